@@ -1,0 +1,65 @@
+# Two-GPU Lab. The two commands: `make lab` (set up and open the course) and `make test` (set up and test).
+# Set-up makes .venv unless a virtual or conda environment is already active, installs the exact pins of
+# requirements.txt and the `utils` package (editable), and registers the course's Jupyter kernel.
+# A stamp keyed on the requirements makes a second run install nothing.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+ifdef VIRTUAL_ENV
+  ENV_DIR := $(VIRTUAL_ENV)
+else ifdef CONDA_PREFIX
+  ENV_DIR := $(CONDA_PREFIX)
+else
+  ENV_DIR := .venv
+endif
+PY        := $(ENV_DIR)/bin/python
+KERNEL    := twogpu-lab
+REQ_HASH  := $(shell cat requirements.txt pyproject.toml | sha256sum | cut -c1-12)
+STAMP     := $(ENV_DIR)/.twogpu-lab-$(REQ_HASH)
+HOST      ?= 127.0.0.1
+PORT      ?= 8888
+PYTEST_ARGS ?=
+
+.PHONY: help setup lab test bench execute student gpu-check clean
+
+help:
+	@echo "make lab        set up (first time only) and start JupyterLab on the course"
+	@echo "make test       set up (first time only) and run every test, notebooks included"
+	@echo "make bench      run the benchmarks, write results/bench-<mode>.md and .json"
+	@echo "make execute    re-run every notebook top to bottom in place and clean its metadata"
+	@echo "make student    build the student copies of the labs"
+	@echo "make gpu-check  GPU tests and notebooks in 1gpu mode, report in results/ (or \$$OUT)"
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(PY) || python3 -m venv $(ENV_DIR)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Two-GPU Lab (Python 3)" >/dev/null
+	@rm -f $(ENV_DIR)/.twogpu-lab-*
+	@touch $@
+	@echo "set-up done: $(ENV_DIR) (kernel '$(KERNEL)')"
+
+lab: setup
+	$(PY) -m jupyterlab --no-browser --ip=$(HOST) --port=$(PORT) \
+	    --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
+
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: setup
+	$(PY) -m utils.bench --all --out results
+
+execute: setup
+	$(PY) -m utils.nbtools execute notebooks/*.ipynb $(wildcard labs/*.ipynb)
+
+student: setup
+	$(PY) -m utils.nbtools student labs
+
+gpu-check: setup
+	$(PY) -m utils.gpucheck
+
+clean:
+	rm -rf build results/*.tmp .pytest_cache

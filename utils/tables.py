@@ -1,0 +1,69 @@
+"""Small tables that render as HTML in a notebook, as Markdown in files and as plain text in a console.
+
+Introduced in lesson 00 (the hardware table); ``utils.bench`` uses it for result tables.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Table:
+    columns: list[str]
+    rows: list[tuple] = field(default_factory=list)
+    title: str | None = None
+
+    def _cells(self) -> list[list[str]]:
+        return [[_fmt(v) for v in row] for row in self.rows]
+
+    def to_markdown(self) -> str:
+        lines = [f"**{self.title}**", ""] if self.title else []
+        lines.append("| " + " | ".join(self.columns) + " |")
+        lines.append("|" + "|".join(" --- " for _ in self.columns) + "|")
+        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in self._cells()]
+        return "\n".join(lines)
+
+    def to_text(self) -> str:
+        cells = [list(self.columns)] + self._cells()
+        widths = [max(len(r[i]) for r in cells) for i in range(len(self.columns))]
+        out = [self.title] if self.title else []
+        for k, row in enumerate(cells):
+            out.append("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+            if k == 0:
+                out.append("  ".join("-" * w for w in widths))
+        return "\n".join(out)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th style='text-align:left'>{html.escape(c)}</th>" for c in self.columns)
+        body = "".join("<tr>" + "".join(f"<td style='text-align:left'>{html.escape(c)}</td>" for c in row)
+                       + "</tr>" for row in self._cells())
+        caption = f"<caption style='text-align:left'><b>{html.escape(self.title)}</b></caption>" \
+            if self.title else ""
+        return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    def __repr__(self) -> str:
+        return self.to_text()
+
+
+def _fmt(value) -> str:
+    if isinstance(value, float):
+        if value != value:  # NaN
+            return "n/a"
+        return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    return "" if value is None else str(value)
+
+
+def show(table: Table) -> None:
+    """Display in a notebook (HTML, with a text fallback in the same output), print elsewhere."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+
+        if get_ipython() is not None:
+            display(table)
+            return
+    except ImportError:
+        pass
+    print(table.to_text())
