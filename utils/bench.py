@@ -1,0 +1,246 @@
+"""Timing that is right on every device, results set against a theoretical bound, and the benchmark registry.
+
+Introduced in lesson 00 (copy bandwidth); every lesson times its claims with ``measure`` and every
+performance target of the course is a registered benchmark (``make bench``), never a timed test.
+
+    m = measure(lambda: model(x), device="cpu")      # warm-up, synchronise, repeats
+    m.median, m.min, m.max                            # seconds
+    Result("copy", measured=9.1e9, bound=12e9, unit="B/s")
+
+On a GPU a kernel launch returns before the kernel has run, so ``measure`` times with CUDA events and
+synchronises; timing a GPU with ``time.perf_counter`` alone measures the launch, not the work.
+
+Command line: ``python -m utils.bench NAME [NAME ...] --json`` prints one JSON object per benchmark;
+``python -m utils.bench --all --out results`` writes ``results/bench-<mode>.md`` and ``.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+# Modules whose import registers benchmarks. A lesson that adds a benchmark adds its module here.
+BENCH_MODULES = ["utils.bandwidth"]
+
+REGISTRY: dict[str, Callable[[], "Result"]] = {}
+
+
+@dataclass
+class Measurement:
+    """Seconds per call over ``repeats`` timed calls (after ``warmup`` untimed ones)."""
+
+    samples: list[float]
+    warmup: int
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+    @property
+    def min(self) -> float:
+        return min(self.samples)
+
+    @property
+    def max(self) -> float:
+        return max(self.samples)
+
+    @property
+    def spread(self) -> float:
+        """(max - min) / median: how much to trust the median (0.05 = within 5%)."""
+        return (self.max - self.min) / self.median if self.median else float("nan")
+
+    def __str__(self) -> str:
+        return (f"median {fmt_seconds(self.median)} (min {fmt_seconds(self.min)}, max {fmt_seconds(self.max)},"
+                f" {len(self.samples)} runs)")
+
+
+def synchronize(device) -> None:
+    """Wait until ``device`` has finished its queued work (a no-op on CPU)."""
+    device = str(device) if device is not None else "cpu"
+    if device.startswith("cuda"):
+        import torch
+
+        torch.cuda.synchronize(device)
+
+
+def measure(fn: Callable[[], object], *, warmup: int = 2, repeats: int = 5, device=None,
+            clock: Callable[[], float] = time.perf_counter) -> Measurement:
+    """Time ``fn()``: ``warmup`` untimed calls, then ``repeats`` timed ones; median/min/max in seconds.
+
+    On ``cuda`` devices each call is bracketed by CUDA events and the device is synchronised, so the time
+    is the GPU's time for the work, not the time to enqueue it. ``clock`` is for tests (a fake clock).
+    """
+    if repeats < 1:
+        raise ValueError("repeats must be at least 1")
+    for _ in range(warmup):
+        fn()
+    synchronize(device)
+    samples = []
+    on_gpu = device is not None and str(device).startswith("cuda")
+    for _ in range(repeats):
+        if on_gpu:
+            import torch
+
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            samples.append(start.elapsed_time(end) / 1e3)  # elapsed_time is in milliseconds
+        else:
+            t0 = clock()
+            fn()
+            samples.append(clock() - t0)
+    return Measurement(samples, warmup)
+
+
+def throughput(items: float, seconds: float) -> float:
+    """Items (samples, bytes, tokens) per second."""
+    if seconds <= 0:
+        raise ValueError(f"seconds must be positive, got {seconds}")
+    return items / seconds
+
+
+def ratio_to_bound(measured: float, bound: float, higher_is_better: bool = True) -> float:
+    """How close a measurement gets to its theoretical bound: 1.0 means it reached the bound.
+
+    For rates (higher is better) that is measured / bound; for times (lower is better) bound / measured.
+    """
+    if not bound or not measured:
+        return float("nan")
+    return measured / bound if higher_is_better else bound / measured
+
+
+def fmt_seconds(s: float) -> str:
+    if s < 1e-3:
+        return f"{s * 1e6:.1f} µs"
+    if s < 1:
+        return f"{s * 1e3:.1f} ms"
+    return f"{s:.2f} s"
+
+
+def fmt_rate(bytes_per_s: float) -> str:
+    return f"{bytes_per_s / 1e9:.2f} GB/s"
+
+
+# --- Results and the registry ---------------------------------------------------------------------------
+
+
+def hardware_label() -> str:
+    """One line naming the hardware a result was measured on (results files record it)."""
+    from utils import devices
+
+    hw = devices.hardware()
+    if hw.gpus:
+        gpus = ", ".join(g.name for g in hw.gpus)
+        return f"{len(hw.gpus)} x GPU ({gpus}); CPU {hw.cpu_model}, {hw.cpu_cores} cores"
+    return f"CPU {hw.cpu_model}, {hw.cpu_cores} cores, no GPU"
+
+
+@dataclass
+class Result:
+    """One benchmark's outcome. ``ratio_to_bound`` defaults to measured / bound (set it for times)."""
+
+    name: str
+    measured: float
+    bound: float
+    unit: str
+    ratio_to_bound: float | None = None
+    mode: str | None = None
+    hardware: str | None = None
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.ratio_to_bound is None:
+            self.ratio_to_bound = ratio_to_bound(self.measured, self.bound)
+        if self.mode is None:
+            from utils import devices
+
+            self.mode = devices.mode()
+        if self.hardware is None:
+            self.hardware = hardware_label()
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        extra = data.pop("extra")
+        data.update(extra)  # extra figures sit beside the standard keys in the same object
+        return data
+
+
+def register(name: str):
+    """Decorator: ``@register("copy")`` on a function that takes no argument and returns a ``Result``."""
+
+    def wrap(fn):
+        REGISTRY[name] = fn
+        return fn
+
+    return wrap
+
+
+def load_all() -> dict[str, Callable[[], Result]]:
+    for module in BENCH_MODULES:
+        importlib.import_module(module)
+    return REGISTRY
+
+
+def results_table(results: list[Result]):
+    """A ``utils.tables.Table`` of results: renders in a notebook and as Markdown."""
+    from utils.tables import Table
+
+    rows = [(r.name, r.mode, f"{r.measured:.4g} {r.unit}", f"{r.bound:.4g} {r.unit}", f"{r.ratio_to_bound:.2f}",
+             r.note) for r in results]
+    return Table(["benchmark", "mode", "measured", "bound", "ratio to bound", "note"], rows)
+
+
+def write_results(results: list[Result], out_dir: Path) -> tuple[Path, Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    mode = results[0].mode if results else "cpu"
+    md, js = out_dir / f"bench-{mode}.md", out_dir / f"bench-{mode}.json"
+    hw = results[0].hardware if results else hardware_label()
+    md.write_text(f"# Benchmarks, mode {mode}\n\nMeasured on: {hw}\n\n"
+                  + results_table(results).to_markdown() + "\n")
+    js.write_text(json.dumps([r.to_json() for r in results], indent=2) + "\n")
+    return md, js
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m utils.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="benchmarks to run (default with --all: every one)")
+    parser.add_argument("--all", action="store_true", help="run every registered benchmark")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per benchmark")
+    parser.add_argument("--list", action="store_true", help="list the registered benchmarks")
+    parser.add_argument("--out", type=Path, help="write bench-<mode>.md and .json into this folder")
+    args = parser.parse_args(argv)
+    registry = load_all()
+    if args.list:
+        print("\n".join(sorted(registry)))
+        return 0
+    names = sorted(registry) if args.all or not args.names else args.names
+    unknown = [n for n in names if n not in registry]
+    if unknown:
+        parser.error(f"unknown benchmark(s) {', '.join(unknown)}; registered: {', '.join(sorted(registry))}")
+    results = []
+    for name in names:
+        result = registry[name]()
+        results.append(result)
+        if args.json:
+            print(json.dumps(result.to_json()), flush=True)
+        else:
+            print(f"{name}: {result.measured:.4g} {result.unit} against a bound of {result.bound:.4g} "
+                  f"(ratio {result.ratio_to_bound:.2f}) {result.note}", flush=True)
+    if args.out:
+        md, js = write_results(results, args.out)
+        print(f"wrote {md} and {js}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
