@@ -1,0 +1,163 @@
+"""Copy bandwidth against the peak of the path it crosses: the first measurement of the course.
+
+Introduced in lesson 00 (``notebooks/00_start_here.ipynb``), and registered as the ``copy`` benchmark.
+
+Paths measured, by mode:
+    cpu         host memcpy (RAM to RAM: what two simulated "GPUs" use to swap tensors)
+    1gpu, 2gpu  host-to-device from pageable memory, from pinned memory, device-to-device on GPU 0,
+                and GPU 0 to GPU 1 when there are two
+
+Bounds: on a GPU they are datasheet-style peaks computed from what NVML reports (PCIe generation x width,
+NVLink version x links, memory clock x bus width). On a CPU no such figure is readable by software, so
+the bound is the machine's own measured read-stream rate, halved because a copy reads and writes every
+byte: a reference to compare against, and the lesson says so.
+
+GPU measurements run in a separate *spawned* process, so that the notebook process never initialises
+CUDA (later lessons fork workers from it, and a forked child cannot use its parent's CUDA).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from utils import bench, devices
+
+KIB, MIB = 2**10, 2**20
+DEFAULT_SIZES = [64 * KIB, 256 * KIB, 1 * MIB, 4 * MIB, 16 * MIB, 64 * MIB]
+
+
+@dataclass(frozen=True)
+class CopyPoint:
+    """One measured copy: ``path`` moved ``size`` bytes in ``seconds`` (median); ``bound`` in bytes/s."""
+
+    path: str
+    size: int
+    seconds: float
+    bound: float | None
+
+    @property
+    def rate(self) -> float:
+        return self.size / self.seconds
+
+    @property
+    def fraction_of_bound(self) -> float | None:
+        return self.rate / self.bound if self.bound else None
+
+
+def read_stream_rate(size: int = 64 * MIB, repeats: int = 5) -> float:
+    """Bytes per second this machine reads when streaming through ``size`` bytes (a float32 sum)."""
+    import torch
+
+    x = torch.ones(size // 4, dtype=torch.float32)
+    m = bench.measure(lambda: x.sum(), warmup=1, repeats=repeats)
+    return size / m.min  # the fastest run is the closest to what the memory system can do
+
+
+def _time_copy(dst, src, device: str | None, repeats: int) -> float:
+    m = bench.measure(lambda: dst.copy_(src, non_blocking=False), warmup=2, repeats=repeats, device=device)
+    return m.median
+
+
+def host_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
+    """Host memcpy (RAM to RAM) for each size, against half the measured read-stream rate."""
+    import torch
+
+    bound = read_stream_rate(max(sizes)) / 2
+    points = []
+    for size in sizes:
+        src = torch.ones(size, dtype=torch.uint8)
+        dst = torch.empty_like(src)
+        points.append(CopyPoint("host memcpy", size, _time_copy(dst, src, None, repeats), bound))
+    return points
+
+
+def gpu_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
+    """Pageable and pinned host-to-device, device-to-device, and GPU 0 to GPU 1 (run in a child process)."""
+    import torch
+
+    hw = devices.hardware()
+    g0 = hw.gpus[0]
+    paths = [("host to GPU 0, pageable", "cpu", False, "cuda:0", g0.pcie_bandwidth),
+             ("host to GPU 0, pinned", "cpu", True, "cuda:0", g0.pcie_bandwidth),
+             # A copy inside one GPU reads and writes every byte: at most half the memory bandwidth.
+             ("GPU 0 to GPU 0", "cuda:0", False, "cuda:0", g0.memory_bandwidth and g0.memory_bandwidth / 2)]
+    if len(hw.gpus) >= 2 and devices.mode() != "1gpu":
+        paths.append(("GPU 0 to GPU 1", "cuda:0", False, "cuda:1", hw.link.bandwidth if hw.link else None))
+    points = []
+    for name, src_dev, pinned, dst_dev, bound in paths:
+        for size in sizes:
+            src = torch.ones(size, dtype=torch.uint8, device=src_dev)
+            if pinned:
+                src = src.pin_memory()
+            dst = torch.empty(size, dtype=torch.uint8, device=dst_dev)
+            points.append(CopyPoint(name, size, _time_copy(dst, src, dst_dev, repeats), bound))
+    return points
+
+
+def measure_copies(sizes: list[int] | None = None, repeats: int = 5) -> list[CopyPoint]:
+    """Every copy path of the current mode. GPU work happens in a spawned process (see module doc)."""
+    sizes = sizes or DEFAULT_SIZES
+    if devices.mode() == "cpu":
+        return host_copies(sizes, repeats)
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(gpu_copies, sizes, repeats).result()
+
+
+def points_table(points: list[CopyPoint]):
+    """Largest size of each path: measured rate, its bound, and the fraction reached."""
+    from utils.tables import Table
+
+    largest = {}
+    for p in points:
+        if p.size >= largest.get(p.path, p).size:
+            largest[p.path] = p
+    rows = [(p.path, f"{p.size / MIB:g} MiB", f"{p.rate / 1e9:.2f}",
+             f"{p.bound / 1e9:.2f}" if p.bound else "unknown",
+             f"{p.fraction_of_bound:.0%}" if p.fraction_of_bound else "n/a") for p in largest.values()]
+    return Table(["path", "size", "measured GB/s", "bound GB/s", "of bound"], rows)
+
+
+def plot_copies(points: list[CopyPoint], simulated: bool, ax=None):
+    """Measured GB/s against copy size (log scale), one line per path, its bound dashed in the same colour."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    for k, path in enumerate(dict.fromkeys(p.path for p in points)):
+        pts = [p for p in points if p.path == path]
+        color = f"C{k}"
+        ax.plot([p.size for p in pts], [p.rate / 1e9 for p in pts], "o-", color=color, label=f"{path} (measured)")
+        if pts[0].bound:
+            ax.axhline(pts[0].bound / 1e9, color=color, ls="--", lw=1, label=f"{path} bound ({BOUND_NOTES.get(path, 'peak')})")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks([p.size for p in points if p.path == points[0].path])
+    ax.set_xticklabels([_size_label(p.size) for p in points if p.path == points[0].path])
+    ax.set_xlabel("bytes copied")
+    ax.set_ylabel("GB/s")
+    ax.set_ylim(bottom=0)
+    title = "Copy bandwidth against its bound"
+    ax.set_title(title + (" (simulated on CPU)" if simulated else ""))
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(alpha=0.3)
+    return ax
+
+
+# What each path's bound is, for the plot's legend.
+BOUND_NOTES = {"host memcpy": "memory read rate / 2, measured",
+               "host to GPU 0, pageable": "PCIe peak", "host to GPU 0, pinned": "PCIe peak",
+               "GPU 0 to GPU 0": "memory bandwidth / 2", "GPU 0 to GPU 1": "link peak"}
+
+
+def _size_label(size: int) -> str:
+    return f"{size // MIB} MiB" if size >= MIB else f"{size // KIB} KiB"
+
+
+@bench.register("copy")
+def copy_benchmark() -> bench.Result:
+    """The largest copy on the mode's main path (host memcpy on CPU, pinned host-to-device on GPU)."""
+    points = measure_copies([64 * MIB])
+    main = points[1] if len(points) > 1 else points[0]
+    return bench.Result("copy", measured=main.rate / 1e9, bound=(main.bound or float("nan")) / 1e9,
+                        unit="GB/s", note=main.path)

@@ -1,0 +1,142 @@
+"""Notebook upkeep for the course's maintainers: execute in place, clean metadata, check hygiene.
+
+Used by ``make execute`` and by the hygiene tests (``tests/test_hygiene.py``); learners never need it.
+
+    python -m utils.nbtools execute notebooks/*.ipynb   # run top to bottom, clean, write back
+    python -m utils.nbtools check notebooks/*.ipynb     # list hygiene problems, exit 1 if any
+
+The rules (see the design's notebook conventions): valid nbformat 4, the course kernel, executed top to
+bottom (execution counts 1..n), no error output, no machine path, no memory address, no stray metadata,
+under 1 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+KERNEL_NAME = "twogpu-lab"
+KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Two-GPU Lab (Python 3)", "language": "python"}
+NOTEBOOK_METADATA_KEYS = {"kernelspec", "language_info"}
+CELL_METADATA_KEYS = {"tags"}  # tags carry nbval/raises-exception markers; nothing else is kept
+MAX_BYTES = 1_000_000
+MACHINE_PATH = re.compile(r"(/tmp/|/root/|/home/\w)")
+MEMORY_ADDRESS = re.compile(r"0x[0-9a-fA-F]{8,}")
+
+
+def clean(nb) -> None:
+    """Strip what a run or an editor adds that does not belong in the repository (in place)."""
+    nb.metadata = {k: v for k, v in nb.metadata.items() if k in NOTEBOOK_METADATA_KEYS}
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    nb.metadata["language_info"] = {"name": "python"}
+    for cell in nb.cells:
+        cell.metadata = {k: v for k, v in cell.metadata.items() if k in CELL_METADATA_KEYS}
+        for output in cell.get("outputs", []):
+            if "metadata" in output:
+                output.metadata = {k: v for k, v in output.metadata.items() if k != "execution"}
+
+
+def output_text(output) -> str:
+    """All text an output shows: streams, text/plain, HTML, tracebacks."""
+    parts = []
+    if "text" in output:
+        parts.append(output["text"] if isinstance(output["text"], str) else "".join(output["text"]))
+    for mime, value in output.get("data", {}).items():
+        if mime.startswith("text/") or mime.endswith("json"):
+            parts.append(value if isinstance(value, str) else str(value))
+    parts += output.get("traceback", [])
+    return "\n".join(parts)
+
+
+def problems(path: Path) -> list[str]:
+    """Every hygiene rule ``path`` breaks, one readable line each (empty: clean)."""
+    import nbformat
+
+    path = Path(path)
+    found = []
+    if path.stat().st_size > MAX_BYTES:
+        found.append(f"is {path.stat().st_size / 1e6:.1f} MB, over the 1 MB limit (shrink plots or outputs)")
+    try:
+        nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+        nbformat.validate(nb)
+    except Exception as exc:
+        return found + [f"is not valid nbformat 4: {type(exc).__name__}: {str(exc).splitlines()[0]}"]
+    if nb.nbformat != 4:
+        found.append(f"is nbformat {nb.nbformat}, not 4")
+    if nb.metadata.get("kernelspec", {}).get("name") != KERNEL_NAME:
+        found.append(f"does not use the course kernel {KERNEL_NAME!r} (run `make execute`)")
+    stray = set(nb.metadata) - NOTEBOOK_METADATA_KEYS
+    if stray:
+        found.append(f"has stray notebook metadata {sorted(stray)} (run `make execute`)")
+    found += _cell_problems(nb)
+    return found
+
+
+def _cell_problems(nb) -> list[str]:
+    found = []
+    counts = []
+    for i, cell in enumerate(nb.cells):
+        stray = set(cell.metadata) - CELL_METADATA_KEYS
+        if stray:
+            found.append(f"cell {i} has stray metadata {sorted(stray)}")
+        if cell.cell_type != "code":
+            continue
+        counts.append(cell.execution_count)
+        for output in cell.outputs:
+            if output.output_type == "error":
+                found.append(f"cell {i} holds an error output ({output.get('ename')})")
+            text = output_text(output)
+            if m := MACHINE_PATH.search(text):
+                found.append(f"cell {i} output shows a machine path {m.group(0)!r}")
+            if m := MEMORY_ADDRESS.search(text):
+                found.append(f"cell {i} output shows a memory address {m.group(0)!r}")
+    if counts != list(range(1, len(counts) + 1)):
+        shown = ", ".join(str(c) for c in counts[:10])
+        found.append(f"was not executed top to bottom: execution counts [{shown}...] should be 1..{len(counts)}"
+                     " (run `make execute`)")
+    return found
+
+
+def execute(path: Path, timeout: int = 900) -> float:
+    """Run ``path`` top to bottom in the course kernel, clean it, write it back; returns seconds taken."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=timeout, record_timing=False,
+                            resources={"metadata": {"path": str(path.parent)}})
+    start = time.perf_counter()
+    client.execute()
+    seconds = time.perf_counter() - start
+    clean(nb)
+    nbformat.write(nb, path)
+    return seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m utils.nbtools")
+    parser.add_argument("command", choices=["execute", "check", "clean"])
+    parser.add_argument("paths", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    status = 0
+    for path in args.paths:
+        if args.command == "execute":
+            print(f"{path}: executed in {execute(path):.1f} s", flush=True)
+        elif args.command == "clean":
+            import nbformat
+
+            nb = nbformat.read(path, as_version=4)
+            clean(nb)
+            nbformat.write(nb, path)
+        for problem in problems(path):
+            print(f"{path}: {problem}")
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
