@@ -19,6 +19,8 @@ STAMP     := $(ENV_DIR)/.twogpu-lab-$(REQ_HASH)
 HOST      ?= 127.0.0.1
 PORT      ?= 8888
 PYTEST_ARGS ?=
+# Jupyter refuses to run as root (containers, CI) unless told it is meant.
+LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: help setup lab test bench execute student gpu-check clean
 
@@ -43,7 +45,7 @@ $(STAMP): requirements.txt pyproject.toml
 	@echo "set-up done: $(ENV_DIR) (kernel '$(KERNEL)')"
 
 lab: setup
-	$(PY) -m jupyterlab --no-browser --ip=$(HOST) --port=$(PORT) \
+	$(PY) -m jupyterlab --no-browser --ip=$(HOST) --port=$(PORT) $(LAB_FLAGS) \
 	    --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
 test: setup
