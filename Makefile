@@ -29,7 +29,7 @@ help:
 	@echo "make test       set up (first time only) and run every test, notebooks included"
 	@echo "make bench      run the benchmarks, write results/bench-<mode>.md and .json"
 	@echo "make execute    re-run every notebook top to bottom in place and clean its metadata"
-	@echo "make student    build the student copies of the labs"
+	@echo "make student    build the student copies of the labs into labs/student/"
 	@echo "make gpu-check  GPU tests and notebooks in 1gpu mode, report in results/ (or \$$OUT)"
 
 setup: $(STAMP)
@@ -44,7 +44,7 @@ $(STAMP): requirements.txt pyproject.toml
 	@touch $@
 	@echo "set-up done: $(ENV_DIR) (kernel '$(KERNEL)')"
 
-lab: setup
+lab: setup student
 	$(PY) -m jupyterlab --no-browser --ip=$(HOST) --port=$(PORT) $(LAB_FLAGS) \
 	    --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
@@ -57,8 +57,9 @@ bench: setup
 execute: setup
 	$(PY) -m utils.nbtools execute notebooks/*.ipynb $(wildcard labs/*.ipynb)
 
+# Student copies go to labs/student/ (generated, git-ignored: the lab sources are the one truth).
 student: setup
-	$(PY) -m utils.nbtools student labs
+	@$(PY) -m utils.nbtools student labs
 
 gpu-check: setup
 	$(PY) -m utils.gpucheck

@@ -117,12 +117,86 @@ def execute(path: Path, timeout: int = 900) -> float:
     return seconds
 
 
+# --- Student copies of the labs ---------------------------------------------------------------------------
+
+BEGIN, END, HINT = "### BEGIN SOLUTION", "### END SOLUTION", "# HINT:"
+STUDENT_DIR = "student"
+STUDENT_NOTE = ("> **Student copy**, generated from `labs/{name}` by `make student`. Edit this copy freely; "
+                "`make student` rebuilds it from the source (your edits are kept only if you save the notebook "
+                "under another name).")
+
+
+def strip_solutions(source: str) -> str:
+    """Replace each ``### BEGIN SOLUTION`` ... ``### END SOLUTION`` block by a stub that raises.
+
+    The stub keeps the block's indentation, so a solution inside a function body becomes that function's
+    ``raise NotImplementedError(...)``. A ``# HINT: ...`` line inside the block becomes the stub's message.
+    """
+    out, block = [], None
+    for line in source.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(BEGIN):
+            if block is not None:
+                raise ValueError("nested ### BEGIN SOLUTION")
+            block = {"indent": line[: len(line) - len(line.lstrip())], "hint": None}
+        elif stripped.startswith(END):
+            if block is None:
+                raise ValueError("### END SOLUTION without ### BEGIN SOLUTION")
+            hint = block["hint"] or "write your solution here"
+            out.append(f"{block['indent']}raise NotImplementedError({hint!r})")
+            block = None
+        elif block is not None:
+            if stripped.startswith(HINT):
+                block["hint"] = stripped[len(HINT):].strip()
+        else:
+            out.append(line)
+    if block is not None:
+        raise ValueError("### BEGIN SOLUTION without ### END SOLUTION")
+    return "\n".join(out)
+
+
+def student_copy(nb, name: str):
+    """A copy of lab notebook ``nb`` with solutions stubbed out and no outputs."""
+    import copy
+
+    from nbformat.v4 import new_markdown_cell
+
+    student = copy.deepcopy(nb)
+    for cell in student.cells:
+        if cell.cell_type == "code":
+            cell.source = strip_solutions(cell.source)
+            cell.outputs, cell.execution_count = [], None
+    student.cells.insert(1, new_markdown_cell(STUDENT_NOTE.format(name=name)))
+    clean(student)
+    return student
+
+
+def build_students(lab_dir: Path, out_dir: Path | None = None) -> list[Path]:
+    """Write the student copy of every lab in ``lab_dir`` to ``lab_dir/student`` (or ``out_dir``)."""
+    import nbformat
+
+    out_dir = out_dir or lab_dir / STUDENT_DIR
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in sorted(lab_dir.glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        target = out_dir / path.name
+        nbformat.write(student_copy(nb, path.name), target)
+        written.append(target)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m utils.nbtools")
-    parser.add_argument("command", choices=["execute", "check", "clean"])
+    parser.add_argument("command", choices=["execute", "check", "clean", "student"])
     parser.add_argument("paths", nargs="+", type=Path)
     args = parser.parse_args(argv)
     status = 0
+    if args.command == "student":
+        for lab_dir in args.paths:
+            for path in build_students(lab_dir):
+                print(f"wrote {path}")
+        return 0
     for path in args.paths:
         if args.command == "execute":
             print(f"{path}: executed in {execute(path):.1f} s", flush=True)

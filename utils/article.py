@@ -1,0 +1,94 @@
+"""The articles' approaches, rebuilt in the course's own code with their mistakes kept, and the fixes.
+
+Introduced in ``labs/00_fix_the_article.ipynb``; lessons 02 (model split) and 03 (DDP) start from the same
+rebuilds. The course states facts about the two articles (layer sizes, calls, omissions); it does not copy
+their text or code, and nothing here reads the articles.
+
+Facts the rebuilds keep:
+- Article 1, "parallel computing": a model of Linear(128→64) then Linear(64→32) is instantiated twice, one
+  copy per GPU, and the first copy's 32-wide output is fed straight into the second copy, which expects
+  128 inputs; the output is never moved to the second GPU. It is also sequential, not parallel.
+- Article 1, "distributed training": ``init_process_group('nccl')`` with no launcher, ``model.cuda()``,
+  a loop over an undefined ``data_loader`` with undefined ``criterion`` and ``target``, and
+  ``ddp_model.step()``, which does not exist (the optimizer steps, not the model).
+- Article 2, case study: a CNN for 28×28 digits trained for 10 epochs with DDP: ``os`` used but never
+  imported, ``device_ids=[rank]`` (CUDA only), ``ddp_model.to(rank)`` after wrapping, no sampler, no
+  optimizer, undefined ``dataloader`` and ``criterion``, and ``ddp_model.step()`` again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import traceback
+
+import torch
+from torch import nn
+
+IN_FEATURES, HIDDEN, OUT_FEATURES = 128, 64, 32
+
+
+class ArticleModel(nn.Module):
+    """Article 1's model: Linear(128→64) then Linear(64→32), with the article's layer names."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer1 = nn.Linear(IN_FEATURES, HIDDEN)
+        self.layer2 = nn.Linear(HIDDEN, OUT_FEATURES)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # (N, 128) -> (N, 32)
+        return self.layer2(self.layer1(x))
+
+
+def second_device(plan_devices: tuple[str, ...]) -> str:
+    """The device that stands for "the other GPU". Where both stages share one device (cpu and 1gpu
+    modes), the ``meta`` device stands in: tensors without storage, so that forgetting to move a tensor
+    raises the same "not on the expected device" error a second GPU would."""
+    return plan_devices[1] if plan_devices[1] != plan_devices[0] else "meta"
+
+
+def split_as_written(dev0: str, dev1: str, batch: int = 100) -> torch.Tensor:
+    """Article 1's model split as it was written: two whole copies, output fed on without moving it."""
+    model1 = ArticleModel().to(dev0)
+    model2 = ArticleModel().to(dev1)
+    data = torch.randn(batch, IN_FEATURES, device=dev0)
+    output1 = model1(data)  # (100, 32) on dev0
+    return model2(output1)  # expects (N, 128) on dev1: shape error first, device error next
+
+
+def split_shapes_fixed_only(dev0: str, dev1: str, batch: int = 100) -> torch.Tensor:
+    """The shape mistake fixed (one model, its two layers on two devices), the transfer still missing."""
+    layer1 = nn.Linear(IN_FEATURES, HIDDEN).to(dev0)
+    layer2 = nn.Linear(HIDDEN, OUT_FEATURES).to(dev1)
+    data = torch.randn(batch, IN_FEATURES, device=dev0)
+    return layer2(layer1(data))  # layer1's output stays on dev0
+
+
+@contextlib.contextmanager
+def shows_error(title: str):
+    """Run the block; print its error in two lines instead of stopping the notebook (a *guarded* cell).
+
+    A notebook committed with an error output fails the course's hygiene tests, and a learner reading it
+    should see the error the article's code gives, not a wall of traceback.
+    """
+    print(f"{title}:")
+    try:
+        yield
+    except Exception as exc:  # noqa: BLE001 - the point is to show whatever the article's code raises
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        print(f"  raised {type(exc).__name__}: {first[:300]}")
+        print(f"  (in {frame.name}, at: {frame.line})")
+    else:
+        print("  ran without an error")
+
+
+def regression_data(n: int = 512, seed: int = 0) -> torch.utils.data.TensorDataset:
+    """A synthetic regression task for article 1's model: y = tanh(x @ W) + noise, W fixed by ``seed``.
+
+    Shapes: x (n, 128), y (n, 32). Small and seeded, so every rank builds the same data set.
+    """
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, IN_FEATURES, generator=g)
+    w = torch.randn(IN_FEATURES, OUT_FEATURES, generator=g) / IN_FEATURES**0.5
+    y = torch.tanh(x @ w) + 0.05 * torch.randn(n, OUT_FEATURES, generator=g)
+    return torch.utils.data.TensorDataset(x, y)

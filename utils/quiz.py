@@ -1,0 +1,140 @@
+"""Short quizzes at the end of each lesson: multiple choice and numeric, with immediate feedback.
+
+Introduced at the end of ``notebooks/00_start_here.ipynb``. In JupyterLab each question is an ipywidgets
+form (pick or type an answer, press *Check*, read the explanation). Where widgets cannot render (a plain
+console, nbval, an exported notebook) the same object shows as text, and ``q.answer(...)`` checks an answer
+by hand.
+
+    quiz.choice("Which link do Kaggle's two T4s use?", ["NVLink", "PCIe"], correct=1,
+                explain="T4s have no NVLink connector; their bytes cross PCIe.")
+    quiz.number("Peak of PCIe 4.0 x16 in GB/s?", 31.5, tolerance=0.5, explain="16 lanes x 1.97 GB/s")
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+
+@dataclass
+class Feedback:
+    correct: bool
+    text: str
+
+    def __str__(self) -> str:
+        return ("✅ Correct. " if self.correct else "❌ Not quite. ") + self.text
+
+
+class Question:
+    """Base: a prompt, a way to judge an answer, an explanation shown after any attempt."""
+
+    def __init__(self, prompt: str, explain: str):
+        self.prompt, self.explain = prompt, explain
+        self._widget = None
+
+    def judge(self, answer) -> Feedback:
+        raise NotImplementedError
+
+    def answer(self, value) -> Feedback:
+        """Check an answer without widgets; prints and returns the feedback."""
+        feedback = self.judge(value)
+        print(feedback)
+        return feedback
+
+    def text(self) -> str:
+        return f"Quiz: {self.prompt}"
+
+    # -- display: a widget where it renders, the text everywhere else --
+    def widget(self):
+        if self._widget is None:
+            self._widget = self._build_widget()
+        return self._widget
+
+    def _build_widget(self):
+        import ipywidgets as w
+
+        field = self._input_widget()
+        button = w.Button(description="Check", button_style="primary", layout=w.Layout(width="90px"))
+        result = w.HTML()
+
+        def on_click(_):
+            feedback = self.judge(field.value)
+            colour = "#1a7f37" if feedback.correct else "#cf222e"
+            result.value = f"<span style='color:{colour}'>{html.escape(str(feedback))}</span>"
+
+        button.on_click(on_click)
+        title = w.HTML(f"<b>Quiz.</b> {html.escape(self.prompt)}")
+        return w.VBox([title, field, button, result])
+
+    def _input_widget(self):
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        bundle = {"text/plain": self.text()}
+        try:
+            data = self.widget()._repr_mimebundle_(include=include, exclude=exclude)
+        except Exception:  # no widget support here: the text is the question
+            return bundle
+        if isinstance(data, tuple):
+            data = data[0]
+        data = dict(data or {})
+        data["text/plain"] = self.text()
+        return data
+
+
+class Choice(Question):
+    def __init__(self, prompt: str, options: list[str], correct: int, explain: str):
+        super().__init__(prompt, explain)
+        if not 0 <= correct < len(options):
+            raise ValueError(f"correct={correct} is not an index into {len(options)} options")
+        self.options, self.correct = list(options), correct
+
+    def judge(self, answer) -> Feedback:
+        index = self.options.index(answer) if isinstance(answer, str) and answer in self.options else answer
+        if index is None:
+            return Feedback(False, "Pick an option first.")
+        return Feedback(index == self.correct, self.explain)
+
+    def text(self) -> str:
+        options = "\n".join(f"  {k}) {o}" for k, o in enumerate(self.options))
+        return f"Quiz: {self.prompt}\n{options}\n(answer with .answer(k) where widgets do not render)"
+
+    def _input_widget(self):
+        import ipywidgets as w
+
+        return w.RadioButtons(options=self.options, value=None, layout=w.Layout(width="max-content"))
+
+
+class Number(Question):
+    def __init__(self, prompt: str, value: float, tolerance: float, explain: str, unit: str = ""):
+        super().__init__(prompt, explain)
+        self.value, self.tolerance, self.unit = value, tolerance, unit
+
+    def judge(self, answer) -> Feedback:
+        try:
+            guess = float(answer)
+        except (TypeError, ValueError):
+            return Feedback(False, f"Type a number{f' in {self.unit}' if self.unit else ''}.")
+        if abs(guess - self.value) <= self.tolerance:
+            return Feedback(True, self.explain)
+        direction = "high" if guess > self.value else "low"
+        return Feedback(False, f"{guess:g} is too {direction}. {self.explain}")
+
+    def text(self) -> str:
+        unit = f" (in {self.unit})" if self.unit else ""
+        return f"Quiz: {self.prompt}{unit}\n(answer with .answer(x) where widgets do not render)"
+
+    def _input_widget(self):
+        import ipywidgets as w
+
+        return w.Text(placeholder=f"a number{f' in {self.unit}' if self.unit else ''}")
+
+
+def choice(prompt: str, options: list[str], correct: int, explain: str) -> Choice:
+    """A multiple-choice question; ``correct`` is the index of the right option."""
+    return Choice(prompt, options, correct, explain)
+
+
+def number(prompt: str, value: float, tolerance: float, explain: str, unit: str = "") -> Number:
+    """A numeric question, right within ``tolerance`` of ``value``."""
+    return Number(prompt, value, tolerance, explain, unit)
