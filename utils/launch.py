@@ -1,0 +1,593 @@
+"""Run a function on several worker processes from a notebook cell: lesson 03, DDP from the notebook.
+
+    from utils.launch import launch, process_group, current_device
+
+    def train(steps):
+        with process_group() as device:          # init with the planned backend, destroy at the end
+            ...                                   # RANK, WORLD_SIZE, MASTER_ADDR/PORT are set
+            return loss                           # comes back to the notebook
+
+    losses = launch(train, 100, nprocs=2)         # one return value per rank, in rank order
+
+What it does, and why:
+
+* Workers are started by torch's own ``torch.multiprocessing.start_processes`` and get the same
+  environment as under ``torchrun`` (RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, ...), so a
+  worker written like the PyTorch DDP tutorial (it calls ``dist.init_process_group`` itself, env:// init)
+  works unchanged, and the same function runs under ``torchrun --nproc-per-node 2`` later.
+* Each worker's device and backend come from ``utils.devices.plan`` (``current_device()``, ``TWOGPU_DEVICE``).
+* Fork is the start method, so functions defined in the notebook work. If CUDA is already initialised in
+  the notebook, forked children cannot use it: then workers start with spawn and the function travels by
+  value (cloudpickle).
+* Worker output appears in the cell as it happens, each line prefixed ``[rank r] ``.
+* A failure is ONE ``WorkerError`` naming the rank that failed first, with its traceback; the other workers
+  are stopped. ``timeout=`` ends a hung launch; Ctrl-C (kernel interrupt) stops every worker.
+* ``max_restarts=k`` restarts the whole group after a failure (resume from ``utils.checkpoint``).
+
+Nothing happens on import: no threads, no CUDA, no processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import errno
+import multiprocessing
+import multiprocessing.connection
+import os
+import pickle
+import selectors
+import signal
+import socket
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as torch_mp
+
+from utils import devices
+
+MASTER_ADDR = "127.0.0.1"
+GRACE_S = 1.0  # after a failure, how long peers get to stop by themselves before SIGTERM
+TERM_WAIT_S = 2.0  # how long SIGTERM gets before SIGKILL
+# Words in the error a rank gets when a PEER died under it (gloo, NCCL, sockets). Such an error is a
+# consequence, not the cause, so it is never reported as the first failure when another one exists.
+PEER_LOST_HINTS = ("closed by peer", "reset by peer", "broken pipe", "connection refused",
+                   "remote process exited", "communicator was aborted", "socket closed")
+
+
+# --- Errors -------------------------------------------------------------------------------------------
+
+
+class LaunchError(RuntimeError):
+    """The launch could not run or finish (port in use, timeout, a worker failed)."""
+
+
+class WorkerError(LaunchError):
+    """A worker failed. Names the rank that failed first, its exception type, message and traceback."""
+
+    def __init__(self, rank: int, exc_type: str, message: str, worker_traceback: str = "",
+                 signal_name: str | None = None, exitcode: int | None = None, failed_at: float | None = None):
+        self.rank = rank
+        self.exc_type = exc_type
+        self.message = message
+        self.worker_traceback = worker_traceback
+        self.signal_name = signal_name
+        self.exitcode = exitcode
+        self.failed_at = failed_at  # time.monotonic() in the worker (one clock for all processes on Linux)
+        text = f"rank {rank} failed first: {self.summary}"
+        if worker_traceback:
+            text += f"\n\n--- traceback of rank {rank} ---\n{worker_traceback.rstrip()}"
+        super().__init__(text)
+
+    @property
+    def summary(self) -> str:
+        return f"{self.exc_type}: {self.message}" if self.message else self.exc_type
+
+
+class LaunchTimeout(LaunchError):
+    """``timeout=`` passed while some ranks were still running (often: waiting in a collective)."""
+
+    def __init__(self, seconds: float, ranks: list[int]):
+        self.seconds = seconds
+        self.ranks = ranks
+        names = ", ".join(map(str, ranks))
+        super().__init__(f"launch timed out after {seconds:g} s; ranks still running: {names}. They were "
+                         f"stopped. A rank that waits in a collective for a peer that never joins waits "
+                         f"forever: check that every rank calls the same collectives in the same order.")
+
+
+class ReturnValueError(TypeError):
+    """Raised in a worker whose return value cannot be pickled back to the caller."""
+
+
+# --- Inside a worker: device, backend and the process group ------------------------------------------
+# These read only the torchrun environment contract (plus our TWOGPU_* hints, with a fallback), so a
+# function launched here also runs unchanged under ``torchrun --nproc-per-node 2``.
+
+
+def _local_plan() -> devices.Plan:
+    return devices.plan(int(os.environ.get("LOCAL_WORLD_SIZE", "1")))
+
+
+def current_device() -> torch.device:
+    """The device of this worker: ``TWOGPU_DEVICE`` from ``launch``, else planned from ``LOCAL_RANK``."""
+    name = os.environ.get("TWOGPU_DEVICE")
+    if name is None:  # under torchrun: same plan, from the torchrun variables
+        name = _local_plan().devices[int(os.environ.get("LOCAL_RANK", "0"))]
+    return torch.device(name)
+
+
+def current_backend() -> str:
+    """The backend of this worker's group: ``TWOGPU_BACKEND`` from ``launch``, else planned (gloo or nccl)."""
+    return os.environ.get("TWOGPU_BACKEND") or _local_plan().backend
+
+
+_failure_started_at: float | None = None  # set in a worker when an exception leaves process_group()
+
+
+@contextlib.contextmanager
+def process_group(backend: str | None = None):
+    """Join the process group for the body of a ``with`` block; yields this worker's device.
+
+    Initialises with the planned backend (env:// init: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT), selects
+    the CUDA device when there is one, and destroys the group at the end.
+    """
+    global _failure_started_at
+    device = current_device()
+    if device.type == "cuda":
+        torch.cuda.set_device(device)  # before init, so NCCL binds this rank to its own GPU
+    dist.init_process_group(backend or current_backend(), device_id=device if device.type == "cuda" else None)
+    try:
+        yield device
+    except BaseException:
+        # Note when this rank failed BEFORE anything else happens: peers see the connection drop only
+        # later, and the launcher reports whichever rank failed first.
+        _failure_started_at = time.monotonic()
+        raise  # the group is not destroyed: a broken NCCL group can block in destroy, and we exit anyway
+    dist.destroy_process_group()
+
+
+# --- Arguments, port, start method -------------------------------------------------------------------
+
+
+def _check_arguments(fn, nprocs, timeout, max_restarts, start_method) -> None:
+    if not callable(fn):
+        raise TypeError(f"launch needs a function to run, got {type(fn).__name__} {fn!r}")
+    if not isinstance(nprocs, int) or isinstance(nprocs, bool) or nprocs < 1:
+        raise ValueError(f"nprocs must be a whole number >= 1, got {nprocs!r}")
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"timeout must be a positive number of seconds (or None), got {timeout!r}")
+    if not isinstance(max_restarts, int) or max_restarts < 0:
+        raise ValueError(f"max_restarts must be a whole number >= 0, got {max_restarts!r}")
+    if start_method not in (None, "fork", "spawn"):
+        raise ValueError(f"start_method must be 'fork', 'spawn' or None (choose for me), "
+                         f"got {start_method!r}")
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing uses right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((MASTER_ADDR, 0))
+        return s.getsockname()[1]
+
+
+def _check_port_free(port: int) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        # SO_REUSEADDR, as torch's TCPStore uses: a port left in TIME_WAIT by the last launch is free.
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((MASTER_ADDR, port))
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            raise LaunchError(f"port {port} on {MASTER_ADDR} is in use (another launch, a stuck worker, or "
+                              f"another program). Leave port= out to let launch pick a free port, or pass "
+                              f"another one.") from None
+
+
+def _choose_start_method(requested: str | None, say) -> str:
+    if requested is not None:
+        return requested
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return "spawn"
+    if torch.cuda.is_initialized():  # asks torch's own flag; does not initialise CUDA
+        say("[launch] CUDA is already initialised here and forked workers cannot use it: starting them "
+            "with spawn (slower) and sending your function by value (cloudpickle).")
+        return "spawn"
+    return "fork"
+
+
+def _pack(fn, args, start_method):
+    """Fork copies the function; spawn needs it as bytes, by value, so notebook functions work too."""
+    if start_method == "fork":
+        return (fn, args)
+    import cloudpickle
+
+    try:
+        return cloudpickle.dumps((fn, args))
+    except Exception as exc:
+        raise TypeError(f"launch cannot send {getattr(fn, '__name__', fn)!r} and its arguments to spawned "
+                        f"workers: {type(exc).__name__}: {exc}") from exc
+
+
+def _unpack(payload):
+    if isinstance(payload, bytes):
+        import cloudpickle
+
+        return cloudpickle.loads(payload)
+    return payload
+
+
+# --- The worker side ---------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class _Job:
+    """Everything a worker needs; pickled for spawn (the pipes travel as file descriptors)."""
+
+    payload: object
+    env: list[dict]
+    threads: int
+    results_dir: str
+    stdout_pipes: list
+    stderr_pipes: list
+
+
+def _redirect_output(stdout_pipe, stderr_pipe) -> None:
+    """Point file descriptors 1 and 2 at the pipes, so C-level output (gloo, NCCL) is relayed too."""
+    os.dup2(stdout_pipe.fileno(), 1)
+    os.dup2(stderr_pipe.fileno(), 2)
+    # Fresh line-buffered streams: the notebook's own sys.stdout (ipykernel) does not work in a child.
+    sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
+    sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
+
+
+def _write_record(results_dir: str, rank: int, record: dict) -> None:
+    path = os.path.join(results_dir, f"rank-{rank}.pkl")
+    with open(path + ".tmp", "wb") as f:
+        pickle.dump(record, f)
+    os.replace(path + ".tmp", path)  # the parent never reads half a record
+
+
+def _error_record(exc: BaseException) -> dict:
+    return {"error": type(exc).__name__, "message": str(exc), "traceback": traceback.format_exc(),
+            "failed_at": _failure_started_at or time.monotonic()}
+
+
+def _result_record(value, rank: int) -> dict:
+    try:
+        return {"value": pickle.dumps(value)}
+    except Exception as exc:
+        try:
+            raise ReturnValueError(
+                f"rank {rank} returned a {type(value).__module__}.{type(value).__qualname__}, which cannot "
+                f"be sent back to the caller ({type(exc).__name__}: {exc}). Return plain data: numbers, "
+                f"lists, dicts, CPU tensors.") from exc
+        except ReturnValueError as err:
+            return _error_record(err)
+
+
+def _run_worker(rank: int, job: _Job) -> None:
+    """Entry point of every worker (torch's start_processes calls it as ``_run_worker(rank, job)``)."""
+    # Die with the launcher even if it is killed hard (torch sets SIGINT; we ignore SIGINT, see below).
+    torch_mp._prctl_pr_set_pdeathsig(signal.SIGKILL)
+    # A kernel interrupt signals the whole process group. The launcher stops the workers itself, so
+    # they ignore SIGINT instead of each printing a KeyboardInterrupt traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _redirect_output(job.stdout_pipes[rank], job.stderr_pipes[rank])
+    os.environ.update(job.env[rank])
+    # Fork-safety of OpenMP, and fair sharing: the cores are split between the workers.
+    torch.set_num_threads(job.threads)
+    try:
+        fn, args = _unpack(job.payload)
+        record = _result_record(fn(*args), rank)
+    except SystemExit as exc:  # sys.exit(0) in a worker is a success, as under torchrun
+        success = exc.code in (0, None)
+        record = {"value": pickle.dumps(None)} if success else _error_record(exc)
+    except BaseException as exc:  # reported once, by the launcher, in the caller's exception
+        record = _error_record(exc)
+    _write_record(job.results_dir, rank, record)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if "error" in record:
+        sys.exit(1)
+
+
+# --- The caller side: output relay -------------------------------------------------------------------
+
+
+class _OutputRelay:
+    """A thread that copies each worker's stdout/stderr to the caller's streams, line by line, prefixed.
+
+    The caller's ``sys.stdout`` is captured when the relay is made: in Jupyter that object sends text to
+    the cell that is running, even when written from this thread.
+    """
+
+    def __init__(self, nprocs: int):
+        self._targets = (sys.stdout, sys.stderr)
+        self.stdout_pipes, self.stderr_pipes = [], []
+        self._selector = selectors.DefaultSelector()
+        self._partial: dict[tuple[int, int], bytes] = {}
+        for rank in range(nprocs):
+            for which, pipes in enumerate((self.stdout_pipes, self.stderr_pipes)):
+                reader, writer = multiprocessing.Pipe(duplex=False)
+                pipes.append(writer)
+                self._selector.register(reader, selectors.EVENT_READ, (rank, which))
+        self._stop_at: float | None = None
+        self._thread = threading.Thread(target=self._run, name="launch-output-relay", daemon=True)
+
+    def start(self) -> None:
+        for writer in self.stdout_pipes + self.stderr_pipes:
+            writer.close()  # the workers hold the write ends now; EOF comes when they exit
+        self._thread.start()
+
+    def _run(self) -> None:
+        while self._selector.get_map():
+            for key, _ in self._selector.select(timeout=0.1):
+                data = os.read(key.fileobj.fileno(), 65536)
+                self._emit(key.data, data, eof=not data)
+                if not data:
+                    self._selector.unregister(key.fileobj)
+                    key.fileobj.close()
+            if self._stop_at is not None and time.monotonic() > self._stop_at:
+                break  # a grandchild process still holds a pipe: stop waiting for it
+
+    def _emit(self, key: tuple[int, int], data: bytes, eof: bool) -> None:
+        text = self._partial.pop(key, b"") + data
+        lines = text.split(b"\n")
+        rest = lines.pop()  # after the last newline: an unfinished line, kept for later
+        if rest and not eof:
+            self._partial[key] = rest
+        elif rest:
+            lines.append(rest)
+        if lines:
+            target = self._targets[key[1]]
+            target.write("".join(f"[rank {key[0]}] {line.decode('utf-8', 'replace')}\n" for line in lines))
+            target.flush()
+
+    def close(self, drain_s: float = 1.0) -> None:
+        """Relay what is left (the workers have exited), then stop the thread and close the pipes."""
+        self._stop_at = time.monotonic() + drain_s
+        if self._thread.is_alive():
+            self._thread.join(drain_s + 1.0)
+        for writer in self.stdout_pipes + self.stderr_pipes:
+            writer.close()
+        for key in list(self._selector.get_map().values()):
+            key.fileobj.close()
+        self._selector.close()
+
+
+# --- The caller side: the group of worker processes --------------------------------------------------
+
+
+class _Group:
+    """The workers of one launch attempt, started by ``torch.multiprocessing.start_processes``.
+
+    They are started from a fresh thread that stays alive until they are gone. Why a thread: OpenMP (GNU
+    libgomp) keeps its thread pool per calling thread; a child forked from the notebook's main thread after
+    a multi-threaded torch op inherits a pool whose threads do not exist, and its first multi-threaded op
+    hangs forever. A thread that never ran OpenMP forks clean children. Why alive: each child gets a signal
+    (pdeathsig) when the thread that forked it ends.
+    """
+
+    def __init__(self, job: _Job, nprocs: int, start_method: str):
+        self._release = threading.Event()
+        started = threading.Event()
+        outcome: dict = {}
+
+        def start_and_hold():
+            try:
+                outcome["context"] = torch_mp.start_processes(
+                    _run_worker, args=(job,), nprocs=nprocs, join=False, start_method=start_method)
+            except BaseException as exc:
+                outcome["error"] = exc
+            started.set()
+            self._release.wait()
+
+        self._holder = threading.Thread(target=start_and_hold, name="launch-forker", daemon=True)
+        self._holder.start()
+        self.exited_at: dict[int, float] = {}
+        self.stopped_by_us: set[int] = set()
+        self._stopped = False
+        try:
+            while not started.wait(0.05):  # wait in short steps, so that Ctrl-C is seen
+                pass
+        except KeyboardInterrupt:
+            started.wait()  # starting takes milliseconds; then stop the workers rather than orphan them
+            if "context" in outcome:
+                self._adopt(outcome["context"])
+                self.stop()
+            raise
+        if "error" in outcome:
+            self._release.set()
+            raise outcome["error"]
+        self._adopt(outcome["context"])
+
+    def _adopt(self, context) -> None:
+        self.context = context
+        self.processes = context.processes
+
+    def running(self) -> list[int]:
+        return [r for r in range(len(self.processes)) if r not in self.exited_at]
+
+    def wait(self, until: float | None) -> None:
+        """Block until a worker exits or ``until`` (a time.monotonic() value) passes; note exit times."""
+        sentinels = {self.processes[r].sentinel: r for r in self.running()}
+        timeout = None if until is None else max(0.0, until - time.monotonic())
+        for sentinel in multiprocessing.connection.wait(list(sentinels), timeout):
+            rank = sentinels[sentinel]
+            self.exited_at[rank] = time.monotonic()
+            self.processes[rank].join()
+
+    def failed(self) -> bool:
+        return any(self.processes[r].exitcode != 0 for r in self.exited_at)
+
+    def stop(self, grace_s: float = 0.0) -> None:
+        """Give the workers ``grace_s`` to exit, then SIGTERM, then SIGKILL; reap all of them."""
+        if self._stopped:
+            return
+        self._stopped = True
+        end = time.monotonic() + grace_s
+        while self.running() and time.monotonic() < end:
+            self.wait(end)
+        self.stopped_by_us = set(self.running())
+        for rank in self.stopped_by_us:
+            self.processes[rank].terminate()
+        end = time.monotonic() + TERM_WAIT_S
+        while self.running() and time.monotonic() < end:
+            self.wait(end)
+        for rank in self.running():
+            self.processes[rank].kill()
+            self.processes[rank].join()
+            self.exited_at[rank] = time.monotonic()
+        self._release.set()
+        self._holder.join()
+        for path in self.context.error_files:  # torch's own error files, if any were written
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+
+# --- Reading the outcome -----------------------------------------------------------------------------
+
+
+def _read_record(results_dir: str, rank: int) -> dict | None:
+    try:
+        with open(os.path.join(results_dir, f"rank-{rank}.pkl"), "rb") as f:
+            return pickle.load(f)
+    except FileNotFoundError:
+        return None
+
+
+def _death_error(rank: int, exitcode: int, died_at: float) -> WorkerError:
+    if exitcode < 0:
+        name = signal.Signals(-exitcode).name
+        hint = " (SIGKILL often means the out-of-memory killer)" if name == "SIGKILL" else ""
+        return WorkerError(rank, name, f"rank {rank} was killed by signal {name}{hint}",
+                           signal_name=name, exitcode=exitcode, failed_at=died_at)
+    return WorkerError(rank, "exit", f"rank {rank} exited with code {exitcode} without a Python exception "
+                       f"(os._exit, or a crash in C code)", exitcode=exitcode, failed_at=died_at)
+
+
+def _first_failure(group: _Group, results_dir: str) -> WorkerError:
+    """The failure that came first; a 'peer is gone' error only when there is nothing else."""
+    failures = []
+    for rank, process in enumerate(group.processes):
+        record = _read_record(results_dir, rank)
+        if record and "error" in record:
+            failures.append(WorkerError(rank, record["error"], record["message"], record["traceback"],
+                                        exitcode=process.exitcode, failed_at=record["failed_at"]))
+        elif process.exitcode != 0 and rank not in group.stopped_by_us:
+            failures.append(_death_error(rank, process.exitcode, group.exited_at[rank]))
+        elif record is None and rank not in group.stopped_by_us:
+            failures.append(WorkerError(rank, "exit", f"rank {rank} exited without returning (os._exit(0)?)",
+                                        exitcode=process.exitcode, failed_at=group.exited_at[rank]))
+
+    def order(err: WorkerError):
+        peer_lost = any(hint in err.message.lower() for hint in PEER_LOST_HINTS)
+        return (peer_lost, err.failed_at)
+
+    return min(failures, key=order)
+
+
+def _results(results_dir: str, nprocs: int) -> list:
+    values = []
+    for rank in range(nprocs):
+        try:
+            values.append(pickle.loads(_read_record(results_dir, rank)["value"]))
+        except Exception as exc:
+            raise LaunchError(f"the return value of rank {rank} could not be loaded here: "
+                              f"{type(exc).__name__}: {exc}") from exc
+    return values
+
+
+# --- launch ------------------------------------------------------------------------------------------
+
+
+def _worker_env(rank, nprocs, port, plan, threads, restart, max_restarts) -> dict:
+    """The torchrun environment contract for one worker, plus the planned device and backend."""
+    return {
+        "RANK": str(rank), "LOCAL_RANK": str(rank), "GROUP_RANK": "0",
+        "WORLD_SIZE": str(nprocs), "LOCAL_WORLD_SIZE": str(nprocs),
+        "MASTER_ADDR": MASTER_ADDR, "MASTER_PORT": str(port),
+        "TORCHELASTIC_RESTART_COUNT": str(restart), "TORCHELASTIC_MAX_RESTARTS": str(max_restarts),
+        "OMP_NUM_THREADS": str(threads),
+        "TWOGPU_DEVICE": plan.devices[rank], "TWOGPU_BACKEND": plan.backend,
+    }
+
+
+def _run_once(payload, plan, port, timeout, start_method, threads, restart, max_restarts) -> list:
+    nprocs = plan.world_size
+    if port is None:
+        port = free_port()
+    else:
+        _check_port_free(port)
+    with tempfile.TemporaryDirectory(prefix="twogpu-launch-") as results_dir:
+        relay = _OutputRelay(nprocs)
+        env = [_worker_env(r, nprocs, port, plan, threads, restart, max_restarts) for r in range(nprocs)]
+        job = _Job(payload, env, threads, results_dir, relay.stdout_pipes, relay.stderr_pipes)
+        group = None
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            group = _Group(job, nprocs, start_method)
+            relay.start()  # after the fork: a forked child must not inherit a thread mid-write
+            while group.running() and not group.failed():
+                if deadline is not None and time.monotonic() >= deadline:
+                    running = group.running()
+                    group.stop()
+                    raise LaunchTimeout(timeout, running)
+                group.wait(deadline)
+            if group.failed():
+                group.stop(GRACE_S)  # peers blocked in a collective see the failure and exit by themselves
+                raise _first_failure(group, results_dir)
+            return _results(results_dir, nprocs)
+        except KeyboardInterrupt:
+            began = time.monotonic()
+            if group is not None:
+                group.stop()
+            print(f"[launch] interrupted: stopped {nprocs} workers in {time.monotonic() - began:.2f} s",
+                  file=relay._targets[0], flush=True)
+            raise
+        finally:
+            if group is not None:
+                group.stop()
+            relay.close()
+
+
+def launch(fn, *args, nprocs: int = 2, backend: str | None = None, port: int | None = None,
+           timeout: float | None = None, max_restarts: int = 0, start_method: str | None = None) -> list:
+    """Run ``fn(*args)`` in ``nprocs`` worker processes; return their return values in rank order.
+
+    backend       "gloo" or "nccl"; None lets ``utils.devices.plan`` choose (nccl: one GPU per rank)
+    port          MASTER_PORT; None picks a free port on 127.0.0.1 for each launch
+    timeout       seconds for the whole launch; then ``LaunchTimeout`` names the ranks still running
+    max_restarts  restart the whole group up to this many times after a worker fails
+    start_method  None: fork, or spawn when CUDA is already initialised here; or force "fork"/"spawn"
+
+    A failure raises one ``WorkerError`` naming the rank that failed first. Bad arguments (nprocs < 1, more
+    NCCL ranks than GPUs, a non-callable, an explicit port in use) are errors before anything starts.
+    """
+    _check_arguments(fn, nprocs, timeout, max_restarts, start_method)
+    plan = devices.plan(nprocs, backend=backend)  # DeviceError: e.g. more NCCL ranks than GPUs
+    out = sys.stdout
+
+    def say(line):
+        print(line, file=out, flush=True)
+
+    method = _choose_start_method(start_method, say)
+    payload = _pack(fn, args, method)
+    threads = max(1, devices.cpu_cores() // nprocs)
+    for restart in range(max_restarts + 1):
+        try:
+            return _run_once(payload, plan, port, timeout, method, threads, restart, max_restarts)
+        except WorkerError as err:
+            if restart == max_restarts:
+                raise
+            say(f"[launch] rank {err.rank} failed ({err.summary}); restarting all {nprocs} workers "
+                f"(restart {restart + 1} of {max_restarts})")
+    raise AssertionError("unreachable")
