@@ -19,6 +19,7 @@ Facts the rebuilds keep:
 from __future__ import annotations
 
 import contextlib
+import os
 import traceback
 
 import torch
@@ -75,9 +76,10 @@ def shows_error(title: str):
         yield
     except Exception as exc:  # noqa: BLE001 - the point is to show whatever the article's code raises
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        frame = traceback.extract_tb(exc.__traceback__)[-1]
         print(f"  raised {type(exc).__name__}: {first[:300]}")
-        print(f"  (in {frame.name}, at: {frame.line})")
+        if not hasattr(exc, "rank"):  # a worker's error already names its rank; a local one names its line
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            print(f"  (in {frame.name}, at: {frame.line})")
     else:
         print("  ran without an error")
 
@@ -92,3 +94,60 @@ def regression_data(n: int = 512, seed: int = 0) -> torch.utils.data.TensorDatas
     w = torch.randn(IN_FEATURES, OUT_FEATURES, generator=g) / IN_FEATURES**0.5
     y = torch.tanh(x @ w) + 0.05 * torch.randn(n, OUT_FEATURES, generator=g)
     return torch.utils.data.TensorDataset(x, y)
+
+
+def ddp_loop_as_written():
+    """Article 1's distributed-training snippet, rebuilt: run it on workers to see where it stops first.
+
+    Its mistakes, in order of appearance: the NCCL backend whatever the hardware (a CPU build of torch has
+    none), ``.cuda()`` whatever the hardware, a loop over ``data_loader`` that is never defined (nor are
+    ``criterion`` and ``target``), no DistributedSampler, and ``ddp_model.step()``, which does not exist.
+    """
+    import warnings
+
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    with warnings.catch_warnings():  # torch warns about NCCL's default timeout before it fails; the error is the lesson
+        warnings.simplefilter("ignore")
+        dist.init_process_group(backend="nccl")
+    model = ArticleModel().cuda()
+    ddp_model = DDP(model)
+    for data in data_loader:  # noqa: F821 - undefined in the article too
+        ddp_model.zero_grad()
+        output = ddp_model(data)
+        loss = criterion(output, target)  # noqa: F821
+        loss.backward()
+        ddp_model.step()
+
+
+def cnn_case_study_as_written():
+    """Article 2's case study, rebuilt: the CNN is fine, the training around it is not.
+
+    Its entry point reads RANK and WORLD_SIZE from ``os.environ`` without importing ``os`` (kept here as
+    a fact, not reproduced: the import is there so the later mistakes can be seen), the backend
+    is NCCL, ``device_ids=[rank]`` only works for CUDA modules, ``ddp_model.to(rank)`` comes after wrapping,
+    and the loop uses undefined ``dataloader`` and ``criterion``, no sampler, no optimizer, and
+    ``ddp_model.step()``.
+    """
+    import warnings
+
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    from utils.models import ArticleCNN
+
+    rank, world_size = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dist.init_process_group(backend="nccl", init_method="env://", world_size=world_size, rank=rank)
+    model = ArticleCNN().cuda()
+    ddp_model = DDP(model, device_ids=[rank])
+    ddp_model.to(rank)
+    for epoch in range(10):
+        for data, target in dataloader:  # noqa: F821
+            ddp_model.zero_grad()
+            loss = criterion(ddp_model(data), target)  # noqa: F821
+            loss.backward()
+            ddp_model.step()

@@ -4,6 +4,8 @@ Used by ``make execute`` and by the hygiene tests (``tests/test_hygiene.py``); l
 
     python -m utils.nbtools execute notebooks/*.ipynb   # run top to bottom, clean, write back
     python -m utils.nbtools check notebooks/*.ipynb     # list hygiene problems, exit 1 if any
+    python -m utils.nbtools student labs                # student copies into labs/student/
+    python -m utils.nbtools grade submissions/*.ipynb   # run learners' labs, one summary line each
 
 The rules (see the design's notebook conventions): valid nbformat 4, the course kernel, executed top to
 bottom (execution counts 1..n), no error output, no machine path, no memory address, no stray metadata,
@@ -186,9 +188,31 @@ def build_students(lab_dir: Path, out_dir: Path | None = None) -> list[Path]:
     return written
 
 
+def grade(path: Path, timeout: int = 600) -> tuple[str, list[str]]:
+    """Run a learner's lab notebook (a copy, never in place) and return its summary line and verdicts.
+
+    For instructors: ``python -m utils.nbtools grade submissions/*.ipynb`` prints one line per notebook.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=timeout, allow_errors=True,
+                            resources={"metadata": {"path": str(Path(path).parent)}})
+    client.execute()
+    verdicts, summary_line = [], "no summary (did the notebook reach its last cell?)"
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            text = output_text(output)
+            if "checks passed" in text:
+                summary_line = text.strip().splitlines()[-1]
+            verdicts += [line for line in text.splitlines() if line[:1] in ("✅", "❌", "⏳")]
+    return summary_line, verdicts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m utils.nbtools")
-    parser.add_argument("command", choices=["execute", "check", "clean", "student"])
+    parser.add_argument("command", choices=["execute", "check", "clean", "student", "grade"])
     parser.add_argument("paths", nargs="+", type=Path)
     args = parser.parse_args(argv)
     status = 0
@@ -196,6 +220,13 @@ def main(argv: list[str] | None = None) -> int:
         for lab_dir in args.paths:
             for path in build_students(lab_dir):
                 print(f"wrote {path}")
+        return 0
+    if args.command == "grade":
+        for path in args.paths:
+            summary_line, verdicts = grade(path)
+            print(f"{path}: {summary_line}")
+            for line in verdicts:
+                print(f"    {line}")
         return 0
     for path in args.paths:
         if args.command == "execute":

@@ -1,0 +1,165 @@
+"""Checks for ``labs/00_fix_the_article.ipynb``: each runs the learner's fix and compares with a reference.
+
+- ``check_split(SplitModel)``: article 1's model split, fixed (shapes and devices).
+- ``check_ddp(train_worker)``: article 1's DDP loop, fixed, launched on 2 workers; its losses and final
+  weights must equal a single process that trains on the same global batches.
+- ``check_cnn(train_cnn_worker)``: article 2's CNN case study, fixed, launched on 2 workers on the digits.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, DistributedSampler
+
+from utils import article, devices
+from utils.checks import CheckFailed, expect, expect_at_least, expect_close, run_check
+
+SEED = 0
+DDP_STEPS, DDP_BATCH_PER_RANK, DDP_LR = 20, 16, 0.05
+CNN_EPOCHS, CNN_BATCH_PER_RANK, CNN_LR, CNN_TARGET_ACCURACY = 2, 32, 0.05, 0.85
+WORLD = 2
+
+
+# --- Part A: the model split ------------------------------------------------------------------------------
+
+
+def check_split(split_model_cls) -> "checks.Verdict":  # noqa: F821 - documented type
+    """``split_model_cls(dev0, dev1)``: layer1 on dev0, layer2 on dev1, same output as the unsplit model."""
+
+    def body():
+        dev0, dev1 = devices.plan(2).devices
+        torch.manual_seed(SEED)
+        reference = article.ArticleModel()
+        x = torch.randn(100, article.IN_FEATURES)
+        model = split_model_cls(dev0, dev1)
+        _load_reference(model, reference)
+        out = model(x.to(dev0))
+        expect_close(out, reference(x), atol=1e-6, what="the split model's output")
+        expect(model.layer1.weight.device == torch.device(dev0), f"layer1 is on {model.layer1.weight.device}, "
+                                                                 f"expected {dev0}")
+        expect(model.layer2.weight.device == torch.device(dev1), f"layer2 is on {model.layer2.weight.device}, "
+                                                                 f"expected {dev1}")
+        other = article.second_device((dev0, dev1))
+        try:
+            moved = split_model_cls(dev0, other)(x.to(dev0))
+        except RuntimeError as exc:
+            raise CheckFailed(f"with layer2 on another device ({other}) the forward pass fails: "
+                              f"{str(exc).splitlines()[0]}") from None
+        expect(moved.device == torch.device(other), f"the output is on {moved.device}, expected {other}")
+        return f"output equals the unsplit model's on {dev0}/{dev1}, and the activation moves between devices"
+
+    return run_check("model split", body, hint="one model, not two copies: layer1 (128→64) on dev0, layer2 "
+                                               "(64→32) on dev1, and move the activation with .to(dev1)")
+
+
+def _load_reference(model: nn.Module, reference: nn.Module) -> None:
+    try:
+        model.load_state_dict(reference.state_dict())
+    except RuntimeError as exc:
+        raise CheckFailed("the model's parameters do not match article 1's (layer1: Linear(128, 64), "
+                          f"layer2: Linear(64, 32)): {str(exc).splitlines()[0]}") from None
+
+
+# --- Part B: article 1's DDP loop ------------------------------------------------------------------------
+
+
+def global_batches(n_items: int, steps: int, batch_per_rank: int, world: int = WORLD):
+    """Index lists of each step's *global* batch: what all ranks' DistributedSamplers hand out together."""
+    steps_done, epoch = [], 0
+    while len(steps_done) < steps:
+        per_rank = []
+        for rank in range(world):
+            sampler = DistributedSampler(range(n_items), num_replicas=world, rank=rank, shuffle=True,
+                                         seed=SEED, drop_last=True)
+            sampler.set_epoch(epoch)
+            idx = list(sampler)
+            per_rank.append([idx[i:i + batch_per_rank] for i in range(0, len(idx) - batch_per_rank + 1,
+                                                                       batch_per_rank)])
+        for batches in zip(*per_rank):
+            steps_done.append([i for b in batches for i in b])
+        epoch += 1
+    return steps_done[:steps]
+
+
+def reference_ddp(steps: int = DDP_STEPS, batch_per_rank: int = DDP_BATCH_PER_RANK, lr: float = DDP_LR):
+    """One process training on the global batches: what 2-rank DDP must reproduce. Returns (losses, state)."""
+    data = article.regression_data()
+    torch.manual_seed(SEED)
+    model = article.ArticleModel()
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for idx in global_batches(len(data), steps, batch_per_rank):
+        x, y = data[idx]
+        optimizer.zero_grad()
+        loss = nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses, model.state_dict()
+
+
+def check_ddp(train_worker) -> "checks.Verdict":  # noqa: F821
+    """Launch ``train_worker(steps, batch_per_rank, lr)`` on 2 workers; compare with ``reference_ddp``."""
+
+    def body():
+        from utils.launch import launch
+
+        results = launch(train_worker, DDP_STEPS, DDP_BATCH_PER_RANK, DDP_LR, nprocs=WORLD, timeout=120)
+        for rank, r in enumerate(results):
+            expect(isinstance(r, dict) and {"losses", "state"} <= set(r),
+                   f"rank {rank} returned {type(r).__name__}; return {{'losses': [...], 'state': state_dict}}")
+            expect(len(r["losses"]) == DDP_STEPS, f"rank {rank} made {len(r['losses'])} steps, expected {DDP_STEPS}")
+        for name, value in results[0]["state"].items():
+            expect_close(results[1]["state"][name], value, atol=1e-7,
+                         what=f"rank 1's {name} compared with rank 0's (gradients not synchronised?)")
+        ref_losses, ref_state = reference_ddp()
+        mean_losses = torch.tensor([sum(ls) / WORLD for ls in zip(*(r["losses"] for r in results))])
+        expect_close(mean_losses, torch.tensor(ref_losses), atol=1e-5,
+                     what="the mean of the ranks' losses at each step")
+        for name, value in ref_state.items():
+            expect_close(results[0]["state"][name], value, atol=1e-5, what=f"the final {name}")
+        return (f"2 ranks stayed in sync; the final loss {mean_losses[-1]:.4f} equals one process on the same "
+                f"global batches ({ref_losses[-1]:.4f})")
+
+    return run_check("DDP loop (article 1)", body,
+                     hint="init the group with launch.current_backend(), seed before building the model, "
+                          "DistributedSampler(shuffle=True, seed=0, drop_last=True) with set_epoch, "
+                          "optimizer.step() (not ddp_model.step()), and return the state of model, not ddp_model")
+
+
+# --- Part C: article 2's CNN case study ------------------------------------------------------------------
+
+
+def check_cnn(train_cnn_worker) -> "checks.Verdict":  # noqa: F821
+    """Launch ``train_cnn_worker(epochs, batch_per_rank, lr)`` on 2 workers; accuracy and sync checked."""
+
+    def body():
+        from utils.launch import launch
+
+        results = launch(train_cnn_worker, CNN_EPOCHS, CNN_BATCH_PER_RANK, CNN_LR, nprocs=WORLD, timeout=300)
+        for rank, r in enumerate(results):
+            expect(isinstance(r, dict) and {"accuracy", "state"} <= set(r),
+                   f"rank {rank} returned {type(r).__name__}; return {{'accuracy': ..., 'state': state_dict}}")
+        for name, value in results[0]["state"].items():
+            expect_close(results[1]["state"][name], value, atol=1e-6,
+                         what=f"rank 1's {name} compared with rank 0's (gradients not synchronised?)")
+        accuracy = results[0]["accuracy"]
+        expect_at_least(accuracy, CNN_TARGET_ACCURACY, "test accuracy after "
+                                                       f"{CNN_EPOCHS} epochs")
+        return f"2 ranks in sync; test accuracy {accuracy:.1%} (target {CNN_TARGET_ACCURACY:.0%})"
+
+    return run_check("CNN case study (article 2)", body,
+                     hint="DDP(model) with device_ids=None on CPU, DistributedSampler + set_epoch, "
+                          "CrossEntropyLoss, an SGD optimizer that steps, and evaluate model in eval mode")
+
+
+def evaluate(model: nn.Module, dataset, device, batch_size: int = 256) -> float:
+    """Accuracy of ``model`` on ``dataset`` (a helper the learner may use)."""
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for x, y in DataLoader(dataset, batch_size=batch_size):
+            correct += (model(x.to(device)).argmax(1).cpu() == y).sum().item()
+    model.train()
+    return correct / len(dataset)
