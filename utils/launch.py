@@ -272,6 +272,22 @@ def _result_record(value, rank: int) -> dict:
             return _error_record(err)
 
 
+def _name_process(name: str) -> None:
+    """Name this process (Linux: /proc/PID/comm) so that the monitor, top and nvitop show "twogpu-rank0".
+
+    A forked worker's RANK set through os.environ is invisible from outside (/proc/PID/environ keeps the
+    environment the process started with), so the name is how other processes learn which rank it is.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        pr_set_name = 15
+        libc.prctl(pr_set_name, name.encode()[:15], 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the monitor falls back to the pid
+        pass
+
+
 def _run_worker(rank: int, job: _Job) -> None:
     """Entry point of every worker (torch's start_processes calls it as ``_run_worker(rank, job)``)."""
     # Die with the launcher even if it is killed hard (torch sets SIGINT; we ignore SIGINT, see below).
@@ -282,6 +298,7 @@ def _run_worker(rank: int, job: _Job) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _redirect_output(job.stdout_pipes[rank], job.stderr_pipes[rank])
     os.environ.update(job.env[rank])
+    _name_process(f"twogpu-rank{rank}")
     # Fork-safety of OpenMP, and fair sharing: the cores are split between the workers.
     torch.set_num_threads(job.threads)
     try:

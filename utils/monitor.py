@@ -1,0 +1,663 @@
+"""A live panel of the GPUs, the host and the course's worker processes, and recordings of a block of work.
+
+Introduced in lesson 00's set-up cell; every later lesson starts one there:
+
+    from utils import monitor
+    mon = monitor.Monitor()                 # shows the panel, updates every second; mon.stop() ends it
+    with monitor.record() as rec:           # samples at 10 Hz while the block runs
+        train()
+    rec.plot(); rec.summary()               # busy % and memory per device over time
+
+The panel shows, per GPU, utilisation, memory, power, temperature, PCIe and NVLink throughput (each only
+where the driver reports it), the host's CPU and memory, and the worker processes the course started: the
+kernel's child processes, named by the ``RANK`` in the environment they started with (so a launcher sets
+RANK before it starts each worker; a worker without one shows its pid). In cpu mode there are no GPUs: the
+worker processes *are* the devices, and their CPU % shows one stage working while the other waits.
+
+Where the numbers come from is a *sampler*: any object with ``sample() -> dict``. ``Sampler`` is the real
+one (nvitop ``Device`` objects for the GPUs, psutil for the rest); tests pass fake GPU devices that replay
+recorded nvitop samples, so every path here runs on a machine without a GPU.
+
+One monitor at a time: a new ``Monitor()`` stops the previous one (re-running the set-up cell), and
+``stop()``, the Stop button and the end of the kernel (atexit) leave no thread behind.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import html
+import math
+import os
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from utils import devices
+from utils.plots import fmt_bytes
+
+# Sample keys of one GPU: (nvitop Device method, factor to the unit the panel uses).
+GPU_METRICS = {
+    "util": ("gpu_utilization", 1),  # percent
+    "mem_used": ("memory_used", 1),  # bytes
+    "mem_total": ("memory_total", 1),  # bytes
+    "power": ("power_usage", 1e-3),  # milliwatts -> watts
+    "temp": ("temperature", 1),  # degrees Celsius
+}
+# NVML measures PCIe traffic over a 20 ms window and blocks meanwhile: worth it at 1 Hz, not at 10 Hz.
+PCIE_METRICS = {"pcie_rx": ("pcie_rx_throughput", 1024), "pcie_tx": ("pcie_tx_throughput", 1024)}  # KiB/s
+# multiprocessing's helper processes are children of the kernel too, but they are not workers.
+HELPER_MARKERS = ("resource_tracker", "semaphore_tracker", "forkserver")
+SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
+HISTORY_SECONDS = 60  # the sparklines show the last minute
+THREAD_NAME = "twogpu-monitor"
+
+
+# --- Samplers: where the numbers come from --------------------------------------------------------------
+
+
+def _number(value) -> float | None:
+    """A finite number, or None for nvitop's NA (a string), NaN and anything else that is not a number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _ask(call) -> float | None:
+    """One NVML question; an error (e.g. "not supported") hides that metric instead of breaking the panel."""
+    try:
+        return _number(call())
+    except Exception:
+        return None
+
+
+def sample_gpu(device, index: int, throughput: bool = True) -> dict:
+    """One GPU's metrics as a dict; a metric the driver does not report is left out."""
+    metrics = {**GPU_METRICS, **(PCIE_METRICS if throughput else {})}
+    row = {"index": index}
+    for key, (method, factor) in metrics.items():
+        value = _ask(getattr(device, method))
+        if value is not None:
+            row[key] = value * factor
+    if throughput:
+        try:  # non-blocking after the first call: nvitop compares NVLink counters between calls
+            tx, rx = device.nvlink_total_throughput()
+        except Exception:
+            tx = rx = None
+        for key, value in (("nvlink_tx", _number(tx)), ("nvlink_rx", _number(rx))):
+            if value is not None:
+                row[key] = value * 1024
+    return row
+
+
+def _worker_label(proc) -> str:
+    """"rank 1" for a launcher worker (the launcher names it "twogpu-rank1"), or when the process started
+    with RANK in its environment (torchrun, spawn); else its pid."""
+    try:
+        name = proc.name()
+        if name.startswith("twogpu-rank"):
+            return f"rank {name[len('twogpu-rank'):]}"
+        rank = proc.environ().get("RANK")
+    except Exception:  # no permission, or the process just ended
+        rank = None
+    return f"rank {rank}" if rank is not None else f"pid {proc.pid}"
+
+
+class Sampler:
+    """The real sampler: GPUs through nvitop, host and worker processes through psutil.
+
+    ``gpus`` are nvitop ``Device`` objects (or fakes with the same methods); ``root_pid`` is the process
+    whose children are the workers (default: this kernel). ``throughput=False`` skips PCIe/NVLink.
+    """
+
+    def __init__(self, gpus=(), no_gpu_reason: str | None = None, root_pid: int | None = None,
+                 throughput: bool = True, rescan_seconds: float = 1.0):
+        import psutil
+
+        self.gpus = list(gpus)
+        self.gpu_names = [_device_name(g, i) for i, g in enumerate(self.gpus)]
+        self.no_gpu_reason = None if self.gpus else (no_gpu_reason or "no NVIDIA GPU found")
+        self.throughput = throughput
+        self.root = psutil.Process(root_pid or os.getpid())
+        self.rescan_seconds = rescan_seconds  # listing processes reads all of /proc: not at every sample
+        self._workers: dict[int, tuple[object, str]] = {}
+        self._last_scan = -math.inf
+
+    def sample(self) -> dict:
+        with devices._quiet_nvitop():  # keep nvitop's log lines out of the notebook
+            gpus = [dict(sample_gpu(g, i, self.throughput), name=self.gpu_names[i])
+                    for i, g in enumerate(self.gpus)]
+        return {"t": time.perf_counter(), "gpus": gpus, "host": self.sample_host(),
+                "workers": self.sample_workers()}
+
+    def sample_host(self) -> dict:
+        import psutil
+
+        memory = psutil.virtual_memory()
+        # Per thread in psutil >= 5.9.6: the CPU % since this thread's previous call.
+        return {"cpu": psutil.cpu_percent(interval=None), "mem_used": memory.total - memory.available,
+                "mem_total": memory.total}
+
+    def sample_workers(self) -> list[dict]:
+        now = time.perf_counter()
+        if now - self._last_scan >= self.rescan_seconds:
+            self._rescan()
+            self._last_scan = now
+        rows = []
+        for pid, (proc, label) in list(self._workers.items()):
+            try:
+                rows.append({"pid": pid, "label": label, "cpu": proc.cpu_percent(interval=None),
+                             "rss": proc.memory_info().rss})
+            except Exception:  # it ended since the last scan
+                del self._workers[pid]
+        return sorted(rows, key=lambda r: (r["label"], r["pid"]))
+
+    def _rescan(self) -> None:
+        import psutil
+
+        try:
+            children = self.root.children(recursive=True)
+        except psutil.Error:
+            children = []
+        alive = {}
+        for proc in children:
+            if proc.pid in self._workers:
+                alive[proc.pid] = self._workers[proc.pid]  # keep the object: it holds the CPU % baseline
+            elif _is_worker(proc):
+                proc.cpu_percent(interval=None)  # the first call only sets the baseline
+                alive[proc.pid] = (proc, _worker_label(proc))
+        self._workers = alive
+
+
+def _is_worker(proc) -> bool:
+    try:
+        if proc.status() == "zombie":
+            return False
+        cmdline = " ".join(proc.cmdline())
+    except Exception:
+        return False
+    return not any(marker in cmdline for marker in HELPER_MARKERS)
+
+
+def _device_name(device, index: int) -> str:
+    try:
+        name = device.name()
+    except Exception:
+        name = None
+    return f"GPU {index}" + (f" {name}" if isinstance(name, str) and name != "N/A" else "")
+
+
+def gpu_devices() -> tuple[list, str | None]:
+    """nvitop ``Device`` objects for the GPUs torch can use, or ([], why there are none).
+
+    Asks ``devices.nvml_layer()`` first: calling nvitop on a machine without the NVIDIA driver would print
+    "FATAL ERROR: NVML not found" into the notebook.
+    """
+    layer, reason = devices.nvml_layer()
+    if layer is None:
+        return [], reason
+    n = devices.gpu_count()  # respects CUDA_VISIBLE_DEVICES, and does not start CUDA
+    if n == 0:
+        return [], devices.hardware(layer=layer, n_gpus=0).no_gpu_reason
+    with devices._quiet_nvitop():
+        from nvitop import Device
+
+        nvml_ids = devices._visible_nvml_indices(n)
+        return [Device(i if i is not None else pos) for pos, i in enumerate(nvml_ids)], None
+
+
+def default_sampler(throughput: bool = True) -> Sampler:
+    gpus, reason = gpu_devices()
+    return Sampler(gpus, no_gpu_reason=reason, throughput=throughput)
+
+
+# --- The sampling thread ---------------------------------------------------------------------------------
+
+_running: set["SamplingThread"] = set()  # every live sampling thread, so atexit can stop them all
+_atexit_registered = False
+
+
+def _stop_all() -> None:
+    for thread in list(_running):
+        thread.stop()
+
+
+class SamplingThread:
+    """Calls ``on_sample(sampler.sample())`` every ``interval`` seconds in a daemon thread until stop().
+
+    ``cpu_seconds`` is the thread's own CPU time (``time.thread_time``): the monitor's overhead.
+    """
+
+    def __init__(self, sampler, interval: float, on_sample, name: str = THREAD_NAME):
+        if interval <= 0:
+            raise ValueError(f"interval must be positive, got {interval}")
+        self.sampler, self.interval, self.on_sample, self.name = sampler, interval, on_sample, name
+        self.cpu_seconds = 0.0
+        self.wall_seconds = 0.0
+        self.error: str | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        global _atexit_registered
+        if self.alive:
+            return
+        if not _atexit_registered:  # registered on first use, not on import: importing utils does nothing
+            atexit.register(_stop_all)
+            _atexit_registered = True
+        self._stop.clear()
+        # Daemon: a kernel that exits without stop() is never held up by this thread.
+        self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+        _running.add(self)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+        _running.discard(self)
+
+    def _run(self) -> None:
+        cpu0, wall0 = time.thread_time(), time.perf_counter()
+        deadline = wall0
+        while not self._stop.is_set():
+            try:
+                self.on_sample(self.sampler.sample())
+            except Exception as exc:  # one bad sample must not end the monitor; the panel shows it
+                self.error = f"{type(exc).__name__}: {exc}"
+            self.cpu_seconds = time.thread_time() - cpu0
+            self.wall_seconds = time.perf_counter() - wall0
+            deadline = max(deadline + self.interval, time.perf_counter())  # late: skip, never burst
+            self._stop.wait(deadline - time.perf_counter())
+
+    @property
+    def cpu_percent(self) -> float:
+        """The thread's CPU time in % of one core since it started."""
+        return 100 * self.cpu_seconds / self.wall_seconds if self.wall_seconds else 0.0
+
+
+# --- What the panel shows ---------------------------------------------------------------------------------
+
+
+def sparkline(values, top: float = 100.0, width: int = 30) -> str:
+    """Unicode blocks, one per value (the highest of each group when there are more than ``width``)."""
+    values = list(values)
+    if len(values) > width:
+        step = len(values) / width
+        values = [max(values[int(i * step):int((i + 1) * step)] or [0]) for i in range(width)]
+    levels = len(SPARK_BLOCKS) - 1
+    return "".join(SPARK_BLOCKS[max(0, min(levels, round(levels * v / top)))] for v in values)
+
+
+class History:
+    """The last minute of each busy % (GPU utilisation, host CPU, worker CPU), for the sparklines."""
+
+    def __init__(self, interval: float):
+        self.length = max(2, math.ceil(HISTORY_SECONDS / interval))
+        self.series: dict[str, deque] = {}
+
+    def add(self, sample: dict) -> None:
+        for key, value in busy_values(sample).items():
+            self.series.setdefault(key, deque(maxlen=self.length)).append(value)
+        for key in set(self.series) - set(busy_values(sample)):
+            del self.series[key]  # a worker that ended leaves the panel
+
+    def spark(self, key: str) -> str:
+        return sparkline(self.series.get(key, ()))
+
+
+def busy_values(sample: dict) -> dict[str, float]:
+    """Busy % per device in one sample: GPU utilisation, host CPU, and each worker's CPU (max 100)."""
+    values = {gpu["name"]: gpu["util"] for gpu in sample.get("gpus", []) if "util" in gpu}
+    if "host" in sample:
+        values["host CPU"] = sample["host"]["cpu"]
+    for w in sample.get("workers", []):
+        values[w["label"]] = min(w["cpu"], 100.0)  # a worker with two threads is still one busy device
+    return values
+
+
+# Columns of the GPU table: (title, how to write a GPU's value or None when the driver does not report it).
+GPU_COLUMNS = [
+    ("utilisation", lambda g: f"{g['util']:.0f}%" if "util" in g else None),
+    ("memory", lambda g: f"{fmt_bytes(g['mem_used'])} / {fmt_bytes(g.get('mem_total'))}"
+     if "mem_used" in g else None),
+    ("power", lambda g: f"{g['power']:.0f} W" if "power" in g else None),
+    ("temp.", lambda g: f"{g['temp']:.0f} °C" if "temp" in g else None),
+    ("PCIe rx / tx", lambda g: f"{fmt_bytes(g.get('pcie_rx'))}/s / {fmt_bytes(g.get('pcie_tx'))}/s"
+     if "pcie_rx" in g or "pcie_tx" in g else None),
+    ("NVLink rx / tx", lambda g: f"{fmt_bytes(g.get('nvlink_rx'))}/s / {fmt_bytes(g.get('nvlink_tx'))}/s"
+     if "nvlink_rx" in g or "nvlink_tx" in g else None),
+]
+
+
+def gpu_rows(sample: dict) -> tuple[list[str], list[list[str]]]:
+    """Titles and rows of the GPU table; a column no GPU reports is left out, a gap in one GPU is "–"."""
+    gpus = sample.get("gpus", [])
+    cells = [[fmt(g) for _, fmt in GPU_COLUMNS] for g in gpus]
+    shown = [k for k in range(len(GPU_COLUMNS)) if any(row[k] is not None for row in cells)]
+    titles = [GPU_COLUMNS[k][0] for k in shown]
+    rows = [[g["name"]] + [row[k] or "–" for k in shown] for g, row in zip(gpus, cells)]
+    return titles, rows
+
+
+def no_gpu_line(reason: str | None) -> str:
+    return (f"No NVIDIA GPU here: {reason or 'no NVIDIA GPU found'}. The worker processes stand in for the "
+            f"GPUs: their CPU % shows which one works and which one waits.")
+
+
+def _table_html(titles: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th style='text-align:left;padding-right:1em'>{html.escape(t)}</th>" for t in titles)
+    body = "".join("<tr>" + "".join(f"<td style='padding-right:1em'>{c}</td>" for c in row) + "</tr>"
+                   for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _spark_html(history: History, key: str) -> str:
+    return f"<span style='font-family:monospace;color:#1f77b4'>{history.spark(key)}</span>"
+
+
+def panel_html(sample: dict, history: History, no_gpu_reason: str | None = None) -> str:
+    """The panel's body: GPUs (or the calm cpu-mode line), host, workers; sparklines of the last minute."""
+    parts = []
+    titles, rows = gpu_rows(sample)
+    if rows:
+        cells = [[html.escape(c) for c in row] for row in rows]
+        if titles[:1] == ["utilisation"]:
+            for row, html_row in zip(rows, cells):
+                html_row[1] += " " + _spark_html(history, row[0])
+        parts.append(_table_html(["GPU"] + titles, cells))
+    else:
+        parts.append(f"<div style='color:#555'>{html.escape(no_gpu_line(no_gpu_reason))}</div>")
+    host = sample.get("host", {})
+    device_rows = [["host CPU", "", f"{host.get('cpu', 0):.0f}% {_spark_html(history, 'host CPU')}",
+                    f"{fmt_bytes(host.get('mem_used'))} / {fmt_bytes(host.get('mem_total'))}"]]
+    for w in sample.get("workers", []):
+        device_rows.append([html.escape(w["label"]), str(w["pid"]),
+                            f"{w['cpu']:.0f}% {_spark_html(history, w['label'])}", fmt_bytes(w["rss"])])
+    if not sample.get("workers"):
+        device_rows.append(["no worker processes yet", "", "", ""])
+    parts.append(_table_html(["process", "pid", "CPU % (one core = 100)", "memory"], device_rows))
+    return "".join(parts)
+
+
+def summary_text(sample: dict, no_gpu_reason: str | None = None) -> str:
+    """A few plain lines: what a notebook viewer without widgets shows instead of the live panel."""
+    lines = ["Monitor (live panel in JupyterLab; text snapshot here)"]
+    titles, rows = gpu_rows(sample)
+    lines += [f"  {row[0]}: " + ", ".join(f"{t} {v}" for t, v in zip(titles, row[1:])) for row in rows]
+    if not rows:
+        lines.append("  " + no_gpu_line(no_gpu_reason))
+    host = sample.get("host", {})
+    lines.append(f"  host: CPU {host.get('cpu', 0):.0f}%, memory {fmt_bytes(host.get('mem_used'))} / "
+                 f"{fmt_bytes(host.get('mem_total'))}")
+    lines += [f"  {w['label']} (pid {w['pid']}): CPU {w['cpu']:.0f}%, memory {fmt_bytes(w['rss'])}"
+              for w in sample.get("workers", [])]
+    return "\n".join(lines)
+
+
+# --- The live panel ---------------------------------------------------------------------------------------
+
+
+class Panel:
+    """The widgets: a Start/Stop toggle, a status line, and the HTML body that each sample rewrites."""
+
+    def __init__(self, interval: float, no_gpu_reason: str | None = None):
+        import ipywidgets as widgets
+
+        self.no_gpu_reason = no_gpu_reason
+        self.history = History(interval)
+        self.last_sample: dict = {}
+        self.samples_seen = 0
+        self.toggle = widgets.ToggleButton(value=False, description="▶ Start", tooltip="start/stop sampling",
+                                           layout=widgets.Layout(width="7em"))
+        self.status = widgets.Label()
+        self.body = widgets.HTML()
+        self.body.add_class("twogpu-monitor")  # the browser test finds the panel by this class
+        self.widget = widgets.VBox([widgets.HBox([self.toggle, self.status]), self.body])
+
+    def update(self, sample: dict) -> None:
+        """Called from the sampling thread: a Label or HTML value set there re-renders live in JupyterLab."""
+        self.last_sample = sample
+        self.samples_seen += 1
+        self.history.add(sample)
+        self.body.value = panel_html(sample, self.history, self.no_gpu_reason)
+
+    def set_status(self, running: bool, interval: float, error: str | None = None) -> None:
+        self.toggle.value = running
+        self.toggle.description = "■ Stop" if running else "▶ Start"
+        state = f"live, every {interval:g} s" if running else "stopped"
+        self.status.value = f"Monitor {state}" + (f"; last sampling error: {error}" if error else "")
+
+    def text(self) -> str:
+        return summary_text(self.last_sample, self.no_gpu_reason)
+
+
+_current: "Monitor | None" = None  # the one running monitor: a new Monitor() replaces it
+
+
+class Monitor:
+    """The live panel. ``Monitor()`` shows it and starts sampling every ``interval`` seconds.
+
+    ``sampler`` is for tests (default: the real GPUs, host and workers); ``show=False`` builds the panel
+    without displaying it. Creating a Monitor stops the previous one.
+    """
+
+    def __init__(self, interval: float = 1.0, sampler=None, show: bool = True, start: bool = True):
+        global _current
+        if _current is not None:
+            _current.stop()  # re-running the set-up cell must not leave a second monitor running
+        _current = self
+        self.interval = interval
+        self.sampler = sampler if sampler is not None else default_sampler()
+        self.panel = Panel(interval, getattr(self.sampler, "no_gpu_reason", None))
+        self.thread = SamplingThread(self.sampler, interval, self.panel.update)
+        self.panel.toggle.observe(self._on_toggle, names="value")
+        self._shown = False
+        self._first_sample()  # filled before it is shown (and for the text snapshot)
+        if start:
+            self.start()
+        else:
+            self._set_status()
+        if show:
+            self.show()
+
+    # -- control
+    def start(self) -> None:
+        self.thread.start()
+        self._set_status()
+
+    def stop(self) -> None:
+        """Stop sampling; the panel keeps its last numbers. No thread is left behind."""
+        self.thread.stop()
+        self._set_status()
+
+    @property
+    def running(self) -> bool:
+        return self.thread.alive
+
+    def _on_toggle(self, change) -> None:
+        if change["new"] and not self.running:
+            self.start()
+        elif not change["new"] and self.running:
+            self.stop()
+
+    def _set_status(self) -> None:
+        self.panel.set_status(self.running, self.interval, self.thread.error)
+
+    def _first_sample(self) -> None:
+        try:
+            self.panel.update(self.sampler.sample())
+        except Exception as exc:  # the thread will try again; the status line says what went wrong
+            self.thread.error = f"{type(exc).__name__}: {exc}"
+
+    # -- what tests and learners read
+    @property
+    def samples_seen(self) -> int:
+        return self.panel.samples_seen
+
+    @property
+    def last_sample(self) -> dict:
+        return self.panel.last_sample
+
+    # -- display
+    def text(self) -> str:
+        return self.panel.text()
+
+    def _repr_mimebundle_(self, **kwargs) -> dict:
+        """The widget for JupyterLab, and a text snapshot for nbval, consoles and exported notebooks."""
+        bundle = dict(self.panel.widget._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = self.text()
+        return bundle
+
+    def show(self) -> None:
+        """Display the panel (again): in a notebook the live widget, elsewhere the text snapshot."""
+        self._shown = True
+        try:
+            from IPython import get_ipython
+            from IPython.display import display
+        except ImportError:
+            get_ipython = None
+        if get_ipython is None or get_ipython() is None:
+            print(self.text())
+            return
+        display(self._repr_mimebundle_(), raw=True)
+
+    def _ipython_display_(self) -> None:
+        # Monitor() already showed itself; as the cell's last value it must not appear a second time.
+        if not self._shown:
+            self.show()
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+def current() -> Monitor | None:
+    """The running (or last) monitor of this kernel, if any."""
+    return _current
+
+
+def stop() -> None:
+    """Stop the current monitor, if there is one."""
+    if _current is not None:
+        _current.stop()
+
+
+# --- Recordings ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Recording:
+    """Samples taken during a ``with record():`` block. ``plot()`` and ``summary()`` read them."""
+
+    interval: float
+    no_gpu_reason: str | None = None
+    samples: list[dict] = field(default_factory=list)
+    cpu_seconds: float = 0.0  # the sampling thread's own CPU time
+
+    @property
+    def simulated(self) -> bool:
+        """True in cpu mode: the recorded "devices" are worker processes and the host CPU."""
+        return not any(s.get("gpus") for s in self.samples)
+
+    def series(self) -> dict[str, dict[str, list[float]]]:
+        """Per device: times (s from the first sample), busy %, memory (bytes); NaN while it is absent."""
+        if not self.samples:
+            return {}
+        t0 = self.samples[0]["t"]
+        out: dict[str, dict[str, list[float]]] = {}
+        for k, sample in enumerate(self.samples):
+            for name, (busy, memory) in _devices_of(sample, self.simulated).items():
+                s = out.setdefault(name, {"t": [], "busy": [math.nan] * k, "memory": [math.nan] * k})
+                s["busy"].append(busy)
+                s["memory"].append(memory)
+            for s in out.values():  # a device missing from this sample gets a gap
+                s["busy"] += [math.nan] * (k + 1 - len(s["busy"]))
+                s["memory"] += [math.nan] * (k + 1 - len(s["memory"]))
+        times = [s["t"] - t0 for s in self.samples]
+        for s in out.values():
+            s["t"] = times
+        return out
+
+    def summary(self) -> "Summary":
+        """Mean busy % and peak memory per device."""
+        rows = {}
+        for name, s in self.series().items():
+            busy = [b for b in s["busy"] if b == b]
+            memory = [m for m in s["memory"] if m == m]
+            rows[name] = {"mean_busy_pct": sum(busy) / len(busy) if busy else math.nan,
+                          "peak_memory_bytes": max(memory) if memory else math.nan}
+        return Summary(rows, simulated=self.simulated)
+
+    def plot(self):
+        """Busy % and memory per device over time (matplotlib figure)."""
+        from utils import plots
+
+        fig, (busy_ax, mem_ax) = plots.new_figure(rows=2)
+        for i, (name, s) in enumerate(self.series().items()):
+            color = plots.device_color(i)
+            busy_ax.plot(s["t"], s["busy"], label=name, color=color)
+            mem_ax.plot(s["t"], [m / 2**30 for m in s["memory"]], label=name, color=color)
+        busy_ax.set_ylabel("CPU % (one core)" if self.simulated else "GPU utilisation %")
+        busy_ax.set_ylim(0, 105)
+        mem_ax.set_ylabel("memory (GiB)")
+        mem_ax.set_xlabel("time (s)")
+        busy_ax.legend(loc="upper right", fontsize=8, ncol=4)
+        plots.stamp_simulated(fig, self.simulated)
+        rate = f"{1 / self.interval:g} Hz"
+        return plots.finish(fig, f"Busy % and memory per device, sampled at {rate}")
+
+
+def _devices_of(sample: dict, simulated: bool) -> dict[str, tuple[float, float]]:
+    """(busy %, memory bytes) per device of one sample: the GPUs, or in cpu mode the workers and host."""
+    if not simulated:
+        return {g["name"]: (g.get("util", math.nan), g.get("mem_used", math.nan)) for g in sample["gpus"]}
+    out = {w["label"]: (min(w["cpu"], 100.0), float(w["rss"])) for w in sample.get("workers", [])}
+    host = sample.get("host")
+    if host:
+        out["host CPU"] = (host["cpu"], float(host["mem_used"]))
+    return out
+
+
+class Summary(dict):
+    """{device: {"mean_busy_pct", "peak_memory_bytes"}} that shows as a table."""
+
+    def __init__(self, rows: dict, simulated: bool):
+        super().__init__(rows)
+        self.simulated = simulated
+
+    def table(self):
+        from utils.tables import Table
+
+        title = "Recording" + (" (simulated on CPU: workers and host CPU)" if self.simulated else "")
+        return Table(["device", "mean busy %", "peak memory"],
+                     [(name, round(v["mean_busy_pct"], 1), fmt_bytes(v["peak_memory_bytes"]))
+                      for name, v in self.items()], title=title)
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+    def __repr__(self) -> str:
+        return self.table().to_text()
+
+
+@contextlib.contextmanager
+def record(hz: float = 10.0, sampler=None):
+    """Sample at ``hz`` while the block runs; yields a ``Recording`` (complete once the block ends).
+
+    The default sampler skips PCIe and NVLink: NVML blocks 20 ms per PCIe reading, too slow for 10 Hz.
+    """
+    sampler = sampler if sampler is not None else default_sampler(throughput=False)
+    recording = Recording(interval=1 / hz, no_gpu_reason=getattr(sampler, "no_gpu_reason", None))
+    thread = SamplingThread(sampler, 1 / hz, recording.samples.append, name=THREAD_NAME + "-record")
+    thread.start()
+    try:
+        yield recording
+    finally:
+        thread.stop()
+        recording.cpu_seconds = thread.cpu_seconds

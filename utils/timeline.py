@@ -1,0 +1,199 @@
+"""Measured schedules: workers and stages record named spans; the notebook draws them as a Gantt chart.
+
+Introduced in lesson 02 (model split), where it shows stage 1 waiting while stage 0 works; the pipeline
+lessons after it draw their micro-batch schedules with it.
+
+    rec = timeline.SpanRecorder("stage 0", device="cuda:0")      # in each worker or stage
+    with rec.span("forward", k):
+        y = stage(x)
+    return rec.spans()                                           # plain, picklable data
+    ...
+    timeline.plot_gantt(spans_of_all_workers)                    # in the notebook
+
+One clock for every process: ``time.perf_counter()`` is ``CLOCK_MONOTONIC`` on Linux, a single system-wide
+clock (seconds since boot), so spans measured in different processes on one machine line up as they are,
+with no offset to exchange. ``clock_is_system_wide()`` checks what this Python uses, and
+tests/test_timeline.py checks it across two processes. (On macOS and Windows perf_counter is system-wide
+too. It is never comparable across two machines.)
+
+On a GPU, work is queued and runs later: ``perf_counter`` around ``stage(x)`` would time the launch, not the
+work. There a span records two CUDA events on the device's current stream, and ``spans()`` converts them to
+the same clock: an anchor event recorded right after a synchronise is paired with a perf_counter reading,
+and every event's time is that reading plus its elapsed time from the anchor.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import asdict, dataclass
+
+# Bar colours by kind of work; any other name takes a colour from the device palette.
+KIND_COLORS = {"forward": "#1f77b4", "backward": "#ff7f0e", "load": "#9e9e9e", "compute": "#2ca02c",
+               "send": "#9467bd", "recv": "#8c564b", "step": "#d62728"}
+IDLE_COLOR = "#eeeeee"
+
+
+@dataclass(frozen=True)
+class Span:
+    """One piece of work on one device: ``forward`` of micro-batch 3 on ``stage 1``, from start to end.
+
+    Times are seconds on the ``time.perf_counter`` clock, the same in every process of the machine.
+    """
+
+    device: str  # the row of the chart: "stage 0", "rank 1", "GPU 0"
+    name: str  # "forward", "backward", "load", "compute" ...
+    index: int | None  # the micro-batch or batch number k
+    start: float
+    end: float
+    on_gpu: bool = False  # measured with CUDA events (else perf_counter around CPU work)
+
+    @property
+    def duration(self) -> float:
+        return self.end - self.start
+
+    @property
+    def label(self) -> str:
+        """Short text for the bar: "F3" for forward of micro-batch 3, "load" without an index."""
+        return self.name if self.index is None else f"{self.name[:1].upper()}{self.index}"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def clock_is_system_wide() -> bool:
+    """True when ``time.perf_counter`` reads one clock shared by all processes (CLOCK_MONOTONIC and kin)."""
+    implementation = time.get_clock_info("perf_counter").implementation
+    return any(name in implementation for name in ("CLOCK_MONOTONIC", "mach_absolute_time",
+                                                   "QueryPerformanceCounter"))
+
+
+class SpanRecorder:
+    """Records the spans of one device (a worker or a stage). ``device`` "cuda:k" uses CUDA events."""
+
+    def __init__(self, device_label: str, device: str = "cpu", clock=time.perf_counter):
+        self.device_label = device_label
+        self.device = str(device)
+        self.on_gpu = self.device.startswith("cuda")
+        self.clock = clock
+        self._spans: list[Span] = []
+        self._events: list[tuple] = []  # (name, index, start event, end event), converted in spans()
+        if self.on_gpu:
+            self._set_anchor()
+
+    def _set_anchor(self) -> None:
+        import torch
+
+        torch.cuda.synchronize(self.device)
+        self._anchor = torch.cuda.Event(enable_timing=True)
+        self._anchor.record(torch.cuda.current_stream(self.device))
+        self._anchor.synchronize()
+        self._anchor_time = self.clock()  # the anchor event happened (just) before this reading
+
+    @contextlib.contextmanager
+    def span(self, name: str, index: int | None = None):
+        """Time the block as a span named ``name`` (of micro-batch/batch ``index``)."""
+        if self.on_gpu:
+            import torch
+
+            stream = torch.cuda.current_stream(self.device)
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record(stream)
+            yield
+            end.record(stream)
+            self._events.append((name, index, start, end))
+        else:
+            start = self.clock()
+            yield
+            self._spans.append(Span(self.device_label, name, index, start, self.clock()))
+
+    def spans(self) -> list[Span]:
+        """Every span so far, in start order (waits for the GPU to finish the recorded work)."""
+        if self._events:
+            self._events[-1][3].synchronize()
+            for name, index, start, end in self._events:
+                # elapsed_time is in milliseconds, from the anchor event to this one.
+                self._spans.append(Span(self.device_label, name, index,
+                                        self._anchor_time + self._anchor.elapsed_time(start) / 1e3,
+                                        self._anchor_time + self._anchor.elapsed_time(end) / 1e3, True))
+            self._events.clear()
+        return sorted(self._spans, key=lambda s: s.start)
+
+
+def flatten(spans) -> list[Span]:
+    """Spans from any mix of Span objects, dicts (``Span.to_dict()``) and lists of them (one per worker)."""
+    out = []
+    for item in spans:
+        if isinstance(item, Span):
+            out.append(item)
+        elif isinstance(item, dict):
+            out.append(Span(**item))
+        else:
+            out.extend(flatten(item))
+    return out
+
+
+def _union_length(intervals: list[tuple[float, float]]) -> float:
+    """Total time covered by the intervals, overlaps counted once (two spans at once are not 200% busy)."""
+    total, reach = 0.0, float("-inf")
+    for start, end in sorted(intervals):
+        if end > reach:
+            total += end - max(start, reach)
+            reach = end
+    return total
+
+
+def busy_fractions(spans, window: tuple[float, float] | None = None) -> dict[str, float]:
+    """Per device: the fraction of the window (default: first start to last end of all spans) it was busy."""
+    spans = flatten(spans)
+    if not spans:
+        return {}
+    start, end = window or (min(s.start for s in spans), max(s.end for s in spans))
+    length = end - start
+    rows: dict[str, list[tuple[float, float]]] = {}
+    for s in spans:
+        rows.setdefault(s.device, []).append((max(s.start, start), min(s.end, end)))
+    return {device: (_union_length(intervals) / length if length > 0 else 0.0)
+            for device, intervals in sorted(rows.items())}
+
+
+def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):
+    """The measured schedule: one row per device, a bar per span, idle time in grey, busy % on the right.
+
+    ``simulated`` stamps *simulated on CPU*; by default it is set when no span was measured on a GPU.
+    """
+    from matplotlib.patches import Patch
+
+    from utils import plots
+
+    spans = flatten(spans)
+    if not spans:
+        raise ValueError("no spans to draw: did the workers return rec.spans()?")
+    t0, t1 = min(s.start for s in spans), max(s.end for s in spans)
+    scale, unit = (1e3, "ms") if t1 - t0 < 10 else (1.0, "s")
+    fractions = busy_fractions(spans)
+    rows = list(fractions)  # sorted device names: "stage 0" on top
+    fig, (ax,) = plots.new_figure(rows=1, row_height=0.55 * len(rows) + 0.8)
+    kinds = {}
+    for y, device in enumerate(rows):
+        ax.broken_barh([(0, (t1 - t0) * scale)], (y - 0.4, 0.8), color=IDLE_COLOR)  # idle unless covered
+        for s in (s for s in spans if s.device == device):
+            color = KIND_COLORS.get(s.name) or kinds.get(s.name) or plots.device_color(len(kinds) + 4)
+            kinds[s.name] = color
+            x, width = (s.start - t0) * scale, s.duration * scale
+            ax.broken_barh([(x, width)], (y - 0.4, 0.8), color=color, edgecolor="white", linewidth=0.5)
+            if width > 0.03 * (t1 - t0) * scale:  # label only bars wide enough to hold it
+                ax.text(x + width / 2, y, s.label, ha="center", va="center", fontsize=7, color="white")
+        ax.text(1.01, y, f"busy {fractions[device]:.0%}", transform=ax.get_yaxis_transform(),
+                va="center", fontsize=9)
+    ax.set_yticks(range(len(rows)), rows)
+    ax.set_ylim(len(rows) - 0.5, -0.5)  # first device on top
+    ax.set_xlim(0, (t1 - t0) * scale)
+    ax.set_xlabel(f"time ({unit}) since the first span; grey = idle")
+    ax.legend(handles=[Patch(color=c, label=k) for k, c in kinds.items()], loc="upper center",
+              bbox_to_anchor=(0.5, -0.35 if len(rows) < 3 else -0.2), ncol=len(kinds), fontsize=8,
+              frameon=False)
+    if simulated is None:
+        simulated = not any(s.on_gpu for s in spans)
+    plots.stamp_simulated(fig, simulated)
+    return plots.finish(fig, title or "Measured schedule")
