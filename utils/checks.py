@@ -92,21 +92,10 @@ def run_check(name: str, body: Callable[[], str | None], hint: str = "", show: b
             verdict = Verdict(name, FAILED, f"your code raised {type(exc).__name__}: {first}{_where(exc)}", hint)
     HISTORY[name] = verdict
     if show:
-        _display(verdict)
+        from utils.tables import show as display
+
+        display(verdict)
     return verdict
-
-
-def _display(verdict: Verdict) -> None:
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-
-        if get_ipython() is not None:
-            display(verdict)
-            return
-    except ImportError:
-        pass
-    print(verdict)
 
 
 # --- Expectations used inside check bodies ---------------------------------------------------------------

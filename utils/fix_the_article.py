@@ -13,7 +13,7 @@ from torch import nn
 from torch.utils.data import DataLoader, DistributedSampler
 
 from utils import article, devices
-from utils.checks import CheckFailed, expect, expect_at_least, expect_close, run_check
+from utils.checks import CheckFailed, Verdict, expect, expect_at_least, expect_close, run_check
 
 SEED = 0
 DDP_STEPS, DDP_BATCH_PER_RANK, DDP_LR = 20, 16, 0.05
@@ -24,7 +24,7 @@ WORLD = 2
 # --- Part A: the model split ------------------------------------------------------------------------------
 
 
-def check_split(split_model_cls) -> "checks.Verdict":  # noqa: F821 - documented type
+def check_split(split_model_cls) -> Verdict:
     """``split_model_cls(dev0, dev1)``: layer1 on dev0, layer2 on dev1, same output as the unsplit model."""
 
     def body():
@@ -59,6 +59,27 @@ def _load_reference(model: nn.Module, reference: nn.Module) -> None:
     except RuntimeError as exc:
         raise CheckFailed("the model's parameters do not match article 1's (layer1: Linear(128, 64), "
                           f"layer2: Linear(64, 32)): {str(exc).splitlines()[0]}") from None
+
+
+# --- Helpers shared by parts B and C ------------------------------------------------------------------
+
+
+def _launch_two(worker, args: tuple, keys: set[str], timeout: float) -> list[dict]:
+    """Run the learner's worker on 2 processes; each must return a dict with ``keys``."""
+    from utils.launch import launch
+
+    results = launch(worker, *args, nprocs=WORLD, timeout=timeout)
+    wanted = ", ".join(f"'{k}': ..." for k in sorted(keys))
+    for rank, r in enumerate(results):
+        expect(isinstance(r, dict) and keys <= set(r), f"rank {rank} returned {type(r).__name__}; return {{{wanted}}}")
+    return results
+
+
+def _expect_ranks_in_sync(results: list[dict], atol: float) -> None:
+    """After DDP training every rank holds the same weights: the gradients were averaged every step."""
+    for name, value in results[0]["state"].items():
+        expect_close(results[1]["state"][name], value, atol=atol,
+                     what=f"rank 1's {name} compared with rank 0's (gradients not synchronised?)")
 
 
 # --- Part B: article 1's DDP loop ------------------------------------------------------------------------
@@ -99,20 +120,15 @@ def reference_ddp(steps: int = DDP_STEPS, batch_per_rank: int = DDP_BATCH_PER_RA
     return losses, model.state_dict()
 
 
-def check_ddp(train_worker) -> "checks.Verdict":  # noqa: F821
+def check_ddp(train_worker) -> Verdict:
     """Launch ``train_worker(steps, batch_per_rank, lr)`` on 2 workers; compare with ``reference_ddp``."""
 
     def body():
-        from utils.launch import launch
-
-        results = launch(train_worker, DDP_STEPS, DDP_BATCH_PER_RANK, DDP_LR, nprocs=WORLD, timeout=120)
+        results = _launch_two(train_worker, (DDP_STEPS, DDP_BATCH_PER_RANK, DDP_LR), {"losses", "state"},
+                              timeout=120)
         for rank, r in enumerate(results):
-            expect(isinstance(r, dict) and {"losses", "state"} <= set(r),
-                   f"rank {rank} returned {type(r).__name__}; return {{'losses': [...], 'state': state_dict}}")
             expect(len(r["losses"]) == DDP_STEPS, f"rank {rank} made {len(r['losses'])} steps, expected {DDP_STEPS}")
-        for name, value in results[0]["state"].items():
-            expect_close(results[1]["state"][name], value, atol=1e-7,
-                         what=f"rank 1's {name} compared with rank 0's (gradients not synchronised?)")
+        _expect_ranks_in_sync(results, atol=1e-7)
         ref_losses, ref_state = reference_ddp()
         mean_losses = torch.tensor([sum(ls) / WORLD for ls in zip(*(r["losses"] for r in results))])
         expect_close(mean_losses, torch.tensor(ref_losses), atol=1e-5,
@@ -131,19 +147,13 @@ def check_ddp(train_worker) -> "checks.Verdict":  # noqa: F821
 # --- Part C: article 2's CNN case study ------------------------------------------------------------------
 
 
-def check_cnn(train_cnn_worker) -> "checks.Verdict":  # noqa: F821
+def check_cnn(train_cnn_worker) -> Verdict:
     """Launch ``train_cnn_worker(epochs, batch_per_rank, lr)`` on 2 workers; accuracy and sync checked."""
 
     def body():
-        from utils.launch import launch
-
-        results = launch(train_cnn_worker, CNN_EPOCHS, CNN_BATCH_PER_RANK, CNN_LR, nprocs=WORLD, timeout=300)
-        for rank, r in enumerate(results):
-            expect(isinstance(r, dict) and {"accuracy", "state"} <= set(r),
-                   f"rank {rank} returned {type(r).__name__}; return {{'accuracy': ..., 'state': state_dict}}")
-        for name, value in results[0]["state"].items():
-            expect_close(results[1]["state"][name], value, atol=1e-6,
-                         what=f"rank 1's {name} compared with rank 0's (gradients not synchronised?)")
+        results = _launch_two(train_cnn_worker, (CNN_EPOCHS, CNN_BATCH_PER_RANK, CNN_LR), {"accuracy", "state"},
+                              timeout=300)
+        _expect_ranks_in_sync(results, atol=1e-6)
         accuracy = results[0]["accuracy"]
         expect_at_least(accuracy, CNN_TARGET_ACCURACY, "test accuracy after "
                                                        f"{CNN_EPOCHS} epochs")

@@ -55,15 +55,16 @@ def _fmt(value) -> str:
     return "" if value is None else str(value)
 
 
-def show(table: Table) -> None:
-    """Display in a notebook (HTML, with a text fallback in the same output), print elsewhere."""
+def show(obj) -> None:
+    """Display ``obj`` (a Table, a check's Verdict...) in a notebook, with its HTML and a text fallback in
+    the same output; print its text anywhere else (a console, a script, a worker)."""
     try:
         from IPython import get_ipython
         from IPython.display import display
 
         if get_ipython() is not None:
-            display(table)
+            display(obj)
             return
     except ImportError:
         pass
-    print(table.to_text())
+    print(obj.to_text() if hasattr(obj, "to_text") else obj)
