@@ -209,9 +209,10 @@ def test_monitor_renders_and_updates_live_in_jupyterlab(lab, page):
         lab.remember_children()  # the kernel and its workers, so that stop() can end them by pid
         if len(cpu) == 2:
             snapshots.append(cpu)
-            if cpu["rank 0"] > 60 and cpu["rank 1"] < 30:
+            # Relative, not absolute: on a loaded 2-core machine the working rank may get only ~50 %.
+            if cpu["rank 0"] >= 40 and cpu["rank 1"] <= cpu["rank 0"] / 3:
                 turns.add("rank 0 works, rank 1 waits")
-            if cpu["rank 1"] > 60 and cpu["rank 0"] < 30:
+            if cpu["rank 1"] >= 40 and cpu["rank 0"] <= cpu["rank 1"] / 3:
                 turns.add("rank 1 works, rank 0 waits")
             if shot_at is None and len(snapshots) >= 16:  # ~8 s in: both have had turns in the sparklines
                 panel.scroll_into_view_if_needed()
