@@ -1,0 +1,74 @@
+"""Lab 04 (compress under a budget): each check fails a deliberately wrong answer and says by how much.
+
+The solution runs under nbval (labs/04_compress_under_budget.ipynb ends in "3/3 checks passed"), and
+tests/test_labs.py runs the student copy (every check "not done yet").
+"""
+
+import copy
+
+import pytest
+import torch
+from torch.nn.utils import prune
+
+from utils import checks, compress, data
+
+
+
+@pytest.fixture(scope="module")
+def trained():
+    """A small Linear-heavy MLP trained for two epochs (about 90 % on the digits) and its test set."""
+    train_set, test_set = data.digits_28("train"), data.digits_28("test")
+    model = compress.linear_heavy_mlp(width=512, hidden_layers=2, seed=0)
+    compress.train(model, train_set, 2, batch_size=128)
+    return model, test_set
+
+
+def test_size_check_fails_for_pruning_alone(trained):
+    model, _ = trained
+    pruned = copy.deepcopy(model)
+    prune.global_unstructured(compress.prunable(pruned), pruning_method=prune.L1Unstructured, amount=0.75)
+    compress.remove_masks(pruned)  # 75 % zeros, still 4 bytes each
+    verdict = compress.check_smaller(model, pruned, show=False)
+    assert verdict.status == checks.FAILED
+    assert "short of the target 3.5x" in verdict.message
+
+
+def test_speed_check_fails_for_weight_only_int8(trained):
+    model, test_set = trained
+    small_not_fast = compress.weight_only_int8(model)  # 4x smaller, but computes in fp32
+    verdict = compress.check_faster(model, small_not_fast, test_set.tensors[0][:256], rounds=7, show=False)
+    assert verdict.status == checks.FAILED
+    assert "the speedup" in verdict.message and "short of the target 1.5x" in verdict.message
+
+
+def test_accuracy_check_fails_for_a_broken_model(trained):
+    model, test_set = trained
+    broken = copy.deepcopy(model)
+    with torch.no_grad():
+        broken[-1].weight.zero_()  # the last layer outputs its bias only: one class for every image
+    verdict = compress.check_accuracy(model, broken, test_set, show=False)
+    assert verdict.status == checks.FAILED
+    assert "over the limit 1 points" in verdict.message
+
+
+def test_checks_pass_a_right_answer_for_size_and_accuracy(trained):
+    model, test_set = trained
+    int8 = compress.quantize_dynamic_int8(model)
+    assert compress.check_smaller(model, int8, show=False).passed
+    assert compress.check_accuracy(model, int8, test_set, show=False).passed
+
+
+def test_an_unfinished_exercise_is_not_done_yet(trained):
+    model, test_set = trained
+
+    def stub():
+        raise NotImplementedError("write your solution here")
+
+    assert compress.check_smaller(model, stub, show=False).status == checks.NOT_DONE
+    assert compress.check_accuracy(model, stub, test_set, show=False).status == checks.NOT_DONE
+
+
+def test_a_check_says_so_when_the_answer_is_not_a_model(trained):
+    model, _ = trained
+    verdict = compress.check_smaller(model, lambda: "a string", show=False)
+    assert verdict.status == checks.FAILED and "expected a torch model" in verdict.message
