@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Callable
 
 # Modules whose import registers benchmarks. A lesson that adds a benchmark adds its module here.
-BENCH_MODULES = ["utils.bandwidth", "utils.launch_bench", "utils.monitor_bench", "utils.compress"]
+BENCH_MODULES = ["utils.bandwidth", "utils.launch_bench", "utils.monitor_bench", "utils.compress",
+                 "utils.prefetch"]
 
 REGISTRY: dict[str, Callable[[], "Result"]] = {}
 

@@ -347,8 +347,8 @@ def gpu_rows(sample: dict) -> tuple[list[str], list[list[str]]]:
 
 
 def no_gpu_line(reason: str | None) -> str:
-    return (f"No NVIDIA GPU here: {reason or 'no NVIDIA GPU found'}. The worker processes stand in for the "
-            f"GPUs: their CPU % shows which one works and which one waits.")
+    return (f"No NVIDIA GPU here: {reason or 'no NVIDIA GPU found'}. When a cell starts worker processes, "
+            f"they stand in for the GPUs: their CPU % shows which one works and which one waits.")
 
 
 def _table_html(titles: list[str], rows: list[list[str]]) -> str:
