@@ -89,11 +89,14 @@ def measure(fn: Callable[[], object], *, warmup: int = 2, repeats: int = 5, devi
         if on_gpu:
             import torch
 
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
+            # Events record on the current stream of the *current* device: make that ``device``, so that
+            # timing work on cuda:1 does not read cuda:0's clock.
+            with torch.cuda.device(torch.device(device)):
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                fn()
+                end.record()
+                end.synchronize()
             samples.append(start.elapsed_time(end) / 1e3)  # elapsed_time is in milliseconds
         else:
             t0 = clock()

@@ -473,15 +473,22 @@ def detail_rows(hw: Hardware) -> list[tuple[str, str]]:
     return rows
 
 
+def detail_table(hw: Hardware | None = None):
+    """The detailed hardware report as a ``utils.tables.Table`` (lesson 00 shows it)."""
+    from utils.tables import Table
+
+    return Table(["what", "found"], detail_rows(hw or hardware()), title="Hardware")
+
+
 def report(detail: bool = False, hw: Hardware | None = None) -> None:
     """Print the one-line device report; with ``detail=True`` also show the table of everything found.
 
     Lesson 00 introduces it; every lesson calls it in its set-up cell.
     """
-    from utils.tables import Table, show
+    from utils.tables import show
 
     hw = hw or hardware()
     m = mode(len(hw.gpus))
     print(summary_line(hw, m, plan(2, mode_name=m, n_gpus=len(hw.gpus))))
     if detail:
-        show(Table(["what", "found"], detail_rows(hw), title="Hardware"))
+        show(detail_table(hw))
