@@ -273,3 +273,48 @@ def test_checks_report_not_done_yet_for_stubs():
 
     assert P.check_data(stub, stub, setup=SMALL, show=False).status == checks.NOT_DONE
     assert P.check_epoch(stub, stub, setup=SMALL, show=False).status == checks.NOT_DONE
+
+
+# --- review fixes: per-process set-up, bound formulas, median epochs, the device-busy plot -----------------
+
+
+@pytest.mark.timeout(60)
+def test_open_cost_is_paid_once_per_process_so_persistent_workers_save_it():
+    data = P.SlowDigits(32, 0.0, open_seconds=0.2)
+    start = time.perf_counter()
+    data.open()
+    data.open()
+    assert 0.18 < time.perf_counter() - start < 0.35  # once in this process
+    assert P.measure_load(data, 16) < 0.15  # already open: the load term holds only reads
+
+    def first_wait_of_epoch_2(loader):
+        return [P.run_epoch(loader, lambda b: None) for _ in range(2)][1].spans[0].duration
+
+    restarted = first_wait_of_epoch_2(DataLoader(data, batch_size=16, num_workers=1))
+    kept = first_wait_of_epoch_2(DataLoader(data, batch_size=16, num_workers=1, persistent_workers=True))
+    assert restarted > 0.18 and kept < restarted - 0.1
+
+
+def test_bound_formula_names_the_formula_bound_uses():
+    assert [P.bound_formula(w) for w in (0, 1, 2)] == ["L + C", "max(L, C)", "max(L/2, C)"]
+
+
+@pytest.mark.timeout(30)
+def test_median_epoch_returns_the_middle_pass_and_every_time():
+    result, seconds = P.median_epoch(P.Prefetcher(range(4)), lambda b: time.sleep(0.01), epochs=3)
+    assert len(seconds) == 3 and seconds == sorted(seconds) and result.seconds == seconds[1]
+    assert result.batches == 4
+
+
+def test_device_busy_keeps_only_the_device_row():
+    from utils.monitor import Recording
+
+    samples = [{"t": t, "gpus": [], "host": {"cpu": 100.0, "mem_used": 2e9},
+                "workers": [{"pid": 0, "label": "device (simulated)", "cpu": busy, "rss": float("nan")},
+                            {"pid": 7, "label": "loader worker 1", "cpu": 3.0, "rss": 1e8}]}
+               for t, busy in ((0.0, 50.0), (0.1, 100.0))]
+    recording = Recording(interval=0.1, samples=samples)
+    assert P.device_busy(recording) == ("device (simulated)", [0.0, 0.1], [50.0, 100.0])
+    fig = P.plot_device_busy({"no workers": recording})
+    ax = fig.axes[0]
+    assert ax.get_ylabel() == "device busy %" and len(ax.lines) == 1 and "mean 75%" in ax.lines[0].get_label()

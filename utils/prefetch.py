@@ -21,6 +21,8 @@ registered with ``utils.bench``; the lab's checks are at the end. Importing this
 from __future__ import annotations
 
 import contextlib
+import math
+import os
 import queue
 import re
 import threading
@@ -63,13 +65,25 @@ class SlowDigits(Dataset):
     Item i is ``(image, label)``: image (1, 28, 28) uint8 as stored, or float32 normalised when
     ``decode_on_host=True`` (4x the bytes to move). The cost is a sleep: like waiting for a disk or the
     network, it keeps no core busy, so it is the same on a busy laptop as on an idle server.
+
+    ``open_seconds`` is a set-up cost each *process* pays once, on its first read (opening the file,
+    connecting to the store): a DataLoader worker started afresh every epoch pays it every epoch, a
+    persistent one once.
     """
 
     def __init__(self, n_items: int = 512, item_seconds: float = 0.003, decode_on_host: bool = False,
-                 seed: int = 0):
+                 seed: int = 0, open_seconds: float = 0.0):
         self.images, self.labels = digits_uint8(n_items, seed)
         self.item_seconds = item_seconds
         self.decode_on_host = decode_on_host
+        self.open_seconds = open_seconds
+        self._opened_in: int | None = None  # the process id that has paid ``open_seconds``
+
+    def open(self) -> None:
+        """Pay the set-up cost, once per process (a worker's copy of the data set starts unopened)."""
+        if self._opened_in != os.getpid():
+            time.sleep(self.open_seconds)
+            self._opened_in = os.getpid()
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -79,6 +93,7 @@ class SlowDigits(Dataset):
 
     def __getitems__(self, indices: list[int]) -> list:
         """A batch of items in one read (the DataLoader asks for a batch at once when this exists)."""
+        self.open()
         time.sleep(self.item_seconds * len(indices))  # the simulated read: no CPU used, just waiting
         images = self.images[indices]  # (B, 1, 28, 28) uint8
         if self.decode_on_host:
@@ -215,8 +230,20 @@ def bound(load_seconds: float, compute_seconds: float, loaders: int) -> float:
     return max(load_seconds / loaders, compute_seconds)
 
 
+def bound_formula(loaders: int) -> str:
+    """The formula ``bound`` uses for ``loaders``: "L + C", "max(L, C)", "max(L/2, C)"."""
+    if loaders <= 0:
+        return "L + C"
+    return "max(L, C)" if loaders == 1 else f"max(L/{loaders}, C)"
+
+
 def measure_load(dataset: Dataset, batch_size: int) -> float:
-    """Seconds to read one epoch of ``dataset`` in this process, with no compute (the load term)."""
+    """Seconds to read one epoch of ``dataset`` in this process, with no compute (the load term).
+
+    A data set's one-off set-up (``SlowDigits.open``) is paid before the clock starts: it is not a read.
+    """
+    if hasattr(dataset, "open"):
+        dataset.open()
     start = time.perf_counter()
     for _ in DataLoader(dataset, batch_size=batch_size):
         pass
@@ -236,6 +263,20 @@ def measure_compute(step: Callable, batches: list) -> float:
         step(batch)
         seconds.append(time.perf_counter() - start)
     return statistics.median(seconds) * len(batches)
+
+
+def median_epoch(batches: Iterable, step: Callable, epochs: int = 3, warm_up: int = 1
+                 ) -> tuple[EpochResult, list[float]]:
+    """The median of ``epochs`` passes after ``warm_up`` unmeasured ones, and every measured pass's seconds.
+
+    One pass is too noisy to compare settings on a shared machine: compare medians, and read differences
+    smaller than the spread (max - min of the seconds) as noise.
+    """
+    with loader_notes(show=False):
+        for _ in range(warm_up):
+            run_epoch(batches, step)
+        results = sorted((run_epoch(batches, step) for _ in range(epochs)), key=lambda r: r.seconds)
+    return results[len(results) // 2], [r.seconds for r in results]
 
 
 def bottleneck(load_seconds: float, compute_seconds: float, loaders: int) -> str:
@@ -313,13 +354,46 @@ class DeviceSampler:
         return dict(sample, workers=workers)
 
 
+def device_busy(recording) -> tuple[str, list[float], list[float]]:
+    """From a ``monitor.record`` recording: the device's row name, times (s) and busy % (lesson 05).
+
+    In cpu mode the device is the ``DeviceSampler``'s "device (simulated)" row; on a GPU, the first GPU. The
+    host CPU and loader worker rows are left out: they are not the device.
+    """
+    series = recording.series()
+    name = "device (simulated)" if recording.simulated else next(iter(series), None)
+    if name not in series:
+        return name or "device", [], []
+    return name, list(series[name]["t"]), list(series[name]["busy"])
+
+
+def plot_device_busy(recordings: dict, title: str = "Device busy % while training"):
+    """One line per recording (name -> ``monitor.record`` recording): only the device's busy %, 0-100."""
+    from utils import plots
+
+    fig, (ax,) = plots.new_figure(rows=1, row_height=2.6)
+    simulated = False
+    for i, (label, recording) in enumerate(recordings.items()):
+        _, times, busy = device_busy(recording)
+        simulated = simulated or recording.simulated
+        mean = statistics.fmean([b for b in busy if not math.isnan(b)]) if busy else math.nan
+        ax.plot(times, busy, color=plots.device_color(i), label=f"{label} (mean {mean:.0f}%)")
+    ax.set_ylabel("device busy %")
+    ax.set_ylim(0, 105)
+    ax.set_xlabel("time (s)")
+    ax.legend(loc="lower right", fontsize=8)
+    plots.stamp_simulated(fig, simulated)
+    return plots.finish(fig, title + (" (simulated on CPU)" if simulated else ""))
+
+
 # ---------------------------------------------------------------------------------------- loader notes
 
 # DataLoader warnings this lesson expects, each turned into one line that says why (lesson 05).
 LOADER_NOTES = [
     (re.compile(r"will create (\d+) worker processes.*suggested max number of worker.*is (\d+)", re.S),
      lambda m: f"note: {m.group(1)} loader workers on {m.group(2)} CPU cores; torch warns because CPU-bound "
-               f"workers past the core count only take turns (here loading is waiting, so they still help)."),
+               f"workers past the core count only take turns (here a read is a wait, but each worker's "
+               f"start-up and every hand-over still take CPU time)."),
     (re.compile(r"'pin_memory' argument is set as true but no accelerator is found"),
      lambda m: "note: pin_memory does nothing without a GPU (torch warns): page-locked memory only speeds "
                "up copies to a GPU."),
@@ -692,7 +766,9 @@ def check_data(make_batches: Callable, to_device_fn: Callable, device="cpu", set
             order = _match(images, dataset)
         checks.expect_close(images, decode_images(dataset.images[order]), atol=1e-5,
                             what="your images after to_device")
-        return f"{len(labels)} items, {moved / 1e3:.0f} kB crossed as uint8 ({4 * moved / 1e3:.0f} kB as float32)"
+        where = "" if str(device).startswith("cuda") else " (simulated on CPU: the copy stays in memory)"
+        return (f"{len(labels)} items, {moved / 1e3:.0f} kB crossed as uint8 ({4 * moved / 1e3:.0f} kB as "
+                f"float32){where}")
 
     return checks.run_check("the right data, sent as uint8", body, show=show,
                             hint="yield (uint8 images, labels); to_device moves them, then decode_images on "
@@ -756,8 +832,9 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
                       f"your epoch took {best.seconds:.2f} s against a bound of {limit:.2f} s "
                       f"(bound / yours = {limit / best.seconds:.0%}; the target is within {setup.tolerance:.0%}). "
                       f"{yours} The bound: {stage}")
-        return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s ({limit / best.seconds:.0%}). "
-                f"{yours}")
+        where = "" if str(device).startswith("cuda") else " (simulated on CPU)"
+        return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s ({limit / best.seconds:.0%})"
+                f"{where}. {yours}")
 
     return checks.run_check(f"epoch within {setup.tolerance:.0%} of the bound", body, show=show,
                             hint="load in parallel with the compute: num_workers=2 (persistent, so they start "
