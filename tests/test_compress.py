@@ -224,3 +224,52 @@ def digits_small():
 
     images, labels = data.digits_28("train").tensors
     return torch.utils.data.TensorDataset(images[:256], labels[:256])
+
+
+def test_speedup_uses_the_fastest_runs():
+    class Sleeper(nn.Module):
+        def __init__(self, seconds):
+            super().__init__()
+            self.seconds = seconds
+
+        def forward(self, x):
+            import time
+
+            time.sleep(self.seconds)
+            return x
+
+    assert compress.speedup(Sleeper(0.004), Sleeper(0.001), torch.zeros(1), rounds=3) > 1.5
+
+
+def test_timing_note_warns_only_when_the_spread_is_large():
+    quiet = {"a": bench.Measurement([1.0, 1.05, 1.1], 0), "b": bench.Measurement([2.0, 2.1, 2.2], 0)}
+    busy = {"a": bench.Measurement([1.0, 1.1, 2.0], 0), "b": bench.Measurement([2.0, 2.1, 2.2], 0)}
+    assert "fastest of 3 interleaved runs" in compress.timing_note(quiet)
+    assert "warning" not in compress.timing_note(quiet)
+    note = compress.timing_note(busy)
+    assert note.count("\n") == 1 and "this machine was busy" in note and "91%" in note
+
+
+def test_bf16_support_reads_the_cpu_flags(tmp_path):
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512_bf16 avx512_vnni\n")
+    assert compress.bf16_support(str(cpuinfo)) == {"avx512_bf16": True, "amx_bf16": False}
+    cpuinfo.write_text("flags\t\t: fpu avx2\n")
+    assert compress.bf16_support(str(cpuinfo)) == {"avx512_bf16": False, "amx_bf16": False}
+    assert compress.bf16_support(str(tmp_path / "missing")) is None
+
+
+def test_saved_bytes_by_dtype_shows_what_bf16_does_not_shrink():
+    cnn, x = models.ArticleCNN(seed=0), torch.randn(16, 1, 28, 28)
+    fp32 = compress.saved_bytes_by_dtype(cnn, x)
+    bf16 = compress.saved_bytes_by_dtype(cnn, x, torch.bfloat16)
+    assert fp32[torch.int64] == bf16[torch.int64] > 0  # max-pooling indices: the same in both
+    assert bf16[torch.bfloat16] == fp32[torch.float32] // 2
+    assert sum(bf16.values()) == compress.saved_activation_bytes(cnn, x, torch.bfloat16)
+
+
+def test_load_digits_prints_one_line_for_both_splits(capsys):
+    train_set, test_set = compress.load_digits(100, 50)
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "100 training and 50 test images" in out
+    assert len(train_set) == 100 and len(test_set) == 50
