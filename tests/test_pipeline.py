@@ -280,3 +280,64 @@ def test_check_throughput_reports_not_done_for_the_stub():
 
 def test_benchmarks_are_registered():
     assert {"pipeline", "naive_split"} <= set(bench.REGISTRY)
+
+
+# --- stage devices, in-worker profile, row diagnostics, the throughput check's comparisons ----------
+
+
+def test_stage_devices_are_the_cpu_unless_every_worker_has_a_gpu(monkeypatch):
+    from utils import devices
+
+    monkeypatch.setattr(devices, "gpu_count", lambda: 1)
+    monkeypatch.setenv("TWOGPU_MODE", "1gpu")
+    assert pp.stage_devices(2) == ("cpu", "cpu")  # gloo workers sharing one GPU run their stages on the CPU
+
+
+@pytest.mark.timeout(60)
+def test_profile_on_stage_device_runs_in_a_worker_with_the_given_threads():
+    got = pp.profile_on_stage_device(tiny_gpt_task(), 4, repeats=2, threads=1, device="cpu")
+    assert len(got["costs"]) == 4 and all(c > 0 for c in got["costs"])
+    assert got["threads"] == 1 and got["device"] == "cpu" and all(s >= 0 for s in got["spread"])
+
+
+def test_row_diagnostics_from_cpu_times():
+    r = pp.Row(8, 4, "gpipe", 1.0, 1.5, [0.8, 0.8], cpu=[0.4, 0.4], baseline_cpu=0.8, speedups=[1.4, 1.5, 1.6])
+    assert r.speedup_range == (1.4, 1.6)
+    assert r.work_inflation == pytest.approx(1.0)
+    assert r.cpu_share == [pytest.approx(0.5)] * 2  # busy 0.8 s by the wall clock, 0.4 s on the CPU
+    assert r.cpu_predicted == pytest.approx(0.8 / (0.2 + 3 * 0.1))
+    assert "contention" in pp.explain_row(r)
+    assert pp.Row(8, 1, "gpipe", 1.0, 1.0, [0.5, 0.5], naive=True).bound == 1.0
+
+
+def test_check_throughput_equal_to_a_reference_is_that_measurement(monkeypatch):
+    costs = [4, 4, 4, 4, 2] + [1] * 8
+    calls = []
+
+    def fake(task, split_points, configs, rounds=5, record=True, seed=0, timeout=600):
+        calls.append([c.key for c in configs])
+        return _fake_run(lambda c: 1.5 if c.m == 4 else 1.4)(task, split_points, configs)
+
+    monkeypatch.setattr(pp, "measure_pipeline", fake)
+    verdict = pp.check_throughput(([3], 4), costs=costs)
+    assert verdict.status == checks.PASSED and "100%" in verdict.message and len(calls) == 1
+
+
+def test_check_throughput_re_measures_the_winner_before_failing(monkeypatch):
+    costs = [4, 4, 4, 4, 2] + [1] * 8
+    calls = []
+
+    def fake(task, split_points, configs, rounds=5, record=True, seed=0, timeout=600):
+        calls.append(len(configs))  # first run: a lucky m=8 round; the fresh pair shows them equal
+        speed = (lambda c: 1.8 if c.m == 8 else 1.5) if len(calls) == 1 else (lambda c: 1.5)
+        return _fake_run(speed)(task, split_points, configs)
+
+    monkeypatch.setattr(pp, "measure_pipeline", fake)
+    verdict = pp.check_throughput(([3], 4), costs=costs)
+    assert verdict.status == checks.PASSED and calls == [3, 2] and "timed again" in verdict.message
+
+
+def test_check_throughput_notes_when_every_config_is_below_one_worker(monkeypatch):
+    monkeypatch.setattr(pp, "measure_pipeline", _fake_run(lambda c: 0.9))
+    verdict = pp.check_throughput(([3], 4), costs=[4, 4, 4, 4, 2] + [1] * 8)
+    assert verdict.status == checks.PASSED and "contention" in verdict.message and "bound" in verdict.message

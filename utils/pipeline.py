@@ -129,11 +129,13 @@ def predicted_speedup(stage_seconds: Sequence[float], m: int) -> float:
 # ====================================================================================== profile and balance
 
 
-def _cost_of(fn: Callable[[], object], repeats: int) -> float:
+def _cost_of(fn: Callable[[], object], repeats: int, device=None) -> float:
     samples = []
     for _ in range(repeats):
+        bench.synchronize(device)
         start = time.perf_counter()
         fn()
+        bench.synchronize(device)  # on a GPU, the queued kernels must finish before the clock is read
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
 
@@ -150,15 +152,14 @@ def torch_threads(n: int | None):
         torch.set_num_threads(before)
 
 
-def profile_layers(model: nn.Sequential, x: torch.Tensor, loss_fn: Callable | None = None,
-                   target: torch.Tensor | None = None, repeats: int = 5, threads: int | None = None) -> list[float]:
-    """Seconds per layer of ``model`` for one forward and one backward pass on ``x`` (median of repeats).
+def profile_samples(model: nn.Sequential, x: torch.Tensor, loss_fn: Callable | None = None,
+                    target: torch.Tensor | None = None, repeats: int = 5, threads: int | None = None,
+                    device=None) -> list[list[float]]:
+    """Every timed sample (seconds) of every layer's forward + backward: ``profile_layers`` without the median.
 
-    Each layer is timed on its own, on the activation the layers before it produce. The last layer's cost
-    includes ``loss_fn(output, target)`` when given (the loss runs on the last stage). ``threads`` sets
-    torch's threads while profiling: use the pipeline workers' count, so that costs compare with theirs.
-    CPU only (on a GPU, time with ``bench.measure`` and CUDA events).
+    ``device`` (default: where ``x`` is) is synchronised around each sample, so GPU timings are complete.
     """
+    device = torch.device(device) if device is not None else x.device
     layers = list(model)
     with torch_threads(threads), torch.no_grad():
         inputs = [x]
@@ -181,9 +182,68 @@ def profile_layers(model: nn.Sequential, x: torch.Tensor, loss_fn: Callable | No
             forward_backward(k)  # warm-up
         for _ in range(repeats):  # interleaved: a burst of load on a shared machine hits every layer alike
             for k in range(len(layers)):
-                costs[k].append(_cost_of(lambda k=k: forward_backward(k), 1))
+                costs[k].append(_cost_of(lambda k=k: forward_backward(k), 1, device))
     model.zero_grad(set_to_none=True)
-    return [statistics.median(c) for c in costs]
+    return costs
+
+
+def profile_layers(model: nn.Sequential, x: torch.Tensor, loss_fn: Callable | None = None,
+                   target: torch.Tensor | None = None, repeats: int = 5, threads: int | None = None,
+                   device=None) -> list[float]:
+    """Seconds per layer of ``model`` for one forward and one backward pass on ``x`` (median of repeats).
+
+    Each layer is timed on its own, on the activation the layers before it produce. The last layer's cost
+    includes ``loss_fn(output, target)`` when given (the loss runs on the last stage). ``threads`` sets
+    torch's threads while profiling: use the pipeline workers' count, so that costs compare with theirs.
+    Runs where ``model`` and ``x`` are; to profile on the pipeline workers' device without touching CUDA
+    in the notebook, use ``profile_on_stage_device``.
+    """
+    return [statistics.median(c) for c in profile_samples(model, x, loss_fn, target, repeats, threads, device)]
+
+
+def worker_threads(nprocs: int = 2) -> int:
+    """Torch threads each of ``nprocs`` launched workers gets (``utils.launch``: the cores shared out)."""
+    from utils import devices
+
+    return max(1, devices.cpu_cores() // nprocs)
+
+
+def stage_devices(n: int = 2) -> tuple[str, ...]:
+    """The devices the n-worker pipelines of this module run on, decided without initialising CUDA.
+
+    With one GPU per worker (NCCL) the stages run on the GPUs; otherwise (``cpu`` mode, and ``1gpu`` mode
+    where the workers share one GPU over gloo) they run on the CPU: see ``stage_device``.
+    """
+    from utils import devices
+
+    plan = devices.plan(n)
+    return tuple(plan.devices) if plan.backend == "nccl" else ("cpu",) * n
+
+
+def _profile_worker(task: Task, batch: int, device: str, threads: int, repeats: int, seed: int) -> dict:
+    model = task.build().to(device)
+    x, y = (t.to(device) for t in task.make_batch(batch, seed))
+    samples = profile_samples(model, x, task.loss_fn, y, repeats, threads, device)
+    med = [statistics.median(c) for c in samples]
+    return {"costs": med, "spread": [(max(c) - min(c)) / m if m else 0.0 for c, m in zip(samples, med)],
+            "samples": samples, "device": str(device), "threads": threads}
+
+
+def profile_on_stage_device(task: Task, batch: int, repeats: int = 5, threads: int | None = None,
+                            device: str | None = None, seed: int = 0, timeout: float = 300) -> dict:
+    """``profile_layers`` of ``task``'s model in ONE launched worker, on the device the pipeline stages use.
+
+    ``device`` defaults to ``stage_devices()[0]`` (a GPU with NCCL workers, else the CPU) and ``threads``
+    to the two pipeline workers' count, so the costs compare with what the workers measure; the notebook
+    never initialises CUDA. Returns ``{"costs": median seconds per layer, "spread": (max - min) / median
+    per layer, "samples", "device", "threads"}``.
+    """
+    from utils import launch
+
+    device = device or stage_devices()[0]
+    threads = threads or worker_threads(2)
+    return launch.launch(_profile_worker, task, batch, device, threads, repeats, seed, nprocs=1,
+                         timeout=timeout)[0]
 
 
 def stage_costs(costs: Sequence[float], split_points: Sequence[int]) -> list[float]:
@@ -635,14 +695,45 @@ class Row:
     split_points: tuple[int, ...] | None = None
     spread: float = 0.0  # (max - min) / median of the step times
     cpu: list[float] = field(default_factory=list)  # median CPU seconds per stage's main thread per step
+    baseline_cpu: float = 0.0  # median CPU seconds of the one-device step (rank 0's main thread)
+    speedups: list[float] = field(default_factory=list)  # per round: one-device time / step time, paired
 
     @property
     def speedup(self) -> float:
         return self.baseline / self.seconds
 
     @property
+    def speedup_range(self) -> tuple[float, float]:
+        """Lowest and highest per-round speedup (each round's step against the same round's one device)."""
+        return (min(self.speedups), max(self.speedups)) if self.speedups else (self.speedup, self.speedup)
+
+    @property
+    def work_inflation(self) -> float | None:
+        """Both stages' CPU time over the one-device step's: above 1, the split does extra work."""
+        return sum(self.cpu) / self.baseline_cpu if self.cpu and self.baseline_cpu else None
+
+    @property
+    def cpu_share(self) -> list[float]:
+        """Per stage, CPU time / busy wall time: near 1 the thread ran whenever it worked; well below 1
+        it was waiting for a core (other processes), which wall time counts and CPU time does not."""
+        return [c / b if b else float("nan") for c, b in zip(self.cpu, self.busy)]
+
+    @property
+    def cpu_predicted(self) -> float | None:
+        """The speedup the measured CPU times predict with every worker on its own core: one device's CPU
+        time over the schedule's (sum + (m − 1)·max of the stages' per-micro-batch CPU times). It includes
+        extra work and imbalance; the gap between it and the measured speedup is waiting (contention,
+        messages)."""
+        if not self.cpu or not self.baseline_cpu:
+            return None
+        if self.naive:
+            return self.baseline_cpu / sum(self.cpu)
+        per = [c / self.m for c in self.cpu]
+        return self.baseline_cpu / (sum(per) + (self.m - 1) * max(per))
+
+    @property
     def bound(self) -> float:
-        return pipeline_bound(self.m, len(self.busy))
+        return 1.0 if self.naive else pipeline_bound(self.m, len(self.busy))
 
     @property
     def ratio(self) -> float:
@@ -689,7 +780,7 @@ def measure_pipeline(task: Task, split_points: Sequence[int], configs: Sequence[
     worker has the threads the launcher gives it (cores / 2), and so has the baseline, which runs on rank
     0 while rank 1 waits. Speedups are medians over ``rounds``.
     """
-    from utils import devices, launch
+    from utils import launch
 
     raw = launch.launch(_timing_worker, task, list(split_points), list(configs), rounds, record, seed,
                         nprocs=2, timeout=timeout)
@@ -697,11 +788,14 @@ def measure_pipeline(task: Task, split_points: Sequence[int], configs: Sequence[
     rows = []
     for c in configs:
         t = raw[0]["times"][c.key]
-        rows.append(Row(c.batch, c.m, c.schedule, med(t), med(raw[0]["times"][f"batch {c.batch} one device"]),
+        one = raw[0]["times"][f"batch {c.batch} one device"]
+        rows.append(Row(c.batch, c.m, c.schedule, med(t), med(one),
                         [med(w["busy"][c.key]) for w in raw], c.naive, c.split_points,
-                        (max(t) - min(t)) / med(t), [med(w["cpu"][c.key]) for w in raw]))
+                        (max(t) - min(t)) / med(t), [med(w["cpu"][c.key]) for w in raw],
+                        med(raw[0]["cpu"][f"batch {c.batch} one device"]), [a / b for a, b in zip(one, t)]))
     baseline_busy = {b: med(raw[0]["busy"][f"batch {b} one device"]) for b in {c.batch for c in configs}}
-    return PipelineRun(rows, raw, tuple(split_points), raw[0]["threads"], devices.plan(2).simulated,
+    # "simulated on CPU" follows where the workers ran (1gpu mode: gloo workers on the CPU), not the mode
+    return PipelineRun(rows, raw, tuple(split_points), raw[0]["threads"], raw[0]["device"].startswith("cpu"),
                        baseline_busy)
 
 
@@ -968,23 +1062,28 @@ def _key_of(row: Row) -> str:
     return Config(row.batch, row.m, row.schedule, row.split_points, row.naive).key
 
 
+def lab_profile(repeats: int = 3, threads: int | None = None, device: str | None = None) -> dict:
+    """The lab model's per-layer profile on the pipeline workers' device with their thread count, in one
+    launched worker (``profile_on_stage_device``): ``{"costs", "spread", "device", "threads", ...}``."""
+    return profile_on_stage_device(lab_task(), LAB_BATCH, repeats=repeats, threads=threads, device=device)
+
+
 def check_throughput(choose, costs: Sequence[float] | None = None, rounds: int = LAB_ROUNDS):
     """Lab 02 check 2: the learner's configuration reaches ``LAB_TARGET`` of the best reference's throughput.
 
-    ``choose(costs)`` returns ``(split_points, m)`` (or pass that pair directly). The reference is found in
-    the same run: the balanced split of ``costs`` (or of a fresh profile) with each micro-batch count of
-    ``LAB_CANDIDATE_M``. Every configuration is timed in one launch, interleaved round by round, and medians
-    are compared, so a burst of load on a shared machine hits all of them alike.
+    ``choose(costs)`` returns ``(split_points, m)`` (or pass that pair directly). The references are the
+    balanced split of ``costs`` (or of a fresh ``lab_profile``) with each micro-batch count of
+    ``LAB_CANDIDATE_M``, timed in the same launch as the learner's configuration, interleaved round by round.
+    Each reference is compared with the learner's by the median over rounds of the paired ratio, and the
+    strongest counts. A configuration equal to a reference is that same measurement (ratio 1). The lowest
+    of several noisy ratios is biased low, so when it misses the target the learner's configuration and
+    that reference are timed again, on their own, and the fresh ratio decides.
     """
     from utils import checks
 
     def body():
         task = lab_task()
-        if costs is None:
-            x, y = task.make_batch(LAB_BATCH, 0)
-            profile = profile_layers(task.build(), x, task.loss_fn, y, repeats=3, threads=1)
-        else:
-            profile = list(costs)
+        profile = list(costs) if costs is not None else lab_profile()["costs"]
         split_points, m = choose(profile) if callable(choose) else choose
         points = tuple(int(k) for k in split_points)
         checks.expect(len(points) == 1, f"two workers need exactly one split point, got {list(points)}")
@@ -999,16 +1098,31 @@ def check_throughput(choose, costs: Sequence[float] | None = None, rounds: int =
         refs = reference_configs(profile)
         configs = [mine] + [c for c in refs if c.key != mine.key]
         run = measure_pipeline(task, points, configs, rounds=rounds, record=False)
-        my_row = run.rows[0]
-        best_config = max(refs, key=lambda c: run.row(c.batch, c.m, split_points=c.split_points).speedup)
-        best = run.row(best_config.batch, best_config.m, split_points=best_config.split_points)
-        ratio = paired_ratio(run, best_config.key if best_config.key != mine.key else mine.key, mine.key)
+        ratios = {c.key: 1.0 if c.key == mine.key else paired_ratio(run, c.key, mine.key) for c in refs}
+        best_config = min(refs, key=lambda c: ratios[c.key])
+        ratio, final, again = ratios[best_config.key], run, False
+        if ratio < LAB_TARGET and best_config.key != mine.key:  # re-measure the winner: no best-of bias
+            final = measure_pipeline(task, points, [mine, best_config], rounds=rounds, record=False)
+            ratio, again = paired_ratio(final, best_config.key, mine.key), True
+        my_row = final.rows[0]
+        best = final.rows[0] if best_config.key == mine.key else final.row(
+            best_config.batch, best_config.m, split_points=best_config.split_points)
+        predicted = predicted_speedup(stage_costs(profile, points), m)
+        ref_predicted = predicted_speedup(stage_costs(profile, best_config.split_points), best_config.m)
+        fastest = max(r.speedup for r in run.rows + (final.rows if again else []))
+        lo, hi = my_row.speedup_range
+        yours = (f"your split {list(points)} with m={m}: {my_row.speedup:.2f}x one worker (rounds {lo:.2f}-{hi:.2f}), "
+                 f"bound {my_row.bound:.2f}x, predicted from the profile {predicted:.2f}x")
+        reference = (f"best reference: split {list(best.split_points)}, m={best.m}: {best.speedup:.2f}x "
+                     f"(predicted {ref_predicted:.2f}x)" + (", timed again against yours" if again else ""))
+        note = ("" if fastest >= 1 else
+                f"; every configuration ran slower than one worker here (fastest {fastest:.2f}x): the two workers "
+                f"competed for cores with other programs (contention), so only the comparison between "
+                f"configurations means something in this run")
         checks.expect(ratio >= LAB_TARGET,
-                      f"your split {list(points)} with m={m} ran at {my_row.speedup:.2f}x one worker; the best "
-                      f"reference (split {list(best.split_points)}, m={best.m}) ran at {best.speedup:.2f}x: you "
-                      f"reached {ratio:.0%} of it, the target is {LAB_TARGET:.0%}")
-        return (f"split {list(points)}, m={m}: {my_row.speedup:.2f}x one worker, {ratio:.0%} of the best reference "
-                f"(split {list(best.split_points)}, m={best.m}: {best.speedup:.2f}x)")
+                      f"{yours}; {reference}: you reached {ratio:.0%} of it (paired median over rounds), the "
+                      f"target is {LAB_TARGET:.0%}{note}")
+        return f"{yours}; {reference}; you reached {ratio:.0%} of it (target {LAB_TARGET:.0%}){note}"
 
     return checks.run_check("throughput near the best configuration", body,
                             hint="balance the stages' measured costs (the slowest stage sets the pace), then use "
@@ -1019,28 +1133,66 @@ def check_throughput(choose, costs: Sequence[float] | None = None, rounds: int =
 
 
 def rows_table(run: PipelineRun, title: str | None = None):
-    """The measured rows as a table: step time, speedup against its bound, bubble, CPU work per stage.
+    """The measured rows as a table: step time, speedup (range over rounds) against its bound, and where
+    the time went: each stage's busy wall time beside its CPU time.
 
-    *CPU ms per stage* is each worker's main-thread CPU time per step: the work done, which waiting and
-    other programs on the machine do not inflate. *work vs m=1* compares both stages' total with m = 1.
+    *busy ms* is the wall time inside a stage's forward and backward spans; *CPU ms* is its main thread's
+    CPU time per step (waiting costs none, and neither do other programs' turns on the cores). *CPU/busy*
+    near 100 % means the stage ran whenever it worked; far below, it waited for a core (contention).
+    *work vs 1 dev* is both stages' CPU time over the one-device step's: above 1, the split adds work.
     """
     from utils.tables import Table
 
-    first = {(r.batch, r.schedule): sum(r.cpu) for r in run.rows if r.m == 1 and not r.naive}
     rows = []
     for r in run.rows:
-        base_work = None if r.naive else first.get((r.batch, r.schedule))
         kind = "naive split" if r.naive else r.schedule
-        rows.append((r.batch, kind, r.m, f"{r.seconds * 1e3:.0f}", f"{r.baseline * 1e3:.0f}", f"{r.speedup:.2f}x",
-                     f"{r.bound:.2f}x", f"{r.ratio:.0%}", f"{r.bubble:.0%}",
+        lo, hi = r.speedup_range
+        work = r.work_inflation
+        rows.append((r.batch, kind, r.m, f"{r.seconds * 1e3:.0f}", f"{r.baseline * 1e3:.0f}",
+                     f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x", f"{r.ratio:.0%}",
+                     " / ".join(f"{b * 1e3:.0f}" for b in r.busy),
                      " / ".join(f"{c * 1e3:.0f}" for c in r.cpu),
-                     f"{sum(r.cpu) / base_work:.2f}x" if base_work else ""))
-    return Table(["batch", "schedule", "m", "step ms", "one device ms", "speedup", "bound", "of bound",
-                  "bubble", "CPU ms per stage", "work vs m=1"], rows, title=title)
+                     " / ".join(f"{f:.0%}" for f in r.cpu_share),
+                     f"{work:.2f}x" if work else ""))
+    return Table(["batch", "schedule", "m", "step ms", "one device ms", "speedup (min-max)", "bound", "of bound",
+                  "busy ms per stage", "CPU ms per stage", "CPU/busy", "work vs 1 dev"], rows, title=title)
+
+
+CONTENDED = 0.8  # a stage whose CPU time is below this share of its busy wall time waited for a core
+
+
+def explain_row(r: Row) -> str:
+    """One line, from this row's numbers only: measured speedup, its range, the bound, and what the CPU
+    times say about the gap (extra work, imbalance, or waiting for a core)."""
+    lo, hi = r.speedup_range
+    parts = [f"{r.speedup:.2f}x (rounds {lo:.2f}-{hi:.2f}) of a {r.bound:.2f}x bound ({r.ratio:.0%})"]
+    if r.work_inflation is not None:
+        parts.append(f"CPU work {r.work_inflation:.2f}x one device's")
+    if r.cpu_predicted is not None:
+        parts.append(f"CPU times predict {r.cpu_predicted:.2f}x")
+    shares = r.cpu_share
+    parts.append("CPU/busy " + " / ".join(f"{f:.0%}" for f in shares))
+    gaps = []
+    if r.work_inflation is not None and r.work_inflation > 1.1:
+        gaps.append("extra work")
+    if r.cpu_predicted is not None and r.cpu_predicted < 0.9 * r.bound and not gaps:
+        gaps.append("imbalance or per-micro-batch overhead")
+    if shares and min(shares) < CONTENDED:
+        gaps.append("waiting for a core (contention)")
+    if r.cpu_predicted is not None and r.speedup < 0.9 * r.cpu_predicted and not any("contention" in g for g in gaps):
+        gaps.append("waiting outside the stages' work (messages, synchronisation)")
+    if lo <= r.bound <= hi and r.speedup >= 0.95 * r.bound:
+        verdict = "at the bound within the spread"
+    elif r.speedup > r.bound:
+        verdict = "above the bound by less than the spread: noise"
+    else:
+        verdict = "gap: " + (", ".join(gaps) if gaps else "within what these numbers resolve")
+    return "; ".join(parts) + f" -> {verdict}"
 
 
 def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one device against 2m/(m+1)"):
-    """Measured speedup per micro-batch count, one line per batch size, beside the bound and the bubble."""
+    """Measured speedup per micro-batch count (median, bars min-max over rounds), one line per batch size,
+    beside the bound and the bubble."""
     from utils import plots
 
     fig, (ax,) = plots.new_figure(rows=1, width=8.0, row_height=3.6)
@@ -1048,19 +1200,26 @@ def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one devi
     ms = sorted({r.m for r in rows})
     grid = [1 + k * (max(ms) - 1) / 100 for k in range(101)]
     ax.plot(grid, [pipeline_bound(m) for m in grid], color="0.3", lw=1.5, label="bound 2m/(m+1)")
-    for k, batch in enumerate(sorted({r.batch for r in rows})):
+    batches = sorted({r.batch for r in rows})
+    for k, batch in enumerate(batches):
         mine = sorted((r for r in rows if r.batch == batch), key=lambda r: r.m)
-        ax.plot([r.m for r in mine], [r.speedup for r in mine], "o-", color=plots.device_color(k),
-                label=f"measured, batch {batch}")
+        shift = 2 ** (0.04 * (k - (len(batches) - 1) / 2))  # side by side, so the bars do not hide each other
+        xs = [r.m * shift for r in mine]
+        ys = [r.speedup for r in mine]
+        err = [[y - r.speedup_range[0] for y, r in zip(ys, mine)], [r.speedup_range[1] - y for y, r in zip(ys, mine)]]
+        ax.errorbar(xs, ys, yerr=err, fmt="o-", color=plots.device_color(k), capsize=3,
+                    label=f"measured, batch {batch} (bars: min-max over rounds)")
     ax.axhline(1.0, color="0.6", lw=0.8, ls=":")
     ax.set_xscale("log", base=2)
+    ax.set_xlim(min(ms) / 1.4, max(ms) * 1.4)  # room for the outer labels
     ax.set_xticks(ms, [str(m) for m in ms])
     ax.set_xlabel("micro-batches m (log scale)")
     ax.set_ylabel("speedup over one device")
-    ax.set_ylim(0, 2.1)
+    top = max([2.0] + [r.speedup_range[1] for r in rows])
+    ax.set_ylim(0, top * 1.08)
     for m in ms:
         ax.annotate(f"bubble {bubble_fraction(m):.0%}", (m, pipeline_bound(m)), textcoords="offset points",
-                    xytext=(0, 6), ha="center", fontsize=8, color="0.3")
+                    xytext=(0, 6), ha="right" if m == max(ms) else "center", fontsize=8, color="0.3")
     ax.legend(loc="lower right", fontsize=8)
     plots.stamp_simulated(fig, run.simulated)
     return plots.finish(fig, title)
