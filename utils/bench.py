@@ -28,7 +28,7 @@ from typing import Callable
 
 # Modules whose import registers benchmarks. A lesson that adds a benchmark adds its module here.
 BENCH_MODULES = ["utils.bandwidth", "utils.launch_bench", "utils.monitor_bench", "utils.compress",
-                 "utils.prefetch", "utils.pipeline"]
+                 "utils.prefetch", "utils.pipeline", "utils.ddp"]
 
 REGISTRY: dict[str, Callable[[], "Result"]] = {}
 
