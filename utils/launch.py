@@ -288,6 +288,32 @@ def _name_process(name: str) -> None:
         pass
 
 
+_KEPT_DDP_MODELS: list = []  # in a worker: every DDP model it built, freed only when the process exits
+
+
+def _keep_ddp_models_alive() -> None:
+    """Make every ``DistributedDataParallel`` built in this worker live until the worker exits.
+
+    Why: a DDP model holds its process group. Freed right after its last all-reduce (a local variable at
+    ``return``), the group's destructor runs on the main thread, holding Python's GIL, and waits for gloo's
+    worker thread, which may still be freeing the finished all-reduce (Python tensors: it needs the GIL).
+    Now and then that is a deadlock (seen with gdb in lesson 03). Workers end with ``os._exit``, after gloo's
+    threads are idle, so keeping the models until then avoids it for code written like the PyTorch tutorial.
+    """
+    from torch.nn.parallel import DistributedDataParallel
+
+    if getattr(DistributedDataParallel.__init__, "_twogpu_keeps_alive", False):
+        return
+    original_init = DistributedDataParallel.__init__
+
+    def init_and_keep(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        _KEPT_DDP_MODELS.append(self)
+
+    init_and_keep._twogpu_keeps_alive = True
+    DistributedDataParallel.__init__ = init_and_keep
+
+
 def _run_worker(rank: int, job: _Job) -> None:
     """Entry point of every worker (torch's start_processes calls it as ``_run_worker(rank, job)``)."""
     # Die with the launcher even if it is killed hard (torch sets SIGINT; we ignore SIGINT, see below).
@@ -299,6 +325,7 @@ def _run_worker(rank: int, job: _Job) -> None:
     _redirect_output(job.stdout_pipes[rank], job.stderr_pipes[rank])
     os.environ.update(job.env[rank])
     _name_process(f"twogpu-rank{rank}")
+    _keep_ddp_models_alive()
     # Fork-safety of OpenMP, and fair sharing: the cores are split between the workers.
     torch.set_num_threads(job.threads)
     try:
