@@ -174,7 +174,11 @@ def test_a_notebook_built_with_nbformat_runs_under_nbclient(tmp_path):
     km = h.kernel_manager(tmp_path, {"TMPDIR": str(kernel_tmp), "TWOGPU_MODE": "cpu"})
     where = {"metadata": {"path": str(REPO)}}  # the kernel's working folder
     client = NotebookClient(nb, km=km, timeout=60, allow_errors=True, resources=where)
-    client.execute()
+    try:
+        client.execute()
+    finally:  # nbclient leaves a kernel manager it was given running: shut it down here
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
     ok, failed, again = nb.cells[1], nb.cells[2], nb.cells[3]
     streams = "".join(o.get("text", "") for o in ok.outputs if o.output_type == "stream")
     assert "[rank 0] sum is 3.0" in streams and "[rank 1] sum is 3.0" in streams
