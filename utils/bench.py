@@ -130,10 +130,6 @@ def fmt_seconds(s: float) -> str:
     return f"{s:.2f} s"
 
 
-def fmt_rate(bytes_per_s: float) -> str:
-    return f"{bytes_per_s / 1e9:.2f} GB/s"
-
-
 # --- Results and the registry ---------------------------------------------------------------------------
 
 
