@@ -52,17 +52,17 @@ test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: setup
-	$(PY) -m utils.bench --all --out results
+	$(PY) -m utils.benchmarks --all --out results
 
 execute: setup
-	$(PY) -m utils.nbtools execute notebooks/*.ipynb $(wildcard labs/*.ipynb)
+	$(PY) -m utils.tools.nbtools execute notebooks/*.ipynb $(wildcard labs/*.ipynb)
 
 # Student copies go to labs/student/ (generated, git-ignored: the lab sources are the one truth).
 student: setup
-	@$(PY) -m utils.nbtools student labs
+	@$(PY) -m utils.tools.nbtools student labs
 
 gpu-check: setup
-	$(PY) -m utils.gpucheck
+	$(PY) -m utils.tools.gpucheck
 
 clean:
 	rm -rf build results/*.tmp .pytest_cache

@@ -67,7 +67,7 @@ def test_results_table_renders_as_markdown_and_html(tmp_path):
 
 
 def test_command_line_prints_one_json_object_per_benchmark(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "utils.bench", "copy", "--json", "--out", str(tmp_path)],
+    out = subprocess.run([sys.executable, "-m", "utils.benchmarks", "copy", "--json", "--out", str(tmp_path)],
                          capture_output=True, text=True, check=True, timeout=120)
     lines = out.stdout.strip().splitlines()
     assert len(lines) == 1
@@ -78,5 +78,5 @@ def test_command_line_prints_one_json_object_per_benchmark(tmp_path):
 
 
 def test_command_line_names_unknown_benchmarks():
-    out = subprocess.run([sys.executable, "-m", "utils.bench", "nope"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "utils.benchmarks", "nope"], capture_output=True, text=True)
     assert out.returncode == 2 and "unknown benchmark(s) nope" in out.stderr and "copy" in out.stderr

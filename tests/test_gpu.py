@@ -31,7 +31,7 @@ def test_real_gpu_facts_are_found():
 
 
 def test_gpu_copies_run_in_a_child_and_reach_a_sane_fraction_of_their_bound():
-    from utils import bandwidth
+    from utils.lessons.start_here import bandwidth
 
     points = bandwidth.measure_copies([2**26], repeats=3)
     assert {p.path for p in points} >= {"host to GPU 0, pinned", "GPU 0 to GPU 0"}

@@ -1,6 +1,6 @@
 """Notebook hygiene: every course notebook and lab is clean, and the checks catch what they must.
 
-The rules live in utils.nbtools.problems(); `make execute` produces notebooks that pass them.
+The rules live in utils.tools.nbtools.problems(); `make execute` produces notebooks that pass them.
 """
 
 from pathlib import Path
@@ -9,7 +9,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from utils import nbtools
+from utils.tools import nbtools
 
 ROOT = Path(__file__).resolve().parents[1]
 COURSE_NOTEBOOKS = sorted(ROOT.glob("notebooks/*.ipynb")) + sorted(ROOT.glob("labs/*.ipynb"))

@@ -12,7 +12,8 @@ import torch
 from nbclient import NotebookClient
 from torch import nn
 
-from utils import checks, nbtools, quiz
+from utils import checks, quiz
+from utils.tools import nbtools
 
 ROOT = Path(__file__).resolve().parents[1]
 LABS = sorted((ROOT / "labs").glob("*.ipynb"))

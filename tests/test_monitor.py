@@ -290,7 +290,7 @@ def test_sparkline_levels_and_downsampling():
 
 @pytest.mark.timeout(30)
 def test_importing_utils_starts_nothing():
-    code = ("import threading, sys; import utils.monitor, utils.timeline, utils.plots, utils.monitor_bench; "
+    code = ("import threading, sys; import utils.monitor, utils.timeline, utils.plots, utils.benchmarks.monitor; "
             "assert threading.active_count() == 1, threading.enumerate(); "
             "assert 'nvitop' not in sys.modules and 'ipywidgets' not in sys.modules; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -330,8 +330,9 @@ def test_in_a_kernel_the_panel_shows_once_with_a_text_fallback():
 
 @pytest.mark.timeout(60)
 def test_overhead_benchmark_is_registered_and_measures_thread_cpu_time():
-    from utils import bench, monitor_bench
+    from utils import bench
+    from utils.benchmarks import monitor as monitor_bench
 
-    assert bench.REGISTRY["monitor"] is monitor_bench.monitor_overhead_bench
+    assert bench.discover("utils.benchmarks")["monitor"] is monitor_bench.monitor_overhead_bench
     percent = monitor_bench.overhead_percent(hz=10, seconds=1.0)
     assert 0 < percent < 25 and not math.isnan(percent)

@@ -10,15 +10,19 @@ performance target of the course is a registered benchmark (``make bench``), nev
 On a GPU a kernel launch returns before the kernel has run, so ``measure`` times with CUDA events and
 synchronises; timing a GPU with ``time.perf_counter`` alone measures the launch, not the work.
 
-Command line: ``python -m utils.bench NAME [NAME ...] --json`` prints one JSON object per benchmark;
-``python -m utils.bench --all --out results`` writes ``results/bench-<mode>.md`` and ``.json``.
+Benchmarks live in ``utils/benchmarks/``, one small module each; ``discover`` finds every function there
+decorated with ``@register`` (nothing lists them). Command line: ``python -m utils.benchmarks NAME [NAME ...]
+--json`` prints one JSON object per benchmark; ``python -m utils.benchmarks --all --out results`` writes
+``results/bench-<mode>.md`` and ``.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
+import pkgutil
 import statistics
 import sys
 import time
@@ -27,10 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 # Modules whose import registers benchmarks. A lesson that adds a benchmark adds its module here.
-BENCH_MODULES = ["utils.bandwidth", "utils.launch_bench", "utils.monitor_bench", "utils.compress",
-                 "utils.prefetch", "utils.pipeline", "utils.ddp"]
 
-REGISTRY: dict[str, Callable[[], "Result"]] = {}
 
 
 @dataclass
@@ -105,6 +106,25 @@ def measure(fn: Callable[[], object], *, warmup: int = 2, repeats: int = 5, devi
     return Measurement(samples, warmup)
 
 
+@contextlib.contextmanager
+def threads(n: int | None):
+    """Run the block with torch using ``n`` CPU threads (None: leave it), then restore the caller's count.
+
+    Lesson 02 profiles layers and lesson 04 times models on one thread. Why: with two threads on two cores,
+    every operation waits for both halves, so a program that takes one core for a moment stalls the whole
+    operation; one thread is slowed only in proportion.
+    """
+    import torch
+
+    before = torch.get_num_threads()
+    if n:
+        torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 def throughput(items: float, seconds: float) -> float:
     """Items (samples, bytes, tokens) per second."""
     if seconds <= 0:
@@ -176,19 +196,30 @@ class Result:
 
 
 def register(name: str):
-    """Decorator: ``@register("copy")`` on a function that takes no argument and returns a ``Result``."""
+    """Decorator: ``@register("copy")`` marks a function (no argument, returns a ``Result``) as a benchmark.
+
+    It only labels the function; ``discover`` finds it by that label when it scans the benchmarks package.
+    """
 
     def wrap(fn):
-        REGISTRY[name] = fn
+        fn.benchmark_name = name
         return fn
 
     return wrap
 
 
-def load_all() -> dict[str, Callable[[], Result]]:
-    for module in BENCH_MODULES:
-        importlib.import_module(module)
-    return REGISTRY
+def discover(package: str) -> dict[str, Callable[[], Result]]:
+    """Every ``@register``-ed function in the modules of ``package`` (e.g. ``"utils.benchmarks"``), by name."""
+    found: dict[str, Callable[[], Result]] = {}
+    for info in pkgutil.iter_modules(importlib.import_module(package).__path__):
+        module = importlib.import_module(f"{package}.{info.name}")
+        for value in vars(module).values():
+            name = getattr(value, "benchmark_name", None)
+            if name and callable(value):
+                if name in found and found[name] is not value:
+                    raise ValueError(f"two benchmarks are named {name!r} (the second in {module.__name__})")
+                found[name] = value
+    return found
 
 
 def results_table(results: list[Result]):
@@ -211,15 +242,16 @@ def write_results(results: list[Result], out_dir: Path) -> tuple[Path, Path]:
     return md, js
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m utils.bench", description=__doc__.splitlines()[0])
+def main(package: str, argv: list[str] | None = None) -> int:
+    """The benchmark command line over the benchmarks found in ``package`` (``python -m utils.benchmarks``)."""
+    parser = argparse.ArgumentParser(prog=f"python -m {package}", description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="benchmarks to run (default with --all: every one)")
     parser.add_argument("--all", action="store_true", help="run every registered benchmark")
     parser.add_argument("--json", action="store_true", help="print one JSON object per benchmark")
     parser.add_argument("--list", action="store_true", help="list the registered benchmarks")
     parser.add_argument("--out", type=Path, help="write bench-<mode>.md and .json into this folder")
     args = parser.parse_args(argv)
-    registry = load_all()
+    registry = discover(package)
     if args.list:
         print("\n".join(sorted(registry)))
         return 0
@@ -241,9 +273,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {md} and {js}", file=sys.stderr)
     return 0
 
-
-if __name__ == "__main__":
-    # Run through the importable module, so that benchmarks register in the same REGISTRY they read.
-    from utils.bench import main as _main
-
-    sys.exit(_main())

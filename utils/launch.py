@@ -30,6 +30,7 @@ Nothing happens on import: no threads, no CUDA, no processes.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import dataclasses
 import errno
 import multiprocessing
@@ -272,52 +273,49 @@ def _result_record(value, rank: int) -> dict:
             return _error_record(err)
 
 
+_KEPT_UNTIL_EXIT: list = []  # in a worker: objects that keep_until_exit holds until the process ends
+
+
+def keep_until_exit(obj):
+    """Keep ``obj`` (a DDP model) alive until this worker process exits; returns ``obj``. Lesson 03.
+
+    Why: a DDP model holds its process group. Freed right after its last all-reduce (a local variable at
+    ``return``, after ``destroy_process_group``), the group's destructor runs on the main thread, holding
+    Python's GIL, and waits for gloo's worker thread, which may still be freeing the finished all-reduce
+    (Python tensors: it needs the GIL). Now and then that is a deadlock (seen with gdb in lesson 03).
+    Workers of ``launch`` end with ``os._exit`` after gloo's threads are idle, so a model kept until then is
+    never freed at the wrong moment. Under ``torchrun`` the list simply lives until interpreter exit.
+
+        ddp_model = keep_until_exit(DDP(model))
+    """
+    _KEPT_UNTIL_EXIT.append(obj)
+    return obj
+
+
+PR_SET_NAME, PR_SET_PDEATHSIG = 15, 1  # prctl(2) options (linux/prctl.h)
+
+
+def _prctl(option: int, value) -> None:
+    """Linux ``prctl(option, value)`` through ctypes; a no-op elsewhere (macOS, Windows)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 def _name_process(name: str) -> None:
     """Name this process (Linux: /proc/PID/comm) so that the monitor, top and nvitop show "twogpu-rank0".
 
     A forked worker's RANK set through os.environ is invisible from outside (/proc/PID/environ keeps the
     environment the process started with), so the name is how other processes learn which rank it is.
     """
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None)
-        pr_set_name = 15
-        libc.prctl(pr_set_name, name.encode()[:15], 0, 0, 0)
-    except (OSError, AttributeError):  # not Linux: the monitor falls back to the pid
-        pass
-
-
-_KEPT_DDP_MODELS: list = []  # in a worker: every DDP model it built, freed only when the process exits
-
-
-def _keep_ddp_models_alive() -> None:
-    """Make every ``DistributedDataParallel`` built in this worker live until the worker exits.
-
-    Why: a DDP model holds its process group. Freed right after its last all-reduce (a local variable at
-    ``return``), the group's destructor runs on the main thread, holding Python's GIL, and waits for gloo's
-    worker thread, which may still be freeing the finished all-reduce (Python tensors: it needs the GIL).
-    Now and then that is a deadlock (seen with gdb in lesson 03). Workers end with ``os._exit``, after gloo's
-    threads are idle, so keeping the models until then avoids it for code written like the PyTorch tutorial.
-    """
-    from torch.nn.parallel import DistributedDataParallel
-
-    if getattr(DistributedDataParallel.__init__, "_twogpu_keeps_alive", False):
-        return
-    original_init = DistributedDataParallel.__init__
-
-    def init_and_keep(self, *args, **kwargs):
-        original_init(self, *args, **kwargs)
-        _KEPT_DDP_MODELS.append(self)
-
-    init_and_keep._twogpu_keeps_alive = True
-    DistributedDataParallel.__init__ = init_and_keep
+    _prctl(PR_SET_NAME, name.encode()[:15])
 
 
 def _run_worker(rank: int, job: _Job) -> None:
     """Entry point of every worker (torch's start_processes calls it as ``_run_worker(rank, job)``)."""
     # Die with the launcher even if it is killed hard (torch sets SIGINT; we ignore SIGINT, see below).
-    torch_mp._prctl_pr_set_pdeathsig(signal.SIGKILL)
+    _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
     # A kernel interrupt signals the whole process group. The launcher stops the workers itself, so
     # they ignore SIGINT instead of each printing a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -325,7 +323,6 @@ def _run_worker(rank: int, job: _Job) -> None:
     _redirect_output(job.stdout_pipes[rank], job.stderr_pipes[rank])
     os.environ.update(job.env[rank])
     _name_process(f"twogpu-rank{rank}")
-    _keep_ddp_models_alive()
     # Fork-safety of OpenMP, and fair sharing: the cores are split between the workers.
     torch.set_num_threads(job.threads)
     try:

@@ -73,6 +73,24 @@ def seeded(seed: int | None):
         yield
 
 
+@torch.no_grad()
+def accuracy(model: nn.Module, dataset, batch_size: int = 512, device=None) -> float:
+    """The fraction (0 to 1) of ``dataset``'s examples that ``model`` classifies right; lessons 04 and lab 00.
+
+    A fraction, never a percentage: format it with ``f"{acc:.1%}"``. ``device`` defaults to where the model's
+    first parameter (or buffer) is; the model is put in eval mode for the count and then back as it was.
+    """
+    tensors = list(model.parameters()) + list(model.buffers())
+    device = device or (tensors[0].device if tensors else "cpu")
+    was_training = model.training
+    model.eval()
+    correct = 0
+    for x, y in torch.utils.data.DataLoader(dataset, batch_size=batch_size):
+        correct += (model(x.to(device)).argmax(1).cpu() == y).sum().item()
+    model.train(was_training)
+    return correct / len(dataset)
+
+
 def count_parameters(model: nn.Module, trainable_only: bool = False) -> int:
     """Number of scalar parameters; a parameter shared by two modules is counted once."""
     return sum(p.numel() for p in model.parameters() if p.requires_grad or not trainable_only)

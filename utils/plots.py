@@ -49,3 +49,8 @@ def fmt_bytes(n: float | None) -> str:
         if abs(n) >= size:
             return f"{n / size:.1f} {unit}"
     return f"{n:.0f} B"
+
+
+def size_label(n: int) -> str:
+    """64 KiB, 16 MiB: the label of a power-of-two message or copy size on an axis (lessons 00 and 03)."""
+    return f"{n // 2**20} MiB" if n >= 2**20 else f"{n // 2**10} KiB"

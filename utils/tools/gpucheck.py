@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(cmd: list[str], env: dict, timeout: int) -> tuple[int, str, float]:
@@ -35,7 +35,7 @@ def execute_notebooks(env: dict, lines: list[str]) -> bool:
             dest = Path(tmp) / nb.parent.name / nb.name
             dest.parent.mkdir(exist_ok=True)
             shutil.copy(nb, dest)
-            code, text, seconds = run([sys.executable, "-m", "utils.nbtools", "execute", str(dest)], env, 900)
+            code, text, seconds = run([sys.executable, "-m", "utils.tools.nbtools", "execute", str(dest)], env, 900)
             verdict = "ok" if code == 0 else f"FAILED (exit {code})"
             lines.append(f"| {nb.relative_to(ROOT)} | {seconds:.1f} s | {verdict} |")
             if code != 0:
@@ -65,7 +65,7 @@ def main() -> int:
         lines += ["```", text[-4000:], "```"]
     lines += ["", "## Notebooks in 1gpu mode", "", "| notebook | time | result |", "| --- | --- | --- |"]
     notebooks_ok = execute_notebooks(env, lines)
-    bcode, btext, _ = run([sys.executable, "-m", "utils.bench", "--all", "--json"], env, 600)
+    bcode, btext, _ = run([sys.executable, "-m", "utils.benchmarks", "--all", "--json"], env, 600)
     lines += ["", "## Benchmarks (1gpu)", "", "```", btext.strip()[-4000:], "```"]
     report = out_dir / "gpu-check.md"
     report.write_text("\n".join(lines) + "\n")

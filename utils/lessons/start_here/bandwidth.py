@@ -1,6 +1,6 @@
 """Copy bandwidth against the peak of the path it crosses: the first measurement of the course.
 
-Introduced in lesson 00 (``notebooks/00_start_here.ipynb``), and registered as the ``copy`` benchmark.
+Introduced in lesson 00 (``notebooks/00_start_here.ipynb``); ``utils/benchmarks/copy.py`` is its benchmark.
 
 Paths measured, by mode:
     cpu         host memcpy (RAM to RAM: what two simulated "GPUs" use to swap tensors)
@@ -23,6 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from utils import bench, devices
+from utils.plots import size_label
 
 KIB, MIB = 2**10, 2**20
 DEFAULT_SIZES = [64 * KIB, 256 * KIB, 1 * MIB, 4 * MIB, 16 * MIB, 64 * MIB]
@@ -112,7 +113,7 @@ def points_table(points: list[CopyPoint]):
     """Every measured copy: its time, its rate, its bound, and the fraction of the bound reached."""
     from utils.tables import Table
 
-    rows = [(p.path, _size_label(p.size), f"{p.seconds * 1e6:,.1f}", f"{p.rate / 1e9:.2f}",
+    rows = [(p.path, size_label(p.size), f"{p.seconds * 1e6:,.1f}", f"{p.rate / 1e9:.2f}",
              f"{p.bound / 1e9:.2f}" if p.bound else "unknown",
              f"{p.fraction_of_bound:.0%}" if p.fraction_of_bound else "n/a") for p in points]
     return Table(["path", "size", "median µs", "measured GB/s", "bound GB/s", "of bound"], rows)
@@ -132,7 +133,7 @@ def plot_copies(points: list[CopyPoint], simulated: bool, ax=None):
             ax.axhline(pts[0].bound / 1e9, color=color, ls="--", lw=1, label=f"{path} bound ({BOUND_NOTES.get(path, 'peak')})")
     ax.set_xscale("log", base=2)
     ax.set_xticks([p.size for p in points if p.path == points[0].path])
-    ax.set_xticklabels([_size_label(p.size) for p in points if p.path == points[0].path])
+    ax.set_xticklabels([size_label(p.size) for p in points if p.path == points[0].path])
     ax.set_xlabel("bytes copied")
     ax.set_ylabel("GB/s")
     ax.set_ylim(bottom=0)
@@ -147,16 +148,3 @@ def plot_copies(points: list[CopyPoint], simulated: bool, ax=None):
 BOUND_NOTES = {"host memcpy": "DRAM reference: measured read rate / 2",
                "host to GPU 0, pageable": "PCIe peak", "host to GPU 0, pinned": "PCIe peak",
                "GPU 0 to GPU 0": "memory bandwidth / 2", "GPU 0 to GPU 1": "link peak"}
-
-
-def _size_label(size: int) -> str:
-    return f"{size // MIB} MiB" if size >= MIB else f"{size // KIB} KiB"
-
-
-@bench.register("copy")
-def copy_benchmark() -> bench.Result:
-    """The largest copy on the mode's main path (host memcpy on CPU, pinned host-to-device on GPU)."""
-    points = measure_copies([64 * MIB])
-    main = points[1] if len(points) > 1 else points[0]
-    return bench.Result("copy", measured=main.rate / 1e9, bound=(main.bound or float("nan")) / 1e9,
-                        unit="GB/s", note=main.path)

@@ -2,10 +2,10 @@
 
 Used by ``make execute`` and by the hygiene tests (``tests/test_hygiene.py``); learners never need it.
 
-    python -m utils.nbtools execute notebooks/*.ipynb   # run top to bottom, clean, write back
-    python -m utils.nbtools check notebooks/*.ipynb     # list hygiene problems, exit 1 if any
-    python -m utils.nbtools student labs                # student copies into labs/student/
-    python -m utils.nbtools grade submissions/*.ipynb   # run learners' labs, one summary line each
+    python -m utils.tools.nbtools execute notebooks/*.ipynb   # run top to bottom, clean, write back
+    python -m utils.tools.nbtools check notebooks/*.ipynb     # list hygiene problems, exit 1 if any
+    python -m utils.tools.nbtools student labs                # student copies into labs/student/
+    python -m utils.tools.nbtools grade submissions/*.ipynb   # run learners' labs, one summary line each
 
 The rules (see the design's notebook conventions): valid nbformat 4, the course kernel, executed top to
 bottom (execution counts 1..n), no error output, no machine path, no memory address, no stray metadata,
@@ -191,7 +191,7 @@ def build_students(lab_dir: Path, out_dir: Path | None = None) -> list[Path]:
 def grade(path: Path, timeout: int = 600) -> tuple[str, list[str]]:
     """Run a learner's lab notebook (a copy, never in place) and return its summary line and verdicts.
 
-    For instructors: ``python -m utils.nbtools grade submissions/*.ipynb`` prints one line per notebook.
+    For instructors: ``python -m utils.tools.nbtools grade submissions/*.ipynb`` prints one line per notebook.
     """
     import nbformat
     from nbclient import NotebookClient
@@ -211,7 +211,7 @@ def grade(path: Path, timeout: int = 600) -> tuple[str, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m utils.nbtools")
+    parser = argparse.ArgumentParser(prog="python -m utils.tools.nbtools")
     parser.add_argument("command", choices=["execute", "check", "clean", "student", "grade"])
     parser.add_argument("paths", nargs="+", type=Path)
     args = parser.parse_args(argv)
