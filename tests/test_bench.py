@@ -80,3 +80,46 @@ def test_command_line_prints_one_json_object_per_benchmark(tmp_path):
 def test_command_line_names_unknown_benchmarks():
     out = subprocess.run([sys.executable, "-m", "utils.benchmarks", "nope"], capture_output=True, text=True)
     assert out.returncode == 2 and "unknown benchmark(s) nope" in out.stderr and "copy" in out.stderr
+
+
+def _make_package(root, files: dict[str, str]) -> str:
+    package = root / f"fakebench_{root.name}"  # a fresh name per test: imported modules stay in sys.modules
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name, text in files.items():
+        (package / name).write_text(text)
+    return package.name
+
+
+BENCH_A = "from utils import bench\n@bench.register('a')\ndef a():\n    return bench.Result('a', 1.0, 2.0, 'x')\n"
+BENCH_B = "from utils import bench\n@bench.register('b')\ndef b():\n    return None\ndef helper():\n    pass\n"
+
+
+def test_discover_finds_every_registered_function_in_a_package_and_nothing_else(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = bench.discover(_make_package(tmp_path, {"a.py": BENCH_A, "b.py": BENCH_B}))
+    assert sorted(found) == ["a", "b"] and found["a"]().measured == 1.0
+
+
+def test_two_benchmarks_with_one_name_are_an_error(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package = _make_package(tmp_path, {"a.py": BENCH_A, "c.py": BENCH_A.replace("def a", "def c")})
+    with pytest.raises(ValueError, match="two benchmarks are named 'a'"):
+        bench.discover(package)
+
+
+def test_the_course_benchmarks_are_found_one_module_each():
+    found = bench.discover("utils.benchmarks")
+    assert {"copy", "launch", "monitor"} <= set(found)
+    assert all(fn.__module__.startswith("utils.benchmarks.") for fn in found.values())
+
+
+def test_threads_sets_and_restores_torch_cpu_threads():
+    import torch
+
+    before = torch.get_num_threads()
+    with bench.threads(1):
+        assert torch.get_num_threads() == 1
+    assert torch.get_num_threads() == before
+    with bench.threads(None):  # None leaves the count alone
+        assert torch.get_num_threads() == before

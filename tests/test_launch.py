@@ -345,3 +345,17 @@ def test_the_launch_benchmark_is_registered_and_times_against_1_s():
     assert result.ratio_to_bound == pytest.approx(1.0 / result.measured)
     assert 0 < result.extra["failure_report_s"] < 5
     assert result.measured > 0
+
+
+def _torch_as_shipped_and_kept():
+    import utils.launch as launcher
+    from torch.nn.parallel import DistributedDataParallel
+
+    patched = DistributedDataParallel.__init__.__module__ != "torch.nn.parallel.distributed"
+    model = torch.nn.Linear(2, 2)
+    return patched, launcher.keep_until_exit(model) is model, any(m is model for m in launcher._KEPT_UNTIL_EXIT)
+
+
+def test_workers_run_torch_unpatched_and_keep_until_exit_holds_what_it_is_given():
+    """The DDP teardown fix is one explicit call (keep_until_exit), not a patch of torch in every worker."""
+    assert launch(_torch_as_shipped_and_kept, nprocs=1) == [(False, True, True)]

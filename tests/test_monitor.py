@@ -261,7 +261,7 @@ def test_toggle_button_stops_and_starts_and_atexit_stops_everything():
     assert len(monitor_threads()) == 1
     time.sleep(0.2)
     assert mon.samples_seen > seen
-    monitor._stop_all()  # what atexit calls when the kernel shuts down
+    monitor.stop_all_threads()  # what atexit calls when the kernel shuts down
     assert monitor_threads() == []
 
 

@@ -30,6 +30,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from utils import devices
+from utils.tables import Table
+
 # Modules whose import registers benchmarks. A lesson that adds a benchmark adds its module here.
 
 
@@ -155,7 +158,6 @@ def fmt_seconds(s: float) -> str:
 
 def hardware_label() -> str:
     """One line naming the hardware a result was measured on (results files record it)."""
-    from utils import devices
 
     hw = devices.hardware()
     if hw.gpus:
@@ -182,8 +184,7 @@ class Result:
         if self.ratio_to_bound is None:
             self.ratio_to_bound = ratio_to_bound(self.measured, self.bound)
         if self.mode is None:
-            from utils import devices
-
+    
             self.mode = devices.mode()
         if self.hardware is None:
             self.hardware = hardware_label()
@@ -224,7 +225,6 @@ def discover(package: str) -> dict[str, Callable[[], Result]]:
 
 def results_table(results: list[Result]):
     """A ``utils.tables.Table`` of results: renders in a notebook and as Markdown."""
-    from utils.tables import Table
 
     rows = [(r.name, r.mode, f"{r.measured:.4g} {r.unit}", f"{r.bound:.4g} {r.unit}", f"{r.ratio_to_bound:.2f}",
              r.note) for r in results]

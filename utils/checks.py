@@ -20,6 +20,8 @@ import traceback
 from dataclasses import dataclass
 from typing import Callable
 
+from utils.tables import show as display
+
 PASSED, FAILED, NOT_DONE = "passed", "failed", "not done yet"
 # The latest verdict of every check run in this kernel, by name (re-running a cell replaces its verdict).
 HISTORY: dict[str, "Verdict"] = {}
@@ -92,7 +94,6 @@ def run_check(name: str, body: Callable[[], str | None], hint: str = "", show: b
             verdict = Verdict(name, FAILED, f"your code raised {type(exc).__name__}: {first}{_where(exc)}", hint)
     HISTORY[name] = verdict
     if show:
-        from utils.tables import show as display
 
         display(verdict)
     return verdict

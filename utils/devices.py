@@ -24,6 +24,8 @@ import os
 import platform
 from dataclasses import dataclass, field
 
+from utils.tables import Table, show
+
 MODES = ("cpu", "1gpu", "2gpu", "ngpu")
 GPUS_NEEDED = {"cpu": 0, "1gpu": 1, "2gpu": 2, "ngpu": 3}
 
@@ -475,7 +477,6 @@ def detail_rows(hw: Hardware) -> list[tuple[str, str]]:
 
 def detail_table(hw: Hardware | None = None):
     """The detailed hardware report as a ``utils.tables.Table`` (lesson 00 shows it)."""
-    from utils.tables import Table
 
     return Table(["what", "found"], detail_rows(hw or hardware()), title="Hardware")
 
@@ -485,7 +486,6 @@ def report(detail: bool = False, hw: Hardware | None = None) -> None:
 
     Lesson 00 introduces it; every lesson calls it in its set-up cell.
     """
-    from utils.tables import show
 
     hw = hw or hardware()
     m = mode(len(hw.gpus))

@@ -37,7 +37,6 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
-import selectors
 import signal
 import socket
 import sys
@@ -51,6 +50,7 @@ import torch.distributed as dist
 import torch.multiprocessing as torch_mp
 
 from utils import devices
+from utils.relay import OutputRelay
 
 MASTER_ADDR = "127.0.0.1"
 GRACE_S = 1.0  # after a failure, how long peers get to stop by themselves before SIGTERM
@@ -340,70 +340,6 @@ def _run_worker(rank: int, job: _Job) -> None:
         sys.exit(1)
 
 
-# --- The caller side: output relay -------------------------------------------------------------------
-
-
-class _OutputRelay:
-    """A thread that copies each worker's stdout/stderr to the caller's streams, line by line, prefixed.
-
-    The caller's ``sys.stdout`` is captured when the relay is made: in Jupyter that object sends text to
-    the cell that is running, even when written from this thread.
-    """
-
-    def __init__(self, nprocs: int):
-        self._targets = (sys.stdout, sys.stderr)
-        self.stdout_pipes, self.stderr_pipes = [], []
-        self._selector = selectors.DefaultSelector()
-        self._partial: dict[tuple[int, int], bytes] = {}
-        for rank in range(nprocs):
-            for which, pipes in enumerate((self.stdout_pipes, self.stderr_pipes)):
-                reader, writer = multiprocessing.Pipe(duplex=False)
-                pipes.append(writer)
-                self._selector.register(reader, selectors.EVENT_READ, (rank, which))
-        self._stop_at: float | None = None
-        self._thread = threading.Thread(target=self._run, name="launch-output-relay", daemon=True)
-
-    def start(self) -> None:
-        for writer in self.stdout_pipes + self.stderr_pipes:
-            writer.close()  # the workers hold the write ends now; EOF comes when they exit
-        self._thread.start()
-
-    def _run(self) -> None:
-        while self._selector.get_map():
-            for key, _ in self._selector.select(timeout=0.1):
-                data = os.read(key.fileobj.fileno(), 65536)
-                self._emit(key.data, data, eof=not data)
-                if not data:
-                    self._selector.unregister(key.fileobj)
-                    key.fileobj.close()
-            if self._stop_at is not None and time.monotonic() > self._stop_at:
-                break  # a grandchild process still holds a pipe: stop waiting for it
-
-    def _emit(self, key: tuple[int, int], data: bytes, eof: bool) -> None:
-        text = self._partial.pop(key, b"") + data
-        lines = text.split(b"\n")
-        rest = lines.pop()  # after the last newline: an unfinished line, kept for later
-        if rest and not eof:
-            self._partial[key] = rest
-        elif rest:
-            lines.append(rest)
-        if lines:
-            target = self._targets[key[1]]
-            target.write("".join(f"[rank {key[0]}] {line.decode('utf-8', 'replace')}\n" for line in lines))
-            target.flush()
-
-    def close(self, drain_s: float = 1.0) -> None:
-        """Relay what is left (the workers have exited), then stop the thread and close the pipes."""
-        self._stop_at = time.monotonic() + drain_s
-        if self._thread.is_alive():
-            self._thread.join(drain_s + 1.0)
-        for writer in self.stdout_pipes + self.stderr_pipes:
-            writer.close()
-        for key in list(self._selector.get_map().values()):
-            key.fileobj.close()
-        self._selector.close()
-
-
 # --- The caller side: the group of worker processes --------------------------------------------------
 
 
@@ -569,7 +505,7 @@ def _run_once(payload, plan, port, timeout, start_method, threads, restart, max_
     else:
         _check_port_free(port)
     with tempfile.TemporaryDirectory(prefix="twogpu-launch-") as results_dir:
-        relay = _OutputRelay(nprocs)
+        relay = OutputRelay(nprocs)
         env = [_worker_env(r, nprocs, port, plan, threads, restart, max_restarts) for r in range(nprocs)]
         job = _Job(payload, env, threads, results_dir, relay.stdout_pipes, relay.stderr_pipes)
         group = None
@@ -592,7 +528,7 @@ def _run_once(payload, plan, port, timeout, start_method, threads, restart, max_
             if group is not None:
                 group.stop()
             print(f"[launch] interrupted: stopped {nprocs} workers in {time.monotonic() - began:.2f} s",
-                  file=relay._targets[0], flush=True)
+                  file=relay.stdout, flush=True)
             raise
         finally:
             if group is not None:

@@ -28,6 +28,8 @@ import contextlib
 import time
 from dataclasses import asdict, dataclass
 
+from utils import plots
+
 # Bar colours by kind of work; any other name takes a colour from the device palette.
 KIND_COLORS = {"forward": "#1f77b4", "backward": "#ff7f0e", "load": "#9e9e9e", "compute": "#2ca02c",
                "send": "#9467bd", "recv": "#8c564b", "step": "#d62728"}
@@ -164,7 +166,6 @@ def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):
     """
     from matplotlib.patches import Patch
 
-    from utils import plots
 
     spans = flatten(spans)
     if not spans:

@@ -22,8 +22,12 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+import matplotlib.pyplot as plt
+import torch
+
 from utils import bench, devices
 from utils.plots import size_label
+from utils.tables import Table
 
 KIB, MIB = 2**10, 2**20
 DEFAULT_SIZES = [64 * KIB, 256 * KIB, 1 * MIB, 4 * MIB, 16 * MIB, 64 * MIB]
@@ -49,22 +53,19 @@ class CopyPoint:
 
 def read_stream_rate(size: int = 64 * MIB, repeats: int = 5) -> float:
     """Bytes per second this machine reads when streaming through ``size`` bytes (a float32 sum)."""
-    import torch
-
     x = torch.ones(size // 4, dtype=torch.float32)
     m = bench.measure(lambda: x.sum(), warmup=1, repeats=repeats)
     return size / m.min  # the fastest run is the closest to what the memory system can do
 
 
-def _time_copy(dst, src, device: str | None, repeats: int) -> float:
+def time_copy(dst, src, device: str | None, repeats: int) -> float:
+    """Median seconds of ``dst.copy_(src)``; ``bench.measure`` synchronises the device around each run."""
     m = bench.measure(lambda: dst.copy_(src, non_blocking=False), warmup=2, repeats=repeats, device=device)
     return m.median
 
 
 def host_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
     """Host memcpy (RAM to RAM) for each size, against half the measured read-stream rate."""
-    import torch
-
     # The reference is measured before and after the copies and the faster kept: another program taking a
     # core for a moment (a busy laptop, a shared server) must not lower it below what the memory can do.
     before = read_stream_rate(max(sizes), repeats=9)
@@ -72,15 +73,13 @@ def host_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
     for size in sizes:
         src = torch.ones(size, dtype=torch.uint8)
         dst = torch.empty_like(src)
-        times.append(_time_copy(dst, src, None, repeats))
+        times.append(time_copy(dst, src, None, repeats))
     bound = max(before, read_stream_rate(max(sizes), repeats=9)) / 2
     return [CopyPoint("host memcpy", size, seconds, bound) for size, seconds in zip(sizes, times)]
 
 
 def gpu_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
     """Pageable and pinned host-to-device, device-to-device, and GPU 0 to GPU 1 (run in a child process)."""
-    import torch
-
     hw = devices.hardware()
     g0 = hw.gpus[0]
     paths = [("host to GPU 0, pageable", "cpu", False, "cuda:0", g0.pcie_bandwidth),
@@ -96,7 +95,7 @@ def gpu_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
             if pinned:
                 src = src.pin_memory()
             dst = torch.empty(size, dtype=torch.uint8, device=dst_dev)
-            points.append(CopyPoint(name, size, _time_copy(dst, src, dst_dev, repeats), bound))
+            points.append(CopyPoint(name, size, time_copy(dst, src, dst_dev, repeats), bound))
     return points
 
 
@@ -111,8 +110,6 @@ def measure_copies(sizes: list[int] | None = None, repeats: int = 5) -> list[Cop
 
 def points_table(points: list[CopyPoint]):
     """Every measured copy: its time, its rate, its bound, and the fraction of the bound reached."""
-    from utils.tables import Table
-
     rows = [(p.path, size_label(p.size), f"{p.seconds * 1e6:,.1f}", f"{p.rate / 1e9:.2f}",
              f"{p.bound / 1e9:.2f}" if p.bound else "unknown",
              f"{p.fraction_of_bound:.0%}" if p.fraction_of_bound else "n/a") for p in points]
@@ -121,8 +118,6 @@ def points_table(points: list[CopyPoint]):
 
 def plot_copies(points: list[CopyPoint], simulated: bool, ax=None):
     """Measured GB/s against copy size (log scale), one line per path, its bound dashed in the same colour."""
-    import matplotlib.pyplot as plt
-
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4.6), layout="constrained")
     for k, path in enumerate(dict.fromkeys(p.path for p in points)):
