@@ -106,3 +106,21 @@ def test_makefile_names_the_two_commands_first_in_readme():
     first = readme[: readme.index("##", readme.index("##") + 2)] if readme.count("##") > 1 else readme
     assert "make lab" in first and "make test" in first
     assert re.search(r"00_start_here", readme)
+
+
+def test_a_built_package_carries_every_lesson_lab_benchmark_and_tool(tmp_path):
+    """`pip install .` (Colab, Kaggle) must ship utils' sub-packages, not only its top level."""
+    import shutil
+    import sys
+    import zipfile
+
+    source = tmp_path / "src"  # a copy, so that the build's own files (build/, *.egg-info) land there
+    shutil.copytree(ROOT / "utils", source / "utils", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "-w", str(tmp_path), str(source)], check=True, timeout=300, capture_output=True)
+    (wheel,) = tmp_path.glob("twogpu_lab-*.whl")
+    shipped = {n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".py")}
+    expected = {str(p.relative_to(ROOT)) for p in (ROOT / "utils").rglob("*.py") if "__pycache__" not in p.parts}
+    assert expected <= shipped, f"missing from the wheel: {sorted(expected - shipped)[:5]}"
