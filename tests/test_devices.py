@@ -7,47 +7,12 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from utils import devices
+from fake_nvml import A100, H100, H200, T4, FakeNvml, fake_layer, real_constants
+from utils import devices, nvml
 
 
-class FakeNvml:
-    """Answers NVML queries from a recorded table, the way nvitop's nvmlQuery would (None = no answer)."""
-
-    def __init__(self, gpus, nvlinks=0, nvlink_version=4, p2p=0, topology=10, driver="550.54.15"):
-        self.gpus, self.nvlinks, self.nvlink_version = gpus, nvlinks, nvlink_version
-        self.p2p, self.topology, self.driver = p2p, topology, driver
-
-    def __call__(self, name, *args):
-        g = self.gpus
-        answers = {
-            "nvmlDeviceGetCount": lambda: len(g),
-            "nvmlDeviceGetHandleByIndex": lambda i: i,
-            "nvmlDeviceGetName": lambda h: g[h]["name"].encode(),
-            "nvmlDeviceGetMemoryInfo": lambda h: SimpleNamespace(total=g[h]["memory"]),
-            "nvmlDeviceGetCudaComputeCapability": lambda h: g[h]["cc"],
-            "nvmlDeviceGetMaxClockInfo": lambda h, kind: g[h].get("mem_clock"),
-            "nvmlDeviceGetMemoryBusWidth": lambda h: g[h].get("bus_bits"),
-            "nvmlDeviceGetMaxPcieLinkGeneration": lambda h: g[h]["pcie"][0],
-            "nvmlDeviceGetMaxPcieLinkWidth": lambda h: g[h]["pcie"][1],
-            "nvmlDeviceGetPciInfo": lambda h: SimpleNamespace(busId=f"00000000:{h + 0x1A:02X}:00.0".encode()),
-            "nvmlDeviceGetNvLinkState": lambda h, link: 1 if link < self.nvlinks else None,
-            "nvmlDeviceGetNvLinkRemotePciInfo_v2": lambda h, link: SimpleNamespace(
-                busId=f"0000:{(1 - h) + 0x1A:02x}:00.0"),
-            "nvmlDeviceGetNvLinkVersion": lambda h, link: self.nvlink_version,
-            "nvmlDeviceGetP2PStatus": lambda a, b, kind: self.p2p,
-            "nvmlDeviceGetTopologyCommonAncestor": lambda a, b: self.topology,
-            "nvmlSystemGetDriverVersion": lambda: self.driver,
-        }
-        return answers[name](*args)
-
-
-H100 = {"name": "NVIDIA H100 80GB HBM3", "memory": 80 * 2**30, "cc": (9, 0), "pcie": (5, 16),
-        "mem_clock": 2619, "bus_bits": 5120}
-T4 = {"name": "Tesla T4", "memory": 15 * 2**30, "cc": (7, 5), "pcie": (3, 16), "mem_clock": 5001, "bus_bits": 256}
-
-
-def fake_hardware(gpu, n, **kw):
-    return devices.hardware(layer=devices.NvmlLayer(FakeNvml([gpu] * n, **kw)), n_gpus=n)
+def fake_hardware(gpu, n, **machine):
+    return devices.hardware(layer=fake_layer([gpu] * n, **machine), n_gpus=n)
 
 
 def test_this_machine_is_cpu_mode_and_report_is_one_clean_line(capfd, monkeypatch):
@@ -115,21 +80,55 @@ def test_plan_rejects_what_cannot_work(monkeypatch):
         devices.plan(0)
 
 
-def test_two_gpus_over_nvlink_from_a_fake_nvml(monkeypatch):
+def test_two_h100s_with_nvlink_bridge_name_the_version_not_nvml_s_enum(monkeypatch):
     monkeypatch.delenv("TWOGPU_MODE", raising=False)
-    hw = fake_hardware(H100, 2, nvlinks=18, nvlink_version=4)
+    hw = fake_hardware(H100, 2, fabric="bridge", lanes=18, version_enum=6)  # NVML's 6 is NVLink 4.0
     assert hw.gpus[0].compute_capability == (9, 0)
-    assert hw.link.kind == "NVLink" and hw.link.nvlink_count == 18
+    assert hw.link.kind == "NVLink" and hw.link.nvlink_count == 18 and hw.link.nvlink_version == "4.0"
     assert hw.link.bandwidth == pytest.approx(450e9)  # 18 links x 25 GB/s per direction
     assert hw.gpus[0].pcie_bandwidth == pytest.approx(63.0e9, rel=0.01)  # PCIe 5.0 x16
     assert hw.gpus[0].memory_bandwidth == pytest.approx(3.35e12, rel=0.01)  # H100 HBM3 datasheet
     line = devices.summary_line(hw, "2gpu", devices.plan(2, n_gpus=2))
-    assert "2 x NVIDIA H100" in line and "NVLink 4 x18 (450 GB/s" in line and "peer access yes" in line
+    assert "2 x NVIDIA H100" in line and "NVLink 4.0 x18 (450 GB/s" in line and "peer access yes" in line
+
+
+def test_an_a100_pair_is_nvlink_3_and_the_driver_s_link_speed_wins_over_the_table(monkeypatch):
+    monkeypatch.delenv("TWOGPU_MODE", raising=False)
+    hw = fake_hardware(A100, 2, fabric="bridge", lanes=12, version_enum=4, speed_mbps=25781)
+    assert hw.link.nvlink_version == "3.0" and "NVLink 3.0 x12" in hw.link.describe()
+    assert hw.link.bandwidth == pytest.approx(12 * 25781e6)
+    without_field = fake_hardware(A100, 2, fabric="bridge", lanes=12, version_enum=4)
+    assert without_field.link.bandwidth == pytest.approx(300e9)  # 12 x 25 GB/s from the table
+
+
+def test_two_of_eight_gpus_behind_an_nvswitch_are_nvlink_not_pcie(monkeypatch):
+    """Their links end at the switch (its PCI id, not the other GPU's): the P2P status says NVLink."""
+    monkeypatch.delenv("TWOGPU_MODE", raising=False)
+    hw = fake_hardware(H100, 8, fabric="switch", lanes=18, version_enum=6)
+    assert hw.link.kind == "NVLink" and hw.link.via_switch and hw.link.nvlink_count == 18
+    assert hw.link.bandwidth == pytest.approx(450e9)
+    assert "NVLink 4.0 x18 through NVSwitch (450 GB/s" in hw.link.describe()
+
+
+def test_h200_and_b200_versions_get_their_bandwidth(monkeypatch):
+    monkeypatch.delenv("TWOGPU_MODE", raising=False)
+    assert fake_hardware(H200, 2, fabric="switch", lanes=18, version_enum=6).link.bandwidth == pytest.approx(450e9)
+    b200 = fake_hardware(H200, 2, fabric="switch", lanes=18, version_enum=7).link  # NVLink 5.0: 50 GB/s a link
+    assert b200.nvlink_version == "5.0" and b200.bandwidth == pytest.approx(900e9)
+
+
+def test_peer_access_is_read_with_pynvml_s_own_constant_a_tuple():
+    """pynvml defines NVML_P2P_CAPS_INDEX_READ = 0, (a tuple); passed as it is, the query is refused."""
+    assert isinstance(real_constants()["NVML_P2P_CAPS_INDEX_READ"], tuple)
+    with pytest.raises(TypeError):
+        FakeNvml([T4, T4])("nvmlDeviceGetP2PStatus", 0, 1, real_constants()["NVML_P2P_CAPS_INDEX_READ"])
+    assert fake_hardware(T4, 2, p2p_read=True).link.peer_access is True
+    assert fake_hardware(T4, 2, p2p_read=False).link.peer_access is False
 
 
 def test_two_t4s_over_pcie_like_kaggle(monkeypatch):
     monkeypatch.delenv("TWOGPU_MODE", raising=False)
-    hw = fake_hardware(T4, 2, nvlinks=0, p2p=2, topology=50)
+    hw = fake_hardware(T4, 2, p2p_read=False, ancestor=50)
     assert hw.link.kind == "PCIe" and hw.link.peer_access is False
     assert hw.link.bandwidth == pytest.approx(15.76e9, rel=0.01)  # PCIe 3.0 x16
     rows = dict(devices.detail_rows(hw))
@@ -144,11 +143,16 @@ def test_missing_nvml_answers_are_left_out_not_errors():
     assert "compute capability ?" in dict(devices.detail_rows(hw))["GPU 0"]
 
 
-def test_cuda_visible_devices_maps_to_nvml_indices(monkeypatch):
-    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")
-    nvml = FakeNvml([T4, H100])
-    hw = devices.hardware(layer=devices.NvmlLayer(nvml), n_gpus=1)
+@pytest.mark.parametrize("visible", ["1", "GPU-11a2b3c-0001", "GPU-11a2"])
+def test_cuda_visible_devices_maps_to_nvml_indices_by_index_uuid_or_uuid_prefix(monkeypatch, visible):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", visible)
+    hw = devices.hardware(layer=fake_layer([T4, H100]), n_gpus=1)
     assert hw.gpus[0].name == H100["name"] and hw.gpus[0].index == 0
+
+
+def test_an_unknown_cuda_visible_devices_entry_falls_back_to_nvml_order(monkeypatch):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "GPU-nothing-like-it")
+    assert fake_layer([T4, H100]).visible_indices(1) == [0]
 
 
 def test_cli_style_check_from_a_fresh_process():

@@ -3,8 +3,8 @@
 Introduced in lesson 00 (``notebooks/00_start_here.ipynb``); every later lesson prints ``report()`` in its
 set-up cell, and the launcher and pipeline helpers ask ``plan(n)`` where to put their workers.
 
-Nothing in this module initialises CUDA in the calling process. GPU facts come from NVML (through
-nvitop) and the GPU count from ``torch.cuda.device_count()``, which asks NVML too. Why it matters: the
+Nothing in this module initialises CUDA in the calling process. GPU facts come from NVML (``utils.nvml``,
+through nvitop) and the GPU count from ``torch.cuda.device_count()``, which asks NVML too. Why it matters: the
 notebook launcher forks workers, and a forked child cannot use CUDA that its parent already started.
 
 Modes (see the README's hardware routes):
@@ -17,13 +17,11 @@ Modes (see the README's hardware routes):
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import logging
 import os
 import platform
 from dataclasses import dataclass, field
 
+from utils.nvml import NvmlLayer, real_layer
 from utils.tables import Table, show
 
 MODES = ("cpu", "1gpu", "2gpu", "ngpu")
@@ -32,9 +30,10 @@ GPUS_NEEDED = {"cpu": 0, "1gpu": 1, "2gpu": 2, "ngpu": 3}
 # Theoretical bandwidth per lane and direction, in GB/s, after line encoding (PCIe 1-2: 8b/10b,
 # PCIe 3-5: 128b/130b, PCIe 6: FLIT mode). A x16 PCIe 4.0 link: 16 x 1.969 = 31.5 GB/s each way.
 PCIE_LANE_GBPS = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
-# NVLink bandwidth per link and direction, in GB/s, by NVLink version (P100, V100, A100, H100, B200).
-NVLINK_LINK_GBPS = {1: 20.0, 2: 25.0, 3: 25.0, 4: 25.0, 5: 50.0}
-NVLINK_MAX_LINKS = 18
+# NVLink bandwidth per link and direction, in GB/s, by NVLink version: P100 (1.0), V100 (2.x), A100 (3.x,
+# 12 links), H100/H200 (4.0, 18 links), B200 (5.0, 18 links). Used where the driver does not report the
+# link speed itself (NVML's NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON field, preferred when present).
+NVLINK_LINK_GBPS = {"1.0": 20.0, "2.0": 25.0, "2.2": 25.0, "3.0": 25.0, "3.1": 25.0, "4.0": 25.0, "5.0": 50.0}
 # nvmlDeviceGetTopologyCommonAncestor levels, in words a learner can look up.
 TOPOLOGY = {
     0: "same board",
@@ -72,23 +71,32 @@ class GPU:
 
 @dataclass(frozen=True)
 class Link:
-    """How GPU ``a`` reaches GPU ``b``: NVLink (and how many links) or PCIe, and its peak."""
+    """How GPU ``a`` reaches GPU ``b``: NVLink (direct or through an NVSwitch) or PCIe, and its peak."""
 
     a: int
     b: int
     kind: str  # "NVLink" or "PCIe"
-    nvlink_count: int = 0
-    nvlink_version: int | None = None
+    nvlink_count: int = 0  # links used: to the other GPU, or to the NVSwitch fabric
+    nvlink_version: str | None = None  # "3.0", "4.0" ... as NVIDIA's datasheets name it
+    nvlink_speed: float | None = None  # bytes/s per link and direction, as the driver reports it
+    via_switch: bool = False
     pcie_generation: int | None = None
     pcie_width: int | None = None
     topology: str | None = None
     peer_access: bool | None = None
 
     @property
+    def per_link(self) -> float | None:
+        """One NVLink's peak, one direction: the driver's figure, else the version's from the table."""
+        if self.nvlink_speed:
+            return self.nvlink_speed
+        return NVLINK_LINK_GBPS[self.nvlink_version] * 1e9 if self.nvlink_version in NVLINK_LINK_GBPS else None
+
+    @property
     def bandwidth(self) -> float | None:
         """Theoretical peak between the two GPUs, one direction, bytes per second."""
-        if self.kind == "NVLink" and self.nvlink_version in NVLINK_LINK_GBPS:
-            return NVLINK_LINK_GBPS[self.nvlink_version] * self.nvlink_count * 1e9
+        if self.kind == "NVLink":
+            return self.per_link * self.nvlink_count if self.per_link and self.nvlink_count else None
         if self.pcie_generation in PCIE_LANE_GBPS and self.pcie_width:
             return PCIE_LANE_GBPS[self.pcie_generation] * self.pcie_width * 1e9
         return None
@@ -96,7 +104,8 @@ class Link:
     def describe(self) -> str:
         if self.kind == "NVLink":
             version = f" {self.nvlink_version}" if self.nvlink_version else ""
-            text = f"NVLink{version} x{self.nvlink_count}"
+            count = f" x{self.nvlink_count}" if self.nvlink_count else ""
+            text = f"NVLink{version}{count}" + (" through NVSwitch" if self.via_switch else "")
         elif self.pcie_generation and self.pcie_width:
             text = f"PCIe {self.pcie_generation}.0 x{self.pcie_width}"
         else:
@@ -123,149 +132,30 @@ class Hardware:
     extra: dict = field(default_factory=dict)
 
 
-# --- NVML, through nvitop ------------------------------------------------------------------------------
+# --- From NVML's answers to the course's facts -------------------------------------------------------
 
 
-class NvmlLayer:
-    """The few NVML questions the course asks, through one ``query(name, *args)`` function.
-
-    The real layer passes nvitop's ``libnvml.nvmlQuery``; tests pass a fake that replays recorded answers,
-    so that everything below runs on a machine without a GPU. ``query`` returns None where NVML has no
-    answer (an unsupported field, an older driver): that fact is then left out, never an error.
-    """
-
-    def __init__(self, query, constants=None):
-        self.query = query
-        c = constants or {}
-        self.clock_mem = c.get("NVML_CLOCK_MEM", 2)
-        self.p2p_read = c.get("NVML_P2P_CAPS_INDEX_READ", 0)
-        self.p2p_ok = c.get("NVML_P2P_STATUS_OK", 0)
-        self.feature_enabled = c.get("NVML_FEATURE_ENABLED", 1)
-
-    def count(self) -> int:
-        return self.query("nvmlDeviceGetCount") or 0
-
-    def handle(self, index: int):
-        return self.query("nvmlDeviceGetHandleByIndex", index)
-
-    def gpu(self, index: int, nvml_index: int | None = None) -> GPU:
-        h = self.handle(index if nvml_index is None else nvml_index)
-        name = self.query("nvmlDeviceGetName", h)
-        memory = self.query("nvmlDeviceGetMemoryInfo", h)
-        cc = self.query("nvmlDeviceGetCudaComputeCapability", h)
-        mem_clock_mhz = self.query("nvmlDeviceGetMaxClockInfo", h, self.clock_mem)
-        bus_bits = self.query("nvmlDeviceGetMemoryBusWidth", h)
-        # Double data rate: two transfers per clock, bus_bits / 8 bytes per transfer.
-        mem_bw = 2 * mem_clock_mhz * 1e6 * bus_bits / 8 if mem_clock_mhz and bus_bits else None
-        return GPU(
-            index=index,
-            name=_text(name) or f"GPU {index}",
-            memory_total=getattr(memory, "total", None),
-            compute_capability=tuple(cc) if cc else None,
-            pcie_generation=self.query("nvmlDeviceGetMaxPcieLinkGeneration", h),
-            pcie_width=self.query("nvmlDeviceGetMaxPcieLinkWidth", h),
-            memory_bandwidth=mem_bw,
-        )
-
-    def bus_id(self, h) -> str | None:
-        info = self.query("nvmlDeviceGetPciInfo", h)
-        return _text(getattr(info, "busId", None))
-
-    def link(self, a: int, b: int, gpu_a: GPU, gpu_b: GPU, nvml_a=None, nvml_b=None) -> Link:
-        ha = self.handle(a if nvml_a is None else nvml_a)
-        hb = self.handle(b if nvml_b is None else nvml_b)
-        b_bus = (self.bus_id(hb) or "").lower()
-        links, version = 0, None
-        for lane in range(NVLINK_MAX_LINKS):
-            if self.query("nvmlDeviceGetNvLinkState", ha, lane) != self.feature_enabled:
-                continue
-            remote = self.query("nvmlDeviceGetNvLinkRemotePciInfo_v2", ha, lane)
-            remote_bus = (_text(getattr(remote, "busId", None)) or "").lower()
-            # Bus ids differ only in leading zeros between calls ("00000000:1A:00.0" vs "0000:1a:00.0").
-            if remote_bus and b_bus and remote_bus.split(":", 1)[-1] == b_bus.split(":", 1)[-1]:
-                links += 1
-                version = version or self.query("nvmlDeviceGetNvLinkVersion", ha, lane)
-        p2p = self.query("nvmlDeviceGetP2PStatus", ha, hb, self.p2p_read)
-        level = self.query("nvmlDeviceGetTopologyCommonAncestor", ha, hb)
-        gens = [g for g in (gpu_a.pcie_generation, gpu_b.pcie_generation) if g]
-        widths = [w for w in (gpu_a.pcie_width, gpu_b.pcie_width) if w]
-        return Link(
-            a=a,
-            b=b,
-            kind="NVLink" if links else "PCIe",
-            nvlink_count=links,
-            nvlink_version=version,
-            pcie_generation=min(gens) if gens else None,
-            pcie_width=min(widths) if widths else None,
-            topology=TOPOLOGY.get(level),
-            peer_access=None if p2p is None else p2p == self.p2p_ok,
-        )
-
-    def driver_version(self) -> str | None:
-        return _text(self.query("nvmlSystemGetDriverVersion"))
+def gpu_from(layer: NvmlLayer, index: int, nvml_index: int) -> GPU:
+    """GPU ``index`` as torch numbers it (``cuda:index``), described from NVML device ``nvml_index``."""
+    facts = layer.gpu_facts(nvml_index)
+    return GPU(index=index, **dict(facts, name=facts["name"] or f"GPU {index}"))
 
 
-def _text(value) -> str | None:
-    if value is None:
-        return None
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def _nvml_library_present() -> bool:
-    """True when the NVIDIA driver's NVML library can be loaded (checked quietly, before nvitop)."""
-    for name in ("libnvidia-ml.so.1", "libnvidia-ml.so", "nvml.dll"):
-        try:
-            ctypes.CDLL(name)
-            return True
-        except OSError:
-            continue
-    return False
-
-
-@contextlib.contextmanager
-def _quiet_nvitop():
-    """Keep nvitop's log lines (e.g. its "FATAL ERROR: NVML not found" banner) out of the notebook."""
-    logger = logging.getLogger("nvitop")
-    old_disabled = logger.disabled
-    logger.disabled = True
-    lib_logger = logging.getLogger("nvitop.api.libnvml")
-    old_lib = lib_logger.disabled
-    lib_logger.disabled = True
-    try:
-        yield
-    finally:
-        logger.disabled = old_disabled
-        lib_logger.disabled = old_lib
-
-
-def nvml_layer() -> tuple[NvmlLayer | None, str | None]:
-    """The real NVML layer, or None and the reason in a few words (no driver, driver not loaded...)."""
-    if not _nvml_library_present():
-        return None, "no NVIDIA driver (NVML library not found)"
-    with _quiet_nvitop():
-        try:
-            from nvitop.api import libnvml
-        except Exception as exc:  # a broken nvitop install must not break the course
-            return None, f"nvitop could not load NVML ({type(exc).__name__})"
-
-        def query(name, *args):
-            with _quiet_nvitop():
-                try:
-                    value = libnvml.nvmlQuery(name, *args, ignore_errors=False)
-                except Exception:
-                    return None
-            return None if value is libnvml.NA else value
-
-        consts = {k: getattr(libnvml, k) for k in ("NVML_CLOCK_MEM", "NVML_P2P_CAPS_INDEX_READ",
-                                                   "NVML_P2P_STATUS_OK", "NVML_FEATURE_ENABLED")
-                  if hasattr(libnvml, k)}
-        layer = NvmlLayer(query, consts)
-        try:
-            with _quiet_nvitop():
-                libnvml.nvmlQuery("nvmlDeviceGetCount", ignore_errors=False)
-        except Exception as exc:
-            return None, f"NVIDIA driver present but NVML failed ({type(exc).__name__})"
-    return layer, None
+def link_from(layer: NvmlLayer, a: GPU, b: GPU, nvml_a: int, nvml_b: int) -> Link:
+    """How GPU a reaches GPU b. NVLink when links go straight to b, or when they go to an NVSwitch and the
+    driver says a and b talk over NVLink (P2P status); else PCIe at the slower of the two GPUs' links."""
+    f = layer.nvlink_facts(nvml_a, nvml_b)
+    via_switch = not f["direct_lanes"] and f["switch_lanes"] > 0 and f["p2p_nvlink"] is not False
+    nvlink = f["direct_lanes"] > 0 or via_switch or (f["p2p_nvlink"] is True)
+    gens = [g for g in (a.pcie_generation, b.pcie_generation) if g]
+    widths = [w for w in (a.pcie_width, b.pcie_width) if w]
+    return Link(a=a.index, b=b.index, kind="NVLink" if nvlink else "PCIe",
+                nvlink_count=(f["direct_lanes"] or f["switch_lanes"]) if nvlink else 0,
+                nvlink_version=f["version"] if nvlink else None,
+                nvlink_speed=f["speed_mbps"] * 1e6 if nvlink and f["speed_mbps"] else None,
+                via_switch=via_switch, pcie_generation=min(gens) if gens else None,
+                pcie_width=min(widths) if widths else None, topology=TOPOLOGY.get(f["topology_level"]),
+                peer_access=f["p2p_read"])
 
 
 # --- Facts about this machine --------------------------------------------------------------------------
@@ -302,34 +192,22 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine() or "unknown CPU"
 
 
-def _visible_nvml_indices(count: int) -> list[int | None]:
-    """NVML index of each GPU torch sees. NVML ignores CUDA_VISIBLE_DEVICES; torch does not."""
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if visible is None:
-        return list(range(count))
-    parts = [p.strip() for p in visible.split(",") if p.strip()]
-    if all(p.isdigit() for p in parts):
-        return [int(p) for p in parts][:count]
-    return [None] * count  # UUIDs or MIG names: fall back to NVML's own order below
-
-
 def hardware(layer: NvmlLayer | None = None, n_gpus: int | None = None) -> Hardware:
     """Collect the hardware facts without initialising CUDA. ``layer``/``n_gpus`` are for tests."""
     import torch
 
     reason = None
     if layer is None:
-        layer, reason = nvml_layer()
+        layer, reason = real_layer()
     n = gpu_count() if n_gpus is None else n_gpus
     gpus: list[GPU] = []
     link = None
     driver = None
     if layer is not None and n > 0:
-        nvml_ids = _visible_nvml_indices(n)
-        nvml_ids = [i if i is not None else pos for pos, i in enumerate(nvml_ids)]
-        gpus = [layer.gpu(pos, nvml_ids[pos]) for pos in range(n)]
+        nvml_ids = layer.visible_indices(n)
+        gpus = [gpu_from(layer, pos, nvml_ids[pos]) for pos in range(n)]
         if n >= 2:
-            link = layer.link(0, 1, gpus[0], gpus[1], nvml_ids[0], nvml_ids[1])
+            link = link_from(layer, gpus[0], gpus[1], nvml_ids[0], nvml_ids[1])
         driver = layer.driver_version()
     elif n == 0 and layer is not None:
         seen = layer.count()

@@ -18,7 +18,7 @@ import os
 import threading
 import time
 
-from utils import devices
+from utils import devices, nvml
 
 # Sample keys of one GPU: (nvitop Device method, factor to the unit the panel uses).
 GPU_METRICS = {
@@ -105,7 +105,7 @@ class Sampler:
         self._last_scan = -math.inf
 
     def sample(self) -> dict:
-        with devices._quiet_nvitop():  # keep nvitop's log lines out of the notebook
+        with nvml.quiet_nvitop():  # keep nvitop's log lines out of the notebook
             gpus = [dict(sample_gpu(g, i, self.throughput), name=self.gpu_names[i])
                     for i, g in enumerate(self.gpus)]
         return {"t": time.perf_counter(), "gpus": gpus, "host": self.sample_host(),
@@ -171,20 +171,19 @@ def _device_name(device, index: int) -> str:
 def gpu_devices() -> tuple[list, str | None]:
     """nvitop ``Device`` objects for the GPUs torch can use, or ([], why there are none).
 
-    Asks ``devices.nvml_layer()`` first: calling nvitop on a machine without the NVIDIA driver would print
+    Asks ``nvml.real_layer()`` first: calling nvitop on a machine without the NVIDIA driver would print
     "FATAL ERROR: NVML not found" into the notebook.
     """
-    layer, reason = devices.nvml_layer()
+    layer, reason = nvml.real_layer()
     if layer is None:
         return [], reason
     n = devices.gpu_count()  # respects CUDA_VISIBLE_DEVICES, and does not start CUDA
     if n == 0:
         return [], devices.hardware(layer=layer, n_gpus=0).no_gpu_reason
-    with devices._quiet_nvitop():
+    with nvml.quiet_nvitop():
         from nvitop import Device
 
-        nvml_ids = devices._visible_nvml_indices(n)
-        return [Device(i if i is not None else pos) for pos, i in enumerate(nvml_ids)], None
+        return [Device(i) for i in layer.visible_indices(n)], None
 
 
 def default_sampler(throughput: bool = True) -> Sampler:
