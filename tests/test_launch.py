@@ -126,8 +126,10 @@ def test_spawn_sends_a_locally_defined_function_by_value():
     assert launch(local_worker, nprocs=2, start_method="spawn") == [20.0, 20.0]
 
 
-def test_cuda_initialised_in_the_caller_switches_to_spawn_and_says_so(monkeypatch):
+def test_cuda_initialised_in_the_caller_switches_to_spawn_and_says_so(monkeypatch, tmp_path):
     lines = []
+    monkeypatch.setattr(launch_module, "PROC_MAPS", str(tmp_path / "maps"))  # no driver library loaded
+    (tmp_path / "maps").write_text("7f00-7f01 r-xp 0 08:01 1 /usr/lib/libc.so.6\n")
     monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
     assert launch_module._choose_start_method(None, lines.append) == "spawn"
     assert len(lines) == 1 and "spawn" in lines[0] and "CUDA" in lines[0]
@@ -135,6 +137,43 @@ def test_cuda_initialised_in_the_caller_switches_to_spawn_and_says_so(monkeypatc
     assert launch_module._choose_start_method(None, lines.append) == "fork"
     assert launch_module._choose_start_method("spawn", lines.append) == "spawn"
     assert len(lines) == 1
+
+
+def test_cuda_started_by_is_available_alone_also_switches_to_spawn(monkeypatch, tmp_path):
+    """torch.cuda.is_available() loads the driver without setting torch.cuda.is_initialized()."""
+    maps = tmp_path / "maps"
+    maps.write_text("7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15\n")
+    monkeypatch.setattr(launch_module, "PROC_MAPS", str(maps))
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
+    lines = []
+    assert launch_module._choose_start_method(None, lines.append) == "spawn"
+    assert "is_available()" in lines[0]
+    assert launch_module.cuda_driver_started() is True
+
+
+def _tensor_with_grad():
+    return {"w": [torch.ones(2, requires_grad=True) * 2], "n": 3}
+
+
+def test_returned_tensors_come_back_detached_on_the_cpu():
+    """A CUDA tensor unpickled in the notebook would start CUDA there: workers send CPU tensors."""
+    (value,) = launch(_tensor_with_grad, nprocs=1)
+    assert value["n"] == 3 and value["w"][0].device.type == "cpu" and not value["w"][0].requires_grad
+    assert launch_module.on_cpu((torch.ones(1), [torch.zeros(1)]))[1][0].device.type == "cpu"
+
+
+def _register_teardown_marker(path):
+    import atexit
+
+    atexit.register(lambda: open(path, "w").write("interpreter teardown ran"))
+    return "done"
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_forked_and_spawned_workers_end_the_same_way_without_interpreter_teardown(tmp_path, start_method):
+    marker = tmp_path / "teardown"
+    assert launch(_register_teardown_marker, str(marker), nprocs=1, start_method=start_method) == ["done"]
+    assert not marker.exists()
 
 
 # --- Failures -----------------------------------------------------------------------------------------

@@ -191,14 +191,35 @@ def _check_port_free(port: int) -> None:
                               f"another one.") from None
 
 
+PROC_MAPS = "/proc/self/maps"  # the libraries this process has loaded (Linux)
+
+
+def cuda_driver_started() -> bool:
+    """Whether this process has started CUDA, including through ``torch.cuda.is_available()``.
+
+    ``torch.cuda.is_initialized()`` alone misses that call: it loads and initialises the driver (libcuda)
+    without setting torch's flag, and a child forked afterwards fails with "Cannot re-initialize CUDA in
+    forked subprocess". The driver library in this process's memory map says it was loaded. (torch's NVML
+    check, ``PYTORCH_NVML_BASED_CUDA_CHECK=1``, makes ``is_available()`` itself safe.)
+    """
+    if torch.cuda.is_initialized():  # asks torch's own flag; does not initialise CUDA
+        return True
+    try:
+        with open(PROC_MAPS) as maps:
+            return any("libcuda.so" in line for line in maps)
+    except OSError:  # not Linux: only torch's flag can tell
+        return False
+
+
 def _choose_start_method(requested: str | None, say) -> str:
     if requested is not None:
         return requested
     if "fork" not in multiprocessing.get_all_start_methods():
         return "spawn"
-    if torch.cuda.is_initialized():  # asks torch's own flag; does not initialise CUDA
-        say("[launch] CUDA is already initialised here and forked workers cannot use it: starting them "
-            "with spawn (slower) and sending your function by value (cloudpickle).")
+    if cuda_driver_started():
+        say("[launch] CUDA is already started in this process (by a CUDA tensor, or by "
+            "torch.cuda.is_available()) and forked workers cannot use it: starting them with spawn (slower) "
+            "and sending your function by value (cloudpickle).")
         return "spawn"
     return "fork"
 
@@ -260,9 +281,24 @@ def _error_record(exc: BaseException) -> dict:
             "failed_at": _failure_started_at or time.monotonic()}
 
 
+def on_cpu(value):
+    """``value`` with every tensor in it (in lists, tuples, dicts) moved to the CPU.
+
+    Why: a CUDA tensor sent back would be unpickled onto the GPU in the notebook process, starting CUDA
+    there, and every later forked launch would then fail.
+    """
+    if isinstance(value, torch.Tensor):
+        return value.detach().cpu()
+    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+        return type(value)(on_cpu(v) for v in value)
+    if isinstance(value, dict) and type(value) is dict:
+        return {k: on_cpu(v) for k, v in value.items()}
+    return value
+
+
 def _result_record(value, rank: int) -> dict:
     try:
-        return {"value": pickle.dumps(value)}
+        return {"value": pickle.dumps(on_cpu(value))}
     except Exception as exc:
         try:
             raise ReturnValueError(
@@ -283,8 +319,8 @@ def keep_until_exit(obj):
     ``return``, after ``destroy_process_group``), the group's destructor runs on the main thread, holding
     Python's GIL, and waits for gloo's worker thread, which may still be freeing the finished all-reduce
     (Python tensors: it needs the GIL). Now and then that is a deadlock (seen with gdb in lesson 03).
-    Workers of ``launch`` end with ``os._exit`` after gloo's threads are idle, so a model kept until then is
-    never freed at the wrong moment. Under ``torchrun`` the list simply lives until interpreter exit.
+    Workers of ``launch``, forked or spawned, end with ``os._exit`` (no interpreter teardown), so a model kept
+    until then is never freed at the wrong moment. Under ``torchrun`` the list simply lives until interpreter exit.
 
         ddp_model = keep_until_exit(DDP(model))
     """
@@ -336,8 +372,9 @@ def _run_worker(rank: int, job: _Job) -> None:
     _write_record(job.results_dir, rank, record)
     sys.stdout.flush()
     sys.stderr.flush()
-    if "error" in record:
-        sys.exit(1)
+    # Forked and spawned workers end the same way: os._exit, with no interpreter teardown, where freeing a
+    # process group while gloo's threads still run can deadlock (see keep_until_exit).
+    os._exit(1 if "error" in record else 0)
 
 
 # --- The caller side: the group of worker processes --------------------------------------------------
