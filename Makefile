@@ -22,7 +22,7 @@ PYTEST_ARGS ?=
 # Jupyter refuses to run as root (containers, CI) unless told it is meant.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: help setup lab test bench execute student gpu-check clean
+.PHONY: help setup lab test bench execute student gpu-check gpu-wheels clean
 
 help:
 	@echo "make lab        set up (first time only) and start JupyterLab on the course"
@@ -30,7 +30,8 @@ help:
 	@echo "make bench      run the benchmarks, write results/bench-<mode>.md and .json"
 	@echo "make execute    re-run every notebook top to bottom in place and clean its metadata"
 	@echo "make student    build the student copies of the labs into labs/student/"
-	@echo "make gpu-check  GPU tests and notebooks in 1gpu mode, report in results/ (or \$$OUT)"
+	@echo "make gpu-check  one short run of GPU probes, GPU tests and notebooks (1gpu), report in results/ (or \$$OUT)"
+	@echo "make gpu-wheels download the wheels the GPU check needs on a torch-only CUDA image into .whl/"
 
 setup: $(STAMP)
 
@@ -63,6 +64,16 @@ student: setup
 
 gpu-check: setup
 	$(PY) -m utils.tools.gpucheck
+
+# The GPU check on a machine with a CUDA torch but no Jupyter stack (and no network): these wheels, for
+# CPython 3.12 on x86-64 Linux, with what they need, at the versions requirements.txt pins.
+GPU_WHEEL_PINS := $(shell grep -E '^(nbclient|nbformat|ipykernel|ipywidgets|nvitop|nbval)==' requirements.txt)
+GPU_PLATFORMS  := $(foreach p,manylinux_2_28_x86_64 manylinux_2_27_x86_64 manylinux_2_17_x86_64 manylinux2014_x86_64 manylinux1_x86_64,--platform $(p))
+gpu-wheels:
+	rm -rf .whl && mkdir -p .whl
+	python3 -m pip download --quiet --only-binary=:all: --python-version 3.12 --implementation cp \
+	    $(GPU_PLATFORMS) -d .whl $(GPU_WHEEL_PINS)
+	@echo "gpu-wheels: $$(ls .whl | wc -l) wheels, $$(du -sh .whl | cut -f1) in .whl/ (carried to the GPU machine)"
 
 clean:
 	rm -rf build results/*.tmp .pytest_cache

@@ -2,13 +2,12 @@
 
 import subprocess
 import sys
-from types import SimpleNamespace
 
 import pytest
 import torch
 
-from fake_nvml import A100, H100, H200, T4, FakeNvml, fake_layer, real_constants
-from utils import devices, nvml
+from utils import devices
+from utils.tools.fake_nvml import A100, H100, H200, T4, FakeNvml, fake_layer, real_constants
 
 
 def fake_hardware(gpu, n, **machine):

@@ -4,7 +4,7 @@ stay small enough to read, and each folder serves the notebook it is named after
 Layers, from the bottom: infrastructure (``utils/*.py``: devices, launch, bench, ...), lessons
 (``utils/lessons/<slug>/``), labs (``utils/labs/<slug>/``), benchmarks (``utils/benchmarks/``), tools
 (``utils/tools/``). Infrastructure imports only infrastructure; a lesson never imports a lab, a benchmark
-or a tool; a lab never imports a benchmark or a tool; nothing imports a tool.
+or a tool; a lab never imports a benchmark or a tool; nothing in utils imports a tool.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ ALLOWED = {
     "lessons": {"infrastructure", "lessons"},
     "labs": {"infrastructure", "lessons", "labs"},
     "benchmarks": {"infrastructure", "lessons", "benchmarks"},
-    "tools": {"infrastructure", "tools"},
+    "tools": {"infrastructure", "lessons", "labs", "benchmarks", "tools"},  # tools sit on top of everything
 }
 
 

@@ -15,6 +15,7 @@ under 1 MB.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -102,20 +103,24 @@ def _cell_problems(nb) -> list[str]:
     return found
 
 
-def execute(path: Path, timeout: int = 900) -> float:
-    """Run ``path`` top to bottom in the course kernel, clean it, write it back; returns seconds taken."""
+def execute(path: Path, timeout: int = 900, out: Path | None = None) -> float:
+    """Run ``path`` top to bottom in the course kernel, clean it, write it back (or to ``out``); returns the
+    seconds taken. The kernel runs in the notebook's own folder. ``TWOGPU_KERNEL`` names another kernel
+    (the GPU check uses ipykernel's ``python3`` where the course's kernel is not registered)."""
     import nbformat
     from nbclient import NotebookClient
 
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=timeout, record_timing=False,
-                            resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(nb, kernel_name=os.environ.get("TWOGPU_KERNEL", KERNEL_NAME), timeout=timeout,
+                            record_timing=False, resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
-    client.execute()
-    seconds = time.perf_counter() - start
-    clean(nb)
-    nbformat.write(nb, path)
+    try:
+        client.execute()
+    finally:  # a failed run is written too: its error output says where it stopped
+        seconds = time.perf_counter() - start
+        clean(nb)
+        nbformat.write(nb, out or path)
     return seconds
 
 
@@ -212,10 +217,14 @@ def grade(path: Path, timeout: int = 600) -> tuple[str, list[str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m utils.tools.nbtools")
-    parser.add_argument("command", choices=["execute", "check", "clean", "student", "grade"])
-    parser.add_argument("paths", nargs="+", type=Path)
+    parser.add_argument("command", choices=["execute", "execute-copy", "check", "clean", "student", "grade"])
+    parser.add_argument("paths", nargs="+", type=Path, help="notebooks; for execute-copy: SOURCE DESTINATION")
     args = parser.parse_args(argv)
     status = 0
+    if args.command == "execute-copy":  # the GPU check: run a notebook, keep the executed copy elsewhere
+        source, destination = args.paths
+        print(f"{source}: executed in {execute(source, out=destination):.1f} s -> {destination}", flush=True)
+        return 0
     if args.command == "student":
         for lab_dir in args.paths:
             for path in build_students(lab_dir):
