@@ -1,5 +1,5 @@
-"""Lesson 03 (utils.ddp) and lab 03 (utils.ddp_lab): the training function under launch and torchrun (one and
-two "nodes"), DDP's gradient against the full batch's, PowerSGD on gloo, and the lab's checks failing wrong answers.
+"""Lesson 03 (utils.lessons.ddp): the training function under launch and torchrun (one and two "nodes"), DDP's
+gradient against the full batch's, PowerSGD on gloo, the command line, and the sampler replay of the references.
 
 Every test bounds its processes (pytest timeout, launch timeout, subprocess timeout) and leaves none behind.
 """
@@ -17,16 +17,15 @@ from pathlib import Path
 import psutil
 import pytest
 import torch
-import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler
 
-from utils import checks, ddp
 from utils.launch import launch
+from utils.lessons.ddp import allreduce, cli, gradients, hooks, recipe, replay
+from utils.lessons.ddp.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
 # Small enough for seconds on 2 CPU cores; the same on every path so the final losses can be compared.
-TINY = ddp.Settings(steps=6, batch_per_worker=8, context=32, width=64, depth=2, heads=4, max_chars=50_000,
+TINY = Settings(steps=6, batch_per_worker=8, context=32, width=64, depth=2, heads=4, max_chars=50_000,
                     threads=1)
 TINY_FLAGS = ["--steps", "6", "--batch-per-worker", "8", "--context", "32", "--width", "64", "--depth", "2",
               "--heads", "4", "--max-chars", "50000", "--threads", "1"]
@@ -72,7 +71,7 @@ def processes(commands: list[list[str]]):
 def launched_tiny():
     """The reference: the lesson's function launched from Python, as the notebook does."""
     os.environ["TWOGPU_MODE"] = "cpu"
-    return launch(ddp.train, TINY, nprocs=2, timeout=120)
+    return launch(recipe.train, TINY, nprocs=2, timeout=120)
 
 
 # --- The same function under torchrun -----------------------------------------------------------------------
@@ -82,7 +81,7 @@ def launched_tiny():
 def test_torchrun_single_node_gives_the_notebook_launch_final_loss(tmp_path, launched_tiny):
     out = tmp_path / "result.json"
     command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
-               "-m", "utils.ddp", *TINY_FLAGS, "--out", str(out)]
+               "-m", "utils.lessons.ddp", *TINY_FLAGS, "--out", str(out)]
     with processes([command]) as (proc,):
         _, stderr = proc.communicate(timeout=80)
     assert proc.returncode == 0, stderr[-3000:]
@@ -100,7 +99,7 @@ def test_two_torchrun_agents_as_two_nodes_give_the_same_result(tmp_path, launche
         commands.append([sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--node-rank", str(node),
                          "--nproc-per-node", "1", "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{port}",
                          "--rdzv-id", "test-two-nodes", "--rdzv-conf", f"is_host={'true' if node == 0 else 'false'}",
-                         "-m", "utils.ddp", *TINY_FLAGS, "--out", str(tmp_path / f"node-{node}.json")])
+                         "-m", "utils.lessons.ddp", *TINY_FLAGS, "--out", str(tmp_path / f"node-{node}.json")])
     with processes(commands) as procs:
         outputs = [p.communicate(timeout=80) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], "\n".join(err[-2000:] for _, err in outputs)
@@ -117,92 +116,57 @@ def test_two_torchrun_agents_as_two_nodes_give_the_same_result(tmp_path, launche
 @pytest.mark.timeout(60)
 def test_ddp_gradients_equal_single_process_full_batch_gradients():
     s = TINY.scaled(batch_per_worker=4, accumulate=2, device="cpu")
-    grads = launch(ddp.ddp_gradients, s, nprocs=2, timeout=50)
-    reference = ddp.full_batch_gradient(s)
+    grads = launch(gradients.ddp_gradients, s, nprocs=2, timeout=50)
+    reference = gradients.full_batch_gradient(s)
     assert torch.equal(grads[0], grads[1])
     assert (grads[0] - reference).abs().max().item() < 1e-6
 
 
 @pytest.mark.timeout(60)
 def test_powersgd_with_explicit_bucket_cap_finishes_on_gloo_and_sends_less():
-    plain, compressed = (launch(ddp.train, TINY.scaled(**kw), nprocs=2, timeout=50)[0]
+    plain, compressed = (launch(recipe.train, TINY.scaled(**kw), nprocs=2, timeout=50)[0]
                          for kw in ({}, {"hook": "powersgd", "bucket_cap_mb": 25}))
     assert compressed["bytes_per_step"] < plain["bytes_per_step"] / 5
     assert abs(compressed["final_loss"] - plain["final_loss"]) < 0.2
 
 
 def test_busbw_factor_and_command_line_settings():
-    assert ddp.busbw_factor(2) == 1.0 and ddp.busbw_factor(8) == pytest.approx(1.75)
-    s, out = ddp.parse_settings(TINY_FLAGS + ["--hook", "fp16", "--progress", "--out", "x.json"])
+    assert allreduce.busbw_factor(2) == 1.0 and allreduce.busbw_factor(8) == pytest.approx(1.75)
+    s, out = cli.parse_settings(TINY_FLAGS + ["--hook", "fp16", "--progress", "--out", "x.json"])
     assert s == TINY.scaled(hook="fp16", progress=True) and out == "x.json"
 
 
-# --- Lab 03: each check fails a deliberately wrong answer ------------------------------------------------------
+def test_an_unknown_hook_is_named_before_anything_runs():
+    with pytest.raises(ValueError, match="hook must be one of .*'powersgd'.*got 'int8'"):
+        hooks.register_hook(None, "int8")
 
 
-def _lab_worker(steps, micro_batch, accumulate, lr, wrap=True, divide=True, destroy=True):
-    """The lab's solution with one switch per mistake (wrap in DDP, divide by accumulate, destroy the group)."""
-    from utils import ddp_lab as lab
-    from utils.launch import current_backend
-
-    dist.init_process_group(current_backend())
-    dataset = lab.text()
-    model = lab.build_model(dataset.corpus.vocab_size)
-    net = DDP(model) if wrap else model
-    sampler = DistributedSampler(dataset, shuffle=True, seed=lab.SEED, drop_last=True)
-    batches = iter(DataLoader(dataset, batch_size=micro_batch, sampler=sampler, drop_last=True))
-    optimizer = torch.optim.AdamW(net.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        total = 0.0
-        for k in range(accumulate):
-            x, y = next(batches)
-            sync = net.no_sync() if wrap and k < accumulate - 1 else contextlib.nullcontext()
-            with sync:
-                loss = net(x, y)[1] / (accumulate if divide else 1)
-                loss.backward()
-            total += loss.item()
-        optimizer.step()
-        losses.append(total)
-    result = {"losses": losses, "grads": lab.flat_grad(model), "state": model.state_dict()}
-    if destroy:
-        dist.destroy_process_group()
-    return result
+# --- The sampler replay that single-process references train on (labs 00 and 03) -------------------------------
 
 
-def _without_ddp(*args):
-    return _lab_worker(*args, wrap=False)
+@pytest.mark.parametrize("n_items, batch_size", [(100, 8), (37, 4)])
+def test_replayed_batches_are_what_each_ranks_loader_hands_out(n_items, batch_size):
+    """Rank by rank, epoch after epoch: DistributedSampler + set_epoch + DataLoader(drop_last=True)."""
+    count, world, seed = 20, 2, 3  # 20 batches: more than three epochs of either size
+    loaded = []
+    for rank in range(world):
+        sampler = DistributedSampler(range(n_items), num_replicas=world, rank=rank, shuffle=True, seed=seed,
+                                     drop_last=True)
+        loader = DataLoader(range(n_items), batch_size=batch_size, sampler=sampler, drop_last=True)
+        rows = []
+        for epoch in range(8):
+            sampler.set_epoch(epoch)
+            rows += [batch.tolist() for batch in loader]
+        loaded.append(rows[:count])
+        assert replay.sampler_batches(n_items, batch_size, rank, world, seed, count) == rows[:count]
+    assert replay.global_batches(n_items, batch_size, world, seed, count) == [a + b for a, b in zip(*loaded)]
 
 
-def _without_dividing_by_accumulate(*args):
-    return _lab_worker(*args, divide=False)
-
-
-def _without_destroy(*args):
-    return _lab_worker(*args, destroy=False)
-
-
-@pytest.mark.timeout(60)
-def test_lab_gradient_check_fails_ranks_that_train_without_ddp():
-    from utils import ddp_lab as lab
-
-    verdict = lab.check_gradients(_without_ddp)
-    assert verdict.status == checks.FAILED and "is the model wrapped in DDP?" in verdict.message
-
-
-@pytest.mark.timeout(60)
-def test_lab_loss_check_fails_accumulation_without_dividing_the_loss():
-    from utils import ddp_lab as lab
-
-    verdict = lab.check_final_loss(_without_dividing_by_accumulate)
-    assert verdict.status == checks.FAILED and "differs from the reference" in verdict.message
-
-
-@pytest.mark.timeout(60)
-def test_lab_clean_up_check_fails_a_function_that_leaves_the_group_open():
-    from utils import ddp_lab as lab
-
-    verdict = lab.check_clean_up(_without_destroy)
-    assert verdict.status == checks.FAILED and "destroy_process_group" in verdict.message
-    assert lab.check_gradients(_lab_worker).passed  # the same function, fixed, passes (sanity of the switches)
+def test_micro_batches_resumed_at_a_step_continue_the_uninterrupted_stream():
+    """A restart that resumes at micro-batch 7 (mid-epoch 1 here) sees what the uninterrupted run saw next."""
+    sampler = DistributedSampler(range(50), num_replicas=2, rank=1, shuffle=True, seed=0, drop_last=True)
+    loader = DataLoader(range(50), batch_size=4, sampler=sampler, drop_last=True)  # 25 items: 6 batches an epoch
+    stream = recipe.micro_batches(loader, sampler)
+    uninterrupted = [next(stream).tolist() for _ in range(15)]
+    resumed = recipe.micro_batches(loader, sampler, start=7)
+    assert [next(resumed).tolist() for _ in range(8)] == uninterrupted[7:]

@@ -10,33 +10,36 @@ import pytest
 import torch
 from torch.nn.utils import prune
 
-from utils import checks, compress, data
-
+from utils import checks, data, models
+from utils.labs.compress_under_budget.checks import check_accuracy, check_faster, check_smaller
+from utils.lessons.compression.prune import prunable, remove_masks
+from utils.lessons.compression.quantize import quantize_dynamic_int8, weight_only_int8
+from utils.lessons.compression.train import linear_heavy_mlp, train
 
 
 @pytest.fixture(scope="module")
 def trained():
     """A small Linear-heavy MLP trained for two epochs (about 90 % on the digits) and its test set."""
     train_set, test_set = data.digits_28("train"), data.digits_28("test")
-    model = compress.linear_heavy_mlp(width=512, hidden_layers=2, seed=0)
-    compress.train(model, train_set, 2, batch_size=128)
+    model = linear_heavy_mlp(width=512, hidden_layers=2, seed=0)
+    train(model, train_set, 2, batch_size=128)
     return model, test_set
 
 
 def test_size_check_fails_for_pruning_alone(trained):
     model, _ = trained
     pruned = copy.deepcopy(model)
-    prune.global_unstructured(compress.prunable(pruned), pruning_method=prune.L1Unstructured, amount=0.75)
-    compress.remove_masks(pruned)  # 75 % zeros, still 4 bytes each
-    verdict = compress.check_smaller(model, pruned, show=False)
+    prune.global_unstructured(prunable(pruned), pruning_method=prune.L1Unstructured, amount=0.75)
+    remove_masks(pruned)  # 75 % zeros, still 4 bytes each
+    verdict = check_smaller(model, pruned, show=False)
     assert verdict.status == checks.FAILED
     assert "short of the target 3.5x" in verdict.message
 
 
 def test_speed_check_fails_for_weight_only_int8(trained):
     model, test_set = trained
-    small_not_fast = compress.weight_only_int8(model)  # 4x smaller, but computes in fp32
-    verdict = compress.check_faster(model, small_not_fast, test_set.tensors[0][:256], rounds=7, show=False)
+    small_not_fast = weight_only_int8(model)  # 4x smaller, but computes in fp32
+    verdict = check_faster(model, small_not_fast, test_set.tensors[0][:256], rounds=7, show=False)
     assert verdict.status == checks.FAILED
     assert "the speedup" in verdict.message and "short of the target 1.5x" in verdict.message
 
@@ -46,16 +49,17 @@ def test_accuracy_check_fails_for_a_broken_model(trained):
     broken = copy.deepcopy(model)
     with torch.no_grad():
         broken[-1].weight.zero_()  # the last layer outputs its bias only: one class for every image
-    verdict = compress.check_accuracy(model, broken, test_set, show=False)
+    verdict = check_accuracy(model, broken, test_set, show=False)
     assert verdict.status == checks.FAILED
-    assert "over the limit 1 points" in verdict.message
+    assert "the accuracy drop (a fraction of the test set)" in verdict.message
+    assert "over the limit 0.01" in verdict.message
 
 
 def test_checks_pass_a_right_answer_for_size_and_accuracy(trained):
     model, test_set = trained
-    int8 = compress.quantize_dynamic_int8(model)
-    assert compress.check_smaller(model, int8, show=False).passed
-    assert compress.check_accuracy(model, int8, test_set, show=False).passed
+    int8 = quantize_dynamic_int8(model)
+    assert check_smaller(model, int8, show=False).passed
+    assert check_accuracy(model, int8, test_set, show=False).passed
 
 
 def test_an_unfinished_exercise_is_not_done_yet(trained):
@@ -64,11 +68,24 @@ def test_an_unfinished_exercise_is_not_done_yet(trained):
     def stub():
         raise NotImplementedError("write your solution here")
 
-    assert compress.check_smaller(model, stub, show=False).status == checks.NOT_DONE
-    assert compress.check_accuracy(model, stub, test_set, show=False).status == checks.NOT_DONE
+    assert check_smaller(model, stub, show=False).status == checks.NOT_DONE
+    assert check_accuracy(model, stub, test_set, show=False).status == checks.NOT_DONE
 
 
 def test_a_check_says_so_when_the_answer_is_not_a_model(trained):
     model, _ = trained
-    verdict = compress.check_smaller(model, lambda: "a string", show=False)
+    verdict = check_smaller(model, lambda: "a string", show=False)
     assert verdict.status == checks.FAILED and "expected a torch model" in verdict.message
+
+
+def test_accuracy_check_compares_fractions_with_its_limit(trained):
+    model, test_set = trained
+    worse = copy.deepcopy(model)
+    with torch.no_grad():
+        worse[-1].bias[0] += 3.0  # class 0 favoured: some images change their answer
+    before, after = models.accuracy(model, test_set), models.accuracy(worse, test_set)
+    assert 0.5 < after < before <= 1.0  # fractions, not percentages
+    drop = before - after
+    assert check_accuracy(model, worse, test_set, max_drop=drop + 1e-6, show=False).passed
+    verdict = check_accuracy(model, worse, test_set, max_drop=drop - 1e-6, show=False)
+    assert verdict.status == checks.FAILED and f"{before:.2%} -> {after:.2%}" not in verdict.message

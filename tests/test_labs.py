@@ -3,14 +3,12 @@
 Each lab's solution runs under nbval (its last cell, marked NBVAL_CHECK_OUTPUT, shows "N/N checks passed").
 """
 
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 import torch
 from nbclient import NotebookClient
-from torch import nn
 
 from utils import checks, quiz
 from utils.tools import nbtools
@@ -110,93 +108,6 @@ def test_expectations_say_by_how_much():
 def test_summary_counts_the_latest_verdict_per_check():
     v = [checks.Verdict("a", checks.PASSED), checks.Verdict("b", checks.FAILED), checks.Verdict("c", checks.NOT_DONE)]
     assert checks.summary(v) == "1/3 checks passed, 1 failed, 1 not done yet"
-
-
-# --- lab 00's checks fail deliberately wrong answers ------------------------------------------------------
-
-
-def test_check_split_fails_two_copies_and_a_missing_transfer():
-    from utils import article
-    from utils import fix_the_article as lab
-
-    class TwoCopies(nn.Module):  # the article's mistake: a whole model per device
-        def __init__(self, dev0, dev1):
-            super().__init__()
-            self.first, self.second = article.ArticleModel().to(dev0), article.ArticleModel().to(dev1)
-
-        def forward(self, x):
-            return self.second(self.first(x))
-
-    class NoTransfer(nn.Module):
-        def __init__(self, dev0, dev1):
-            super().__init__()
-            self.layer1, self.layer2 = nn.Linear(128, 64).to(dev0), nn.Linear(64, 32).to(dev1)
-
-        def forward(self, x):
-            return self.layer2(self.layer1(x))
-
-    assert "do not match article 1's" in lab.check_split(TwoCopies).message
-    assert "forward pass fails" in lab.check_split(NoTransfer).message
-
-
-def _worker_without_sampler(steps, batch_per_rank, lr):
-    """Every rank trains on the same first batches: DDP runs, but the global batch is not the reference's."""
-    import torch.distributed as dist
-    from torch.nn.parallel import DistributedDataParallel as DDP
-
-    from utils import article, launch
-
-    dist.init_process_group(launch.current_backend())
-    torch.manual_seed(0)
-    model = article.ArticleModel()
-    ddp = DDP(model)
-    data = article.regression_data()
-    opt = torch.optim.SGD(ddp.parameters(), lr=lr)
-    losses = []
-    for step in range(steps):
-        x, y = data[step * batch_per_rank:(step + 1) * batch_per_rank]
-        opt.zero_grad()
-        loss = nn.functional.mse_loss(ddp(x), y)
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
-    dist.destroy_process_group()
-    return {"losses": losses, "state": model.state_dict()}
-
-
-@pytest.mark.timeout(120)
-def test_check_ddp_fails_a_loop_without_distributed_sampler():
-    from utils import fix_the_article as lab
-
-    verdict = lab.check_ddp(_worker_without_sampler)
-    assert verdict.status == checks.FAILED and "differs from the reference" in verdict.message
-
-
-def _cnn_worker_without_ddp(epochs, batch_per_rank, lr):
-    """Each rank trains its own model on its own shard and never syncs: weights drift apart."""
-    from torch.utils.data import DataLoader
-
-    from utils import data, fix_the_article as lab, models
-    import os
-
-    rank = int(os.environ["RANK"])
-    model = models.ArticleCNN(seed=0)
-    train = data.digits_28("train")
-    shard = torch.utils.data.Subset(train, range(rank, 256, 2))
-    opt = torch.optim.SGD(model.parameters(), lr=lr)
-    for x, y in DataLoader(shard, batch_size=batch_per_rank):
-        opt.zero_grad()
-        nn.functional.cross_entropy(model(x), y).backward()
-        opt.step()
-    return {"accuracy": lab.evaluate(model, data.digits_28("test"), "cpu"), "state": model.state_dict()}
-
-
-@pytest.mark.timeout(120)
-def test_check_cnn_fails_ranks_that_never_synchronise():
-    from utils import fix_the_article as lab
-
-    verdict = lab.check_cnn(_cnn_worker_without_ddp)
-    assert verdict.status == checks.FAILED and "gradients not synchronised" in verdict.message
 
 
 # --- utils.quiz ------------------------------------------------------------------------------------------

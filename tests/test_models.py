@@ -241,3 +241,16 @@ def test_article_cnn_seed():
     a, b = ArticleCNN(seed=1), ArticleCNN(seed=1)
     assert all(torch.equal(p, q) for p, q in zip(a.parameters(), b.parameters()))
     assert not torch.equal(a.fc1.weight, ArticleCNN(seed=2).fc1.weight)
+
+
+def test_article_cnn_half_width_and_batchnorm_variants_keep_the_layer_names():
+    half = ArticleCNN(seed=0, scale=0.5)
+    assert count_parameters(half) == 109_295  # 10, 25 and 250 channels
+    assert (half.conv1.out_channels, half.conv2.out_channels, half.fc1.out_features) == (10, 25, 250)
+    assert half(torch.zeros(2, 1, 28, 28)).shape == (2, 10)
+    with_bn = ArticleCNN(seed=0, batchnorm=True)
+    names = [name for name, _ in with_bn.named_children()]
+    assert names[:3] == ["conv1", "bn1", "relu1"] and names[5] == "bn2"
+    plain = ArticleCNN(seed=0)
+    # BatchNorm draws no random numbers: the same seed gives the same weights with or without it
+    assert all(torch.equal(getattr(plain, n).weight, getattr(with_bn, n).weight) for n in ("conv1", "conv2", "fc1"))

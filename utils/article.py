@@ -21,9 +21,14 @@ from __future__ import annotations
 import contextlib
 import os
 import traceback
+import warnings
 
 import torch
+import torch.distributed as dist
 from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+from utils.models import ArticleCNN
 
 IN_FEATURES, HIDDEN, OUT_FEATURES = 128, 64, 32
 
@@ -103,12 +108,7 @@ def ddp_loop_as_written():
     none), ``.cuda()`` whatever the hardware, a loop over ``data_loader`` that is never defined (nor are
     ``criterion`` and ``target``), no DistributedSampler, and ``ddp_model.step()``, which does not exist.
     """
-    import warnings
-
-    import torch.distributed as dist
-    from torch.nn.parallel import DistributedDataParallel as DDP
-
-    with warnings.catch_warnings():  # torch warns about NCCL's default timeout before it fails; the error is the lesson
+    with warnings.catch_warnings():  # a CPU build warns about NCCL before it fails: the error is the lesson
         warnings.simplefilter("ignore")
         dist.init_process_group(backend="nccl")
     model = ArticleModel().cuda()
@@ -130,13 +130,6 @@ def cnn_case_study_as_written():
     and the loop uses undefined ``dataloader`` and ``criterion``, no sampler, no optimizer, and
     ``ddp_model.step()``.
     """
-    import warnings
-
-    import torch.distributed as dist
-    from torch.nn.parallel import DistributedDataParallel as DDP
-
-    from utils.models import ArticleCNN
-
     rank, world_size = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     torch.manual_seed(0)
     with warnings.catch_warnings():

@@ -50,61 +50,19 @@ import torch.distributed as dist
 import torch.multiprocessing as torch_mp
 
 from utils import devices
-from utils.relay import OutputRelay
+from utils.relay import (  # noqa: F401
+    PEER_LOST_HINTS,
+    LaunchError,
+    LaunchTimeout,
+    OutputRelay,
+    ReturnValueError,
+    WorkerError,
+    death_error,
+)
 
 MASTER_ADDR = "127.0.0.1"
 GRACE_S = 1.0  # after a failure, how long peers get to stop by themselves before SIGTERM
 TERM_WAIT_S = 2.0  # how long SIGTERM gets before SIGKILL
-# Words in the error a rank gets when a PEER died under it (gloo, NCCL, sockets). Such an error is a
-# consequence, not the cause, so it is never reported as the first failure when another one exists.
-PEER_LOST_HINTS = ("closed by peer", "reset by peer", "broken pipe", "connection refused",
-                   "remote process exited", "communicator was aborted", "socket closed")
-
-
-# --- Errors -------------------------------------------------------------------------------------------
-
-
-class LaunchError(RuntimeError):
-    """The launch could not run or finish (port in use, timeout, a worker failed)."""
-
-
-class WorkerError(LaunchError):
-    """A worker failed. Names the rank that failed first, its exception type, message and traceback."""
-
-    def __init__(self, rank: int, exc_type: str, message: str, worker_traceback: str = "",
-                 signal_name: str | None = None, exitcode: int | None = None, failed_at: float | None = None):
-        self.rank = rank
-        self.exc_type = exc_type
-        self.message = message
-        self.worker_traceback = worker_traceback
-        self.signal_name = signal_name
-        self.exitcode = exitcode
-        self.failed_at = failed_at  # time.monotonic() in the worker (one clock for all processes on Linux)
-        text = f"rank {rank} failed first: {self.summary}"
-        if worker_traceback:
-            text += f"\n\n--- traceback of rank {rank} ---\n{worker_traceback.rstrip()}"
-        super().__init__(text)
-
-    @property
-    def summary(self) -> str:
-        return f"{self.exc_type}: {self.message}" if self.message else self.exc_type
-
-
-class LaunchTimeout(LaunchError):
-    """``timeout=`` passed while some ranks were still running (often: waiting in a collective)."""
-
-    def __init__(self, seconds: float, ranks: list[int]):
-        self.seconds = seconds
-        self.ranks = ranks
-        names = ", ".join(map(str, ranks))
-        super().__init__(f"launch timed out after {seconds:g} s; ranks still running: {names}. They were "
-                         f"stopped. A rank that waits in a collective for a peer that never joins waits "
-                         f"forever: check that every rank calls the same collectives in the same order.")
-
-
-class ReturnValueError(TypeError):
-    """Raised in a worker whose return value cannot be pickled back to the caller."""
-
 
 # --- Inside a worker: device, backend and the process group ------------------------------------------
 # These read only the torchrun environment contract (plus our TWOGPU_* hints, with a fallback), so a
@@ -478,16 +436,6 @@ def _read_record(results_dir: str, rank: int) -> dict | None:
         return None
 
 
-def _death_error(rank: int, exitcode: int, died_at: float) -> WorkerError:
-    if exitcode < 0:
-        name = signal.Signals(-exitcode).name
-        hint = " (SIGKILL often means the out-of-memory killer)" if name == "SIGKILL" else ""
-        return WorkerError(rank, name, f"rank {rank} was killed by signal {name}{hint}",
-                           signal_name=name, exitcode=exitcode, failed_at=died_at)
-    return WorkerError(rank, "exit", f"rank {rank} exited with code {exitcode} without a Python exception "
-                       f"(os._exit, or a crash in C code)", exitcode=exitcode, failed_at=died_at)
-
-
 def _first_failure(group: _Group, results_dir: str) -> WorkerError:
     """The failure that came first; a 'peer is gone' error only when there is nothing else."""
     failures = []
@@ -497,7 +445,7 @@ def _first_failure(group: _Group, results_dir: str) -> WorkerError:
             failures.append(WorkerError(rank, record["error"], record["message"], record["traceback"],
                                         exitcode=process.exitcode, failed_at=record["failed_at"]))
         elif process.exitcode != 0 and rank not in group.stopped_by_us:
-            failures.append(_death_error(rank, process.exitcode, group.exited_at[rank]))
+            failures.append(death_error(rank, process.exitcode, group.exited_at[rank]))
         elif record is None and rank not in group.stopped_by_us:
             failures.append(WorkerError(rank, "exit", f"rank {rank} exited without returning (os._exit(0)?)",
                                         exitcode=process.exitcode, failed_at=group.exited_at[rank]))

@@ -1,15 +1,16 @@
 """The course's models: a small GPT, an MLP and the second article's CNN, plus seeding helpers.
 
 Used by lesson 02 (model split: layers or sub-layers on two devices, pipelines), lesson 03 (DDP: the same
-model on every rank) and lesson 04 (gradient compression). Every model is built on the CPU; a lesson moves
-it (or its parts) with ``.to(device)``.
+model on every rank) and lesson 04 (compression: the CNN, half as wide or with BatchNorm). Every model is
+built on the CPU; a lesson moves it (or its parts) with ``.to(device)``.
 
     cfg = GPTConfig(vocab_size=100, context=64, width=128, depth=4, heads=4)
     gpt = GPT(cfg)                       # or small_gpt(100), sized for a 2-core CPU
     logits, loss = gpt(x, y)             # x, y: (B, T) int64 -> logits (B, T, vocab), scalar loss
     stages = gpt.as_sequential()         # Embedding, block_0 .. block_{n-1}, Head: split it at any index
     mlp = deep_mlp(width=512, depth=8)   # an nn.Sequential: mlp[:4] and mlp[4:] are two halves
-    cnn = ArticleCNN()                   # (N, 1, 28, 28) -> (N, 10), 431,080 parameters
+    cnn = ArticleCNN(seed=0)             # (N, 1, 28, 28) -> (N, 10), 431,080 parameters
+    half = ArticleCNN(seed=0, scale=0.5, batchnorm=True)  # lesson 04: half as wide, with BatchNorm
 
 Shapes in comments: B batch, T time (tokens), C channels (the model width), H heads, D = C // H.
 Importing this module has no side effects.
@@ -357,20 +358,33 @@ class ArticleCNN(_Splittable):
     Shapes: (N,1,28,28) -conv1-> (N,20,24,24) -pool1-> (N,20,12,12) -conv2-> (N,50,8,8) -pool2-> (N,50,4,4)
     -flatten-> (N,800) -fc1-> (N,500) -fc2-> (N,10). It is an ``nn.Sequential`` with named layers:
     ``cnn.conv1`` is ``cnn[0]``, and ``cnn[:7]`` / ``cnn[7:]`` are the convolutional and dense halves.
+
+    Lesson 04 (compression) builds two variants with the same layer names: ``scale`` multiplies every width
+    (``scale=0.5``: 10, 25 and 250 channels, 109,295 parameters, the size that distillation and channel
+    removal aim at) and ``batchnorm=True`` adds ``bn1``/``bn2`` after the convolutions (the layers that
+    BatchNorm folding removes; the halves are then ``cnn[:9]`` / ``cnn[9:]``). BatchNorm draws no random
+    numbers, so the same ``seed`` gives the same convolution and Linear weights with or without it.
     """
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None, scale: float = 1.0, batchnorm: bool = False):
+        c1, c2, hidden = round(20 * scale), round(50 * scale), round(500 * scale)  # 20, 50, 500 at scale 1
+
+        def bn(name: str, channels: int) -> list:  # lesson 04's variant: BatchNorm after each convolution
+            return [(name, nn.BatchNorm2d(channels))] if batchnorm else []
+
         with seeded(seed):  # the layers draw their initial weights as they are created
-            layers = OrderedDict(
-                conv1=nn.Conv2d(1, 20, kernel_size=5),  # (N, 20, 24, 24): 20*(5*5*1) + 20 = 520 parameters
-                relu1=nn.ReLU(),
-                pool1=nn.MaxPool2d(2),  # (N, 20, 12, 12)
-                conv2=nn.Conv2d(20, 50, kernel_size=5),  # (N, 50, 8, 8): 50*(5*5*20) + 50 = 25,050
-                relu2=nn.ReLU(),
-                pool2=nn.MaxPool2d(2),  # (N, 50, 4, 4)
-                flatten=nn.Flatten(),  # (N, 800)
-                fc1=nn.Linear(4 * 4 * 50, 500),  # (N, 500): 800*500 + 500 = 400,500
-                relu3=nn.ReLU(),
-                fc2=nn.Linear(500, 10),  # (N, 10): 500*10 + 10 = 5,010
-            )
+            layers = OrderedDict([
+                ("conv1", nn.Conv2d(1, c1, kernel_size=5)),  # (N, c1, 24, 24): 20*(5*5*1) + 20 = 520 at scale 1
+                *bn("bn1", c1),
+                ("relu1", nn.ReLU()),
+                ("pool1", nn.MaxPool2d(2)),  # (N, c1, 12, 12)
+                ("conv2", nn.Conv2d(c1, c2, kernel_size=5)),  # (N, c2, 8, 8): 50*(5*5*20) + 50 = 25,050
+                *bn("bn2", c2),
+                ("relu2", nn.ReLU()),
+                ("pool2", nn.MaxPool2d(2)),  # (N, c2, 4, 4)
+                ("flatten", nn.Flatten()),  # (N, c2*16): 800
+                ("fc1", nn.Linear(4 * 4 * c2, hidden)),  # (N, hidden): 800*500 + 500 = 400,500
+                ("relu3", nn.ReLU()),
+                ("fc2", nn.Linear(hidden, 10)),  # (N, 10): 500*10 + 10 = 5,010
+            ])
         super().__init__(layers)

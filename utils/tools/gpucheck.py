@@ -49,7 +49,7 @@ def phases(python: str, out_dir: Path) -> list[Phase]:
         ("environment", 30), ("nvml", 30), ("fork_safety", 90), ("timing", 30), ("copies", 60),
         ("distributed", 120), ("replayed_topologies", 20))]
     found.append(Phase("gpu tests", [python, "-m", "pytest", "-q", "-m", "gpu", "-p", "no:cacheprovider",
-                                     "tests/test_gpu.py"], 120))
+                                     "tests"], 150))  # every test marked gpu
     for notebook in NOTEBOOKS:
         copy = out_dir / ("nb-" + Path(notebook).name)
         found.append(Phase(f"notebook {notebook}", [python, "-m", "utils.tools.nbtools", "execute-copy",

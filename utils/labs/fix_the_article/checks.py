@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import torch
 from torch import nn
-from torch.utils.data import DataLoader, DistributedSampler
 
 from utils import article, devices
 from utils.checks import CheckFailed, Verdict, expect, expect_at_least, expect_close, run_check
+from utils.launch import launch
+from utils.lessons.ddp.replay import global_batches
 
 SEED = 0
 DDP_STEPS, DDP_BATCH_PER_RANK, DDP_LR = 20, 16, 0.05
@@ -66,8 +67,6 @@ def _load_reference(model: nn.Module, reference: nn.Module) -> None:
 
 def _launch_two(worker, args: tuple, keys: set[str], timeout: float) -> list[dict]:
     """Run the learner's worker on 2 processes; each must return a dict with ``keys``."""
-    from utils.launch import launch
-
     results = launch(worker, *args, nprocs=WORLD, timeout=timeout)
     wanted = ", ".join(f"'{k}': ..." for k in sorted(keys))
     for rank, r in enumerate(results):
@@ -85,24 +84,6 @@ def _expect_ranks_in_sync(results: list[dict], atol: float) -> None:
 # --- Part B: article 1's DDP loop ------------------------------------------------------------------------
 
 
-def global_batches(n_items: int, steps: int, batch_per_rank: int, world: int = WORLD):
-    """Index lists of each step's *global* batch: what all ranks' DistributedSamplers hand out together."""
-    steps_done, epoch = [], 0
-    while len(steps_done) < steps:
-        per_rank = []
-        for rank in range(world):
-            sampler = DistributedSampler(range(n_items), num_replicas=world, rank=rank, shuffle=True,
-                                         seed=SEED, drop_last=True)
-            sampler.set_epoch(epoch)
-            idx = list(sampler)
-            per_rank.append([idx[i:i + batch_per_rank] for i in range(0, len(idx) - batch_per_rank + 1,
-                                                                       batch_per_rank)])
-        for batches in zip(*per_rank):
-            steps_done.append([i for b in batches for i in b])
-        epoch += 1
-    return steps_done[:steps]
-
-
 def reference_ddp(steps: int = DDP_STEPS, batch_per_rank: int = DDP_BATCH_PER_RANK, lr: float = DDP_LR):
     """One process training on the global batches: what 2-rank DDP must reproduce. Returns (losses, state)."""
     data = article.regression_data()
@@ -110,7 +91,7 @@ def reference_ddp(steps: int = DDP_STEPS, batch_per_rank: int = DDP_BATCH_PER_RA
     model = article.ArticleModel()
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
-    for idx in global_batches(len(data), steps, batch_per_rank):
+    for idx in global_batches(len(data), batch_per_rank, WORLD, SEED, count=steps):  # all ranks' rows of a step
         x, y = data[idx]
         optimizer.zero_grad()
         loss = nn.functional.mse_loss(model(x), y)
@@ -155,21 +136,12 @@ def check_cnn(train_cnn_worker) -> Verdict:
                               timeout=300)
         _expect_ranks_in_sync(results, atol=1e-6)
         accuracy = results[0]["accuracy"]
+        expect(0 <= accuracy <= 1, f"the accuracy is {accuracy}: return a fraction between 0 and 1, as "
+                                   "models.accuracy does (not a percentage)")
         expect_at_least(accuracy, CNN_TARGET_ACCURACY, "test accuracy after "
                                                        f"{CNN_EPOCHS} epochs")
         return f"2 ranks in sync; test accuracy {accuracy:.1%} (target {CNN_TARGET_ACCURACY:.0%})"
 
     return run_check("CNN case study (article 2)", body,
                      hint="DDP(model) with device_ids=None on CPU, DistributedSampler + set_epoch, "
-                          "CrossEntropyLoss, an SGD optimizer that steps, and evaluate model in eval mode")
-
-
-def evaluate(model: nn.Module, dataset, device, batch_size: int = 256) -> float:
-    """Accuracy of ``model`` on ``dataset`` (a helper the learner may use)."""
-    model.eval()
-    correct = 0
-    with torch.no_grad():
-        for x, y in DataLoader(dataset, batch_size=batch_size):
-            correct += (model(x.to(device)).argmax(1).cpu() == y).sum().item()
-    model.train()
-    return correct / len(dataset)
+                          "CrossEntropyLoss, an SGD optimizer that steps, and models.accuracy(model, test set)")

@@ -18,10 +18,12 @@ import functools
 import psutil
 import torch
 import torch.distributed as dist
-from torch.utils.data import DistributedSampler
 
 from utils import data, models
 from utils.checks import expect, expect_close, run_check
+from utils.launch import launch
+from utils.lessons.ddp.gradients import flat_grad  # noqa: F401 - the learner calls it as lab.flat_grad
+from utils.lessons.ddp.replay import global_batches
 
 SEED = 0
 STEPS, MICRO_BATCH, ACCUMULATE, LR = 8, 4, 2, 3e-3
@@ -45,25 +47,7 @@ def build_model(vocab_size: int) -> torch.nn.Module:
     return models.small_gpt(vocab_size, seed=SEED, **GPT_SIZE)
 
 
-def flat_grad(model: torch.nn.Module) -> torch.Tensor:
-    """Every parameter's gradient, concatenated into one vector on the CPU."""
-    return torch.cat([p.grad.detach().reshape(-1).cpu() for p in model.parameters()])
-
-
 # --- The reference: one process, the same global batches ------------------------------------------------
-
-
-def micro_batch_indices(n_items: int, n_micro: int, micro_batch: int, rank: int, world: int = WORLD) -> list:
-    """The first ``n_micro`` micro-batches (index lists) that rank ``rank``'s DistributedSampler hands out."""
-    out, epoch = [], 0
-    while len(out) < n_micro:
-        sampler = DistributedSampler(range(n_items), num_replicas=world, rank=rank, shuffle=True, seed=SEED,
-                                     drop_last=True)
-        sampler.set_epoch(epoch)
-        idx = list(sampler)
-        out += [idx[i:i + micro_batch] for i in range(0, len(idx) - micro_batch + 1, micro_batch)]
-        epoch += 1
-    return out[:n_micro]
 
 
 @functools.lru_cache(maxsize=4)
@@ -75,10 +59,11 @@ def reference(steps: int = STEPS, micro_batch: int = MICRO_BATCH, accumulate: in
     dataset = text()
     model = build_model(dataset.corpus.vocab_size)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
-    per_rank = [micro_batch_indices(len(dataset), steps * accumulate, micro_batch, r) for r in range(WORLD)]
+    # Global micro-batches (every rank's k-th micro-batch together); `accumulate` of them make one step.
+    micro = global_batches(len(dataset), micro_batch, WORLD, SEED, count=steps * accumulate)
     losses = []
     for step in range(steps):
-        idx = [i for r in range(WORLD) for b in per_rank[r][step * accumulate:(step + 1) * accumulate] for i in b]
+        idx = [i for batch in micro[step * accumulate:(step + 1) * accumulate] for i in batch]
         x, y = (torch.stack(t) for t in zip(*(dataset[i] for i in idx)))  # (WORLD x accumulate x B, T) each
         optimizer.zero_grad()
         loss = model.loss(x, y)
@@ -105,8 +90,6 @@ def _with_group_report(train_fn):
 
 def launched(train_fn) -> list:
     """The learner's function on 2 workers, launched once per function object (the three checks share it)."""
-    from utils.launch import launch
-
     key = id(train_fn)
     if key not in _LAUNCHES or _LAUNCHES[key][0] is not train_fn:
         try:

@@ -1,0 +1,307 @@
+"""utils/lessons/data_prefetch (lesson 05): the slow data set, epoch timing against its bound, the
+Prefetcher's threads, the timing kept apart from it, loader knobs and notes, transfer bytes, the summary,
+the benchmark.
+Lab 05's checks are tested in tests/test_lab_feed_the_gpu.py.
+
+Every cost here is a sleep (simulated I/O), so the timing assertions hold on a busy machine too.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+import warnings
+
+import pytest
+import torch
+from helpers_prefetch import no_thread_or_process_left  # noqa: F401 - autouse: nothing left running
+from torch.utils.data import DataLoader
+
+from utils import bench, models
+from utils.benchmarks.prefetch import bench_prefetch
+from utils.data import digits_28
+from utils.lessons.data_prefetch import busy, epoch, loaders, report, transfer
+from utils.lessons.data_prefetch.dataset import SlowDigits, decode_images, decode_pair, digits_uint8
+from utils.lessons.data_prefetch.prefetcher import Prefetcher
+from utils.lessons.data_prefetch.step import paced, train_step
+from utils.monitor import Recording
+
+
+def slow_items(n, seconds, fail_at=None):
+    """A generator standing in for a loader: item k after ``seconds`` of waiting."""
+    for k in range(n):
+        time.sleep(seconds)
+        if k == fail_at:
+            raise ValueError(f"item {k} is corrupt")
+        yield k
+
+
+# --- the data set --------------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(30)
+def test_uint8_images_decode_back_to_the_course_digits():
+    images, labels = digits_uint8(20)
+    assert images.dtype == torch.uint8 and images.shape == (20, 1, 28, 28) and labels.shape == (20,)
+    reference, reference_labels = digits_28("train").tensors
+    assert torch.equal(labels, reference_labels[:20])
+    step = 1 / 255 / 0.3081  # one uint8 level, normalised
+    assert (decode_images(images) - reference[:20]).abs().max() <= step / 2 + 1e-6
+
+
+@pytest.mark.timeout(30)
+def test_slow_digits_reads_a_batch_in_one_wait_and_can_decode_on_the_host():
+    data = SlowDigits(64, item_seconds=0.002)
+    start = time.perf_counter()
+    images, labels = next(iter(DataLoader(data, batch_size=32)))
+    assert time.perf_counter() - start >= 32 * 0.002
+    assert images.dtype == torch.uint8 and images.shape == (32, 1, 28, 28)
+    image, _ = SlowDigits(4, 0.0, decode_on_host=True)[1]
+    assert image.dtype == torch.float32 and torch.equal(image, decode_images(data.images[1]))
+
+
+def test_the_bound_is_the_sum_without_loaders_and_the_max_with_them():
+    assert epoch.bound(3.0, 2.0, loaders=0) == 5.0
+    assert epoch.bound(3.0, 2.0, loaders=1) == 3.0
+    assert epoch.bound(3.0, 2.0, loaders=2) == 2.0
+    assert "loading" in epoch.bottleneck(3.0, 2.0, 1) and "compute" in epoch.bottleneck(3.0, 2.0, 2)
+
+
+# --- epochs ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(30)
+def test_run_epoch_times_waits_and_compute_on_one_row():
+    result = epoch.run_epoch(slow_items(5, 0.01), lambda batch: time.sleep(0.01), wait_name="load")
+    assert result.batches == 5
+    assert [s.name for s in result.spans] == ["load", "compute"] * 5
+    assert 0.05 <= result.wait_seconds < result.seconds and 0.2 < result.busy < 0.8
+
+
+@pytest.mark.timeout(30)
+def test_train_step_learns_on_uint8_batches_and_paced_respects_its_floor():
+    step = paced(train_step(models.ArticleCNN(seed=0), "cpu"), min_seconds=0.05)
+    batch = (SlowDigits(16, 0.0).images, SlowDigits(16, 0.0).labels)
+    start = time.perf_counter()
+    first = step(batch)
+    assert time.perf_counter() - start >= 0.05
+    for _ in range(5):
+        last = step(batch)
+    assert last < first
+
+
+def test_paced_with_no_floor_is_the_step_itself():
+    def step(batch):
+        return batch
+
+    assert paced(step, 0.0) is step and paced(step, 0.01)(3) == 3
+
+
+# --- the Prefetcher --------------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(30)
+def test_prefetcher_gives_every_item_in_order_and_can_run_again():
+    loads = epoch.RecordLoads(range(10))  # the thread's reads, timed outside the prefetcher
+    prefetcher = Prefetcher(loads, transform=lambda k: k * 10)
+    assert list(prefetcher) == [k * 10 for k in range(10)]
+    assert list(prefetcher) == [k * 10 for k in range(10)]  # a second epoch
+    assert [s.index for s in loads.spans] == list(range(10))  # the latest pass's reads, one per batch
+    assert {(s.device, s.name) for s in loads.spans} == {("prefetch thread", "load")}
+
+
+@pytest.mark.timeout(30)
+def test_epoch_spans_put_compute_and_the_threads_reads_on_two_rows():
+    loads = epoch.RecordLoads(slow_items(5, 0.01))
+    result = epoch.run_epoch(Prefetcher(loads), lambda b: time.sleep(0.01))
+    spans = epoch.epoch_spans(result, loads=loads.spans, batches=3)
+    assert sorted((s.device, s.index) for s in spans) == sorted(
+        [("device (computes)", k) for k in range(3)] + [("prefetch thread", k) for k in range(3)])
+    alone = epoch.epoch_spans(epoch.run_epoch(slow_items(3, 0.0), lambda b: None, wait_name="load"))
+    assert {s.device for s in alone} == {"device (computes)", "loading (training process)"}
+
+
+@pytest.mark.timeout(30)
+def test_prefetcher_overlaps_loading_with_compute():
+    n, seconds = 10, 0.03  # load and compute 30 ms each: 0.6 s one after the other, ~0.33 s overlapped
+    sequential = epoch.run_epoch(slow_items(n, seconds), lambda b: time.sleep(seconds))
+    overlapped = epoch.run_epoch(Prefetcher(slow_items(n, seconds)), lambda b: time.sleep(seconds))
+    assert sequential.seconds >= 2 * n * seconds
+    assert overlapped.seconds < 0.75 * sequential.seconds, (overlapped.seconds, sequential.seconds)
+    assert overlapped.wait_seconds < 0.5 * sequential.wait_seconds
+
+
+@pytest.mark.timeout(30)
+def test_prefetcher_thread_ends_on_exhaustion_close_break_and_with():
+    before = threading.active_count()
+    batches = iter(Prefetcher(slow_items(3, 0.0)))
+    assert list(batches) == [0, 1, 2]
+    assert threading.active_count() == before  # exhausted: joined
+
+    batches = iter(Prefetcher(slow_items(1000, 0.001)))
+    next(batches)
+    assert threading.active_count() == before + 1
+    batches.close()
+    assert threading.active_count() == before
+
+    for k in Prefetcher(slow_items(1000, 0.001)):  # break: the loop drops the pass, GC stops its thread
+        if k == 2:
+            break
+    gc.collect()
+    assert threading.active_count() == before
+
+    with Prefetcher(slow_items(1000, 0.001)) as prefetcher:
+        next(iter(prefetcher))
+    assert threading.active_count() == before
+
+
+@pytest.mark.timeout(30)
+def test_prefetcher_reraises_the_producers_error_in_the_consumer():
+    before = threading.active_count()
+    got = []
+    with pytest.raises(ValueError, match="item 3 is corrupt"):
+        for k in Prefetcher(slow_items(10, 0.0, fail_at=3)):
+            got.append(k)
+    assert got == [0, 1, 2] and threading.active_count() == before
+
+
+@pytest.mark.timeout(60)
+def test_prefetcher_over_dataloader_workers_leaves_no_process():
+    loader = DataLoader(SlowDigits(64, 0.0), batch_size=16, num_workers=2)
+    for images, _ in Prefetcher(loader, transform=decode_pair):
+        assert images.dtype == torch.float32
+        break
+    gc.collect()  # the autouse fixture checks that the workers are gone
+
+
+def test_prefetcher_rejects_a_zero_depth():
+    with pytest.raises(ValueError, match="depth"):
+        Prefetcher([], depth=0)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU (the side-stream copy)")
+@pytest.mark.timeout(60)
+def test_prefetcher_on_a_gpu_gives_device_batches_in_order_converted_there():
+    batches = [(torch.full((4, 1, 28, 28), 10 * k, dtype=torch.uint8), torch.full((4,), k)) for k in range(6)]
+    got = list(Prefetcher(batches, device="cuda:0", transform=decode_pair))
+    assert [int(labels[0]) for _, labels in got] == list(range(6))
+    assert all(images.is_cuda and images.dtype == torch.float32 and labels.is_cuda for images, labels in got)
+    for (images, _), (raw, _) in zip(got, batches):
+        assert torch.equal(images.cpu(), decode_images(raw))  # the copy was waited for: no stale bytes
+
+
+# --- loader notes, the monitor's device row, transfer bytes ---------------------------------------------
+
+
+def test_loader_notes_explain_the_expected_warnings_and_pass_others_through(capsys):
+    with pytest.warns(RuntimeWarning, match="something else"), loaders.loader_notes() as notes:
+        warnings.warn("This DataLoader will create 4 worker processes in total. Our suggested max number "
+                      "of worker in current system is 2, which is smaller than what this DataLoader is "
+                      "going to create.", UserWarning)
+        warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device "
+                      "pinned memory won't be used.", UserWarning)
+        warnings.warn("something else", RuntimeWarning)
+    assert len(notes) == 2 and "4 loader workers on 2 CPU cores" in notes[0] and "pin_memory" in notes[1]
+    assert capsys.readouterr().out.count("note:") == 2
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="pinning works with a GPU: no warning to explain")
+def test_pin_memory_without_a_gpu_becomes_one_note(capsys):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing may escape the notes
+        with loaders.loader_notes() as notes:
+            list(DataLoader(SlowDigits(8, 0.0), batch_size=4, pin_memory=True))
+    assert notes and "pin_memory does nothing without a GPU" in notes[0]
+
+
+def test_busy_meter_and_device_sampler_show_the_simulated_device():
+    meter = busy.BusyMeter()
+    t0 = time.perf_counter()
+    with meter.busy():
+        time.sleep(0.05)
+    time.sleep(0.05)
+    assert 0.3 < meter.fraction(t0, time.perf_counter()) < 0.7
+
+    class FakeSampler:
+        no_gpu_reason = "no GPU here"
+
+        def sample(self):
+            return {"t": 0.0, "gpus": [], "host": {"cpu": 50.0, "mem_used": 1.0},
+                    "workers": [{"pid": 42, "label": "pid 42", "cpu": 10.0, "rss": 1}]}
+
+    sample = busy.DeviceSampler(meter, base=FakeSampler()).sample()
+    assert [w["label"] for w in sample["workers"]] == ["loader worker 1", "device (simulated)"]
+
+
+@pytest.mark.timeout(30)
+def test_uint8_transfer_moves_a_quarter_of_the_bytes():
+    result = transfer.measure_transfer(4, "cpu", side=64, repeats=2)
+    assert result.byte_ratio == 4 and result.float_bytes == 4 * 3 * 64 * 64 * 4
+    assert min(result.float_seconds, result.uint8_seconds, result.uint8_decode_seconds) > 0
+
+
+def test_the_prefetch_benchmark_is_found():
+    assert bench.discover("utils.benchmarks")["prefetch"] is bench_prefetch
+
+
+def test_make_loader_passes_each_knob_to_the_dataloader():
+    loader = loaders.make_loader(SlowDigits(8, 0.0), 4, num_workers=2, persistent_workers=True,
+                                 prefetch_factor=3)
+    knobs = (loader.batch_size, loader.num_workers, loader.persistent_workers, loader.prefetch_factor)
+    assert knobs == (4, 2, True, 3)
+    plain = loaders.make_loader(SlowDigits(8, 0.0), 4)
+    assert plain.num_workers == 0 and not plain.persistent_workers and not plain.pin_memory
+
+
+def test_summary_table_and_chart_show_each_epoch_beside_its_bound():
+    results = {"no workers": (2.0, 1.5, 0), "2 workers": (1.0, 0.9, 2)}
+    table = report.epochs_table(results, title="t")
+    assert table.rows == [("no workers", "L + C", "2.00", "1.50", "75%"),
+                          ("2 workers", "max(L/2, C)", "1.00", "0.90", "90%")]
+    ax = report.plot_epochs(results, simulated=True).axes[0]
+    assert [p.get_width() for p in ax.patches] == [2.0, 1.0] and ax.get_xlabel() == "seconds per epoch"
+
+
+# --- review fixes: per-process set-up, bound formulas, median epochs, the device-busy plot -----------------
+
+
+@pytest.mark.timeout(60)
+def test_open_cost_is_paid_once_per_process_so_persistent_workers_save_it():
+    data = SlowDigits(32, 0.0, open_seconds=0.2)
+    start = time.perf_counter()
+    data.open()
+    data.open()
+    assert 0.18 < time.perf_counter() - start < 0.35  # once in this process
+    assert epoch.measure_load(data, 16) < 0.15  # already open: the load term holds only reads
+
+    def first_wait_of_epoch_2(loader):
+        return [epoch.run_epoch(loader, lambda b: None) for _ in range(2)][1].spans[0].duration
+
+    restarted = first_wait_of_epoch_2(DataLoader(data, batch_size=16, num_workers=1))
+    kept = first_wait_of_epoch_2(DataLoader(data, batch_size=16, num_workers=1, persistent_workers=True))
+    assert restarted > 0.18 and kept < restarted - 0.1
+
+
+def test_bound_formula_names_the_formula_bound_uses():
+    assert [epoch.bound_formula(w) for w in (0, 1, 2)] == ["L + C", "max(L, C)", "max(L/2, C)"]
+
+
+@pytest.mark.timeout(30)
+def test_median_epoch_returns_the_middle_pass_and_every_time():
+    result, seconds = epoch.median_epoch(Prefetcher(range(4)), lambda b: time.sleep(0.01), epochs=3)
+    assert len(seconds) == 3 and seconds == sorted(seconds) and result.seconds == seconds[1]
+    assert result.batches == 4
+
+
+def test_device_busy_keeps_only_the_device_row():
+    samples = [{"t": t, "gpus": [], "host": {"cpu": 100.0, "mem_used": 2e9},
+                "workers": [{"pid": 0, "label": "device (simulated)", "cpu": busy, "rss": float("nan")},
+                            {"pid": 7, "label": "loader worker 1", "cpu": 3.0, "rss": 1e8}]}
+               for t, busy in ((0.0, 50.0), (0.1, 100.0))]
+    recording = Recording(interval=0.1, samples=samples)
+    assert busy.device_busy(recording) == ("device (simulated)", [0.0, 0.1], [50.0, 100.0])
+    fig = busy.plot_device_busy({"no workers": recording})
+    ax = fig.axes[0]
+    assert ax.get_ylabel() == "device busy %" and len(ax.lines) == 1 and "mean 75%" in ax.lines[0].get_label()

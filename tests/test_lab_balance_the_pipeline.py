@@ -1,0 +1,111 @@
+"""Lab 02's checks (``utils.labs.balance_the_pipeline.checks``): the solution passes, and one deliberately
+wrong answer per check fails. The throughput check's timing is replaced by fixed speedups, so that what is
+tested is the verdict, never the machine's speed.
+"""
+
+import pytest
+
+from utils import checks
+from utils.labs.balance_the_pipeline import checks as lab
+from utils.lessons.model_split import runs
+from utils.lessons.model_split.split import split_sequential
+
+UNEVEN_COSTS = [4, 4, 4, 4, 2] + [1] * 8  # the lab model's shape: balanced at [3]; half the layers, [6], is far from it
+
+
+def test_the_lab_model_has_uneven_layers():
+    model = lab.uneven_mlp()
+    assert len(model) == 13
+    assert [layer[0].out_features for layer in model] == [512] * 4 + [256] * 8 + [lab.LAB_OUT]
+    x, y = lab.lab_task().make_batch(4, 0)
+    assert model(x).shape == y.shape == (4, lab.LAB_OUT)
+
+
+@pytest.mark.timeout(60)
+def test_check_split_passes_the_solution_and_fails_a_dropped_layer():
+    assert lab.check_split(split_sequential).status == checks.PASSED
+
+    def drops_a_layer(model, points):  # off by one: layer `points[0]` is in neither stage
+        return [model[:points[0]], model[points[0] + 1:]]
+
+    verdict = lab.check_split(drops_a_layer)
+    assert verdict.status == checks.FAILED and "differs" in verdict.message
+
+
+def test_check_split_reports_not_done_for_the_stub():
+    def stub(model, points):
+        raise NotImplementedError("slice the model")
+
+    assert lab.check_split(stub).status == checks.NOT_DONE
+
+
+def _fake_run(speedups):
+    """A measure_pipeline stand-in: rows with the given speedup per config key (baseline 1 s)."""
+
+    def fake(task, split_points, configs, rounds=5, record=True, seed=0, timeout=600):
+        rows = [runs.Row(c.batch, c.m, c.schedule, 1.0 / speedups(c), 1.0, [0.5, 0.5], c.naive,
+                         c.split_points) for c in configs]
+        return runs.PipelineRun(rows, [], tuple(split_points), 1, True)
+
+    return fake
+
+
+def test_check_throughput_fails_an_unbalanced_split(monkeypatch):
+    # what a quiet 2-core machine measures: the balanced split near its bound, the unbalanced one far below
+    monkeypatch.setattr(lab, "measure_pipeline", _fake_run(lambda c: 1.5 if c.split_points == (3,) else 0.9))
+    verdict = lab.check_throughput(lambda c: ([6], 4), costs=UNEVEN_COSTS)  # half the layers per stage
+    assert verdict.status == checks.FAILED and "60%" in verdict.message
+    assert lab.check_throughput(lambda c: ([3], 4), costs=UNEVEN_COSTS).status == checks.PASSED
+    assert lab.check_throughput(([3], 8), costs=UNEVEN_COSTS).status == checks.PASSED  # a pair works too
+
+
+def test_check_throughput_rejects_impossible_answers_before_timing(monkeypatch):
+    monkeypatch.setattr(lab, "measure_pipeline", None)  # would raise if it were reached
+    assert lab.check_throughput(([0], 4), costs=[1] * 13).status == checks.FAILED
+    verdict = lab.check_throughput(([3], 3), costs=[1] * 13)  # 3 does not divide the batch of 512
+    assert verdict.status == checks.FAILED and "divide" in verdict.message
+    verdict = lab.check_throughput(([3, 6], 4), costs=[1] * 13)  # three stages for two workers
+    assert verdict.status == checks.FAILED and "exactly one split point" in verdict.message
+
+
+def test_check_throughput_reports_not_done_for_the_stub():
+    def stub(costs):
+        raise NotImplementedError("choose a split")
+
+    assert lab.check_throughput(stub, costs=[1] * 13).status == checks.NOT_DONE
+
+
+def test_check_throughput_equal_to_a_reference_is_that_measurement(monkeypatch):
+    calls = []
+
+    def fake(task, split_points, configs, rounds=5, record=True, seed=0, timeout=600):
+        calls.append([c.key for c in configs])
+        return _fake_run(lambda c: 1.5 if c.m == 4 else 1.4)(task, split_points, configs)
+
+    monkeypatch.setattr(lab, "measure_pipeline", fake)
+    verdict = lab.check_throughput(([3], 4), costs=UNEVEN_COSTS)
+    assert verdict.status == checks.PASSED and "100%" in verdict.message and len(calls) == 1
+
+
+def test_check_throughput_re_measures_the_winner_before_failing(monkeypatch):
+    calls = []
+
+    def fake(task, split_points, configs, rounds=5, record=True, seed=0, timeout=600):
+        calls.append(len(configs))  # first run: a lucky m=8 round; the fresh pair shows them equal
+        speed = (lambda c: 1.8 if c.m == 8 else 1.5) if len(calls) == 1 else (lambda c: 1.5)
+        return _fake_run(speed)(task, split_points, configs)
+
+    monkeypatch.setattr(lab, "measure_pipeline", fake)
+    verdict = lab.check_throughput(([3], 4), costs=UNEVEN_COSTS)
+    assert verdict.status == checks.PASSED and calls == [3, 2] and "timed again" in verdict.message
+
+
+def test_check_throughput_notes_when_every_config_is_below_one_worker(monkeypatch):
+    monkeypatch.setattr(lab, "measure_pipeline", _fake_run(lambda c: 0.9))
+    verdict = lab.check_throughput(([3], 4), costs=UNEVEN_COSTS)
+    assert verdict.status == checks.PASSED and "contention" in verdict.message and "bound" in verdict.message
+
+
+def test_paired_ratio_pairs_rounds():
+    run = runs.PipelineRun([], [{"times": {"ref": [1.0, 2.0, 1.0], "mine": [2.0, 2.0, 1.0]}}], (3,), 1, True)
+    assert lab.paired_ratio(run, "ref", "mine") == pytest.approx(1.0)  # ratios 0.5, 1, 1: median 1

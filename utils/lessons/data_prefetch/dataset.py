@@ -1,0 +1,79 @@
+"""Lesson 05's data: digit images stored as uint8, each read costing simulated storage time.
+
+    data = SlowDigits(n_items=512, item_seconds=0.003)   # (uint8 image, label) pairs; each read costs 3 ms
+    images = decode_images(images.to(device))            # uint8 crosses the link, float32 is made there
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import torch
+from torch.utils.data import Dataset
+
+from utils.data import MNIST_MEAN, MNIST_STD, digits_28
+
+
+def digits_uint8(n_items: int, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    """``n_items`` digit images as stored on disk, uint8 0..255 (N, 1, 28, 28), and int64 labels (N,).
+
+    Made from ``data.digits_28`` (1,437 training images), repeated when more are asked for (lesson 05).
+    """
+    images, labels = digits_28("train", seed=seed).tensors  # (1437, 1, 28, 28) float32, normalised
+    raw = (images * MNIST_STD + MNIST_MEAN).clamp(0, 1)  # back to 0..1
+    index = torch.arange(n_items) % len(labels)
+    return (raw[index] * 255).round().to(torch.uint8), labels[index]
+
+
+def decode_images(images: torch.Tensor) -> torch.Tensor:
+    """uint8 images (..., 28, 28) to normalised float32, on whatever device they are: 1 byte in, 4 out."""
+    return (images.float() / 255 - MNIST_MEAN) / MNIST_STD
+
+
+def decode_pair(batch):
+    """``(uint8 images, labels)`` -> ``(float32 images, labels)``: a ``Prefetcher`` transform (lesson 05)."""
+    images, labels = batch
+    return decode_images(images), labels
+
+
+class SlowDigits(Dataset):
+    """Digit images whose every read costs ``item_seconds`` of simulated storage time (lesson 05).
+
+    Item i is ``(image, label)``: image (1, 28, 28) uint8 as stored, or float32 normalised when
+    ``decode_on_host=True`` (4x the bytes to move). The cost is a sleep: like waiting for a disk or the
+    network, it keeps no core busy, so it is the same on a busy laptop as on an idle server.
+
+    ``open_seconds`` is a set-up cost each *process* pays once, on its first read (opening the file,
+    connecting to the store): a DataLoader worker started afresh every epoch pays it every epoch, a
+    persistent one once.
+    """
+
+    def __init__(self, n_items: int = 512, item_seconds: float = 0.003, decode_on_host: bool = False,
+                 seed: int = 0, open_seconds: float = 0.0):
+        self.images, self.labels = digits_uint8(n_items, seed)
+        self.item_seconds = item_seconds
+        self.decode_on_host = decode_on_host
+        self.open_seconds = open_seconds
+        self.opened_in: int | None = None  # the process id that has paid ``open_seconds``
+
+    def open(self) -> None:
+        """Pay the set-up cost, once per process (a worker's copy of the data set starts unopened)."""
+        if self.opened_in != os.getpid():
+            time.sleep(self.open_seconds)
+            self.opened_in = os.getpid()
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def __getitem__(self, i: int):
+        return self.__getitems__([i])[0]
+
+    def __getitems__(self, indices: list[int]) -> list:
+        """A batch of items in one read (the DataLoader asks for a batch at once when this exists)."""
+        self.open()
+        time.sleep(self.item_seconds * len(indices))  # the simulated read: no CPU used, just waiting
+        images = self.images[indices]  # (B, 1, 28, 28) uint8, as stored
+        if self.decode_on_host:
+            images = decode_images(images)  # (B, 1, 28, 28) float32: 4x the bytes to move
+        return list(zip(images, self.labels[indices]))

@@ -1,0 +1,195 @@
+"""Lesson 05's measurements: an epoch's time and its waits, the load and compute terms, and the bound.
+
+    bound = load + compute                      one process does both, one after the other
+    bound = max(load / loaders, compute)        ``loaders`` workers load while the device computes
+
+    result = run_epoch(make_loader(data, 16, num_workers=2), step)   # EpochResult: seconds, waits, spans
+    bound(measure_load(data, 16), measure_compute(step, cached), loaders=2)
+
+The timing lives here, apart from the recipe: ``run_epoch`` times the training loop, and ``RecordLoads``
+wraps the iterable a ``Prefetcher`` reads to time its thread's reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from torch.utils.data import DataLoader, Dataset
+
+from utils import timeline
+from utils.lessons.data_prefetch.busy import BusyMeter
+from utils.lessons.data_prefetch.loaders import loader_notes
+
+_DONE = object()  # what ``next(iterator, _DONE)`` gives when the batches run out
+
+
+class RecordLoads:
+    """Wraps an iterable of batches: a "load" span for each batch it gives, on the row ``row`` (lesson 05).
+
+    Wrap what a ``Prefetcher`` reads, and the spans are its thread's reads, timed outside the prefetcher.
+    ``spans`` holds the latest pass's:
+
+        loads = RecordLoads(loader)
+        run_epoch(Prefetcher(loads), step)
+        loads.spans   # [Span("prefetch thread", "load", 0, ...), ...]
+    """
+
+    def __init__(self, batches: Iterable, row: str = "prefetch thread"):
+        self.batches, self.row = batches, row
+        self.spans: list[timeline.Span] = []
+
+    def __len__(self) -> int:
+        return len(self.batches)
+
+    def __iter__(self):
+        self.spans = spans = []
+        iterator, k = iter(self.batches), 0
+        while True:
+            start = time.perf_counter()
+            batch = next(iterator, _DONE)
+            if batch is _DONE:
+                return
+            spans.append(timeline.Span(self.row, "load", k, start, time.perf_counter()))
+            yield batch
+            k += 1
+
+
+@dataclass
+class EpochResult:
+    """One measured epoch: wall seconds, batches, seconds spent waiting for data, and its spans."""
+
+    seconds: float
+    batches: int
+    wait_seconds: float
+    spans: list = field(default_factory=list, repr=False)
+
+    @property
+    def busy(self) -> float:
+        """Fraction of the epoch the device computed (1.0: it never waited for data)."""
+        return 1 - self.wait_seconds / self.seconds if self.seconds else 0.0
+
+
+def run_epoch(batches: Iterable, step: Callable, wait_name: str = "wait", row: str = "training process",
+              meter: BusyMeter | None = None) -> EpochResult:
+    """One pass over ``batches``, calling ``step`` on each, timing the waits for data and the compute.
+
+    The spans go on one timeline row: ``wait_name`` while ``next()`` blocks (use "load" when the loading
+    happens right here, with no workers), "compute" while the step runs. ``meter`` marks the steps as the
+    device's busy time, for ``busy.DeviceSampler``.
+    """
+    recorder = timeline.SpanRecorder(row)
+    busy = meter.busy if meter else contextlib.nullcontext
+    waited, k = 0.0, 0
+    iterator = iter(batches)
+    start = recorder.clock()
+    try:
+        while True:
+            t0 = recorder.clock()
+            with recorder.span(wait_name, k):
+                batch = next(iterator, _DONE)
+            waited += recorder.clock() - t0
+            if batch is _DONE:
+                break
+            with recorder.span("compute", k), busy():
+                step(batch)
+            k += 1
+    finally:
+        if iterator is not batches and hasattr(iterator, "close"):
+            iterator.close()  # a Prefetcher's pass: stop its thread now, even when the step raised
+    seconds = recorder.clock() - start
+    final_wait = (wait_name, k)  # the last next() found no batch: not a wait for data
+    spans = [s for s in recorder.spans() if (s.name, s.index) != final_wait]
+    return EpochResult(seconds, k, waited, spans)
+
+
+def epoch_spans(result: EpochResult, loads: list | None = None, batches: int = 8) -> list:
+    """The first ``batches`` batches of an epoch as two timeline rows: the device's compute and the loading.
+
+    Without ``loads`` the loading is the epoch's own "load" waits (no workers: the training process reads);
+    with them (``RecordLoads.spans``) it is the thread's reads. Waits are left out: they are idle time.
+    """
+    first = [s for s in result.spans + list(loads or []) if s.index is not None and s.index < batches]
+    compute = [replace(s, device="device (computes)") for s in first if s.name == "compute"]
+    if loads is None:
+        reads = [replace(s, device="loading (training process)") for s in first if s.name == "load"]
+    else:
+        reads = [s for s in first if s.device != result.spans[0].device]
+    return compute + reads
+
+
+def bound(load_seconds: float, compute_seconds: float, loaders: int) -> float:
+    """The shortest possible epoch: load + compute with no loader, max(load/loaders, compute) with some."""
+    if loaders <= 0:
+        return load_seconds + compute_seconds
+    return max(load_seconds / loaders, compute_seconds)
+
+
+def bound_formula(loaders: int) -> str:
+    """The formula ``bound`` uses for ``loaders``: "L + C", "max(L, C)", "max(L/2, C)"."""
+    if loaders <= 0:
+        return "L + C"
+    return "max(L, C)" if loaders == 1 else f"max(L/{loaders}, C)"
+
+
+def bottleneck(load_seconds: float, compute_seconds: float, loaders: int) -> str:
+    """Which stage bounds the epoch, in words a learner can act on."""
+    per_loader = load_seconds / max(loaders, 1)
+    if loaders <= 0:
+        return "no overlap: the device waits for every batch (load + compute)"
+    if per_loader > compute_seconds:
+        return (f"loading ({per_loader:.2f} s with {loaders} loader(s)) is the bottleneck: more loaders, "
+                f"or cheaper reads")
+    return f"compute ({compute_seconds:.2f} s) is the bottleneck: the loading is hidden behind it"
+
+
+def measure_load(dataset: Dataset, batch_size: int) -> float:
+    """Seconds to read one epoch of ``dataset`` in this process, with no compute (the load term L).
+
+    A data set's one-off set-up (``SlowDigits.open``) is paid before the clock starts: it is not a read.
+    """
+    if hasattr(dataset, "open"):
+        dataset.open()
+    start = time.perf_counter()
+    for _ in DataLoader(dataset, batch_size=batch_size):
+        pass
+    return time.perf_counter() - start
+
+
+def measure_compute(step: Callable, batches: list) -> float:
+    """Seconds of compute for ``batches`` already in memory (the compute term C); one warm-up step first.
+
+    The median step time x the number of steps: every step does the same work, so one step slowed by
+    another process taking the core (a busy classroom server) does not inflate the bound.
+    """
+    step(batches[0])
+    seconds = []
+    for batch in batches:
+        start = time.perf_counter()
+        step(batch)
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds) * len(batches)
+
+
+def median_epoch(batches: Iterable, step: Callable, epochs: int = 3, warm_up: int = 1
+                 ) -> tuple[EpochResult, list[float]]:
+    """The median of ``epochs`` passes after ``warm_up`` unmeasured ones, and every measured pass's seconds.
+
+    One pass is too noisy to compare settings on a shared machine: compare medians, and read differences
+    smaller than the spread (max - min of the seconds) as noise.
+    """
+    with loader_notes(show=False):
+        for _ in range(warm_up):
+            run_epoch(batches, step)
+        results = sorted((run_epoch(batches, step) for _ in range(epochs)), key=lambda r: r.seconds)
+    return results[len(results) // 2], [r.seconds for r in results]
+
+
+def best_of_epochs(batches: Iterable, step: Callable, epochs: int = 2) -> EpochResult:
+    """The fastest of ``epochs`` passes (a loader's workers start in the first; persistent ones stay)."""
+    with loader_notes(show=False):
+        results = [run_epoch(batches, step) for _ in range(epochs)]
+    return min(results, key=lambda r: r.seconds)

@@ -1,0 +1,111 @@
+"""Lesson 03's recipe: data-parallel training of the small GPT with DistributedDataParallel (DDP).
+
+The same function runs from the notebook and from a shell, on every worker:
+
+    results = launch(train, Settings(steps=30), nprocs=2, timeout=300)    # from a notebook
+    torchrun --nproc-per-node 2 -m utils.lessons.ddp --steps 30            # from a shell (see cli.py)
+
+Per worker: join the process group, build the model with the same seed on every rank, move it to the
+device, then wrap it in DDP; give each rank its own share of the text with a ``DistributedSampler``
+(``set_epoch`` reshuffles every epoch, identically on all ranks); accumulate gradients over micro-batches
+with ``no_sync`` (one all-reduce per optimizer step); checkpoint on rank 0 and resume after a restart.
+What the lesson measures around it (time, bytes, progress) is in ``instrumentation.py``; what the
+all-reduce sends, in ``hooks.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, DistributedSampler
+
+from utils import checkpoint, models
+from utils.bench import threads
+from utils.launch import keep_until_exit, process_group
+from utils.lessons.ddp.hooks import register_hook
+from utils.lessons.ddp.instrumentation import Meter
+from utils.lessons.ddp.settings import Settings, build_model, text_data
+
+
+def micro_batches(loader: DataLoader, sampler: DistributedSampler, start: int = 0):
+    """Micro-batches forever, epoch after epoch, from micro-batch ``start`` on (to resume mid-epoch).
+
+    ``set_epoch(e)`` gives every rank the same permutation of epoch ``e`` (seeded by the sampler's seed and
+    ``e``), so the ranks' shares never overlap and a resumed run sees the batches an uninterrupted one would.
+    """
+    first_epoch, skip = divmod(start, len(loader))
+    for epoch in itertools.count(first_epoch):
+        sampler.set_epoch(epoch)  # without it, every epoch repeats the same order
+        yield from itertools.islice(loader, skip, None)
+        skip = 0
+
+
+def train_step(ddp_model: DDP, optimizer, batches, accumulate: int, device) -> float:
+    """One optimizer step over ``accumulate`` micro-batches; returns this rank's loss for the step."""
+    optimizer.zero_grad(set_to_none=True)
+    step_loss = 0.0
+    for k in range(accumulate):
+        x, y = (t.to(device) for t in next(batches))  # (B, T) int64 each
+        last = k == accumulate - 1
+        # no_sync: the gradient stays local and adds up in .grad; only the last backward all-reduces the sum
+        with contextlib.nullcontext() if last else ddp_model.no_sync():
+            loss = ddp_model(x, y)[1] / accumulate  # divided, so that the sum is the mean over the whole step
+            loss.backward()
+        step_loss += loss.item()
+    optimizer.step()  # the optimizer steps, not the model: DDP has no step()
+    return step_loss
+
+
+def mean_over_ranks(value: float, device) -> float:
+    """The mean of a number over all ranks: every rank reports the same loss."""
+    t = torch.tensor([value], dtype=torch.float64, device=device)
+    dist.all_reduce(t)
+    return t.item() / dist.get_world_size()
+
+
+def train(s: Settings) -> dict:
+    """DDP training of the small GPT, run by every worker under ``launch`` or ``torchrun`` (lesson 03).
+
+    Returns (every rank): ``losses`` (each step's, averaged over the ranks), ``final_loss``, ``start_step``
+    (above 0 after a resume), ``samples_per_s`` and ``bytes_per_step`` (see ``instrumentation.Meter``),
+    and on rank 0 the final weights, ``state``.
+    """
+    with threads(s.threads), process_group() as planned_device:  # env:// rendezvous, the planned backend
+        device = torch.device(s.device) if s.device else planned_device
+        dataset = text_data(s)
+        model = build_model(s, dataset.corpus.vocab_size)  # the same seed on every rank: the same weights
+        optimizer = torch.optim.AdamW(model.parameters(), lr=s.lr)
+        start = checkpoint.resume(s.checkpoint, model, optimizer) if s.checkpoint else 0  # steps already done
+        model.to(device)  # move first, then wrap: DDP builds its gradient buckets where the parameters are
+        ddp_model = DDP(model, device_ids=[device.index] if device.type == "cuda" else None, **s.ddp_options())
+        keep_until_exit(ddp_model)  # freed at return, it could deadlock gloo's teardown: see its docstring
+        register_hook(ddp_model, s.hook, s.powersgd_rank, s.powersgd_start)  # what the all-reduce sends
+        # Rank r of W gets items r, r+W, r+2W, ... of each epoch's permutation: a share of its own.
+        sampler = DistributedSampler(dataset, shuffle=True, seed=s.seed, drop_last=True)
+        loader = DataLoader(dataset, batch_size=s.batch_per_worker, sampler=sampler, drop_last=True)
+        batches = micro_batches(loader, sampler, start=start * s.accumulate)
+        losses = []
+        with Meter(s, start, device) as meter:  # samples/s, bytes per step, progress bar: instrumentation.py
+            for step in range(start, s.steps):
+                with meter.step(step):  # times it, counts the hook's bytes (and runs the demo's crash)
+                    loss = train_step(ddp_model, optimizer, batches, s.accumulate, device)
+                losses.append(mean_over_ranks(loss, device))
+                meter.progress(losses[-1])
+                if s.checkpoint and dist.get_rank() == 0 and (step + 1) % s.checkpoint_every == 0:
+                    checkpoint.save(s.checkpoint, ddp_model, optimizer, step + 1)  # atomic
+        return summary(s, model, losses, start, meter)
+
+
+def summary(s: Settings, model: torch.nn.Module, losses: list[float], start: int, meter: Meter) -> dict:
+    """What ``train`` returns: plain numbers (and rank 0's weights, on the CPU) that pickle back to the caller."""
+    rank = dist.get_rank()
+    result = {"rank": rank, "world_size": dist.get_world_size(), "start_step": start, "losses": losses,
+              "final_loss": losses[-1] if losses else float("nan"), "parameters": models.count_parameters(model),
+              **meter.report()}
+    if rank == 0:
+        result["state"] = {k: v.detach().cpu() for k, v in model.state_dict().items()}
+    return result

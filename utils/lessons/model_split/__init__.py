@@ -1,0 +1,1 @@
+"""Lesson 02, ``notebooks/02_model_split.ipynb``: the model split, pipelining (GPipe, 1F1B) and balancing."""

@@ -1,0 +1,149 @@
+"""Profile every layer, then split where the slowest stage is fastest: balancing, lesson 02.
+
+Lesson 02 (``notebooks/02_model_split.ipynb``, section 7) and lab 02 (``labs/02_balance_the_pipeline.ipynb``):
+
+    costs = profile_layers(seq, x, loss_fn, y)        # seconds per layer, forward + backward
+    points = balanced_split(costs, n_stages=2)        # split points that minimise the slowest stage
+    stage_costs(costs, points), imbalance(costs, points)
+
+``profile_on_stage_device`` runs ``profile_layers`` in one launched worker, on the device and with the threads
+the pipeline workers use, so that the notebook never initialises CUDA.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Callable, Sequence
+
+import torch
+from torch import nn
+
+from utils import bench, devices, launch
+from utils.lessons.model_split.schedules import stage_devices
+from utils.lessons.model_split.split import stage_ranges
+from utils.lessons.model_split.tasks import Task
+
+
+def stage_costs(costs: Sequence[float], split_points: Sequence[int]) -> list[float]:
+    """Sum of the layer costs in each stage."""
+    return [sum(costs[a:b]) for a, b in stage_ranges(len(costs), split_points)]
+
+
+def imbalance(costs: Sequence[float], split_points: Sequence[int]) -> float:
+    """Slowest stage / average stage: 1.0 is perfectly balanced; a pipeline loses this factor."""
+    per_stage = stage_costs(costs, split_points)
+    return max(per_stage) / (sum(per_stage) / len(per_stage))
+
+
+def balanced_split(costs: Sequence[float], n_stages: int = 2) -> list[int]:
+    """Split points that make the slowest stage as fast as possible (a pipeline runs at its pace).
+
+    Exact, by dynamic programming over the layer prefix: ``best[s][i]`` is the smallest possible slowest
+    stage when the first i layers form s stages. Ties go to the earliest split point.
+    """
+    n = len(costs)
+    if not 1 <= n_stages <= n:
+        raise ValueError(f"cannot make {n_stages} non-empty stages from {n} layers")
+    prefix = [0.0]  # prefix[i]: cost of layers 0 .. i-1
+    for c in costs:
+        prefix.append(prefix[-1] + c)
+    best = [[float("inf")] * (n + 1) for _ in range(n_stages + 1)]
+    cut = [[0] * (n + 1) for _ in range(n_stages + 1)]  # cut[s][i]: where the last of those s stages starts
+    best[0][0] = 0.0
+    for s in range(1, n_stages + 1):
+        for i in range(s, n + 1):
+            for j in range(s - 1, i):  # the last stage is layers j .. i-1
+                slowest = max(best[s - 1][j], prefix[i] - prefix[j])
+                if slowest < best[s][i] - 1e-15:
+                    best[s][i], cut[s][i] = slowest, j
+    points, i = [], n
+    for s in range(n_stages, 1, -1):  # walk the cuts back from the last stage
+        i = cut[s][i]
+        points.append(i)
+    return points[::-1]
+
+
+# --- profiling -----------------------------------------------------------------------------------------
+
+
+def _layer_inputs(layers: Sequence[nn.Module], x: torch.Tensor) -> list[torch.Tensor]:
+    with torch.no_grad():
+        inputs = [x]
+        for layer in layers[:-1]:
+            inputs.append(layer(inputs[-1]))  # the input of every layer, computed once
+    return inputs
+
+
+def profile_samples(model: nn.Sequential, x: torch.Tensor, loss_fn: Callable | None = None,
+                    target: torch.Tensor | None = None, repeats: int = 5, threads: int | None = None,
+                    device=None) -> list[list[float]]:
+    """Every timed sample (seconds) of every layer's forward + backward: ``profile_layers`` without the median.
+
+    ``device`` (default: where ``x`` is) is what ``bench.measure`` synchronises, so GPU timings are complete.
+    """
+    device = torch.device(device) if device is not None else x.device
+    layers = list(model)
+    with bench.threads(threads):
+        inputs = _layer_inputs(layers, x)
+
+        def forward_backward(k: int) -> None:
+            inp = inputs[k].detach()
+            if inp.is_floating_point():
+                inp.requires_grad_(True)  # the backward computes the input's gradient too, as in a pipeline
+            out = layers[k](inp)
+            if k == len(layers) - 1 and loss_fn is not None:
+                loss_fn(out, target).backward()
+            else:
+                out.backward(torch.ones_like(out))
+
+        costs: list[list[float]] = [[] for _ in layers]
+        for k in range(len(layers)):
+            forward_backward(k)  # warm-up
+        for _ in range(repeats):  # interleaved: a burst of load on a shared machine hits every layer alike
+            for k in range(len(layers)):
+                costs[k] += bench.measure(lambda k=k: forward_backward(k), warmup=0, repeats=1, device=device).samples
+    model.zero_grad(set_to_none=True)
+    return costs
+
+
+def profile_layers(model: nn.Sequential, x: torch.Tensor, loss_fn: Callable | None = None,
+                   target: torch.Tensor | None = None, repeats: int = 5, threads: int | None = None,
+                   device=None) -> list[float]:
+    """Seconds per layer of ``model`` for one forward and one backward pass on ``x`` (median of repeats).
+
+    Each layer is timed on its own, on the activation the layers before it produce. The last layer's cost
+    includes ``loss_fn(output, target)`` when given (the loss runs on the last stage). ``threads`` sets
+    torch's threads while profiling: use the pipeline workers' count, so that costs compare with theirs.
+    Runs where ``model`` and ``x`` are; to profile on the pipeline workers' device without touching CUDA
+    in the notebook, use ``profile_on_stage_device``.
+    """
+    return [statistics.median(c) for c in profile_samples(model, x, loss_fn, target, repeats, threads, device)]
+
+
+def worker_threads(nprocs: int = 2) -> int:
+    """Torch threads each of ``nprocs`` launched workers gets (``utils.launch``: the cores shared out)."""
+    return max(1, devices.cpu_cores() // nprocs)
+
+
+def profile_worker(task: Task, batch: int, device: str, threads: int, repeats: int, seed: int) -> dict:
+    """Worker (run by ``launch``): ``profile_samples`` of ``task``'s model, with medians and spreads."""
+    model = task.build().to(device)
+    x, y = (t.to(device) for t in task.make_batch(batch, seed))
+    samples = profile_samples(model, x, task.loss_fn, y, repeats, threads, device)
+    med = [statistics.median(c) for c in samples]
+    return {"costs": med, "spread": [(max(c) - min(c)) / m if m else 0.0 for c, m in zip(samples, med)],
+            "samples": samples, "device": str(device), "threads": threads}
+
+
+def profile_on_stage_device(task: Task, batch: int, repeats: int = 5, threads: int | None = None,
+                            device: str | None = None, seed: int = 0, timeout: float = 300) -> dict:
+    """``profile_layers`` of ``task``'s model in ONE launched worker, on the device the pipeline stages use.
+
+    ``device`` defaults to ``stage_devices()[0]`` (a GPU with NCCL workers, else the CPU) and ``threads``
+    to the two pipeline workers' count, so the costs compare with what the workers measure; the notebook
+    never initialises CUDA. Returns ``{"costs": median seconds per layer, "spread": (max - min) / median
+    per layer, "samples", "device", "threads"}``.
+    """
+    device = device or stage_devices()[0]
+    threads = threads or worker_threads(2)
+    return launch.launch(profile_worker, task, batch, device, threads, repeats, seed, nprocs=1, timeout=timeout)[0]
