@@ -18,6 +18,8 @@ import os
 import threading
 import time
 
+import psutil
+
 from utils import devices, nvml
 
 # Sample keys of one GPU: (nvitop Device method, factor to the unit the panel uses).
@@ -93,8 +95,6 @@ class Sampler:
 
     def __init__(self, gpus=(), no_gpu_reason: str | None = None, root_pid: int | None = None,
                  throughput: bool = True, rescan_seconds: float = 1.0):
-        import psutil
-
         self.gpus = list(gpus)
         self.gpu_names = [_device_name(g, i) for i, g in enumerate(self.gpus)]
         self.no_gpu_reason = None if self.gpus else (no_gpu_reason or "no NVIDIA GPU found")
@@ -112,8 +112,6 @@ class Sampler:
                 "workers": self.sample_workers()}
 
     def sample_host(self) -> dict:
-        import psutil
-
         memory = psutil.virtual_memory()
         # Per thread in psutil >= 5.9.6: the CPU % since this thread's previous call.
         return {"cpu": psutil.cpu_percent(interval=None), "mem_used": memory.total - memory.available,
@@ -134,8 +132,6 @@ class Sampler:
         return sorted(rows, key=lambda r: (r["label"], r["pid"]))
 
     def _rescan(self) -> None:
-        import psutil
-
         try:
             children = self.root.children(recursive=True)
         except psutil.Error:

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 
+from utils import monitor
 from utils.bench import Result, register
 
 TARGET_1HZ = 1.0  # % of one core
@@ -29,8 +30,6 @@ def _idle_workers(n: int = 2) -> list[subprocess.Popen]:
 
 def overhead_percent(hz: float, seconds: float) -> float:
     """Run the real sampler and panel at ``hz`` for ``seconds``; the thread's CPU time in % of one core."""
-    from utils import monitor
-
     workers = _idle_workers()
     try:
         sampler = monitor.default_sampler()
