@@ -78,18 +78,22 @@ def host_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
     return [CopyPoint("host memcpy", size, seconds, bound) for size, seconds in zip(sizes, times)]
 
 
-def gpu_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
-    """Pageable and pinned host-to-device, device-to-device, and GPU 0 to GPU 1 (run in a child process)."""
-    hw = devices.hardware()
+def copy_paths(hw: devices.Hardware, mode: str) -> list[tuple[str, str, bool, str, float | None]]:
+    """The GPU copy paths of a machine: (name, source device, pinned?, destination device, bound in B/s)."""
     g0 = hw.gpus[0]
     paths = [("host to GPU 0, pageable", "cpu", False, "cuda:0", g0.pcie_bandwidth),
              ("host to GPU 0, pinned", "cpu", True, "cuda:0", g0.pcie_bandwidth),
              # A copy inside one GPU reads and writes every byte: at most half the memory bandwidth.
              ("GPU 0 to GPU 0", "cuda:0", False, "cuda:0", g0.memory_bandwidth and g0.memory_bandwidth / 2)]
-    if len(hw.gpus) >= 2 and devices.mode() != "1gpu":
+    if len(hw.gpus) >= 2 and mode != "1gpu":
         paths.append(("GPU 0 to GPU 1", "cuda:0", False, "cuda:1", hw.link.bandwidth if hw.link else None))
+    return paths
+
+
+def gpu_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
+    """Every path of ``copy_paths`` at every size (run in a child process: see the module doc)."""
     points = []
-    for name, src_dev, pinned, dst_dev, bound in paths:
+    for name, src_dev, pinned, dst_dev, bound in copy_paths(devices.hardware(), devices.mode()):
         for size in sizes:
             src = torch.ones(size, dtype=torch.uint8, device=src_dev)
             if pinned:
