@@ -28,10 +28,13 @@ import contextlib
 import time
 from dataclasses import asdict, dataclass
 
+from matplotlib.patches import Patch
+from matplotlib.transforms import ScaledTranslation
+
 from utils import plots
 
 # Bar colours by kind of work; any other name takes a colour from the device palette.
-KIND_COLORS = {"forward": "#1f77b4", "backward": "#ff7f0e", "load": "#9e9e9e", "compute": "#2ca02c",
+KIND_COLORS = {"forward": "#1f77b4", "backward": "#ff7f0e", "load": "#17becf", "compute": "#2ca02c",
                "send": "#9467bd", "recv": "#8c564b", "step": "#d62728"}
 IDLE_COLOR = "#eeeeee"
 
@@ -164,9 +167,6 @@ def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):
 
     ``simulated`` stamps *simulated on CPU*; by default it is set when no span was measured on a GPU.
     """
-    from matplotlib.patches import Patch
-
-
     spans = flatten(spans)
     if not spans:
         raise ValueError("no spans to draw: did the workers return rec.spans()?")
@@ -174,7 +174,7 @@ def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):
     scale, unit = (1e3, "ms") if t1 - t0 < 10 else (1.0, "s")
     fractions = busy_fractions(spans)
     rows = list(fractions)  # sorted device names: "stage 0" on top
-    fig, (ax,) = plots.new_figure(rows=1, row_height=0.55 * len(rows) + 0.8)
+    fig, (ax,) = plots.new_figure(rows=1, row_height=0.55 * len(rows) + 1.1)
     kinds = {}
     for y, device in enumerate(rows):
         ax.broken_barh([(0, (t1 - t0) * scale)], (y - 0.4, 0.8), color=IDLE_COLOR)  # idle unless covered
@@ -191,9 +191,10 @@ def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):
     ax.set_ylim(len(rows) - 0.5, -0.5)  # first device on top
     ax.set_xlim(0, (t1 - t0) * scale)
     ax.set_xlabel(f"time ({unit}) since the first span; grey = idle")
+    # The legend sits half an inch below the axes whatever the number of rows (a fixed offset in inches).
     ax.legend(handles=[Patch(color=c, label=k) for k, c in kinds.items()], loc="upper center",
-              bbox_to_anchor=(0.5, -0.35 if len(rows) < 3 else -0.2), ncol=len(kinds), fontsize=8,
-              frameon=False)
+              bbox_to_anchor=(0.5, 0.0), bbox_transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans),
+              ncol=len(kinds), fontsize=8, frameon=False)
     if simulated is None:
         simulated = not any(s.on_gpu for s in spans)
     plots.stamp_simulated(fig, simulated)
