@@ -8,6 +8,7 @@ Every cost here is a sleep (simulated I/O), so the timing assertions hold on a b
 
 from __future__ import annotations
 
+import colorsys
 import gc
 import threading
 import time
@@ -18,10 +19,11 @@ import torch
 from helpers_prefetch import no_thread_or_process_left  # noqa: F401 - autouse: nothing left running
 from torch.utils.data import DataLoader
 
-from utils import bench, models
+from utils import bench, models, timeline
 from utils.benchmarks.prefetch import bench_prefetch
 from utils.data import digits_28
 from utils.lessons.data_prefetch import busy, epoch, loaders, report, transfer
+from utils.lessons.data_prefetch import dataset as dataset_module
 from utils.lessons.data_prefetch.dataset import SlowDigits, decode_images, decode_pair, digits_uint8
 from utils.lessons.data_prefetch.prefetcher import Prefetcher
 from utils.lessons.data_prefetch.step import paced, train_step
@@ -189,7 +191,29 @@ def test_prefetcher_on_a_gpu_gives_device_batches_in_order_converted_there():
     assert [int(labels[0]) for _, labels in got] == list(range(6))
     assert all(images.is_cuda and images.dtype == torch.float32 and labels.is_cuda for images, labels in got)
     for (images, _), (raw, _) in zip(got, batches):
-        assert torch.equal(images.cpu(), decode_images(raw))  # the copy was waited for: no stale bytes
+        # The copy was waited for: no stale bytes. Within float32 rounding, not bitwise: CUDA may divide by a
+        # constant as a multiplication by its inverse, one rounding away from the CPU's division.
+        torch.testing.assert_close(images.cpu(), decode_images(raw))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU (pinned memory, the side stream)")
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("depth", [1, 2, 4])
+def test_prefetcher_from_pinned_memory_gives_the_cpu_paths_batches_at_every_depth(depth):
+    data = SlowDigits(16 * 24, 0.0)
+    expected = list(Prefetcher(DataLoader(data, batch_size=16), transform=decode_pair))  # the CPU path
+    loader = DataLoader(data, batch_size=16, num_workers=2, pin_memory=True)  # batches arrive pinned
+    got = []
+    for images, labels in Prefetcher(loader, device="cuda:0", depth=depth, transform=decode_pair):
+        assert images.is_cuda and labels.is_cuda and images.dtype == torch.float32
+        work = images.flatten(1) @ torch.ones(784, 4096, device="cuda:0")  # keep the default stream busy while
+        del work  # the next batch's copy runs on the side stream: record_stream must keep this batch's memory
+        got.append((images.cpu(), labels.cpu()))
+    assert len(got) == len(expected) == 24
+    for (images, labels), (want_images, want_labels) in zip(got, expected):
+        assert torch.equal(labels, want_labels)
+        torch.testing.assert_close(images, want_images)  # float32 rounding: see the test above
 
 
 # --- loader notes, the monitor's device row, transfer bytes ---------------------------------------------
@@ -295,13 +319,89 @@ def test_median_epoch_returns_the_middle_pass_and_every_time():
     assert result.batches == 4
 
 
-def test_device_busy_keeps_only_the_device_row():
-    samples = [{"t": t, "gpus": [], "host": {"cpu": 100.0, "mem_used": 2e9},
+def _recording(busy_by_time, t0=100.0):
+    samples = [{"t": t0 + t, "gpus": [], "host": {"cpu": 100.0, "mem_used": 2e9},
                 "workers": [{"pid": 0, "label": "device (simulated)", "cpu": busy, "rss": float("nan")},
                             {"pid": 7, "label": "loader worker 1", "cpu": 3.0, "rss": 1e8}]}
-               for t, busy in ((0.0, 50.0), (0.1, 100.0))]
-    recording = Recording(interval=0.1, samples=samples)
+               for t, busy in busy_by_time]
+    return Recording(interval=0.1, samples=samples)
+
+
+def _epoch(first_step, last_end, t0=100.0):
+    from utils.timeline import Span
+
+    spans = [Span("training process", "compute", 0, t0 + first_step, t0 + first_step + 0.04),
+             Span("training process", "compute", 1, t0 + last_end - 0.04, t0 + last_end)]
+    return epoch.EpochResult(last_end, 2, 0.0, spans)
+
+
+def test_device_busy_keeps_only_the_device_row():
+    recording = _recording(((0.0, 50.0), (0.1, 100.0)), t0=0.0)
     assert busy.device_busy(recording) == ("device (simulated)", [0.0, 0.1], [50.0, 100.0])
-    fig = busy.plot_device_busy({"no workers": recording})
+    fig = busy.plot_device_busy({"no workers": (recording, None)})
     ax = fig.axes[0]
     assert ax.get_ylabel() == "device busy %" and len(ax.lines) == 1 and "mean 75%" in ax.lines[0].get_label()
+
+
+def test_device_busy_drops_the_samples_before_the_first_step_so_the_legend_matches_the_epoch():
+    # 0 % at t = 0 (nothing started), 50 % while the workers start, then 95 % until the epoch ends at 0.5 s
+    recording = _recording(((0.0, 0.0), (0.1, 50.0), (0.2, 95.0), (0.3, 95.0), (0.4, 95.0), (0.5, 95.0),
+                            (0.6, 0.0)))
+    name, times, values = busy.device_busy(recording, _epoch(first_step=0.1, last_end=0.5))
+    assert values == [95.0] * 4 and times == pytest.approx([0.1, 0.2, 0.3, 0.4])
+    label = busy.plot_device_busy({"best": (recording, _epoch(0.1, 0.5))}).axes[0].lines[0].get_label()
+    assert "mean 95%" in label  # all samples together would give 66 %
+
+
+@pytest.mark.timeout(30)
+def test_busy_between_steps_leaves_out_the_wait_for_the_first_batch():
+    def late_first(n):
+        for k in range(n):
+            time.sleep(0.1 if k == 0 else 0.0)  # the first batch comes late (workers starting), the rest at once
+            yield k
+
+    result = epoch.run_epoch(late_first(4), lambda b: time.sleep(0.02))
+    assert result.busy < 0.5 < 0.9 < result.busy_between_steps <= 1.0
+    assert _epoch(0.1, 0.5).busy_between_steps == pytest.approx(0.08 / 0.4)
+
+
+def test_decode_into_writes_decode_images_result_into_the_buffer_given():
+    images = digits_uint8(8)[0]
+    out = torch.empty(images.shape)
+    assert dataset_module.decode_into(images, out) is out
+    assert torch.equal(out, decode_images(images))  # the same arithmetic in the same order: bitwise equal
+
+
+def test_measure_transfer_converts_into_one_buffer_with_decode_images_arithmetic(monkeypatch):
+    buffers = []
+    real = transfer.decode_into
+
+    def spy(images, out):
+        buffers.append(out.data_ptr())
+        result = real(images, out)
+        assert torch.equal(result, decode_images(images))
+        return result
+
+    monkeypatch.setattr(transfer, "decode_into", spy)
+    transfer.measure_transfer(2, "cpu", side=16, repeats=3)
+    assert len(buffers) == 5 and len(set(buffers)) == 1  # 2 warm-up + 3 timed calls, one buffer allocated once
+
+
+def test_compare_medians_calls_a_gap_within_two_percent_noise_even_when_spreads_are_zero():
+    paced = {1: [1.40, 1.40, 1.40], 2: [1.39, 1.39, 1.39], 4: [1.39, 1.39, 1.40]}  # lesson 05's cpu run
+    text = epoch.compare_medians(paced, limit=1.29)
+    assert "within the noise" in text and "real difference" not in text
+    assert "0.01 s at most (0.8% of the bound, 1.29 s)" in text
+    apart = epoch.compare_medians({1: [1.60, 1.61, 1.62], 2: [1.39, 1.40, 1.40]}, limit=1.29)
+    assert "a real difference" in apart
+
+
+def test_load_bars_are_coloured_apart_from_idle_time():
+    from matplotlib.colors import to_rgba
+
+    spans = epoch.epoch_spans(epoch.run_epoch(slow_items(3, 0.0), lambda b: None, wait_name="load"))
+    ax = timeline.plot_gantt(spans, simulated=True).axes[0]
+    colours = {tuple(c) for bars in ax.collections for c in bars.get_facecolor()}
+    assert to_rgba(timeline.KIND_COLORS["load"]) in colours
+    r, g, b, _ = to_rgba(timeline.KIND_COLORS["load"])
+    assert colorsys.rgb_to_hls(r, g, b)[2] > 0.5  # a colour, not a grey: the axis says "grey = idle"

@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import psutil
@@ -19,9 +20,10 @@ import pytest
 import torch
 from torch.utils.data import DataLoader, DistributedSampler
 
+from utils import article, checkpoint
 from utils.launch import launch
-from utils.lessons.ddp import allreduce, cli, gradients, hooks, recipe, replay
-from utils.lessons.ddp.settings import Settings
+from utils.lessons.ddp import allreduce, articles, cli, compare, gradients, hooks, recipe, replay, scaling
+from utils.lessons.ddp.settings import Settings, build_model
 
 REPO = Path(__file__).resolve().parents[1]
 # Small enough for seconds on 2 CPU cores; the same on every path so the final losses can be compared.
@@ -139,6 +141,96 @@ def test_busbw_factor_and_command_line_settings():
 def test_an_unknown_hook_is_named_before_anything_runs():
     with pytest.raises(ValueError, match="hook must be one of .*'powersgd'.*got 'int8'"):
         hooks.register_hook(None, "int8")
+
+
+# --- Resume, on the parameters' device (issue 12: resume crashed on GPUs) ---------------------------------------
+
+
+def test_resume_restores_the_optimizer_state_where_the_parameters_are(tmp_path):
+    """``recipe.build`` moves the model, builds the optimizer, then resumes: AdamW's state lands on the device.
+
+    The ``meta`` device stands in for a GPU. Resumed before the move, the state would stay on the CPU and the
+    first step after a restart on a GPU would fail with a device mismatch.
+    """
+    s = TINY.scaled(checkpoint=str(tmp_path / "gpt.pt"))
+    vocab = 40
+    model = build_model(s, vocab)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=s.lr)
+    x = torch.randint(0, vocab, (2, s.context))
+    model.loss(x, x).backward()
+    optimizer.step()
+    checkpoint.save(s.checkpoint, model, optimizer, step=3)
+    with warnings.catch_warnings():  # loading into meta parameters is a no-op, and torch says so
+        warnings.simplefilter("ignore")
+        model, optimizer, start = recipe.build(s, vocab, torch.device("meta"))
+    state = [t for per_param in optimizer.state.values() for k, t in per_param.items() if k != "step"]
+    assert start == 3 and state
+    assert {t.device.type for t in state} == {"meta"} == {p.device.type for p in model.parameters()}
+
+
+# --- Hooks compared in one launch; bf16 on gloo; the scaling runs' backend -------------------------------------
+
+
+@pytest.mark.timeout(90)
+def test_hooks_compared_in_one_launch_on_the_same_batches_bf16_included_on_gloo():
+    variants = {name: TINY.scaled(hook=name, bucket_cap_mb=25, warmup_steps=2) for name in ("allreduce", "bf16")}
+    result = launch(compare.compare_hooks, variants, nprocs=2, timeout=80)[0]
+    fp32, bf16 = result["allreduce"], result["bf16"]
+    assert len(fp32["samples_per_s"]) == len(bf16["samples_per_s"]) == TINY.steps - 2
+    assert bf16["bytes_per_step"] == fp32["bytes_per_step"] / 2  # gloo all-reduced bfloat16
+    assert abs(bf16["final_loss"] - fp32["final_loss"]) < 0.05
+    lines = compare.reading(result, "allreduce")
+    assert len(lines) == 1 and lines[0].startswith("bf16: ") and "2.0x fewer bytes" in lines[0]
+
+
+def test_hook_variants_may_differ_only_in_the_hook():
+    with pytest.raises(ValueError, match="differs in \\['batch_per_worker'\\]"):
+        compare.compare_hooks({"a": TINY, "b": TINY.scaled(hook="fp16", batch_per_worker=4)})
+
+
+def test_one_and_two_workers_are_timed_on_the_backend_given(monkeypatch):
+    seen = []
+
+    def fake_launch(fn, s, nprocs, backend, timeout):
+        seen.append((nprocs, backend))
+        return [{"samples_per_s": 100.0 * nprocs}]
+
+    monkeypatch.setattr(scaling, "launch", fake_launch)
+    r = scaling.scaling(TINY, "gloo", bound=1.0)
+    assert seen == [(1, "gloo"), (2, "gloo")] and r["ratio"] == 2.0 and r["bound"] == 1.0
+
+
+def test_the_trap_is_told_from_its_count():
+    assert hooks.trap_outcomes(["ran"] * 3).startswith("0/3 aborted, 0/3 hung, 3/3 ran: the race did not strike")
+    assert "struck in 2 of 3" in hooks.trap_outcomes(["aborted", "hung", "ran"])
+
+
+# --- The articles' code, as the lesson shows it ---------------------------------------------------------------
+
+
+@pytest.mark.timeout(60)
+def test_the_undefined_loop_raises_what_the_article_would():
+    with pytest.raises(Exception, match="NameError: name 'data_loader' is not defined"):
+        launch(articles.article_ddp, 5, nprocs=2, timeout=50)
+
+
+@pytest.mark.timeout(60)
+def test_the_second_device_demo_runs_in_a_worker_and_shows_the_device_error():
+    with pytest.raises(article.RaisedInWorker, match="not on the expected device") as raised:
+        article.run_in_worker(articles.batch_left_behind, ("cpu", "cpu"))
+    assert raised.value.type_name == "RuntimeError" and raised.value.where
+
+
+def test_the_notebook_moves_nothing_to_a_device_itself():
+    """On GPUs the second-device demo starts CUDA: in the notebook process it would stop every forked launch."""
+    nb = json.loads((REPO / "notebooks" / "03_ddp.ipynb").read_text())
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert ".to(OTHER)" not in code and "article.run_in_worker(articles.batch_left_behind" in code
+
+
+def test_command_flags_give_back_the_settings():
+    s = TINY.scaled(hook="fp16", deterministic=True)
+    assert cli.parse_settings(cli.command_flags(s).split())[0] == s
 
 
 # --- The sampler replay that single-process references train on (labs 00 and 03) -------------------------------

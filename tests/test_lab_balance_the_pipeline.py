@@ -109,3 +109,34 @@ def test_check_throughput_notes_when_every_config_is_below_one_worker(monkeypatc
 def test_paired_ratio_pairs_rounds():
     run = runs.PipelineRun([], [{"times": {"ref": [1.0, 2.0, 1.0], "mine": [2.0, 2.0, 1.0]}}], (3,), 1, True)
     assert lab.paired_ratio(run, "ref", "mine") == pytest.approx(1.0)  # ratios 0.5, 1, 1: median 1
+
+
+def test_time_m_measures_each_candidate_m_in_one_launch(monkeypatch, capsys):
+    calls = []
+
+    def fake(task, split_points, configs, rounds=5, record=True, seed=0, timeout=600):
+        calls.append([(c.m, c.split_points, c.batch) for c in configs])
+        return _fake_run(lambda c: {2: 1.2, 4: 1.4, 8: 1.3}[c.m])(task, split_points, configs)
+
+    monkeypatch.setattr(lab, "measure_pipeline", fake)
+    got = lab.time_m([3], lab.LAB_CANDIDATE_M)
+    assert got == {2: pytest.approx(1.2), 4: pytest.approx(1.4), 8: pytest.approx(1.3)}
+    assert calls == [[(m, (3,), lab.current_settings().batch) for m in lab.LAB_CANDIDATE_M]]  # one launch
+    assert "simulated on CPU" in capsys.readouterr().out  # this machine's workers are CPU processes
+
+
+def test_hints_name_the_concept_never_the_code():
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).resolve().parents[1] / "labs/02_balance_the_pipeline.ipynb").read_text())
+    hints = [line.split("# HINT:", 1)[1] for c in nb["cells"] for line in "".join(c["source"]).splitlines()
+             if "# HINT:" in line]
+
+    def stub(model, points):
+        raise NotImplementedError
+
+    hints.append(lab.check_split(stub).hint)
+    assert len(hints) == 3
+    for hint in hints:  # no call, slice, index or assignment: words about the idea
+        assert not any(token in hint for token in ("(", "[", "=", "nn.", "runs.", "measure_pipeline")), hint

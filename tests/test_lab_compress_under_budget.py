@@ -89,3 +89,27 @@ def test_accuracy_check_compares_fractions_with_its_limit(trained):
     assert check_accuracy(model, worse, test_set, max_drop=drop + 1e-6, show=False).passed
     verdict = check_accuracy(model, worse, test_set, max_drop=drop - 1e-6, show=False)
     assert verdict.status == checks.FAILED and f"{before:.2%} -> {after:.2%}" not in verdict.message
+
+
+def test_the_speed_check_says_where_it_timed_and_its_reference(trained):
+    model, test_set = trained
+    verdict = check_faster(model, quantize_dynamic_int8(model), test_set.tensors[0][:256], target=0.01, rounds=3,
+                           show=False)
+    assert verdict.passed
+    assert "faster (on the CPU)" in verdict.message  # where it was measured: x is on the CPU
+    assert "reference 3.9" in verdict.message or "reference 4.0" in verdict.message  # the stored-bytes ratio
+
+
+def test_hints_point_to_the_concept_not_the_answer(trained):
+    # Review: the stub's hint and the speed check's hint used to name int8 outright.
+    import nbformat
+    from pathlib import Path
+
+    model, test_set = trained
+    verdict = check_faster(model, weight_only_int8(model), test_set.tensors[0][:64], rounds=3, show=False)
+    lab = nbformat.read(Path(__file__).resolve().parents[1] / "labs/04_compress_under_budget.ipynb", as_version=4)
+    hint = next(line for c in lab.cells for line in c.source.splitlines() if line.strip().startswith("# HINT:"))
+    assert verdict.status == checks.FAILED
+    for text in (verdict.hint, verdict.message, hint):
+        assert "int8" not in text and "8-bit" not in text and "quantiz" not in text
+    assert "cheaper work" in hint and "cheaper work" in verdict.hint

@@ -86,3 +86,17 @@ def test_lab_clean_up_check_fails_a_function_that_leaves_the_group_open():
     verdict = lab.check_clean_up(_without_destroy)
     assert verdict.status == checks.FAILED and "destroy_process_group" in verdict.message
     assert lab.check_gradients(_lab_worker).passed  # the same function, fixed, passes (sanity of the switches)
+
+
+def test_the_solution_binds_each_rank_to_its_own_gpu_and_reads_the_loss_once_per_step():
+    """On GPUs, init_process_group without set_device/device_id makes rank 1 open a context on GPU 0 too; and
+    a .item() per micro-batch would wait for the GPU each time."""
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "03_ddp_from_scratch.ipynb").read_text())
+    (source,) = ["".join(c["source"]) for c in nb["cells"] if "def train_gpt(" in "".join(c["source"])]
+    assert source.index("torch.cuda.set_device(device)") < source.index("dist.init_process_group(")
+    assert "device_id=device if cuda else None" in source
+    code = "\n".join(line.split("#")[0] for line in source.splitlines())  # without the comments
+    assert code.count(".item()") == 1 and "step_loss += loss.detach()" in code

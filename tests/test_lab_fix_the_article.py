@@ -99,3 +99,28 @@ def test_check_cnn_fails_ranks_that_never_synchronise():
 def test_check_cnn_fails_an_accuracy_given_as_a_percentage():
     verdict = lab.check_cnn(_cnn_worker_reporting_a_percentage)
     assert verdict.status == checks.FAILED and "a fraction between 0 and 1" in verdict.message
+
+
+def test_the_solutions_bind_each_rank_to_its_own_gpu_before_joining_the_group():
+    """On GPUs, init_process_group without set_device/device_id makes rank 1 open a context on GPU 0 too."""
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "00_fix_the_article.ipynb").read_text())
+    inits = ["".join(c["source"]) for c in nb["cells"] if "init_process_group(" in "".join(c["source"])
+             and c["cell_type"] == "code"]
+    assert len(inits) == 2
+    for source in inits:
+        assert source.index("torch.cuda.set_device(device)") < source.index("dist.init_process_group(")
+        assert "device_id=device if cuda else None" in source
+
+
+def test_no_cell_runs_the_device_demos_in_the_notebook_process():
+    """On GPUs they start CUDA, and CUDA started in the notebook stops every later forked launch."""
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "00_fix_the_article.ipynb").read_text())
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "article.split_as_written(" not in code and "article.split_shapes_fixed_only(" not in code
+    assert code.count("article.run_in_worker(article.split_") == 2

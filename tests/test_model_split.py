@@ -231,13 +231,19 @@ def test_one_f_one_b_keeps_fewer_activations_than_gpipe():
 
 
 @pytest.mark.timeout(60)
-def test_attention_ffn_placement_crosses_twice_per_block():
+def test_attention_ffn_placement_crosses_twice_per_block_in_the_baselines_launch():
     task = tiny_gpt_task()
-    layers = placement.measure_placement(task, "layers", 4, [2], rounds=1)
-    article = placement.measure_placement(task, "attn/ffn", 4, rounds=1)
+    got = placement.measure_placements(task, 4, [2], rounds=2)
     activation = 4 * SEQ_LEN * 32 * 4  # (B, T, C) float32
+    layers, article = got["layers"], got["attn/ffn"]
     assert layers["crossings"] == 1 and layers["bytes"] == 2 * activation  # forward and backward
     assert article["crossings"] == 3 and article["bytes"] == 2 * 3 * activation
+    for p in (layers, article):  # each against one device timed in the same launch, round by round
+        r = p["row"]
+        assert r.bound == 1.0 and len(r.speedups) == 2 and r.baseline > 0 and len(r.busy) == 2
+    assert got["message"]["activation_bytes"] == activation and got["message"]["tiny"] > 0
+    text = placement.placement_reading(got, "gloo over loopback TCP")
+    assert "4 more messages" in text and "alpha" in text
 
 
 # --- benchmarks --------------------------------------------------------------------------------------
@@ -268,7 +274,78 @@ def test_row_diagnostics_from_cpu_times():
     assert r.speedup_range == (1.4, 1.6)
     assert r.work_inflation == pytest.approx(1.0)
     assert r.cpu_share == [pytest.approx(0.5)] * 2  # busy 0.8 s by the wall clock, 0.4 s on the CPU
-    assert r.cpu_predicted == pytest.approx(0.8 / (0.2 + 3 * 0.1))
+    assert r.predicted == pytest.approx(0.8 / (0.2 + 3 * 0.1))
     assert "contention" in report.explain_row(r)
     assert report.verdict(r) == report.explain_row(r).split(" -> ")[-1]
     assert runs.Row(8, 1, "gpipe", 1.0, 1.0, [0.5, 0.5], naive=True).bound == 1.0
+
+
+# --- readings and figures drawn from the run (review fixes) ---------------------------------------------
+
+
+def _row(speedup, lo, hi, m=4, work=1.0, cpu_share=1.0, naive=False):
+    """A row measured on CPU workers: one device 1 s, stages busy 0.5 s, the given speedups and work."""
+    cpu = [0.5 * work * cpu_share, 0.5 * work * cpu_share]
+    return runs.Row(8, 1 if naive else m, "gpipe", 1.0 / speedup, 1.0, [0.5, 0.5], naive=naive,
+                    cpu=cpu, baseline_cpu=1.0 * cpu_share, speedups=[lo, speedup, hi])
+
+
+def test_every_verdict_explain_row_gives_is_in_the_table_the_notebook_prints():
+    rng = random.Random(1)
+    listed = {v for v, _ in report.verdict_table().rows}
+    causes = {v[len(report.GAP):] for v in listed if v.startswith(report.GAP)}
+    for _ in range(500):
+        s = rng.uniform(0.5, 2.0)
+        r = _row(s, s * rng.uniform(0.5, 1), s * rng.uniform(1, 1.5), m=rng.choice([1, 2, 4, 8]),
+                 work=rng.uniform(0.8, 1.4), cpu_share=rng.uniform(0.5, 1.05), naive=rng.random() < 0.2)
+        v = report.verdict(r)
+        rest = v[len(report.GAP):] if v.startswith(report.GAP) else None
+        for cause in causes if rest is not None else ():
+            rest = rest.replace(cause, "")
+        assert v in listed or (rest is not None and not rest.replace(",", "").strip()), v
+    thresholds = " ".join(w for _, w in report.verdict_table().rows)
+    for value in (f"{report.LESS_WORK:.2f}x", f"{report.EXTRA_WORK:.2f}x", f"{report.AT_BOUND:.0%}",
+                  f"{report.CONTENDED:.0%}", f"{report.SHORT_OF_BOUND:.0%}"):
+        assert value in thresholds  # the table states the code's own thresholds
+
+
+def test_a_speedup_above_its_bound_is_explained_or_flagged():
+    assert report.verdict(_row(1.14, 0.89, 1.30, m=1, work=0.90)) == report.LESS_WORK_VERDICT  # the split's caches
+    assert report.verdict(_row(1.14, 0.89, 1.30, m=1, work=1.0)) == report.NOISE  # the spread reaches the bound
+    assert report.verdict(_row(1.14, 1.05, 1.30, m=1, work=1.0)) == report.ABOVE  # every round above: flagged
+
+
+def test_gpu_rows_use_device_time_and_never_the_cpu_analysis():
+    r = runs.Row(8, 4, "gpipe", 1.0, 1.2, [0.4, 0.4], cpu=[0.9, 0.9], baseline_cpu=0.9, speedups=[1.1, 1.2, 1.3],
+                 cpu_workers=False, baseline_busy=1.0)
+    assert r.work == [0.4, 0.4] and r.work_inflation == pytest.approx(0.8) and r.cpu_share == []
+    text = report.explain_row(r)
+    assert "device work 0.80x" in text and "CPU" not in text
+    assert "CPU/busy" not in report.rows_table(runs.PipelineRun([r], [], (3,), 1, False)).columns
+
+
+def test_the_naive_reading_comes_from_the_timeline_and_the_verdict():
+    from utils.timeline import Span
+
+    spans = [Span("stage 0", "forward", 0, 0.0, 0.03), Span("stage 1", "forward", 0, 0.03, 0.07),
+             Span("stage 1", "backward", 0, 0.07, 0.15), Span("stage 0", "backward", 0, 0.15, 0.20)]
+    r = _row(0.88, 0.80, 0.98, naive=True, work=1.2)  # the split did 1.2x one device's work
+    text = report.naive_reading(r, spans)
+    assert "stage 0 40%, stage 1 60%; together 100%: one device works at a time" in text
+    assert "1.20x one device's work" in text and report.verdict(r).startswith("gap: extra work")
+
+
+def test_figures_keep_labels_off_the_bars_and_no_empty_band():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from utils.timeline import Span
+
+    run = runs.PipelineRun([_row(1.3, 1.0, 1.6, m=m) for m in (1, 2, 4, 8)], [], (3,), 1, True)
+    fig = report.plot_speedups(run)
+    assert not [t for t in fig.axes[0].texts if "bubble" in t.get_text()]  # bubbles sit on the top axis
+    spans = [Span("stage 0", "forward", 0, 0.0, 0.03), Span("stage 1", "forward", 0, 0.03, 0.07)]
+    fig = report.plot_schedule(spans, simulated=True)
+    FigureCanvasAgg(fig).draw()
+    renderer = fig.canvas.get_renderer()
+    legend = fig.axes[0].get_legend().get_window_extent(renderer)
+    stamp = next(t for t in fig.texts if "simulated" in t.get_text()).get_window_extent(renderer)
+    assert (legend.y0 - stamp.y1) / fig.dpi < 0.15  # inches between the legend and the stamp

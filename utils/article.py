@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import traceback
 import warnings
 
@@ -69,6 +70,30 @@ def split_shapes_fixed_only(dev0: str, dev1: str, batch: int = 100) -> torch.Ten
     return layer2(layer1(data))  # layer1's output stays on dev0
 
 
+class RaisedInWorker(Exception):
+    """What a worker of ``run_in_worker`` raised: its exception type, message, and where it was raised."""
+
+    def __init__(self, type_name: str, message: str, worker_traceback: str = ""):
+        super().__init__(message)
+        self.type_name = type_name
+        frames = re.findall(r'File "[^"]*", line \d+, in (\S+)\n\s+(.+)', worker_traceback)
+        self.where = frames[-1] if frames else None  # (function, source line) of the innermost frame
+
+
+def run_in_worker(fn, *args, timeout: float = 60):
+    """``fn(*args)`` in one worker process: its return value, or what it raised, as ``RaisedInWorker``.
+
+    Why a worker: on a GPU these demos start CUDA, and CUDA started in the notebook process would stop
+    every later launch that forks its workers ("Cannot re-initialize CUDA in forked subprocess").
+    """
+    from utils.launch import WorkerError, launch
+
+    try:
+        return launch(fn, *args, nprocs=1, timeout=timeout)[0]
+    except WorkerError as err:
+        raise RaisedInWorker(err.exc_type, err.message, err.worker_traceback) from None
+
+
 @contextlib.contextmanager
 def shows_error(title: str):
     """Run the block; print its error in two lines instead of stopping the notebook (a *guarded* cell).
@@ -81,8 +106,11 @@ def shows_error(title: str):
         yield
     except Exception as exc:  # noqa: BLE001 - the point is to show whatever the article's code raises
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        print(f"  raised {type(exc).__name__}: {first[:300]}")
-        if not hasattr(exc, "rank"):  # a worker's error already names its rank; a local one names its line
+        print(f"  raised {getattr(exc, 'type_name', type(exc).__name__)}: {first[:300]}")
+        if isinstance(exc, RaisedInWorker):  # where the worker raised it
+            if exc.where:
+                print(f"  (in {exc.where[0]}, at: {exc.where[1].strip()})")
+        elif not hasattr(exc, "rank"):  # a launch's error already names its rank; a local one names its line
             frame = traceback.extract_tb(exc.__traceback__)[-1]
             print(f"  (in {frame.name}, at: {frame.line})")
     else:

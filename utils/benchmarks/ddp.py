@@ -1,18 +1,26 @@
-"""Benchmark ``ddp``: lesson 03's recipe, 2-worker samples/s over 1-worker samples/s, against the ideal 2x."""
+"""Benchmark ``ddp``: lesson 03's recipe, 2-worker samples/s over 1-worker samples/s, against the plan's bound
+(2x with a device per worker, about 1x where two ranks share one GPU; ``lesson_settings`` decides)."""
 
 from utils import bench, devices
+from utils.lessons.ddp.plan import LessonSettings, lesson_settings
 from utils.lessons.ddp.scaling import scaling
 from utils.lessons.ddp.settings import Settings
 
-SETTINGS = Settings(steps=14, warmup_steps=4, threads=1)  # the lesson's CPU model and batch size
+STEPS, WARMUP_STEPS = 14, 4
+
+
+def benchmark_settings(S: LessonSettings) -> Settings:
+    """The lesson's model, batch and threads for this machine, for a short timed run."""
+    return S.training(steps=STEPS, warmup_steps=WARMUP_STEPS)
 
 
 @bench.register("ddp")
 def ddp_benchmark() -> bench.Result:
-    """The small GPT at batch 16 per worker; one thread per worker on CPU (the launcher's choice on GPUs)."""
-    s = SETTINGS if devices.mode() == "cpu" else SETTINGS.scaled(threads=None)
-    r = scaling(s, repeats=2)
-    note = (f"small GPT, batch {s.batch_per_worker}/worker, {s.threads or 'default'} thread(s)/worker; "
-            "2-worker samples/s over 1-worker samples/s")
+    """The small GPT at the lesson's sizes for this machine; both runs on the 2-worker plan's backend."""
+    S = lesson_settings(devices.plan(2), devices.hardware())
+    s = benchmark_settings(S)
+    r = scaling(s, S.backend, S.scaling_bound, repeats=2)
+    note = (f"small GPT width {s.width}, batch {s.batch_per_worker}/worker, {s.threads or 'default'} thread(s)/"
+            f"worker, {S.backend} for 1 and 2 workers{S.label}; bound {S.scaling_bound:g}x: {S.scaling_bound_why}")
     return bench.Result("ddp", measured=r["ratio"], bound=r["bound"], unit="x", note=note,
                         extra={"samples_per_s_1": r["one"], "samples_per_s_2": r["two"]})

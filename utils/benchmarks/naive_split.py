@@ -1,16 +1,21 @@
-"""Benchmark ``naive_split``: lesson 02's hand-written two-device split against one device (bound 1x)."""
+"""Benchmark ``naive_split``: lesson 02's hand-written two-device split against one device (bound 1x).
 
-from utils import bench
-from utils.lessons.model_split.runs import LESSON_BATCHES, LESSON_SPLIT, Config, measure_pipeline
-from utils.lessons.model_split.tasks import gpt_task
+Sizes, split and the label come from ``plan.lesson_settings`` for this machine (GPU sizes on GPU workers).
+"""
+
+from utils import bench, devices
+from utils.lessons.model_split.plan import lesson_settings, task_for
+from utils.lessons.model_split.runs import Config, measure_pipeline
 
 
 @bench.register("naive_split")
 def bench_naive_split() -> bench.Result:
     """Lesson 02: speedup of the naive two-device split over one device (expected about 1x: nothing overlaps)."""
-    batch = LESSON_BATCHES[-1]
-    run = measure_pipeline(gpt_task(), LESSON_SPLIT, [Config(batch, 1, naive=True)], rounds=7, record=False)
+    s = lesson_settings(devices.plan(2), devices.hardware())
+    batch = s.sizes.batches[-1]
+    run = measure_pipeline(task_for(s.sizes), s.split, [Config(batch, 1, naive=True)], rounds=7, record=False)
     row = run.rows[0]
-    return bench.Result("naive_split", row.speedup, 1.0, "x",
-                        note=f"hand-written send/recv split, batch {batch}; the bound of a split without "
-                             f"micro-batches is 1x", extra={"batch": batch})
+    return bench.Result("naive_split", row.speedup, row.bound, "x",
+                        note=f"hand-written send/recv split{s.label}, GPT width {s.sizes.width} depth "
+                             f"{s.sizes.depth} split {list(s.split)}, batch {batch}; the bound of a split without "
+                             f"micro-batches is 1x", extra={"batch": batch, "split": list(s.split)})

@@ -1,44 +1,76 @@
 """The checks of lab 02 (``labs/02_balance_the_pipeline.ipynb``): a model with uneven layers, split and
 pipelined by the learner, on two workers.
 
+    LAB = lab_settings(devices.plan(2), devices.hardware())   # sizes, batch and label for this machine
     check_split(make_stages)          # the learner's stages, pipelined, equal the unsplit model
+    time_m([3], LAB_CANDIDATE_M)      # GPipe with that split and each m, measured now: {m: speedup}
     check_throughput(choose_config)   # the learner's split and m reach LAB_TARGET of the best reference
 
-Both run the lesson's own code (``utils.lessons.model_split``): ``pipeline_grads_worker`` for the first,
-``measure_pipeline`` (the learner's configuration and the references timed in one launch) for the second.
+All run the lesson's own code (``utils.lessons.model_split``): ``pipeline_grads_worker`` for the first,
+``measure_pipeline`` (configurations timed in one launch, interleaved) for the others. Where the workers
+run, and so the model's size and the label, is lesson 02's decision (``plan.lesson_settings``).
 """
 
 from __future__ import annotations
 
+import functools
 import statistics
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import torch
 from torch import nn
 
-from utils import checks, launch, models
+from utils import checks, devices, launch, models
 from utils.lessons.model_split.balance import balanced_split, profile_on_stage_device, stage_costs
 from utils.lessons.model_split.bounds import predicted_speedup
+from utils.lessons.model_split.plan import lesson_settings
 from utils.lessons.model_split.runs import Config, PipelineRun, measure_pipeline
 from utils.lessons.model_split.schedules import pipeline_grads_worker
 from utils.lessons.model_split.split import max_gap, reference_step, stage_grads_of, stage_ranges
 from utils.lessons.model_split.tasks import Task
 
-LAB_BATCH = 512  # rows per step
-LAB_IN, LAB_OUT = 512, 16
+LAB_IN, LAB_OUT = 512, 16  # inputs and outputs per row, in every mode
 LAB_CANDIDATE_M = (2, 4, 8)  # micro-batch counts the reference tries with its balanced split
 LAB_ROUNDS = 7  # interleaved timing rounds; medians are compared
 LAB_TARGET = 0.9  # the learner's throughput must reach this fraction of the reference's best
-LAB_ATOL = 1e-5  # outputs and gradients: float32 sums in another order differ by ~1e-7 here
+CHECK_BATCH = 64  # rows of check_split's step: correctness needs no large batch
+# Outputs and gradients of check_split: float32 sums taken in another order (micro-batches, and on a GPU
+# other kernels than the CPU reference's) differ by ~1e-7 on these sizes, far below this.
+LAB_ATOL = 1e-5
 
 
-def uneven_mlp(seed: int = 0) -> nn.Sequential:
+@dataclass(frozen=True)
+class LabSettings:
+    """Lab 02's hardware-dependent choices (build them with ``lab_settings``)."""
+
+    wide: int  # width of the four wide layers; the narrow ones are half as wide
+    batch: int  # rows per timed step
+    workers: tuple[str, ...]  # where the two workers run their stages (lesson 02's decision)
+    label: str  # where the timings were measured, appended to every speedup
+
+
+def lab_settings(plan: devices.Plan, hw: devices.Hardware) -> LabSettings:
+    """The lab's sizes on CPU workers (512-wide layers, batches of 512 rows: steps of tens of ms on one
+    core) and on GPUs (2048 wide, 4096 rows: large enough that a GPU's kernels, not their launches, take the
+    time); where the workers run and the label are lesson 02's (``plan.lesson_settings``)."""
+    s = lesson_settings(plan, hw)
+    wide, batch = (512, 512) if s.cpu_workers else (2048, 4096)
+    return LabSettings(wide=wide, batch=batch, workers=s.workers, label=s.label)
+
+
+def current_settings() -> LabSettings:
+    """``lab_settings`` for this machine (asks NVML; initialises no CUDA)."""
+    return lab_settings(devices.plan(2), devices.hardware())
+
+
+def uneven_mlp(seed: int = 0, wide: int = 512) -> nn.Sequential:
     """The lab's model: 13 layers of very different cost (Linear + ReLU each, the last without ReLU).
 
-    Four wide layers (512→512) come first, then a 512→256 layer and seven narrow ones (256→256): a split
-    after half the layers puts most of the work in stage 0.
+    Four wide layers (``wide``→``wide``) come first, then one that halves the width and seven narrow ones
+    (``wide``/2 → ``wide``/2): a split after half the layers puts most of the work in stage 0.
     """
-    sizes = [LAB_IN] + [512] * 4 + [256] * 8
+    sizes = [LAB_IN] + [wide] * 4 + [wide // 2] * 8
     with models.seeded(seed):
         layers = [nn.Sequential(nn.Linear(a, b), nn.ReLU()) for a, b in zip(sizes[:-1], sizes[1:])]
         layers.append(nn.Sequential(nn.Linear(sizes[-1], LAB_OUT)))
@@ -55,15 +87,36 @@ def mse(out: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     return nn.functional.mse_loss(out, target)
 
 
-def lab_task() -> Task:
-    """The lab's model, random regression batches and a mean-squared-error loss."""
-    return Task(uneven_mlp, lab_batch, mse, name="uneven MLP")
+def lab_task(settings: LabSettings | None = None) -> Task:
+    """The lab's model at this machine's size, random regression batches and a mean-squared-error loss."""
+    wide = (settings or current_settings()).wide
+    return Task(functools.partial(uneven_mlp, 0, wide), lab_batch, mse, name=f"uneven MLP, {wide} wide")
 
 
 def lab_profile(repeats: int = 3, threads: int | None = None, device: str | None = None) -> dict:
     """The lab model's per-layer profile on the pipeline workers' device with their thread count, in one
     launched worker (``profile_on_stage_device``): ``{"costs", "spread", "device", "threads", ...}``."""
-    return profile_on_stage_device(lab_task(), LAB_BATCH, repeats=repeats, threads=threads, device=device)
+    s = current_settings()
+    return profile_on_stage_device(lab_task(s), s.batch, repeats=repeats, threads=threads, device=device)
+
+
+def time_m(split_points: Sequence[int], ms: Sequence[int] = LAB_CANDIDATE_M, rounds: int = 5) -> dict[int, float]:
+    """Measure GPipe with ``split_points`` and each micro-batch count in ``ms``, now, on the two workers.
+
+    One launch times every m beside one worker alone, interleaved round by round (lesson 02's
+    ``measure_pipeline``); prints one line per m (median speedup, its range over rounds, the bound) and
+    returns ``{m: median speedup over one worker}``.
+    """
+    s = current_settings()
+    configs = [Config(s.batch, m, "gpipe", tuple(split_points)) for m in ms]
+    run = measure_pipeline(lab_task(s), list(split_points), configs, rounds=rounds, record=False)
+    out = {}
+    for c, r in zip(configs, run.rows):
+        lo, hi = r.speedup_range
+        print(f"split {list(split_points)}, m={c.m}: {r.speedup:.2f}x one worker (rounds {lo:.2f}-{hi:.2f}), "
+              f"bound {r.bound:.2f}x{s.label}")
+        out[c.m] = r.speedup
+    return out
 
 
 # --- check 1: the split --------------------------------------------------------------------------------------
@@ -73,7 +126,8 @@ def check_split(make_stages: Callable, split_points: Sequence[int] = (6,), m: in
     """Lab 02 check 1: the learner's stages, pipelined on two workers, equal the unsplit model.
 
     Runs ``make_stages(model, split_points)`` in both workers under ``ScheduleGPipe`` with ``m`` micro-batches
-    and compares the last stage's output, the loss and every gradient with one unsplit step.
+    on ``CHECK_BATCH`` rows and compares the last stage's output, the loss and every gradient with one
+    unsplit step on the CPU, within ``LAB_ATOL``.
     """
     def body():
         task = lab_task()
@@ -82,9 +136,9 @@ def check_split(make_stages: Callable, split_points: Sequence[int] = (6,), m: in
         checks.expect(isinstance(stages, (list, tuple)) and len(stages) == 2,
                       f"make_stages should return a list of 2 stages, got {type(stages).__name__}"
                       + (f" of length {len(stages)}" if isinstance(stages, (list, tuple)) else ""))
-        got = launch.launch(pipeline_grads_worker, task, list(split_points), LAB_BATCH, m, "gpipe", 1,
+        got = launch.launch(pipeline_grads_worker, task, list(split_points), CHECK_BATCH, m, "gpipe", 1,
                             make_stages, nprocs=2, timeout=120)
-        ref = reference_step(task, LAB_BATCH, seed=1)
+        ref = reference_step(task, CHECK_BATCH, seed=1)
         per_stage = stage_grads_of(ref, stages, model)
         checks.expect_close(got[1]["output"], ref["output"], atol=LAB_ATOL, what="the pipelined output")
         for k in range(2):
@@ -98,17 +152,18 @@ def check_split(make_stages: Callable, split_points: Sequence[int] = (6,), m: in
                 f"split at {list(split_points)}, {m} micro-batches)")
 
     return checks.run_check("split equals the unsplit model", body,
-                            hint="stage k is nn.Sequential(*list(model)[a:b]) for consecutive ranges that cover "
-                                 "every layer once: [0, split) and [split, len(model))")
+                            hint="a split point k starts stage 1 at layer k: stage 0 holds every layer before it, "
+                                 "stage 1 that layer and every later one, each layer exactly once and the "
+                                 "model's own layer objects: a copy would receive gradients the model never sees")
 
 
 # --- check 2: the throughput ---------------------------------------------------------------------------------
 
 
-def reference_configs(costs: Sequence[float]) -> list[Config]:
+def reference_configs(costs: Sequence[float], batch: int) -> list[Config]:
     """What the solution tries: the balanced split of ``costs`` with each of ``LAB_CANDIDATE_M``."""
     points = tuple(balanced_split(costs, 2))
-    return [Config(LAB_BATCH, m, "gpipe", points) for m in LAB_CANDIDATE_M]
+    return [Config(batch, m, "gpipe", points) for m in LAB_CANDIDATE_M]
 
 
 def paired_ratio(run: PipelineRun, reference_key: str, key: str) -> float:
@@ -124,7 +179,7 @@ def paired_ratio(run: PipelineRun, reference_key: str, key: str) -> float:
     return statistics.median(a / b for a, b in zip(ref_times, my_times))
 
 
-def _chosen_config(choose, profile: Sequence[float]) -> Config:
+def _chosen_config(choose, profile: Sequence[float], batch: int) -> Config:
     """The learner's ``(split_points, m)`` as a ``Config``; ``CheckFailed`` before any timing if impossible."""
     split_points, m = choose(profile) if callable(choose) else choose
     points = tuple(int(k) for k in split_points)
@@ -133,9 +188,9 @@ def _chosen_config(choose, profile: Sequence[float]) -> Config:
         stage_ranges(len(profile), points)
     except ValueError as exc:
         raise checks.CheckFailed(str(exc)) from None
-    checks.expect(isinstance(m, int) and m >= 1 and LAB_BATCH % m == 0,
-                  f"the micro-batch count must be a whole number that divides the batch of {LAB_BATCH}, got {m!r}")
-    return Config(LAB_BATCH, m, "gpipe", points)
+    checks.expect(isinstance(m, int) and m >= 1 and batch % m == 0,
+                  f"the micro-batch count must be a whole number that divides the batch of {batch}, got {m!r}")
+    return Config(batch, m, "gpipe", points)
 
 
 def _against_references(task: Task, mine: Config, profile: Sequence[float], rounds: int):
@@ -145,7 +200,7 @@ def _against_references(task: Task, mine: Config, profile: Sequence[float], roun
 
     Returns ``(ratio, best reference, first run, final run, timed_again)``.
     """
-    refs = reference_configs(profile)
+    refs = reference_configs(profile, mine.batch)
     configs = [mine] + [c for c in refs if c.key != mine.key]
     run = measure_pipeline(task, mine.split_points, configs, rounds=rounds, record=False)
     ratios = {c.key: 1.0 if c.key == mine.key else paired_ratio(run, c.key, mine.key) for c in refs}
@@ -156,7 +211,8 @@ def _against_references(task: Task, mine: Config, profile: Sequence[float], roun
     return paired_ratio(final, best.key, mine.key), best, run, final, True
 
 
-def _describe(profile, mine: Config, best: Config, run: PipelineRun, final: PipelineRun, again: bool):
+def _describe(profile, mine: Config, best: Config, run: PipelineRun, final: PipelineRun, again: bool,
+              label: str):
     """The verdict's words: the learner's row, the best reference's, and a note when every config lost."""
     my_row = final.rows[0]
     best_row = my_row if best.key == mine.key else final.row(best.batch, best.m, split_points=best.split_points)
@@ -164,14 +220,15 @@ def _describe(profile, mine: Config, best: Config, run: PipelineRun, final: Pipe
     ref_predicted = predicted_speedup(stage_costs(profile, best.split_points), best.m)
     fastest = max(r.speedup for r in run.rows + (final.rows if again else []))
     lo, hi = my_row.speedup_range
-    yours = (f"your split {list(mine.split_points)} with m={mine.m}: {my_row.speedup:.2f}x one worker "
+    yours = (f"your split {list(mine.split_points)} with m={mine.m}: {my_row.speedup:.2f}x one worker{label} "
              f"(rounds {lo:.2f}-{hi:.2f}), bound {my_row.bound:.2f}x, predicted from the profile {predicted:.2f}x")
     reference = (f"best reference: split {list(best_row.split_points)}, m={best_row.m}: {best_row.speedup:.2f}x "
                  f"(predicted {ref_predicted:.2f}x)" + (", timed again against yours" if again else ""))
+    why = ("the two CPU workers most likely waited for cores that other programs held (contention)"
+           if my_row.cpu_workers else "the messages and the per-micro-batch launches cost more than the overlap")
     note = ("" if fastest >= 1 else
-            f"; every configuration ran slower than one worker here (fastest {fastest:.2f}x): the two workers "
-            f"competed for cores with other programs (contention), so only the comparison between "
-            f"configurations means something in this run")
+            f"; every configuration ran slower than one worker here (fastest {fastest:.2f}x): {why}, so only the "
+            f"comparison between configurations means something in this run")
     return yours, reference, note
 
 
@@ -185,11 +242,12 @@ def check_throughput(choose, costs: Sequence[float] | None = None, rounds: int =
     strongest counts. A configuration equal to a reference is that same measurement (ratio 1).
     """
     def body():
-        task = lab_task()
+        s = current_settings()
+        task = lab_task(s)
         profile = list(costs) if costs is not None else lab_profile()["costs"]
-        mine = _chosen_config(choose, profile)
+        mine = _chosen_config(choose, profile, s.batch)
         ratio, best, run, final, again = _against_references(task, mine, profile, rounds)
-        yours, reference, note = _describe(profile, mine, best, run, final, again)
+        yours, reference, note = _describe(profile, mine, best, run, final, again, s.label)
         checks.expect(ratio >= LAB_TARGET,
                       f"{yours}; {reference}: you reached {ratio:.0%} of it (paired median over rounds), the "
                       f"target is {LAB_TARGET:.0%}{note}")

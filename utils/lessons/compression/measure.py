@@ -1,11 +1,14 @@
 """What lesson 04 (``notebooks/04_compression.ipynb``) measures about a model, kept apart from the techniques:
-bytes saved, sparsity, multiply-accumulates, bytes kept for the backward pass, and latency timed interleaved.
+stored bytes (state dict), sparsity, multiply-accumulates, bytes kept for the backward pass, and latency timed
+interleaved on the input's device.
 
-    model_bytes(model)                  # bytes of the state dict as torch.save writes it
+    model_bytes(model)                  # stored bytes: the state dict as torch.save writes it
     sparsity(model)                     # fraction of zero weights in Conv2d / Linear layers
     macs(model, (1, 28, 28))            # multiply-accumulates of one image's forward pass
-    times = compare_latency({"fp32": m, "int8": q}, x)   # interleaved: both see the same machine noise
+    x = timed_batch(test_set, 256, "cpu")                 # the images every model is timed on
+    times = compare_latency({"fp32": m, "int8": q}, x)   # interleaved, on x's device: same machine noise
     timing_note(times)                  # how the times were taken; a warning when the machine was busy
+    speedup_cells(times, "fp32", "int8")    # speedup, its round-to-round noise, "within noise" or "beyond"
     speedup(m, q, x)                    # fastest run of m / fastest run of q
     layer_inputs(model, ["bn1"], x)     # what a layer receives, to time it alone
     saved_bytes_by_dtype(model, x, torch.bfloat16)   # what autograd keeps for backward, per dtype
@@ -16,7 +19,9 @@ Accuracy is ``utils.models.accuracy`` (a fraction); timing is ``utils.bench.meas
 
 from __future__ import annotations
 
+import copy
 import io
+import statistics
 
 import torch
 from torch import nn
@@ -24,8 +29,9 @@ from torch import nn
 from utils import bench
 
 __all__ = [
-    "WEIGHT_LAYERS", "model_bytes", "sparsity", "macs", "compare_latency", "speedup", "NOISY_SPREAD",
-    "timing_note", "TIMING_COLUMNS", "timing_cells", "layer_inputs", "saved_bytes_by_dtype",
+    "WEIGHT_LAYERS", "model_bytes", "sparsity", "macs", "to_device", "timed_batch", "compare_latency", "speedup",
+    "spread", "ratio_noise", "verdict", "compare", "against_bound", "NOISY_SPREAD", "timing_note",
+    "TIMING_COLUMNS", "SPEEDUP_COLUMNS", "timing_cells", "speedup_cells", "layer_inputs", "saved_bytes_by_dtype",
     "saved_activation_bytes", "bf16_support",
 ]
 
@@ -37,7 +43,7 @@ WEIGHT_LAYERS = (nn.Conv2d, nn.Linear)
 
 
 def model_bytes(model: nn.Module) -> int:
-    """Bytes of ``model.state_dict()`` as ``torch.save`` writes it: parameters, buffers, masks, packed int8.
+    """Stored bytes: ``model.state_dict()`` as ``torch.save`` writes it (parameters, buffers, masks, packed int8).
 
     Measured, not computed: quantized layers keep their weights in packed objects that ``parameters()``
     does not list, and pruning adds ``weight_mask`` buffers; the saved file sees both. Lesson 04.
@@ -143,22 +149,51 @@ def bf16_support(cpuinfo: str = "/proc/cpuinfo") -> dict[str, bool] | None:
 # ------------------------------------------------------------------------------------------------- time
 
 
+def to_device(model: nn.Module, device) -> nn.Module:
+    """``model`` itself where its tensors already are on ``device`` (or it holds none), else a copy moved there.
+
+    The copy leaves the CPU model that the lesson trains and scores untouched. Lesson 04.
+    """
+    device = torch.device(device)
+    if all(t.device == device for t in [*model.parameters(), *model.buffers()]):
+        return model
+    return copy.deepcopy(model).to(device)
+
+
+def timed_batch(dataset, batch: int, device="cpu") -> torch.Tensor:
+    """The first ``batch`` images of ``dataset`` (repeated when it holds fewer), on ``device``: (batch, 1, 28, 28).
+
+    Lesson 04 times every model on such a batch; a GPU needs more images than a small test set holds.
+    """
+    images = dataset.tensors[0]  # (N, 1, 28, 28)
+    repeats = -(-batch // len(images))  # ceiling division
+    return torch.cat([images] * repeats)[:batch].to(device)
+
+
 def compare_latency(variants: dict[str, nn.Module], x: torch.Tensor, *, rounds: int = 15, warmup: int = 2,
                     device=None, threads: int | None = 1) -> dict[str, bench.Measurement]:
-    """Time several models on the same input, **interleaved**: round r times every model once, in turn.
+    """Time several models on the same input, **interleaved**: round r times every model once, in turn, and
+    every other round in the reverse order (no model is always the first after a pause).
 
     On a shared, noisy machine a burst of someone else's work then slows every variant alike, instead of
     landing on whichever model happened to be timed during it. Returns one ``bench.Measurement`` per name.
-    ``threads``: CPU threads while timing (default 1, see ``utils.bench.threads``); ignored for inputs on a
-    GPU. Lesson 04 and its lab.
+    ``device``: where to time; None times on ``x``'s device. Models elsewhere are copied there
+    (``to_device``); on a GPU each run is bracketed by CUDA events and the GPU synchronised
+    (``bench.measure``), so a time is the GPU's work, not the launch. ``threads``: CPU threads while timing
+    on the CPU (default 1, see ``utils.bench.threads``). Lesson 04 and its lab.
     """
-    samples: dict[str, list[float]] = {name: [] for name in variants}
-    with bench.threads(threads if x.device.type == "cpu" else None), torch.inference_mode():
-        for model in variants.values():
+    device = x.device if device is None else torch.device(device)
+    x = x.to(device)
+    models = {name: to_device(model, device) for name, model in variants.items()}
+    names = list(models)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    with bench.threads(threads if device.type == "cpu" else None), torch.inference_mode():
+        for model in models.values():
             for _ in range(warmup):
                 model(x)
-        for _ in range(rounds):
-            for name, model in variants.items():
+        for r in range(rounds):
+            for name in names if r % 2 == 0 else reversed(names):
+                model = models[name]
                 samples[name] += bench.measure(lambda: model(x), warmup=0, repeats=1, device=device).samples
     return {name: bench.Measurement(s, warmup) for name, s in samples.items()}
 
@@ -168,30 +203,93 @@ def speedup(baseline: nn.Module, candidate: nn.Module, x: torch.Tensor, *, round
     """Fastest run of ``baseline`` / fastest run of ``candidate`` (2.0: twice as fast), interleaved.
 
     The minimum, not the median: on a shared machine other programs only ever add time, so the fastest of
-    many runs is the estimate least disturbed by them. Lesson 04, its lab and the ``quantize`` benchmark.
+    many runs is the estimate least disturbed by them. Timed on ``x``'s device unless ``device`` is given.
+    Lesson 04, its lab and the ``quantize`` benchmark.
     """
     times = compare_latency({"baseline": baseline, "candidate": candidate}, x, rounds=rounds, device=device,
                             threads=threads)
     return times["baseline"].min / times["candidate"].min
 
 
-NOISY_SPREAD = 0.2  # above this (max - min) / median, timing_note warns that the machine was busy
+def _quartile_width(values: list[float]) -> float:
+    """(third quartile - first quartile) / median: how far the middle half of ``values`` spreads."""
+    if len(values) < 2:
+        return 0.0
+    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return (q3 - q1) / q2 if q2 else float("nan")
+
+
+def spread(measurement: bench.Measurement) -> float:
+    """How far the middle half of the runs spreads around the median (0.05: within 5 %). Lesson 04.
+
+    Unlike (max - min) / median, one run slowed by another program does not move it.
+    """
+    return _quartile_width(measurement.samples)
+
+
+def _round_ratios(baseline: bench.Measurement, candidate: bench.Measurement) -> list[float]:
+    """Baseline run / candidate run of each round: two runs that saw the same machine, back to back."""
+    return [b / c for b, c in zip(baseline.samples, candidate.samples)]
+
+
+def ratio_noise(baseline: bench.Measurement, candidate: bench.Measurement) -> float:
+    """The noise of a speedup: how far the round-by-round ratios (baseline run / candidate run of the same
+    round, which saw the same machine) spread, as the width of their middle half over their median.
+
+    A speedup closer to 1x than this is not a measured difference. Needs ``compare_latency``'s results
+    (one run of each model per round). Lesson 04.
+    """
+    return _quartile_width(_round_ratios(baseline, candidate))
+
+
+def verdict(ratio: float, noise: float, typical: float | None = None) -> str:
+    """``beyond noise`` where a speedup differs from 1x by more than its ``noise``, else ``within noise``.
+
+    ``typical``: the median round-by-round ratio. When given, it must agree (beyond the noise, on the same
+    side of 1x): on a busy machine one model's fastest run can come from a quiet moment the other never had.
+    """
+    beyond = abs(ratio - 1) > noise
+    if typical is not None:
+        beyond = beyond and abs(typical - 1) > noise and (typical > 1) == (ratio > 1)
+    return "beyond noise" if beyond else "within noise"
+
+
+def compare(baseline: bench.Measurement, candidate: bench.Measurement) -> tuple[float, float, str]:
+    """``(speedup, noise, verdict)`` of ``candidate`` against ``baseline``: the ratio of their fastest runs,
+    its round-to-round noise (``ratio_noise``), and whether the fastest runs and the typical round agree on
+    a difference beyond that noise (``verdict``). Lesson 04."""
+    ratio, noise = baseline.min / candidate.min, ratio_noise(baseline, candidate)
+    typical = statistics.median(_round_ratios(baseline, candidate))
+    return ratio, noise, verdict(ratio, noise, typical)
+
+
+def against_bound(ratio: float, bound: float, noise: float) -> str:
+    """Where a speedup stands against its upper ``bound``: ``below the bound``, ``above it, within noise`` (the
+    excess is smaller than the speedup's ``noise``), or ``above it, beyond noise``: then the bound, an estimate
+    from other measurements, missed part of the cost that the change removed. Lesson 04."""
+    if ratio <= bound:
+        return "below the bound"
+    return "above it, within noise" if ratio / bound - 1 <= noise else "above it, beyond noise"
+
+
+NOISY_SPREAD = 0.2  # above this spread (middle half of the runs / median), timing_note warns of a busy machine
 
 
 def timing_note(times: dict[str, bench.Measurement], limit: float = NOISY_SPREAD) -> str:
     """One line on how ``times`` (``compare_latency``'s result) were taken, plus a warning when any variant's
-    spread ``(max - min) / median`` exceeds ``limit``: then differences within the spread are noise. Lesson 04.
+    ``spread`` exceeds ``limit``: then differences within the speedups' noise are not differences. Lesson 04.
     """
     runs = min(len(t.samples) for t in times.values())
-    worst = max(t.spread for t in times.values())
-    line = f"times: fastest of {runs} interleaved runs each; spread (max-min)/median up to {worst:.0%}"
+    worst = max(spread(t) for t in times.values())
+    line = (f"times: fastest of {runs} interleaved runs each (order reversed every other round); spread "
+            f"(middle half of the runs / median) up to {worst:.0%}")
     if worst > limit:
-        line += (f"\nwarning: spread above {limit:.0%}: this machine was busy: differences within the spread "
-                 "are noise")
+        line += f"\nwarning: spread above {limit:.0%}: this machine was busy: trust only speedups beyond their noise"
     return line
 
 
-TIMING_COLUMNS = ["latency (fastest)", "median", "spread (max-min)/median"]
+TIMING_COLUMNS = ["latency (fastest)", "median", "spread (middle half)"]
+SPEEDUP_COLUMNS = ["speedup (fastest)", "noise (round to round)", "vs 1x"]
 
 
 def timing_cells(measurement: bench.Measurement) -> tuple[str, str, str]:
@@ -200,7 +298,16 @@ def timing_cells(measurement: bench.Measurement) -> tuple[str, str, str]:
     The fastest run leads: noise from other programs only ever adds time.
     """
     return (bench.fmt_seconds(measurement.min), bench.fmt_seconds(measurement.median),
-            f"{measurement.spread:.0%}")
+            f"{spread(measurement):.0%}")
+
+
+def speedup_cells(times: dict[str, bench.Measurement], baseline: str, name: str) -> tuple[str, str, str]:
+    """``SPEEDUP_COLUMNS`` of variant ``name`` against ``baseline`` in ``times``: the speedup of the fastest
+    runs, its round-to-round noise and whether it is a measured difference (``compare``)."""
+    if name == baseline:
+        return "1.00x", "", ""
+    ratio, noise, vs_one = compare(times[baseline], times[name])
+    return f"{ratio:.2f}x", f"{noise:.0%}", vs_one
 
 
 def layer_inputs(model: nn.Module, names: list[str], x: torch.Tensor) -> dict[str, torch.Tensor]:

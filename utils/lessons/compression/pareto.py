@@ -2,7 +2,7 @@
 no other one beats (the Pareto front), and the figure that shows it.
 
     pareto_front([(mb, ms, -acc), ...])     # [True, False, ...]: lower is better in every coordinate
-    plot_front(variants, latency_batch=256, simulated=True)
+    plot_front(variants, latency_batch=256, label=" (on the CPU)")
 """
 
 from __future__ import annotations
@@ -30,45 +30,78 @@ def pareto_front(points: list[tuple[float, ...]]) -> list[bool]:
 FAMILY_STYLES = {"CNN": ("o", "tab:blue"), "MLP": ("s", "tab:orange")}  # marker and colour of each family
 
 
-def plot_front(variants: list[dict], latency_batch: int, simulated: bool):
+def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
     """Size and latency (log scales) against accuracy, one point per variant, numbered as the lesson's table.
 
-    ``variants``: dicts with ``family``, ``mb`` (size saved), ``ms`` (fastest latency), ``acc`` (a fraction)
-    and ``front`` (on the Pareto front of its family: filled). Lesson 04, section 7. Returns the figure.
+    ``variants``: dicts with ``family``, ``mb`` (stored size, state dict, MB), ``ms`` (fastest latency), ``acc``
+    (a fraction) and ``front`` (on the Pareto front of its family: filled). ``label`` says where the latencies
+    were measured (``" (on the CPU)"``). Markers that would hide one another are moved sideways by a marker's
+    width. Lesson 04, section 7. Returns the figure.
     """
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
     plt.close(fig)  # returned: shown once, as the cell's value
-    panels = [("mb", "size saved (MB, log scale)"),
+    panels = [("mb", "stored size (state dict, MB, log scale)"),
               ("ms", f"latency per batch of {latency_batch} (ms, log scale)")]
     for ax, (key, xlabel) in zip(axes, panels):
-        for family, (marker, colour) in FAMILY_STYLES.items():
-            members = [v for v in variants if v["family"] == family]
-            for v in members:  # filled: on the front in size, latency and accuracy together
-                ax.scatter(v[key], v["acc"], marker=marker, s=60, color=colour if v["front"] else "white",
-                           edgecolors=colour, zorder=4 if v["front"] else 3,
-                           label=family if v is members[0] else None)
+        ax.scatter([v[key] for v in variants], [v["acc"] for v in variants], s=0)  # sets the data limits only
         ax.set(xscale="log", xlabel=xlabel)
+        ax.margins(0.08)
         ax.xaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
         ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
         ax.xaxis.set_minor_formatter(ticker.NullFormatter())
         ax.yaxis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=1))
         ax.grid(alpha=0.3)
-        ax.figure.canvas.draw()  # fixes the axis limits, so that data positions convert to points
-        _place_numbers(ax, [(k, v[key], v["acc"]) for k, v in enumerate(variants, 1)])
     axes[0].set_ylabel("test accuracy")
-    legend = "filled: on the table's Pareto front\n(size, latency and accuracy)\nnumbers: the table's #"
+    plots.finish(fig, f"Size and latency against accuracy, every variant{label}")  # the layout, before placing
+    fig.canvas.draw()  # fixes the axis limits, so that data positions convert to display points
+    for ax, (key, _) in zip(axes, panels):
+        ax.set(xlim=ax.get_xlim(), ylim=ax.get_ylim())
+        shown = _nudge(ax, [(v[key], v["acc"]) for v in variants])
+        for family, (marker, colour) in FAMILY_STYLES.items():
+            members = [(v, xy) for v, xy in zip(variants, shown) if v["family"] == family]
+            for v, (x, y) in members:  # filled: on the front in size, latency and accuracy together
+                ax.scatter(x, y, marker=marker, s=MARKER_SIZE, color=colour if v["front"] else "white",
+                           edgecolors=colour, zorder=4 if v["front"] else 3,
+                           label=family if v is members[0][0] else None)
+        _place_numbers(ax, [(k, x, y) for k, (x, y) in enumerate(shown, 1)])
+    legend = ("filled: on the table's Pareto front\n(size, latency and accuracy)\nnumbers: the table's #\n"
+              "overlapping markers: moved sideways")
     axes[0].legend(title=legend, loc="lower right")
-    plots.stamp_simulated(fig, simulated)
-    return plots.finish(fig, "Size and latency against accuracy, every variant")
+    return fig
 
 
-def _place_numbers(ax, points: list[tuple[int, float, float]], gap: float = 12) -> None:
-    """Number each point; move a number to another corner of its point when it would overlap one placed before."""
-    placed = []
-    for k, x, y in points:
+MARKER_SIZE = 60  # points squared: a marker about 8 points wide
+
+
+def _nudge(ax, points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The data positions to draw ``points`` at: each one that would overlap a marker drawn before it moves
+    sideways, one marker width at a time (right, then left), until it is clear."""
+    width = MARKER_SIZE**0.5 * ax.figure.dpi / 72 * 1.2  # a marker's width in display pixels, and a little air
+    to_data = ax.transData.inverted()
+    placed, shown = [], []
+    for x, y in points:
         px, py = ax.transData.transform((x, y))
-        for dx, dy in [(5, 3), (5, -12), (-13, 3), (-13, -12)]:
-            if all(abs(px + dx - qx) > gap or abs(py + dy - qy) > gap for qx, qy in placed):
+        for step in (0, 1, -1, 2, -2, 3, -3):
+            qx = px + step * width
+            if all(abs(qx - ox) >= width or abs(py - oy) >= width for ox, oy in placed):
                 break
-        placed.append((px + dx, py + dy))
+        placed.append((qx, py))
+        shown.append(tuple(to_data.transform((qx, py))))
+    return shown
+
+
+def _place_numbers(ax, points: list[tuple[int, float, float]], gap: float = 9) -> None:
+    """Number each point at one corner of its marker: the first corner where the number (its lower left, ``gap``
+    points around it) covers neither a number placed before nor another point's marker."""
+    scale = ax.figure.dpi / 72  # display pixels per point
+    centres = [ax.transData.transform((x, y)) for _, x, y in points]
+    placed = []
+    for i, (k, x, y) in enumerate(points):
+        px, py = centres[i]
+        others = placed + [c for j, c in enumerate(centres) if j != i]
+        for dx, dy in [(5, 3), (5, -12), (-13, 3), (-13, -12)]:
+            qx, qy = px + dx * scale, py + dy * scale
+            if all(abs(qx - ox) > gap * scale or abs(qy - oy) > gap * scale for ox, oy in others):
+                break
+        placed.append((qx, qy))
         ax.annotate(str(k), (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=9)

@@ -25,12 +25,13 @@ def quantize_dynamic_int8(model: nn.Module) -> nn.Module:
 
     Weights are stored as int8 with one scale per tensor; each call quantizes the activations on the fly
     (hence *dynamic*) and multiplies with int8 kernels (fbgemm on x86, qnnpack on ARM). CPU only.
-    ``torch.ao.quantization`` is deprecated in favour of torchao and warns on use; the warning is caught
-    here (lesson 04 shows it once), because for eager CPU inference it is still the int8 path that is
+    ``torch.ao.quantization`` is deprecated in favour of torchao and warns on use; the warnings are caught
+    here (lesson 04 shows them once), because for eager CPU inference it is still the int8 path that is
     fast without ``torch.compile``.
     """
     with warnings.catch_warnings():
-        # Two deprecation warnings: torch.ao.quantization itself, and the quantized tensors it creates.
+        # Every deprecation warning this call raises (how many depends on the torch version: the package
+        # itself, the quantized tensors it creates, ...); lesson 04 prints the distinct messages once.
         warnings.filterwarnings("ignore", message=r"(?s).*deprecated")
         return torch.ao.quantization.quantize_dynamic(copy.deepcopy(model).eval(), {nn.Linear},
                                                       dtype=torch.qint8)

@@ -5,8 +5,8 @@ On a GPU that is the GPU's own utilisation; in cpu mode the "device" is the trai
 
     meter = BusyMeter()
     with record(sampler=DeviceSampler(meter)) as recording:
-        run_epoch(loader, step, meter=meter)
-    plot_device_busy({"no workers": recording})
+        result = run_epoch(loader, step, meter=meter)
+    plot_device_busy({"no workers": (recording, result)})
 """
 
 from __future__ import annotations
@@ -80,31 +80,53 @@ class DeviceSampler:
         return dict(sample, workers=workers)
 
 
-def device_busy(recording) -> tuple[str, list[float], list[float]]:
+def epoch_window(result) -> tuple[float, float] | None:
+    """(start of the first step, end of the last) of an ``EpochResult``, on the ``perf_counter`` clock."""
+    steps = [s for s in result.spans if s.name == "compute"]
+    return (steps[0].start, steps[-1].end) if steps else None
+
+
+def device_busy(recording, result=None) -> tuple[str, list[float], list[float]]:
     """From a ``monitor.record`` recording: the device's row name, times (s) and busy % (lesson 05).
 
     In cpu mode the device is the ``DeviceSampler``'s "device (simulated)" row; on a GPU, the first GPU. The
-    host CPU and loader worker rows are left out: they are not the device.
+    host CPU and loader worker rows are left out: they are not the device. With ``result`` (the epoch's
+    ``EpochResult``) only the samples taken wholly between its first step's start and its last step's end are
+    kept, times counted from that first step: before it the device has not started (a 0 % sample at t = 0, the
+    first read, the workers' start-up), and those samples are not the epoch.
     """
     series = recording.series()
     name = "device (simulated)" if recording.simulated else next(iter(series), None)
     if name not in series:
         return name or "device", [], []
-    return name, list(series[name]["t"]), list(series[name]["busy"])
+    times, busy = list(series[name]["t"]), list(series[name]["busy"])
+    window = epoch_window(result) if result is not None else None
+    if window is None:
+        return name, times, busy
+    t0 = recording.samples[0]["t"]  # ``series`` counts times from the first sample
+    start, end = window[0] - t0, window[1] - t0
+    kept = [(t - start, b) for previous, t, b in zip([-1e9] + times, times, busy)
+            if previous >= start and t <= end]  # a sample covers the interval since the one before it
+    return name, [t for t, _ in kept], [b for _, b in kept]
 
 
-def plot_device_busy(recordings: dict, title: str = "Device busy % while training"):
-    """One line per recording (name -> ``monitor.record`` recording): only the device's busy %, 0-100."""
+def plot_device_busy(runs: dict, title: str = "Device busy % while training"):
+    """One line per run (name -> (``monitor.record`` recording, its ``EpochResult``)): the device's busy %.
+
+    Each line covers its epoch from the first step to the last (``device_busy``), and its legend gives the
+    mean of the plotted samples: the same window as ``EpochResult.busy_between_steps``, so the two agree.
+    """
     fig, (ax,) = plots.new_figure(rows=1, row_height=2.6)
     simulated = False
-    for i, (label, recording) in enumerate(recordings.items()):
-        _, times, busy = device_busy(recording)
+    for i, (label, (recording, result)) in enumerate(runs.items()):
+        _, times, busy = device_busy(recording, result)
         simulated = simulated or recording.simulated
-        mean = statistics.fmean([b for b in busy if not math.isnan(b)]) if busy else math.nan
-        ax.plot(times, busy, color=plots.device_color(i), label=f"{label} (mean {mean:.0f}%)")
+        measured = [b for b in busy if not math.isnan(b)]
+        mean = f"mean {statistics.fmean(measured):.0f}%" if measured else "no sample within the epoch"
+        ax.plot(times, busy, color=plots.device_color(i), marker=".", label=f"{label} ({mean})")
     ax.set_ylabel("device busy %")
     ax.set_ylim(0, 105)
-    ax.set_xlabel("time (s)")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.set_xlabel("time (s) since the epoch's first step")
+    ax.legend(loc="upper right", bbox_to_anchor=(1.0, 0.85), fontsize=8)  # between the two usual levels
     plots.stamp_simulated(fig, simulated)
     return plots.finish(fig, title + (" (simulated on CPU)" if simulated else ""))

@@ -72,6 +72,14 @@ class EpochResult:
         """Fraction of the epoch the device computed (1.0: it never waited for data)."""
         return 1 - self.wait_seconds / self.seconds if self.seconds else 0.0
 
+    @property
+    def busy_between_steps(self) -> float:
+        """Fraction of the time from the first step's start to the last step's end that the device computed:
+        the window ``busy.plot_device_busy`` draws (the wait for the first batch is left out)."""
+        steps = [s for s in self.spans if s.name == "compute"]
+        window = steps[-1].end - steps[0].start if steps else 0.0
+        return sum(s.duration for s in steps) / window if window > 0 else 0.0
+
 
 def run_epoch(batches: Iterable, step: Callable, wait_name: str = "wait", row: str = "training process",
               meter: BusyMeter | None = None) -> EpochResult:
@@ -178,14 +186,32 @@ def median_epoch(batches: Iterable, step: Callable, epochs: int = 3, warm_up: in
                  ) -> tuple[EpochResult, list[float]]:
     """The median of ``epochs`` passes after ``warm_up`` unmeasured ones, and every measured pass's seconds.
 
-    One pass is too noisy to compare settings on a shared machine: compare medians, and read differences
-    smaller than the spread (max - min of the seconds) as noise.
+    Compare settings by their medians, and read differences within the noise as noise (``compare_medians``).
     """
     with loader_notes(show=False):
         for _ in range(warm_up):
             run_epoch(batches, step)
         results = sorted((run_epoch(batches, step) for _ in range(epochs)), key=lambda r: r.seconds)
     return results[len(results) // 2], [r.seconds for r in results]
+
+
+def compare_medians(seconds: dict, limit: float, floor: float = 0.02) -> str:
+    """Whether settings' median epochs differ by more than noise, in one sentence (lesson 05).
+
+    ``seconds`` maps a setting to its measured epochs' seconds; ``limit`` is their common bound. The noise is
+    the widest spread of one setting's own epochs, but at least ``floor`` (2 %) of the median epoch: a spread
+    of 0.00 s (a paced step, sleeps for reads) does not make a 0.01 s gap real. The gap is given relative to
+    the bound too.
+    """
+    medians = [statistics.median(s) for s in seconds.values()]
+    gap = max(medians) - min(medians)
+    spread = max(max(s) - min(s) for s in seconds.values())
+    noise = max(spread, floor * statistics.median(medians))
+    verdict = ("within the noise: these settings perform the same here" if gap <= noise
+               else "more than the noise: a real difference in this run")
+    return (f"the medians differ by {gap:.2f} s at most ({gap / limit:.1%} of the bound, {limit:.2f} s); the noise "
+            f"is {noise:.2f} s (the larger of the widest spread, {spread:.2f} s, and {floor:.0%} of the median "
+            f"epoch): {verdict}")
 
 
 def best_of_epochs(batches: Iterable, step: Callable, epochs: int = 2) -> EpochResult:

@@ -125,12 +125,18 @@ class PrefetchPass:
             for tensor in tensors_in(item):
                 tensor.record_stream(current)  # made on the side stream, read on ``current``: keep its memory
                 # until ``current`` is done with it, not only until the side stream moves on
-            self.ahead = self.receive()  # start copying batch k+1: it overlaps batch k's compute
+            # Start copying batch k+1 now, so that it crosses while batch k computes, if the thread has it
+            # ready: batch k is never held back waiting for the next read (then k+1 is copied on the next call).
+            self.ahead = self.receive(wait=False)
         return item
 
-    def receive(self):
-        """The next item from the thread; on a GPU a batch's copy to the device starts on the side stream."""
-        item = self.queue.get()  # waits here when no batch is ready: the device idles
+    def receive(self, wait: bool = True):
+        """The next item from the thread (None if ``wait`` is False and none is ready yet); on a GPU a batch's
+        copy to the device starts on the side stream."""
+        try:
+            item = self.queue.get(block=wait)  # waits here when no batch is ready: the device idles
+        except queue.Empty:
+            return None
         if not self.on_gpu or item is END or isinstance(item, Failed):
             return item
         with torch.cuda.stream(self.copy_stream):

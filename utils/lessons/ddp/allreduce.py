@@ -53,22 +53,33 @@ def all_reduce_benchmark(sizes: list[int], repeats: int = 5, nprocs: int = 2, ti
     return rows
 
 
-def plot_all_reduce(rows: list[dict], bound: float | None, bound_label: str, simulated: bool):
-    """algbw and busbw (GB/s) against message size, with the link's (or memory's) bound dashed."""
-    fig, (ax,) = plots.new_figure(rows=1, width=7.5, row_height=3.6)
+def plot_all_reduce(rows: list[dict], bound: float | None, bound_label: str, label: str, world: int = 2):
+    """algbw and busbw (GB/s, log scale) against message size, with the bound dashed; ``label`` says where the
+    numbers were measured (" (simulated on CPU)" stamps the figure too).
+
+    A log scale, because small messages reach a thousandth of the bound: on a linear axis they would sit
+    flat on zero. With two ranks busbw = algbw (the factor 2(n-1)/n is 1), so the two curves coincide: busbw
+    is drawn dashed with hollow markers over algbw, and the figure says so.
+    """
+    fig, (ax,) = plots.new_figure(rows=1, width=9.0, row_height=3.6)
     sizes = [r["bytes"] for r in rows]
-    ax.plot(sizes, [r["algbw"] / 1e9 for r in rows], "o-", color=plots.device_color(0), label="algbw = bytes / time")
-    ax.plot(sizes, [r["busbw"] / 1e9 for r in rows], "s-", color=plots.device_color(1),
+    ax.plot(sizes, [r["algbw"] / 1e9 for r in rows], "o-", color=plots.device_color(0), ms=7,
+            label="algbw = bytes / time")
+    ax.plot(sizes, [r["busbw"] / 1e9 for r in rows], "s--", color=plots.device_color(1), mfc="none", ms=9,
             label="busbw = algbw x 2(n-1)/n")
     if bound:
-        ax.axhline(bound / 1e9, color="0.3", ls="--", lw=1, label=bound_label)
+        ax.axhline(bound / 1e9, color="0.3", ls=":", lw=1.5, label=bound_label)
+    if busbw_factor(world) == 1.0:
+        ax.text(0.98, 0.04, f"n = {world}: 2(n-1)/n = 1, so busbw = algbw (the curves coincide)",
+                transform=ax.transAxes, fontsize=8, ha="right", va="bottom", color="0.3")
     ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
     ax.set_xticks(sizes)
     ax.set_xticklabels([plots.size_label(n) for n in sizes], fontsize=8)
     ax.set_xlabel("all-reduce message size")
-    ax.set_ylabel("GB/s")
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.set_ylabel("GB/s (log scale)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # outside the axes
+    simulated = "simulated on CPU" in label
     plots.stamp_simulated(fig, simulated)
-    return plots.finish(fig, "All-reduce bandwidth over message size" + (" (simulated on CPU)" if simulated else ""))
+    return plots.finish(fig, "All-reduce bandwidth over message size" + label)

@@ -26,7 +26,8 @@ ARTICLE_FIXES = [
                  "MASTER_ADDR and MASTER_PORT, which init_process_group reads"),
     ("backend", "use the backend the plan picks (gloo on CPU or a shared GPU, NCCL for one GPU per rank), "
                 "not NCCL whatever the hardware"),
-    ("device", "put the model on the worker's own device, not .cuda()"),
+    ("device", "put the model on the worker's own device, not .cuda() (on a GPU, set it as this rank's "
+               "current device before anything touches CUDA)"),
     ("device_ids", "pass device_ids only for a CUDA module (article 2 passes [rank] whatever the device)"),
     ("no_move_after_wrap", "move the model before wrapping it, never after (article 2 calls ddp_model.to(rank))"),
     ("undefined", "define what the loop uses: a DataLoader of (x, target) pairs, each batch moved to the "
@@ -36,7 +37,7 @@ ARTICLE_FIXES = [
 ]
 
 
-def article_ddp(fixed: int, steps: int = 6, batch_per_rank: int = 16) -> dict:
+def article_ddp(fixed: int, epochs: int = 2, batch_per_rank: int = 64) -> dict:
     """The articles' DDP training with the first ``fixed`` entries of ``ARTICLE_FIXES`` applied.
 
     Article 1's model (Linear 128->64->32) on ``article.regression_data()``. Each ``if`` below is one fix;
@@ -47,13 +48,15 @@ def article_ddp(fixed: int, steps: int = 6, batch_per_rank: int = 16) -> dict:
     if "launcher" not in fix:  # what `python train.py` sees: nobody set the rendezvous variables
         for name in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT"):
             os.environ.pop(name, None)
+    device = current_device() if "device" in fix else torch.device("cuda")
+    if device.type == "cuda" and "device" in fix:
+        torch.cuda.set_device(device)  # this rank's GPU only: otherwise every rank also opens one on cuda:0
     with warnings.catch_warnings():  # a CPU build warns about NCCL's default timeout before it fails: the
         warnings.simplefilter("ignore")  # failure is the lesson, the warning only repeats it
         dist.init_process_group(backend=current_backend() if "backend" in fix else "nccl")
     rank = dist.get_rank()
     torch.manual_seed(0)
-    device = current_device() if "device" in fix else torch.device("cuda")
-    model = article.ArticleModel().to(device)
+    model = article.ArticleModel().to(device)  # the articles: .cuda()
     cuda = device.type == "cuda"
     ddp_model = DDP(model, device_ids=[device.index] if cuda else None) if "device_ids" in fix \
         else DDP(model, device_ids=[rank])
@@ -65,22 +68,36 @@ def article_ddp(fixed: int, steps: int = 6, batch_per_rank: int = 16) -> dict:
     if "undefined" in fix:
         data_loader = DataLoader(dataset, batch_size=batch_per_rank, sampler=sampler)
         criterion = nn.MSELoss()
+    else:  # the articles loop over a data_loader that no line defines: Python stops at the loop
+        raise NameError("name 'data_loader' is not defined")
     optimizer = torch.optim.SGD(ddp_model.parameters(), lr=0.05) if "optimizer" in fix else None
     fingerprint = 0.0
-    for step, (x, target) in enumerate(data_loader):  # unbound until the "undefined" fix
-        if step == steps:
-            break
-        x, target = x.to(device), target.to(device)
-        fingerprint += x.sum().item()
-        ddp_model.zero_grad()
-        loss = criterion(ddp_model(x), target)
-        loss.backward()
-        if optimizer is not None:
-            optimizer.step()
-        else:
-            ddp_model.step()  # what the articles call: DistributedDataParallel has no step()
+    for epoch in range(epochs):
+        if sampler is not None:
+            sampler.set_epoch(epoch)  # a new shuffle each epoch, the same on every rank
+        for x, target in data_loader:
+            x, target = x.to(device), target.to(device)
+            fingerprint += x.sum().item()
+            ddp_model.zero_grad()
+            loss = criterion(ddp_model(x), target)
+            loss.backward()
+            if optimizer is not None:
+                optimizer.step()
+            else:
+                ddp_model.step()  # what the articles call: DistributedDataParallel has no step()
     dist.destroy_process_group()
     return {"rank": rank, "loss": loss.item(), "fingerprint": round(fingerprint, 3)}
+
+
+def batch_left_behind(plan_devices: tuple[str, ...]) -> None:
+    """The model on the second device, its batch left on the CPU: the error a GPU raises (lesson 03).
+
+    Run it in a worker (``launch(batch_left_behind, PLAN.devices, nprocs=1)``): on GPUs it touches CUDA, and
+    CUDA started in the notebook would stop every later forked launch. Where both workers share one
+    device, the ``meta`` device stands in for the second one (``article.second_device``).
+    """
+    other = article.second_device(plan_devices)
+    torch.nn.Linear(128, 32).to(other)(torch.randn(16, 128))
 
 
 def try_article_step(fixed: int, timeout: float = 30) -> list | None:

@@ -36,6 +36,18 @@ def parse_settings(argv: list[str] | None = None) -> tuple[Settings, str | None]
     return Settings(**args), out
 
 
+def command_flags(s: Settings, always: tuple[str, ...] = ("steps", "batch_per_worker")) -> str:
+    """The options that give ``s`` on the command line: ``always`` these, and every field off its default."""
+    flags = []
+    for f in dataclasses.fields(Settings):
+        value = getattr(s, f.name)
+        if value is None or value is False or (value == f.default and f.name not in always):
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        flags.append(flag if value is True else f"{flag} {value}")
+    return " ".join(flags)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Train with the command line's settings on this worker; rank 0 prints a line and writes ``--out``."""
     s, out = parse_settings(argv)

@@ -1,18 +1,16 @@
-"""What lesson 03 measures around its recipe, kept out of the recipe: time, bytes, progress, a planned crash.
+"""What lesson 03 measures around its recipe, kept out of the recipe: time, bytes, progress.
 
-``recipe.train`` wraps each optimizer step in ``Meter.step``; everything here only watches the training (or,
-for the checkpoint demo, stops it), so the recipe reads as it would without any of it:
+``recipe.train`` wraps each optimizer step in ``Meter.step``; everything here only watches the training, so
+the recipe reads as it would without any of it:
 
 - ``ByteCounter``: the bytes the communication hook hands to ``torch.distributed.all_reduce``;
-- ``Meter``: samples/s after the warm-up steps, all-reduced bytes per step, a progress bar on rank 0;
-- ``crash_demo``: rank 1 dies hard at a planned step of the first attempt (section 6's restart).
+- ``Meter``: samples/s after the warm-up steps, all-reduced bytes per step, a progress bar on rank 0.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
-import os
 import statistics
 import sys
 import time
@@ -53,14 +51,6 @@ class ByteCounter:
             dist.all_reduce = original
 
 
-def crash_demo(crash_at_step: int | None, step: int) -> None:
-    """The checkpoint demo: rank 1 dies hard (``os._exit``, no clean-up) at ``crash_at_step``, first attempt only."""
-    first_attempt = os.environ.get("TORCHELASTIC_RESTART_COUNT", "0") == "0"
-    if crash_at_step == step and first_attempt and dist.get_rank() == 1:
-        print(f"rank 1: dying at step {step} (planned, first attempt only)", flush=True)
-        os._exit(1)
-
-
 class _Lines:
     """A file for tqdm whose every update is one whole line.
 
@@ -98,7 +88,7 @@ class Meter:
     - samples/s: all ranks' samples over the wall time from the first step after ``warmup_steps`` to the end
       of the loop (the CUDA device synchronised), so first-step allocations are not counted;
     - bytes per step: what the communication hook all-reduced in each step (the median of the last three);
-    - a progress bar on rank 0 when ``progress`` is set; the planned crash of the checkpoint demo.
+    - a progress bar on rank 0 when ``progress`` is set.
     """
 
     def __init__(self, s, start: int, device):
@@ -120,10 +110,9 @@ class Meter:
 
     @contextlib.contextmanager
     def step(self, step: int):
-        """One optimizer step: starts the clock after the warm-up, counts the hook's bytes, runs the demo crash."""
+        """One optimizer step: starts the clock after the warm-up, counts the bytes the hook all-reduces."""
         if step == self.start + self.s.warmup_steps:
             self.timed_from = time.perf_counter()
-        crash_demo(self.s.crash_at_step, step)
         counter = ByteCounter()
         with counter.active():
             yield

@@ -8,7 +8,8 @@ The same function runs from the notebook and from a shell, on every worker:
 Per worker: join the process group, build the model with the same seed on every rank, move it to the
 device, then wrap it in DDP; give each rank its own share of the text with a ``DistributedSampler``
 (``set_epoch`` reshuffles every epoch, identically on all ranks); accumulate gradients over micro-batches
-with ``no_sync`` (one all-reduce per optimizer step); checkpoint on rank 0 and resume after a restart.
+with ``no_sync`` (one all-reduce per optimizer step); checkpoint on rank 0 and resume after a restart
+(model moved, optimizer built, then resumed: ``build``).
 What the lesson measures around it (time, bytes, progress) is in ``instrumentation.py``; what the
 all-reduce sends, in ``hooks.py``.
 """
@@ -28,7 +29,7 @@ from utils.bench import threads
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.hooks import register_hook
 from utils.lessons.ddp.instrumentation import Meter
-from utils.lessons.ddp.settings import Settings, build_model, text_data
+from utils.lessons.ddp.settings import Settings, build_model, deterministic_kernels, text_data
 
 
 def micro_batches(loader: DataLoader, sampler: DistributedSampler, start: int = 0):
@@ -44,10 +45,25 @@ def micro_batches(loader: DataLoader, sampler: DistributedSampler, start: int = 
         skip = 0
 
 
-def train_step(ddp_model: DDP, optimizer, batches, accumulate: int, device) -> float:
-    """One optimizer step over ``accumulate`` micro-batches; returns this rank's loss for the step."""
+def build(s: Settings, vocab_size: int, device) -> tuple[torch.nn.Module, torch.optim.Optimizer, int]:
+    """The model on ``device``, its optimizer, and the steps already done (resumed from ``s.checkpoint``).
+
+    The order matters on a GPU: move the model, then build the optimizer, then resume. ``load_state_dict``
+    puts the optimizer's state (AdamW's running averages) where the parameters are at that moment; resumed
+    while the model was still on the CPU, the state would stay there after the move, and the first step
+    after a restart would fail with a device mismatch.
+    """
+    model = build_model(s, vocab_size).to(device)  # the same seed on every rank: the same weights
+    optimizer = torch.optim.AdamW(model.parameters(), lr=s.lr)
+    start = checkpoint.resume(s.checkpoint, model, optimizer) if s.checkpoint else 0  # steps already done
+    return model, optimizer, start
+
+
+def train_step(ddp_model: DDP, optimizer, batches, accumulate: int, device) -> torch.Tensor:
+    """One optimizer step over ``accumulate`` micro-batches; returns this rank's loss for the step (0-d,
+    on ``device``: reading it with ``.item()`` waits for the GPU, so the caller does that once per step)."""
     optimizer.zero_grad(set_to_none=True)
-    step_loss = 0.0
+    step_loss = torch.zeros((), device=device)
     for k in range(accumulate):
         x, y = (t.to(device) for t in next(batches))  # (B, T) int64 each
         last = k == accumulate - 1
@@ -55,32 +71,32 @@ def train_step(ddp_model: DDP, optimizer, batches, accumulate: int, device) -> f
         with contextlib.nullcontext() if last else ddp_model.no_sync():
             loss = ddp_model(x, y)[1] / accumulate  # divided, so that the sum is the mean over the whole step
             loss.backward()
-        step_loss += loss.item()
+        step_loss += loss.detach()  # no .item() here: that would wait for the GPU after every micro-batch
     optimizer.step()  # the optimizer steps, not the model: DDP has no step()
     return step_loss
 
 
-def mean_over_ranks(value: float, device) -> float:
-    """The mean of a number over all ranks: every rank reports the same loss."""
-    t = torch.tensor([value], dtype=torch.float64, device=device)
+def mean_over_ranks(value: torch.Tensor) -> float:
+    """The mean of a 0-d tensor over all ranks, as a number: every rank reports the same loss."""
+    t = value.detach().double()
     dist.all_reduce(t)
     return t.item() / dist.get_world_size()
 
 
-def train(s: Settings) -> dict:
+def train(s: Settings, on_step=None) -> dict:
     """DDP training of the small GPT, run by every worker under ``launch`` or ``torchrun`` (lesson 03).
 
+    ``on_step(step)``, if given, is called before each step (the notebook's crash demo passes one).
     Returns (every rank): ``losses`` (each step's, averaged over the ranks), ``final_loss``, ``start_step``
     (above 0 after a resume), ``samples_per_s`` and ``bytes_per_step`` (see ``instrumentation.Meter``),
     and on rank 0 the final weights, ``state``.
     """
     with threads(s.threads), process_group() as planned_device:  # env:// rendezvous, the planned backend
         device = torch.device(s.device) if s.device else planned_device
+        if s.deterministic:
+            deterministic_kernels()  # a rerun (the restart demo) repeats every sum on the GPU
         dataset = text_data(s)
-        model = build_model(s, dataset.corpus.vocab_size)  # the same seed on every rank: the same weights
-        optimizer = torch.optim.AdamW(model.parameters(), lr=s.lr)
-        start = checkpoint.resume(s.checkpoint, model, optimizer) if s.checkpoint else 0  # steps already done
-        model.to(device)  # move first, then wrap: DDP builds its gradient buckets where the parameters are
+        model, optimizer, start = build(s, dataset.corpus.vocab_size, device)  # moved, then resumed
         ddp_model = DDP(model, device_ids=[device.index] if device.type == "cuda" else None, **s.ddp_options())
         keep_until_exit(ddp_model)  # freed at return, it could deadlock gloo's teardown: see its docstring
         register_hook(ddp_model, s.hook, s.powersgd_rank, s.powersgd_start)  # what the all-reduce sends
@@ -91,9 +107,11 @@ def train(s: Settings) -> dict:
         losses = []
         with Meter(s, start, device) as meter:  # samples/s, bytes per step, progress bar: instrumentation.py
             for step in range(start, s.steps):
-                with meter.step(step):  # times it, counts the hook's bytes (and runs the demo's crash)
+                if on_step is not None:
+                    on_step(step)
+                with meter.step(step):  # times it, counts the bytes the hook all-reduces
                     loss = train_step(ddp_model, optimizer, batches, s.accumulate, device)
-                losses.append(mean_over_ranks(loss, device))
+                losses.append(mean_over_ranks(loss))  # the one wait for the GPU in each step
                 meter.progress(losses[-1])
                 if s.checkpoint and dist.get_rank() == 0 and (step + 1) % s.checkpoint_every == 0:
                     checkpoint.save(s.checkpoint, ddp_model, optimizer, step + 1)  # atomic

@@ -7,6 +7,7 @@ line (``utils/lessons/ddp/cli.py``).
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import torch
 
@@ -35,9 +36,9 @@ class Settings:
     warmup_steps: int = 0  # first steps not counted in samples/s
     checkpoint: str | None = None  # file to save to and resume from (atomic, by rank 0)
     checkpoint_every: int = 5
-    crash_at_step: int | None = None  # demo: rank 1 dies at this step, on the first attempt only
     progress: bool = False  # a tqdm bar on rank 0
     device: str | None = None  # force a device ("cpu"); None: the launcher's plan
+    deterministic: bool = False  # deterministic kernels (GPU): a rerun repeats every sum in the same order
 
     def scaled(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -51,6 +52,16 @@ def build_model(s: Settings, vocab_size: int) -> torch.nn.Module:
     """The small GPT of the settings, on the CPU, with the same weights on every rank (same seed)."""
     return models.small_gpt(vocab_size, seed=s.seed, context=s.context, width=s.width, depth=s.depth,
                             heads=s.heads)
+
+
+def deterministic_kernels() -> None:
+    """Make this process's CUDA kernels repeat every sum in the same order (lesson 03's restart comparison).
+
+    cuBLAS needs a fixed workspace (read when its first handle is created, so before the first matmul);
+    ``warn_only``: a kernel with no deterministic version warns instead of stopping the run.
+    """
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    torch.use_deterministic_algorithms(True, warn_only=True)
 
 
 def text_data(s: Settings):

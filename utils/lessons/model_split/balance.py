@@ -5,6 +5,7 @@ Lesson 02 (``notebooks/02_model_split.ipynb``, section 7) and lab 02 (``labs/02_
     costs = profile_layers(seq, x, loss_fn, y)        # seconds per layer, forward + backward
     points = balanced_split(costs, n_stages=2)        # split points that minimise the slowest stage
     stage_costs(costs, points), imbalance(costs, points)
+    gpt_layer_costs(width=768, depth=8, heads=12)     # the cost model, before anything is measured
 
 ``profile_on_stage_device`` runs ``profile_layers`` in one launched worker, on the device and with the threads
 the pipeline workers use, so that the notebook never initialises CUDA.
@@ -21,7 +22,7 @@ from torch import nn
 from utils import bench, devices, launch
 from utils.lessons.model_split.schedules import stage_devices
 from utils.lessons.model_split.split import stage_ranges
-from utils.lessons.model_split.tasks import Task
+from utils.lessons.model_split.tasks import SEQ_LEN, VOCAB, Task
 
 
 def stage_costs(costs: Sequence[float], split_points: Sequence[int]) -> list[float]:
@@ -61,6 +62,22 @@ def balanced_split(costs: Sequence[float], n_stages: int = 2) -> list[int]:
         i = cut[s][i]
         points.append(i)
     return points[::-1]
+
+
+def gpt_layer_costs(width: int, depth: int, heads: int, seq_len: int = SEQ_LEN, vocab: int = VOCAB,
+                    mlp_ratio: int = 4) -> list[float]:
+    """The lesson's cost model of the GPT's layers [embedding, block 0 .. block depth-1, head]: forward
+    floating-point operations per token (the backward costs about twice as much for every layer alike).
+
+    A block: its matrix products, 2·(3C² + C² + 2·r·C²) = 24·C² for the usual r = 4 (queries, keys and
+    values, the attention's output projection, the feed-forward network), plus attention over the sequence,
+    2·2·T·C (scores and the weighted sum; ``heads`` splits C without changing the count). The head: 2·C·V.
+    The embedding is a look-up and an add, C. What it leaves out (norms, activations) is small beside the
+    products at these widths; ``profile_layers`` measures what it leaves out.
+    """
+    del heads  # the attention's cost does not depend on how C is cut into heads
+    block = 2 * (4 + 2 * mlp_ratio) * width**2 + 4 * seq_len * width
+    return [float(width)] + [float(block)] * depth + [2.0 * width * vocab]
 
 
 # --- profiling -----------------------------------------------------------------------------------------

@@ -3,26 +3,35 @@
 Lesson 02 (``notebooks/02_model_split.ipynb``, section 8):
 
     stages = attention_ffn_stages(gpt.as_sequential())   # [embed + attn 0], [ffn 0], [attn 1], ... [ffn + head]
-    measure_placement(gpt_task(), "attn/ffn", batch=32)   # step time and bytes moved, on two workers
+    got = measure_placements(task, batch=32, split_points=S.split)   # one device, both placements, messages
+    placements_table(got, title), placement_reading(got, S.transport)
+
+One launch times one device, the layer split, the attention/feed-forward placement and two message sizes,
+interleaved round by round, so that every number shares the machine's state.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
-import time
-from typing import Sequence
+from typing import Callable, Sequence
 
+import torch
 import torch.distributed as dist
 from torch import nn
 from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch
-from utils.lessons.model_split.instrument import RecordedStage, sync_barrier
+from utils.lessons.model_split.instrument import RecordedStage
+from utils.lessons.model_split.report import verdict
+from utils.lessons.model_split.runs import Row, baseline_runner, time_rounds
 from utils.lessons.model_split.schedules import stage_device
-from utils.lessons.model_split.split import split_sequential
+from utils.lessons.model_split.split import output_shape, split_sequential
 from utils.lessons.model_split.tasks import Task
+from utils.tables import Table
 
 PLACEMENTS = ("layers", "attn/ffn")
+MESSAGE_TRIPS = 10  # round trips per timed message sample (one sample per round)
 
 
 class Residual(nn.Module):
@@ -59,39 +68,127 @@ def _placed_modules(model: nn.Sequential, placement: str, split_points: Sequence
     raise ValueError(f"placement must be one of {PLACEMENTS}, got {placement!r}")
 
 
-def placement_worker(task: Task, placement: str, batch: int, split_points: Sequence[int], rounds: int,
-                     seed: int) -> dict:
-    """Worker (run by ``launch``): time one step with the model placed as ``"layers"`` (a split at
-    ``split_points``) or ``"attn/ffn"`` (the article's placement), one micro-batch; times and bytes sent."""
+def _placement_runner(task: Task, model, rank: int, device, placement: str, split_points, x, y,
+                      sent: dict) -> tuple[Callable, int]:
+    """A runner (for ``time_rounds``) of one step with the model placed as ``placement``, one micro-batch;
+    it leaves this worker's bytes sent in ``sent[placement]``. Returns ``(runner, crossings per pass)``."""
+    modules = _placed_modules(model, placement, split_points)
+    world = dist.get_world_size()
+    mine = [RecordedStage(mod, k, len(modules), device) for k, mod in enumerate(modules) if k % world == rank]
+    sched = ScheduleLoopedBFS(mine, n_microbatches=1, loss_fn=task.loss_fn)  # several stages per worker
+    args = (x,) if rank == 0 else ()
+    kwargs = {"target": y, "return_outputs": False} if any(s.is_last for s in mine) else {}
+
+    def run(recorder):
+        model.zero_grad(set_to_none=True)
+        for stage in mine:
+            stage.bytes_sent, stage.recorder = 0, recorder
+        sched.step(*args, **kwargs)
+        sent[placement] = sum(s.bytes_sent for s in mine)
+    return run, len(modules) - 1
+
+
+def _message_runner(rank: int, device, numel: int) -> Callable:
+    """``MESSAGE_TRIPS`` round trips of a float32 tensor of ``numel`` elements between the two workers."""
+    buf = torch.zeros(numel, device=device)
+
+    def run(recorder):
+        for _ in range(MESSAGE_TRIPS):
+            if rank == 0:
+                dist.send(buf, dst=1)
+                dist.recv(buf, src=1)
+            else:
+                dist.recv(buf, src=0)
+                dist.send(buf, dst=0)
+    return run
+
+
+def placements_worker(task: Task, batch: int, split_points: Sequence[int], rounds: int, seed: int) -> dict:
+    """Worker (run by ``launch``): one device, both placements and two message sizes, interleaved round by
+    round (``runs.time_rounds``); step times, bytes sent and crossings."""
     with launch.process_group():
         device, rank = stage_device(), dist.get_rank()
         model = task.build().to(device)
         x, y = (t.to(device) for t in task.make_batch(batch, seed))
-        modules = _placed_modules(model, placement, split_points)
-        world = dist.get_world_size()
-        mine = [RecordedStage(mod, k, len(modules), device) for k, mod in enumerate(modules) if k % world == rank]
-        sched = ScheduleLoopedBFS(mine, n_microbatches=1, loss_fn=task.loss_fn)  # several stages per worker
-        args = (x,) if rank == 0 else ()
-        kwargs = {"target": y, "return_outputs": False} if any(s.is_last for s in mine) else {}
-        times, sent = [], []
-        for r in range(rounds + 1):  # round 0 warms up
-            model.zero_grad(set_to_none=True)
-            for stage in mine:
-                stage.bytes_sent = 0
-            sync_barrier(device)
-            start = time.perf_counter()
-            sched.step(*args, **kwargs)
-            sync_barrier(device)
-            if r:
-                times.append(time.perf_counter() - start)
-                sent.append(sum(s.bytes_sent for s in mine))
-        return {"times": times, "bytes_sent": sent[-1], "crossings": len(modules) - 1}
+        activation = output_shape(split_sequential(model, split_points)[0], x)  # (B, T, C)
+        sent: dict = {}
+        runners = {"one device": baseline_runner(task, model, rank, x, y)}
+        crossings = {}
+        for name in PLACEMENTS:
+            runners[name], crossings[name] = _placement_runner(task, model, rank, device, name, split_points, x, y,
+                                                               sent)
+        runners["message 4 B"] = _message_runner(rank, device, 1)
+        runners["message activation"] = _message_runner(rank, device, math.prod(activation))
+        out = time_rounds(runners, rounds, False, device, f"stage {rank}")
+        return {"times": out["times"], "busy": out["busy"], "cpu": out["cpu"], "sent": sent, "crossings": crossings, "device": str(device),
+                "activation_bytes": 4 * math.prod(activation)}  # float32
 
 
-def measure_placement(task: Task, placement: str, batch: int, split_points: Sequence[int] = (3,),
-                      rounds: int = 5, seed: int = 0, timeout: float = 300) -> dict:
-    """Median step time and bytes moved (both directions, both workers) of a placement on two workers."""
-    raw = launch.launch(placement_worker, task, placement, batch, list(split_points), rounds, seed,
-                        nprocs=2, timeout=timeout)
-    return {"seconds": statistics.median(raw[0]["times"]), "times": raw[0]["times"],
-            "bytes": sum(w["bytes_sent"] for w in raw), "crossings": raw[0]["crossings"]}
+def measure_placements(task: Task, batch: int, split_points: Sequence[int], rounds: int = 5, seed: int = 0,
+                       timeout: float = 300) -> dict:
+    """One device, the layer split at ``split_points`` and the attention/feed-forward placement, timed in
+    ONE launch, interleaved, with a one-way message of 4 bytes and of one activation.
+
+    Returns ``{"layers"/"attn/ffn": {"row": a runs.Row against one device (bound 1x: one micro-batch),
+    "bytes" (both workers, both directions), "crossings"}, "message": {"tiny", "activation" (median seconds
+    per one-way message), "activation_bytes"}, "device"}``.
+    """
+    raw = launch.launch(placements_worker, task, batch, list(split_points), rounds, seed, nprocs=2, timeout=timeout)
+    med = statistics.median
+    times, on_cpu = raw[0]["times"], raw[0]["device"].startswith("cpu")
+    one = times["one device"]
+    out = {"device": raw[0]["device"]}
+    for name in PLACEMENTS:
+        t = times[name]
+        row = Row(batch, 1, name, med(t), med(one), [med(w["busy"][name]) for w in raw], naive=True,
+                  spread=(max(t) - min(t)) / med(t), cpu=[med(w["cpu"][name]) for w in raw],
+                  baseline_cpu=med(raw[0]["cpu"]["one device"]), speedups=[a / b for a, b in zip(one, t)],
+                  cpu_workers=on_cpu, baseline_busy=med(raw[0]["busy"]["one device"]))
+        out[name] = {"row": row, "bytes": sum(w["sent"][name] for w in raw), "crossings": raw[0]["crossings"][name]}
+    per_message = 2 * MESSAGE_TRIPS
+    out["message"] = {"tiny": med(times["message 4 B"]) / per_message,
+                      "activation": med(times["message activation"]) / per_message,
+                      "activation_bytes": raw[0]["activation_bytes"]}
+    return out
+
+
+def placements_table(got: dict, title: str) -> Table:
+    """Each placement against one device, with the rounds' range, beside its bound (1x: one micro-batch,
+    nothing overlaps) and ``report.verdict``'s reading."""
+    rows = []
+    for name in PLACEMENTS:
+        r = got[name]["row"]
+        lo, hi = r.speedup_range
+        rows.append((name, got[name]["crossings"], f"{got[name]['bytes'] / 2**20:.1f}", f"{r.seconds * 1e3:.0f}",
+                     f"{r.baseline * 1e3:.0f}", f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x",
+                     verdict(r)))
+    return Table(["placement", "crossings per pass", "MiB moved per step", "step ms", "one device ms",
+                  "speedup (min-max)", "bound", "reading"], rows, title=title)
+
+
+def placement_reading(got: dict, transport: str) -> str:
+    """Where the attention/feed-forward placement's extra time went, from the run's own numbers: the extra
+    messages' fixed cost (a 4-byte message's time, alpha), their bytes (an activation's time minus alpha),
+    and what is left (each extra stage's own fixed cost: the schedule's work and its calls). When the two
+    placements' difference is inside the rounds' spread, it says so instead of naming a cause."""
+    layers, article = got["layers"]["row"], got["attn/ffn"]["row"]
+    extra = article.seconds - layers.seconds
+    noise = max(r.seconds * r.spread for r in (layers, article)) / 2  # half the wider range of step times
+    messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
+    alpha, one = got["message"]["tiny"], got["message"]["activation"]
+    fixed, in_bytes = messages * alpha, messages * max(one - alpha, 0.0)
+    size = got["message"]["activation_bytes"] / 2**20
+    text = (f"The attention/feed-forward placement took {extra * 1e3:+.0f} ms per step (rounds spread "
+            f"±{noise * 1e3:.0f} ms) for {messages} more messages ({transport}). Timed in the same launch, a "
+            f"4-byte message takes {alpha * 1e3:.2f} ms (the fixed cost of a message, alpha) and a {size:.1f} MiB "
+            f"activation {one * 1e3:.2f} ms: the extra messages should cost {fixed * 1e3:.0f} ms of fixed cost "
+            f"and {in_bytes * 1e3:.0f} ms of bytes")
+    if extra <= noise:
+        return text + ". The measured difference is inside the rounds' spread: this run does not resolve it."
+    rest = extra - fixed - in_bytes
+    if rest >= 0:
+        text += (f", leaving {rest * 1e3:.0f} ms for the extra stages' own fixed costs (the schedule's "
+                 f"bookkeeping, one more forward and backward call per sub-layer)")
+    cause = ("a fixed cost per crossing (per message and per stage), not bytes" if fixed + max(rest, 0.0) > in_bytes
+             else "bytes: the link's bandwidth, not the number of crossings")
+    return text + f". Most of the extra time is {cause}."

@@ -1,86 +1,164 @@
 """Tables, plots and plain-words readings of lesson 02's measurements (``notebooks/02_model_split.ipynb``).
 
-    show(rows_table(run))     # step time, speedup against its bound, busy and CPU time per stage
-    explain_row(row)          # one line: how close to the bound, and what the CPU times say about the gap
-    plot_speedups(run)        # measured speedup per m (min-max bars) beside 2m/(m+1)
+    show(rows_table(run))     # step time, speedup against its bound, busy (and, on CPU workers, CPU) time
+    explain_row(row)          # one line: how close to the bound, and what the measured work says about the gap
+    show(verdict_table())     # every verdict explain_row can give, word for word, with its thresholds
+    naive_reading(row, spans) # what the naive split's timeline and numbers say, in two sentences
+    plot_speedups(run)        # measured speedup per m (min-max bars) beside 2m/(m+1), bubbles on top
+    plot_schedule(spans)      # the measured Gantt chart, laid out tight
 """
 
 from __future__ import annotations
 
-from utils import plots
+from utils import plots, timeline
 from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
 
-CONTENDED = 0.8  # a stage whose CPU time is below this share of its busy wall time waited for a core
+# The thresholds of explain_row's verdicts (verdict_table shows them in words).
+AT_BOUND = 0.95  # a median this close to its bound, with the bound inside the rounds' range, is at the bound
+LESS_WORK = 0.95  # the stages' work below this share of one device's: the split made the work itself cheaper
+EXTRA_WORK = 1.10  # the stages' work above this multiple of one device's: the split added work
+SHORT_OF_BOUND = 0.90  # the work-based prediction below this share of the bound: imbalance or per-micro-batch cost
+SHORT_OF_PREDICTION = 0.90  # measured below this share of the prediction: waiting outside the work
+CONTENDED = 0.80  # CPU time below this share of a stage's busy wall time: it waited for a core
+
+# explain_row's verdicts, word for word.
+LESS_WORK_VERDICT = ("above the bound, and the stages did less work than one device: the split made the work "
+                     "itself cheaper (each process's caches hold only its part of the model)")
+NOISE = "above the bound by less than the spread: noise"
+ABOVE = "above the bound in every round: flagged, these numbers do not explain it"
+AT_THE_BOUND = "at the bound within the spread"
+GAP = "gap: "  # followed by the causes below, or by UNRESOLVED
+EXTRA = "extra work"
+IMBALANCE = "imbalance or per-micro-batch overhead"
+CONTENTION = "waiting for a core (contention)"
+WAITING = "waiting outside the stages' work (messages, synchronisation)"
+UNRESOLVED = "within what these numbers resolve"
+
+
+def _work_name(r: Row) -> str:
+    return "CPU" if r.cpu_workers else "device"
 
 
 def rows_table(run: PipelineRun, title: str | None = None) -> Table:
     """The measured rows as a table: step time, speedup (range over rounds) against its bound, and where
-    the time went: each stage's busy wall time beside its CPU time.
+    the time went: each stage's busy wall time and, where the workers are CPU processes, its CPU time.
 
-    *busy ms* is the wall time inside a stage's forward and backward spans; *CPU ms* is its main thread's
-    CPU time per step (waiting costs none, and neither do other programs' turns on the cores). *CPU/busy*
-    near 100 % means the stage ran whenever it worked; far below, it waited for a core (contention).
-    *work vs 1 dev* is both stages' CPU time over the one-device step's: above 1, the split adds work.
+    *busy ms* is the time inside a stage's forward and backward spans (CUDA events on a GPU). On CPU
+    workers, *CPU ms* is its main thread's CPU time per step (waiting costs none, and neither do other
+    programs' turns on the cores); *CPU/busy* near 100 % means the stage ran whenever it worked, far below,
+    it waited for a core. *work vs 1 dev*: both stages' work (CPU time on CPU workers, device time on GPUs)
+    over the one-device step's: above 1, the split adds work.
     """
+    cpu = any(r.cpu_workers for r in run.rows)
     rows = []
     for r in run.rows:
-        kind = "naive split" if r.naive else r.schedule
         lo, hi = r.speedup_range
         work = r.work_inflation
-        rows.append((r.batch, kind, r.m, f"{r.seconds * 1e3:.0f}", f"{r.baseline * 1e3:.0f}",
-                     f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x", f"{r.ratio:.0%}",
-                     " / ".join(f"{b * 1e3:.0f}" for b in r.busy),
-                     " / ".join(f"{c * 1e3:.0f}" for c in r.cpu),
-                     " / ".join(f"{f:.0%}" for f in r.cpu_share),
-                     f"{work:.2f}x" if work else ""))
-    return Table(["batch", "schedule", "m", "step ms", "one device ms", "speedup (min-max)", "bound", "of bound",
-                  "busy ms per stage", "CPU ms per stage", "CPU/busy", "work vs 1 dev"], rows, title=title)
+        row = [r.batch, "naive split" if r.naive else r.schedule, r.m, f"{r.seconds * 1e3:.0f}",
+               f"{r.baseline * 1e3:.0f}", f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x",
+               f"{r.ratio:.0%}", " / ".join(f"{b * 1e3:.0f}" for b in r.busy)]
+        if cpu:
+            row += [" / ".join(f"{c * 1e3:.0f}" for c in r.cpu), " / ".join(f"{f:.0%}" for f in r.cpu_share)]
+        rows.append(tuple(row + [f"{work:.2f}x" if work else ""]))
+    columns = ["batch", "schedule", "m", "step ms", "one device ms", "speedup (min-max)", "bound", "of bound",
+               "busy ms per stage"] + (["CPU ms per stage", "CPU/busy"] if cpu else []) + ["work vs 1 dev"]
+    return Table(columns, rows, title=title)
 
 
 def _gaps(r: Row) -> list[str]:
-    """What the CPU times say opened the gap between this row's speedup and its bound."""
+    """What the measured work opened between this row's speedup and its bound."""
     gaps = []
-    if r.work_inflation is not None and r.work_inflation > 1.1:
-        gaps.append("extra work")
-    if r.cpu_predicted is not None and r.cpu_predicted < 0.9 * r.bound and not gaps:
-        gaps.append("imbalance or per-micro-batch overhead")
+    if r.work_inflation is not None and r.work_inflation > EXTRA_WORK:
+        gaps.append(EXTRA)
+    if r.predicted is not None and r.predicted < SHORT_OF_BOUND * r.bound and not gaps:
+        gaps.append(IMBALANCE)
     if r.cpu_share and min(r.cpu_share) < CONTENDED:
-        gaps.append("waiting for a core (contention)")
-    if r.cpu_predicted is not None and r.speedup < 0.9 * r.cpu_predicted and not any("contention" in g for g in gaps):
-        gaps.append("waiting outside the stages' work (messages, synchronisation)")
+        gaps.append(CONTENTION)
+    if r.predicted is not None and r.speedup < SHORT_OF_PREDICTION * r.predicted and CONTENTION not in gaps:
+        gaps.append(WAITING)
     return gaps
 
 
+def row_verdict(r: Row) -> str:
+    """The verdict alone: above, at or below the bound, and why (see ``verdict_table``)."""
+    lo, hi = r.speedup_range
+    if r.speedup > r.bound:
+        if r.work_inflation is not None and r.work_inflation < LESS_WORK:
+            return LESS_WORK_VERDICT
+        return NOISE if lo <= r.bound else ABOVE
+    if lo <= r.bound <= hi and r.speedup >= AT_BOUND * r.bound:
+        return AT_THE_BOUND
+    return GAP + (", ".join(_gaps(r)) or UNRESOLVED)
+
+
 def explain_row(r: Row) -> str:
-    """One line, from this row's numbers only: measured speedup, its range, the bound, and what the CPU
-    times say about the gap (extra work, imbalance, or waiting for a core)."""
+    """One line, from this row's numbers only: measured speedup, its range, the bound, the work the stages
+    measured (CPU time on CPU workers, device time on GPUs), and the verdict."""
     lo, hi = r.speedup_range
     parts = [f"{r.speedup:.2f}x (rounds {lo:.2f}-{hi:.2f}) of a {r.bound:.2f}x bound ({r.ratio:.0%})"]
     if r.work_inflation is not None:
-        parts.append(f"CPU work {r.work_inflation:.2f}x one device's")
-    if r.cpu_predicted is not None:
-        parts.append(f"CPU times predict {r.cpu_predicted:.2f}x")
-    parts.append("CPU/busy " + " / ".join(f"{f:.0%}" for f in r.cpu_share))
-    if lo <= r.bound <= hi and r.speedup >= 0.95 * r.bound:
-        verdict = "at the bound within the spread"
-    elif r.speedup > r.bound:
-        verdict = "above the bound by less than the spread: noise"
-    else:
-        gaps = _gaps(r)
-        verdict = "gap: " + (", ".join(gaps) if gaps else "within what these numbers resolve")
-    return "; ".join(parts) + f" -> {verdict}"
+        parts.append(f"{_work_name(r)} work {r.work_inflation:.2f}x one device's")
+    if r.predicted is not None:
+        parts.append(f"{_work_name(r)} times predict {r.predicted:.2f}x")
+    if r.cpu_share:
+        parts.append("CPU/busy " + " / ".join(f"{f:.0%}" for f in r.cpu_share))
+    return "; ".join(parts) + f" -> {row_verdict(r)}"
 
 
 def verdict(r: Row) -> str:
-    """The last part of ``explain_row``: at the bound, noise, or what opened the gap."""
-    return explain_row(r).split(" -> ")[-1]
+    """The last part of ``explain_row``: above the bound (and why), at it, or what opened the gap."""
+    return row_verdict(r)
+
+
+def verdict_table(cpu_times: bool = True) -> Table:
+    """Every verdict ``explain_row`` gives, word for word, in the order it tests them, with its thresholds.
+
+    *work* is the stages' CPU time on CPU workers and their device time on GPUs; *predicted* is the speedup
+    that work predicts (``Row.predicted``). ``cpu_times=False`` (GPU workers) leaves out the contention
+    test, which only CPU times can make.
+    """
+    rows = [
+        (LESS_WORK_VERDICT, f"median above the bound and work below {LESS_WORK:.2f}x one device's"),
+        (NOISE, "median above the bound, the lowest round at or below it"),
+        (ABOVE, "median and every round above the bound"),
+        (AT_THE_BOUND, f"bound inside the rounds' range and median at least {AT_BOUND:.0%} of it"),
+        (GAP + EXTRA, f"otherwise, work above {EXTRA_WORK:.2f}x one device's"),
+        (GAP + IMBALANCE, f"otherwise, if not extra work: predicted below {SHORT_OF_BOUND:.0%} of the bound"),
+        (GAP + CONTENTION, f"also, any stage's CPU/busy below {CONTENDED:.0%}"),
+        (GAP + WAITING, f"also, if no contention: measured below {SHORT_OF_PREDICTION:.0%} of predicted"),
+        (GAP + UNRESOLVED, "below the bound and none of the four causes above"),
+    ]
+    if not cpu_times:
+        rows = [row for row in rows if CONTENTION not in row[0]]
+    return Table(["verdict (as printed)", "when"], rows, title="How explain_row reads a row")
+
+
+def naive_reading(r: Row, spans) -> str:
+    """Two sentences on the naive split from this run: the stages' busy fractions on the timeline (their
+    sum near 100 % means one device at a time) and the gap to the 1x bound with its cause (the verdict)."""
+    busy = timeline.busy_fractions(spans)
+    total = sum(busy.values())
+    shares = ", ".join(f"{name} {f:.0%}" for name, f in busy.items())
+    turns = ("one device works at a time" if total <= 1.1 else
+             "they overlapped a little (a send can finish while the other stage starts)")
+    first = f"Busy on the timeline: {shares}; together {total:.0%}: {turns}."
+    word = row_verdict(r)
+    if word.startswith(GAP) and EXTRA in word:
+        cause = (f"the two stages did {r.work_inflation:.2f}x one device's work (sending, receiving and "
+                 f"the second process's own overhead)")
+    elif word.startswith(GAP):
+        cause = word[len(GAP):]
+    else:
+        cause = word
+    return (f"{first} The bound is 1x; this run measured {r.speedup:.2f}x "
+            f"(rounds {r.speedup_range[0]:.2f}-{r.speedup_range[1]:.2f}): {cause}.")
 
 
 def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one device against 2m/(m+1)"):
-    """Measured speedup per micro-batch count (median, bars min-max over rounds), one line per batch size,
-    beside the bound and the bubble."""
+    """Measured GPipe speedup per micro-batch count (median, bars min-max over rounds), one line per batch
+    size, beside the bound; each m's bubble is written on the top axis, clear of the bars."""
     fig, (ax,) = plots.new_figure(rows=1, width=8.0, row_height=3.6)
     rows = [r for r in run.rows if not r.naive and r.schedule == "gpipe"]
     ms = sorted({r.m for r in rows})
@@ -90,21 +168,37 @@ def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one devi
     for k, batch in enumerate(batches):
         mine = sorted((r for r in rows if r.batch == batch), key=lambda r: r.m)
         shift = 2 ** (0.04 * (k - (len(batches) - 1) / 2))  # side by side, so the bars do not hide each other
-        xs = [r.m * shift for r in mine]
         ys = [r.speedup for r in mine]
         err = [[y - r.speedup_range[0] for y, r in zip(ys, mine)], [r.speedup_range[1] - y for y, r in zip(ys, mine)]]
-        ax.errorbar(xs, ys, yerr=err, fmt="o-", color=plots.device_color(k), capsize=3,
+        ax.errorbar([r.m * shift for r in mine], ys, yerr=err, fmt="o-", color=plots.device_color(k), capsize=3,
                     label=f"measured, batch {batch} (bars: min-max over rounds)")
     ax.axhline(1.0, color="0.6", lw=0.8, ls=":")
     ax.set_xscale("log", base=2)
-    ax.set_xlim(min(ms) / 1.4, max(ms) * 1.4)  # room for the outer labels
+    ax.set_xlim(min(ms) / 1.4, max(ms) * 1.4)
     ax.set_xticks(ms, [str(m) for m in ms])
+    ax.minorticks_off()
     ax.set_xlabel("micro-batches m (log scale)")
     ax.set_ylabel("speedup over one device")
     ax.set_ylim(0, max([2.0] + [r.speedup_range[1] for r in rows]) * 1.08)
-    for m in ms:
-        ax.annotate(f"bubble {bubble_fraction(m):.0%}", (m, pipeline_bound(m)), textcoords="offset points",
-                    xytext=(0, 6), ha="right" if m == max(ms) else "center", fontsize=8, color="0.3")
+    top = ax.secondary_xaxis("top")  # the bubble of each m, on its own axis: no label sits on a bar
+    top.set_xticks(ms, [f"bubble {bubble_fraction(m):.0%}" for m in ms], fontsize=8, color="0.3")
+    top.minorticks_off()
+    top.tick_params(length=0)
     ax.legend(loc="lower right", fontsize=8)
     plots.stamp_simulated(fig, run.simulated)
     return plots.finish(fig, title)
+
+
+def plot_schedule(spans, title: str | None = None, simulated: bool | None = None):
+    """``timeline.plot_gantt`` with its legend held a fixed distance under the axis and the figure cropped
+    to it, so that no empty band separates the legend from the *simulated on CPU* stamp."""
+    from matplotlib.transforms import ScaledTranslation
+
+    fig = timeline.plot_gantt(spans, title=title, simulated=simulated)
+    ax = fig.axes[0]
+    legend = ax.get_legend()
+    if legend is not None:  # 0.5 inch under the axis, whatever the axis's height turns out to be
+        legend.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans))
+    fig.set_size_inches(fig.get_size_inches()[0], 0.55 * len(ax.get_yticks()) + 1.7)
+    fig.tight_layout()
+    return fig

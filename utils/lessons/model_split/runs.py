@@ -1,12 +1,14 @@
 """The timing runs of lesson 02 (``notebooks/02_model_split.ipynb``): pipelines against one device, measured.
 
-    run = measure_pipeline(gpt_task(), [3], [Config(64, 4), Config(64, 4, "1f1b"), Config(32, 1, naive=True)])
+    S = plan.lesson_settings(devices.plan(2), devices.hardware())   # sizes, split and bounds for this machine
+    run = measure_pipeline(plan.task_for(S.sizes), S.split, [Config(64, 4), Config(64, 4, "1f1b")])
     run.row(64, 4).speedup, run.row(64, 4).bound       # measured, and 2m/(m+1)
-    timeline.plot_gantt(run.spans(Config(64, 4)))      # both workers' spans of the last round
+    report.plot_schedule(run.spans(Config(64, 4)))     # both workers' spans of the last round
 
 One launch times every configuration and the one-device baseline, interleaved round by round, so they share
-the machine's state; each worker also reads its CPU time, which tells extra work from waiting
-(``report.explain_row``). ``time_in_process_gpipe`` times the one-process GPU pipeline.
+the machine's state. Each worker also reads its CPU time: where the workers are CPU processes it tells extra
+work from waiting for a core (``report.explain_row``); on GPUs the stages' device time (CUDA events) plays
+that part. ``time_in_process_gpipe`` times the one-process GPU pipeline.
 """
 
 from __future__ import annotations
@@ -26,11 +28,6 @@ from utils.lessons.model_split.schedules import build_schedule, gpipe_in_process
 from utils.lessons.model_split.split import output_shape, split_sequential
 from utils.lessons.model_split.tasks import Task
 
-LESSON_SPLIT = (3,)  # [embed, block 0, block 1] | [block 2, block 3, head]: balanced for the small GPT
-LESSON_BATCHES = (32, 64)  # sequences of SEQ_LEN tokens per step, on 2 CPU workers
-LESSON_MICRO_BATCHES = (1, 2, 4, 8)
-
-
 @dataclass
 class Config:
     """One pipeline configuration to time: batch size, micro-batches, schedule, split points."""
@@ -48,15 +45,16 @@ class Config:
         return f"batch {self.batch} {kind}{split}"
 
 
-def lesson_configs(batches=LESSON_BATCHES, micro_batches=LESSON_MICRO_BATCHES, schedule: str = "gpipe") -> list[Config]:
-    """The lesson's sweep: every batch size with every micro-batch count."""
+def lesson_configs(batches, micro_batches, schedule: str = "gpipe") -> list[Config]:
+    """The lesson's sweep: every batch size with every micro-batch count (``plan.Settings`` gives both)."""
     return [Config(b, m, schedule) for b in batches for m in micro_batches]
 
 
 # --- the timing worker: one runner per configuration, timed round by round ----------------------------------
 
 
-def _baseline_runner(task: Task, model, rank: int, x, y) -> Callable:
+def baseline_runner(task: Task, model, rank: int, x, y) -> Callable:
+    """One device: the whole model's step on rank 0 alone, as a runner for ``time_rounds``."""
     def run(recorder):  # the whole model on rank 0 alone; rank 1 waits in the barrier
         if rank == 0:
             model.zero_grad(set_to_none=True)
@@ -87,7 +85,7 @@ def _config_runner(task: Task, model, rank: int, device, c: Config, split_points
     return run
 
 
-def _time_rounds(runners: dict[str, Callable], rounds: int, record: bool, device, label: str) -> dict:
+def time_rounds(runners: dict[str, Callable], rounds: int, record: bool, device, label: str) -> dict:
     """Every runner once per round, each between two barriers: wall time, CPU time, busy time, spans."""
     out = {"times": {k: [] for k in runners}, "busy": {k: [] for k in runners},
            "cpu": {k: [] for k in runners}, "spans": {}}  # cpu: seconds of this worker's main thread
@@ -121,10 +119,10 @@ def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Con
         device, rank = stage_device(), dist.get_rank()
         model = task.build().to(device)
         batches = {b: tuple(t.to(device) for t in task.make_batch(b, seed)) for b in {c.batch for c in configs}}
-        runners = {f"batch {b} one device": _baseline_runner(task, model, rank, *batches[b]) for b in sorted(batches)}
+        runners = {f"batch {b} one device": baseline_runner(task, model, rank, *batches[b]) for b in sorted(batches)}
         for c in configs:
             runners[c.key] = _config_runner(task, model, rank, device, c, split_points, *batches[c.batch])
-        out = _time_rounds(runners, rounds, record, device, f"stage {rank}")
+        out = time_rounds(runners, rounds, record, device, f"stage {rank}")
         return {**out, "rank": rank, "threads": torch.get_num_threads(), "device": str(device)}
 
 
@@ -147,6 +145,8 @@ class Row:
     cpu: list[float] = field(default_factory=list)  # median CPU seconds per stage's main thread per step
     baseline_cpu: float = 0.0  # median CPU seconds of the one-device step (rank 0's main thread)
     speedups: list[float] = field(default_factory=list)  # per round: one-device time / step time, paired
+    cpu_workers: bool = True  # the stages ran in CPU processes (False: on GPUs, timed with CUDA events)
+    baseline_busy: float = 0.0  # median busy seconds of the one-device step (its span)
 
     @property
     def key(self) -> str:
@@ -163,28 +163,41 @@ class Row:
         return (min(self.speedups), max(self.speedups)) if self.speedups else (self.speedup, self.speedup)
 
     @property
+    def work(self) -> list[float]:
+        """Per stage, the time it spent working: its thread's CPU time in CPU processes (which waiting for
+        a core or a message does not inflate), its device time (CUDA events) on a GPU."""
+        return self.cpu if self.cpu_workers else self.busy
+
+    @property
+    def baseline_work(self) -> float:
+        """The one-device step's work time, measured the same way as ``work``."""
+        return self.baseline_cpu if self.cpu_workers else self.baseline_busy
+
+    @property
     def work_inflation(self) -> float | None:
-        """Both stages' CPU time over the one-device step's: above 1, the split does extra work."""
-        return sum(self.cpu) / self.baseline_cpu if self.cpu and self.baseline_cpu else None
+        """Both stages' work over the one-device step's: above 1, the split does extra work."""
+        return sum(self.work) / self.baseline_work if self.work and self.baseline_work else None
 
     @property
     def cpu_share(self) -> list[float]:
-        """Per stage, CPU time / busy wall time: near 1 the thread ran whenever it worked; well below 1
-        it was waiting for a core (other processes), which wall time counts and CPU time does not."""
+        """Per stage, CPU time / busy wall time, for CPU workers only (empty on GPUs, where a host thread's
+        time says nothing about the device's): near 1 the thread ran whenever it worked; well below 1 it
+        was waiting for a core (other processes), which wall time counts and CPU time does not."""
+        if not self.cpu_workers:
+            return []
         return [c / b if b else float("nan") for c, b in zip(self.cpu, self.busy)]
 
     @property
-    def cpu_predicted(self) -> float | None:
-        """The speedup the measured CPU times predict with every worker on its own core: one device's CPU
-        time over the schedule's (sum + (m − 1)·max of the stages' per-micro-batch CPU times). It includes
-        extra work and imbalance; the gap between it and the measured speedup is waiting (contention,
-        messages)."""
-        if not self.cpu or not self.baseline_cpu:
+    def predicted(self) -> float | None:
+        """The speedup the stages' measured work predicts with each on its own device: one device's work
+        over the schedule's (sum + (m − 1)·max of the stages' per-micro-batch work). It includes extra
+        work and imbalance; the gap between it and the measured speedup is waiting (for a core, messages)."""
+        if not self.work or not self.baseline_work:
             return None
         if self.naive:
-            return self.baseline_cpu / sum(self.cpu)
-        per = [c / self.m for c in self.cpu]
-        return self.baseline_cpu / (sum(per) + (self.m - 1) * max(per))
+            return self.baseline_work / sum(self.work)
+        per = [w / self.m for w in self.work]
+        return self.baseline_work / (sum(per) + (self.m - 1) * max(per))
 
     @property
     def bound(self) -> float:
@@ -238,6 +251,8 @@ def measure_pipeline(task: Task, split_points: Sequence[int], configs: Sequence[
     raw = launch.launch(timing_worker, task, list(split_points), list(configs), rounds, record, seed,
                         nprocs=2, timeout=timeout)
     med = statistics.median
+    on_cpu = raw[0]["device"].startswith("cpu")  # where the workers ran (1gpu mode: gloo workers on the CPU)
+    baseline_busy = {b: med(raw[0]["busy"][f"batch {b} one device"]) for b in {c.batch for c in configs}}
     rows = []
     for c in configs:
         t = raw[0]["times"][c.key]
@@ -245,20 +260,20 @@ def measure_pipeline(task: Task, split_points: Sequence[int], configs: Sequence[
         rows.append(Row(c.batch, c.m, c.schedule, med(t), med(one),
                         [med(w["busy"][c.key]) for w in raw], c.naive, c.split_points,
                         (max(t) - min(t)) / med(t), [med(w["cpu"][c.key]) for w in raw],
-                        med(raw[0]["cpu"][f"batch {c.batch} one device"]), [a / b for a, b in zip(one, t)]))
-    baseline_busy = {b: med(raw[0]["busy"][f"batch {b} one device"]) for b in {c.batch for c in configs}}
-    # "simulated on CPU" follows where the workers ran (1gpu mode: gloo workers on the CPU), not the mode
-    return PipelineRun(rows, raw, tuple(split_points), raw[0]["threads"], raw[0]["device"].startswith("cpu"),
-                       baseline_busy)
+                        med(raw[0]["cpu"][f"batch {c.batch} one device"]), [a / b for a, b in zip(one, t)],
+                        on_cpu, baseline_busy[c.batch]))
+    # "simulated on CPU" follows where the workers ran, not the mode
+    return PipelineRun(rows, raw, tuple(split_points), raw[0]["threads"], on_cpu, baseline_busy)
 
 
 # --- one process on GPUs ------------------------------------------------------------------------------------
 
 
 def time_in_process_gpipe(task: Task, devs: Sequence[str], batch: int, ms: Sequence[int], rounds: int,
-                          split_points: Sequence[int] = LESSON_SPLIT, seed: int = 0) -> dict:
+                          split_points: Sequence[int], seed: int = 0) -> dict:
     """GPU modes only (run it in a launched worker): one device alone, then ``gpipe_in_process`` on the stage
-    devices with each m, timed with CUDA events. Returns ``{m: (median, low, high speedup)}``."""
+    devices with each m, timed with CUDA events. Returns ``{m: (median, low, high speedup)}``; plain floats,
+    so nothing CUDA reaches the notebook. ``split_points``: ``plan.Settings.in_process_split``."""
     model = task.build()
     x, y = task.make_batch(batch, seed)
     one = model.to(devs[0])

@@ -37,14 +37,16 @@ def stage_device() -> torch.device:
     return device if launch.current_backend() == "nccl" else torch.device("cpu")
 
 
-def stage_devices(n: int = 2) -> tuple[str, ...]:
-    """The devices the n-worker pipelines of lesson 02 run on, decided without initialising CUDA.
+def stage_devices_for(plan: devices.Plan) -> tuple[str, ...]:
+    """Where the workers of ``plan`` run their pipeline stages: their GPUs with one GPU each (NCCL), else
+    the CPU (``cpu`` mode, and ``1gpu`` mode, where gloo workers share one GPU: gloo's ``send``/``recv``
+    move host memory only, so a pipeline over gloo keeps its stages on the CPU)."""
+    return tuple(plan.devices) if plan.backend == "nccl" else ("cpu",) * plan.world_size
 
-    With one GPU per worker (NCCL) the stages run on the GPUs; otherwise (``cpu`` mode, and ``1gpu`` mode
-    where the workers share one GPU over gloo) they run on the CPU: see ``stage_device``.
-    """
-    plan = devices.plan(n)
-    return tuple(plan.devices) if plan.backend == "nccl" else ("cpu",) * n
+
+def stage_devices(n: int = 2) -> tuple[str, ...]:
+    """The devices the n-worker pipelines of lesson 02 run on here, decided without initialising CUDA."""
+    return stage_devices_for(devices.plan(n))
 
 
 def build_schedule(module: nn.Module, rank: int, n_stages: int, device, name: str, m: int, loss_fn: Callable,

@@ -1,0 +1,118 @@
+"""Lesson 05's and lab 05's decisions on every fake machine (``pytest -m modes``): sizes, where the step runs,
+which cells apply, what each label says, and the notebook's compared output, from ``lesson_settings``."""
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from utils import devices
+from utils.benchmarks.prefetch import loading_setups
+from utils.labs.feed_the_gpu.checks import lab_setup
+from utils.lessons.data_prefetch.dataset import SlowDigits
+from utils.lessons.data_prefetch.plan import BATCHES_PER_EPOCH, current_settings, lesson_settings
+from utils.lessons.data_prefetch.prefetcher import Prefetcher
+
+pytestmark = pytest.mark.modes
+ROOT = Path(__file__).resolve().parents[1]
+LESSON, LAB = ROOT / "notebooks" / "05_data_prefetch.ipynb", ROOT / "labs" / "05_feed_the_gpu.ipynb"
+
+
+def settings(machine):
+    return lesson_settings(devices.plan(2), machine.hw)
+
+
+def cells(path: Path) -> list[str]:
+    return ["".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+
+
+def test_sizes_fit_a_laptop_on_cpu_and_grow_on_gpus(machine):
+    s = settings(machine)
+    assert s.items == BATCHES_PER_EPOCH * s.batch  # the same number of batches in every mode
+    if machine.mode == "cpu":
+        assert (s.items, s.batch, s.transfer_images) == (512, 16, 32)
+    else:
+        assert s.batch >= 32 * 16 and s.transfer_images > 32
+        assert s.batch * 28 * 28 * 4 * 8 < machine.hw.gpus[0].memory_total / 100  # a small share of the GPU
+
+
+def test_a_batch_read_costs_tens_of_milliseconds_in_every_mode(machine):
+    s = settings(machine)  # loading stays a term worth hiding, on a laptop as on a GPU
+    assert 0.02 <= s.read_seconds * s.batch <= 0.06
+
+
+def test_the_step_runs_on_the_first_device_of_the_plan_and_is_paced_only_when_simulated(machine):
+    s = settings(machine)
+    assert s.device == devices.plan(2).devices[0] == ("cpu" if machine.mode == "cpu" else "cuda:0")
+    assert s.simulated == (machine.mode == "cpu")
+    assert (s.step_ms > 0) == s.simulated and (s.torch_threads == 1) == s.simulated
+    assert s.torch_threads in (1, None)
+
+
+def test_every_label_names_where_its_number_was_measured(machine):
+    s = settings(machine)
+    assert ("simulated on CPU" in s.label) == ("simulated on CPU" in s.transfer_label) == (machine.mode == "cpu")
+    assert "on the CPU" in s.load_label and "simulated storage" in s.load_label  # reads: the host, every mode
+    if machine.mode != "cpu":
+        gpu = machine.hw.gpus[0].name
+        assert "cuda:0" in s.label and gpu in s.label and "simulated" not in s.label
+        assert "cuda:0" in s.transfer_label and "PCIe" in s.transfer_label
+        assert s.device in s.describe() and "real step" in s.describe()
+    else:
+        assert "simulated" in s.describe() and f"{s.step_ms:.0f} ms" in s.describe()
+
+
+def test_pinning_and_the_pcie_bound_apply_only_where_a_gpu_copies(machine):
+    s = settings(machine)
+    assert s.pin_memory == (machine.mode != "cpu")
+    if machine.mode == "cpu":
+        assert s.pcie_bandwidth is None
+    else:  # the copy host -> GPU 0 crosses GPU 0's own PCIe link, whatever links the GPUs to each other
+        assert s.pcie_bandwidth == machine.hw.gpus[0].pcie_bandwidth > 0
+
+
+def test_the_lab_and_the_benchmark_use_the_lessons_settings(machine):
+    s = settings(machine)
+    assert current_settings() == s
+    setup = lab_setup()
+    assert (setup.n_items, setup.batch_size, setup.item_seconds, setup.step_seconds) == (
+        s.items, s.batch, s.read_seconds, s.step_seconds)
+    assert (setup.label, setup.copy_label) == (s.label, s.transfer_label)
+    assert setup.loaders == 2 and setup.tolerance == 0.10  # the lab's target is the same in every mode
+    made = {name: make() for name, (_, make) in loading_setups(SlowDigits(32, 0.0), s).items()}
+    for name, batches in made.items():  # nothing starts until iterated: no worker, no thread, no CUDA
+        loader = batches.batches if isinstance(batches, Prefetcher) else batches
+        assert loader.batch_size == s.batch
+        assert loader.pin_memory == (s.pin_memory and loader.num_workers > 0)
+        if isinstance(batches, Prefetcher):
+            assert str(batches.device) == s.device
+
+
+def test_the_compared_output_of_the_lesson_is_the_same_in_every_mode(machine):
+    lesson = cells(LESSON)
+    checked = [c for c in lesson if c.startswith("# NBVAL_CHECK_OUTPUT")]
+    settings_cell = next(c for c in lesson if "lesson_settings(devices.plan(2), devices.hardware())" in c)
+    data_cell = next(c for c in checked if "S." in c)
+    assert all("S." not in c for c in checked if c is not data_cell)  # the others use no setting
+    stored = next(c for c in json.loads(LESSON.read_text())["cells"] if "".join(c["source"]) == data_cell)
+    expected = "".join("".join(o["text"]) for o in stored["outputs"] if o.get("name") == "stdout")
+    scope = {}
+    exec("from torch.utils.data import DataLoader\n"
+         "from utils.lessons.data_prefetch.dataset import SlowDigits", scope)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(settings_cell, scope)
+        exec(data_cell, scope)
+    assert scope["S"] == settings(machine)
+    assert out.getvalue() == expected and expected
+
+
+def test_the_labs_compared_output_uses_no_setting(machine):
+    checked = [c for c in cells(LAB) if c.startswith("# NBVAL_CHECK_OUTPUT")]
+    assert checked and all("S." not in c and "SETUP" not in c and "DEVICE" not in c for c in checked)
+    lab_settings_cell = next(c for c in cells(LAB) if "lab_setup(S)" in c)
+    scope = {}
+    exec(lab_settings_cell, scope)
+    assert scope["SETUP"] == lab_setup(settings(machine)) and scope["BATCH"] == settings(machine).batch

@@ -1,0 +1,99 @@
+"""Lesson 03's decisions (and its benchmark's and labs') on every fake machine (``pytest -m modes``)."""
+
+import pytest
+
+from utils import devices
+from utils.benchmarks.ddp import benchmark_settings
+from utils.labs.ddp_from_scratch.checks import tolerances
+from utils.labs.fix_the_article.checks import tolerance
+from utils.lessons.ddp import cli
+from utils.lessons.ddp.plan import CPU_MODEL, lesson_settings
+from utils.lessons.ddp.settings import Settings
+
+pytestmark = pytest.mark.modes
+
+
+def settings(machine):
+    return lesson_settings(devices.plan(2), machine.hw)
+
+
+def gpt_parameters(model: dict) -> int:
+    """The cost model of the sizes: a transformer block holds about 12 width² weights."""
+    return 12 * model["depth"] * model["width"] ** 2
+
+
+def test_sizes_grow_on_gpus_and_stay_small_on_cpu(machine):
+    S = settings(machine)
+    gpus = machine.mode != "cpu"
+    assert (S.model == CPU_MODEL) == (not gpus)
+    if gpus:
+        assert gpt_parameters(S.model) > 10 * gpt_parameters(CPU_MODEL) and S.batch_per_worker > 16
+        assert max(S.allreduce_sizes) >= 2**28 and S.threads_per_worker is None
+    else:
+        assert max(S.allreduce_sizes) <= 2**24 and S.threads_per_worker == 1
+    assert list(S.allreduce_sizes) == sorted(S.allreduce_sizes)
+    assert S.bucket_mb * 2**20 > 4 * gpt_parameters(S.model)  # one bucket holds every fp32 gradient
+
+
+def test_the_scaling_bound_is_what_the_plan_allows(machine):
+    S, plan = settings(machine), devices.plan(2)
+    if machine.mode == "1gpu":
+        assert S.scaling_bound == 1.0 and "share one GPU" in S.scaling_bound_why
+    elif machine.mode == "cpu":
+        assert S.scaling_bound == min(2.0, machine.hw.cpu_cores)
+    else:
+        assert S.scaling_bound == 2.0 and len(set(plan.devices)) == 2
+
+
+def test_one_and_two_workers_run_on_the_same_backend(machine):
+    S = settings(machine)
+    assert S.backend == devices.plan(2).backend
+    one = devices.plan(1, backend=S.backend)  # the 1-worker scaling run: legal on this backend here
+    assert one.backend == S.backend and one.devices[0] == devices.plan(2).devices[0]
+
+
+def test_every_label_names_where_the_numbers_were_measured(machine):
+    S = settings(machine)
+    assert ("simulated on CPU" in S.label) == (machine.mode == "cpu")
+    if machine.mode != "cpu":
+        assert machine.hw.gpus[0].name in S.label
+        assert ("sharing one" in S.label) == (machine.mode == "1gpu")
+
+
+def test_the_all_reduce_bound_is_the_link_between_the_ranks(machine):
+    S = settings(machine)
+    assert S.measure_host_bound == (machine.mode == "cpu")
+    if machine.mode in ("2gpu", "ngpu"):
+        assert S.allreduce_bound == machine.hw.link.bandwidth and machine.hw.link.describe() in S.allreduce_bound_label
+    else:
+        assert S.allreduce_bound is None  # cpu: measured in the notebook; 1gpu: no link between the ranks
+
+
+def test_bf16_is_measured_everywhere_and_flagged_where_it_is_emulated(machine):
+    S = settings(machine)
+    assert "bf16" in S.hooks and "fp16" in S.hooks
+    assert bool(S.bf16_note) == ("T4" in machine.name)
+    assert S.powersgd_trap == (S.backend == "gloo")
+
+
+def test_the_restart_comparison_holds_on_gpus_too(machine):
+    S = settings(machine)
+    if machine.mode == "cpu":
+        assert not S.deterministic and S.restart_tolerance == 0.0
+    else:  # deterministic kernels, and a gap far below one AdamW step (~lr) still counts as the same weights
+        assert S.deterministic and 0 < S.restart_tolerance <= Settings.lr / 10
+    assert S.restart_tolerance_why
+
+
+def test_the_benchmark_and_the_command_line_use_the_lesson_sizes(machine):
+    S = settings(machine)
+    s = benchmark_settings(S)
+    assert (s.width, s.batch_per_worker, s.threads) == (S.model["width"], S.batch_per_worker, S.threads_per_worker)
+    assert cli.parse_settings(cli.command_flags(s).split())[0] == s
+
+
+def test_lab_tolerances_are_exact_on_cpu_and_looser_where_gpus_sum_otherwise(machine):
+    plan = devices.plan(2)
+    cpu = machine.mode == "cpu"
+    assert (tolerance(plan) == 1e-5) == cpu and tolerance(plan) <= 1e-3
+    assert (tolerances(plan) == {"grads": 1e-5, "loss": 1e-5}) == cpu
