@@ -15,7 +15,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import checkpoint
-from utils.launch import current_backend, process_group
+from utils.launch import current_backend, keep_until_exit, process_group
 
 ENV_CONTRACT = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
 
@@ -34,11 +34,13 @@ def report_env_and_all_reduce() -> dict:
 
 
 def tutorial_worker() -> float:
-    """Written like the PyTorch DDP tutorial (torchrun version): env:// init, DDP, destroy."""
+    """Written like the PyTorch DDP tutorial (torchrun version): env:// init, DDP, destroy; plus the course's one
+    line, ``keep_until_exit``, without which a DDP model freed at ``return`` can now and then deadlock gloo's
+    teardown (seen once in a CI run of this very test)."""
     dist.init_process_group("gloo")
     rank = dist.get_rank()
     torch.manual_seed(0)
-    model = DDP(torch.nn.Linear(4, 1))
+    model = keep_until_exit(DDP(torch.nn.Linear(4, 1)))
     loss = model(torch.full((2, 4), float(rank))).sum()
     loss.backward()
     grad = model.module.weight.grad.clone()
@@ -135,7 +137,7 @@ def train(ckpt_path: str, total_steps: int, fail_at: int | None, marker: str | N
         model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
         optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
         start = checkpoint.resume(ckpt_path, model, optimizer)
-        ddp = DDP(model)
+        ddp = keep_until_exit(DDP(model))  # freed at return, it could deadlock gloo's teardown
         for step in range(start, total_steps):
             x, y = _batch(step, rank)
             loss = torch.nn.functional.mse_loss(ddp(x), y)

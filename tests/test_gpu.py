@@ -39,3 +39,31 @@ def test_gpu_copies_run_in_a_child_and_reach_a_sane_fraction_of_their_bound():
         assert p.rate > 0
         if p.bound:
             assert p.fraction_of_bound < 1.2, f"{p.path} beat its bound: check the bound's arithmetic"
+
+
+def in_process_pipeline_gaps(devs: list[str], m: int = 4, batch: int = 32) -> tuple[float, float]:
+    """Lesson 02's one-process GPipe on ``devs`` against the unsplit model on the CPU: (loss gap, grad gap)."""
+    import torch
+
+    from utils.lessons.model_split import plan, schedules, split
+
+    sizes = plan.CPU_SIZES  # small: this checks correctness, not speed
+    task = plan.task_for(sizes)
+    points = list(plan.balanced_for(sizes))
+    ref = split.reference_step(task, batch)
+    expected = split.stage_grads_of(ref, split.split_sequential(ref["model"], points), ref["model"])
+    stages = [s.to(d) for s, d in zip(split.split_sequential(task.build(), points), devs)]
+    x, y = task.make_batch(batch, 1)
+    loss = schedules.gpipe_in_process(stages, devs, x, y, m, task.loss_fn)
+    grads = [{k: v.cpu() for k, v in split.grads_of(s).items()} for s in stages]
+    torch.cuda.synchronize() if any(d.startswith("cuda") for d in devs) else None
+    return abs(float(loss) - ref["loss"]), max(split.max_gap(g, e) for g, e in zip(grads, expected))
+
+
+def test_pipeline_stages_on_the_gpu_equal_the_cpu_reference():
+    """fp32 on the GPU (no TF32 for matmuls by default) against the CPU: sums in another order, ~1e-6."""
+    import torch
+
+    devs = ["cuda:0", "cuda:1" if torch.cuda.device_count() > 1 else "cuda:0"]
+    loss_gap, grad_gap = in_process_pipeline_gaps(devs)
+    assert loss_gap < 1e-4 and grad_gap < 1e-4, (loss_gap, grad_gap)

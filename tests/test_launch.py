@@ -64,7 +64,7 @@ def test_returns_values_in_rank_order_with_the_torchrun_environment():
 
 
 @pytest.mark.timeout(60)
-def test_a_worker_written_like_the_ddp_tutorial_works_unchanged():
+def test_a_worker_written_like_the_ddp_tutorial_works_with_one_line_added():
     grads = launch(h.tutorial_worker, nprocs=2)
     assert grads[0] == grads[1]  # DDP averaged the gradients of the two ranks
 

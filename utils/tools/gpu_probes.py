@@ -16,7 +16,7 @@ from torch.distributed.algorithms.ddp_comm_hooks import default_hooks, powerSGD_
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import bench, devices, nvml
-from utils.launch import launch, process_group
+from utils.launch import keep_until_exit, launch, process_group
 from utils.lessons.start_here import bandwidth
 from utils.tools import fake_nvml
 
@@ -117,7 +117,7 @@ def _ddp_through_every_hook() -> dict:
     with process_group() as device:
         for name in list(HOOKS) + ["powersgd"]:
             torch.manual_seed(0)
-            model = DDP(torch.nn.Linear(256, 256).to(device), device_ids=[device])
+            model = keep_until_exit(DDP(torch.nn.Linear(256, 256).to(device), device_ids=[device]))
             if name == "powersgd":
                 state = powerSGD_hook.PowerSGDState(process_group=None, matrix_approximation_rank=2,
                                                     start_powerSGD_iter=2)
