@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from utils import monitor
+from utils import monitor, sampling
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = json.loads((FIXTURES / "nvitop_samples.json").read_text())
@@ -53,7 +53,7 @@ class ReplayDevice:
         return lambda: self._answer(method)
 
 
-class ReplaySampler(monitor.Sampler):
+class ReplaySampler(sampling.Sampler):
     """The real Sampler on fake GPUs: every sample() moves every GPU to its next recorded frame."""
 
     def __init__(self, **kwargs):
@@ -150,7 +150,7 @@ def test_gpu_panel_hides_missing_metrics_and_survives_failing_calls():
                 raise FakeNVMLError("NVMLError_GpuIsLost")
             return fail
 
-    broken = monitor.Sampler(gpus=[Broken()]).sample()
+    broken = sampling.Sampler(gpus=[Broken()]).sample()
     assert broken["gpus"] == [{"index": 0, "name": "GPU 0"}]
     assert "GPU 0" in monitor.panel_html(broken, monitor.History(1.0))
 
@@ -204,7 +204,7 @@ def test_no_nvml_text_reaches_the_output_on_a_machine_without_the_driver(capfd):
 
 @pytest.mark.timeout(30)
 def test_workers_are_the_kernels_children_labelled_by_rank(workers):
-    sampler = monitor.Sampler(gpus=[], rescan_seconds=0.0)
+    sampler = sampling.Sampler(gpus=[], rescan_seconds=0.0)
     sampler.sample()
     time.sleep(1.0)
     ours = {p.pid for p in workers}  # other tests may have children of their own still ending
@@ -217,7 +217,7 @@ def test_workers_are_the_kernels_children_labelled_by_rank(workers):
 
 @pytest.mark.timeout(30)
 def test_record_in_cpu_mode_plots_workers_and_host(workers):
-    with monitor.record(hz=20, sampler=monitor.Sampler(gpus=[], rescan_seconds=0.0)) as rec:
+    with monitor.record(hz=20, sampler=sampling.Sampler(gpus=[], rescan_seconds=0.0)) as rec:
         assert len(monitor_threads()) == 1
         time.sleep(1.2)
     assert monitor_threads() == []  # the block's end stops the sampling
@@ -261,7 +261,7 @@ def test_toggle_button_stops_and_starts_and_atexit_stops_everything():
     assert len(monitor_threads()) == 1
     time.sleep(0.2)
     assert mon.samples_seen > seen
-    monitor.stop_all_threads()  # what atexit calls when the kernel shuts down
+    sampling.stop_all_threads()  # what atexit calls when the kernel shuts down
     assert monitor_threads() == []
 
 

@@ -50,7 +50,7 @@ import torch.distributed as dist
 import torch.multiprocessing as torch_mp
 
 from utils import devices
-from utils.relay import (  # noqa: F401
+from utils.relay import (  # noqa: F401 (the launcher's public errors live in relay)
     PEER_LOST_HINTS,
     LaunchError,
     LaunchTimeout,

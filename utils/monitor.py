@@ -32,13 +32,7 @@ from dataclasses import dataclass, field
 
 from utils import plots
 from utils.plots import fmt_bytes
-from utils.sampling import (  # noqa: F401
-    THREAD_NAME,
-    Sampler,  # noqa: F401  (re-exported: ``monitor.Sampler`` is what notebooks and tests use)
-    SamplingThread,
-    default_sampler,
-    stop_all_threads,
-)
+from utils.sampling import THREAD_NAME, SamplingThread, default_sampler
 from utils.tables import Table
 
 SPARK_BLOCKS = "▁▂▃▄▅▆▇█"

@@ -28,16 +28,11 @@ def where(obj) -> str:
     return f"{path}, lines {first}-{first + len(lines) - 1}"
 
 
-def source_of(obj) -> str:
-    """The source text of a function, class or module, as written in its file (comments included)."""
-    return inspect.getsource(obj)
-
-
 class Source:
     """Code to show: syntax-highlighted HTML in a notebook (IPython's ``Code``), plain text elsewhere."""
 
     def __init__(self, objects):
-        self.blocks = [(where(obj), source_of(obj)) for obj in objects]
+        self.blocks = [(where(obj), inspect.getsource(obj)) for obj in objects]  # as written, comments included
 
     def __str__(self) -> str:
         return "\n".join(f"# {place}\n{text}" for place, text in self.blocks)
