@@ -17,7 +17,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 def where(obj) -> str:
-    """``utils/lessons/ddp/recipe.py, lines 12-40``: where ``obj``'s source lives, relative to the repository."""
+    """``utils/lessons/ddp/recipe.py, lines 12-40``: where ``obj``'s source is, from the repository root."""
     obj = inspect.unwrap(obj)  # a decorated function: the file of the function, not of its decorator
     path = Path(inspect.getsourcefile(obj)).resolve()
     lines, first = inspect.getsourcelines(obj)
@@ -32,7 +32,8 @@ class Source:
     """Code to show: syntax-highlighted HTML in a notebook (IPython's ``Code``), plain text elsewhere."""
 
     def __init__(self, objects):
-        self.blocks = [(where(obj), inspect.getsource(obj)) for obj in objects]  # as written, comments included
+        # (place, text): the source as written in its file, comments included
+        self.blocks = [(where(obj), inspect.getsource(obj)) for obj in objects]
 
     def __str__(self) -> str:
         return "\n".join(f"# {place}\n{text}" for place, text in self.blocks)
@@ -52,7 +53,7 @@ class Source:
 
 
 def show_source(*objects) -> Source:
-    """Show each object's source (a function, class or module) as the cell's value; see the module docstring."""
+    """Show each object's source (a function, class or module) as the cell's value (see the module doc)."""
     if not objects:
         raise TypeError("show_source needs at least one function, class or module to show")
     return Source(objects)
