@@ -33,7 +33,14 @@ from utils.lessons.model_split.tasks import Task
 LAB_IN, LAB_OUT = 512, 16  # inputs and outputs per row, in every mode
 LAB_CANDIDATE_M = (2, 4, 8)  # micro-batch counts the reference tries with its balanced split
 LAB_ROUNDS = 7  # interleaved timing rounds; medians are compared
-LAB_TARGET = 0.9  # the learner's throughput must reach this fraction of the reference's best
+LAB_TARGET = 0.9  # the fraction of the best reference's throughput to reach, when the rounds are quiet
+# The noise margin below the best reference comes from the rounds' spread, within these limits. The floor is
+# 1 - LAB_TARGET: on two shared cores the micro-batch counts next to the best differ by a few percent, less
+# than one launch's rounds can resolve (a 3 % floor failed a correct choice in CI), while the wrong answers the
+# lab is about (a split off the balance, m=8 on a CPU) are 20-40 % slower.
+MIN_MARGIN, MAX_MARGIN = 1 - LAB_TARGET, 0.25
+BANK = "labs/balance_the_pipeline"  # the lab's hints: utils/labs/balance_the_pipeline/hints.toml
+hint = checks.hints_for(BANK)  # in the notebook: hint("B", 2), the fuller second hint of exercise B
 CHECK_BATCH = 64  # rows of check_split's step: correctness needs no large batch
 # Outputs and gradients of check_split: float32 sums taken in another order (micro-batches, and on a GPU
 # other kernels than the CPU reference's) differ by ~1e-7 on these sizes, far below this.
@@ -151,10 +158,7 @@ def check_split(make_stages: Callable, split_points: Sequence[int] = (6,), m: in
         return (f"output, loss and gradients of both stages equal the unsplit model's (within {LAB_ATOL:g}, "
                 f"split at {list(split_points)}, {m} micro-batches)")
 
-    return checks.run_check("split equals the unsplit model", body,
-                            hint="a split point k starts stage 1 at layer k: stage 0 holds every layer before it, "
-                                 "stage 1 that layer and every later one, each layer exactly once and the "
-                                 "model's own layer objects: a copy would receive gradients the model never sees")
+    return checks.run_check("split equals the unsplit model", body, hint=checks.stub_message(BANK, "A"))
 
 
 # --- check 2: the throughput ---------------------------------------------------------------------------------
@@ -181,7 +185,7 @@ def paired_ratio(run: PipelineRun, reference_key: str, key: str) -> float:
 
 def _chosen_config(choose, profile: Sequence[float], batch: int) -> Config:
     """The learner's ``(split_points, m)`` as a ``Config``; ``CheckFailed`` before any timing if impossible."""
-    split_points, m = choose(profile) if callable(choose) else choose
+    split_points, m = choose(tuple(profile)) if callable(choose) else choose
     points = tuple(int(k) for k in split_points)
     checks.expect(len(points) == 1, f"two workers need exactly one split point, got {list(points)}")
     try:
@@ -191,6 +195,22 @@ def _chosen_config(choose, profile: Sequence[float], batch: int) -> Config:
     checks.expect(isinstance(m, int) and m >= 1 and batch % m == 0,
                   f"the micro-batch count must be a whole number that divides the batch of {batch}, got {m!r}")
     return Config(batch, m, "gpipe", points)
+
+
+def paired_ratios(run: PipelineRun, reference_key: str, key: str) -> list[float]:
+    """Round by round, t_reference / t_key (both timed in the same round); [] without raw times."""
+    if not run.raw:
+        return []
+    return [a / b for a, b in zip(run.raw[0]["times"][reference_key], run.raw[0]["times"][key])]
+
+
+def noise_margin(ratios: Sequence[float]) -> float:
+    """How far below 1 a paired ratio may fall and still be noise: half the range of the rounds' ratios with
+    the highest and lowest left out (one stray round moves nothing), at least ``MIN_MARGIN`` and at most
+    ``MAX_MARGIN`` (beyond that the machine is too busy for any timing to judge)."""
+    kept = sorted(ratios)[1:-1] if len(ratios) >= 5 else sorted(ratios)
+    half_range = (kept[-1] - kept[0]) / 2 if kept else 1 - LAB_TARGET
+    return min(max(half_range, MIN_MARGIN), MAX_MARGIN)
 
 
 def _against_references(task: Task, mine: Config, profile: Sequence[float], rounds: int):
@@ -205,10 +225,14 @@ def _against_references(task: Task, mine: Config, profile: Sequence[float], roun
     run = measure_pipeline(task, mine.split_points, configs, rounds=rounds, record=False)
     ratios = {c.key: 1.0 if c.key == mine.key else paired_ratio(run, c.key, mine.key) for c in refs}
     best = min(refs, key=lambda c: ratios[c.key])
-    if ratios[best.key] >= LAB_TARGET or best.key == mine.key:
-        return ratios[best.key], best, run, run, False
+    if best.key == mine.key:
+        return 1.0, MIN_MARGIN, best, run, run, False
+    margin = noise_margin(paired_ratios(run, best.key, mine.key))
+    if ratios[best.key] >= 1 - margin:
+        return ratios[best.key], margin, best, run, run, False
     final = measure_pipeline(task, mine.split_points, [mine, best], rounds=rounds, record=False)
-    return paired_ratio(final, best.key, mine.key), best, run, final, True
+    margin = noise_margin(paired_ratios(final, best.key, mine.key))
+    return paired_ratio(final, best.key, mine.key), margin, best, run, final, True
 
 
 def _describe(profile, mine: Config, best: Config, run: PipelineRun, final: PipelineRun, again: bool,
@@ -246,13 +270,56 @@ def check_throughput(choose, costs: Sequence[float] | None = None, rounds: int =
         task = lab_task(s)
         profile = list(costs) if costs is not None else lab_profile()["costs"]
         mine = _chosen_config(choose, profile, s.batch)
-        ratio, best, run, final, again = _against_references(task, mine, profile, rounds)
+        ratio, margin, best, run, final, again = _against_references(task, mine, profile, rounds)
         yours, reference, note = _describe(profile, mine, best, run, final, again, s.label)
-        checks.expect(ratio >= LAB_TARGET,
-                      f"{yours}; {reference}: you reached {ratio:.0%} of it (paired median over rounds), the "
-                      f"target is {LAB_TARGET:.0%}{note}")
-        return f"{yours}; {reference}; you reached {ratio:.0%} of it (target {LAB_TARGET:.0%}){note}"
+        checks.expect(ratio >= 1 - margin,
+                      f"{yours}; {reference}: you reached {ratio:.0%} of it (paired median over rounds), more "
+                      f"than the noise below it (the rounds' spread allows {1 - margin:.0%}): a slower micro-batch "
+                      f"count than the best{note}")
+        return (f"{yours}; {reference}; you reached {ratio:.0%} of it (the rounds' spread allows down to "
+                f"{1 - margin:.0%}){note}")
 
-    return checks.run_check("throughput near the best configuration", body,
-                            hint="balance the stages' measured costs (the slowest stage sets the pace), then use "
-                                 "enough micro-batches to shrink the bubble, but not so many that each is tiny")
+    return checks.run_check("throughput near the best configuration", body, hint=checks.stub_message(BANK, "B"))
+
+
+# --- check 3: the split decision, against the cost model -----------------------------------------------------
+
+
+def check_split_choice(choose, profile: dict | Sequence[float]):
+    """Lab 02: the learner's split point against lesson 02's cost model on the measured profile.
+
+    On two cores the timed speedups are squeezed toward 1x, so a split one layer off the best cannot be told
+    apart by timing it; the profile can: the pipeline's pace is its slower stage, predicted per micro-batch
+    from the layers' costs. The learner's slower stage may exceed the balanced split's by no more than the
+    profile's own noise over the layers between the two points (each layer ± half its spread).
+    ``profile`` is ``lab_profile()``'s dict (costs and spreads) or the costs alone (then no noise).
+    """
+    costs = list(profile["costs"] if isinstance(profile, dict) else profile)
+    spread = list(profile.get("spread", [0.0] * len(costs)) if isinstance(profile, dict) else [0.0] * len(costs))
+
+    def body():
+        points = _split_of(choose, costs)
+        best = balanced_split(costs, 2)
+        mine_pace, best_pace = max(stage_costs(costs, points)), max(stage_costs(costs, best))
+        lo, hi = sorted((points[0], best[0]))
+        noise = sum(c * s / 2 for c, s in zip(costs[lo:hi], spread[lo:hi]))
+        ms = (f"your split {list(points)}: slower stage {mine_pace * 1e3:.1f} ms per step, predicted from the "
+              f"profile; the balanced split {best}: {best_pace * 1e3:.1f} ms")
+        checks.expect(mine_pace <= best_pace + noise,
+                      f"{ms}: yours sets a pace {mine_pace / best_pace - 1:.0%} slower, more than the profile's "
+                      f"noise over the layers between them (±{noise * 1e3:.1f} ms): the stages are not balanced")
+        return f"{ms} (the profile's noise between them: ±{noise * 1e3:.1f} ms)"
+
+    return checks.run_check("split balances the measured costs", body, hint=checks.stub_message(BANK, "B"))
+
+
+def _split_of(choose, costs: Sequence[float]) -> tuple[int, ...]:
+    """The learner's split point(s): ``choose(costs)`` gives ``(split_points, m)`` (or pass that pair)."""
+    split_points, _ = choose(tuple(costs)) if callable(choose) else choose
+    points = tuple(int(k) for k in split_points)
+    checks.expect(len(points) == 1, f"two workers need exactly one split point, got {list(points)}")
+    try:
+        stage_ranges(len(costs), points)
+    except ValueError as exc:
+        raise checks.CheckFailed(str(exc)) from None
+    return points
