@@ -1,0 +1,169 @@
+"""Lesson 01's measurements: the FLOP formula against torch's counter, the roofline, MFU, the profiler."""
+
+import math
+
+import pytest
+import torch
+
+from utils.lessons.why_slow import algorithms, flops, peak, profile, roofline, scaling, utilisation
+from utils.lessons.why_slow.step import training_step
+from utils.lessons.why_slow.transfers import batch_costs
+from utils.linkmodel import fit_alpha_beta
+
+SMALL = dict(context=32, width=64, depth=2, heads=2)
+
+
+@pytest.mark.parametrize("sizes", [SMALL, dict(context=64, width=128, depth=4, heads=4)])
+def test_the_flop_formula_matches_torchs_counter_within_5_percent(sizes):
+    run = training_step(sizes, 4)
+    cfg = run.model.config
+    formula = flops.gpt_flops(cfg.vocab_size, cfg.context, cfg.width, cfg.depth, batch=4)
+    counted, per_op = flops.counted_flops(run.step)
+    assert abs(counted / formula.train - 1) < 0.05
+    assert any("attention" in op for op in per_op)  # the CPU attention kernel is counted
+    without, _ = flops.counted_flops(run.step, cpu_attention=False)
+    assert without < counted
+
+
+def test_the_formula_is_6n_per_token_plus_attention():
+    f = flops.gpt_flops(vocab=100, context=10, width=8, depth=1, batch=2)
+    n = 12 * 64 + 8 * 100
+    assert f.matmul_params == n and f.train == 3 * f.forward
+    assert f.forward == 2 * n * 20 + 2 * 2 * 2 * 10 * 10 * 8
+
+
+def test_mfu_is_model_flops_per_second_over_the_peak_and_rejects_nonsense():
+    assert flops.mfu(1e12, 2.0, 1e12) == 0.5
+    with pytest.raises(ValueError, match="positive"):
+        flops.mfu(1e12, 0.0, 1e12)
+
+
+def test_the_roofline_takes_the_lower_ceiling():
+    c = peak.Ceilings(flops=100e9, bandwidth=10e9)
+    assert c.ridge == 10 and c.attainable(1) == 10e9 and c.attainable(100) == 100e9
+    assert c.bound(1) == "memory" and c.bound(10) == "compute"
+
+
+def test_op_formulas_count_both_operands_the_output_and_the_factor_2():
+    op = roofline.matmul_op(2, 3, 4)
+    assert op.flops == 2 * 2 * 3 * 4 and op.bytes == 4 * (6 + 12 + 8)
+    add = roofline.rowwise_op("add", 4, 8)
+    assert add.flops == 32 and add.bytes == 4 * 32 * 3
+
+
+@pytest.mark.parametrize("kind", ["add", "gelu", "softmax", "layer norm"])
+def test_rowwise_ops_compute_what_their_name_says(kind):
+    fn = roofline.rowwise_op(kind, 4, 16).make()
+    assert fn() is not None
+
+
+def test_a_point_above_its_roof_by_more_than_its_spread_is_flagged():
+    op = roofline.matmul_op(2, 2, 2)
+    assert roofline.Point(op, 1.0, 0.05, op.flops / 1.2, "compute").above_roof
+    assert not roofline.Point(op, 1.0, 0.5, op.flops / 1.2, "compute").above_roof
+
+
+def test_algorithms_agree_with_their_slow_versions():
+    q, k, v = algorithms.attention_inputs(1, 2, 16, 8)
+    c = algorithms.compare("attn", algorithms.naive_attention, algorithms.fused_attention, (q, k, v), "cpu", 1)
+    assert c.max_difference < 1e-5
+    x = torch.randn(8, 16)
+    assert torch.allclose(algorithms.softmax_rows_loop(x), torch.softmax(x, -1))
+    assert torch.allclose(algorithms.gelu_op_by_op(x), algorithms.gelu_fused(x), atol=1e-6)
+
+
+def test_scaling_fits_and_memory_grow_with_the_model():
+    pts = scaling.measure_axis(SMALL, "depth", (1, 2, 3), batch=2, repeats=1)
+    assert [p.value for p in pts] == [1, 2, 3]
+    assert pts[0].saved_bytes < pts[-1].saved_bytes and pts[0].state_bytes < pts[-1].state_bytes
+    coef, worst = scaling.fit(pts)
+    assert len(coef) == 2 and math.isfinite(worst)
+
+
+def test_the_profiler_writes_a_trace_and_splits_the_step(tmp_path):
+    run = training_step(SMALL, 2)
+    p = profile.profile_step(run.step, tmp_path)
+    assert p.trace.is_file() and p.trace.stat().st_size > 0
+    assert set(p.by_category) == {"matmul", "memory-bound", "Python & dispatch"}
+    assert p.by_category["matmul"] > 0 and p.top and p.gpu_busy_seconds is None
+    assert profile.category("aten::addmm") == "matmul" and profile.category("aten::gelu") == "memory-bound"
+
+
+def test_a_batch_of_token_ids_is_mostly_latency():
+    model = fit_alpha_beta([1e3, 1e6], [1e-5 + 1e3 / 1e10, 1e-5 + 1e6 / 1e10])
+    ids, per_seq, acts = batch_costs(model, batch=16, context=64, width=128)
+    assert ids.latency_share > 0.5 and per_seq.seconds > ids.seconds and acts.n_bytes == 16 * 64 * 128 * 4
+
+
+# --- the roofline measured in alternating rounds, its plot, the benchmarks' command line -------------------
+
+TINY = dict(peak_matmul=128, stream_bytes=2**22, matvec=256, elementwise_numel=2**14, token_matrix=(64, 32, 128),
+            matmul_sizes=(32, 64))
+
+
+def test_measure_roofline_times_both_ceilings_beside_every_op_on_the_lessons_threads():
+    import dataclasses
+
+    from utils import devices
+    from utils.lessons.why_slow.plan import lesson_settings
+
+    S = dataclasses.replace(lesson_settings(devices.plan(1, n_gpus=0), devices.hardware(), "AVX512"), **TINY)
+    before = torch.get_num_threads()
+    roof = roofline.measure_roofline(roofline.lesson_ops(S), S, rounds=2, runs=1)
+    assert torch.get_num_threads() == before and roof.threads == S.measure_threads == 1
+    assert [p.op.name for p in roof.points] == [op.name for op in roofline.lesson_ops(S)]
+    assert roof.stream_kernel in ("copy", "add") and roof.ceilings.bandwidth == roof.bandwidth.best
+    assert roof.ceilings.flops == roof.peak.best and roof.worst.fraction == max(p.fraction for p in roof.points)
+    assert all(p.ceiling == roof.ceilings.attainable(p.op.intensity) for p in roof.points)
+
+
+def test_the_roofline_plot_places_its_labels_without_overlap():
+    from utils.lessons.why_slow import plotting
+
+    ceilings = peak.Ceilings(90e9, 25e9)
+    ops = [roofline.matmul_op(n, n, n) for n in (64, 256, 1024)] + [roofline.matmul_op(1024, 128, 512, name="GPT fc")]
+    ops += [roofline.rowwise_op(kind, 8192, 1024) for kind in ("add", "gelu", "softmax", "layer norm")]
+    points = [roofline.Point(op, op.flops / (ceilings.attainable(op.intensity) * f), 0.1,
+                             ceilings.attainable(op.intensity), ceilings.bound(op.intensity))
+              for op, f in zip(ops, (0.7, 1.0, 0.98, 1.02, 0.95, 0.2, 0.5, 0.15))]
+    fig = plotting.plot_roofline(points, ceilings, " (test)", True, extra_roofs={"bf16": 300e9})
+    assert plotting.overlapping_labels(fig) == []
+    assert {t.get_text() for t in fig.axes[0].texts} >= {op.name for op in ops}
+
+
+def test_python_m_utils_bench_runs_the_benchmark_registry():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "utils.bench", "--list"], capture_output=True, text=True, timeout=120,
+                         check=True).stdout.split()
+    assert "mfu" in out and "roofline" in out
+
+
+def test_step_utilisation_runs_on_the_threads_it_is_given_and_restores_torchs():
+    run = training_step(SMALL, 2)
+    before = torch.get_num_threads()
+    u = utilisation.step_utilisation(run, 64, rounds=2, runs=1, threads=1)
+    assert u.threads == 1 and torch.get_num_threads() == before
+    assert len(u.mfus) == 2 and all(m > 0 for m in u.mfus)
+
+
+def test_mfu_rounds_use_the_fastest_peak_so_a_slow_peak_measurement_cannot_lift_one_over_100_percent():
+    u = utilisation.StepUtilisation(model_flops=1e9, step_seconds=[0.02, 0.01], peak_flops=[50e9, 200e9], dtype="fp32")
+    assert u.peak == 200e9 and u.mfus == [0.25, 0.5] and u.median == 0.375
+
+
+def test_compare_all_times_the_slow_version_once_beside_every_fast_one():
+    x = torch.randn(8, 16)
+    rows = algorithms.compare_all("gelu", algorithms.gelu_op_by_op, [algorithms.gelu_fused, torch.tanh], (x,), "cpu", 2)
+    assert [r.fast for r in rows] == ["gelu_fused", "tanh"] and rows[0].slow_seconds == rows[1].slow_seconds
+    assert rows[0].max_difference < 1e-6 < rows[1].max_difference
+
+
+def test_the_hardware_plot_labels_every_gpu_without_overlap():
+    from utils.lessons.why_slow import hardware, plotting
+
+    rows = [(n, p, b) for n, _, _, p, b, _ in hardware.datasheet_rows()]
+    fig = plotting.plot_hardware(rows, ("this machine (bf16, measured)", 1.5e11, 1.6e10), dtype="16-bit")
+    assert plotting.overlapping_labels(fig) == []
+    assert {t.get_text() for t in fig.axes[0].texts} >= {name for name, _, _ in rows}

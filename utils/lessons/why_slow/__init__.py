@@ -1,0 +1,9 @@
+"""Lesson 01 (``notebooks/01_why_slow.ipynb``): why large models are slow. FLOPs, bytes, the roofline, MFU and
+the profiler, each measured in the run and set beside its bound.
+
+Modules: ``plan`` (every hardware decision), ``step`` (the small GPT's training step), ``flops`` (counting by
+formula and with torch's counter, MFU), ``peak`` (the two ceilings: matmul FLOP/s and memory bandwidth),
+``roofline`` (ops placed under the ceilings), ``transfers`` (latency against bandwidth), ``scaling`` (time and
+memory as the model grows), ``algorithms`` (the same work done three ways), ``profile`` (torch.profiler on one
+step) and ``hardware`` (the datasheet table and this machine's place in it).
+"""

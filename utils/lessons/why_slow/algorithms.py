@@ -1,0 +1,99 @@
+"""Algorithm efficiency (lesson 01, section 5): the same result computed three ways, each measured.
+
+1. Attention written out (scores T x T in memory, mask, softmax, weighted sum) against
+   ``F.scaled_dot_product_attention``, which computes it in tiles without storing the T x T scores.
+2. A Python loop over rows against the vectorised call: the same FLOPs, one interpreter round-trip per row.
+3. GELU op by op (five elementwise kernels, each reading and writing the whole tensor) against the fused
+   ``F.gelu`` (one pass) and against what ``torch.compile`` generates from the op-by-op code.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+
+from utils import bench
+
+
+def naive_attention(q, k, v):
+    """Causal attention as the formula reads: softmax(q kᵀ / sqrt(D) + mask) v. q, k, v: (B, H, T, D)."""
+    T = q.shape[-2]
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (B, H, T, T): T² numbers per head, stored
+    mask = torch.ones(T, T, dtype=torch.bool, device=q.device).triu(1)  # True above the diagonal: the future
+    scores = scores.masked_fill(mask, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v  # (B, H, T, D)
+
+
+def fused_attention(q, k, v):
+    """The same result from one call: tiles of the scores live in the cache (registers, shared memory on a GPU)
+    and the masked half is skipped, so neither the T x T matrix nor its traffic exists."""
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+def softmax_rows_loop(x):
+    """Softmax of each row, one Python iteration per row: (rows, cols) -> (rows, cols)."""
+    return torch.stack([torch.softmax(row, dim=0) for row in x])
+
+
+def gelu_op_by_op(x):
+    """GELU (tanh form) as five separate elementwise ops: each reads and writes the whole tensor."""
+    inner = x + 0.044715 * x * x * x
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * inner))
+
+
+def gelu_fused(x):
+    return F.gelu(x, approximate="tanh")  # one kernel, one read, one write
+
+
+@dataclass(frozen=True)
+class Comparison:
+    what: str
+    slow: str
+    fast: str
+    slow_seconds: float
+    fast_seconds: float
+    max_difference: float  # the two results agree to this (absolute)
+    note: str = ""
+
+    @property
+    def speedup(self) -> float:
+        return self.slow_seconds / self.fast_seconds
+
+
+def compare(what, slow, fast, args, device, repeats=5, note="") -> Comparison:
+    """Time ``slow(*args)`` and ``fast(*args)`` interleaved round by round (a busy machine slows both alike)
+    and check they agree; times are the fastest round of each."""
+    return compare_all(what, slow, [fast], args, device, repeats, note)[0]
+
+
+def compare_all(what, slow, fasts, args, device, repeats=5, note="") -> list[Comparison]:
+    """``compare`` for several fast versions of ``slow``, all timed in the same rounds: one time for ``slow``,
+    set beside each of them (timed in separate rounds, the slow version's own time varies with the allocator's
+    state and the machine's load, and two rows would disagree about it)."""
+    gaps = [(slow(*args).float() - fast(*args).float()).abs().max().item() for fast in fasts]
+    times: list[list[float]] = [[] for _ in range(len(fasts) + 1)]
+    for _ in range(repeats):
+        for samples, fn in zip(times, [slow, *fasts]):
+            samples.append(bench.measure(lambda: fn(*args), warmup=1, repeats=1, device=device).min)
+    return [Comparison(what, slow.__name__, fast.__name__, min(times[0]), min(t), gap, note)
+            for fast, t, gap in zip(fasts, times[1:], gaps)]
+
+
+def attention_inputs(batch, heads, tokens, head_dim, device="cpu", seed=0):
+    g = torch.Generator().manual_seed(seed)
+    return tuple(torch.randn(batch, heads, tokens, head_dim, generator=g).to(device) for _ in range(3))
+
+
+def compile_gelu(x) -> tuple[object, float]:
+    """``torch.compile(gelu_op_by_op)`` and the seconds its first call took (tracing, code generation, the
+    C++ or Triton compiler): what fusion by compiler costs before it saves anything."""
+    compiled = torch.compile(gelu_op_by_op)
+    start = time.perf_counter()
+    compiled(x)
+    if x.is_cuda:
+        torch.cuda.synchronize(x.device)
+    return compiled, time.perf_counter() - start

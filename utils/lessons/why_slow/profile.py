@@ -1,0 +1,87 @@
+"""The profiler (lesson 01, section 6): ``torch.profiler`` on one training step, the top operators, time by
+category, and a trace for Perfetto (ui.perfetto.dev) or chrome://tracing.
+
+Categories, from each operator's *self* time (time in the op itself, not in ops it calls):
+    matmul         mm, addmm, bmm, linear's kernels, attention: the compute-bound work
+    memory-bound   every other aten op: elementwise, norms, softmax, copies, the optimizer's updates
+    Python & dispatch   the step's wall time not spent inside any op: the interpreter, autograd's
+                   bookkeeping, dispatching each call (what a GPU shows as idle gaps between kernels)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+MATMUL_OPS = ("mm", "addmm", "bmm", "matmul", "linear", "scaled_dot_product", "flash_attention", "_int_mm")
+
+
+@dataclass(frozen=True)
+class StepProfile:
+    wall_seconds: float
+    by_category: dict[str, float]  # seconds of host (CPU) time
+    top: list[tuple[str, float, int]]  # (op, self seconds, calls), largest first
+    trace: Path
+    gpu_busy_seconds: float | None  # GPU modes: sum of kernel times
+    gpu_idle_seconds: float | None  # GPU modes: the step's span on the GPU minus its kernels
+
+
+def category(op_name: str) -> str:
+    name = op_name.removeprefix("aten::")
+    if any(name == m or name.startswith(m) or f"_{m}" in name for m in MATMUL_OPS):
+        return "matmul"
+    return "memory-bound"
+
+
+def _aten_self_times(prof, device_time: bool) -> dict[str, tuple[float, int]]:
+    """Self time (seconds) and calls of every aten op: host time, or device time on a GPU."""
+    out = {}
+    for e in prof.key_averages():
+        if not e.key.startswith("aten::"):
+            continue
+        us = e.self_device_time_total if device_time else e.self_cpu_time_total
+        out[e.key] = (us / 1e6, e.count)
+    return out
+
+
+def profile_step(step, trace_dir: str | Path, device: str = "cpu", name: str = "01_why_slow_step") -> StepProfile:
+    """Profile one call of ``step`` (after one untimed warm-up) and export its Chrome/Perfetto trace."""
+    on_gpu = str(device).startswith("cuda")
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    step()  # warm-up: the first call allocates and picks kernels
+    with profile(activities=activities) as prof:
+        start = time.perf_counter()
+        step()
+        if on_gpu:
+            torch.cuda.synchronize(device)
+        wall = time.perf_counter() - start
+    trace = Path(trace_dir) / f"{name}.json"
+    trace.parent.mkdir(parents=True, exist_ok=True)
+    prof.export_chrome_trace(str(trace))
+    host = _aten_self_times(prof, device_time=False)
+    by_category = {"matmul": 0.0, "memory-bound": 0.0}
+    for op, (seconds, _) in host.items():
+        by_category[category(op)] += seconds
+    by_category["Python & dispatch"] = max(0.0, wall - sum(by_category.values()))
+    timed = _aten_self_times(prof, device_time=on_gpu)
+    top = sorted(((op, s, n) for op, (s, n) in timed.items()), key=lambda r: -r[1])[:10]
+    busy, idle = _gpu_busy_idle(prof) if on_gpu else (None, None)
+    return StepProfile(wall, by_category, top, trace, busy, idle)
+
+
+def _gpu_busy_idle(prof) -> tuple[float, float]:
+    """Kernel time on the GPU and the gaps between kernels over the step's span there (seconds)."""
+    kernels = sorted((e.time_range.start, e.time_range.end) for e in prof.events()
+                     if e.device_type == torch.autograd.DeviceType.CUDA)
+    if not kernels:
+        return 0.0, 0.0
+    busy, end = 0.0, kernels[0][0]
+    for s, e in kernels:  # merge overlapping kernels (streams) so no time is counted twice
+        busy += max(0, e - max(s, end))
+        end = max(end, e)
+    span = end - kernels[0][0]
+    return busy / 1e6, (span - busy) / 1e6
