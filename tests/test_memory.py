@@ -1,0 +1,187 @@
+"""utils/lessons/memory (lesson 06): the calculator's formulas against the model and against measurement (a grid
+of small configurations), checkpointing and accumulation keep the arithmetic, the strategies divide the right
+lines, FSDP2 against DDP on two CPU workers (half the state, the same losses, the bytes of the formulas), the
+widget, the allocator's CPU path, and the benchmarks.
+Lab 06's checks are tested in tests/test_lab_fit_the_budget.py; the per-mode decisions in test_modes_memory.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+import torch
+
+from utils import bench, models
+from utils.launch import launch
+from utils.lessons.memory import allocator, calculator, measure, report, sharding, validate, widget
+from utils.lessons.memory.calculator import Shape, activation_bytes, estimate
+from utils.lessons.memory.plan import lesson_settings
+
+TINY = Shape(vocab=48, context=16, width=32, depth=2, heads=4)
+SMALL = Shape(vocab=96, context=32, width=64, depth=3, heads=4)
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    with bench.threads(1):
+        yield
+
+
+@pytest.mark.parametrize("shape", [TINY, SMALL, replace(SMALL, mlp_ratio=2), replace(SMALL, vocab=1000)])
+def test_the_parameter_count_is_the_models(shape):
+    assert shape.parameters() == models.count_parameters(models.small_gpt(**shape.gpt_kwargs()))
+
+
+@pytest.mark.parametrize("shape,batch", [(TINY, 2), (SMALL, 4), (replace(SMALL, heads=8, vocab=500), 3)])
+def test_the_activation_formula_is_what_autograd_saves_layer_by_layer(shape, batch):
+    model, _ = measure.new_model(shape, "cpu")
+    x, y = measure.batch_of(shape, batch, "cpu")
+    saved = measure.saved_by_layer(model, x, y)
+    formula = activation_bytes(shape, batch, act=4)
+    assert saved["embedding"] == formula["embedding"] and saved["head + loss"] == formula["head + loss"]
+    assert sum(v for k, v in saved.items() if k.startswith("block")) == formula["blocks"]
+    assert [k for k in saved if k.startswith("block")] == [f"block {i}" for i in range(shape.depth)]
+
+
+GRID = {f"{name} / {shape_name}": config
+        for shape_name, (shape, batch) in {"tiny": (TINY, 4), "small": (SMALL, 8)}.items()
+        for name, config in validate.configurations(shape, batch).items()}
+
+
+@pytest.mark.timeout(120)
+def test_the_calculator_is_within_ten_percent_of_the_measured_peak_on_a_grid():
+    errors = validate.estimate_errors(GRID, "cpu")
+    worst = max(errors.items(), key=lambda kv: abs(kv[1][2]))
+    assert abs(worst[1][2]) <= 0.10, f"{worst[0]}: estimate {worst[1][0]:.0f}, measured {worst[1][1]:.0f}"
+    assert all(m > 0 for _, m, _ in errors.values())
+
+
+def test_checkpointing_gives_the_same_loss_and_gradients():
+    model, _ = measure.new_model(SMALL, "cpu")
+    x, y = measure.batch_of(SMALL, 4, "cpu")
+    plain = measure.plain_loss(model, x, y)
+    plain.backward()
+    grads = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad(set_to_none=True)
+    ckpt = measure.checkpointed_loss(model, x, y)
+    ckpt.backward()
+    assert torch.equal(plain, ckpt)
+    assert all(torch.allclose(a, p.grad, atol=1e-7) for a, p in zip(grads, model.parameters()))
+
+
+def test_accumulation_gives_the_whole_batchs_step_and_measures_with_several_forwards():
+    (one, opt1), (split, opt2) = measure.new_model(SMALL, "cpu"), measure.new_model(SMALL, "cpu")
+    x, y = measure.batch_of(SMALL, 8, "cpu")
+    loss_one = measure.training_step(one, opt1, x, y)()
+    loss_split = measure.training_step(split, opt2, x, y, micro_batches=4)()
+    assert loss_one == pytest.approx(loss_split, rel=1e-6)
+    gap = max((a - b).abs().max().item() for a, b in zip(one.parameters(), split.parameters()))
+    assert gap < 1e-4
+    m = measure.measure_peak(measure.training_step(split, opt2, x, y, micro_batches=4), split, opt2, "cpu")
+    assert m.peak > 0 and m.lines["gradients"] > 0  # gradients live across the micro-batches
+
+
+def test_strategies_divide_the_lines_they_shard():
+    one = estimate(SMALL, 8)
+    z1, z2, z3 = (estimate(SMALL, 8, strategy=s, n=4) for s in ("zero1", "zero2", "fsdp"))
+    assert z1.lines["optimizer"] == one.lines["optimizer"] / 4 and z1.lines["gradients"] == one.lines["gradients"]
+    assert z2.lines["gradients"] == one.lines["gradients"] / 4 and z2.lines["parameters"] == one.lines["parameters"]
+    assert z3.lines["parameters"] == one.lines["parameters"] / 4 and z3.state == pytest.approx(one.state / 4)
+    assert z3.lines["communication"] > 0
+    ddp = estimate(SMALL, 8, strategy="ddp", n=2)
+    assert ddp.state == one.state and ddp.lines["communication"] == one.lines["gradients"]
+    pipe = estimate(SMALL, 8, strategy="pipeline", n=2)
+    assert pipe.lines["activations"] == pytest.approx(one.lines["activations"] / 2)
+    tp = estimate(SMALL, 8, strategy="tensor parallel", n=2)
+    assert one.lines["parameters"] / 2 < tp.lines["parameters"] < one.lines["parameters"]
+    assert tp.lines["activations"] < one.lines["activations"]
+    with pytest.raises(ValueError, match="strategy must be one of"):
+        estimate(SMALL, 8, strategy="magic")
+
+
+def test_precision_checkpointing_and_accumulation_take_bytes_off_their_lines():
+    fp32 = estimate(SMALL, 16)
+    assert estimate(SMALL, 16, precision="bf16").lines["parameters"] == fp32.lines["parameters"] / 2
+    mixed = estimate(SMALL, 16, precision="bf16 mixed")
+    assert mixed.state == fp32.state  # 2 + 2 + 4 + 8 bytes per parameter, as fp32's 4 + 4 + 8
+    assert 0.5 < mixed.lines["activations"] / fp32.lines["activations"] < 0.52  # norm statistics stay fp32
+    assert estimate(SMALL, 16, checkpointing=True).lines["activations"] < fp32.lines["activations"] / 2
+    acc = estimate(SMALL, 16, micro_batches=4)
+    assert acc.at_peak["gradients"] == fp32.lines["gradients"] and acc.peak < fp32.peak
+    int8 = estimate(SMALL, 16, precision="int8 weights")
+    assert int8.lines["gradients"] == 0 and int8.peak_moment == "forward" and int8.notes
+    assert estimate(SMALL, 2, optimizer="sgd").lines["optimizer"] == 0
+
+
+def test_fits_gives_the_headroom_and_the_verdict_says_it():
+    b = estimate(Shape(vocab=50257, context=1024, width=768, depth=12, heads=12), 16)
+    fits, headroom = b.fits(80e9)
+    assert fits and headroom == pytest.approx(80e9 - b.peak)
+    assert "does NOT fit" in widget.verdict(b, 16e9, "a T4") and "to spare" in widget.verdict(b, 80e9, "an H100")
+    assert b.config["batch"] == 16 and b.config["strategy"] == "one device"
+
+
+def test_the_widget_builds_and_the_plot_stacks_every_line():
+    box = widget.calculator_widget(TINY, batch=2)
+    assert len(box.children) == 2
+    fig = widget.plot_budgets({"a": estimate(TINY, 2), "b": estimate(TINY, 2, checkpointing=True)},
+                              measured={"a": 1e5}, capacity=2e6, simulated=True)
+    assert "simulated on CPU" in fig.texts[0].get_text()
+
+
+def test_the_tables_compare_estimate_and_measurement():
+    b = estimate(TINY, 2)
+    m = measure.Measured(b.peak * 1.02, {"parameters": b.lines["parameters"]}, "test")
+    assert "-2.0%" in report.compare_table({"x": (b, m)}, title="t").to_text()
+    assert "total (peak)" in report.lines_table(b, m, title="t").to_text()
+
+
+def test_the_allocator_and_the_snapshot_say_no_on_the_cpu():
+    assert allocator.fragmentation("cpu") is None and "malloc" in allocator.CPU_NOTE
+    assert measure.record_snapshot(lambda: None, "cpu") is None
+
+
+def test_collective_formulas():
+    expected = sharding.expected_inputs(SMALL, "fsdp", n=2)
+    total = SMALL.parameters() * 4
+    assert expected["reduce-scatter"] == total and total / 2 < expected["all-gather"] < total
+    assert sharding.expected_inputs(SMALL, "ddp") == {"all-reduce": total}
+    assert sharding.wire_bytes("all-reduce", 100, 2) == 100 and sharding.wire_bytes("reduce-scatter", 100, 2) == 50
+    assert sharding.wire_bytes("all-gather", 50, 2) == 50
+
+
+@pytest.mark.timeout(180)
+def test_fsdp2_holds_half_of_ddps_state_with_the_same_losses_and_the_bytes_of_the_formulas(
+        cpu_mode_and_no_leftovers):
+    s = replace(lesson_settings(__import__("utils.devices", fromlist=["plan"]).plan(2), None),
+                shard_shape=SMALL, shard_batch=4, steps=2)
+    runs = {k: launch(sharding.train_sharded, s, k, nprocs=2, timeout=150) for k in sharding.STRATEGIES}
+    ddp, fsdp = runs["ddp"], runs["fsdp"]
+    assert max(r["state_bytes"] for r in fsdp) / ddp[0]["state_bytes"] <= 0.55
+    assert ddp[0]["state_bytes"] == estimate(SMALL, 4, strategy="ddp", n=2).state
+    gap = max(abs(a - b) for r1, r2 in zip(ddp, fsdp) for a, b in zip(r1["losses"], r2["losses"]))
+    assert gap <= 1e-5
+    for name, r in runs.items():
+        assert r[0]["sent_per_step"] == pytest.approx(sharding.expected_inputs(SMALL, name, 2))
+
+
+@pytest.mark.timeout(120)
+def test_the_memory_estimate_benchmark_is_registered_and_under_its_bound(monkeypatch):
+    from utils.benchmarks import memory_estimate
+
+    monkeypatch.setattr(memory_estimate, "configurations", lambda shape, batch: validate.configurations(TINY, 4))
+    monkeypatch.setenv("TWOGPU_MODE", "cpu")
+    result = memory_estimate.bench_memory_estimate()
+    assert result.name == "memory_estimate" and result.bound == 0.10 and result.measured <= 0.10
+    assert {"memory_estimate", "fsdp"} <= set(bench.discover("utils.benchmarks"))
+
+
+def test_held_bytes_counts_weights_gradients_and_optimizer_state():
+    model, optimizer = measure.new_model(TINY, "cpu")
+    p = TINY.parameters() * 4
+    assert measure.held_bytes(model, optimizer) == p
+    x, y = measure.batch_of(TINY, 2, "cpu")
+    measure.plain_loss(model, x, y).backward()
+    optimizer.step()
+    assert measure.held_bytes(model, optimizer) >= 4 * p  # weights, gradients, AdamW's two states (+ steps)

@@ -1,0 +1,34 @@
+"""Lesson 06's tables: every estimate next to its measurement, with the error.
+
+    show(compare_table({"fp32": (budget, measured)}, title=...))
+"""
+
+from __future__ import annotations
+
+from utils.lessons.memory.calculator import Budget
+from utils.lessons.memory.measure import Measured
+from utils.tables import Table
+
+MB = 1e6
+
+
+def relative_error(estimated: float, measured: float) -> float:
+    """(estimate - measured) / measured. Lesson 06."""
+    return (estimated - measured) / measured
+
+
+def compare_table(rows: dict[str, tuple[Budget, Measured]], title: str) -> Table:
+    """One row per configuration: the calculator's peak and its moment, the measured peak, the error. Lesson 06."""
+    body = [(name, f"{b.peak / MB:.2f}", b.peak_moment, f"{m.peak / MB:.2f}",
+             f"{relative_error(b.peak, m.peak):+.1%}") for name, (b, m) in rows.items()]
+    return Table(["configuration", "calculator (MB)", "peak at", "measured (MB)", "error"], body, title=title)
+
+
+def lines_table(budget: Budget, measured: Measured, title: str) -> Table:
+    """The lines live at the peak: the calculator's and, where the tracker sorts them, the measured. Lesson 06."""
+    names = [k for k in budget.at_peak if budget.at_peak[k] or measured.lines.get(k)]
+    names += [k for k in measured.lines if k not in names]
+    body = [(k, f"{budget.at_peak.get(k, 0.0) / MB:.2f}",
+             f"{measured.lines[k] / MB:.2f}" if k in measured.lines else "-") for k in names]
+    body.append(("total (peak)", f"{budget.peak / MB:.2f}", f"{measured.peak / MB:.2f}"))
+    return Table(["line", "calculator (MB)", "measured (MB)"], body, title=title)
