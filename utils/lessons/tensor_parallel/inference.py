@@ -1,0 +1,138 @@
+"""Inference on two devices (lesson 07, section 5): greedy generation with the small GPT on one device,
+two-way tensor parallel (every block split, ``layers.TensorParallelBlock``) and a two-stage pipeline (first
+half of the blocks on rank 0, second half and the head on rank 1, the batch cut into micro-batches);
+per-token latency at batch 1 and tokens per second at larger batches.
+
+No KV cache: each new token runs the whole sequence again, as ``utils.models.GPT.generate`` does. All three
+produce the same tokens (greedy: the largest logit). One launch: for each batch size, rounds of the three
+methods alternate (rank 1 waits while rank 0 runs alone), and the fastest round of each counts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+from utils import models
+from utils.launch import current_backend, process_group
+from utils.lessons.tensor_parallel.layers import TensorParallelBlock
+
+
+@dataclasses.dataclass(frozen=True)
+class Generation:
+    """The GPT's size, the prompt, how many tokens each run generates, and the batch sizes compared."""
+
+    width: int = 256
+    depth: int = 4
+    heads: int = 4
+    vocab: int = 65
+    prompt: int = 24
+    new_tokens: int = 8
+    batches: tuple[int, ...] = (1, 4, 16)
+    micro_batches: int = 4  # of the pipeline, at most the batch size
+    rounds: int = 4
+    threads: int | None = None
+    seed: int = 0
+
+    def gpt(self) -> models.GPT:
+        return models.small_gpt(self.vocab, seed=self.seed, context=self.prompt + self.new_tokens,
+                                width=self.width, depth=self.depth, heads=self.heads)
+
+    def prompts(self, batch: int) -> torch.Tensor:
+        g = torch.Generator().manual_seed(self.seed)
+        return torch.randint(0, self.vocab, (batch, self.prompt), generator=g)
+
+
+def greedy(model: nn.Module, idx: torch.Tensor, new_tokens: int) -> torch.Tensor:
+    """Append ``new_tokens`` tokens, each the largest logit of the last position (one device, or TP)."""
+    for _ in range(new_tokens):
+        idx = torch.cat([idx, model(idx)[:, -1].argmax(-1, keepdim=True)], dim=1)
+    return idx
+
+
+def _isend(t: torch.Tensor, peer: int, keep: list):
+    t = t.cpu() if current_backend() == "gloo" else t  # gloo sends CPU tensors only
+    keep.append(t)
+    return dist.isend(t, peer)
+
+
+def _recv(shape, dtype, device, peer: int) -> torch.Tensor:
+    buf = torch.empty(shape, dtype=dtype, device="cpu" if current_backend() == "gloo" else device)
+    dist.recv(buf, peer)
+    return buf.to(device)
+
+
+def pipeline_greedy(stage: nn.Module, idx: torch.Tensor, new_tokens: int, micro: int, rank: int,
+                    width: int) -> torch.Tensor:
+    """Greedy generation through two stages: rank 0 sends each micro-batch's activations on as soon as it has
+    them and starts the next, rank 1 finishes it and sends the new token back."""
+    parts = list(idx.chunk(micro))
+    for _ in range(new_tokens):
+        keep, sends = [], []
+        for k, part in enumerate(parts):
+            if rank == 0:
+                sends.append(_isend(stage(part), 1, keep))  # (b, T, C) on to stage 1
+            else:
+                h = _recv((part.shape[0], part.shape[1], width), torch.float32, part.device, 0)
+                token = stage(h)[:, -1].argmax(-1, keepdim=True)
+                sends.append(_isend(token, 0, keep))
+                parts[k] = torch.cat([part, token], dim=1)
+        if rank == 0:
+            for k, part in enumerate(parts):
+                parts[k] = torch.cat([part, _recv((part.shape[0], 1), torch.long, part.device, 1)], dim=1)
+        for s in sends:
+            s.wait()
+    return torch.cat(parts)
+
+
+def _timed(fn, device) -> tuple[float, torch.Tensor]:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    start = time.perf_counter()
+    out = fn()
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    return time.perf_counter() - start, out
+
+
+def _methods(g: Generation, device, rank: int, world: int) -> dict:
+    """The three ways to run the GPT, each a function of the prompt that returns the generated tokens."""
+    one = g.gpt().to(device).eval()
+    tp = g.gpt().to(device).eval()
+    tp.blocks = nn.ModuleList(TensorParallelBlock(b, rank, world) for b in tp.blocks)
+    stages = g.gpt().as_sequential()
+    half = 1 + g.depth // 2  # embedding + first half of the blocks | second half + head
+    stage = (stages[:half] if rank == 0 else stages[half:]).to(device).eval()
+    return {"one device": lambda idx: greedy(one, idx, g.new_tokens) if rank == 0 else idx,
+            "tensor parallel": lambda idx: greedy(tp, idx, g.new_tokens),
+            "pipeline": lambda idx: pipeline_greedy(stage, idx, g.new_tokens, min(g.micro_batches, len(idx)),
+                                                    rank, g.width)}
+
+
+def inference_worker(g: Generation) -> dict | None:
+    """On each worker: every batch size, the three methods in alternating rounds; rank 0 returns seconds per
+    run (fastest round) and whether the three generated the same tokens."""
+    if g.threads:
+        torch.set_num_threads(g.threads)
+    with process_group() as device, torch.inference_mode():
+        rank, world = dist.get_rank(), dist.get_world_size()
+        methods = _methods(g, device, rank, world)
+        rows = []
+        for batch in g.batches:
+            idx = g.prompts(batch).to(device)
+            times = {name: [] for name in methods}
+            outputs = {}
+            for r in range(g.rounds + 1):  # round 0: warm-up
+                for name, run in methods.items():
+                    dist.barrier()
+                    seconds, outputs[name] = _timed(lambda: run(idx), device)
+                    if r:
+                        times[name].append(seconds)
+            same = all(torch.equal(outputs["one device"], o.to(outputs["one device"].device))
+                       for o in outputs.values())
+            rows.append({"batch": batch, "same_tokens": same, **{k: min(v) for k, v in times.items()}})
+        return {"rows": rows, "new_tokens": g.new_tokens} if rank == 0 else None

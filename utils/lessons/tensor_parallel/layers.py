@@ -1,0 +1,129 @@
+"""Tensor parallelism from scratch (lesson 07, section 2): Megatron-LM's column- and row-parallel layers.
+
+An MLP block ``proj(act(fc(norm(x))))`` is split across the ranks of the default process group:
+
+* ``fc`` (width -> hidden) by **columns** of its output: rank r holds rows ``r*h/n .. (r+1)*h/n`` of
+  ``fc.weight`` (and of its bias) and computes its slice of the hidden features, from the full input;
+* the activation works element by element, so each rank applies it to its own slice;
+* ``proj`` (hidden -> width) by **rows** of its input: rank r holds the matching columns of ``proj.weight``
+  and computes a *partial* output from its slice; the partial outputs add up to the full one.
+
+Two operators glue the pieces (the names are the Megatron-LM paper's):
+
+* ``f`` before the column-parallel layer: identity forward, all-reduce backward (each rank's input gradient
+  is only its slice's contribution);
+* ``g`` after the row-parallel layer: all-reduce forward (sum the partial outputs), identity backward.
+
+So a block costs one all-reduce forward and one backward, of ``tokens x width`` values each.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+
+class CopyToParallel(torch.autograd.Function):
+    """``f``: forward the input unchanged to every rank's shard; backward, sum the ranks' input gradients."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad)  # every shard saw the whole input: its gradient is the sum over the shards
+        return grad
+
+
+class ReduceFromParallel(torch.autograd.Function):
+    """``g``: sum the ranks' partial outputs; backward, every rank's partial output got the same gradient."""
+
+    @staticmethod
+    def forward(ctx, partial):
+        total = partial.clone()
+        dist.all_reduce(total)  # the full output = the sum of the row-parallel partial outputs
+        return total
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+def shard(t: torch.Tensor, dim: int, rank: int, world: int) -> torch.Tensor:
+    """Rank ``rank``'s contiguous 1/``world`` slice of ``t`` along ``dim``, as a copy of its own."""
+    return t.chunk(world, dim=dim)[rank].clone()
+
+
+class TensorParallelMLP(nn.Module):
+    """The MLP block of ``utils.models.FeedForward``, column- then row-parallel over the process group.
+
+    Built from a full block (the same weights on every rank, from the same seed); each rank keeps only its
+    shard of ``fc`` and ``proj``, so it holds 1/world of the block's large weights. LayerNorm is small and
+    replicated; ``proj``'s bias is added once, after the sum.
+    """
+
+    def __init__(self, full: nn.Module, rank: int, world: int):
+        super().__init__()
+        self.norm = full.norm  # replicated
+        self.fc = nn.Linear(full.fc.in_features, full.fc.out_features // world)
+        self.fc.weight = nn.Parameter(shard(full.fc.weight.data, 0, rank, world))  # rows: output features
+        self.fc.bias = nn.Parameter(shard(full.fc.bias.data, 0, rank, world))
+        self.act = full.act
+        self.proj = nn.Linear(full.proj.in_features // world, full.proj.out_features, bias=False)
+        self.proj.weight = nn.Parameter(shard(full.proj.weight.data, 1, rank, world))  # input columns
+        self.proj_bias = nn.Parameter(full.proj.bias.data.clone())  # added once, after the all-reduce
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = CopyToParallel.apply(self.norm(x))  # f: (B, T, C) on every rank
+        h = self.act(self.fc(h))  # (B, T, hidden / world): this rank's slice of the hidden features
+        return ReduceFromParallel.apply(self.proj(h)) + self.proj_bias  # g: sum of partial (B, T, C)
+
+
+class TensorParallelAttention(nn.Module):
+    """``utils.models.Attention`` split by heads: rank r computes heads ``r*H/n .. (r+1)*H/n`` on its own.
+
+    The fused ``qkv`` weight stacks the query, key and value weights (each C x C); rank r takes the same
+    head rows from each of the three (column-parallel), and the matching input columns of ``proj``
+    (row-parallel). Heads never look at each other, so no communication is needed between the two layers:
+    again ``f`` before and ``g`` after.
+    """
+
+    def __init__(self, full: nn.Module, rank: int, world: int):
+        super().__init__()
+        if full.heads % world:
+            raise ValueError(f"{full.heads} heads cannot be split evenly over {world} ranks")
+        self.norm, self.heads = full.norm, full.heads // world
+        width = full.proj.out_features
+        q, k, v = full.qkv.weight.data.split(width, dim=0)  # each (C, C): rows are output channels
+        qb, kb, vb = full.qkv.bias.data.split(width, dim=0)
+        self.qkv = nn.Linear(width, 3 * width // world)
+        self.qkv.weight = nn.Parameter(torch.cat([shard(w, 0, rank, world) for w in (q, k, v)]))
+        self.qkv.bias = nn.Parameter(torch.cat([shard(b, 0, rank, world) for b in (qb, kb, vb)]))
+        self.proj = nn.Linear(width // world, width, bias=False)
+        self.proj.weight = nn.Parameter(shard(full.proj.weight.data, 1, rank, world))
+        self.proj_bias = nn.Parameter(full.proj.bias.data.clone())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        B, T, _ = x.shape
+        q, k, v = self.qkv(CopyToParallel.apply(self.norm(x))).chunk(3, dim=2)  # f; 3 x (B, T, C / world)
+        q, k, v = (t.view(B, T, self.heads, -1).transpose(1, 2) for t in (q, k, v))  # this rank's heads
+        y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+        y = y.transpose(1, 2).reshape(B, T, -1)  # (B, T, C / world)
+        return ReduceFromParallel.apply(self.proj(y)) + self.proj_bias  # g
+
+
+class TensorParallelBlock(nn.Module):
+    """A transformer block (``utils.models.Block``) with both sub-layers tensor-parallel: two all-reduces
+    forward, two backward."""
+
+    def __init__(self, full: nn.Module, rank: int, world: int):
+        super().__init__()
+        self.attn = TensorParallelAttention(full.attn, rank, world)
+        self.ffn = TensorParallelMLP(full.ffn, rank, world)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.attn(x)
+        return x + self.ffn(x)

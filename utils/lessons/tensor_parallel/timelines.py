@@ -1,0 +1,175 @@
+"""The article's split against tensor parallelism, on a timeline (lesson 07, section 1).
+
+The first article puts attention on one GPU and the feed-forward network on the other, and runs them one
+after the other: ``article_worker`` does exactly that for a stack of GPT blocks (rank 0 runs every block's
+attention, rank 1 every block's FFN, the activations go back and forth with send/recv). ``parallel_worker``
+runs the same blocks tensor-parallel (``layers.TensorParallelBlock``): both ranks work on every sub-layer, and
+the all-reduces are recorded as spans of their own. Each worker first times its passes against the whole stack
+on rank 0 alone, in alternating rounds (``paired_rounds``), then records ``rounds`` passes back to back for
+the timeline. Forward passes only, as in inference.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import torch
+import torch.distributed as dist
+
+from utils import models
+from utils.launch import current_backend, process_group
+from utils.lessons.tensor_parallel.layers import TensorParallelBlock
+from utils.timeline import Span, SpanRecorder
+
+
+@dataclasses.dataclass(frozen=True)
+class Blocks:
+    """A stack of ``depth`` GPT blocks and the batch each forward pass reads; ``rounds`` passes are drawn,
+    ``timed`` paired rounds are timed."""
+
+    width: int = 256
+    heads: int = 4
+    depth: int = 2
+    batch: int = 8
+    context: int = 64
+    rounds: int = 3  # passes drawn
+    timed: int = 10  # paired rounds timed (the fastest counts)
+    threads: int | None = None
+    seed: int = 0
+
+    def build(self, device) -> torch.nn.ModuleList:
+        config = models.GPTConfig(vocab_size=1, context=self.context, width=self.width, depth=self.depth,
+                                  heads=self.heads)
+        with models.seeded(self.seed):
+            return torch.nn.ModuleList(models.Block(config) for _ in range(self.depth)).to(device)
+
+    def batch_input(self, device) -> torch.Tensor:
+        g = torch.Generator().manual_seed(self.seed + 1)
+        return torch.randn(self.batch, self.context, self.width, generator=g).to(device)
+
+
+def _send(t: torch.Tensor, peer: int) -> None:
+    # gloo sends CPU tensors only (two ranks sharing one GPU use gloo): copy through the host there
+    dist.send(t.cpu() if current_backend() == "gloo" else t, peer)
+
+
+def _recv(like: torch.Tensor, peer: int) -> torch.Tensor:
+    buf = torch.empty_like(like, device="cpu") if current_backend() == "gloo" else torch.empty_like(like)
+    dist.recv(buf, peer)
+    return buf.to(like.device)
+
+
+def _sync(device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def _timed(fn, device) -> float:
+    _sync(device)
+    start = time.perf_counter()
+    fn()
+    _sync(device)
+    return time.perf_counter() - start
+
+
+def _stack(blocks, x) -> torch.Tensor:
+    for block in blocks:
+        x = block(x)
+    return x
+
+
+def paired_rounds(full, x, split_pass, rounds: int, rank: int, device) -> tuple[float | None, float]:
+    """Seconds of the fastest pass of the whole stack on rank 0 alone (rank 1 waits) and of the fastest
+    ``split_pass(k)`` on both ranks, alternating, so that both meet the same machine (after a warm-up)."""
+    alone, split = [], []
+    for k in range(-1, rounds):  # -1: warm-up, neither timed nor drawn
+        dist.barrier()
+        if rank == 0:
+            alone.append(_timed(lambda: _stack(full, x), device))
+        dist.barrier()
+        split.append(_timed(lambda: split_pass(k), device))
+    return (min(alone[1:]) if rank == 0 else None), min(split[1:])
+
+
+def article_pass(blocks, x, rank: int, rec: SpanRecorder, k: int) -> None:
+    """The article's split: attention on rank 0, FFN on rank 1, one after the other, block after block."""
+    h = x
+    for block in blocks:
+        if rank == 0:
+            with rec.span("attention", k):
+                h = h + block.attn(h)
+            _send(h, 1)
+            h = _recv(h, 1)
+        else:
+            h = _recv(h, 0)
+            with rec.span("ffn", k):
+                h = h + block.ffn(h)
+            _send(h, 0)
+
+
+def article_worker(b: Blocks) -> dict:
+    """Times the article's split against rank 0 alone (paired rounds), then records ``rounds`` passes."""
+    if b.threads:
+        torch.set_num_threads(b.threads)
+    with process_group() as device, torch.no_grad():
+        rank = dist.get_rank()
+        blocks, x = b.build(device), b.batch_input(device)  # each rank uses only its half of every block
+        untimed = SpanRecorder("not drawn")
+        alone, split = paired_rounds(blocks, x, lambda k: article_pass(blocks, x, rank, untimed, k),
+                                     b.timed, rank, device)
+        rec = SpanRecorder(f"rank {rank} ({device})", device=str(device))
+        dist.barrier()
+        for k in range(b.rounds):  # drawn: back to back, as a served model would run them
+            article_pass(blocks, x, rank, rec, k)
+        return {"alone": alone, "split": split, "spans": [s.to_dict() for s in rec.spans()]}
+
+
+def parallel_worker(b: Blocks) -> dict:
+    """The same for the stack tensor-parallel: every sub-layer on both ranks, all-reduces drawn as spans."""
+    if b.threads:
+        torch.set_num_threads(b.threads)
+    with process_group() as device, torch.no_grad():
+        rank, world = dist.get_rank(), dist.get_world_size()
+        full, x = b.build(device), b.batch_input(device)  # rank 0 keeps it for the one-device reference
+        blocks = [TensorParallelBlock(block, rank, world) for block in full]
+        untimed = SpanRecorder("not drawn")
+        alone, split = paired_rounds(full if rank == 0 else [], x,
+                                     lambda k: parallel_pass(blocks, x, untimed, k), b.timed, rank, device)
+        rec = SpanRecorder(f"rank {rank} ({device})", device=str(device))
+        plain = dist.all_reduce
+
+        def recorded(t, *args, **kwargs):  # dist.all_reduce as layers.py calls it, recorded as a span
+            with rec.span("all-reduce"):
+                return plain(t, *args, **kwargs)
+        dist.all_reduce = recorded
+        try:
+            dist.barrier()
+            for k in range(b.rounds):
+                parallel_pass(blocks, x, rec, k)
+        finally:
+            dist.all_reduce = plain
+        return {"alone": alone, "split": split, "spans": [s.to_dict() for s in carve(rec.spans())]}
+
+
+def carve(spans: list[Span]) -> list[Span]:
+    """Sub-layer spans with the all-reduces inside them cut out, so that no two spans of a row overlap:
+    compute before the all-reduce, the all-reduce, the bias and residual additions after it."""
+    reduces = [s for s in spans if s.name == "all-reduce"]
+    out = list(reduces)
+    for s in (s for s in spans if s.name != "all-reduce"):
+        start = s.start
+        for r in sorted((r for r in reduces if s.start <= r.start and r.end <= s.end), key=lambda r: r.start):
+            out.append(dataclasses.replace(s, start=start, end=r.start))
+            start = r.end
+        out.append(dataclasses.replace(s, start=start, end=s.end))
+    return sorted((s for s in out if s.end > s.start), key=lambda s: s.start)
+
+
+def parallel_pass(blocks, x, rec: SpanRecorder, k: int) -> None:
+    h = x
+    for block in blocks:
+        with rec.span("attention", k):
+            h = h + block.attn(h)
+        with rec.span("ffn", k):
+            h = h + block.ffn(h)
