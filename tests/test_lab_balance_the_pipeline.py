@@ -126,17 +126,79 @@ def test_time_m_measures_each_candidate_m_in_one_launch(monkeypatch, capsys):
 
 
 def test_hints_name_the_concept_never_the_code():
-    import json
-    from pathlib import Path
-
-    nb = json.loads((Path(__file__).resolve().parents[1] / "labs/02_balance_the_pipeline.ipynb").read_text())
-    hints = [line.split("# HINT:", 1)[1] for c in nb["cells"] for line in "".join(c["source"]).splitlines()
-             if "# HINT:" in line]
+    texts = checks.hint_texts("labs/balance_the_pipeline")
+    assert sorted(texts) == ["A", "B"] and all(len(levels) == 2 for levels in texts.values())
+    for hint in (t for levels in texts.values() for t in levels):  # no slice, index or assignment: the idea
+        assert not any(token in hint for token in ("[", "=", "nn.Sequential(", "min(", "max(", "range(")), hint
 
     def stub(model, points):
         raise NotImplementedError
 
-    hints.append(lab.check_split(stub).hint)
-    assert len(hints) == 3
-    for hint in hints:  # no call, slice, index or assignment: words about the idea
-        assert not any(token in hint for token in ("(", "[", "=", "nn.", "runs.", "measure_pipeline")), hint
+    assert lab.check_split(stub).hint.startswith("exercise A: ")
+
+
+# --- the split decision against the cost model, and its mutants --------------------------------------------
+
+PROFILE = {"costs": [c / 1e3 for c in (12.6, 10.9, 9.9, 10.2, 5.4, 3.1, 3.1, 3.0, 3.1, 3.1, 3.2, 3.2, 0.9)],
+           "spread": [0.29, 0.41, 0.09, 0.05, 0.18, 0.05, 0.56, 0.25, 0.17, 0.15, 0.14, 0.15, 0.13]}  # lab 02's
+
+
+def test_check_split_choice_passes_the_balanced_split_with_its_noise_printed():
+    verdict = lab.check_split_choice(lambda costs: ([3], 2), PROFILE)
+    assert verdict.status == checks.PASSED and "the profile's noise between them: ±0.0 ms" in verdict.message
+
+
+@pytest.mark.mutants
+@pytest.mark.parametrize("point, why", [(4, "one layer late"), (2, "one layer early"), (6, "half the layers"),
+                                        (7, "half the layers, rounded up")])
+def test_mutant_split_off_the_balance_fails_against_the_cost_model(point, why):
+    verdict = lab.check_split_choice(lambda costs: ([point], 2), PROFILE)
+    assert verdict.status == checks.FAILED, why
+    assert f"your split [{point}]" in verdict.message and "the balanced split [3]" in verdict.message
+    assert "the stages are not balanced" in verdict.message and "more than the profile's noise" in verdict.message
+
+
+def test_a_split_within_the_profiles_noise_passes():
+    noisy = {"costs": [0.010, 0.010, 0.0105, 0.0095], "spread": [0.5] * 4}  # [2] best; [1] or [3] by 0.5 ms
+    assert lab.check_split_choice(([2], 2), noisy).status == checks.PASSED
+    assert lab.check_split_choice(([3], 2), noisy).status == checks.FAILED  # 29.5 vs 20.5 ms: beyond ±2.4 ms
+
+
+def test_noise_margin_is_half_the_trimmed_range_within_limits():
+    assert lab.noise_margin([1.0, 0.9, 1.1, 0.95, 1.05, 0.5, 2.0]) == pytest.approx(0.1)  # 0.9..1.1 kept
+    assert lab.noise_margin([1.0] * 7) == lab.MIN_MARGIN
+    assert lab.noise_margin([0.1, 0.2, 3.0, 4.0, 5.0]) == lab.MAX_MARGIN
+
+
+def _raw_run(times):
+    """A PipelineRun whose raw times per round are ``times`` ({key: [seconds per round]})."""
+
+    def fake(task, split_points, configs, rounds=5, record=True, seed=0, timeout=600):
+        rows = [runs.Row(c.batch, c.m, c.schedule, sorted(times[c.key])[len(times[c.key]) // 2], 1.0,
+                         [0.5, 0.5], c.naive, c.split_points) for c in configs]
+        return runs.PipelineRun(rows, [{"times": times}], tuple(split_points), 1, True)
+
+    return fake
+
+
+@pytest.mark.mutants
+def test_mutant_too_many_micro_batches_fails_by_more_than_the_rounds_spread(monkeypatch):
+    """Paired rounds as a 2-core machine gives them (m=2 the best, m=8 a third slower, ±5 % noise): the
+    margin comes from the rounds' spread and the verdict prints it."""
+    noise = [1.0, 1.05, 0.95, 1.02, 0.98, 1.04, 0.97]
+    key = {m: lab.Config(512, m, "gpipe", (3,)).key for m in (2, 4, 8)}
+    times = {key[2]: [1.0 * n for n in noise], key[4]: [1.2 * n for n in noise[::-1]],
+             key[8]: [1.5 * n for n in noise[3:] + noise[:3]]}
+    monkeypatch.setattr(lab, "measure_pipeline", _raw_run(times))
+    monkeypatch.setattr(lab, "current_settings", lambda: lab.LabSettings(512, 512, ("cpu", "cpu"), ""))
+    verdict = lab.check_throughput(([3], 8), costs=UNEVEN_COSTS)
+    assert verdict.status == checks.FAILED and "a slower micro-batch count than the best" in verdict.message
+    assert "the rounds' spread allows" in verdict.message
+    assert lab.check_throughput(([3], 2), costs=UNEVEN_COSTS).status == checks.PASSED
+
+
+@pytest.mark.mutants
+def test_mutant_a_micro_batch_count_that_does_not_divide_the_batch_fails_before_timing(monkeypatch):
+    monkeypatch.setattr(lab, "measure_pipeline", None)
+    verdict = lab.check_throughput(([3], 6), costs=UNEVEN_COSTS)
+    assert verdict.status == checks.FAILED and "divides the batch" in verdict.message

@@ -1,5 +1,6 @@
-"""Lab 03 (utils.labs.ddp_from_scratch.checks): each check fails a deliberately wrong answer, and the same
-function with the mistake switched off passes.
+"""Lab 03 (utils.labs.ddp_from_scratch.checks): the solution passes every check, and each plausible wrong
+answer (a mutant, ``pytest -m mutants``) fails the check that measures its skill, with a message that says
+what is wrong.
 
 Every test bounds its processes (pytest timeout, launch timeout) and leaves none behind.
 """
@@ -7,6 +8,7 @@ Every test bounds its processes (pytest timeout, launch timeout) and leaves none
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import pytest
 import torch
@@ -24,63 +26,90 @@ def _in_cpu_mode_leaving_nothing(cpu_mode_and_no_leftovers):
     yield
 
 
-def _lab_worker(steps, micro_batch, accumulate, lr, wrap=True, divide=True, destroy=True):
-    """The lab's solution with one switch per mistake (wrap in DDP, divide by accumulate, destroy the group)."""
+def _micro_batches(dataset, micro_batch, sampler, set_epoch):
+    """Epoch after epoch from the sampler (or, without one, from a plain DataLoader over everything)."""
+    loader = DataLoader(dataset, batch_size=micro_batch, sampler=sampler, drop_last=True)
+    for epoch in range(1_000):
+        if sampler is not None and set_epoch:
+            sampler.set_epoch(epoch)
+        yield from loader
+
+
+def _sync_context(net, k, accumulate, mistake):
+    """no_sync on all but the last micro-batch, unless the mistake is about that."""
+    if mistake == "no no_sync" or not isinstance(net, DDP):
+        return contextlib.nullcontext()
+    if mistake == "sync on the first micro-batch":
+        return net.no_sync() if k > 0 else contextlib.nullcontext()
+    return net.no_sync() if k < accumulate - 1 else contextlib.nullcontext()
+
+
+def _lab_worker(steps, micro_batch, accumulate, lr, mistake=None):
+    """The lab's solution (CPU), with at most one mistake switched on."""
     dist.init_process_group(current_backend())
     dataset = lab.text()
     model = lab.build_model(dataset.corpus.vocab_size)
-    net = keep_until_exit(DDP(model)) if wrap else model  # freed at return, DDP could deadlock gloo
-    sampler = DistributedSampler(dataset, shuffle=True, seed=lab.SEED, drop_last=True)
-    batches = iter(DataLoader(dataset, batch_size=micro_batch, sampler=sampler, drop_last=True))
+    net = model if mistake == "no DDP" else keep_until_exit(DDP(model))  # freed at return, DDP can deadlock
+    sampler = (None if mistake == "no sampler" else
+               DistributedSampler(dataset, shuffle=True, seed=lab.SEED, drop_last=True))
+    batches = _micro_batches(dataset, micro_batch, sampler, set_epoch=mistake != "no set_epoch")
     optimizer = torch.optim.AdamW(net.parameters(), lr=lr)
+    divide = {"loss not divided": 1, "loss divided by the world size too": accumulate * 2}
+    divide = divide.get(mistake, accumulate)
     losses = []
     for _ in range(steps):
         optimizer.zero_grad()
         total = 0.0
         for k in range(accumulate):
             x, y = next(batches)
-            sync = net.no_sync() if wrap and k < accumulate - 1 else contextlib.nullcontext()
-            with sync:
-                loss = net(x, y)[1] / (accumulate if divide else 1)
+            with _sync_context(net, k, accumulate, mistake):
+                loss = net(x, y)[1] / divide
                 loss.backward()
             total += loss.item()
         optimizer.step()
         losses.append(total)
     result = {"losses": losses, "grads": lab.flat_grad(model), "state": model.state_dict()}
-    if destroy:
+    if mistake != "no destroy":
         dist.destroy_process_group()
     return result
 
 
-def _without_ddp(*args):
-    return _lab_worker(*args, wrap=False)
+CHECKS = [lab.check_communication, lab.check_data, lab.check_gradients, lab.check_final_loss,
+          lab.check_clean_up]
 
 
-def _without_dividing_by_accumulate(*args):
-    return _lab_worker(*args, divide=False)
+@pytest.mark.timeout(120)
+def test_the_solution_passes_every_check_and_the_communication_is_one_gradient_per_step():
+    solution = functools.partial(_lab_worker)
+    verdicts = [check(solution) for check in CHECKS]
+    assert all(v.passed for v in verdicts), [str(v) for v in verdicts]
+    results, reports = lab.launched_and_watched(solution)
+    for report in reports:  # measured: 8 steps, one full gradient each, 2 epochs of 8 micro-batches
+        assert report["optimizer_steps"] == lab.STEPS
+        assert report["allreduce_bytes"] == lab.STEPS * report["gradient_bytes"] > 0
+        assert [epoch for epoch, _, _ in report["epochs"]] == [0, 1]
 
 
-def _without_destroy(*args):
-    return _lab_worker(*args, destroy=False)
+# (mistake, the check that must catch it, what its message must say)
+MUTANTS = [
+    ("no no_sync", lab.check_communication, "2x the"),
+    ("no DDP", lab.check_communication, "never wrapped its model in DistributedDataParallel"),
+    ("no set_epoch", lab.check_data, "reshuffles only when told each new epoch"),
+    ("no sampler", lab.check_data, "read no data through a DistributedSampler"),
+    ("loss not divided", lab.check_gradients, "2x the full batch's"),
+    ("loss divided by the world size too", lab.check_gradients, "0.5x the full batch's"),
+    ("sync on the first micro-batch", lab.check_gradients, "gradient must have been averaged"),
+    ("no set_epoch", lab.check_final_loss, "differs from the reference"),
+    ("no destroy", lab.check_clean_up, "process group still initialised"),
+]
 
 
-@pytest.mark.timeout(60)
-def test_lab_gradient_check_fails_ranks_that_train_without_ddp():
-    verdict = lab.check_gradients(_without_ddp)
-    assert verdict.status == checks.FAILED and "is the model wrapped in DDP?" in verdict.message
-
-
-@pytest.mark.timeout(60)
-def test_lab_loss_check_fails_accumulation_without_dividing_the_loss():
-    verdict = lab.check_final_loss(_without_dividing_by_accumulate)
-    assert verdict.status == checks.FAILED and "differs from the reference" in verdict.message
-
-
-@pytest.mark.timeout(60)
-def test_lab_clean_up_check_fails_a_function_that_leaves_the_group_open():
-    verdict = lab.check_clean_up(_without_destroy)
-    assert verdict.status == checks.FAILED and "destroy_process_group" in verdict.message
-    assert lab.check_gradients(_lab_worker).passed  # the same function, fixed, passes (sanity of the switches)
+@pytest.mark.mutants
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("mistake, check, says", MUTANTS, ids=[f"{m[0]}-{m[1].__name__}" for m in MUTANTS])
+def test_a_mutant_fails_the_check_of_its_skill_saying_what_is_wrong(mistake, check, says):
+    verdict = check(functools.partial(_lab_worker, mistake=mistake))
+    assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)
 
 
 def test_the_solution_binds_each_rank_to_its_own_gpu_and_reads_the_loss_once_per_step():

@@ -6,7 +6,6 @@ Every cost here is a sleep (simulated I/O), so the timing assertions hold on a b
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -15,10 +14,18 @@ from helpers_prefetch import no_thread_or_process_left  # noqa: F401 - autouse: 
 from torch.utils.data import DataLoader
 
 from utils import bench, checks, devices
-from utils.labs.feed_the_gpu.checks import LabSetup, check_data, check_epoch, lab_dataset, lab_setup
-from utils.lessons.data_prefetch.dataset import decode_images
+from utils.labs.feed_the_gpu.checks import (
+    LabSetup,
+    check_data,
+    check_epoch,
+    lab_dataset,
+    lab_setup,
+    transfer_verdict,
+)
+from utils.labs.feed_the_gpu.measure import Crossing, Crossings
+from utils.lessons.data_prefetch.dataset import decode_images, decode_pair
 from utils.lessons.data_prefetch.plan import lesson_settings
-from utils.tools.nbtools import strip_solutions
+from utils.lessons.data_prefetch.prefetcher import Prefetcher
 
 SMALL = LabSetup(n_items=96, batch_size=16, item_seconds=0.004, step_seconds=0.03)
 LAB_NOTEBOOK = Path(__file__).resolve().parents[1] / "labs" / "05_feed_the_gpu.ipynb"
@@ -38,16 +45,101 @@ def test_check_data_passes_the_solution_and_shuffled_batches():
 
 
 @pytest.mark.timeout(30)
-def test_check_data_fails_float_batches_a_missing_decode_and_a_short_epoch():
-    as_float = check_data(lambda d: ((decode_images(x), y) for x, y in DataLoader(d, batch_size=16)),
-                          _right_to_device, setup=SMALL, show=False)
-    assert as_float.status == checks.FAILED and "send uint8" in as_float.message
+def test_check_data_fails_a_missing_decode_and_a_short_epoch():
     no_decode = check_data(lambda d: DataLoader(d, batch_size=16), lambda b, dev: tuple(b), setup=SMALL,
                            show=False)
-    assert no_decode.status == checks.FAILED
+    assert no_decode.status == checks.FAILED and "the model needs float32" in no_decode.message
     short = check_data(lambda d: DataLoader(d, batch_size=16, drop_last=True, sampler=range(40)),
                        _right_to_device, setup=SMALL, show=False)
     assert short.status == checks.FAILED and "one pass gave 32 items" in short.message
+
+
+# --- mutants: what a learner plausibly writes instead, each caught with a message naming what is wrong --------
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("send", [
+    lambda images, dev: decode_images(images).to(dev),                       # convert on the host, then send
+    lambda images, dev: images.to(dev, torch.float32, non_blocking=True),   # convert in the same call
+    lambda images, dev: images.float().to(dev),                              # widen on the host
+], ids=["decode then send", "to(device, float32)", "float() then send"])
+def test_mutant_converting_on_the_host_fails_by_the_bytes_measured_at_the_device(send):
+    def to_device(batch, dev):
+        images, labels = batch
+        sent = send(images, dev)
+        return (sent if sent.dtype == torch.float32 and sent.min() < 0 else decode_images(sent)), labels.to(dev)
+
+    verdict = check_data(lambda d: DataLoader(d, batch_size=16), to_device, setup=SMALL, show=False)
+    assert verdict.status == checks.FAILED
+    assert "crossed to the device as torch.float32" in verdict.message and "converted on the host" in verdict.message
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(30)
+def test_mutant_decoding_in_a_cpu_prefetcher_thread_fails_too():
+    """A Prefetcher's transform runs in its thread on the host in cpu mode: float32 is what then crosses."""
+    verdict = check_data(lambda d: Prefetcher(DataLoader(d, batch_size=16), transform=decode_pair),
+                         lambda b, dev: (b[0].to(dev), b[1].to(dev)), setup=SMALL, show=False)
+    assert verdict.status == checks.FAILED and "as torch.float32" in verdict.message
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(30)
+def test_mutant_never_sending_the_batch_fails():
+    verdict = check_data(lambda d: DataLoader(d, batch_size=16), lambda b, dev: (decode_images(b[0]), b[1]),
+                         setup=SMALL, show=False)
+    assert verdict.status == checks.FAILED and "no image crossed to the device" in verdict.message
+
+
+def test_the_solution_crosses_once_as_uint8_and_the_figures_are_measured():
+    verdict = check_data(lambda d: DataLoader(d, batch_size=16), _right_to_device, setup=SMALL, show=False)
+    assert verdict.passed, verdict
+    assert "96 images crossed as uint8, 75 kB (as float32 301 kB)" in verdict.message  # 96 x 784 bytes
+    assert "0.8 kB of labels" in verdict.message  # 96 int64 labels
+
+
+def _crossing(dtype=torch.uint8, pinned=True, non_blocking=True, batch=16):
+    return Crossing((batch, 1, 28, 28), dtype, batch * 784 * torch.empty((), dtype=dtype).element_size(), pinned,
+                    non_blocking)
+
+
+def _recorded(*crossings) -> Crossings:
+    recorder = Crossings("cuda:0")
+    recorder.crossed.extend(crossings)
+    return recorder
+
+
+GPU_SETUP = LabSetup(n_items=32, batch_size=16, item_seconds=0.0, step_seconds=0.0, pin_memory=True)
+
+
+@pytest.mark.mutants
+def test_mutant_no_pinned_memory_on_a_gpu_fails_and_does_not_matter_on_the_cpu():
+    """Where a GPU copies the batches (the plan's pin_memory), pageable or synchronous copies fail; judged on
+    crossings as ``Crossings`` records them on a GPU (this machine has none to copy to)."""
+    assert "from pinned memory, asynchronously" in transfer_verdict(_recorded(_crossing(), _crossing()), 32,
+                                                                    GPU_SETUP)
+    with pytest.raises(checks.CheckFailed, match="2 of 2 image batches crossed from pageable"):
+        transfer_verdict(_recorded(_crossing(pinned=False), _crossing(pinned=False)), 32, GPU_SETUP)
+    with pytest.raises(checks.CheckFailed, match="1 of 2 image batches were copied synchronously"):
+        transfer_verdict(_recorded(_crossing(), _crossing(non_blocking=False)), 32, GPU_SETUP)
+    cpu = LabSetup(n_items=32, batch_size=16, item_seconds=0.0, step_seconds=0.0)
+    assert "pinned memory does not apply" in transfer_verdict(_recorded(_crossing(pinned=False),
+                                                                        _crossing(pinned=False)), 32, cpu)
+
+
+def test_crossings_count_each_copy_once_and_what_is_computed_on_the_device_not_at_all():
+    images = torch.zeros(4, 1, 28, 28, dtype=torch.uint8)
+    with Crossings("cpu") as crossed:
+        there = images.to("cpu", non_blocking=True)       # the crossing (cpu mode: the call says it)
+        decoded = decode_images(there).to("cpu")           # computed there: already on the device
+        images.float()                                      # no device named: nothing crosses
+    assert [(c.dtype, c.nbytes, c.non_blocking) for c in crossed.crossed] == [(torch.uint8, 4 * 784, True)]
+    assert decoded.dtype == torch.float32
+    with Crossings("cpu") as crossed:
+        torch.empty(4, 1, 28, 28).copy_(images)            # into a fresh buffer: not known to be on the device
+        decode_images(images.to(device="cpu", dtype=torch.float32))
+    assert [c.dtype for c in crossed.crossed] == [torch.float32]
 
 
 # Loading far slower than the step's floor: without workers the epoch is load + compute = 1.6 s + 2 steps, and
@@ -102,23 +194,44 @@ def test_check_data_accepts_shuffled_passes_over_repeated_digits_and_fails_a_dup
     assert duplicated.status == checks.FAILED and "came twice" in duplicated.message
 
 
-def _stub_hints() -> list[str]:
-    cells = json.loads(LAB_NOTEBOOK.read_text())["cells"]
-    stubs = [strip_solutions("".join(c["source"])) for c in cells if "### BEGIN SOLUTION" in "".join(c["source"])]
-    return [line for stub in stubs for line in stub.splitlines() if "NotImplementedError" in line]
+def test_the_hints_name_the_concept_and_the_api_never_the_code():
+    texts = checks.hint_texts("labs/feed_the_gpu")
+    assert sorted(texts) == ["A", "B"] and all(len(levels) == 2 for levels in texts.values())
+    for text in (t for levels in texts.values() for t in levels):
+        for code in ("num_workers", "persistent_workers", "pin_memory=", "DataLoader(", ".to(", "non_blocking=",
+                     "decode_images", "=2", "= 2"):
+            assert code not in text, (code, text)
+    assert "lesson 05" in texts["A"][0] and "lesson 05" in texts["B"][0]
 
 
-def test_the_stub_hints_point_to_the_lesson_not_to_the_code():
-    hints = _stub_hints()
-    assert len(hints) == 2 and all("lesson 05" in h for h in hints)
-    for code in ("num_workers", "persistent_workers=", "DataLoader(", ".to(", "non_blocking", "decode_images"):
-        assert not any(code in h for h in hints), (code, hints)
-
-
-def test_check_epochs_hint_names_no_values_and_no_lone_prefetcher():
+def test_check_epochs_hint_is_exercise_as_first_hint():
     def stub(*args):
         raise NotImplementedError
 
     hint = check_epoch(stub, stub, setup=SMALL, show=False).hint
-    assert "two loaders" in hint and "persist" in hint and "Prefetcher on top" in hint
-    assert "num_workers" not in hint and "=" not in hint and "or a Prefetcher" not in hint
+    assert hint.startswith("exercise A: ") and "checks.hint('labs/feed_the_gpu', 'A', 2)" in hint
+
+
+EIGHT_READS = LabSetup(n_items=128, batch_size=16, item_seconds=0.01, step_seconds=0.01)  # 8 batch reads of 0.16 s
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(90)
+def test_mutant_more_loaders_than_the_budget_fails_by_the_reads_measured():
+    with bench.threads(1):
+        verdict = check_epoch(lambda d: DataLoader(d, batch_size=16, num_workers=4, persistent_workers=True),
+                              _right_to_device, setup=EIGHT_READS, show=False)
+    assert verdict.status == checks.FAILED
+    assert "reads of the data set ran at the same time" in verdict.message and "the budget is 2 loaders" in verdict.message
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(90)
+def test_mutant_workers_started_afresh_every_epoch_fail_when_opening_costs():
+    """Two workers that do not persist pay the data set's opening (0.4 s here) again in every epoch: over the
+    bound by far more than 10 % (the epoch's reads are 0.1 s a worker, its steps 0.06 s)."""
+    opening = LabSetup(n_items=32, batch_size=16, item_seconds=0.01, step_seconds=0.03, open_seconds=0.4)
+    with bench.threads(1):
+        verdict = check_epoch(lambda d: DataLoader(d, batch_size=16, num_workers=2), _right_to_device,
+                              setup=opening, show=False)
+    assert verdict.status == checks.FAILED and "against a bound of" in verdict.message

@@ -1,14 +1,19 @@
 """Checks for ``labs/03_ddp_from_scratch.ipynb``: the learner's DDP training function, launched on 2 workers.
 
 The learner writes ``train_gpt(steps, micro_batch, accumulate, lr)``, run by every worker, which returns
-``{"losses": [...], "grads": flat gradient of the last step, "state": state_dict}``. Three checks:
+``{"losses": [...], "grads": flat gradient of the last step, "state": state_dict}``. Each check measures one
+skill, on the same launch, watched by ``utils.checks.DistributedWatch`` (what each rank all-reduced, how
+often its optimizer stepped, which samples its ``DistributedSampler`` handed out):
 
-- ``check_gradients(train_gpt)``: after the last step both ranks hold the same gradients (DDP averaged them);
-- ``check_final_loss(train_gpt)``: the losses equal ONE process training on the same global batches;
-- ``check_clean_up(train_gpt)``: the process group is destroyed when the function returns, and no process of
-  the launch is left running afterwards.
+- ``check_communication``: one all-reduce of the gradient per optimizer step, counted in bytes: accumulation
+  without ``no_sync`` (or no DDP at all) fails by the bytes it sends (or does not send);
+- ``check_data``: each rank reads its own share, disjoint from the other's, in a new order each epoch (the
+  lab's text is small enough that 8 steps make 2 epochs, so a missing ``set_epoch`` shows);
+- ``check_gradients``: both ranks hold the full batch's gradient (not 2x or 1/2 of it: the loss scaling);
+- ``check_final_loss``: the losses equal ONE process training on the same global batches;
+- ``check_clean_up``: the process group is destroyed when the function returns, and no process is left.
 
-One launch serves the three checks (its result is kept per function object), so the lab takes seconds.
+One launch serves every check (its result is kept per function object), so the lab takes seconds.
 """
 
 from __future__ import annotations
@@ -19,19 +24,29 @@ import psutil
 import torch
 import torch.distributed as dist
 
-from utils import data, devices, models
-from utils.checks import expect, expect_close, run_check
+from utils import checks, data, devices, models
+from utils.checks import (
+    expect,
+    expect_close,
+    expect_own_share_each_epoch,
+    expect_wrapped_in_ddp,
+    run_check,
+    watched,
+)
 from utils.launch import launch
 from utils.lessons.ddp.gradients import flat_grad  # noqa: F401 - the learner calls it as lab.flat_grad
 from utils.lessons.ddp.replay import global_batches
 
 SEED = 0
 STEPS, MICRO_BATCH, ACCUMULATE, LR = 8, 4, 2, 3e-3
-CONTEXT, MAX_CHARS = 32, 50_000
+# 2,400 characters: 67 windows of 32, 33 per rank, 8 micro-batches of 4 per epoch: the 8 steps of 2
+# micro-batches make exactly 2 epochs, so the data check sees whether the second epoch is reshuffled.
+CONTEXT, MAX_CHARS = 32, 2_400
 WORLD = 2
 GPT_SIZE = dict(context=CONTEXT, width=64, depth=2, heads=4)  # ~0.1 M parameters: a step in milliseconds
 LAUNCH_TIMEOUT_S = 180
 _LAUNCHES: dict[int, tuple] = {}  # id(train_fn) -> (train_fn, results or the exception)
+hint = checks.hints_for("labs/ddp_from_scratch")  # hint("A", 2): exercise A's second hint
 
 
 # --- What the learner uses ------------------------------------------------------------------------------
@@ -103,19 +118,26 @@ def _with_group_report(train_fn):
     return worker
 
 
-def launched(train_fn) -> list:
-    """The learner's function on 2 workers, launched once per function object (the three checks share it)."""
+def launched_and_watched(train_fn) -> tuple[list, list[dict]]:
+    """The learner's function on 2 workers, launched once per function object (the checks share it): each
+    rank's result, and each rank's ``DistributedWatch`` report."""
     key = id(train_fn)
     if key not in _LAUNCHES or _LAUNCHES[key][0] is not train_fn:
         try:
-            outcome = launch(_with_group_report(train_fn), STEPS, MICRO_BATCH, ACCUMULATE, LR, nprocs=WORLD,
-                             timeout=LAUNCH_TIMEOUT_S)
+            outcome = launch(watched(_with_group_report(train_fn)), STEPS, MICRO_BATCH, ACCUMULATE, LR,
+                             nprocs=WORLD, timeout=LAUNCH_TIMEOUT_S)
         except Exception as exc:  # kept, so that each check reports it (e.g. "not done yet")
             outcome = exc
         _LAUNCHES[key] = (train_fn, outcome)
     outcome = _LAUNCHES[key][1]
     if isinstance(outcome, Exception):
         raise outcome
+    return [r["result"] for r in outcome], [r["watch"] for r in outcome]
+
+
+def launched(train_fn) -> list:
+    """Each rank's result, checked for the form the lab asks for."""
+    outcome = launched_and_watched(train_fn)[0]
     for rank, r in enumerate(outcome):
         expect(isinstance(r, dict) and {"losses", "grads", "state"} <= set(r),
                f"rank {rank} returned {type(r).__name__}; return {{'losses': [...], 'grads': lab.flat_grad(model), "
@@ -140,25 +162,72 @@ def kernel_children() -> list[psutil.Process]:
 # --- The checks -----------------------------------------------------------------------------------------
 
 
+def check_communication(train_fn):
+    """Skill: accumulate gradients locally and all-reduce them once per optimizer step (``no_sync``).
+
+    Counted on every rank by a communication hook on its DDP model: the bytes all-reduced per optimizer step
+    must be one gradient's bytes. Accumulating without ``no_sync`` sends ``accumulate`` times as many.
+    """
+
+    def body():
+        reports = launched_and_watched(train_fn)[1]
+        expect_wrapped_in_ddp(reports)
+        for rank, report in enumerate(reports):
+            steps, gradient = report["optimizer_steps"], report["gradient_bytes"]
+            expect(steps == STEPS, f"rank {rank} stepped its optimizer {steps} times, expected {STEPS} "
+                                   f"(one step per {ACCUMULATE} micro-batches)")
+            per_step, calls = report["allreduce_bytes"] / steps, report["allreduce_calls"] / steps
+            measured = (f"rank {rank} all-reduced {per_step / 1e3:.1f} kB per optimizer step in {calls:.3g} "
+                        f"bucket all-reduce(s), {per_step / gradient:.3g}x the {gradient / 1e3:.1f} kB of "
+                        "one gradient")
+            expect(per_step <= gradient, f"{measured}: every backward outside no_sync all-reduces, so "
+                                         f"the {ACCUMULATE} micro-batches of a step should synchronise once, "
+                                         "on the last one")
+            expect(per_step >= gradient, f"{measured}: some steps applied gradients that were never averaged "
+                                         "across ranks: the last micro-batch's backward must synchronise")
+        return (f"each rank all-reduced one gradient per optimizer step: {gradient / 1e3:.1f} kB, "
+                f"{ACCUMULATE}x less than synchronising every micro-batch")
+
+    return run_check("one all-reduce per optimizer step", body,
+                     hint="gradient accumulation with DDP: look up DistributedDataParallel.no_sync")
+
+
+def check_data(train_fn):
+    """Skill: give each rank its own share of the data, reshuffled each epoch (``DistributedSampler``)."""
+
+    def body():
+        return expect_own_share_each_epoch(launched_and_watched(train_fn)[1], min_epochs=2)
+
+    return run_check("each rank its own share, a new order each epoch", body,
+                     hint="sharding data across ranks: look up DistributedSampler (its rank, seed and "
+                          "shuffle) and DistributedSampler.set_epoch")
+
+
 def check_gradients(train_fn):
-    """Both ranks hold identical gradients after the last step: DDP all-reduced them."""
+    """Skill: DDP averages gradients so that both ranks hold the full batch's gradient, scaled as a mean."""
 
     def body():
         results = launched(train_fn)
         expect_close(results[1]["grads"], results[0]["grads"], atol=1e-7,
-                     what="rank 1's gradient compared with rank 0's (is the model wrapped in DDP?)")
+                     what="rank 1's gradient compared with rank 0's (after the step's last backward, "
+                          "every micro-batch's gradient must have been averaged across ranks)")
+        expected = reference()[1]
+        scale = (results[0]["grads"].norm() / expected.norm()).item()
+        expect(abs(scale - 1) < 0.1, f"the last step's gradient is {scale:.3g}x the full batch's: the "
+                                     f"accumulated gradient should be the mean over the {ACCUMULATE} "
+                                     "micro-batches (DDP already averages over ranks)")
         atol = tolerances(devices.plan(WORLD))["grads"]  # the reference runs on the CPU; the workers may not
-        gap = expect_close(results[0]["grads"], reference()[1], atol=atol,
+        gap = expect_close(results[0]["grads"], expected, atol=atol,
                            what="the last step's gradient compared with one process on the same global batch")
         return f"both ranks hold the same gradient, equal to the full batch's within {gap:.1g}"
 
     return run_check("gradients synchronised", body,
-                     hint="wrap the model in DDP after moving it to the device, call backward() on the DDP "
-                          "model's loss, and return lab.flat_grad(model) before destroying the group")
+                     hint="gradients add up across backward calls; look up how DDP averages them across "
+                          "ranks")
 
 
 def check_final_loss(train_fn):
-    """The mean of the ranks' losses equals the single-process reference at every step."""
+    """Skill: the 2-rank run trains exactly as one process on the global batch: the same losses."""
 
     def body():
         results = launched(train_fn)
@@ -169,23 +238,21 @@ def check_final_loss(train_fn):
         return f"final loss {mean[-1]:.4f} equals one process on the same global batches ({ref_losses[-1]:.4f})"
 
     return run_check("final loss equals the reference", body,
-                     hint="DistributedSampler(shuffle=True, seed=SEED, drop_last=True) with set_epoch; divide each "
-                          "micro-batch's loss by accumulate; report the sum of the micro-batches' (divided) losses "
-                          "for each optimizer step")
+                     hint="a step's loss is the sum of its micro-batches' scaled losses; the data must be "
+                          "the sampler's, epoch after epoch")
 
 
 def check_clean_up(train_fn):
-    """The process group is destroyed by the function itself, and nothing of the launch is left running."""
+    """Skill: leave nothing behind: the process group destroyed, no process of the launch running."""
 
     def body():
         results = launched(train_fn)
         still_open = [rank for rank, r in enumerate(results) if r.get("group_left_open")]
-        expect(not still_open, f"rank(s) {still_open} returned with the process group still initialised: call "
-                               "dist.destroy_process_group() before returning")
+        expect(not still_open, f"rank(s) {still_open} returned with the process group still initialised: "
+                               "leave the group before returning")
         left = kernel_children()
         expect(not left, f"{len(left)} process(es) of the launch still running: "
                          + ", ".join(f"pid {p.pid}" for p in left))
         return "process group destroyed on every rank; no worker process left running"
 
-    return run_check("clean-up", body, hint="end the function with dist.destroy_process_group() (or use "
-                                           "`with launch.process_group():`, which does it for you)")
+    return run_check("clean-up", body, hint="look up torch.distributed.destroy_process_group")

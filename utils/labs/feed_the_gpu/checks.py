@@ -19,6 +19,7 @@ import torch
 
 from utils import checks, models
 from utils.data import MNIST_MEAN, MNIST_STD
+from utils.labs.feed_the_gpu.measure import IMAGE_SIDE, CountedDigits, Crossings
 from utils.lessons.data_prefetch.dataset import SlowDigits, decode_images
 from utils.lessons.data_prefetch.epoch import (
     EpochResult,
@@ -32,6 +33,9 @@ from utils.lessons.data_prefetch.loaders import loader_notes
 from utils.lessons.data_prefetch.plan import Settings, current_settings
 from utils.lessons.data_prefetch.step import paced, train_step
 
+BANK = "labs/feed_the_gpu"  # the lab's hints: utils/labs/feed_the_gpu/hints.toml
+hint = checks.hints_for(BANK)  # in the notebook: hint("B", 2), the fuller second hint of exercise B
+
 
 @dataclass(frozen=True)
 class LabSetup:
@@ -42,7 +46,9 @@ class LabSetup:
     item_seconds: float  # simulated storage time per image read
     step_seconds: float  # the step's floor: > 0 only where the device is simulated (cpu mode)
     tolerance: float = 0.10  # the epoch may be at most 10% over the bound
-    loaders: int = 2  # the bound assumes loading split over this many loaders
+    loaders: int = 2  # the budget: at most this many reads at once (two cores' worth); the bound assumes it
+    open_seconds: float = 0.0  # simulated one-off set-up per reading process: a worker started afresh pays it
+    pin_memory: bool = False  # a GPU copies the batches: they must cross from pinned memory, asynchronously
     label: str = ""  # where the epoch was measured, appended to the check's figures
     copy_label: str = ""  # what the copy to the device crossed
 
@@ -51,12 +57,14 @@ def lab_setup(settings: Settings | None = None) -> LabSetup:
     """Lab 05's sizes from lesson 05's settings (by default this machine's): CPU sizes and a paced step in cpu
     mode, GPU sizes and the real step on a GPU."""
     s = settings if settings is not None else current_settings()
-    return LabSetup(s.items, s.batch, s.read_seconds, s.step_seconds, label=s.label, copy_label=s.transfer_label)
+    return LabSetup(s.items, s.batch, s.read_seconds, s.step_seconds, open_seconds=s.open_ms / 1e3,
+                    pin_memory=s.pin_memory, label=s.label, copy_label=s.transfer_label)
 
 
-def lab_dataset(setup: LabSetup) -> SlowDigits:
-    """The lab's slow data set: uint8 images, ``item_seconds`` per read."""
-    return SlowDigits(setup.n_items, setup.item_seconds)
+def lab_dataset(setup: LabSetup) -> CountedDigits:
+    """The lab's slow data set: uint8 images, ``item_seconds`` per read, ``open_seconds`` once per reading
+    process; it counts the reads in flight (``peak_reads()``), for the budget of two loaders."""
+    return CountedDigits(setup.n_items, setup.item_seconds, open_seconds=setup.open_seconds)
 
 
 def lab_step(device, setup: LabSetup):
@@ -90,29 +98,58 @@ def expect_every_item_once(images: torch.Tensor, labels: torch.Tensor, dataset: 
                   "some items came twice and others never: one pass must give every item once")
 
 
+def transfer_verdict(crossed: Crossings, n_images: int, setup: LabSetup) -> str:
+    """What crossed to the device in one pass, judged: every image once, as uint8, and on a GPU from pinned
+    memory asynchronously. Fails naming what is wrong; returns the measured figures."""
+    images = crossed.images()
+    checks.expect(images, "no image crossed to the device: the batches must be sent there (measured: no copy to "
+                          f"{crossed.target} was made)")
+    wide = [c for c in images if c.dtype != torch.uint8]
+    per_pixel = {c.dtype: c.nbytes // max(1, _numel(c)) for c in wide}
+    checks.expect(not wide, f"images crossed to the device as {', '.join(map(str, per_pixel))} "
+                            f"({'/'.join(map(str, per_pixel.values()))} bytes a pixel instead of 1): they were "
+                            f"converted on the host, before the copy; send them as stored and convert after it")
+    sent = sum(_numel(c) for c in images) // (IMAGE_SIDE * IMAGE_SIDE)
+    checks.expect(sent == n_images, f"{sent} images crossed to the device for a pass over {n_images}: each image "
+                                    "should cross once")
+    if setup.pin_memory:  # a GPU: an asynchronous copy needs page-locked memory, else it waits for the copy
+        pageable = sum(not c.pinned for c in images)
+        checks.expect(not pageable, f"{pageable} of {len(images)} image batches crossed from pageable (not "
+                                    "pinned) memory: such a copy cannot overlap the compute")
+        blocking = sum(not c.non_blocking for c in images)
+        checks.expect(not blocking, f"{blocking} of {len(images)} image batches were copied synchronously: the "
+                                    "training loop waited for each copy")
+    moved, labels = sum(c.nbytes for c in images), sum(c.nbytes for c in crossed.others())
+    how = ("from pinned memory, asynchronously" if setup.pin_memory else
+           "pinned memory does not apply: no GPU copies them")
+    return (f"measured at the device: {sent} images crossed as uint8, {moved / 1e3:.0f} kB (as float32 "
+            f"{4 * moved / 1e3:.0f} kB), with {labels / 1e3:.1f} kB of labels; {how}{setup.copy_label}")
+
+
+def _numel(c) -> int:
+    return int(torch.Size(c.shape).numel())
+
+
 def check_data(make_batches: Callable, to_device_fn: Callable, device="cpu", setup: LabSetup | None = None,
                show: bool = True) -> checks.Verdict:
-    """Lab 05: every item exactly once, in uint8 on the way, and the same float images after ``to_device``.
+    """Lab 05: every item exactly once, the same float images after ``to_device``, and, measured at the
+    device, every image crossing once as uint8 (on a GPU from pinned memory, asynchronously).
 
-    The images are compared within 1e-5: a GPU may divide by a constant as a multiplication by its inverse,
-    one rounding away from the CPU's division.
+    The copies are recorded as they happen (``measure.Crossings``), wherever the learner makes them (in
+    ``to_device`` or in a ``Prefetcher``). The images are compared within 1e-5: a GPU may divide by a
+    constant as a multiplication by its inverse, one rounding away from the CPU's division.
     """
     setup = setup if setup is not None else lab_setup()
 
     def body():
         dataset = SlowDigits(setup.n_items, 0.0)  # no read cost: this check is about the data, not speed
-        images_seen, labels_seen, moved = [], [], 0
-        with loader_notes(show=False):
-            batches = list(make_batches(dataset))
-        for batch in batches:
-            images, labels = as_pair(batch, "make_batches(dataset)")
-            checks.expect(images.dtype == torch.uint8,
-                          f"the batches carry {images.dtype} images; send uint8 (4x fewer bytes) and convert "
-                          f"on the device")
-            moved += images.numel() * images.element_size()
-            on_device = as_pair(to_device_fn((images, labels), device), "to_device(batch, device)")
-            images_seen.append(on_device[0].detach().cpu())
-            labels_seen.append(on_device[1].detach().cpu())
+        images_seen, labels_seen = [], []
+        with loader_notes(show=False), Crossings(device) as crossed:
+            for batch in make_batches(dataset):
+                on_device = as_pair(to_device_fn(as_pair(batch, "make_batches(dataset)"), device),
+                                    "to_device(batch, device)")
+                images_seen.append(on_device[0].detach().cpu())
+                labels_seen.append(on_device[1].detach().cpu())
         checks.expect(images_seen, "make_batches(dataset) gave no batches")
         images, labels = torch.cat(images_seen), torch.cat(labels_seen)
         checks.expect(len(labels) == len(dataset),
@@ -125,12 +162,9 @@ def check_data(make_batches: Callable, to_device_fn: Callable, device="cpu", set
             checks.expect_close(images, decode_images(as_stored(images)), atol=1e-5,
                                 what="your images after to_device")
             expect_every_item_once(images, labels, dataset)
-        return (f"{len(labels)} items, {moved / 1e6:.1f} MB crossed as uint8 ({4 * moved / 1e6:.1f} MB as "
-                f"float32){setup.copy_label}")
+        return f"{len(labels)} items; " + transfer_verdict(crossed, len(dataset), setup)
 
-    return checks.run_check("the right data, sent as uint8", body, show=show,
-                            hint="batches carry the images as stored (one byte a pixel); they become float32 "
-                                 "where they land, on the device (lesson 05 §5)")
+    return checks.run_check("the right data, sent as uint8", body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
 def your_bottleneck(epoch: EpochResult, limit: float, tolerance: float) -> str:
@@ -159,6 +193,7 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
             step(to_device_fn(tuple(batch), device))
 
         best = best_of_epochs(make_batches(dataset), learner_step)
+        reads = dataset.peak_reads()  # measured in the data set, across the loader's processes and threads
         load = measure_load(dataset, setup.batch_size)
         compute = measure_compute(learner_step, [(dataset.images[i:i + setup.batch_size],
                                                   dataset.labels[i:i + setup.batch_size])
@@ -167,6 +202,10 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
         checks.expect(best.batches * setup.batch_size >= len(dataset),
                       f"an epoch gave {best.batches} batches of {setup.batch_size}; it must cover all "
                       f"{len(dataset)} items")
+        checks.expect(reads <= setup.loaders,
+                      f"up to {reads} reads of the data set ran at the same time (measured in the data set); "
+                      f"the budget is {setup.loaders} loaders, two cores' worth: an epoch made faster by more "
+                      f"loaders than that does not count (yours took {best.seconds:.2f} s)")
         yours = your_bottleneck(best, limit, setup.tolerance)
         checks.expect(best.seconds <= limit * (1 + setup.tolerance),
                       f"your epoch took {best.seconds:.2f} s against a bound of {limit:.2f} s "
@@ -174,9 +213,7 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
                       f"{setup.tolerance:.0%}){setup.label}. "
                       f"{yours} The bound: {bottleneck(load, compute, setup.loaders)}")
         return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s ({limit / best.seconds:.0%})"
-                f"{setup.label}. {yours}")
+                f"{setup.label}, with at most {reads} reads at once (budget {setup.loaders}). {yours}")
 
     return checks.run_check(f"epoch within {setup.tolerance:.0%} of the bound", body, show=show,
-                            hint="read in parallel with the compute: two loaders sharing the reads, with "
-                                 "workers that persist between epochs; a Prefetcher on top takes the hand-over "
-                                 "off the training loop")
+                            hint=checks.stub_message(BANK, "A"))

@@ -1,0 +1,142 @@
+"""Lab 05's measurements of the learner's set-up: what crosses to the device (bytes, dtype, pinned or not) and
+how many reads of the data set run at once (the lab's budget of two loaders).
+
+    with Crossings("cuda:0") as crossed:           # every copy to the device made inside, recorded
+        images, labels = to_device(batch, "cuda:0")
+    crossed.images()                               # [Crossing(shape=(16, 1, 28, 28), dtype=torch.uint8, ...)]
+
+    data = CountedDigits(512, 0.003)               # lesson 05's SlowDigits, counting its reads in flight
+    ...; data.peak_reads()                         # the most reads that ran at the same time, in any process
+
+Both measure; neither looks at the learner's code: a ``DataLoader``, a ``Prefetcher``, a generator or a
+thread pool are all seen the same way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import weakref
+from dataclasses import dataclass
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from utils.lessons.data_prefetch.dataset import SlowDigits
+from utils.lessons.data_prefetch.prefetcher import tensors_in
+
+IMAGE_SIDE = 28  # an image is (..., 28, 28): how a crossing of images is told from one of labels
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """One copy of a tensor to the device, as it crossed: the bytes are the copy's, in the dtype it had."""
+
+    shape: tuple[int, ...]
+    dtype: torch.dtype
+    nbytes: int
+    pinned: bool  # the source was in page-locked host memory (only asked where the device is a GPU)
+    non_blocking: bool  # the copy was asked to be asynchronous
+
+    @property
+    def is_images(self) -> bool:
+        return len(self.shape) >= 2 and tuple(self.shape[-2:]) == (IMAGE_SIDE, IMAGE_SIDE)
+
+
+def _on(device: torch.device, target: torch.device) -> bool:
+    return device.type == target.type and (target.index is None or device.index in (None, target.index))
+
+
+def _names_a_device(args: tuple, kwargs: dict) -> bool:
+    """Whether a ``Tensor.to`` call names a device (``.to("cpu")``, ``.to(device=...)``, ``.to(other)``)
+    rather than only a dtype: in cpu mode the device is the host, and only the call says a copy was meant."""
+    if kwargs.get("device") is not None:
+        return True
+    return any(isinstance(a, (torch.device, str, torch.Tensor)) or (isinstance(a, int) and not isinstance(a, bool))
+               for a in args)
+
+
+def _asks_async(args: tuple, kwargs: dict) -> bool:
+    """``non_blocking=True``, by keyword or position (``.to(device, dtype, True)``)."""
+    return bool(kwargs.get("non_blocking", False)) or any(a is True for a in args)
+
+
+class Crossings(TorchFunctionMode):
+    """Records every copy to ``device`` made while it is active (a torch function mode: it sees each
+    ``Tensor.to``, ``Tensor.cuda`` and ``Tensor.copy_`` call of this thread, whoever makes it).
+
+    A copy counts once: what has arrived (and whatever is computed from it) is on the device, so moving it
+    "again" crosses nothing. In cpu mode the device is the host: a ``.to(device)`` call is the crossing, a
+    ``.float()`` is not. The bytes are those of the copy's result: ``x.to(device, torch.float32)`` from uint8
+    converts before the copy (on the host) and sends four bytes a pixel, and so does ``decode(x).to(device)``.
+    """
+
+    def __init__(self, device):
+        super().__init__()
+        self.target = torch.device(device)
+        self.crossed: list[Crossing] = []
+        self._arrived: dict[int, weakref.ref] = {}  # id -> the tensor (weakly): what is on the device
+
+    def has_arrived(self, tensor: torch.Tensor) -> bool:
+        ref = self._arrived.get(id(tensor))
+        return ref is not None and ref() is tensor  # the id of a freed tensor can be reused
+
+    def arrive(self, *tensors: torch.Tensor) -> None:
+        for t in tensors:
+            self._arrived[id(t)] = weakref.ref(t)
+
+    def images(self) -> list[Crossing]:
+        return [c for c in self.crossed if c.is_images]
+
+    def others(self) -> list[Crossing]:
+        return [c for c in self.crossed if not c.is_images]
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        if func in (torch.Tensor.to, torch.Tensor.cuda) and isinstance(out, torch.Tensor):
+            self._moved(args[0], out, func is torch.Tensor.cuda or _names_a_device(args[1:], kwargs),
+                        _asks_async(args[1:], kwargs))
+        elif func is torch.Tensor.copy_ and (self.has_arrived(args[0]) or args[0].device != args[1].device):
+            self._moved(args[1], args[0], True, _asks_async(args[2:], kwargs))
+        elif any(self.has_arrived(t) for t in tensors_in((args, kwargs))):
+            self.arrive(*tensors_in(out))  # computed from what arrived: on the device too
+        return out
+
+    def _moved(self, src: torch.Tensor, out: torch.Tensor, names_device: bool, non_blocking: bool) -> None:
+        """``out`` is ``src`` sent somewhere: a crossing if it lands on the device and was not there yet."""
+        if not _on(out.device, self.target) or self.has_arrived(src):
+            if self.has_arrived(src):
+                self.arrive(out)
+            return
+        # Moved from elsewhere, or (the device being the host) a .to(device) on a tensor not yet sent.
+        if src.device != out.device or (self.target.type == "cpu" and names_device):
+            pinned = self.target.type == "cuda" and src.device.type == "cpu" and src.is_pinned()
+            self.crossed.append(Crossing(tuple(out.shape), out.dtype, out.numel() * out.element_size(),
+                                         pinned, non_blocking))
+            self.arrive(out)
+
+
+class CountedDigits(SlowDigits):
+    """Lesson 05's ``SlowDigits``, counting the reads in flight across processes (a shared counter that
+    DataLoader workers inherit): ``peak_reads()`` is how many loaders read at once, however they were made."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.reads = multiprocessing.Array("i", 2)  # [reads in flight now, the most at once so far]
+
+    def __getitems__(self, indices: list[int]) -> list:
+        with self.reads.get_lock():
+            self.reads[0] += 1
+            self.reads[1] = max(self.reads[1], self.reads[0])
+        try:
+            return super().__getitems__(indices)
+        finally:
+            with self.reads.get_lock():
+                self.reads[0] -= 1
+
+    def peak_reads(self) -> int:
+        return self.reads[1]
+
+    def reset_count(self) -> None:
+        with self.reads.get_lock():
+            self.reads[1] = self.reads[0]
