@@ -41,6 +41,11 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps -e .
 	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Two-GPU Lab (Python 3)" >/dev/null
+	@# JupyterLab without its "news" pop-up and update check (settings overrides, merged into any already there).
+	@$(PY) -c 'import json, pathlib, sys; p = pathlib.Path(sys.prefix, "share/jupyter/lab/settings/overrides.json"); \
+	    o = json.loads(p.read_text()) if p.is_file() else {}; p.parent.mkdir(parents=True, exist_ok=True); \
+	    o.setdefault("@jupyterlab/apputils-extension:notification", {}).update(fetchNews="false", checkForUpdates=False); \
+	    p.write_text(json.dumps(o, indent=2) + "\n")'
 	@rm -f $(ENV_DIR)/.twogpu-lab-*
 	@touch $@
 	@echo "set-up done: $(ENV_DIR) (kernel '$(KERNEL)')"

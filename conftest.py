@@ -1,7 +1,9 @@
 """Shared pytest set-up: a report of each notebook's run time (nbval runs them cell by cell).
 
 Run times are reported, never asserted: performance targets live in benchmarks (`make bench`). A notebook
-over its 150 s classroom budget is flagged in the report so that a maintainer sees it.
+over its 150 s classroom budget is flagged in the report so that a maintainer sees it. The figures, with the
+machine, also go to ``results/run-times-test.json`` (not committed; the committed course-map figures come from
+``make execute``: see ``utils/tools/runtimes.py``).
 """
 
 from collections import defaultdict
@@ -23,3 +25,8 @@ def pytest_terminal_summary(terminalreporter):
     for path, seconds in sorted(_notebook_seconds.items()):
         flag = f"  OVER the {NOTEBOOK_BUDGET_S} s budget" if seconds > NOTEBOOK_BUDGET_S else ""
         terminalreporter.write_line(f"{seconds:7.1f} s  {path}{flag}")
+    from utils.tools import runtimes
+
+    for path, seconds in _notebook_seconds.items():
+        runtimes.record(runtimes.ROOT / path, seconds, path=runtimes.ROOT / "results" / "run-times-test.json",
+                        by="make test (nbval)")

@@ -30,12 +30,31 @@ NOTEBOOK = "tests/fixtures/monitor_demo.ipynb"
 SCREENSHOT = REPO / "results" / "screenshots" / "monitor_demo.png"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
-# JupyterLab settings for the test's own settings folder: nothing saved, nothing fetched from the internet.
+# JupyterLab settings for the test's own settings folder: nothing saved. The news and update settings are
+# not set here: the course's set-up installs them (overrides.json in the environment), and the test checks it.
 LAB_SETTINGS = {
     "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false",
-                                                                       "checkForUpdates": False},
 }
+OVERRIDES = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+NEWS_QUESTION = "official Jupyter news"  # JupyterLab 4's pop-up: "Would you like to receive official Jupyter news?"
+# Two different Chinese characters of the terms the lessons quote (数据并行, data parallelism), drawn on a canvas
+# in the page's own fonts: without a CJK font both are the same empty box.
+CJK_GLYPHS = r"""() => {
+    const draw = (ch) => {
+        const canvas = document.createElement('canvas');
+        canvas.width = canvas.height = 40;
+        const ctx = canvas.getContext('2d');
+        ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, 40, 40);
+        ctx.fillStyle = '#000'; ctx.font = '32px ' + getComputedStyle(document.body).fontFamily + ', sans-serif';
+        ctx.fillText(ch, 4, 34);
+        const px = ctx.getImageData(0, 0, 40, 40).data;
+        let ink = 0, sig = [];
+        for (let i = 0; i < px.length; i += 4) { const dark = px[i] < 128; ink += dark; sig.push(dark ? 1 : 0); }
+        return {ink, sig: sig.join('')};
+    };
+    const a = draw('数'), b = draw('并'), box = draw('\u{10FFFD}');
+    return {ink: [a.ink, b.ink], differ: a.sig !== b.sig, likeMissing: a.sig === box.sig || b.sig === box.sig};
+}"""
 
 
 def _free_port() -> int:
@@ -229,4 +248,17 @@ def test_monitor_renders_and_updates_live_in_jupyterlab(lab, page):
     assert shot_at, "no screenshot: the workers never both showed up in the panel"
     page.locator(".jp-Notebook").get_by_text("Monitor stopped").wait_for(timeout=20_000)  # mon.stop() ran
     assert "NVML" not in page.locator(".jp-Notebook").inner_text().replace("NVML library not found", "")
+    assert page.get_by_text(NEWS_QUESTION).count() == 0, \
+        f"JupyterLab asked about its news: {OVERRIDES} is missing or does not set fetchNews (run `make setup`)"
+    glyphs = page.evaluate(CJK_GLYPHS)
+    assert glyphs["differ"] and min(glyphs["ink"]) > 20 and not glyphs["likeMissing"], \
+        f"Chinese characters render as boxes (no CJK font: .ci/run installs fonts-wqy-zenhei): {glyphs['ink']}"
     assert lab.stop() == [], "processes left behind after JupyterLab stopped"
+
+
+def test_the_environment_turns_jupyterlabs_news_off():
+    """`make setup` writes JupyterLab's settings overrides into the environment: no news pop-up, no update
+    check (JupyterLab 4's notification plugin; "none", its default, asks the learner in a pop-up)."""
+    assert OVERRIDES.is_file(), f"no {OVERRIDES}: run `make setup`"
+    notification = json.loads(OVERRIDES.read_text())["@jupyterlab/apputils-extension:notification"]
+    assert notification["fetchNews"] == "false" and notification["checkForUpdates"] is False

@@ -196,7 +196,7 @@ def test_mnist_falls_back_when_the_download_fails(monkeypatch, capsys, no_mnist_
 
     fake_torchvision(monkeypatch, OfflineMNIST)
     before = socket.getdefaulttimeout()
-    dataset = mnist_or_digits("train", timeout=2.5)
+    dataset = mnist_or_digits("train", timeout=2.5, download=True)
     lines = printed_lines(capsys)
     assert len(lines) == 1 and "RuntimeError: Error downloading" in lines[0] and "digits" in lines[0]
     assert dataset.source == "digits" and len(dataset) == 1437
@@ -212,10 +212,29 @@ def test_mnist_is_used_when_torchvision_works(monkeypatch, capsys, no_mnist_cach
             self.targets = torch.arange(n)
 
     fake_torchvision(monkeypatch, FakeMNIST)
-    dataset = mnist_or_digits("test", root=tmp_path)
+    dataset = mnist_or_digits("test", root=tmp_path, download=True)
     lines = printed_lines(capsys)
     assert len(lines) == 1 and lines[0].startswith("Using MNIST")
     assert dataset.source == "mnist" and len(dataset) == 4
     x, y = dataset[0]
     assert x.shape == (1, 28, 28) and x.dtype == torch.float32 and y.dtype == torch.int64
     assert torch.allclose(x, torch.full_like(x, (1 - data.MNIST_MEAN) / data.MNIST_STD))
+
+
+def test_nothing_is_downloaded_unless_asked(monkeypatch, capsys, no_mnist_cache, tmp_path):
+    asked = []
+
+    class NotOnDisk:
+        def __init__(self, root, train, download):
+            asked.append(download)
+            raise RuntimeError("Dataset not found. You can use download=True to download it")
+
+    fake_torchvision(monkeypatch, NotOnDisk)
+    monkeypatch.delenv(data.DOWNLOAD_ENV, raising=False)
+    dataset = mnist_or_digits("test", root=tmp_path)
+    line = printed_lines(capsys)[0]
+    assert asked == [False] and dataset.source == "digits"
+    assert "downloading is opt-in: TWOGPU_DOWNLOAD=1" in line
+    monkeypatch.setenv(data.DOWNLOAD_ENV, "1")
+    mnist_or_digits("train", root=tmp_path)
+    assert asked == [False, True]

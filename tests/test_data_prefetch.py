@@ -405,3 +405,80 @@ def test_load_bars_are_coloured_apart_from_idle_time():
     assert to_rgba(timeline.KIND_COLORS["load"]) in colours
     r, g, b, _ = to_rgba(timeline.KIND_COLORS["load"])
     assert colorsys.rgb_to_hls(r, g, b)[2] > 0.5  # a colour, not a grey: the axis says "grey = idle"
+
+
+# --- issue 13: uneven reads, one loader per DDP rank -------------------------------------------------------
+
+
+def test_uneven_weights_keep_the_mean_and_slow_every_nth_batch():
+    weights = dataset_module.uneven_weights(64, block=4, every=4, factor=3.0)
+    assert weights.shape == (64,) and weights.mean().item() == pytest.approx(1.0)
+    per_batch = weights.view(16, 4).sum(1) / 4  # one value per batch of 4, read in order
+    assert per_batch[3].item() == pytest.approx(3.0) and per_batch[0].item() == pytest.approx(1 / 3)
+    assert sorted(set(round(v, 6) for v in per_batch.tolist())) == [round(1 / 3, 6), 3.0]
+    with pytest.raises(ValueError, match="every >= 2"):
+        dataset_module.uneven_weights(64, block=4, every=4, factor=5.0)  # the others would read in < 0 s
+
+
+def test_slow_digits_reads_each_batch_for_its_own_weights(monkeypatch):
+    slept = []
+    monkeypatch.setattr(dataset_module.time, "sleep", slept.append)
+    weights = dataset_module.uneven_weights(16, block=4, every=4, factor=2.5)
+    data = SlowDigits(16, 0.01, read_weights=weights)
+    for batch in range(4):
+        data.__getitems__(list(range(4 * batch, 4 * batch + 4)))
+    reads = [t for t in slept if t > 0]  # open() sleeps 0 s once: no open cost here
+    assert reads == pytest.approx([0.02, 0.02, 0.02, 0.10])  # the fourth batch is the slow file
+    assert sum(reads) == pytest.approx(16 * 0.01)  # the same total read time as even reads
+    with pytest.raises(ValueError, match="one weight per item"):
+        SlowDigits(16, 0.01, read_weights=torch.ones(8))
+
+
+def test_per_rank_bound_divides_the_epoch_between_ranks_and_the_reads_between_workers():
+    from utils.lessons.data_prefetch.ranks import per_rank_bound
+
+    assert per_rank_bound(load=4.0, compute=2.0, world=2, workers=0) == 3.0  # L/n + C/n, in turn
+    assert per_rank_bound(load=4.0, compute=2.0, world=2, workers=1) == 2.0  # L/(n w)
+    assert per_rank_bound(load=4.0, compute=2.0, world=2, workers=4) == 1.0  # C/n: more workers stop helping
+
+
+def test_make_loader_takes_a_ranks_sampler():
+    from torch.utils.data.distributed import DistributedSampler
+
+    data = SlowDigits(8, 0.0)
+    second_rank = DistributedSampler(data, num_replicas=2, rank=1, shuffle=False)
+    loader = loaders.make_loader(data, 2, sampler=second_rank)
+    assert [labels.tolist() for _, labels in loader] == [data.labels[[1, 3]].tolist(),
+                                                         data.labels[[5, 7]].tolist()]
+
+
+@pytest.mark.timeout(120)
+def test_each_ddp_rank_reads_its_own_half_through_its_own_loader():
+    from dataclasses import replace
+
+    from utils import devices
+    from utils.launch import launch
+    from utils.lessons.data_prefetch.plan import lesson_settings
+    from utils.lessons.data_prefetch.ranks import rank_epoch
+
+    s = replace(lesson_settings(devices.plan(2, mode_name="cpu"), None), items=64, read_ms_per_item=0.5,
+                step_ms=5.0, open_ms=0.0)
+    ranks = launch(rank_epoch, s, 1, nprocs=2, timeout=100)
+    assert [r["rank"] for r in ranks] == [0, 1]
+    assert [r["batches"] for r in ranks] == [2, 2]  # 64 items, batches of 16, half each
+    assert all(r["workers"] == 1 and r["seconds"] > 0 for r in ranks)
+
+
+def test_per_rank_bound_caps_cpu_bound_reads_at_the_ranks_share_of_the_cores():
+    from utils.lessons.data_prefetch.ranks import per_rank_bound
+
+    # 2 ranks on 2 cores: 2 workers a rank still read on one core each at most
+    assert per_rank_bound(load=4.0, compute=1.0, world=2, workers=2, cores=2) == 2.0
+    assert per_rank_bound(load=4.0, compute=1.0, world=2, workers=2) == 1.0  # reads that wait: no such cap
+    assert per_rank_bound(load=4.0, compute=1.0, world=2, workers=0, cores=2) == 2.5
+
+
+def test_cpu_reads_burn_this_threads_cpu_time():
+    start = time.thread_time()
+    SlowDigits(8, 0.0, cpu_seconds=0.01).__getitems__([0, 1, 2])
+    assert time.thread_time() - start >= 0.03

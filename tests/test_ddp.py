@@ -21,7 +21,7 @@ from torch.utils.data import DataLoader, DistributedSampler
 
 from utils import article, checkpoint
 from utils.launch import launch
-from utils.lessons.ddp import allreduce, articles, cli, compare, gradients, hooks, recipe, replay, scaling
+from utils.lessons.ddp import allreduce, articles, cli, compare, gradients, hooks, overlap, recipe, replay, scaling
 from utils.lessons.ddp.settings import Settings, build_model
 
 REPO = Path(__file__).resolve().parents[1]
@@ -178,6 +178,17 @@ def test_hooks_compared_in_one_launch_on_the_same_batches_bf16_included_on_gloo(
     assert len(lines) == 1 and lines[0].startswith("bf16: ") and "2.0x fewer bytes" in lines[0]
 
 
+@pytest.mark.timeout(90)
+def test_ddp_builtin_reduction_sends_what_the_python_allreduce_hook_sends():
+    variants = {name: TINY.scaled(hook=name, warmup_steps=2) for name in ("none", "allreduce")}
+    result = launch(compare.compare_hooks, variants, nprocs=2, timeout=80)[0]
+    from utils.lessons.ddp.settings import text_data
+    model = build_model(TINY, text_data(TINY).corpus.vocab_size)
+    gradient_bytes = sum(4 * p.numel() for p in model.parameters())  # fp32: what both reduce each step
+    assert result["none"]["bytes_per_step"] == result["allreduce"]["bytes_per_step"] == gradient_bytes
+    assert result["none"]["final_loss"] == pytest.approx(result["allreduce"]["final_loss"], abs=1e-5)
+
+
 def test_hook_variants_may_differ_only_in_the_hook():
     with pytest.raises(ValueError, match="differs in \\['batch_per_worker'\\]"):
         compare.compare_hooks({"a": TINY, "b": TINY.scaled(hook="fp16", batch_per_worker=4)})
@@ -191,8 +202,18 @@ def test_one_and_two_workers_are_timed_on_the_backend_given(monkeypatch):
         return [{"samples_per_s": 100.0 * nprocs}]
 
     monkeypatch.setattr(scaling, "launch", fake_launch)
-    r = scaling.scaling(TINY, "gloo", bound=1.0)
-    assert seen == [(1, "gloo"), (2, "gloo")] and r["ratio"] == 2.0 and r["bound"] == 1.0
+    r = scaling.scaling(TINY, "gloo", bound=2.0, rounds=2)
+    assert seen == [(1, "gloo"), (2, "gloo"), (2, "gloo"), (1, "gloo")]  # paired rounds, the order alternates
+    assert r["ratios"] == [2.0, 2.0] and r["ratio"] == 2.0 and r["bound"] == 2.0 and not r["disturbed"]
+
+
+def test_a_round_above_the_bound_is_set_apart_not_averaged_in(monkeypatch):
+    rates = iter([100.0, 150.0, 150.0, 100.0, 60.0, 150.0])  # rounds: 1.5x, 1.5x, then 2.5x (1 worker disturbed)
+    monkeypatch.setattr(scaling, "samples_per_second", lambda s, n, backend, timeout: next(rates))
+    r = scaling.scaling(TINY, "gloo", bound=2.0, rounds=3)
+    assert r["ratios"] == [1.5, 1.5, 2.5] and r["ratio"] == 1.5 and r["disturbed"] == [2.5]
+    assert (r["low"], r["high"]) == (1.5, 1.5)
+    assert "left out as impossible" in scaling.verdict(r) and "2.50x" in scaling.verdict(r)
 
 
 def test_the_trap_is_told_from_its_count():
@@ -257,3 +278,39 @@ def test_micro_batches_resumed_at_a_step_continue_the_uninterrupted_stream():
     uninterrupted = [next(stream).tolist() for _ in range(15)]
     resumed = recipe.micro_batches(loader, sampler, start=7)
     assert [next(resumed).tolist() for _ in range(8)] == uninterrupted[7:]
+
+
+# --- Data parallelism by hand; DDP's buckets on a timeline ------------------------------------------------------
+
+
+@pytest.mark.timeout(60)
+def test_data_parallelism_by_hand_gives_ddps_gradient():
+    s = TINY.scaled(batch_per_worker=4, accumulate=2, device="cpu")
+    by_hand = launch(overlap.by_hand_gradients, s, nprocs=2, timeout=50)
+    ddp = launch(gradients.ddp_gradients, s, nprocs=2, timeout=50)
+    assert torch.equal(by_hand[0], by_hand[1])
+    assert (by_hand[0] - ddp[0]).abs().max().item() < 1e-6
+    assert (by_hand[0] - gradients.full_batch_gradient(s)).abs().max().item() < 1e-6
+
+
+@pytest.mark.timeout(60)
+def test_the_timeline_counts_one_message_per_tensor_by_hand_and_one_per_bucket_with_ddp():
+    s = TINY.scaled(device="cpu", bucket_cap_mb=0.05)
+    tensors = len(list(build_model(s, 100).parameters()))
+    by_hand, ddp = (launch(overlap.timeline, s, use_ddp, 3, nprocs=2, timeout=50) for use_ddp in (False, True))
+    assert by_hand[0]["messages"] == tensors
+    assert 1 < ddp[0]["messages"] < tensors  # several buckets, fewer than tensors
+    for ranks in (by_hand, ddp):
+        rows = {span["device"] for r in ranks for span in r["spans"]}
+        assert rows == {"rank 0 all-reduce", "rank 0 backward", "rank 1 all-reduce", "rank 1 backward"}
+        assert all(r["compute"] > 0 and r["step"] >= r["compute"] and r["exposed"] >= 0 for r in ranks)
+
+
+def test_the_notebook_and_the_benchmark_time_scaling_alike():
+    import nbformat
+
+    settings_cell = nbformat.read(REPO / "notebooks/03_ddp.ipynb", 4).cells[2].source
+    values = dict(line.split("#")[0].replace(" ", "").split("=") for line in settings_cell.splitlines()
+                  if line.split("=")[0].strip() in ("WARMUP_STEPS", "SCALING_STEPS", "SCALING_ROUNDS"))
+    assert (int(values["WARMUP_STEPS"]), int(values["SCALING_STEPS"]), int(values["SCALING_ROUNDS"])) == \
+        (scaling.WARMUP_STEPS, scaling.TIMED_STEPS, scaling.ROUNDS)

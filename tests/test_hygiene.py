@@ -69,11 +69,11 @@ def test_out_of_order_execution_counts_are_caught(tmp_path):
 def test_wrong_kernel_and_stray_metadata_are_caught(tmp_path):
     nb = clean_notebook()
     nb.metadata["kernelspec"]["name"] = "python3"
-    nb.metadata["widgets"] = {"state": {}}
+    nb.metadata["colab"] = {"provenance": []}
     nb.cells[1].metadata["collapsed"] = True
     found = nbtools.problems(write(tmp_path, nb))
     assert any("course kernel" in p for p in found)
-    assert any("stray notebook metadata ['widgets']" in p for p in found)
+    assert any("stray notebook metadata ['colab']" in p for p in found)
     assert any("cell 1 has stray metadata ['collapsed']" in p for p in found)
 
 
@@ -86,10 +86,12 @@ def test_invalid_and_oversized_notebooks_are_caught(tmp_path):
     assert any("over the 1 MB limit" in p for p in nbtools.problems(write(tmp_path, nb)))
 
 
-def test_clean_keeps_tags_and_drops_the_rest():
+def test_clean_keeps_tags_and_widget_state_and_drops_the_rest():
     nb = clean_notebook()
-    nb.metadata["widgets"] = {}
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    nb.metadata["colab"] = {}
     nb.cells[1].metadata = {"tags": ["raises-exception"], "scrolled": True, "execution": {}}
     nbtools.clean(nb)
-    assert set(nb.metadata) == {"kernelspec", "language_info"}
+    # Widget state stays so that a static viewer can draw the widgets; everything else editor-specific goes.
+    assert set(nb.metadata) == {"kernelspec", "language_info", "widgets"}
     assert nb.cells[1].metadata == {"tags": ["raises-exception"]}

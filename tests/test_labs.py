@@ -1,8 +1,11 @@
-"""Lab mechanics: student copies, checks, quizzes; every lab's student copy runs with every check 'not done yet'.
+"""Lab mechanics: student copies, checks, hints, quizzes; every lab's student copy runs with every check 'not
+done yet', and no student copy gives a solution away (in a stub's message, a hint, or a check's hint).
 
 Each lab's solution runs under nbval (its last cell, marked NBVAL_CHECK_OUTPUT, shows "N/N checks passed").
 """
 
+import ast
+import re
 from pathlib import Path
 
 import nbformat
@@ -15,6 +18,58 @@ from utils.tools import nbtools
 
 ROOT = Path(__file__).resolve().parents[1]
 LABS = sorted((ROOT / "labs").glob("*.ipynb"))
+HINT_BANKS = sorted(p.parent.relative_to(ROOT / "utils").as_posix()
+                    for p in (ROOT / "utils").glob("labs/*/hints.toml"))
+# What reads as code: a keyword argument written as code (``shuffle=True``), an assignment statement, or a
+# call with arguments that the lab's solution contains (``max(L/2, C)`` is a formula; ``DDP(model, ...)`` from
+# the solution is the line to type).
+KEYWORD_OR_ASSIGNMENT = re.compile(r"\b\w+=[\w'\"\[(]|^\s*[\w.]+\s*[+\-*/]?=\s*\S", re.M)
+CALL = re.compile(r"[\w.]+\([^()]*[^()\s][^()]*\)")
+
+
+def giveaway(text: str, solution: list[str]) -> str | None:
+    """The first piece of ``text`` that gives away the solution (whose code lines are ``solution``), or None."""
+    text = text.split("(more: checks.hint(")[0]  # the pointer to the next hint is not a solution
+    code = "\n".join(solution)
+    for line in solution:
+        if len(line) >= 10 and line in text:
+            return line
+    found = KEYWORD_OR_ASSIGNMENT.search(text)
+    if found:
+        return found.group(0)
+    for call in CALL.findall(text):
+        if call in code:
+            return call
+    return None
+
+
+def solution_blocks(source: str) -> list[list[str]]:
+    """The code lines (comments and blank lines left out) of each solution block of a cell."""
+    blocks, block = [], None
+    for line in source.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(nbtools.BEGIN):
+            block = []
+        elif stripped.startswith(nbtools.END):
+            blocks.append(block)
+            block = None
+        elif block is not None and stripped and not stripped.startswith("#"):
+            block.append(stripped.split("  #")[0].strip())
+    return blocks
+
+
+def solution_code(lab: Path) -> list[str]:
+    """Every code line of every solution block of a lab source."""
+    cells = nbformat.read(lab, as_version=4).cells
+    return [line for c in cells if c.cell_type == "code" for block in solution_blocks(c.source) for line in block]
+
+
+def stub_messages(source: str) -> list[str]:
+    """The messages of the ``raise NotImplementedError("...")`` stubs in a student cell."""
+    return [node.exc.args[0].value for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
+            and getattr(node.exc.func, "id", "") == "NotImplementedError" and node.exc.args
+            and isinstance(node.exc.args[0], ast.Constant)]
 
 
 # --- student copies --------------------------------------------------------------------------------------
@@ -46,6 +101,73 @@ def test_build_students_writes_one_copy_per_lab_without_solutions_or_outputs(tmp
         assert "### BEGIN SOLUTION" not in text and "NotImplementedError" in text
         assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
         assert "Student copy" in nb.cells[1].source
+        assert not any(nbtools.SOURCE_NOTE_MARK in c.source for c in nb.cells), "the source's note was kept"
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda p: p.name)
+def test_the_source_says_it_holds_the_solutions(lab):
+    nb = nbformat.read(lab, as_version=4)
+    notes = [c for c in nb.cells[:3]
+             if c.cell_type == "markdown" and c.source.startswith(nbtools.SOURCE_NOTE_MARK)]
+    assert notes, f"{lab.name}: say at the top that it holds the solutions (nbtools.SOURCE_NOTE)"
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda p: p.name)
+def test_no_stub_message_gives_the_solution_away(lab):
+    student = nbtools.student_copy(nbformat.read(lab, as_version=4), lab.name)
+    solution = solution_code(lab)
+    for cell in student.cells:
+        for message in stub_messages(cell.source) if cell.cell_type == "code" else []:
+            found = giveaway(message, solution)
+            assert not found, f"{lab.name}: a stub's message gives the solution away: {found!r}"
+
+
+@pytest.mark.parametrize("bank", HINT_BANKS)
+def test_every_hint_names_a_concept_and_gives_no_line_to_type(bank):
+    (lab,) = [p for p in LABS if nbtools.lab_bank(p.name) == bank]
+    solution = solution_code(lab)
+    for part, hints in checks.hint_texts(bank).items():
+        assert len(hints) >= 2, f"{bank} exercise {part}: give a second, fuller hint"
+        for text in hints:
+            found = giveaway(text, solution)
+            assert not found, f"{bank} exercise {part}: a hint gives the solution away: {found!r}"
+
+
+def test_a_part_marker_becomes_the_first_hint_pointing_to_the_second():
+    source = "def f(x):\n    ### BEGIN SOLUTION\n    # PART: A\n    return 2 * x\n    ### END SOLUTION"
+    stub = nbtools.strip_solutions(source, "labs/ddp_from_scratch")
+    first = checks.hint_texts("labs/ddp_from_scratch")["A"][0]
+    (message,) = stub_messages(stub)
+    assert stub.splitlines()[1] == "    raise NotImplementedError("  # a long message is wrapped to fit 110 columns
+    assert max(len(line) for line in stub.splitlines()) <= 110
+    assert message == f"exercise A: {first} (more: checks.hint('labs/ddp_from_scratch', 'A', 2))"
+    with pytest.raises(ValueError, match="needs the lab's bank"):
+        nbtools.strip_solutions(source)
+    assert nbtools.lab_bank("03_ddp_from_scratch.ipynb") == "labs/ddp_from_scratch"
+
+
+def test_hints_come_in_levels_and_bad_requests_name_what_exists():
+    second = checks.hint("labs/ddp_from_scratch", "A", 2)
+    assert second.level == 2 and "hint 2/2 for exercise A" in str(second) and "(more:" not in str(second)
+    first = str(checks.hint("labs/ddp_from_scratch", "A"))
+    assert "(more: checks.hint('labs/ddp_from_scratch', 'A', 2))" in first
+    bound = checks.hints_for("labs/ddp_from_scratch")
+    assert bound("B", 2).text == checks.hint_texts("labs/ddp_from_scratch")["B"][1]
+    with pytest.raises(KeyError, match=r"its exercises are \['A', 'B'\]"):
+        checks.hint("labs/ddp_from_scratch", "Z")
+    with pytest.raises(ValueError, match="hints 1 to 2, not 3"):
+        checks.hint("labs/ddp_from_scratch", "A", 3)
+    with pytest.raises(FileNotFoundError, match="no hints for 'labs/nope'"):
+        checks.hint("labs/nope", "A")
+
+
+def test_giveaway_tells_a_line_to_type_from_a_concept():
+    solution = ["ddp_model = DDP(model, device_ids=None)", "loss = net(x, y)[1] / accumulate"]
+    for concept in ("look up DistributedDataParallel.no_sync and optimizer.step()", "the (N, 64) activation",
+                    "the epoch cannot beat max(L/2, C)", "(more: checks.hint('labs/x', 'A', 2))"):
+        assert giveaway(concept, solution) is None, concept
+    for code in ("wrap it: DDP(model, device_ids=None)", "use shuffle=True", "loss = net(x, y)[1] / accumulate"):
+        assert giveaway(code, solution) is not None, code
 
 
 def verdict_texts(nb):
@@ -69,6 +191,12 @@ def test_student_copy_runs_to_the_end_with_every_check_not_done_yet(lab):
     verdicts = verdict_texts(nb)
     assert verdicts, "the lab shows no check verdicts"
     assert all("not done yet" in v for v in verdicts), verdicts
+    solution = solution_code(lab)
+    for verdict in verdicts:  # a check's hint is shown to the learner too
+        for line in verdict.splitlines():
+            if line.strip().startswith("hint:"):
+                found = giveaway(line.strip()[len("hint:"):], solution)
+                assert not found, f"{lab.name}: a check's hint gives the solution away: {found!r}"
     summary = [o["text"] for c in nb.cells for o in c.get("outputs", []) if "checks passed" in o.get("text", "")]
     assert summary and summary[-1].startswith("0/"), summary
 

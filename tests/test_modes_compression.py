@@ -31,15 +31,25 @@ def test_float_models_are_timed_on_the_plans_first_device(machine):
     assert s.train_device == s.float_device
 
 
-def test_int8_and_the_trade_off_table_are_timed_on_the_cpu_and_say_so(machine):
+def test_the_trade_off_table_is_timed_on_the_cpu_and_says_so(machine):
     s = settings(machine)
     assert s.cpu_label == CPU_LABEL == " (on the CPU)"
-    assert quantize_benchmark.note(s).endswith(" (on the CPU)")
+
+
+def test_quantization_runs_on_the_float_device_at_batch_1_and_the_timed_batch(machine):
+    s = settings(machine, latency_batch=256, gpu_latency_batch=4096)
+    assert s.quant_device == s.float_device and s.quant_label == s.float_label
+    assert s.quant_batches == (1, s.float_batch)  # memory-bound, then compute-bound
+    assert quantize_benchmark.note(s).endswith(s.quant_label)
+    on_gpu = machine.mode != "cpu"
+    assert ("int4_weight_only" in s.quant_kinds) == on_gpu  # torchao's int4 kernels are GPU kernels
+    assert s.quant_kinds[:2] == ("int8_weight_only", "int8_dynamic")
+    assert s.legacy_int8 == (not on_gpu)  # torch.ao's fbgemm kernels run on the CPU only
 
 
 def test_every_label_names_where_it_was_measured_and_nothing_is_simulated(machine):
     s = settings(machine)
-    for label in (s.float_label, s.cpu_label, s.half_note):
+    for label in (s.float_label, s.cpu_label, s.half_note, s.quant_label):
         assert "simulated" not in label
     if machine.mode == "cpu":
         assert s.float_label == " (on the CPU)"

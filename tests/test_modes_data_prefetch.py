@@ -116,3 +116,26 @@ def test_the_labs_compared_output_uses_no_setting(machine):
     scope = {}
     exec(lab_settings_cell, scope)
     assert scope["SETUP"] == lab_setup(settings(machine)) and scope["BATCH"] == settings(machine).batch
+
+
+def test_each_ddp_rank_gets_its_share_of_the_cores_and_the_comparison_oversubscribes(machine):
+    s = settings(machine)
+    assert s.ranks == devices.plan(2).world_size == 2
+    cores = machine.hw.cpu_cores
+    divided = max(1, cores // s.ranks)
+    per_rank_batches = BATCHES_PER_EPOCH // s.ranks
+    assert s.rank_worker_counts[0] == 0  # each rank reading itself
+    assert min(divided, per_rank_batches) in s.rank_worker_counts  # the cores divided between the ranks
+    assert max(s.rank_worker_counts) <= per_rank_batches  # never more workers than a rank has batches
+    assert list(s.rank_worker_counts) == sorted(set(s.rank_worker_counts))
+    if 2 * divided <= per_rank_batches:
+        assert s.rank_worker_counts[-1] * s.ranks > cores  # the last count oversubscribes the host
+
+
+def test_uneven_reads_keep_the_epochs_load(machine):
+    from utils.lessons.data_prefetch.dataset import uneven_weights
+
+    s = settings(machine)
+    weights = uneven_weights(s.items, s.batch, s.uneven_every, s.uneven_factor)
+    assert abs(weights.mean().item() - 1) < 1e-6 and abs(weights.max().item() - s.uneven_factor) < 1e-5
+    assert s.uneven_factor > 1

@@ -124,10 +124,14 @@ def test_the_benchmarks_time_the_lessons_settings(machine, monkeypatch):
                              (naive_bench, naive_bench.bench_naive_split)):
         calls = _capture_runs(monkeypatch, module)
         result = bench_fn()
-        ((task, split, configs),) = calls
-        assert task.name == f"GPT width {s.sizes.width}, depth {s.sizes.depth}" and split == s.split
-        assert {c.batch for c in configs} <= set(s.sizes.batches)
+        for task, split, configs in calls:
+            assert task.name == f"GPT width {s.sizes.width}, depth {s.sizes.depth}" and split == s.split
+            assert {c.batch for c in configs} <= set(s.sizes.batches)
         assert s.label in result.note and f"split {list(s.split)}" in result.note
+        if module is pipeline_bench:  # chosen on one run, reported from another that times the chosen alone
+            (_, _, choosing), (_, _, reporting) = calls
+            assert len(choosing) > 1 and all(c.m > 1 for c in choosing)
+            assert [c.key for c in reporting] == [choosing[0].key] and "second run" in result.note
     assert result.bound == 1.0  # the naive split's
 
 
@@ -171,3 +175,13 @@ def test_checked_cells_print_nothing_the_hardware_decides(notebook):
         for field in _fields(source):
             assert COMPARISON.search(field) or field in MODE_INDEPENDENT, \
                 f"{notebook}: a checked output prints {{{field}}}, which may differ between modes"
+
+
+def test_the_link_every_transfer_is_set_beside_is_the_workers_own(machine):
+    s = settings(machine)
+    if s.cpu_workers:
+        return  # gloo over loopback, measured in the run (tests/test_model_split_schedules.py times it)
+    alpha, beta, where = runs.link_model(False, machine.hw)
+    expected = machine.hw.link.bandwidth if machine.hw.link and machine.hw.link.bandwidth else \
+        machine.hw.gpus[0].pcie_bandwidth
+    assert alpha == 0.0 and beta == expected and "datasheet" in where

@@ -3,6 +3,7 @@
 import pytest
 
 from utils import devices
+from utils.lessons.start_here import loopback
 from utils.lessons.start_here.bandwidth import copy_paths
 from utils.lessons.start_here.plan import lesson_settings
 
@@ -22,8 +23,8 @@ def test_copy_sizes_grow_on_gpus_and_stay_small_on_cpu(machine):
 
 def test_the_link_path_is_one_this_machine_measures(machine):
     s = settings(machine)
-    if machine.mode == "cpu":
-        assert s.link_path == "host memcpy"
+    if machine.mode == "cpu":  # the simulated GPUs' real path: gloo between two processes, not memcpy
+        assert s.link_path == loopback.PATH
     else:
         assert s.link_path in [name for name, *_ in copy_paths(machine.hw, machine.mode)]
 
@@ -44,3 +45,14 @@ def test_every_gpu_path_has_the_bound_of_what_it_crosses(machine):
 
 def test_only_simulated_figures_say_simulated(machine):
     assert ("simulated on CPU" in settings(machine).label) == (machine.mode == "cpu")
+
+
+def test_the_gloo_path_is_measured_exactly_where_the_workers_use_gloo(machine):
+    s = settings(machine)
+    gloo = machine.mode in ("cpu", "1gpu")  # 1gpu: two ranks on one GPU, which NCCL refuses
+    assert bool(s.loopback_sizes) == gloo == (devices.plan(2).backend == "gloo")
+    if gloo:
+        assert min(s.loopback_sizes) == 4 and set(CPU_SIZES) <= set(s.loopback_sizes)  # alpha needs tiny messages
+        assert s.workers_path.startswith("gloo over loopback TCP")
+    else:
+        assert s.workers_path.startswith("NCCL between cuda:0 and cuda:1")

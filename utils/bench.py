@@ -157,13 +157,14 @@ def fmt_seconds(s: float) -> str:
 
 
 def hardware_label() -> str:
-    """One line naming the hardware a result was measured on (results files record it)."""
+    """One line naming the hardware a result was measured on (results files record it), with the CPU's vector
+    ISA (``devices.cpu_isa``): int8 and bf16 results depend on it."""
 
     hw = devices.hardware()
     if hw.gpus:
         gpus = ", ".join(g.name for g in hw.gpus)
-        return f"{len(hw.gpus)} x GPU ({gpus}); CPU {hw.cpu_model}, {hw.cpu_cores} cores"
-    return f"CPU {hw.cpu_model}, {hw.cpu_cores} cores, no GPU"
+        return f"{len(hw.gpus)} x GPU ({gpus}); CPU {hw.cpu_model} ({devices.cpu_isa()}), {hw.cpu_cores} cores"
+    return f"CPU {hw.cpu_model} ({devices.cpu_isa()}), {hw.cpu_cores} cores, no GPU"
 
 
 @dataclass
@@ -273,3 +274,6 @@ def main(package: str, argv: list[str] | None = None) -> int:
         print(f"wrote {md} and {js}", file=sys.stderr)
     return 0
 
+
+if __name__ == "__main__":  # ``python -m utils.bench NAME --json``: the same command line as ``utils.benchmarks``
+    sys.exit(main("utils.benchmarks"))

@@ -5,7 +5,7 @@ Used by lesson 02 (model split), lesson 03 (DDP) and lesson 04 (gradient compres
     train = char_dataset(block_size=64, split="train")   # (x, y): (64,) int64 each, y is x shifted by one
     train.corpus.vocab_size, train.corpus.decode(x)
     images = digits_28("train")                          # TensorDataset: (1, 28, 28) float32, int64 label
-    images = mnist_or_digits("train")                    # real MNIST when torchvision can fetch it
+    images = mnist_or_digits("train")                    # MNIST if already on disk (or opted in), else digits
     images.source                                        # "mnist" or "digits"
 
 Text: the ``.py`` files of Python's own standard library, read in sorted order, so the corpus is the same
@@ -219,32 +219,48 @@ def _socket_timeout(seconds: float):
         socket.setdefaulttimeout(previous)
 
 
-@functools.lru_cache(maxsize=2)
-def _mnist_tensors(split: str, root: str, timeout: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """MNIST through torchvision (downloaded into ``root`` once); raises when that is not possible."""
+DOWNLOAD_ENV = "TWOGPU_DOWNLOAD"  # set to 1 to let the course fetch MNIST; nothing is downloaded otherwise
+
+
+def download_allowed(download: bool | None = None) -> bool:
+    """An explicit ``download=`` wins; else the ``TWOGPU_DOWNLOAD=1`` opt-in; by default, no download."""
+    return download if download is not None else os.environ.get(DOWNLOAD_ENV, "") == "1"
+
+
+@functools.lru_cache(maxsize=4)
+def _mnist_tensors(split: str, root: str, timeout: float, download: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    """MNIST through torchvision, read from ``root`` (fetched there first only if ``download``); raises when
+    that is not possible."""
     from torchvision.datasets import MNIST
 
     with _socket_timeout(timeout):
-        mnist = MNIST(root, train=(split == "train"), download=True)
+        mnist = MNIST(root, train=(split == "train"), download=download)
     images = mnist.data.unsqueeze(1).float() / 255.0  # (N, 28, 28) uint8 -> (N, 1, 28, 28), 0..1
     return (images - MNIST_MEAN) / MNIST_STD, mnist.targets.long()
 
 
-def mnist_or_digits(split: str = "train", root: str = "data", timeout: float = 5.0) -> TensorDataset:
-    """Real MNIST when torchvision is installed and can fetch it, otherwise ``digits_28(split)``.
+def mnist_or_digits(split: str = "train", root: str = "data", timeout: float = 5.0,
+                    download: bool | None = None) -> TensorDataset:
+    """Real MNIST when torchvision is installed and MNIST is in ``root``, otherwise ``digits_28(split)``.
 
+    Nothing is downloaded unless asked: ``download=True``, or ``TWOGPU_DOWNLOAD=1`` in the environment
+    (the real data set is opt-in, so a notebook behaves the same on Colab as on an offline laptop).
     Prints one line saying which source is used (and why not MNIST); ``dataset.source`` is ``"mnist"`` or
     ``"digits"`` and ``dataset.note`` holds that line. Both sources give (1, 28, 28) float32 images
     normalised the same way, and int64 labels. Network calls give up after ``timeout`` seconds.
     """
     if split not in ("train", "test"):
         raise ValueError(f"split must be 'train' or 'test', not {split!r}")
+    fetch = download_allowed(download)
     try:
-        images, labels = _mnist_tensors(split, str(root), timeout)
+        images, labels = _mnist_tensors(split, str(root), timeout, fetch)
     except ImportError:
         reason = "torchvision not installed"
-    except Exception as error:  # no network, a mirror down, a corrupt file: fall back in every case
-        reason = " ".join(f"{type(error).__name__}: {error}".split())[:160]  # one line, whatever the error
+    except Exception as error:  # not on disk, no network, a mirror down, a corrupt file: fall back in every case
+        if fetch:
+            reason = " ".join(f"{type(error).__name__}: {error}".split())[:160]  # one line, whatever the error
+        else:
+            reason = f"not found in {root}/; downloading is opt-in: {DOWNLOAD_ENV}=1"
     else:
         dataset = TensorDataset(images, labels)
         dataset.source = "mnist"

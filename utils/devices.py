@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import platform
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from utils.nvml import NvmlLayer, real_layer
 from utils.tables import Table, show
@@ -347,6 +348,10 @@ def detail_rows(hw: Hardware) -> list[tuple[str, str]]:
     if not hw.gpus:
         rows.append(("GPUs", hw.no_gpu_reason or "none"))
     rows.append(("CPU", f"{hw.cpu_model}, {hw.cpu_cores} cores usable"))
+    rows.append(("CPU vector ISA", cpu_isa()))
+    caches = cpu_caches()
+    rows.append(("CPU caches (core 0)", ", ".join(f"{name} {_cache_size(size)}" for name, size in caches.items())
+                 if caches else "not readable here"))
     rows.append(("torch", hw.torch_version))
     rows.append(("CUDA (torch build)", hw.cuda_version or "none (CPU build)"))
     if hw.driver_version:
@@ -371,3 +376,49 @@ def report(detail: bool = False, hw: Hardware | None = None) -> None:
     print(summary_line(hw, m, plan(2, mode_name=m, n_gpus=len(hw.gpus))))
     if detail:
         show(detail_table(hw))
+
+
+# Instruction-set extensions that change what int8 and bf16 cost on a CPU (read from /proc/cpuinfo's flags).
+_ISA_FLAGS = {"avx512_vnni": "AVX512-VNNI (int8)", "avx_vnni": "AVX-VNNI (int8)", "avx512_bf16": "AVX512-BF16",
+              "amx_int8": "AMX-INT8", "amx_bf16": "AMX-BF16"}
+
+
+def cpu_isa() -> str:
+    """The CPU's vector instruction set as torch uses it (``torch.backends.cpu.get_cpu_capability()``: DEFAULT,
+    AVX2, AVX512, ...) and the int8/bf16 extensions the CPU reports, e.g. "AVX512; AVX512-VNNI (int8),
+    AVX512-BF16". Introduced in lesson 00: int8 and bf16 speed-ups (lesson 04) depend on it."""
+    import torch
+
+    capability = torch.backends.cpu.get_cpu_capability()
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:  # macOS, Windows: torch's capability alone
+        flags = []
+    extras = [name for flag, name in _ISA_FLAGS.items() if flag in flags]
+    return f"{capability}; " + (", ".join(extras) if extras else "no VNNI, BF16 or AMX instructions reported")
+
+
+def cpu_caches(root: str = "/sys/devices/system/cpu/cpu0/cache") -> dict[str, int]:
+    """Data and unified cache sizes of core 0 in bytes, by level: ``{"L1d": 32768, "L2": ..., "L3": ...}``.
+
+    Read from Linux's sysfs; an empty dict where it is not readable (macOS, Windows, some containers), and
+    callers then draw no cache boundary. Introduced in lesson 00 (copies that fit in a cache run faster)."""
+    caches = {}
+    for index in sorted(Path(root).glob("index*")):
+        try:
+            level = (index / "level").read_text().strip()
+            kind = (index / "type").read_text().strip()
+            size = (index / "size").read_text().strip()
+        except OSError:
+            continue
+        if kind == "Instruction":
+            continue
+        units = {"K": 2**10, "M": 2**20, "G": 2**30}
+        value = int(size[:-1]) * units[size[-1]] if size[-1] in units else int(size)
+        caches[f"L{level}" + ("d" if kind == "Data" else "")] = value
+    return caches
+
+
+def _cache_size(n: int) -> str:
+    return f"{n // 2**20} MiB" if n >= 2**20 else f"{n // 2**10} KiB"

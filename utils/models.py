@@ -75,21 +75,28 @@ def seeded(seed: int | None):
 
 
 @torch.no_grad()
-def accuracy(model: nn.Module, dataset, batch_size: int = 512, device=None) -> float:
-    """The fraction (0 to 1) of ``dataset``'s examples that ``model`` classifies right; lessons 04 and lab 00.
-
-    A fraction, never a percentage: format it with ``f"{acc:.1%}"``. ``device`` defaults to where the model's
-    first parameter (or buffer) is; the model is put in eval mode for the count and then back as it was.
+def correct_answers(model: nn.Module, dataset, batch_size: int = 512, device=None) -> torch.Tensor:
+    """1.0 where ``model`` classifies an example of ``dataset`` right, else 0.0: (len(dataset),) float64, in
+    order (lab 04 pairs two models' answers image by image). ``device`` defaults to where the model's first
+    parameter (or buffer) is; the model is put in eval mode for the count and then back as it was.
     """
     tensors = list(model.parameters()) + list(model.buffers())
     device = device or (tensors[0].device if tensors else "cpu")
     was_training = model.training
     model.eval()
-    correct = 0
-    for x, y in torch.utils.data.DataLoader(dataset, batch_size=batch_size):
-        correct += (model(x.to(device)).argmax(1).cpu() == y).sum().item()
+    with torch.no_grad():
+        answers = [model(x.to(device)).argmax(1).cpu() == y
+                   for x, y in torch.utils.data.DataLoader(dataset, batch_size=batch_size)]
     model.train(was_training)
-    return correct / len(dataset)
+    return torch.cat(answers).double()
+
+
+def accuracy(model: nn.Module, dataset, batch_size: int = 512, device=None) -> float:
+    """The fraction (0 to 1) of ``dataset``'s examples that ``model`` classifies right; lessons 04 and lab 00.
+
+    A fraction, never a percentage: format it with ``f"{acc:.1%}"``. See ``correct_answers``.
+    """
+    return correct_answers(model, dataset, batch_size, device).mean().item()
 
 
 def count_parameters(model: nn.Module, trainable_only: bool = False) -> int:

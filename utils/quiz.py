@@ -1,13 +1,21 @@
 """Short quizzes at the end of each lesson: multiple choice and numeric, with immediate feedback.
 
-Introduced at the end of ``notebooks/00_start_here.ipynb``. In JupyterLab each question is an ipywidgets
-form (pick or type an answer, press *Check*, read the explanation). Where widgets cannot render (a plain
-console, nbval, an exported notebook) the same object shows as text, and ``q.answer(...)`` checks an answer
-by hand.
+Introduced at the end of ``notebooks/00_start_here.ipynb``. A lesson's questions live in its question bank,
+``utils/lessons/<folder>/quiz.toml`` (a lab's: ``utils/labs/<folder>/quiz.toml``), not in the notebook, so
+that the notebook's source and its committed outputs never show an answer. The quiz cell is one line:
 
-    quiz.choice("Which link do Kaggle's two T4s use?", ["NVLink", "PCIe"], correct=1,
-                explain="T4s have no NVLink connector; their bytes cross PCIe.")
-    quiz.number("Peak of PCIe 4.0 x16 in GB/s?", 31.5, tolerance=0.5, explain="16 lanes x 1.97 GB/s")
+    quiz.ask("lessons/start_here")
+
+In JupyterLab each question is an ipywidgets form (pick or type an answer, press *Check*, read the
+explanation). Where widgets cannot render (a plain console, nbval, an exported notebook) the quiz shows as
+text, and ``quiz_obj[k].answer(...)`` checks an answer by hand. A bank holds ``[[question]]`` tables:
+
+    [[question]]
+    kind = "choice"                      # or "number", with value, tolerance and an optional unit
+    prompt = "Which link do Kaggle's two T4s use?"
+    options = ["NVLink", "PCIe"]
+    correct = 1                          # index into options
+    explain = "T4s have no NVLink connector; their bytes cross PCIe."
 """
 
 from __future__ import annotations
@@ -138,3 +146,81 @@ def choice(prompt: str, options: list[str], correct: int, explain: str) -> Choic
 def number(prompt: str, value: float, tolerance: float, explain: str, unit: str = "") -> Number:
     """A numeric question, right within ``tolerance`` of ``value``."""
     return Number(prompt, value, tolerance, explain, unit)
+
+
+# -- question banks: the questions live beside the lesson, not in the notebook's source --
+class Quiz:
+    """A lesson's questions, shown together: widgets where they render, the prompts as text elsewhere.
+    The text never holds an answer, so an exported or committed notebook does not give them away."""
+
+    def __init__(self, title: str, questions: list[Question]):
+        self.title, self.questions = title, list(questions)
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+    def __getitem__(self, k: int) -> Question:
+        return self.questions[k]
+
+    def text(self) -> str:
+        body = "\n\n".join(f"{k + 1}. {q.text().removeprefix('Quiz: ')}" for k, q in enumerate(self.questions))
+        return f"{self.title}\n\n{body}\n\n(where widgets do not render: quiz_obj[k].answer(x))"
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        bundle = {"text/plain": self.text()}
+        try:
+            import ipywidgets as w
+
+            box = w.VBox([q.widget() for q in self.questions])
+            data = box._repr_mimebundle_(include=include, exclude=exclude)
+        except Exception:  # no widget support here: the text is the quiz
+            return bundle
+        if isinstance(data, tuple):
+            data = data[0]
+        data = dict(data or {})
+        data["text/plain"] = self.text()
+        return data
+
+
+def question_from(entry: dict, where: str) -> Question:
+    """One ``[[question]]`` table of a bank: ``kind = "choice"`` (options, correct) or ``"number"`` (value,
+    tolerance, optional unit); both need ``prompt`` and ``explain``."""
+    try:
+        kind = entry["kind"]
+        if kind == "choice":
+            return Choice(entry["prompt"], entry["options"], entry["correct"], entry["explain"])
+        if kind == "number":
+            return Number(entry["prompt"], float(entry["value"]), float(entry["tolerance"]), entry["explain"],
+                          entry.get("unit", ""))
+    except KeyError as missing:
+        raise ValueError(f"{where}: a question has no {missing} field") from None
+    raise ValueError(f"{where}: kind = {kind!r}; use \"choice\" or \"number\"")
+
+
+def bank_path(bank: str):
+    """``"lessons/ddp"`` -> ``utils/lessons/ddp/quiz.toml`` (a lab: ``"labs/<slug>"``)."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / bank / "quiz.toml"
+    if not path.is_file():
+        raise FileNotFoundError(f"no question bank {bank!r}: expected {path} "
+                                "(banks are 'lessons/<folder>' or 'labs/<folder>' under utils/)")
+    return path
+
+
+def load(bank: str) -> list[Question]:
+    """The questions of a bank, in file order."""
+    import tomllib
+
+    path = bank_path(bank)
+    with open(path, "rb") as f:
+        entries = tomllib.load(f).get("question", [])
+    if not entries:
+        raise ValueError(f"{path}: no [[question]] tables")
+    return [question_from(e, f"{path.name} question {k + 1}") for k, e in enumerate(entries)]
+
+
+def ask(bank: str) -> Quiz:
+    """The quiz cell of a lesson or lab (introduced in ``notebooks/00_start_here.ipynb``):
+    ``quiz.ask("lessons/start_here")`` shows the questions of ``utils/lessons/start_here/quiz.toml``."""
+    return Quiz(f"Quiz ({bank.split('/')[-1].replace('_', ' ')})", load(bank))

@@ -1,7 +1,12 @@
-"""Benchmark ``copy``: the largest copy on the mode's main path against its bound (lesson 00)."""
+"""Benchmark ``copy``: the largest copy on the mode's main path against its bound (lesson 00).
 
-from utils import bench
+In ``cpu`` mode that is host memcpy against the DRAM bound (half the measured read rate); the gloo path the
+simulated GPUs really exchange tensors through is measured beside it (``gloo_GBps``: no bound, a figure).
+"""
+
+from utils import bench, devices
 from utils.lessons.start_here.bandwidth import MIB, measure_copies
+from utils.lessons.start_here.loopback import measure_loopback
 
 
 @bench.register("copy")
@@ -9,5 +14,10 @@ def copy_benchmark() -> bench.Result:
     """Host memcpy on CPU, pinned host-to-device on GPU: 64 MiB, against the path's bound."""
     points = measure_copies([64 * MIB])
     main = points[1] if len(points) > 1 else points[0]
+    extra, note = {}, main.path + (f" ({main.regime} bound)" if main.regime else "")
+    if devices.plan(2).backend == "gloo":  # the workers' own path: gloo over loopback between two processes
+        gloo = measure_loopback([64 * MIB])[0]
+        extra["gloo_GBps"] = round(gloo.rate / 1e9, 3)
+        note += f"; gloo loopback between two processes at 64 MiB: {gloo.rate / 1e9:.2f} GB/s"
     return bench.Result("copy", measured=main.rate / 1e9, bound=(main.bound or float("nan")) / 1e9,
-                        unit="GB/s", note=main.path)
+                        unit="GB/s", note=note, extra=extra)

@@ -1,17 +1,19 @@
 """Benchmark ``ddp``: lesson 03's recipe, 2-worker samples/s over 1-worker samples/s, against the plan's bound
-(2x with a device per worker, about 1x where two ranks share one GPU; ``lesson_settings`` decides)."""
+(2x with a device per worker, about 1x where two ranks share one GPU; ``lesson_settings`` decides).
+
+The same method and run lengths as the lesson's section 3 (``scaling.WARMUP_STEPS``, ``TIMED_STEPS``,
+``ROUNDS``: paired rounds, median ratio), so the two report the same figure on the same machine.
+"""
 
 from utils import bench, devices
+from utils.lessons.ddp import scaling
 from utils.lessons.ddp.plan import LessonSettings, lesson_settings
-from utils.lessons.ddp.scaling import scaling
 from utils.lessons.ddp.settings import Settings
-
-STEPS, WARMUP_STEPS = 14, 4
 
 
 def benchmark_settings(S: LessonSettings) -> Settings:
-    """The lesson's model, batch and threads for this machine, for a short timed run."""
-    return S.training(steps=STEPS, warmup_steps=WARMUP_STEPS)
+    """The lesson's model, batch and threads for this machine, with the lesson's scaling run lengths."""
+    return S.training(steps=scaling.WARMUP_STEPS + scaling.TIMED_STEPS, warmup_steps=scaling.WARMUP_STEPS)
 
 
 @bench.register("ddp")
@@ -19,8 +21,10 @@ def ddp_benchmark() -> bench.Result:
     """The small GPT at the lesson's sizes for this machine; both runs on the 2-worker plan's backend."""
     S = lesson_settings(devices.plan(2), devices.hardware())
     s = benchmark_settings(S)
-    r = scaling(s, S.backend, S.scaling_bound, repeats=2)
+    r = scaling.scaling(s, S.backend, S.scaling_bound)
     note = (f"small GPT width {s.width}, batch {s.batch_per_worker}/worker, {s.threads or 'default'} thread(s)/"
-            f"worker, {S.backend} for 1 and 2 workers{S.label}; bound {S.scaling_bound:g}x: {S.scaling_bound_why}")
+            f"worker, {S.backend} for 1 and 2 workers{S.label}; {scaling.verdict(r)}; bound "
+            f"{S.scaling_bound:g}x: {S.scaling_bound_why}")
     return bench.Result("ddp", measured=r["ratio"], bound=r["bound"], unit="x", note=note,
-                        extra={"samples_per_s_1": r["one"], "samples_per_s_2": r["two"]})
+                        extra={"samples_per_s_1": r["one"], "samples_per_s_2": r["two"], "ratios": r["ratios"],
+                               "low": r["low"], "high": r["high"]})

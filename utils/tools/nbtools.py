@@ -21,9 +21,13 @@ import sys
 import time
 from pathlib import Path
 
+from utils.tools import runtimes
+
 KERNEL_NAME = "twogpu-lab"
 KERNELSPEC = {"name": KERNEL_NAME, "display_name": "Two-GPU Lab (Python 3)", "language": "python"}
-NOTEBOOK_METADATA_KEYS = {"kernelspec", "language_info"}
+# widgets: the state of each widget at the end of the run, so that a static viewer (GitHub, nbviewer) shows
+# the quiz and the monitor as they were; the kernel is gone, so nothing in it is live.
+NOTEBOOK_METADATA_KEYS = {"kernelspec", "language_info", "widgets"}
 CELL_METADATA_KEYS = {"tags"}  # tags carry nbval/raises-exception markers; nothing else is kept
 MAX_BYTES = 1_000_000
 MACHINE_PATH = re.compile(r"(/tmp/|/root/|/home/\w)")
@@ -113,7 +117,8 @@ def execute(path: Path, timeout: int = 900, out: Path | None = None) -> float:
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, kernel_name=os.environ.get("TWOGPU_KERNEL", KERNEL_NAME), timeout=timeout,
-                            record_timing=False, resources={"metadata": {"path": str(path.parent)}})
+                            record_timing=False, store_widget_state=True,
+                            resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
     try:
         client.execute()
@@ -126,18 +131,55 @@ def execute(path: Path, timeout: int = 900, out: Path | None = None) -> float:
 
 # --- Student copies of the labs ---------------------------------------------------------------------------
 
-BEGIN, END, HINT = "### BEGIN SOLUTION", "### END SOLUTION", "# HINT:"
+BEGIN, END, HINT, PART = "### BEGIN SOLUTION", "### END SOLUTION", "# HINT:", "# PART:"
 STUDENT_DIR = "student"
 STUDENT_NOTE = ("> **Student copy**, generated from `labs/{name}` by `make student`. Edit this copy freely; "
                 "`make student` rebuilds it from the source (your edits are kept only if you save the notebook "
                 "under another name).")
+# The lab source's first markdown cell after the title says it holds the solutions; the student copy puts
+# STUDENT_NOTE in its place.
+SOURCE_NOTE_MARK = "> **Solutions inside.**"
+SOURCE_NOTE = (SOURCE_NOTE_MARK + " This notebook is the lab's source: it holds the solutions. Work in "
+               "the student copy, `labs/student/{name}` (`make student` builds it), where each solution is a "
+               "stub that raises with a hint.")
 
 
-def strip_solutions(source: str) -> str:
+def lab_bank(name: str) -> str:
+    """``03_ddp_from_scratch.ipynb`` -> ``labs/ddp_from_scratch`` (where its hints and quiz live)."""
+    stem = Path(name).stem
+    return "labs/" + (stem.split("_", 1)[1] if stem[:2].isdigit() and "_" in stem else stem)
+
+
+def _stub_message(block: dict, bank: str | None) -> str:
+    """A ``# PART: X`` block raises that exercise's first hint (``utils.checks.stub_message``); a ``# HINT:``
+    block its own text; a block with neither a default."""
+    if block["part"]:
+        if bank is None:
+            raise ValueError(f"'# PART: {block['part']}' needs the lab's bank: strip_solutions(source, bank)")
+        from utils.checks import stub_message
+
+        return stub_message(bank, block["part"])
+    return block["hint"] or "write your solution here"
+
+
+def _stub_lines(indent: str, message: str, width: int = 110) -> list[str]:
+    """``raise NotImplementedError(message)``, the message split over lines that fit ``width`` columns."""
+    import textwrap
+
+    line = f"{indent}raise NotImplementedError({message!r})"
+    if len(line) <= width:
+        return [line]
+    pieces = textwrap.wrap(message, width - len(indent) - 8, drop_whitespace=False)
+    return ([f"{indent}raise NotImplementedError("] + [f"{indent}    {piece!r}" for piece in pieces[:-1]]
+            + [f"{indent}    {pieces[-1]!r})"])
+
+
+def strip_solutions(source: str, bank: str | None = None) -> str:
     """Replace each ``### BEGIN SOLUTION`` ... ``### END SOLUTION`` block by a stub that raises.
 
     The stub keeps the block's indentation, so a solution inside a function body becomes that function's
-    ``raise NotImplementedError(...)``. A ``# HINT: ...`` line inside the block becomes the stub's message.
+    ``raise NotImplementedError(...)``. Its message: with a ``# PART: A`` line in the block, exercise A's
+    first hint from ``utils/<bank>/hints.toml`` (see ``utils.checks``); else a ``# HINT: ...`` line's text.
     """
     out, block = [], None
     for line in source.splitlines():
@@ -145,16 +187,17 @@ def strip_solutions(source: str) -> str:
         if stripped.startswith(BEGIN):
             if block is not None:
                 raise ValueError("nested ### BEGIN SOLUTION")
-            block = {"indent": line[: len(line) - len(line.lstrip())], "hint": None}
+            block = {"indent": line[: len(line) - len(line.lstrip())], "hint": None, "part": None}
         elif stripped.startswith(END):
             if block is None:
                 raise ValueError("### END SOLUTION without ### BEGIN SOLUTION")
-            hint = block["hint"] or "write your solution here"
-            out.append(f"{block['indent']}raise NotImplementedError({hint!r})")
+            out += _stub_lines(block["indent"], _stub_message(block, bank))
             block = None
         elif block is not None:
             if stripped.startswith(HINT):
                 block["hint"] = stripped[len(HINT):].strip()
+            elif stripped.startswith(PART):
+                block["part"] = stripped[len(PART):].strip()
         else:
             out.append(line)
     if block is not None:
@@ -163,17 +206,24 @@ def strip_solutions(source: str) -> str:
 
 
 def student_copy(nb, name: str):
-    """A copy of lab notebook ``nb`` with solutions stubbed out and no outputs."""
+    """A copy of lab notebook ``nb`` (file ``name``) with solutions stubbed out and no outputs."""
     import copy
 
     from nbformat.v4 import new_markdown_cell
 
     student = copy.deepcopy(nb)
+    bank = lab_bank(name)
     for cell in student.cells:
         if cell.cell_type == "code":
-            cell.source = strip_solutions(cell.source)
+            cell.source = strip_solutions(cell.source, bank)
             cell.outputs, cell.execution_count = [], None
-    student.cells.insert(1, new_markdown_cell(STUDENT_NOTE.format(name=name)))
+    note = new_markdown_cell(STUDENT_NOTE.format(name=name))
+    marked = [k for k, c in enumerate(student.cells) if c.cell_type == "markdown"
+              and c.source.startswith(SOURCE_NOTE_MARK)]
+    if marked:
+        student.cells[marked[0]] = note
+    else:
+        student.cells.insert(1, note)
     clean(student)
     return student
 
@@ -239,7 +289,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for path in args.paths:
         if args.command == "execute":
-            print(f"{path}: executed in {execute(path):.1f} s", flush=True)
+            seconds = execute(path)
+            print(f"{path}: executed in {seconds:.1f} s", flush=True)
+            runtimes.record(path, seconds)
         elif args.command == "clean":
             import nbformat
 

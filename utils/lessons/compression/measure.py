@@ -12,16 +12,20 @@ interleaved on the input's device.
     speedup(m, q, x)                    # fastest run of m / fastest run of q
     layer_inputs(model, ["bn1"], x)     # what a layer receives, to time it alone
     saved_bytes_by_dtype(model, x, torch.bfloat16)   # what autograd keeps for backward, per dtype
-    bf16_support()                      # the CPU's bf16 instructions, from /proc/cpuinfo
+    bf16_support(), int8_support()      # the CPU's bf16 and int8 instructions, from /proc/cpuinfo
+    time_by_op(model, x)                # [("aten::_int_mm", 0.41), ...]: where a pass spends its time
 
 Accuracy is ``utils.models.accuracy`` (a fraction); timing is ``utils.bench.measure`` on ``bench.threads``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import io
+import os
 import statistics
+import sys
 
 import torch
 from torch import nn
@@ -32,7 +36,8 @@ __all__ = [
     "WEIGHT_LAYERS", "model_bytes", "sparsity", "macs", "to_device", "timed_batch", "compare_latency", "speedup",
     "spread", "ratio_noise", "verdict", "compare", "against_bound", "NOISY_SPREAD", "timing_note",
     "TIMING_COLUMNS", "SPEEDUP_COLUMNS", "timing_cells", "speedup_cells", "layer_inputs", "saved_bytes_by_dtype",
-    "saved_activation_bytes", "bf16_support",
+    "saved_activation_bytes", "Replay", "share_bound", "cpu_flags", "bf16_support", "int8_support",
+    "time_by_op",
 ]
 
 # Weights live in these layers; pruning and sparsity look only at them (biases and norms are tiny).
@@ -96,17 +101,22 @@ def macs(model: nn.Module, input_shape: tuple[int, ...]) -> int:
 
 def saved_bytes_by_dtype(model: nn.Module, x: torch.Tensor,
                          autocast_dtype: torch.dtype | None = None) -> dict[torch.dtype, int]:
-    """Bytes of the tensors autograd keeps from one forward pass for the backward pass, per dtype, counted
-    with ``torch.autograd.graph.saved_tensors_hooks``; each stored tensor is counted once. Lesson 04.
+    """Bytes that one forward pass adds to memory for the backward pass, per dtype: the tensors autograd
+    keeps, counted with ``torch.autograd.graph.saved_tensors_hooks``, each stored tensor once. Lesson 04.
 
-    Under autocast not everything saved is 16-bit: max-pooling saves int64 indices, and operations that
-    autocast leaves in fp32 save fp32 tensors; this breakdown shows where the bytes are.
+    The model's own parameters are saved too (a layer needs its weight for the input's gradient), but they are
+    in memory anyway: they are not counted. Under autocast the 16-bit *copies* of the weights are new, so they
+    are. Not everything saved is 16-bit: max-pooling saves int64 indices, and operations that autocast leaves
+    in fp32 save fp32 tensors; this breakdown shows where the bytes are.
     """
+    parameters = {p.untyped_storage().data_ptr() for p in model.parameters()}
     seen: dict[tuple, tuple[torch.dtype, int]] = {}
 
     def pack(tensor):
-        key = (tensor.untyped_storage().data_ptr(), tensor.dtype, tuple(tensor.shape))
-        seen[key] = (tensor.dtype, tensor.numel() * tensor.element_size())
+        pointer = tensor.untyped_storage().data_ptr()
+        if pointer not in parameters:  # a parameter is in memory with or without this forward pass
+            nbytes = tensor.numel() * tensor.element_size()
+            seen[(pointer, tensor.dtype, tuple(tensor.shape))] = (tensor.dtype, nbytes)
         return tensor
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
@@ -121,20 +131,17 @@ def saved_bytes_by_dtype(model: nn.Module, x: torch.Tensor,
 
 def saved_activation_bytes(model: nn.Module, x: torch.Tensor,
                            autocast_dtype: torch.dtype | None = None) -> int:
-    """Bytes of the tensors autograd keeps from one forward pass for the backward pass (activations, pooling
-    indices and the weight copies that autocast makes): the sum of ``saved_bytes_by_dtype``. Lesson 04.
+    """Bytes that one forward pass adds to memory for the backward pass (activations, pooling indices and the
+    weight copies that autocast makes; not the parameters): the sum of ``saved_bytes_by_dtype``. Lesson 04.
 
     This is the memory that mixed precision shrinks during training (by less than 2x: see that function).
     """
     return sum(saved_bytes_by_dtype(model, x, autocast_dtype).values())
 
 
-def bf16_support(cpuinfo: str = "/proc/cpuinfo") -> dict[str, bool] | None:
-    """The CPU's bf16 instructions: ``{"avx512_bf16": ..., "amx_bf16": ...}`` from the flags in ``cpuinfo``.
-
-    Without either, bf16 matmuls on the CPU are converted to fp32 and back, so bf16 saves bytes but not
-    compute. None where the file cannot be read (not Linux). Lesson 04.
-    """
+def cpu_flags(names: tuple[str, ...], cpuinfo: str = "/proc/cpuinfo") -> dict[str, bool] | None:
+    """``{flag: present}`` for each of ``names`` in the CPU flags of ``cpuinfo``; None where it cannot be read
+    (not Linux). Lesson 04."""
     try:
         text = open(cpuinfo, encoding="utf-8", errors="replace").read()
     except OSError:
@@ -143,7 +150,55 @@ def bf16_support(cpuinfo: str = "/proc/cpuinfo") -> dict[str, bool] | None:
     for line in text.splitlines():
         if line.startswith("flags"):
             flags.update(line.partition(":")[2].split())
-    return {flag: flag in flags for flag in ("avx512_bf16", "amx_bf16")}
+    return {flag: flag in flags for flag in names}
+
+
+def bf16_support(cpuinfo: str = "/proc/cpuinfo") -> dict[str, bool] | None:
+    """The CPU's bf16 instructions: ``{"avx512_bf16": ..., "amx_bf16": ...}`` from the flags in ``cpuinfo``.
+
+    Without either, bf16 matmuls on the CPU are converted to fp32 and back, so bf16 saves bytes but not
+    compute. None where the file cannot be read (not Linux). Lesson 04.
+    """
+    return cpu_flags(("avx512_bf16", "amx_bf16"), cpuinfo)
+
+
+def int8_support(cpuinfo: str = "/proc/cpuinfo") -> dict[str, bool] | None:
+    """The CPU's int8 dot-product instructions (``avx512_vnni``, ``avx_vnni``, ``amx_int8``): with one of them
+    an int8 multiply-add is one instruction, without them (AVX2 alone) several, so int8 gains less.
+    Lesson 04."""
+    return cpu_flags(("avx512_vnni", "avx_vnni", "amx_int8"), cpuinfo)
+
+
+@contextlib.contextmanager
+def _quiet_stderr():
+    """Hide the two log lines the profiler (kineto) writes to the process's stderr at each start and stop."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def time_by_op(model: nn.Module, x: torch.Tensor, top: int = 4) -> list[tuple[str, float]]:
+    """``[(operator, share of the time), ...]``: the ``top`` operators of one ``model(x)`` pass by their own
+    time (``torch.profiler``; on a GPU the GPU's time), after one untimed pass. Lesson 04 uses it to show
+    what a quantized layer spends its time on besides the matmul."""
+    on_gpu = x.device.type == "cuda"
+    kinds = torch.profiler.ProfilerActivity
+    activities = [kinds.CPU, kinds.CUDA] if on_gpu else [kinds.CPU]
+    with torch.inference_mode():
+        model(x)
+        with _quiet_stderr(), torch.profiler.profile(activities=activities) as profile:
+            model(x)
+            bench.synchronize(x.device)
+    own = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+    events = [(e.key, getattr(e, own)) for e in profile.key_averages() if getattr(e, own) > 0]
+    total = sum(t for _, t in events)
+    return [(name, t / total) for name, t in sorted(events, key=lambda e: -e[1])[:top]]
 
 
 # ------------------------------------------------------------------------------------------------- time
@@ -171,7 +226,7 @@ def timed_batch(dataset, batch: int, device="cpu") -> torch.Tensor:
 
 
 def compare_latency(variants: dict[str, nn.Module], x: torch.Tensor, *, rounds: int = 15, warmup: int = 2,
-                    device=None, threads: int | None = 1) -> dict[str, bench.Measurement]:
+                    device=None, threads: int | None = 1, calls: int = 1) -> dict[str, bench.Measurement]:
     """Time several models on the same input, **interleaved**: round r times every model once, in turn, and
     every other round in the reverse order (no model is always the first after a pause).
 
@@ -180,7 +235,10 @@ def compare_latency(variants: dict[str, nn.Module], x: torch.Tensor, *, rounds: 
     ``device``: where to time; None times on ``x``'s device. Models elsewhere are copied there
     (``to_device``); on a GPU each run is bracketed by CUDA events and the GPU synchronised
     (``bench.measure``), so a time is the GPU's work, not the launch. ``threads``: CPU threads while timing
-    on the CPU (default 1, see ``utils.bench.threads``). Lesson 04 and its lab.
+    on the CPU (default 1, see ``utils.bench.threads``). ``calls``: model calls per timed run, back to back,
+    the run's time divided by them, after one untimed call: a pass of a fraction of a millisecond (batch 1) is
+    timed over several, warm, so that the clock, a stray interrupt or the caches that the model before it left
+    do not decide it. Lesson 04 and its lab.
     """
     device = x.device if device is None else torch.device(device)
     x = x.to(device)
@@ -194,8 +252,31 @@ def compare_latency(variants: dict[str, nn.Module], x: torch.Tensor, *, rounds: 
         for r in range(rounds):
             for name in names if r % 2 == 0 else reversed(names):
                 model = models[name]
-                samples[name] += bench.measure(lambda: model(x), warmup=0, repeats=1, device=device).samples
+                if calls > 1:  # one untimed call: timed on this model's warm caches, not the last model's
+                    model(x)
+                run = bench.measure(lambda: [model(x) for _ in range(calls)], warmup=0, repeats=1,
+                                    device=device)
+                samples[name] += [t / calls for t in run.samples]
     return {name: bench.Measurement(s, warmup) for name, s in samples.items()}
+
+
+class Replay(nn.Module):
+    """A module whose forward ignores its input and calls ``fn()``: it times one piece of a model (two
+    BatchNorm layers on the inputs they saw) inside ``compare_latency``'s rounds, paired with the whole model.
+    Lesson 04."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn()
+
+
+def share_bound(whole: bench.Measurement, part: bench.Measurement) -> float:
+    """The bound on removing ``part`` from ``whole``, timed in the same rounds: the median over rounds of
+    ``whole / (whole - part)``. Lesson 04 (folding BatchNorm can win at most the time BatchNorm takes)."""
+    return statistics.median(w / (w - p) for w, p in zip(whole.samples, part.samples))
 
 
 def speedup(baseline: nn.Module, candidate: nn.Module, x: torch.Tensor, *, rounds: int = 15,
@@ -255,41 +336,54 @@ def verdict(ratio: float, noise: float, typical: float | None = None) -> str:
 
 
 def compare(baseline: bench.Measurement, candidate: bench.Measurement) -> tuple[float, float, str]:
-    """``(speedup, noise, verdict)`` of ``candidate`` against ``baseline``: the ratio of their fastest runs,
-    its round-to-round noise (``ratio_noise``), and whether the fastest runs and the typical round agree on
-    a difference beyond that noise (``verdict``). Lesson 04."""
-    ratio, noise = baseline.min / candidate.min, ratio_noise(baseline, candidate)
-    typical = statistics.median(_round_ratios(baseline, candidate))
-    return ratio, noise, verdict(ratio, noise, typical)
+    """``(speedup, noise, verdict)`` of ``candidate`` against ``baseline``, **paired**: the speedup is the
+    median of the round-by-round ratios (baseline run / candidate run of the same round, which saw the same
+    machine), its noise how far those ratios spread (``ratio_noise``), and the verdict whether it differs
+    from 1x by more than that noise (``verdict``). A burst of someone else's work slows both runs of a round alike, so it
+    moves neither the median ratio nor its spread much. Lesson 04."""
+    ratio = statistics.median(_round_ratios(baseline, candidate))
+    noise = ratio_noise(baseline, candidate)
+    return ratio, noise, verdict(ratio, noise)
 
 
 def against_bound(ratio: float, bound: float, noise: float) -> str:
-    """Where a speedup stands against its upper ``bound``: ``below the bound``, ``above it, within noise`` (the
-    excess is smaller than the speedup's ``noise``), or ``above it, beyond noise``: then the bound, an estimate
-    from other measurements, missed part of the cost that the change removed. Lesson 04."""
+    """Where a speedup stands against its upper ``bound``: ``below the bound``, or flagged: ``ABOVE the bound,
+    within noise`` (a speedup cannot beat its bound: the excess, smaller than the speedup's ``noise``, is
+    that noise, and the speedup is no measured gain beyond the bound), or ``ABOVE the bound, beyond noise``:
+    then the bound, an estimate from other measurements, missed part of the cost that the change removed.
+    Lesson 04."""
     if ratio <= bound:
         return "below the bound"
-    return "above it, within noise" if ratio / bound - 1 <= noise else "above it, beyond noise"
+    return "ABOVE the bound, within noise" if ratio / bound - 1 <= noise else "ABOVE the bound, beyond noise"
 
 
-NOISY_SPREAD = 0.2  # above this spread (middle half of the runs / median), timing_note warns of a busy machine
+NOISY_SPREAD = 0.2  # above this round-to-round noise of a speedup, timing_note warns of a busy machine
 
 
 def timing_note(times: dict[str, bench.Measurement], limit: float = NOISY_SPREAD) -> str:
-    """One line on how ``times`` (``compare_latency``'s result) were taken, plus a warning when any variant's
-    ``spread`` exceeds ``limit``: then differences within the speedups' noise are not differences. Lesson 04.
+    """One line on how ``times`` (``compare_latency``'s result) were taken, plus a warning when a speedup
+    against the first variant (the baseline) has a round-to-round noise (``ratio_noise``) above ``limit``:
+    then the rounds disagree, and differences within that noise are not differences.
+
+    The per-variant spread is printed but not judged: a load that changes slowly between rounds spreads each
+    variant's times without touching the paired ratios that every speedup here is read from. Lesson 04.
     """
     runs = min(len(t.samples) for t in times.values())
     worst = max(spread(t) for t in times.values())
-    line = (f"times: fastest of {runs} interleaved runs each (order reversed every other round); spread "
-            f"(middle half of the runs / median) up to {worst:.0%}")
-    if worst > limit:
-        line += f"\nwarning: spread above {limit:.0%}: this machine was busy: trust only speedups beyond their noise"
+    baseline, *others = times.values()
+    noise = max((ratio_noise(baseline, t) for t in others), default=0.0)
+    line = (f"times: {runs} interleaved rounds (order reversed every other round); spread of each variant's "
+            f"runs (middle half / median) up to {worst:.0%}; speedups: median of the paired rounds, noise up "
+            f"to {noise:.0%}")
+    if noise > limit:
+        line += (f"\nwarning: paired noise above {limit:.0%}: the rounds disagree (other programs, or for a "
+                 "memory-bound pass the caches and memory it shares with them): trust only speedups "
+                 "beyond it")
     return line
 
 
 TIMING_COLUMNS = ["latency (fastest)", "median", "spread (middle half)"]
-SPEEDUP_COLUMNS = ["speedup (fastest)", "noise (round to round)", "vs 1x"]
+SPEEDUP_COLUMNS = ["speedup (paired median)", "noise (round to round)", "vs 1x"]
 
 
 def timing_cells(measurement: bench.Measurement) -> tuple[str, str, str]:
@@ -302,8 +396,9 @@ def timing_cells(measurement: bench.Measurement) -> tuple[str, str, str]:
 
 
 def speedup_cells(times: dict[str, bench.Measurement], baseline: str, name: str) -> tuple[str, str, str]:
-    """``SPEEDUP_COLUMNS`` of variant ``name`` against ``baseline`` in ``times``: the speedup of the fastest
-    runs, its round-to-round noise and whether it is a measured difference (``compare``)."""
+    """``SPEEDUP_COLUMNS`` of variant ``name`` against ``baseline`` in ``times``: the paired speedup (median
+    of the round-by-round ratios), its round-to-round noise and whether it is a measured difference
+    (``compare``)."""
     if name == baseline:
         return "1.00x", "", ""
     ratio, noise, vs_one = compare(times[baseline], times[name])

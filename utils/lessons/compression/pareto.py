@@ -15,14 +15,22 @@ from utils import plots
 __all__ = ["pareto_front", "plot_front"]
 
 
-def pareto_front(points: list[tuple[float, ...]]) -> list[bool]:
+def pareto_front(points: list[tuple[float, ...]], tolerance: tuple[float, ...] | None = None) -> list[bool]:
     """Which points no other point beats: True where no point is at least as good in every coordinate and
     strictly better in one. Every coordinate is *lower is better* (pass ``-accuracy`` for accuracy). Lesson 04.
 
+    ``tolerance``: per coordinate, a relative difference that is not a difference (a measured latency's
+    noise): values within it are ties, so noise between two models of identical shapes decides nothing.
     ``pareto_front([(1, 5), (2, 3), (3, 4)])`` is ``[True, True, False]``: (2, 3) beats (3, 4) in both.
     """
+    tolerance = tolerance or (0.0,) * len(points[0]) if points else ()
+
+    def better(x, y, tol):  # x lower than y by more than the tolerance
+        return x < y and y - x > tol * max(abs(x), abs(y))
+
     def beats(a, b):
-        return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
+        return (not any(better(y, x, t) for x, y, t in zip(a, b, tolerance))
+                and any(better(x, y, t) for x, y, t in zip(a, b, tolerance)))
 
     return [not any(beats(other, p) for other in points) for p in points]
 

@@ -4,7 +4,8 @@ used, and the label every timed number carries. Its lab and the ``quantize`` ben
 
     S = lesson_settings(devices.plan(2), devices.hardware())
     S.float_device, S.float_batch, S.float_label    # fp32, pruned, folded and 16-bit models: "cuda:0" on a GPU
-    S.cpu_batch, S.cpu_label                         # int8 and the trade-off table: the CPU in every mode
+    S.cpu_batch, S.cpu_label                         # the trade-off table: the CPU in every mode
+    S.quant_device, S.quant_batches, S.quant_kinds   # section 4: torchao on the float device, 2 batches
 
 A label says where a number was measured, not which mode the course runs in: this lesson has no worker
 processes standing in for GPUs, so nothing in it is *simulated*; a CPU timing is a real CPU timing.
@@ -30,8 +31,8 @@ class Settings:
     float_device: str  # "cpu", or "cuda:0" where there is a GPU
     float_batch: int  # images per timed forward pass there: larger on a GPU, where a CPU-sized batch times launches
     float_label: str  # " (on the CPU)" or " (on cuda:0, NVIDIA H200)": where those numbers were measured
-    # int8 (torch.ao's dynamic int8 runs fbgemm / qnnpack kernels: CPU kernels) and the trade-off table (its
-    # families hold int8 variants, and one table is timed on one device) run on the CPU in every mode.
+    # The trade-off table (one table timed on one device; without a GPU its MLP family holds torch.ao's int8,
+    # whose fbgemm / qnnpack kernels are CPU kernels) runs on the CPU in every mode.
     cpu_batch: int  # images per timed forward pass on the CPU
     cpu_label: str  # " (on the CPU)"
     train_device: str  # where section 5 trains each precision (the float device)
@@ -39,6 +40,13 @@ class Settings:
     half_name: str  # "bf16" or "fp16", as the tables name it
     train_precisions: tuple[tuple[str, torch.dtype | None], ...]  # (row name, autocast dtype) trained in section 5
     half_note: str  # one line: why this 16-bit type on this device
+    # Section 4 (quantization) runs torchao on the float device, at batch 1 (memory-bound: bytes decide) and
+    # at the timed batch (compute-bound: arithmetic decides), each against its roofline reference.
+    quant_device: str  # "cpu" or "cuda:0"
+    quant_batches: tuple[int, ...]  # (1, float_batch)
+    quant_kinds: tuple[str, ...]  # torchao configurations measured: int4 weight-only has GPU kernels only
+    quant_label: str  # where section 4 was measured
+    legacy_int8: bool  # torch.ao's deprecated quantize_dynamic measured beside torchao: CPU kernels only
 
 
 def device_label(device: str, hw: devices.Hardware | None = None) -> str:
@@ -93,4 +101,9 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware, latency_batch: int
         half_name="bf16" if half_dtype == torch.bfloat16 else "fp16",
         train_precisions=precisions,
         half_note=note,
+        quant_device=float_device,
+        quant_batches=(1, max(latency_batch, gpu_latency_batch) if on_gpu else latency_batch),
+        quant_kinds=("int8_weight_only", "int8_dynamic") + (("int4_weight_only",) if on_gpu else ()),
+        quant_label=device_label(float_device, hw),
+        legacy_int8=not on_gpu,
     )

@@ -4,6 +4,7 @@ permanent, and removing the channels that structured pruning zeroed (the only ki
     pruned = pruned_copy(cnn, "global unstructured", 0.5)   # masks in place: weight = weight_orig * mask
     remove_masks(pruned)                                     # prune.remove: the zeros stay, the masks go
     small = shrink_article_cnn(pruned_copy(cnn, "structured (channels)", 0.5))   # smaller tensors
+    thin = shrink_mlp(mlp, keep=0.5)                         # half of each hidden layer's neurons removed
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from torch.nn.utils import prune
 
 from utils.lessons.compression.measure import WEIGHT_LAYERS
 
-__all__ = ["PRUNING_METHODS", "prunable", "pruned_copy", "remove_masks", "kept_channels", "shrink_article_cnn"]
+__all__ = ["PRUNING_METHODS", "prunable", "pruned_copy", "remove_masks", "kept_channels", "shrink_article_cnn",
+           "shrink_mlp"]
 
 PRUNING_METHODS = ("unstructured, per layer", "global unstructured", "structured (channels)")
 
@@ -112,3 +114,22 @@ def _linear(weight: torch.Tensor, bias: torch.Tensor) -> nn.Linear:
     linear = nn.Linear(weight.shape[1], weight.shape[0])
     linear.weight.data, linear.bias.data = weight.contiguous(), bias.contiguous()
     return linear
+
+
+def shrink_mlp(mlp: nn.Sequential, keep: float) -> nn.Sequential:
+    """A copy of ``mlp`` with only the ``keep`` fraction of each hidden layer's neurons: structured pruning
+    that removes them, so the tensors (bytes) and the matrix multiplies (time) shrink. Lesson 04's lab.
+
+    A hidden neuron is row j of one Linear's weight (and bias j) and column j of the next Linear's weight; the
+    neurons with the largest L2 norm of their incoming weights stay (``prune.ln_structured``'s criterion).
+    The output layer keeps all its classes. The copy is smaller but less accurate: fine-tune it afterwards.
+    """
+    mlp = copy.deepcopy(mlp)
+    linears = [i for i, layer in enumerate(mlp) if isinstance(layer, nn.Linear)]
+    for here, after in zip(linears[:-1], linears[1:]):  # every Linear but the last feeds hidden neurons
+        first, second = mlp[here], mlp[after]
+        count = max(1, round(first.out_features * keep))
+        kept = first.weight.detach().norm(dim=1).topk(count).indices.sort().values  # (count,)
+        mlp[here] = _linear(first.weight.detach()[kept], first.bias.detach()[kept])  # (count, in)
+        mlp[after] = _linear(second.weight.detach()[:, kept], second.bias.detach().clone())  # (out, count)
+    return mlp

@@ -1,6 +1,7 @@
 """Lesson 05's data: digit images stored as uint8, each read costing simulated storage time.
 
     data = SlowDigits(n_items=512, item_seconds=0.003)   # (uint8 image, label) pairs; each read costs 3 ms
+    uneven = SlowDigits(512, 0.003, read_weights=uneven_weights(512, block=16, every=8, factor=4.0))
     images = decode_images(images.to(device))            # uint8 crosses the link, float32 is made there
 """
 
@@ -24,6 +25,28 @@ def digits_uint8(n_items: int, seed: int = 0) -> tuple[torch.Tensor, torch.Tenso
     raw = (images * MNIST_STD + MNIST_MEAN).clamp(0, 1)  # back to 0..1
     index = torch.arange(n_items) % len(labels)
     return (raw[index] * 255).round().to(torch.uint8), labels[index]
+
+
+def uneven_weights(n_items: int, block: int, every: int, factor: float) -> torch.Tensor:
+    """Per-item read-time multipliers (n_items,) whose mean is 1: every ``every``-th block of ``block`` items
+    (a batch, read in order) costs ``factor`` times the mean, the others less, so that the epoch's total read
+    time L stays the same. A slow file among fast ones: what a deeper prefetch queue can absorb (lesson 05).
+    """
+    if not (every >= 2 and 1 <= factor <= every):
+        raise ValueError(f"need every >= 2 and 1 <= factor <= every (the others' share stays >= 0), got "
+                         f"every={every}, factor={factor}")
+    slow = (torch.arange(n_items) // block) % every == every - 1  # the last block of each group of ``every``
+    fast = (every - factor) / (every - 1)  # (every - 1) fast blocks and one slow one average to 1
+    weights = torch.where(slow, torch.tensor(factor), torch.tensor(fast))
+    return weights / weights.mean()  # exactly 1 on average, also when n_items is not a whole number of groups
+
+
+def burn_cpu(seconds: float) -> None:
+    """Keep this thread's core busy for ``seconds`` of its own CPU time (``time.thread_time``): work such as
+    decoding, which takes longer in wall time when more processes than cores want to run (lesson 05)."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
 
 
 def decode_images(images: torch.Tensor) -> torch.Tensor:
@@ -51,12 +74,20 @@ class SlowDigits(Dataset):
 
     ``open_seconds`` is a set-up cost each *process* pays once, on its first read (opening the file,
     connecting to the store): a DataLoader worker started afresh every epoch pays it every epoch, a
-    persistent one once.
+    persistent one once. ``read_weights`` (n_items,): each item's read time as a multiple of ``item_seconds``
+    (``uneven_weights``); None: every read the same. ``cpu_seconds``: CPU work per item on top of the wait
+    (decoding, augmenting: ``burn_cpu``), which processes on too few cores must take turns at.
     """
 
     def __init__(self, n_items: int = 512, item_seconds: float = 0.003, decode_on_host: bool = False,
-                 seed: int = 0, open_seconds: float = 0.0):
+                 seed: int = 0, open_seconds: float = 0.0, read_weights: torch.Tensor | None = None,
+                 cpu_seconds: float = 0.0):
         self.images, self.labels = digits_uint8(n_items, seed)
+        if read_weights is not None and read_weights.shape != (n_items,):
+            raise ValueError(f"read_weights must hold one weight per item, shape ({n_items},), "
+                             f"not {tuple(read_weights.shape)}")
+        self.read_weights = read_weights
+        self.cpu_seconds = cpu_seconds
         self.item_seconds = item_seconds
         self.decode_on_host = decode_on_host
         self.open_seconds = open_seconds
@@ -77,7 +108,9 @@ class SlowDigits(Dataset):
     def __getitems__(self, indices: list[int]) -> list:
         """A batch of items in one read (the DataLoader asks for a batch at once when this exists)."""
         self.open()
-        time.sleep(self.item_seconds * len(indices))  # the simulated read: no CPU used, just waiting
+        weight = len(indices) if self.read_weights is None else float(self.read_weights[indices].sum())
+        time.sleep(self.item_seconds * weight)  # the simulated read: no CPU used, just waiting
+        burn_cpu(self.cpu_seconds * len(indices))  # the simulated decoding: CPU time, shared with the others
         images = self.images[indices]  # (B, 1, 28, 28) uint8, as stored
         if self.decode_on_host:
             images = decode_images(images)  # (B, 1, 28, 28) float32: 4x the bytes to move

@@ -15,10 +15,11 @@ from torch.utils.data import DataLoader, Dataset
 
 
 def make_loader(dataset: Dataset, batch_size: int, num_workers: int = 0, persistent_workers: bool = False,
-                prefetch_factor: int | None = None, pin_memory: bool = False) -> DataLoader:
-    """A ``DataLoader`` with the four knobs lesson 05 measures, each named as torch names it."""
+                prefetch_factor: int | None = None, pin_memory: bool = False, sampler=None) -> DataLoader:
+    """A ``DataLoader`` with the four knobs lesson 05 measures, each named as torch names it; ``sampler``: a
+    DDP rank's share of the items (``DistributedSampler``, section 6), None: every item in order."""
     return DataLoader(
-        dataset, batch_size=batch_size,
+        dataset, batch_size=batch_size, sampler=sampler,
         num_workers=num_workers,  # w processes read batches while the device computes: max(L/w, C)
         persistent_workers=persistent_workers,  # keep the workers between epochs: start-up paid once
         prefetch_factor=prefetch_factor,  # batches each worker keeps ready (None: torch's 2); needs workers

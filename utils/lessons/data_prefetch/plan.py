@@ -34,6 +34,10 @@ class Settings:
     torch_threads: int | None  # cpu mode: 1 (one core trains, the other is left to the loader); None: torch's
     worker_counts: tuple[int, ...]  # DataLoader workers to compare
     prefetch_factors: tuple[int, ...]  # batches each worker loads ahead
+    uneven_every: int  # for prefetch_factor: every uneven_every-th batch reads uneven_factor times slower ...
+    uneven_factor: float  # ... and the others faster: the same L, uneven reads (dataset.uneven_weights)
+    ranks: int  # DDP ranks of section 6, each with its own loader (the plan's world size)
+    rank_worker_counts: tuple[int, ...]  # workers per rank there: 0, the cores divided between ranks, more
     pin_memory: bool  # page-locked batches: only where a GPU copies them (without one torch warns)
     transfer_images: int  # images of 3 x transfer_side x transfer_side for the transfer measurements
     transfer_side: int
@@ -59,6 +63,15 @@ class Settings:
                 f"{self.open_ms:.0f} ms to open per reading process")
 
 
+def rank_workers(plan: devices.Plan, hw: devices.Hardware | None) -> tuple[int, ...]:
+    """Loader workers per DDP rank that section 6 compares: none, the host's cores divided between the ranks,
+    and every core for each rank (oversubscribed), never more than a rank's batches."""
+    cores = hw.cpu_cores if hw is not None else devices.cpu_cores()
+    per_rank_batches = BATCHES_PER_EPOCH // plan.world_size
+    divided = max(1, cores // plan.world_size)
+    return tuple(dict.fromkeys(min(w, per_rank_batches) for w in (0, divided, max(cores, 2 * divided))))
+
+
 def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None) -> Settings:
     """Lesson 05's settings for this plan: CPU sizes and a paced step in cpu mode, GPU sizes on a GPU.
 
@@ -71,7 +84,9 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None) -> Settings
     if plan.simulated:
         return Settings(device=device, simulated=True, batch=16, items=16 * BATCHES_PER_EPOCH,
                         read_ms_per_item=3.0, open_ms=200.0, step_ms=40.0, torch_threads=1,
-                        worker_counts=(1, 2, 4), prefetch_factors=(1, 2, 4), pin_memory=False,
+                        worker_counts=(1, 2, 4), prefetch_factors=(1, 2, 4), uneven_every=8,
+                        uneven_factor=4.0, ranks=plan.world_size,
+                        rank_worker_counts=rank_workers(plan, hw), pin_memory=False,
                         transfer_images=32, transfer_side=224, pcie_bandwidth=None,
                         label=" (simulated on CPU)", load_label=" (simulated storage, read on the CPU)",
                         transfer_label=" (simulated on CPU: host memory stands in for the link)")
@@ -79,7 +94,8 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None) -> Settings
     name = f"{device}, {gpu.name}" if gpu else device
     return Settings(device=device, simulated=False, batch=512, items=512 * BATCHES_PER_EPOCH,
                     read_ms_per_item=0.08, open_ms=200.0, step_ms=0.0, torch_threads=None,
-                    worker_counts=(1, 2, 4), prefetch_factors=(1, 2, 4), pin_memory=True,
+                    worker_counts=(1, 2, 4), prefetch_factors=(1, 2, 4), uneven_every=8, uneven_factor=4.0,
+                    ranks=plan.world_size, rank_worker_counts=rank_workers(plan, hw), pin_memory=True,
                     transfer_images=128, transfer_side=224, pcie_bandwidth=gpu.pcie_bandwidth if gpu else None,
                     label=f" (step on {name})", load_label=" (simulated storage, read on the CPU)",
                     transfer_label=f" (host to {device} over PCIe)")

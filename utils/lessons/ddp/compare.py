@@ -20,7 +20,7 @@ from torch.utils.data import DataLoader, DistributedSampler
 
 from utils.bench import synchronize, threads
 from utils.launch import keep_until_exit, process_group
-from utils.lessons.ddp.hooks import register_hook
+from utils.lessons.ddp.hooks import builtin_bytes_per_sync, register_hook
 from utils.lessons.ddp.instrumentation import ByteCounter
 from utils.lessons.ddp.recipe import build, micro_batches, train_step
 from utils.lessons.ddp.settings import Settings, text_data
@@ -51,7 +51,8 @@ class _Variant:
             loss = train_step(self.ddp, self.optimizer, self.batches, self.s.accumulate, self.device)
         synchronize(self.device)
         self.seconds.append(time.perf_counter() - start)
-        self.bytes.append(counter.bytes)
+        # No hook (DDP's built-in reduction): the counter sees nothing; DDP's buckets say what was sent.
+        self.bytes.append(counter.bytes if self.s.hook != "none" else builtin_bytes_per_sync(self.ddp))
         self.losses.append(loss)  # a 0-d tensor: read once, at the end
 
 
@@ -104,6 +105,7 @@ def reading(rows: dict[str, dict], reference: str) -> list[str]:
         overlap = lo <= r_hi and r_lo <= hi
         verdict = ("within the step-to-step noise (the middle halves overlap)" if overlap else
                    ("faster, beyond the noise" if change > 0 else "slower, beyond the noise"))
-        lines.append(f"{name}: {change:+.0%} samples/s against {reference}, {verdict}; "
-                     f"{rows[reference]['bytes_per_step'] / row['bytes_per_step']:.1f}x fewer bytes")
+        fewer = rows[reference]["bytes_per_step"] / row["bytes_per_step"]
+        sent = "the same bytes" if fewer == 1 else f"{fewer:.1f}x fewer bytes"
+        lines.append(f"{name}: {change:+.0%} samples/s against {reference}, {verdict}; {sent}")
     return lines

@@ -35,7 +35,8 @@ def bf16_hook(process_group, bucket):  # no annotations: DDP checks them, and th
 
 
 HOOKS = {
-    "allreduce": default_hooks.allreduce_hook,  # average the fp32 gradients: DDP's own behaviour
+    "none": None,  # no hook: DDP's built-in reduction (its C++ reducer calls the process group directly)
+    "allreduce": default_hooks.allreduce_hook,  # the same fp32 average, from Python: the lesson can count it
     "fp16": default_hooks.fp16_compress_hook,  # cast to float16, all-reduce, cast back
     "bf16": bf16_hook,  # the same in bfloat16, on NCCL and gloo alike (see its docstring)
     "powersgd": powerSGD_hook.powerSGD_hook,  # low-rank P, Q per matrix; needs a PowerSGDState
@@ -45,8 +46,10 @@ HOOKS = {
 def register_hook(ddp_model: DDP, hook: str, powersgd_rank: int = 1, powersgd_start: int = 2):
     """Attach the communication hook named ``hook`` to ``ddp_model``; returns its state (PowerSGD keeps one).
 
-    Registering ``allreduce`` explicitly changes nothing in what is sent; it lets the lesson count its bytes
-    like the others'. PowerSGD sends plain all-reduces for its first ``powersgd_start`` steps.
+    ``none`` registers nothing: DDP's built-in reduction. ``allreduce`` sends the same fp32 averages through a
+    Python hook, which lets the lesson count its bytes like the others' (section 4 times both). PowerSGD
+    sends plain all-reduces for its first ``powersgd_start`` steps (torch's default is 1000 steps; the
+    lesson's short runs start at 2 so that PowerSGD's approximation is what trains).
     """
     if hook not in HOOKS:
         raise ValueError(f"hook must be one of {tuple(HOOKS)}, got {hook!r}")
@@ -54,8 +57,22 @@ def register_hook(ddp_model: DDP, hook: str, powersgd_rank: int = 1, powersgd_st
     if hook == "powersgd":
         state = powerSGD_hook.PowerSGDState(process_group=None, matrix_approximation_rank=powersgd_rank,
                                             start_powerSGD_iter=powersgd_start)
-    ddp_model.register_comm_hook(state, HOOKS[hook])
+    if HOOKS[hook] is not None:
+        ddp_model.register_comm_hook(state, HOOKS[hook])
     return state
+
+
+def builtin_bytes_per_sync(ddp_model: DDP) -> int:
+    """Bytes DDP's built-in reduction all-reduces at each synchronising backward: the sum of its buckets.
+
+    Without a hook the C++ reducer calls the process group itself, so ``ByteCounter`` sees nothing; DDP's own
+    log (``_get_ddp_logging_data``, a private API: "bucket_sizes", bytes, comma-separated, known after the
+    first backward) says what its buckets hold. Falls back to the gradients' size, which the buckets hold.
+    """
+    sizes = ddp_model._get_ddp_logging_data().get("bucket_sizes", "")
+    if sizes:
+        return sum(int(b) for b in str(sizes).split(",") if b.strip())
+    return sum(p.numel() * p.element_size() for p in ddp_model.parameters() if p.requires_grad)
 
 
 def trap_outcomes(outcomes: list[str]) -> str:

@@ -22,7 +22,8 @@ CPU_ALLREDUCE_SIZES = tuple(2**12 * 4**k for k in range(7))  # 4 KiB ... 16 MiB
 GPU_ALLREDUCE_SIZES = tuple(2**12 * 4**k for k in range(9))  # 4 KiB ... 256 MiB: past the link's plateau
 # One bucket for all gradients: PowerSGD on gloo needs it (section 4); every hook compared gets the same.
 CPU_BUCKET_MB, GPU_BUCKET_MB = 25, 256  # the CPU model's gradients are 3.3 MB, the GPU model's about 100 MB
-HOOKS = ("allreduce", "fp16", "bf16", "powersgd")  # bf16 too on gloo: torch 2.13's gloo all-reduces bfloat16
+# "none" first: DDP's built-in reduction is the reference every hook is compared with.
+HOOKS = ("none", "allreduce", "fp16", "bf16", "powersgd")  # bf16 too on gloo: torch 2.13's gloo all-reduces bfloat16
 NATIVE_BF16_CC = (8, 0)  # bf16 arithmetic in hardware from compute capability 8.0 (A100) on
 
 

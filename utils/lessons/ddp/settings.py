@@ -29,7 +29,7 @@ class Settings:
     seed: int = 0
     max_chars: int = 200_000  # characters of standard-library source used as training text
     threads: int | None = None  # torch threads per worker; None keeps the launcher's (or torchrun's) choice
-    hook: str = "allreduce"  # what the gradient all-reduce sends: allreduce (plain fp32), fp16, bf16, powersgd
+    hook: str = "allreduce"  # what the all-reduce sends: none (DDP built-in), allreduce (fp32), fp16, bf16, powersgd
     bucket_cap_mb: float | None = None  # DDP bucket size; None is DDP's default (see the PowerSGD note)
     powersgd_rank: int = 1  # rank of PowerSGD's low-rank approximation
     powersgd_start: int = 2  # PowerSGD compresses from this step on (plain all-reduce before)

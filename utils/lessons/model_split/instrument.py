@@ -62,19 +62,34 @@ class RecordedStage(PipelineStage):
         super().__init__(*args, **kwargs)
         self.recorder = None
         self.bytes_sent = 0  # bytes this stage sent to its neighbours (activations and gradients)
+        self.messages = 0  # how many tensors it sent
+
+    def _remote(self, neighbour: int) -> bool:
+        """Whether stage ``neighbour`` lives on another worker (with several stages per worker, the
+        schedule sets ``stage_index_to_group_rank``; two stages of one worker pass tensors in memory)."""
+        ranks = getattr(self, "stage_index_to_group_rank", None)
+        return not ranks or ranks.get(neighbour, -1) != self.group_rank
 
     def forward_one_chunk(self, fwd_chunk_id, *args, **kwargs):
         with span_timer(self.recorder, fwd_chunk_id)("forward"):
             out = super().forward_one_chunk(fwd_chunk_id, *args, **kwargs)
-        if not self.is_last:  # the activation goes on to the next stage
+        if not self.is_last and self._remote(self.stage_index + 1):  # the activation goes on to the next stage
             self.bytes_sent += nbytes(out)
+            self.messages += 1
         return out
 
     def backward_one_chunk(self, bwd_chunk_id, *args, **kwargs):
-        if not self.is_first:  # the input's gradient goes back: as many bytes as the input
+        if not self.is_first and self._remote(self.stage_index - 1):  # the input's gradient goes back
             self.bytes_sent += nbytes(self.fwd_cache[bwd_chunk_id][1])
+            self.messages += 1
         with span_timer(self.recorder, bwd_chunk_id)("backward"):
             return super().backward_one_chunk(bwd_chunk_id, *args, **kwargs)
+
+    def backward_weight_one_chunk(self, bwd_chunk_id, *args, **kwargs):
+        """Zero-bubble schedules split the backward pass: input gradients first (``backward``), the
+        weights' gradients later (``weight``, W on the chart), to fill what would be bubbles."""
+        with span_timer(self.recorder, bwd_chunk_id)("weight"):
+            return super().backward_weight_one_chunk(bwd_chunk_id, *args, **kwargs)
 
 
 class InputBytes:

@@ -7,7 +7,7 @@ whether the CPU-time analysis applies.
     task_for(S.sizes), S.split, S.bounds, S.label
 
 Two pipelines, two sets of decisions:
-* the **two-worker pipelines** (sections 3 and 5-8): one process per stage. With a GPU per worker (NCCL) the
+* the **two-worker pipelines** (sections 3 and 5-9): one process per stage. With a GPU per worker (NCCL) the
   stages run on the GPUs; otherwise (``cpu`` mode, and ``1gpu`` mode, where gloo's send/recv move host memory
   only) two CPU processes stand in for the two GPUs: *simulated on CPU*. Either way two devices work, so
   the bound is 2m/(m+1);

@@ -26,6 +26,8 @@ CONTENDED = 0.80  # CPU time below this share of a stage's busy wall time: it wa
 # explain_row's verdicts, word for word.
 LESS_WORK_VERDICT = ("above the bound, and the stages did less work than one device: the split made the work "
                      "itself cheaper (each process's caches hold only its part of the model)")
+PER_PROCESS = ("above 1x and within the bound measured per process: each stage alone in its own process cost "
+               "less than its share of one device's step (its caches hold only half the model)")
 NOISE = "above the bound by less than the spread: noise"
 ABOVE = "above the bound in every round: flagged, these numbers do not explain it"
 AT_THE_BOUND = "at the bound within the spread"
@@ -61,10 +63,36 @@ def rows_table(run: PipelineRun, title: str | None = None) -> Table:
                f"{r.ratio:.0%}", " / ".join(f"{b * 1e3:.0f}" for b in r.busy)]
         if cpu:
             row += [" / ".join(f"{c * 1e3:.0f}" for c in r.cpu), " / ".join(f"{f:.0%}" for f in r.cpu_share)]
-        rows.append(tuple(row + [f"{work:.2f}x" if work else ""]))
+        rows.append(tuple(row + [f"{work:.2f}x" if work else "", _flagged(r)]))
     columns = ["batch", "schedule", "m", "step ms", "one device ms", "speedup (min-max)", "bound", "of bound",
-               "busy ms per stage"] + (["CPU ms per stage", "CPU/busy"] if cpu else []) + ["work vs 1 dev"]
+               "busy ms per stage"] + (["CPU ms per stage", "CPU/busy"] if cpu else []) + ["work vs 1 dev",
+                                                                                          "rounds left out"]
     return Table(columns, rows, title=title)
+
+
+def _flagged(r: Row) -> str:
+    """The rounds left out of the median: paired speedups above the number of devices, which cannot be true
+    (the one-device step of that round was disturbed)."""
+    if not r.impossible:
+        return ""
+    return f"{len(r.impossible)} of {len(r.speedups)} (" + ", ".join(f"{s:.2f}x" for s in r.impossible) + \
+        f" > {r.devices}x: impossible)"
+
+
+def link_table(rows: list[Row], alpha: float, beta: float, where: str, title: str) -> Table:
+    """Each row's inter-stage traffic per step (both workers, both directions, as ``RecordedStage`` counts it)
+    beside the link: the time its messages need at least, messages·α + bytes/β, and that time's share of
+    the measured step. ``where`` says what α and β are (measured now, or a datasheet peak)."""
+    out = []
+    for r in rows:
+        least = r.messages * alpha + r.bytes_sent / beta
+        kind = "naive split" if r.naive else f"{r.schedule} m={r.m}"
+        out.append((r.batch, kind, r.messages, f"{r.bytes_sent / 2**20:.1f}",
+                    f"{r.bytes_sent / max(r.messages, 1) / 2**10:,.0f}", f"{least * 1e3:.1f}", f"{r.seconds * 1e3:.0f}",
+                    f"{least / r.seconds:.0%}"))
+    return Table(["batch", "schedule", "messages per step", "MiB per step", "KiB per message",
+                  "link time ms", "step ms", "link share of step"], out, title=f"{title}; link time = messages·α + "
+                                                                            f"bytes/β ({where})")
 
 
 def _gaps(r: Row) -> list[str]:
@@ -85,6 +113,8 @@ def row_verdict(r: Row) -> str:
     """The verdict alone: above, at or below the bound, and why (see ``verdict_table``)."""
     lo, hi = r.speedup_range
     if r.speedup > r.bound:
+        if r.process_bound is not None and r.speedup <= r.process_bound:
+            return PER_PROCESS
         if r.work_inflation is not None and r.work_inflation < LESS_WORK:
             return LESS_WORK_VERDICT
         return NOISE if lo <= r.bound else ABOVE
@@ -98,6 +128,8 @@ def explain_row(r: Row) -> str:
     measured (CPU time on CPU workers, device time on GPUs), and the verdict."""
     lo, hi = r.speedup_range
     parts = [f"{r.speedup:.2f}x (rounds {lo:.2f}-{hi:.2f}) of a {r.bound:.2f}x bound ({r.ratio:.0%})"]
+    if r.impossible:
+        parts.append(f"left out: {_flagged(r)}")
     if r.work_inflation is not None:
         parts.append(f"{_work_name(r)} work {r.work_inflation:.2f}x one device's")
     if r.predicted is not None:
@@ -120,6 +152,7 @@ def verdict_table(cpu_times: bool = True) -> Table:
     test, which only CPU times can make.
     """
     rows = [
+        (PER_PROCESS, "naive split: median above 1x, at or below one device / the stages' sum timed alone"),
         (LESS_WORK_VERDICT, f"median above the bound and work below {LESS_WORK:.2f}x one device's"),
         (NOISE, "median above the bound, the lowest round at or below it"),
         (ABOVE, "median and every round above the bound"),
@@ -156,22 +189,47 @@ def naive_reading(r: Row, spans) -> str:
             f"(rounds {r.speedup_range[0]:.2f}-{r.speedup_range[1]:.2f}): {cause}.")
 
 
+def naive_process_reading(r: Row) -> str:
+    """Why the naive split can beat its 1x bound, from this run: each stage timed alone in its own process
+    (``runs.alone_runners``) against one device's whole step, and the naive split against that bound."""
+    if r.process_bound is None:
+        return ""
+    lo, hi = min(r.process_bounds), max(r.process_bounds)
+    stages = " + ".join(f"{a * 1e3:.0f}" for a in r.alone)
+    if lo > 1:
+        reading = ("; in every round splitting made the work itself cheaper (each process holds half the model, "
+                   "its weights and activations stay closer in the caches)")
+    elif r.process_bound > 1:
+        reading = ("; in most rounds splitting made the work cheaper (each process holds half the model), though "
+                   "the lowest round is at or below 1x: a tendency, not a law")
+    else:
+        reading = "; within the rounds' spread the stages cost what the whole model does"
+    return (f"Each stage alone in its own process: {stages} ms, against one device's {r.baseline * 1e3:.0f} ms for "
+            f"the whole step: the bound measured per process is {r.process_bound:.2f}x (rounds {lo:.2f}-{hi:.2f})"
+            + reading
+            + f". Against that bound the naive split reaches {r.speedup / r.process_bound:.2f}: the rest is the "
+            f"messages and the turn-taking.")
+
+
 def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one device against 2m/(m+1)"):
-    """Measured GPipe speedup per micro-batch count (median, bars min-max over rounds), one line per batch
-    size, beside the bound; each m's bubble is written on the top axis, clear of the bars."""
-    fig, (ax,) = plots.new_figure(rows=1, width=8.0, row_height=3.6)
-    rows = [r for r in run.rows if not r.naive and r.schedule == "gpipe"]
+    """Measured speedup per micro-batch count (median of paired rounds, bars min-max of the kept rounds), one
+    line per batch size and schedule (GPipe solid, 1F1B as squares), beside the bound 2m/(m+1) and the 2x
+    ceiling of two devices; each m's bubble is written on the top axis, clear of the bars."""
+    fig, (ax,) = plots.new_figure(rows=1, width=8.0, row_height=3.8)
+    rows = [r for r in run.rows if not r.naive and r.schedule in ("gpipe", "1f1b")]
     ms = sorted({r.m for r in rows})
     grid = [1 + k * (max(ms) - 1) / 100 for k in range(101)]
     ax.plot(grid, [pipeline_bound(m) for m in grid], color="0.3", lw=1.5, label="bound 2m/(m+1)")
-    batches = sorted({r.batch for r in rows})
-    for k, batch in enumerate(batches):
-        mine = sorted((r for r in rows if r.batch == batch), key=lambda r: r.m)
-        shift = 2 ** (0.04 * (k - (len(batches) - 1) / 2))  # side by side, so the bars do not hide each other
+    ax.axhline(2.0, color="0.3", lw=1.0, ls="--", label="ceiling: two devices, 2x")
+    lines = sorted({(r.schedule, r.batch) for r in rows}, key=lambda sb: (sb[0] != "gpipe", sb[1]))
+    for k, (schedule, batch) in enumerate(lines):
+        mine = sorted((r for r in rows if (r.schedule, r.batch) == (schedule, batch)), key=lambda r: r.m)
+        shift = 2 ** (0.04 * (k - (len(lines) - 1) / 2))  # side by side, so the bars do not hide each other
         ys = [r.speedup for r in mine]
         err = [[y - r.speedup_range[0] for y, r in zip(ys, mine)], [r.speedup_range[1] - y for y, r in zip(ys, mine)]]
-        ax.errorbar([r.m * shift for r in mine], ys, yerr=err, fmt="o-", color=plots.device_color(k), capsize=3,
-                    label=f"measured, batch {batch} (bars: min-max over rounds)")
+        name = "GPipe" if schedule == "gpipe" else "1F1B"
+        ax.errorbar([r.m * shift for r in mine], ys, yerr=err, fmt=("o-" if schedule == "gpipe" else "s--"),
+                    color=plots.device_color(k), capsize=3, label=f"{name}, batch {batch} (bars: min-max over rounds)")
     ax.axhline(1.0, color="0.6", lw=0.8, ls=":")
     ax.set_xscale("log", base=2)
     ax.set_xlim(min(ms) / 1.4, max(ms) * 1.4)
@@ -179,12 +237,12 @@ def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one devi
     ax.minorticks_off()
     ax.set_xlabel("micro-batches m (log scale)")
     ax.set_ylabel("speedup over one device")
-    ax.set_ylim(0, max([2.0] + [r.speedup_range[1] for r in rows]) * 1.08)
+    ax.set_ylim(0, max([2.0] + [r.speedup_range[1] for r in rows]) * 1.1)
     top = ax.secondary_xaxis("top")  # the bubble of each m, on its own axis: no label sits on a bar
     top.set_xticks(ms, [f"bubble {bubble_fraction(m):.0%}" for m in ms], fontsize=8, color="0.3")
     top.minorticks_off()
     top.tick_params(length=0)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=8, ncol=2, frameon=False)  # off the bars
     plots.stamp_simulated(fig, run.simulated)
     return plots.finish(fig, title)
 

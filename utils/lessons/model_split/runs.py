@@ -6,13 +6,17 @@
     report.plot_schedule(run.spans(Config(64, 4)))     # both workers' spans of the last round
 
 One launch times every configuration and the one-device baseline, interleaved round by round, so they share
-the machine's state. Each worker also reads its CPU time: where the workers are CPU processes it tells extra
+the machine's state; each speedup is the median of the rounds' paired ratios, rounds above the number of
+devices (impossible) left out and counted (``Row.impossible``). A naive split's stages are also timed alone,
+each in its own process (``alone_runners``): its bound measured per process. ``link_model`` gives the α and β
+of the link the stages send through, to set each step's bytes beside. Each worker also reads its CPU time: where the workers are CPU processes it tells extra
 work from waiting for a core (``report.explain_row``); on GPUs the stages' device time (CUDA events) plays
 that part. ``time_in_process_gpipe`` times the one-process GPU pipeline.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -63,7 +67,8 @@ def baseline_runner(task: Task, model, rank: int, x, y) -> Callable:
     return run
 
 
-def _config_runner(task: Task, model, rank: int, device, c: Config, split_points, x, y) -> Callable:
+def _config_runner(task: Task, model, rank: int, device, c: Config, split_points, x, y, sent: dict) -> Callable:
+    """A runner of one step of ``c``; it leaves (bytes, messages) this worker sent in ``sent[c.key]``."""
     stages = split_sequential(model, c.split_points or split_points)
     if len(stages) != dist.get_world_size():
         raise ValueError(f"{len(stages)} stages need {len(stages)} workers")
@@ -74,15 +79,40 @@ def _config_runner(task: Task, model, rank: int, device, c: Config, split_points
         def run(recorder):
             module.zero_grad(set_to_none=True)
             naive_step(module, rank, device, x, y, task.loss_fn, shape, timed=span_timer(recorder, 0))
+            sent[c.key] = (4 * math.prod(shape), 1)  # one float32 (B, T, C) each way: activation, its gradient
         return run
     stage, sched = build_schedule(module, rank, len(stages), device, c.schedule, c.m, task.loss_fn,
                                   stage_type=RecordedStage)
 
     def run(recorder):
         module.zero_grad(set_to_none=True)
-        stage.recorder = recorder
+        stage.recorder, stage.bytes_sent, stage.messages = recorder, 0, 0
         train_step(stage, sched, x, y, return_outputs=False)
+        sent[c.key] = (stage.bytes_sent, stage.messages)
     return run
+
+
+def alone_runners(task: Task, model, rank: int, device, c: Config, split_points, x, y) -> dict[str, Callable]:
+    """The naive split's stages each timed ALONE in its own process, one after the other, no message: rank k
+    runs stage k's forward and backward while the other waits. Their sum is what the naive split's work costs
+    in two processes; one device over that sum is its bound measured per process (``Row.process_bound``)."""
+    stages = split_sequential(model, c.split_points or split_points)
+    shape = output_shape(stages[0], x)
+    h = torch.randn(shape, device=device)  # stands for stage 0's activation; its values do not change the time
+    out = {}
+    for k in range(len(stages)):
+        def run(recorder, k=k):
+            if rank != k:
+                return
+            stages[k].zero_grad(set_to_none=True)
+            with span_timer(recorder, 0)("compute"):
+                if k == 0:
+                    a = stages[0](x)
+                    a.backward(torch.ones_like(a))
+                else:
+                    task.loss_fn(stages[k](h.requires_grad_(True)), y).backward()
+        out[f"{c.key} stage {k} alone"] = run
+    return out
 
 
 def time_rounds(runners: dict[str, Callable], rounds: int, record: bool, device, label: str) -> dict:
@@ -120,10 +150,13 @@ def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Con
         model = task.build().to(device)
         batches = {b: tuple(t.to(device) for t in task.make_batch(b, seed)) for b in {c.batch for c in configs}}
         runners = {f"batch {b} one device": baseline_runner(task, model, rank, *batches[b]) for b in sorted(batches)}
+        sent: dict = {}
         for c in configs:
-            runners[c.key] = _config_runner(task, model, rank, device, c, split_points, *batches[c.batch])
+            runners[c.key] = _config_runner(task, model, rank, device, c, split_points, *batches[c.batch], sent)
+            if c.naive:
+                runners.update(alone_runners(task, model, rank, device, c, split_points, *batches[c.batch]))
         out = time_rounds(runners, rounds, record, device, f"stage {rank}")
-        return {**out, "rank": rank, "threads": torch.get_num_threads(), "device": str(device)}
+        return {**out, "rank": rank, "threads": torch.get_num_threads(), "device": str(device), "sent": sent}
 
 
 # --- what a run measured ----------------------------------------------------------------------------------
@@ -147,6 +180,18 @@ class Row:
     speedups: list[float] = field(default_factory=list)  # per round: one-device time / step time, paired
     cpu_workers: bool = True  # the stages ran in CPU processes (False: on GPUs, timed with CUDA events)
     baseline_busy: float = 0.0  # median busy seconds of the one-device step (its span)
+    bound_override: float | None = None  # a schedule with its own bubble formula (``multi.schedule_bound``)
+    bytes_sent: int = 0  # activations and gradients both workers sent per step (``RecordedStage``)
+    messages: int = 0  # sends per step, both workers
+    alone: list[float] = field(default_factory=list)  # naive split: median seconds of each stage alone
+    process_bounds: list[float] = field(default_factory=list)  # per round: one device / sum of stages alone
+
+    @property
+    def process_bound(self) -> float | None:
+        """The naive split's bound measured per process: one device over the stages' summed time, each
+        timed alone in its own process (median of the rounds). 1x if a stage cost the same in its own
+        process as inside the whole model; above 1x when the split itself makes the work cheaper."""
+        return statistics.median(self.process_bounds) if self.process_bounds else None
 
     @property
     def key(self) -> str:
@@ -154,13 +199,30 @@ class Row:
         return Config(self.batch, self.m, self.schedule, self.split_points, self.naive).key
 
     @property
+    def devices(self) -> int:
+        """How many devices worked: the ceiling no speedup over one of them can pass."""
+        return max(len(self.busy), 1)
+
+    @property
+    def impossible(self) -> list[float]:
+        """Rounds whose paired speedup is above the number of devices: a disturbed round (the one-device
+        step was slowed, not the pipeline made faster), flagged and left out of the median."""
+        return [s for s in self.speedups if s > self.devices]
+
+    @property
+    def kept(self) -> list[float]:
+        return [s for s in self.speedups if s <= self.devices]
+
+    @property
     def speedup(self) -> float:
-        return self.baseline / self.seconds
+        """Median over rounds of the paired speedup (each round's one device / the same round's step), the
+        impossible rounds left out; without paired rounds, median one device / median step."""
+        return statistics.median(self.kept) if self.kept else self.baseline / self.seconds
 
     @property
     def speedup_range(self) -> tuple[float, float]:
-        """Lowest and highest per-round speedup (each round's step against the same round's one device)."""
-        return (min(self.speedups), max(self.speedups)) if self.speedups else (self.speedup, self.speedup)
+        """Lowest and highest kept per-round speedup (each round's step against the same round's one device)."""
+        return (min(self.kept), max(self.kept)) if self.kept else (self.speedup, self.speedup)
 
     @property
     def work(self) -> list[float]:
@@ -196,11 +258,15 @@ class Row:
             return None
         if self.naive:
             return self.baseline_work / sum(self.work)
+        if self.bound_override is not None:  # its own bubble formula: the busiest device at that efficiency
+            return self.baseline_work / (max(self.work) * self.devices / self.bound_override)
         per = [w / self.m for w in self.work]
         return self.baseline_work / (sum(per) + (self.m - 1) * max(per))
 
     @property
     def bound(self) -> float:
+        if self.bound_override is not None:
+            return self.bound_override
         return 1.0 if self.naive else pipeline_bound(self.m, len(self.busy))
 
     @property
@@ -209,6 +275,8 @@ class Row:
 
     @property
     def bubble(self) -> float:
+        if self.bound_override is not None:
+            return 1 - self.bound_override / self.devices
         return bubble_fraction(self.m, len(self.busy))
 
 
@@ -257,11 +325,16 @@ def measure_pipeline(task: Task, split_points: Sequence[int], configs: Sequence[
     for c in configs:
         t = raw[0]["times"][c.key]
         one = raw[0]["times"][f"batch {c.batch} one device"]
+        sent = [w.get("sent", {}).get(c.key, (0, 0)) for w in raw]
+        alone = [raw[0]["times"][f"{c.key} stage {k} alone"] for k in range(len(raw)) if c.naive]
         rows.append(Row(c.batch, c.m, c.schedule, med(t), med(one),
                         [med(w["busy"][c.key]) for w in raw], c.naive, c.split_points,
                         (max(t) - min(t)) / med(t), [med(w["cpu"][c.key]) for w in raw],
                         med(raw[0]["cpu"][f"batch {c.batch} one device"]), [a / b for a, b in zip(one, t)],
-                        on_cpu, baseline_busy[c.batch]))
+                        on_cpu, baseline_busy[c.batch], bytes_sent=sum(b for b, _ in sent),
+                        messages=sum(n for _, n in sent),
+                        alone=[med(a) for a in alone],
+                        process_bounds=[o / sum(parts) for o, *parts in zip(one, *alone)] if alone else []))
     # "simulated on CPU" follows where the workers ran, not the mode
     return PipelineRun(rows, raw, tuple(split_points), raw[0]["threads"], on_cpu, baseline_busy)
 
@@ -288,3 +361,22 @@ def time_in_process_gpipe(task: Task, devs: Sequence[str], batch: int, ms: Seque
         t = bench.measure(step, device=devs[0], repeats=rounds)
         out[m] = (base.median / t.median, base.min / t.max, base.max / t.min)
     return out
+
+
+# --- the link between the workers ---------------------------------------------------------------------------
+
+
+def link_model(cpu_workers: bool, hw, sizes=(4, 2**14, 2**17, 2**20, 2**22)) -> tuple[float, float, str]:
+    """``(alpha, beta, where)`` of the link the two workers' stages send through. CPU workers: gloo over
+    loopback, measured now on two launched workers and fitted over ``sizes`` (lesson 00's α + n/β);
+    GPU workers: the link's datasheet peak (``hw.link``, else PCIe) with no fixed cost, a bound."""
+    if cpu_workers:
+        from utils.lessons.start_here.loopback import measure_loopback
+        from utils.linkmodel import fit_alpha_beta
+
+        points = measure_loopback(list(sizes))
+        fit = fit_alpha_beta([p.size for p in points], [p.seconds for p in points])
+        return fit.alpha, fit.beta, f"gloo loopback fitted now, α {fit.alpha * 1e6:.0f} µs, β {fit.beta / 1e9:.2f} GB/s"
+    peak = (hw.link.bandwidth if hw.link and hw.link.bandwidth else hw.gpus[0].pcie_bandwidth) or float("inf")
+    return 0.0, peak, f"link peak {peak / 1e9:.0f} GB/s, datasheet"
+

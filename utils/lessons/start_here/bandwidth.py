@@ -3,14 +3,16 @@
 Introduced in lesson 00 (``notebooks/00_start_here.ipynb``); ``utils/benchmarks/copy.py`` is its benchmark.
 
 Paths measured, by mode:
-    cpu         host memcpy (RAM to RAM: what two simulated "GPUs" use to swap tensors)
+    cpu         host memcpy (RAM to RAM, inside one process); ``loopback.py`` measures the path two
+                simulated "GPUs" really exchange tensors through (gloo over loopback TCP)
     1gpu, 2gpu  host-to-device from pageable memory, from pinned memory, device-to-device on GPU 0,
                 and GPU 0 to GPU 1 when there are two
 
 Bounds: on a GPU they are datasheet-style peaks computed from what NVML reports (PCIe generation x width,
-NVLink version x links, memory clock x bus width). On a CPU no such figure is readable by software, so
-the bound is the machine's own measured read-stream rate, halved because a copy reads and writes every
-byte: a reference to compare against, and the lesson says so.
+NVLink version x links, memory clock x bus width). On a CPU no such figure is readable by software: each
+copy is set beside the measured reference of the regime its bytes live in (``regimes.py``): a cache's read
+rate (a reference, which in-cache copies may beat) or DRAM's read rate halved (a bound: a copy out of DRAM
+moves every byte twice over the bus).
 
 GPU measurements run in a separate *spawned* process, so that the notebook process never initialises
 CUDA (later lessons fork workers from it, and a forked child cannot use its parent's CUDA).
@@ -26,6 +28,8 @@ import matplotlib.pyplot as plt
 import torch
 
 from utils import bench, devices
+from utils.lessons.start_here.regimes import measure_regimes, regime_of
+from utils.linkmodel import AlphaBeta, fit_alpha_beta
 from utils.plots import size_label
 from utils.tables import Table
 
@@ -35,12 +39,15 @@ DEFAULT_SIZES = [64 * KIB, 256 * KIB, 1 * MIB, 4 * MIB, 16 * MIB, 64 * MIB]
 
 @dataclass(frozen=True)
 class CopyPoint:
-    """One measured copy: ``path`` moved ``size`` bytes in ``seconds`` (median); ``bound`` in bytes/s."""
+    """One measured copy: ``path`` moved ``size`` bytes in ``seconds`` (median); ``bound`` in bytes/s, the
+    figure it is set beside: a law where ``is_bound``, a measured reference (a CPU cache) where not."""
 
     path: str
     size: int
     seconds: float
     bound: float | None
+    regime: str = ""  # CPU copies: "L2", "L3" or "DRAM", where the copy's bytes live
+    is_bound: bool = True
 
     @property
     def rate(self) -> float:
@@ -51,13 +58,6 @@ class CopyPoint:
         return self.rate / self.bound if self.bound else None
 
 
-def read_stream_rate(size: int = 64 * MIB, repeats: int = 5) -> float:
-    """Bytes per second this machine reads when streaming through ``size`` bytes (a float32 sum)."""
-    x = torch.ones(size // 4, dtype=torch.float32)
-    m = bench.measure(lambda: x.sum(), warmup=1, repeats=repeats)
-    return size / m.min  # the fastest run is the closest to what the memory system can do
-
-
 def time_copy(dst, src, device: str | None, repeats: int) -> float:
     """Median seconds of ``dst.copy_(src)``; ``bench.measure`` synchronises the device around each run."""
     m = bench.measure(lambda: dst.copy_(src, non_blocking=False), warmup=2, repeats=repeats, device=device)
@@ -65,17 +65,21 @@ def time_copy(dst, src, device: str | None, repeats: int) -> float:
 
 
 def host_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
-    """Host memcpy (RAM to RAM) for each size, against half the measured read-stream rate."""
-    # The reference is measured before and after the copies and the faster kept: another program taking a
-    # core for a moment (a busy laptop, a shared server) must not lower it below what the memory can do.
-    before = read_stream_rate(max(sizes), repeats=9)
-    times = []
-    for size in sizes:
-        src = torch.ones(size, dtype=torch.uint8)
-        dst = torch.empty_like(src)
-        times.append(time_copy(dst, src, None, repeats))
-    bound = max(before, read_stream_rate(max(sizes), repeats=9)) / 2
-    return [CopyPoint("host memcpy", size, seconds, bound) for size, seconds in zip(sizes, times)]
+    """Host memcpy (RAM to RAM) for each size on one thread, each set beside the reference of its regime
+    (``regimes.py``: the cache its source and destination fit in, or DRAM's bound), all measured now.
+
+    One thread: with two threads on two cores, a program that takes one core for a moment stalls every copy
+    for a whole time slice (milliseconds); one thread is slowed only in proportion."""
+    points = []
+    with bench.threads(1):
+        refs = measure_regimes(max(sizes))  # the DRAM bound: measured before and after the caches' references
+        for size in sizes:
+            src = torch.ones(size, dtype=torch.uint8)
+            dst = torch.empty_like(src)
+            r = regime_of(size, refs)
+            points.append(CopyPoint("host memcpy", size, time_copy(dst, src, None, repeats), r.reference, r.name,
+                                    r.is_bound))
+    return points
 
 
 def copy_paths(hw: devices.Hardware, mode: str) -> list[tuple[str, str, bool, str, float | None]]:
@@ -113,37 +117,103 @@ def measure_copies(sizes: list[int] | None = None, repeats: int = 5) -> list[Cop
 
 
 def points_table(points: list[CopyPoint]):
-    """Every measured copy: its time, its rate, its bound, and the fraction of the bound reached."""
-    rows = [(p.path, size_label(p.size), f"{p.seconds * 1e6:,.1f}", f"{p.rate / 1e9:.2f}",
-             f"{p.bound / 1e9:.2f}" if p.bound else "unknown",
-             f"{p.fraction_of_bound:.0%}" if p.fraction_of_bound else "n/a") for p in points]
-    return Table(["path", "size", "median µs", "measured GB/s", "bound GB/s", "of bound"], rows)
+    """Every measured copy: its time, its rate, what it is set beside (a bound, or a cache's reference), and
+    the fraction of it reached; a copy above a *bound* is flagged."""
+    rows = []
+    for p in points:
+        kind = (p.regime + " " if p.regime else "") + ("bound" if p.is_bound else "reference")
+        frac = f"{p.fraction_of_bound:.0%}" if p.fraction_of_bound else "n/a"
+        if p.is_bound and p.fraction_of_bound and p.fraction_of_bound > 1:
+            frac += " ABOVE BOUND: flagged"
+        rows.append((p.path, size_label(p.size), f"{p.seconds * 1e6:,.1f}", f"{p.rate / 1e9:.2f}", kind,
+                     f"{p.bound / 1e9:.2f}" if p.bound else "unknown", frac))
+    return Table(["path", "size", "median µs", "measured GB/s", "set beside", "its GB/s", "of it"], rows)
 
 
-def plot_copies(points: list[CopyPoint], simulated: bool, ax=None):
-    """Measured GB/s against copy size (log scale), one line per path, its bound dashed in the same colour."""
+def bytes_label(n: int) -> str:
+    """``size_label`` that also names sizes under 1 KiB in bytes (a 4-byte message)."""
+    return f"{n} B" if n < 1024 else size_label(n)
+
+
+def fit_path(points: list[CopyPoint], path: str) -> AlphaBeta:
+    """The α + n/β fit (``utils.linkmodel``, relative least squares) over every size measured on ``path``."""
+    pts = sorted((p for p in points if p.path == path), key=lambda p: p.size)
+    return fit_alpha_beta([p.size for p in pts], [p.seconds for p in pts])
+
+
+def fit_paths(points: list[CopyPoint]) -> dict[str, AlphaBeta]:
+    """``fit_path`` for every path measured; a path whose times do not grow with size (``fit_alpha_beta``
+    refuses it: no single bandwidth describes it) is left out, and the reason printed."""
+    fits = {}
+    for path in dict.fromkeys(p.path for p in points):
+        try:
+            fits[path] = fit_path(points, path)
+        except ValueError as err:
+            print(f"{path}: no fit ({err})")
+    return fits
+
+
+def fit_table(fits: dict[str, AlphaBeta]):
+    """Each path's fitted α and β, n½ = αβ, and the fit's residual at every size: (measured − fitted) /
+    measured. Residuals of a few per cent: one α and one β describe the path; tens of per cent: they do not."""
+    sizes = sorted({n for f in fits.values() for n in f.sizes})
+    rows = []
+    for path, f in fits.items():
+        res = dict(zip(f.sizes, f.residuals))
+        rows.append((path, f"{f.alpha * 1e6:,.1f}", f"{f.beta / 1e9:.2f}", size_label(int(f.half_bandwidth_size)))
+                    + tuple(f"{res[n]:+.0%}" if n in res else "" for n in sizes))
+    return Table(["path", "α µs", "β GB/s", "n½ = αβ"] + [f"res. {bytes_label(n)}" for n in sizes], rows,
+                 title="t(n) = α + n/β fitted over all sizes; residuals (measured − fit) / measured")
+
+
+def _regime_spans(pts: list[CopyPoint]) -> list[tuple[CopyPoint, float, float]]:
+    """Per regime of ``pts`` (sorted by size): its first point and the x range (sizes) it covers, the
+    edges half-way (geometrically) between neighbouring sizes of different regimes."""
+    spans, start = [], 0
+    for k in range(1, len(pts) + 1):
+        if k == len(pts) or pts[k].regime != pts[start].regime:
+            lo = pts[start].size / (pts[start].size / pts[start - 1].size) ** 0.5 if start else pts[0].size / 1.4
+            hi = (pts[k - 1].size * (pts[k].size / pts[k - 1].size) ** 0.5 if k < len(pts) else pts[-1].size * 1.4)
+            spans.append((pts[start], lo, hi))
+            start = k
+    return spans
+
+
+def plot_copies(points: list[CopyPoint], simulated: bool, ax=None, fits: dict[str, AlphaBeta] | None = None):
+    """Measured GB/s against copy size (log scale), one line per path. A bound is drawn dashed, a reference
+    dotted, each only over the sizes it applies to; ``fits`` (path -> ``linkmodel.AlphaBeta``) are drawn
+    thin, as the rate n / t(n) each predicts."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 4.6), layout="constrained")
+        _, ax = plt.subplots(figsize=(7.5, 4.8), layout="constrained")
     for k, path in enumerate(dict.fromkeys(p.path for p in points)):
-        pts = [p for p in points if p.path == path]
+        pts = sorted((p for p in points if p.path == path), key=lambda p: p.size)
         color = f"C{k}"
         ax.plot([p.size for p in pts], [p.rate / 1e9 for p in pts], "o-", color=color, label=f"{path} (measured)")
-        if pts[0].bound:
-            ax.axhline(pts[0].bound / 1e9, color=color, ls="--", lw=1, label=f"{path} bound ({BOUND_NOTES.get(path, 'peak')})")
+        for first, lo, hi in _regime_spans(pts) if pts[0].bound else ():
+            ax.hlines(first.bound / 1e9, lo, hi, color=color, ls="--" if first.is_bound else ":", lw=1.3,
+                      label=f"{path}: {BOUND_NOTES.get(first.regime or path, 'peak')}")
+        fit = (fits or {}).get(path)
+        if fit is not None:
+            grid = [pts[0].size * (pts[-1].size / pts[0].size) ** (j / 60) for j in range(61)]
+            ax.plot(grid, [fit.bandwidth(n) / 1e9 for n in grid], color=color, lw=0.9, alpha=0.6,
+                    label=f"{path}: fitted α + n/β")
+    sizes = sorted({p.size for p in points})
     ax.set_xscale("log", base=2)
-    ax.set_xticks([p.size for p in points if p.path == points[0].path])
-    ax.set_xticklabels([size_label(p.size) for p in points if p.path == points[0].path])
-    ax.set_xlabel("bytes copied")
-    ax.set_ylabel("GB/s")
-    ax.set_ylim(bottom=0)
-    title = "Copy bandwidth against its bound"
+    ax.set_xticks(sizes)
+    ax.set_xticklabels([bytes_label(n) for n in sizes], rotation=35, ha="right", fontsize=8)
+    ax.minorticks_off()
+    ax.set_xlabel("bytes copied (memcpy) or sent (gloo)")
+    ax.set_ylabel("GB/s (log scale)")
+    ax.set_yscale("log")  # gloo's small messages and memcpy in L2 differ by a factor of a thousand
+    title = "Copy bandwidth against its bound or reference"
     ax.set_title(title + (" (simulated on CPU)" if simulated else ""))
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.24), ncol=2, frameon=False)
     ax.grid(alpha=0.3)
     return ax
 
 
-# What each path's bound is, for the plot's legend.
-BOUND_NOTES = {"host memcpy": "DRAM reference: measured read rate / 2",
+# What each bound or reference is, for the plot's legend (CPU copies: by regime; GPU copies: by path).
+BOUND_NOTES = {"L2": "L2 reference, read rate in L2 (not a bound)", "L3": "L3 reference, read rate in L3 (not a bound)",
+               "DRAM": "DRAM bound, read rate / 2",
                "host to GPU 0, pageable": "PCIe peak", "host to GPU 0, pinned": "PCIe peak",
                "GPU 0 to GPU 0": "memory bandwidth / 2", "GPU 0 to GPU 1": "link peak"}

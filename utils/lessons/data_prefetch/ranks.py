@@ -1,0 +1,63 @@
+"""Lesson 05, section 6: one loader per DDP rank, the host's cores divided between the ranks' workers.
+
+With DDP every rank is its own process with its own ``DataLoader``: a ``DistributedSampler`` gives each rank
+``1 / world`` of the epoch, and each rank's loader starts its own workers. They all share one host, so the
+cores are divided: ``w`` workers per rank means ``world × w`` worker processes beside ``world`` training ones.
+
+    results = launch(rank_epoch, S, workers, nprocs=S.ranks)   # in every rank: its own loader, timed
+    per_rank_bound(load, compute, world=2, workers=1)          # max(L / (world w), C / world)
+    per_rank_bound(load, compute, 2, 4, cores=2)               # CPU-bound reads: at most cores / world each
+"""
+
+from __future__ import annotations
+
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data.distributed import DistributedSampler
+
+from utils import models
+from utils.launch import process_group
+from utils.lessons.data_prefetch.dataset import SlowDigits
+from utils.lessons.data_prefetch.epoch import run_epoch
+from utils.lessons.data_prefetch.loaders import loader_notes, make_loader
+from utils.lessons.data_prefetch.plan import Settings
+from utils.lessons.data_prefetch.step import paced, train_step
+
+__all__ = ["rank_epoch", "per_rank_bound"]
+
+
+def per_rank_bound(load: float, compute: float, world: int, workers: int, cores: int | None = None) -> float:
+    """The shortest epoch one rank can have: it reads and computes ``1 / world`` of the epoch, its reads
+    spread over its ``workers`` (0: it reads itself, in turn with computing). ``load`` and ``compute``: the
+    whole epoch's L and C in one process. ``cores``: where reading is CPU work, the host's cores, which the
+    ranks' workers share: a rank's reads then run on at most ``cores / world`` of them. Lesson 05."""
+    load, compute = load / world, compute / world
+    if workers == 0:
+        return load + compute
+    parallel = workers if cores is None else min(workers, cores / world)
+    return max(load / parallel, compute)
+
+
+def rank_epoch(s: Settings, workers: int, epochs: int = 2, cpu_reads: bool = False) -> dict:
+    """In each rank of ``launch``: DDP over the lesson's CNN, this rank's shard of the data set through its
+    own ``DataLoader`` with ``workers`` persistent workers; the last of ``epochs`` epochs timed (the first
+    starts the workers). ``cpu_reads``: each read is CPU work (``S.read_ms_per_item`` of it an image) instead
+    of a wait. Returns this rank's epoch seconds, waits, batches and worker count. Lesson 05."""
+    with process_group() as device:  # joins the group on the plan's backend; leaves it at the end
+        rank, world = dist.get_rank(), dist.get_world_size()
+        wait, work = (0.0, s.read_seconds) if cpu_reads else (s.read_seconds, 0.0)
+        data = SlowDigits(s.items, wait, open_seconds=s.open_ms / 1e3, cpu_seconds=work)
+        sampler = DistributedSampler(data, num_replicas=world, rank=rank, shuffle=False)  # 1/world of items
+        model = models.ArticleCNN(seed=0).to(device)
+        ddp = DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
+        step = paced(train_step(ddp, device), min_seconds=s.step_seconds)  # gradients all-reduced each step
+        with loader_notes(show=False):  # workers past the cores: section 2 explained torch's warning
+            loader = make_loader(data, s.batch, num_workers=workers, persistent_workers=workers > 0,
+                                 pin_memory=s.pin_memory, sampler=sampler)
+            for _ in range(epochs - 1):
+                run_epoch(loader, step)  # starts the workers and pays the data set's open
+            result = run_epoch(loader, step)
+        dist.barrier()  # every rank done before the group goes: a rank leaving early breaks the others' step
+        del loader  # its persistent workers end with it
+    return {"rank": rank, "seconds": result.seconds, "wait": result.wait_seconds, "batches": result.batches,
+            "workers": workers}

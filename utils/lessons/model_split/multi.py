@@ -1,0 +1,132 @@
+"""Beyond GPipe and 1F1B: schedules with two stages per worker, each against its own bubble formula (lesson 02).
+
+Lesson 02 (``notebooks/02_model_split.ipynb``, section 9). With p workers, v stages ("chunks") per worker
+and m micro-batches, the best speedup over one device of each schedule torch ships is its bubble formula:
+
+    GPipe, 1F1B                    p·m / (m + p − 1)                    (bubble (p − 1) / (m + p − 1))
+    ScheduleInterleaved1F1B        p·v·m / (v·m + p − 1)                the fill and drain are v times shorter
+    ScheduleInterleavedZeroBubble  p·3vm / (3vm + p − 1)                backward split into B (input grads)
+                                                                        and W (weight grads), W fills the
+                                                                        bubble: ZB-H1's (p − 1)(F + B − W),
+                                                                        v times shorter, with F = B = W
+    ScheduleZBVZeroBubble          p                                    zero bubble when F = B = W, m >= 2p
+
+The zero-bubble formulas assume forward, input-gradient and weight-gradient passes of equal time (what
+torch's documentation states for ZBV); ``fbw_times`` measures them from the recorded spans.
+
+    rows, run = measure_multi(task, batch=64, m=4, rounds=5)     # one launch, one device interleaved
+    report.plot_schedule(run.spans(rows[0].key))
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Sequence
+
+import torch
+import torch.distributed as dist
+from torch.distributed.pipelining import (ScheduleInterleaved1F1B, ScheduleInterleavedZeroBubble,
+                                          ScheduleZBVZeroBubble)
+
+from utils import launch, timeline
+from utils.lessons.model_split.balance import balanced_split
+from utils.lessons.model_split.bounds import pipeline_bound
+from utils.lessons.model_split.instrument import RecordedStage
+from utils.lessons.model_split.runs import PipelineRun, Row, baseline_runner, time_rounds
+from utils.lessons.model_split.schedules import stage_device
+from utils.lessons.model_split.split import split_sequential
+from utils.lessons.model_split.tasks import Task
+
+MULTI = {"interleaved 1F1B": ScheduleInterleaved1F1B, "interleaved ZB": ScheduleInterleavedZeroBubble,
+         "ZBV": ScheduleZBVZeroBubble}
+CHUNKS = 2  # stages per worker (ZBV requires exactly two)
+
+
+def stage_ranks(name: str, p: int = 2, v: int = CHUNKS) -> list[int]:
+    """Which worker holds each of the p·v stages: round robin (0, 1, 0, 1) for the interleaved schedules,
+    a V (0, 1, 1, 0) for ZBV, so that the last stage sits beside the first."""
+    if name == "ZBV":
+        return list(range(p)) + list(range(p - 1, -1, -1))
+    return [k % p for k in range(p * v)]
+
+
+def schedule_bound(name: str, m: int, p: int = 2, v: int = CHUNKS) -> float:
+    """The schedule's best speedup over one device: its bubble formula (module doc)."""
+    if name == "interleaved 1F1B":
+        return p * v * m / (v * m + p - 1)
+    if name == "interleaved ZB":
+        return p * 3 * v * m / (3 * v * m + p - 1)
+    if name == "ZBV":
+        return float(p)
+    return pipeline_bound(m, p)
+
+
+def formula(name: str) -> str:
+    """The bound's formula in words, for tables."""
+    return {"interleaved 1F1B": "p·v·m/(v·m+p−1)", "interleaved ZB": "p·3vm/(3vm+p−1), F=B=W",
+            "ZBV": "p (zero bubble), F=B=W"}.get(name, "p·m/(m+p−1)")
+
+
+def _runner(task: Task, model, rank: int, device, name: str, m: int, points, x, y, sent: dict, key: str):
+    modules = split_sequential(model, points)
+    ranks = stage_ranks(name, dist.get_world_size())
+    mine = [RecordedStage(mod, k, len(modules), device) for k, mod in enumerate(modules) if ranks[k] == rank]
+    sched = MULTI[name](mine, n_microbatches=m, loss_fn=task.loss_fn)
+    args = (x,) if any(s.is_first for s in mine) else ()
+    kwargs = {"target": y, "return_outputs": False} if any(s.is_last for s in mine) else {}
+
+    def run(recorder):
+        model.zero_grad(set_to_none=True)
+        for s in mine:
+            s.recorder, s.bytes_sent, s.messages = recorder, 0, 0
+        sched.step(*args, **kwargs)
+        sent[key] = (sum(s.bytes_sent for s in mine), sum(s.messages for s in mine))
+    return run
+
+
+def multi_worker(task: Task, points: Sequence[int], batch: int, m: int, names: Sequence[str], rounds: int,
+                 seed: int) -> dict:
+    """Worker (run by ``launch``): one device (rank 0, whole model) and each schedule of ``names`` on the
+    stages cut at ``points``, interleaved round by round (``runs.time_rounds``)."""
+    with launch.process_group():
+        device, rank = stage_device(), dist.get_rank()
+        model = task.build().to(device)
+        x, y = (t.to(device) for t in task.make_batch(batch, seed))
+        sent: dict = {}
+        runners = {"one device": baseline_runner(task, model, rank, x, y)}
+        for name in names:
+            runners[name] = _runner(task, model, rank, device, name, m, list(points), x, y, sent, name)
+        out = time_rounds(runners, rounds, True, device, f"worker {rank}")
+        return {**out, "sent": sent, "threads": torch.get_num_threads(), "device": str(device)}
+
+
+def measure_multi(task: Task, costs: Sequence[float], batch: int, m: int, names: Sequence[str] = tuple(MULTI),
+                  rounds: int = 5, seed: int = 0, timeout: float = 300) -> PipelineRun:
+    """Each schedule of ``names`` on two workers, two stages each (split where ``costs`` balance four
+    stages), against one device timed in the same launch, round by round; rows carry their own bound."""
+    points = balanced_split(costs, 2 * CHUNKS)
+    raw = launch.launch(multi_worker, task, points, batch, m, list(names), rounds, seed, nprocs=2, timeout=timeout)
+    med = statistics.median
+    one, on_cpu = raw[0]["times"]["one device"], raw[0]["device"].startswith("cpu")
+    rows = []
+    for name in names:
+        t = raw[0]["times"][name]
+        sent = [w["sent"].get(name, (0, 0)) for w in raw]
+        rows.append(Row(batch, m, name, med(t), med(one), [med(w["busy"][name]) for w in raw],
+                        split_points=tuple(points), spread=(max(t) - min(t)) / med(t),
+                        cpu=[med(w["cpu"][name]) for w in raw], baseline_cpu=med(raw[0]["cpu"]["one device"]),
+                        speedups=[a / b for a, b in zip(one, t)], cpu_workers=on_cpu,
+                        baseline_busy=med(raw[0]["busy"]["one device"]), bound_override=schedule_bound(name, m),
+                        bytes_sent=sum(b for b, _ in sent), messages=sum(n for _, n in sent)))
+    return PipelineRun(rows, raw, tuple(points), raw[0]["threads"], on_cpu)
+
+
+def fbw_times(spans: Sequence[timeline.Span]) -> dict[str, float]:
+    """Median seconds of each kind of pass on the chart: forward (F), backward (B: the whole backward, or
+    only the input gradients where a zero-bubble schedule splits it) and weight (W)."""
+    out = {}
+    for name in ("forward", "backward", "weight"):
+        d = [s.duration for s in spans if s.name == name]
+        if d:
+            out[name] = statistics.median(d)
+    return out

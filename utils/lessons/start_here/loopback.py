@@ -1,0 +1,66 @@
+"""The path two simulated GPUs really exchange tensors through: gloo over loopback TCP (lesson 00).
+
+Introduced in lesson 00 (``notebooks/00_start_here.ipynb``). In ``cpu`` mode (and in ``1gpu`` mode, where
+two ranks share one GPU) the worker processes talk through gloo: a tensor sent from one process to the other
+is copied into the kernel's socket buffer, crosses the loopback interface and is copied out again. That is
+the path of lesson 02's activations (``dist.send``/``dist.recv``) and lesson 03's gradients (all-reduce),
+not the in-process memcpy of ``bandwidth.host_copies``. Lesson 02 reuses ``measure_loopback`` for its link.
+
+    points = measure_loopback(sizes)            # CopyPoints: one-way time per size (half a round trip)
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import torch
+import torch.distributed as dist
+
+from utils import launch
+from utils.lessons.start_here.bandwidth import CopyPoint
+from utils.plots import size_label
+from utils.tables import Table
+
+PATH = "gloo loopback (2 processes)"
+
+
+def ping_pong_worker(sizes: list[int], repeats: int, warmup: int = 3) -> list[float]:
+    """Worker (run by ``launch`` on two processes): for each size, ``repeats`` round trips of a uint8 tensor
+    (rank 0 sends, rank 1 sends it back); returns the median one-way seconds per size (half a round trip)."""
+    with launch.process_group():
+        rank = dist.get_rank()
+        out = []
+        for size in sizes:
+            buf = torch.zeros(size, dtype=torch.uint8)
+            times = []
+            for k in range(warmup + repeats):
+                dist.barrier()
+                start = time.perf_counter()
+                if rank == 0:
+                    dist.send(buf, dst=1)
+                    dist.recv(buf, src=1)
+                else:
+                    dist.recv(buf, src=0)
+                    dist.send(buf, dst=0)
+                if k >= warmup:
+                    times.append((time.perf_counter() - start) / 2)
+            out.append(statistics.median(times))
+        return out
+
+
+def measure_loopback(sizes: list[int], repeats: int = 9, timeout: float = 120) -> list[CopyPoint]:
+    """One-way time of a gloo message between two worker processes at each size (no bound: no datasheet
+    describes loopback TCP; lesson 00 sets it beside memcpy at the same size)."""
+    seconds = launch.launch(ping_pong_worker, list(sizes), repeats, nprocs=2, backend="gloo", timeout=timeout)[0]
+    return [CopyPoint(PATH, size, s, None) for size, s in zip(sizes, seconds)]
+
+
+def compare_table(copies: list[CopyPoint], messages: list[CopyPoint]):
+    """At each size both paths measured: memcpy inside one process against a gloo message between two,
+    and how many times slower the message is."""
+    mem = {p.size: p for p in copies}
+    rows = [(size_label(g.size), f"{mem[g.size].rate / 1e9:.2f}", f"{g.rate / 1e9:.2f}",
+             f"{mem[g.size].rate / g.rate:.1f}x") for g in messages if g.size in mem]
+    return Table(["size", "memcpy GB/s (one process)", "gloo GB/s (two processes)", "gloo slower by"], rows,
+                 title="The two CPU paths at the same sizes")
