@@ -71,12 +71,13 @@ def rows_table(run: PipelineRun, title: str | None = None) -> Table:
 
 
 def _flagged(r: Row) -> str:
-    """The rounds left out of the median: paired speedups above the number of devices, which cannot be true
-    (the one-device step of that round was disturbed)."""
+    """The rounds left out of the median: paired speedups above the number of devices, which overlapping work
+    on that many devices cannot give: the one-device step of that round was disturbed, or the split made the
+    work itself cheaper (the "work vs 1 dev" column says which is plausible)."""
     if not r.impossible:
         return ""
     return f"{len(r.impossible)} of {len(r.speedups)} (" + ", ".join(f"{s:.2f}x" for s in r.impossible) + \
-        f" > {r.devices}x: impossible)"
+        f" > {r.devices}x: not overlap; a disturbed round or cheaper work per process)"
 
 
 def link_table(rows: list[Row], alpha: float, beta: float, where: str, title: str) -> Table:

@@ -205,8 +205,9 @@ class Row:
 
     @property
     def impossible(self) -> list[float]:
-        """Rounds whose paired speedup is above the number of devices: a disturbed round (the one-device
-        step was slowed, not the pipeline made faster), flagged and left out of the median."""
+        """Rounds whose paired speedup is above the number of devices, which overlap alone cannot give: a
+        disturbed round (the one-device step was slowed), or work the split made cheaper (each process's
+        caches hold less; ``work_inflation`` below 1). Flagged and left out of the median."""
         return [s for s in self.speedups if s > self.devices]
 
     @property
