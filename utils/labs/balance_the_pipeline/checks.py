@@ -185,13 +185,7 @@ def paired_ratio(run: PipelineRun, reference_key: str, key: str) -> float:
 
 def _chosen_config(choose, profile: Sequence[float], batch: int) -> Config:
     """The learner's ``(split_points, m)`` as a ``Config``; ``CheckFailed`` before any timing if impossible."""
-    split_points, m = choose(tuple(profile)) if callable(choose) else choose
-    points = tuple(int(k) for k in split_points)
-    checks.expect(len(points) == 1, f"two workers need exactly one split point, got {list(points)}")
-    try:
-        stage_ranges(len(profile), points)
-    except ValueError as exc:
-        raise checks.CheckFailed(str(exc)) from None
+    points, m = _learner_answer(choose, profile)
     checks.expect(isinstance(m, int) and m >= 1 and batch % m == 0,
                   f"the micro-batch count must be a whole number that divides the batch of {batch}, got {m!r}")
     return Config(batch, m, "gpipe", points)
@@ -314,12 +308,18 @@ def check_split_choice(choose, profile: dict | Sequence[float]):
 
 
 def _split_of(choose, costs: Sequence[float]) -> tuple[int, ...]:
-    """The learner's split point(s): ``choose(costs)`` gives ``(split_points, m)`` (or pass that pair)."""
-    split_points, _ = choose(tuple(costs)) if callable(choose) else choose
+    """The learner's split point, checked (``_learner_answer``)."""
+    return _learner_answer(choose, costs)[0]
+
+
+def _learner_answer(choose, costs: Sequence[float]) -> tuple[tuple[int, ...], object]:
+    """``choose(costs)`` (or the pair passed instead): ``(split_points, m)``, the split checked to be one
+    point that leaves layers on both sides; ``CheckFailed`` otherwise. ``m`` is returned unchecked."""
+    split_points, m = choose(tuple(costs)) if callable(choose) else choose
     points = tuple(int(k) for k in split_points)
     checks.expect(len(points) == 1, f"two workers need exactly one split point, got {list(points)}")
     try:
         stage_ranges(len(costs), points)
     except ValueError as exc:
         raise checks.CheckFailed(str(exc)) from None
-    return points
+    return points, m
