@@ -78,16 +78,7 @@ class Question:
         raise NotImplementedError
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        bundle = {"text/plain": self.text()}
-        try:
-            data = self.widget()._repr_mimebundle_(include=include, exclude=exclude)
-        except Exception:  # no widget support here: the text is the question
-            return bundle
-        if isinstance(data, tuple):
-            data = data[0]
-        data = dict(data or {})
-        data["text/plain"] = self.text()
-        return data
+        return _widget_bundle(self.widget, self.text(), include, exclude)
 
 
 class Choice(Question):
@@ -167,19 +158,24 @@ class Quiz:
         return f"{self.title}\n\n{body}\n\n(where widgets do not render: quiz_obj[k].answer(x))"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        bundle = {"text/plain": self.text()}
-        try:
+        def box():
             import ipywidgets as w
 
-            box = w.VBox([q.widget() for q in self.questions])
-            data = box._repr_mimebundle_(include=include, exclude=exclude)
-        except Exception:  # no widget support here: the text is the quiz
-            return bundle
-        if isinstance(data, tuple):
-            data = data[0]
-        data = dict(data or {})
-        data["text/plain"] = self.text()
-        return data
+            return w.VBox([q.widget() for q in self.questions])
+
+        return _widget_bundle(box, self.text(), include, exclude)
+
+
+def _widget_bundle(make_widget, text: str, include=None, exclude=None) -> dict:
+    """What Jupyter shows for a quiz: the widget where widgets render, ``text`` everywhere (nbval, plain
+    consoles, a PDF export). Without widget support the text alone."""
+    try:
+        data = make_widget()._repr_mimebundle_(include=include, exclude=exclude)
+    except Exception:  # no widget support here: the text stands in
+        return {"text/plain": text}
+    if isinstance(data, tuple):
+        data = data[0]
+    return {**dict(data or {}), "text/plain": text}
 
 
 def question_from(entry: dict, where: str) -> Question:

@@ -39,10 +39,12 @@ class Sizes:
 
 # About 0.8 M parameters: a step of about a sixth of a second at batch 32 on one CPU core. Two batches, far
 # apart: at 32 rows each of m=8 micro-batches holds 4 sequences and its fixed costs (a message, a schedule
-# step, small kernels) show; at 128 they are amortised (measured: 0.84 of 2m/(m+1) at batch 64, 0.94 at 128).
+# step, small kernels) show; at 128 they are amortised (the pipeline benchmark, 2 cores: 0.82-0.84 of 2m/(m+1)
+# at batch 64, 0.87-0.95 at 128).
 CPU_SIZES = Sizes(width=128, depth=4, heads=4, batches=(32, 128))
-# About 57 M parameters: steps long enough on a GPU that kernels, not their launches, take the time. Batch 256
-# (16k tokens) keeps the one-process pipeline, both stages on one 16 GB T4 in 1gpu mode, in memory.
+# About 57 M parameters: steps long enough on a GPU that kernels, not their launches, take the time. Batches of
+# at most 256: in 1gpu mode the one-process pipeline holds both stages on one GPU (a T4 has 16 GB); larger
+# batches have not been tried on a GPU.
 GPU_SIZES = Sizes(width=768, depth=8, heads=12, batches=(128, 256))
 MICRO_BATCHES = (1, 2, 4, 8)
 SIMULATED = " (simulated on CPU)"
