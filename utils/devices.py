@@ -18,6 +18,7 @@ Modes (see the README's hardware routes):
 from __future__ import annotations
 
 import os
+import textwrap
 import platform
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -373,7 +374,9 @@ def report(detail: bool = False, hw: Hardware | None = None) -> None:
 
     hw = hw or hardware()
     m = mode(len(hw.gpus))
-    print(summary_line(hw, m, plan(2, mode_name=m, n_gpus=len(hw.gpus))))
+    # Wrapped at the course's 110 characters: a reader sees the whole line without scrolling.
+    print(textwrap.fill(summary_line(hw, m, plan(2, mode_name=m, n_gpus=len(hw.gpus))), 110,
+                        break_long_words=False))
     if detail:
         show(detail_table(hw))
 

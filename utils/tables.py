@@ -6,6 +6,7 @@ Introduced in lesson 00 (the hardware table); ``utils.bench`` uses it for result
 from __future__ import annotations
 
 import html
+import textwrap
 from dataclasses import dataclass, field
 
 
@@ -14,6 +15,7 @@ class Table:
     columns: list[str]
     rows: list[tuple] = field(default_factory=list)
     title: str | None = None
+    wrap: int | None = None  # the text form wraps any cell wider than this many characters (narrow output)
 
     def _cells(self) -> list[list[str]]:
         return [[_fmt(v) for v in row] for row in self.rows]
@@ -26,14 +28,20 @@ class Table:
         return "\n".join(lines)
 
     def to_text(self) -> str:
-        cells = [list(self.columns)] + self._cells()
-        widths = [max(len(r[i]) for r in cells) for i in range(len(self.columns))]
+        cells = [[self._wrapped(c) for c in row] for row in [list(self.columns)] + self._cells()]
+        widths = [max(len(line) for r in cells for line in r[i]) for i in range(len(self.columns))]
         out = [self.title] if self.title else []
         for k, row in enumerate(cells):
-            out.append("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+            for j in range(max(len(c) for c in row)):  # a wrapped cell makes its row several lines tall
+                out.append("  ".join((c[j] if j < len(c) else "").ljust(w) for c, w in zip(row, widths)).rstrip())
             if k == 0:
                 out.append("  ".join("-" * w for w in widths))
         return "\n".join(out)
+
+    def _wrapped(self, cell: str) -> list[str]:
+        if self.wrap and len(cell) > self.wrap:
+            return textwrap.wrap(cell, self.wrap) or [""]
+        return [cell]
 
     def _repr_html_(self) -> str:
         head = "".join(f"<th style='text-align:left'>{html.escape(c)}</th>" for c in self.columns)

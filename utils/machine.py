@@ -1,0 +1,304 @@
+"""One machine profile: the ceilings the lessons quote, measured by the same code every time, named by what
+they are ("fp32 matmul peak, 1 thread, 1024³").
+
+Introduced in lesson 00, which measures and shows the profile; lesson 01 (and any lesson that sets a figure
+beside a ceiling) measures it again in its own run with the same functions. Two figures measured differently
+never share a name: one thread and two threads, or a small matmul and a large one, are different ceilings.
+
+    profile = measure_profile("cpu", peaks={1: ("fp32",), 2: ("fp32", "bf16")}, bandwidth_threads=(1, 2))
+    profile.peak("fp32", threads=1)        # Ceiling: best FLOP/s, median, spread, and its name
+    profile.table()                        # ceiling | measured | spread
+    link = measure_link(devices.plan(2), sizes)   # the two workers' link: alpha, beta, and how well they fit
+
+Each ceiling keeps the *fastest* of its runs (a busy machine only ever slows a kernel) and reports its
+spread. Probes run in interleaved rounds (``run_rounds``), so that a busy moment slows every ceiling alike;
+a lesson may pass its own calls (``alongside``) to be timed in the same rounds as the ceilings.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable
+
+import torch
+
+from utils import bench
+from utils.linkmodel import AlphaBeta, fit_alpha_beta
+from utils.tables import Table
+
+DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16, "int8": torch.int8}
+UNITS = {"FLOP/s": 1e9, "ops/s": 1e9, "B/s": 1e9}  # shown in G-units on every device
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """A measured ceiling: what it is (kind, dtype, threads, size) and how fast (best, median, spread)."""
+
+    kind: str  # "matmul peak" or "memory bandwidth"
+    dtype: str  # "fp32", "bf16", "int8"
+    threads: int | None  # CPU threads it ran on; None on a GPU
+    size: str  # "1024³", "STREAM add, 3 x 32 MiB"
+    best: float  # units per second, fastest run
+    median: float
+    spread: float  # (max - min) / median of the run times
+    unit: str  # "FLOP/s", "ops/s" (int8) or "B/s"
+
+    @property
+    def name(self) -> str:
+        where = f"{self.threads} thread{'s' if self.threads != 1 else ''}" if self.threads else "GPU"
+        return f"{self.dtype} {self.kind}, {where}, {self.size}"
+
+    def formatted(self, value: float | None = None) -> str:
+        """``99.7 GFLOP/s``: the value (default: the best run) in G-units."""
+        return f"{(self.best if value is None else value) / UNITS[self.unit]:,.1f} G{self.unit}"
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.formatted()}"
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One ceiling's measurement: ``make()`` builds the operands once and returns the call to time;
+    ``work`` is the FLOPs (or counted bytes) of one call."""
+
+    kind: str
+    dtype: str
+    threads: int | None
+    size: str
+    work: float
+    unit: str
+    make: Callable[[], Callable[[], object]]
+
+
+def matmul_operands(n: int, dtype: str, device: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """Two n x n operands; int8 values in [-64, 64) so that their products' sums stay exact in int32."""
+    if dtype == "int8":
+        return (torch.randint(-64, 64, (n, n), dtype=torch.int8, device=device),
+                torch.randint(-64, 64, (n, n), dtype=torch.int8, device=device))
+    return (torch.randn(n, n, dtype=DTYPES[dtype], device=device),
+            torch.randn(n, n, dtype=DTYPES[dtype], device=device))
+
+
+def matmul_probe(n: int, dtype: str = "fp32", device: str = "cpu", threads: int | None = None) -> Probe:
+    """An n x n x n matmul: 2n³ operations. int8 runs through ``torch._int_mm`` (int8 x int8 -> int32),
+    the kernel torchao's int8 layers use; its unit is ops/s, not FLOP/s."""
+    def make():
+        a, b = matmul_operands(n, dtype, device)
+        return (lambda: torch._int_mm(a, b)) if dtype == "int8" else (lambda: a @ b)
+
+    return Probe("matmul peak", dtype, _cpu_threads(device, threads), f"{n}³", 2 * n**3,
+                 "ops/s" if dtype == "int8" else "FLOP/s", make)
+
+
+def stream_probes(numel: int, device: str = "cpu", threads: int | None = None) -> list[Probe]:
+    """STREAM's *copy* (c = a: 2 arrays counted) and *add* (c = a + b: 3 counted) on fp32 arrays of ``numel``.
+
+    A CPU reads a cache line before writing it (write-allocate), so a copy moves 3 units of traffic for the
+    2 it counts and an add 4 for 3: an add's counted bytes can flow faster. STREAM reports both; the
+    profile keeps the faster as the bandwidth, and names which it was."""
+    def make(kernel):
+        def build():
+            x, y, z = (torch.ones(numel, device=device) for _ in range(3))
+            return (lambda: z.copy_(x)) if kernel == "copy" else (lambda: torch.add(x, y, out=z))
+        return build
+
+    mib = numel * 4 / 2**20
+    t = _cpu_threads(device, threads)
+    return [Probe("memory bandwidth", "fp32", t, f"STREAM {kernel}, {mib:.0f} MiB arrays", words * 4 * numel,
+                  "B/s", make(kernel)) for kernel, words in (("copy", 2), ("add", 3))]
+
+
+def _cpu_threads(device: str, threads: int | None) -> int | None:
+    if str(device).startswith("cuda"):
+        return None
+    return threads or torch.get_num_threads()
+
+
+def run_rounds(calls: list[tuple[int | None, Callable[[], object]]], rounds: int = 5, runs: int = 2,
+               device: str = "cpu") -> list[bench.Measurement]:
+    """Time every (threads, call) in turn, ``rounds`` times, ``runs`` runs each time: interleaved, so that a
+    busy moment slows every call alike. Returns one Measurement per call, with all its runs."""
+    samples: list[list[float]] = [[] for _ in calls]
+    for _ in range(rounds):
+        for times, (threads, call) in zip(samples, calls):
+            with bench.threads(threads):
+                times += bench.measure(call, warmup=1, repeats=runs, device=device).samples
+    return [bench.Measurement(times, warmup=1) for times in samples]
+
+
+def ceiling_of(probe: Probe, m: bench.Measurement) -> Ceiling:
+    return Ceiling(probe.kind, probe.dtype, probe.threads, probe.size, probe.work / m.min, probe.work / m.median,
+                   m.spread, probe.unit)
+
+
+def measure_ceilings(probes: list[Probe], rounds: int = 5, runs: int = 2, device: str = "cpu",
+                     alongside: list[tuple[int | None, Callable[[], object]]] = ()
+                     ) -> tuple[list[Ceiling], list[bench.Measurement]]:
+    """Every probe as a Ceiling, and every ``alongside`` call timed in the same rounds (for a lesson's ops).
+
+    The two STREAM kernels of one thread count become one bandwidth ceiling: the faster, named by its kernel."""
+    calls = [(p.threads, p.make()) for p in probes] + list(alongside)
+    timed = run_rounds(calls, rounds, runs, device)
+    ceilings = [ceiling_of(p, m) for p, m in zip(probes, timed)]
+    return _best_stream(ceilings), timed[len(probes):]
+
+
+def _best_stream(ceilings: list[Ceiling]) -> list[Ceiling]:
+    out, best = [], {}
+    for c in ceilings:
+        if c.kind != "memory bandwidth":
+            out.append(c)
+        elif c.threads not in best or c.best > best[c.threads].best:
+            best[c.threads] = c
+    return out + list(best.values())
+
+
+@dataclass(frozen=True)
+class LinkFit:
+    """The two workers' link: t(n) = alpha + n/beta fitted over every measured size, and how well it fits."""
+
+    name: str  # "gloo loopback, 2 processes", "host to GPU 0, pinned", "GPU 0 to GPU 1"
+    fit: AlphaBeta
+    seconds: tuple[float, ...]  # the measured one-way times, one per size of ``fit.sizes``
+
+    @property
+    def accuracy(self) -> float:
+        """The fit's worst relative residual: a time it predicts is good to about this share."""
+        return self.fit.worst_residual
+
+    def describe(self) -> str:
+        return (f"{self.name}: alpha {self.fit.alpha * 1e6:,.1f} µs, beta {self.fit.beta / 1e9:.2f} GB/s "
+                f"(fits every size within ±{self.accuracy:.0%})")
+
+
+@dataclass
+class MachineProfile:
+    """The ceilings of one device (and, when measured, the two workers' link), each named by what it is."""
+
+    device: str
+    ceilings: list[Ceiling] = field(default_factory=list)
+    link: LinkFit | None = None
+
+    def find(self, kind: str, dtype: str = "fp32", threads: int | None = None) -> Ceiling:
+        """The ceiling of that kind and dtype (on ``threads``; None: the most threads measured)."""
+        found = [c for c in self.ceilings if c.kind == kind and c.dtype == dtype
+                 and (threads is None or c.threads == threads)]
+        if not found:
+            have = ", ".join(c.name for c in self.ceilings)
+            raise KeyError(f"no {dtype} {kind} on {threads or 'any number of'} thread(s) in this profile; "
+                           f"it has: {have}")
+        return max(found, key=lambda c: c.threads or 0)
+
+    def peak(self, dtype: str = "fp32", threads: int | None = None) -> Ceiling:
+        return self.find("matmul peak", dtype, threads)
+
+    def bandwidth(self, threads: int | None = None) -> Ceiling:
+        return self.find("memory bandwidth", "fp32", threads)
+
+    def table(self) -> Table:
+        rows = [(c.name, c.formatted(), f"{c.spread:.0%}") for c in self.ceilings]
+        if self.link:
+            f = self.link.fit
+            rows += [(f"link alpha, {self.link.name}", f"{f.alpha * 1e6:,.1f} µs", f"±{self.link.accuracy:.0%} fit"),
+                     (f"link beta, {self.link.name}", f"{f.beta / 1e9:.2f} GB/s", f"±{self.link.accuracy:.0%} fit")]
+        return Table(["ceiling (what, threads, size)", "measured", "spread"], rows,
+                     title=f"Machine profile of {self.device}, measured in this run")
+
+
+def measure_profile(device: str = "cpu", peaks: dict[int | None, tuple[str, ...]] | None = None,
+                    bandwidth_threads: tuple[int | None, ...] = (None,), matmul_n: int = 1024,
+                    stream_numel: int = 2**23, rounds: int = 5, runs: int = 2,
+                    link: LinkFit | None = None) -> MachineProfile:
+    """The matmul peaks ``peaks`` asks for ({threads: dtypes}, threads None = torch's own count) and the memory
+    bandwidth on each of ``bandwidth_threads``, all in interleaved rounds; on a GPU thread counts are ignored.
+    ``link``: a ``measure_link`` result to keep beside them.
+
+    Why per thread count: on a CPU, one thread's peak and two threads' are different ceilings. (Ask for a
+    dtype on one thread only where its kernel obeys ``torch.set_num_threads``: lesson 00 checks fp32's.)"""
+    gpu = str(device).startswith("cuda")
+    peaks = peaks or {None: ("fp32",)}
+    probes = [matmul_probe(matmul_n, d, device, None if gpu else t) for t, dtypes in peaks.items() for d in dtypes]
+    counts = (None,) if gpu else tuple(dict.fromkeys(bandwidth_threads))
+    probes += [p for t in counts for p in stream_probes(stream_numel, device, t)]
+    ceilings, _ = measure_ceilings(_unique(probes), rounds, runs, device)
+    return MachineProfile(str(device), ceilings, link)
+
+
+def _unique(probes: list[Probe]) -> list[Probe]:
+    """One probe per name (kind, dtype, threads, size): on a GPU every thread count is the same probe."""
+    return list({(p.kind, p.dtype, p.threads, p.size): p for p in probes}.values())
+
+
+# --- The link between two workers -------------------------------------------------------------------------
+
+def ping_pong_worker(sizes: list[int], repeats: int, warmup: int = 3) -> list[float]:
+    """Worker (run by ``launch`` on two processes): for each size, ``repeats`` round trips of a uint8 tensor
+    (rank 0 sends, rank 1 sends it back); returns the median one-way seconds per size (half a round trip)."""
+    import torch.distributed as dist
+
+    from utils import launch
+
+    with launch.process_group():
+        rank = dist.get_rank()
+        out = []
+        for size in sizes:
+            buf = torch.zeros(size, dtype=torch.uint8)
+            times = []
+            for k in range(warmup + repeats):
+                dist.barrier()
+                start = time.perf_counter()
+                if rank == 0:
+                    dist.send(buf, dst=1)
+                    dist.recv(buf, src=1)
+                else:
+                    dist.recv(buf, src=0)
+                    dist.send(buf, dst=0)
+                if k >= warmup:
+                    times.append((time.perf_counter() - start) / 2)
+            out.append(statistics.median(times))
+        return out
+
+
+def gpu_link_times(sizes: list[int], src: str, dst: str, pinned: bool, repeats: int) -> list[float]:
+    """Median seconds of one copy ``src`` -> ``dst`` per size (runs in a spawned process: see ``measure_link``)."""
+    out = []
+    for size in sizes:
+        a = torch.ones(size, dtype=torch.uint8, device=src)
+        a = a.pin_memory() if pinned else a
+        b = torch.empty(size, dtype=torch.uint8, device=dst)
+        out.append(bench.measure(lambda: b.copy_(a), warmup=2, repeats=repeats, device=dst).median)
+    return out
+
+
+def link_route(plan) -> tuple[str, str | None, str | None, bool]:
+    """(name, source, destination, pinned) of the link the plan's two workers use; gloo when simulated."""
+    if plan.simulated:
+        return "gloo loopback, 2 processes", None, None, False
+    if len(set(plan.devices)) >= 2:
+        return f"{plan.devices[0]} to {plan.devices[1]}", plan.devices[0], plan.devices[1], False
+    return f"host to {plan.devices[0]}, pinned", "cpu", plan.devices[0], True
+
+
+def measure_link(plan, sizes: list[int], repeats: int = 9, timeout: float = 120) -> LinkFit:
+    """The link of ``plan``'s two workers, fitted over ``sizes``: gloo messages between two launched
+    processes (cpu mode), or copies on the GPU path, timed in a spawned process so that the caller never
+    initialises CUDA (a process that forks workers later must not)."""
+    from utils import launch
+
+    name, src, dst, pinned = link_route(plan)
+    if src is None:
+        seconds = launch.launch(ping_pong_worker, list(sizes), repeats, nprocs=2, backend="gloo",
+                                timeout=timeout)[0]
+    else:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            seconds = pool.submit(gpu_link_times, list(sizes), src, dst, pinned, repeats).result(timeout=timeout)
+    return link_fit(name, sizes, seconds)
+
+
+def link_fit(name: str, sizes, seconds) -> LinkFit:
+    """``linkmodel.fit_alpha_beta`` over every size, kept with its name and measured times."""
+    return LinkFit(name, fit_alpha_beta(list(sizes), list(seconds)), tuple(seconds))
