@@ -59,6 +59,18 @@ def test_stage_placement_round_robin_or_v():
     assert multi.stage_ranks("ZBV") == [0, 1, 1, 0]
 
 
+def test_a_span_of_a_workers_second_stage_carries_its_chunk():
+    from utils.lessons.model_split.instrument import span_timer
+    from utils.timeline import SpanRecorder
+
+    rec = SpanRecorder("worker 0", clock=iter([0.0, 1.0, 1.0, 2.0]).__next__)
+    with span_timer(rec, 3, chunk=1)("forward"):  # what RecordedStage does when multi.py sets stage.chunk
+        pass
+    with span_timer(rec, 3)("backward"):  # one stage per worker: no chunk, "B3" as before
+        pass
+    assert [s.label for s in rec.spans()] == ["F3c1", "B3"]
+
+
 def _multi_grads_worker(task, points, name, batch, m):
     with launch.process_group():
         rank = dist.get_rank()

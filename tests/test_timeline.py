@@ -75,6 +75,38 @@ def test_plot_gantt_one_row_per_device_with_busy_annotation():
         timeline.plot_gantt([])
 
 
+def test_labels_say_pass_micro_batch_and_chunk():
+    assert [Span("s", n, 3, 0.0, 1.0).label for n in ("forward", "backward", "weight")] == ["F3", "B3", "W3"]
+    assert Span("s", "forward", 3, 0.0, 1.0, chunk=1).label == "F3c1"  # micro-batch 3 on the worker's chunk 1
+    assert [Span("s", n, 2, 0.0, 1.0).label for n in ("attention", "ffn")] == ["attn2", "ffn2"]
+    assert Span("s", "all-reduce", None, 0.0, 1.0).label == "all-reduce"
+    assert [Span("s", n, 0, 0.0, 1.0).kind for n in ("ffn", "weight")] == ["forward", "weight gradient"]
+
+
+def test_spans_without_a_chunk_still_load_and_the_recorder_records_one():
+    old = {"device": "stage 0", "name": "forward", "index": 0, "start": 0.0, "end": 1.0, "on_gpu": False}
+    assert timeline.flatten([old]) == [Span("stage 0", "forward", 0, 0.0, 1.0)]  # a dict saved before chunks
+    ticks = iter([1.0, 2.0])
+    rec = timeline.SpanRecorder("stage 0", clock=lambda: next(ticks))
+    with rec.span("forward", 3, chunk=1):
+        pass
+    assert rec.spans()[0].chunk == 1 and rec.spans()[0].to_dict()["chunk"] == 1
+
+
+def test_bars_take_their_kinds_colour_from_the_palette():
+    from matplotlib.colors import to_rgba
+
+    from utils import palette
+
+    spans = [Span("rank 0", "attention", 0, 0.0, 1.0), Span("rank 1", "ffn", 0, 1.0, 2.0),
+             Span("rank 1", "all-reduce", None, 2.0, 3.0)]
+    ax = timeline.plot_gantt(spans).axes[0]
+    colours = [tuple(c.get_facecolor()[0]) for c in ax.collections]
+    assert colours.count(to_rgba(palette.KIND_COLORS["forward"])) == 2  # attention and ffn: forward compute
+    assert to_rgba(palette.KIND_COLORS["communication"]) in colours
+    assert timeline.KIND_COLORS is palette.KIND_COLORS  # the old name still works
+
+
 @pytest.mark.timeout(60)
 def test_perf_counter_is_one_clock_across_processes():
     """The documented claim: a child's perf_counter lies between the parent's readings around it."""

@@ -31,12 +31,12 @@ from dataclasses import asdict, dataclass
 from matplotlib.patches import Patch
 from matplotlib.transforms import ScaledTranslation
 
-from utils import plots
+from utils import palette, plots
 
-# Bar colours by kind of work; any other name takes a colour from the device palette.
-KIND_COLORS = {"forward": "#1f77b4", "backward": "#ff7f0e", "load": "#17becf", "compute": "#2ca02c",
-               "send": "#9467bd", "recv": "#8c564b", "step": "#d62728"}
-IDLE_COLOR = "#eeeeee"
+# Colours by kind of work live in ``utils.palette`` (one palette for every lesson); these names stay for the
+# code that imported them from here.
+KIND_COLORS = palette.KIND_COLORS
+IDLE_COLOR = palette.KIND_COLORS[palette.IDLE]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,12 @@ class Span:
     start: float
     end: float
     on_gpu: bool = False  # measured with CUDA events (else perf_counter around CPU work)
+    chunk: int | None = None  # the model chunk (stage) of its worker, in schedules with several per worker
+
+    @property
+    def kind(self) -> str:
+        """The kind of work (``palette.kind_of``): "ffn" is "forward", "all-reduce" is "communication"."""
+        return palette.kind_of(self.name)
 
     @property
     def duration(self) -> float:
@@ -59,8 +65,13 @@ class Span:
 
     @property
     def label(self) -> str:
-        """Short text for the bar: "F3" for forward of micro-batch 3, "load" without an index."""
-        return self.name if self.index is None else f"{self.name[:1].upper()}{self.index}"
+        """Short text for the bar: pass and micro-batch, "F3" (forward of micro-batch 3), "B3", "W3" (weight
+        gradient), "attn3" (lesson 07's attention); with a chunk "F3c1" (forward of micro-batch 3 through
+        the worker's model chunk 1, interleaved schedules); the name itself without an index ("load")."""
+        if self.index is None:
+            return self.name
+        chunk = "" if self.chunk is None else f"c{self.chunk}"
+        return f"{palette.short_name(self.name)}{self.index}{chunk}"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -82,7 +93,7 @@ class SpanRecorder:
         self.on_gpu = self.device.startswith("cuda")
         self.clock = clock
         self._spans: list[Span] = []
-        self._events: list[tuple] = []  # (name, index, start event, end event), converted in spans()
+        self._events: list[tuple] = []  # (name, index, chunk, start event, end event), converted in spans()
         if self.on_gpu:
             self._set_anchor()
 
@@ -96,8 +107,8 @@ class SpanRecorder:
         self._anchor_time = self.clock()  # the anchor event happened (just) before this reading
 
     @contextlib.contextmanager
-    def span(self, name: str, index: int | None = None):
-        """Time the block as a span named ``name`` (of micro-batch/batch ``index``)."""
+    def span(self, name: str, index: int | None = None, chunk: int | None = None):
+        """Time the block as a span named ``name`` (of micro-batch/batch ``index``, model ``chunk``)."""
         if self.on_gpu:
             import torch
 
@@ -106,21 +117,22 @@ class SpanRecorder:
             start.record(stream)
             yield
             end.record(stream)
-            self._events.append((name, index, start, end))
+            self._events.append((name, index, chunk, start, end))
         else:
             start = self.clock()
             yield
-            self._spans.append(Span(self.device_label, name, index, start, self.clock()))
+            self._spans.append(Span(self.device_label, name, index, start, self.clock(), chunk=chunk))
 
     def spans(self) -> list[Span]:
         """Every span so far, in start order (waits for the GPU to finish the recorded work)."""
         if self._events:
-            self._events[-1][3].synchronize()
-            for name, index, start, end in self._events:
+            self._events[-1][4].synchronize()
+            for name, index, chunk, start, end in self._events:
                 # elapsed_time is in milliseconds, from the anchor event to this one.
                 self._spans.append(Span(self.device_label, name, index,
                                         self._anchor_time + self._anchor.elapsed_time(start) / 1e3,
-                                        self._anchor_time + self._anchor.elapsed_time(end) / 1e3, True))
+                                        self._anchor_time + self._anchor.elapsed_time(end) / 1e3, True,
+                                        chunk))
             self._events.clear()
         return sorted(self._spans, key=lambda s: s.start)
 
@@ -165,6 +177,9 @@ def busy_fractions(spans, window: tuple[float, float] | None = None) -> dict[str
 def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):
     """The measured schedule: one row per device, a bar per span, idle time in grey, busy % on the right.
 
+    Bars take their kind's colour (``utils.palette``) and the legend names kinds ("forward", "communication"),
+    the same in every lesson. A bar's label (``Span.label``: "F3", "B3c1") is drawn only where its measured
+    text fits inside the bar, so no label overprints another or leaves its bar.
     ``simulated`` stamps *simulated on CPU*; by default it is set when no span was measured on a GPU.
     """
     spans = flatten(spans)
@@ -175,27 +190,69 @@ def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):
     fractions = busy_fractions(spans)
     rows = list(fractions)  # sorted device names: "stage 0" on top
     fig, (ax,) = plots.new_figure(rows=1, row_height=0.55 * len(rows) + 1.1)
-    kinds = {}
+    bars = []  # (span, x, width, y): labelled once the layout is final
     for y, device in enumerate(rows):
         ax.broken_barh([(0, (t1 - t0) * scale)], (y - 0.4, 0.8), color=IDLE_COLOR)  # idle unless covered
         for s in (s for s in spans if s.device == device):
-            color = KIND_COLORS.get(s.name) or kinds.get(s.name) or plots.device_color(len(kinds) + 4)
-            kinds[s.name] = color
             x, width = (s.start - t0) * scale, s.duration * scale
-            ax.broken_barh([(x, width)], (y - 0.4, 0.8), color=color, edgecolor="white", linewidth=0.5)
-            if width > 0.03 * (t1 - t0) * scale:  # label only bars wide enough to hold it
-                ax.text(x + width / 2, y, s.label, ha="center", va="center", fontsize=7, color="white")
+            ax.broken_barh([(x, width)], (y - 0.4, 0.8), color=palette.color_of(s.name), edgecolor="white",
+                           linewidth=0.5)
+            bars.append((s, x, width, y))
         ax.text(1.01, y, f"busy {fractions[device]:.0%}", transform=ax.get_yaxis_transform(),
                 va="center", fontsize=9)
     ax.set_yticks(range(len(rows)), rows)
     ax.set_ylim(len(rows) - 0.5, -0.5)  # first device on top
     ax.set_xlim(0, (t1 - t0) * scale)
     ax.set_xlabel(f"time ({unit}) since the first span; grey = idle")
-    # The legend sits half an inch below the axes whatever the number of rows (a fixed offset in inches).
-    ax.legend(handles=[Patch(color=c, label=k) for k, c in kinds.items()], loc="upper center",
-              bbox_to_anchor=(0.5, 0.0), bbox_transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans),
-              ncol=len(kinds), fontsize=8, frameon=False)
+    _legend(fig, ax, [s.name for s in spans])
     if simulated is None:
         simulated = not any(s.on_gpu for s in spans)
     plots.stamp_simulated(fig, simulated)
-    return plots.finish(fig, title or "Measured schedule")
+    fig = plots.finish(fig, title or "Measured schedule")
+    _label_bars(ax, bars)
+    return fig
+
+
+def _legend(fig, ax, names: list[str]) -> None:
+    """One entry per kind of work on the chart, in the palette's order, and idle: the same words for the same
+    colour in every lesson. It sits half an inch below the axes whatever the number of rows."""
+    kinds = {palette.kind_of(n): palette.color_of(n) for n in names}
+    kinds[palette.IDLE] = IDLE_COLOR
+    order = list(palette.KIND_COLORS)
+    entries = sorted(kinds.items(), key=lambda kc: order.index(kc[0]) if kc[0] in order else len(order))
+    ax.legend(handles=[Patch(facecolor=c, edgecolor="0.6", linewidth=0.5, label=k) for k, c in entries],
+              loc="upper center", bbox_to_anchor=(0.5, 0.0),
+              bbox_transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans),
+              ncol=min(len(entries), 7), fontsize=8, frameon=False)
+
+
+def _label_texts(s: Span) -> list[str]:
+    """What a bar may say, widest first: its label ("F3c1"); with a chunk the same on two lines ("F3" over
+    "c1"), narrower; without an index the short name ("F" for a "forward" too narrow for the word)."""
+    if s.index is None:
+        return list(dict.fromkeys([s.label, palette.short_name(s.name)]))
+    if s.chunk is None:
+        return [s.label]
+    return [s.label, f"{palette.short_name(s.name)}{s.index}\nc{s.chunk}"]
+
+
+def _visible(bar: tuple[float, float], later: list[tuple[float, float]]) -> tuple[float, float]:
+    """The widest part of ``bar`` (x0, x1) that no bar drawn after it on its row covers."""
+    parts = [bar]
+    for c0, c1 in later:
+        pieces = ((a, min(b, c0)) for a, b in parts), ((max(a, c1), b) for a, b in parts)
+        parts = [p for side in pieces for p in side if p[1] > p[0]]
+    return max(parts, key=lambda p: p[1] - p[0], default=(bar[0], bar[0]))
+
+
+def _label_bars(ax, bars) -> None:
+    """Label each bar where its text fits inside the part of it that shows (bars of one row may overlap:
+    DDP's buckets in flight together, the later drawn on top), measured with the renderer on the final layout,
+    and overlaps no label placed before it."""
+    renderer, taken = plots.renderer_of(ax.figure), []
+    for i, (s, x, width, y) in enumerate(bars):
+        later = [(x2, x2 + w2) for _, x2, w2, y2 in bars[i + 1:]
+                 if y2 == y and x2 < x + width and x2 + w2 > x]
+        x0, x1 = _visible((x, x + width), later)
+        plots.label_inside(ax, (x0, y - 0.4, x1, y + 0.4), _label_texts(s), taken, renderer,
+                           fontsize=7, linespacing=1.0, color=palette.text_color(palette.color_of(s.name)))

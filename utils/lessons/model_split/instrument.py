@@ -32,10 +32,12 @@ def nbytes(value) -> int:
     return 0
 
 
-def span_timer(recorder, index: int | None = None) -> Callable[[str], contextlib.AbstractContextManager]:
-    """``timed(name)``: a span of ``recorder`` (a ``timeline.SpanRecorder``) named ``name``; no-op without one."""
+def span_timer(recorder, index: int | None = None,
+               chunk: int | None = None) -> Callable[[str], contextlib.AbstractContextManager]:
+    """``timed(name)``: a span of ``recorder`` (a ``timeline.SpanRecorder``) named ``name``; no-op without
+    one. ``chunk``: which of its worker's stages the span ran on, where a worker holds several ("F3c1")."""
     def timed(name: str):
-        return recorder.span(name, index) if recorder is not None else contextlib.nullcontext()
+        return recorder.span(name, index, chunk) if recorder is not None else contextlib.nullcontext()
     return timed
 
 
@@ -61,6 +63,7 @@ class RecordedStage(PipelineStage):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.recorder = None
+        self.chunk = None  # which of its worker's stages this is, where a worker holds several (multi.py)
         self.bytes_sent = 0  # bytes this stage sent to its neighbours (activations and gradients)
         self.messages = 0  # how many tensors it sent
 
@@ -71,7 +74,7 @@ class RecordedStage(PipelineStage):
         return not ranks or ranks.get(neighbour, -1) != self.group_rank
 
     def forward_one_chunk(self, fwd_chunk_id, *args, **kwargs):
-        with span_timer(self.recorder, fwd_chunk_id)("forward"):
+        with span_timer(self.recorder, fwd_chunk_id, self.chunk)("forward"):
             out = super().forward_one_chunk(fwd_chunk_id, *args, **kwargs)
         if not self.is_last and self._remote(self.stage_index + 1):  # the activation goes on to the next stage
             self.bytes_sent += nbytes(out)
@@ -82,13 +85,13 @@ class RecordedStage(PipelineStage):
         if not self.is_first and self._remote(self.stage_index - 1):  # the input's gradient goes back
             self.bytes_sent += nbytes(self.fwd_cache[bwd_chunk_id][1])
             self.messages += 1
-        with span_timer(self.recorder, bwd_chunk_id)("backward"):
+        with span_timer(self.recorder, bwd_chunk_id, self.chunk)("backward"):
             return super().backward_one_chunk(bwd_chunk_id, *args, **kwargs)
 
     def backward_weight_one_chunk(self, bwd_chunk_id, *args, **kwargs):
         """Zero-bubble schedules split the backward pass: input gradients first (``backward``), the
         weights' gradients later (``weight``, W on the chart), to fill what would be bubbles."""
-        with span_timer(self.recorder, bwd_chunk_id)("weight"):
+        with span_timer(self.recorder, bwd_chunk_id, self.chunk)("weight"):
             return super().backward_weight_one_chunk(bwd_chunk_id, *args, **kwargs)
 
 

@@ -71,6 +71,8 @@ def _runner(task: Task, model, rank: int, device, name: str, m: int, points, x, 
     modules = split_sequential(model, points)
     ranks = stage_ranks(name, dist.get_world_size())
     mine = [RecordedStage(mod, k, len(modules), device) for k, mod in enumerate(modules) if ranks[k] == rank]
+    for chunk, stage in enumerate(mine):  # the chart tells a worker's two stages apart: "F3c0", "F3c1"
+        stage.chunk = chunk
     sched = MULTI[name](mine, n_microbatches=m, loss_fn=task.loss_fn)
     args = (x,) if any(s.is_first for s in mine) else ()
     kwargs = {"target": y, "return_outputs": False} if any(s.is_last for s in mine) else {}
