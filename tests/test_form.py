@@ -154,7 +154,7 @@ def test_the_link_fit_reports_how_well_one_alpha_and_beta_describe_every_size():
 def test_the_link_route_follows_the_plan():
     from utils import devices
 
-    assert machine.link_route(devices.plan(2, mode_name="cpu", n_gpus=0))[0] == "gloo loopback, 2 processes"
+    assert machine.link_route(devices.plan(2, mode_name="cpu", n_gpus=0))[0] == machine.GLOO_LINK
     assert machine.link_route(devices.plan(2, mode_name="1gpu", n_gpus=1))[1:] == ("cpu", "cuda:0", True)
     assert machine.link_route(devices.plan(2, mode_name="2gpu", n_gpus=2))[1:] == ("cuda:0", "cuda:1", False)
 
@@ -163,4 +163,4 @@ def test_measure_link_on_this_cpu_fits_gloo_between_two_launched_processes():
     from utils import devices
 
     link = machine.measure_link(devices.plan(2, mode_name="cpu", n_gpus=0), [4, 2**12, 2**16, 2**20], repeats=3)
-    assert link.name == "gloo loopback, 2 processes" and link.fit.alpha > 0 and len(link.seconds) == 4
+    assert link.name == machine.GLOO_LINK and link.fit.alpha > 0 and len(link.seconds) == 4

@@ -56,3 +56,13 @@ def test_the_gloo_path_is_measured_exactly_where_the_workers_use_gloo(machine):
         assert s.workers_path.startswith("gloo over loopback TCP")
     else:
         assert s.workers_path.startswith("NCCL between cuda:0 and cuda:1")
+
+
+@pytest.mark.parametrize("l3, added", [(32 * 2**20, None), (504 * 2**20, 2**28), (None, None)])
+def test_a_cpu_copy_always_leaves_the_caches_so_that_dram_and_its_bound_are_measured(l3, added):
+    caches = {"L2": 2**21} | ({"L3": l3} if l3 else {})
+    s = lesson_settings(devices.plan(2, mode_name="cpu", n_gpus=0), devices.hardware(n_gpus=0), CPU_SIZES, GPU_EXTRA,
+                        caches=caches)
+    assert list(s.copy_sizes) == CPU_SIZES + ([added] if added else [])
+    if l3:
+        assert 2 * max(s.copy_sizes) > l3 // 2  # the largest copy's working set is beyond half the last cache

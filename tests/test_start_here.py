@@ -6,7 +6,6 @@ import pytest
 from utils import devices
 from utils.lessons.start_here import bandwidth, loopback, regimes
 from utils.lessons.start_here.bandwidth import CopyPoint
-from utils.linkmodel import fit_alpha_beta
 
 KIB, MIB = 2**10, 2**20
 CACHES = {"L1d": 32 * KIB, "L2": 1 * MIB, "L3": 32 * MIB}
@@ -45,19 +44,28 @@ def test_the_fit_covers_every_size_and_reports_each_residual():
     assert "res. 4 B" in table.columns and table.rows[0][1] == "100.0" and set(table.rows[0][4:]) <= {"+0%", "-0%"}
 
 
-def test_the_plot_draws_a_bound_dashed_and_a_reference_dotted_each_over_its_own_sizes():
+def test_the_plot_draws_each_regime_in_its_own_style_over_its_own_sizes_and_rings_a_point_above_a_bound():
+    from utils import machine, plots
+
     sizes = [64 * KIB, 256 * KIB, MIB, 4 * MIB, 16 * MIB, 64 * MIB]
-    points = [CopyPoint("host memcpy", n, n / 30e9, regimes.regime_of(n, REGIMES).reference,
+    rate = {16 * MIB: 14e9}  # 16 MiB above DRAM's 12 GB/s bound: ringed
+    points = [CopyPoint("host memcpy", n, n / rate.get(n, 30e9), regimes.regime_of(n, REGIMES).reference,
                         regimes.regime_of(n, REGIMES).name, regimes.regime_of(n, REGIMES).is_bound) for n in sizes]
-    fits = {"host memcpy": fit_alpha_beta(sizes, [p.seconds for p in points])}
-    ax = bandwidth.plot_copies(points, simulated=True, fits=fits)
-    spans = {c.get_label(): c for c in ax.collections}  # hlines
+    messages = [CopyPoint(loopback.PATH, n, 1e-4 + n / 3e9, None) for n in [4] + sizes]
+    link = machine.link_fit(loopback.PATH, [m.size for m in messages], [m.seconds for m in messages])
+    fig = bandwidth.plot_paths(points, messages, link, simulated=True)
+    copies, msgs = fig.axes
+    spans = {c.get_label(): c for c in copies.collections}  # hlines, one per regime
     dram = next(c for label, c in spans.items() if "DRAM bound" in label)
     (segment,) = dram.get_segments()
     assert segment[0][0] > 4 * MIB and segment[1][0] > 64 * MIB  # only over the DRAM sizes
-    assert dram.get_linestyle()[0][1] is not None  # dashed
-    assert any("not a bound" in label for label in spans) and ax.get_yscale() == "log"
-    assert any("fitted" in line.get_label() for line in ax.lines)
+    styles = {label.split(":")[0]: c.get_linestyle()[0] for label, c in spans.items()}
+    assert len({str(v) for v in styles.values()}) == 3  # L2, L3 and DRAM: three distinct line styles
+    assert any("above its bound" in line.get_label() for line in copies.lines)
+    assert msgs.get_yscale() == "log" and any("alpha" in line.get_label() for line in msgs.lines)
+    assert plots.overlapping_labels(fig) == []
+    one = bandwidth.plot_paths(points, [], None, simulated=False)  # no messages (two GPUs on NCCL): one panel
+    assert len(one.axes) == 1
 
 
 @pytest.mark.timeout(60)
@@ -75,3 +83,53 @@ def test_the_hardware_report_names_the_cpu_vector_isa():
 
     assert isa.startswith(torch.backends.cpu.get_cpu_capability())
     assert ("CPU vector ISA", isa) in devices.detail_rows(devices.hardware())
+
+
+def test_a_copy_above_its_bound_is_explained_only_when_the_cold_copy_falls_under():
+    from utils.lessons.start_here import summary
+
+    cached = summary.Passed(16 * MIB, warm_rate=14e9, cold_rate=7e9, bound=12e9)
+    assert "partly held by the 32 MiB L3" in cached.sentence(32 * MIB) and "117%" in cached.sentence(32 * MIB)
+    odd = summary.Passed(16 * MIB, warm_rate=14e9, cold_rate=13e9, bound=12e9)
+    assert "Even cold it passes the bound" in odd.sentence(32 * MIB)
+
+
+def test_the_closing_claims_come_from_the_run_for_whatever_this_mode_measured():
+    from utils import machine
+    from utils.lessons.start_here import summary
+
+    c = lambda threads, best: machine.Ceiling("matmul peak", "fp32", threads, "1024³", best, best, 0.1, "FLOP/s")
+    profile = machine.MachineProfile("cpu", [c(1, 100e9), c(2, 190e9)])
+    points = [CopyPoint("host memcpy", 64 * KIB, 64 * KIB / 30e9, 70e9, "L2", False),
+              CopyPoint("host memcpy", 64 * MIB, 64 * MIB / 10e9, 12e9, "DRAM", True)]
+    messages = [CopyPoint(loopback.PATH, 64 * MIB, 64 * MIB / 3e9, None)]
+    link = machine.link_fit(loopback.PATH, [4, 64 * MIB], [1e-4, 1e-4 + 64 * MIB / 3e9])
+    rows = summary.lesson_claims(profile, points, messages, link, [])
+    text = {r.claim: r for r in rows}
+    assert text["more cores, more fp32 FLOP/s"].measured == "1.90x one thread"
+    assert text["a 64 MiB copy (host memcpy) stays under its bound"].verdict.startswith("holds: 83%")
+    assert any("gloo message is slower" in r.claim and r.verdict == "30% of the reference" for r in rows)
+    assert "holds" == next(r.verdict for r in rows if r.claim.startswith("one alpha"))
+    gpu = machine.MachineProfile("cuda:0", [c(None, 50e12)])
+    assert [r.claim for r in summary.lesson_claims(gpu, [], [], None, [])] == []  # nothing claimed unmeasured
+
+
+def test_a_loose_fit_is_not_used_to_predict():
+    from utils import machine
+    from utils.lessons.start_here import summary
+
+    loose = machine.link_fit("x", [4, 4 * KIB, MIB], [1e-4, 5e-4, 1e-4 + MIB / 3e9])
+    assert loose.accuracy > summary.FIT_USABLE and "too loose to predict" in summary.link_sentence(loose)
+
+
+def test_the_course_map_lists_every_lesson_on_disk_with_its_lab_and_measured_times():
+    from pathlib import Path
+
+    from utils import course
+
+    table = course.course_map()
+    on_disk = sorted(p.name[:2] for p in (Path(course.ROOT) / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert [row[0] for row in table.rows] == on_disk
+    assert table.rows[0][1].startswith("Start here") and table.rows[0][2] == "Fix the article"
+    assert all(" s" in row[3] for row in table.rows)
+    assert all(len(line) <= 110 for line in table.to_text().splitlines())

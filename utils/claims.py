@@ -50,8 +50,7 @@ def claims_table(rows: list[Claim]) -> Table:
                  title="What this lesson measured", wrap=34)
 
 
-def show_claims(rows: list[Claim]) -> Table:
-    """Display the table (HTML in a notebook, text elsewhere) and return it."""
-    table = claims_table(rows)
-    show(table)
-    return table
+def show_claims(rows: list[Claim]) -> None:
+    """Display the table (HTML in a notebook, text elsewhere). Returns nothing, so that a notebook cell
+    ending with it shows the table once."""
+    show(claims_table(rows))

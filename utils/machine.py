@@ -228,6 +228,15 @@ def measure_profile(device: str = "cpu", peaks: dict[int | None, tuple[str, ...]
     return MachineProfile(str(device), ceilings, link)
 
 
+def measure_profile_apart(**kwargs) -> MachineProfile:
+    """``measure_profile`` on a GPU in a spawned process, so that the caller (lesson 00's notebook, which
+    forks workers later) never initialises CUDA; on a CPU, in this process."""
+    if not str(kwargs.get("device", "cpu")).startswith("cuda"):
+        return measure_profile(**kwargs)
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(measure_profile, **kwargs).result()
+
+
 def _unique(probes: list[Probe]) -> list[Probe]:
     """One probe per name (kind, dtype, threads, size): on a GPU every thread count is the same probe."""
     return list({(p.kind, p.dtype, p.threads, p.size): p for p in probes}.values())
@@ -274,13 +283,22 @@ def gpu_link_times(sizes: list[int], src: str, dst: str, pinned: bool, repeats: 
     return out
 
 
+GLOO_LINK = "gloo loopback, 2 processes"
+
+
+def _gpu_name(device: str) -> str:
+    return f"GPU {device.split(':')[1]}" if ":" in device else "GPU 0"
+
+
 def link_route(plan) -> tuple[str, str | None, str | None, bool]:
-    """(name, source, destination, pinned) of the link the plan's two workers use; gloo when simulated."""
+    """(name, source, destination, pinned) of the link the plan's two workers use; gloo when simulated.
+    Names are lesson 00's copy paths ("host to GPU 0, pinned", "GPU 0 to GPU 1")."""
     if plan.simulated:
-        return "gloo loopback, 2 processes", None, None, False
-    if len(set(plan.devices)) >= 2:
-        return f"{plan.devices[0]} to {plan.devices[1]}", plan.devices[0], plan.devices[1], False
-    return f"host to {plan.devices[0]}, pinned", "cpu", plan.devices[0], True
+        return GLOO_LINK, None, None, False
+    a, b = plan.devices[0], plan.devices[1 % len(plan.devices)]
+    if a != b:
+        return f"{_gpu_name(a)} to {_gpu_name(b)}", a, b, False
+    return f"host to {_gpu_name(a)}, pinned", "cpu", a, True
 
 
 def measure_link(plan, sizes: list[int], repeats: int = 9, timeout: float = 120) -> LinkFit:

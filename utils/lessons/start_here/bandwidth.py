@@ -24,7 +24,6 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-import matplotlib.pyplot as plt
 import torch
 
 from utils import bench, devices
@@ -179,41 +178,79 @@ def _regime_spans(pts: list[CopyPoint]) -> list[tuple[CopyPoint, float, float]]:
     return spans
 
 
-def plot_copies(points: list[CopyPoint], simulated: bool, ax=None, fits: dict[str, AlphaBeta] | None = None):
-    """Measured GB/s against copy size (log scale), one line per path. A bound is drawn dashed, a reference
-    dotted, each only over the sizes it applies to; ``fits`` (path -> ``linkmodel.AlphaBeta``) are drawn
-    thin, as the rate n / t(n) each predicts."""
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7.5, 4.8), layout="constrained")
+# What each bound or reference is, for the plot's legend (CPU copies: by regime; GPU copies: by path).
+BOUND_NOTES = {"L2": "L2 reference: read rate in L2 (not a bound)",
+               "L3": "L3 reference: read rate in L3 (not a bound)", "DRAM": "DRAM bound: read rate / 2",
+               "host to GPU 0, pageable": "PCIe peak", "host to GPU 0, pinned": "PCIe peak",
+               "GPU 0 to GPU 0": "memory bandwidth / 2", "GPU 0 to GPU 1": "link peak"}
+
+
+# Line style of what a copy is set beside, by regime: three distinct styles, so L2 and L3 never look alike.
+REGIME_STYLES = {"L2": ":", "L3": "-.", "DRAM": "--"}
+
+
+def plot_paths(points: list[CopyPoint], messages: list[CopyPoint], link_fit, simulated: bool):
+    """Lesson 00's headline figure, one panel per kind of path, so that no axis spans seven decades:
+    copies inside one process (GB/s against size, each beside its bound or reference, a point above a bound
+    ringed in red), and messages between two processes (one-way time against size, with the fitted
+    alpha + n/beta and alpha drawn as the floor). ``link_fit``: a ``machine.LinkFit`` of ``messages``."""
+    from utils import plots
+
+    fig, axes = plots.new_figure(1, width=11.0, row_height=3.9) if not messages else _two_panels()
+    _plot_copy_rates(axes[0], points)
+    if messages:
+        _plot_message_times(axes[1], messages, link_fit)
+    plots.stamp_simulated(fig, simulated)
+    return plots.finish(fig, "Copy bandwidth and message time, measured in this run")
+
+
+def _two_panels():
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11.0, 4.6), sharex=False)
+    plt.close(fig)
+    return fig, list(axes)
+
+
+def _plot_copy_rates(ax, points: list[CopyPoint]) -> None:
     for k, path in enumerate(dict.fromkeys(p.path for p in points)):
         pts = sorted((p for p in points if p.path == path), key=lambda p: p.size)
         color = f"C{k}"
-        ax.plot([p.size for p in pts], [p.rate / 1e9 for p in pts], "o-", color=color, label=f"{path} (measured)")
+        ax.plot([p.size for p in pts], [p.rate / 1e9 for p in pts], "o-", color=color, label=f"{path}, measured")
         for first, lo, hi in _regime_spans(pts) if pts[0].bound else ():
-            ax.hlines(first.bound / 1e9, lo, hi, color=color, ls="--" if first.is_bound else ":", lw=1.3,
-                      label=f"{path}: {BOUND_NOTES.get(first.regime or path, 'peak')}")
-        fit = (fits or {}).get(path)
-        if fit is not None:
-            grid = [pts[0].size * (pts[-1].size / pts[0].size) ** (j / 60) for j in range(61)]
-            ax.plot(grid, [fit.bandwidth(n) / 1e9 for n in grid], color=color, lw=0.9, alpha=0.6,
-                    label=f"{path}: fitted α + n/β")
-    sizes = sorted({p.size for p in points})
+            style = REGIME_STYLES.get(first.regime, "--" if first.is_bound else ":")
+            ax.hlines(first.bound / 1e9, lo, hi, color="0.25" if first.is_bound else color, ls=style, lw=1.4,
+                      label=BOUND_NOTES.get(first.regime or path, "peak"))
+        above = [p for p in pts if p.is_bound and p.fraction_of_bound and p.fraction_of_bound > 1]
+        for p in above:
+            ax.plot(p.size, p.rate / 1e9, "o", ms=13, mfc="none", mec="red", mew=1.8)
+        if above:
+            ax.plot([], [], "o", ms=9, mfc="none", mec="red", mew=1.8, label="above its bound (see the text)")
+    _size_axis(ax, sorted({p.size for p in points}))
+    ax.set_ylabel("GB/s")
+    ax.set_title("Copies inside one process", fontsize=10)
+    ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
+
+
+def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
+    pts = sorted(messages, key=lambda p: p.size)
+    ax.plot([p.size for p in pts], [p.seconds * 1e6 for p in pts], "o", color="C3", label="measured (one way)")
+    if link_fit is not None:
+        f = link_fit.fit
+        grid = [pts[0].size * (pts[-1].size / pts[0].size) ** (j / 60) for j in range(61)]
+        ax.plot(grid, [f.time(n) * 1e6 for n in grid], color="C3", lw=1, alpha=0.7,
+                label=f"fit: alpha {f.alpha * 1e6:.0f} µs + n / ({f.beta / 1e9:.1f} GB/s)")
+        ax.axhline(f.alpha * 1e6, color="0.4", ls=":", lw=1, label="alpha: the fixed cost of a message")
+    ax.set_yscale("log")
+    _size_axis(ax, [p.size for p in pts])
+    ax.set_ylabel("µs per message (log scale)")
+    ax.set_title(f"Messages between two processes ({pts[0].path})", fontsize=10)
+    ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1, frameon=False)
+
+
+def _size_axis(ax, sizes: list[int]) -> None:
     ax.set_xscale("log", base=2)
     ax.set_xticks(sizes)
     ax.set_xticklabels([bytes_label(n) for n in sizes], rotation=35, ha="right", fontsize=8)
     ax.minorticks_off()
-    ax.set_xlabel("bytes copied (memcpy) or sent (gloo)")
-    ax.set_ylabel("GB/s (log scale)")
-    ax.set_yscale("log")  # gloo's small messages and memcpy in L2 differ by a factor of a thousand
-    title = "Copy bandwidth against its bound or reference"
-    ax.set_title(title + (" (simulated on CPU)" if simulated else ""))
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.24), ncol=2, frameon=False)
     ax.grid(alpha=0.3)
-    return ax
-
-
-# What each bound or reference is, for the plot's legend (CPU copies: by regime; GPU copies: by path).
-BOUND_NOTES = {"L2": "L2 reference, read rate in L2 (not a bound)", "L3": "L3 reference, read rate in L3 (not a bound)",
-               "DRAM": "DRAM bound, read rate / 2",
-               "host to GPU 0, pageable": "PCIe peak", "host to GPU 0, pinned": "PCIe peak",
-               "GPU 0 to GPU 0": "memory bandwidth / 2", "GPU 0 to GPU 1": "link peak"}

@@ -11,42 +11,13 @@ not the in-process memcpy of ``bandwidth.host_copies``. Lesson 02 reuses ``measu
 
 from __future__ import annotations
 
-import statistics
-import time
-
-import torch
-import torch.distributed as dist
-
-from utils import launch
+from utils import launch, machine
+from utils.machine import ping_pong_worker  # the same worker as the machine profile's link
 from utils.lessons.start_here.bandwidth import CopyPoint
 from utils.plots import size_label
 from utils.tables import Table
 
-PATH = "gloo loopback (2 processes)"
-
-
-def ping_pong_worker(sizes: list[int], repeats: int, warmup: int = 3) -> list[float]:
-    """Worker (run by ``launch`` on two processes): for each size, ``repeats`` round trips of a uint8 tensor
-    (rank 0 sends, rank 1 sends it back); returns the median one-way seconds per size (half a round trip)."""
-    with launch.process_group():
-        rank = dist.get_rank()
-        out = []
-        for size in sizes:
-            buf = torch.zeros(size, dtype=torch.uint8)
-            times = []
-            for k in range(warmup + repeats):
-                dist.barrier()
-                start = time.perf_counter()
-                if rank == 0:
-                    dist.send(buf, dst=1)
-                    dist.recv(buf, src=1)
-                else:
-                    dist.recv(buf, src=0)
-                    dist.send(buf, dst=0)
-                if k >= warmup:
-                    times.append((time.perf_counter() - start) / 2)
-            out.append(statistics.median(times))
-        return out
+PATH = machine.GLOO_LINK  # "gloo loopback, 2 processes": one name everywhere
 
 
 def measure_loopback(sizes: list[int], repeats: int = 9, timeout: float = 120) -> list[CopyPoint]:

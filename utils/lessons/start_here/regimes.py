@@ -18,13 +18,15 @@ is set beside the DRAM bound alone, and the table says so.
 
 from __future__ import annotations
 
+import statistics
+import time
 from dataclasses import dataclass
 
 import torch
 
 from utils import bench, devices
 
-KIB, MIB = 2**10, 2**20
+KIB, MIB, GIB = 2**10, 2**20, 2**30
 
 
 @dataclass(frozen=True)
@@ -50,11 +52,14 @@ def read_rate(size: int, repeats: int) -> float:
     x = torch.ones(max(size // 4, 1), dtype=torch.float32)
     # Small buffers take microseconds: time many sums per run, so that the clock's own cost does not count.
     inner = max(1, (4 * MIB) // size)
+    # Large buffers take long per run, and a slow moment is less likely to hit every one of a few long runs:
+    # at most about 1 GiB read in all, for every size.
+    repeats = max(2, min(repeats, GIB // size))
 
     def run():
         for _ in range(inner):
             x.sum()
-    m = bench.measure(run, warmup=2, repeats=repeats)
+    m = bench.measure(run, warmup=1, repeats=repeats)
     return inner * size / m.min
 
 
@@ -73,13 +78,33 @@ def measure_regimes(largest: int, caches: dict[str, int] | None = None, repeats:
 
     A cache's reference reads half of L2 or a quarter of L3 (shared between cores), so that it stays resident
     beside whatever else runs, and is long enough that the call's own fixed cost hardly counts; the
-    DRAM bound reads ``max(largest, 4 × the last cache)`` bytes and is measured twice, before and after the
-    caches, the faster kept: another program taking a core for a moment must not lower a bound.
+    DRAM bound reads ``max(largest, min(4 × the last cache, 2 × largest))`` bytes and is measured twice,
+    before and after the caches, the faster kept: another program taking a core for a moment must not lower
+    a bound.
     """
     caches = devices.cpu_caches() if caches is None else caches
-    dram_size = max([largest] + [4 * caches[k] for k in ("L2", "L3") if k in caches])
+    # 4 x the last cache, but no more than 2 x the largest copy: a server's L3 of hundreds of MiB would
+    # otherwise make this read gigabytes, for a rate that a few hundred MiB beyond the copies already give.
+    last = max([caches[k] for k in ("L2", "L3") if k in caches], default=largest)
+    dram_size = max(largest, min(4 * last, 2 * largest))
     before = read_rate(dram_size, repeats)
     regimes = [Regime(name, caches[name], read_rate(caches[name] // (2 if name == "L2" else 4), repeats), False)
                for name in ("L2", "L3") if name in caches]
     dram = max(before, read_rate(dram_size, repeats)) / 2
     return regimes + [Regime("DRAM", None, dram, True)]
+
+
+def cold_copy_seconds(size: int, evict_bytes: int, repeats: int = 5) -> float:
+    """Median seconds of one ``dst.copy_(src)`` of ``size`` bytes right after streaming ``evict_bytes``
+    through the caches (a float32 sum): source and destination then come from DRAM, not from a cache left
+    warm by the previous copy. Lesson 00 sets it beside the warm copy of a size that passes DRAM's bound."""
+    src = torch.ones(size, dtype=torch.uint8)
+    dst = torch.empty_like(src)
+    flush = torch.ones(max(evict_bytes // 4, 1), dtype=torch.float32)
+    times = []
+    for _ in range(repeats + 1):  # the first round warms the code path, not the data: left out
+        flush.sum()
+        start = time.perf_counter()
+        dst.copy_(src)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times[1:])

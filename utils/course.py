@@ -1,0 +1,62 @@
+"""The course map, generated from the notebooks on disk, so that it cannot go stale.
+
+Introduced in lesson 00. Each lesson's title is the first line of its first cell; its lab is the lab of the
+same number; its run time is what ``make execute`` measured (``results/run-times.json``, with the machine).
+A lesson not on disk is not listed: nothing here says "ready" or "planned" by hand.
+
+    show(course_map())
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from utils.tables import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Entry:
+    number: str  # "00"
+    title: str  # "Start here: the course, your hardware, and a first measurement"
+    path: str  # "notebooks/00_start_here.ipynb"
+    seconds: float | None  # measured run time on a 2-core CPU, None where not measured yet
+
+
+def _title(path: Path) -> str:
+    """The first cell's heading without its "# 00 ·" or "# Lab 00 ·" prefix."""
+    cells = json.loads(path.read_text())["cells"]
+    first = "".join(cells[0]["source"]).splitlines()[0] if cells else path.stem
+    return first.lstrip("# ").split("·", 1)[-1].strip()
+
+
+def entries(folder: str, root: Path = ROOT) -> list[Entry]:
+    """Every ``NN_*.ipynb`` of ``folder`` (notebooks or labs), in order, with its measured run time."""
+    times_file = root / "results" / "run-times.json"
+    times = json.loads(times_file.read_text())["notebooks"] if times_file.is_file() else {}
+    out = []
+    for path in sorted((root / folder).glob("[0-9][0-9]_*.ipynb")):
+        key = path.relative_to(root).as_posix()
+        out.append(Entry(path.name[:2], _title(path), key, times.get(key, {}).get("seconds")))
+    return out
+
+
+def course_map(root: Path = ROOT) -> Table:
+    """Lesson | its lab | CPU run times (lesson + lab): one row per lesson on disk."""
+    labs = {e.number: e for e in entries("labs", root)}
+    rows = []
+    for e in entries("notebooks", root):
+        lab = labs.get(e.number)
+        rows.append((e.number, e.title, lab.title if lab else "none",
+                     " + ".join(_seconds(x) for x in (e, lab) if x)))
+    if not rows:
+        raise FileNotFoundError(f"no lessons found under {root / 'notebooks'}: is the course checked out whole?")
+    return Table(["#", "lesson", "its lab", "run time (2-core CPU)"], rows, title="The course, as it is on disk",
+                 wrap=52)
+
+
+def _seconds(e: Entry) -> str:
+    return f"{e.seconds:.0f} s" if e.seconds is not None else "not timed yet"

@@ -1,0 +1,104 @@
+"""Lesson 00's answers, as sentences and as the rows of its "What this lesson measured" table.
+
+Introduced in lesson 00 (``notebooks/00_start_here.ipynb``): every sentence and row is built from this run's
+figures (the machine profile, the copies, the messages and their fit), never written by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from utils import claims
+from utils.plots import size_label
+
+# A fit whose worst residual is within this share is used to predict times; beyond it, only measured times.
+FIT_USABLE = 0.5
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A copy above its bound, and the same copy measured cold (its caches flushed first)."""
+
+    size: int
+    warm_rate: float
+    cold_rate: float
+    bound: float
+
+    def sentence(self, l3_bytes: int | None) -> str:
+        where = f"the {size_label(l3_bytes)} L3" if l3_bytes else "the last cache"
+        explained = self.cold_rate <= self.bound
+        return (f"{size_label(self.size)}: warm {self.warm_rate / 1e9:.1f} GB/s = {self.warm_rate / self.bound:.0%} "
+                f"of DRAM's bound; cold (caches flushed first) {self.cold_rate / 1e9:.1f} GB/s = "
+                f"{self.cold_rate / self.bound:.0%}. "
+                + (f"Its {size_label(2 * self.size)} working set is partly held by {where}: a warm copy is not "
+                   "served by DRAM alone." if explained else
+                   "Even cold it passes the bound: the bound's read rate was measured in a slower moment."))
+
+
+def threads_sentence(profile) -> str:
+    """One thread's fp32 peak against every core's, beside the bound of the core count."""
+    every = profile.peak("fp32")
+    if every.threads in (None, 1):
+        return f"{every.name}: {every.formatted()}."
+    one = profile.peak("fp32", threads=1)
+    return (f"{every.threads} threads reach {every.best / one.best:.2f}x one thread's fp32 matmul peak "
+            f"(bound {every.threads}x: {every.threads} cores), {one.formatted()} against {every.formatted()}.")
+
+
+def link_sentence(link) -> str:
+    verdict = ("so a time it predicts is good to about that share" if link.accuracy <= FIT_USABLE else
+               "too loose to predict times: use the measured ones")
+    return (f"{link.name}: alpha {link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s; one alpha and "
+            f"one beta fit every size within ±{link.accuracy:.0%}, {verdict}.")
+
+
+def lesson_claims(profile, points, messages, link, passed: list[Passed]) -> list[claims.Claim]:
+    """The rows of the lesson's closing table, for whatever this mode measured."""
+    rows = []
+    every = profile.peak("fp32")
+    if every.threads and every.threads > 1:
+        one = profile.peak("fp32", threads=1)
+        rows.append(claims.Claim("more cores, more fp32 FLOP/s", f"{every.best / one.best:.2f}x one thread",
+                                 f"bound {every.threads}x", f"{every.best / one.best / every.threads:.0%} of it"))
+    bounded = [p for p in points if p.is_bound and p.bound]
+    largest = max(bounded, key=lambda p: p.size, default=None)
+    if largest is not None:
+        rows.append(claims.against_bound(f"a {size_label(largest.size)} copy ({largest.path}) stays under its bound",
+                                         largest.rate, largest.bound, "GB/s", 1e9))
+    for p in passed:
+        rows.append(claims.Claim(f"a {size_label(p.size)} copy passes DRAM's bound because caches hold it",
+                                 f"warm {p.warm_rate / p.bound:.0%}, cold {p.cold_rate / p.bound:.0%}",
+                                 f"bound {p.bound / 1e9:.1f} GB/s",
+                                 "explained: cold stays under" if p.cold_rate <= p.bound else "not explained"))
+    cached = [p for p in points if not p.is_bound and p.bound]
+    if cached:
+        best = max(cached, key=lambda p: p.fraction_of_bound)
+        rows.append(claims.against_reference(f"an in-cache copy against its cache's read rate ({best.regime}, "
+                                             f"{size_label(best.size)})", best.rate, best.bound, "GB/s", 1e9))
+    if link is not None:
+        rows.append(claims.Claim(f"one alpha and one beta describe {link.name}", f"±{link.accuracy:.0%} worst residual",
+                                 f"usable within ±{FIT_USABLE:.0%}",
+                                 "holds" if link.accuracy <= FIT_USABLE else "does not hold"))
+    if messages:
+        mem = {p.size: p for p in points if p.path == "host memcpy"}
+        pairs = [(g, mem[g.size]) for g in messages if g.size in mem]
+        if pairs:
+            g, m = max(pairs, key=lambda gm: gm[0].size)
+            rows.append(claims.against_reference(f"a gloo message is slower than memcpy ({size_label(g.size)})",
+                                                 g.rate, m.rate, "GB/s", 1e9))
+    return rows
+
+
+def copies_above_bound(points, repeats: int = 5) -> list[Passed]:
+    """Every host memcpy above DRAM's bound, copied again cold (4 x L3 streamed through the caches first),
+    on one thread like the warm copy: the measurement that says whether a cache explains it."""
+    from utils import bench, devices
+    from utils.lessons.start_here.regimes import cold_copy_seconds
+
+    evict = 4 * devices.cpu_caches().get("L3", 32 * 2**20)
+    found = []
+    with bench.threads(1):
+        for p in points:
+            if p.path == "host memcpy" and p.is_bound and p.fraction_of_bound and p.fraction_of_bound > 1:
+                found.append(Passed(p.size, p.rate, p.size / cold_copy_seconds(p.size, evict, repeats), p.bound))
+    return found
