@@ -262,3 +262,45 @@ def test_the_environment_turns_jupyterlabs_news_off():
     assert OVERRIDES.is_file(), f"no {OVERRIDES}: run `make setup`"
     notification = json.loads(OVERRIDES.read_text())["@jupyterlab/apputils-extension:notification"]
     assert notification["fetchNews"] == "false" and notification["checkForUpdates"] is False
+
+
+LESSON = "notebooks/00_start_here.ipynb"
+
+
+@pytest.fixture
+def lesson_unchanged():
+    """Lesson 00 is opened (not run) in JupyterLab; its file and checkpoints stay as they were."""
+    path = REPO / LESSON
+    before = path.read_bytes()
+    checkpoint = path.parent / ".ipynb_checkpoints" / f"{path.stem}-checkpoint.ipynb"
+    had_checkpoint = checkpoint.exists()
+    yield
+    if path.read_bytes() != before:
+        path.write_bytes(before)
+    if not had_checkpoint:
+        checkpoint.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            checkpoint.parent.rmdir()
+
+
+@pytest.mark.timeout(120)
+def test_how_this_was_measured_is_collapsed_in_jupyterlab_and_opens_with_a_click(lab, page, lesson_unchanged):
+    """The learner's-path form: a lesson's measurement detail is one click away, closed until clicked."""
+    from playwright.sync_api import expect
+
+    lab.wait_ready()
+    page.goto(lab.url(f"lab/tree/{LESSON}"))
+    block = page.locator("details.twogpu-how").first
+    block.wait_for(state="attached", timeout=60_000)
+    assert block.evaluate("el => el.open") is False
+    block.scroll_into_view_if_needed()  # JupyterLab lays out a cell's output once it comes into view
+    summary = block.locator("summary")
+    expect(summary).to_contain_text("How this was measured", timeout=20_000)  # drawn, not only attached
+    table = block.locator("table").first
+    assert not table.is_visible()  # inside the closed block: in the page, out of the way
+    summary.click()
+    table.wait_for(state="visible", timeout=5_000)
+    assert block.evaluate("el => el.open") is True
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT.parent / "how_measured_open.png"))
+    assert lab.stop() == [], "processes left behind after JupyterLab stopped"
