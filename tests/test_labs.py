@@ -192,10 +192,10 @@ def test_student_copy_runs_to_the_end_with_every_check_not_done_yet(lab):
     assert verdicts, "the lab shows no check verdicts"
     assert all("not done yet" in v for v in verdicts), verdicts
     solution = solution_code(lab)
-    for verdict in verdicts:  # a check's hint is shown to the learner too
-        for line in verdict.splitlines():
-            if line.strip().startswith("hint:"):
-                found = giveaway(line.strip()[len("hint:"):], solution)
+    for verdict in verdicts:  # a check's hint is shown to the learner too (wrapped: its lines joined)
+        for hint_text in re.findall(r"^\s*hint:(.*(?:\n {9}\S.*)*)", verdict, flags=re.M):
+            if hint_text:
+                found = giveaway(" ".join(hint_text.split()), solution)
                 assert not found, f"{lab.name}: a check's hint gives the solution away: {found!r}"
     summary = [o["text"] for c in nb.cells for o in c.get("outputs", []) if "checks passed" in o.get("text", "")]
     assert summary and summary[-1].startswith("0/"), summary
@@ -260,3 +260,30 @@ def test_quiz_shows_text_where_widgets_cannot_render():
     bundle = q._repr_mimebundle_()
     assert "1) PCIe" in bundle["text/plain"] and "Quiz: Which link?" in bundle["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+# --- the same frame in every lab (issue 26) -------------------------------------------------------------
+
+FRAME = ["**Goals**", "**How the checks work", "**Modes and time", "## Settings", "## Set-up", "## Exercises",
+         "### Exercise A", "## Checks", "## Where you stand", "## Quiz"]
+NOT_FRAMED = {"00_fix_the_article.ipynb", "02_balance_the_pipeline.ipynb", "03_ddp_from_scratch.ipynb",
+              "04_compress_under_budget.ipynb", "05_feed_the_gpu.ipynb", "06_fit_the_budget.ipynb",
+              "07_row_parallel.ipynb"}  # issue 26: the labs not yet in the frame (strict: shrink it)
+HINT_CALL = re.compile(r"(?<![\w.])hint\(")  # a hint spelled without ``checks.`` (the second spelling)
+
+
+def _framed(lab: Path):
+    marks = [pytest.mark.xfail(reason="issue 26: not in the frame yet", strict=True)] if lab.name in NOT_FRAMED else []
+    return pytest.param(lab, id=lab.name, marks=marks)
+
+
+@pytest.mark.parametrize("lab", [_framed(p) for p in LABS])
+def test_every_lab_has_the_same_frame_and_one_spelling_of_hints(lab):
+    nb = nbformat.read(lab, as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    at = [text.find(mark) for mark in FRAME]
+    missing = [mark for mark, k in zip(FRAME, at) if k < 0]
+    assert not missing, f"{lab.name}: the frame lacks {missing}"
+    assert at == sorted(at), f"{lab.name}: the frame is out of order: {sorted(zip(at, FRAME))}"
+    spelled = [c.source for c in nb.cells if HINT_CALL.search(c.source)]
+    assert not spelled, f"{lab.name}: spell a hint checks.hint('labs/<slug>', 'A', 2): {spelled[0][:200]}"

@@ -39,6 +39,7 @@ handed out); ``expect_wrapped_in_ddp`` and ``expect_own_share_each_epoch`` judge
 from __future__ import annotations
 
 import html
+import textwrap
 import traceback
 from dataclasses import dataclass
 from typing import Callable
@@ -49,6 +50,7 @@ PASSED, FAILED, NOT_DONE = "passed", "failed", "not done yet"
 # The latest verdict of every check run in this kernel, by name (re-running a cell replaces its verdict).
 HISTORY: dict[str, "Verdict"] = {}
 ICONS = {PASSED: "✅", FAILED: "❌", NOT_DONE: "⏳"}
+WIDTH = 110  # columns of a verdict as text
 COLOURS = {PASSED: "#1a7f37", FAILED: "#cf222e", NOT_DONE: "#9a6700"}
 
 
@@ -68,11 +70,13 @@ class Verdict:
         return self.status == PASSED
 
     def __str__(self) -> str:
+        # Wrapped at 110 columns (the learner's form, issue 22): a verdict is read, not scrolled sideways.
         text = f"{ICONS[self.status]} {self.name}: {self.status}"
         if self.message:
             text += f". {self.message}"
+        text = _wrap(text, "", "   ")
         if self.hint and self.status != PASSED:
-            text += f"\n   hint: {self.hint}"
+            text += "\n" + _wrap(f"hint: {self.hint}", "   ", "         ")
         return text
 
     def _repr_html_(self) -> str:
@@ -84,6 +88,13 @@ class Verdict:
 
     def __repr__(self) -> str:
         return str(self)
+
+
+def _wrap(text: str, first: str, rest: str) -> str:
+    """``text`` wrapped at ``WIDTH`` columns, line by line (a message's own line breaks are kept)."""
+    return "\n".join(textwrap.fill(line, WIDTH, initial_indent=first if k == 0 else rest, subsequent_indent=rest,
+                                    break_on_hyphens=False, break_long_words=False)
+                      for k, line in enumerate(text.splitlines() or [""]))
 
 
 def _is_not_implemented(exc: BaseException) -> bool:
