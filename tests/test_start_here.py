@@ -41,7 +41,17 @@ def test_the_fit_covers_every_size_and_reports_each_residual():
     fit = bandwidth.fit_path(points, loopback.PATH)
     assert fit.sizes == tuple(sizes) and fit.alpha == pytest.approx(100e-6) and fit.beta == pytest.approx(2e9)
     table = bandwidth.fit_table({loopback.PATH: fit})
-    assert "res. 4 B" in table.columns and table.rows[0][1] == "100.0" and set(table.rows[0][4:]) <= {"+0%", "-0%"}
+    assert table.columns == ["", loopback.PATH] and table.rows[0] == ("fitted α", "100.0 µs")
+    assert table.rows[2][0] == "residual at 4 B" and {r[1] for r in table.rows[2:]} <= {"+0%", "-0%"}
+
+
+def test_the_regimes_table_answers_with_each_regime_its_rate_and_the_share_reached():
+    points = [CopyPoint("host memcpy", n, n / r, ref, name, bound) for n, r, ref, name, bound in
+              [(64 * KIB, 20e9, 100e9, "L2", False), (256 * KIB, 30e9, 100e9, "L2", False),
+               (256 * MIB, 7e9, 8e9, "DRAM", True)]]
+    rows = bandwidth.regimes_table(points).rows
+    assert rows == [("L2", "64 KiB - 256 KiB", "100.0 GB/s", "reference", "20% - 30%"),
+                    ("DRAM", "256 MiB", "8.0 GB/s", "bound", "88%")]
 
 
 def test_the_plot_draws_each_regime_in_its_own_style_over_its_own_sizes_and_rings_a_point_above_a_bound():
@@ -110,6 +120,11 @@ def test_the_closing_claims_come_from_the_run_for_whatever_this_mode_measured():
     assert text["a 64 MiB copy (host memcpy) stays under its bound"].verdict.startswith("holds: 83%")
     assert any("gloo message is slower" in r.claim and r.verdict == "30% of the reference" for r in rows)
     assert "holds" == next(r.verdict for r in rows if r.claim.startswith("one alpha"))
+    passed = [summary.Passed(64 * MIB, 13e9, 6e9, 12e9)]
+    again = {r.claim for r in summary.lesson_claims(profile, points[:1] + [CopyPoint("host memcpy", 64 * MIB,
+                                                    64 * MIB / 13e9, 12e9, "DRAM", True)], [], None, passed)}
+    assert "a 64 MiB copy passes DRAM's bound because caches hold it" in again
+    assert not any("stays under its bound" in claim for claim in again)  # not claimed of a copy that passed
     gpu = machine.MachineProfile("cuda:0", [c(None, 50e12)])
     assert [r.claim for r in summary.lesson_claims(gpu, [], [], None, [])] == []  # nothing claimed unmeasured
 

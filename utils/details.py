@@ -47,14 +47,13 @@ class Details:
         return self.to_text()
 
 
-def how_measured(what: str, *parts) -> Details:
-    """The lesson's "How this was measured: <what>" block, displayed now in a notebook (printed elsewhere)
-    and returned. ``parts``: the wide tables, per-round figures and notes behind the section's answer."""
+def how_measured(what: str, *parts) -> None:
+    """The lesson's "How this was measured: <what>" block, displayed now in a notebook (printed elsewhere).
+    ``parts``: the wide tables, per-round figures and notes behind the section's answer. Returns nothing, so
+    that a cell ending with it shows the block once (``Details(...)`` is the block itself, to keep)."""
     from utils.tables import show
 
-    block = Details(f"{TITLE}: {what}", *parts)
-    show(block)
-    return block
+    show(Details(f"{TITLE}: {what}", *parts))
 
 
 def is_collapsed_html(text: str) -> bool:

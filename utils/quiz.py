@@ -8,7 +8,7 @@ that the notebook's source and its committed outputs never show an answer. The q
 
 In JupyterLab each question is an ipywidgets form (pick or type an answer, press *Check*, read the
 explanation). Where widgets cannot render (a plain console, nbval, an exported notebook) the quiz shows as
-text, and ``quiz_obj[k].answer(...)`` checks an answer by hand. A bank holds ``[[question]]`` tables:
+text, and ``q = quiz.ask(...); q[k].answer(...)`` checks an answer by hand. A bank holds ``[[question]]`` tables:
 
     [[question]]
     kind = "choice"                      # or "number", with value, tolerance and an optional unit
@@ -155,7 +155,8 @@ class Quiz:
 
     def text(self) -> str:
         body = "\n\n".join(f"{k + 1}. {q.text().removeprefix('Quiz: ')}" for k, q in enumerate(self.questions))
-        return f"{self.title}\n\n{body}\n\n(where widgets do not render: quiz_obj[k].answer(x))"
+        return (f"{self.title}\n\n{body}\n\n(without widgets: q = quiz.ask(...), then q[0].answer(x) for "
+                f"question 1, q[1] for 2, ...)")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         def box():

@@ -153,16 +153,31 @@ def fit_paths(points: list[CopyPoint]) -> dict[str, AlphaBeta]:
 
 
 def fit_table(fits: dict[str, AlphaBeta]):
-    """Each path's fitted α and β, n½ = αβ, and the fit's residual at every size: (measured − fitted) /
-    measured. Residuals of a few per cent: one α and one β describe the path; tens of per cent: they do not."""
+    """The fit's residual at every size, one row per size and one column per path: (measured − fitted) /
+    measured. A few per cent everywhere: one α and one β describe the path; tens of per cent: they do not.
+    The fitted α and β of each path are the table's first two rows."""
     sizes = sorted({n for f in fits.values() for n in f.sizes})
+    res = {path: dict(zip(f.sizes, f.residuals)) for path, f in fits.items()}
+    rows = [("fitted α", *(f"{f.alpha * 1e6:,.1f} µs" for f in fits.values())),
+            ("fitted β", *(f"{f.beta / 1e9:.2f} GB/s" for f in fits.values()))]
+    rows += [(f"residual at {bytes_label(n)}", *(f"{res[p][n]:+.0%}" if n in res[p] else "" for p in fits))
+             for n in sizes]
+    return Table(["", *fits], rows, title="t(n) = α + n/β fitted over all sizes of each path")
+
+
+def regimes_table(points: list[CopyPoint]):
+    """Section 2's answer, one row per regime: the copies it holds, the rate they are set beside (a bound or
+    a reference) and the share of it the best and the worst of them reached."""
     rows = []
-    for path, f in fits.items():
-        res = dict(zip(f.sizes, f.residuals))
-        rows.append((path, f"{f.alpha * 1e6:,.1f}", f"{f.beta / 1e9:.2f}", size_label(int(f.half_bandwidth_size)))
-                    + tuple(f"{res[n]:+.0%}" if n in res else "" for n in sizes))
-    return Table(["path", "α µs", "β GB/s", "n½ = αβ"] + [f"res. {bytes_label(n)}" for n in sizes], rows,
-                 title="t(n) = α + n/β fitted over all sizes; residuals (measured − fit) / measured")
+    for path in dict.fromkeys(p.path for p in points):
+        mine = [p for p in points if p.path == path and p.bound]
+        for kind in dict.fromkeys((p.regime or path, p.is_bound) for p in mine):
+            pts = [p for p in mine if (p.regime or path, p.is_bound) == kind]
+            shares = [p.fraction_of_bound for p in pts]
+            sizes = size_label(pts[0].size) + ("" if len(pts) == 1 else f" - {size_label(pts[-1].size)}")
+            rows.append((kind[0], sizes, f"{pts[0].bound / 1e9:.1f} GB/s", "bound" if kind[1] else "reference",
+                         f"{min(shares):.0%} - {max(shares):.0%}" if len(pts) > 1 else f"{shares[0]:.0%}"))
+    return Table(["bytes live in", "copies", "set beside", "which is a", "share reached"], rows)
 
 
 def _regime_spans(pts: list[CopyPoint]) -> list[tuple[CopyPoint, float, float]]:
@@ -227,7 +242,9 @@ def _plot_copy_rates(ax, points: list[CopyPoint]) -> None:
         if above:
             ax.plot([], [], "o", ms=9, mfc="none", mec="red", mew=1.8, label="above its bound (see the text)")
     _size_axis(ax, sorted({p.size for p in points}))
-    ax.set_ylabel("GB/s")
+    ax.set_yscale("log")  # the caches' rates sit several times above DRAM's: one decade or more
+    ax.set_xlabel("bytes copied")
+    ax.set_ylabel("GB/s (log scale)")
     ax.set_title("Copies inside one process", fontsize=10)
     ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
 
@@ -243,6 +260,7 @@ def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
         ax.axhline(f.alpha * 1e6, color="0.4", ls=":", lw=1, label="alpha: the fixed cost of a message")
     ax.set_yscale("log")
     _size_axis(ax, [p.size for p in pts])
+    ax.set_xlabel("bytes sent")
     ax.set_ylabel("µs per message (log scale)")
     ax.set_title(f"Messages between two processes ({pts[0].path})", fontsize=10)
     ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1, frameon=False)

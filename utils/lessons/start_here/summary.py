@@ -60,7 +60,8 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed]) -> list
         one = profile.peak("fp32", threads=1)
         rows.append(claims.Claim("more cores, more fp32 FLOP/s", f"{every.best / one.best:.2f}x one thread",
                                  f"bound {every.threads}x", f"{every.best / one.best / every.threads:.0%} of it"))
-    bounded = [p for p in points if p.is_bound and p.bound]
+    above = {p.size for p in passed}  # a copy above its bound gets its own row, with its cold copy
+    bounded = [p for p in points if p.is_bound and p.bound and p.size not in above]
     largest = max(bounded, key=lambda p: p.size, default=None)
     if largest is not None:
         rows.append(claims.against_bound(f"a {size_label(largest.size)} copy ({largest.path}) stays under its bound",
@@ -102,3 +103,46 @@ def copies_above_bound(points, repeats: int = 5) -> list[Passed]:
             if p.path == "host memcpy" and p.is_bound and p.fraction_of_bound and p.fraction_of_bound > 1:
                 found.append(Passed(p.size, p.rate, p.size / cold_copy_seconds(p.size, evict, repeats), p.bound))
     return found
+
+
+def copies_sentence(points) -> str:
+    """Section 2's answer: the copy out of DRAM against its bound, and the smallest copy's share of its
+    cache's rate, with why a small copy falls short."""
+    parts = []
+    dram = [p for p in points if p.is_bound and p.bound]
+    if dram:
+        big = max(dram, key=lambda p: p.size)
+        where = "above it: a finding, measured below" if big.fraction_of_bound > 1 else "under it"
+        parts.append(f"Out of {big.regime or big.path} ({size_label(big.size)}): {big.rate / 1e9:.1f} GB/s, "
+                     f"{big.fraction_of_bound:.0%} of its bound, {where}.")
+    small = min(points, key=lambda p: p.size)
+    if small.bound:
+        parts.append(f"The smallest copy ({size_label(small.size)}) reaches {small.fraction_of_bound:.0%} of what "
+                     f"it is set beside: it takes {small.seconds * 1e6:.1f} µs, much of it the call's own fixed cost.")
+    return " ".join(parts)
+
+
+def cache_note(caches: dict[str, int], cores: int) -> str:
+    """A virtual machine may report its host's whole last cache: say so when it is large for the cores."""
+    l3 = caches.get("L3")
+    if not l3 or l3 / max(cores, 1) <= 32 * 2**20:
+        return ""
+    return (f"This machine reports an L3 of {size_label(l3)} for {cores} cores: a virtual machine can report its "
+            "host's whole L3, shared with other machines' cores, so a copy counted 'in L3' may run at DRAM speed.")
+
+
+def noise_sentence(profile, limit: float = 0.5) -> str:
+    """A warning when a ceiling's runs spread widely: the machine was busy while it was measured."""
+    noisy = [c for c in profile.ceilings if c.spread > limit]
+    if not noisy:
+        return ""
+    return (f"{len(noisy)} ceiling(s) spread over {limit:.0%} ({', '.join(c.name for c in noisy)}): something else "
+            "ran meanwhile; the fastest run is kept, but treat the ratios as rough.")
+
+
+def weights_sentence(link_points, weights_gb: float, label: str) -> str:
+    """The time to move a model's weights at the best rate measured on the link (a reference, not a bound)."""
+    best = max(link_points, key=lambda p: p.rate)
+    return (f"Moving the {weights_gb:.0f} GB of a 7B model's fp16 weights over '{best.path}' at its best measured "
+            f"rate, {best.rate / 1e9:.1f} GB/s (at {size_label(best.size)}), takes about "
+            f"{weights_gb / (best.rate / 1e9):.1f} s{label}.")
