@@ -14,7 +14,7 @@ import torch
 
 from utils import bench, models
 from utils.launch import launch
-from utils.lessons.memory import allocator, calculator, measure, report, sharding, validate, widget
+from utils.lessons.memory import allocator, calculator, measure, offload, report, sharding, summary, tricks, validate, widget
 from utils.lessons.memory.calculator import Shape, activation_bytes, estimate
 from utils.lessons.memory.plan import lesson_settings
 
@@ -164,6 +164,11 @@ def test_fsdp2_holds_half_of_ddps_state_with_the_same_losses_and_the_bytes_of_th
     assert gap <= 1e-5
     for name, r in runs.items():
         assert r[0]["sent_per_step"] == pytest.approx(sharding.expected_inputs(SMALL, name, 2))
+    # one all-gather per block before its forward and again before its backward, one for the root; one
+    # reduce-scatter per unit; every collective timed on CPU workers
+    assert fsdp[0]["calls_per_step"] == {"all-gather": 2 * SMALL.depth + 1, "reduce-scatter": SMALL.depth + 1}
+    assert all(v >= 0 for v in fsdp[0]["collective_seconds_per_step"].values())
+    assert "FSDP2" in summary.collectives_sentence(runs) and summary.collectives_table(runs).rows
 
 
 @pytest.mark.timeout(120)
@@ -185,3 +190,34 @@ def test_held_bytes_counts_weights_gradients_and_optimizer_state():
     measure.plain_loss(model, x, y).backward()
     optimizer.step()
     assert measure.held_bytes(model, optimizer) >= 4 * p  # weights, gradients, AdamW's two states (+ steps)
+
+
+@pytest.mark.parametrize("loss_fn", [tricks.selective_loss, tricks.chunked_loss, tricks.autocast_loss("bf16")])
+def test_the_memory_tricks_keep_the_loss_and_its_gradients(loss_fn):
+    model, _ = measure.new_model(SMALL, "cpu")
+    x, y = measure.batch_of(SMALL, 4, "cpu")
+    plain = measure.plain_loss(model, x, y)
+    plain.backward()
+    grads = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad(set_to_none=True)
+    other = loss_fn(model, x, y)
+    other.backward()
+    loose = loss_fn not in (tricks.selective_loss, tricks.chunked_loss)  # autocast: bf16 rounding
+    assert torch.allclose(plain, other, rtol=2e-2 if loose else 1e-5)
+    for a, p in zip(grads, model.parameters()):
+        assert torch.allclose(a, p.grad, atol=5e-3 if loose else 1e-6)
+
+
+def test_selective_and_chunked_estimates_sit_between_their_neighbours():
+    plain, full = estimate(SMALL, 8), estimate(SMALL, 8, checkpointing=True)
+    selective = estimate(SMALL, 8, checkpointing="selective")
+    assert full.peak < selective.peak < plain.peak
+    big = replace(SMALL, vocab=4000)
+    assert estimate(big, 8, loss_chunks=4).peak < estimate(big, 8).peak
+
+
+def test_offload_counts_each_direction_and_the_cpu_step():
+    cost = offload.offload_cost(1000, n=2, adamw_params_per_s=100.0, link_bytes_per_s=1000.0)
+    assert cost.host_to_device == 2 * 500 * 4 and cost.device_to_host == 500 * 4
+    assert cost.link_seconds == 4.0 and cost.adamw_seconds == 5.0 and cost.seconds == 9.0
+    assert offload.adamw_rate(numel=2**12, repeats=1) > 0

@@ -99,3 +99,11 @@ def test_the_compared_output_uses_no_setting_and_is_the_same_in_every_mode(machi
         with contextlib.redirect_stdout(out):
             exec(cell, scope)
         assert out.getvalue() == stored[cell] and stored[cell]
+
+
+def test_autocast_uses_bf16_where_the_device_has_it(machine):
+    s = settings(machine)
+    gpus = machine.hw.gpus if machine.hw is not None else []
+    cc = gpus[0].compute_capability if gpus else None
+    expected = "fp16" if cc is not None and cc < (8, 0) else "bf16"  # T4 (7.5): no bf16
+    assert s.autocast == expected

@@ -25,4 +25,8 @@ def bench_fsdp() -> bench.Result:
                         note=f"params + grads + AdamW state per rank, FSDP2 {fsdp / 1e6:.2f} MB, DDP "
                              f"{ddp / 1e6:.2f} MB; largest loss gap {gap:.1e}{s.shard_label}",
                         extra={"fsdp_bytes": fsdp, "ddp_bytes": ddp, "loss_gap": gap,
-                               "sent_per_step": {k: runs[k][0]["sent_per_step"] for k in runs}})
+                               "sent_per_step": {k: runs[k][0]["sent_per_step"] for k in runs},
+                               "calls_per_step": {k: runs[k][0]["calls_per_step"] for k in runs},
+                               "collective_seconds_per_step": {k: runs[k][0]["collective_seconds_per_step"]
+                                                               for k in runs},
+                               "mean_step_seconds": {k: runs[k][0]["mean_step_seconds"] for k in runs}})

@@ -1,6 +1,6 @@
 """Benchmark ``memory_estimate`` (lesson 06): the largest relative error of the memory calculator against the
-measured peak of a training step, over the configurations ``validate.configurations`` lists, at lesson 06's
-sizes for this machine; bound 0.10. ``python -m utils.benchmarks memory_estimate``.
+measured peak of a training step, over the configurations ``validate.configurations`` lists (selective
+checkpointing and the chunked cross-entropy among them), at lesson 06's sizes for this machine; bound 0.10. ``python -m utils.benchmarks memory_estimate``.
 """
 
 from __future__ import annotations

@@ -65,24 +65,45 @@ class Shape:
                 f"{self.context} tokens a sequence, {self.parameters() / 1e6:.2f} M parameters")
 
 
-def activation_bytes(shape: Shape, batch: int, act: int, checkpointing: bool = False, split: int = 1) -> dict:
+def activation_bytes(shape: Shape, batch: int, act: int, checkpointing: bool | str = False, split: int = 1,
+                     loss_chunks: int = 1) -> dict:
     """What autograd saves for backward in one forward of ``batch`` sequences, by layer (bytes). Per block:
     the block's input, each norm's input, output and statistics, the qkv output (3C), attention's output and
     log-sum-exp, the projection's input, the FFN's hidden layer before and after GELU (4C each): 16 B·T·C
-    elements. ``checkpointing``: a block keeps only its input, and backward recomputes one block at a time.
-    ``split``: tensor parallelism over ``split`` devices divides the qkv, attention and FFN tensors. Lesson 06."""
+    elements. ``checkpointing=True``: a block keeps only its input, and backward recomputes one block at a
+    time; ``"selective"``: a block keeps its input and its matmuls' and attention's outputs (11 B·T·C).
+    ``split``: tensor parallelism over ``split`` devices divides the qkv, attention and FFN tensors.
+    ``loss_chunks`` > 1: the chunked cross-entropy keeps no B·T·V log-softmax. Lesson 06."""
     b, t, c, v = batch, shape.context, shape.width, shape.vocab
     sharded = (3 + 1 + 2 * shape.mlp_ratio) / split  # qkv, attention output, FFN hidden (before, after GELU)
     block = (4 + sharded) * b * t * c * act + 4 * b * t * STATS + b * shape.heads * t * STATS
     out = {"embedding": b * t * INDEX + t * INDEX}
-    if checkpointing:
+    if checkpointing == "selective":  # input, qkv, attention, both projections' outputs, the FFN's first
+        kept = (3 + (3 + 1 + shape.mlp_ratio) / split) * b * t * c * act + b * shape.heads * t * STATS
+        out["blocks"] = shape.depth * kept
+        out["one block recomputed"] = (3 + shape.mlp_ratio / split) * b * t * c * act + 4 * b * t * STATS
+    elif checkpointing:
         out["blocks"] = shape.depth * b * t * c * act
         out["one block recomputed"] = block
     else:
         out["blocks"] = shape.depth * block
-    # the norm's input, output and statistics, the log-softmax (B, T, V), the targets and the loss's weight sum
-    out["head + loss"] = 2 * b * t * c * act + 2 * b * t * STATS + b * t * v * act + b * t * INDEX + STATS
+    # the norm's input, output and statistics, the targets, and (one piece) the log-softmax (B, T, V) and the
+    # loss's weight sum
+    out["head + loss"] = 2 * b * t * c * act + 2 * b * t * STATS + b * t * INDEX
+    if loss_chunks == 1:
+        out["head + loss"] += b * t * v * act + STATS
     return out
+
+
+def backward_temporary(shape: Shape, batch: int, act: int, grads: int, loss_chunks: int = 1) -> float:
+    """The backward's largest temporary (bytes): the logits' and log-softmax's gradients (2 B·T·V), or an FFN
+    hidden-layer gradient (4 B·T·C). Chunked: one slice's logits made again, its log-softmax and gradient
+    (3 B·T·V / chunks), the head's weight gradient and the gradient of the norm's output. Lesson 06."""
+    b, t, c, v = batch, shape.context, shape.width, shape.vocab
+    ffn = b * t * shape.mlp_ratio * c * act
+    if loss_chunks == 1:
+        return max(2 * b * t * v * act, ffn)
+    return max(3 * b * t * v * act / loss_chunks + b * t * c * act + v * c * grads, ffn)
 
 
 @dataclass
@@ -125,15 +146,15 @@ def _shard_factors(strategy: str, n: int) -> dict[str, float]:
 
 
 def estimate(shape: Shape, batch: int, precision: str = "fp32", optimizer: str = "adamw",
-             checkpointing: bool = False, strategy: str = "one device", n: int = 1,
-             micro_batches: int = 1) -> Budget:
+             checkpointing: bool | str = False, strategy: str = "one device", n: int = 1,
+             micro_batches: int = 1, loss_chunks: int = 1) -> Budget:
     """The bytes one device holds for a training step (``batch`` sequences per device per step, in
     ``micro_batches`` accumulated pieces), line by line, and the peak. Lesson 06."""
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {STRATEGIES}, not {strategy!r}")
     n = 1 if strategy == "one device" else n
     config = dict(shape=shape, batch=batch, precision=precision, optimizer=optimizer, checkpointing=checkpointing,
-                  strategy=strategy, n=n, micro_batches=micro_batches)
+                  strategy=strategy, n=n, micro_batches=micro_batches, loss_chunks=loss_chunks)
     bpe, states = PRECISIONS[precision], OPTIMIZER_STATES[optimizer]
     trains = bpe["grads"] > 0
     p = shape.parameters()
@@ -142,7 +163,7 @@ def estimate(shape: Shape, batch: int, precision: str = "fp32", optimizer: str =
     f = _shard_factors(strategy, n)
     micro = max(1, batch // micro_batches)
     split = n if strategy == "tensor parallel" else 1
-    by_layer = activation_bytes(shape, micro, bpe["act"], checkpointing, split)
+    by_layer = activation_bytes(shape, micro, bpe["act"], checkpointing, split, loss_chunks)
     by_layer = {k: v * f["activations"] for k, v in by_layer.items()}
     lines = {"parameters": p * bpe["weights"] * f["parameters"],
              "gradients": p * bpe["grads"] * f["gradients"],
@@ -150,8 +171,7 @@ def estimate(shape: Shape, batch: int, precision: str = "fp32", optimizer: str =
              "optimizer": p * bpe["state"] * states * f["optimizer"] * trains,
              "activations": sum(by_layer.values()) if trains else 0.0}
     c, h = shape.width, shape.mlp_ratio * shape.width
-    # the backward's largest temporary: the logits' and log-softmax's gradients, or an FFN hidden-layer gradient
-    backward_temp = max(2 * micro * shape.context * shape.vocab, micro * shape.context * h) * bpe["act"]
+    backward_temp = backward_temporary(shape, micro, bpe["act"], bpe["grads"], loss_chunks)
     largest = max(shape.vocab * c, c * h) * max(bpe["weights"], bpe["master"])
     step_temp = 2 * largest if trains and states else 0.0
     lines["temporary"] = backward_temp if trains else 0.0

@@ -41,6 +41,7 @@ class Settings:
     label: str  # appended to every single-device figure: where it was measured
     shard_label: str  # appended to every sharding figure
     shard_note: str  # one line: where the sharding workers run, and why
+    autocast: str = "bf16"  # section 4's torch.autocast dtype: fp16 on a GPU without bf16 (before Ampere)
 
     @property
     def accumulation_batch(self) -> int:
@@ -57,13 +58,14 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None) -> Settings
     devices with two GPUs, on two CPU workers otherwise."""
     device = plan.devices[0]
     if plan.simulated:
-        return Settings(device="cpu", simulated=True, shape=CPU_SHAPE, batch=16, micro_batches=4, steps=4,
+        return Settings(device="cpu", simulated=True, shape=CPU_SHAPE, batch=16, micro_batches=4, steps=6,
                         lr=1e-3, torch_threads=1, shard_devices=("cpu", "cpu"), shard_on_cpu=False,
                         shard_shape=CPU_SHAPE, shard_batch=8, label=" (simulated on CPU)",
                         shard_label=" (simulated on CPU: 2 CPU workers on gloo)",
                         shard_note="2 CPU workers on gloo standing in for 2 GPUs")
     gpu = hw.gpus[0] if hw is not None and hw.gpus else None
     name = f"{device}, {gpu.name}" if gpu else device
+    low = "bf16" if gpu is None or (gpu.compute_capability or (0, 0)) >= (8, 0) else "fp16"
     distinct = len(set(plan.devices)) == plan.world_size
     if distinct:  # a GPU per rank: NCCL gathers and scatters device tensors
         shards = plan.devices
@@ -71,13 +73,13 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None) -> Settings
                         lr=1e-3, torch_threads=None, shard_devices=shards, shard_on_cpu=False,
                         shard_shape=GPU_SHAPE, shard_batch=16, label=f" (on {name})",
                         shard_label=f" (on {', '.join(shards)}, {plan.backend})",
-                        shard_note=f"{', '.join(shards)} on {plan.backend}")
+                        shard_note=f"{', '.join(shards)} on {plan.backend}", autocast=low)
     return Settings(device=device, simulated=False, shape=GPU_SHAPE, batch=32, micro_batches=4, steps=4,
                     lr=1e-3, torch_threads=None, shard_devices=("cpu", "cpu"), shard_on_cpu=True,
                     shard_shape=CPU_SHAPE, shard_batch=8, label=f" (on {name})",
                     shard_label=" (on 2 CPU workers: gloo cannot all-gather CUDA tensors on a shared GPU)",
                     shard_note="2 CPU workers on gloo: with one GPU the ranks would share it, and gloo cannot "
-                               "all-gather CUDA tensors")
+                               "all-gather CUDA tensors", autocast=low)
 
 
 def current_settings() -> Settings:

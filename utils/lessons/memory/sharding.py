@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from dataclasses import dataclass, field
 
 import torch
 import torch.distributed as dist
@@ -44,7 +45,8 @@ def state_bytes(model: torch.nn.Module, optimizer: torch.optim.Optimizer) -> dic
 
 
 def shard(model: models.GPT) -> models.GPT:
-    """FSDP2: each block its own unit (gathered just before it runs, freed after), then the rest. Lesson 06."""
+    """FSDP2: each block its own unit (gathered just before it runs, freed after), then the rest.
+    Lesson 06."""
     try:
         from torch.distributed.fsdp import fully_shard
     except ImportError:  # torch before 2.6
@@ -61,35 +63,64 @@ GATHERS = ("all_gather_single", "all_gather_into_tensor")
 SCATTERS = ("reduce_scatter_single", "reduce_scatter_tensor")
 
 
+@dataclass
+class Counts:
+    """Per collective, over a run: bytes this rank handed to it, calls, and seconds spent inside them."""
+
+    sent: dict[str, int] = field(default_factory=dict)
+    calls: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def add(self, label: str, nbytes: int, seconds: float = 0.0) -> None:
+        self.sent[label] = self.sent.get(label, 0) + nbytes
+        self.calls[label] = self.calls.get(label, 0) + 1
+        self.seconds[label] = self.seconds.get(label, 0.0) + seconds
+
+    def clear(self) -> None:
+        self.sent.clear(), self.calls.clear(), self.seconds.clear()
+
+
 @contextlib.contextmanager
-def counted_collectives(sent: dict[str, int]):
+def counted_collectives(counts: Counts, timed: bool = False):
     """Count the bytes this rank gives to FSDP2's all-gather and reduce-scatter while the block runs (each
-    takes ``(output, input, ...)``; the input is what this rank contributes). Lesson 06."""
+    takes ``(output, input, ...)``; the input is what this rank contributes), and the calls. ``timed`` (CPU
+    workers on gloo): also the seconds from each call to its end, waiting for it if it was started
+    asynchronously; gloo's work runs on the same cores as the compute, so waiting hides no overlap. Lesson 06."""
     originals = {next(n for n in names if hasattr(dist, n)): None for names in (GATHERS, SCATTERS)}
     originals = {name: getattr(dist, name) for name in originals}  # the newest of each pair this torch has
 
     def counting(label, fn):
         def wrapper(*args, **kwargs):
             t = args[1] if len(args) > 1 else kwargs.get("input", kwargs.get("input_tensor"))
-            sent[label] = sent.get(label, 0) + t.numel() * t.element_size()
-            return fn(*args, **kwargs)
+            start = time.perf_counter()
+            work = fn(*args, **kwargs)
+            if timed and work is not None:
+                work.wait()
+            counts.add(label, t.numel() * t.element_size(), time.perf_counter() - start if timed else 0.0)
+            return work
         return wrapper
 
     for name, fn in originals.items():
         setattr(dist, name, counting("all-gather" if name in GATHERS else "reduce-scatter", fn))
     try:
-        yield sent
+        yield counts
     finally:
         for name, fn in originals.items():
             setattr(dist, name, fn)
 
 
-def counting_allreduce(sent: dict[str, int]):
-    """A DDP communication hook: torch's own all-reduce, counting each bucket's bytes. Lesson 06."""
+def counting_allreduce(counts: Counts, timed: bool = False):
+    """A DDP communication hook: torch's own all-reduce, counting each bucket's bytes, and with ``timed`` the
+    seconds from its start to its end. Lesson 06."""
     def hook(state, bucket):  # no annotations: DDP checks a hook's signature
         buffer = bucket.buffer()
-        sent["all-reduce"] = sent.get("all-reduce", 0) + buffer.numel() * buffer.element_size()
-        return allreduce_hook(state, bucket)
+        start = time.perf_counter()
+        future = allreduce_hook(state, bucket)
+        if timed:
+            future.wait()
+        counts.add("all-reduce", buffer.numel() * buffer.element_size(),
+                   time.perf_counter() - start if timed else 0.0)
+        return future
     return hook
 
 
@@ -107,24 +138,26 @@ def rank_batches(s: Settings, rank: int, world: int, device) -> list[tuple[torch
 
 def train_sharded(s: Settings, strategy: str) -> dict:
     """In each rank of ``launch``: ``s.steps`` AdamW steps of the small GPT as ``strategy`` ("ddp" or "fsdp");
-    returns this rank's losses, state bytes after the last step, bytes sent per step by collective, and the
-    median step time. Lesson 06."""
+    returns this rank's losses, state bytes after the last step, and per step from the second on: bytes sent
+    and calls by collective, seconds inside them (CPU workers), the step time. Lesson 06."""
     if s.shard_on_cpu:
         os.environ["TWOGPU_DEVICE"] = "cpu"  # one GPU: the two workers run on the CPU (see plan.py)
     with process_group("gloo" if s.shard_on_cpu else None) as device:
         rank, world = dist.get_rank(), dist.get_world_size()
         model = models.small_gpt(**s.shard_shape.gpt_kwargs(), seed=0).to(device)
-        sent: dict[str, int] = {}
+        counts, timed = Counts(), device.type == "cpu"
         if strategy == "fsdp":
             net = shard(model)
         else:
             ids = [device.index] if device.type == "cuda" else None
             net = keep_until_exit(DistributedDataParallel(model, device_ids=ids))
-            net.register_comm_hook(None, counting_allreduce(sent))
+            net.register_comm_hook(None, counting_allreduce(counts, timed))
         optimizer = torch.optim.AdamW(net.parameters(), lr=s.lr)
         losses, times = [], []
-        with counted_collectives(sent):
-            for x, y in rank_batches(s, rank, world, device):
+        with counted_collectives(counts, timed):
+            for i, (x, y) in enumerate(rank_batches(s, rank, world, device)):
+                if i == 1:  # the first step sets up (FSDP2's lazy init, DDP's buckets): not counted
+                    counts.clear(), times.clear()
                 start = time.perf_counter()
                 loss = models.cross_entropy(net(x), y)
                 loss.backward()
@@ -136,10 +169,12 @@ def train_sharded(s: Settings, strategy: str) -> dict:
                 optimizer.zero_grad(set_to_none=True)
                 losses.append(loss.item())
         dist.barrier()
-    times.sort()
+    per_step = lambda d: {k: v / len(times) for k, v in d.items()}  # noqa: E731
     return {"rank": rank, "strategy": strategy, "losses": losses, "state": held,
-            "state_bytes": sum(held.values()), "sent_per_step": {k: v / s.steps for k, v in sent.items()},
-            "step_seconds": times[len(times) // 2]}
+            "state_bytes": sum(held.values()), "sent_per_step": per_step(counts.sent),
+            "calls_per_step": per_step(counts.calls),
+            "collective_seconds_per_step": per_step(counts.seconds) if timed else None,
+            "step_seconds": sorted(times)[len(times) // 2], "mean_step_seconds": sum(times) / len(times)}
 
 
 def expected_inputs(shape, strategy: str, n: int = 2, bytes_per_value: int = 4) -> dict[str, float]:

@@ -13,6 +13,7 @@ import torch
 from utils.lessons.memory.calculator import Shape, estimate
 from utils.lessons.memory.measure import (batch_of, checkpointed_loss, measure_peak, new_model, plain_loss,
                                           training_step)
+from utils.lessons.memory.tricks import LOSS_CHUNKS, chunked_loss, selective_loss
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
@@ -23,12 +24,15 @@ def configurations(shape: Shape, batch: int) -> dict[str, dict]:
     return {
         "as in the lesson": dict(shape=shape, batch=batch),
         "checkpointing": dict(shape=shape, batch=batch, checkpointing=True),
+        "selective checkpointing": dict(shape=shape, batch=batch, checkpointing="selective"),
         "4 micro-batches": dict(shape=shape, batch=batch, micro_batches=4),
         "bf16": dict(shape=shape, batch=batch, precision="bf16"),
         "twice as deep": dict(shape=replace(shape, depth=2 * shape.depth), batch=batch),
         "twice as wide, a quarter of the batch": dict(shape=replace(shape, width=2 * shape.width),
                                                       batch=max(1, batch // 4)),
         "vocabulary x20": dict(shape=replace(shape, vocab=20 * shape.vocab), batch=batch),
+        "vocabulary x40, chunked cross-entropy": dict(shape=replace(shape, vocab=40 * shape.vocab), batch=batch,
+                                                      loss_chunks=LOSS_CHUNKS),
         "sgd, checkpointing + 2 micro-batches": dict(shape=shape, batch=batch, optimizer="sgd", checkpointing=True,
                                                       micro_batches=2),
     }
@@ -41,9 +45,16 @@ def measure_configuration(config: dict, device) -> float:
     if config.get("optimizer", "adamw") == "sgd":
         optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
     x, y = batch_of(shape, batch, device)
-    loss_fn = checkpointed_loss if config.get("checkpointing") else plain_loss
+    loss_fn = loss_function(config)
     step = training_step(model, optimizer, x, y, micro_batches=config.get("micro_batches", 1), loss_fn=loss_fn)
     return measure_peak(step, model, optimizer, device).peak
+
+
+def loss_function(config: dict):
+    """The loss of ``config``: plain, checkpointed (every block or selective) or chunked. Lesson 06."""
+    if config.get("loss_chunks", 1) > 1:
+        return chunked_loss
+    return {"selective": selective_loss, True: checkpointed_loss}.get(config.get("checkpointing"), plain_loss)
 
 
 def estimate_errors(configs: dict[str, dict], device) -> dict[str, tuple[float, float, float]]:
