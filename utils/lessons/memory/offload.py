@@ -1,0 +1,61 @@
+"""Lesson 06, section 7: what FSDP2's CPU offload (``CPUOffloadPolicy``) costs a step, counted per direction
+of the link, and the CPU's AdamW step timed on this machine.
+
+    rate = adamw_rate(threads=1)                     # parameters a second a CPU AdamW step updates (measured)
+    cost = offload_cost(P, n=2, adamw_params_per_s=rate, link_bytes_per_s=16e9)
+    cost.host_to_device, cost.device_to_host, cost.adamw_seconds, cost.seconds
+
+With offload, each rank keeps its fp32 shards of the parameters, gradients and AdamW state in host memory.
+Every step its fp32 parameter shards cross to the device before the forward, and again before the backward
+(FSDP2 frees the gathered weights after the forward: ``reshard_after_forward=True``); its fp32 gradient
+shards cross back after the reduce-scatter; AdamW then runs on the CPU, on the shard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from utils import bench
+
+FP32 = 4
+
+
+@dataclass(frozen=True)
+class OffloadCost:
+    """Bytes per step one rank moves each way over its link, and the seconds they and the CPU step take."""
+
+    host_to_device: float  # bytes: the fp32 parameter shards, twice (forward, backward)
+    device_to_host: float  # bytes: the fp32 gradient shards, once
+    link_bytes_per_s: float  # per direction
+    adamw_seconds: float  # the CPU AdamW step on this rank's shard, at the measured rate
+
+    @property
+    def link_seconds(self) -> float:
+        """The busier direction bounds the copies: the two directions of PCIe run at once."""
+        return max(self.host_to_device, self.device_to_host) / self.link_bytes_per_s
+
+    @property
+    def seconds(self) -> float:
+        """At least: the copies (the busier direction) and then the CPU step, which needs every gradient."""
+        return self.link_seconds + self.adamw_seconds
+
+
+def offload_cost(parameters: int, n: int, adamw_params_per_s: float, link_bytes_per_s: float) -> OffloadCost:
+    """The offload cost of one step for one of ``n`` ranks sharding ``parameters`` (fp32 shards on the host).
+    Lesson 06."""
+    shard = parameters / n
+    return OffloadCost(host_to_device=2 * shard * FP32, device_to_host=shard * FP32,
+                       link_bytes_per_s=link_bytes_per_s, adamw_seconds=shard / adamw_params_per_s)
+
+
+def adamw_rate(numel: int = 2**22, threads: int | None = 1, repeats: int = 5) -> float:
+    """Parameters a second that ``torch.optim.AdamW`` updates on the CPU (one fp32 tensor of ``numel``, its
+    gradient set; the fastest of ``repeats`` steps after a warm-up). A reference measured here. Lesson 06."""
+    weight = torch.nn.Parameter(torch.zeros(numel))
+    weight.grad = torch.full((numel,), 1e-3)
+    optimizer = torch.optim.AdamW([weight], lr=1e-3)
+    with bench.threads(threads):
+        m = bench.measure(optimizer.step, warmup=1, repeats=repeats, device="cpu")
+    return numel / m.min

@@ -1,0 +1,103 @@
+"""Lesson 06's answers as sentences and tables built from the run's figures, and the rows of its "What this
+lesson measured" table (``utils.claims``): nothing here is written by hand.
+
+    show(collectives_table(RUNS))                 # per strategy and collective: calls, MB, ms inside them
+    print(fill(collectives_sentence(RUNS)))
+    show_claims(lesson_claims(MEASURED, TIMES, RUNS))
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from utils import claims
+from utils.lessons.memory.report import relative_error
+from utils.tables import Table
+
+MB = 1e6
+WITHIN = 0.10  # the calculator's promise: within 10 % of the measured peak
+
+
+def fill(text: str) -> str:
+    """A printed sentence, wrapped at the course's 110 characters. Lesson 06."""
+    return textwrap.fill(text, 110)
+
+
+def collectives_table(runs: dict, label: str = "") -> Table:
+    """Rank 0's collectives per step (from the second step on): calls, MB handed in, ms inside them."""
+    rows = []
+    for name, ranks in runs.items():
+        r = ranks[0]
+        seconds = r["collective_seconds_per_step"] or {}
+        for collective, calls in r["calls_per_step"].items():
+            inside = seconds.get(collective)
+            rows.append((name, collective, f"{calls:.0f}", f"{r['sent_per_step'][collective] / MB:.2f}",
+                         f"{inside * 1e3:.1f}" if inside is not None else "-",
+                         f"{inside / calls * 1e3:.2f}" if inside is not None else "-"))
+    return Table(["strategy", "collective", "calls a step", "MB a step", "ms inside", "ms a call"], rows,
+                 title=f"Collectives per step, rank 0{label}")
+
+
+def inside_collectives(run: dict) -> float | None:
+    """Seconds a step that rank 0 spent inside collectives (None where they were not timed: GPUs)."""
+    seconds = run[0]["collective_seconds_per_step"]
+    return sum(seconds.values()) if seconds is not None else None
+
+
+def collectives_sentence(runs: dict, label: str = "") -> str:
+    ddp, fsdp = runs["ddp"], runs["fsdp"]
+    calls = {k: sum(r[0]["calls_per_step"].values()) for k, r in runs.items()}
+    steps = {k: r[0]["mean_step_seconds"] for k, r in runs.items()}
+    text = (f"Step time (mean, from the second step): DDP {steps['ddp'] * 1e3:.0f} ms, FSDP2 "
+            f"{steps['fsdp'] * 1e3:.0f} ms; collectives a step: DDP {calls['ddp']:.0f}, FSDP2 {calls['fsdp']:.0f}.")
+    d, f = inside_collectives(ddp), inside_collectives(fsdp)
+    if d is None or f is None:
+        return text + f" (On GPUs the collectives run on their own stream: their time is not separable here.){label}"
+    gap, extra = steps["fsdp"] - steps["ddp"], f - d
+    share = f"{extra / gap:.0%} of" if gap > 0 else "more than"
+    text += (f" Inside them: DDP {d * 1e3:.0f} ms, FSDP2 {f * 1e3:.0f} ms; the extra time inside "
+             f"collectives ({extra * 1e3:.0f} ms) is {share} the gap in step time ({gap * 1e3:.0f} ms){label}.")
+    if gap > 0 and extra < 0.8 * gap:
+        text += (" The rest is outside the collectives (not timed apart here): FSDP2 copies each unit's shards "
+                 "into and out of the flat buffers its collectives use, and does per-unit bookkeeping.")
+    return text
+
+
+def peaks_table(rows: dict, times: dict | None = None, label: str = "") -> Table:
+    """Configuration | calculator | measured | error | step ms (where timed)."""
+    body = []
+    for name, (budget, m) in rows.items():
+        t = (times or {}).get(name)
+        body.append((name, f"{budget.peak / MB:.2f}", f"{m.peak / MB:.2f}", f"{relative_error(budget.peak, m.peak):+.1%}",
+                     f"{t * 1e3:.0f}" if t is not None else "-"))
+    return Table(["configuration", "calculator (MB)", "measured (MB)", "error", "step (ms)"], body,
+                 title=f"Peak memory and step time{label}")
+
+
+def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: str = "") -> list[claims.Claim]:
+    """The Summary's statements, each with this run's figure. ``measured``: name -> (budget, Measured) at the
+    lesson's shape; ``ckpt``: step times {"step", "checkpointed step", "selective step", "blocks' forward"};
+    ``chunked``: name -> (budget, Measured) at the large vocabulary; ``runs``: the sharding runs."""
+    worst = max((abs(relative_error(b.peak, m.peak)), n) for n, (b, m) in {**measured, **chunked}.items())
+    rows = [claims.Claim("the calculator predicts every measured peak", f"{worst[0]:.1%} ({worst[1]})",
+                         f"bound {WITHIN:.0%}", "holds" if worst[0] <= WITHIN else "does not hold")]
+    base = measured["fp32"][1].peak
+    s, c, sel, f = (ckpt[k] for k in ("step", "checkpointed step", "selective step", "blocks' forward"))
+    rows.append(claims.Claim("checkpointing every block costs about one extra forward",
+                             f"{c / s:.2f}x the step", f"prediction {(s + f) / s:.2f}x", f"{c / (s + f):.0%} of it"))
+    full, selective = measured["fp32 + checkpointing"][1].peak, measured["fp32 + selective checkpointing"][1].peak
+    rows.append(claims.Claim("selective checkpointing: less recompute, less saving",
+                             f"{1 - selective / base:.0%} saved, {sel / s:.2f}x",
+                             f"full: {1 - full / base:.0%}, {c / s:.2f}x", "a measured trade-off"))
+    k = [n for n in measured if "micro-batches" in n][0]
+    rows.append(claims.against_reference(f"accumulation ({k}) shrinks the peak", measured[k][1].peak, base, "MB",
+                                         MB, 2))
+    auto = [n for n in measured if "autocast" in n][0]
+    rows.append(claims.against_reference(f"{auto} shrinks the peak", measured[auto][1].peak, base, "MB", MB, 2))
+    plain, chunks = (chunked[n][1].peak for n in chunked)
+    rows.append(claims.against_reference("a chunked cross-entropy shrinks a large-vocabulary peak", chunks, plain,
+                                         "MB", MB, 2))
+    ddp, fsdp = runs["ddp"][0], runs["fsdp"][0]
+    rows.append(claims.against_bound("FSDP2 holds 1/N of DDP's state per rank", fsdp["state_bytes"] / ddp["state_bytes"],
+                                     0.5, "x DDP", digits=3))
+    return rows
