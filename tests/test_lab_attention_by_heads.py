@@ -1,0 +1,119 @@
+"""Lab 07 (utils.labs.attention_by_heads.checks): the solution passes every check, and each plausible wrong
+answer (a mutant, ``pytest -m mutants``) fails the check that measures its skill, with a message that names the
+mistake. Every launch is bounded by a timeout and leaves no process behind.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.distributed as dist
+from torch import nn
+
+from utils import checks
+from utils.labs.attention_by_heads import checks as lab
+from utils.lessons.tensor_parallel.layers import CopyToParallel
+
+
+@pytest.fixture(autouse=True)
+def _in_cpu_mode_leaving_nothing(cpu_mode_and_no_leftovers):
+    yield
+
+
+def attention(mistake: str | None = None):
+    """The lab's solution, with at most one mistake switched on; a new class each time (one launch each)."""
+
+    class Sum(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, partial):
+            total = partial.clone()
+            if mistake != "no g":
+                dist.all_reduce(total)
+            return total
+
+        @staticmethod
+        def backward(ctx, grad):
+            if mistake == "g all-reduces backward too":
+                grad = grad.clone()
+                dist.all_reduce(grad)
+            return grad
+
+    class Heads(nn.Module):
+        def __init__(self, full, rank, world):
+            super().__init__()
+            width = full.proj.out_features
+            self.norm, self.heads = full.norm, full.heads // world
+            if mistake == "every head on each rank's slice":
+                self.heads = full.heads
+            rows = (lambda t: t.chunk(world, 0)[rank]) if mistake == "fused qkv chunked as one" else (
+                lambda t: torch.cat([p.chunk(world, 0)[rank] for p in t.split(width, 0)]))
+            self.qkv = nn.Linear(width, 3 * width // world)
+            self.qkv.weight = nn.Parameter(rows(full.qkv.weight.data).clone())
+            self.qkv.bias = nn.Parameter(rows(full.qkv.bias.data).clone())
+            on_bias = mistake == "bias on every rank"
+            self.proj = nn.Linear(width // world, width, bias=on_bias)
+            dim = 0 if mistake == "proj rows instead of columns" else 1
+            self.proj.weight = nn.Parameter(full.proj.weight.data.chunk(world, dim)[rank].clone())
+            if on_bias:
+                self.proj.bias = nn.Parameter(full.proj.bias.data.clone())
+            else:
+                self.out_bias = nn.Parameter(full.proj.bias.data.clone())
+
+        def forward(self, x):
+            B, T, C = x.shape
+            h = self.norm(x) if mistake == "no f" else CopyToParallel.apply(self.norm(x))
+            q, k, v = (t.reshape(B, T, self.heads, -1).transpose(1, 2) for t in self.qkv(h).chunk(3, dim=2))
+            scale = C ** -0.5 if mistake == "softmax scaled by the full width" else None
+            y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True, scale=scale)
+            y = Sum.apply(self.proj(y.transpose(1, 2).reshape(B, T, -1)))
+            return y if mistake == "bias on every rank" else y + self.out_bias
+
+    return Heads
+
+
+CHECKS = [lab.check_heads, lab.check_forward, lab.check_backward, lab.check_communication]
+
+
+@pytest.mark.timeout(120)
+def test_the_solution_passes_every_check():
+    verdicts = [check(attention()) for check in CHECKS]
+    assert all(v.passed for v in verdicts), [str(v) for v in verdicts]
+
+
+# (mistake, the check that must catch it, what its message must say)
+MUTANTS = [
+    ("fused qkv chunked as one", lab.check_heads, "plain 1/2 chunk of the fused weight"),
+    ("proj rows instead of columns", lab.check_heads, "input features"),
+    ("bias on every rank", lab.check_forward, "plus one more bias"),
+    ("no g", lab.check_forward, "ran no all-reduce in the forward pass"),
+    ("no g", lab.check_communication, "0 all-reduce(s) in the forward pass"),
+    ("every head on each rank's slice", lab.check_forward, "split its slice into all 4 heads"),
+    ("softmax scaled by the full width", lab.check_forward, "scaled by the full width's square root"),
+    ("no f", lab.check_backward, "only its own heads' share"),
+    ("no f", lab.check_communication, "0 all-reduce(s) in the backward pass"),
+    ("g all-reduces backward too", lab.check_backward, "2x one device's"),
+    ("g all-reduces backward too", lab.check_communication, "2 all-reduce(s) in the backward pass"),
+]
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("mistake, check, says", MUTANTS, ids=[f"{m[0]}-{m[1].__name__}" for m in MUTANTS])
+def test_a_mutant_fails_the_check_of_its_skill_saying_what_is_wrong(mistake, check, says):
+    verdict = check(attention(mistake))
+    assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)
+
+
+def test_a_rank_holds_its_heads_rows_of_q_k_and_v():
+    t = torch.arange(3 * lab.WIDTH).float()[:, None]
+    rows = lab.heads_rows(t, 1, 2).flatten().tolist()
+    half = lab.WIDTH // 2
+    assert rows == [float(p * lab.WIDTH + half + i) for p in range(3) for i in range(half)]
+
+
+def test_the_whole_qkv_mutant_is_named():
+    class Whole(attention()):
+        def __init__(self, full, rank, world):
+            super().__init__(full, rank, world)
+            self.qkv = full.qkv
+    assert "every head's" in lab.check_heads(Whole).message
