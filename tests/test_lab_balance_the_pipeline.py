@@ -202,3 +202,15 @@ def test_mutant_a_micro_batch_count_that_does_not_divide_the_batch_fails_before_
     monkeypatch.setattr(lab, "measure_pipeline", None)
     verdict = lab.check_throughput(([3], 6), costs=UNEVEN_COSTS)
     assert verdict.status == checks.FAILED and "divides the batch" in verdict.message
+
+
+def test_the_take_away_says_which_m_won_and_why_from_the_run():
+    """Issue 26: the take-away says why the fastest m won on this machine, from the measured speedups."""
+    from utils.labs.balance_the_pipeline.checks import why_m
+
+    assert "not done yet" in why_m({}, 512)
+    small = why_m({2: (1.2, 1.33), 4: (1.1, 1.6), 8: (0.8, 1.78)}, 512)
+    assert small.startswith("m=2 ran fastest") and "64 rows at m=8" in small and "outgrew" in small
+    large = why_m({2: (1.0, 1.33), 4: (1.2, 1.6), 8: (1.4, 1.78)}, 512)
+    assert large.startswith("m=8 ran fastest") and "The bubble decided" in " ".join(large.split())
+    assert all(len(line) <= 110 for line in small.splitlines())

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import statistics
+import textwrap
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -123,7 +124,32 @@ def time_m(split_points: Sequence[int], ms: Sequence[int] = LAB_CANDIDATE_M, rou
         print(f"split {list(split_points)}, m={c.m}: {r.speedup:.2f}x one worker (rounds {lo:.2f}-{hi:.2f}), "
               f"bound {r.bound:.2f}x{s.label}")
         out[c.m] = r.speedup
+        TIMED[c.m] = (r.speedup, r.bound)
     return out
+
+
+TIMED: dict[int, tuple[float, float]] = {}  # m -> (measured speedup, bound): the latest time_m, for the take-away
+
+
+def why_m(timed: dict[int, tuple[float, float]], batch: int, label: str = "") -> str:
+    """Lab 02's take-away, from the run: which micro-batch count ran fastest here, and why (bubble against the
+    cost of each micro-batch), or what is missing while ``time_m`` has not run."""
+    if not timed:
+        return "⏳ not done yet: the micro-batch counts appear here once exercise B has timed them"
+    best = max(timed, key=lambda m: timed[m][0])
+    most = max(timed)
+    line = (f"m={best} ran fastest here{label}: {timed[best][0]:.2f}x one worker, bound {timed[best][1]:.2f}x; "
+            + ", ".join(f"m={m}: {timed[m][0]:.2f}x of {timed[m][1]:.2f}x" for m in sorted(timed) if m != best)
+            + ". ")
+    if best == most:
+        line += ("The bubble decided: each extra micro-batch shrank the idle time by more than its own two "
+                 f"messages and its smaller matmuls ({batch // best} rows each) cost.")
+    else:
+        line += (f"The bubble shrinks with m, but from m={best} to m={most} the bound rose by "
+                 f"{timed[most][1] / timed[best][1] - 1:.0%} while the measurement fell: each micro-batch pays two "
+                 f"messages and runs a smaller matmul ({batch // most} rows at m={most}), and on this machine "
+                 "that cost outgrew the idle time it saved.")
+    return textwrap.fill(line, 110)
 
 
 # --- check 1: the split --------------------------------------------------------------------------------------
