@@ -30,3 +30,16 @@ def pytest_terminal_summary(terminalreporter):
     for path, seconds in _notebook_seconds.items():
         runtimes.record(runtimes.ROOT / path, seconds, path=runtimes.ROOT / "results" / "run-times-test.json",
                         by="make test (nbval)")
+
+
+def pytest_configure(config):
+    """The ledger that lessons write while the tests run (nbval) goes to a temporary folder, never to the
+    committed ``results/ledger-<mode>.json`` (kernels started later inherit the variable)."""
+    import os
+    import shutil
+    import tempfile
+
+    if not os.environ.get("TWOGPU_LEDGER_DIR"):
+        folder = tempfile.mkdtemp(prefix="twogpu-ledger-")
+        os.environ["TWOGPU_LEDGER_DIR"] = folder
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))

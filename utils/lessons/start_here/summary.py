@@ -146,3 +146,20 @@ def weights_sentence(link_points, weights_gb: float, label: str) -> str:
     return (f"Moving the {weights_gb:.0f} GB of a 7B model's fp16 weights over '{best.path}' at its best measured "
             f"rate, {best.rate / 1e9:.1f} GB/s (at {size_label(best.size)}), takes about "
             f"{weights_gb / (best.rate / 1e9):.1f} s{label}.")
+
+
+def to_ledger(profile, points, link) -> str:
+    """Lesson 00's headline figures into the ledger (``utils.ledger``); returns the line that says so."""
+    from utils import ledger
+
+    every = profile.peak("fp32")
+    ledger.record("fp32_matmul_peak", every.best, "FLOP/s", lesson="00", what=every.name)
+    dram = [p for p in points if p.is_bound and p.bound]
+    if dram:
+        big = max(dram, key=lambda p: p.size)
+        ledger.record("copy_beyond_caches", big.rate, "B/s", bound=big.bound, lesson="00",
+                      what=f"{big.path}, {size_label(big.size)}")
+    if link is not None:
+        ledger.record("link_alpha", link.fit.alpha, "s", lesson="00", what=link.name)
+        ledger.record("link_beta", link.fit.beta, "B/s", lesson="00", what=link.name)
+    return f"Headline figures saved to the ledger, {ledger.path().name}: lesson 09 and README read it."

@@ -1,0 +1,62 @@
+"""The ledger: each lesson's headline figures, kept with their bound, unit, hardware and date.
+
+Introduced in lesson 00, which writes its first records; lesson 09 (the articles, checked) and README read
+it. One file per mode, ``results/ledger-<mode>.json``, one record per figure name (a re-run replaces it):
+
+    ledger.record("copy_dram_GBps", 7.8, "GB/s", bound=8.5, lesson="00", what="a 256 MiB host memcpy")
+    ledger.figure("copy_dram_GBps")      # the record, or None: "run lesson 00 first"
+
+The names lesson 09 reads (a lesson that measures one records it under this name): ``mfu`` (01),
+``naive_split_speedup`` and ``pipeline_speedup`` (02), ``ddp_speedup`` (03), ``quantize_speedup`` (04),
+``prefetch_epoch`` (05). Where a name is missing, lesson 09 reads ``make bench``'s file, or says which
+lesson to run first.
+
+Tests never change a committed file: ``TWOGPU_LEDGER_DIR`` (set by the test session's conftest) sends the
+records elsewhere.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = "TWOGPU_LEDGER_DIR"
+
+
+def path(mode: str | None = None) -> Path:
+    from utils import devices
+
+    folder = Path(os.environ.get(ENV) or ROOT / "results")
+    return folder / f"ledger-{mode or devices.mode()}.json"
+
+
+def read(mode: str | None = None) -> dict[str, dict]:
+    """Every record of the mode's ledger, by name ({} when no lesson has written one yet)."""
+    file = path(mode)
+    return json.loads(file.read_text())["figures"] if file.is_file() else {}
+
+
+def figure(name: str, mode: str | None = None) -> dict | None:
+    return read(mode).get(name)
+
+
+def record(name: str, value: float, unit: str, bound: float | None = None, lesson: str = "", what: str = "",
+           mode: str | None = None) -> dict:
+    """Add or replace one figure (others are kept: a learner may run a single lesson) and return it."""
+    from utils import bench, devices
+
+    mode = mode or devices.mode()
+    entry = {"value": float(value), "unit": unit, "bound": None if bound is None else float(bound),
+             "lesson": lesson, "what": what, "hardware": bench.hardware_label(),
+             "date": datetime.date.today().isoformat()}
+    figures = read(mode)
+    figures[name] = entry
+    file = path(mode)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = file.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"mode": mode, "figures": dict(sorted(figures.items()))}, indent=1) + "\n")
+    tmp.replace(file)  # atomic: a reader never sees half a file
+    return entry

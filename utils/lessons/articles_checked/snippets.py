@@ -1,0 +1,101 @@
+"""The articles' four code blocks, run as written (each stops at an error) and as fixed (each runs).
+
+Introduced in lesson 09. The rebuilds are the course's own (``utils/article.py``, lesson 03's
+``articles.article_ddp``): they keep the articles' mistakes as facts, in the order Python meets them.
+Everything that could touch CUDA runs in a worker process (``article.run_in_worker`` or ``launch``), so
+that the notebook never initialises it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import torch
+from torch import nn
+
+from utils import article
+from utils.launch import WorkerError, launch
+from utils.lessons.ddp.articles import ARTICLE_FIXES, article_ddp
+
+ARTICLE_1_ONLY_SKIPS = ("device_ids", "no_move_after_wrap")  # article 2's mistakes, not article 1's
+
+
+def first_line(exc: BaseException) -> str:
+    """``Type: first line of the message`` (a worker's error: its own type and message, not the wrapper's)."""
+    kind = getattr(exc, "exc_type", None) or getattr(exc, "type_name", None) or type(exc).__name__
+    text = str(getattr(exc, "message", None) or exc).strip()
+    first = text.splitlines()[0] if text else ""
+    return f"{kind}: {textwrap.shorten(first, 100, placeholder=' ...')}"
+
+
+def split_steps(plan_devices: tuple[str, ...]) -> list[str]:
+    """Article 1's model split: its device call as written, its shapes, its missing transfer; then fixed."""
+    dev0, dev1 = plan_devices[0], article.second_device(plan_devices)
+    steps = []
+    for title, fn, args in (("as written, .cuda(0) and .cuda(1)", _cuda_pair, ()),
+                            ("on this machine's devices", article.split_as_written, (dev0, dev1)),
+                            ("shapes fixed, no transfer", article.split_shapes_fixed_only, (dev0, dev1)),
+                            ("fixed: one model, its output moved", _split_fixed, (dev0, plan_devices[1]))):
+        try:
+            out = article.run_in_worker(fn, *args)
+            steps.append(f"{title}: runs" + (f", output {tuple(out)}" if out is not None else ""))
+        except article.RaisedInWorker as err:
+            steps.append(f"{title}: {first_line(err)}")
+    return steps
+
+
+def _cuda_pair():
+    """The article's first lines: a model on GPU 0 and a copy on GPU 1 (needs a CUDA build and two GPUs)."""
+    article.ArticleModel().cuda(0)
+    article.ArticleModel().cuda(1)
+
+
+def _split_fixed(dev0: str, dev1: str) -> tuple[int, ...]:
+    layer1, layer2 = nn.Linear(128, 64).to(dev0), nn.Linear(64, 32).to(dev1)
+    x = torch.randn(100, 128, device=dev0)
+    return tuple(layer2(layer1(x).to(dev1)).shape)  # (100, 32): the activation crosses once
+
+
+def conv_steps(plan_devices: tuple[str, ...]) -> list[str]:
+    """Article 1's "simplified model": one convolution on GPU 0, as written and on this machine's device."""
+    steps = []
+    for title, device in (("as written, .cuda(0)", "cuda:0"), ("on this machine's device", plan_devices[0])):
+        try:
+            shape = article.run_in_worker(_conv, device)
+            steps.append(f"{title}: runs, output {shape}")
+        except article.RaisedInWorker as err:
+            steps.append(f"{title}: {first_line(err)}")
+    return steps
+
+
+def _conv(device: str) -> tuple[int, ...]:
+    conv = nn.Conv2d(3, 16, kernel_size=3, stride=1, padding=1).to(device)
+    return tuple(conv(torch.randn(10, 3, 224, 224, device=device)).shape)
+
+
+def ddp_walk(timeout: float = 30) -> list[tuple[str, str]]:
+    """Lesson 03's rebuild of the articles' DDP training, launched with 0, 1, 2, ... fixes: (fix that comes
+    next, the error it answers), in the order Python meets them; the last entry is the fixed run's losses."""
+    walk = []
+    for k in range(len(ARTICLE_FIXES) + 1):
+        try:
+            results = launch(article_ddp, k, nprocs=2, timeout=timeout)
+        except WorkerError as err:
+            walk.append((ARTICLE_FIXES[k][0], first_line(err)))
+            continue
+        losses = ", ".join(f"{r['loss']:.4f}" for r in results)
+        shared = results[0]["fingerprint"] == results[1]["fingerprint"]
+        walk.append(("ran", f"final loss per rank {losses}" + ("; both ranks saw the same batches" if shared
+                                                               else "; each rank its own batches")))
+        if k == len(ARTICLE_FIXES):
+            break
+    return walk
+
+
+def os_not_imported() -> str:
+    """Article 2's entry point reads os.environ and never imports os: the first error a run meets."""
+    try:
+        eval("int(os.environ['RANK'])", {})  # the article's first line under __main__, in a namespace without os
+    except NameError as err:
+        return first_line(err)
+    return "ran"
