@@ -22,7 +22,6 @@ NOT_YET = {  # notebook -> the open issue that brings it into the form
     "notebooks/03_ddp.ipynb": "issue 23 (lessons 02 and 03 in the learner's form)",
     "notebooks/04_compression.ipynb": "issue 24 (lessons 04 and 05 in the learner's form)",
     "notebooks/05_data_prefetch.ipynb": "issue 24 (lessons 04 and 05 in the learner's form)",
-    "notebooks/07_tensor_parallel.ipynb": "issue 25 (lessons 06 and 07 in the learner's form)",
 }
 NOT_YET.update({f"labs/{name}": "issue 26 (labs that ask, not tell)" for name in (
     "00_fix_the_article.ipynb", "03_ddp_from_scratch.ipynb",

@@ -8,6 +8,7 @@ import dataclasses
 from utils import bench, devices
 from utils.launch import launch
 from utils.lessons.tensor_parallel.cost import analyse, cost_worker
+from utils.lessons.tensor_parallel.decode import decode_bounds, decode_worker, memory_bandwidth
 from utils.lessons.tensor_parallel.plan import lesson_settings
 
 LAUNCHES = 2
@@ -27,7 +28,15 @@ def tensor_parallel_benchmark() -> bench.Result:
     note = (f"MLP block width {row['width']} (hidden {4 * row['width']}), {t.tokens} tokens, forward + "
             f"backward, {S.backend}{S.label}; model t1/2 + 2(alpha + bytes/beta) with alpha "
             f"{link.alpha * 1e6:.0f} us, beta {link.beta / 1e9:.2f} GB/s; bound {S.bound:g}x: {S.bound_why}")
+    decode = launch(decode_worker, S.generation, nprocs=2, timeout=300)[0]
+    bandwidth, what = memory_bandwidth(devices.plan(2).simulated, devices.hardware(),
+                                       S.generation.threads)
+    floor = decode_bounds(decode, bandwidth)
+    note += (f"; decode with a KV cache, batch 1: one device {decode['seconds']['one device'] * 1e3:.2f} ms a "
+             f"token, tensor parallel {decode['seconds']['tensor parallel'] * 1e3:.2f} ms, weight-bytes floors "
+             f"{floor['one device'] * 1e3:.2f} and {floor['tensor parallel'] * 1e3:.2f} ms ({what})")
     return bench.Result("tensor_parallel", measured=row["speedup"], bound=S.bound, unit="x", note=note,
-                        extra={"predicted": row["predicted_speedup"], "max_abs_diff": row["max_abs_diff"],
+                        extra={"decode_seconds_per_token": decode["seconds"], "decode_floor_seconds": floor,
+                               "decode_bandwidth": bandwidth, "decode_same_tokens": decode["same_tokens"],"predicted": row["predicted_speedup"], "max_abs_diff": row["max_abs_diff"],
                                "measured_over_predicted": row["speedup"] / row["predicted_speedup"],
                                "alpha_s": link.alpha, "beta_bytes_per_s": link.beta, "width": row["width"]})

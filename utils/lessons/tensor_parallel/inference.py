@@ -134,5 +134,6 @@ def inference_worker(g: Generation) -> dict | None:
                         times[name].append(seconds)
             same = all(torch.equal(outputs["one device"], o.to(outputs["one device"].device))
                        for o in outputs.values())
-            rows.append({"batch": batch, "same_tokens": same, **{k: min(v) for k, v in times.items()}})
+            rows.append({"batch": batch, "same_tokens": same, **{k: min(v) for k, v in times.items()},
+                         "spread": {k: (max(v) - min(v)) / min(v) for k, v in times.items()}})
         return {"rows": rows, "new_tokens": g.new_tokens} if rank == 0 else None

@@ -1,0 +1,123 @@
+"""Lesson 07, section 5: decoding with a KV cache, on one device and tensor-parallel over two.
+
+With a cache, each new token runs one position through every block: its key and value are appended to the
+cache, and its query attends over the cache. The work per token is then small matrix-vector products, and
+its time is bounded by reading every weight once per token: ``weight bytes / memory bandwidth``. Tensor
+parallelism halves the blocks' weight bytes on each device (each holds half of every large matrix), at the
+price of two all-reduces per block per token.
+
+    launch(decode_worker, S.generation, nprocs=2)[0]   # seconds per token, one device and TP; same tokens
+"""
+
+from __future__ import annotations
+
+import time
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+from utils.launch import process_group
+from utils.lessons.tensor_parallel.inference import Generation, _timed
+from utils.lessons.tensor_parallel.layers import TensorParallelBlock
+
+
+def attend(attn: nn.Module, x: torch.Tensor, cache: dict, key: int) -> torch.Tensor:
+    """One attention sub-layer with a KV cache (``models.Attention`` or its tensor-parallel half): the new
+    positions' keys and values join the cache; a split layer sums its partial output over the ranks."""
+    B, T, _ = x.shape
+    q, k, v = attn.qkv(attn.norm(x)).chunk(3, dim=2)
+    q, k, v = (t.view(B, T, attn.heads, -1).transpose(1, 2) for t in (q, k, v))  # (B, heads here, T, D)
+    if key in cache:
+        k, v = torch.cat([cache[key][0], k], dim=2), torch.cat([cache[key][1], v], dim=2)
+    cache[key] = (k, v)
+    y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=T > 1)  # T > 1: the prompt, no cache
+    out = attn.proj(y.transpose(1, 2).reshape(B, T, -1))
+    if hasattr(attn, "proj_bias"):  # tensor parallel: g, the all-reduce of the partial outputs
+        dist.all_reduce(out)
+        out = out + attn.proj_bias
+    return out
+
+
+def step(model, idx: torch.Tensor, start: int, cache: dict) -> torch.Tensor:
+    """The logits of positions ``start ..`` of ``idx`` (the prompt, then one token at a time)."""
+    positions = torch.arange(start, start + idx.shape[1], device=idx.device)
+    h = model.embed.token(idx) + model.embed.position(positions)
+    for i, block in enumerate(model.blocks):
+        h = h + attend(block.attn, h, cache, i)
+        h = h + block.ffn(h)
+    return model.head(h)
+
+
+def cached_greedy(model, idx: torch.Tensor, new_tokens: int) -> tuple[torch.Tensor, float]:
+    """Greedy generation with a KV cache; returns the tokens and the seconds of the decode (after the
+    prompt's prefill) per new token."""
+    def now() -> float:
+        if idx.is_cuda:
+            torch.cuda.synchronize(idx.device)
+        return time.perf_counter()
+
+    cache: dict = {}
+    token = step(model, idx, 0, cache)[:, -1].argmax(-1, keepdim=True)
+    out, start = [idx, token], now()
+    for n in range(1, new_tokens):
+        token = step(model, token, idx.shape[1] + n - 1, cache)[:, -1].argmax(-1, keepdim=True)
+        out.append(token)
+    return torch.cat(out, dim=1), (now() - start) / max(1, new_tokens - 1)
+
+
+def weight_bytes(model: nn.Module) -> dict[str, int]:
+    """Bytes of the blocks' weights and of the rest (embedding, head) this rank holds."""
+    blocks = sum(p.numel() * p.element_size() for p in model.blocks.parameters())
+    return {"blocks": blocks, "rest": sum(p.numel() * p.element_size() for p in model.parameters()) - blocks}
+
+
+def decode_worker(g: Generation, batch: int = 1) -> dict | None:
+    """On each worker: decode ``g.new_tokens`` tokens of one prompt with a KV cache, on rank 0 alone and
+    tensor-parallel on both, in alternating rounds; rank 0 returns the fastest seconds per token of each,
+    the weight bytes each device reads per token, and whether the tokens agree."""
+    if g.threads:
+        torch.set_num_threads(g.threads)
+    with process_group() as device, torch.inference_mode():
+        rank, world = dist.get_rank(), dist.get_world_size()
+        one = g.gpt().to(device).eval()
+        tp = g.gpt().to(device).eval()
+        tp.blocks = nn.ModuleList(TensorParallelBlock(b, rank, world) for b in tp.blocks)
+        idx = g.prompts(batch).to(device)
+        times = {"one device": [], "tensor parallel": []}
+        tokens = {}
+        for r in range(g.rounds + 1):  # round 0: warm-up
+            for name, model in (("one device", one), ("tensor parallel", tp)):
+                dist.barrier()
+                if name == "one device" and rank:
+                    continue
+                _, (tokens[name], per_token) = _timed(lambda: cached_greedy(model, idx, g.new_tokens), device)
+                if r:
+                    times[name].append(per_token)
+        if rank:
+            return None
+        return {"seconds": {k: min(v) for k, v in times.items()},
+                "spread": {k: (max(v) - min(v)) / min(v) for k, v in times.items()},
+                "bytes": {"one device": weight_bytes(one), "tensor parallel": weight_bytes(tp)},
+                "same_tokens": torch.equal(tokens["one device"], tokens["tensor parallel"].to(device)),
+                "batch": batch, "new_tokens": g.new_tokens}
+
+
+def memory_bandwidth(simulated: bool, hw, threads: int | None) -> tuple[float, str]:
+    """Bytes a second one device reads its weights at, and what that figure is: on a GPU its datasheet
+    memory bandwidth (a bound); in cpu mode STREAM measured here on the workers' thread count (a reference:
+    weights small enough to sit in a cache are read faster)."""
+    from utils import gpu_specs, machine
+
+    if not simulated and hw is not None and hw.gpus:
+        spec = gpu_specs.spec_for(hw.gpus[0].name)
+        if spec is not None:
+            return spec.memory_bandwidth, f"{spec.name} memory bandwidth (datasheet bound)"
+    ceilings, _ = machine.measure_ceilings(machine.stream_probes(2**23, "cpu", threads=threads), rounds=3)
+    return ceilings[0].best, f"{ceilings[0].name} (a reference measured here)"
+
+
+def decode_bounds(result: dict, bandwidth: float) -> dict[str, float]:
+    """Seconds per token below which neither can decode: the weight bytes each device reads per token over
+    the memory bandwidth (tensor parallel: its half of the blocks, the embedding and head whole)."""
+    return {name: sum(b.values()) / bandwidth for name, b in result["bytes"].items()}
