@@ -134,3 +134,16 @@ def test_two_real_workers_record_a_pipeline_schedule(tmp_path):
     fig = timeline.plot_gantt(spans)
     fig.savefig(tmp_path / "gantt.png")
     assert (tmp_path / "gantt.png").stat().st_size > 0
+
+
+def test_a_span_of_a_block_says_block_and_kind_and_old_records_still_load():
+    s = Span("rank 0", "attention", 3, 0.0, 1.0, block=2)
+    assert s.label == "b2 attn" and Span(**{k: v for k, v in s.to_dict().items() if k != "block"}).block is None
+
+
+def test_a_row_that_communicates_shows_its_work_and_its_communication_apart():
+    spans = [Span("rank 0", "ffn", 0, 0.0, 6.0), Span("rank 0", "all-reduce", 0, 6.0, 8.0),
+             Span("rank 1", "forward", 0, 0.0, 10.0)]
+    fig = timeline.plot_gantt(spans)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert "work 60%, comm 20%" in texts and "busy 100%" in texts

@@ -53,6 +53,7 @@ class Span:
     end: float
     on_gpu: bool = False  # measured with CUDA events (else perf_counter around CPU work)
     chunk: int | None = None  # the model chunk (stage) of its worker, in schedules with several per worker
+    block: int | None = None  # the model's block (layer) the work belongs to, where a pass crosses several
 
     @property
     def kind(self) -> str:
@@ -67,7 +68,10 @@ class Span:
     def label(self) -> str:
         """Short text for the bar: pass and micro-batch, "F3" (forward of micro-batch 3), "B3", "W3" (weight
         gradient), "attn3" (lesson 07's attention); with a chunk "F3c1" (forward of micro-batch 3 through
-        the worker's model chunk 1, interleaved schedules); the name itself without an index ("load")."""
+        the worker's model chunk 1, interleaved schedules); with a block, the block and the kind of work,
+        "b2 attn" (lesson 07: the pass is the order along the row); the name itself without an index ("load")."""
+        if self.block is not None:
+            return f"b{self.block} {palette.short_name(self.name)}"
         if self.index is None:
             return self.name
         chunk = "" if self.chunk is None else f"c{self.chunk}"
@@ -93,7 +97,7 @@ class SpanRecorder:
         self.on_gpu = self.device.startswith("cuda")
         self.clock = clock
         self._spans: list[Span] = []
-        self._events: list[tuple] = []  # (name, index, chunk, start event, end event), converted in spans()
+        self._events: list[tuple] = []  # (name, index, chunk, block, start event, end event), see spans()
         if self.on_gpu:
             self._set_anchor()
 
@@ -107,8 +111,9 @@ class SpanRecorder:
         self._anchor_time = self.clock()  # the anchor event happened (just) before this reading
 
     @contextlib.contextmanager
-    def span(self, name: str, index: int | None = None, chunk: int | None = None):
-        """Time the block as a span named ``name`` (of micro-batch/batch ``index``, model ``chunk``)."""
+    def span(self, name: str, index: int | None = None, chunk: int | None = None, block: int | None = None):
+        """Time the code block as a span named ``name`` (of micro-batch/batch ``index``, model ``chunk``,
+        the model's ``block``)."""
         if self.on_gpu:
             import torch
 
@@ -117,22 +122,23 @@ class SpanRecorder:
             start.record(stream)
             yield
             end.record(stream)
-            self._events.append((name, index, chunk, start, end))
+            self._events.append((name, index, chunk, block, start, end))
         else:
             start = self.clock()
             yield
-            self._spans.append(Span(self.device_label, name, index, start, self.clock(), chunk=chunk))
+            self._spans.append(Span(self.device_label, name, index, start, self.clock(), chunk=chunk,
+                                    block=block))
 
     def spans(self) -> list[Span]:
         """Every span so far, in start order (waits for the GPU to finish the recorded work)."""
         if self._events:
-            self._events[-1][4].synchronize()
-            for name, index, chunk, start, end in self._events:
+            self._events[-1][-1].synchronize()
+            for name, index, chunk, block, start, end in self._events:
                 # elapsed_time is in milliseconds, from the anchor event to this one.
                 self._spans.append(Span(self.device_label, name, index,
                                         self._anchor_time + self._anchor.elapsed_time(start) / 1e3,
                                         self._anchor_time + self._anchor.elapsed_time(end) / 1e3, True,
-                                        chunk))
+                                        chunk, block))
             self._events.clear()
         return sorted(self._spans, key=lambda s: s.start)
 
@@ -174,6 +180,18 @@ def busy_fractions(spans, window: tuple[float, float] | None = None) -> dict[str
             for device, intervals in sorted(rows.items())}
 
 
+def _busy_text(spans: list[Span], device: str, busy: float) -> str:
+    """"busy 83%"; where the row also communicates, its work and its communication apart ("work 61%, comm
+    22%"): time waiting inside a collective is not work (lesson 07)."""
+    mine = [s for s in spans if s.device == device]
+    comm = [s for s in mine if s.kind == "communication"]
+    if not comm:
+        return f"busy {busy:.0%}"
+    window = (min(s.start for s in spans), max(s.end for s in spans))
+    work = busy_fractions([s for s in mine if s.kind != "communication"], window).get(device, 0.0)
+    return f"work {work:.0%}, comm {busy_fractions(comm, window)[device]:.0%}"
+
+
 def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):
     """The measured schedule: one row per device, a bar per span, idle time in grey, busy % on the right.
 
@@ -198,7 +216,7 @@ def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):
             ax.broken_barh([(x, width)], (y - 0.4, 0.8), color=palette.color_of(s.name), edgecolor="white",
                            linewidth=0.5)
             bars.append((s, x, width, y))
-        ax.text(1.01, y, f"busy {fractions[device]:.0%}", transform=ax.get_yaxis_transform(),
+        ax.text(1.01, y, _busy_text(spans, device, fractions[device]), transform=ax.get_yaxis_transform(),
                 va="center", fontsize=9)
     ax.set_yticks(range(len(rows)), rows)
     ax.set_ylim(len(rows) - 0.5, -0.5)  # first device on top

@@ -95,15 +95,15 @@ def paired_rounds(full, x, split_pass, rounds: int, rank: int, device) -> tuple[
 def article_pass(blocks, x, rank: int, rec: SpanRecorder, k: int) -> None:
     """The article's split: attention on rank 0, FFN on rank 1, one after the other, block after block."""
     h = x
-    for block in blocks:
+    for b, block in enumerate(blocks):  # spans carry their block: the chart labels "b0 attn", "b0 ffn"
         if rank == 0:
-            with rec.span("attention", k):
+            with rec.span("attention", k, block=b):
                 h = h + block.attn(h)
             _send(h, 1)
             h = _recv(h, 1)
         else:
             h = _recv(h, 0)
-            with rec.span("ffn", k):
+            with rec.span("ffn", k, block=b):
                 h = h + block.ffn(h)
             _send(h, 0)
 
@@ -168,8 +168,8 @@ def carve(spans: list[Span]) -> list[Span]:
 
 def parallel_pass(blocks, x, rec: SpanRecorder, k: int) -> None:
     h = x
-    for block in blocks:
-        with rec.span("attention", k):
+    for b, block in enumerate(blocks):
+        with rec.span("attention", k, block=b):
             h = h + block.attn(h)
-        with rec.span("ffn", k):
+        with rec.span("ffn", k, block=b):
             h = h + block.ffn(h)
