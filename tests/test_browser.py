@@ -145,21 +145,30 @@ class LabServer:
         return [pid for pid, proc in self.known.items() if _alive(proc)]
 
 
-@pytest.fixture
-def notebook_unchanged():
-    """The test runs the fixture notebook in JupyterLab; whatever happens, its file stays as committed."""
-    path = REPO / NOTEBOOK
+@contextlib.contextmanager
+def _kept_as_committed(relative: str):
+    """JupyterLab opens (and may run) the notebook; whatever happens, its file stays as committed and the
+    checkpoint JupyterLab makes when it opens a file is removed (unless one was there before)."""
+    path = REPO / relative
     before = path.read_bytes()
     checkpoints = path.parent / ".ipynb_checkpoints"
-    checkpoint = checkpoints / f"{path.stem}-checkpoint.ipynb"  # JupyterLab makes one when it opens a file
+    checkpoint = checkpoints / f"{path.stem}-checkpoint.ipynb"
     had_checkpoint = checkpoint.exists()
-    yield
-    if path.read_bytes() != before:
-        path.write_bytes(before)
-    if not had_checkpoint:
-        checkpoint.unlink(missing_ok=True)
-        with contextlib.suppress(OSError):
-            checkpoints.rmdir()  # only if empty
+    try:
+        yield
+    finally:
+        if path.read_bytes() != before:
+            path.write_bytes(before)
+        if not had_checkpoint:
+            checkpoint.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                checkpoints.rmdir()  # only if empty
+
+
+@pytest.fixture
+def notebook_unchanged():
+    with _kept_as_committed(NOTEBOOK):
+        yield
 
 
 @pytest.fixture
@@ -269,18 +278,8 @@ LESSON = "notebooks/00_start_here.ipynb"
 
 @pytest.fixture
 def lesson_unchanged():
-    """Lesson 00 is opened (not run) in JupyterLab; its file and checkpoints stay as they were."""
-    path = REPO / LESSON
-    before = path.read_bytes()
-    checkpoint = path.parent / ".ipynb_checkpoints" / f"{path.stem}-checkpoint.ipynb"
-    had_checkpoint = checkpoint.exists()
-    yield
-    if path.read_bytes() != before:
-        path.write_bytes(before)
-    if not had_checkpoint:
-        checkpoint.unlink(missing_ok=True)
-        with contextlib.suppress(OSError):
-            checkpoint.parent.rmdir()
+    with _kept_as_committed(LESSON):
+        yield
 
 
 @pytest.mark.timeout(120)
@@ -290,7 +289,7 @@ def test_how_this_was_measured_is_collapsed_in_jupyterlab_and_opens_with_a_click
 
     lab.wait_ready()
     page.goto(lab.url(f"lab/tree/{LESSON}"))
-    block = page.locator("details.twogpu-how").first
+    block = page.locator("details.twogpu-how:has(table)").first  # a block that holds a table
     block.wait_for(state="attached", timeout=60_000)
     assert block.evaluate("el => el.open") is False
     block.scroll_into_view_if_needed()  # JupyterLab lays out a cell's output once it comes into view
