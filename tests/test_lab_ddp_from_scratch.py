@@ -124,3 +124,17 @@ def test_the_solution_binds_each_rank_to_its_own_gpu_and_reads_the_loss_once_per
     assert "device_id=device if cuda else None" in source
     code = "\n".join(line.split("#")[0] for line in source.splitlines())  # without the comments
     assert code.count(".item()") == 1 and "step_loss += loss.detach()" in code
+
+
+def test_the_lab_leaves_the_accumulation_decision_to_the_learner():
+    """Issue 26: neither the spec nor a hint nor a check's hint names no_sync (the bytes check judges it)."""
+    import nbformat
+
+    from utils import quiz
+
+    nb = nbformat.read("labs/03_ddp_from_scratch.ipynb", as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    hints = " ".join(t for levels in checks.hint_texts("labs/ddp_from_scratch").values() for t in levels)
+    prompts = " ".join(q.prompt for q in quiz.load("labs/ddp_from_scratch"))
+    for said in (text, hints, prompts):
+        assert "no_sync" not in said and "drop_last=True" not in said and "shuffle=True" not in said

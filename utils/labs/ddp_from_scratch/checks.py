@@ -180,7 +180,8 @@ def check_communication(train_fn):
             measured = (f"rank {rank} all-reduced {per_step / 1e3:.1f} kB per optimizer step in {calls:.3g} "
                         f"bucket all-reduce(s), {per_step / gradient:.3g}x the {gradient / 1e3:.1f} kB of "
                         "one gradient")
-            expect(per_step <= gradient, f"{measured}: every backward outside no_sync all-reduces, so "
+            expect(per_step <= gradient, f"{measured}: every backward that DDP lets synchronise "
+                                         "all-reduces the whole gradient, so "
                                          f"the {ACCUMULATE} micro-batches of a step should synchronise once, "
                                          "on the last one")
             expect(per_step >= gradient, f"{measured}: some steps applied gradients that were never averaged "
@@ -189,7 +190,7 @@ def check_communication(train_fn):
                 f"{ACCUMULATE}x less than synchronising every micro-batch")
 
     return run_check("one all-reduce per optimizer step", body,
-                     hint="gradient accumulation with DDP: look up DistributedDataParallel.no_sync")
+                     hint=checks.stub_message("labs/ddp_from_scratch", "A"))
 
 
 def check_data(train_fn):
