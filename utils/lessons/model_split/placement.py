@@ -152,18 +152,24 @@ def measure_placements(task: Task, batch: int, split_points: Sequence[int], roun
     return out
 
 
-def placements_table(got: dict, title: str) -> Table:
-    """Each placement against one device, with the rounds' range, beside its bound (1x: one micro-batch,
-    nothing overlaps) and ``report.verdict``'s reading."""
+def placements_table(got: dict, title: str, full: bool = False) -> Table:
+    """Each placement against one device: crossings, bytes, step time, speedup with every round's range, and
+    its bound (1x: one micro-batch, nothing overlaps). ``full`` adds the one-device time, the work and
+    ``report.verdict``'s reading of each row against its bound (the "How this was measured" block)."""
     rows = []
     for name in PLACEMENTS:
         r = got[name]["row"]
         lo, hi = r.speedup_range
-        rows.append((name, got[name]["crossings"], f"{got[name]['bytes'] / 2**20:.1f}", f"{r.seconds * 1e3:.0f}",
-                     f"{r.baseline * 1e3:.0f}", f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x",
-                     verdict(r)))
-    return Table(["placement", "crossings per pass", "MiB moved per step", "step ms", "one device ms",
-                  "speedup (min-max)", "bound", "reading"], rows, title=title)
+        row = [name, got[name]["crossings"], f"{got[name]['bytes'] / 2**20:.1f}", f"{r.seconds * 1e3:.0f}",
+               f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x"]
+        if full:
+            work = r.work_inflation
+            row += [f"{r.baseline * 1e3:.0f}", f"{work:.2f}x" if work else "", verdict(r)]
+        rows.append(tuple(row))
+    columns = ["placement", "crossings per pass", "MiB moved per step", "step ms", "speedup (range)", "bound"]
+    if full:
+        columns += ["one device ms", "work vs 1 dev", "reading against 1x"]
+    return Table(columns, rows, title=title)
 
 
 def placement_reading(got: dict, transport: str) -> str:

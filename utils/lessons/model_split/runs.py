@@ -6,8 +6,9 @@
     report.plot_schedule(run.spans(Config(64, 4)))     # both workers' spans of the last round
 
 One launch times every configuration and the one-device baseline, interleaved round by round, so they share
-the machine's state; each speedup is the median of the rounds' paired ratios, rounds above the number of
-devices (impossible) left out and counted (``Row.impossible``). A naive split's stages are also timed alone,
+the machine's state; each speedup is the median of EVERY round's paired ratio, with the range over all rounds: a round
+above the number of devices is reported as a finding (``Row.above_devices``) and set beside the bound scaled
+by the work the stages measured (``Row.work_bound``), never left out. A naive split's stages are also timed alone,
 each in its own process (``alone_runners``): its bound measured per process. ``link_model`` gives the α and β
 of the link the stages send through, to set each step's bytes beside. Each worker also reads its CPU time: where the workers are CPU processes it tells extra
 work from waiting for a core (``report.explain_row``); on GPUs the stages' device time (CUDA events) plays
@@ -204,26 +205,38 @@ class Row:
         return max(len(self.busy), 1)
 
     @property
-    def impossible(self) -> list[float]:
-        """Rounds whose paired speedup is above the number of devices, which overlap alone cannot give: a
-        disturbed round (the one-device step was slowed), or work the split made cheaper (each process's
-        caches hold less; ``work_inflation`` below 1). Flagged and left out of the median."""
+    def above_devices(self) -> list[float]:
+        """Rounds whose paired speedup is above the number of devices, which overlapping equal work cannot
+        give. Reported with the others, never left out: such a round is a finding. Either the split made
+        the work itself cheaper (each process's caches hold less; ``work_inflation`` below 1, and the
+        ``work_ceiling`` above the number of devices), or that round's one-device step was disturbed."""
         return [s for s in self.speedups if s > self.devices]
 
     @property
-    def kept(self) -> list[float]:
-        return [s for s in self.speedups if s <= self.devices]
-
-    @property
     def speedup(self) -> float:
-        """Median over rounds of the paired speedup (each round's one device / the same round's step), the
-        impossible rounds left out; without paired rounds, median one device / median step."""
-        return statistics.median(self.kept) if self.kept else self.baseline / self.seconds
+        """Median over EVERY round of the paired speedup (each round's one device / the same round's step);
+        without paired rounds, median one device / median step. It is not the ratio of the two median step
+        times: a round's step is set beside the one-device step timed next to it, not beside another round's."""
+        return statistics.median(self.speedups) if self.speedups else self.baseline / self.seconds
 
     @property
     def speedup_range(self) -> tuple[float, float]:
-        """Lowest and highest kept per-round speedup (each round's step against the same round's one device)."""
-        return (min(self.kept), max(self.kept)) if self.kept else (self.speedup, self.speedup)
+        """Lowest and highest paired speedup over every round."""
+        return (min(self.speedups), max(self.speedups)) if self.speedups else (self.speedup, self.speedup)
+
+    @property
+    def work_bound(self) -> float | None:
+        """The bound scaled by the work the stages measured: ``bound / work_inflation``. The bound assumes
+        the split does exactly one device's work; where the stages together did 0.87x of it, the same
+        schedule could reach bound / 0.87. None where the work was not measured."""
+        w = self.work_inflation
+        return self.bound / w if w else None
+
+    @property
+    def work_ceiling(self) -> float | None:
+        """The number of devices scaled the same way: what perfect overlap of the measured work gives."""
+        w = self.work_inflation
+        return self.devices / w if w else None
 
     @property
     def work(self) -> list[float]:
@@ -354,10 +367,14 @@ def time_in_process_gpipe(task: Task, devs: Sequence[str], batch: int, ms: Seque
     xs, ys = x.to(devs[0]), y.to(devs[0])
     base = bench.measure(lambda: task.loss_fn(one(xs), ys).backward(), device=devs[0], repeats=rounds)
     stages = [s.to(d) for s, d in zip(split_sequential(model, split_points), devs)]
+    # The pipeline's inputs go where they are used, ONCE, before timing, as the one-device step's did: a
+    # host-to-device copy inside the timed step (from pageable memory, where non_blocking still waits)
+    # would be timed for the pipeline and not for the baseline.
+    xp, yp = x.to(devs[0]), y.to(devs[-1])
     out = {}
     for m in ms:
         def step(m=m):
-            gpipe_in_process(stages, devs, x.to(devs[0]), y, m, task.loss_fn)
+            gpipe_in_process(stages, devs, xp, yp, m, task.loss_fn)
             torch.cuda.synchronize(devs[1])  # the events time devs[0]: wait for the last stage's device too
         t = bench.measure(step, device=devs[0], repeats=rounds)
         out[m] = (base.median / t.median, base.min / t.max, base.max / t.min)

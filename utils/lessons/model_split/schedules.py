@@ -73,8 +73,9 @@ def train_step(stage, schedule, x, y, losses: list | None = None, return_outputs
     return schedule.step(*inputs, target=y, losses=losses, return_outputs=return_outputs)  # loss, backward
 
 
-def pipeline_grads_worker(task: Task, split_points: Sequence[int], batch: int, m: int, schedule: str = "gpipe",
-                          seed: int = 1, build_stages: Callable = split_sequential) -> dict:
+def pipeline_grads_worker(task: Task, split_points: Sequence[int], batch: int, m: int,
+                          schedule: str = "gpipe", seed: int = 1,
+                          build_stages: Callable = split_sequential) -> dict:
     """Worker (run by ``launch``, one per stage): one pipelined training step; rank r holds stage r.
 
     Returns this stage's gradients, and on the last stage its output and the loss (mean over micro-batches).
@@ -126,14 +127,17 @@ def gpipe_in_process(stages: Sequence[nn.Module], devices: Sequence[str], x: tor
     On two GPUs a kernel launch returns before the kernel runs, so the loop below queues stage 0's work on
     micro-batch k+1 while GPU 1 still computes stage 1 of micro-batch k: both GPUs work at once. On a CPU
     every operation runs as it is called, so this gives the right gradients but no speedup (the lesson
-    uses two worker processes there). ``stages[k]`` must already be on ``devices[k]``. Returns the loss.
+    uses two worker processes there). ``stages[k]`` must already be on ``devices[k]``, and so should ``x``
+    (on the first device) and ``y`` (on the last): moved once before the loop, not in every step, where a
+    copy from the host's pageable memory would make the host wait. Returns the loss.
     """
+    x, y = x.to(devices[0]), y.to(devices[-1])  # no-ops when the caller placed them, as it should
     losses = []
     for xk, yk in zip(x.chunk(m), y.chunk(m)):  # micro-batches of B/m rows
         h = xk
         for stage, device in zip(stages, devices):
             h = stage(h.to(device, non_blocking=True))  # GPU to GPU: queued on the stream, the host goes on
-        losses.append(loss_fn(h, yk.to(devices[-1], non_blocking=True)) / m)  # mean over micro-batches
+        losses.append(loss_fn(h, yk) / m)  # mean over micro-batches
     for loss in reversed(losses):
         loss.backward()  # each backward is queued too: stage 0 of one overlaps stage 1 of the next
     return sum(loss.detach() for loss in losses)
