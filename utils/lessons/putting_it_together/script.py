@@ -1,0 +1,115 @@
+"""Lesson 08's training script: the course's small GPT trained fast, with every step of the lesson a setting.
+
+    results = launch(train, Settings(precision="bf16"), nprocs=2)       # from the notebook
+    python -m utils.lessons.putting_it_together --help                   # from a shell, one process
+    torchrun --nproc-per-node 2 -m utils.lessons.putting_it_together --precision bf16 --loader-workers 1
+
+It is lesson 03's recipe (``utils.lessons.ddp.recipe``: the model built, moved and resumed; each rank's share
+of the text; the loss averaged over the ranks; the checkpoint saved atomically by rank 0), with the lesson's
+steps as settings: loader workers (lesson 05), autocast (lesson 04), ``torch.compile`` (lesson 01), DDP when
+there is a second worker (lesson 03), activation checkpointing (lesson 06).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import resource
+
+import torch
+from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import apply_activation_checkpointing
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, DistributedSampler
+
+from utils import checkpoint, models
+from utils.bench import threads
+from utils.launch import keep_until_exit, process_group
+from utils.lessons.ddp import recipe, settings
+from utils.lessons.ddp.hooks import register_hook
+from utils.lessons.ddp.instrumentation import Meter
+
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
+
+
+@dataclasses.dataclass
+class Settings(settings.Settings):
+    """Lesson 03's settings and the lesson's steps. The defaults are the baseline: fp32, no loader workers."""
+
+    loader_workers: int = 0  # DataLoader processes preparing batches ahead (lesson 05)
+    precision: str = "fp32"  # fp32; bf16: bf16 autocast; fp16: fp16 autocast with a GradScaler (lesson 04)
+    compile: bool = False  # torch.compile the model (lesson 01)
+    checkpointing: bool = False  # activation checkpointing of every block (lesson 06)
+    hook: str = "none"  # DDP's own all-reduce
+
+
+def loader(s: Settings, dataset, sampler, device) -> DataLoader:
+    """Batches of ``s.batch_per_worker`` sequences; ``loader_workers`` processes prepare them ahead."""
+    feeding = dict(num_workers=s.loader_workers, persistent_workers=True, prefetch_factor=4) \
+        if s.loader_workers else {}
+    return DataLoader(dataset, batch_size=s.batch_per_worker, sampler=sampler, drop_last=True,
+                      pin_memory=device.type == "cuda", **feeding)
+
+
+def prepare(s: Settings, model: torch.nn.Module, device) -> tuple[torch.nn.Module, torch.nn.Module]:
+    """The model the loop calls, and the DDP wrapper (or the model) that owns ``no_sync``."""
+    if s.checkpointing:  # each block keeps only its input; backward recomputes the rest
+        apply_activation_checkpointing(model, check_fn=lambda m: isinstance(m, models.Block))
+    wrapped = model
+    if torch.distributed.get_world_size() > 1:  # DDP only when there is a second worker to average with
+        wrapped = DDP(model, device_ids=[device.index] if device.type == "cuda" else None, **s.ddp_options())
+        keep_until_exit(wrapped)  # freed at return, it could deadlock gloo's teardown (utils.launch)
+        register_hook(wrapped, s.hook, s.powersgd_rank, s.powersgd_start)
+    return (torch.compile(wrapped) if s.compile else wrapped), wrapped
+
+
+def train_step(model, owner, optimizer, scaler, batches, s: Settings, device) -> torch.Tensor:
+    """One optimizer step over ``s.accumulate`` micro-batches; the forward under autocast when asked."""
+    optimizer.zero_grad(set_to_none=True)
+    step_loss = torch.zeros((), device=device)
+    for k in range(s.accumulate):
+        x, y = (t.to(device, non_blocking=True) for t in next(batches))
+        last = k == s.accumulate - 1
+        # no_sync: the gradient stays local and adds up; only the last micro-batch all-reduces (lesson 03)
+        with owner.no_sync() if isinstance(owner, DDP) and not last else contextlib.nullcontext():
+            with torch.autocast(device.type, DTYPES.get(s.precision), enabled=s.precision in DTYPES):
+                loss = model(x, y)[1] / s.accumulate
+            scaler.scale(loss).backward()  # the scaler multiplies fp16 losses so small gradients survive
+        step_loss += loss.detach()
+    scaler.step(optimizer)
+    scaler.update()
+    return step_loss
+
+
+def peak_memory(device) -> tuple[float, str]:
+    """The worker's peak: the CUDA allocator's, or on a CPU the process's peak resident set (torch included)."""
+    if device.type == "cuda":
+        return float(torch.cuda.max_memory_allocated(device)), "CUDA allocator peak"
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024.0, "peak resident set of the process"
+
+
+def train(s: Settings) -> dict:
+    """Train the small GPT with ``s`` on every worker (under ``launch`` or ``torchrun``). Lesson 08.
+
+    Returns lesson 03's summary (``losses``, ``final_loss``, ``start_step``, ``samples_per_s``; rank 0: the
+    weights) plus ``tokens_per_s`` and ``peak_bytes``."""
+    with threads(s.threads), process_group() as planned_device:
+        device = torch.device(s.device) if s.device else planned_device
+        dataset = settings.text_data(s)
+        model, optimizer, start = recipe.build(s, dataset.corpus.vocab_size, device)  # moved, then resumed
+        step_model, owner = prepare(s, model, device)
+        sampler = DistributedSampler(dataset, shuffle=True, seed=s.seed, drop_last=True)
+        batches = recipe.micro_batches(loader(s, dataset, sampler, device), sampler, start=start * s.accumulate)
+        scaler = torch.amp.GradScaler(device.type, enabled=s.precision == "fp16")
+        losses = []
+        with Meter(s, start, device) as meter:
+            for step in range(start, s.steps):
+                with meter.step(step):
+                    loss = train_step(step_model, owner, optimizer, scaler, batches, s, device)
+                losses.append(recipe.mean_over_ranks(loss))  # the one wait for the device in each step
+                meter.progress(losses[-1])
+                if s.checkpoint and torch.distributed.get_rank() == 0 and (step + 1) % s.checkpoint_every == 0:
+                    checkpoint.save(s.checkpoint, model, optimizer, step + 1)  # atomic
+        result = recipe.summary(s, model, losses, start, meter)
+        result["tokens_per_s"] = result["samples_per_s"] * s.context
+        result["peak_bytes"], result["peak_what"] = peak_memory(device)
+        return result
