@@ -8,7 +8,6 @@ reads what a longer lesson measured; ``evidence_for(claim_id, ...)`` turns them 
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,14 +32,21 @@ def results_figure(ledger_name: str, bench_name: str, lesson: str) -> tuple[dict
     (``make bench`` writes it). Returns (record, where it comes from); (None, what to run) when neither has it."""
     record = ledger.figure(ledger_name)
     if record:
-        return record, f"lesson {record['lesson']}, {short(record['hardware'])}, {record['date']}"
+        return record, f"lesson {record['lesson']}{_where(record['hardware'])}, {record['date']}"
     bench_file = ROOT / "results" / f"bench-{devices.mode()}.json"
     if bench_file.is_file():
         for row in json.loads(bench_file.read_text()):
             if row["name"] == bench_name:
                 return ({"value": row["measured"], "bound": row["bound"], "unit": row["unit"], **row},
-                        f"make bench '{bench_name}' on {short(row['hardware'])}")
+                        f"make bench '{bench_name}'{_where(row['hardware'])}")
     return None, f"run lesson {lesson} first (or `make bench {bench_name}`)"
+
+
+def _where(hardware: str) -> str:
+    """", this machine" or ", another machine: CPU AMD EPYC, 2 cores (rerun to measure this one)"."""
+    if hardware == bench.hardware_label():
+        return ", this machine"
+    return f", another machine: {short(hardware)} (rerun it to measure this one)"
 
 
 def short(hardware: str) -> str:
@@ -86,16 +92,15 @@ def conv_pool_fold(repeats: int = 5) -> dict:
             "flops_ratio": (k + 1) ** 2 / (4 * k * k), "two_s": two.min, "one_s": one.min}
 
 
-def pruning_costs(repeats: int = 7) -> dict:
+def pruning_costs(rounds: int = 5) -> dict:
     """A 1024 -> 1024 layer on 256 rows: dense, half its weights zeroed (connections), half its output
-    neurons removed: the time of each, on one thread."""
+    neurons removed: the fastest time of each, on one thread, in rounds that take turns."""
     torch.manual_seed(0)
     x, w = torch.randn(256, 1024), torch.randn(1024, 1024)
-    zeroed = w * (torch.rand_like(w) > 0.5)
-    with bench.threads(1):
-        times = {name: bench.measure(fn, repeats=repeats).min for name, fn in (
-            ("dense", lambda: x @ w.T), ("zeroed", lambda: x @ zeroed.T), ("removed", lambda: x @ w[:512].T))}
-    return times
+    zeroed, half = w * (torch.rand_like(w) > 0.5), w[:512].contiguous()
+    calls = {"dense": lambda: x @ w.T, "zeroed": lambda: x @ zeroed.T, "removed": lambda: x @ half.T}
+    timed = machine.run_rounds([(1, fn) for fn in calls.values()], rounds=rounds, runs=2)
+    return {name: m.min for name, m in zip(calls, timed)}
 
 
 def attention_and_gelu(repeats: int = 5) -> dict:
@@ -143,26 +148,75 @@ def attention_ffn_times(repeats: int = 5) -> dict:
     return {"attention": att, "ffn": ffn}
 
 
-def peaks(repeats: int = 3) -> machine.MachineProfile:
+def peaks(repeats: int = 5) -> machine.MachineProfile:
     """fp32, bf16 and int8 matmul peaks on every core (the machine profile of lesson 00)."""
     dtypes = ("fp32", "bf16", "int8") if devices.mode() == "cpu" else ("fp32",)
     return machine.measure_profile_apart(device="cpu", peaks={None: dtypes}, bandwidth_threads=(),
                                          rounds=repeats)
 
 
+LINK_SIZES = [4, 2**12, 2**16, 2**18, 2**20, 2**22]
+
+
 def link(plan) -> machine.LinkFit:
-    """The two workers' link (lesson 00): alpha, beta and how well they fit."""
-    return machine.measure_link(plan, [4, 2**12, 2**16, 2**20, 2**22], repeats=5)
+    """The two workers' link (lesson 00): alpha, beta, how well they fit, and the time of each size."""
+    return machine.measure_link(plan, LINK_SIZES, repeats=5)
 
 
 def datasheet_ratios() -> dict:
-    nv = gpu_specs.LINKS["NVLink 4 (H100/H200, 18 links)"]
-    pcie = gpu_specs.LINKS["PCIe 4.0 x16"]
+    """NVLink against PCIe within a generation (A100: NVLink 3 and PCIe 4; H100: NVLink 4 and PCIe 5), and
+    the peaks and memory the article's claims are set beside."""
+    links = gpu_specs.LINKS
     h100, t4 = gpu_specs.KNOWN_GPUS["H100 SXM 80GB"], gpu_specs.KNOWN_GPUS["T4"]
-    return {"nvlink_over_pcie": nv / pcie, "nvlink": nv, "pcie": pcie, "t4_link": t4.link,
+    return {"a100": (links["NVLink 3 (A100, 12 links)"], links["PCIe 4.0 x16"]),
+            "h100": (links["NVLink 4 (H100/H200, 18 links)"], links["PCIe 5.0 x16"]), "t4_link": t4.link,
             "h100_bf16_over_t4_fp16": h100.peak_flops["bf16"] / t4.peak_flops["fp16"],
-            "h100_memory": h100.memory_bytes}
+            "h100_bf16": h100.peak_flops["bf16"], "h100_memory": h100.memory_bytes}
 
 
-def isclose(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=1e-6)
+def conv_maxpool_is_not_linear() -> float:
+    """max |f(x + y) - f(x) - f(y)| for f = conv then max pool: far from 0, so no single convolution is f."""
+    torch.manual_seed(0)
+    conv, x, y = nn.Conv2d(3, 16, 3, padding=1, bias=False), torch.randn(2, 3, 32, 32), torch.randn(2, 3, 32, 32)
+    with torch.no_grad():
+        f = lambda t: F.max_pool2d(conv(t), 2)  # noqa: E731 - the function under test, in one line
+        return (f(x + y) - f(x) - f(y)).abs().max().item()
+
+
+def sparse_at(density: float = 0.05, rounds: int = 5) -> float:
+    """A CSR sparse 1024 x 1024 weight at ``density`` against the dense one, on 256 rows: time ratio."""
+    import warnings
+
+    torch.manual_seed(0)
+    x, w = torch.randn(1024, 256), torch.randn(1024, 1024)
+    with warnings.catch_warnings():  # "sparse CSR support is in beta": true, and not this lesson's point
+        warnings.simplefilter("ignore")
+        csr = (w * (torch.rand_like(w) < density)).to_sparse_csr()
+        dense, sparse = machine.run_rounds([(1, lambda: w @ x), (1, lambda: csr @ x)], rounds=rounds, runs=2)
+    return sparse.min / dense.min
+
+
+def pack_cost(numel: int = 2**18, repeats: int = 5) -> float:
+    """Seconds to turn ``numel`` fp32 values into uint8 (scale, round) and back: the price of sending less."""
+    x = torch.rand(numel)
+    with bench.threads(1):
+        return bench.measure(lambda: (x * 255).round().to(torch.uint8).float() / 255, repeats=repeats).min
+
+
+def threads_speedup(rounds: int = 3) -> float:
+    """The small GPT's training step on 2 threads against 1, in rounds that take turns: more compute, less
+    time, while compute is the limit."""
+    from utils.lessons.why_slow.step import training_step
+
+    run = training_step(dict(context=64, width=128, depth=2, heads=4), 8)
+    one, two = machine.run_rounds([(1, run.step), (2, run.step)], rounds=rounds, runs=2)
+    return one.min / two.min
+
+
+def step_bytes() -> dict:
+    """What crosses to the device in one training step of the small GPT (batch 16 x 64 token ids) and what
+    stays there (fp32 weights, gradients and AdamW's two moments)."""
+    from utils import models
+
+    params = sum(p.numel() for p in models.small_gpt(96).parameters())
+    return {"in": 16 * 64 * 8 * 2, "out": 4, "stay": params * 4 * 4}
