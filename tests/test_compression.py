@@ -167,9 +167,29 @@ def test_torchao_is_installed_at_its_pin_and_quantizes_on_the_cpu():
     assert isinstance(mlp[1].weight, nn.Parameter) and mlp[1].weight.dtype == torch.float32  # a copy
 
 
-def test_int4_is_refused_on_the_cpu_with_what_to_do():
-    with pytest.raises(ValueError, match="GPU kernels only"):
-        quantize.quantize_torchao(training.linear_heavy_mlp(width=128, hidden_layers=1), "int4_weight_only")
+def test_int4_wants_a_bf16_model_and_runs_on_the_cpu_layout():
+    mlp = training.linear_heavy_mlp(width=256, hidden_layers=2).eval()
+    with pytest.raises(ValueError, match="bf16"):
+        quantize.quantize_torchao(mlp, "int4_weight_only")
+    bf16 = mlp.bfloat16()
+    x = torch.randn(4, 1, 28, 28, dtype=torch.bfloat16)
+    small = quantize.quantize_torchao(bf16, "int4_weight_only")
+    assert not quantize.int4_fits(bf16[1]) and quantize.int4_fits(bf16[3])  # 784 inputs stay bf16; 256 -> 256 is int4
+    assert type(small[3].weight).__name__ != "Parameter" and isinstance(small[1].weight, nn.Parameter)
+    assert (small(x) - bf16(x)).abs().max() < 0.1 * bf16(x).abs().max()
+
+
+def test_compile_quantized_compiles_each_model_apart_and_matches_eager():
+    # dynamo caps one code object's cache at 8 entries, then runs eager silently: 10 compiled models here
+    models = [quantize.quantize_torchao(training.linear_heavy_mlp(width=128, hidden_layers=1, seed=s), "int8_dynamic")
+              for s in range(10)]
+    x = torch.randn(4, 1, 28, 28)
+    for model in models:
+        fast, seconds = quantize.compile_quantized(model, x)
+        assert seconds > 0
+        with torch.inference_mode():
+            assert (fast(x) - model(x)).abs().max() < 0.05 * model(x).abs().max()
+    assert torch._dynamo.utils.counters["stats"]["unique_graphs"] >= 10
 
 
 def test_torchao_status_reports_an_import_error(monkeypatch):
@@ -214,10 +234,25 @@ def test_int8_reference_is_bytes_at_batch_1_and_arithmetic_at_a_large_batch():
     assert 3.5 < int4.value < 4.0  # against bf16: 2 bytes a weight -> half a byte
 
 
-def test_measure_rates_times_both_matmuls_and_a_copy():
-    rates = roofline.measure_rates("cpu", 64, 128, 128, rounds=3, copy_bytes=1 << 20)
+def test_measure_rates_times_both_matmuls_and_a_copy(monkeypatch):
+    monkeypatch.setattr(roofline.devices, "cpu_caches", lambda: {"L2": 1 << 20, "L3": 8 << 20})
+    rates = roofline.measure_rates("cpu", 64, 128, 128, rounds=2, copy_bytes=1 << 20, cache_bytes=1 << 20)
     assert rates.fp32_flops > 0 and rates.bandwidth > 0 and rates.shape == (64, 128, 128)
     assert rates.int8_ops and rates.int8_speedup == rates.int8_ops / rates.fp32_flops and rates.balance > 0
+    assert rates.cache_bandwidth and rates.cache_bytes == 8 << 20  # 3 arrays of 1 MiB fit in an 8 MiB L3
+    names = [c.name for c in rates.ceilings]  # named as the machine profile names them
+    assert names[0] == "fp32 matmul peak, 1 thread, (64, 128) @ (128, 128)" and "8 MiB arrays" in names[3] and "1 MiB arrays" in names[4]
+    assert rates.bandwidth_for(2 << 20) == (rates.cache_bandwidth, "L3")
+    assert rates.bandwidth_for(9 << 20) == (rates.bandwidth, "DRAM")
+
+
+def test_a_pass_that_fits_in_the_l3_is_set_beside_the_l3_not_dram():
+    mlp = training.linear_heavy_mlp(1024, 3)  # 11.7 MB of fp32 weights
+    warm = roofline.Rates(fp32_flops=100e9, int8_ops=400e9, bandwidth=25e9, shape=(256, 1024, 1024),
+                          cache_bandwidth=100e9, cache_bytes=32 << 20)
+    ref = roofline.int8_reference(mlp, 1, warm)
+    assert ref.regime == "L3" and ref.label == "memory-bound (L3)" and ref.balance == pytest.approx(1.0)
+    assert roofline.int8_reference(mlp, 1, fake_rates()).label == "memory-bound (DRAM)"
 
 
 def test_time_by_op_names_the_matmul_and_prints_nothing(capfd):

@@ -42,7 +42,9 @@ def test_quantization_runs_on_the_float_device_at_batch_1_and_the_timed_batch(ma
     assert s.quant_batches == (1, s.float_batch)  # memory-bound, then compute-bound
     assert quantize_benchmark.note(s).endswith(s.quant_label)
     on_gpu = machine.mode != "cpu"
-    assert ("int4_weight_only" in s.quant_kinds) == on_gpu  # torchao's int4 kernels are GPU kernels
+    # int4 quantizes a bf16 model: the CPU's layout, or a GPU with bf16 tensor cores (not a T4)
+    assert ("int4_weight_only" in s.quant_kinds) == (s.half_dtype == torch.bfloat16)
+    assert s.quant_base == ("bf16" if on_gpu else "fp32")  # int8 on a GPU is set beside bf16, not fp32
     assert s.quant_kinds[:2] == ("int8_weight_only", "int8_dynamic")
     assert s.legacy_int8 == (not on_gpu)  # torch.ao's fbgemm kernels run on the CPU only
 

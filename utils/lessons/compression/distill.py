@@ -32,9 +32,8 @@ def distill_loss(student_logits: torch.Tensor, teacher_logits: torch.Tensor, lab
 
 def distill(student: nn.Module, teacher: nn.Module, dataset, epochs: int, *, temperature: float = 4.0,
             alpha: float = 0.7, **train_kwargs) -> list[float]:
-    """Train ``student`` with ``distill_loss`` against ``teacher``, which is frozen; ``train``'s other options.
-
-    Lesson 04. Returns the mean loss of each epoch.
+    """Train ``student`` with ``distill_loss`` against ``teacher``, which is frozen; ``train``'s other
+    options. Lesson 04. Returns the mean loss of each epoch.
     """
     teacher.eval()
 

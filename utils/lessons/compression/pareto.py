@@ -18,7 +18,8 @@ __all__ = ["pareto_front", "plot_front"]
 
 def pareto_front(points: list[tuple[float, ...]], tolerance: tuple[float, ...] | None = None) -> list[bool]:
     """Which points no other point beats: True where no point is at least as good in every coordinate and
-    strictly better in one. Every coordinate is *lower is better* (pass ``-accuracy`` for accuracy). Lesson 04.
+    strictly better in one. Every coordinate is *lower is better* (pass ``-accuracy`` for accuracy).
+    Lesson 04.
 
     ``tolerance``: per coordinate, a relative difference that is not a difference (a measured latency's
     noise): values within it are ties, so noise between two models of identical shapes decides nothing.
@@ -55,7 +56,7 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
         ax.scatter([v[key] for v in variants], [v["acc"] for v in variants], s=0)  # sets the data limits only
         ax.set(xscale="log", xlabel=xlabel)
         ax.margins(0.08)
-        ax.xaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
+        ax.xaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 3, 5)))  # a labelled tick every step
         ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
         ax.xaxis.set_minor_formatter(ticker.NullFormatter())
         ax.yaxis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=1))
@@ -70,12 +71,14 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
         for family, (marker, colour) in FAMILY_STYLES.items():
             members = [(v, xy) for v, xy in zip(variants, shown) if v["family"] == family]
             for v, (x, y) in members:  # filled: on the front in size, latency and accuracy together
+                if v.get("se"):  # the accuracy's standard error on the test set: what one or two images are worth
+                    ax.errorbar(x, y, yerr=v["se"], color=colour, alpha=0.35, linewidth=1, zorder=2)
                 ax.scatter(x, y, marker=marker, s=MARKER_SIZE, color=colour if v["front"] else "white",
                            edgecolors=colour, zorder=4 if v["front"] else 3,
                            label=family if v is members[0][0] else None)
         placed.append((ax, shown))
     legend = ("filled: on the table's Pareto front\n(size, latency and accuracy)\nnumbers: the table's #\n"
-              "overlapping markers: moved sideways")
+              "bars: ± one standard error\noverlapping markers: moved sideways")
     axes[0].legend(title=legend, loc="lower right")
     for ax, shown in placed:  # numbered last, so that they keep off the legend too
         _place_numbers(ax, [(k, x, y) for k, (x, y) in enumerate(shown, 1)])

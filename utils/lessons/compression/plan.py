@@ -44,8 +44,10 @@ class Settings:
     # at the timed batch (compute-bound: arithmetic decides), each against its roofline reference.
     quant_device: str  # "cpu" or "cuda:0"
     quant_batches: tuple[int, ...]  # (1, float_batch)
-    quant_kinds: tuple[str, ...]  # torchao configurations measured: int4 weight-only has GPU kernels only
+    quant_kinds: tuple[str, ...]  # torchao configurations measured: int4 weight-only needs bf16 (no T4)
     quant_label: str  # where section 4 was measured
+    quant_base: str  # the baseline of section 4's speedups: "fp32" on a CPU, "bf16" on a GPU (the practice)
+    int4_note: str  # one line: where int4 weight-only runs here, or why it does not
     legacy_int8: bool  # torch.ao's deprecated quantize_dynamic measured beside torchao: CPU kernels only
 
 
@@ -79,6 +81,17 @@ def _half_choice(device: str, hw: devices.Hardware) -> tuple[torch.dtype, tuple,
         f"On {where} tensor cores run both bf16 and fp16; bf16 is timed (fp32's range, no scaler needed).")
 
 
+def _int4_choice(device: str, half_dtype: torch.dtype) -> tuple[bool, str]:
+    """Whether section 4 measures int4 weight-only on ``device``, and why (int4 quantizes a bf16 model)."""
+    if device == "cpu":
+        return True, ("int4 weight-only runs on torchao's CPU layout (a prototype config in torchao 0.18), "
+                      "against the bf16 model it is made from.")
+    if half_dtype != torch.bfloat16:
+        return False, (f"int4 weight-only is not measured on {device}: its kernel (tinygemm) wants bf16 "
+                       "tensor cores, compute capability 8 or more (an A100, not a T4).")
+    return True, f"int4 weight-only runs on {device} (tinygemm), against the bf16 model it is made from."
+
+
 def lesson_settings(plan: devices.Plan, hw: devices.Hardware, latency_batch: int = 256,
                     gpu_latency_batch: int = 4096) -> Settings:
     """Lesson 04's settings for ``plan`` (``devices.plan(2)``) on ``hw`` (``devices.hardware()``).
@@ -90,6 +103,7 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware, latency_batch: int
     float_device = plan.devices[0] if plan.devices[0].startswith("cuda") and hw.gpus else "cpu"
     on_gpu = float_device != "cpu"
     half_dtype, precisions, note = _half_choice(float_device, hw)
+    int4, int4_note = _int4_choice(float_device, half_dtype)
     return Settings(
         float_device=float_device,
         float_batch=max(latency_batch, gpu_latency_batch) if on_gpu else latency_batch,
@@ -103,7 +117,9 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware, latency_batch: int
         half_note=note,
         quant_device=float_device,
         quant_batches=(1, max(latency_batch, gpu_latency_batch) if on_gpu else latency_batch),
-        quant_kinds=("int8_weight_only", "int8_dynamic") + (("int4_weight_only",) if on_gpu else ()),
+        quant_kinds=("int8_weight_only", "int8_dynamic") + (("int4_weight_only",) if int4 else ()),
         quant_label=device_label(float_device, hw),
+        quant_base="bf16" if on_gpu else "fp32",
+        int4_note=int4_note,
         legacy_int8=not on_gpu,
     )

@@ -67,7 +67,8 @@ def kept_channels(weight: torch.Tensor) -> torch.Tensor:
 
 
 def shrink_article_cnn(cnn: nn.Sequential) -> nn.Sequential:
-    """Physically remove the output channels of conv1, conv2 and fc1 that structured pruning zeroed. Lesson 04.
+    """Physically remove the output channels of conv1, conv2 and fc1 that structured pruning zeroed.
+    Lesson 04.
 
     ``cnn`` has ``ArticleCNN``'s layer names (no BN), pruned with ``prune.ln_structured(..., dim=0)`` on
     conv1, conv2 and fc1 (masks in place or removed). Returns a smaller ``nn.Sequential`` with the same

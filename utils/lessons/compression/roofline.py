@@ -2,25 +2,26 @@
 is a model's matmul work limited by arithmetic or by moving bytes, on this device, and what int8 can therefore
 buy at most.
 
-    rates = measure_rates("cpu", 256, 1024, 1024)   # fp32 and int8 matmul throughput, memory bandwidth
+    rates = measure_rates("cpu", 256, 1024, 1024, cache_bytes=12e6)   # matmul rates, DRAM and L3 bandwidth
     ref = int8_reference(mlp, batch=256, rates=rates, weight_bytes=1, int8_compute=True)
     ref.kind, ref.value, ref.why          # "compute-bound", 4.9 (measured int8 / fp32 matmul rate), "..."
 
 A layer ``(B, K) @ (K, N)`` does ``2 B K N`` operations and moves at least ``4 (K N + B K + B N)`` bytes in
 fp32. Its *arithmetic intensity* (operations per byte) against the device's *balance* (measured fp32
 operations per second / measured bytes per second) says which limit it meets first: above the balance the
-arithmetic (compute-bound), below it the bytes (memory-bound).
+arithmetic (compute-bound), below it the bytes (memory-bound). Where the bytes come from matters: a warm pass
+whose bytes fit in the last-level cache reads them from the L3, far faster than from DRAM, and is set beside
+the L3's measured bandwidth (a reference), not DRAM's.
 """
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass
 
 import torch
 from torch import nn
 
-from utils import bench
+from utils import devices, machine
 
 __all__ = ["Rates", "measure_rates", "linear_shapes", "intensity", "Reference", "attainable",
            "int8_reference"]
@@ -28,13 +29,17 @@ __all__ = ["Rates", "measure_rates", "linear_shapes", "intensity", "Reference", 
 
 @dataclass(frozen=True)
 class Rates:
-    """Throughputs measured on one device, the same run, interleaved. Lesson 04."""
+    """Throughputs measured on one device, the same run, interleaved (``utils.machine``'s probes). Lesson 04."""
 
     fp32_flops: float  # fp32 matmul, operations per second, at the shape measured
     int8_ops: float | None  # int8 matmul (int32 accumulate), operations per second; None where none runs
-    bandwidth: float  # bytes per second of a large copy (read + write)
+    bandwidth: float  # bytes per second from memory (DRAM): STREAM on arrays larger than the last cache
     shape: tuple[int, int, int]  # (B, K, N) of the matmuls timed
     int8_error: str = ""  # why no int8 matmul ran, where none did
+    cache_bandwidth: float | None = None  # bytes per second from the last-level cache (a reference), if measured
+    cache_bytes: int = 0  # the last-level cache's size: a pass whose bytes fit in it runs from the cache
+    ceilings: tuple = ()  # the machine.Ceiling of every rate above, by name (the lesson's collapsed block)
+    bf16_flops: float | None = None  # bf16 matmul, operations per second, where measured
 
     @property
     def balance(self) -> float:
@@ -46,45 +51,75 @@ class Rates:
         """int8 matmul rate / fp32 matmul rate: what int8 arithmetic can buy a compute-bound layer."""
         return None if self.int8_ops is None else self.int8_ops / self.fp32_flops
 
+    def bandwidth_for(self, moved: float) -> tuple[float, str]:
+        """The bandwidth a pass moving ``moved`` bytes meets, and its regime: a warm pass whose bytes fit in
+        the last-level cache is fed from the cache ("L3"), not from DRAM."""
+        if self.cache_bandwidth and moved <= self.cache_bytes:
+            return self.cache_bandwidth, "L3"
+        return self.bandwidth, "DRAM"
+
 
 def _int8_matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """(B, K) int8 @ (K, N) int8 -> (B, N) int32: torch's int8 matmul (oneDNN on a CPU, cuBLAS on a GPU)."""
     return torch._int_mm(a, b)
 
 
-def measure_rates(device: str, batch: int, k: int, n: int, *, rounds: int = 15,
-                  copy_bytes: int = 64 << 20, threads: int | None = 1) -> Rates:
-    """fp32 and int8 matmul throughput on ``(batch, k) @ (k, n)`` and copy bandwidth, on ``device``, timed in
-    interleaved rounds (both matmuls and the copy each round); each rate from the median paired round.
+def _matmul_probe(dtype: str, device: str, batch: int, k: int, n: int, threads: int | None) -> machine.Probe:
+    """``machine``'s matmul probe at one layer's shape, ``(batch, k) @ (k, n)``, named by that shape."""
+    def make():
+        if dtype == "int8":
+            a = torch.randint(-64, 64, (batch, k), dtype=torch.int8, device=device)
+            b = torch.randint(-64, 64, (k, n), dtype=torch.int8, device=device)
+            return lambda: _int8_matmul(a, b)
+        a, b = (torch.randn(shape, device=device, dtype=machine.DTYPES[dtype]) for shape in ((batch, k), (k, n)))
+        return lambda: a @ b
 
-    ``threads``: CPU threads while timing on the CPU (lesson 04 times its models on one). Lesson 04.
-    """
-    a, b = torch.randn(batch, k, device=device), torch.randn(k, n, device=device)
-    ai = torch.randint(-127, 128, (batch, k), dtype=torch.int8, device=device)
-    bi = torch.randint(-127, 128, (k, n), dtype=torch.int8, device=device)
-    src = torch.empty(copy_bytes // 4, device=device)
-    dst = torch.empty_like(src)
-    int8_error = ""
+    return machine.Probe("matmul peak", dtype, None if device.startswith("cuda") else threads,
+                         f"({batch}, {k}) @ ({k}, {n})", 2 * batch * k * n,
+                         "ops/s" if dtype == "int8" else "FLOP/s", make)
+
+
+def _int8_runs(device: str, batch: int, k: int, n: int) -> str:
+    """Why torch's int8 matmul cannot run this shape here ("" where it runs)."""
     try:
-        _int8_matmul(ai, bi)
+        _int8_matmul(torch.ones(batch, k, dtype=torch.int8, device=device),
+                     torch.ones(k, n, dtype=torch.int8, device=device))
     except RuntimeError as error:  # e.g. a GPU's int8 matmul wants B > 16 and K, N multiples of 8
-        int8_error = f"{type(error).__name__}: {str(error).splitlines()[0]}"
-    jobs = {"fp32": lambda: a @ b, "copy": lambda: dst.copy_(src)}
-    if not int8_error:
-        jobs["int8"] = lambda: _int8_matmul(ai, bi)
-    samples = {name: [] for name in jobs}
-    with bench.threads(threads if device == "cpu" else None), torch.inference_mode():
-        for r in range(rounds):
-            for name in jobs if r % 2 == 0 else reversed(list(jobs)):
-                samples[name] += bench.measure(jobs[name], warmup=1 if r == 0 else 0, repeats=1,
-                                               device=device).samples
-    ops = 2 * batch * k * n
-    fp32 = statistics.median(samples["fp32"])
-    int8_ops = None
-    if not int8_error:  # the paired ratio of each round: both matmuls saw the same machine
-        int8_ops = ops / fp32 * statistics.median(f / i for f, i in zip(samples["fp32"], samples["int8"]))
-    return Rates(fp32_flops=ops / fp32, int8_ops=int8_ops, bandwidth=2 * copy_bytes / min(samples["copy"]),
-                 shape=(batch, k, n), int8_error=int8_error)
+        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return ""
+
+
+def measure_rates(device: str, batch: int, k: int, n: int, *, rounds: int = 5, copy_bytes: int = 64 << 20,
+                  cache_bytes: int | None = None, threads: int | None = 1) -> Rates:
+    """fp32 and int8 matmul throughput on ``(batch, k) @ (k, n)`` and memory bandwidth on ``device``, measured
+    by the machine profile's functions (``utils.machine``) in interleaved rounds, each the fastest run.
+
+    DRAM's bandwidth is STREAM on arrays of ``copy_bytes`` or of the last-level cache's size, whichever is
+    larger (a server's L3 of hundreds of MiB holds 64 MiB). ``cache_bytes``: where given, STREAM also runs on
+    arrays of that size (a model's weights), warm: the cache-resident reference of a pass that fits in the
+    L3. ``threads``: CPU threads while timing on the CPU (lesson 04 times its models on one). Lesson 04.
+    """
+    gpu = device.startswith("cuda")
+    last_cache = 0 if gpu else max(devices.cpu_caches().get("L3", 0), devices.cpu_caches().get("L2", 0))
+    int8_error = _int8_runs(device, batch, k, n)
+    probes = [_matmul_probe("fp32", device, batch, k, n, threads)]
+    probes += [] if int8_error else [_matmul_probe("int8", device, batch, k, n, threads)]
+    probes += [_matmul_probe("bf16", device, batch, k, n, threads)]
+    probes += machine.stream_probes(max(copy_bytes, last_cache) // 4, device, threads)
+    cached = bool(cache_bytes) and not gpu and 3 * cache_bytes <= last_cache  # all three arrays fit
+    probes += machine.stream_probes(cache_bytes // 4, device, threads) if cached else []
+    with torch.inference_mode():  # every probe in the same interleaved rounds, as machine.measure_ceilings
+        timed = machine.run_rounds([(p.threads, p.make()) for p in probes], rounds, runs=2, device=device)
+    found = [machine.ceiling_of(p, m) for p, m in zip(probes, timed)]
+    peak = {c.dtype: c for c in found if c.kind == "matmul peak"}
+    # STREAM copy and add on each array size: keep the faster of the two, as the machine profile does
+    dram = max(found[len(peak):len(peak) + 2], key=lambda c: c.best)
+    cache = max(found[len(peak) + 2:], key=lambda c: c.best) if cached else None
+    return Rates(fp32_flops=peak["fp32"].best, int8_ops=peak["int8"].best if "int8" in peak else None,
+                 bandwidth=dram.best, shape=(batch, k, n), int8_error=int8_error,
+                 cache_bandwidth=cache.best if cache else None, cache_bytes=last_cache if cached else 0,
+                 bf16_flops=peak["bf16"].best,
+                 ceilings=(*peak.values(), dram, *([cache] if cache else [])))
 
 
 def linear_shapes(model: nn.Module) -> list[tuple[int, int]]:
@@ -109,39 +144,59 @@ class Reference:
     kind: str  # "compute-bound" or "memory-bound"
     value: float  # the reference speedup
     intensity: float  # the fp32 model's operations per byte
-    balance: float  # the device's fp32 operations per byte (measured)
+    balance: float  # the device's fp32 operations per byte (measured) from where the pass's bytes live
     why: str  # one line: where the value comes from
+    regime: str = "DRAM"  # where the fp32 pass's bytes live: "L3" (cache-resident) or "DRAM"
+
+    @property
+    def label(self) -> str:
+        """``memory-bound (L3)``, ``compute-bound``: the kind, and for a memory-bound pass where it reads."""
+        return f"{self.kind} ({self.regime})" if self.kind == "memory-bound" else self.kind
 
 
-def attainable(rates: Rates, ops: float, moved: float, int8_compute: bool = False) -> float:
+def attainable(rates: Rates, ops: float, moved: float, int8_compute: bool = False,
+               bandwidth: float | None = None, roof: float | None = None) -> float:
     """Operations per second the roofline allows a pass of ``ops`` operations moving ``moved`` bytes: the
     lower of the compute roof (the measured fp32 matmul rate, or int8's where ``int8_compute``) and what the
-    measured bandwidth can feed (``ops / moved`` operations per byte × bytes per second). Lesson 04."""
-    compute = rates.int8_ops if int8_compute and rates.int8_ops else rates.fp32_flops
-    return min(compute, ops / moved * rates.bandwidth)
+    measured bandwidth (DRAM's unless ``bandwidth`` is given) can feed (``ops / moved`` operations per byte ×
+    bytes per second). ``roof``: another compute roof (a bf16 matmul's rate). Lesson 04."""
+    compute = roof or (rates.int8_ops if int8_compute and rates.int8_ops else rates.fp32_flops)
+    return min(compute, ops / moved * (bandwidth or rates.bandwidth))
 
 
 def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: float = 1,
-                   int8_compute: bool = True, base_bytes: float = 4) -> Reference:
+                   int8_compute: bool = True, base_bytes: float = 4, compute: float | None = None,
+                   base_compute: float | None = None) -> Reference:
     """The speedup reference of a quantized ``model`` against its float self on ``batch`` rows: the roofline's
     attainable rate of the quantized pass over the float pass's.
 
-    Memory-bound (the fp32 model's intensity below the balance) this is the ratio of bytes moved,
+    Memory-bound (the fp32 model's intensity below the balance of the memory its bytes come from: the L3
+    where the whole pass fits in it, warm, else DRAM) this is the ratio of bytes moved,
     ``base_bytes`` per weight and activation (4: fp32; 2: a bf16 baseline) against ``weight_bytes`` per weight
-    (1 for int8, 0.5 for int4; activations as in the baseline). Compute-bound it is the measured int8 / fp32 matmul rate
-    where the quantized model computes in int8 (``int8_compute``: dynamic int8), else 1x (weight-only: the
-    matmul is still a float matmul). Lesson 04.
+    (1 for int8, 0.5 for int4; activations as in the baseline). Compute-bound it is the measured int8 / fp32
+    matmul rate where the quantized model computes in int8 (``int8_compute``: dynamic int8), else 1x
+    (weight-only: the matmul is still a float matmul). ``compute``, ``base_compute``: other compute roofs of
+    the quantized and the baseline pass (``rates.bf16_flops`` for a bf16 matmul: bf16 weights, or int4
+    dequantized to bf16).
+    Lesson 04.
     """
     shapes = linear_shapes(model)
     ops, fp32_bytes = intensity(shapes, batch)
     base = intensity(shapes, batch, weight_bytes=base_bytes, activation_bytes=base_bytes)[1]
     small = intensity(shapes, batch, weight_bytes=weight_bytes, activation_bytes=base_bytes)[1]
     int8_compute = int8_compute and rates.int8_ops is not None
-    value = attainable(rates, ops, small, int8_compute) / attainable(rates, ops, base)
-    kind = "memory-bound" if ops / fp32_bytes < rates.balance else "compute-bound"
+    bandwidth, regime = rates.bandwidth_for(fp32_bytes)  # a warm pass that fits in the L3 is fed from it
+    value = (attainable(rates, ops, small, int8_compute, bandwidth, compute)
+             / attainable(rates, ops, base, bandwidth=bandwidth, roof=base_compute))
+    balance = rates.fp32_flops / bandwidth
+    kind = "memory-bound" if ops / fp32_bytes < balance else "compute-bound"
     if kind == "memory-bound":
         why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}: {base / 1e6:.1f} MB -> "
-               f"{small / 1e6:.1f} MB a pass")
+               f"{small / 1e6:.1f} MB a pass, read from {'the L3 (it fits)' if regime == 'L3' else 'DRAM'}")
+    elif compute or base_compute:
+        b, k, n = rates.shape
+        quantized, baseline = (compute or rates.fp32_flops) / 1e9, (base_compute or rates.fp32_flops) / 1e9
+        why = f"matmul rates on ({b}, {k}) @ ({k}, {n}): {quantized:.0f} / {baseline:.0f} G operations/s"
     elif int8_compute:
         b, k, n = rates.shape
         why = (f"int8 / fp32 matmul rate measured on ({b}, {k}) @ ({k}, {n}): {rates.int8_ops / 1e9:.0f} / "
@@ -150,4 +205,4 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
         why = "the matmul stays a float matmul: fewer weight bytes do not shorten the arithmetic"
         if rates.int8_error and weight_bytes == 1:
             why += f" (no int8 matmul ran here: {rates.int8_error})"
-    return Reference(kind, value, ops / fp32_bytes, rates.balance, why)
+    return Reference(kind, value, ops / fp32_bytes, balance, why, regime)

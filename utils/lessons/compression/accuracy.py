@@ -1,0 +1,41 @@
+"""How sure an accuracy is, lesson 04 (``notebooks/04_compression.ipynb``): on 360 test images one image is
+0.0028 of the accuracy, so a difference of one or two images is not a finding until it is set beside its
+standard error.
+
+    standard_error(0.975, 360)               # 0.0082: an accuracy's own sampling error
+    paired_drop(cnn, pruned, test_set)       # (before, after, drop, its paired standard error)
+"""
+
+from __future__ import annotations
+
+import math
+
+from torch import nn
+
+from utils import models
+
+__all__ = ["standard_error", "paired_drop", "within"]
+
+
+def standard_error(accuracy: float, n: int) -> float:
+    """The standard error of an accuracy measured on ``n`` test images: sqrt(p (1 - p) / n). Lesson 04."""
+    return math.sqrt(max(accuracy * (1 - accuracy), 0.0) / n) if n else float("nan")
+
+
+def paired_drop(baseline: nn.Module, model: nn.Module, test_set) -> tuple[float, float, float, float]:
+    """Accuracy before and after, the drop, and the drop's *paired* standard error. Lesson 04 and its lab.
+
+    Both models answer the same images, so only the images on which they disagree carry the difference:
+    per image 1 (lost), -1 (gained) or 0; the drop is the mean, its standard error the standard deviation
+    over sqrt(n). Much narrower than two independent accuracies' errors would make it.
+    """
+    before, after = models.correct_answers(baseline, test_set), models.correct_answers(model, test_set)
+    differences = before - after  # (n,)
+    n = len(differences)
+    error = differences.std().item() / math.sqrt(n) if n > 1 else float("nan")
+    return before.mean().item(), after.mean().item(), differences.mean().item(), error
+
+
+def within(difference: float, error: float, k: float = 2.0) -> bool:
+    """True where ``difference`` is within ``k`` standard errors of zero: not a measured difference."""
+    return abs(difference) <= k * error

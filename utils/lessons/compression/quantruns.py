@@ -1,0 +1,110 @@
+"""Section 4 of lesson 04 (``notebooks/04_compression.ipynb``) and the ``quantize`` benchmark: every
+quantized variant of the MLP, eager and compiled, timed in the same interleaved rounds at each batch, each
+speedup set beside its roofline reference.
+
+    variants = quant_variants(mlp, S)          # name -> Variant (the model, its base, its reference's terms)
+    runs = time_variants(variants, batches, test_set, S.quant_device, rounds=21)
+    runs[256].speedup["torchao int8 dynamic, compiled"]   # against its base (fp32, or bf16 on a GPU)
+
+A compiled model is specialised to one input shape (``compile_quantized``): each batch compiles its own, and
+the seconds that took are kept (``runs[b].compile_seconds``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import torch
+from torch import nn
+
+from utils import bench
+from utils.lessons.compression.measure import compare, compare_latency, timed_batch
+from utils.lessons.compression.precision import HalfWeights
+from utils.lessons.compression.quantize import (compile_quantized, quantize_dynamic_int8, quantize_torchao,
+                                                weight_only_int8)
+from utils.lessons.compression.roofline import Rates, Reference, int8_reference
+
+__all__ = ["Variant", "Run", "quant_variants", "time_variants", "reference_of"]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One model of section 4 and what its reference needs. Lesson 04."""
+
+    model: nn.Module
+    base: str  # the variant its speedup is measured against ("fp32", or "bf16" for int4 and on a GPU)
+    compiled: bool  # run through compile_quantized (torch.compile, freezing on a CPU)
+    weight_bytes: float | None  # bytes a weight for the reference (None: no reference, a baseline)
+    compute: str  # the quantized pass's matmul: "fp32", "bf16" or "int8"
+
+
+@dataclass
+class Run:
+    """One batch's timings: every variant's Measurement, its speedup against its base and the noise of it."""
+
+    batch: int
+    times: dict[str, bench.Measurement]
+    speedup: dict[str, float] = field(default_factory=dict)
+    noise: dict[str, float] = field(default_factory=dict)
+    verdict: dict[str, str] = field(default_factory=dict)
+    compile_seconds: dict[str, float] = field(default_factory=dict)
+
+
+def quant_variants(mlp: nn.Module, settings, torchao: bool = True) -> dict[str, Variant]:
+    """Every variant section 4 times, for ``settings`` (``lesson_settings``): the float bases, the
+    hand-written int8, torchao's int8 eager and compiled, torch.ao's deprecated int8 (a CPU only) and int4 against bf16."""
+    device = settings.quant_device
+    fp32 = mlp.eval() if device == "cpu" else copy.deepcopy(mlp).to(device).eval()  # the CPU's own model
+    bf16 = HalfWeights(mlp, torch.bfloat16).to(device)  # input cast to bf16, output back to fp32
+    base = settings.quant_base
+    out = {"fp32": Variant(fp32, "fp32", False, None, "fp32"),
+           "fp32, compiled": Variant(fp32, "fp32", True, 4, "fp32"),
+           "bf16": Variant(bf16, "fp32", True, 2, "bf16"),
+           "int8 weight-only, by hand": Variant(weight_only_int8(fp32), base, False, 9, "fp32")}
+    if torchao:
+        for kind, label, compute in (("int8_weight_only", "int8 weight-only", "fp32"),
+                                     ("int8_dynamic", "int8 dynamic", "int8")):
+            quantized = quantize_torchao(fp32 if base == "fp32" else bf16, kind)
+            out[f"torchao {label}"] = Variant(quantized, base, False, 1, compute)
+            out[f"torchao {label}, compiled"] = Variant(quantized, base, True, 1, compute)
+        if "int4_weight_only" in settings.quant_kinds:
+            out["torchao int4 weight-only, compiled"] = Variant(quantize_torchao(bf16, "int4_weight_only"),
+                                                                "bf16", True, 0.5, "bf16")
+    if settings.legacy_int8:  # torch.ao's fbgemm kernels: a CPU only
+        legacy = quantize_dynamic_int8(fp32)
+        out["torch.ao int8 dynamic (deprecated)"] = Variant(legacy, "fp32", False, 1, "int8")
+    return out
+
+
+def time_variants(variants: dict[str, Variant], batches, test_set, device: str, *, rounds: int = 21,
+                  threads: int | None = 1) -> dict[int, Run]:
+    """Each batch of ``batches``: compile what is compiled (for that shape), then time every variant in the
+    same interleaved rounds (``compare_latency``); a batch-1 pass is timed over 50 calls in a row."""
+    runs = {}
+    for b in batches:
+        x = timed_batch(test_set, b, device)
+        models, seconds = {}, {}
+        with bench.threads(threads if device == "cpu" else None):
+            for name, v in variants.items():
+                models[name], seconds[name] = compile_quantized(v.model, x) if v.compiled else (v.model, 0.0)
+        times = compare_latency(models, x, rounds=rounds, threads=threads, calls=1 if b > 1 else 50)
+        run = Run(b, times, compile_seconds={n: s for n, s in seconds.items() if s})
+        for name, v in variants.items():
+            if v.weight_bytes is not None or name != v.base:
+                run.speedup[name], run.noise[name], run.verdict[name] = compare(times[v.base], times[name])
+        runs[b] = run
+    return runs
+
+
+def reference_of(variant: Variant, mlp: nn.Module, batch: int, rates: Rates) -> Reference | None:
+    """The roofline reference of ``variant`` against its base at ``batch``: bytes where the pass is
+    memory-bound, the matmul rates where it is compute-bound (``int8_reference``). None for a baseline."""
+    if variant.weight_bytes is None:
+        return None
+    roofs = {"fp32": rates.fp32_flops, "bf16": rates.bf16_flops, "int8": rates.int8_ops}
+    base_bytes = 2 if variant.base == "bf16" else 4
+    return int8_reference(mlp, batch, rates, weight_bytes=variant.weight_bytes,
+                          int8_compute=variant.compute == "int8", base_bytes=base_bytes,
+                          compute=roofs[variant.compute] if variant.compute != "int8" else None,
+                          base_compute=roofs[variant.base])

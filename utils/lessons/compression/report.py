@@ -1,0 +1,54 @@
+"""How lesson 04 (``notebooks/04_compression.ipynb``) shows a timing: one narrow headline table in the main
+flow, and the whole measurement (fastest, median, spread, paired speedup, its noise and verdict) in the
+collapsed "How this was measured" block (``utils.details.how_measured``).
+
+    show(headline(times, "fp32", bounds={"BN folded": 1.04}, title="Folding BatchNorm"))
+    how_measured("paired rounds", full_table(times, "fp32", "Folding BatchNorm"), timing_note(times))
+    say("a sentence printed from the run, folded at 110 characters")
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from utils import bench
+from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, against_bound, compare,
+                                               speedup_cells, timing_cells)
+from utils.tables import Table
+
+__all__ = ["say", "headline", "full_table", "WIDTH"]
+
+WIDTH = 110  # no visible output line is wider (the learner's form)
+
+
+def say(text: str) -> None:
+    """Print ``text`` folded at 110 characters, each paragraph (``\\n``) apart. Lesson 04."""
+    print("\n".join(textwrap.fill(part, WIDTH, subsequent_indent="  ") for part in text.split("\n")))
+
+
+def headline(times: dict[str, bench.Measurement], baseline: str, bounds: dict[str, float] | None = None,
+             title: str = "", bound_name: str = "bound") -> Table:
+    """variant | latency (fastest) | speedup | noise | bound | verdict: at most six columns. ``bounds``: by
+    variant, the bound (or reference) its speedup is set beside; the verdict says where the speedup falls
+    against it, or, where there is none, whether it is a measured difference at all. Lesson 04."""
+    bounds = bounds or {}
+    rows = []
+    for name, m in times.items():
+        if name == baseline:
+            rows.append((name, bench.fmt_seconds(m.min), "1.00x", "", "", "baseline"))
+            continue
+        ratio, noise, vs_one = compare(times[baseline], m)
+        bound = bounds.get(name)
+        verdict = against_bound(ratio, bound, noise) if bound else vs_one
+        rows.append((name, bench.fmt_seconds(m.min), f"{ratio:.2f}x", f"±{noise:.0%}",
+                     f"{bound:.2f}x" if bound else "", verdict))
+    columns = ["variant", "latency (fastest)", "speedup", "noise", bound_name, "verdict"]
+    return Table(columns, rows, title=title)
+
+
+def full_table(times: dict[str, bench.Measurement], baseline: str, title: str = "") -> Table:
+    """Every figure of the timing: fastest, median, spread, and the paired speedup with its noise and verdict
+    (seven columns: for the collapsed block). Lesson 04."""
+    return Table(["variant", *TIMING_COLUMNS, *SPEEDUP_COLUMNS],
+                 [(n, *timing_cells(t), *speedup_cells(times, baseline, n)) for n, t in times.items()],
+                 title=title)
