@@ -20,6 +20,7 @@ from utils.labs.feed_the_gpu.checks import (
     check_epoch,
     lab_dataset,
     lab_setup,
+    loaders_needed,
     transfer_verdict,
 )
 from utils.labs.feed_the_gpu.measure import Crossing, Crossings
@@ -235,3 +236,59 @@ def test_mutant_workers_started_afresh_every_epoch_fail_when_opening_costs():
         verdict = check_epoch(lambda d: DataLoader(d, batch_size=16, num_workers=2), _right_to_device,
                               setup=opening, show=False)
     assert verdict.status == checks.FAILED and "against a bound of" in verdict.message
+
+
+# --- issue 26: the learner's own draw, and no more loaders than it needs --------------------------------------
+
+# Reading an epoch takes about half its compute (20 batches: 0.64 s of reads, 1.2 s of steps): one loader hides it.
+COMPUTE_BOUND = LabSetup(n_items=320, batch_size=16, item_seconds=0.002, step_seconds=0.06)
+
+
+def test_draws_are_the_learners_own_and_never_near_the_edge():
+    s = lesson_settings(devices.plan(2, n_gpus=0), None)
+    ratios = []
+    for seed in range(40):
+        setup = lab_setup(s, seed=seed)
+        assert setup == lab_setup(s, seed=seed)  # the same seed, the same draw
+        ratios.append(setup.item_seconds * setup.n_items / (setup.step_seconds * setup.n_items / setup.batch_size))
+    assert any(r < 0.8 for r in ratios) and any(r > 1.2 for r in ratios)  # both regimes are drawn
+    assert not any(0.7 < r < 1.4 for r in ratios)  # none where the measurement could not tell
+    assert loaders_needed(0.5, 1.0) == 1 and loaders_needed(1.6, 1.0) == 2 and loaders_needed(1.05, 1.0) is None
+
+
+@pytest.mark.timeout(60)
+def test_one_persistent_loader_passes_a_compute_bound_draw():
+    with bench.threads(1):
+        verdict = check_epoch(lambda d: Prefetcher(DataLoader(d, batch_size=16, num_workers=1,
+                                                              persistent_workers=True), device="cpu"),
+                              _right_to_device, setup=COMPUTE_BOUND, show=False)
+    assert verdict.passed, verdict
+    assert "your draw needs 1" in verdict.message
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(60)
+def test_mutant_the_lessons_configuration_on_a_compute_bound_draw_fails_naming_it():
+    with bench.threads(1):
+        verdict = check_epoch(lambda d: Prefetcher(DataLoader(d, batch_size=16, num_workers=2,
+                                                              persistent_workers=True), device="cpu"),
+                              _right_to_device, setup=COMPUTE_BOUND, show=False)
+    assert verdict.status == checks.FAILED
+    assert "one loader already hides the reading" in verdict.message and "not the answer for every" in verdict.message
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(60)
+def test_mutant_one_loader_on_a_load_bound_draw_fails_naming_it():
+    with bench.threads(1):
+        verdict = check_epoch(lambda d: DataLoader(d, batch_size=16, num_workers=1, persistent_workers=True),
+                              _right_to_device, setup=LOAD_HEAVY, show=False)
+    assert verdict.status == checks.FAILED and "One loader cannot keep up" in verdict.message
+
+
+def test_the_spec_leaves_the_loading_to_the_learner():
+    import nbformat
+
+    text = "\n".join(c.source for c in nbformat.read(LAB_NOTEBOOK, as_version=4).cells if c.cell_type == "markdown")
+    for said in ("num_workers", "persistent_workers", "pin_memory", "Prefetcher(", "non_blocking"):
+        assert said not in text.split("**Take-aways**")[0], said
