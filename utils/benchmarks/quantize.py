@@ -1,8 +1,10 @@
 """Benchmark ``quantize`` (lesson 04): how much faster torchao's dynamic int8 runs the Linear-heavy MLP than
-fp32, against the roofline-based reference of lesson 04 (``utils.lessons.compression.roofline``): at the
-timed batch the MLP is compute-bound, so the reference is the measured int8 / fp32 matmul rate of this
-device. Timed where lesson 04's settings put section 4 (``quant_device``).
-``python -m utils.benchmarks quantize --json``.
+its base (fp32 on a CPU, bf16 on a GPU), compiled as torchao means it to run, against the roofline-based
+reference of lesson 04 (``utils.lessons.compression.roofline``): at the timed batch the MLP is
+compute-bound, so the reference is the measured int8 / fp32 matmul rate of this device. torchao eager and
+compiled and, on a CPU, torch.ao's deprecated int8 are timed in the same interleaved rounds; the note names
+the regime of the reference and, where torchao's compiled path trails torch.ao's, the kernel that loses.
+Timed where lesson 04's settings put section 4 (``quant_device``). ``python -m utils.benchmarks quantize --json``.
 """
 
 from __future__ import annotations
@@ -10,26 +12,37 @@ from __future__ import annotations
 import torch
 
 from utils import bench, data, devices, models
-from utils.lessons.compression.measure import compare, compare_latency, model_bytes, timed_batch
+from utils.lessons.compression.measure import model_bytes, time_by_op, timed_batch
 from utils.lessons.compression.plan import Settings, lesson_settings
-from utils.lessons.compression.quantize import quantize_dynamic_int8, quantize_torchao, torchao_status
-from utils.lessons.compression.roofline import int8_reference, linear_shapes, measure_rates
+from utils.lessons.compression.quantize import compile_quantized, torchao_status
+from utils.lessons.compression.quantruns import quant_variants, reference_of, time_variants
+from utils.lessons.compression.roofline import linear_shapes, measure_rates
 from utils.lessons.compression.train import linear_heavy_mlp, train
 
 EPOCHS = 6
 BATCH = 256  # compute-bound on a CPU: int8 arithmetic, not bytes, decides
 ROUNDS = 21
+BEST, EAGER, LEGACY = "torchao int8 dynamic, compiled", "torchao int8 dynamic", "torch.ao int8 dynamic (deprecated)"
+TIMED = ("fp32", "bf16", EAGER, BEST, LEGACY)
 
 
-def note(settings: Settings, reference: str = "roofline") -> str:
-    """The result's note: the reference, what was timed, and where."""
-    return (f"reference: {reference}; torchao int8 dynamic (Int8DynamicActivationInt8WeightConfig), eager, "
-            f"Linear-heavy MLP, batch {settings.quant_batches[-1]}{settings.quant_label}")
+def note(settings: Settings, reference: str = "roofline", extra: str = "") -> str:
+    """The result's note: the reference (with its regime), what was timed, and where."""
+    return (f"reference: {reference}; torchao int8 dynamic (Int8DynamicActivationInt8WeightConfig) through "
+            f"torch.compile, Linear-heavy MLP, batch {settings.quant_batches[-1]}, against "
+            f"{settings.quant_base}{settings.quant_label}{extra}")
+
+
+def _loser(variants, x) -> str:
+    """Where torchao's compiled int8 trails torch.ao's: the top operators of each, from the profiler."""
+    fast = compile_quantized(variants[BEST].model, x)[0]
+    ops = {name: time_by_op(model, x, top=2) for name, model in ((BEST, fast), (LEGACY, variants[LEGACY].model))}
+    return "; ".join(f"{n}: " + ", ".join(f"{op} {share:.0%}" for op, share in shares) for n, shares in ops.items())
 
 
 @bench.register("quantize")
 def quantize_benchmark() -> bench.Result:
-    """fp32 latency / torchao int8 dynamic latency (median of paired rounds), the trained Linear-heavy MLP."""
+    """base latency / torchao int8 dynamic (compiled) latency, median of paired rounds, the trained MLP."""
     settings = lesson_settings(devices.plan(2), devices.hardware(), latency_batch=BATCH)
     device, batch = settings.quant_device, settings.quant_batches[-1]
     train_set, test_set = data.digits_28("train"), data.digits_28("test")
@@ -38,23 +51,25 @@ def quantize_benchmark() -> bench.Result:
     available, why = torchao_status()
     if not available:
         raise RuntimeError(f"the quantize benchmark measures torchao: {why}")
-    variants = {"fp32": model, "torchao int8 dynamic": quantize_torchao(model, "int8_dynamic")}
-    if settings.legacy_int8:
-        variants["torch.ao int8 dynamic"] = quantize_dynamic_int8(model)
-    x = timed_batch(test_set, batch, device)
-    times = compare_latency(variants, x, rounds=ROUNDS)
+    every = quant_variants(model, settings)
+    variants = {n: every[n] for n in TIMED if n in every}
+    run = time_variants(variants, (batch,), test_set, device, rounds=ROUNDS)[batch]
     k, n = max(linear_shapes(model), key=lambda shape: shape[0] * shape[1])  # the largest layer's matmul
-    reference = int8_reference(model, batch, measure_rates(device, batch, k, n))
-    measured, noise, _ = compare(times["fp32"], times["torchao int8 dynamic"])
-    int8 = variants["torchao int8 dynamic"]
-    extra = {"noise": noise, "reference_kind": reference.kind, "reference_why": reference.why,
-             "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+    rates = measure_rates(device, batch, k, n, cache_bytes=model_bytes(model))
+    reference = reference_of(variants[BEST], model, batch, rates)
+    int8 = variants[BEST].model
+    extra = {"noise": run.noise[BEST], "eager_speedup": run.speedup[EAGER], "reference_kind": reference.label,
+             "reference_why": reference.why, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+             "cpu_isa": devices.cpu_isa(), "compile_seconds": run.compile_seconds.get(BEST),
              "size_ratio": model_bytes(model) / model_bytes(int8),
              "accuracy_drop": models.accuracy(model, test_set) - models.accuracy(int8, test_set)}
-    if settings.legacy_int8:
-        extra["torch_ao_speedup"] = compare(times["fp32"], times["torch.ao int8 dynamic"])[0]
-    if reference.value is None:
-        raise RuntimeError(f"no roofline reference on {device}: {reference.why}")
-    return bench.Result("quantize", measured=measured, bound=reference.value, unit="x",
-                        note=note(settings, f"{reference.value:.2f}x, {reference.kind}: {reference.why}"),
+    if "bf16" in run.speedup:
+        extra["bf16_speedup"] = run.speedup["bf16"]
+    lost = ""
+    if LEGACY in variants:
+        extra["torch_ao_speedup"] = run.speedup[LEGACY]
+        if run.speedup[BEST] < run.speedup[LEGACY]:
+            lost = f"; torchao trails torch.ao: {_loser(variants, timed_batch(test_set, batch, device))}"
+    return bench.Result("quantize", measured=run.speedup[BEST], bound=reference.value, unit="x",
+                        note=note(settings, f"{reference.value:.2f}x, {reference.label}: {reference.why}", lost),
                         extra=extra)

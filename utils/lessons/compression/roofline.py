@@ -164,6 +164,11 @@ def attainable(rates: Rates, ops: float, moved: float, int8_compute: bool = Fals
     return min(compute, ops / moved * (bandwidth or rates.bandwidth))
 
 
+def _roof(rates: Rates, int8_compute: bool, compute: float | None) -> float:
+    """The compute roof of the quantized pass: ``compute`` where given, int8's rate for an int8 matmul."""
+    return compute or (rates.int8_ops if int8_compute and rates.int8_ops else rates.fp32_flops)
+
+
 def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: float = 1,
                    int8_compute: bool = True, base_bytes: float = 4, compute: float | None = None,
                    base_compute: float | None = None) -> Reference:
@@ -193,14 +198,12 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
     if kind == "memory-bound":
         why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}: {base / 1e6:.1f} MB -> "
                f"{small / 1e6:.1f} MB a pass, read from {'the L3 (it fits)' if regime == 'L3' else 'DRAM'}")
-    elif compute or base_compute:
+    elif _roof(rates, int8_compute, compute) != (base_compute or rates.fp32_flops):
         b, k, n = rates.shape
-        quantized, baseline = (compute or rates.fp32_flops) / 1e9, (base_compute or rates.fp32_flops) / 1e9
-        why = f"matmul rates on ({b}, {k}) @ ({k}, {n}): {quantized:.0f} / {baseline:.0f} G operations/s"
-    elif int8_compute:
-        b, k, n = rates.shape
-        why = (f"int8 / fp32 matmul rate measured on ({b}, {k}) @ ({k}, {n}): {rates.int8_ops / 1e9:.0f} / "
-               f"{rates.fp32_flops / 1e9:.0f} G operations/s")
+        quantized = _roof(rates, int8_compute, compute) / 1e9
+        baseline = (base_compute or rates.fp32_flops) / 1e9
+        why = (f"matmul rates measured on ({b}, {k}) @ ({k}, {n}), quantized / baseline: {quantized:.0f} / "
+               f"{baseline:.0f} G operations/s")
     else:
         why = "the matmul stays a float matmul: fewer weight bytes do not shorten the arithmetic"
         if rates.int8_error and weight_bytes == 1:
