@@ -18,7 +18,6 @@ from utils.tools import nbform
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(ROOT.glob("notebooks/*.ipynb")) + sorted(ROOT.glob("labs/*.ipynb"))
 NOT_YET = {  # notebook -> the open issue that brings it into the form
-    "notebooks/03_ddp.ipynb": "issue 23 (lessons 02 and 03 in the learner's form)",
     "notebooks/05_data_prefetch.ipynb": "issue 24 (lessons 04 and 05 in the learner's form)",
 }
 NOT_YET.update({f"labs/{name}": "issue 26 (labs that ask, not tell)" for name in (

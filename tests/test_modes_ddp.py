@@ -5,7 +5,7 @@ import pytest
 from utils import devices
 from utils.benchmarks.ddp import benchmark_settings
 from utils.labs.ddp_from_scratch.checks import tolerances
-from utils.labs.fix_the_article.checks import tolerance
+from utils.labs.ddp_from_scratch.articles import tolerance  # moved there from lab 00 (issue 26)
 from utils.lessons.ddp import cli
 from utils.lessons.ddp.plan import CPU_MODEL, lesson_settings
 from utils.lessons.ddp.settings import Settings
@@ -58,6 +58,12 @@ def test_every_label_names_where_the_numbers_were_measured(machine):
     if machine.mode != "cpu":
         assert machine.hw.gpus[0].name in S.label
         assert ("sharing one" in S.label) == (machine.mode == "1gpu")
+
+
+def test_where_two_ranks_share_a_gpu_1x_is_an_expectation_not_a_bound(machine):
+    S = settings(machine)
+    assert S.scaling_is_bound == (machine.mode != "1gpu")  # cpu (2 cores), 2gpu, ngpu: 2x is a bound
+    assert S.scaling_is_bound == (S.scaling_bound == 2.0)
 
 
 def test_the_all_reduce_bound_is_the_link_between_the_ranks(machine):

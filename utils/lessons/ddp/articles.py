@@ -7,7 +7,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import textwrap
 import warnings
 
 import torch
@@ -18,6 +21,8 @@ from torch.utils.data import DataLoader, DistributedSampler
 
 from utils import article
 from utils.launch import LaunchTimeout, current_backend, current_device, keep_until_exit, launch
+
+WIDTH = 110  # the course's widest visible output line
 
 # In the order the errors appear when the code runs. Article 1 ("distributed training") and article 2
 # (the CNN case study) share most of them; article 2 adds device_ids=[rank] and .to(rank) after wrapping.
@@ -60,7 +65,7 @@ def article_ddp(fixed: int, epochs: int = 2, batch_per_rank: int = 64) -> dict:
     cuda = device.type == "cuda"
     ddp_model = DDP(model, device_ids=[device.index] if cuda else None) if "device_ids" in fix \
         else DDP(model, device_ids=[rank])
-    keep_until_exit(ddp_model)  # not the articles' mistake: freed at return, it could deadlock gloo's teardown
+    keep_until_exit(ddp_model)  # the course's launcher, not the articles: see lesson 03, section 2
     if "no_move_after_wrap" not in fix:
         ddp_model.to(rank)  # article 2: an int means cuda:<rank>, and it comes after wrapping
     dataset = article.regression_data()
@@ -101,14 +106,16 @@ def batch_left_behind(plan_devices: tuple[str, ...]) -> None:
 
 
 def try_article_step(fixed: int, timeout: float = 30) -> list | None:
-    """Launch ``article_ddp(fixed)`` on 2 workers in a guarded block: print the fix and what happens next."""
+    """Launch ``article_ddp(fixed)`` on 2 workers in a guarded block: print the fix and what happens next,
+    every line wrapped to the course's 110 characters (errors of the distributed package run long)."""
     if fixed:
         name, what = ARTICLE_FIXES[fixed - 1]
         title = f"fix {fixed} ({name}): {what}"
     else:
         title = "as written, started like a plain script (no launcher)"
+    out = io.StringIO()
     results = None
-    with article.shows_error(title):
+    with contextlib.redirect_stdout(out), article.shows_error(title):
         try:
             results = launch(article_ddp, fixed, nprocs=2, timeout=timeout)
         except LaunchTimeout:
@@ -120,5 +127,8 @@ def try_article_step(fixed: int, timeout: float = 30) -> list | None:
         same = results[0]["fingerprint"] == results[1]["fingerprint"]
         losses = ", ".join(f"{r['loss']:.4f}" for r in results)
         shared = "THE SAME batches (each rank sees the whole data set)" if same else "different batches"
-        print(f"  ran: final loss per rank {losses}; the two ranks trained on {shared}")
+        print(f"  ran: final loss per rank {losses}; the two ranks trained on {shared}", file=out)
+    for line in out.getvalue().splitlines():
+        indent = " " * (len(line) - len(line.lstrip()))
+        print(textwrap.fill(line, WIDTH, initial_indent="", subsequent_indent=indent + "  ") if line else line)
     return results

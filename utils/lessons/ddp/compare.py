@@ -1,5 +1,5 @@
 """Communication hooks compared fairly: one launch, one DDP model per hook, one step of each in turn (lesson 03,
-section 4).
+section 5).
 
 Timed in separate launches, two hooks would also differ by whatever else the machine did at the time. Here
 every variant trains in the same processes on the same batches, and each optimizer step runs the variants

@@ -1,4 +1,4 @@
-"""DDP communication hooks: what the gradient all-reduce sends (lesson 03, section 4).
+"""DDP communication hooks: what the gradient all-reduce sends (lesson 03, section 5).
 
 A hook receives each gradient bucket during ``backward()`` and decides what travels: the fp32 gradients
 (``allreduce``, what DDP does without a hook), a float16 or bfloat16 copy (half the bytes), or PowerSGD's two
@@ -20,7 +20,7 @@ def bf16_hook(process_group, bucket):  # no annotations: DDP checks them, and th
     ``torch.futures.Future`` of the averaged fp32 gradients, as every communication hook does.
 
     Why a copy: DDP refuses to register a hook *named* ``bf16_compress_hook`` unless torch was built with
-    CUDA and NCCL 2.10+, yet gloo all-reduces bfloat16 (torch 2.13; section 4 measures it). The work is the
+    CUDA and NCCL 2.10+, yet gloo all-reduces bfloat16 (torch 2.13; section 5 measures it). The work is the
     same as torch's; the all-reduce goes through ``dist.all_reduce``, so the lesson's byte counter sees it.
     """
     group = process_group if process_group is not None else dist.group.WORLD
@@ -47,7 +47,7 @@ def register_hook(ddp_model: DDP, hook: str, powersgd_rank: int = 1, powersgd_st
     """Attach the communication hook named ``hook`` to ``ddp_model``; returns its state (PowerSGD keeps one).
 
     ``none`` registers nothing: DDP's built-in reduction. ``allreduce`` sends the same fp32 averages through a
-    Python hook, which lets the lesson count its bytes like the others' (section 4 times both). PowerSGD
+    Python hook, which lets the lesson count its bytes like the others' (section 5 times both). PowerSGD
     sends plain all-reduces for its first ``powersgd_start`` steps (torch's default is 1000 steps; the
     lesson's short runs start at 2 so that PowerSGD's approximation is what trains).
     """

@@ -10,9 +10,11 @@ the recipe reads as it would without any of it:
 from __future__ import annotations
 
 import contextlib
+import io
 import math
 import statistics
 import sys
+import textwrap
 import time
 
 import torch.distributed as dist
@@ -88,6 +90,8 @@ class Meter:
     - samples/s: all ranks' samples over the wall time from the first step after ``warmup_steps`` to the end
       of the loop (the CUDA device synchronised), so first-step allocations are not counted;
     - bytes per step: what the communication hook all-reduced in each step (the median of the last three);
+    - the timed window's wall seconds and this process's CPU seconds (the work, where workers are CPU
+      processes: ``scaling`` sets one worker's against two's);
     - a progress bar on rank 0 when ``progress`` is set.
     """
 
@@ -95,7 +99,9 @@ class Meter:
         self.s, self.start, self.device = s, start, device
         self.step_bytes: list[int] = []
         self.timed_from = None
+        self.cpu_from = 0.0
         self.elapsed = math.nan
+        self.cpu = math.nan  # CPU seconds of this process (every thread: compute and gloo's) in the window
         self.bar = progress_bar(s.steps, start) if s.progress and dist.get_rank() == 0 else None
 
     def __enter__(self) -> Meter:
@@ -105,6 +111,7 @@ class Meter:
         synchronize(self.device)  # CUDA runs asynchronously: the last step is done only after this
         if self.timed_from is not None:
             self.elapsed = time.perf_counter() - self.timed_from
+            self.cpu = time.process_time() - self.cpu_from
         if self.bar is not None:
             self.bar.close()
 
@@ -112,7 +119,7 @@ class Meter:
     def step(self, step: int):
         """One optimizer step: starts the clock after the warm-up, counts the bytes the hook all-reduces."""
         if step == self.start + self.s.warmup_steps:
-            self.timed_from = time.perf_counter()
+            self.timed_from, self.cpu_from = time.perf_counter(), time.process_time()
         counter = ByteCounter()
         with counter.active():
             yield
@@ -128,4 +135,20 @@ class Meter:
         timed_steps = self.s.steps - self.start - self.s.warmup_steps
         samples = dist.get_world_size() * self.s.batch_per_worker * self.s.accumulate * timed_steps
         return {"samples_per_s": samples / self.elapsed if timed_steps > 0 else math.nan,
+                "timed_s": self.elapsed, "cpu_s": self.cpu,  # the timed window: wall and this process's CPU
                 "bytes_per_step": statistics.median(self.step_bytes[-3:]) if self.step_bytes else 0}
+
+
+@contextlib.contextmanager
+def wrapped_output(width: int = 110):
+    """Hold what the block prints (the launcher's notices, the workers' relayed lines, on stdout and stderr)
+    and print it when the block ends, each line wrapped to ``width`` characters: gloo's abort messages and
+    the launcher's restart notice run longer than the course's narrow output. Nothing is dropped."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            yield
+    finally:
+        for held, stream in ((out, sys.stdout), (err, sys.stderr)):
+            for line in held.getvalue().splitlines():
+                print(textwrap.fill(line, width, subsequent_indent="    ") if line.strip() else line, file=stream)

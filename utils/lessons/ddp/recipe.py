@@ -97,7 +97,8 @@ def train(s: Settings, on_step=None) -> dict:
             deterministic_kernels()  # a rerun (the restart demo) repeats every sum on the GPU
         dataset = text_data(s)
         model, optimizer, start = build(s, dataset.corpus.vocab_size, device)  # moved, then resumed
-        ddp_model = DDP(model, device_ids=[device.index] if device.type == "cuda" else None, **s.ddp_options())
+        device_ids = [device.index] if device.type == "cuda" else None
+        ddp_model = DDP(model, device_ids=device_ids, **s.ddp_options())
         keep_until_exit(ddp_model)  # freed at return, it could deadlock gloo's teardown: see its docstring
         register_hook(ddp_model, s.hook, s.powersgd_rank, s.powersgd_start)  # what the all-reduce sends
         # Rank r of W gets items r, r+W, r+2W, ... of each epoch's permutation: a share of its own.

@@ -1,0 +1,124 @@
+"""DDP's knobs, measured in one launch: bucket size, gradient_as_bucket_view, static_graph,
+find_unused_parameters, and ZeroRedundancyOptimizer (ZeRO-1) (lesson 03, ``notebooks/03_ddp.ipynb``).
+
+    got = launch(measure_knobs, settings, rounds=5, nprocs=2)[0]
+    got["times"]["bucket_cap_mb=1"]     # seconds per training step, one per round
+    got["grad_copy_bytes"]               # gradient bytes held apart from DDP's buckets, without / with the view
+    got["optimizer_bytes"]               # AdamW's state on this rank: plain / ZeRO-1
+
+Every variant is its own DDP model over a copy of the same weights, in the same process group, and the
+variants take one training step each in turn, round after round, so that they share the machine's state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import os
+import time
+
+import torch
+import torch.distributed as dist
+from torch.distributed.optim import ZeroRedundancyOptimizer
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+from utils.bench import synchronize, threads
+from utils.launch import keep_until_exit, process_group
+from utils.lessons.ddp.settings import Settings, build_model, text_data
+
+# name -> DDP keyword arguments; the first is DDP's defaults, the reference of the others
+VARIANTS = {
+    "defaults (bucket_cap_mb=25)": {},
+    "bucket_cap_mb=0.25": {"bucket_cap_mb": 0.25},
+    "bucket_cap_mb=1": {"bucket_cap_mb": 1},
+    "bucket_cap_mb=4": {"bucket_cap_mb": 4},
+    "gradient_as_bucket_view=True": {"gradient_as_bucket_view": True},
+    "static_graph=True": {"static_graph": True},
+    "find_unused_parameters=True": {"find_unused_parameters": True},
+}
+
+
+@contextlib.contextmanager
+def c_stderr_silenced():
+    """Silence what C++ writes to stderr in this block. Why: with ``find_unused_parameters=True`` and no
+    unused parameter, DDP's reducer warns once per rank, from its own thread, that the flag costs an extra
+    traversal of the autograd graph; that cost is what the lesson measures and prints, in fewer words."""
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _step(ddp_model, optimizer, x, y, device) -> float:
+    """One training step; its wall time (DDP's backward returns once every bucket is all-reduced)."""
+    synchronize(device)
+    start = time.perf_counter()
+    optimizer.zero_grad(set_to_none=True)
+    ddp_model(x, y)[1].backward()
+    optimizer.step()
+    synchronize(device)
+    return time.perf_counter() - start
+
+
+def grad_copy_bytes(model, device, x, y, view: bool) -> int:
+    """Bytes of gradients stored apart from DDP's buckets after one backward pass: one whole copy of the
+    gradients without ``gradient_as_bucket_view`` (DDP copies them into its buckets to all-reduce), none
+    with it (the gradients ARE views of the buckets). Read from the buckets' own buffers, seen by a hook."""
+    buffers = []
+
+    def seeing_hook(state, bucket):  # no annotations: DDP checks them
+        buffers.append(bucket.buffer())
+        fut = dist.all_reduce(bucket.buffer().div_(dist.get_world_size()), async_op=True).get_future()
+        return fut.then(lambda f: f.value()[0])
+
+    ddp_model = keep_until_exit(DDP(copy.deepcopy(model), gradient_as_bucket_view=view))
+    ddp_model.register_comm_hook(None, seeing_hook)
+    ddp_model(x, y)[1].backward()
+    spans = [(b.untyped_storage().data_ptr(), b.untyped_storage().nbytes()) for b in buffers]
+    apart = 0
+    for p in ddp_model.parameters():
+        ptr = p.grad.untyped_storage().data_ptr()
+        if not any(a <= ptr < a + n for a, n in spans):
+            apart += p.grad.numel() * p.grad.element_size()
+    return apart
+
+
+def optimizer_bytes(optimizer) -> int:
+    """Bytes of the optimizer state this rank holds (AdamW: two moments per parameter it updates)."""
+    inner = optimizer.optim if isinstance(optimizer, ZeroRedundancyOptimizer) else optimizer
+    return sum(t.numel() * t.element_size() for state in inner.state.values() for t in state.values()
+               if torch.is_tensor(t) and t.dim() > 0)
+
+
+def measure_knobs(s: Settings, rounds: int = 5) -> dict:
+    """Worker (run by ``launch``): every variant of ``VARIANTS`` one step each in turn for ``rounds`` rounds
+    (after one warm-up round), the gradient copy with and without the bucket view, and AdamW's state per
+    rank, plain and sharded by ``ZeroRedundancyOptimizer``. Plain numbers, so that nothing else pickles."""
+    with threads(s.threads), process_group() as device:
+        data = text_data(s)
+        model = build_model(s, data.corpus.vocab_size).to(device)
+        rows = [data[dist.get_rank() * s.batch_per_worker + i] for i in range(s.batch_per_worker)]  # own rows
+        x, y = (torch.stack(t).to(device) for t in zip(*rows))
+        runs = {}
+        for name, options in VARIANTS.items():
+            ddp_model = keep_until_exit(DDP(copy.deepcopy(model), **options))
+            runs[name] = (ddp_model, torch.optim.AdamW(ddp_model.parameters(), lr=s.lr))
+        times = {name: [] for name in runs}
+        for r in range(rounds + 1):  # round 0 warms up (allocations, bucket rebuild)
+            with contextlib.nullcontext() if r else c_stderr_silenced():
+                for name, (ddp_model, optimizer) in runs.items():
+                    t = _step(ddp_model, optimizer, x, y, device)
+                    if r:
+                        times[name].append(t)
+        zero = keep_until_exit(DDP(copy.deepcopy(model)))
+        sharded = ZeroRedundancyOptimizer(zero.parameters(), optimizer_class=torch.optim.AdamW, lr=s.lr)
+        _step(zero, sharded, x, y, device)
+        plain = runs[next(iter(VARIANTS))][1]
+        return {"times": times, "grad_bytes": sum(p.numel() * p.element_size() for p in model.parameters()),
+                "grad_copy_bytes": {view: grad_copy_bytes(model, device, x, y, view) for view in (False, True)},
+                "optimizer_bytes": {"AdamW": optimizer_bytes(plain), "ZeRO-1": optimizer_bytes(sharded)},
+                "rank": dist.get_rank()}

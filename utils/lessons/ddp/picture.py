@@ -1,0 +1,51 @@
+"""One picture of what DistributedDataParallel does in a training step, before lesson 03 repairs anything.
+
+Lesson 03 (``notebooks/03_ddp.ipynb``) shows it first: two replicas of the model, one per rank; the broadcast
+of rank 0's weights when ``DDP(model)`` is built; each rank's forward and backward pass on its own batch; the
+gradients averaged over the ranks in buckets, each bucket's all-reduce started during the backward pass as
+soon as its gradients are ready; the same optimizer step on every rank. Drawn, not measured: section 2
+measures the same step on a timeline. The colours are the course's (``utils.palette``).
+
+    fig = plot_ddp_step()
+"""
+
+from __future__ import annotations
+
+from matplotlib.patches import FancyArrowPatch, Rectangle
+
+from utils import palette, plots
+
+# (label, kind, start, end) per rank, in arbitrary time units; buckets overlap the backward pass
+_WORK = [("forward, own batch", palette.FORWARD, 1.6, 3.4), ("backward, last layer first", palette.BACKWARD, 3.4, 7.6),
+         ("optimizer step", palette.STEP, 8.4, 9.8)]
+_BUCKETS = [("bucket 2", 4.6, 5.7), ("bucket 1", 6.0, 7.1), ("bucket 0", 7.5, 8.3)]  # all-reduce: average
+
+
+def plot_ddp_step(title: str = "What DDP does in one training step (a drawing, not a measurement)"):
+    """Two ranks, each with a replica: the broadcast at construction, forward and backward on each rank's
+    own batch, gradient buckets all-reduced (averaged) while the backward pass goes on, the same step."""
+    fig, (ax,) = plots.new_figure(rows=1, width=9.5, row_height=3.0)
+    lanes = {0: 2.0, 1: 0.0}  # y of each rank's work row; its all-reduce row sits just under it
+    for rank, y in lanes.items():
+        ax.text(-0.1, y + 0.35, f"rank {rank}\nreplica {rank}", ha="right", va="center", fontsize=9)
+        _box(ax, 0.0, 1.4, y, palette.KIND_COLORS[palette.COMMUNICATION],
+             "weights from\nrank 0" if rank else "DDP(model):\nbroadcast")
+        for label, kind, a, b in _WORK:
+            _box(ax, a, b, y, palette.KIND_COLORS[kind], label)
+        for label, a, b in _BUCKETS:
+            _box(ax, a, b, y - 0.75, palette.KIND_COLORS[palette.COMMUNICATION], label, height=0.55)
+    ax.add_patch(FancyArrowPatch((0.7, 1.95), (0.7, 0.75), arrowstyle="-|>", mutation_scale=12, color="0.2"))
+    for _, a, b in _BUCKETS:  # each bucket's all-reduce: both ranks end with the average
+        ax.add_patch(FancyArrowPatch(((a + b) / 2, 1.2), ((a + b) / 2, 0.75), arrowstyle="<|-|>",
+                                     mutation_scale=9, color="0.35"))
+    ax.text(9.9, 1.0, "all-reduce:\ngradients\naveraged,\nthe same\non both", ha="left", va="center", fontsize=8)
+    ax.set_xlim(-1.6, 11.0)
+    ax.set_ylim(-1.0, 2.9)
+    ax.axis("off")
+    return plots.finish(fig, title)
+
+
+def _box(ax, a: float, b: float, y: float, color: str, label: str, height: float = 0.7) -> None:
+    ax.add_patch(Rectangle((a, y), b - a, height, facecolor=color, edgecolor="white"))
+    ax.text((a + b) / 2, y + height / 2, label, ha="center", va="center", fontsize=7.5,
+            color=palette.text_color(color), linespacing=1.0)
