@@ -20,8 +20,6 @@ NOTEBOOKS = sorted(ROOT.glob("notebooks/*.ipynb")) + sorted(ROOT.glob("labs/*.ip
 NOT_YET = {  # notebook -> the open issue that brings it into the form
     "notebooks/05_data_prefetch.ipynb": "issue 24 (lessons 04 and 05 in the learner's form)",
 }
-NOT_YET.update({f"labs/{name}": "issue 26 (labs that ask, not tell)" for name in (
-    "04_compress_under_budget.ipynb")})
 
 
 def _param(path: Path):
