@@ -20,8 +20,8 @@ exercise (part), never in the notebook:
              "level 2: fuller: how the pieces fit, still no line to type"]
 
 - ``hint("labs/<slug>", "A", level=2)`` returns level 2 of exercise A's hints (a ``Hint``: a cell that
-  ends with it shows it); a learner types it in any cell. A lab's ``checks`` module may bind its bank:
-  ``hint = checks.hints_for("labs/<slug>")``, then ``lab.hint("A", 2)``.
+  ends with it shows it); a learner types it in any cell. Every lab spells it this one way,
+  ``checks.hint("labs/<slug>", "A", 2)``, as the stubs' messages do (``hints_for`` binds a bank, for code).
 - In a lab source, a solution block that holds ``# PART: A`` becomes, in the student copy,
   ``raise NotImplementedError("exercise A: <level 1> (more: checks.hint('labs/<slug>', 'A', 2))")``
   (``utils.tools.nbtools.strip_solutions``; a ``# HINT: text`` line still gives a literal message).

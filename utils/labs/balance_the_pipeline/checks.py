@@ -41,7 +41,6 @@ LAB_TARGET = 0.9  # the fraction of the best reference's throughput to reach, wh
 # lab is about (a split off the balance, m=8 on a CPU) are 20-40 % slower.
 MIN_MARGIN, MAX_MARGIN = 1 - LAB_TARGET, 0.25
 BANK = "labs/balance_the_pipeline"  # the lab's hints: utils/labs/balance_the_pipeline/hints.toml
-hint = checks.hints_for(BANK)  # in the notebook: hint("B", 2), the fuller second hint of exercise B
 CHECK_BATCH = 64  # rows of check_split's step: correctness needs no large batch
 # Outputs and gradients of check_split: float32 sums taken in another order (micro-batches, and on a GPU
 # other kernels than the CPU reference's) differ by ~1e-7 on these sizes, far below this.

@@ -46,7 +46,6 @@ WORLD = 2
 GPT_SIZE = dict(context=CONTEXT, width=64, depth=2, heads=4)  # ~0.1 M parameters: a step in milliseconds
 LAUNCH_TIMEOUT_S = 180
 _LAUNCHES: dict[int, tuple] = {}  # id(train_fn) -> (train_fn, results or the exception)
-hint = checks.hints_for("labs/ddp_from_scratch")  # hint("A", 2): exercise A's second hint
 
 
 # --- What the learner uses ------------------------------------------------------------------------------

@@ -25,7 +25,6 @@ from utils.lessons.why_slow.plan import LessonSettings
 from utils.tables import Table
 
 BANK = "labs/predict_the_roofline"  # the lab's hints: utils/labs/predict_the_roofline/hints.toml
-hint = checks.hints_for(BANK)  # in the notebook: hint("B", 2), the fuller second hint of exercise B
 KINDS = ("matmul", "add")
 
 
