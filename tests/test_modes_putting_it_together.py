@@ -17,7 +17,8 @@ PLAIN_ISA = "AVX2; no VNNI, BF16 or AMX instructions reported"
 def steps_for(machine, size, isa=BF16_ISA, run_seconds=60.0):
     S = lesson_settings(devices.plan(2), machine.hw)
     shape, batch = (S.shape, 2 * S.training.batch_per_worker) if size == "small" else (LARGE, LARGE_BATCH)
-    return {s.step: s for s in guide(shape, batch, devices.plan(2), machine.hw, run_seconds, isa=isa)}, shape, batch
+    steps = guide(shape, batch, devices.plan(2), machine.hw, run_seconds, isa=isa)
+    return {s.step: s for s in steps}, shape, batch
 
 
 def two_distinct_devices(machine) -> bool:
@@ -82,7 +83,8 @@ def test_sizes_one_thread_a_worker_on_cpu_and_gpu_sizes_on_gpus(machine):
     S = lesson_settings(devices.plan(2), machine.hw)
     assert current_settings() == S
     base = S.training
-    assert (base.precision, base.loader_workers, base.compile, base.checkpointing) == ("fp32", 0, False, False)
+    off = (base.precision, base.loader_workers, base.compile, base.checkpointing)
+    assert off == ("fp32", 0, False, False)
     if machine.mode == "cpu":
         assert base.threads == 1 and "simulated" in S.label
     else:

@@ -1,5 +1,5 @@
 """Lesson 08 (utils.lessons.putting_it_together): the training script as a module (``--help``, one process,
-under torchrun on one and two "nodes"), its checkpoint and resume, and each step's setting trains the same model.
+under torchrun on one and two "nodes"), its checkpoint and resume, and each step trains the same model.
 
 Every test bounds its processes (pytest timeout, launch timeout, subprocess timeout) and leaves none behind.
 """
@@ -51,8 +51,8 @@ def test_help_names_every_step_setting():
 
 
 def test_command_line_gives_the_settings():
-    s, out = cli.parse_settings([*TINY_FLAGS, "--precision", "bf16", "--loader-workers", "1", "--checkpointing",
-                                 "--out", "r.json"])
+    s, out = cli.parse_settings([*TINY_FLAGS, "--precision", "bf16", "--loader-workers", "1",
+                                 "--checkpointing", "--out", "r.json"])
     assert s == TINY.scaled(precision="bf16", loader_workers=1, checkpointing=True) and out == "r.json"
 
 
@@ -61,7 +61,8 @@ def test_one_process_resumes_where_the_checkpoint_stopped_and_ends_as_an_uninter
     whole = run_module([*TINY_FLAGS, "--out", str(tmp_path / "whole.json")])
     assert whole.returncode == 0, whole.stderr[-2000:]
     ckpt = str(tmp_path / "run.pt")
-    first = run_module([*TINY_FLAGS[:1], "3", *TINY_FLAGS[2:], "--checkpoint", ckpt, "--checkpoint-every", "3"])
+    first = run_module([*TINY_FLAGS[:1], "3", *TINY_FLAGS[2:], "--checkpoint", ckpt,
+                        "--checkpoint-every", "3"])
     assert first.returncode == 0, first.stderr[-2000:]
     second = run_module([*TINY_FLAGS, "--checkpoint", ckpt, "--out", str(tmp_path / "resumed.json")])
     assert second.returncode == 0, second.stderr[-2000:]
@@ -88,8 +89,9 @@ def test_two_torchrun_agents_as_two_nodes_give_the_same_result(tmp_path, launche
     port = free_port()
     commands = []
     for node in (0, 1):
-        commands.append([sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--node-rank", str(node),
-                         "--nproc-per-node", "1", "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{port}",
+        commands.append([sys.executable, "-m", "torch.distributed.run", "--nnodes", "2",
+                         "--node-rank", str(node), "--nproc-per-node", "1", "--rdzv-backend", "c10d",
+                         "--rdzv-endpoint", f"127.0.0.1:{port}",
                          "--rdzv-id", "test-08-two-nodes", "--rdzv-conf",
                          f"is_host={'true' if node == 0 else 'false'}", "-m", MODULE, *TINY_FLAGS[:3], "4",
                          *TINY_FLAGS[4:], "--out", str(tmp_path / f"node-{node}.json")])
@@ -105,8 +107,8 @@ def test_two_torchrun_agents_as_two_nodes_give_the_same_result(tmp_path, launche
 
 @pytest.mark.timeout(120)
 def test_each_step_trains_the_same_model_within_its_tolerance(launched_two):
-    """One worker on the whole batch against two on halves (DDP); the feeding and checkpointing steps change no
-    maths; bf16 autocast rounds, within lesson 08's tolerance."""
+    """One worker on the whole batch against two on halves (DDP); the feeding and checkpointing steps
+    change no maths; bf16 autocast rounds, within lesson 08's tolerance."""
     base = launch(script.train, TINY, nprocs=1, timeout=60)[0]
     assert launched_two[0]["losses"] == pytest.approx(base["losses"], abs=1e-3)
     fed = launch(script.train, TINY.scaled(loader_workers=1, checkpointing=True), nprocs=1, timeout=60)[0]
@@ -114,3 +116,87 @@ def test_each_step_trains_the_same_model_within_its_tolerance(launched_two):
     low = launch(script.train, TINY.scaled(precision="bf16"), nprocs=1, timeout=60)[0]
     assert low["final_loss"] == pytest.approx(base["final_loss"], abs=3e-2)
     assert low["tokens_per_s"] > 0 and low["peak_bytes"] > 0
+
+
+@pytest.mark.timeout(60)
+def test_the_plain_baseline_shown_whole_computes_what_the_script_with_every_step_off_does():
+    from utils.lessons.putting_it_together import baseline
+
+    plain = baseline.plain_training(steps=6, batch=8, context=32, width=64, depth=2, heads=4,
+                                    max_chars=50_000)
+    script_run = launch(script.train, TINY, nprocs=1, timeout=60)[0]
+    assert plain["losses"] == pytest.approx(script_run["losses"], abs=1e-4)
+
+
+# --- The ladder and its ledger, without running anything ---------------------------------------------------
+
+
+def _guide_steps():
+    from utils import devices
+    from utils.lessons.memory.plan import CPU_SHAPE
+    from utils.lessons.putting_it_together import guide
+
+    steps = guide.guide(CPU_SHAPE, 16, devices.plan(2), None, 60.0, isa="AVX512; AMX-BF16")
+    return {s.step: s for s in steps}
+
+
+def test_each_step_builds_on_the_kept_ones_with_its_own_bound_and_a_small_diff():
+    from utils.lessons.putting_it_together import ladder
+
+    steps, peaks = _guide_steps(), {"fp32": 100e9, "bf16": 600e9}
+    kept = ladder.Rung("baseline", script.Settings(), 1, None, "")
+    feed = ladder.next_rung("feeding", kept, steps, peaks, 1.01, 96)
+    assert (feed.settings.loader_workers, feed.bound) == (1, 1.01)
+    low = ladder.next_rung("precision", feed, steps, peaks, 1.01, 96)
+    assert low.settings.precision == "bf16" and low.bound == pytest.approx(6.0)
+    assert ladder.next_rung("compile", low, steps, peaks, 1.01, 96).skipped  # 60 s: no compile pays back
+    two = ladder.next_rung("two devices", low, steps, peaks, 1.01, 96)
+    assert (two.workers, two.settings.batch_per_worker, two.bound) == (2, 8, 2.0)
+    assert ladder.diff(low.settings, two.settings, 1, 2)[-1].startswith("+ launch(train, settings, nprocs=2)")
+    mem = ladder.next_rung("memory", two, steps, peaks, 1.01, 96, max_growth=2)
+    assert mem.settings.checkpointing and mem.settings.batch_per_worker == 16 and not mem.same_maths
+    command = ladder.command_line([mem])
+    assert "torchrun --nproc-per-node 2" in command and "--checkpointing" in command
+
+
+def _rows():
+    from utils.lessons.putting_it_together import ladder, report
+
+    base = {"tokens_per_s": 1000.0, "final_loss": 2.8, "wall_s": 1.0}
+    kept = ladder.Rung("baseline", script.Settings(), 1, None, "")
+    steps = _guide_steps()
+    compared, keep = {}, {}
+    for name, gains in (("feeding", (1.0, 1.02)), ("precision", (0.9, 0.8)), ("two devices", (1.8, 1.9))):
+        rung = ladder.next_rung(name, kept, steps, {"fp32": 1e11, "bf16": 6e11}, 1.001, 96)
+        before = [dict(base) for _ in gains]
+        after = [dict(base, tokens_per_s=1000.0 * g, final_loss=2.801) for g in gains]
+        compared[name] = ladder.Compared(rung, kept, before, after)
+        keep[name] = compared[name].gain > 1
+        kept = rung if keep[name] else kept
+    compared["compile"] = ladder.Compared(ladder.next_rung("compile", kept, steps, {}, 1, 96), kept, [], [])
+    peaks = dict.fromkeys(["baseline", "feeding", "precision", "two devices"], 2**20)
+    return report.step_rows([base], compared, keep, peaks, {"fp32": 1e-3, "bf16": 3e-2})
+
+
+def test_the_ledger_multiplies_kept_gains_and_flags_a_step_above_its_bound():
+    from utils.lessons.putting_it_together import report
+
+    rows = {r["step"]: r for r in _rows()}
+    assert rows["precision"]["kept"] is False and rows["two devices"]["kept"] is True
+    assert rows["two devices"]["x_base"] == pytest.approx(1.01 * 1.85)  # precision, not kept, left out
+    assert rows["feeding"]["within"] is False  # 1.01x against a bound of 1.001x: a finding, never a pass
+    assert "skipped" in rows["compile"] and "memory" in rows and "skipped" in rows["memory"]
+    assert len(report.headline_table(_rows()).columns) <= 6
+
+
+def test_the_waterfall_labels_never_overlap():
+    import matplotlib.pyplot as plt
+
+    from utils.lessons.putting_it_together import report
+    from utils.plots import overlapping_labels
+
+    fig = report.plot_waterfall(_rows(), " (simulated on CPU)")
+    try:
+        assert overlapping_labels(fig) == []
+    finally:
+        plt.close(fig)

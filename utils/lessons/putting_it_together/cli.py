@@ -1,4 +1,4 @@
-"""Lesson 08's training script from a shell, as lesson 03's (``utils/lessons/ddp/cli.py``) with the lesson's steps:
+"""Lesson 08's training script from a shell, as lesson 03's (``utils/lessons/ddp/cli.py``), with the steps:
 
     python -m utils.lessons.putting_it_together --help
     python -m utils.lessons.putting_it_together --precision bf16 --checkpoint run.pt     # one process
@@ -23,7 +23,7 @@ PROG = "python -m utils.lessons.putting_it_together"
 
 
 def parse_settings(argv: list[str] | None = None) -> tuple[Settings, str | None]:
-    """One option per ``Settings`` field (``--precision bf16``, ``--loader-workers 1`` ...), plus ``--out``."""
+    """One option per ``Settings`` field (``--precision bf16``, ``--loader-workers 1`` ...), and ``--out``."""
     parser = argparse.ArgumentParser(prog=PROG, description="Lesson 08: the small GPT trained fast. Runs as "
                                      "one process, or under torchrun as many.")
     for f in dataclasses.fields(Settings):

@@ -52,10 +52,10 @@ def precision(plan: devices.Plan, hw: devices.Hardware | None, isa: str | None =
         units = ", ".join(f for f in isa.split("; ")[-1].split(", ") if "BF16" in f and " " not in f)
         if units:
             return "bf16", f"the CPU has bf16 units ({units}): bf16 autocast"
-        return "fp32", f"the CPU reports no bf16 units ({isa}): autocast would convert without a faster matmul"
+        return "fp32", f"the CPU reports no bf16 units ({isa}): autocast would only convert"
     cc = hw.gpus[0].compute_capability or (0, 0)
     if cc >= (8, 0):
-        return "bf16", f"compute capability {cc[0]}.{cc[1]}: bf16 tensor cores, bf16 autocast, no loss scaling"
+        return "bf16", f"compute capability {cc[0]}.{cc[1]}: bf16 tensor cores; bf16 autocast, no scaler"
     if cc >= (7, 0):
         return "fp16", (f"compute capability {cc[0]}.{cc[1]}: fp16 tensor cores but no bf16: fp16 autocast "
                         f"with a GradScaler")
@@ -72,7 +72,8 @@ def compile_step(plan: devices.Plan, run_seconds: float) -> Step:
                 f"(about {cost:.0f} s): the compile would not pay back")
 
 
-def link_bandwidth(plan: devices.Plan, hw: devices.Hardware | None, measured: float | None = None) -> float | None:
+def link_bandwidth(plan: devices.Plan, hw: devices.Hardware | None,
+                   measured: float | None = None) -> float | None:
     """Bytes/s between the two devices: ``measured`` if given (cpu mode: the gloo link's 1/β), else the
     datasheet peak of the GPUs' link."""
     if measured:
@@ -86,7 +87,7 @@ def _allreduce_seconds(shape: Shape, n: int, grad_bytes: int, bandwidth: float |
 
 
 # Strategies for two or more devices, cheapest first: DDP keeps everything whole; FSDP shards the state at
-# the cost of gathering weights every step; checkpointing costs one more forward; a pipeline is the last resort.
+# the cost of gathering weights every step; checkpointing costs one more forward; a pipeline comes last.
 TWO_DEVICE_ORDER = [("ddp", False), ("fsdp", False), ("ddp", True), ("fsdp", True), ("pipeline", True)]
 
 
@@ -101,15 +102,16 @@ def _fitting(shape, batch, prec, n, cap):
 
 def two_devices(shape: Shape, batch: int, prec: str, plan: devices.Plan, hw, cap: float,
                 bandwidth: float | None) -> tuple[Step, str, bool | None]:
-    """The two-device step, its strategy, and whether it needs activation checkpointing (None: nothing fits)."""
+    """The two-device step, its strategy, and whether it needs checkpointing (None: nothing fits)."""
     n = plan.world_size
     if n < 2 or len(set(plan.devices)) < n and not plan.simulated:
-        return Step("two devices", "skip", f"{plan.label}: the ranks would share one device, no second one to "
-                    "add"), "one device", False
+        return Step("two devices", "skip", f"{plan.label}: the ranks would share one device, no "
+                    "second one to add"), "one device", False
     strategy, ckpt, budget = _fitting(shape, batch, prec, n, cap)
     if strategy is None:
-        return Step("two devices", "skip", f"no strategy of lesson 06 fits {batch // n} sequences per device in "
-                    f"{cap / 1e9:.0f} GB: a smaller batch, more devices, or tensor parallel over NVLink"), "one device", None
+        why = (f"no strategy of lesson 06 fits {batch // n} sequences per device in {cap / 1e9:.0f} GB: a "
+               "smaller batch, more devices, or tensor parallel over NVLink")
+        return Step("two devices", "skip", why), "one device", None
     ar = _allreduce_seconds(shape, n, 4 if prec == "fp32" else 2, bandwidth)
     comm = f"; its all-reduce: {ar * 1e3:.3g} ms a step over {bandwidth / 1e9:.3g} GB/s" if ar else ""
     name = {"ddp": "DDP", "fsdp": "FSDP", "pipeline": "pipeline"}[strategy]
@@ -118,17 +120,20 @@ def two_devices(shape: Shape, batch: int, prec: str, plan: devices.Plan, hw, cap
                 f"{cap / 1e9:.0f} GB){comm}"), strategy, ckpt
 
 
-def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | None, run_seconds: float = 60.0,
-          measured_link: float | None = None, isa: str | None = None) -> list[Step]:
-    """The steps for ``shape`` trained on ``batch`` sequences a step on the plan's devices, in order. Lesson 08."""
+def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | None,
+          run_seconds: float = 60.0, measured_link: float | None = None,
+          isa: str | None = None) -> list[Step]:
+    """The steps for ``shape`` trained on ``batch`` sequences a step on the plan's devices, in order.
+    Lesson 08."""
     cap, cap_what = capacity(plan, hw)
     prec, prec_why = precision(plan, hw, isa)
+    low = {"bf16": "bf16 autocast", "fp16": "fp16 autocast + GradScaler"}.get(prec, "skip")
     steps = [Step("feeding", "loader workers" + ("" if plan.simulated else ", pinned memory"),
                   "first, because it changes no maths: the profile's data share says how much it can buy"),
-             Step("precision", {"bf16": "bf16 autocast", "fp16": "fp16 autocast + GradScaler"}.get(prec, "skip"),
-                  prec_why),
+             Step("precision", low, prec_why),
              compile_step(plan, run_seconds)]
-    two, strategy, ckpt = two_devices(shape, batch, prec, plan, hw, cap, link_bandwidth(plan, hw, measured_link))
+    link = link_bandwidth(plan, hw, measured_link)
+    two, strategy, ckpt = two_devices(shape, batch, prec, plan, hw, cap, link)
     steps.append(two)
     steps.append(memory_step(shape, batch, prec, plan.world_size, strategy, cap, cap_what, ckpt))
     return steps
@@ -136,12 +141,13 @@ def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | N
 
 def memory_step(shape, batch, prec, n, strategy, cap, cap_what, ckpt) -> Step:
     """Checkpointing where it is needed to fit; otherwise grow the batch in the memory the same strategy takes
-    in fp32 with every activation kept (or the device's, if less): what low precision and checkpointing buy."""
+    in fp32 with every activation kept (or the device's, if less): what precision and checkpointing buy."""
     mixed = {"bf16": "bf16 mixed", "fp16": "fp16 mixed"}.get(prec, "fp32")
     n = 1 if strategy == "one device" else n
     if ckpt is None or (n == 1 and not estimate(shape, batch, mixed).fits(cap)[0]):
         if estimate(shape, batch, mixed, checkpointing=True).fits(cap)[0]:
-            return Step("memory", "activation checkpointing", f"needed to fit {batch} sequences in {cap_what}")
+            return Step("memory", "activation checkpointing",
+                        f"needed to fit {batch} sequences in {cap_what}")
         return Step("memory", "skip", f"even with checkpointing {batch} sequences do not fit {cap_what}: "
                     "shrink the batch (accumulate) or add devices")
     if ckpt:

@@ -81,7 +81,7 @@ def train_step(model, owner, optimizer, scaler, batches, s: Settings, device) ->
 
 
 def peak_memory(device) -> tuple[float, str]:
-    """The worker's peak: the CUDA allocator's, or on a CPU the process's peak resident set (torch included)."""
+    """The worker's peak: the CUDA allocator's, or on a CPU the process's peak resident set (with torch)."""
     if device.type == "cuda":
         return float(torch.cuda.max_memory_allocated(device)), "CUDA allocator peak"
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024.0, "peak resident set of the process"
@@ -98,7 +98,8 @@ def train(s: Settings) -> dict:
         model, optimizer, start = recipe.build(s, dataset.corpus.vocab_size, device)  # moved, then resumed
         step_model, owner = prepare(s, model, device)
         sampler = DistributedSampler(dataset, shuffle=True, seed=s.seed, drop_last=True)
-        batches = recipe.micro_batches(loader(s, dataset, sampler, device), sampler, start=start * s.accumulate)
+        feed = loader(s, dataset, sampler, device)
+        batches = recipe.micro_batches(feed, sampler, start=start * s.accumulate)
         scaler = torch.amp.GradScaler(device.type, enabled=s.precision == "fp16")
         losses = []
         with Meter(s, start, device) as meter:
@@ -107,7 +108,8 @@ def train(s: Settings) -> dict:
                     loss = train_step(step_model, owner, optimizer, scaler, batches, s, device)
                 losses.append(recipe.mean_over_ranks(loss))  # the one wait for the device in each step
                 meter.progress(losses[-1])
-                if s.checkpoint and torch.distributed.get_rank() == 0 and (step + 1) % s.checkpoint_every == 0:
+                due = (step + 1) % s.checkpoint_every == 0
+                if s.checkpoint and torch.distributed.get_rank() == 0 and due:
                     checkpoint.save(s.checkpoint, model, optimizer, step + 1)  # atomic
         result = recipe.summary(s, model, losses, start, meter)
         result["tokens_per_s"] = result["samples_per_s"] * s.context

@@ -1,0 +1,244 @@
+"""Lesson 08's ladder: the baseline, then each step the decision guide chose, every one a small change of the
+training script's settings, run in the same notebook, each with its own bound.
+
+    rung = next_rung("precision", kept, steps, peaks, feeding_bound, vocab)   # the step on what was kept
+    c = compare(kept, rung)         # both launched with utils.launch in alternating rounds; c.gain, c.bound
+
+A step is kept when it paid (``c.gain > 1``); the next step builds on the steps kept so far.
+
+The bounds, one per step, from theory or the machine profile of this run:
+- feeding: (L + C) / max(L, C), lesson 05's, with L the time to load a step's batch and C its compute;
+- precision: the low-precision matmul peak over the fp32 one (the machine profile, one thread);
+- compile: none from theory (the fused kernels' gain depends on the step): the row says so;
+- two devices: the number of workers (DDP: each does half the work, nothing may beat N);
+- memory: the bigger batch can at most reach the matmul peak: peak x workers / FLOPs per token.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass
+
+import torch
+
+from utils.lessons.putting_it_together.script import DTYPES, Settings, train
+
+# What each setting turns on in the script: the diff a learner reads, one line each.
+CODE = {
+    "loader_workers": "DataLoader(..., num_workers={v}, persistent_workers=True, prefetch_factor=4)",
+    "precision": "with torch.autocast(device.type, torch.{dtype}): loss = model(x, y)[1]",
+    "compile": "model = torch.compile(model)",
+    "batch_per_worker": "batch_per_worker = {v}  # sequences per worker per step",
+    "checkpointing": "apply_activation_checkpointing(model, check_fn=lambda m: isinstance(m, Block))",
+}
+
+
+@dataclass(frozen=True)
+class Rung:
+    name: str  # baseline, feeding, precision, compile, two devices, memory
+    settings: Settings
+    workers: int
+    bound: float | None  # x the step before; None: no bound from theory (said so)
+    bound_what: str
+    skipped: str = ""  # why the step is not run here ("" when it runs)
+    same_maths: bool = True  # False: the step changes what is computed (a bigger batch)
+
+
+def diff(before: Settings, after: Settings, workers_before: int = 1, workers: int = 1) -> list[str]:
+    """The lines of the script one step changes (CODE), and the launch's worker count."""
+    lines = []
+    for f in dataclasses.fields(Settings):
+        old, new = getattr(before, f.name), getattr(after, f.name)
+        if old != new and f.name in CODE:
+            dtype = {"bf16": "bfloat16", "fp16": "float16"}.get(str(new), "")
+            lines.append("+ " + CODE[f.name].format(v=new, dtype=dtype))
+    if workers != workers_before:
+        lines.append(f"+ launch(train, settings, nprocs={workers})  # torchrun --nproc-per-node {workers}")
+    return lines
+
+
+def flops_per_token(s: Settings, vocab: int) -> float:
+    """Training FLOPs per token: 6 x the weights a token passes through, plus attention's 12·L·T·C."""
+    block = 12 * s.width**2 + 13 * s.width
+    weights = s.depth * block + s.width * vocab
+    return 6 * weights + 12 * s.depth * s.context * s.width
+
+
+ORDER = ("feeding", "precision", "compile", "two devices", "memory")
+
+
+def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float], feeding_bound: float,
+              vocab: int, max_growth: int = 8) -> Rung:
+    """The step ``name`` applied to the steps kept so far (``kept``), with its bound; or a skipped rung that
+    says why. ``peaks``: matmul FLOP/s per dtype on one thread (the machine profile)."""
+    step, s, workers = guide_steps[name], kept.settings, kept.workers
+    if not step.applies:
+        return Rung(name, s, workers, None, "", skipped=step.why)
+    if name == "feeding":
+        return Rung(name, s.scaled(loader_workers=1), workers, feeding_bound,
+                    "(L + C) / max(L, C), lesson 05")
+    if name == "precision":
+        low = "bf16" if "bf16" in step.choice else "fp16"
+        return Rung(name, s.scaled(precision=low), workers, peaks.get(low, math.nan) / peaks["fp32"],
+                    f"{low}/fp32 matmul peak, 1 thread")
+    if name == "compile":
+        return Rung(name, s.scaled(compile=True), workers, None,
+                    "none from theory: fusion's gain depends on the step")
+    if name == "two devices":
+        if not step.choice.startswith("DDP"):
+            return Rung(name, s, workers, None, "", skipped=f"{step.choice}: the script runs DDP only; "
+                        "lessons 02, 06 and 07 run the others")
+        n = int(step.choice.split()[-1])
+        return Rung(name, s.scaled(batch_per_worker=max(1, s.batch_per_worker // n)), n, float(n),
+                    f"{n} workers: DDP splits the same batch")
+    grow = min(int(step.choice.rsplit("x", 1)[1]), max_growth) if "batch x" in step.choice else 1
+    s = s.scaled(checkpointing=True, batch_per_worker=s.batch_per_worker * grow)
+    peak = peaks.get(s.precision, peaks["fp32"]) * workers
+    return Rung(name, s, workers, peak / flops_per_token(s, vocab), "tokens/s at the matmul peak (absolute)",
+                same_maths=grow == 1)
+
+
+@dataclass
+class Compared:
+    """A step run against the steps kept before it, in alternating rounds (before, step, before, step ...)."""
+
+    rung: Rung
+    kept: Rung  # the steps kept before it
+    before: list[dict]  # rank 0's results of the kept settings, one per round
+    after: list[dict]  # the step's
+
+    @property
+    def ratios(self) -> list[float]:
+        return [a["tokens_per_s"] / b["tokens_per_s"] for b, a in zip(self.before, self.after)]
+
+    @property
+    def gain(self) -> float:
+        return _median(self.ratios)
+
+    @property
+    def tokens_per_s(self) -> float:
+        return _median([a["tokens_per_s"] for a in self.after])
+
+    @property
+    def bound(self) -> float | None:
+        """The bound as a factor over the step before (an absolute tokens/s bound divided by its rate)."""
+        r = self.rung
+        if r.bound and not r.same_maths:
+            return r.bound / _median([b["tokens_per_s"] for b in self.before])
+        return r.bound
+
+
+def compare(kept: Rung, rung: Rung, rounds: int = 2, timeout: float = 180) -> Compared:
+    """Run the kept settings and the step in turn, ``rounds`` times: a busy moment slows both alike. The order
+    alternates (before then step, step then before ...), so that whatever favours the first or the second
+    launch of a pair cancels out."""
+    before, after = [], []
+    for i in range(rounds):
+        if i % 2:
+            after.append(run_rung(rung, timeout))
+            before.append(run_rung(kept, timeout))
+        else:
+            before.append(run_rung(kept, timeout))
+            after.append(run_rung(rung, timeout))
+    return Compared(rung, kept, before, after)
+
+
+def run_rung(rung: Rung, timeout: float = 180) -> dict:
+    """Launch the rung's training (utils.launch) and keep rank 0's result, with the launch's wall time."""
+    from utils.launch import launch
+
+    start = time.perf_counter()
+    result = launch(train, rung.settings, nprocs=rung.workers, timeout=timeout)[0]
+    result["wall_s"] = time.perf_counter() - start
+    return result
+
+
+def vocab_of(s: Settings) -> int:
+    from utils.lessons.ddp import settings as ddp_settings
+
+    return ddp_settings.text_data(s).corpus.vocab_size
+
+
+def build_for_profile(s: Settings, device: str = "cpu"):
+    """The baseline's model and optimizer in this process (no checkpoint file): what the profile runs."""
+    from utils.lessons.ddp.recipe import build
+
+    return build(s.scaled(checkpoint=None), vocab_of(s), device)
+
+
+def one_batch(s: Settings, seed: int = 0):
+    from utils.lessons.ddp import settings as ddp_settings
+
+    loader = torch.utils.data.DataLoader(ddp_settings.text_data(s), batch_size=s.batch_per_worker,
+                                         shuffle=True, generator=torch.Generator().manual_seed(seed))
+    return next(iter(loader))
+
+
+def step_parts(s: Settings, device: str = "cpu", batches: int = 8) -> tuple[float, float]:
+    """L and C of one step of ``s`` in this process: seconds to load a batch and of its compute (medians)."""
+    from utils.lessons.ddp import settings as ddp_settings
+
+    loader = torch.utils.data.DataLoader(ddp_settings.text_data(s), batch_size=s.batch_per_worker,
+                                         shuffle=True)
+    it, loads = iter(loader), []
+    for _ in range(batches):
+        start = time.perf_counter()
+        loads.append(next(it))
+        loads[-1] = (loads[-1], time.perf_counter() - start)
+    model, optimizer, _ = build_for_profile(s, device)
+    times = []
+    for (x, y), _ in loads:
+        start = time.perf_counter()
+        optimizer.zero_grad(set_to_none=True)
+        model(x, y)[1].backward()
+        optimizer.step()
+        times.append(time.perf_counter() - start)
+    return _median([t for _, t in loads[1:]]), _median(times[1:])
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def step_shares(profile, load_s: float) -> dict[str, float]:
+    """Seconds of one step by part: loading its batch (L), then the profiler's categories (lesson 01)."""
+    return {"load": load_s, **profile.by_category}
+
+
+def command_line(rungs: list[Rung]) -> str:
+    """The last rung that ran, as a shell command: ``torchrun`` with its workers, its settings' flags."""
+    last = [r for r in rungs if not r.skipped][-1]
+    base = Settings()
+    flags = []
+    for f in dataclasses.fields(Settings):
+        value = getattr(last.settings, f.name)
+        if value != getattr(base, f.name) and value is not None and f.name not in ("threads", "max_chars"):
+            flag = "--" + f.name.replace("_", "-")
+            flags.append(flag if value is True else f"{flag} {value}")
+    runner = f"torchrun --nproc-per-node {last.workers}" if last.workers > 1 else "python"
+    return f"{runner} -m utils.lessons.putting_it_together " + " ".join(flags)
+
+
+def peak_of(s: Settings, shape) -> float:
+    """One worker's peak memory for a step of ``s`` (lesson 06's ``measure_peak``: on a CPU its tracker sees
+    every tensor), with the rung's batch, precision and checkpointing."""
+    from torch.utils.checkpoint import checkpoint
+
+    from utils import models
+    from utils.lessons.memory import measure
+
+    def loss_fn(model, x, y):
+        with torch.autocast("cpu", DTYPES.get(s.precision), enabled=s.precision in DTYPES):
+            h = model.embed(x)
+            for block in model.blocks:
+                h = checkpoint(block, h, use_reentrant=False) if s.checkpointing else block(h)
+            return models.cross_entropy(model.head(h), y)
+
+    model, optimizer = measure.new_model(shape, "cpu", lr=s.lr)
+    x, y = measure.batch_of(shape, s.batch_per_worker, "cpu")
+    step = measure.training_step(model, optimizer, x, y, loss_fn=loss_fn)
+    return measure.measure_peak(step, model, optimizer, "cpu").peak

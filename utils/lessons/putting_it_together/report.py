@@ -1,0 +1,157 @@
+"""Lesson 08's ledger of steps: the TorchTitan-style table, the waterfall, the claims and the course ledger.
+
+    rows = step_rows(base_runs, compared, kept, peaks, tolerance)   # one dict per step, all from this run
+    show(headline_table(rows)); how_measured("...", detail_table(rows))
+    plot_waterfall(rows)
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+
+from utils import claims, ledger
+from utils.lessons.putting_it_together.ladder import ORDER, _median
+from utils.palette import KIND_COLORS
+from utils.tables import Table
+
+
+def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, tolerance: dict) -> list[dict]:
+    """The baseline, then one row per step in ``ORDER``: a skipped step with its reason, or its figures."""
+    base_tps = _median([r["tokens_per_s"] for r in base_runs])
+    base_loss = base_runs[0]["final_loss"]
+    rows = [{"step": "baseline", "tokens_per_s": base_tps, "x_prev": 1.0, "x_base": 1.0,
+             "peak": peaks["baseline"], "loss": base_loss, "dloss": 0.0, "tol": tolerance["fp32"],
+             "loss_ok": True, "same_maths": True,
+             "bound": None, "bound_what": "the starting point", "share": None, "within": True, "kept": True,
+             "workers": 1, "ratios": [], "wall_s": [r["wall_s"] for r in base_runs]}]
+    chain = 1.0  # the kept steps' paired gains multiplied: x baseline, no runs far apart in time compared
+    for name in ORDER:
+        c = compared.get(name)
+        if c is None or c.rung.skipped:
+            rows.append({"step": name, "skipped": c.rung.skipped if c else "not run"})
+            continue
+        loss = c.after[0]["final_loss"]
+        tol = tolerance.get(c.rung.settings.precision, tolerance["fp32"])
+        bound = c.bound
+        rows.append({"step": name, "tokens_per_s": c.tokens_per_s, "x_prev": c.gain,
+                     "x_base": chain * c.gain, "peak": peaks[name], "loss": loss,
+                     "dloss": loss - base_loss, "tol": tol, "loss_ok": abs(loss - base_loss) <= tol,
+                     "same_maths": c.rung.same_maths, "bound": bound, "bound_what": c.rung.bound_what,
+                     "share": (c.gain - 1) / (bound - 1) if bound and bound > 1 else None,
+                     "within": bound is None or c.gain <= bound, "kept": kept[name],
+                     "workers": c.rung.workers,
+                     "ratios": c.ratios, "wall_s": [r["wall_s"] for r in c.before + c.after]})
+        chain *= c.gain if kept[name] else 1.0
+    return rows
+
+
+def ran(rows: list[dict]) -> list[dict]:
+    return [r for r in rows if "skipped" not in r]
+
+
+def final(rows: list[dict]) -> dict:
+    """The last step kept: where the ledger ends."""
+    return [r for r in ran(rows) if r["kept"]][-1]
+
+
+def _loss_cell(r: dict) -> str:
+    return f"{r['loss']:.3f}" + ("" if r["same_maths"] else " (bigger batch)")
+
+
+def headline_table(rows: list[dict], label: str = "") -> Table:
+    """TorchTitan's form: step | tokens/s | x previous | x baseline | peak memory | loss at step N.
+    Tokens/s is the median of the step's own runs; x previous the median of its paired rounds; x baseline
+    the product of the kept steps' x previous (runs minutes apart on a shared machine are not compared
+    directly)."""
+    out = []
+    for r in rows:
+        if "skipped" in r:
+            out.append((r["step"], "skipped", "", "", "", ""))
+            continue
+        name = r["step"] + ("" if r["kept"] else " (not kept)")
+        out.append((name, f"{r['tokens_per_s']:,.0f}", f"{r['x_prev']:.2f}x", f"{r['x_base']:.2f}x",
+                    f"{r['peak'] / 2**20:.1f} MiB", _loss_cell(r)))
+    return Table(["step", "tokens/s", "x previous", "x baseline", "peak memory", "loss at step N"], out,
+                 title=f"The ledger of steps{label}")
+
+
+def detail_table(rows: list[dict]) -> Table:
+    """The rest: each step's bound and the share of its gain reached, every round, the loss's check."""
+    out = []
+    for r in rows:
+        if "skipped" in r:
+            out.append((r["step"], "", "", "", "", r["skipped"]))
+            continue
+        bound = f"{r['bound']:.2f}x" if r["bound"] else "none"
+        share = f"{r['share']:.0%}" if r["share"] is not None else ""
+        rounds = ", ".join(f"{x:.2f}x" for x in r["ratios"])
+        check = "same maths" if r["same_maths"] else "changes the maths"
+        out.append((r["step"], bound, share, rounds, f"{r['dloss']:+.4f} (tol {r['tol']:g}, {check})",
+                    r["bound_what"]))
+    return Table(["step", "bound (x previous)", "share of the bound's gain", "paired rounds (x previous)",
+                  "loss - baseline's", "what the bound is"], out, title="Each step's bound, rounds and loss",
+                 wrap=40)
+
+
+def plot_waterfall(rows: list[dict], label: str = ""):
+    """Tokens/s from the baseline on, each bar the baseline's rate times the kept steps' paired gains: a step
+    starts where the kept steps before it ended; a step not kept is hatched, and the next starts below it."""
+    steps = ran(rows)
+    base = steps[0]["tokens_per_s"]
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    level = base
+    for i, r in enumerate(steps):
+        top = base * r["x_base"]
+        bottom = 0.0 if i == 0 else level
+        kind = "compute" if i == 0 else "communication" if top >= level else "backward"
+        color = KIND_COLORS[kind]
+        ax.bar(i, top - bottom, bottom=bottom, color=color, edgecolor="black", linewidth=0.5,
+               hatch=None if r["kept"] else "//", alpha=1.0 if r["kept"] else 0.5)
+        ax.text(i, max(top, bottom), f"{r['x_prev']:.2f}x", ha="center", va="bottom", fontsize=8)
+        if r["kept"]:
+            level = top
+    ax.set_xticks(range(len(steps)), [r["step"] + ("" if r["kept"] else "\n(not kept)") for r in steps],
+                  fontsize=9)
+    ax.set_ylabel("tokens/s")
+    ax.set_ylim(0, max(base * r["x_base"] for r in steps) * 1.18)
+    ax.set_title(f"From the baseline on: tokens/s, the baseline's x the paired gains{label}", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def total_bound(rows: list[dict]) -> float:
+    """The product of the kept steps' bounds (a step without one counts as unbounded)."""
+    product = 1.0
+    for r in ran(rows)[1:]:
+        if r["kept"]:
+            product *= r["bound"] if r["bound"] else float("inf")
+    return product
+
+
+def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
+    """The Summary's statements: each step within its bound, the loss kept, the total, int8 serving."""
+    out = []
+    for r in ran(rows)[1:]:
+        if r["bound"]:
+            out.append(claims.against_bound(f"{r['step']}: x previous", r["x_prev"], r["bound"], "x",
+                                            digits=2))
+        if r["same_maths"]:
+            out.append(claims.Claim(f"{r['step']}: loss at step N", f"{r['loss']:.4f}",
+                                    f"baseline {r['loss'] - r['dloss']:.4f} ± {r['tol']:g}",
+                                    "kept" if r["loss_ok"] else "not kept"))
+    last = final(rows)
+    out.append(claims.against_bound("kept steps: x baseline", last["x_base"], total_bound(rows), "x",
+                                    digits=2))
+    lat, loss = serving["latency_s"], serving["loss"]
+    out.append(claims.Claim("int8 serving: held-out loss", f"{loss['int8']:.4f}",
+                            f"fp32 {loss['fp32']:.4f}", f"{lat['fp32'] / lat['int8']:.2f}x as fast, "
+                            f"{serving['bytes']['int8'] / serving['bytes']['fp32']:.0%} of the bytes"))
+    return out
+
+
+def record(rows: list[dict]) -> dict:
+    """The headline in the course ledger (``utils.ledger``): the last kept step's x baseline."""
+    steps = ", ".join(f"{r['step']} {r['x_prev']:.2f}x{'' if r['kept'] else ' (not kept)'}"
+                      for r in ran(rows)[1:])
+    return ledger.record("capstone_speedup", final(rows)["x_base"], "x", bound=total_bound(rows), lesson="08",
+                         what=f"the small GPT's tokens/s, the kept steps over the baseline ({steps})")
