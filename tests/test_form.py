@@ -17,9 +17,7 @@ from utils.tools import nbform
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(ROOT.glob("notebooks/*.ipynb")) + sorted(ROOT.glob("labs/*.ipynb"))
-NOT_YET = {  # notebook -> the open issue that brings it into the form
-    "notebooks/05_data_prefetch.ipynb": "issue 24 (lessons 04 and 05 in the learner's form)",
-}
+NOT_YET: dict[str, str] = {}  # notebook -> the open issue that brings it into the form
 
 
 def _param(path: Path):

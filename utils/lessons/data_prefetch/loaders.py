@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import textwrap
 import warnings
 
 from torch.utils.data import DataLoader, Dataset
@@ -66,4 +67,4 @@ def loader_notes(show: bool = True):
             notes.append(note)
     if show:
         for note in notes:
-            print(note)
+            print(textwrap.fill(note, 110, subsequent_indent="  "))  # the course's widest visible line

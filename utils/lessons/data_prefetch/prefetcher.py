@@ -126,7 +126,7 @@ class PrefetchPass:
                 tensor.record_stream(current)  # made on the side stream, read on ``current``: keep its memory
                 # until ``current`` is done with it, not only until the side stream moves on
             # Start copying batch k+1 now, so that it crosses while batch k computes, if the thread has it
-            # ready: batch k is never held back waiting for the next read (then k+1 is copied on the next call).
+            # ready: batch k is never held back waiting for the next read (else k+1 is copied next call).
             self.ahead = self.receive(wait=False)
         return item
 

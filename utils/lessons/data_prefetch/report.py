@@ -1,33 +1,71 @@
 """Lesson 05's summary: every configuration's measured epoch next to its bound, as a table and a chart.
 
 ``results`` maps a configuration's name to ``(epoch seconds, bound seconds, loaders)``, as the notebook
-keeps them while it measures.
+keeps them while it measures. ``ideal`` is the best any configuration of the lesson can do, max(L/2, C): each
+is set beside its own bound ("bound reached") and beside that ideal, so that a loop whose own bound is slow
+(no workers: L + C) does not look as good as one that reaches the ideal.
 """
 
 from __future__ import annotations
+
+import string
+import textwrap
 
 from utils import plots
 from utils.lessons.data_prefetch.epoch import bound_formula
 from utils.tables import Table
 
+WIDTH = 110  # the course's widest visible line
 
-def epochs_table(results: dict[str, tuple[float, float, int]], title: str) -> Table:
-    """One row per configuration: the bound's formula, the epoch, the bound and bound / epoch (lesson 05)."""
-    rows = [(name, bound_formula(loaders), f"{seconds:.2f}", f"{limit:.2f}", f"{limit / seconds:.0%}")
-            for name, (seconds, limit, loaders) in results.items()]
-    columns = ["configuration", "bound formula", "epoch (s)", "bound (s)", "bound / epoch"]
+
+def say(text: str) -> None:
+    """Print ``text`` folded at 110 characters, each paragraph (``\\n``) apart. Lesson 05."""
+    print("\n".join(textwrap.fill(part, WIDTH, subsequent_indent="  ") for part in text.split("\n")))
+
+
+def keys(results: dict) -> dict[str, str]:
+    """A short key (A, B, ...) per configuration, in the order measured: the chart's labels (lesson 05)."""
+    return dict(zip(results, string.ascii_uppercase))
+
+
+def epochs_table(results: dict[str, tuple[float, float, int]], title: str, ideal: float | None = None) -> Table:
+    """One row per configuration: the bound's formula, the epoch, the bound and bound / epoch, and with
+    ``ideal`` the ideal and ideal / epoch too (lesson 05; the full table, for 'How this was measured')."""
+    rows, columns = [], ["configuration", "bound formula", "epoch (s)", "bound (s)", "bound / epoch"]
+    for name, (seconds, limit, loaders) in results.items():
+        row = (name, bound_formula(loaders), f"{seconds:.2f}", f"{limit:.2f}", f"{limit / seconds:.0%}")
+        rows.append(row + ((f"{ideal:.2f}", f"{ideal / seconds:.0%}") if ideal else ()))
+    if ideal:
+        columns += ["ideal (s)", "ideal / epoch"]
     return Table(columns, rows, title=title)
 
 
-def plot_epochs(results: dict[str, tuple[float, float, int]], simulated: bool):
-    """A bar per configuration's measured epoch, a black tick at its bound (lesson 05)."""
+def summary_table(results: dict[str, tuple[float, float, int]], ideal: float, title: str) -> Table:
+    """key | configuration | epoch | its bound | bound reached | ideal reached: six columns (lesson 05)."""
+    key = keys(results)
+    rows = [(key[name], name, f"{seconds:.2f}", f"{bound_formula(loaders)} = {limit:.2f}",
+             f"{limit / seconds:.0%}", f"{ideal / seconds:.0%}")
+            for name, (seconds, limit, loaders) in results.items()]
+    return Table(["key", "configuration", "epoch (s)", "its bound (s)", "bound reached", "ideal reached"],
+                 rows, title=title, wrap=44)
+
+
+def plot_epochs(results: dict[str, tuple[float, float, int]], simulated: bool, ideal: float | None = None,
+                short: bool = False):
+    """A bar per configuration's measured epoch, a black tick at its bound, a dashed line at ``ideal``;
+    ``short``: the bars are labelled by ``keys`` (the summary table is the key) (lesson 05)."""
     names = list(results)
-    fig, (ax,) = plots.new_figure(rows=1, row_height=0.45 * len(names) + 0.6)
-    ax.barh(names, [results[n][0] for n in names], color=plots.device_color(0), label="measured epoch")
-    ax.scatter([results[n][1] for n in names], names, color="black", marker="|", s=400, zorder=3,
-               label="bound")
+    labels = [keys(results)[n] for n in names] if short else names
+    fig, (ax,) = plots.new_figure(rows=1, row_height=(0.3 if short else 0.45) * len(names) + 0.8)
+    ax.barh(labels, [results[n][0] for n in names], color=plots.device_color(0), label="measured epoch")
+    ax.scatter([results[n][1] for n in names], labels, color="black", marker="|", s=400, zorder=3,
+               label="its bound")
+    if ideal:
+        ax.axvline(ideal, color="0.4", linestyle="--", lw=1, label=f"ideal max(L/2, C) = {ideal:.2f} s")
     ax.invert_yaxis()  # the first configuration measured on top
     ax.set_xlabel("seconds per epoch")
+    if short:
+        ax.set_ylabel("configuration (key: the table above)")
     ax.legend(loc="lower right", fontsize=8)
     plots.stamp_simulated(fig, simulated)
     title = "Each configuration's epoch and its bound" + (" (simulated on CPU)" if simulated else "")

@@ -67,3 +67,40 @@ def host_to_device(n_images: int, device, side: int = 224, repeats: int = 5) -> 
     return {name: bench.measure(lambda s=source: destination.copy_(s, non_blocking=True), repeats=repeats,
                                 device=device).median
             for name, source in sources.items()}
+
+
+def batch_bytes(n_images: int, side: int = 224) -> dict[str, int]:
+    """Bytes of a batch of ``n_images`` 3 x side x side images as each dtype crosses the link (lesson 05)."""
+    pixels = n_images * 3 * side * side
+    return {"float32": pixels * 4, "uint8": pixels}
+
+
+def input_link_plan(plan):
+    """The plan whose link a batch of inputs crosses: in cpu mode the two workers' gloo link (the simulated
+    link); on a GPU host to the first GPU (a one-device plan: ``machine.link_route`` names it)."""
+    from utils import devices
+
+    return plan if plan.simulated else devices.plan(1)
+
+
+def link_sizes(batches: dict[str, int]) -> list[int]:
+    """The sizes the link is measured at: 64 KiB to 16 MiB for its fit (the batches' range, where the bytes
+    cost more than the message), then the batches themselves."""
+    return [2**16, 2**18, 2**20, 2**22, 2**24] + sorted(batches.values())
+
+
+def recorded_gpu_copy(folder=None) -> str | None:
+    """The ``copy`` benchmark's pinned host-to-GPU figure from a results file recorded on a GPU, in one line
+    with its hardware; None when no results file of a GPU mode holds one (lesson 05, cpu mode)."""
+    import json
+    from pathlib import Path
+
+    folder = Path(folder or Path(__file__).resolve().parents[3] / "results")
+    for mode in ("1gpu", "2gpu", "ngpu"):
+        file = folder / f"bench-{mode}.json"
+        entries = json.loads(file.read_text()) if file.is_file() else []
+        for r in entries:
+            if r.get("name") == "copy":
+                return (f"{r['note']}: {r['measured']:.1f} {r['unit']} against a bound of {r['bound']:.1f} "
+                        f"{r['unit']}, recorded on {r['hardware']} ({file.name})")
+    return None
