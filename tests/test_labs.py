@@ -285,3 +285,14 @@ def test_every_lab_has_the_same_frame_and_one_spelling_of_hints(lab):
     assert at == sorted(at), f"{lab.name}: the frame is out of order: {sorted(zip(at, FRAME))}"
     spelled = [c.source for c in nb.cells if HINT_CALL.search(c.source)]
     assert not spelled, f"{lab.name}: spell a hint checks.hint('labs/<slug>', 'A', 2): {spelled[0][:200]}"
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda p: p.name)
+def test_each_exercise_heading_matches_its_solutions_part(lab):
+    """A stub's hint is its exercise's: the ``# PART:`` markers follow the exercise headings, in order."""
+    nb = nbformat.read(lab, as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    headings = re.findall(r"^### Exercise ([A-Z])\b", text,
+                          flags=re.M)
+    parts = [p.split("-")[0] for p in re.findall(r"# PART: ([\w-]+)", "\n".join(c.source for c in nb.cells))]
+    assert list(dict.fromkeys(parts)) == headings, (headings, parts)
