@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
@@ -143,6 +143,36 @@ def compare(kept: Rung, rung: Rung, rounds: int = 2, timeout: float = 180) -> Co
             before.append(run_rung(kept, timeout))
             after.append(run_rung(rung, timeout))
     return Compared(rung, kept, before, after)
+
+
+@dataclass
+class Climb:
+    """The ladder climbed step by step: ``climb.step(name)`` runs a step on the steps kept so far and keeps it
+    when it paid. The notebook calls it one step a cell; the ``capstone`` benchmark, in a loop."""
+
+    base: Rung
+    steps: dict  # the decision guide's answer, by step name
+    peaks: dict[str, float]  # matmul FLOP/s per dtype, one thread
+    feeding_bound: float
+    vocab: int
+    max_growth: int = 8
+    rounds: int = 2
+    kept: Rung | None = None
+    compared: dict = field(default_factory=dict)
+    keep: dict = field(default_factory=dict)
+    base_runs: list = field(default_factory=list)
+
+    def step(self, name: str) -> Compared:
+        kept = self.kept or self.base
+        rung = next_rung(name, kept, self.steps, self.peaks, self.feeding_bound, self.vocab, self.max_growth)
+        c = Compared(rung, kept, [], []) if rung.skipped else compare(kept, rung, self.rounds)
+        self.compared[name] = c
+        if not rung.skipped:
+            if kept is self.base:
+                self.base_runs.extend(c.before)
+            self.keep[name] = c.gain > 1.0  # kept when it paid; the next step builds on what was kept
+            self.kept = rung if self.keep[name] else kept
+        return c
 
 
 def run_rung(rung: Rung, timeout: float = 180) -> dict:

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 
 from utils import claims, ledger
@@ -20,7 +22,7 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
     base_tps = _median([r["tokens_per_s"] for r in base_runs])
     base_loss = base_runs[0]["final_loss"]
     rows = [{"step": "baseline", "tokens_per_s": base_tps, "x_prev": 1.0, "x_base": 1.0,
-             "peak": peaks["baseline"], "loss": base_loss, "dloss": 0.0, "tol": tolerance["fp32"],
+             "peak": peaks.get("baseline", math.nan), "loss": base_loss, "dloss": 0.0, "tol": tolerance["fp32"],
              "loss_ok": True, "same_maths": True,
              "bound": None, "bound_what": "the starting point", "share": None, "within": True, "kept": True,
              "workers": 1, "ratios": [], "wall_s": [r["wall_s"] for r in base_runs]}]
@@ -34,10 +36,10 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
         tol = tolerance.get(c.rung.settings.precision, tolerance["fp32"])
         bound = c.bound
         rows.append({"step": name, "tokens_per_s": c.tokens_per_s, "x_prev": c.gain,
-                     "x_base": chain * c.gain, "peak": peaks[name], "loss": loss,
+                     "x_base": chain * c.gain, "peak": peaks.get(name, math.nan), "loss": loss,
                      "dloss": loss - base_loss, "tol": tol, "loss_ok": abs(loss - base_loss) <= tol,
                      "same_maths": c.rung.same_maths, "bound": bound, "bound_what": c.rung.bound_what,
-                     "share": (c.gain - 1) / (bound - 1) if bound and bound > 1 else None,
+                     "share": max(0.0, c.gain - 1) / (bound - 1) if bound and bound > 1 else None,
                      "within": bound is None or c.gain <= bound, "kept": kept[name],
                      "workers": c.rung.workers,
                      "ratios": c.ratios, "wall_s": [r["wall_s"] for r in c.before + c.after]})

@@ -1,0 +1,54 @@
+"""Benchmark ``capstone``: lesson 08's ladder, the kept steps' tokens/s over the baseline's, against the
+product of their bounds.
+
+The same steps, run the same way as the lesson's (``ladder.Climb``: each step against the steps kept before
+it in alternating paired launches, kept when it paid); the note lists each step's gain and bound, and the
+CPU's ISA or the GPU.
+"""
+
+from utils import bench, devices, machine
+from utils.lessons.putting_it_together import guide, ladder, plan, report
+
+PROBE_SIZE = 512  # the machine profile's matmul, as the lesson's
+
+
+def hardware_note(p: devices.Plan, hw: devices.Hardware) -> str:
+    if p.simulated or not hw.gpus:
+        return f"CPU ISA {devices.cpu_isa()}"
+    return f"{hw.gpus[0].name} x{p.world_size}"
+
+
+def climb_ladder(S: plan.LessonSettings, p: devices.Plan, hw: devices.Hardware) -> list[dict]:
+    """Profile, ask the guide, climb every step: the rows of the lesson's ledger (peak memory left out)."""
+    B = S.training
+    with bench.threads(1):
+        load, compute = ladder.step_parts(B)
+        probes = [machine.matmul_probe(PROBE_SIZE, dtype, threads=1) for dtype in ("fp32", "bf16")]
+        peaks = {c.dtype: c.best for c in machine.measure_ceilings(probes, rounds=3, runs=2)[0]}
+    base = ladder.Rung("baseline", B, 1, None, "the starting point")
+    runs = [ladder.run_rung(base)]
+    run_s = 2 * B.steps * B.batch_per_worker * B.context / runs[0]["tokens_per_s"]
+    steps = {s.step: s for s in guide.guide(S.shape, B.batch_per_worker, p, hw, run_seconds=run_s)}
+    climb = ladder.Climb(base, steps, peaks, (load + compute) / max(load, compute), ladder.vocab_of(B),
+                         S.max_growth, base_runs=runs)
+    for name in ladder.ORDER:
+        climb.step(name)
+    return report.step_rows(climb.base_runs, climb.compared, climb.keep, {}, S.loss_tolerance)
+
+
+@bench.register("capstone")
+def capstone_benchmark() -> bench.Result:
+    """The small GPT's ladder at the lesson's sizes for this machine."""
+    p, hw = devices.plan(2), devices.hardware()
+    S = plan.lesson_settings(p, hw)
+    rows = climb_ladder(S, p, hw)
+    last = report.final(rows)
+    steps = "; ".join(f"{r['step']} {r['x_prev']:.2f}x (bound {r['bound']:.2f}x)" if r["bound"] else
+                      f"{r['step']} {r['x_prev']:.2f}x" for r in report.ran(rows)[1:])
+    kept = [r["step"] for r in report.ran(rows)[1:] if r["kept"]]
+    note = (f"small GPT width {S.training.width}, {S.training.batch_per_worker} sequences a step{S.label}; "
+            f"{steps}; kept: {', '.join(kept) or 'none'}; {hardware_note(p, hw)}")
+    per_step = {r["step"]: {"x_previous": round(r["x_prev"], 3), "kept": r["kept"], "bound": r["bound"],
+                            "rounds": [round(x, 3) for x in r["ratios"]]} for r in report.ran(rows)[1:]}
+    return bench.Result("capstone", measured=last["x_base"], bound=report.total_bound(rows), unit="x",
+                        note=note, extra={"steps": per_step})
