@@ -6,8 +6,8 @@ it in alternating paired launches, kept when it paid); the note lists each step'
 CPU's ISA or the GPU.
 """
 
-from utils import bench, devices, machine
-from utils.lessons.putting_it_together import guide, ladder, plan, report
+from utils import bench, devices
+from utils.lessons.putting_it_together import guide, ladder, plan, profile, report
 
 PROBE_SIZE = 512  # the machine profile's matmul, as the lesson's
 
@@ -21,10 +21,8 @@ def hardware_note(p: devices.Plan, hw: devices.Hardware) -> str:
 def climb_ladder(S: plan.LessonSettings, p: devices.Plan, hw: devices.Hardware) -> list[dict]:
     """Profile, ask the guide, climb every step: the rows of the lesson's ledger (peak memory left out)."""
     B = S.training
-    with bench.threads(1):
-        load, compute = ladder.step_parts(B)
-        probes = [machine.matmul_probe(PROBE_SIZE, dtype, threads=1) for dtype in ("fp32", "bf16")]
-        peaks = {c.dtype: c.best for c in machine.measure_ceilings(probes, rounds=3, runs=2)[0]}
+    found = profile.look_first(B, PROBE_SIZE, p.simulated)
+    load, compute, peaks = found["load"], found["compute"], found["peaks"]
     base = ladder.Rung("baseline", B, 1, None, "the starting point")
     runs = [ladder.run_rung(base)]
     run_s = 2 * B.steps * B.batch_per_worker * B.context / runs[0]["tokens_per_s"]

@@ -82,7 +82,7 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
     if name == "precision":
         low = "bf16" if "bf16" in step.choice else "fp16"
         return Rung(name, s.scaled(precision=low), workers, peaks.get(low, math.nan) / peaks["fp32"],
-                    f"{low}/fp32 matmul peak, 1 thread")
+                    f"{low}/fp32 matmul peak (machine profile)")
     if name == "compile":
         return Rung(name, s.scaled(compile=True), workers, None,
                     "none from theory: fusion's gain depends on the step")
@@ -191,52 +191,10 @@ def vocab_of(s: Settings) -> int:
     return ddp_settings.text_data(s).corpus.vocab_size
 
 
-def build_for_profile(s: Settings, device: str = "cpu"):
-    """The baseline's model and optimizer in this process (no checkpoint file): what the profile runs."""
-    from utils.lessons.ddp.recipe import build
-
-    return build(s.scaled(checkpoint=None), vocab_of(s), device)
-
-
-def one_batch(s: Settings, seed: int = 0):
-    from utils.lessons.ddp import settings as ddp_settings
-
-    loader = torch.utils.data.DataLoader(ddp_settings.text_data(s), batch_size=s.batch_per_worker,
-                                         shuffle=True, generator=torch.Generator().manual_seed(seed))
-    return next(iter(loader))
-
-
-def step_parts(s: Settings, device: str = "cpu", batches: int = 8) -> tuple[float, float]:
-    """L and C of one step of ``s`` in this process: seconds to load a batch and of its compute (medians)."""
-    from utils.lessons.ddp import settings as ddp_settings
-
-    loader = torch.utils.data.DataLoader(ddp_settings.text_data(s), batch_size=s.batch_per_worker,
-                                         shuffle=True)
-    it, loads = iter(loader), []
-    for _ in range(batches):
-        start = time.perf_counter()
-        loads.append(next(it))
-        loads[-1] = (loads[-1], time.perf_counter() - start)
-    model, optimizer, _ = build_for_profile(s, device)
-    times = []
-    for (x, y), _ in loads:
-        start = time.perf_counter()
-        optimizer.zero_grad(set_to_none=True)
-        model(x, y)[1].backward()
-        optimizer.step()
-        times.append(time.perf_counter() - start)
-    return _median([t for _, t in loads[1:]]), _median(times[1:])
-
-
 def _median(values: list[float]) -> float:
     ordered = sorted(values)
     mid = len(ordered) // 2
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
-
-
-def step_shares(profile, load_s: float) -> dict[str, float]:
-    """Seconds of one step by part: loading its batch (L), then the profiler's categories (lesson 01)."""
-    return {"load": load_s, **profile.by_category}
 
 
 def command_line(rungs: list[Rung]) -> str:
@@ -272,3 +230,9 @@ def peak_of(s: Settings, shape) -> float:
     x, y = measure.batch_of(shape, s.batch_per_worker, "cpu")
     step = measure.training_step(model, optimizer, x, y, loss_fn=loss_fn)
     return measure.measure_peak(step, model, optimizer, "cpu").peak
+
+
+def step_peak(s: Settings, shape, runs: list[dict], simulated: bool) -> float:
+    """One worker's peak memory for a step of ``s``: on a CPU lesson 06's tracker (``peak_of``: the process's
+    resident set counts torch itself); on a GPU the CUDA allocator's peak that the workers reported."""
+    return peak_of(s, shape) if simulated else max(r["peak_bytes"] for r in runs)

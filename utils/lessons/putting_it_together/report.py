@@ -22,7 +22,8 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
     base_tps = _median([r["tokens_per_s"] for r in base_runs])
     base_loss = base_runs[0]["final_loss"]
     rows = [{"step": "baseline", "tokens_per_s": base_tps, "x_prev": 1.0, "x_base": 1.0,
-             "peak": peaks.get("baseline", math.nan), "loss": base_loss, "dloss": 0.0, "tol": tolerance["fp32"],
+             "peak": peaks.get("baseline", math.nan), "loss": base_loss, "dloss": 0.0,
+             "tol": tolerance["fp32"],
              "loss_ok": True, "same_maths": True,
              "bound": None, "bound_what": "the starting point", "share": None, "within": True, "kept": True,
              "workers": 1, "ratios": [], "wall_s": [r["wall_s"] for r in base_runs]}]

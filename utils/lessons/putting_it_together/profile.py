@@ -1,0 +1,89 @@
+"""Lesson 08's look before the steps: one step of the baseline profiled (lesson 01), its loading timed
+apart from its compute (lesson 05's L and C) and the matmul peaks measured (the machine profile), all in one
+launched worker on the plan's first device, so that the notebook itself never starts CUDA.
+
+    found = launch(profile_worker, S.training, PROBE_SIZE, nprocs=1)[0]
+    found["load"], found["compute"], found["shares"], found["peaks"], found["top"]
+"""
+
+from __future__ import annotations
+
+import time
+
+import torch
+
+from utils import bench, machine
+from utils.lessons.ddp import settings as ddp_settings
+from utils.lessons.ddp.recipe import build
+from utils.lessons.putting_it_together.ladder import _median, vocab_of
+from utils.lessons.putting_it_together.script import Settings
+from utils.lessons.why_slow.profile import profile_step
+
+TRACE_DIR = "results/traces"
+
+
+def step_parts(s: Settings, device, batches: int = 8) -> tuple[float, float]:
+    """L and C of one step of ``s`` in this process: seconds to load a batch and of its compute (medians)."""
+    loader = torch.utils.data.DataLoader(ddp_settings.text_data(s), batch_size=s.batch_per_worker,
+                                         shuffle=True)
+    it, loads = iter(loader), []
+    for _ in range(batches):
+        start = time.perf_counter()
+        batch = next(it)
+        loads.append((batch, time.perf_counter() - start))
+    model, optimizer, _ = build(s.scaled(checkpoint=None), vocab_of(s), device)
+    times = []
+    for (x, y), _ in loads:
+        x, y = x.to(device), y.to(device)
+        bench.synchronize(device)
+        start = time.perf_counter()
+        optimizer.zero_grad(set_to_none=True)
+        model(x, y)[1].backward()
+        optimizer.step()
+        bench.synchronize(device)  # a GPU runs asynchronously: the step is done only after this
+        times.append(time.perf_counter() - start)
+    return _median([t for _, t in loads[1:]]), _median(times[1:])
+
+
+def profile_one_step(s: Settings, device):
+    """Lesson 01's ``profile_step`` on one optimizer step of the baseline (after one warm-up step)."""
+    model, optimizer, _ = build(s.scaled(checkpoint=None), vocab_of(s), device)
+    loader = torch.utils.data.DataLoader(ddp_settings.text_data(s), batch_size=s.batch_per_worker,
+                                         shuffle=True, generator=torch.Generator().manual_seed(s.seed))
+    x, y = (t.to(device) for t in next(iter(loader)))
+
+    def one_step():
+        optimizer.zero_grad(set_to_none=True)
+        model(x, y)[1].backward()
+        optimizer.step()
+
+    return profile_step(one_step, TRACE_DIR, device=str(device), name="08_putting_it_together_step")
+
+
+def profile_worker(s: Settings, probe_size: int = 512) -> dict:
+    """In a launched worker: L and C, the profile's seconds by part, its top ops and the fp32 and
+    low-precision matmul peaks of this device (one thread on a CPU)."""
+    from utils.launch import current_device
+
+    device = current_device()
+    with bench.threads(s.threads):
+        load, compute = step_parts(s, device)
+        prof = profile_one_step(s, device)
+        on_cpu = device.type == "cpu"
+        dtypes = ("fp32", "bf16") if on_cpu else ("fp32", "bf16", "fp16")  # fp16: a T4's precision step
+        probes = [machine.matmul_probe(probe_size, dtype, device=str(device), threads=1 if on_cpu else None)
+                  for dtype in dtypes]
+        ceilings = machine.measure_ceilings(probes, rounds=3, runs=2, device=str(device))[0]
+    return {"load": load, "compute": compute, "shares": {"load": load, **prof.by_category},
+            "top": prof.top, "peaks": {c.dtype: c.best for c in ceilings},
+            "ceilings": [str(c) for c in ceilings]}
+
+
+def look_first(s: Settings, probe_size: int = 512, simulated: bool = True) -> dict:
+    """``profile_worker``'s figures: in this process on a CPU (the profiler's C++ library complains when it
+    starts in a launched worker's thread), in one launched worker on a GPU (the notebook never starts CUDA)."""
+    if simulated:
+        return profile_worker(s, probe_size)
+    from utils.launch import launch
+
+    return launch(profile_worker, s, probe_size, nprocs=1, timeout=300)[0]
