@@ -89,3 +89,17 @@ def test_sizes_one_thread_a_worker_on_cpu_and_gpu_sizes_on_gpus(machine):
         assert base.threads == 1 and "simulated" in S.label
     else:
         assert base.threads is None and "cuda:0" in S.label and S.shape.parameters() > 20e6
+
+
+def test_the_ladder_turns_the_guides_choices_into_script_settings(machine):
+    from utils.lessons.putting_it_together import ladder
+
+    S = lesson_settings(devices.plan(2), machine.hw)
+    steps, _, _ = steps_for(machine, "small")
+    peaks = {"fp32": 1e12, "bf16": 8e12, "fp16": 8e12}  # what profile_worker measures on that device
+    kept = ladder.Rung("baseline", S.training, 1, None, "")
+    low = ladder.next_rung("precision", kept, steps, peaks, 1.01, S.shape.vocab, S.max_growth)
+    assert low.settings.precision == ("fp16" if "T4" in machine.name else "bf16") and low.bound == 8.0
+    two = ladder.next_rung("two devices", low, steps, peaks, 1.01, S.shape.vocab, S.max_growth)
+    assert bool(two.skipped) != two_distinct_devices(machine)
+    assert two.skipped or (two.workers, two.settings.batch_per_worker) == (2, S.training.batch_per_worker // 2)
