@@ -102,4 +102,5 @@ def test_the_ladder_turns_the_guides_choices_into_script_settings(machine):
     assert low.settings.precision == ("fp16" if "T4" in machine.name else "bf16") and low.bound == 8.0
     two = ladder.next_rung("two devices", low, steps, peaks, 1.01, S.shape.vocab, S.max_growth)
     assert bool(two.skipped) != two_distinct_devices(machine)
-    assert two.skipped or (two.workers, two.settings.batch_per_worker) == (2, S.training.batch_per_worker // 2)
+    half = S.training.batch_per_worker // 2
+    assert two.skipped or (two.workers, two.settings.batch_per_worker) == (2, half)
