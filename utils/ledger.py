@@ -44,8 +44,9 @@ def figure(name: str, mode: str | None = None) -> dict | None:
 
 
 def record(name: str, value: float, unit: str, bound: float | None = None, lesson: str = "", what: str = "",
-           mode: str | None = None) -> dict:
-    """Add or replace one figure (others are kept: a learner may run a single lesson) and return it."""
+           mode: str | None = None) -> None:
+    """Add or replace one figure (others are kept: a learner may run a single lesson). Returns nothing, so
+    that a notebook cell ending with it prints nothing."""
     from utils import bench, devices
 
     mode = mode or devices.mode()
@@ -59,4 +60,3 @@ def record(name: str, value: float, unit: str, bound: float | None = None, lesso
     tmp = file.with_suffix(".tmp")
     tmp.write_text(json.dumps({"mode": mode, "figures": dict(sorted(figures.items()))}, indent=1) + "\n")
     tmp.replace(file)  # atomic: a reader never sees half a file
-    return entry

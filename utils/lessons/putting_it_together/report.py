@@ -153,8 +153,10 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
 
 
 def record(rows: list[dict]) -> dict:
-    """The headline in the course ledger (``utils.ledger``): the last kept step's x baseline."""
+    """The headline in the course ledger (``utils.ledger``): the last kept step's x baseline; returns the
+    record as the ledger now holds it."""
     steps = ", ".join(f"{r['step']} {r['x_prev']:.2f}x{'' if r['kept'] else ' (not kept)'}"
                       for r in ran(rows)[1:])
-    return ledger.record("capstone_speedup", final(rows)["x_base"], "x", bound=total_bound(rows), lesson="08",
-                         what=f"the small GPT's tokens/s, the kept steps over the baseline ({steps})")
+    ledger.record("capstone_speedup", final(rows)["x_base"], "x", bound=total_bound(rows), lesson="08",
+                  what=f"the small GPT's tokens/s, the kept steps over the baseline ({steps})")
+    return ledger.figure("capstone_speedup")
