@@ -21,9 +21,11 @@ def test_everything_runs_on_the_first_device_of_the_plan(machine):
 def test_sizes_stay_small_on_cpu_and_grow_on_gpus(machine):
     S = settings(machine)
     if machine.mode == "cpu":
-        assert S.model == CPU_MODEL and S.peak_matmul <= 1024 and S.stream_bytes >= 8 * 32 * 2**20
+        assert S.model == CPU_MODEL and S.peak_matmul <= 1024
+        assert 3 * S.stream_bytes > 64 * 2**20  # STREAM's three arrays far beyond a 32 MiB L3
     else:
-        assert S.model["width"] > CPU_MODEL["width"] and S.peak_matmul >= 4096 and S.stream_bytes >= 2**30
+        assert S.model["width"] > CPU_MODEL["width"] and S.peak_matmul >= 4096 and S.stream_bytes >= 2**28
+    assert S.stream_bytes == 4 * S.elementwise_numel  # the bandwidth is measured on the ops' own operand size
     for axis, values in S.grid.items():
         assert list(values) == sorted(values) and S.model[axis] in values  # the base model is on every axis
     assert list(S.transfer_sizes) == sorted(S.transfer_sizes)
@@ -62,3 +64,79 @@ def test_the_roofline_runs_on_one_cpu_thread_and_its_matrix_vector_product_misse
     S = settings(machine)
     assert S.measure_threads == (1 if machine.mode == "cpu" else None)
     assert 4 * S.matvec**2 >= (2**30 if S.on_gpu else 64 * 2**20)  # beyond a GPU's L2, a CPU's L3
+
+
+def test_the_profile_measures_fp32_on_the_lessons_threads_and_every_dtype_on_all_of_them(machine):
+    """One profile, measured once: the ceilings set beside the lesson's work (fp32 on ``measure_threads``)
+    and the machine's fastest figures (every dtype on all threads); on a GPU one figure per dtype."""
+    S = settings(machine)
+    if machine.mode == "cpu":
+        assert S.profile_peaks == {1: ("fp32",), None: S.peak_dtypes} and S.bandwidth_threads == (1, None)
+        assert S.measure_threads in S.profile_peaks and S.measure_threads in S.bandwidth_threads
+    else:
+        assert S.profile_peaks == {None: S.peak_dtypes} and S.bandwidth_threads == (None,)
+    assert S.step_dtype in S.profile_peaks[None]  # MFU's peak is in the profile
+
+
+def test_the_link_is_measured_up_to_a_size_its_bandwidth_dominates(machine):
+    S = settings(machine)
+    assert S.transfer_sizes[0] <= 4096 and S.transfer_sizes[-1] >= (2**28 if S.on_gpu else 2**24)
+    assert S.transfer_sizes[-1] <= (2**28 if S.on_gpu else 2**24)  # gloo's 64 MiB messages only cost time
+
+
+def _fake_run(S):
+    """A machine profile, an MFU and a roofline as lesson 01 would measure them on ``S`` (nothing is timed)."""
+    from utils import machine as m
+    from utils.lessons.why_slow import roofline, utilisation
+    from utils.lessons.why_slow.peak import Ceilings
+
+    def threads(t):
+        return None if S.on_gpu else (t or 2)
+
+    ceilings = [m.Ceiling("matmul peak", d, threads(t), f"{S.peak_matmul}³", 1e11 * (k + 1) * (threads(t) or 1),
+                          9e10, 0.1, "ops/s" if d == "int8" else "FLOP/s")
+                for t, dtypes in S.profile_peaks.items() for k, d in enumerate(dtypes)]
+    ceilings += [m.Ceiling("memory bandwidth", "fp32", threads(t), "STREAM add, 32 MiB arrays", 2e10 * (threads(t) or 1),
+                           1.8e10, 0.1, "B/s") for t in S.bandwidth_threads]
+    profile = m.MachineProfile(S.device, list({c.name: c for c in ceilings}.values()))
+    peak, bw = profile.peak("fp32", S.measure_threads), profile.bandwidth(S.measure_threads)
+    roof = Ceilings.of(peak, bw)
+    points = [roofline.Point(op, op.flops / roof.attainable(op.intensity), 0.1, roof.attainable(op.intensity),
+                             roof.bound(op.intensity)) for op in roofline.lesson_ops(S)]
+    u = utilisation.StepUtilisation(1e12, [0.02, 0.021], [1e11, 1.1e11], S.step_dtype, peak.threads, peak.name)
+    return profile, roofline.Roofline(roof, peak, bw, points, peak.threads), u
+
+
+def test_the_lessons_sentences_name_the_right_ceilings_in_every_mode(machine):
+    """Which ceilings a sentence quotes (one thread or all, a datasheet or none) is decided per mode."""
+    from utils.lessons.why_slow import hardware, report
+
+    S = settings(machine)
+    profile, roof, u = _fake_run(S)
+    text = report.profile_sentence(profile, S)
+    half = S.peak_dtypes[1]
+    lines = report.hardware_sentences(hardware.datasheet_rows(), hardware.ridge_range(),
+                                      hardware.more_bandwidth_pairs(), profile, half, "this machine", roof)
+    notes = " ".join(report.roofline_notes(roof, profile)) + report.mfu_notes(u, profile, S)
+    if machine.mode == "cpu":
+        assert "on 1 thread" in text and "on 2" in text and report.datasheet_table(profile, S) is None
+        assert "by the threads" in lines[-1] and "1 thread" in notes
+    else:
+        assert "datasheet" in text and len(report.datasheet_table(profile, S).rows) == len(profile.ceilings)
+        assert "by the threads" not in lines[-1] and "GPU" in notes
+    assert "except the P100" in lines[0] and roof.ceilings.peak_name in report.roofline_sentence(roof)
+
+
+def test_a_profile_whose_threads_measured_slower_than_one_says_why():
+    from utils import machine as m
+    from utils.lessons.why_slow import report
+
+    S = lesson_settings(devices.plan(1, mode_name="cpu", n_gpus=0), devices.hardware(), "AVX512")
+    one = [m.Ceiling("matmul peak", "fp32", 1, "1024³", 1.4e11, 1.3e11, 0.1, "FLOP/s"),
+           m.Ceiling("memory bandwidth", "fp32", 1, "STREAM add, 32 MiB arrays", 1.7e10, 1.6e10, 0.1, "B/s")]
+    slower = one + [m.Ceiling("matmul peak", "fp32", 2, "1024³", 0.9e11, 0.8e11, 0.2, "FLOP/s"),
+                    m.Ceiling("memory bandwidth", "fp32", 2, "STREAM add, 32 MiB arrays", 1.3e10, 1.2e10, 0.1, "B/s")]
+    faster = one + [m.Ceiling("matmul peak", "fp32", 2, "1024³", 2.8e11, 2.7e11, 0.1, "FLOP/s"),
+                    m.Ceiling("memory bandwidth", "fp32", 2, "STREAM add, 32 MiB arrays", 3e10, 2.9e10, 0.1, "B/s")]
+    assert "another program" in report.profile_sentence(m.MachineProfile("cpu", slower), S)
+    assert "another program" not in report.profile_sentence(m.MachineProfile("cpu", faster), S)

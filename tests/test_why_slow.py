@@ -7,8 +7,7 @@ import torch
 
 from utils.lessons.why_slow import algorithms, flops, peak, profile, roofline, scaling, utilisation
 from utils.lessons.why_slow.step import training_step
-from utils.lessons.why_slow.transfers import batch_costs
-from utils.linkmodel import fit_alpha_beta
+from utils.lessons.why_slow.transfers import EMPTY, batch_costs, can_predict, latency, message_sizes
 
 SMALL = dict(context=32, width=64, depth=2, heads=2)
 
@@ -89,10 +88,32 @@ def test_the_profiler_writes_a_trace_and_splits_the_step(tmp_path):
     assert profile.category("aten::addmm") == "matmul" and profile.category("aten::gelu") == "memory-bound"
 
 
-def test_a_batch_of_token_ids_is_mostly_latency():
-    model = fit_alpha_beta([1e3, 1e6], [1e-5 + 1e3 / 1e10, 1e-5 + 1e6 / 1e10])
-    ids, per_seq, acts = batch_costs(model, batch=16, context=64, width=128)
-    assert ids.latency_share > 0.5 and per_seq.seconds > ids.seconds and acts.n_bytes == 16 * 64 * 128 * 4
+def test_a_batch_of_token_ids_is_mostly_latency_measured_at_every_size_it_sends():
+    from utils import machine
+
+    sizes = message_sizes([4096, 2**20], batch=16, context=64, width=128)
+    assert sizes[0] == EMPTY and {512, 8192, 16 * 64 * 128 * 4} <= set(sizes)  # one sequence, the batch, activations
+    link = machine.link_fit("test link", sizes, [1e-5 + n / 1e10 for n in sizes])
+    ids, per_seq, acts = batch_costs(link, batch=16, context=64, width=128)
+    assert ids.latency_share > 0.5 and per_seq.measured > ids.measured and acts.n_bytes == 16 * 64 * 128 * 4
+    assert per_seq.transfers == 16 and per_seq.measured == pytest.approx(16 * (1e-5 + 512 / 1e10))
+    assert ids.predicted == pytest.approx(ids.measured) and can_predict(link)
+    assert latency(link) == link.seconds[0] and ids.latency_share == pytest.approx(latency(link) / ids.measured)
+    noisy = machine.link_fit("noisy", sizes, [(1e-5 + n / 1e10) * (3 if k % 2 else 1) for k, n in enumerate(sizes)])
+    assert not can_predict(noisy) and batch_costs(noisy, 16, 64, 128)[0].measured == noisy.seconds[sizes.index(8192)]
+
+
+def test_the_profiler_keeps_its_start_and_stop_notices_off_stderr_and_real_errors_on_it(capfd, tmp_path):
+    import os
+
+    with profile.without_profiler_notices():
+        os.write(2, b"USDT:2026-12-04 01:26:15 11841:11841 SyncActivityProfilerHandler.cpp:52] profiler_start\n")
+        os.write(2, b"a real error\n")
+    err = capfd.readouterr().err
+    assert "profiler_start" not in err and "a real error" in err
+    run = training_step(SMALL, 2)
+    profile.profile_step(run.step, tmp_path)
+    assert "USDT" not in capfd.readouterr().err
 
 
 # --- the roofline measured in alternating rounds, its plot, the benchmarks' command line -------------------
@@ -114,6 +135,9 @@ def test_measure_roofline_times_both_ceilings_beside_every_op_on_the_lessons_thr
     assert [p.op.name for p in roof.points] == [op.name for op in roofline.lesson_ops(S)]
     assert roof.stream_kernel in ("copy", "add") and roof.ceilings.bandwidth == roof.bandwidth.best
     assert roof.ceilings.flops == roof.peak.best and roof.worst.fraction == max(p.fraction for p in roof.points)
+    # named as the machine profile names them: the same probe, the same name
+    assert roof.peak.name == roof.ceilings.peak_name == "fp32 matmul peak, 1 thread, 128³" and roof.peak_size == 128
+    assert roof.bandwidth.name == f"fp32 memory bandwidth, 1 thread, STREAM {roof.stream_kernel}, 4 MiB arrays"
     assert all(p.ceiling == roof.ceilings.attainable(p.op.intensity) for p in roof.points)
 
 
@@ -127,7 +151,7 @@ def test_the_roofline_plot_places_its_labels_without_overlap():
                              ceilings.attainable(op.intensity), ceilings.bound(op.intensity))
               for op, f in zip(ops, (0.7, 1.0, 0.98, 1.02, 0.95, 0.2, 0.5, 0.15))]
     fig = plotting.plot_roofline(points, ceilings, " (test)", True, extra_roofs={"bf16": 300e9})
-    assert plotting.overlapping_labels(fig) == []
+    assert plotting.overlapping_labels(fig) == [] and plotting.labels_over_marks(fig) == []
     assert {t.get_text() for t in fig.axes[0].texts} >= {op.name for op in ops}
 
 
@@ -144,7 +168,7 @@ def test_step_utilisation_runs_on_the_threads_it_is_given_and_restores_torchs():
     run = training_step(SMALL, 2)
     before = torch.get_num_threads()
     u = utilisation.step_utilisation(run, 64, rounds=2, runs=1, threads=1)
-    assert u.threads == 1 and torch.get_num_threads() == before
+    assert u.threads == 1 and torch.get_num_threads() == before and u.peak_name == "fp32 matmul peak, 1 thread, 64³"
     assert len(u.mfus) == 2 and all(m > 0 for m in u.mfus)
 
 
@@ -164,6 +188,6 @@ def test_the_hardware_plot_labels_every_gpu_without_overlap():
     from utils.lessons.why_slow import hardware, plotting
 
     rows = [(n, p, b) for n, _, _, p, b, _ in hardware.datasheet_rows()]
-    fig = plotting.plot_hardware(rows, ("this machine (bf16, measured)", 1.5e11, 1.6e10), dtype="16-bit")
-    assert plotting.overlapping_labels(fig) == []
+    fig = plotting.plot_hardware(rows, ("this CPU, 2 threads (bf16, measured)", 1.5e11, 1.6e10), dtype="16-bit")
+    assert plotting.overlapping_labels(fig) == [] and plotting.labels_over_marks(fig) == []
     assert {t.get_text() for t in fig.axes[0].texts} >= {name for name, _, _ in rows}

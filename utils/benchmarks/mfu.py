@@ -16,7 +16,7 @@ def mfu_benchmark() -> bench.Result:
     u = step_utilisation(training_step(S.model, S.batch, S.device, S.step_dtype), S.peak_matmul,
                          threads=S.measure_threads)
     return bench.Result("mfu", measured=u.median, bound=1.0, unit="",
-                        note=f"{S.step_dtype} step against a measured {S.step_dtype} {S.peak_matmul}^3 matmul peak "
-                             f"of {u.peak / 1e9:.0f} GFLOP/s, both on {u.threads} thread(s) in 5 alternating rounds",
+                        note=f"{S.step_dtype} step against the {u.peak_name} ({u.peak / 1e9:.0f} GFLOP/s), "
+                             f"both timed in 5 interleaved rounds",
                         extra=dict(step_flops=u.model_flops, achieved_flops=u.achieved, peak_flops=u.peak, threads=u.threads,
                                    mfu_rounds=u.mfus))

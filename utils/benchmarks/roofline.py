@@ -1,8 +1,9 @@
 """Benchmark ``roofline``: the largest ratio of a lesson-01 op's measured FLOP/s to its roofline ceiling.
 
-The ceilings (the fastest of three large fp32 matmuls; the faster of STREAM's copy and add on arrays the size of
-the ops' operands) are measured in the same rounds as the ops, on the same threads (one on a CPU); a value above
-1.0 by more than the op's spread means the ceilings are wrong for that op (an operand served from the caches)."""
+The ceilings (the machine profile's probes: one large fp32 matmul; the faster of STREAM's copy and add on arrays
+the size of the ops' operands) are measured in the same rounds as the ops, on the same threads (one on a CPU); a
+value above 1.0 by more than the op's spread means the ceilings are wrong for that op (an operand served from
+the caches)."""
 
 import torch
 
@@ -19,9 +20,8 @@ def roofline_benchmark() -> bench.Result:
     worst, c = roof.worst, roof.ceilings
     return bench.Result("roofline", measured=worst.fraction, bound=1.0, unit="",
                         note=f"highest: {worst.op.name} ({worst.bound}-bound, {worst.spread:.0%} spread); "
-                             f"{roof.threads} thread(s), fp32 peak {c.flops / 1e9:.0f} GFLOP/s, "
-                             f"bandwidth {c.bandwidth / 1e9:.1f} GB/s (STREAM {roof.stream_kernel}), measured in the same "
-                             f"rounds",
+                             f"{roof.peak.name} {c.flops / 1e9:.0f} GFLOP/s, {roof.bandwidth.name} "
+                             f"{c.bandwidth / 1e9:.1f} GB/s, measured in the same rounds",
                         extra=dict(spread=round(worst.spread, 4), threads=roof.threads, peak_flops=c.flops,
                                    bandwidth=c.bandwidth,
                                    fractions={p.op.name: round(p.fraction, 4) for p in roof.points}))

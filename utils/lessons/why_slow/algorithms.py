@@ -29,8 +29,8 @@ def naive_attention(q, k, v):
 
 
 def fused_attention(q, k, v):
-    """The same result from one call: tiles of the scores live in the cache (registers, shared memory on a GPU)
-    and the masked half is skipped, so neither the T x T matrix nor its traffic exists."""
+    """The same result from one call: tiles of the scores live in the cache (registers, shared memory on a
+    GPU) and the masked half is skipped, so neither the T x T matrix nor its traffic exists."""
     return F.scaled_dot_product_attention(q, k, v, is_causal=True)
 
 

@@ -31,7 +31,8 @@ def gpt_flops(vocab: int, context: int, width: int, depth: int, batch: int, toke
     tokens (default: the full context). Biases, norms and softmax are left out: O(width) per token, not
     O(width²)."""
     T = tokens_per_seq or context
-    n = 12 * depth * width**2 + width * vocab  # qkv 3C², proj C², fc 4C², proj 4C² per block; the output layer
+    # qkv 3C², proj C², fc 4C², proj 4C² per block; then the output layer
+    n = 12 * depth * width**2 + width * vocab
     tokens = batch * T
     attention = depth * 2 * (2 * batch * T * T * width)  # QKᵀ: 2·T·T·C per sequence, AV the same
     forward = 2 * n * tokens + attention

@@ -39,3 +39,21 @@ def table_rows(mine: tuple[str, float, str, float, float] | None) -> list[tuple[
 
 COLUMNS = ["device", "fp32 TFLOP/s", "16-bit TFLOP/s", "memory GB/s", "ridge (FLOPs/byte, 16-bit)",
            "16-bit / fp32"]
+
+
+def ridge_range(rows: list[tuple] | None = None, factor: float = 3.0) -> tuple[float, float, list[tuple]]:
+    """(lowest, highest) 16-bit ridge point of the datasheet GPUs within ``factor`` of their median, and the
+    others as (name, ridge, 16-bit / fp32): what section 7 states, computed from the table it prints."""
+    rows = datasheet_rows() if rows is None else rows
+    ridges = sorted(r[5] for r in rows)
+    median = ridges[len(ridges) // 2]
+    usual = [r for r in rows if median / factor <= r[5] <= median * factor]
+    others = [(r[0], r[5], r[3] / r[1]) for r in rows if r not in usual]
+    return min(r[5] for r in usual), max(r[5] for r in usual), others
+
+
+def more_bandwidth_pairs(rows: list[tuple] | None = None) -> list[tuple[str, str, float]]:
+    """(faster, slower, bandwidth ratio) for GPUs with the same 16-bit peak and different memory bandwidth."""
+    rows = datasheet_rows() if rows is None else rows
+    return [(a[0], b[0], a[4] / b[4]) for a in rows for b in rows
+            if a[3] == b[3] and a[2] == b[2] and a[4] > b[4]]

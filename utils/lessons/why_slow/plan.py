@@ -35,9 +35,12 @@ class LessonSettings:
     model: dict  # GPT sizes of sections 1 and 6: context, width, depth, heads
     batch: int  # sequences per training step
     step_dtype: str  # the dtype the training step computes in: fp32 on CPU, bf16/fp16 autocast on a GPU
-    peak_dtypes: tuple[str, ...]  # dtypes whose large-matmul FLOP/s are measured (section 1)
-    peak_matmul: int  # n of the n x n x n matmul that measures a dtype's peak
-    stream_bytes: int  # bytes of the copy that measures memory bandwidth: far beyond the caches
+    peak_dtypes: tuple[str, ...]  # dtypes whose large-matmul FLOP/s the machine profile measures
+    peak_matmul: int  # n of the n x n x n matmul that measures a dtype's peak (the profile's ``matmul_n``)
+    stream_bytes: int  # bytes of each STREAM array that measures memory bandwidth (the profile's, the roof's):
+    # the size of the elementwise ops' operands, three of them far beyond the caches
+    profile_peaks: dict  # {threads: dtypes} of the machine profile (None: torch's own thread count)
+    bandwidth_threads: tuple  # thread counts of the profile's memory bandwidth (None: torch's own)
     datasheet: gpu_specs.GpuSpec | None  # this GPU's datasheet entry (None on a CPU or an unknown GPU)
     matmul_sizes: tuple[int, ...]  # square matmuls of the roofline (section 2)
     token_matrix: tuple[int, int, int]  # (tokens, width, 4 x width): the GPT's first feed-forward matmul
@@ -45,7 +48,7 @@ class LessonSettings:
     matvec: int  # n of the (1 x n) @ (n x n) matrix-vector product of section 2: its matrix far beyond the caches
     measure_threads: int | None  # torch threads of the timings set beside a ceiling or each other: MFU (section
     # 1), the roofline (2), the scaling (4), the comparisons (5) and lab 01 (None: leave torch's own)
-    transfer_sizes: tuple[int, ...]  # bytes of the copies of section 3
+    transfer_sizes: tuple[int, ...]  # bytes of the messages over the two workers' link (section 3)
     grid: dict  # section 4: the values each axis takes
     grid_batch: int
     attention: dict  # section 5: batch, heads, tokens, head_dim of the attention compared
@@ -85,20 +88,28 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware, cpu_capability: st
     gpu = not plan.simulated
     dtypes = peak_dtypes(plan, hw, cpu_capability)
     spec = gpu_specs.spec_for(hw.gpus[0].name) if gpu and hw.gpus else None
+    numel = 2**26 if gpu else 2**23  # fp32 elements of each elementwise operand: 256 MiB / 32 MiB
     return LessonSettings(
         device=plan.devices[0], model=dict(GPU_MODEL if gpu else CPU_MODEL), batch=16,
         step_dtype=dtypes[1] if gpu else "fp32", peak_dtypes=dtypes,
-        peak_matmul=8192 if gpu else 1024, stream_bytes=GIB if gpu else 256 * MIB, datasheet=spec,
+        peak_matmul=8192 if gpu else 1024, stream_bytes=4 * numel, datasheet=spec,
+        # The machine profile (utils.machine), measured once at the start: on a CPU, fp32 on one thread (where the
+        # lesson's work is timed) and every dtype on all of torch's threads (oneDNN's bf16 and int8 kernels ignore
+        # a smaller thread count: one thread would measure the same as two); the bandwidth on both. A GPU has one
+        # figure per dtype.
+        profile_peaks={None: dtypes} if gpu else {1: ("fp32",), None: dtypes},
+        bandwidth_threads=(None,) if gpu else (1, None),
         matmul_sizes=(256, 1024, 4096, 8192) if gpu else (64, 256, 1024),
         token_matrix=(16 * 512, 768, 3072) if gpu else (16 * 64, 128, 512),
-        elementwise_numel=2**26 if gpu else 2**23,  # 256 MiB / 32 MiB of fp32 per operand
+        elementwise_numel=numel,
         matvec=16384 if gpu else 4096,  # a 1 GiB / 64 MiB matrix: streamed from memory, not served by a cache
         # On a CPU those timings run on one thread, ceilings and work alike (section 1's peak table uses both): two threads
         # on two shared cores wait for each other's slower half, so a step or an op timed on both is slowed by
         # anything else that runs (by 3-5x, measured), a ceiling measured in a quieter moment is not. One core's
         # peak is lower, and the work is set beside it just the same.
         measure_threads=None if gpu else 1,
-        transfer_sizes=tuple(2**12 * 4**k for k in range(9 if gpu else 8)),  # 4 KiB .. 256 / 64 MiB
+        # 4 KiB .. 256 MiB on a GPU's link, .. 16 MiB through gloo (bandwidth-dominated already; larger costs time)
+        transfer_sizes=tuple(2**12 * 4**k for k in range(9 if gpu else 7)),
         grid=dict(GPU_GRID if gpu else CPU_GRID), grid_batch=8,
         attention=dict(batch=8, heads=16, tokens=2048, head_dim=64) if gpu
         else dict(batch=4, heads=4, tokens=256, head_dim=32),

@@ -10,6 +10,12 @@ Categories, from each operator's *self* time (time in the op itself, not in ops 
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import os
+import re
+import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +36,40 @@ class StepProfile:
     gpu_idle_seconds: float | None  # GPU modes: the step's span on the GPU minus its kernels
 
 
+# What kineto (the profiler's C++ library) writes to the process's stderr as a profile starts and stops:
+# "USDT:2026-12-04 01:26:15 11841:11841 SyncActivityProfilerHandler.cpp:52] profiler_start". Its
+# KINETO_LOG_LEVEL would hide it only when set before the first profile, and would hide kineto's errors too.
+NOTICE = re.compile(r"^USDT:.*\] profiler_(start|stop)\s*$")
+
+
+@contextlib.contextmanager
+def without_profiler_notices():
+    """Run the block with file descriptor 2 (C-level stderr) written to a temporary file, then restore it and
+    re-emit every captured line except kineto's start/stop notices: real errors still reach the reader."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 2)
+        try:
+            yield
+        finally:
+            _flush_c_stdio()
+            os.dup2(saved, 2)
+            os.close(saved)
+            captured.seek(0)
+            lines = captured.read().decode(errors="replace").splitlines(keepends=True)
+            kept = "".join(line for line in lines if not NOTICE.match(line))
+            if kept:
+                sys.stderr.write(kept)
+                sys.stderr.flush()
+
+
+def _flush_c_stdio() -> None:
+    """fflush(NULL): push out anything the C library still buffers for the captured descriptor."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).fflush(None)
+
+
 def category(op_name: str) -> str:
     name = op_name.removeprefix("aten::")
     if any(name == m or name.startswith(m) or f"_{m}" in name for m in MATMUL_OPS):
@@ -48,12 +88,13 @@ def _aten_self_times(prof, device_time: bool) -> dict[str, tuple[float, int]]:
     return out
 
 
-def profile_step(step, trace_dir: str | Path, device: str = "cpu", name: str = "01_why_slow_step") -> StepProfile:
+def profile_step(step, trace_dir: str | Path, device: str = "cpu",
+                 name: str = "01_why_slow_step") -> StepProfile:
     """Profile one call of ``step`` (after one untimed warm-up) and export its Chrome/Perfetto trace."""
     on_gpu = str(device).startswith("cuda")
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
     step()  # warm-up: the first call allocates and picks kernels
-    with profile(activities=activities) as prof:
+    with without_profiler_notices(), profile(activities=activities) as prof:
         start = time.perf_counter()
         step()
         if on_gpu:

@@ -18,8 +18,8 @@ from typing import Callable
 
 import torch
 
-from utils import bench
-from utils.lessons.why_slow.peak import Ceilings, Rate, matmul_operands
+from utils import machine
+from utils.lessons.why_slow.peak import Ceilings
 from utils.lessons.why_slow.step import DTYPES
 
 
@@ -35,7 +35,8 @@ class Op:
         return self.flops / self.bytes
 
 
-def matmul_op(m: int, k: int, n: int, dtype: str = "fp32", device: str = "cpu", name: str | None = None) -> Op:
+def matmul_op(m: int, k: int, n: int, dtype: str = "fp32", device: str = "cpu",
+              name: str | None = None) -> Op:
     """(m x k) @ (k x n): 2mkn FLOPs; reads both operands and writes the result."""
     size = DTYPES[dtype].itemsize
 
@@ -105,26 +106,25 @@ class Point:
         return self.fraction > 1 + self.spread
 
 
-def measure_point(op: Op, ceilings: Ceilings, device: str = "cpu", repeats: int = 5) -> Point:
-    m = bench.measure(op.make(), warmup=2, repeats=repeats, device=device)
-    return Point(op, m.min, m.spread, ceilings.attainable(op.intensity), ceilings.bound(op.intensity))
-
-
-def measure_points(ops: list[Op], ceilings: Ceilings, device: str = "cpu", repeats: int = 5) -> list[Point]:
-    return [measure_point(op, ceilings, device, repeats) for op in ops]
-
-
 @dataclass(frozen=True)
 class Roofline:
     """Both ceilings and every op's point, measured in the same rounds (``measure_roofline``)."""
 
     ceilings: Ceilings
-    peak: Rate  # FLOP/s of the fastest of the fp32 n³ matmuls: best, median, spread
-    peak_size: int  # its n
-    bandwidth: Rate  # bytes/s of the faster of STREAM's copy and add
-    stream_kernel: str  # which of the two it was
+    peak: machine.Ceiling  # "fp32 matmul peak, 1 thread, 1024³": best, median, spread, name
+    bandwidth: machine.Ceiling  # "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays"
     points: list[Point]
-    threads: int  # torch threads every measurement ran on
+    threads: int | None  # torch threads every measurement ran on (None on a GPU)
+
+    @property
+    def peak_size(self) -> int:
+        """n of the n x n x n matmul that measured the peak."""
+        return int(self.peak.size.rstrip("³"))
+
+    @property
+    def stream_kernel(self) -> str:
+        """Which of STREAM's kernels gave the bandwidth: "copy" or "add"."""
+        return self.bandwidth.size.split(",")[0].removeprefix("STREAM ")
 
     @property
     def worst(self) -> Point:
@@ -132,45 +132,43 @@ class Roofline:
         return max(self.points, key=lambda p: p.fraction)
 
 
+def roof_probes(S) -> list[machine.Probe]:
+    """The roof's probes, the machine profile's own (``utils.machine``): the fp32 matmul of n = ``S.peak_matmul``
+    and STREAM's copy and add on arrays of ``S.stream_bytes``, on ``S.measure_threads`` threads."""
+    return [machine.matmul_probe(S.peak_matmul, "fp32", S.device, S.measure_threads),
+            *machine.stream_probes(S.stream_bytes // 4, S.device, S.measure_threads)]
+
+
 def measure_roofline(ops: list[Op], S, rounds: int = 5, runs: int = 2) -> Roofline:
-    """Lesson 01, section 2 (and lab 01): the fp32 ceilings and every op, timed in alternating rounds on
-    ``S.measure_threads`` threads, so that a busy moment slows a ceiling and the ops beside it alike; each keeps
-    its fastest run and its spread.
-
-    Peak: the fastest of three fp32 n³ matmuls, n = ``S.peak_matmul``, a half and a quarter of it (a smaller
-    one whose operands stay in a core's cache can run the kernel faster than one that streams them). Bandwidth:
-    the faster of STREAM's *copy* (c = a: 2 arrays cross) and *add* (c = a + b: 3 cross), on fp32 arrays of
-    ``S.elementwise_numel``, the size of the ops' own operands (beyond the caches, and a bandwidth measured on
-    other sizes differs by 10-20 % on a CPU). A CPU reads a cache line before writing it (write-allocate), so a
-    copy moves 3 units of traffic for the 2 counted and an add 4 for 3: an add's counted bytes flow faster.
-    STREAM reports both; the roof is the best of them."""
-    sizes, words = (S.peak_matmul, S.peak_matmul // 2, S.peak_matmul // 4), S.elementwise_numel
-    with bench.threads(S.measure_threads):
-        matmuls = [(lambda a, b: lambda: a @ b)(*matmul_operands(n, "fp32", S.device)) for n in sizes]
-        x, y, z = (torch.ones(words, device=S.device) for _ in range(3))
-        calls = matmuls + [lambda: z.copy_(x), lambda: torch.add(x, y, out=z)] + [op.make() for op in ops]
-        samples: list[list[float]] = [[] for _ in calls]
-        for _ in range(rounds):
-            for times, call in zip(samples, calls):
-                times += bench.measure(call, warmup=1, repeats=runs, device=S.device).samples
-        threads = torch.get_num_threads()
-    timed = [bench.Measurement(times, warmup=1) for times in samples]
-    peaks = {n: Rate.of(2 * n**3, m) for n, m in zip(sizes, timed)}
-    peak_size = max(peaks, key=lambda n: peaks[n].best)
-    streams = {"copy": Rate.of(2 * 4 * words, timed[3]), "add": Rate.of(3 * 4 * words, timed[4])}
-    kernel = max(streams, key=lambda k: streams[k].best)
-    ceilings = Ceilings(peaks[peak_size].best, streams[kernel].best, "fp32", "measured")
-    points = [Point(op, m.min, m.spread, ceilings.attainable(op.intensity), ceilings.bound(op.intensity))
-              for op, m in zip(ops, timed[5:])]
-    return Roofline(ceilings, peaks[peak_size], peak_size, streams[kernel], kernel, points, threads)
+    """Lesson 01, section 2 (and lab 01): the fp32 ceilings and every op, timed in the same interleaved rounds
+    (``machine.measure_ceilings``) on ``S.measure_threads`` threads, so that a busy moment slows a ceiling and
+    the ops beside it alike; each keeps its fastest run and its spread."""
+    timed_ops = [(S.measure_threads, op.make()) for op in ops]
+    ceilings, timed = machine.measure_ceilings(roof_probes(S), rounds, runs, S.device, alongside=timed_ops)
+    peak = next(c for c in ceilings if c.kind == "matmul peak")
+    bandwidth = next(c for c in ceilings if c.kind == "memory bandwidth")
+    roof = Ceilings.of(peak, bandwidth)
+    points = [Point(op, m.min, m.spread, roof.attainable(op.intensity), roof.bound(op.intensity))
+              for op, m in zip(ops, timed)]
+    threads = None if S.on_gpu else (S.measure_threads or torch.get_num_threads())
+    return Roofline(roof, peak, bandwidth, points, threads)
 
 
-def points_rows(points: list[Point]) -> list[tuple]:
-    """Rows for a table: op, FLOPs, bytes, intensity, bound, achieved, ceiling, fraction."""
-    return [(p.op.name, f"{p.op.flops:.3g}", f"{p.op.bytes:.3g}", f"{p.op.intensity:.2f}", p.bound,
-             f"{p.achieved / 1e9:.1f}", f"{p.ceiling / 1e9:.1f}",
+def headline_rows(points: list[Point]) -> list[tuple]:
+    """The section's narrow table: op, intensity, what limits it, achieved GFLOP/s, share of its roof."""
+    return [(p.op.name, f"{p.op.intensity:.2f}", p.bound, f"{p.achieved / 1e9:.1f}",
              f"{p.fraction:.0%}" + (" ⚠ above" if p.above_roof else "")) for p in points]
 
 
+HEADLINE_COLUMNS = ["op", "FLOPs/byte", "limited by", "GFLOP/s", "of its roof"]
+
+
+def points_rows(points: list[Point]) -> list[tuple]:
+    """Rows for the full table: op, FLOPs, bytes, intensity, bound, achieved, ceiling, fraction, spread."""
+    return [(p.op.name, f"{p.op.flops:.3g}", f"{p.op.bytes:.3g}", f"{p.op.intensity:.2f}", p.bound,
+             f"{p.achieved / 1e9:.1f}", f"{p.ceiling / 1e9:.1f}",
+             f"{p.fraction:.0%}" + (" ⚠ above" if p.above_roof else ""), f"{p.spread:.0%}") for p in points]
+
+
 POINT_COLUMNS = ["op", "FLOPs", "bytes", "FLOPs/byte", "bound", "GFLOP/s achieved", "GFLOP/s ceiling",
-                 "of ceiling"]
+                 "of ceiling", "spread"]

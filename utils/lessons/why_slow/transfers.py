@@ -1,41 +1,66 @@
-"""Latency against bandwidth (lesson 01, section 3): lesson 00's copies, fitted with the alpha-beta model.
+"""Latency against bandwidth (lesson 01, section 3): what moving a training batch over the two workers' link
+costs, measured, and what the alpha-beta model of that link predicts.
 
-Every transfer pays a fixed cost alpha before the first byte moves, then n / beta for its n bytes. A batch of
-token ids is a few KiB, far below n_1/2 = alpha x beta: its transfer is almost all latency, and sending it
-as one piece (not one tensor per sequence) is what keeps the cost down.
+Every transfer pays a fixed cost alpha before the first byte moves, then n / beta for its n bytes. The link is
+the machine profile's (``utils.machine.measure_link``): gloo messages between two worker processes in cpu
+mode, pinned host-to-GPU copies with one GPU, GPU 0 to GPU 1 with two; lesson 00 measures the same one.
+Every size a batch sends is measured, so the table never rests on the fit alone: the fit predicts a time only
+where it describes every measured size within ``PREDICTS``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from utils.lessons.start_here import bandwidth
-from utils.linkmodel import AlphaBeta, fit_alpha_beta
+EMPTY = 8  # bytes of the smallest message measured
+SMALL = 4096  # a message this small is all latency: its bytes take under a microsecond on any link here
+PREDICTS = 0.5  # a fit off by more than ±50 % at some measured size cannot predict a time
 
 
 @dataclass(frozen=True)
 class BatchCost:
     what: str
-    n_bytes: int
-    seconds: float  # alpha + n / beta
-    latency_share: float  # alpha / t: the part of the time no bandwidth can shorten
+    n_bytes: int  # in all
+    transfers: int  # pieces it is sent in
+    measured: float  # seconds: transfers x the measured time of one piece
+    predicted: float  # seconds: transfers x (alpha + piece / beta)
+    latency_share: float  # transfers x ``latency(link)``, over ``measured``: what no bandwidth shortens
 
 
-def measure_and_fit(sizes: list[int], repeats: int = 5) -> tuple[str, list, AlphaBeta]:
-    """Lesson 00's copies of the mode's link (host memcpy on CPU, pinned host-to-GPU on a GPU), fitted."""
-    points = bandwidth.measure_copies(list(sizes), repeats=repeats)
-    path = "host to GPU 0, pinned" if any(p.path.endswith("pinned") for p in points) else points[0].path
-    mine = sorted((p for p in points if p.path == path), key=lambda p: p.size)
-    return path, mine, fit_alpha_beta([p.size for p in mine], [p.seconds for p in mine])
-
-
-def batch_costs(model: AlphaBeta, batch: int, context: int, width: int) -> list[BatchCost]:
-    """What moving a training batch costs under ``model``: the token ids (int64), one sequence at a time or
-    all at once, and the activations (B, T, C) fp32 that a pipeline stage hands to the next (lesson 02)."""
+def batch_cases(batch: int, context: int, width: int) -> list[tuple[str, int, int]]:
+    """(what, bytes in all, transfers): the token ids (int64) of a batch sent as one piece or one piece per
+    sequence, and the activations (B, T, C) fp32 that a pipeline stage hands to the next (lesson 02)."""
     ids = batch * context * 8
-    cases = [("token ids, one transfer", ids, model.time(ids)),
-             (f"token ids, {batch} transfers (one per sequence)", ids, batch * model.time(ids / batch)),
-             ("activations (B, T, C) fp32", batch * context * width * 4,
-              model.time(batch * context * width * 4))]
-    transfers = {cases[1][0]: batch}
-    return [BatchCost(what, n, t, transfers.get(what, 1) * model.alpha / t) for what, n, t in cases]
+    return [("token ids, one transfer", ids, 1),
+            (f"token ids, {batch} transfers (one per sequence)", ids, batch),
+            ("activations (B, T, C) fp32", batch * context * width * 4, 1)]
+
+
+def message_sizes(link_sizes, batch: int, context: int, width: int) -> list[int]:
+    """The sizes to measure: the link's series, every piece a batch case sends, and an EMPTY message."""
+    pieces = {n // k for _, n, k in batch_cases(batch, context, width)}
+    return sorted(set(link_sizes) | pieces | {EMPTY})
+
+
+def can_predict(link) -> bool:
+    """Whether one alpha and one beta describe every measured size of ``link`` (a ``machine.LinkFit``)."""
+    return link.accuracy <= PREDICTS
+
+
+def latency(link) -> float:
+    """The link's latency, measured: the fastest of its messages of at most SMALL bytes (the fastest, because
+    a busy machine only ever delays a message)."""
+    return min(s for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL)
+
+
+def batch_costs(link, batch: int, context: int, width: int) -> list[BatchCost]:
+    """Each case of ``batch_cases`` on ``link`` (a ``machine.LinkFit`` measured at ``message_sizes``): the
+    measured time, the fit's prediction, and the share of the time that is latency."""
+    measured = dict(zip(link.fit.sizes, link.seconds))
+    empty = latency(link)
+    out = []
+    for what, n_bytes, k in batch_cases(batch, context, width):
+        seconds = k * measured[n_bytes // k]
+        out.append(BatchCost(what, n_bytes, k, seconds, k * link.fit.time(n_bytes / k),
+                             min(1.0, k * empty / seconds)))
+    return out

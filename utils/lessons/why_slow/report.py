@@ -1,0 +1,284 @@
+"""Lesson 01's sentences and "How this was measured" tables, printed from the run (never typed in).
+
+The notebook shows the technique (``flops``, ``roofline``, ``transfers``...); this module turns what it measured
+into the one sentence each section answers with, and into the tables of its collapsed block. Every figure in a
+sentence comes from the objects passed in; where a sentence compares with a bound, the bound is named.
+"""
+
+from __future__ import annotations
+
+import statistics
+import textwrap
+
+from utils.tables import Table
+
+WIDTH = 110  # no visible output line is longer (the course's narrow-output rule)
+PALM_MFU = 0.462  # PaLM 540B's training MFU on TPU v4, as its paper reports it: a published figure, not ours
+
+
+def say(text: str) -> None:
+    """Print one of the lesson's sentences, wrapped at ``WIDTH`` columns."""
+    print(textwrap.fill(text, WIDTH))
+
+
+def _gflops(x: float) -> str:
+    return f"{x / 1e9:,.1f} GFLOP/s"
+
+
+# --- the machine profile ------------------------------------------------------------------------------------
+
+
+def profile_sentence(profile, S) -> str:
+    """Which ceiling is which: on a CPU, one thread (beside the lesson's work) against all of them."""
+    peak, bw = profile.peak("fp32"), profile.bandwidth()
+    if S.on_gpu:
+        text = f"{peak}; {bw}."
+        if S.datasheet and "fp32" in S.datasheet.peak_flops:
+            sheet = S.datasheet.peak_flops["fp32"]
+            text += (f" The datasheet's fp32 peak, a bound, is {sheet / 1e12:.1f} TFLOP/s: the matmul reaches "
+                     f"{peak.best / sheet:.0%} of it.")
+        return text
+    one, bw1 = profile.peak("fp32", S.measure_threads), profile.bandwidth(S.measure_threads)
+    text = (f"fp32 matmul peak: {one.formatted()} on {one.threads} thread, {peak.formatted()} on {peak.threads} "
+            f"({peak.best / one.best:.1f}x); memory bandwidth: {bw1.formatted()} on {bw1.threads} thread, "
+            f"{bw.formatted()} on {bw.threads} ({bw.best / bw1.best:.1f}x). Sections 1 and 2 time their work on "
+            f"{one.threads} thread and set it beside the {one.threads}-thread ceilings; section 7 places the "
+            f"all-threads figures among the GPUs.")
+    if peak.threads > one.threads and min(peak.best / one.best, bw.best / bw1.best) < 1:
+        text += (f" {peak.threads} threads measured slower than {one.threads}: another program used a core during "
+                 f"these rounds, and threads that share the work wait for the slowest of them (why the lesson "
+                 f"times its work on {one.threads}).")
+    return text
+
+
+def datasheet_table(profile, S) -> Table | None:
+    """On a GPU: each measured peak beside its datasheet bound (None on a CPU: no datasheet is readable)."""
+    if not S.datasheet:
+        return None
+    rows = []
+    for c in profile.ceilings:
+        sheet = (S.datasheet.peak_flops.get(c.dtype) if c.kind == "matmul peak" else S.datasheet.memory_bandwidth)
+        rows.append((c.name, c.formatted(), f"{sheet / 1e9:,.0f} G{c.unit}" if sheet else "not in the datasheet",
+                     f"{c.best / sheet:.0%}" if sheet else ""))
+    return Table(["ceiling", "measured", "datasheet (bound)", "share"], rows, title=f"{S.datasheet.name} datasheet")
+
+
+# --- section 1: MFU -----------------------------------------------------------------------------------------
+
+
+def mfu_table(U) -> Table:
+    """The headline: what MFU is made of."""
+    return Table(["quantity", "value"], [
+        ("model FLOPs of one training step (formula)", f"{U.model_flops:.3g}"),
+        ("step time (median of the rounds' fastest)", f"{statistics.median(U.step_seconds) * 1e3:.1f} ms"),
+        ("model FLOP/s", _gflops(U.achieved)),
+        (f"{U.peak_name} (same rounds)", _gflops(U.peak)),
+        (f"MFU (median of {len(U.mfus)} rounds)", f"{U.median:.0%}"),
+    ])
+
+
+def mfu_sentence(U) -> str:
+    side = "more than" if U.median > PALM_MFU else "less than"
+    return (f"MFU = {U.median:.0%} of the {U.peak_name} (bound: 100 %): {side} the {PALM_MFU:.1%} the PaLM "
+            f"paper reports for training its 540B model on TPU v4 chips (a published figure, not measured here). "
+            f"Section 2 shows which ops cannot use the peak at all, section 6 where the step's time goes.")
+
+
+def mfu_rounds_table(U) -> Table:
+    rows = [(k + 1, f"{s * 1e3:.1f}", f"{U.model_flops / s / 1e9:.1f}", f"{p / 1e9:.1f}", f"{m:.0%}")
+            for k, (s, p, m) in enumerate(zip(U.step_seconds, U.peak_flops, U.mfus))]
+    return Table(["round", "step ms (fastest)", "step GFLOP/s", "matmul GFLOP/s", "MFU against the best matmul"],
+                 rows, title="MFU, round by round")
+
+
+def mfu_notes(U, profile, S) -> str:
+    where = f"{U.threads} thread" if U.threads else "the GPU"
+    same = profile.peak(U.dtype, S.measure_threads)
+    text = (f"Each round times the matmul (the machine profile's probe), then the training step, each after "
+            f"one untimed call, on {where}; MFU per round = model FLOPs / that round's fastest step / the fastest "
+            f"matmul of all rounds "
+            f"({_gflops(U.peak)}), so a slow matmul measurement cannot lift a round over 100 %. MFU ranges from "
+            f"{min(U.mfus):.0%} to {max(U.mfus):.0%}. The machine profile measured the same probe at "
+            f"{same.formatted()} ({same.name}): the same ceiling at another moment.")
+    if S.datasheet and U.dtype in S.datasheet.peak_flops:
+        sheet = S.datasheet.peak_flops[U.dtype]
+        text += (f" Against the datasheet's {U.dtype} peak ({sheet / 1e12:.0f} TFLOP/s, a bound) the step "
+                 f"reaches {U.achieved / sheet:.1%}.")
+    return text
+
+
+# --- section 2: the roofline --------------------------------------------------------------------------------
+
+
+def roofline_sentence(roof) -> str:
+    c = roof.ceilings
+    memory = [p.op.name for p in roof.points if p.bound == "memory"]
+    matmuls = [p for p in roof.points if p.bound == "compute"]
+    largest = max(matmuls, key=lambda p: p.op.flops)
+    return (f"Ridge point: {c.ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
+            f"here: {', '.join(memory)}. The largest matmul reaches {largest.fraction:.0%} of its roof; the op "
+            f"closest to (or furthest above) its roof is {roof.worst.op.name}, at {roof.worst.fraction:.0%}.")
+
+
+def roofline_notes(roof, profile) -> list[str]:
+    c = roof.ceilings
+    notes = [f"The roof's probes and the {len(roof.points)} ops ran in the same interleaved rounds "
+             f"(utils.machine.measure_ceilings), each keeping its fastest run: {roof.peak} (spread "
+             f"{roof.peak.spread:.0%}); {roof.bandwidth} (spread {roof.bandwidth.spread:.0%}), the faster of "
+             f"STREAM's copy and add. Spread: (slowest - fastest) / median of a measurement's runs."]
+    for mine in (roof.peak, roof.bandwidth):
+        theirs = profile.find(mine.kind, mine.dtype, mine.threads)
+        moment = ("the same probe at another moment" if theirs.name == mine.name else
+                  "the same probes at another moment; the other STREAM kernel was the faster there")
+        notes.append(f"The machine profile measured {theirs}. These rounds measured {mine} ({moment}).")
+    above = [p for p in roof.points if p.above_roof]
+    for p in above:
+        notes.append(f"{p.op.name}: {p.fraction:.0%} of its roof, more than its {p.spread:.0%} spread. "
+                     + _above_why(p, roof))
+    if not above:
+        notes.append("No point sits above its roof by more than its own spread.")
+    notes.append(f"Roof: min({_gflops(c.flops)}, intensity x {c.bandwidth / 1e9:.1f} GB/s).")
+    return notes
+
+
+def _above_why(point, roof) -> str:
+    """Why a point can pass a roof made of measured ceilings (references, not bounds)."""
+    if point.bound == "memory":
+        return (f"Its operands ({point.op.bytes / 2**20:.1f} MiB) are served partly from the caches, faster than "
+                f"the DRAM bandwidth of the roof: the roof does not describe it.")
+    return (f"It ran faster than the {roof.peak_size}³ matmul that measured the peak: a smaller matmul's "
+            f"operands stay in a core's caches, or the peak's runs met a busier moment than this op's.")
+
+
+# --- section 3: the link ------------------------------------------------------------------------------------
+
+
+def cost_rows(costs, link, can_predict: bool) -> list[tuple]:
+    return [(c.what, f"{c.n_bytes:,}", f"{c.measured * 1e6:,.1f} µs",
+             f"{c.predicted * 1e6:,.1f} µs ±{link.accuracy:.0%}" if can_predict else "cannot predict",
+             f"{c.latency_share:.0%}") for c in costs]
+
+
+COST_COLUMNS = ["what", "bytes", "measured", "α + n/β predicts", "latency share"]
+
+
+def link_sentence(link, costs, can_predict: bool) -> str:
+    f = link.fit
+    ids, pieces = costs[0], costs[1]
+    fit = (f"α = {f.alpha * 1e6:,.1f} µs and β = {f.beta / 1e9:.2f} GB/s describe every measured size within "
+           f"±{link.accuracy:.0%}, so the predictions above are good to that" if can_predict else
+           f"one α ({f.alpha * 1e6:,.1f} µs) and one β ({f.beta / 1e9:.2f} GB/s) are off by up to "
+           f"±{link.accuracy:.0%} at some size: they cannot predict a time here, so the table gives measured times")
+    return (f"{link.name}: {fit}. A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.0f} µs, "
+            f"{ids.latency_share:.0%} of it latency; sent as {pieces.transfers} pieces it takes "
+            f"{pieces.measured * 1e6:,.0f} µs ({pieces.measured / ids.measured:.1f}x).")
+
+
+def link_table(link) -> Table:
+    rows = [(f"{n:,}", f"{s * 1e6:,.1f}", f"{link.fit.time(n) * 1e6:,.1f}", f"{r:+.0%}", f"{n / s / 1e9:.3f}")
+            for n, s, r in zip(link.fit.sizes, link.seconds, link.fit.residuals)]
+    return Table(["bytes", "measured µs", "α + n/β µs", "residual", "GB/s"], rows, title=link.describe())
+
+
+# --- section 4: scaling -------------------------------------------------------------------------------------
+
+
+def scaling_rows(series, fit, degree) -> list[tuple]:
+    rows = []
+    for axis, pts in series.items():
+        _, worst = fit(pts)
+        per_flop = [p.seconds / p.model_flops for p in pts]
+        rows.append((axis, ", ".join(str(p.value) for p in pts), f"degree {degree[axis]}, worst {worst:.0%}",
+                     f"{max(per_flop) / min(per_flop):.2f}x", f"{pts[-1].saved_bytes / pts[0].saved_bytes:.1f}x"))
+    return rows
+
+
+SCALING_COLUMNS = ["axis", "values", "fit of step time", "spread of time per FLOP", "activations, last / first"]
+
+
+FOLLOWS = 0.10  # a polynomial that fits every point of an axis within ±10 % describes it
+
+
+def scaling_sentence(series, fit, degree) -> str:
+    worst = {axis: fit(pts)[1] for axis, pts in series.items()}
+    parts = [f"{axis} (degree {degree[axis]}) {'within' if w <= FOLLOWS else 'off by up to'} {w:.0%}"
+             for axis, w in worst.items()]
+    off = [axis for axis, w in worst.items() if w > FOLLOWS]
+    flat = {axis: max(p.seconds / p.model_flops for p in pts) / min(p.seconds / p.model_flops for p in pts)
+            for axis, pts in series.items()}
+    most = max(flat, key=flat.get)
+    verdict = ("follows the FLOP formula's polynomial on every axis" if not off else
+               f"follows the FLOP formula's polynomial within {FOLLOWS:.0%} on "
+               f"{len(worst) - len(off)} of {len(worst)} axes")
+    return (f"Step time {verdict}: {', '.join(parts)}. Time per FLOP varies most along {most} "
+            f"({flat[most]:.2f}x between its sizes).")
+
+
+# --- section 5: algorithms ----------------------------------------------------------------------------------
+
+
+def comparison_rows(comparisons) -> list[tuple]:
+    """The headline: what, slow -> fast (by name), speed-up, and how closely the results agree."""
+    return [(c.what, f"{c.slow} → {c.fast}", f"{c.speedup:.1f}x", f"{c.max_difference:.0e}") for c in comparisons]
+
+
+COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up", "results differ by"]
+
+
+def comparison_table(comparisons) -> Table:
+    return Table(["what", "slow", "fast", "slow time", "fast time", "speed-up", "max difference"],
+                 [(c.what, c.slow, c.fast, f"{c.slow_seconds * 1e3:.2f} ms", f"{c.fast_seconds * 1e3:.2f} ms",
+                   f"{c.speedup:.1f}x", f"{c.max_difference:.1e}") for c in comparisons],
+                 title="Every comparison: fastest of the interleaved rounds")
+
+
+# --- section 7: the hardware claims -------------------------------------------------------------------------
+
+
+def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, roof) -> list[str]:
+    """``rows``: ``hardware.datasheet_rows()``; ``ranges``/``pairs``: ``hardware.ridge_range`` and
+    ``hardware.more_bandwidth_pairs``; ``profile``: the machine profile (this machine's row, on all threads);
+    ``roof``: section 2's Roofline (its ridge, and on what it was measured)."""
+    lo, hi, outliers = ranges
+    odd = "; ".join(f"the {name} at {ridge:.0f} (its fp16 runs only {ratio:.0f}x its fp32: no tensor cores)"
+                    for name, ridge, ratio in outliers)
+    ratios = sorted((r[3] / r[1], r[0]) for r in rows)
+    more = ", ".join(f"the {a} over the {b} (+{ratio - 1:.0%})" for a, b, ratio in pairs)
+    fp32, top, bw = profile.peak("fp32"), profile.peak(half), profile.bandwidth()
+    where = f"both on {bw.threads} threads" if bw.threads else "both on the GPU"
+    text = (f"{mine_name[0].upper()}{mine_name[1:]}: ridge {top.best / bw.best:.0f} FLOPs per byte ({half} peak "
+            f"over bandwidth, {where}). Section 2's roofline has its ridge at {roof.ceilings.ridge:.1f}: "
+            f"{roof.ceilings.peak_name} over {roof.ceilings.bandwidth_name}. The two differ by the dtype "
+            f"({half} runs {top.best / fp32.best:.1f}x fp32 here)")
+    if roof.threads:
+        one, bw1 = profile.peak("fp32", roof.threads), profile.bandwidth(roof.threads)
+        text += (f" and by the threads ({fp32.threads} threads multiply the fp32 peak by "
+                 f"{fp32.best / one.best:.1f} and the bandwidth by {bw.best / bw1.best:.1f})")
+    return [
+        f"The datasheet GPUs' 16-bit ridge points lie between {lo:.0f} and {hi:.0f} FLOPs per byte"
+        + (f", except {odd}." if odd else ".") + " Every memory-bound op of section 2 (intensity 1 or less) "
+        "runs at the memory's speed on all of them, so bandwidth matters as much as FLOP/s.",
+        f"Same 16-bit compute, more bandwidth: {more}. The 16-bit rate is {ratios[0][0]:.0f}x ({ratios[0][1]}) "
+        f"to {ratios[-1][0]:.0f}x ({ratios[-1][1]}) the fp32 rate: a factor only a model run in 16 bits collects.",
+        text + ".",
+    ]
+
+
+# --- the measured-claims table ------------------------------------------------------------------------------
+
+
+def roof_claim(claim: str, point):
+    """A point set beside its roof (made of measured ceilings: a reference). Above it by no more than its
+    spread is noise; above by more is a finding (caches), and the verdict says so."""
+    from utils.claims import Claim
+
+    share = f"{point.fraction:.0%} of its roof"
+    why = "caches" if point.bound == "memory" else "a finding, see section 2"
+    verdict = (share if point.fraction <= 1 else f"{share}, above its {point.spread:.0%} spread: {why}"
+               if point.above_roof else f"{share}, within its {point.spread:.0%} spread")
+    return Claim(claim, f"{point.achieved / 1e9:.1f} GFLOP/s", f"roof {point.ceiling / 1e9:.1f} GFLOP/s", verdict)
+
+
+def verdict(holds: bool, yes: str, no: str) -> str:
+    """"holds: <yes>" or "does not hold: <no>": a claims-table verdict that follows the measurement."""
+    return f"holds: {yes}" if holds else f"does not hold: {no}"
