@@ -27,9 +27,16 @@ class Table:
         lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in self._cells()]
         return "\n".join(lines)
 
-    def to_text(self) -> str:
-        cells = [[self._wrapped(c) for c in row] for row in [list(self.columns)] + self._cells()]
-        widths = [max(len(line) for r in cells for line in r[i]) for i in range(len(self.columns))]
+    def to_text(self, max_width: int = 110) -> str:
+        """Plain text; with ``wrap``, cells wrap at ``wrap`` characters, narrower still (down to 12) where
+        the table would otherwise be wider than ``max_width`` (the course's line limit)."""
+        wrap = self.wrap
+        while True:
+            cells = [[self._wrapped(c, wrap) for c in row] for row in [list(self.columns)] + self._cells()]
+            widths = [max(len(line) for r in cells for line in r[i]) for i in range(len(self.columns))]
+            if not wrap or sum(widths) + 2 * (len(widths) - 1) <= max_width or wrap <= 12:
+                break
+            wrap -= 2
         out = [self.title] if self.title else []
         for k, row in enumerate(cells):
             for j in range(max(len(c) for c in row)):  # a wrapped cell makes its row several lines tall
@@ -38,9 +45,10 @@ class Table:
                 out.append("  ".join("-" * w for w in widths))
         return "\n".join(out)
 
-    def _wrapped(self, cell: str) -> list[str]:
-        if self.wrap and len(cell) > self.wrap:
-            return textwrap.wrap(cell, self.wrap) or [""]
+    @staticmethod
+    def _wrapped(cell: str, wrap: int | None) -> list[str]:
+        if wrap and len(cell) > wrap:
+            return textwrap.wrap(cell, wrap) or [""]
         return [cell]
 
     def _repr_html_(self) -> str:

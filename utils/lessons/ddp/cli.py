@@ -22,8 +22,14 @@ PROG = "torchrun --nproc-per-node 2 -m utils.lessons.ddp"
 
 def parse_settings(argv: list[str] | None = None) -> tuple[Settings, str | None]:
     """``--steps 30 --batch-per-worker 16 ...``: one option per ``Settings`` field, plus ``--out FILE``."""
-    parser = argparse.ArgumentParser(prog=PROG, description="Lesson 03's DDP training of the small GPT.")
-    for f in dataclasses.fields(Settings):
+    return parse_fields(Settings, argv, PROG, "Lesson 03's DDP training of the small GPT.")
+
+
+def parse_fields(cls, argv: list[str] | None, prog: str, description: str):
+    """An instance of the dataclass ``cls`` from the command line, one option per field (``--batch-per-worker``
+    for ``batch_per_worker``; a bool is a flag), and ``--out FILE``: (instance, out). Lesson 08 uses it too."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    for f in dataclasses.fields(cls):
         flag = "--" + f.name.replace("_", "-")
         if f.type in ("bool", bool):
             parser.add_argument(flag, action="store_true")
@@ -33,7 +39,7 @@ def parse_settings(argv: list[str] | None = None) -> tuple[Settings, str | None]
     parser.add_argument("--out", help="rank 0 writes the result (without weights) here, as JSON")
     args = vars(parser.parse_args(argv))
     out = args.pop("out")
-    return Settings(**args), out
+    return cls(**args), out
 
 
 def command_flags(s: Settings, always: tuple[str, ...] = ("steps", "batch_per_worker")) -> str:

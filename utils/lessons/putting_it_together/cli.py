@@ -12,11 +12,10 @@ Without ``torchrun`` it runs as a world of one (``python -m``). With ``--checkpo
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import json
 import os
 
+from utils.lessons.ddp import cli as ddp_cli
 from utils.lessons.putting_it_together.script import Settings, train
 
 PROG = "python -m utils.lessons.putting_it_together"
@@ -24,19 +23,8 @@ PROG = "python -m utils.lessons.putting_it_together"
 
 def parse_settings(argv: list[str] | None = None) -> tuple[Settings, str | None]:
     """One option per ``Settings`` field (``--precision bf16``, ``--loader-workers 1`` ...), and ``--out``."""
-    parser = argparse.ArgumentParser(prog=PROG, description="Lesson 08: the small GPT trained fast. Runs as "
-                                     "one process, or under torchrun as many.")
-    for f in dataclasses.fields(Settings):
-        flag = "--" + f.name.replace("_", "-")
-        if f.type in ("bool", bool):
-            parser.add_argument(flag, action="store_true")
-        else:
-            kind = {"int": int, "float": float, "str": str}.get(str(f.type).split(" |")[0], str)
-            parser.add_argument(flag, type=kind, default=f.default)
-    parser.add_argument("--out", help="rank 0 writes the result (without weights) here, as JSON")
-    args = vars(parser.parse_args(argv))
-    out = args.pop("out")
-    return Settings(**args), out
+    return ddp_cli.parse_fields(Settings, argv, PROG, "Lesson 08: the small GPT trained fast. Runs as one "
+                                "process, or under torchrun as many.")
 
 
 def alone() -> None:

@@ -71,7 +71,7 @@ def host_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
     for a whole time slice (milliseconds); one thread is slowed only in proportion."""
     points = []
     with bench.threads(1):
-        refs = measure_regimes(max(sizes))  # the DRAM bound: measured before and after the caches' references
+        refs = measure_regimes(max(sizes))  # DRAM's reference: measured before and after the caches' ones
         for size in sizes:
             src = torch.ones(size, dtype=torch.uint8)
             dst = torch.empty_like(src)
@@ -195,7 +195,7 @@ def _regime_spans(pts: list[CopyPoint]) -> list[tuple[CopyPoint, float, float]]:
 
 # What each bound or reference is, for the plot's legend (CPU copies: by regime; GPU copies: by path).
 BOUND_NOTES = {"L2": "L2 reference: read rate in L2 (not a bound)",
-               "L3": "L3 reference: read rate in L3 (not a bound)", "DRAM": "DRAM bound: read rate / 2",
+               "L3": "L3 reference: read rate in L3 (not a bound)", "DRAM": "DRAM reference: read rate / 2",
                "host to GPU 0, pageable": "PCIe peak", "host to GPU 0, pinned": "PCIe peak",
                "GPU 0 to GPU 0": "memory bandwidth / 2", "GPU 0 to GPU 1": "link peak"}
 
