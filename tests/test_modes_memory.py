@@ -74,8 +74,10 @@ def test_the_labs_budget_is_missed_as_given_and_met_by_the_plan_in_every_mode(ma
     setup = lab_setup(s)
     assert (setup.shape, setup.batch, setup.device, setup.label) == (s.shape, s.batch, s.device, s.label)
     assert estimate(s.shape, s.batch).peak > setup.budget * 1.5
-    assert estimate(s.shape, s.batch, checkpointing=True).peak < setup.budget * 0.95
-    assert estimate(s.shape, s.batch, micro_batches=4).peak < setup.budget * 0.95
+    fitting = setup.fitting()
+    assert fitting, "no candidate plan fits the lab's budget"
+    singles = [p for p in fitting if (p[1] == 1) != (p[0] is False)]  # one technique alone
+    assert not singles, f"{machine.name}: a single technique fits the budget ({singles}): the lab asks to combine"
 
 
 def test_no_source_names_a_second_gpu():
