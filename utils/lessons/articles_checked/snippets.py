@@ -17,8 +17,6 @@ from utils import article
 from utils.launch import LaunchTimeout, WorkerError, launch
 from utils.lessons.ddp.articles import ARTICLE_FIXES, article_ddp
 
-ARTICLE_1_ONLY_SKIPS = ("device_ids", "no_move_after_wrap")  # article 2's mistakes, not article 1's
-
 
 def first_line(exc: BaseException) -> str:
     """``Type: first line of the message`` (a worker's error: its own type and message, not the wrapper's)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
 from utils import plots
@@ -71,9 +70,9 @@ def place_labels(ax, items: list[tuple[float, float, str]], fontsize: float = 7.
     other label, dot, text, the legend or a point of ``avoid`` (a line, sampled), stays inside the axes and is
     nearer its own dot than any other; where no offset is free, at the one that covers the fewest of them
     (the figure's layout must be final: call after ``finish``)."""
-    renderer = _renderer(ax.figure)
+    renderer = plots.renderer_of(ax.figure)
     frame = ax.get_window_extent(renderer)
-    taken = [_text_box(t, renderer) for t in ax.texts]
+    taken = [plots.text_box(t, renderer) for t in ax.texts]
     if ax.get_legend():
         taken.append(ax.get_legend().get_window_extent(renderer))
     dots = [tuple(ax.transData.transform((x, y))) for x, y, _ in items]
@@ -86,7 +85,7 @@ def place_labels(ax, items: list[tuple[float, float, str]], fontsize: float = 7.
         best = None  # (cost, offset) of the least bad place so far
         for dx, dy in OFFSETS:
             note = _annotate(ax, text, x, y, dx, dy, fontsize)
-            box = _text_box(note, renderer)
+            box = plots.text_box(note, renderer)
             note.remove()
             inside = frame.contains(box.x0, box.y0) and frame.contains(box.x1, box.y1)
             mine = _nearest(box, dots) == own  # nearer its own dot than any other: it reads as that dot's
@@ -115,7 +114,7 @@ def _dot_box(cx: float, cy: float, half: float = 4.5) -> Bbox:
 def labels_over_marks(fig) -> list[str]:
     """Texts of ``fig`` that cover a dot (a marker of a plotted point) or the legend: lesson 01's tests ask for
     none (``overlapping_labels`` checks text against text)."""
-    renderer = _renderer(fig)
+    renderer = plots.renderer_of(fig)
     out = []
     for ax in fig.axes:
         marks = [_dot_box(*ax.transData.transform(xy)) for line in ax.get_lines()
@@ -123,7 +122,7 @@ def labels_over_marks(fig) -> list[str]:
         if ax.get_legend():
             marks.append(ax.get_legend().get_window_extent(renderer))
         out += [t.get_text() for t in ax.texts if t.get_text()
-                and any(_text_box(t, renderer).overlaps(m) for m in marks)]
+                and any(plots.text_box(t, renderer).overlaps(m) for m in marks)]
     return out
 
 
@@ -137,27 +136,7 @@ def _nearest(box, dots: list[tuple[float, float]]) -> tuple[float, float]:
     return min(dots, key=gap)
 
 
-def _text_box(text, renderer):
-    """The box of a text or an annotation's text, without its leader line (placed where it is drawn)."""
-    if hasattr(text, "update_positions"):
-        text.update_positions(renderer)
-    return Text.get_window_extent(text, renderer)
-
-
-def _renderer(fig):
-    """The renderer that lays ``fig`` out (a figure released by pyplot has a bare canvas: matplotlib makes one,
-    as ``tight_layout`` does)."""
-    get = getattr(fig.canvas, "get_renderer", None)
-    return get() if get else fig._get_renderer()
-
-
-def overlapping_labels(fig) -> list[tuple[str, str]]:
-    """Pairs of texts of ``fig``'s axes whose boxes overlap (lesson 01's figures must have none; its tests ask)."""
-    renderer = _renderer(fig)
-    texts = [t for ax in fig.axes for t in ax.texts if t.get_text()]
-    boxes = [_text_box(t, renderer) for t in texts]
-    return [(texts[i].get_text(), texts[j].get_text()) for i in range(len(texts)) for j in range(i + 1, len(texts))
-            if boxes[i].overlaps(boxes[j])]
+overlapping_labels = plots.overlapping_labels  # lesson 01's tests ask it of the roofline: one home, utils.plots
 
 
 def plot_hardware(rows, mine: tuple[str, float, float] | None, dtype: str = "bf16"):
