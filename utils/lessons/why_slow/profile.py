@@ -39,7 +39,10 @@ class StepProfile:
 # What kineto (the profiler's C++ library) writes to the process's stderr as a profile starts and stops:
 # "USDT:2026-12-04 01:26:15 11841:11841 SyncActivityProfilerHandler.cpp:52] profiler_start". Its
 # KINETO_LOG_LEVEL would hide it only when set before the first profile, and would hide kineto's errors too.
-NOTICE = re.compile(r"^USDT:.*\] profiler_(start|stop)\s*$")
+# In a worker process forked from a notebook, kineto also says, harmlessly, "ERROR: External init callback must
+# run in same thread as registerClient" as its first profile starts (lab 08 profiles a launched worker).
+NOTICE = re.compile(r"^(USDT:.*\] profiler_(start|stop)|ERROR: External init callback must run in same thread "
+                    r"as registerClient .*)\s*$")
 
 
 @contextlib.contextmanager

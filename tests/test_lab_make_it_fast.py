@@ -1,0 +1,251 @@
+"""utils/labs/make_it_fast (lab 08): the checks pass a fast script and fail each half-fix a learner plausibly
+stops at, naming what is left; the reading of the profile is judged on the same profile, and plausible
+misreadings fail by what they did.
+
+Every mutant is the fast script with one of the slow script's habits kept (``make_train``), launched on two
+workers for 6 steps (one evaluation and one checkpoint due). The checks that judge them count what the
+workers did; only the speed check times, and only the oversubscribed mutant (4 to 8 times slower here) is
+timed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+import pytest
+import torch
+import torch.distributed as dist
+from helpers_prefetch import no_thread_or_process_left  # noqa: F401 - autouse: nothing left running
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, DistributedSampler
+
+from utils import checks, devices
+from utils.labs.make_it_fast import checks as lab
+from utils.labs.make_it_fast import script
+from utils.launch import current_backend, current_device, keep_until_exit
+
+STEPS = 6  # one evaluation and one checkpoint due (EVAL_EVERY = CHECKPOINT_EVERY = 6)
+_KEPT = []  # a worker's references that outlive its function (the "loader kept alive" mutant)
+
+
+def make_train(threads_per_core=False, loader_workers=1, sync="last", evaluate="due", save="rank 0",
+               sampler=True, destroy=True, keep_loader=False):
+    """The fast script, with one or more of the slow script's habits put back."""
+
+    def train(steps):
+        if threads_per_core:
+            torch.set_num_threads(os.cpu_count())
+        device = current_device()
+        dist.init_process_group(current_backend())
+        dataset = script.text()
+        model = script.build_model(dataset.corpus.vocab_size).to(device)
+        ddp_model = keep_until_exit(DDP(model))
+        shards = DistributedSampler(dataset, shuffle=True, seed=script.SEED, drop_last=True)
+        feeding = dict(num_workers=loader_workers, persistent_workers=True) if loader_workers else {}
+        if sampler:
+            loader = DataLoader(dataset, batch_size=script.MICRO_BATCH, sampler=shards, drop_last=True, **feeding)
+            batches = script.micro_batches(loader, shards)
+        else:  # every rank shuffles the whole data set itself
+            loader = DataLoader(dataset, batch_size=script.MICRO_BATCH, shuffle=True, drop_last=True, **feeding)
+            batches = iter(loader)
+        if keep_loader:
+            _KEPT.append(batches)
+        optimizer = torch.optim.AdamW(ddp_model.parameters(), lr=script.LR)
+        losses, held_out = [], {}
+        for step in range(1, steps + 1):
+            optimizer.zero_grad()
+            step_loss = torch.zeros(())
+            for k in range(script.ACCUMULATE):
+                x, y = next(batches)
+                local = sync == "never" or (sync == "last" and k < script.ACCUMULATE - 1)
+                with ddp_model.no_sync() if local else contextlib.nullcontext():
+                    loss = ddp_model(x, y)[1] / script.ACCUMULATE
+                    loss.backward()
+                step_loss += loss.detach()
+            optimizer.step()
+            losses.append(step_loss.item())
+            if evaluate == "every step" or (evaluate == "due" and step % script.EVAL_EVERY == 0):
+                latest = script.evaluate(model)
+                if step % script.EVAL_EVERY == 0:
+                    held_out[step] = latest
+            if step % script.CHECKPOINT_EVERY == 0 and (save == "every rank" or dist.get_rank() == 0):
+                script.save_checkpoint(model, optimizer, step)
+        del batches, loader
+        if destroy:
+            dist.destroy_process_group()
+        return {"losses": losses, "held_out": held_out}
+
+    return train
+
+
+@pytest.fixture(autouse=True)
+def checkpoints_in_a_temporary_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("TWOGPU_LAB08_DIR", str(tmp_path))
+
+
+def verdicts(train) -> dict[str, checks.Verdict]:
+    """Every check but the speed check, on one launch of ``train``."""
+    found = {}
+    for check in (lab.check_same_training, lab.check_communication, lab.check_feeding, lab.check_threads,
+                  lab.check_asked_for, lab.check_clean_up):
+        found[check.__name__] = check(train, steps=STEPS, show=False)
+    return found
+
+
+def failed_only(found: dict[str, checks.Verdict], *names: str) -> None:
+    """The checks ``names`` failed, every other passed."""
+    wrong = {name: str(v) for name, v in found.items() if v.passed == (name in names)}
+    assert not wrong, wrong
+
+
+@pytest.mark.timeout(240)
+def test_the_fast_script_passes_every_check_and_the_speed_check():
+    train = make_train()
+    failed_only(verdicts(train))
+    speed = lab.check_speed(train, steps=STEPS, rounds=1, show=False)
+    assert speed.passed, speed
+    assert "of the reference plan's" in speed.message and "measured on" in speed.message
+
+
+# --- mutants: half-fixes, each failing with a message that names what is left --------------------------------
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(240)
+def test_mutant_a_thread_for_every_core_in_each_worker_fails_threads_and_speed():
+    train = make_train(threads_per_core=True)
+    found = verdicts(train)
+    failed_only(found, "check_threads")
+    assert "take turns on the cores" in found["check_threads"].message
+    speed = lab.check_speed(train, steps=STEPS, rounds=1, show=False)
+    assert speed.status == checks.FAILED and "Still in your script: more threads than cores" in speed.message
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("habit, failing, named", [
+    (dict(loader_workers=0), ["check_feeding"], "read 192 of its 192 windows itself"),
+    (dict(sync="every"), ["check_communication"], "each synchronised; only the last one needs to"),
+    (dict(sync="never"), ["check_communication", "check_same_training"], "never all-reduced a gradient"),
+    (dict(evaluate="every step"), ["check_asked_for"], "evaluated the held-out loss 6 times in 6 steps"),
+    (dict(save="every rank"), ["check_asked_for"], "rank 1 saved 1 checkpoints too"),
+    (dict(evaluate="never"), ["check_same_training"], "held-out losses after steps []"),
+    (dict(sampler=False), ["check_same_training"], "against the reference plan's"),
+    (dict(destroy=False), ["check_clean_up"], "with the process group still initialised"),
+    (dict(keep_loader=True), ["check_clean_up"], "processes were still running when your function returned"),
+], ids=["reads in the loop", "all-reduce every micro-batch", "never all-reduces", "evaluates every step",
+        "every rank saves", "no evaluation", "no sampler", "group left open", "loader kept alive"])
+def test_mutant_half_fix_fails_naming_what_is_left(habit, failing, named):
+    found = verdicts(make_train(**habit))
+    failed_only(found, *failing)
+    assert named in found[failing[0]].message, found[failing[0]].message
+
+
+def test_what_is_left_names_each_habit_seen_in_a_run():
+    run = {"threads": [2, 2], "cores": 2, "counts": {"read": 5, "evaluate": 6, "save_checkpoint": 6},
+           "watch": {"allreduce_bytes": 4 * 6 * 100, "gradient_bytes": 100, "optimizer_steps": 6}}
+    assert lab.what_is_left([run, dict(run, counts={})], 6) == [
+        "more threads than cores", "reads in the training loop", "an all-reduce every micro-batch",
+        "evaluations every step", "more checkpoints than asked"]
+    fixed = dict(run, threads=[1], counts={"evaluate": 1, "save_checkpoint": 1},
+                 watch={"allreduce_bytes": 600, "gradient_bytes": 100, "optimizer_steps": 6})
+    assert lab.what_is_left([fixed, dict(fixed, counts={})], 6) == []
+
+
+def test_tokens_per_s_counts_from_the_first_optimizer_step_to_the_last():
+    run = {"stamps": [10.0, 10.5, 11.0]}  # two steps after the first, in 1 s
+    assert lab.tokens_per_s([run]) == pytest.approx(2 * lab.tokens_per_step())
+    with pytest.raises(checks.CheckFailed, match="stepped 1 time"):
+        lab.tokens_per_s([{"stamps": [1.0]}])
+
+
+def test_an_unfinished_script_is_not_done_yet_in_every_check():
+    def fast_train(steps):
+        raise NotImplementedError("exercise B")
+
+    for check in (lab.check_same_training, lab.check_speed, lab.check_clean_up):
+        assert check(fast_train, steps=STEPS, show=False).status == checks.NOT_DONE
+
+
+# --- exercise A: the reading of the profile ----------------------------------------------------------------
+
+
+def _self_time(prof, steps):
+    reading = {e.key: e.self_cpu_time_total / 1e3 / steps for e in prof.key_averages() if e.key in lab.REGIONS}
+    reading[lab.ALL_REDUCES] = sum(e.count for e in prof.key_averages() if e.key.endswith("all_reduce")) / steps
+    return reading
+
+
+def _scaled(factor=1.0, all_reduce_factor=1.0, drop=None, only_nccl=False):
+    def read(prof, steps):
+        reading = lab.reading_of(prof, steps)
+        reading = {k: v * (all_reduce_factor if k == lab.ALL_REDUCES else factor) for k, v in reading.items()}
+        if only_nccl:
+            reading[lab.ALL_REDUCES] = sum(e.count for e in prof.key_averages() if e.key == "nccl:all_reduce")
+        reading.pop(drop, None)
+        return reading
+    return read
+
+
+READERS = {  # name: (reader, the words the failure must contain; None: it passes)
+    "right": (_scaled(), None),
+    "self time": (_self_time, "total time, not its self time"),
+    "all steps": (_scaled(lab.PROFILE_STEPS, lab.PROFILE_STEPS), "the total over the 3 profiled steps"),
+    "seconds": (_scaled(1e-3), "looks like seconds"),
+    "microseconds": (_scaled(1e3), "looks like microseconds"),
+    "a region left out": (_scaled(drop="checkpoint"), "your reading lacks ['checkpoint']"),
+    "all-reduces of all steps": (_scaled(all_reduce_factor=lab.PROFILE_STEPS), "all the profiled steps' calls"),
+    "nccl only": (_scaled(only_nccl=True), "count every all-reduce call the profile recorded"),
+}
+
+
+@pytest.fixture(scope="module")
+def diagnosis():
+    return lab.profile_slow(*(reader for reader, _ in READERS.values()))
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", list(READERS))
+def test_mutant_misreading_the_profile_fails_by_what_it_did(diagnosis, name):
+    index = list(READERS).index(name)
+    verdict = lab.check_diagnosis(lab.Diagnosis(diagnosis.steps, diagnosis.reference,
+                                                [diagnosis.readings[index]]), show=False)
+    words = READERS[name][1]
+    if words is None:
+        assert verdict.passed, verdict
+    else:
+        assert verdict.status == checks.FAILED and words in verdict.message, verdict.message
+
+
+@pytest.mark.timeout(120)
+def test_the_profile_shows_each_habit_of_the_slow_script(diagnosis):
+    """The slow script's profile names what the lab asks the learner to find: storage waits, evaluations and
+    saves every step, and more all-reduce calls than one synchronisation a step needs."""
+    ref = diagnosis.reference
+    read_wait = script.ACCUMULATE * script.MICRO_BATCH * script.READ_SECONDS * 1e3  # ms a step
+    assert ref["load"] >= read_wait
+    assert ref["evaluate"] > 0 and ref["checkpoint"] > 0
+    assert ref[lab.ALL_REDUCES] >= script.ACCUMULATE  # at least one call per micro-batch
+    table = lab.diagnosis_table(diagnosis)
+    assert [row[0] for row in table.rows] == [*lab.REGIONS[1:], "all-reduce calls"]
+    assert len(table.columns) == 3
+
+
+def test_the_table_waits_for_the_reading():
+    pending = lab.Diagnosis(3, {}, [("not done", "exercise A")])
+    assert "not done yet" in lab.diagnosis_table(pending)
+    assert lab.check_diagnosis(pending, show=False).status == checks.NOT_DONE
+
+
+# --- modes ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.modes
+def test_each_mode_compares_losses_within_its_tolerance_and_names_where_it_measured(machine):
+    plan = devices.plan(lab.WORLD)
+    assert lab.tolerance() == (1e-4 if plan.simulated else 1e-3)
+    assert plan.label  # the speed check's "measured on ..." names it
+    launcher_threads = max(1, devices.cpu_cores() // lab.WORLD)  # what launch gives each worker
+    assert launcher_threads * lab.WORLD <= devices.cpu_cores() or devices.cpu_cores() < lab.WORLD

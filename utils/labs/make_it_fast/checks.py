@@ -1,0 +1,437 @@
+"""Checks for ``labs/08_make_it_fast.ipynb``: the learner reads a profile of the slow script, then makes the
+script fast without changing what it computes.
+
+    DIAGNOSIS = profile_slow(where_time_goes)       # rank 0 profiles the slow script; your reading of it
+    check_diagnosis(DIAGNOSIS)                       # your reading equals the check's, on the same profile
+    check_same_training(fast_train)                  # the losses of the reference plan, the held-out losses
+    check_communication(fast_train)                  # one gradient all-reduced per optimizer step
+    check_feeding(fast_train)                        # no window read by the training process itself
+    check_threads(fast_train)                        # threads per worker x workers <= cores
+    check_asked_for(fast_train)                      # evaluations and checkpoints as often as asked, no more
+    check_speed(fast_train)                          # tokens/s >= SPEED_SHARE of the reference plan's, here
+    check_clean_up(fast_train)                       # group destroyed, no process left
+
+Every check measures what the learner's script did (counted in the worker processes), not its text. One
+launch of ``fast_train`` serves every check but the speed check, which adds rounds against the reference.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import statistics
+import time
+import traceback
+from dataclasses import dataclass
+
+import psutil
+import torch
+import torch.distributed as dist
+
+from utils import checks, devices
+from utils.checks import expect, run_check
+from utils.labs.make_it_fast import script
+from utils.labs.make_it_fast.reference import reference_train
+from utils.launch import launch
+from utils.lessons.why_slow.profile import without_profiler_notices
+from utils.tables import Table
+
+BANK = "labs/make_it_fast"  # hints: utils/labs/make_it_fast/hints.toml
+WORLD = 2
+REGIONS = ("step", "load", "forward and backward", "optimizer", "evaluate", "checkpoint")
+ALL_REDUCES = "all-reduces"  # all-reduce calls per step, the last entry of a reading of the profile
+PROFILE_STEPS = 3
+SPEED_SHARE = 0.8  # the learner's tokens/s must reach 80 % of the reference plan's, measured in the same run
+LAUNCH_TIMEOUT_S = 180
+_LAUNCHES: dict[tuple, tuple] = {}  # (id(train_fn), steps) -> (train_fn, outcome)
+_REFERENCE: dict[int, list] = {}  # steps -> the reference plan's watched runs, in order
+
+
+def tokens_per_step() -> int:
+    """Tokens one optimizer step trains on, over both workers."""
+    return WORLD * script.ACCUMULATE * script.MICRO_BATCH * script.CONTEXT
+
+
+# --- Exercise A: the profile and its reading -----------------------------------------------------------
+
+
+def reading_of(prof, steps: int) -> dict[str, float]:
+    """The check's own reading of a profile: each region's total time a step in ms (what it calls included),
+    and the all-reduce calls a step (gloo's or NCCL's)."""
+    reading = {region: 0.0 for region in REGIONS}
+    calls = 0
+    for event in prof.key_averages():
+        if event.key in reading:
+            reading[event.key] = event.cpu_time_total / 1e3 / steps  # µs in all steps -> ms a step
+        elif event.key.endswith("all_reduce"):
+            calls += event.count
+    reading[ALL_REDUCES] = calls / steps
+    return reading
+
+
+def _as_plain(reading) -> dict:
+    """The learner's reading as plain floats (it may hold tensors or numpy numbers), to cross processes."""
+    if not isinstance(reading, dict):
+        return {"__type__": type(reading).__name__}
+    return {str(k): float(v) if isinstance(v, (int, float)) or hasattr(v, "__float__") else repr(v)
+            for k, v in reading.items()}
+
+
+def _profiled_slow(steps: int, readers: tuple) -> dict:
+    """A worker: the slow script, profiled on rank 0, and each reader's reading of that one profile."""
+    if os.environ.get("RANK") != "0":
+        script.slow_train(steps)
+        return {}
+    activities = [torch.profiler.ProfilerActivity.CPU]
+    if torch.cuda.is_available() and os.environ.get("TWOGPU_DEVICE", "").startswith("cuda"):
+        activities.append(torch.profiler.ProfilerActivity.CUDA)
+    with without_profiler_notices(), torch.profiler.profile(activities=activities) as prof:
+        script.slow_train(steps)  # kineto's start and stop notices are left out of the cell's output
+    readings = []
+    for read in readers:
+        try:
+            readings.append(("ok", _as_plain(read(prof, steps))))
+        except NotImplementedError as exc:
+            readings.append(("not done", str(exc)))
+        except Exception as exc:  # noqa: BLE001 - the learner's error becomes the check's feedback
+            readings.append(("error", f"{type(exc).__name__}: {exc} ({traceback.format_exc(limit=-1).strip()})"))
+    return {"reference": reading_of(prof, steps), "readings": readings}
+
+
+@dataclass
+class Diagnosis:
+    """The slow script's profile read twice on rank 0: by the check (``reference``) and by the learner."""
+
+    steps: int
+    reference: dict[str, float]
+    readings: list[tuple[str, object]]  # one (status, reading or message) per reader
+
+    @property
+    def yours(self) -> tuple[str, object]:
+        return self.readings[0]
+
+    @property
+    def slow_tokens_per_s(self) -> float:
+        """The slow script's speed under the profiler (slightly slower than without it)."""
+        return tokens_per_step() / (self.reference["step"] / 1e3)
+
+
+def profile_slow(*readers, steps: int = PROFILE_STEPS) -> Diagnosis:
+    """Launch the slow script on two workers for ``steps`` steps, rank 0 under ``torch.profiler``; each
+    ``reader(prof, steps)`` reads that profile there (the learner's ``where_time_goes``)."""
+    outcome = launch(_profiled_slow, steps, readers, nprocs=WORLD, timeout=LAUNCH_TIMEOUT_S)[0]
+    return Diagnosis(steps, outcome["reference"], outcome["readings"])
+
+
+def _close(value: float, target: float, rel: float = 0.02, abs_tol: float = 0.05) -> bool:
+    return abs(value - target) <= rel * abs(target) + abs_tol
+
+
+def _why_different(region: str, value: float, target: float, steps: int) -> str:
+    """What a reading that differs from the check's most likely did, from the size of the difference."""
+    said = f"your {region!r} is {value:.4g}, the profile says {target:.4g} ms a step"
+    if _close(value, target * steps):
+        return f"{said}: that is the total over the {steps} profiled steps; the table asks for one step's share"
+    if _close(value, target / 1e3, abs_tol=1e-4):
+        return f"{said}: that looks like seconds; the table asks for milliseconds"
+    if _close(value, target * 1e3, abs_tol=1.0):
+        return f"{said}: that looks like microseconds (the profiler's unit); the table asks for milliseconds"
+    if value < target:
+        return (f"{said}: less than the region's time. A region's time includes everything it calls (the "
+                "profiler's total time, not its self time)")
+    return f"{said}"
+
+
+def check_diagnosis(diagnosis: Diagnosis, show: bool = True) -> checks.Verdict:
+    """Exercise A: the learner's reading of the slow script's profile equals the check's, region by region."""
+
+    def body():
+        status, reading = diagnosis.yours
+        if status == "not done":
+            raise NotImplementedError(reading)
+        expect(status == "ok", f"where_time_goes raised {reading}")
+        expect("__type__" not in reading, f"where_time_goes returned {reading.get('__type__')}; return a dict "
+                                          "{region: ms a step, ..., 'all-reduces': calls a step}")
+        missing = [k for k in (*REGIONS, ALL_REDUCES) if k not in reading]
+        expect(not missing, f"your reading lacks {missing}; it needs every region of the script and "
+                            f"{ALL_REDUCES!r}")
+        for region in REGIONS:
+            value, target = reading[region], diagnosis.reference[region]
+            expect(isinstance(value, float), f"your {region!r} is {value}, not a number")
+            expect(_close(value, target), _why_different(region, value, target, diagnosis.steps))
+        calls, target = reading[ALL_REDUCES], diagnosis.reference[ALL_REDUCES]
+        if calls == target * diagnosis.steps and target:
+            expect(False, f"your {ALL_REDUCES!r} is {calls:g}: all the profiled steps' calls; the table asks "
+                          "for calls a step")
+        expect(abs(calls - target) < 1e-6, f"your {ALL_REDUCES!r} is {calls:g} a step, the profile recorded "
+                                           f"{target:g}: count every all-reduce call the profile recorded "
+                                           "(the communication library names them), divided by the steps")
+        return (f"your reading equals the check's on the same profile ({diagnosis.steps} steps): a step "
+                f"{diagnosis.reference['step']:.0f} ms, {calls:.3g} all-reduce calls a step")
+
+    return run_check("your reading of the profile", body, show=show, hint=checks.stub_message(BANK, "A"))
+
+
+def diagnosis_table(diagnosis: Diagnosis) -> Table | str:
+    """The learner's reading as a narrow table: region, ms a step, share of the step."""
+    status, reading = diagnosis.yours
+    if status != "ok" or not all(isinstance(reading.get(k), float) for k in (*REGIONS, ALL_REDUCES)):
+        return "⏳ your reading (exercise A) is not done yet: the table appears once it is"
+    step = reading["step"] or float("nan")
+    rows = [(region, f"{reading[region]:.1f}", f"{reading[region] / step:.0%}") for region in REGIONS[1:]]
+    rows.append(("all-reduce calls", f"{reading[ALL_REDUCES]:.3g} a step", ""))
+    return Table(["region (rank 0)", "ms a step", "share of the step"], rows,
+                 title=f"The slow script: {step:.0f} ms a step on rank 0 (your reading of its profile)")
+
+
+# --- Exercise B: the learner's fast script, launched and watched -------------------------------------------
+
+
+def _watched(train_fn, steps: int) -> dict:
+    """A worker: ``train_fn(steps)`` watched. What it all-reduced and stepped (``DistributedWatch``), how often
+    it called the lab's pieces in this process, the time and thread count at each optimizer step, what it left
+    initialised or running when it returned."""
+    from torch.optim.optimizer import register_optimizer_step_post_hook
+
+    script.reset_counts()
+    stamps, threads = [], []
+
+    def on_step(*_):
+        stamps.append(time.perf_counter())
+        threads.append(torch.get_num_threads())
+
+    handle = register_optimizer_step_post_hook(on_step)
+    try:
+        with checks.DistributedWatch() as watch:
+            result = train_fn(steps)
+    finally:
+        handle.remove()
+    gc.collect()  # what the function no longer references is freed now (a loader's workers are joined)
+    left = [p.pid for p in psutil.Process().children(recursive=True) if p.is_running()
+            and p.status() != psutil.STATUS_ZOMBIE]
+    return {"result": result, "watch": watch.report(), "counts": script.counts(), "stamps": stamps,
+            "threads": threads, "group_left_open": dist.is_initialized(), "children_left": left,
+            "cores": devices.cpu_cores()}
+
+
+def _launch_watched(train_fn, steps: int) -> list[dict]:
+    return launch(_watched, train_fn, steps, nprocs=WORLD, timeout=LAUNCH_TIMEOUT_S)
+
+
+def launched(train_fn, steps: int = script.STEPS) -> list[dict]:
+    """The learner's function on two workers, launched once per function object (the checks share it)."""
+    key = (id(train_fn), steps)
+    if key not in _LAUNCHES or _LAUNCHES[key][0] is not train_fn:
+        try:
+            outcome = _launch_watched(train_fn, steps)
+        except Exception as exc:  # noqa: BLE001 - kept, so that each check reports it ("not done yet")
+            outcome = exc
+        _LAUNCHES[key] = (train_fn, outcome)
+    outcome = _LAUNCHES[key][1]
+    if isinstance(outcome, Exception):
+        raise outcome
+    for rank, run in enumerate(outcome):
+        r = run["result"]
+        expect(isinstance(r, dict) and {"losses", "held_out"} <= set(r),
+               f"rank {rank} returned {type(r).__name__}; return {{'losses': [...], 'held_out': {{step: loss}}}} "
+               "as the slow script does")
+        expect(len(r["losses"]) == steps, f"rank {rank} reported {len(r['losses'])} losses for {steps} steps")
+    return outcome
+
+
+def reference_runs(steps: int = script.STEPS, count: int = 1) -> list[dict]:
+    """The reference plan's watched runs (at least ``count``), launched as they are first needed."""
+    runs = _REFERENCE.setdefault(steps, [])
+    while len(runs) < count:
+        runs.append(_launch_watched(reference_train, steps))
+    return runs
+
+
+def tokens_per_s(runs: list[dict]) -> float:
+    """Rank 0's tokens/s over both workers, from the optimizer steps' times: from the end of the first step
+    to the end of the last (the first pays for starting: the loader's processes, DDP's buckets)."""
+    stamps = runs[0]["stamps"]
+    expect(len(stamps) >= 2, f"the optimizer stepped {len(stamps)} time(s) on rank 0; the speed needs 2 or more")
+    return (len(stamps) - 1) * tokens_per_step() / (stamps[-1] - stamps[0])
+
+
+def _mean_losses(runs: list[dict]) -> torch.Tensor:
+    return torch.tensor([sum(step) / len(runs) for step in zip(*(r["result"]["losses"] for r in runs))])
+
+
+def tolerance() -> float:
+    """Losses agree to 1e-4 on CPU workers (the same arithmetic, other thread counts); 1e-3 on GPUs."""
+    return 1e-4 if devices.plan(WORLD).simulated else 1e-3
+
+
+def _due(every: int, steps: int) -> list[int]:
+    return [s for s in range(1, steps + 1) if s % every == 0]
+
+
+def check_same_training(train_fn, steps: int = script.STEPS, show: bool = True) -> checks.Verdict:
+    """The fast script computes what the slow one does: the reference plan's loss at every step (the mean over
+    the ranks), and the held-out losses the specification asks for, at the steps it names."""
+
+    def body():
+        runs, ref = launched(train_fn, steps), reference_runs(steps)[0]
+        mine, theirs = _mean_losses(runs), _mean_losses(ref)
+        gap = checks.expect_close(mine, theirs, atol=tolerance(),
+                                  what="the mean of the ranks' losses at each step, against the reference plan's")
+        due = _due(script.EVAL_EVERY, steps)
+        held_out = {int(k): float(v) for k, v in runs[0]["result"]["held_out"].items()}
+        expect(sorted(held_out) == due, f"rank 0 reported held-out losses after steps {sorted(held_out)}; the "
+                                        f"specification asks for steps {due}")
+        ref_held = ref[0]["result"]["held_out"]
+        checks.expect_close(torch.tensor([held_out[s] for s in due]), torch.tensor([ref_held[s] for s in due]),
+                            atol=tolerance(), what="the held-out losses")
+        return (f"the loss at step {steps} is {mine[-1]:.4f}, the reference plan's {theirs[-1]:.4f} "
+                f"({'equal at every step' if gap == 0 else f'every step within {gap:.1g}'}); held-out losses after "
+                f"steps {due}")
+
+    return run_check("the same training", body, show=show, hint=checks.stub_message(BANK, "B"))
+
+
+def check_communication(train_fn, steps: int = script.STEPS, show: bool = True) -> checks.Verdict:
+    """One gradient all-reduced per optimizer step, on every rank (counted by a hook on the DDP model)."""
+
+    def body():
+        reports = [run["watch"] for run in launched(train_fn, steps)]
+        checks.expect_wrapped_in_ddp(reports)
+        for rank, report in enumerate(reports):
+            per_step = report["allreduce_bytes"] / max(report["optimizer_steps"], 1)
+            times = per_step / report["gradient_bytes"]
+            expect(times <= 1.0, f"rank {rank} all-reduced {times:.3g}x one gradient a step "
+                                 f"({per_step / 1e6:.2f} MB): the {script.ACCUMULATE} micro-batches of a step "
+                                 "each synchronised; only the last one needs to")
+            expect(times >= 1.0, f"rank {rank} all-reduced {times:.3g}x one gradient a step: some steps applied "
+                                 "gradients that were never averaged across the ranks")
+        gradient = reports[0]["gradient_bytes"]
+        return (f"one gradient ({gradient / 1e6:.2f} MB) a step on each rank, {script.ACCUMULATE}x less than "
+                "synchronising every micro-batch")
+
+    return run_check("one all-reduce per optimizer step", body, show=show, hint=checks.stub_message(BANK, "B"))
+
+
+def check_feeding(train_fn, steps: int = script.STEPS, show: bool = True) -> checks.Verdict:
+    """The training processes never wait for storage: every window is read by another process."""
+
+    def body():
+        runs = launched(train_fn, steps)
+        needed = steps * script.ACCUMULATE * script.MICRO_BATCH
+        for rank, run in enumerate(runs):
+            here = run["counts"].get("read", 0)
+            expect(here == 0, f"rank {rank}'s training process read {here} of its {needed} windows itself, "
+                              f"waiting {here * script.READ_SECONDS:.2f} s for storage in the training loop: "
+                              "nothing reads ahead while it computes")
+        return f"no window read by a training process: the {needed} windows a rank needs came from readers ahead"
+
+    return run_check("the training loop never waits for storage", body, show=show,
+                     hint=checks.stub_message(BANK, "B"))
+
+
+def check_threads(train_fn, steps: int = script.STEPS, show: bool = True) -> checks.Verdict:
+    """Threads per worker x workers at most the machine's cores, while the workers train."""
+
+    def body():
+        runs = launched(train_fn, steps)
+        threads, cores = max(max(run["threads"] or [0]) for run in runs), runs[0]["cores"]
+        expect(threads * WORLD <= cores,
+               f"each worker computed with {threads} threads: {WORLD} workers x {threads} = "
+               f"{WORLD * threads} threads on {cores} cores, so they take turns on the cores")
+        return f"{threads} thread(s) per worker x {WORLD} workers on {cores} cores"
+
+    return run_check("threads fit the cores", body, show=show, hint=checks.stub_message(BANK, "B"))
+
+
+def check_asked_for(train_fn, steps: int = script.STEPS, show: bool = True) -> checks.Verdict:
+    """The work that is not training, as often as the specification asks and no more: the held-out loss every
+    ``EVAL_EVERY`` steps, a checkpoint every ``CHECKPOINT_EVERY`` steps by rank 0 only."""
+
+    def body():
+        runs = launched(train_fn, steps)
+        evals, saves = len(_due(script.EVAL_EVERY, steps)), len(_due(script.CHECKPOINT_EVERY, steps))
+        for rank, run in enumerate(runs):
+            n = run["counts"].get("evaluate", 0)
+            expect(n <= evals, f"rank {rank} evaluated the held-out loss {n} times in {steps} steps; the "
+                               f"specification asks for {evals} (after steps {_due(script.EVAL_EVERY, steps)})")
+        n = runs[0]["counts"].get("save_checkpoint", 0)
+        expect(n == saves, f"rank 0 saved {n} checkpoints in {steps} steps; the specification asks for {saves} "
+                           f"(after steps {_due(script.CHECKPOINT_EVERY, steps)})")
+        extra = sum(run["counts"].get("save_checkpoint", 0) for run in runs[1:])
+        expect(extra == 0, f"rank 1 saved {extra} checkpoints too: every rank holds the same weights, and each "
+                           "save writes the same file again")
+        return f"{evals} evaluations and {saves} checkpoints (rank 0) in {steps} steps, as asked"
+
+    return run_check("evaluations and checkpoints as asked", body, show=show, hint=checks.stub_message(BANK, "B"))
+
+
+def what_is_left(runs: list[dict], steps: int) -> list[str]:
+    """The slow script's habits still seen in a run, in words (for a speed check that fails)."""
+    left = []
+    if max(max(run["threads"] or [0]) for run in runs) * WORLD > runs[0]["cores"]:
+        left.append("more threads than cores")
+    if any(run["counts"].get("read", 0) for run in runs):
+        left.append("reads in the training loop")
+    watch = runs[0]["watch"]
+    if watch["allreduce_bytes"] > watch["gradient_bytes"] * max(watch["optimizer_steps"], 1):
+        left.append("an all-reduce every micro-batch")
+    if runs[0]["counts"].get("evaluate", 0) > len(_due(script.EVAL_EVERY, steps)):
+        left.append("evaluations every step")
+    if sum(run["counts"].get("save_checkpoint", 0) for run in runs) > len(_due(script.CHECKPOINT_EVERY, steps)):
+        left.append("more checkpoints than asked")
+    return left
+
+
+def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None = None, rounds: int = 2,
+                show: bool = True) -> checks.Verdict:
+    """Tokens/s at least ``SPEED_SHARE`` of the reference plan's, both measured here in alternating rounds
+    (yours, reference; reference, yours ...), each run timed from its first optimizer step to its last."""
+
+    def body():
+        yours = [launched(train_fn, steps)]  # the launch the other checks watched is round 1's
+        references = [reference_runs(steps)[0]]
+        for i in range(1, rounds):
+            if i % 2:
+                references.append(_launch_watched(reference_train, steps))
+                yours.append(_launch_watched(train_fn, steps))
+            else:
+                yours.append(_launch_watched(train_fn, steps))
+                references.append(_launch_watched(reference_train, steps))
+        ratios = [tokens_per_s(y) / tokens_per_s(r) for y, r in zip(yours, references)]
+        share, mine = statistics.median(ratios), statistics.median(tokens_per_s(y) for y in yours)
+        where = f"; measured on {devices.plan(WORLD).label}"
+        slow = (f", {mine / diagnosis.slow_tokens_per_s:.1f}x the slow script's under the profiler"
+                if diagnosis else "")
+        left = what_is_left(yours[0], steps)
+        expect(share >= SPEED_SHARE,
+               f"{mine:,.0f} tokens/s, {share:.0%} of the reference plan's in the same rounds (the target is "
+               f"{SPEED_SHARE:.0%}; rounds {', '.join(f'{r:.0%}' for r in ratios)}{where}). "
+               + (f"Still in your script: {'; '.join(left)}." if left else
+                  "The other checks see none of the slow script's habits: compare a profile of your step "
+                  "with the reference plan's speed."))
+        return (f"{mine:,.0f} tokens/s{slow}: {share:.0%} of the reference plan's (rounds "
+                f"{', '.join(f'{r:.0%}' for r in ratios)}; target {SPEED_SHARE:.0%}{where})")
+
+    return run_check(f"tokens/s at least {SPEED_SHARE:.0%} of the reference plan's", body, show=show,
+                     hint=checks.stub_message(BANK, "B"))
+
+
+def check_clean_up(train_fn, steps: int = script.STEPS, show: bool = True) -> checks.Verdict:
+    """Nothing left: every rank destroyed its process group, its loader processes ended with the function,
+    and no worker of the launch runs on."""
+    from utils.labs.ddp_from_scratch.checks import kernel_children
+
+    def body():
+        runs = launched(train_fn, steps)
+        still_open = [rank for rank, run in enumerate(runs) if run["group_left_open"]]
+        expect(not still_open, f"rank(s) {still_open} returned with the process group still initialised")
+        left = {rank: run["children_left"] for rank, run in enumerate(runs) if run["children_left"]}
+        expect(not left, "processes were still running when your function returned: "
+                         + "; ".join(f"rank {r}: pid {', '.join(map(str, p))}" for r, p in left.items())
+                         + " (a loader's processes live as long as something refers to its iterator)")
+        kernel_left = kernel_children()
+        expect(not kernel_left, f"{len(kernel_left)} process(es) of the launch still running: "
+                                + ", ".join(f"pid {p.pid}" for p in kernel_left))
+        return "process group destroyed on every rank; no loader or worker process left running"
+
+    return run_check("nothing left running", body, show=show, hint=checks.stub_message(BANK, "B"))
