@@ -159,7 +159,10 @@ def slow_train(steps: int = STEPS) -> dict:
 
 
 def training_flops_per_step(vocab_size: int) -> float:
-    """FLOPs one worker's forward and backward do in a step: the usual 6 x parameters x tokens (2 for the
-    forward's multiply-adds, 4 for the backward's), attention's own matmuls left out (small at context 64)."""
-    parameters = sum(p.numel() for p in build_model(vocab_size).parameters())
-    return 6.0 * parameters * ACCUMULATE * MICRO_BATCH * CONTEXT
+    """FLOPs one worker's forward and backward do in a step: lesson 08's count per token (6 x the weights a
+    token passes through, plus attention's matmuls) times the worker's tokens a step."""
+    from utils.lessons.putting_it_together.ladder import flops_per_token
+    from utils.lessons.putting_it_together.script import Settings
+
+    shape = Settings(context=CONTEXT, width=128, depth=4, heads=4)  # build_model's GPT
+    return flops_per_token(shape, vocab_size) * ACCUMULATE * MICRO_BATCH * CONTEXT
