@@ -123,3 +123,10 @@ def test_threads_sets_and_restores_torch_cpu_threads():
     assert torch.get_num_threads() == before
     with bench.threads(None):  # None leaves the count alone
         assert torch.get_num_threads() == before
+
+
+def test_alternate_runs_the_two_in_turn_each_round_starting_with_the_other():
+    order = []
+    a, b = bench.alternate(lambda: order.append("a") or len(order), lambda: order.append("b") or len(order), 3)
+    assert order == ["a", "b", "b", "a", "a", "b"]
+    assert a == [1, 4, 5] and b == [2, 3, 6]

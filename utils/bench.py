@@ -128,6 +128,21 @@ def threads(n: int | None):
         torch.set_num_threads(before)
 
 
+def alternate(first: Callable[[], object], second: Callable[[], object], rounds: int) -> tuple[list, list]:
+    """Run ``first`` and ``second`` in turn, ``rounds`` times, each round starting with the other one (first
+    then second, second then first ...): a busy moment slows both alike, and whatever favours the first or
+    the second run of a pair cancels out. Returns (first's results, second's results). Lesson 08."""
+    a, b = [], []
+    for i in range(rounds):
+        if i % 2:
+            b.append(second())
+            a.append(first())
+        else:
+            a.append(first())
+            b.append(second())
+    return a, b
+
+
 def throughput(items: float, seconds: float) -> float:
     """Items (samples, bytes, tokens) per second."""
     if seconds <= 0:

@@ -29,6 +29,7 @@ import torch
 import torch.distributed as dist
 
 from utils import checks, devices
+from utils.bench import alternate
 from utils.checks import expect, run_check
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.reference import reference_train
@@ -404,15 +405,12 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
     (yours, reference; reference, yours ...), each run timed from its first optimizer step to its last."""
 
     def body():
-        yours = [launched(train_fn, steps)]  # the launch the other checks watched is round 1's
-        references = [reference_runs(steps)[0]]
-        for i in range(1, rounds):
-            if i % 2:
-                references.append(_launch_watched(reference_train, steps))
-                yours.append(_launch_watched(train_fn, steps))
-            else:
-                yours.append(_launch_watched(train_fn, steps))
-                references.append(_launch_watched(reference_train, steps))
+        # Round 1: the launch the other checks watched, then the reference plan's; later rounds alternate
+        # which of the two goes first.
+        yours, references = [launched(train_fn, steps)], [reference_runs(steps)[0]]
+        more_references, more_yours = alternate(lambda: _launch_watched(reference_train, steps),
+                                                lambda: _launch_watched(train_fn, steps), rounds - 1)
+        yours, references = yours + more_yours, references + more_references
         ratios = [tokens_per_s(y) / tokens_per_s(r) for y, r in zip(yours, references)]
         share, mine = statistics.median(ratios), statistics.median(tokens_per_s(y) for y in yours)
         where = f"; measured on {devices.plan(WORLD).label}"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from utils.bench import alternate
 from utils.lessons.putting_it_together.script import DTYPES, Settings, train
 
 # What each setting turns on in the script: the diff a learner reads, one line each.
@@ -134,14 +135,7 @@ def compare(kept: Rung, rung: Rung, rounds: int = 2, timeout: float = 180) -> Co
     """Run the kept settings and the step in turn, ``rounds`` times: a busy moment slows both alike. The order
     alternates (before then step, step then before ...), so that whatever favours the first or the second
     launch of a pair cancels out."""
-    before, after = [], []
-    for i in range(rounds):
-        if i % 2:
-            after.append(run_rung(rung, timeout))
-            before.append(run_rung(kept, timeout))
-        else:
-            before.append(run_rung(kept, timeout))
-            after.append(run_rung(rung, timeout))
+    before, after = alternate(lambda: run_rung(kept, timeout), lambda: run_rung(rung, timeout), rounds)
     return Compared(rung, kept, before, after)
 
 
