@@ -20,17 +20,15 @@ Accuracy is ``utils.models.accuracy`` (a fraction); timing is ``utils.bench.meas
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import io
-import os
 import statistics
-import sys
 
 import torch
 from torch import nn
 
 from utils import bench
+from utils.lessons.why_slow.profile import without_profiler_notices  # kineto's start/stop lines only
 
 __all__ = [
     "WEIGHT_LAYERS", "model_bytes", "sparsity", "macs", "to_device", "timed_batch", "compare_latency", "speedup",
@@ -169,20 +167,6 @@ def int8_support(cpuinfo: str = "/proc/cpuinfo") -> dict[str, bool] | None:
     return cpu_flags(("avx512_vnni", "avx_vnni", "amx_int8"), cpuinfo)
 
 
-@contextlib.contextmanager
-def _quiet_stderr():
-    """Hide the two log lines the profiler (kineto) writes to the process's stderr at each start and stop."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 2)
-            yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
 def time_by_op(model: nn.Module, x: torch.Tensor, top: int = 4) -> list[tuple[str, float]]:
     """``[(operator, share of the time), ...]``: the ``top`` operators of one ``model(x)`` pass by their own
     time (``torch.profiler``; on a GPU the GPU's time), after one untimed pass. Lesson 04 uses it to show
@@ -192,7 +176,7 @@ def time_by_op(model: nn.Module, x: torch.Tensor, top: int = 4) -> list[tuple[st
     activities = [kinds.CPU, kinds.CUDA] if on_gpu else [kinds.CPU]
     with torch.inference_mode():
         model(x)
-        with _quiet_stderr(), torch.profiler.profile(activities=activities) as profile:
+        with without_profiler_notices(), torch.profiler.profile(activities=activities) as profile:
             model(x)
             bench.synchronize(x.device)
     own = "self_device_time_total" if on_gpu else "self_cpu_time_total"
