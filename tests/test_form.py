@@ -85,10 +85,32 @@ def test_the_claims_table_has_the_four_columns_and_wraps_to_the_line_limit():
             claims.against_reference("gloo against memcpy", 3e9, 30e9, "GB/s", 1e9)]
     table = claims.claims_table(rows)
     assert table.columns == claims.COLUMNS and table.title == "What this lesson measured"
-    assert "holds: 88% of the bound" in rows[0].verdict and "above the bound (117%)" in rows[1].verdict
+    assert rows[0].verdict == "88% of the bound" and "above the bound (117%)" in rows[1].verdict
     assert all(len(line) <= 110 for line in table.to_text().splitlines())
     with pytest.raises(ValueError):
         claims.claims_table([])
+
+
+@pytest.mark.parametrize("value, bound, spread, expected", [
+    (0.93, 1.92, 0.0, "slower than one device: not shown here"),      # a slowdown is never "holds"
+    (1.00, 1.92, 0.0, "slower than one device: not shown here"),      # no gain is not a gain
+    (1.03, 1.92, 0.05, "within noise of the baseline: no effect shown"),
+    (0.97, 1.92, 0.05, "within noise of the baseline: no effect shown"),
+    (1.34, 1.92, 0.05, "faster: 37% of the bound's gain"),           # (1.34 - 1) / (1.92 - 1)
+    (1.95, 1.92, 0.05, "at the bound (within noise)"),
+    (2.10, 1.92, 0.05, "above the bound: a finding (the bound leaves a cost out)"),
+    (1.50, None, 0.05, "faster than the baseline"),
+])
+def test_a_speedup_verdict_measures_the_gain_reached_and_never_passes_a_slowdown(value, bound, spread, expected):
+    claim = claims.against_speedup("two devices", value, bound, spread, slower="slower than one device")
+    assert claim.verdict == expected
+    assert "holds" not in claim.verdict
+
+
+def test_a_speedup_claim_shows_its_spread_and_its_bound():
+    claim = claims.against_speedup("two devices", 1.34, 1.92, 0.05)
+    assert (claim.measured, claim.against) == ("1.34x ± 0.05", "bound 1.92x")
+    assert claims.against_speedup("x", 1.2, None).against == "baseline 1.00x"
 
 
 def test_the_glossary_defines_every_word_lesson_00_promises_before_it_is_used():

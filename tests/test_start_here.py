@@ -117,7 +117,7 @@ def test_the_closing_claims_come_from_the_run_for_whatever_this_mode_measured():
     rows = summary.lesson_claims(profile, points, messages, link, [])
     text = {r.claim: r for r in rows}
     assert text["more cores, more fp32 FLOP/s"].measured == "1.90x one thread"
-    assert text["a 64 MiB copy (host memcpy) stays under its bound"].verdict.startswith("holds: 83%")
+    assert text["a 64 MiB copy (host memcpy) stays under its bound"].verdict.startswith("83% of the bound")
     assert any("gloo message is slower" in r.claim and r.verdict == "30% of the reference" for r in rows)
     assert "holds" == next(r.verdict for r in rows if r.claim.startswith("one alpha"))
     passed = [summary.Passed(64 * MIB, 13e9, 6e9, 12e9)]

@@ -5,7 +5,13 @@ Introduced in lesson 00. A *bound* comes from theory or a datasheet and nothing 
 is a rate measured on this machine, which a point may approach or pass (lesson 00's glossary).
 
     rows = [claims.against_bound("a 64 MiB copy stays under DRAM's bound", 10.6e9, 12.0e9, "GB/s", 1e9)]
+    rows.append(claims.against_speedup("two devices: x one device", 1.34, 1.92, spread=0.05))
     claims.show_claims(rows)
+
+A bound is a ceiling, not a pass mark. A rate under its bound reads "84% of the bound"; a speed-up is judged
+by how much of the bound's *gain* it reached (a bound of 1.92x over a baseline of 1x offers a gain of 0.92):
+1.34x reached 37% of it. A speed-up at or below the baseline is called what it is, and one whose paired
+rounds' spread covers the baseline is "within noise": neither is ever "holds".
 """
 
 from __future__ import annotations
@@ -29,11 +35,51 @@ class Claim:
 
 def against_bound(claim: str, value: float, bound: float, unit: str, scale: float = 1.0,
                   digits: int = 1) -> Claim:
-    """A figure set beside a bound (a law: nothing may pass it). Above it is a finding, never a pass."""
+    """A figure set beside a bound (a law: nothing may pass it), such as a copy's GB/s under a datasheet's.
+    Under it: the share reached; above it: a finding, never a pass. For a speed-up use ``against_speedup``."""
+    return Claim(claim, f"{value / scale:.{digits}f} {unit}", f"bound {bound / scale:.{digits}f} {unit}",
+                 bound_verdict(value, bound))
+
+
+def bound_verdict(value: float, bound: float) -> str:
+    """The verdict of a rate against its ceiling: "84% of the bound", or above it, a finding to explain."""
     share = value / bound
-    verdict = (f"holds: {share:.0%} of the bound" if share <= 1.0 else
-               f"above the bound ({share:.0%}): a finding the lesson explains")
-    return Claim(claim, f"{value / scale:.{digits}f} {unit}", f"bound {bound / scale:.{digits}f} {unit}", verdict)
+    return (f"{share:.0%} of the bound" if share <= 1.0 else
+            f"above the bound ({share:.0%}): a finding the lesson explains")
+
+
+def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.0, baseline: float = 1.0,
+                    slower: str = "slower than the baseline") -> str:
+    """The verdict of a speed-up ``value`` (x ``baseline``) against its ceiling ``bound``. ``spread``: how far
+    the paired rounds' ratios spread around ``value`` (same unit). In the order tested:
+
+    - the spread covers the baseline: "within noise of the baseline: no effect shown";
+    - at or below the baseline: ``slower`` + ": not shown here" (e.g. "slower than one device: not shown here");
+    - no bound: "faster than the baseline";
+    - above the bound by more than the spread: "above the bound: a finding (the bound leaves a cost out)";
+    - above by less: "at the bound (within noise)";
+    - otherwise the share of the bound's gain reached: "faster: 37% of the bound's gain".
+    """
+    if spread > 0 and value - spread <= baseline <= value + spread:
+        return "within noise of the baseline: no effect shown"
+    if value <= baseline:
+        return f"{slower}: not shown here"
+    if bound is None:
+        return "faster than the baseline"
+    if value > bound + spread:
+        return "above the bound: a finding (the bound leaves a cost out)"
+    if value > bound:
+        return "at the bound (within noise)"
+    return f"faster: {(value - baseline) / (bound - baseline):.0%} of the bound's gain"
+
+
+def against_speedup(claim: str, value: float, bound: float | None, spread: float = 0.0, baseline: float = 1.0,
+                    slower: str = "slower than the baseline", digits: int = 2) -> Claim:
+    """A speed-up set beside its ceiling, judged by ``speedup_verdict``; ``spread`` shows as "± 0.05"."""
+    noise = f" ± {spread:.{digits}f}" if spread > 0 else ""
+    against = f"bound {bound:.{digits}f}x" if bound is not None else f"baseline {baseline:.{digits}f}x"
+    return Claim(claim, f"{value:.{digits}f}x{noise}", against,
+                 speedup_verdict(value, bound, spread, baseline, slower))
 
 
 def against_reference(claim: str, value: float, reference: float, unit: str, scale: float = 1.0,

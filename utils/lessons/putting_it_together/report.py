@@ -136,15 +136,15 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
     out = []
     for r in ran(rows)[1:]:
         if r["bound"]:
-            out.append(claims.against_bound(f"{r['step']}: x previous", r["x_prev"], r["bound"], "x",
-                                            digits=2))
+            out.append(claims.against_speedup(f"{r['step']}: x previous", r["x_prev"], r["bound"],
+                                              r.get("noise", 0.0), slower="slower than the step before"))
         if r["same_maths"]:
             out.append(claims.Claim(f"{r['step']}: loss at step N", f"{r['loss']:.4f}",
                                     f"baseline {r['loss'] - r['dloss']:.4f} ± {r['tol']:g}",
                                     "kept" if r["loss_ok"] else "not kept"))
     last = final(rows)
-    out.append(claims.against_bound("kept steps: x baseline", last["x_base"], total_bound(rows), "x",
-                                    digits=2))
+    out.append(claims.against_speedup("kept steps: x baseline", last["x_base"], total_bound(rows),
+                                      slower="slower than the baseline"))
     lat, loss = serving["latency_s"], serving["loss"]
     out.append(claims.Claim("int8 serving: held-out loss", f"{loss['int8']:.4f}",
                             f"fp32 {loss['fp32']:.4f}", f"{lat['fp32'] / lat['int8']:.2f}x as fast, "
