@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from utils import devices
-from utils.tools.fake_nvml import A100, H100, H200, T4, FakeNvml, fake_layer, real_constants
+from utils.tools.fake_nvml import A100_PCIE, H100, H200, T4, FakeNvml, fake_layer, real_constants
 
 
 def fake_hardware(gpu, n, **machine):
@@ -93,12 +93,12 @@ def test_two_h100s_with_nvlink_bridge_name_the_version_not_nvml_s_enum(monkeypat
     assert "2 x NVIDIA H100" in line and "NVLink 4.0 x18 (450 GB/s" in line and "peer access yes" in line
 
 
-def test_an_a100_pair_is_nvlink_3_and_the_driver_s_link_speed_wins_over_the_table(monkeypatch):
-    monkeypatch.delenv("TWOGPU_MODE", raising=False)
-    hw = fake_hardware(A100, 2, fabric="bridge", lanes=12, version_enum=4, speed_mbps=25781)
+def test_an_a100_pcie_pair_on_a_bridge_is_nvlink_3_and_the_driver_s_link_speed_wins_over_the_table(monkeypatch):
+    monkeypatch.delenv("TWOGPU_MODE", raising=False)  # bridges pair PCIe cards (SXM cards sit on an NVSwitch)
+    hw = fake_hardware(A100_PCIE, 2, fabric="bridge", lanes=12, version_enum=4, speed_mbps=25781)
     assert hw.link.nvlink_version == "3.0" and "NVLink 3.0 x12" in hw.link.describe()
     assert hw.link.bandwidth == pytest.approx(12 * 25781e6)
-    without_field = fake_hardware(A100, 2, fabric="bridge", lanes=12, version_enum=4)
+    without_field = fake_hardware(A100_PCIE, 2, fabric="bridge", lanes=12, version_enum=4)
     assert without_field.link.bandwidth == pytest.approx(300e9)  # 12 x 25 GB/s from the table
 
 

@@ -17,12 +17,20 @@ import pynvml
 
 from utils import nvml
 
+# What NVML reports for each card (names as the driver spells them; memory clock x bus width gives the
+# datasheet's bandwidth: 2 x 2619 MHz x 5120 bits / 8 = 3.35 TB/s for the H100 SXM).
 H100 = {"name": "NVIDIA H100 80GB HBM3", "memory": 80 * 2**30, "cc": (9, 0), "pcie": (5, 16),
-        "mem_clock": 2619, "bus_bits": 5120}
+        "mem_clock": 2619, "bus_bits": 5120}  # the SXM card
+H100_PCIE = {"name": "NVIDIA H100 PCIe", "memory": 80 * 2**30, "cc": (9, 0), "pcie": (5, 16),
+             "mem_clock": 1593, "bus_bits": 5120}
+H100_NVL = {"name": "NVIDIA H100 NVL", "memory": 94 * 10**9, "cc": (9, 0), "pcie": (5, 16),
+            "mem_clock": 2539, "bus_bits": 6144}
 H200 = {"name": "NVIDIA H200", "memory": 141 * 2**30, "cc": (9, 0), "pcie": (5, 16),
         "mem_clock": 3201, "bus_bits": 6144}
 A100 = {"name": "NVIDIA A100-SXM4-80GB", "memory": 80 * 2**30, "cc": (8, 0), "pcie": (4, 16),
-        "mem_clock": 1593, "bus_bits": 5120}
+        "mem_clock": 1593, "bus_bits": 5120}  # the SXM card
+A100_PCIE = {"name": "NVIDIA A100-PCIE-40GB", "memory": 40 * 2**30, "cc": (8, 0), "pcie": (4, 16),
+             "mem_clock": 1215, "bus_bits": 5120}
 T4 = {"name": "Tesla T4", "memory": 15 * 2**30, "cc": (7, 5), "pcie": (3, 16), "mem_clock": 5001, "bus_bits": 256}
 SWITCH_BUS = "00000000:C5:00.0"  # an NVSwitch's own PCI id: what a GPU's links report behind a switch
 
