@@ -169,7 +169,11 @@ def test_the_link_route_follows_the_plan():
     from utils import devices
 
     assert machine.link_route(devices.plan(2, mode_name="cpu", n_gpus=0))[0] == machine.GLOO_LINK
-    assert machine.link_route(devices.plan(2, mode_name="1gpu", n_gpus=1))[1:] == ("cpu", "cuda:0", True)
+    # 1gpu: the two ranks exchange tensors through gloo, each message staged through host memory (launched
+    # workers on cuda:0), not the pinned host-to-GPU copy; one worker's input link is that copy.
+    shared = machine.link_route(devices.plan(2, mode_name="1gpu", n_gpus=1))
+    assert shared == ("gloo, 2 processes sharing GPU 0 (through host memory)", "cuda:0", "cuda:0", False)
+    assert machine.link_route(devices.plan(1, mode_name="1gpu", n_gpus=1))[1:] == ("cpu", "cuda:0", True)
     assert machine.link_route(devices.plan(2, mode_name="2gpu", n_gpus=2))[1:] == ("cuda:0", "cuda:1", False)
 
 

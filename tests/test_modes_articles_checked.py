@@ -17,6 +17,6 @@ def test_the_split_runs_on_two_devices_or_on_meta_where_the_plan_shares_one(mach
 
 def test_the_transfer_claims_use_the_workers_own_link(machine):
     name = profile.link_route(devices.plan(2))[0]
-    expected = {"cpu": "gloo loopback, 2 processes", "1gpu": "host to GPU 0, pinned"}.get(machine.mode,
-                                                                                         "GPU 0 to GPU 1")
+    expected = {"cpu": "gloo loopback, 2 processes",  # 1gpu: two ranks on one GPU talk through gloo, via the host
+                "1gpu": "gloo, 2 processes sharing GPU 0 (through host memory)"}.get(machine.mode, "GPU 0 to GPU 1")
     assert name == expected

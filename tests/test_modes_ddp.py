@@ -103,3 +103,30 @@ def test_lab_tolerances_are_exact_on_cpu_and_looser_where_gpus_sum_otherwise(mac
     cpu = machine.mode == "cpu"
     assert (tolerance(plan) == 1e-5) == cpu and tolerance(plan) <= 1e-3
     assert (tolerances(plan) == {"grads": 1e-5, "loss": 1e-5}) == cpu
+
+
+def test_the_all_reduce_expectation_follows_peer_access_and_the_fabric(machine):
+    """A healthy busbw is not 80 % of every link: two T4s without peer access stage through host memory
+    (35-60 %); peer-to-peer PCIe and NVLink reach more; NVLS passes the link's rate only with more than 2 ranks."""
+    S = settings(machine)
+    e = S.allreduce_expected
+    if machine.mode not in ("2gpu", "ngpu"):
+        assert e is None  # no link between the ranks (1gpu), or measured as a reference (cpu)
+        return
+    link = machine.hw.link
+    if link.kind == "PCIe":
+        assert link.peer_access is False and (e.low, e.high) == (0.35, 0.60) and "host memory" in e.why
+        assert "NCCL_P2P_DISABLE=1" in e.advice
+    else:
+        assert (e.low, e.high) == (0.70, 0.90) and e.high <= 1.0  # 2 ranks: nothing may pass the link's rate
+    assert "within" in e.reading((e.low + e.high) / 2) and "below" in e.reading(e.low / 2)
+
+
+def test_nvls_may_pass_the_per_direction_figure_on_hopper_behind_an_nvswitch_with_more_than_two_ranks(machine):
+    from utils import machine as profile
+
+    if machine.mode not in ("2gpu", "ngpu"):
+        return
+    four = profile.all_reduce_expectation(machine.hw.link, machine.hw.gpus, world=4)
+    hopper_switch = machine.hw.link.via_switch and machine.hw.gpus[0].compute_capability >= (9, 0)
+    assert (four.high > 1.0) == hopper_switch and ("NVLS" in four.why) == hopper_switch

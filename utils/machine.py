@@ -244,32 +244,53 @@ def _unique(probes: list[Probe]) -> list[Probe]:
 
 # --- The link between two workers -------------------------------------------------------------------------
 
-def ping_pong_worker(sizes: list[int], repeats: int, warmup: int = 3) -> list[float]:
+def ping_pong_worker(sizes: list[int], repeats: int, warmup: int = 3, on_gpu: bool = False) -> list[float]:
     """Worker (run by ``launch`` on two processes): for each size, ``repeats`` round trips of a uint8 tensor
-    (rank 0 sends, rank 1 sends it back); returns the median one-way seconds per size (half a round trip)."""
+    (rank 0 sends, rank 1 sends it back); returns the median one-way seconds per size (half a round trip).
+
+    ``on_gpu``: the tensor lives on the worker's GPU, and each message goes the way two ranks sharing one GPU
+    exchange tensors (``1gpu`` mode): GPU to host, gloo over loopback TCP, host to GPU, as lesson 07's
+    workers do (gloo sends host memory)."""
     import torch.distributed as dist
 
     from utils import launch
 
-    with launch.process_group():
-        rank = dist.get_rank()
+    with launch.process_group() as device:
+        rank, peer = dist.get_rank(), 1 - dist.get_rank()
+        on = device if on_gpu else torch.device("cpu")
         out = []
         for size in sizes:
-            buf = torch.zeros(size, dtype=torch.uint8)
+            buf = torch.zeros(size, dtype=torch.uint8, device=on)
+            host = torch.empty(size, dtype=torch.uint8)  # where gloo receives
             times = []
             for k in range(warmup + repeats):
                 dist.barrier()
                 start = time.perf_counter()
-                if rank == 0:
-                    dist.send(buf, dst=1)
-                    dist.recv(buf, src=1)
-                else:
-                    dist.recv(buf, src=0)
-                    dist.send(buf, dst=0)
+                for step in ((_send, _recv) if rank == 0 else (_recv, _send)):
+                    step(buf, host, peer)
                 if k >= warmup:
                     times.append((time.perf_counter() - start) / 2)
             out.append(statistics.median(times))
         return out
+
+
+def _send(buf: torch.Tensor, host: torch.Tensor, peer: int) -> None:
+    """gloo sends host memory: a GPU tensor is copied to the host first (``.cpu()`` waits for that copy)."""
+    import torch.distributed as dist
+
+    dist.send(buf.cpu() if buf.is_cuda else buf, dst=peer)
+
+
+def _recv(buf: torch.Tensor, host: torch.Tensor, peer: int) -> None:
+    """Receive into host memory; a GPU tensor then gets the bytes (and the clock waits for that copy)."""
+    import torch.distributed as dist
+
+    if not buf.is_cuda:
+        dist.recv(buf, src=peer)
+        return
+    dist.recv(host, src=peer)
+    buf.copy_(host)
+    torch.cuda.synchronize(buf.device)
 
 
 def gpu_link_times(sizes: list[int], src: str, dst: str, pinned: bool, repeats: int) -> list[float]:
@@ -291,26 +312,34 @@ def _gpu_name(device: str) -> str:
 
 
 def link_route(plan) -> tuple[str, str | None, str | None, bool]:
-    """(name, source, destination, pinned) of the link the plan's two workers use; gloo when simulated.
-    Names are lesson 00's copy paths ("host to GPU 0, pinned", "GPU 0 to GPU 1")."""
+    """(name, source, destination, pinned) of the link the plan's workers use; names are lesson 00's paths.
+
+    * simulated (cpu mode): gloo between two CPU processes (no source: launched workers);
+    * two GPUs: a copy from one to the other ("GPU 0 to GPU 1");
+    * two ranks sharing one GPU (1gpu mode): gloo between two processes, each message staged through host
+      memory: source and destination are that GPU (launched workers, tensors on the GPU);
+    * one worker on a GPU (lesson 05's input link): a pinned copy from the host ("host to GPU 0, pinned")."""
     if plan.simulated:
         return GLOO_LINK, None, None, False
     a, b = plan.devices[0], plan.devices[1 % len(plan.devices)]
     if a != b:
         return f"{_gpu_name(a)} to {_gpu_name(b)}", a, b, False
+    if plan.world_size >= 2:
+        return f"gloo, 2 processes sharing {_gpu_name(a)} (through host memory)", a, a, False
     return f"host to {_gpu_name(a)}, pinned", "cpu", a, True
 
 
 def measure_link(plan, sizes: list[int], repeats: int = 9, timeout: float = 120) -> LinkFit:
-    """The link of ``plan``'s two workers, fitted over ``sizes``: gloo messages between two launched
-    processes (cpu mode), or copies on the GPU path, timed in a spawned process so that the caller never
-    initialises CUDA (a process that forks workers later must not)."""
+    """The link of ``plan``'s workers, fitted over ``sizes`` (``link_route`` says which): gloo messages
+    between two launched processes (cpu mode, and two ranks sharing a GPU, whose messages cross the host),
+    or copies on the GPU path, timed in a spawned process so that the caller never initialises CUDA (a
+    process that forks workers later must not)."""
     from utils import launch
 
     name, src, dst, pinned = link_route(plan)
-    if src is None:
-        seconds = launch.launch(ping_pong_worker, list(sizes), repeats, nprocs=2, backend="gloo",
-                                timeout=timeout)[0]
+    if src is None or src == dst:  # gloo between two workers: on the CPU, or both on one GPU
+        seconds = launch.launch(ping_pong_worker, list(sizes), repeats, 3, src is not None, nprocs=2,
+                                backend="gloo", timeout=timeout)[0]
     else:
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
             seconds = pool.submit(gpu_link_times, list(sizes), src, dst, pinned, repeats).result(timeout=timeout)
@@ -320,3 +349,63 @@ def measure_link(plan, sizes: list[int], repeats: int = 9, timeout: float = 120)
 def link_fit(name: str, sizes, seconds) -> LinkFit:
     """``linkmodel.fit_alpha_beta`` over every size, kept with its name and measured times."""
     return LinkFit(name, fit_alpha_beta(list(sizes), list(seconds)), tuple(seconds))
+
+
+# --- What a healthy all-reduce reaches on a link ------------------------------------------------------------
+
+NVLS_CC = (9, 0)  # NVLink SHARP (reductions inside the NVSwitch) from Hopper's third-generation NVSwitch on
+
+
+@dataclass(frozen=True)
+class BusExpectation:
+    """The busbw a working machine's all-reduce reaches on a link, as shares of the link's datasheet peak
+    (one direction): a figure inside [low, high] is what healthy hardware looks like, one below it is worth
+    the ``advice``. An expectation from how the link moves bytes, not a bound: NVLS may pass 100 %."""
+
+    low: float
+    high: float
+    why: str  # how this link moves an all-reduce's bytes, in one clause
+    advice: str  # what to check with NCCL when the figure is below ``low``
+
+    def reading(self, share: float) -> str:
+        """``share`` (busbw / datasheet peak) in words: within, below or above what healthy hardware gives."""
+        span = f"{self.low:.0%}-{self.high:.0%}"
+        if share < self.low:
+            return f"below the {span} a healthy link gives here ({self.why}); {self.advice}"
+        if share > self.high:
+            return f"above the {span} expected here ({self.why}): a finding to explain"
+        return f"within the {span} a healthy link gives here ({self.why})"
+
+
+def all_reduce_expectation(link, gpus=(), world: int = 2) -> BusExpectation | None:
+    """What busbw / datasheet peak a healthy NCCL all-reduce of ``world`` ranks reaches over ``link`` (a
+    ``devices.Link``; ``gpus``: the ranks' ``devices.GPU``). Lesson 03 prints it beside the measured figure.
+
+    * PCIe with peer access: peer-to-peer copies, 70-85 % (packet headers and flow control);
+    * PCIe without it (Kaggle's 2 x T4): NCCL stages every chunk through host memory (its SHM transport),
+      two PCIe crossings and a host buffer per hop: 35-60 %, which is a healthy figure there, not a fault;
+    * NVLink, straight or through an NVSwitch: 70-90 %; on Hopper or later behind an NVSwitch with more
+      than two ranks, NVLS sums inside the switch and busbw may pass the per-direction figure (to ~110 %).
+    """
+    if link is None or not link.bandwidth:
+        return None
+    if link.kind == "PCIe":
+        if link.peer_access is False:
+            return BusExpectation(0.35, 0.60, "no peer access: NCCL stages every chunk through host memory",
+                                  "NCCL_DEBUG=INFO should name SHM as the transport; NCCL_P2P_DISABLE=1 if "
+                                  "the first all-reduce hangs")
+        if link.peer_access is None:
+            return BusExpectation(0.35, 0.85, "peer access unknown: staged through the host or peer-to-peer",
+                                  "NCCL_DEBUG=INFO names the transport (P2P or SHM)")
+        return BusExpectation(0.70, 0.85, "peer-to-peer over PCIe: headers and flow control take ~20 %",
+                              "NCCL_DEBUG=INFO should name P2P; SHM there means peer access is blocked "
+                              "(ACS, IOMMU); NCCL_P2P_LEVEL decides how far apart P2P is used")
+    hopper = bool(gpus) and all(g.compute_capability and tuple(g.compute_capability) >= NVLS_CC for g in gpus)
+    if link.via_switch and hopper and world > 2:
+        return BusExpectation(0.70, 1.10, "NVLS: the NVSwitch sums the data, so busbw may pass the link's rate",
+                              "NCCL_DEBUG=INFO should name NVLS; NCCL_NVLS_ENABLE=0 compares without it")
+    if link.via_switch and hopper:  # two ranks: a ring moves each byte once each way, and so does NVLS
+        return BusExpectation(0.70, 0.90, "NVLink through NVSwitch; with 2 ranks NVLS moves no fewer bytes",
+                              "NCCL_DEBUG=INFO names the algorithm (Ring, NVLS); nvidia-smi nvlink -s each link")
+    return BusExpectation(0.70, 0.90, "NVLink: NCCL's protocol leaves 70-90 % of the links' rate",
+                          "NCCL_DEBUG=INFO should name P2P over NVLink; nvidia-smi nvlink -s shows each link")

@@ -7,9 +7,15 @@ rank holds the gradient of the whole global batch. DDP computes the same numbers
 communicates: gradients are grouped into buckets (about 25 MB each by default), and a bucket is all-reduced,
 asynchronously, as soon as its last gradient is ready, while the backward pass goes on with earlier layers.
 
-``timeline`` measures both on every rank (host-side ``perf_counter`` times, one clock for all processes):
-the backward computation (from ``backward()`` to the last gradient accumulated, seen by each parameter's
-post-accumulate hook) and each all-reduce (from issue to completion), for the chart of section 2.
+``timeline`` measures both on every rank, for the chart of section 2: the backward computation (from
+``backward()`` to the last gradient accumulated, seen by each parameter's post-accumulate hook) and each
+all-reduce (from the moment its gradients are ready to its completion, waiting for the other rank included).
+Where each is read matters. On a CPU (gloo) work runs when it is called, so the host's clock
+(``perf_counter``, one clock for all processes) times it. With NCCL the host only *queues* work: an
+all-reduce's future completes as soon as its kernel is queued, and a host clock would time the queueing. So
+with NCCL every time is read on the GPU (``GpuClock``): CUDA events recorded on the compute stream (gradients
+ready, the step's end) and, for each all-reduce, on a stream that waits for the NCCL kernel (its end).
+``slowest`` picks the rank whose step took longest: a step is over when its slowest rank is.
 """
 
 from __future__ import annotations
@@ -54,16 +60,82 @@ def by_hand_gradients(s: Settings) -> torch.Tensor:
         return flat_grad(model)
 
 
+class HostClock:
+    """Times read on the host (``perf_counter``): right where work runs when it is called (CPU, gloo)."""
+
+    def start(self) -> float:
+        return time.perf_counter()
+
+    def now(self):
+        return time.perf_counter()
+
+    def when_done(self, work):
+        """A mark filled in when the all-reduce ``work`` completes (its future's callback, on the host)."""
+        mark = []
+        work.get_future().then(lambda fut: mark.append(time.perf_counter()))
+        return mark
+
+    def seconds(self, mark) -> float:
+        return mark[0] if isinstance(mark, list) else mark
+
+    def settle(self) -> None:
+        pass
+
+
+class GpuClock:
+    """Times read on the GPU: CUDA events, placed on the host's clock from a base event recorded when the GPU
+    was idle (``start``). Read them (``seconds``) only after ``settle``, which waits for the GPU."""
+
+    def __init__(self, device):
+        self.device = device
+        self.waiter = torch.cuda.Stream(device)  # does nothing but wait for NCCL kernels, then record
+
+    def _event(self, stream=None):
+        event = torch.cuda.Event(enable_timing=True)
+        event.record(stream)
+        return event
+
+    def start(self) -> float:
+        torch.cuda.synchronize(self.device)  # idle: the base event fires as it is recorded
+        self.t0, self.base = time.perf_counter(), self._event()
+        return self.t0
+
+    def now(self):
+        """An event on the compute stream: it fires when the work queued before it has run."""
+        return self._event()
+
+    def when_done(self, work):
+        """An event that fires when the NCCL kernel of ``work`` ends: ``work.wait()`` makes the current stream
+        (here the idle ``waiter``) wait for it, without blocking the host or the compute stream."""
+        with torch.cuda.stream(self.waiter):
+            work.wait()
+            return self._event(self.waiter)
+
+    def seconds(self, mark) -> float:
+        return self.t0 + self.base.elapsed_time(mark) / 1e3  # elapsed_time: milliseconds
+
+    def settle(self) -> None:
+        torch.cuda.synchronize(self.device)
+
+
+def clock_for(device):
+    """The GPU's clock where NCCL queues the work on a GPU; the host's elsewhere (CPU, gloo)."""
+    on_nccl = device.type == "cuda" and dist.get_backend() == "nccl"
+    return GpuClock(device) if on_nccl else HostClock()
+
+
 @contextlib.contextmanager
-def _timed_all_reduces(spans: list, row: str):
-    """For the block, ``dist.all_reduce`` records each call as a span (as ``instrumentation.ByteCounter``
-    counts its bytes), so that ``by_hand_step`` runs as the lesson shows it, timed; put back on the way out."""
+def _timed_all_reduces(clock, marks: list, row: str):
+    """For the block, ``dist.all_reduce`` records each call as (row, index, start, end) marks (as
+    ``instrumentation.ByteCounter`` counts its bytes), so that ``by_hand_step`` runs as the lesson shows it,
+    timed; put back on the way out. After the backward the stream runs nothing else, so an event after the
+    call fires when the all-reduce is done."""
     original = dist.all_reduce
 
     def timed(tensor, *args, **kwargs):
-        start = time.perf_counter()
+        start = clock.now()
         result = original(tensor, *args, **kwargs)
-        spans.append(Span(row, "all-reduce", len(spans), start, time.perf_counter()))
+        marks.append((row, len(marks), start, clock.now()))
         return result
 
     dist.all_reduce = timed
@@ -73,76 +145,83 @@ def _timed_all_reduces(spans: list, row: str):
         dist.all_reduce = original
 
 
-def _timed_allreduce_hook(spans: list, row: str):
+def _timed_allreduce_hook(clock, marks: list, row: str):
     """A DDP communication hook doing what DDP does (average the bucket in fp32), recording each bucket's
-    all-reduce as a span from its issue to its completion (the future's callback)."""
+    all-reduce as (row, bucket, start, end) marks: from its gradients being ready to its completion."""
 
     def hook(state, bucket):  # no annotations: DDP checks them
-        start = time.perf_counter()
+        start = clock.now()
         buffer = bucket.buffer().div_(dist.get_world_size())
-        future = dist.all_reduce(buffer, async_op=True).get_future()
-
-        def done(fut):
-            spans.append(Span(row, "all-reduce", bucket.index(), start, time.perf_counter()))
-            return fut.value()[0]
-
-        return future.then(done)
+        work = dist.all_reduce(buffer, async_op=True)
+        marks.append((row, bucket.index(), start, clock.when_done(work)))
+        return work.get_future().then(lambda fut: fut.value()[0])
 
     return hook
 
 
-def _last_gradient_clock(model: torch.nn.Module) -> list[float]:
-    """A list that each parameter's post-accumulate hook appends the time to when its gradient is ready."""
-    ready: list[float] = []
+def _gradient_clock(model: torch.nn.Module, clock, ready: list) -> None:
+    """Each parameter's post-accumulate hook appends a mark to ``ready`` when its gradient is ready."""
     for p in model.parameters():
-        p.register_post_accumulate_grad_hook(lambda _p: ready.append(time.perf_counter()))
-    return ready
+        p.register_post_accumulate_grad_hook(lambda _p: ready.append(clock.now()))
 
 
-def _one_step(net, model, x, y, ready: list, spans: list, rows: tuple[str, str], use_ddp: bool) -> dict:
-    """One forward and backward (by hand: ``by_hand_step``), timed; fills ``spans``; returns the figures."""
+def _one_step(net, model, x, y, clock, ready: list, marks: list, rows: tuple[str, str], use_ddp: bool) -> dict:
+    """One forward and backward (by hand: ``by_hand_step``), timed on ``clock``; returns the figures and
+    the step's spans."""
     comm_row, compute_row = rows
-    spans.clear()
+    marks.clear()
     ready.clear()
     model.zero_grad(set_to_none=True)
     dist.barrier()  # both ranks start together
-    start = time.perf_counter()
+    start = clock.start()
     loss = net(x, y)[1]  # (logits, loss)
-    backward_start = time.perf_counter()
+    backward_start = clock.now()
     if use_ddp:
-        loss.backward()  # returns when the last bucket's all-reduce is done
+        loss.backward()  # DDP's hooks all-reduce the buckets as their gradients become ready
     else:
-        with _timed_all_reduces(spans, comm_row):
+        with _timed_all_reduces(clock, marks, comm_row):
             by_hand_step(model, loss)  # the step the lesson shows, its all-reduces timed
-    end, last_ready = time.perf_counter(), max(ready)
-    spans.append(Span(compute_row, "forward", None, start, backward_start))
-    spans.append(Span(compute_row, "backward", None, backward_start, last_ready))
+    end = clock.now()  # after DDP waited for the last bucket (on a GPU: its stream waits for NCCL)
+    clock.settle()
+    backward_start, end = clock.seconds(backward_start), clock.seconds(end)
+    last_ready = max(clock.seconds(mark) for mark in ready)
+    spans = [Span(row, "all-reduce", k, clock.seconds(a), clock.seconds(b)) for row, k, a, b in marks]
+    spans += [Span(compute_row, "forward", None, start, backward_start),
+              Span(compute_row, "backward", None, backward_start, last_ready)]
     return {"compute": last_ready - backward_start, "exposed": end - last_ready, "step": end - start,
             "communication": sum(sp.duration for sp in spans if sp.name == "all-reduce"),
-            "messages": sum(sp.name == "all-reduce" for sp in spans)}
+            "messages": len(marks), "spans": spans}
 
 
 def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
     """On every worker: ``steps`` forward and backward passes, by hand or with DDP (``s.bucket_cap_mb``).
 
-    Returns the median over the steps after the first of ``compute`` (backward until the last gradient is
-    ready), ``communication`` (all-reduce spans summed, waits for the other rank included), ``exposed``
-    (last gradient ready to the step's end: communication not hidden), ``step`` and ``messages`` (seconds,
-    counts), and the last step's ``spans``.
+    Returns this rank's median over the steps after the first of ``compute`` (backward until the last
+    gradient is ready), ``communication`` (all-reduce spans summed, waits for the other rank included),
+    ``exposed`` (last gradient ready to the step's end: communication not hidden), ``step`` and ``messages``
+    (seconds, counts), the last step's ``spans``, its ``rank`` and the ``clock`` it was read on.
     """
     with process_group(backend="gloo" if s.device == "cpu" else None) as planned_device:
         device = torch.device(s.device) if s.device else planned_device
         rank = dist.get_rank()
         model, x, y = _model_and_rows(s, device)
-        spans: list[Span] = []
+        clock = clock_for(device)
+        marks, ready = [], []
         rows = (f"rank {rank} all-reduce", f"rank {rank} backward")
         net = model
         if use_ddp:
             net = keep_until_exit(DDP(model, device_ids=[device.index] if device.type == "cuda" else None,
                                       bucket_cap_mb=s.bucket_cap_mb or 25))
-            net.register_comm_hook(None, _timed_allreduce_hook(spans, rows[0]))
-        ready = _last_gradient_clock(model)
+            net.register_comm_hook(None, _timed_allreduce_hook(clock, marks, rows[0]))
+        _gradient_clock(model, clock, ready)
         # The first step warms up (and DDP rebuilds its buckets in the order the gradients arrived).
-        figures = [_one_step(net, model, x, y, ready, spans, rows, use_ddp) for _ in range(steps)][1:]
-        medians = {k: statistics.median(f[k] for f in figures) for k in figures[0]}
-        return {**medians, "spans": [sp.to_dict() for sp in spans]}
+        figures = [_one_step(net, model, x, y, clock, ready, marks, rows, use_ddp) for _ in range(steps)][1:]
+        medians = {k: statistics.median(f[k] for f in figures) for k in figures[0] if k != "spans"}
+        return {**medians, "spans": [sp.to_dict() for sp in figures[-1]["spans"]], "rank": rank,
+                "clock": "GPU (CUDA events)" if isinstance(clock, GpuClock) else "host (perf_counter)"}
+
+
+def slowest(ranks: list[dict]) -> dict:
+    """The figures of the rank whose step took longest (``timeline``'s results, one per rank): the step is
+    over only when its slowest rank is, so that rank's exposed time is the one the step pays."""
+    return max(ranks, key=lambda r: r["step"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from utils import devices
+from utils import devices, machine
 from utils.lessons.ddp.settings import Settings
 
 CPU_MODEL = dict(context=64, width=128, depth=4, heads=4)  # ~0.83 M parameters: ~0.12 s a step on one core
@@ -50,6 +50,9 @@ class LessonSettings:
     # False where the two ranks share one device (a GPU, or one core): about 1x is then an expectation, not a
     # bound; a measured round above it is reported like any other, never discarded for passing it.
     scaling_is_bound: bool = True
+    # What a healthy all-reduce's busbw reaches on this link, as shares of ``allreduce_bound`` (None: no link
+    # between the ranks): from the peer access and the fabric the driver reports (``machine.all_reduce_expectation``)
+    allreduce_expected: machine.BusExpectation | None = None
 
     def training(self, **changes) -> Settings:
         """The recipe's ``Settings`` with this machine's model, batch and threads (plus ``changes``)."""
@@ -119,4 +122,5 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware) -> LessonSettings:
         allreduce_bound=ar_bound, allreduce_bound_label=ar_label, measure_host_bound=plan.simulated,
         bucket_mb=GPU_BUCKET_MB if gpus else CPU_BUCKET_MB, hooks=HOOKS, bf16_note=bf16_note,
         powersgd_trap=plan.backend == "gloo", deterministic=deterministic, restart_tolerance=tolerance,
-        restart_tolerance_why=tolerance_why, scaling_is_bound=bound > 1.0)
+        restart_tolerance_why=tolerance_why, scaling_is_bound=bound > 1.0,
+        allreduce_expected=machine.all_reduce_expectation(hw.link, used, plan.world_size) if ar_bound else None)

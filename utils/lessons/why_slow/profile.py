@@ -6,6 +6,12 @@ Categories, from each operator's *self* time (time in the op itself, not in ops 
     memory-bound   every other aten op: elementwise, norms, softmax, copies, the optimizer's updates
     Python & dispatch   the step's wall time not spent inside any op: the interpreter, autograd's
                    bookkeeping, dispatching each call (what a GPU shows as idle gaps between kernels)
+
+On a CPU an op's self time is host time: the op runs where it is called. On a GPU the host only *launches*
+an op's kernels (microseconds) and waits for all of them in the step's final synchronize, so host time would
+call nearly the whole step "Python & dispatch". There the categories come from *device* self time (the
+kernels each op launched, timed on the GPU): matmul kernels, every other kernel, and the wall time in which
+the GPU ran none of the step's kernels (waiting for Python, dispatch and launches).
 """
 
 from __future__ import annotations
@@ -23,17 +29,29 @@ from pathlib import Path
 import torch
 from torch.profiler import ProfilerActivity, profile
 
+HOST_TIME = "host self time"  # a CPU runs each op where it is called
+DEVICE_TIME = "GPU kernel time (device self time)"  # a GPU runs the kernels the host launched
 MATMUL_OPS = ("mm", "addmm", "bmm", "matmul", "linear", "scaled_dot_product", "flash_attention", "_int_mm")
 
 
 @dataclass(frozen=True)
 class StepProfile:
     wall_seconds: float
-    by_category: dict[str, float]  # seconds of host (CPU) time
+    by_category: dict[str, float]  # seconds: of host self time on a CPU, of GPU kernel time on a GPU
     top: list[tuple[str, float, int]]  # (op, self seconds, calls), largest first
     trace: Path
     gpu_busy_seconds: float | None  # GPU modes: sum of kernel times
     gpu_idle_seconds: float | None  # GPU modes: the step's span on the GPU minus its kernels
+    time_source: str = HOST_TIME  # what ``by_category`` and ``top`` are measured in
+
+    @property
+    def note(self) -> str:
+        """How the categories were measured, in one sentence for the lesson's collapsed block."""
+        if self.time_source == HOST_TIME:
+            return ("One step after one untimed warm-up. Python & dispatch: the step's wall time minus every "
+                    "operator's self time.")
+        return ("One step after one untimed warm-up. Categories from GPU kernel time (each operator's device "
+                "self time); Python & dispatch: the step's wall time in which the GPU ran none of its kernels.")
 
 
 # What kineto (the profiler's C++ library) writes to the process's stderr as a profile starts and stops:
@@ -106,15 +124,26 @@ def profile_step(step, trace_dir: str | Path, device: str = "cpu",
     trace = Path(trace_dir) / f"{name}.json"
     trace.parent.mkdir(parents=True, exist_ok=True)
     prof.export_chrome_trace(str(trace))
-    host = _aten_self_times(prof, device_time=False)
-    by_category = {"matmul": 0.0, "memory-bound": 0.0}
-    for op, (seconds, _) in host.items():
-        by_category[category(op)] += seconds
-    by_category["Python & dispatch"] = max(0.0, wall - sum(by_category.values()))
-    timed = _aten_self_times(prof, device_time=on_gpu)
-    top = sorted(((op, s, n) for op, (s, n) in timed.items()), key=lambda r: -r[1])[:10]
+    timed = _aten_self_times(prof, device_time=on_gpu)  # where each op's time is spent: host, or GPU kernels
     busy, idle = _gpu_busy_idle(prof) if on_gpu else (None, None)
-    return StepProfile(wall, by_category, top, trace, busy, idle)
+    top = sorted(((op, s, n) for op, (s, n) in timed.items()), key=lambda r: -r[1])[:10]
+    return StepProfile(wall, categorise(timed, wall, busy), top, trace, busy, idle,
+                       DEVICE_TIME if on_gpu else HOST_TIME)
+
+
+def categorise(self_times: dict[str, tuple[float, int]], wall: float, gpu_busy: float | None = None
+               ) -> dict[str, float]:
+    """Seconds of the step by category, from each aten op's (seconds, calls) of self time.
+
+    On a CPU (``gpu_busy`` None), host self time: matmul ops, every other op, and the rest of the wall time,
+    Python & dispatch. On a GPU, device self time: matmul kernels; every other kernel (``gpu_busy``, the
+    kernels' time with overlaps merged, minus the matmuls); and the wall time in which no kernel ran."""
+    matmul = sum(seconds for op, (seconds, _) in self_times.items() if category(op) == "matmul")
+    if gpu_busy is None:
+        other = sum(seconds for op, (seconds, _) in self_times.items() if category(op) != "matmul")
+    else:
+        other = max(0.0, gpu_busy - matmul)
+    return {"matmul": matmul, "memory-bound": other, "Python & dispatch": max(0.0, wall - matmul - other)}
 
 
 def _gpu_busy_idle(prof) -> tuple[float, float]:
