@@ -381,25 +381,107 @@ def report(detail: bool = False, hw: Hardware | None = None) -> None:
         show(detail_table(hw))
 
 
-# Instruction-set extensions that change what int8 and bf16 cost on a CPU (read from /proc/cpuinfo's flags).
+# ---------------------------------------------------------------------------------------------- CPU ISA
+# What a CPU's vector instructions change for this course (lessons 01, 04, 06, 08 ask ``cpu_features()``):
+# - int8: oneDNN multiplies u8 activations by s8 weights. With VNNI (AVX512-VNNI, AVX-VNNI) or AMX-INT8 the
+#   products accumulate in 32 bits. Without (plain AVX2, AVX-512 before Cascade Lake) it uses vpmaddubsw,
+#   which adds each *pair* of products into a 16-bit register and saturates at 32767: 255 x 127 x 2 = 64770
+#   does not fit. Quantizing to 7 bits ("reduced range") keeps every pair under it: 127 x 63 x 2 = 16002.
+# - bf16: with AVX512-BF16 or AMX-BF16 a bf16 matmul runs on bf16 units; without, torch converts to fp32 and
+#   back, so bf16 saves bytes but costs time.
+# The machine may be told to pretend to be an older one (the tests do): ATEN_CPU_CAPABILITY caps torch's and
+# inductor's kernels, ONEDNN_MAX_CPU_ISA caps oneDNN's. Both are read here, so what is reported is what runs.
 _ISA_FLAGS = {"avx512_vnni": "AVX512-VNNI (int8)", "avx_vnni": "AVX-VNNI (int8)", "avx512_bf16": "AVX512-BF16",
               "amx_int8": "AMX-INT8", "amx_bf16": "AMX-BF16"}
+# What each ONEDNN_MAX_CPU_ISA value lets oneDNN use of the extensions above. Not a simple ladder: AVX512_CORE
+# (Skylake-X) has no VNNI at all, although AVX2_VNNI (Alder Lake) below it in oneDNN's list has.
+_VNNI = {"avx_vnni", "avx512_vnni"}
+_BF16 = _VNNI | {"avx512_bf16"}
+_AMX = _BF16 | {"amx_int8", "amx_bf16"}
+ONEDNN_CAP_ALLOWS = {"SSE41": set(), "AVX": set(), "AVX2": set(), "AVX2_VNNI": {"avx_vnni"},
+                     "AVX2_VNNI_2": {"avx_vnni"}, "AVX512_CORE": set(), "AVX512_CORE_VNNI": _VNNI,
+                     "AVX512_CORE_BF16": _BF16, "AVX10_1_512": _BF16, "AVX512_CORE_FP16": _BF16,
+                     "AVX10_1_512_AMX": _AMX, "AVX512_CORE_AMX": _AMX, "AVX10_1_512_AMX_FP16": _AMX,
+                     "AVX512_CORE_AMX_FP16": _AMX, "AVX10_2_512": _BF16, "AVX10_2_512_AMX_2": _AMX}
+# The ISAs a machine can pretend to be, lowest first: the environment that caps torch, inductor and oneDNN.
+EMULATIONS = {"AVX2": {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2"},
+              "AVX512": {"ATEN_CPU_CAPABILITY": "avx512", "ONEDNN_MAX_CPU_ISA": "AVX512_CORE"},
+              "AVX512-VNNI": {"ATEN_CPU_CAPABILITY": "avx512", "ONEDNN_MAX_CPU_ISA": "AVX512_CORE_VNNI"},
+              "AVX512-BF16": {"ATEN_CPU_CAPABILITY": "avx512", "ONEDNN_MAX_CPU_ISA": "AVX512_CORE_BF16"}}
+_EMULATION_NEEDS = {"AVX2": "avx2", "AVX512": "avx512f", "AVX512-VNNI": "avx512_vnni", "AVX512-BF16": "avx512_bf16"}
+
+
+@dataclass(frozen=True)
+class CpuFeatures:
+    """What this CPU's instructions allow, as the kernels will use them. Introduced in lesson 00."""
+
+    capability: str  # torch.backends.cpu.get_cpu_capability(): DEFAULT, AVX2, AVX512, ...
+    extensions: tuple[str, ...]  # the int8/bf16 extensions in use, e.g. ("AVX512-VNNI (int8)", "AMX-BF16")
+    int8_dot: bool  # int8 products accumulate in 32 bits (VNNI or AMX-INT8): full-range int8 is exact
+    bf16_units: bool  # bf16 matmuls run on bf16 units (AVX512-BF16 or AMX-BF16), not converted to fp32
+    amx: bool  # AMX tiles (int8 or bf16)
+    capped_by: str = ""  # the environment that caps the ISA, where set ("ONEDNN_MAX_CPU_ISA=AVX2"), else ""
+
+    @property
+    def int8_saturates(self) -> bool:
+        """True where oneDNN's int8 matmul adds pairs of products in 16 bits (no VNNI, no AMX): full-range
+        int8 activations overflow there, and only 7-bit ("reduced range") ones are exact (lesson 04)."""
+        return not self.int8_dot
+
+    def describe(self) -> str:
+        """One phrase: "AVX512; AVX512-VNNI (int8), AVX512-BF16" (and what caps it, where something does)."""
+        extras = ", ".join(self.extensions) or "no VNNI, BF16 or AMX instructions reported"
+        return f"{self.capability}; {extras}" + (f" (capped: {self.capped_by})" if self.capped_by else "")
+
+
+def _cpu_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return set(next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), []))
+    except OSError:  # macOS, Windows: torch's capability alone
+        return set()
+
+
+def cpu_features(flags: set[str] | None = None, capability: str | None = None,
+                 onednn_max: str | None = None) -> CpuFeatures:
+    """The CPU's ISA as the kernels use it: /proc/cpuinfo's flags, capped by ``ONEDNN_MAX_CPU_ISA`` where set.
+    The arguments stand in for the machine in tests. Introduced in lesson 00; lessons 01, 04, 06 and 08 choose
+    sizes, paths and explanations from it."""
+    import torch
+
+    flags = _cpu_flags() if flags is None else set(flags)
+    capability = torch.backends.cpu.get_cpu_capability() if capability is None else capability
+    onednn_max = os.environ.get("ONEDNN_MAX_CPU_ISA", "") if onednn_max is None else onednn_max
+    cap = onednn_max.upper()
+    allowed = {flag for flag in _ISA_FLAGS if flag in flags}
+    if cap in ONEDNN_CAP_ALLOWS:  # anything else ("", "ALL", a newer name): no cap
+        allowed &= ONEDNN_CAP_ALLOWS[cap]
+    if capability.upper() in ("DEFAULT", "AVX2"):  # torch's AVX2 kernels cannot use AVX-512 extensions either
+        allowed &= {"avx_vnni"}
+    capped = [f"ONEDNN_MAX_CPU_ISA={onednn_max}"] if cap in ONEDNN_CAP_ALLOWS else []
+    if os.environ.get("ATEN_CPU_CAPABILITY"):
+        capped.insert(0, f"ATEN_CPU_CAPABILITY={os.environ['ATEN_CPU_CAPABILITY']}")
+    return CpuFeatures(capability=capability,
+                       extensions=tuple(name for flag, name in _ISA_FLAGS.items() if flag in allowed),
+                       int8_dot=bool(allowed & {"avx512_vnni", "avx_vnni", "amx_int8"}),
+                       bf16_units=bool(allowed & {"avx512_bf16", "amx_bf16"}),
+                       amx=bool(allowed & {"amx_int8", "amx_bf16"}),
+                       capped_by=", ".join(capped))
 
 
 def cpu_isa() -> str:
     """The CPU's vector instruction set as torch uses it (``torch.backends.cpu.get_cpu_capability()``: DEFAULT,
-    AVX2, AVX512, ...) and the int8/bf16 extensions the CPU reports, e.g. "AVX512; AVX512-VNNI (int8),
-    AVX512-BF16". Introduced in lesson 00: int8 and bf16 speed-ups (lesson 04) depend on it."""
-    import torch
+    AVX2, AVX512, ...) and the int8/bf16 extensions in use, e.g. "AVX512; AVX512-VNNI (int8), AVX512-BF16".
+    Introduced in lesson 00: int8 and bf16 speed-ups (lesson 04) depend on it (``cpu_features``)."""
+    return cpu_features().describe()
 
-    capability = torch.backends.cpu.get_cpu_capability()
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
-    except OSError:  # macOS, Windows: torch's capability alone
-        flags = []
-    extras = [name for flag, name in _ISA_FLAGS.items() if flag in flags]
-    return f"{capability}; " + (", ".join(extras) if extras else "no VNNI, BF16 or AMX instructions reported")
+
+def isa_emulations(flags: set[str] | None = None) -> dict[str, dict[str, str]]:
+    """The ISAs this machine can pretend to be (``EMULATIONS``, lowest first), each with the environment that
+    caps torch, inductor and oneDNN to it: an AVX512-BF16 machine can run as AVX2, AVX512, AVX512-VNNI and
+    AVX512-BF16. Tests of numerics run under each (``tests/test_isa.py``)."""
+    flags = _cpu_flags() if flags is None else set(flags)
+    return {name: env for name, env in EMULATIONS.items() if _EMULATION_NEEDS[name] in flags}
 
 
 def cpu_caches(root: str = "/sys/devices/system/cpu/cpu0/cache") -> dict[str, int]:

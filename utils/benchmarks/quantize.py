@@ -4,6 +4,9 @@ reference of lesson 04 (``utils.lessons.compression.roofline``): at the timed ba
 compute-bound, so the reference is the measured int8 / fp32 matmul rate of this device. torchao eager and
 compiled and, on a CPU, torch.ao's deprecated int8 are timed in the same interleaved rounds; the note names
 the regime of the reference and, where torchao's compiled path trails torch.ao's, the kernel that loses.
+Correct before fast: every variant's output error against the fp32 model (largest error over largest output)
+is reported beside its speed-up, the int8 path that ran is named (7-bit where the CPU's int8 matmul would
+saturate), and a variant beyond its tolerance gets no speed-up: the result then measures 0.
 Timed where lesson 04's settings put section 4 (``quant_device``). ``python -m utils.benchmarks quantize --json``.
 """
 
@@ -14,7 +17,7 @@ import torch
 from utils import bench, data, devices, models
 from utils.lessons.compression.measure import model_bytes, time_by_op, timed_batch
 from utils.lessons.compression.plan import Settings, lesson_settings
-from utils.lessons.compression.quantize import compile_quantized, torchao_status
+from utils.lessons.compression.quantize import compile_quantized, int8_path, torchao_status
 from utils.lessons.compression.quantruns import quant_variants, reference_of, time_variants
 from utils.lessons.compression.roofline import linear_shapes, measure_rates
 from utils.lessons.compression.train import linear_heavy_mlp, train
@@ -58,7 +61,11 @@ def quantize_benchmark() -> bench.Result:
     rates = measure_rates(device, batch, k, n, cache_bytes=model_bytes(model))
     reference = reference_of(variants[BEST], model, batch, rates)
     int8 = variants[BEST].model
-    extra = {"noise": run.noise[BEST], "eager_speedup": run.speedup[EAGER], "reference_kind": reference.label,
+    errors = {n: round(run.error[n], 5) for n in variants}
+    wrong = [n for n in variants if not run.correct(n)]
+    extra = {"output_error": errors, "tolerance": {n: run.tolerance[n] for n in variants}, "wrong": wrong,
+             "int8_path": int8_path(device),
+             "noise": run.noise[BEST], "eager_speedup": run.speedup[EAGER], "reference_kind": reference.label,
              "reference_why": reference.why, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
              "cpu_isa": devices.cpu_isa(), "compile_seconds": run.compile_seconds.get(BEST),
              "size_ratio": model_bytes(model) / model_bytes(int8),
@@ -70,6 +77,13 @@ def quantize_benchmark() -> bench.Result:
         extra["torch_ao_speedup"] = run.speedup[LEGACY]
         if run.speedup[BEST] < run.speedup[LEGACY]:
             lost = f"; torchao trails torch.ao: {_loser(variants, timed_batch(test_set, batch, device))}"
-    return bench.Result("quantize", measured=run.speedup[BEST], bound=reference.value, unit="x",
-                        note=note(settings, f"{reference.value:.2f}x, {reference.label}: {reference.why}", lost),
+    correct = run.correct(BEST)
+    checked = (f"; outputs within {run.tolerance[BEST]:.0%} of fp32's (error {run.error[BEST]:.2%})" if correct else
+               f"; NO SPEED-UP REPORTED: its outputs are {run.error[BEST]:.1%} off fp32's (tolerance "
+               f"{run.tolerance[BEST]:.0%}), a fast wrong answer")
+    if wrong:
+        checked += "; beyond tolerance: " + ", ".join(f"{n} {run.error[n]:.1%}" for n in wrong)
+    return bench.Result("quantize", measured=run.speedup[BEST] if correct else 0.0, bound=reference.value,
+                        unit="x", note=note(settings, f"{reference.value:.2f}x, {reference.label}: {reference.why}",
+                                            lost + checked + f"; path: {int8_path(device)}"),
                         extra=extra)

@@ -4,7 +4,9 @@ weight-only idea written out by hand; the deprecated ``torch.ao.quantization`` p
 comparison.
 
     torchao_status()                            # (True, "torchao 0.18.0") or (False, the import error)
-    q = quantize_torchao(mlp, "int8_dynamic")   # int8 weights and int8 matmuls (torchao)
+    q = quantize_torchao(mlp, "int8_dynamic")   # int8 weights and int8 matmuls (torchao; 7-bit without VNNI)
+    int8_path("cpu")                            # which int8 path that is on this CPU, and why
+    output_error(q, mlp, x)                     # largest error over the largest output: 0.01 = 1 %
     q = quantize_torchao(mlp, "int8_weight_only")   # int8 weights, float matmuls (torchao)
     q = quantize_torchao(mlp.bfloat16(), "int4_weight_only")   # 4-bit weights: a bf16 model, CPU or GPU
     fast, seconds = compile_quantized(q, x)     # torch.compile, compiled now for x's shape
@@ -28,7 +30,7 @@ from torch import nn
 
 __all__ = ["quantize_dynamic_int8", "WeightOnlyInt8Linear", "weight_only_int8", "torchao_available",
            "torchao_status", "TORCHAO_KINDS", "quantize_torchao", "int4_fits", "compile_quantized",
-           "torchao_int8"]
+           "torchao_int8", "int8_reduced_range", "emulated_int8_linear", "emulated_int8_model", "int8_path", "output_error", "TOLERANCE", "within_tolerance"]
 
 # torchao's configurations (torchao.quantization), by the name this lesson uses.
 TORCHAO_KINDS = {"int8_weight_only": "Int8WeightOnlyConfig",
@@ -136,26 +138,121 @@ def int4_fits(module: nn.Module, fqn: str = "") -> bool:
             and module.out_features % 16 == 0)
 
 
-def _config(kind: str, device: torch.device):
-    """torchao's config object for ``kind`` on ``device`` (the CPU's int4 layout is a prototype config)."""
+def _config(kind: str, device: torch.device, reduce_range: bool | None = None):
+    """torchao's config object for ``kind`` on ``device`` (the CPU's int4 layout is a prototype config; int8
+    dynamic in 7 bits where the CPU's int8 matmul would saturate, ``int8_reduced_range``)."""
     with _quiet_torchao_import():
         if kind == "int4_weight_only" and device.type == "cpu":
             module_name, name = INT4_CPU_CONFIG
             return getattr(importlib.import_module(module_name), name)(group_size=INT4_GROUP)
         ao = importlib.import_module("torchao.quantization")
     config = getattr(ao, TORCHAO_KINDS[kind])
-    return config(group_size=INT4_GROUP) if kind == "int4_weight_only" else config()
+    if kind == "int4_weight_only":
+        return config(group_size=INT4_GROUP)
+    if kind == "int8_dynamic":
+        return config(reduce_range=int8_reduced_range(device) if reduce_range is None else reduce_range)
+    return config()
 
 
-def quantize_torchao(model: nn.Module, kind: str = "int8_dynamic") -> nn.Module:
+def int8_reduced_range(device: torch.device | str) -> bool:
+    """True where int8 activations and weights must be quantized to 7 bits to stay exact: a CPU whose int8
+    matmul adds pairs of products in 16 bits (no VNNI, no AMX: ``devices.cpu_features().int8_saturates``).
+    There full-range int8 saturates (255 x 127 x 2 > 32767) and the compiled model is tens of % off. torchao's
+    own switch for it is ``reduce_range``. Lesson 04."""
+    from utils import devices
+
+    return torch.device(device).type == "cpu" and devices.cpu_features().int8_saturates
+
+
+def int8_path(device: torch.device | str) -> str:
+    """Which int8 dynamic path runs on ``device``, and why, in one phrase (the lesson prints it). Lesson 04."""
+    from utils import devices
+
+    if torch.device(device).type != "cpu":
+        return "int8 dynamic, full 8-bit range (the GPU's int8 matmuls accumulate in 32 bits)"
+    isa = devices.cpu_features().describe()
+    if int8_reduced_range(device):
+        return (f"int8 dynamic, reduced 7-bit range: this CPU ({isa}) has no VNNI or AMX, so oneDNN adds "
+                "pairs of int8 products in 16 bits, which full-range int8 overflows")
+    return f"int8 dynamic, full 8-bit range: this CPU ({isa}) accumulates int8 products in 32 bits"
+
+
+def emulated_int8_linear(x: torch.Tensor, linear: nn.Linear, reduced_range: bool = False,
+                         pairs_in_16_bits: bool = True) -> torch.Tensor:
+    """``linear(x)`` computed as oneDNN's int8 matmul does it, written out in plain torch so that any CPU can
+    show what an older one computes. Lesson 04.
+
+    Activations (B, K) are quantized per row, weights (N, K) per output row, symmetric: to [-127, 127], or
+    [-64, 63] with ``reduced_range``. oneDNN shifts the activations to unsigned (+128: u8 in [1, 255]) and
+    takes the shift back out afterwards (128 x the weights' column sums). With ``pairs_in_16_bits`` (a CPU
+    without VNNI: AVX2's vpmaddubsw) each two neighbouring products are added into a 16-bit register, which
+    saturates at ±32767; otherwise (VNNI, AMX) they accumulate in 32 bits. Returns (B, N) in fp32.
+    """
+    top = 63 if reduced_range else 127
+    w = linear.weight.detach().float()  # (N, K)
+    w_scale = w.abs().amax(dim=1, keepdim=True).clamp(min=1e-12) / top  # (N, 1)
+    w_q = torch.round(w / w_scale).clamp(-top - 1, top).to(torch.int32)  # (N, K)
+    a_scale = x.abs().amax(dim=1, keepdim=True).clamp(min=1e-12) / top  # (B, 1)
+    a_u = torch.round(x / a_scale).clamp(-top - 1, top).to(torch.int32) + 128  # (B, K), unsigned
+    products = a_u.unsqueeze(1) * w_q.unsqueeze(0)  # (B, N, K)
+    if pairs_in_16_bits:
+        products = products[..., 0::2] + products[..., 1::2]  # (B, N, K/2): a pair in one 16-bit lane
+        products = products.clamp(-32768, 32767)  # saturation: what does not fit is cut, silently
+    acc = products.sum(dim=-1) - 128 * w_q.sum(dim=1)  # (B, N) in 32 bits, the +128 shift taken back out
+    out = acc.float() * a_scale * w_scale.T
+    return out + linear.bias.detach() if linear.bias is not None else out
+
+
+def emulated_int8_model(model: nn.Module, x: torch.Tensor, reduced_range: bool = False,
+                        pairs_in_16_bits: bool = True) -> torch.Tensor:
+    """``model(x)`` with every ``nn.Linear`` computed by ``emulated_int8_linear`` (forward hooks replace each
+    layer's output): the whole model as an older CPU's int8 kernel would run it. Keep ``x`` small: the
+    emulation holds every product, (batch, out, in) integers a layer. Lesson 04."""
+    def as_int8(layer, inputs, output):
+        return emulated_int8_linear(inputs[0].flatten(0, -2), layer, reduced_range,
+                                    pairs_in_16_bits).reshape(output.shape)
+
+    hooks = [m.register_forward_hook(as_int8) for m in model.modules() if isinstance(m, nn.Linear)]
+    try:
+        with torch.inference_mode():
+            return model(x)
+    finally:
+        for hook in hooks:
+            hook.remove()
+
+
+# How far a compressed model's outputs may stray from the fp32 model's before its speed stops counting:
+# largest error over largest output (``output_error``). A speed-up is reported only within it (lesson 04).
+TOLERANCE = {"bf16": 0.05, "fp16": 0.05, "int8": 0.05, "int4": 0.10}
+
+
+def output_error(model: nn.Module, reference: nn.Module, x: torch.Tensor) -> float:
+    """max |model(x) - reference(x)| / max |reference(x)|: 0.01 means the worst output is off by 1 % of the
+    largest. Both run under inference mode, in fp32 (a 16-bit output is converted). Lesson 04."""
+    with torch.inference_mode():
+        want = reference(x).float()
+        got = model(x).float()
+    return float((got - want).abs().max() / want.abs().max().clamp(min=1e-12))
+
+
+def within_tolerance(error: float, kind: str) -> bool:
+    """True where ``error`` (``output_error``) is within ``TOLERANCE[kind]``; kind is "bf16", "int8", ..."""
+    return error <= TOLERANCE[kind]
+
+
+def quantize_torchao(model: nn.Module, kind: str = "int8_dynamic", reduce_range: bool | None = None) -> nn.Module:
     """A copy of ``model`` quantized by torchao's ``quantize_`` with the config of ``kind``.
 
     ``int8_weight_only``: int8 weights, one scale per row, the matmul in the input's float type;
-    ``int8_dynamic``: int8 weights and activations quantized at each call, int8 matmuls;
+    ``int8_dynamic``: int8 weights and activations quantized at each call, int8 matmuls (7-bit where the
+    CPU's int8 matmul would saturate: ``int8_path`` says which);
     ``int4_weight_only``: 4-bit weights in groups of 128 with bf16 scales, for a bf16 model (on a CPU, the
     CPU layout; on a GPU, tinygemm, which wants bf16 tensor cores: compute capability 8 or more); only the
     layers ``int4_fits`` takes. Each quantized ``nn.Linear``'s weight becomes a torchao tensor subclass.
-    Run it through ``compile_quantized``: that is where torchao's fused kernels are. Lesson 04 and its lab.
+    Run it through ``compile_quantized``: that is where torchao's fused kernels are. ``reduce_range``: int8
+    dynamic's 7-bit range forced on or off (None: chosen from this CPU, ``int8_reduced_range``; forcing it off
+    on a CPU without VNNI gives the saturating model, which the ISA tests use to show the hazard is real).
+    Lesson 04 and its lab.
     """
     if kind not in TORCHAO_KINDS:
         raise ValueError(f"kind must be one of {sorted(TORCHAO_KINDS)}, not {kind!r}")
@@ -169,7 +266,7 @@ def quantize_torchao(model: nn.Module, kind: str = "int8_dynamic") -> nn.Module:
     if kind == "int4_weight_only" and param is not None and param.dtype != torch.bfloat16:
         raise ValueError("int4_weight_only quantizes a bf16 model: call it on model.bfloat16()")
     model = copy.deepcopy(model).eval()
-    ao.quantize_(model, _config(kind, device),  # replaces each Linear's weight in place
+    ao.quantize_(model, _config(kind, device, reduce_range),  # replaces each Linear's weight in place
                  filter_fn=int4_fits if kind == "int4_weight_only" else None)
     return model
 

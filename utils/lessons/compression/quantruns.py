@@ -5,6 +5,8 @@ speedup set beside its roofline reference.
     variants = quant_variants(mlp, S)          # name -> Variant (the model, its base, its reference's terms)
     runs = time_variants(variants, batches, test_set, S.quant_device, rounds=21)
     runs[256].speedup["torchao int8 dynamic, compiled"]   # against its base (fp32, or bf16 on a GPU)
+    runs[256].error["torchao int8 dynamic, compiled"]     # its outputs against the fp32 model's (0.01 = 1 %)
+    runs[256].correct("torchao int8 dynamic, compiled")   # within tolerance: only then does its speed count
 
 A compiled model is specialised to one input shape (``compile_quantized``): each batch compiles its own, and
 the seconds that took are kept (``runs[b].compile_seconds``).
@@ -21,8 +23,8 @@ from torch import nn
 from utils import bench
 from utils.lessons.compression.measure import compare, compare_latency, timed_batch
 from utils.lessons.compression.precision import HalfWeights
-from utils.lessons.compression.quantize import (compile_quantized, quantize_dynamic_int8, quantize_torchao,
-                                                weight_only_int8)
+from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, output_error, quantize_dynamic_int8,
+                                                quantize_torchao, weight_only_int8)
 from utils.lessons.compression.roofline import Rates, Reference, int8_reference
 
 __all__ = ["Variant", "Run", "quant_variants", "time_variants", "reference_of"]
@@ -37,6 +39,13 @@ class Variant:
     compiled: bool  # run through compile_quantized (torch.compile, freezing on a CPU)
     weight_bytes: float | None  # bytes a weight for the reference (None: no reference, a baseline)
     compute: str  # the quantized pass's matmul: "fp32", "bf16" or "int8"
+    stores: str = "fp32"  # what its weights are stored in: "fp32", "bf16", "int8", "int4" (its tolerance)
+
+    @property
+    def tolerance(self) -> float:
+        """How far its outputs may stray from the fp32 model's (``quantize.TOLERANCE``): an fp32 model must
+        match to rounding, so it is held to the 16-bit tolerance."""
+        return TOLERANCE.get(self.stores, TOLERANCE["bf16"])
 
 
 @dataclass
@@ -49,6 +58,12 @@ class Run:
     noise: dict[str, float] = field(default_factory=dict)
     verdict: dict[str, str] = field(default_factory=dict)
     compile_seconds: dict[str, float] = field(default_factory=dict)
+    error: dict[str, float] = field(default_factory=dict)  # output_error against the fp32 model, this batch
+    tolerance: dict[str, float] = field(default_factory=dict)  # the error each variant is allowed
+
+    def correct(self, name: str) -> bool:
+        """True where ``name``'s outputs are within its tolerance: only then is its speed-up reported."""
+        return self.error.get(name, 0.0) <= self.tolerance.get(name, float("inf"))
 
 
 def quant_variants(mlp: nn.Module, settings, torchao: bool = True) -> dict[str, Variant]:
@@ -60,20 +75,20 @@ def quant_variants(mlp: nn.Module, settings, torchao: bool = True) -> dict[str, 
     base = settings.quant_base
     out = {"fp32": Variant(fp32, "fp32", False, None, "fp32"),
            "fp32, compiled": Variant(fp32, "fp32", True, 4, "fp32"),
-           "bf16": Variant(bf16, "fp32", True, 2, "bf16"),
-           "int8 weight-only, by hand": Variant(weight_only_int8(fp32), base, False, 9, "fp32")}
+           "bf16": Variant(bf16, "fp32", True, 2, "bf16", "bf16"),
+           "int8 weight-only, by hand": Variant(weight_only_int8(fp32), base, False, 9, "fp32", "int8")}
     if torchao:
         for kind, label, compute in (("int8_weight_only", "int8 weight-only", "fp32"),
                                      ("int8_dynamic", "int8 dynamic", "int8")):
             quantized = quantize_torchao(fp32 if base == "fp32" else bf16, kind)
-            out[f"torchao {label}"] = Variant(quantized, base, False, 1, compute)
-            out[f"torchao {label}, compiled"] = Variant(quantized, base, True, 1, compute)
+            out[f"torchao {label}"] = Variant(quantized, base, False, 1, compute, "int8")
+            out[f"torchao {label}, compiled"] = Variant(quantized, base, True, 1, compute, "int8")
         if "int4_weight_only" in settings.quant_kinds:
             out["torchao int4 weight-only, compiled"] = Variant(quantize_torchao(bf16, "int4_weight_only"),
-                                                                "bf16", True, 0.5, "bf16")
+                                                                "bf16", True, 0.5, "bf16", "int4")
     if settings.legacy_int8:  # torch.ao's fbgemm kernels: a CPU only
         legacy = quantize_dynamic_int8(fp32)
-        out["torch.ao int8 dynamic (deprecated)"] = Variant(legacy, "fp32", False, 1, "int8")
+        out["torch.ao int8 dynamic (deprecated)"] = Variant(legacy, "fp32", False, 1, "int8", "int8")
     return out
 
 
@@ -90,6 +105,9 @@ def time_variants(variants: dict[str, Variant], batches, test_set, device: str, 
                 models[name], seconds[name] = compile_quantized(v.model, x) if v.compiled else (v.model, 0.0)
         times = compare_latency(models, x, rounds=rounds, threads=threads, calls=1 if b > 1 else 50)
         run = Run(b, times, compile_seconds={n: s for n, s in seconds.items() if s})
+        reference = models[next(iter(models))]  # the first variant: the fp32 model
+        for name, v in variants.items():  # correct before fast: each model's outputs on the timed batch
+            run.error[name], run.tolerance[name] = output_error(models[name], reference, x), v.tolerance
         for name, v in variants.items():
             if v.weight_bytes is not None or name != v.base:
                 run.speedup[name], run.noise[name], run.verdict[name] = compare(times[v.base], times[name])
