@@ -25,6 +25,7 @@ import json
 import pkgutil
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -258,15 +259,38 @@ def write_results(results: list[Result], out_dir: Path) -> tuple[Path, Path]:
     return md, js
 
 
+def cannot_write_into(folder: Path) -> str | None:
+    """Why ``--out`` cannot hold the results, or None: a file is in the way, or the folder (or the nearest
+    existing folder above it, where it will be made) takes no file, tried by writing one there once."""
+    if folder.exists() and not folder.is_dir():
+        return f"{folder} is a file; give a folder for bench-<mode>.md and .json"
+    existing = next(p for p in (folder, *folder.absolute().parents) if p.is_dir())
+    try:
+        with tempfile.NamedTemporaryFile(dir=existing, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        return f"cannot write in {existing} ({exc.strerror}); choose a folder you can write to"
+    return None
+
+
 def main(package: str, argv: list[str] | None = None) -> int:
-    """The benchmark command line over the benchmarks found in ``package`` (``python -m utils.benchmarks``)."""
+    """The benchmark command line over the benchmarks found in ``package`` (``python -m utils.benchmarks``).
+
+    Its options are checked before any benchmark runs (some take minutes): argparse's error, exit status 2."""
     parser = argparse.ArgumentParser(prog=f"python -m {package}", description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", help="benchmarks to run (default with --all: every one)")
+    parser.add_argument("names", nargs="*", help="benchmarks to run (default: every one, as with --all)")
     parser.add_argument("--all", action="store_true", help="run every registered benchmark")
     parser.add_argument("--json", action="store_true", help="print one JSON object per benchmark")
     parser.add_argument("--list", action="store_true", help="list the registered benchmarks")
     parser.add_argument("--out", type=Path, help="write bench-<mode>.md and .json into this folder")
     args = parser.parse_args(argv)
+    if args.all and args.names:  # which one was meant? never run every benchmark when some were named
+        parser.error("argument --all: runs every benchmark; give names or --all, not both")
+    if args.list and (args.names or args.all or args.out):
+        parser.error("argument --list: lists the benchmarks and runs none; give it alone")
+    why = args.out is not None and cannot_write_into(args.out)
+    if why:
+        parser.error(f"argument --out: {why}")
     registry = discover(package)
     if args.list:
         print("\n".join(sorted(registry)))

@@ -23,6 +23,7 @@ What it does, and why:
 * A failure is ONE ``WorkerError`` naming the rank that failed first, with its traceback; the other workers
   are stopped. ``timeout=`` ends a hung launch; Ctrl-C (kernel interrupt) stops every worker.
 * ``max_restarts=k`` restarts the whole group after a failure (resume from ``utils.checkpoint``).
+* Each worker gets its share of the cores as torch threads; more workers than cores gets one line of warning.
 
 Nothing happens on import: no threads, no CUDA, no processes.
 """
@@ -126,6 +127,16 @@ def _check_arguments(fn, nprocs, timeout, max_restarts, start_method) -> None:
     if start_method not in (None, "fork", "spawn"):
         raise ValueError(f"start_method must be 'fork', 'spawn' or None (choose for me), "
                          f"got {start_method!r}")
+
+
+def oversubscription(nprocs: int, threads: int, cores: int) -> str | None:
+    """The launcher's warning when ``nprocs`` workers of ``threads`` threads each ask for more than ``cores``
+    cores, or None when they fit. The course's rule is workers x threads <= cores: beyond it the threads take
+    turns on the cores, and every timing of the run is slower and noisier than the work itself. Lesson 03."""
+    if nprocs * threads <= cores:
+        return None
+    return (f"[launch] oversubscribed: {nprocs} workers x {threads} thread(s) on {cores} core(s) take turns "
+            f"and slow down; nprocs <= {max(1, cores // threads)} fits")
 
 
 def free_port() -> int:
@@ -543,7 +554,11 @@ def launch(fn, *args, nprocs: int = 2, backend: str | None = None, port: int | N
 
     method = _choose_start_method(start_method, say)
     payload = _pack(fn, args, method)
-    threads = max(1, devices.cpu_cores() // nprocs)
+    cores = devices.cpu_cores()
+    threads = max(1, cores // nprocs)  # the cores shared out; at least one thread each, even when too few
+    warning = oversubscription(nprocs, threads, cores)
+    if warning:  # once per launch, not once per restart
+        say(warning)
     for restart in range(max_restarts + 1):
         try:
             return _run_once(payload, plan, port, timeout, method, threads, restart, max_restarts)
