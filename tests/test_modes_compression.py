@@ -44,7 +44,8 @@ def test_quantization_runs_on_the_float_device_at_batch_1_and_the_timed_batch(ma
     on_gpu = machine.mode != "cpu"
     # int4 quantizes a bf16 model: the CPU's layout, or a GPU with bf16 tensor cores (not a T4)
     assert ("int4_weight_only" in s.quant_kinds) == (s.half_dtype == torch.bfloat16)
-    assert s.quant_base == ("bf16" if on_gpu else "fp32")  # int8 on a GPU is set beside bf16, not fp32
+    # int8 on a GPU is set beside its 16-bit model, not fp32: fp16 on a T4, which emulates bf16
+    assert s.quant_base == (s.half_name if on_gpu else "fp32")
     assert s.quant_kinds[:2] == ("int8_weight_only", "int8_dynamic")
     assert s.legacy_int8 == (not on_gpu)  # torch.ao's fbgemm kernels run on the CPU only
 
@@ -76,6 +77,7 @@ def test_the_16_bit_type_is_bf16_except_on_gpus_without_bf16_tensor_cores(machin
     assert ("emulates" in s.half_note) == emulated
     if emulated:
         assert "7.5" in s.half_note and "fp16" in s.half_note
+        assert s.quant_base == "fp16"  # int8's speed-up on a T4 against fp16, not an emulated bf16
 
 
 def test_fp16_trains_with_its_scaler_on_gpus_only_and_bf16_not_where_emulated(machine):

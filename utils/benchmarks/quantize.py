@@ -26,7 +26,7 @@ EPOCHS = 6
 BATCH = 256  # compute-bound on a CPU: int8 arithmetic, not bytes, decides
 ROUNDS = 21
 BEST, EAGER, LEGACY = "torchao int8 dynamic, compiled", "torchao int8 dynamic", "torch.ao int8 dynamic (deprecated)"
-TIMED = ("fp32", "bf16", EAGER, BEST, LEGACY)
+TIMED = ("fp32", "bf16", "fp16", EAGER, BEST, LEGACY)
 
 
 def note(settings: Settings, reference: str = "roofline", extra: str = "") -> str:
@@ -58,7 +58,7 @@ def quantize_benchmark() -> bench.Result:
     variants = {n: every[n] for n in TIMED if n in every}
     run = time_variants(variants, (batch,), test_set, device, rounds=ROUNDS)[batch]
     k, n = max(linear_shapes(model), key=lambda shape: shape[0] * shape[1])  # the largest layer's matmul
-    rates = measure_rates(device, batch, k, n, cache_bytes=model_bytes(model))
+    rates = measure_rates(device, batch, k, n, cache_bytes=model_bytes(model), half=settings.half_name)
     reference = reference_of(variants[BEST], model, batch, rates)
     int8 = variants[BEST].model
     errors = {n: round(run.error[n], 5) for n in variants}
@@ -70,8 +70,8 @@ def quantize_benchmark() -> bench.Result:
              "cpu_isa": devices.cpu_isa(), "compile_seconds": run.compile_seconds.get(BEST),
              "size_ratio": model_bytes(model) / model_bytes(int8),
              "accuracy_drop": models.accuracy(model, test_set) - models.accuracy(int8, test_set)}
-    if "bf16" in run.speedup:
-        extra["bf16_speedup"] = run.speedup["bf16"]
+    if settings.half_name in run.speedup:
+        extra[f"{settings.half_name}_speedup"] = run.speedup[settings.half_name]
     lost = ""
     if LEGACY in variants:
         extra["torch_ao_speedup"] = run.speedup[LEGACY]

@@ -46,7 +46,8 @@ class Settings:
     quant_batches: tuple[int, ...]  # (1, float_batch)
     quant_kinds: tuple[str, ...]  # torchao configurations measured: int4 weight-only needs bf16 (no T4)
     quant_label: str  # where section 4 was measured
-    quant_base: str  # the baseline of section 4's speedups: "fp32" on a CPU, "bf16" on a GPU (the practice)
+    quant_base: str  # the baseline of section 4's speedups: "fp32" on a CPU, the 16-bit type on a GPU (the
+    # practice): bf16, or fp16 on a GPU that emulates bf16 (a T4), where a bf16 baseline would inflate int8's gain
     int4_note: str  # one line: where int4 weight-only runs here, or why it does not
     legacy_int8: bool  # torch.ao's deprecated quantize_dynamic measured beside torchao: CPU kernels only
 
@@ -119,7 +120,7 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware, latency_batch: int
         quant_batches=(1, max(latency_batch, gpu_latency_batch) if on_gpu else latency_batch),
         quant_kinds=("int8_weight_only", "int8_dynamic") + (("int4_weight_only",) if int4 else ()),
         quant_label=device_label(float_device, hw),
-        quant_base="bf16" if on_gpu else "fp32",
+        quant_base=("bf16" if half_dtype == torch.bfloat16 else "fp16") if on_gpu else "fp32",
         int4_note=int4_note,
         legacy_int8=not on_gpu,
     )

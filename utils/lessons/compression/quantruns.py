@@ -35,7 +35,7 @@ class Variant:
     """One model of section 4 and what its reference needs. Lesson 04."""
 
     model: nn.Module
-    base: str  # the variant its speedup is measured against ("fp32", or "bf16" for int4 and on a GPU)
+    base: str  # the variant its speedup is measured against ("fp32"; "bf16" for int4; on a GPU bf16 or fp16)
     compiled: bool  # run through compile_quantized (torch.compile, freezing on a CPU)
     weight_bytes: float | None  # bytes a weight for the reference (None: no reference, a baseline)
     compute: str  # the quantized pass's matmul: "fp32", "bf16" or "int8"
@@ -71,20 +71,21 @@ def quant_variants(mlp: nn.Module, settings, torchao: bool = True) -> dict[str, 
     hand-written int8, torchao's int8 eager and compiled, torch.ao's deprecated int8 (a CPU only) and int4 against bf16."""
     device = settings.quant_device
     fp32 = mlp.eval() if device == "cpu" else copy.deepcopy(mlp).to(device).eval()  # the CPU's own model
-    bf16 = HalfWeights(mlp, torch.bfloat16).to(device)  # input cast to bf16, output back to fp32
+    half_name = settings.half_name  # bf16; fp16 on a GPU that emulates bf16 (a T4)
+    half = HalfWeights(mlp, settings.half_dtype).to(device)  # input cast to 16 bits, output back to fp32
     base = settings.quant_base
     out = {"fp32": Variant(fp32, "fp32", False, None, "fp32"),
            "fp32, compiled": Variant(fp32, "fp32", True, 4, "fp32"),
-           "bf16": Variant(bf16, "fp32", True, 2, "bf16", "bf16"),
+           half_name: Variant(half, "fp32", True, 2, half_name, half_name),
            "int8 weight-only, by hand": Variant(weight_only_int8(fp32), base, False, 9, "fp32", "int8")}
     if torchao:
         for kind, label, compute in (("int8_weight_only", "int8 weight-only", "fp32"),
                                      ("int8_dynamic", "int8 dynamic", "int8")):
-            quantized = quantize_torchao(fp32 if base == "fp32" else bf16, kind)
+            quantized = quantize_torchao(fp32 if base == "fp32" else half, kind)
             out[f"torchao {label}"] = Variant(quantized, base, False, 1, compute, "int8")
             out[f"torchao {label}, compiled"] = Variant(quantized, base, True, 1, compute, "int8")
         if "int4_weight_only" in settings.quant_kinds:
-            out["torchao int4 weight-only, compiled"] = Variant(quantize_torchao(bf16, "int4_weight_only"),
+            out["torchao int4 weight-only, compiled"] = Variant(quantize_torchao(half, "int4_weight_only"),
                                                                 "bf16", True, 0.5, "bf16", "int4")
     if settings.legacy_int8:  # torch.ao's fbgemm kernels: a CPU only
         legacy = quantize_dynamic_int8(fp32)
@@ -120,8 +121,8 @@ def reference_of(variant: Variant, mlp: nn.Module, batch: int, rates: Rates) -> 
     memory-bound, the matmul rates where it is compute-bound (``int8_reference``). None for a baseline."""
     if variant.weight_bytes is None:
         return None
-    roofs = {"fp32": rates.fp32_flops, "bf16": rates.bf16_flops, "int8": rates.int8_ops}
-    base_bytes = 2 if variant.base == "bf16" else 4
+    roofs = {"fp32": rates.fp32_flops, "bf16": rates.bf16_flops, "fp16": rates.bf16_flops, "int8": rates.int8_ops}
+    base_bytes = 2 if variant.base in ("bf16", "fp16") else 4
     return int8_reference(mlp, batch, rates, weight_bytes=variant.weight_bytes,
                           int8_compute=variant.compute == "int8", base_bytes=base_bytes,
                           compute=roofs[variant.compute] if variant.compute != "int8" else None,

@@ -39,7 +39,7 @@ class Rates:
     cache_bandwidth: float | None = None  # bytes per second from the last-level cache (a reference), if measured
     cache_bytes: int = 0  # the last-level cache's size: a pass whose bytes fit in it runs from the cache
     ceilings: tuple = ()  # the machine.Ceiling of every rate above, by name (the lesson's collapsed block)
-    bf16_flops: float | None = None  # bf16 matmul, operations per second, where measured
+    bf16_flops: float | None = None  # 16-bit matmul (bf16; fp16 on a T4), operations per second, where measured
 
     @property
     def balance(self) -> float:
@@ -90,21 +90,22 @@ def _int8_runs(device: str, batch: int, k: int, n: int) -> str:
 
 
 def measure_rates(device: str, batch: int, k: int, n: int, *, rounds: int = 5, copy_bytes: int = 64 << 20,
-                  cache_bytes: int | None = None, threads: int | None = 1) -> Rates:
+                  cache_bytes: int | None = None, threads: int | None = 1, half: str = "bf16") -> Rates:
     """fp32 and int8 matmul throughput on ``(batch, k) @ (k, n)`` and memory bandwidth on ``device``, measured
     by the machine profile's functions (``utils.machine``) in interleaved rounds, each the fastest run.
 
     DRAM's bandwidth is STREAM on arrays of ``copy_bytes`` or of the last-level cache's size, whichever is
     larger (a server's L3 of hundreds of MiB holds 64 MiB). ``cache_bytes``: where given, STREAM also runs on
     arrays of that size (a model's weights), warm: the cache-resident reference of a pass that fits in the
-    L3. ``threads``: CPU threads while timing on the CPU (lesson 04 times its models on one). Lesson 04.
+    L3. ``threads``: CPU threads while timing on the CPU (lesson 04 times its models on one). ``half``: the
+    16-bit type whose matmul rate is ``Rates.bf16_flops`` ("fp16" on a GPU that emulates bf16, a T4). Lesson 04.
     """
     gpu = device.startswith("cuda")
     last_cache = 0 if gpu else max(devices.cpu_caches().get("L3", 0), devices.cpu_caches().get("L2", 0))
     int8_error = _int8_runs(device, batch, k, n)
     probes = [_matmul_probe("fp32", device, batch, k, n, threads)]
     probes += [] if int8_error else [_matmul_probe("int8", device, batch, k, n, threads)]
-    probes += [_matmul_probe("bf16", device, batch, k, n, threads)]
+    probes += [_matmul_probe(half, device, batch, k, n, threads)]
     probes += machine.stream_probes(max(copy_bytes, last_cache) // 4, device, threads)
     cached = bool(cache_bytes) and not gpu and 3 * cache_bytes <= last_cache  # all three arrays fit
     probes += machine.stream_probes(cache_bytes // 4, device, threads) if cached else []
@@ -118,7 +119,7 @@ def measure_rates(device: str, batch: int, k: int, n: int, *, rounds: int = 5, c
     return Rates(fp32_flops=peak["fp32"].best, int8_ops=peak["int8"].best if "int8" in peak else None,
                  bandwidth=dram.best, shape=(batch, k, n), int8_error=int8_error,
                  cache_bandwidth=cache.best if cache else None, cache_bytes=last_cache if cached else 0,
-                 bf16_flops=peak["bf16"].best,
+                 bf16_flops=peak[half].best,
                  ceilings=(*peak.values(), dram, *([cache] if cache else [])))
 
 
