@@ -24,7 +24,7 @@ from torch import nn
 from utils import checks, models
 from utils.lessons.compression.measure import model_bytes, sparsity, speedup
 from utils.lessons.compression.plan import device_label
-from utils.lessons.compression.quantize import WeightOnlyInt8Linear
+from utils.lessons.compression.quantize import WeightOnlyInt8Linear, output_error
 
 __all__ = ["check_smaller", "check_faster", "check_accuracy", "paired_drop", "regime_sentence"]
 
@@ -65,7 +65,9 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, target: float 
             raise checks.CheckFailed(f"the speedup (baseline time / your time){where} is {ratio:.3g}x, short of the "
                                      f"target {target:.3g}x by {target - ratio:.3g}x" + why_not_faster(model, reference))
         fewer = model_bytes(baseline) / model_bytes(model)
-        said = (f"{ratio:.2f}x faster{where}, batch of {len(x)} (fastest of {rounds} interleaved runs each); ")
+        off = output_error(model, baseline, x)  # beside the speed: how far its logits are from the baseline's
+        said = (f"{ratio:.2f}x faster{where}, batch of {len(x)} (fastest of {rounds} interleaved runs each), "
+                f"logits {off:.1%} off the baseline's (largest error over largest; the accuracy check judges it); ")
         if reference is None:
             return said + (f"reference {fewer:.2f}x: your model stores {fewer:.2f}x fewer bytes, what a layer "
                            "limited by moving its weights would gain (compute-bound kernels can exceed it)")

@@ -146,8 +146,11 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
     out.append(claims.against_speedup("kept steps: x baseline", last["x_base"], total_bound(rows),
                                       slower="slower than the baseline"))
     lat, loss = serving["latency_s"], serving["loss"]
-    out.append(claims.Claim("int8 serving: held-out loss", f"{loss['int8']:.4f}",
-                            f"fp32 {loss['fp32']:.4f}", f"{lat['fp32'] / lat['int8']:.2f}x as fast, "
+    error, tolerance = serving.get("output_error", 0.0), serving.get("tolerance", 1.0)
+    speed = (f"{lat['fp32'] / lat['int8']:.2f}x as fast" if error <= tolerance else
+             f"outputs {error:.1%} off (tolerance {tolerance:.0%}): no speed-up counted")
+    out.append(claims.Claim("int8 serving: held-out loss, output error", f"{loss['int8']:.4f}, {error:.2%}",
+                            f"fp32 {loss['fp32']:.4f}", f"{speed}, "
                             f"{serving['bytes']['int8'] / serving['bytes']['fp32']:.0%} of the bytes"))
     return out
 

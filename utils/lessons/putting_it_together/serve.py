@@ -27,7 +27,8 @@ def held_out_loss(model, dataset, batch: int, batches: int = 8) -> float:
 
 def serve_int8(model: torch.nn.Module, dataset, batch: int = 16, threads: int = 1) -> dict:
     """fp32 against torchao's int8 weight-only model compiled for one batch shape: latency (median of
-    interleaved rounds), bytes of weights, held-out loss; and the compile's seconds."""
+    interleaved rounds), bytes of weights, held-out loss, the int8 model's output error against fp32's
+    (``quantize.output_error``, with the tolerance its speed-up needs); and the compile's seconds."""
     model = model.eval()
     x = next(iter(torch.utils.data.DataLoader(dataset, batch_size=batch)))[0]
     with bench.threads(threads), warnings.catch_warnings():
@@ -41,7 +42,8 @@ def serve_int8(model: torch.nn.Module, dataset, batch: int = 16, threads: int = 
                 for name, m in (("fp32", model), ("int8", fast)):
                     times[name] += bench.measure(lambda m=m: m(x), warmup=1, repeats=3).samples
         loss = {"fp32": held_out_loss(model, dataset, batch), "int8": held_out_loss(fast, dataset, batch)}
+        error = quantize.output_error(fast, model, x)  # correct before fast: largest error over largest logit
     latency = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
     return {"latency_s": latency, "times": times,
             "bytes": {"fp32": model_bytes(model), "int8": model_bytes(q)}, "loss": loss,
-            "compile_s": compile_s}
+            "compile_s": compile_s, "output_error": error, "tolerance": quantize.TOLERANCE["int8"]}
