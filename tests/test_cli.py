@@ -125,8 +125,13 @@ LESSON_08_ONLY = [
     (["--compile=1"], "--compile: ignored explicit argument '1'"),
     (["--checkpointing=1"], "--checkpointing: ignored explicit argument '1'"),
 ]
+# Lesson 03's own choices of arithmetic (utils.precision.REGIMES); lesson 08 keeps its own three
+LESSON_03_ONLY = [
+    (["--precision", "fp8"], "--precision: invalid choice: 'fp8' (choose from 'fp32', 'tf32', 'bf16', 'fp16')"),
+]
 CASES = [(name, argv, says) for name in PARSERS for argv, says in SHARED] + \
-        [("putting_it_together", argv, says) for argv, says in LESSON_08_ONLY]
+        [("putting_it_together", argv, says) for argv, says in LESSON_08_ONLY] + \
+        [("ddp", argv, says) for argv, says in LESSON_03_ONLY]
 
 
 @pytest.mark.parametrize("name,argv,says", CASES, ids=[f"{n} {' '.join(a)}" for n, a, _ in CASES])

@@ -156,3 +156,54 @@ def test_the_lesson_states_torch_s_own_default_for_async_error_handling():
     text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert "`TORCH_NCCL_ASYNC_ERROR_HANDLING=1` (the default" not in text
     assert "`TORCH_NCCL_ASYNC_ERROR_HANDLING` at PyTorch's default, 3" in " ".join(text.split())
+
+
+# --- lessons 02 and 03: the arithmetic a GPU trains in ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("cc, training, fp32", [(None, "fp32", "fp32"), ((6, 0), "fp32", "fp32"),
+                                                ((7, 5), "fp16", "fp32"), ((8, 0), "bf16", "tf32"),
+                                                ((9, 0), "bf16", "tf32")])
+def test_the_regime_follows_the_compute_capability(cc, training, fp32):
+    from utils import precision
+
+    assert precision.training_regime(cc) == training and precision.fp32_regime(cc) == fp32
+
+
+def test_fp32_means_ieee_fp32_and_tf32_is_only_where_asked():
+    from utils import precision
+
+    before = torch.backends.cuda.matmul.allow_tf32
+    try:
+        precision.use("tf32")
+        assert torch.backends.cuda.matmul.allow_tf32
+        precision.use("fp32")
+        assert not torch.backends.cuda.matmul.allow_tf32 and not torch.backends.cudnn.allow_tf32
+        assert precision.fp32_matmuls("cpu") == "fp32"
+        with pytest.raises(ValueError, match="one of fp32, tf32, bf16, fp16"):
+            precision.use("fp8")
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = before
+    assert not torch.cuda.is_initialized()
+
+
+def test_a_step_in_bf16_autocasts_its_matmuls_and_fp16_scales_its_loss():
+    from utils import precision
+
+    a = torch.randn(4, 4)
+    with precision.autocast("bf16", "cpu"):
+        assert (a @ a).dtype == torch.bfloat16
+    with precision.autocast("fp32", "cpu"):
+        assert (a @ a).dtype == torch.float32
+    assert precision.grad_scaler("fp16", "cpu").is_enabled() and not precision.grad_scaler("bf16", "cpu").is_enabled()
+
+
+def test_the_recipe_trains_in_the_regime_it_is_given(cpu_mode_and_no_leftovers):
+    """bf16 on two CPU workers stands in for a GPU's bf16 here: the loss is finite and near fp32's."""
+    from utils.launch import launch
+    from utils.lessons.ddp.recipe import train
+    from utils.lessons.ddp.settings import Settings
+
+    s = Settings(steps=2, batch_per_worker=2, context=16, width=32, depth=1, heads=2, threads=1, max_chars=20_000)
+    fp32, bf16 = (launch(train, s.scaled(precision=p), nprocs=2, timeout=120)[0] for p in ("fp32", "bf16"))
+    assert abs(fp32["final_loss"] - bf16["final_loss"]) < 0.1 and bf16["final_loss"] == bf16["final_loss"]

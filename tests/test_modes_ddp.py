@@ -130,3 +130,15 @@ def test_nvls_may_pass_the_per_direction_figure_on_hopper_behind_an_nvswitch_wit
     four = profile.all_reduce_expectation(machine.hw.link, machine.hw.gpus, world=4)
     hopper_switch = machine.hw.link.via_switch and machine.hw.gpus[0].compute_capability >= (9, 0)
     assert (four.high > 1.0) == hopper_switch and ("NVLS" in four.why) == hopper_switch
+
+
+def test_gpus_train_in_the_regime_a_practitioner_uses_there_and_cpus_in_fp32(machine):
+    """fp32 without TF32 on a GPU hides every all-reduce behind a slow step: the lesson's runs train in bf16
+    from Ampere on and in fp16 (with a scaler) on a T4; the loss comparison's tolerance follows."""
+    S = settings(machine)
+    expected = {"cpu": "fp32"}.get(machine.mode, "fp16" if "T4" in machine.name else "bf16")
+    assert S.precision == expected and S.training().precision == expected
+    assert (S.loss_tolerance == 1e-3) == (expected == "fp32") and S.loss_tolerance <= 2e-2
+    assert S.loss_tolerance_why == ("float32 sums: 1e-3" if expected == "fp32" else
+                                    f"{expected} matmuls (8-11 bits), other orders: 2e-2")
+    assert ("--precision" in cli.command_flags(S.training())) == (expected != "fp32")  # torchrun runs it too

@@ -27,6 +27,7 @@ import tempfile
 from utils.lessons.ddp.hooks import HOOKS
 from utils.lessons.ddp.recipe import train
 from utils.lessons.ddp.settings import Settings, text_data
+from utils.precision import REGIMES
 
 PROG = "torchrun --nproc-per-node 2 -m utils.lessons.ddp"
 
@@ -98,6 +99,7 @@ RULES = {
     "checkpoint": file_name,
     "checkpoint_every": at_least(1),
     "device": device_name,
+    "precision": REGIMES,  # the step's arithmetic (utils.precision)
 }
 
 

@@ -18,6 +18,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler
 
+from utils import precision
 from utils.bench import synchronize, threads
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.hooks import builtin_bytes_per_sync, register_hook
@@ -25,7 +26,8 @@ from utils.lessons.ddp.instrumentation import ByteCounter
 from utils.lessons.ddp.recipe import build, micro_batches, train_step
 from utils.lessons.ddp.settings import Settings, text_data
 
-SAME = ("steps", "batch_per_worker", "accumulate", "context", "width", "depth", "heads", "seed", "warmup_steps")
+SAME = ("steps", "batch_per_worker", "accumulate", "context", "width", "depth", "heads", "seed", "warmup_steps",
+        "precision")
 
 
 class _Variant:
@@ -40,6 +42,7 @@ class _Variant:
         sampler = DistributedSampler(dataset, shuffle=True, seed=s.seed, drop_last=True)  # the same batches
         self.batches = micro_batches(DataLoader(dataset, batch_size=s.batch_per_worker, sampler=sampler,
                                                 drop_last=True), sampler)
+        self.scaler = precision.grad_scaler(s.precision, device)  # fp16 only; a pass-through otherwise
         self.seconds, self.bytes, self.losses = [], [], []
 
     def step(self) -> None:
@@ -48,7 +51,8 @@ class _Variant:
         start = time.perf_counter()
         counter = ByteCounter()
         with counter.active():
-            loss = train_step(self.ddp, self.optimizer, self.batches, self.s.accumulate, self.device)
+            loss = train_step(self.ddp, self.optimizer, self.batches, self.s.accumulate, self.device,
+                              self.s.precision, self.scaler)
         synchronize(self.device)
         self.seconds.append(time.perf_counter() - start)
         # No hook (DDP's built-in reduction): the counter sees nothing; DDP's buckets say what was sent.
@@ -70,6 +74,7 @@ def compare_hooks(variants: dict[str, Settings]) -> dict[str, dict]:
             raise ValueError(f"variant {name!r} differs in {differ}: only the hook and its options may differ")
     with threads(first.threads), process_group() as planned_device:
         device = torch.device(first.device) if first.device else planned_device
+        precision.use(first.precision)
         dataset = text_data(first)
         runs = {name: _Variant(s, dataset, device) for name, s in variants.items()}
         names = list(runs)

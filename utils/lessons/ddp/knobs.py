@@ -22,6 +22,7 @@ import torch.distributed as dist
 from torch.distributed.optim import ZeroRedundancyOptimizer
 from torch.nn.parallel import DistributedDataParallel as DDP
 
+from utils import precision
 from utils.bench import synchronize, threads
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.settings import Settings, build_model, text_data
@@ -53,13 +54,18 @@ def c_stderr_silenced():
         os.close(saved)
 
 
-def _step(ddp_model, optimizer, x, y, device) -> float:
-    """One training step; its wall time (DDP's backward returns once every bucket is all-reduced)."""
+def _step(ddp_model, optimizer, x, y, device, regime: str = "fp32", scaler=None) -> float:
+    """One training step in ``regime`` (``utils.precision``); its wall time (DDP's backward returns once
+    every bucket is all-reduced)."""
+    scaler = scaler or precision.grad_scaler("fp32", device)  # a pass-through outside fp16
     synchronize(device)
     start = time.perf_counter()
     optimizer.zero_grad(set_to_none=True)
-    ddp_model(x, y)[1].backward()
-    optimizer.step()
+    with precision.autocast(regime, device):
+        loss = ddp_model(x, y)[1]
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
     synchronize(device)
     return time.perf_counter() - start
 
@@ -99,6 +105,7 @@ def measure_knobs(s: Settings, rounds: int = 5) -> dict:
     (after one warm-up round), the gradient copy with and without the bucket view, and AdamW's state per
     rank, plain and sharded by ``ZeroRedundancyOptimizer``. Plain numbers, so that nothing else pickles."""
     with threads(s.threads), process_group() as device:
+        precision.use(s.precision)
         data = text_data(s)
         model = build_model(s, data.corpus.vocab_size).to(device)
         rows = [data[dist.get_rank() * s.batch_per_worker + i] for i in range(s.batch_per_worker)]  # own rows
@@ -106,17 +113,18 @@ def measure_knobs(s: Settings, rounds: int = 5) -> dict:
         runs = {}
         for name, options in VARIANTS.items():
             ddp_model = keep_until_exit(DDP(copy.deepcopy(model), **options))
-            runs[name] = (ddp_model, torch.optim.AdamW(ddp_model.parameters(), lr=s.lr))
+            runs[name] = (ddp_model, torch.optim.AdamW(ddp_model.parameters(), lr=s.lr),
+                          precision.grad_scaler(s.precision, device))
         times = {name: [] for name in runs}
         for r in range(rounds + 1):  # round 0 warms up (allocations, bucket rebuild)
             with contextlib.nullcontext() if r else c_stderr_silenced():
-                for name, (ddp_model, optimizer) in runs.items():
-                    t = _step(ddp_model, optimizer, x, y, device)
+                for name, (ddp_model, optimizer, scaler) in runs.items():
+                    t = _step(ddp_model, optimizer, x, y, device, s.precision, scaler)
                     if r:
                         times[name].append(t)
         zero = keep_until_exit(DDP(copy.deepcopy(model)))
         sharded = ZeroRedundancyOptimizer(zero.parameters(), optimizer_class=torch.optim.AdamW, lr=s.lr)
-        _step(zero, sharded, x, y, device)
+        _step(zero, sharded, x, y, device, s.precision)  # one step fills the state: its size is measured
         plain = runs[next(iter(VARIANTS))][1]
         return {"times": times, "grad_bytes": sum(p.numel() * p.element_size() for p in model.parameters()),
                 "grad_copy_bytes": {view: grad_copy_bytes(model, device, x, y, view) for view in (False, True)},

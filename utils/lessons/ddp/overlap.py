@@ -28,6 +28,7 @@ import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
+from utils import precision
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.gradients import fixed_global_batch, flat_grad
 from utils.lessons.ddp.settings import Settings, build_model, text_data
@@ -165,16 +166,18 @@ def _gradient_clock(model: torch.nn.Module, clock, ready: list) -> None:
         p.register_post_accumulate_grad_hook(lambda _p: ready.append(clock.now()))
 
 
-def _one_step(net, model, x, y, clock, ready: list, marks: list, rows: tuple[str, str], use_ddp: bool) -> dict:
-    """One forward and backward (by hand: ``by_hand_step``), timed on ``clock``; returns the figures and
-    the step's spans."""
+def _one_step(net, model, x, y, clock, ready: list, marks: list, rows: tuple[str, str], use_ddp: bool,
+              regime: str = "fp32") -> dict:
+    """One forward (in ``regime``: ``utils.precision``) and backward (by hand: ``by_hand_step``), timed on
+    ``clock``; returns the figures and the step's spans."""
     comm_row, compute_row = rows
     marks.clear()
     ready.clear()
     model.zero_grad(set_to_none=True)
     dist.barrier()  # both ranks start together
     start = clock.start()
-    loss = net(x, y)[1]  # (logits, loss)
+    with precision.autocast(regime, x.device):
+        loss = net(x, y)[1]  # (logits, loss)
     backward_start = clock.now()
     if use_ddp:
         loss.backward()  # DDP's hooks all-reduce the buckets as their gradients become ready
@@ -204,6 +207,7 @@ def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
     with process_group(backend="gloo" if s.device == "cpu" else None) as planned_device:
         device = torch.device(s.device) if s.device else planned_device
         rank = dist.get_rank()
+        precision.use(s.precision)
         model, x, y = _model_and_rows(s, device)
         clock = clock_for(device)
         marks, ready = [], []
@@ -215,7 +219,8 @@ def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
             net.register_comm_hook(None, _timed_allreduce_hook(clock, marks, rows[0]))
         _gradient_clock(model, clock, ready)
         # The first step warms up (and DDP rebuilds its buckets in the order the gradients arrived).
-        figures = [_one_step(net, model, x, y, clock, ready, marks, rows, use_ddp) for _ in range(steps)][1:]
+        figures = [_one_step(net, model, x, y, clock, ready, marks, rows, use_ddp, s.precision)
+                   for _ in range(steps)][1:]
         medians = {k: statistics.median(f[k] for f in figures) for k in figures[0] if k != "spans"}
         return {**medians, "spans": [sp.to_dict() for sp in figures[-1]["spans"]], "rank": rank,
                 "clock": "GPU (CUDA events)" if isinstance(clock, GpuClock) else "host (perf_counter)"}

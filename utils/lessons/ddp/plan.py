@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from utils import devices, machine
+from utils import devices, machine, precision
 from utils.lessons.ddp.settings import Settings
 
 CPU_MODEL = dict(context=64, width=128, depth=4, heads=4)  # ~0.83 M parameters: ~0.12 s a step on one core
@@ -53,11 +53,17 @@ class LessonSettings:
     # What a healthy all-reduce's busbw reaches on this link, as shares of ``allreduce_bound`` (None: no link
     # between the ranks): from the peer access and the fabric the driver reports (``machine.all_reduce_expectation``)
     allreduce_expected: machine.BusExpectation | None = None
+    # The arithmetic every run of the lesson trains in (utils.precision): fp32 on CPU workers; on GPUs what a
+    # practitioner uses there (bf16 autocast from Ampere on, fp16 with a scaler on a T4). In fp32 without TF32
+    # a GPU's step would be so slow that it hid any all-reduce, and bucket size and overlap would not show.
+    precision: str = "fp32"
+    loss_tolerance: float = 1e-3  # largest gap between DDP's losses and one process's that counts as the same
+    loss_tolerance_why: str = "float32 sums: 1e-3"
 
     def training(self, **changes) -> Settings:
-        """The recipe's ``Settings`` with this machine's model, batch and threads (plus ``changes``)."""
+        """The recipe's ``Settings`` with this machine's model, batch, threads and precision (plus ``changes``)."""
         return Settings(batch_per_worker=self.batch_per_worker, threads=self.threads_per_worker,
-                        **self.model).scaled(**changes)
+                        precision=self.precision, **self.model).scaled(**changes)
 
 
 def _gpu_names(hw: devices.Hardware, n: int) -> str:
@@ -97,6 +103,18 @@ def _restart(plan: devices.Plan, lr: float) -> tuple[bool, float, str]:
                            f"or repeated a step, or the optimizer's state, is off by about a whole step (~lr)")
 
 
+def _precision(used: list, gpus: bool) -> tuple[str, float, str]:
+    """The regime of the lesson's runs on the GPUs ``used`` (the oldest decides), and how far DDP's losses
+    may then lie from one process's: 16-bit matmuls, summed in other orders by one and two workers."""
+    if not gpus:
+        return "fp32", 1e-3, "float32 sums: 1e-3"
+    ccs = [tuple(g.compute_capability) for g in used if g.compute_capability]
+    regime = precision.training_regime(min(ccs) if ccs else None)
+    if regime == "fp32":
+        return regime, 1e-3, "float32 sums: 1e-3"
+    return regime, 2e-2, f"{regime} matmuls (8-11 bits), other orders: 2e-2"
+
+
 def lesson_settings(plan: devices.Plan, hw: devices.Hardware) -> LessonSettings:
     """Every hardware-dependent choice of lesson 03 for the 2-worker ``plan`` on ``hw``."""
     gpus = not plan.simulated
@@ -114,6 +132,7 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware) -> LessonSettings:
     bf16_note = (f"{old[0].name} (compute capability {'.'.join(map(str, old[0].compute_capability))}) has no bf16 "
                  f"arithmetic: torch emulates it, so fp16 is the 16-bit choice there" if old else "")
     deterministic, tolerance, tolerance_why = _restart(plan, Settings.lr)
+    regime, loss_tolerance, loss_why = _precision(used, gpus)
     return LessonSettings(
         model=dict(GPU_MODEL if gpus else CPU_MODEL), batch_per_worker=GPU_BATCH if gpus else CPU_BATCH,
         threads_per_worker=None if gpus else 1, backend=plan.backend, scaling_bound=bound,
@@ -123,4 +142,5 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware) -> LessonSettings:
         bucket_mb=GPU_BUCKET_MB if gpus else CPU_BUCKET_MB, hooks=HOOKS, bf16_note=bf16_note,
         powersgd_trap=plan.backend == "gloo", deterministic=deterministic, restart_tolerance=tolerance,
         restart_tolerance_why=tolerance_why, scaling_is_bound=bound > 1.0,
-        allreduce_expected=machine.all_reduce_expectation(hw.link, used, plan.world_size) if ar_bound else None)
+        allreduce_expected=machine.all_reduce_expectation(hw.link, used, plan.world_size) if ar_bound else None,
+        precision=regime, loss_tolerance=loss_tolerance, loss_tolerance_why=loss_why)

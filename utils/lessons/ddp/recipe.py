@@ -24,7 +24,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler
 
-from utils import checkpoint, models
+from utils import checkpoint, models, precision
 from utils.bench import threads
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.hooks import register_hook
@@ -59,9 +59,12 @@ def build(s: Settings, vocab_size: int, device) -> tuple[torch.nn.Module, torch.
     return model, optimizer, start
 
 
-def train_step(ddp_model: DDP, optimizer, batches, accumulate: int, device) -> torch.Tensor:
+def train_step(ddp_model: DDP, optimizer, batches, accumulate: int, device, regime: str = "fp32",
+               scaler=None) -> torch.Tensor:
     """One optimizer step over ``accumulate`` micro-batches; returns this rank's loss for the step (0-d,
-    on ``device``: reading it with ``.item()`` waits for the GPU, so the caller does that once per step)."""
+    on ``device``: reading it with ``.item()`` waits for the GPU, so the caller does that once per step).
+    ``regime``: the forward's arithmetic (``utils.precision``); ``scaler``: fp16's gradient scaler."""
+    scaler = scaler or precision.grad_scaler("fp32", device)  # a pass-through outside fp16
     optimizer.zero_grad(set_to_none=True)
     step_loss = torch.zeros((), device=device)
     for k in range(accumulate):
@@ -69,10 +72,12 @@ def train_step(ddp_model: DDP, optimizer, batches, accumulate: int, device) -> t
         last = k == accumulate - 1
         # no_sync: the gradient stays local and adds up in .grad; only the last backward all-reduces the sum
         with contextlib.nullcontext() if last else ddp_model.no_sync():
-            loss = ddp_model(x, y)[1] / accumulate  # divided, so that the sum is the mean over the whole step
-            loss.backward()
+            with precision.autocast(regime, device):  # bf16/fp16 matmuls; nothing changes in fp32
+                loss = ddp_model(x, y)[1] / accumulate  # divided, so that the sum is the mean over the whole step
+            scaler.scale(loss).backward()  # fp16: the loss scaled up, so that small gradients survive
         step_loss += loss.detach()  # no .item() here: that would wait for the GPU after every micro-batch
-    optimizer.step()  # the optimizer steps, not the model: DDP has no step()
+    scaler.step(optimizer)  # the optimizer steps, not the model: DDP has no step() (fp16: unscaled first)
+    scaler.update()
     return step_loss
 
 
@@ -95,6 +100,8 @@ def train(s: Settings, on_step=None) -> dict:
         device = torch.device(s.device) if s.device else planned_device
         if s.deterministic:
             deterministic_kernels()  # a rerun (the restart demo) repeats every sum on the GPU
+        precision.use(s.precision)  # TF32 matmuls only where asked: "fp32" stays IEEE fp32
+        scaler = precision.grad_scaler(s.precision, device)
         dataset = text_data(s)
         model, optimizer, start = build(s, dataset.corpus.vocab_size, device)  # moved, then resumed
         device_ids = [device.index] if device.type == "cuda" else None
@@ -111,7 +118,7 @@ def train(s: Settings, on_step=None) -> dict:
                 if on_step is not None:
                     on_step(step)
                 with meter.step(step):  # times it, counts the bytes the hook all-reduces
-                    loss = train_step(ddp_model, optimizer, batches, s.accumulate, device)
+                    loss = train_step(ddp_model, optimizer, batches, s.accumulate, device, s.precision, scaler)
                 losses.append(mean_over_ranks(loss))  # the one wait for the GPU in each step
                 meter.progress(losses[-1])
                 if s.checkpoint and dist.get_rank() == 0 and (step + 1) % s.checkpoint_every == 0:

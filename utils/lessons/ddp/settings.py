@@ -39,6 +39,9 @@ class Settings:
     progress: bool = False  # a tqdm bar on rank 0
     device: str | None = None  # force a device ("cpu"); None: the launcher's plan
     deterministic: bool = False  # deterministic kernels (GPU): a rerun repeats every sum in the same order
+    # The step's arithmetic (utils.precision): fp32 (IEEE), tf32, or bf16/fp16 autocast (fp16 with a scaler).
+    # The lesson's plan picks what a practitioner trains in on the GPU (bf16 on an A100, fp16 on a T4).
+    precision: str = "fp32"
 
     def scaled(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 import torch
 from torch import nn
 
-from utils import bench, devices, launch
+from utils import bench, devices, launch, precision
 from utils.lessons.model_split.schedules import stage_devices
 from utils.lessons.model_split.split import stage_ranges
 from utils.lessons.model_split.tasks import SEQ_LEN, VOCAB, Task
@@ -143,7 +143,9 @@ def worker_threads(nprocs: int = 2) -> int:
 
 
 def profile_worker(task: Task, batch: int, device: str, threads: int, repeats: int, seed: int) -> dict:
-    """Worker (run by ``launch``): ``profile_samples`` of ``task``'s model, with medians and spreads."""
+    """Worker (run by ``launch``): ``profile_samples`` of ``task``'s model, with medians and spreads (fp32
+    matmuls as the timed pipelines run them: TF32 on Ampere+ GPUs)."""
+    precision.fp32_matmuls(device)
     model = task.build().to(device)
     x, y = (t.to(device) for t in task.make_batch(batch, seed))
     samples = profile_samples(model, x, task.loss_fn, y, repeats, threads, device)

@@ -28,7 +28,7 @@ import torch.distributed as dist
 from torch.distributed.pipelining import (ScheduleInterleaved1F1B, ScheduleInterleavedZeroBubble,
                                           ScheduleZBVZeroBubble)
 
-from utils import launch, timeline
+from utils import launch, precision, timeline
 from utils.lessons.model_split.balance import balanced_split
 from utils.lessons.model_split.bounds import pipeline_bound
 from utils.lessons.model_split.instrument import RecordedStage
@@ -92,6 +92,7 @@ def multi_worker(task: Task, points: Sequence[int], batch: int, m: int, names: S
     stages cut at ``points``, interleaved round by round (``runs.time_rounds``)."""
     with launch.process_group():
         device, rank = stage_device(), dist.get_rank()
+        precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
         model = task.build().to(device)
         x, y = (t.to(device) for t in task.make_batch(batch, seed))
         sent: dict = {}

@@ -21,7 +21,7 @@ import torch.distributed as dist
 from torch import nn
 from torch.distributed.pipelining import ScheduleLoopedBFS
 
-from utils import launch
+from utils import launch, precision
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.report import verdict
 from utils.lessons.model_split.runs import Row, baseline_runner, time_rounds
@@ -108,6 +108,7 @@ def placements_worker(task: Task, batch: int, split_points: Sequence[int], round
     round (``runs.time_rounds``); step times, bytes sent and crossings."""
     with launch.process_group():
         device, rank = stage_device(), dist.get_rank()
+        precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
         model = task.build().to(device)
         x, y = (t.to(device) for t in task.make_batch(batch, seed))
         activation = output_shape(split_sequential(model, split_points)[0], x)  # (B, T, C)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from utils import devices
+from utils import devices, precision
 from utils.lessons.model_split.balance import balanced_split, gpt_layer_costs
 from utils.lessons.model_split.bounds import pipeline_bound
 from utils.lessons.model_split.schedules import stage_devices_for
@@ -73,6 +73,11 @@ class Settings:
     in_process_split: tuple[int, ...] | None  # balanced by the cost model for in_process_sizes
     in_process_bounds: tuple[float, ...] | None  # per m: 2m/(m+1) on two GPUs, 1x on one shared GPU
     in_process_label: str  # where its numbers were measured
+    # How the timed GPU workers run fp32 matmuls (utils.precision.fp32_regime): on TF32 tensor cores from Ampere
+    # on, as a practitioner's fp32 does (IEEE fp32 would make compute hide every message); "fp32" on CPU
+    # workers. The checks that compare gradients with the CPU's keep IEEE fp32 everywhere.
+    precision: str = "fp32"  # the two-worker pipelines
+    in_process_precision: str | None = None  # the one-process GPU pipeline (None: no GPU)
 
     @property
     def simulated(self) -> bool:
@@ -142,4 +147,14 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware, cpu: Sizes = CPU_S
         in_process=tuple(plan.devices) if has_gpu else None, in_process_sizes=gpu if has_gpu else None,
         in_process_split=balanced_for(gpu) if has_gpu else None,
         in_process_bounds=(tuple(1.0 if shared else pipeline_bound(m) for m in ms) if has_gpu else None),
-        in_process_label=in_label)
+        in_process_label=in_label,
+        precision="fp32" if cpu_workers else precision.fp32_regime(_capability(hw, workers)),
+        in_process_precision=precision.fp32_regime(_capability(hw, plan.devices)) if has_gpu else None)
+
+
+def _capability(hw: devices.Hardware, devs) -> tuple[int, int] | None:
+    """The lowest compute capability among the GPUs ``devs`` names ("cuda:0", ...): the slowest decides."""
+    ccs = [hw.gpus[int(d.split(":")[1])].compute_capability for d in devs
+           if d.startswith("cuda:") and int(d.split(":")[1]) < len(hw.gpus)]
+    ccs = [tuple(c) for c in ccs if c]
+    return min(ccs) if ccs else None

@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 import torch
 import torch.distributed as dist
 
-from utils import bench, launch, timeline
+from utils import bench, launch, precision, timeline
 from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound
 from utils.lessons.model_split.instrument import RecordedStage, span_timer, sync_barrier
 from utils.lessons.model_split.schedules import build_schedule, gpipe_in_process, naive_step, stage_device, train_step
@@ -148,6 +148,7 @@ def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Con
     """
     with launch.process_group():
         device, rank = stage_device(), dist.get_rank()
+        regime = precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
         model = task.build().to(device)
         batches = {b: tuple(t.to(device) for t in task.make_batch(b, seed)) for b in {c.batch for c in configs}}
         runners = {f"batch {b} one device": baseline_runner(task, model, rank, *batches[b]) for b in sorted(batches)}
@@ -157,7 +158,8 @@ def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Con
             if c.naive:
                 runners.update(alone_runners(task, model, rank, device, c, split_points, *batches[c.batch]))
         out = time_rounds(runners, rounds, record, device, f"stage {rank}")
-        return {**out, "rank": rank, "threads": torch.get_num_threads(), "device": str(device), "sent": sent}
+        return {**out, "rank": rank, "threads": torch.get_num_threads(), "device": str(device), "sent": sent,
+                "precision": regime}
 
 
 # --- what a run measured ----------------------------------------------------------------------------------
@@ -360,7 +362,9 @@ def time_in_process_gpipe(task: Task, devs: Sequence[str], batch: int, ms: Seque
                           split_points: Sequence[int], seed: int = 0) -> dict:
     """GPU modes only (run it in a launched worker): one device alone, then ``gpipe_in_process`` on the stage
     devices with each m, timed with CUDA events. Returns ``{m: (median, low, high speedup)}``; plain floats,
-    so nothing CUDA reaches the notebook. ``split_points``: ``plan.Settings.in_process_split``."""
+    so nothing CUDA reaches the notebook. ``split_points``: ``plan.Settings.in_process_split``. fp32 matmuls
+    run on TF32 tensor cores from Ampere on (``utils.precision.fp32_matmuls``), as a practitioner's do."""
+    precision.fp32_matmuls(devs[0])
     model = task.build()
     x, y = task.make_batch(batch, seed)
     one = model.to(devs[0])
