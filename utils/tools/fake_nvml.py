@@ -23,7 +23,7 @@ H100 = {"name": "NVIDIA H100 80GB HBM3", "memory": 80 * 2**30, "cc": (9, 0), "pc
         "mem_clock": 2619, "bus_bits": 5120}  # the SXM card
 H100_PCIE = {"name": "NVIDIA H100 PCIe", "memory": 80 * 2**30, "cc": (9, 0), "pcie": (5, 16),
              "mem_clock": 1593, "bus_bits": 5120}
-H100_NVL = {"name": "NVIDIA H100 NVL", "memory": 94 * 10**9, "cc": (9, 0), "pcie": (5, 16),
+H100_NVL = {"name": "NVIDIA H100 NVL", "memory": 95830 * 2**20, "cc": (9, 0), "pcie": (5, 16),
             "mem_clock": 2539, "bus_bits": 6144}
 H200 = {"name": "NVIDIA H200", "memory": 141 * 2**30, "cc": (9, 0), "pcie": (5, 16),
         "mem_clock": 3201, "bus_bits": 6144}

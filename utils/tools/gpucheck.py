@@ -46,8 +46,11 @@ class Phase:
 def phases(python: str, out_dir: Path) -> list[Phase]:
     """What the check runs, in order: cheap facts first, so that a short lease still gets them."""
     probe = [python, "-m", "utils.tools.gpu_probes"]
+    # The measurement probes of issue 36 (profiler ... link) follow the timing check: each says SANE or NOT
+    # SANE of a figure a lesson prints, and is what "verified on this GPU" means in README.
     found = [Phase(name, probe + [name], seconds) for name, seconds in (
-        ("environment", 30), ("nvml", 30), ("fork_safety", 90), ("timing", 30), ("copies", 60),
+        ("environment", 30), ("nvml", 30), ("fork_safety", 90), ("timing", 30), ("profiler", 90),
+        ("regime", 60), ("overlap", 120), ("link", 90), ("regime_losses", 150), ("copies", 60),
         ("distributed", 120), ("replayed_topologies", 20))]
     found.append(Phase("gpu tests", [python, "-m", "pytest", "-q", "-m", "gpu", "-p", "no:cacheprovider",
                                      "tests"], 150))  # every test marked gpu

@@ -188,9 +188,10 @@ def _one_step(net, model, x, y, clock, ready: list, marks: list, rows: tuple[str
     clock.settle()
     backward_start, end = clock.seconds(backward_start), clock.seconds(end)
     last_ready = max(clock.seconds(mark) for mark in ready)
-    spans = [Span(row, "all-reduce", k, clock.seconds(a), clock.seconds(b)) for row, k, a, b in marks]
-    spans += [Span(compute_row, "forward", None, start, backward_start),
-              Span(compute_row, "backward", None, backward_start, last_ready)]
+    gpu = isinstance(clock, GpuClock)  # the spans say which clock they were read on
+    spans = [Span(row, "all-reduce", k, clock.seconds(a), clock.seconds(b), gpu) for row, k, a, b in marks]
+    spans += [Span(compute_row, "forward", None, start, backward_start, gpu),
+              Span(compute_row, "backward", None, backward_start, last_ready, gpu)]
     return {"compute": last_ready - backward_start, "exposed": end - last_ready, "step": end - start,
             "communication": sum(sp.duration for sp in spans if sp.name == "all-reduce"),
             "messages": len(marks), "spans": spans}
