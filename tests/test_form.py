@@ -158,6 +158,31 @@ def test_the_profile_measures_in_interleaved_rounds_and_keeps_the_faster_stream_
     assert len(p.table().columns) <= 6
 
 
+def test_the_stored_profile_gives_one_figure_per_ceiling_on_one_machine(tmp_path, monkeypatch):
+    path = tmp_path / "machine-profile.json"
+    ask = dict(peaks={1: ("fp32",)}, bandwidth_threads=(1,), matmul_n=64, stream_numel=2**14, path=path)
+    first = machine.stored_profile("cpu", **ask)
+    assert "stored profile" in first.measured and "stored profile" in first.table().title
+    measured, measure = [], machine.measure_profile_apart
+    monkeypatch.setattr(machine, "measure_profile_apart", lambda **kw: measured.append(kw) or measure(**kw))
+    again = machine.stored_profile("cpu", **ask)  # a later lesson: the same figures, nothing measured
+    assert again.ceilings == first.ceilings and measured == []
+    machine.stored_profile("cpu", **{**ask, "peaks": {1: ("fp32",), 2: ("fp32",)}})  # a missing ceiling
+    assert measured and measured[-1]["rounds"] == machine.STORED_ROUNDS and measured[-1]["typical"]
+    machine.stored_profile("cpu", **ask, remeasure=True)  # lesson 00 measures again
+    assert len(measured) == 2
+    monkeypatch.setattr(machine, "machine_key", lambda device="cpu": "another CPU")
+    machine.stored_profile("cpu", **ask)  # another machine never reads this one's figures
+    assert len(measured) == 3
+
+
+def test_a_typical_ceiling_is_the_fastest_quarter_not_one_lucky_run():
+    probe = machine.matmul_probe(64, "fp32", "cpu", threads=1)
+    runs = __import__("utils").bench.Measurement([1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0], 1)
+    assert machine.ceiling_of(probe, runs).best == probe.work / 1.0
+    assert machine.ceiling_of(probe, runs, typical=True).best == probe.work / 2.0
+
+
 def test_the_link_fit_reports_how_well_one_alpha_and_beta_describe_every_size():
     sizes = [2**k for k in range(10, 24, 2)]
     exact = machine.link_fit("test link", sizes, [5e-6 + n / 2e9 for n in sizes])

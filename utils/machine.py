@@ -6,22 +6,29 @@ beside a ceiling) measures it again in its own run with the same functions. Two 
 never share a name: one thread and two threads, or a small matmul and a large one, are different ceilings.
 
     profile = measure_profile("cpu", peaks={1: ("fp32",), 2: ("fp32", "bf16")}, bandwidth_threads=(1, 2))
+    profile = stored_profile("cpu", peaks={1: ("fp32",)})   # this machine's one profile, kept in results/
     profile.peak("fp32", threads=1)        # Ceiling: best FLOP/s, median, spread, and its name
     profile.table()                        # ceiling | measured | spread
     link = measure_link(devices.plan(2), sizes)   # the two workers' link: alpha, beta, and how well they fit
 
 Each ceiling keeps the *fastest* of its runs (a busy machine only ever slows a kernel) and reports its
-spread. Probes run in interleaved rounds (``run_rounds``), so that a busy moment slows every ceiling alike;
+spread. The *stored* profile (``stored_profile``) is the one every lesson quotes on this machine: measured
+over more rounds, each ceiling's value the fastest quarter of its runs rather than the single fastest (one
+lucky run is not a ceiling), kept in ``results/machine-profile.json`` keyed on the machine (CPU model,
+cores, ISA, torch; or the GPU), so that lessons 00, 01 and 04 quote one figure per ceiling. Probes run in interleaved rounds (``run_rounds``), so that a busy moment slows every ceiling alike;
 a lesson may pass its own calls (``alongside``) to be timed in the same rounds as the ceilings.
 """
 
 from __future__ import annotations
 
+import datetime
+import json
 import multiprocessing
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Callable
 
 import torch
@@ -130,20 +137,22 @@ def run_rounds(calls: list[tuple[int | None, Callable[[], object]]], rounds: int
     return [bench.Measurement(times, warmup=1) for times in samples]
 
 
-def ceiling_of(probe: Probe, m: bench.Measurement) -> Ceiling:
-    return Ceiling(probe.kind, probe.dtype, probe.threads, probe.size, probe.work / m.min, probe.work / m.median,
+def ceiling_of(probe: Probe, m: bench.Measurement, typical: bool = False) -> Ceiling:
+    """The probe's ceiling from its runs: the fastest run, or (``typical``) the fastest quarter's slowest run."""
+    fast = sorted(m.samples)[len(m.samples) // 4] if typical else m.min
+    return Ceiling(probe.kind, probe.dtype, probe.threads, probe.size, probe.work / fast, probe.work / m.median,
                    m.spread, probe.unit)
 
 
 def measure_ceilings(probes: list[Probe], rounds: int = 5, runs: int = 2, device: str = "cpu",
-                     alongside: list[tuple[int | None, Callable[[], object]]] = ()
+                     alongside: list[tuple[int | None, Callable[[], object]]] = (), typical: bool = False
                      ) -> tuple[list[Ceiling], list[bench.Measurement]]:
     """Every probe as a Ceiling, and every ``alongside`` call timed in the same rounds (for a lesson's ops).
 
     The two STREAM kernels of one thread count become one bandwidth ceiling: the faster, named by its kernel."""
     calls = [(p.threads, p.make()) for p in probes] + list(alongside)
     timed = run_rounds(calls, rounds, runs, device)
-    ceilings = [ceiling_of(p, m) for p, m in zip(probes, timed)]
+    ceilings = [ceiling_of(p, m, typical) for p, m in zip(probes, timed)]
     return _best_stream(ceilings), timed[len(probes):]
 
 
@@ -182,6 +191,7 @@ class MachineProfile:
     device: str
     ceilings: list[Ceiling] = field(default_factory=list)
     link: LinkFit | None = None
+    measured: str = "in this run"  # or "on 2026-12-04, kept in results/machine-profile.json" (stored_profile)
 
     def find(self, kind: str, dtype: str = "fp32", threads: int | None = None) -> Ceiling:
         """The ceiling of that kind and dtype (on ``threads``; None: the most threads measured)."""
@@ -206,13 +216,13 @@ class MachineProfile:
             rows += [(f"link alpha, {self.link.name}", f"{f.alpha * 1e6:,.1f} µs", f"±{self.link.accuracy:.0%} fit"),
                      (f"link beta, {self.link.name}", f"{f.beta / 1e9:.2f} GB/s", f"±{self.link.accuracy:.0%} fit")]
         return Table(["ceiling (what, threads, size)", "measured", "spread"], rows,
-                     title=f"Machine profile of {self.device}, measured in this run")
+                     title=f"Machine profile of {self.device}, measured {self.measured}")
 
 
 def measure_profile(device: str = "cpu", peaks: dict[int | None, tuple[str, ...]] | None = None,
                     bandwidth_threads: tuple[int | None, ...] = (None,), matmul_n: int = 1024,
                     stream_numel: int = 2**23, rounds: int = 5, runs: int = 2,
-                    link: LinkFit | None = None) -> MachineProfile:
+                    link: LinkFit | None = None, typical: bool = False) -> MachineProfile:
     """The matmul peaks ``peaks`` asks for ({threads: dtypes}, threads None = torch's own count) and the memory
     bandwidth on each of ``bandwidth_threads``, all in interleaved rounds; on a GPU thread counts are ignored.
     ``link``: a ``measure_link`` result to keep beside them.
@@ -224,7 +234,7 @@ def measure_profile(device: str = "cpu", peaks: dict[int | None, tuple[str, ...]
     probes = [matmul_probe(matmul_n, d, device, None if gpu else t) for t, dtypes in peaks.items() for d in dtypes]
     counts = (None,) if gpu else tuple(dict.fromkeys(bandwidth_threads))
     probes += [p for t in counts for p in stream_probes(stream_numel, device, t)]
-    ceilings, _ = measure_ceilings(_unique(probes), rounds, runs, device)
+    ceilings, _ = measure_ceilings(_unique(probes), rounds, runs, device, typical=typical)
     return MachineProfile(str(device), ceilings, link)
 
 
@@ -235,6 +245,65 @@ def measure_profile_apart(**kwargs) -> MachineProfile:
         return measure_profile(**kwargs)
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
         return pool.submit(measure_profile, **kwargs).result()
+
+
+PROFILE_PATH = Path(__file__).resolve().parents[1] / "results" / "machine-profile.json"
+STORED_ROUNDS = 9  # more rounds than a lesson's own: the stored figure must not move from run to run
+
+
+def machine_key(device: str = "cpu") -> str:
+    """What a stored profile is kept under: the CPU (model, cores, ISA) or the GPU, and torch's version."""
+    from utils import devices
+
+    hw = devices.hardware()
+    index = int(str(device).partition(":")[2] or 0)
+    if str(device).startswith("cuda") and index < len(hw.gpus):
+        what = f"{hw.gpus[index].name}"
+    else:
+        what = f"{hw.cpu_model}, {hw.cpu_cores} cores, {devices.cpu_isa()}"
+    return f"{what}; torch {torch.__version__.split('+')[0]}"
+
+
+def _slot(c: Ceiling | Probe) -> str:
+    """A ceiling's place in the stored profile: a bandwidth's slot does not name its STREAM kernel (copy or
+    add: whichever was faster fills it)."""
+    size = c.size.split(", ")[-1] if c.kind == "memory bandwidth" else c.size
+    return f"{c.kind} | {c.dtype} | {c.threads} | {size}"
+
+
+def stored_profile(device: str = "cpu", peaks: dict[int | None, tuple[str, ...]] | None = None,
+                   bandwidth_threads: tuple[int | None, ...] = (None,), matmul_n: int = 1024,
+                   stream_numel: int = 2**23, remeasure: bool = False, path: Path = PROFILE_PATH) -> MachineProfile:
+    """This machine's one profile: the ceilings asked for (as ``measure_profile``), read from ``path`` where
+    they were measured before on this machine (``machine_key``), else measured now over ``STORED_ROUNDS``
+    rounds (each value the fastest quarter of its runs) and kept there. ``remeasure``: measure them again
+    (lesson 00, which introduces the profile, does). Every lesson then quotes the same figure for a ceiling.
+    Introduced in lesson 00; lessons 01 and 04 read it."""
+    peaks = peaks or {None: ("fp32",)}
+    gpu = str(device).startswith("cuda")
+    wanted = [matmul_probe(matmul_n, d, device, None if gpu else t) for t, dtypes in peaks.items() for d in dtypes]
+    counts = (None,) if gpu else tuple(dict.fromkeys(bandwidth_threads))
+    wanted += [p for t in counts for p in stream_probes(stream_numel, device, t)]
+    key, saved = machine_key(device), _read(path)
+    entry = saved.setdefault(key, {"ceilings": {}})
+    if remeasure or any(_slot(p) not in entry["ceilings"] for p in wanted):
+        fresh = measure_profile_apart(device=device, peaks=peaks, bandwidth_threads=bandwidth_threads,
+                                      matmul_n=matmul_n, stream_numel=stream_numel, rounds=STORED_ROUNDS,
+                                      typical=True)
+        entry["ceilings"].update({_slot(c): asdict(c) for c in fresh.ceilings})
+        entry["date"] = datetime.date.today().isoformat()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
+    slots = list(dict.fromkeys(_slot(p) for p in wanted))
+    return MachineProfile(str(device), [Ceiling(**entry["ceilings"][s]) for s in slots],
+                          measured=f"on {entry['date']} (this machine's stored profile)")
+
+
+def _read(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):  # none yet, or a damaged file: measure again
+        return {}
 
 
 def _unique(probes: list[Probe]) -> list[Probe]:
