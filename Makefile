@@ -22,7 +22,7 @@ PYTEST_ARGS ?=
 # Jupyter refuses to run as root (containers, CI) unless told it is meant.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: help setup lab test bench execute student gpu-check gpu-wheels clean
+.PHONY: help setup lab test bench execute student site gpu-check gpu-wheels clean
 
 help:
 	@echo "make lab        set up (first time only) and start JupyterLab on the course"
@@ -30,6 +30,7 @@ help:
 	@echo "make bench      run the benchmarks, write results/bench-<mode>.md and .json"
 	@echo "make execute    re-run every notebook top to bottom in place and clean its metadata"
 	@echo "make student    build the student copies of the labs into labs/student/"
+	@echo "make site       build the course's website into build/site/ (committed outputs, no network)"
 	@echo "make gpu-check  one short run of GPU probes, GPU tests and notebooks (1gpu), report in results/ (or \$$OUT)"
 	@echo "make gpu-wheels download the wheels the GPU check needs on a torch-only CUDA image into .whl/"
 
@@ -66,6 +67,11 @@ execute: setup
 # Student copies go to labs/student/ (generated, git-ignored: the lab sources are the one truth).
 student: setup
 	@$(PY) -m utils.tools.nbtools student labs
+
+# The course as a website: lessons with their committed outputs (never executed), labs as student copies,
+# built with no network (site/build.py). Open build/site/index.html. `site` is also a folder: hence .PHONY.
+site: setup
+	$(PY) site/build.py
 
 gpu-check: setup
 	$(PY) -m utils.tools.gpucheck
