@@ -1,0 +1,73 @@
+"""Text reacts to the run: a figure that looks measured (a number with x, %, ms, s, GB/s, GFLOP/s) may stand in
+a notebook's markdown only as theory, a datasheet figure, a target or a setting, listed below with why. A
+measured outcome is printed by the run beside it, so that another machine's run cannot contradict the page.
+
+Not scanned: maths ($...$, where a bound is derived), code (`...`), and the "About N s on a 2-core CPU" run
+time of each header (``tests/test_run_times.py`` checks it against the measured one). A new figure in
+markdown fails here until it is either printed from the run or listed with its reason.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "labs").glob("*.ipynb"))
+FIGURE = re.compile(r"(?<![\w.^$/-])(\d+(?:[.,]\d+)*(?:-\d+(?:[.,]\d+)*)?)\s?(x|×|%|ms|µs|s|GB/s|MB/s|TB/s|"
+                    r"GFLOP/s|TFLOP/s|Gops/s)(?![\w/])")
+NOT_SCANNED = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$|`[^`\n]*`|About \d+ s on a 2-core CPU", re.S)
+
+# notebook -> {figure as written: why it may stand in markdown}. Bounds and ratios of theory, datasheets,
+# the lab's targets and the settings' own values; never a figure a run measured.
+ALLOWED: dict[str, dict[str, str]] = {
+    "notebooks/00_start_here.ipynb": {},
+    "notebooks/01_why_slow.ipynb": {
+        "100 %": "theory: a share's ceiling", "50 %": "the fit's stated usable accuracy (a setting)",
+        "4×": "theory: AdamW's state counted in weights"},
+    "notebooks/02_model_split.ipynb": {
+        "1×": "theory: a sequential split's bound", "2×": "theory: two devices' bound",
+        "100 %": "theory: CPU time over busy time's ceiling", "90 %": "the lab's target share (a setting)"},
+    "notebooks/03_ddp.ipynb": {
+        "2×": "theory: two ranks' bound", "1×": "theory: two ranks sharing one device",
+        "70-85 %": "published expectation of busbw (nccl-tests)", "35-60 %": "published expectation of busbw",
+        "70-90 %": "published expectation of busbw"},
+    "notebooks/04_compression.ipynb": {
+        "4×": "theory: 4 bytes -> 1", "97.5 %": "a worked example of the format", "2×": "theory: a bound",
+        "50 %": "theory: a sparsity level", "10×": "theory / the lab's target", "90 %": "theory: a sparsity level",
+        "1×": "theory: a dense kernel's bound", "2 %": "a tie's stated tolerance (a setting)"},
+}
+
+
+def markdown_figures(path: Path) -> list[tuple[int, str, str]]:
+    """(cell, figure, context) for every measured-looking figure in the notebook's markdown."""
+    found = []
+    for i, cell in enumerate(nbformat.read(path, as_version=4).cells):
+        if cell.cell_type != "markdown":
+            continue
+        text = NOT_SCANNED.sub(" ", cell.source)
+        for m in FIGURE.finditer(text):
+            figure = f"{m.group(1)}{'' if m.group(2) in 'x×' else ' '}{m.group(2)}"
+            found.append((i, figure, " ".join(text[max(0, m.start() - 50):m.end() + 30].split())))
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.relative_to(ROOT).as_posix() in ALLOWED],
+                         ids=lambda p: p.name)
+def test_markdown_states_no_measured_figure(path):
+    allowed = ALLOWED[path.relative_to(ROOT).as_posix()]
+    stray = [(i, figure, context) for i, figure, context in markdown_figures(path) if figure not in allowed]
+    assert not stray, ("figures in markdown that look measured: print them from the run, or list them in "
+                       f"ALLOWED with why they are theory, a datasheet, a target or a setting: {stray}")
+
+
+def test_the_scan_finds_a_measured_figure_and_skips_maths_code_and_run_times(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("About 60 s on a 2-core CPU. A step took 87.5 ms here; "
+                                              "the bound $t = 2×$ and `x = 4×` are not measured; 1.29x faster.")]
+    path = tmp_path / "n.ipynb"
+    nbformat.write(nb, path)
+    assert [f for _, f, _ in markdown_figures(path)] == ["87.5 ms", "1.29x"]
