@@ -77,7 +77,8 @@ def quant_variants(mlp: nn.Module, settings, torchao: bool = True) -> dict[str, 
     out = {"fp32": Variant(fp32, "fp32", False, None, "fp32"),
            "fp32, compiled": Variant(fp32, "fp32", True, 4, "fp32"),
            half_name: Variant(half, "fp32", True, 2, half_name, half_name),
-           "int8 weight-only, by hand": Variant(weight_only_int8(fp32), base, False, 9, "fp32", "int8")}
+           # by hand: read int8 (1), write fp32 (4), read it and write it scaled (4 + 4), the matmul reads it (4)
+           "int8 weight-only, by hand": Variant(weight_only_int8(fp32), base, False, 17, "fp32", "int8")}
     if torchao:
         for kind, label, compute in (("int8_weight_only", "int8 weight-only", "fp32"),
                                      ("int8_dynamic", "int8 dynamic", "int8")):
