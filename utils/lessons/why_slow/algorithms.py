@@ -3,7 +3,7 @@
 1. Attention written out (scores T x T in memory, mask, softmax, weighted sum) against
    ``F.scaled_dot_product_attention``, which computes it in tiles without storing the T x T scores.
 2. A Python loop over rows against the vectorised call: the same FLOPs, one interpreter round-trip per row.
-3. GELU op by op (five elementwise kernels, each reading and writing the whole tensor) against the fused
+3. GELU op by op (nine elementwise kernels, each reading and writing the whole tensor) against the fused
    ``F.gelu`` (one pass) and against what ``torch.compile`` generates from the op-by-op code.
 """
 
@@ -40,7 +40,8 @@ def softmax_rows_loop(x):
 
 
 def gelu_op_by_op(x):
-    """GELU (tanh form) as five separate elementwise ops: each reads and writes the whole tensor."""
+    """GELU (tanh form) as nine separate elementwise ops (x*x, *x, *0.044715, x+, *sqrt(2/pi), tanh, 1+, 0.5*x,
+    the last product): each reads and writes the whole tensor."""
     inner = x + 0.044715 * x * x * x
     return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * inner))
 
