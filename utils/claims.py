@@ -89,6 +89,16 @@ def against_reference(claim: str, value: float, reference: float, unit: str, sca
                  f"{value / reference:.0%} of the reference")
 
 
+def paired_spread(ratios: list[float]) -> float:
+    """How far paired rounds' ratios spread around their median: half their middle half's range (0.0 for
+    fewer than 4 rounds, which cannot show a spread). The ``spread`` of ``against_speedup``."""
+    if len(ratios) < 4:
+        return 0.0
+    ordered = sorted(ratios)
+    quarter = len(ordered) // 4
+    return (ordered[-1 - quarter] - ordered[quarter]) / 2
+
+
 def claims_table(rows: list[Claim]) -> Table:
     if not rows:
         raise ValueError("a lesson's measured-claims table needs at least one row")
