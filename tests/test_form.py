@@ -207,3 +207,8 @@ def test_measure_link_on_this_cpu_fits_gloo_between_two_launched_processes():
 
     link = machine.measure_link(devices.plan(2, mode_name="cpu", n_gpus=0), [4, 2**12, 2**16, 2**20], repeats=3)
     assert link.name == machine.GLOO_LINK and link.fit.alpha > 0 and len(link.seconds) == 4
+
+
+def test_the_paired_spread_is_half_the_middle_half_and_needs_four_rounds():
+    assert claims.paired_spread([1.0, 1.1, 1.2]) == 0.0
+    assert claims.paired_spread([0.5, 1.0, 1.2, 1.4, 3.0]) == pytest.approx((1.4 - 1.0) / 2)
