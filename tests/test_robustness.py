@@ -32,4 +32,5 @@ def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
 
 def test_list_names_every_effect(capsys):
     robustness.main(["--list"])
-    assert all(name in capsys.readouterr().out for name in robustness.EFFECTS)
+    out = capsys.readouterr().out
+    assert all(name in out for name in robustness.EFFECTS)
