@@ -317,6 +317,19 @@ def _name_process(name: str) -> None:
     _prctl(PR_SET_NAME, name.encode()[:15])
 
 
+def pin_to_cores(rank: int, threads: int) -> set[int]:
+    """Keep worker ``rank`` (and every thread it starts: torch's, gloo's) on its own ``threads`` cores, so that
+    a worker's communication threads take turns with its own compute, not with the other worker's. Set
+    ``TWOGPU_PIN_CORES=1`` to turn it on (lesson 02 measures what it changes). Returns the cores; unchanged
+    (all of them) where the system cannot pin (macOS, Windows)."""
+    if not hasattr(os, "sched_setaffinity"):
+        return set()
+    cores = sorted(os.sched_getaffinity(0))
+    mine = {cores[(rank * threads + k) % len(cores)] for k in range(threads)}
+    os.sched_setaffinity(0, mine)
+    return mine
+
+
 def _run_worker(rank: int, job: _Job) -> None:
     """Entry point of every worker (torch's start_processes calls it as ``_run_worker(rank, job)``)."""
     # Die with the launcher even if it is killed hard (torch sets SIGINT; we ignore SIGINT, see below).
@@ -330,6 +343,8 @@ def _run_worker(rank: int, job: _Job) -> None:
     _name_process(f"twogpu-rank{rank}")
     # Fork-safety of OpenMP, and fair sharing: the cores are split between the workers.
     torch.set_num_threads(job.threads)
+    if os.environ.get("TWOGPU_PIN_CORES") == "1":
+        pin_to_cores(rank, job.threads)
     try:
         fn, args = _unpack(job.payload)
         record = _result_record(fn(*args), rank)
