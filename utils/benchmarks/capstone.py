@@ -25,10 +25,12 @@ def climb_ladder(S: plan.LessonSettings, p: devices.Plan, hw: devices.Hardware) 
     load, compute, peaks = found["load"], found["compute"], found["peaks"]
     base = ladder.Rung("baseline", B, 1, None, "the starting point")
     runs = [ladder.run_rung(base)]
-    run_s = 2 * B.steps * B.batch_per_worker * B.context / runs[0]["tokens_per_s"]
-    steps = {s.step: s for s in guide.guide(S.shape, B.batch_per_worker, p, hw, run_seconds=run_s)}
+    low = peaks.get("bf16" if "bf16" in peaks else "fp16")
+    found_profile = guide.Profile(found["shares"], peak_ratio=low / peaks["fp32"])
+    steps = {s.step: s for s in guide.guide(S.shape, B.batch_per_worker, p, hw, found_profile,
+                                            run_steps=B.steps)}
     climb = ladder.Climb(base, steps, peaks, (load + compute) / max(load, compute), ladder.vocab_of(B),
-                         S.max_growth, base_runs=runs)
+                         S.max_growth, base_runs=runs, matmul_share=found_profile.share("matmul"))
     for name in ladder.ORDER:
         climb.step(name)
     return report.step_rows(climb.base_runs, climb.compared, climb.keep, {}, S.loss_tolerance)

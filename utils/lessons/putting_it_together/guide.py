@@ -1,34 +1,37 @@
-"""Lesson 08's decision guide: which techniques apply to a model on a machine, in which order, and why.
+"""Lesson 08's decision guide: which techniques apply to a model on a machine, in which order, and why, each
+choice with its arithmetic.
 
-    steps = guide(Shape(...), batch=32, plan=devices.plan(2), hw=devices.hardware())
+    steps = guide(shape, batch=32, plan=devices.plan(2), hw=devices.hardware(), profile=found)
     for s in steps: print(s.step, s.choice, s.why)
 
-It is a function of three things the course measured or looked up: the device plan (``utils.devices``: how
-many devices, GPUs or CPU processes), the memory calculator (lesson 06: does a step fit one device, and with
-which strategy it fits two) and the link (its bandwidth: how long DDP's all-reduce of the gradients takes).
-The order is the order that costs least to try: feeding and precision change one line each, compile needs
-time to pay back, a second device needs a launcher, and memory tricks trade compute for bytes.
+A pure function of four things: the model's shape and batch, the device plan and hardware (``utils.devices``:
+GPUs, their compute capability and memory, the link and its peer access; on a CPU its ISA), and the profile
+of one baseline step (``Profile``: the data and matmul shares, the precision peak ratio, the noise of a
+repeated run, a measured compile). Without a profile it still answers memory, precision and the link, and
+says which choices wait for one. The order is the order that costs least to try: feeding and precision
+change a line each, compile must pay back its compile time, the optimizer's implementation is one argument,
+a second device needs a launcher, and memory tricks trade compute for bytes (only when a step must fit).
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 
-from utils import devices
-from utils.lessons.memory.calculator import Shape, estimate
+from utils import devices, gpu_specs, machine
+from utils.lessons.memory.calculator import Shape
+from utils.lessons.putting_it_together import fit
 
-COMPILE_CPU_S = 45.0  # torch.compile of the small GPT's step on one CPU core, first call (measured once here)
-COMPILE_GPU_S = 30.0  # the same on a GPU: Inductor's Triton kernels; about as long
-PAYBACK = 10  # compile when the run is at least this many times longer than the compile
 HOST_SHARE = 0.5  # cpu mode: the two worker processes share the host's memory, half each
+NOISE = 0.05  # a gain smaller than this cannot be told from two runs of the same step on a shared machine
 
 
 @dataclass(frozen=True)
 class Step:
     """One line of the guide: the step, what to do (``choice``; "skip" when it does not apply) and why."""
 
-    step: str  # feeding, precision, compile, two devices, memory
+    step: str  # feeding, precision, compile, optimizer, two devices, memory
     choice: str
     why: str
 
@@ -37,129 +40,280 @@ class Step:
         return self.choice != "skip"
 
 
-def capacity(plan: devices.Plan, hw: devices.Hardware | None) -> tuple[float, str]:
-    """Bytes one device may hold, and what they are: the GPU's memory, or in cpu mode half the host's."""
+@dataclass(frozen=True)
+class Profile:
+    """What one profiled baseline step measured (lesson 08's section 2): the guide's fourth input."""
+
+    parts: dict[str, float]  # seconds of one step by part: "load", "matmul", "memory-bound", ...
+    peak_ratio: float | None = None  # the low-precision matmul peak over the fp32 one, on this device
+    noise: float = NOISE  # relative spread of repeated runs of one step: a smaller gain is not seen
+    compile_s: float | None = None  # measured: the first compiled step less an eager one
+    compiled_step_s: float | None = None  # measured: one compiled step, warm
+
+    @property
+    def step_s(self) -> float:
+        return sum(self.parts.values())
+
+    def share(self, part: str) -> float:
+        return self.parts.get(part, 0.0) / self.step_s
+
+
+def amdahl(share: float, speedup: float) -> float:
+    """The whole step's speed-up when ``share`` of it runs ``speedup`` times faster: 1/((1-f) + f/s)."""
+    return 1 / ((1 - share) + share / speedup)
+
+
+def feeding_bound(load: float, step: float) -> float:
+    """Lesson 05's bound: loading (L) overlapped with the rest (C = step - L) at best: (L + C) / max(L, C)."""
+    return step / max(load, step - load)
+
+
+def break_even_steps(compile_s: float, eager_s: float, compiled_s: float) -> float:
+    """Steps after which a compile has paid for itself: compile_s / (t_eager - t_compiled); inf if no gain."""
+    saving = eager_s - compiled_s
+    return compile_s / saving if saving > 0 else math.inf
+
+
+def capacity(plan: devices.Plan, hw: devices.Hardware | None, host_bytes: float | None = None
+             ) -> tuple[float, str]:
+    """Bytes one device has, and what they are: the GPU's memory, or in cpu mode half the host's."""
     if not plan.simulated and hw is not None and hw.gpus and hw.gpus[0].memory_total:
         return float(hw.gpus[0].memory_total), f"{hw.gpus[0].name}'s memory"
-    host = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    host = host_bytes or os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     return host * HOST_SHARE, "half the host's memory (two CPU workers share it)"
 
 
-def precision(plan: devices.Plan, hw: devices.Hardware | None, isa: str | None = None) -> tuple[str, str]:
-    """The low precision that pays on this device: ("bf16", why), ("fp16", why) or ("fp32", why)."""
+def _gb(x: float) -> str:
+    return f"{x / 1e9:.3g} GB"
+
+
+# --- feeding, precision, compile, optimizer ---------------------------------------------------------------
+
+def feeding_step(plan: devices.Plan, profile: Profile | None) -> Step:
+    """Loader workers only when the profile's data share can buy more than the noise."""
+    if profile is None:
+        return Step("feeding", "skip", "profile first: loader workers pay only when loading is a visible "
+                    "share of a step")
+    share, bound = profile.share("load"), feeding_bound(profile.parts.get("load", 0.0), profile.step_s)
+    arith = f"loading is {share:.1%} of a step: overlapped, at most {bound:.3f}x"
+    if bound - 1 <= profile.noise:
+        return Step("feeding", "skip", f"{arith}, within the {profile.noise:.0%} noise of a repeated run")
+    return Step("feeding", "loader workers" + ("" if plan.simulated else ", pinned memory"),
+                f"{arith}, more than the {profile.noise:.0%} noise")
+
+
+def low_precision(plan: devices.Plan, hw: devices.Hardware | None,
+                  features: devices.CpuFeatures | None = None) -> tuple[str | None, str]:
+    """The low precision this device computes faster, and why: "bf16", "fp16" or None (no such units)."""
     if plan.simulated or hw is None or not hw.gpus:
-        isa = devices.cpu_isa() if isa is None else isa
-        units = ", ".join(f for f in isa.split("; ")[-1].split(", ") if "BF16" in f and " " not in f)
-        if units:
-            return "bf16", f"the CPU has bf16 units ({units}): bf16 autocast"
-        return "fp32", f"the CPU reports no bf16 units ({isa}): autocast would only convert"
+        features = devices.cpu_features() if features is None else features
+        if features.bf16_units:
+            return "bf16", f"the CPU has bf16 units ({features.describe()})"
+        return None, (f"this CPU has no bf16 units ({features.describe()}): autocast would convert to fp32 and "
+                      "back, slower than fp32; nothing to gain")
     cc = hw.gpus[0].compute_capability or (0, 0)
     if cc >= (8, 0):
-        return "bf16", f"compute capability {cc[0]}.{cc[1]}: bf16 tensor cores; bf16 autocast, no scaler"
+        fp8 = "; FP8 (Transformer Engine, torchao.float8) is the next step on Hopper, not run here" \
+            if cc >= (9, 0) else ""
+        return "bf16", (f"compute capability {cc[0]}.{cc[1]}: TF32 for fp32 matmuls "
+                        f"(torch.set_float32_matmul_precision('high')), then bf16 autocast, no scaler{fp8}")
     if cc >= (7, 0):
-        return "fp16", (f"compute capability {cc[0]}.{cc[1]}: fp16 tensor cores but no bf16: fp16 autocast "
-                        f"with a GradScaler")
-    return "fp32", f"compute capability {cc[0]}.{cc[1]}: no tensor cores; fp32"
+        return "fp16", (f"compute capability {cc[0]}.{cc[1]}: fp16 tensor cores, no bf16 and no TF32: fp16 "
+                        "autocast with a GradScaler")
+    return None, f"compute capability {cc[0]}.{cc[1]}: no tensor cores; fp32"
 
 
-def compile_step(plan: devices.Plan, run_seconds: float) -> Step:
-    """Compile when the run is long enough to pay back the compile (``PAYBACK`` times longer)."""
-    cost = COMPILE_CPU_S if plan.simulated else COMPILE_GPU_S
-    if run_seconds >= PAYBACK * cost:
-        return Step("compile", "torch.compile", f"a run of {run_seconds:.0f} s pays back a compile of about "
-                    f"{cost:.0f} s")
-    return Step("compile", "skip", f"a run of {run_seconds:.0f} s is shorter than {PAYBACK}x the compile "
-                f"(about {cost:.0f} s): the compile would not pay back")
+def precision_step(plan, hw, profile: Profile | None, features=None) -> tuple[Step, str | None]:
+    """The precision step with its Amdahl bound from the profile's matmul share, and the dtype chosen."""
+    low, why = low_precision(plan, hw, features)
+    if low is None:
+        return Step("precision", "skip", why), None
+    tf32 = not plan.simulated and hw is not None and (hw.gpus[0].compute_capability or (0, 0)) >= (8, 0)
+    choice = ("TF32, then " if tf32 else "") + {
+        "bf16": "bf16 autocast", "fp16": "fp16 autocast + GradScaler"}[low]
+    if profile is None or not profile.peak_ratio:
+        return Step("precision", choice, why + "; its bound waits for the profile's matmul share"), low
+    f, r = profile.share("matmul"), profile.peak_ratio
+    bound = amdahl(f, r)
+    arith = (f"matmuls are {f:.0%} of a step at {r:.2f}x the fp32 peak: Amdahl's bound "
+             f"1/({1 - f:.2f} + {f:.2f}/{r:.2f}) = {bound:.2f}x")
+    if bound - 1 <= profile.noise:
+        return Step("precision", "skip", f"{why}, but {arith}, within the {profile.noise:.0%} noise"), None
+    return Step("precision", choice, f"{why}; {arith}"), low
 
 
-def link_bandwidth(plan: devices.Plan, hw: devices.Hardware | None,
-                   measured: float | None = None) -> float | None:
-    """Bytes/s between the two devices: ``measured`` if given (cpu mode: the gloo link's 1/β), else the
-    datasheet peak of the GPUs' link."""
-    if measured:
-        return measured
-    return hw.link.bandwidth if hw is not None and hw.link is not None else None
+def compile_step(profile: Profile | None, run_steps: int) -> Step:
+    """torch.compile when the run pays back the measured compile: compile_s / (t_eager - t_compiled) steps."""
+    if profile is None or profile.compile_s is None or profile.compiled_step_s is None:
+        return Step("compile", "skip", "not measured here: time the first compiled step and a warm one; it "
+                    "pays after compile_s / (t_eager - t_compiled) steps")
+    eager, compiled = profile.step_s, profile.compiled_step_s
+    steps = break_even_steps(profile.compile_s, eager, compiled)
+    arith = (f"{profile.compile_s:.1f} s / ({eager * 1e3:.1f} - {compiled * 1e3:.1f} ms) = "
+             + (f"{steps:,.0f} steps" if math.isfinite(steps) else "never (no gain)"))
+    if eager - compiled <= profile.noise * eager:
+        return Step("compile", "skip", f"a compiled step saves no more than the noise ({arith})")
+    if run_steps >= steps:
+        return Step("compile", "torch.compile", f"break-even after {arith}; the run has {run_steps:,}")
+    return Step("compile", "skip", f"break-even after {arith}; the run has only {run_steps:,}")
 
 
-def _allreduce_seconds(shape: Shape, n: int, grad_bytes: int, bandwidth: float | None) -> float | None:
-    """Ring all-reduce of the gradients: each device sends 2(n-1)/n of them (lesson 03)."""
-    return 2 * (n - 1) / n * shape.parameters() * grad_bytes / bandwidth if bandwidth else None
+def optimizer_step(plan: devices.Plan, shape: Shape, n: int) -> Step:
+    """Fused AdamW on a GPU: one kernel a step and no foreach list of temporaries."""
+    if plan.simulated:
+        return Step("optimizer", "skip", "on a CPU torch's AdamW runs its for-loop (no foreach list to save); "
+                    "the fused CPU kernel is not measured here")
+    temp = fit.optimizer_temporary(shape, shape.parameters() / n, "foreach")
+    return Step("optimizer", "fused AdamW", f"AdamW(fused=True): one kernel per step, and no foreach list of "
+                f"sqrt(v) (4 B x {shape.parameters() / n / 1e9:.3g} bn parameters = {_gb(temp)} a device)")
 
 
-# Strategies for two or more devices, cheapest first: DDP keeps everything whole; FSDP shards the state at
-# the cost of gathering weights every step; checkpointing costs one more forward; a pipeline comes last.
-TWO_DEVICE_ORDER = [("ddp", False), ("fsdp", False), ("ddp", True), ("fsdp", True), ("pipeline", True)]
+# --- two devices and memory ---------------------------------------------------------------------------------
+
+# What fits, cheapest first: DDP keeps everything whole; FSDP shards the state and gathers weights each step;
+# selective checkpointing recomputes the cheap ops, full checkpointing every block's forward (~1/3 more).
+FIT_ORDER = [("ddp", False), ("fsdp", False), ("ddp", "selective"), ("fsdp", "selective"), ("ddp", True),
+             ("fsdp", True)]
+ONE_DEVICE_ORDER = [("one device", False), ("one device", "selective"), ("one device", True)]
+CKPT_NAME = {False: "no checkpointing", "selective": "selective checkpointing", True: "full checkpointing"}
 
 
-def _fitting(shape, batch, prec, n, cap):
-    mixed = {"bf16": "bf16 mixed", "fp16": "fp16 mixed"}.get(prec, "fp32")
-    for strategy, ckpt in TWO_DEVICE_ORDER:
-        budget = estimate(shape, max(1, batch // n), mixed, checkpointing=ckpt, strategy=strategy, n=n)
-        if budget.fits(cap)[0]:
-            return strategy, ckpt, budget
-    return None, None, None
+@dataclass(frozen=True)
+class Fit:
+    strategy: str  # "one device", "ddp", "fsdp", or "none"
+    n: int  # devices the step is spread over
+    checkpointing: bool | str
+    micro: int  # sequences per device per micro-batch
+    held: fit.Held | None
+    tried: list  # (strategy, checkpointing, peak) of what did not fit, for the reason
 
 
-def two_devices(shape: Shape, batch: int, prec: str, plan: devices.Plan, hw, cap: float,
-                bandwidth: float | None) -> tuple[Step, str, bool | None]:
-    """The two-device step, its strategy, and whether it needs checkpointing (None: nothing fits)."""
+def find_fit(shape: Shape, per_device: int, prec: str, n: int, room: float) -> Fit:
+    """The first (strategy, checkpointing) of ``FIT_ORDER`` whose step fits ``room``; then micro-batches of
+    half, a quarter ... (accumulated) with checkpointing; else none."""
+    order = FIT_ORDER if n > 1 else ONE_DEVICE_ORDER
+    tried = []
+    for strategy, ckpt in order:
+        h = fit.held(shape, per_device, prec, strategy, n, ckpt)
+        if h.peak <= room:
+            return Fit(strategy, n, ckpt, per_device, h, tried)
+        tried.append((strategy, ckpt, h.peak))
+    micro = per_device // 2
+    while micro >= 1:
+        for strategy, ckpt in [o for o in order if o[1]]:
+            h = fit.held(shape, micro, prec, strategy, n, ckpt)
+            if h.peak <= room:
+                return Fit(strategy, n, ckpt, micro, h, tried)
+        micro //= 2
+    return Fit("none", n, True, 1, None, tried)
+
+
+def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profile, tokens: int,
+                measured_link: float | None) -> str:
+    """Bytes the strategy moves a step over the link, against the step's compute."""
+    p = shape.parameters()
+    if strategy == "ddp":  # ring all-reduce of the fp32 gradients (autocast keeps them fp32)
+        moved, what = 2 * (n - 1) / n * p * 4, f"all-reduce 2(n-1)/n x 4 B x {p / 1e6:.4g} M"
+    else:  # two all-gathers of 16-bit weights (forward, backward) and a reduce-scatter of 16-bit gradients
+        moved, what = 3 * (n - 1) / n * p * 2, f"all-gather x2 + reduce-scatter 3(n-1)/n x 2 B x {p / 1e6:.4g} M"
+    link = hw.link if hw is not None else None
+    if measured_link:
+        rate, rate_what = measured_link, "measured"
+    elif link is not None and link.bandwidth:
+        healthy = machine.all_reduce_expectation(link, hw.gpus, n)
+        rate = link.bandwidth * (healthy.low if healthy else 1.0)
+        peer = {False: "no peer access", True: "peer access", None: "peer access unknown"}[link.peer_access]
+        rate_what = f"{link.kind}, {peer}, {healthy.low:.0%} of {link.bandwidth / 1e9:.0f}" if healthy else link.kind
+    else:
+        return f"{what} = {_gb(moved)} a step; the link's rate is unknown"
+    comm = moved / rate
+    compute, compute_what = _compute_seconds(shape, tokens, prec, hw, plan, profile)
+    if comm <= 2 / 3 * compute:
+        verdict = "it can hide behind backward (2/3 of the compute)"
+    else:
+        verdict = "longer than backward: it can show in every step; a bigger batch a device amortises it"
+    if profile is None:
+        verdict += ", even at the datasheet peak" if comm <= 2 / 3 * compute  else " at the datasheet peak; a real step is slower: measure it (lesson 03)"
+    return (f"{what} = {_gb(moved)} a step over {rate / 1e9:.3g} GB/s ({rate_what}) = {comm * 1e3:.3g} ms "
+            f"against {compute * 1e3:.3g} ms of compute ({compute_what}): {verdict}")
+
+
+def _compute_seconds(shape, tokens, prec, hw, plan, profile) -> tuple[float, str]:
+    """One device's compute a step: measured (the profile) or at the datasheet peak (the fastest it can be)."""
+    if profile is not None:
+        return profile.step_s, "profiled"
+    spec = gpu_specs.spec_for(hw.gpus[0].name) if hw is not None and hw.gpus else None
+    dtype = prec or "fp32"
+    if spec is None or dtype not in spec.peak_flops:
+        return math.inf, "no datasheet peak"
+    return 6 * shape.parameters() * tokens / spec.peak_flops[dtype], f"6·P·tokens at the {dtype} datasheet peak"
+
+
+def two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link) -> tuple[Step, Fit]:
+    """DDP if a step of batch/n fits one device; FSDP if it fits only sharded; the link's bytes either way."""
     n = plan.world_size
+    one = find_fit(shape, batch, prec or "fp32", 1, room)
     if n < 2 or len(set(plan.devices)) < n and not plan.simulated:
-        return Step("two devices", "skip", f"{plan.label}: the ranks would share one device, no "
-                    "second one to add"), "one device", False
-    strategy, ckpt, budget = _fitting(shape, batch, prec, n, cap)
-    if strategy is None:
-        why = (f"no strategy of lesson 06 fits {batch // n} sequences per device in {cap / 1e9:.0f} GB: a "
-               "smaller batch, more devices, or tensor parallel over NVLink")
-        return Step("two devices", "skip", why), "one device", None
-    ar = _allreduce_seconds(shape, n, 4 if prec == "fp32" else 2, bandwidth)
-    comm = f"; its all-reduce: {ar * 1e3:.3g} ms a step over {bandwidth / 1e9:.3g} GB/s" if ar else ""
-    name = {"ddp": "DDP", "fsdp": "FSDP", "pipeline": "pipeline"}[strategy]
-    fits = "fits one device" if strategy == "ddp" else "does not fit one device whole"
-    return Step("two devices", f"{name} over {n}", f"the step {fits} ({budget.peak / 1e9:.3g} GB of "
-                f"{cap / 1e9:.0f} GB){comm}"), strategy, ckpt
+        return Step("two devices", "skip", f"{plan.label}: the ranks would share one device, no second one "
+                    "to add"), one
+    found = find_fit(shape, max(1, batch // n), prec or "fp32", n, room)
+    if found.strategy == "none":
+        return Step("two devices", "skip", f"full training fits no {n} devices of this size (see memory)"), found
+    name = {"ddp": "DDP", "fsdp": "FSDP"}[found.strategy]
+    tokens = found.micro * shape.context
+    why = (f"{found.micro} sequences a device hold {_gb(found.held.peak)} of {_gb(room)} usable"
+           + ("" if found.strategy == "ddp" else
+              f" (DDP: {_gb(fit.held(shape, max(1, batch // n), prec or 'fp32', 'ddp', n).peak)})") + "; "
+           + link_reason(shape, found.strategy, n, prec, hw, plan, profile, tokens, measured_link))
+    return Step("two devices", f"{name} over {n}", why), found
+
+
+def memory_step(shape: Shape, batch: int, found: Fit, room: float, cap_what: str, margin: str) -> Step:
+    """Checkpointing only to fit (selective before full); accumulation only when the state fits; and when
+    full training fits nowhere, what does (8-bit AdamW, offload, LoRA, QLoRA) and how many GPUs it needs."""
+    n = found.n
+    per = max(1, batch // n)
+    room_what = f"{_gb(room)} usable ({cap_what} less {margin})"
+    if found.strategy == "none":
+        return _nothing_fits(shape, n, room, room_what)
+    held = _gb(found.held.peak)
+    if found.checkpointing is False and found.micro == per:
+        return Step("memory", "skip", f"the step holds {held} of {room_what}: checkpointing would recompute "
+                    "every block's forward (about a third more compute) for nothing")
+    tried = "; ".join(f"{s} with {CKPT_NAME[c]}: {_gb(p)}" for s, c, p in found.tried[-2:])
+    name = CKPT_NAME[found.checkpointing]
+    if found.micro < per:
+        k = per // found.micro
+        return Step("memory", f"{name} + {k} micro-batches",
+                    f"{per} sequences do not fit ({tried}); {k} accumulated micro-batches of {found.micro} "
+                    f"with {name}: {held} of {room_what}")
+    return Step("memory", name.replace("full ", "activation "), f"without it: {tried}; with it: {held} of "
+                f"{room_what}")
+
+
+def _nothing_fits(shape: Shape, n: int, room: float, room_what: str) -> Step:
+    state = 16 * shape.parameters()
+    options = fit.options_when_nothing_fits(shape, n, room)
+    need = fit.devices_needed(shape, room)
+    first = next((o.name for o in options if o.fits), None)
+    choice = f"does not fit: {first}" if first else f"does not fit: needs {need} devices of this size"
+    lines = "; ".join(f"{o.name}: {o.arithmetic} ({'fits' if o.fits else 'no'})" for o in options)
+    return Step("memory", choice, f"full training's state alone is 16 B x {shape.parameters() / 1e9:.3g} bn = "
+                f"{_gb(state)}" + (f" ({_gb(state / n)} a device sharded over {n})" if n > 1 else "")
+                + f", more than {room_what}: no batch "
+                f"size fits. {lines}. Full training needs {need} such devices with FSDP")
 
 
 def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | None,
-          run_seconds: float = 60.0, measured_link: float | None = None,
-          isa: str | None = None) -> list[Step]:
-    """The steps for ``shape`` trained on ``batch`` sequences a step on the plan's devices, in order.
-    Lesson 08."""
-    cap, cap_what = capacity(plan, hw)
-    prec, prec_why = precision(plan, hw, isa)
-    low = {"bf16": "bf16 autocast", "fp16": "fp16 autocast + GradScaler"}.get(prec, "skip")
-    steps = [Step("feeding", "loader workers" + ("" if plan.simulated else ", pinned memory"),
-                  "first, because it changes no maths: the profile's data share says how much it can buy"),
-             Step("precision", low, prec_why),
-             compile_step(plan, run_seconds)]
-    link = link_bandwidth(plan, hw, measured_link)
-    two, strategy, ckpt = two_devices(shape, batch, prec, plan, hw, cap, link)
-    steps.append(two)
-    steps.append(memory_step(shape, batch, prec, plan.world_size, strategy, cap, cap_what, ckpt))
-    return steps
-
-
-def memory_step(shape, batch, prec, n, strategy, cap, cap_what, ckpt) -> Step:
-    """Checkpointing where it is needed to fit; otherwise grow the batch in the memory the same strategy takes
-    in fp32 with every activation kept (or the device's, if less): what precision and checkpointing buy."""
-    mixed = {"bf16": "bf16 mixed", "fp16": "fp16 mixed"}.get(prec, "fp32")
-    n = 1 if strategy == "one device" else n
-    if ckpt is None or (n == 1 and not estimate(shape, batch, mixed).fits(cap)[0]):
-        if estimate(shape, batch, mixed, checkpointing=True).fits(cap)[0]:
-            return Step("memory", "activation checkpointing",
-                        f"needed to fit {batch} sequences in {cap_what}")
-        return Step("memory", "skip", f"even with checkpointing {batch} sequences do not fit {cap_what}: "
-                    "shrink the batch (accumulate) or add devices")
-    if ckpt:
-        return Step("memory", "activation checkpointing", "the strategy above fits only with it")
-    per = max(1, batch // n)
-    limit = min(cap, estimate(shape, per, "fp32", strategy=strategy, n=n).peak)
-    grown = per
-    while grown < 8 * per and estimate(shape, 2 * grown, mixed, checkpointing=True, strategy=strategy,
-                                       n=n).peak <= limit:
-        grown *= 2
-    if grown == per:
-        return Step("memory", "skip", f"checkpointing would not fit twice the batch in {limit / 1e9:.3g} GB: "
-                    "nothing to buy back")
-    return Step("memory", f"checkpointing, batch x{grown // per}", f"{grown} sequences per device fit in "
-                f"{limit / 1e9:.3g} GB, the fp32 step's memory for {per}")
+          profile: Profile | None = None, run_steps: int = 1000, measured_link: float | None = None,
+          features: devices.CpuFeatures | None = None, host_bytes: float | None = None) -> list[Step]:
+    """The steps for ``shape`` trained on ``batch`` sequences a step on the plan's devices, in order, each
+    with its reason and arithmetic. Lesson 08."""
+    cap, cap_what = capacity(plan, hw, host_bytes)
+    gpu = not plan.simulated and hw is not None and bool(hw.gpus)
+    room, margin = fit.usable(cap, gpu), (fit.GPU_MARGIN if gpu else fit.CPU_MARGIN).why
+    precision, prec = precision_step(plan, hw, profile, features)
+    two, found = two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link)
+    return [feeding_step(plan, profile), precision, compile_step(profile, run_steps),
+            optimizer_step(plan, shape, found.n), two,
+            memory_step(shape, batch, found, room, cap_what, margin)]

@@ -8,7 +8,8 @@ A step is kept when it paid (``c.gain > 1``); the next step builds on the steps 
 
 The bounds, one per step, from theory or the machine profile of this run:
 - feeding: (L + C) / max(L, C), lesson 05's, with L the time to load a step's batch and C its compute;
-- precision: the low-precision matmul peak over the fp32 one (the machine profile, one thread);
+- precision: Amdahl's bound 1/((1 - f) + f/r), with f the matmuls' share of the profiled step and r the
+  low-precision matmul peak over the fp32 one (the machine profile): only the matmuls speed up;
 - compile: none from theory (the fused kernels' gain depends on the step): the row says so;
 - two devices: the number of workers (DDP: each does half the work, nothing may beat N);
 - memory: the bigger batch can at most reach the matmul peak: peak x workers / FLOPs per token.
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 import torch
 
 from utils.bench import alternate
+from utils.lessons.putting_it_together.guide import amdahl
 from utils.lessons.putting_it_together.script import DTYPES, Settings, train
 
 # What each setting turns on in the script: the diff a learner reads, one line each.
@@ -71,9 +73,10 @@ ORDER = ("feeding", "precision", "compile", "two devices", "memory")
 
 
 def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float], feeding_bound: float,
-              vocab: int, max_growth: int = 8) -> Rung:
+              vocab: int, max_growth: int = 8, matmul_share: float = 1.0) -> Rung:
     """The step ``name`` applied to the steps kept so far (``kept``), with its bound; or a skipped rung that
-    says why. ``peaks``: matmul FLOP/s per dtype on one thread (the machine profile)."""
+    says why. ``peaks``: matmul FLOP/s per dtype on one thread (the machine profile); ``matmul_share``: the
+    matmuls' share of the profiled step (1.0: the peak ratio alone)."""
     step, s, workers = guide_steps[name], kept.settings, kept.workers
     if not step.applies:
         return Rung(name, s, workers, None, "", skipped=step.why)
@@ -82,8 +85,10 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
                     "(L + C) / max(L, C), lesson 05")
     if name == "precision":
         low = "bf16" if "bf16" in step.choice else "fp16"
-        return Rung(name, s.scaled(precision=low), workers, peaks.get(low, math.nan) / peaks["fp32"],
-                    f"{low}/fp32 matmul peak (machine profile)")
+        ratio = peaks.get(low, math.nan) / peaks["fp32"]
+        what = f"{low}/fp32 matmul peak (machine profile)" if matmul_share >= 1 else \
+            f"Amdahl: matmuls {matmul_share:.0%} of a step at the {low}/fp32 peak ratio {ratio:.2f}x"
+        return Rung(name, s.scaled(precision=low), workers, amdahl(matmul_share, ratio), what)
     if name == "compile":
         return Rung(name, s.scaled(compile=True), workers, None,
                     "none from theory: fusion's gain depends on the step")
@@ -151,6 +156,7 @@ class Climb:
     vocab: int
     max_growth: int = 8
     rounds: int = 2
+    matmul_share: float = 1.0  # the profile's: precision's Amdahl bound
     kept: Rung | None = None
     compared: dict = field(default_factory=dict)
     keep: dict = field(default_factory=dict)
@@ -158,7 +164,8 @@ class Climb:
 
     def step(self, name: str) -> Compared:
         kept = self.kept or self.base
-        rung = next_rung(name, kept, self.steps, self.peaks, self.feeding_bound, self.vocab, self.max_growth)
+        rung = next_rung(name, kept, self.steps, self.peaks, self.feeding_bound, self.vocab, self.max_growth,
+                         self.matmul_share)
         c = Compared(rung, kept, [], []) if rung.skipped else compare(kept, rung, self.rounds)
         self.compared[name] = c
         if not rung.skipped:

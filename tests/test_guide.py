@@ -1,0 +1,234 @@
+"""Lesson 08's decision guide (utils.lessons.putting_it_together.guide and .fit) on given figures: the memory
+margin, what DDP with autocast, FSDP2 and AdamW really hold, the Amdahl and break-even rules, the answers on
+the course's reference machines, and three mutants of the guide that these checks must catch.
+
+Nothing here runs a model or starts CUDA: machines are replayed through the fake NVIDIA driver.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from utils import devices
+from utils.lessons.memory.calculator import estimate
+from utils.lessons.memory.plan import CPU_SHAPE, GPU_SHAPE
+from utils.lessons.putting_it_together import fit, guide
+from utils.lessons.putting_it_together.plan import LARGE, LARGE_BATCH
+from utils.tools.fake_nvml import A100, H100, T4, fake_layer
+
+# The reference machines of lesson 08's "Your two GPUs" (the README's table).
+REFERENCE = {"T4": (1, [T4], {}), "2xT4 PCIe": (2, [T4, T4], dict(p2p_read=False, ancestor=50)),
+             "2xA100 NVLink": (2, [A100, A100], dict(fabric="bridge", lanes=12, version_enum=4)),
+             "2 of 8 H100": (2, [H100] * 8, dict(fabric="switch", lanes=18, version_enum=6))}
+BF16_CPU = devices.cpu_features(flags={"avx2", "avx512f", "avx512_bf16", "amx_bf16"}, capability="AVX512",
+                                onednn_max="")
+AVX2_CPU = devices.cpu_features(flags={"avx2"}, capability="AVX2", onednn_max="")
+# One profiled CPU step of the small GPT, as lesson 08 measured it: matmuls 62 %, bf16 peak 6.87x fp32.
+CPU_PROFILE = guide.Profile({"load": 1e-4, "matmul": 0.062, "memory-bound": 0.03, "Python & dispatch": 0.0079},
+                            peak_ratio=6.87)
+
+
+def answers(name: str, size: str, profile=None) -> dict[str, guide.Step]:
+    n, gpus, links = REFERENCE[name]
+    hw = devices.hardware(layer=fake_layer(gpus, **links), n_gpus=n)
+    plan = devices.plan(2, mode_name="1gpu" if n == 1 else "2gpu", n_gpus=n)
+    shape, batch = (GPU_SHAPE, 64) if size == "small" else (LARGE, LARGE_BATCH)
+    return {s.step: s for s in guide.guide(shape, batch, plan, hw, profile)}
+
+
+def cpu_answers(size: str, features=BF16_CPU, profile=CPU_PROFILE) -> dict[str, guide.Step]:
+    shape, batch = (CPU_SHAPE, 16) if size == "small" else (LARGE, LARGE_BATCH)
+    plan = devices.plan(2, mode_name="cpu", n_gpus=0)
+    steps = guide.guide(shape, batch, plan, None, profile, run_steps=24, measured_link=1e9, features=features,
+                        host_bytes=32e9)
+    return {s.step: s for s in steps}
+
+
+# --- The checks the mutants must fail (each also a test below) ----------------------------------------------
+
+def check_the_7b_keeps_a_margin_on_80_gb():
+    """7B on two 80 GB GPUs: FSDP without checkpointing holds 80 GB of 85.9: it fits only without a margin."""
+    for name in ("2xA100 NVLink", "2 of 8 H100"):
+        steps = answers(name, "7B")
+        assert steps["two devices"].choice == "FSDP over 2"
+        assert steps["memory"].choice == "selective checkpointing", steps["memory"].why
+        assert "less 1 GB for the CUDA context" in steps["memory"].why
+
+
+def check_fp32_gradients_are_counted():
+    """DDP with autocast and FSDP2 keep fp32 gradients (4 B a parameter), DDP a bucket copy of them."""
+    p, n = LARGE.parameters(), 2
+    ddp = fit.held(GPU_SHAPE, 32, "bf16", "ddp", n)
+    assert ddp.lines["gradients"] == 4 * GPU_SHAPE.parameters() == ddp.lines["communication"]
+    fsdp = fit.held(LARGE, 8, "bf16", "fsdp", n, "selective")
+    assert fsdp.lines["gradients"] == pytest.approx(4 * p / n)
+    assert fsdp.state == pytest.approx(16 * p / n)
+
+
+def check_checkpointing_only_to_fit():
+    """The small GPT fits every device whole: no checkpointing anywhere (it would cost a third more compute)."""
+    for name in REFERENCE:
+        assert not answers(name, "small")["memory"].applies, name
+    assert not cpu_answers("small")["memory"].applies
+
+
+def test_the_7b_keeps_a_margin_on_80_gb():
+    check_the_7b_keeps_a_margin_on_80_gb()
+
+
+def test_fp32_gradients_are_counted():
+    check_fp32_gradients_are_counted()
+
+
+def test_checkpointing_only_to_fit():
+    check_checkpointing_only_to_fit()
+
+
+def _no_margin(monkeypatch):
+    monkeypatch.setattr(fit, "GPU_MARGIN", fit.Margin(0.0, 0.0, "no margin"))
+    monkeypatch.setattr(fit, "CPU_MARGIN", fit.Margin(0.0, 0.0, "no margin"))
+
+
+def _bf16_gradients(monkeypatch):
+    real = fit.held
+
+    def held(shape, batch, precision="bf16", strategy="ddp", n=2, checkpointing=False, optimizer="fused"):
+        h = real(shape, batch, precision, strategy, n, checkpointing, optimizer)
+        lines = dict(h.lines, gradients=h.lines["gradients"] / 2)  # 2 B a parameter, as "bf16 mixed" has it
+        if strategy == "ddp":
+            lines["communication"] /= 2
+        peak, moment = fit._moments(lines)
+        return fit.Held(lines, peak, moment, h.layout)
+
+    monkeypatch.setattr(fit, "held", held)
+
+
+def _checkpointing_always(monkeypatch):
+    monkeypatch.setattr(guide, "FIT_ORDER", [o for o in guide.FIT_ORDER if o[1] is True])
+    monkeypatch.setattr(guide, "ONE_DEVICE_ORDER", [o for o in guide.ONE_DEVICE_ORDER if o[1] is True])
+
+
+@pytest.mark.parametrize("mutant", [_no_margin, _bf16_gradients, _checkpointing_always])
+def test_every_mutant_of_the_guide_fails_a_check(monkeypatch, mutant):
+    mutant(monkeypatch)
+    failed = []
+    for check in (check_the_7b_keeps_a_margin_on_80_gb, check_fp32_gradients_are_counted,
+                  check_checkpointing_only_to_fit):
+        try:
+            check()
+        except AssertionError:
+            failed.append(check.__name__)
+    assert failed, f"{mutant.__name__} passed every check"
+
+
+# --- The memory terms ---------------------------------------------------------------------------------------
+
+def test_the_margin_is_stated_and_leaves_room_for_context_and_fragmentation():
+    assert fit.usable(85.9e9, gpu=True) == pytest.approx(85.9e9 - 1e9 - 8.59e9)
+    assert fit.usable(16e9, gpu=False) == pytest.approx(16e9 - 0.5e9 - 1.6e9)
+    assert "CUDA context" in fit.GPU_MARGIN.why and "fragmentation" in fit.GPU_MARGIN.why
+
+
+def test_ddp_with_autocast_holds_fp32_gradients_and_their_bucket_copy():
+    s, p = GPU_SHAPE, GPU_SHAPE.parameters()
+    autocast = fit.held(s, 32, "bf16", "ddp", 2)
+    mixed = estimate(s, 32, "bf16 mixed", strategy="ddp", n=2)
+    grads = lambda b: b.lines["gradients"] + b.lines["communication"]  # noqa: E731
+    assert grads(autocast) - grads(mixed) == pytest.approx(4 * p)  # fp32 gradients (+2 B), fp32 buckets (+2 B)
+    # fp32 weights without a master copy: 2 B a parameter fewer; a 16-bit copy of each matmul weight instead
+    assert autocast.state + autocast.lines["communication"] - mixed.state - mixed.lines["communication"] == \
+        pytest.approx(2 * p)
+    assert autocast.lines["weight copies"] == 2 * s.matmul_weights()
+
+
+def test_adamw_foreach_makes_a_temporary_the_size_of_the_parameters_and_fused_none():
+    p = GPU_SHAPE.parameters()
+    assert fit.optimizer_temporary(GPU_SHAPE, p, "foreach") == 4 * p
+    assert fit.optimizer_temporary(GPU_SHAPE, p, "fused") == 0
+    fused, foreach = (fit.held(LARGE, 8, "bf16", "fsdp", 2, "selective", impl) for impl in ("fused", "foreach"))
+    assert foreach.lines["optimizer temporary"] == pytest.approx(4 * LARGE.parameters() / 2)
+    assert foreach.peak >= fused.peak
+
+
+def test_fsdp2_gathers_16_bit_weights_of_the_root_and_two_blocks_and_one_blocks_gradient():
+    block = LARGE.block_parameters()
+    root = LARGE.parameters() - LARGE.depth * block
+    h = fit.held(LARGE, 8, "bf16", "fsdp", 2, True)
+    assert h.lines["communication"] == 2 * (root + 3 * block)
+    assert h.lines["weight copies"] == 0 and h.lines["master weights"] == 0
+
+
+def test_when_nothing_fits_each_option_shows_its_bytes_and_the_gpus_needed():
+    room = fit.usable(15 * 2**30, gpu=True)
+    options = {o.name: o for o in fit.options_when_nothing_fits(LARGE, 1, room)}
+    assert options["QLoRA r=16 (4-bit weights)"].fits and not options["8-bit AdamW"].fits
+    assert "GB" in options["QLoRA r=16 (4-bit weights)"].arithmetic
+    need = fit.devices_needed(LARGE, room)
+    assert 16 * LARGE.parameters() / need < room <= 16 * LARGE.parameters() / (need - 1) + room
+
+
+# --- Amdahl, feeding and break-even ---------------------------------------------------------------------
+
+def test_the_precision_bound_is_amdahls():
+    assert guide.amdahl(0.62, 6.87) == pytest.approx(1 / (0.38 + 0.62 / 6.87))
+    assert guide.amdahl(0.62, 6.87) == pytest.approx(2.12, abs=0.01)
+    why = cpu_answers("small")["precision"].why
+    assert "Amdahl's bound 1/(0.38 + 0.62/6.87) = 2.1" in why
+
+
+def test_feeding_only_when_the_data_share_buys_more_than_the_noise():
+    assert guide.feeding_bound(0.001, 0.1) == pytest.approx(0.1 / 0.099)
+    assert not cpu_answers("small")["feeding"].applies  # 0.1 % of a step
+    slow = guide.Profile({"load": 0.04, "matmul": 0.06}, 6.87)
+    assert cpu_answers("small", profile=slow)["feeding"].choice == "loader workers"
+
+
+def test_compile_pays_back_by_the_break_even_formula():
+    assert guide.break_even_steps(6.0, 0.10, 0.08) == pytest.approx(300)
+    assert guide.break_even_steps(6.0, 0.10, 0.11) == float("inf")
+    measured = guide.Profile({"matmul": 0.1}, 2.0, compile_s=6.0, compiled_step_s=0.08)
+    assert not guide.compile_step(measured, 299).applies and guide.compile_step(measured, 300).applies
+    same = guide.Profile({"matmul": 0.1}, 2.0, compile_s=6.0, compiled_step_s=0.099)
+    assert not guide.compile_step(same, 10**6).applies  # 1 % saved: within the noise
+    assert "not measured" in guide.compile_step(None, 10**6).why
+
+
+# --- The reference machines (README's "Your two GPUs") ----------------------------------------------
+
+def test_precision_per_device():
+    assert answers("T4", "small")["precision"].choice == "fp16 autocast + GradScaler"
+    assert answers("2xA100 NVLink", "small")["precision"].choice == "TF32, then bf16 autocast"
+    h100 = answers("2 of 8 H100", "small")["precision"]
+    assert h100.choice == "TF32, then bf16 autocast" and "FP8" in h100.why
+    assert cpu_answers("small")["precision"].choice == "bf16 autocast"
+    plain = cpu_answers("small", AVX2_CPU)["precision"]
+    assert not plain.applies and "no bf16 units" in plain.why
+
+
+def test_the_7b_on_t4s_gets_parameter_efficient_training_and_the_gpus_it_needs_never_a_smaller_batch():
+    for name in ("T4", "2xT4 PCIe"):
+        steps = answers(name, "7B")
+        memory = steps["memory"]
+        assert memory.choice.startswith("does not fit: ") and "LoRA" in memory.choice
+        assert "no batch size fits" in memory.why and "Full training needs 10 such devices" in memory.why
+        assert "shrink the batch" not in memory.why and "NVLink" not in steps["two devices"].why
+        assert not steps["two devices"].applies
+
+
+def test_the_small_gpt_gets_ddp_with_the_links_bytes_against_compute():
+    assert not answers("T4", "small")["two devices"].applies
+    for name in ("2xT4 PCIe", "2xA100 NVLink", "2 of 8 H100"):
+        two = answers(name, "small")["two devices"]
+        assert two.choice == "DDP over 2" and "all-reduce 2(n-1)/n x 4 B" in two.why and "ms of compute" in two.why
+    assert "no peer access, 35% of 16" in answers("2xT4 PCIe", "small")["two devices"].why
+
+
+def test_fsdp_moves_two_all_gathers_and_a_reduce_scatter():
+    why = answers("2 of 8 H100", "7B")["two devices"].why
+    assert "all-gather x2 + reduce-scatter 3(n-1)/n x 2 B" in why and "(DDP: " in why
+
+
+def test_fused_adamw_on_gpus_with_the_foreach_temporary_it_saves():
+    assert answers("2 of 8 H100", "7B")["optimizer"].choice == "fused AdamW"
+    assert "13.7 GB a device" in answers("2 of 8 H100", "7B")["optimizer"].why
+    assert not cpu_answers("small")["optimizer"].applies
