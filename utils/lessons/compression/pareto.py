@@ -71,6 +71,10 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
         for family, (marker, colour) in FAMILY_STYLES.items():
             members = [(v, xy) for v, xy in zip(variants, shown) if v["family"] == family]
             for v, (x, y) in members:  # filled: on the front in size, latency and accuracy together
+                true_x = v[key]
+                if true_x != x:  # moved sideways to stay visible: a line and a dot keep its measured value
+                    ax.plot([true_x, x], [y, y], color=colour, linewidth=0.8, alpha=0.6, zorder=2)
+                    ax.scatter([true_x], [y], s=6, color=colour, zorder=5)
                 if v.get("se"):  # the accuracy's standard error on the test set: what one or two images are worth
                     ax.errorbar(x, y, yerr=v["se"], color=colour, alpha=0.35, linewidth=1, zorder=2)
                 ax.scatter(x, y, marker=marker, s=MARKER_SIZE, color=colour if v["front"] else "white",
@@ -78,7 +82,7 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
                            label=family if v is members[0][0] else None)
         placed.append((ax, shown))
     legend = ("filled: on the table's Pareto front\n(size, latency and accuracy)\nnumbers: the table's #\n"
-              "bars: ± one standard error\noverlapping markers: moved sideways")
+              "bars: ± one standard error\nmoved sideways to stay visible:\nthe dot marks the measured value")
     axes[0].legend(title=legend, loc="lower right")
     for ax, shown in placed:  # numbered last, so that they keep off the legend too
         _place_numbers(ax, [(k, x, y) for k, (x, y) in enumerate(shown, 1)])
