@@ -4,8 +4,7 @@ import pytest
 
 from utils import devices
 from utils.benchmarks.ddp import benchmark_settings
-from utils.labs.ddp_from_scratch.checks import tolerances
-from utils.labs.ddp_from_scratch.articles import tolerance  # moved there from lab 00 (issue 26)
+from utils.labs.ddp_from_scratch.checks import weight_tolerance
 from utils.lessons.ddp import cli
 from utils.lessons.ddp.plan import CPU_MODEL, lesson_settings
 from utils.lessons.ddp.settings import Settings
@@ -101,8 +100,7 @@ def test_the_benchmark_and_the_command_line_use_the_lesson_sizes(machine):
 def test_lab_tolerances_are_exact_on_cpu_and_looser_where_gpus_sum_otherwise(machine):
     plan = devices.plan(2)
     cpu = machine.mode == "cpu"
-    assert (tolerance(plan) == 1e-5) == cpu and tolerance(plan) <= 1e-3
-    assert (tolerances(plan) == {"grads": 1e-5, "loss": 1e-5}) == cpu
+    assert (weight_tolerance(plan) == 1e-5) == cpu and weight_tolerance(plan) <= 1e-3
 
 
 def test_the_all_reduce_expectation_follows_peer_access_and_the_fabric(machine):
