@@ -1,18 +1,24 @@
-"""Lab 00 (utils.labs.fix_the_article.checks): the solutions pass, and each plausible wrong answer (a mutant,
-``pytest -m mutants``) fails the check that measures its skill, with a message that says what is wrong.
+"""Lab 00 (utils.labs.fix_the_article): the split's workers send what a split sends, the solution passes both
+checks, and each plausible wrong answer (a mutant, ``pytest -m mutants``) fails with a message that names the
+case and the mistake without the expected value. A wrong type never crashes a cell the lab provides.
 
-The launched workers are module-level functions (a launch pickles them by name). Every worker that builds a
-DDP model keeps it until the process exits (``launch.keep_until_exit``), as the lab's solutions do.
+The checks are judged on the real split, measured once for the module (two workers, two rounds); the sentence
+about the measured miss is judged on given numbers, so its verdicts hold on a busy machine.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 import torch
-from torch import nn
 
-from utils import article, checks
+from utils import checks, devices
 from utils.labs.fix_the_article import checks as lab
+from utils.labs.fix_the_article import split
+
+ALL = lab.CASES + lab.UNSEEN
 
 
 @pytest.fixture(autouse=True)
@@ -20,100 +26,210 @@ def _in_cpu_mode_leaving_nothing(cpu_mode_and_no_leftovers):
     yield
 
 
-# --- Part A: the split ------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def measured():
+    """The link and every case, measured once on two CPU workers (small: a test, not a figure)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TWOGPU_MODE", "cpu")
+        link = split.measure_link(sizes=(4, 2**12, 2**16, 2**20), repeats=3)
+        return link, lab.measure(rounds=2)
 
 
-class Split(nn.Module):
-    """Article 1's split, right, or with one mistake (``placement``: where each layer goes and what moves)."""
-
-    def __init__(self, dev0, dev1, placement="right"):
-        super().__init__()
-        self.dev0, self.dev1, self.placement = dev0, dev1, placement
-        first, second = (dev1, dev0) if placement == "swapped" else (dev0, dev1)
-        if placement == "layer2 on the first device":
-            second = dev0
-        self.layer1, self.layer2 = nn.Linear(128, 64).to(first), nn.Linear(64, 32).to(second)
-
-    def forward(self, x):
-        if self.placement == "layer2 on the first device":  # computes on dev0, then moves only the output
-            return self.layer2(self.layer1(x)).to(self.dev1)
-        if self.placement == "swapped":
-            return self.layer2(self.layer1(x.to(self.dev1)).to(self.dev0))
-        if self.placement == "no transfer":
-            return self.layer2(self.layer1(x))
-        return self.layer2(self.layer1(x).to(self.dev1))
+# --- the solution, as the lab's source holds it ---------------------------------------------------------
 
 
-class TwoCopies(nn.Module):  # the article's mistake: a whole model per device
-    def __init__(self, dev0, dev1):
-        super().__init__()
-        self.first, self.second = article.ArticleModel().to(dev0), article.ArticleModel().to(dev1)
-
-    def forward(self, x):
-        return self.second(self.first(x))
+def _activation(model, cut, x):
+    with torch.no_grad():
+        h = model[:cut](x)
+    return h.numel() * h.element_size(), any(p.requires_grad for p in model[:cut].parameters())
 
 
-def _split(placement):
-    return type(f"Split_{placement.replace(' ', '_')}", (Split,),
-                {"__init__": lambda self, d0, d1: Split.__init__(self, d0, d1, placement)})
+def link_bytes(model, cut, x):
+    size, learns = _activation(model, cut, x)
+    return 2 * size if learns else size
 
 
-@pytest.mark.timeout(60)
-def test_the_right_split_passes_and_its_layers_are_recorded_where_they_ran():
-    assert lab.check_split(_split("right")).passed
-    out, layers = lab.where_layers_ran(Split("cpu", "meta"), torch.randn(3, 128))
-    assert out.device.type == "meta" and layers["layer1"] == {"parameters": "cpu", "input": "cpu", "output": "cpu"}
-    assert layers["layer2"] == {"parameters": "meta", "input": "meta", "output": "meta"}
+def link_seconds(model, cut, x, link):
+    size, learns = _activation(model, cut, x)
+    return (2 if learns else 1) * (link.alpha + size / link.beta)
 
 
-SPLIT_MUTANTS = [
-    (TwoCopies, "do not match article 1's"),
-    (_split("no transfer"), "forward pass fails"),
-    (_split("layer2 on the first device"), "layer2's parameters are on cpu, expected meta"),
-    (_split("swapped"), "layer1's parameters are on meta, expected cpu"),
-]
+@pytest.mark.timeout(120)
+def test_the_workers_send_the_activation_and_its_gradient_when_anything_before_the_cut_learns(measured):
+    link, runs = measured
+    assert link.fit.alpha > 0 and link.fit.beta > 0 and len(link.seconds) == 4
+    for case in ALL:
+        run, (x, _) = runs[case.name], case.batch_of()
+        size, learns = _activation(case.build(), case.cut, x)
+        assert [m.nbytes for m in run.messages] == [size] * (2 if learns else 1), case.name
+        assert [m.sender for m in run.messages] == [0, 1][:len(run.messages)]
+        assert len(run.steps) == (2 if case in lab.CASES else 1)
+        assert all(s > 0 for s in run.link_seconds() + run.ping_pong_seconds())
+    assert any(len(runs[c.name].messages) == 1 for c in ALL) and any(c.dtype == torch.bfloat16 for c in lab.UNSEEN)
 
 
-@pytest.mark.mutants
-@pytest.mark.timeout(60)
-@pytest.mark.parametrize("model_cls, says", SPLIT_MUTANTS, ids=lambda m: getattr(m, "__name__", "says"))
-def test_a_wrong_split_fails_saying_where_a_layer_ran(model_cls, says):
-    verdict = lab.check_split(model_cls)
-    assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)
+def test_the_solution_passes_both_checks(measured):
+    link, runs = measured
+    assert lab.check_crossing(link_bytes, runs, show=False).passed
+    assert lab.check_cost(link_seconds, link_bytes, link.fit, runs, show=False).passed
 
 
-# --- Exercise B: what crosses the link ---------------------------------------------------------------------
+# --- mutants: what a learner plausibly writes instead ----------------------------------------------------
 
 
-def test_the_right_count_passes():
-    assert lab.check_crossing(lambda n: 2 * n * 64 * 4).passed
+def _always_both_ways(model, cut, x):
+    return 2 * _activation(model, cut, x)[0]
 
 
-WEIGHTS = sum(p.numel() for p in article.ArticleModel().parameters()) * 4
-CROSSING_MUTANTS = [  # (mistake, the learner's answer, what the message must say)
-    ("forward only", lambda n: n * 64 * 4, "the forward activation only"),
-    ("weights too", lambda n: 2 * n * 64 * 4 + WEIGHTS, "the weights too"),
-    ("the input's size", lambda n: 2 * n * 128 * 4, "the input never leaves the first device"),
-    ("bits", lambda n: 2 * n * 64 * 32, "bits, not bytes"),
-    ("half precision", lambda n: 2 * n * 64 * 2, "the model computes in float32"),
-    ("one batch size only", lambda n: 51_200, "expected 512"),
+def _forward_only(model, cut, x):
+    return _activation(model, cut, x)[0]
+
+
+def _four_bytes(model, cut, x):
+    size, learns = _activation(model, cut, x)
+    return size * 4 // x.element_size() * (2 if learns else 1)
+
+
+def _with_weights(model, cut, x):
+    return link_bytes(model, cut, x) + sum(p.numel() * p.element_size() for p in model.parameters())
+
+
+def _next_layer(model, cut, x):
+    return link_bytes(model, cut + 1, x)
+
+
+def _with_input(model, cut, x):
+    return link_bytes(model, cut, x) + x.numel() * x.element_size()
+
+
+def _bits(model, cut, x):
+    return 8 * link_bytes(model, cut, x)
+
+
+def _one_row(model, cut, x):
+    return link_bytes(model, cut, x[:1])
+
+
+CROSSING_MUTANTS = [  # (mistake, the learner's link_bytes, what the message must say)
+    ("gradient sent back even when nothing before the cut learns", _always_both_ways, "nothing before the cut learns"),
+    ("forward pass only", _forward_only, "the forward pass only"),
+    ("4 bytes an element whatever the dtype", _four_bytes, "4 bytes an element"),
+    ("the weights too", _with_weights, "weights too"),
+    ("the activation one layer later", _next_layer, "neighbouring layer"),
+    ("the input too", _with_input, "the input"),
+    ("bits", _bits, "bits, not bytes"),
+    ("one row of the batch", _one_row, "one row"),
 ]
 
 
 @pytest.mark.mutants
 @pytest.mark.parametrize("mistake, answer, says", CROSSING_MUTANTS, ids=[m[0] for m in CROSSING_MUTANTS])
-def test_a_wrong_count_fails_naming_the_mistake(mistake, answer, says):
-    verdict = lab.check_crossing(answer)
+def test_a_wrong_count_fails_naming_the_case_and_the_mistake_not_the_value(measured, mistake, answer, says):
+    _, runs = measured
+    verdict = lab.check_crossing(answer, runs, show=False)
     assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)
+    wrong_case = next(c for c in ALL if answer(c.build(), c.cut, c.batch_of()[0]) != runs[c.name].bytes_per_step)
+    right = runs[wrong_case.name].bytes_per_step
+    assert wrong_case.name in verdict.message and f"{right:,}" not in verdict.message and str(right) not in \
+        verdict.message
+
+
+def _no_alpha(model, cut, x, link):
+    return link_bytes(model, cut, x) / link.beta
+
+
+def _one_alpha(model, cut, x, link):
+    return link.time(link_bytes(model, cut, x))
+
+
+def _two_alphas_always(model, cut, x, link):
+    return 2 * link.alpha + link_bytes(model, cut, x) / link.beta
+
+
+def _milliseconds(model, cut, x, link):
+    return 1e3 * link_seconds(model, cut, x, link)
+
+
+COST_MUTANTS = [
+    ("alpha left out", _no_alpha, "no alpha"),
+    ("one alpha for the step", _one_alpha, "one alpha for the whole step"),
+    ("two alphas when one message crosses", _two_alphas_always, "does not cross in this case"),
+    ("milliseconds", _milliseconds, "milliseconds"),
+]
+
+
+@pytest.mark.mutants
+@pytest.mark.parametrize("mistake, answer, says", COST_MUTANTS, ids=[m[0] for m in COST_MUTANTS])
+def test_a_wrong_time_fails_naming_the_mistake(measured, mistake, answer, says):
+    link, runs = measured
+    verdict = lab.check_cost(answer, link_bytes, link.fit, runs, show=False)
+    assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)
+    assert "µs" not in verdict.message and "e-0" not in verdict.message  # no time printed, right or wrong
+
+
+@pytest.mark.mutants
+def test_a_time_built_on_a_wrong_count_blames_the_count(measured):
+    link, runs = measured
+    verdict = lab.check_cost(lambda m, c, x, lk: 2 * lk.time(_activation(m, c, x)[0]), _always_both_ways,
+                             link.fit, runs, show=False)
+    assert verdict.status == checks.FAILED and "your link_bytes is off for this case" in verdict.message
+
+
+# --- nothing the lab provides crashes on a learner's wrong answer or unfinished exercise --------------------
+
+
+@pytest.mark.parametrize("returned", [None, "409600", torch.ones(2), True])
+def test_a_wrong_type_is_a_failed_check_not_a_crash(measured, returned):
+    link, runs = measured
+    verdict = lab.check_crossing(lambda *a: returned, runs, show=False)
+    assert verdict.status == checks.FAILED and "return a number" in verdict.message
+    verdict = lab.check_cost(lambda *a: returned, link_bytes, link.fit, runs, show=False)
+    assert verdict.status == checks.FAILED and "return a number" in verdict.message
+
+
+def test_unfinished_exercises_are_not_done_yet_everywhere(measured, capsys):
+    link, runs = measured
+
+    def stub(*args):
+        raise NotImplementedError("exercise A: ...")
+
+    assert lab.check_crossing(stub, runs, show=False).status == checks.NOT_DONE
+    assert lab.check_cost(stub, stub, link.fit, runs, show=False).status == checks.NOT_DONE
+    assert "not done yet" in lab.prediction_table(stub, stub, link.fit).to_text()
+    lab.measured_report(stub, stub, link, runs)
+    lab.take_aways(link_bytes, stub, link, runs)
+    out = capsys.readouterr().out
+    assert out.count("⏳ not done yet") == 2 and "bytes a step" not in out
+
+
+def test_the_report_and_the_take_aways_follow_the_run(measured, capsys):
+    link, runs = measured
+    lab.measured_report(link_bytes, link_seconds, link, runs)
+    lab.take_aways(link_bytes, link_seconds, link, runs)
+    out = capsys.readouterr().out
+    assert "the split's messages" in out and f"{runs[lab.CASES[0].name].bytes_per_step:,} bytes a step" in out
+    assert all(len(line) <= 110 for line in out.splitlines())
+
+
+@pytest.mark.parametrize("split, says", [([2.0, 3.0], "the miss is the split's own"),
+                                         ([1.0, 1.1], "cost what lesson 00's messages cost"),
+                                         ([2.0, 1.1], "cannot tell")])
+def test_the_miss_sentence_says_only_what_the_fastest_rounds_show(split, says):
+    text = lab.miss_sentence(split, [1.0, 1.0], residual=0.3)
+    assert says in text and "left the fit's band" not in text
+    assert "left the fit's band" in lab.miss_sentence([3.0], [2.0], residual=0.3)
+
+
+@pytest.mark.modes
+def test_the_link_is_named_for_every_machine_without_touching_cuda(machine):
+    name = split.link_name(devices.plan(2))
+    assert name and ("NCCL" in name) == (devices.plan(2).backend == "nccl")
 
 
 # --- The lab's source ---------------------------------------------------------------------------------------
 
 
 def _code_cells():
-    import json
-    from pathlib import Path
-
     nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "00_fix_the_article.ipynb").read_text())
     return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
 
@@ -127,5 +243,5 @@ def test_lab_00_needs_nothing_of_ddp():
 def test_no_cell_runs_the_device_demos_in_the_notebook_process():
     """On GPUs they start CUDA, and CUDA started in the notebook stops every later forked launch."""
     code = "\n".join(_code_cells())
-    assert "article.split_as_written(" not in code and "article.split_shapes_fixed_only(" not in code
-    assert code.count("article.run_in_worker(article.split_") == 2
+    assert "article.split_as_written(" not in code and "split.split_fixed(" not in code
+    assert code.count("article.run_in_worker(") == 3

@@ -1,1 +1,2 @@
-"""Lab 00, ``labs/00_fix_the_article.ipynb``: the checks of the articles' code, fixed by the learner."""
+"""Lab 00, ``labs/00_fix_the_article.ipynb``: article 1's split fixed, then what a split sends over the link
+each training step and what that costs (``split``: the measured split and link; ``checks``: the checks)."""

@@ -1,167 +1,366 @@
-"""Checks for ``labs/00_fix_the_article.ipynb``: each runs the learner's fix and measures the skill.
+"""Checks for ``labs/00_fix_the_article.ipynb``: what a model split sends over the link, and what that costs.
 
-- ``check_split(SplitModel)``: article 1's model split, fixed. Forward hooks record where each layer's
-  parameters, input and output live; where both stages share one device (``cpu``, ``1gpu``) the model is
-  also built with ``meta`` standing in for a second device, so that a model that leaves ``layer2`` on the
-  first device and moves only the output fails. Run in a worker: on GPUs it touches CUDA, which must not
-  start in the notebook (it would stop every later forked launch).
-- ``check_crossing(crossing_bytes)``: the bytes that cross between the two devices in one training step of
-  the split model, for any batch (the activation forward, its gradient backward; never the weights).
+The learner writes ``link_bytes(model, cut, x)`` (the bytes that cross the cut in one training step) and
+``link_seconds(model, cut, x, link)`` (their time on the link, with lesson 00's alpha and beta). The checks
+run the split for real (``split.measure_split``: two workers, every message counted and timed) on the cases
+the learner sees and on cases it has not seen, and judge the learner's answers against what crossed:
 
-The articles' DDP loop and CNN case study need lesson 03: they are lab 03's exercises C and D
-(``utils.labs.ddp_from_scratch.articles``).
+- ``check_crossing``: ``link_bytes`` equals the bytes the split's workers sent in a step, for every case
+  (another cut, another width, bfloat16, layers frozen before the cut or only some of them);
+- ``check_cost``: ``link_seconds`` equals lesson 00's model applied to the messages that crossed;
+- ``measured_report``: the learner's predictions beside the split's messages timed on the link, and beside
+  lesson 00's ping-pong of the same sizes in the same rounds (a report: a busy machine fails nothing).
+
+A failed check names the case and the mistake, never the expected value.
 """
 
 from __future__ import annotations
 
-import torch
-from torch import nn
+import textwrap
+from numbers import Number
 
-from utils import article, checks, devices
-from utils.checks import CheckFailed, Verdict, expect, expect_close, run_check
-from utils.launch import launch
+import torch
+
+from utils import checks
+from utils.details import how_measured
+from utils.checks import expect, run_check
+from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
+from utils.tables import Table
+from utils.tables import show as display
 
 SEED = 0
 BANK = "labs/fix_the_article"
+ROUNDS = 9  # training steps timed per case (after one untimed), each followed by a ping-pong of its sizes
+WIDTH = 110
+
+# The cases the learner sees. Article 2's CNN: conv1 relu1 pool1 conv2 relu2 pool2 flatten fc1 relu3 fc2.
+CASES = (
+    Case("cut before fc1, 64 images", "cnn", cut=7, batch=64),
+    Case("cut after pool1, 64 images", "cnn", cut=3, batch=64),
+    Case("cut before fc1, 1 image", "cnn", cut=7, batch=1),
+    Case("cut before fc1, 64 images, convolutions frozen", "cnn", cut=7, batch=64, frozen=("conv1", "conv2")),
+)
+# Cases the learner's code never sees before the checks: another width, another model in bfloat16, a frozen
+# layer before the cut while another still learns, everything before the cut frozen.
+UNSEEN = (
+    Case("CNN at half width cut after relu2, 16 images", "cnn half", cut=5, batch=16),
+    Case("MLP 256-512-128-10 in bfloat16 cut after its first ReLU, 32 rows", "mlp", cut=2, batch=32,
+         dtype=torch.bfloat16),
+    Case("CNN cut before fc2, 8 images, conv1 frozen", "cnn", cut=9, batch=8, frozen=("conv1",)),
+    Case("CNN cut after pool1, 4 images, conv1 frozen", "cnn", cut=3, batch=4, frozen=("conv1",)),
+)
 
 
-# --- Part A: the model split ------------------------------------------------------------------------------
+def measure(rounds: int = ROUNDS) -> dict[str, SplitRun]:
+    """Every case, seen and unseen, trained on two workers with every message counted and timed (the unseen
+    ones for one round: only their bytes are judged)."""
+    return {**measure_split(CASES, rounds), **measure_split(UNSEEN, 1)}
 
 
-LAYERS = ("layer1", "layer2")
+def _where(case: Case) -> str:
+    return case.name + ("" if case in CASES else " (a case you have not seen)")
 
 
-def where_layers_ran(model: nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, dict]:
-    """``model(x)`` with forward hooks on ``layer1`` and ``layer2``: the output, and for each layer the device
-    of its parameters, of its input and of its output (a layer that never ran has no input or output)."""
-    seen = {name: {"parameters": str(getattr(model, name).weight.device)} for name in LAYERS}
-
-    def recorder(name):
-        def hook(module, inputs, output):
-            seen[name].update(input=str(inputs[0].device), output=str(output.device))
-        return hook
-
-    handles = [getattr(model, name).register_forward_hook(recorder(name)) for name in LAYERS]
-    try:
-        out = model(x)
-    finally:
-        for handle in handles:
-            handle.remove()
-    return out, seen
+def _number(value, what: str) -> float:
+    """``value`` as a float, or a failed check saying what came back instead (never a crash)."""
+    if isinstance(value, torch.Tensor) and value.numel() == 1:
+        value = value.item()
+    expect(isinstance(value, Number) and not isinstance(value, bool),
+           f"{what} returned {type(value).__name__}: return a number")
+    return float(value)
 
 
-def split_facts(split_model_cls, dev0: str, dev1: str) -> dict:
-    """Run in a worker (on GPUs it touches CUDA, which must not start in the notebook): the learner's split
-    model against article 1's, on (dev0, dev1) and on (dev0, a device that is really different), with plain
-    answers for the notebook to check."""
-    torch.manual_seed(SEED)
-    reference = article.ArticleModel()
-    x = torch.randn(100, article.IN_FEATURES)
-    model = split_model_cls(dev0, dev1)
-    try:
-        model.load_state_dict(reference.state_dict())
-    except RuntimeError as exc:
-        return {"load_error": str(exc).splitlines()[0]}
-    missing = [name for name in LAYERS if not isinstance(getattr(model, name, None), nn.Linear)]
-    if missing:
-        return {"load_error": f"no Linear layer named {missing[0]}"}
-    output, layers = where_layers_ran(model, x.to(dev0))
-    facts = {"output": output.detach().cpu(), "expected": reference(x).detach(), "layers": layers}
-    facts["other"] = other = article.second_device((dev0, dev1))
-    moved_model = split_model_cls(dev0, other)
-    facts["moved_parameters"] = {name: {"parameters": str(getattr(moved_model, name).weight.device)}
-                                 for name in LAYERS}  # recorded before forward, which may fail
-    try:
-        moved, facts["moved_layers"] = where_layers_ran(moved_model, x.to(dev0))
-        facts["moved"] = str(moved.device)
-    except RuntimeError as exc:
-        facts["moved_error"] = str(exc).splitlines()[0]
-    return facts
+# --- Exercise A: what crosses the cut ----------------------------------------------------------------------
 
 
-def _expect_layers_on(layers: dict, dev0: str, dev1: str, note: str = "", ran: bool = True) -> None:
-    """layer1's parameters, input and output on dev0; layer2's on dev1 (as far as ``layers`` recorded them;
-    ``ran``: each layer must have run in forward)."""
-    for name, dev in zip(LAYERS, (dev0, dev1)):
-        expect(not ran or "output" in layers[name], f"{name} never ran in forward{note}")
-        for what in ("parameters", "input", "output"):
-            if what not in layers[name]:
-                continue
-            where = layers[name][what]
-            verb = "are" if what == "parameters" else "is"
-            expect(torch.device(where) == torch.device(dev), f"{name}'s {what} {verb} on {where}, expected "
-                                                             f"{dev}{note}")
+def _activation_bytes(model, cut: int, x: torch.Tensor) -> int:
+    """Bytes of ``model[:cut](x)``, 0 when there is no such cut."""
+    if not 0 < cut < len(model):
+        return 0
+    with torch.no_grad():
+        h = model[:cut](x)
+    return h.numel() * h.element_size()
 
 
-def check_split(split_model_cls) -> Verdict:
-    """Skill: split one model across two devices, each layer computing on its own device.
-
-    ``split_model_cls(dev0, dev1)``: layer1 on dev0, layer2 on dev1, the same output as the unsplit model.
-    """
-
-    def body():
-        dev0, dev1 = devices.plan(2).devices
-        facts = launch(split_facts, split_model_cls, dev0, dev1, nprocs=1, timeout=120)[0]
-        if "load_error" in facts:
-            raise CheckFailed("the model's parameters do not match article 1's (layer1: Linear(128, 64), "
-                              f"layer2: Linear(64, 32)): {facts['load_error']}")
-        expect_close(facts["output"], facts["expected"], atol=1e-5, what="the split model's output")
-        _expect_layers_on(facts["layers"], dev0, dev1)
-        other = facts["other"]
-        stand_in = f" (built with {other} as the second device, standing in for a second GPU)"
-        _expect_layers_on(facts["moved_parameters"], dev0, other, stand_in, ran=False)
-        if "moved_error" in facts:
-            raise CheckFailed(f"with layer2 on another device ({other}) the forward pass fails: "
-                              f"{facts['moved_error']}")
-        _expect_layers_on(facts["moved_layers"], dev0, other, stand_in)
-        expect(torch.device(facts["moved"]) == torch.device(other), f"the output is on {facts['moved']}, "
-                                                                    f"expected {other}")
-        return (f"output equals the unsplit model's; layer1 computes on {dev0}, layer2 on {dev1}, and with "
-                f"{other} as the second device each layer still computes on its own device")
-
-    return run_check("model split", body, hint="article 1 meant one model whose layers sit on two devices, "
-                                               "not two copies; a layer computes only on inputs on its own "
-                                               "device")
-
-
-# --- Exercise B: what crosses between the devices -----------------------------------------------------------
-
-CROSSING_BATCHES = (1, 100, 4096)
-
-
-def crossing_mistake(n: int, answer: float) -> str | None:
-    """Why ``answer`` is not the bytes that cross between the devices in one training step of a batch of ``n``
-    rows of the split model (float32), or None when it is right."""
-    itemsize = torch.float32.itemsize
-    hidden = article.HIDDEN  # the width layer1 hands layer2
-    activation = n * hidden * itemsize
-    right = 2 * activation  # the activation forward, its gradient backward
+def crossing_mistake(case: Case, answer: float, run: SplitRun) -> str | None:
+    """Why ``answer`` is not the bytes that crossed in one step of ``case``'s split (named, without the right
+    number), or None when it is right."""
+    right, messages = run.bytes_per_step, len(run.messages)
     if answer == right:
         return None
-    weights = sum(p.numel() for p in article.ArticleModel().parameters()) * itemsize
-    named = {activation: "half of it: the forward activation only (backward sends its gradient back across the "
-                         "same link), or 2 bytes an element (the model computes in float32)",
-             activation * 8 * 2: "bits, not bytes",
-             2 * n * article.IN_FEATURES * itemsize: "the input's size: the input never leaves the first device",
-             right + weights: "the weights too: each layer's weights live on their device and never cross"}
-    why = named.get(answer)
-    if why is None and answer > right and answer - right in (weights, weights // 2):
-        why = "the weights too: each layer's weights live on their device and never cross"
-    return (f"crossing_bytes({n}) = {answer:,.0f}, expected {right:,}: you counted "
-            + (why if why else "something else than what crosses between the two devices in one step"))
+    model = case.build()
+    x, y = case.batch_of()
+    with torch.no_grad():
+        out = model(x)
+    activation = run.messages[0].nbytes
+    weights = {sum(p.numel() * p.element_size() for p in part.parameters())
+               for part in (model, model[:case.cut], model[case.cut:])}
+    others = {_activation_bytes(model, case.cut + k, x) for k in (-1, 1)} - {0, activation}
+    learns_before = any(p.requires_grad for p in model[:case.cut].parameters())
+    named = [
+        (messages == 2 and answer == activation and case.frozen,
+         "only the way forward: one layer before the cut is frozen, but another before it still learns"),
+        (messages == 2 and answer == activation, "the forward pass only: a training step has a backward pass"),
+        (messages == 1 and answer == 2 * activation and not learns_before,
+         "a way back too: nothing before the cut learns here (its parameters are frozen), so what does the "
+         "backward pass need on the first device?"),
+        (any(answer == right + k * w for w in weights for k in (1, 2)),
+         "weights too: a split's layers keep their parameters on their own device"),
+        (any(answer in (k * x.numel() * x.element_size(), right + k * x.numel() * x.element_size())
+             for k in (1, 2)), "the input: it is read on the first device and stays there"),
+        (answer == right + y.numel() * y.element_size(), "the labels: the loader hands them to the second device"),
+        (any(answer in (k * out.numel() * out.element_size(), right + k * out.numel() * out.element_size())
+             for k in (1, 2)), "the model's output: it is computed on the second device, beside the loss"),
+        (answer == 8 * right, "bits, not bytes"),
+        (answer * x.element_size() == right, "elements, not bytes: multiply by the bytes of one element"),
+        (x.element_size() != 4 and answer * x.element_size() == 4 * right,
+         f"4 bytes an element: this case computes in {str(case.dtype).removeprefix('torch.')}"),
+        (any(answer in (o, 2 * o, messages * o) for o in others),
+         "the activation of a neighbouring layer: the first device runs model[:cut], and what leaves it is "
+         "that part's output"),
+        (answer * case.batch == right, "one row (image) of the batch: the whole batch crosses"),
+    ]
+    why = next((text for hit, text in named if hit),
+               f"{'more' if answer > right else 'less'} than what crossed in the split's step")
+    return f"{_where(case)}: you counted {why}"
 
 
-def check_crossing(crossing_bytes) -> Verdict:
-    """Skill: what a model split sends over the link in one training step, for any batch size."""
+def check_crossing(link_bytes, runs: dict[str, SplitRun], show: bool = True) -> checks.Verdict:
+    """Exercise A: ``link_bytes(model, cut, x)`` equals the bytes the split's workers sent in one training
+    step, for every case (seen and unseen)."""
 
     def body():
-        for n in CROSSING_BATCHES:
-            answer = crossing_bytes(n)
-            expect(isinstance(answer, (int, float)), f"crossing_bytes({n}) returned {type(answer).__name__}; "
-                                                     "return a number of bytes")
-            mistake = crossing_mistake(n, answer)
+        for case in CASES + UNSEEN:
+            x, _ = case.batch_of()
+            answer = _number(link_bytes(case.build(), case.cut, x), f"link_bytes for {case.name}")
+            mistake = crossing_mistake(case, answer, runs[case.name])
             expect(mistake is None, mistake or "")
-        return (f"one training step of {CROSSING_BATCHES[1]} rows sends {crossing_bytes(CROSSING_BATCHES[1]):,} "
-                "bytes between the devices, in proportion to the batch; the weights stay where they are")
+        return (f"your count equals what the split's workers sent in each of {len(CASES) + len(UNSEEN)} cases, "
+                f"{len(UNSEEN)} of them unseen: another width, an MLP in bfloat16, frozen layers before the cut")
 
-    return run_check("what crosses the link", body, hint=checks.stub_message(BANK, "B"))
+    return run_check("what crosses the cut", body, show=show, hint=checks.stub_message(BANK, "A"))
+
+
+# --- Exercise B: what the link costs -------------------------------------------------------------------
+
+
+def model_seconds(run: SplitRun, link) -> float:
+    """Lesson 00's model of the step's messages: alpha + n / beta for each one that crossed."""
+    return sum(link.time(m.nbytes) for m in run.messages)
+
+
+def cost_mistake(case: Case, answer: float, run: SplitRun, link, bytes_right: bool) -> str | None:
+    """Why ``answer`` is not lesson 00's time for the messages that crossed in ``case`` (named, without the
+    right number), or None when it is right."""
+    right, sizes = model_seconds(run, link), [m.nbytes for m in run.messages]
+    close = lambda a, b: abs(a - b) <= 1e-6 * abs(b) + 1e-15  # noqa: E731
+    if close(answer, right):
+        return None
+    if not bytes_right:
+        return f"{_where(case)}: your link_bytes is off for this case (check 1), and a time built on it too"
+    total = sum(sizes) / link.beta
+    named = [
+        (close(answer, total), "your time has no alpha: every message pays lesson 00's fixed cost, however "
+                               "small"),
+        (len(sizes) > 1 and close(answer, link.alpha + total),
+         "your time has one alpha for the whole step: each message pays its own"),
+        (len(sizes) == 1 and close(answer, 2 * link.alpha + total),
+         "your time has an alpha for a message that does not cross in this case"),
+        (close(answer, len(sizes) * link.alpha), "your time has alpha only: a message also takes its bytes "
+                                                 "over beta"),
+        (close(answer, len(sizes) * link.alpha + 8 * total), "your time counts bits: beta is in bytes per "
+                                                             "second"),
+        (close(answer, 1e3 * right), "your time is in milliseconds: return seconds"),
+        (close(answer, 1e6 * right), "your time is in microseconds: return seconds"),
+    ]
+    why = next((text for hit, text in named if hit),
+               f"your time is {'more' if answer > right else 'less'} than lesson 00's alpha and beta give for "
+               "the messages that crossed")
+    return f"{_where(case)}: {why}"
+
+
+def check_cost(link_seconds, link_bytes, link, runs: dict[str, SplitRun], show: bool = True) -> checks.Verdict:
+    """Exercise B: ``link_seconds(model, cut, x, link)`` equals lesson 00's alpha + n / beta summed over the
+    messages the split's workers sent, for every case (seen and unseen)."""
+
+    def body():
+        for case in CASES + UNSEEN:
+            x, _ = case.batch_of()
+            answer = _number(link_seconds(case.build(), case.cut, x, link), f"link_seconds for {case.name}")
+            expect(answer > 0, f"{_where(case)}: a time on the link must be positive")
+            run = runs[case.name]
+            try:
+                bytes_right = link_bytes(case.build(), case.cut, x) == run.bytes_per_step
+            except Exception:  # noqa: BLE001 - exercise A unfinished or raising: its own check says so
+                bytes_right = False
+            mistake = cost_mistake(case, answer, run, link, bytes_right)
+            expect(mistake is None, mistake or "")
+        return (f"your times equal lesson 00's alpha + n / beta for the messages that crossed, in all "
+                f"{len(CASES) + len(UNSEEN)} cases")
+
+    return run_check("what the link costs", body, show=show, hint=checks.stub_message(BANK, "B"))
+
+
+# --- Tables and sentences for the notebook -------------------------------------------------------------
+
+
+def say(text: str) -> None:
+    """Print ``text`` wrapped at the course's 110 columns."""
+    print(textwrap.fill(text, WIDTH))
+
+
+def _try(fn, *args):
+    """``fn(*args)``, or the reason it gave nothing (an unfinished exercise, an error), as text."""
+    try:
+        return fn(*args)
+    except NotImplementedError:
+        return "not done yet"
+    except Exception as exc:  # noqa: BLE001 - the learner's code: shown, never raised into the notebook
+        return f"raised {type(exc).__name__}"
+
+
+def _bytes_text(n) -> str:
+    return f"{n:,.0f}" if isinstance(n, Number) else str(n)
+
+
+def _us(seconds) -> str:
+    return f"{seconds * 1e6:,.0f} µs" if isinstance(seconds, Number) else str(seconds)
+
+
+def link_sentence(link_fit) -> str:
+    """The link's fit in one sentence, with how far to trust it (both branches written)."""
+    fit = link_fit.fit
+    trust = ("so a time it predicts is good to about that share" if link_fit.accuracy <= 0.5 else
+             "a rough fit on this machine now (it was busy, or the path changes along the sizes): a time it "
+             "predicts is good to about that share only")
+    return (f"{link_fit.name}: alpha {fit.alpha * 1e6:,.1f} µs, beta {fit.beta / 1e9:.2f} GB/s; one alpha and "
+            f"one beta fit every size within ±{link_fit.accuracy:.0%}, {trust}.")
+
+
+def link_table(link_fit) -> Table:
+    """Every size of the link's fit: measured, fitted, residual (lesson 00's table)."""
+    fit = link_fit.fit
+    return Table(["bytes", "measured µs", "alpha + n / beta µs", "residual"],
+                 [(f"{n:,}", f"{t * 1e6:,.1f}", f"{fit.time(n) * 1e6:,.1f}", f"{r:+.0%}")
+                  for n, t, r in zip(fit.sizes, link_fit.seconds, fit.residuals)])
+
+
+def rounds_table(runs: dict[str, SplitRun]) -> Table:
+    """Every case's time on the link, round by round: the split's messages and the ping-pong after them."""
+    rows = []
+    for case in CASES:
+        run = runs[case.name]
+        for k, (split, pp) in enumerate(zip(run.link_seconds(), run.ping_pong_seconds()), 1):
+            rows.append((case.name if k == 1 else "", k, _us(split), _us(pp), f"{split / pp:.2f}"))
+    return Table(["case", "round", "the split's messages", "ping-pong, same sizes", "ratio"], rows, wrap=30)
+
+
+def cases_table() -> Table:
+    """The cases the learner predicts: model, cut, batch, dtype, frozen layers."""
+    rows = []
+    for case in CASES:
+        model = case.build()
+        names = [name for name, _ in model.named_children()]
+        rows.append((case.name, f"{case.cut}: {names[case.cut - 1]} | {names[case.cut]}", case.batch,
+                     str(case.dtype).removeprefix("torch."), ", ".join(case.frozen) or "none"))
+    return Table(["case (article 2's CNN)", "cut: last | first layer", "batch", "dtype", "frozen"], rows,
+                 wrap=28)
+
+
+def prediction_table(link_bytes, link_seconds, link) -> Table:
+    """The learner's predictions for the cases they see, before anything is measured."""
+    rows = []
+    for case in CASES:
+        x, _ = case.batch_of()
+        rows.append((case.name, _bytes_text(_try(link_bytes, case.build(), case.cut, x)),
+                     _us(_try(link_seconds, case.build(), case.cut, x, link))))
+    return Table(["case", "your bytes a step", "your time on the link a step"], rows)
+
+
+def _fastest(values: list[float]) -> float:
+    return min(values)  # a busy machine only ever slows a message down
+
+
+def measured_report(link_bytes, link_seconds, link_fit, runs: dict[str, SplitRun]) -> None:
+    """Your predictions beside the split's messages as timed, and lesson 00's ping-pong of the same sizes in
+    the same rounds; shown once check 1 passes (the measured bytes would give exercise A away)."""
+    if not check_crossing(link_bytes, runs, show=False).passed:
+        print("⏳ not done yet: the measurement is shown once check 1 passes (it holds the bytes that crossed)")
+        return
+    link = link_fit.fit
+    rows, ratios, pp_ratios = [], [], []
+    for case in CASES:
+        run, x = runs[case.name], case.batch_of()[0]
+        predicted = _try(link_seconds, case.build(), case.cut, x, link)
+        split, pp = _fastest(run.link_seconds()), _fastest(run.ping_pong_seconds())
+        model = model_seconds(run, link)
+        rows.append((case.name, f"{run.bytes_per_step:,}", _us(predicted), _us(pp), _us(split)))
+        ratios.append(split / model)
+        pp_ratios.append(pp / model)
+    display(Table(["case", "bytes a step", "your prediction", "ping-pong, same sizes", "the split's messages"],
+                  rows, title=f"Time on the link a step (fastest of {ROUNDS} rounds), {link_fit.name}", wrap=30))
+    say(miss_sentence(ratios, pp_ratios, link.worst_residual))
+    how_measured("every round", rounds_table(runs), textwrap.fill(
+        "A round: one training step of the split, every message timed from its start on the sender's clock to "
+        "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "
+        "(half a round trip, median of 3 after 1 untimed) at each message's size. The table above keeps each "
+        "column's fastest round: a busy machine only slows a message.", WIDTH - 4))
+
+
+LONGER = 1.25  # a split's fastest round this much over the ping-pong's fastest: more than the rounds' noise
+
+
+def miss_sentence(ratios, pp_ratios, residual: float) -> str:
+    """What the measurement says about lesson 00's model (every branch written). ``ratios`` and ``pp_ratios``:
+    for each case, the fastest round of the split's messages and of the ping-pong of the same sizes, over the
+    model's time (a busy machine only slows a message, so the fastest rounds are the ones to compare)."""
+    span = lambda r: f"{min(r):.1f}x" if max(r) / min(r) < 1.1 else f"{min(r):.1f}-{max(r):.1f}x"  # noqa: E731
+    text = (f"Fastest rounds against lesson 00's alpha + n / beta: the split's messages took {span(ratios)}, "
+            f"the ping-pong of the same sizes {span(pp_ratios)} (the fit is good to about ±{residual:.0%}). ")
+    if max(pp_ratios) > 1 + residual or min(pp_ratios) < 1 / (1 + residual):
+        text += ("The ping-pong itself left the fit's band: the machine was busier (or quieter) during these "
+                 "rounds than when alpha and beta were fitted. ")
+    over = [r / p for r, p in zip(ratios, pp_ratios)]
+    k, n = sum(o > LONGER for o in over), len(over)
+    if k == n:
+        return text + (f"In every case the split's messages took longer than the ping-pong of the same bytes "
+                       f"({span(over)}): the miss is the split's own. Alpha and beta were fitted on a loop of "
+                       "messages that nothing interrupts; a split's message leaves from the middle of a "
+                       "training step, to a worker that has been waiting for it. A model holds for the "
+                       "situation it was measured in.")
+    if k == 0:
+        return text + (f"In no case did the split's messages take more than {LONGER - 1:.0%} longer than the "
+                       "ping-pong of the same bytes: a split's messages cost what lesson 00's messages cost, "
+                       "and its model predicts them as well as it predicts a ping-pong.")
+    return text + (f"The split's messages took more than {LONGER - 1:.0%} longer than the ping-pong of the same "
+                   f"bytes in {k} of {n} cases only: on this machine, now, this run cannot tell whether a "
+                   "split's message costs more than a ping-pong (a busy moment delays a message by "
+                   "milliseconds: every round is in the block below).")
+
+
+def take_aways(link_bytes, link_seconds, link_fit, runs: dict[str, SplitRun]) -> None:
+    """The lab's conclusions, with this run's figures; shown once both checks pass (they state the answers)."""
+    done = [check_crossing(link_bytes, runs, show=False).passed,
+            check_cost(link_seconds, link_bytes, link_fit.fit, runs, show=False).passed]
+    if not all(done):
+        print("⏳ not done yet: the take-aways appear once checks 1 and 2 pass (they state the answers)")
+        return
+    link = link_fit.fit
+    fc1, pool1, one, frozen = (runs[c.name] for c in CASES)
+    share = lambda run: len(run.messages) * link.alpha / model_seconds(run, link)  # noqa: E731
+    lines = [
+        f"- What crosses a cut is the activation there, forward, and its gradient, backward, when anything "
+        f"before the cut learns: {fc1.bytes_per_step:,} bytes a step for the CNN cut before fc1 at 64 images, "
+        f"{pool1.bytes_per_step / fc1.bytes_per_step:.1f}x that after pool1. Where you cut decides the "
+        f"traffic; the weights never move.",
+        f"- With everything before the cut frozen, the backward pass stops at the cut: {frozen.bytes_per_step:,} "
+        f"bytes, one message.",
+        f"- Each message pays alpha: at 1 image alpha is {share(one):.0%} of the predicted time, at 64 images "
+        f"{share(fc1):.0%}, and 64x the bytes cost {model_seconds(fc1, link) / model_seconds(one, link):.1f}x "
+        f"the time. Below alpha x beta = {link.half_bandwidth_size / 1024:,.0f} KiB, a message's bytes cost "
+        f"less than its alpha.",
+        "- A split alone is not parallel: the second device waits for the first. Lesson 02 measures it, and "
+        "pipelines micro-batches: more messages, each paying alpha.",
+    ]
+    for line in lines:
+        print(textwrap.fill(line, WIDTH, subsequent_indent="  "))
