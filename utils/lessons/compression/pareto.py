@@ -72,7 +72,7 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
             members = [(v, xy) for v, xy in zip(variants, shown) if v["family"] == family]
             for v, (x, y) in members:  # filled: on the front in size, latency and accuracy together
                 true_x = v[key]
-                if true_x != x:  # moved sideways to stay visible: a line and a dot keep its measured value
+                if abs(x / true_x - 1) > 1e-3:  # moved sideways to stay visible: a line and a dot keep its measured value
                     ax.plot([true_x, x], [y, y], color=colour, linewidth=0.8, alpha=0.6, zorder=2)
                     ax.scatter([true_x], [y], s=6, color=colour, zorder=5)
                 if v.get("se"):  # the accuracy's standard error on the test set: what one or two images are worth
