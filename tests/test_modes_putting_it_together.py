@@ -121,3 +121,30 @@ def test_the_ladder_turns_the_guides_choices_into_script_settings(machine):
     assert bool(two.skipped) != two_distinct_devices(machine)
     half = S.training.batch_per_worker // 2
     assert two.skipped or (two.workers, two.settings.batch_per_worker) == (2, half)
+
+
+def test_the_cpu_model_is_wide_enough_for_bf16_where_the_cpu_has_bf16_units(machine):
+    if machine.mode != "cpu":
+        pytest.skip("the width is chosen from the CPU's bf16 units in cpu mode only")
+    wide = lesson_settings(devices.plan(2), machine.hw, features=BF16_CPU)
+    plain = lesson_settings(devices.plan(2), machine.hw, features=PLAIN_CPU)
+    assert wide.shape.width == wide.training.width > plain.shape.width == plain.training.width
+    assert "bf16 units" in wide.width_why and "cannot pay" in plain.width_why
+    assert wide.rounds >= 3 and wide.run_steps > wide.training.steps
+
+
+def test_the_peak_probes_are_sized_for_the_device(machine):
+    """A GPU's probe is compute-bound and repeated inside one pair of CUDA events for at least 10 ms at the
+    datasheet peak (one 512³ matmul is ~1 µs of work in 5-10 µs of launch); a CPU's is one 512³ matmul."""
+    from utils import gpu_specs
+    from utils.lessons.putting_it_together.plan import GPU_PROBE_S
+
+    S = lesson_settings(devices.plan(2), machine.hw)
+    if machine.mode == "cpu":
+        assert (S.probe_n, S.probe_iterations) == (512, 1)
+        return
+    spec = gpu_specs.spec_for(machine.hw.gpus[0].name)
+    fastest = max(f for d, f in spec.peak_flops.items() if d in ("fp32", "bf16", "fp16"))
+    work = S.probe_iterations * 2 * S.probe_n**3
+    assert S.probe_n >= 4096 and work / fastest >= GPU_PROBE_S
+    assert (S.probe_iterations - 1) * 2 * S.probe_n**3 / fastest < GPU_PROBE_S  # no more than it needs

@@ -154,7 +154,12 @@ def test_each_step_builds_on_the_kept_ones_with_its_own_bound_and_a_small_diff()
     assert (feed.settings.loader_workers, feed.bound) == (1, 1.11)
     low = ladder.next_rung("precision", feed, steps, peaks, 1.11, 96, matmul_share=0.6)
     assert low.settings.precision == "bf16" and low.bound == pytest.approx(1 / (0.4 + 0.6 / 6.0))
-    assert ladder.next_rung("compile", low, steps, peaks, 1.11, 96).skipped  # no compile measured
+    # the guide could not judge compile without a measured compile: the ladder runs it to measure it, bounded
+    # by Amdahl (fusion shortens at most what lies outside the matmuls: 1/f', f' at least f x gain / ratio)
+    comp = ladder.next_rung("compile", low, steps, peaks, 1.11, 96, matmul_share=0.6, precision_gain=1.5)
+    assert comp.settings.compile and not comp.skipped and comp.bound == pytest.approx(1 / (0.6 * 1.5 / 6.0))
+    fp32 = ladder.next_rung("compile", feed, steps, peaks, 1.11, 96, matmul_share=0.6)
+    assert fp32.bound == pytest.approx(1 / 0.6)
     two = ladder.next_rung("two devices", low, steps, peaks, 1.11, 96)
     assert (two.workers, two.settings.batch_per_worker, two.bound) == (2, 8, 2.0)
     assert ladder.diff(low.settings, two.settings, 1, 2)[-1].startswith("+ launch(train, settings, nprocs=2)")
@@ -178,9 +183,13 @@ def _rows():
         compared[name] = ladder.Compared(rung, kept, before, after)
         keep[name] = compared[name].gain > 1
         kept = rung if keep[name] else kept
-    compared["compile"] = ladder.Compared(ladder.next_rung("compile", kept, steps, {}, 1, 96), kept, [], [])
+    not_run = ladder.Rung("compile", kept.settings, 1, None, "", skipped="not run")
+    compared["compile"] = ladder.Compared(not_run, kept, [], [])
     peaks = dict.fromkeys(["baseline", "feeding", "precision", "two devices"], 2**20)
-    return report.step_rows([base], compared, keep, peaks, {"fp32": 1e-3, "bf16": 3e-2})
+    return report.step_rows([base], compared, keep, peaks, {"fp32": 1e-3, "bf16": 3e-2},
+                            held_out={"baseline": 2.9, "precision": 2.91, "two devices": 2.9},
+                            mfu=dict.fromkeys(["baseline", "feeding", "precision", "two devices"], 0.25),
+                            why={"precision": "a step took 20 ms against 18 ms before it"})
 
 
 def test_the_ledger_multiplies_kept_gains_and_flags_a_step_above_its_bound():
@@ -192,6 +201,77 @@ def test_the_ledger_multiplies_kept_gains_and_flags_a_step_above_its_bound():
     assert rows["feeding"]["within"] is False  # 1.01x against a bound of 1.001x: a finding, never a pass
     assert "skipped" in rows["compile"] and "memory" in rows and "skipped" in rows["memory"]
     assert len(report.headline_table(_rows()).columns) <= 6
+    assert rows["precision"]["loss"] == 2.91 and rows["baseline"]["loss"] == 2.9  # held-out, not a batch's
+    table = str(report.headline_table(_rows()))
+    assert "(25%)" in table and "(≤ 2.00x)" in table  # MFU beside tokens/s, the bound beside the gain
+    detail = {row[0]: row[-1] for row in report.detail_table(_rows()).rows}
+    assert "not kept: a step took 20 ms" in detail["precision"]  # its measured reason
+
+
+def _compile_compared(first_step_s: float):
+    """Eager steps of 0.1 s, compiled of 0.08 s (16 sequences of 64 tokens), the compiled runs' first step."""
+    from utils.lessons.putting_it_together import ladder
+
+    eager = ladder.Rung("baseline", script.Settings(batch_per_worker=16, context=64), 1, None, "")
+    compiled = ladder.Rung("compile", eager.settings.scaled(compile=True), 1, 2.0, "")
+    before = [{"tokens_per_s": 1024 / 0.1} for _ in range(3)]
+    after = [{"tokens_per_s": 1024 / 0.08, "first_step_s": f} for f in (first_step_s, 0.5, 0.5)]
+    return ladder.Compared(compiled, eager, before, after)
+
+
+def test_compile_is_kept_only_when_the_run_pays_back_the_compile_it_measured():
+    from utils.lessons.putting_it_together import ladder
+
+    c = _compile_compared(first_step_s=6.1)  # the slowest first step less an eager one: 6.0 s, 300 steps
+    assert c.gain == pytest.approx(1.25)
+    short = ladder.Climb(c.kept, {}, {}, 1.0, 96, run_steps=299)
+    kept, why = short.verdict(c)
+    assert not kept and "= 300 steps" in why and "only 299" in why
+    assert ladder.Climb(c.kept, {}, {}, 1.0, 96, run_steps=300).verdict(c)[0]
+
+
+def test_a_step_that_did_not_pay_says_its_measured_reason():
+    from utils.lessons.putting_it_together import ladder
+
+    base = ladder.Rung("baseline", script.Settings(batch_per_worker=16, context=64, width=128), 1, None, "")
+    low = ladder.Rung("precision", base.settings.scaled(precision="bf16"), 1, 2.0, "")
+    before = [{"tokens_per_s": 1024 / 0.10, "cpu_s": 1.0, "timed_s": 1.0}] * 3
+    after = [{"tokens_per_s": 1024 / 0.12, "cpu_s": 1.0, "timed_s": 1.0}] * 3
+    kept, why = ladder.Climb(base, {}, {}, 1.0, 96).verdict(ladder.Compared(low, base, before, after))
+    assert not kept and "120 ms against 100 ms" in why and "width 128" in why
+    two = ladder.Rung("two devices", base.settings.scaled(batch_per_worker=8), 2, 2.0, "")
+    after = [{"tokens_per_s": 1024 / 0.12, "cpu_s": 0.6, "timed_s": 1.0}] * 3
+    assert "60% of a core" in ladder.why_slower(ladder.Compared(two, base, before, after))
+
+
+def test_the_held_out_loss_reads_the_same_text_whatever_the_step_s_batch():
+    from utils import models
+    from utils.lessons.putting_it_together import ladder
+
+    s = script.Settings(width=32, depth=1, heads=2, context=64, max_chars=20_000)
+    model = models.small_gpt(ladder.vocab_of(s), seed=0, context=64, width=32, depth=1, heads=2)
+    result = {"state": model.state_dict()}
+    loss = ladder.held_out_loss(result, s)
+    assert loss == pytest.approx(ladder.held_out_loss(result, s.scaled(batch_per_worker=8)))
+    assert 3 < loss < 6  # an untrained model's: about ln(vocab)
+
+
+def test_the_peak_probe_repeats_its_matmul_inside_one_timing():
+    import torch
+
+    from utils.lessons.putting_it_together import profile
+
+    one = profile.peak_probe(64, "fp32", torch.device("cpu"))
+    many = profile.peak_probe(64, "fp32", torch.device("cpu"), iterations=5)
+    assert many.work == 5 * one.work == 5 * 2 * 64**3 and "x 5 in one timing" in many.size
+    calls = []
+    original = torch.Tensor.__matmul__
+    torch.Tensor.__matmul__ = lambda a, b: calls.append(1) or original(a, b)
+    try:
+        many.make()()
+    finally:
+        torch.Tensor.__matmul__ = original
+    assert len(calls) == 5
 
 
 def test_the_waterfall_labels_never_overlap():
@@ -205,3 +285,12 @@ def test_the_waterfall_labels_never_overlap():
         assert overlapping_labels(fig) == []
     finally:
         plt.close(fig)
+
+
+def test_the_gpu_check_judges_lesson_08s_peak_probes():
+    from utils.tools import gpu_probes
+
+    assert all(ok for ok, _ in gpu_probes.capstone_peak_verdicts((9, 0), 50e12, 700e12, "bf16", 0.011))
+    launch_bound = gpu_probes.capstone_peak_verdicts((9, 0), 200e12, 300e12, "bf16", 2e-6)  # one 512³
+    assert [ok for ok, _ in launch_bound] == [False, False]
+    assert gpu_probes.capstone_peak_verdicts((6, 1), 10e12, 10e12, "fp16", 0.02)[1][0]  # no tensor cores

@@ -9,8 +9,6 @@ CPU's ISA or the GPU.
 from utils import bench, devices
 from utils.lessons.putting_it_together import guide, ladder, plan, profile, report
 
-PROBE_SIZE = 512  # the machine profile's matmul, as the lesson's
-
 
 def hardware_note(p: devices.Plan, hw: devices.Hardware) -> str:
     if p.simulated or not hw.gpus:
@@ -21,19 +19,20 @@ def hardware_note(p: devices.Plan, hw: devices.Hardware) -> str:
 def climb_ladder(S: plan.LessonSettings, p: devices.Plan, hw: devices.Hardware) -> list[dict]:
     """Profile, ask the guide, climb every step: the rows of the lesson's ledger (peak memory left out)."""
     B = S.training
-    found = profile.look_first(B, PROBE_SIZE, p.simulated)
+    found = profile.look_first(B, S.probe_n, p.simulated, S.probe_iterations)
     load, compute, peaks = found["load"], found["compute"], found["peaks"]
     base = ladder.Rung("baseline", B, 1, None, "the starting point")
     runs = [ladder.run_rung(base)]
     low = peaks.get("bf16" if "bf16" in peaks else "fp16")
     found_profile = guide.Profile(found["shares"], peak_ratio=low / peaks["fp32"])
     steps = {s.step: s for s in guide.guide(S.shape, B.batch_per_worker, p, hw, found_profile,
-                                            run_steps=B.steps)}
+                                            run_steps=S.run_steps)}
     climb = ladder.Climb(base, steps, peaks, (load + compute) / max(load, compute), ladder.vocab_of(B),
-                         S.max_growth, base_runs=runs, matmul_share=found_profile.share("matmul"))
+                         S.max_growth, S.rounds, found_profile.share("matmul"), S.run_steps, base_runs=runs)
     for name in ladder.ORDER:
         climb.step(name)
-    return report.step_rows(climb.base_runs, climb.compared, climb.keep, {}, S.loss_tolerance)
+    return report.step_rows(climb.base_runs, climb.compared, climb.keep, {}, S.loss_tolerance, climb.held_out,
+                            climb.mfu, climb.why)
 
 
 @bench.register("capstone")
@@ -46,9 +45,14 @@ def capstone_benchmark() -> bench.Result:
     steps = "; ".join(f"{r['step']} {r['x_prev']:.2f}x (bound {r['bound']:.2f}x)" if r["bound"] else
                       f"{r['step']} {r['x_prev']:.2f}x" for r in report.ran(rows)[1:])
     kept = [r["step"] for r in report.ran(rows)[1:] if r["kept"]]
-    note = (f"small GPT width {S.training.width}, {S.training.batch_per_worker} sequences a step{S.label}; "
-            f"{steps}; kept: {', '.join(kept) or 'none'}; {hardware_note(p, hw)}")
+    cannot = "; ".join(f"{r['step']} cannot pay: {r['skipped']}" for r in rows if "skipped" in r)
+    not_kept = "; ".join(f"{r['step']} not kept: {r['why']}" for r in report.ran(rows)[1:] if not r["kept"])
+    note = (f"small GPT {S.width_why}; {S.training.batch_per_worker} sequences a step{S.label}; "
+            f"{steps}; kept: {', '.join(kept) or 'none'}" + "".join(f"; {x}" for x in (not_kept, cannot) if x)
+            + f"; {hardware_note(p, hw)}")
     per_step = {r["step"]: {"x_previous": round(r["x_prev"], 3), "kept": r["kept"], "bound": r["bound"],
-                            "rounds": [round(x, 3) for x in r["ratios"]]} for r in report.ran(rows)[1:]}
+                            "within_bound": r["within"], "rounds": [round(x, 3) for x in r["ratios"]],
+                            "mfu": round(r["mfu"], 4), "held_out_loss": round(r["loss"], 4), "why": r["why"]}
+                for r in report.ran(rows)[1:]}
     return bench.Result("capstone", measured=last["x_base"], bound=report.total_bound(rows), unit="x",
                         note=note, extra={"steps": per_step})

@@ -245,6 +245,32 @@ def regime() -> None:
     report(regime_verdicts(cc, times["fp32"], times["tf32"], times[half], half))
 
 
+def capstone_peak_verdicts(cc, fp32_flops: float, half_flops: float, half: str, call_s: float
+                           ) -> list[tuple[bool, str]]:
+    """Lesson 08's peak probes (``plan.probe_size``) judged: one timed call long enough that a launch
+    (5-10 µs) does not count, and the 16-bit peak at least 2x fp32's where there are tensor cores (datasheets: 8-16x),
+    so that the precision step's Amdahl bound is not the ~1-2x a launch-bound 512³ matmul gave."""
+    ratio = half_flops / fp32_flops
+    tflops = f"{fp32_flops / 1e12:.1f} and {half_flops / 1e12:.1f} TFLOP/s"
+    return [(call_s >= 1e-3, f"one timed call of the fastest probe: {call_s * 1e3:.2f} ms (expected >= 1 ms)"),
+            (ratio >= 2 if tuple(cc) >= (7, 0) else True,
+             f"{half}/fp32 matmul peak: {ratio:.1f}x ({tflops}; tensor cores: expected >= 2x)")]
+
+
+def capstone_peaks() -> None:
+    """The matmul peaks behind lesson 08's precision bound, measured as the lesson measures them on this GPU."""
+    from utils.lessons.putting_it_together import plan, profile
+
+    cc = torch.cuda.get_device_capability(0)
+    half = "bf16" if tuple(cc) >= (8, 0) else "fp16"
+    n, iterations = plan.probe_size(devices.plan(2), devices.hardware())
+    probes = [profile.peak_probe(n, d, torch.device("cuda:0"), iterations) for d in ("fp32", half)]
+    ceilings = machine.measure_ceilings(probes, rounds=3, runs=2, device="cuda:0")[0]
+    print("\n".join(str(c) for c in ceilings))
+    peaks = {c.dtype: c.best for c in ceilings}
+    report(capstone_peak_verdicts(cc, peaks["fp32"], peaks[half], half, probes[1].work / peaks[half]))
+
+
 def overlap_verdicts(ranks: list[dict], peers: bool) -> list[tuple[bool, str]]:
     """Lesson 03's DDP step timed on the GPU (``overlap.timeline`` with NCCL), judged on its slowest rank: read
     on CUDA events, figures inside the step, and with a peer NCCL's kernels overlapping the backward."""
@@ -339,7 +365,7 @@ def _all_reduce_verdict() -> tuple[bool, str]:
 PROBES = {"environment": environment, "nvml": nvml_facts, "fork_safety": fork_safety, "timing": timing,
           "copies": copies, "distributed": distributed, "replayed_topologies": replayed_topologies,
           "profiler": profiler, "regime": regime, "overlap": overlap_probe, "regime_losses": regime_losses,
-          "link": link_probe}
+          "link": link_probe, "capstone_peaks": capstone_peaks}
 
 if __name__ == "__main__":
     PROBES[sys.argv[1]]()

@@ -50,7 +50,7 @@ def phases(python: str, out_dir: Path) -> list[Phase]:
     # SANE of a figure a lesson prints, and is what "verified on this GPU" means in README.
     found = [Phase(name, probe + [name], seconds) for name, seconds in (
         ("environment", 30), ("nvml", 30), ("fork_safety", 90), ("timing", 30), ("profiler", 90),
-        ("regime", 60), ("overlap", 120), ("link", 90), ("regime_losses", 150), ("copies", 60),
+        ("regime", 60), ("capstone_peaks", 60), ("overlap", 120), ("link", 90), ("regime_losses", 150), ("copies", 60),
         ("distributed", 120), ("replayed_topologies", 20))]
     found.append(Phase("gpu tests", [python, "-m", "pytest", "-q", "-m", "gpu", "-p", "no:cacheprovider",
                                      "tests"], 150))  # every test marked gpu

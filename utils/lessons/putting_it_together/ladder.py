@@ -10,7 +10,9 @@ The bounds, one per step, from theory or the machine profile of this run:
 - feeding: (L + C) / max(L, C), lesson 05's, with L the time to load a step's batch and C its compute;
 - precision: Amdahl's bound 1/((1 - f) + f/r), with f the matmuls' share of the profiled step and r the
   low-precision matmul peak over the fp32 one (the machine profile): only the matmuls speed up;
-- compile: none from theory (the fused kernels' gain depends on the step): the row says so;
+- compile: Amdahl's again: fusion shortens at most the time outside the matmuls, so at best 1/f' with f' the
+  matmuls' share of the kept step (the profile's f, shrunk by the precision step's gain over its peak ratio);
+  it is kept only when it also pays back its measured compile in the run (break-even, ``guide.compile_step``);
 - two devices: the number of workers (DDP: each does half the work, nothing may beat N);
 - memory: the bigger batch can at most reach the matmul peak: peak x workers / FLOPs per token.
 """
@@ -25,6 +27,7 @@ from dataclasses import dataclass, field
 import torch
 
 from utils.bench import alternate
+from utils.lessons.putting_it_together import guide
 from utils.lessons.putting_it_together.guide import amdahl
 from utils.lessons.putting_it_together.script import DTYPES, Settings, train
 
@@ -72,13 +75,28 @@ def flops_per_token(s: Settings, vocab: int) -> float:
 ORDER = ("feeding", "precision", "compile", "two devices", "memory")
 
 
+def compile_bound(matmul_share: float, ratio: float = 1.0, precision_gain: float = 1.0
+                  ) -> tuple[float | None, str]:
+    """Amdahl's bound on fusion: it shortens at most the time outside the matmuls. The matmuls' share of the
+    kept step is at least f x gain / ratio (with a low precision kept, its matmuls ran at most ``ratio`` times
+    faster while the step ran ``precision_gain`` times faster), so the bound is at most its inverse."""
+    if matmul_share >= 1:
+        return None, "none from theory: the profile's matmul share is unknown"
+    share = min(1.0, matmul_share * precision_gain / ratio)
+    return 1 / share, f"Amdahl: fusion shortens at most the {1 - share:.0%} of a step outside the matmuls"
+
+
 def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float], feeding_bound: float,
-              vocab: int, max_growth: int = 8, matmul_share: float = 1.0) -> Rung:
+              vocab: int, max_growth: int = 8, matmul_share: float = 1.0, precision_gain: float = 1.0
+              ) -> Rung:
     """The step ``name`` applied to the steps kept so far (``kept``), with its bound; or a skipped rung that
     says why. ``peaks``: matmul FLOP/s per dtype on one thread (the machine profile); ``matmul_share``: the
-    matmuls' share of the profiled step (1.0: the peak ratio alone)."""
+    matmuls' share of the profiled step (1.0: the peak ratio alone); ``precision_gain``: the kept precision
+    step's measured gain (compile's bound). Compile runs when the guide could not judge it without a measured
+    compile: the run measures it."""
     step, s, workers = guide_steps[name], kept.settings, kept.workers
-    if not step.applies:
+    unmeasured_compile = name == "compile" and "not measured" in step.why
+    if not step.applies and not unmeasured_compile:
         return Rung(name, s, workers, None, "", skipped=step.why)
     if name == "feeding":
         return Rung(name, s.scaled(loader_workers=1), workers, feeding_bound,
@@ -90,8 +108,9 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
             f"Amdahl: matmuls {matmul_share:.0%} of a step at the {low}/fp32 peak ratio {ratio:.2f}x"
         return Rung(name, s.scaled(precision=low), workers, amdahl(matmul_share, ratio), what)
     if name == "compile":
-        return Rung(name, s.scaled(compile=True), workers, None,
-                    "none from theory: fusion's gain depends on the step")
+        ratio = peaks.get(s.precision, math.nan) / peaks["fp32"] if s.precision != "fp32" else 1.0
+        bound, what = compile_bound(matmul_share, ratio, precision_gain if s.precision != "fp32" else 1.0)
+        return Rung(name, s.scaled(compile=True), workers, bound, what)
     if name == "two devices":
         if not step.choice.startswith("DDP"):
             return Rung(name, s, workers, None, "", skipped=f"{step.choice}: the script runs DDP only; "
@@ -136,7 +155,7 @@ class Compared:
         return r.bound
 
 
-def compare(kept: Rung, rung: Rung, rounds: int = 2, timeout: float = 180) -> Compared:
+def compare(kept: Rung, rung: Rung, rounds: int = 3, timeout: float = 180) -> Compared:
     """Run the kept settings and the step in turn, ``rounds`` times: a busy moment slows both alike. The order
     alternates (before then step, step then before ...), so that whatever favours the first or the second
     launch of a pair cancels out."""
@@ -147,7 +166,9 @@ def compare(kept: Rung, rung: Rung, rounds: int = 2, timeout: float = 180) -> Co
 @dataclass
 class Climb:
     """The ladder climbed step by step: ``climb.step(name)`` runs a step on the steps kept so far and keeps it
-    when it paid. The notebook calls it one step a cell; the ``capstone`` benchmark, in a loop."""
+    when it paid (compile: when it also pays back its measured compile within ``run_steps``). The notebook
+    calls it one step a cell; the ``capstone`` benchmark, in a loop. Beside each run: its held-out loss at
+    step N, its MFU, and for a step not kept the measured reason (``why``)."""
 
     base: Rung
     steps: dict  # the decision guide's answer, by step name
@@ -155,25 +176,95 @@ class Climb:
     feeding_bound: float
     vocab: int
     max_growth: int = 8
-    rounds: int = 2
-    matmul_share: float = 1.0  # the profile's: precision's Amdahl bound
+    rounds: int = 3
+    matmul_share: float = 1.0  # the profile's: precision's and compile's Amdahl bounds
+    run_steps: int = 0  # the training run a compile must pay back in (0: judged by its gain alone)
     kept: Rung | None = None
     compared: dict = field(default_factory=dict)
     keep: dict = field(default_factory=dict)
     base_runs: list = field(default_factory=list)
+    why: dict = field(default_factory=dict)  # by step: why it was not kept (compile: its break-even)
+    held_out: dict = field(default_factory=dict)  # by step and "baseline": held-out loss at step N
+    mfu: dict = field(default_factory=dict)  # by step and "baseline": model FLOPs utilisation
 
     def step(self, name: str) -> Compared:
         kept = self.kept or self.base
+        gain = self.compared["precision"].gain if self.keep.get("precision") else 1.0
         rung = next_rung(name, kept, self.steps, self.peaks, self.feeding_bound, self.vocab, self.max_growth,
-                         self.matmul_share)
+                         self.matmul_share, gain)
         c = Compared(rung, kept, [], []) if rung.skipped else compare(kept, rung, self.rounds)
         self.compared[name] = c
         if not rung.skipped:
             if kept is self.base:
                 self.base_runs.extend(c.before)
-            self.keep[name] = c.gain > 1.0  # kept when it paid; the next step builds on what was kept
-            self.kept = rung if self.keep[name] else kept
+                self.measure("baseline", kept, c.before)
+            self.measure(name, rung, c.after)
+            self.keep[name], self.why[name] = self.verdict(c)
+            self.kept = rung if self.keep[name] else kept  # the next step builds on what was kept
         return c
+
+    def measure(self, name: str, rung: Rung, runs: list[dict]) -> None:
+        """The run's held-out loss at step N (rank 0's weights, first run) and MFU (median tokens/s)."""
+        if name not in self.held_out:
+            self.held_out[name] = held_out_loss(runs[0], rung.settings)
+        peak = self.peaks.get(rung.settings.precision, self.peaks["fp32"]) * rung.workers
+        tokens_per_s = _median([r["tokens_per_s"] for r in runs])
+        self.mfu[name] = tokens_per_s * flops_per_token(rung.settings, self.vocab) / peak
+
+    def verdict(self, c: Compared) -> tuple[bool, str]:
+        """Kept when it paid; compile also when the run pays back its compile. Else the measured reason."""
+        if c.rung.name == "compile":
+            payback = compile_payback(c, self.run_steps)
+            return c.gain > 1.0 and payback.applies, payback.why
+        return c.gain > 1.0, "" if c.gain > 1.0 else why_slower(c)
+
+
+def step_seconds(result: dict, rung: Rung) -> float:
+    """One optimizer step's seconds, from the run's tokens/s (all workers together)."""
+    s = rung.settings
+    return s.batch_per_worker * s.accumulate * rung.workers * s.context / result["tokens_per_s"]
+
+
+def compile_payback(c: Compared, run_steps: int) -> guide.Step:
+    """The guide's break-even rule on this run's figures: the compile measured as the compiled runs' slowest
+    first step less an eager step, against the eager and compiled steps' medians."""
+    eager = _median([step_seconds(r, c.kept) for r in c.before])
+    compiled = _median([step_seconds(r, c.rung) for r in c.after])
+    compile_s = max(r["first_step_s"] for r in c.after) - eager
+    measured = guide.Profile({"step": eager}, compile_s=compile_s, compiled_step_s=compiled)
+    return guide.compile_step(measured, run_steps or 10**9)
+
+
+def why_slower(c: Compared) -> str:
+    """A step that did not pay: its measured step time against the step before, and what it cost here."""
+    before = _median([step_seconds(r, c.kept) for r in c.before]) * 1e3
+    after = _median([step_seconds(r, c.rung) for r in c.after]) * 1e3
+    measured = f"a step took {after:.0f} ms against {before:.0f} ms before it"
+    core = _median([r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")])
+    cause = {
+        "feeding": "handing a batch over from the loader process costs more than the loading it hides",
+        "precision": f"at width {c.rung.settings.width} the casts autocast adds cost more than the bf16 "
+                     "matmuls save",
+        "two devices": f"rank 0 had {core:.0%} of a core in its timed steps (compute and gloo's threads): "
+                       "the two workers share this machine's cores",
+        "memory": "checkpointing recomputes every block's forward",
+    }.get(c.rung.name, "")
+    return measured + (f"; {cause}" if cause else "")
+
+
+HELD_OUT = (16, 8)  # sequences a batch, batches: the same held-out text for every step, whatever its batch
+
+
+def held_out_loss(result: dict, s: Settings) -> float:
+    """Held-out loss of a run's final weights (rank 0's): serve.held_out_loss on the validation text."""
+    from utils import data, models
+    from utils.lessons.putting_it_together.serve import held_out_loss as on_text
+
+    held_out = data.char_dataset(s.context, "val", max_chars=s.max_chars)
+    model = models.small_gpt(held_out.corpus.vocab_size, seed=s.seed, context=s.context, width=s.width,
+                             depth=s.depth, heads=s.heads)
+    model.load_state_dict(result["state"])
+    return on_text(model.eval(), held_out, *HELD_OUT)
 
 
 def run_rung(rung: Rung, timeout: float = 180) -> dict:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from utils import devices
+import math
+
+from utils import devices, gpu_specs
 from utils.lessons.memory.calculator import Shape
 from utils.lessons.memory.plan import CPU_SHAPE, GPU_SHAPE
 from utils.lessons.putting_it_together.script import Settings
@@ -22,6 +24,17 @@ from utils.lessons.putting_it_together.script import Settings
 LARGE = Shape(vocab=50304, context=1024, width=4096, depth=32, heads=32)
 LARGE_BATCH = 16
 
+# The CPU model's width: bf16 pays only when the matmuls are wide enough for the bf16 units to beat the casts
+# autocast adds. This lesson's step (one thread, 16 x 64 tokens) in bf16 against fp32, measured on an AMX-BF16
+# CPU: 0.95x at width 128, 1.8x at 256 and 384; issue 35 reports 1.2x at 128 and 2.8x at 384 on AVX512-BF16.
+# 256 is the narrowest width at which it paid; 384 costs 2.3x the time a step for no more gain.
+BF16_WIDTH = 256
+PLAIN_WIDTH = 128  # no bf16 units: the lesson's small model, fastest to run
+
+RUN_STEPS = 5000  # the training run the steps are chosen for (compile's break-even); the ladder times a few
+GPU_PROBE_N = 8192  # a GPU's peak probe: n x n x n, compute-bound on every GPU (lesson 01's peak matmul)
+GPU_PROBE_S = 0.01  # ... repeated inside one pair of CUDA events for at least this long at the datasheet peak
+
 
 @dataclass(frozen=True)
 class LessonSettings:
@@ -30,20 +43,55 @@ class LessonSettings:
     steps_compared: int  # N: the loss at step N is compared with the baseline's
     loss_tolerance: dict  # per precision: how far the loss at step N may be from the baseline's
     label: str  # appended to figures: where they were measured
+    width_why: str  # why the model has this width on this machine
+    probe_n: int  # the peak probes' matmul: probe_n³ ...
+    probe_iterations: int  # ... this many times inside one timing (one pair of CUDA events on a GPU)
     max_growth: int = 8  # the memory step grows the batch at most this much (cpu: 2, to stay under 150 s)
+    rounds: int = 3  # paired rounds of each step against the steps kept before it
+    run_steps: int = RUN_STEPS
 
 
-def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None) -> LessonSettings:
-    """CPU sizes in cpu mode (one thread a worker), lesson 06's GPU sizes on GPUs."""
-    shape = CPU_SHAPE if plan.simulated else GPU_SHAPE
+def cpu_width(features: devices.CpuFeatures) -> tuple[int, str]:
+    """The CPU model's width, and why: wide enough for bf16 to pay where the CPU has bf16 units."""
+    if features.bf16_units:
+        return BF16_WIDTH, (f"width {BF16_WIDTH}: this CPU has bf16 units, and bf16 pays only on matmuls this "
+                            "wide (at width 128 the casts cost what the bf16 units save)")
+    return PLAIN_WIDTH, (f"width {PLAIN_WIDTH}: this CPU has no bf16 units, so bf16 cannot pay at any width "
+                         "(autocast converts to fp32 and back); the smallest model is the quickest to run")
+
+
+def probe_size(plan: devices.Plan, hw: devices.Hardware | None) -> tuple[int, int]:
+    """The peak probes' (n, iterations): on a CPU one 512³ matmul (milliseconds on one thread, no launch to
+    hide); on a GPU an n = 8192 matmul, compute-bound, repeated so that one pair of CUDA events holds at
+    least GPU_PROBE_S at the device's fastest datasheet peak (a 512³ matmul: ~1 µs of work, 5-10 µs of launch)."""
+    if plan.simulated or hw is None or not hw.gpus:
+        return 512, 1
+    spec = gpu_specs.spec_for(hw.gpus[0].name)
+    floats = [f for d, f in (spec.peak_flops if spec else {}).items() if d in ("fp32", "bf16", "fp16")]
+    fastest = max(floats, default=1e15)  # a GPU without a datasheet row: about an H100's bf16
+    return GPU_PROBE_N, max(1, math.ceil(GPU_PROBE_S * fastest / (2 * GPU_PROBE_N**3)))
+
+
+def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None,
+                    features: devices.CpuFeatures | None = None) -> LessonSettings:
+    """CPU sizes in cpu mode (one thread a worker; the width from the CPU's bf16 units), lesson 06's GPU sizes
+    on GPUs. ``features`` stands in for this CPU's in tests."""
+    if plan.simulated:
+        width, width_why = cpu_width(devices.cpu_features() if features is None else features)
+        shape = Shape(vocab=CPU_SHAPE.vocab, context=CPU_SHAPE.context, width=width, depth=CPU_SHAPE.depth,
+                      heads=CPU_SHAPE.heads)
+    else:
+        shape, width_why = GPU_SHAPE, f"width {GPU_SHAPE.width}: lesson 06's GPU-sized GPT"
     per_device = 16 if plan.simulated else 32
-    base = Settings(steps=24 if plan.simulated else 60, batch_per_worker=per_device, context=shape.context,
+    probe_n, iterations = probe_size(plan, hw)
+    base = Settings(steps=16 if plan.simulated else 60, batch_per_worker=per_device, context=shape.context,
                     width=shape.width, depth=shape.depth, heads=shape.heads,
                     threads=1 if plan.simulated else None,
                     warmup_steps=4, max_chars=200_000, lr=3e-3, hook="none")
     label = " (simulated on CPU: 1 thread a worker)" if plan.simulated else f" (on {', '.join(plan.devices)})"
     # fp32 sums in another order (DDP's all-reduce): 1e-3; bf16 rounds every matmul's inputs: 3e-2 (lesson 04)
     return LessonSettings(training=base, shape=shape, steps_compared=base.steps, label=label,
+                          width_why=width_why, probe_n=probe_n, probe_iterations=iterations,
                           loss_tolerance={"fp32": 1e-3, "bf16": 3e-2, "fp16": 3e-2},
                           max_growth=2 if plan.simulated else 8)
 

@@ -2,7 +2,7 @@
 apart from its compute (lesson 05's L and C) and the matmul peaks measured (the machine profile), all in one
 launched worker on the plan's first device, so that the notebook itself never starts CUDA.
 
-    found = launch(profile_worker, S.training, PROBE_SIZE, nprocs=1)[0]
+    found = launch(profile_worker, S.training, S.probe_n, S.probe_iterations, nprocs=1)[0]
     found["load"], found["compute"], found["shares"], found["peaks"], found["top"]
 """
 
@@ -60,9 +60,29 @@ def profile_one_step(s: Settings, device):
     return profile_step(one_step, TRACE_DIR, device=str(device), name="08_putting_it_together_step")
 
 
-def profile_worker(s: Settings, probe_size: int = 512) -> dict:
+def peak_probe(n: int, dtype: str, device, iterations: int = 1) -> machine.Probe:
+    """The machine profile's n³ matmul (``machine.matmul_probe``), ``iterations`` of them in one timed call:
+    on a GPU one pair of CUDA events then brackets enough work that the launch (5-10 µs) does not count."""
+    one = machine.matmul_probe(n, dtype, device=str(device), threads=1 if device.type == "cpu" else None)
+    if iterations == 1:
+        return one
+
+    def make():
+        call = one.make()
+
+        def repeated():
+            for _ in range(iterations):
+                call()
+        return repeated
+
+    size = f"{one.size} x {iterations} in one timing"
+    return machine.Probe(one.kind, dtype, one.threads, size, one.work * iterations, one.unit, make)
+
+
+def profile_worker(s: Settings, probe_size: int = 512, iterations: int = 1) -> dict:
     """In a launched worker: L and C, the profile's seconds by part, its top ops and the fp32 and
-    low-precision matmul peaks of this device (one thread on a CPU)."""
+    low-precision matmul peaks of this device (one thread on a CPU; ``iterations`` matmuls a timing on a GPU,
+    plan.probe_size)."""
     from utils.launch import current_device
 
     device = current_device()
@@ -71,19 +91,18 @@ def profile_worker(s: Settings, probe_size: int = 512) -> dict:
         prof = profile_one_step(s, device)
         on_cpu = device.type == "cpu"
         dtypes = ("fp32", "bf16") if on_cpu else ("fp32", "bf16", "fp16")  # fp16: a T4's precision step
-        probes = [machine.matmul_probe(probe_size, dtype, device=str(device), threads=1 if on_cpu else None)
-                  for dtype in dtypes]
+        probes = [peak_probe(probe_size, dtype, device, iterations) for dtype in dtypes]
         ceilings = machine.measure_ceilings(probes, rounds=3, runs=2, device=str(device))[0]
     return {"load": load, "compute": compute, "shares": {"load": load, **prof.by_category},
             "top": prof.top, "peaks": {c.dtype: c.best for c in ceilings},
             "ceilings": [str(c) for c in ceilings]}
 
 
-def look_first(s: Settings, probe_size: int = 512, simulated: bool = True) -> dict:
+def look_first(s: Settings, probe_size: int = 512, simulated: bool = True, iterations: int = 1) -> dict:
     """``profile_worker``'s figures: in this process on a CPU (the profiler's C++ library complains when it
     starts in a launched worker's thread), in one launched worker on a GPU (the notebook never starts CUDA)."""
     if simulated:
-        return profile_worker(s, probe_size)
+        return profile_worker(s, probe_size, iterations)
     from utils.launch import launch
 
-    return launch(profile_worker, s, probe_size, nprocs=1, timeout=300)[0]
+    return launch(profile_worker, s, probe_size, iterations, nprocs=1, timeout=300)[0]

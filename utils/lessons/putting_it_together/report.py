@@ -17,11 +17,16 @@ from utils.palette import KIND_COLORS
 from utils.tables import Table
 
 
-def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, tolerance: dict) -> list[dict]:
-    """The baseline, then one row per step in ``ORDER``: a skipped step with its reason, or its figures."""
+def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, tolerance: dict,
+              held_out: dict | None = None, mfu: dict | None = None, why: dict | None = None) -> list[dict]:
+    """The baseline, then one row per step in ``ORDER``: a skipped step with its reason, or its figures.
+    ``held_out``, ``mfu`` and ``why`` by step (``ladder.Climb``'s): the loss at step N on held-out text (else
+    the last training batch's), the model FLOPs utilisation, and why a step was not kept."""
+    held_out, mfu, why = held_out or {}, mfu or {}, why or {}
     base_tps = _median([r["tokens_per_s"] for r in base_runs])
-    base_loss = base_runs[0]["final_loss"]
+    base_loss = held_out.get("baseline", base_runs[0]["final_loss"])
     rows = [{"step": "baseline", "tokens_per_s": base_tps, "x_prev": 1.0, "x_base": 1.0,
+             "mfu": mfu.get("baseline", math.nan), "why": "",
              "peak": peaks.get("baseline", math.nan), "loss": base_loss, "dloss": 0.0,
              "tol": tolerance["fp32"],
              "loss_ok": True, "same_maths": True,
@@ -33,19 +38,28 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
         if c is None or c.rung.skipped:
             rows.append({"step": name, "skipped": c.rung.skipped if c else "not run"})
             continue
-        loss = c.after[0]["final_loss"]
+        loss = held_out.get(name, c.after[0]["final_loss"])
         tol = tolerance.get(c.rung.settings.precision, tolerance["fp32"])
         bound = c.bound
         rows.append({"step": name, "tokens_per_s": c.tokens_per_s, "x_prev": c.gain,
+                     "mfu": mfu.get(name, math.nan), "why": why.get(name, ""),
                      "x_base": chain * c.gain, "peak": peaks.get(name, math.nan), "loss": loss,
                      "dloss": loss - base_loss, "tol": tol, "loss_ok": abs(loss - base_loss) <= tol,
                      "same_maths": c.rung.same_maths, "bound": bound, "bound_what": c.rung.bound_what,
                      "share": max(0.0, c.gain - 1) / (bound - 1) if bound and bound > 1 else None,
                      "within": bound is None or c.gain <= bound, "kept": kept[name],
-                     "workers": c.rung.workers,
+                     "workers": c.rung.workers, "noise": spread(c.ratios),
                      "ratios": c.ratios, "wall_s": [r["wall_s"] for r in c.before + c.after]})
         chain *= c.gain if kept[name] else 1.0
     return rows
+
+
+def spread(ratios: list[float]) -> float:
+    """The paired rounds' spread around their median: ``claims.paired_spread`` from 4 rounds on; with 2 or 3
+    rounds, half their range (a gain that close to 1x is within noise)."""
+    if len(ratios) >= 4:
+        return claims.paired_spread(ratios)
+    return (max(ratios) - min(ratios)) / 2 if len(ratios) > 1 else 0.0
 
 
 def ran(rows: list[dict]) -> list[dict]:
@@ -62,20 +76,22 @@ def _loss_cell(r: dict) -> str:
 
 
 def headline_table(rows: list[dict], label: str = "") -> Table:
-    """TorchTitan's form: step | tokens/s | x previous | x baseline | peak memory | loss at step N.
-    Tokens/s is the median of the step's own runs; x previous the median of its paired rounds; x baseline
-    the product of the kept steps' x previous (runs minutes apart on a shared machine are not compared
-    directly)."""
+    """TorchTitan's form: step | tokens/s (MFU) | x previous (bound) | x baseline | peak memory | held-out
+    loss at step N. Tokens/s is the median of the step's own runs, MFU its model FLOPs over the matmul peak of its
+    dtype (x workers); x previous the median of its paired rounds, beside its bound; x baseline the product of
+    the kept steps' x previous (runs minutes apart on a shared machine are not compared directly)."""
     out = []
     for r in rows:
         if "skipped" in r:
             out.append((r["step"], "skipped", "", "", "", ""))
             continue
         name = r["step"] + ("" if r["kept"] else " (not kept)")
-        out.append((name, f"{r['tokens_per_s']:,.0f}", f"{r['x_prev']:.2f}x", f"{r['x_base']:.2f}x",
-                    f"{r['peak'] / 2**20:.1f} MiB", _loss_cell(r)))
-    return Table(["step", "tokens/s", "x previous", "x baseline", "peak memory", "loss at step N"], out,
-                 title=f"The ledger of steps{label}")
+        mfu = f" ({r['mfu']:.0%})" if not math.isnan(r["mfu"]) else ""
+        bound = f" (≤ {r['bound']:.2f}x)" if r["bound"] else ""
+        out.append((name, f"{r['tokens_per_s']:,.0f}{mfu}", f"{r['x_prev']:.2f}x{bound}",
+                    f"{r['x_base']:.2f}x", f"{r['peak'] / 2**20:.1f} MiB", _loss_cell(r)))
+    return Table(["step", "tokens/s (MFU)", "x previous (bound)", "x baseline", "peak memory",
+                  "held-out loss, step N"], out, title=f"The ledger of steps{label}")
 
 
 def detail_table(rows: list[dict]) -> Table:
@@ -89,10 +105,12 @@ def detail_table(rows: list[dict]) -> Table:
         share = f"{r['share']:.0%}" if r["share"] is not None else ""
         rounds = ", ".join(f"{x:.2f}x" for x in r["ratios"])
         check = "same maths" if r["same_maths"] else "changes the maths"
+        why = ("; " + ("" if r["step"] == "compile" else "not kept: ") + r["why"]) if r.get("why") else ""
         out.append((r["step"], bound, share, rounds, f"{r['dloss']:+.4f} (tol {r['tol']:g}, {check})",
-                    r["bound_what"]))
+                    r["bound_what"] + why))
     return Table(["step", "bound (x previous)", "share of the bound's gain", "paired rounds (x previous)",
-                  "loss - baseline's", "what the bound is"], out, title="Each step's bound, rounds and loss",
+                  "held-out loss - baseline's", "what the bound is"], out,
+                 title="Each step's bound, rounds and loss",
                  wrap=40)
 
 
@@ -139,7 +157,7 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
             out.append(claims.against_speedup(f"{r['step']}: x previous", r["x_prev"], r["bound"],
                                               r.get("noise", 0.0), slower="slower than the step before"))
         if r["same_maths"]:
-            out.append(claims.Claim(f"{r['step']}: loss at step N", f"{r['loss']:.4f}",
+            out.append(claims.Claim(f"{r['step']}: held-out loss at step N", f"{r['loss']:.4f}",
                                     f"baseline {r['loss'] - r['dloss']:.4f} ± {r['tol']:g}",
                                     "kept" if r["loss_ok"] else "not kept"))
     last = final(rows)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import resource
+import time
 
 import torch
 from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import apply_activation_checkpointing
@@ -51,15 +53,20 @@ def loader(s: Settings, dataset, sampler, device) -> DataLoader:
 
 
 def prepare(s: Settings, model: torch.nn.Module, device) -> tuple[torch.nn.Module, torch.nn.Module]:
-    """The model the loop calls, and the DDP wrapper (or the model) that owns ``no_sync``."""
+    """The model the loop calls, and the DDP wrapper (or the model) that owns ``no_sync``.
+
+    ``torch.compile`` compiles the model before DDP wraps it: one worker's graph, which a second worker finds
+    in compile's on-disk cache. The cost: DDP's all-reduce starts after the whole compiled backward, where
+    ``torch.compile(DDP(model))`` splits the graph at DDP's buckets to overlap them, at more compile time."""
     if s.checkpointing:  # each block keeps only its input; backward recomputes the rest
         apply_activation_checkpointing(model, check_fn=lambda m: isinstance(m, models.Block))
-    wrapped = model
+    wrapped = torch.compile(model) if s.compile else model
     if torch.distributed.get_world_size() > 1:  # DDP only when there is a second worker to average with
-        wrapped = DDP(model, device_ids=[device.index] if device.type == "cuda" else None, **s.ddp_options())
+        ids = [device.index] if device.type == "cuda" else None
+        wrapped = DDP(wrapped, device_ids=ids, **s.ddp_options())
         keep_until_exit(wrapped)  # freed at return, it could deadlock gloo's teardown (utils.launch)
         register_hook(wrapped, s.hook, s.powersgd_rank, s.powersgd_start)
-    return (torch.compile(wrapped) if s.compile else wrapped), wrapped
+    return wrapped, wrapped
 
 
 def train_step(model, owner, optimizer, scaler, batches, s: Settings, device) -> torch.Tensor:
@@ -91,7 +98,7 @@ def train(s: Settings) -> dict:
     """Train the small GPT with ``s`` on every worker (under ``launch`` or ``torchrun``). Lesson 08.
 
     Returns lesson 03's summary (``losses``, ``final_loss``, ``start_step``, ``samples_per_s``; rank 0: the
-    weights) plus ``tokens_per_s`` and ``peak_bytes``."""
+    weights) plus ``tokens_per_s``, ``peak_bytes`` and ``first_step_s``."""
     with threads(s.threads), process_group() as planned_device:
         device = torch.device(s.device) if s.device else planned_device
         dataset = settings.text_data(s)
@@ -101,17 +108,20 @@ def train(s: Settings) -> dict:
         feed = loader(s, dataset, sampler, device)
         batches = recipe.micro_batches(feed, sampler, start=start * s.accumulate)
         scaler = torch.amp.GradScaler(device.type, enabled=s.precision == "fp16")
-        losses = []
+        losses, begun, first_step_s = [], time.perf_counter(), math.nan
         with Meter(s, start, device) as meter:
             for step in range(start, s.steps):
                 with meter.step(step):
                     loss = train_step(step_model, owner, optimizer, scaler, batches, s, device)
                 losses.append(recipe.mean_over_ranks(loss))  # the one wait for the device in each step
+                if step == start:  # with torch.compile, the first step pays the compile
+                    first_step_s = time.perf_counter() - begun
                 meter.progress(losses[-1])
                 due = (step + 1) % s.checkpoint_every == 0
                 if s.checkpoint and torch.distributed.get_rank() == 0 and due:
                     checkpoint.save(s.checkpoint, model, optimizer, step + 1)  # atomic
         result = recipe.summary(s, model, losses, start, meter)
         result["tokens_per_s"] = result["samples_per_s"] * s.context
+        result["first_step_s"] = first_step_s
         result["peak_bytes"], result["peak_what"] = peak_memory(device)
         return result
