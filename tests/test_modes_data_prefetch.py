@@ -140,3 +140,46 @@ def test_uneven_reads_keep_the_epochs_load(machine):
     weights = uneven_weights(s.items, s.batch, s.uneven_every, s.uneven_factor)
     assert abs(weights.mean().item() - 1) < 1e-6 and abs(weights.max().item() - s.uneven_factor) < 1e-5
     assert s.uneven_factor > 1
+
+
+def test_on_a_gpu_the_cnn_is_widened_until_its_step_is_compute(machine):
+    from utils import gpu_specs
+    from utils.lessons.data_prefetch.plan import (ASSUMED_EFFICIENCY, TARGET_STEP_MS, UNKNOWN_GPU_FP32,
+                                                  cnn_step_flops)
+
+    s = settings(machine)
+    if machine.mode == "cpu":
+        assert s.model_scale == 1.0  # the paced step stands in for the device: the article's CNN as it is
+        return
+    spec = gpu_specs.spec_for(machine.hw.gpus[0].name)
+    rate = ASSUMED_EFFICIENCY * (spec.peak_flops["fp32"] if spec else UNKNOWN_GPU_FP32)
+    estimate_ms = cnn_step_flops(s.model_scale, s.batch) / rate * 1e3
+    assert 0.7 * TARGET_STEP_MS <= estimate_ms <= TARGET_STEP_MS  # tens of ms: compute, not ~100 launches
+    assert cnn_step_flops(1.0, s.batch) / rate * 1e3 < 5  # the article's CNN as it is: the 1-3 ms
+    weights = 4 * sum(p.numel() for p in __import__("utils.models", fromlist=["m"]).ArticleCNN(
+        scale=s.model_scale).parameters())
+    assert weights < machine.hw.gpus[0].memory_total / 100  # a small share of the GPU
+
+
+def test_a_faster_gpu_gets_a_wider_cnn(machine):
+    from utils import devices as d
+    from utils.lessons.data_prefetch.plan import model_scale_for
+
+    t4, h100 = d.GPU(0, "Tesla T4"), d.GPU(0, "NVIDIA H100 80GB HBM3")
+    assert 1.0 < model_scale_for(t4, 512) < model_scale_for(h100, 512)
+
+
+def test_the_recipe_follows_the_plan(machine):
+    from utils.lessons.data_prefetch.plan import recipe
+
+    s = settings(machine)
+    cores = machine.hw.cpu_cores
+    pays = machine.mode != "cpu"
+    rows = {knob: (value, why) for knob, value, why in recipe(s, cores, compression_pays=pays)}
+    assert rows["pin_memory"][0] == ("True" if machine.mode != "cpu" else "False (no GPU here)")
+    assert f"{max(1, cores // s.ranks)} a rank with {s.ranks}" in rows["num_workers"][0]
+    assert rows["persistent_workers"][0] == "True"
+    assert ("Prefetcher" in rows["the copy to the device"][0]) == (machine.mode != "cpu")
+    assert rows["images across the link"][0].startswith("uint8" if machine.mode != "cpu" else "float32")
+    assert "images across the link" not in {k for k, *_ in recipe(s, cores)}  # not measured: no advice
+    assert all(len(value) <= 52 and len(why) <= 104 for value, why in rows.values())  # the table's wrap

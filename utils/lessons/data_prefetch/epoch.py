@@ -195,23 +195,31 @@ def median_epoch(batches: Iterable, step: Callable, epochs: int = 3, warm_up: in
     return results[len(results) // 2], [r.seconds for r in results]
 
 
+def ratio_spread(slow: list[float], fast: list[float], floor: float = 0.02) -> float:
+    """How far the speed-up median(slow) / median(fast) may be off, from two settings' measured epochs: down
+    to the least favourable pairing, min(slow) / max(fast), and at least ``floor`` (2 %) of it: paced steps
+    and sleeping reads give spreads of 0.00 s that do not make a 1 % gap real (lesson 05). The spread covers
+    1x exactly when the two settings' epochs overlap."""
+    value = statistics.median(slow) / statistics.median(fast)
+    return max(value - min(slow) / max(fast), floor * value)
+
+
 def compare_medians(seconds: dict, limit: float, floor: float = 0.02) -> str:
     """Whether settings' median epochs differ by more than noise, in one sentence (lesson 05).
 
-    ``seconds`` maps a setting to its measured epochs' seconds; ``limit`` is their common bound. The noise is
-    the widest spread of one setting's own epochs, but at least ``floor`` (2 %) of the median epoch: a spread
-    of 0.00 s (a paced step, sleeps for reads) does not make a 0.01 s gap real. The gap is given relative to
-    the bound too.
+    ``seconds`` maps a setting to its measured epochs' seconds; ``limit`` is their common bound. The slowest
+    and the fastest setting differ when their epochs do not overlap and their medians are more than ``floor``
+    apart (``ratio_spread``): one epoch slowed by another program does not decide it.
     """
-    medians = [statistics.median(s) for s in seconds.values()]
-    gap = max(medians) - min(medians)
-    spread = max(max(s) - min(s) for s in seconds.values())
-    noise = max(spread, floor * statistics.median(medians))
-    verdict = ("within the noise: these settings perform the same here" if gap <= noise
-               else "more than the noise: a real difference in this run")
-    return (f"the medians differ by {gap:.2f} s at most ({gap / limit:.1%} of the bound, {limit:.2f} s); the noise "
-            f"is {noise:.2f} s (the larger of the widest spread, {spread:.2f} s, and {floor:.0%} of the median "
-            f"epoch): {verdict}")
+    by_median = sorted(seconds, key=lambda k: statistics.median(seconds[k]))
+    fast, slow = seconds[by_median[0]], seconds[by_median[-1]]
+    gap = statistics.median(slow) - statistics.median(fast)
+    real = statistics.median(slow) / statistics.median(fast) - ratio_spread(slow, fast, floor) > 1
+    verdict = ("more than the noise: a real difference in this run" if real
+               else "within the noise: these settings perform the same here")
+    return (f"the medians differ by {gap:.2f} s at most ({gap / limit:.1%} of the bound, {limit:.2f} s); the "
+            f"slowest setting's epochs ({min(slow):.2f}-{max(slow):.2f} s) against the fastest's "
+            f"({min(fast):.2f}-{max(fast):.2f} s), with a {floor:.0%} floor: {verdict}")
 
 
 def best_of_epochs(batches: Iterable, step: Callable, epochs: int = 2) -> EpochResult:

@@ -11,15 +11,25 @@ batches 32x larger: at 16 images a step is a few kernel launches, and the loader
 between processes, a pinned copy) would swamp both terms. Larger batches still, and the loader's per-image CPU
 work (slicing, collating, the shared-memory hand-over of the workers) starts to compete with the reads on a
 host with few cores (Colab's two): 512 keeps the reads the larger part.
+
+The lesson's story needs the same balance on every device: a batch's read a little longer than a step
+(``LOAD_PER_STEP``), so that one loader cannot hide it and two can. The article's CNN on 512 images is 1-3 ms
+on a T4 (mostly kernel launches), far below any read: on a GPU the CNN is widened (``model_scale``, from the
+GPU's datasheet) until its step is compute, about ``TARGET_STEP_MS``, and the reads are then sized to the step
+the run measures (``sized_reads``). In cpu mode the paced step and the reads already have that balance.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from utils import devices
+from utils import devices, gpu_specs
 
 BATCHES_PER_EPOCH = 32  # in every mode: the timelines, the first-batch start-up and the warm-up read the same
+LOAD_PER_STEP = 1.2  # a batch's read / a step: one loader cannot hide it (L > C), two can (L/2 < C)
+TARGET_STEP_MS = 40.0  # the step the lesson wants: cpu mode paces to it, a GPU's CNN is sized to it
+ASSUMED_EFFICIENCY = 0.3  # share of the fp32 datasheet peak a small CNN's step reaches (an estimate)
+UNKNOWN_GPU_FP32 = 10e12  # FLOP/s assumed for a GPU the datasheet table does not know
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,7 @@ class Settings:
     uneven_factor: float  # ... and the others faster: the same L, uneven reads (dataset.uneven_weights)
     ranks: int  # DDP ranks of section 6, each with its own loader (the plan's world size)
     rank_worker_counts: tuple[int, ...]  # workers per rank there: 0, the cores divided between ranks, more
+    model_scale: float  # the CNN's widths x this (ArticleCNN(scale=...)): 1 in cpu mode, sized on a GPU
     pin_memory: bool  # page-locked batches: only where a GPU copies them (without one torch warns)
     transfer_images: int  # images of 3 x transfer_side x transfer_side for the transfer measurements
     transfer_side: int
@@ -57,9 +68,12 @@ class Settings:
     def describe(self) -> str:
         """The settings in one line, for the notebook's set-up cell."""
         step = (f"each step held to at least {self.step_ms:.0f} ms (a GPU's speed, simulated)" if self.step_ms
-                else "the real step, as fast as the GPU runs it")
+                else f"the real step of the CNN widened {self.model_scale:g}x (a step of about "
+                     f"{TARGET_STEP_MS:.0f} ms by the datasheet), as fast as the GPU runs it")
+        read = (f"a read {self.read_ms_per_item:g} ms an image" if self.simulated else
+                f"a batch's read sized to {LOAD_PER_STEP:g}x the measured step (section 1)")
         return (f"the step runs on {self.device}: {step}; {self.items:,} images in batches of {self.batch:,} "
-                f"({self.items // self.batch} batches an epoch), a read {self.read_ms_per_item:g} ms an image, "
+                f"({self.items // self.batch} batches an epoch), {read}, "
                 f"{self.open_ms:.0f} ms to open per reading process")
 
 
@@ -72,13 +86,49 @@ def rank_workers(plan: devices.Plan, hw: devices.Hardware | None) -> tuple[int, 
     return tuple(dict.fromkeys(min(w, per_rank_batches) for w in (0, divided, max(cores, 2 * divided))))
 
 
+def cnn_step_flops(scale: float, batch: int) -> float:
+    """FLOPs of one training step of ``models.ArticleCNN(scale=scale)`` on ``batch`` 28x28 images.
+
+    Forward per image (2 FLOPs a multiply-add): conv1 24*24 outputs x 25 taps x c1, conv2 8*8 x 25*c1 taps x
+    c2, fc1 16*c2 -> hidden, fc2 hidden -> 10. Backward costs twice the forward, except conv1's input
+    gradient, which nothing needs (the images): 3 x forward - conv1.
+    """
+    c1, c2, hidden = round(20 * scale), round(50 * scale), round(500 * scale)
+    conv1 = 2 * 24 * 24 * 25 * c1
+    forward = conv1 + 2 * 8 * 8 * 25 * c1 * c2 + 2 * 16 * c2 * hidden + 2 * hidden * 10
+    return batch * (3 * forward - conv1)
+
+
+def model_scale_for(gpu: devices.GPU | None, batch: int) -> float:
+    """The CNN's width multiplier whose step takes about ``TARGET_STEP_MS`` on ``gpu`` at
+    ``ASSUMED_EFFICIENCY`` of its fp32 datasheet peak (never below 1): compute, not kernel launches.
+    Lesson 05."""
+    spec = gpu_specs.spec_for(gpu.name if gpu else None)
+    flops_per_second = ASSUMED_EFFICIENCY * (spec.peak_flops["fp32"] if spec else UNKNOWN_GPU_FP32)
+    target = flops_per_second * TARGET_STEP_MS / 1e3
+    scale = 1.0
+    while cnn_step_flops(scale + 0.5, batch) <= target:  # the step grows about as scale squared
+        scale += 0.5
+    return scale
+
+
+def sized_reads(s: Settings, step_seconds: float) -> Settings:
+    """``s`` with each read sized to the step measured in the run: a batch's read ``LOAD_PER_STEP`` x the
+    step, so that one loader cannot hide it and two can, on any GPU (lesson 05). In cpu mode the step is
+    paced to ``step_ms`` and the reads were set for it: ``s`` is returned unchanged."""
+    if s.simulated:
+        return s
+    return replace(s, read_ms_per_item=LOAD_PER_STEP * step_seconds * 1e3 / s.batch)
+
+
 def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None) -> Settings:
     """Lesson 05's settings for this plan: CPU sizes and a paced step in cpu mode, GPU sizes on a GPU.
 
-    A batch's read costs about the same wall time in every mode (48 ms on CPU, 41 ms on a GPU: faster storage
-    for a faster device), so loading stays a term worth hiding; what the step costs is measured in the run.
-    On a GPU the read (80 us an image) stays well above the CPU work a loader does per image (a few us), so
-    two loaders can halve the load term even on a host with few cores.
+    A batch's read costs about the same wall time in every mode (48 ms on CPU, 41 ms on a GPU before the
+    run sizes it to the measured step with ``sized_reads``), so loading stays a term worth hiding. On a GPU
+    the read (tens of us an image) stays well above the CPU work a loader does per image (a few us), so two
+    loaders can halve the load term even on a host with few cores. Lab 05 and the ``prefetch`` benchmark use
+    these reads with the article's CNN as it is (``model_scale`` is the lesson's).
     """
     device = plan.devices[0]
     if plan.simulated:
@@ -86,7 +136,7 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None) -> Settings
                         read_ms_per_item=3.0, open_ms=200.0, step_ms=40.0, torch_threads=1,
                         worker_counts=(1, 2, 4), prefetch_factors=(1, 2, 4), uneven_every=8,
                         uneven_factor=4.0, ranks=plan.world_size,
-                        rank_worker_counts=rank_workers(plan, hw), pin_memory=False,
+                        rank_worker_counts=rank_workers(plan, hw), model_scale=1.0, pin_memory=False,
                         transfer_images=32, transfer_side=224, pcie_bandwidth=None,
                         label=" (simulated on CPU)", load_label=" (simulated storage, read on the CPU)",
                         transfer_label=" (simulated on CPU: host memory stands in for the link)")
@@ -95,10 +145,36 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None) -> Settings
     return Settings(device=device, simulated=False, batch=512, items=512 * BATCHES_PER_EPOCH,
                     read_ms_per_item=0.08, open_ms=200.0, step_ms=0.0, torch_threads=None,
                     worker_counts=(1, 2, 4), prefetch_factors=(1, 2, 4), uneven_every=8, uneven_factor=4.0,
-                    ranks=plan.world_size, rank_worker_counts=rank_workers(plan, hw), pin_memory=True,
+                    ranks=plan.world_size, rank_worker_counts=rank_workers(plan, hw),
+                    model_scale=model_scale_for(gpu, 512), pin_memory=True,
                     transfer_images=128, transfer_side=224, pcie_bandwidth=gpu.pcie_bandwidth if gpu else None,
                     label=f" (step on {name})", load_label=" (simulated storage, read on the CPU)",
                     transfer_label=f" (host to {device} over PCIe)")
+
+
+def recipe(s: Settings, cores: int, compression_pays: bool | None = None) -> list[tuple[str, str, str]]:
+    """Where to start on this machine: (knob, set it to, why) for each knob the lesson measured, chosen from
+    the plan (lesson 05). ``compression_pays``: section 5's net verdict in this run (None: not measured)."""
+    on_gpu = not s.simulated
+    one, each = max(1, cores), max(1, cores // s.ranks)
+    rows = [
+        ("num_workers", f"{one} with one training process, {each} a rank with {s.ranks}",
+         "the host's cores divided between the training processes; fewer when L/w < C already"),
+        ("persistent_workers", "True", "the workers' start-up is paid once, not every epoch"),
+        ("prefetch_factor", "2 (torch's default); 4 if reads are uneven",
+         "a deeper queue absorbs slow batches; it never moves the bound"),
+        ("pin_memory", "True" if on_gpu else "False (no GPU here)",
+         "page-locked batches copy faster and asynchronously to a GPU" if on_gpu else
+         "it only speeds up copies to a GPU (torch warns without one)"),
+        ("the copy to the device",
+         "non_blocking=True, through a Prefetcher" if on_gpu else "nothing to do here",
+         "the next batch crosses on a side stream while this one computes" if on_gpu else
+         "the batch is already where the step runs"),
+    ]
+    if compression_pays is not None:
+        rows.append(("images across the link", "uint8, converted on the device" if compression_pays else
+                     "float32, unless the link is the slow part", "section 5's net speed-up in this run"))
+    return rows
 
 
 def current_settings() -> Settings:

@@ -48,7 +48,7 @@ def rank_epoch(s: Settings, workers: int, epochs: int = 2, cpu_reads: bool = Fal
         wait, work = (0.0, s.read_seconds) if cpu_reads else (s.read_seconds, 0.0)
         data = SlowDigits(s.items, wait, open_seconds=s.open_ms / 1e3, cpu_seconds=work)
         sampler = DistributedSampler(data, num_replicas=world, rank=rank, shuffle=False)  # 1/world of items
-        model = models.ArticleCNN(seed=0).to(device)
+        model = models.ArticleCNN(seed=0, scale=s.model_scale).to(device)  # widened on a GPU (plan.py)
         ddp = DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
         step = paced(train_step(ddp, device), min_seconds=s.step_seconds)  # gradients all-reduced each step
         with loader_notes(show=False):  # workers past the cores: section 2 explained torch's warning

@@ -12,6 +12,7 @@ import string
 import textwrap
 
 from utils import plots
+from utils.claims import Claim, bound_verdict
 from utils.lessons.data_prefetch.epoch import bound_formula
 from utils.tables import Table
 
@@ -21,6 +22,18 @@ WIDTH = 110  # the course's widest visible line
 def say(text: str) -> None:
     """Print ``text`` folded at 110 characters, each paragraph (``\\n``) apart. Lesson 05."""
     print("\n".join(textwrap.fill(part, WIDTH, subsequent_indent="  ") for part in text.split("\n")))
+
+
+NOISE = 0.02  # single epochs: a gap under 2 % is noise (L and C, which make every bound, are measured too)
+
+
+def epoch_claim(claim: str, seconds: float, limit: float, loaders: int) -> Claim:
+    """An epoch beside its bound, the shortest epoch its configuration allows: the verdict is the share of
+    the bound's speed reached, 1/epoch against 1/bound; an epoch under its bound by less than ``NOISE`` is
+    at the bound, within noise (lesson 05)."""
+    verdict = ("at the bound (within noise)" if 1 < limit / seconds <= 1 + NOISE
+               else bound_verdict(1 / seconds, 1 / limit))
+    return Claim(claim, f"{seconds:.2f} s", f"bound {bound_formula(loaders)} = {limit:.2f} s", verdict)
 
 
 def keys(results: dict) -> dict[str, str]:

@@ -1,12 +1,13 @@
 """Lesson 05's transfer compression: a batch of images moved as float32, or as uint8 and converted there.
 
-    result = measure_transfer(32, "cuda:0")      # 3 x 224 x 224 images
-    result.byte_ratio                            # 4.0: one byte per pixel instead of four
+    result = measure_compression(devices.plan(1), 32, "cuda:0")   # 3 x 224 x 224 images, 3 paired rounds
+    result.byte_ratio, result.speedup, result.spread             # 4.0, net speed-up (convert included), noise
     host_to_device(128, "cuda:0")                # {"pageable": s, "pinned": s}: the same copy from each memory
 """
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 import torch
@@ -16,43 +17,63 @@ from utils.lessons.data_prefetch.dataset import decode_into
 
 
 @dataclass
-class TransferResult:
-    """Moving one batch of images as float32 vs as uint8 converted on the device (lesson 05)."""
+class Compression:
+    """A batch moved as float32, or as uint8 then converted on the device, in paired rounds (lesson 05).
+
+    Each round crosses the link with both batches and times the conversion once, so that the three times of
+    a round met the same machine. Seconds, one per round.
+    """
 
     float_bytes: int
     uint8_bytes: int
-    float_seconds: float  # copy float32
-    uint8_seconds: float  # copy uint8 only
-    uint8_decode_seconds: float  # copy uint8, then convert on the device
+    float_link: list[float]  # the float32 batch across the link
+    uint8_link: list[float]  # the uint8 batch across the link
+    convert: list[float]  # uint8 -> normalised float32, on the device where it landed
 
     @property
     def byte_ratio(self) -> float:
         return self.float_bytes / self.uint8_bytes
 
+    @property
+    def ratios(self) -> list[float]:
+        """Per round: float32 across / (uint8 across + convert): the net speed-up of compressing."""
+        return [f / (u + c) for f, u, c in zip(self.float_link, self.uint8_link, self.convert)]
 
-def measure_transfer(n_images: int, device, side: int = 224, repeats: int = 5) -> TransferResult:
-    """Time moving ``n_images`` 3 x side x side images to ``device``: float32, uint8, uint8 + convert there.
+    @property
+    def speedup(self) -> float:
+        return statistics.median(self.ratios)
 
-    On a GPU the source is pinned and the copy crosses PCIe; on CPU the "transfer" is a copy in memory. Every
-    destination, the converted float32 images included, is allocated once on the device, as a training loop's
-    buffers are after its first batch; the conversion is ``decode_images``' own (``/ 255``, then normalise).
-    """
-    device = str(device)
-    on_gpu = device.startswith("cuda")
-    images = torch.randint(0, 256, (n_images, 3, side, side), dtype=torch.uint8)  # 1 byte a pixel
-    as_float = images.float()  # the same images, 4 bytes a pixel
-    if on_gpu:
-        images, as_float = images.pin_memory(), as_float.pin_memory()
-    float_dst, uint8_dst = torch.empty_like(as_float, device=device), torch.empty_like(images, device=device)
-    decoded = torch.empty_like(float_dst)  # where the conversion writes, on the device
+    @property
+    def spread(self) -> float:
+        """Half the range of the rounds' ratios: how far a round strays from the median."""
+        return (max(self.ratios) - min(self.ratios)) / 2
 
-    def timed(copy):
-        return bench.measure(copy, repeats=repeats, device=device).median
+    def median(self, name: str) -> float:
+        return statistics.median(getattr(self, name))
 
-    float_s = timed(lambda: float_dst.copy_(as_float, non_blocking=on_gpu))
-    uint8_s = timed(lambda: uint8_dst.copy_(images, non_blocking=on_gpu))
-    decode_s = timed(lambda: decode_into(uint8_dst.copy_(images, non_blocking=on_gpu), decoded))
-    return TransferResult(as_float.numel() * 4, images.numel(), float_s, uint8_s, decode_s)
+
+def convert_seconds(n_images: int, device, side: int = 224, repeats: int = 5) -> float:
+    """Median seconds to convert ``n_images`` uint8 3 x side x side images to normalised float32 on
+    ``device``: ``decode_images``' arithmetic into a buffer allocated once, as a training loop's is after
+    its first batch."""
+    images = torch.randint(0, 256, (n_images, 3, side, side), dtype=torch.uint8, device=device)
+    decoded = torch.empty(images.shape, device=device)  # float32, 4 bytes a pixel
+    return bench.measure(lambda: decode_into(images, decoded), repeats=repeats, device=device).median
+
+
+def measure_compression(link_plan, n_images: int, device, side: int = 224, rounds: int = 3) -> Compression:
+    """``rounds`` paired rounds: the float32 and the uint8 batch across ``link_plan``'s link
+    (``machine.measure_link``), and the conversion on ``device``. Lesson 05."""
+    from utils import machine
+
+    sizes = batch_bytes(n_images, side)
+    result = Compression(sizes["float32"], sizes["uint8"], [], [], [])
+    for _ in range(rounds):
+        link = machine.measure_link(link_plan, [sizes["float32"], sizes["uint8"]])
+        result.float_link.append(link.seconds[0])
+        result.uint8_link.append(link.seconds[1])
+        result.convert.append(convert_seconds(n_images, device, side))
+    return result
 
 
 def host_to_device(n_images: int, device, side: int = 224, repeats: int = 5) -> dict[str, float]:
