@@ -221,3 +221,113 @@ def test_offload_counts_each_direction_and_the_cpu_step():
     assert cost.host_to_device == 2 * 500 * 4 and cost.device_to_host == 500 * 4
     assert cost.link_seconds == 4.0 and cost.adamw_seconds == 5.0 and cost.seconds == 9.0
     assert offload.adamw_rate(numel=2**12, repeats=1) > 0
+
+
+# --- issue 39: autocast as it is, GPT-2's real count, the snapshot's picture, the out-of-memory message
+
+
+def test_the_autocast_layout_is_what_autograd_saves_under_autocast():
+    model, _ = measure.new_model(SMALL, "cpu")
+    x, y = measure.batch_of(SMALL, 4, "cpu")
+    saved = measure.saved_by_layer(model, x, y, loss_fn=tricks.autocast_loss("bf16"))
+    b = estimate(SMALL, 4, precision="bf16 autocast")
+    copies = b.lines["weight copies"]  # 16-bit weight copies: saved for backward, so counted by the hook
+    assert sum(saved.values()) == sum(b.activations_by_layer.values()) + copies
+    assert copies == 2 * SMALL.matmul_weights()
+    fp32 = estimate(SMALL, 4)
+    assert b.state == fp32.state and b.lines["master weights"] == 0  # fp32 weights and state, no master copy
+    for precision in ("fp32", "bf16", "bf16 mixed"):  # the others have no copies, and are unchanged by them
+        assert estimate(SMALL, 4, precision=precision).lines["weight copies"] == 0
+
+
+def test_gpt2_smalls_tied_head_gives_its_real_parameter_count():
+    gpt2 = Shape(vocab=50257, context=1024, width=768, depth=12, heads=12, tied_head=True)
+    assert gpt2.parameters() == 124_439_808  # GPT-2 small's count
+    assert replace(gpt2, tied_head=False).parameters() - gpt2.parameters() == 50257 * 768
+    with pytest.raises(ValueError, match="untied head"):
+        gpt2.gpt_kwargs()  # the course's GPT cannot build it
+
+
+def test_the_memory_timeline_adds_up_to_the_measured_peak_and_marks_the_phases():
+    from utils.lessons.memory import snapshot
+
+    model, optimizer = measure.new_model(TINY, "cpu")
+    x, y = measure.batch_of(TINY, 4, "cpu")
+    step = measure.training_step(model, optimizer, x, y)
+    series = snapshot.memory_timeline(step, model, optimizer, "cpu")
+    totals = [sum(v for k, v in s.items() if k != "phase") for s in series]
+    peak = measure.measure_peak(step, model, optimizer, "cpu").peak
+    assert max(totals) == pytest.approx(peak, rel=0.01)
+    phases = [s["phase"] for s in series]
+    assert phases[0] == "forward" and "backward" in phases and phases[-1] == "optimizer step"
+    assert phases[totals.index(max(totals))] in ("forward", "backward")  # the peak: where backward starts
+    fig = snapshot.plot_timeline(series, "t", simulated=True)
+    assert "simulated on CPU" in fig.texts[0].get_text()
+
+
+def test_an_out_of_memory_message_reads_field_by_field():
+    from utils.lessons.memory import snapshot
+
+    real = ("CUDA out of memory. Tried to allocate 1.22 GiB. GPU 0 has a total capacity of 15.77 GiB of "
+            "which 959.44 MiB is free. Process 12447 has 14.83 GiB memory in use. Of the allocated memory "
+            "14.01 GiB is allocated by PyTorch, and 472.05 MiB is reserved by PyTorch but unallocated. If "
+            "reserved but unallocated memory is large try setting "
+            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
+    values = {field: value for field, value, _ in snapshot.read_oom(real)}
+    assert values == {"tried to allocate": "1.22 GiB", "total capacity": "15.77 GiB", "free": "959.44 MiB",
+                      "this process": "14.83 GiB", "allocated by PyTorch": "14.01 GiB",
+                      "reserved but unallocated": "472.05 MiB"}
+    assert "does not fit" not in snapshot.diagnosis(real) and "needs more memory" in snapshot.diagnosis(real)
+    simulated = snapshot.simulated_oom(3 * 2**30, 14.75 * 2**30, 13 * 2**30, reserved_unused=4 * 2**30)
+    fields = {field: value for field, value, _ in snapshot.read_oom(simulated)}
+    assert fields["tried to allocate"] == "3.00 GiB" and fields["reserved but unallocated"] == "4.00 GiB"
+    assert "fragmentation" in snapshot.diagnosis(simulated)
+    assert [f for f, *_ in snapshot.read_oom(simulated)] == [f for f, *_ in snapshot.read_oom(real)]
+    assert snapshot.real_oom("cpu") is None
+    assert snapshot.format_size(512) == "512 bytes" and snapshot.format_size(3 * 2**20) == "3.00 MiB"
+
+
+def test_the_gpt2_oom_walk_fails_where_the_memory_runs_out():
+    from utils.lessons.memory import snapshot
+
+    gpt2 = Shape(vocab=50257, context=1024, width=768, depth=12, heads=12, tied_head=True)
+    request, allocated, what = snapshot.first_failure(gpt2, 16, 14.75 * 2**30)
+    assert allocated + request > 14.75 * 2**30 >= allocated
+    assert what in ("the logits", "the logits' log-softmax", "the logits' gradient")
+    assert snapshot.first_failure(gpt2, 1, 80e9) is None  # fits an 80 GB GPU
+
+
+def test_selective_pays_for_what_matmuls_do_not_take():
+    model, _ = measure.new_model(TINY, "cpu")
+    x, _ = measure.batch_of(TINY, 2, "cpu")
+    share = tricks.matmul_share(measure.blocks_forward(model, x), "cpu")
+    assert 0 < share < 1
+
+
+def test_paired_spread_pairs_each_rounds_two_times():
+    rounds = {"a": [2.0, 2.2, 2.0, 2.0, 2.4], "b": [1.0, 1.0, 1.25, 1.0, 1.0]}  # ratios 2, 2.2, 1.6, 2, 2.4
+    assert measure.paired_spread(rounds, "a", "b") == pytest.approx((2.2 - 2.0) / 2)
+
+
+def test_the_claims_call_the_calculators_ten_percent_a_tolerance_and_never_say_holds():
+    b = estimate(TINY, 2)
+    m = lambda peak: measure.Measured(peak, {}, "test")  # noqa: E731
+    budgets = {"fp32": b, "fp32 + checkpointing": estimate(TINY, 2, checkpointing=True),
+               "fp32 + selective checkpointing": estimate(TINY, 2, checkpointing="selective"),
+               "fp32, 4 micro-batches": estimate(TINY, 2, micro_batches=4),
+               "bf16 autocast": estimate(TINY, 2, precision="bf16 autocast")}
+    measured = {name: (budget, m(budget.peak * 1.05)) for name, budget in budgets.items()}
+    runs = {"ddp": [{"state_bytes": 2.0}], "fsdp": [{"state_bytes": 1.0}]}
+    times = {"step": 1.0, "checkpointed step": 1.3, "selective step": 1.2, "blocks' forward": 0.33}
+    rows = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, runs,
+                                 ckpt_spread=0.02)
+    assert rows[0].against == "tolerance 10%" and rows[0].verdict == "within the tolerance"
+    assert all("holds" not in r.verdict for r in rows)
+    selective = rows[2]
+    assert selective.measured == "1.08x ± 0.02" and selective.verdict.startswith("faster")
+
+
+def test_the_selective_forward_runs_the_blocks_under_the_policy():
+    model, _ = measure.new_model(TINY, "cpu")
+    x, _ = measure.batch_of(TINY, 2, "cpu")
+    tricks.selective_forward(model, x)()  # runs: the policy's forward, nothing recomputed

@@ -95,7 +95,7 @@ def test_the_compared_output_uses_no_setting_and_is_the_same_in_every_mode(machi
               for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"}
     scope = {}
     exec("from utils.lessons.memory.calculator import Shape, estimate\n"
-         "from utils.lessons.memory.widget import verdict", scope)
+         "from utils.lessons.memory.widget import GPT2_SMALL, verdict", scope)
     for cell in checked:
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
@@ -109,3 +109,9 @@ def test_autocast_uses_bf16_where_the_device_has_it(machine):
     cc = gpus[0].compute_capability if gpus else None
     expected = "fp16" if cc is not None and cc < (8, 0) else "bf16"  # T4 (7.5): no bf16
     assert s.autocast == expected
+    from utils.lessons.memory.calculator import PRECISIONS
+
+    # the lesson measures autocast against autocast's own layout, and names the ZeRO layout beside it
+    autocast = PRECISIONS[f"{s.autocast} autocast"]
+    assert autocast["master"] == 0 and autocast["copies"]
+    assert PRECISIONS[f"{s.autocast} mixed"]["master"] == 4

@@ -19,13 +19,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# Bytes per element: weights, gradients, master copy, each optimizer state, activations.
+# Bytes per element: weights, gradients, master copy, each optimizer state, activations; ``res``: the residual
+# stream, the norms' inputs and the log-softmax (fp32 under autocast, which runs norms and the loss in fp32);
+# ``copies``: a 16-bit copy of every matmul weight that autocast makes in the forward and backward reads.
 PRECISIONS = {
-    "fp32": dict(weights=4, grads=4, master=0, state=4, act=4),
-    "bf16": dict(weights=2, grads=2, master=0, state=2, act=2),  # everything bf16: model.to(torch.bfloat16)
-    "bf16 mixed": dict(weights=2, grads=2, master=4, state=4, act=2),  # fp32 master + states, as ZeRO counts
-    "fp16 mixed": dict(weights=2, grads=2, master=4, state=4, act=2),  # the same bytes; fp16 adds loss scaling
-    "int8 weights": dict(weights=1, grads=0, master=0, state=0, act=2),  # frozen int8 weights: inference only
+    "fp32": dict(weights=4, grads=4, master=0, state=4, act=4, res=4, copies=0),
+    "bf16": dict(weights=2, grads=2, master=0, state=2, act=2, res=2, copies=0),  # model.to(torch.bfloat16)
+    # 16-bit weights and gradients, an fp32 master copy and states: the layout the ZeRO paper counts
+    "bf16 mixed": dict(weights=2, grads=2, master=4, state=4, act=2, res=2, copies=0),
+    "fp16 mixed": dict(weights=2, grads=2, master=4, state=4, act=2, res=2, copies=0),  # + loss scaling
+    # torch.autocast as lesson 06 runs it: fp32 weights, gradients and states, no master copy
+    "bf16 autocast": dict(weights=4, grads=4, master=0, state=4, act=2, res=4, copies=2),
+    "fp16 autocast": dict(weights=4, grads=4, master=0, state=4, act=2, res=4, copies=2),
+    "int8 weights": dict(weights=1, grads=0, master=0, state=0, act=2, res=2, copies=0),  # inference only
 }
 OPTIMIZER_STATES = {"sgd": 0, "sgd momentum": 1, "adamw": 2}  # tensors the size of the weights, per parameter
 STRATEGIES = ("one device", "ddp", "pipeline", "zero1", "zero2", "fsdp", "tensor parallel")
@@ -45,8 +51,12 @@ class Shape:
     depth: int  # blocks
     heads: int
     mlp_ratio: int = 4
+    tied_head: bool = False  # the head's weight is the token embedding's (GPT-2); the course's GPT: untied
 
     def gpt_kwargs(self) -> dict:
+        if self.tied_head:
+            raise ValueError("the course's GPT (utils.models.GPT) has an untied head: this shape is for the "
+                             "calculator only")
         return dict(vocab_size=self.vocab, context=self.context, width=self.width, depth=self.depth,
                     heads=self.heads, mlp_ratio=self.mlp_ratio)
 
@@ -56,9 +66,17 @@ class Shape:
         return 2 * 2 * c + (3 * c * c + 3 * c) + (c * c + c) + (c * h + h) + (h * c + c)
 
     def parameters(self) -> int:
-        """Exactly ``utils.models.count_parameters`` of the GPT (tested)."""
+        """Exactly ``utils.models.count_parameters`` of the GPT (tested); with ``tied_head`` the head's weight
+        is counted once, with the embedding (GPT-2 small: 124,439,808)."""
         c = self.width
-        return (self.vocab * c + self.context * c) + self.depth * self.block_parameters() + 2 * c + c * self.vocab
+        head = 0 if self.tied_head else c * self.vocab
+        return (self.vocab * c + self.context * c) + self.depth * self.block_parameters() + 2 * c + head
+
+    def matmul_weights(self) -> int:
+        """Elements of the weights that matrix products read (the blocks' four and the head's): what autocast
+        copies to 16 bits. Lesson 06."""
+        c, h = self.width, self.mlp_ratio * self.width
+        return self.depth * (3 * c * c + c * c + 2 * c * h) + self.vocab * c
 
     def describe(self) -> str:
         return (f"{self.depth} blocks of width {self.width} ({self.heads} heads), vocabulary {self.vocab}, "
@@ -66,44 +84,52 @@ class Shape:
 
 
 def activation_bytes(shape: Shape, batch: int, act: int, checkpointing: bool | str = False, split: int = 1,
-                     loss_chunks: int = 1) -> dict:
+                     loss_chunks: int = 1, res: int | None = None) -> dict:
     """What autograd saves for backward in one forward of ``batch`` sequences, by layer (bytes). Per block:
     the block's input, each norm's input, output and statistics, the qkv output (3C), attention's output and
     log-sum-exp, the projection's input, the FFN's hidden layer before and after GELU (4C each): 16 B·T·C
     elements. ``checkpointing=True``: a block keeps only its input, and backward recomputes one block at a
     time; ``"selective"``: a block keeps its input and its matmuls' and attention's outputs (11 B·T·C).
     ``split``: tensor parallelism over ``split`` devices divides the qkv, attention and FFN tensors.
-    ``loss_chunks`` > 1: the chunked cross-entropy keeps no B·T·V log-softmax. Lesson 06."""
+    ``loss_chunks`` > 1: the chunked cross-entropy keeps no B·T·V log-softmax. ``res``: bytes of the
+    residual stream, the norms' inputs and the log-softmax, where they differ from ``act`` (4 under autocast,
+    which keeps the residual stream fp32 and runs norms and the loss in fp32; matmul inputs are 16-bit).
+    Lesson 06."""
     b, t, c, v = batch, shape.context, shape.width, shape.vocab
+    res = act if res is None else res
     sharded = (3 + 1 + 2 * shape.mlp_ratio) / split  # qkv, attention output, FFN hidden (before, after GELU)
-    block = (4 + sharded) * b * t * c * act + 4 * b * t * STATS + b * shape.heads * t * STATS
+    # two norms' inputs (the residual stream), their outputs as the matmuls read them, the sharded tensors
+    block = (2 * res + (2 + sharded) * act) * b * t * c + 4 * b * t * STATS + b * shape.heads * t * STATS
     out = {"embedding": b * t * INDEX + t * INDEX}
     if checkpointing == "selective":  # input, qkv, attention, both projections' outputs, the FFN's first
-        kept = (3 + (3 + 1 + shape.mlp_ratio) / split) * b * t * c * act + b * shape.heads * t * STATS
+        kept = (res + (2 + (3 + 1 + shape.mlp_ratio) / split) * act) * b * t * c + b * shape.heads * t * STATS
         out["blocks"] = shape.depth * kept
         out["one block recomputed"] = (3 + shape.mlp_ratio / split) * b * t * c * act + 4 * b * t * STATS
     elif checkpointing:
-        out["blocks"] = shape.depth * b * t * c * act
+        out["blocks"] = shape.depth * b * t * c * res
         out["one block recomputed"] = block
     else:
         out["blocks"] = shape.depth * block
     # the norm's input, output and statistics, the targets, and (one piece) the log-softmax (B, T, V) and the
     # loss's weight sum
-    out["head + loss"] = 2 * b * t * c * act + 2 * b * t * STATS + b * t * INDEX
+    out["head + loss"] = (res + act) * b * t * c + 2 * b * t * STATS + b * t * INDEX
     if loss_chunks == 1:
-        out["head + loss"] += b * t * v * act + STATS
+        out["head + loss"] += b * t * v * res + STATS
     return out
 
 
-def backward_temporary(shape: Shape, batch: int, act: int, grads: int, loss_chunks: int = 1) -> float:
+def backward_temporary(shape: Shape, batch: int, act: int, grads: int, loss_chunks: int = 1,
+                       res: int | None = None) -> float:
     """The backward's largest temporary (bytes): the logits' and log-softmax's gradients (2 B·T·V), or an FFN
     hidden-layer gradient (4 B·T·C). Chunked: one slice's logits made again, its log-softmax and gradient
-    (3 B·T·V / chunks), the head's weight gradient and the gradient of the norm's output. Lesson 06."""
+    (3 B·T·V / chunks), the head's weight gradient and the gradient of the norm's output. ``res``: the bytes
+    of the loss's tensors where they differ from ``act`` (fp32 under autocast). Lesson 06."""
     b, t, c, v = batch, shape.context, shape.width, shape.vocab
+    res = act if res is None else res
     ffn = b * t * shape.mlp_ratio * c * act
     if loss_chunks == 1:
-        return max(2 * b * t * v * act, ffn)
-    return max(3 * b * t * v * act / loss_chunks + b * t * c * act + v * c * grads, ffn)
+        return max(2 * b * t * v * res, ffn)
+    return max(3 * b * t * v * res / loss_chunks + b * t * c * act + v * c * grads, ffn)
 
 
 @dataclass
@@ -163,15 +189,18 @@ def estimate(shape: Shape, batch: int, precision: str = "fp32", optimizer: str =
     f = _shard_factors(strategy, n)
     micro = max(1, batch // micro_batches)
     split = n if strategy == "tensor parallel" else 1
-    by_layer = activation_bytes(shape, micro, bpe["act"], checkpointing, split, loss_chunks)
+    by_layer = activation_bytes(shape, micro, bpe["act"], checkpointing, split, loss_chunks, bpe["res"])
     by_layer = {k: v * f["activations"] for k, v in by_layer.items()}
     lines = {"parameters": p * bpe["weights"] * f["parameters"],
              "gradients": p * bpe["grads"] * f["gradients"],
              "master weights": p * bpe["master"] * f["optimizer"],
              "optimizer": p * bpe["state"] * states * f["optimizer"] * trains,
-             "activations": sum(by_layer.values()) if trains else 0.0}
+             "activations": sum(by_layer.values()) if trains else 0.0,
+             # autocast's 16-bit weight copies, saved for backward (the blocks' share split like the weights)
+             "weight copies": bpe["copies"] * (shape.matmul_weights() - shape.depth * 12 * shape.width ** 2
+                                               * (1 - 1 / split)) * f["parameters"]}
     c, h = shape.width, shape.mlp_ratio * shape.width
-    backward_temp = backward_temporary(shape, micro, bpe["act"], bpe["grads"], loss_chunks)
+    backward_temp = backward_temporary(shape, micro, bpe["act"], bpe["grads"], loss_chunks, bpe["res"])
     largest = max(shape.vocab * c, c * h) * max(bpe["weights"], bpe["master"])
     step_temp = 2 * largest if trains and states else 0.0
     lines["temporary"] = backward_temp if trains else 0.0
@@ -191,10 +220,10 @@ def estimate(shape: Shape, batch: int, precision: str = "fp32", optimizer: str =
     backward = dict(parameters=lines["parameters"], **{"master weights": lines["master weights"]},
                     optimizer=lines["optimizer"], gradients=lines["gradients"] if accumulating else 0.0,
                     activations=lines["activations"], temporary=lines["temporary"],
-                    communication=lines["communication"])
+                    communication=lines["communication"], **{"weight copies": lines["weight copies"]})
     step = dict(parameters=lines["parameters"], **{"master weights": lines["master weights"]},
                 optimizer=lines["optimizer"], gradients=lines["gradients"], activations=0.0,
-                temporary=step_temp, communication=lines["communication"])
+                temporary=step_temp, communication=lines["communication"], **{"weight copies": 0.0})
     if not trains:
         backward = dict(parameters=lines["parameters"], activations=activation_bytes(
             shape, micro, bpe["act"])["head + loss"], temporary=0.0)

@@ -20,7 +20,7 @@ from typing import Callable
 import torch
 from torch.utils.checkpoint import checkpoint
 
-from utils import bench, models
+from utils import bench, claims, models
 
 CATEGORIES = {"PARAM": "parameters", "GRAD": "gradients", "OPT": "optimizer", "ACT": "activations",
               "TEMP": "temporary", "BUFFER": "buffers", "OTH": "other"}
@@ -157,8 +157,8 @@ def blocks_forward(model: models.GPT, x) -> Callable:
     return blocks
 
 
-def interleaved_seconds(calls: dict[str, Callable], device, repeats: int = 7) -> dict[str, float]:
-    """Seconds of each call, the fastest of ``repeats``, the calls taking turns (one warm-up each first): a
+def interleaved_rounds(calls: dict[str, Callable], device, repeats: int = 7) -> dict[str, list[float]]:
+    """Seconds of each call in each of ``repeats`` rounds, the calls taking turns (one warm-up each first): a
     machine busy with something else for a while slows them all, not one of them. Lesson 06."""
     for fn in calls.values():
         fn()
@@ -166,7 +166,18 @@ def interleaved_seconds(calls: dict[str, Callable], device, repeats: int = 7) ->
     for _ in range(repeats):
         for name, fn in calls.items():
             samples[name].append(bench.measure(fn, warmup=0, repeats=1, device=device).min)
-    return {name: min(times) for name, times in samples.items()}
+    return samples
+
+
+def interleaved_seconds(calls: dict[str, Callable], device, repeats: int = 7) -> dict[str, float]:
+    """Seconds of each call, the fastest of ``interleaved_rounds``: the least disturbed. Lesson 06."""
+    return {name: min(times) for name, times in interleaved_rounds(calls, device, repeats).items()}
+
+
+def paired_spread(rounds: dict[str, list[float]], slow: str, fast: str) -> float:
+    """The noise of the speed-up min(slow) / min(fast): ``claims.paired_spread`` of the rounds' ratios, each
+    round's two times taken together (half their middle half's range). Lesson 06."""
+    return claims.paired_spread([a / b for a, b in zip(rounds[slow], rounds[fast])])
 
 
 def new_model(shape, device, dtype=torch.float32, lr: float = 1e-3):

@@ -38,7 +38,9 @@ class OffloadCost:
 
     @property
     def seconds(self) -> float:
-        """At least: the copies (the busier direction) and then the CPU step, which needs every gradient."""
+        """The copies (the busier direction, at the link's datasheet rate: a bound) and then the CPU step at
+        the rate given (measured on one machine: a reference, not a bound), which needs every gradient
+        first."""
         return self.link_seconds + self.adamw_seconds
 
 

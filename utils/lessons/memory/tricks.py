@@ -27,6 +27,45 @@ SAVED_OPS |= {getattr(_aten, name).default for name in _ATTENTION if hasattr(_at
 LOSS_CHUNKS = 4  # the chunked cross-entropy's pieces along the sequence
 
 
+def selective_forward(model: models.GPT, x: torch.Tensor):
+    """The blocks' forward through selective checkpointing, as a function (no backward): against the plain
+    forward (``measure.blocks_forward``) it shows the policy's own cost, paid before anything is recomputed.
+    Lesson 06."""
+    policy = partial(create_selective_checkpoint_contexts, keep_matmuls)
+    with torch.no_grad():
+        h0 = model.embed(x)
+
+    def blocks():
+        h = h0.requires_grad_()
+        for block in model.blocks:
+            h = checkpoint(block, h, use_reentrant=False, context_fn=policy)
+
+    return blocks
+
+
+def matmul_share(fn, device) -> float:
+    """The share of ``fn()``'s operator time spent in what ``keep_matmuls`` keeps (matrix products and
+    attention): the rest is what selective checkpointing recomputes. Self time per operator from the
+    profiler: the CPU's on the CPU, the GPU kernels' on a GPU (their host time is only the launch).
+    Lesson 06."""
+    from torch.profiler import ProfilerActivity, profile
+
+    from utils.lessons.why_slow.profile import without_profiler_notices
+
+    on_gpu = torch.device(device).type == "cuda"
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    with without_profiler_notices(), profile(activities=activities) as prof:
+        fn()
+        if on_gpu:
+            torch.cuda.synchronize(device)
+    kept_names = {op.name().split("::")[-1].split(".")[0] for op in SAVED_OPS}
+    own = (lambda e: e.self_device_time_total) if on_gpu else (lambda e: e.self_cpu_time_total)
+    events = [e for e in prof.key_averages() if e.key.startswith("aten::")]
+    total = sum(own(e) for e in events)
+    kept = sum(own(e) for e in events if e.key.split("::")[-1] in kept_names)
+    return kept / total if total else 0.0
+
+
 def keep_matmuls(ctx, op, *args, **kwargs) -> CheckpointPolicy:
     """Selective checkpointing's policy: save the outputs of matrix products and attention, recompute the
     rest. Lesson 06."""

@@ -13,9 +13,10 @@ import torch
 from utils.lessons.memory.calculator import Shape, estimate
 from utils.lessons.memory.measure import (batch_of, checkpointed_loss, measure_peak, new_model, plain_loss,
                                           training_step)
-from utils.lessons.memory.tricks import LOSS_CHUNKS, chunked_loss, selective_loss
+from utils.lessons.memory.tricks import LOSS_CHUNKS, autocast_loss, chunked_loss, selective_loss
 
-DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
+# the model's dtype for each precision measured: autocast keeps fp32 weights
+DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "bf16 autocast": torch.float32}
 
 
 def configurations(shape: Shape, batch: int) -> dict[str, dict]:
@@ -27,6 +28,7 @@ def configurations(shape: Shape, batch: int) -> dict[str, dict]:
         "selective checkpointing": dict(shape=shape, batch=batch, checkpointing="selective"),
         "4 micro-batches": dict(shape=shape, batch=batch, micro_batches=4),
         "bf16": dict(shape=shape, batch=batch, precision="bf16"),
+        "bf16 autocast": dict(shape=shape, batch=batch, precision="bf16 autocast"),
         "twice as deep": dict(shape=replace(shape, depth=2 * shape.depth), batch=batch),
         "twice as wide, a quarter of the batch": dict(shape=replace(shape, width=2 * shape.width),
                                                       batch=max(1, batch // 4)),
@@ -51,7 +53,10 @@ def measure_configuration(config: dict, device) -> float:
 
 
 def loss_function(config: dict):
-    """The loss of ``config``: plain, checkpointed (every block or selective) or chunked. Lesson 06."""
+    """The loss of ``config``: plain, checkpointed (every block or selective), chunked, or under autocast.
+    Lesson 06."""
+    if config.get("precision", "fp32").endswith("autocast"):
+        return autocast_loss(config["precision"].split()[0])
     if config.get("loss_chunks", 1) > 1:
         return chunked_loss
     return {"selective": selective_loss, True: checkpointed_loss}.get(config.get("checkpointing"), plain_loss)

@@ -10,9 +10,11 @@ from utils import plots
 from utils.lessons.memory.calculator import (DEVICE_MEMORY, OPTIMIZER_STATES, PRECISIONS, STRATEGIES, Budget,
                                              Shape, estimate)
 
+# GPT-2 small: 124 M parameters, its head tied to the token embedding
+GPT2_SMALL = Shape(vocab=50257, context=1024, width=768, depth=12, heads=12, tied_head=True)
 LINE_COLORS = {"parameters": "#1f77b4", "master weights": "#aec7e8", "gradients": "#ff7f0e",
                "optimizer": "#2ca02c", "activations": "#d62728", "temporary": "#9467bd",
-               "communication": "#8c564b"}
+               "communication": "#8c564b", "weight copies": "#e377c2"}
 
 
 def plot_budgets(budgets: dict[str, Budget], measured: dict[str, float] | None = None,
@@ -56,7 +58,7 @@ def calculator_widget(shape: Shape | None = None, batch: int = 16):
     import ipywidgets as w
     from IPython.display import display
 
-    shape = shape or Shape(vocab=50257, context=1024, width=768, depth=12, heads=12)  # GPT-2 small
+    shape = shape or GPT2_SMALL
     box = w.Layout(width="220px")
     ints = {name: w.BoundedIntText(value=getattr(shape, name), min=1, max=10**7, description=name, layout=box)
             for name in ("depth", "width", "heads", "vocab", "context")}
@@ -64,6 +66,7 @@ def calculator_widget(shape: Shape | None = None, batch: int = 16):
     precision = w.Dropdown(options=list(PRECISIONS), value="fp32", description="precision")
     optimizer = w.Dropdown(options=list(OPTIMIZER_STATES), value="adamw", description="optimizer")
     ckpt = w.Checkbox(value=False, description="activation checkpointing")
+    tied = w.Checkbox(value=shape.tied_head, description="head tied to the embedding")
     strategy = w.Dropdown(options=list(STRATEGIES), value="one device", description="strategy")
     n = w.BoundedIntText(value=2, min=1, max=1024, description="N devices", layout=box)
     device = w.Dropdown(options=list(DEVICE_MEMORY) + ["custom"], value="T4 16 GB", description="device")
@@ -74,7 +77,8 @@ def calculator_widget(shape: Shape | None = None, batch: int = 16):
         out.clear_output(wait=True)
         with out:
             try:
-                s = Shape(**{k: ints[k].value for k in ("vocab", "context", "width", "depth", "heads")})
+                s = Shape(**{k: ints[k].value for k in ("vocab", "context", "width", "depth", "heads")},
+                          tied_head=tied.value)
                 b = estimate(s, ints["batch"].value, precision.value, optimizer.value, ckpt.value, strategy.value,
                              n.value)
             except ValueError as exc:
@@ -84,9 +88,9 @@ def calculator_widget(shape: Shape | None = None, batch: int = 16):
             print(f"{s.parameters() / 1e6:,.1f} M parameters; " + verdict(b, capacity, device.value))
             display(plot_budgets({strategy.value: b}, capacity=capacity, title="Estimated memory per device"))
 
-    controls = list(ints.values()) + [precision, optimizer, ckpt, strategy, n, device, custom]
+    controls = list(ints.values()) + [precision, optimizer, ckpt, tied, strategy, n, device, custom]
     for c in controls:
         c.observe(update, names="value")
     update()
-    return w.VBox([w.HBox([w.VBox(list(ints.values())), w.VBox([precision, optimizer, ckpt, strategy]),
+    return w.VBox([w.HBox([w.VBox(list(ints.values())), w.VBox([precision, optimizer, ckpt, tied, strategy]),
                            w.VBox([n, device, custom])]), out])
