@@ -11,7 +11,8 @@ import torch
 import torch.distributed as dist
 
 from utils.launch import launch, process_group
-from utils.lessons.tensor_parallel import cost, equality, inference, layers, sequence, timelines, torch_api
+from utils.lessons.tensor_parallel import (cost, equality, inference, layers, report, sequence, timelines,
+                                          torch_api)
 from utils.linkmodel import fit_alpha_beta
 
 SMALL = equality.Check(width=32, heads=4, batch=2, context=8)
@@ -98,6 +99,7 @@ def test_the_timelines_record_both_ranks_and_the_all_reduces():
         ordered = sorted(r["spans"], key=lambda s: s["start"])
         assert all(a["end"] <= b_["start"] for a, b_ in zip(ordered, ordered[1:]))  # no two spans overlap
     assert article[0]["alone"] > 0 and parallel[0]["split"] > 0
+    assert parallel[0]["others"] >= 0  # other programs' CPU while the passes were drawn, in cores
 
 
 def test_the_cost_sweep_and_the_model():
@@ -153,3 +155,90 @@ def test_sequence_parallel_keeps_less_and_gives_the_same_outputs():
         # by count, in (B, T, C) units: 10 on one device, 6 tensor parallel, 5.5 sequence parallel (+ stats)
         assert [b / unit for b in (one, tp["bytes"], sp["bytes"])] == pytest.approx([10, 6, 5.5], abs=0.15)
         assert sp["bytes"] < tp["bytes"] < one
+
+
+# --- issue 39: the cost model's miss measured, speed-ups against their noise, the decode's launch floor -----
+
+
+def test_every_split_step_records_where_its_time_went():
+    t = cost.Timing(widths=(16, 32), tokens=16, sizes=(4096, 65536), repeats=3, warmup=1, threads=1)
+    got = launch(cost.cost_worker, t, nprocs=2, timeout=120)[0]
+    assert len(got["peer_rows"]) == 2 and got["cores"] >= 1 and len(got["load"]) == 2
+    for row in got["rows"] + got["peer_rows"]:
+        split = row["split_round"]
+        assert 0 < split["allreduce"] < split["wall"]  # gloo: host time inside the all-reduces is their time
+        assert split["thread_cpu"] >= 0 and split["process_cpu"] >= split["thread_cpu"] * 0.5
+        assert len(row["two_rounds"]) == 3 and row["threads"] >= 1
+    assert got["rows"][0]["alone_round"]["wall"] > 0 and got["peer_rows"][0]["waiting_round"]["wall"] > 0
+    assert got["corun"]["alone"] > 0 and got["corun"]["together"] > 0 and got["corun"]["together_core"] > 0
+    assert got["rows"][0]["window"]["machine_busy"] >= 0 and got["rows"][0]["window"]["steal"] >= 0
+
+
+def _row(width, one, two, allreduce, cpu, **extra):
+    split = {"wall": two, "thread_cpu": cpu, "process_cpu": cpu + 0.001, "allreduce": allreduce}
+    return {"width": width, "one": one, "two": two, "one_rounds": [one] * 5, "two_rounds": [two] * 5,
+            "split_round": split, "alone_round": {"wall": one, "thread_cpu": one}, "threads": 6,
+            "waiting_round": {"wall": one, "process_cpu": 0.02 * one}, "bytes": 4096, "flops": 1.0,
+            "window": {"wall": 1.0, "thread_cpu": 0.5, "process_cpu": 0.6, "machine_busy": 1.5, "steal": 0.1},
+            **extra}
+
+
+def test_the_miss_names_the_term_that_missed_and_the_cpu_behind_it():
+    sizes = [4096, 65536, 262144]
+    got = {"rows": [_row(512, 0.020, 0.016, 0.002, 0.007)],
+           "peer_rows": [_row(512, 0.020, 0.017, 0.001, 0.008)],
+           "sizes": sizes, "seconds": [1e-4 + n / 1e9 for n in sizes], "load": (4.9, 4.9), "cores": 2,
+           "corun": {"alone": 0.011, "together": 0.014, "together_core": 0.99}}
+    m = cost.miss(cost.analyse(got))
+    assert m["model_compute"] == pytest.approx(0.010) and len(m["ranks"]) == 2
+    assert m["others"] == pytest.approx(0.3) and m["steal"] == pytest.approx(0.1)  # 1.5 - 0.6 - 0.6 cores
+    slow = max(m["ranks"], key=lambda r: r["step"])
+    assert slow["compute"] == pytest.approx(0.016) and slow["thread_cpu"] == 0.008
+    story = " ".join(report.miss_story(m, ""))
+    assert "most of the miss is in the compute" in story and "ran only 50% of its compute time" in story
+    assert "other programs used 0.30 of a core" in story and "What would show" in story
+    assert "both computing at once (1.27x)" in story and "memory bandwidth" in story
+    got["corun"]["together_core"] = 0.6
+    assert "ran only 60% of the time" in " ".join(report.miss_story(cost.miss(cost.analyse(got)), ""))
+    assert "rank 1" in report.miss_table(m, "").to_text()
+    got["peer_rows"][0]["split_round"]["thread_cpu"] = 0.016
+    assert "held its core" in " ".join(report.miss_story(cost.miss(cost.analyse(got)), ""))
+    for r in got["rows"] + got["peer_rows"]:
+        r["split_round"]["allreduce"] = None  # NCCL: host time is not the all-reduce's time
+    assert "gloo only" in report.miss_story(cost.miss(cost.analyse(got)), "")[0]
+    got["rows"][0]["one"] = got["rows"][0]["one_rounds"][0] = 0.060  # t1 slowed: the split beats the model
+    for r in got["rows"] + got["peer_rows"]:
+        r["split_round"]["allreduce"] = 0.001
+    assert "no slower than the model" in report.miss_story(cost.miss(cost.analyse(got)), "")[0]
+
+
+def test_the_measured_crossover_needs_a_speedup_beyond_the_noise():
+    rows = [{"width": 128, "speedup": 1.03, "spread": 0.05}, {"width": 256, "speedup": 1.03, "spread": 0.04},
+            {"width": 512, "speedup": 1.32, "spread": 0.05}]
+    assert cost.crossover(rows, "speedup") == 128 and cost.crossover(rows, "speedup", noise=True) == 512
+
+
+def test_static_decode_gives_the_cached_decodes_tokens_and_the_launch_floor_adds_up():
+    from utils.lessons.tensor_parallel import decode
+
+    g = inference.Generation(width=32, depth=2, heads=4, vocab=20, prompt=6, new_tokens=5, batches=(1,),
+                             rounds=1, threads=1)
+    with torch.inference_mode():
+        model, idx = g.gpt().eval(), g.prompts(2)
+        eager, _ = decode.cached_greedy(model, idx, g.new_tokens)
+        static, seconds = decode.static_greedy(model, idx, g.new_tokens)
+        assert torch.equal(eager, static) and seconds > 0
+        ops = decode.ops_per_token(model, idx)
+    assert 20 < ops < 200  # norms, matmuls, attention and the head of 2 blocks: dozens of operations
+    assert 0 < decode.per_op_seconds("cpu", n=200) < 1e-3
+    assert decode.launch_floor({"ops": 100, "per_op": 5e-6}) == pytest.approx(5e-4)
+
+
+def test_the_decode_worker_counts_operations_and_graphs_only_on_a_gpu():
+    from utils.lessons.tensor_parallel import decode
+
+    g = inference.Generation(width=32, depth=2, heads=4, vocab=20, prompt=6, new_tokens=3, batches=(1,),
+                             rounds=1, threads=1)
+    got = launch(decode.decode_worker, g, nprocs=2, timeout=120)[0]
+    assert got["same_tokens"] and got["ops"] > 0 and got["per_op"] > 0
+    assert got["graph"] is None and got["graph_same_tokens"] is None  # no CUDA graph on the CPU

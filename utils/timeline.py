@@ -246,7 +246,10 @@ def _legend(fig, ax, names: list[str]) -> None:
 
 def _label_texts(s: Span) -> list[str]:
     """What a bar may say, widest first: its label ("F3c1"); with a chunk the same on two lines ("F3" over
-    "c1"), narrower; without an index the short name ("F" for a "forward" too narrow for the word)."""
+    "c1"), narrower; with a block the same ("b0" over "attn"); without an index the short name ("F" for a
+    "forward" too narrow for the word)."""
+    if s.block is not None:  # "b0 attn", or on two lines where the bar is narrow
+        return [s.label, f"b{s.block}\n{palette.short_name(s.name)}"]
     if s.index is None:
         return list(dict.fromkeys([s.label, palette.short_name(s.name)]))
     if s.chunk is None:

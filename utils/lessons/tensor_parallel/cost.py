@@ -11,13 +11,17 @@ waits in a barrier) alternate with rounds of the split block on both; then both 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
+import time
 
+import psutil
 import torch
 import torch.distributed as dist
 
-from utils import bench, models
-from utils.launch import process_group
+from utils import bench, claims, models
+from utils.launch import current_backend, process_group
 from utils.linkmodel import AlphaBeta, fit_alpha_beta
 from utils.lessons.tensor_parallel.layers import TensorParallelMLP
 
@@ -53,13 +57,43 @@ def step_fn(block: torch.nn.Module, x: torch.Tensor, dy: torch.Tensor):
     return step
 
 
-def _once(fn, device) -> float:
-    return bench.measure(fn, warmup=0, repeats=1, device=device).min
+def _clocks() -> tuple[float, float, float]:
+    """Wall time, this thread's CPU time, and the CPU time of every thread of this process (gloo's too)."""
+    return time.perf_counter(), time.thread_time(), time.process_time()
+
+
+def _since(start: tuple[float, float, float]) -> dict:
+    wall, thread, process = (b - a for a, b in zip(start, _clocks()))
+    return {"wall": wall, "thread_cpu": thread, "process_cpu": process}
+
+
+@contextlib.contextmanager
+def timed_allreduces():
+    """Seconds spent inside ``dist.all_reduce`` (as ``layers.py`` calls it) while the block runs: the
+    all-reduces' own time and any wait for the other rank to arrive. Host time: right for gloo, which returns
+    when the sum is there; NCCL returns once the kernel is queued, so on GPUs it yields None."""
+    inside = {"seconds": 0.0 if current_backend() == "gloo" else None}
+    plain = dist.all_reduce
+
+    def timed(tensor, *args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return plain(tensor, *args, **kwargs)
+        finally:
+            if inside["seconds"] is not None:
+                inside["seconds"] += time.perf_counter() - start
+    dist.all_reduce = timed
+    try:
+        yield inside
+    finally:
+        dist.all_reduce = plain
 
 
 def time_width(width: int, t: Timing, device, rank: int, world: int) -> dict:
     """Seconds of one step of the full block (rank 0 alone, rank 1 waiting) and of the split block (all
-    ranks), in alternating rounds so that both meet the same machine; the fastest round of each counts."""
+    ranks), in alternating rounds so that both meet the same machine; the fastest round of each counts, and
+    every round is kept (for the noise). Each round also records where the time went: the CPU time of the
+    step's thread and of the whole process, and the time inside the all-reduces (``timed_allreduces``)."""
     full = mlp(width, t.seed).to(device)
     x = torch.randn(t.tokens, width, device=device, requires_grad=True)
     dy = torch.randn(t.tokens, width, device=device) / t.tokens
@@ -67,17 +101,84 @@ def time_width(width: int, t: Timing, device, rank: int, world: int) -> dict:
     with torch.no_grad():
         diff = (split(x) - full(x)).abs().max().item()  # the split's output against the full block's
     one_step, split_step = step_fn(full, x, dy), step_fn(split, x, dy)
-    one, two = [], []
+    alone, waiting, two = [], [], []
+    start_all, (busy0, steal0) = _clocks(), machine_cpu()
     for r in range(t.warmup + t.repeats):
         dist.barrier()
+        start = _clocks()
         if rank == 0:
-            one.append(_once(one_step, device))
+            one_step()
+            _sync(device)
+            alone.append(_since(start))
         dist.barrier()
-        two.append(_once(split_step, device))
-    return {"width": width, "one": min(one[t.warmup:]) if rank == 0 else None, "two": min(two[t.warmup:]),
+        if rank != 0:
+            waiting.append(_since(start))  # rank 1 while rank 0 ran alone: what its waiting cost the CPU
+        start = _clocks()
+        with timed_allreduces() as inside:
+            split_step()
+            _sync(device)
+        two.append({**_since(start), "allreduce": inside["seconds"]})
+    window, (busy1, steal1) = _since(start_all), machine_cpu()
+    window.update(machine_busy=busy1 - busy0, steal=steal1 - steal0)  # every program's CPU over the rounds
+    alone, waiting, two = alone[t.warmup:], waiting[t.warmup:], two[t.warmup:]
+    fastest = min(two, key=lambda r: r["wall"])
+    return {"width": width, "one": min(r["wall"] for r in alone) if rank == 0 else None,
+            "two": fastest["wall"], "one_rounds": [r["wall"] for r in alone],
+            "two_rounds": [r["wall"] for r in two],
+            "split_round": fastest,  # where the fastest split step's time went
+            "alone_round": min(alone, key=lambda r: r["wall"]) if alone else None,
+            "waiting_round": min(waiting, key=lambda r: r["wall"]) if waiting else None,
+            "threads": psutil.Process().num_threads(),  # torch's, gloo's and Python's threads of this worker
+            "window": window,  # wall, this worker's CPU, the machine's CPU and steal over every round
             "bytes": t.tokens * width * x.element_size(),
             "flops": 48 * t.tokens * width**2,  # 2 matmuls of 2*N*w*4w FLOPs, x3 for the backward
             "max_abs_diff": diff}
+
+
+def half_block(width: int, seed: int) -> torch.nn.Module:
+    """The work of one rank's shard without its all-reduces: an MLP block of ``width`` with half the hidden
+    features (the same FLOPs as a split rank's step)."""
+    with models.seeded(seed):
+        return models.FeedForward(models.GPTConfig(vocab_size=1, context=1, width=width, depth=1, heads=1,
+                                                   mlp_ratio=2))
+
+
+def corun(width: int, t: Timing, device, rank: int) -> dict:
+    """Does a rank's half run slower when the other rank computes at the same moment? The shard's work
+    without its all-reduces (``half_block``), in alternating rounds: on rank 0 alone (rank 1 waiting), then
+    on both ranks at once. What the two share (memory bandwidth, last-level cache, the clock) shows as the
+    ratio together / alone; the fastest round of each counts. Lesson 07."""
+    block = half_block(width, t.seed).to(device)
+    x = torch.randn(t.tokens, width, device=device, requires_grad=True)
+    step = step_fn(block, x, torch.randn(t.tokens, width, device=device) / t.tokens)
+    alone, together = [], []
+    for _ in range(t.warmup + t.repeats):
+        dist.barrier()
+        if rank == 0:
+            start = _clocks()
+            step()
+            _sync(device)
+            alone.append(_since(start)["wall"])
+        dist.barrier()
+        start = _clocks()
+        step()
+        _sync(device)
+        together.append(_since(start))
+    fastest = min(together[t.warmup:], key=lambda r: r["wall"])
+    return {"alone": min(alone[t.warmup:]) if rank == 0 else None, "together": fastest["wall"],
+            "together_core": fastest["thread_cpu"] / fastest["wall"]}  # 1.0: the thread held its core
+
+
+def machine_cpu() -> tuple[float, float]:
+    """Seconds of CPU the whole machine has used (every core, every program) and the hypervisor's steal."""
+    c = psutil.cpu_times()
+    busy = c.user + c.system + getattr(c, "nice", 0.0) + getattr(c, "irq", 0.0) + getattr(c, "softirq", 0.0)
+    return busy, getattr(c, "steal", 0.0)
+
+
+def _sync(device) -> None:
+    if torch.device(device).type == "cuda":
+        torch.cuda.synchronize(device)
 
 
 def time_all_reduce(n_bytes: int, t: Timing, device) -> float:
@@ -89,11 +190,18 @@ def cost_worker(t: Timing) -> dict | None:
     """On each worker: every width, then the all-reduce sweep; rank 0 returns the times (seconds)."""
     if t.threads:
         torch.set_num_threads(t.threads)
+    load = os.getloadavg()[0]  # runnable processes over the last minute, before this launch's work
     with process_group() as device:
         rank, world = dist.get_rank(), dist.get_world_size()
         rows = [time_width(w, t, device, rank, world) for w in t.widths]
+        together = corun(t.widths[-1], t, device, rank)  # the largest width's halves, alone and at once
         sweep = [time_all_reduce(n, t, device) for n in t.sizes]
-        return {"rows": rows, "sizes": list(t.sizes), "seconds": sweep} if rank == 0 else None
+        every = [None] * world
+        dist.all_gather_object(every, rows)  # rank 1's rows: its side of each split step
+        if rank:
+            return None
+        return {"rows": rows, "peer_rows": every[1], "sizes": list(t.sizes), "seconds": sweep,
+                "load": (load, os.getloadavg()[0]), "cores": psutil.cpu_count(), "corun": together}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,24 +216,59 @@ class Model:
 
 
 def analyse(got: dict) -> dict:
-    """Fit alpha-beta, predict every width, and find the crossovers (measured and predicted)."""
+    """Fit alpha-beta, predict every width, judge each speed-up against its noise, and find the crossovers
+    (measured: beyond the noise; predicted)."""
     model = Model(fit_alpha_beta(got["sizes"], got["seconds"]))
     rows = []
     for r in got["rows"]:
         predicted = model.predict(r["one"], r["bytes"])
         comm = ALLREDUCES_PER_STEP * model.link.time(r["bytes"])
         rows.append({**r, "predicted": predicted, "speedup": r["one"] / r["two"],
+                     # the paired rounds' ratios one/two: half their middle half's range (claims)
+                     "spread": claims.paired_spread([a / b for a, b in zip(r["one_rounds"],
+                                                                           r["two_rounds"])]),
                      "predicted_speedup": r["one"] / predicted, "comm": comm})
-    return {"model": model, "rows": rows, "measured_crossover": crossover(rows, "speedup"),
+    return {"model": model, "rows": rows, "peer_rows": got.get("peer_rows"), "load": got.get("load"),
+            "cores": got.get("cores"), "corun": got.get("corun"),
+            "measured_crossover": crossover(rows, "speedup", noise=True),
             "predicted_crossover": crossover(rows, "predicted_speedup")}
 
 
-def crossover(rows: list[dict], key: str) -> int | None:
-    """The smallest width from which on every larger one the speedup stays above 1 (None: never)."""
+def crossover(rows: list[dict], key: str, noise: bool = False) -> int | None:
+    """The smallest width from which on every larger one the speedup stays above 1 (None: never); with
+    ``noise``, above 1 by more than the row's ``spread``."""
     for i, r in enumerate(rows):
-        if all(q[key] > 1 for q in rows[i:]):
+        if all(q[key] - (q["spread"] if noise else 0.0) > 1 for q in rows[i:]):
             return r["width"]
     return None
+
+
+def miss(analysis: dict) -> dict:
+    """Where the largest width's split step spent its time, against the model's two terms (lesson 07): per
+    rank, compute (the step outside the all-reduces) against t1/2, the time inside the all-reduces against
+    2(alpha + bytes/beta), and the CPU time its threads got; for the machine, the CPU other programs used
+    over the same rounds (every core's time, less the two workers') and the hypervisor's steal; and the
+    shard's work alone against both shards at once (``corun``)."""
+    row, peer = analysis["rows"][-1], (analysis["peer_rows"] or [None])[-1]
+    window = row["window"]
+    ours = window["process_cpu"] + (peer["window"]["process_cpu"] if peer else 0.0)
+    out = {"width": row["width"], "model_compute": row["one"] / 2, "model_comm": row["comm"],
+           "model_step": row["predicted"], "one": row["one"], "load": analysis["load"],
+           "cores": analysis["cores"], "threads": row["threads"], "corun": analysis["corun"],
+           "others": max(window["machine_busy"] - ours, 0.0) / window["wall"],  # cores' worth, other programs
+           "steal": window["steal"] / window["wall"], "ranks": [],
+           "waiting_core": (peer["waiting_round"]["process_cpu"] / peer["waiting_round"]["wall"]
+                            if peer and peer["waiting_round"] else None)}
+    for r in (row, peer):
+        if r is None:
+            continue
+        split = r["split_round"]
+        inside = split["allreduce"]
+        out["ranks"].append({"step": split["wall"], "allreduce": inside,
+                             "compute": split["wall"] - inside if inside is not None else None,
+                             "thread_cpu": split["thread_cpu"],
+                             "other_threads_cpu": split["process_cpu"] - split["thread_cpu"]})
+    return out
 
 
 def crossover_width(flops: float, beta: float, alpha: float, tokens: int, bytes_per_value: int) -> float:

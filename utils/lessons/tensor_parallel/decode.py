@@ -7,6 +7,12 @@ parallelism halves the blocks' weight bytes on each device (each holds half of e
 price of two all-reduces per block per token.
 
     launch(decode_worker, S.generation, nprocs=2)[0]   # seconds per token, one device and TP; same tokens
+
+A second floor: every operation of a token costs a fixed overhead before any byte is read (on a GPU, a kernel
+launch, several microseconds; on a CPU, torch's dispatch). A small model decodes about ``ops_per_token``
+operations a token, so eager decode can be *launch-bound*: ``ops x overhead`` above ``bytes / bandwidth``.
+On a GPU, a CUDA graph replays the whole token's kernels with one launch (``static_greedy(graph=True)``: a
+KV cache of fixed size, so that every token runs the same kernels on the same buffers).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import time
 
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 import torch.distributed as dist
 from torch import nn
 
@@ -66,6 +73,112 @@ def cached_greedy(model, idx: torch.Tensor, new_tokens: int) -> tuple[torch.Tens
     return torch.cat(out, dim=1), (now() - start) / max(1, new_tokens - 1)
 
 
+class _CountOps(TorchDispatchMode):
+    """Counts the aten operations run inside it: about one kernel launch each on a GPU."""
+
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.count += 1
+        return func(*args, **(kwargs or {}))
+
+
+def ops_per_token(model, idx: torch.Tensor) -> int:
+    """Operations one decoded token runs (one position through every block and the head, after the prompt),
+    counted by torch's dispatcher. Lesson 07."""
+    cache: dict = {}
+    token = step(model, idx, 0, cache)[:, -1].argmax(-1, keepdim=True)
+    with _CountOps() as counter:
+        step(model, token, idx.shape[1], cache)[:, -1].argmax(-1, keepdim=True)
+    return counter.count
+
+
+def per_op_seconds(device, n: int = 2000) -> float:
+    """Seconds one tiny operation costs on ``device`` before any work: a kernel launch on a GPU, torch's
+    dispatch on a CPU (``n`` in-place adds of one number, timed together). Lesson 07."""
+    x = torch.zeros(1, device=device)
+    for _ in range(50):  # warm-up
+        x.add_(1)
+    if x.is_cuda:
+        torch.cuda.synchronize(device)
+    start = time.perf_counter()
+    for _ in range(n):
+        x.add_(1)
+    if x.is_cuda:
+        torch.cuda.synchronize(device)
+    return (time.perf_counter() - start) / n
+
+
+def static_step(model, token: torch.Tensor, pos: torch.Tensor, keys: list, values: list) -> torch.Tensor:
+    """One token through a one-device GPT with a KV cache of fixed size: ``keys[i]``, ``values[i]`` (B, heads,
+    context, D) hold block i's keys and values, ``pos`` (a 1-element tensor) is the token's position. The same
+    kernels on the same buffers for every token: what a CUDA graph can capture. Returns the next token (B, 1).
+    Lesson 07."""
+    B = token.shape[0]
+    h = model.embed.token(token) + model.embed.position(pos)  # (B, 1, C)
+    visible = (torch.arange(keys[0].shape[2], device=token.device) <= pos).view(1, 1, 1, -1)  # 0..pos
+    for i, block in enumerate(model.blocks):
+        attn = block.attn
+        q, k, v = attn.qkv(attn.norm(h)).chunk(3, dim=2)
+        q, k, v = (t.view(B, 1, attn.heads, -1).transpose(1, 2) for t in (q, k, v))  # (B, heads, 1, D)
+        keys[i].index_copy_(2, pos, k)
+        values[i].index_copy_(2, pos, v)
+        y = nn.functional.scaled_dot_product_attention(q, keys[i], values[i], attn_mask=visible)
+        h = h + attn.proj(y.transpose(1, 2).reshape(B, 1, -1))
+        h = h + block.ffn(h)
+    return model.head(h)[:, -1].argmax(-1, keepdim=True)
+
+
+def static_greedy(model, idx: torch.Tensor, new_tokens: int, graph: bool = False
+                  ) -> tuple[torch.Tensor, float]:
+    """Greedy generation with ``static_step`` after a cached prefill; with ``graph`` (a GPU) each token is one
+    replay of a captured CUDA graph. Returns the tokens and the seconds per new token after the first, as
+    ``cached_greedy``. Lesson 07."""
+    cache: dict = {}
+    first = step(model, idx, 0, cache)[:, -1].argmax(-1, keepdim=True)
+    B, context = idx.shape[0], model.embed.context
+    keys, values = [], []
+    for i in range(len(model.blocks)):  # the prompt's keys and values, in buffers of the full context
+        k, v = cache[i]
+        keys.append(torch.zeros(*k.shape[:2], context, k.shape[3], device=k.device, dtype=k.dtype))
+        values.append(torch.zeros_like(keys[-1]))
+        keys[-1][:, :, :k.shape[2]] = k
+        values[-1][:, :, :v.shape[2]] = v
+    token, pos = first.clone(), torch.tensor([idx.shape[1]], device=idx.device)
+
+    def one_token():  # the next token written into the same buffers; the position moves on
+        token.copy_(static_step(model, token, pos, keys, values))
+        pos.add_(1)
+
+    run = one_token
+    if graph:
+        side = torch.cuda.Stream(idx.device)
+        side.wait_stream(torch.cuda.current_stream(idx.device))
+        saved = ([k.clone() for k in keys], [v.clone() for v in values], token.clone(), pos.clone())
+        with torch.cuda.stream(side):  # warm-up on a side stream, as capture requires
+            for _ in range(2):
+                one_token()
+        torch.cuda.current_stream(idx.device).wait_stream(side)
+        captured = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(captured):
+            one_token()
+        for buf, old in zip(keys + values + [token, pos], saved[0] + saved[1] + [saved[2], saved[3]]):
+            buf.copy_(old)  # undo the warm-up and the capture's own run
+        run = captured.replay
+    out = [idx, first]
+    if idx.is_cuda:
+        torch.cuda.synchronize(idx.device)
+    start = time.perf_counter()
+    for _ in range(1, new_tokens):
+        run()
+        out.append(token.clone())
+    if idx.is_cuda:
+        torch.cuda.synchronize(idx.device)
+    return torch.cat(out, dim=1), (time.perf_counter() - start) / max(1, new_tokens - 1)
+
+
 def weight_bytes(model: nn.Module) -> dict[str, int]:
     """Bytes of the blocks' weights and of the rest (embedding, head) this rank holds."""
     blocks = sum(p.numel() * p.element_size() for p in model.blocks.parameters())
@@ -96,10 +209,18 @@ def decode_worker(g: Generation, batch: int = 1) -> dict | None:
                     times[name].append(per_token)
         if rank:
             return None
+        ops, per_op = ops_per_token(one, idx), per_op_seconds(device)
+        graphed = same = None
+        if device.type == "cuda":  # one device, a CUDA graph per token: the launches replayed at once
+            graphed = min(_timed(lambda: static_greedy(one, idx, g.new_tokens, graph=True), device)[1][1]
+                          for _ in range(g.rounds))
+            same = torch.equal(static_greedy(one, idx, g.new_tokens, graph=True)[0], tokens["one device"])
         return {"seconds": {k: min(v) for k, v in times.items()},
                 "spread": {k: (max(v) - min(v)) / min(v) for k, v in times.items()},
                 "bytes": {"one device": weight_bytes(one), "tensor parallel": weight_bytes(tp)},
                 "same_tokens": torch.equal(tokens["one device"], tokens["tensor parallel"].to(device)),
+                "ops": ops, "per_op": per_op, "graph": graphed,
+                "graph_same_tokens": same,
                 "batch": batch, "new_tokens": g.new_tokens}
 
 
@@ -121,3 +242,9 @@ def decode_bounds(result: dict, bandwidth: float) -> dict[str, float]:
     """Seconds per token below which neither can decode: the weight bytes each device reads per token over
     the memory bandwidth (tensor parallel: its half of the blocks, the embedding and head whole)."""
     return {name: sum(b.values()) / bandwidth for name, b in result["bytes"].items()}
+
+
+def launch_floor(result: dict) -> float:
+    """Seconds per token that eager decode spends on its operations' fixed cost alone: operations a token x
+    the cost of one tiny operation (a kernel launch on a GPU, dispatch on a CPU). Lesson 07."""
+    return result["ops"] * result["per_op"]

@@ -21,8 +21,8 @@ GPU_WIDTHS = (256, 512, 1024, 2048, 4096)  # 4096: a 2 x 4096 x 16384 MLP, ~0.2 
 CPU_TOKENS, GPU_TOKENS = 256, 2048
 CPU_SIZES = tuple(2**k for k in range(12, 23, 2))  # all-reduces of 4 KiB .. 4 MiB (messages: 32 KiB .. 1 MiB)
 GPU_SIZES = tuple(2**k for k in range(16, 27, 2))  # 64 KiB .. 64 MiB (messages: 2 MiB .. 32 MiB)
-CPU_BLOCKS = Blocks(width=512, heads=8, depth=2, batch=4, context=64, rounds=3, threads=1)
-GPU_BLOCKS = Blocks(width=2048, heads=16, depth=2, batch=8, context=512, rounds=3)
+CPU_BLOCKS = Blocks(width=512, heads=8, depth=2, batch=4, context=64, rounds=2, threads=1)
+GPU_BLOCKS = Blocks(width=2048, heads=16, depth=2, batch=8, context=512, rounds=2)
 CPU_GENERATION = Generation(width=256, depth=4, heads=4, prompt=24, new_tokens=8, batches=(1, 4, 16),
                             threads=1)
 GPU_GENERATION = Generation(width=1024, depth=8, heads=16, prompt=128, new_tokens=16, batches=(1, 8, 32))

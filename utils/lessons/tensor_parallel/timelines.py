@@ -6,7 +6,8 @@ attention, rank 1 every block's FFN, the activations go back and forth with send
 runs the same blocks tensor-parallel (``layers.TensorParallelBlock``): both ranks work on every sub-layer, and
 the all-reduces are recorded as spans of their own. Each worker first times its passes against the whole stack
 on rank 0 alone, in alternating rounds (``paired_rounds``), then records ``rounds`` passes back to back for
-the timeline. Forward passes only, as in inference.
+the timeline, after one pass that is not drawn: the two ranks leave a barrier at different moments, and the
+first all-reduce after it would show that wait, not the all-reduce. Forward passes only, as in inference.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import torch.distributed as dist
 
 from utils import models
 from utils.launch import current_backend, process_group
+from utils.lessons.tensor_parallel.cost import machine_cpu
 from utils.lessons.tensor_parallel.layers import TensorParallelBlock
 from utils.timeline import Span, SpanRecorder
 
@@ -120,6 +122,7 @@ def article_worker(b: Blocks) -> dict:
                                      b.timed, rank, device)
         rec = SpanRecorder(f"rank {rank} ({device})", device=str(device))
         dist.barrier()
+        article_pass(blocks, x, rank, untimed, -1)  # not drawn: the ranks left the barrier at different times
         for k in range(b.rounds):  # drawn: back to back, as a served model would run them
             article_pass(blocks, x, rank, rec, k)
         return {"alone": alone, "split": split, "spans": [s.to_dict() for s in rec.spans()]}
@@ -142,14 +145,24 @@ def parallel_worker(b: Blocks) -> dict:
         def recorded(t, *args, **kwargs):  # dist.all_reduce as layers.py calls it, recorded as a span
             with rec.span("all-reduce"):
                 return plain(t, *args, **kwargs)
+        dist.barrier()
+        parallel_pass(blocks, x, untimed, -1)  # not drawn: its first all-reduce waits for the later rank
         dist.all_reduce = recorded
+        start, (busy, _) = time.perf_counter(), machine_cpu()
+        mine = time.process_time()
         try:
-            dist.barrier()
             for k in range(b.rounds):
                 parallel_pass(blocks, x, rec, k)
         finally:
             dist.all_reduce = plain
-        return {"alone": alone, "split": split, "spans": [s.to_dict() for s in carve(rec.spans())]}
+        wall = time.perf_counter() - start
+        window = {"wall": wall, "machine_busy": machine_cpu()[0] - busy,
+                  "process_cpu": time.process_time() - mine}
+        every = [None] * world
+        dist.all_gather_object(every, window)  # both workers' CPU over the drawn passes
+        others = max(every[0]["machine_busy"] - sum(w["process_cpu"] for w in every), 0.0) / wall
+        return {"alone": alone, "split": split, "spans": [s.to_dict() for s in carve(rec.spans())],
+                "others": others}  # cores' worth of CPU other programs used while the passes were drawn
 
 
 def carve(spans: list[Span]) -> list[Span]:
