@@ -1,309 +1,345 @@
-"""Lab 01 (``labs/01_predict_the_roofline.ipynb``), predict the roofline: the checks of the learner's predictions.
+"""Lab 01 (``labs/01_predict_the_roofline.ipynb``), predict the roofline: the checks of the learner's counts and
+predictions for ops lesson 01 did not place on its roofline (``ops``: an embedding lookup, a convolution,
+attention with and without the causal mask).
 
-The learner writes ``count(op)`` (an op's FLOPs and the bytes it must move) and ``predict(flops, n_bytes,
-ceilings)`` (memory- or compute-bound, and its time under the roofline), then sets the predictions beside the
-ops measured in the run. Lesson 01 (``notebooks/01_why_slow.ipynb``, section 2) teaches every formula; the
-reference counts are its own (``utils.lessons.why_slow.roofline``).
+    SETUP = lab_setup(lesson_settings(devices.plan(1), devices.hardware(), isa))   # this machine's ops
+    check_counts(count, SETUP)                  # FLOPs and bytes against what each op does, unseen ops too
+    check_turning(turning_length)               # where attention turns compute-bound, on unseen machines
+    check_measured(count, turning_length, SETUP)  # the ops timed beside the ceilings: none beats your roof
 
-    SETUP = lab_setup(lesson_settings(devices.plan(1), devices.hardware()))   # this machine's ops and sizes
-    check_counts(count)                       # FLOPs and bytes of every op, exact; names the classic mistakes
-    check_predictions(predict)                # bound and time on ceilings given by the check, exact
-    check_measured(count, predict, SETUP)     # your predicted times against the ops measured now
+A failed check names the op and the mistake, never the expected value.
 """
 
 from __future__ import annotations
 
+import functools
+import math
+import signal
+import textwrap
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
+from numbers import Number
 
 import torch
 
 from utils import checks
+from utils.checks import expect
+from utils.labs.predict_the_roofline import mistakes
+from utils.labs.predict_the_roofline.ops import LabOp, done_flops, moved_bytes, reference_op, text_like_ids
 from utils.lessons.why_slow import roofline
 from utils.lessons.why_slow.peak import Ceilings
 from utils.lessons.why_slow.plan import LessonSettings
 from utils.tables import Table
 
 BANK = "labs/predict_the_roofline"  # the lab's hints: utils/labs/predict_the_roofline/hints.toml
-KINDS = ("matmul", "add")
+TOLERANCE = 0.02  # counts within 2 %: a causal mask keeps T(T+1)/2 scores, which T²/2 counts to 1/T
+FASTER = 0.35  # an op may beat the prediction by 35 % (caches, a noisy bandwidth) or its spread, not more
+LEARNER_SECONDS = 10  # a learner's function that runs longer is stopped (a search that never ends)
+WIDTH = 110
 
 
-@dataclass(frozen=True)
-class LabOp:
-    """One op the learner predicts: ``matmul`` is (m x k) @ (k x n), shape (m, k, n); ``add`` is x + y into a
-    new tensor, all three of shape (rows, cols)."""
+def _bf16(op: LabOp) -> LabOp:
+    return LabOp(op.name, op.kind, op.dims, torch.bfloat16, op.ids)
 
-    name: str
-    kind: str
-    shape: tuple[int, ...]
-    dtype: torch.dtype = torch.float32
 
-    def reference(self, device: str = "cpu") -> roofline.Op:
-        """Lesson 01's op: its FLOPs and bytes by the lesson's formulas, and the call that the check times."""
-        if self.kind == "matmul":
-            dtype = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}[self.dtype]
-            return roofline.matmul_op(*self.shape, dtype=dtype, device=device, name=self.name)
-        op = roofline.rowwise_op("add", *self.shape, device=device)  # fp32: its bytes scale to the op's dtype
-        return roofline.Op(self.name, op.flops, op.bytes // 4 * self.dtype.itemsize, op.make)
+def _attention(name, batch, heads, length, head_dim, causal, dtype=torch.float32) -> LabOp:
+    return LabOp(name, "attention", dict(batch=batch, heads=heads, length=length, head_dim=head_dim,
+                                         causal=causal), dtype)
+
+
+def _conv(name, batch, cin, h, w, cout, k, p, dtype=torch.float32) -> LabOp:
+    return LabOp(name, "conv2d", dict(batch=batch, in_channels=cin, height=h, width=w, out_channels=cout,
+                                      kernel=k, padding=p), dtype)
+
+
+def _embedding(name, vocab, width, ids, dtype=torch.float32) -> LabOp:
+    return LabOp(name, "embedding", dict(vocab=vocab, width=width), dtype, ids)
+
+
+# Ops the learner's code never sees before the check: other sizes, bfloat16, padding, few and many repeats.
+UNSEEN = (
+    _conv("conv 7x7, 3 -> 16 channels, 20x20, padding 3, bf16", 2, 3, 20, 20, 16, 7, 3, torch.bfloat16),
+    _conv("conv 3x3, 32 -> 48 channels, 15x11, no padding", 3, 32, 15, 11, 48, 3, 0),
+    _attention("causal attention, length 384, 4 heads of 32, bf16", 3, 4, 384, 32, True, torch.bfloat16),
+    _attention("attention without mask, length 200, 2 heads of 48", 5, 2, 200, 48, False),
+    _embedding("bf16 embedding 1000x96, 5,000 tokens", 1000, 96, text_like_ids(1000, 5000, seed=3),
+               torch.bfloat16),
+    _embedding("embedding 50000x64, 300 distinct tokens", 50000, 64, torch.randperm(50000)[:300]),
+)
 
 
 @dataclass(frozen=True)
 class LabSetup:
-    """The lab's ops and how the measurement check judges them (``lab_setup(S)`` makes it)."""
+    """The lab's ops on this machine (``lab_setup(S)`` makes it)."""
 
     settings: LessonSettings  # lesson 01's decisions: device, threads, the ceilings' sizes, the label
-    ops: tuple[LabOp, ...]  # predicted and measured
-    extra: tuple[LabOp, ...]  # counted only: a non-square matmul and two bf16 ops
-    slower: float = 2.0  # measured may take up to 2x the prediction (x (1 + its spread)): these ops reach half
-    # of their roof or more on a quiet machine
-    faster: float = 0.35  # and may beat it by 35% (caches, a noisy bandwidth) or the measurement's spread,
-    # whichever is larger
+    ops: tuple[LabOp, ...]  # counted, predicted and measured
+    extra: tuple[LabOp, ...]  # counted only
     rounds: int = 5  # alternating rounds of (ceilings, ops), as lesson 01 measures its roofline
+    turning_work: int = 2**19  # batch x length² of the attentions timed at and beyond the turning length
 
 
 def lab_setup(S: LessonSettings) -> LabSetup:
-    """Lab 01's ops at lesson 01's sizes for this machine: a large square matmul, the GPT's first feed-forward
-    matmul, a matrix-vector product and an elementwise add (two compute-bound, two memory-bound on every device
-    of the course); and three more to count (a non-square matmul, a bf16 matmul and a bf16 add)."""
-    n = S.peak_matmul
-    tokens, width, hidden = S.token_matrix
-    ops = (LabOp(f"matmul {n}x{n}x{n}", "matmul", (n, n, n)),
-           LabOp(f"GPT fc {tokens}x{width}x{hidden}", "matmul", (tokens, width, hidden)),
-           LabOp(f"matrix-vector {S.matvec}", "matmul", (1, S.matvec, S.matvec)),
-           LabOp(f"add {S.elementwise_numel // 1024}x1024", "add", (S.elementwise_numel // 1024, 1024)))
-    extra = (LabOp("matmul 96x40x24", "matmul", (96, 40, 24)),
-             LabOp("bf16 matmul 64x128x256", "matmul", (64, 128, 256), torch.bfloat16),
-             LabOp("bf16 add 8x256", "add", (8, 256), torch.bfloat16))
-    return LabSetup(S, ops, extra)
+    """Lab 01's ops at sizes for this device: an embedding lookup, a convolution, causal attention and the same
+    without its mask, each far beyond a CPU's caches (larger on a GPU), and three more to count."""
+    k = 8 if S.on_gpu else 1  # a GPU needs more work per call to be timed
+    ops = (_embedding(f"embedding 32768x1024, {8192 * k:,} tokens", 32768, 1024, text_like_ids(32768, 8192 * k)),
+           _conv(f"conv 3x3, 64 -> 64 channels, 56x56, padding 1, batch {8 * k}", 8 * k, 64, 56, 56, 64, 3, 1),
+           _attention(f"causal attention, length 1024, 8 heads of 64, batch {k}", k, 8, 1024, 64, True),
+           _attention(f"the same without its mask, batch {k}", k, 8, 1024, 64, False))
+    extra = (_conv("conv 5x5, 1 -> 20 channels, 28x28, no padding, batch 64", 64, 1, 28, 28, 20, 5, 0),
+             _attention("attention without mask, length 256, 8 heads of 64, bf16", 4, 8, 256, 64, False,
+                        torch.bfloat16),
+             _embedding("bf16 embedding 50304x768, 2,048 tokens", 50304, 768, text_like_ids(50304, 2048, seed=1),
+                        torch.bfloat16))
+    return LabSetup(S, ops, extra, turning_work=2**19 * k)
+
+
+# --- Running the learner's code: bounded in time, its answer a number -------------------------------------
+
+
+@contextmanager
+def _bounded(what: str, seconds: float = LEARNER_SECONDS):
+    """Stop the learner's code after ``seconds`` (a search that never ends), where signals can (the main
+    thread of a Unix process: a notebook's kernel)."""
+    def stop(*_):
+        raise checks.CheckFailed(f"{what} ran for more than {seconds:g} s: does every loop in it end?")
+    try:
+        previous = signal.signal(signal.SIGALRM, stop)
+    except (ValueError, AttributeError):  # not the main thread, or no SIGALRM: run unbounded
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _number(value, what: str) -> float:
+    if isinstance(value, torch.Tensor) and value.numel() == 1:
+        value = value.item()
+    expect(isinstance(value, Number) and not isinstance(value, bool) and math.isfinite(value),
+           f"{what} gave {type(value).__name__} {value!r:.40}: a finite number is expected")
+    return float(value)
+
+
+def counted(count: Callable, op: LabOp) -> tuple[float, float]:
+    """The learner's ``count(op)`` as (FLOPs, bytes), or a failed check saying what came back instead."""
+    with _bounded(f"count for {op.name}"):
+        result = count(op)
+    expect(isinstance(result, (tuple, list)) and len(result) == 2,
+           f"count for {op.name} returned {type(result).__name__}: return a pair (flops, n_bytes)")
+    return _number(result[0], f"count's FLOPs for {op.name}"), _number(result[1], f"count's bytes for {op.name}")
 
 
 # --- Exercise A: FLOPs and bytes -----------------------------------------------------------------------
 
 
-def count_mistake(op: LabOp, flops: float, n_bytes: float) -> str | None:
-    """What is wrong with the learner's (``flops``, ``n_bytes``) for ``op``, naming the classic mistake; None
-    when both equal the lesson's count."""
-    ref = op.reference()
-    size = op.dtype.itemsize
-    if op.kind == "matmul":
-        m, k, n = op.shape
-        arrays = {"A": m * k, "B": k * n, "C": m * n}
-        flop_slips = {ref.flops / 2: "FLOPs without the factor 2: each of the k terms of a result is a multiply "
-                                     "and an add, two operations",
-                      2 * m * n: "FLOPs per result without its k terms: each result sums k products"}
-    else:
-        arrays = {"x": op.shape[0] * op.shape[1], "y": op.shape[0] * op.shape[1], "out": op.shape[0] * op.shape[1]}
-        flop_slips = {2 * ref.flops: "an add is one operation per element, not a multiply-add (2)"}
-    if flops != ref.flops:
-        slip = flop_slips.get(flops)
-        return (f"{op.name}: your FLOPs are {flops:.4g}, the lesson's count is {ref.flops:.4g}"
-                + (f". Looks like {slip}" if slip else f" ({flops / ref.flops:.3g}x)"))
-    if n_bytes == ref.bytes:
-        return None
-    inputs = [v for key, v in arrays.items() if key not in ("C", "out")]
-    byte_slips = {sum(arrays.values()): "elements, not bytes: multiply by the bytes of one element",
-                  size * sum(inputs): "the inputs only: the result is written to memory too"}
-    for key, v in arrays.items():
-        byte_slips.setdefault(size * v, f"the bytes of one operand only ({key}): every operand is read and the "
-                                        "result written")
-    if size != 4:
-        byte_slips.setdefault(4 * sum(arrays.values()), f"4 bytes an element: {op.dtype} has {size}")
-    slip = byte_slips.get(n_bytes)
-    return (f"{op.name}: your bytes are {n_bytes:.4g}, the minimum traffic is {ref.bytes:.4g}"
-            + (f". Looks like {slip}" if slip else f" ({n_bytes / ref.bytes:.3g}x)"))
-
-
-def _as_pair(result, what: str) -> tuple[float, float]:
-    checks.expect(isinstance(result, (tuple, list)) and len(result) == 2,
-                  f"{what} should return a pair of numbers, got {type(result).__name__}")
-    return tuple(float(v) for v in result)
-
-
 def check_counts(count: Callable, setup: LabSetup, show: bool = True) -> checks.Verdict:
-    """Lab 01, exercise A: ``count(op)`` gives the lesson's FLOPs and bytes for every op of the lab, and for a
-    non-square matmul and two bf16 ops. Exact: both are whole numbers."""
+    """Exercise A: ``count(op)`` within 2 % of the FLOPs the op does (torch's counter, the mask's share
+    taken out) and of the bytes of the tensors it must read and write, for the lab's ops and unseen ones."""
 
     def body():
-        wrong = []
-        for op in setup.ops + setup.extra:
-            mistake = count_mistake(op, *_as_pair(count(op), f"count({op.name!r})"))
-            if mistake:
-                wrong.append(mistake)
-        checks.expect(not wrong, f"{len(wrong)} of {len(setup.ops) + len(setup.extra)} counts differ. "
-                                 + " | ".join(wrong[:3]))
-        return (f"{len(setup.ops) + len(setup.extra)} ops counted exactly, matmuls of four shapes and the "
-                f"elementwise add, in fp32 and bf16")
+        every = setup.ops + setup.extra + UNSEEN
+        for op in every:
+            flops, n_bytes = counted(count, op)
+            mistake = mistakes.count_mistake(op, flops, n_bytes, done_flops(op), moved_bytes(op), TOLERANCE)
+            expect(mistake is None, (mistake or "") + ("" if op not in UNSEEN else " (an op you have not seen)"))
+        return (f"{len(every)} ops counted within {TOLERANCE:.0%}, {len(UNSEEN)} of them unseen: lookups with few "
+                "and many repeats, convolutions with and without padding, attention with and without its mask, "
+                "fp32 and bf16")
 
     return checks.run_check("FLOPs and bytes", body, show=show, hint=checks.stub_message(BANK, "A"))
 
 
-# --- Exercise B: bound and time under the roofline ------------------------------------------------------
+# --- Exercise B: where attention turns compute-bound ----------------------------------------------------
 
-# Ceilings the check gives predict(): two ridge points (10 and 50 FLOPs a byte), so a ridge typed in by hand
-# fails one of them; ops on both sides of each, and one at 20 FLOPs a byte, between the two ridges.
-TEST_CEILINGS = (Ceilings(100e9, 10e9), Ceilings(1e12, 20e9))
-TEST_OPS = ((2e9, 4e9), (8e9, 4e7), (4e9, 2e8), (6e6, 2e7))  # (FLOPs, bytes): intensity 0.5, 200, 20, 0.3
-
-
-def reference_prediction(flops: float, n_bytes: float, ceilings: Ceilings) -> tuple[str, float]:
-    """The roofline's answer: the side of the ridge point, and the slower of the two limits' times."""
-    return ceilings.bound(flops / n_bytes), max(flops / ceilings.flops, n_bytes / ceilings.bandwidth)
+# Machines the check gives turning_length (ridges 10, 50 and 3), and attentions of both masks and dtypes; the
+# first two differ only in batch, heads and head width.
+TEST_CEILINGS = (Ceilings(100e9, 10e9), Ceilings(1e12, 20e9), Ceilings(60e9, 20e9))
+TEST_ATTENTIONS = (_attention("causal attention, 8 heads of 64, batch 2", 2, 8, 1, 64, True),
+                   _attention("causal attention, 2 heads of 128, batch 1", 1, 2, 1, 128, True),
+                   _attention("attention without mask, 4 heads of 128, bf16", 1, 4, 1, 128, False, torch.bfloat16),
+                   _attention("causal attention, 2 heads of 32, batch 4, bf16", 4, 2, 1, 32, True, torch.bfloat16))
 
 
-def prediction_mistake(flops: float, n_bytes: float, c: Ceilings, bound: str, seconds: float) -> str | None:
-    """What is wrong with a prediction (``bound``, ``seconds``), naming the classic mistake; None if right."""
-    right_bound, right = reference_prediction(flops, n_bytes, c)
-    intensity = flops / n_bytes
-    where = (f"an op of {flops:.3g} FLOPs and {n_bytes:.3g} bytes (intensity {intensity:.3g} FLOPs/byte) under "
-             f"a peak of {c.flops:.3g} FLOP/s and {c.bandwidth:.3g} B/s (ridge {c.ridge:.3g})")
-    if bound not in ("memory", "compute"):
-        return f"the bound should be 'memory' or 'compute', got {bound!r}"
-    if bound != right_bound:
-        return (f"{where}: you said {bound}-bound, it is {right_bound}-bound. Wrong side of the ridge point: "
-                "compare the op's FLOPs per byte with the ridge, peak FLOP/s over bandwidth")
-    compute, memory = flops / c.flops, n_bytes / c.bandwidth
-    slips = [(compute + memory, "the sum of the two times: compute and memory traffic overlap, the slower "
-                                "decides"),
-             (min(compute, memory), "the faster of the two limits: the slower one decides"),
-             (compute, "the compute time, but this op waits for its bytes"),
-             (memory, "the memory time, but this op waits for its arithmetic"),
-             (right * 1e3, "milliseconds: the check wants seconds"),
-             (right * 1e6, "microseconds: the check wants seconds")]
-    if abs(seconds - right) <= 1e-6 * right:
-        return None
-    slip = "; or ".join(why for value, why in slips if abs(seconds - value) <= 1e-6 * value)
-    return (f"{where}: you predicted {seconds:.4g} s, the roofline says {right:.4g} s"
-            + (f". Looks like {slip}" if slip else f" ({seconds / right:.3g}x)"))
+def intensity(op: LabOp) -> float:
+    """FLOPs per byte the attention does and moves (``ops``: counted, not by formula), remembered by size."""
+    return _attention_intensity(tuple(sorted(op.dims.items())), op.dtype)
 
 
-def _prediction(result, what: str) -> tuple[str, float]:
-    checks.expect(isinstance(result, (tuple, list)) and len(result) == 2,
-                  f"{what} should return (bound, seconds), got {type(result).__name__}")
-    return str(result[0]), float(result[1])
+@functools.lru_cache(maxsize=4096)
+def _attention_intensity(dims: tuple, dtype: torch.dtype) -> float:
+    op = LabOp("attention", "attention", dict(dims), dtype)
+    return done_flops(op) / moved_bytes(op)
 
 
-def check_predictions(predict: Callable, show: bool = True) -> checks.Verdict:
-    """Lab 01, exercise B: ``predict(flops, n_bytes, ceilings)`` gives the roofline's bound and time, on two
-    sets of ceilings the check chooses (ridges at 10 and 50 FLOPs a byte) and ops on both sides."""
+def first_compute_bound(op: LabOp, ridge: float, limit: int = 2**24) -> int:
+    """The shortest length at which attention ``op`` reaches ``ridge`` FLOPs a byte (doubling, then halving)."""
+    high = 1
+    while intensity(op.with_length(high)) < ridge:
+        high *= 2
+        if high > limit:
+            return limit
+    low = high // 2  # below ridge (or 0)
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if intensity(op.with_length(mid)) >= ridge else (mid, high)
+    return high
+
+
+def check_turning(turning_length: Callable, show: bool = True) -> checks.Verdict:
+    """Exercise B: ``turning_length(op, ceilings)`` is the first length at which attention ``op`` is
+    compute-bound on ``ceilings`` (within 2 % or one token), on three machines and four attentions."""
 
     def body():
         for c in TEST_CEILINGS:
-            for flops, n_bytes in TEST_OPS:
-                what = f"predict({flops:.3g}, {n_bytes:.3g}, ceilings)"
-                mistake = prediction_mistake(flops, n_bytes, c, *_prediction(predict(flops, n_bytes, c), what))
-                checks.expect(mistake is None, mistake or "")
-        return f"{len(TEST_CEILINGS) * len(TEST_OPS)} predictions on two machines (ridges 10 and 50) right"
+            answers = {}
+            for op in TEST_ATTENTIONS:
+                with _bounded(f"turning_length for {op.name}"):
+                    answer = _number(turning_length(op, c), f"turning_length for {op.name}")
+                mistake = mistakes.turning_mistake(op, c, answer, first_compute_bound, answers)
+                answers[op.name] = (op, answer)
+                expect(mistake is None, mistake or "")
+        return (f"{len(TEST_CEILINGS) * len(TEST_ATTENTIONS)} lengths right: three machines (ridges "
+                f"{', '.join(f'{c.ridge:g}' for c in TEST_CEILINGS)}), both masks, fp32 and bf16")
 
-    return checks.run_check("bound and time", body, show=show, hint=checks.stub_message(BANK, "B"))
+    return checks.run_check("where attention turns", body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
-# --- The measurement: your predictions against the ops timed in this run ---------------------------------
+# --- The measurement: the ops timed beside the ceilings, in the same rounds --------------------------------
 
 
 @dataclass(frozen=True)
 class Compared:
     op: LabOp
-    bound: str  # the learner's
-    roofline_bound: str  # the side of the measured ridge point the op's intensity is on
-    predicted: float  # seconds, the learner's
-    measured: float  # seconds, the fastest run
-    spread: float
+    flops: float  # the learner's count
+    n_bytes: float
+    predicted: float  # seconds on the measured ceilings, from the learner's counts
+    bound: str
+    point: roofline.Point  # the op measured, beside its roof from what it does
 
     @property
     def ratio(self) -> float:
-        """Measured over predicted: 1.0 means the op ran exactly at its roof."""
-        return self.measured / self.predicted
+        """Measured over predicted: 1.0 means the op ran at the roof of your counts."""
+        return self.point.seconds / self.predicted
 
 
-def measure_ops(setup: LabSetup) -> roofline.Roofline:
-    """Lab 01's ops and both ceilings, measured in alternating rounds on lesson 01's threads (one on a CPU)."""
+def predicted(flops: float, n_bytes: float, c: Ceilings) -> tuple[str, float]:
+    """Lesson 01's roofline on the learner's counts: the side of the ridge, and the slower limit's time."""
+    bound = "compute" if n_bytes and flops / n_bytes >= c.ridge else "memory"
+    return bound, max(flops / c.flops, n_bytes / c.bandwidth)
+
+
+def measured_ops(turning_length: Callable | None, ceilings: Ceilings, setup: LabSetup) -> list[LabOp]:
+    """The lab's ops, and (once exercise B gives a length on ``ceilings``) its attention at that length and at
+    8x it, the batch sized so that each call does about the same work (batch x length² kept)."""
+    ops = list(setup.ops)
+    attention = next(op for op in ops if op.kind == "attention" and op.dims["causal"])
+    try:
+        with _bounded("turning_length"):
+            length = int(turning_length(attention, ceilings)) if turning_length else 0
+    except Exception:  # noqa: BLE001 - exercise B unfinished or wrong: its own check says so
+        length = 0
+    if 0 < length <= 2**15:
+        for t in (length, 8 * length):
+            ops.append(attention.with_length(t, batch=max(1, round(setup.turning_work / t**2))))
+    return ops
+
+
+def measure_ops(ops: list[LabOp], setup: LabSetup) -> roofline.Roofline:
+    """The ops and both ceilings, measured in alternating rounds on lesson 01's threads (one on a CPU)."""
     S = setup.settings
-    return roofline.measure_roofline([op.reference(S.device) for op in setup.ops], S, rounds=setup.rounds)
+    return roofline.measure_roofline([reference_op(op, S.device) for op in ops], S, rounds=setup.rounds)
 
 
-def compare(count: Callable, predict: Callable, roof: roofline.Roofline, setup: LabSetup) -> list[Compared]:
-    """Lab 01: the learner's prediction for each op, on the ceilings measured in ``roof``, beside its time."""
+def compare(count: Callable, roof: roofline.Roofline, ops: list[LabOp]) -> list[Compared]:
     rows = []
-    for op, point in zip(setup.ops, roof.points):
-        flops, n_bytes = _as_pair(count(op), f"count({op.name!r})")
-        bound, seconds = _prediction(predict(flops, n_bytes, roof.ceilings), f"predict for {op.name}")
-        checks.expect(seconds > 0, f"{op.name}: a predicted time must be positive, got {seconds:.3g} s")
-        rows.append(Compared(op, bound, point.bound, seconds, point.seconds, point.spread))
+    for op, point in zip(ops, roof.points):
+        flops, n_bytes = counted(count, op)
+        expect(flops >= 0 and n_bytes > 0, f"count for {op.name}: FLOPs must be 0 or more and bytes more than 0")
+        bound, seconds = predicted(flops, n_bytes, roof.ceilings)
+        rows.append(Compared(op, flops, n_bytes, seconds, bound, point))
     return rows
 
 
-def verdict_of(row: Compared, setup: LabSetup) -> str | None:
-    """Why ``row``'s prediction is off, or None: measured within [1/(1 + faster), slower x (1 + spread)] x the
-    prediction, ``faster`` widened to the spread too."""
-    faster = max(setup.faster, row.spread)
-    if row.bound != row.roofline_bound:
-        return (f"{row.op.name}: you said {row.bound}-bound; on the ceilings measured with it, its intensity is on "
-                f"the {row.roofline_bound} side of the ridge point")
-    if row.ratio < 1 / (1 + faster):
-        return (f"{row.op.name} ran in {row.measured * 1e3:.3g} ms, {1 / row.ratio:.2f}x faster than your "
-                f"{row.predicted * 1e3:.3g} ms ({row.bound}-bound), more than the {faster:.0%} the measurement "
-                "allows: no op beats its roof, so the prediction counts too much work or the wrong limit")
-    slower = setup.slower * (1 + row.spread)  # a busy machine's slow runs widen it, as they do below
-    if row.ratio > slower:
-        return (f"{row.op.name} took {row.measured * 1e3:.3g} ms, {row.ratio:.2f}x your {row.predicted * 1e3:.3g}"
-                f" ms ({row.bound}-bound), over the {slower:.2g}x allowed ({setup.slower:g}x, widened by the "
-                f"measurement's {row.spread:.0%} spread): the prediction misses work, bytes, or the limit that "
-                "applies")
-    return None
+def faster_than_roof(row: Compared) -> str | None:
+    """Why ``row`` beat the roof of the learner's counts by more than the measurement allows, or None."""
+    allowed = max(FASTER, row.point.spread)
+    if row.ratio >= 1 / (1 + allowed):
+        return None
+    return (f"{row.op.name} ran {1 / row.ratio:.1f}x faster than your counts allow ({row.bound}-bound), more "
+            f"than the {allowed:.0%} a measurement may beat it by: no op beats its roof, so your count holds "
+            "work or bytes that the op does not do")
 
 
-def check_measured(count: Callable, predict: Callable, setup: LabSetup, show: bool = True,
-                   measure: Callable[[LabSetup], roofline.Roofline] = measure_ops,
-                   results: list | None = None) -> checks.Verdict:
-    """Lab 01: each op's measured time within [1/(1 + 35 % or its spread), 2 (1 + spread)] x the learner's
-    prediction, with the ceilings measured in the same rounds as the ops (``measure``; tests pass a fake one).
-    ``results``, when given, receives the roofline and the comparisons, for the notebook's table and plot."""
-    label = setup.settings.label
+def check_measured(count: Callable, turning_length: Callable, ceilings: Ceilings, setup: LabSetup,
+                   show: bool = True, measure: Callable = measure_ops, results: list | None = None) -> checks.Verdict:
+    """The lab's ops (and attention at your turning length on ``ceilings`` and at 8x it) timed with both
+    ceilings in the same rounds: none may run faster than the roofline of your counts allows (a busy machine
+    only slows an op, so a right count never fails). ``results`` receives the roofline and the comparisons."""
 
     def body():
-        for op in setup.ops:  # an unfinished exercise stops here, before the measurement's seconds
-            predict(*_as_pair(count(op), f"count({op.name!r})"), Ceilings(1e9, 1e9))
-        roof = measure(setup)
-        rows = compare(count, predict, roof, setup)
+        ops = measured_ops(turning_length, ceilings, setup)
+        for op in ops:  # an unfinished exercise stops here, before anything is timed
+            counted(count, op)
+        roof = measure(ops, setup)
+        rows = compare(count, roof, ops)
         if results is not None:
             results[:] = [roof, rows]
-        off = [why for why in (verdict_of(r, setup) for r in rows) if why]
-        checks.expect(not off, " | ".join(off) + label)
-        shown = ", ".join(f"{r.op.name} {r.ratio:.2f}x" for r in rows)
-        return (f"measured / predicted: {shown} (allowed {1 / (1 + setup.faster):.2f}x to {setup.slower:g}x, "
-                f"each widened by the measurement's spread; "
-                f"{roof.threads} thread(s), ceilings measured in the same rounds){label}")
+        off = [why for why in map(faster_than_roof, rows) if why]
+        expect(not off, " | ".join(off))
+        shown = ", ".join(f"{r.ratio:.2f}x" for r in rows)
+        return (f"no op beat the roof of your counts; measured / predicted: {shown} ({roof.threads or 'all'} "
+                f"thread(s), ceilings measured in the same rounds){setup.settings.label}")
 
-    return checks.run_check("predictions against the measurement", body, show=show,
-                            hint=checks.stub_message(BANK, "B"))
+    return checks.run_check("no op beats your roof", body, show=show, hint=checks.stub_message(BANK, "A"))
 
 
-class Pending(str):
-    """A line that stands in for a table until the exercises are done (shown without quotes)."""
-
-    def __repr__(self) -> str:
-        return str(self)
+# --- Tables and sentences for the notebook -------------------------------------------------------------
 
 
-def prediction_table(count: Callable, predict: Callable, ceilings: Ceilings, setup: LabSetup):
-    """The learner's predictions for the lab's ops on ``ceilings``, as a table (before anything is measured);
-    a line saying what is missing while an exercise still raises."""
-    try:
-        rows = []
-        for op in setup.ops:
-            flops, n_bytes = _as_pair(count(op), f"count({op.name!r})")
-            bound, seconds = _prediction(predict(flops, n_bytes, ceilings), f"predict for {op.name}")
-            rows.append((op.name, f"{flops:.4g}", f"{n_bytes:.4g}", f"{flops / n_bytes:.3g}", bound,
+def say(text: str) -> None:
+    """Print ``text`` wrapped at the course's 110 columns."""
+    print(textwrap.fill(text, WIDTH))
+
+
+def ops_table(setup: LabSetup) -> Table:
+    rows = [(op.name, op.kind, str(op.dtype).removeprefix("torch."), "measured") for op in setup.ops]
+    rows += [(op.name, op.kind, str(op.dtype).removeprefix("torch."), "counted") for op in setup.extra]
+    return Table(["op", "kind", "dtype", "in the lab"], rows, wrap=60)
+
+
+def prediction_table(count: Callable, ceilings: Ceilings, setup: LabSetup):
+    """The learner's counts on ``ceilings`` through lesson 01's roofline, before anything is timed."""
+    rows = []
+    for op in setup.ops:
+        try:
+            flops, n_bytes = counted(count, op)
+            bound, seconds = predicted(flops, n_bytes, ceilings)
+            rows.append((op.name, f"{flops:.3g}", f"{n_bytes:.3g}", f"{flops / n_bytes:.3g}", bound,
                          f"{seconds * 1e3:.3g} ms"))
+        except NotImplementedError:
+            rows.append((op.name, "not done yet", "", "", "", ""))
+        except checks.CheckFailed:
+            rows.append((op.name, "not a pair of numbers", "", "", "", ""))
+        except Exception as exc:  # noqa: BLE001 - the learner's code: shown, never raised into the notebook
+            rows.append((op.name, f"raised {type(exc).__name__}", "", "", "", ""))
+    return Table(["op", "FLOPs", "bytes", "FLOPs/byte", "bound", "predicted"], rows, wrap=40)
+
+
+def turning_sentence(turning_length: Callable, ceilings: Ceilings, setup: LabSetup) -> str:
+    """Where the lab's causal attention turns compute-bound on this machine, by the learner's exercise B."""
+    attention = next(op for op in setup.ops if op.kind == "attention" and op.dims["causal"])
+    try:
+        with _bounded("turning_length"):
+            length = turning_length(attention, ceilings)
     except NotImplementedError:
-        return Pending("⏳ not done yet: your predictions appear here once exercises A and B are done")
-    return Table(["op", "FLOPs", "bytes", "FLOPs/byte", "your bound", "your predicted time"], rows)
-
-
-COMPARED_COLUMNS = ["op", "your bound", "predicted", "measured", "measured / predicted", "spread"]
-
-
-def compared_rows(rows: list[Compared]) -> list[tuple]:
-    """Lab 01's comparison as rows for a ``utils.tables.Table`` of ``COMPARED_COLUMNS``."""
-    return [(r.op.name, r.bound, f"{r.predicted * 1e3:.3g} ms", f"{r.measured * 1e3:.3g} ms", f"{r.ratio:.2f}x",
-             f"{r.spread:.0%}") for r in rows]
+        return "⏳ not done yet: where your attention turns compute-bound appears here once exercise B is done"
+    except Exception as exc:  # noqa: BLE001 - the learner's code: shown, never raised into the notebook
+        return f"your turning_length raised {type(exc).__name__}: check 2 says more"
+    return (f"By your turning_length, the lab's causal attention (8 heads of 64, {str(attention.dtype)[6:]}) turns "
+            f"compute-bound here at length {length} (this machine's ridge: {ceilings.ridge:.3g} FLOPs/byte).")

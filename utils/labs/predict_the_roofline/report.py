@@ -1,0 +1,119 @@
+"""Lab 01's report: the learner's predictions beside the ops as measured, and the misses read from the run
+(introduced in ``labs/01_predict_the_roofline.ipynb``). Every sentence is printed from the measured figures,
+with each branch written."""
+
+from __future__ import annotations
+
+import textwrap
+
+from utils.details import how_measured
+from utils.tables import Table
+from utils.tables import show as display
+
+WIDTH = 110
+AT_ROOF = 0.8  # an op measured at 80 % of its roof or more is "at its roof" here
+
+
+def _fill(text: str) -> str:
+    return textwrap.fill(text, WIDTH, subsequent_indent="  " if text.startswith("- ") else "")
+
+
+def share_of(row, ceilings) -> float:
+    """The share of its roof the measured op reached: the roofline's time for what it does (its FLOPs and
+    bytes counted off the op) on the ceilings measured with it, over its measured time. A lookup has no FLOPs:
+    its roof is its bytes at the bandwidth."""
+    done = row.point.op
+    return max(done.flops / ceilings.flops, done.bytes / ceilings.bandwidth) / row.point.seconds
+
+
+def compared_table(rows, ceilings) -> Table:
+    return Table(["op", "your bound", "predicted", "measured", "of its roof"],
+                 [(r.op.name, r.bound, f"{r.predicted * 1e3:.3g} ms", f"{r.point.seconds * 1e3:.3g} ms",
+                   f"{share_of(r, ceilings):.0%}") for r in rows], wrap=44)
+
+
+def miss_sentences(rows, ceilings) -> list[str]:
+    """One sentence per kind of op, from the measured shares of the roof (every branch written)."""
+    embedding, conv, causal, full, *turning = rows
+
+    def share(row):
+        return share_of(row, ceilings)
+
+    f = share(embedding)
+    out = [f"The lookup reached {f:.0%} of its memory roof: " + (
+        "reading only the rows its ids name, it moved what you counted about as fast as STREAM moves bytes."
+        if f >= AT_ROOF else
+        "its rows lie scattered through the table, each a separate stretch of memory, where STREAM streams "
+        "long arrays: a gather need not get the bandwidth of the roof.")]
+    f = share(conv)
+    out.append(f"The convolution reached {f:.0%} of the peak: " + (
+        "with 64 channels in and out it is a large matmul over image patches, and ran like one."
+        if f >= AT_ROOF else
+        "the peak is a 1024³ matmul's rate, and this convolution, a matmul over image patches in a layout of "
+        "its own, did not reach it in this run."))
+    time_share = causal.point.seconds / full.point.seconds
+    out.append(f"Causal attention at length 1024 reached {share(causal):.0%} of its roof, the same attention "
+               f"without its mask {share(full):.0%}: with half the work, the causal one took {time_share:.0%} of "
+               "the other's time. " + (
+                   "Skipping the masked half is not free: the kernel still works through the blocks on the "
+                   "diagonal, and pays its per-block costs on half the work."
+                   if share(causal) < share(full) - 0.1 else
+                   "The kernel skips the masked half about as efficiently as it computes the rest."))
+    if len(turning) == 2:
+        at, beyond = turning
+        length = at.op.dims["length"]
+        out.append(f"At your turning length, {length}, where the roofline turns attention compute-bound, it "
+                   f"reached {share(at):.0%} of its roof; at {8 * length}, {share(beyond):.0%}. " + (
+                       "Near the ridge both limits apply at once, and no kernel hides its memory traffic "
+                       "behind its arithmetic completely: the roof there is a best case, not a time."
+                       if share(at) < share(beyond) else
+                       "At the ridge it ran as close to its roof as at 8x the length: here the kernel hid its "
+                       "memory traffic behind its arithmetic even where both limits meet."))
+    return out
+
+
+def show_comparison(measured: list, label: str) -> None:
+    """The table of predictions against measurements, and the misses read from it."""
+    if not measured:
+        print("⏳ not done yet: the comparison appears once your counts pass the measurement check")
+        return
+    roof, rows = measured
+    display(compared_table(rows, roof.ceilings))
+    for sentence in miss_sentences(rows, roof.ceilings):
+        print(_fill(sentence))
+    how_measured("the ops and the ceilings, round by round", textwrap.fill(
+        f"Ceilings in the same rounds: {roof.peak.name} {roof.ceilings.flops / 1e9:.1f} GFLOP/s, "
+        f"{roof.bandwidth.name} {roof.ceilings.bandwidth / 1e9:.1f} GB/s{label}. Every op and both ceilings "
+        "ran in alternating rounds, each keeping its fastest run (a busy machine only slows a kernel). "
+        "'of its roof': the op's measured FLOP/s (or bytes/s for a lookup) over what the roofline allows at "
+        "the op's counted intensity, its counts taken from what it does.", WIDTH - 4),
+        Table(["op", "measured ms", "spread", "FLOPs done", "bytes moved"],
+              [(r.op.name, f"{r.point.seconds * 1e3:.3g}", f"{r.point.spread:.0%}", f"{r.point.op.flops:.3g}",
+                f"{r.point.op.bytes:.3g}") for r in rows], wrap=44))
+
+
+def take_aways(measured: list, passed: bool) -> None:
+    """The lab's conclusions with this run's figures, once every check passes (they state the answers)."""
+    if not (measured and passed):
+        print("⏳ not done yet: the take-aways appear once every check passes (they state the answers)")
+        return
+    roof, rows = measured
+    embedding, conv, causal, full, *turning = rows
+    table_bytes = embedding.op.dims["vocab"] * embedding.op.dims["width"] * embedding.op.dtype.itemsize
+    lines = [
+        f"- A lookup does no arithmetic and moves only the rows it names, and each once: "
+        f"{embedding.point.op.bytes / 2**20:.0f} MiB here, from a table of {table_bytes / 2**20:.0f} MiB. "
+        "Memory-bound on every device, however large the table.",
+        f"- A convolution is a matmul over image patches: 2 FLOPs per kernel term, per input channel, per output "
+        f"position; at 64 channels its intensity is {conv.point.op.intensity:.0f} FLOPs a byte, compute-bound "
+        f"(the ridge here: {roof.ceilings.ridge:.1f}).",
+        "- Attention's intensity grows with the length alone (not the heads, their width or the batch), and "
+        "halves with the causal mask, which halves the work but not the bytes; 16-bit halves the length at "
+        f"which it turns compute-bound. Here the causal kernel took {causal.point.seconds / full.point.seconds:.0%}"
+        " of the unmasked one's time for half its work.",
+        "- The roofline is a ceiling: an op measured above the roof of your counts means the count is wrong; one "
+        "measured below it has a limit the two roofs leave out (scattered reads, per-block costs, both limits at "
+        "once near the ridge).",
+    ]
+    for line in lines:
+        print(_fill(line))
