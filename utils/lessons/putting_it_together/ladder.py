@@ -227,9 +227,10 @@ def step_seconds(result: dict, rung: Rung) -> float:
 
 def compile_payback(c: Compared, run_steps: int) -> guide.Step:
     """The guide's break-even rule on this run's figures: the compile measured as the compiled runs' slowest
-    first step less an eager step, against the eager and compiled steps' medians."""
+    first step less an eager step; the eager step the median of its runs, the compiled one that over the paired
+    gain (the ledger's figure: unpaired medians on a shared machine can disagree with it)."""
     eager = _median([step_seconds(r, c.kept) for r in c.before])
-    compiled = _median([step_seconds(r, c.rung) for r in c.after])
+    compiled = eager / c.gain
     compile_s = max(r["first_step_s"] for r in c.after) - eager
     measured = guide.Profile({"step": eager}, compile_s=compile_s, compiled_step_s=compiled)
     return guide.compile_step(measured, run_steps or 10**9)

@@ -159,7 +159,7 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
         if r["same_maths"]:
             out.append(claims.Claim(f"{r['step']}: held-out loss at step N", f"{r['loss']:.4f}",
                                     f"baseline {r['loss'] - r['dloss']:.4f} ± {r['tol']:g}",
-                                    "kept" if r["loss_ok"] else "not kept"))
+                                    "within its tolerance" if r["loss_ok"] else "outside its tolerance"))
     last = final(rows)
     out.append(claims.against_speedup("kept steps: x baseline", last["x_base"], total_bound(rows),
                                       slower="slower than the baseline"))
