@@ -6,6 +6,7 @@ Every cost here is a sleep (simulated I/O), so the timing assertions hold on a b
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,11 @@ from utils.labs.feed_the_gpu.checks import (
     check_data,
     check_epoch,
     lab_dataset,
+    FIRST_BURST,
+    burst_weights,
     lab_setup,
     loaders_needed,
+    take_aways,
     transfer_verdict,
 )
 from utils.labs.feed_the_gpu.measure import Crossing, Crossings
@@ -149,14 +153,25 @@ def test_crossings_count_each_copy_once_and_what_is_computed_on_the_device_not_a
 LOAD_HEAVY = LabSetup(n_items=32, batch_size=16, item_seconds=0.05, step_seconds=0.03)
 
 
+@pytest.mark.mutants
 @pytest.mark.timeout(60)
-def test_check_epoch_fails_loading_in_the_training_process_and_names_the_bottleneck():
+def test_mutant_loading_in_the_training_process_fails_by_lab_08s_rule():
     with bench.threads(1):  # two torch threads on a busy 2-core machine can stall a step for its slower half
         verdict = check_epoch(lambda d: DataLoader(d, batch_size=16), _right_to_device, setup=LOAD_HEAVY,
                               show=False)
     assert verdict.status == checks.FAILED
-    assert "In your run loading is the bottleneck" in verdict.message
-    assert "against a bound of" in verdict.message
+    assert "read by the training process itself" in verdict.message and "lab 08" in verdict.message
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(60)
+def test_mutant_a_prefetching_thread_that_reads_in_the_training_process_fails_too():
+    """Lesson 05's Prefetcher over a loader without workers: the reads happen in a thread of the training
+    process, which lab 08 rejects; so does lab 05 now (one rule)."""
+    with bench.threads(1):
+        verdict = check_epoch(lambda d: Prefetcher(DataLoader(d, batch_size=16), device="cpu"),
+                              _right_to_device, setup=LOAD_HEAVY, show=False)
+    assert verdict.status == checks.FAILED and "in a thread of it" in verdict.message
 
 
 def test_checks_report_not_done_yet_for_stubs():
@@ -197,10 +212,10 @@ def test_check_data_accepts_shuffled_passes_over_repeated_digits_and_fails_a_dup
 
 def test_the_hints_name_the_concept_and_the_api_never_the_code():
     texts = checks.hint_texts("labs/feed_the_gpu")
-    assert sorted(texts) == ["A", "B"] and all(len(levels) == 2 for levels in texts.values())
+    assert sorted(texts) == ["A", "B"] and [len(texts["A"]), len(texts["B"])] == [3, 2]
     for text in (t for levels in texts.values() for t in levels):
-        for code in ("num_workers", "persistent_workers", "pin_memory=", "DataLoader(", ".to(", "non_blocking=",
-                     "decode_images", "=2", "= 2"):
+        for code in ("num_workers=", "persistent_workers=", "prefetch_factor=", "pin_memory=", "DataLoader(",
+                     ".to(", "non_blocking=", "decode_images", "=2", "= 2", "ceil("):
             assert code not in text, (code, text)
     assert "lesson 05" in texts["A"][0] and "lesson 05" in texts["B"][0]
 
@@ -238,57 +253,103 @@ def test_mutant_workers_started_afresh_every_epoch_fail_when_opening_costs():
     assert verdict.status == checks.FAILED and "against a bound of" in verdict.message
 
 
-# --- issue 26: the learner's own draw, and no more loaders than it needs --------------------------------------
+# --- issue 38: bursty draws, where both the number of loaders and the read-ahead matter -----------------------
 
-# Reading an epoch takes about half its compute (20 batches: 0.64 s of reads, 1.2 s of steps): one loader hides it.
-COMPUTE_BOUND = LabSetup(n_items=320, batch_size=16, item_seconds=0.002, step_seconds=0.06)
+CPU_SIZES = lesson_settings(devices.plan(2, n_gpus=0), None)
 
 
-def test_draws_are_the_learners_own_and_never_near_the_edge():
-    s = lesson_settings(devices.plan(2, n_gpus=0), None)
-    ratios = []
+def _draw(loaders: int) -> LabSetup:
+    """The first seed whose draw needs ``loaders`` loaders (cpu mode's sizes)."""
+    return next(s for s in (lab_setup(CPU_SIZES, seed=k) for k in range(20)) if s.loaders_needed == loaders)
+
+
+def _loader(workers: int, per_worker: int):
+    return lambda d: DataLoader(d, batch_size=16, num_workers=workers, prefetch_factor=per_worker,
+                                persistent_workers=True)
+
+
+def _epoch(make_batches, setup):
+    with bench.threads(1):
+        return check_epoch(make_batches, _right_to_device, setup=setup, show=False)
+
+
+def test_draws_are_the_learners_own_bursty_and_never_near_the_edge():
+    ratios, depths = [], set()
     for seed in range(40):
-        setup = lab_setup(s, seed=seed)
-        assert setup == lab_setup(s, seed=seed)  # the same seed, the same draw
-        ratios.append(setup.item_seconds * setup.n_items / (setup.step_seconds * setup.n_items / setup.batch_size))
+        setup = lab_setup(CPU_SIZES, seed=seed)
+        assert setup == lab_setup(CPU_SIZES, seed=seed)  # the same seed, the same draw
+        compute = setup.step_seconds * setup.n_items / setup.batch_size
+        ratios.append(setup.item_seconds * setup.n_items / compute)
+        assert setup.every >= 4 and setup.factor > 1 and setup.depth_needed >= 3  # a default depth never does
+        depths.add(setup.depth_needed)
     assert any(r < 0.8 for r in ratios) and any(r > 1.2 for r in ratios)  # both regimes are drawn
-    assert not any(0.7 < r < 1.4 for r in ratios)  # none where the measurement could not tell
+    assert not any(0.7 < r < 1.25 for r in ratios)  # none where the measurement could not tell
+    assert len(depths) > 1  # the read-ahead differs from draw to draw too
     assert loaders_needed(0.5, 1.0) == 1 and loaders_needed(1.6, 1.0) == 2 and loaders_needed(1.05, 1.0) is None
 
 
+def test_the_bursts_keep_the_mean_read_and_start_after_the_loaders_got_ahead():
+    weights = burst_weights(512, 16, 7, 3.5)
+    assert abs(weights.mean().item() - 1) < 1e-5
+    slow = sorted({int(i) // 16 for i in torch.nonzero(weights > 1).flatten()})
+    assert slow[0] == FIRST_BURST and slow[1] - slow[0] == 7
+
+
 @pytest.mark.timeout(60)
-def test_one_persistent_loader_passes_a_compute_bound_draw():
-    with bench.threads(1):
-        verdict = check_epoch(lambda d: Prefetcher(DataLoader(d, batch_size=16, num_workers=1,
-                                                              persistent_workers=True), device="cpu"),
-                              _right_to_device, setup=COMPUTE_BOUND, show=False)
+@pytest.mark.parametrize("loaders", [1, 2])
+def test_the_loaders_and_read_ahead_the_draw_needs_pass(loaders):
+    setup = _draw(loaders)
+    verdict = _epoch(_loader(loaders, math.ceil(setup.depth_needed / loaders)), setup)
     assert verdict.passed, verdict
-    assert "your draw needs 1" in verdict.message
+    assert f"{loaders} reads at once" in verdict.message and "none by the training process" in verdict.message
 
 
 @pytest.mark.mutants
 @pytest.mark.timeout(60)
-def test_mutant_the_lessons_configuration_on_a_compute_bound_draw_fails_naming_it():
-    with bench.threads(1):
-        verdict = check_epoch(lambda d: Prefetcher(DataLoader(d, batch_size=16, num_workers=2,
-                                                              persistent_workers=True), device="cpu"),
-                              _right_to_device, setup=COMPUTE_BOUND, show=False)
+def test_mutant_the_default_read_ahead_fails_and_points_to_the_spread():
+    setup = _draw(1)
+    verdict = _epoch(_loader(1, 2), setup)  # DataLoader's default prefetch_factor
     assert verdict.status == checks.FAILED
-    assert "one loader already hides the reading" in verdict.message and "not the answer for every" in verdict.message
+    assert "look at how long each batch takes to read, not only at their total" in verdict.message
 
 
 @pytest.mark.mutants
 @pytest.mark.timeout(60)
-def test_mutant_one_loader_on_a_load_bound_draw_fails_naming_it():
-    with bench.threads(1):
-        verdict = check_epoch(lambda d: DataLoader(d, batch_size=16, num_workers=1, persistent_workers=True),
-                              _right_to_device, setup=LOAD_HEAVY, show=False)
-    assert verdict.status == checks.FAILED and "One loader cannot keep up" in verdict.message
+def test_mutant_a_read_ahead_deeper_than_the_draw_needs_fails_as_waste():
+    setup = _draw(1)  # a reader faster than the device: what it may read ahead, it does (memory held)
+    verdict = _epoch(_loader(1, 2 * setup.depth_needed), setup)  # twice the read-ahead it needs
+    assert verdict.status == checks.FAILED and "more than your draw's slow files need" in verdict.message
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(60)
+def test_mutant_the_lessons_two_loaders_on_a_draw_that_needs_one_fail_naming_it():
+    setup = _draw(1)
+    verdict = _epoch(_loader(2, math.ceil(setup.depth_needed / 2)), setup)
+    assert verdict.status == checks.FAILED and "a second loader holding a core for nothing" in verdict.message
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(60)
+def test_mutant_one_deep_loader_on_a_draw_that_needs_two_fails_naming_it():
+    setup = _draw(2)
+    verdict = _epoch(_loader(1, setup.depth_needed), setup)
+    assert verdict.status == checks.FAILED and "on average it cannot keep up" in verdict.message
+
+
+def test_take_aways_follow_the_run():
+    setup = _draw(1)
+    text = take_aways(setup, 0.7, 1.3, "2/2 checks passed")
+    flat = " ".join(text.split())
+    assert "the compute sets the bound" in flat and "a second buys nothing" in flat and "met the bound" in flat
+    assert "has not met" in take_aways(_draw(2), 2.0, 1.3, "1/2 checks passed, 1 failed")
+    assert max(len(line) for line in text.splitlines()) <= 110
 
 
 def test_the_spec_leaves_the_loading_to_the_learner():
     import nbformat
 
     text = "\n".join(c.source for c in nbformat.read(LAB_NOTEBOOK, as_version=4).cells if c.cell_type == "markdown")
-    for said in ("num_workers", "persistent_workers", "pin_memory", "Prefetcher(", "non_blocking"):
+    for said in ("num_workers", "persistent_workers", "prefetch_factor", "pin_memory", "Prefetcher(",
+                 "non_blocking"):
         assert said not in text.split("**Take-aways**")[0], said

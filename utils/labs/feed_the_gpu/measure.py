@@ -15,6 +15,7 @@ thread pool are all seen the same way.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import weakref
 from dataclasses import dataclass
 
@@ -117,17 +118,24 @@ class Crossings(TorchFunctionMode):
 
 
 class CountedDigits(SlowDigits):
-    """Lesson 05's ``SlowDigits``, counting the reads in flight across processes (a shared counter that
-    DataLoader workers inherit): ``peak_reads()`` is how many loaders read at once, however they were made."""
+    """Lesson 05's ``SlowDigits``, counting across processes (shared counters that DataLoader workers inherit)
+    how many reads run at once (``peak_reads()``: how many loaders read, however they were made), how many
+    batches have been started (``started()``: the check compares it with the batches trained, for how far
+    ahead the loading runs) and how many were read by the process that made it (``own_reads()``: the
+    training process, which the lab's rule forbids to read)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.reads = multiprocessing.Array("i", 2)  # [reads in flight now, the most at once so far]
+        self.owner = os.getpid()  # the training process: the one that builds the data set
+        # [reads in flight now, the most at once so far, batches started, batches read by the owner]
+        self.reads = multiprocessing.Array("i", 4)
 
     def __getitems__(self, indices: list[int]) -> list:
         with self.reads.get_lock():
             self.reads[0] += 1
             self.reads[1] = max(self.reads[1], self.reads[0])
+            self.reads[2] += 1
+            self.reads[3] += os.getpid() == self.owner
         try:
             return super().__getitems__(indices)
         finally:
@@ -136,6 +144,12 @@ class CountedDigits(SlowDigits):
 
     def peak_reads(self) -> int:
         return self.reads[1]
+
+    def started(self) -> int:
+        return self.reads[2]
+
+    def own_reads(self) -> int:
+        return self.reads[3]
 
     def reset_count(self) -> None:
         with self.reads.get_lock():
