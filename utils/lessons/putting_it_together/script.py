@@ -55,18 +55,18 @@ def loader(s: Settings, dataset, sampler, device) -> DataLoader:
 def prepare(s: Settings, model: torch.nn.Module, device) -> tuple[torch.nn.Module, torch.nn.Module]:
     """The model the loop calls, and the DDP wrapper (or the model) that owns ``no_sync``.
 
-    ``torch.compile`` compiles the model before DDP wraps it: one worker's graph, which a second worker finds
-    in compile's on-disk cache. The cost: DDP's all-reduce starts after the whole compiled backward, where
-    ``torch.compile(DDP(model))`` splits the graph at DDP's buckets to overlap them, at more compile time."""
+    ``torch.compile`` wraps the DDP model, as PyTorch means it: its DDP optimizer splits the graph at DDP's
+    buckets, so that each bucket's all-reduce still overlaps the rest of the backward (compiling the model
+    before DDP wraps it compiles faster, but then every all-reduce waits for the whole backward)."""
     if s.checkpointing:  # each block keeps only its input; backward recomputes the rest
         apply_activation_checkpointing(model, check_fn=lambda m: isinstance(m, models.Block))
-    wrapped = torch.compile(model) if s.compile else model
+    wrapped = model
     if torch.distributed.get_world_size() > 1:  # DDP only when there is a second worker to average with
         ids = [device.index] if device.type == "cuda" else None
-        wrapped = DDP(wrapped, device_ids=ids, **s.ddp_options())
+        wrapped = DDP(model, device_ids=ids, **s.ddp_options())
         keep_until_exit(wrapped)  # freed at return, it could deadlock gloo's teardown (utils.launch)
         register_hook(wrapped, s.hook, s.powersgd_rank, s.powersgd_start)
-    return wrapped, wrapped
+    return (torch.compile(wrapped) if s.compile else wrapped), wrapped
 
 
 def train_step(model, owner, optimizer, scaler, batches, s: Settings, device) -> torch.Tensor:
