@@ -39,6 +39,27 @@ ALLOWED: dict[str, dict[str, str]] = {
         "4×": "theory: 4 bytes -> 1", "97.5 %": "a worked example of the format", "2×": "theory: a bound",
         "50 %": "theory: a sparsity level", "10×": "theory / the lab's target", "90 %": "theory: a sparsity level",
         "1×": "theory: a dense kernel's bound", "2 %": "a tie's stated tolerance (a setting)"},
+    "notebooks/05_data_prefetch.ipynb": {
+        "4×": "theory: 4 bytes -> 1", "32×": "a setting (the GPU batch)", "1.2×": "a setting (read over step)",
+        "48 ms": "a setting (the simulated read)", "40 ms": "a setting (the simulated step)",
+        "2 %": "the stated noise rule (a setting)", "16-32 GB/s": "datasheet: PCIe 4.0-5.0 x16",
+        "100 %": "theory: a share's ceiling"},
+    "notebooks/06_memory.ipynb": {
+        "30×": "a setting (the GPU model)", "1.5×": "theory: FSDP's bytes over DDP's",
+        "10 %": "the calculator's stated tolerance"},
+    "notebooks/07_tensor_parallel.ipynb": {"1×": "theory: ranks sharing one device"},
+    "notebooks/08_putting_it_together.ipynb": {
+        "1x": "theory: a step that pays", "8x": "a setting (8 x 16 held-out sequences)",
+        "2x": "theory: two devices' bound", "10 %": "the guide's stated margin (1 GB + 10 %)"},
+    "labs/00_fix_the_article.ipynb": {},
+    "labs/01_predict_the_roofline.ipynb": {
+        "2 %": "the checks' stated tolerance", "8x": "a setting (8x the length)",
+        "35 %": "the check's stated tolerance"},
+    "labs/02_balance_the_pipeline.ipynb": {"1x": "theory: one worker's pace", "1×": "theory: one worker's pace"},
+    "labs/03_ddp_from_scratch.ipynb": {"85 %": "the check's target"},
+    "labs/06_fit_the_budget.ipynb": {"3 %": "a setting (the capacity's place)", "10 %": "the check's tolerance"},
+    "labs/07_attention_by_heads.ipynb": {"2×": "a setting (2 x 8 tokens)"},
+    "labs/08_make_it_fast.ipynb": {"80 %": "the lab's target", "10 s": "an expectation of the cell's time"},
 }
 
 
