@@ -1,10 +1,11 @@
 """Lesson 09's decisions on every fake machine (``pytest -m modes``): where the article's split runs, which
-link the transfer claims use, which peaks it measures."""
+link the transfer claims use, which claims this machine can test, and how each figure says where it ran."""
 
 import pytest
 
 from utils import article, devices
 from utils import machine as profile
+from utils.lessons.articles_checked import claims, sources, verdicts
 
 pytestmark = pytest.mark.modes
 
@@ -20,3 +21,103 @@ def test_the_transfer_claims_use_the_workers_own_link(machine):
     expected = {"cpu": "gloo loopback, 2 processes",  # 1gpu: two ranks on one GPU talk through gloo, via the host
                 "1gpu": "gloo, 2 processes sharing GPU 0 (through host memory)"}.get(machine.mode, "GPU 0 to GPU 1")
     assert name == expected
+
+
+def _agreeing_gpu_measurements(hw) -> dict:
+    """What a GPU run of lesson 09 would measure, shaped as ``verdicts.measure`` keeps it, made to agree."""
+    sizes, peer = [4, 2**20, 2**24], bool(hw.link and hw.link.peer_access)
+    direct = [2e-6, 2e-5, 2e-4] if peer else [2e-5, 4e-4, 6e-3]
+    paths = {"direct": profile.link_fit("GPU 0 to GPU 1, direct", sizes, direct),
+             "via host": profile.link_fit("GPU 0 to GPU 1, via host", sizes, [1e-5, 4e-4, 6e-3])}
+    stages = [("start", 0, 0), ("16 blocks of 64 MB", 1024, 1024), ("every other block freed", 512, 1024),
+              ("one block of 128 MB", 640, 1152)]
+    return {"paths": paths, "fragmentation": stages}
+
+
+def test_a_claim_that_needs_hardware_is_judged_wherever_the_machine_has_it(machine):
+    plan, hw = devices.plan(2), machine.hw
+    can = verdicts.capabilities(plan, hw)
+    pair = machine.mode in ("2gpu", "ngpu")
+    assert can == {"gpu": machine.mode != "cpu", "gpu pair": pair,
+                   "nvlink pair": pair and hw.link is not None and hw.link.kind == "NVLink"}
+    m = {"plan": plan, "hw": hw, "can": can, "results": {}} | _agreeing_gpu_measurements(hw)
+    for claim_id in ("A9", "B7"):
+        claim = claims.BY_ID[claim_id]
+        row = verdicts.judge(claim, m, {})
+        if can[claim.needs]:  # measured here: the course's reading, checked
+            assert (row.verdict, row.check) == (claim.verdict, verdicts.AGREES), (claim_id, row.evidence)
+        else:
+            assert row.verdict == claims.NOT_TESTABLE and claims.NEEDS[claim.needs] in row.why
+    if pair:  # the peer-to-peer row is measured on every pair of GPUs, with or without peer access
+        row = verdicts.judge(claims.BY_ID["A18"], m | {"sheet": {}}, {})
+        assert row.check == verdicts.AGREES and "peer access" in row.evidence
+
+
+def test_every_two_device_figure_says_where_it_ran(machine):
+    where = sources.two_devices(devices.plan(2), machine.hw)
+    expected = {"cpu": "simulated on CPU", "1gpu": "2 ranks sharing one "}.get(machine.mode, "on 2 x ")
+    assert where.startswith(expected)
+
+
+def test_lesson_08_gives_each_worker_fewer_sequences_than_lesson_03_on_every_machine(machine):
+    batches = verdicts.ddp_batches(devices.plan(2), machine.hw)  # row A3's reason for lesson 08's lower figure
+    assert 0 < batches["08"] < batches["03"]
+
+
+def test_the_link_rows_add_what_the_driver_reports_where_there_are_two_gpus(machine):
+    from utils.lessons.articles_checked import evidence
+
+    plan, hw = devices.plan(2), machine.hw
+    m = {"plan": plan, "hw": hw, "can": verdicts.capabilities(plan, hw), "results": {},
+         "sheet": evidence.datasheet_ratios()}
+    for claim_id in ("A5", "A7"):
+        row = verdicts.judge(claims.BY_ID[claim_id], m, {})
+        assert row.check is None and ("the driver's report" in row.judged_by) == (len(hw.gpus) >= 2), row.judged_by
+
+
+def _stub_measurements(monkeypatch, hw):
+    """Every measurement of ``verdicts.measure`` replaced by a plausible figure, so that the whole lesson's
+    judging runs on a fake machine in a second (what the real run measures is tested in test_articles_checked)."""
+    from utils.lessons.articles_checked import evidence as ev
+    from utils.lessons.articles_checked import snippets
+
+    sizes = ev.LINK_SIZES
+    fit = profile.link_fit("link", sizes, [2e-5 + n / 5e9 for n in sizes])
+    peaks = profile.MachineProfile("cpu", [profile.Ceiling("matmul peak", d, 2, "1024³", b, b, 0.1, "FLOP/s")
+                                           for d, b in (("fp32", 3e11), ("bf16", 1e12), ("int8", 2e12))])
+    stubs = {"conv_pool_fold": {"diff": 1e-7, "flops_ratio": 0.44, "two_s": 2e-3, "one_s": 2e-4},
+             "conv_maxpool_is_not_linear": 2.0, "merges": {"linear_diff": 1e-7, "linear_macs": 0.4, "bn_diff": 1e-7},
+             "case_study_cnn": {"parameters": 431_080, "step_s": 0.02, "gradient_bytes": 1_724_320},
+             "link": fit, "pack_cost": 3e-4,
+             "two_device_passes": {"bound": 2.0, "article split": 0.9, "tensor parallel": 1.3},
+             "gpu_pair_paths": _agreeing_gpu_measurements(hw)["paths"],
+             "gpu_fragmentation": _agreeing_gpu_measurements(hw)["fragmentation"]}
+    for name, value in stubs.items():
+        monkeypatch.setattr(ev, name, lambda *args, value=value, **kwargs: value)
+    timed = {"prune": {"dense": 1e-3, "zeroed": 1e-3, "removed": 5e-4}, "csr": 0.2,
+             "algorithms": {"attention": 2.0, "gelu": 2.0}, "peaks": peaks,
+             "width": {"flops_ratio": 3.8, "time_ratio": 3.0, "counted_over_formula": 1.0},
+             "threads": {"train": 1.5, "forward": 1.5, "step_s": 0.02, "gradient_bytes": 1_000_000}}
+    for name, value in timed.items():
+        monkeypatch.setitem(verdicts.TIMED, name, lambda *args, value=value: value)
+    monkeypatch.setattr(snippets, "split_steps", lambda _: ["as written: RuntimeError: no", "fixed: runs, output (100, 32)"])
+    monkeypatch.setattr(snippets, "conv_steps", lambda _: ["as written, .cuda(0): runs, output (10, 16, 224, 224)"])
+    monkeypatch.setattr(snippets, "os_not_imported", lambda: "NameError: name 'os' is not defined")
+    monkeypatch.setattr(snippets, "ddp_walk", lambda: [("launcher", "ValueError: no"), ("ran", "runs: losses")])
+
+
+def test_the_whole_lesson_is_judged_on_every_machine_and_its_tables_stay_narrow(machine, monkeypatch):
+    from utils.lessons.articles_checked import report
+
+    _stub_measurements(monkeypatch, machine.hw)
+    m = verdicts.measure(devices.plan(2))
+    rows = {r.id: r for r in verdicts.rows(m)}
+    can = m["can"]
+    assert (rows["A9"].verdict == claims.NOT_TESTABLE) != can["nvlink pair"]
+    assert (rows["B7"].verdict == claims.NOT_TESTABLE) != can["gpu"]
+    assert all(r.check != verdicts.DISAGREES for r in rows.values()), [r.id for r in rows.values()
+                                                                       if r.check == verdicts.DISAGREES]
+    where = sources.two_devices(m["plan"], m["hw"])
+    assert where in rows["A11"].evidence and where in rows["A21"].evidence
+    assert all(len(line) <= 110 for title, ids in report.GROUPS
+               for line in report.group_table(title, ids, list(rows.values())).to_text().splitlines())

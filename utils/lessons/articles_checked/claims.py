@@ -2,12 +2,14 @@
 
 Introduced in lesson 09. The course states what the articles say; it does not copy their text or code, and
 nothing here reads them. Chinese terms are quoted where the articles' readers will recognise them. A claim's
-identifier never changes: ``tests/test_articles_checked.py`` keeps its own list, so that no row can go
-silently. Compound statements are split, one claim per row.
+identifier never changes (rows added later take the next free number, and sit where the article says it):
+``tests/test_articles_checked.py`` keeps its own list, so that no row can go silently. Compound statements are
+split, one claim per row.
 
-Verdicts come from a fixed set: ``VERDICTS``. A verdict is the course's reading of the claim; the evidence
-(``verdicts.py``) is measured in the run or read from a results file, and a row says so when its evidence
-disagrees with its verdict (``verdicts.CHECKS``).
+A claim holds the course's reading (``verdict``, ``why``) and where the course measures it (``refs``: a
+lesson and words of one of its headings, cited by ``sections.cite``). Whether this run bears the reading out
+is decided in ``verdicts.py``: its evidence, and a check that can disagree. A claim that needs hardware to be
+measured at all (``needs``) is "not testable here" only where that hardware is missing.
 """
 
 from __future__ import annotations
@@ -19,100 +21,158 @@ TRUE, CONDITIONS, FALSE, DOES_NOT_RUN, NOT_TESTABLE = (
 VERDICTS = (TRUE, CONDITIONS, FALSE, DOES_NOT_RUN, NOT_TESTABLE)
 ARTICLES = {"A": "article 1: two GPUs for large models (大模型加速秘籍)",
             "B": "article 2: why large models run slowly, and the cures (执行慢难题)"}
+# What a claim may need before this lesson can measure it; verdicts.capabilities() says what this machine has.
+NEEDS = {"gpu": "a GPU", "nvlink pair": "two GPUs joined by NVLink"}
 
 
 @dataclass(frozen=True)
 class Claim:
-    id: str  # "A3": article A, its third claim in reading order
+    id: str  # "A3": article A; numbers follow reading order, except rows added later (A18 on)
     says: str  # a short English paraphrase
-    verdict: str  # one of VERDICTS
-    why: str  # the condition, the correction, or what would test it
-    lesson: str  # where the course measures it: "03", "01 §2"
+    verdict: str  # the course's reading, one of VERDICTS
+    why: str  # the condition, the correction, or what the code does
+    refs: tuple[tuple[str, str | None], ...]  # (lesson, words of a heading): where the course measures it
+    needs: str | None = None  # a key of NEEDS: without it, this run cannot test the claim
+    test: str = ""  # with ``needs``: what the lesson measures where the machine has it
 
 
 CLAIMS = [
-    # Article 1: why accelerate, and how two GPUs work together
-    Claim("A1", "GPT-3 and BERT have billions to hundreds of billions of parameters: many FLOPs", CONDITIONS,
-          "GPT-3, yes (175e9); BERT, no (1.1e8 and 3.4e8)", "01 §1"),
+    # Article 1, section 1: why accelerate
+    Claim("A1", "GPT-3 and BERT have several billion, even over ten billion parameters (数十亿甚至上百亿): "
+          "many FLOPs", CONDITIONS,
+          "many FLOPs, yes (6 per parameter per token); the sizes fit neither example: GPT-3's 175e9 is far "
+          "above 'over ten billion', BERT's 1.1e8 to 3.4e8 far below 'several billion' (500 to 1,600 times "
+          "fewer than GPT-3)", (("01", "Compute: FLOPs and MFU"),)),
     Claim("A2", "one GPU can hardly meet that need, so several must work together", CONDITIONS,
-          "for a model the size of GPT-3: years of one GPU's time, and more memory than it has", "01, 06"),
-    Claim("A3", "two GPUs cut training and inference time, to a degree (在一定程度上)", CONDITIONS,
-          "at most 2x, reached only where communication is small or hidden", "03"),
-    Claim("A4", "two GPUs therefore cut cost", CONDITIONS,
-          "GPU-hours are 2 / speed-up: they fall only when the speed-up is 2x", "03"),
+          "for a model the size of GPT-3: years of one GPU's time, and more memory than it has; a 0.4 M-"
+          "parameter model (row B19) fits one easily", (("01", "Compute: FLOPs and MFU"),
+                                                       ("06", "Where memory goes"))),
+    Claim("A3", "two GPUs cut training time, to a degree (在一定程度上)", CONDITIONS,
+          "data parallel: at most 2x, less the all-reduce that is not hidden; the less work per worker, the "
+          "less it gains (inference: row A21)", (("03", "How much faster"), ("08", "The steps"))),
+    Claim("A21", "two GPUs cut inference time, to a degree", CONDITIONS,
+          "where a step's work outweighs its messages (a batch's forward pass, split layer by layer); not "
+          "token-by-token decoding over a slow link, and not the article's split (row A11)",
+          (("07", "The article's claim, measured"), ("07", "Inference on two devices"))),
+    Claim("A4", "so two GPUs cut cost (降低成本)", FALSE,
+          "GPU-hours are 2 / speed-up: at least one GPU's for any speed-up up to 2x (equal at 2x); only the "
+          "time to the result falls, unless scaling is superlinear", (("03", "How much faster"),)),
+    # Article 1, section 2: how two GPUs work together
     Claim("A5", "two GPUs exchange data over the PCIe bus (PCIe总线)", CONDITIONS,
-          "over PCIe or NVLink, whichever joins them (the article's own next section says NVLink)", "00"),
-    Claim("A6", "data goes from host memory to the GPU, is computed, and results go back", CONDITIONS,
-          "the batch goes in and the loss comes back; weights, activations and gradients stay on the GPU",
-          "00, 05"),
-    Claim("A7", "NVLink is NVIDIA's link and PCIe is AMD's", FALSE,
-          "NVIDIA pairs without a bridge (two T4s) use PCIe; AMD Instinct GPUs have their own link "
-          "(Infinity Fabric)", "00"),
-    Claim("A8", "NVLink has a higher bandwidth than PCIe", TRUE, "compared within one generation", "00"),
-    Claim("A9", "NVLink has a lower latency than PCIe", NOT_TESTABLE,
-          "needs two NVLinked GPUs: an all-reduce of a few bytes, NVLink against PCIe", "03"),
-    # Article 1: the three techniques and their code
+          "over PCIe or NVLink, whichever joins them (the article's own next section names NVLink)",
+          (("00", "The articles on links"),)),
+    Claim("A6", "in training, data goes from host memory to the GPU, is computed, and results go back",
+          CONDITIONS, "the batch goes in and the loss comes back; weights, activations and gradients stay on "
+          "the GPU", (("05", "Host to device"),)),
+    Claim("A18", "the data path it gives for two GPUs runs through host memory", FALSE,
+          "GPUs with peer access copy to each other directly, over PCIe or NVLink (NCCL uses it); the host "
+          "is the path only where peer access is off", (("00", "Your hardware"),
+                                                      ("03", "NCCL in practice"))),
+    Claim("A7", "GPUs talk over NVLink (NVIDIA) or PCIe (AMD)", CONDITIONS,
+          "NVLink is NVIDIA's; PCIe is every vendor's: NVIDIA pairs without NVLink (two T4s) use it, and AMD's "
+          "Instinct GPUs also have their own link (Infinity Fabric)", (("00", "The articles on links"),)),
+    Claim("A8", "NVLink has a higher bandwidth than PCIe", TRUE, "compared within one generation",
+          (("00", "The articles on links"),)),
+    Claim("A9", "NVLink has a lower latency than PCIe", TRUE,
+          "a few-byte copy between two GPUs costs less over NVLink than the PCIe path a pair without it takes",
+          (("03", "How fast is the all-reduce"),), needs="nvlink pair",
+          test="a few-byte copy GPU 0 to GPU 1, directly (NVLink) against staged through host memory (PCIe)"),
+    # Article 1, section 3.1: parallel computing, and its code
     Claim("A10", "putting parts of the model on two GPUs is parallel computing (并行计算)", CONDITIONS,
-          "only with micro-batches (a pipeline); split alone, one device works at a time", "02"),
-    Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", CONDITIONS,
-          "a pipeline of 2 stages per block with micro-batches, bound (a+f)/max(a,f), and 2 crossings a "
-          "block; as written, one device at a time", "07 §1"),
+          "only with micro-batches (a pipeline); split alone, one device works at a time",
+          (("02", "Does a naive split"), ("02", "How close do GPipe"))),
+    Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", FALSE,
+          "as written the two devices take turns: no faster than one, and 2 crossings of the link a block; "
+          "micro-batches, which the article never mentions, make it a pipeline of 2 stages a block",
+          (("07", "The article's claim, measured"), ("02", "attention on one GPU"),
+           ("02", "two stages per device"))),
     Claim("A12", "code: the 'parallel computing' model split", DOES_NOT_RUN,
-          "the errors in the order Python meets them here, then the fix", "lab 00"),
-    Claim("A13", "simplify by merging layers, e.g. a convolution and its pooling (精简模型)", CONDITIONS,
-          "average pooling right after a convolution folds into one strided convolution; max pooling, or "
-          "any nonlinearity between, does not; the merge in use is batch norm into the convolution", "04 §1"),
+          "the errors in the order Python meets them here, then the fix",
+          (("02", "The article's split, rebuilt"), ("lab 00", None))),
+    Claim("A22", "code: that split puts parts of one model on two GPUs", FALSE,
+          "it builds two whole copies of one model, one per GPU, and feeds one into the other: nothing of "
+          "either is split", (("02", "The article's split, rebuilt"),)),
+    # Article 1, section 3.2: simplification, and its code
+    Claim("A20", "merge or simplify layers to cut compute (精简模型)", CONDITIONS,
+          "linear steps with nothing nonlinear between merge: batch norm into its convolution, two linear "
+          "layers in a row (article 1's own model); a ReLU between stops it", (("04", "Simplification"),)),
+    Claim("A13", "e.g. merge a convolution and its pooling into one layer", CONDITIONS,
+          "average pooling right after a convolution folds into one strided convolution; max pooling (the "
+          "second article's CNN), or any nonlinearity between, does not", (("04", "Simplification"),)),
     Claim("A14", "code: the 'simplified model' shows a simplification", FALSE,
-          "it is one convolution: nothing is merged (and .cuda(0) needs CUDA)", "04"),
+          "it is one convolution: nothing is merged (and .cuda(0) needs CUDA)", (("04", "Simplification"),)),
+    # Article 1, section 3.3: a framework's distributed training, and its code
     Claim("A15", "a framework's distributed training spreads model and data over two GPUs", CONDITIONS,
-          "DDP splits the data and copies the whole model to each GPU; FSDP also shards the model", "03, 06"),
+          "DDP splits the data and copies the whole model to each GPU; FSDP also shards the model",
+          (("03", "What DDP does"), ("06", "Sharding across"))),
     Claim("A16", "code: the DistributedDataParallel snippet", DOES_NOT_RUN,
-          "the errors in the order Python meets them here, then the fix", "03 §1"),
+          "the errors in the order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
+    # Article 1, section 4: summary
     Claim("A17", "summary: parallel computing, simplification and distributed training all speed it up",
-          CONDITIONS, "DDP does, within 2x; a split needs micro-batches; the conv-pool merge rarely applies",
-          "02-04"),
+          CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours",
+          (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
+    Claim("A19", "summary: they fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
+          "'fully' is 100% of the peak: a real step reaches a part of it (MFU), and two devices a part of 2x",
+          (("01", "Compute: FLOPs and MFU"), ("08", "The ledger"))),
     # Article 2: four reasons a large model runs slowly
     Claim("B1", "not enough compute slows execution (计算资源不足)", TRUE,
-          "the same step on more cores takes less time, while compute is its limit", "01 §1"),
-    Claim("B2", "data-transfer delay between nodes slows distributed work (数据传输延迟)", CONDITIONS,
-          "when transfers are not hidden behind compute; each message pays a fixed cost alpha", "00 §3"),
+          "the same step, training or inference, takes less time on more cores while compute is its limit",
+          (("09", "Measure what fits"), ("01", "Compute: FLOPs and MFU"))),
+    Claim("B2", "data-transfer delay between nodes slows distributed training and inference (数据传输延迟)",
+          CONDITIONS, "when transfers are not hidden behind compute; each message pays a fixed cost alpha",
+          (("00", "What does a message"), ("01", "Data-transfer delay"))),
     Claim("B3", "model complexity, many parameters and operations, adds time (模型复杂度)", TRUE,
-          "time grows with the FLOPs: width squared, depth", "01 §4"),
+          "time grows with the FLOPs: width squared, depth", (("01", "Model complexity"),)),
     Claim("B4", "some algorithms are inefficient on large models (算法效率低)", TRUE,
-          "naive attention against a fused kernel: same result, more bytes moved", "01 §5"),
-    # Article 2: the cures
+          "naive attention against a fused kernel: same result, more bytes moved", (("01", "Algorithm efficiency"),)),
+    # Article 2, cures: compute resources
     Claim("B5", "distributed training: split the model over nodes, train in parallel, much faster", CONDITIONS,
-          "split alone is not parallel: a pipeline needs micro-batches (2m/(m+1)); data parallel splits the "
-          "data", "02, 03"),
+          "a split alone is not parallel: a pipeline needs micro-batches (2m/(m+1)); the case study's own code "
+          "is data parallel, which splits the data", (("02", "Does a naive split"), ("02", "How close do GPipe"),
+                                                       ("03", "How much faster"))),
     Claim("B6", "use high-performance CPUs, GPUs and TPUs", TRUE,
-          "more FLOP/s and bandwidth: the datasheets differ by 10x and more", "01 §7"),
-    Claim("B7", "manage memory and avoid fragmentation (内存碎片)", NOT_TESTABLE,
-          "fragmentation is a GPU caching-allocator effect: lesson 06 on a GPU, reserved against allocated",
-          "06"),
+          "more FLOP/s and bandwidth: the datasheets differ by 10x and more", (("01", "The hardware claims"),)),
+    Claim("B7", "manage memory and avoid fragmentation (内存碎片)", CONDITIONS,
+          "fragmentation costs memory, not time: freed holes that no larger request fits make the GPU's caching "
+          "allocator reserve more (an out-of-memory with memory free); expandable segments remove most",
+          (("06", "The allocator"),), needs="gpu",
+          test="lesson 06's pattern on a GPU: free every other block, then ask for a larger one"),
+    # Article 2, cures: transfer delay
     Claim("B8", "compress data to cut transfer volume and latency (数据压缩)", CONDITIONS,
-          "fewer bytes cut the n/beta part if packing is cheaper than what it saves; alpha stays; uint8 is lossy",
-          "05"),
+          "fewer bytes cut the n/beta part when packing costs less than it saves; alpha stays; uint8 is lossy",
+          (("05", "Transfer compression"),)),
     Claim("B9", "prefetch the next batch to cut waiting (数据预取)", TRUE,
-          "an epoch approaches max(load, compute) instead of their sum", "05"),
-    Claim("B10", "use a high-speed network", NOT_TESTABLE,
-          "one machine here: two nodes under torchrun (lesson 03's route) would test it", "03"),
+          "an epoch falls from load + compute toward max(load, compute); with k loader workers, "
+          "max(load / k, compute)", (("05", "The problem, measured"), ("05", "A prefetcher"))),
+    Claim("B10", "use a high-speed network", CONDITIONS,
+          "a faster link cuts the n/beta part of a transfer; alpha and the compute stay; two nodes under "
+          "torchrun would measure it", (("03", "The same function on many machines"),)),
+    # Article 2, cures: model complexity
     Claim("B11", "prune and quantize to cut complexity and compute (模型压缩)", CONDITIONS,
-          "removed neurons and integer kernels cut time; zeroed weights in dense kernels do not", "04"),
+          "removed neurons and integer kernels cut time; zeroed weights in dense kernels do not",
+          (("04", "Pruning"), ("04", "Quantization"))),
     Claim("B12", "pruning removes unimportant neurons or connections (剪枝)", CONDITIONS,
-          "removing neurons shrinks the matmul; zeroed connections cost as much, unless sparse kernels or "
-          "2:4 sparsity (Ampere and later) use them", "04 §2"),
+          "removing neurons shrinks the matmul; zeroed connections cost as much, unless sparse kernels or 2:4 "
+          "sparsity (Ampere and later) use them", (("04", "Zeros do not"), ("04", "Removing channels"))),
     Claim("B13", "quantization turns float parameters into integers, cutting compute (量化)", CONDITIONS,
-          "integer units and a kernel that uses them (VNNI, AMX, tensor cores); weight-only saves bytes",
-          "04 §3"),
-    Claim("B14", "optimize algorithms for large models", TRUE, "fusion removes memory traffic", "01 §5"),
+          "the operations stay as many; each is cheaper where integer units and a kernel use them (VNNI, AMX, "
+          "tensor cores); weight-only int8 saves bytes", (("04", "Quantization"),)),
+    # Article 2, cures: algorithm efficiency
+    Claim("B14", "optimize algorithms for large models", TRUE, "fusion removes memory traffic",
+          (("01", "Algorithm efficiency"),)),
     Claim("B15", "use specialised hardware for specific algorithms (专用硬件)", TRUE,
-          "matrix units: tensor cores, AMX on some CPUs", "01 §1"),
+          "matrix units: tensor cores, AMX on some CPUs", (("00", "How fast can this machine"),
+                                                         ("01", "The hardware claims"))),
     Claim("B16", "parallel computing: spread the work over several processors", CONDITIONS,
-          "within the processor count, less the communication", "03 §4"),
-    Claim("B17", "code: the DDP case study (a CNN for digits)", DOES_NOT_RUN,
-          "the errors in the order Python meets them here, then the fix; a 0.4 M-parameter CNN is no large "
-          "model", "03 §1"),
+          "within the processor count, less the communication", (("03", "How much faster"),)),
+    # Article 2: the case study and the summary
+    Claim("B17", "code: the DDP case study", DOES_NOT_RUN,
+          "the errors in the order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
+    Claim("B19", "the case study's model, a CNN for 28x28 digits, stands for a large model", FALSE,
+          "431,080 parameters: 400,000 times fewer than GPT-3; lesson 04 trains it on one CPU in seconds",
+          (("04", "Two trained models"),)),
     Claim("B18", "summary: these methods together effectively speed up large models", CONDITIONS,
-          "each within its own bound: measure which one your bottleneck calls for", "08"),
+          "each within its own bound: measure which one your bottleneck calls for", (("08", "Find the bottleneck"),)),
 ]
 IDS = [c.id for c in CLAIMS]
+BY_ID = {c.id: c for c in CLAIMS}

@@ -1,63 +1,29 @@
-"""The evidence for each claim: a figure measured in this run, or a lesson's figure read from a results
-file that names its hardware (the ledger, then the benchmarks' file), or a datasheet's arithmetic.
+"""The measurements lesson 09 runs itself: each quick enough for the lesson's budget, each answering one
+claim or a few.
 
-Introduced in lesson 09. ``quick_measurements()`` runs what fits the lesson's time budget; ``results_figure``
-reads what a longer lesson measured; ``evidence_for(claim_id, ...)`` turns them into one line per claim.
+Introduced in lesson 09. Single-process timings run in the notebook's process on the CPU (one thread where
+a ratio must not depend on how busy the other core is); two-worker figures run in launched workers, on the
+plan's devices; anything that touches CUDA runs in a worker or a spawned process, so that the notebook never
+initialises it. ``verdicts.measure(plan)`` calls them all.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass
-from pathlib import Path
+import contextlib
+import dataclasses
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
 
+import psutil
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from utils import bench, devices, gpu_specs, ledger, machine
+from utils import article, bench, devices, gpu_specs, machine, models
 
-ROOT = Path(__file__).resolve().parents[3]
+# --- Simplification: what merges into one layer --------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Evidence:
-    text: str  # the figure and what it shows
-    source: str  # "measured here", "ledger: lesson 03 (hardware, date)", "bench file (hardware)", "datasheet"
-
-
-def results_figure(ledger_name: str, bench_name: str, lesson: str) -> tuple[dict | None, str]:
-    """The newest record of a figure: this mode's ledger (lessons write it), else ``results/bench-<mode>.json``
-    (``make bench`` writes it). Returns (record, where it comes from); (None, what to run) when neither has it."""
-    record = ledger.figure(ledger_name)
-    if record:
-        return record, f"lesson {record['lesson']}{_where(record['hardware'])}, {record['date']}"
-    bench_file = ROOT / "results" / f"bench-{devices.mode()}.json"
-    if bench_file.is_file():
-        for row in json.loads(bench_file.read_text()):
-            if row["name"] == bench_name:
-                return ({"value": row["measured"], "bound": row["bound"], "unit": row["unit"], **row},
-                        f"make bench '{bench_name}'{_where(row['hardware'])}")
-    return None, f"run lesson {lesson} first (or `make bench {bench_name}`)"
-
-
-def _where(hardware: str) -> str:
-    """", this machine" or ", another machine: CPU AMD EPYC, 2 cores (rerun to measure this one)"."""
-    if hardware == bench.hardware_label():
-        return ", this machine"
-    return f", another machine: {short(hardware)} (rerun it to measure this one)"
-
-
-def short(hardware: str) -> str:
-    """"CPU AMD EPYC (AVX512; ...), 2 cores, no GPU" -> "CPU AMD EPYC, 2 cores, no GPU": the ISA in brackets
-    is in the results file for whoever needs it."""
-    brackets = re.finditer(r" \([^()]*(?:\([^()]*\)[^()]*)*\)", hardware)
-    isa = [m.group() for m in brackets if re.search(r"AVX|AMX|NEON|SSE|;", m.group())]
-    return hardware.replace(isa[0], "") if isa else hardware
-
-
-# --- What fits in the run -----------------------------------------------------------------------------------
 
 def fold_avgpool(conv: nn.Conv2d) -> nn.Conv2d:
     """conv (k x k, stride 1) then AvgPool2d(2) as ONE strided convolution: (k+1) x (k+1), stride 2.
@@ -86,10 +52,82 @@ def conv_pool_fold(repeats: int = 5) -> dict:
         two = bench.measure(lambda: F.avg_pool2d(conv(x), 2), repeats=repeats)
         one = bench.measure(lambda: folded(x), repeats=repeats)
         diff = (F.avg_pool2d(conv(x), 2) - folded(x)).abs().max().item()
-        max_gap = (F.max_pool2d(conv(x), 2) - F.avg_pool2d(conv(x), 2)).abs().max().item()
     k = conv.kernel_size[0]
-    return {"diff": diff, "speedup": two.min / one.min, "max_gap": max_gap,
-            "flops_ratio": (k + 1) ** 2 / (4 * k * k), "two_s": two.min, "one_s": one.min}
+    return {"diff": diff, "flops_ratio": (k + 1) ** 2 / (4 * k * k), "two_s": two.min, "one_s": one.min}
+
+
+def conv_maxpool_is_not_linear() -> float:
+    """max |f(x + y) - f(x) - f(y)| for f = conv then max pool: far from 0, so no single convolution is f."""
+    torch.manual_seed(0)
+    conv, x, y = nn.Conv2d(3, 16, 3, padding=1, bias=False), torch.randn(2, 3, 32, 32), torch.randn(2, 3, 32, 32)
+    with torch.no_grad():
+        f = lambda t: F.max_pool2d(conv(t), 2)  # noqa: E731 - the function under test, in one line
+        return (f(x + y) - f(x) - f(y)).abs().max().item()
+
+
+def merge_linears(first: nn.Linear, second: nn.Linear) -> nn.Linear:
+    """Two linear layers with nothing between them as ONE: W = W2 W1, b = W2 b1 + b2 (a product of linear
+    maps is linear). A ReLU between them would stop this."""
+    merged = nn.Linear(first.in_features, second.out_features)
+    with torch.no_grad():
+        merged.weight.copy_(second.weight @ first.weight)
+        merged.bias.copy_(second.weight @ first.bias + second.bias)
+    return merged
+
+
+def merges() -> dict:
+    """Article 1's own model (128 -> 64 -> 32, no activation between) merged into one layer, and the second
+    article's CNN with batch norm folded into its convolutions (lesson 04): the largest output difference of
+    each, and the merged layer's share of the multiply-adds."""
+    from utils.lessons.compression.fold import fold_batchnorm
+
+    torch.manual_seed(0)
+    mlp = article.ArticleModel()
+    merged = merge_linears(mlp.layer1, mlp.layer2)
+    cnn = models.ArticleCNN(seed=0, batchnorm=True).eval()
+    with torch.no_grad():
+        for bn in (cnn.bn1, cnn.bn2):  # statistics as training would leave them, so that folding has work to do
+            bn.running_mean.uniform_(-1, 1)
+            bn.running_var.uniform_(0.5, 2)
+            bn.weight.uniform_(0.5, 2)
+    x, images = torch.randn(100, 128), torch.randn(8, 1, 28, 28)
+    with torch.no_grad():
+        linear_diff = (mlp(x) - merged(x)).abs().max().item()
+        bn_diff = (cnn(images) - fold_batchnorm(cnn)(images)).abs().max().item()
+    macs = lambda *layers: sum(layer.in_features * layer.out_features for layer in layers)  # noqa: E731
+    return {"linear_diff": linear_diff, "linear_macs": macs(merged) / macs(mlp.layer1, mlp.layer2),
+            "bn_diff": bn_diff}
+
+
+def article_copies() -> dict:
+    """Article 1's split builds its model twice: the parameters of each copy, and whether the copies have the
+    same layers (a split would give each device different ones)."""
+    one, two = article.ArticleModel(), article.ArticleModel()
+    shapes = lambda m: {k: tuple(v.shape) for k, v in m.state_dict().items()}  # noqa: E731
+    return {"parameters": [models.count_parameters(m) for m in (one, two)], "same_layers": shapes(one) == shapes(two),
+            "in_features": one.layer1.in_features, "out_features": one.layer2.out_features}
+
+
+class SimplifiedModel(nn.Module):
+    """Article 1's "simplified model", rebuilt: one 3x3 convolution, 3 -> 16 channels, and nothing else."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 16, kernel_size=3, stride=1, padding=1)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+def simplified_model() -> dict:
+    """What the "simplified model" holds: its layers (modules with no children) and parameters."""
+    model = SimplifiedModel()
+    layers = [m for m in model.modules() if not list(m.children())]
+    return {"layers": len(layers), "kinds": ", ".join(type(m).__name__ for m in layers),
+            "parameters": models.count_parameters(model)}
+
+
+# --- Pruning, quantization, specialised units -----------------------------------------------------------------
 
 
 def pruning_costs(rounds: int = 5) -> dict:
@@ -101,6 +139,28 @@ def pruning_costs(rounds: int = 5) -> dict:
     calls = {"dense": lambda: x @ w.T, "zeroed": lambda: x @ zeroed.T, "removed": lambda: x @ half.T}
     timed = machine.run_rounds([(1, fn) for fn in calls.values()], rounds=rounds, runs=2)
     return {name: m.min for name, m in zip(calls, timed)}
+
+
+def sparse_at(density: float = 0.05, rounds: int = 5) -> float:
+    """A CSR sparse 1024 x 1024 weight at ``density`` against the dense one, on 256 rows: time ratio."""
+    import warnings
+
+    torch.manual_seed(0)
+    x, w = torch.randn(1024, 256), torch.randn(1024, 1024)
+    with warnings.catch_warnings():  # "sparse CSR support is in beta": true, and not this lesson's point
+        warnings.simplefilter("ignore")
+        csr = (w * (torch.rand_like(w) < density)).to_sparse_csr()
+        dense, sparse = machine.run_rounds([(1, lambda: w @ x), (1, lambda: csr @ x)], rounds=rounds, runs=2)
+    return sparse.min / dense.min
+
+
+def peaks(repeats: int = 5) -> machine.MachineProfile:
+    """fp32, bf16 and int8 matmul peaks of this CPU on every core (the machine profile of lesson 00)."""
+    return machine.measure_profile_apart(device="cpu", peaks={None: ("fp32", "bf16", "int8")},
+                                         bandwidth_threads=(), rounds=repeats)
+
+
+# --- Algorithms and model size ---------------------------------------------------------------------------------
 
 
 def attention_and_gelu(repeats: int = 5) -> dict:
@@ -134,26 +194,67 @@ def width_scaling() -> dict:
             "counted_over_formula": counted / out[256][0]}
 
 
-def attention_ffn_times(repeats: int = 5) -> dict:
-    """One GPT block's attention and feed-forward halves, timed apart: under the article's split, the FFN's
-    device waits for attention's output every step (and the other way round in the backward)."""
-    from utils import models
+@contextlib.contextmanager
+def others_on_the_cores(out: dict):
+    """While the block runs, the share of all cores that other programs kept busy goes to ``out["others"]``
+    (this process and the workers it started and waited for are not "others"). Why: a timing on two threads
+    or two workers can only show a gain when each has a core; a timing taken while others held the cores it
+    needs tests nothing about the claim."""
+    me = psutil.Process()
+    busy, own, start = _busy_seconds(), _own_seconds(me), time.perf_counter()
+    yield out
+    wall = time.perf_counter() - start
+    others = (_busy_seconds() - busy) - (_own_seconds(me) - own)
+    out["others"] = max(0.0, others / (wall * psutil.cpu_count()))
 
-    model = models.small_gpt(256, context=128, width=256, depth=1, heads=4)
-    block = model.blocks[0]
-    x = torch.randn(8, 128, 256)
-    with torch.no_grad(), bench.threads(1):
-        att = bench.measure(lambda: block.attn(x), repeats=repeats).min
-        ffn = bench.measure(lambda: block.ffn(x), repeats=repeats).min
-    return {"attention": att, "ffn": ffn}
+
+def _busy_seconds() -> float:
+    t = psutil.cpu_times()  # "user" already holds the guest times: leave them out of the sum
+    return sum(t) - t.idle - getattr(t, "iowait", 0) - getattr(t, "guest", 0) - getattr(t, "guest_nice", 0)
 
 
-def peaks(repeats: int = 5) -> machine.MachineProfile:
-    """fp32, bf16 and int8 matmul peaks on every core (the machine profile of lesson 00)."""
-    dtypes = ("fp32", "bf16", "int8") if devices.mode() == "cpu" else ("fp32",)
-    return machine.measure_profile_apart(device="cpu", peaks={None: dtypes}, bandwidth_threads=(),
-                                         rounds=repeats)
+def _own_seconds(me: psutil.Process) -> float:
+    c = me.cpu_times()
+    return c.user + c.system + c.children_user + c.children_system
 
+
+def threads_speedup(rounds: int = 3) -> dict:
+    """The small GPT on 2 threads against 1, in rounds that take turns: its training step, and its forward
+    pass alone (inference). More compute, less time, while compute is the limit."""
+    from utils.lessons.why_slow.step import training_step
+
+    run = training_step(dict(context=64, width=128, depth=2, heads=4), 8)
+
+    def forward():
+        with torch.no_grad():
+            run.model.loss(run.x, run.y)
+
+    step1, step2, fwd1, fwd2 = machine.run_rounds([(1, run.step), (2, run.step), (1, forward), (2, forward)],
+                                                  rounds=rounds, runs=2)
+    gradient_bytes = 4 * sum(p.numel() for p in run.model.parameters())  # fp32: what DDP would all-reduce
+    return {"train": step1.min / step2.min, "forward": fwd1.min / fwd2.min, "step_s": step1.min,
+            "gradient_bytes": gradient_bytes}
+
+
+def case_study_cnn(repeats: int = 5) -> dict:
+    """Article 2's CNN (lesson 04's ``models.ArticleCNN``): its parameters and one training step on 64 digits,
+    one thread, and the bytes of the gradients DDP would all-reduce each step."""
+    cnn = models.ArticleCNN(seed=0)
+    images, labels = torch.randn(64, 1, 28, 28), torch.randint(0, 10, (64,))
+    opt = torch.optim.SGD(cnn.parameters(), lr=0.01)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        F.cross_entropy(cnn(images), labels).backward()
+        opt.step()
+
+    params = models.count_parameters(cnn)
+    with bench.threads(1):
+        seconds = bench.measure(step, warmup=1, repeats=repeats).min
+    return {"parameters": params, "step_s": seconds, "gradient_bytes": 4 * params}
+
+
+# --- Links and transfers -----------------------------------------------------------------------------------------
 
 LINK_SIZES = [4, 2**12, 2**16, 2**18, 2**20, 2**22]
 
@@ -163,39 +264,6 @@ def link(plan) -> machine.LinkFit:
     return machine.measure_link(plan, LINK_SIZES, repeats=5)
 
 
-def datasheet_ratios() -> dict:
-    """NVLink against PCIe within a generation (A100: NVLink 3 and PCIe 4; H100: NVLink 4 and PCIe 5), and
-    the peaks and memory the article's claims are set beside."""
-    links = gpu_specs.LINKS
-    h100, t4 = gpu_specs.KNOWN_GPUS["H100 SXM 80GB"], gpu_specs.KNOWN_GPUS["T4"]
-    return {"a100": (links["NVLink 3 (A100, 12 links)"], links["PCIe 4.0 x16"]),
-            "h100": (links["NVLink 4 (H100/H200, 18 links)"], links["PCIe 5.0 x16"]), "t4_link": t4.link,
-            "h100_bf16_over_t4_fp16": h100.peak_flops["bf16"] / t4.peak_flops["fp16"],
-            "h100_bf16": h100.peak_flops["bf16"], "h100_memory": h100.memory_bytes}
-
-
-def conv_maxpool_is_not_linear() -> float:
-    """max |f(x + y) - f(x) - f(y)| for f = conv then max pool: far from 0, so no single convolution is f."""
-    torch.manual_seed(0)
-    conv, x, y = nn.Conv2d(3, 16, 3, padding=1, bias=False), torch.randn(2, 3, 32, 32), torch.randn(2, 3, 32, 32)
-    with torch.no_grad():
-        f = lambda t: F.max_pool2d(conv(t), 2)  # noqa: E731 - the function under test, in one line
-        return (f(x + y) - f(x) - f(y)).abs().max().item()
-
-
-def sparse_at(density: float = 0.05, rounds: int = 5) -> float:
-    """A CSR sparse 1024 x 1024 weight at ``density`` against the dense one, on 256 rows: time ratio."""
-    import warnings
-
-    torch.manual_seed(0)
-    x, w = torch.randn(1024, 256), torch.randn(1024, 1024)
-    with warnings.catch_warnings():  # "sparse CSR support is in beta": true, and not this lesson's point
-        warnings.simplefilter("ignore")
-        csr = (w * (torch.rand_like(w) < density)).to_sparse_csr()
-        dense, sparse = machine.run_rounds([(1, lambda: w @ x), (1, lambda: csr @ x)], rounds=rounds, runs=2)
-    return sparse.min / dense.min
-
-
 def pack_cost(numel: int = 2**18, repeats: int = 5) -> float:
     """Seconds to turn ``numel`` fp32 values into uint8 (scale, round) and back: the price of sending less."""
     x = torch.rand(numel)
@@ -203,20 +271,75 @@ def pack_cost(numel: int = 2**18, repeats: int = 5) -> float:
         return bench.measure(lambda: (x * 255).round().to(torch.uint8).float() / 255, repeats=repeats).min
 
 
-def threads_speedup(rounds: int = 3) -> float:
-    """The small GPT's training step on 2 threads against 1, in rounds that take turns: more compute, less
-    time, while compute is the limit."""
-    from utils.lessons.why_slow.step import training_step
-
-    run = training_step(dict(context=64, width=128, depth=2, heads=4), 8)
-    one, two = machine.run_rounds([(1, run.step), (2, run.step)], rounds=rounds, runs=2)
-    return one.min / two.min
-
-
 def step_bytes() -> dict:
     """What crosses to the device in one training step of the small GPT (batch 16 x 64 token ids) and what
     stays there (fp32 weights, gradients and AdamW's two moments)."""
-    from utils import models
-
     params = sum(p.numel() for p in models.small_gpt(96).parameters())
     return {"in": 16 * 64 * 8 * 2, "out": 4, "stay": params * 4 * 4}
+
+
+def copy_paths(src: str, dst: str, sizes: list[int], repeats: int = 9) -> dict[str, list[float]]:
+    """Median seconds of a copy ``src`` -> ``dst`` per size: direct (peer to peer where the two GPUs allow
+    it) and staged through host memory (pinned where CUDA is there). Runs in a spawned process on a GPU."""
+    pin = torch.cuda.is_available()
+    out: dict[str, list[float]] = {"direct": [], "via host": []}
+    for size in sizes:
+        a = torch.ones(size, dtype=torch.uint8, device=src)
+        b = torch.empty(size, dtype=torch.uint8, device=dst)
+        host = torch.empty(size, dtype=torch.uint8, pin_memory=pin)
+        out["direct"].append(bench.measure(lambda: b.copy_(a), warmup=2, repeats=repeats, device=dst).median)
+        out["via host"].append(bench.measure(lambda: b.copy_(host.copy_(a)), warmup=2, repeats=repeats,
+                                             device=dst).median)
+    return out
+
+
+def gpu_pair_paths(plan, sizes=(4, 2**20, 2**24)) -> dict[str, machine.LinkFit]:
+    """GPU 0 to GPU 1, directly and through host memory, each fitted to alpha + n/beta (2gpu mode only)."""
+    src, dst = plan.devices[0], plan.devices[1]
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        seconds = pool.submit(copy_paths, src, dst, list(sizes)).result(timeout=120)
+    return {path: machine.link_fit(f"GPU 0 to GPU 1, {path}", sizes, times) for path, times in seconds.items()}
+
+
+def gpu_fragmentation(plan) -> list[tuple[str, float, float]]:
+    """Lesson 06's fragmenting pattern on the plan's first GPU, in a worker: (stage, MB allocated, MB
+    reserved) after each step."""
+    from utils.lessons.memory.allocator import fragmentation
+
+    return article.run_in_worker(fragmentation, plan.devices[0], timeout=120)
+
+
+# --- Two devices at work: lesson 07's forward passes ----------------------------------------------------------
+
+
+def two_device_passes(plan, hw) -> dict:
+    """Lesson 07's blocks, forward only (inference), each pass timed against the whole stack on one device in
+    rounds that take turns: the article's split (attention on one worker, FFN on the other) and tensor
+    parallelism (every sub-layer on both). Returns each one's speed-up over one device and lesson 07's bound."""
+    from utils.launch import launch
+    from utils.lessons.tensor_parallel import timelines
+    from utils.lessons.tensor_parallel.plan import lesson_settings
+
+    settings = lesson_settings(plan, hw)
+    blocks = dataclasses.replace(settings.blocks, rounds=1, timed=6)  # lesson 07 draws them; here only timed
+    out = {"bound": settings.bound}
+    for name, worker in (("article split", timelines.article_worker), ("tensor parallel", timelines.parallel_worker)):
+        result = launch(worker, blocks, nprocs=2, timeout=120)[0]
+        out[name] = result["alone"] / result["split"]
+    return out
+
+
+def datasheet_ratios() -> dict:
+    """NVLink against PCIe within a generation (A100: NVLink 3 and PCIe 4; H100: NVLink 4 and PCIe 5), and
+    the peaks and memory the article's claims are set beside."""
+    links = gpu_specs.LINKS
+    h100, t4 = gpu_specs.KNOWN_GPUS["H100 SXM 80GB"], gpu_specs.KNOWN_GPUS["T4"]
+    return {"a100": (links["NVLink 3 (A100, 12 links)"], links["PCIe 4.0 x16"]),
+            "h100": (links["NVLink 4 (H100/H200, 18 links)"], links["PCIe 5.0 x16"]), "t4_link": t4.link,
+            "h100_bf16": h100.peak_flops["bf16"], "t4_fp16": t4.peak_flops["fp16"],
+            "h100_memory": h100.memory_bytes}
+
+
+def cpu_units() -> devices.CpuFeatures:
+    """Which int8 and bf16 units this CPU has (lesson 00): what its int8 and bf16 peaks should show."""
+    return devices.cpu_features()

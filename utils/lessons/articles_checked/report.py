@@ -1,4 +1,5 @@
-"""Lesson 09's tables: the claims by group (at most 8 rows each), the verdict count, and README's summary.
+"""Lesson 09's tables: the claims by group (at most 8 rows each), the verdict count, the checks' count, and
+README's summary.
 
 Introduced in lesson 09. ``readme_markdown()`` is the table README's "The articles' claims, checked" holds;
 ``tests/test_articles_checked.py`` checks that README and this agree.
@@ -8,37 +9,96 @@ from __future__ import annotations
 
 from collections import Counter
 
-from utils.lessons.articles_checked import claims
+from utils.lessons.articles_checked import claims, sections
+from utils.lessons.articles_checked.verdicts import AGREES, BUSY, DISAGREES, WAITING, Row
 from utils.tables import Table
 
-GROUPS = [("Article 1: why two GPUs, and what they buy", ["A1", "A2", "A3", "A4"]),
-          ("Article 1: how two GPUs talk", ["A5", "A6", "A7", "A8", "A9"]),
-          ("Article 1: the three techniques and their code", [f"A{k}" for k in range(10, 18)]),
+# In each article's reading order; a group is one section of the lesson and one table.
+GROUPS = [("Article 1: why two GPUs, and what they buy", ["A1", "A2", "A3", "A21", "A4"]),
+          ("Article 1: how two GPUs talk", ["A5", "A6", "A18", "A7", "A8", "A9"]),
+          ("Article 1: split the model, simplify it, and the code", ["A10", "A11", "A12", "A22", "A20", "A13",
+                                                                     "A14"]),
+          ("Article 1: distributed training, and the summary", ["A15", "A16", "A17", "A19"]),
           ("Article 2: four reasons for slowness", ["B1", "B2", "B3", "B4"]),
           ("Article 2: cures for compute and transfers", ["B5", "B6", "B7", "B8", "B9", "B10"]),
-          ("Article 2: cures for complexity and algorithms, and the code", [f"B{k}" for k in range(11, 19)])]
+          ("Article 2: cures for complexity and algorithms", ["B11", "B12", "B13", "B14", "B15", "B16"]),
+          ("Article 2: the case study, and the summary", ["B17", "B19", "B18"])]
 
 
-def group_table(title: str, ids: list[str], rows: list[tuple]) -> Table:
-    """One group's rows: id | the article says | verdict: its condition (lesson) | evidence [its source],
-    wrapped to the course's 110 columns."""
-    by_id, why = {r[0]: r for r in rows}, {c.id: c for c in claims.CLAIMS}
-    return Table(["#", "the article says", "verdict: why (lesson)", "evidence [source]"],
-                 [(i, by_id[i][1], f"{by_id[i][2]}: {why[i].why} ({_lesson(why[i].lesson)})",
-                   f"{by_id[i][3]} [{by_id[i][4]}]") for i in ids], title=title, wrap=33)
+def verdict_cell(row: Row) -> str:
+    """"true under conditions: why (lesson 03 §3)", with what it was judged by where nothing was measured,
+    and a warning where this run's evidence disagrees."""
+    judged = f" (judged by {row.judged_by})" if row.judged_by else ""
+    disagrees = " -- THIS RUN DISAGREES: see its evidence" if row.check == DISAGREES else ""
+    return f"{row.verdict}{judged}{disagrees}: {row.why} ({row.where})"
 
 
-def verdict_counts(rows) -> Table:
-    counts = Counter(r[2] for r in rows)
+def evidence_cell(row: Row) -> str:
+    return row.evidence + (f"; check: {row.check}" if row.check else "")
+
+
+def group_table(title: str, ids: list[str], rows: list[Row]) -> Table:
+    """One group's rows: id | the article says | verdict: why (where) | evidence [kind: where it ran], wrapped to
+    the course's 110 columns."""
+    by_id = {r.id: r for r in rows}
+    return Table(["#", "the article says", "verdict: why (where)", "evidence [kind: where it ran]"],
+                 [(i, by_id[i].says, verdict_cell(by_id[i]), evidence_cell(by_id[i])) for i in ids],
+                 title=title, wrap=36)
+
+
+def verdict_counts(rows: list[Row]) -> Table:
+    counts = Counter(r.verdict for r in rows)
     return Table(["verdict", "claims"], [(v, counts.get(v, 0)) for v in claims.VERDICTS])
 
 
+def check_counts(rows: list[Row]) -> dict[str, list[str]]:
+    """The ids of the rows each check answered: agrees, disagrees, waits for a figure, inconclusive on a busy
+    machine, and unchecked (judged by datasheets, published figures or arithmetic, or not testable here)."""
+    out: dict[str, list[str]] = {AGREES: [], DISAGREES: [], WAITING: [], BUSY: [], "unchecked": []}
+    for r in rows:
+        out[r.check or "unchecked"].append(r.id)
+    return out
+
+
+def checks_sentence(rows: list[Row]) -> str:
+    """"checked and agreeing: 33 of 35 checkable; disagreeing: none; ...; not checkable (6): A2, ..."."""
+    c = check_counts(rows)
+    checkable = len(rows) - len(c["unchecked"])
+    named = ((DISAGREES, "disagreeing"), (WAITING, "waiting for a lesson's figure"),
+             (BUSY, "inconclusive on a busy machine"))
+    others = [f"{name}: {', '.join(c[state]) or 'none'}" for state, name in named]
+    return (f"checked and agreeing: {len(c[AGREES])} of {checkable} checkable; " + "; ".join(others)
+            + f"; not checkable ({len(c['unchecked'])}): {', '.join(c['unchecked'])}")
+
+
+def group_sentence(ids: list[str], rows: list[Row]) -> str:
+    """What this run made of one group's rows: which checks agree, disagree or wait, which rows were judged
+    without a measurement, and which this machine cannot test."""
+    by_id = {r.id: r for r in rows}
+    states = [(AGREES, "agreeing"), (DISAGREES, "DISAGREEING (read the evidence)"),
+              (WAITING, "waiting for a lesson's figure"), (BUSY, "inconclusive (other programs held the cores)")]
+    said = [f"{verb}: {', '.join(hit)}" for state, verb in states
+            if (hit := [i for i in ids if by_id[i].check == state])]
+    unchecked = [f"{i} by {by_id[i].judged_by}" for i in ids if by_id[i].judged_by]
+    untestable = [i for i in ids if by_id[i].verdict == claims.NOT_TESTABLE]
+    sentence = "Checked in this run: " + ("; ".join(said) if said else "none") + "."
+    if unchecked:
+        sentence += " Judged without a measurement: " + "; ".join(unchecked) + "."
+    if untestable:
+        sentence += " Not testable on this machine: " + ", ".join(untestable) + " (each says what it needs)."
+    return sentence
+
+
+def readme_verdict(claim: claims.Claim) -> str:
+    if claim.needs:
+        return f"{claim.verdict} where {claims.NEEDS[claim.needs]} can test it; not testable elsewhere"
+    return claim.verdict
+
+
 def readme_markdown() -> str:
-    """README's summary: claim, verdict, the lesson that measures it."""
-    lines = ["| # | the article says | verdict | measured in |", "| --- | --- | --- | --- |"]
-    lines += [f"| {c.id} | {c.says} | {c.verdict} | {c.lesson} |" for c in claims.CLAIMS]
+    """README's summary: claim, the course's reading, where the course measures it (cited from the headings)."""
+    lines = ["| # | the article says | verdict | where the course measures it |", "| --- | --- | --- | --- |"]
+    order = [i for _, ids in GROUPS for i in ids]
+    lines += [f"| {c.id} | {c.says} | {readme_verdict(c)} | {sections.cite_all(c.refs)} |"
+              for c in sorted(claims.CLAIMS, key=lambda c: order.index(c.id))]
     return "\n".join(lines)
-
-
-def _lesson(where: str) -> str:
-    return where if where.startswith("lab") else f"lesson {where}"
