@@ -75,9 +75,11 @@ def lab_setup(settings: Settings | None = None, seed: int | None = None) -> LabS
         return LabSetup(s.items, s.batch, s.read_seconds, s.step_seconds, open_seconds=s.open_ms / 1e3,
                         pin_memory=s.pin_memory, label=s.label, copy_label=s.transfer_label)
     draw = draw_costs(s, seed)
+    known = s.step_seconds > 0  # a paced step: what the draw needs is known; a real GPU step's time is not
     return LabSetup(s.items, s.batch, draw.read, s.step_seconds, open_seconds=draw.opening,
                     pin_memory=s.pin_memory, label=s.label, copy_label=s.transfer_label, every=draw.every,
-                    factor=draw.factor, loaders_needed=draw.loaders, depth_needed=draw.depth)
+                    factor=draw.factor, loaders_needed=draw.loaders if known else None,
+                    depth_needed=draw.depth if known else None)
 
 
 @dataclass(frozen=True)
