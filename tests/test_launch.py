@@ -398,3 +398,15 @@ def _torch_as_shipped_and_kept():
 def test_workers_run_torch_unpatched_and_keep_until_exit_holds_what_it_is_given():
     """The DDP teardown fix is one explicit call (keep_until_exit), not a patch of torch in every worker."""
     assert launch(_torch_as_shipped_and_kept, nprocs=1) == [(False, True, True)]
+
+
+def test_pin_to_cores_gives_each_rank_its_own_cores(monkeypatch):
+    import os
+
+    from utils import launch as launcher
+
+    asked = []
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    monkeypatch.setattr(os, "sched_setaffinity", lambda pid, cores: asked.append(set(cores)))
+    assert [launcher.pin_to_cores(rank, 2) for rank in (0, 1)] == [{0, 1}, {2, 3}]
+    assert launcher.pin_to_cores(2, 2) == {0, 1} and asked[-1] == {0, 1}  # more ranks than cores: wrap around

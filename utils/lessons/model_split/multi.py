@@ -32,7 +32,7 @@ from utils import launch, precision, timeline
 from utils.lessons.model_split.balance import balanced_split
 from utils.lessons.model_split.bounds import pipeline_bound
 from utils.lessons.model_split.instrument import RecordedStage
-from utils.lessons.model_split.runs import PipelineRun, Row, baseline_runner, time_rounds
+from utils.lessons.model_split.runs import PipelineRun, Row, baseline_runner, pin_cpu_worker, time_rounds
 from utils.lessons.model_split.schedules import stage_device
 from utils.lessons.model_split.split import split_sequential
 from utils.lessons.model_split.tasks import Task
@@ -90,6 +90,7 @@ def multi_worker(task: Task, points: Sequence[int], batch: int, m: int, names: S
                  seed: int) -> dict:
     """Worker (run by ``launch``): one device (rank 0, whole model) and each schedule of ``names`` on the
     stages cut at ``points``, interleaved round by round (``runs.time_rounds``)."""
+    pin_cpu_worker()  # before the process group: gloo's threads inherit the core
     with launch.process_group():
         device, rank = stage_device(), dist.get_rank()
         precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)

@@ -18,6 +18,7 @@ that part. ``time_in_process_gpipe`` times the one-process GPU pipeline.
 from __future__ import annotations
 
 import math
+import os
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -137,6 +138,15 @@ def time_rounds(runners: dict[str, Callable], rounds: int, record: bool, device,
     return out
 
 
+def pin_cpu_worker() -> None:
+    """A CPU worker stays on its own core(s), with the gloo threads it starts (``launch.pin_to_cores``). Why:
+    measured on 2 cores, unpinned, each worker's communication threads ran on the other worker's core and
+    took turns with its compute; pinned, GPipe, 1F1B and the interleaved schedules ran 5-13 % faster (lesson
+    02, ``python -m utils.tools.robustness``). A GPU worker is left as it is."""
+    if os.environ.get("TWOGPU_DEVICE", "cpu").startswith("cpu"):
+        launch.pin_to_cores(int(os.environ.get("RANK", 0)), torch.get_num_threads())
+
+
 def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Config], rounds: int,
                   record: bool, seed: int) -> dict:
     """Worker (run by ``launch``): times one device (rank 0 alone, full model) and every config, interleaved.
@@ -146,6 +156,7 @@ def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Con
     its main thread's CPU time per round (the work done, which other programs on a shared machine do not
     inflate; waiting costs none), and the spans of the last round.
     """
+    pin_cpu_worker()  # before the process group: gloo's threads inherit the core
     with launch.process_group():
         device, rank = stage_device(), dist.get_rank()
         regime = precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
