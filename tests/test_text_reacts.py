@@ -60,6 +60,9 @@ ALLOWED: dict[str, dict[str, str]] = {
     "labs/06_fit_the_budget.ipynb": {"3 %": "a setting (the capacity's place)", "10 %": "the check's tolerance"},
     "labs/07_attention_by_heads.ipynb": {"2×": "a setting (2 x 8 tokens)"},
     "labs/08_make_it_fast.ipynb": {"80 %": "the lab's target", "10 s": "an expectation of the cell's time"},
+    "notebooks/09_articles_checked.ipynb": {"2x": "theory: two devices' bound"},
+    "labs/04_compress_under_budget.ipynb": {},
+    "labs/05_feed_the_gpu.ipynb": {"10 %": "the lab's target"},
 }
 
 
@@ -76,10 +79,9 @@ def markdown_figures(path: Path) -> list[tuple[int, str, str]]:
     return found
 
 
-@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.relative_to(ROOT).as_posix() in ALLOWED],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_markdown_states_no_measured_figure(path):
-    allowed = ALLOWED[path.relative_to(ROOT).as_posix()]
+    allowed = ALLOWED.get(path.relative_to(ROOT).as_posix(), {})  # a new notebook starts with none
     stray = [(i, figure, context) for i, figure, context in markdown_figures(path) if figure not in allowed]
     assert not stray, ("figures in markdown that look measured: print them from the run, or list them in "
                        f"ALLOWED with why they are theory, a datasheet, a target or a setting: {stray}")
