@@ -1,0 +1,156 @@
+"""Lesson 09's figures: the quick measurements it makes in the run, and the figures it reads from the lessons'
+ledger and the benchmarks' file (``measure(plan)`` gathers both; ``recorded`` and ``quote`` read one).
+``verdicts`` judges the claims with them. Introduced in lesson 09.
+"""
+
+from __future__ import annotations
+
+import re
+
+import psutil
+
+from utils import devices
+from utils.lessons.articles_checked import evidence as ev, snippets
+from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
+
+
+class Missing(Exception):
+    """A figure a check needs has not been recorded yet (a lesson to run first)."""
+
+
+
+# --- Measuring -------------------------------------------------------------------------------------------------
+
+
+def capabilities(plan: devices.Plan, hw: devices.Hardware) -> dict[str, bool]:
+    """What this machine lets the lesson measure, by ``claims.NEEDS`` key (and "gpu pair": two GPUs, one per
+    rank, for the copies between them)."""
+    pair = not plan.simulated and len(set(plan.devices)) == plan.world_size >= 2
+    return {"gpu": not plan.simulated, "gpu pair": pair,
+            "nvlink pair": pair and hw.link is not None and hw.link.kind == "NVLink"}
+
+
+def _attempt(fn, *args):
+    """A GPU-only measurement: its result, or the error it met (the row then says so and waits)."""
+    try:
+        return fn(*args)
+    except Exception as err:  # noqa: BLE001 - one failed extra must not stop the lesson
+        return err
+
+
+def read_results() -> dict:
+    """Every recorded figure the rows quote, by short name (None where nothing is recorded yet)."""
+    return {"ddp": results_figure("ddp_speedup", "ddp", gpu_figure=True),
+            "naive_split": results_figure("naive_split_speedup", "naive_split", gpu_figure=True),
+            "pipeline": results_figure("pipeline_speedup", "pipeline", gpu_figure=True),
+            "capstone": results_figure("capstone_speedup", "capstone", gpu_figure=True),
+            "quantize": results_figure("quantize_speedup", "quantize", gpu_figure=False),
+            "mfu": results_figure("mfu", "mfu", gpu_figure=False),
+            # the benchmark keeps every configuration of lesson 05 (before and after); the ledger the best
+            "prefetch": (from_bench("prefetch", gpu_figure=True)
+                         or from_ledger("prefetch_epoch", gpu_figure=True)),
+            "fsdp": from_bench("fsdp", gpu_figure=True), "prune": from_bench("prune", gpu_figure=False),
+            "decode": from_bench("tensor_parallel", gpu_figure=True)}
+
+
+WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "lesson 02",
+                   "capstone": "lesson 08", "quantize": "lesson 04", "mfu": "lesson 01", "prefetch": "lesson 05",
+                   "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel"}
+
+
+TIMED = {"prune": ev.pruning_costs, "csr": ev.sparse_at, "algorithms": ev.attention_and_gelu,
+         "width": ev.width_scaling, "threads": ev.threads_speedup, "peaks": ev.peaks}  # watched while they run
+
+
+def measure(plan) -> dict:
+    """Every quick measurement of the lesson and every recorded figure, by name; ``m["others"]`` holds the
+    share of the cores other programs kept busy during each timing (``too_busy`` reads it)."""
+    hw = devices.hardware()
+    m = {"plan": plan, "hw": hw, "can": capabilities(plan, hw), "cores": psutil.cpu_count(), "others": {},
+         "results": read_results(), "batches": ddp_batches(plan, hw), "fold": ev.conv_pool_fold(),
+         "maxpool": ev.conv_maxpool_is_not_linear(), "merges": ev.merges(), "copies": ev.article_copies(),
+         "simplified": ev.simplified_model(), "cnn": ev.case_study_cnn(), "units": ev.cpu_units(),
+         "link": ev.link(plan), "pack": ev.pack_cost(), "sheet": ev.datasheet_ratios(), "bytes": ev.step_bytes(),
+         "split": snippets.split_steps(plan.devices), "conv": snippets.conv_steps(plan.devices),
+         "os": snippets.os_not_imported(), "ddp": snippets.ddp_walk()}
+    for name, fn in TIMED.items():
+        m[name] = watched(m["others"], name, fn)
+    m["passes"] = watched(m["others"], "passes", ev.two_device_passes, plan, hw)
+    if m["can"]["gpu pair"]:
+        m["paths"] = _attempt(ev.gpu_pair_paths, plan)
+    if m["can"]["gpu"]:
+        m["fragmentation"] = _attempt(ev.gpu_fragmentation, plan)
+    return m
+
+
+def watched(others: dict, name: str, fn, *args):
+    """``fn(*args)``, noting in ``others[name]`` the share of the cores other programs kept busy meanwhile."""
+    out: dict = {}
+    with ev.others_on_the_cores(out):
+        result = fn(*args)
+    others[name] = out["others"]
+    return result
+
+
+def ddp_batches(plan, hw) -> dict[str, int]:
+    """Sequences each worker computes a step in lesson 03's scaling run (the same batch per worker as one
+    worker alone) and in lesson 08's two-device step (its one-device batch, split in two)."""
+    from utils.lessons.ddp.plan import lesson_settings as lesson_03
+    from utils.lessons.putting_it_together.plan import lesson_settings as lesson_08
+
+    return {"03": lesson_03(plan, hw).batch_per_worker,
+            "08": max(1, lesson_08(plan, hw).training.batch_per_worker // 2)}
+
+
+# --- Reading figures -----------------------------------------------------------------------------------------
+
+
+def recorded(m, name: str):
+    """The recorded figure ``name``; ``Missing`` where no lesson has recorded it (a check then waits)."""
+    found = m["results"][name]
+    if found is None:
+        raise Missing(name)
+    return found
+
+
+def value(m, name: str) -> float:
+    return recorded(m, name).record["value"]
+
+
+def quote(m, name: str, say) -> Part:
+    """A Part quoting figure ``name`` as ``say(record)`` says it, or what to run where it is missing."""
+    found = m["results"][name]
+    if found is None:
+        return Part("no figure yet", LEDGER, f"not recorded: run {WHERE_TO_RECORD[name]} first")
+    return found.part(say(found.record))
+
+
+def capstone_two_devices(record: dict) -> float:
+    """Lesson 08's two-device step: the benchmark keeps each step; the ledger names them in its text."""
+    if "steps" in record:
+        return record["steps"]["two devices"]["x_previous"]
+    found = re.search(r"two devices (\d+(?:\.\d+)?)x", record.get("what", ""))
+    return float(found.group(1)) if found else record["value"]
+
+
+def recorded_int8_units(record: dict) -> bool:
+    """Whether the CPU a figure was recorded on had int8 dot-product units (VNNI, AMX), as its label says."""
+    return bool(re.search(r"VNNI \(int8\)|AMX-INT8", isa(record["hardware"])))
+
+
+def _walk(walk, skip=(), start: int = 1) -> str:
+    """The DDP walk as numbered steps, in the order Python met them; the last is the fixed run."""
+    steps = [text for fix, text in walk if fix not in skip]
+    return "; ".join(f"{k}. {text}" for k, text in enumerate(steps, start))
+
+
+def _stopped(step: str) -> bool:
+    return "Error" in step
+
+
+def _sends(m) -> dict[int, float]:
+    return dict(zip(m["link"].fit.sizes, m["link"].seconds))
+
+
+def _units_note(has_units: bool, dtype: str) -> str:
+    return "" if has_units else f" (a CPU without {dtype} units: no gain to expect there)"
