@@ -98,7 +98,7 @@ def test_the_claims_table_has_the_four_columns_and_wraps_to_the_line_limit():
     (0.97, 1.92, 0.05, "within noise of the baseline: no effect shown"),
     (1.34, 1.92, 0.05, "faster: 37% of the bound's gain"),           # (1.34 - 1) / (1.92 - 1)
     (1.95, 1.92, 0.05, "at the bound (within noise)"),
-    (2.10, 1.92, 0.05, "above the bound: a finding (the bound leaves a cost out)"),
+    (2.10, 1.92, 0.05, "above the bound: a finding the lesson explains"),
     (1.50, None, 0.05, "faster than the baseline"),
 ])
 def test_a_speedup_verdict_measures_the_gain_reached_and_never_passes_a_slowdown(value, bound, spread, expected):

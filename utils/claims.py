@@ -56,7 +56,7 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     - the spread covers the baseline: "within noise of the baseline: no effect shown";
     - at or below the baseline: ``slower`` + ": not shown here" (e.g. "slower than one device: not shown here");
     - no bound: "faster than the baseline";
-    - above the bound by more than the spread: "above the bound: a finding (the bound leaves a cost out)";
+    - above the bound by more than the spread: "above the bound: a finding the lesson explains";
     - above by less: "at the bound (within noise)";
     - otherwise the share of the bound's gain reached: "faster: 37% of the bound's gain".
     """
@@ -67,7 +67,7 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     if bound is None:
         return "faster than the baseline"
     if value > bound + spread:
-        return "above the bound: a finding (the bound leaves a cost out)"
+        return "above the bound: a finding the lesson explains"
     if value > bound:
         return "at the bound (within noise)"
     return f"faster: {(value - baseline) / (bound - baseline):.0%} of the bound's gain"

@@ -73,7 +73,8 @@ def train_step(ddp_model: DDP, optimizer, batches, accumulate: int, device, regi
         # no_sync: the gradient stays local and adds up in .grad; only the last backward all-reduces the sum
         with contextlib.nullcontext() if last else ddp_model.no_sync():
             with precision.autocast(regime, device):  # bf16/fp16 matmuls; nothing changes in fp32
-                loss = ddp_model(x, y)[1] / accumulate  # divided, so that the sum is the mean over the whole step
+                # divided, so that the sum is the mean over the whole step
+                loss = ddp_model(x, y)[1] / accumulate
             scaler.scale(loss).backward()  # fp16: the loss scaled up, so that small gradients survive
         step_loss += loss.detach()  # no .item() here: that would wait for the GPU after every micro-batch
     scaler.step(optimizer)  # the optimizer steps, not the model: DDP has no step() (fp16: unscaled first)
@@ -118,7 +119,8 @@ def train(s: Settings, on_step=None) -> dict:
                 if on_step is not None:
                     on_step(step)
                 with meter.step(step):  # times it, counts the bytes the hook all-reduces
-                    loss = train_step(ddp_model, optimizer, batches, s.accumulate, device, s.precision, scaler)
+                    loss = train_step(ddp_model, optimizer, batches, s.accumulate, device, s.precision,
+                                      scaler)
                 losses.append(mean_over_ranks(loss))  # the one wait for the GPU in each step
                 meter.progress(losses[-1])
                 if s.checkpoint and dist.get_rank() == 0 and (step + 1) % s.checkpoint_every == 0:

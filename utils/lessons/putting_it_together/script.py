@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import math
 import resource
 import time
@@ -66,7 +67,13 @@ def prepare(s: Settings, model: torch.nn.Module, device) -> tuple[torch.nn.Modul
         wrapped = DDP(model, device_ids=ids, **s.ddp_options())
         keep_until_exit(wrapped)  # freed at return, it could deadlock gloo's teardown (utils.launch)
         register_hook(wrapped, s.hook, s.powersgd_rank, s.powersgd_start)
+    if s.compile:  # DDP's forward opens a profiler range, which compiled code leaves out: dynamo says so once
+        logging.getLogger("torch._dynamo.variables.ctx_manager").addFilter(_without_profiler_range_notice)
     return (torch.compile(wrapped) if s.compile else wrapped), wrapped
+
+
+def _without_profiler_range_notice(record: logging.LogRecord) -> bool:
+    return "Profiler record function" not in record.getMessage()
 
 
 def train_step(model, owner, optimizer, scaler, batches, s: Settings, device) -> torch.Tensor:

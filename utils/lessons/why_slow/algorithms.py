@@ -40,8 +40,8 @@ def softmax_rows_loop(x):
 
 
 def gelu_op_by_op(x):
-    """GELU (tanh form) as nine separate elementwise ops (x*x, *x, *0.044715, x+, *sqrt(2/pi), tanh, 1+, 0.5*x,
-    the last product): each reads and writes the whole tensor."""
+    """GELU (tanh form) as nine separate elementwise ops (x*x, *x, *0.044715, x+, *sqrt(2/pi), tanh, 1+,
+    0.5*x, the last product): each reads and writes the whole tensor."""
     inner = x + 0.044715 * x * x * x
     return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * inner))
 
