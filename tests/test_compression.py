@@ -172,11 +172,11 @@ def test_int4_wants_a_bf16_model_and_runs_on_the_cpu_layout():
     with pytest.raises(ValueError, match="bf16"):
         quantize.quantize_torchao(mlp, "int4_weight_only")
     bf16 = mlp.bfloat16()
-    x = torch.randn(4, 1, 28, 28, dtype=torch.bfloat16)
+    x = torch.randn(4, 1, 28, 28, generator=torch.Generator().manual_seed(0)).bfloat16()  # the same every run
     small = quantize.quantize_torchao(bf16, "int4_weight_only")
     assert not quantize.int4_fits(bf16[1]) and quantize.int4_fits(bf16[3])  # 784 inputs stay bf16; 256 -> 256 is int4
     assert type(small[3].weight).__name__ != "Parameter" and isinstance(small[1].weight, nn.Parameter)
-    assert (small(x) - bf16(x)).abs().max() < 0.1 * bf16(x).abs().max()
+    assert quantize.output_error(small, bf16, x) < quantize.TOLERANCE["int4"]
 
 
 def test_compile_quantized_compiles_each_model_apart_and_matches_eager():
@@ -469,8 +469,11 @@ def test_plot_front_moves_markers_that_would_hide_one_another():
                 dict(family="MLP", mb=11.7, ms=16.0, acc=0.967, front=False)]
     fig = pareto.plot_front(variants, latency_batch=256)
     for ax in fig.axes:
-        centres = [ax.transData.transform(c.get_offsets()[0]) for c in ax.collections[1:]]  # [0]: the limits
+        markers = [c for c in ax.collections[1:] if c.get_sizes()[0] == pareto.MARKER_SIZE]  # [0]: the limits
+        centres = [ax.transData.transform(c.get_offsets()[0]) for c in markers]
         assert len(centres) == 3
+        if ax is fig.axes[0]:  # sizes 2.93 and 2.94 MB collide: one moves and keeps a dot at its measured value
+            assert len(ax.collections) > 1 + len(markers)
         for i, a in enumerate(centres):
             for b in centres[i + 1:]:
                 assert max(abs(a[0] - b[0]), abs(a[1] - b[1])) >= pareto.MARKER_SIZE ** 0.5 * fig.dpi / 72

@@ -10,7 +10,7 @@ is a rate measured on this machine, which a point may approach or pass (lesson 0
 
 A bound is a ceiling, not a pass mark. A rate under its bound reads "84% of the bound"; a speed-up is judged
 by how much of the bound's *gain* it reached (a bound of 1.92x over a baseline of 1x offers a gain of 0.92):
-1.34x reached 37% of it. A speed-up at or below the baseline is called what it is, and one whose paired
+1.34x reached 37% of it ("faster, under the bound: 37% of its gain"). A speed-up at or below the baseline is called what it is, and one whose paired
 rounds' spread covers the baseline is "within noise": neither is ever "holds".
 """
 
@@ -58,7 +58,7 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     - no bound: "faster than the baseline";
     - above the bound by more than the spread: "above the bound: a finding the lesson explains";
     - above by less: "at the bound (within noise)";
-    - otherwise the share of the bound's gain reached: "faster: 37% of the bound's gain".
+    - otherwise the share of the bound's gain reached: "faster, under the bound: 37% of its gain".
     """
     if spread > 0 and value - spread <= baseline <= value + spread:
         return "within noise of the baseline: no effect shown"
@@ -70,7 +70,7 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
         return "above the bound: a finding the lesson explains"
     if value > bound:
         return "at the bound (within noise)"
-    return f"faster: {(value - baseline) / (bound - baseline):.0%} of the bound's gain"
+    return f"faster, under the bound: {(value - baseline) / (bound - baseline):.0%} of its gain"
 
 
 def against_speedup(claim: str, value: float, bound: float | None, spread: float = 0.0, baseline: float = 1.0,

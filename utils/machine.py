@@ -290,7 +290,8 @@ def stored_profile(device: str = "cpu", peaks: dict[int | None, tuple[str, ...]]
         fresh = measure_profile_apart(device=device, peaks=peaks, bandwidth_threads=bandwidth_threads,
                                       matmul_n=matmul_n, stream_numel=stream_numel, rounds=STORED_ROUNDS,
                                       typical=True)
-        entry["ceilings"].update({_slot(c): asdict(c) for c in fresh.ceilings})
+        kept = {} if remeasure else entry["ceilings"]  # a later lesson fills gaps, never moves a figure
+        entry["ceilings"].update({_slot(c): asdict(c) for c in fresh.ceilings if _slot(c) not in kept})
         entry["date"] = datetime.date.today().isoformat()
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")

@@ -68,9 +68,10 @@ CLAIMS = [
           "GPUs with peer access copy to each other directly, over PCIe or NVLink (NCCL uses it); the host "
           "is the path only where peer access is off", (("00", "Your hardware"),
                                                       ("03", "NCCL in practice"))),
-    Claim("A7", "GPUs talk over NVLink (NVIDIA) or PCIe (AMD)", CONDITIONS,
-          "NVLink is NVIDIA's; PCIe is every vendor's: NVIDIA pairs without NVLink (two T4s) use it, and AMD's "
-          "Instinct GPUs also have their own link (Infinity Fabric)", (("00", "The articles on links"),)),
+    Claim("A7", "GPUs talk over NVLink (NVIDIA) or PCIe (AMD)", FALSE,
+          "as stated: NVLink is NVIDIA's, but PCIe is every vendor's, not AMD's: NVIDIA pairs without NVLink "
+          "(two T4s) use it, and AMD's Instinct GPUs talk over their own link (Infinity Fabric)",
+          (("00", "The articles on links"),)),
     Claim("A8", "NVLink has a higher bandwidth than PCIe", TRUE, "compared within one generation",
           (("00", "The articles on links"),)),
     Claim("A9", "NVLink has a lower latency than PCIe", TRUE,
