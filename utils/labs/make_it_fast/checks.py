@@ -134,7 +134,8 @@ def _why_different(region: str, value: float, target: float, steps: int) -> str:
     if _close(value, target * steps):
         return f"{said}: that is the total over the {steps} profiled steps; the table asks for one step's share"
     if _close(value, target / 1e3, abs_tol=1e-4):
-        return f"{said}: that looks like seconds; the table asks for milliseconds"
+        return (f"{said}: that looks like seconds (the table asks for milliseconds), or like the region's self "
+                "time: a region's time includes everything it calls (the profiler's total time, not its self time)")
     if _close(value, target * 1e3, abs_tol=1.0):
         return f"{said}: that looks like microseconds (the profiler's unit); the table asks for milliseconds"
     if value < target:
