@@ -31,7 +31,8 @@ from torch import nn
 
 __all__ = ["quantize_dynamic_int8", "WeightOnlyInt8Linear", "weight_only_int8", "torchao_available",
            "torchao_status", "TORCHAO_KINDS", "quantize_torchao", "int4_fits", "compile_quantized",
-           "torchao_int8", "int8_reduced_range", "emulated_int8_linear", "emulated_int8_model", "int8_path", "output_error", "TOLERANCE", "within_tolerance"]
+           "torchao_int8", "int8_reduced_range", "emulated_int8_linear", "emulated_int8_model", "int8_path",
+           "output_error", "TOLERANCE"]
 
 # torchao's configurations (torchao.quantization), by the name this lesson uses.
 TORCHAO_KINDS = {"int8_weight_only": "Int8WeightOnlyConfig",
@@ -234,11 +235,6 @@ def output_error(model: nn.Module, reference: nn.Module, x: torch.Tensor) -> flo
         want = reference(x).float()
         got = model(x).float()
     return float((got - want).abs().max() / want.abs().max().clamp(min=1e-12))
-
-
-def within_tolerance(error: float, kind: str) -> bool:
-    """True where ``error`` (``output_error``) is within ``TOLERANCE[kind]``; kind is "bf16", "int8", ..."""
-    return error <= TOLERANCE[kind]
 
 
 def quantize_torchao(model: nn.Module, kind: str = "int8_dynamic",
