@@ -25,11 +25,8 @@ import pytest
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
 NOTEBOOK = "tests/fixtures/monitor_demo.ipynb"
 SCREENSHOT = REPO / "results" / "screenshots" / "monitor_demo.png"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
 # JupyterLab settings for the test's own settings folder: nothing saved. The news and update settings are
 # not set here: the course's set-up installs them (overrides.json in the environment), and the test checks it.
 LAB_SETTINGS = {
@@ -179,21 +176,10 @@ def lab(tmp_path, notebook_unchanged):
 
 
 @pytest.fixture
-def page():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no {CHROMIUM}: install Debian's Chromium with `apt-get install chromium` "
-                    f"(.ci/run does); the test never downloads a browser")
-    from playwright.sync_api import sync_playwright
-
-    playwright = sync_playwright().start()
-    try:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser.new_page(viewport={"width": 1280, "height": 900})
-        finally:
-            browser.close()
-    finally:
-        playwright.stop()
+def page(chromium):
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    yield page
+    page.close()
 
 
 RUN_ALL_WHEN_IDLE = """async () => {

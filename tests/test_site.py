@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import re
 import shutil
 import subprocess
@@ -24,7 +23,6 @@ from urllib.parse import unquote, urlparse
 import nbformat
 import pytest
 
-from test_browser import CHROMIUM, CHROMIUM_ARGS  # the course's one way to find Debian's Chromium
 from utils.tools import nbtools
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,26 +140,10 @@ def server(built):
     thread.join(timeout=5)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no {CHROMIUM}: install Debian's Chromium with `apt-get install chromium` "
-                    f"(.ci/run does); the test never downloads a browser")
-    from playwright.sync_api import sync_playwright
-
-    playwright = sync_playwright().start()
-    try:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-    finally:
-        playwright.stop()
-
-
 @pytest.fixture
-def page(browser, server):
+def page(chromium, server):
     """A page that may load only what the site serves: any other request is refused and recorded."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.outside, page.missing = [], []
 
