@@ -50,6 +50,14 @@ def test_the_emulations_go_down_from_what_the_cpu_has():
     assert list(devices.isa_emulations(EPYC_ZEN4)) == ["AVX2", "AVX512", "AVX512-VNNI", "AVX512-BF16"]
 
 
+def test_each_emulated_isa_compiles_into_a_cache_of_its_own():
+    """Inductor's cache key leaves the ATen CPU capability out: with one shared cache, a graph compiled natively
+    (AVX-512) was served under the AVX2 cap and a compiled bf16 MLP returned inf."""
+    caches = [env["TORCHINDUCTOR_CACHE_DIR"] for env in devices.isa_emulations(EPYC_ZEN4).values()]
+    assert len(set(caches)) == len(caches) == 4
+    assert all("isa_" in c for c in caches)
+
+
 def test_the_int8_path_is_chosen_from_the_isa(monkeypatch):
     saturating = devices.CpuFeatures("AVX2", (), int8_dot=False, bf16_units=False, amx=False)
     exact = devices.CpuFeatures("AVX512", ("AVX512-VNNI (int8)",), int8_dot=True, bf16_units=True, amx=False)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import textwrap
 import platform
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -481,7 +482,17 @@ def isa_emulations(flags: set[str] | None = None) -> dict[str, dict[str, str]]:
     caps torch, inductor and oneDNN to it: an AVX512-BF16 machine can run as AVX2, AVX512, AVX512-VNNI and
     AVX512-BF16. Tests of numerics run under each (``tests/test_isa.py``)."""
     flags = _cpu_flags() if flags is None else set(flags)
-    return {name: env for name, env in EMULATIONS.items() if _EMULATION_NEEDS[name] in flags}
+    return {name: {**env, "TORCHINDUCTOR_CACHE_DIR": _inductor_cache_for(name)}
+            for name, env in EMULATIONS.items() if _EMULATION_NEEDS[name] in flags}
+
+
+def _inductor_cache_for(isa: str) -> str:
+    """A compile cache of its own for each emulated ISA. Inductor's cache key leaves out the ATen CPU capability
+    (torch 2.13): a graph compiled for AVX-512 (32 bf16 lanes a loop step) is served again under an AVX2 cap and
+    compiled with -mavx2, and its output is wrong (a bf16 MLP with gradients on: inf). A real AVX2 machine never
+    holds AVX-512 code in its cache, so only an emulation needs this."""
+    user = os.environ.get("USER", "user")
+    return str(Path(tempfile.gettempdir()) / f"torchinductor_{user}_isa_{isa}")
 
 
 def cpu_caches(root: str = "/sys/devices/system/cpu/cpu0/cache") -> dict[str, int]:
