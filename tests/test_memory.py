@@ -325,6 +325,15 @@ def test_the_claims_call_the_calculators_ten_percent_a_tolerance_and_never_say_h
     assert all("holds" not in r.verdict for r in rows)
     selective = rows[2]
     assert selective.measured == "1.08x ± 0.02" and selective.verdict.startswith("faster")
+    times["selective step"] = 1.3 / 1.04  # 1.04x with a noise printed as 0.04: the ± reaches 1x
+    rows = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, runs,
+                                 ckpt_spread=0.0351)
+    assert rows[2].measured == "1.04x ± 0.04" and rows[2].verdict.startswith("within noise")
+
+
+def test_a_ratio_is_judged_as_printed():
+    assert summary.as_shown(1.0449, 0.0351) == (1.04, pytest.approx(0.04))
+    assert summary.as_shown(1.2, 0.0) == (1.2, 0.0)  # no rounds, no noise
 
 
 def test_the_selective_forward_runs_the_blocks_under_the_policy():

@@ -170,16 +170,22 @@ def test_a_faster_gpu_gets_a_wider_cnn(machine):
 
 
 def test_the_recipe_follows_the_plan(machine):
-    from utils.lessons.data_prefetch.plan import recipe
+    from utils.lessons.data_prefetch.plan import MODES, recipe, recipe_columns
 
     s = settings(machine)
     cores = machine.hw.cpu_cores
     pays = machine.mode != "cpu"
-    rows = {knob: (value, why) for knob, value, why in recipe(s, cores, compression_pays=pays)}
-    assert rows["pin_memory"][0] == ("True" if machine.mode != "cpu" else "False (no GPU here)")
-    assert f"{max(1, cores // s.ranks)} a rank with {s.ranks}" in rows["num_workers"][0]
-    assert rows["persistent_workers"][0] == "True"
-    assert ("Prefetcher" in rows["the copy to the device"][0]) == (machine.mode != "cpu")
-    assert rows["images across the link"][0].startswith("uint8" if machine.mode != "cpu" else "float32")
-    assert "images across the link" not in {k for k, *_ in recipe(s, cores)}  # not measured: no advice
-    assert all(len(value) <= 52 and len(why) <= 104 for value, why in rows.values())  # the table's wrap
+    mode = "2gpu" if machine.mode == "ngpu" else machine.mode
+    rows = {knob: dict(zip(MODES, values)) for knob, *values, _ in recipe(s, cores, pays, machine.mode)}
+    assert rows["pin_memory"]["cpu"].startswith("False") and rows["pin_memory"]["1gpu"] == "True"
+    assert rows["num_workers"]["2gpu"] == f"{max(1, cores // 2)} a rank"
+    assert rows["num_workers"]["cpu"] == rows["num_workers"]["1gpu"] == str(cores)
+    assert all(v == "True" for v in rows["persistent_workers"].values())
+    copy = rows["the copy to the device"]
+    assert "Prefetcher" in copy["1gpu"] and "Prefetcher" not in copy["cpu"]
+    here = rows["images across the link"][mode]  # this run's verdict decides this mode's column only
+    assert here.startswith("uint8 (paid here)" if pays else "float32 (did not pay here)")
+    assert sum("here" in v for v in rows["images across the link"].values()) == 1
+    assert sum("(here)" in c for c in recipe_columns(machine.mode)) == 1
+    assert "images across the link" not in {k for k, *_ in recipe(s, cores, mode=machine.mode)}  # unmeasured
+    assert all(len(v) <= 40 for r in rows.values() for v in r.values())

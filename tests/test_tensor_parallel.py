@@ -242,3 +242,45 @@ def test_the_decode_worker_counts_operations_and_graphs_only_on_a_gpu():
     got = launch(decode.decode_worker, g, nprocs=2, timeout=120)[0]
     assert got["same_tokens"] and got["ops"] > 0 and got["per_op"] > 0
     assert got["graph"] is None and got["graph_same_tokens"] is None  # no CUDA graph on the CPU
+
+
+def test_the_all_reduces_are_cut_into_waiting_and_summing_from_both_ranks_calls():
+    # rank 0 arrives at 0.0 and 10.0, rank 1 at 0.3 and 10.0; both return at 0.5 and 10.2 (one clock)
+    mine, theirs = [(0.0, 0.5), (10.0, 10.2)], [(0.3, 0.5), (10.0, 10.2)]
+    assert cost.arrivals(mine, theirs) == pytest.approx({"waited": 0.3, "summed": 0.4})
+    assert cost.arrivals(theirs, mine) == pytest.approx({"waited": 0.0, "summed": 0.4})
+    sizes = [4096, 65536, 262144]
+    got = {"rows": [_row(512, 0.020, 0.016, 0.004, 0.012)],
+           "peer_rows": [_row(512, 0.020, 0.016, 0.004, 0.012)],
+           "sizes": sizes, "seconds": [1e-4 + n / 1e9 for n in sizes], "load": (0.1, 0.1), "cores": 2,
+           "corun": {"alone": 0.010, "together": 0.010, "together_core": 1.0}}
+    got["rows"][0]["window"]["machine_busy"] = 1.2  # nothing else ran: 1.2 - 0.6 - 0.6
+    got["rows"][0]["window"]["steal"] = 0.0
+    for row, calls in ((got["rows"][0], [(0.0, 0.003), (0.010, 0.011)]),
+                       (got["peer_rows"][0], [(0.0025, 0.003), (0.010, 0.011)])):
+        row["split_rounds"] = [{**row["split_round"], "calls": calls}]
+    m = cost.miss(cost.analyse(got))
+    assert m["paired"] and m["ranks"][0]["waited"] == pytest.approx(0.0025)
+    story = " ".join(report.miss_story(m, ""))
+    assert "2.50 ms waiting for it to arrive" in story and "waiting for the other rank" in story
+    assert "not known" in story and "Ruled out" in story  # nothing measured explains the wait
+    assert "waiting for the other rank" in report.miss_table(m, "").to_text()
+
+
+def test_the_models_crossover_is_one_width_between_the_swept_ones():
+    from utils.linkmodel import AlphaBeta  # noqa: F401  (the fit's type)
+
+    sizes = [4096, 65536, 262144]
+    link = cost.fit_alpha_beta(sizes, [1e-4 + n / 1e9 for n in sizes])
+    rows = [{"width": w, "one": t, "bytes": 4 * 64 * w} for w, t in ((32, 1e-4), (64, 4e-4), (128, 1.6e-3))]
+    x = cost.model_crossover(rows, link)
+    assert 32 < x < 128
+    assert cost.model_crossover(rows, link, 2.0) > x > cost.model_crossover(rows, link, 0.5)  # dearer: later
+    assert cost.model_crossover(rows[:1], link) is None  # never wins
+
+
+def test_a_claim_of_no_gain_reads_a_slowdown_as_agreeing():
+    assert report.no_gain_claim("split", 0.91, slower="slower than one device").verdict == \
+        "slower than one device: no gain, as its 1x bound says"
+    assert "within noise" in report.no_gain_claim("split", 1.01, 0.03).verdict
+    assert "a finding" in report.no_gain_claim("split", 1.2, 0.03).verdict

@@ -152,28 +152,40 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None) -> Settings
                     transfer_label=f" (host to {device} over PCIe)")
 
 
-def recipe(s: Settings, cores: int, compression_pays: bool | None = None) -> list[tuple[str, str, str]]:
-    """Where to start on this machine: (knob, set it to, why) for each knob the lesson measured, chosen from
-    the plan (lesson 05). ``compression_pays``: section 5's net verdict in this run (None: not measured)."""
-    on_gpu = not s.simulated
-    one, each = max(1, cores), max(1, cores // s.ranks)
+MODES = ("cpu", "1gpu", "2gpu")  # the recipe's columns: no GPU, one GPU, two GPUs (one DDP rank each)
+
+
+def recipe_columns(mode: str) -> list[str]:
+    """The recipe's header: knob, one column per mode (this machine's marked "here"), why (lesson 05)."""
+    names = {"cpu": "no GPU", "1gpu": "one GPU", "2gpu": "two GPUs (DDP)"}
+    here = "2gpu" if mode == "ngpu" else mode
+    return ["knob"] + [names[m] + (" (here)" if m == here else "") for m in MODES] + ["why"]
+
+
+def recipe(s: Settings, cores: int, compression_pays: bool | None = None,
+           mode: str = "cpu") -> list[tuple[str, ...]]:
+    """Where to start: (knob, no GPU, one GPU, two GPUs, why) for each knob the lesson measured, the worker
+    counts from this host's ``cores`` (lesson 05). ``compression_pays``: section 5's net verdict in this run,
+    which decides this ``mode``'s column only (None: not measured, no row); the other modes' columns say
+    what to measure there."""
+    one, each = max(1, cores), max(1, cores // 2)
+    here = "2gpu" if mode == "ngpu" else mode
     rows = [
-        ("num_workers", f"{one} with one training process, {each} a rank with {s.ranks}",
-         "the host's cores divided between the training processes; fewer when L/w < C already"),
-        ("persistent_workers", "True", "the workers' start-up is paid once, not every epoch"),
-        ("prefetch_factor", "2 (torch's default); 4 if reads are uneven",
+        ("num_workers", str(one), str(one), f"{each} a rank",
+         "the host's cores, divided between the training processes; fewer once L/w < C"),
+        ("persistent_workers", "True", "True", "True", "the workers' start-up is paid once, not every epoch"),
+        ("prefetch_factor", *["2; 4 if reads are uneven"] * 3,
          "a deeper queue absorbs slow batches; it never moves the bound"),
-        ("pin_memory", "True" if on_gpu else "False (no GPU here)",
-         "page-locked batches copy faster and asynchronously to a GPU" if on_gpu else
-         "it only speeds up copies to a GPU (torch warns without one)"),
-        ("the copy to the device",
-         "non_blocking=True, through a Prefetcher" if on_gpu else "nothing to do here",
-         "the next batch crosses on a side stream while this one computes" if on_gpu else
-         "the batch is already where the step runs"),
+        ("pin_memory", "False (no GPU)", "True", "True", "page-locked batches copy fast and asynchronously"),
+        ("the copy to the device", "nothing to do", *["non_blocking=True, in a Prefetcher"] * 2,
+         "the next batch crosses on a side stream while this one computes"),
     ]
     if compression_pays is not None:
-        rows.append(("images across the link", "uint8, converted on the device" if compression_pays else
-                     "float32, unless the link is the slow part", "section 5's net speed-up in this run"))
+        measured = "uint8 (paid here)" if compression_pays else "float32 (did not pay here)"
+        elsewhere = {"cpu": "float32 unless section 5 pays", "1gpu": "uint8 if section 5 pays on PCIe",
+                     "2gpu": "uint8 if section 5 pays on PCIe"}
+        rows.append(("images across the link", *(measured if m == here else elsewhere[m] for m in MODES),
+                     "section 5's net speed-up: bytes saved against the conversion"))
     return rows
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
 import time
 
@@ -71,17 +72,22 @@ def _since(start: tuple[float, float, float]) -> dict:
 def timed_allreduces():
     """Seconds spent inside ``dist.all_reduce`` (as ``layers.py`` calls it) while the block runs: the
     all-reduces' own time and any wait for the other rank to arrive. Host time: right for gloo, which returns
-    when the sum is there; NCCL returns once the kernel is queued, so on GPUs it yields None."""
-    inside = {"seconds": 0.0 if current_backend() == "gloo" else None}
+    when the sum is there; NCCL returns once the kernel is queued, so on GPUs it yields None. ``calls``: each
+    call's (start, end) on the machine's monotonic clock, which every process shares, so that two ranks' calls
+    can be set side by side: when each arrived, and how long the sum took once both were there."""
+    gloo = current_backend() == "gloo"
+    inside = {"seconds": 0.0 if gloo else None, "calls": [] if gloo else None}
     plain = dist.all_reduce
 
     def timed(tensor, *args, **kwargs):
-        start = time.perf_counter()
+        start = time.perf_counter()  # CLOCK_MONOTONIC on Linux: the same clock in every process
         try:
             return plain(tensor, *args, **kwargs)
         finally:
             if inside["seconds"] is not None:
-                inside["seconds"] += time.perf_counter() - start
+                end = time.perf_counter()
+                inside["seconds"] += end - start
+                inside["calls"].append((start, end))
     dist.all_reduce = timed
     try:
         yield inside
@@ -117,7 +123,7 @@ def time_width(width: int, t: Timing, device, rank: int, world: int) -> dict:
         with timed_allreduces() as inside:
             split_step()
             _sync(device)
-        two.append({**_since(start), "allreduce": inside["seconds"]})
+        two.append({**_since(start), "allreduce": inside["seconds"], "calls": inside["calls"]})
     window, (busy1, steal1) = _since(start_all), machine_cpu()
     window.update(machine_busy=busy1 - busy0, steal=steal1 - steal0)  # every program's CPU over the rounds
     alone, waiting, two = alone[t.warmup:], waiting[t.warmup:], two[t.warmup:]
@@ -126,6 +132,7 @@ def time_width(width: int, t: Timing, device, rank: int, world: int) -> dict:
             "two": fastest["wall"], "one_rounds": [r["wall"] for r in alone],
             "two_rounds": [r["wall"] for r in two],
             "split_round": fastest,  # where the fastest split step's time went
+            "split_rounds": two,  # every round's, the all-reduce calls included (``miss`` pairs the ranks')
             "alone_round": min(alone, key=lambda r: r["wall"]) if alone else None,
             "waiting_round": min(waiting, key=lambda r: r["wall"]) if waiting else None,
             "threads": psutil.Process().num_threads(),  # torch's, gloo's and Python's threads of this worker
@@ -231,7 +238,10 @@ def analyse(got: dict) -> dict:
     return {"model": model, "rows": rows, "peer_rows": got.get("peer_rows"), "load": got.get("load"),
             "cores": got.get("cores"), "corun": got.get("corun"),
             "measured_crossover": crossover(rows, "speedup", noise=True),
-            "predicted_crossover": crossover(rows, "predicted_speedup")}
+            "predicted_crossover": crossover(rows, "predicted_speedup"),
+            # the model's crossover, and where it moves if every all-reduce is off by the fit's worst residual
+            "model_crossover": tuple(model_crossover(rows, model.link, 1 + k * model.link.worst_residual)
+                                     for k in (0, -1, 1))}
 
 
 def crossover(rows: list[dict], key: str, noise: bool = False) -> int | None:
@@ -243,12 +253,30 @@ def crossover(rows: list[dict], key: str, noise: bool = False) -> int | None:
     return None
 
 
+def model_crossover(rows: list[dict], link: AlphaBeta, scale: float = 1.0) -> float | None:
+    """The width where the model's speed-up, t1 / (t1/2 + 2(alpha + bytes/beta) x ``scale``) from each swept
+    width's measured t1, crosses 1 for the last time, interpolated in log width between the two swept widths
+    around it; the smallest width if the model already wins there, None if it never does. ``scale`` != 1:
+    every all-reduce off by that factor (the fit's residual). Lesson 07."""
+    speedups = [r["one"] / (r["one"] / 2 + ALLREDUCES_PER_STEP * link.time(r["bytes"]) * scale) for r in rows]
+    if speedups[-1] <= 1:
+        return None
+    below = [i for i, v in enumerate(speedups) if v <= 1]
+    if not below:
+        return float(rows[0]["width"])
+    i = below[-1]  # the last width where the model loses; it wins from i + 1 on
+    (w0, s0), (w1, s1) = (rows[i]["width"], speedups[i]), (rows[i + 1]["width"], speedups[i + 1])
+    return math.exp(math.log(w0) + (1 - s0) / (s1 - s0) * (math.log(w1) - math.log(w0)))
+
+
 def miss(analysis: dict) -> dict:
     """Where the largest width's split step spent its time, against the model's two terms (lesson 07): per
     rank, compute (the step outside the all-reduces) against t1/2, the time inside the all-reduces against
     2(alpha + bytes/beta), and the CPU time its threads got; for the machine, the CPU other programs used
     over the same rounds (every core's time, less the two workers') and the hypervisor's steal; and the
-    shard's work alone against both shards at once (``corun``)."""
+    shard's work alone against both shards at once (``corun``). Where both ranks timed each call (gloo), one
+    round is read on both (the one whose slower rank was fastest) and each rank's time inside the all-reduces
+    is cut in two: waiting for the other rank to arrive, and the sum once both were there (``arrivals``)."""
     row, peer = analysis["rows"][-1], (analysis["peer_rows"] or [None])[-1]
     window = row["window"]
     ours = window["process_cpu"] + (peer["window"]["process_cpu"] if peer else 0.0)
@@ -256,19 +284,49 @@ def miss(analysis: dict) -> dict:
            "model_step": row["predicted"], "one": row["one"], "load": analysis["load"],
            "cores": analysis["cores"], "threads": row["threads"], "corun": analysis["corun"],
            "others": max(window["machine_busy"] - ours, 0.0) / window["wall"],  # cores' worth, other programs
-           "steal": window["steal"] / window["wall"], "ranks": [],
+           "steal": window["steal"] / window["wall"], "ranks": [], "paired": False,
+           "residual": analysis["model"].link.worst_residual,
            "waiting_core": (peer["waiting_round"]["process_cpu"] / peer["waiting_round"]["wall"]
                             if peer and peer["waiting_round"] else None)}
-    for r in (row, peer):
-        if r is None:
-            continue
-        split = r["split_round"]
+    rounds = [row["split_round"]] + ([peer["split_round"]] if peer else [])
+    paired = _paired_rounds(row, peer)
+    if paired:
+        rounds, out["paired"] = paired, True
+    for split, other in zip(rounds, reversed(rounds)):
         inside = split["allreduce"]
-        out["ranks"].append({"step": split["wall"], "allreduce": inside,
-                             "compute": split["wall"] - inside if inside is not None else None,
-                             "thread_cpu": split["thread_cpu"],
-                             "other_threads_cpu": split["process_cpu"] - split["thread_cpu"]})
+        rank = {"step": split["wall"], "allreduce": inside,
+                "compute": split["wall"] - inside if inside is not None else None,
+                "thread_cpu": split["thread_cpu"],
+                "other_threads_cpu": split["process_cpu"] - split["thread_cpu"]}
+        if paired:
+            rank.update(arrivals(split["calls"], other["calls"]))
+        out["ranks"].append(rank)
     return out
+
+
+def _paired_rounds(row: dict, peer: dict | None) -> list[dict] | None:
+    """Both ranks' records of the same split round, the one whose slower rank was fastest; None where the
+    calls were not timed (NCCL) or a rank is missing."""
+    if not peer or not row.get("split_rounds") or not peer.get("split_rounds"):
+        return None
+    pairs = [(a, b) for a, b in zip(row["split_rounds"], peer["split_rounds"])
+             if a.get("calls") and b.get("calls") and len(a["calls"]) == len(b["calls"])]
+    if not pairs:
+        return None
+    return list(min(pairs, key=lambda ab: max(ab[0]["wall"], ab[1]["wall"])))
+
+
+def arrivals(mine: list[tuple[float, float]], theirs: list[tuple[float, float]]) -> dict:
+    """One rank's time inside its all-reduces, cut in two with the other rank's calls of the same round (the
+    same clock): ``waited``, from its own arrival until the other's (0 when it came last), and ``summed``,
+    from the later arrival to its own return: the all-reduce itself, what alpha + n/beta predicts.
+    Lesson 07."""
+    waited = summed = 0.0
+    for (start, end), (their_start, _) in zip(mine, theirs):
+        both = max(start, their_start)
+        waited += both - start
+        summed += max(end - both, 0.0)
+    return {"waited": waited, "summed": summed}
 
 
 def crossover_width(flops: float, beta: float, alpha: float, tokens: int, bytes_per_value: int) -> float:

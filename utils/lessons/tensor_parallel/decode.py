@@ -207,6 +207,7 @@ def decode_worker(g: Generation, batch: int = 1) -> dict | None:
                 _, (tokens[name], per_token) = _timed(lambda: cached_greedy(model, idx, g.new_tokens), device)
                 if r:
                     times[name].append(per_token)
+        tp_ops = ops_per_token(tp, idx)  # on both ranks at once: its all-reduces need the other rank
         if rank:
             return None
         ops, per_op = ops_per_token(one, idx), per_op_seconds(device)
@@ -219,7 +220,7 @@ def decode_worker(g: Generation, batch: int = 1) -> dict | None:
                 "spread": {k: (max(v) - min(v)) / min(v) for k, v in times.items()},
                 "bytes": {"one device": weight_bytes(one), "tensor parallel": weight_bytes(tp)},
                 "same_tokens": torch.equal(tokens["one device"], tokens["tensor parallel"].to(device)),
-                "ops": ops, "per_op": per_op, "graph": graphed,
+                "ops": ops, "tp_ops": tp_ops, "per_op": per_op, "graph": graphed,
                 "graph_same_tokens": same,
                 "batch": batch, "new_tokens": g.new_tokens}
 
@@ -244,7 +245,8 @@ def decode_bounds(result: dict, bandwidth: float) -> dict[str, float]:
     return {name: sum(b.values()) / bandwidth for name, b in result["bytes"].items()}
 
 
-def launch_floor(result: dict) -> float:
+def launch_floor(result: dict, ops: str = "ops") -> float:
     """Seconds per token that eager decode spends on its operations' fixed cost alone: operations a token x
-    the cost of one tiny operation (a kernel launch on a GPU, dispatch on a CPU). Lesson 07."""
-    return result["ops"] * result["per_op"]
+    the cost of one tiny operation (a kernel launch on a GPU, dispatch on a CPU); ``ops="tp_ops"``: a tensor-
+    parallel rank's operations, its all-reduces counted as one each. Lesson 07."""
+    return result[ops] * result["per_op"]
