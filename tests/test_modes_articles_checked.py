@@ -28,10 +28,11 @@ def _agreeing_gpu_measurements(hw) -> dict:
     sizes, peer = [4, 2**20, 2**24], bool(hw.link and hw.link.peer_access)
     direct = [2e-6, 2e-5, 2e-4] if peer else [2e-5, 4e-4, 6e-3]
     paths = {"direct": profile.link_fit("GPU 0 to GPU 1, direct", sizes, direct),
-             "via host": profile.link_fit("GPU 0 to GPU 1, via host", sizes, [1e-5, 4e-4, 6e-3])}
+             "via host": profile.link_fit("GPU 0 to GPU 1, via host", sizes, [1e-5, 4e-4, 6e-3]),
+             "one PCIe hop": profile.link_fit("host to GPU 1", sizes, [8e-6, 8e-5, 1.2e-3])}
     stages = [("start", 0, 0), ("16 blocks of 64 MB", 1024, 1024), ("every other block freed", 512, 1024),
               ("one block of 128 MB", 640, 1152)]
-    return {"paths": paths, "fragmentation": stages}
+    return {"paths": paths, "fragmentation": stages, "allocation": {"new": 4e-4, "cached": 2e-5, "mb": 128}}
 
 
 def test_a_claim_that_needs_hardware_is_judged_wherever_the_machine_has_it(machine):
@@ -48,6 +49,13 @@ def test_a_claim_that_needs_hardware_is_judged_wherever_the_machine_has_it(machi
             assert (row.verdict, row.check) == (claim.verdict, verdicts.AGREES), (claim_id, row.evidence)
         else:
             assert row.verdict == claims.NOT_TESTABLE and claims.NEEDS[claim.needs] in row.why
+    if can["nvlink pair"]:  # NVLink against one PCIe hop, not against the two-crossing host path
+        slow = m["paths"] | {"direct": profile.link_fit("direct", [4, 2**20, 2**24], [9e-6, 4e-5, 4e-4])}
+        row = verdicts.judge(claims.BY_ID["A9"], m | {"paths": slow}, {})
+        assert row.check == verdicts.DISAGREES and "one PCIe hop" in row.evidence
+    if can["gpu"]:  # the time half of B7: a new reservation no slower than the cache contradicts it
+        row = verdicts.judge(claims.BY_ID["B7"], m | {"allocation": {"new": 1e-5, "cached": 2e-5, "mb": 128}}, {})
+        assert row.check == verdicts.DISAGREES and "from the cache" in row.evidence
     if pair:  # the peer-to-peer row is measured on every pair of GPUs, with or without peer access
         row = verdicts.judge(claims.BY_ID["A18"], m | {"sheet": {}}, {})
         assert row.check == verdicts.AGREES and "peer access" in row.evidence
@@ -91,12 +99,15 @@ def _stub_measurements(monkeypatch, hw):
              "link": fit, "pack_cost": 3e-4,
              "two_device_passes": {"bound": 2.0, "article split": 0.9, "tensor parallel": 1.3},
              "gpu_pair_paths": _agreeing_gpu_measurements(hw)["paths"],
-             "gpu_fragmentation": _agreeing_gpu_measurements(hw)["fragmentation"]}
+             "gpu_fragmentation": _agreeing_gpu_measurements(hw)["fragmentation"],
+             "gpu_allocation_times": _agreeing_gpu_measurements(hw)["allocation"],
+             "published_sizes": {"BERT-base": 108_888_576, "BERT-large": 334_088_192, "GPT-3": 174_604_234_752}}
     for name, value in stubs.items():
         monkeypatch.setattr(ev, name, lambda *args, value=value, **kwargs: value)
     timed = {"prune": {"dense": 1e-3, "zeroed": 1e-3, "removed": 5e-4}, "csr": 0.2,
              "algorithms": {"attention": 2.0, "gelu": 2.0}, "peaks": peaks,
-             "width": {"flops_ratio": 3.8, "time_ratio": 3.0, "counted_over_formula": 1.0},
+             "width": {"flops_ratio": 3.8, "time_ratio": 3.0, "counted_over_formula": 1.0,
+                       "forward_over_formula": 1.0, "train_over_forward": 3.0},
              "threads": {"train": 1.5, "forward": 1.5, "step_s": 0.02, "gradient_bytes": 1_000_000}}
     for name, value in timed.items():
         monkeypatch.setitem(verdicts.TIMED, name, lambda *args, value=value: value)

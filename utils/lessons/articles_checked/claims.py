@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TRUE, CONDITIONS, FALSE, DOES_NOT_RUN, NOT_TESTABLE = (
-    "true", "true under conditions", "false", "does not run", "not testable here")
-VERDICTS = (TRUE, CONDITIONS, FALSE, DOES_NOT_RUN, NOT_TESTABLE)
+TRUE, CONDITIONS, FALSE, DOES_NOT_RUN, NOT_TESTABLE, FRAMING = (
+    "true", "true under conditions", "false", "does not run", "not testable here", "not testable as stated")
+# FRAMING: a sentence no measurement could contradict (its why says what it frames, and which rows measure that)
+VERDICTS = (TRUE, CONDITIONS, FALSE, DOES_NOT_RUN, NOT_TESTABLE, FRAMING)
 ARTICLES = {"A": "article 1: two GPUs for large models (大模型加速秘籍)",
             "B": "article 2: why large models run slowly, and the cures (执行慢难题)"}
 # What a claim may need before this lesson can measure it; verdicts.capabilities() says what this machine has.
@@ -38,15 +39,22 @@ class Claim:
 
 CLAIMS = [
     # Article 1, section 1: why accelerate
-    Claim("A1", "GPT-3 and BERT have several billion, even over ten billion parameters (数十亿甚至上百亿): "
-          "many FLOPs", CONDITIONS,
-          "many FLOPs, yes (6 per parameter per token); the sizes fit neither example: GPT-3's 175e9 is far "
-          "above 'over ten billion', BERT's 1.1e8 to 3.4e8 far below 'several billion' (500 to 1,600 times "
-          "fewer than GPT-3)", (("01", "Compute: FLOPs and MFU"),)),
+    Claim("A1", "GPT-3 and BERT have several billion, even over ten billion parameters (数十亿甚至上百亿)", FALSE,
+          "the phrase fits neither example: BERT has 1.1e8 to 3.4e8, under one billion, let alone several; "
+          "GPT-3 has 1.75e11, over a hundred billion, 17 times 'over ten billion' (BERT is 500 to 1,600 times "
+          "fewer)", (("01", "Compute: FLOPs and MFU"),)),
+    Claim("A23", "so training and inference need many floating-point operations (大量的浮点运算)", TRUE,
+          "per token, training costs 6 FLOPs per parameter (forward 2, backward 4) and inference 2 (forward "
+          "only), plus attention's own: GPT-3 about 1e12 a token to train, 3.5e11 to infer",
+          (("01", "Compute: FLOPs and MFU"),)),
     Claim("A2", "one GPU can hardly meet that need, so several must work together", CONDITIONS,
           "for a model the size of GPT-3: years of one GPU's time, and more memory than it has; a 0.4 M-"
           "parameter model (row B19) fits one easily", (("01", "Compute: FLOPs and MFU"),
                                                        ("06", "Where memory goes"))),
+    Claim("A24", "two GPUs raise compute efficiency, to a degree (在一定程度上提高计算效率)", FALSE,
+          "efficiency, work per GPU-second, is speed-up / 2: at most 1 for any speed-up up to 2x (row A4's "
+          "GPU-hours are its inverse), so it falls, unless scaling is superlinear; what rises is throughput, "
+          "work per second (rows A3, A21)", (("03", "How much faster"),)),
     Claim("A3", "two GPUs cut training time, to a degree (在一定程度上)", CONDITIONS,
           "data parallel: at most 2x, less the all-reduce that is not hidden; the less work per worker, the "
           "less it gains (inference: row A21)", (("03", "How much faster"), ("08", "The steps"))),
@@ -64,9 +72,11 @@ CLAIMS = [
     Claim("A6", "in training, data goes from host memory to the GPU, is computed, and results go back",
           CONDITIONS, "the batch goes in and the loss comes back; weights, activations and gradients stay on "
           "the GPU", (("05", "Host to device"),)),
-    Claim("A18", "the data path it gives for two GPUs runs through host memory", FALSE,
-          "GPUs with peer access copy to each other directly, over PCIe or NVLink (NCCL uses it); the host "
-          "is the path only where peer access is off", (("00", "Your hardware"),
+    Claim("A18", "(inferred: §2.1, headed 'data between GPUs', gives only host round trips) data between GPUs "
+          "goes through host memory", FALSE,
+          "the article does not say it in words; read so, it is wrong: GPUs with peer access copy to each "
+          "other directly, over PCIe or NVLink (NCCL uses it); the host is the path only where peer access is "
+          "off", (("00", "Your hardware"),
                                                       ("03", "NCCL in practice"))),
     Claim("A7", "GPUs talk over NVLink (NVIDIA) or PCIe (AMD)", FALSE,
           "as stated: NVLink is NVIDIA's, but PCIe is every vendor's, not AMD's: NVIDIA pairs without NVLink "
@@ -75,16 +85,20 @@ CLAIMS = [
     Claim("A8", "NVLink has a higher bandwidth than PCIe", TRUE, "compared within one generation",
           (("00", "The articles on links"),)),
     Claim("A9", "NVLink has a lower latency than PCIe", TRUE,
-          "a few-byte copy between two GPUs costs less over NVLink than the PCIe path a pair without it takes",
+          "a few-byte copy between two GPUs costs less over NVLink than one over PCIe, the link a pair without "
+          "NVLink uses",
           (("03", "How fast is the all-reduce"),), needs="nvlink pair",
-          test="a few-byte copy GPU 0 to GPU 1, directly (NVLink) against staged through host memory (PCIe)"),
+          test="a few-byte copy GPU 0 to GPU 1 directly (NVLink) against a few-byte copy over one PCIe hop "
+               "(pinned host to GPU 1, the crossing a P2P copy over PCIe makes)"),
     # Article 1, section 3.1: parallel computing, and its code
     Claim("A10", "putting parts of the model on two GPUs is parallel computing (并行计算)", CONDITIONS,
-          "only with micro-batches (a pipeline); split alone, one device works at a time",
+          "only where both parts can work at once: consecutive layers with micro-batches (a pipeline, within "
+          "2m/(m+1)), or halves of every layer (tensor parallel, row A21); consecutive parts alone take turns, "
+          "one device working at a time (row A11)",
           (("02", "Does a naive split"), ("02", "How close do GPipe"))),
     Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", FALSE,
-          "as written the two devices take turns: no faster than one, and 2 crossings of the link a block; "
-          "micro-batches, which the article never mentions, make it a pipeline of 2 stages a block",
+          "consecutive parts with no micro-batches, which the article never mentions: the two devices take "
+          "turns (row A10's condition unmet), no faster than one, and the link is crossed twice a block",
           (("07", "The article's claim, measured"), ("02", "attention on one GPU"),
            ("02", "two stages per device"))),
     Claim("A12", "code: the 'parallel computing' model split", DOES_NOT_RUN,
@@ -107,15 +121,24 @@ CLAIMS = [
           "DDP splits the data and copies the whole model to each GPU; FSDP also shards the model",
           (("03", "What DDP does"), ("06", "Sharding across"))),
     Claim("A16", "code: the DistributedDataParallel snippet", DOES_NOT_RUN,
-          "the errors in the order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
+          "an excerpt: it never defines its data loader, loss function (criterion) or targets, and creates no "
+          "optimizer (it calls step() on the model, which DDP lacks); a reader must add them. The errors in "
+          "the order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
     # Article 1, section 4: summary
     Claim("A17", "summary: parallel computing, simplification and distributed training all speed it up",
           CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
-    Claim("A19", "summary: they fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
-          "'fully' is 100% of the peak: a real step reaches a part of it (MFU), and two devices a part of 2x",
-          (("01", "Compute: FLOPs and MFU"), ("08", "The ledger"))),
-    # Article 2: four reasons a large model runs slowly
+    Claim("A19", "summary: they fully exploit the GPUs' potential (充分发挥显卡的潜力), read as: use most of two "
+          "GPUs' compute", CONDITIONS,
+          "data parallel (and a pipeline with micro-batches) uses most of two devices' 2x; the article's own "
+          "split uses about half (they take turns, row A11); within each GPU a step uses a part of the peak: "
+          "its MFU, 21 to 46% in published large-model training (PaLM paper)",
+          (("01", "Compute: FLOPs and MFU"), ("03", "How much faster"), ("08", "The ledger"))),
+    # Article 2: its opening, then four reasons a large model runs slowly
+    Claim("B20", "opening: a large model's execution speed often limits its performance (制约其性能的关键因素)",
+          FRAMING, "a framing: 'performance' (性能) is largely the speed itself, and 'often' and 'key' name no "
+          "case a run could contradict; what it introduces, that large models run slowly and why, rows B1 to "
+          "B4 measure", (("09", "four reasons for slowness"),)),
     Claim("B1", "not enough compute slows execution (计算资源不足)", TRUE,
           "the same step, training or inference, takes less time on more cores while compute is its limit",
           (("09", "Measure what fits"), ("01", "Compute: FLOPs and MFU"))),
@@ -133,11 +156,14 @@ CLAIMS = [
                                                        ("03", "How much faster"))),
     Claim("B6", "use high-performance CPUs, GPUs and TPUs", TRUE,
           "more FLOP/s and bandwidth: the datasheets differ by 10x and more", (("01", "The hardware claims"),)),
-    Claim("B7", "manage memory and avoid fragmentation (内存碎片)", CONDITIONS,
-          "fragmentation costs memory, not time: freed holes that no larger request fits make the GPU's caching "
-          "allocator reserve more (an out-of-memory with memory free); expandable segments remove most",
-          (("06", "The allocator"),), needs="gpu",
-          test="lesson 06's pattern on a GPU: free every other block, then ask for a larger one"),
+    Claim("B7", "manage memory and avoid fragmentation (内存碎片) to raise execution efficiency (执行效率)",
+          CONDITIONS,
+          "fragmentation costs memory first: freed holes that no larger request fits make the GPU's caching "
+          "allocator reserve more (an out-of-memory with memory free; expandable segments remove most). It "
+          "costs time only through that memory: a batch that no longer fits, or a new reservation from the "
+          "driver, slower than reusing a cached block", (("06", "The allocator"),), needs="gpu",
+          test="lesson 06's pattern on a GPU: free every other block, then ask for a larger one (memory), and "
+               "time that request against the same size served from the cache (time)"),
     # Article 2, cures: transfer delay
     Claim("B8", "compress data to cut transfer volume and latency (数据压缩)", CONDITIONS,
           "fewer bytes cut the n/beta part when packing costs less than it saves; alpha stays; uint8 is lossy",
@@ -168,7 +194,9 @@ CLAIMS = [
           "within the processor count, less the communication", (("03", "How much faster"),)),
     # Article 2: the case study and the summary
     Claim("B17", "code: the DDP case study", DOES_NOT_RUN,
-          "the errors in the order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
+          "an excerpt: it never imports os or defines its data loader (dataloader) and loss function "
+          "(criterion), and creates no optimizer (it calls step() on the model, which DDP lacks); a reader "
+          "must add them. The errors in the order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
     Claim("B19", "the case study's model, a CNN for 28x28 digits, stands for a large model", FALSE,
           "431,080 parameters: 400,000 times fewer than GPT-3; lesson 04 trains it on one CPU in seconds",
           (("04", "Two trained models"),)),

@@ -190,8 +190,31 @@ def width_scaling() -> dict:
             f = flops.gpt_flops(cfg.vocab_size, cfg.context, cfg.width, cfg.depth, batch=8).train
             out[width] = (f, bench.measure(run.step, warmup=1, repeats=3).min)
         counted, _ = flops.counted_flops(run.step)
+        with torch.no_grad():  # inference: the forward pass alone, 2N a token (the formula's forward)
+            forward, _ = flops.counted_flops(lambda: run.model.loss(run.x, run.y))
+    f = flops.gpt_flops(cfg.vocab_size, cfg.context, cfg.width, cfg.depth, batch=8)
     return {"flops_ratio": out[256][0] / out[128][0], "time_ratio": out[256][1] / out[128][1],
-            "counted_over_formula": counted / out[256][0]}
+            "counted_over_formula": counted / f.train, "forward_over_formula": forward / f.forward,
+            "train_over_forward": counted / forward}
+
+
+# Published configurations (layers, width, feed-forward width, vocabulary, positions): Devlin et al. 2019 (BERT),
+# Brown et al. 2020 (GPT-3 175B). Built on the meta device: shapes only, no memory, no time.
+CONFIGS = {"BERT-base": (12, 768, 3072, 30522, 512), "BERT-large": (24, 1024, 4096, 30522, 512),
+           "GPT-3": (96, 12288, 4 * 12288, 50257, 2048)}
+
+
+def published_sizes() -> dict[str, int]:
+    """Parameters of BERT-base, BERT-large and GPT-3, counted from transformer layers built to their published
+    configurations on the meta device (a device that holds shapes and no data)."""
+    out = {}
+    for name, (layers, width, ffn, vocab, positions) in CONFIGS.items():
+        with torch.device("meta"):
+            layer = nn.TransformerEncoderLayer(width, nhead=16, dim_feedforward=ffn)
+            embeddings = nn.Embedding(vocab, width), nn.Embedding(positions, width)
+        per_layer = sum(p.numel() for p in layer.parameters())
+        out[name] = layers * per_layer + sum(e.weight.numel() for e in embeddings)
+    return out
 
 
 @contextlib.contextmanager
@@ -205,7 +228,8 @@ def others_on_the_cores(out: dict):
     yield out
     wall = time.perf_counter() - start
     others = (_busy_seconds() - busy) - (_own_seconds(me) - own)
-    out["others"] = max(0.0, others / (wall * psutil.cpu_count()))
+    # clamped: the system's and the process's clocks tick apart, so a short block can read a little past 1
+    out["others"] = min(1.0, max(0.0, others / (wall * psutil.cpu_count())))
 
 
 def _busy_seconds() -> float:
@@ -282,7 +306,7 @@ def copy_paths(src: str, dst: str, sizes: list[int], repeats: int = 9) -> dict[s
     """Median seconds of a copy ``src`` -> ``dst`` per size: direct (peer to peer where the two GPUs allow
     it) and staged through host memory (pinned where CUDA is there). Runs in a spawned process on a GPU."""
     pin = torch.cuda.is_available()
-    out: dict[str, list[float]] = {"direct": [], "via host": []}
+    out: dict[str, list[float]] = {"direct": [], "via host": [], "one PCIe hop": []}
     for size in sizes:
         a = torch.ones(size, dtype=torch.uint8, device=src)
         b = torch.empty(size, dtype=torch.uint8, device=dst)
@@ -290,11 +314,16 @@ def copy_paths(src: str, dst: str, sizes: list[int], repeats: int = 9) -> dict[s
         out["direct"].append(bench.measure(lambda: b.copy_(a), warmup=2, repeats=repeats, device=dst).median)
         out["via host"].append(bench.measure(lambda: b.copy_(host.copy_(a)), warmup=2, repeats=repeats,
                                              device=dst).median)
+        # host to GPU 1 alone: one PCIe crossing, as a peer-to-peer copy over PCIe makes (row A9 compares it
+        # with the direct copy; "via host" crosses twice)
+        out["one PCIe hop"].append(bench.measure(lambda: b.copy_(host), warmup=2, repeats=repeats,
+                                                 device=dst).median)
     return out
 
 
 def gpu_pair_paths(plan, sizes=(4, 2**20, 2**24)) -> dict[str, machine.LinkFit]:
-    """GPU 0 to GPU 1, directly and through host memory, each fitted to alpha + n/beta (2gpu mode only)."""
+    """GPU 0 to GPU 1, directly and through host memory, and host to GPU 1 (one PCIe hop), each fitted to
+    alpha + n/beta (2gpu mode only)."""
     src, dst = plan.devices[0], plan.devices[1]
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
         seconds = pool.submit(copy_paths, src, dst, list(sizes)).result(timeout=120)
@@ -307,6 +336,39 @@ def gpu_fragmentation(plan) -> list[tuple[str, float, float]]:
     from utils.lessons.memory.allocator import fragmentation
 
     return article.run_in_worker(fragmentation, plan.devices[0], timeout=120)
+
+
+def allocation_times(device, pieces: int = 16, piece_mb: int = 64, repeats: int = 5) -> dict | None:
+    """On a GPU, lesson 06's fragmented cache (every other block freed), then the median seconds of a request
+    twice a block's size that no hole fits (the allocator reserves new memory from the driver) and of the same
+    request again once that block is back in the cache (reused). None on the CPU."""
+    device = torch.device(device)
+    if device.type != "cuda":
+        return None
+    n = piece_mb * 2**20 // 4  # fp32 elements of one block
+
+    def timed(fn) -> float:
+        torch.cuda.synchronize(device)
+        start = time.perf_counter()
+        fn()
+        torch.cuda.synchronize(device)
+        return time.perf_counter() - start
+
+    new, cached = [], []
+    for _ in range(repeats):
+        torch.cuda.empty_cache()
+        blocks = [torch.empty(n, device=device) for _ in range(pieces)]
+        blocks[::2] = [None] * len(blocks[::2])  # holes of one block each: none fits two
+        new.append(timed(lambda: torch.empty(2 * n, device=device)))  # freed at once: back in the cache
+        cached.append(timed(lambda: torch.empty(2 * n, device=device)))
+        del blocks
+    torch.cuda.empty_cache()
+    return {"new": sorted(new)[repeats // 2], "cached": sorted(cached)[repeats // 2], "mb": 2 * piece_mb}
+
+
+def gpu_allocation_times(plan) -> dict:
+    """``allocation_times`` on the plan's first GPU, in a worker (the notebook never starts CUDA)."""
+    return article.run_in_worker(allocation_times, plan.devices[0], timeout=120)
 
 
 # --- Two devices at work: lesson 07's forward passes ----------------------------------------------------------

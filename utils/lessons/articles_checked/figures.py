@@ -9,7 +9,7 @@ import re
 
 import psutil
 
-from utils import devices
+from utils import article, devices
 from utils.lessons.articles_checked import evidence as ev, snippets
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
 
@@ -72,7 +72,9 @@ def measure(plan) -> dict:
          "simplified": ev.simplified_model(), "cnn": ev.case_study_cnn(), "units": ev.cpu_units(),
          "link": ev.link(plan), "pack": ev.pack_cost(), "sheet": ev.datasheet_ratios(), "bytes": ev.step_bytes(),
          "split": snippets.split_steps(plan.devices), "conv": snippets.conv_steps(plan.devices),
-         "os": snippets.os_not_imported(), "ddp": snippets.ddp_walk()}
+         "os": snippets.os_not_imported(), "ddp": snippets.ddp_walk(), "sizes": ev.published_sizes(),
+         "missing": {"A16": snippets.missing_pieces(article.ddp_loop_as_written),
+                     "B17": snippets.missing_pieces(article.cnn_case_study_as_written)}}
     for name, fn in TIMED.items():
         m[name] = watched(m["others"], name, fn)
     m["passes"] = watched(m["others"], "passes", ev.two_device_passes, plan, hw)
@@ -80,6 +82,7 @@ def measure(plan) -> dict:
         m["paths"] = _attempt(ev.gpu_pair_paths, plan)
     if m["can"]["gpu"]:
         m["fragmentation"] = _attempt(ev.gpu_fragmentation, plan)
+        m["allocation"] = _attempt(ev.gpu_allocation_times, plan)
     return m
 
 

@@ -10,16 +10,17 @@ from __future__ import annotations
 from collections import Counter
 
 from utils.lessons.articles_checked import claims, sections
-from utils.lessons.articles_checked.verdicts import AGREES, BUSY, DISAGREES, WAITING, Row
+from utils.lessons.articles_checked.checks import ABOVE, AGREES, BUSY, DISAGREES, NOISY, WAITING
+from utils.lessons.articles_checked.verdicts import Row
 from utils.tables import Table
 
 # In each article's reading order; a group is one section of the lesson and one table.
-GROUPS = [("Article 1: why two GPUs, and what they buy", ["A1", "A2", "A3", "A21", "A4"]),
+GROUPS = [("Article 1: why two GPUs, and what they buy", ["A1", "A23", "A2", "A24", "A3", "A21", "A4"]),
           ("Article 1: how two GPUs talk", ["A5", "A6", "A18", "A7", "A8", "A9"]),
           ("Article 1: split the model, simplify it, and the code", ["A10", "A11", "A12", "A22", "A20", "A13",
                                                                      "A14"]),
           ("Article 1: distributed training, and the summary", ["A15", "A16", "A17", "A19"]),
-          ("Article 2: four reasons for slowness", ["B1", "B2", "B3", "B4"]),
+          ("Article 2: its opening, and four reasons for slowness", ["B20", "B1", "B2", "B3", "B4"]),
           ("Article 2: cures for compute and transfers", ["B5", "B6", "B7", "B8", "B9", "B10"]),
           ("Article 2: cures for complexity and algorithms", ["B11", "B12", "B13", "B14", "B15", "B16"]),
           ("Article 2: the case study, and the summary", ["B17", "B19", "B18"])]
@@ -29,8 +30,10 @@ def verdict_cell(row: Row) -> str:
     """"true under conditions: why (lesson 03 §3)", with what it was judged by where nothing was measured,
     and a warning where this run's evidence disagrees."""
     judged = f" (judged by {row.judged_by})" if row.judged_by else ""
-    disagrees = " -- THIS RUN DISAGREES: see its evidence" if row.check == DISAGREES else ""
-    return f"{row.verdict}{judged}{disagrees}: {row.why} ({row.where})"
+    warning = {DISAGREES: " -- THIS RUN DISAGREES: see its evidence",
+               ABOVE: " -- A FIGURE PASSED ITS BOUND: a finding to explain, see its evidence",
+               NOISY: " -- INCONCLUSIVE: a spread covers the comparison"}.get(row.check, "")
+    return f"{row.verdict}{judged}{warning}: {row.why} ({row.where})"
 
 
 def evidence_cell(row: Row) -> str:
@@ -52,9 +55,11 @@ def verdict_counts(rows: list[Row]) -> Table:
 
 
 def check_counts(rows: list[Row]) -> dict[str, list[str]]:
-    """The ids of the rows each check answered: agrees, disagrees, waits for a figure, inconclusive on a busy
-    machine, and unchecked (judged by datasheets, published figures or arithmetic, or not testable here)."""
-    out: dict[str, list[str]] = {AGREES: [], DISAGREES: [], WAITING: [], BUSY: [], "unchecked": []}
+    """The ids of the rows each check answered: agrees, disagrees, waits for a figure, inconclusive (a busy
+    machine, or a spread), above a bound, and unchecked (judged by datasheets, published figures or arithmetic,
+    a framing, or not testable here)."""
+    out: dict[str, list[str]] = {AGREES: [], DISAGREES: [], WAITING: [], BUSY: [], NOISY: [], ABOVE: [],
+                                 "unchecked": []}
     for r in rows:
         out[r.check or "unchecked"].append(r.id)
     return out
@@ -64,8 +69,9 @@ def checks_sentence(rows: list[Row]) -> str:
     """"checked and agreeing: 33 of 35 checkable; disagreeing: none; ...; not checkable (6): A2, ..."."""
     c = check_counts(rows)
     checkable = len(rows) - len(c["unchecked"])
-    named = ((DISAGREES, "disagreeing"), (WAITING, "waiting for a lesson's figure"),
-             (BUSY, "inconclusive on a busy machine"))
+    named = ((DISAGREES, "disagreeing"), (ABOVE, "a figure above its bound (a finding to explain)"),
+             (WAITING, "waiting for a lesson's figure"), (BUSY, "inconclusive on a busy machine"),
+             (NOISY, "inconclusive within a spread"))
     others = [f"{name}: {', '.join(c[state]) or 'none'}" for state, name in named]
     return (f"checked and agreeing: {len(c[AGREES])} of {checkable} checkable; " + "; ".join(others)
             + f"; not checkable ({len(c['unchecked'])}): {', '.join(c['unchecked'])}")
@@ -76,16 +82,21 @@ def group_sentence(ids: list[str], rows: list[Row]) -> str:
     without a measurement, and which this machine cannot test."""
     by_id = {r.id: r for r in rows}
     states = [(AGREES, "agreeing"), (DISAGREES, "DISAGREEING (read the evidence)"),
-              (WAITING, "waiting for a lesson's figure"), (BUSY, "inconclusive (other programs held the cores)")]
+              (ABOVE, "a figure ABOVE ITS BOUND (a finding to explain)"), (WAITING, "waiting for a lesson's figure"),
+              (BUSY, "inconclusive (other programs held the cores)"),
+              (NOISY, "inconclusive (a spread covers the comparison)")]
     said = [f"{verb}: {', '.join(hit)}" for state, verb in states
             if (hit := [i for i in ids if by_id[i].check == state])]
     unchecked = [f"{i} by {by_id[i].judged_by}" for i in ids if by_id[i].judged_by]
     untestable = [i for i in ids if by_id[i].verdict == claims.NOT_TESTABLE]
+    framing = [i for i in ids if by_id[i].verdict == claims.FRAMING]
     sentence = "Checked in this run: " + ("; ".join(said) if said else "none") + "."
     if unchecked:
         sentence += " Judged without a measurement: " + "; ".join(unchecked) + "."
     if untestable:
         sentence += " Not testable on this machine: " + ", ".join(untestable) + " (each says what it needs)."
+    if framing:
+        sentence += " Not testable as stated: " + ", ".join(framing) + " (a framing: its row says why)."
     return sentence
 
 

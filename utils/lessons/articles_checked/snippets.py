@@ -8,6 +8,9 @@ that the notebook never initialises it.
 
 from __future__ import annotations
 
+import ast
+import builtins
+import inspect
 import textwrap
 
 import torch
@@ -100,6 +103,20 @@ def _launch_once_more_if_stuck(fixed: int, timeout: float) -> list:
         return launch(article_ddp, fixed, nprocs=2, timeout=timeout)
     except LaunchTimeout:
         return launch(article_ddp, fixed, nprocs=2, timeout=timeout)
+
+
+def missing_pieces(rebuild) -> dict:
+    """What an article's training loop (its rebuild in ``utils/article.py``) uses and never defines, found by
+    reading the code as a linter does (names loaded, never assigned, imported or built in), in the order they
+    appear; and whether it creates an optimizer at all (it calls ``step()`` on the model instead)."""
+    source = textwrap.dedent(inspect.getsource(rebuild))
+    tree = ast.parse(source)
+    names = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)), key=lambda n: (n.lineno, n.col_offset))
+    defined = {n.id for n in names if not isinstance(n.ctx, ast.Load)}
+    defined |= {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
+    known = defined | set(vars(inspect.getmodule(rebuild))) | set(dir(builtins))
+    undefined = [n.id for n in names if isinstance(n.ctx, ast.Load) and n.id not in known]
+    return {"undefined": list(dict.fromkeys(undefined)), "optimizer": "optim" in source.split('"""')[-1]}
 
 
 def os_not_imported() -> str:

@@ -1,0 +1,277 @@
+"""What each row's evidence must show for its verdict to stand: lesson 09's checks, and the answers they give.
+
+Introduced in lesson 09. A check (``CHECKS``) returns True (the evidence agrees) or False (it disagrees), or
+raises: ``Missing`` where a lesson has not recorded the figure yet, ``Busy`` where other programs took the
+cores a timing needed, ``AboveBound`` where a figure passed its ceiling while the verdict stands (a finding to
+explain, never agreement), ``Noisy`` where a figure's spread covers the comparison (inconclusive either way).
+Speed-ups are read with ``utils.claims.speedup_verdict``, the course's words for a figure beside its bound.
+"""
+
+from __future__ import annotations
+
+from utils import claims as words
+from utils.lessons.articles_checked.figures import (Missing, _sends, _stopped, capstone_two_devices, recorded,
+                                                    recorded_int8_units, value)
+
+AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
+ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive: its spread covers the comparison"
+STATES = (AGREES, DISAGREES, WAITING, BUSY, ABOVE, NOISY)
+MARGIN = 0.2  # of the cores: what other programs may take beyond the cores a timing leaves them
+# Lesson 07's passes keep the fastest of 6 paired rounds, not their spread: the scatter allowed around 1x
+TURNS_NOISE = 0.05
+# A summary claim stands when the rows it sums up stand.
+SUMMED = {"A17": ["A10", "A20", "A13", "A15", "A3"], "B18": [f"B{k}" for k in range(5, 17)]}  # B5-B16: the cures
+
+
+class Busy(Exception):
+    """Other programs held cores a timing needed (a second thread's, a second worker's, or the one a single
+    thread runs on): the timing cannot test the claim either way."""
+
+
+class AboveBound(Exception):
+    """A speed-up passed its ceiling: the verdict is not contradicted, but the figure is a finding to explain
+    (a bound that missed something, or a baseline that ran slow), never agreement."""
+
+
+class Noisy(Exception):
+    """The figure's spread covers the value it is compared with: it cannot say either way."""
+
+
+# --- Busy cores ------------------------------------------------------------------------------------------------
+
+
+def too_busy(m, name: str, cores_needed: int | None) -> bool:
+    """Whether other programs took some of the cores timing ``name`` needed (None: every core), beyond a margin."""
+    cores = m["cores"]
+    return m["others"].get(name, 0.0) > 1 - min(cores_needed or cores, cores) / cores + MARGIN
+
+
+def needs_quiet_cores(m, name: str, cores_needed: int | None) -> None:
+    """Raise ``Busy`` where the timing ``name`` could not have its cores: its check cannot say either way."""
+    if too_busy(m, name, cores_needed):
+        raise Busy(name)
+
+
+def quiet(m, name: str, cores_needed: int | None) -> bool:
+    """True, or ``Busy`` raised: a check's first step where its timing needs cores to itself."""
+    needs_quiet_cores(m, name, cores_needed)
+    return True
+
+
+def busy_note(m, name: str, cores_needed: int | None) -> str:
+    if not too_busy(m, name, cores_needed):
+        return ""
+    return (f"; other programs kept {m['others'][name]:.0%} of the cores busy meanwhile: rerun on a quiet "
+            "machine")
+
+
+# --- Speed-ups beside their bounds --------------------------------------------------------------------------------
+
+
+def spread_of(record: dict) -> float:
+    """The paired rounds' spread of a recorded speed-up (0.0 where its file kept no rounds)."""
+    return words.paired_spread(record.get("rounds") or [])
+
+
+def speedup_words(m, name: str) -> str:
+    """The course's verdict words for recorded speed-up ``name`` beside its bound: "faster, under the bound:
+    95% of its gain", "above the bound: a finding the lesson explains", "slower than one device: ..."."""
+    r = recorded(m, name).record
+    return words.speedup_verdict(r["value"], r.get("bound"), spread_of(r), slower="slower than one device")
+
+
+def past_bound(text: str) -> bool:
+    return text.startswith("above the bound")
+
+
+def faster(text: str) -> bool:
+    """Faster than one device, at or under the bound (not within noise of 1x, not past the bound)."""
+    return text.startswith(("faster", "at the bound"))
+
+
+def faster_within_bound(m, name: str) -> bool:
+    """True for a speed-up under or at its bound, False for none; ``AboveBound`` for one past it."""
+    text = speedup_words(m, name)
+    if past_bound(text):
+        raise AboveBound(name)
+    return faster(text)
+
+
+def turns_words(speedup: float) -> str:
+    """The words for two devices that take turns: their bound is one device's time (1x)."""
+    return words.speedup_verdict(speedup, 1.0, TURNS_NOISE, slower="slower than one device")
+
+
+def split_takes_turns(m) -> bool:
+    """Lesson 02's split without micro-batches stays within its own bound (about 1x: one stage at a time)."""
+    return not past_bound(speedup_words(m, "naive_split"))
+
+
+def superlinear(m) -> bool:
+    """Two DDP workers beat 2x by more than their rounds' spread: each GPU did more work a second than one alone."""
+    r = recorded(m, "ddp").record
+    return r["value"] > 2.0 + spread_of(r)
+
+
+def _a10(m) -> bool:
+    if not split_takes_turns(m):
+        return False
+    return faster_within_bound(m, "pipeline") and value(m, "pipeline") > value(m, "naive_split")
+
+
+def _a19(m) -> bool:
+    """Most of 2x with data parallel, about half with the article's split, a part of the peak within a device."""
+    needs_quiet_cores(m, "passes", 2)  # the split's share means something only where each worker had a core
+    return (value(m, "ddp") / 2 >= 0.6 and m["passes"]["article split"] / 2 <= 0.6
+            and 0.0 < value(m, "mfu") <= 1.0)
+
+
+# --- Other checks' pieces --------------------------------------------------------------------------------------
+
+
+def _paths(m) -> dict:
+    if isinstance(m.get("paths"), Exception):
+        raise Missing("paths")
+    return m["paths"]
+
+
+def _fragmentation_shown(m) -> bool:
+    """The larger block needed more reserved memory with holes free, and a new reservation took longer than a
+    request the cache served."""
+    if isinstance(m["fragmentation"], Exception) or isinstance(m.get("allocation"), Exception):
+        raise Missing("fragmentation")
+    stages, times = m["fragmentation"], m.get("allocation")
+    return stages[3][2] > stages[1][2] and (times is None or times["new"] > times["cached"])
+
+
+def _peer_path_faster(m) -> bool:
+    """Where the GPUs have peer access, the direct copy's bandwidth beats the host path's; where they have
+    none, CUDA stages the "direct" copy through the host too, and it cannot."""
+    if "paths" not in m:
+        return True  # nothing measured: the row has no MEASURED part and is not checked
+    p = _paths(m)
+    faster_direct = p["direct"].fit.beta > 1.2 * p["via host"].fit.beta
+    return faster_direct == bool(m["hw"].link and m["hw"].link.peer_access)
+
+
+def peak_ratio(m, dtype: str) -> tuple[float, float, float]:
+    """``dtype``'s matmul peak over fp32's, and how low and high it may read given both peaks' spreads (a rate
+    at its slowest round is about best / (1 + spread))."""
+    other, fp32 = m["peaks"].peak(dtype), m["peaks"].peak("fp32")
+    ratio = other.best / fp32.best
+    return ratio, ratio / (1 + other.spread), ratio * (1 + fp32.spread)
+
+
+def gain_where_units(m, dtype: str, has_units: bool) -> bool:
+    """A gain over fp32 where the CPU has the units for ``dtype``, none to speak of (under 1.2x) where not;
+    ``Noisy`` where the spreads let the ratio fall on either side of that line."""
+    ratio, low, high = peak_ratio(m, dtype)
+    line = 1.0 if has_units else 1.2
+    if low <= line < high:
+        raise Noisy(dtype)
+    return ratio > 1.0 if has_units else ratio < 1.2
+
+
+def _code_missing(m, claim_id: str, names: tuple[str, ...]) -> bool:
+    found = m["missing"][claim_id]
+    return all(n in found["undefined"] for n in names) and not found["optimizer"]
+
+
+def _tensor_parallel_beats_taking_turns(m) -> bool:
+    needs_quiet_cores(m, "passes", 2)  # each worker needs a core of its own for either to gain
+    return m["passes"]["tensor parallel"] > m["passes"]["article split"]
+
+
+def _second_core_helps(m) -> bool:
+    needs_quiet_cores(m, "threads", 2)  # a second thread adds compute only where the second core is free
+    return min(m["threads"]["train"], m["threads"]["forward"]) > 1.05
+
+
+def _prefetch_holds(m) -> bool:
+    r = recorded(m, "prefetch").record
+    configs = r.get("configs")
+    beats_no_prefetch = not configs or configs["Prefetcher thread"]["seconds"] < configs["no workers"]["seconds"]
+    return beats_no_prefetch and r["value"] >= 0.95 * r["bound"]  # an epoch never beats max(load/k, compute)
+
+
+def _width(m, key: str) -> float:
+    return m["width"][key]
+
+
+CHECKS = {
+    "A1": lambda m: m["sizes"]["BERT-large"] < 1e9 and m["sizes"]["GPT-3"] > 1e11,  # neither fits the phrase
+    "A23": lambda m: 0.9 < _width(m, "counted_over_formula") < 1.1 and 0.9 < _width(m, "forward_over_formula") < 1.1
+    and 2.5 < _width(m, "train_over_forward") < 3.5,
+    "A24": lambda m: not superlinear(m),  # efficiency speed-up / 2 rises above 1 only past 2x
+    "A3": lambda m: faster_within_bound(m, "ddp")
+    and capstone_two_devices(recorded(m, "capstone").record) <= value(m, "ddp") * 1.1,
+    "A21": _tensor_parallel_beats_taking_turns,
+    "A4": lambda m: not superlinear(m),  # GPU-hours fall below one GPU's only beyond 2x
+    "A18": _peer_path_faster,
+    "A9": lambda m: _paths(m)["direct"].fit.alpha < _paths(m)["one PCIe hop"].fit.alpha,
+    "A10": _a10,
+    "A11": lambda m: quiet(m, "passes", 2)  # a busy core slows one side of a pair more than the other
+    and not past_bound(turns_words(m["passes"]["article split"])) and split_takes_turns(m),
+    "A12": lambda m: any(_stopped(s) for s in m["split"][:-1]) and not _stopped(m["split"][-1]),
+    "A22": lambda m: m["copies"]["same_layers"] and len(set(m["copies"]["parameters"])) == 1,
+    "A20": lambda m: m["merges"]["linear_diff"] < 1e-4 and m["merges"]["bn_diff"] < 1e-3,
+    "A13": lambda m: m["fold"]["diff"] < 1e-4 and m["maxpool"] > 1e-3,
+    "A14": lambda m: not _stopped(m["conv"][-1]) and m["simplified"]["layers"] == 1,
+    "A15": lambda m: value(m, "fsdp") <= 0.6,
+    "A16": lambda m: m["ddp"][-1][0] == "ran" and any(_stopped(t) for _, t in m["ddp"])
+    and _code_missing(m, "A16", ("data_loader", "criterion", "target")),
+    "A19": _a19,
+    "B1": _second_core_helps,
+    "B2": lambda m: m["link"].fit.alpha / m["link"].fit.time(4096) > 0.5,
+    "B3": lambda m: quiet(m, "width", 1) and m["width"]["time_ratio"] > 1.5,
+    "B4": lambda m: quiet(m, "algorithms", 1) and m["algorithms"]["attention"] > 1.0,
+    "B5": lambda m: _a10(m) and faster_within_bound(m, "ddp"),
+    "B7": _fragmentation_shown,
+    "B8": lambda m: _sends(m)[2**18] < _sends(m)[2**20],  # fewer bytes, less time on the wire
+    "B9": _prefetch_holds,
+    "B10": lambda m: 2**22 / m["link"].fit.beta > m["link"].fit.alpha,  # 4 MiB: the bytes' part, a faster link's
+    "B11": lambda m: gain_at(value(m, "quantize"), recorded_int8_units(recorded(m, "quantize").record)),
+    "B12": lambda m: quiet(m, "prune", 1) and m["prune"]["removed"] < 0.8 * m["prune"]["dense"] < m["prune"]["zeroed"],
+    "B13": lambda m: quiet(m, "peaks", None) and gain_where_units(m, "int8", m["units"].int8_dot),
+    "B14": lambda m: quiet(m, "algorithms", 1) and m["algorithms"]["gelu"] > 1.0,
+    "B15": lambda m: quiet(m, "peaks", None) and gain_where_units(m, "bf16", m["units"].bf16_units),
+    "B16": lambda m: faster_within_bound(m, "ddp"),
+    "B17": lambda m: _stopped(m["os"]) and m["ddp"][-1][0] == "ran"
+    and _code_missing(m, "B17", ("dataloader", "criterion")),
+    "B19": lambda m: m["cnn"]["parameters"] < 1e8,  # below BERT-base's 1.1e8: no large model
+}
+
+
+def gain_at(ratio: float, has_units: bool) -> bool:
+    """A recorded speed-up over fp32 where the CPU had the units, none to speak of where not."""
+    return ratio > 1.0 if has_units else ratio < 1.2
+
+
+def run_check(claim_id: str, m: dict, earlier: dict) -> str:
+    """The check's answer for one row: one of ``STATES``."""
+    try:
+        if claim_id in SUMMED:
+            agrees = _summed_rows_agree(claim_id, earlier)
+        else:
+            agrees = CHECKS[claim_id](m)
+        return AGREES if agrees else DISAGREES
+    except Missing:
+        return WAITING
+    except Busy:
+        return BUSY
+    except AboveBound:
+        return ABOVE
+    except Noisy:
+        return NOISY
+
+
+def _summed_rows_agree(claim_id: str, earlier: dict) -> bool:
+    """A summary disagrees where a row it sums up does; otherwise it waits, is inconclusive or carries a
+    finding wherever one of them does."""
+    checks = [earlier[i].check for i in SUMMED[claim_id] if earlier[i].check is not None]
+    if DISAGREES in checks:
+        return False
+    for state, raised in ((WAITING, Missing), (BUSY, Busy), (NOISY, Noisy), (ABOVE, AboveBound)):
+        if state in checks:
+            raise raised(claim_id)
+    return True
