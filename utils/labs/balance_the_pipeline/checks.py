@@ -1,350 +1,321 @@
-"""The checks of lab 02 (``labs/02_balance_the_pipeline.ipynb``): a model with uneven layers, split and
-pipelined by the learner, on two workers.
+"""The checks of lab 02 (``labs/02_balance_the_pipeline.ipynb``): the learner predicts what a two-stage GPipe
+step gains on a measured profile (exercise A) and chooses the split and the number of micro-batches (B).
 
-    LAB = lab_settings(devices.plan(2), devices.hardware())   # sizes, batch and label for this machine
-    check_split(make_stages)          # the learner's stages, pipelined, equal the unsplit model
-    time_m([3], LAB_CANDIDATE_M)      # GPipe with that split and each m, measured now: {m: speedup}
-    check_throughput(choose_config)   # the learner's split and m reach LAB_TARGET of the best reference
+    check_prediction(predict_speedup)         # against the schedule played pass by pass, on unseen profiles
+    check_choice(choose_config)               # the best there, on the same unseen profiles
+    result = check_pipelined(choose_config, profile)   # the choice pipelined for real, against the best here
+    print(take_away(result))
 
-All run the lesson's own code (``utils.lessons.model_split``): ``pipeline_grads_worker`` for the first,
-``measure_pipeline`` (configurations timed in one launch, interleaved) for the others. Where the workers
-run, and so the model's size and the label, is lesson 02's decision (``plan.lesson_settings``).
+The first two judge the learner's code on profiles it has not seen (``reference.HIDDEN``), each built to test
+one thing, so that no answer tuned to the lab's model passes. The third runs the learner's choice with
+``torch.distributed.pipelining`` on two workers (lesson 02's ``measure_pipeline``, each worker on its own
+core) beside the best split of every other micro-batch count and one worker alone, round by round.
 """
 
 from __future__ import annotations
 
-import functools
+import math
 import statistics
 import textwrap
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-import torch
-from torch import nn
+from utils import checks
+from utils.claims import paired_spread, speedup_verdict
+from utils.labs.balance_the_pipeline.reference import (HIDDEN, Hidden, best_config, best_split_at,
+                                                       reference_speedup)
+from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LabSettings, Profile, current_settings,
+                                                      lab_task)
+from utils.lessons.model_split.bounds import pipeline_bound
+from utils.lessons.model_split.runs import Config, PipelineRun, Row, measure_pipeline
+from utils.lessons.model_split.split import stage_ranges
 
-from utils import checks, devices, launch, models
-from utils.lessons.model_split.balance import balanced_split, profile_on_stage_device, stage_costs
-from utils.lessons.model_split.bounds import predicted_speedup
-from utils.lessons.model_split.plan import lesson_settings
-from utils.lessons.model_split.runs import Config, PipelineRun, measure_pipeline
-from utils.lessons.model_split.schedules import pipeline_grads_worker
-from utils.lessons.model_split.split import max_gap, reference_step, stage_grads_of, stage_ranges
-from utils.lessons.model_split.tasks import Task
-
-LAB_IN, LAB_OUT = 512, 16  # inputs and outputs per row, in every mode
-LAB_CANDIDATE_M = (2, 4, 8)  # micro-batch counts the reference tries with its balanced split
-LAB_ROUNDS = 7  # interleaved timing rounds; medians are compared
-LAB_TARGET = 0.9  # the fraction of the best reference's throughput to reach, when the rounds are quiet
-# The noise margin below the best reference comes from the rounds' spread, within these limits. The floor is
-# 1 - LAB_TARGET: on two shared cores the micro-batch counts next to the best differ by a few percent, less
-# than one launch's rounds can resolve (a 3 % floor failed a correct choice in CI), while the wrong answers the
-# lab is about (a split off the balance, m=8 on a CPU) are 20-40 % slower.
-MIN_MARGIN, MAX_MARGIN = 1 - LAB_TARGET, 0.25
 BANK = "labs/balance_the_pipeline"  # the lab's hints: utils/labs/balance_the_pipeline/hints.toml
-CHECK_BATCH = 64  # rows of check_split's step: correctness needs no large batch
-# Outputs and gradients of check_split: float32 sums taken in another order (micro-batches, and on a GPU
-# other kernels than the CPU reference's) differ by ~1e-7 on these sizes, far below this.
-LAB_ATOL = 1e-5
+PREDICTION_TOLERANCE = 0.02  # relative: the schedule played pass by pass against the learner's formula
+CHOICE_TOLERANCE = 0.02  # of the best speed-up a profile allows: a choice within it is as good
+TIMED_M = (2, 4, 8, 16, 32)  # the micro-batch counts timed beside the learner's, each with its best split
+LAB_ROUNDS = 7  # paired rounds of the timed check
+# How far below the fastest configuration measured here a choice may land and still pass: the rounds' spread
+# (claims.paired_spread), never under MIN_MARGIN: near its best, a step's time changes by a few percent from
+# one m to the next, less than a profile measured on a shared machine can resolve; the wrong answers the lab is
+# about (one micro-batch, the largest count, a split by layer count) run 20-60 % slower.
+MIN_MARGIN, MAX_MARGIN = 0.10, 0.25
+# The order a prediction is judged in: the schedule first, then what a micro-batch costs, then the overhead.
+PREDICTION_ORDER = ("imbalance", "free micro-batches", "small micro-batches", "overhead", "split at m", "everything")
+WHY_PREDICTION = {
+    "imbalance": "the schedule: with unequal stages the slower one sets the pace of every slot but the first "
+                 "and the last (lesson 02 §7), and with one micro-batch nothing overlaps",
+    "free micro-batches": "the schedule: unequal stages, and micro-batches that cost only their rows",
+    "small micro-batches": "what a micro-batch costs: a micro-batch of batch/m rows costs what the profile "
+                           "measured for that m, not the whole batch's cost over m; and one worker runs the whole "
+                           "batch at once",
+    "overhead": "the cost of each micro-batch beyond its layers (per_micro_batch): every stage pays it once per "
+                "micro-batch",
+    "split at m": "the stages' costs at that micro-batch size, with what a micro-batch costs beyond its layers",
+    "everything": "every part of the model: the schedule, the micro-batch's own costs, the overhead",
+}
 
 
-@dataclass(frozen=True)
-class LabSettings:
-    """Lab 02's hardware-dependent choices (build them with ``lab_settings``)."""
-
-    wide: int  # width of the four wide layers; the narrow ones are half as wide
-    batch: int  # rows per timed step
-    workers: tuple[str, ...]  # where the two workers run their stages (lesson 02's decision)
-    label: str  # where the timings were measured, appended to every speedup
+# --- the learner's answers, checked before anything is judged ---------------------------------------------
 
 
-def lab_settings(plan: devices.Plan, hw: devices.Hardware) -> LabSettings:
-    """The lab's sizes on CPU workers (512-wide layers, batches of 512 rows: steps of tens of ms on one
-    core) and on GPUs (2048 wide, 4096 rows: large enough that a GPU's kernels, not their launches, take the
-    time); where the workers run and the label are lesson 02's (``plan.lesson_settings``)."""
-    s = lesson_settings(plan, hw)
-    wide, batch = (512, 512) if s.cpu_workers else (2048, 4096)
-    return LabSettings(wide=wide, batch=batch, workers=s.workers, label=s.label)
+def _as_float(value, what: str) -> float:
+    checks.expect(isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value),
+                  f"{what} should be a finite number, got {value!r}")
+    return float(value)
 
 
-def current_settings() -> LabSettings:
-    """``lab_settings`` for this machine (asks NVML; initialises no CUDA)."""
-    return lab_settings(devices.plan(2), devices.hardware())
+def _answer(choose: Callable | tuple, profile: Profile) -> tuple[tuple[int, ...], int]:
+    """``choose(profile)`` (or the pair itself) as ``((split point,), m)``; ``CheckFailed`` if impossible."""
+    got = choose(profile) if callable(choose) else choose
+    checks.expect(isinstance(got, (tuple, list)) and len(got) == 2,
+                  f"choose_config should return (split_points, m), got {got!r}")
+    split_points, m = got
+    checks.expect(isinstance(split_points, (list, tuple)) and len(split_points) == 1,
+                  f"two workers need exactly one split point, in a list: got {split_points!r}")
+    points = tuple(int(k) for k in split_points)
+    try:
+        stage_ranges(len(profile.layers[1]), points)
+    except ValueError as exc:
+        raise checks.CheckFailed(str(exc)) from None
+    checks.expect(isinstance(m, int) and m in profile.layers,
+                  f"m should be one of the micro-batch counts the profile measured ({profile.ms}), got {m!r}")
+    return points, m
 
 
-def uneven_mlp(seed: int = 0, wide: int = 512) -> nn.Sequential:
-    """The lab's model: 13 layers of very different cost (Linear + ReLU each, the last without ReLU).
-
-    Four wide layers (``wide``→``wide``) come first, then one that halves the width and seven narrow ones
-    (``wide``/2 → ``wide``/2): a split after half the layers puts most of the work in stage 0.
-    """
-    sizes = [LAB_IN] + [wide] * 4 + [wide // 2] * 8
-    with models.seeded(seed):
-        layers = [nn.Sequential(nn.Linear(a, b), nn.ReLU()) for a, b in zip(sizes[:-1], sizes[1:])]
-        layers.append(nn.Sequential(nn.Linear(sizes[-1], LAB_OUT)))
-    return nn.Sequential(*layers)
+# --- check 1: the prediction --------------------------------------------------------------------------------
 
 
-def lab_batch(batch: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Random regression inputs (batch, 512) and targets (batch, 16)."""
-    g = torch.Generator().manual_seed(seed)
-    return torch.randn(batch, LAB_IN, generator=g), torch.randn(batch, LAB_OUT, generator=g)
+def _prediction_miss(predict: Callable, hidden: Hidden) -> str | None:
+    """Where ``predict`` is off the schedule on ``hidden`` by more than the tolerance, in words; else None."""
+    p = hidden.profile
+    for m in p.ms:
+        for k in range(1, len(p.layers[1])):
+            got = _as_float(predict(p, [k], m), f"predict_speedup(profile, [{k}], {m})")
+            want = reference_speedup(p, (k,), m)
+            if abs(got / want - 1) > PREDICTION_TOLERANCE:
+                return f"split [{k}], m={m}: {'too high' if got > want else 'too low'}"
+    return None
 
 
-def mse(out: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    return nn.functional.mse_loss(out, target)
-
-
-def lab_task(settings: LabSettings | None = None) -> Task:
-    """The lab's model at this machine's size, random regression batches and a mean-squared-error loss."""
-    wide = (settings or current_settings()).wide
-    return Task(functools.partial(uneven_mlp, 0, wide), lab_batch, mse, name=f"uneven MLP, {wide} wide")
-
-
-def lab_profile(repeats: int = 3, threads: int | None = None, device: str | None = None) -> dict:
-    """The lab model's per-layer profile on the pipeline workers' device with their thread count, in one
-    launched worker (``profile_on_stage_device``): ``{"costs", "spread", "device", "threads", ...}``."""
-    s = current_settings()
-    return profile_on_stage_device(lab_task(s), s.batch, repeats=repeats, threads=threads, device=device)
-
-
-def time_m(split_points: Sequence[int], ms: Sequence[int] = LAB_CANDIDATE_M, rounds: int = 5) -> dict[int, float]:
-    """Measure GPipe with ``split_points`` and each micro-batch count in ``ms``, now, on the two workers.
-
-    One launch times every m beside one worker alone, interleaved round by round (lesson 02's
-    ``measure_pipeline``); prints one line per m (median speedup, its range over rounds, the bound) and
-    returns ``{m: median speedup over one worker}``.
-    """
-    s = current_settings()
-    configs = [Config(s.batch, m, "gpipe", tuple(split_points)) for m in ms]
-    run = measure_pipeline(lab_task(s), list(split_points), configs, rounds=rounds, record=False)
-    out = {}
-    for c, r in zip(configs, run.rows):
-        lo, hi = r.speedup_range
-        print(f"split {list(split_points)}, m={c.m}: {r.speedup:.2f}x one worker (rounds {lo:.2f}-{hi:.2f}), "
-              f"bound {r.bound:.2f}x{s.label}")
-        out[c.m] = r.speedup
-        TIMED[c.m] = (r.speedup, r.bound)
-    return out
-
-
-TIMED: dict[int, tuple[float, float]] = {}  # m -> (measured speedup, bound): the latest time_m, for the take-away
-
-
-def why_m(timed: dict[int, tuple[float, float]], batch: int, label: str = "") -> str:
-    """Lab 02's take-away, from the run: which micro-batch count ran fastest here, and why (bubble against the
-    cost of each micro-batch), or what is missing while ``time_m`` has not run."""
-    if not timed:
-        return "⏳ not done yet: the micro-batch counts appear here once exercise B has timed them"
-    best = max(timed, key=lambda m: timed[m][0])
-    most = max(timed)
-    line = (f"m={best} ran fastest here{label}: {timed[best][0]:.2f}x one worker, bound {timed[best][1]:.2f}x; "
-            + ", ".join(f"m={m}: {timed[m][0]:.2f}x of {timed[m][1]:.2f}x" for m in sorted(timed) if m != best)
-            + ". ")
-    if best == most:
-        line += ("The bubble decided: each extra micro-batch shrank the idle time by more than its own two "
-                 f"messages and its smaller matmuls ({batch // best} rows each) cost.")
-    else:
-        line += (f"The bubble shrinks with m, but from m={best} to m={most} the bound rose by "
-                 f"{timed[most][1] / timed[best][1] - 1:.0%} while the measurement fell: each micro-batch pays two "
-                 f"messages and runs a smaller matmul ({batch // most} rows at m={most}), and on this machine "
-                 "that cost outgrew the idle time it saved.")
-    return textwrap.fill(line, 110)
-
-
-# --- check 1: the split --------------------------------------------------------------------------------------
-
-
-def check_split(make_stages: Callable, split_points: Sequence[int] = (6,), m: int = 4):
-    """Lab 02 check 1: the learner's stages, pipelined on two workers, equal the unsplit model.
-
-    Runs ``make_stages(model, split_points)`` in both workers under ``ScheduleGPipe`` with ``m`` micro-batches
-    on ``CHECK_BATCH`` rows and compares the last stage's output, the loss and every gradient with one
-    unsplit step on the CPU, within ``LAB_ATOL``.
-    """
+def check_prediction(predict: Callable):
+    """Lab 02 check 1: ``predict(profile, split_points, m)`` agrees with the GPipe schedule played pass by pass
+    (``reference.gpipe_seconds``), within ``PREDICTION_TOLERANCE``, for every split and m of every unseen
+    profile. A miss names the profile, where, which way, and what that profile isolates."""
     def body():
-        task = lab_task()
-        model = task.build()
-        stages = make_stages(model, list(split_points))
-        checks.expect(isinstance(stages, (list, tuple)) and len(stages) == 2,
-                      f"make_stages should return a list of 2 stages, got {type(stages).__name__}"
-                      + (f" of length {len(stages)}" if isinstance(stages, (list, tuple)) else ""))
-        got = launch.launch(pipeline_grads_worker, task, list(split_points), CHECK_BATCH, m, "gpipe", 1,
-                            make_stages, nprocs=2, timeout=120)
-        ref = reference_step(task, CHECK_BATCH, seed=1)
-        per_stage = stage_grads_of(ref, stages, model)
-        checks.expect_close(got[1]["output"], ref["output"], atol=LAB_ATOL, what="the pipelined output")
-        for k in range(2):
-            checks.expect(got[k]["grads"].keys() == per_stage[k].keys(),
-                          f"stage {k} holds other parameters than layers {stage_ranges(len(model), split_points)[k]} "
-                          f"of the model")
-            gap = max_gap(got[k]["grads"], per_stage[k])
-            checks.expect(gap <= LAB_ATOL, f"stage {k}'s gradients differ from the unsplit model's by {gap:.3g} "
-                                           f"(allowed {LAB_ATOL:g})")
-        return (f"output, loss and gradients of both stages equal the unsplit model's (within {LAB_ATOL:g}, "
-                f"split at {list(split_points)}, {m} micro-batches)")
+        for tests in PREDICTION_ORDER:
+            for hidden in (h for h in HIDDEN if h.tests == tests):
+                miss = _prediction_miss(predict, hidden)
+                checks.expect(miss is None,
+                              f"on a profile the lab keeps apart ({hidden.what}) your prediction for {miss}; that "
+                              f"profile isolates {WHY_PREDICTION[tests]}")
+        return (f"your prediction agrees with GPipe's schedule played pass by pass within "
+                f"{PREDICTION_TOLERANCE:.0%}, for every split and m of {len(HIDDEN)} profiles you had not seen")
 
-    return checks.run_check("split equals the unsplit model", body, hint=checks.stub_message(BANK, "A"))
+    return checks.run_check("prediction follows the schedule", body, hint=checks.stub_message(BANK, "A"))
 
 
-# --- check 2: the throughput ---------------------------------------------------------------------------------
+# --- check 2: the choice, on profiles with a known answer ---------------------------------------------------
 
 
-def reference_configs(costs: Sequence[float], batch: int) -> list[Config]:
-    """What the solution tries: the balanced split of ``costs`` with each of ``LAB_CANDIDATE_M``."""
-    points = tuple(balanced_split(costs, 2))
-    return [Config(batch, m, "gpipe", points) for m in LAB_CANDIDATE_M]
+def diagnose(profile: Profile, split: tuple[int, ...], m: int) -> str:
+    """What is wrong with ``(split, m)`` on ``profile``, in words, never the right answer."""
+    best_split, best_m, best = best_config(profile)
+    at_m = reference_speedup(profile, best_split_at(profile, m), m)
+    if at_m >= best * (1 - CHOICE_TOLERANCE) and split != best_split_at(profile, m):
+        return (f"m={m} is fine there, but your split leaves one stage slower than it needs to be: balance the "
+                f"stages on that micro-batch size's own costs")
+    if m > best_m:
+        return ("more micro-batches than pay off: each one's own cost (the overhead, a smaller and less efficient "
+                "micro-batch) outweighs the bubble it removes")
+    return ("fewer micro-batches than pay off: the bubble, (p-1)/(m+p-1) of the step, costs more there than "
+            "another micro-batch would")
 
 
-def paired_ratio(run: PipelineRun, reference_key: str, key: str) -> float:
-    """Throughput of ``key`` relative to ``reference_key``: the median over rounds of t_reference / t_key.
+def check_choice(choose: Callable):
+    """Lab 02 check 2: on every unseen profile, ``choose(profile)`` reaches the best speed-up the profile
+    allows (the reference's, over every split and m) within ``CHOICE_TOLERANCE``."""
+    def body():
+        for hidden in HIDDEN:
+            split, m = _answer(choose, hidden.profile)
+            best = best_config(hidden.profile)[2]
+            got = reference_speedup(hidden.profile, split, m)
+            checks.expect(got >= best * (1 - CHOICE_TOLERANCE),
+                          f"on a profile the lab keeps apart ({hidden.what}) your split {list(split)} with m={m} "
+                          f"reaches {got / best:.0%} of the best that profile allows: "
+                          f"{diagnose(hidden.profile, split, m)}")
+        return f"your choice is the best the profile allows on all {len(HIDDEN)} profiles you had not seen"
 
-    Both ran in the same round, one right after the other, so a slow moment of a shared machine slows both
-    and cancels in the ratio (a ratio of medians would not pair them). Falls back to medians without raw times.
-    """
-    if not run.raw:
-        return (statistics.median_low([r.seconds for r in run.rows if r.key == reference_key]) /
-                statistics.median_low([r.seconds for r in run.rows if r.key == key]))
-    ref_times, my_times = run.raw[0]["times"][reference_key], run.raw[0]["times"][key]
-    return statistics.median(a / b for a, b in zip(ref_times, my_times))
-
-
-def _chosen_config(choose, profile: Sequence[float], batch: int) -> Config:
-    """The learner's ``(split_points, m)`` as a ``Config``; ``CheckFailed`` before any timing if impossible."""
-    points, m = _learner_answer(choose, profile)
-    checks.expect(isinstance(m, int) and m >= 1 and batch % m == 0,
-                  f"the micro-batch count must be a whole number that divides the batch of {batch}, got {m!r}")
-    return Config(batch, m, "gpipe", points)
+    return checks.run_check("choice is the profile's best", body, hint=checks.stub_message(BANK, "B"))
 
 
-def paired_ratios(run: PipelineRun, reference_key: str, key: str) -> list[float]:
-    """Round by round, t_reference / t_key (both timed in the same round); [] without raw times."""
-    if not run.raw:
-        return []
-    return [a / b for a, b in zip(run.raw[0]["times"][reference_key], run.raw[0]["times"][key])]
+# --- check 3: the choice, pipelined for real ----------------------------------------------------------------
+
+
+@dataclass
+class Pipelined:
+    """What the timed check measured: the learner's row, every reference's, and the verdict's figures."""
+
+    mine: Row
+    rows: list[Row]  # every configuration timed (the learner's among them)
+    fastest: Row  # the reference that ran fastest against the learner's (paired), or the learner's own
+    ratio: float  # the learner's throughput over the fastest's: median of the paired rounds
+    margin: float  # how far below 1 the ratio may be and be noise
+    predicted: dict[str, float]  # config key -> speed-up the profile predicts (reference model)
+    timed_again: bool
+    label: str
 
 
 def noise_margin(ratios: Sequence[float]) -> float:
-    """How far below 1 a paired ratio may fall and still be noise: half the range of the rounds' ratios with
-    the highest and lowest left out (one stray round moves nothing), at least ``MIN_MARGIN`` and at most
-    ``MAX_MARGIN`` (beyond that the machine is too busy for any timing to judge)."""
-    kept = sorted(ratios)[1:-1] if len(ratios) >= 5 else sorted(ratios)
-    half_range = (kept[-1] - kept[0]) / 2 if kept else 1 - LAB_TARGET
-    return min(max(half_range, MIN_MARGIN), MAX_MARGIN)
+    """The rounds' spread of the paired ratios (``claims.paired_spread``) within ``MIN_MARGIN``..``MAX_MARGIN``."""
+    return min(max(paired_spread(list(ratios)), MIN_MARGIN), MAX_MARGIN)
 
 
-def _against_references(task: Task, mine: Config, profile: Sequence[float], rounds: int):
-    """Time ``mine`` beside every reference in one launch; the strongest reference (lowest paired ratio)
-    counts. The lowest of several noisy ratios is biased low, so when it misses the target that reference
-    and ``mine`` are timed again, on their own, and the fresh ratio decides.
+def paired_ratios(run: PipelineRun, reference_key: str, key: str) -> list[float]:
+    """Round by round, t_reference / t_key: both timed in the same round, so a busy moment slows both."""
+    times = run.raw[0]["times"]
+    return [a / b for a, b in zip(times[reference_key], times[key])]
 
-    Returns ``(ratio, best reference, first run, final run, timed_again)``.
-    """
-    refs = reference_configs(profile, mine.batch)
+
+def reference_configs(profile: Profile, batch: int) -> list[Config]:
+    """What the check times beside the learner's: each m of ``TIMED_M`` with its best split on the profile."""
+    return [Config(batch, m, "gpipe", best_split_at(profile, m)) for m in TIMED_M if m in profile.layers]
+
+
+def _against_fastest(task, mine: Config, refs: list[Config], rounds: int):
+    """Time ``mine`` with every reference in one launch; the strongest reference (lowest median paired ratio)
+    counts. The lowest of several noisy ratios is biased low, so when it misses, that reference and ``mine`` are
+    timed again on their own and the fresh ratios decide. Returns (run, final run, fastest key, ratios, again)."""
     configs = [mine] + [c for c in refs if c.key != mine.key]
     run = measure_pipeline(task, mine.split_points, configs, rounds=rounds, record=False)
-    ratios = {c.key: 1.0 if c.key == mine.key else paired_ratio(run, c.key, mine.key) for c in refs}
-    best = min(refs, key=lambda c: ratios[c.key])
-    if best.key == mine.key:
-        return 1.0, MIN_MARGIN, best, run, run, False
-    margin = noise_margin(paired_ratios(run, best.key, mine.key))
-    if ratios[best.key] >= 1 - margin:
-        return ratios[best.key], margin, best, run, run, False
+    ratios = {c.key: paired_ratios(run, c.key, mine.key) for c in configs if c.key != mine.key}
+    if not ratios:
+        return run, run, mine.key, [1.0] * rounds, False
+    key = min(ratios, key=lambda k: statistics.median(ratios[k]))
+    if statistics.median(ratios[key]) >= 1:  # no reference ran faster than the learner's choice
+        return run, run, mine.key, [1.0] * rounds, False
+    if statistics.median(ratios[key]) >= 1 - noise_margin(ratios[key]):
+        return run, run, key, ratios[key], False
+    best = next(c for c in configs if c.key == key)
     final = measure_pipeline(task, mine.split_points, [mine, best], rounds=rounds, record=False)
-    margin = noise_margin(paired_ratios(final, best.key, mine.key))
-    return paired_ratio(final, best.key, mine.key), margin, best, run, final, True
+    return run, final, key, paired_ratios(final, key, mine.key), True
 
 
-def _describe(profile, mine: Config, best: Config, run: PipelineRun, final: PipelineRun, again: bool,
-              label: str):
-    """The verdict's words: the learner's row, the best reference's, and a note when every config lost."""
-    my_row = final.rows[0]
-    best_row = my_row if best.key == mine.key else final.row(best.batch, best.m, split_points=best.split_points)
-    predicted = predicted_speedup(stage_costs(profile, mine.split_points), mine.m)
-    ref_predicted = predicted_speedup(stage_costs(profile, best.split_points), best.m)
-    fastest = max(r.speedup for r in run.rows + (final.rows if again else []))
-    lo, hi = my_row.speedup_range
-    yours = (f"your split {list(mine.split_points)} with m={mine.m}: {my_row.speedup:.2f}x one worker{label} "
-             f"(rounds {lo:.2f}-{hi:.2f}), bound {my_row.bound:.2f}x, predicted from the profile {predicted:.2f}x")
-    reference = (f"best reference: split {list(best_row.split_points)}, m={best_row.m}: {best_row.speedup:.2f}x "
-                 f"(predicted {ref_predicted:.2f}x)" + (", timed again against yours" if again else ""))
-    why = ("the two CPU workers most likely waited for cores that other programs held (contention)"
-           if my_row.cpu_workers else "the messages and the per-micro-batch launches cost more than the overlap")
-    note = ("" if fastest >= 1 else
-            f"; every configuration ran slower than one worker here (fastest {fastest:.2f}x): {why}, so only the "
-            f"comparison between configurations means something in this run")
-    return yours, reference, note
+def _row(run: PipelineRun, key: str) -> Row:
+    return next(r for r in run.rows if r.key == key)
 
 
-def check_throughput(choose, costs: Sequence[float] | None = None, rounds: int = LAB_ROUNDS):
-    """Lab 02 check 2: the learner's configuration reaches ``LAB_TARGET`` of the best reference's throughput.
-
-    ``choose(costs)`` returns ``(split_points, m)`` (or pass that pair directly). The references are the
-    balanced split of ``costs`` (or of a fresh ``lab_profile``) with each micro-batch count of
-    ``LAB_CANDIDATE_M``, timed in the same launch as the learner's configuration, interleaved round by round.
-    Each reference is compared with the learner's by the median over rounds of the paired ratio, and the
-    strongest counts. A configuration equal to a reference is that same measurement (ratio 1).
-    """
-    def body():
-        s = current_settings()
-        task = lab_task(s)
-        profile = list(costs) if costs is not None else lab_profile()["costs"]
-        mine = _chosen_config(choose, profile, s.batch)
-        ratio, margin, best, run, final, again = _against_references(task, mine, profile, rounds)
-        yours, reference, note = _describe(profile, mine, best, run, final, again, s.label)
-        checks.expect(ratio >= 1 - margin,
-                      f"{yours}; {reference}: you reached {ratio:.0%} of it (paired median over rounds), more "
-                      f"than the noise below it (the rounds' spread allows {1 - margin:.0%}): a slower micro-batch "
-                      f"count than the best{note}")
-        return (f"{yours}; {reference}; you reached {ratio:.0%} of it (the rounds' spread allows down to "
-                f"{1 - margin:.0%}){note}")
-
-    return checks.run_check("throughput near the best configuration", body, hint=checks.stub_message(BANK, "B"))
+def measure_choice(choose, profile: Profile, settings: LabSettings | None = None,
+                   rounds: int = LAB_ROUNDS) -> Pipelined:
+    """The learner's configuration pipelined on two workers beside every reference and one worker alone."""
+    s = settings or current_settings()
+    split, m = _answer(choose, profile)
+    mine = Config(s.batch, m, "gpipe", split)
+    refs = reference_configs(profile, s.batch)
+    run, final, key, ratios, again = _against_fastest(lab_task(s), mine, refs, rounds)
+    ratio = statistics.median(ratios) if key != mine.key else 1.0
+    predicted = {c.key: reference_speedup(profile, c.split_points, c.m) for c in [mine] + refs}
+    return Pipelined(_row(final, mine.key), run.rows, _row(final, key), ratio,
+                     noise_margin(ratios) if key != mine.key else MIN_MARGIN, predicted, again, s.label)
 
 
-# --- check 3: the split decision, against the cost model -----------------------------------------------------
+def describe(p: Pipelined) -> str:
+    """The learner's row in words: speed-up over one worker with its spread and verdict, the model's figure."""
+    r = p.mine
+    spread = paired_spread(r.speedups)
+    verdict = speedup_verdict(r.speedup, r.bound, spread, slower="slower than one worker")
+    return (f"your split {list(r.split_points)} with m={r.m}: {r.speedup:.2f}x one worker ± {spread:.2f}{p.label} "
+            f"({verdict}); the profile predicted {p.predicted[r.key]:.2f}x")
 
 
-def check_split_choice(choose, profile: dict | Sequence[float]):
-    """Lab 02: the learner's split point against lesson 02's cost model on the measured profile.
-
-    On two cores the timed speedups are squeezed toward 1x, so a split one layer off the best cannot be told
-    apart by timing it; the profile can: the pipeline's pace is its slower stage, predicted per micro-batch
-    from the layers' costs. The learner's slower stage may exceed the balanced split's by no more than the
-    profile's own noise over the layers between the two points (each layer ± half its spread).
-    ``profile`` is ``lab_profile()``'s dict (costs and spreads) or the costs alone (then no noise).
-    """
-    costs = list(profile["costs"] if isinstance(profile, dict) else profile)
-    spread = list(profile.get("spread", [0.0] * len(costs)) if isinstance(profile, dict) else [0.0] * len(costs))
+def check_pipelined(choose, profile: Profile, rounds: int = LAB_ROUNDS, settings: LabSettings | None = None):
+    """Lab 02 check 3: the learner's choice on the measured ``profile``, pipelined on two workers, runs within
+    the rounds' noise of the fastest configuration measured here (each m of ``TIMED_M`` with its best split).
+    Returns ``(verdict, Pipelined or None)``; the second feeds ``take_away``."""
+    result: list[Pipelined] = []
 
     def body():
-        points = _split_of(choose, costs)
-        best = balanced_split(costs, 2)
-        mine_pace, best_pace = max(stage_costs(costs, points)), max(stage_costs(costs, best))
-        lo, hi = sorted((points[0], best[0]))
-        noise = sum(c * s / 2 for c, s in zip(costs[lo:hi], spread[lo:hi]))
-        ms = (f"your split {list(points)}: slower stage {mine_pace * 1e3:.1f} ms per step, predicted from the "
-              f"profile; the balanced split {best}: {best_pace * 1e3:.1f} ms")
-        checks.expect(mine_pace <= best_pace + noise,
-                      f"{ms}: yours sets a pace {mine_pace / best_pace - 1:.0%} slower, more than the profile's "
-                      f"noise over the layers between them (±{noise * 1e3:.1f} ms): the stages are not balanced")
-        return f"{ms} (the profile's noise between them: ±{noise * 1e3:.1f} ms)"
+        p = measure_choice(choose, profile, settings, rounds)
+        result.append(p)
+        again = ", timed again on its own against yours" if p.timed_again else ""
+        if p.fastest.key == p.mine.key:
+            return f"{describe(p)}; no configuration measured here ran faster than yours"
+        checks.expect(p.ratio >= 1 - p.margin,
+                      f"{describe(p)}; the fastest configuration measured here{again} ran faster: yours reached "
+                      f"{p.ratio:.0%} of its throughput (paired rounds; their spread allows {1 - p.margin:.0%}): "
+                      f"{_timed_diagnosis(p)}")
+        return (f"{describe(p)}; the fastest measured here, split {list(p.fastest.split_points)} with "
+                f"m={p.fastest.m}{again}: you reached {p.ratio:.0%} of it (the rounds' spread allows "
+                f"{1 - p.margin:.0%})")
 
-    return checks.run_check("split balances the measured costs", body, hint=checks.stub_message(BANK, "B"))
-
-
-def _split_of(choose, costs: Sequence[float]) -> tuple[int, ...]:
-    """The learner's split point, checked (``_learner_answer``)."""
-    return _learner_answer(choose, costs)[0]
+    verdict = checks.run_check("choice pipelined for real", body, hint=checks.stub_message(BANK, "B"))
+    return verdict, (result[0] if result else None)
 
 
-def _learner_answer(choose, costs: Sequence[float]) -> tuple[tuple[int, ...], object]:
-    """``choose(costs)`` (or the pair passed instead): ``(split_points, m)``, the split checked to be one
-    point that leaves layers on both sides; ``CheckFailed`` otherwise. ``m`` is returned unchecked."""
-    split_points, m = choose(tuple(costs)) if callable(choose) else choose
-    points = tuple(int(k) for k in split_points)
-    checks.expect(len(points) == 1, f"two workers need exactly one split point, got {list(points)}")
-    try:
-        stage_ranges(len(costs), points)
-    except ValueError as exc:
-        raise checks.CheckFailed(str(exc)) from None
-    return points, m
+def _timed_diagnosis(p: Pipelined) -> str:
+    """Which of the two decisions lost, in words (never the configuration that won)."""
+    mine, best = p.mine, p.fastest
+    if mine.m == best.m:
+        return "at your m, another split ran faster: the stages are not balanced at that micro-batch size"
+    if mine.m > best.m:
+        return ("fewer micro-batches ran faster: on this machine each micro-batch costs more than the bubble it "
+                "removes; does your prediction count what a micro-batch costs beyond its layers?")
+    return "more micro-batches ran faster: the bubble cost you more than another micro-batch would have"
+
+
+# --- what the run showed ------------------------------------------------------------------------------------
+
+
+def timed_table_rows(p: Pipelined) -> list[tuple]:
+    """One row per timed configuration: m, split, the profile's prediction, the measured speed-up (range)."""
+    rows = []
+    for r in sorted(p.rows, key=lambda r: (r.m, r.split_points)):
+        lo, hi = r.speedup_range
+        mark = " (yours)" if r.key == p.mine.key else ""
+        rows.append((f"{r.m}{mark}", str(list(r.split_points)), f"{p.predicted.get(r.key, float('nan')):.2f}x",
+                     f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x"))
+    return rows
+
+
+def take_away(p: Pipelined | None) -> str:
+    """Lab 02's take-away, from the run: did pipelining beat one worker here, which m won and why, and how far
+    the learner's model was from the measurement; what is missing while the checks have not run."""
+    if p is None:
+        return "⏳ not done yet: the take-away appears here once your choice has been pipelined (check 3)"
+    r, fastest = p.mine, p.fastest  # the fastest against the learner's choice, paired round by round
+    spread = paired_spread(r.speedups)
+    if r.speedup - spread > 1:
+        lines = [f"Pipelining paid here: your choice ran {r.speedup:.2f}x one worker (± {spread:.2f}){p.label}."]
+    else:
+        share = min(r.cpu_share) if r.cpu_share else None
+        why = (f"the workers' threads ran only {share:.0%} of the time they were busy: they waited for cores "
+               "that other programs held (rerun on an idle machine)" if share is not None and share < 0.8 else
+               "the pipeline's own costs (messages, the schedule's work per micro-batch) ate the overlap")
+        lines = [f"Pipelining did not clearly pay in this run: your choice ran {r.speedup:.2f}x one worker "
+                 f"(± {spread:.2f}){p.label}; {why}."]
+    lines.append(f"The fastest measured here{' was yours and' if fastest.key == r.key else ''} used "
+                 f"m={fastest.m} ({fastest.speedup:.2f}x one worker). ")
+    smaller = [row for row in p.rows if row.m < fastest.m]
+    larger = [row for row in p.rows if row.m > fastest.m]
+    if smaller:
+        lines[-1] += (f"Fewer micro-batches left a larger bubble ({1 / (fastest.m + 1):.0%} of the step at "
+                      f"m={fastest.m}, {1 / (min(smaller, key=lambda x: x.m).m + 1):.0%} at "
+                      f"m={min(smaller, key=lambda x: x.m).m}). ")
+    if larger:
+        most = max(larger, key=lambda x: x.m)
+        lines[-1] += (f"More of them paid their own cost once each: at m={most.m} the step ran "
+                      f"{most.speedup:.2f}x, though the bubble shrank to {1 / (most.m + 1):.0%}.")
+    else:
+        lines[-1] += "The largest count timed was the fastest: the bubble still cost more than a micro-batch."
+    gap = r.speedup / p.predicted[r.key] - 1
+    if abs(gap) <= max(spread / r.speedup, 0.05):
+        lines.append(f"Your model predicted {p.predicted[r.key]:.2f}x for your choice: within the rounds' noise "
+                     "of the measurement.")
+    else:
+        lines.append(f"Your model predicted {p.predicted[r.key]:.2f}x for your choice, {abs(gap):.0%} "
+                     f"{'above' if gap < 0 else 'below'} the measurement: " +
+                     ("what the profile leaves out (the bytes of each message, waiting for a core) cost more than "
+                      "it assumed." if gap < 0 else
+                      "the layers ran faster inside the pipeline than timed alone (each process's caches hold "
+                      "only its stage's weights), or the one-worker step was slowed in this run."))
+    return "\n".join(textwrap.fill(line, 110) for line in lines)

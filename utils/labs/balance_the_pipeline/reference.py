@@ -1,0 +1,109 @@
+"""Lab 02's reference (``labs/02_balance_the_pipeline.ipynb``): what a two-stage GPipe step costs on a
+profile, found by playing the schedule pass by pass, and the profiles the checks judge a learner's code on.
+
+    reference_speedup(profile, [9], 8)     # one worker's step over GPipe's, both from the profile
+    best_config(profile)                   # ((split point,), m, speed-up): the best the profile allows
+    HIDDEN                                 # profiles the learner's code has not seen, each with what it tests
+
+Nothing here is measured: the checks measure (``workload.measure_profile``, the timed pipeline) and use this
+to judge decisions on profiles whose right answer is known.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from utils.labs.balance_the_pipeline.workload import CANDIDATE_M, Profile
+from utils.lessons.model_split.ideal import gpipe_order
+from utils.lessons.model_split.split import stage_ranges
+
+BACKWARD_SHARE = 2 / 3  # of a layer's forward + backward: its backward (two products for the forward's one)
+
+
+def gpipe_seconds(stage_seconds: Sequence[float], m: int) -> float:
+    """The time of a GPipe step whose stages cost ``stage_seconds`` per micro-batch (forward + backward),
+    found by playing the schedule: each worker runs all m forwards, then all m backwards, each pass as soon
+    as its worker is free and its input has arrived (a message takes no time beyond what the stage's cost
+    already holds)."""
+    p = len(stage_seconds)
+    cost = {"F": [t * (1 - BACKWARD_SHARE) for t in stage_seconds], "B": [t * BACKWARD_SHARE for t in stage_seconds]}
+    orders, done, free, nxt = gpipe_order(m, p), {}, [0.0] * p, [0] * p
+    while any(nxt[r] < len(orders[r]) for r in range(p)):
+        moved = False
+        for r in range(p):
+            while nxt[r] < len(orders[r]):
+                s, kind, k = orders[r][nxt[r]]
+                needs = ([(s - 1, "F", k)] if kind == "F" and s else
+                         [(s, "F", k)] + ([(s + 1, "B", k)] if s < p - 1 else []) if kind == "B" else [])
+                if any(n not in done for n in needs):
+                    break
+                done[(s, kind, k)] = free[r] = max([free[r]] + [done[n] for n in needs]) + cost[kind][s]
+                nxt[r], moved = nxt[r] + 1, True
+        if not moved:
+            raise AssertionError("GPipe's order waits on a pass that never runs")
+    return max(free)
+
+
+def stage_seconds(profile: Profile, split_points: Sequence[int], m: int) -> list[float]:
+    """Per micro-batch of ``m``, each stage's layers (measured on that micro-batch) plus what a micro-batch
+    costs a stage beyond them."""
+    layers = profile.layers[m]
+    return [sum(layers[a:b]) + profile.per_micro_batch for a, b in stage_ranges(len(layers), split_points)]
+
+
+def reference_speedup(profile: Profile, split_points: Sequence[int], m: int) -> float:
+    """One worker's step (the whole batch at once: ``layers[1]``, no message) over the GPipe step of
+    ``split_points`` with ``m`` micro-batches, both from the profile."""
+    return sum(profile.layers[1]) / gpipe_seconds(stage_seconds(profile, split_points, m), m)
+
+
+def best_split_at(profile: Profile, m: int) -> tuple[int, ...]:
+    """The split point that makes GPipe with ``m`` micro-batches fastest on the profile (earliest on a tie)."""
+    n = len(profile.layers[m])
+    return max(((k,) for k in range(1, n)), key=lambda s: (reference_speedup(profile, s, m), -s[0]))
+
+
+def best_config(profile: Profile) -> tuple[tuple[int, ...], int, float]:
+    """The best (split points, m) of the profile, and its speed-up over one worker."""
+    options = [(best_split_at(profile, m), m) for m in profile.ms]
+    split, m = max(options, key=lambda o: reference_speedup(profile, *o))
+    return split, m, reference_speedup(profile, split, m)
+
+
+# --- profiles the learner's code has not seen, each testing one thing ----------------------------------------
+
+
+def synthetic_profile(layers: Sequence[tuple[float, float]], batch: int, per_micro_batch: float,
+                      ms: Sequence[int] = CANDIDATE_M) -> Profile:
+    """A profile whose layer k costs ``fixed + per_row * rows`` seconds on a micro-batch of ``rows``
+    (``layers[k] = (fixed, per_row)``): a fixed part per call, as small matrix products and the per-call work
+    of autograd give, and a part that grows with the rows."""
+    return Profile(batch, {m: [f + r * (batch // m) for f, r in layers] for m in ms}, per_micro_batch)
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A profile the checks judge a learner's code on, and what it tests (for the failure message)."""
+
+    what: str  # the profile in words
+    tests: str  # what it isolates: a key of ``checks.WHY_PREDICTION``
+    profile: Profile
+
+
+US = 1e-6
+_EVEN = [(0.0, 4 * US)] * 6  # six equal layers whose cost grows with the rows only
+HIDDEN = [
+    Hidden("six equal layers that cost in proportion to their rows, and 1 ms a micro-batch beyond them",
+           "overhead", synthetic_profile(_EVEN, 1024, 1e-3)),
+    Hidden("six equal layers with a fixed cost per call (small micro-batches cost more a row), nothing else",
+           "small micro-batches", synthetic_profile([(0.4e-3, 4 * US)] * 6, 1024, 0.0)),
+    Hidden("layers of cost 1, 1, 1, 1, 4, 4 that grow with the rows only, nothing else", "imbalance",
+           synthetic_profile([(0.0, c * US) for c in (1, 1, 1, 1, 4, 4)], 1024, 0.0)),
+    Hidden("six costly layers that grow with the rows, then six cheap ones with a large fixed cost per call",
+           "split at m", synthetic_profile([(0.0, 10 * US)] * 6 + [(1.5e-3, 0.5 * US)] * 6, 4096, 0.1e-3)),
+    Hidden("an overhead-free, perfectly scaling model of 3 cheap and 3 costly layers", "free micro-batches",
+           synthetic_profile([(0.0, 1 * US)] * 3 + [(0.0, 3 * US)] * 3, 2048, 0.0)),
+    Hidden("the lab's shape reversed: 4 wide layers first, then 9 narrow ones, 0.3 ms a micro-batch", "everything",
+           synthetic_profile([(0.6e-3, 12 * US)] * 4 + [(0.05e-3, 1 * US)] * 9, 2048, 0.3e-3)),
+]

@@ -1,0 +1,191 @@
+"""What lab 02 (``labs/02_balance_the_pipeline.ipynb``) pipelines, and what it measures before any choice.
+
+    LAB = lab_settings(devices.plan(2), devices.hardware())   # sizes, batch and label for this machine
+    task = lab_task(LAB)                  # a widening MLP: many cheap narrow layers, then a few wide ones
+    profile = measure_profile(LAB)        # every layer timed on one micro-batch of each candidate m,
+    profile.layers[8][3]                  # ... layer 3's forward + backward on batch/8 rows, seconds
+    profile.per_micro_batch               # ... and what a micro-batch costs a stage beyond its layers
+
+The profile is what the learner decides from; the checks then time the decision for real. Where the workers
+run, and so the model's size and the label, is lesson 02's decision (``plan.lesson_settings``).
+"""
+
+from __future__ import annotations
+
+import functools
+import statistics
+import time
+from dataclasses import dataclass, field
+
+import torch
+from torch import nn
+
+from utils import bench, devices, launch, models, precision
+from utils.lessons.model_split.balance import worker_threads
+from utils.lessons.model_split.plan import lesson_settings
+from utils.lessons.model_split.runs import Config, measure_pipeline, pin_cpu_worker
+from utils.lessons.model_split.schedules import stage_devices
+from utils.lessons.model_split.tasks import Task
+
+LAB_IN, LAB_OUT = 64, 16  # features in and targets out per row, in every mode
+NARROW_LAYERS, WIDE_LAYERS = 8, 4  # the model: 8 narrow layers (the first from LAB_IN), then 4 wide, then the head
+CANDIDATE_M = (1, 2, 4, 8, 16, 32, 64)  # micro-batch counts the profile measures (each divides every batch)
+OVERHEAD_M = (4, 16, 64)  # micro-batch counts of the nearly empty pipeline that prices a micro-batch
+PROFILE_REPEATS = 5  # timed repeats per layer and micro-batch size (interleaved); medians kept
+
+
+@dataclass(frozen=True)
+class LabSettings:
+    """Lab 02's hardware-dependent choices (build them with ``lab_settings``)."""
+
+    narrow: int  # width of the cheap layers
+    wide: int  # width of the expensive ones
+    batch: int  # rows per training step
+    workers: tuple[str, ...]  # where the two workers run their stages (lesson 02's decision)
+    label: str  # where the timings were measured, appended to every speed-up
+
+
+def lab_settings(plan: devices.Plan, hw: devices.Hardware) -> LabSettings:
+    """CPU workers: 128- and 512-wide layers, 2048 rows a step (one worker's step about a tenth of a second on
+    one core, so that a micro-batch of 4-8 still holds hundreds of rows); GPUs: 4x wider and 4096 rows, so
+    that a GPU's kernels, not their launches, take the time. Where the workers run and the label are lesson
+    02's (``plan.lesson_settings``)."""
+    s = lesson_settings(plan, hw)
+    narrow, wide, batch = (128, 512, 2048) if s.cpu_workers else (512, 2048, 4096)
+    return LabSettings(narrow=narrow, wide=wide, batch=batch, workers=s.workers, label=s.label)
+
+
+def current_settings() -> LabSettings:
+    """``lab_settings`` for this machine (asks NVML; initialises no CUDA)."""
+    return lab_settings(devices.plan(2), devices.hardware())
+
+
+def widening_mlp(seed: int = 0, narrow: int = 128, wide: int = 512) -> nn.Sequential:
+    """The lab's model, 13 layers of very different cost: ``NARROW_LAYERS`` narrow layers (the first from
+    ``LAB_IN`` features), ``WIDE_LAYERS`` wide ones (the first widening), then a head to ``LAB_OUT`` targets.
+    Each layer is Linear + ReLU (the head without ReLU), an ``nn.Sequential`` of its own."""
+    sizes = [LAB_IN] + [narrow] * NARROW_LAYERS + [wide] * WIDE_LAYERS
+    with models.seeded(seed):
+        layers = [nn.Sequential(nn.Linear(a, b), nn.ReLU()) for a, b in zip(sizes[:-1], sizes[1:])]
+        layers.append(nn.Sequential(nn.Linear(sizes[-1], LAB_OUT)))
+    return nn.Sequential(*layers)
+
+
+def lab_batch(batch: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Random regression inputs (batch, LAB_IN) and targets (batch, LAB_OUT)."""
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(batch, LAB_IN, generator=g), torch.randn(batch, LAB_OUT, generator=g)
+
+
+def mse(out: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    return nn.functional.mse_loss(out, target)
+
+
+def lab_task(settings: LabSettings | None = None) -> Task:
+    """The lab's model at this machine's size, random regression batches and a mean-squared-error loss."""
+    s = settings or current_settings()
+    return Task(functools.partial(widening_mlp, 0, s.narrow, s.wide), lab_batch, mse,
+                name=f"widening MLP, {s.narrow} then {s.wide} wide")
+
+
+# --- the profile: what each layer costs on one micro-batch, and what a micro-batch costs beyond them ----------
+
+
+@dataclass
+class Profile:
+    """What the learner decides from. ``layers[m][k]``: seconds of layer k's forward + backward on ONE
+    micro-batch of ``batch // m`` rows (``layers[1]``: the whole batch at once, as one worker runs it);
+    ``per_micro_batch``: seconds each micro-batch costs each stage beyond its layers (the messages, the
+    schedule's own work), from a pipeline whose stages do almost nothing."""
+
+    batch: int
+    layers: dict[int, list[float]]
+    per_micro_batch: float
+    spread: dict[int, list[float]] = field(default_factory=dict)  # (max - min) / median per layer, per m
+    empty_steps: dict[int, float] = field(default_factory=dict)  # m -> the nearly empty pipeline's step
+    device: str = "cpu"
+    threads: int = 1
+
+    @property
+    def ms(self) -> list[int]:
+        return sorted(self.layers)
+
+
+def _layer_step(layer: nn.Module, inp: torch.Tensor, loss_fn=None, target=None) -> None:
+    """One forward and backward pass of ``layer`` on ``inp`` (the last layer's through the loss)."""
+    out = layer(inp.detach().requires_grad_(True))
+    if loss_fn is not None:
+        loss_fn(out, target).backward()
+    else:
+        out.backward(torch.ones_like(out))
+
+
+def profile_worker(task: Task, batch: int, ms, device: str, threads: int, repeats: int, seed: int) -> dict:
+    """Worker (run by ``launch``): every layer timed on one micro-batch of ``batch // m`` rows for each m, on
+    the stages' device with their threads, kept to one core as a pipeline worker is. The repeats are
+    interleaved over every m and layer, so a busy moment of a shared machine hits them alike. On a CPU each
+    pass is timed by this thread's CPU time, which other programs' load does not inflate (a GPU's by CUDA
+    events, ``bench.measure``). Plain floats come back."""
+    pin_cpu_worker()
+    precision.fp32_matmuls(device)
+    layers = list(task.build().to(device))
+    x, y = (t.to(device) for t in task.make_batch(batch, seed))
+    clock = time.thread_time if str(device).startswith("cpu") else time.perf_counter
+    steps = {}
+    with bench.threads(threads), torch.no_grad():
+        for m in ms:  # every layer's input on a micro-batch of batch // m rows, computed once
+            h = x[:batch // m]
+            for k, layer in enumerate(layers):
+                last = k == len(layers) - 1
+                steps[m, k] = functools.partial(_layer_step, layer, h, task.loss_fn if last else None,
+                                                y[:batch // m] if last else None)
+                h = layer(h)
+    samples = {key: [] for key in steps}
+    with bench.threads(threads):
+        for step in steps.values():
+            step()  # warm-up
+        for _ in range(repeats):
+            for key, step in steps.items():
+                samples[key] += bench.measure(step, warmup=0, repeats=1, device=device, clock=clock).samples
+    med = {key: statistics.median(v) for key, v in samples.items()}
+    return {"layers": {m: [med[m, k] for k in range(len(layers))] for m in ms},
+            "spread": {m: [(max(samples[m, k]) - min(samples[m, k])) / med[m, k] if med[m, k] else 0.0
+                           for k in range(len(layers))] for m in ms}}
+
+
+def _empty_task() -> Task:
+    """Two tiny layers (8 features): a pipeline of them costs what its micro-batches cost, nearly nothing else."""
+    def build(seed: int = 0):
+        with models.seeded(seed):
+            return nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8))
+
+    def batch(rows: int, seed: int):
+        g = torch.Generator().manual_seed(seed)
+        return torch.randn(rows, 8, generator=g), torch.randn(rows, 8, generator=g)
+
+    return Task(build, batch, mse, name="nearly empty pipeline")
+
+
+def per_micro_batch_seconds(steps: dict[int, float]) -> float:
+    """The slope of the nearly empty pipeline's step time over m (least squares): what one more micro-batch
+    costs. In a two-stage pipeline each of the m + 1 slots pays it once, so it is what a micro-batch costs
+    each stage beyond its layers. Never below zero."""
+    ms, ts = list(steps), list(steps.values())
+    mean_m, mean_t = statistics.fmean(ms), statistics.fmean(ts)
+    slope = sum((m - mean_m) * (t - mean_t) for m, t in zip(ms, ts)) / sum((m - mean_m) ** 2 for m in ms)
+    return max(slope, 0.0)
+
+
+def measure_profile(settings: LabSettings | None = None, repeats: int = PROFILE_REPEATS, ms=CANDIDATE_M,
+                    rounds: int = 5) -> Profile:
+    """The lab model's profile, measured now: every layer on one micro-batch of each m in ``ms`` (one
+    launched worker), then GPipe of the nearly empty model with each m of ``OVERHEAD_M`` (two workers,
+    rounds interleaved, lesson 02's ``measure_pipeline``) for ``per_micro_batch``."""
+    s = settings or current_settings()
+    device, threads = stage_devices()[0], worker_threads(2)
+    got = launch.launch(profile_worker, lab_task(s), s.batch, list(ms), device, threads, repeats, 0,
+                        nprocs=1, timeout=300)[0]
+    empty = measure_pipeline(_empty_task(), [1], [Config(s.batch, m) for m in OVERHEAD_M], rounds=rounds,
+                             record=False)
+    steps = {r.m: r.seconds for r in empty.rows}
+    return Profile(s.batch, got["layers"], per_micro_batch_seconds(steps), got["spread"], steps, device, threads)
