@@ -34,3 +34,26 @@ def test_list_names_every_effect(capsys):
     robustness.main(["--list"])
     out = capsys.readouterr().out
     assert all(name in out for name in robustness.EFFECTS)
+
+
+def test_lab02s_effect_pipelines_the_choice_the_profile_predicts_best(monkeypatch):
+    """The lab 02 effect measures a profile, takes the solution's choice from it and times that choice alone
+    against one worker (both replaced here: the tool's logic, not this machine's speed)."""
+    from utils.labs.balance_the_pipeline import reference, workload
+    from utils.lessons.model_split import runs
+
+    profile = reference.HIDDEN[-1].profile  # best: split [2], m=4
+    timed = []
+
+    def fake_measure(task, split_points, configs, rounds=5, record=True, seed=0, timeout=600):
+        timed.extend(configs)
+        return runs.PipelineRun([runs.Row(c.batch, c.m, c.schedule, 0.6, 1.0, [0.5, 0.5],
+                                          split_points=c.split_points, speedups=[1.5, 1.55, 1.6, 1.62, 1.7])
+                                 for c in configs], [], tuple(split_points), 1, True)
+
+    monkeypatch.setattr(workload, "measure_profile", lambda settings=None: profile)
+    monkeypatch.setattr(runs, "measure_pipeline", fake_measure)
+    outcome = robustness.lab02_choice()
+    assert [(c.split_points, c.m) for c in timed] == [((2,), 4)]
+    assert outcome.showed and outcome.figure.startswith("split [2], m=4, predicted 1.34x: 1.60x ± 0.")
+    assert "lab02-choice" in robustness.EFFECTS

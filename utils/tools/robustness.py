@@ -3,6 +3,7 @@ reruns one section's measurement with the lesson's own functions and settings an
 and whether the effect showed, then in how many runs it did.
 
     python -m utils.tools.robustness 02-gpipe --runs 5     # one effect
+    python -m utils.tools.robustness lab02-choice --runs 5 # lab 02's: the solution's choice beats one worker
     python -m utils.tools.robustness all --runs 5          # every effect, one after the other
     python -m utils.tools.robustness --list
 
@@ -95,6 +96,21 @@ def two_stages_per_worker(name: str) -> Outcome:
     return _beats(run.rows[0])
 
 
+def lab02_choice() -> Outcome:
+    """Lab 02: the solution's choice (the profile's best split and m, ``reference.best_config``) on a profile
+    measured now, pipelined on two workers against one worker alone, as the lab's timed check runs it."""
+    from utils.labs.balance_the_pipeline import reference, workload
+    from utils.lessons.model_split import runs
+
+    s = workload.current_settings()
+    profile = workload.measure_profile(s)
+    split, m, predicted = reference.best_config(profile)
+    row = runs.measure_pipeline(workload.lab_task(s), list(split), [runs.Config(s.batch, m, "gpipe", split)],
+                                rounds=ROUNDS, record=False).rows[0]
+    beats = _beats(row)
+    return Outcome(f"split {list(split)}, m={m}, predicted {predicted:.2f}x: {beats.figure}", beats.showed)
+
+
 EFFECTS = {
     "02-naive": Effect("a naive split is no faster than one device", naive_no_faster),
     "02-gpipe": Effect("GPipe (largest batch and m) beats one device", lambda: _pipeline("gpipe")),
@@ -103,6 +119,8 @@ EFFECTS = {
     "02-interleaved": Effect("interleaved 1F1B (two stages a worker) beats one device",
                              lambda: two_stages_per_worker("interleaved 1F1B")),
     "02-zbv": Effect("ZBV (two stages a worker) beats one device", lambda: two_stages_per_worker("ZBV")),
+    "lab02-choice": Effect("lab 02: the solution's split and m, chosen from a profile measured now, beat one "
+                           "worker", lab02_choice),
 }
 
 
