@@ -18,10 +18,11 @@ from utils.lessons.articles_checked.sources import Part, Recorded
 
 ROOT = Path(__file__).resolve().parents[1]
 # Kept here, apart from claims.py, in the articles' reading order: a claim removed there fails this test
-# instead of vanishing. A18-A24, B19 and B20 were added after reviews (issue 37), where the article says them.
+# instead of vanishing. A18-A24 and B19-B21 were added after reviews (issue 37), where the article says them.
 EXPECTED_IDS = ["A1", "A23", "A2", "A24", "A3", "A21", "A4", "A5", "A6", "A18", "A7", "A8", "A9", "A10", "A11",
                 "A12", "A22", "A20", "A13", "A14", "A15", "A16", "A17", "A19", "B20", "B1", "B2", "B3", "B4", "B5",
-                "B6", "B7", "B8", "B9", "B10", "B11", "B12", "B13", "B14", "B15", "B16", "B17", "B19", "B18"]
+                "B6", "B7", "B8", "B9", "B10", "B11", "B12", "B13", "B14", "B15", "B16", "B21", "B17", "B19",
+                "B18"]
 # Judged by datasheets, published figures or arithmetic alone, on every machine: no check can disagree; and B20,
 # a framing no measurement could contradict.
 NEVER_MEASURED = {"A2", "A5", "A6", "A7", "A8", "B6", "B20"}
@@ -65,7 +66,9 @@ def test_the_rows_the_second_review_named_carry_the_fair_reading():
     assert "inference 2" in c["A23"].why and "training and inference" in c["A23"].says
     # A19 read "fully" as 100 % of the peak: now a testable reading, judged by MFU and the share of 2x
     assert c["A19"].verdict == claims.CONDITIONS and "read as" in c["A19"].says and "MFU" in c["A19"].why
+    assert "21 to 46%" in c["A19"].why and "never all of it" in c["A19"].why
     assert c["A24"].verdict == claims.FALSE and "speed-up / 2" in c["A24"].why  # 提高计算效率
+    assert c["B21"].verdict == c["A24"].verdict and "row A24" in c["B21"].why  # the same words in article 2
     assert c["B20"].verdict == claims.FRAMING and "B1 to B4" in c["B20"].why  # article 2's opening
     assert "execution efficiency" in c["B7"].says and "time" in c["B7"].why  # the whole claim, not half of it
     assert c["A18"].says.startswith("(inferred") and "does not say it in words" in c["A18"].why
@@ -255,6 +258,9 @@ def _figures(**results) -> dict:
                                                           "reported), 2 cores, no GPU")), verdicts.AGREES),
     ("A19", dict(mfu=_recorded(0.47, 1.0), ddp=_recorded(1.75)), verdicts.AGREES),
     ("A19", dict(mfu=_recorded(0.47, 1.0), ddp=_recorded(1.1)), verdicts.DISAGREES),  # DDP: not most of 2x
+    ("A19", dict(mfu=_recorded(0.05, 1.0), ddp=_recorded(1.75)), verdicts.DISAGREES),  # a GPU left mostly idle
+    ("B21", dict(ddp=_recorded(1.62)), verdicts.AGREES),
+    ("B21", dict(ddp=_recorded(2.3)), verdicts.DISAGREES),
 ])
 def test_a_check_agrees_disagrees_or_waits_with_the_recorded_figures(claim_id, figures, expected):
     row = verdicts.judge(claims.BY_ID[claim_id], _figures(**figures), {})

@@ -41,8 +41,8 @@ CLAIMS = [
     # Article 1, section 1: why accelerate
     Claim("A1", "GPT-3 and BERT have several billion, even over ten billion parameters (数十亿甚至上百亿)", FALSE,
           "the phrase fits neither example: BERT has 1.1e8 to 3.4e8, under one billion, let alone several; "
-          "GPT-3 has 1.75e11, over a hundred billion, 17 times 'over ten billion' (BERT is 500 to 1,600 times "
-          "fewer)", (("01", "Compute: FLOPs and MFU"),)),
+          "GPT-3 has 1.75e11, over a hundred billion: 17 times 'over ten billion', which understates it (BERT "
+          "is 500 to 1,600 times smaller)", (("01", "Compute: FLOPs and MFU"),)),
     Claim("A23", "so training and inference need many floating-point operations (大量的浮点运算)", TRUE,
           "per token, training costs 6 FLOPs per parameter (forward 2, backward 4) and inference 2 (forward "
           "only), plus attention's own: GPT-3 about 1e12 a token to train, 3.5e11 to infer",
@@ -54,7 +54,7 @@ CLAIMS = [
     Claim("A24", "two GPUs raise compute efficiency, to a degree (在一定程度上提高计算效率)", FALSE,
           "efficiency, work per GPU-second, is speed-up / 2: at most 1 for any speed-up up to 2x (row A4's "
           "GPU-hours are its inverse), so it falls, unless scaling is superlinear; what rises is throughput, "
-          "work per second (rows A3, A21)", (("03", "How much faster"),)),
+          "work per second (rows A3, A21); the summary says it again", (("03", "How much faster"),)),
     Claim("A3", "two GPUs cut training time, to a degree (在一定程度上)", CONDITIONS,
           "data parallel: at most 2x, less the all-reduce that is not hidden; the less work per worker, the "
           "less it gains (inference: row A21)", (("03", "How much faster"), ("08", "The steps"))),
@@ -64,7 +64,8 @@ CLAIMS = [
           (("07", "The article's claim, measured"), ("07", "Inference on two devices"))),
     Claim("A4", "so two GPUs cut cost (降低成本)", FALSE,
           "GPU-hours are 2 / speed-up: at least one GPU's for any speed-up up to 2x (equal at 2x); only the "
-          "time to the result falls, unless scaling is superlinear", (("03", "How much faster"),)),
+          "time to the result falls, unless scaling is superlinear; the summary says it again",
+          (("03", "How much faster"),)),
     # Article 1, section 2: how two GPUs work together
     Claim("A5", "two GPUs exchange data over the PCIe bus (PCIe总线)", CONDITIONS,
           "over PCIe or NVLink, whichever joins them (the article's own next section names NVLink)",
@@ -128,11 +129,11 @@ CLAIMS = [
     Claim("A17", "summary: parallel computing, simplification and distributed training all speed it up",
           CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
-    Claim("A19", "summary: they fully exploit the GPUs' potential (充分发挥显卡的潜力), read as: use most of two "
-          "GPUs' compute", CONDITIONS,
-          "data parallel (and a pipeline with micro-batches) uses most of two devices' 2x; the article's own "
-          "split uses about half (they take turns, row A11); within each GPU a step uses a part of the peak: "
-          "its MFU, 21 to 46% in published large-model training (PaLM paper)",
+    Claim("A19", "summary: they fully exploit the GPUs' potential (充分发挥显卡的潜力), read as: use as much of "
+          "the peak as well-run large-model training", CONDITIONS,
+          "that training uses 21 to 46% of the peak (its MFU, PaLM paper), never all of it; a step sized to its "
+          "GPU reaches that on one, and data parallel keeps most of it on two; the article's own split loses "
+          "about half (one GPU idle at a time, row A11)",
           (("01", "Compute: FLOPs and MFU"), ("03", "How much faster"), ("08", "The ledger"))),
     # Article 2: its opening, then four reasons a large model runs slowly
     Claim("B20", "opening: a large model's execution speed often limits its performance (制约其性能的关键因素)",
@@ -192,6 +193,10 @@ CLAIMS = [
                                                          ("01", "The hardware claims"))),
     Claim("B16", "parallel computing: spread the work over several processors", CONDITIONS,
           "within the processor count, less the communication", (("03", "How much faster"),)),
+    Claim("B21", "so parallel execution raises compute efficiency (提高计算效率)", FALSE,
+          "the words of row A24, read the same way: work per processor, speed-up / N, stays at most 1 below a "
+          "superlinear speed-up; the work is done sooner (row B16), not more efficiently",
+          (("03", "How much faster"),)),
     # Article 2: the case study and the summary
     Claim("B17", "code: the DDP case study", DOES_NOT_RUN,
           "an excerpt: it never imports os or defines its data loader (dataloader) and loss function "

@@ -22,7 +22,8 @@ GROUPS = [("Article 1: why two GPUs, and what they buy", ["A1", "A23", "A2", "A2
           ("Article 1: distributed training, and the summary", ["A15", "A16", "A17", "A19"]),
           ("Article 2: its opening, and four reasons for slowness", ["B20", "B1", "B2", "B3", "B4"]),
           ("Article 2: cures for compute and transfers", ["B5", "B6", "B7", "B8", "B9", "B10"]),
-          ("Article 2: cures for complexity and algorithms", ["B11", "B12", "B13", "B14", "B15", "B16"]),
+          ("Article 2: cures for complexity and algorithms", ["B11", "B12", "B13", "B14", "B15",
+                                                              "B16", "B21"]),
           ("Article 2: the case study, and the summary", ["B17", "B19", "B18"])]
 
 

@@ -72,11 +72,11 @@ def a2(m):
     flops = 6 * 175e9 * 300e9  # 6 N per token, 300e9 training tokens
     peak, memory = m["sheet"]["h100_bf16"], m["sheet"]["h100_memory"]
     years = flops / peak / 3.15e7
-    return [Part(f"GPT-3's training, 6 x 175e9 x 300e9 = {flops:.1e} FLOPs, at one H100's bf16 peak: {years:.0f} "
-                 f"years (on two: {years / 2:.0f}); its weights and AdamW state, 16 bytes a parameter: "
+    return [Part(f"GPT-3's training, 6 x 1.75e11 x 3e11 = {_e(flops, 1)} FLOPs, at one H100's bf16 peak: "
+                 f"{years:.0f} years (on two: {years / 2:.0f}); its weights and AdamW state, 16 bytes a parameter: "
                  f"{175e9 * 16 / 1e12:.1f} TB against {memory / 1e9:.0f} GB", ARITHMETIC),
             Part(f"H100 SXM: {peak / 1e12:.0f} TFLOP/s bf16 dense, {memory / 1e9:.0f} GB", DATASHEET, "NVIDIA"),
-            Part("GPT-3: 175e9 parameters, 300e9 training tokens", PUBLISHED, "Brown et al. 2020")]
+            Part("GPT-3: 1.75e11 parameters, 3e11 training tokens", PUBLISHED, "Brown et al. 2020")]
 
 
 def a3(m):
@@ -261,13 +261,22 @@ def a17(m):
 
 
 def a19(m):
-    split = m["passes"]["article split"]
-    return [quote(m, "ddp", lambda r: f"two DDP workers: {r['value'] / 2:.0%} of 2x"),
-            Part(f"the article's split (attention, FFN): {split / 2:.0%} of 2x{busy_note(m, 'passes', 2)}",
-                 MEASURED, two_devices(m["plan"], m["hw"])),
-            quote(m, "mfu", lambda r: f"MFU {r['value']:.0%}: {r.get('what') or 'the small GPT, fp32'}"),
-            Part("MFU of large-model training: GPT-3 21%, Gopher 33%, Megatron-Turing NLG 30%, PaLM 46%",
-                 PUBLISHED, "Chowdhery et al. 2022 (PaLM), Table 3")]
+    split, ddp, mfu = m["passes"]["article split"], recorded_value(m, "ddp"), recorded_value(m, "mfu")
+    parts = [quote(m, "mfu", lambda r: f"one device: MFU {r['value']:.0%}, {r.get('what') or 'the small GPT'}"),
+             quote(m, "ddp", lambda r: f"two DDP workers: {r['value']:.2f}x one")]
+    if ddp is not None and mfu is not None:
+        parts.append(Part(f"MFU on two = MFU x speed-up / 2: DDP {mfu:.0%} x {ddp:.2f} / 2 = {mfu * ddp / 2:.0%}",
+                          ARITHMETIC))
+    parts += [Part(f"the article's split (attention, FFN): {split:.2f}x one device, {split / 2:.0%} of each GPU's "
+                   f"MFU kept{busy_note(m, 'passes', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
+              Part("MFU of large-model training: GPT-3 21%, Gopher 33%, Megatron-Turing NLG 30%, PaLM 46%",
+                   PUBLISHED, "Chowdhery et al. 2022 (PaLM), Table 3")]
+    return parts
+
+
+def recorded_value(m, name: str) -> float | None:
+    found = m["results"][name]
+    return None if found is None else found.record["value"]
 
 
 def b20(m):
@@ -409,6 +418,11 @@ def b16(m):
                                       f"({speedup_words(m, 'ddp')})")]
 
 
+def b21(m):
+    return [quote(m, "ddp", lambda r: f"two DDP workers: {r['value']:.2f}x the work a second, "
+                                      f"{r['value'] / 2:.0%} of one worker's each")]
+
+
 def b17(m):
     return [Part(_missing(m, "B17") + "; os, never imported", ERRORS, "this run, read as a linter reads it"),
             Part(f"1. {m['os']}", ERRORS, "this run, in this notebook's process"),
@@ -430,7 +444,7 @@ EVIDENCE = {"A1": a1, "A23": a23, "A2": a2, "A24": a24, "A3": a3, "A21": a21, "A
             "A18": a18, "A7": a7, "A8": a8, "A9": a9, "A10": a10, "A11": a11, "A12": a12, "A22": a22,
             "A20": a20, "A13": a13, "A14": a14, "A15": a15, "A16": a16, "A17": a17, "A19": a19, "B20": b20,
             "B1": b1, "B2": b2, "B3": b3, "B4": b4, "B5": b5, "B6": b6, "B7": b7, "B8": b8, "B9": b9,
-            "B10": b10, "B11": b11, "B12": b12, "B13": b13, "B14": b14, "B15": b15, "B16": b16, "B17": b17,
+            "B10": b10, "B11": b11, "B12": b12, "B13": b13, "B14": b14, "B15": b15, "B16": b16, "B21": b21, "B17": b17,
             "B19": b19, "B18": b18}
 
 
