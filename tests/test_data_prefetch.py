@@ -549,3 +549,14 @@ def test_sized_reads_give_a_batch_read_of_load_per_step_times_the_measured_step(
     assert cpu.read_ms_per_item * cpu.batch == pytest.approx(LOAD_PER_STEP * cpu.step_ms)  # the same balance
     gpu_like = replace(cpu, simulated=False, batch=512)
     assert sized_reads(gpu_like, 0.025).read_ms_per_item * 512 == pytest.approx(LOAD_PER_STEP * 25)
+
+
+def test_a_no_gain_claim_reads_a_slowdown_as_agreeing():
+    from utils.lessons.data_prefetch.report import no_gain_claim
+
+    slower = no_gain_claim("DDP: 2 workers a rank instead of 1, past the cores: no gain (x 1)", 0.92, 0.02,
+                           "slower than 1 a rank")
+    assert slower.verdict == "slower than 1 a rank: no gain, as its 1x bound says"
+    assert "not shown" not in slower.verdict and "holds" not in slower.verdict
+    assert no_gain_claim("4 workers", 1.01, 0.02).verdict.startswith("within noise")
+    assert "finding" in no_gain_claim("4 workers", 1.10, 0.02).verdict  # a gain the bound forbids

@@ -236,6 +236,13 @@ def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
                 f"{m['model_compute'] * 1e3:.2f} ms): half a block's matmuls run less efficiently than the "
                 f"whole block's; ruled out: {ruled_out}. What would show the model's speed-up: widths where "
                 f"half a block still keeps the core's units busy.")
+    if largest == "waiting for the other rank" and len(m["ranks"]) == 2:
+        c0, c1 = (r["compute"] * 1e3 for r in m["ranks"])
+        return (f"Cause: the largest part of the miss is waiting for the other rank ({parts[largest] * 1e3:.2f} "
+                f"ms): the ranks' equal shards ended at different moments (rank 0 computed {c0:.2f} ms, rank 1 "
+                f"{c1:.2f} ms in this round); why is not known from this run. Ruled out: {ruled_out}. What would "
+                f"show the model's speed-up: widths where half the compute outweighs the all-reduces and the "
+                f"waits, whatever they cost.")
     return (f"Cause: the largest part of the miss is {largest} ({parts[largest] * 1e3:.2f} ms); why is not "
             f"known from this run. Ruled out: {ruled_out}. What would show the model's speed-up: widths "
             f"where half the compute outweighs the all-reduces, whatever they cost.")
