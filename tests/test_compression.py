@@ -573,8 +573,9 @@ def test_against_bound_separates_noise_from_a_missed_cost():
     # Review: "BN folded" measured 1.04x against a 1.02x bound, with nothing saying whether that was noise.
     # Issue 13: 1.03x above a 1.02x bound was not flagged; now every speedup above its bound is.
     assert measure.against_bound(1.01, 1.02, 0.05) == "below the bound"
-    assert measure.against_bound(1.03, 1.02, 0.05) == "ABOVE the bound, within noise"
-    assert measure.against_bound(1.20, 1.02, 0.05) == "ABOVE the bound, beyond noise"
+    assert measure.against_bound(1.03, 1.02, 0.05) == "above the bound, within noise"
+    assert measure.against_bound(1.20, 1.02, 0.05) == "above the bound, beyond noise"
+    assert measure.against_bound(2.10, 2.0, 0.01, "reference") == "above the reference, beyond noise"
 
 
 def test_the_folding_bound_is_paired_round_by_round():

@@ -127,6 +127,16 @@ def test_powersgd_with_explicit_bucket_cap_finishes_on_gloo_and_sends_less():
     assert abs(compressed["final_loss"] - plain["final_loss"]) < 0.2
 
 
+def test_a_larger_message_that_took_less_time_is_read_as_noise_or_as_a_change_of_regime():
+    row = lambda n, t, lo, hi: {"bytes": n, "seconds": t, "low": lo, "high": hi}
+    noisy = [row(4096, 4e-4, 2e-4, 9e-4), row(16384, 3e-4, 2e-4, 5e-4), row(65536, 5e-4, 4e-4, 6e-4)]
+    (line,) = allreduce.inversions(noisy)
+    assert line.startswith("16 KiB took less than 4 KiB") and "within noise" in line
+    (line,) = allreduce.inversions([row(2**18, 3e-3, 2.8e-3, 3.2e-3), row(2**20, 1e-3, 0.9e-3, 1.1e-3)])
+    assert "regime changes" in line
+    assert allreduce.inversions([row(4096, 1e-4, 1e-4, 1e-4), row(8192, 2e-4, 2e-4, 2e-4)]) == []
+
+
 def test_busbw_factor_and_command_line_settings():
     assert allreduce.busbw_factor(2) == 1.0 and allreduce.busbw_factor(8) == pytest.approx(1.75)
     s, out = cli.parse_settings(TINY_FLAGS + ["--hook", "fp16", "--progress", "--out", "x.json"])

@@ -128,7 +128,7 @@ def test_measure_roofline_times_both_ceilings_beside_every_op_on_the_lessons_thr
     from utils import devices
     from utils.lessons.why_slow.plan import lesson_settings
 
-    S = dataclasses.replace(lesson_settings(devices.plan(1, n_gpus=0), devices.hardware(), "AVX512"), **TINY)
+    S = dataclasses.replace(lesson_settings(devices.plan(1, n_gpus=0), devices.hardware()), **TINY)
     before = torch.get_num_threads()
     roof = roofline.measure_roofline(roofline.lesson_ops(S), S, rounds=2, runs=1)
     assert torch.get_num_threads() == before and roof.threads == S.measure_threads == 1
@@ -191,3 +191,24 @@ def test_the_hardware_plot_labels_every_gpu_without_overlap():
     fig = plotting.plot_hardware(rows, ("this CPU, 2 threads (bf16, measured)", 1.5e11, 1.6e10), dtype="16-bit")
     assert plotting.overlapping_labels(fig) == [] and plotting.labels_over_marks(fig) == []
     assert {t.get_text() for t in fig.axes[0].texts} >= {name for name, _, _ in rows}
+
+
+def test_a_memory_bound_op_above_its_roof_is_read_as_write_allocate_or_a_cache():
+    """The roof counts STREAM copy's 2 bytes where the memory moved 3: an op that only reads may pass it by
+    up to 1.5x with no cache's help; beyond that, a cache served it; under it, the roofline holds as drawn."""
+    from types import SimpleNamespace
+
+    from utils.lessons.why_slow import report, roofline
+
+    read_only = roofline.Op("matrix-vector", 2e6, 4e6, lambda: None, written=0.0)
+    copy_like = roofline.Op("gelu", 1e6, 8e6, lambda: None, written=4e6)
+    assert roofline.headroom(read_only, "fp32 memory bandwidth, 1 thread, STREAM copy, 32 MiB arrays") == 1.5
+    assert roofline.headroom(copy_like, "STREAM copy") == pytest.approx(1.0)
+    assert roofline.headroom(read_only, "STREAM add") == pytest.approx(4 / 3)
+    assert roofline.headroom(read_only, "STREAM copy", cpu=False) == 1.0
+    roof = SimpleNamespace(bandwidth=SimpleNamespace(name="STREAM copy"), threads=1)
+    point = lambda op, share: SimpleNamespace(op=op, fraction=share, bound="memory")
+    assert "at or under it" in report.memory_reading(point(read_only, 0.9), roof)
+    assert "write-allocate" in report.memory_reading(point(read_only, 1.14), roof)
+    assert "came back from this CPU's 480 MiB L3" in report.memory_reading(point(read_only, 1.6), roof, 480 * 2**20)
+    assert "a cache served it" in report.memory_verdict(point(copy_like, 1.14), roof)

@@ -330,15 +330,15 @@ def compare(baseline: bench.Measurement, candidate: bench.Measurement) -> tuple[
     return ratio, noise, verdict(ratio, noise)
 
 
-def against_bound(ratio: float, bound: float, noise: float) -> str:
-    """Where a speedup stands against its upper ``bound``: ``below the bound``, or flagged: ``ABOVE the bound,
-    within noise`` (a speedup cannot beat its bound: the excess, smaller than the speedup's ``noise``, is
-    that noise, and the speedup is no measured gain beyond the bound), or ``ABOVE the bound, beyond noise``:
-    then the bound, an estimate from other measurements, missed part of the cost that the change removed.
-    Lesson 04."""
+def against_bound(ratio: float, bound: float, noise: float, kind: str = "bound") -> str:
+    """Where a speedup stands against its upper ``bound`` (``kind="reference"``: a figure a speedup may pass,
+    such as the ratio of bytes moved): ``below the bound``, or ``above the bound, within noise`` (the excess,
+    smaller than the speedup's ``noise``, is that noise: no measured gain beyond the bound), or ``above the
+    bound, beyond noise``: then the bound, an estimate from other measurements, missed part of the cost that
+    the change removed. Lesson 04."""
     if ratio <= bound:
-        return "below the bound"
-    return "ABOVE the bound, within noise" if ratio / bound - 1 <= noise else "ABOVE the bound, beyond noise"
+        return f"below the {kind}"
+    return f"above the {kind}, " + ("within noise" if ratio / bound - 1 <= noise else "beyond noise")
 
 
 NOISY_SPREAD = 0.2  # above this round-to-round noise of a speedup, timing_note warns of a busy machine

@@ -39,7 +39,8 @@ def headline(times: dict[str, bench.Measurement], baseline: str, bounds: dict[st
             continue
         ratio, noise, vs_one = compare(times[baseline], m)
         bound = bounds.get(name)
-        verdict = against_bound(ratio, bound, noise) if bound else vs_one
+        kind = "reference" if "reference" in bound_name else "bound"  # a reference may be passed; say which
+        verdict = against_bound(ratio, bound, noise, kind) if bound else vs_one
         rows.append((name, bench.fmt_seconds(m.min), f"{ratio:.2f}x", f"±{noise:.0%}",
                      f"{bound:.2f}x" if bound else "", verdict))
     columns = ["variant", "latency (fastest)", "speedup", "noise", bound_name, "verdict"]

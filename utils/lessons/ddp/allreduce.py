@@ -17,6 +17,7 @@ from utils.bench import synchronize
 from utils.launch import launch, process_group
 
 WARMUP = 2  # untimed all-reduces per size: the first ones set up buffers and connections
+FIRST_WARMUP = 10  # before the first size: the process group's first collectives, not a size's cost
 
 
 def busbw_factor(world: int) -> float:
@@ -24,33 +25,59 @@ def busbw_factor(world: int) -> float:
     return 2 * (world - 1) / world
 
 
-def all_reduce_times(sizes: list[int], repeats: int = 5) -> list[tuple[int, float]]:
-    """On each rank: ``(size, median seconds)`` of an all-reduce of ``size`` bytes (fp32), for each size."""
+def all_reduce_samples(sizes: list[int], repeats: int = 5) -> list[list[float]]:
+    """On each rank: for each size, the seconds of ``repeats`` all-reduces of ``size`` bytes (fp32), each
+    started at a barrier. The first size gets ``FIRST_WARMUP`` untimed calls, every other ``WARMUP``."""
     with process_group() as device:
-        times = []
-        for size in sizes:
+        out = []
+        for k, size in enumerate(sizes):
             t = torch.ones(size // 4, dtype=torch.float32, device=device)
             samples = []
-            for i in range(WARMUP + repeats):
+            warmup = FIRST_WARMUP if k == 0 else WARMUP
+            for i in range(warmup + repeats):
                 dist.barrier()  # start together: otherwise one rank's wait for the other is timed
                 start = time.perf_counter()
                 dist.all_reduce(t)
                 synchronize(device)
-                if i >= WARMUP:
+                if i >= warmup:
                     samples.append(time.perf_counter() - start)
-            times.append((size, statistics.median(samples)))
-        return times
+            out.append(samples)
+        return out
+
+
+def all_reduce_times(sizes: list[int], repeats: int = 5) -> list[tuple[int, float]]:
+    """On each rank: ``(size, median seconds)`` of an all-reduce of ``size`` bytes (fp32), for each size."""
+    return [(size, statistics.median(s)) for size, s in zip(sizes, all_reduce_samples(sizes, repeats))]
 
 
 def all_reduce_benchmark(sizes: list[int], repeats: int = 5, nprocs: int = 2, timeout: float = 120) -> list[dict]:
-    """One row per size: ``bytes``, ``seconds`` (the slowest rank's), ``algbw`` and ``busbw`` in bytes/s."""
-    per_rank = launch(all_reduce_times, sizes, repeats, nprocs=nprocs, timeout=timeout)
+    """One row per size: ``bytes``, ``seconds`` (median over the repeats of the slowest rank's time: the
+    collective ends when its slowest rank is done), ``low``/``high`` (the fastest and slowest repeat, so
+    that a size's noise shows), ``algbw`` and ``busbw`` in bytes/s."""
+    per_rank = launch(all_reduce_samples, sizes, repeats, nprocs=nprocs, timeout=timeout)
     rows = []
     for k, size in enumerate(sizes):
-        seconds = max(r[k][1] for r in per_rank)  # the collective ends when the slowest rank is done
+        calls = [max(r[k][i] for r in per_rank) for i in range(repeats)]  # each call: its slowest rank
+        seconds = statistics.median(calls)
         algbw = size / seconds
-        rows.append({"bytes": size, "seconds": seconds, "algbw": algbw, "busbw": algbw * busbw_factor(nprocs)})
+        rows.append({"bytes": size, "seconds": seconds, "low": min(calls), "high": max(calls), "algbw": algbw,
+                     "busbw": algbw * busbw_factor(nprocs)})
     return rows
+
+
+def inversions(rows: list[dict]) -> list[str]:
+    """Where a larger message took less time than the size before it, whether the repeats' ranges overlap
+    (noise at the scale of the fixed cost) or not (the path changes between the two sizes)."""
+    out = []
+    for small, large in zip(rows, rows[1:]):
+        if large["seconds"] < small["seconds"]:
+            noise = large["high"] >= small["low"]
+            out.append(f"{plots.size_label(large['bytes'])} took less than {plots.size_label(small['bytes'])} "
+                       f"({large['seconds'] * 1e3:.2f} against {small['seconds'] * 1e3:.2f} ms): "
+                       + ("their repeats' ranges overlap, so the two cost the same within noise"
+                          if noise else "beyond both ranges of repeats: the path's regime changes between them, "
+                          "which this lesson does not measure further"))
+    return out
 
 
 def plot_all_reduce(rows: list[dict], bound: float | None, bound_label: str, label: str, world: int = 2):

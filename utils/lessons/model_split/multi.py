@@ -31,6 +31,7 @@ from torch.distributed.pipelining import (ScheduleInterleaved1F1B, ScheduleInter
 from utils import launch, precision, timeline
 from utils.lessons.model_split.balance import balanced_split
 from utils.lessons.model_split.bounds import pipeline_bound
+from utils.lessons.model_split.ideal import achievable
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.runs import PipelineRun, Row, baseline_runner, pin_cpu_worker, time_rounds
 from utils.lessons.model_split.schedules import stage_device
@@ -107,7 +108,8 @@ def multi_worker(task: Task, points: Sequence[int], batch: int, m: int, names: S
 def measure_multi(task: Task, costs: Sequence[float], batch: int, m: int, names: Sequence[str] = tuple(MULTI),
                   rounds: int = 5, seed: int = 0, timeout: float = 300) -> PipelineRun:
     """Each schedule of ``names`` on two workers, two stages each (split where ``costs`` balance four
-    stages), against one device timed in the same launch, round by round; rows carry their own bound."""
+    stages), against one device timed in the same launch, round by round; each row carries its bound at this
+    m: what the schedule's ideal chart reaches (``ideal.achievable``; for ZBV short of p, its limit as m grows)."""
     points = balanced_split(costs, 2 * CHUNKS)
     raw = launch.launch(multi_worker, task, points, batch, m, list(names), rounds, seed, nprocs=2, timeout=timeout)
     med = statistics.median
@@ -120,7 +122,7 @@ def measure_multi(task: Task, costs: Sequence[float], batch: int, m: int, names:
                         split_points=tuple(points), spread=(max(t) - min(t)) / med(t),
                         cpu=[med(w["cpu"][name]) for w in raw], baseline_cpu=med(raw[0]["cpu"]["one device"]),
                         speedups=[a / b for a, b in zip(one, t)], cpu_workers=on_cpu,
-                        baseline_busy=med(raw[0]["busy"]["one device"]), bound_override=schedule_bound(name, m),
+                        baseline_busy=med(raw[0]["busy"]["one device"]), bound_override=achievable(name, m),
                         bytes_sent=sum(b for b, _ in sent), messages=sum(n for _, n in sent)))
     return PipelineRun(rows, raw, tuple(points), raw[0]["threads"], on_cpu)
 

@@ -13,6 +13,7 @@ interleaved round by round, so that every number shares the machine's state.
 from __future__ import annotations
 
 import math
+import time
 import statistics
 from typing import Callable, Sequence
 
@@ -24,7 +25,7 @@ from torch.distributed.pipelining import ScheduleLoopedBFS
 from utils import launch, precision
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.report import verdict
-from utils.lessons.model_split.runs import Row, baseline_runner, time_rounds
+from utils.lessons.model_split.runs import Row, baseline_runner, pin_cpu_worker, time_rounds
 from utils.lessons.model_split.schedules import stage_device
 from utils.lessons.model_split.split import output_shape, split_sequential
 from utils.lessons.model_split.tasks import Task
@@ -88,24 +89,29 @@ def _placement_runner(task: Task, model, rank: int, device, placement: str, spli
     return run, len(modules) - 1
 
 
-def _message_runner(rank: int, device, numel: int) -> Callable:
-    """``MESSAGE_TRIPS`` round trips of a float32 tensor of ``numel`` elements between the two workers."""
+def _message_runner(rank: int, device, numel: int, trips: list) -> Callable:
+    """``MESSAGE_TRIPS`` round trips of a float32 tensor of ``numel`` elements between the two workers; each
+    trip's seconds go to ``trips``. The lesson uses their median, as lesson 00's ping-pong does: a trip that
+    waits for a thread to wake, or for a core another program holds, does not move it."""
     buf = torch.zeros(numel, device=device)
 
     def run(recorder):
         for _ in range(MESSAGE_TRIPS):
+            start = time.perf_counter()
             if rank == 0:
                 dist.send(buf, dst=1)
                 dist.recv(buf, src=1)
             else:
                 dist.recv(buf, src=0)
                 dist.send(buf, dst=0)
+            trips.append(time.perf_counter() - start)
     return run
 
 
 def placements_worker(task: Task, batch: int, split_points: Sequence[int], rounds: int, seed: int) -> dict:
     """Worker (run by ``launch``): one device, both placements and two message sizes, interleaved round by
-    round (``runs.time_rounds``); step times, bytes sent and crossings."""
+    round (``runs.time_rounds``); step times, bytes sent and crossings, each message's round trips."""
+    pin_cpu_worker()  # before the process group: gloo's threads inherit the core (as every timing worker)
     with launch.process_group():
         device, rank = stage_device(), dist.get_rank()
         precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
@@ -118,10 +124,14 @@ def placements_worker(task: Task, batch: int, split_points: Sequence[int], round
         for name in PLACEMENTS:
             runners[name], crossings[name] = _placement_runner(task, model, rank, device, name, split_points, x, y,
                                                                sent)
-        runners["message 4 B"] = _message_runner(rank, device, 1)
-        runners["message activation"] = _message_runner(rank, device, math.prod(activation))
+        trips = {"message 4 B": [], "message activation": []}
+        runners["message 4 B"] = _message_runner(rank, device, 1, trips["message 4 B"])
+        runners["message activation"] = _message_runner(rank, device, math.prod(activation),
+                                                        trips["message activation"])
         out = time_rounds(runners, rounds, False, device, f"stage {rank}")
-        return {"times": out["times"], "busy": out["busy"], "cpu": out["cpu"], "sent": sent, "crossings": crossings, "device": str(device),
+        skip = MESSAGE_TRIPS  # round 0 warms up: its trips are left out, as its times are
+        return {"times": out["times"], "busy": out["busy"], "cpu": out["cpu"], "sent": sent, "crossings": crossings,
+                "device": str(device), "trips": {k: v[skip:] for k, v in trips.items()},
                 "activation_bytes": 4 * math.prod(activation)}  # float32
 
 
@@ -146,9 +156,8 @@ def measure_placements(task: Task, batch: int, split_points: Sequence[int], roun
                   baseline_cpu=med(raw[0]["cpu"]["one device"]), speedups=[a / b for a, b in zip(one, t)],
                   cpu_workers=on_cpu, baseline_busy=med(raw[0]["busy"]["one device"]))
         out[name] = {"row": row, "bytes": sum(w["sent"][name] for w in raw), "crossings": raw[0]["crossings"][name]}
-    per_message = 2 * MESSAGE_TRIPS
-    out["message"] = {"tiny": med(times["message 4 B"]) / per_message,
-                      "activation": med(times["message activation"]) / per_message,
+    trips = raw[0]["trips"]  # rank 0's round trips, every round's: one way is half of one
+    out["message"] = {"tiny": med(trips["message 4 B"]) / 2, "activation": med(trips["message activation"]) / 2,
                       "activation_bytes": raw[0]["activation_bytes"]}
     return out
 
@@ -173,29 +182,40 @@ def placements_table(got: dict, title: str, full: bool = False) -> Table:
     return Table(columns, rows, title=title)
 
 
-def placement_reading(got: dict, transport: str) -> str:
+def placement_reading(got: dict, transport: str, alpha: float | None = None) -> str:
     """Where the attention/feed-forward placement's extra time went, from the run's own numbers: the extra
     messages' fixed cost (a 4-byte message's time, alpha), their bytes (an activation's time minus alpha),
     and what is left (each extra stage's own fixed cost: the schedule's work and its calls). When the two
-    placements' difference is inside the rounds' spread, it says so instead of naming a cause."""
+    placements' difference is inside the rounds' spread, it says so instead of naming a cause. ``alpha``:
+    the link's α fitted earlier in the lesson, which the probe is set beside. Every figure is rounded to
+    whole ms before the arithmetic, so that the sums on the page add up."""
     layers, article = got["layers"]["row"], got["attn/ffn"]["row"]
-    extra = article.seconds - layers.seconds
-    noise = max(r.seconds * r.spread for r in (layers, article)) / 2  # half the wider range of step times
+    ms = lambda seconds: round(seconds * 1e3)
+    extra = ms(article.seconds) - ms(layers.seconds)
+    noise = ms(max(r.seconds * r.spread for r in (layers, article)) / 2)  # half the wider range of step times
     messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
-    alpha, one = got["message"]["tiny"], got["message"]["activation"]
-    fixed, in_bytes = messages * alpha, messages * max(one - alpha, 0.0)
+    tiny, one = got["message"]["tiny"], got["message"]["activation"]
+    fixed, in_bytes = ms(messages * tiny), ms(messages * max(one - tiny, 0.0))
     size = got["message"]["activation_bytes"] / 2**20
-    text = (f"The attention/feed-forward placement took {extra * 1e3:+.0f} ms per step (rounds spread "
-            f"±{noise * 1e3:.0f} ms) for {messages} more messages ({transport}). Timed in the same launch, a "
-            f"4-byte message takes {alpha * 1e3:.2f} ms (the fixed cost of a message, alpha) and a {size:.1f} MiB "
-            f"activation {one * 1e3:.2f} ms: the extra messages should cost {fixed * 1e3:.0f} ms of fixed cost "
-            f"and {in_bytes * 1e3:.0f} ms of bytes")
+    probe = ""
+    if alpha:
+        probe = (f"; {tiny / alpha:.1f}x the α fitted in section 5" +
+                 (", the same path timed again beside the steps it explains" if tiny <= 1.5 * alpha else
+                  ": the same path at another moment, and this probe ran in the same rounds as the steps it "
+                  "explains, so it is the one used here"))
+    text = (f"The attention/feed-forward placement took {extra:+d} ms per step (rounds spread ±{noise} ms) for "
+            f"{messages} more messages ({transport}). Timed in the same launch, a 4-byte message takes "
+            f"{tiny * 1e3:.2f} ms (median of its round trips, halved: the fixed cost of a message, alpha{probe}) "
+            f"and a {size:.1f} MiB activation {one * 1e3:.2f} ms: the extra messages should cost {fixed} ms of "
+            f"fixed cost and {in_bytes} ms of bytes")
     if extra <= noise:
         return text + ". The measured difference is inside the rounds' spread: this run does not resolve it."
     rest = extra - fixed - in_bytes
     if rest >= 0:
-        text += (f", leaving {rest * 1e3:.0f} ms for the extra stages' own fixed costs (the schedule's "
-                 f"bookkeeping, one more forward and backward call per sub-layer)")
-    cause = ("a fixed cost per crossing (per message and per stage), not bytes" if fixed + max(rest, 0.0) > in_bytes
+        text += (f"; {extra} - {fixed} - {in_bytes} leaves {rest} ms for the extra stages' own fixed costs (the "
+                 f"schedule's bookkeeping, one more forward and backward call per sub-layer)")
+    else:
+        text += f", {-rest} ms more than the placement's whole extra time: the messages overlapped some work"
+    cause = ("a fixed cost per crossing (per message and per stage), not bytes" if fixed + max(rest, 0) > in_bytes
              else "bytes: the link's bandwidth, not the number of crossings")
     return text + f". Most of the extra time is {cause}."

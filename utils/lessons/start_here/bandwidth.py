@@ -10,9 +10,8 @@ Paths measured, by mode:
 
 Bounds: on a GPU they are datasheet-style peaks computed from what NVML reports (PCIe generation x width,
 NVLink version x links, memory clock x bus width). On a CPU no such figure is readable by software: each
-copy is set beside the measured reference of the regime its bytes live in (``regimes.py``): a cache's read
-rate (a reference, which in-cache copies may beat) or DRAM's read rate halved (a bound: a copy out of DRAM
-moves every byte twice over the bus).
+copy is set beside the measured reference of the regime its bytes live in (``regimes.py``): that memory's
+measured rate halved, since a copy reads and writes every byte (a reference, which a copy may pass).
 
 GPU measurements run in a separate *spawned* process, so that the notebook process never initialises
 CUDA (later lessons fork workers from it, and a forked child cannot use its parent's CUDA).
@@ -63,15 +62,16 @@ def time_copy(dst, src, device: str | None, repeats: int) -> float:
     return m.median
 
 
-def host_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
+def host_copies(sizes: list[int], repeats: int = 5, dram_rate: float | None = None) -> list[CopyPoint]:
     """Host memcpy (RAM to RAM) for each size on one thread, each set beside the reference of its regime
-    (``regimes.py``: the cache its source and destination fit in, or DRAM's bound), all measured now.
+    (``regimes.py``: the cache its source and destination fit in, or DRAM; ``dram_rate``: the profile's
+    one-thread memory bandwidth, halved there).
 
     One thread: with two threads on two cores, a program that takes one core for a moment stalls every copy
     for a whole time slice (milliseconds); one thread is slowed only in proportion."""
     points = []
     with bench.threads(1):
-        refs = measure_regimes(max(sizes))  # DRAM's reference: measured before and after the caches' ones
+        refs = measure_regimes(max(sizes), dram_rate=dram_rate)
         for size in sizes:
             src = torch.ones(size, dtype=torch.uint8)
             dst = torch.empty_like(src)
@@ -106,11 +106,13 @@ def gpu_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
     return points
 
 
-def measure_copies(sizes: list[int] | None = None, repeats: int = 5) -> list[CopyPoint]:
-    """Every copy path of the current mode. GPU work happens in a spawned process (see module doc)."""
+def measure_copies(sizes: list[int] | None = None, repeats: int = 5, dram_rate: float | None = None
+                   ) -> list[CopyPoint]:
+    """Every copy path of the current mode. GPU work happens in a spawned process (see module doc).
+    ``dram_rate``: on a CPU, the profile's one-thread memory bandwidth (``host_copies``)."""
     sizes = sizes or DEFAULT_SIZES
     if devices.mode() == "cpu":
-        return host_copies(sizes, repeats)
+        return host_copies(sizes, repeats, dram_rate)
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
         return pool.submit(gpu_copies, sizes, repeats).result()
 
@@ -194,8 +196,8 @@ def _regime_spans(pts: list[CopyPoint]) -> list[tuple[CopyPoint, float, float]]:
 
 
 # What each bound or reference is, for the plot's legend (CPU copies: by regime; GPU copies: by path).
-BOUND_NOTES = {"L2": "L2 reference: read rate in L2 (not a bound)",
-               "L3": "L3 reference: read rate in L3 (not a bound)", "DRAM": "DRAM reference: read rate / 2",
+BOUND_NOTES = {"L2": "L2 reference: read rate in L2 / 2", "L3": "L3 reference: read rate in L3 / 2",
+               "DRAM": "DRAM reference: memory bandwidth / 2",
                "host to GPU 0, pageable": "PCIe peak", "host to GPU 0, pinned": "PCIe peak",
                "GPU 0 to GPU 0": "memory bandwidth / 2", "GPU 0 to GPU 1": "link peak"}
 

@@ -1,18 +1,18 @@
 """Where a CPU copy's bytes come from, and what each regime's copies are set beside (lesson 00).
 
-Introduced in lesson 00 (``notebooks/00_start_here.ipynb``). A copy of n bytes touches 2n bytes (the source
-and the destination): while those fit in half of a cache, the cache serves them; beyond the last cache, main memory
-(DRAM) does. Each regime gets its own measured reference, read from this machine:
+Introduced in lesson 00 (``notebooks/00_start_here.ipynb``). One byte model for every regime: a copy of n
+bytes reads n and writes n, so 2n bytes cross the memory its bytes live in, and its rate n/t can reach at
+most half of what that memory moves. Each regime's reference is therefore a measured rate, halved:
 
-    L2, L3   the rate at which this process reads a buffer that fits in that cache (a float32 sum). A cache
-             reads and writes in the same cycle, so an in-cache copy can come close to it or beat it: a
-             *reference*, not a bound, drawn dotted.
-    DRAM     half the rate at which this process reads a buffer far larger than the last cache: a copy out
-             of DRAM moves every byte over the memory bus twice (read the source, write the destination).
-             Measured, so a *reference*, drawn dashed, not a bound: no datasheet figure of the memory is
-             readable here, and a copy can stream faster than one thread's sum reads (seen on an Intel Xeon
-             VM, cold copies at 124 % of it). A copy above it is copied again cold (lesson 00), to tell a
-             cache's help from a reference that is simply low.
+    L2, L3   half the rate at which this process reads a buffer that fits in that cache (a float32 sum).
+    DRAM     half the machine profile's memory bandwidth (STREAM on one thread, arrays beyond the caches),
+             which counts the bytes read and the bytes written, as this model does. Where no profile is
+             given, half the rate at which this process reads a buffer far larger than the last cache.
+
+All three are measured, so all three are *references*, not bounds: no datasheet figure of this CPU's memory
+is readable by software, and a copy may pass a reference (a cache reads and writes in the same cycle; a
+write may stream past the cache). A copy out of DRAM above its reference is copied again cold (lesson 00),
+to tell a cache's help from a reference that is simply low.
 
 Cache sizes come from ``utils.devices.cpu_caches`` (Linux sysfs); where they are not readable, every size
 is set beside the DRAM reference alone, and the table says so.
@@ -44,8 +44,8 @@ class Regime:
     @property
     def note(self) -> str:
         if self.name == "DRAM":
-            return "DRAM reference: measured read rate / 2 (every byte crosses the bus twice; not a bound)"
-        return f"{self.name} reference: measured read rate of a buffer in {self.name} (not a bound)"
+            return "DRAM reference: memory bandwidth / 2 (a copy moves each byte twice; not a bound)"
+        return f"{self.name} reference: read rate in {self.name} / 2 (a copy moves each byte twice; not a bound)"
 
 
 def read_rate(size: int, repeats: int) -> float:
@@ -75,25 +75,35 @@ def regime_of(size: int, regimes: list[Regime]) -> Regime:
     return regimes[-1]
 
 
-def measure_regimes(largest: int, caches: dict[str, int] | None = None, repeats: int = 9) -> list[Regime]:
-    """The regimes of this machine, smallest first, each with its reference measured now.
+def measure_regimes(largest: int, caches: dict[str, int] | None = None, repeats: int = 9,
+                    dram_rate: float | None = None) -> list[Regime]:
+    """The regimes of this machine, smallest first, each with its reference (module doc: a rate, halved).
 
-    A cache's reference reads half of L2 or a quarter of L3 (shared between cores), so that it stays resident
-    beside whatever else runs, and is long enough that the call's own fixed cost hardly counts; the
-    DRAM reference reads ``max(largest, min(4 × the last cache, 2 × largest))`` bytes and is measured twice,
-    before and after the caches, the faster kept: another program taking a core for a moment must not lower
-    it.
+    ``dram_rate``: the machine profile's one-thread memory bandwidth in bytes/s (lesson 00 passes it, so that
+    the figure halved is the one its profile table prints). Without it, DRAM's rate is read here: a buffer of
+    ``max(largest, min(4 × the last cache, 2 × largest))`` bytes, twice, before and after the caches, the
+    faster kept. A cache's rate reads a buffer that stays resident beside whatever else runs
+    (``_resident_size``).
     """
     caches = devices.cpu_caches() if caches is None else caches
     # 4 x the last cache, but no more than 2 x the largest copy: a server's L3 of hundreds of MiB would
     # otherwise make this read gigabytes, for a rate that a few hundred MiB beyond the copies already give.
     last = max([caches[k] for k in ("L2", "L3") if k in caches], default=largest)
     dram_size = max(largest, min(4 * last, 2 * largest))
-    before = read_rate(dram_size, repeats)
-    regimes = [Regime(name, caches[name], read_rate(caches[name] // (2 if name == "L2" else 4), repeats), False)
+    before = read_rate(dram_size, repeats) if dram_rate is None else dram_rate
+    regimes = [Regime(name, caches[name], read_rate(_resident_size(name, caches), repeats) / 2, False)
                for name in ("L2", "L3") if name in caches]
-    dram = max(before, read_rate(dram_size, repeats)) / 2
-    return regimes + [Regime("DRAM", None, dram, False)]  # measured: a reference (module doc)
+    dram = dram_rate if dram_rate is not None else max(before, read_rate(dram_size, repeats))
+    return regimes + [Regime("DRAM", None, dram / 2, False)]  # measured: a reference (module doc)
+
+
+def _resident_size(name: str, caches: dict[str, int]) -> int:
+    """Bytes a cache's read rate is measured on: half of L2; a quarter of L3 (shared between cores), and at
+    most 4 x L2, since a virtual machine may report its host's whole L3 (hundreds of MiB), of which this
+    machine's cores get a slice: a quarter of that figure would be read from DRAM."""
+    if name == "L2":
+        return caches["L2"] // 2
+    return min(caches["L3"] // 4, 4 * caches["L2"]) if "L2" in caches else caches["L3"] // 4
 
 
 def cold_copy_seconds(size: int, evict_bytes: int, repeats: int = 5) -> float:

@@ -32,7 +32,7 @@ class Passed:
                 f"{self.cold_rate / self.bound:.0%}. "
                 + (f"Its {size_label(2 * self.size)} working set is partly held by {where}: a warm copy is not "
                    "served by DRAM alone." if explained else
-                   "Cold it passes too, so no cache explains it: a copy streams faster than the one-thread read "
+                   "Cold it passes too, so no cache explains it: this copy streams faster than the STREAM run "
                    "this reference halves. That is why a measured rate is a reference, never a bound."))
 
 
@@ -46,11 +46,22 @@ def threads_sentence(profile) -> str:
             f"(bound {every.threads}x: {every.threads} cores), {one.formatted()} against {every.formatted()}.")
 
 
+def fit_verdict(accuracy: float) -> str:
+    """A fit's worst residual against the tolerance within which the lesson predicts times with it."""
+    if accuracy > FIT_USABLE:
+        return f"outside the tolerance by {accuracy - FIT_USABLE:.0%}: measured times only"
+    margin = FIT_USABLE - accuracy
+    return (f"within the tolerance, {margin:.0%} to spare" + (": barely, so its predictions are rough"
+                                                              if margin < 0.1 else ""))
+
+
 def link_sentence(link) -> str:
-    verdict = ("so a time it predicts is good to about that share" if link.accuracy <= FIT_USABLE else
-               "too loose to predict times: use the measured ones")
-    return (f"{link.name}: alpha {link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s; one alpha and "
-            f"one beta fit every size within ±{link.accuracy:.0%}, {verdict}.")
+    """The fit of the link's messages, and whether it is good enough to predict times with."""
+    use = ("a time it predicts is good to about that share" if link.accuracy <= FIT_USABLE else
+           "use the measured times, not the fit's")
+    return (f"{link.name}: alpha {link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and "
+            f"one beta fit every size within ±{link.accuracy:.0%}; against the ±{FIT_USABLE:.0%} tolerance "
+            f"within which the course predicts with a fit: {fit_verdict(link.accuracy)}; {use}.")
 
 
 def lesson_claims(profile, points, messages, link, passed: list[Passed]) -> list[claims.Claim]:
@@ -77,16 +88,15 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed]) -> list
                                  f"warm {p.warm_rate / p.bound:.0%}, cold {p.cold_rate / p.bound:.0%}",
                                  f"reference {p.bound / 1e9:.1f} GB/s",
                                  "yes: cold stays under" if p.cold_rate <= p.bound else
-                                 "no: the reference is low (a one-thread read)"))
+                                 "no: the reference is low (another run of memory)"))
     cached = [p for p in points if not p.is_bound and p.bound and p.regime != "DRAM"]  # a cache's, not DRAM's
     if cached:
         best = max(cached, key=lambda p: p.fraction_of_bound)
-        rows.append(claims.against_reference(f"an in-cache copy against its cache's read rate ({best.regime}, "
+        rows.append(claims.against_reference(f"an in-cache copy against its cache's reference ({best.regime}, "
                                              f"{size_label(best.size)})", best.rate, best.bound, "GB/s", 1e9))
     if link is not None:
         rows.append(claims.Claim(f"one alpha and one beta describe {link.name}", f"±{link.accuracy:.0%} worst residual",
-                                 f"usable within ±{FIT_USABLE:.0%}",
-                                 "holds" if link.accuracy <= FIT_USABLE else "does not hold"))
+                                 f"tolerance ±{FIT_USABLE:.0%}", fit_verdict(link.accuracy)))
     if messages:
         mem = {p.size: p for p in points if p.path == "host memcpy"}
         pairs = [(g, mem[g.size]) for g in messages if g.size in mem]
@@ -145,7 +155,7 @@ def noise_sentence(profile, limit: float = 0.5) -> str:
     if not noisy:
         return ""
     return (f"{len(noisy)} ceiling(s) spread over {limit:.0%} ({', '.join(c.name for c in noisy)}): something else "
-            "ran meanwhile; the fastest run is kept, but treat the ratios as rough.")
+            "ran meanwhile; a fast run is kept (the slowest of the fastest quarter), but treat the ratios as rough.")
 
 
 def weights_sentence(link_points, weights_gb: float, label: str) -> str:
@@ -172,4 +182,4 @@ def to_ledger(profile, points, link) -> str:
     if link is not None:
         ledger.record("link_alpha", link.fit.alpha, "s", lesson="00", what=link.name)
         ledger.record("link_beta", link.fit.beta, "B/s", lesson="00", what=link.name)
-    return f"Headline figures saved to the ledger, {ledger.path().name}: lesson 09 and README read it."
+    return f"Headline figures saved to the ledger (results/{ledger.path().name}): lesson 09 and the README quote them."

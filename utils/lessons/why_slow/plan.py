@@ -2,7 +2,7 @@
 ``tests/test_modes_why_slow.py``): where the measurements run, the sizes of every measurement, which dtypes
 the peak is measured in, where the peak FLOP/s come from, and the label every figure carries.
 
-    S = lesson_settings(devices.plan(1), devices.hardware(), torch.backends.cpu.get_cpu_capability())
+    S = lesson_settings(devices.plan(1), devices.hardware(), devices.cpu_features())
     S.device, S.model, S.batch, S.peak_dtypes      # "cpu", small_gpt's sizes, 16, ("fp32", "bf16", "int8")
 
 Everything in lesson 01 runs in one process on one device (the first of the plan): its subject is what one
@@ -16,9 +16,6 @@ from dataclasses import dataclass
 from utils import devices, gpu_specs
 
 MIB, GIB = 2**20, 2**30
-# ISAs (torch.backends.cpu.get_cpu_capability()) with int8 dot-product instructions that oneDNN uses for
-# int8 matmuls (AVX2's vpmaddubsw, AVX-512 VNNI); elsewhere an int8 matmul is emulated and not a peak.
-INT8_CPU_ISAS = ("AVX2", "AVX512")
 BF16_CUDA_CC = (8, 0)  # bf16 tensor cores from the A100 on; older GPUs (T4, V100) get fp16 instead
 INT8_CUDA_CC = (7, 5)  # torch._int_mm (int8 tensor cores) from the T4 on
 
@@ -62,11 +59,13 @@ class LessonSettings:
         return self.device.startswith("cuda")
 
 
-def peak_dtypes(plan: devices.Plan, hw: devices.Hardware, cpu_capability: str | None) -> tuple[str, ...]:
+def peak_dtypes(plan: devices.Plan, hw: devices.Hardware, cpu: devices.CpuFeatures | None) -> tuple[str, ...]:
     """fp32 everywhere; bf16 on CPUs (oneDNN's AMX/AVX-512 BF16 or an emulation, measured either way) and on
-    GPUs from compute capability 8.0, else fp16; int8 where the ISA or the GPU has int8 dot products."""
+    GPUs from compute capability 8.0, else fp16; int8 where the CPU has exact int8 dot products
+    (``devices.cpu_features().int8_dot``: VNNI or AMX, what lesson 04's int8 layers use; without them an int8
+    matmul adds its products in 16 bits and saturates) or the GPU has int8 tensor cores."""
     if plan.simulated:
-        return ("fp32", "bf16") + (("int8",) if cpu_capability in INT8_CPU_ISAS else ())
+        return ("fp32", "bf16") + (("int8",) if cpu is not None and cpu.int8_dot else ())
     cc = tuple(hw.gpus[0].compute_capability or (0, 0)) if hw.gpus else (0, 0)
     half = "bf16" if cc >= BF16_CUDA_CC else "fp16"
     return ("fp32", half) + (("int8",) if cc >= INT8_CUDA_CC else ())
@@ -79,14 +78,17 @@ def _label(plan: devices.Plan, hw: devices.Hardware) -> str:
     return f" (on {plan.devices[0]}, {name})"
 
 
-def lesson_settings(plan: devices.Plan, hw: devices.Hardware, cpu_capability: str | None = None
+def lesson_settings(plan: devices.Plan, hw: devices.Hardware, cpu: devices.CpuFeatures | str | None = None
                     ) -> LessonSettings:
     """Every hardware-dependent choice of lesson 01 for ``plan`` (its first device is used) on ``hw``.
 
-    ``cpu_capability`` is ``torch.backends.cpu.get_cpu_capability()`` (passed in so tests can fake it).
+    ``cpu``: ``devices.cpu_features()`` (None: this machine's; passed in so tests can fake it). A string is
+    read as torch's capability name (``torch.backends.cpu.get_cpu_capability()``) with this machine's flags.
     """
     gpu = not plan.simulated
-    dtypes = peak_dtypes(plan, hw, cpu_capability)
+    if cpu is None or isinstance(cpu, str):
+        cpu = devices.cpu_features(capability=cpu)
+    dtypes = peak_dtypes(plan, hw, cpu)
     spec = gpu_specs.spec_for(hw.gpus[0].name) if gpu and hw.gpus else None
     numel = 2**26 if gpu else 2**23  # fp32 elements of each elementwise operand: 256 MiB / 32 MiB
     return LessonSettings(

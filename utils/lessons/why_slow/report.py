@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 import textwrap
 
+from utils import devices
 from utils.tables import Table
 
 WIDTH = 110  # no visible output line is longer (the course's narrow-output rule)
@@ -117,9 +118,10 @@ def roofline_sentence(roof) -> str:
     memory = [p.op.name for p in roof.points if p.bound == "memory"]
     matmuls = [p for p in roof.points if p.bound == "compute"]
     largest = max(matmuls, key=lambda p: p.op.flops)
+    nearest = max((p for p in roof.points if p.bound == "memory"), key=lambda p: p.fraction)
     return (f"Ridge point: {c.ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
-            f"here: {', '.join(memory)}. The largest matmul reaches {largest.fraction:.0%} of its roof; the op "
-            f"closest to (or furthest above) its roof is {roof.worst.op.name}, at {roof.worst.fraction:.0%}.")
+            f"here: {', '.join(memory)}. The largest matmul reaches {largest.fraction:.0%} of its roof. "
+            + memory_reading(nearest, roof, devices.cpu_caches().get("L3") if roof.threads is not None else None))
 
 
 def roofline_notes(roof, profile) -> list[str]:
@@ -146,10 +148,44 @@ def roofline_notes(roof, profile) -> list[str]:
 def _above_why(point, roof) -> str:
     """Why a point can pass a roof made of measured ceilings (references, not bounds)."""
     if point.bound == "memory":
-        return (f"Its operands ({point.op.bytes / 2**20:.1f} MiB) are served partly from the caches, faster than "
-                f"the DRAM bandwidth of the roof: the roof does not describe it.")
+        return memory_reading(point, roof)
     return (f"It ran faster than the {roof.peak_size}³ matmul that measured the peak: a smaller matmul's "
             f"operands stay in a core's caches, or the peak's runs met a busier moment than this op's.")
+
+
+def memory_reading(point, roof, l3_bytes: int | None = None) -> str:
+    """A memory-bound op against its roof, read from the run: under it; above it but within what the memory
+    moved for STREAM (write-allocate, ``roofline.headroom``); or above even that (a cache held its bytes)."""
+    from utils.lessons.why_slow.roofline import headroom
+
+    name, share = point.op.name, point.fraction
+    room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
+    if share <= 1:
+        return f"{name} ran at {share:.0%} of its memory roof: at or under it, as the roofline says."
+    if share <= room:
+        return (f"{name} ran at {share:.0%} of its memory roof: above it, but within the {room:.2f}x its bytes can "
+                f"reach without a cache's help. The roof counts STREAM's bytes, while the memory moved more (a "
+                f"CPU reads a cache line before writing it: write-allocate); {name} "
+                + (f"only reads (its result is {point.op.written / point.op.bytes:.2%} of its bytes)"
+                   if point.op.written < 0.01 * point.op.bytes else
+                   f"writes {point.op.written / point.op.bytes:.0%} of its bytes, less than STREAM's kernel")
+                + ", so it gets that traffic back. The roof is a reference, not a bound.")
+    where = f"this CPU's {l3_bytes / 2**20:,.0f} MiB L3" if l3_bytes else "a cache"
+    return (f"{name} ran at {share:.0%} of its memory roof: beyond even the {room:.2f}x that write-allocate "
+            f"leaves it, so part of its {point.op.bytes / 2**20:.0f} MiB came back from {where}, not from "
+            f"memory. The roof is a reference, not a bound.")
+
+
+def memory_verdict(point, roof) -> str:
+    """The claims-table verdict of ``memory_reading``, in a few words."""
+    from utils.lessons.why_slow.roofline import headroom
+
+    room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
+    if point.fraction <= 1:
+        return f"{point.fraction:.0%} of its roof"
+    if point.fraction <= room:
+        return f"{point.fraction:.0%}: above the roof, within its {room:.2f}x (write-allocate)"
+    return f"{point.fraction:.0%}: above its {room:.2f}x too: a cache served it"
 
 
 # --- section 3: the link ------------------------------------------------------------------------------------
