@@ -400,3 +400,17 @@ def test_the_committed_lesson_shows_every_claim_and_labels_where_its_figures_ran
     if "Mode cpu" in text:
         assert "simulated on CPU" in text and "this CPU" in text
 
+
+
+def test_b8_compares_sizes_where_the_bytes_show_and_is_inconclusive_on_busy_cores():
+    from utils import machine
+
+    sizes = evidence.LINK_SIZES
+    link = machine.link_fit("gloo", sizes, [2e-5 + n / 5e9 for n in sizes])
+    m = _figures() | {"link": link, "pack": 3e-4}
+    row = verdicts.judge(claims.BY_ID["B8"], m, {})
+    assert row.check == verdicts.AGREES and "4 MiB of fp32" in row.evidence
+    flat = machine.link_fit("gloo", sizes, [1e-3] * len(sizes))  # a quarter of the bytes, no less time
+    assert verdicts.judge(claims.BY_ID["B8"], m | {"link": flat}, {}).check == verdicts.DISAGREES
+    busy = m | {"others": {"link": 0.6}}  # seen on a loaded machine: 1 MiB slower than 4 MiB
+    assert verdicts.judge(claims.BY_ID["B8"], busy, {}).check == verdicts.BUSY

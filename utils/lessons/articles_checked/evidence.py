@@ -288,7 +288,7 @@ def link(plan) -> machine.LinkFit:
     return machine.measure_link(plan, LINK_SIZES, repeats=5)
 
 
-def pack_cost(numel: int = 2**18, repeats: int = 5) -> float:
+def pack_cost(numel: int = 2**20, repeats: int = 5) -> float:
     """Seconds to turn ``numel`` fp32 values into uint8 (scale, round) and back: the price of sending less."""
     x = torch.rand(numel)
     with bench.threads(1):
