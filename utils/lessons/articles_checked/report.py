@@ -111,6 +111,11 @@ def readme_markdown() -> str:
     """README's summary: claim, the course's reading, where the course measures it (cited from the headings)."""
     lines = ["| # | the article says | verdict | where the course measures it |", "| --- | --- | --- | --- |"]
     order = [i for _, ids in GROUPS for i in ids]
-    lines += [f"| {c.id} | {c.says} | {readme_verdict(c)} | {sections.cite_all(c.refs)} |"
+    lines += [f"| {c.id} | {c.says} | {readme_verdict(c)} | {readme_where(c)} |"
               for c in sorted(claims.CLAIMS, key=lambda c: order.index(c.id))]
     return "\n".join(lines)
+
+
+def readme_where(claim: claims.Claim) -> str:
+    """The sections, cited as the lesson cites them; "this lesson" names itself in README: "lesson 09"."""
+    return sections.cite_all(claim.refs).replace("this lesson", f"lesson {sections.THIS_LESSON}")
