@@ -243,6 +243,12 @@ def test_a_choice_within_the_rounds_noise_of_the_fastest_passes(monkeypatch):
     assert verdict.status == checks.PASSED and "you reached" in verdict.message and p.fastest.m == 8
 
 
+def test_a_timing_on_a_busy_machine_fails_nobody_and_says_so(monkeypatch):
+    monkeypatch.setattr(lab, "measure_pipeline", _fake_measure(_steps(), busy=0.3))
+    verdict, _ = lab.check_pipelined(_largest_m, PROFILE)  # check 2 fails it; a busy timing cannot
+    assert verdict.status == checks.PASSED and "cannot judge your choice (check 2 did)" in verdict.message
+
+
 def test_a_busy_machine_is_named_in_the_take_away(monkeypatch):
     monkeypatch.setattr(lab, "measure_pipeline", _fake_measure(lambda c: 1.2, busy=0.3))
     verdict, p = lab.check_pipelined(choose_config, PROFILE)

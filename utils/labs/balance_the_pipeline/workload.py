@@ -46,12 +46,12 @@ class LabSettings:
 
 
 def lab_settings(plan: devices.Plan, hw: devices.Hardware) -> LabSettings:
-    """CPU workers: 128- and 512-wide layers, 2048 rows a step (one worker's step about a tenth of a second on
-    one core, so that a micro-batch of 4-8 still holds hundreds of rows); GPUs: 4x wider and 4096 rows, so
-    that a GPU's kernels, not their launches, take the time. Where the workers run and the label are lesson
-    02's (``plan.lesson_settings``)."""
+    """CPU workers: 128- and 512-wide layers, 4096 rows a step (one worker's step about a quarter of a second
+    on one core: lesson 02's pipelines showed their gain at such steps, and a micro-batch of 8 still holds
+    hundreds of rows); GPUs: 4x wider and 8192 rows, so that a GPU's kernels, not their launches, take the
+    time. Where the workers run and the label are lesson 02's (``plan.lesson_settings``)."""
     s = lesson_settings(plan, hw)
-    narrow, wide, batch = (128, 512, 2048) if s.cpu_workers else (512, 2048, 4096)
+    narrow, wide, batch = (128, 512, 4096) if s.cpu_workers else (512, 2048, 8192)
     return LabSettings(narrow=narrow, wide=wide, batch=batch, workers=s.workers, label=s.label)
 
 
