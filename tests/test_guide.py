@@ -232,3 +232,61 @@ def test_fused_adamw_on_gpus_with_the_foreach_temporary_it_saves():
     assert answers("2 of 8 H100", "7B")["optimizer"].choice == "fused AdamW"
     assert "13.7 GB a device" in answers("2 of 8 H100", "7B")["optimizer"].why
     assert not cpu_answers("small")["optimizer"].applies
+
+
+# --- Fixed after the senior's second reading: each fails on the guide's earlier answer ---------------------
+
+def test_two_t4s_without_peer_access_choose_qlora_with_ddp_by_the_links_bytes():
+    """LoRA on FSDP gathers the 16-bit base twice a micro-batch over PCIe through the host (seconds); QLoRA
+    with DDP keeps a 4-bit base on each T4 and all-reduces the adapters only. The earlier guide took LoRA."""
+    memory = answers("2xT4 PCIe", "7B")["memory"]
+    assert memory.choice == "does not fit: QLoRA r=16 (4-bit weights), DDP over 2", memory.why
+    assert "all-gather x2 2(n-1)/n x 2 B x 6.86 bn = 13.7 GB = 2.49 s" in memory.why
+    assert "all-reduce 2(n-1)/n x 4 B x 34 M" in memory.why and "s of compute" in memory.why
+
+
+def test_a_fast_link_keeps_lora_on_fsdp_when_its_gathers_hide_behind_backward():
+    a100_40 = dict(A100, name="NVIDIA A100-SXM4-40GB", memory=40 * 2**30)
+    nvlink = fake_layer([a100_40] * 2, fabric="bridge", lanes=12, version_enum=4)
+    hw = devices.hardware(layer=nvlink, n_gpus=2)
+    plan = devices.plan(2, mode_name="2gpu", n_gpus=2)
+    memory = {s.step: s for s in guide.guide(LARGE, LARGE_BATCH, plan, hw)}["memory"]
+    assert memory.choice == "does not fit: LoRA r=16 on 16-bit weights, FSDP over 2", memory.why
+    assert "hides behind backward" in memory.why
+
+
+def test_the_8_bit_optimizer_keeps_the_autocast_layout_fp32_weights_and_gradients():
+    p = LARGE.parameters()
+    one = {o.kind: o for o in fit.options_when_nothing_fits(LARGE, 1, 1e12)}["8-bit"]
+    two = {o.kind: o for o in fit.options_when_nothing_fits(LARGE, 2, 1e12)}["8-bit"]
+    act = fit._frozen_activations(LARGE, 1)
+    assert one.per_device == pytest.approx(12 * p + act)  # 4 fp32 + 2 16-bit copies + 4 fp32 grads + 2 states
+    assert two.per_device == pytest.approx(10 * p / 2 + act)  # FSDP2: fp32 weights and grads, sharded
+
+
+def test_fsdp_backward_holds_the_sharded_gradients_of_the_blocks_done():
+    """With full checkpointing the activations are small: backward's end, all sharded gradients and the
+    recomputed block's temporaries, is the peak, above the optimizer step (gradients, no temporary)."""
+    h = fit.held(LARGE, 1, "bf16", "fsdp", 2, True)
+    static = h.lines["parameters"] + h.lines["optimizer"] + h.lines["communication"]
+    assert h.moment == "backward"
+    assert h.peak == pytest.approx(static + h.lines["gradients"] + h.lines["temporary"])
+
+
+def test_under_lora_the_optimizer_step_is_not_advice():
+    for name in ("T4", "2xT4 PCIe"):
+        optimizer = answers(name, "7B")["optimizer"]
+        assert not optimizer.applies and "adapters" in optimizer.why
+
+
+def test_fused_adamw_on_a_cpu_only_when_its_share_buys_more_than_the_noise():
+    share = guide.Profile(CPU_PROFILE.parts, 6.87, optimizer_share=0.07)
+    fused = cpu_answers("small", profile=share)["optimizer"]
+    assert fused.choice == "fused AdamW" and "1/(1 - 0.070) = 1.075x" in fused.why
+    small = guide.Profile(CPU_PROFILE.parts, 6.87, optimizer_share=0.03)
+    assert not cpu_answers("small", profile=small)["optimizer"].applies
+
+
+def test_an_unmeasured_compile_reads_measure_first_not_skip():
+    step = guide.compile_step(None, 10**6)
+    assert step.choice == guide.MEASURE and not step.applies

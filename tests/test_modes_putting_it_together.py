@@ -102,8 +102,10 @@ def test_sizes_one_thread_a_worker_on_cpu_and_gpu_sizes_on_gpus(machine):
     assert off == ("fp32", 0, False, False)
     if machine.mode == "cpu":
         assert base.threads == 1 and "simulated" in S.label
+        assert "simulated" not in S.one_label and "1 thread" in S.one_label  # one process: a real CPU timing
     else:
         assert base.threads is None and "cuda:0" in S.label and S.shape.parameters() > 20e6
+        assert S.one_label == " (on cuda:0)"
 
 
 def test_the_ladder_turns_the_guides_choices_into_script_settings(machine):

@@ -14,7 +14,7 @@ import pytest
 
 from test_ddp import REPO, free_port, processes, torchrun_env
 from utils.launch import launch
-from utils.lessons.putting_it_together import cli, script
+from utils.lessons.putting_it_together import cli, guide, script
 
 TINY = script.Settings(steps=6, batch_per_worker=8, context=32, width=64, depth=2, heads=4, max_chars=50_000,
                        threads=1)
@@ -169,10 +169,13 @@ def test_each_step_builds_on_the_kept_ones_with_its_own_bound_and_a_small_diff()
     assert "torchrun --nproc-per-node 2" in command and "--precision bf16" in command
 
 
+_BASE = {"tokens_per_s": 1000.0, "final_loss": 2.8, "wall_s": 1.0}
+
+
 def _rows():
     from utils.lessons.putting_it_together import ladder, report
 
-    base = {"tokens_per_s": 1000.0, "final_loss": 2.8, "wall_s": 1.0}
+    base = dict(_BASE)
     kept = ladder.Rung("baseline", script.Settings(), 1, None, "")
     steps = _guide_steps()
     compared, keep = {}, {}
@@ -294,3 +297,67 @@ def test_the_gpu_check_judges_lesson_08s_peak_probes():
     launch_bound = gpu_probes.capstone_peak_verdicts((9, 0), 200e12, 300e12, "bf16", 2e-6)  # one 512³
     assert [ok for ok, _ in launch_bound] == [False, False]
     assert gpu_probes.capstone_peak_verdicts((6, 1), 10e12, 10e12, "fp16", 0.02)[1][0]  # no tensor cores
+
+
+# --- Fixed after the second readings: each fails on the ledger's earlier answer -----------------------------
+
+def test_fused_adamw_is_a_step_bounded_by_the_adamw_seconds_it_can_remove():
+    """Amdahl with the whole for-loop AdamW step taken off the kept step: 1/(1 - O/T), T from its runs."""
+    from utils.lessons.putting_it_together import ladder
+
+    steps = {"optimizer": guide.Step("optimizer", "fused AdamW", "")}
+    kept = ladder.Rung("precision", script.Settings(batch_per_worker=16, context=64, precision="bf16"), 1,
+                       2.0, "")
+    rung = ladder.next_rung("optimizer", kept, steps, {"fp32": 1e11}, 1.0, 96, optimizer_s=0.01)
+    assert rung.settings.fused_adamw and not rung.skipped and "10.0 ms" in rung.bound_what
+    before = [{"tokens_per_s": 1024 / 0.1}] * 3  # kept steps of 100 ms: AdamW's 10 ms is 10 % of them
+    after = [{"tokens_per_s": 1024 / 0.092}] * 3
+    c = ladder.Compared(rung, kept, before, after)
+    assert c.bound == pytest.approx(1 / 0.9) and c.gain <= c.bound
+    assert ladder.diff(kept.settings, rung.settings) == [
+        "+ optimizer = torch.optim.AdamW(model.parameters(), lr=lr, fused=True)"]
+    assert "optimizer" in ladder.ORDER and ladder.ORDER.index("optimizer") < ladder.ORDER.index("two devices")
+
+
+def test_the_fused_optimizer_trains_what_the_for_loop_one_trains():
+    loop = launch(script.train, TINY, nprocs=1, timeout=60)[0]
+    fused = launch(script.train, TINY.scaled(fused_adamw=True), nprocs=1, timeout=60)[0]
+    assert fused["losses"] == pytest.approx(loop["losses"], abs=1e-4)
+
+
+def test_the_ledger_s_ceiling_is_the_last_kept_step_at_full_mfu_not_a_product_of_bounds():
+    from utils.lessons.putting_it_together import report
+
+    rows = _rows()
+    assert report.total_bound(rows) == pytest.approx(1850 / 0.25 / 1000)  # two devices: 1,850 tokens/s, 25 %
+    said = report.mfu_denominators(rows, {"fp32": 100e9, "bf16": 600e9})
+    assert "from baseline on, the fp32 peak (100 GFLOP/s)" in said
+    assert "2 x the fp32 peak (200 GFLOP/s)" in said
+
+
+def test_the_baseline_has_one_figure_its_first_run():
+    from utils.lessons.putting_it_together import report
+
+    rows = _rows()
+    assert rows[0]["tokens_per_s"] == 1000.0  # section 1's run, the figure the lesson quoted first
+    first = dict(_BASE, tokens_per_s=900.0)
+    again = report.step_rows([first, dict(_BASE)], {}, {}, {}, {"fp32": 1e-3})
+    assert again[0]["tokens_per_s"] == 900.0
+
+
+def test_int8_serving_within_noise_is_not_called_faster():
+    from utils.lessons.putting_it_together import report
+
+    times = {"fp32": [1.00, 1.02, 0.98, 1.01, 0.99, 1.03], "int8": [0.99, 1.04, 0.95, 1.00, 1.01, 0.98]}
+    serving = {"latency_s": {"fp32": 1.0, "int8": 0.99}, "times": times, "loss": {"fp32": 2.9, "int8": 2.9},
+               "bytes": {"fp32": 4, "int8": 1}, "output_error": 0.001, "tolerance": 0.02}
+    claim = [c for c in report.claim_rows(_rows(), serving) if "x fp32's latency" in c.claim][0]
+    assert "within noise" in claim.verdict and "as fast" not in claim.verdict
+
+
+def test_the_command_line_is_for_the_planned_run_not_the_ladders_few_steps():
+    from utils.lessons.putting_it_together import ladder
+
+    rung = ladder.Rung("compile", script.Settings(steps=16, compile=True), 2, None, "")
+    command = ladder.command_line([rung], steps=5000)
+    assert "--steps 5000" in command and "--steps 16" not in command and "--compile" in command

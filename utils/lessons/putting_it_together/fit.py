@@ -10,13 +10,20 @@ backward's temporary, formula by formula) and replaces the lines where PyTorch's
 a textbook layout:
 
 * **DDP with autocast** keeps fp32 weights, fp32 gradients and fp32 AdamW states, a 16-bit copy of every
-  matmul weight, and a second copy of the gradients in DDP's buckets: 4 + 4 + 8 + 4 = 20 bytes a parameter
-  (the "bf16 mixed" layout of the ZeRO paper counts 16). The calculator's ``"bf16 autocast"`` + ``"ddp"``.
+  matmul weight (autocast's cast cache, for the step), and a second copy of the gradients in DDP's buckets:
+  4 + 4 + 8 + 2 + 4 = about 22 bytes a parameter (the 16-bit copies cover the matmul weights only: 1.94 B a
+  parameter for the 7 B GPT; the "bf16 mixed" layout of the ZeRO paper counts 16). The calculator's
+  ``"bf16 autocast"`` + ``"ddp"``.
 * **FSDP2** (``fully_shard`` with ``MixedPrecisionPolicy(param_dtype=bf16)``) keeps the *sharded* parameters
   and their gradients in fp32 (the gradient takes the sharded parameter's dtype) and fp32 AdamW states:
   16 bytes a parameter / N; it gathers the root module's weights (embedding, head) for the whole step and one
   block ahead of the one that runs, in 16 bits, and a block's unsharded 16-bit gradient before its
-  reduce-scatter (PyTorch's FSDP2 documentation, ``torch.distributed.fsdp.fully_shard``).
+  reduce-scatter (PyTorch's FSDP2 documentation, ``torch.distributed.fsdp.fully_shard``). Backward's moment
+  counts the sharded fp32 gradients too: the blocks done keep theirs while the rest still hold activations.
+* **Checkpointing**: full wraps each block (``apply_activation_checkpointing``: a block keeps its input,
+  backward recomputes the rest); selective is PyTorch's ``create_selective_checkpoint_contexts`` with a policy
+  that saves the outputs of the matmuls and attention (``aten.mm``, ``aten.addmm``,
+  ``aten._scaled_dot_product_*``) and recomputes the norms and GELU (lesson 06's calculator, ``"selective"``).
 * **AdamW's step**: the ``foreach`` implementation (PyTorch's default on CUDA) makes a temporary list of
   tensors the size of all the parameters it updates (``sqrt(v)``: 4 bytes a parameter); ``fused=True`` updates
   in one kernel per group with no such list; the for-loop one the largest tensor's size (PyTorch's
@@ -84,10 +91,15 @@ class Held:
         return sum(self.lines[k] for k in ("parameters", "gradients", "master weights", "optimizer"))
 
 
-def _moments(lines: dict[str, float]) -> tuple[float, str]:
-    """The larger of backward's start and the optimizer step (lesson 06's two moments)."""
+def _moments(lines: dict[str, float], first_gradients: float | None = None) -> tuple[float, str]:
+    """The larger of backward and the optimizer step (lesson 06's two moments). ``first_gradients``: FSDP2's
+    sharded gradient of what backward reaches first (the head); then, as backward goes down the blocks, each
+    block done frees its activations and keeps its sharded gradient, so backward holds at most the larger of
+    (all activations + that first gradient) and (all the sharded gradients)."""
     static = lines["parameters"] + lines["master weights"] + lines["optimizer"] + lines["communication"]
-    backward = static + lines["activations"] + lines["temporary"] + lines["weight copies"]
+    held = lines["activations"] if first_gradients is None else max(lines["activations"] + first_gradients,
+                                                                      lines["gradients"])
+    backward = static + held + lines["temporary"] + lines["weight copies"]
     step = static + lines["gradients"] + lines["optimizer temporary"]
     return (backward, "backward") if backward >= step else (step, "optimizer step")
 
@@ -122,7 +134,7 @@ def _fsdp2(shape, batch, precision, n, checkpointing, optimizer) -> Held:
              # the root's weights, a block and the next one gathered, a block's gradient before reduce-scatter
              "communication": (root + 3 * block) * compute,
              "optimizer temporary": optimizer_temporary(shape, p / n, optimizer)}
-    peak, moment = _moments(lines)
+    peak, moment = _moments(lines, first_gradients=4 * root / n)
     return Held(lines, peak, moment, "FSDP2: fp32 sharded weights, gradients and AdamW states, 16-bit "
                 "gathered weights")
 
@@ -150,25 +162,45 @@ class Option:
     per_device: float  # bytes one device holds
     fits: bool
     arithmetic: str
+    kind: str = ""  # "8-bit", "offload", "lora", "qlora": what ``link_bytes`` counts
 
 
 def options_when_nothing_fits(shape: Shape, n: int, room: float) -> list[Option]:
     """What trains the model when its full state (16 bytes a parameter) fits no ``n`` devices of ``room``
-    usable bytes: each with one micro-batch of one sequence, checkpointed, and its arithmetic. Lesson 08."""
+    usable bytes: each with one micro-batch of one sequence, checkpointed, and its arithmetic. The layouts
+    are this module's: autocast keeps fp32 weights and gradients (FSDP2 shards them), only the optimizer's
+    states shrink to 8 bits; offload is ZeRO-Offload's (16-bit weights and gradients on the device, fp32
+    master weights and states on the host); LoRA and QLoRA freeze the base. Lesson 08."""
     p, act = shape.parameters(), _frozen_activations(shape, 1)
     lora = lora_parameters(shape)
     g = lambda x: f"{x / GB:.3g} GB"  # noqa: E731
-    over = f"/{n}" if n > 1 else ""
-    rows = [("8-bit AdamW" + (f", FSDP over {n}" if n > 1 else ""), 6 * p / n,
-             f"(2 weights + 2 grads + 2 states) B x {p / 1e9:.2f} bn{over}"),
-            ("CPU offload of states and master weights" + (f", FSDP over {n}" if n > 1 else ""), 4 * p / n,
+    over, fsdp = (f"/{n}", f", FSDP over {n}") if n > 1 else ("", "")
+    eight = ("(4 fp32 weights + 4 fp32 grads + 2 states)", 10) if n > 1 else \
+        ("(4 fp32 weights + 2 16-bit copies + 4 fp32 grads + 2 states)", 12)
+    rows = [("8-bit AdamW" + fsdp, "8-bit", eight[1] * p / n, f"{eight[0]} B x {p / 1e9:.2f} bn{over}"),
+            ("CPU offload of states and master weights" + fsdp, "offload", 4 * p / n,
              f"(2 weights + 2 grads) B x {p / 1e9:.2f} bn{over}, host holds {g(12 * p)}"),
-            ("LoRA r=16 on 16-bit weights" + (f", FSDP over {n}" if n > 1 else ""), 2 * p / n + 16 * lora,
+            ("LoRA r=16 on 16-bit weights" + fsdp, "lora", 2 * p / n + 16 * lora,
              f"2 B x {p / 1e9:.2f} bn{over} + 16 B x {lora / 1e6:.0f} M adapter"),
-            ("QLoRA r=16 (4-bit weights)", NF4_BYTES * p + 16 * lora,
+            ("QLoRA r=16 (4-bit weights)" + (f", DDP over {n}" if n > 1 else ""), "qlora",
+             NF4_BYTES * p + 16 * lora,
              f"{NF4_BYTES:.2f} B x {p / 1e9:.2f} bn + 16 B x {lora / 1e6:.0f} M adapter")]
-    return [Option(name, state + act, state + act <= room, f"{arith} + {g(act)} activations = {g(state + act)}")
-            for name, state, arith in rows]
+    return [Option(name, state + act, state + act <= room, f"{arith} + {g(act)} activations = "
+                   f"{g(state + act)}", kind) for name, kind, state, arith in rows]
+
+
+def link_bytes(shape: Shape, kind: str, n: int) -> tuple[float, str]:
+    """Bytes an option moves over the link for one micro-batch, and what they are: FSDP gathers 16-bit
+    weights twice (forward, backward) and reduce-scatters 16-bit gradients; LoRA's frozen base has no gradient
+    to reduce-scatter; QLoRA with DDP keeps a whole base on each device and all-reduces the adapters' fp32
+    gradients (once a step with no_sync: a micro-batch is the most it costs). Lesson 08."""
+    p, lora, ring = shape.parameters(), lora_parameters(shape), (n - 1) / n
+    if kind == "qlora":
+        return 2 * ring * 4 * lora, f"all-reduce 2(n-1)/n x 4 B x {lora / 1e6:.0f} M"
+    if kind == "lora":
+        return 2 * ring * 2 * p, f"all-gather x2 2(n-1)/n x 2 B x {p / 1e9:.2f} bn"
+    host = f" (+ 4 B x {p / 1e9:.2f} bn/{n} to and from the host a step)" if kind == "offload" else ""
+    return 3 * ring * 2 * p, f"all-gather x2 + reduce-scatter 3(n-1)/n x 2 B x {p / 1e9:.2f} bn{host}"
 
 
 def devices_needed(shape: Shape, room: float) -> int | None:

@@ -25,6 +25,7 @@ from utils.lessons.putting_it_together import fit
 
 HOST_SHARE = 0.5  # cpu mode: the two worker processes share the host's memory, half each
 NOISE = 0.05  # a gain smaller than this cannot be told from two runs of the same step on a shared machine
+MEASURE = "measure first"  # a step the guide can judge only from a measurement the run will make
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,8 @@ class Step:
 
     @property
     def applies(self) -> bool:
-        return self.choice != "skip"
+        """The step is chosen ("skip" and "measure first": not yet)."""
+        return self.choice not in ("skip", MEASURE)
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class Profile:
     noise: float = NOISE  # relative spread of repeated runs of one step: a smaller gain is not seen
     compile_s: float | None = None  # measured: the first compiled step less an eager one
     compiled_step_s: float | None = None  # measured: one compiled step, warm
+    optimizer_share: float | None = None  # measured: the AdamW step's share of a step (for-loop AdamW)
 
     @property
     def step_s(self) -> float:
@@ -145,8 +148,8 @@ def precision_step(plan, hw, profile: Profile | None, features=None) -> tuple[St
 def compile_step(profile: Profile | None, run_steps: int) -> Step:
     """torch.compile when the run pays back the measured compile: compile_s / (t_eager - t_compiled) steps."""
     if profile is None or profile.compile_s is None or profile.compiled_step_s is None:
-        return Step("compile", "skip", "not measured here: time the first compiled step and a warm one; it "
-                    "pays after compile_s / (t_eager - t_compiled) steps")
+        return Step("compile", MEASURE, "its compile is not measured yet: time the first compiled step and a "
+                    "warm one; it pays after compile_s / (t_eager - t_compiled) steps")
     eager, compiled = profile.step_s, profile.compiled_step_s
     steps = break_even_steps(profile.compile_s, eager, compiled)
     arith = (f"{profile.compile_s:.1f} s / ({eager * 1e3:.1f} - {compiled * 1e3:.1f} ms) = "
@@ -158,14 +161,33 @@ def compile_step(profile: Profile | None, run_steps: int) -> Step:
     return Step("compile", "skip", f"break-even after {arith}; the run has only {run_steps:,}")
 
 
-def optimizer_step(plan: devices.Plan, shape: Shape, n: int) -> Step:
-    """Fused AdamW on a GPU: one kernel a step and no foreach list of temporaries."""
+def optimizer_step(plan: devices.Plan, shape: Shape, n: int, profile: Profile | None,
+                   adapters: int | None = None) -> Step:
+    """Fused AdamW: one kernel a step for every parameter, and on a GPU no foreach list of temporaries. On a
+    CPU it pays only as far as the profile's AdamW share allows (Amdahl: that share taken off at most).
+    ``adapters``: only LoRA's adapters are trained, so AdamW's implementation matters for neither."""
+    if adapters is not None:
+        return Step("optimizer", "skip", f"AdamW updates only the adapters' {adapters / 1e6:.0f} M "
+                    f"parameters (LoRA, see memory): its foreach list would be {_gb(4 * adapters / n)}, and "
+                    "its step a sliver of a step through the frozen base; nothing to choose")
+    share = profile.optimizer_share if profile is not None else None
+    arith = ""
+    if share is not None:
+        bound = 1 / (1 - share)
+        arith = (f"the for-loop AdamW step is {share:.1%} of a step: fused, at most 1/(1 - {share:.3f}) = "
+                 f"{bound:.3f}x")
+        if bound - 1 <= profile.noise:
+            return Step("optimizer", "skip", f"{arith}, within the {profile.noise:.0%} noise")
     if plan.simulated:
-        return Step("optimizer", "skip", "on a CPU torch's AdamW runs its for-loop (no foreach list to save); "
-                    "the fused CPU kernel is not measured here")
+        if share is None:
+            return Step("optimizer", "skip", "profile first: on a CPU AdamW(fused=True) saves only the "
+                        "for-loop AdamW's time (a dozen small ops per tensor), its share of a step")
+        return Step("optimizer", "fused AdamW", f"{arith}, more than the {profile.noise:.0%} noise: "
+                    "AdamW(fused=True), one kernel for every parameter")
     temp = fit.optimizer_temporary(shape, shape.parameters() / n, "foreach")
     return Step("optimizer", "fused AdamW", f"AdamW(fused=True): one kernel per step, and no foreach list of "
-                f"sqrt(v) (4 B x {shape.parameters() / n / 1e9:.3g} bn parameters = {_gb(temp)} a device)")
+                f"sqrt(v) (4 B x {shape.parameters() / n / 1e9:.3g} bn parameters = {_gb(temp)} a device)"
+                + (f"; {arith}" if arith else ""))
 
 
 # --- two devices and memory ---------------------------------------------------------------------------------
@@ -208,6 +230,22 @@ def find_fit(shape: Shape, per_device: int, prec: str, n: int, room: float) -> F
     return Fit("none", n, True, 1, None, tried)
 
 
+def link_rate(hw, measured_link: float | None) -> tuple[float | None, str]:
+    """Bytes a second the link moves, and where the figure comes from: measured, or the detected topology's
+    datasheet rate at the low end of what a healthy link reaches (``machine.all_reduce_expectation``)."""
+    if measured_link:
+        return measured_link, "measured"
+    link = hw.link if hw is not None else None
+    if link is None or not link.bandwidth:
+        return None, "unknown"
+    healthy = machine.all_reduce_expectation(link, hw.gpus, 2)
+    peer = {False: "no peer access", True: "peer access", None: "peer access unknown"}[link.peer_access]
+    if healthy is None:
+        return link.bandwidth, link.kind
+    return link.bandwidth * healthy.low, (f"{link.kind}, {peer}, {healthy.low:.0%} of "
+                                          f"{link.bandwidth / 1e9:.0f}")
+
+
 def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profile, tokens: int,
                 measured_link: float | None) -> str:
     """Bytes the strategy moves a step over the link, against the step's compute."""
@@ -216,24 +254,17 @@ def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profil
         moved, what = 2 * (n - 1) / n * p * 4, f"all-reduce 2(n-1)/n x 4 B x {p / 1e6:.4g} M"
     else:  # two all-gathers of 16-bit weights (forward, backward) and a reduce-scatter of 16-bit gradients
         moved, what = 3 * (n - 1) / n * p * 2, f"all-gather x2 + reduce-scatter 3(n-1)/n x 2 B x {p / 1e6:.4g} M"
-    link = hw.link if hw is not None else None
-    if measured_link:
-        rate, rate_what = measured_link, "measured"
-    elif link is not None and link.bandwidth:
-        healthy = machine.all_reduce_expectation(link, hw.gpus, n)
-        rate = link.bandwidth * (healthy.low if healthy else 1.0)
-        peer = {False: "no peer access", True: "peer access", None: "peer access unknown"}[link.peer_access]
-        rate_what = f"{link.kind}, {peer}, {healthy.low:.0%} of {link.bandwidth / 1e9:.0f}" if healthy else link.kind
-    else:
+    rate, rate_what = link_rate(hw, measured_link)
+    if rate is None:
         return f"{what} = {_gb(moved)} a step; the link's rate is unknown"
     comm = moved / rate
     compute, compute_what = _compute_seconds(shape, tokens, prec, hw, plan, profile)
-    if comm <= 2 / 3 * compute:
-        verdict = "it can hide behind backward (2/3 of the compute)"
-    else:
-        verdict = "longer than backward: it can show in every step; a bigger batch a device amortises it"
+    hides = comm <= 2 / 3 * compute
+    verdict = ("it can hide behind backward (2/3 of the compute)" if hides else
+               "longer than backward: it can show in every step; a bigger batch a device amortises it")
     if profile is None:
-        verdict += ", even at the datasheet peak" if comm <= 2 / 3 * compute  else " at the datasheet peak; a real step is slower: measure it (lesson 03)"
+        verdict += (", even at the datasheet peak" if hides else
+                    " at the datasheet peak; a real step is slower: measure it (lesson 03)")
     return (f"{what} = {_gb(moved)} a step over {rate / 1e9:.3g} GB/s ({rate_what}) = {comm * 1e3:.3g} ms "
             f"against {compute * 1e3:.3g} ms of compute ({compute_what}): {verdict}")
 
@@ -268,14 +299,15 @@ def two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link)
     return Step("two devices", f"{name} over {n}", why), found
 
 
-def memory_step(shape: Shape, batch: int, found: Fit, room: float, cap_what: str, margin: str) -> Step:
+def memory_step(shape: Shape, batch: int, found: Fit, room: float, cap_what: str, margin: str,
+                prec: str = "fp32", hw=None, plan=None, measured_link: float | None = None) -> Step:
     """Checkpointing only to fit (selective before full); accumulation only when the state fits; and when
     full training fits nowhere, what does (8-bit AdamW, offload, LoRA, QLoRA) and how many GPUs it needs."""
     n = found.n
     per = max(1, batch // n)
     room_what = f"{_gb(room)} usable ({cap_what} less {margin})"
     if found.strategy == "none":
-        return _nothing_fits(shape, n, room, room_what)
+        return _nothing_fits(shape, n, room, room_what, prec, hw, plan, measured_link)
     held = _gb(found.held.peak)
     if found.checkpointing is False and found.micro == per:
         return Step("memory", "skip", f"the step holds {held} of {room_what}: checkpointing would recompute "
@@ -291,17 +323,41 @@ def memory_step(shape: Shape, batch: int, found: Fit, room: float, cap_what: str
                 f"{room_what}")
 
 
-def _nothing_fits(shape: Shape, n: int, room: float, room_what: str) -> Step:
+def _nothing_fits(shape: Shape, n: int, room: float, room_what: str, prec: str, hw, plan,
+                  measured_link: float | None) -> Step:
     state = 16 * shape.parameters()
     options = fit.options_when_nothing_fits(shape, n, room)
     need = fit.devices_needed(shape, room)
-    first = next((o.name for o in options if o.fits), None)
+    fitting = [o for o in options if o.fits]
+    first, link = (fitting[0].name if fitting else None), ""
+    if n > 1 and len(fitting) > 1:
+        first, link = _by_link(shape, fitting, n, prec, hw, plan, measured_link)
     choice = f"does not fit: {first}" if first else f"does not fit: needs {need} devices of this size"
     lines = "; ".join(f"{o.name}: {o.arithmetic} ({'fits' if o.fits else 'no'})" for o in options)
     return Step("memory", choice, f"full training's state alone is 16 B x {shape.parameters() / 1e9:.3g} bn = "
                 f"{_gb(state)}" + (f" ({_gb(state / n)} a device sharded over {n})" if n > 1 else "")
-                + f", more than {room_what}: no batch "
-                f"size fits. {lines}. Full training needs {need} such devices with FSDP")
+                + f", more than {room_what}: no batch size fits. {lines}.{link} Full training needs {need} "
+                "such devices with FSDP")
+
+
+def _by_link(shape: Shape, fitting: list, n: int, prec: str, hw, plan, measured_link) -> tuple[str, str]:
+    """Of the options that fit ``n`` devices, the first (in ``fit.options_when_nothing_fits``'s order) whose
+    link traffic for a micro-batch of one sequence hides behind its backward (2/3 of its compute at the
+    datasheet peak); if none hides, the one that moves the fewest bytes. Its name, and the arithmetic."""
+    rate, rate_what = link_rate(hw, measured_link)
+    compute, compute_what = _compute_seconds(shape, shape.context, prec, hw, plan, None)
+    costs = [(o, *fit.link_bytes(shape, o.kind, n)) for o in fitting]  # (option, bytes, what they are)
+    said = "; ".join(f"{o.name}: {what} = {_gb(moved)}" + (f" = {moved / rate:.3g} s" if rate else "")
+                     for o, moved, what in costs)
+    hidden = [o for o, moved, _ in costs if rate and moved / rate <= 2 / 3 * compute]
+    if hidden:
+        pick, why = hidden[0], f"{hidden[0].name} is the first whose traffic hides behind backward"
+    else:
+        pick = min(costs, key=lambda c: c[1])[0]
+        why = f"none hides behind backward: {pick.name} moves the fewest bytes"
+    over = f"over {rate / 1e9:.3g} GB/s ({rate_what})" if rate else "over a link of unknown rate"
+    against = f" against {compute:.3g} s of compute ({compute_what})" if math.isfinite(compute) else ""
+    return pick.name, f" The link, a micro-batch of one sequence {over}: {said}{against}; {why}."
 
 
 def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | None,
@@ -314,6 +370,7 @@ def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | N
     room, margin = fit.usable(cap, gpu), (fit.GPU_MARGIN if gpu else fit.CPU_MARGIN).why
     precision, prec = precision_step(plan, hw, profile, features)
     two, found = two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link)
+    memory = memory_step(shape, batch, found, room, cap_what, margin, prec or "fp32", hw, plan, measured_link)
+    adapters = fit.lora_parameters(shape) if "LoRA" in memory.choice else None
     return [feeding_step(plan, profile), precision, compile_step(profile, run_steps),
-            optimizer_step(plan, shape, found.n), two,
-            memory_step(shape, batch, found, room, cap_what, margin)]
+            optimizer_step(plan, shape, found.n, profile, adapters), two, memory]

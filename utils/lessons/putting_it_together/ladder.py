@@ -13,14 +13,19 @@ The bounds, one per step, from theory or the machine profile of this run:
 - compile: Amdahl's again: fusion shortens at most the time outside the matmuls, so at best 1/f' with f' the
   matmuls' share of the kept step (the profile's f, shrunk by the precision step's gain over its peak ratio);
   it is kept only when it also pays back its measured compile in the run (break-even, ``guide.compile_step``);
+- optimizer: Amdahl's with the whole AdamW step taken off: 1/(1 - O/T), O the for-loop AdamW's seconds (the
+  profile) and T the kept step's (its paired runs): precision and compile leave O as it was and shrink T;
 - two devices: the number of workers (DDP: each does half the work, nothing may beat N);
 - memory: the bigger batch can at most reach the matmul peak: peak x workers / FLOPs per token.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
+import os
+import tempfile
 import time
 from dataclasses import dataclass, field
 
@@ -36,6 +41,7 @@ CODE = {
     "loader_workers": "DataLoader(..., num_workers={v}, persistent_workers=True, prefetch_factor=4)",
     "precision": "with torch.autocast(device.type, torch.{dtype}): loss = model(x, y)[1]",
     "compile": "model = torch.compile(model)",
+    "fused_adamw": "optimizer = torch.optim.AdamW(model.parameters(), lr=lr, fused=True)",
     "batch_per_worker": "batch_per_worker = {v}  # sequences per worker per step",
     "checkpointing": "apply_activation_checkpointing(model, check_fn=lambda m: isinstance(m, Block))",
 }
@@ -50,6 +56,7 @@ class Rung:
     bound_what: str
     skipped: str = ""  # why the step is not run here ("" when it runs)
     same_maths: bool = True  # False: the step changes what is computed (a bigger batch)
+    removes_s: float | None = None  # the seconds a step the rung can remove at most (Amdahl, ``Compared``)
 
 
 def diff(before: Settings, after: Settings, workers_before: int = 1, workers: int = 1) -> list[str]:
@@ -72,7 +79,7 @@ def flops_per_token(s: Settings, vocab: int) -> float:
     return 6 * weights + 12 * s.depth * s.context * s.width
 
 
-ORDER = ("feeding", "precision", "compile", "two devices", "memory")
+ORDER = ("feeding", "precision", "compile", "optimizer", "two devices", "memory")
 
 
 def compile_bound(matmul_share: float, ratio: float = 1.0, precision_gain: float = 1.0
@@ -87,16 +94,16 @@ def compile_bound(matmul_share: float, ratio: float = 1.0, precision_gain: float
 
 
 def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float], feeding_bound: float,
-              vocab: int, max_growth: int = 8, matmul_share: float = 1.0, precision_gain: float = 1.0
-              ) -> Rung:
+              vocab: int, max_growth: int = 8, matmul_share: float = 1.0, precision_gain: float = 1.0,
+              optimizer_s: float | None = None) -> Rung:
     """The step ``name`` applied to the steps kept so far (``kept``), with its bound; or a skipped rung that
     says why. ``peaks``: matmul FLOP/s per dtype on one thread (the machine profile); ``matmul_share``: the
     matmuls' share of the profiled step (1.0: the peak ratio alone); ``precision_gain``: the kept precision
-    step's measured gain (compile's bound). Compile runs when the guide could not judge it without a measured
-    compile: the run measures it."""
+    step's measured gain (compile's bound); ``optimizer_s``: the for-loop AdamW step's seconds (the
+    profile's, optimizer's bound). Compile runs when the guide could not judge it without a measured compile
+    ("measure first"): the run measures it."""
     step, s, workers = guide_steps[name], kept.settings, kept.workers
-    unmeasured_compile = name == "compile" and "not measured" in step.why
-    if not step.applies and not unmeasured_compile:
+    if not step.applies and step.choice != guide.MEASURE:
         return Rung(name, s, workers, None, "", skipped=step.why)
     if name == "feeding":
         return Rung(name, s.scaled(loader_workers=1), workers, feeding_bound,
@@ -111,6 +118,12 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
         ratio = peaks.get(s.precision, math.nan) / peaks["fp32"] if s.precision != "fp32" else 1.0
         bound, what = compile_bound(matmul_share, ratio, precision_gain if s.precision != "fp32" else 1.0)
         return Rung(name, s.scaled(compile=True), workers, bound, what)
+    if name == "optimizer":
+        if not optimizer_s:
+            return Rung(name, s, workers, None, "", skipped="the AdamW step was not timed apart: no bound")
+        return Rung(name, s.scaled(fused_adamw=True), workers, None, f"Amdahl: the for-loop AdamW's "
+                    f"{optimizer_s * 1e3:.1f} ms (the profile) taken off the kept step at most",
+                    removes_s=optimizer_s)
     if name == "two devices":
         if not step.choice.startswith("DDP"):
             return Rung(name, s, workers, None, "", skipped=f"{step.choice}: the script runs DDP only; "
@@ -150,16 +163,26 @@ class Compared:
     def bound(self) -> float | None:
         """The bound as a factor over the step before (an absolute tokens/s bound divided by its rate)."""
         r = self.rung
+        if r.removes_s:  # Amdahl with the removable seconds' share of the kept step: 1/(1 - O/T)
+            kept_s = _median([step_seconds(b, self.kept) for b in self.before])
+            return 1 / (1 - r.removes_s / kept_s) if r.removes_s < kept_s else None
         if r.bound and not r.same_maths:
             return r.bound / _median([b["tokens_per_s"] for b in self.before])
         return r.bound
 
 
-def compare(kept: Rung, rung: Rung, rounds: int = 3, timeout: float = 180) -> Compared:
+def compare(kept: Rung, rung: Rung, rounds: int = 3, timeout: float = 180, cold_first: bool = False
+            ) -> Compared:
     """Run the kept settings and the step in turn, ``rounds`` times: a busy moment slows both alike. The order
     alternates (before then step, step then before ...), so that whatever favours the first or the second
-    launch of a pair cancels out."""
-    before, after = alternate(lambda: run_rung(kept, timeout), lambda: run_rung(rung, timeout), rounds)
+    launch of a pair cancels out. ``cold_first``: the step's first launch compiles into an empty inductor
+    cache (a first run on a new machine); the others find the kernels it compiled."""
+    cold = [cold_first]
+
+    def step():  # a cold compile takes many times a warm one's seconds: it gets 4x the time limit
+        first, cold[0] = cold[0], False
+        return run_rung(rung, 4 * timeout if first else timeout, cold_cache=first)
+    before, after = alternate(lambda: run_rung(kept, timeout), step, rounds)
     return Compared(rung, kept, before, after)
 
 
@@ -179,6 +202,8 @@ class Climb:
     rounds: int = 3
     matmul_share: float = 1.0  # the profile's: precision's and compile's Amdahl bounds
     run_steps: int = 0  # the training run a compile must pay back in (0: judged by its gain alone)
+    optimizer_s: float | None = None  # the profile's for-loop AdamW step: the optimizer step's bound
+    cold_compile: bool = False  # the compile step's first launch compiles into an empty inductor cache
     kept: Rung | None = None
     compared: dict = field(default_factory=dict)
     keep: dict = field(default_factory=dict)
@@ -191,13 +216,15 @@ class Climb:
         kept = self.kept or self.base
         gain = self.compared["precision"].gain if self.keep.get("precision") else 1.0
         rung = next_rung(name, kept, self.steps, self.peaks, self.feeding_bound, self.vocab, self.max_growth,
-                         self.matmul_share, gain)
-        c = Compared(rung, kept, [], []) if rung.skipped else compare(kept, rung, self.rounds)
+                         self.matmul_share, gain, self.optimizer_s)
+        cold = self.cold_compile and name == "compile"
+        c = Compared(rung, kept, [], []) if rung.skipped else \
+            compare(kept, rung, self.rounds, cold_first=cold)
         self.compared[name] = c
         if not rung.skipped:
             if kept is self.base:
                 self.base_runs.extend(c.before)
-                self.measure("baseline", kept, c.before)
+                self.measure("baseline", kept, self.base_runs[:1])  # the baseline's one figure: its first run
             self.measure(name, rung, c.after)
             self.keep[name], self.why[name] = self.verdict(c)
             self.kept = rung if self.keep[name] else kept  # the next step builds on what was kept
@@ -215,7 +242,9 @@ class Climb:
         """Kept when it paid; compile also when the run pays back its compile. Else the measured reason."""
         if c.rung.name == "compile":
             payback = compile_payback(c, self.run_steps)
-            return c.gain > 1.0 and payback.applies, payback.why
+            cache = "an empty inductor cache (cold)" if self.cold_compile else \
+                "inductor's cache as earlier runs on this machine left it (warm: a first run compiles longer)"
+            return c.gain > 1.0 and payback.applies, f"{payback.why}; the compile measured with {cache}"
         return c.gain > 1.0, "" if c.gain > 1.0 else why_slower(c)
 
 
@@ -241,6 +270,8 @@ def why_slower(c: Compared) -> str:
     before = _median([step_seconds(r, c.kept) for r in c.before]) * 1e3
     after = _median([step_seconds(r, c.rung) for r in c.after]) * 1e3
     measured = f"a step took {after:.0f} ms against {before:.0f} ms before it"
+    if c.rung.removes_s:
+        return measured + f"; the for-loop AdamW it replaces was {c.rung.removes_s * 1e3:.1f} ms of them"
     core = _median([r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")])
     cause = {
         "feeding": "handing a batch over from the loader process costs more than the loading it hides",
@@ -268,14 +299,31 @@ def held_out_loss(result: dict, s: Settings) -> float:
     return on_text(model.eval(), held_out, *HELD_OUT)
 
 
-def run_rung(rung: Rung, timeout: float = 180) -> dict:
-    """Launch the rung's training (utils.launch) and keep rank 0's result, with the launch's wall time."""
+def run_rung(rung: Rung, timeout: float = 180, cold_cache: bool = False) -> dict:
+    """Launch the rung's training (utils.launch) and keep rank 0's result, with the launch's wall time.
+    ``cold_cache``: the workers compile into a new, empty inductor cache (TORCHINDUCTOR_CACHE_DIR)."""
     from utils.launch import launch
 
     start = time.perf_counter()
-    result = launch(train, rung.settings, nprocs=rung.workers, timeout=timeout)[0]
+    with _empty_inductor_cache() if cold_cache else contextlib.nullcontext():
+        result = launch(train, rung.settings, nprocs=rung.workers, timeout=timeout)[0]
     result["wall_s"] = time.perf_counter() - start
     return result
+
+
+@contextlib.contextmanager
+def _empty_inductor_cache():
+    """TORCHINDUCTOR_CACHE_DIR set to a new temporary folder for the workers started inside, then put back."""
+    old = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    with tempfile.TemporaryDirectory(prefix="inductor-cold-") as empty:
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = empty
+        try:
+            yield
+        finally:
+            if old is None:
+                os.environ.pop("TORCHINDUCTOR_CACHE_DIR", None)
+            else:
+                os.environ["TORCHINDUCTOR_CACHE_DIR"] = old
 
 
 def vocab_of(s: Settings) -> int:
@@ -290,9 +338,11 @@ def _median(values: list[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
-def command_line(rungs: list[Rung]) -> str:
-    """The last rung that ran, as a shell command: ``torchrun`` with its workers, its settings' flags."""
+def command_line(rungs: list[Rung], steps: int | None = None) -> str:
+    """The last rung that ran, as a shell command: ``torchrun`` with its workers, its settings' flags;
+    ``steps``: the planned run's length instead of the ladder's few timed steps."""
     last = [r for r in rungs if not r.skipped][-1]
+    last = dataclasses.replace(last, settings=last.settings.scaled(steps=steps)) if steps else last
     base = Settings()
     flags = []
     for f in dataclasses.fields(Settings):

@@ -42,7 +42,8 @@ class LessonSettings:
     shape: Shape  # the same model, as lesson 06's calculator sees it (the guide's small size)
     steps_compared: int  # N: the loss at step N is compared with the baseline's
     loss_tolerance: dict  # per precision: how far the loss at step N may be from the baseline's
-    label: str  # appended to figures: where they were measured
+    label: str  # appended to figures of one or two workers: where they were measured
+    one_label: str  # appended to a figure of one process (the baseline, serving): a real timing there
     width_why: str  # why the model has this width on this machine
     probe_n: int  # the peak probes' matmul: probe_n³ ...
     probe_iterations: int  # ... this many times inside one timing (one pair of CUDA events on a GPU)
@@ -89,9 +90,11 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None,
                     threads=1 if plan.simulated else None,
                     warmup_steps=4, max_chars=200_000, lr=3e-3, hook="none")
     label = " (simulated on CPU: 1 thread a worker)" if plan.simulated else f" (on {', '.join(plan.devices)})"
+    one_label = " (one CPU process, 1 thread)" if plan.simulated else f" (on {plan.devices[0]})"
     # fp32 sums in another order (DDP's all-reduce): 1e-3; bf16 rounds every matmul's inputs: 3e-2 (lesson 04)
     return LessonSettings(training=base, shape=shape, steps_compared=base.steps, label=label,
-                          width_why=width_why, probe_n=probe_n, probe_iterations=iterations,
+                          one_label=one_label, width_why=width_why, probe_n=probe_n,
+                          probe_iterations=iterations,
                           loss_tolerance={"fp32": 1e-3, "bf16": 3e-2, "fp16": 3e-2},
                           max_growth=2 if plan.simulated else 8)
 

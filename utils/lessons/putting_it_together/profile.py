@@ -3,7 +3,7 @@ apart from its compute (lesson 05's L and C) and the matmul peaks measured (the 
 launched worker on the plan's first device, so that the notebook itself never starts CUDA.
 
     found = launch(profile_worker, S.training, S.probe_n, S.probe_iterations, nprocs=1)[0]
-    found["load"], found["compute"], found["shares"], found["peaks"], found["top"]
+    found["load"], found["compute"], found["optimizer"], found["shares"], found["peaks"], found["top"]
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from utils.lessons.why_slow.profile import profile_step
 TRACE_DIR = "results/traces"
 
 
-def step_parts(s: Settings, device, batches: int = 8) -> tuple[float, float]:
-    """L and C of one step of ``s`` in this process: seconds to load a batch and of its compute (medians)."""
+def step_parts(s: Settings, device, batches: int = 8) -> tuple[float, float, float]:
+    """L, C and O of one step of ``s`` in this process: seconds to load a batch, of its compute, and of the
+    AdamW step inside that compute (the for-loop AdamW, torch's default on a CPU); medians."""
     loader = torch.utils.data.DataLoader(ddp_settings.text_data(s), batch_size=s.batch_per_worker,
                                          shuffle=True)
     it, loads = iter(loader), []
@@ -32,17 +33,20 @@ def step_parts(s: Settings, device, batches: int = 8) -> tuple[float, float]:
         batch = next(it)
         loads.append((batch, time.perf_counter() - start))
     model, optimizer, _ = build(s.scaled(checkpoint=None), vocab_of(s), device)
-    times = []
+    times, steps = [], []
     for (x, y), _ in loads:
         x, y = x.to(device), y.to(device)
         bench.synchronize(device)
         start = time.perf_counter()
         optimizer.zero_grad(set_to_none=True)
         model(x, y)[1].backward()
+        bench.synchronize(device)  # a GPU runs asynchronously: the backward is done only after this
+        between = time.perf_counter()
         optimizer.step()
-        bench.synchronize(device)  # a GPU runs asynchronously: the step is done only after this
+        bench.synchronize(device)
         times.append(time.perf_counter() - start)
-    return _median([t for _, t in loads[1:]]), _median(times[1:])
+        steps.append(time.perf_counter() - between)
+    return _median([t for _, t in loads[1:]]), _median(times[1:]), _median(steps[1:])
 
 
 def profile_one_step(s: Settings, device):
@@ -80,20 +84,21 @@ def peak_probe(n: int, dtype: str, device, iterations: int = 1) -> machine.Probe
 
 
 def profile_worker(s: Settings, probe_size: int = 512, iterations: int = 1) -> dict:
-    """In a launched worker: L and C, the profile's seconds by part, its top ops and the fp32 and
-    low-precision matmul peaks of this device (one thread on a CPU; ``iterations`` matmuls a timing on a GPU,
-    plan.probe_size)."""
+    """In a launched worker: L, C and the optimizer's seconds, the profile's seconds by part, its top ops and
+    the fp32 and low-precision matmul peaks of this device (one thread on a CPU; ``iterations`` matmuls a
+    timing on a GPU, plan.probe_size)."""
     from utils.launch import current_device
 
     device = current_device()
     with bench.threads(s.threads):
-        load, compute = step_parts(s, device)
+        load, compute, optimizer = step_parts(s, device)
         prof = profile_one_step(s, device)
         on_cpu = device.type == "cpu"
         dtypes = ("fp32", "bf16") if on_cpu else ("fp32", "bf16", "fp16")  # fp16: a T4's precision step
         probes = [peak_probe(probe_size, dtype, device, iterations) for dtype in dtypes]
         ceilings = machine.measure_ceilings(probes, rounds=3, runs=2, device=str(device))[0]
-    return {"load": load, "compute": compute, "shares": {"load": load, **prof.by_category},
+    return {"load": load, "compute": compute, "optimizer": optimizer,
+            "shares": {"load": load, **prof.by_category},
             "top": prof.top, "peaks": {c.dtype: c.best for c in ceilings},
             "ceilings": [str(c) for c in ceilings]}
 
@@ -106,3 +111,14 @@ def look_first(s: Settings, probe_size: int = 512, simulated: bool = True, itera
     from utils.launch import launch
 
     return launch(profile_worker, s, probe_size, iterations, nprocs=1, timeout=300)[0]
+
+
+def guide_profile(found: dict) -> "guide.Profile":
+    """The guide's fourth input from ``look_first``'s figures: the profile's parts, the low-precision matmul
+    peak over the fp32 one (bf16 where measured, else fp16), and the AdamW step's share of the compute."""
+    from utils.lessons.putting_it_together import guide
+
+    peaks = found["peaks"]
+    low = peaks.get("bf16", peaks.get("fp16"))
+    return guide.Profile(found["shares"], peak_ratio=low / peaks["fp32"] if low else None,
+                         optimizer_share=found["optimizer"] / found["compute"])

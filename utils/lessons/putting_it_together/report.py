@@ -23,7 +23,7 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
     ``held_out``, ``mfu`` and ``why`` by step (``ladder.Climb``'s): the loss at step N on held-out text (else
     the last training batch's), the model FLOPs utilisation, and why a step was not kept."""
     held_out, mfu, why = held_out or {}, mfu or {}, why or {}
-    base_tps = _median([r["tokens_per_s"] for r in base_runs])
+    base_tps = base_runs[0]["tokens_per_s"]  # the baseline's one figure: its first run (section 1's)
     base_loss = held_out.get("baseline", base_runs[0]["final_loss"])
     rows = [{"step": "baseline", "tokens_per_s": base_tps, "x_prev": 1.0, "x_base": 1.0,
              "mfu": mfu.get("baseline", math.nan), "why": "",
@@ -31,7 +31,7 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
              "tol": tolerance["fp32"],
              "loss_ok": True, "same_maths": True,
              "bound": None, "bound_what": "the starting point", "share": None, "within": True, "kept": True,
-             "workers": 1, "ratios": [], "wall_s": [r["wall_s"] for r in base_runs]}]
+             "workers": 1, "precision": "fp32", "ratios": [], "wall_s": [r["wall_s"] for r in base_runs]}]
     chain = 1.0  # the kept steps' paired gains multiplied: x baseline, no runs far apart in time compared
     for name in ORDER:
         c = compared.get(name)
@@ -48,7 +48,8 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
                      "same_maths": c.rung.same_maths, "bound": bound, "bound_what": c.rung.bound_what,
                      "share": max(0.0, c.gain - 1) / (bound - 1) if bound and bound > 1 else None,
                      "within": bound is None or c.gain <= bound, "kept": kept[name],
-                     "workers": c.rung.workers, "noise": spread(c.ratios),
+                     "workers": c.rung.workers, "precision": c.rung.settings.precision,
+                     "noise": spread(c.ratios),
                      "ratios": c.ratios, "wall_s": [r["wall_s"] for r in c.before + c.after]})
         chain *= c.gain if kept[name] else 1.0
     return rows
@@ -140,13 +141,26 @@ def plot_waterfall(rows: list[dict], label: str = ""):
     return fig
 
 
-def total_bound(rows: list[dict]) -> float:
-    """The product of the kept steps' bounds (a step without one counts as unbounded)."""
-    product = 1.0
-    for r in ran(rows)[1:]:
-        if r["kept"]:
-            product *= r["bound"] if r["bound"] else float("inf")
-    return product
+def total_bound(rows: list[dict]) -> float | None:
+    """The whole ledger's ceiling: the last kept step at 100 % MFU (every FLOP at its precision's matmul peak
+    on each of its workers: its tokens/s over its MFU) over the baseline's tokens/s. None without an MFU."""
+    base, last = ran(rows)[0], final(rows)
+    if math.isnan(last["mfu"]) or last["mfu"] <= 0:
+        return None
+    return last["tokens_per_s"] / last["mfu"] / base["tokens_per_s"]
+
+
+def mfu_denominators(rows: list[dict], peaks: dict[str, float]) -> str:
+    """Why the MFU column's denominator changes: each step's own precision's peak x its workers."""
+    seen = {}
+    for r in ran(rows):
+        key = (r["precision"], r["workers"])
+        seen.setdefault(key, r["step"])
+    said = []
+    for (prec, workers), step in seen.items():
+        times = f"{workers} x " if workers > 1 else ""
+        said.append(f"from {step} on, {times}the {prec} peak ({workers * peaks[prec] / 1e9:,.0f} GFLOP/s)")
+    return "; ".join(said)
 
 
 def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
@@ -163,14 +177,23 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
     last = final(rows)
     out.append(claims.against_speedup("kept steps: x baseline", last["x_base"], total_bound(rows),
                                       slower="slower than the baseline"))
-    lat, loss = serving["latency_s"], serving["loss"]
-    error, tolerance = serving.get("output_error", 0.0), serving.get("tolerance", 1.0)
-    speed = (f"{lat['fp32'] / lat['int8']:.2f}x as fast" if error <= tolerance else
+    loss, error, tolerance = serving["loss"], serving.get("output_error", 0.0), serving.get("tolerance", 1.0)
+    gain, noise = serving_gain(serving)
+    speed = (claims.speedup_verdict(gain, None, noise, slower="slower than fp32") if error <= tolerance else
              f"outputs {error:.1%} off (tolerance {tolerance:.0%}): no speed-up counted")
+    out.append(claims.Claim("int8 serving: x fp32's latency", f"{gain:.2f}x ± {noise:.2f}",
+                            f"fp32 {serving['latency_s']['fp32'] * 1e3:.1f} ms", speed))
     out.append(claims.Claim("int8 serving: held-out loss, output error", f"{loss['int8']:.4f}, {error:.2%}",
-                            f"fp32 {loss['fp32']:.4f}", f"{speed}, "
+                            f"fp32 {loss['fp32']:.4f}",
                             f"{serving['bytes']['int8'] / serving['bytes']['fp32']:.0%} of the bytes"))
     return out
+
+
+def serving_gain(serving: dict) -> tuple[float, float]:
+    """int8's speed-up over fp32 (median of the interleaved rounds' fp32 / int8 latencies, paired by round)
+    and its spread (``claims.paired_spread``): the figure and what counts as noise."""
+    pairs = [f / q for f, q in zip(serving["times"]["fp32"], serving["times"]["int8"])]
+    return _median(pairs), claims.paired_spread(pairs) if len(pairs) >= 4 else 0.0
 
 
 def record(rows: list[dict]) -> dict:
