@@ -261,7 +261,7 @@ def test_the_take_away_reads_the_model_against_the_measurement(monkeypatch):
     monkeypatch.setattr(lab, "measure_pipeline", _fake_measure(_steps()))
     _, p = lab.check_pipelined(choose_config, PROFILE)
     p.predicted[p.mine.key] = p.mine.speedup * 1.3
-    assert "above the measurement" in " ".join(lab.take_away(p).split())
+    assert "the measurement came 23% under it" in " ".join(lab.take_away(p).split())
     p.predicted[p.mine.key] = p.mine.speedup
     assert "within the rounds' noise" in " ".join(lab.take_away(p).split())
     assert all(len(line) <= 110 for line in lab.take_away(p).splitlines())

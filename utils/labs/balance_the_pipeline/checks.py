@@ -175,7 +175,10 @@ def noise_margin(ratios: Sequence[float]) -> float:
 
 
 def paired_ratios(run: PipelineRun, reference_key: str, key: str) -> list[float]:
-    """Round by round, t_reference / t_key: both timed in the same round, so a busy moment slows both."""
+    """Round by round, t_reference / t_key: both timed in the same round, so a busy moment slows both.
+    Without per-round times (a run that kept none), the ratio of the two medians."""
+    if not run.raw:
+        return [_row(run, reference_key).seconds / _row(run, key).seconds]
     times = run.raw[0]["times"]
     return [a / b for a, b in zip(times[reference_key], times[key])]
 
@@ -327,8 +330,8 @@ def take_away(p: Pipelined | None) -> str:
         lines.append(f"Your model predicted {p.predicted[r.key]:.2f}x for your choice: within the rounds' noise "
                      "of the measurement.")
     else:
-        lines.append(f"Your model predicted {p.predicted[r.key]:.2f}x for your choice, {abs(gap):.0%} "
-                     f"{'above' if gap < 0 else 'below'} the measurement: " +
+        lines.append(f"Your model predicted {p.predicted[r.key]:.2f}x for your choice; the measurement came "
+                     f"{abs(gap):.0%} {'under' if gap < 0 else 'over'} it: " +
                      ("what the profile leaves out (the bytes of each message, waiting for a core) cost more than "
                       "it assumed." if gap < 0 else
                       "the layers ran faster inside the pipeline than timed alone (each process's caches hold "
