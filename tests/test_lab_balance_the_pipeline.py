@@ -58,7 +58,7 @@ def test_equal_stages_reach_the_lessons_bound():
 def test_the_unseen_profiles_each_test_what_they_say():
     by = {h.tests: h.profile for h in ref.HIDDEN}
     assert ref.best_config(by["overhead"])[1] < max(workload.CANDIDATE_M)  # overhead stops m short of the largest
-    assert ref.best_config(by["free micro-batches"])[1] == max(workload.CANDIDATE_M)  # free micro-batches: the largest
+    assert ref.best_config(by["free micro-batches"])[1] == max(workload.CANDIDATE_M)  # free: the largest m
     shifting = by["split at m"]
     assert len({ref.best_split_at(shifting, m) for m in (4, 16, 64)}) == 3  # the balanced split moves with m
 
@@ -154,7 +154,8 @@ def _by_the_lessons_formula(profile):
 @pytest.mark.mutants
 @pytest.mark.parametrize("wrong, says", [
     (_largest_m, "more micro-batches than pay off"), (_by_the_lessons_formula, "more micro-batches than pay off"),
-    (_layer_count, "your split leaves one stage slower"), (_whole_batch_split, "your split leaves one stage slower"),
+    (_layer_count, "your split leaves one stage slower"),
+    (_whole_batch_split, "your split leaves one stage slower"),
     (_always_four, "fewer micro-batches than pay off")])
 def test_mutant_choices_fail_naming_the_decision_that_lost(wrong, says):
     verdict = lab.check_choice(wrong)
@@ -180,7 +181,7 @@ def test_no_failure_message_names_the_best_configuration():
                     f"split {list(split)} " not in message.replace(f"split {list(wrong(h.profile)[0])} ", "")
 
 
-# --- check 3: the choice, pipelined (timings given) ----------------------------------------------------------------
+# --- check 3: the choice, pipelined (timings given) -----------------------------------------------------------
 
 PROFILE = ref.HIDDEN[-1].profile  # the lab's shape reversed: best split [2], m=4
 NOISE = [1.0, 1.03, 0.98, 1.01, 0.99, 1.02, 0.97]
@@ -218,7 +219,8 @@ def test_the_solution_pipelined_passes_and_says_what_it_measured(monkeypatch):
     monkeypatch.setattr(lab, "measure_pipeline", _fake_measure(_steps()))
     verdict, p = lab.check_pipelined(choose_config, PROFILE)
     assert verdict.status == checks.PASSED, verdict.message
-    assert "your split [2] with m=4: 1.55x one worker" in verdict.message and "the profile predicted" in verdict.message
+    assert "your split [2] with m=4: 1.55x one worker" in verdict.message
+    assert "the profile predicted" in verdict.message
     assert p.mine.key == p.fastest.key and "Pipelining paid here" in lab.take_away(p)
     assert [row[0] for row in lab.timed_table_rows(p)] == ["2", "4 (yours)", "8", "16", "32"]
 
@@ -274,7 +276,7 @@ def test_hints_come_in_levels_and_name_the_concept_never_the_code():
         assert not any(token in hint for token in ("[", "=", "max(", "range(", "sum(")), hint
 
 
-# --- for real, small: the profile and the timed check run end to end ---------------------------------------------
+# --- for real, small: the profile and the timed check run end to end ----------------------------------------
 
 SMALL = workload.LabSettings(narrow=16, wide=64, batch=64, workers=("cpu", "cpu"), label=" (simulated on CPU)")
 

@@ -1,1 +1,1 @@
-"""Lab 02, ``labs/02_balance_the_pipeline.ipynb``: split an uneven model and balance the pipeline; its checks."""
+"""Lab 02, ``labs/02_balance_the_pipeline.ipynb``: predict and choose a pipeline's split and micro-batch count."""

@@ -24,9 +24,7 @@ from utils import checks
 from utils.claims import paired_spread, speedup_verdict
 from utils.labs.balance_the_pipeline.reference import (HIDDEN, Hidden, best_config, best_split_at,
                                                        reference_speedup)
-from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LabSettings, Profile, current_settings,
-                                                      lab_task)
-from utils.lessons.model_split.bounds import pipeline_bound
+from utils.labs.balance_the_pipeline.workload import LabSettings, Profile, current_settings, lab_task
 from utils.lessons.model_split.runs import Config, PipelineRun, Row, measure_pipeline
 from utils.lessons.model_split.split import stage_ranges
 
@@ -44,7 +42,8 @@ MIN_MARGIN, MAX_MARGIN = 0.10, 0.25
 # timing cannot tell one configuration from another, so it fails nobody (check 2 has judged the choice).
 BUSY_SHARE = 0.7
 # The order a prediction is judged in: the schedule first, then what a micro-batch costs, then the overhead.
-PREDICTION_ORDER = ("imbalance", "free micro-batches", "small micro-batches", "overhead", "split at m", "everything")
+PREDICTION_ORDER = ("imbalance", "free micro-batches", "small micro-batches", "overhead", "split at m",
+                    "everything")
 WHY_PREDICTION = {
     "imbalance": "the schedule: with unequal stages the slower one sets the pace of every slot but the first "
                  "and the last (lesson 02 §7), and with one micro-batch nothing overlaps",
@@ -299,7 +298,7 @@ def take_away(p: Pipelined | None) -> str:
     """Lab 02's take-away, from the run: did pipelining beat one worker here, which m won and why, and how far
     the learner's model was from the measurement; what is missing while the checks have not run."""
     if p is None:
-        return "⏳ not done yet: the take-away appears here once your choice has been pipelined (check 3)"
+        return "⏳ not done yet: the take-away appears here once check 3 has pipelined your choice"
     r, fastest = p.mine, p.fastest  # the fastest against the learner's choice, paired round by round
     spread = paired_spread(r.speedups)
     if r.speedup - spread > 1:

@@ -27,7 +27,8 @@ def gpipe_seconds(stage_seconds: Sequence[float], m: int) -> float:
     as its worker is free and its input has arrived (a message takes no time beyond what the stage's cost
     already holds)."""
     p = len(stage_seconds)
-    cost = {"F": [t * (1 - BACKWARD_SHARE) for t in stage_seconds], "B": [t * BACKWARD_SHARE for t in stage_seconds]}
+    cost = {"F": [t * (1 - BACKWARD_SHARE) for t in stage_seconds],
+            "B": [t * BACKWARD_SHARE for t in stage_seconds]}
     orders, done, free, nxt = gpipe_order(m, p), {}, [0.0] * p, [0] * p
     while any(nxt[r] < len(orders[r]) for r in range(p)):
         moved = False
