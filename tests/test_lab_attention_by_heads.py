@@ -27,7 +27,10 @@ def attention(mistake: str | None = None):
         @staticmethod
         def forward(ctx, partial):
             total = partial.clone()
-            if mistake != "no g":
+            if mistake == "g as reduce then broadcast":  # the right sum, by two collectives
+                dist.reduce(total, dst=0)
+                dist.broadcast(total, src=0)
+            elif mistake != "no g":
                 dist.all_reduce(total)
             return total
 
@@ -45,6 +48,11 @@ def attention(mistake: str | None = None):
             self.norm, self.heads = full.norm, full.heads // world
             if mistake == "every head on each rank's slice":
                 self.heads = full.heads
+            if mistake == "heads per rank taken as the world size":  # right when heads = world x world only
+                self.heads = world
+            if mistake == "norm kept outside the module":  # never trained: the optimizer does not see it
+                del self.norm
+                self.norm = lambda x, norm=full.norm: norm(x)
             rows = (lambda t: t.chunk(world, 0)[rank]) if mistake == "fused qkv chunked as one" else (
                 lambda t: torch.cat([p.chunk(world, 0)[rank] for p in t.split(width, 0)]))
             self.qkv = nn.Linear(width, 3 * width // world)
@@ -61,12 +69,19 @@ def attention(mistake: str | None = None):
 
         def forward(self, x):
             B, T, C = x.shape
-            h = self.norm(x) if mistake == "no f" else CopyToParallel.apply(self.norm(x))
+            if mistake == "sizes from the lab's settings":  # the lab's batch and length, whatever comes in
+                B, T = lab.BATCH, lab.CONTEXT
+            if mistake == "f before the norm":  # dx is right; the norm's gradient is this rank's share only
+                h = self.norm(CopyToParallel.apply(x))
+            else:
+                h = self.norm(x) if mistake == "no f" else CopyToParallel.apply(self.norm(x))
             q, k, v = (t.reshape(B, T, self.heads, -1).transpose(1, 2) for t in self.qkv(h).chunk(3, dim=2))
             scale = C ** -0.5 if mistake == "softmax scaled by the full width" else None
-            y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True, scale=scale)
+            causal = mistake != "no causal mask"
+            y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
             y = Sum.apply(self.proj(y.transpose(1, 2).reshape(B, T, -1)))
-            return y if mistake == "bias on every rank" else y + self.out_bias
+            y = y if mistake == "bias on every rank" else y + self.out_bias
+            return (y, None) if mistake == "a tuple returned" else y
 
     return Heads
 
@@ -85,15 +100,32 @@ MUTANTS = [
     ("fused qkv chunked as one", lab.check_heads, "plain 1/2 chunk of the fused weight"),
     ("proj rows instead of columns", lab.check_heads, "input features"),
     ("bias on every rank", lab.check_forward, "plus one more bias"),
-    ("no g", lab.check_forward, "ran no all-reduce in the forward pass"),
+    ("no g", lab.check_forward, "never added up"),
     ("no g", lab.check_communication, "0 all-reduce(s) in the forward pass"),
-    ("every head on each rank's slice", lab.check_forward, "split its slice into all 4 heads"),
+    ("every head on each rank's slice", lab.check_forward, "cut its slice into 4 heads: it holds 2"),
     ("softmax scaled by the full width", lab.check_forward, "scaled by the full width's square root"),
     ("no f", lab.check_backward, "only its own heads' share"),
     ("no f", lab.check_communication, "0 all-reduce(s) in the backward pass"),
     ("g all-reduces backward too", lab.check_backward, "2x one device's"),
     ("g all-reduces backward too", lab.check_communication, "2 all-reduce(s) in the backward pass"),
+    # Wrong answers the checks let pass before issue 38's review (one block only, forward-only, the norm unseen,
+    # a message blaming a missing sum for a right output, a wrong type crashing the check's own code):
+    ("heads per rank taken as the world size", lab.check_forward, "a block you have not seen"),
+    ("heads per rank taken as the world size", lab.check_forward, "cut its slice into 2 heads: it holds 4"),
+    ("sizes from the lab's settings", lab.check_forward, "take a size from the lab's settings"),
+    ("f before the norm", lab.check_backward, "norm got a gradient other than one device's"),
+    ("norm kept outside the module", lab.check_backward, "holds no parameter norm.weight"),
+    ("no causal mask", lab.check_forward, "the block is causal"),
+    ("no causal mask", lab.check_backward, "forward output differs from one device's already"),
+    ("g as reduce then broadcast", lab.check_communication, "1 x reduce, 1 x broadcast in the forward pass"),
+    ("a tuple returned", lab.check_forward, "forward returned a tuple"),
 ]
+
+
+def test_a_right_output_by_other_collectives_passes_forward_and_fails_communication_only():
+    """The forward check judges the output's values, so it does not blame a missing sum for a right output."""
+    cls = attention("g as reduce then broadcast")
+    assert lab.check_forward(cls).passed and lab.check_backward(cls).passed
 
 
 @pytest.mark.mutants
@@ -102,6 +134,7 @@ MUTANTS = [
 def test_a_mutant_fails_the_check_of_its_skill_saying_what_is_wrong(mistake, check, says):
     verdict = check(attention(mistake))
     assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)
+    assert "expected" not in verdict.message, str(verdict)  # the mistake named, never the value
 
 
 def test_a_rank_holds_its_heads_rows_of_q_k_and_v():
