@@ -1,4 +1,4 @@
-"""Lab 03 (utils.labs.ddp_from_scratch.checks): ranks with uneven data. The solution (DDP inside ``Join``, the
+"""Lab 03 (utils.labs.ddp_from_scratch): ranks with uneven data (A), an int8 hook with error feedback (B). The solution (DDP inside ``Join``, the
 gradient divided by the ranks still training) passes every check, and each plausible wrong answer (a mutant,
 ``pytest -m mutants``) fails the check that measures its skill, with a message that names the mistake and
 never the answer.
@@ -19,6 +19,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import checks
 from utils.labs.ddp_from_scratch import checks as lab
+from utils.labs.ddp_from_scratch import compress
 from utils.launch import current_backend, keep_until_exit
 
 
@@ -132,3 +133,67 @@ def test_a_wrong_worker_fails_saying_what_is_wrong(mistake, check, says):
 def test_a_worker_that_leaves_the_group_open_fails_the_clean_up():
     verdict = lab.check_clean_up(functools.partial(_worker, mistake="group left open"), show=False)
     assert verdict.status == checks.FAILED and "process group still initialised" in verdict.message
+
+
+# --- Exercise B: the int8 hook with error feedback ------------------------------------------------------------
+
+
+def _hook(state, bucket, mistake=None):
+    """The lab's solution hook (error feedback per bucket), with at most one mistake switched on."""
+    world = dist.get_world_size()
+    if mistake == "float32 sent":  # rounded, but sent as float32
+        sent = compress.dequantize(compress.quantize(bucket.buffer()))
+        return dist.all_reduce(sent, async_op=True).get_future().then(lambda f: f.value()[0] / world)
+    kept = 0.0 if mistake == "remainder dropped" else state.get(bucket.index(), 0.0)
+    corrected = bucket.buffer() + kept
+    sent = compress.quantize(corrected)
+    remainder = corrected - compress.dequantize(sent)
+    state[bucket.index()] = -remainder if mistake == "remainder kept with the wrong sign" else remainder
+    divide = 1 if mistake == "sum not averaged" else world
+    return dist.all_reduce(sent, async_op=True).get_future().then(
+        lambda f: compress.dequantize(f.value()[0]) / divide)
+
+
+@pytest.mark.timeout(180)
+def test_the_solution_hook_passes_and_the_take_aways_show_what_carrying_the_remainder_kept():
+    verdict = compress.check_int8_hook(_hook, show=False)
+    assert verdict.passed, str(verdict)
+    said = compress.take_aways(_hook, None)
+    assert "4.0x fewer" in said and "delayed, not lost" in said, said
+    assert max(len(line) for line in said.splitlines()) <= 110
+
+
+def test_a_stub_hook_reports_not_done_yet():
+    def stub(state, bucket):
+        raise NotImplementedError("exercise B")
+
+    assert compress.check_int8_hook(stub, show=False).status == checks.NOT_DONE
+    assert "did not train yet" in compress.take_aways(stub, None)
+
+
+def test_the_grid_rounds_many_values_to_zero_and_two_counts_fit_in_int8():
+    assert 2 * compress.LEVELS <= 127
+    seed, size, lr, passes = compress.CONFIGURATIONS[0]
+    parts = compress._parts(seed, size, passes)
+    assert 0.3 < compress.replay(parts, lr=lr)["zero_share"] < 0.8
+    # the take-aways' run: dropping the rounding loses far more of the summed gradient than carrying it
+    assert 2 * compress.replay(parts, lr=lr)["lost"] < compress.replay(parts, lr=lr, carry=False)["lost"]
+
+
+HOOK_MUTANTS = [
+    ("remainder dropped", "drops what rounding leaves"),
+    ("remainder kept with the wrong sign", "what rounding left of that same value"),
+    ("float32 sent", "sent float32 values"),
+    ("sum not averaged", "divides by the number of ranks"),
+]
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("mistake, says", HOOK_MUTANTS, ids=[m[0] for m in HOOK_MUTANTS])
+def test_a_wrong_hook_fails_saying_what_is_wrong(mistake, says):
+    def mistaken(state, bucket):  # a function, not a partial: DDP reads a hook's __name__
+        return _hook(state, bucket, mistake)
+
+    verdict = compress.check_int8_hook(mistaken, show=False)
+    assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)

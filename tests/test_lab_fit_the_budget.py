@@ -53,7 +53,7 @@ def slice_loss(h, weight, y):
     return F.cross_entropy(F.linear(h, weight).flatten(0, 1), y.flatten(), reduction="sum")
 
 
-def plan_loss(model, x, y, checkpointing, loss_chunks, chunk_mean=False, selective_as_full=False):
+def plan_loss(model, x, y, checkpointing, loss_chunks, chunk_mean=False, selective_as_full=False, every_token=False):
     keep_some = partial(create_selective_checkpoint_contexts, keep_matmuls)
     h = model.embed(x)
     for block in model.blocks:
@@ -70,15 +70,18 @@ def plan_loss(model, x, y, checkpointing, loss_chunks, chunk_mean=False, selecti
     if chunk_mean:  # mutant: the mean of each slice's mean, divided again
         return sum(checkpoint(slice_loss, hs, model.head.out.weight, ys, use_reentrant=False) / ys.numel()
                    for hs, ys in pieces)
-    return sum(checkpoint(slice_loss, hs, model.head.out.weight, ys, use_reentrant=False)
-               for hs, ys in pieces) / y.numel()
+    total = sum(checkpoint(slice_loss, hs, model.head.out.weight, ys, use_reentrant=False) for hs, ys in pieces)
+    return total / (y.numel() if every_token else (y != -100).sum())
 
 
-def train_step(model, optimizer, x, y, plan, loss=plan_loss, divide=True, step_each=False):
+def train_step(model, optimizer, x, y, plan, loss=plan_loss, weigh="tokens", step_each=False):
+    """The solution (each piece weighed by its share of the counted tokens), or a mistaken weighing."""
     checkpointing, micro_batches, loss_chunks = plan
     for xs, ys in zip(x.chunk(micro_batches), y.chunk(micro_batches)):
         piece = loss(model, xs, ys, checkpointing, loss_chunks)
-        (piece / micro_batches if divide else piece).backward()
+        share = {"tokens": (ys != -100).sum() / (y != -100).sum(), "each": 1 / micro_batches,
+                 "sequences": len(xs) / len(x), "none": 1.0}[weigh]
+        (piece * share).backward()
         if step_each:
             optimizer.step()
             optimizer.zero_grad(set_to_none=True)
@@ -150,10 +153,11 @@ def test_mutant_a_choice_that_predicts_one_micro_batch_as_the_batch_fails_by_the
 @pytest.mark.mutants
 @pytest.mark.parametrize("wrong, says", [
     (partial(plan_loss, chunk_mean=True), "a sum of slices is not a mean"),
+    (partial(plan_loss, every_token=True), "padded targets, -100, do not count"),
     (lambda m, x, y, c, k: models.cross_entropy(m(x), y).item(), "0-d tensor"),
     (lambda m, x, y, c, k: models.cross_entropy(m(x), y).unsqueeze(0), "0-d tensor"),
     (lambda m, x, y, c, k: plan_loss(m, x, y, c, k) * 4, "the plain loss"),
-], ids=["mean of slice means", "a float", "shape (1,)", "scaled loss"])
+], ids=["mean of slice means", "padding counted", "a float", "shape (1,)", "scaled loss"])
 def test_mutant_losses_fail_naming_the_mistake(wrong, says):
     verdict = check_loss(wrong, SMALL, show=False)
     assert verdict.status == checks.FAILED and says in verdict.message, verdict
@@ -166,7 +170,7 @@ def test_mutant_a_detached_head_weight_fails_by_the_gradients():
             return plan_loss(model, x, y, c, k)
         h = model.head.norm(_blocks(model, x))
         w = model.head.out.weight.detach()
-        return sum(slice_loss(hs, w, ys) for hs, ys in zip(h.chunk(k, 1), y.chunk(k, 1))) / y.numel()
+        return sum(slice_loss(hs, w, ys) for hs, ys in zip(h.chunk(k, 1), y.chunk(k, 1))) / (y != -100).sum()
     verdict = check_loss(loss, SMALL, show=False)
     assert verdict.status == checks.FAILED and "gradients differ" in verdict.message, verdict
 
@@ -180,17 +184,32 @@ def _blocks(model, x):
 
 @pytest.mark.mutants
 @pytest.mark.parametrize("wrong, says", [
-    (partial(train_step, divide=False), "the update is"),
+    (partial(train_step, weigh="none"), "the update is"),
+    (partial(train_step, weigh="each"), "weighed the same"),
+    (partial(train_step, weigh="sequences"), "padded targets (-100) do not count"),
     (partial(train_step, step_each=True), "optimizer steps once"),
     (lambda m, o, x, y, plan: train_step(m, o, x, y, (plan[0], 1, plan[2])), "over the calculator's prediction"),
     (lambda m, o, x, y, plan: train_step(m, o, x, y, (plan[0], plan[1], 1)), "over the calculator's prediction"),
     (lambda m, o, x, y, plan: train_step(m, o, x, y, plan, loss=lambda *a: plan_loss(*a[:3], False, a[4])),
      "over the calculator's prediction"),
-], ids=["loss not divided by micro-batches", "a step per micro-batch", "micro-batches ignored",
+], ids=["loss not divided by micro-batches", "lesson 06's equal weights", "weighed by sequences",
+        "a step per micro-batch", "micro-batches ignored",
         "chunks ignored", "checkpointing ignored"])
 def test_mutant_steps_fail_naming_the_mistake(wrong, says):
     verdict = check_step(wrong, choose_for(SMALL), SMALL, COSTS, show=False)
     assert verdict.status == checks.FAILED and says in verdict.message, verdict
+
+
+def test_the_take_aways_follow_the_learners_choice():
+    from utils.labs.fit_the_budget.checks import take_aways
+
+    def stub(capacity, costs):
+        raise NotImplementedError("exercise A")
+
+    assert "gave no plan yet" in take_aways(stub, SMALL, COSTS)
+    assert "not the cheapest plan that fits" in take_aways(lambda c, k: (True, 4, 4), SMALL, COSTS)
+    said = take_aways(choose_for(SMALL), SMALL, COSTS)
+    assert "plans leave 10% free" in said and "apart" in said, said
 
 
 def test_a_wrong_type_from_choose_is_reported_not_raised():
@@ -211,6 +230,7 @@ def test_the_hints_name_the_concept_and_the_api_never_the_code():
     assert sorted(texts) == ["A", "B", "C"] and all(len(levels) == 2 for levels in texts.values())
     for text in (t for levels in texts.values() for t in levels):
         for code in ("checkpointing=True", "micro_batches=", "estimate(", "use_reentrant", ".backward()",
-                     "context_fn=", "zero_grad(", "min(", "/ micro_batches", "reduction="):
+                     "context_fn=", "zero_grad(", "min(", "/ micro_batches", "reduction=", "itertools",
+                     "product(", "!= -100", "ignore_index="):
             assert code not in text, (code, text)
     assert all("lesson 06" in texts[part][0] or "Lesson 06" in texts[part][0] for part in texts)

@@ -68,6 +68,31 @@ def shards(sizes: tuple[int, ...] = SHARD_SIZES, seed: int = SEED) -> list[list[
     return [order[start:start + size] for start, size in zip(starts, sizes)]
 
 
+def lesson_03_loop(parts, micro_batch: int = MICRO_BATCH, lr: float = LR) -> int:
+    """Lesson 03's DDP loop as it is, on this rank's own part: nothing for a rank that runs out first."""
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    from utils.launch import current_backend, current_device, keep_until_exit
+
+    device = current_device()
+    cuda = device.type == "cuda"
+    if cuda:
+        torch.cuda.set_device(device)
+    dist.init_process_group(backend=current_backend(), device_id=device if cuda else None)
+    dataset = text()
+    model = keep_until_exit(DDP(build_model(dataset.corpus.vocab_size).to(device),
+                                device_ids=[device.index] if cuda else None))
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    mine = parts[dist.get_rank()]
+    for start in range(0, len(mine), micro_batch):
+        x, y = (t.to(device) for t in _batch(dataset, mine[start:start + micro_batch]))
+        optimizer.zero_grad()
+        model(x, y)[1].backward()
+        optimizer.step()
+    dist.destroy_process_group()
+    return len(mine) // micro_batch
+
+
 # --- The reference: one process, each step's sequences together ----------------------------------------
 
 
@@ -183,11 +208,29 @@ def _ran(train_fn, configuration: tuple) -> list[dict]:
     except (WorkerError, LaunchTimeout) as exc:
         if checks._is_not_implemented(exc):
             raise
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        first = re.sub(r"\[/[^\]]*\] ?", "", first).split(". ")[0][:140]  # one sentence, no gloo source path
+        first = brief(exc)
         expect(False, f"with {describe(configuration)}, the launch failed: {first}. If it failed after the "
                       "shorter rank's last step: its partner was still running backward, whose all-reduce "
                       "waits for every rank; a rank that runs out must keep answering until all are done")
+
+
+def brief(exc: BaseException) -> str:
+    """A launch's failure in one sentence: its first line, without gloo's source path."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return re.sub(r"\[/[^\]]*\] ?", "", first).split(". ")[0][:140]
+
+
+def run_lesson_03_loop(parts, timeout: float = 60) -> str:
+    """Launch ``lesson_03_loop`` on two workers with ``parts``; what happened, in a sentence or two (printed by
+    the notebook: the run decides which)."""
+    import textwrap
+
+    try:
+        steps = launch(lesson_03_loop, parts, MICRO_BATCH, LR, nprocs=WORLD, timeout=timeout)
+        said = f"it ran to the end: the ranks stepped {steps} times"
+    except Exception as exc:  # noqa: BLE001 - what the lab shows
+        said = f"it stopped with {type(exc).__name__}: {brief(exc)}"
+    return textwrap.fill(said, 110)
 
 
 def kernel_children() -> list[psutil.Process]:
@@ -303,13 +346,13 @@ def check_clean_up(train_fn, configurations: tuple = CONFIGURATIONS, show: bool 
 
 
 def launch_summary(results) -> str:
-    """What the notebook's own launch (exercise B) showed, in two lines; never raises on a wrong result."""
+    """What the notebook's own launch of exercise A showed, in two lines; never raises on a wrong result."""
     try:
         steps = [len(r["losses"]) for r in results]
         states = [r["state"] for r in results]
         same = all(torch.equal(torch.as_tensor(states[0][k]), torch.as_tensor(states[1][k])) for k in states[0])
     except Exception as exc:  # noqa: BLE001 - a learner's result of another form: say so, the checks say why
-        return f"exercise B's results cannot be read ({type(exc).__name__}): the checks above say what is wrong"
+        return f"its results cannot be read ({type(exc).__name__}): the checks above say what is wrong"
     alone = abs(steps[0] - steps[1])
     return (f"rank 0 stepped {steps[0]} times, rank 1 {steps[1]}: {alone} step{'s' if alone != 1 else ''} ran "
             f"with one rank out of data;\nthe ranks ended with {'the same' if same else 'different'} weights")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -219,6 +220,18 @@ def check_choice(choose: Callable, setup: LabSetup | None = None, costs: dict | 
     return checks.run_check("choice", body, show=show, hint=checks.stub_message(BANK, "A"))
 
 
+PAD = -100  # a target that does not count: torch's cross_entropy ignores it (its ignore_index)
+
+
+def padded(y: torch.Tensor, seed: int) -> torch.Tensor:
+    """``y`` with the end of each sequence marked ``PAD``: each sequence keeps between a quarter of its tokens and
+    all of them, drawn by ``seed``, so that micro-batches hold different numbers of tokens that count."""
+    g = torch.Generator().manual_seed(seed)
+    keep = torch.randint(y.shape[1] // 4, y.shape[1] + 1, (y.shape[0],), generator=g).to(y.device)
+    positions = torch.arange(y.shape[1], device=y.device)
+    return torch.where(positions[None, :] < keep[:, None], y, torch.full_like(y, PAD))
+
+
 def _params(model) -> torch.Tensor:
     return torch.cat([p.detach().reshape(-1).cpu() for p in model.parameters()])
 
@@ -234,7 +247,8 @@ def check_loss(plan_loss: Callable, setup: LabSetup | None = None, show: bool = 
     setup = setup if setup is not None else lab_setup()
 
     def body():
-        x, y = batch_of(setup.shape, 4, setup.device, seed=11)  # a batch the learner's code never saw
+        x, y = batch_of(setup.shape, 4, setup.device, seed=11)  # a batch the learner's code never saw ...
+        y = padded(y, seed=11)  # ... whose sequences end in padding of different lengths
         model, _ = new_model(setup.shape, setup.device)
         plain_loss(model, x, y).backward()
         want_loss, want_grad = plain_loss(model, x, y).item(), _grads(model)
@@ -247,8 +261,9 @@ def check_loss(plan_loss: Callable, setup: LabSetup | None = None, show: bool = 
                           f"{tuple(loss.shape) if isinstance(loss, torch.Tensor) else ''}")
             ratio = loss.item() / want_loss
             checks.expect(abs(ratio - 1) < 1e-4,
-                          f"{where}: the loss is {ratio:.3g}x the plain loss: it must stay the mean over every "
-                          "token" + (" (a sum of slices is not a mean)" if k > 1 else ""))
+                          f"{where}: the loss is {ratio:.3g}x the plain loss: it must stay the mean over the "
+                          "tokens that count" + (" (a sum of slices is not a mean; padded targets, -100, do not "
+                                                 "count)" if k > 1 else ""))
             checks.expect(loss.requires_grad, f"{where}: the loss has no gradient: is it computed under no_grad?")
             loss.backward()
             got = _grads(model)
@@ -283,19 +298,26 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
     def body():
         chosen = _as_plan(choose(setup.capacity, dict(costs)), "choose()")
         others = [p for p in ((True, 4, 1), ("selective", 2, LOSS_CHUNKS), (False, 2, LOSS_CHUNKS)) if p != chosen]
-        x, y = batch_of(setup.shape, setup.batch, setup.device, seed=7)
+        # A batch the micro-batches do not divide evenly (4 micro-batches of 14 sequences: 4, 4, 4, 2), its
+        # sequences ending in padding of different lengths: micro-batches hold different numbers of counted tokens
+        x, y = batch_of(setup.shape, max(setup.batch - 2, 6), setup.device, seed=7)
+        y = padded(y, seed=7)
         start = _params(new_model(setup.shape, setup.device)[0])
         want = _sgd_step(setup, x, y, lambda m, o: training_step(m, o, x, y)())
         lines = []
         for plan in [chosen] + others[:2]:
-            where = f"train_step(..., {plan})"
+            where = f"train_step(..., {plan}) on {len(x)} sequences"
             got = _sgd_step(setup, x, y, lambda m, o: train_step(m, o, x, y, plan))
             moved, should = (got - start).norm().item(), (want - start).norm().item()
             checks.expect(moved > 0, f"{where} left the parameters as they were: does it call optimizer.step()?")
-            checks.expect(torch.allclose(got, want, rtol=1e-3, atol=1e-5),
-                          f"{where}: after one SGD step the parameters differ from one step on the whole "
-                          f"batch (the update is {moved / should:.3g}x as large): each micro-batch's gradient "
-                          "must be its share of the batch's mean, and the optimizer steps once")
+            if not torch.allclose(got, want, rtol=1e-3, atol=1e-5):
+                for weighing, mistake in _WEIGHINGS.items():
+                    other = _sgd_step(setup, x, y, lambda m, o: _weighed_step(m, o, x, y, plan[1], weighing))
+                    checks.expect(not torch.allclose(got, other, rtol=1e-3, atol=1e-5), f"{where}: {mistake}")
+                checks.expect(False, f"{where}: after one SGD step the parameters differ from one step on the "
+                                     f"whole batch (the update is {moved / should:.3g}x as large): the gradients "
+                                     "added up must be the whole batch's mean over its counted tokens, and the "
+                                     "optimizer steps once")
             peak = _measured(train_step, plan, setup)
             want_peak = predicted(setup, plan).peak
             error = peak / want_peak - 1
@@ -315,6 +337,59 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
                 "free")
 
     return checks.run_check("step", body, show=show, hint=checks.stub_message(BANK, "C"))
+
+
+_WEIGHINGS = {
+    "each": "each micro-batch's mean weighed the same, though the micro-batches hold different numbers of tokens "
+            "that count (the batch does not divide evenly, and padding differs): weigh each by its share",
+    "sequences": "each micro-batch weighed by its share of the sequences, though padded targets (-100) do not count:"
+                 " a share of the tokens that count is what makes the whole batch's mean",
+}
+
+
+def _weighed_step(model, optimizer, x, y, micro_batches: int, weighing: str) -> None:
+    """One step in ``micro_batches`` pieces, each piece's mean loss weighed the same (``"each"``, lesson 06's
+    training_step) or by its share of the sequences (``"sequences"``): two ways to miss padding and a short
+    last piece."""
+    for xs, ys in zip(x.chunk(micro_batches), y.chunk(micro_batches)):
+        weight = 1 / micro_batches if weighing == "each" else len(xs) / len(x)
+        (plain_loss(model, xs, ys) * weight).backward()
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=True)
+
+
+def take_aways(choose: Callable, setup: LabSetup, costs: dict) -> str:
+    """What the run showed, printed from it: the learner's plan, and once ``choose`` gives the cheapest plan
+    here, how many plans fit and how far apart they cost; never raises on a wrong or unfinished answer."""
+    try:
+        plan = _as_plan(choose(setup.capacity, dict(costs)), "choose()")
+    except BaseException as exc:  # noqa: BLE001 - a stub, or a plan of another form: the check says why
+        return f"choose() gave no plan yet ({type(exc).__name__}): its check says why."
+    fitting = sorted((p for p in plans() if predicted(setup, p).peak <= setup.usable), key=lambda p: plan_cost(p, costs))
+    best, _ = cheapest(setup, costs)
+    mine, peak = plan_cost(plan, costs), predicted(setup, plan).peak
+    lines = [f"Your plan: {describe_plan(plan)}, predicted {peak / MB:.1f} MB of {setup.usable / MB:.1f} MB usable, "
+             f"{mine:.2f}x the plain step's time by the cost model."]
+    if peak > setup.usable or mine > best + 1e-9:
+        return _wrapped(lines + ["It is not the cheapest plan that fits here (its check says why): the rest of the "
+                                 "take-aways appear once it is."])
+    singles = [p for p in fitting if techniques(p) <= 1]
+    lines.append(f"{len(fitting)} of {len(plans())} plans leave {setup.margin:.0%} free; " + (
+        "none with fewer than two techniques: no single one is enough here." if not singles else
+        f"{len(singles)} with a single technique."))
+    spread = plan_cost(fitting[-1], costs) / plan_cost(fitting[0], costs) - 1
+    thrifty = min(fitting, key=lambda p: predicted(setup, p).peak)
+    lines.append(("The plan that saves most memory is not the cheapest; " if thrifty != fitting[0] else
+                  "The plan that saves most memory is also the cheapest here; ") + f"the fitting plans' costs are "
+                 f"{spread:.0%} apart: " + ("the choice matters on this machine." if spread >= 0.05 else
+                 "every technique cost little here, so the choice barely matters on this machine (the hidden "
+                 "cases, where recomputation or micro-batches are dear, are where it does)."))
+    return _wrapped(lines)
+
+
+def _wrapped(lines: list[str]) -> str:
+    """One sentence a paragraph, each wrapped to the course's 110 characters."""
+    return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
 
 
 def _measured(train_step: Callable, plan: tuple, setup: LabSetup) -> float:

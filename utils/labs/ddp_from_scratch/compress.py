@@ -1,0 +1,273 @@
+"""Lab 03, exercise B: a DDP communication hook that sends int8 and keeps what the rounding drops.
+
+Lesson 03 §5 registered hooks that cast a bucket to fp16 or bf16, all-reduce it and cast it back: what a cast
+loses is lost. Here the wire carries int8 values of a coarse, fixed grid (``quantize``: most of the small GPT's
+gradient values round to 0), so dropping the rounding error would stop most weights from ever moving. The
+learner's hook keeps, on each rank, the part of each gradient value that rounding left behind and adds it to
+that value's gradient at the next step (*error feedback*), so that nothing is lost, only delayed.
+
+``train_with_hook`` is the lab's worker (the learner writes only the hook); ``check_int8_hook`` launches it on
+configurations the learner's code never saw, records what each all-reduce sent, and compares the weights with
+ONE process replaying the same arithmetic (``replay``), which needs no DDP: the grid is per value, so the
+bucket a value travels in does not change its result.
+"""
+
+from __future__ import annotations
+
+import functools
+import textwrap
+
+import torch
+import torch.distributed as dist
+
+from utils import checks, devices
+from utils.checks import expect, run_check
+from utils.labs.ddp_from_scratch.checks import (BANK, LAUNCH_TIMEOUT_S, LR, MICRO_BATCH, WORLD, _batch,
+                                                build_model, shards, text)
+from utils.launch import current_backend, current_device, keep_until_exit, launch
+
+GRID = 2.0 ** -8   # one int8 step: about half of the small GPT's gradient values are under half of it
+LEVELS = 63        # int8 values in [-63, 63]: two ranks' sum stays within int8's [-128, 127]
+# The check's configurations: (seed of the split, windows a rank, learning rate, passes over the part). The
+# first is 16 steps long, where carrying the rounding shows against dropping it: the take-aways read it.
+CONFIGURATIONS = ((5, 16, 0.3, 4), (6, 12, 0.5, 1))
+MOVED_SHARE = 0.01  # a replayed value may differ by a flipped rounding (summation order); a mistake moves many
+
+
+def quantize(values: torch.Tensor) -> torch.Tensor:
+    """float values -> int8 counts of ``GRID``, rounded to the nearest, clipped to +-``LEVELS``."""
+    return torch.clamp(torch.round(values / GRID), -LEVELS, LEVELS).to(torch.int8)
+
+
+def dequantize(counts: torch.Tensor) -> torch.Tensor:
+    """int8 (or summed, wider) counts of ``GRID`` -> float32 values."""
+    return counts.to(torch.float32) * GRID
+
+
+# --- The lab's worker, and what it records -----------------------------------------------------------------
+
+
+class SendRecord:
+    """Every tensor this rank all-reduced or all-gathered while it trained: (dtype, bytes)."""
+
+    NAMES = ("all_reduce", "all_gather", "all_gather_into_tensor")
+
+    def __enter__(self) -> "SendRecord":
+        self.sent, self._saved = [], {name: getattr(dist, name) for name in self.NAMES}
+        for name, original in self._saved.items():
+            setattr(dist, name, self._recording(original, name))
+        return self
+
+    def _recording(self, original, name):
+        def call(*args, **kwargs):
+            tensor = args[1] if name == "all_gather_into_tensor" and len(args) > 1 else args[0]
+            for t in tensor if isinstance(tensor, (list, tuple)) else [tensor]:
+                self.sent.append((str(t.dtype).replace("torch.", ""), t.numel() * t.element_size()))
+            return original(*args, **kwargs)
+        return call
+
+    def __exit__(self, *exc) -> None:
+        for name, original in self._saved.items():
+            setattr(dist, name, original)
+
+
+def train_with_hook(hook, parts, micro_batch: int = MICRO_BATCH, lr: float = LR) -> dict:
+    """The lab's worker: DDP on this rank's part with ``hook`` registered (its state a fresh dict), SGD, one step
+    a micro-batch; each bucket keeps one layout from the first step to the last. Returns the final weights
+    on the CPU, the losses, what was sent and the gradient's bytes."""
+    device = current_device()
+    cuda = device.type == "cuda"
+    if cuda:
+        torch.cuda.set_device(device)
+    dist.init_process_group(backend=current_backend(), device_id=device if cuda else None)
+    dataset = text()
+    model = build_model(dataset.corpus.vocab_size).to(device)
+    ddp_model = keep_until_exit(torch.nn.parallel.DistributedDataParallel(
+        model, device_ids=[device.index] if cuda else None))
+    # DDP rebuilds its buckets once, in the order the gradients became ready, at the forward after its first
+    # backward. One backward first (no step: the gradients are dropped), so that from the hook's first call on a
+    # bucket holds the same values in the same order at every step.
+    x, y = (t.to(device) for t in _batch(dataset, parts[dist.get_rank()][:micro_batch]))
+    ddp_model(x, y)[1].backward()
+    model.zero_grad(set_to_none=True)
+    ddp_model.register_comm_hook({}, hook)  # the hook's state: a dict of its own, on this rank
+    optimizer = torch.optim.SGD(ddp_model.parameters(), lr=lr)
+    mine, losses = parts[dist.get_rank()], []
+    try:
+        with SendRecord() as record:
+            for start in range(0, len(mine), micro_batch):
+                x, y = (t.to(device) for t in _batch(dataset, mine[start:start + micro_batch]))
+                optimizer.zero_grad()
+                loss = ddp_model(x, y)[1]
+                loss.backward()
+                optimizer.step()
+                losses.append(loss.item())
+    finally:
+        dist.destroy_process_group()
+    return {"state": {k: t.detach().cpu() for k, t in model.state_dict().items()}, "losses": losses,
+            "sent": record.sent, "steps": len(losses),
+            "gradient_bytes": sum(p.numel() * p.element_size() for p in model.parameters())}
+
+
+# --- The reference: one process, each rank's arithmetic replayed -------------------------------------------
+
+
+@functools.lru_cache(maxsize=16)
+def replay(parts: tuple[tuple[int, ...], ...], micro_batch: int = MICRO_BATCH, lr: float = LR,
+           carry: bool = True, divide: int = WORLD, rounded: bool = True) -> dict:
+    """One process replaying the hook's arithmetic: each rank's gradient, plus what rounding left on that rank
+    (``carry``), rounded to the grid; the counts summed, then divided by ``divide``; SGD. ``carry=False``,
+    ``divide=1`` name two mistakes; ``rounded=False`` is DDP's float32 average. Weights, the share of values
+    sent as 0 at the first step, and ``lost``: how far the steps' applied gradients, summed, fell from the
+    ranks' averaged gradients, summed (a share of the latter's size). Cached."""
+    dataset = text()
+    model = build_model(dataset.corpus.vocab_size)
+    params = list(model.parameters())
+    residual = [[torch.zeros_like(p) for p in params] for _ in parts]
+    optimizer = torch.optim.SGD(params, lr=lr)
+    zero_share = None
+    given = [torch.zeros_like(p) for p in params]  # the ranks' averaged gradients, summed over the steps
+    applied = [torch.zeros_like(p) for p in params]  # what the steps applied, summed
+    for k in range(len(parts[0]) // micro_batch):
+        total = [torch.zeros_like(p) for p in params]
+        zeros = values = 0
+        for rank, part in enumerate(parts):
+            x, y = _batch(dataset, list(part[k * micro_batch:(k + 1) * micro_batch]))
+            for i, g in enumerate(torch.autograd.grad(model(x, y)[1], params)):
+                given[i] += g / len(parts)
+                if not rounded:
+                    total[i] += g
+                    continue
+                corrected = g + residual[rank][i] if carry else g
+                counts = quantize(corrected)
+                residual[rank][i] = corrected - dequantize(counts)
+                total[i] += dequantize(counts)
+                zeros, values = zeros + int((counts == 0).sum()), values + counts.numel()
+        zero_share = zeros / values if zero_share is None and values else zero_share
+        for i, (p, t) in enumerate(zip(params, total)):
+            p.grad = t / divide
+            applied[i] += p.grad
+        optimizer.step()
+    lost = sum(((a - b) ** 2).sum() for a, b in zip(given, applied)).sqrt() / sum((a ** 2).sum() for a in given).sqrt()
+    return {"state": {k: t.detach().clone() for k, t in model.state_dict().items()}, "zero_share": zero_share,
+            "lost": lost.item()}
+
+
+def moved(state: dict, want: dict, atol: float = 1e-6) -> tuple[float, float]:
+    """(share of values further than ``atol`` from ``want``, largest gap); raises a check's failure on a state
+    that is not the model's."""
+    expect(isinstance(state, dict) and set(want) <= set(state), "the run's weights lack some of the model's")
+    far = total = 0
+    gap = 0.0
+    for k, w in want.items():
+        d = (torch.as_tensor(state[k]).float().cpu() - w.float()).abs()
+        far, total, gap = far + int((d > atol).sum()), total + d.numel(), max(gap, d.max().item())
+    return far / total, gap
+
+
+# --- The check --------------------------------------------------------------------------------------------
+
+_LAUNCHES: dict = {}
+
+
+def launched(hook, parts, lr: float) -> list[dict]:
+    """``train_with_hook(hook)`` on two workers, once per hook object and configuration."""
+    key = (id(hook), parts, lr)
+    if key not in _LAUNCHES or _LAUNCHES[key][0] is not hook:
+        try:
+            outcome = launch(train_with_hook, hook, parts, MICRO_BATCH, lr, nprocs=WORLD, timeout=LAUNCH_TIMEOUT_S)
+        except Exception as exc:  # kept: each reading reports it
+            outcome = exc
+        _LAUNCHES[key] = (hook, outcome)
+    if isinstance(_LAUNCHES[key][1], Exception):
+        raise _LAUNCHES[key][1]
+    return _LAUNCHES[key][1]
+
+
+def _parts(seed: int, size: int, passes: int = 1) -> tuple[tuple[int, ...], ...]:
+    """Each rank's ``size`` windows (drawn by ``seed``), read ``passes`` times over."""
+    return tuple(tuple(p) * passes for p in shards((size, size), seed))
+
+
+def _one_configuration(hook, seed: int, size: int, lr: float, passes: int) -> float:
+    from utils.relay import LaunchTimeout, WorkerError
+
+    parts, where = _parts(seed, size, passes), f"with {passes * size // MICRO_BATCH} steps at lr {lr}"
+    try:
+        ranks = launched(hook, parts, lr)
+    except (WorkerError, LaunchTimeout) as exc:
+        if checks._is_not_implemented(exc):
+            raise
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:160]
+        expect(False, f"{where}, the training failed in your hook: {first}. A hook returns a future whose value "
+                      "is the bucket's averaged gradient, the bucket's shape and dtype")
+    for rank, r in enumerate(ranks):
+        kinds = sorted({dtype for dtype, _ in r["sent"]})
+        expect(r["sent"], f"rank {rank}'s hook sent nothing through torch.distributed's all_reduce or "
+                          "all_gather: each rank's values must reach the other")
+        expect(kinds == ["int8"], f"{where}, rank {rank}'s hook sent {', '.join(kinds)} values: the exercise "
+                                  "sends one byte a value (what quantize returns)")
+        per_step = sum(b for _, b in r["sent"]) / r["steps"]
+        expect(per_step <= 1.05 * r["gradient_bytes"] / 4,
+               f"{where}, rank {rank} sent {per_step / 1e3:.0f} kB a step, more than one byte for each gradient "
+               "value: each value once a step")
+    share, gap = moved(ranks[1]["state"], {k: torch.as_tensor(v) for k, v in ranks[0]["state"].items()})
+    expect(share == 0.0, f"{where}, the two ranks end with different weights: the hook's future must give "
+                         "every rank the same averaged gradient")
+    atol = 1e-6 if devices.plan(WORLD).simulated else 1e-4
+    share, gap = moved(ranks[0]["state"], replay(parts, lr=lr)["state"], atol)
+    if share > MOVED_SHARE:
+        if moved(ranks[0]["state"], replay(parts, lr=lr, carry=False)["state"], atol)[0] <= MOVED_SHARE:
+            expect(False, f"{where}, your weights are those of a hook that drops what rounding leaves: a "
+                          "gradient value under half a grid step never moves its weight. Keep it on the rank")
+        if moved(ranks[0]["state"], replay(parts, lr=lr, divide=1)["state"], atol)[0] <= MOVED_SHARE:
+            expect(False, f"{where}, each step moved the weights as far as the ranks' SUM of gradients: an "
+                          "average divides by the number of ranks")
+        expect(False, f"{where}, {share:.0%} of the weights differ from one process replaying the exercise's "
+                      f"arithmetic (up to {gap:.2g}): each rank must add to every gradient value what rounding "
+                      "left of that same value at its previous step (the value before rounding, less what was "
+                      "sent), on every bucket")
+    return share
+
+
+def check_int8_hook(hook, configurations: tuple = CONFIGURATIONS, show: bool = True) -> checks.Verdict:
+    """Skill: a communication hook that sends int8 counts and keeps, per rank and per value, what rounding
+    dropped (error feedback): one byte a value on the wire, the weights of one process replaying it."""
+
+    def body():
+        worst = max(_one_configuration(hook, *configuration) for configuration in configurations)
+        return (f"{len(configurations)} configurations: int8 on the wire, one byte a value; the weights of one "
+                f"process replaying the arithmetic ({worst:.2%} of values off by a flipped rounding at most)")
+
+    return run_check("int8 with error feedback", body, show=show, hint=checks.stub_message(BANK, "B"))
+
+
+def take_aways(hook, uneven_results) -> str:
+    """What the notebook's own runs showed, both exercises, printed from them; never raises on a wrong answer."""
+    from utils.labs.ddp_from_scratch.checks import launch_summary
+
+    lines = ["Exercise A: " + launch_summary(uneven_results).replace("\n", " ") if uneven_results is not None
+             else "Exercise A: train_uneven has not run yet (the launch cell above reports why)."]
+    seed, size, lr, passes = CONFIGURATIONS[0]  # the check's longest run
+    parts = _parts(seed, size, passes)
+    try:
+        mine = launched(hook, parts, lr)[0]
+    except Exception as exc:  # noqa: BLE001 - a stub or a wrong hook: the check says why
+        lines.append(f"Exercise B: your hook did not train yet ({type(exc).__name__}): see its check.")
+        return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
+    per_step = sum(b for _, b in mine["sent"]) / mine["steps"]
+    lines.append(f"Exercise B: your hook sent {per_step / 1e3:.0f} kB a step against {mine['gradient_bytes'] / 1e3:.0f}"
+                 f" kB as float32 ({mine['gradient_bytes'] / max(per_step, 1):.1f}x fewer); at the first step "
+                 f"{replay(parts, lr=lr)['zero_share']:.0%} of the values were sent as 0.")
+    if moved(mine["state"], replay(parts, lr=lr)["state"], 1e-4)[0] > MOVED_SHARE:
+        lines.append("Your hook's weights are not those of error feedback yet: its check says why.")
+    else:
+        kept, dropped = replay(parts, lr=lr)["lost"], replay(parts, lr=lr, carry=False)["lost"]
+        closer = ("what is missing is only what the ranks still keep, under half a grid step a value: delayed, not lost"
+                  if kept < dropped else
+                  "no better than dropping it here: a run this short may not show it")
+        lines.append(f"Over its {mine['steps']} steps (the check's first run, replayed in one process: the same "
+                     f"weights), the gradients applied fell {kept:.0%} short of the gradients computed, summed; a "
+                     f"hook that drops the rounding {dropped:.0%}: {closer}.")
+    return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
+
