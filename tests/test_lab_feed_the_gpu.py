@@ -338,12 +338,77 @@ def test_mutant_one_deep_loader_on_a_draw_that_needs_two_fails_naming_it():
 
 
 def test_take_aways_follow_the_run():
+    from utils.labs.feed_the_gpu import checks as lab
+
     setup = _draw(1)
-    text = take_aways(setup, 0.7, 1.3, "2/2 checks passed")
+    lab.LAST_EPOCH.clear()
+    assert "has not met" in take_aways(setup, 0.7, 1.3)
+    lab.LAST_EPOCH.update(reads=1, ahead=6, seconds=1.35, limit=1.3, load=0.7, compute=1.3, waited=0.05)
+    text = take_aways(setup, 0.7, 1.3, "- the cache's line")
     flat = " ".join(text.split())
-    assert "the compute sets the bound" in flat and "a second buys nothing" in flat and "met the bound" in flat
-    assert "has not met" in take_aways(_draw(2), 2.0, 1.3, "1/2 checks passed, 1 failed")
+    assert "the compute sets the bound" in flat and "met the bound (1.35 s" in flat and "1 read(s) at once" in flat
+    assert "steps of compute" in flat and flat.endswith("the cache's line")
     assert max(len(line) for line in text.splitlines()) <= 110
+    lab.LAST_EPOCH.clear()
+
+
+# --- exercise B: room for a few files --------------------------------------------------------------------------
+
+
+def _slowest(dataset, room, open_first=True, reverse=True, passes=2):
+    """The solution (each item timed alone, the opening paid first), or a mistaken variant."""
+    import time
+
+    if open_first:
+        dataset.open()
+    seconds = [float("inf")] * len(dataset)
+    for _ in range(passes):  # the faster of two reads: a busy machine only adds time
+        for i in range(len(dataset)):
+            start = time.perf_counter()
+            dataset[i]
+            seconds[i] = min(seconds[i], time.perf_counter() - start)
+    return sorted(range(len(dataset)), key=seconds.__getitem__, reverse=reverse)[:room]
+
+
+@pytest.mark.timeout(120)
+def test_the_cache_check_passes_the_solution_on_every_draw_and_the_take_away_follows():
+    from utils.labs.feed_the_gpu.cache import cache_take_away, check_cache
+
+    setup = _draw(2)
+    verdict = check_cache(_slowest, setup, show=False)
+    assert verdict.passed, str(verdict)
+    line = cache_take_away(_slowest, setup, 1.0)
+    assert "100% of the most that room can save" in line and "a little memory in the right place" in line, line
+    assert "has not chosen yet" in cache_take_away(lambda d, r: 1 / 0, setup, 1.0)
+
+
+def test_a_stub_cache_reports_not_done_yet():
+    from utils.labs.feed_the_gpu.cache import check_cache
+
+    def stub(dataset, room):
+        raise NotImplementedError("exercise B")
+
+    assert check_cache(stub, _draw(1), show=False).status == checks.NOT_DONE
+
+
+CACHE_MUTANTS = [
+    ("the first items", lambda d, r: list(range(r)), "not the ones that cost the most"),
+    ("the fastest items", lambda d, r: _slowest(d, r, reverse=False), "not the ones that cost the most"),
+    ("the opening counted as a read", lambda d, r: _slowest(d, r, open_first=False, passes=1), "pays the data set's opening"),
+    ("more than the room", lambda d, r: _slowest(d, r + 16), "the cache has room for"),
+    ("one item many times", lambda d, r: _slowest(d, 1) * r, "twice"),
+    ("a number, not indices", lambda d, r: r, "return the indices"),
+]
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("choose, says", [m[1:] for m in CACHE_MUTANTS], ids=[m[0] for m in CACHE_MUTANTS])
+def test_a_wrong_cache_fails_naming_the_mistake(choose, says):
+    from utils.labs.feed_the_gpu.cache import check_cache
+
+    verdict = check_cache(choose, _draw(1), show=False)
+    assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)
 
 
 def test_the_spec_leaves_the_loading_to_the_learner():

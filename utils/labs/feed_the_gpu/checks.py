@@ -1,9 +1,9 @@
 """Lab 05 (``labs/05_feed_the_gpu.ipynb``), feed the GPU: the checks of the learner's loading set-up.
 
 The learner writes ``make_batches(dataset)`` (an iterable of (images, labels) batches: loader settings, maybe
-a ``Prefetcher``) and ``to_device(batch, device)`` (the images cross as uint8 and are converted there). Both
-are called inside the checks, so an unfinished exercise reports "not done yet" instead of stopping the
-notebook.
+a ``Prefetcher``), still uint8; ``to_device(batch, device)`` (lesson 05's: uint8 across the link, converted
+there) is the notebook's. Both are called inside the checks, so an unfinished exercise reports "not done yet"
+instead of stopping the notebook. Exercise B, the cache, is checked in ``cache.py``.
 
     SETUP = lab_setup(lesson_settings(devices.plan(2), devices.hardware()))   # this machine's sizes
     check_data(make_batches, to_device, DEVICE, SETUP)    # every item once, uint8 on the way, the right floats
@@ -243,7 +243,7 @@ def check_data(make_batches: Callable, to_device_fn: Callable, device="cpu", set
             expect_every_item_once(images, labels, dataset)
         return f"{len(labels)} items; " + transfer_verdict(crossed, len(dataset), setup)
 
-    return checks.run_check("the right data, sent as uint8", body, show=show, hint=checks.stub_message(BANK, "B"))
+    return checks.run_check("the right data, sent as uint8", body, show=show, hint=checks.stub_message(BANK, "A"))
 
 
 def your_bottleneck(epoch: EpochResult, limit: float, tolerance: float) -> str:
@@ -270,6 +270,7 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
     setup = setup if setup is not None else lab_setup()
 
     def body():
+        LAST_EPOCH.clear()
         dataset = lab_dataset(setup)
         step = lab_step(device, setup)
         batches = make_batches(dataset)  # what it reads before training (a profile, say) is not counted
@@ -309,6 +310,8 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
                       f"(bound / yours = {limit / best.seconds:.0%}; the target is within "
                       f"{setup.tolerance:.0%}){setup.label}, with {reads} reads at once and up to {ahead[0]} "
                       f"batches read ahead of the step. {yours}{_why_slow(setup, reads, ahead[0], load, compute)}")
+        LAST_EPOCH.update(reads=reads, ahead=ahead[0], seconds=best.seconds, limit=limit, load=load,
+                          compute=compute, waited=best.wait_seconds)
         return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s ({limit / best.seconds:.0%})"
                 f"{setup.label}: {reads} reads at once (budget {setup.loaders}), up to {ahead[0]} batches read "
                 f"ahead of the step, none by the training process; L = {load:.2f} s, C = {compute:.2f} s. "
@@ -318,6 +321,7 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
                             hint=checks.stub_message(BANK, "A"))
 
 
+LAST_EPOCH: dict = {}  # what check_epoch measured when the learner's loading last met every rule (take_aways)
 DEPTH_SLACK = 2  # batches held ahead beyond what the draw's bursts need, before it counts as waste
 
 
@@ -347,18 +351,28 @@ def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, comp
                       "the target")
 
 
-def take_aways(setup: LabSetup, load: float, compute: float, summary: str) -> str:
-    """Lab 05's take-aways, from the run: which term bounds an epoch, what decided the loaders and what the
-    read-ahead, and whether the learner's loading met them (``summary``: ``checks.summary()``)."""
+def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "") -> str:
+    """Lab 05's take-aways, from the run: which term bounds an epoch, what the learner's loading did (as
+    ``check_epoch`` measured it, once it met the rules), what the draw's slowest file costs, and the cache's
+    line (``cache.cache_take_away``). Never raises."""
     decides = "the compute" if compute >= load / setup.loaders else "the reading, even with two loaders"
-    loaders = ("one loader reads an epoch faster than the device computes it, so a second buys nothing"
-               if load < compute else "one loader reads slower than the device computes: two share the reading")
-    done = "failed" not in summary and "not done" not in summary
     lines = [f"- An epoch can never be shorter than max(L/2, C): here L = {load:.2f} s and C = {compute:.2f} s, "
-             f"so {decides} sets the bound; loading in parallel hides reading, never compute.",
-             f"- The mean decides the loaders: {loaders}.",
-             "- The spread decides the read-ahead: a total such as L hides a slow file, which the device waits "
-             "for unless it was asked for as many steps ahead as its read lasts.",
-             "- Your loading " + ("met the bound within the rules." if done else
-                                  "has not met the bound within the rules yet: the checks above say where.")]
+             f"so {decides} sets the bound; loading in parallel hides reading, never compute."]
+    if setup.every:
+        step = compute / math.ceil(setup.n_items / setup.batch_size)
+        slow = setup.factor * setup.item_seconds * setup.batch_size  # the draw's slow file (a setting)
+        mean = load / math.ceil(setup.n_items / setup.batch_size)  # a batch's read, on average (measured)
+        lines.append(f"- Your draw's slow files each take {slow * 1e3:.0f} ms to read, {slow / step:.1f} steps of "
+                     f"compute (a property of the draw), where L averages {mean * 1e3:.0f} ms a batch: the total "
+                     "hides them, and the read-ahead must cover them.")
+    e = LAST_EPOCH
+    if e:
+        one = "one reader keeps up on average" if load < compute else "one reader cannot keep up on average"
+        lines.append(f"- Your loading met the bound ({e['seconds']:.2f} s against {e['limit']:.2f} s) with {e['reads']} "
+                     f"read(s) at once ({one}) and up to {e['ahead']} batches read ahead of the step; the device "
+                     f"waited {e['waited']:.2f} s for data in all.")
+    else:
+        lines.append("- Your loading has not met the bound within the rules yet: the epoch check says where.")
+    if cache_line:
+        lines.append(cache_line)
     return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)

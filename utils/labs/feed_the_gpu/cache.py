@@ -1,0 +1,117 @@
+"""Lab 05, exercise B: memory for a few files. Which ones should it keep?
+
+The learner's data set is bursty: a few files take several steps of compute to read, the rest are fast. The
+lab has room in memory for ``room`` items; an item kept there costs nothing to read in later epochs. The learner
+writes ``choose_cache(dataset, room)``: the indices to keep. Lesson 05 never kept anything: it hid the reading
+behind the compute. Here the question is where the reading time is, which a total such as L does not say.
+
+``check_cache`` calls the learner's function on their own draw and on two draws it has never seen (other
+seeds: other bursts, other mean reads), and counts what each choice saves with the draw's own per-item read
+times, against the most that the same room can save (the slowest items). It never names the items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+
+from utils import checks
+from utils.labs.feed_the_gpu.checks import BANK, LabSetup, lab_dataset, lab_setup
+
+HIDDEN_SEEDS = (101, 202)  # draws the learner's code never sees: one needs one loader, the other two
+ENOUGH = 0.95  # a choice must save this share of the most the room can save (a timing hiccup may swap an item)
+ROOM_BATCHES = 2  # the cache holds two batches' worth of items
+
+
+def room_for(setup: LabSetup) -> int:
+    """Items the cache holds: ``ROOM_BATCHES`` batches' worth."""
+    return ROOM_BATCHES * setup.batch_size
+
+
+def read_seconds(dataset) -> torch.Tensor:
+    """Each item's read time in the draw (n_items,), seconds: what a cached item no longer costs."""
+    weights = dataset.read_weights if dataset.read_weights is not None else torch.ones(len(dataset))
+    return weights.double() * dataset.item_seconds
+
+
+def savings(chosen: list[int], dataset) -> tuple[float, float]:
+    """(seconds of an epoch's reading that ``chosen`` saves, the most that as many items can save)."""
+    seconds = read_seconds(dataset)
+    best = seconds.sort(descending=True).values[:len(chosen)].sum().item()
+    return seconds[chosen].sum().item(), best
+
+
+def _as_indices(chosen, dataset, room: int, where: str) -> list[int]:
+    """The learner's choice as a list of item indices, or a failed check that says what is wrong with it."""
+    checks.expect(hasattr(chosen, "__iter__") and not isinstance(chosen, (str, bytes, dict)),
+                  f"{where} returned {type(chosen).__name__}: return the indices of the items to keep")
+    try:
+        indices = [int(i) for i in chosen]
+    except (TypeError, ValueError):
+        checks.expect(False, f"{where} returned {type(chosen).__name__} of something other than item indices")
+    checks.expect(len(indices) <= room, f"{where} keeps {len(indices)} items; the cache has room for {room}")
+    checks.expect(all(0 <= i < len(dataset) for i in indices),
+                  f"{where} names an item outside the data set (0 to {len(dataset) - 1})")
+    twice = len(indices) - len(set(indices))
+    checks.expect(not twice, f"{where} names {twice} item(s) twice: each takes its room once, so the room holds "
+                             "fewer items than it could")
+    return indices
+
+
+def _judge(chosen: list[int], dataset, room: int, where: str) -> float:
+    saved, best = savings(chosen, dataset)
+    seconds = read_seconds(dataset)
+    threshold = seconds.sort(descending=True).values[room - 1].item()
+    # item 0 in place of a slow one, the rest right: a process's opening made its first read look slow
+    if 0 in chosen and seconds[0].item() < threshold and saved - seconds[0].item() + threshold >= ENOUGH * best:
+        checks.expect(False, f"{where} keeps item 0, whose read is not among the slowest: the first read in a "
+                             "process also pays the data set's opening (lesson 05 §2), a cost of the process, "
+                             "not of the file")
+    if saved >= ENOUGH * best and len(chosen) == room:
+        return saved / best
+    checks.expect(len(chosen) == room, f"{where} keeps {len(chosen)} items in room for {room}: every item left "
+                                       "out of the room is reading time not saved")
+    checks.expect(False, f"{where} saves {saved / best:.0%} of the reading time that the same room can save: the "
+                         "items it keeps are not the ones that cost the most to read. Where is the time of your "
+                         "draw's reading? A total such as L does not say")
+    return 0.0
+
+
+def check_cache(choose_cache: Callable, setup: LabSetup, show: bool = True) -> checks.Verdict:
+    """Lab 05: ``choose_cache(dataset, room)`` keeps the items whose reads cost most, on the learner's draw and
+    on ``HIDDEN_SEEDS``' draws (measured against each draw's own per-item read times)."""
+
+    def body():
+        room = room_for(setup)
+        draws = [("your draw", setup)] + [(f"a draw you have not seen ({i + 1})", lab_setup(seed=seed))
+                                          for i, seed in enumerate(HIDDEN_SEEDS)]
+        shares = []
+        for name, s in draws:
+            dataset = lab_dataset(s)
+            where = f"choose_cache on {name}"
+            shares.append(_judge(_as_indices(choose_cache(dataset, room), dataset, room, where), dataset, room,
+                                 where))
+        return (f"{len(draws)} draws (yours and {len(draws) - 1} unseen): each cache of {room} items saves at "
+                f"least {min(shares):.0%} of the most that room can save")
+
+    return checks.run_check("the cache keeps the slow files", body, show=show, hint=checks.stub_message(BANK, "B"))
+
+
+def cache_take_away(choose_cache: Callable, setup: LabSetup, load: float) -> str:
+    """What the learner's cache saves on their own draw, beside the same room spent on the first items; never
+    raises on a wrong or unfinished answer."""
+    room, dataset = room_for(setup), lab_dataset(setup)
+    try:
+        chosen = _as_indices(choose_cache(dataset, room), dataset, room, "choose_cache")
+    except BaseException as exc:  # noqa: BLE001 - a stub or a wrong answer: the check says why
+        return f"- Your cache has not chosen yet ({type(exc).__name__}): its check says why."
+    saved, best = savings(chosen, dataset)
+    first, _ = savings(list(range(room)), dataset)
+    share = room / len(dataset)
+    return (f"- Your cache keeps {room} items ({share:.0%} of the data set) and saves {saved:.2f} s of an epoch's "
+            f"reading (L = {load:.2f} s): {saved / load:.0%} of it, {saved / best:.0%} of the most that room can "
+            f"save; the first {room} items would save {first:.2f} s. " + (
+                "Where a total hides bursts, a little memory in the right place saves more than its share."
+                if saved / load > 1.5 * share else
+                "Your cache saved no more than its share of the items: the reading is not where it looked."))
