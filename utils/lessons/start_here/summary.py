@@ -57,11 +57,15 @@ def fit_verdict(accuracy: float) -> str:
 
 def link_sentence(link) -> str:
     """The fit of the link's messages, and whether it is good enough to predict times with."""
-    use = ("a time it predicts is good to about that share" if link.accuracy <= FIT_USABLE else
-           "use the measured times, not the fit's")
-    return (f"{link.name}: alpha {link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and "
-            f"one beta fit every size within ±{link.accuracy:.0%}; against the ±{FIT_USABLE:.0%} tolerance "
-            f"within which the course predicts with a fit: {fit_verdict(link.accuracy)}; {use}.")
+    acc, tol = link.accuracy, FIT_USABLE
+    fit = f"{link.name}: alpha {link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and one beta"
+    if acc <= tol:
+        barely = ": barely" if tol - acc < 0.1 else ""
+        return (f"{fit} fit every size within ±{acc:.0%}: inside the ±{tol:.0%} tolerance within which the course "
+                f"predicts with a fit ({tol - acc:.0%} to spare{barely}), so a time it predicts is good to about "
+                f"±{acc:.0%}.")
+    return (f"{fit} fit every size only within ±{acc:.0%}: outside the ±{tol:.0%} tolerance within which the "
+            f"course predicts with a fit (by {acc - tol:.0%}), so use the measured times, not the fit's.")
 
 
 def lesson_claims(profile, points, messages, link, passed: list[Passed]) -> list[claims.Claim]:

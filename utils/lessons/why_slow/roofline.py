@@ -66,7 +66,8 @@ def matmul_op(m: int, k: int, n: int, dtype: str = "fp32", device: str = "cpu",
         b = torch.randn(k, n, dtype=DTYPES[dtype], device=device)
         return lambda: a @ b
 
-    return Op(name or f"matmul {m}x{k}x{n}", 2 * m * k * n, size * (m * k + k * n + m * n), make, size * m * n)
+    return Op(name or f"matmul {m}x{k}x{n}", 2 * m * k * n, size * (m * k + k * n + m * n), make,
+              written=size * m * n)
 
 
 def rowwise_op(kind: str, rows: int, cols: int, device: str = "cpu") -> Op:
