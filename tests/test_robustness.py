@@ -57,3 +57,7 @@ def test_lab02s_effect_pipelines_the_choice_the_profile_predicts_best(monkeypatc
     assert [(c.split_points, c.m) for c in timed] == [((2,), 4)]
     assert outcome.showed and outcome.figure.startswith("split [2], m=4, predicted 1.34x: 1.60x ± 0.")
     assert "lab02-choice" in robustness.EFFECTS
+    timed.clear()
+    outcome = robustness.lab02_split()  # the same speed-ups for both splits: no effect
+    assert [(c.split_points, c.m) for c in timed] == [((2,), 4), ((6,), 4)]
+    assert not outcome.showed and outcome.figure == "m=4: split [2] / split [6]: 1.00x ± 0.00"

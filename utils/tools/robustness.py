@@ -96,19 +96,37 @@ def two_stages_per_worker(name: str) -> Outcome:
     return _beats(run.rows[0])
 
 
-def lab02_choice() -> Outcome:
-    """Lab 02: the solution's choice (the profile's best split and m, ``reference.best_config``) on a profile
-    measured now, pipelined on two workers against one worker alone, as the lab's timed check runs it."""
+def _lab02(against_layer_count: bool = False):
+    """Lab 02's solution choice (the profile's best split and m, ``reference.best_config``) on a profile
+    measured now, pipelined on two workers as the lab's timed check runs it; with ``against_layer_count`` the
+    split by layer count at the same m in the same launch. Returns (split, m, predicted, rows)."""
     from utils.labs.balance_the_pipeline import reference, workload
     from utils.lessons.model_split import runs
 
     s = workload.current_settings()
     profile = workload.measure_profile(s)
     split, m, predicted = reference.best_config(profile)
-    row = runs.measure_pipeline(workload.lab_task(s), list(split), [runs.Config(s.batch, m, "gpipe", split)],
-                                rounds=ROUNDS, record=False).rows[0]
+    configs = [runs.Config(s.batch, m, "gpipe", split)]
+    if against_layer_count:
+        configs.append(runs.Config(s.batch, m, "gpipe", (len(profile.layers[1]) // 2,)))
+    rows = runs.measure_pipeline(workload.lab_task(s), list(split), configs, rounds=ROUNDS, record=False).rows
+    return split, m, predicted, rows
+
+
+def lab02_choice() -> Outcome:
+    """Lab 02: the solution's choice against one worker alone."""
+    split, m, predicted, (row,) = _lab02()
     beats = _beats(row)
     return Outcome(f"split {list(split)}, m={m}, predicted {predicted:.2f}x: {beats.figure}", beats.showed)
+
+
+def lab02_split() -> Outcome:
+    """Lab 02: the solution's choice against the split by layer count at the same m, paired round by round."""
+    split, m, _, (mine, half) = _lab02(against_layer_count=True)
+    gains = [a / b for a, b in zip(mine.speedups, half.speedups)]
+    gain, spread = statistics.median(gains), paired_spread(gains)
+    return Outcome(f"m={m}: split {list(split)} / split {list(half.split_points)}: {gain:.2f}x ± {spread:.2f}",
+                   gain - spread > 1)
 
 
 EFFECTS = {
@@ -121,6 +139,7 @@ EFFECTS = {
     "02-zbv": Effect("ZBV (two stages a worker) beats one device", lambda: two_stages_per_worker("ZBV")),
     "lab02-choice": Effect("lab 02: the solution's split and m, chosen from a profile measured now, beat one "
                            "worker", lab02_choice),
+    "lab02-split": Effect("lab 02: the solution's split beats the split by layer count at the same m", lab02_split),
 }
 
 

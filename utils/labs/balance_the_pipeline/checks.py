@@ -36,7 +36,8 @@ LAB_ROUNDS = 7  # paired rounds of the timed check
 # How far below the fastest configuration measured here a choice may land and still pass: the rounds' spread
 # (claims.paired_spread), never under MIN_MARGIN: near its best, a step's time changes by a few percent from
 # one m to the next, less than a profile measured on a shared machine can resolve; the wrong answers the lab is
-# about (one micro-batch, the largest count, a split by layer count) run 20-60 % slower.
+# about (one micro-batch, the largest count, a split by layer count) are predicted 25-65 % slower on this lab's
+# profile (``python -m utils.tools.robustness lab02-split`` measures the split's).
 MIN_MARGIN, MAX_MARGIN = 0.10, 0.25
 # Below this share of their busy time on a CPU, the workers waited for cores that other programs held: the
 # timing cannot tell one configuration from another, so it fails nobody (check 2 has judged the choice).
