@@ -82,6 +82,17 @@ def against_speedup(claim: str, value: float, bound: float | None, spread: float
                  speedup_verdict(value, bound, spread, baseline, slower))
 
 
+
+def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "slower than the baseline",
+                  digits: int = 2) -> Claim:
+    """A speed-up the lesson says cannot happen (its bound is 1x, e.g. two halves that run in turn): slower
+    than the baseline agrees with the claim, so that branch reads "no gain, as its 1x bound says", not
+    "not shown here"; within noise and above the bound read as ``speedup_verdict`` says. Lessons 05 and 07."""
+    row = against_speedup(claim, value, 1.0, spread, slower=slower, digits=digits)
+    if value <= 1.0 and row.verdict.endswith("not shown here"):
+        row = Claim(row.claim, row.measured, row.against, f"{slower}: no gain, as its 1x bound says")
+    return row
+
 def against_reference(claim: str, value: float, reference: float, unit: str, scale: float = 1.0,
                       digits: int = 1) -> Claim:
     """A figure set beside a reference (a rate measured here): its share, which may pass 100 %."""

@@ -12,7 +12,7 @@ import string
 import textwrap
 
 from utils import plots
-from utils.claims import Claim, against_speedup, bound_verdict
+from utils.claims import Claim, bound_verdict, no_gain_claim  # noqa: F401 (no_gain_claim: lesson 05 imports it here)
 from utils.lessons.data_prefetch.epoch import bound_formula
 from utils.tables import Table
 
@@ -85,12 +85,3 @@ def plot_epochs(results: dict[str, tuple[float, float, int]], simulated: bool, i
     return plots.finish(fig, title)
 
 
-def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "slower than the baseline",
-                  digits: int = 2) -> Claim:
-    """A speed-up the lesson says cannot happen (its bound is 1x, e.g. two halves that run in turn): slower
-    than the baseline agrees with the claim, so that branch reads "no gain, as its 1x bound says", not
-    "not shown here"; within noise and above the bound read as ``claims.speedup_verdict`` says."""
-    row = against_speedup(claim, value, 1.0, spread, slower=slower, digits=digits)
-    if value <= 1.0 and row.verdict.endswith("not shown here"):
-        row = Claim(row.claim, row.measured, row.against, f"{slower}: no gain, as its 1x bound says")
-    return row

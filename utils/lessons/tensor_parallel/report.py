@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter
 
 from utils import plots
-from utils.claims import Claim, against_speedup
+from utils.claims import no_gain_claim  # noqa: F401 (lesson 07 reads report.no_gain_claim)
 from utils.lessons.tensor_parallel.cost import crossover_width
 from utils.tables import Table
 
@@ -248,12 +248,3 @@ def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
             f"where half the compute outweighs the all-reduces, whatever they cost.")
 
 
-def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "slower than the baseline",
-                  digits: int = 2) -> Claim:
-    """A speed-up the lesson says cannot happen (its bound is 1x, e.g. two halves that run in turn): slower
-    than the baseline agrees with the claim, so that branch reads "no gain, as its 1x bound says", not
-    "not shown here"; within noise and above the bound read as ``claims.speedup_verdict`` says."""
-    row = against_speedup(claim, value, 1.0, spread, slower=slower, digits=digits)
-    if value <= 1.0 and row.verdict.endswith("not shown here"):
-        row = Claim(row.claim, row.measured, row.against, f"{slower}: no gain, as its 1x bound says")
-    return row
