@@ -52,7 +52,10 @@ class LabOp:
     def with_length(self, length: int, batch: int | None = None) -> "LabOp":
         """The same attention at another sequence length (and batch)."""
         dims = dict(self.dims, length=int(length), batch=int(batch or self.dims["batch"]))
-        return replace(self, name=f"{self.name.split(',')[0]}, length {length}", dims=dims)
+        named = f"{self.name.split(',')[0]}, length {length}"
+        if dims["batch"] != self.dims["batch"]:  # said in the name: a table of times shows it
+            named += f", batch {dims['batch']}"
+        return replace(self, name=named, dims=dims)
 
     def operands(self, device: str = "cpu") -> tuple[torch.Tensor, ...]:
         """The op's inputs, random, in its dtype, on ``device``."""

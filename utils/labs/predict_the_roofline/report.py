@@ -62,6 +62,10 @@ def miss_sentences(rows, ceilings) -> list[str]:
     if len(turning) == 2:
         at, beyond = turning
         length = at.op.dims["length"]
+        out.append(f"Both run at a batch sized so that a call does about the same work (batch x length² kept): "
+                   f"{at.op.dims['batch']} sequences at length {length}, {beyond.op.dims['batch']} at "
+                   f"{8 * length}, so that a short sequence's call is long enough to time; compare their shares of "
+                   "the roof, not their times.")
         out.append(f"At your turning length, {length}, where the roofline turns attention compute-bound, it "
                    f"reached {share(at):.0%} of its roof; at {8 * length}, {share(beyond):.0%}. " + (
                        "Near the ridge both limits apply at once, and no kernel hides its memory traffic "
@@ -72,8 +76,19 @@ def miss_sentences(rows, ceilings) -> list[str]:
     return out
 
 
-def show_comparison(measured: list, label: str) -> None:
-    """The table of predictions against measurements, and the misses read from it."""
+def stream_words(first, roof) -> str:
+    """Which STREAM kernel gave the bandwidth, said as lesson 01 says it: the faster of copy and add at each
+    measurement, so two measurements can name different kernels."""
+    if first is None or first.bandwidth.name == roof.bandwidth.name:
+        return ""
+    return (f" The ceilings above the exercises measured {first.bandwidth.name}; these rounds measured "
+            f"{roof.bandwidth.name}: the same probes at another moment, the other STREAM kernel the faster here "
+            "(each measurement keeps the faster of copy and add, as lesson 01 does).")
+
+
+def show_comparison(measured: list, label: str, first=None) -> None:
+    """The table of predictions against measurements, and the misses read from it; ``first``: the ceilings
+    measured before the exercises (their STREAM kernel is named if it differs)."""
     if not measured:
         print("⏳ not done yet: the comparison appears once your counts pass the measurement check")
         return
@@ -83,7 +98,8 @@ def show_comparison(measured: list, label: str) -> None:
         print(_fill(sentence))
     how_measured("the ops and the ceilings, round by round", textwrap.fill(
         f"Ceilings in the same rounds: {roof.peak.name} {roof.ceilings.flops / 1e9:.1f} GFLOP/s, "
-        f"{roof.bandwidth.name} {roof.ceilings.bandwidth / 1e9:.1f} GB/s{label}. Every op and both ceilings "
+        f"{roof.bandwidth.name} {roof.ceilings.bandwidth / 1e9:.1f} GB/s{label}.{stream_words(first, roof)} "
+        "Every op and both ceilings "
         "ran in alternating rounds, each keeping its fastest run (a busy machine only slows a kernel). "
         "'of its roof': the op's measured FLOP/s (or bytes/s for a lookup) over what the roofline allows at "
         "the op's counted intensity, its counts taken from what it does.", WIDTH - 4),
@@ -106,7 +122,7 @@ def take_aways(measured: list, passed: bool) -> None:
         "Memory-bound on every device, however large the table.",
         f"- A convolution is a matmul over image patches: 2 FLOPs per kernel term, per input channel, per output "
         f"position; at 64 channels its intensity is {conv.point.op.intensity:.0f} FLOPs a byte, compute-bound "
-        f"(the ridge here: {roof.ceilings.ridge:.1f}).",
+        f"(the ridge in the timed rounds: {roof.ceilings.ridge:.1f}).",
         "- Attention's intensity grows with the length alone (not the heads, their width or the batch), and "
         "halves with the causal mask, which halves the work but not the bytes; 16-bit halves the length at "
         f"which it turns compute-bound. Here the causal kernel took {causal.point.seconds / full.point.seconds:.0%}"
