@@ -13,6 +13,8 @@ from utils import checks, devices
 from utils.benchmarks import naive_split as naive_bench
 from utils.benchmarks import pipeline as pipeline_bench
 from utils.labs.balance_the_pipeline import checks as lab
+from utils.labs.balance_the_pipeline import reference as lab_reference
+from utils.labs.balance_the_pipeline import workload as lab_workload
 from utils.lessons.model_split import report, runs, schedules
 from utils.lessons.model_split.balance import balanced_split, gpt_layer_costs, imbalance
 from utils.lessons.model_split.bounds import pipeline_bound
@@ -85,10 +87,10 @@ def test_sizes_grow_where_the_stages_run_on_gpus(machine):
         assert s.sizes == GPU_SIZES and s.sizes.width > CPU_SIZES.width and s.sizes.depth > CPU_SIZES.depth
         assert min(s.sizes.batches) >= max(CPU_SIZES.batches)
     assert (s.in_process_sizes == GPU_SIZES) == (machine.mode != "cpu")
-    lab_s = lab.lab_settings(devices.plan(2), machine.hw)
+    lab_s = lab_workload.lab_settings(devices.plan(2), machine.hw)
     assert lab_s.workers == s.workers and lab_s.label == s.label
-    assert (lab_s.wide, lab_s.batch) == ((512, 512) if s.cpu_workers else (2048, 4096))
-    assert all(lab_s.batch % m == 0 for m in lab.LAB_CANDIDATE_M)
+    assert (lab_s.narrow, lab_s.wide, lab_s.batch) == ((128, 512, 4096) if s.cpu_workers else (512, 2048, 8192))
+    assert all(lab_s.batch % m == 0 for m in lab_workload.CANDIDATE_M)
 
 
 def test_the_cpu_time_analysis_shows_only_where_workers_are_cpu_processes(machine):
@@ -136,12 +138,12 @@ def test_the_benchmarks_time_the_lessons_settings(machine, monkeypatch):
 
 
 def test_the_lab_times_its_sizes_and_labels_its_verdict(machine, monkeypatch):
-    lab_s = lab.lab_settings(devices.plan(2), machine.hw)
+    lab_s = lab_workload.lab_settings(devices.plan(2), machine.hw)
     calls = _capture_runs(monkeypatch, lab)
-    verdict = lab.check_throughput(([3], 4), costs=[4, 4, 4, 4, 2] + [1] * 8)
+    verdict, _ = lab.check_pipelined(([2], 4), lab_reference.HIDDEN[-1].profile, settings=lab_s)
     assert verdict.status == checks.PASSED
     assert all(c.batch == lab_s.batch for _, _, configs in calls for c in configs)
-    assert calls[0][0].name == f"uneven MLP, {lab_s.wide} wide"
+    assert calls[0][0].name == f"widening MLP, {lab_s.narrow} then {lab_s.wide} wide"
     assert ("simulated on CPU" in verdict.message) == (machine.mode in CPU_WORKER_MODES)
     assert lab_s.label in verdict.message
 
