@@ -607,3 +607,13 @@ def test_compare_latency_times_several_calls_a_run_after_a_warm_call():
     times = measure.compare_latency({"a": Recorder()}, torch.zeros(1), rounds=2, warmup=0, calls=3)
     assert len(calls) == 2 * (1 + 3)  # each run: one untimed call, then three timed
     assert len(times["a"].samples) == 2
+
+
+def test_a_speedup_row_never_reads_a_slowdown_or_noise_as_a_share_of_its_figure():
+    from utils.lessons.compression.report import speedup_claim
+
+    assert speedup_claim("fold", 1.00, 1.08, noise=0.2).verdict == "within noise of the baseline: no effect shown"
+    assert speedup_claim("int8", 0.74, 3.97, kind="reference").verdict == "slower than fp32: not shown here"
+    assert speedup_claim("chan", 2.49, 3.55, noise=0.05).verdict == "faster, under the bound: 58% of its gain"
+    row = speedup_claim("bf16", 1.5, 2.0, noise=0.05, kind="reference")
+    assert (row.against, row.verdict) == ("reference 2.00x", "faster: 75% of the reference")

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import textwrap
 
-from utils import bench
+from utils import bench, claims
 from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, against_bound, compare,
                                                speedup_cells, timing_cells)
 from utils.tables import Table
 
-__all__ = ["say", "headline", "full_table", "WIDTH"]
+__all__ = ["say", "headline", "full_table", "speedup_claim", "WIDTH"]
 
 WIDTH = 110  # no visible output line is wider (the learner's form)
 
@@ -53,3 +53,20 @@ def full_table(times: dict[str, bench.Measurement], baseline: str, title: str = 
     return Table(["variant", *TIMING_COLUMNS, *SPEEDUP_COLUMNS],
                  [(n, *timing_cells(t), *speedup_cells(times, baseline, n)) for n, t in times.items()],
                  title=title)
+
+
+def speedup_claim(claim: str, ratio: float, figure: float, noise: float = 0.0, kind: str = "bound",
+                  slower: str = "slower than fp32") -> claims.Claim:
+    """A closing-table row for a speed-up set beside a ``bound`` (nothing may pass it) or a ``reference`` (what
+    the bytes would give), in the course's words (``claims.speedup_verdict``): a ratio at or under 1x, or one
+    whose ``noise`` (relative, round to round) covers 1x, is said to be so; never a share of the figure alone.
+    Lesson 04."""
+    spread = noise * ratio
+    if kind == "bound":
+        return claims.against_speedup(claim, ratio, figure, spread, slower=slower)
+    verdict = claims.speedup_verdict(ratio, None, spread, slower=slower)
+    if verdict == "faster than the baseline":
+        verdict = f"faster: {ratio / figure:.0%} of the reference"
+    noise_text = f" ± {spread:.2f}" if spread > 0 else ""
+    return claims.Claim(claim, f"{ratio:.2f}x{noise_text}", f"reference {figure:.2f}x", verdict)
+

@@ -65,6 +65,11 @@ def all_reduce_benchmark(sizes: list[int], repeats: int = 5, nprocs: int = 2, ti
     return rows
 
 
+def _label(n: int) -> str:
+    """``plots.size_label`` for powers of two; other sizes (one step's gradients) with two decimals."""
+    return plots.size_label(n) if n & (n - 1) == 0 else f"{n / 2**20:.2f} MiB"
+
+
 def inversions(rows: list[dict]) -> list[str]:
     """Where a larger message took less time than the size before it, whether the repeats' ranges overlap
     (noise at the scale of the fixed cost) or not (the path changes between the two sizes)."""
@@ -72,7 +77,7 @@ def inversions(rows: list[dict]) -> list[str]:
     for small, large in zip(rows, rows[1:]):
         if large["seconds"] < small["seconds"]:
             noise = large["high"] >= small["low"]
-            out.append(f"{plots.size_label(large['bytes'])} took less than {plots.size_label(small['bytes'])} "
+            out.append(f"{_label(large['bytes'])} took less than {_label(small['bytes'])} "
                        f"({large['seconds'] * 1e3:.2f} against {small['seconds'] * 1e3:.2f} ms): "
                        + ("their repeats' ranges overlap, so the two cost the same within noise"
                           if noise else "beyond both ranges of repeats: the path's regime changes between them, "
