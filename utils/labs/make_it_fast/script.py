@@ -46,6 +46,7 @@ READ_SECONDS = 0.0025  # simulated storage time per window read (a sleep: it hol
 HELD_OUT = 64  # held-out windows the evaluation reads
 
 _COUNTS: collections.Counter = collections.Counter()  # this process's calls of the pieces below
+_AFTER: dict[str, list[int]] = collections.defaultdict(list)  # piece -> optimizer steps done at each call
 
 
 def counts() -> dict[str, int]:
@@ -53,8 +54,19 @@ def counts() -> dict[str, int]:
     return dict(_COUNTS)
 
 
+def calls_after_steps() -> dict[str, list[int]]:
+    """For ``evaluate`` and ``save_checkpoint``: how many optimizer steps this process had made at each call
+    (counted by ``note_optimizer_step``, which the lab's checks hook to every optimizer step)."""
+    return {name: list(steps) for name, steps in _AFTER.items()}
+
+
+def note_optimizer_step() -> None:
+    _COUNTS["optimizer steps"] += 1
+
+
 def reset_counts() -> None:
     _COUNTS.clear()
+    _AFTER.clear()
 
 
 class SlowText(Dataset):
@@ -96,6 +108,7 @@ def micro_batches(loader: DataLoader, sampler: DistributedSampler):
 def evaluate(model: torch.nn.Module) -> float:
     """The mean next-character loss on ``HELD_OUT`` held-out windows (one forward pass, no gradient)."""
     _COUNTS["evaluate"] += 1
+    _AFTER["evaluate"].append(_COUNTS["optimizer steps"])
     held_out = data.char_dataset(CONTEXT, "val", max_chars=MAX_CHARS)
     x, y = (torch.stack(t) for t in zip(*(held_out[i] for i in range(HELD_OUT))))  # (HELD_OUT, CONTEXT) each
     device = next(model.parameters()).device
@@ -116,6 +129,7 @@ def checkpoint_path() -> str:
 def save_checkpoint(model: torch.nn.Module, optimizer: torch.optim.Optimizer, step: int) -> None:
     """Model, optimizer and step, written atomically (``utils.checkpoint.save``); counted."""
     _COUNTS["save_checkpoint"] += 1
+    _AFTER["save_checkpoint"].append(_COUNTS["optimizer steps"])
     checkpoint.save(checkpoint_path(), model, optimizer, step)
 
 
