@@ -13,6 +13,7 @@ from __future__ import annotations
 import textwrap
 
 from utils import plots, timeline
+from utils.claims import paired_spread, speedup_verdict
 from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
@@ -53,14 +54,16 @@ def config_name(r: Row) -> str:
 def headline_table(rows: list[Row], title: str | None = None) -> Table:
     """The answer of a sweep in six columns: each configuration's speedup over one device (median of every
     paired round, and their range) beside its bound and beside the bound scaled by the work its stages
-    measured (``Row.work_bound``: the bound assumes the split does exactly one device's work)."""
+    measured (``Row.work_bound``: the bound assumes the split does exactly one device's work), and the
+    course's verdict against the bound (``claims.speedup_verdict``: a slowdown is never a share of it)."""
     out = []
     for r in rows:
         lo, hi = r.speedup_range
         wb = r.work_bound
+        verdict = speedup_verdict(r.speedup, r.bound, paired_spread(r.speedups), slower="slower than one device")
         out.append((r.batch, config_name(r), f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x",
-                    f"{wb:.2f}x" if wb else "n/a", f"{r.ratio:.0%}"))
-    return Table(["batch", "schedule", "speedup (range)", "bound", "work-scaled bound", "of bound"], out,
+                    f"{wb:.2f}x" if wb else "n/a", verdict))
+    return Table(["batch", "schedule", "speedup (range)", "bound", "work-scaled bound", "verdict"], out,
                  title=title)
 
 
@@ -246,8 +249,11 @@ def naive_reading(r: Row, spans) -> str:
         why = (f"above 1x and above the bound measured per process ({pb:.2f}x) too: the rounds' spread "
                f"({r.speedup_range[0]:.2f}-{r.speedup_range[1]:.2f}) is the only explanation these numbers give")
     else:
+        waited = CONTENTION in row_verdict(r)  # a stage's CPU/busy far below 100 %: it waited for a core
+        rest = (f"the stages also waited for a core (CPU/busy {' / '.join(f'{f:.0%}' for f in r.cpu_share)}: "
+                "other programs shared the machine)" if waited else "the rest is the messages and the turn-taking")
         why = (f"at or below 1x; against the bound measured per process ({pb:.2f}x) the split reaches "
-               f"{r.speedup / pb:.0%}: the rest is the messages and the turn-taking")
+               f"{r.speedup / pb:.0%}: {rest}")
     return f"{text} The median, {r.speedup:.2f}x, is {why}."
 
 
