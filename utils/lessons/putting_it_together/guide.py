@@ -176,7 +176,7 @@ def optimizer_step(plan: devices.Plan, shape: Shape, n: int, profile: Profile | 
         bound = 1 / (1 - share)
         arith = (f"the for-loop AdamW step is {share:.1%} of a step: fused, at most 1/(1 - {share:.3f}) = "
                  f"{bound:.3f}x")
-        if bound - 1 <= profile.noise:
+        if bound - 1 <= profile.noise and plan.simulated:  # a GPU's fused AdamW also saves memory: kept there
             return Step("optimizer", "skip", f"{arith}, within the {profile.noise:.0%} noise")
     if plan.simulated:
         if share is None:
@@ -354,7 +354,8 @@ def _by_link(shape: Shape, fitting: list, n: int, prec: str, hw, plan, measured_
         pick, why = hidden[0], f"{hidden[0].name} is the first whose traffic hides behind backward"
     else:
         pick = min(costs, key=lambda c: c[1])[0]
-        why = f"none hides behind backward: {pick.name} moves the fewest bytes"
+        why = ("none hides behind backward" if rate else "the link's rate is unknown") + \
+            f": {pick.name} moves the fewest bytes"
     over = f"over {rate / 1e9:.3g} GB/s ({rate_what})" if rate else "over a link of unknown rate"
     against = f" against {compute:.3g} s of compute ({compute_what})" if math.isfinite(compute) else ""
     return pick.name, f" The link, a micro-batch of one sequence {over}: {said}{against}; {why}."

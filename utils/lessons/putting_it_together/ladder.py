@@ -13,8 +13,9 @@ The bounds, one per step, from theory or the machine profile of this run:
 - compile: Amdahl's again: fusion shortens at most the time outside the matmuls, so at best 1/f' with f' the
   matmuls' share of the kept step (the profile's f, shrunk by the precision step's gain over its peak ratio);
   it is kept only when it also pays back its measured compile in the run (break-even, ``guide.compile_step``);
-- optimizer: Amdahl's with the whole AdamW step taken off: 1/(1 - O/T), O the for-loop AdamW's seconds (the
-  profile) and T the kept step's (its paired runs): precision and compile leave O as it was and shrink T;
+- optimizer: Amdahl's with the whole AdamW step taken off: 1/(1 - O/T), O the for-loop AdamW's seconds and T
+  the kept step's, both from the kept step's paired runs (on a GPU O from the profile): precision and compile
+  leave O as it was and shrink T;
 - two devices: the number of workers (DDP: each does half the work, nothing may beat N);
 - memory: the bigger batch can at most reach the matmul peak: peak x workers / FLOPs per token.
 """
@@ -121,9 +122,8 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
     if name == "optimizer":
         if not optimizer_s:
             return Rung(name, s, workers, None, "", skipped="the AdamW step was not timed apart: no bound")
-        return Rung(name, s.scaled(fused_adamw=True), workers, None, f"Amdahl: the for-loop AdamW's "
-                    f"{optimizer_s * 1e3:.1f} ms (the profile) taken off the kept step at most",
-                    removes_s=optimizer_s)
+        return Rung(name, s.scaled(fused_adamw=True), workers, None, "Amdahl: 1/(1 - O/T), the for-loop "
+                    "AdamW's seconds O taken off the kept step's T at most", removes_s=optimizer_s)
     if name == "two devices":
         if not step.choice.startswith("DDP"):
             return Rung(name, s, workers, None, "", skipped=f"{step.choice}: the script runs DDP only; "
@@ -160,12 +160,19 @@ class Compared:
         return _median([a["tokens_per_s"] for a in self.after])
 
     @property
+    def removable_s(self) -> float:
+        """The seconds the step can remove (the optimizer's): timed in the kept runs themselves where they
+        report it (a CPU), so that O and T come from the same runs; else the profile's."""
+        timed = [b["optimizer_s"] for b in self.before if not math.isnan(b.get("optimizer_s", math.nan))]
+        return _median(timed) if timed else self.rung.removes_s
+
+    @property
     def bound(self) -> float | None:
         """The bound as a factor over the step before (an absolute tokens/s bound divided by its rate)."""
         r = self.rung
         if r.removes_s:  # Amdahl with the removable seconds' share of the kept step: 1/(1 - O/T)
-            kept_s = _median([step_seconds(b, self.kept) for b in self.before])
-            return 1 / (1 - r.removes_s / kept_s) if r.removes_s < kept_s else None
+            kept_s, removes = _median([step_seconds(b, self.kept) for b in self.before]), self.removable_s
+            return 1 / (1 - removes / kept_s) if removes < kept_s else None
         if r.bound and not r.same_maths:
             return r.bound / _median([b["tokens_per_s"] for b in self.before])
         return r.bound
@@ -268,10 +275,10 @@ def compile_payback(c: Compared, run_steps: int) -> guide.Step:
 def why_slower(c: Compared) -> str:
     """A step that did not pay: its measured step time against the step before, and what it cost here."""
     before = _median([step_seconds(r, c.kept) for r in c.before]) * 1e3
-    after = _median([step_seconds(r, c.rung) for r in c.after]) * 1e3
-    measured = f"a step took {after:.0f} ms against {before:.0f} ms before it"
+    after = before / c.gain  # the paired gain's figure: unpaired medians on a shared machine can disagree
+    measured = f"a step took {after:.0f} ms against {before:.0f} ms before it (paired rounds' median)"
     if c.rung.removes_s:
-        return measured + f"; the for-loop AdamW it replaces was {c.rung.removes_s * 1e3:.1f} ms of them"
+        return measured + f"; the for-loop AdamW it replaces was {c.removable_s * 1e3:.1f} ms of them"
     core = _median([r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")])
     cause = {
         "feeding": "handing a batch over from the loader process costs more than the loading it hides",

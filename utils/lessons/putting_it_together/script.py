@@ -87,8 +87,10 @@ def fused(s: Settings, model: torch.nn.Module) -> tuple[torch.optim.Optimizer, i
     return optimizer, start
 
 
-def train_step(model, owner, optimizer, scaler, batches, s: Settings, device) -> torch.Tensor:
-    """One optimizer step over ``s.accumulate`` micro-batches; the forward under autocast when asked."""
+def train_step(model, owner, optimizer, scaler, batches, s: Settings, device,
+               optimizer_times: list | None = None) -> torch.Tensor:
+    """One optimizer step over ``s.accumulate`` micro-batches; the forward under autocast when asked.
+    ``optimizer_times``: on a CPU (synchronous), the optimizer step's seconds are appended to it."""
     optimizer.zero_grad(set_to_none=True)
     step_loss = torch.zeros((), device=device)
     for k in range(s.accumulate):
@@ -100,7 +102,10 @@ def train_step(model, owner, optimizer, scaler, batches, s: Settings, device) ->
                 loss = model(x, y)[1] / s.accumulate
             scaler.scale(loss).backward()  # the scaler multiplies fp16 losses so small gradients survive
         step_loss += loss.detach()
+    began = time.perf_counter()
     scaler.step(optimizer)
+    if optimizer_times is not None and device.type == "cpu":  # a GPU's step would need a sync to be timed
+        optimizer_times.append(time.perf_counter() - began)
     scaler.update()
     return step_loss
 
@@ -116,7 +121,8 @@ def train(s: Settings) -> dict:
     """Train the small GPT with ``s`` on every worker (under ``launch`` or ``torchrun``). Lesson 08.
 
     Returns lesson 03's summary (``losses``, ``final_loss``, ``start_step``, ``samples_per_s``; rank 0: the
-    weights) plus ``tokens_per_s``, ``peak_bytes`` and ``first_step_s``."""
+    weights) plus ``tokens_per_s``, ``peak_bytes``, ``first_step_s`` and on a CPU ``optimizer_s`` (the median
+    optimizer step of the timed steps)."""
     with threads(s.threads), process_group() as planned_device:
         device = torch.device(s.device) if s.device else planned_device
         dataset = settings.text_data(s)
@@ -128,11 +134,12 @@ def train(s: Settings) -> dict:
         feed = loader(s, dataset, sampler, device)
         batches = recipe.micro_batches(feed, sampler, start=start * s.accumulate)
         scaler = torch.amp.GradScaler(device.type, enabled=s.precision == "fp16")
-        losses, begun, first_step_s = [], time.perf_counter(), math.nan
+        losses, begun, first_step_s, optimizer_times = [], time.perf_counter(), math.nan, []
         with Meter(s, start, device) as meter:
             for step in range(start, s.steps):
                 with meter.step(step):
-                    loss = train_step(step_model, owner, optimizer, scaler, batches, s, device)
+                    timed = optimizer_times if step >= start + s.warmup_steps else None
+                    loss = train_step(step_model, owner, optimizer, scaler, batches, s, device, timed)
                 losses.append(recipe.mean_over_ranks(loss))  # the one wait for the device in each step
                 if step == start:  # with torch.compile, the first step pays the compile
                     first_step_s = time.perf_counter() - begun
@@ -143,5 +150,7 @@ def train(s: Settings) -> dict:
         result = recipe.summary(s, model, losses, start, meter)
         result["tokens_per_s"] = result["samples_per_s"] * s.context
         result["first_step_s"] = first_step_s
+        times = sorted(optimizer_times)
+        result["optimizer_s"] = times[len(times) // 2] if times else math.nan
         result["peak_bytes"], result["peak_what"] = peak_memory(device)
         return result
