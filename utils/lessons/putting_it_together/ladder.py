@@ -162,17 +162,27 @@ class Compared:
     @property
     def removable_s(self) -> float:
         """The seconds the step can remove (the optimizer's): timed in the kept runs themselves where they
-        report it (a CPU), so that O and T come from the same runs; else the profile's."""
+        report it (a CPU); else the profile's."""
         timed = [b["optimizer_s"] for b in self.before if not math.isnan(b.get("optimizer_s", math.nan))]
         return _median(timed) if timed else self.rung.removes_s
+
+    @property
+    def removable_share(self) -> float:
+        """O/T: the removable seconds' share of the kept step, run by run (O and T of one run saw the same
+        load), the median over the runs; with O from the profile, over the runs' median step."""
+        shares = [b["optimizer_s"] / step_seconds(b, self.kept) for b in self.before
+                  if not math.isnan(b.get("optimizer_s", math.nan))]
+        if shares:
+            return _median(shares)
+        return self.rung.removes_s / _median([step_seconds(b, self.kept) for b in self.before])
 
     @property
     def bound(self) -> float | None:
         """The bound as a factor over the step before (an absolute tokens/s bound divided by its rate)."""
         r = self.rung
         if r.removes_s:  # Amdahl with the removable seconds' share of the kept step: 1/(1 - O/T)
-            kept_s, removes = _median([step_seconds(b, self.kept) for b in self.before]), self.removable_s
-            return 1 / (1 - removes / kept_s) if removes < kept_s else None
+            share = self.removable_share
+            return 1 / (1 - share) if share < 1 else None
         if r.bound and not r.same_maths:
             return r.bound / _median([b["tokens_per_s"] for b in self.before])
         return r.bound

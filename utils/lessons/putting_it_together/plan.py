@@ -48,7 +48,7 @@ class LessonSettings:
     probe_n: int  # the peak probes' matmul: probe_n³ ...
     probe_iterations: int  # ... this many times inside one timing (one pair of CUDA events on a GPU)
     max_growth: int = 8  # the memory step grows the batch at most this much (cpu: 2, to stay under 150 s)
-    rounds: int = 3  # paired rounds of each step against the steps kept before it
+    rounds: int = 4  # paired rounds of each step against the kept steps (4: an interquartile spread)
     run_steps: int = RUN_STEPS
 
 

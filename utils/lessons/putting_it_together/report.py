@@ -145,9 +145,9 @@ ABOVE_BOUND = {
     "feeding": "Feeding's bound counts only the loading that a loader process takes off the step (L, measured "
                "above); a loader process also changes what the training process does between steps (it no "
                "longer builds the batch, it receives one), which the bound does not model.",
-    "optimizer": "Fused AdamW's bound takes the for-loop AdamW's seconds and the kept step's as medians of the "
-                 "same runs; the two medians come from different steps of those runs, so a gain within their "
-                 "spread of the bound is as far as this bound can tell.",
+    "optimizer": "Fused AdamW's bound counts only the optimizer step's own seconds (its share of each kept "
+                 "run's step); the for-loop AdamW's dozen passes over the weights and states also evict from "
+                 "the caches what the next forward reads, which the bound does not model.",
 }
 
 
