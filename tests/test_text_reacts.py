@@ -30,7 +30,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "4×": "theory: AdamW's state counted in weights"},
     "notebooks/02_model_split.ipynb": {
         "1×": "theory: a sequential split's bound", "2×": "theory: two devices' bound",
-        "100 %": "theory: CPU time over busy time's ceiling", "90 %": "the lab's target share (a setting)"},
+        "100 %": "theory: CPU time over busy time's ceiling"},
     "notebooks/03_ddp.ipynb": {
         "2×": "theory: two ranks' bound", "1×": "theory: two ranks sharing one device",
         "70-85 %": "published expectation of busbw (nccl-tests)", "35-60 %": "published expectation of busbw",

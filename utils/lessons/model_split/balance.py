@@ -1,6 +1,6 @@
 """Profile every layer, then split where the slowest stage is fastest: balancing, lesson 02.
 
-Lesson 02 (``notebooks/02_model_split.ipynb``, section 7) and lab 02 (``labs/02_balance_the_pipeline.ipynb``):
+Lesson 02 (``notebooks/02_model_split.ipynb``, section 7; lab 02 uses ``stage_costs``):
 
     costs = profile_layers(seq, x, loss_fn, y)        # seconds per layer, forward + backward
     points = balanced_split(costs, n_stages=2)        # split points that minimise the slowest stage

@@ -79,7 +79,7 @@ def pipeline_grads_worker(task: Task, split_points: Sequence[int], batch: int, m
     """Worker (run by ``launch``, one per stage): one pipelined training step; rank r holds stage r.
 
     Returns this stage's gradients, and on the last stage its output and the loss (mean over micro-batches).
-    ``build_stages(model, split_points)`` makes the stages: lab 02 passes the learner's own.
+    ``build_stages(model, split_points)`` makes the stages (``split_sequential`` unless told otherwise).
     """
     with launch.process_group():
         rank, device = dist.get_rank(), stage_device()
