@@ -75,7 +75,10 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
 
 def against_speedup(claim: str, value: float, bound: float | None, spread: float = 0.0, baseline: float = 1.0,
                     slower: str = "slower than the baseline", digits: int = 2) -> Claim:
-    """A speed-up set beside its ceiling, judged by ``speedup_verdict``; ``spread`` shows as "± 0.05"."""
+    """A speed-up set beside its ceiling, judged by ``speedup_verdict``; ``spread`` shows as "± 0.05". The
+    verdict reads the figures as printed (rounded to ``digits``), so "1.04x ± 0.04" is within noise of 1x."""
+    value, spread = round(value, digits), round(spread, digits)
+    bound = round(bound, digits) if bound is not None else None
     noise = f" ± {spread:.{digits}f}" if spread > 0 else ""
     against = f"bound {bound:.{digits}f}x" if bound is not None else f"baseline {baseline:.{digits}f}x"
     return Claim(claim, f"{value:.{digits}f}x{noise}", against,

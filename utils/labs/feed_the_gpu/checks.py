@@ -358,14 +358,14 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
     decides = "the compute" if compute >= load / setup.loaders else "the reading, even with two loaders"
     lines = [f"- An epoch can never be shorter than max(L/2, C): here L = {load:.2f} s and C = {compute:.2f} s, "
              f"so {decides} sets the bound; loading in parallel hides reading, never compute."]
-    if setup.every:
+    e = LAST_EPOCH
+    if setup.every and e:  # only once solved: in steps of compute, the slow file is exercise A's read-ahead
         step = compute / math.ceil(setup.n_items / setup.batch_size)
         slow = setup.factor * setup.item_seconds * setup.batch_size  # the draw's slow file (a setting)
         mean = load / math.ceil(setup.n_items / setup.batch_size)  # a batch's read, on average (measured)
         lines.append(f"- Your draw's slow files each take {slow * 1e3:.0f} ms to read, {slow / step:.1f} steps of "
                      f"compute (a property of the draw), where L averages {mean * 1e3:.0f} ms a batch: the total "
                      "hides them, and the read-ahead must cover them.")
-    e = LAST_EPOCH
     if e:
         one = "one reader keeps up on average" if load < compute else "one reader cannot keep up on average"
         lines.append(f"- Your loading met the bound ({e['seconds']:.2f} s against {e['limit']:.2f} s) with {e['reads']} "

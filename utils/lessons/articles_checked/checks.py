@@ -181,7 +181,12 @@ def _code_missing(m, claim_id: str, names: tuple[str, ...]) -> bool:
 
 def _tensor_parallel_beats_taking_turns(m) -> bool:
     needs_quiet_cores(m, "passes", 2)  # each worker needs a core of its own for either to gain
-    return m["passes"]["tensor parallel"] > m["passes"]["article split"]
+    tp, split = m["passes"]["tensor parallel"], m["passes"]["article split"]
+    if tp <= split:
+        return False  # halves of every layer must beat consecutive halves taking turns
+    if tp <= 1.05:  # within a repeated timing's 5 % of one device: the condition is not shown met here
+        raise Noisy("tensor parallel")
+    return True
 
 
 def _second_core_helps(m) -> bool:

@@ -52,7 +52,9 @@ CLAIMS = [
           "parameter model (row B19) fits one easily", (("01", "Compute: FLOPs and MFU"),
                                                        ("06", "Where memory goes"))),
     Claim("A24", "two GPUs raise compute efficiency, to a degree (在一定程度上提高计算效率)", FALSE,
-          "efficiency, work per GPU-second, is speed-up / 2: at most 1 for any speed-up up to 2x (row A4's "
+          "read as efficiency, work per GPU-second (the course's reading: the article pairs the words with "
+          "less training and inference time, which rows A3 and A21 judge), it is speed-up / 2: at most 1 for "
+          "any speed-up up to 2x (row A4's "
           "GPU-hours are its inverse), so it falls, unless scaling is superlinear; what rises is throughput, "
           "work per second (rows A3, A21); the summary says it again", (("03", "How much faster"),)),
     Claim("A3", "two GPUs cut training time, to a degree (在一定程度上)", CONDITIONS,
@@ -148,7 +150,7 @@ CLAIMS = [
           (("00", "What does a message"), ("01", "Data-transfer delay"))),
     Claim("B3", "model complexity, many parameters and operations, adds time (模型复杂度)", TRUE,
           "time grows with the FLOPs: width squared, depth", (("01", "Model complexity"),)),
-    Claim("B4", "some algorithms are inefficient on large models (算法效率低)", TRUE,
+    Claim("B4", "some algorithms are inefficient on large models (算法效率: 效率较低)", TRUE,
           "naive attention against a fused kernel: same result, more bytes moved", (("01", "Algorithm efficiency"),)),
     # Article 2, cures: compute resources
     Claim("B5", "distributed training: split the model over nodes, train in parallel, much faster", CONDITIONS,
@@ -202,7 +204,7 @@ CLAIMS = [
           "an excerpt: it never imports os or defines its data loader (dataloader) and loss function "
           "(criterion), and creates no optimizer (it calls step() on the model, which DDP lacks); a reader "
           "must add them. The errors in the order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
-    Claim("B19", "the case study's model, a CNN for 28x28 digits, stands for a large model", FALSE,
+    Claim("B19", "(inferred from its layer shapes: a CNN for 28x28 digits) the case study's model stands for a large model", FALSE,
           "431,080 parameters: 400,000 times fewer than GPT-3; lesson 04 trains it on one CPU in seconds",
           (("04", "Two trained models"),)),
     Claim("B18", "summary: these methods together effectively speed up large models", CONDITIONS,

@@ -58,7 +58,7 @@ def crossover_table(here: tuple[float, float, float, int], datasheet_rows, token
     datasheet GPU pairs (the formula, alpha left out)."""
     flops, alpha, beta, value_bytes = here
     width = crossover_width(flops, beta, alpha, tokens, value_bytes) if here_width is None else here_width
-    rows = [("this machine (measured)", f"{beta / 1e9:.2f}", f"{flops / 1e12:.3f} (fp32)",
+    rows = [("this machine (measured link and peak)", f"{beta / 1e9:.2f}", f"{flops / 1e12:.3f} (fp32)",
              f"{alpha * 1e6:.0f}", "never" if width is None else f"{width:,.0f}")]
     for gpu, link, dtype, peak, link_bw in datasheet_rows:
         rows.append((f"2 x {gpu}, {link} (datasheet)", f"{link_bw / 1e9:.0f}", f"{peak / 1e12:.0f} ({dtype})",
@@ -232,10 +232,12 @@ def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
                 f"({parts[largest] * 1e3:.2f} ms). What would show the model's speed-up: ranks that each "
                 f"have their device to themselves, on a machine with nothing else running.")
     if largest == "the compute":
-        return (f"Cause: the shard's compute itself ({slow['compute'] * 1e3:.2f} ms against t1/2 "
-                f"{m['model_compute'] * 1e3:.2f} ms): half a block's matmuls run less efficiently than the "
-                f"whole block's; ruled out: {ruled_out}. What would show the model's speed-up: widths where "
-                f"half a block still keeps the core's units busy.")
+        return (f"Cause: the shard's compute inside the split step ({slow['compute'] * 1e3:.2f} ms against t1/2 "
+                f"{m['model_compute'] * 1e3:.2f} ms): the same matmuls ran slower inside the step than the model "
+                f"assumes; why is not known from this run (not measured apart: gloo's threads and the all-reduces' "
+                f"copies sharing the core and its caches between the matmuls). Ruled out: {ruled_out}. What would "
+                f"show the model's speed-up: widths where half the compute outweighs the all-reduces and what "
+                f"they disturb.")
     if largest == "waiting for the other rank" and len(m["ranks"]) == 2:
         c0, c1 = (r["compute"] * 1e3 for r in m["ranks"])
         return (f"Cause: the largest part of the miss is waiting for the other rank ({parts[largest] * 1e3:.2f} "
