@@ -124,6 +124,7 @@ LESSON_08_ONLY = [
     (["--precision", "fp8"], "--precision: invalid choice: 'fp8' (choose from 'fp32', 'bf16', 'fp16')"),
     (["--compile=1"], "--compile: ignored explicit argument '1'"),
     (["--checkpointing=1"], "--checkpointing: ignored explicit argument '1'"),
+    (["--fused-adamw=1"], "--fused-adamw: ignored explicit argument '1'"),
 ]
 # Lesson 03's own choices of arithmetic (utils.precision.REGIMES); lesson 08 keeps its own three
 LESSON_03_ONLY = [
