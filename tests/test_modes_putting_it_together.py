@@ -10,7 +10,7 @@ from utils.lessons.putting_it_together.guide import Profile, capacity, guide
 from utils.lessons.putting_it_together.plan import LARGE, LARGE_BATCH, current_settings, lesson_settings
 
 pytestmark = pytest.mark.modes
-ORDER = ["feeding", "precision", "compile", "optimizer", "two devices", "memory"]
+ORDER = ["feeding", "precision", "optimizer", "two devices", "memory", "compile"]
 BF16_CPU = devices.cpu_features(flags={"avx2", "avx512f", "avx512_bf16", "amx_bf16"}, capability="AVX512",
                                 onednn_max="")
 PLAIN_CPU = devices.cpu_features(flags={"avx2"}, capability="AVX2", onednn_max="")

@@ -373,5 +373,5 @@ def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | N
     two, found = two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link)
     memory = memory_step(shape, batch, found, room, cap_what, margin, prec or "fp32", hw, plan, measured_link)
     adapters = fit.lora_parameters(shape) if "LoRA" in memory.choice else None
-    return [feeding_step(plan, profile), precision, compile_step(profile, run_steps),
-            optimizer_step(plan, shape, found.n, profile, adapters), two, memory]
+    return [feeding_step(plan, profile), precision, optimizer_step(plan, shape, found.n, profile, adapters),
+            two, memory, compile_step(profile, run_steps)]  # compile last: the settled script, compiled once

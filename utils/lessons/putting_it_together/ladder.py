@@ -41,7 +41,7 @@ from utils.lessons.putting_it_together.script import DTYPES, Settings, train
 CODE = {
     "loader_workers": "DataLoader(..., num_workers={v}, persistent_workers=True, prefetch_factor=4)",
     "precision": "with torch.autocast(device.type, torch.{dtype}): loss = model(x, y)[1]",
-    "compile": "model = torch.compile(model)",
+    "compile": "for block in model.blocks: block.compile()  # regional: one graph, reused by every block",
     "fused_adamw": "optimizer = torch.optim.AdamW(model.parameters(), lr=lr, fused=True)",
     "batch_per_worker": "batch_per_worker = {v}  # sequences per worker per step",
     "checkpointing": "apply_activation_checkpointing(model, check_fn=lambda m: isinstance(m, Block))",
@@ -80,7 +80,9 @@ def flops_per_token(s: Settings, vocab: int) -> float:
     return 6 * weights + 12 * s.depth * s.context * s.width
 
 
-ORDER = ("feeding", "precision", "compile", "optimizer", "two devices", "memory")
+# Compile comes last: each change after it would compile again in every launch (a new graph), so the settled
+# script is compiled once (TorchTitan, too, compiles the model after its other transformations).
+ORDER = ("feeding", "precision", "optimizer", "two devices", "memory", "compile")
 
 
 def compile_bound(matmul_share: float, ratio: float = 1.0, precision_gain: float = 1.0
@@ -192,14 +194,17 @@ def compare(kept: Rung, rung: Rung, rounds: int = 3, timeout: float = 180, cold_
             ) -> Compared:
     """Run the kept settings and the step in turn, ``rounds`` times: a busy moment slows both alike. The order
     alternates (before then step, step then before ...), so that whatever favours the first or the second
-    launch of a pair cancels out. ``cold_first``: the step's first launch compiles into an empty inductor
-    cache (a first run on a new machine); the others find the kernels it compiled."""
-    cold = [cold_first]
+    launch of a pair cancels out. ``cold_first``: the step's launches compile into a new, empty inductor cache,
+    the first cold (a first run on a new machine), the others warm from the kernels it compiled, on every
+    machine alike (whatever earlier runs left in the default cache)."""
+    first = [True]
 
     def step():  # a cold compile takes many times a warm one's seconds: it gets 4x the time limit
-        first, cold[0] = cold[0], False
-        return run_rung(rung, 4 * timeout if first else timeout, cold_cache=first)
-    before, after = alternate(lambda: run_rung(kept, timeout), step, rounds)
+        limit = 4 * timeout if first[0] and cold_first else timeout
+        first[0] = False
+        return run_rung(rung, limit)
+    with _empty_inductor_cache() if cold_first else contextlib.nullcontext():
+        before, after = alternate(lambda: run_rung(kept, timeout), step, rounds)
     return Compared(rung, kept, before, after)
 
 
@@ -220,7 +225,7 @@ class Climb:
     matmul_share: float = 1.0  # the profile's: precision's and compile's Amdahl bounds
     run_steps: int = 0  # the training run a compile must pay back in (0: judged by its gain alone)
     optimizer_s: float | None = None  # the profile's for-loop AdamW step: the optimizer step's bound
-    cold_compile: bool = False  # the compile step's first launch compiles into an empty inductor cache
+    cold_compile: bool = True  # the compile step's first launch compiles into an empty inductor cache
     kept: Rung | None = None
     compared: dict = field(default_factory=dict)
     keep: dict = field(default_factory=dict)
@@ -259,7 +264,7 @@ class Climb:
         """Kept when it paid; compile also when the run pays back its compile. Else the measured reason."""
         if c.rung.name == "compile":
             payback = compile_payback(c, self.run_steps)
-            cache = "an empty inductor cache (cold)" if self.cold_compile else \
+            cache = "an empty inductor cache (a first run on a new machine)" if self.cold_compile else \
                 "inductor's cache as earlier runs on this machine left it (warm: a first run compiles longer)"
             return c.gain > 1.0 and payback.applies, f"{payback.why}; the compile measured with {cache}"
         return c.gain > 1.0, "" if c.gain > 1.0 else why_slower(c)
@@ -316,14 +321,12 @@ def held_out_loss(result: dict, s: Settings) -> float:
     return on_text(model.eval(), held_out, *HELD_OUT)
 
 
-def run_rung(rung: Rung, timeout: float = 180, cold_cache: bool = False) -> dict:
-    """Launch the rung's training (utils.launch) and keep rank 0's result, with the launch's wall time.
-    ``cold_cache``: the workers compile into a new, empty inductor cache (TORCHINDUCTOR_CACHE_DIR)."""
+def run_rung(rung: Rung, timeout: float = 180) -> dict:
+    """Launch the rung's training (utils.launch) and keep rank 0's result, with the launch's wall time."""
     from utils.launch import launch
 
     start = time.perf_counter()
-    with _empty_inductor_cache() if cold_cache else contextlib.nullcontext():
-        result = launch(train, rung.settings, nprocs=rung.workers, timeout=timeout)[0]
+    result = launch(train, rung.settings, nprocs=rung.workers, timeout=timeout)[0]
     result["wall_s"] = time.perf_counter() - start
     return result
 
