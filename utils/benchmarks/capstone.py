@@ -2,9 +2,9 @@
 kept step at 100 % MFU (its precision's matmul peak on each of its workers).
 
 The same steps, run the same way as the lesson's (``ladder.Climb``: each step against the steps kept before
-it in alternating paired launches, kept when it paid), except that the compile's first launch compiles into
-an empty inductor cache (cold: what a first run on a new machine pays; the lesson, held to its time budget,
-measures it warm and says so); the note lists each step's gain and bound, and the CPU's ISA or the GPU.
+it in alternating paired launches, kept when it paid; compile last, its first launch into an empty inductor
+cache: what a first run on a new machine pays); the note lists each step's gain and bound, and the CPU's ISA
+or the GPU.
 """
 
 import math
