@@ -134,6 +134,28 @@ def test_the_closing_claims_come_from_the_run_for_whatever_this_mode_measured():
     assert [r.claim for r in summary.lesson_claims(gpu, [], [], None, [])] == []  # nothing claimed unmeasured
 
 
+def test_an_in_cache_copy_above_its_reference_is_explained_by_the_cache_below_only_when_it_fits_there():
+    from utils.lessons.start_here import summary
+
+    caches = {"L1d": 48 * KIB, "L2": 2 * MIB, "L3": 480 * MIB}
+    # 1 MiB: a 2 MiB working set, over half of L2 (so counted in L3) but all of L2 holds it
+    between = CopyPoint("host memcpy", 1 * MIB, 1 * MIB / 25e9, 14e9, "L3", False)
+    inside = CopyPoint("host memcpy", 16 * MIB, 16 * MIB / 14e9, 14e9, "L3", False)  # wholly in L3
+    fast = CopyPoint("host memcpy", 4 * MIB, 4 * MIB / 20e9, 14e9, "L3", False)  # above, no cache below holds it
+    assert summary.straddling([between, inside, fast], caches) == [between]
+    said = summary.above_cache_sentence([between, inside, fast], caches)
+    assert "The 1 MiB copy reached 179% of L3's reference" in said and "fits all of L2 (2 MiB)" in said
+    assert "The 4 MiB copy reached 143% of L3's reference with no smaller cache" in said
+    assert summary.above_cache_sentence([inside], caches) == ""  # at its reference: nothing to explain
+    from utils import machine
+
+    peak = machine.Ceiling("matmul peak", "fp32", 1, "1024³", 100e9, 100e9, 0.1, "FLOP/s")
+    profile = machine.MachineProfile("cpu", [peak])
+    row = next(r for r in summary.lesson_claims(profile, [between, inside], [], None, [], caches)
+               if r.claim.startswith("an in-cache copy"))
+    assert "(L3, 16 MiB)" in row.claim  # the row shows a copy wholly in its regime, not the one between caches
+
+
 def test_a_loose_fit_is_not_used_to_predict():
     from utils import machine
     from utils.lessons.start_here import summary

@@ -68,8 +68,10 @@ def link_sentence(link) -> str:
             f"course predicts with a fit (by {acc - tol:.0%}), so use the measured times, not the fit's.")
 
 
-def lesson_claims(profile, points, messages, link, passed: list[Passed]) -> list[claims.Claim]:
-    """The rows of the lesson's closing table, for whatever this mode measured."""
+def lesson_claims(profile, points, messages, link, passed: list[Passed], caches: dict[str, int] | None = None
+                  ) -> list[claims.Claim]:
+    """The rows of the lesson's closing table, for whatever this mode measured. ``caches``: the CPU's cache
+    sizes (``devices.cpu_caches()``), so that the in-cache row is a copy wholly in its regime."""
     rows = []
     every = profile.peak("fp32")
     if every.threads and every.threads > 1:
@@ -94,6 +96,7 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed]) -> list
                                  "yes: cold stays under" if p.cold_rate <= p.bound else
                                  "no: the reference is low (another run of memory)"))
     cached = [p for p in points if not p.is_bound and p.bound and p.regime != "DRAM"]  # a cache's, not DRAM's
+    cached = [p for p in cached if p not in straddling(points, caches)] or cached  # wholly in their regime
     if cached:
         best = max(cached, key=lambda p: p.fraction_of_bound)
         rows.append(claims.against_reference(f"an in-cache copy against its cache's reference ({best.regime}, "
@@ -141,6 +144,40 @@ def copies_sentence(points) -> str:
     if small.bound:
         parts.append(f"The smallest copy ({size_label(small.size)}) reaches {small.fraction_of_bound:.0%} of what "
                      f"it is set beside: it takes {small.seconds * 1e6:.1f} µs, much of it the call's own fixed cost.")
+    return " ".join(parts)
+
+
+SMALLER_CACHE = {"L3": "L2", "L2": "L1d"}
+
+
+def straddling(points, caches: dict[str, int] | None) -> list:
+    """CPU copies counted in a cache's regime whose working set (2 x size) still fits all of the cache below
+    it: the regime rule gives a copy only half a cache (``regimes.regime_of``), so these keep much of their
+    bytes in the smaller, faster cache, and can pass their own regime's reference."""
+    caches = caches or {}
+    return [p for p in points if not p.is_bound and p.bound and p.regime in SMALLER_CACHE
+            and 2 * p.size <= caches.get(SMALLER_CACHE[p.regime], 0)]
+
+
+def above_cache_sentence(points, caches: dict[str, int] | None, margin: float = 0.1) -> str:
+    """Why a copy inside the caches passed its regime's reference by more than ``margin``: a working set that
+    fits the smaller cache too (``straddling``), or, for the others, a reference measured slow in this run."""
+    above = [p for p in points if not p.is_bound and p.bound and p.regime in SMALLER_CACHE
+             and p.fraction_of_bound > 1 + margin]
+    if not above:
+        return ""
+    parts, between = [], set(map(id, straddling(points, caches)))
+    for p in above:
+        share = f"The {size_label(p.size)} copy reached {p.fraction_of_bound:.0%} of {p.regime}'s reference"
+        if id(p) in between:
+            lower = SMALLER_CACHE[p.regime]
+            parts.append(f"{share}: its working set ({size_label(2 * p.size)}: source and destination) is more "
+                         f"than the half of {lower} the regime rule allows, yet fits all of {lower} "
+                         f"({size_label(caches[lower])}), so much of it stays there and runs between the two "
+                         "caches' rates.")
+        else:
+            parts.append(f"{share} with no smaller cache to hold it: {p.regime}'s reference, measured in this "
+                         "run, came out slow (a busy moment while it was measured).")
     return " ".join(parts)
 
 
