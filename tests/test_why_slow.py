@@ -212,3 +212,16 @@ def test_a_memory_bound_op_above_its_roof_is_read_as_write_allocate_or_a_cache()
     assert "write-allocate" in report.memory_reading(point(read_only, 1.14), roof)
     assert "came back from this CPU's 480 MiB L3" in report.memory_reading(point(read_only, 1.6), roof, 480 * 2**20)
     assert "a cache served it" in report.memory_verdict(point(copy_like, 1.14), roof)
+
+
+def test_the_largest_matmul_is_read_as_timing_noise_only_when_it_is_the_roofs_own_probe():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import report
+
+    peak = NS(size="1024³", spread=0.28)
+    probe_itself = NS(op=NS(flops=2 * 1024**3), fraction=1.09)
+    said = report.largest_matmul_reading(probe_itself, peak)
+    assert "109% of its roof; it is the roof's own probe (1024³)" in said and "spread: 28%" in said
+    other = NS(op=NS(flops=2 * 512**3), fraction=0.93)
+    assert report.largest_matmul_reading(other, peak) == "The largest matmul reaches 93% of its roof. "
