@@ -337,6 +337,19 @@ def test_the_naive_reading_comes_from_the_timeline_and_the_verdict():
     assert "1.20x one device's work" in text and report.verdict(r).startswith("gap: extra work")
 
 
+def test_a_naive_median_above_1x_is_called_noise_when_its_rounds_straddle_1x():
+    from utils.timeline import Span
+
+    spans = [Span("stage 0", "forward", 0, 0.0, 0.05), Span("stage 1", "forward", 0, 0.05, 0.1)]
+    straddling = _row(1.04, 0.98, 1.06, naive=True)
+    straddling.process_bounds = [1.1, 1.1, 1.1]
+    assert "above 1x in the median only (rounds 0.98-1.06: within noise of it)" in \
+        report.naive_reading(straddling, spans)
+    clear = _row(1.06, 1.04, 1.09, naive=True)
+    clear.process_bounds = [1.1, 1.1, 1.1]
+    assert "is above 1x, and below the bound measured per process (1.10x)" in report.naive_reading(clear, spans)
+
+
 def test_figures_keep_labels_off_the_bars_and_no_empty_band():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from utils.timeline import Span

@@ -241,10 +241,12 @@ def naive_reading(r: Row, spans) -> str:
         return (f"{text} The bound is 1x; this run measured {r.speedup:.2f}x (every round "
                 f"{r.speedup_range[0]:.2f}-{r.speedup_range[1]:.2f}): {cause}.")
     pb = r.process_bound
+    straddles = "" if r.speedup_range[0] > 1 else \
+        f" in the median only (rounds {r.speedup_range[0]:.2f}-{r.speedup_range[1]:.2f}: within noise of it)"
     if r.speedup > 1 and r.speedup <= pb:
-        why = (f"above 1x, and below the bound measured per process ({pb:.2f}x): each stage alone in its own "
-               f"process cost less than its share of one device's step, because each process's caches hold "
-               f"only half the model")
+        why = (f"above 1x{straddles}, and below the bound measured per process ({pb:.2f}x): each stage alone "
+               "in its own process cost less than its share of one device's step, because each process's caches "
+               "hold only half the model")
     elif r.speedup > 1:
         why = (f"above 1x and above the bound measured per process ({pb:.2f}x) too: the rounds' spread "
                f"({r.speedup_range[0]:.2f}-{r.speedup_range[1]:.2f}) is the only explanation these numbers give")
