@@ -340,3 +340,18 @@ def test_the_selective_forward_runs_the_blocks_under_the_policy():
     model, _ = measure.new_model(TINY, "cpu")
     x, _ = measure.batch_of(TINY, 2, "cpu")
     tricks.selective_forward(model, x)()  # runs: the policy's forward, nothing recomputed
+
+
+def test_the_offload_model_is_named_once_for_its_class_and_its_count():
+    # lesson 06 said "7-billion-parameter" beside a printed 6.7 B: one name, introduced with its real count
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "06_memory.ipynb"
+    sources = [" ".join("".join(c["source"]).split()) for c in json.loads(path.read_text())["cells"]]
+    text = " ".join(sources)
+    assert "7-billion" not in text and "7 B-class GPT" in text
+    first = next(s for s in sources if "7 B-class" in s)
+    assert "6.7 B parameters" in first  # introduced with the count the shape gives
+    big = Shape(vocab=32000, context=2048, width=4096, depth=32, heads=32)
+    assert round(big.parameters() / 1e9, 1) == 6.7
