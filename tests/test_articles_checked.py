@@ -64,9 +64,9 @@ def test_the_rows_the_second_review_named_carry_the_fair_reading():
     assert c["A1"].verdict == claims.FALSE and "FLOP" not in c["A1"].says
     assert c["A23"].verdict == claims.TRUE and "6 FLOPs per parameter" in c["A23"].why
     assert "inference 2" in c["A23"].why and "training and inference" in c["A23"].says
-    # A19 read "fully" as 100 % of the peak: now a testable reading, judged by MFU and the share of 2x
-    assert c["A19"].verdict == claims.CONDITIONS and "read as" in c["A19"].says and "MFU" in c["A19"].why
-    assert "21 to 46%" in c["A19"].why and "never all of it" in c["A19"].why
+    # A19 was "true under conditions" for a reading of "fully" the article does not give: as stated, false
+    assert c["A19"].verdict == claims.FALSE and "read as" not in c["A19"].says and "MFU" in c["A19"].why
+    assert "21 to 46%" in c["A19"].why and "idle" in c["A19"].why and "data parallel" in c["A19"].why
     assert c["A24"].verdict == claims.FALSE and "speed-up / 2" in c["A24"].why  # 提高计算效率
     assert c["B21"].verdict == c["A24"].verdict and "row A24" in c["B21"].why  # the same words in article 2
     assert c["B20"].verdict == claims.FRAMING and "B1 to B4" in c["B20"].why  # article 2's opening
@@ -76,6 +76,9 @@ def test_the_rows_the_second_review_named_carry_the_fair_reading():
     for code in ("A16", "B17"):  # an excerpt: what it leaves out, fairly named
         assert all(word in c[code].why for word in ("criterion", "optimizer", "excerpt"))
     assert "row A10's condition" in c["A11"].why and "row A11" in c["A10"].why  # one reading of the split
+    # the third review: A11 false as written, and the conditions under which it could hold named
+    assert c["A11"].why.startswith("as written") and "micro-batches" in c["A11"].why and "2m/(m+1)" in c["A11"].why
+    assert "os.environ" in c["B17"].why  # article 2's own first error, not article 1's
 
 
 # --- Section references, from the headings ---------------------------------------------------------------------
@@ -257,8 +260,8 @@ def _figures(**results) -> dict:
     ("B11", dict(quantize=_recorded(0.8, 0.9, hardware="CPU X (AVX2; no VNNI, BF16 or AMX instructions "
                                                           "reported), 2 cores, no GPU")), verdicts.AGREES),
     ("A19", dict(mfu=_recorded(0.47, 1.0), ddp=_recorded(1.75)), verdicts.AGREES),
-    ("A19", dict(mfu=_recorded(0.47, 1.0), ddp=_recorded(1.1)), verdicts.DISAGREES),  # DDP: not most of 2x
-    ("A19", dict(mfu=_recorded(0.05, 1.0), ddp=_recorded(1.75)), verdicts.DISAGREES),  # a GPU left mostly idle
+    ("A19", dict(mfu=_recorded(0.95, 1.0), ddp=_recorded(1.75)), verdicts.DISAGREES),  # a step near its peak
+    ("A19", dict(ddp=_recorded(1.75)), verdicts.WAITING),  # lesson 01 not run yet
     ("B21", dict(ddp=_recorded(1.62)), verdicts.AGREES),
     ("B21", dict(ddp=_recorded(2.3)), verdicts.DISAGREES),
 ])
@@ -283,11 +286,18 @@ def test_the_two_device_passes_can_contradict_a11_and_a21(article_split, tensor_
     assert row.check == a21 and "simulated on CPU" in row.evidence
 
 
-def test_a11_reads_lesson_02s_split_as_a10_does():
-    m = _figures(naive_split=_recorded(1.5, 1.07), pipeline=_recorded(1.6, 1.78))  # a split alone past its bound
-    assert verdicts.judge(claims.BY_ID["A10"], m, {}).check == verdicts.DISAGREES
+def test_a11_says_what_it_measured_and_what_could_make_the_split_pay():
+    m = _figures(mfu=_recorded(0.47, 1.0))
     row = verdicts.judge(claims.BY_ID["A11"], m, {})
-    assert row.check == verdicts.DISAGREES and "lesson 02's split alone: 1.50x" in row.evidence
+    assert row.check == verdicts.AGREES and "no faster than one device" in row.evidence
+    assert "2m/(m+1)" in row.evidence and "1.5x" in row.evidence  # the pipeline's bounds, as arithmetic
+    assert "lesson 02's split alone" not in row.evidence  # a split by layers: row A10's, not this split
+    faster = m | {"passes": {"article split": 1.4, "tensor parallel": 1.4, "bound": 2.0}}
+    row = verdicts.judge(claims.BY_ID["A11"], faster, {})
+    assert row.check == verdicts.DISAGREES and "contradicts the verdict" in row.evidence
+    # A19 too: a split that keeps more than about half of each GPU's share contradicts "one GPU idle at a time"
+    assert verdicts.judge(claims.BY_ID["A19"], faster | {"passes": {"article split": 1.5}}, {}).check == \
+        verdicts.DISAGREES
 
 
 def _peaks(int8: float, spread: float):
@@ -366,8 +376,10 @@ def test_every_row_carries_its_kind_and_where_it_ran_and_every_measured_one_is_c
             assert r.check is None and (r.judged_by or r.verdict in (claims.NOT_TESTABLE, claims.FRAMING)), r.id
         errors = [p for p in r.parts if p.kind == sources.ERRORS]
         assert all(p.detail != "this run" and p.detail for p in errors), r.id  # where each block ran
-        if r.id in ("A16", "B17"):
+        if r.id == "A16":
             assert any(p.detail.startswith("lesson 03's rebuild") for p in errors), r.id
+        if r.id == "B17":  # article 2's own code, not lesson 03's rebuild of article 1's
+            assert any(p.detail.startswith("article 2's code rebuilt") for p in errors), r.id
         if r.verdict != claims.NOT_TESTABLE:
             assert re.search(r"\d|Error", r.evidence), (r.id, r.evidence)
     assert {r.id for r in rows if r.check is None} >= NEVER_MEASURED
@@ -380,7 +392,10 @@ def test_every_row_carries_its_kind_and_where_it_ran_and_every_measured_one_is_c
 def test_the_code_blocks_stop_as_written_and_run_when_fixed(measured):
     split = measured["split"]
     assert any("Error" in step for step in split[:3]) and split[-1].endswith("runs, output (100, 32)")
-    assert measured["os"].startswith("NameError: name 'os'")
+    case_study = [text for _, text in measured["case_study"]]  # article 2's code: its own errors, in order
+    assert case_study[0].startswith("NameError: name 'os'") and case_study[1].startswith("KeyError: 'RANK'")
+    assert "name 'dataloader' is not defined" in " ".join(case_study)  # article 2's name, not data_loader
+    assert measured["case_study"][-1][0] == "ran" and "each rank its own batches" in case_study[-1]
     walk = measured["ddp"]
     assert walk[-1][0] == "ran" and "each rank its own batches" in walk[-1][1]
     assert any("no attribute 'step'" in text for _, text in walk)  # DDP has no step(): the optimizer steps

@@ -87,7 +87,7 @@ def _stub_measurements(monkeypatch, hw):
     """Every measurement of ``verdicts.measure`` replaced by a plausible figure, so that the whole lesson's
     judging runs on a fake machine in a second (what the real run measures is tested in test_articles_checked)."""
     from utils.lessons.articles_checked import evidence as ev
-    from utils.lessons.articles_checked import snippets
+    from utils.lessons.articles_checked import case_study, snippets
 
     sizes = ev.LINK_SIZES
     fit = profile.link_fit("link", sizes, [2e-5 + n / 5e9 for n in sizes])
@@ -113,7 +113,9 @@ def _stub_measurements(monkeypatch, hw):
         monkeypatch.setitem(verdicts.TIMED, name, lambda *args, value=value: value)
     monkeypatch.setattr(snippets, "split_steps", lambda _: ["as written: RuntimeError: no", "fixed: runs, output (100, 32)"])
     monkeypatch.setattr(snippets, "conv_steps", lambda _: ["as written, .cuda(0): runs, output (10, 16, 224, 224)"])
-    monkeypatch.setattr(snippets, "os_not_imported", lambda: "NameError: name 'os' is not defined")
+    walk = [("import os", "NameError: name 'os' is not defined"), ("launcher", "KeyError: 'RANK'"),
+            ("ran", "runs: last loss per rank 2.0, 2.0, each rank its own batches")]
+    monkeypatch.setattr(case_study, "walk", lambda: walk)
     monkeypatch.setattr(snippets, "ddp_walk", lambda: [("launcher", "ValueError: no"), ("ran", "runs: losses")])
 
 

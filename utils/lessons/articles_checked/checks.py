@@ -19,7 +19,7 @@ STATES = (AGREES, DISAGREES, WAITING, BUSY, ABOVE, NOISY)
 MARGIN = 0.2  # of the cores: what other programs may take beyond the cores a timing leaves them
 # Lesson 07's passes keep the fastest of 6 paired rounds, not their spread: the scatter allowed around 1x
 TURNS_NOISE = 0.05
-PUBLISHED_MFU_LOW = 0.21  # GPT-3's MFU, the lowest of the PaLM paper's table of large-model training
+FULLY = 0.9  # a share of the peak that "fully exploit" could fairly describe; published training reaches 0.46
 # A summary claim stands when the rows it sums up stand.
 SUMMED = {"A17": ["A10", "A20", "A13", "A15", "A3"], "B18": [f"B{k}" for k in range(5, 17)]}  # B5-B16: the cures
 
@@ -121,11 +121,10 @@ def _a10(m) -> bool:
 
 
 def _a19(m) -> bool:
-    """One device's MFU as high as published large-model training's lowest (and under its peak); most of it kept
-    on two with data parallel, about half with the article's split."""
+    """"Fully" contradicted twice: one device's step short of its peak (as published large-model training is),
+    and the article's split keeping no more than about half of each GPU's share (one idle at a time)."""
     needs_quiet_cores(m, "passes", 2)  # the split's share means something only where each worker had a core
-    return (PUBLISHED_MFU_LOW <= value(m, "mfu") <= 1.0 and value(m, "ddp") / 2 >= 0.6
-            and m["passes"]["article split"] / 2 <= 0.6)
+    return value(m, "mfu") <= FULLY and m["passes"]["article split"] / 2 <= 0.6
 
 
 # --- Other checks' pieces --------------------------------------------------------------------------------------
@@ -179,6 +178,15 @@ def _code_missing(m, claim_id: str, names: tuple[str, ...]) -> bool:
     return all(n in found["undefined"] for n in names) and not found["optimizer"]
 
 
+def _case_study_walk_holds(m) -> bool:
+    """Article 2's own code: started as a plain script, it stops first where it reads RANK from os.environ
+    (os never imported), then where no launcher set RANK; fixed, it trains each rank on its own batches."""
+    outcomes = [text for _, text in m["case_study"]]
+    return (outcomes[0].startswith("NameError: name 'os'") and outcomes[1].startswith("KeyError: 'RANK'")
+            and outcomes[-1].endswith("each rank its own batches")
+            and _code_missing(m, "B17", ("dataloader", "criterion")))
+
+
 def _tensor_parallel_beats_taking_turns(m) -> bool:
     needs_quiet_cores(m, "passes", 2)  # each worker needs a core of its own for either to gain
     tp, split = m["passes"]["tensor parallel"], m["passes"]["article split"]
@@ -218,7 +226,7 @@ CHECKS = {
     "A9": lambda m: _paths(m)["direct"].fit.alpha < _paths(m)["one PCIe hop"].fit.alpha,
     "A10": _a10,
     "A11": lambda m: quiet(m, "passes", 2)  # a busy core slows one side of a pair more than the other
-    and not past_bound(turns_words(m["passes"]["article split"])) and split_takes_turns(m),
+    and not past_bound(turns_words(m["passes"]["article split"])),  # past 1x: a finding, not the claim shown
     "A12": lambda m: any(_stopped(s) for s in m["split"][:-1]) and not _stopped(m["split"][-1]),
     "A22": lambda m: m["copies"]["same_layers"] and len(set(m["copies"]["parameters"])) == 1,
     "A20": lambda m: m["merges"]["linear_diff"] < 1e-4 and m["merges"]["bn_diff"] < 1e-3,
@@ -244,8 +252,7 @@ CHECKS = {
     "B15": lambda m: quiet(m, "peaks", None) and gain_where_units(m, "bf16", m["units"].bf16_units),
     "B16": lambda m: faster_within_bound(m, "ddp"),
     "B21": lambda m: not superlinear(m),  # as row A24
-    "B17": lambda m: _stopped(m["os"]) and m["ddp"][-1][0] == "ran"
-    and _code_missing(m, "B17", ("dataloader", "criterion")),
+    "B17": _case_study_walk_holds,
     "B19": lambda m: m["cnn"]["parameters"] < 1e8,  # below BERT-base's 1.1e8: no large model
 }
 

@@ -100,8 +100,11 @@ CLAIMS = [
           "one device working at a time (row A11)",
           (("02", "Does a naive split"), ("02", "How close do GPipe"))),
     Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", FALSE,
-          "consecutive parts with no micro-batches, which the article never mentions: the two devices take "
-          "turns (row A10's condition unmet), no faster than one, and the link is crossed twice a block",
+          "as written (no micro-batches, which the article never mentions): each block's FFN waits for its "
+          "attention, so the two devices take turns (row A10's condition unmet), no faster than one, and the "
+          "link is crossed twice a block. It could cut time only as a pipeline: micro-batches streamed "
+          "through the halves, within 2m/(m+1) and within 1.5x (the FFN holds two thirds of a block's work), "
+          "where the crossings cost less than that gain",
           (("07", "The article's claim, measured"), ("02", "attention on one GPU"),
            ("02", "two stages per device"))),
     Claim("A12", "code: the 'parallel computing' model split", DOES_NOT_RUN,
@@ -131,11 +134,11 @@ CLAIMS = [
     Claim("A17", "summary: parallel computing, simplification and distributed training all speed it up",
           CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
-    Claim("A19", "summary: they fully exploit the GPUs' potential (充分发挥显卡的潜力), read as: use as much of "
-          "the peak as well-run large-model training", CONDITIONS,
-          "that training uses 21 to 46% of the peak (its MFU, PaLM paper), never all of it; a step sized to its "
-          "GPU reaches that on one, and data parallel keeps most of it on two; the article's own split loses "
-          "about half (one GPU idle at a time, row A11)",
+    Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
+          "as stated: no method uses all of a GPU's compute: well-run large-model training reaches 21 to 46% "
+          "of the peak (its MFU, PaLM paper); of the article's three, its split (attention, FFN) leaves one "
+          "GPU idle at a time and keeps about half of each GPU's share, and a merge cuts the work without "
+          "raising the share; only data parallel keeps most of one GPU's share on each of two",
           (("01", "Compute: FLOPs and MFU"), ("03", "How much faster"), ("08", "The ledger"))),
     # Article 2: its opening, then four reasons a large model runs slowly
     Claim("B20", "opening: a large model's execution speed often limits its performance (制约其性能的关键因素)",
@@ -202,8 +205,9 @@ CLAIMS = [
     # Article 2: the case study and the summary
     Claim("B17", "code: the DDP case study", DOES_NOT_RUN,
           "an excerpt: it never imports os or defines its data loader (dataloader) and loss function "
-          "(criterion), and creates no optimizer (it calls step() on the model, which DDP lacks); a reader "
-          "must add them. The errors in the order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
+          "(criterion), and creates no optimizer (it calls step() on the model, which DDP lacks); run as a "
+          "plain script, it stops first where it reads RANK from os.environ. Its own code's errors in the "
+          "order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
     Claim("B19", "(inferred from its layer shapes: a CNN for 28x28 digits) the case study's model stands for a large model", FALSE,
           "431,080 parameters: 400,000 times fewer than GPT-3; lesson 04 trains it on one CPU in seconds",
           (("04", "Two trained models"),)),

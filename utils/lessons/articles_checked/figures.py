@@ -10,7 +10,7 @@ import re
 import psutil
 
 from utils import article, devices
-from utils.lessons.articles_checked import evidence as ev, snippets
+from utils.lessons.articles_checked import case_study, evidence as ev, snippets
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
 
 
@@ -72,7 +72,7 @@ def measure(plan) -> dict:
          "simplified": ev.simplified_model(), "cnn": ev.case_study_cnn(), "units": ev.cpu_units(),
          "pack": ev.pack_cost(2**20), "sheet": ev.datasheet_ratios(), "bytes": ev.step_bytes(),
          "split": snippets.split_steps(plan.devices), "conv": snippets.conv_steps(plan.devices),
-         "os": snippets.os_not_imported(), "ddp": snippets.ddp_walk(), "sizes": ev.published_sizes(),
+         "ddp": snippets.ddp_walk(), "case_study": case_study.walk(), "sizes": ev.published_sizes(),
          "missing": {"A16": snippets.missing_pieces(article.ddp_loop_as_written),
                      "B17": snippets.missing_pieces(article.cnn_case_study_as_written)}}
     for name, fn in TIMED.items():

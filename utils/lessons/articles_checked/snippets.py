@@ -118,11 +118,3 @@ def missing_pieces(rebuild) -> dict:
     undefined = [n.id for n in names if isinstance(n.ctx, ast.Load) and n.id not in known]
     return {"undefined": list(dict.fromkeys(undefined)), "optimizer": "optim" in source.split('"""')[-1]}
 
-
-def os_not_imported() -> str:
-    """Article 2's entry point reads os.environ and never imports os: the first error a run meets."""
-    try:
-        eval("int(os.environ['RANK'])", {})  # the article's first line under __main__, in a namespace without os
-    except NameError as err:
-        return first_line(err)
-    return "ran"
