@@ -135,10 +135,10 @@ CLAIMS = [
           CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
     Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
-          "as stated: no method uses all of a GPU's compute: well-run large-model training reaches 21 to 46% "
-          "of the peak (its MFU, PaLM paper); of the article's three, its split (attention, FFN) leaves one "
-          "GPU idle at a time and keeps about half of each GPU's share, and a merge cuts the work without "
-          "raising the share; only data parallel keeps most of one GPU's share on each of two",
+          "no method uses all of a GPU's compute: well-run large-model training reaches 21 to 46% of the "
+          "peak (its MFU, PaLM paper); of the article's three, its split (attention, FFN) leaves one GPU idle "
+          "at a time and keeps about half of each GPU's share, and a merge cuts the work without raising the "
+          "share; data parallel keeps the most (its speed-up over 2, row A3)",
           (("01", "Compute: FLOPs and MFU"), ("03", "How much faster"), ("08", "The ledger"))),
     # Article 2: its opening, then four reasons a large model runs slowly
     Claim("B20", "opening: a large model's execution speed often limits its performance (制约其性能的关键因素)",
@@ -207,7 +207,7 @@ CLAIMS = [
           "an excerpt: it never imports os or defines its data loader (dataloader) and loss function "
           "(criterion), and creates no optimizer (it calls step() on the model, which DDP lacks); run as a "
           "plain script, it stops first where it reads RANK from os.environ. Its own code's errors in the "
-          "order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
+          "order Python meets them here, then the fix", (("09", "the case study"), ("03", "The articles' DDP code"))),
     Claim("B19", "(inferred from its layer shapes: a CNN for 28x28 digits) the case study's model stands for a large model", FALSE,
           "431,080 parameters: 400,000 times fewer than GPT-3; lesson 04 trains it on one CPU in seconds",
           (("04", "Two trained models"),)),
