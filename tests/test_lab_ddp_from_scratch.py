@@ -101,6 +101,14 @@ def test_a_stub_reports_not_done_yet():
         assert check(stub, show=False).status == checks.NOT_DONE
 
 
+@pytest.mark.timeout(120)
+def test_lesson_03s_loop_on_uneven_parts_says_how_far_each_rank_got():
+    said = lab.run_lesson_03_loop(lab.shards())  # the notebook's parts: rank 0 has 6 micro-batches, rank 1 has 3
+    assert "rank 1 ran all of its 3 steps" in said, said
+    assert "rank 0 failed in its step 4 of 6, in backward" in said, said  # what hint A-1 sends the learner to
+    assert "pytorch/" not in said and "127.0.0.1" not in said and max(map(len, said.splitlines())) <= 110
+
+
 def test_the_reference_names_the_halved_steps():
     parts = tuple(tuple(p) for p in lab.shards(lab.SHARD_SIZES))
     right, halved = lab.reference(parts), lab.reference(parts, joined_weight=0.5)

@@ -283,20 +283,64 @@ def budget_sentence(baseline: nn.Module, whole: nn.Module, x: torch.Tensor, size
     return "\n".join(textwrap.fill(line, 110) for line in lines)
 
 
-def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict]) -> str:
-    """Lab 04's take-away, from the run: what the learner's plan is and which budgets it met."""
+def _weights(model: nn.Module) -> int:
+    """The weights and biases of every linear layer, counted from its shape (float or quantized alike)."""
+    shaped = [m for m in model.modules() if all(isinstance(getattr(m, name, None), int)
+                                                 for name in ("in_features", "out_features"))]
+    return sum(m.in_features * m.out_features + m.out_features for m in shaped)
+
+
+def _size_line(baseline: nn.Module, model: nn.Module, size_target: float) -> str:
+    """Which factor of the stored bytes the plan changed, measured: weights kept, bytes a weight."""
+    total = model_bytes(baseline) / model_bytes(model)
+    fewer = _weights(baseline) / max(_weights(model), 1)
+    per_weight = total / fewer
+    if max(fewer, per_weight) >= size_target:
+        which = "fewer weights" if fewer >= per_weight else "fewer bytes a weight"
+        verdict = f"{which} alone reach {size_target:g}x"
+    else:
+        verdict = f"neither alone reaches {size_target:g}x: the two savings multiply"
+    return (f"Bytes: {fewer:.1f}x fewer weights times {per_weight:.1f}x fewer bytes a weight make "
+            f"{total:.1f}x; {verdict}.")
+
+
+def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
+    """The drop the learner could judge (validation) beside the one the check measured (held out)."""
+    _, validation, held_out = _splits(seed)
+    with torch.inference_mode():
+        *_, seen, seen_error = paired_drop(baseline, model, validation)
+        *_, unseen, unseen_error = paired_drop(baseline, model, held_out)
+    apart = (seen_error ** 2 + unseen_error ** 2) ** 0.5  # the standard error of their difference
+    if abs(unseen - seen) <= 2 * apart:
+        verdict = ("within two standard errors of each other: what you judged on validation images held on "
+                   "images your code never saw")
+    elif unseen > seen:
+        verdict = ("the held-out drop is larger by more than two standard errors: validation flattered the "
+                   "plan; leave a margin under the budget")
+    else:
+        verdict = ("the held-out drop is smaller by more than two standard errors: the held-out images were "
+                   "kinder")
+    return (f"Accuracy: a drop of {seen * 100:.2f} points on the validation images you could judge it on, "
+            f"{unseen * 100:.2f} on the held-out ones; {verdict}.")
+
+
+def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict], size_target: float = 12.0,
+                  seed: int = 0) -> str:
+    """Lab 04's take-away, from the run: what the learner's plan is, which budgets it met, which factor of the
+    bytes each saving changed, and whether the accuracy judged on validation held on the held-out images."""
     try:
         model = _build(candidate)
     except Exception:  # unfinished or wrong: the checks above have said why
         return "Your plan: not built yet (the checks above say why)."
     widths, kind = hidden_widths(model), quantization_of(model)
-    met = [v.name for v in verdicts if v.passed]
     missed = [v.name for v in verdicts if not v.passed]
-    said = (f"Your plan: hidden widths {widths} (the trained model's: {hidden_widths(baseline)}), weights "
-            f"{kind.replace('_', ' ')}, {model_bytes(baseline) / model_bytes(model):.1f}x fewer bytes. ")
-    if not missed:
-        said += ("It meets every budget at once: each saving paid for a budget another could not, and the "
-                 "accuracy you won back on validation images held on images your code never saw.")
-    else:
-        said += f"Met: {', '.join(met) or 'none'}; still missed: {', '.join(missed)}."
-    return textwrap.fill(said, 110)
+    met = ", ".join(v.name for v in verdicts if v.passed) or "none"
+    said = [f"Your plan: hidden widths {widths} (the trained model's: {hidden_widths(baseline)}), weights "
+            f"{kind.replace('_', ' ')}, {model_bytes(baseline) / model_bytes(model):.1f}x fewer bytes. "
+            + ("It meets every budget at once." if not missed else f"Met: {met}; still missed: {', '.join(missed)}.")]
+    try:
+        said += [_size_line(baseline, model, size_target), _accuracy_line(baseline, model, seed)]
+    except Exception as exc:  # noqa: BLE001 - a model that cannot be measured: the checks say why
+        said.append(f"Its bytes and accuracy could not be read ({type(exc).__name__}): the checks above say "
+                    "why.")
+    return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in said)

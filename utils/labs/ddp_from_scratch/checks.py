@@ -21,16 +21,21 @@ Each configuration is launched once per function object (the checks share it), s
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
+import os
 import re
+import traceback
 
 import psutil
 import torch
 import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import checks, data, devices, models
 from utils.checks import expect, run_check
-from utils.launch import launch
+from utils.launch import keep_until_exit, launch, process_group
 
 SEED = 0
 MICRO_BATCH, LR = 4, 0.3
@@ -68,28 +73,45 @@ def shards(sizes: tuple[int, ...] = SHARD_SIZES, seed: int = SEED) -> list[list[
     return [order[start:start + size] for start, size in zip(starts, sizes)]
 
 
+@dataclasses.dataclass
+class RankSetUp:
+    """What lesson 03's set-up gives one rank: the lab's data, its small GPT (``model``) and the DDP wrapper
+    around it (``ddp_model``), on this rank's ``device``."""
+
+    dataset: data.CharDataset
+    model: torch.nn.Module
+    ddp_model: DDP
+    device: torch.device
+
+    def batch(self, indices: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
+        """The windows ``indices`` as one batch on this rank's device: x and y, each (len(indices), 32) int64."""
+        x, y = _batch(self.dataset, indices)
+        return x.to(self.device), y.to(self.device)
+
+
+@contextlib.contextmanager
+def ddp_set_up():
+    """Lesson 03's set-up on this rank, shared by the lab's own workers (``lesson_03_loop`` and
+    ``compress.train_with_hook``): join the group (``utils.launch.process_group``: the planned backend, this
+    rank's device), the lab's data, its small GPT moved to the device, then wrapped in DDP and kept until the
+    worker exits (lesson 03 §2 says why). Yields a ``RankSetUp``; leaves the group at the end of the block."""
+    with process_group() as device:
+        dataset = text()
+        model = build_model(dataset.corpus.vocab_size).to(device)  # move first ...
+        ddp_model = keep_until_exit(DDP(model, device_ids=[device.index] if device.type == "cuda" else None))
+        yield RankSetUp(dataset, model, ddp_model, device)  # ... then wrap
+
+
 def lesson_03_loop(parts, micro_batch: int = MICRO_BATCH, lr: float = LR) -> int:
     """Lesson 03's DDP loop as it is, on this rank's own part: nothing for a rank that runs out first."""
-    from torch.nn.parallel import DistributedDataParallel as DDP
-
-    from utils.launch import current_backend, current_device, keep_until_exit
-
-    device = current_device()
-    cuda = device.type == "cuda"
-    if cuda:
-        torch.cuda.set_device(device)
-    dist.init_process_group(backend=current_backend(), device_id=device if cuda else None)
-    dataset = text()
-    model = keep_until_exit(DDP(build_model(dataset.corpus.vocab_size).to(device),
-                                device_ids=[device.index] if cuda else None))
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    mine = parts[dist.get_rank()]
-    for start in range(0, len(mine), micro_batch):
-        x, y = (t.to(device) for t in _batch(dataset, mine[start:start + micro_batch]))
-        optimizer.zero_grad()
-        model(x, y)[1].backward()
-        optimizer.step()
-    dist.destroy_process_group()
+    with ddp_set_up() as setup:
+        optimizer = torch.optim.SGD(setup.ddp_model.parameters(), lr=lr)
+        mine = parts[dist.get_rank()]
+        for start in range(0, len(mine), micro_batch):
+            x, y = setup.batch(mine[start:start + micro_batch])
+            optimizer.zero_grad()
+            setup.ddp_model(x, y)[1].backward()
+            optimizer.step()
     return len(mine) // micro_batch
 
 
@@ -215,22 +237,46 @@ def _ran(train_fn, configuration: tuple) -> list[dict]:
 
 
 def brief(exc: BaseException) -> str:
-    """A launch's failure in one sentence: its first line, without gloo's source path."""
+    """A launch's failure in one sentence: its first line, without gloo's source path and the peer's address."""
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return re.sub(r"\[/[^\]]*\] ?", "", first).split(". ")[0][:140]
+    first = re.sub(r" ?\[[\d.]+\]:\d+", "", re.sub(r"\[/[^\]]*\] ?", "", first))
+    return first.split(". ")[0][:140]
+
+
+def _what_this_rank_did(parts, micro_batch: int, lr: float) -> dict:
+    """``lesson_03_loop`` in a worker, its optimizer steps counted. A failure is returned, not raised, with the
+    step and the pass it came in (backward: where DDP all-reduces), so that the notebook hears from every
+    rank, the one that finished included."""
+    steps = len(parts[int(os.environ["RANK"])]) // micro_batch
+    with StepWatch() as watch:
+        try:
+            lesson_03_loop(parts, micro_batch, lr)
+        except Exception as exc:  # noqa: BLE001 - what the lab shows
+            frames = traceback.extract_tb(exc.__traceback__)
+            where = ("backward, where DDP all-reduces the gradient" if any(f.name == "backward" for f in frames)
+                     else "its forward or its optimizer step")
+            return {"done": watch.optimizer_steps, "of": steps, "where": where,
+                    "failed": f"{type(exc).__name__}: {brief(exc)}"}
+    return {"done": watch.optimizer_steps, "of": steps, "failed": None}
 
 
 def run_lesson_03_loop(parts, timeout: float = 60) -> str:
-    """Launch ``lesson_03_loop`` on two workers with ``parts``; what happened, in a sentence or two (printed by
-    the notebook: the run decides which)."""
+    """Launch ``lesson_03_loop`` on two workers with ``parts``: what each rank did, which one failed, at which
+    of its steps and in which pass (printed by the notebook: the run decides which)."""
     import textwrap
 
     try:
-        steps = launch(lesson_03_loop, parts, MICRO_BATCH, LR, nprocs=WORLD, timeout=timeout)
-        said = f"it ran to the end: the ranks stepped {steps} times"
-    except Exception as exc:  # noqa: BLE001 - what the lab shows
-        said = f"it stopped with {type(exc).__name__}: {brief(exc)}"
-    return textwrap.fill(said, 110)
+        ranks = launch(_what_this_rank_did, parts, MICRO_BATCH, LR, nprocs=WORLD, timeout=timeout)
+    except Exception as exc:  # noqa: BLE001 - a hang ends at the timeout: what the lab shows
+        return textwrap.fill(f"it did not end: {type(exc).__name__}: {brief(exc)}", 110)
+    said = []
+    for rank, r in sorted(enumerate(ranks), key=lambda pair: pair[1]["failed"] is not None):  # finished first
+        if r["failed"] is None:
+            said.append(f"rank {rank} ran all of its {r['done']} steps and left the group")
+        else:
+            said.append(f"rank {rank} failed in its step {r['done'] + 1} of {r['of']}, in {r['where']}: "
+                        f"{r['failed']}")
+    return textwrap.fill("; ".join(said), 110)
 
 
 def kernel_children() -> list[psutil.Process]:

@@ -23,8 +23,8 @@ import torch.distributed as dist
 from utils import checks, devices
 from utils.checks import expect, run_check
 from utils.labs.ddp_from_scratch.checks import (BANK, LAUNCH_TIMEOUT_S, LR, MICRO_BATCH, WORLD, _batch,
-                                                build_model, shards, text)
-from utils.launch import current_backend, current_device, keep_until_exit, launch
+                                                build_model, ddp_set_up, shards, text)
+from utils.launch import launch
 
 GRID = 2.0 ** -8   # one int8 step: about half of the small GPT's gradient values are under half of it
 LEVELS = 63        # int8 values in [-63, 63]: two ranks' sum stays within int8's [-128, 127]
@@ -75,35 +75,24 @@ def train_with_hook(hook, parts, micro_batch: int = MICRO_BATCH, lr: float = LR)
     """The lab's worker: DDP on this rank's part with ``hook`` registered (its state a fresh dict), SGD, one step
     a micro-batch; each bucket keeps one layout from the first step to the last. Returns the final weights
     on the CPU, the losses, what was sent and the gradient's bytes."""
-    device = current_device()
-    cuda = device.type == "cuda"
-    if cuda:
-        torch.cuda.set_device(device)
-    dist.init_process_group(backend=current_backend(), device_id=device if cuda else None)
-    dataset = text()
-    model = build_model(dataset.corpus.vocab_size).to(device)
-    ddp_model = keep_until_exit(torch.nn.parallel.DistributedDataParallel(
-        model, device_ids=[device.index] if cuda else None))
-    # DDP rebuilds its buckets once, in the order the gradients became ready, at the forward after its first
-    # backward. One backward first (no step: the gradients are dropped), so that from the hook's first call on a
-    # bucket holds the same values in the same order at every step.
-    x, y = (t.to(device) for t in _batch(dataset, parts[dist.get_rank()][:micro_batch]))
-    ddp_model(x, y)[1].backward()
-    model.zero_grad(set_to_none=True)
-    ddp_model.register_comm_hook({}, hook)  # the hook's state: a dict of its own, on this rank
-    optimizer = torch.optim.SGD(ddp_model.parameters(), lr=lr)
-    mine, losses = parts[dist.get_rank()], []
-    try:
+    with ddp_set_up() as setup:  # the group joined, the data, the small GPT moved then wrapped in DDP
+        model, ddp_model, mine = setup.model, setup.ddp_model, parts[dist.get_rank()]
+        # DDP rebuilds its buckets once, in the order the gradients became ready, at the forward after its first
+        # backward. One backward first (no step: the gradients are dropped), so that from the hook's first call
+        # on a bucket holds the same values in the same order at every step.
+        ddp_model(*setup.batch(mine[:micro_batch]))[1].backward()
+        model.zero_grad(set_to_none=True)
+        ddp_model.register_comm_hook({}, hook)  # the hook's state: a dict of its own, on this rank
+        optimizer = torch.optim.SGD(ddp_model.parameters(), lr=lr)
+        losses = []
         with SendRecord() as record:
             for start in range(0, len(mine), micro_batch):
-                x, y = (t.to(device) for t in _batch(dataset, mine[start:start + micro_batch]))
+                x, y = setup.batch(mine[start:start + micro_batch])
                 optimizer.zero_grad()
                 loss = ddp_model(x, y)[1]
                 loss.backward()
                 optimizer.step()
                 losses.append(loss.item())
-    finally:
-        dist.destroy_process_group()
     return {"state": {k: t.detach().cpu() for k, t in model.state_dict().items()}, "losses": losses,
             "sent": record.sent, "steps": len(losses),
             "gradient_bytes": sum(p.numel() * p.element_size() for p in model.parameters())}

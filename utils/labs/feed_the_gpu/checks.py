@@ -340,9 +340,11 @@ def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, comp
     """Fast enough, but with more loaders or a deeper read-ahead than the draw needs (each holds memory, a
     loader a core too)."""
     if setup.loaders_needed == 1:
-        checks.expect(reads < 2, f"one loader reads an epoch in L = {load:.2f} s, within C = {compute:.2f} s: "
-                                 f"{reads} reads ran at once, a second loader holding a core for nothing; give "
-                                 "its share of the work to the read-ahead instead")
+        checks.expect(reads < 2, f"{reads} reads of the data set ran at once: more loaders than your draw needs "
+                                 "on average, each holding a core and memory for nothing. Where to look: how "
+                                 "long one reader takes to read an epoch (L) against how long the device takes "
+                                 "to compute it (C), lesson 05 §1 and §2's num_workers; the slow files are the "
+                                 "read-ahead's to cover, not the loaders' number")
     if setup.depth_needed:
         needed = reads * math.ceil(setup.depth_needed / reads)  # a loader's workers each hold the same number
         checks.expect(ahead <= needed + DEPTH_SLACK,
