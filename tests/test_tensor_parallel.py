@@ -284,3 +284,36 @@ def test_a_claim_of_no_gain_reads_a_slowdown_as_agreeing():
         "slower than one device: no gain, as its 1x bound says"
     assert "within noise" in report.no_gain_claim("split", 1.01, 0.03).verdict
     assert "a finding" in report.no_gain_claim("split", 1.2, 0.03).verdict
+
+
+def _lesson_cells():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "07_tensor_parallel.ipynb"
+    return [(c["cell_type"], "".join(c["source"])) for c in json.loads(path.read_text())["cells"]]
+
+
+def test_the_lesson_counts_two_all_reduces_per_block_never_per_token():
+    # Megatron's split: one all-reduce after attention, one after the MLP, in every block's forward
+    import re
+
+    text = " ".join(" ".join(source.split()) for _, source in _lesson_cells())
+    assert not re.search(r"two (all-reduces )?a token", text), "two all-reduces per block, not per token"
+    assert "two all-reduces forward (one after attention, one after the MLP)" in text
+
+
+@pytest.mark.parametrize("term, meaning", [("DeviceMesh", "devices that share the work"),
+                                           ("DTensor", "distributed tensors"), ("KV cache", "keys and values")])
+def test_torch_and_serving_terms_are_defined_where_they_first_appear(term, meaning):
+    first = next(" ".join(source.split()) for kind, source in _lesson_cells()
+                 if kind == "markdown" and term in source)
+    assert meaning in first, f"'{term}' is used before it is defined: define it in its first markdown cell"
+
+
+def test_the_summarys_pipeline_outcome_is_printed_from_the_run_with_both_branches():
+    cells = _lesson_cells()
+    summary = next(source for kind, source in cells if kind == "markdown" and source.startswith("## Summary"))
+    assert "a pipeline helps throughput" not in summary  # a measured outcome: printed, not written
+    code = next(source for kind, source in cells if kind == "code" and "PIPE = over_one_device" in source)
+    assert "did not keep both stages busy" in code and "kept both stages busy" in code
