@@ -1,7 +1,7 @@
-"""utils/labs/fit_the_budget (lab 06): the checks pass the solution (the cheapest plan that fits, a loss that
-combines checkpointing with a chunked cross-entropy, a step for any plan), fail what a learner plausibly writes
-instead (mutants, ``pytest -m mutants``), each with a message that names the mistake and never the right plan,
-and report "not done yet" for stubs. A small GPT keeps each check to a second or two.
+"""utils/labs/fit_the_budget (lab 06): the checks pass the solution (the cheapest plan that fits, the fewest
+blocks to checkpoint for a budget, a step for any plan), fail what a learner plausibly writes instead (mutants,
+``pytest -m mutants``), each with a message that names the mistake and never the right plan, and report "not
+done yet" for stubs. A small GPT keeps each check to a second or two.
 """
 
 from __future__ import annotations
@@ -11,23 +11,30 @@ import itertools
 from functools import partial
 
 import pytest
-import torch
-import torch.nn.functional as F
-from torch.utils.checkpoint import checkpoint, create_selective_checkpoint_contexts
 
-from utils import bench, checks, devices, models
+from utils import bench, checks, devices
+from utils.labs.fit_the_budget.blocks import (blocks_case, blocks_take_away, check_blocks, hidden_block_cases,
+                                              peak_of)
 from utils.labs.fit_the_budget.checks import (CHECKPOINTING, HIDDEN_CASES, LOSS_CHUNKS_CHOICES, MARGIN,
-                                              MICRO_BATCHES, LabSetup, check_choice, check_loss, check_step,
-                                              cheapest, describe_plan, hidden_setups, lab_setup, plan_cost, plans,
-                                              predicted, techniques)
+                                              MICRO_BATCHES, LabSetup, check_choice, check_step, cheapest,
+                                              describe_plan, hidden_setups, lab_setup, plan_cost, plans, predicted,
+                                              techniques)
+from utils.labs.fit_the_budget.losses import plan_loss
 from utils.lessons.memory.calculator import Shape, estimate
 from utils.lessons.memory.plan import lesson_settings
-from utils.lessons.memory.tricks import keep_matmuls
+from utils.lessons.memory.tricks import LOSS_CHUNKS
 
 SHAPE = Shape(vocab=768, context=32, width=64, depth=4, heads=4)
 SMALL = lab_setup(dataclasses.replace(lesson_settings(devices.plan(2, n_gpus=0), None),
                                       shape=dataclasses.replace(SHAPE, vocab=64)))
 COSTS = {"selective": 0.10, "every block": 0.30, "chunked loss": 0.05, "micro-batch": 0.10}
+
+
+@pytest.fixture(scope="module")
+def case():
+    """Exercise B's case for the small GPT (its budget measured once for the module)."""
+    with bench.threads(1):
+        return blocks_case(SMALL)
 
 
 @pytest.fixture(autouse=True)
@@ -49,29 +56,23 @@ def choose_for(setup, margin=MARGIN, cost=plan_cost, candidates=None):
     return choose
 
 
-def slice_loss(h, weight, y):
-    return F.cross_entropy(F.linear(h, weight).flatten(0, 1), y.flatten(), reduction="sum")
-
-
-def plan_loss(model, x, y, checkpointing, loss_chunks, chunk_mean=False, selective_as_full=False, every_token=False):
-    keep_some = partial(create_selective_checkpoint_contexts, keep_matmuls)
-    h = model.embed(x)
-    for block in model.blocks:
-        if checkpointing is True or (checkpointing == "selective" and selective_as_full):
-            h = checkpoint(block, h, use_reentrant=False)
-        elif checkpointing == "selective":
-            h = checkpoint(block, h, use_reentrant=False, context_fn=keep_some)
-        else:
-            h = block(h)
-    if loss_chunks == 1:
-        return models.cross_entropy(model.head(h), y)
-    h = model.head.norm(h)
-    pieces = list(zip(h.chunk(loss_chunks, dim=1), y.chunk(loss_chunks, dim=1)))
-    if chunk_mean:  # mutant: the mean of each slice's mean, divided again
-        return sum(checkpoint(slice_loss, hs, model.head.out.weight, ys, use_reentrant=False) / ys.numel()
-                   for hs, ys in pieces)
-    total = sum(checkpoint(slice_loss, hs, model.head.out.weight, ys, use_reentrant=False) for hs, ys in pieces)
-    return total / (y.numel() if every_token else (y != -100).sum())
+def fewest_for(loss_chunks=LOSS_CHUNKS, place="first", per_block=None, at_least=0):
+    """The solution (the first blocks, each taking off what it saved less its input), or a mistaken one: another
+    ``place``, a prediction with the plain cross-entropy, a ``per_block`` saving read off the calculator's two
+    totals, at least ``at_least`` blocks."""
+    def fewest(shape, batch, usable):
+        plain = estimate(shape, batch, loss_chunks=loss_chunks)
+        every = estimate(shape, batch, checkpointing=True, loss_chunks=loss_chunks)
+        saving = (plain.activations_by_layer["blocks"] - every.activations_by_layer["blocks"]) / shape.depth
+        if per_block == "totals":  # mutant: the calculator's two peaks, a straight line between them
+            saving = (plain.peak - every.peak) / shape.depth
+        depth = shape.depth
+        k = next((k for k in range(depth + 1)
+                  if (plain.peak - k * saving if k < depth else every.peak) <= usable), depth)
+        k = max(k, at_least)
+        return {"first": tuple(range(k)), "last": tuple(range(depth - k, depth)),
+                "spread from the last": tuple(sorted({depth - 1 - (i * depth) // max(k, 1) for i in range(k)}))}[place]
+    return fewest
 
 
 def train_step(model, optimizer, x, y, plan, loss=plan_loss, weigh="tokens", step_each=False):
@@ -97,20 +98,21 @@ def test_the_setup_leaves_only_combinations_and_the_hidden_cases_differ():
     assert "capacity" in SMALL.describe() and describe_plan((True, 2, 4)).startswith("checkpointing every block")
 
 
-def test_the_solution_passes_every_check():
+def test_the_solution_passes_every_check(case):
     choose = choose_for(SMALL)
+    verdict = check_blocks(fewest_for(), case, show=False)
+    assert verdict.passed, verdict
     assert check_choice(choose, SMALL, COSTS, show=False).passed
-    assert check_loss(plan_loss, SMALL, show=False).passed
     verdict = check_step(train_step, choose, SMALL, COSTS, show=False)
     assert verdict.passed, verdict
 
 
-def test_stubs_report_not_done_yet():
+def test_stubs_report_not_done_yet(case):
     def stub(*args):
         raise NotImplementedError("later")
 
     assert check_choice(stub, SMALL, COSTS, show=False).status == checks.NOT_DONE
-    assert check_loss(stub, SMALL, show=False).status == checks.NOT_DONE
+    assert check_blocks(stub, case, show=False).status == checks.NOT_DONE
     assert check_step(stub, stub, SMALL, COSTS, show=False).hint.startswith("exercise C: ")
 
 
@@ -150,36 +152,54 @@ def test_mutant_a_choice_that_predicts_one_micro_batch_as_the_batch_fails_by_the
     assert "margin" in verdict.message or "over the capacity" in verdict.message
 
 
+def test_the_first_blocks_reach_the_least_peak_of_any_placement_so_one_fewer_is_judged_by_them(case):
+    """The blocks check measures one fewer block at the start of the model only: no other placement of as
+    many blocks peaks lower (every placement measured, on a case where placement matters)."""
+    depth = case.shape.depth
+    for k in range(depth + 1):
+        peaks = {blocks: peak_of(case, blocks) for blocks in itertools.combinations(range(depth), k)}
+        assert min(peaks.values()) == pytest.approx(peaks[tuple(range(k))], rel=1e-6), (k, peaks)
+    assert peak_of(case, (depth - 1,)) > 1.05 * peak_of(case, (0,))  # the last block's recompute tops the rest
+
+
+def test_each_block_case_needs_its_own_count_and_the_last_blocks_do_not_fit_here(case):
+    cases = [case] + hidden_block_cases(case)
+    needs = [len(fewest_for()(c.shape, c.batch, c.usable)) for c in cases]
+    assert needs == [case.shape.depth // 2, 3, 1, 0], needs
+    last = tuple(range(case.shape.depth - needs[0], case.shape.depth))
+    assert peak_of(case, last) > case.usable > peak_of(case, tuple(range(needs[0])))
+    assert "usable" in case.describe() and "every block" in case.describe()
+
+
 @pytest.mark.mutants
 @pytest.mark.parametrize("wrong, says", [
-    (partial(plan_loss, chunk_mean=True), "a sum of slices is not a mean"),
-    (partial(plan_loss, every_token=True), "padded targets, -100, do not count"),
-    (lambda m, x, y, c, k: models.cross_entropy(m(x), y).item(), "0-d tensor"),
-    (lambda m, x, y, c, k: models.cross_entropy(m(x), y).unsqueeze(0), "0-d tensor"),
-    (lambda m, x, y, c, k: plan_loss(m, x, y, c, k) * 4, "the plain loss"),
-], ids=["mean of slice means", "padding counted", "a float", "shape (1,)", "scaled loss"])
-def test_mutant_losses_fail_naming_the_mistake(wrong, says):
-    verdict = check_loss(wrong, SMALL, show=False)
+    (fewest_for(place="last"), "as many blocks placed elsewhere fit"),
+    (fewest_for(place="spread from the last"), "as many blocks placed elsewhere fit"),
+    (lambda shape, batch, usable: tuple(range(shape.depth)), "fewer checkpointed blocks fit"),
+    (fewest_for(per_block="totals"), "fewer checkpointed blocks fit"),
+    (fewest_for(loss_chunks=1), "fewer checkpointed blocks fit"),
+    (lambda shape, batch, usable: (0, 1), "too few wherever they sit"),
+    (fewest_for(at_least=1), "fewer checkpointed blocks fit"),
+    (lambda shape, batch, usable: [i < shape.depth // 2 for i in range(shape.depth)], "should return the indices"),
+], ids=["the blocks nearest the loss", "spread, the last included", "every block", "a line between the "
+        "calculator's two peaks", "predicted with the plain cross-entropy", "this machine's answer everywhere",
+        "always at least one", "a mask, not indices"])
+def test_mutant_block_choices_fail_naming_the_mistake(case, wrong, says):
+    verdict = check_blocks(wrong, case, show=False)
     assert verdict.status == checks.FAILED and says in verdict.message, verdict
+    failed = next(c for c in [case] + hidden_block_cases(case) if c.name in verdict.message)
+    right, mine = (tuple(f(failed.shape, failed.batch, failed.usable)) for f in (fewest_for(), wrong))
+    assert right == mine or f"blocks {right}" not in verdict.message  # never the blocks expected
 
 
-@pytest.mark.mutants
-def test_mutant_a_detached_head_weight_fails_by_the_gradients():
-    def loss(model, x, y, c, k):  # the chunks read a detached weight: the head gets no gradient
-        if k == 1:
-            return plan_loss(model, x, y, c, k)
-        h = model.head.norm(_blocks(model, x))
-        w = model.head.out.weight.detach()
-        return sum(slice_loss(hs, w, ys) for hs, ys in zip(h.chunk(k, 1), y.chunk(k, 1))) / (y != -100).sum()
-    verdict = check_loss(loss, SMALL, show=False)
-    assert verdict.status == checks.FAILED and "gradients differ" in verdict.message, verdict
+def test_the_block_take_away_follows_the_learners_blocks(case):
+    def stub(shape, batch, usable):
+        raise NotImplementedError("exercise B")
 
-
-def _blocks(model, x):
-    h = model.embed(x)
-    for block in model.blocks:
-        h = block(h)
-    return h
+    assert "gave no fitting plan yet" in blocks_take_away(stub, case)
+    assert "gave no fitting plan yet" in blocks_take_away(fewest_for(place="last"), case)
+    said = blocks_take_away(fewest_for(), case, rounds=4)
+    assert "nearest the loss measured" in said and "over the budget" in said and "every block" in said, said
 
 
 @pytest.mark.mutants
@@ -227,10 +247,11 @@ def test_the_labs_setup_in_cpu_mode_needs_a_combination():
 
 def test_the_hints_name_the_concept_and_the_api_never_the_code():
     texts = checks.hint_texts("labs/fit_the_budget")
-    assert sorted(texts) == ["A", "B", "C"] and all(len(levels) == 2 for levels in texts.values())
+    assert sorted(texts) == ["A", "B", "C"] and all(len(levels) == 3 for levels in texts.values())
     for text in (t for levels in texts.values() for t in levels):
         for code in ("checkpointing=True", "micro_batches=", "estimate(", "use_reentrant", ".backward()",
                      "context_fn=", "zero_grad(", "min(", "/ micro_batches", "reduction=", "itertools",
-                     "product(", "!= -100", "ignore_index="):
+                     "product(", "!= -100", "ignore_index=", "range(", "activations_by_layer[",
+                     "tuple("):
             assert code not in text, (code, text)
     assert all("lesson 06" in texts[part][0] or "Lesson 06" in texts[part][0] for part in texts)

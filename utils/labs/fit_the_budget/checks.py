@@ -1,5 +1,5 @@
-"""Lab 06 (``labs/06_fit_the_budget.ipynb``), fit the budget: the checks of the learner's plan search, loss and
-step.
+"""Lab 06 (``labs/06_fit_the_budget.ipynb``), fit the budget: the checks of the learner's plan search and step
+(exercise B's check of the blocks to checkpoint is in ``blocks.py``).
 
 A device of a stated capacity, a margin to keep free, and lesson 06's GPT with a vocabulary large enough that
 its cross-entropy is a line of its own. No single technique fits; combinations of three (checkpointing: none,
@@ -8,14 +8,13 @@ costs. The learner writes:
 
 - ``choose(capacity, costs)``: the plan ``(checkpointing, micro_batches, loss_chunks)`` whose predicted peak
   leaves the margin free, at the least time cost under an additive cost model;
-- ``plan_loss(model, x, y, checkpointing, loss_chunks)``: the loss with any mix of checkpointing and a chunked
-  cross-entropy (lesson 06 builds each alone, never together);
-- ``train_step(model, optimizer, x, y, plan)``: one optimizer step on the whole batch in that plan.
+- ``fewest_checkpoints(shape, batch, usable)`` (exercise B, ``blocks.py``): the fewest blocks to checkpoint;
+- ``train_step(model, optimizer, x, y, plan)``: one optimizer step on the whole batch in that plan, with the
+  lab's ``plan_loss`` (``losses.py``), on a batch its micro-batches do not divide and that ends in padding.
 
     SETUP = lab_setup()                      # this machine's model, batch, capacity, margin
     COSTS = technique_costs(SETUP)           # each technique's extra time here, measured
     check_choice(choose, SETUP, COSTS)       # on this machine's case and on cases the learner never sees
-    check_loss(plan_loss, SETUP)             # every mix: the same loss and gradients as the plain loss
     check_step(train_step, choose, SETUP, COSTS)   # parameters after an SGD step; measured peaks as predicted
 
 Each learner function is called inside a check, so an unfinished exercise reports "not done yet" and a wrong
@@ -33,12 +32,12 @@ from dataclasses import dataclass
 import torch
 
 from utils import checks
+from utils.labs.fit_the_budget.losses import PAD
 from utils.lessons.memory.calculator import Budget, Shape, estimate
-from utils.lessons.memory.measure import (batch_of, interleaved_seconds, measure_peak, new_model, plain_loss,
-                                          training_step)
+from utils.lessons.memory.measure import (batch_of, checkpointed_loss, interleaved_seconds, measure_peak,
+                                          new_model, plain_loss, training_step)
 from utils.lessons.memory.plan import Settings, current_settings
 from utils.lessons.memory.tricks import LOSS_CHUNKS, chunked_loss, selective_loss
-from utils.lessons.memory.measure import checkpointed_loss
 
 BANK = "labs/fit_the_budget"  # the lab's hints: utils/labs/fit_the_budget/hints.toml
 MB = 1e6
@@ -220,9 +219,6 @@ def check_choice(choose: Callable, setup: LabSetup | None = None, costs: dict | 
     return checks.run_check("choice", body, show=show, hint=checks.stub_message(BANK, "A"))
 
 
-PAD = -100  # a target that does not count: torch's cross_entropy ignores it (its ignore_index)
-
-
 def padded(y: torch.Tensor, seed: int) -> torch.Tensor:
     """``y`` with the end of each sequence marked ``PAD``: each sequence keeps between a quarter of its tokens and
     all of them, drawn by ``seed``, so that micro-batches hold different numbers of tokens that count."""
@@ -234,47 +230,6 @@ def padded(y: torch.Tensor, seed: int) -> torch.Tensor:
 
 def _params(model) -> torch.Tensor:
     return torch.cat([p.detach().reshape(-1).cpu() for p in model.parameters()])
-
-
-def _grads(model) -> torch.Tensor:
-    return torch.cat([(p.grad if p.grad is not None else torch.zeros_like(p)).detach().reshape(-1).cpu()
-                      for p in model.parameters()])
-
-
-def check_loss(plan_loss: Callable, setup: LabSetup | None = None, show: bool = True) -> checks.Verdict:
-    """Lab 06: ``plan_loss(model, x, y, checkpointing, loss_chunks)`` for every mix gives the plain loss's value
-    (forward) and gradients (backward), on a batch of its own."""
-    setup = setup if setup is not None else lab_setup()
-
-    def body():
-        x, y = batch_of(setup.shape, 4, setup.device, seed=11)  # a batch the learner's code never saw ...
-        y = padded(y, seed=11)  # ... whose sequences end in padding of different lengths
-        model, _ = new_model(setup.shape, setup.device)
-        plain_loss(model, x, y).backward()
-        want_loss, want_grad = plain_loss(model, x, y).item(), _grads(model)
-        for c, k in itertools.product(CHECKPOINTING, LOSS_CHUNKS_CHOICES):
-            where = f"plan_loss(..., checkpointing={c!r}, loss_chunks={k})"
-            model.zero_grad(set_to_none=True)
-            loss = plan_loss(model, x, y, c, k)
-            checks.expect(isinstance(loss, torch.Tensor) and loss.dim() == 0,
-                          f"{where} should return the loss as a 0-d tensor, got {type(loss).__name__}"
-                          f"{tuple(loss.shape) if isinstance(loss, torch.Tensor) else ''}")
-            ratio = loss.item() / want_loss
-            checks.expect(abs(ratio - 1) < 1e-4,
-                          f"{where}: the loss is {ratio:.3g}x the plain loss: it must stay the mean over the "
-                          "tokens that count" + (" (a sum of slices is not a mean; padded targets, -100, do not "
-                                                 "count)" if k > 1 else ""))
-            checks.expect(loss.requires_grad, f"{where}: the loss has no gradient: is it computed under no_grad?")
-            loss.backward()
-            got = _grads(model)
-            scale = (got.norm() / want_grad.norm()).item()
-            checks.expect(torch.allclose(got, want_grad, rtol=1e-3, atol=1e-6),
-                          f"{where}: the gradients differ from the plain loss's (norm {scale:.3g}x): a "
-                          "checkpointed piece must be the same maths, recomputed, with every weight it uses")
-        return (f"{len(CHECKPOINTING) * len(LOSS_CHUNKS_CHOICES)} mixes, each the plain loss's value and "
-                "gradients")
-
-    return checks.run_check("loss", body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
 def _sgd_step(setup: LabSetup, x, y, run: Callable) -> torch.Tensor:

@@ -1,0 +1,211 @@
+"""Lab 06, exercise B: checkpoint only the blocks a budget needs. Checkpointing every block saves more than a
+budget may ask, and each checkpointed block costs one more forward of it in backward. The learner writes
+``fewest_checkpoints(shape, batch, usable)``: the indices of the blocks to checkpoint, as few as possible, so
+that one AdamW step (the chunked cross-entropy, one micro-batch) peaks at most ``usable`` bytes. The
+calculator has no line for some blocks checkpointed and the others not: the learner predicts it from the
+calculator's lines, and learns where in backward a recompute falls.
+
+    CASE = blocks_case(SETUP)                  # this machine's: the lab's GPT and a budget set between peaks
+    check_blocks(fewest_checkpoints, CASE)     # measured here and on hidden shapes and budgets
+    print(blocks_take_away(fewest_checkpoints, CASE))
+
+Every peak is measured with lesson 06's ``measure_peak`` (``MemTracker`` on the CPU,
+``torch.cuda.max_memory_allocated`` on a GPU) of a step with the lab's ``plan_loss``. Each case's budget sits
+half-way between measured peaks, so that the fewest blocks that fit, where they fit, are one count.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache, partial
+
+from utils import checks, claims
+from utils.labs.fit_the_budget.losses import plan_loss
+from utils.lessons.memory.calculator import Shape, estimate
+from utils.lessons.memory.measure import batch_of, interleaved_rounds, measure_peak, new_model, training_step
+from utils.lessons.memory.tricks import LOSS_CHUNKS
+
+BANK = "labs/fit_the_budget"
+MB = 1e6
+# The hidden cases: the lab's shape changed (blocks added, width and context scaled, vocabulary multiplied) and
+# how many blocks the budget needs. One needs none; in one the cross-entropy's temporaries are the larger.
+HIDDEN = (
+    dict(depth=2, width=0.75, context=0.5, vocab=1, needs=3),
+    dict(depth=1, width=1, context=0.5, vocab=3, needs=1),
+    dict(depth=0, width=1, context=1, vocab=1, needs=0),
+)
+
+
+@dataclass(frozen=True)
+class BlocksCase:
+    """A GPT, its batch and a device's usable bytes (the margin already taken off) for exercise B."""
+
+    name: str
+    shape: Shape
+    batch: int
+    device: str
+    usable: float
+    label: str = ""
+
+    def describe(self) -> str:
+        plain = estimate(self.shape, self.batch, loss_chunks=LOSS_CHUNKS).peak
+        every = estimate(self.shape, self.batch, checkpointing=True, loss_chunks=LOSS_CHUNKS).peak
+        return (f"{self.usable / MB:.1f} MB usable for the lab's GPT ({self.shape.depth} blocks) on {self.batch} "
+                f"sequences, chunked cross-entropy ({LOSS_CHUNKS});\nthe calculator: {plain / MB:.1f} MB without "
+                f"checkpointing, {every / MB:.1f} MB checkpointing every block")
+
+
+@lru_cache(maxsize=256)
+def _peak(shape: Shape, batch: int, device: str, blocks: tuple[int, ...]) -> float:
+    """The measured peak of one AdamW step checkpointing ``blocks`` (chunked cross-entropy, one micro-batch)."""
+    model, optimizer = new_model(shape, device)
+    x, y = batch_of(shape, batch, device)
+    step = training_step(model, optimizer, x, y, loss_fn=_loss(blocks))
+    return measure_peak(step, model, optimizer, device).peak
+
+
+def _loss(blocks) -> Callable:
+    return partial(plan_loss, checkpointing=tuple(blocks), loss_chunks=LOSS_CHUNKS)
+
+
+def peak_of(case: BlocksCase, blocks) -> float:
+    """The measured peak of ``case``'s step checkpointing ``blocks`` (each measurement made once). Lab 06."""
+    return _peak(case.shape, case.batch, case.device, tuple(sorted(blocks)))
+
+
+def _first(k: int) -> tuple[int, ...]:
+    return tuple(range(k))
+
+
+def _last(case: BlocksCase, k: int) -> tuple[int, ...]:
+    return tuple(range(case.shape.depth - k, case.shape.depth))
+
+
+def _case(name: str, shape: Shape, batch: int, device: str, needs: int, label: str = "") -> BlocksCase:
+    """A case whose budget needs ``needs`` checkpointed blocks: half-way between the least that many reach
+    (measured) and the least of fewer blocks, or of as many nearest the loss, where that is higher."""
+    case = BlocksCase(name, shape, batch, device, usable=0.0, label=label)
+    least = peak_of(case, _first(needs))
+    if needs == 0:
+        return dataclasses.replace(case, usable=1.05 * least)
+    above = [peak_of(case, _first(needs - 1)), peak_of(case, _last(case, needs))]
+    over = min(p for p in above if p > 1.02 * least) if any(p > 1.02 * least for p in above) else max(above)
+    return dataclasses.replace(case, usable=(least + over) / 2)
+
+
+def blocks_case(setup) -> BlocksCase:
+    """Exercise B's case on this machine: the lab's GPT and batch, a budget that needs half its blocks
+    checkpointed (measured here). Lab 06."""
+    return _case("this machine", setup.shape, setup.batch, setup.device, setup.shape.depth // 2, setup.label)
+
+
+def hidden_block_cases(case: BlocksCase) -> list[BlocksCase]:
+    """The cases ``fewest_checkpoints`` is checked on besides this machine's (other shapes and budgets)."""
+    out = []
+    for i, h in enumerate(HIDDEN):
+        s = case.shape
+        shape = dataclasses.replace(s, depth=s.depth + h["depth"], vocab=s.vocab * h["vocab"],
+                                    width=int(s.width * h["width"]) // s.heads * s.heads,
+                                    context=int(s.context * h["context"]))
+        out.append(_case(f"hidden case {i + 1}", shape, case.batch, case.device, h["needs"], case.label))
+    return out
+
+
+def _as_blocks(blocks, case: BlocksCase, where: str) -> tuple[int, ...]:
+    """The learner's blocks as a sorted tuple, or a failed check saying what is wrong with them."""
+    depth = case.shape.depth
+    shape_of = f"the indices of the blocks to checkpoint (whole numbers from 0 to {depth - 1}, each once)"
+    try:
+        items = list(blocks)
+        indices = [operator.index(i) for i in items if not isinstance(i, bool)]
+        ok = len(indices) == len(items) == len(set(indices)) and all(0 <= i < depth for i in indices)
+    except TypeError:  # not a collection, or not whole numbers
+        ok = False
+    checks.expect(ok, f"{where} should return {shape_of}, got {blocks!r}")
+    return tuple(sorted(indices))
+
+
+def _judge(blocks: tuple[int, ...], case: BlocksCase) -> float:
+    """Fails naming the mistake in the learner's blocks for one case (never the blocks expected); the peak."""
+    peak, k = peak_of(case, blocks), len(blocks)
+    said = (f"{case.name} ({case.shape.depth} blocks): checkpointing blocks {blocks or '(none)'} measured "
+            f"{peak / MB:.1f} MB")
+    if peak > case.usable:
+        elsewhere = peak_of(case, _first(k)) <= case.usable
+        checks.expect(False, f"{said}, over the {case.usable / MB:.1f} MB usable{case.label}: " + (
+            "as many blocks placed elsewhere fit. Backward recomputes a checkpointed block when it reaches it: "
+            "what is still held at that moment?" if elsewhere else
+            f"{k} checkpointed blocks are too few wherever they sit. What does one take off the peak, by the "
+            "calculator's lines?"))
+    if k:
+        checks.expect(peak_of(case, _first(k - 1)) > case.usable,
+                      f"{said}, under the {case.usable / MB:.1f} MB usable, but fewer checkpointed blocks fit "
+                      "too (measured), and each one costs another forward of its block. What does one take off "
+                      "the peak, by the calculator's lines?")
+    return peak
+
+
+def check_blocks(fewest: Callable, case: BlocksCase, show: bool = True) -> checks.Verdict:
+    """Lab 06: ``fewest(shape, batch, usable)`` names blocks whose step, measured, fits ``usable``, and no fewer
+    blocks fit; on this machine's case and on hidden ones (other depths, widths, vocabularies, budgets)."""
+
+    def body():
+        cases = [case] + hidden_block_cases(case)
+        for c in cases:
+            blocks = _as_blocks(fewest(c.shape, c.batch, c.usable), c, f"fewest_checkpoints() for {c.name}")
+            _judge(blocks, c)
+        blocks = _as_blocks(fewest(case.shape, case.batch, case.usable), case, "fewest_checkpoints()")
+        return (f"{len(cases)} cases, each the fewest checkpointed blocks that fit, measured. Here: "
+                f"{len(blocks)} of {case.shape.depth} blocks, measured {peak_of(case, blocks) / MB:.1f} MB of "
+                f"{case.usable / MB:.1f} MB usable{case.label}")
+
+    return checks.run_check("blocks", body, show=show, hint=checks.stub_message(BANK, "B"))
+
+
+def blocks_take_away(fewest: Callable, case: BlocksCase, rounds: int = 5) -> str:
+    """What exercise B showed, printed from the run once ``fewest`` gives the fewest blocks that fit: where
+    they sit against the same number nearest the loss (measured), and the step's time against checkpointing
+    every block (interleaved rounds). Never raises on a wrong or unfinished answer."""
+    try:
+        blocks = _as_blocks(fewest(case.shape, case.batch, case.usable), case, "fewest_checkpoints()")
+        _judge(blocks, case)
+    except BaseException as exc:  # noqa: BLE001 - a stub, or a wrong answer: the check says why
+        return f"fewest_checkpoints() gave no fitting plan yet ({type(exc).__name__}): its check says why."
+    k, depth, usable = len(blocks), case.shape.depth, case.usable / MB
+    lines = [f"Your blocks for exercise B's budget: {k} of {depth} checkpointed, measured "
+             f"{peak_of(case, blocks) / MB:.1f} MB of {usable:.1f} MB usable{case.label}."]
+    late = peak_of(case, _last(case, k)) / MB
+    if k and _last(case, k) != blocks:
+        lines.append(f"The same number nearest the loss measured {late:.1f} MB, " + (
+            "over the budget: backward reaches them first and recomputes each while every block before it "
+            "still holds its activations." if late > usable else
+            "under the budget too: where they sit did not decide the peak here (the cross-entropy's "
+            "temporaries at the start of backward did)."))
+    lines.append(_timing(blocks, case, rounds))
+    return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
+
+
+def _timing(blocks: tuple[int, ...], case: BlocksCase, rounds: int) -> str:
+    """The step's time checkpointing ``blocks`` against the plain step and every block, in interleaved rounds."""
+    calls = {}
+    for name, chosen in (("plain", ()), ("yours", blocks), ("every block", _first(case.shape.depth))):
+        model, optimizer = new_model(case.shape, case.device)
+        x, y = batch_of(case.shape, case.batch, case.device)
+        calls[name] = training_step(model, optimizer, x, y, loss_fn=_loss(chosen))
+    times = interleaved_rounds(calls, case.device, repeats=rounds)
+    fastest = {name: min(t) for name, t in times.items()}
+    gain = fastest["every block"] / fastest["yours"]
+    spread = claims.paired_spread([e / y for e, y in zip(times["every block"], times["yours"])])
+    # judged as printed (1.04x ± 0.04 reaches 1.00x: within noise), by the course's verdict rule
+    verdict = claims.speedup_verdict(round(gain, 2), None, round(spread, 2) + 1e-9 if spread else 0.0)
+    said = ("faster than every block's beyond the rounds' noise: fewer recomputed blocks saved time"
+            if verdict.startswith("faster") else
+            "within the rounds' noise of every block's: the recompute saved is too small to show here"
+            if verdict.startswith("within") else "no faster than every block's: no time saved shown here")
+    return (f"Its step took {fastest['yours'] / fastest['plain']:.2f}x the plain step's, checkpointing every block "
+            f"{fastest['every block'] / fastest['plain']:.2f}x (fastest of {rounds} interleaved rounds): "
+            f"{gain:.2f}x ± {spread:.2f}, {said}{case.label}.")
