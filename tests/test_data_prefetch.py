@@ -335,6 +335,16 @@ def test_median_epoch_returns_the_middle_pass_and_every_time():
     assert result.batches == 4
 
 
+@pytest.mark.timeout(30)
+def test_paired_epochs_run_every_configuration_once_a_round_in_alternating_order():
+    order = []
+    configurations = {"alone": ["a"] * 2, "with": Prefetcher(["w"] * 2)}
+    seconds = epoch.paired_epochs(configurations, lambda b: order.append(b), rounds=4)
+    assert {k: len(v) for k, v in seconds.items()} == {"alone": 4, "with": 4}
+    firsts = [order[4 * k] for k in range(4)]   # each round: 2 batches of each configuration
+    assert firsts == ["a", "w", "a", "w"]   # reversed every other round: neither always goes first
+
+
 def _recording(busy_by_time, t0=100.0):
     samples = [{"t": t0 + t, "gpus": [], "host": {"cpu": 100.0, "mem_used": 2e9},
                 "workers": [{"pid": 0, "label": "device (simulated)", "cpu": busy, "rss": float("nan")},

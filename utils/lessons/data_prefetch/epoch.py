@@ -195,6 +195,20 @@ def median_epoch(batches: Iterable, step: Callable, epochs: int = 3, warm_up: in
     return results[len(results) // 2], [r.seconds for r in results]
 
 
+def paired_epochs(configurations: dict[str, Iterable], step: Callable,
+                  rounds: int = 4) -> dict[str, list[float]]:
+    """Seconds of ``rounds`` epochs of each configuration, run in paired rounds: each round runs one epoch of
+    every configuration, the order reversed every other round, so that the epochs of a round met the same
+    machine. Ratio the lists round by round and judge them with ``claims.paired_spread`` (lesson 05)."""
+    seconds: dict[str, list[float]] = {name: [] for name in configurations}
+    with loader_notes(show=False):
+        for k in range(rounds):
+            order = list(configurations) if k % 2 == 0 else list(reversed(configurations))
+            for name in order:
+                seconds[name].append(run_epoch(configurations[name], step).seconds)
+    return seconds
+
+
 def ratio_spread(slow: list[float], fast: list[float], floor: float = 0.02) -> float:
     """How far the speed-up median(slow) / median(fast) may be off, from two settings' measured epochs: down
     to the least favourable pairing, min(slow) / max(fast), and at least ``floor`` (2 %) of it: paced steps

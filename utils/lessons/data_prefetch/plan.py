@@ -56,6 +56,7 @@ class Settings:
     label: str  # appended to every time measured with the device's step: where it was measured
     load_label: str  # appended to the load term L: the reads are simulated storage, on the host CPU
     transfer_label: str  # appended to the transfer timings: what the copy crossed
+    paired_rounds: int = 4  # section 4: epochs with and without the Prefetcher, in turns (claims.paired_spread)
 
     @property
     def read_seconds(self) -> float:
@@ -162,14 +163,41 @@ def recipe_columns(mode: str) -> list[str]:
     return ["knob"] + [names[m] + (" (here)" if m == here else "") for m in MODES] + ["why"]
 
 
-def recipe(s: Settings, cores: int, compression_pays: bool | None = None,
+def compression_outcome(speedup: float, spread: float) -> str:
+    """Section 5's net verdict on uint8 + convert against float32: "pays" beyond the rounds' noise, "slower"
+    beyond it, or "noise" (lesson 05)."""
+    return "pays" if speedup - spread > 1 else "slower" if speedup + spread < 1 else "noise"
+
+
+def images_row(compression: tuple[float, float], mode: str) -> tuple[str, ...]:
+    """The recipe's row for the images across the link: (knob, no GPU, one GPU, two GPUs, why).
+
+    ``compression``: section 5's (net speed-up, spread) in this run. A CPU has no link to cross: its column
+    is float32 on every machine (a conversion in the training process would only lengthen its critical
+    path). A GPU column follows this run only where it is this machine's mode; elsewhere it says what to
+    measure there."""
+    speedup, spread = compression
+    outcome = compression_outcome(speedup, spread)
+    here = "2gpu" if mode == "ngpu" else mode
+    on_gpu = {"pays": "uint8, convert on the GPU (paid here)", "noise": "float32 (no net gain here)",
+              "slower": "float32 (uint8 slower here)"}[outcome]
+    gpu = {m: on_gpu if m == here else "uint8 if section 5 pays there" for m in ("1gpu", "2gpu")}
+    reason = {"pays": "the bytes saved outweighed the conversion",
+              "noise": "within noise: no net gain, not worth the conversion",
+              "slower": "the conversion cost more than the bytes saved"}[outcome]
+    measured = f"uint8 + convert {speedup:.2f}x ± {spread:.2f} float32's speed: {reason}"
+    why = (f"no GPU: nothing crosses a link; section 5's simulated link: {measured}" if here == "cpu" else
+           f"section 5 over this GPU's link: {measured}")
+    return ("images across the link", "float32 (no link on a CPU)", gpu["1gpu"], gpu["2gpu"], why)
+
+
+def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = None,
            mode: str = "cpu") -> list[tuple[str, ...]]:
     """Where to start: (knob, no GPU, one GPU, two GPUs, why) for each knob the lesson measured, the worker
-    counts from this host's ``cores`` (lesson 05). ``compression_pays``: section 5's net verdict in this run,
-    which decides this ``mode``'s column only (None: not measured, no row); the other modes' columns say
-    what to measure there."""
+    counts from this host's ``cores`` (lesson 05). ``compression``: section 5's (net speed-up, spread) in this
+    run, which decides this ``mode``'s column of the images row where it has a link (``images_row``; None:
+    not measured, no row)."""
     one, each = max(1, cores), max(1, cores // 2)
-    here = "2gpu" if mode == "ngpu" else mode
     rows = [
         ("num_workers", str(one), str(one), f"{each} a rank",
          "the host's cores, divided between the training processes; fewer once L/w < C"),
@@ -180,12 +208,8 @@ def recipe(s: Settings, cores: int, compression_pays: bool | None = None,
         ("the copy to the device", "nothing to do", *["non_blocking=True, in a Prefetcher"] * 2,
          "the next batch crosses on a side stream while this one computes"),
     ]
-    if compression_pays is not None:
-        measured = "uint8 (paid here)" if compression_pays else "float32 (did not pay here)"
-        elsewhere = {"cpu": "float32 unless section 5 pays", "1gpu": "uint8 if section 5 pays on PCIe",
-                     "2gpu": "uint8 if section 5 pays on PCIe"}
-        rows.append(("images across the link", *(measured if m == here else elsewhere[m] for m in MODES),
-                     "section 5's net speed-up: bytes saved against the conversion"))
+    if compression is not None:
+        rows.append(images_row(compression, mode))
     return rows
 
 

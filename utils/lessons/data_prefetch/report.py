@@ -21,7 +21,8 @@ WIDTH = 110  # the course's widest visible line
 
 def say(text: str) -> None:
     """Print ``text`` folded at 110 characters, each paragraph (``\\n``) apart. Lesson 05."""
-    print("\n".join(textwrap.fill(part, WIDTH, subsequent_indent="  ") for part in text.split("\n")))
+    print("\n".join(textwrap.fill(part, WIDTH, subsequent_indent="  ", break_on_hyphens=False)
+                    for part in text.split("\n")))
 
 
 NOISE = 0.02  # single epochs: a gap under 2 % is noise (L and C, which make every bound, are measured too)
