@@ -320,8 +320,9 @@ def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
     else:
         verdict = ("the held-out drop is smaller by more than two standard errors: the held-out images were "
                    "kinder")
-    return (f"Accuracy: a drop of {seen * 100:.2f} points on the validation images you could judge it on, "
-            f"{unseen * 100:.2f} on the held-out ones; {verdict}.")
+    return (f"Accuracy: a drop of {seen * 100:.2f} ± {seen_error * 100:.2f} points on the validation images you "
+            f"could judge it on, {unseen * 100:.2f} ± {unseen_error * 100:.2f} on the held-out ones (paired "
+            f"standard errors); {verdict}.")
 
 
 def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict], size_target: float = 12.0,
