@@ -56,10 +56,10 @@ def choose_for(setup, margin=MARGIN, cost=plan_cost, candidates=None):
     return choose
 
 
-def fewest_for(loss_chunks=LOSS_CHUNKS, place="first", per_block=None, at_least=0):
+def fewest_for(loss_chunks=LOSS_CHUNKS, place="first", per_block=None, at_least=0, recompute=False):
     """The solution (the first blocks, each taking off what it saved less its input), or a mistaken one: another
     ``place``, a prediction with the plain cross-entropy, a ``per_block`` saving read off the calculator's two
-    totals, at least ``at_least`` blocks."""
+    totals, at least ``at_least`` blocks, the calculator's recomputed block added to any plan (``recompute``)."""
     def fewest(shape, batch, usable):
         plain = estimate(shape, batch, loss_chunks=loss_chunks)
         every = estimate(shape, batch, checkpointing=True, loss_chunks=loss_chunks)
@@ -67,8 +67,12 @@ def fewest_for(loss_chunks=LOSS_CHUNKS, place="first", per_block=None, at_least=
         if per_block == "totals":  # mutant: the calculator's two peaks, a straight line between them
             saving = (plain.peak - every.peak) / shape.depth
         depth = shape.depth
-        k = next((k for k in range(depth + 1)
-                  if (plain.peak - k * saving if k < depth else every.peak) <= usable), depth)
+        again = every.activations_by_layer["one block recomputed"] if recompute else 0.0
+
+        def predicted(k):
+            return plain.peak - k * saving + again * (k > 0) if k < depth else every.peak
+
+        k = next((k for k in range(depth + 1) if predicted(k) <= usable), depth)
         k = max(k, at_least)
         return {"first": tuple(range(k)), "last": tuple(range(depth - k, depth)),
                 "spread from the last": tuple(sorted({depth - 1 - (i * depth) // max(k, 1) for i in range(k)}))}[place]
@@ -178,11 +182,13 @@ def test_each_block_case_needs_its_own_count_and_the_last_blocks_do_not_fit_here
     (lambda shape, batch, usable: tuple(range(shape.depth)), "fewer checkpointed blocks fit"),
     (fewest_for(per_block="totals"), "fewer checkpointed blocks fit"),
     (fewest_for(loss_chunks=1), "fewer checkpointed blocks fit"),
+    (fewest_for(recompute=True), "fewer checkpointed blocks fit"),
     (lambda shape, batch, usable: (0, 1), "too few wherever they sit"),
     (fewest_for(at_least=1), "fewer checkpointed blocks fit"),
     (lambda shape, batch, usable: [i < shape.depth // 2 for i in range(shape.depth)], "should return the indices"),
 ], ids=["the blocks nearest the loss", "spread, the last included", "every block", "a line between the "
-        "calculator's two peaks", "predicted with the plain cross-entropy", "this machine's answer everywhere",
+        "calculator's two peaks", "predicted with the plain cross-entropy",
+        "a recomputed block added to any plan", "this machine's answer everywhere",
         "always at least one", "a mask, not indices"])
 def test_mutant_block_choices_fail_naming_the_mistake(case, wrong, says):
     verdict = check_blocks(wrong, case, show=False)
