@@ -93,8 +93,8 @@ def _case(name: str, shape: Shape, batch: int, device: str, needs: int, label: s
     if needs == 0:
         return dataclasses.replace(case, usable=1.05 * least)
     above = [peak_of(case, _first(needs - 1)), peak_of(case, _last(case, needs))]
-    over = min(p for p in above if p > 1.02 * least) if any(p > 1.02 * least for p in above) else max(above)
-    return dataclasses.replace(case, usable=(least + over) / 2)
+    clear = [p for p in above if p > 1.02 * least]  # a clear step up (as many blocks nearest the loss may tie)
+    return dataclasses.replace(case, usable=(least + (min(clear) if clear else max(above))) / 2)
 
 
 def blocks_case(setup) -> BlocksCase:
