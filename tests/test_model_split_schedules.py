@@ -42,7 +42,7 @@ def test_the_work_scaled_bound_is_the_bound_over_the_stages_measured_work():
     assert report.verdict(r) == report.LESS_WORK_VERDICT  # above 2m/(m+1), within what the work allows
     assert "work-scaled bound is 2.04x" in report.explain_row(r)
     assert report.headline_table([r]).rows[0][4] == "2.04x" and len(report.headline_table([r]).columns) <= 6
-    assert report.headline_table([r]).rows[0][5] == "above the bound: a finding the lesson explains"  # not a share
+    assert report.headline_table([r]).rows[0][5] == "above the bound: a finding to explain"  # not a share
     assert runs.Row(8, 4, "gpipe", 1.0, 1.0, [0.5, 0.5]).work_bound is None  # no work measured: none claimed
 
 

@@ -45,7 +45,7 @@ def bound_verdict(value: float, bound: float) -> str:
     """The verdict of a rate against its ceiling: "84% of the bound", or above it, a finding to explain."""
     share = value / bound
     return (f"{share:.0%} of the bound" if share <= 1.0 else
-            f"above the bound ({share:.0%}): a finding the lesson explains")
+            f"above the bound ({share:.0%}): a finding to explain")
 
 
 def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.0, baseline: float = 1.0,
@@ -53,21 +53,21 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     """The verdict of a speed-up ``value`` (x ``baseline``) against its ceiling ``bound``. ``spread``: how far
     the paired rounds' ratios spread around ``value`` (same unit). In the order tested:
 
-    - the spread covers the baseline: "within noise of the baseline: no effect shown";
-    - at or below the baseline: ``slower`` + ": not shown here" (e.g. "slower than one device: not shown here");
+    - the spread covers the baseline: "within noise: no effect shown" (the rounds on both sides of it);
+    - at or below the baseline: ``slower`` + ": no speed-up" (e.g. "slower than one device: no speed-up");
     - no bound: "faster than the baseline";
-    - above the bound by more than the spread: "above the bound: a finding the lesson explains";
+    - above the bound by more than the spread: "above the bound: a finding to explain";
     - above by less: "at the bound (within noise)";
     - otherwise the share of the bound's gain reached: "faster, under the bound: 37% of its gain".
     """
     if spread > 0 and value - spread <= baseline <= value + spread:
-        return "within noise of the baseline: no effect shown"
+        return "within noise: no effect shown"
     if value <= baseline:
-        return f"{slower}: not shown here"
+        return f"{slower}: no speed-up"
     if bound is None:
         return "faster than the baseline"
     if value > bound + spread:
-        return "above the bound: a finding the lesson explains"
+        return "above the bound: a finding to explain"
     if value > bound:
         return "at the bound (within noise)"
     return f"faster, under the bound: {(value - baseline) / (bound - baseline):.0%} of its gain"
@@ -90,9 +90,9 @@ def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "
                   digits: int = 2) -> Claim:
     """A speed-up the lesson says cannot happen (its bound is 1x, e.g. two halves that run in turn): slower
     than the baseline agrees with the claim, so that branch reads "no gain, as its 1x bound says", not
-    "not shown here"; within noise and above the bound read as ``speedup_verdict`` says. Lessons 05 and 07."""
+    "no speed-up"; within noise and above the bound read as ``speedup_verdict`` says. Lessons 05 and 07."""
     row = against_speedup(claim, value, 1.0, spread, slower=slower, digits=digits)
-    if value <= 1.0 and row.verdict.endswith("not shown here"):
+    if value <= 1.0 and row.verdict.endswith("no speed-up"):
         row = Claim(row.claim, row.measured, row.against, f"{slower}: no gain, as its 1x bound says")
     return row
 

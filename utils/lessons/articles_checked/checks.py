@@ -76,7 +76,7 @@ def spread_of(record: dict) -> float:
 
 def speedup_words(m, name: str) -> str:
     """The course's verdict words for recorded speed-up ``name`` beside its bound: "faster, under the bound:
-    95% of its gain", "above the bound: a finding the lesson explains", "slower than one device: ..."."""
+    95% of its gain", "above the bound: a finding to explain", "slower than one device: ..."."""
     r = recorded(m, name).record
     return words.speedup_verdict(r["value"], r.get("bound"), spread_of(r), slower="slower than one device")
 

@@ -352,7 +352,7 @@ def b8(m):
     sec, pack = _sends(m), m["pack"]  # 4 MiB of fp32 as 1 MiB of uint8: sizes where the bytes' part shows
     packed = sec[2**20] + pack
     outcome = ("packing pays on this link" if packed < sec[2**22] else
-               "packing costs more than it saves on this link: not shown here (it pays on a slower link)")
+               "packing costs more than it saves on this link: no speed-up (it pays on a slower link)")
     return [Part(f"{m['link'].name}: 4 MiB of fp32 in {sec[2**22] * 1e6:.0f} µs; as uint8 (1 MiB) "
                  f"{sec[2**20] * 1e6:.0f} µs + {pack * 1e6:.0f} µs to pack = {packed * 1e6:.0f} µs: {outcome}; a "
                  f"4-byte message still {sec[4] * 1e6:.0f} µs{busy_note(m, 'link', 2)}", MEASURED,
