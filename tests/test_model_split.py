@@ -276,7 +276,8 @@ def test_row_diagnostics_from_cpu_times():
     assert r.cpu_share == [pytest.approx(0.5)] * 2  # busy 0.8 s by the wall clock, 0.4 s on the CPU
     assert r.predicted == pytest.approx(0.8 / (0.2 + 3 * 0.1))
     assert "contention" in report.explain_row(r)
-    assert report.verdict(r) == report.explain_row(r).split(" -> ")[-1]
+    assert report.explain_row(r).split(" -> ")[-1] == report.reading(r)  # one verdict: the headline's, then why
+    assert report.reading(r).startswith(report.headline_verdict(r)) and report.reading(r).endswith(report.verdict(r))
     assert runs.Row(8, 1, "gpipe", 1.0, 1.0, [0.5, 0.5], naive=True).bound == 1.0
 
 
@@ -311,7 +312,7 @@ def test_every_verdict_explain_row_gives_is_in_the_table_the_notebook_prints():
 
 def test_a_speedup_above_its_bound_is_explained_or_flagged():
     assert report.verdict(_row(1.14, 0.89, 1.30, m=1, work=0.85)) == report.LESS_WORK_VERDICT  # the split's caches
-    # less work, but not enough to explain it: 1.14x is above the work-scaled bound 1 / 0.90 = 1.11x
+    # less work, but not enough to explain it: 1.14x is above the work-scaled reference 1 / 0.90 = 1.11x
     assert report.verdict(_row(1.14, 0.89, 1.30, m=1, work=0.90)) == report.NOISE
     assert report.verdict(_row(1.14, 0.89, 1.30, m=1, work=1.0)) == report.NOISE  # the spread reaches the bound
     assert report.verdict(_row(1.14, 1.05, 1.30, m=1, work=1.0)) == report.ABOVE  # every round above: flagged
@@ -347,7 +348,7 @@ def test_a_naive_median_above_1x_is_called_noise_when_its_rounds_straddle_1x():
         report.naive_reading(straddling, spans)
     clear = _row(1.06, 1.04, 1.09, naive=True)
     clear.process_bounds = [1.1, 1.1, 1.1]
-    assert "is above 1x, and below the bound measured per process (1.10x)" in report.naive_reading(clear, spans)
+    assert "is above 1x, and below the per-process reference (1.10x)" in report.naive_reading(clear, spans)
 
 
 def test_figures_keep_labels_off_the_bars_and_no_empty_band():

@@ -1,6 +1,6 @@
 """Lesson 02's measurement honesty and its schedules with two stages per worker (utils.lessons.model_split.multi).
 
-Paired rounds, every one reported (none left out), the bound scaled by the measured work, the naive split's bound measured per process, bytes per step beside
+Paired rounds, every one reported (none left out), the bound scaled by the measured work, the naive split's per-process reference, bytes per step beside
 the link, and interleaved 1F1B, interleaved zero bubble and ZBV: their bounds and the gradients they compute.
 Speed claims stay in the benchmarks; nothing here asserts a timing.
 """
@@ -40,7 +40,7 @@ def test_the_work_scaled_bound_is_the_bound_over_the_stages_measured_work():
     assert r.work_inflation == pytest.approx(0.87)
     assert r.work_bound == pytest.approx(pipeline_bound(8) / 0.87) and r.work_ceiling == pytest.approx(2 / 0.87)
     assert report.verdict(r) == report.LESS_WORK_VERDICT  # above 2m/(m+1), within what the work allows
-    assert "work-scaled bound is 2.04x" in report.explain_row(r)
+    assert "work-scaled reference is 2.04x" in report.explain_row(r)
     assert report.headline_table([r]).rows[0][4] == "2.04x" and len(report.headline_table([r]).columns) <= 6
     assert report.headline_table([r]).rows[0][5] == "above the bound: a finding to explain"  # not a share
     assert runs.Row(8, 4, "gpipe", 1.0, 1.0, [0.5, 0.5]).work_bound is None  # no work measured: none claimed
@@ -127,7 +127,7 @@ def test_the_naive_split_carries_its_bound_measured_per_process(cpu_mode_and_no_
                                 record=False)
     naive, piped = run.rows
     assert len(naive.alone) == 2 and all(a > 0 for a in naive.alone) and len(naive.process_bounds) == 2
-    assert naive.process_bound > 0 and "per process" in report.naive_process_reading(naive)
+    assert naive.process_bound > 0 and "per-process reference" in report.naive_process_reading(naive)
     assert piped.alone == [] and piped.process_bound is None
     activation = 4 * 64 * 32 * 4
     assert naive.bytes_sent == 2 * activation and naive.messages == 2
@@ -178,7 +178,7 @@ def test_a_naive_split_above_1x_but_within_its_per_process_bound_says_so():
     assert report.PER_PROCESS in [v for v, _ in report.verdict_table().rows]
     beyond = runs.Row(32, 1, "gpipe", 0.8, 1.0, [0.5, 0.5], naive=True, speedups=[1.2, 1.25, 1.3],
                       process_bounds=[1.05, 1.05, 1.05])
-    assert report.verdict(beyond) != report.PER_PROCESS  # above even the per-process bound: not explained by it
+    assert report.verdict(beyond) != report.PER_PROCESS  # above even the per-process reference: not explained by it
 
 
 def test_undisturbed_rounds_are_those_in_which_every_worker_had_its_core():

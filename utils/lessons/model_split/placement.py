@@ -24,7 +24,7 @@ from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch, precision
 from utils.lessons.model_split.instrument import RecordedStage
-from utils.lessons.model_split.report import verdict
+from utils.lessons.model_split.report import reading
 from utils.lessons.model_split.runs import Row, baseline_runner, pin_cpu_worker, time_rounds
 from utils.lessons.model_split.schedules import stage_device
 from utils.lessons.model_split.split import output_shape, split_sequential
@@ -165,7 +165,7 @@ def measure_placements(task: Task, batch: int, split_points: Sequence[int], roun
 def placements_table(got: dict, title: str, full: bool = False) -> Table:
     """Each placement against one device: crossings, bytes, step time, speedup with every round's range, and
     its bound (1x: one micro-batch, nothing overlaps). ``full`` adds the one-device time, the work and
-    ``report.verdict``'s reading of each row against its bound (the "How this was measured" block)."""
+    ``report.reading`` of each row against its bound (the "How this was measured" block)."""
     rows = []
     for name in PLACEMENTS:
         r = got[name]["row"]
@@ -174,7 +174,7 @@ def placements_table(got: dict, title: str, full: bool = False) -> Table:
                f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x"]
         if full:
             work = r.work_inflation
-            row += [f"{r.baseline * 1e3:.0f}", f"{work:.2f}x" if work else "", verdict(r)]
+            row += [f"{r.baseline * 1e3:.0f}", f"{work:.2f}x" if work else "", reading(r)]
         rows.append(tuple(row))
     columns = ["placement", "crossings per pass", "MiB moved per step", "step ms", "speedup (range)", "bound"]
     if full:
@@ -185,17 +185,12 @@ def placements_table(got: dict, title: str, full: bool = False) -> Table:
 def placement_reading(got: dict, transport: str, alpha: float | None = None) -> str:
     """Where the attention/feed-forward placement's extra time went, from the run's own numbers: the extra
     messages' fixed cost (a 4-byte message's time, alpha), their bytes (an activation's time minus alpha),
-    and what is left (each extra stage's own fixed cost: the schedule's work and its calls). When the two
+    and what is left, unmeasured (said so, with its untimed candidates). When the two
     placements' difference is inside the rounds' spread, it says so instead of naming a cause. ``alpha``:
     the link's α fitted earlier in the lesson, which the probe is set beside. Every figure is rounded to
     whole ms before the arithmetic, so that the sums on the page add up."""
-    layers, article = got["layers"]["row"], got["attn/ffn"]["row"]
-    ms = lambda seconds: round(seconds * 1e3)
-    extra = ms(article.seconds) - ms(layers.seconds)
-    noise = ms(max(r.seconds * r.spread for r in (layers, article)) / 2)  # half the wider range of step times
-    messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
+    extra, noise, messages, fixed, in_bytes = extra_time(got)
     tiny, one = got["message"]["tiny"], got["message"]["activation"]
-    fixed, in_bytes = ms(messages * tiny), ms(messages * max(one - tiny, 0.0))
     size = got["message"]["activation_bytes"] / 2**20
     probe = ""
     if alpha:
@@ -212,10 +207,25 @@ def placement_reading(got: dict, transport: str, alpha: float | None = None) -> 
         return text + ". The measured difference is inside the rounds' spread: this run does not resolve it."
     rest = extra - fixed - in_bytes
     if rest >= 0:
-        text += (f"; {extra} - {fixed} - {in_bytes} leaves {rest} ms for the extra stages' own fixed costs (the "
-                 f"schedule's bookkeeping, one more forward and backward call per sub-layer)")
-    else:
-        text += f", {-rest} ms more than the placement's whole extra time: the messages overlapped some work"
-    cause = ("a fixed cost per crossing (per message and per stage), not bytes" if fixed + max(rest, 0) > in_bytes
+        text += (f"; {extra} - {fixed} - {in_bytes} leaves {rest} ms that the messages do not explain: this run "
+                 f"did not measure where it went (candidates, untimed here: the schedule's bookkeeping, one more "
+                 f"forward and backward call per sub-layer)")
+        share = "most" if fixed + in_bytes > rest else "less than half"
+        return text + f". The messages measured here account for {share} of the extra time."
+    text += f", {-rest} ms more than the placement's whole extra time: the messages overlapped some work"
+    cause = ("their fixed cost (alpha), not bytes" if fixed > in_bytes
              else "bytes: the link's bandwidth, not the number of crossings")
-    return text + f". Most of the extra time is {cause}."
+    return text + f". Of the messages' predicted cost, most is {cause}."
+
+
+def extra_time(got: dict) -> tuple[int, int, int, int, int]:
+    """The attention/feed-forward placement's extra ms per step over the layers placement, half the wider
+    range of the two step times (ms), its extra messages, and what they should cost in ms: fixed (alpha
+    each) and bytes. Rounded to whole ms before any arithmetic, so that sums on the page add up."""
+    layers, article = got["layers"]["row"], got["attn/ffn"]["row"]
+    ms = lambda seconds: round(seconds * 1e3)
+    extra = ms(article.seconds) - ms(layers.seconds)
+    noise = ms(max(r.seconds * r.spread for r in (layers, article)) / 2)  # half the wider range of step times
+    messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
+    tiny, one = got["message"]["tiny"], got["message"]["activation"]
+    return extra, noise, messages, ms(messages * tiny), ms(messages * max(one - tiny, 0.0))

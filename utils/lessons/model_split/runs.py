@@ -9,7 +9,7 @@ One launch times every configuration and the one-device baseline, interleaved ro
 the machine's state; each speedup is the median of EVERY round's paired ratio, with the range over all rounds: a round
 above the number of devices is reported as a finding (``Row.above_devices``) and set beside the bound scaled
 by the work the stages measured (``Row.work_bound``), never left out. A naive split's stages are also timed alone,
-each in its own process (``alone_runners``): its bound measured per process. ``link_model`` gives the α and β
+each in its own process (``alone_runners``): its per-process reference. ``link_model`` gives the α and β
 of the link the stages send through, to set each step's bytes beside. Each worker also reads its CPU time: where the workers are CPU processes it tells extra
 work from waiting for a core (``report.explain_row``); on GPUs the stages' device time (CUDA events) plays
 that part. ``time_in_process_gpipe`` times the one-process GPU pipeline.
@@ -97,7 +97,7 @@ def _config_runner(task: Task, model, rank: int, device, c: Config, split_points
 def alone_runners(task: Task, model, rank: int, device, c: Config, split_points, x, y) -> dict[str, Callable]:
     """The naive split's stages each timed ALONE in its own process, one after the other, no message: rank k
     runs stage k's forward and backward while the other waits. Their sum is what the naive split's work costs
-    in two processes; one device over that sum is its bound measured per process (``Row.process_bound``)."""
+    in two processes; one device over that sum is its per-process reference (``Row.process_bound``)."""
     stages = split_sequential(model, c.split_points or split_points)
     shape = output_shape(stages[0], x)
     h = torch.randn(shape, device=device)  # stands for stage 0's activation; its values do not change the time
@@ -202,7 +202,7 @@ class Row:
 
     @property
     def process_bound(self) -> float | None:
-        """The naive split's bound measured per process: one device over the stages' summed time, each
+        """The naive split's per-process reference: one device over the stages' summed time, each
         timed alone in its own process (median of the rounds). 1x if a stage cost the same in its own
         process as inside the whole model; above 1x when the split itself makes the work cheaper."""
         return statistics.median(self.process_bounds) if self.process_bounds else None
