@@ -70,6 +70,13 @@ def _label(n: int) -> str:
     return plots.size_label(n) if n & (n - 1) == 0 else f"{n / 2**20:.2f} MiB"
 
 
+def plateau(rows: list[dict], largest: int = 3) -> tuple[float, list[int]]:
+    """The busbw the large messages settle at: the median over the ``largest`` sizes (and those sizes), so
+    that one fast repeat at one size does not become the headline. Lesson 03."""
+    top = sorted(rows, key=lambda r: r["bytes"])[-largest:]
+    return statistics.median(r["busbw"] for r in top), [r["bytes"] for r in top]
+
+
 def inversions(rows: list[dict]) -> list[str]:
     """Where a larger message took less time than the size before it, whether the repeats' ranges overlap
     (noise at the scale of the fixed cost) or not (the path changes between the two sizes)."""

@@ -81,7 +81,7 @@ def trap_outcomes(outcomes: list[str]) -> str:
     counts = ", ".join(f"{outcomes.count(k)}/{n} {k}" for k in ("aborted", "hung", "ran"))
     failed = n - outcomes.count("ran")
     if failed == 0:
-        return (f"{counts}: the race did not strike in these {n} runs, so here it is rare; with one bucket "
+        return (f"{counts}: the race did not strike in these {n} runs: not reproduced here; with one bucket "
                 f"for all gradients there is nothing to interleave, and the comparison below uses one")
     return (f"{counts}: the race struck in {failed} of {n} runs here; with one bucket for all gradients "
             f"there is nothing to interleave, and the comparison below uses one")

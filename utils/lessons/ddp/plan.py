@@ -76,7 +76,8 @@ def _scaling_bound(plan: devices.Plan, hw: devices.Hardware) -> tuple[float, str
     if plan.simulated:  # one thread per worker: each worker needs a core of its own
         cores = hw.cpu_cores
         if cores >= 2:
-            return 2.0, "each worker has a core of its own, with one thread per worker"
+            return 2.0, ("one thread per worker on the machine's cores: one core for each, and the all-reduce's "
+                         "copies and sums run on those same cores")
         return 1.0, "one core: the two workers take turns on it"
     if len(set(plan.devices)) < plan.world_size:
         return 1.0, "both ranks share one GPU and take turns on it (lesson 02's case)"

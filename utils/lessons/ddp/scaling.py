@@ -72,7 +72,9 @@ def verdict(r: dict) -> str:
     and the work-scaled bound, and the rounds above it, kept and named."""
     kind = "bound" if r.get("is_bound", True) else "expectation (ranks share a device: not a bound)"
     line = (f"median {r['ratio']:.2f}x over {len(r['ratios'])} paired rounds (every round {r['low']:.2f}-"
-            f"{r['high']:.2f}x), {r['ratio'] / r['bound']:.0%} of the {r['bound']:g}x {kind}")
+            f"{r['high']:.2f}x) against the {r['bound']:g}x {kind}")
+    if r["bound"] > 1 and 1 < r["ratio"] <= r["bound"]:  # the share of the gain, as the closing table says it
+        line += f": {(r['ratio'] - 1) / (r['bound'] - 1):.0%} of the gain it allows"
     if r.get("work_bound"):
         line += (f"; the work per sample was {r['work_ratio']:.2f}x one worker's, so the work-scaled bound is "
                  f"{r['work_bound']:.2f}x")
