@@ -289,3 +289,16 @@ def test_the_profile_and_the_timed_check_run_for_real(monkeypatch):
     monkeypatch.setattr(lab, "TIMED_M", (2, 4))
     verdict, p = lab.check_pipelined(choose_config, profile, rounds=1, settings=SMALL)
     assert p is not None and {r.m for r in p.rows} >= {2, 4} and "one worker" in verdict.message
+
+
+def test_a_winner_inside_the_rounds_spread_is_a_tie_and_a_miss_at_every_m_is_systematic():
+    row = lambda m, speedups: runs.Row(64, m, "gpipe", 1.0, 1.0, [0.5, 0.5], split_points=(2,), speedups=speedups)
+    rows = [row(2, [1.20, 1.22, 1.18, 1.21, 1.19]), row(4, [1.43, 1.50, 1.33, 1.54, 1.40]),
+            row(8, [1.45, 1.47, 1.17, 1.48, 1.44])]
+    assert [r.m for r in lab.tied_with(rows, rows[2].key)] == [4, 8]  # m=4 within the paired spread of m=8
+    p = lab.Pipelined(rows[2], rows, rows[2], 1.0, lab.MIN_MARGIN,
+                      {r.key: r.speedup * 1.08 for r in rows}, False, "")
+    said = " ".join(lab.take_away(p).split())
+    assert "m=4 and m=8 tie" in said and "yours is one of them" in said
+    assert "within the rounds' noise" not in said and "every round (1.17-1.48) below the prediction" in said
+    assert "over-predicted every m timed" in said and "systematic" in said

@@ -311,29 +311,72 @@ def take_away(p: Pipelined | None) -> str:
                "the pipeline's own costs (messages, the schedule's work per micro-batch) ate the overlap")
         lines = [f"Pipelining did not clearly pay in this run: your choice ran {r.speedup:.2f}x one worker "
                  f"(± {spread:.2f}){p.label}; {why}."]
-    lines.append(f"The fastest measured here{' was yours and' if fastest.key == r.key else ''} used "
-                 f"m={fastest.m} ({fastest.speedup:.2f}x one worker). ")
-    smaller = [row for row in p.rows if row.m < fastest.m]
-    larger = [row for row in p.rows if row.m > fastest.m]
+    top = tied_with(p.rows, fastest.key)  # the configurations the paired rounds cannot tell from the fastest
+    lines.append(_winners(top, r.key))
+    smaller = [row for row in p.rows if row.m < min(x.m for x in top)]
+    larger = [row for row in p.rows if row.m > max(x.m for x in top)]
+    first = min(top, key=lambda x: x.m)
     if smaller:
-        lines[-1] += (f"Fewer micro-batches left a larger bubble ({1 / (fastest.m + 1):.0%} of the step at "
-                      f"m={fastest.m}, {1 / (min(smaller, key=lambda x: x.m).m + 1):.0%} at "
-                      f"m={min(smaller, key=lambda x: x.m).m}). ")
+        least = min(smaller, key=lambda x: x.m)
+        lines[-1] += (f"Fewer micro-batches left a larger bubble ({1 / (first.m + 1):.0%} of the step at "
+                      f"m={first.m}, {1 / (least.m + 1):.0%} at m={least.m}). ")
     if larger:
         most = max(larger, key=lambda x: x.m)
         lines[-1] += (f"More of them paid their own cost once each: at m={most.m} the step ran "
                       f"{most.speedup:.2f}x, though the bubble shrank to {1 / (most.m + 1):.0%}.")
     else:
-        lines[-1] += "The largest count timed was the fastest: the bubble still cost more than a micro-batch."
-    gap = r.speedup / p.predicted[r.key] - 1
-    if abs(gap) <= max(spread / r.speedup, 0.05):
-        lines.append(f"Your model predicted {p.predicted[r.key]:.2f}x for your choice: within the rounds' noise "
-                     "of the measurement.")
-    else:
-        lines.append(f"Your model predicted {p.predicted[r.key]:.2f}x for your choice; the measurement came "
-                     f"{abs(gap):.0%} {'under' if gap < 0 else 'over'} it: " +
-                     ("what the profile leaves out (the bytes of each message, waiting for a core) cost more than "
-                      "it assumed." if gap < 0 else
-                      "the layers ran faster inside the pipeline than timed alone (each process's caches hold "
-                      "only its stage's weights), or the one-worker step was slowed in this run."))
+        lines[-1] += "The largest count timed was among the fastest: the bubble still cost more than a micro-batch."
+    lines += _prediction_lines(p)
     return "\n".join(textwrap.fill(line, 110) for line in lines)
+
+
+def tied_with(rows: list[Row], key: str) -> list[Row]:
+    """The rows the paired rounds cannot tell from row ``key``: their round-by-round ratio to it is within its
+    spread (``claims.paired_spread``) of 1. Every row was timed in the same rounds, against the same worker."""
+    winner = next(row for row in rows if row.key == key)
+    tied = []
+    for row in rows:
+        ratios = [a / b for a, b in zip(row.speedups, winner.speedups)]
+        if row.key == key or (ratios and abs(1 - statistics.median(ratios)) <= paired_spread(ratios)):
+            tied.append(row)
+    return sorted(tied, key=lambda x: x.m)
+
+
+def _winners(top: list[Row], mine: str) -> str:
+    """Who ran fastest: one configuration, or several that the rounds' spread cannot tell apart (a tie)."""
+    yours = any(x.key == mine for x in top)
+    if len(top) == 1:
+        x = top[0]
+        return (f"The fastest measured here{' was yours and' if yours else ''} used m={x.m} "
+                f"({x.speedup:.2f}x one worker). ")
+    names = " and ".join(f"m={x.m}" for x in top)
+    speeds = ", ".join(f"{x.speedup:.2f}x" for x in top)
+    return (f"At the top, {names} tie ({speeds} one worker: the paired rounds' spread covers the "
+            f"difference){'; yours is one of them' if yours else ''}. ")
+
+
+def _prediction_lines(p: Pipelined) -> list[str]:
+    """The learner's model against the measurement: within noise only if the rounds' range covers the
+    prediction; a miss of the same sign at every m timed is systematic, and is named so."""
+    r, predicted = p.mine, p.predicted[p.mine.key]
+    lo, hi = r.speedup_range
+    if lo <= predicted <= hi:
+        lines = [f"Your model predicted {predicted:.2f}x for your choice: inside the rounds' range ({lo:.2f}-"
+                 f"{hi:.2f}), within the rounds' noise of the measurement."]
+    else:
+        gap = r.speedup / predicted - 1
+        lines = [f"Your model predicted {predicted:.2f}x for your choice; the measurement came {abs(gap):.0%} "
+                 f"{'under' if gap < 0 else 'over'} it, every round ({lo:.2f}-{hi:.2f}) "
+                 f"{'below' if gap < 0 else 'above'} the prediction: a miss, not noise."]
+    misses = [row.speedup / p.predicted[row.key] - 1 for row in p.rows if row.key in p.predicted]
+    if len(misses) > 1 and (all(x < 0 for x in misses) or all(x > 0 for x in misses)):
+        over = misses[0] < 0
+        size = sorted(abs(x) for x in misses)
+        lines.append(f"The profile {'over' if over else 'under'}-predicted every m timed, by {size[0]:.0%}-"
+                     f"{size[-1]:.0%}: a systematic miss. " +
+                     ("What it leaves out (the bytes of each message, the schedule's work per micro-batch, waiting "
+                      "for a core) cost more than it assumed." if over else
+                      "The layers ran faster inside the pipeline than timed alone (consistent with each process's "
+                      "caches holding only its stage's weights; not measured here), or the one-worker step was "
+                      "slowed in this run."))
+    return lines
