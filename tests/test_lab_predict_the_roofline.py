@@ -310,3 +310,14 @@ def test_the_hints_point_to_lesson_01_and_name_no_line_of_the_solution():
             assert code not in text, (code, text)
         for algorithm in ("double", "narrow", "math.ceil", "solve it"):  # the concept, not the steps (issue 38)
             assert algorithm not in text, (algorithm, text)
+
+
+def test_the_turning_lengths_limit_is_read_on_the_ceilings_that_timed_it():
+    """The turning length comes from the ceilings measured before the exercises; the table's limit from the
+    rounds that timed the ops: when the ridge moved between the two, the report says so instead of disagreeing."""
+    from types import SimpleNamespace as NS
+
+    moved = report.turning_limit_sentence(NS(flops=1e3, n_bytes=100.0, bound="memory"), 77, NS(ridge=10.2), 9.68)
+    assert "ridge 9.68" in moved and "measured the ridge at 10.2" in moved and "limit for it is memory" in moved
+    same = report.turning_limit_sentence(NS(flops=1e3, n_bytes=100.0, bound="compute"), 77, NS(ridge=9.9), 9.68)
+    assert "the table's limit is compute, as predicted" in same

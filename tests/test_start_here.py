@@ -144,7 +144,7 @@ def test_an_in_cache_copy_above_its_reference_is_explained_by_the_cache_below_on
     fast = CopyPoint("host memcpy", 4 * MIB, 4 * MIB / 20e9, 14e9, "L3", False)  # above, no cache below holds it
     assert summary.straddling([between, inside, fast], caches) == [between]
     said = summary.above_cache_sentence([between, inside, fast], caches)
-    assert "The 1 MiB copy reached 179% of L3's reference" in said and "fits all of L2 (2 MiB)" in said
+    assert "The 1 MiB copy reached 179% of L3's reference" in said and "no more than all of L2 (2 MiB)" in said
     assert "The 4 MiB copy reached 143% of L3's reference with no smaller cache" in said
     assert summary.above_cache_sentence([inside], caches) == ""  # at its reference: nothing to explain
     from utils import machine
@@ -152,8 +152,10 @@ def test_an_in_cache_copy_above_its_reference_is_explained_by_the_cache_below_on
     peak = machine.Ceiling("matmul peak", "fp32", 1, "1024³", 100e9, 100e9, 0.1, "FLOP/s")
     profile = machine.MachineProfile("cpu", [peak])
     row = next(r for r in summary.lesson_claims(profile, [between, inside], [], None, [], caches)
-               if r.claim.startswith("an in-cache copy"))
-    assert "(L3, 16 MiB)" in row.claim  # the row shows a copy wholly in its regime, not the one between caches
+               if r.claim.startswith("in-cache copies"))
+    # every in-cache copy: the range and the median, no one size picked; the one between caches is named
+    assert row.measured == "100% - 179% of it" and row.verdict.startswith("median 139% of the reference")
+    assert "1 MiB above it: partly in the cache below" in row.verdict
 
 
 def test_a_loose_fit_is_not_used_to_predict():
@@ -175,3 +177,18 @@ def test_the_course_map_lists_every_lesson_on_disk_with_its_lab_and_measured_tim
     assert table.rows[0][1].startswith("Start here") and table.rows[0][2] == "Fix the article"
     assert all(" s" in row[3] for row in table.rows)
     assert all(len(line) <= 110 for line in table.to_text().splitlines())
+
+
+def test_the_smallest_copys_fixed_cost_and_the_weights_time_are_measured_figures():
+    from utils import machine
+    from utils.lessons.start_here import summary
+
+    small = CopyPoint("host memcpy", 64 * KIB, 2e-6, 60e9, "L2", False)
+    assert "most of it the call's own fixed cost" in summary.copies_sentence([small], 1.5e-6)
+    assert "a minor part of it" in summary.copies_sentence([small], 0.4e-6)
+    assert "fixed cost" not in summary.copies_sentence([small])  # not measured: not claimed
+    msgs = [CopyPoint(loopback.PATH, 1 * MIB, 1 * MIB / 3.4e9, None), CopyPoint(loopback.PATH, 64 * MIB,
+                                                                                 64 * MIB / 2.64e9, None)]
+    link = machine.link_fit(loopback.PATH, [m.size for m in msgs], [m.seconds for m in msgs])
+    said = summary.weights_sentence(msgs, 14, "", link)
+    assert "largest measured message, 2.64 GB/s (64 MiB)" in said and "at the fitted beta" in said

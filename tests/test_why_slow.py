@@ -225,3 +225,42 @@ def test_the_largest_matmul_is_read_as_timing_noise_only_when_it_is_the_roofs_ow
     assert "109% of its roof; it is the roof's own probe (1024³)" in said and "spread: 28%" in said
     other = NS(op=NS(flops=2 * 512**3), fraction=0.93)
     assert report.largest_matmul_reading(other, peak) == "The largest matmul reaches 93% of its roof. "
+
+
+def test_the_closing_roof_claims_skip_the_probe_and_give_every_memory_bound_op():
+    """The compute row never sets the roof's own probe against itself; the memory row is a range, no op
+    picked out of it."""
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import report
+
+    op = lambda name, flops, written=0.0: roofline.Op(name, flops, 8e6, lambda: None, written=written)
+    pt = lambda o, share, bound: NS(op=o, fraction=share, bound=bound, spread=0.1, achieved=share * 1e9,
+                                    ceiling=1e9, above_roof=share > 1.1)
+    points = [pt(op("matmul 1024x1024x1024", 2 * 1024**3), 1.0, "compute"), pt(op("GPT fc", 1.3e8), 0.9, "compute"),
+              pt(op("matrix-vector", 2e6), 1.2, "memory"), pt(op("gelu", 1e6, 4e6), 0.27, "memory")]
+    roof = NS(points=points, peak=NS(size="1024³"), ceilings=NS(bandwidth=9e9), threads=1,
+              bandwidth=NS(name="STREAM copy"))
+    assert "(GPT fc)" in report.compute_claim(roof).claim
+    memory = report.memory_claim(roof)
+    assert memory.measured == "27% - 120% of the roof" and memory.verdict.startswith("1 of 2 under the roof")
+
+
+def test_the_link_fit_is_set_beside_lesson_00s_with_why_they_differ():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import report
+
+    link = NS(name="gloo", accuracy=0.2, fit=NS(alpha=56e-6, beta=5.4e9))
+    rec = lambda a, b, what="gloo": {"link_alpha": {"value": a, "what": what, "date": "2026-12-05"},
+                                     "link_beta": {"value": b, "what": what}}
+    assert "more than this fit's own ±20%" in report.link_against_lesson00(link, rec(49e-6, 3.3e9))
+    assert "the same link measured twice" in report.link_against_lesson00(link, rec(52e-6, 5.0e9))
+    assert "another path" in report.link_against_lesson00(link, rec(1e-6, 1e9, "memcpy"))
+    assert "has not recorded" in report.link_against_lesson00(link, {})
+
+
+def test_the_scaling_fit_is_time_proportional_to_the_formulas_flops_plus_a_fixed_cost():
+    pts = [scaling.ScalePoint("depth", v, 2e-3 + 1e-11 * f, f, 1, 1) for v, f in ((1, 1e8), (2, 2e8), (4, 4e8))]
+    (c, d), worst = scaling.fit(pts)
+    assert c == pytest.approx(1e-11) and d == pytest.approx(2e-3) and worst < 1e-9

@@ -342,4 +342,5 @@ def turning_sentence(turning_length: Callable, ceilings: Ceilings, setup: LabSet
     except Exception as exc:  # noqa: BLE001 - the learner's code: shown, never raised into the notebook
         return f"your turning_length raised {type(exc).__name__}: check 2 says more"
     return (f"By your turning_length, the lab's causal attention (8 heads of 64, {str(attention.dtype)[6:]}) turns "
-            f"compute-bound here at length {length} (this machine's ridge: {ceilings.ridge:.3g} FLOPs/byte).")
+            f"compute-bound here at length {length} (the ridge of the ceilings measured above: {ceilings.ridge:.3g} "
+            "FLOPs/byte; the checks' rounds measure it again).")

@@ -81,6 +81,14 @@ def host_copies(sizes: list[int], repeats: int = 5, dram_rate: float | None = No
     return points
 
 
+def fixed_cost(size: int = 64, repeats: int = 50) -> float:
+    """Median seconds of a ``size``-byte host copy on one thread: its bytes take next to no time, so what it
+    measures is the call's own fixed cost (dispatch, checks), the alpha of a memcpy."""
+    with bench.threads(1):
+        src = torch.ones(size, dtype=torch.uint8)
+        return time_copy(torch.empty_like(src), src, None, repeats)
+
+
 def copy_paths(hw: devices.Hardware, mode: str) -> list[tuple[str, str, bool, str, float | None]]:
     """The GPU copy paths of a machine: (name, source device, pinned?, destination device, bound in B/s)."""
     g0 = hw.gpus[0]

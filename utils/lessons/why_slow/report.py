@@ -78,12 +78,18 @@ def mfu_table(U) -> Table:
     ])
 
 
+def _where(U) -> str:
+    if U.threads:
+        return f"{U.threads} CPU thread{'s' if U.threads > 1 else ''}"
+    return "one GPU" if U.threads is None else "one device"
+
+
 def mfu_sentence(U) -> str:
-    side = "more than" if U.median > PALM_MFU else "less than"
-    return (f"MFU = {U.median:.0%} of the {U.peak_name} (bound: 100 %), a peak measured here, in the same rounds: "
-            f"{side} the {PALM_MFU:.1%} the PaLM paper reports for training its 540B model on TPU v4 chips (a "
-            "published figure, against the chips' datasheet peak, which a measured peak never exceeds: the same "
-            "work reads lower against a datasheet). "
+    return (f"MFU = {U.median:.0%} of the {U.peak_name} (bound: 100 %), a peak measured here, in the same rounds. "
+            f"The PaLM paper reports {PALM_MFU:.1%} for training its 540B model on thousands of TPU v4 chips, "
+            f"against the chips' datasheet peak; the two figures are not comparable: this is a small model's step "
+            f"on {_where(U)} against a peak measured in the same rounds (a datasheet peak is never lower, so the "
+            "same work reads lower against one), and a large run pays communication a single device does not. "
             f"Section 2 shows which ops cannot use the peak at all, section 6 where the step's time goes.")
 
 
@@ -124,12 +130,18 @@ def roofline_sentence(roof) -> str:
             + memory_reading(nearest, roof, devices.cpu_caches().get("L3") if roof.threads is not None else None))
 
 
+def is_probe(point, peak) -> bool:
+    """Whether ``point`` is the peak's own probe (an n x n x n matmul of the probe's size): its share of the
+    roof is one kernel timed twice, which shows timing noise, not how near an op comes to the peak."""
+    n = round((point.op.flops / 2) ** (1 / 3))
+    return f"{n}³" == peak.size and point.op.flops == 2 * n**3
+
+
 def largest_matmul_reading(largest, peak) -> str:
     """The largest matmul against its roof. When it is the peak's own probe (same n x n x n), the two are one
     kernel timed twice in the same rounds: their ratio shows this machine's timing noise, not a finding."""
-    n = round((largest.op.flops / 2) ** (1 / 3))
     share = f"The largest matmul reaches {largest.fraction:.0%} of its roof"
-    if f"{n}³" == peak.size and largest.op.flops == 2 * n**3:
+    if is_probe(largest, peak):
         return (f"{share}; it is the roof's own probe ({peak.size}), one kernel timed twice in the same rounds, so "
                 f"the gap from 100 % is this machine's timing noise (the probe's spread: {peak.spread:.0%}). ")
     return f"{share}. "
@@ -232,34 +244,34 @@ def link_table(link) -> Table:
 # --- section 4: scaling -------------------------------------------------------------------------------------
 
 
-def scaling_rows(series, fit, degree) -> list[tuple]:
+def scaling_rows(series, fit) -> list[tuple]:
     rows = []
     for axis, pts in series.items():
-        _, worst = fit(pts)
+        (c, d), worst = fit(pts)
         per_flop = [p.seconds / p.model_flops for p in pts]
-        rows.append((axis, ", ".join(str(p.value) for p in pts), f"degree {degree[axis]}, worst {worst:.0%}",
+        rows.append((axis, ", ".join(str(p.value) for p in pts), f"worst {worst:.0%}, d = {d * 1e3:+.1f} ms",
                      f"{max(per_flop) / min(per_flop):.2f}x", f"{pts[-1].saved_bytes / pts[0].saved_bytes:.1f}x"))
     return rows
 
 
-SCALING_COLUMNS = ["axis", "values", "fit of step time", "spread of time per FLOP", "activations, last / first"]
+SCALING_COLUMNS = ["axis", "values", "fit c·FLOPs + d", "spread of time per FLOP", "activations, last / first"]
 
 
-FOLLOWS = 0.10  # a polynomial that fits every point of an axis within ±10 % describes it
+FOLLOWS = 0.10  # a fit of time = c x FLOPs + d within ±10 % at every point of an axis: time follows the formula
 
 
-def scaling_sentence(series, fit, degree) -> str:
+def scaling_sentence(series, fit) -> str:
+    """Whether step time = c x (formula FLOPs) + d, one rate and one fixed cost per axis, fits every point."""
     worst = {axis: fit(pts)[1] for axis, pts in series.items()}
-    parts = [f"{axis} (degree {degree[axis]}) {'within' if w <= FOLLOWS else 'off by up to'} {w:.0%}"
-             for axis, w in worst.items()]
+    parts = [f"{axis} {'within' if w <= FOLLOWS else 'off by up to'} {w:.0%}" for axis, w in worst.items()]
     off = [axis for axis, w in worst.items() if w > FOLLOWS]
     flat = {axis: max(p.seconds / p.model_flops for p in pts) / min(p.seconds / p.model_flops for p in pts)
             for axis, pts in series.items()}
     most = max(flat, key=flat.get)
-    verdict = ("follows the FLOP formula's polynomial on every axis" if not off else
-               f"follows the FLOP formula's polynomial within {FOLLOWS:.0%} on "
-               f"{len(worst) - len(off)} of {len(worst)} axes")
-    return (f"Step time {verdict}: {', '.join(parts)}. Time per FLOP varies most along {most} "
+    verdict = ("fits every axis" if not off else
+               f"fits within {FOLLOWS:.0%} on {len(worst) - len(off)} of {len(worst)} axes")
+    return (f"Step time = c × (the formula's FLOPs) + d, one rate c and one fixed cost d fitted per axis, "
+            f"{verdict}: {', '.join(parts)}. Time per FLOP varies most along {most} "
             f"({flat[most]:.2f}x between its sizes).")
 
 
@@ -306,7 +318,8 @@ def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, 
     return [
         f"The datasheet GPUs' 16-bit ridge points lie between {lo:.0f} and {hi:.0f} FLOPs per byte"
         + (f", except {odd}." if odd else ".") + " Every memory-bound op of section 2 (intensity 1 or less) "
-        "runs at the memory's speed on all of them, so bandwidth matters as much as FLOP/s.",
+        "is limited to at most the memory's speed on all of them (section 2's table shows how far under that "
+        "limit each ran here), so bandwidth matters as much as FLOP/s.",
         f"Same 16-bit compute, more bandwidth: {more}. The 16-bit rate is {ratios[0][0]:.0f}x ({ratios[0][1]}) "
         f"to {ratios[-1][0]:.0f}x ({ratios[-1][1]}) the fp32 rate: a factor only a model run in 16 bits collects.",
         text + ".",
@@ -326,6 +339,51 @@ def roof_claim(claim: str, point):
     verdict = (share if point.fraction <= 1 else f"{share}, above its {point.spread:.0%} spread: {why}"
                if point.above_roof else f"{share}, within its {point.spread:.0%} spread")
     return Claim(claim, f"{point.achieved / 1e9:.1f} GFLOP/s", f"roof {point.ceiling / 1e9:.1f} GFLOP/s", verdict)
+
+
+def compute_claim(roof):
+    """The claims-table row for the compute roof: the largest compute-bound op that is not the roof's own probe
+    (the probe against itself would be circular), or None where every compute-bound op is a probe."""
+    ops = [p for p in roof.points if p.bound == "compute" and not is_probe(p, roof.peak)]
+    if not ops:
+        return None
+    largest = max(ops, key=lambda p: p.op.flops)
+    return roof_claim(f"the largest compute-bound op that is not the probe nears its roof ({largest.op.name})",
+                      largest)
+
+
+def memory_claim(roof):
+    """The claims-table row for the memory roof: every memory-bound op's share of it, as a range (no one op
+    chosen), and how many stayed under it; the highest's verdict says whether write-allocate explains it."""
+    ops = sorted((p for p in roof.points if p.bound == "memory"), key=lambda p: p.fraction)
+    under = sum(p.fraction <= 1 for p in ops)
+    top = ops[-1]
+    said = f"{under} of {len(ops)} under the roof"
+    if top.fraction > 1:
+        said += f"; {top.op.name} {memory_verdict(top, roof)}"
+    from utils.claims import Claim
+
+    return Claim(f"memory-bound ops run at most near the memory roof, far under the peak ({len(ops)} ops)",
+                 f"{ops[0].fraction:.0%} - {top.fraction:.0%} of the roof",
+                 f"roof: intensity × {roof.ceilings.bandwidth / 1e9:.1f} GB/s", said)
+
+
+def link_against_lesson00(link, recorded: dict) -> str:
+    """Section 3's fit beside lesson 00's fit of the same path (``recorded``: this mode's ledger), and why two
+    fits of one link differ. Every branch written: no record, another path, within or beyond this fit's error."""
+    alpha, beta = recorded.get("link_alpha"), recorded.get("link_beta")
+    if not (alpha and beta):
+        return "Lesson 00 has not recorded a fit of the link in this mode's ledger yet: run it to compare."
+    if alpha.get("what") != link.name:
+        return (f"Lesson 00 fitted another path ({alpha.get('what')}), so its alpha and beta are not this link's.")
+    da, db = link.fit.alpha / alpha["value"] - 1, link.fit.beta / beta["value"] - 1
+    within = max(abs(da), abs(db)) <= link.accuracy
+    return (f"Lesson 00's last run (its ledger, {alpha.get('date', 'undated')}) fitted the same path at "
+            f"α = {alpha['value'] * 1e6:,.1f} µs and β = {beta['value'] / 1e9:.2f} GB/s; this is a refit in this run, "
+            f"over the sizes a batch sends, and it differs by {da:+.0%} in α and {db:+.0%} in β: "
+            + ("within this fit's own ±{:.0%}, the same link measured twice.".format(link.accuracy) if within else
+               "more than this fit's own ±{:.0%}: the link's timings moved between the two runs (another load on a "
+               "shared machine, other sizes fitted), so each lesson quotes its own fit.".format(link.accuracy)))
 
 
 def verdict(holds: bool, yes: str, no: str) -> str:

@@ -18,7 +18,7 @@ from utils import bench
 from utils.lessons.why_slow.flops import gpt_flops
 from utils.lessons.why_slow.step import training_step
 
-# What each axis's fit is: the polynomial degree the FLOP formula says (depth 1, width 2, context 2).
+# The degree of the FLOP formula's polynomial in each size (depth 1, width 2, context 2): for the plot's curves.
 DEGREE = {"depth": 1, "width": 2, "context": 2}
 
 
@@ -63,18 +63,20 @@ def measure_axis(base: dict, axis: str, values, batch: int, device: str = "cpu",
     return points
 
 
-def fit(points: list[ScalePoint], what: str = "seconds") -> tuple[np.ndarray, float]:
-    """Least-squares polynomial of the axis's degree through (value, what); returns coefficients (highest
-    power first, as ``np.polyfit``) and the worst relative residual."""
-    xs = np.array([p.value for p in points], dtype=float)
-    ys = np.array([getattr(p, what) for p in points], dtype=float)
-    coef = np.polyfit(xs, ys, DEGREE[points[0].axis])
-    return coef, float(np.max(np.abs(np.polyval(coef, xs) - ys) / ys))
+def fit(points: list[ScalePoint]) -> tuple[np.ndarray, float]:
+    """Least squares of step time = c x (formula FLOPs) + d along one axis: one rate c (seconds per FLOP) and
+    one fixed cost d (seconds) for the axis, the formula's FLOPs taken as they are. Returns (c, d) (as
+    ``np.polyfit``) and the worst relative residual: small where the time follows the formula."""
+    flops = np.array([p.model_flops for p in points], dtype=float)
+    ys = np.array([p.seconds for p in points], dtype=float)
+    coef = np.polyfit(flops, ys, 1)
+    return coef, float(np.max(np.abs(np.polyval(coef, flops) - ys) / ys))
 
 
 def plot_scaling(series: dict[str, list[ScalePoint]], label: str):
-    """Per axis: measured step time (dots), its polynomial fit, and the FLOP formula scaled to the largest
-    point (dashed: where time follows FLOPs the two agree); below, the memory of a step."""
+    """Per axis: measured step time (dots), its fit c x FLOPs + d, and the FLOP formula scaled to the largest
+    point (dashed: c x FLOPs with no fixed cost; where time follows FLOPs the two agree); below, the memory of
+    a step."""
     import matplotlib.pyplot as plt
 
     from utils import plots
@@ -86,10 +88,12 @@ def plot_scaling(series: dict[str, list[ScalePoint]], label: str):
         xs = [p.value for p in pts]
         coef, worst = fit(pts)
         fine = np.linspace(min(xs), max(xs), 50)
+        # the formula's FLOPs are a polynomial of the axis's degree in its size: through the points, exactly
+        fine_flops = np.polyval(np.polyfit(xs, [p.model_flops for p in pts], DEGREE[axis]), fine)
         top, bottom = grid[col], grid[col + 3]
         top.plot(xs, [p.seconds * 1e3 for p in pts], "o", color=plots.device_color(0), label="measured")
-        top.plot(fine, np.polyval(coef, fine) * 1e3, "-", color=plots.device_color(0), lw=1,
-                 label=f"degree-{DEGREE[axis]} fit (worst {worst:.0%})")
+        top.plot(fine, np.polyval(coef, fine_flops) * 1e3, "-", color=plots.device_color(0), lw=1,
+                 label=f"c·FLOPs + d fit (worst {worst:.0%})")
         scale = pts[-1].seconds / pts[-1].model_flops
         top.plot(xs, [p.model_flops * scale * 1e3 for p in pts], "--", color="0.4", label="FLOP formula")
         top.set_title(f"step time vs {axis}", fontsize=9)
