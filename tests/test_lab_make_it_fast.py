@@ -300,6 +300,9 @@ def test_mutant_misreading_the_profile_fails_by_what_it_did(diagnosis, name):
         assert verdict.passed, verdict
     else:
         assert verdict.status == checks.FAILED and words in verdict.message, verdict.message
+        answers = {f"{v:{form}}" for v in diagnosis.reference.values() for form in (".4g", "g")}
+        assert not [a for a in answers if f" {a} " in f" {verdict.message} ".replace(",", " ")], \
+            f"a failure message printed the check's reading (the answer): {verdict.message}"
 
 
 @pytest.mark.timeout(120)

@@ -133,7 +133,7 @@ def _close(value: float, target: float, rel: float = 0.02, abs_tol: float = 0.05
 
 def _why_different(region: str, value: float, target: float, steps: int) -> str:
     """What a reading that differs from the check's most likely did, from the size of the difference."""
-    said = f"your {region!r} is {value:.4g}, the profile says {target:.4g} ms a step"
+    said = f"your {region!r} ({value:.4g}) differs from the check's reading of the same profile"  # no target
     if _close(value, target * steps):
         return f"{said}: that is the total over the {steps} profiled steps; the table asks for one step's share"
     if _close(value, target / 1e3, abs_tol=1e-4):
@@ -142,9 +142,10 @@ def _why_different(region: str, value: float, target: float, steps: int) -> str:
     if _close(value, target * 1e3, abs_tol=1.0):
         return f"{said}: that looks like microseconds (the profiler's unit); the table asks for milliseconds"
     if value < target:
-        return (f"{said}: less than the region's time. A region's time includes everything it calls (the "
-                "profiler's total time, not its self time)")
-    return f"{said}"
+        return (f"{said}: it is less than the region's time. A region's time includes everything it calls "
+                "(the profiler's total time, not its self time)")
+    return (f"{said}: it is more than the region's time. Read the region's own row (its name as the script "
+            "records it), the total time over the profiled steps, divided by the steps")
 
 
 def check_diagnosis(diagnosis: Diagnosis, show: bool = True) -> checks.Verdict:
@@ -169,12 +170,12 @@ def check_diagnosis(diagnosis: Diagnosis, show: bool = True) -> checks.Verdict:
             expect(False, f"your {ALL_REDUCES!r} is {calls:g}: all the profiled steps' calls; the table asks "
                           "for calls a step")
         if calls == 2 * target and target:
-            expect(False, f"your {ALL_REDUCES!r} is {calls:.3g}, twice the {target:.3g} calls a step: each call "
+            expect(False, f"your {ALL_REDUCES!r} ({calls:.3g}) counts each call twice: each call "
                           "is recorded twice, by torch's dispatcher (c10d::allreduce_) and by the library that "
                           "runs it (gloo:all_reduce or nccl:all_reduce); count one of the two")
-        expect(abs(calls - target) < 1e-6, f"your {ALL_REDUCES!r} is {calls:g} a step, the profile recorded "
-                                           f"{target:g}: count every all-reduce call the profile recorded "
-                                           "(the communication library names them), divided by the steps")
+        expect(abs(calls - target) < 1e-6, f"your {ALL_REDUCES!r} ({calls:g} a step) is not what the profile "
+                                           "recorded: count every all-reduce call the profile recorded (the "
+                                           "communication library names them), divided by the steps")
         return (f"your reading equals the check's on the same profile ({diagnosis.steps} steps): a step "
                 f"{diagnosis.reference['step']:.0f} ms, {calls:.3g} all-reduce calls a step")
 
