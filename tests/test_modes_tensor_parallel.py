@@ -52,6 +52,8 @@ def test_the_crossover_table_uses_datasheet_links(machine):
     assert {link for _, link, _, _, _ in rows} <= set(gpu_specs.LINKS)
     links = [link for _, link, _, _, _ in rows]
     assert any("PCIe" in link for link in links) and any("NVLink" in link for link in links)
+    # a real pairing: each card over the link it is sold with (no SXM card on PCIe)
+    assert all(gpu_specs.KNOWN_GPUS[gpu].link == link for gpu, link, _, _, _ in rows)
 
 
 def test_generation_sizes_fit_the_model_and_grow_on_gpus(machine):

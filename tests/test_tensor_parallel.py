@@ -317,3 +317,11 @@ def test_the_summarys_pipeline_outcome_is_printed_from_the_run_with_both_branche
     assert "a pipeline helps throughput" not in summary  # a measured outcome: printed, not written
     code = next(source for kind, source in cells if kind == "code" and "PIPE = over_one_device" in source)
     assert "did not keep both stages busy" in code and "kept both stages busy" in code
+
+
+def test_the_crossover_table_sets_the_measured_crossover_beside_the_models():
+    rows = [("A100 PCIe 80GB", "PCIe 4.0 x16", "bf16", 312e12, 31.5e9)]
+    table = report.crossover_table((1.5e11, 2e-4, 4e9, 4), rows, 256, here_width=68.0, measured="width 128 to 256")
+    assert table.columns[-2:] == ["model's crossover width", "measured crossover"]
+    assert table.rows[0][-2:] == ("68", "width 128 to 256")  # this machine: the model's and the run's
+    assert table.rows[1][-1] == "not measured"  # a datasheet pair: nothing measured

@@ -274,7 +274,7 @@ def check_heads(attention_cls):
                    if held[name] is not None)
         full = sum(v[0].numel() for name, v in reference()["params"].items() if not name.startswith("norm"))
         return (f"each rank holds its {HEADS // WORLD} heads: {mine:,} of the block's {full:,} weights "
-                f"(the norm replicated); right on {CASES[1].name} too")
+                f"(excluding the norm, which every rank holds whole); right on {CASES[1].name} too")
 
     return run_check("each rank holds its heads", body,
                      hint="the fused qkv weight stacks three (C, C) weights; where do one head's rows lie?")

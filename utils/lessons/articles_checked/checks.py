@@ -3,7 +3,8 @@
 Introduced in lesson 09. A check (``CHECKS``) returns True (the evidence agrees) or False (it disagrees), or
 raises: ``Missing`` where a lesson has not recorded the figure yet, ``Busy`` where other programs took the
 cores a timing needed, ``AboveBound`` where a figure passed its ceiling while the verdict stands (a finding to
-explain, never agreement), ``Noisy`` where a figure's spread covers the comparison (inconclusive either way).
+explain, never agreement), ``Noisy`` where a figure's spread covers the comparison or is too wide to read as
+one figure (inconclusive either way).
 Speed-ups are read with ``utils.claims.speedup_verdict``, the course's words for a figure beside its bound.
 """
 
@@ -14,11 +15,14 @@ from utils.lessons.articles_checked.figures import (Missing, _sends, _stopped, c
                                                     recorded_int8_units, value)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
-ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive: its spread covers the comparison"
+ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive within its spread"
 STATES = (AGREES, DISAGREES, WAITING, BUSY, ABOVE, NOISY)
 MARGIN = 0.2  # of the cores: what other programs may take beyond the cores a timing leaves them
 # Lesson 07's passes keep the fastest of 6 paired rounds, not their spread: the scatter allowed around 1x
 TURNS_NOISE = 0.05
+# A ceiling whose rounds spread wider than this (slowest over fastest - 1) is not one rate: a ratio of it
+# reads as inconclusive, however far its range lies from the comparison (a quiet machine gives one figure).
+WIDE_SPREAD = 0.5
 FULLY = 0.9  # a share of the peak that "fully exploit" could fairly describe; published training reaches 0.46
 # A summary claim stands when the rows it sums up stand.
 SUMMED = {"A17": ["A10", "A20", "A13", "A15", "A3"], "B18": [f"B{k}" for k in range(5, 17)]}  # B5-B16: the cures
@@ -35,7 +39,8 @@ class AboveBound(Exception):
 
 
 class Noisy(Exception):
-    """The figure's spread covers the value it is compared with: it cannot say either way."""
+    """The figure's spread covers the value it is compared with, or is too wide (``WIDE_SPREAD``) to read as one
+    figure: it cannot say either way."""
 
 
 # --- Busy cores ------------------------------------------------------------------------------------------------
@@ -163,12 +168,17 @@ def peak_ratio(m, dtype: str) -> tuple[float, float, float]:
     return ratio, ratio / (1 + other.spread), ratio * (1 + fp32.spread)
 
 
+def too_wide(m, dtype: str) -> bool:
+    """Whether ``dtype``'s peak or fp32's spread so widely over their rounds that their ratio is no evidence."""
+    return max(m["peaks"].peak(dtype).spread, m["peaks"].peak("fp32").spread) > WIDE_SPREAD
+
+
 def gain_where_units(m, dtype: str, has_units: bool) -> bool:
     """A gain over fp32 where the CPU has the units for ``dtype``, none to speak of (under 1.2x) where not;
-    ``Noisy`` where the spreads let the ratio fall on either side of that line."""
+    ``Noisy`` where the spreads let the ratio fall on either side of that line, or are too wide to read."""
     ratio, low, high = peak_ratio(m, dtype)
     line = 1.0 if has_units else 1.2
-    if low <= line < high:
+    if low <= line < high or too_wide(m, dtype):
         raise Noisy(dtype)
     return ratio > 1.0 if has_units else ratio < 1.2
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections import Counter
 
 from utils.lessons.articles_checked import claims, sections
-from utils.lessons.articles_checked.checks import ABOVE, AGREES, BUSY, DISAGREES, NOISY, WAITING
+from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREES, NOISY, SUMMED, WAITING,
+                                                   past_bound, speedup_words)
+from utils.lessons.articles_checked.figures import WHERE_TO_RECORD
 from utils.lessons.articles_checked.verdicts import Row
 from utils.tables import Table
 
@@ -32,8 +34,9 @@ def verdict_cell(row: Row) -> str:
     and a warning where this run's evidence disagrees."""
     judged = f" (judged by {row.judged_by})" if row.judged_by else ""
     warning = {DISAGREES: " -- THIS RUN DISAGREES: see its evidence",
-               ABOVE: " -- A FIGURE PASSED ITS BOUND: a finding to explain, see its evidence",
-               NOISY: " -- INCONCLUSIVE: a spread covers the comparison"}.get(row.check, "")
+               ABOVE: " -- A FIGURE PASSED ITS BOUND: a finding to explain (the note under §1's counts says "
+                      "what its lesson found)",
+               NOISY: " -- INCONCLUSIVE within a spread: see its evidence"}.get(row.check, "")
     return f"{row.verdict}{judged}{warning}: {row.why} ({row.where})"
 
 
@@ -78,6 +81,42 @@ def checks_sentence(rows: list[Row]) -> str:
             + f"; not checkable ({len(c['unchecked'])}): {', '.join(c['unchecked'])}")
 
 
+# Figures a check reads against a bound, and what the lesson that recorded them found where one passed it.
+RECORDED_SPEEDUPS = {
+    "naive_split": "lesson 02's split alone",
+    "pipeline": "lesson 02's best pipeline",
+    "ddp": "lesson 03's two DDP workers"}
+PIPELINE_ABOVE = (
+    "Lesson 02 reads a pipeline past 2m/(m+1) against its work-scaled reference: that bound assumes the two stages' "
+    "work adds up to one device's; where each stage, alone in its process with only its part of the model (its "
+    "caches holding only that part), measured less, the reference rises by that factor, and lesson 02 §5 gives the factor "
+    "of its run in its 'How this was measured' block. The ledger keeps the figure and its 2m/(m+1) bound, not the "
+    "stages' work, so this lesson cannot redo that reading: the rows keep 'a finding to explain' and point here.")
+
+
+def above_bound_note(m: dict, rows: list[Row]) -> str:
+    """Lesson 09's one note on the rows whose figure passed its bound: which figure, and what the lesson that
+    recorded it found (lesson 02's work-scaled reference for a pipeline); printed under §1's counts."""
+    above = check_counts(rows)[ABOVE]
+    if not above:
+        return "No row's figure passed its bound in this run."
+    found = [name for name in RECORDED_SPEEDUPS if m["results"].get(name) is not None
+             and past_bound(speedup_words(m, name))]
+    said = [f"{RECORDED_SPEEDUPS[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
+            f"{m['results'][name].record['bound']:.2f}x" for name in found]
+    summaries = [i for i in above if i in SUMMED]  # a summary row carries the finding of a row it sums up
+    note = (f"Rows {', '.join(above)} are above a bound through " + ("; ".join(said) or "a figure of theirs")
+            + (f" ({' and '.join(summaries)}: " + ("summary rows, from the rows they sum up)" if len(summaries) > 1
+                                                 else "a summary row, from the rows it sums up)") if summaries else "")
+            + ".")
+    if "pipeline" in found:
+        note += " " + PIPELINE_ABOVE
+    others = [WHERE_TO_RECORD[name] for name in found if name != "pipeline"]
+    if others:
+        note += f" For the others, {' and '.join(dict.fromkeys(others))} reads the figure in its own section."
+    return note
+
+
 def group_sentence(ids: list[str], rows: list[Row]) -> str:
     """What this run made of one group's rows: which checks agree, disagree or wait, which rows were judged
     without a measurement, and which this machine cannot test."""
@@ -85,7 +124,7 @@ def group_sentence(ids: list[str], rows: list[Row]) -> str:
     states = [(AGREES, "agreeing"), (DISAGREES, "DISAGREEING (read the evidence)"),
               (ABOVE, "a figure ABOVE ITS BOUND (a finding to explain)"), (WAITING, "waiting for a lesson's figure"),
               (BUSY, "inconclusive (other programs held the cores)"),
-              (NOISY, "inconclusive (a spread covers the comparison)")]
+              (NOISY, "inconclusive (within a spread: see the row's evidence)")]
     said = [f"{verb}: {', '.join(hit)}" for state, verb in states
             if (hit := [i for i in ids if by_id[i].check == state])]
     unchecked = [f"{i} by {by_id[i].judged_by}" for i in ids if by_id[i].judged_by]

@@ -18,8 +18,8 @@ from utils import devices
 from utils.lessons.articles_checked import case_study, claims, sections, snippets
 # Re-exported (noqa: F401) for the notebook and the tests, which import lesson 09's judging from here.
 from utils.lessons.articles_checked.checks import (  # noqa: F401
-    ABOVE, AGREES, BUSY, CHECKS, DISAGREES, NOISY, SUMMED, WAITING, Busy, busy_note, needs_quiet_cores, past_bound,
-    peak_ratio, run_check, speedup_words, spread_of, too_busy, turns_words)
+    ABOVE, AGREES, BUSY, CHECKS, DISAGREES, NOISY, SUMMED, WAITING, WIDE_SPREAD, Busy, busy_note, needs_quiet_cores,
+    past_bound, peak_ratio, run_check, speedup_words, spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
     TIMED, WHERE_TO_RECORD, _sends, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches, measure,
     quote, read_results, recorded_int8_units)
@@ -27,6 +27,7 @@ from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATAS
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
+ABOVE_NOTE = "see the note under §1's counts"  # where lesson 09 says, once, what a figure past its bound means
 
 
 # --- Each claim's evidence: a list of Parts --------------------------------------------------------------------
@@ -178,15 +179,21 @@ def a9(m):
                  f"to GPU 1, one PCIe hop, {hop.alpha * 1e6:.1f} µs", MEASURED, where)]
 
 
+def noted_words(m, name: str) -> str:
+    """``speedup_words`` of a recorded figure, pointing to lesson 09's one note where it passed its bound."""
+    text = speedup_words(m, name)
+    return f"{text}; {ABOVE_NOTE}" if past_bound(text) else text
+
+
 def _split_alone(m) -> Part:
     return quote(m, "naive_split", lambda r: f"lesson 02's split alone: {r['value']:.2f}x against a bound of "
-                                             f"{r['bound']:.2f}x ({speedup_words(m, 'naive_split')})")
+                                             f"{r['bound']:.2f}x ({noted_words(m, 'naive_split')})")
 
 
 def a10(m):
     return [_split_alone(m),
             quote(m, "pipeline", lambda r: f"with micro-batches: {r['value']:.2f}x against a bound of "
-                                           f"{r['bound']:.2f}x ({speedup_words(m, 'pipeline')})")]
+                                           f"{r['bound']:.2f}x ({noted_words(m, 'pipeline')})")]
 
 
 def a11(m):
@@ -221,8 +228,8 @@ def _missing(m, claim_id: str) -> str:
 
 
 def a12(m):
-    return [Part("; ".join(f"{k + 1}. {s}" for k, s in enumerate(m["split"])) + " (meta: a device with no storage "
-                 "standing in for a second GPU)", ERRORS, in_a_worker(m))]
+    return [Part("(meta: a device with no storage, standing in below for a second GPU) " + "; ".join(
+        f"{k + 1}. {s}" for k, s in enumerate(m["split"])), ERRORS, in_a_worker(m))]
 
 
 def a22(m):
@@ -352,11 +359,27 @@ def b8(m):
     sec, pack = _sends(m), m["pack"]  # 4 MiB of fp32 as 1 MiB of uint8: sizes where the bytes' part shows
     packed = sec[2**20] + pack
     outcome = ("packing pays on this link" if packed < sec[2**22] else
-               "packing costs more than it saves on this link: no speed-up (it pays on a slower link)")
+               "packing costs more than it saves on this link: no speed-up")
+    even = (2**22 - 2**20) / pack  # link bytes/s at which the 3 MiB not sent take as long as the packing
     return [Part(f"{m['link'].name}: 4 MiB of fp32 in {sec[2**22] * 1e6:.0f} µs; as uint8 (1 MiB) "
                  f"{sec[2**20] * 1e6:.0f} µs + {pack * 1e6:.0f} µs to pack = {packed * 1e6:.0f} µs: {outcome}; a "
                  f"4-byte message still {sec[4] * 1e6:.0f} µs{busy_note(m, 'link', 2)}", MEASURED,
-                 two_devices(m["plan"], m["hw"]))]
+                 two_devices(m["plan"], m["hw"])),
+            Part(f"the 3 MiB not sent outweigh the packing only on a link under 3 MiB / {pack * 1e6:.0f} µs = "
+                 f"{even / 1e9:.1f} GB/s (this one: {m['link'].fit.beta / 1e9:.1f} GB/s); no such link is measured "
+                 f"here. {_lesson_05_differs(m)}", ARITHMETIC)]
+
+
+def _lesson_05_differs(m) -> str:
+    """Why lesson 05's uint8 transfer can pay where row B8's packing does not: what is packed, and how much."""
+    from utils.lessons.data_prefetch.plan import lesson_settings
+
+    s = lesson_settings(m["plan"], m["hw"])
+    batch = s.transfer_images * 3 * s.transfer_side**2 * 4  # bytes of the batch as float32
+    return (f"Lesson 05 §5 times another thing: its images are stored as uint8, so nothing is packed and only "
+            f"the conversion to float32 after the transfer is paid (one pass), on a batch of {batch / 1e6:.1f} MB "
+            f"({s.transfer_images} images of 3 x {s.transfer_side}² x 4 bytes); here fp32 values are packed and "
+            "unpacked (scale, round, cast, cast back, divide) around a 4 MiB message")
 
 
 def b9(m):
@@ -400,11 +423,13 @@ def b12(m):
                  f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU)]
 
 
-def _peak_part(m, dtype: str, has_units: bool) -> Part:
+def _peak_part(m, dtype: str, has_units: bool, note: str = "") -> Part:
     other, fp32 = m["peaks"].peak(dtype), m["peaks"].peak("fp32")
     ratio, low, high = peak_ratio(m, dtype)
+    wide = (f": a spread over {WIDE_SPREAD:.0%} is no single rate, so the check reads it as inconclusive within "
+            "its spread" if too_wide(m, dtype) else "")
     return Part(f"{other.name}: {ratio:.1f}x the fp32 peak; with the spreads ({other.spread:.0%}, fp32 "
-                f"{fp32.spread:.0%}) {low:.1f}x to {high:.1f}x{_units_note(has_units, dtype)}"
+                f"{fp32.spread:.0%}) {low:.1f}x to {high:.1f}x{wide}{_units_note(has_units, dtype)}{note}"
                 f"{busy_note(m, 'peaks', None)}", MEASURED, f"{THIS_CPU}, {devices.cpu_isa()}")
 
 
@@ -418,7 +443,11 @@ def b14(m):
 
 
 def b15(m):
-    return [_peak_part(m, "bf16", m["units"].bf16_units)]
+    return [_peak_part(m, "bf16", m["units"].bf16_units,
+                       note="; a ratio of peaks holds only for the threads and size it names (a matrix unit and "
+                            "fp32's vector units do not gain alike from a second thread or a larger matrix): "
+                            "lesson 08 times bf16 against fp32 on 1 thread and 512³ matrices, so its ratio need not "
+                            "equal this one")]
 
 
 def b16(m):

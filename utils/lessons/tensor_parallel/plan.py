@@ -27,7 +27,8 @@ CPU_GENERATION = Generation(width=256, depth=4, heads=4, prompt=24, new_tokens=8
                             threads=1)
 GPU_GENERATION = Generation(width=1024, depth=8, heads=16, prompt=128, new_tokens=16, batches=(1, 8, 32))
 # The crossover table: datasheet peaks (bf16, dense) and links, 2 bytes a value; alpha left out.
-DATASHEET_PAIRS = (("T4", "PCIe 3.0 x16", "fp16"), ("A100 SXM 80GB", "PCIe 4.0 x16", "bf16"),
+# Each pair as it is sold: A100 PCIe cards over PCIe 4.0, A100 SXM cards over NVLink (gpu_specs).
+DATASHEET_PAIRS = (("T4", "PCIe 3.0 x16", "fp16"), ("A100 PCIe 80GB", "PCIe 4.0 x16", "bf16"),
                    ("A100 SXM 80GB", "NVLink 3 (A100, 12 links)", "bf16"),
                    ("H100 SXM 80GB", "NVLink 4 (H100/H200, 18 links)", "bf16"))
 

@@ -52,19 +52,20 @@ def plot_cost(analysis: dict, bound: float, label: str, simulated: bool):
 
 
 def crossover_table(here: tuple[float, float, float, int], datasheet_rows, tokens: int,
-                    here_width: float | None = None) -> Table:
+                    here_width: float | None = None, measured: str = "not swept") -> Table:
     """Where splitting starts to pay: this machine (measured alpha, beta; ``here_width``: the crossover of the
-    model built from each swept width's measured step, ``cost.model_crossover``, else the formula with F) and
-    datasheet GPU pairs (the formula, alpha left out)."""
+    model built from each swept width's measured step, ``cost.model_crossover``, else the formula with F;
+    ``measured``: the crossover the sweep measured, in words) and datasheet GPU pairs (the formula, alpha left
+    out, nothing measured). Lesson 07."""
     flops, alpha, beta, value_bytes = here
     width = crossover_width(flops, beta, alpha, tokens, value_bytes) if here_width is None else here_width
-    rows = [("this machine (measured link and peak)", f"{beta / 1e9:.2f}", f"{flops / 1e12:.3f} (fp32)",
-             f"{alpha * 1e6:.0f}", "never" if width is None else f"{width:,.0f}")]
+    rows = [("this machine (model: measured link and steps)", f"{beta / 1e9:.2f}", f"{flops / 1e12:.3f} (fp32)",
+             f"{alpha * 1e6:.0f}", "never" if width is None else f"{width:,.0f}", measured)]
     for gpu, link, dtype, peak, link_bw in datasheet_rows:
         rows.append((f"2 x {gpu}, {link} (datasheet)", f"{link_bw / 1e9:.0f}", f"{peak / 1e12:.0f} ({dtype})",
-                     "left out", f"{crossover_width(peak, link_bw, 0.0, tokens, 2):,.0f}"))
-    return Table(["pair", "link GB/s", "TFLOP/s", "alpha us", "crossover width"], rows,
-                 title=f"Smallest width where a split MLP step beats one device, {tokens} tokens")
+                     "left out", f"{crossover_width(peak, link_bw, 0.0, tokens, 2):,.0f}", "not measured"))
+    return Table(["pair", "link GB/s", "TFLOP/s", "alpha us", "model's crossover width", "measured crossover"],
+                 rows, title=f"Smallest width where a split MLP step beats one device, {tokens} tokens")
 
 
 METHODS = ("one device", "tensor parallel", "pipeline")
