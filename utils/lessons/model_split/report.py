@@ -61,7 +61,7 @@ def headline_table(rows: list[Row], title: str | None = None) -> Table:
         lo, hi = r.speedup_range
         wb = r.work_bound
         verdict = headline_verdict(r)
-        out.append((r.batch, config_name(r), f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x",
+        out.append((r.batch, config_name(r), f"{r.speedup:.2f}x ({rounds_text(lo, hi)})", f"{r.bound:.2f}x",
                     f"{wb:.2f}x" if wb else "n/a", verdict))
     return Table(["batch", "schedule", "speedup (range)", "bound", "work-scaled reference", "verdict"], out,
                  title=title)
@@ -159,7 +159,7 @@ def explain_row(r: Row) -> str:
     """One line, from this row's numbers only: measured speedup, its range, the bound, the work the stages
     measured (CPU time on CPU workers, device time on GPUs), and the verdict."""
     lo, hi = r.speedup_range
-    parts = [f"{r.speedup:.2f}x (every round: {lo:.2f}-{hi:.2f}) of a {r.bound:.2f}x bound ({r.ratio:.0%})"]
+    parts = [f"{r.speedup:.2f}x (every round: {rounds_text(lo, hi)}) of a {r.bound:.2f}x bound ({r.ratio:.0%})"]
     if r.above_devices:
         parts.append(_above_devices(r))
     if r.work_inflation is not None:
@@ -173,7 +173,10 @@ def explain_row(r: Row) -> str:
 
 
 def headline_verdict(r: Row) -> str:
-    """The verdict the headline table prints (``claims.speedup_verdict`` against the bound, the paired spread)."""
+    """The verdict the headline table prints (``claims.speedup_verdict`` against the bound, the paired spread).
+    Under a 1x bound (naive split, m=1, placements) rounds on both sides of 1x are noise, whatever the spread."""
+    if r.bound <= 1.0 and straddles_one(r):
+        return "within noise: no effect shown"
     return speedup_verdict(r.speedup, r.bound, paired_spread(r.speedups), slower="slower than one device")
 
 
