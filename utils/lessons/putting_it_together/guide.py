@@ -9,8 +9,9 @@ GPUs, their compute capability and memory, the link and its peer access; on a CP
 of one baseline step (``Profile``: the data and matmul shares, the precision peak ratio, the noise of a
 repeated run, a measured compile). Without a profile it still answers memory, precision and the link, and
 says which choices wait for one. The order is the order that costs least to try: feeding and precision
-change a line each, compile must pay back its compile time, the optimizer's implementation is one argument,
-a second device needs a launcher, and memory tricks trade compute for bytes (only when a step must fit).
+change a line each, the optimizer's implementation is one argument, a second device needs a launcher, memory
+tricks trade compute for bytes (only when a step must fit), and compile comes last (each change after it would
+be compiled again; it must pay back its compile time over the planned run).
 """
 
 from __future__ import annotations

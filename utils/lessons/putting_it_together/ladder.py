@@ -125,7 +125,9 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
         if not optimizer_s:
             return Rung(name, s, workers, None, "", skipped="the AdamW step was not timed apart: no bound")
         return Rung(name, s.scaled(fused_adamw=True), workers, None, "Amdahl: 1/(1 - O/T), the for-loop "
-                    "AdamW's seconds O taken off the kept step's T at most", removes_s=optimizer_s)
+                    "AdamW's seconds O taken off the kept step's T at most (T shrank with the steps kept before "
+                    "it, O did not: a larger bound than the guide's, which used the baseline's T)",
+                    removes_s=optimizer_s)
     if name == "two devices":
         if not step.choice.startswith("DDP"):
             return Rung(name, s, workers, None, "", skipped=f"{step.choice}: the script runs DDP only; "

@@ -80,7 +80,8 @@ def headline_table(rows: list[dict], label: str = "") -> Table:
     """TorchTitan's form: step | tokens/s (MFU) | x previous (bound) | x baseline | peak memory | held-out
     loss at step N. Tokens/s is the median of the step's own runs, MFU its model FLOPs over the matmul peak of its
     dtype (x workers); x previous the median of its paired rounds, beside its bound; x baseline the product of
-    the kept steps' x previous (runs minutes apart on a shared machine are not compared directly)."""
+    the kept steps' x previous (runs minutes apart on a shared machine are not compared directly), blank for a
+    step not kept."""
     out = []
     for r in rows:
         if "skipped" in r:
@@ -89,8 +90,9 @@ def headline_table(rows: list[dict], label: str = "") -> Table:
         name = r["step"] + ("" if r["kept"] else " (not kept)")
         mfu = f" ({r['mfu']:.0%})" if not math.isnan(r["mfu"]) else ""
         bound = f" (≤ {r['bound']:.2f}x)" if r["bound"] else ""
+        base = f"{r['x_base']:.2f}x" if r["kept"] else ""  # a step not kept adds nothing to the climb
         out.append((name, f"{r['tokens_per_s']:,.0f}{mfu}", f"{r['x_prev']:.2f}x{bound}",
-                    f"{r['x_base']:.2f}x", f"{r['peak'] / 2**20:.1f} MiB", _loss_cell(r)))
+                    base, f"{r['peak'] / 2**20:.1f} MiB", _loss_cell(r)))
     return Table(["step", "tokens/s (MFU)", "x previous (bound)", "x baseline", "peak memory",
                   "held-out loss, step N"], out, title=f"The ledger of steps{label}")
 
