@@ -189,9 +189,10 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Modu
         if over < factor:
             raise checks.CheckFailed(f"your model is {over:.2f}x as fast as the faster of the trained model and "
                                      f"its int8, short of {factor:g}x{_why_not_faster(model, baseline)}")
-        return (f"{ratio:.2f}x faster than the trained model, {over:.2f}x the faster reference (batch of {len(x)}, "
-                f"on the CPU, fastest of {rounds} interleaved runs each); compiled, its outputs are {off:.2%} "
-                f"off its float twin's (tolerance {TOLERANCE['int8']:.0%})")
+        return (f"{ratio:.2f}x faster than the trained model, {over:.2f}x the reference (the faster of the trained "
+                f"model and int8 of the whole model; batch of {len(x)}, on the CPU, fastest of {rounds} interleaved "
+                f"runs each); compiled, its outputs are {off:.2%} off its float twin's (tolerance "
+                f"{TOLERANCE['int8']:.0%})")
 
     return checks.run_check(f"at least {factor:g}x the reference's speed", body, show=show,
                             hint=checks.stub_message(BANK, "A"))
