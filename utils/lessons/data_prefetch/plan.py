@@ -186,9 +186,9 @@ def images_row(compression: tuple[float, float], mode: str) -> tuple[str, ...]:
               "noise": "within noise: no net gain, not worth the conversion",
               "slower": "the conversion cost more than the bytes saved"}[outcome]
     measured = f"uint8 + convert {speedup:.2f}x ± {spread:.2f} float32's speed: {reason}"
-    why = (f"no GPU: nothing crosses a link; section 5's simulated link: {measured}" if here == "cpu" else
-           f"section 5 over this GPU's link: {measured}")
-    return ("images across the link", "float32 (no link on a CPU)", gpu["1gpu"], gpu["2gpu"], why)
+    why = (f"no GPU: nothing crosses a link; section 5's CPU link, a stand-in for PCIe: {measured}" if here == "cpu"
+           else f"section 5 over this GPU's link: {measured}")
+    return ("images across the link", "float32 (section 5 simulated PCIe)", gpu["1gpu"], gpu["2gpu"], why)
 
 
 def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = None,

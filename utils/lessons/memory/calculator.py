@@ -35,8 +35,11 @@ PRECISIONS = {
 }
 OPTIMIZER_STATES = {"sgd": 0, "sgd momentum": 1, "adamw": 2}  # tensors the size of the weights, per parameter
 STRATEGIES = ("one device", "ddp", "pipeline", "zero1", "zero2", "fsdp", "tensor parallel")
-# Datasheet memory, bytes (1 GB = 1e9 bytes as NVIDIA quotes it).
-DEVICE_MEMORY = {"T4 16 GB": 16e9, "L4 24 GB": 24e9, "A100 40 GB": 40e9, "A100 80 GB": 80e9,
+# A T4 as the driver reports it: 14.75 GiB = 15.8 GB of the datasheet's 16 GB (lesson 06 uses this one figure;
+# lesson 08 takes its margins, the CUDA context and fragmentation, off it).
+T4_BYTES = 14.75 * 2**30
+# Datasheet memory, bytes (1 GB = 1e9 bytes as NVIDIA quotes it); the T4: as its driver reports it.
+DEVICE_MEMORY = {"T4 15.8 GB": T4_BYTES, "L4 24 GB": 24e9, "A100 40 GB": 40e9, "A100 80 GB": 80e9,
                  "H100 80 GB": 80e9, "H200 141 GB": 141e9}
 STATS, INDEX = 4, 8  # LayerNorm's mean and 1/std per token and attention's log-sum-exp: fp32; token ids: int64
 

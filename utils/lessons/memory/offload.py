@@ -32,16 +32,17 @@ class OffloadCost:
     adamw_seconds: float  # the CPU AdamW step on this rank's shard, at the measured rate
 
     @property
-    def link_seconds(self) -> float:
-        """The busier direction bounds the copies: the two directions of PCIe run at once."""
-        return max(self.host_to_device, self.device_to_host) / self.link_bytes_per_s
+    def copy_seconds(self) -> float:
+        """Both directions' copies at the link's datasheet rate (a bound), one after the other: in a step's
+        order the parameters cross before the forward and the backward, and the gradients cross back after
+        it, before the CPU step can start; overlap with the device's compute could hide part of them."""
+        return (self.host_to_device + self.device_to_host) / self.link_bytes_per_s
 
     @property
     def seconds(self) -> float:
-        """The copies (the busier direction, at the link's datasheet rate: a bound) and then the CPU step at
-        the rate given (measured on one machine: a reference, not a bound), which needs every gradient
-        first."""
-        return self.link_seconds + self.adamw_seconds
+        """The step's critical path with no overlap: the copies (``copy_seconds``), then the CPU step at the
+        rate given (measured on one machine: a reference, not a bound), which needs every gradient first."""
+        return self.copy_seconds + self.adamw_seconds
 
 
 def offload_cost(parameters: int, n: int, adamw_params_per_s: float, link_bytes_per_s: float) -> OffloadCost:

@@ -1,6 +1,6 @@
 """Lesson 06's memory calculator as a widget, and the stacked bar it draws (also used for measured budgets).
 
-    calculator_widget()                       # in JupyterLab: inputs, a stacked bar, "fits a T4 16 GB: yes"
+    calculator_widget()                       # in JupyterLab: inputs, a stacked bar, "fits a T4 15.8 GB: yes"
     plot_budgets({"fp32": b1, "bf16": b2}, measured={"fp32": 46.5e6}, simulated=True)
 """
 
@@ -69,7 +69,7 @@ def calculator_widget(shape: Shape | None = None, batch: int = 16):
     tied = w.Checkbox(value=shape.tied_head, description="head tied to the embedding")
     strategy = w.Dropdown(options=list(STRATEGIES), value="one device", description="strategy")
     n = w.BoundedIntText(value=2, min=1, max=1024, description="N devices", layout=box)
-    device = w.Dropdown(options=list(DEVICE_MEMORY) + ["custom"], value="T4 16 GB", description="device")
+    device = w.Dropdown(options=list(DEVICE_MEMORY) + ["custom"], value="T4 15.8 GB", description="device")
     custom = w.BoundedFloatText(value=16.0, min=0.1, max=10**4, description="custom GB", layout=box)
     out = w.Output()
 
