@@ -480,7 +480,8 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
             ratios = more(EXTRA_ROUNDS)
         share, mine = statistics.median(ratios), statistics.median(tokens_per_s(y) for y in yours)
         where = f"; measured on {devices.plan(WORLD).label}"
-        slow = (f"; {mine / diagnosis.slow_tokens_per_s:.1f}x the slow script's (profiled)" if diagnosis else "")
+        slow = (f"; {mine / diagnosis.slow_tokens_per_s:.1f}x the slow script's (timed under the profiler, "
+                "which slows it a little)" if diagnosis else "")
         left = what_is_left(yours[0], steps)
         expect(share >= SPEED_SHARE,
                f"{mine:,.0f} tokens/s, {share:.0%} of the reference plan's in the same rounds (the target is "
@@ -550,7 +551,7 @@ def take_aways(diagnosis: Diagnosis, train_fn) -> str:
     calls = ref[ALL_REDUCES]
     bullets = [
         f"A profile says where a step's time goes: the slow script spent {sum(waits.values()):.0%} of its step in "
-        f"regions that do not compute (the largest, {largest!r}, {waits[largest]:.0%}); a region's time includes "
+        f"regions that do not train (the largest, {largest!r}, {waits[largest]:.0%}); a region's time includes "
         "everything it calls.",
         f"Reading ahead in a loader process hides storage's wait (lesson 05); no_sync took the all-reduce calls "
         f"from {calls:.3g} a step to one gradient a step (lesson 03); work the specification does not ask for is "
