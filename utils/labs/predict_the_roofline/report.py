@@ -65,12 +65,12 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None) -> list[str
         at, beyond = turning
         length, far = at.op.dims["length"], beyond.op.dims["length"]
         work = [r.op.dims["batch"] * r.op.dims["length"] ** 2 for r in turning]
-        out.append(f"Both run at a batch sized so that a call does about the same work, batch x length² near "
-                   f"{work[0]:,}: {at.op.dims['batch']} sequences at length {length} ({work[0]:,}), "
-                   f"{beyond.op.dims['batch']} at {far} ({work[1]:,}" + (
-                       ", a batch cannot go below one)" if beyond.op.dims["batch"] == 1 and work[1] < 0.9 * work[0]
-                       else ")") + ", so that a short sequence's call is long enough to time; compare their "
-                   "shares of the roof, not their times.")
+        out.append(f"Both run at a batch sized so that a call does about the same work (batch x length²): "
+                   f"{at.op.dims['batch']} sequences at length {length} ({work[0]:,}), {beyond.op.dims['batch']} "
+                   f"at {far} ({work[1]:,}" + (
+                       ": a batch cannot go below one)" if beyond.op.dims["batch"] == 1 and work[1] < 0.9 * work[0]
+                       else ": the nearest whole batch)") + ", so that a short sequence's call is long enough to "
+                   "time; compare their shares of the roof, not their times.")
         out.append(turning_limit_sentence(at, length, ceilings, first_ridge))
         out.append(f"At {length} it reached {share(at):.0%} of its roof; at {far}, {share(beyond):.0%}. " + (
                        "Near the ridge both limits apply at once, and no kernel hides its memory traffic "
@@ -91,9 +91,10 @@ def turning_limit_sentence(at, length: int, ceilings, first_ridge: float | None)
     if at.bound == "compute":
         return (before + f"{timed}, and there too its intensity, {intensity:.3g}, is at or above the ridge: the "
                 "table's limit is compute, as predicted.")
-    return (before + f"{timed}, just above its intensity, {intensity:.3g}, so on those ceilings the table's limit "
-            "for it is memory. A ridge measured twice moves with the machine, and at the turning length the "
-            "limit moves with it: there both limits are nearly equal.")
+    moved = f" (here from {first_ridge:.3g} to {ceilings.ridge:.3g})" if first_ridge else ""
+    return (before + f"{timed}, above its intensity, {intensity:.3g}, so on those ceilings the table's limit "
+            f"for it is memory. A ridge measured twice moves with the machine{moved}, and at the turning length "
+            "the limit moves with it.")
 
 
 def stream_words(first, roof) -> str:
@@ -148,7 +149,8 @@ def take_aways(measured: list, passed: bool) -> None:
         f"which it turns compute-bound. Here the causal kernel took {causal.point.seconds / full.point.seconds:.0%}"
         " of the unmasked one's time for half its work.",
         "- The roofline here is made of rates measured on this machine, a reference: a right count may pass it a "
-        "little (lesson 01's matrix-vector product passed its memory roof, its bytes counted unlike STREAM's), "
+        "little (a read-only op such as lesson 01's matrix-vector product can pass its memory roof: STREAM counts "
+        "bytes unlike it), "
         "which is why check 3 allows 35 % or the spread. An op far above the roof of your counts points at a "
         "count holding work or bytes the op does not do; one below it has a limit the two roofs leave out "
         "(scattered reads, per-block costs, both limits at once near the ridge).",
