@@ -47,7 +47,8 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware, copy_sizes, gpu_ex
     loopback = tuple(sorted({4, 4 * 2**10} | set(copy_sizes))) if gloo else ()
     if plan.simulated:  # a CPU copy must also leave the caches (``caches``: devices.cpu_caches() by default)
         copy_sizes = beyond_the_caches(copy_sizes, devices.cpu_caches() if caches is None else caches)
-    workers = ("gloo over loopback TCP between the worker processes (lessons 02 and 03 and their labs)" if gloo else
+    workers = ("gloo over loopback TCP between the worker processes (lessons 02, 03 and 07 and their labs; "
+               "lesson 05 sends a batch over it)" if gloo else
                f"NCCL between {' and '.join(plan.devices)} (lesson 03 measures it)")
     if plan.simulated:
         threads = tuple(sorted({1, max(1, hw.cpu_cores)}))
