@@ -58,7 +58,11 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
     if d is None or f is None:
         return text + f" (On GPUs the collectives run on their own stream: their time is not separable here.){label}"
     gap, extra = steps["fsdp"] - steps["ddp"], f - d
-    share = f"{extra / gap:.0%} of" if gap > 0 else "more than"
+    if gap <= 0:
+        return text + (f" Inside them: DDP {d * 1e3:.0f} ms, FSDP2 {f * 1e3:.0f} ms. FSDP2's step was not slower in "
+                       f"this run, against the expectation: a finding to explain; re-run to see whether it "
+                       f"repeats{label}.")
+    share = f"{extra / gap:.0%} of"
     text += (f" Inside them: DDP {d * 1e3:.0f} ms, FSDP2 {f * 1e3:.0f} ms ({f / d:.2f}x, "
              f"{'more' if f / d > bytes_ratio else 'no more'} than the bytes' {bytes_ratio:.2f}x); the extra time "
              f"inside collectives ({extra * 1e3:.0f} ms) is {share} the gap in step time ({gap * 1e3:.0f} ms){label}.")
