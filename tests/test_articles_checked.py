@@ -448,3 +448,12 @@ def test_a_figure_past_its_bound_is_explained_once_and_its_rows_point_there():
     row = verdicts.judge(claims.BY_ID["A10"], within, {})
     assert verdicts.ABOVE_NOTE not in row.evidence
     assert report.above_bound_note(within, [row]).startswith("No row's figure passed its bound")
+
+
+def test_a_code_blocks_first_step_is_read_after_a_definition_that_opens_its_row():
+    def row(text):
+        return verdicts.Row("A12", "", claims.DOES_NOT_RUN, "", "", (Part(text, sources.ERRORS, "here"),), None)
+
+    assert report.stops_as_written(row("(meta: a device with no storage) 1. as written: RuntimeError: x; 2. runs"))
+    assert report.stops_as_written(row("1. NameError: name 'os' is not defined; 2. KeyError: 'RANK'"))
+    assert not report.stops_as_written(row("1. runs: output (100, 32); 2. RuntimeError: later"))

@@ -7,6 +7,7 @@ Introduced in lesson 09. ``readme_markdown()`` is the table README's "The articl
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from utils.lessons.articles_checked import claims, sections
@@ -115,6 +116,12 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     if others:
         note += f" For the others, {' and '.join(dict.fromkeys(others))} reads the figure in its own section."
     return note
+
+
+def stops_as_written(row: Row) -> bool:
+    """Whether a code block's row says its first step, as written, raised: "1. ...Error..." up to the next ";"
+    (a row may open with a definition before its steps, as A12 defines the meta device)."""
+    return any(re.search(r"(?:^|\s)1\. [^;]*Error", p.text) for p in row.parts)
 
 
 def group_sentence(ids: list[str], rows: list[Row]) -> str:
