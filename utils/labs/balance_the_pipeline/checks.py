@@ -349,7 +349,7 @@ def _winners(top: list[Row], mine: str) -> str:
         x = top[0]
         return (f"The fastest measured here{' was yours and' if yours else ''} used m={x.m} "
                 f"({x.speedup:.2f}x one worker). ")
-    names = " and ".join(f"m={x.m}" for x in top)
+    names = ", ".join(f"m={x.m}" for x in top[:-1]) + f" and m={top[-1].m}"
     speeds = ", ".join(f"{x.speedup:.2f}x" for x in top)
     return (f"At the top, {names} tie ({speeds} one worker: the paired rounds' spread covers the "
             f"difference){'; yours is one of them' if yours else ''}. ")

@@ -361,9 +361,9 @@ def prediction_misses(link_seconds, link, runs: dict[str, SplitRun]) -> str:
     worst = max(pairs, key=lambda t: max(t[2] / t[1], t[1] / t[2]))
     side = "over" if worst[2] > worst[1] else "under"
     return (f"- Your predictions against the split's fastest rounds: {named}. The largest miss, {worst[0]}, is "
-            f"{max(worst[2] / worst[1], worst[1] / worst[2]):.1f}x {side} the prediction: alpha + n / beta counts "
-            "the link alone, and a split's message also waits on the step around it (the report above says "
-            "whether the ping-pong of the same bytes missed too).")
+            f"{max(worst[2] / worst[1], worst[1] / worst[2]):.1f}x {side} the prediction. Alpha + n / beta was fitted "
+            "on a ping-pong that nothing interrupts; the report above sets the ping-pong of the same bytes beside "
+            "the split's messages, which says whether the miss is the split's own.")
 
 
 def take_aways(link_bytes, link_seconds, link_fit, runs: dict[str, SplitRun]) -> None:
