@@ -211,7 +211,9 @@ def test_workers_are_the_kernels_children_labelled_by_rank(workers):
     rows = {w["label"]: w for w in sampler.sample()["workers"] if w["pid"] in ours}
     assert set(rows) == {"rank 0", "rank 1"}  # the resource-tracker look-alike is not a worker
     assert rows["rank 0"]["pid"] == workers[0].pid
-    assert rows["rank 0"]["cpu"] > 50 > rows["rank 1"]["cpu"]  # busy vs asleep, visible without a GPU
+    # busy vs asleep, visible without a GPU; relative, not absolute: on a loaded 2-core machine the busy
+    # worker may get a third of a core
+    assert rows["rank 0"]["cpu"] > max(20.0, 3 * rows["rank 1"]["cpu"])
     assert rows["rank 1"]["rss"] > 1e6
 
 
@@ -225,7 +227,7 @@ def test_record_in_cpu_mode_plots_workers_and_host(workers):
     assert rec.simulated
     summary = rec.summary()
     assert {"rank 0", "rank 1", "host CPU"} <= set(summary)
-    assert summary["rank 0"]["mean_busy_pct"] > 50 > summary["rank 1"]["mean_busy_pct"]
+    assert summary["rank 0"]["mean_busy_pct"] > max(20.0, 3 * summary["rank 1"]["mean_busy_pct"])  # relative
     assert summary["rank 0"]["peak_memory_bytes"] > 1e6
     fig = rec.plot()
     assert fig.axes[0].get_ylabel() == "CPU % (one core)"
