@@ -95,7 +95,7 @@ def test_the_compared_output_uses_no_setting_and_is_the_same_in_every_mode(machi
     stored = {"".join(c["source"]): "".join("".join(o["text"]) for o in c["outputs"] if o.get("name") == "stdout")
               for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"}
     scope = {}
-    exec("from utils.lessons.memory.calculator import Shape, estimate\n"
+    exec("from utils.lessons.memory.calculator import T4_BYTES, Shape, estimate\n"
          "from utils.lessons.memory.summary import fill\n"
          "from utils.lessons.memory.widget import GPT2_SMALL, verdict", scope)
     for cell in checked:
