@@ -31,7 +31,7 @@ def climb_ladder(S: plan.LessonSettings, p: devices.Plan, hw: devices.Hardware) 
                                             run_steps=S.run_steps)}
     climb = ladder.Climb(base, steps, peaks, (load + compute) / max(load, compute), ladder.vocab_of(B),
                          S.max_growth, S.rounds, found_profile.share("matmul"), S.run_steps,
-                         optimizer_s=found["optimizer"], cold_compile=True, base_runs=runs)
+                         optimizer_s=found["optimizer"], base_runs=runs)
     for name in ladder.ORDER:
         climb.step(name)
     return report.step_rows(climb.base_runs, climb.compared, climb.keep, {}, S.loss_tolerance, climb.held_out,

@@ -200,7 +200,7 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
     gain, noise = serving_gain(serving)
     speed = (serving_verdict(gain, noise) if error <= tolerance else
              f"outputs {error:.1%} off (tolerance {tolerance:.0%}): no speed-up counted")
-    out.append(claims.Claim("int8 serving: x fp32's latency", f"{gain:.2f}x ± {noise:.2f}",
+    out.append(claims.Claim("int8 serving: x fp32's speed", f"{gain:.2f}x ± {noise:.2f}",
                             f"fp32 {serving['latency_s']['fp32'] * 1e3:.1f} ms", speed))
     out.append(claims.Claim("int8 serving: held-out loss, output error", f"{loss['int8']:.4f}, {error:.2%}",
                             f"fp32 {loss['fp32']:.4f}",

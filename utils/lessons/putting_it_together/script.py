@@ -53,8 +53,8 @@ def loader(s: Settings, dataset, sampler, device) -> DataLoader:
                       pin_memory=device.type == "cuda", **feeding)
 
 
-def prepare(s: Settings, model: torch.nn.Module, device) -> tuple[torch.nn.Module, torch.nn.Module]:
-    """The model the loop calls, and the DDP wrapper (or the model) that owns ``no_sync``.
+def prepare(s: Settings, model: torch.nn.Module, device) -> torch.nn.Module:
+    """The model the loop calls: the DDP wrapper (which owns ``no_sync``) with two workers, else the model.
 
     ``torch.compile`` compiles each transformer block on its own (regional compilation, as TorchTitan does):
     the blocks are alike, so one graph is compiled and every block reuses it (about a third less compile time
@@ -71,7 +71,7 @@ def prepare(s: Settings, model: torch.nn.Module, device) -> tuple[torch.nn.Modul
     if s.compile:
         for block in model.blocks:
             block.compile()  # in place: the module keeps its name and parameters (state_dict unchanged)
-    return wrapped, wrapped
+    return wrapped
 
 
 def fused(s: Settings, model: torch.nn.Module) -> tuple[torch.optim.Optimizer, int]:
@@ -84,7 +84,7 @@ def fused(s: Settings, model: torch.nn.Module) -> tuple[torch.optim.Optimizer, i
     return optimizer, start
 
 
-def train_step(model, owner, optimizer, scaler, batches, s: Settings, device,
+def train_step(model, optimizer, scaler, batches, s: Settings, device,
                optimizer_times: list | None = None) -> torch.Tensor:
     """One optimizer step over ``s.accumulate`` micro-batches; the forward under autocast when asked.
     ``optimizer_times``: on a CPU (synchronous), the optimizer step's seconds are appended to it."""
@@ -94,7 +94,7 @@ def train_step(model, owner, optimizer, scaler, batches, s: Settings, device,
         x, y = (t.to(device, non_blocking=True) for t in next(batches))
         last = k == s.accumulate - 1
         # no_sync: the gradient stays local and adds up; only the last micro-batch all-reduces (lesson 03)
-        with owner.no_sync() if isinstance(owner, DDP) and not last else contextlib.nullcontext():
+        with model.no_sync() if isinstance(model, DDP) and not last else contextlib.nullcontext():
             with torch.autocast(device.type, DTYPES.get(s.precision), enabled=s.precision in DTYPES):
                 loss = model(x, y)[1] / s.accumulate
             scaler.scale(loss).backward()  # the scaler multiplies fp16 losses so small gradients survive
@@ -126,7 +126,7 @@ def train(s: Settings) -> dict:
         model, optimizer, start = recipe.build(s, dataset.corpus.vocab_size, device)  # moved, then resumed
         if s.fused_adamw:
             optimizer, start = fused(s, model)
-        step_model, owner = prepare(s, model, device)
+        step_model = prepare(s, model, device)
         sampler = DistributedSampler(dataset, shuffle=True, seed=s.seed, drop_last=True)
         feed = loader(s, dataset, sampler, device)
         batches = recipe.micro_batches(feed, sampler, start=start * s.accumulate)
@@ -136,7 +136,7 @@ def train(s: Settings) -> dict:
             for step in range(start, s.steps):
                 with meter.step(step):
                     timed = optimizer_times if step >= start + s.warmup_steps else None
-                    loss = train_step(step_model, owner, optimizer, scaler, batches, s, device, timed)
+                    loss = train_step(step_model, optimizer, scaler, batches, s, device, timed)
                 losses.append(recipe.mean_over_ranks(loss))  # the one wait for the device in each step
                 if step == start:  # with torch.compile, the first step pays the compile
                     first_step_s = time.perf_counter() - begun
