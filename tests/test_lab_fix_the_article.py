@@ -217,12 +217,21 @@ GAP, NOISE = [1.9, 2.1, 2.4, 1.2, 2.0, 2.2, 1.7, 2.0, 2.5], [1.3, 0.7, 1.1, 0.9,
 
 @pytest.mark.parametrize("rounds, says", [([GAP, GAP], "the miss is the split's own"),
                                           ([NOISE, NOISE], "cost what lesson 00's messages cost"),
-                                          ([GAP, NOISE], "a consistent gap, a finding of this run")])
+                                          ([GAP, NOISE], "no gap shown there")])
 def test_the_miss_sentence_follows_every_round(rounds, says):
     text = lab.miss_sentence([2.0, 1.1], [1.0, 1.0], 0.3, {"a": rounds[0], "b": rounds[1]})
     assert says in text and "left the fit's band" not in text and "cannot tell" not in text
-    assert "quieter (the ping-pong ran faster" in lab.miss_sentence([3.0], [0.7], 0.3, {"a": GAP})
-    assert "busier (the ping-pong ran slower" in lab.miss_sentence([3.0], [2.0], 0.3, {"a": GAP})
+    assert "ran faster than the fit" in lab.miss_sentence([3.0], [0.7], 0.3, {"a": GAP})
+    assert "ran slower than the fit" in lab.miss_sentence([3.0], [2.0], 0.3, {"a": GAP})
+    assert "quieter" not in lab.miss_sentence([3.0], [0.7], 0.3, {"a": GAP})  # a cause the run does not measure
+
+
+def test_the_miss_sentence_says_when_single_rounds_went_the_other_way():
+    wide = [5.51, 4.90, 4.77, 6.96, 0.47, 1.03, 4.88, 0.47, 2.44]  # a median well above 1, two rounds below it
+    text = lab.miss_sentence([2.0], [1.0], 0.3, {"a": wide})
+    assert "single rounds went the other way" in text and "7 of 9 rounds above 1" in text
+    assert "range 0.47-6.96x" in text and "in every round" not in text
+    assert "in every round" in lab.miss_sentence([2.0], [1.0], 0.3, {"a": GAP})
 
 
 @pytest.mark.modes

@@ -321,3 +321,16 @@ def test_the_turning_lengths_limit_is_read_on_the_ceilings_that_timed_it():
     assert "ridge 9.68" in moved and "measured the ridge at 10.2" in moved and "limit for it is memory" in moved
     same = report.turning_limit_sentence(NS(flops=1e3, n_bytes=100.0, bound="compute"), 77, NS(ridge=9.9), 9.68)
     assert "the table's limit is compute, as predicted" in same
+
+
+def test_near_the_ridge_the_two_limits_paid_in_turn_leave_at_least_half_the_roof():
+    from types import SimpleNamespace as NS
+
+    from utils.labs.predict_the_roofline import report
+
+    ceilings = NS(flops=100.0, bandwidth=10.0)  # ridge 10 FLOPs per byte
+    at_ridge = NS(point=NS(op=NS(flops=1000.0, bytes=100.0)), op=NS(dims={"batch": 88, "length": 77}))
+    assert report.no_overlap_share(at_ridge, ceilings) == 0.5
+    low = report.no_overlap_sentence(at_ridge, ceilings, 0.14)
+    assert "at 50% of its roof" in low and "do not explain" in low and "88 sequence(s) of 77 tokens" in low
+    assert "account for its gap" in report.no_overlap_sentence(at_ridge, ceilings, 0.6)

@@ -154,7 +154,7 @@ def test_an_in_cache_copy_above_its_reference_is_explained_by_the_cache_below_on
     row = next(r for r in summary.lesson_claims(profile, [between, inside], [], None, [], caches)
                if r.claim.startswith("in-cache copies"))
     # every in-cache copy: the range and the median, no one size picked; the one between caches is named
-    assert row.measured == "100% - 179% of it" and row.verdict.startswith("median 139% of the reference")
+    assert row.measured == "100% - 179% of the reference" and row.verdict.startswith("median 139% of the reference")
     assert "1 MiB above it: partly in the cache below" in row.verdict
 
 
@@ -192,3 +192,19 @@ def test_the_smallest_copys_fixed_cost_and_the_weights_time_are_measured_figures
     link = machine.link_fit(loopback.PATH, [m.size for m in msgs], [m.seconds for m in msgs])
     said = summary.weights_sentence(msgs, 14, "", link)
     assert "largest measured message, 2.64 GB/s (64 MiB)" in said and "at the fitted beta" in said
+
+
+def test_a_rejected_link_fit_is_not_drawn_as_a_result():
+    from types import SimpleNamespace as NS
+
+    import matplotlib.pyplot as plt
+
+    pts = [NS(size=n, seconds=1e-4 + n / 3e9, path="gloo") for n in (4, 4096, 65536, 2**20)]
+    fit = NS(alpha=8e-5, beta=3e9, time=lambda n: 8e-5 + n / 3e9)
+    for accuracy, drawn in ((0.55, False), (0.3, True)):
+        fig, ax = plt.subplots()
+        bandwidth._plot_message_times(ax, pts, NS(accuracy=accuracy, fit=fit))
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert any(label.startswith("fit:") for label in labels) == drawn
+        assert any(label.startswith("no fit drawn") for label in labels) != drawn
+        plt.close(fig)

@@ -258,6 +258,47 @@ def test_the_link_fit_is_set_beside_lesson_00s_with_why_they_differ():
     assert "the same link measured twice" in report.link_against_lesson00(link, rec(52e-6, 5.0e9))
     assert "another path" in report.link_against_lesson00(link, rec(1e-6, 1e9, "memcpy"))
     assert "has not recorded" in report.link_against_lesson00(link, {})
+    rejected = dict(rec(49e-6, 3.3e9), link_fit_worst_residual={"value": 0.55})
+    said = report.link_against_lesson00(link, rejected)
+    assert "lesson 00 itself rejected" in said and "differs by" not in said and "another run than this one" in said
+    mine_rejected = NS(name="gloo", accuracy=0.6, fit=NS(alpha=56e-6, beta=5.4e9))
+    assert "not compared" in report.link_against_lesson00(mine_rejected, rec(49e-6, 3.3e9))
+
+
+def test_a_fit_that_needs_a_negative_fixed_cost_does_not_hold():
+    from utils.lessons.why_slow import report
+
+    neg = [scaling.ScalePoint("depth", v, -2e-3 + 1e-11 * f * (1 + 0.01 * v), f, 100 * v, 1)
+           for v, f in ((1, 1e9), (2, 2e9), (4, 4e9), (6, 6e9))]
+    ok = [scaling.ScalePoint("width", v, 2e-3 + 1e-11 * f, f, 100 * v, 1) for v, f in ((64, 1e9), (128, 2e9))]
+    series = {"width": ok, "depth": neg}
+    assert scaling.fixed_cost_is_negative(neg) and not scaling.fixed_cost_is_negative(ok)
+    assert report.scaling_failures(series, scaling.fit) == {"depth": "only with a negative fixed cost d"}
+    said = report.scaling_sentence(series, scaling.fit)
+    assert "holds on 1 of 2 axes (width)" in said and "negative fixed cost (d = -" in said
+    assert "activations x6.0" in report.activations_sentence(series)
+
+
+def test_saved_activations_leave_the_weights_out():
+    run = training_step(SMALL, 2)
+    with_weights = {}
+
+    def pack(t):
+        with_weights[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        run.model.loss(run.x, run.y)
+    weights = {p.untyped_storage().data_ptr() for p in run.model.parameters()}
+    assert scaling.saved_activation_bytes(run.model, run.x, run.y) == sum(
+        n for ptr, n in with_weights.items() if ptr not in weights) < sum(with_weights.values())
+
+
+def test_the_profiled_step_is_set_beside_the_same_step_without_the_profiler():
+    slow = profile.StepProfile(0.09, {}, [], None, None, None, unprofiled_seconds=0.06)
+    assert "1.50x that" in slow.overhead_sentence() and "read its shares, not its times" in slow.overhead_sentence()
+    same = profile.StepProfile(0.061, {}, [], None, None, None, unprofiled_seconds=0.06)
+    assert "added little" in same.overhead_sentence()
 
 
 def test_the_scaling_fit_is_time_proportional_to_the_formulas_flops_plus_a_fixed_cost():

@@ -233,8 +233,8 @@ def link_sentence(link_fit) -> str:
     """The link's fit in one sentence, with how far to trust it (both branches written)."""
     fit = link_fit.fit
     trust = ("so a time it predicts is good to about that share" if link_fit.accuracy <= 0.5 else
-             "a rough fit on this machine now (it was busy, or the path changes along the sizes): a time it "
-             "predicts is good to about that share only")
+             "outside the ±50% tolerance within which lesson 00 predicts with a fit: the exercises still use "
+             "it, as the model you practise, but a time it predicts is good to about that share only")
     return (f"{link_fit.name}: alpha {fit.alpha * 1e6:,.1f} µs, beta {fit.beta / 1e9:.2f} GB/s; one alpha and "
             f"one beta fit every size within ±{link_fit.accuracy:.0%}, {trust}.")
 
@@ -323,32 +323,42 @@ def miss_sentence(ratios, pp_ratios, residual: float, rounds: dict[str, list[flo
     span = lambda r: f"{min(r):.1f}x" if max(r) / min(r) < 1.1 else f"{min(r):.1f}-{max(r):.1f}x"  # noqa: E731
     text = (f"Fastest rounds against lesson 00's alpha + n / beta: the split's messages took {span(ratios)}, "
             f"the ping-pong of the same sizes {span(pp_ratios)} (the fit is good to about ±{residual:.0%}). ")
-    busier, quieter = max(pp_ratios) > 1 + residual, min(pp_ratios) < 1 / (1 + residual)
-    if busier or quieter:
-        moment = ("busier for some sizes and quieter for others" if busier and quieter else
-                  "busier (the ping-pong ran slower than the fit)" if busier else
-                  "quieter (the ping-pong ran faster than the fit)")
-        text += (f"The ping-pong itself left the fit's band: the machine was {moment} during these rounds than "
-                 "when alpha and beta were fitted. ")
+    slower, faster = max(pp_ratios) > 1 + residual, min(pp_ratios) < 1 / (1 + residual)
+    if slower or faster:
+        which = ("slower than the fit for some sizes and faster for others" if slower and faster else
+                 "slower than the fit" if slower else "faster than the fit")
+        text += (f"The ping-pong itself left the fit's band: in these rounds the same messages ran {which}, "
+                 "measured at another moment than alpha and beta (what else ran on the machine then is not "
+                 "measured), so the fit is a reference for its own moment. ")
     gaps = {name: statistics.median(r) for name, r in rounds.items()
             if statistics.median(r) - paired_spread(r) > 1}  # longer than the ping-pong beyond the spread
-    above = {name: sum(x > 1 for x in r) for name, r in rounds.items()}
     k, n = len(gaps), len(rounds)
-    if k == n:
-        return text + (f"In every case the split's messages took longer than the ping-pong of the same bytes in "
-                       f"the same round (median ratios {span(list(gaps.values()))}, beyond their rounds' spread): "
-                       "the miss is the split's own. Alpha and beta were fitted on a loop of messages that "
-                       "nothing interrupts; a split's message leaves from the middle of a training step, to a "
-                       "worker that has been waiting for it. A model holds for the situation it was measured in.")
     if k == 0:
         return text + ("In no case did the rounds show the split's messages apart from the ping-pong of the same "
-                       "bytes (every median ratio within its rounds' spread of 1): a split's messages cost what "
-                       "lesson 00's messages cost, and its model predicts them as well as it predicts a ping-pong.")
-    named = "; ".join(f"{name}: {gaps[name]:.2f}x, {above[name]} of {len(rounds[name])} rounds above 1"
-                      for name in gaps)
-    return text + (f"In {k} of {n} cases the split's messages took longer than the ping-pong of the same bytes "
-                   f"round after round, beyond the rounds' spread ({named}): a consistent gap, a finding of this "
-                   "run. In the others the rounds fall on both sides: no gap shown there.")
+                       "bytes (every median ratio within half its middle rounds' range of 1): a split's messages "
+                       "cost what lesson 00's messages cost, and its model predicts them as well as it predicts a "
+                       "ping-pong.")
+    named = "; ".join(_rounds_words(name, rounds[name]) for name in gaps)
+    every_round = all(min(rounds[name]) > 1 for name in gaps)
+    spread = ("in every round" if every_round else
+              "in most rounds, not all: single rounds went the other way, so no one round shows it, while the "
+              "median stays above 1 by more than half its middle rounds' range")
+    which = "In every case" if k == n else f"In {k} of {n} cases"
+    text += (f"{which} the split's messages took longer than the ping-pong of the same bytes in the same round, "
+             f"{spread} ({named}). ")
+    if k < n:
+        text += "In the others the rounds fall on both sides of 1: no gap shown there. "
+    return text + ("Where the gap shows, the miss is the split's own: alpha and beta were fitted on a loop of "
+                   "messages that nothing interrupts, while a split's message leaves from the middle of a "
+                   "training step, to a worker that has been waiting for it. A model holds for the situation it "
+                   "was measured in.")
+
+
+def _rounds_words(name: str, ratios: list[float]) -> str:
+    """One case's rounds in words: its median ratio, how many rounds were above 1, and their range."""
+    above = sum(x > 1 for x in ratios)
+    return (f"{name}: median {statistics.median(ratios):.2f}x, {above} of {len(ratios)} rounds above 1, "
+            f"range {min(ratios):.2f}-{max(ratios):.2f}x")
 
 
 def prediction_misses(link_seconds, link, runs: dict[str, SplitRun]) -> str:

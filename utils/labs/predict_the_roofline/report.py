@@ -65,20 +65,39 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None) -> list[str
         at, beyond = turning
         length, far = at.op.dims["length"], beyond.op.dims["length"]
         work = [r.op.dims["batch"] * r.op.dims["length"] ** 2 for r in turning]
-        out.append(f"Both run at a batch sized so that a call does about the same work (batch x length²): "
+        out.append(f"Both run at a batch sized so that a call does similar work (batch x length²): "
                    f"{at.op.dims['batch']} sequences at length {length} ({work[0]:,}), {beyond.op.dims['batch']} "
                    f"at {far} ({work[1]:,}" + (
                        ": a batch cannot go below one)" if beyond.op.dims["batch"] == 1 and work[1] < 0.9 * work[0]
-                       else ": the nearest whole batch)") + ", so that a short sequence's call is long enough to "
-                   "time; compare their shares of the roof, not their times.")
+                       else ": the nearest whole batch)") + f", {max(work) / min(work):.2f}x apart, so that a short "
+                   "sequence's call is long enough to time. Each share below is against the roof of its own "
+                   "work, so the shares compare across that difference; the times do not.")
         out.append(turning_limit_sentence(at, length, ceilings, first_ridge))
-        out.append(f"At {length} it reached {share(at):.0%} of its roof; at {far}, {share(beyond):.0%}. " + (
-                       "Near the ridge both limits apply at once, and no kernel hides its memory traffic "
-                       "behind its arithmetic completely: the roof there is a best case, not a time."
-                       if share(at) < share(beyond) else
-                       "At the ridge it ran as close to its roof as at 8x the length: here the kernel hid its "
-                       "memory traffic behind its arithmetic even where both limits meet."))
+        out.append(f"At {length} it reached {share(at):.0%} of its roof; at {far}, {share(beyond):.0%}. "
+                   + no_overlap_sentence(at, ceilings, share(at)))
     return out
+
+
+def no_overlap_share(row, ceilings) -> float:
+    """The share of its roof an op would reach if it paid its two limits one after the other, its arithmetic
+    and its memory traffic never overlapping: max(compute time, memory time) / (their sum), 50 % at the ridge."""
+    compute, memory = row.point.op.flops / ceilings.flops, row.point.op.bytes / ceilings.bandwidth
+    return max(compute, memory) / (compute + memory)
+
+
+def no_overlap_sentence(row, ceilings, share: float) -> str:
+    """What the two limits can explain of an op near the ridge (every branch written): paid one after the
+    other they leave it no lower than ``no_overlap_share``; a share under that needs another cost."""
+    floor = no_overlap_share(row, ceilings)
+    said = (f"Paying its arithmetic and its memory traffic one after the other, never overlapped, would leave "
+            f"this op at {floor:.0%} of its roof. ")
+    if share >= floor:
+        return said + ("It ran at or above that: the two limits at once account for its gap to the roof, as "
+                       "far as this run shows.")
+    dims = row.op.dims
+    return said + ("It ran below even that, so the two limits together do not explain its gap: another cost the "
+                   f"roofline leaves out (per-call or per-block work, here over {dims['batch']} sequence(s) of "
+                   f"{dims['length']} tokens) weighs more. This run does not measure which.")
 
 
 def turning_limit_sentence(at, length: int, ceilings, first_ridge: float | None) -> str:
@@ -153,7 +172,8 @@ def take_aways(measured: list, passed: bool) -> None:
         "bytes unlike it), "
         "which is why check 3 allows 35 % or the spread. An op far above the roof of your counts points at a "
         "count holding work or bytes the op does not do; one below it has a limit the two roofs leave out "
-        "(scattered reads, per-block costs, both limits at once near the ridge).",
+        "(scattered reads, per-block costs) or, near the ridge, pays both limits one after the other, which "
+        "alone leaves it no lower than half its roof.",
     ]
     for line in lines:
         print(_fill(line))

@@ -78,7 +78,8 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     if every.threads and every.threads > 1:
         one = profile.peak("fp32", threads=1)
         rows.append(claims.Claim("more cores, more fp32 FLOP/s", f"{every.best / one.best:.2f}x one thread",
-                                 f"bound {every.threads}x", f"{every.best / one.best / every.threads:.0%} of it"))
+                                 f"bound {every.threads}x",
+                                 f"{every.best / one.best / every.threads:.0%} of the bound (measured / bound)"))
     above = {p.size for p in passed}  # a copy above DRAM's reference gets its own row, with its cold copy
     bounded = [p for p in points if p.is_bound and p.bound and p.size not in above]
     largest = max(bounded, key=lambda p: p.size, default=None)
@@ -123,7 +124,7 @@ def in_cache_claim(cached, caches: dict[str, int] | None) -> claims.Claim:
     if between:
         verdict += f"; {', '.join(size_label(p.size) for p in between)} above it: partly in the cache below"
     return claims.Claim(f"in-cache copies against their cache's reference ({len(cached)} sizes, {regimes})",
-                        f"{shares[0]:.0%} - {shares[-1]:.0%} of it", "reference: half the cache's read rate",
+                        f"{shares[0]:.0%} - {shares[-1]:.0%} of the reference", "reference: half the cache's read rate",
                         verdict)
 
 
@@ -251,4 +252,6 @@ def to_ledger(profile, points, link) -> str:
     if link is not None:
         ledger.record("link_alpha", link.fit.alpha, "s", lesson="00", what=link.name)
         ledger.record("link_beta", link.fit.beta, "B/s", lesson="00", what=link.name)
+        # the fit's own verdict travels with it: a later lesson that quotes alpha and beta says whether they held
+        ledger.record("link_fit_worst_residual", link.accuracy, "", lesson="00", what=link.name)
     return f"Headline figures saved to the ledger (results/{ledger.path().name}): lesson 09 and the README quote them."

@@ -66,6 +66,14 @@ def counted_flops(fn, cpu_attention: bool = True) -> tuple[int, dict[str, int]]:
     return counter.get_total_flops(), per_op
 
 
+def attention_backward_ratio(per_op: dict[str, int]) -> tuple[float, float] | None:
+    """(attention's backward FLOPs over its forward's, its forward FLOPs) as the counter counted them (the
+    formula says 2x: one product for each input of the two matmuls), or None where it counted no attention."""
+    forward = sum(n for op, n in per_op.items() if "attention" in op and "backward" not in op)
+    backward = sum(n for op, n in per_op.items() if "attention" in op and "backward" in op)
+    return (backward / forward, forward) if forward and backward else None
+
+
 def mfu(model_flops: float, seconds: float, peak_flops: float) -> float:
     """Model FLOPs utilisation: the model's FLOPs per second (formula count / measured time) over the peak.
 

@@ -29,8 +29,11 @@ from pathlib import Path
 import torch
 from torch.profiler import ProfilerActivity, profile
 
+from utils import bench
+
 HOST_TIME = "host self time"  # a CPU runs each op where it is called
 DEVICE_TIME = "GPU kernel time (device self time)"  # a GPU runs the kernels the host launched
+UNPROFILED = 3  # steps timed without the profiler just before the profiled one (the fastest is kept)
 MATMUL_OPS = ("mm", "addmm", "bmm", "matmul", "linear", "scaled_dot_product", "flash_attention", "_int_mm")
 
 
@@ -43,6 +46,22 @@ class StepProfile:
     gpu_busy_seconds: float | None  # GPU modes: sum of kernel times
     gpu_idle_seconds: float | None  # GPU modes: the step's span on the GPU minus its kernels
     time_source: str = HOST_TIME  # what ``by_category`` and ``top`` are measured in
+    unprofiled_seconds: float | None = None  # the same step without the profiler: fastest of UNPROFILED runs
+
+    def overhead_sentence(self) -> str:
+        """The profiled step beside the same step timed without the profiler (every branch written): the
+        profiler records every op, and that recording costs time inside the step it measures."""
+        if self.unprofiled_seconds is None:
+            return ""
+        ratio = self.wall_seconds / self.unprofiled_seconds
+        base = (f"The same step without the profiler, timed just before (fastest of {UNPROFILED}), took "
+                f"{self.unprofiled_seconds * 1e3:.1f} ms: the profiled step took {ratio:.2f}x that. ")
+        if ratio > 1.05:
+            return base + ("Recording every op adds time, inside the ops and between them (and one step also "
+                           "meets whatever else ran on the machine then), so the table's ms are a profiled step's: "
+                           "read its shares, not its times, and compare a profiled step only with another "
+                           "profiled one.")
+        return base + "Here recording every op added little, so the table's ms are close to an unprofiled step's."
 
     @property
     def note(self) -> str:
@@ -115,6 +134,8 @@ def profile_step(step, trace_dir: str | Path, device: str = "cpu",
     on_gpu = str(device).startswith("cuda")
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
     step()  # warm-up: the first call allocates and picks kernels
+    # the same step without the profiler, just before: what recording every op adds is the difference
+    unprofiled = bench.measure(step, warmup=0, repeats=UNPROFILED, device=device).min
     with without_profiler_notices(), profile(activities=activities) as prof:
         start = time.perf_counter()
         step()
@@ -128,7 +149,7 @@ def profile_step(step, trace_dir: str | Path, device: str = "cpu",
     busy, idle = _gpu_busy_idle(prof) if on_gpu else (None, None)
     top = sorted(((op, s, n) for op, (s, n) in timed.items()), key=lambda r: -r[1])[:10]
     return StepProfile(wall, categorise(timed, wall, busy), top, trace, busy, idle,
-                       DEVICE_TIME if on_gpu else HOST_TIME)
+                       DEVICE_TIME if on_gpu else HOST_TIME, unprofiled)
 
 
 def categorise(self_times: dict[str, tuple[float, int]], wall: float, gpu_busy: float | None = None

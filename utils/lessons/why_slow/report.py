@@ -11,6 +11,7 @@ import statistics
 import textwrap
 
 from utils import devices
+from utils.lessons.why_slow.transfers import PREDICTS
 from utils.tables import Table
 
 WIDTH = 110  # no visible output line is longer (the course's narrow-output rule)
@@ -230,9 +231,12 @@ def link_sentence(link, costs, can_predict: bool) -> str:
            f"±{link.accuracy:.0%}, so the predictions above are good to that" if can_predict else
            f"one α ({f.alpha * 1e6:,.1f} µs) and one β ({f.beta / 1e9:.2f} GB/s) are off by up to "
            f"±{link.accuracy:.0%} at some size: they cannot predict a time here, so the table gives measured times")
+    one = pieces.measured / pieces.transfers
     return (f"{link.name}: {fit}. A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.0f} µs, "
-            f"{ids.latency_share:.0%} of it latency; sent as {pieces.transfers} pieces it takes "
-            f"{pieces.measured * 1e6:,.0f} µs ({pieces.measured / ids.measured:.1f}x).")
+            f"{ids.latency_share:.0%} of it latency. Sent as {pieces.transfers} messages of "
+            f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
+            f"measured time of one such message ({one * 1e6:,.1f} µs): {pieces.measured * 1e6:,.0f} µs "
+            f"({pieces.measured / ids.measured:.1f}x the single message).")
 
 
 def link_table(link) -> Table:
@@ -245,34 +249,81 @@ def link_table(link) -> Table:
 
 
 def scaling_rows(series, fit) -> list[tuple]:
+    from utils.lessons.why_slow.scaling import fixed_cost_is_negative
+
     rows = []
     for axis, pts in series.items():
         (c, d), worst = fit(pts)
         per_flop = [p.seconds / p.model_flops for p in pts]
-        rows.append((axis, ", ".join(str(p.value) for p in pts), f"worst {worst:.0%}, d = {d * 1e3:+.1f} ms",
+        negative = (" (below zero: no step has one)" if fixed_cost_is_negative(pts) else
+                    " (zero within the fit's miss)" if d < 0 else "")
+        rows.append((axis, ", ".join(str(p.value) for p in pts), f"worst {worst:.0%}, d = {d * 1e3:+.1f} ms{negative}",
                      f"{max(per_flop) / min(per_flop):.2f}x", f"{pts[-1].saved_bytes / pts[0].saved_bytes:.1f}x"))
     return rows
 
 
-SCALING_COLUMNS = ["axis", "values", "fit c·FLOPs + d", "spread of time per FLOP", "activations, last / first"]
+SCALING_COLUMNS = ["axis", "values", "fit c·FLOPs + d", "spread of time per FLOP",
+                   "activations (weights left out), last / first"]
 
 
 FOLLOWS = 0.10  # a fit of time = c x FLOPs + d within ±10 % at every point of an axis: time follows the formula
 
 
+def scaling_holds(series, fit) -> dict[str, str]:
+    """Per axis: "holds" (within FOLLOWS, a fixed cost d at or above zero within the fit), "off" (a point
+    missed by more than FOLLOWS) or "negative d" (within FOLLOWS, but only with a fixed cost below zero)."""
+    from utils.lessons.why_slow.scaling import fixed_cost_is_negative
+
+    return {axis: "off" if fit(pts)[1] > FOLLOWS else "negative d" if fixed_cost_is_negative(pts) else "holds"
+            for axis, pts in series.items()}
+
+
+def scaling_failures(series, fit) -> dict[str, str]:
+    """The axes where step time = c x FLOPs + d does not hold, each with why (for the claims table)."""
+    why = {"off": f"off by more than {FOLLOWS:.0%}", "negative d": "only with a negative fixed cost d"}
+    return {axis: why[v] for axis, v in scaling_holds(series, fit).items() if v != "holds"}
+
+
 def scaling_sentence(series, fit) -> str:
-    """Whether step time = c x (formula FLOPs) + d, one rate and one fixed cost per axis, fits every point."""
+    """Whether step time = c x (formula FLOPs) + d, one rate and one fixed cost per axis, fits every point
+    with a fixed cost no step could lack (d >= 0 within the fit)."""
+    status = scaling_holds(series, fit)
     worst = {axis: fit(pts)[1] for axis, pts in series.items()}
     parts = [f"{axis} {'within' if w <= FOLLOWS else 'off by up to'} {w:.0%}" for axis, w in worst.items()]
-    off = [axis for axis, w in worst.items() if w > FOLLOWS]
     flat = {axis: max(p.seconds / p.model_flops for p in pts) / min(p.seconds / p.model_flops for p in pts)
             for axis, pts in series.items()}
     most = max(flat, key=flat.get)
-    verdict = ("fits every axis" if not off else
-               f"fits within {FOLLOWS:.0%} on {len(worst) - len(off)} of {len(worst)} axes")
-    return (f"Step time = c × (the formula's FLOPs) + d, one rate c and one fixed cost d fitted per axis, "
-            f"{verdict}: {', '.join(parts)}. Time per FLOP varies most along {most} "
-            f"({flat[most]:.2f}x between its sizes).")
+    good = [axis for axis, v in status.items() if v == "holds"]
+    verdict = ("fits every axis" if len(good) == len(status) else
+               f"holds on {len(good)} of {len(status)} axes" + (f" ({', '.join(good)})" if good else ""))
+    text = (f"Step time = c × (the formula's FLOPs) + d, one rate c and one fixed cost d fitted per axis, "
+            f"{verdict}: {', '.join(parts)}.")
+    for axis in (a for a, v in status.items() if v == "negative d"):
+        pts = series[axis]
+        d = fit(pts)[0][1]
+        first, last = (p.seconds / p.model_flops * 1e12 for p in (pts[0], pts[-1]))
+        text += (f" Along {axis} the line fits only with a negative fixed cost (d = {d * 1e3:+.1f} ms, beyond the "
+                 f"fit's miss): no step has one, so there the time is not a rate x FLOPs plus a fixed cost; time "
+                 f"per FLOP went from {first:.1f} to {last:.1f} ps between the smallest and the largest {axis}.")
+    return text + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x between its sizes)."
+
+
+def activations_sentence(series) -> str:
+    """How the saved activations grew along each axis against the axis's own growth (every branch written):
+    per layer they are the batch of tokens x the width, so at most linear in width, depth and (with the fused
+    attention) context; a larger growth means a term above linear was saved."""
+    grew = {axis: (pts[-1].value / pts[0].value, pts[-1].saved_bytes / pts[0].saved_bytes)
+            for axis, pts in series.items()}
+    parts = ", ".join(f"{axis} x{size:g}: activations x{act:.1f}" for axis, (size, act) in grew.items())
+    faster = [axis for axis, (size, act) in grew.items() if act > 1.1 * size]
+    text = (f"Saved activations (the weights autograd also keeps left out: they are the model's own, counted in "
+            f"weights+grads+AdamW): {parts}. ")
+    if not faster:
+        return text + ("None grew faster than its axis: linear at most, as the batch of tokens x the width per "
+                       "layer says; the parts that do not grow with an axis (the logits, for one) "
+                       "keep a ratio under it.")
+    return text + (f"{', '.join(faster)} grew them faster than the axis itself: a term above linear was saved "
+                   "(attention's T² scores, where a kernel keeps them).")
 
 
 # --- section 5: algorithms ----------------------------------------------------------------------------------
@@ -291,6 +342,22 @@ def comparison_table(comparisons) -> Table:
                  [(c.what, c.slow, c.fast, f"{c.slow_seconds * 1e3:.2f} ms", f"{c.fast_seconds * 1e3:.2f} ms",
                    f"{c.speedup:.1f}x", f"{c.max_difference:.1e}") for c in comparisons],
                  title="Every comparison: fastest of the interleaved rounds")
+
+
+def algorithms_sentence(comparisons) -> str:
+    """Section 5's one conclusion: what each rewritten version removes (its ``note``) and what that bought in
+    this run (every branch written: faster, or not faster here)."""
+    parts = []
+    for c in comparisons:
+        got = (f"{c.speedup:.1f}x faster" if c.speedup > 1 else
+               f"{c.speedup:.2f}x: not faster than {c.slow} here, no speed-up")
+        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}")
+    gained = sum(c.speedup > 1 for c in comparisons)
+    verdict = ("every rewritten version was faster for the same result" if gained == len(comparisons) else
+               f"{gained} of {len(comparisons)} rewritten versions were faster here; where one was not, what it "
+               "removes did not limit this machine in this run")
+    return (f"What each rewritten version removes, and what it bought in this run (fastest round against "
+            f"fastest round): {'; '.join(parts)}. In short, {verdict}.")
 
 
 # --- section 7: the hardware claims -------------------------------------------------------------------------
@@ -369,21 +436,35 @@ def memory_claim(roof):
 
 
 def link_against_lesson00(link, recorded: dict) -> str:
-    """Section 3's fit beside lesson 00's fit of the same path (``recorded``: this mode's ledger), and why two
-    fits of one link differ. Every branch written: no record, another path, within or beyond this fit's error."""
+    """Section 3's fit beside lesson 00's fit of the same path (``recorded``: this mode's ledger), saying where
+    that figure comes from (lesson 00's last run, not this one), whether lesson 00's own verdict accepted it,
+    and why two fits of one link differ. Every branch written: no record, another path, a fit lesson 00
+    rejected, within or beyond this fit's error."""
     alpha, beta = recorded.get("link_alpha"), recorded.get("link_beta")
     if not (alpha and beta):
         return "Lesson 00 has not recorded a fit of the link in this mode's ledger yet: run it to compare."
     if alpha.get("what") != link.name:
         return (f"Lesson 00 fitted another path ({alpha.get('what')}), so its alpha and beta are not this link's.")
+    source = (f"The ledger holds lesson 00's fit of the same path from the last time lesson 00 ran (dated "
+              f"{alpha.get('date', 'undated')}; another run than this one, before or after it): "
+              f"α = {alpha['value'] * 1e6:,.1f} µs, β = {beta['value'] / 1e9:.2f} GB/s")
+    worst = (recorded.get("link_fit_worst_residual") or {}).get("value")
+    if worst is not None and worst > PREDICTS:
+        return (source + f", a fit lesson 00 itself rejected (±{worst:.0%} worst residual, beyond its "
+                f"±{PREDICTS:.0%} tolerance): one α and one β did not describe every size there, so this "
+                "lesson compares nothing with them and uses its own fit, measured in this run.")
+    said = f" (within ±{worst:.0%} of every size there)" if worst is not None else ""
+    if link.accuracy > PREDICTS:
+        return (source + said + f". This run's own fit misses some size by ±{link.accuracy:.0%}, beyond the "
+                f"±{PREDICTS:.0%} tolerance, so the two fits are not compared: this section uses measured times.")
     da, db = link.fit.alpha / alpha["value"] - 1, link.fit.beta / beta["value"] - 1
     within = max(abs(da), abs(db)) <= link.accuracy
-    return (f"Lesson 00's last run (its ledger, {alpha.get('date', 'undated')}) fitted the same path at "
-            f"α = {alpha['value'] * 1e6:,.1f} µs and β = {beta['value'] / 1e9:.2f} GB/s; this is a refit in this run, "
-            f"over the sizes a batch sends, and it differs by {da:+.0%} in α and {db:+.0%} in β: "
+    return (source + said + f". This run's fit, over the sizes a batch sends, differs by {da:+.0%} in α and "
+            f"{db:+.0%} in β: "
             + ("within this fit's own ±{:.0%}, the same link measured twice.".format(link.accuracy) if within else
-               "more than this fit's own ±{:.0%}: the link's timings moved between the two runs (another load on a "
-               "shared machine, other sizes fitted), so each lesson quotes its own fit.".format(link.accuracy)))
+               "more than this fit's own ±{:.0%}: the link's timings differ between the two runs (other sizes "
+               "fitted, and whatever else ran on the machine then), so each lesson quotes its own fit."
+               .format(link.accuracy)))
 
 
 def verdict(holds: bool, yes: str, no: str) -> str:

@@ -28,16 +28,20 @@ class ScalePoint:
     value: int
     seconds: float  # fastest of the runs
     model_flops: float  # formula FLOPs of the training step
-    saved_bytes: int  # activations autograd keeps for the backward
+    saved_bytes: int  # activations autograd keeps for the backward (the weights it also keeps left out)
     state_bytes: int  # weights + gradients + AdamW moments: 4 x the weights' bytes
 
 
 def saved_activation_bytes(model, x, y) -> int:
-    """Bytes of the distinct tensors autograd saves during one forward (what a step holds at its peak)."""
+    """Bytes of the distinct tensors autograd saves during one forward (what a step holds at its peak), the
+    model's own weights left out: a linear layer saves its weight for the backward, but that weight is in
+    memory anyway and counted with the optimizer state, so counting it here would count it twice."""
+    weights = {p.untyped_storage().data_ptr() for p in model.parameters()}
     seen: dict[int, int] = {}
 
     def pack(t):
-        seen[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
+        if t.untyped_storage().data_ptr() not in weights:
+            seen[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
         return t
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
@@ -71,6 +75,14 @@ def fit(points: list[ScalePoint]) -> tuple[np.ndarray, float]:
     ys = np.array([p.seconds for p in points], dtype=float)
     coef = np.polyfit(flops, ys, 1)
     return coef, float(np.max(np.abs(np.polyval(coef, flops) - ys) / ys))
+
+
+def fixed_cost_is_negative(points: list[ScalePoint]) -> bool:
+    """Whether the fit's fixed cost d is below zero by more than the fit's own worst miss at the smallest
+    point: no step has a negative fixed cost, so such a line describes the points without being rate x FLOPs
+    plus a fixed cost (time per FLOP then rises with the size). A d closer to zero is zero within the fit."""
+    (_, d), worst = fit(points)
+    return d < -worst * min(p.seconds for p in points)
 
 
 def plot_scaling(series: dict[str, list[ScalePoint]], label: str):

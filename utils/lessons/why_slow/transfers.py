@@ -22,7 +22,7 @@ class BatchCost:
     what: str
     n_bytes: int  # in all
     transfers: int  # pieces it is sent in
-    measured: float  # seconds: transfers x the measured time of one piece
+    measured: float  # seconds: transfers x the measured time of one piece (one message of that size, timed)
     predicted: float  # seconds: transfers x (alpha + piece / beta)
     latency_share: float  # transfers x ``latency(link)``, over ``measured``: what no bandwidth shortens
 
@@ -32,7 +32,7 @@ def batch_cases(batch: int, context: int, width: int) -> list[tuple[str, int, in
     sequence, and the activations (B, T, C) fp32 that a pipeline stage hands to the next (lesson 02)."""
     ids = batch * context * 8
     return [("token ids, one transfer", ids, 1),
-            (f"token ids, {batch} transfers (one per sequence)", ids, batch),
+            (f"token ids, {batch} x one message of {ids // batch:,} bytes (one per sequence)", ids, batch),
             ("activations (B, T, C) fp32", batch * context * width * 4, 1)]
 
 
