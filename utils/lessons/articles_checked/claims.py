@@ -39,10 +39,11 @@ class Claim:
 
 CLAIMS = [
     # Article 1, section 1: why accelerate
-    Claim("A1", "GPT-3 and BERT have several billion, even over ten billion parameters (数十亿甚至上百亿)", FALSE,
-          "the phrase fits neither example: BERT has 1.1e8 to 3.4e8, under one billion, let alone several; "
-          "GPT-3 has 1.75e11, over a hundred billion: 17 times 'over ten billion', which understates it (BERT "
-          "is 500 to 1,600 times smaller)", (("01", "Compute: FLOPs and MFU"),)),
+    Claim("A1", "GPT-3 and BERT have several billion, even over ten billion parameters (数十亿甚至上百亿)",
+          CONDITIONS,
+          "true of GPT-3, not of BERT: GPT-3's 1.75e11 is 17.5 x 1e10, so it reaches 'over ten billion' (and "
+          "understates it 17-fold); BERT's 1.1e8 to 3.4e8 is under one billion, not 'several' (GPT-3 is 500 to "
+          "1,600 times larger)", (("01", "Compute: FLOPs and MFU"),)),
     Claim("A23", "so training and inference need many floating-point operations (大量的浮点运算)", TRUE,
           "per token, training costs 6 FLOPs per parameter (forward 2, backward 4) and inference 2 (forward "
           "only), plus attention's own: GPT-3 about 1e12 a token to train, 3.5e11 to infer",
@@ -51,23 +52,23 @@ CLAIMS = [
           "for a model the size of GPT-3: years of one GPU's time, and more memory than it has; a 0.4 M-"
           "parameter model (row B19) fits one easily", (("01", "Compute: FLOPs and MFU"),
                                                        ("06", "Where memory goes"))),
-    Claim("A24", "two GPUs raise compute efficiency, to a degree (在一定程度上提高计算效率)", FALSE,
-          "read as efficiency, work per GPU-second (the course's reading: the article pairs the words with "
-          "less training and inference time, which rows A3 and A21 judge), it is speed-up / 2: at most 1 for "
-          "any speed-up up to 2x (row A4's "
-          "GPU-hours are its inverse), so it falls, unless scaling is superlinear; what rises is throughput, "
+    Claim("A24", "two GPUs raise compute efficiency, to a degree (在一定程度上提高计算效率)", CONDITIONS,
+          "only where scaling is superlinear (two GPUs more than 2x one: each GPU's half fits a faster memory "
+          "the whole did not); read as efficiency, work per GPU-second (the course's reading: the article pairs "
+          "the words with less training and inference time, which rows A3 and A21 judge), it is speed-up / 2, "
+          "so at any speed-up up to 2x it falls (row A4's GPU-hours are its inverse); what rises is throughput, "
           "work per second (rows A3, A21); the summary says it again", (("03", "How much faster"),)),
     Claim("A3", "two GPUs cut training time, to a degree (在一定程度上)", CONDITIONS,
-          "data parallel: at most 2x, less the all-reduce that is not hidden; the less work per worker, the "
-          "less it gains (inference: row A21)", (("03", "How much faster"), ("08", "The steps"))),
+          "data parallel: at most 2x, less the all-reduce that is not hidden (inference: row A21)",
+          (("03", "How much faster"), ("08", "The steps"))),
     Claim("A21", "two GPUs cut inference time, to a degree", CONDITIONS,
           "where a step's work outweighs its messages (a batch's forward pass, split layer by layer); not "
           "token-by-token decoding over a slow link, and not the article's split (row A11)",
           (("07", "The article's claim, measured"), ("07", "Inference on two devices"))),
-    Claim("A4", "so two GPUs cut cost (降低成本)", FALSE,
-          "GPU-hours are 2 / speed-up: at least one GPU's for any speed-up up to 2x (equal at 2x); only the "
-          "time to the result falls, unless scaling is superlinear; the summary says it again",
-          (("03", "How much faster"),)),
+    Claim("A4", "so two GPUs cut cost (降低成本)", CONDITIONS,
+          "only where scaling is superlinear (past 2x), counted in GPU-hours: they are 2 / speed-up, at least "
+          "one GPU's for any speed-up up to 2x (equal at 2x), where only the time to the result falls; the "
+          "summary says it again", (("03", "How much faster"),)),
     # Article 1, section 2: how two GPUs work together
     Claim("A5", "two GPUs exchange data over the PCIe bus (PCIe总线)", CONDITIONS,
           "over PCIe or NVLink, whichever joins them (the article's own next section names NVLink)",
@@ -76,10 +77,10 @@ CLAIMS = [
           CONDITIONS, "the batch goes in and the loss comes back; weights, activations and gradients stay on "
           "the GPU", (("05", "Host to device"),)),
     Claim("A18", "(inferred: §2.1, headed 'data between GPUs', gives only host round trips) data between GPUs "
-          "goes through host memory", FALSE,
-          "the article does not say it in words; read so, it is wrong: GPUs with peer access copy to each "
-          "other directly, over PCIe or NVLink (NCCL uses it); the host is the path only where peer access is "
-          "off", (("00", "Your hardware"),
+          "goes through host memory", CONDITIONS,
+          "only where the two GPUs have no peer-to-peer path (peer access unsupported between them, or turned "
+          "off: NCCL_P2P_DISABLE=1); the article does not say it in words; where they have one, they copy to "
+          "each other directly, over PCIe or NVLink, and NCCL uses it", (("00", "Your hardware"),
                                                       ("03", "NCCL in practice"))),
     Claim("A7", "GPUs talk over NVLink (NVIDIA) or PCIe (AMD)", FALSE,
           "as stated: NVLink is NVIDIA's, but PCIe is every vendor's, not AMD's: NVIDIA pairs without NVLink "
@@ -137,8 +138,8 @@ CLAIMS = [
     Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
           "no method uses all of a GPU's compute: well-run large-model training reaches 21 to 46% of the "
           "peak (its MFU, PaLM paper); of the article's three, its split (attention, FFN) leaves one GPU idle "
-          "at a time and keeps about half of each GPU's share, and a merge cuts the work without raising the "
-          "share; data parallel keeps the most (its speed-up over 2, row A3)",
+          "at a time, so each keeps at most half of its rate alone, and a merge cuts the work without raising "
+          "the share; data parallel keeps the most (its speed-up over 2, row A3)",
           (("01", "Compute: FLOPs and MFU"), ("03", "How much faster"), ("08", "The ledger"))),
     # Article 2: its opening, then four reasons a large model runs slowly
     Claim("B20", "opening: a large model's execution speed often limits its performance (制约其性能的关键因素)",
@@ -178,8 +179,8 @@ CLAIMS = [
           "an epoch falls from load + compute toward max(load, compute); with k loader workers, "
           "max(load / k, compute)", (("05", "The problem, measured"), ("05", "A prefetcher"))),
     Claim("B10", "use a high-speed network", CONDITIONS,
-          "a faster link cuts the n/beta part of a transfer; alpha and the compute stay; two nodes under "
-          "torchrun would measure it", (("03", "The same function on many machines"),)),
+          "where the bytes, not the fixed cost, take a message's time: a faster link cuts the n/beta part of a "
+          "transfer; alpha and the compute stay; two nodes under torchrun would measure it", (("03", "The same function on many machines"),)),
     # Article 2, cures: model complexity
     Claim("B11", "prune and quantize to cut complexity and compute (模型压缩)", CONDITIONS,
           "removed neurons and integer kernels cut time; zeroed weights in dense kernels do not",
@@ -198,9 +199,10 @@ CLAIMS = [
                                                          ("01", "The hardware claims"))),
     Claim("B16", "parallel computing: spread the work over several processors", CONDITIONS,
           "within the processor count, less the communication", (("03", "How much faster"),)),
-    Claim("B21", "so parallel execution raises compute efficiency (提高计算效率)", FALSE,
-          "the words of row A24, read the same way: work per processor, speed-up / N, stays at most 1 below a "
-          "superlinear speed-up; the work is done sooner (row B16), not more efficiently",
+    Claim("B21", "so parallel execution raises compute efficiency (提高计算效率)", CONDITIONS,
+          "only where scaling is superlinear (past N times one processor): the words of row A24, read the same "
+          "way: work per processor, speed-up / N, stays at most 1 below that; the work is done sooner (row "
+          "B16), not more efficiently",
           (("03", "How much faster"),)),
     # Article 2: the case study and the summary
     Claim("B17", "code: the DDP case study", DOES_NOT_RUN,

@@ -73,6 +73,7 @@ def measure(plan) -> dict:
          "pack": ev.pack_cost(2**20), "sheet": ev.datasheet_ratios(), "bytes": ev.step_bytes(),
          "split": snippets.split_steps(plan.devices), "conv": snippets.conv_steps(plan.devices),
          "ddp": snippets.ddp_walk(), "case_study": case_study.walk(), "sizes": ev.published_sizes(),
+         "setups": setups(plan, hw),
          "missing": {"A16": snippets.missing_pieces(article.ddp_loop_as_written),
                      "B17": snippets.missing_pieces(article.cnn_case_study_as_written)}}
     for name, fn in TIMED.items():
@@ -104,6 +105,38 @@ def ddp_batches(plan, hw) -> dict[str, int]:
 
     return {"03": lesson_03(plan, hw).batch_per_worker,
             "08": max(1, lesson_08(plan, hw).training.batch_per_worker // 2)}
+
+
+def setups(plan, hw) -> dict:
+    """The set-up behind each two-worker figure the rows quote, in words, so that a row never sets figures
+    of different models or sizes side by side unnamed; and lesson 07's decode model (depth, width), whose
+    all-reduces a token row B2 prices."""
+    from utils.lessons.ddp.plan import lesson_settings as lesson_03
+    from utils.lessons.putting_it_together.plan import lesson_settings as lesson_08
+    from utils.lessons.tensor_parallel.plan import lesson_settings as lesson_07
+
+    ddp, capstone, l07 = lesson_03(plan, hw), lesson_08(plan, hw).training, lesson_07(plan, hw)
+    blocks, generation = l07.blocks, l07.generation
+    return {"03": f"lesson 03's GPT, width {ddp.model['width']}, depth {ddp.model['depth']}, {ddp.precision}, "
+                  f"training, {ddp.batch_per_worker} sequences a worker",
+            "08": f"lesson 08's GPT, width {capstone.width}, depth {capstone.depth}, training, "
+                  f"{ddp_batches(plan, hw)['08']} sequences a worker",
+            "07": f"lesson 07's blocks, width {blocks.width}, depth {blocks.depth}, forward passes, batch "
+                  f"{blocks.batch} x {blocks.context} tokens",
+            "decode": (generation.depth, generation.width)}
+
+
+def kept_before_two_devices(record: dict) -> str:
+    """The steps lesson 08 kept before its two-device step, as its figure names them: "precision 1.41x,
+    optimizer 1.10x" ("" where the figure does not name them)."""
+    steps = re.findall(r"(\w[\w -]*?) (\d+(?:\.\d+)?x)( \(not kept\))?", record.get("what", ""))
+    before = []
+    for name, speedup, dropped in steps:
+        if name.strip().endswith("two devices"):
+            break
+        if not dropped:
+            before.append(f"{name.strip()} {speedup}")
+    return ", ".join(before)
 
 
 # --- Reading figures -----------------------------------------------------------------------------------------
