@@ -202,9 +202,9 @@ def test_the_block_take_away_follows_the_learners_blocks(case):
     def stub(shape, batch, usable):
         raise NotImplementedError("exercise B")
 
-    assert "gave no fitting plan yet" in blocks_take_away(stub, case)
-    assert "gave no fitting plan yet" in blocks_take_away(fewest_for(place="last"), case)
-    said = blocks_take_away(fewest_for(), case, rounds=4)
+    assert "gave no fitting plan yet" in blocks_take_away(stub, case, COSTS)
+    assert "gave no fitting plan yet" in blocks_take_away(fewest_for(place="last"), case, COSTS)
+    said = blocks_take_away(fewest_for(), case, COSTS, rounds=4)
     assert "nearest the loss measured" in said and "over the budget" in said and "every block" in said, said
 
 

@@ -111,8 +111,8 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
                              f"{c / s:.2f}x the step", f"prediction {(s + f) / s:.2f}x",
                              f"{(c / s - 1) / (f / s):.0%} of the predicted extra time"))
     gain, noise = as_shown(c / sel, ckpt_spread)  # judged as printed: 1.04x ± 0.04 reaches 1x, within noise
-    rows.append(claims.against_speedup("selective recomputes less: its step x full checkpointing's", gain,
-                                       c / s, spread=noise, slower="slower than full checkpointing"))
+    rows.append(claims.against_speedup("selective recomputes less: full checkpointing's step / selective's",
+                                       gain, c / s, spread=noise, slower="slower than full checkpointing"))
     full, selective = measured["fp32 + checkpointing"][1].peak, measured["fp32 + selective checkpointing"][1].peak
     sel_off, full_off = 1 - selective / base, 1 - full / base
     rows.append(claims.Claim("selective saves less memory than full", f"{sel_off:.0%} off the peak",

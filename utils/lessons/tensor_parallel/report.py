@@ -167,8 +167,9 @@ def miss_story(m: dict, label: str) -> list[str]:
     where = "in the compute" if extra_compute >= extra_comm else "in the all-reduces"
     missed = slow["step"] > m["model_step"]
     out = [f"On the slower rank the split step took {slow['step'] * 1e3:.1f} ms against the model's "
-           f"{m['model_step'] * 1e3:.1f}: its compute {compute_x:.2f}x the model's t1/2, its all-reduces "
-           f"{comm_x:.1f}x alpha + n/beta; " + (
+           f"{m['model_step'] * 1e3:.1f}: its compute {compute_x:.2f}x the model's t1/2 "
+           f"({extra_compute * 1e3:+.2f} ms), its all-reduces {comm_x:.1f}x alpha + n/beta "
+           f"({extra_comm * 1e3:+.2f} ms); " + (
                f"most of the miss is {where}{label}." if missed else
                f"no slower than the model: the one-device step t1 it is built from ({m['one'] * 1e3:.1f} ms) "
                f"met a busier moment than the split rounds{label}.")]
@@ -210,7 +211,8 @@ def miss_story(m: dict, label: str) -> list[str]:
                    f"{m['model_comm'] * 1e3:.2f} ms ({summed_x:.1f}x; the fit's worst residual is "
                    f"{m['residual']:.0%}, so within {1 + m['residual']:.1f}x is the model's own error).")
         parts["waiting for the other rank"] = slow["waited"]
-        parts["the sum itself"] = max(slow["summed"] - m["model_comm"] * (1 + m["residual"]), 0.0)
+        parts["the sum beyond alpha + n/beta and the fit's error"] = max(
+            slow["summed"] - m["model_comm"] * (1 + m["residual"]), 0.0)
     else:
         parts["the all-reduces"] = max(extra_comm, 0.0)
     if missed:
@@ -222,23 +224,39 @@ def miss_story(m: dict, label: str) -> list[str]:
 
 
 def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
-    """The cause of the miss as far as the run measured it, or 'not known' with what it ruled out."""
-    largest = max(parts, key=parts.get)
+    """The cause of the miss as far as the run measured it, or 'not known' with what it ruled out; first the
+    parts it measured apart, and whether one of them dominates (1.5x the next) or the run supports none
+    alone."""
+    ranked = sorted(parts.items(), key=lambda kv: -kv[1])
+    largest, second = ranked[0][0], (ranked[1][1] if len(ranked) > 1 else 0.0)
+    listed = ", ".join(f"{k} {v * 1e3:.2f} ms" for k, v in ranked)
+    lead = f"The miss, part by part on the slower rank: {listed}. " + (
+        f"No part dominates (the largest is {parts[largest] / second:.1f}x the next): this run supports no "
+        f"single cause, and takes the largest apart. " if second and parts[largest] < 1.5 * second else
+        "The largest dominates. ")
+    return lead + _largest_cause(m, slow, parts, shared, largest)
+
+
+def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest: str) -> str:
+    """Why the largest part of the miss took its time, as far as the run measured it."""
     ruled_out = (f"other programs ({m['others']:.2f} of a core), steal ({m['steal']:.2f}), the step's thread "
                  f"losing its core (its CPU time matched its compute), and the two ranks computing at once "
                  f"(a shard as fast beside the other's as alone)")
     if shared:
-        return (f"Cause, measured: the cores were shared ({'; '.join(shared)}), so a rank computed late and "
-                f"the other waited for it; the largest part of the miss is {largest} "
-                f"({parts[largest] * 1e3:.2f} ms). What would show the model's speed-up: ranks that each "
-                f"have their device to themselves, on a machine with nothing else running.")
+        how = ("a rank computed late and the other waited for it" if largest == "waiting for the other rank"
+               else "the measured candidate for it, though this run does not time the one against the other")
+        return (f"Measured while the step ran: the cores were shared ({'; '.join(shared)}); the largest part "
+                f"of the miss is {largest} ({parts[largest] * 1e3:.2f} ms), and the sharing is {how}. What "
+                f"would show the model's speed-up: ranks that each have their device to themselves, on a "
+                f"machine with nothing else running.")
     if largest == "the compute":
         return (f"Cause: the shard's compute inside the split step ({slow['compute'] * 1e3:.2f} ms against t1/2 "
                 f"{m['model_compute'] * 1e3:.2f} ms): the same matmuls ran slower inside the step than the model "
-                f"assumes; why is not known from this run (not measured apart: gloo's threads and the all-reduces' "
-                f"copies sharing the core and its caches between the matmuls). Ruled out: {ruled_out}. What would "
-                f"show the model's speed-up: widths where half the compute outweighs the all-reduces and what "
-                f"they disturb.")
+                f"assumes. Two candidates fit, and this run cannot separate them: gloo's threads (their "
+                f"CPU time is in the table) and the all-reduces' copies, both passing through the core and "
+                f"its caches between the matmuls; neither is timed apart. Ruled out: {ruled_out}. What would "
+                f"show the model's speed-up: widths where half the compute outweighs the all-reduces and "
+                f"what they disturb.")
     if largest == "waiting for the other rank" and len(m["ranks"]) == 2:
         c0, c1 = (r["compute"] * 1e3 for r in m["ranks"])
         return (f"Cause: the largest part of the miss is waiting for the other rank ({parts[largest] * 1e3:.2f} "
