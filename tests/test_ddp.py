@@ -326,6 +326,10 @@ def test_the_timeline_counts_one_message_per_tensor_by_hand_and_one_per_bucket_w
         rows = {span["device"] for r in ranks for span in r["spans"]}
         assert rows == {"rank 0 all-reduce", "rank 0 backward", "rank 1 all-reduce", "rank 1 backward"}
         assert all(r["compute"] > 0 and r["step"] >= r["compute"] and r["exposed"] >= 0 for r in ranks)
+        wait = overlap.waiting(ranks)  # the slowest rank's wait for the other: never more than it measured
+        slow = overlap.slowest(ranks)
+        assert 0 <= wait["exposed"] <= slow["exposed"] and 0 <= wait["in_calls"]
+        assert len(slow["steps"]) == 2 and len(slow["steps"][0]["calls"]) == slow["messages"]
 
 
 def test_the_notebook_and_the_benchmark_time_scaling_alike():

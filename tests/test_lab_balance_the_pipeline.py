@@ -301,4 +301,17 @@ def test_a_winner_inside_the_rounds_spread_is_a_tie_and_a_miss_at_every_m_is_sys
     said = " ".join(lab.take_away(p).split())
     assert "m=4 and m=8 tie" in said and "yours is one of them" in said
     assert "within the rounds' noise" not in said and "every round (1.17-1.48) below the prediction" in said
-    assert "over-predicted every m timed" in said and "systematic" in said
+    assert "over-predicted at every m timed" in said and "systematic" in said
+
+
+def test_the_take_away_names_a_model_that_under_predicts_the_larger_m_and_noise_elsewhere():
+    row = lambda m, speedups: runs.Row(64, m, "gpipe", 1.0, 1.0, [0.5, 0.5], split_points=(2,), speedups=speedups)
+    rows = [row(2, [1.23, 1.32, 1.33, 1.34, 1.36]), row(4, [1.36, 1.47, 1.49, 1.50, 1.52]),
+            row(16, [1.24, 1.50, 1.52, 1.53, 1.54]), row(32, [1.00, 1.15, 1.19, 1.22, 1.32])]
+    predicted = {rows[0].key: 1.33, rows[1].key: 1.48, rows[2].key: 1.25, rows[3].key: 1.01}
+    p = lab.Pipelined(rows[1], rows, rows[2], 1.0, lab.MIN_MARGIN, predicted, False, "")
+    said = " ".join(lab.take_away(p).split())
+    assert "under-predicted at m=16, 32 (the largest counts timed)" in said and "over-predicted" not in said
+    assert "for your choice: within the rounds' noise" in said
+    p = lab.Pipelined(rows[1], rows, rows[2], 1.0, lab.MIN_MARGIN, {r.key: r.speedup for r in rows}, False, "")
+    assert "no systematic miss shown" in " ".join(lab.take_away(p).split())

@@ -35,14 +35,16 @@ def test_the_speedup_is_the_median_of_every_paired_round_none_left_out():
     assert runs.Row(8, 4, "gpipe", 0.5, 1.0, [0.5, 0.5]).speedup == 2.0  # no rounds: median times, as before
 
 
-def test_the_work_scaled_bound_is_the_bound_over_the_stages_measured_work():
+def test_the_work_scaled_reference_is_the_bound_over_the_stages_measured_work():
     r = runs.Row(128, 8, "1f1b", 1.0, 1.8, [0.5, 0.5], cpu=[0.435, 0.435], baseline_cpu=1.0, speedups=[1.9, 2.05])
     assert r.work_inflation == pytest.approx(0.87)
     assert r.work_bound == pytest.approx(pipeline_bound(8) / 0.87) and r.work_ceiling == pytest.approx(2 / 0.87)
     assert report.verdict(r) == report.LESS_WORK_VERDICT  # above 2m/(m+1), within what the work allows
     assert "work-scaled reference is 2.04x" in report.explain_row(r)
     assert report.headline_table([r]).rows[0][4] == "2.04x" and len(report.headline_table([r]).columns) <= 6
-    assert report.headline_table([r]).rows[0][5] == "above the bound: a finding to explain"  # not a share
+    # above the bound, within the reference its work gives: explained by that reference, never a share
+    assert report.headline_table([r]).rows[0][5] == ("above the bound, within the work-scaled reference: explained "
+                                                     "by the reference")
     assert runs.Row(8, 4, "gpipe", 1.0, 1.0, [0.5, 0.5]).work_bound is None  # no work measured: none claimed
 
 

@@ -8,8 +8,9 @@ candidate (each batch size, each m >= 2, GPipe and 1F1B) against one worker, int
 fastest by its median paired speedup; the second (*reporting*) run times only that configuration, again
 paired round by round with the one-worker step of the same batch, and its median is the result. Every round is
 reported and counted in the median, with the range over all of them: nothing is left out. Beside 2m/(m+1) the
-note gives the bound scaled by the work the two stages measured (``Row.work_bound``: 2m/(m+1) assumes the split
-does exactly one worker's work; where the stages did less, a round may pass 2m/(m+1), even 2x, and be right).
+note gives the work-scaled reference, 2m/(m+1) over the work the two stages measured (``Row.work_bound``;
+measured, so a reference, not a bound: 2m/(m+1) assumes the split does exactly one worker's work; where the
+stages did less, a round may pass 2m/(m+1), even 2x, and be right).
 """
 
 import os
@@ -71,9 +72,9 @@ def bench_pipeline() -> bench.Result:
     share = row.cpu_share  # CPU workers: CPU time / busy wall time per stage; near 100 %, each had a core
     cores = (f"; the stages' CPU/busy {' / '.join(f'{x:.0%}' for x in share)} (100 %: each worker had a core; "
              f"below, other programs took the cores and no pipeline can reach its bound)" if share else "")
-    # The bound scaled by the stages' measured work, and what that work predicts with its imbalance: the
-    # part of the gap to 2m/(m+1) that is work, not waiting for messages and synchronisation.
-    scaled = (f"; work {row.work_inflation:.2f}x one worker's, so the work-scaled bound is {row.work_bound:.2f}x "
+    # The work-scaled reference (the bound over the stages' measured work), and what that work predicts with its
+    # imbalance: the part of the gap to 2m/(m+1) that is work, not waiting for messages and synchronisation.
+    scaled = (f"; work {row.work_inflation:.2f}x one worker's, so the work-scaled reference is {row.work_bound:.2f}x "
               f"({row.speedup / row.work_bound:.0%} of it reached) and the stages' work with its imbalance "
               f"predicts {row.predicted:.2f}x" if row.work_bound and row.predicted else "")
     return bench.Result(
@@ -92,4 +93,4 @@ def bench_pipeline() -> bench.Result:
                "choosing_run": {r.key: round(r.speedup, 3) for r in choosing.rows},
                "predicted": round(row.predicted, 3) if row.predicted else None,
                "work_inflation": round(row.work_inflation, 3) if row.work_inflation else None,
-               "work_scaled_bound": round(row.work_bound, 3) if row.work_bound else None})
+               "work_scaled_reference": round(row.work_bound, 3) if row.work_bound else None})

@@ -355,28 +355,60 @@ def _winners(top: list[Row], mine: str) -> str:
             f"difference){'; yours is one of them' if yours else ''}. ")
 
 
+def _miss(row: Row, predicted: float) -> str | None:
+    """The sign of the model's error at one configuration: "under" (it predicted too little) where the median
+    lies above the prediction by more than the paired rounds' spread (``claims.paired_spread``, the course's
+    noise), "over" where below it, None (noise) otherwise."""
+    error = row.speedup - predicted
+    if abs(error) <= paired_spread(row.speedups):
+        return None
+    return "under" if error > 0 else "over"
+
+
+def _misses_by_m(p: Pipelined) -> str:
+    """The model against the measurement at every m timed, by the sign of its error (``_miss``). Errors of one
+    sign are a systematic miss, named with the m's where they show and what that sign means; none of them, no
+    miss shown."""
+    rows = sorted((row for row in p.rows if row.key in p.predicted), key=lambda row: row.m)
+    sides = {row.key: _miss(row, p.predicted[row.key]) for row in rows}
+    under = [row for row in rows if sides[row.key] == "under"]
+    over = [row for row in rows if sides[row.key] == "over"]
+    if not under and not over:
+        return (f"At every m timed ({', '.join(str(row.m) for row in rows)}) the measurement was within the "
+                "rounds' spread of the profile's prediction: no systematic miss shown.")
+    said = []
+    for side, found in (("under", under), ("over", over)):
+        if not found:
+            continue
+        sizes = sorted(abs(row.speedup / p.predicted[row.key] - 1) for row in found)
+        where = "every m timed" if len(found) == len(rows) else "m=" + ", ".join(str(row.m) for row in found)
+        largest = found[-1].m == rows[-1].m and found[0].m > rows[0].m  # the larger m's, not the smaller
+        said.append(f"The profile {side}-predicted at {where}{' (the largest counts timed)' if largest else ''}, "
+                    f"the median {'above' if side == 'under' else 'below'} it by {sizes[0]:.0%}-{sizes[-1]:.0%}, "
+                    "more than the rounds' spread: a systematic miss. " + (
+                        "The pipeline's micro-batches cost less than the profile timed them alone (consistent with "
+                        "each process's caches holding only its stage's weights; not measured here), or the "
+                        "one-worker step was slowed in this run." if side == "under" else
+                        "What it leaves out (the bytes of each message, the schedule's work per micro-batch, waiting "
+                        "for a core) cost more than it assumed."))
+    return " ".join(said)
+
+
 def _prediction_lines(p: Pipelined) -> list[str]:
-    """The learner's model against the measurement: within noise only if the rounds' range covers the
-    prediction; a miss of the same sign at every m timed is systematic, and is named so."""
+    """The learner's model against the measurement: within noise where the median is within the paired rounds'
+    spread of the prediction (``_miss``), else a miss; then, at every m timed, the sign of its error."""
     r, predicted = p.mine, p.predicted[p.mine.key]
     lo, hi = r.speedup_range
-    if lo <= predicted <= hi:
-        lines = [f"Your model predicted {predicted:.2f}x for your choice: inside the rounds' range ({lo:.2f}-"
-                 f"{hi:.2f}), within the rounds' noise of the measurement."]
+    spread = paired_spread(r.speedups)
+    if _miss(r, predicted) is None:
+        lines = [f"Your model predicted {predicted:.2f}x for your choice: within the rounds' noise of the "
+                 f"measurement ({r.speedup:.2f}x ± {spread:.2f}, every round {lo:.2f}-{hi:.2f})."]
     else:
         gap = r.speedup / predicted - 1
+        rounds = (f"every round ({lo:.2f}-{hi:.2f}) {'below' if gap < 0 else 'above'} the prediction"
+                  if not lo <= predicted <= hi else f"by more than the rounds' spread (± {spread:.2f}), though "
+                  f"some rounds ({lo:.2f}-{hi:.2f}) reach it")
         lines = [f"Your model predicted {predicted:.2f}x for your choice; the measurement came {abs(gap):.0%} "
-                 f"{'under' if gap < 0 else 'over'} it, every round ({lo:.2f}-{hi:.2f}) "
-                 f"{'below' if gap < 0 else 'above'} the prediction: a miss, not noise."]
-    misses = [row.speedup / p.predicted[row.key] - 1 for row in p.rows if row.key in p.predicted]
-    if len(misses) > 1 and (all(x < 0 for x in misses) or all(x > 0 for x in misses)):
-        over = misses[0] < 0
-        size = sorted(abs(x) for x in misses)
-        lines.append(f"The profile {'over' if over else 'under'}-predicted every m timed, by {size[0]:.0%}-"
-                     f"{size[-1]:.0%}: a systematic miss. " +
-                     ("What it leaves out (the bytes of each message, the schedule's work per micro-batch, waiting "
-                      "for a core) cost more than it assumed." if over else
-                      "The layers ran faster inside the pipeline than timed alone (consistent with each process's "
-                      "caches holding only its stage's weights; not measured here), or the one-worker step was "
-                      "slowed in this run."))
+                 f"{'under' if gap < 0 else 'over'} it, {rounds}: a miss, not noise."]
+    lines.append(_misses_by_m(p))
     return lines

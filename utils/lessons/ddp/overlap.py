@@ -194,7 +194,8 @@ def _one_step(net, model, x, y, clock, ready: list, marks: list, rows: tuple[str
               Span(compute_row, "backward", None, backward_start, last_ready, gpu)]
     return {"compute": last_ready - backward_start, "exposed": end - last_ready, "step": end - start,
             "communication": sum(sp.duration for sp in spans if sp.name == "all-reduce"),
-            "messages": len(marks), "spans": spans}
+            "messages": len(marks), "spans": spans, "ready": last_ready - start,  # both ranks start at a barrier
+            "calls": {k: clock.seconds(a) - start for _, k, a, _ in marks}}  # each call's start, since the step's
 
 
 def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
@@ -203,7 +204,9 @@ def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
     Returns this rank's median over the steps after the first of ``compute`` (backward until the last
     gradient is ready), ``communication`` (all-reduce spans summed, waits for the other rank included),
     ``exposed`` (last gradient ready to the step's end: communication not hidden), ``step`` and ``messages``
-    (seconds, counts), the last step's ``spans``, its ``rank`` and the ``clock`` it was read on.
+    (seconds, counts), ``ready`` (the last gradient, since the step's start), the last step's ``spans``, per
+    step the ``ready`` time and each all-reduce call's start (``steps``, for ``waiting``), its ``rank`` and the
+    ``clock`` it was read on.
     """
     with process_group(backend="gloo" if s.device == "cpu" else None) as planned_device:
         device = torch.device(s.device) if s.device else planned_device
@@ -222,8 +225,9 @@ def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
         # The first step warms up (and DDP rebuilds its buckets in the order the gradients arrived).
         figures = [_one_step(net, model, x, y, clock, ready, marks, rows, use_ddp, s.precision)
                    for _ in range(steps)][1:]
-        medians = {k: statistics.median(f[k] for f in figures) for k in figures[0] if k != "spans"}
+        medians = {k: statistics.median(f[k] for f in figures) for k in figures[0] if k not in ("spans", "calls")}
         return {**medians, "spans": [sp.to_dict() for sp in figures[-1]["spans"]], "rank": rank,
+                "steps": [{"ready": f["ready"], "calls": f["calls"]} for f in figures],
                 "clock": "GPU (CUDA events)" if isinstance(clock, GpuClock) else "host (perf_counter)"}
 
 
@@ -231,3 +235,18 @@ def slowest(ranks: list[dict]) -> dict:
     """The figures of the rank whose step took longest (``timeline``'s results, one per rank): the step is
     over only when its slowest rank is, so that rank's exposed time is the one the step pays."""
     return max(ranks, key=lambda r: r["step"])
+
+
+def waiting(ranks: list[dict]) -> dict:
+    """How much of the slowest rank's all-reduce time was waiting for the other rank, not transfer (medians
+    over the timed steps, seconds). ``in_calls``: summed over its calls, how much later the other rank started
+    the same call (an all-reduce cannot finish before both ranks have joined it); ``exposed``: how much later
+    the other rank's last gradient was ready than its own (capped at its exposed time). Both ranks' times run
+    from the same barrier, so they compare to within the barrier's own skew."""
+    me = slowest(ranks)
+    other = next(r for r in ranks if r is not me)
+    in_calls, exposed = [], []
+    for mine, theirs in zip(me["steps"], other["steps"]):
+        in_calls.append(sum(max(theirs["calls"][k] - t, 0.0) for k, t in mine["calls"].items() if k in theirs["calls"]))
+        exposed.append(min(max(theirs["ready"] - mine["ready"], 0.0), me["exposed"]))
+    return {"in_calls": statistics.median(in_calls), "exposed": statistics.median(exposed)}

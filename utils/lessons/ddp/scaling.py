@@ -10,9 +10,10 @@ One timed window says little on a shared machine: a round times 1 and 2 workers 
 alternating from round to round), the speedup is each round's own ratio, and the lesson and the ``ddp``
 benchmark both report the median ratio over ``ROUNDS`` rounds with the range over EVERY round: a round above
 the bound is reported and counted like the others, a finding to explain, never left out (lesson 02 follows
-the same rule). Beside the bound stands the bound scaled by the work measured per sample: where the workers
-are CPU processes, their CPU seconds per sample with two workers against one's (``work_ratio``); two workers
-that spend 1.1x one worker's CPU per sample (the all-reduce is CPU work too) can reach at most bound / 1.1.
+the same rule). Beside the bound stands the work-scaled reference, the bound over the work measured per
+sample (measured, so a reference, not a bound): where the workers are CPU processes, their CPU seconds per
+sample with two workers against one's (``work_ratio``); two workers that spend 1.1x one worker's CPU per
+sample (the all-reduce is CPU work too) can reach at most bound / 1.1.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def scaling(s: Settings, backend: str, bound: float, rounds: int = ROUNDS, timeo
     Returns ``one``, ``two`` (median samples/s), ``ones``, ``twos`` (each round's), ``ratios`` (each round's
     2-worker over 1-worker), ``ratio`` (their median, every round counted), ``low``/``high`` (the range of
     every round), ``above`` (the rounds above the bound: reported, kept), ``work_ratio`` (CPU per sample
-    with 2 workers over 1, median over rounds; None where not measured), ``work_bound`` (bound / work_ratio),
+    with 2 workers over 1, median over rounds; None where not measured), ``work_bound`` (bound / work_ratio:
+    the work-scaled reference, a measured figure, not a bound),
     ``bound``, ``is_bound`` (False: an expectation, where ranks share a device) and ``backend``.
     """
     one, two, work = [], [], []
@@ -69,14 +71,15 @@ def scaling(s: Settings, backend: str, bound: float, rounds: int = ROUNDS, timeo
 
 def verdict(r: dict) -> str:
     """One line: the median speedup with the range of every round, against the bound (or the expectation)
-    and the work-scaled bound, and the rounds above it, kept and named."""
+    and the work-scaled reference (the bound over the work per sample, measured here), and the rounds above
+    the bound, kept and named."""
     kind = "bound" if r.get("is_bound", True) else "expectation (ranks share a device: not a bound)"
     line = (f"median {r['ratio']:.2f}x over {len(r['ratios'])} paired rounds (every round {r['low']:.2f}-"
             f"{r['high']:.2f}x) against the {r['bound']:g}x {kind}")
     if r["bound"] > 1 and 1 < r["ratio"] <= r["bound"]:  # the share of the gain, as the closing table says it
         line += f": {(r['ratio'] - 1) / (r['bound'] - 1):.0%} of the gain it allows"
     if r.get("work_bound"):
-        line += (f"; the work per sample was {r['work_ratio']:.2f}x one worker's, so the work-scaled bound is "
+        line += (f"; the work per sample was {r['work_ratio']:.2f}x one worker's, so the work-scaled reference is "
                  f"{r['work_bound']:.2f}x")
     if r["above"]:
         shown = ", ".join(f"{x:.2f}x" for x in r["above"])

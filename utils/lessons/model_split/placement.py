@@ -141,7 +141,8 @@ def measure_placements(task: Task, batch: int, split_points: Sequence[int], roun
     ONE launch, interleaved, with a one-way message of 4 bytes and of one activation.
 
     Returns ``{"layers"/"attn/ffn": {"row": a runs.Row against one device (bound 1x: one micro-batch),
-    "bytes" (both workers, both directions), "crossings"}, "message": {"tiny", "activation" (median seconds
+    "bytes" (both workers, both directions), "crossings"}, "extra_rounds" (seconds the attention/feed-forward
+    step took over the layers step, round by round: paired), "message": {"tiny", "activation" (median seconds
     per one-way message), "activation_bytes"}, "device"}``.
     """
     raw = launch.launch(placements_worker, task, batch, list(split_points), rounds, seed, nprocs=2, timeout=timeout)
@@ -156,6 +157,7 @@ def measure_placements(task: Task, batch: int, split_points: Sequence[int], roun
                   baseline_cpu=med(raw[0]["cpu"]["one device"]), speedups=[a / b for a, b in zip(one, t)],
                   cpu_workers=on_cpu, baseline_busy=med(raw[0]["busy"]["one device"]))
         out[name] = {"row": row, "bytes": sum(w["sent"][name] for w in raw), "crossings": raw[0]["crossings"][name]}
+    out["extra_rounds"] = [a - b for a, b in zip(times["attn/ffn"], times["layers"])]  # paired: the same round
     trips = raw[0]["trips"]  # rank 0's round trips, every round's: one way is half of one
     out["message"] = {"tiny": med(trips["message 4 B"]) / 2, "activation": med(trips["message activation"]) / 2,
                       "activation_bytes": raw[0]["activation_bytes"]}
@@ -198,13 +200,16 @@ def placement_reading(got: dict, transport: str, alpha: float | None = None) -> 
                  (", the same path timed again beside the steps it explains" if tiny <= 1.5 * alpha else
                   ": the same path at another moment, and this probe ran in the same rounds as the steps it "
                   "explains, so it is the one used here"))
-    text = (f"The attention/feed-forward placement took {extra:+d} ms per step (rounds spread ±{noise} ms) for "
+    low, high = extra_range(got)
+    text = (f"The attention/feed-forward placement took {extra:+d} ms per step (median; paired round by round with "
+            f"the layers split: {low:+d} to {high:+d} ms, ±{noise} ms) for "
             f"{messages} more messages ({transport}). Timed in the same launch, a 4-byte message takes "
             f"{tiny * 1e3:.2f} ms (median of its round trips, halved: the fixed cost of a message, alpha{probe}) "
             f"and a {size:.1f} MiB activation {one * 1e3:.2f} ms: the extra messages should cost {fixed} ms of "
             f"fixed cost and {in_bytes} ms of bytes")
-    if extra <= noise:
-        return text + ". The measured difference is inside the rounds' spread: this run does not resolve it."
+    if not resolved(got):
+        return text + (". The measured difference is inside the rounds' spread: this run does not resolve it, so "
+                       "it is not split into causes.")
     rest = extra - fixed - in_bytes
     if rest >= 0:
         text += (f"; {extra} - {fixed} - {in_bytes} leaves {rest} ms that the messages do not explain: this run "
@@ -218,14 +223,31 @@ def placement_reading(got: dict, transport: str, alpha: float | None = None) -> 
     return text + f". Of the messages' predicted cost, most is {cause}."
 
 
+def extra_range(got: dict) -> tuple[int, int]:
+    """The lowest and highest round's extra ms (attention/feed-forward step minus layers step, same round)."""
+    diffs = got["extra_rounds"]
+    return round(min(diffs) * 1e3), round(max(diffs) * 1e3)
+
+
+def resolved(got: dict) -> bool:
+    """Whether the placements' difference clears the rounds' spread: the median extra time is larger than half
+    the range of the paired rounds' differences, and every round's difference has the median's sign. Only
+    then is the difference split into causes: noise is not explained."""
+    extra, noise = extra_time(got)[:2]
+    low, high = extra_range(got)
+    return abs(extra) > noise and (low > 0 if extra > 0 else high < 0)
+
+
 def extra_time(got: dict) -> tuple[int, int, int, int, int]:
-    """The attention/feed-forward placement's extra ms per step over the layers placement, half the wider
-    range of the two step times (ms), its extra messages, and what they should cost in ms: fixed (alpha
-    each) and bytes. Rounded to whole ms before any arithmetic, so that sums on the page add up."""
+    """The attention/feed-forward placement's extra ms per step over the layers placement (median step times),
+    half the range of the paired rounds' differences (ms), its extra messages, and what they should cost in
+    ms: fixed (alpha each) and bytes. Rounded to whole ms before any arithmetic, so that sums on the page add
+    up."""
     layers, article = got["layers"]["row"], got["attn/ffn"]["row"]
     ms = lambda seconds: round(seconds * 1e3)
     extra = ms(article.seconds) - ms(layers.seconds)
-    noise = ms(max(r.seconds * r.spread for r in (layers, article)) / 2)  # half the wider range of step times
+    low, high = extra_range(got)
+    noise = round((high - low) / 2)  # half the range of the paired differences, every round
     messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
     tiny, one = got["message"]["tiny"], got["message"]["activation"]
     return extra, noise, messages, ms(messages * tiny), ms(messages * max(one - tiny, 0.0))
