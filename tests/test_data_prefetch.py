@@ -493,10 +493,23 @@ def test_each_ddp_rank_reads_its_own_half_through_its_own_loader():
 
     s = replace(lesson_settings(devices.plan(2, mode_name="cpu"), None), items=64, read_ms_per_item=0.5,
                 step_ms=5.0, open_ms=0.0)
-    ranks = launch(rank_epoch, s, 1, nprocs=2, timeout=100)
+    ranks = launch(rank_epoch, s, 1, 3, nprocs=2, timeout=100)  # 3 epochs: the first starts the workers
     assert [r["rank"] for r in ranks] == [0, 1]
     assert [r["batches"] for r in ranks] == [2, 2]  # 64 items, batches of 16, half each
     assert all(r["workers"] == 1 and r["seconds"] > 0 for r in ranks)
+    assert all(len(r["rounds"]) == 2 and min(r["rounds"]) <= r["seconds"] <= max(r["rounds"]) for r in ranks)
+
+
+def test_median_speedup_covers_1x_exactly_when_the_epochs_overlap():
+    from utils.lessons.data_prefetch.epoch import median_speedup
+
+    ratio, spread = median_speedup([1.13, 1.14, 1.15], [1.16, 1.17, 1.18])  # slower after, no overlap
+    assert ratio < 1 and ratio + spread < 1
+    ratio, spread = median_speedup([1.13, 1.14, 1.19], [1.16, 1.17, 1.18])  # slower after, overlapping
+    assert ratio < 1 <= ratio + spread
+    ratio, spread = median_speedup([2.0, 2.1, 2.2], [1.0, 1.1, 1.2])  # faster after, no overlap
+    assert ratio > 1 and ratio - spread > 1
+    assert median_speedup([1.0, 1.0], [1.0, 1.0]) == (1.0, 0.02)  # the floor: equal epochs are no gain shown
 
 
 def test_per_rank_bound_caps_cpu_bound_reads_at_the_ranks_share_of_the_cores():

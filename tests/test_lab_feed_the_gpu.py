@@ -419,3 +419,16 @@ def test_the_spec_leaves_the_loading_to_the_learner():
     for said in ("num_workers", "persistent_workers", "prefetch_factor", "pin_memory", "Prefetcher(",
                  "non_blocking"):
         assert said not in text.split("**Take-aways**")[0], said
+
+
+def test_the_epochs_bound_uses_its_own_steps_on_a_busy_machine_and_never_forgives_waits():
+    # lab 05's reader: "within 10 % of the bound" failed a right answer on a loaded 2-core machine
+    from utils.labs.feed_the_gpu.checks import closest_to_bound, epoch_bound
+    from utils.lessons.data_prefetch.epoch import EpochResult
+
+    quiet, busy = EpochResult(1.05, 32, 0.05), EpochResult(1.60, 32, 0.05)  # steps: 1.0 s, then 1.55 s
+    assert epoch_bound(quiet, load=1.2, compute=1.0, loaders=2) == 1.0  # C measured alone
+    assert epoch_bound(busy, load=1.2, compute=1.0, loaders=2) == pytest.approx(1.55)  # its steps, slowed
+    waiting = EpochResult(1.60, 32, 0.60)  # the same epoch, its extra time spent waiting for data
+    assert epoch_bound(waiting, load=1.2, compute=1.0, loaders=2) == 1.0  # waits are the loading's: no excuse
+    assert closest_to_bound([waiting, busy], 1.2, 1.0, 2) == (busy, pytest.approx(1.55))

@@ -31,11 +31,11 @@ from utils.labs.feed_the_gpu.measure import IMAGE_SIDE, CountedDigits, Crossings
 from utils.lessons.data_prefetch.dataset import SlowDigits, decode_images
 from utils.lessons.data_prefetch.epoch import (
     EpochResult,
-    best_of_epochs,
     bottleneck,
     bound,
     measure_compute,
     measure_load,
+    run_epoch,
 )
 from utils.lessons.data_prefetch.loaders import loader_notes
 from utils.lessons.data_prefetch.plan import Settings, current_settings
@@ -261,9 +261,13 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
     by a loader process (never by the training process: lab 08's rule too), with no more loaders and no
     deeper read-ahead than the draw needs (``DEPTH_SLACK`` batches of slack).
 
-    The bound is max(load / loaders, compute), both measured in this run. The learner's iterable runs two
-    epochs and the faster counts (a loader's workers start in the first; persistent ones stay for the second);
-    short of the bound, two more run before the verdict (a busy machine only adds time).
+    The bound is max(load / loaders, compute), both measured in this run; an epoch's compute term is the larger
+    of C measured alone and what that epoch's own steps took (``epoch_bound``): a busy machine (two cores
+    shared with other programs) slows the steps as much as anything, and only the waits for data are the
+    loading's to answer for. The learner's iterable runs two epochs and the one closest to its bound counts (a
+    loader's workers start in the first; persistent ones stay for the second); short of the bound, two more
+    run, up to ``EXTRA_ROUNDS`` times, before the verdict (a busy machine only adds time). A wrong answer still
+    fails: what it gets wrong shows as waits for data, which no number of epochs removes.
     How far ahead the loading runs is measured, not read from settings: at each step, the batches whose read
     has started beyond the one being trained.
     """
@@ -283,14 +287,15 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
             ahead[0] = max(ahead[0], dataset.started() - started - trained[0])  # beyond the one in hand
             step(to_device_fn(tuple(batch), device))
 
-        best = best_of_epochs(batches, learner_step)
+        with loader_notes(show=False):
+            epochs = [run_epoch(batches, learner_step) for _ in range(2)]
         reads, own = dataset.peak_reads(), dataset.own_reads() - own_before  # across processes and threads
         load = measure_load(lab_dataset(setup), setup.batch_size)  # a copy: its reads leave the counts alone
         compute = measure_compute(lambda batch: step(to_device_fn(tuple(batch), device)),
                                   [(dataset.images[i:i + setup.batch_size],
                                     dataset.labels[i:i + setup.batch_size])
                                    for i in range(0, len(dataset), setup.batch_size)])
-        limit = bound(load, compute, setup.loaders)
+        best, limit = closest_to_bound(epochs, load, compute, setup.loaders)
         checks.expect(best.batches * setup.batch_size >= len(dataset),
                       f"an epoch gave {best.batches} batches of {setup.batch_size}; it must cover all "
                       f"{len(dataset)} items")
@@ -302,18 +307,25 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
                       f"the budget is {setup.loaders} loaders, two cores' worth: an epoch made faster by more "
                       f"loaders than that does not count (yours took {best.seconds:.2f} s)")
         _expect_no_excess(setup, reads, ahead[0], load, compute)
-        if best.seconds > limit * (1 + setup.tolerance):  # a busy machine only adds time: two epochs more
-            best = min(best, best_of_epochs(batches, learner_step), key=lambda epoch: epoch.seconds)
+        for _ in range(EXTRA_ROUNDS):  # short of the bound: a busy machine only adds time, so two epochs more
+            if best.seconds <= limit * (1 + setup.tolerance):
+                break
+            with loader_notes(show=False):
+                epochs += [run_epoch(batches, learner_step) for _ in range(2)]
+            best, limit = closest_to_bound(epochs, load, compute, setup.loaders)
+        busy = (f" (its steps took {best.seconds - best.wait_seconds:.2f} s, more than C measured alone: a busy "
+                "machine; the bound uses them)" if limit > 1.02 * bound(load, compute, setup.loaders) else "")
         yours = your_bottleneck(best, limit, setup.tolerance)
         checks.expect(best.seconds <= limit * (1 + setup.tolerance),
-                      f"your epoch took {best.seconds:.2f} s against a bound of {limit:.2f} s "
-                      f"(bound / yours = {limit / best.seconds:.0%}; the target is within "
-                      f"{setup.tolerance:.0%}){setup.label}, with {reads} reads at once and up to {ahead[0]} "
-                      f"batches read ahead of the step. {yours}{_why_slow(setup, reads, ahead[0], load, compute)}")
+                      f"your epoch took {best.seconds:.2f} s against a bound of {limit:.2f} s{busy} (bound / "
+                      f"yours = {limit / best.seconds:.0%}; the target is within {setup.tolerance:.0%})"
+                      f"{setup.label}, the closest of {len(epochs)} epochs, with {reads} reads at once and up to "
+                      f"{ahead[0]} batches read ahead of the step. {yours}"
+                      f"{_why_slow(setup, reads, ahead[0], load, compute)}")
         LAST_EPOCH.update(reads=reads, ahead=ahead[0], seconds=best.seconds, limit=limit, load=load,
                           compute=compute, waited=best.wait_seconds)
-        return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s ({limit / best.seconds:.0%})"
-                f"{setup.label}: {reads} reads at once (budget {setup.loaders}), up to {ahead[0]} batches read "
+        return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s{busy} "
+                f"({limit / best.seconds:.0%}){setup.label}: {reads} reads at once (budget {setup.loaders}), up to {ahead[0]} batches read "
                 f"ahead of the step, none by the training process; L = {load:.2f} s, C = {compute:.2f} s. "
                 f"{yours}")
 
@@ -321,6 +333,21 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
                             hint=checks.stub_message(BANK, "A"))
 
 
+def epoch_bound(epoch: EpochResult, load: float, compute: float, loaders: int) -> float:
+    """max(load / loaders, C) for one of the learner's epochs, its C the larger of ``compute`` (measured alone)
+    and what the epoch's own steps took: on a busy machine the steps slow down too, and only the waits for
+    data are the loading's to answer for (lab 05)."""
+    return bound(load, max(compute, epoch.seconds - epoch.wait_seconds), loaders)
+
+
+def closest_to_bound(epochs: list[EpochResult], load: float, compute: float,
+                     loaders: int) -> tuple[EpochResult, float]:
+    """The epoch nearest its own bound (``epoch_bound``), and that bound (lab 05)."""
+    best = min(epochs, key=lambda epoch: epoch.seconds / epoch_bound(epoch, load, compute, loaders))
+    return best, epoch_bound(best, load, compute, loaders)
+
+
+EXTRA_ROUNDS = 2  # short of the bound, two more epochs at most this many times: six in all
 LAST_EPOCH: dict = {}  # what check_epoch measured when the learner's loading last met every rule (take_aways)
 DEPTH_SLACK = 2  # batches held ahead beyond what the draw's bursts need, before it counts as waste
 

@@ -48,15 +48,25 @@ class Autocast(nn.Module):
             return self.model(x).float()
 
 
-def speed_reason(fastest: float, device: str, cpu_bf16: bool, device_note: str) -> str:
-    """One line on why the 16-bit variants ran as they did. ``fastest``: the better one's speedup over fp32;
-    ``cpu_bf16``: whether the CPU reports bf16 instructions (``measure.bf16_support``); ``device_note``: the
-    settings' ``half_note``, which explains a GPU. Lesson 04."""
+def speed_reason(ratio: float, verdict: str, device: str, cpu_bf16: bool, device_note: str) -> str:
+    """One line on what the 16-bit model's measured speed says about this device. ``ratio``: its speedup over
+    fp32, ``verdict``: ``measure.compare``'s ("within noise" or "beyond noise"); ``cpu_bf16``: whether the CPU
+    reports bf16 instructions (``measure.bf16_support``); ``device_note``: the settings' ``half_note``, which
+    explains a GPU. Every outcome has its own sentence: the text follows the run. Lesson 04."""
     if device != "cpu":
         return device_note
-    if not cpu_bf16:
-        return "This CPU lacks bf16 instructions (or did not report them): bf16 is converted to fp32 for compute."
-    if fastest < 1.1:
-        return ("This CPU has bf16 instructions, yet not every kernel uses them, and the casts cost time too: "
-                "fewer bytes, little less time.")
-    return "This CPU has bf16 instructions: the 16-bit units and the halved bytes both help."
+    noise = verdict.startswith("within")
+    if cpu_bf16:
+        if noise:
+            return ("This CPU has bf16 instructions, yet this run shows no speed-up beyond noise: having the "
+                    "units did not make this model faster here.")
+        if ratio < 1:
+            return ("This CPU has bf16 instructions, yet bf16 ran slower than fp32 here: its 16-bit arithmetic "
+                    "did not pay for the casts around it.")
+        return ("This CPU has bf16 instructions, and bf16 ran faster beyond noise: in a compute-bound pass only "
+                "faster arithmetic can give that, so its 16-bit units did the work.")
+    if noise or ratio < 1:
+        return ("This CPU lacks bf16 instructions (or did not report them): bf16 is converted to fp32 for "
+                "compute, and this run shows no speed-up.")
+    return ("This CPU lacks bf16 instructions (or did not report them), yet bf16 ran faster beyond noise: a "
+            "finding to explain (fewer bytes moved is the candidate to test).")

@@ -218,6 +218,15 @@ def ratio_spread(slow: list[float], fast: list[float], floor: float = 0.02) -> f
     return max(value - min(slow) / max(fast), floor * value)
 
 
+def median_speedup(before: list[float], after: list[float], floor: float = 0.02) -> tuple[float, float]:
+    """``(median(before) / median(after), spread)``: the speed-up of a change from its measured epochs before
+    and after it, and how far it may be off: to the least favourable pairing of the two sets' epochs, so that
+    the spread covers 1x exactly when they overlap, and at least ``floor`` (2 %) of it (lesson 05)."""
+    value = statistics.median(before) / statistics.median(after)
+    worst = min(before) / max(after) if value >= 1 else max(before) / min(after)
+    return value, max(abs(value - worst), floor * value)
+
+
 def compare_medians(seconds: dict, limit: float, floor: float = 0.02) -> str:
     """Whether settings' median epochs differ by more than noise, in one sentence (lesson 05).
 

@@ -172,23 +172,25 @@ def compression_outcome(speedup: float, spread: float) -> str:
 def images_row(compression: tuple[float, float], mode: str) -> tuple[str, ...]:
     """The recipe's row for the images across the link: (knob, no GPU, one GPU, two GPUs, why).
 
-    ``compression``: section 5's (net speed-up, spread) in this run. A CPU has no link to cross: its column
-    is float32 on every machine (a conversion in the training process would only lengthen its critical
-    path). A GPU column follows this run only where it is this machine's mode; elsewhere it says what to
-    measure there."""
+    ``compression``: section 5's (net speed-up, spread) in this run. The column of this machine's mode follows
+    this run's verdict (uint8 only where it paid beyond the noise); the other columns say what to measure
+    there. Without a GPU, section 5's link joins two CPU processes (a stand-in for PCIe), and the conversion
+    runs in the training process: the no-GPU column follows that measurement, as a GPU's column follows its
+    own link's (lesson 05)."""
     speedup, spread = compression
     outcome = compression_outcome(speedup, spread)
     here = "2gpu" if mode == "ngpu" else mode
-    on_gpu = {"pays": "uint8, convert on the GPU (paid here)", "noise": "float32 (no net gain here)",
-              "slower": "float32 (uint8 slower here)"}[outcome]
-    gpu = {m: on_gpu if m == here else "uint8 if section 5 pays there" for m in ("1gpu", "2gpu")}
+    convert = "in training" if here == "cpu" else "on the GPU"
+    on_here = {"pays": f"uint8, convert {convert} (paid here)", "noise": "float32 (no net gain here)",
+               "slower": "float32 (uint8 slower here)"}[outcome]
+    columns = {m: on_here if m == here else "uint8 if section 5 pays there" for m in MODES}
     reason = {"pays": "the bytes saved outweighed the conversion",
               "noise": "within noise: no net gain, not worth the conversion",
               "slower": "the conversion cost more than the bytes saved"}[outcome]
     measured = f"uint8 + convert {speedup:.2f}x ± {spread:.2f} float32's speed: {reason}"
-    why = (f"no GPU: nothing crosses a link; section 5's CPU link, a stand-in for PCIe: {measured}" if here == "cpu"
+    why = (f"no GPU: section 5's link between two CPU processes, a stand-in for PCIe: {measured}" if here == "cpu"
            else f"section 5 over this GPU's link: {measured}")
-    return ("images across the link", "float32 (section 5 simulated PCIe)", gpu["1gpu"], gpu["2gpu"], why)
+    return ("images across the link", *(columns[m] for m in MODES), why)
 
 
 def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = None,

@@ -11,6 +11,8 @@ cores are divided: ``w`` workers per rank means ``world × w`` worker processes 
 
 from __future__ import annotations
 
+import statistics
+
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 from torch.utils.data.distributed import DistributedSampler
@@ -40,9 +42,11 @@ def per_rank_bound(load: float, compute: float, world: int, workers: int, cores:
 
 def rank_epoch(s: Settings, workers: int, epochs: int = 2, cpu_reads: bool = False) -> dict:
     """In each rank of ``launch``: DDP over the lesson's CNN, this rank's shard of the data set through its
-    own ``DataLoader`` with ``workers`` persistent workers; the last of ``epochs`` epochs timed (the first
-    starts the workers). ``cpu_reads``: each read is CPU work (``S.read_ms_per_item`` of it an image) instead
-    of a wait. Returns this rank's epoch seconds, waits, batches and worker count. Lesson 05."""
+    own ``DataLoader`` with ``workers`` persistent workers; every epoch after the first timed (the first
+    starts the workers), so that a comparison has rounds to read its noise from. ``cpu_reads``: each read is
+    CPU work (``S.read_ms_per_item`` of it an image) instead of a wait. Returns this rank's timed epochs
+    (``rounds``), their median (``seconds``), the last one's waits and batches, and the worker count.
+    Lesson 05."""
     with process_group() as device:  # joins the group on the plan's backend; leaves it at the end
         rank, world = dist.get_rank(), dist.get_world_size()
         wait, work = (0.0, s.read_seconds) if cpu_reads else (s.read_seconds, 0.0)
@@ -54,10 +58,11 @@ def rank_epoch(s: Settings, workers: int, epochs: int = 2, cpu_reads: bool = Fal
         with loader_notes(show=False):  # workers past the cores: section 2 explained torch's warning
             loader = make_loader(data, s.batch, num_workers=workers, persistent_workers=workers > 0,
                                  pin_memory=s.pin_memory, sampler=sampler)
-            for _ in range(epochs - 1):
-                run_epoch(loader, step)  # starts the workers and pays the data set's open
-            result = run_epoch(loader, step)
+            run_epoch(loader, step)  # starts the workers and pays the data set's open
+            timed = [run_epoch(loader, step) for _ in range(max(1, epochs - 1))]
+            result = timed[-1]
         dist.barrier()  # every rank done before the group goes: a rank leaving early breaks the others' step
         del loader  # its persistent workers end with it
-    return {"rank": rank, "seconds": result.seconds, "wait": result.wait_seconds, "batches": result.batches,
-            "workers": workers}
+    rounds = [r.seconds for r in timed]
+    return {"rank": rank, "seconds": statistics.median(rounds), "rounds": rounds, "wait": result.wait_seconds,
+            "batches": result.batches, "workers": workers}
