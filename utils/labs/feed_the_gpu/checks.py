@@ -325,7 +325,8 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
         LAST_EPOCH.update(reads=reads, ahead=ahead[0], seconds=best.seconds, limit=limit, load=load,
                           compute=compute, waited=best.wait_seconds)
         return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s{busy} "
-                f"({limit / best.seconds:.0%}){setup.label}: {reads} reads at once (budget {setup.loaders}), up to {ahead[0]} batches read "
+                f"({limit / best.seconds:.0%}){setup.label}: {reads} reads at once (budget {setup.loaders}), "
+                f"up to {ahead[0]} batches read "
                 f"ahead of the step, none by the training process; L = {load:.2f} s, C = {compute:.2f} s. "
                 f"{yours}")
 
