@@ -301,7 +301,9 @@ def test_the_loaders_and_read_ahead_the_draw_needs_pass(loaders):
     setup = _draw(loaders)
     verdict = _epoch(_loader(loaders, math.ceil(setup.depth_needed / loaders)), setup)
     assert verdict.passed, verdict
-    assert f"{loaders} reads at once" in verdict.message and "none by the training process" in verdict.message
+    read = "read" if loaders == 1 else "reads"
+    assert f"{loaders} {read} at once" in verdict.message and "none by the training process" in verdict.message
+    assert "bound / yours = " in verdict.message and "batches read ahead of the step (allowed: " in verdict.message
 
 
 @pytest.mark.mutants
@@ -318,7 +320,7 @@ def test_mutant_the_default_read_ahead_fails_and_points_to_the_spread():
 def test_mutant_a_read_ahead_deeper_than_the_draw_needs_fails_as_waste():
     setup = _draw(1)  # a reader faster than the device: what it may read ahead, it does (memory held)
     verdict = _epoch(_loader(1, 2 * setup.depth_needed), setup)  # twice the read-ahead it needs
-    assert verdict.status == checks.FAILED and "more than your draw's slow files need" in verdict.message
+    assert verdict.status == checks.FAILED and "more than your draw's slow batches need" in verdict.message
 
 
 @pytest.mark.mutants
@@ -326,8 +328,9 @@ def test_mutant_a_read_ahead_deeper_than_the_draw_needs_fails_as_waste():
 def test_mutant_the_lessons_two_loaders_on_a_draw_that_needs_one_fail_naming_it():
     setup = _draw(1)
     verdict = _epoch(_loader(2, math.ceil(setup.depth_needed / 2)), setup)
-    assert verdict.status == checks.FAILED and "more loaders than your draw needs" in verdict.message
+    assert verdict.status == checks.FAILED and "what does each loader cost" in verdict.message
     assert "one loader" not in verdict.message and "one reader keeps up" not in verdict.message  # no count given
+    assert "more loaders than" not in verdict.message  # the concept (a loader's cost), not the answer's number
 
 
 @pytest.mark.mutants
@@ -432,3 +435,53 @@ def test_the_epochs_bound_uses_its_own_steps_on_a_busy_machine_and_never_forgive
     waiting = EpochResult(1.60, 32, 0.60)  # the same epoch, its extra time spent waiting for data
     assert epoch_bound(waiting, load=1.2, compute=1.0, loaders=2) == 1.0  # waits are the loading's: no excuse
     assert closest_to_bound([waiting, busy], 1.2, 1.0, 2) == (busy, pytest.approx(1.55))
+
+
+# --- a learner's reading (session 45): batches read before the clock, per-item costs in plain sight ----------
+
+
+class _KeepFirstPass:
+    """A loader process reads the first pass; later passes replay what it read: no reads at all."""
+
+    def __init__(self, dataset):
+        self.loader, self.kept = DataLoader(dataset, batch_size=16, num_workers=1, persistent_workers=True), None
+
+    def __iter__(self):
+        if self.kept is None:
+            self.kept = []
+            for batch in self.loader:
+                self.kept.append(batch)
+                yield batch
+        else:
+            yield from self.kept
+
+
+READ_BEFORE = [
+    ("the whole data set read before returning", lambda d: list(DataLoader(d, batch_size=16))),
+    ("the first pass kept for the next", _KeepFirstPass),
+]
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("make_batches", [m[1] for m in READ_BEFORE], ids=[m[0] for m in READ_BEFORE])
+def test_mutant_batches_read_before_the_pass_fail_by_the_reads_counted_during_it(make_batches):
+    verdict = _epoch(make_batches, SMALL)
+    assert verdict.status == checks.FAILED, str(verdict)
+    assert "were not read during the epochs that trained them" in verdict.message, verdict.message
+
+
+def test_the_draws_per_item_costs_show_only_in_how_long_a_read_takes():
+    import time
+
+    setup = _draw(1)
+    data = lab_dataset(setup)
+    assert not hasattr(data, "read_weights")  # nothing to sort on: exercise B must time reads
+    data.open()
+    seconds = []
+    for i in (0, FIRST_BURST * setup.batch_size):  # a fast item, then one of the first slow batch
+        start = time.perf_counter()
+        data[i]
+        seconds.append(time.perf_counter() - start)
+    assert seconds[1] > 2 * seconds[0]  # the draw's costs are still paid, where only timing sees them
+    assert "dataset.py" not in " ".join(checks.hint_texts("labs/feed_the_gpu")["B"])

@@ -1,9 +1,10 @@
-"""Lab 05, exercise B: memory for a few files. Which ones should it keep?
+"""Lab 05, exercise B: memory for a few items. Which ones should it keep?
 
-The learner's data set is bursty: a few files take several steps of compute to read, the rest are fast. The
-lab has room in memory for ``room`` items; an item kept there costs nothing to read in later epochs. The learner
-writes ``choose_cache(dataset, room)``: the indices to keep. Lesson 05 never kept anything: it hid the reading
-behind the compute. Here the question is where the reading time is, which a total such as L does not say.
+The learner's data set is bursty: a few batches of slow items take several steps of compute to read, the rest
+are fast. The lab has room in memory for ``room`` items; an item kept there costs nothing to read in later
+epochs. The learner writes ``choose_cache(dataset, room)``: the indices to keep. Lesson 05 never kept
+anything: it hid the reading behind the compute. Here the question is where the reading time is, which a total
+such as L does not say.
 
 ``check_cache`` calls the learner's function on their own draw and on two draws it has never seen (other
 seeds: other bursts, other mean reads), and counts what each choice saves with the draw's own per-item read
@@ -31,7 +32,8 @@ def room_for(setup: LabSetup) -> int:
 
 def read_seconds(dataset) -> torch.Tensor:
     """Each item's read time in the draw (n_items,), seconds: what a cached item no longer costs."""
-    weights = dataset.read_weights if dataset.read_weights is not None else torch.ones(len(dataset))
+    costs = dataset._read_costs  # the draw's, private to the checks: the learner times reads
+    weights = costs if costs is not None else torch.ones(len(dataset))
     return weights.double() * dataset.item_seconds
 
 
@@ -67,7 +69,7 @@ def _judge(chosen: list[int], dataset, room: int, where: str) -> float:
     if 0 in chosen and seconds[0].item() < threshold and saved - seconds[0].item() + threshold >= ENOUGH * best:
         checks.expect(False, f"{where} keeps item 0, whose read is not among the slowest: the first read in a "
                              "process also pays the data set's opening (lesson 05 §2), a cost of the process, "
-                             "not of the file")
+                             "not of the item")
     if saved >= ENOUGH * best and len(chosen) == room:
         return saved / best
     checks.expect(len(chosen) == room, f"{where} keeps {len(chosen)} items in room for {room}: every item left "
@@ -95,7 +97,7 @@ def check_cache(choose_cache: Callable, setup: LabSetup, show: bool = True) -> c
         return (f"{len(draws)} draws (yours and {len(draws) - 1} unseen): each cache of {room} items saves at "
                 f"least {min(shares):.0%} of the most that room can save")
 
-    return checks.run_check("the cache keeps the slow files", body, show=show, hint=checks.stub_message(BANK, "B"))
+    return checks.run_check("the cache keeps the slow items", body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
 def cache_take_away(choose_cache: Callable, setup: LabSetup, load: float) -> str:

@@ -10,7 +10,7 @@ instead of stopping the notebook. Exercise B, the cache, is checked in ``cache.p
     check_epoch(make_batches, to_device, DEVICE, SETUP)   # the epoch within 10% of max(L/2, C), measured here
 
 A learner's draw (``lab_setup(S, seed)``) is bursty: its mean read decides how many loaders it needs, its
-slow files how far ahead of the step they must read. The epoch check measures both in the data set (reads at
+slow batches how far ahead of the step they must read. The epoch check measures both in the data set (reads at
 once, batches read ahead of the step) and fails too few (the epoch misses the bound) and too many (a loader or
 a read-ahead held for nothing); and, as lab 08 does, any batch read by the training process itself.
 """
@@ -96,11 +96,11 @@ class Draw:
 
 
 def draw_costs(s: Settings, seed: int) -> Draw:
-    """A learner's data set, drawn from ``seed``: bursty reads (every ``every``-th batch is a slow file that
+    """A learner's data set, drawn from ``seed``: bursty reads (every ``every``-th batch is a slow batch that
     takes 4.2 to 5.8 steps of compute to read; the others are faster, so that the mean stays). Half the draws
     read an epoch in 0.45-0.6 of its compute (one loader keeps up on average), half in 1.3-1.6 of it (two
     are needed); none near the edge, where a measurement could not tell. Either way the loading must run far
-    enough ahead that a slow file is read before the step needs it: ``depth`` batches. Where the step is real
+    enough ahead that a slow batch is read before the step needs it: ``depth`` batches. Where the step is real
     (a GPU) its time is unknown in advance: the lesson's read time stands in for a step."""
     rng = random.Random(seed)
     loaders = 2 if rng.random() < 0.5 else 1
@@ -137,7 +137,7 @@ FIRST_BURST = 10  # the first slow batch of an epoch: the loaders have had time 
 
 def burst_weights(n_items: int, batch: int, every: int, factor: float, first: int = FIRST_BURST) -> torch.Tensor:
     """Per-item read-time multipliers (n_items,) with mean 1, as lesson 05's ``uneven_weights``, except that
-    the slow batches are ``first``, ``first + every``, ...: an epoch starts with fast files, so that what a
+    the slow batches are ``first``, ``first + every``, ...: an epoch starts with fast items, so that what a
     draw needs is the read-ahead that absorbs a slow one, not what an epoch's first batches cost."""
     batches = torch.arange(n_items) // batch
     slow = (batches >= first) & ((batches - first) % every == 0)
@@ -277,8 +277,8 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
         LAST_EPOCH.clear()
         dataset = lab_dataset(setup)
         step = lab_step(device, setup)
-        batches = make_batches(dataset)  # what it reads before training (a profile, say) is not counted
-        started, own_before = dataset.started(), dataset.own_reads()
+        batches = make_batches(dataset)  # what it reads before training (a profile, say) is not timed ...
+        started, own_before = dataset.started(), dataset.own_reads()  # ... and every pass must read its own
         dataset.reset_count()
         trained, ahead = [0], [0]
 
@@ -290,6 +290,7 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
         with loader_notes(show=False):
             epochs = [run_epoch(batches, learner_step) for _ in range(2)]
         reads, own = dataset.peak_reads(), dataset.own_reads() - own_before  # across processes and threads
+        unread = trained[0] - (dataset.started() - started)  # batches trained that no read in these epochs gave
         load = measure_load(lab_dataset(setup), setup.batch_size)  # a copy: its reads leave the counts alone
         compute = measure_compute(lambda batch: step(to_device_fn(tuple(batch), device)),
                                   [(dataset.images[i:i + setup.batch_size],
@@ -299,6 +300,11 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
         checks.expect(best.batches * setup.batch_size >= len(dataset),
                       f"an epoch gave {best.batches} batches of {setup.batch_size}; it must cover all "
                       f"{len(dataset)} items")
+        checks.expect(unread <= 0, f"{unread} of the {trained[0]} batches trained were not read during the "
+                                   "epochs that trained them: they were read before the first batch was asked "
+                                   "for, or kept from an earlier pass. Reading the data set before the clock "
+                                   "starts moves the wait out of the measured epoch without hiding it: every "
+                                   "pass must read the batches it trains on while the device computes")
         checks.expect(not own, f"{own} batches were read by the training process itself (in its loop or in a "
                                "thread of it): every batch must come from a loader process, so that the "
                                "training process never waits for storage (the rule of lab 08 too)")
@@ -324,11 +330,11 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
                       f"{_why_slow(setup, reads, ahead[0], load, compute)}")
         LAST_EPOCH.update(reads=reads, ahead=ahead[0], seconds=best.seconds, limit=limit, load=load,
                           compute=compute, waited=best.wait_seconds)
-        return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s{busy} "
-                f"({limit / best.seconds:.0%}){setup.label}: {reads} reads at once (budget {setup.loaders}), "
-                f"up to {ahead[0]} batches read "
-                f"ahead of the step, none by the training process; L = {load:.2f} s, C = {compute:.2f} s. "
-                f"{yours}")
+        return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s{busy} (bound / yours = "
+                f"{limit / best.seconds:.0%}; the target is within {setup.tolerance:.0%}){setup.label}: "
+                f"{reads} read{'s' if reads != 1 else ''} at once (budget {setup.loaders}), up to {ahead[0]} "
+                f"batches read ahead of the step{_allowed_ahead(setup, reads)}, none by the training process; "
+                f"L = {load:.2f} s, C = {compute:.2f} s. {yours}")
 
     return checks.run_check(f"epoch within {setup.tolerance:.0%} of the bound", body, show=show,
                             hint=checks.stub_message(BANK, "A"))
@@ -364,36 +370,51 @@ def _why_slow(setup: LabSetup, reads: int, ahead: int, load: float, compute: flo
     return ""
 
 
+def _allowed_read_ahead(setup: LabSetup, reads: int) -> int | None:
+    """The most batches that may be read ahead of the step for this draw with ``reads`` loaders (None: not
+    known in advance, a real GPU step): what its slow batches need, rounded up to whole loaders, plus
+    ``DEPTH_SLACK``."""
+    if not setup.depth_needed:
+        return None
+    loaders = max(1, reads)  # a loader's workers each hold the same number
+    return loaders * math.ceil(setup.depth_needed / loaders) + DEPTH_SLACK
+
+
+def _allowed_ahead(setup: LabSetup, reads: int) -> str:
+    """`` (allowed: N)`` for the pass message, once the check has passed; empty where it is not known."""
+    allowed = _allowed_read_ahead(setup, reads)
+    return f" (allowed: {allowed})" if allowed is not None else ""
+
+
 def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, compute: float) -> None:
     """Fast enough, but with more loaders or a deeper read-ahead than the draw needs (each holds memory, a
     loader a core too)."""
     if setup.loaders_needed == 1:
-        checks.expect(reads < 2, f"{reads} reads of the data set ran at once: more loaders than your draw needs "
-                                 "on average, each holding a core and memory for nothing. Where to look: how "
-                                 "long one reader takes to read an epoch (L) against how long the device takes "
-                                 "to compute it (C), lesson 05 §1 and §2's num_workers; the slow files are the "
-                                 "read-ahead's to cover, not the loaders' number")
+        checks.expect(reads < 2, f"{reads} reads of the data set ran at once: what does each loader cost (a "
+                                 "core, memory, its own opening), and what does one more buy for your draw? Where to look: how long one reader takes to read an "
+                                 "epoch (L) against how long the device takes to compute it (C), lesson 05 §1 "
+                                 "and §2's num_workers; the slow batches are the read-ahead's to cover, not the "
+                                 "loaders' number")
     if setup.depth_needed:
-        needed = reads * math.ceil(setup.depth_needed / reads)  # a loader's workers each hold the same number
-        checks.expect(ahead <= needed + DEPTH_SLACK,
-                      f"up to {ahead} batches were read ahead of the step: more than your draw's slow files "
+        checks.expect(ahead <= _allowed_read_ahead(setup, reads),
+                      f"up to {ahead} batches were read ahead of the step: more than your draw's slow batches "
                       "need, each one memory held for nothing; find the shallowest read-ahead that meets "
                       "the target")
 
 
 def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "") -> str:
     """Lab 05's take-aways, from the run: which term bounds an epoch, what the learner's loading did (as
-    ``check_epoch`` measured it, once it met the rules), what the draw's slowest file costs, and the cache's
+    ``check_epoch`` measured it, once it met the rules), what the draw's slow batches cost, and the cache's
     line (``cache.cache_take_away``). Never raises."""
     decides = "the compute" if compute >= load / setup.loaders else "the reading, even with two loaders"
     lines = [f"- An epoch can never be shorter than max(L/2, C): here L = {load:.2f} s and C = {compute:.2f} s, "
              f"so {decides} sets the bound; loading in parallel hides reading, never compute."]
     e = LAST_EPOCH
-    if setup.every and e:  # only once solved: in steps of compute, the slow file is exercise A's read-ahead
+    if setup.every and e:  # only once solved: in steps of compute, a slow batch is exercise A's read-ahead
         step = compute / math.ceil(setup.n_items / setup.batch_size)
-        slow = setup.factor * setup.item_seconds * setup.batch_size  # the draw's slow file (a setting)
+        slow = setup.factor * setup.item_seconds * setup.batch_size  # the draw's slow batch (a setting)
         mean = load / math.ceil(setup.n_items / setup.batch_size)  # a batch's read, on average (measured)
-        lines.append(f"- Your draw's slow files each take {slow * 1e3:.0f} ms to read, {slow / step:.1f} steps of "
+        lines.append(f"- Your draw's slow batches each take {slow * 1e3:.0f} ms to read, {slow / step:.1f} steps of "
                      f"compute (a property of the draw), where L averages {mean * 1e3:.0f} ms a batch: the total "
                      "hides them, and the read-ahead must cover them.")
     if e:

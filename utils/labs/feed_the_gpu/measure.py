@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 import weakref
 from dataclasses import dataclass
 
@@ -124,8 +125,14 @@ class CountedDigits(SlowDigits):
     ahead the loading runs) and how many were read by the process that made it (``own_reads()``: the
     training process, which the lab's rule forbids to read)."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, n_items: int, item_seconds: float, open_seconds: float = 0.0,
+                 read_weights: torch.Tensor | None = None):
+        super().__init__(n_items, item_seconds, open_seconds=open_seconds, read_weights=read_weights)
+        # The draw's per-item costs are private, as on real storage: a learner finds them by timing reads
+        # (lab 05's exercise B); only the checks read ``_read_costs``.
+        self._read_costs = self.read_weights
+        if read_weights is not None:
+            del self.read_weights  # not None, which would read as "every read the same"
         self.owner = os.getpid()  # the training process: the one that builds the data set
         # [reads in flight now, the most at once so far, batches started, batches read by the owner]
         self.reads = multiprocessing.Array("i", 4)
@@ -137,10 +144,19 @@ class CountedDigits(SlowDigits):
             self.reads[2] += 1
             self.reads[3] += os.getpid() == self.owner
         try:
-            return super().__getitems__(indices)
+            return self._read(indices)
         finally:
             with self.reads.get_lock():
                 self.reads[0] -= 1
+
+    def _read(self, indices: list[int]) -> list:
+        """Lesson 05's read (``SlowDigits``), its wait weighted by the private per-item costs when drawn."""
+        if self._read_costs is None:
+            return super().__getitems__(indices)
+        self.open()
+        time.sleep(self.item_seconds * float(self._read_costs[indices].sum()))  # the simulated read
+        images = self.images[indices]  # (B, 1, 28, 28) uint8, as stored
+        return list(zip(images.unbind(0), self.labels[indices].tolist()))
 
     def peak_reads(self) -> int:
         return self.reads[1]
