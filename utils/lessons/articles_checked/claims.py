@@ -39,11 +39,11 @@ class Claim:
 
 CLAIMS = [
     # Article 1, section 1: why accelerate
-    Claim("A1", "GPT-3 and BERT have several billion, even over ten billion parameters (数十亿甚至上百亿)",
-          CONDITIONS,
-          "true of GPT-3, not of BERT: GPT-3's 1.75e11 is 17.5 x 1e10, so it reaches 'over ten billion' (and "
-          "understates it 17-fold); BERT's 1.1e8 to 3.4e8 is under one billion, not 'several' (GPT-3 is 500 to "
-          "1,600 times larger)", (("01", "Compute: FLOPs and MFU"),)),
+    Claim("A1", "large models such as GPT-3 and BERT can reach several billion, even over ten billion "
+          "parameters (可达数十亿甚至上百亿)", TRUE,
+          "the class reaches it: GPT-3's 1.75e11 is 17.5 x 1e10, over ten billion (the phrase understates it "
+          "17-fold); BERT is a wrong example: its 1.1e8 to 3.4e8 is about ten times smaller than 'several "
+          "billion' (GPT-3 is 500 to 1,600 times larger)", (("09", "why two GPUs"),)),
     Claim("A23", "so training and inference need many floating-point operations (大量的浮点运算)", TRUE,
           "per token, training costs 6 FLOPs per parameter (forward 2, backward 4) and inference 2 (forward "
           "only), plus attention's own: GPT-3 about 1e12 a token to train, 3.5e11 to infer",
@@ -53,22 +53,24 @@ CLAIMS = [
           "parameter model (row B19) fits one easily", (("01", "Compute: FLOPs and MFU"),
                                                        ("06", "Where memory goes"))),
     Claim("A24", "two GPUs raise compute efficiency, to a degree (在一定程度上提高计算效率)", CONDITIONS,
-          "only where scaling is superlinear (two GPUs more than 2x one: each GPU's half fits a faster memory "
-          "the whole did not); read as efficiency, work per GPU-second (the course's reading: the article pairs "
-          "the words with less training and inference time, which rows A3 and A21 judge), it is speed-up / 2, "
-          "so at any speed-up up to 2x it falls (row A4's GPU-hours are its inverse); what rises is throughput, "
-          "work per second (rows A3, A21); the summary says it again", (("03", "How much faster"),)),
+          "read as throughput, work done a second (the article pairs the words with less training and inference "
+          "time): it rises, within 2x, less the communication not hidden (rows A3, A21); work per GPU, speed-up "
+          "/ 2, falls at any speed-up up to 2x (row A4's GPU-hours are its inverse), and rises only past 2x "
+          "(superlinear scaling: each GPU's half fits a faster memory the whole did not); the summary says it "
+          "again", (("03", "How much faster"),)),
     Claim("A3", "two GPUs cut training time, to a degree (在一定程度上)", CONDITIONS,
           "data parallel: at most 2x, less the all-reduce that is not hidden (inference: row A21)",
           (("03", "How much faster"), ("08", "The steps"))),
     Claim("A21", "two GPUs cut inference time, to a degree", CONDITIONS,
-          "where a step's work outweighs its messages (a batch's forward pass, split layer by layer); not "
+          "where a step's work outweighs its messages (a batch's forward pass, each layer's weights split "
+          "over the two: tensor parallel); not "
           "token-by-token decoding over a slow link, and not the article's split (row A11)",
           (("07", "The article's claim, measured"), ("07", "Inference on two devices"))),
     Claim("A4", "so two GPUs cut cost (降低成本)", CONDITIONS,
-          "only where scaling is superlinear (past 2x), counted in GPU-hours: they are 2 / speed-up, at least "
-          "one GPU's for any speed-up up to 2x (equal at 2x), where only the time to the result falls; the "
-          "summary says it again", (("03", "How much faster"),)),
+          "less time is less cost where cost is paid per machine-hour or for time (a 2-GPU machine owned or "
+          "rented anyway, a deadline); counted in GPU-hours, only past 2x (superlinear scaling): they are 2 / "
+          "speed-up, at least one GPU's for any speed-up up to 2x (equal at 2x); the summary says it again",
+          (("03", "How much faster"),)),
     # Article 1, section 2: how two GPUs work together
     Claim("A5", "two GPUs exchange data over the PCIe bus (PCIe总线)", CONDITIONS,
           "over PCIe or NVLink, whichever joins them (the article's own next section names NVLink)",
@@ -92,20 +94,19 @@ CLAIMS = [
           "a few-byte copy between two GPUs costs less over NVLink than one over PCIe, the link a pair without "
           "NVLink uses",
           (("03", "How fast is the all-reduce"),), needs="nvlink pair",
-          test="a few-byte copy GPU 0 to GPU 1 directly (NVLink) against a few-byte copy over one PCIe hop "
-               "(pinned host to GPU 1, the crossing a P2P copy over PCIe makes)"),
+          test="a few-byte peer copy GPU 0 to GPU 1 over NVLink against a few-byte peer copy between two GPUs "
+               "joined only by PCIe (one path each, the same kind of copy)"),
     # Article 1, section 3.1: parallel computing, and its code
     Claim("A10", "putting parts of the model on two GPUs is parallel computing (并行计算)", CONDITIONS,
           "only where both parts can work at once: consecutive layers with micro-batches (a pipeline, within "
           "2m/(m+1)), or halves of every layer (tensor parallel, row A21); consecutive parts alone take turns, "
           "one device working at a time (row A11)",
           (("02", "Does a naive split"), ("02", "How close do GPipe"))),
-    Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", FALSE,
-          "as written (no micro-batches, which the article never mentions): each block's FFN waits for its "
-          "attention, so the two devices take turns (row A10's condition unmet), no faster than one, and the "
-          "link is crossed twice a block. It could cut time only as a pipeline: micro-batches streamed "
-          "through the halves, within 2m/(m+1) and within 1.5x (the FFN holds two thirds of a block's work), "
-          "where the crossings cost less than that gain",
+    Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", CONDITIONS,
+          "only as a pipeline (row A10's condition): micro-batches streamed through the halves, within 2m/(m+1) "
+          "and within 1.5x (the FFN holds two thirds of a block's work), where the link's crossings, two a "
+          "block, cost less than that gain; as written (no micro-batches, which the article never mentions) "
+          "each block's FFN waits for its attention: the two devices take turns, no faster than one",
           (("07", "The article's claim, measured"), ("02", "attention on one GPU"),
            ("02", "two stages per device"))),
     Claim("A12", "code: the 'parallel computing' model split", DOES_NOT_RUN,
@@ -136,11 +137,10 @@ CLAIMS = [
           CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
     Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
-          "no method uses all of a GPU's compute: well-run large-model training reaches 21 to 46% of the "
-          "peak (its MFU, PaLM paper); of the article's three, its split (attention, FFN) leaves one GPU idle "
-          "at a time, so each keeps at most half of its rate alone, and a merge cuts the work without raising "
-          "the share; data parallel keeps the most (its speed-up over 2, row A3)",
-          (("01", "Compute: FLOPs and MFU"), ("03", "How much faster"), ("08", "The ledger"))),
+          "the article's own split (attention on one GPU, the feed-forward network on the other) leaves one GPU "
+          "idle at a time: each keeps at most about half of its rate alone; a merge cuts the work and keeps "
+          "nothing of a second GPU busy; data parallel keeps the most (its speed-up over 2, row A3)",
+          (("07", "The article's claim, measured"), ("03", "How much faster"))),
     # Article 2: its opening, then four reasons a large model runs slowly
     Claim("B20", "opening: a large model's execution speed often limits its performance (制约其性能的关键因素)",
           FRAMING, "a framing: 'performance' (性能) is largely the speed itself, and 'often' and 'key' name no "
@@ -148,7 +148,7 @@ CLAIMS = [
           "B4 measure", (("09", "four reasons for slowness"),)),
     Claim("B1", "not enough compute slows execution (计算资源不足)", TRUE,
           "the same step, training or inference, takes less time on more cores while compute is its limit",
-          (("09", "Measure what fits"), ("01", "Compute: FLOPs and MFU"))),
+          (("09", "Measure what fits"), ("00", "How fast can this machine"))),
     Claim("B2", "data-transfer delay between nodes slows distributed training and inference (数据传输延迟)",
           CONDITIONS, "when transfers are not hidden behind compute; each message pays a fixed cost alpha",
           (("00", "What does a message"), ("01", "Data-transfer delay"))),
@@ -180,7 +180,8 @@ CLAIMS = [
           "max(load / k, compute)", (("05", "The problem, measured"), ("05", "A prefetcher"))),
     Claim("B10", "use a high-speed network", CONDITIONS,
           "where the bytes, not the fixed cost, take a message's time: a faster link cuts the n/beta part of a "
-          "transfer; alpha and the compute stay; two nodes under torchrun would measure it", (("03", "The same function on many machines"),)),
+          "transfer; alpha and the compute stay; two nodes under torchrun would measure it",
+          (("03", "How fast is the all-reduce"),)),
     # Article 2, cures: model complexity
     Claim("B11", "prune and quantize to cut complexity and compute (模型压缩)", CONDITIONS,
           "removed neurons and integer kernels cut time; zeroed weights in dense kernels do not",
@@ -195,14 +196,14 @@ CLAIMS = [
     Claim("B14", "optimize algorithms for large models", TRUE, "fusion removes memory traffic",
           (("01", "Algorithm efficiency"),)),
     Claim("B15", "use specialised hardware for specific algorithms (专用硬件)", TRUE,
-          "matrix units: tensor cores, AMX on some CPUs", (("00", "How fast can this machine"),
-                                                         ("01", "The hardware claims"))),
+          "matrix units: tensor cores, AMX on some CPUs",
+          (("00", "Your hardware"), ("01", "The machine's ceilings"), ("01", "The hardware claims"))),
     Claim("B16", "parallel computing: spread the work over several processors", CONDITIONS,
           "within the processor count, less the communication", (("03", "How much faster"),)),
     Claim("B21", "so parallel execution raises compute efficiency (提高计算效率)", CONDITIONS,
-          "only where scaling is superlinear (past N times one processor): the words of row A24, read the same "
-          "way: work per processor, speed-up / N, stays at most 1 below that; the work is done sooner (row "
-          "B16), not more efficiently",
+          "the words of row A24, read the same way: throughput, work done a second, rises within N times one "
+          "processor's, less the communication not hidden (row B16); work per processor, speed-up / N, falls "
+          "below N and rises only past it (superlinear scaling)",
           (("03", "How much faster"),)),
     # Article 2: the case study and the summary
     Claim("B17", "code: the DDP case study", DOES_NOT_RUN,

@@ -176,6 +176,17 @@ def attention_and_gelu(repeats: int = 5) -> dict:
     return {"attention": att.speedup, "gelu": gelu.speedup}
 
 
+SMALL_GPT = dict(context=64, width=128, depth=2, heads=4)  # rows A23, B1, B2, B3: quick to time on one core
+SMALL_BATCH = 8  # sequences a step
+
+
+def small_gpt_words(width: int | None = 128) -> str:
+    """The set-up of this lesson's small GPT timings, named: "a small GPT (width 128, depth 2, 8 x 64 tokens)"."""
+    sized = f"width {width}, " if width else ""
+    return (f"a small GPT ({sized}depth {SMALL_GPT['depth']}, {SMALL_BATCH} sequences of {SMALL_GPT['context']} "
+            "tokens)")
+
+
 def width_scaling() -> dict:
     """The small GPT's training step at width 128 and 256: FLOPs ratio (formula) against time ratio."""
     from utils.lessons.why_slow import flops
@@ -184,15 +195,14 @@ def width_scaling() -> dict:
     out = {}
     with bench.threads(1):
         for width in (128, 256):
-            sizes = dict(context=64, width=width, depth=2, heads=4)
-            run = training_step(sizes, 8)
+            run = training_step(SMALL_GPT | dict(width=width), SMALL_BATCH)
             cfg = run.model.config
-            f = flops.gpt_flops(cfg.vocab_size, cfg.context, cfg.width, cfg.depth, batch=8).train
+            f = flops.gpt_flops(cfg.vocab_size, cfg.context, cfg.width, cfg.depth, batch=SMALL_BATCH).train
             out[width] = (f, bench.measure(run.step, warmup=1, repeats=3).min)
         counted, _ = flops.counted_flops(run.step)
         with torch.no_grad():  # inference: the forward pass alone, 2N a token (the formula's forward)
             forward, _ = flops.counted_flops(lambda: run.model.loss(run.x, run.y))
-    f = flops.gpt_flops(cfg.vocab_size, cfg.context, cfg.width, cfg.depth, batch=8)
+    f = flops.gpt_flops(cfg.vocab_size, cfg.context, cfg.width, cfg.depth, batch=SMALL_BATCH)
     return {"flops_ratio": out[256][0] / out[128][0], "time_ratio": out[256][1] / out[128][1],
             "counted_over_formula": counted / f.train, "forward_over_formula": forward / f.forward,
             "train_over_forward": counted / forward}
@@ -247,7 +257,7 @@ def threads_speedup(rounds: int = 3) -> dict:
     pass alone (inference). More compute, less time, while compute is the limit."""
     from utils.lessons.why_slow.step import training_step
 
-    run = training_step(dict(context=64, width=128, depth=2, heads=4), 8)
+    run = training_step(SMALL_GPT, SMALL_BATCH)
 
     def forward():
         with torch.no_grad():

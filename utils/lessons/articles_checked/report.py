@@ -104,7 +104,7 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     found = [name for name in RECORDED_SPEEDUPS if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
     said = [f"{RECORDED_SPEEDUPS[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
-            f"{m['results'][name].record['bound']:.2f}x" for name in found]
+            f"{1.0 if name == 'naive_split' else m['results'][name].record['bound']:.2f}x" for name in found]
     summaries = [i for i in above if i in SUMMED]  # a summary row carries the finding of a row it sums up
     note = (f"Rows {', '.join(above)} are above a bound through " + ("; ".join(said) or "a figure of theirs")
             + (f" ({' and '.join(summaries)}: " + ("summary rows, from the rows they sum up)" if len(summaries) > 1
@@ -148,8 +148,9 @@ def group_sentence(ids: list[str], rows: list[Row]) -> str:
 
 
 def readme_verdict(claim: claims.Claim) -> str:
+    """The verdict the lesson prints; a claim that needs hardware reads as the lesson does without it."""
     if claim.needs:
-        return f"{claim.verdict} where {claims.NEEDS[claim.needs]} can test it; not testable elsewhere"
+        return f"{claims.NOT_TESTABLE} (needs {claims.NEEDS[claim.needs]})"
     return claim.verdict
 
 
