@@ -311,11 +311,13 @@ def test_every_verdict_explain_row_gives_is_in_the_table_the_notebook_prints():
 
 
 def test_a_speedup_above_its_bound_is_explained_or_flagged():
-    assert report.verdict(_row(1.14, 0.89, 1.30, m=1, work=0.85)) == report.LESS_WORK_VERDICT  # the split's caches
-    # less work, but not enough to explain it: 1.14x is above the work-scaled reference 1 / 0.90 = 1.11x
-    assert report.verdict(_row(1.14, 0.89, 1.30, m=1, work=0.90)) == report.NOISE
-    assert report.verdict(_row(1.14, 0.89, 1.30, m=1, work=1.0)) == report.NOISE  # the spread reaches the bound
-    assert report.verdict(_row(1.14, 1.05, 1.30, m=1, work=1.0)) == report.ABOVE  # every round above: flagged
+    assert report.verdict(_row(1.80, 1.55, 2.0, work=0.85)) == report.LESS_WORK_VERDICT  # within 1.6 / 0.85
+    # less work, but not enough to explain it: 1.80x is above the work-scaled reference 1.6 / 0.90 = 1.78x
+    assert report.verdict(_row(1.80, 1.55, 2.0, work=0.90)) == report.NOISE
+    assert report.verdict(_row(1.80, 1.55, 2.0, work=1.0)) == report.NOISE  # the lowest round under the bound
+    assert report.verdict(_row(1.80, 1.65, 2.0, work=1.0)) == report.ABOVE  # every round above: flagged
+    # rounds on both sides of a 1x bound: the headline reads noise, and no cause is read into the median
+    assert report.verdict(_row(1.14, 0.89, 1.30, m=1, work=0.85)) == report.WITHIN_SPREAD
 
 
 def test_a_speedup_above_its_bound_within_the_work_scaled_reference_is_explained_by_it():
@@ -345,6 +347,20 @@ def test_a_reference_claim_is_judged_against_its_reference_not_1x():
     under = runs.Row(128, 8, "1f1b", 1.0, 1.0, [0.5, 0.5], speedups=[1.71, 1.72, 1.74])
     assert "under the reference in every round" in report.reference_claim("x", under, 1.83, "r").verdict
     assert "above the reference" in report.reference_claim("x", under, 1.5, "r").verdict
+
+
+def test_a_per_round_reference_sets_each_round_beside_its_own_round():
+    # the median 1.01x is under the median reference 1.03x, but round 3 (0.96x) is above its own round's 0.95x
+    naive = runs.Row(32, 1, "gpipe", 1.0, 1.0, [0.5, 0.5], naive=True, speedups=[1.02, 1.02, 0.96, 0.93, 1.01])
+    c = report.reference_claim("naive", naive, 1.03, "per-process reference", per_round=[1.09, 1.08, 0.95, 1.02, 1.03])
+    assert "in 4 of 5 rounds" in c.verdict and "every round" not in c.verdict and "no gain shown" in c.verdict
+
+
+def test_rounds_above_the_bound_are_read_by_one_rule_the_spread_or_a_finding():
+    near = runs.Row(128, 2, "gpipe", 1.0, 1.0, [0.5, 0.5], speedups=[1.25, 1.29, 1.31, 1.34, 1.38])
+    assert "which explains them" in report.rounds_above_bound(near)  # 1.31 + 0.025 reaches 1.33
+    far = runs.Row(128, 4, "gpipe", 1.0, 1.0, [0.5, 0.5], speedups=[1.45, 1.47, 1.50, 1.52, 1.67])
+    assert "a finding to explain" in report.rounds_above_bound(far) and "noise" not in report.headline_verdict(far)
 
 
 def test_the_placements_difference_is_split_into_causes_only_when_it_clears_the_paired_spread():

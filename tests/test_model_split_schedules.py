@@ -174,9 +174,12 @@ def test_on_cpu_workers_the_link_is_gloo_fitted_in_the_run(cpu_mode_and_no_lefto
 
 
 def test_a_naive_split_above_1x_but_within_its_per_process_bound_says_so():
-    r = runs.Row(32, 1, "gpipe", 0.95, 1.0, [0.5, 0.5], naive=True, speedups=[1.0, 1.05, 1.1],
+    r = runs.Row(32, 1, "gpipe", 0.95, 1.0, [0.5, 0.5], naive=True, speedups=[1.02, 1.05, 1.1],
                  alone=[0.45, 0.45], process_bounds=[1.1, 1.11, 1.12])
     assert r.process_bound == pytest.approx(1.11) and report.verdict(r) == report.PER_PROCESS
+    straddling = runs.Row(32, 1, "gpipe", 0.95, 1.0, [0.5, 0.5], naive=True, speedups=[0.98, 1.05, 1.1],
+                          alone=[0.45, 0.45], process_bounds=[1.1, 1.11, 1.12])
+    assert report.verdict(straddling) == report.WITHIN_SPREAD  # rounds on both sides of 1x: no cause read
     assert report.PER_PROCESS in [v for v, _ in report.verdict_table().rows]
     beyond = runs.Row(32, 1, "gpipe", 0.8, 1.0, [0.5, 0.5], naive=True, speedups=[1.2, 1.25, 1.3],
                       process_bounds=[1.05, 1.05, 1.05])
@@ -233,3 +236,10 @@ def test_an_idealised_chart_labels_chunks_and_draws_no_w_where_there_is_none():
     assert {s.name for s in ideal.simulate(ideal.order("ZBV", 4))} == {"forward", "backward", "weight"}
     fig = report.plot_schedule(spans, title="t", simulated=False)
     assert overlapping_labels(fig) == []
+
+
+def test_the_naive_reading_reads_no_cause_where_the_per_process_reference_itself_reaches_1x():
+    r = runs.Row(32, 1, "gpipe", 1.0, 1.0, [0.5, 0.5], naive=True, speedups=[1.02, 1.02, 0.96, 0.93, 1.01],
+                 alone=[0.048, 0.054], process_bounds=[1.09, 1.08, 0.95, 1.02, 1.03])
+    said = report.naive_reading(r, [])
+    assert "no cause to read" in said and "caches" not in said

@@ -25,6 +25,7 @@ from utils.claims import paired_spread, speedup_verdict
 from utils.labs.balance_the_pipeline.reference import (HIDDEN, Hidden, best_config, best_split_at,
                                                        reference_speedup)
 from utils.labs.balance_the_pipeline.workload import LabSettings, Profile, current_settings, lab_task
+from utils.lessons.model_split.report import rounds_above_bound
 from utils.lessons.model_split.runs import Config, PipelineRun, Row, measure_pipeline
 from utils.lessons.model_split.split import stage_ranges
 
@@ -230,6 +231,7 @@ def describe(p: Pipelined) -> str:
     r = p.mine
     spread = paired_spread(r.speedups)
     verdict = speedup_verdict(r.speedup, r.bound, spread, slower="slower than one worker")
+    verdict += f"; {rounds_above_bound(r)}" if rounds_above_bound(r) else ""
     return (f"your split {list(r.split_points)} with m={r.m}: {r.speedup:.2f}x one worker ± {spread:.2f}{p.label} "
             f"({verdict}); the profile predicted {p.predicted[r.key]:.2f}x")
 
@@ -284,14 +286,20 @@ def _timed_diagnosis(p: Pipelined) -> str:
 # --- what the run showed ------------------------------------------------------------------------------------
 
 
+TIMED_COLUMNS = ["m", "split", "profile predicts", "measured (range)", "bound 2m/(m+1)", "rounds above the bound"]
+
+
 def timed_table_rows(p: Pipelined) -> list[tuple]:
-    """One row per timed configuration: m, split, the profile's prediction, the measured speed-up (range)."""
+    """One row per timed configuration (``TIMED_COLUMNS``): m, split, the profile's prediction, the measured
+    speed-up (range), its bound, and the rounds above that bound read by lesson 02's one rule
+    (``report.rounds_above_bound``: explained by the rounds' spread, or a finding to explain)."""
     rows = []
     for r in sorted(p.rows, key=lambda r: (r.m, r.split_points)):
         lo, hi = r.speedup_range
         mark = " (yours)" if r.key == p.mine.key else ""
+        above = rounds_above_bound(r) or ("the median itself" if r.speedup > r.bound else "none")
         rows.append((f"{r.m}{mark}", str(list(r.split_points)), f"{p.predicted.get(r.key, float('nan')):.2f}x",
-                     f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x"))
+                     f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x", above))
     return rows
 
 
@@ -311,6 +319,8 @@ def take_away(p: Pipelined | None) -> str:
                "the pipeline's own costs (messages, the schedule's work per micro-batch) ate the overlap")
         lines = [f"Pipelining did not clearly pay in this run: your choice ran {r.speedup:.2f}x one worker "
                  f"(± {spread:.2f}){p.label}; {why}."]
+    lines[0] += (f" The ± is the rounds' spread: half the range of the middle half of the {len(r.speedups)} paired "
+                 "rounds' speed-ups.")
     top = tied_with(p.rows, fastest.key)  # the configurations the paired rounds cannot tell from the fastest
     lines.append(_winners(top, r.key))
     smaller = [row for row in p.rows if row.m < min(x.m for x in top)]
@@ -318,8 +328,10 @@ def take_away(p: Pipelined | None) -> str:
     first = min(top, key=lambda x: x.m)
     if smaller:
         least = min(smaller, key=lambda x: x.m)
-        lines[-1] += (f"Fewer micro-batches left a larger bubble ({1 / (first.m + 1):.0%} of the step at "
-                      f"m={first.m}, {1 / (least.m + 1):.0%} at m={least.m}). ")
+        fewest = f"m={first.m}, the fewest among the fastest" if len(top) > 1 else f"m={first.m}"
+        slower = "ran slower" if least.speedup < min(x.speedup for x in top) else "fell outside the tie"
+        lines[-1] += (f"Fewer micro-batches {slower}: at m={least.m}, {least.speedup:.2f}x, with a bubble of "
+                      f"{1 / (least.m + 1):.0%} of the step against {1 / (first.m + 1):.0%} at {fewest}. ")
     if larger:
         most = max(larger, key=lambda x: x.m)
         lines[-1] += (f"More of them paid their own cost once each: at m={most.m} the step ran "
@@ -403,12 +415,12 @@ def _prediction_lines(p: Pipelined) -> list[str]:
     if _miss(r, predicted) is None:
         lines = [f"Your model predicted {predicted:.2f}x for your choice: within the rounds' noise of the "
                  f"measurement ({r.speedup:.2f}x ± {spread:.2f}, every round {lo:.2f}-{hi:.2f})."]
-    else:
+    else:  # the rule: a miss where the median lies farther from the prediction than the rounds' spread
         gap = r.speedup / predicted - 1
-        rounds = (f"every round ({lo:.2f}-{hi:.2f}) {'below' if gap < 0 else 'above'} the prediction"
-                  if not lo <= predicted <= hi else f"by more than the rounds' spread (± {spread:.2f}), though "
-                  f"some rounds ({lo:.2f}-{hi:.2f}) reach it")
-        lines = [f"Your model predicted {predicted:.2f}x for your choice; the measurement came {abs(gap):.0%} "
-                 f"{'under' if gap < 0 else 'over'} it, {rounds}: a miss, not noise."]
+        side = [s for s in r.speedups if (s < predicted if gap < 0 else s > predicted)]
+        where = "every round" if len(side) == len(r.speedups) else f"{len(side)} of {len(r.speedups)} rounds"
+        lines = [f"Your model predicted {predicted:.2f}x for your choice; the median came {abs(gap):.0%} "
+                 f"{'under' if gap < 0 else 'over'} it, farther than the rounds' spread (± {spread:.2f}): a miss, "
+                 f"not noise ({where} {'below' if gap < 0 else 'above'} the prediction; rounds {lo:.2f}-{hi:.2f})."]
     lines.append(_misses_by_m(p))
     return lines
