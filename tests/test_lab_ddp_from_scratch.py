@@ -66,6 +66,9 @@ def _worker(parts, micro_batch, lr, mistake=None):
             loss = net(x, y)[1]
             loss.backward()
             optimizer.step()
+            if mistake == "losses after the step":  # the same batch again, under the stepped weights
+                with torch.no_grad():
+                    loss = model(x, y)[1]
             losses.append(loss.item())
     result = {"losses": losses, "state": {name: t.detach().clone() for name, t in model.state_dict().items()}}
     if mistake != "group left open":
@@ -125,6 +128,7 @@ MUTANTS = [
     ("no DDP", lab.check_all_data, "never wrapped its model in DistributedDataParallel"),
     ("Join dividing by both ranks", lab.check_weights, "divided by both ranks though only one trained"),
     ("a list, not a dict", lab.check_weights, "returned list"),
+    ("losses after the step", lab.check_weights, "before the optimizer moved the weights"),
 ]
 
 
@@ -148,15 +152,16 @@ def test_a_worker_that_leaves_the_group_open_fails_the_clean_up():
 
 def _hook(state, bucket, mistake=None):
     """The lab's solution hook (error feedback per bucket), with at most one mistake switched on."""
-    world = dist.get_world_size()
+    world = 2 if mistake == "a fixed 2 ranks" else dist.get_world_size()
     if mistake == "float32 sent":  # rounded, but sent as float32
         sent = compress.dequantize(compress.quantize(bucket.buffer()))
         return dist.all_reduce(sent, async_op=True).get_future().then(lambda f: f.value()[0] / world)
-    kept = 0.0 if mistake == "remainder dropped" else state.get(bucket.index(), 0.0)
+    key = "remainder" if mistake == "one remainder for every bucket" else bucket.index()
+    kept = 0.0 if mistake == "remainder dropped" else state.get(key, 0.0)
     corrected = bucket.buffer() + kept
     sent = compress.quantize(corrected)
     remainder = corrected - compress.dequantize(sent)
-    state[bucket.index()] = -remainder if mistake == "remainder kept with the wrong sign" else remainder
+    state[key] = -remainder if mistake == "remainder kept with the wrong sign" else remainder
     divide = 1 if mistake == "sum not averaged" else world
     return dist.all_reduce(sent, async_op=True).get_future().then(
         lambda f: compress.dequantize(f.value()[0]) / divide)
@@ -167,7 +172,7 @@ def test_the_solution_hook_passes_and_the_take_aways_show_what_carrying_the_rema
     verdict = compress.check_int8_hook(_hook, show=False)
     assert verdict.passed, str(verdict)
     said = compress.take_aways(_hook, None)
-    assert "4.0x fewer" in said and "delayed, not lost" in said, said
+    assert "4.0x fewer" in said and "delayed, not lost" in said and "relative error norm" in said, said
     assert max(len(line) for line in said.splitlines()) <= 110
 
 
@@ -181,8 +186,8 @@ def test_a_stub_hook_reports_not_done_yet():
 
 def test_the_grid_rounds_many_values_to_zero_and_two_counts_fit_in_int8():
     assert 2 * compress.LEVELS <= 127
-    seed, size, lr, passes = compress.CONFIGURATIONS[0]
-    parts = compress._parts(seed, size, passes)
+    seed, size, lr, passes, world, _ = compress.CONFIGURATIONS[0]
+    parts = compress._parts(seed, size, passes, world)
     assert 0.3 < compress.replay(parts, lr=lr)["zero_share"] < 0.8
     # the take-aways' run: dropping the rounding loses far more of the summed gradient than carrying it
     assert 2 * compress.replay(parts, lr=lr)["lost"] < compress.replay(parts, lr=lr, carry=False)["lost"]
@@ -190,9 +195,11 @@ def test_the_grid_rounds_many_values_to_zero_and_two_counts_fit_in_int8():
 
 HOOK_MUTANTS = [
     ("remainder dropped", "drops what rounding leaves"),
-    ("remainder kept with the wrong sign", "what rounding left of that same value"),
+    ("remainder kept with the wrong sign", "is not what rounding dropped from each value"),
     ("float32 sent", "sent float32 values"),
     ("sum not averaged", "divides by the number of ranks"),
+    ("one remainder for every bucket", "called once for each bucket"),
+    ("a fixed 2 ranks", "by a fixed number of ranks"),
 ]
 
 
@@ -205,3 +212,21 @@ def test_a_wrong_hook_fails_saying_what_is_wrong(mistake, says):
 
     verdict = compress.check_int8_hook(mistaken, show=False)
     assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)
+
+
+def test_the_hook_checks_vary_the_buckets_the_group_and_the_rate():
+    """A remainder kept for the wrong bucket shows only with several buckets; an average over a fixed 2 only in
+    a group of another size; 'other learning rates' only if none is the notebook's."""
+    assert all(c[2] != lab.LR for c in compress.CONFIGURATIONS)
+    assert any(c[5] is not None for c in compress.CONFIGURATIONS)  # a small bucket cap: several buckets
+    assert {c[4] for c in compress.CONFIGURATIONS} - {lab.WORLD}  # a group of another size
+    seed, size, lr, passes, world, _ = compress.CONFIGURATIONS[0]
+    kept = compress.replay(compress._parts(seed, size, passes, world), lr=lr)["kept_steps"]
+    assert 0 < kept <= compress.LEVELS  # measured, in grid steps, for the take-aways
+
+
+def test_the_loss_reference_is_each_ranks_micro_batch_before_the_step():
+    parts = tuple(tuple(p) for p in lab.shards(lab.SHARD_SIZES))
+    losses = lab.reference_losses(parts)
+    assert [len(r) for r in losses] == [n // lab.MICRO_BATCH for n in lab.SHARD_SIZES]
+    assert all(2.0 < v < 6.0 for r in losses for v in r)  # a character cross-entropy, from ~ln(vocab) down

@@ -13,7 +13,8 @@ each rank (DDP wraps, optimizer steps) and compare with one process:
 - ``check_all_data``: the launch ends, each rank wrapped its model in DDP and stepped once per micro-batch of
   its own part (a rank that stops early, or pads its part, fails by its count);
 - ``check_weights``: both ranks end with the weights of one process stepping SGD on each step's sequences
-  (SGD, unlike AdamW, shows a gradient divided by the wrong number of ranks);
+  (SGD, unlike AdamW, shows a gradient divided by the wrong number of ranks), and each returned loss is that
+  process's loss on the rank's micro-batch before the step;
 - ``check_clean_up``: the process group destroyed on every rank, no process left.
 
 Each configuration is launched once per function object (the checks share it), so the lab takes seconds.
@@ -90,15 +91,18 @@ class RankSetUp:
 
 
 @contextlib.contextmanager
-def ddp_set_up():
+def ddp_set_up(bucket_cap_mb: float | None = None):
     """Lesson 03's set-up on this rank, shared by the lab's own workers (``lesson_03_loop`` and
     ``compress.train_with_hook``): join the group (``utils.launch.process_group``: the planned backend, this
     rank's device), the lab's data, its small GPT moved to the device, then wrapped in DDP and kept until the
-    worker exits (lesson 03 §2 says why). Yields a ``RankSetUp``; leaves the group at the end of the block."""
+    worker exits (lesson 03 §2 says why; ``bucket_cap_mb``: DDP's bucket size, None for its default). Yields a
+    ``RankSetUp``; leaves the group at the end of the block."""
     with process_group() as device:
         dataset = text()
         model = build_model(dataset.corpus.vocab_size).to(device)  # move first ...
-        ddp_model = keep_until_exit(DDP(model, device_ids=[device.index] if device.type == "cuda" else None))
+        buckets = {} if bucket_cap_mb is None else {"bucket_cap_mb": bucket_cap_mb}
+        ddp_model = keep_until_exit(DDP(model, device_ids=[device.index] if device.type == "cuda" else None,
+                                        **buckets))
         yield RankSetUp(dataset, model, ddp_model, device)  # ... then wrap
 
 
@@ -122,23 +126,39 @@ def _batch(dataset, indices: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
     return tuple(torch.stack(t) for t in zip(*(dataset[i] for i in indices)))
 
 
-@functools.lru_cache(maxsize=8)
 def reference(parts: tuple[tuple[int, ...], ...], micro_batch: int = MICRO_BATCH, lr: float = LR,
               joined_weight: float = 1.0) -> dict[str, torch.Tensor]:
     """The weights of ONE process stepping SGD once per step on every sequence of that step: step k reads each
     rank's k-th micro-batch, while that rank has one. ``joined_weight`` < 1 scales the steps where a rank has
     run out (0.5: a gradient divided by both ranks though one trained), to name that mistake. Cached."""
+    return _reference_run(parts, micro_batch, lr, joined_weight)[0]
+
+
+def reference_losses(parts: tuple[tuple[int, ...], ...], micro_batch: int = MICRO_BATCH,
+                     lr: float = LR) -> list[list[float]]:
+    """Each rank's loss at each of its steps in the same run: the loss of its own micro-batch under the
+    weights before that step (what its forward computed). Cached."""
+    return _reference_run(parts, micro_batch, lr, 1.0)[1]
+
+
+@functools.lru_cache(maxsize=8)
+def _reference_run(parts, micro_batch: int, lr: float, joined_weight: float):
     dataset = text()
     model = build_model(dataset.corpus.vocab_size)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = [[] for _ in parts]
     for k in range(max(len(p) for p in parts) // micro_batch):
         pieces = [p[k * micro_batch:(k + 1) * micro_batch] for p in parts]
+        with torch.no_grad():  # each rank's own micro-batch, before the step
+            for rank, piece in enumerate(pieces):
+                if piece:
+                    losses[rank].append(model(*_batch(dataset, list(piece)))[1].item())
         x, y = _batch(dataset, [i for piece in pieces for i in piece])
         optimizer.zero_grad()
         weight = 1.0 if all(pieces) else joined_weight
         (model(x, y)[1] * weight).backward()
         optimizer.step()
-    return {name: t.detach().clone() for name, t in model.state_dict().items()}
+    return {name: t.detach().clone() for name, t in model.state_dict().items()}, losses
 
 
 # --- Tolerances: where the learner's code ran ------------------------------------------------------------
@@ -352,7 +372,8 @@ def check_weights(train_fn, configurations: tuple = CONFIGURATIONS, show: bool =
             seed, *sizes = configuration
             parts = tuple(tuple(p) for p in shards(tuple(sizes), seed))
             want = reference(parts)
-            states = [_result(r, o, configuration)["state"] for r, o in enumerate(_ran(train_fn, configuration))]
+            outcomes = _ran(train_fn, configuration)
+            states = [_result(r, o, configuration)["state"] for r, o in enumerate(outcomes)]
             apart = _gap(states[1], {k: torch.as_tensor(v) for k, v in states[0].items()})
             expect(apart <= atol, f"with {describe(configuration)}, the two ranks end with different weights "
                                   f"(up to {apart:.2g} apart): after the shorter rank stops, the ranks must "
@@ -368,10 +389,38 @@ def check_weights(train_fn, configurations: tuple = CONFIGURATIONS, show: bool =
                               f"stepping on each step's sequences by up to {gap:.2g}: each rank reads its own "
                               "part in order, a micro-batch a step, with SGD at the lab's rate")
             worst = max(worst, gap)
+            _expect_losses(parts, outcomes, configuration)
         return (f"{len(configurations)} configurations: both ranks end with one process's weights (within "
-                f"{worst:.1g}), the steps after a rank ran out included")
+                f"{worst:.1g}), the steps after a rank ran out included, and return its loss at every step")
 
-    return run_check("weights equal one process's", body, show=show, hint=checks.stub_message(BANK, "A"))
+    return run_check("weights and losses equal one process's", body, show=show, hint=checks.stub_message(BANK, "A"))
+
+
+def loss_tolerance(plan: devices.Plan) -> float:
+    """How far a returned loss may be from the reference's (a cross-entropy of about 4): rounding on the CPU;
+    on a GPU, other summation orders. A loss taken after the step, or of another batch, is off by far more."""
+    return 1e-4 if plan.simulated else 1e-2
+
+
+def _expect_losses(parts, outcomes: list[dict], configuration: tuple) -> None:
+    """Each rank's returned losses, one a step, equal the reference's: its micro-batch's loss in the step's
+    forward, before the optimizer moved the weights."""
+    atol = loss_tolerance(devices.plan(WORLD))
+    want = reference_losses(parts)
+    for rank, outcome in enumerate(outcomes):
+        losses = outcome["result"]["losses"]
+        try:
+            mine = [float(v) for v in losses]
+        except (TypeError, ValueError):
+            expect(False, f"rank {rank}'s losses are not numbers: return each step's loss as a float")
+        expect(len(mine) == len(want[rank]), f"rank {rank} returned {len(mine)} losses for "
+                                             f"{len(want[rank])} steps: one a step")
+        off = [k for k, (a, b) in enumerate(zip(mine, want[rank])) if not abs(a - b) <= atol]
+        expect(not off, f"with {describe(configuration)}, rank {rank}'s weights are right but its returned "
+                        f"loss at step {off[0] + 1 if off else 0} differs from one process's by "
+                        f"{abs(mine[off[0]] - want[rank][off[0]]) if off else 0:.2g}: each is the loss this "
+                        "rank's forward computed on its own micro-batch at that step, before the optimizer "
+                        "moved the weights")
 
 
 def check_clean_up(train_fn, configurations: tuple = CONFIGURATIONS, show: bool = True) -> checks.Verdict:
@@ -388,7 +437,10 @@ def check_clean_up(train_fn, configurations: tuple = CONFIGURATIONS, show: bool 
                          + ", ".join(f"pid {p.pid}" for p in left))
         return "process group destroyed on every rank; no worker process left running"
 
-    return run_check("clean-up", body, show=show, hint="look up torch.distributed.destroy_process_group")
+    return run_check("clean-up", body, show=show,
+                     hint="a process group lives on in its process until it is shut down: look up, in "
+                          "torch.distributed's documentation, how a process group ends (as lesson 03's "
+                          "workers leave theirs)")
 
 
 def launch_summary(results) -> str:

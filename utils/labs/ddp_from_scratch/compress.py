@@ -28,9 +28,12 @@ from utils.launch import launch
 
 GRID = 2.0 ** -8   # one int8 step: about half of the small GPT's gradient values are under half of it
 LEVELS = 63        # int8 values in [-63, 63]: two ranks' sum stays within int8's [-128, 127]
-# The check's configurations: (seed of the split, windows a rank, learning rate, passes over the part). The
-# first is 16 steps long, where carrying the rounding shows against dropping it: the take-aways read it.
-CONFIGURATIONS = ((5, 16, 0.3, 4), (6, 12, 0.5, 1))
+# The check's configurations: (seed of the split, windows a rank, learning rate, passes over the part, ranks,
+# bucket cap in MB or None for DDP's default). The first is 16 steps long, where carrying the rounding shows
+# against dropping it: the take-aways read it. The learning rates are not the notebook's LR. At DDP's default
+# cap the small GPT's gradient is one bucket (443 kB); the second cuts it into several, where a remainder kept
+# for the wrong bucket shows; the third is a group of one rank, where an average over a fixed 2 shows.
+CONFIGURATIONS = ((5, 16, 0.25, 4, 2, None), (6, 12, 0.5, 1, 2, 0.1), (7, 12, 0.4, 1, 1, None))
 MOVED_SHARE = 0.01  # a replayed value may differ by a flipped rounding (summation order); a mistake moves many
 
 
@@ -71,11 +74,13 @@ class SendRecord:
             setattr(dist, name, original)
 
 
-def train_with_hook(hook, parts, micro_batch: int = MICRO_BATCH, lr: float = LR) -> dict:
+def train_with_hook(hook, parts, micro_batch: int = MICRO_BATCH, lr: float = LR,
+                    bucket_cap_mb: float | None = None) -> dict:
     """The lab's worker: DDP on this rank's part with ``hook`` registered (its state a fresh dict), SGD, one step
-    a micro-batch; each bucket keeps one layout from the first step to the last. Returns the final weights
-    on the CPU, the losses, what was sent and the gradient's bytes."""
-    with ddp_set_up() as setup:  # the group joined, the data, the small GPT moved then wrapped in DDP
+    a micro-batch; each bucket keeps one layout from the first step to the last (``bucket_cap_mb``: DDP's
+    bucket size, None for its default). Returns the final weights on the CPU, the losses, what was sent and
+    the gradient's bytes."""
+    with ddp_set_up(bucket_cap_mb) as setup:  # the group joined, the data, the small GPT moved then wrapped in DDP
         model, ddp_model, mine = setup.model, setup.ddp_model, parts[dist.get_rank()]
         # DDP rebuilds its buckets once, in the order the gradients became ready, at the forward after its first
         # backward. One backward first (no step: the gradients are dropped), so that from the hook's first call
@@ -103,12 +108,15 @@ def train_with_hook(hook, parts, micro_batch: int = MICRO_BATCH, lr: float = LR)
 
 @functools.lru_cache(maxsize=16)
 def replay(parts: tuple[tuple[int, ...], ...], micro_batch: int = MICRO_BATCH, lr: float = LR,
-           carry: bool = True, divide: int = WORLD, rounded: bool = True) -> dict:
+           carry: bool = True, divide: int | None = None, rounded: bool = True) -> dict:
     """One process replaying the hook's arithmetic: each rank's gradient, plus what rounding left on that rank
-    (``carry``), rounded to the grid; the counts summed, then divided by ``divide``; SGD. ``carry=False``,
-    ``divide=1`` name two mistakes; ``rounded=False`` is DDP's float32 average. Weights, the share of values
-    sent as 0 at the first step, and ``lost``: how far the steps' applied gradients, summed, fell from the
-    ranks' averaged gradients, summed (a share of the latter's size). Cached."""
+    (``carry``), rounded to the grid; the counts summed, then divided by ``divide`` (None: the number of
+    ranks, ``len(parts)``); SGD. ``carry=False`` and another ``divide`` name mistakes; ``rounded=False`` is
+    DDP's float32 average. Weights, the share of values sent as 0 at the first step, ``lost``: the relative
+    error norm of the summed gradients, ||applied - computed|| / ||computed|| (the steps' applied gradients
+    summed, against the ranks' averaged gradients summed), and ``kept_steps``: the largest remainder still
+    kept at the end, in grid steps. Cached."""
+    divide = len(parts) if divide is None else divide
     dataset = text()
     model = build_model(dataset.corpus.vocab_size)
     params = list(model.parameters())
@@ -138,8 +146,9 @@ def replay(parts: tuple[tuple[int, ...], ...], micro_batch: int = MICRO_BATCH, l
             applied[i] += p.grad
         optimizer.step()
     lost = sum(((a - b) ** 2).sum() for a, b in zip(given, applied)).sqrt() / sum((a ** 2).sum() for a in given).sqrt()
+    kept_steps = max(r.abs().max().item() for rank in residual for r in rank) / GRID
     return {"state": {k: t.detach().clone() for k, t in model.state_dict().items()}, "zero_share": zero_share,
-            "lost": lost.item()}
+            "lost": lost.item(), "kept_steps": kept_steps}
 
 
 def moved(state: dict, want: dict, atol: float = 1e-6) -> tuple[float, float]:
@@ -159,12 +168,13 @@ def moved(state: dict, want: dict, atol: float = 1e-6) -> tuple[float, float]:
 _LAUNCHES: dict = {}
 
 
-def launched(hook, parts, lr: float) -> list[dict]:
-    """``train_with_hook(hook)`` on two workers, once per hook object and configuration."""
-    key = (id(hook), parts, lr)
+def launched(hook, parts, lr: float, bucket_cap_mb: float | None = None) -> list[dict]:
+    """``train_with_hook(hook)`` on one worker a part, once per hook object and configuration."""
+    key = (id(hook), parts, lr, bucket_cap_mb)
     if key not in _LAUNCHES or _LAUNCHES[key][0] is not hook:
         try:
-            outcome = launch(train_with_hook, hook, parts, MICRO_BATCH, lr, nprocs=WORLD, timeout=LAUNCH_TIMEOUT_S)
+            outcome = launch(train_with_hook, hook, parts, MICRO_BATCH, lr, bucket_cap_mb, nprocs=len(parts),
+                             timeout=LAUNCH_TIMEOUT_S)
         except Exception as exc:  # kept: each reading reports it
             outcome = exc
         _LAUNCHES[key] = (hook, outcome)
@@ -173,49 +183,62 @@ def launched(hook, parts, lr: float) -> list[dict]:
     return _LAUNCHES[key][1]
 
 
-def _parts(seed: int, size: int, passes: int = 1) -> tuple[tuple[int, ...], ...]:
-    """Each rank's ``size`` windows (drawn by ``seed``), read ``passes`` times over."""
-    return tuple(tuple(p) * passes for p in shards((size, size), seed))
+def _parts(seed: int, size: int, passes: int = 1, world: int = WORLD) -> tuple[tuple[int, ...], ...]:
+    """Each of ``world`` ranks' ``size`` windows (drawn by ``seed``), read ``passes`` times over."""
+    return tuple(tuple(p) * passes for p in shards((size,) * world, seed))
 
 
-def _one_configuration(hook, seed: int, size: int, lr: float, passes: int) -> float:
+def _where(size: int, lr: float, passes: int, world: int, bucket_cap_mb: float | None) -> str:
+    buckets = "DDP's default buckets" if bucket_cap_mb is None else f"buckets of at most {bucket_cap_mb} MB"
+    return (f"with {passes * size // MICRO_BATCH} steps at lr {lr}, {world} rank{'s' if world != 1 else ''}, "
+            f"{buckets}")
+
+
+def _one_configuration(hook, seed: int, size: int, lr: float, passes: int, world: int = WORLD,
+                       bucket_cap_mb: float | None = None) -> float:
     from utils.relay import LaunchTimeout, WorkerError
 
-    parts, where = _parts(seed, size, passes), f"with {passes * size // MICRO_BATCH} steps at lr {lr}"
+    parts, where = _parts(seed, size, passes, world), _where(size, lr, passes, world, bucket_cap_mb)
     try:
-        ranks = launched(hook, parts, lr)
+        ranks = launched(hook, parts, lr, bucket_cap_mb)
     except (WorkerError, LaunchTimeout) as exc:
         if checks._is_not_implemented(exc):
             raise
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:160]
         expect(False, f"{where}, the training failed in your hook: {first}. A hook returns a future whose value "
-                      "is the bucket's averaged gradient, the bucket's shape and dtype")
+                      "is the bucket's averaged gradient, the bucket's shape and dtype; it is called once for "
+                      "each bucket, and a step's buckets differ in size")
     for rank, r in enumerate(ranks):
         kinds = sorted({dtype for dtype, _ in r["sent"]})
-        expect(r["sent"], f"rank {rank}'s hook sent nothing through torch.distributed's all_reduce or "
-                          "all_gather: each rank's values must reach the other")
+        expect(r["sent"], f"{where}, rank {rank}'s hook sent nothing through torch.distributed's all_reduce or "
+                          "all_gather: each rank's values must reach the others")
         expect(kinds == ["int8"], f"{where}, rank {rank}'s hook sent {', '.join(kinds)} values: the exercise "
                                   "sends one byte a value (what quantize returns)")
         per_step = sum(b for _, b in r["sent"]) / r["steps"]
         expect(per_step <= 1.05 * r["gradient_bytes"] / 4,
                f"{where}, rank {rank} sent {per_step / 1e3:.0f} kB a step, more than one byte for each gradient "
                "value: each value once a step")
-    share, gap = moved(ranks[1]["state"], {k: torch.as_tensor(v) for k, v in ranks[0]["state"].items()})
-    expect(share == 0.0, f"{where}, the two ranks end with different weights: the hook's future must give "
-                         "every rank the same averaged gradient")
+    for other in ranks[1:]:
+        share, gap = moved(other["state"], {k: torch.as_tensor(v) for k, v in ranks[0]["state"].items()})
+        expect(share == 0.0, f"{where}, the ranks end with different weights: the hook's future must give "
+                             "every rank the same averaged gradient")
     atol = 1e-6 if devices.plan(WORLD).simulated else 1e-4
     share, gap = moved(ranks[0]["state"], replay(parts, lr=lr)["state"], atol)
     if share > MOVED_SHARE:
         if moved(ranks[0]["state"], replay(parts, lr=lr, carry=False)["state"], atol)[0] <= MOVED_SHARE:
             expect(False, f"{where}, your weights are those of a hook that drops what rounding leaves: a "
                           "gradient value under half a grid step never moves its weight. Keep it on the rank")
-        if moved(ranks[0]["state"], replay(parts, lr=lr, divide=1)["state"], atol)[0] <= MOVED_SHARE:
+        summed = replay(parts, lr=lr, divide=1)["state"]
+        if world > 1 and moved(ranks[0]["state"], summed, atol)[0] <= MOVED_SHARE:
             expect(False, f"{where}, each step moved the weights as far as the ranks' SUM of gradients: an "
                           "average divides by the number of ranks")
+        for fixed in sorted({2, WORLD} - {world}):
+            if moved(ranks[0]["state"], replay(parts, lr=lr, divide=fixed)["state"], atol)[0] <= MOVED_SHARE:
+                expect(False, f"{where}, each step divided the summed gradient by a fixed number of ranks, not "
+                              "by the number in this run's group: the checks also run groups of other sizes")
         expect(False, f"{where}, {share:.0%} of the weights differ from one process replaying the exercise's "
-                      f"arithmetic (up to {gap:.2g}): each rank must add to every gradient value what rounding "
-                      "left of that same value at its previous step (the value before rounding, less what was "
-                      "sent), on every bucket")
+                      f"arithmetic (up to {gap:.2g}): what your hook keeps on a rank between steps, or where it "
+                      "gives it back, is not what rounding dropped from each value (error feedback, hint B)")
     return share
 
 
@@ -237,10 +260,10 @@ def take_aways(hook, uneven_results) -> str:
 
     lines = ["Exercise A: " + launch_summary(uneven_results).replace("\n", " ") if uneven_results is not None
              else "Exercise A: train_uneven has not run yet (the launch cell above reports why)."]
-    seed, size, lr, passes = CONFIGURATIONS[0]  # the check's longest run
-    parts = _parts(seed, size, passes)
+    seed, size, lr, passes, world, bucket_cap_mb = CONFIGURATIONS[0]  # the check's longest run
+    parts = _parts(seed, size, passes, world)
     try:
-        mine = launched(hook, parts, lr)[0]
+        mine = launched(hook, parts, lr, bucket_cap_mb)[0]
     except Exception as exc:  # noqa: BLE001 - a stub or a wrong hook: the check says why
         lines.append(f"Exercise B: your hook did not train yet ({type(exc).__name__}): see its check.")
         return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
@@ -251,12 +274,15 @@ def take_aways(hook, uneven_results) -> str:
     if moved(mine["state"], replay(parts, lr=lr)["state"], 1e-4)[0] > MOVED_SHARE:
         lines.append("Your hook's weights are not those of error feedback yet: its check says why.")
     else:
-        kept, dropped = replay(parts, lr=lr)["lost"], replay(parts, lr=lr, carry=False)["lost"]
-        closer = ("what is missing is only what the ranks still keep, under half a grid step a value: delayed, not lost"
-                  if kept < dropped else
-                  "no better than dropping it here: a run this short may not show it")
+        ours = replay(parts, lr=lr)
+        kept, dropped, steps_kept = ours["lost"], replay(parts, lr=lr, carry=False)["lost"], ours["kept_steps"]
+        held = (f"what is missing is only what the ranks still keep, at most {steps_kept:.2f} grid steps a value "
+                "at the end")
+        closer = (f"{held}: delayed, not lost" if kept < dropped else
+                  f"no better than dropping it here ({held}): a run this short may not show it")
         lines.append(f"Over its {mine['steps']} steps (the check's first run, replayed in one process: the same "
-                     f"weights), the gradients applied fell {kept:.0%} short of the gradients computed, summed; a "
-                     f"hook that drops the rounding {dropped:.0%}: {closer}.")
+                     f"weights), the summed gradients applied were {kept:.0%} from the summed gradients computed "
+                     f"(relative error norm, ||applied - computed|| / ||computed||); for a hook that drops the "
+                     f"rounding, {dropped:.0%}: {closer}.")
     return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
 
