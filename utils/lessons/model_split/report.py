@@ -317,14 +317,22 @@ def _per_round_verdict(r: Row, per_round) -> str:
     if straddles_one(r):
         return f"{said}, and within noise of 1x: no gain shown"
     reference = statistics.median(per_round)
-    return f"{said}: {(r.speedup - 1) / (reference - 1):.0%} of the reference's gain" if reference > 1 else said
+    if reference <= 1 or r.speedup >= reference:  # no gain to share, or the median at the reference's
+        return f"{said}: the median {r.speedup:.2f}x against the reference's {reference:.2f}x"
+    return f"{said}: {(r.speedup - 1) / (reference - 1):.0%} of the reference's gain"
+
+
+def _ms(seconds: float, *others: float):
+    """Milliseconds as printed: whole where every figure beside it is 10 ms or more, else one decimal, so that
+    a ratio computed from the printed figures is the one a reader computes."""
+    return round(seconds * 1e3) if min((seconds,) + others) >= 0.01 else round(seconds * 1e3, 1)
 
 
 def naive_headline(r: Row) -> str:
     """The answer of section 3 in two sentences: the step times, then which figure is the speedup and why it
     is not the ratio of the two step times printed before it."""
     lo, hi = r.speedup_range
-    split_ms, one_ms = round(r.seconds * 1e3), round(r.baseline * 1e3)
+    split_ms, one_ms = _ms(r.seconds, r.baseline), _ms(r.baseline, r.seconds)
     text = (f"Naive split {split_ms} ms per step, one device {one_ms} ms (medians of "
             f"{len(r.speedups)} rounds). The speedup is one device's time over the split's, round by round: "
             f"{r.speedup:.2f}x (median of the paired ratios; every round {lo:.2f}-{hi:.2f}) against a bound of 1x.")
@@ -383,7 +391,6 @@ def naive_process_reading(r: Row) -> str:
     if r.process_bound is None:
         return ""
     lo, hi = min(r.process_bounds), max(r.process_bounds)
-    stages = " + ".join(f"{a * 1e3:.0f}" for a in r.alone)
     if lo > 1:
         reading = ("; in every round the two stages alone cost less than one device's step (consistent with "
                    "each process holding half the model in its caches; the caches were not measured)")
@@ -392,11 +399,12 @@ def naive_process_reading(r: Row) -> str:
                    "round is at or below 1x: a tendency, not a law")
     else:
         reading = "; within the rounds' spread the stages cost what the whole model does"
-    one, parts = round(r.baseline * 1e3), [round(a * 1e3) for a in r.alone]
-    medians = (f"the medians' own ratio, {one} / {sum(parts)} = {one / sum(parts):.2f}x, pairs figures from "
-               f"different rounds" if f"{one / sum(parts):.2f}" != f"{r.process_bound:.2f}" else
-               f"the same as the medians' ratio, {one} / {sum(parts)}")
-    return (f"Each stage alone in its own process: {stages} ms (medians), against one device's {one} ms for "
+    one, parts = _ms(r.baseline, *r.alone), [_ms(a, r.baseline, *r.alone) for a in r.alone]
+    stages, total = " + ".join(f"{p:g}" for p in parts), round(sum(parts), 1)
+    medians = (f"the medians' own ratio, {one:g} / {total:g} = {one / total:.2f}x, pairs figures from "
+               f"different rounds" if f"{one / total:.2f}" != f"{r.process_bound:.2f}" else
+               f"the same as the medians' ratio, {one:g} / {total:g}")
+    return (f"Each stage alone in its own process: {stages} ms (medians), against one device's {one:g} ms for "
             f"the whole step. Round by round, one device's step over the sum of that round's two stages (the "
             f"table's last column) gives the per-process reference: {r.process_bound:.2f}x, the median of those "
             f"ratios (rounds {lo:.2f}-{hi:.2f}; {medians})"
