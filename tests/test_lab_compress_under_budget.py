@@ -13,6 +13,7 @@ import sys
 import textwrap
 
 import pytest
+import torch
 
 from utils import checks
 from utils.labs.compress_under_budget.checks import (budget_sentence, check_accuracy, check_faster,
@@ -56,6 +57,7 @@ def test_the_solution_meets_the_three_budgets(lab):
                 check_accuracy(model, solution, DROP, show=False)]
     assert all(v.passed for v in verdicts), [v.message for v in verdicts]
     assert "paired standard error, 630 images" in verdicts[2].message  # the held-out images, not validation
+    assert "at two standard errors, within the limit" in verdicts[2].message  # its upper bound, not the estimate
     said = plan_sentence(model, solution, verdicts, SIZE)
     assert "meets every budget" in said and "neither alone reaches 12x" in said, said  # measured, both factors
     assert "validation images you could judge it on" in said and "standard errors" in said, said
@@ -197,3 +199,21 @@ def test_hints_come_in_levels_and_give_no_line_of_the_answer():
         assert "keep=" not in text and "0.5" not in text and "int8_dynamic" not in text
         # nor the functions the solution calls: a hint names the concept, the learner finds the tool
         assert not re.search(r"\b(shrink_mlp|distill|quantize_torchao)\b", text), text
+
+
+@pytest.mark.mutants
+def test_mutant_a_drop_under_the_limit_by_less_than_two_standard_errors_cannot_tell(lab):
+    """Lesson 04 reads a drop within two standard errors of a line as 'cannot tell': so does the check. A plan
+    whose estimate sits under the limit by one standard error (say 1.45 +- 0.35 points against 1.5) fails."""
+    model, train_set, _, _ = lab
+    thin = shrink_mlp(model, 0.5)
+    distill(thin, model, train_set, 1)  # taught again a little: some drop, with a spread
+    candidate = quantize_torchao(thin, "int8_dynamic")
+    from utils.labs.compress_under_budget.checks import _splits
+
+    with torch.inference_mode():
+        _, _, drop, error = paired_drop(model, candidate, _splits(0)[2])
+    assert error > 0
+    verdict = check_accuracy(model, candidate, drop + error, show=False)  # the estimate one SE under the limit
+    assert verdict.status == checks.FAILED and "cannot tell it within the budget" in verdict.message, verdict
+    assert check_accuracy(model, candidate, drop + 2.5 * error, show=False).passed  # a margin: it passes
