@@ -261,3 +261,46 @@ def test_the_hints_name_the_concept_and_the_api_never_the_code():
                      "tuple("):
             assert code not in text, (code, text)
     assert all("lesson 06" in texts[part][0] or "Lesson 06" in texts[part][0] for part in texts)
+
+
+# --- a learner's reading (session 45): blocks found by running the model, the cost table's noise ------------
+
+
+def _measuring_fewest(shape, batch, usable):
+    """A plan found by running the model (a forward of the GPT, as a learner measuring peaks would), then the
+    calculator's answer: right blocks, wrong method for a device one does not have."""
+    from utils.lessons.memory.measure import batch_of, new_model
+
+    model, _ = new_model(shape, "cpu")
+    model(*batch_of(shape, 2, "cpu"))
+    return fewest_for()(shape, batch, usable)
+
+
+@pytest.mark.mutants
+def test_mutant_blocks_found_by_running_the_model_fail_by_the_module_calls_counted(case):
+    verdict = check_blocks(_measuring_fewest, case, show=False)
+    assert verdict.status == checks.FAILED and "ran a model" in verdict.message, verdict
+    assert check_blocks(fewest_for(), case, show=False).passed  # the calculator alone runs nothing
+
+
+def test_selective_against_every_block_reads_the_paired_rounds_noise():
+    from utils.labs.fit_the_budget.checks import costs_of, selective_against_every_block
+
+    plain = [1.0, 1.02, 0.99, 1.01, 1.0]
+    dearer = {"plain": plain, "selective": [1.3, 1.32, 1.29, 1.31, 1.3], "every block": [1.1, 1.12, 1.09, 1.11, 1.1],
+              "chunked loss": plain, "micro-batch": plain}
+    assert "cost more than every block here, beyond the rounds' noise" in selective_against_every_block(dearer)
+    cheaper = dict(dearer, selective=dearer["every block"], **{"every block": dearer["selective"]})
+    assert "cost less than every block here" in selective_against_every_block(cheaper)
+    noisy = dict(dearer, selective=[1.09, 1.35, 1.2, 1.25, 1.3])  # the same fastest round, rounds apart
+    said = selective_against_every_block(noisy)
+    assert "within noise: no effect shown" in said and "±" in said, said
+    assert costs_of(dearer)["selective"] == pytest.approx(1.29 / 0.99 - 1)
+
+
+def test_the_level_3_hints_ask_rather_than_give_the_method():
+    texts = checks.hint_texts("labs/fit_the_budget")
+    for part in "ABC":
+        assert "?" in texts[part][2], texts[part][2]
+        for step in ("keep the first count", "predict each one's peak", "weighs its count over", "Count upwards"):
+            assert step not in texts[part][2]

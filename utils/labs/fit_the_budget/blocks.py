@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
+import torch
+
 from utils import checks, claims
 from utils.labs.fit_the_budget.losses import plan_loss
 from utils.lessons.memory.calculator import Shape, estimate
@@ -149,14 +151,42 @@ def _judge(blocks: tuple[int, ...], case: BlocksCase) -> float:
     return peak
 
 
+class ModuleCalls:
+    """Counts every ``nn.Module`` forward run while it is active (a global forward pre-hook): a plan predicted
+    with the calculator runs none."""
+
+    def __enter__(self) -> "ModuleCalls":
+        self.calls = 0
+        self._handle = torch.nn.modules.module.register_module_forward_pre_hook(self._count)
+        return self
+
+    def _count(self, *_) -> None:
+        self.calls += 1
+
+    def __exit__(self, *exc) -> None:
+        self._handle.remove()
+
+
+def _predicted_blocks(fewest: Callable, c: BlocksCase, where: str) -> tuple[int, ...]:
+    """The learner's blocks for case ``c``; fails if ``fewest`` ran a model to find them (it plans for a device
+    the learner does not have: the calculator predicts, the check measures)."""
+    with ModuleCalls() as ran:
+        chosen = fewest(c.shape, c.batch, c.usable)
+    checks.expect(not ran.calls, f"{where} ran a model ({ran.calls} module calls) to find its blocks: it plans "
+                                 "for a device you do not have yet, so its answer must come from a prediction, "
+                                 "not from a run")
+    return _as_blocks(chosen, c, where)
+
+
 def check_blocks(fewest: Callable, case: BlocksCase, show: bool = True) -> checks.Verdict:
     """Lab 06: ``fewest(shape, batch, usable)`` names blocks whose step, measured, fits ``usable``, and no fewer
-    blocks fit; on this machine's case and on hidden ones (other depths, widths, vocabularies, budgets)."""
+    blocks fit; on this machine's case and on hidden ones (other depths, widths, vocabularies, budgets); and
+    it predicts them, running no model (``ModuleCalls``)."""
 
     def body():
         cases = [case] + hidden_block_cases(case)
         for c in cases:
-            blocks = _as_blocks(fewest(c.shape, c.batch, c.usable), c, f"fewest_checkpoints() for {c.name}")
+            blocks = _predicted_blocks(fewest, c, f"fewest_checkpoints() for {c.name}")
             _judge(blocks, c)
         blocks = _as_blocks(fewest(case.shape, case.batch, case.usable), case, "fewest_checkpoints()")
         return (f"{len(cases)} cases, each the fewest checkpointed blocks that fit, measured. Here: "

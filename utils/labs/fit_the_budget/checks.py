@@ -34,8 +34,8 @@ import torch
 from utils import checks
 from utils.labs.fit_the_budget.losses import PAD
 from utils.lessons.memory.calculator import Budget, Shape, estimate
-from utils.lessons.memory.measure import (batch_of, checkpointed_loss, interleaved_seconds, measure_peak,
-                                          new_model, plain_loss, training_step)
+from utils.lessons.memory.measure import (batch_of, checkpointed_loss, interleaved_rounds, measure_peak,
+                                          new_model, paired_spread, plain_loss, training_step)
 from utils.lessons.memory.plan import Settings, current_settings
 from utils.lessons.memory.tricks import LOSS_CHUNKS, chunked_loss, selective_loss
 
@@ -147,6 +147,12 @@ def technique_costs(setup: LabSetup | None = None) -> dict[str, float]:
     """Each technique's extra time over the plain step, measured here with lesson 06's code: steps taking turns
     in interleaved rounds, each its fastest. ``{"selective", "every block", "chunked loss", "micro-batch"}``
     (shares of the plain step; "micro-batch" is what each micro-batch beyond the first adds). Lab 06."""
+    return costs_of(technique_rounds(setup))
+
+
+def technique_rounds(setup: LabSetup | None = None) -> dict[str, list[float]]:
+    """Seconds of each technique's step alone and of the plain step, in each of ``setup.rounds`` interleaved
+    rounds (``costs_of`` makes the costs; ``selective_against_every_block`` pairs two of them). Lab 06."""
     setup = setup if setup is not None else lab_setup()
     singles = {"plain": (False, 1, 1), "selective": ("selective", 1, 1), "every block": (True, 1, 1),
                "chunked loss": (False, 1, LOSS_CHUNKS), "micro-batch": (False, 2, 1)}
@@ -155,9 +161,31 @@ def technique_costs(setup: LabSetup | None = None) -> dict[str, float]:
         model, optimizer = new_model(setup.shape, setup.device)
         x, y = batch_of(setup.shape, setup.batch, setup.device)
         calls[name] = training_step(model, optimizer, x, y, micro_batches=m, loss_fn=_lesson_loss(c, k))
-    seconds = interleaved_seconds(calls, setup.device, repeats=setup.rounds)
+    return interleaved_rounds(calls, setup.device, repeats=setup.rounds)
+
+
+def costs_of(rounds: dict[str, list[float]]) -> dict[str, float]:
+    """The costs from ``technique_rounds``: each step's fastest round over the plain step's, less 1."""
+    seconds = {name: min(times) for name, times in rounds.items()}
     # a technique measured faster than the plain step (noise) costs nothing, not a negative share
     return {name: max(0.0, seconds[name] / seconds["plain"] - 1) for name in COST_KEYS}
+
+
+def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
+    """Selective checkpointing's step against every block's, paired round by round, with a verdict that reads
+    the rounds' noise: more, less, or no difference shown. Lab 06."""
+    ratio = min(rounds["selective"]) / min(rounds["every block"])
+    spread = paired_spread(rounds, "selective", "every block")
+    figures = (f"selective / every block = {ratio:.2f}x ± {spread:.2f} (fastest of {len(rounds['plain'])} "
+               "interleaved rounds each, spread of the paired rounds)")
+    if ratio - spread > 1:
+        return (f"selective checkpointing cost more than every block here, beyond the rounds' noise ({figures}): "
+                "it saves recomputing the matmuls, which pays only where they dominate a block's time (lesson 06 "
+                "§2); its policy runs at every operation")
+    if ratio + spread < 1:
+        return (f"selective checkpointing cost less than every block here, beyond the rounds' noise ({figures}): "
+                "the matmuls it keeps are recompute saved")
+    return f"selective checkpointing against every block here: within noise: no effect shown ({figures})"
 
 
 def describe_costs(costs: dict) -> str:
@@ -298,9 +326,10 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
 
 _WEIGHINGS = {
     "each": "each micro-batch's mean weighed the same, though the micro-batches hold different numbers of tokens "
-            "that count (the batch does not divide evenly, and padding differs): weigh each by its share",
+            "that count (the batch does not divide evenly, and padding differs): what part of the whole batch's "
+            "mean does one micro-batch's mean stand for?",
     "sequences": "each micro-batch weighed by its share of the sequences, though padded targets (-100) do not count:"
-                 " a share of the tokens that count is what makes the whole batch's mean",
+                 " over which tokens is the whole batch's mean taken?",
 }
 
 
