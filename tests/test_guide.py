@@ -290,3 +290,46 @@ def test_fused_adamw_on_a_cpu_only_when_its_share_buys_more_than_the_noise():
 def test_an_unmeasured_compile_reads_measure_first_not_skip():
     step = guide.compile_step(None, 10**6)
     assert step.choice == guide.MEASURE and not step.applies
+
+
+# --- Fixed after session 45's readers ------------------------------------------------------------------------
+
+def test_under_ddp_every_rank_holds_the_foreach_temporary_for_all_the_parameters():
+    """DDP: each rank runs AdamW on every parameter (4 B x P a device); FSDP: on its shard (4 B x P/n). The
+    earlier guide divided by n under DDP too."""
+    p = GPU_SHAPE.parameters()
+    for name in ("2xT4 PCIe", "2xA100 NVLink", "2 of 8 H100"):
+        ddp = answers(name, "small")
+        assert ddp["two devices"].choice == "DDP over 2"
+        assert f"4 B x {p / 1e9:.3g} bn parameters" in ddp["optimizer"].why, ddp["optimizer"].why
+        assert f"= {4 * p / 1e9:.3g} GB a device" in ddp["optimizer"].why
+    fsdp = answers("2xA100 NVLink", "7B")
+    assert fsdp["two devices"].choice == "FSDP over 2"
+    assert f"4 B x {LARGE.parameters() / 2 / 1e9:.3g} bn parameters" in fsdp["optimizer"].why
+
+
+def test_a_slow_link_under_ddp_also_offers_the_fp16_compression_hook():
+    why = answers("2xT4 PCIe", "small")["two devices"].why
+    assert "longer than backward" in why and "--hook fp16" in why
+    assert f"2(n-1)/n x 2 B x {GPU_SHAPE.parameters() / 1e6:.4g} M" in why
+
+
+def test_another_shape_than_the_profiled_one_gets_no_profiled_shares_but_a_step_time():
+    """The CPU's 7 B row: the small model's matmul share says nothing about it; a step at the measured peak
+    (100 % MFU) says whether a run is practical at all."""
+    profiled = guide.Profile(CPU_PROFILE.parts, 6.87, optimizer_share=0.07, low_peak=1e12, shape=CPU_SHAPE)
+    large = cpu_answers("7B", profile=profiled)
+    assert "Amdahl" not in large["precision"].why and "waits for the profile" in large["precision"].why
+    step_min = 6 * LARGE.parameters() * LARGE_BATCH * LARGE.context / (2 * 1e12) / 60
+    assert f"= {step_min:.1f} min" in large["memory"].why and "impractical on this machine" in large["memory"].why
+    small = cpu_answers("small", profile=profiled)
+    assert "Amdahl" in small["precision"].why  # the profiled shape keeps its shares
+
+
+def test_the_precision_bound_uses_the_matmuls_own_time_against_their_flops_at_the_low_peak():
+    """Matmuls of 0.1 s doing 10 GFLOP ran at 100 GFLOP/s; at a 1 TFLOP/s bf16 peak they take 10 ms, whatever
+    the probes' peak ratio: T / ((1 - f)T + FLOPs/peak) = 0.15 / (0.05 + 0.01) = 2.5x."""
+    p = guide.Profile({"matmul": 0.1, "memory-bound": 0.05}, peak_ratio=5.0, matmul_flops=10e9, low_peak=1e12)
+    assert p.matmul_speedup == pytest.approx(10.0)
+    step = cpu_answers("small", profile=p)["precision"]
+    assert "= 2.50x" in step.why and "an estimate" in step.why

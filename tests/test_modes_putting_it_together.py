@@ -150,3 +150,15 @@ def test_the_peak_probes_are_sized_for_the_device(machine):
     work = S.probe_iterations * 2 * S.probe_n**3
     assert S.probe_n >= 4096 and work / fastest >= GPU_PROBE_S
     assert (S.probe_iterations - 1) * 2 * S.probe_n**3 / fastest < GPU_PROBE_S  # no more than it needs
+
+
+def test_the_foreach_temporary_a_device_holds_follows_the_strategy(machine):
+    """DDP: every rank runs AdamW on all the parameters, so its foreach list is 4 B x P on each device; FSDP:
+    on its shard, 4 B x P/n. (The guide once divided by n under DDP too: half the DDP rows' temporary.)"""
+    for size in ("small", "large"):
+        steps, shape, _ = steps_for(machine, size)
+        optimizer, two = steps["optimizer"], steps["two devices"]
+        if machine.mode == "cpu" or not optimizer.applies:
+            continue  # a CPU's fused AdamW saves time, no temporary; under LoRA the guide gives no advice
+        sharded = 2 if two.choice.startswith("FSDP") else 1
+        assert f"4 B x {shape.parameters() / sharded / 1e9:.3g} bn parameters" in optimizer.why, optimizer.why

@@ -6,6 +6,7 @@ Every test bounds its processes (pytest timeout, launch timeout, subprocess time
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -364,3 +365,61 @@ def test_the_command_line_is_for_the_planned_run_not_the_ladders_few_steps():
     rung = ladder.Rung("compile", script.Settings(steps=16, compile=True), 2, None, "")
     command = ladder.command_line([rung], steps=5000)
     assert "--steps 5000" in command and "--steps 16" not in command and "--compile" in command
+
+
+# --- One keep rule for every step (session 45's readers) ------------------------------------------------------
+
+def _paired(name: str, ratios: list[float], first_step_s: float = 0.2):
+    """A step whose paired rounds gave ``ratios`` (x the kept step of 100 ms), compile's first step 0.2 s."""
+    from utils.lessons.putting_it_together import ladder
+
+    kept = ladder.Rung("baseline", script.Settings(batch_per_worker=16, context=64), 1, None, "")
+    rung = ladder.Rung(name, kept.settings.scaled(compile=name == "compile"), 1, 2.0, "")
+    run = {"cpu_s": 1.0, "timed_s": 1.0, "final_loss": 2.9, "wall_s": 1.0}
+    before = [dict(run, tokens_per_s=1024 / 0.1) for _ in ratios]
+    after = [dict(run, tokens_per_s=1024 / 0.1 * r, first_step_s=first_step_s) for r in ratios]
+    return ladder.Compared(rung, kept, before, after)
+
+
+def test_a_step_is_kept_only_when_it_paid_beyond_the_noise_of_its_rounds():
+    """Median less spread above 1x and more than half the rounds above 1x, for every step alike: the lesson's
+    optimizer (1.18, 1.01, 0.97, 1.00: median 1.005x) and compile (0.91, 1.00, 1.01, 1.02) are within noise;
+    precision (1.56 ... 1.67) paid."""
+    from utils.lessons.putting_it_together import ladder
+
+    assert ladder.paid([1.56, 1.57, 1.67, 1.60]) and ladder.paid([1.34, 1.36, 1.23, 1.28])
+    assert not ladder.paid([1.18, 1.01, 0.97, 1.00]) and not ladder.paid([0.91, 1.00, 1.01, 1.02])
+    assert not ladder.paid([1.30, 1.20, 0.99, 0.98])  # median 1.095x, but only half the rounds above 1x
+    climb = ladder.Climb(ladder.Rung("baseline", script.Settings(), 1, None, ""), {}, {}, 1.0, 96,
+                         run_steps=10**6)
+    for name, ratios in (("optimizer", [1.18, 1.01, 0.97, 1.00]), ("compile", [0.91, 1.00, 1.01, 1.02])):
+        kept, why = climb.verdict(_paired(name, ratios))
+        assert not kept and why.startswith("within noise") and ("0.97x" in why or "0.91x" in why)
+    kept, why = climb.verdict(_paired("precision", [1.56, 1.57, 1.67, 1.60]))
+    assert kept and why == ""
+    kept, why = climb.verdict(_paired("compile", [1.20, 1.25, 1.22, 1.30]))  # paid, and pays back its compile
+    assert kept and "break-even" in why
+    kept, why = climb.verdict(_paired("precision", [0.80, 0.82, 0.79, 0.81]))
+    assert not kept and "ms against" in why  # clearly slower: the measured reason, not "within noise"
+
+
+def test_the_claims_and_detail_tables_follow_the_keep_rule_and_share_one_figure():
+    """A step within noise reads "within noise" in the claims table whatever its median, and the share of the
+    bound's gain is computed from the printed figures in both tables."""
+    from utils.lessons.putting_it_together import ladder, report
+
+    base = dict(_BASE, tokens_per_s=1024 / 0.1)
+    steps = {"optimizer": _paired("optimizer", [1.18, 1.01, 0.97, 1.00]),
+             "precision": _paired("precision", [1.56, 1.57, 1.67, 1.60])}
+    steps["optimizer"].rung = dataclasses.replace(steps["optimizer"].rung, bound=1.13)
+    keep = {n: ladder.paid(c.ratios) for n, c in steps.items()}
+    rows = report.step_rows([base], steps, keep, {}, {"fp32": 1e-3}, held_out={"baseline": 2.9, "optimizer": 2.9,
+                                                                               "precision": 2.9})
+    serving = {"latency_s": {"fp32": 1.0, "int8": 0.99}, "times": {"fp32": [1.0] * 4, "int8": [1.0] * 4},
+               "loss": {"fp32": 2.9, "int8": 2.9}, "bytes": {"fp32": 4, "int8": 1}}
+    claims = {c.claim: c for c in report.claim_rows(rows, serving)}
+    assert claims["optimizer: x previous"].verdict == "within noise: no effect shown"
+    by = {r["step"]: r for r in report.ran(rows)}
+    assert by["optimizer"]["share"] is None and not by["optimizer"]["kept"]
+    share = claims["precision: x previous"].verdict.split(": ")[1].split("%")[0]
+    assert f"{by['precision']['share']:.0%}" == share + "%"

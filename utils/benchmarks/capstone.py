@@ -2,7 +2,7 @@
 kept step at 100 % MFU (its precision's matmul peak on each of its workers).
 
 The same steps, run the same way as the lesson's (``ladder.Climb``: each step against the steps kept before
-it in alternating paired launches, kept when it paid; compile last, its first launch into an empty inductor
+it in alternating paired launches, kept when it paid beyond the noise of its rounds (``ladder.paid``); compile last, its first launch into an empty inductor
 cache: what a first run on a new machine pays); the note lists each step's gain and bound, and the CPU's ISA
 or the GPU.
 """
@@ -26,12 +26,13 @@ def climb_ladder(S: plan.LessonSettings, p: devices.Plan, hw: devices.Hardware) 
     load, compute, peaks = found["load"], found["compute"], found["peaks"]
     base = ladder.Rung("baseline", B, 1, None, "the starting point")
     runs = [ladder.run_rung(base)]
-    found_profile = profile.guide_profile(found)
+    found_profile = profile.guide_profile(found, S.shape)
     steps = {s.step: s for s in guide.guide(S.shape, B.batch_per_worker, p, hw, found_profile,
                                             run_steps=S.run_steps)}
     climb = ladder.Climb(base, steps, peaks, (load + compute) / max(load, compute), ladder.vocab_of(B),
                          S.max_growth, S.rounds, found_profile.share("matmul"), S.run_steps,
-                         optimizer_s=found["optimizer"], base_runs=runs)
+                         optimizer_s=found["optimizer"], base_runs=runs,
+                         matmul_speedup=found_profile.matmul_speedup)
     for name in ladder.ORDER:
         climb.step(name)
     return report.step_rows(climb.base_runs, climb.compared, climb.keep, {}, S.loss_tolerance, climb.held_out,

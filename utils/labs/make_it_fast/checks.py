@@ -404,8 +404,8 @@ def check_threads(train_fn, steps: int = script.STEPS, show: bool = True) -> che
         threads, cores = max(max(run["threads"] or [0]) for run in runs), runs[0]["cores"]
         expect(threads * WORLD <= cores,
                f"each worker computed with {threads} threads: {WORLD} workers x {threads} = "
-               f"{WORLD * threads} threads on {cores} cores, so they take turns on the cores. The launcher gives "
-               f"each worker {max(1, cores // WORLD)} (cores // workers): a worker that sets more oversubscribes")
+               f"{WORLD * threads} threads on {cores} cores, so they take turns on the cores: more threads "
+               "compute than the machine has cores to run them")
         return f"{threads} thread(s) per worker x {WORLD} workers on {cores} cores"
 
     return run_check("threads fit the cores", body, show=show, hint=checks.stub_message(BANK, "B"))
@@ -440,19 +440,25 @@ def check_asked_for(train_fn, steps: int = script.STEPS, show: bool = True) -> c
 
 
 def what_is_left(runs: list[dict], steps: int) -> list[str]:
-    """The slow script's habits still seen in a run, in words (for a speed check that fails)."""
+    """What a run measured beyond what training needs, in words (for a speed check that fails): the
+    measurement, not the fix."""
     left = []
-    if max(max(run["threads"] or [0]) for run in runs) * WORLD > runs[0]["cores"]:
-        left.append("more threads than cores")
-    if any(run["counts"].get("read", 0) for run in runs):
-        left.append("reads in the training loop")
+    threads = max(max(run["threads"] or [0]) for run in runs)
+    if threads * WORLD > runs[0]["cores"]:
+        left.append(f"{threads * WORLD} compute threads on {runs[0]['cores']} cores")
+    reads = sum(run["counts"].get("read", 0) for run in runs)
+    if reads:
+        left.append(f"{reads} storage reads inside the training loop")
     watch = runs[0]["watch"]
     if watch["allreduce_bytes"] > watch["gradient_bytes"] * max(watch["optimizer_steps"], 1):
-        left.append("an all-reduce every micro-batch")
-    if runs[0]["counts"].get("evaluate", 0) > len(_due(script.EVAL_EVERY, steps)):
-        left.append("evaluations every step")
-    if sum(run["counts"].get("save_checkpoint", 0) for run in runs) > len(_due(script.CHECKPOINT_EVERY, steps)):
-        left.append("more checkpoints than asked")
+        per_step = watch["allreduce_bytes"] / (watch["gradient_bytes"] * max(watch["optimizer_steps"], 1))
+        left.append(f"{per_step:.0f}x the gradients' bytes all-reduced per optimizer step")
+    evaluations = runs[0]["counts"].get("evaluate", 0)
+    if evaluations > len(_due(script.EVAL_EVERY, steps)):
+        left.append(f"{evaluations} held-out evaluations in {steps} steps")
+    saves = sum(run["counts"].get("save_checkpoint", 0) for run in runs)
+    if saves > len(_due(script.CHECKPOINT_EVERY, steps)):
+        left.append(f"{saves} checkpoints written in {steps} steps")
     return left
 
 
@@ -487,7 +493,7 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
         expect(share >= SPEED_SHARE,
                f"{mine:,.0f} tokens/s, {share:.0%} of the reference plan's in the same rounds (the target is "
                f"{SPEED_SHARE:.0%}; rounds {', '.join(f'{r:.0%}' for r in ratios)}{where}). "
-               + (f"Still in your script: {'; '.join(left)}." if left else
+               + (f"Measured in your run, beyond what training needs: {'; '.join(left)}." if left else
                   "The other checks see none of the slow script's habits: profile your own fast_train's steps "
                   "(torch.profiler around its loop, as exercise A read the slow one) and look for what waits: "
                   "a loader that does not read far enough ahead, a wait for the device every micro-batch."))
@@ -538,30 +544,39 @@ def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
             f"{rate / peak.best:.0%} of it")
 
 
-def take_aways(diagnosis: Diagnosis, train_fn) -> str:
-    """The lab's take-aways, from this run: the slow script's profile and what the checks measured of
-    ``train_fn``; shown once every check of exercise B passed."""
+def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None) -> str:
+    """The lab's take-aways, from this run, ordered by what each cost the slow script (its share of a profiled
+    step, the check's reading): the slow script's profile and what the checks measured of ``train_fn``;
+    ``flops`` and ``peak`` (a ``machine`` ceiling): forward and backward's FLOP/s against one core's peak.
+    Shown once every check of exercise B passed."""
     names = [v for k, v in checks.HISTORY.items() if k != "your reading of the profile"]
     if not names or not all(v.passed for v in names):
         return "Take-aways appear once every check passes (each states what this run measured)."
     ref, runs = diagnosis.reference, launched(train_fn)
     step = ref["step"]
-    waits = {region: ref[region] / step for region in ("load", "evaluate", "checkpoint")}
+    waits = {region: ref[region] / step for region in ("evaluate", "checkpoint")}
     largest = max(waits, key=waits.get)
     threads = max(max(run["threads"] or [0]) for run in runs)
     calls = ref[ALL_REDUCES]
-    bullets = [
-        f"A profile says where a step's time goes: the slow script spent {sum(waits.values()):.0%} of its step in "
-        f"regions that do not train (the largest, {largest!r}, {waits[largest]:.0%}); a region's time includes "
-        "everything it calls.",
-        f"Reading ahead in a loader process hides storage's wait (lesson 05); no_sync cut the all-reduces from "
-        f"one gradient per micro-batch (the slow script's profile: {calls:.3g} calls a step) to one gradient's "
-        "bytes a step in yours, as the check counted them (lesson 03); work the specification does not ask for "
-        "is the cheapest time to win.",
-        f"Threads are a budget: your workers computed with {threads} thread(s) each on {runs[0]['cores']} cores; "
-        "the slow script's thread per core in each worker shows in a profile only as compute slower than one "
-        "core can do.",
-        "The slow script reads the loss with .item() every micro-batch: on a CPU that waits for nothing; on a GPU "
-        "each call waits for the device's queue to drain, so read it once a step there.",
+    compute = (ref["forward and backward"] + ref["optimizer"]) / step
+    rate = (f", forward and backward at {flops / (ref['forward and backward'] / 1e3) / peak.best:.0%} of one "
+            "core's measured peak" if flops and peak else "")
+    costed = [  # (the slow script's share of a step it cost, the take-away)
+        (compute, f"Threads are a budget: compute (forward and backward, the optimizer) took {compute:.0%} of the "
+                  f"slow script's step{rate}; its thread per core in each worker shows in a profile only as "
+                  f"compute slower than one core can do. Your workers computed with {threads} thread(s) each on "
+                  f"{runs[0]['cores']} cores."),
+        (sum(waits.values()), f"Work the specification does not ask for is the cheapest time to win: the slow "
+                              f"script spent {sum(waits.values()):.0%} of its step evaluating and saving (the "
+                              f"largest, {largest!r}, {waits[largest]:.0%}); a region's time includes "
+                              "everything it calls."),
+        (ref["load"] / step, f"Reading ahead in a loader process hides storage's wait (lesson 05): loading was "
+                             f"{ref['load'] / step:.0%} of the slow step; no_sync cut the all-reduces from one "
+                             f"gradient per micro-batch (the slow script's profile: {calls:.3g} calls a step, "
+                             "inside forward and backward) to one gradient's bytes a step in yours, as the check "
+                             "counted them (lesson 03)."),
+        (0.0, "The slow script reads the loss with .item() every micro-batch: on a CPU that waits for nothing; on "
+              "a GPU each call waits for the device's queue to drain, so read it once a step there."),
     ]
+    bullets = [text for _, text in sorted(costed, key=lambda c: -c[0])]
     return "\n".join(textwrap.fill(b, 110, initial_indent="- ", subsequent_indent="  ") for b in bullets)

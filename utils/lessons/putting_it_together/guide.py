@@ -53,6 +53,18 @@ class Profile:
     compile_s: float | None = None  # measured: the first compiled step less an eager one
     compiled_step_s: float | None = None  # measured: one compiled step, warm
     optimizer_share: float | None = None  # measured: the AdamW step's share of a step (for-loop AdamW)
+    matmul_flops: float | None = None  # the profiled step's matmul FLOPs (6·P·tokens + attention's)
+    low_peak: float | None = None  # measured: the low-precision matmul peak, FLOP/s (one worker)
+    shape: Shape | None = None  # the model the profile measured: another shape cannot use its shares
+
+    @property
+    def matmul_speedup(self) -> float | None:
+        """How many times faster the step's matmuls can run at the low-precision peak: their measured time
+        over their FLOPs at that peak (not the probe's peak ratio: the step's own fp32 matmuls ran below the
+        fp32 peak). None without the FLOPs; then the probes' peak ratio stands in."""
+        if not self.matmul_flops or not self.low_peak or not self.parts.get("matmul"):
+            return self.peak_ratio
+        return self.parts["matmul"] * self.low_peak / self.matmul_flops
 
     @property
     def step_s(self) -> float:
@@ -99,9 +111,10 @@ def feeding_step(plan: devices.Plan, profile: Profile | None) -> Step:
         return Step("feeding", "skip", "profile first: loader workers pay only when loading is a visible "
                     "share of a step")
     share, bound = profile.share("load"), feeding_bound(profile.parts.get("load", 0.0), profile.step_s)
-    arith = f"loading is {share:.1%} of a step: overlapped, at most {bound:.3f}x"
+    arith = f"loading is {share:.1%} of a step: overlapping it with the compute buys at most {bound:.3f}x"
     if bound - 1 <= profile.noise:
-        return Step("feeding", "skip", f"{arith}, within the {profile.noise:.0%} noise of a repeated run")
+        return Step("feeding", "skip", f"{arith}, within the {profile.noise:.0%} noise of a repeated run: too "
+                    "small to gain from overlapping")
     return Step("feeding", "loader workers" + ("" if plan.simulated else ", pinned memory"),
                 f"{arith}, more than the {profile.noise:.0%} noise")
 
@@ -137,10 +150,17 @@ def precision_step(plan, hw, profile: Profile | None, features=None) -> tuple[St
         "bf16": "bf16 autocast", "fp16": "fp16 autocast + GradScaler"}[low]
     if profile is None or not profile.peak_ratio:
         return Step("precision", choice, why + "; its bound waits for the profile's matmul share"), low
-    f, r = profile.share("matmul"), profile.peak_ratio
+    f, r = profile.share("matmul"), profile.matmul_speedup
     bound = amdahl(f, r)
-    arith = (f"matmuls are {f:.0%} of a step at {r:.2f}x the fp32 peak: Amdahl's bound "
-             f"1/({1 - f:.2f} + {f:.2f}/{r:.2f}) = {bound:.2f}x")
+    if r == profile.peak_ratio:
+        arith = (f"matmuls are {f:.0%} of a step at {r:.2f}x the fp32 peak: Amdahl's bound "
+                 f"1/({1 - f:.2f} + {f:.2f}/{r:.2f}) = {bound:.2f}x")
+    else:  # the matmuls' measured time against their FLOPs at the low-precision peak
+        t, mm, at_low = profile.step_s, profile.parts["matmul"], profile.matmul_flops / profile.low_peak
+        arith = (f"matmuls take {mm * 1e3:.0f} of a step's {t * 1e3:.0f} ms; their {profile.matmul_flops / 1e9:.3g} "
+                 f"GFLOP at the measured {low} peak take {at_low * 1e3:.1f} ms: Amdahl's bound T/((1 - f)T + "
+                 f"FLOPs/peak) = {t * 1e3:.0f}/({(t - mm) * 1e3:.0f} + {at_low * 1e3:.1f}) = {bound:.2f}x (an "
+                 "estimate: the casts and the parts outside the matmuls can change too)")
     if bound - 1 <= profile.noise:
         return Step("precision", "skip", f"{why}, but {arith}, within the {profile.noise:.0%} noise"), None
     return Step("precision", choice, f"{why}; {arith}"), low
@@ -164,6 +184,8 @@ def compile_step(profile: Profile | None, run_steps: int) -> Step:
 
 def optimizer_step(plan: devices.Plan, shape: Shape, n: int, profile: Profile | None,
                    adapters: int | None = None) -> Step:
+    # n: the devices the parameters are SHARDED over (FSDP's n; 1 under DDP, where every rank runs AdamW on
+    # all of them)
     """Fused AdamW: one kernel a step for every parameter, and on a GPU no foreach list of temporaries. On a
     CPU it pays only as far as the profile's AdamW share allows (Amdahl: that share taken off at most).
     ``adapters``: only LoRA's adapters are trained, so AdamW's implementation matters for neither."""
@@ -186,8 +208,11 @@ def optimizer_step(plan: devices.Plan, shape: Shape, n: int, profile: Profile | 
         return Step("optimizer", "fused AdamW", f"{arith}, more than the {profile.noise:.0%} noise: "
                     "AdamW(fused=True), one kernel for every parameter")
     temp = fit.optimizer_temporary(shape, shape.parameters() / n, "foreach")
-    return Step("optimizer", "fused AdamW", f"AdamW(fused=True): one kernel per step, and no foreach list of "
-                f"sqrt(v) (4 B x {shape.parameters() / n / 1e9:.3g} bn parameters = {_gb(temp)} a device)"
+    held = f"a shard of 1/{n} of the parameters" if n > 1 else "all the parameters (DDP: each rank updates all)"
+    return Step("optimizer", "fused AdamW", f"AdamW(fused=True): one kernel per step for every parameter, and "
+                "no list of temporaries from foreach AdamW (the default on a GPU: each op runs over the whole "
+                f"list of tensors at once, so sqrt(v) exists for every parameter at once): 4 B x "
+                f"{shape.parameters() / n / 1e9:.3g} bn parameters, {held} = {_gb(temp)} a device"
                 + (f"; {arith}" if arith else ""))
 
 
@@ -263,6 +288,10 @@ def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profil
     hides = comm <= 2 / 3 * compute
     verdict = ("it can hide behind backward (2/3 of the compute)" if hides else
                "longer than backward: it can show in every step; a bigger batch a device amortises it")
+    if not hides and strategy == "ddp":  # lesson 03's fp16 compression hook: half the bytes on the link
+        half = moved / 2
+        verdict += (f", or the fp16 compression hook (the script's --hook fp16, lesson 03) halves the bytes: "
+                    f"2(n-1)/n x 2 B x {p / 1e6:.4g} M = {_gb(half)} = {half / rate * 1e3:.3g} ms")
     if profile is None:
         verdict += (", even at the datasheet peak" if hides else
                     " at the datasheet peak; a real step is slower: measure it (lesson 03)")
@@ -362,17 +391,43 @@ def _by_link(shape: Shape, fitting: list, n: int, prec: str, hw, plan, measured_
     return pick.name, f" The link, a micro-batch of one sequence {over}: {said}{against}; {why}."
 
 
+def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Profile, run_steps: int) -> Step:
+    """A shape this CPU did not profile: the least time a step can take here, 6·P·tokens at the measured
+    low-precision peak on each of ``n`` workers (100 % MFU), and whether a run is practical."""
+    peak = profiled.low_peak
+    if not peak:
+        return memory
+    step = 6 * shape.parameters() * batch * shape.context / (n * peak)
+    run_h = step * run_steps / 3600
+    slow = step > 60 or run_h > 24  # a minute a step, or a day a run: no way to try, measure and iterate
+    verdict = (f"impractical on this machine ({run_steps:,} steps: at least {run_h:,.1f} h); rent GPUs" if slow
+               else f"{run_steps:,} steps: at least {run_h:.1f} h")
+    said = (f"not profiled here (the profile above is the small model's); a step takes at least "
+            f"6 x {shape.parameters() / 1e9:.3g} bn x {batch * shape.context:,} tokens / ({n} x "
+            f"{peak / 1e9:,.0f} GFLOP/s, the measured peak) = {step / 60:.1f} min (full training's FLOPs at 100 % "
+            f"MFU; LoRA skips the frozen weights' gradients, about a third less): {verdict}")
+    choice = memory.choice + (" (impractical here)" if slow else "")
+    return Step(memory.step, choice, f"{said}. {memory.why}")
+
+
 def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | None,
           profile: Profile | None = None, run_steps: int = 1000, measured_link: float | None = None,
           features: devices.CpuFeatures | None = None, host_bytes: float | None = None) -> list[Step]:
     """The steps for ``shape`` trained on ``batch`` sequences a step on the plan's devices, in order, each
     with its reason and arithmetic. Lesson 08."""
     cap, cap_what = capacity(plan, hw, host_bytes)
+    profiled = profile
+    if profile is not None and profile.shape is not None and profile.shape != shape:
+        profile = None  # another model's profile: its shares say nothing about this shape
     gpu = not plan.simulated and hw is not None and bool(hw.gpus)
     room, margin = fit.usable(cap, gpu), (fit.GPU_MARGIN if gpu else fit.CPU_MARGIN).why
     precision, prec = precision_step(plan, hw, profile, features)
     two, found = two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link)
     memory = memory_step(shape, batch, found, room, cap_what, margin, prec or "fp32", hw, plan, measured_link)
+    if profile is None and profiled is not None and plan.simulated:
+        memory = _with_step_time(memory, shape, batch, plan.world_size, profiled, run_steps)
     adapters = fit.lora_parameters(shape) if "LoRA" in memory.choice else None
-    return [feeding_step(plan, profile), precision, optimizer_step(plan, shape, found.n, profile, adapters),
+    fsdp = found.strategy == "fsdp" or "FSDP" in memory.choice
+    sharded = found.n if fsdp else 1  # DDP: every rank's AdamW runs on all the parameters
+    return [feeding_step(plan, profile), precision, optimizer_step(plan, shape, sharded, profile, adapters),
             two, memory, compile_step(profile, run_steps)]  # compile last: the settled script, compiled once

@@ -4,7 +4,9 @@ training script's settings, run in the same notebook, each with its own bound.
     rung = next_rung("precision", kept, steps, peaks, feeding_bound, vocab)   # the step on what was kept
     c = compare(kept, rung)         # both launched with utils.launch in alternating rounds; c.gain, c.bound
 
-A step is kept when it paid (``c.gain > 1``); the next step builds on the steps kept so far.
+A step is kept when it paid beyond the noise of its paired rounds (``paid``: the median less the rounds' spread
+above 1x, and more than half of the rounds above 1x); compile also when the run pays back its compile. The
+next step builds on the steps kept so far.
 
 The bounds, one per step, from theory or the machine profile of this run:
 - feeding: (L + C) / max(L, C), lesson 05's, with L the time to load a step's batch and C its compute;
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from utils import claims
 from utils.bench import alternate
 from utils.lessons.putting_it_together import guide
 from utils.lessons.putting_it_together.guide import amdahl
@@ -101,12 +104,14 @@ def compile_bound(matmul_share: float, ratio: float = 1.0, precision_gain: float
 
 def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float], feeding_bound: float,
               vocab: int, max_growth: int = 8, matmul_share: float = 1.0, precision_gain: float = 1.0,
-              optimizer_s: float | None = None) -> Rung:
+              optimizer_s: float | None = None, matmul_speedup: float | None = None) -> Rung:
     """The step ``name`` applied to the steps kept so far (``kept``), with its bound; or a skipped rung that
     says why. ``peaks``: matmul FLOP/s per dtype on one thread (the machine profile); ``matmul_share``: the
     matmuls' share of the profiled step (1.0: the peak ratio alone); ``precision_gain``: the kept precision
     step's measured gain (compile's bound); ``optimizer_s``: the for-loop AdamW step's seconds (the
-    profile's, optimizer's bound). Compile runs when the guide could not judge it without a measured compile
+    profile's, optimizer's bound); ``matmul_speedup``: how many times faster the step's matmuls run at the
+    low-precision peak (their measured fp32 time over their FLOPs there, ``guide.Profile``; None: the probes'
+    peak ratio). Compile runs when the guide could not judge it without a measured compile
     ("measure first"): the run measures it."""
     step, s, workers = guide_steps[name], kept.settings, kept.workers
     if not step.applies and step.choice != guide.MEASURE:
@@ -116,12 +121,16 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
                     "(L + C) / max(L, C), lesson 05")
     if name == "precision":
         low = "bf16" if "bf16" in step.choice else "fp16"
-        ratio = peaks.get(low, math.nan) / peaks["fp32"]
+        ratio = matmul_speedup or peaks.get(low, math.nan) / peaks["fp32"]
         what = f"{low}/fp32 matmul peak (machine profile)" if matmul_share >= 1 else \
-            f"Amdahl: matmuls {matmul_share:.0%} of a step at the {low}/fp32 peak ratio {ratio:.2f}x"
+            f"Amdahl: matmuls {matmul_share:.0%} of a step at the {low}/fp32 peak ratio {ratio:.2f}x" \
+            if not matmul_speedup else (f"Amdahl: matmuls {matmul_share:.0%} of a step, {ratio:.2f}x faster at "
+                                        f"the {low} peak than their measured fp32 time (an estimate: the "
+                                        "casts and the other parts can change too)")
         return Rung(name, s.scaled(precision=low), workers, amdahl(matmul_share, ratio), what)
     if name == "compile":
-        ratio = peaks.get(s.precision, math.nan) / peaks["fp32"] if s.precision != "fp32" else 1.0
+        ratio = (matmul_speedup or peaks.get(s.precision, math.nan) / peaks["fp32"]) if s.precision != "fp32" \
+            else 1.0
         bound, what = compile_bound(matmul_share, ratio, precision_gain if s.precision != "fp32" else 1.0)
         return Rung(name, s.scaled(compile=True), workers, bound, what)
     if name == "optimizer":
@@ -230,6 +239,7 @@ class Climb:
     matmul_share: float = 1.0  # the profile's: precision's and compile's Amdahl bounds
     run_steps: int = 0  # the training run a compile must pay back in (0: judged by its gain alone)
     optimizer_s: float | None = None  # the profile's for-loop AdamW step: the optimizer step's bound
+    matmul_speedup: float | None = None  # the matmuls' fp32 time over their FLOPs at the low peak (profile)
     cold_compile: bool = True  # the compile step's first launch compiles into an empty inductor cache
     kept: Rung | None = None
     compared: dict = field(default_factory=dict)
@@ -243,7 +253,7 @@ class Climb:
         kept = self.kept or self.base
         gain = self.compared["precision"].gain if self.keep.get("precision") else 1.0
         rung = next_rung(name, kept, self.steps, self.peaks, self.feeding_bound, self.vocab, self.max_growth,
-                         self.matmul_share, gain, self.optimizer_s)
+                         self.matmul_share, gain, self.optimizer_s, self.matmul_speedup)
         cold = self.cold_compile and name == "compile"
         c = Compared(rung, kept, [], []) if rung.skipped else \
             compare(kept, rung, self.rounds, cold_first=cold)
@@ -266,13 +276,40 @@ class Climb:
         self.mfu[name] = tokens_per_s * flops_per_token(rung.settings, self.vocab) / peak
 
     def verdict(self, c: Compared) -> tuple[bool, str]:
-        """Kept when it paid; compile also when the run pays back its compile. Else the measured reason."""
+        """One rule for every step: kept when it paid beyond noise (``paid``); compile also when the run pays
+        back its compile. Else the measured reason: slower, or within noise with its rounds."""
+        if not paid(c.ratios):
+            slower = _median(c.ratios) + spread(c.ratios) < 1
+            return False, why_slower(c) if slower else within_noise(c.ratios)
         if c.rung.name == "compile":
             payback = compile_payback(c, self.run_steps)
             cache = "an empty inductor cache (a first run on a new machine)" if self.cold_compile else \
                 "inductor's cache as earlier runs on this machine left it (warm: a first run compiles longer)"
-            return c.gain > 1.0 and payback.applies, f"{payback.why}; the compile measured with {cache}"
-        return c.gain > 1.0, "" if c.gain > 1.0 else why_slower(c)
+            return payback.applies, f"{payback.why}; the compile measured with {cache}"
+        return True, ""
+
+
+def spread(ratios: list[float]) -> float:
+    """The paired rounds' spread around their median: ``claims.paired_spread`` from 4 rounds on; with 2 or 3
+    rounds, half their range."""
+    if len(ratios) >= 4:
+        return claims.paired_spread(ratios)
+    return (max(ratios) - min(ratios)) / 2 if len(ratios) > 1 else 0.0
+
+
+def paid(ratios: list[float]) -> bool:
+    """The one keep rule for every step: it paid beyond noise when its median gain less the rounds' spread is
+    above 1x and more than half of its rounds are above 1x (a median lifted by one lucky round is not kept)."""
+    above = sum(x > 1 for x in ratios)
+    return bool(ratios) and _median(ratios) - spread(ratios) > 1 and above > len(ratios) / 2
+
+
+def within_noise(ratios: list[float]) -> str:
+    """Why a step that did not clear the noise is not kept: its rounds, their median and spread."""
+    rounds = ", ".join(f"{x:.2f}x" for x in ratios)
+    above = sum(x > 1 for x in ratios)
+    return (f"within noise (paired rounds {rounds}: median {_median(ratios):.3f}x ± {spread(ratios):.3f}, "
+            f"{above} of {len(ratios)} above 1x)")
 
 
 def step_seconds(result: dict, rung: Rung) -> float:
@@ -288,7 +325,8 @@ def compile_payback(c: Compared, run_steps: int) -> guide.Step:
     eager = _median([step_seconds(r, c.kept) for r in c.before])
     compiled = eager / c.gain
     compile_s = max(r["first_step_s"] for r in c.after) - eager
-    measured = guide.Profile({"step": eager}, compile_s=compile_s, compiled_step_s=compiled)
+    # noise=0: the paired rounds already judged the noise (``paid``); only the break-even is left to decide
+    measured = guide.Profile({"step": eager}, compile_s=compile_s, compiled_step_s=compiled, noise=0.0)
     return guide.compile_step(measured, run_steps or 10**9)
 
 

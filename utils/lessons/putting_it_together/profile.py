@@ -15,7 +15,7 @@ import torch
 from utils import bench, machine
 from utils.lessons.ddp import settings as ddp_settings
 from utils.lessons.ddp.recipe import build
-from utils.lessons.putting_it_together.ladder import _median, vocab_of
+from utils.lessons.putting_it_together.ladder import _median, flops_per_token, vocab_of
 from utils.lessons.putting_it_together.script import Settings
 from utils.lessons.why_slow.profile import profile_step
 
@@ -97,8 +97,14 @@ def profile_worker(s: Settings, probe_size: int = 512, iterations: int = 1) -> d
         dtypes = ("fp32", "bf16") if on_cpu else ("fp32", "bf16", "fp16")  # fp16: a T4's precision step
         probes = [peak_probe(probe_size, dtype, device, iterations) for dtype in dtypes]
         ceilings = machine.measure_ceilings(probes, rounds=3, runs=2, device=str(device))[0]
-    return {"load": load, "compute": compute, "optimizer": optimizer,
-            "shares": {"load": load, **prof.by_category},
+    # The profiler's parts give the shares; their seconds are scaled to the timed step C (under the profiler
+    # a step runs slower: it records every op), so that the parts add up to L + C, the step printed
+    profiled_s = sum(prof.by_category.values())
+    scaled = {part: seconds * compute / profiled_s for part, seconds in prof.by_category.items()}
+    tokens = s.batch_per_worker * s.context  # one batch a step, as step_parts and the profile ran it
+    return {"load": load, "compute": compute, "optimizer": optimizer, "profiled_s": profiled_s,
+            "matmul_flops": flops_per_token(s, vocab_of(s)) * tokens,
+            "shares": {"load": load, **scaled},
             "top": prof.top, "peaks": {c.dtype: c.best for c in ceilings},
             "ceilings": [str(c) for c in ceilings]}
 
@@ -113,12 +119,14 @@ def look_first(s: Settings, probe_size: int = 512, simulated: bool = True, itera
     return launch(profile_worker, s, probe_size, iterations, nprocs=1, timeout=300)[0]
 
 
-def guide_profile(found: dict) -> "guide.Profile":
+def guide_profile(found: dict, shape=None) -> "guide.Profile":
     """The guide's fourth input from ``look_first``'s figures: the profile's parts, the low-precision matmul
-    peak over the fp32 one (bf16 where measured, else fp16), and the AdamW step's share of the compute."""
+    peak over the fp32 one (bf16 where measured, else fp16) and that peak, the step's matmul FLOPs, the AdamW
+    step's share of the compute, and ``shape``: the model profiled (the guide uses the shares for it only)."""
     from utils.lessons.putting_it_together import guide
 
     peaks = found["peaks"]
     low = peaks.get("bf16", peaks.get("fp16"))
     return guide.Profile(found["shares"], peak_ratio=low / peaks["fp32"] if low else None,
-                         optimizer_share=found["optimizer"] / found["compute"])
+                         optimizer_share=found["optimizer"] / found["compute"],
+                         matmul_flops=found.get("matmul_flops"), low_peak=low, shape=shape)
