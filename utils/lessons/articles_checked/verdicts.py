@@ -64,11 +64,6 @@ def a23(m):
                  f"{w['train_over_forward']:.2f}x (6N / 2N = 3)", MEASURED, THIS_CPU)]
 
 
-def superlinear_words(speedup: float, n: int = 2) -> str:
-    """Whether a recorded speed-up met the rows' condition, superlinear scaling (past ``n`` times one)."""
-    return f"past {n}x: superlinear" if speedup > n else f"not past {n}x: the condition unmet"
-
-
 def per_worker_words(speedup: float, n: int = 2) -> str:
     """Each worker's work a second against one worker alone (speed-up / n), and which way it went."""
     share = speedup / n
@@ -130,9 +125,10 @@ def decode_slowdown(record: dict) -> float:
 
 def a4(m):
     def cost(speedup: float) -> str:
+        saved = "past 2x: fewer, superlinear" if speedup > 2 else "not past 2x: none saved"
         return (f"{speedup:.2f}x: the time {1 / speedup:.0%} of one GPU's (per machine-hour or against a deadline: "
                 f"{'less' if speedup > 1 else 'no less'} cost); 2 / {speedup:.2f} = {2 / speedup:.2f}x the "
-                f"GPU-hours of one GPU ({superlinear_words(speedup)})")
+                f"GPU-hours of one GPU ({saved})")
     return [quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}, {cost(r['value'])}"),
             quote(m, "capstone", lambda r: f"{m['setups']['08']}, {cost(capstone_two_devices(r))}")]
 
@@ -305,8 +301,9 @@ def walk_told(walk, skip=()) -> str:
     for fix, text in walk:
         if "same batches" in text:
             same = _losses(text)
-            text = text.replace("no error, but", "no error, but with the course's fix for the missing loader (a "
-                                "DataLoader without a DistributedSampler)")
+            text = text.replace("(no DistributedSampler; ", "(").replace(
+                "no error, but", "no error, but with the course's fix for the missing loader (a DataLoader "
+                "without a DistributedSampler)")
         elif fix == "ran" and same:
             ran = _losses(text)
             higher = sum(ran) / len(ran) > sum(same) / len(same)
