@@ -276,8 +276,10 @@ def take_aways(hook, uneven_results) -> str:
     else:
         ours = replay(parts, lr=lr)
         kept, dropped, steps_kept = ours["lost"], replay(parts, lr=lr, carry=False)["lost"], ours["kept_steps"]
+        clipped = (f" (above half a step: what clipping at ±{LEVELS} counts held back, rounding alone leaves "
+                   "less)" if steps_kept > 0.5 else " (rounding's half a step at most)")
         held = (f"what is missing is only what the ranks still keep, at most {steps_kept:.2f} grid steps a value "
-                "at the end")
+                f"at the end{clipped}")
         closer = (f"{held}: delayed, not lost" if kept < dropped else
                   f"no better than dropping it here ({held}): a run this short may not show it")
         lines.append(f"Over its {mine['steps']} steps (the check's first run, replayed in one process: the same "
