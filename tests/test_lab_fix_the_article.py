@@ -216,8 +216,8 @@ GAP, NOISE = [1.9, 2.1, 2.4, 1.2, 2.0, 2.2, 1.7, 2.0, 2.5], [1.3, 0.7, 1.1, 0.9,
 
 
 @pytest.mark.parametrize("rounds, says", [([GAP, GAP], "the miss is the split's own"),
-                                          ([NOISE, NOISE], "cost what lesson 00's messages cost"),
-                                          ([GAP, NOISE], "no gap shown there")])
+                                          ([NOISE, NOISE], "this run shows no difference"),
+                                          ([GAP, NOISE], "no difference shown")])
 def test_the_miss_sentence_follows_every_round(rounds, says):
     text = lab.miss_sentence([2.0, 1.1], [1.0, 1.0], 0.3, {"a": rounds[0], "b": rounds[1]})
     assert says in text and "left the fit's band" not in text and "cannot tell" not in text
@@ -226,12 +226,16 @@ def test_the_miss_sentence_follows_every_round(rounds, says):
     assert "quieter" not in lab.miss_sentence([3.0], [0.7], 0.3, {"a": GAP})  # a cause the run does not measure
 
 
-def test_the_miss_sentence_says_when_single_rounds_went_the_other_way():
-    wide = [5.51, 4.90, 4.77, 6.96, 0.47, 1.03, 4.88, 0.47, 2.44]  # a median well above 1, two rounds below it
-    text = lab.miss_sentence([2.0], [1.0], 0.3, {"a": wide})
-    assert "single rounds went the other way" in text and "7 of 9 rounds above 1" in text
-    assert "range 0.47-6.96x" in text and "in every round" not in text
-    assert "in every round" in lab.miss_sentence([2.0], [1.0], 0.3, {"a": GAP})
+def test_one_rule_judges_every_case_and_is_printed():
+    """A sign test: 8 of 9 rounds on one side of 1 shows a difference, whatever the median; 7 of 9 does not."""
+    assert lab.sign_test_least(9) == 8 and lab.sign_test_least(3) == 4  # 3 rounds can show nothing
+    wide = [5.51, 4.90, 4.77, 6.96, 0.47, 1.03, 4.88, 0.47, 2.44]  # 7 of 9 above 1
+    eight = [1.69, 1.56, 1.35, 1.99, 1.45, 2.07, 1.44, 1.17, 0.17]  # 8 of 9 above 1, one far below
+    assert lab.gap_of(wide) == "none" and lab.gap_of(eight) == "longer" and lab.gap_of([0.5] * 9) == "shorter"
+    text = lab.miss_sentence([2.0, 2.0], [1.0, 1.0], 0.3, {"a": wide, "b": eight})
+    assert "at least 8 of 9 rounds fall on one side of 1 (a sign test" in text
+    assert "a: 7 of 9 rounds above 1, median 4.77x, range 0.47-6.96x: no difference shown" in text
+    assert "b: 8 of 9 rounds above 1" in text and "the split's messages longer" in text
 
 
 @pytest.mark.modes

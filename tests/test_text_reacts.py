@@ -27,7 +27,7 @@ ALLOWED: dict[str, dict[str, str]] = {
     "notebooks/00_start_here.ipynb": {},
     "notebooks/01_why_slow.ipynb": {
         "100 %": "theory: a share's ceiling", "50 %": "the fit's stated usable accuracy (a setting)",
-        "4×": "theory: AdamW's state counted in weights"},
+        "4×": "theory: AdamW's state counted in weights", "10 %": "the scaling fit's stated tolerance (a setting)"},
     "notebooks/02_model_split.ipynb": {
         "1×": "theory: a sequential split's bound", "2×": "theory: two devices' bound",
         "100 %": "theory: CPU time over busy time's ceiling"},

@@ -22,7 +22,8 @@ TERMS: dict[str, str] = {
     "backend": "the library that moves the bytes of a collective: NCCL between NVIDIA GPUs, gloo on CPUs",
     "gloo": "a backend for CPU tensors, over TCP; in cpu mode it is the simulated GPUs' link",
     "NCCL": "NVIDIA's backend for GPU tensors, over NVLink or PCIe; one GPU per rank",
-    "link": "the wire between two devices: NVLink or PCIe between GPUs, loopback TCP between CPU workers",
+    "link": ("the wire between two devices: NVLink or PCIe between GPUs; between CPU workers, loopback TCP (the "
+             "network path by which a machine sends to itself)"),
     "bound": "a limit from theory or a datasheet; no measurement may pass it (a point above one is a finding)",
     "reference": "a rate measured on this machine, to compare with; a point may approach or pass it",
     "simulated": "measured with CPU processes standing in for GPUs: shapes are real, speeds are CPU speeds",

@@ -1,8 +1,8 @@
 """Checks for ``labs/00_fix_the_article.ipynb``: what a model split sends over the link, and what that costs.
 
 The learner writes ``link_bytes(model, cut, x)`` (the bytes that cross the cut in one training step) and
-``link_seconds(model, cut, x, link)`` (their time on the link, with lesson 00's alpha and beta). The checks
-run the split for real (``split.measure_split``: two workers, every message counted and timed) on the cases
+``link_seconds(model, cut, x, link)`` (their time on the link, with alpha and beta fitted as in lesson 00,
+in this lab's run). The checks run the split for real (``split.measure_split``: two workers, every message counted and timed) on the cases
 the learner sees and on cases it has not seen, and judge the learner's answers against what crossed:
 
 - ``check_crossing``: ``link_bytes`` equals the bytes the split's workers sent in a step, for every case
@@ -16,6 +16,7 @@ A failed check names the case and the mistake, never the expected value.
 
 from __future__ import annotations
 
+import math
 import statistics
 import textwrap
 from numbers import Number
@@ -25,7 +26,6 @@ import torch
 from utils import checks
 from utils.details import how_measured
 from utils.checks import expect, run_check
-from utils.claims import paired_spread
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.tables import Table
 from utils.tables import show as display
@@ -162,7 +162,7 @@ def cost_mistake(case: Case, answer: float, run: SplitRun, link, bytes_right: bo
         return f"{_where(case)}: your link_bytes is off for this case (check 1), and a time built on it too"
     total = sum(sizes) / link.beta
     named = [
-        (close(answer, total), "your time has no alpha: every message pays lesson 00's fixed cost, however "
+        (close(answer, total), "your time has no alpha: every message pays the fixed cost alpha, however "
                                "small"),
         (len(sizes) > 1 and close(answer, link.alpha + total),
          "your time has one alpha for the whole step: each message pays its own"),
@@ -176,13 +176,13 @@ def cost_mistake(case: Case, answer: float, run: SplitRun, link, bytes_right: bo
         (close(answer, 1e6 * right), "your time is in microseconds: return seconds"),
     ]
     why = next((text for hit, text in named if hit),
-               f"your time is {'more' if answer > right else 'less'} than lesson 00's alpha and beta give for "
-               "the messages that crossed")
+               f"your time is {'more' if answer > right else 'less'} than alpha and beta (fitted as in lesson 00 (this lab's run)) give "
+               "for the messages that crossed")
     return f"{_where(case)}: {why}"
 
 
 def check_cost(link_seconds, link_bytes, link, runs: dict[str, SplitRun], show: bool = True) -> checks.Verdict:
-    """Exercise B: ``link_seconds(model, cut, x, link)`` equals lesson 00's alpha + n / beta summed over the
+    """Exercise B: ``link_seconds(model, cut, x, link)`` equals alpha + n / beta (this lab's fit) summed over the
     messages the split's workers sent, for every case (seen and unseen)."""
 
     def body():
@@ -197,7 +197,7 @@ def check_cost(link_seconds, link_bytes, link, runs: dict[str, SplitRun], show: 
                 bytes_right = False
             mistake = cost_mistake(case, answer, run, link, bytes_right)
             expect(mistake is None, mistake or "")
-        return (f"your times equal lesson 00's alpha + n / beta for the messages that crossed, in all "
+        return (f"your times equal alpha + n / beta (fitted as in lesson 00 (this lab's run)) for the messages that crossed, in all "
                 f"{len(CASES) + len(UNSEEN)} cases")
 
     return run_check("what the link costs", body, show=show, hint=checks.stub_message(BANK, "B"))
@@ -311,18 +311,15 @@ def measured_report(link_bytes, link_seconds, link_fit, runs: dict[str, SplitRun
         "column's fastest round: a busy machine only slows a message.", WIDTH - 4))
 
 
-LONGER = 1.25  # a split's fastest round this much over the ping-pong's fastest: more than the rounds' noise
-
-
 def miss_sentence(ratios, pp_ratios, residual: float, rounds: dict[str, list[float]]) -> str:
     """What the measurement says about lesson 00's model (every branch written). ``ratios`` and ``pp_ratios``:
     for each case, the fastest round of the split's messages and of the ping-pong of the same sizes, over the
     model's time (a busy machine only slows a message, so the fastest rounds are the ones to compare).
     ``rounds``: for each case, every round's split over that same round's ping-pong; a case shows a gap when
-    the median of those ratios is beyond their spread (``claims.paired_spread``) from 1, round after round."""
+    enough of its rounds fall on one side of 1 (``gap_of``: a sign test, one rule for every case)."""
     span = lambda r: f"{min(r):.1f}x" if max(r) / min(r) < 1.1 else f"{min(r):.1f}-{max(r):.1f}x"  # noqa: E731
-    text = (f"Fastest rounds against lesson 00's alpha + n / beta: the split's messages took {span(ratios)}, "
-            f"the ping-pong of the same sizes {span(pp_ratios)} (the fit is good to about ±{residual:.0%}). ")
+    text = (f"Fastest rounds against alpha + n / beta, fitted as in lesson 00 (this lab's run): the split's "
+            f"messages took {span(ratios)}, the ping-pong of the same sizes {span(pp_ratios)} (the fit is good to about ±{residual:.0%}). ")
     slower, faster = max(pp_ratios) > 1 + residual, min(pp_ratios) < 1 / (1 + residual)
     if slower or faster:
         which = ("slower than the fit for some sizes and faster for others" if slower and faster else
@@ -330,35 +327,49 @@ def miss_sentence(ratios, pp_ratios, residual: float, rounds: dict[str, list[flo
         text += (f"The ping-pong itself left the fit's band: in these rounds the same messages ran {which}, "
                  "measured at another moment than alpha and beta (what else ran on the machine then is not "
                  "measured), so the fit is a reference for its own moment. ")
-    gaps = {name: statistics.median(r) for name, r in rounds.items()
-            if statistics.median(r) - paired_spread(r) > 1}  # longer than the ping-pong beyond the spread
-    k, n = len(gaps), len(rounds)
-    if k == 0:
-        return text + ("In no case did the rounds show the split's messages apart from the ping-pong of the same "
-                       "bytes (every median ratio within half its middle rounds' range of 1): a split's messages "
-                       "cost what lesson 00's messages cost, and its model predicts them as well as it predicts a "
-                       "ping-pong.")
-    named = "; ".join(_rounds_words(name, rounds[name]) for name in gaps)
-    every_round = all(min(rounds[name]) > 1 for name in gaps)
-    spread = ("in every round" if every_round else
-              "in most rounds, not all: single rounds went the other way, so no one round shows it, while the "
-              "median stays above 1 by more than half its middle rounds' range")
-    which = "In every case" if k == n else f"In {k} of {n} cases"
-    text += (f"{which} the split's messages took longer than the ping-pong of the same bytes in the same round, "
-             f"{spread} ({named}). ")
-    if k < n:
-        text += "In the others the rounds fall on both sides of 1: no gap shown there. "
-    return text + ("Where the gap shows, the miss is the split's own: alpha and beta were fitted on a loop of "
-                   "messages that nothing interrupts, while a split's message leaves from the middle of a "
-                   "training step, to a worker that has been waiting for it. A model holds for the situation it "
-                   "was measured in.")
+    cases = {name: gap_of(r) for name, r in rounds.items()}
+    n = max(len(r) for r in rounds.values())
+    text += (f"The rule, the same for every case: the split's messages differ from the ping-pong of the same bytes "
+             f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 (a sign test: a coin does that "
+             f"less than 1 time in {round(1 / SIGN_LEVEL)}); the median and the range are given beside. "
+             + "; ".join(_rounds_words(name, rounds[name], cases[name]) for name in rounds) + ". ")
+    if all(gap != "longer" for gap in cases.values()):
+        return text + ("In no case were the split's messages longer by that rule: this run shows no difference "
+                       "between a split's messages and a ping-pong's of the same bytes (which is not the same as "
+                       "showing that they cost the same: the ranges above say how widely the rounds scattered).")
+    return text + ("Where the split's messages are longer, the miss is the split's own: alpha and beta were fitted "
+                   "on a loop of messages that nothing interrupts, while a split's message leaves from the middle "
+                   "of a training step, to a worker that has been waiting for it. A model holds for the situation "
+                   "it was measured in.")
 
 
-def _rounds_words(name: str, ratios: list[float]) -> str:
-    """One case's rounds in words: its median ratio, how many rounds were above 1, and their range."""
+SIGN_LEVEL = 0.05  # a sign test's level: rounds on one side of 1 that a fair coin gives less often than this
+
+
+def sign_test_least(n: int) -> int:
+    """The fewest of ``n`` rounds on one side of 1 (either side) that a fair coin gives with probability <=
+    ``SIGN_LEVEL``; ``n + 1`` where even ``n`` of ``n`` is not that rare (too few rounds to show anything)."""
+    either_side = lambda k: 2 * sum(math.comb(n, j) for j in range(k, n + 1)) / 2**n  # noqa: E731
+    return next((k for k in range(n // 2 + 1, n + 1) if either_side(k) <= SIGN_LEVEL), n + 1)
+
+
+def gap_of(ratios: list[float]) -> str:
+    """"longer", "shorter" or "none": the split's messages over the ping-pong's, round by round, by the sign
+    test (``sign_test_least``)."""
+    least = sign_test_least(len(ratios))
+    if sum(x > 1 for x in ratios) >= least:
+        return "longer"
+    return "shorter" if sum(x < 1 for x in ratios) >= least else "none"
+
+
+def _rounds_words(name: str, ratios: list[float], gap: str) -> str:
+    """One case's rounds in words: how many rounds were above 1, its median ratio and range, and the rule's
+    verdict."""
     above = sum(x > 1 for x in ratios)
-    return (f"{name}: median {statistics.median(ratios):.2f}x, {above} of {len(ratios)} rounds above 1, "
-            f"range {min(ratios):.2f}-{max(ratios):.2f}x")
+    said = {"longer": "the split's messages longer", "shorter": "the split's messages shorter",
+            "none": "no difference shown"}[gap]
+    return (f"{name}: {above} of {len(ratios)} rounds above 1, median {statistics.median(ratios):.2f}x, "
+            f"range {min(ratios):.2f}-{max(ratios):.2f}x: {said}")
 
 
 def prediction_misses(link_seconds, link, runs: dict[str, SplitRun]) -> str:

@@ -119,6 +119,14 @@ def moved_bytes(op: LabOp) -> int:
     return sum(t.numel() for t in (*inputs, op.call(inputs))) * size
 
 
+def written_bytes(op: LabOp) -> int:
+    """Of ``moved_bytes``, those the op writes: its result (for a lookup, one row per id)."""
+    if op.kind == "embedding":
+        return op.ids.numel() * op.dims["width"] * op.dtype.itemsize
+    return op.call(tuple(t.to("meta") for t in op.operands())).numel() * op.dtype.itemsize
+
+
 def reference_op(op: LabOp, device: str = "cpu") -> Op:
-    """Lesson 01's ``roofline.Op`` of ``op``: what it does, and its timed call (for ``measure_roofline``)."""
-    return Op(op.name, done_flops(op), moved_bytes(op), lambda: op.timed_call(device))
+    """Lesson 01's ``roofline.Op`` of ``op``: what it does (its FLOPs, the bytes it moves and, of those, the
+    bytes it writes), and its timed call (for ``measure_roofline``)."""
+    return Op(op.name, done_flops(op), moved_bytes(op), lambda: op.timed_call(device), written=written_bytes(op))

@@ -215,28 +215,28 @@ BOUND_NOTES = {"L2": "L2 reference: read rate in L2 / 2", "L3": "L3 reference: r
 REGIME_STYLES = {"L2": ":", "L3": "-.", "DRAM": "--"}
 
 
-def plot_paths(points: list[CopyPoint], messages: list[CopyPoint], link_fit, simulated: bool):
-    """Lesson 00's headline figure, one panel per kind of path, so that no axis spans seven decades:
-    copies inside one process (GB/s against size, each beside its bound or reference, a point above a bound
-    ringed in red), and messages between two processes (one-way time against size, with the fitted
-    alpha + n/beta and alpha drawn as the floor, where the fit is within its tolerance). ``link_fit``: a
-    ``machine.LinkFit`` of ``messages``."""
+def plot_copies(points: list[CopyPoint], simulated: bool):
+    """Section 2's answer: copies inside one process, GB/s against size, each beside its bound or reference
+    (a point above a bound ringed in red). One process, no worker: a real timing of this machine's device
+    even in ``cpu`` mode, and the panel says so."""
     from utils import plots
 
-    fig, axes = plots.new_figure(1, width=11.0, row_height=3.9) if not messages else _two_panels()
-    _plot_copy_rates(axes[0], points)
-    if messages:
-        _plot_message_times(axes[1], messages, link_fit)
+    fig, (ax,) = plots.new_figure(1, width=8.0, row_height=3.9)
+    _plot_copy_rates(ax, points)
+    where = "a real CPU timing, one process" if simulated else "real timings, one process"
+    return plots.finish(fig, f"Copy bandwidth, measured in this run ({where})")
+
+
+def plot_messages(messages: list[CopyPoint], link_fit, simulated: bool):
+    """Section 3's answer: messages between two processes, one-way time against size, with the fitted
+    alpha + n/beta and alpha drawn as the floor where the fit is within its tolerance. ``link_fit``: a
+    ``machine.LinkFit`` of ``messages``. In ``cpu`` mode two CPU processes stand in for two GPUs: simulated."""
+    from utils import plots
+
+    fig, (ax,) = plots.new_figure(1, width=8.0, row_height=3.9)
+    _plot_message_times(ax, messages, link_fit)
     plots.stamp_simulated(fig, simulated)
-    return plots.finish(fig, "Copy bandwidth and message time, measured in this run")
-
-
-def _two_panels():
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(11.0, 4.6), sharex=False)
-    plt.close(fig)
-    return fig, list(axes)
+    return plots.finish(fig, "Message time between two processes, measured in this run")
 
 
 def _plot_copy_rates(ax, points: list[CopyPoint]) -> None:
@@ -255,6 +255,7 @@ def _plot_copy_rates(ax, points: list[CopyPoint]) -> None:
             ax.plot([], [], "o", ms=9, mfc="none", mec="red", mew=1.8, label="above its bound (see the text)")
     _size_axis(ax, sorted({p.size for p in points}))
     ax.set_yscale("log")  # the caches' rates sit several times above DRAM's: one decade or more
+    _plain_ticks(ax)
     ax.set_xlabel("bytes copied")
     ax.set_ylabel("GB/s (log scale)")
     ax.set_title("Copies inside one process", fontsize=10)
@@ -274,11 +275,21 @@ def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
         ax.plot([], [], " ", label=f"no fit drawn: alpha + n / beta misses a size by ±{link_fit.accuracy:.0%}, "
                                    f"beyond the ±{FIT_USABLE:.0%} tolerance")
     ax.set_yscale("log")
+    _plain_ticks(ax)
     _size_axis(ax, [p.size for p in pts])
     ax.set_xlabel("bytes sent")
     ax.set_ylabel("µs per message (log scale)")
     ax.set_title(f"Messages between two processes ({pts[0].path})", fontsize=10)
     ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1, frameon=False)
+
+
+def _plain_ticks(ax) -> None:
+    """A log y axis labelled 1, 2, 5, 10, 20, ...: plain numbers a reader reads at a glance, not powers of ten."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
 
 
 def _size_axis(ax, sizes: list[int]) -> None:

@@ -5,7 +5,7 @@ bytes reads n and writes n, so 2n bytes cross the memory its bytes live in, and 
 most half of what that memory moves. Each regime's reference is therefore a measured rate, halved:
 
     L2, L3   half the rate at which this process reads a buffer that fits in that cache (a float32 sum).
-    DRAM     half the machine profile's memory bandwidth (STREAM on one thread, arrays beyond the caches),
+    DRAM     half the machine profile's memory bandwidth (STREAM on one thread, on arrays of a fixed size),
              which counts the bytes read and the bytes written, as this model does. Where no profile is
              given, half the rate at which this process reads a buffer far larger than the last cache.
 

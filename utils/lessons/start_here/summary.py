@@ -119,10 +119,15 @@ def in_cache_claim(cached, caches: dict[str, int] | None) -> claims.Claim:
     shares = sorted(p.fraction_of_bound for p in cached)
     median = shares[len(shares) // 2] if len(shares) % 2 else (shares[len(shares) // 2 - 1] + shares[len(shares) // 2]) / 2
     regimes = " and ".join(dict.fromkeys(p.regime for p in sorted(cached, key=lambda p: p.size)))
-    between = [p for p in straddling(cached, caches) if p.fraction_of_bound > 1]
+    between = set(map(id, straddling(cached, caches)))
+    above = [p for p in sorted(cached, key=lambda p: p.size) if p.fraction_of_bound > 1]
     verdict = f"median {median:.0%} of the reference"
-    if between:
-        verdict += f"; {', '.join(size_label(p.size) for p in between)} above it: partly in the cache below"
+    if above:
+        verdict += "; above it: " + ", ".join(
+            f"{size_label(p.size)} ({p.fraction_of_bound:.0%}"
+            + (", partly in the cache below)" if id(p) in between else ")") for p in above)
+    else:
+        verdict += "; none above it"
     return claims.Claim(f"in-cache copies against their cache's reference ({len(cached)} sizes, {regimes})",
                         f"{shares[0]:.0%} - {shares[-1]:.0%} of the reference", "reference: half the cache's read rate",
                         verdict)
@@ -161,7 +166,8 @@ def copies_sentence(points, fixed_seconds: float | None = None, fixed_size: int 
                 f"set beside: it takes {small.seconds * 1e6:.1f} µs")
         if fixed_seconds:
             share = min(1.0, fixed_seconds / small.seconds)
-            how_much = "most of it" if share >= 0.5 else "a minor part of it"
+            how_much = ("most of it" if share >= 0.5 else "a sizeable part of it" if share >= 0.2
+                        else "a small part of it")
             said += (f", {how_much} the call's own fixed cost: a {fixed_size}-byte copy, timed the same way, "
                      f"takes {fixed_seconds * 1e6:.1f} µs ({share:.0%} of it).")
         else:
@@ -200,8 +206,8 @@ def above_cache_sentence(points, caches: dict[str, int] | None, margin: float = 
                          f"set between half and all of a cache is partly held by it, so much of this copy ran from "
                          f"{lower}, between the two caches' rates.")
         else:
-            parts.append(f"{share} with no smaller cache to hold it: {p.regime}'s reference, measured in this "
-                         "run, came out slow (a busy moment while it was measured).")
+            parts.append(f"{share} with no smaller cache to hold it; this run does not measure why (the "
+                         f"reference is one read rate of {p.regime}, measured once, and a copy is another kernel).")
     return " ".join(parts)
 
 
@@ -212,6 +218,36 @@ def cache_note(caches: dict[str, int], cores: int) -> str:
         return ""
     return (f"This machine reports an L3 of {size_label(l3)} for {cores} cores: a virtual machine can report its "
             "host's whole L3, shared with other machines' cores, so a copy counted 'in L3' may run at DRAM speed.")
+
+
+def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
+    """Where the profile's STREAM arrays sit in this machine's caches, by section 2's rule (a working set
+    within half a cache is counted in it): a bandwidth is DRAM's only when its arrays leave the last cache."""
+    copy_set = 2 * stream_bytes  # STREAM copy touches a and c; add touches a, b and c
+    sizes = (f"STREAM's arrays here are {size_label(stream_bytes)} each (its copy touches {size_label(copy_set)}, "
+             f"its add {size_label(3 * stream_bytes)})")
+    last = next((name for name in ("L3", "L2") if name in caches), None)
+    if last is None:
+        return f"{sizes}; this machine's cache sizes are not readable, so where they sit is not known."
+    if copy_set > caches[last] // 2:
+        return (f"{sizes}: more than half of the last cache ({last}, {size_label(caches[last])}), so the memory "
+                "bandwidth above is DRAM's.")
+    return (f"{sizes}: within half of this machine's {last} ({size_label(caches[last])}), so by section 2's rule "
+            f"they may be served by {last}: the memory bandwidth above is a rate beyond the smaller caches, not "
+            f"DRAM's alone (the profile keeps its arrays this size so that it is measured in seconds).")
+
+
+def dram_reference_sentence(rate, stream_bytes: int, caches: dict[str, int]) -> str:
+    """What the copies out of DRAM are set beside: half the profile's one-thread STREAM figure (``rate``, a
+    ``machine.Ceiling``), and whether STREAM itself ran out of DRAM on this machine (``stream_sentence``)."""
+    text = (f"DRAM's reference: {rate.name}, {rate.best / 1e9:.1f} GB/s (section 1), / 2 = {rate.best / 2e9:.1f} "
+            "GB/s: a copy moves each byte twice.")
+    last = next((name for name in ("L3", "L2") if name in caches), None)
+    if last and 2 * stream_bytes <= caches[last] // 2:
+        text += (f" STREAM's {size_label(stream_bytes)} arrays fit within half of this machine's {last} "
+                 f"(section 1), so this reference is a rate beyond the smaller caches, named DRAM's by the regime "
+                 f"of the copies set beside it; DRAM alone may be slower.")
+    return text
 
 
 def noise_sentence(profile, limit: float = 0.5) -> str:
@@ -226,14 +262,26 @@ def noise_sentence(profile, limit: float = 0.5) -> str:
 def weights_sentence(link_points, weights_gb: float, label: str, link=None) -> str:
     """The time to move a model's weights at the rate of the largest message measured on the link (the
     regime of a 14 GB transfer, a reference, not a bound), and at the fitted beta where the fit is usable."""
-    big = max(link_points, key=lambda p: p.size)
+    pts = sorted(link_points, key=lambda p: p.size)
+    big = pts[-1]
     text = (f"Moving the {weights_gb:.0f} GB of a 7B model's fp16 weights over '{big.path}' at the rate of its "
             f"largest measured message, {big.rate / 1e9:.2f} GB/s ({size_label(big.size)}), takes about "
             f"{weights_gb / (big.rate / 1e9):.1f} s{label}")
-    if link is not None and link.accuracy <= FIT_USABLE:
-        text += (f"; at the fitted beta, {link.fit.beta / 1e9:.2f} GB/s, {weights_gb / (link.fit.beta / 1e9):.1f} s "
-                 f"(the fit is good to ±{link.accuracy:.0%})")
-    return text + "."
+    fitted = link is not None and link.accuracy <= FIT_USABLE
+    if fitted:
+        text += f"; at the fitted beta, {link.fit.beta / 1e9:.2f} GB/s, {weights_gb / (link.fit.beta / 1e9):.1f} s"
+    past = weights_gb * 1e9 / big.size
+    if past <= 1:
+        return text + (f" (the fit is good to ±{link.accuracy:.0%} over these sizes)." if fitted else ".")
+    text += (f". {'Both are extrapolations' if fitted else 'It is an extrapolation'}, {past:,.0f}x past the "
+             "largest size measured" + (f" (the fit's ±{link.accuracy:.0%} holds only over the sizes it was fitted "
+                                        "on)" if fitted else ""))
+    if len(pts) < 2:
+        return text + ": a single size says nothing of how the rate goes on."
+    prev = pts[-2]
+    trend = "was still falling" if big.rate < prev.rate else "was still rising" if big.rate > prev.rate else "was flat"
+    return text + (f": the rate {trend} at the largest sizes ({prev.rate / 1e9:.2f} GB/s at {size_label(prev.size)}, "
+                   f"{big.rate / 1e9:.2f} at {size_label(big.size)}).")
 
 
 def to_ledger(profile, points, link) -> str:

@@ -33,7 +33,7 @@ def table_rows(mine: tuple[str, float, str, float, float] | None) -> list[tuple[
         name, fp32, dtype, half, bw = mine
         rows.append((name, fp32, dtype, half, bw, half / bw))
     return [(name, f"{fp32 / 1e12:.2f}", f"{half / 1e12:.2f} ({dtype})", f"{bw / 1e9:.0f}", f"{ridge:.0f}",
-             f"{half / 1e12 / (fp32 / 1e12):.0f}x")
+             f"{half / fp32:.0f}x" if half / fp32 >= 10 else f"{half / fp32:.1f}x")  # as section 7's sentence
             for name, fp32, dtype, half, bw, ridge in rows]
 
 

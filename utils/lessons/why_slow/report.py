@@ -53,6 +53,22 @@ def profile_sentence(profile, S) -> str:
     return text
 
 
+def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
+    """Where STREAM's arrays sit in this CPU's caches (lesson 00's regime rule: a working set within half a
+    cache is counted in it), so that the memory bandwidth is named by whose rate it is."""
+    from utils.plots import size_label
+
+    sizes = f"STREAM's arrays are {size_label(stream_bytes)} each (its copy touches {size_label(2 * stream_bytes)})"
+    last = next((name for name in ("L3", "L2") if name in caches), None)
+    if last is None:
+        return f"{sizes}; this machine's cache sizes are not readable, so where they sit is not known."
+    if 2 * stream_bytes > caches[last] // 2:
+        return f"{sizes}: more than half of the last cache ({last}, {size_label(caches[last])}): DRAM's rate."
+    return (f"{sizes}: within half of this machine's {last} ({size_label(caches[last])}), so by lesson 00's regime "
+            f"rule the bandwidth may be {last}'s rather than DRAM's alone; an op whose bytes leave the {last} may "
+            "run under the memory roof it gives.")
+
+
 def datasheet_table(profile, S) -> Table | None:
     """On a GPU: each measured peak beside its datasheet bound (None on a CPU: no datasheet is readable)."""
     if not S.datasheet:
@@ -289,13 +305,14 @@ def scaling_sentence(series, fit) -> str:
     with a fixed cost no step could lack (d >= 0 within the fit)."""
     status = scaling_holds(series, fit)
     worst = {axis: fit(pts)[1] for axis, pts in series.items()}
-    parts = [f"{axis} {'within' if w <= FOLLOWS else 'off by up to'} {w:.0%}" for axis, w in worst.items()]
+    parts = [f"{axis} {'within' if w <= FOLLOWS else 'off by up to'} {w:.1%}" for axis, w in worst.items()]
     flat = {axis: max(p.seconds / p.model_flops for p in pts) / min(p.seconds / p.model_flops for p in pts)
             for axis, pts in series.items()}
     most = max(flat, key=flat.get)
     good = [axis for axis, v in status.items() if v == "holds"]
-    verdict = ("fits every axis" if len(good) == len(status) else
-               f"holds on {len(good)} of {len(status)} axes" + (f" ({', '.join(good)})" if good else ""))
+    verdict = (f"fits every axis within the ±{FOLLOWS:.0%} tolerance" if len(good) == len(status) else
+               f"holds within the ±{FOLLOWS:.0%} tolerance on {len(good)} of {len(status)} axes"
+               + (f" ({', '.join(good)})" if good else ""))
     text = (f"Step time = c × (the formula's FLOPs) + d, one rate c and one fixed cost d fitted per axis, "
             f"{verdict}: {', '.join(parts)}.")
     for axis in (a for a, v in status.items() if v == "negative d"):
@@ -363,6 +380,25 @@ def algorithms_sentence(comparisons) -> str:
 # --- section 7: the hardware claims -------------------------------------------------------------------------
 
 
+def memory_bound_sentence(roof, rows) -> str:
+    """Section 2's memory-bound ops (as its table found them) against the lowest 16-bit ridge of the datasheet
+    GPUs (``rows``: ``hardware.datasheet_rows()``): below it, an op is memory-bound on every one of them."""
+    memory = [p for p in roof.points if p.bound == "memory"]
+    if not memory:
+        return "No op of section 2 was memory-bound here, so the table says nothing of bandwidth's share."
+    lowest = min(r[5] for r in rows)
+    top = max(p.op.intensity for p in memory)
+    text = (f"Section 2's {len(memory)} memory-bound ops here have intensities up to {top:.2f} FLOPs per byte "
+            f"({max(memory, key=lambda p: p.op.intensity).op.name})")
+    over = [p.op.name for p in memory if p.op.intensity >= lowest]
+    if not over:
+        return (text + f", under every GPU's 16-bit ridge (the lowest {lowest:.0f}): each would be limited to at "
+                "most the memory's speed on all of them (section 2's table shows how far under that limit each "
+                "ran here), so bandwidth matters as much as FLOP/s.")
+    return (text + f"; {', '.join(over)} reaches the lowest GPU ridge ({lowest:.0f}), so not every one of them "
+            "would stay memory-bound on every GPU; the others would, so bandwidth matters as much as FLOP/s.")
+
+
 def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, roof) -> list[str]:
     """``rows``: ``hardware.datasheet_rows()``; ``ranges``/``pairs``: ``hardware.ridge_range`` and
     ``hardware.more_bandwidth_pairs``; ``profile``: the machine profile (this machine's row, on all threads);
@@ -384,9 +420,7 @@ def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, 
                  f"{fp32.best / one.best:.1f} and the bandwidth by {bw.best / bw1.best:.1f})")
     return [
         f"The datasheet GPUs' 16-bit ridge points lie between {lo:.0f} and {hi:.0f} FLOPs per byte"
-        + (f", except {odd}." if odd else ".") + " Every memory-bound op of section 2 (intensity 1 or less) "
-        "is limited to at most the memory's speed on all of them (section 2's table shows how far under that "
-        "limit each ran here), so bandwidth matters as much as FLOP/s.",
+        + (f", except {odd}." if odd else ".") + " " + memory_bound_sentence(roof, rows),
         f"Same 16-bit compute, more bandwidth: {more}. The 16-bit rate is {ratios[0][0]:.0f}x ({ratios[0][1]}) "
         f"to {ratios[-1][0]:.0f}x ({ratios[-1][1]}) the fp32 rate: a factor only a model run in 16 bits collects.",
         text + ".",
@@ -458,13 +492,10 @@ def link_against_lesson00(link, recorded: dict) -> str:
         return (source + said + f". This run's own fit misses some size by ±{link.accuracy:.0%}, beyond the "
                 f"±{PREDICTS:.0%} tolerance, so the two fits are not compared: this section uses measured times.")
     da, db = link.fit.alpha / alpha["value"] - 1, link.fit.beta / beta["value"] - 1
-    within = max(abs(da), abs(db)) <= link.accuracy
     return (source + said + f". This run's fit, over the sizes a batch sends, differs by {da:+.0%} in α and "
-            f"{db:+.0%} in β: "
-            + ("within this fit's own ±{:.0%}, the same link measured twice.".format(link.accuracy) if within else
-               "more than this fit's own ±{:.0%}: the link's timings differ between the two runs (other sizes "
-               "fitted, and whatever else ran on the machine then), so each lesson quotes its own fit."
-               .format(link.accuracy)))
+            f"{db:+.0%} in β. The two come from different runs (other sizes, another moment), so their difference "
+            "is not read as a finding: this section predicts with its own fit. Run lesson 00 and then this "
+            "lesson to set two fits of one sitting side by side.")
 
 
 def verdict(holds: bool, yes: str, no: str) -> str:
