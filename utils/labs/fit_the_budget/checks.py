@@ -176,8 +176,8 @@ def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
     the rounds' noise: more, less, or no difference shown. Lab 06."""
     ratio = min(rounds["selective"]) / min(rounds["every block"])
     spread = paired_spread(rounds, "selective", "every block")
-    figures = (f"selective / every block = {ratio:.2f}x ± {spread:.2f} (fastest of {len(rounds['plain'])} "
-               "interleaved rounds each, spread of the paired rounds)")
+    figures = (f"selective / every block = {ratio:.2f}x ± {spread:.2f}: fastest of {len(rounds['plain'])} "
+               "interleaved rounds each, ± the paired rounds' spread")
     if ratio - spread > 1:
         return (f"selective checkpointing cost more than every block here, beyond the rounds' noise ({figures}): "
                 "it saves recomputing the matmuls, which pays only where they dominate a block's time (lesson 06 "
