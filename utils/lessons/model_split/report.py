@@ -410,8 +410,17 @@ def naive_process_reading(r: Row) -> str:
             f"ratios (rounds {lo:.2f}-{hi:.2f}; {medians})"
             + reading
             + f". Against that reference the naive split reaches {r.speedup / r.process_bound:.0%} of it"
-            + (": the rest is the messages and the turn-taking." if r.speedup < r.process_bound else
+            + (f": the rest is {_rest(r)}." if r.speedup < r.process_bound else
                ": the messages and the turn-taking cost less than the rounds' spread."))
+
+
+def _rest(r: Row) -> str:
+    """What the naive split lost against its per-process reference: the messages and the turn-taking, and
+    waiting for a core where a stage's CPU/busy fell below ``CONTENDED`` (as ``naive_reading`` says it)."""
+    if r.cpu_share and min(r.cpu_share) < CONTENDED:
+        return ("the messages, the turn-taking and waiting for a core (CPU/busy "
+                + " / ".join(f"{f:.0%}" for f in r.cpu_share) + ")")
+    return "the messages and the turn-taking"
 
 
 def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one device against 2m/(m+1)"):
