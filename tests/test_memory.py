@@ -285,6 +285,10 @@ def test_an_out_of_memory_message_reads_field_by_field():
     assert "fragmentation" in snapshot.diagnosis(simulated)
     assert [f for f, *_ in snapshot.read_oom(simulated)] == [f for f, *_ in snapshot.read_oom(real)]
     assert snapshot.real_oom("cpu") is None
+    # lesson 06's reader: a real process holds its CUDA context on top of what PyTorch allocates
+    with_context = snapshot.read_oom(snapshot.simulated_oom(3 * 2**30, 14.75 * 2**30, 13 * 2**30,
+                                                            reserved_unused=2**28, context=2**29))
+    assert {f: v for f, v, _ in with_context}["this process"] == "13.75 GiB"
     assert snapshot.format_size(512) == "512 bytes" and snapshot.format_size(3 * 2**20) == "3.00 MiB"
 
 

@@ -174,21 +174,22 @@ def images_row(compression: tuple[float, float], mode: str) -> tuple[str, ...]:
 
     ``compression``: section 5's (net speed-up, spread) in this run. The column of this machine's mode follows
     this run's verdict (uint8 only where it paid beyond the noise); the other columns say what to measure
-    there. Without a GPU, section 5's link joins two CPU processes (a stand-in for PCIe), and the conversion
-    runs in the training process: the no-GPU column follows that measurement, as a GPU's column follows its
-    own link's (lesson 05)."""
+    there. Without a GPU one process loads and trains: no link to cross, so the no-GPU column is "n/a"; section
+    5's link between two CPU processes (a stand-in for PCIe) is quoted in the why only (lesson 05)."""
     speedup, spread = compression
     outcome = compression_outcome(speedup, spread)
     here = "2gpu" if mode == "ngpu" else mode
     convert = "in training" if here == "cpu" else "on the GPU"
-    on_here = {"pays": f"uint8, convert {convert} (paid here)", "noise": "float32 (no net gain here)",
+    on_here = {"pays": f"uint8, convert {convert} (paid here)", "noise": "either (no difference shown here)",
                "slower": "float32 (uint8 slower here)"}[outcome]
     columns = {m: on_here if m == here else "uint8 if section 5 pays there" for m in MODES}
+    columns["cpu"] = "n/a (no link)"   # one CPU process trains on what it loads: no link to cross
     reason = {"pays": "the bytes saved outweighed the conversion",
-              "noise": "within noise: no net gain, not worth the conversion",
+              "noise": "within noise (the rounds' spread, at least 2 %): either; no difference shown here",
               "slower": "the conversion cost more than the bytes saved"}[outcome]
     measured = f"uint8 + convert {speedup:.2f}x ± {spread:.2f} float32's speed: {reason}"
-    why = (f"no GPU: section 5's link between two CPU processes, a stand-in for PCIe: {measured}" if here == "cpu"
+    why = (f"no GPU: nothing crosses a link; section 5's stand-in for PCIe (two CPU processes): {measured}"
+           if here == "cpu"
            else f"section 5 over this GPU's link: {measured}")
     return ("images across the link", *(columns[m] for m in MODES), why)
 
@@ -199,10 +200,13 @@ def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = No
     counts from this host's ``cores`` (lesson 05). ``compression``: section 5's (net speed-up, spread) in this
     run, which decides this ``mode``'s column of the images row where it has a link (``images_row``; None:
     not measured, no row)."""
+    # Without a GPU the training process computes on the CPU itself (``torch_threads`` cores, 1 if unset):
+    # its loaders get the cores left free. With a GPU the step runs there, and the host's cores load.
+    free = max(1, cores - (s.torch_threads or 1))
     one, each = max(1, cores), max(1, cores // 2)
     rows = [
-        ("num_workers", str(one), str(one), f"{each} a rank",
-         "the host's cores, divided between the training processes; fewer once L/w < C"),
+        ("num_workers", str(free), str(one), f"{each} a rank",
+         "the cores free of training (no GPU: the step's own), divided between the ranks; fewer once L/w < C"),
         ("persistent_workers", "True", "True", "True", "the workers' start-up is paid once, not every epoch"),
         ("prefetch_factor", *["2; 4 if reads are uneven"] * 3,
          "a deeper queue absorbs slow batches; it never moves the bound"),

@@ -29,6 +29,16 @@ def lines_table(budget: Budget, measured: Measured, title: str) -> Table:
     names = [k for k in budget.at_peak if budget.at_peak[k] or measured.lines.get(k)]
     names += [k for k in measured.lines if k not in names]
     body = [(k, f"{budget.at_peak.get(k, 0.0) / MB:.2f}",
-             f"{measured.lines[k] / MB:.2f}" if k in measured.lines else "-") for k in names]
-    body.append(("total (peak)", f"{budget.peak / MB:.2f}", f"{measured.peak / MB:.2f}"))
-    return Table(["line", "calculator (MB)", "measured (MB)"], body, title=title)
+             f"{measured.lines[k] / MB:.2f}" if k in measured.lines else "-",
+             line_error(budget.at_peak.get(k, 0.0), measured.lines.get(k))) for k in names]
+    body.append(("total (peak)", f"{budget.peak / MB:.2f}", f"{measured.peak / MB:.2f}",
+                 line_error(budget.peak, measured.peak)))
+    return Table(["line", "calculator (MB)", "measured (MB)", "error"], body, title=title)
+
+
+def line_error(predicted: float, measured: float | None) -> str:
+    """A line's error: MB off (calculator - measured) and, where the measured line is not near zero, percent."""
+    if measured is None:
+        return "-"
+    off = f"{(predicted - measured) / MB:+.2f} MB"
+    return off + (f" ({relative_error(predicted, measured):+.0%})" if measured > 0.01 * MB else "")

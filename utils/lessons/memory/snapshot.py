@@ -125,13 +125,14 @@ def format_size(n: float) -> str:
 
 
 def simulated_oom(request: float, capacity: float, allocated: float, reserved_unused: float = 0.0,
-                  other_processes: float = 0.0, pid: int = 12345) -> str:
+                  other_processes: float = 0.0, pid: int = 12345, context: float = 0.0) -> str:
     """The message the CUDA caching allocator raises, with its fields filled from given figures (lesson 06, on
     the CPU, where there is no allocator to run out): ``request`` the allocation that failed, ``capacity`` the
     GPU's memory as the driver reports it, ``allocated`` the bytes in tensors, ``reserved_unused`` cached but
-    unallocated, ``other_processes`` the driver's and other programs' share."""
-    free = max(capacity - allocated - reserved_unused - other_processes, 0)
-    mine, cached = format_size(allocated + reserved_unused), format_size(reserved_unused)
+    unallocated, ``other_processes`` the driver's and other programs' share, ``context`` the process's CUDA
+    context (kernels, driver state: memory the process holds that PyTorch does not allocate)."""
+    free = max(capacity - allocated - reserved_unused - other_processes - context, 0)
+    mine, cached = format_size(allocated + reserved_unused + context), format_size(reserved_unused)
     return (f"CUDA out of memory. Tried to allocate {format_size(request)}. GPU 0 has a total capacity of "
             f"{format_size(capacity)} of which {format_size(free)} is free. Process {pid} has {mine} memory "
             f"in use. Of the allocated memory {format_size(allocated)} is allocated by PyTorch, and {cached} "

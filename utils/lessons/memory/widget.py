@@ -35,7 +35,7 @@ def plot_budgets(budgets: dict[str, Budget], measured: dict[str, float] | None =
         ax.scatter([measured[n] / scale for n in shown], shown, color="black", marker="|", s=500, zorder=3,
                    label="measured peak")
     if capacity:
-        ax.axvline(capacity / scale, color="0.3", linestyle="--", label=f"capacity {capacity / scale:.0f} {unit}")
+        ax.axvline(capacity / scale, color="0.3", linestyle="--", label=f"capacity {capacity / scale:.1f} {unit}")
     ax.invert_yaxis()
     ax.set_xlabel(f"{unit} per device at the step's peak")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)

@@ -246,9 +246,13 @@ def analyse(got: dict) -> dict:
 
 def crossover(rows: list[dict], key: str, noise: bool = False) -> int | None:
     """The smallest width from which on every larger one the speedup stays above 1 (None: never); with
-    ``noise``, above 1 by more than the row's ``spread``."""
+    ``noise``, above 1 by more than the row's ``spread``, both read as printed (2 decimals), as the width
+    table's verdicts (``claims.speedup_verdict``) read them: one verdict per width on the page."""
+    def wins(q: dict) -> bool:
+        return round(q[key], 2) - (round(q["spread"], 2) if noise else 0.0) > 1
+
     for i, r in enumerate(rows):
-        if all(q[key] - (q["spread"] if noise else 0.0) > 1 for q in rows[i:]):
+        if all(wins(q) for q in rows[i:]):
             return r["width"]
     return None
 
