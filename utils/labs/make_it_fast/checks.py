@@ -559,7 +559,7 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     threads = max(max(run["threads"] or [0]) for run in runs)
     calls = ref[ALL_REDUCES]
     compute = (ref["forward and backward"] + ref["optimizer"]) / step
-    rate = (f", forward and backward at {flops / (ref['forward and backward'] / 1e3) / peak.best:.0%} of one "
+    rate = (f", forward and backward at {flops / (ref['forward and backward'] / 1e3) / peak.best:.1%} of one "
             "core's measured peak" if flops and peak else "")
     costed = [  # (the slow script's share of a step it cost, the take-away)
         (compute, f"Threads are a budget: compute (forward and backward, the optimizer) took {compute:.0%} of the "

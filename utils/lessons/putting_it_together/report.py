@@ -137,7 +137,7 @@ def plot_waterfall(rows: list[dict], label: str = ""):
         ax.bar(i, r["x_prev"] - 1, bottom=1.0, color=kept_color if r["kept"] else dropped, edgecolor="black",
                linewidth=0.6, hatch=None if r["kept"] else "//", width=0.6)
         ax.errorbar(i, r["x_prev"], yerr=r.get("noise", 0.0), color="black", capsize=4)
-        ax.text(i + 0.33, r["x_prev"], f"{r['x_prev']:.2f}x", va="center", fontsize=8)  # the table's figure
+        ax.text(i + 0.42, r["x_prev"], f"{r['x_prev']:.2f}x", va="center", fontsize=8)  # the table's figure
         if r["bound"]:
             ax.plot([i - 0.4, i + 0.4], [r["bound"]] * 2, color="black", linewidth=2.5)
             ax.text(i - 0.4, r["bound"] * 1.04, f"bound {r['bound']:.2f}x", ha="left", va="bottom", fontsize=8)
@@ -148,7 +148,8 @@ def plot_waterfall(rows: list[dict], label: str = ""):
     ax.set_xticks(range(len(steps)), [r["step"] + ("" if r["kept"] else "\n(not kept)") for r in steps],
                   fontsize=9)
     ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}x"))
-    ax.yaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}x" if v < 10 else ""))
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(  # a few labels: 9x beside 10x is clutter
+        lambda v, _: f"{v:g}x" if round(v, 3) in (0.5, 0.8, 2, 3, 5, 20, 50) else ""))
     ax.set_ylabel("x the steps before (log)")
     ax.legend(handles=[Patch(facecolor=kept_color, edgecolor="black", label="kept: median of paired rounds"),
                        Patch(facecolor=dropped, edgecolor="black", hatch="//", label="not kept"),
