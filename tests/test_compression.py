@@ -620,4 +620,25 @@ def test_a_speedup_row_never_reads_a_slowdown_or_noise_as_a_share_of_its_figure(
     assert speedup_claim("int8", 0.74, 3.97, kind="reference").verdict == "slower than fp32: no speed-up"
     assert speedup_claim("chan", 2.49, 3.55, noise=0.05).verdict == "faster, under the bound: 58% of its gain"
     row = speedup_claim("bf16", 1.5, 2.0, noise=0.05, kind="reference")
-    assert (row.against, row.verdict) == ("reference 2.00x", "faster: 75% of the reference")
+    assert (row.against, row.verdict) == ("reference 2.00x", "faster: 50% of the reference's gain")  # as a bound's
+
+
+def test_the_front_reads_accuracy_ties_from_paired_differences_on_the_same_images():
+    import torch
+
+    from utils.lessons.compression.accuracy import paired_difference, within
+    from utils.lessons.compression.pareto import pareto_front
+
+    n = 360
+    big = torch.ones(n)  # right on every image
+    small = torch.ones(n)
+    small[:8] = 0  # wrong on 8 images the big one gets right: a paired difference of -0.022, every image the same way
+    gap, se = paired_difference(big, small)
+    assert round(gap, 3) == -0.022 and not within(gap, se)
+    points = [(0.52, 10.5, -1.0), (0.44, 10.0, -(1 - 8 / n))]  # (MB, ms, -accuracy): the larger one is more accurate
+    unpaired = pareto_front(points, tolerance=(0.02, 0.08, 0.03))  # 2.2 points within a 3 % tolerance: a tie
+    assert unpaired == [False, True]
+    correct = [big, small]
+    paired = pareto_front(points, tolerance=(0.02, 0.08, 0.0),
+                          tied={2: lambda i, j: within(*paired_difference(correct[i], correct[j]))})
+    assert paired == [True, True]

@@ -127,11 +127,25 @@ def test_powersgd_with_explicit_bucket_cap_finishes_on_gloo_and_sends_less():
     assert abs(compressed["final_loss"] - plain["final_loss"]) < 0.2
 
 
+def test_the_busbw_trend_says_whether_the_curve_flattens_and_names_wide_repeats():
+    row = lambda n, t, lo, hi: {"bytes": n, "seconds": t, "low": lo, "high": hi, "busbw": n / t}
+    rising = [row(2**20, 3.65e-3, 0.78e-3, 3.87e-3), row(2**22, 3.72e-3, 2.5e-3, 4e-3),
+              row(2**24, 9.99e-3, 9e-3, 1e-2)]
+    assert allreduce.trend(rising).startswith("The curve is still rising")
+    assert allreduce.largest(rising)["bytes"] == 2**24
+    flat = [row(2**22, 2e-3, 2e-3, 2e-3), row(2**24, 7.8e-3, 7.8e-3, 7.8e-3)]
+    assert allreduce.trend(flat).startswith("The curve flattens")
+    (wide,) = allreduce.outliers(rising)
+    assert wide == "1 MiB: median 3.65 ms, repeats 0.78-3.87 ms"
+    falling = [row(2**22, 2e-3, 2e-3, 2e-3), row(2**24, 12e-3, 12e-3, 12e-3)]
+    assert allreduce.trend(falling).startswith("busbw falls at the largest size")
+
+
 def test_a_larger_message_that_took_less_time_is_read_as_noise_or_as_a_change_of_regime():
     row = lambda n, t, lo, hi: {"bytes": n, "seconds": t, "low": lo, "high": hi}
     noisy = [row(4096, 4e-4, 2e-4, 9e-4), row(16384, 3e-4, 2e-4, 5e-4), row(65536, 5e-4, 4e-4, 6e-4)]
     (line,) = allreduce.inversions(noisy)
-    assert line.startswith("16 KiB took less than 4 KiB") and "within noise" in line
+    assert line.startswith("16 KiB took less than 4 KiB (0.300 against 0.400 ms)") and "within noise" in line
     (line,) = allreduce.inversions([row(2**18, 3e-3, 2.8e-3, 3.2e-3), row(2**20, 1e-3, 0.9e-3, 1.1e-3)])
     assert "regime changes" in line
     assert allreduce.inversions([row(4096, 1e-4, 1e-4, 1e-4), row(8192, 2e-4, 2e-4, 2e-4)]) == []
@@ -324,7 +338,8 @@ def test_the_timeline_counts_one_message_per_tensor_by_hand_and_one_per_bucket_w
     assert 1 < ddp[0]["messages"] < tensors  # several buckets, fewer than tensors
     for ranks in (by_hand, ddp):
         rows = {span["device"] for r in ranks for span in r["spans"]}
-        assert rows == {"rank 0 all-reduce", "rank 0 backward", "rank 1 all-reduce", "rank 1 backward"}
+        assert rows == {"rank 0 all-reduce", "rank 0 forward+backward", "rank 1 all-reduce",
+                        "rank 1 forward+backward"}
         assert all(r["compute"] > 0 and r["step"] >= r["compute"] and r["exposed"] >= 0 for r in ranks)
         wait = overlap.waiting(ranks)  # the slowest rank's wait for the other: never more than it measured
         slow = overlap.slowest(ranks)

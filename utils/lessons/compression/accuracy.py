@@ -14,7 +14,7 @@ from torch import nn
 
 from utils import models
 
-__all__ = ["standard_error", "paired_drop", "within"]
+__all__ = ["standard_error", "paired_drop", "paired_difference", "within"]
 
 
 def standard_error(accuracy: float, n: int) -> float:
@@ -34,6 +34,14 @@ def paired_drop(baseline: nn.Module, model: nn.Module, test_set) -> tuple[float,
     n = len(differences)
     error = differences.std().item() / math.sqrt(n) if n > 1 else float("nan")
     return before.mean().item(), after.mean().item(), differences.mean().item(), error
+
+
+def paired_difference(correct_a, correct_b) -> tuple[float, float]:
+    """Accuracy of b minus accuracy of a on the same images, and its paired standard error. ``correct_a``,
+    ``correct_b``: (n,) 0/1 tensors, one entry per test image (``models.correct_answers``). Lesson 04."""
+    differences = correct_b.float() - correct_a.float()  # (n,): 1 gained, -1 lost, 0 the same
+    n = len(differences)
+    return differences.mean().item(), differences.std().item() / math.sqrt(n) if n > 1 else float("nan")
 
 
 def within(difference: float, error: float, k: float = 2.0) -> bool:

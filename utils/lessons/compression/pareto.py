@@ -7,6 +7,8 @@ no other one beats (the Pareto front), and the figure that shows it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import matplotlib.pyplot as plt
 from matplotlib import ticker
 from matplotlib.transforms import Bbox
@@ -16,25 +18,32 @@ from utils import plots
 __all__ = ["pareto_front", "plot_front"]
 
 
-def pareto_front(points: list[tuple[float, ...]], tolerance: tuple[float, ...] | None = None) -> list[bool]:
+def pareto_front(points: list[tuple[float, ...]], tolerance: tuple[float, ...] | None = None,
+                 tied: dict[int, Callable[[int, int], bool]] | None = None) -> list[bool]:
     """Which points no other point beats: True where no point is at least as good in every coordinate and
     strictly better in one. Every coordinate is *lower is better* (pass ``-accuracy`` for accuracy).
     Lesson 04.
 
     ``tolerance``: per coordinate, a relative difference that is not a difference (a measured latency's
     noise): values within it are ties, so noise between two models of identical shapes decides nothing.
+    ``tied``: per coordinate, a test of two points' indices that replaces the tolerance there (accuracies of
+    two models on the same test images: tied when their paired difference is within two standard errors).
     ``pareto_front([(1, 5), (2, 3), (3, 4)])`` is ``[True, True, False]``: (2, 3) beats (3, 4) in both.
     """
     tolerance = tolerance or (0.0,) * len(points[0]) if points else ()
+    tied = tied or {}
 
-    def better(x, y, tol):  # x lower than y by more than the tolerance
-        return x < y and y - x > tol * max(abs(x), abs(y))
+    def better(i, j, k):  # point i lower than point j in coordinate k, by more than a tie
+        x, y = points[i][k], points[j][k]
+        if k in tied:
+            return x < y and not tied[k](i, j)
+        return x < y and y - x > tolerance[k] * max(abs(x), abs(y))
 
-    def beats(a, b):
-        return (not any(better(y, x, t) for x, y, t in zip(a, b, tolerance))
-                and any(better(x, y, t) for x, y, t in zip(a, b, tolerance)))
+    def beats(i, j):
+        coordinates = range(len(points[i]))
+        return not any(better(j, i, k) for k in coordinates) and any(better(i, j, k) for k in coordinates)
 
-    return [not any(beats(other, p) for other in points) for p in points]
+    return [not any(beats(i, j) for i in range(len(points)) if i != j) for j in range(len(points))]
 
 
 FAMILY_STYLES = {"CNN": ("o", "tab:blue"), "MLP": ("s", "tab:orange")}  # marker and colour of each family

@@ -63,8 +63,8 @@ def speed_reason(ratio: float, verdict: str, device: str, cpu_bf16: bool, device
         if ratio < 1:
             return ("This CPU has bf16 instructions, yet bf16 ran slower than fp32 here: its 16-bit arithmetic "
                     "did not pay for the casts around it.")
-        return ("This CPU has bf16 instructions, and bf16 ran faster beyond noise: in a compute-bound pass only "
-                "faster arithmetic can give that, so its 16-bit units did the work.")
+        return ("This CPU has bf16 instructions, and bf16 ran faster beyond noise: its 16-bit arithmetic, the "
+                "halved activation bytes, or both can give that; this run does not time the two apart.")
     if noise or ratio < 1:
         return ("This CPU lacks bf16 instructions (or did not report them): bf16 is converted to fp32 for "
                 "compute, and this run shows no speed-up.")

@@ -245,11 +245,12 @@ def quantize_torchao(model: nn.Module, kind: str = "int8_dynamic",
     ``int8_dynamic``: int8 weights and activations quantized at each call, int8 matmuls (7-bit where the
     CPU's int8 matmul would saturate: ``int8_path`` says which);
     ``int4_weight_only``: 4-bit weights in groups of 128 with bf16 scales, for a bf16 model (on a CPU, the
-    CPU layout; on a GPU, tinygemm, which wants bf16 tensor cores: compute capability 8 or more); only the
-    layers ``int4_fits`` takes. Each quantized ``nn.Linear``'s weight becomes a torchao tensor subclass.
-    Run it through ``compile_quantized``: that is where torchao's fused kernels are. ``reduce_range``: int8
-    dynamic's 7-bit range forced on or off (None: chosen from this CPU, ``int8_reduced_range``; forcing it off
-    on a CPU without VNNI gives the saturating model, which the ISA tests use to show the hazard is real).
+    CPU layout; on a GPU, tinygemm, torchao's int4 matmul kernel, which wants bf16 tensor cores: compute
+    capability 8 or more); only the layers ``int4_fits`` takes. Each quantized ``nn.Linear``'s weight becomes
+    a torchao tensor subclass. Run it through ``compile_quantized``: that is where torchao's fused kernels
+    are. ``reduce_range``: int8 dynamic's 7-bit range forced on or off (None: chosen from this CPU,
+    ``int8_reduced_range``; forcing it off on a CPU without VNNI gives the saturating model, which the ISA
+    tests use to show the hazard is real).
     Lesson 04 and its lab.
     """
     if kind not in TORCHAO_KINDS:

@@ -70,11 +70,30 @@ def _label(n: int) -> str:
     return plots.size_label(n) if n & (n - 1) == 0 else f"{n / 2**20:.2f} MiB"
 
 
-def plateau(rows: list[dict], largest: int = 3) -> tuple[float, list[int]]:
-    """The busbw the large messages settle at: the median over the ``largest`` sizes (and those sizes), so
-    that one fast repeat at one size does not become the headline. Lesson 03."""
-    top = sorted(rows, key=lambda r: r["bytes"])[-largest:]
-    return statistics.median(r["busbw"] for r in top), [r["bytes"] for r in top]
+def largest(rows: list[dict]) -> dict:
+    """The row of the largest message: the busbw figure the lesson sets beside the link. Lesson 03."""
+    return max(rows, key=lambda r: r["bytes"])
+
+
+def trend(rows: list[dict], flat: float = 0.10) -> str:
+    """Whether busbw still rises at the largest size: the last two sizes' busbw, read as flattening where the
+    largest gains less than ``flat`` (a share) on the size before it. Lesson 03."""
+    before, last = sorted(rows, key=lambda r: r["bytes"])[-2:]
+    gain = last["busbw"] / before["busbw"] - 1
+    figures = (f"busbw {before['busbw'] / 1e9:.2f} GB/s at {_label(before['bytes'])}, "
+               f"{last['busbw'] / 1e9:.2f} GB/s at {_label(last['bytes'])} ({gain:+.0%})")
+    if gain < -flat:
+        return f"busbw falls at the largest size instead of levelling off (contention or noise): {figures}"
+    if gain < flat:
+        return f"The curve flattens at the largest sizes: {figures}"
+    return f"The curve is still rising at the largest size measured, so no plateau is reached here: {figures}"
+
+
+def outliers(rows: list[dict], wide: float = 0.5) -> list[str]:
+    """Sizes whose repeats spread widely (range over median above ``wide``): their median is a rough figure,
+    said with its range. Lesson 03."""
+    return [f"{_label(r['bytes'])}: median {r['seconds'] * 1e3:.2f} ms, repeats {r['low'] * 1e3:.2f}-"
+            f"{r['high'] * 1e3:.2f} ms" for r in rows if (r["high"] - r["low"]) / r["seconds"] > wide]
 
 
 def inversions(rows: list[dict]) -> list[str]:
@@ -85,7 +104,7 @@ def inversions(rows: list[dict]) -> list[str]:
         if large["seconds"] < small["seconds"]:
             noise = large["high"] >= small["low"]
             out.append(f"{_label(large['bytes'])} took less than {_label(small['bytes'])} "
-                       f"({large['seconds'] * 1e3:.2f} against {small['seconds'] * 1e3:.2f} ms): "
+                       f"({large['seconds'] * 1e3:.3f} against {small['seconds'] * 1e3:.3f} ms): "
                        + ("their repeats' ranges overlap, so the two cost the same within noise"
                           if noise else "beyond both ranges of repeats: the path's regime changes between them, "
                           "which this lesson does not measure further"))

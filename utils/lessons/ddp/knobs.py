@@ -29,7 +29,7 @@ from utils.lessons.ddp.settings import Settings, build_model, text_data
 
 # name -> DDP keyword arguments; the first is DDP's defaults, the reference of the others
 VARIANTS = {
-    "defaults (bucket_cap_mb=25)": {},
+    "defaults (1 MiB first bucket, then 25 MiB)": {},  # bucket_cap_mb unset: an explicit 25 has no 1 MiB one
     "bucket_cap_mb=0.25": {"bucket_cap_mb": 0.25},
     "bucket_cap_mb=1": {"bucket_cap_mb": 1},
     "bucket_cap_mb=4": {"bucket_cap_mb": 4},

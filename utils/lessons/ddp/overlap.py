@@ -4,8 +4,9 @@
 ``by_hand_step`` is the whole idea of data parallelism in five lines: each rank computes the gradient of its
 own rows, then every gradient is all-reduced (summed over the ranks) and divided by the world size, so every
 rank holds the gradient of the whole global batch. DDP computes the same numbers; what it adds is *when* it
-communicates: gradients are grouped into buckets (about 25 MB each by default), and a bucket is all-reduced,
-asynchronously, as soon as its last gradient is ready, while the backward pass goes on with earlier layers.
+communicates: gradients are grouped into buckets (by default a first bucket of 1 MiB, then up to 25 MiB
+each), and a bucket is all-reduced, asynchronously, as soon as its last gradient is ready, while the
+backward pass goes on with earlier layers.
 
 ``timeline`` measures both on every rank, for the chart of section 2: the backward computation (from
 ``backward()`` to the last gradient accumulated, seen by each parameter's post-accumulate hook) and each
@@ -199,7 +200,8 @@ def _one_step(net, model, x, y, clock, ready: list, marks: list, rows: tuple[str
 
 
 def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
-    """On every worker: ``steps`` forward and backward passes, by hand or with DDP (``s.bucket_cap_mb``).
+    """On every worker: ``steps`` forward and backward passes, by hand or with DDP (``s.bucket_cap_mb``; None
+    is DDP's own default: a first bucket of 1 MiB, then up to 25 MiB, which an explicit 25 would not give).
 
     Returns this rank's median over the steps after the first of ``compute`` (backward until the last
     gradient is ready), ``communication`` (all-reduce spans summed, waits for the other rank included),
@@ -215,11 +217,11 @@ def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
         model, x, y = _model_and_rows(s, device)
         clock = clock_for(device)
         marks, ready = [], []
-        rows = (f"rank {rank} all-reduce", f"rank {rank} backward")
+        rows = (f"rank {rank} all-reduce", f"rank {rank} forward+backward")
         net = model
         if use_ddp:
             net = keep_until_exit(DDP(model, device_ids=[device.index] if device.type == "cuda" else None,
-                                      bucket_cap_mb=s.bucket_cap_mb or 25))
+                                      **s.ddp_options()))
             net.register_comm_hook(None, _timed_allreduce_hook(clock, marks, rows[0]))
         _gradient_clock(model, clock, ready)
         # The first step warms up (and DDP rebuilds its buckets in the order the gradients arrived).
