@@ -288,13 +288,13 @@ def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profil
     hides = comm <= 2 / 3 * compute
     verdict = ("it can hide behind backward (2/3 of the compute)" if hides else
                "longer than backward: it can show in every step; a bigger batch a device amortises it")
-    if not hides and strategy == "ddp":  # lesson 03's fp16 compression hook: half the bytes on the link
-        half = moved / 2
-        verdict += (f", or the fp16 compression hook (the script's --hook fp16, lesson 03) halves the bytes: "
-                    f"2(n-1)/n x 2 B x {p / 1e6:.4g} M = {_gb(half)} = {half / rate * 1e3:.3g} ms")
     if profile is None:
         verdict += (", even at the datasheet peak" if hides else
                     " at the datasheet peak; a real step is slower: measure it (lesson 03)")
+    if not hides and strategy == "ddp":  # lesson 03's fp16 compression hook: half the bytes on the link
+        half = moved / 2
+        verdict += (f"; or the fp16 compression hook (the script's --hook fp16, lesson 03) halves the bytes: "
+                    f"2(n-1)/n x 2 B x {p / 1e6:.4g} M = {_gb(half)} = {half / rate * 1e3:.3g} ms on the link")
     return (f"{what} = {_gb(moved)} a step over {rate / 1e9:.3g} GB/s ({rate_what}) = {comm * 1e3:.3g} ms "
             f"against {compute * 1e3:.3g} ms of compute ({compute_what}): {verdict}")
 
