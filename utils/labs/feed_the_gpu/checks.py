@@ -300,18 +300,7 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
         checks.expect(best.batches * setup.batch_size >= len(dataset),
                       f"an epoch gave {best.batches} batches of {setup.batch_size}; it must cover all "
                       f"{len(dataset)} items")
-        checks.expect(unread <= 0, f"{unread} of the {trained[0]} batches trained were not read during the "
-                                   "epochs that trained them: they were read before the first batch was asked "
-                                   "for, or kept from an earlier pass. Reading the data set before the clock "
-                                   "starts moves the wait out of the measured epoch without hiding it: every "
-                                   "pass must read the batches it trains on while the device computes")
-        checks.expect(not own, f"{own} batches were read by the training process itself (in its loop or in a "
-                               "thread of it): every batch must come from a loader process, so that the "
-                               "training process never waits for storage (the rule of lab 08 too)")
-        checks.expect(reads <= setup.loaders,
-                      f"up to {reads} reads of the data set ran at the same time (measured in the data set); "
-                      f"the budget is {setup.loaders} loaders, two cores' worth: an epoch made faster by more "
-                      f"loaders than that does not count (yours took {best.seconds:.2f} s)")
+        _expect_reads_in_loaders(setup, unread, trained[0], own, reads, best.seconds)
         _expect_no_excess(setup, reads, ahead[0], load, compute)
         for _ in range(EXTRA_ROUNDS):  # short of the bound: a busy machine only adds time, so two epochs more
             if best.seconds <= limit * (1 + setup.tolerance):
@@ -338,6 +327,24 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
 
     return checks.run_check(f"epoch within {setup.tolerance:.0%} of the bound", body, show=show,
                             hint=checks.stub_message(BANK, "A"))
+
+
+def _expect_reads_in_loaders(setup: LabSetup, unread: int, trained: int, own: int, reads: int,
+                             seconds: float) -> None:
+    """Lab 05's rules on where the batches were read: during the epochs that trained them, by loader processes
+    only, no more at once than the budget of loaders."""
+    checks.expect(unread <= 0, f"{unread} of the {trained} batches trained were not read during the "
+                               "epochs that trained them: they were read before the first batch was asked "
+                               "for, or kept from an earlier pass. Reading the data set before the clock "
+                               "starts moves the wait out of the measured epoch without hiding it: every "
+                               "pass must read the batches it trains on while the device computes")
+    checks.expect(not own, f"{own} batches were read by the training process itself (in its loop or in a "
+                           "thread of it): every batch must come from a loader process, so that the "
+                           "training process never waits for storage (the rule of lab 08 too)")
+    checks.expect(reads <= setup.loaders,
+                  f"up to {reads} reads of the data set ran at the same time (measured in the data set); "
+                  f"the budget is {setup.loaders} loaders, two cores' worth: an epoch made faster by more "
+                  f"loaders than that does not count (yours took {seconds:.2f} s)")
 
 
 def epoch_bound(epoch: EpochResult, load: float, compute: float, loaders: int) -> float:

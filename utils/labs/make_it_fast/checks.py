@@ -199,11 +199,11 @@ def show_target(diagnosis: Diagnosis, steps: int = script.STEPS) -> None:
     now on two workers (the speed check reuses this run), and 80 % of it."""
     reference = tokens_per_s(reference_runs(steps)[0])
     slow = diagnosis.slow_tokens_per_s
-    print(f"the slow script: {slow:,.0f} tokens/s (timed under the profiler, which slows it);\nthe reference "
-          f"plan, run now: {reference:,.0f} tokens/s, {reference / slow:.1f}x that (less against the slow "
-          f"script run without the profiler);\nyour target: at least {SPEED_SHARE:.0%} of the reference "
-          f"plan's, about {SPEED_SHARE * reference:,.0f} tokens/s (measured again in the speed check);\nmeasured "
-          f"on {devices.plan(WORLD).label}")
+    print(f"the slow script: {slow:,.0f} tokens/s (timed under the profiler, which slows it);\n"
+          f"the reference plan, run now: {reference:,.0f} tokens/s, {reference / slow:.1f}x that (less against the "
+          f"slow script\nrun without the profiler); your target: at least {SPEED_SHARE:.0%} of the reference plan's, "
+          f"about {SPEED_SHARE * reference:,.0f} tokens/s\n(measured again in the speed check); measured on "
+          f"{devices.plan(WORLD).label}")
 
 
 # --- Exercise B: the learner's fast script, launched and watched -------------------------------------------

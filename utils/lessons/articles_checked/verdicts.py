@@ -12,7 +12,6 @@ has no check, and its verdict says what it was judged by.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from utils import devices
@@ -23,7 +22,7 @@ from utils.lessons.articles_checked.checks import (  # noqa: F401
     past_bound, peak_ratio, run_check, speedup_words, split_reference, spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
     TIMED, WHERE_TO_RECORD, _sends, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
-    kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups)
+    kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, walk_told)
 from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, MEASURED, NONE,
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import small_gpt_words
@@ -291,32 +290,6 @@ def a15(m):
 def a16(m):
     return [Part(_missing(m, "A16"), ERRORS, "this run, read as a linter reads it"),
             Part(walk_told(m["ddp"], ARTICLE_2_ONLY), ERRORS, in_ddp_workers(m))]
-
-
-def walk_told(walk, skip=()) -> str:
-    """``_walk``'s steps, with what the silent step and the fixed run's losses mean: the same batches on both
-    ranks come from the course's own first fix (a DataLoader without a DistributedSampler), and the fixed run,
-    each rank taking half the steps, is compared with it."""
-    told, same = [], None
-    for fix, text in walk:
-        if "same batches" in text:
-            same = _losses(text)
-            text = text.replace("(no DistributedSampler; ", "(").replace(
-                "no error, but", "no error, but with the course's fix for the missing loader (a DataLoader "
-                "without a DistributedSampler)")
-        elif fix == "ran" and same:
-            ran = _losses(text)
-            higher = sum(ran) / len(ran) > sum(same) / len(same)
-            text += ("; a higher loss than the same-batch run's: each rank now takes half the steps (its half of "
-                     "the data)" if higher else "; no higher than the same-batch run's, though each rank now "
-                     "takes half the steps")
-        told.append((fix, text))
-    return _walk(told, skip)
-
-
-def _losses(text: str) -> list[float]:
-    """The losses a walk's step names: "(losses 1.318, 1.318)" or "final loss per rank 0.52, 0.51"."""
-    return [float(x) for x in re.findall(r"\d+\.\d+", text.split("loss", 1)[-1])]
 
 
 def a17(m):

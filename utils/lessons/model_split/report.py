@@ -67,7 +67,7 @@ def headline_table(rows: list[Row], title: str | None = None) -> Table:
         out.append((r.batch, config_name(r), f"{r.speedup:.2f}x ({rounds_text(lo, hi)})", f"{r.bound:.2f}x",
                     f"{wb:.2f}x" if wb else "n/a", verdict))
     return Table(["batch", "schedule", "speedup (range)", "bound", "work-scaled reference", "verdict"], out,
-                 title=title)
+                 title=title, wrap=48)
 
 
 def rows_table(run: PipelineRun, title: str | None = None) -> Table:
