@@ -198,9 +198,17 @@ def test_the_smallest_copys_fixed_cost_and_the_weights_time_are_measured_figures
                                                                                  64 * MIB / 2.64e9, None)]
     link = machine.link_fit(loopback.PATH, [m.size for m in msgs], [m.seconds for m in msgs])
     said = summary.weights_sentence(msgs, 14, "", link)
-    assert "largest measured message, 2.64 GB/s (64 MiB)" in said and "at the fitted beta" in said
-    # 14 GB is far past 64 MiB: said to be an extrapolation, with the rate's trend at the largest sizes
-    assert "extrapolations, 209x past the largest size measured" in said and "was still falling" in said
+    assert "largest measured message, 2.64 GB/s (64 MiB)" in said and "at the fitted beta" not in said
+    # 14 GB is far past 64 MiB and the rate still falls: a lower bound, and no fitted figure that far out
+    assert "takes at least 5.3 s" in said and "was still falling" in said and "a lower bound" in said
+    assert "an extrapolation, 209x past the largest size measured" in said
+    near = summary.weights_sentence(msgs, 0.5, "", link)  # 8x past, still falling: still a lower bound
+    assert "at least" in near and "at the fitted beta" not in near
+    rising = [CopyPoint(loopback.PATH, 16 * MIB, 16 * MIB / 2.5e9, None), msgs[-1]]
+    fit = machine.link_fit(loopback.PATH, [m.size for m in rising], [m.seconds for m in rising])
+    said = summary.weights_sentence(rising, 0.5, "", fit)  # within 10x and not falling: the fit is quoted
+    assert "takes about" in said and "at the fitted beta" in said and "was still rising" in said
+    assert "fitted beta is not quoted so far" in summary.weights_sentence(rising, 14, "", fit)
 
 
 def test_a_rejected_link_fit_is_not_drawn_as_a_result():
@@ -231,3 +239,29 @@ def test_streams_arrays_are_named_by_the_cache_they_fit_in():
     rate = NS(name="fp32 memory bandwidth, 1 thread, STREAM copy, 32 MiB arrays", best=18e9)
     assert "DRAM alone may be slower" in summary.dram_reference_sentence(rate, 32 * MIB, big_l3)
     assert "DRAM alone" not in summary.dram_reference_sentence(rate, 32 * MIB, small_l3)
+    # In L3, STREAM's figure is named by where it sat, and DRAM's own rate is said to be unmeasured
+    assert summary.dram_reference_sentence(rate, 32 * MIB, big_l3).startswith("STREAM (32 MiB, in L3): fp32")
+    assert "DRAM's own rate is not measured" in summary.dram_reference_sentence(rate, 32 * MIB, big_l3)
+    assert summary.dram_reference_sentence(rate, 32 * MIB, small_l3).startswith("DRAM's reference: fp32")
+    assert summary.dram_reference_name(None, big_l3) == "DRAM's reference"
+
+
+def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_named_and_left_out():
+    from utils import machine
+    from utils.lessons.start_here import summary
+
+    l3 = CopyPoint("host memcpy", 16 * MIB, 16 * MIB / 13.9e9, 14.2e9, "L3", False)
+    slow = CopyPoint("host memcpy", 64 * MIB, 64 * MIB / 7.38e9, 14.2e9, "L3", False)  # under DRAM's 9.35
+    dram = CopyPoint("host memcpy", 256 * MIB, 256 * MIB / 6.68e9, 9.35e9, "DRAM", False)
+    said = summary.out_of_cache_sentence([l3, slow, dram])
+    assert "The 64 MiB copy counted in L3 ran at 7.38 GB/s, below DRAM's reference (9.35 GB/s)" in said
+    assert "16 MiB" not in said
+    assert summary.out_of_cache_sentence([l3, dram]).startswith("Every copy counted in a cache ran at least")
+    profile = machine.MachineProfile("cpu", [machine.Ceiling("matmul peak", "fp32", 1, "1024³", 1e11, 1e11, 0.1,
+                                                             "FLOP/s")])
+    rows = summary.lesson_claims(profile, [l3, slow, dram], [], None, [], {"L2": 2 * MIB, "L3": 480 * MIB},
+                                 stream_bytes=32 * MIB)
+    cached = next(r for r in rows if r.claim.startswith("in-cache copies"))
+    assert cached.claim.startswith("in-cache copies against their cache's reference (1 sizes")
+    assert cached.verdict.endswith("left out, ran below the next level's reference: 64 MiB (52%)")
+    assert any("against STREAM (32 MiB, in L3), DRAM's own not measured" in r.claim for r in rows)

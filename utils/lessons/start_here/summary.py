@@ -69,10 +69,11 @@ def link_sentence(link) -> str:
             f"course predicts with a fit (by {acc - tol:.0%}), so use the measured times, not the fit's.")
 
 
-def lesson_claims(profile, points, messages, link, passed: list[Passed], caches: dict[str, int] | None = None
-                  ) -> list[claims.Claim]:
+def lesson_claims(profile, points, messages, link, passed: list[Passed], caches: dict[str, int] | None = None,
+                  stream_bytes: int | None = None) -> list[claims.Claim]:
     """The rows of the lesson's closing table, for whatever this mode measured. ``caches``: the CPU's cache
-    sizes (``devices.cpu_caches()``), so that the in-cache row is a copy wholly in its regime."""
+    sizes (``devices.cpu_caches()``), so that the in-cache row is a copy wholly in its regime; ``stream_bytes``:
+    one STREAM array, which names what the copies out of DRAM are set beside (``dram_reference_name``)."""
     rows = []
     every = profile.peak("fp32")
     if every.threads and every.threads > 1:
@@ -89,7 +90,9 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     dram = [p for p in points if p.regime == "DRAM" and not p.is_bound and p.size not in above]
     if dram:
         big = max(dram, key=lambda p: p.size)
-        rows.append(claims.against_reference(f"a {size_label(big.size)} copy out of DRAM against DRAM's reference",
+        ref = dram_reference_name(stream_bytes, caches)
+        ref = ref if ref == "DRAM's reference" else f"{ref}, DRAM's own not measured"
+        rows.append(claims.against_reference(f"a {size_label(big.size)} copy out of DRAM against {ref}",
                                              big.rate, big.bound, "GB/s", 1e9))
     for p in passed:
         rows.append(claims.Claim(f"a {size_label(p.size)} copy above DRAM's reference: do caches explain it?",
@@ -98,8 +101,10 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
                                  "yes: cold stays under" if p.cold_rate <= p.bound else
                                  "no: the reference is low (another run of memory)"))
     cached = [p for p in points if not p.is_bound and p.bound and p.regime != "DRAM"]  # a cache's, not DRAM's
-    if cached:
-        rows.append(in_cache_claim(cached, caches))
+    slow = {id(p) for p, _, _ in below_next_level(points)}  # ran as if out of its cache: counted apart
+    if [p for p in cached if id(p) not in slow]:
+        rows.append(in_cache_claim([p for p in cached if id(p) not in slow], caches,
+                                   [p for p in cached if id(p) in slow]))
     if link is not None:
         rows.append(claims.Claim(f"one alpha and one beta describe {link.name}", f"±{link.accuracy:.0%} worst residual",
                                  f"tolerance ±{FIT_USABLE:.0%}", fit_verdict(link.accuracy)))
@@ -113,9 +118,10 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     return rows
 
 
-def in_cache_claim(cached, caches: dict[str, int] | None) -> claims.Claim:
+def in_cache_claim(cached, caches: dict[str, int] | None, left_out=()) -> claims.Claim:
     """Every in-cache copy against its cache's reference: the range and the median over all of them (no one
-    size chosen), and which sizes passed the reference because the cache below also held them."""
+    size chosen), and which sizes passed the reference because the cache below also held them. ``left_out``:
+    copies counted in a cache that ran below the next level's reference (``below_next_level``), named apart."""
     shares = sorted(p.fraction_of_bound for p in cached)
     median = shares[len(shares) // 2] if len(shares) % 2 else (shares[len(shares) // 2 - 1] + shares[len(shares) // 2]) / 2
     regimes = " and ".join(dict.fromkeys(p.regime for p in sorted(cached, key=lambda p: p.size)))
@@ -128,6 +134,9 @@ def in_cache_claim(cached, caches: dict[str, int] | None) -> claims.Claim:
             + (", partly in the cache below)" if id(p) in between else ")") for p in above)
     else:
         verdict += "; none above it"
+    if left_out:
+        verdict += "; left out, ran below the next level's reference: " + ", ".join(
+            f"{size_label(p.size)} ({p.fraction_of_bound:.0%})" for p in left_out)
     return claims.Claim(f"in-cache copies against their cache's reference ({len(cached)} sizes, {regimes})",
                         f"{shares[0]:.0%} - {shares[-1]:.0%} of the reference", "reference: half the cache's read rate",
                         verdict)
@@ -237,17 +246,54 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
             f"DRAM's alone (the profile keeps its arrays this size so that it is measured in seconds).")
 
 
+def dram_reference_name(stream_bytes: int | None, caches: dict[str, int] | None) -> str:
+    """What the copies out of DRAM are set beside, named by where STREAM's arrays sat: "DRAM's reference" only
+    when they left the last cache, else "STREAM (32 MiB, in L3)" (DRAM's own rate is then not measured)."""
+    last = next((name for name in ("L3", "L2") if name in (caches or {})), None)
+    if stream_bytes and last and 2 * stream_bytes <= caches[last] // 2:
+        return f"STREAM ({size_label(stream_bytes)}, in {last})"
+    return "DRAM's reference"
+
+
 def dram_reference_sentence(rate, stream_bytes: int, caches: dict[str, int]) -> str:
     """What the copies out of DRAM are set beside: half the profile's one-thread STREAM figure (``rate``, a
     ``machine.Ceiling``), and whether STREAM itself ran out of DRAM on this machine (``stream_sentence``)."""
-    text = (f"DRAM's reference: {rate.name}, {rate.best / 1e9:.1f} GB/s (section 1), / 2 = {rate.best / 2e9:.1f} "
+    name = dram_reference_name(stream_bytes, caches)
+    text = (f"{name}: {rate.name}, {rate.best / 1e9:.1f} GB/s (section 1), / 2 = {rate.best / 2e9:.1f} "
             "GB/s: a copy moves each byte twice.")
-    last = next((name for name in ("L3", "L2") if name in caches), None)
-    if last and 2 * stream_bytes <= caches[last] // 2:
-        text += (f" STREAM's {size_label(stream_bytes)} arrays fit within half of this machine's {last} "
-                 f"(section 1), so this reference is a rate beyond the smaller caches, named DRAM's by the regime "
-                 f"of the copies set beside it; DRAM alone may be slower.")
+    if name != "DRAM's reference":
+        last = name.split("in ")[-1].rstrip(")")
+        text += (f" STREAM's arrays fit within half of this machine's {last} (section 1), so DRAM's own rate is "
+                 f"not measured on this machine: the copies out of DRAM are set beside this {last} rate (measured "
+                 f"by another loop than the {last} row's read rate, so the two need not agree), and DRAM alone "
+                 "may be slower.")
     return text
+
+
+def below_next_level(points) -> list:
+    """The copies counted in a cache that ran slower than the reference of the level beyond it (an L3 copy
+    under DRAM's reference): they behaved as out of that cache, whatever the cache sizes say."""
+    refs = {p.regime: p.bound for p in points if p.bound and not p.is_bound}
+    order = [r for r in ("L1d", "L2", "L3", "DRAM") if r in refs]
+    slow = []
+    for p in points:
+        if p.is_bound or not p.bound or p.regime not in order or p.regime == order[-1]:
+            continue
+        beyond = refs[order[order.index(p.regime) + 1]]
+        if p.rate < beyond:
+            slow.append((p, order[order.index(p.regime) + 1], beyond))
+    return slow
+
+
+def out_of_cache_sentence(points) -> str:
+    """Printed under the copies: whether every copy counted in a cache ran at least at the next level's
+    reference (as a cached copy should), naming each one that did not."""
+    slow = below_next_level(points)
+    if not slow:
+        return "Every copy counted in a cache ran at least at the reference of the level beyond it."
+    return " ".join(f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
+                    f"{nxt}'s reference ({ref / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so the in-cache "
+                    "summary leaves it out." for p, nxt, ref in slow)
 
 
 def noise_sentence(profile, limit: float = 0.5) -> str:
@@ -259,18 +305,22 @@ def noise_sentence(profile, limit: float = 0.5) -> str:
             "ran meanwhile; a fast run is kept (the slowest of the fastest quarter), but treat the ratios as rough.")
 
 
-def weights_sentence(link_points, weights_gb: float, label: str, link=None) -> str:
+def weights_sentence(link_points, weights_gb: float, label: str, link=None, far: float = 10) -> str:
     """The time to move a model's weights at the rate of the largest message measured on the link (the
-    regime of a 14 GB transfer, a reference, not a bound), and at the fitted beta where the fit is usable."""
+    regime of a 14 GB transfer, a reference, not a bound). While the rate still falls at the largest sizes
+    that time is a lower bound ("at least"); the fitted beta is quoted only within ``far`` x the largest size
+    measured and when the rate is not falling (else the fit's beta is not how the link behaves there)."""
     pts = sorted(link_points, key=lambda p: p.size)
     big = pts[-1]
+    past = weights_gb * 1e9 / big.size
+    falling = len(pts) > 1 and big.rate < pts[-2].rate
+    takes = "at least" if falling and past > 1 else "about"
     text = (f"Moving the {weights_gb:.0f} GB of a 7B model's fp16 weights over '{big.path}' at the rate of its "
-            f"largest measured message, {big.rate / 1e9:.2f} GB/s ({size_label(big.size)}), takes about "
+            f"largest measured message, {big.rate / 1e9:.2f} GB/s ({size_label(big.size)}), takes {takes} "
             f"{weights_gb / (big.rate / 1e9):.1f} s{label}")
-    fitted = link is not None and link.accuracy <= FIT_USABLE
+    fitted = link is not None and link.accuracy <= FIT_USABLE and past <= far and not falling
     if fitted:
         text += f"; at the fitted beta, {link.fit.beta / 1e9:.2f} GB/s, {weights_gb / (link.fit.beta / 1e9):.1f} s"
-    past = weights_gb * 1e9 / big.size
     if past <= 1:
         return text + (f" (the fit is good to ±{link.accuracy:.0%} over these sizes)." if fitted else ".")
     text += (f". {'Both are extrapolations' if fitted else 'It is an extrapolation'}, {past:,.0f}x past the "
@@ -279,9 +329,14 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None) -> s
     if len(pts) < 2:
         return text + ": a single size says nothing of how the rate goes on."
     prev = pts[-2]
-    trend = "was still falling" if big.rate < prev.rate else "was still rising" if big.rate > prev.rate else "was flat"
-    return text + (f": the rate {trend} at the largest sizes ({prev.rate / 1e9:.2f} GB/s at {size_label(prev.size)}, "
-                   f"{big.rate / 1e9:.2f} at {size_label(big.size)}).")
+    trend = "was still falling" if falling else "was still rising" if big.rate > prev.rate else "was flat"
+    text += (f": the rate {trend} at the largest sizes ({prev.rate / 1e9:.2f} GB/s at {size_label(prev.size)}, "
+             f"{big.rate / 1e9:.2f} at {size_label(big.size)})")
+    if falling:
+        return text + ", so this time is a lower bound and the fitted beta is not quoted."
+    if link is not None and link.accuracy <= FIT_USABLE and not fitted:
+        return text + f"; the fitted beta is not quoted so far ({far:.0f}x at most) past its sizes."
+    return text + "."
 
 
 def to_ledger(profile, points, link) -> str:
