@@ -320,3 +320,47 @@ def test_streams_arrays_are_named_by_the_cache_they_fit_in():
 
     assert "may be L3's rather than DRAM's" in report.stream_sentence(2**25, {"L2": 2**21, "L3": 480 * 2**20})
     assert "DRAM's rate" in report.stream_sentence(2**25, {"L2": 2**21, "L3": 2**25})
+
+
+def test_the_flattest_axis_and_the_best_fit_are_read_apart_and_a_noisy_miss_is_said_so():
+    from utils.lessons.why_slow import report
+
+    # this run's figures: depth flattest (1.12x) but the worst fit (12.9 %); width varies most, fits within 7 %
+    said = report.flat_and_fit_sentence({"width": 1.75, "depth": 1.12, "context": 1.20},
+                                        {"width": 0.070, "depth": 0.129, "context": 0.046})
+    assert "differ here: the flattest axis, depth (1.12x), is not the best fit (12.9%, against context's 4.6%)" in said
+    agree = report.flat_and_fit_sentence({"width": 1.75, "depth": 1.05}, {"width": 0.07, "depth": 0.02})
+    assert "depth (1.05x), is also the best fit (2.0%): the two readings agree" in agree
+    off = [scaling.ScalePoint("depth", v, 1e-11 * f * (1.3 if v == 2 else 1), f, 100 * v, 1)
+           for v, f in ((1, 1e9), (2, 2e9), (4, 4e9), (6, 6e9))]
+    assert report.scaling_failures({"depth": off}, scaling.fit)["depth"] == "off by more than 10%"
+    noisy = report.scaling_failures({"depth": off}, scaling.fit, repeats=2)["depth"]
+    assert noisy.startswith("misses by ") and noisy.endswith("(2 repeats a point: noisy)")
+    assert report.scaling_failures({"depth": off}, scaling.fit, repeats=9)["depth"].endswith("(9 repeats a point)")
+
+
+def test_a_fused_ops_bandwidth_is_set_beside_the_roof_and_a_noisy_piece_uses_the_fit():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import report
+    from utils.lessons.why_slow.algorithms import Comparison
+
+    gelu = Comparison("GELU", "gelu_op_by_op", "gelu_fused", 8.03e-3, 3.30e-3, 2e-7)
+    far = report.fused_bandwidth_sentence(gelu, 16 * 2**20, 18.7e9)
+    assert "16 MiB (read and write) in 3.30 ms: 5.1 GB/s, 27% of the memory roof (18.7 GB/s)" in far
+    assert "up to 9x; it gave 2.4x" in far and "its in-core work" in far
+    near = report.fused_bandwidth_sentence(Comparison("GELU", "a", "b", 8e-3, 1e-3, 0), 16 * 2**20, 18.7e9)
+    assert "Near the roof" in near and "in-core" not in near
+    # this run's link: the 512-byte message sits +34 % off the fit and took longer than the 8 KiB one
+    link = NS(fit=NS(sizes=[8, 512, 8192], residuals=[-0.16, 0.34, 0.04], alpha=56.4e-6),
+              seconds=[48.5e-6, 86.2e-6, 61e-6])
+    ids = NS(n_bytes=8192, measured=61e-6)
+    pieces = NS(transfers=16, measured=1379e-6, predicted=904.3e-6)
+    said = report.noisy_piece_sentence(link, ids, pieces, True)
+    assert "512-byte message sits +34% off the fit" in said and "longer than the 8,192-byte one" in said
+    assert "the fit's prediction is the steadier figure: 904 µs (14.8x the single message)" in said
+    assert "read the figure as rough" in report.noisy_piece_sentence(link, ids, pieces, False)
+    link.fit.residuals = [-0.16, 0.1, 0.04]
+    assert report.noisy_piece_sentence(link, ids, pieces, True) == ""
+    said = report.latency_figures_sentence(link)
+    assert "at most 4,096 bytes, 48.5 µs, measured; the fit's α (56.4 µs)" in said

@@ -103,7 +103,7 @@ def _where(U) -> str:
 
 def mfu_sentence(U) -> str:
     return (f"MFU = {U.median:.0%} of the {U.peak_name} (bound: 100 %), a peak measured here, in the same rounds. "
-            f"The PaLM paper reports {PALM_MFU:.1%} for training its 540B model on thousands of TPU v4 chips, "
+            f"The PaLM paper (Google's 540B-parameter language model) reports {PALM_MFU:.1%} for training its model on thousands of TPU v4 chips, "
             f"against the chips' datasheet peak; the two figures are not comparable: this is a small model's step "
             f"on {_where(U)} against a peak measured in the same rounds (a datasheet peak is never lower, so the "
             "same work reads lower against one), and a large run pays communication a single device does not. "
@@ -205,7 +205,7 @@ def memory_reading(point, roof, l3_bytes: int | None = None) -> str:
     if share <= room:
         return (f"{name} ran at {share:.0%} of its memory roof: above it, but within the {room:.2f}x its bytes can "
                 f"reach without a cache's help. The roof counts STREAM's bytes, while the memory moved more (a "
-                f"CPU reads a cache line before writing it: write-allocate); {name} "
+                f"CPU reads a cache line, the fixed-size block its caches move, before writing it: write-allocate); {name} "
                 + (f"only reads (its result is {point.op.written / point.op.bytes:.2%} of its bytes)"
                    if point.op.written < 0.01 * point.op.bytes else
                    f"writes {point.op.written / point.op.bytes:.0%} of its bytes, less than STREAM's kernel")
@@ -252,7 +252,37 @@ def link_sentence(link, costs, can_predict: bool) -> str:
             f"{ids.latency_share:.0%} of it latency. Sent as {pieces.transfers} messages of "
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
             f"measured time of one such message ({one * 1e6:,.1f} µs): {pieces.measured * 1e6:,.0f} µs "
-            f"({pieces.measured / ids.measured:.1f}x the single message).")
+            f"({pieces.measured / ids.measured:.1f}x the single message)."
+            + noisy_piece_sentence(link, ids, pieces, can_predict) + latency_figures_sentence(link))
+
+
+NOISY = 0.2  # a single size off the fit by more than this is read as one noisy point, not as the link's cost
+
+
+def noisy_piece_sentence(link, ids, pieces, can_predict: bool) -> str:
+    """When the one message a split batch repeats sits far off the fit (more than NOISY), its single measured
+    time is multiplied by the number of pieces: give the fit's prediction beside it (empty when steady)."""
+    size = ids.n_bytes // pieces.transfers
+    residual = dict(zip(link.fit.sizes, link.fit.residuals)).get(size)
+    if residual is None or abs(residual) <= NOISY:
+        return ""
+    text = (f" That one {size:,}-byte message sits {residual:+.0%} off the fit (a single point, noisy"
+            + (f"; it took longer than the {ids.n_bytes:,}-byte one" if pieces.measured / pieces.transfers
+               > ids.measured else "") + ")")
+    if not can_predict:
+        return text + ", and the fit cannot predict here: read the figure as rough."
+    return (text + f", so the fit's prediction is the steadier figure: {pieces.predicted * 1e6:,.0f} µs "
+            f"({pieces.predicted / ids.measured:.1f}x the single message).")
+
+
+def latency_figures_sentence(link) -> str:
+    """The latency share's latency is the fastest small message, measured; the fit's α is the same fixed cost
+    as the line through every size puts it. Both are printed, named apart."""
+    from utils.lessons.why_slow.transfers import SMALL, latency
+
+    return (f" Latency, in the table's share: the fastest message of at most {SMALL:,} bytes, "
+            f"{latency(link) * 1e6:,.1f} µs, measured; the fit's α ({link.fit.alpha * 1e6:,.1f} µs) is the same "
+            "fixed cost as the line through every size places it.")
 
 
 def link_table(link) -> Table:
@@ -294,10 +324,15 @@ def scaling_holds(series, fit) -> dict[str, str]:
             for axis, pts in series.items()}
 
 
-def scaling_failures(series, fit) -> dict[str, str]:
-    """The axes where step time = c x FLOPs + d does not hold, each with why (for the claims table)."""
+def scaling_failures(series, fit, repeats: int | None = None) -> dict[str, str]:
+    """The axes where step time = c x FLOPs + d does not hold, each with why (for the claims table). With
+    ``repeats`` (the steps timed a point), a miss is given with its size, and called noisy under 5 repeats."""
     why = {"off": f"off by more than {FOLLOWS:.0%}", "negative d": "only with a negative fixed cost d"}
-    return {axis: why[v] for axis, v in scaling_holds(series, fit).items() if v != "holds"}
+    out = {axis: why[v] for axis, v in scaling_holds(series, fit).items() if v != "holds"}
+    for axis in (a for a, v in out.items() if v == why["off"] and repeats):
+        out[axis] = (f"misses by {fit(series[axis])[1]:.1%}"
+                     + (f" ({repeats} repeats a point: noisy)" if repeats < 5 else f" ({repeats} repeats a point)"))
+    return out
 
 
 def scaling_sentence(series, fit) -> str:
@@ -322,7 +357,22 @@ def scaling_sentence(series, fit) -> str:
         text += (f" Along {axis} the line fits only with a negative fixed cost (d = {d * 1e3:+.1f} ms, beyond the "
                  f"fit's miss): no step has one, so there the time is not a rate x FLOPs plus a fixed cost; time "
                  f"per FLOP went from {first:.1f} to {last:.1f} ps between the smallest and the largest {axis}.")
-    return text + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x between its sizes)."
+    return (text + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x between its sizes)."
+            + flat_and_fit_sentence(flat, worst))
+
+
+def flat_and_fit_sentence(flat: dict[str, float], worst: dict[str, float]) -> str:
+    """The spread of time per FLOP and the fit's worst miss measure different things: a flat axis has one rate
+    and no fixed cost; the fit allows a fixed cost d, so it can follow an axis whose time per FLOP varies and
+    miss a flat one by a single noisy point. Says whether this run's flattest axis is also its best fit."""
+    flattest, best = min(flat, key=flat.get), min(worst, key=worst.get)
+    if flattest == best or len(flat) < 2:
+        return (f" Here the flattest axis, {flattest} ({flat[flattest]:.2f}x), is also the best fit "
+                f"({worst[flattest]:.1%}): the two readings agree.")
+    return (f" The two readings differ here: the flattest axis, {flattest} ({flat[flattest]:.2f}x), is not the best "
+            f"fit ({worst[flattest]:.1%}, against {best}'s {worst[best]:.1%}). Flat time per FLOP means one rate "
+            "and no fixed cost; the fit allows a fixed cost d, so it can follow an axis whose time per FLOP "
+            "varies and miss a flat one by one slow point.")
 
 
 def activations_sentence(series) -> str:
@@ -375,6 +425,22 @@ def algorithms_sentence(comparisons) -> str:
                "removes did not limit this machine in this run")
     return (f"What each rewritten version removes, and what it bought in this run (fastest round against "
             f"fastest round): {'; '.join(parts)}. In short, {verdict}.")
+
+
+def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, passes: int = 9, near: float = 0.5) -> str:
+    """A fused elementwise op (``c``, an ``algorithms.Comparison``) that moves ``n_bytes`` (read + write): its
+    achieved bandwidth against the memory roof, and what cutting passes - 1 of ``passes`` passes would give if
+    every pass ran at the roof. Far under the roof (below ``near``), memory did not limit it: its in-core work
+    did (section 2's third limit)."""
+    rate = n_bytes / c.fast_seconds
+    text = (f"{c.fast} moved {n_bytes / 2**20:.0f} MiB (read and write) in {c.fast_seconds * 1e3:.2f} ms: "
+            f"{rate / 1e9:.1f} GB/s, {rate / roof_rate:.0%} of the memory roof ({roof_rate / 1e9:.1f} GB/s). "
+            f"Were every pass bytes over bandwidth, cutting {passes - 1} of {passes} passes would give up to "
+            f"{passes}x; it gave {c.speedup:.1f}x.")
+    if rate < near * roof_rate:
+        return text + (" Far under the roof, so memory did not limit the fused version: its in-core work "
+                       "(tanh, section 2's third limit) did.")
+    return text + " Near the roof: the fused version is memory-bound, as the roofline says."
 
 
 # --- section 7: the hardware claims -------------------------------------------------------------------------
