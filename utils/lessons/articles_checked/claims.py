@@ -57,7 +57,7 @@ CLAIMS = [
           "time): it rises, within 2x, less the communication not hidden (rows A3, A21); work per GPU, speed-up "
           "/ 2, falls at any speed-up up to 2x (row A4's GPU-hours are its inverse), and rises only past 2x "
           "(superlinear scaling: each GPU's half fits a faster memory the whole did not); the summary says it "
-          "again", (("03", "How much faster"),)),
+          "again", (("03", "How much faster"), ("08", "The steps"))),
     Claim("A3", "two GPUs cut training time, to a degree (在一定程度上)", CONDITIONS,
           "data parallel: at most 2x, less the all-reduce that is not hidden (inference: row A21)",
           (("03", "How much faster"), ("08", "The steps"))),
@@ -102,13 +102,11 @@ CLAIMS = [
           "2m/(m+1)), or halves of every layer (tensor parallel, row A21); consecutive parts alone take turns, "
           "one device working at a time (row A11)",
           (("02", "Does a naive split"), ("02", "How close do GPipe"))),
-    Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", CONDITIONS,
-          "only as a pipeline (row A10's condition): micro-batches streamed through the halves, within 2m/(m+1) "
-          "and within 1.5x (the FFN holds two thirds of a block's work), where the link's crossings, two a "
-          "block, cost less than that gain; as written (no micro-batches, which the article never mentions) "
-          "each block's FFN waits for its attention: the two devices take turns, no faster than one",
-          (("07", "The article's claim, measured"), ("02", "attention on one GPU"),
-           ("02", "two stages per device"))),
+    Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", FALSE,
+          "as stated: the halves take turns (each block's FFN waits for its attention), no faster than one; "
+          "a pipeline of it (micro-batches, which the article never mentions) is bounded at 1.5x (the FFN "
+          "holds two thirds of a block's work, row A10's condition), not measured in the course",
+          (("07", "The article's claim, measured"), ("02", "attention on one GPU"))),
     Claim("A12", "code: the 'parallel computing' model split", DOES_NOT_RUN,
           "the errors in the order Python meets them here, then the fix",
           (("02", "The article's split, rebuilt"), ("lab 00", None))),
@@ -126,12 +124,16 @@ CLAIMS = [
           "it is one convolution: nothing is merged (and .cuda(0) needs CUDA)", (("04", "Simplification"),)),
     # Article 1, section 3.3: a framework's distributed training, and its code
     Claim("A15", "a framework's distributed training spreads model and data over two GPUs", CONDITIONS,
-          "DDP splits the data and copies the whole model to each GPU; FSDP also shards the model",
+          "DDP splits the data and copies the whole model to each GPU; FSDP (fully sharded data parallel; FSDP2 "
+          "is PyTorch's second version of it) also shards the model: each GPU keeps its share of the "
+          "parameters, gradients and optimizer state, and gathers the rest when a layer needs it",
           (("03", "What DDP does"), ("06", "Sharding across"))),
     Claim("A16", "code: the DistributedDataParallel snippet", DOES_NOT_RUN,
           "an excerpt: it never defines its data loader, loss function (criterion) or targets, and creates no "
           "optimizer (it calls step() on the model, which DDP lacks); a reader must add them. The errors in "
-          "the order Python meets them here, then the fix", (("03", "The articles' DDP code"),)),
+          "the order Python meets them here, then the fix; one fix defines the loader, the loss function and "
+          "the targets at once, so only the first of the three NameErrors shows",
+          (("03", "The articles' DDP code"),)),
     # Article 1, section 4: summary
     Claim("A17", "summary: parallel computing, simplification and distributed training all speed it up",
           CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours",
@@ -139,7 +141,8 @@ CLAIMS = [
     Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
           "the article's own split (attention on one GPU, the feed-forward network on the other) leaves one GPU "
           "idle at a time: each keeps at most about half of its rate alone; a merge cuts the work and keeps "
-          "nothing of a second GPU busy; data parallel keeps the most (its speed-up over 2, row A3)",
+          "nothing of a second GPU busy; data parallel and a pipeline keep their speed-up over 2 each, all of it "
+          "only where scaling is superlinear; the evidence says which kept the most here",
           (("07", "The article's claim, measured"), ("03", "How much faster"))),
     # Article 2: its opening, then four reasons a large model runs slowly
     Claim("B20", "opening: a large model's execution speed often limits its performance (制约其性能的关键因素)",
@@ -173,7 +176,8 @@ CLAIMS = [
                "time that request against the same size served from the cache (time)"),
     # Article 2, cures: transfer delay
     Claim("B8", "compress data to cut transfer volume and latency (数据压缩)", CONDITIONS,
-          "fewer bytes cut the n/beta part when packing costs less than it saves; alpha stays; uint8 is lossy",
+          "fewer bytes cut the n/beta part (n bytes over the link's bandwidth beta, in bytes a second) when "
+          "packing costs less than it saves; alpha, the fixed cost of every message, stays; uint8 is lossy",
           (("05", "Transfer compression"),)),
     Claim("B9", "prefetch the next batch to cut waiting (数据预取)", TRUE,
           "an epoch falls from load + compute toward max(load, compute); with k loader workers, "
@@ -187,8 +191,10 @@ CLAIMS = [
           "removed neurons and integer kernels cut time; zeroed weights in dense kernels do not",
           (("04", "Pruning"), ("04", "Quantization"))),
     Claim("B12", "pruning removes unimportant neurons or connections (剪枝)", CONDITIONS,
-          "removing neurons shrinks the matmul; zeroed connections cost as much, unless sparse kernels or 2:4 "
-          "sparsity (Ampere and later) use them", (("04", "Zeros do not"), ("04", "Removing channels"))),
+          "removing neurons shrinks the matmul; zeroed connections cost as much, unless sparse kernels (CSR: "
+          "compressed sparse rows, storing only the nonzero weights and their column indices) or 2:4 sparsity "
+          "(two zeros in every four weights, a pattern tensor cores of Ampere and later skip) use them",
+          (("04", "Zeros do not"), ("04", "Removing channels"))),
     Claim("B13", "quantization turns float parameters into integers, cutting compute (量化)", CONDITIONS,
           "the operations stay as many; each is cheaper where integer units and a kernel use them (VNNI, AMX, "
           "tensor cores); weight-only int8 saves bytes", (("04", "Quantization"),)),

@@ -41,12 +41,18 @@ def fold_avgpool(conv: nn.Conv2d) -> nn.Conv2d:
     return folded
 
 
+FOLD_IMAGES, FOLD_SIDE, FOLD_CHANNELS = 8, 64, (3, 16)  # conv_pool_fold's batch: 8 RGB images of 64x64, 16 maps
+FOLD_SETUP = (f"a 3x3 convolution ({FOLD_CHANNELS[0]} -> {FOLD_CHANNELS[1]} channels, {FOLD_IMAGES} images of "
+              f"{FOLD_SIDE}x{FOLD_SIDE}) then 2x2 average pooling")
+
+
 def conv_pool_fold(repeats: int = 5) -> dict:
     """Conv 3x3 + AvgPool 2x2 against the folded strided conv: the largest difference, both times and the
     FLOPs ratio (4x4 taps on a quarter of the outputs: 16 / 36); and max pooling's difference from average
     pooling (why it cannot fold)."""
     torch.manual_seed(0)
-    conv, x = nn.Conv2d(3, 16, 3, padding=1), torch.randn(8, 3, 64, 64)
+    conv = nn.Conv2d(*FOLD_CHANNELS, 3, padding=1)
+    x = torch.randn(FOLD_IMAGES, FOLD_CHANNELS[0], FOLD_SIDE, FOLD_SIDE)
     folded = fold_avgpool(conv)
     with torch.no_grad(), bench.threads(1):
         two = bench.measure(lambda: F.avg_pool2d(conv(x), 2), repeats=repeats)
@@ -130,11 +136,15 @@ def simplified_model() -> dict:
 # --- Pruning, quantization, specialised units -----------------------------------------------------------------
 
 
+PRUNE_ROWS, PRUNE_WIDTH = 256, 1024  # pruning_costs and sparse_at: 256 inputs through a 1024 -> 1024 layer
+PRUNE_SHAPE = f"{PRUNE_ROWS} x {PRUNE_WIDTH} inputs by a {PRUNE_WIDTH} x {PRUNE_WIDTH} weight"
+
+
 def pruning_costs(rounds: int = 5) -> dict:
     """A 1024 -> 1024 layer on 256 rows: dense, half its weights zeroed (connections), half its output
     neurons removed: the fastest time of each, on one thread, in rounds that take turns."""
     torch.manual_seed(0)
-    x, w = torch.randn(256, 1024), torch.randn(1024, 1024)
+    x, w = torch.randn(PRUNE_ROWS, PRUNE_WIDTH), torch.randn(PRUNE_WIDTH, PRUNE_WIDTH)
     zeroed, half = w * (torch.rand_like(w) > 0.5), w[:512].contiguous()
     calls = {"dense": lambda: x @ w.T, "zeroed": lambda: x @ zeroed.T, "removed": lambda: x @ half.T}
     timed = machine.run_rounds([(1, fn) for fn in calls.values()], rounds=rounds, runs=2)
@@ -146,7 +156,7 @@ def sparse_at(density: float = 0.05, rounds: int = 5) -> float:
     import warnings
 
     torch.manual_seed(0)
-    x, w = torch.randn(1024, 256), torch.randn(1024, 1024)
+    x, w = torch.randn(PRUNE_WIDTH, PRUNE_ROWS), torch.randn(PRUNE_WIDTH, PRUNE_WIDTH)
     with warnings.catch_warnings():  # "sparse CSR support is in beta": true, and not this lesson's point
         warnings.simplefilter("ignore")
         csr = (w * (torch.rand_like(w) < density)).to_sparse_csr()
@@ -163,12 +173,17 @@ def peaks(repeats: int = 5) -> machine.MachineProfile:
 # --- Algorithms and model size ---------------------------------------------------------------------------------
 
 
+ATTENTION_DIMS = (4, 4, 256, 32)  # batch, heads, tokens, head size of attention_and_gelu's inputs
+ATTENTION_SHAPE = "batch {}, {} heads, {} tokens, head size {}".format(*ATTENTION_DIMS)
+GELU_SIZE = 2**21  # fp32 values GELU runs over: 8 MiB, read and written by each op-by-op step
+
+
 def attention_and_gelu(repeats: int = 5) -> dict:
     """Naive against fused causal attention, and GELU op by op against one fused kernel (lesson 01 §5)."""
     from utils.lessons.why_slow import algorithms
 
-    qkv = algorithms.attention_inputs(4, 4, 256, 32)
-    x = torch.randn(2**21)
+    qkv = algorithms.attention_inputs(*ATTENTION_DIMS)
+    x = torch.randn(GELU_SIZE)
     with bench.threads(1):
         att = algorithms.compare("attention", algorithms.naive_attention, algorithms.fused_attention, qkv, "cpu",
                                  repeats)
@@ -384,6 +399,9 @@ def gpu_allocation_times(plan) -> dict:
 # --- Two devices at work: lesson 07's forward passes ----------------------------------------------------------
 
 
+PASS_ROUNDS = 6  # paired rounds of lesson 07's passes; rows A11, A19, A21 quote the fastest of them
+
+
 def two_device_passes(plan, hw) -> dict:
     """Lesson 07's blocks, forward only (inference), each pass timed against the whole stack on one device in
     rounds that take turns: the article's split (attention on one worker, FFN on the other) and tensor
@@ -393,7 +411,7 @@ def two_device_passes(plan, hw) -> dict:
     from utils.lessons.tensor_parallel.plan import lesson_settings
 
     settings = lesson_settings(plan, hw)
-    blocks = dataclasses.replace(settings.blocks, rounds=1, timed=6)  # lesson 07 draws them; here only timed
+    blocks = dataclasses.replace(settings.blocks, rounds=1, timed=PASS_ROUNDS)  # lesson 07 draws them; here only timed
     out = {"bound": settings.bound}
     for name, worker in (("article split", timelines.article_worker), ("tensor parallel", timelines.parallel_worker)):
         result = launch(worker, blocks, nprocs=2, timeout=120)[0]

@@ -189,6 +189,13 @@ def _sends(m) -> dict[int, float]:
     return dict(zip(m["link"].fit.sizes, m["link"].seconds))
 
 
+def fixed_cost(m) -> float:
+    """The link's fixed cost read from the measured times: the smaller of a 4-byte and a 4 KiB message's (both
+    are almost all fixed cost; where the 4-byte one took longer, that was noise). Rows B2, B8 and B10 use it."""
+    sec = _sends(m)
+    return min(sec[4], sec[2**12])
+
+
 def _units_note(has_units: bool, dtype: str) -> str:
     return "" if has_units else f" (a CPU without {dtype} units: no gain to expect there)"
 
