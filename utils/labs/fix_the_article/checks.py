@@ -303,7 +303,8 @@ def measured_report(link_bytes, link_seconds, link_fit, runs: dict[str, SplitRun
               for case in CASES}  # each round: the split's messages over the ping-pong of the same round
     display(Table(["case", "bytes a step", "your prediction", "ping-pong, same sizes", "the split's messages"],
                   rows, title=f"Time on the link a step (fastest of {ROUNDS} rounds), {link_fit.name}", wrap=30))
-    say(miss_sentence(ratios, pp_ratios, link.worst_residual, rounds))
+    pp_rounds = {case.name: runs[case.name].ping_pong_seconds() for case in CASES}
+    say(miss_sentence(ratios, pp_ratios, link.worst_residual, rounds, pp_rounds))
     how_measured("every round", rounds_table(runs), textwrap.fill(
         "A round: one training step of the split, every message timed from its start on the sender's clock to "
         "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "
@@ -311,12 +312,15 @@ def measured_report(link_bytes, link_seconds, link_fit, runs: dict[str, SplitRun
         "column's fastest round: a busy machine only slows a message.", WIDTH - 4))
 
 
-def miss_sentence(ratios, pp_ratios, residual: float, rounds: dict[str, list[float]]) -> str:
+def miss_sentence(ratios, pp_ratios, residual: float, rounds: dict[str, list[float]],
+                  pp_rounds: dict[str, list[float]] | None = None) -> str:
     """What the measurement says about lesson 00's model (every branch written). ``ratios`` and ``pp_ratios``:
     for each case, the fastest round of the split's messages and of the ping-pong of the same sizes, over the
     model's time (a busy machine only slows a message, so the fastest rounds are the ones to compare).
     ``rounds``: for each case, every round's split over that same round's ping-pong; a case shows a gap when
-    enough of its rounds fall on one side of 1 (``gap_of``: a sign test, one rule for every case)."""
+    enough of its rounds fall on one side of 1 (``gap_of``: a sign test, one rule for every case).
+    ``pp_rounds``: each case's ping-pong seconds, round by round; where the ping-pong itself jumped in more
+    rounds than the sign test can set aside (``ping_pong_jumps``), the case shows no difference, for that reason."""
     span = lambda r: f"{min(r):.1f}x" if max(r) / min(r) < 1.1 else f"{min(r):.1f}-{max(r):.1f}x"  # noqa: E731
     text = (f"Fastest rounds against alpha + n / beta, fitted as in lesson 00 (this lab's run): the split's "
             f"messages took {span(ratios)}, the ping-pong of the same sizes {span(pp_ratios)} (the fit is good to about ±{residual:.0%}). ")
@@ -324,23 +328,36 @@ def miss_sentence(ratios, pp_ratios, residual: float, rounds: dict[str, list[flo
     if slower or faster:
         which = ("slower than the fit for some sizes and faster for others" if slower and faster else
                  "slower than the fit" if slower else "faster than the fit")
-        text += (f"The ping-pong itself left the fit's band: in these rounds the same messages ran {which}, "
-                 "measured at another moment than alpha and beta (what else ran on the machine then is not "
-                 "measured), so the fit is a reference for its own moment. ")
-    cases = {name: gap_of(r) for name, r in rounds.items()}
+        text += (f"The ping-pong itself left the fit's band: in these rounds the same messages ran {which} "
+                 f"({span(pp_ratios)} of it), so the link drifted between the fit and these rounds (what else ran "
+                 "on the machine then is not measured); your predictions are judged against the fit as it was "
+                 "measured above, a reference for its own moment. ")
     n = max(len(r) for r in rounds.values())
+    jumps = {name: ping_pong_jumps(pp) for name, pp in (pp_rounds or {}).items()}
+    cases = {name: "jumped" if jumps.get(name, 0) > len(r) - sign_test_least(len(r)) else gap_of(r)
+             for name, r in rounds.items()}
     text += (f"The rule, the same for every case: the split's messages differ from the ping-pong of the same bytes "
              f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 (a sign test: a coin does that "
              f"less than 1 time in {round(1 / SIGN_LEVEL)}); the median and the range are given beside. "
-             + "; ".join(_rounds_words(name, rounds[name], cases[name]) for name in rounds) + ". ")
+             + "; ".join(_rounds_words(name, rounds[name], cases[name], jumps.get(name, 0)) for name in rounds)
+             + ". ")
     if all(gap != "longer" for gap in cases.values()):
         return text + ("In no case were the split's messages longer by that rule: this run shows no difference "
                        "between a split's messages and a ping-pong's of the same bytes (which is not the same as "
                        "showing that they cost the same: the ranges above say how widely the rounds scattered).")
     return text + ("Where the split's messages are longer, the miss is the split's own: alpha and beta were fitted "
                    "on a loop of messages that nothing interrupts, while a split's message leaves from the middle "
-                   "of a training step, to a worker that has been waiting for it. A model holds for the situation "
-                   "it was measured in.")
+                   "of a training step; what the receiving worker was doing then is not measured here, so the "
+                   "cause is not shown. A model holds for the situation it was measured in.")
+
+
+JUMP = 2.0  # a ping-pong round over this many times its fastest round: the ping-pong itself jumped
+
+
+def ping_pong_jumps(seconds: list[float]) -> int:
+    """How many rounds of a case's ping-pong took over JUMP x its fastest round: when more rounds jumped than
+    the sign test can set aside (n - ``sign_test_least(n)``), the ping-pong is no steady reference."""
+    return sum(s > JUMP * min(seconds) for s in seconds) if seconds else 0
 
 
 SIGN_LEVEL = 0.05  # a sign test's level: rounds on one side of 1 that a fair coin gives less often than this
@@ -362,12 +379,14 @@ def gap_of(ratios: list[float]) -> str:
     return "shorter" if sum(x < 1 for x in ratios) >= least else "none"
 
 
-def _rounds_words(name: str, ratios: list[float], gap: str) -> str:
+def _rounds_words(name: str, ratios: list[float], gap: str, jumps: int = 0) -> str:
     """One case's rounds in words: how many rounds were above 1, its median ratio and range, and the rule's
-    verdict."""
+    verdict ("jumped": no difference shown, because the ping-pong itself jumped in ``jumps`` rounds)."""
     above = sum(x > 1 for x in ratios)
     said = {"longer": "the split's messages longer", "shorter": "the split's messages shorter",
-            "none": "no difference shown"}[gap]
+            "none": "no difference shown",
+            "jumped": f"no difference shown: the ping-pong itself jumped ({jumps} of {len(ratios)} rounds over "
+                      f"{JUMP:.0f}x its fastest), more rounds than the rule can set aside"}[gap]
     return (f"{name}: {above} of {len(ratios)} rounds above 1, median {statistics.median(ratios):.2f}x, "
             f"range {min(ratios):.2f}-{max(ratios):.2f}x: {said}")
 
