@@ -367,3 +367,9 @@ def test_check_3s_allowance_is_the_write_allocate_headroom_lesson_01_computes():
     said = report.headroom_sentence(rows, roof)
     assert "at most 1.20x their memory roof (causal attention" in said and "1.50x under this roof" in said
     assert "Check 3 allows 35%" in said
+
+
+def test_a_share_from_rounds_that_spread_widely_is_said_to_be_rough():
+    # this run's lookup: 94 % of its roof with its rounds spread 72 %; a steady op gets no note
+    assert "Its rounds spread 72% (over 50%)" in report.rough_note(0.72) and "rough" in report.rough_note(0.72)
+    assert report.rough_note(0.09) == "" and report.rough_note(report.ROUGH) == ""

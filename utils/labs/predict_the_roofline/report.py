@@ -14,6 +14,7 @@ from utils.tables import show as display
 
 WIDTH = 110
 AT_ROOF = 0.8  # an op measured at 80 % of its roof or more is "at its roof" here
+ROUGH = 0.5  # an op whose rounds spread more than this ((slowest - fastest) / median): its share is rough
 ABOVE = 1.1  # above 110 % of its roof, a lookup (no write-allocate headroom) has something to explain
 
 
@@ -53,7 +54,7 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None) -> list[str
         "reading only the rows its ids name, it moved what you counted about as fast as STREAM moves bytes."
         if f >= AT_ROOF else
         "its rows lie scattered through the table, each a separate stretch of memory, where STREAM streams "
-        "long arrays: a gather need not get the bandwidth of the roof.")]
+        "long arrays: a gather need not get the bandwidth of the roof.") + rough_note(embedding.point.spread)]
     f = share(conv)
     out.append(f"The convolution reached {f:.0%} of the peak: " + (
         "with 64 channels in and out it is a large matmul over image patches, and ran like one."
@@ -64,9 +65,11 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None) -> list[str
     out.append(f"Causal attention at length 1024 reached {share(causal):.0%} of its roof, the same attention "
                f"without its mask {share(full):.0%}: with half the work, the causal one took {time_share:.0%} of "
                "the other's time. " + (
-                   "In theory, skipping the masked half is not free: the kernel still works through the blocks on "
-                   "the diagonal, and pays its per-block costs on half the work. This run times whole calls, not "
-                   "blocks, so it cannot confirm that"
+                   "In theory, skipping the masked half is not free: the fused kernel works through the scores in "
+                   "tiles (blocks of queries x keys sized to stay in the caches); the tiles on the diagonal are "
+                   "only partly masked and are computed whole, and every tile pays fixed costs (loading it, its "
+                   "softmax bookkeeping) on half the work. This run times whole calls, not tiles, so it cannot "
+                   "confirm that"
                    if share(causal) < share(full) - 0.1 else
                    "The kernel skips the masked half about as efficiently as it computes the rest, as far as "
                    "these rounds show") + f" (the two ops' rounds spread {causal.point.spread:.0%} and "
@@ -86,6 +89,12 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None) -> list[str
         out.append(f"At {length} it reached {share(at):.0%} of its roof; at {far}, {share(beyond):.0%}. "
                    + no_overlap_sentence(at, ceilings, share(at)))
     return out
+
+
+def rough_note(spread: float) -> str:
+    """A share from rounds that spread more than ROUGH is said to be rough (empty when they were steady)."""
+    return (f" Its rounds spread {spread:.0%} (over {ROUGH:.0%}): something else ran meanwhile, so read this "
+            "share as rough." if spread > ROUGH else "")
 
 
 def no_overlap_share(row, ceilings) -> float:
@@ -209,14 +218,15 @@ def take_aways(measured: list, passed: bool) -> None:
         f"position; at 64 channels its intensity is {conv.point.op.intensity:.0f} FLOPs a byte, compute-bound "
         f"(the ridge in the timed rounds: {roof.ceilings.ridge:.2f}).",
         "- Attention's intensity grows with the length alone (not the heads, their width or the batch), and "
-        "halves with the causal mask, which halves the work but not the bytes. 16-bit doubles it at every "
-        "length (half the bytes), but where it turns compute-bound is set by the dtype's own ridge (its own "
-        "peak over the bandwidth; lesson 01 section 7 measured the 16-bit peak apart from fp32's): the turning "
-        "length scales with that ridge, halved. Here the causal kernel took "
+        "halves with the causal mask, which halves the work but not the bytes. In 16 bits (arithmetic from "
+        "the counts, not measured here: this lab times fp32 only) the same length has twice the intensity "
+        "(half the bytes), but where it turns compute-bound is set by the dtype's own ridge (its own peak over "
+        "the bandwidth; lesson 01 section 7 measured the 16-bit peak apart from fp32's): the 16-bit turning "
+        "length is the fp32 one x (16-bit ridge / fp32 ridge) / 2. Here the causal kernel took "
         f"{causal.point.seconds / full.point.seconds:.0%} of the unmasked one's time for half its work.",
         headroom_sentence(rows, roof) + " An op far above the roof of your counts points at a "
         "count holding work or bytes the op does not do; one below it has a limit the two roofs leave out "
-        "(scattered reads, per-block costs) or, near the ridge, pays both limits one after the other, which "
+        "(scattered reads, per-tile costs) or, near the ridge, pays both limits one after the other, which "
         "alone leaves it no lower than half its roof.",
     ]
     for line in lines:
