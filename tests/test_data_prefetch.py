@@ -265,10 +265,25 @@ def test_compression_is_judged_net_of_the_conversion_round_by_round():
     assert rounds.byte_ratio == 4
     assert rounds.ratios == pytest.approx([1.0, 4.2 / 3.6, 0.95])
     assert rounds.speedup == pytest.approx(1.0) and rounds.spread == pytest.approx((4.2 / 3.6 - 0.95) / 2)
-    # the headline is the ratio of the table's medians, and a gap under 2 % stays noise (lesson 05's reader)
+    assert rounds.rounds_faster == 1
+    # the headline is the median paired round's ratio, and a gap under 2 % stays noise (lesson 05's reader)
     close = transfer.Compression(400, 100, float_link=[4.51] * 3, uint8_link=[1.26] * 3, convert=[3.19] * 3)
     assert close.speedup == pytest.approx(4.51 / 4.45) and close.spread == pytest.approx(0.02 * close.speedup)
+    # the reader's rounds (1.01x, 1.10x, 1.30x): the ratio of medians landed on the lowest; the median round is
+    # 1.10x, inside the rounds' range, and all three rounds were faster
+    seen = transfer.Compression(400, 100, float_link=[1.01, 1.10, 1.30], uint8_link=[0.5] * 3, convert=[0.5] * 3)
+    assert seen.speedup == pytest.approx(1.10) and seen.rounds_faster == 3
+    assert min(seen.ratios) <= seen.speedup <= max(seen.ratios)
     assert rounds.median("convert") == 3.0
+
+
+def test_the_recipe_leaves_a_core_to_each_training_process():
+    from utils.lessons.data_prefetch.plan import loader_counts
+
+    assert loader_counts(2) == (1, 1, 0)   # 2 cores: one loader beside the step; two ranks keep both cores
+    assert loader_counts(16) == (15, 15, 7)
+    assert loader_counts(1) == (0, 0, 0)   # no core free: the training process loads itself
+    assert loader_counts(8, step_threads=4) == (4, 7, 3)
 
 
 def test_measure_compression_pairs_both_batches_and_the_conversion_in_each_round(monkeypatch):

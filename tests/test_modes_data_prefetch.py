@@ -177,10 +177,11 @@ def test_the_recipe_follows_the_plan(machine):
     mode = "2gpu" if machine.mode == "ngpu" else machine.mode
     rows = {knob: dict(zip(MODES, values)) for knob, *values, _ in recipe(s, cores, (1.0, 0.0), machine.mode)}
     assert rows["pin_memory"]["cpu"].startswith("False") and rows["pin_memory"]["1gpu"] == "True"
-    assert rows["num_workers"]["2gpu"] == f"{max(1, cores // 2)} a rank"
-    assert rows["num_workers"]["1gpu"] == str(cores)
+    # lesson 05's reader: each training process keeps a core (launches, hand-overs); the loaders get the rest
+    assert rows["num_workers"]["2gpu"] == f"{max(0, (cores - 2) // 2)} a rank"
+    assert rows["num_workers"]["1gpu"] == str(max(0, cores - 1))
     # lesson 05's reader: 2 workers on 2 cores beside a training process that computes on one of them
-    assert rows["num_workers"]["cpu"] == str(max(1, cores - (s.torch_threads or 1)))
+    assert rows["num_workers"]["cpu"] == str(max(0, cores - (s.torch_threads or 1)))
     assert all(v == "True" for v in rows["persistent_workers"].values())
     copy = rows["the copy to the device"]
     assert "Prefetcher" in copy["1gpu"] and "Prefetcher" not in copy["cpu"]

@@ -331,3 +331,24 @@ def test_the_crossover_table_sets_the_measured_crossover_beside_the_models():
     assert table.columns[-2:] == ["model's crossover width", "measured crossover"]
     assert table.rows[0][-2:] == ("68", "width 128 to 256")  # this machine: the model's and the run's
     assert table.rows[1][-1] == "not measured"  # a datasheet pair: nothing measured
+
+
+def test_the_timed_split_verdict_reads_every_paired_round():
+    every = report.timed_split_sentence([0.020, 0.021, 0.020], [0.015, 0.016, 0.019])
+    assert "1.05-1.33x" in every and "3 of 3" in every and "faster than one device in every round" in every
+    some = report.timed_split_sentence([0.020, 0.021], [0.015, 0.027])
+    assert "1 of 2" in some and "no speed-up is shown" in some
+    none = report.timed_split_sentence([0.020], [0.025])
+    assert "0 of 1" in none and "not faster" in none
+
+
+def test_the_miss_names_gloos_threads_as_a_candidate_only_where_they_used_cpu():
+    assert "1.24 ms of CPU" in report._other_threads({"other_threads_cpu": 0.00124})
+    assert report._other_threads({"other_threads_cpu": 0.0}) == "" and report._other_threads({}) == ""
+
+
+def test_the_models_speedup_is_one_at_the_crossover_and_nears_two_on_a_fast_link():
+    nvlink, pcie = (cost.model_speedup(312e12, bw, 0.0, 256, 2, 4096) for bw in (300e9, 31.504e9))
+    assert nvlink == pytest.approx(1.92, abs=0.01) and pcie == pytest.approx(1.43, abs=0.01)
+    width = cost.crossover_width(312e12, 31.504e9, 0.0, 256, 2)
+    assert cost.model_speedup(312e12, 31.504e9, 0.0, 256, 2, width) == pytest.approx(1.0)

@@ -194,19 +194,33 @@ def images_row(compression: tuple[float, float], mode: str) -> tuple[str, ...]:
     return ("images across the link", *(columns[m] for m in MODES), why)
 
 
+def loader_counts(cores: int, step_threads: int = 1, ranks: int = 2) -> tuple[int, int, int]:
+    """Loader processes to start with: (no GPU, one GPU, a rank of ``ranks`` GPUs) on ``cores`` host cores.
+
+    Each training process keeps its cores (no GPU: ``step_threads`` for the step; a GPU: one for launching
+    kernels and the hand-over); the loaders get the rest, 0 where none is free (the training process then
+    loads itself). E.g. 2 cores -> (1, 1, 0); 16 cores -> (15, 15, 7)."""
+    no_gpu = max(0, cores - step_threads)
+    one_gpu = max(0, cores - 1)
+    a_rank = max(0, (cores - ranks) // ranks)
+    return no_gpu, one_gpu, a_rank
+
+
 def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = None,
            mode: str = "cpu") -> list[tuple[str, ...]]:
     """Where to start: (knob, no GPU, one GPU, two GPUs, why) for each knob the lesson measured, the worker
     counts from this host's ``cores`` (lesson 05). ``compression``: section 5's (net speed-up, spread) in this
     run, which decides this ``mode``'s column of the images row where it has a link (``images_row``; None:
     not measured, no row)."""
-    # Without a GPU the training process computes on the CPU itself (``torch_threads`` cores, 1 if unset):
-    # its loaders get the cores left free. With a GPU the step runs there, and the host's cores load.
-    free = max(1, cores - (s.torch_threads or 1))
-    one, each = max(1, cores), max(1, cores // 2)
+    # Without a GPU the training process computes on the CPU itself (``torch_threads`` cores, 1 if unset).
+    # With a GPU each training process still needs a core of its own: it launches the kernels and takes each
+    # batch over from the loaders (section 2's hand-over). The loader processes get the cores left free.
+    free, one, each = loader_counts(cores, s.torch_threads or 1)
     rows = [
         ("num_workers", str(free), str(one), f"{each} a rank",
-         "the cores free of training (no GPU: the step's own), divided between the ranks; fewer once L/w < C"),
+         "the cores left once each training process has its own (no GPU: the step's threads; a GPU: a core "
+         "a rank for launches and hand-overs), divided between the ranks; 0 loads in the training process; "
+         "fewer once L/w < C"),
         ("persistent_workers", "True", "True", "True", "the workers' start-up is paid once, not every epoch"),
         ("prefetch_factor", *["2; 4 if reads are uneven"] * 3,
          "a deeper queue absorbs slow batches; it never moves the bound"),

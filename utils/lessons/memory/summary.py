@@ -67,9 +67,11 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
              f"{'more' if f / d > bytes_ratio else 'no more'} than the bytes' {bytes_ratio:.2f}x); the extra time "
              f"inside collectives ({extra * 1e3:.0f} ms) is {share} the gap in step time ({gap * 1e3:.0f} ms){label}.")
     if gap > 0 and extra < 0.8 * gap:
-        text += (" The rest is outside the collectives (not timed apart here): FSDP2 copies each unit's shards "
-                 "into and out of the flat buffers its collectives use (one contiguous tensor per unit holding all its "
-                 "parameters' shards end to end, so that one call moves them all), and does per-unit bookkeeping.")
+        text += (" The rest is outside the collectives (not timed apart here). Candidates, none measured here: "
+                 "FSDP2 copies each unit's shards into and out of the flat buffers its collectives use (one "
+                 "contiguous tensor per unit holding all its parameters' shards end to end, so that one call moves "
+                 "them all) and does per-unit bookkeeping; and gloo's own threads compete with the compute for the "
+                 "host's cores, more often with FSDP2's more frequent calls.")
     return text
 
 

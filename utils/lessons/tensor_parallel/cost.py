@@ -338,3 +338,11 @@ def crossover_width(flops: float, beta: float, alpha: float, tokens: int, bytes_
     48 N w^2 / (2 F) = 2 (alpha + N w b / beta), solved for w (N tokens, b bytes per value, F FLOP/s)."""
     a, b, c = 24 * tokens / flops, -2 * tokens * bytes_per_value / beta, -2 * alpha
     return (-b + (b * b - 4 * a * c) ** 0.5) / (2 * a)
+
+
+def model_speedup(flops: float, beta: float, alpha: float, tokens: int, bytes_per_value: int,
+                  width: int) -> float:
+    """The model's speed-up of a split MLP step at ``width``: t1 / (t1/2 + 2 (alpha + N w b / beta)), with
+    t1 = 48 N w^2 / F (the same terms as ``crossover_width``, where it equals 1)."""
+    t1 = 48 * tokens * width ** 2 / flops
+    return t1 / (t1 / 2 + 2 * (alpha + tokens * width * bytes_per_value / beta))

@@ -81,8 +81,8 @@ def _stack(blocks, x) -> torch.Tensor:
     return x
 
 
-def paired_rounds(full, x, split_pass, rounds: int, rank: int, device) -> tuple[float | None, float]:
-    """Seconds of the fastest pass of the whole stack on rank 0 alone (rank 1 waits) and of the fastest
+def round_times(full, x, split_pass, rounds: int, rank: int, device) -> tuple[list[float], list[float]]:
+    """Seconds of each round's pass of the whole stack on rank 0 alone (rank 1 waits; [] on rank 1) and of
     ``split_pass(k)`` on both ranks, alternating, so that both meet the same machine (after a warm-up)."""
     alone, split = [], []
     for k in range(-1, rounds):  # -1: warm-up, neither timed nor drawn
@@ -91,7 +91,13 @@ def paired_rounds(full, x, split_pass, rounds: int, rank: int, device) -> tuple[
             alone.append(_timed(lambda: _stack(full, x), device))
         dist.barrier()
         split.append(_timed(lambda: split_pass(k), device))
-    return (min(alone[1:]) if rank == 0 else None), min(split[1:])
+    return alone[1:], split[1:]
+
+
+def paired_rounds(full, x, split_pass, rounds: int, rank: int, device) -> tuple[float | None, float]:
+    """The fastest of ``round_times``' passes: rank 0 alone (None on rank 1), and split."""
+    alone, split = round_times(full, x, split_pass, rounds, rank, device)
+    return (min(alone) if rank == 0 else None), min(split)
 
 
 def article_pass(blocks, x, rank: int, rec: SpanRecorder, k: int) -> None:
@@ -137,8 +143,10 @@ def parallel_worker(b: Blocks) -> dict:
         full, x = b.build(device), b.batch_input(device)  # rank 0 keeps it for the one-device reference
         blocks = [TensorParallelBlock(block, rank, world) for block in full]
         untimed = SpanRecorder("not drawn")
-        alone, split = paired_rounds(full if rank == 0 else [], x,
-                                     lambda k: parallel_pass(blocks, x, untimed, k), b.timed, rank, device)
+        alone_rounds, split_rounds = round_times(full if rank == 0 else [], x,
+                                                 lambda k: parallel_pass(blocks, x, untimed, k), b.timed, rank,
+                                                 device)
+        alone, split = (min(alone_rounds) if rank == 0 else None), min(split_rounds)
         rec = SpanRecorder(f"rank {rank} ({device})", device=str(device))
         plain = dist.all_reduce
 
@@ -162,6 +170,7 @@ def parallel_worker(b: Blocks) -> dict:
         dist.all_gather_object(every, window)  # both workers' CPU over the drawn passes
         others = max(every[0]["machine_busy"] - sum(w["process_cpu"] for w in every), 0.0) / wall
         return {"alone": alone, "split": split, "spans": [s.to_dict() for s in carve(rec.spans())],
+                "alone_rounds": alone_rounds, "split_rounds": split_rounds,  # seconds, each timed round
                 "others": others}  # cores' worth of CPU other programs used while the passes were drawn
 
 
