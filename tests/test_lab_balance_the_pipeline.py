@@ -327,3 +327,45 @@ def test_the_take_away_names_a_model_that_under_predicts_the_larger_m_and_noise_
     assert "for your choice: within the rounds' noise" in said
     p = lab.Pipelined(rows[1], rows, rows[2], 1.0, lab.MIN_MARGIN, {r.key: r.speedup for r in rows}, False, "")
     assert "no systematic miss shown" in " ".join(lab.take_away(p).split())
+
+
+# Session 45 readers' fixes, on the figures of the run they read (batch 4096, split [10] at every m).
+
+def _run_read():
+    row = lambda m, speedups: runs.Row(4096, m, "gpipe", 1.0, 1.0, [0.5, 0.5], split_points=(10,), speedups=speedups)
+    rows = [row(2, [1.20, 1.24, 1.26, 1.26, 1.27, 1.30, 1.31]), row(4, [1.38, 1.41, 1.44, 1.45, 1.47, 1.49, 1.51]),
+            row(8, [1.52, 1.57, 1.59, 1.61, 1.63, 1.66, 1.70]), row(16, [1.26, 1.40, 1.42, 1.44, 1.48, 1.55, 1.61]),
+            row(32, [0.97, 1.05, 1.10, 1.13, 1.18, 1.25, 1.34])]
+    predicted = dict(zip((r.key for r in rows), (1.32, 1.53, 1.53, 1.39, 1.16)))
+    return lab.Pipelined(rows[1], rows, rows[2], 0.906, lab.MIN_MARGIN, predicted, False, " (simulated on CPU)")
+
+
+def test_a_gap_the_profile_did_not_predict_is_its_miss_not_the_bubble():
+    p = _run_read()
+    said = " ".join(lab.take_away(p).split())
+    assert "predicted your m=4 and m=8 alike (1.53x and 1.53x): the gap measured between them" in said
+    assert "is the profile's miss, not the bubble" in said
+    p.predicted[p.mine.key] = 1.40  # the profile foresaw the gap: no miss claimed
+    said = " ".join(lab.take_away(p).split())
+    assert "predicted your m=4 below m=8 too (1.40x against 1.53x)" in said and "profile's miss" not in said
+
+
+def test_a_tie_on_the_profile_is_said_and_the_margin_printed():
+    p = _run_read()
+    assert "ties with m=8 (1.53x) within 2%" in lab.profile_tie(p) and "any tied choice" in lab.profile_tie(p)
+    assert lab.margin_text(p) == "0.6 points above it"
+    p.predicted[p.mine.key] = 1.40
+    assert lab.profile_tie(p) == ""
+
+
+def test_the_take_away_says_whether_the_split_changed_with_m():
+    p = _run_read()
+    assert "same best split on this profile, [10]" in " ".join(lab.take_away(p).split())
+    p.rows[0].split_points = (9,)
+    assert "changed with m: m=2 [9], m=4 [10]" in " ".join(lab.take_away(p).split())
+
+
+def test_shares_that_round_alike_get_one_decimal():
+    assert lab.percent_range(0.046, 0.052) == "4.6%-5.2%"
+    assert lab.percent_range(0.04, 0.09) == "4%-9%"
+    assert lab.percent_range(0.05, 0.05) == "5%"

@@ -422,3 +422,57 @@ def test_figures_keep_labels_off_the_bars_and_no_empty_band():
     legend = fig.axes[0].get_legend().get_window_extent(renderer)
     stamp = next(t for t in fig.texts if "simulated" in t.get_text()).get_window_extent(renderer)
     assert (legend.y0 - stamp.y1) / fig.dpi < 0.15  # inches between the legend and the stamp
+
+
+# Session 45 readers' fixes, on the figures of the run they read (batch 128 unless said, CPU workers).
+
+def test_a_median_past_the_work_scaled_reference_says_the_spread_it_leans_on():
+    # 1f1b m=2: 1.45x over a 1.33x bound, work 0.95x (reference 1.40x), rounds 1.32-1.51 (spread ± 0.05)
+    r = runs.Row(128, 2, "1f1b", 0.324, 0.456, [0.214, 0.211], cpu=[0.216, 0.215], baseline_cpu=0.431 / 0.95,
+                 speedups=[1.51, 1.46, 1.45, 1.36, 1.32])
+    assert report.headline_verdict(r) == ("above the bound, within the work-scaled reference (1.40x) plus the "
+                                          "rounds' spread (± 0.05): explained by the reference")
+
+
+def test_a_round_above_the_devices_count_is_a_finding_not_explained_by_the_reference():
+    # 1f1b m=8: 1.87x over 1.78x, work 0.91x (reference 1.94x), one round at 2.11x: above two devices' 2x
+    r = runs.Row(128, 8, "1f1b", 0.245, 0.456, [0.213, 0.197], cpu=[0.213, 0.202], baseline_cpu=0.415 / 0.91,
+                 speedups=[2.11, 1.93, 1.87, 1.79, 1.82])
+    said = report.headline_verdict(r)
+    assert "1 of 5 rounds above 2 devices' 2x (2.11x): a finding to explain" in said
+    assert "explained by the reference" not in said.replace("not explained by the reference", "")
+    assert report.speedup_claim("best", r).verdict == said  # the claims table reads the same
+
+
+def test_an_unbalanced_split_reads_imbalance_before_extra_work():
+    # split [2]: busy 30 / 84 ms, CPU 32 / 88 ms, work 1.15x, 1.07x of a 1.60x bound (GPipe m=4, batch 32)
+    slow = runs.Row(32, 4, "gpipe", 0.097, 0.105, [0.030, 0.084], cpu=[0.032, 0.088], baseline_cpu=0.120 / 1.15,
+                    speedups=[1.03, 1.12, 1.12, 1.07, 1.07], split_points=(2,))
+    assert report.verdict(slow).startswith(report.GAP + report.IMBALANCE)
+    # split [3]: 57 / 56 ms busy, work 1.11x: its prediction reaches its work-scaled reference, extra work only
+    even = runs.Row(32, 4, "gpipe", 0.080, 0.105, [0.057, 0.056], cpu=[0.058, 0.058], baseline_cpu=0.116 / 1.11,
+                    speedups=[1.30, 1.36, 1.29, 1.34, 1.30], split_points=(3,))
+    assert report.verdict(even) == report.GAP + report.EXTRA
+
+
+def test_the_naive_split_against_its_per_process_reference_follows_the_noise_rule():
+    naive = runs.Row(32, 1, "gpipe", 0.113, 0.112, [0.05, 0.05], naive=True, alone=[0.052, 0.056],
+                     speedups=[1.09, 0.97, 1.09, 1.01, 0.93], process_bounds=[1.15, 1.02, 1.09, 1.01, 0.98])
+    said = report.naive_process_reading(naive)
+    assert "within noise of it" in said and "no cause to read" in said and "the rest is" not in said
+    clear = runs.Row(32, 1, "gpipe", 0.113, 0.112, [0.05, 0.05], naive=True, alone=[0.048, 0.050],
+                     speedups=[0.90, 0.91, 0.92, 0.91, 0.90], process_bounds=[1.15, 1.12, 1.14, 1.13, 1.16])
+    assert "the rest is the messages and the turn-taking" in report.naive_process_reading(clear)
+
+
+def test_the_link_is_set_beside_the_time_every_short_row_lost_both_branches():
+    # batch 32, gpipe m=8: 81 ms step, 1.35x of a 1.78x bound; 16 messages, 2 MiB; gloo loopback 71 µs, 4.61 GB/s
+    short = runs.Row(32, 8, "gpipe", 0.081, 0.107, [0.063, 0.064], speedups=[1.36, 1.38, 1.20, 1.35, 1.32],
+                     messages=16, bytes_sent=2 * 2**20)
+    at = runs.Row(128, 2, "gpipe", 0.349, 0.456, [0.21, 0.24], speedups=[1.40, 1.42, 1.35, 1.25, 1.28],
+                  messages=4, bytes_sent=8 * 2**20)
+    said = report.link_reading([short, at], 71e-6, 4.61e9)
+    assert said.startswith("1 of 2 rows fall short") and "batch 32, gpipe m=8" in said
+    assert said.endswith("not what keeps these pipelines from their bound.")
+    assert report.link_reading([short], 2e-3, 4.61e9).endswith("a real part of what keeps them from it.")
+    assert report.link_reading([at], 71e-6, 4.61e9).startswith("No row falls short")

@@ -42,9 +42,14 @@ def test_the_work_scaled_reference_is_the_bound_over_the_stages_measured_work():
     assert report.verdict(r) == report.LESS_WORK_VERDICT  # above 2m/(m+1), within what the work allows
     assert "work-scaled reference is 2.04x" in report.explain_row(r)
     assert report.headline_table([r]).rows[0][4] == "2.04x" and len(report.headline_table([r]).columns) <= 6
-    # above the bound, within the reference its work gives: explained by that reference, never a share
-    assert report.headline_table([r]).rows[0][5] == ("above the bound, within the work-scaled reference: explained "
-                                                     "by the reference")
+    # above the bound, within the reference its work gives: explained by that reference, never a share; but a
+    # round above the two devices' 2x is not explained by it: counted and flagged
+    said = report.headline_table([r]).rows[0][5]
+    assert said.startswith("above the bound, within the work-scaled reference (2.04x) in the median")
+    assert "1 of 2 rounds above 2 devices' 2x (2.05x): a finding to explain" in said
+    under = runs.Row(128, 8, "1f1b", 1.0, 1.8, [0.5, 0.5], cpu=[0.435, 0.435], baseline_cpu=1.0, speedups=[1.9, 1.95])
+    assert report.headline_table([under]).rows[0][5] == ("above the bound, within the work-scaled reference: "
+                                                         "explained by the reference")
     assert runs.Row(8, 4, "gpipe", 1.0, 1.0, [0.5, 0.5]).work_bound is None  # no work measured: none claimed
 
 
