@@ -561,3 +561,12 @@ def test_the_seventh_review_reads_one_fixed_cost_names_set_ups_and_explains_a_sm
     b11 = verdicts.judge(claims.BY_ID["B11"], q, {})
     assert "4.3x faster than fp32" in b11.evidence and "roofline reference" in b11.evidence
     assert "torchao int8 compiled, batch 256" in b11.evidence and "784 -> 1024 x 3 -> 10" in b11.evidence
+
+
+def test_a_pipeline_past_its_bound_is_explained_only_within_the_reference_lesson_02_recorded():
+    from utils.lessons.articles_checked.checks import explained_by_reference, work_scaled_reference
+    entry = {"value": 1.87, "bound": 1.78, "what": "1f1b m=8, batch 128; work-scaled reference 1.94x"}
+    assert work_scaled_reference(entry) == 1.94 and explained_by_reference(entry)
+    assert not explained_by_reference(entry | {"value": 1.97})  # past the reference: a finding to explain
+    assert explained_by_reference({"value": 1.87, "bound": 1.78, "what": ""})  # an older entry: the margin
+    assert not explained_by_reference({"value": 2.0, "bound": 1.78, "what": ""})

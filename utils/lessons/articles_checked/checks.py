@@ -10,6 +10,8 @@ Speed-ups are read with ``utils.claims.speedup_verdict``, the course's words for
 
 from __future__ import annotations
 
+import re
+
 from utils import claims as words
 from utils.lessons.articles_checked.figures import (Missing, _sends, _stopped, capstone_two_devices, fixed_cost,
                                                     recorded, recorded_int8_units, value)
@@ -93,9 +95,25 @@ def speedup_words(m, name: str) -> str:
     if name == "naive_split":
         return split_alone_words(r)
     text = words.speedup_verdict(r["value"], r.get("bound"), spread_of(r), slower="slower than one device")
-    if name == "pipeline" and past_bound(text) and r["value"] <= r["bound"] * (1 + EXPLAINED_MARGIN):
+    if name == "pipeline" and past_bound(text) and explained_by_reference(r):
         return PIPELINE_EXPLAINED
     return text
+
+
+def work_scaled_reference(record: dict) -> float | None:
+    """Lesson 02's work-scaled reference for its best pipeline, where its ledger entry names it ("...; work-scaled
+    reference 1.94x" in ``what``); None where it does not (an older entry)."""
+    found = re.search(r"work-scaled reference (\d+(?:\.\d+)?)x", record.get("what", ""))
+    return float(found.group(1)) if found else None
+
+
+def explained_by_reference(record: dict) -> bool:
+    """A pipeline past 2m/(m+1) that lesson 02 explains: at most its work-scaled reference, where the entry
+    names it; else (an older entry) past the bound by less than ``EXPLAINED_MARGIN``."""
+    reference = work_scaled_reference(record)
+    if reference is not None:
+        return record["value"] <= reference
+    return record["value"] <= record["bound"] * (1 + EXPLAINED_MARGIN)
 
 
 def split_reference(record: dict) -> float | None:
