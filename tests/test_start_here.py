@@ -262,6 +262,6 @@ def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_
     rows = summary.lesson_claims(profile, [l3, slow, dram], [], None, [], {"L2": 2 * MIB, "L3": 480 * MIB},
                                  stream_bytes=32 * MIB)
     cached = next(r for r in rows if r.claim.startswith("in-cache copies"))
-    assert cached.claim.startswith("in-cache copies against their cache's reference (1 sizes")
+    assert cached.claim.startswith("in-cache copies against their cache's reference (1 size,")
     assert cached.verdict.endswith("left out, ran below the next level's reference: 64 MiB (52%)")
     assert any("against STREAM (32 MiB, in L3), DRAM's own not measured" in r.claim for r in rows)

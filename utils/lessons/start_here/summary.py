@@ -137,7 +137,8 @@ def in_cache_claim(cached, caches: dict[str, int] | None, left_out=()) -> claims
     if left_out:
         verdict += "; left out, ran below the next level's reference: " + ", ".join(
             f"{size_label(p.size)} ({p.fraction_of_bound:.0%})" for p in left_out)
-    return claims.Claim(f"in-cache copies against their cache's reference ({len(cached)} sizes, {regimes})",
+    sizes = f"{len(cached)} size{'s' * (len(cached) != 1)}"
+    return claims.Claim(f"in-cache copies against their cache's reference ({sizes}, {regimes})",
                         f"{shares[0]:.0%} - {shares[-1]:.0%} of the reference", "reference: half the cache's read rate",
                         verdict)
 
