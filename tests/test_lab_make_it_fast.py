@@ -237,6 +237,26 @@ def test_tokens_per_s_counts_from_the_first_optimizer_step_to_the_last():
         lab.tokens_per_s([{"stamps": [1.0]}])
 
 
+@pytest.mark.mutants
+def test_mutant_the_reference_plan_itself_is_refused_as_the_learner_s_script():
+    """``fast_train = reference.reference_train`` (or a function that only calls it) would pass every check:
+    each check refuses it, saying the lab asks for the learner's own script, before launching anything."""
+    import functools
+
+    from utils.labs.make_it_fast import reference
+
+    def calls_it(steps=STEPS):
+        return reference.reference_train(steps)
+
+    for fn in (reference.reference_train, calls_it, lambda steps=STEPS: lab.reference_train(steps),
+               functools.partial(reference.reference_train, STEPS)):
+        assert lab.is_the_reference(fn)
+        for check in (lab.check_same_training, lab.check_communication, lab.check_speed):
+            verdict = check(fn, steps=STEPS, show=False)
+            assert verdict.status == checks.FAILED and "your own script" in verdict.message, verdict
+    assert not lab.is_the_reference(script.slow_train)
+
+
 def test_an_unfinished_script_is_not_done_yet_in_every_check():
     def fast_train(steps):
         raise NotImplementedError("exercise B")
@@ -282,7 +302,7 @@ READERS = {  # name: (reader, the words the failure must contain; None: it passe
     "a region left out": (_scaled(drop="checkpoint"), "your reading lacks ['checkpoint']"),
     "all-reduces of all steps": (_scaled(all_reduce_factor=lab.PROFILE_STEPS), "all the profiled steps' calls"),
     "nccl only": (_scaled(only_nccl=True), "count every all-reduce call the profile recorded"),
-    "dispatcher and library": (_both_names, "recorded twice, by torch's dispatcher (c10d::allreduce_)"),
+    "dispatcher and library": (_both_names, "appears twice in a profile, once as torch's dispatcher op"),
 }
 
 

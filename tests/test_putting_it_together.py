@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import subprocess
 import sys
 
@@ -156,11 +157,12 @@ def test_each_step_builds_on_the_kept_ones_with_its_own_bound_and_a_small_diff()
     low = ladder.next_rung("precision", feed, steps, peaks, 1.11, 96, matmul_share=0.6)
     assert low.settings.precision == "bf16" and low.bound == pytest.approx(1 / (0.4 + 0.6 / 6.0))
     # the guide could not judge compile without a measured compile: the ladder runs it to measure it, bounded
-    # by Amdahl (fusion shortens at most what lies outside the matmuls: 1/f', f' at least f x gain / ratio)
-    comp = ladder.next_rung("compile", low, steps, peaks, 1.11, 96, matmul_share=0.6, precision_gain=1.5)
-    assert comp.settings.compile and not comp.skipped and comp.bound == pytest.approx(1 / (0.6 * 1.5 / 6.0))
-    fp32 = ladder.next_rung("compile", feed, steps, peaks, 1.11, 96, matmul_share=0.6)
-    assert fp32.bound == pytest.approx(1 / 0.6)
+    # by Amdahl (fusion shortens at most what lies outside the matmuls: 1/f', f' the matmuls' FLOPs at the
+    # kept precision's peak over the kept step's measured time: its MFU)
+    comp = ladder.next_rung("compile", low, steps, peaks, 1.11, 96, matmul_share=0.6, kept_mfu=0.25)
+    assert comp.settings.compile and not comp.skipped and comp.bound == pytest.approx(4.0)
+    unknown = ladder.next_rung("compile", feed, steps, peaks, 1.11, 96, matmul_share=0.6)
+    assert unknown.bound is None and not unknown.skipped
     two = ladder.next_rung("two devices", low, steps, peaks, 1.11, 96)
     assert (two.workers, two.settings.batch_per_worker, two.bound) == (2, 8, 2.0)
     assert ladder.diff(low.settings, two.settings, 1, 2)[-1].startswith("+ launch(train, settings, nprocs=2)")
@@ -418,8 +420,67 @@ def test_the_claims_and_detail_tables_follow_the_keep_rule_and_share_one_figure(
     serving = {"latency_s": {"fp32": 1.0, "int8": 0.99}, "times": {"fp32": [1.0] * 4, "int8": [1.0] * 4},
                "loss": {"fp32": 2.9, "int8": 2.9}, "bytes": {"fp32": 4, "int8": 1}}
     claims = {c.claim: c for c in report.claim_rows(rows, serving)}
-    assert claims["optimizer: x previous"].verdict == "within noise: no effect shown"
+    assert claims["optimizer: x previous"].verdict == "within noise: not kept"
     by = {r["step"]: r for r in report.ran(rows)}
     assert by["optimizer"]["share"] is None and not by["optimizer"]["kept"]
     share = claims["precision: x previous"].verdict.split(": ")[1].split("%")[0]
     assert f"{by['precision']['share']:.0%}" == share + "%"
+
+
+# --- Session 45's final reading: the page's figures follow the ladder's decisions -----------------------------
+
+def test_the_keep_rule_holds_on_the_printed_figures():
+    """The lesson's optimizer rounds (1.00, 1.07, 0.98, 1.03): median 1.015x, spread 0.015, printed "1.01x ±
+    0.01": 1.01 - 0.01 is not above 1x, so it is not kept; a clear gain still is."""
+    from utils.lessons.putting_it_together import ladder
+
+    assert not ladder.paid([1.00, 1.07, 0.98, 1.03])
+    assert ladder.paid([1.05, 1.07, 1.04, 1.06])
+
+
+def test_a_step_kept_never_reads_within_noise_in_the_claims_table():
+    from utils.lessons.putting_it_together import report
+
+    row = {"kept": True, "paid": True}
+    for verdict in ("within noise: no effect shown", "slower than the step before: no speed-up",
+                    "faster, under the bound: 34% of its gain"):
+        said = report.step_verdict(verdict, row)
+        assert "within noise" not in said and "slower" not in said and said.startswith("faster beyond noise")
+    assert report.step_verdict("within noise: no effect shown", {"kept": False, "paid": False}) == \
+        "within noise: not kept"
+    assert report.step_verdict("faster, under the bound: 10% of its gain", {"kept": False, "paid": False}) == \
+        "within noise: not kept"  # the rounds' majority did not pay
+    slower = report.step_verdict("slower than the step before: no speed-up", {"kept": False, "paid": False})
+    assert slower.startswith("slower") and slower.endswith("not kept")
+
+
+def test_compile_s_bound_is_one_over_the_kept_step_s_mfu():
+    """10.2 GFLOP a worker at 1,400 GFLOP/s = 7.3 ms of a 71 ms kept step: f' = 10.3 %, the bound ~9.7x."""
+    from utils.lessons.putting_it_together import ladder
+
+    bound, what = ladder.compile_bound(10.2e9 / 1400e9 / 0.071, "bf16")
+    assert bound == pytest.approx(9.74, abs=0.01) and "10.3%" in what and "bf16 peak" in what
+    assert ladder.compile_bound(None)[0] is None and ladder.compile_bound(math.nan)[0] is None
+
+
+def test_a_compile_not_kept_prints_its_compile_and_break_even():
+    from utils.lessons.putting_it_together import ladder
+
+    climb = ladder.Climb(ladder.Rung("baseline", script.Settings(), 1, None, ""), {}, {}, 1.0, 96,
+                         run_steps=10**6)
+    kept, why = climb.verdict(_paired("compile", [0.92, 1.00, 0.87, 0.94], first_step_s=2.1))
+    assert not kept and "its compile took 2.0 s" in why and "never: no gain" in why
+
+
+def test_devices_needed_prints_the_terms_it_uses():
+    """The page's "needs N such devices" can be redone from what it prints: 16 B x P over what is left."""
+    import re
+
+    from utils.lessons.putting_it_together import fit, plan
+
+    room = 13.5e9
+    said = fit.devices_needed_arithmetic(plan.LARGE, room)
+    total, usable, acts, gathered = (float(x) for x in re.findall(r"([\d.]+) GB", said)[:4])
+    need = fit.devices_needed(plan.LARGE, room)
+    assert usable == pytest.approx(13.5) and f"= {need} devices" in said
+    assert math.ceil(total / (usable - acts - gathered)) == need

@@ -206,5 +206,20 @@ def link_bytes(shape: Shape, kind: str, n: int) -> tuple[float, str]:
 def devices_needed(shape: Shape, room: float) -> int | None:
     """FSDP devices of ``room`` usable bytes that full training (16 B a parameter, sharded) needs, with one
     checkpointed sequence a device; None when even the activations do not fit one."""
-    left = room - _frozen_activations(shape, 1) - 3 * shape.block_parameters() * 2
+    left = room - _frozen_activations(shape, 1) - gathered_blocks(shape)
     return math.ceil(16 * shape.parameters() / left) if left > 0 else None
+
+
+def gathered_blocks(shape: Shape) -> float:
+    """Bytes FSDP2 holds unsharded besides the shards: three blocks' 16-bit weights (the one that runs, the one
+    gathered ahead, and a block's 16-bit gradient before its reduce-scatter)."""
+    return 3 * shape.block_parameters() * 2
+
+
+def devices_needed_arithmetic(shape: Shape, room: float) -> str:
+    """``devices_needed``'s terms, so that a reader can redo it: 16 B x P over what a device has left."""
+    need, acts, gathered = devices_needed(shape, room), _frozen_activations(shape, 1), gathered_blocks(shape)
+    return (f"16 B x {shape.parameters() / 1e9:.3g} bn = {16 * shape.parameters() / GB:.4g} GB over "
+            f"({room / GB:.4g} GB usable - {acts / GB:.3g} GB of one checkpointed sequence's activations - "
+            f"{gathered / GB:.3g} GB of three blocks' gathered 16-bit weights) = "
+            + (f"{need} devices, rounded up" if need else "nothing: the activations alone do not fit"))

@@ -268,7 +268,7 @@ def link_rate(hw, measured_link: float | None) -> tuple[float | None, str]:
     peer = {False: "no peer access", True: "peer access", None: "peer access unknown"}[link.peer_access]
     if healthy is None:
         return link.bandwidth, link.kind
-    return link.bandwidth * healthy.low, (f"{link.kind}, {peer}, {healthy.low:.0%} of "
+    return link.bandwidth * healthy.low, (f"{link.kind}, {peer}, {healthy.low * 100:.3g}% of "
                                           f"{link.bandwidth / 1e9:.0f}")
 
 
@@ -280,6 +280,10 @@ def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profil
         moved, what = 2 * (n - 1) / n * p * 4, f"all-reduce 2(n-1)/n x 4 B x {p / 1e6:.4g} M"
     else:  # two all-gathers of 16-bit weights (forward, backward) and a reduce-scatter of 16-bit gradients
         moved, what = 3 * (n - 1) / n * p * 2, f"all-gather x2 + reduce-scatter 3(n-1)/n x 2 B x {p / 1e6:.4g} M"
+        # the 2 B assume FSDP2 gathers 16-bit weights: its MixedPrecisionPolicy, not autocast alone
+        dtype = "float16" if (prec or "").startswith("fp16") else "bfloat16"
+        what += (f" (with FSDP2's MixedPrecisionPolicy(param_dtype=torch.{dtype}); with autocast alone FSDP "
+                 "gathers fp32 shards: twice the bytes)")
     rate, rate_what = link_rate(hw, measured_link)
     if rate is None:
         return f"{what} = {_gb(moved)} a step; the link's rate is unknown"
@@ -367,7 +371,7 @@ def _nothing_fits(shape: Shape, n: int, room: float, room_what: str, prec: str, 
     return Step("memory", choice, f"full training's state alone is 16 B x {shape.parameters() / 1e9:.3g} bn = "
                 f"{_gb(state)}" + (f" ({_gb(state / n)} a device sharded over {n})" if n > 1 else "")
                 + f", more than {room_what}: no batch size fits. {lines}.{link} Full training needs {need} "
-                "such devices with FSDP")
+                f"such devices with FSDP: {fit.devices_needed_arithmetic(shape, room)}")
 
 
 def _by_link(shape: Shape, fitting: list, n: int, prec: str, hw, plan, measured_link) -> tuple[str, str]:

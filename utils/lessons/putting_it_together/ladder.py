@@ -13,7 +13,8 @@ The bounds, one per step, from theory or the machine profile of this run:
 - precision: Amdahl's bound 1/((1 - f) + f/r), with f the matmuls' share of the profiled step and r the
   low-precision matmul peak over the fp32 one (the machine profile): only the matmuls speed up;
 - compile: Amdahl's again: fusion shortens at most the time outside the matmuls, so at best 1/f' with f' the
-  matmuls' share of the kept step (the profile's f, shrunk by the precision step's gain over its peak ratio);
+  matmuls' share of the kept step: their FLOPs at the kept precision's peak (per worker) over the kept step's
+  measured time, i.e. the kept step's MFU;
   it is kept only when it also pays back its measured compile in the run (break-even, ``guide.compile_step``);
 - optimizer: Amdahl's with the whole AdamW step taken off: 1/(1 - O/T), O the for-loop AdamW's seconds and T
   the kept step's, both from the kept step's paired runs (on a GPU O from the profile): precision and compile
@@ -88,30 +89,31 @@ def flops_per_token(s: Settings, vocab: int) -> float:
 ORDER = ("feeding", "precision", "optimizer", "two devices", "memory", "compile")
 
 
-def compile_bound(matmul_share: float, ratio: float = 1.0, precision_gain: float = 1.0
-                  ) -> tuple[float | None, str]:
-    """Amdahl's bound on fusion: it shortens at most the time outside the matmuls. The matmuls' share of the
-    kept step is at least f x gain / ratio (with a low precision kept, its matmuls ran at most ``ratio`` times
-    faster while the step ran ``precision_gain`` times faster), so the bound is at most its inverse."""
-    if matmul_share >= 1:
-        return None, "none from theory: the profile's matmul share is unknown"
-    share = min(1.0, matmul_share * precision_gain / ratio)
+def compile_bound(kept_mfu: float | None, precision: str = "fp32") -> tuple[float | None, str]:
+    """Amdahl's bound on fusion: it shortens at most the time outside the matmuls. The matmuls' share f' of
+    the kept step is at least their FLOPs at the kept precision's peak (per worker) over the kept step's
+    measured time: the kept step's MFU; the bound is 1/f'. None without a measured MFU."""
+    if not kept_mfu or not math.isfinite(kept_mfu) or kept_mfu <= 0:
+        return None, "none from theory: the kept step's MFU is unknown"
+    share = min(1.0, kept_mfu)
     # A loose ceiling: regional compile leaves the embedding, the loss, the optimizer and (two workers) the
     # all-reduce eager, yet they are counted here as if fusion could remove them too.
-    return 1 / share, (f"Amdahl: fusion shortens at most the {1 - share:.0%} of a step outside the matmuls "
+    return 1 / share, (f"Amdahl: the matmuls' FLOPs at the {precision} peak take {share:.1%} of the kept "
+                       f"step's measured time (its MFU); fusion shortens at most the other {1 - share:.1%} "
                        "(loose: the eager embedding, loss, optimizer and all-reduce are counted in it)")
 
 
 def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float], feeding_bound: float,
               vocab: int, max_growth: int = 8, matmul_share: float = 1.0, precision_gain: float = 1.0,
-              optimizer_s: float | None = None, matmul_speedup: float | None = None) -> Rung:
+              optimizer_s: float | None = None, matmul_speedup: float | None = None,
+              kept_mfu: float | None = None) -> Rung:
     """The step ``name`` applied to the steps kept so far (``kept``), with its bound; or a skipped rung that
     says why. ``peaks``: matmul FLOP/s per dtype on one thread (the machine profile); ``matmul_share``: the
     matmuls' share of the profiled step (1.0: the peak ratio alone); ``precision_gain``: the kept precision
     step's measured gain (compile's bound); ``optimizer_s``: the for-loop AdamW step's seconds (the
     profile's, optimizer's bound); ``matmul_speedup``: how many times faster the step's matmuls run at the
     low-precision peak (their measured fp32 time over their FLOPs there, ``guide.Profile``; None: the probes'
-    peak ratio). Compile runs when the guide could not judge it without a measured compile
+    peak ratio); ``kept_mfu``: the kept step's measured MFU (compile's bound). Compile runs when the guide could not judge it without a measured compile
     ("measure first"): the run measures it."""
     step, s, workers = guide_steps[name], kept.settings, kept.workers
     if not step.applies and step.choice != guide.MEASURE:
@@ -129,9 +131,7 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
                                         "casts and the other parts can change too)")
         return Rung(name, s.scaled(precision=low), workers, amdahl(matmul_share, ratio), what)
     if name == "compile":
-        ratio = (matmul_speedup or peaks.get(s.precision, math.nan) / peaks["fp32"]) if s.precision != "fp32" \
-            else 1.0
-        bound, what = compile_bound(matmul_share, ratio, precision_gain if s.precision != "fp32" else 1.0)
+        bound, what = compile_bound(kept_mfu, s.precision)
         return Rung(name, s.scaled(compile=True), workers, bound, what)
     if name == "optimizer":
         if not optimizer_s:
@@ -253,7 +253,8 @@ class Climb:
         kept = self.kept or self.base
         gain = self.compared["precision"].gain if self.keep.get("precision") else 1.0
         rung = next_rung(name, kept, self.steps, self.peaks, self.feeding_bound, self.vocab, self.max_growth,
-                         self.matmul_share, gain, self.optimizer_s, self.matmul_speedup)
+                         self.matmul_share, gain, self.optimizer_s, self.matmul_speedup,
+                         self.mfu.get(self._kept_name()))
         cold = self.cold_compile and name == "compile"
         c = Compared(rung, kept, [], []) if rung.skipped else \
             compare(kept, rung, self.rounds, cold_first=cold)
@@ -266,6 +267,11 @@ class Climb:
             self.keep[name], self.why[name] = self.verdict(c)
             self.kept = rung if self.keep[name] else kept  # the next step builds on what was kept
         return c
+
+    def _kept_name(self) -> str:
+        """The last step kept ("baseline" before any): its MFU is compile's f'."""
+        kept = [n for n, k in self.keep.items() if k]
+        return kept[-1] if kept else "baseline"
 
     def measure(self, name: str, rung: Rung, runs: list[dict]) -> None:
         """The run's held-out loss at step N (rank 0's weights, first run) and MFU (median tokens/s)."""
@@ -280,7 +286,10 @@ class Climb:
         back its compile. Else the measured reason: slower, or within noise with its rounds."""
         if not paid(c.ratios):
             slower = _median(c.ratios) + spread(c.ratios) < 1
-            return False, why_slower(c) if slower else within_noise(c.ratios)
+            why = why_slower(c) if slower else within_noise(c.ratios)
+            if c.rung.name == "compile":  # the break-even rule, printed in both branches
+                why += "; " + compile_break_even(c)
+            return False, why
         if c.rung.name == "compile":
             payback = compile_payback(c, self.run_steps)
             cache = "an empty inductor cache (a first run on a new machine)" if self.cold_compile else \
@@ -297,11 +306,15 @@ def spread(ratios: list[float]) -> float:
     return (max(ratios) - min(ratios)) / 2 if len(ratios) > 1 else 0.0
 
 
-def paid(ratios: list[float]) -> bool:
+def paid(ratios: list[float], digits: int = 2) -> bool:
     """The one keep rule for every step: it paid beyond noise when its median gain less the rounds' spread is
-    above 1x and more than half of its rounds are above 1x (a median lifted by one lucky round is not kept)."""
+    above 1x and more than half of its rounds are above 1x (a median lifted by one lucky round is not kept).
+    Judged on the figures as printed (``digits`` decimals, as ``claims.against_speedup`` shows them), so that
+    "1.01x ± 0.01" is never kept: the rule visibly holds on the page."""
+    if not ratios:
+        return False
     above = sum(x > 1 for x in ratios)
-    return bool(ratios) and _median(ratios) - spread(ratios) > 1 and above > len(ratios) / 2
+    return round(_median(ratios), digits) - round(spread(ratios), digits) > 1 and above > len(ratios) / 2
 
 
 def within_noise(ratios: list[float]) -> str:
@@ -322,12 +335,26 @@ def compile_payback(c: Compared, run_steps: int) -> guide.Step:
     """The guide's break-even rule on this run's figures: the compile measured as the compiled runs' slowest
     first step less an eager step; the eager step the median of its runs, the compiled one that over the paired
     gain (the ledger's figure: unpaired medians on a shared machine can disagree with it)."""
-    eager = _median([step_seconds(r, c.kept) for r in c.before])
-    compiled = eager / c.gain
-    compile_s = max(r["first_step_s"] for r in c.after) - eager
+    eager, compiled, compile_s = compile_seconds(c)
     # noise=0: the paired rounds already judged the noise (``paid``); only the break-even is left to decide
     measured = guide.Profile({"step": eager}, compile_s=compile_s, compiled_step_s=compiled, noise=0.0)
     return guide.compile_step(measured, run_steps or 10**9)
+
+
+def compile_seconds(c: Compared) -> tuple[float, float, float]:
+    """(eager step, compiled step, compile) seconds: the eager step the median of its runs, the compiled one
+    that over the paired gain, the compile the compiled runs' slowest first step less an eager step."""
+    eager = _median([step_seconds(r, c.kept) for r in c.before])
+    return eager, eager / c.gain, max(r["first_step_s"] for r in c.after) - eager
+
+
+def compile_break_even(c: Compared) -> str:
+    """A compile that did not pay beyond noise: its measured compile and the guide's break-even, in words."""
+    eager, compiled, compile_s = compile_seconds(c)
+    steps = guide.break_even_steps(compile_s, eager, compiled)
+    after = f"after {steps:,.0f} steps" if math.isfinite(steps) else "never: no gain per step"
+    return (f"its compile took {compile_s:.1f} s; break-even {compile_s:.1f} s / ({eager * 1e3:.1f} - "
+            f"{compiled * 1e3:.1f} ms): {after}")
 
 
 def why_slower(c: Compared) -> str:

@@ -56,9 +56,8 @@ def cpu_width(features: devices.CpuFeatures) -> tuple[int, str]:
     """The CPU model's width, and why: wide enough for bf16 to pay where the CPU has bf16 units."""
     if features.bf16_units:
         return BF16_WIDTH, (f"width {BF16_WIDTH}: this CPU has bf16 units, and the wider its matmuls, the more "
-                            "of a step bf16 can speed up against the casts autocast adds (measured on an "
-                            "AMX-BF16 CPU: 0.95x at width 128, 1.8x at 256; another, AVX512-BF16, gave 1.2x at "
-                            "128): the precision step below measures it here")
+                            "of a step bf16 can speed up against the casts autocast adds (the precision step "
+                            "below measures what it buys in this run)")
     return PLAIN_WIDTH, (f"width {PLAIN_WIDTH}: this CPU has no bf16 units, so bf16 cannot pay at any width "
                          "(autocast converts to fp32 and back); the smallest model is the quickest to run")
 

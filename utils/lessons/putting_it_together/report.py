@@ -207,10 +207,7 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
         if r["bound"]:
             row = claims.against_speedup(f"{r['step']}: x previous", r["x_prev"], r["bound"],
                                          r.get("noise", 0.0), slower="slower than the step before")
-            if not r.get("paid", True) and r["x_prev"] + r.get("noise", 0.0) >= 1:  # the ledger's keep rule
-                row = claims.Claim(row.claim, f"{r['x_prev']:.3f}x ± {r['noise']:.3f}", row.against,
-                                   "within noise: no effect shown")
-            out.append(row)
+            out.append(claims.Claim(row.claim, row.measured, row.against, step_verdict(row.verdict, r)))
         if r["same_maths"]:
             out.append(claims.Claim(f"{r['step']}: held-out loss at step N", f"{r['loss']:.4f}",
                                     f"baseline {r['loss'] - r['dloss']:.4f} ± {r['tol']:g}",
@@ -229,6 +226,20 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
                             f"fp32 {loss['fp32']:.4f}",
                             f"{serving['bytes']['int8'] / serving['bytes']['fp32']:.0%} of the bytes"))
     return out
+
+
+def step_verdict(verdict: str, r: dict) -> str:
+    """A step's verdict from the ladder's keep decision (``ladder.paid``, judged on the printed figures), so
+    that the claims table and the ledger agree: a step kept is faster beyond noise, never "within noise"."""
+    if r["kept"]:
+        if verdict.startswith(("faster", "above", "at the bound")):
+            return verdict.replace("faster, ", "faster beyond noise, ", 1) + "; kept"
+        return "faster beyond noise: kept"
+    if verdict.startswith("within noise") or not r.get("paid", False):
+        if verdict.startswith(("slower", "above")):
+            return verdict + "; not kept"
+        return "within noise: not kept"
+    return verdict + "; not kept: " + (r.get("why") or "it did not pay back")
 
 
 def serving_reference(serving: dict) -> str:
