@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch.nn.utils import prune
 
-from utils import bench, data, models
+from utils import bench, data, models, plots
 from utils.benchmarks import prune as prune_benchmark
 from utils.benchmarks import quantize as quantize_benchmark
 from utils.lessons.compression import distill, fold, measure, pareto, precision, quantize, roofline
@@ -238,7 +238,7 @@ def test_measure_rates_times_both_matmuls_and_a_copy(monkeypatch):
     monkeypatch.setattr(roofline.devices, "cpu_caches", lambda: {"L2": 1 << 20, "L3": 8 << 20})
     rates = roofline.measure_rates("cpu", 64, 128, 128, rounds=2, copy_bytes=1 << 20, cache_bytes=1 << 20)
     assert rates.fp32_flops > 0 and rates.bandwidth > 0 and rates.shape == (64, 128, 128)
-    assert rates.int8_ops and rates.int8_speedup == rates.int8_ops / rates.fp32_flops and rates.balance > 0
+    assert rates.int8_ops and rates.int8_speedup == rates.int8_ops / rates.fp32_flops and rates.ridge_point > 0
     assert rates.cache_bandwidth and rates.cache_bytes == 8 << 20  # 3 arrays of 1 MiB fit in an 8 MiB L3
     names = [c.name for c in rates.ceilings]  # named as the machine profile names them
     assert names[0] == "fp32 matmul peak, 1 thread, (64, 128) @ (128, 128)" and "8 MiB arrays" in names[3] and "1 MiB arrays" in names[4]
@@ -251,7 +251,7 @@ def test_a_pass_that_fits_in_the_l3_is_set_beside_the_l3_not_dram():
     warm = roofline.Rates(fp32_flops=100e9, int8_ops=400e9, bandwidth=25e9, shape=(256, 1024, 1024),
                           cache_bandwidth=100e9, cache_bytes=32 << 20)
     ref = roofline.int8_reference(mlp, 1, warm)
-    assert ref.regime == "L3" and ref.label == "memory-bound (L3)" and ref.balance == pytest.approx(1.0)
+    assert ref.regime == "L3" and ref.label == "memory-bound (L3)" and ref.ridge_point == pytest.approx(1.0)
     assert roofline.int8_reference(mlp, 1, fake_rates()).label == "memory-bound (DRAM)"
 
 
@@ -462,21 +462,20 @@ def test_plot_front_numbers_every_variant_on_both_panels():
     assert fig._suptitle.get_text().endswith("(on the CPU)")
 
 
-def test_plot_front_moves_markers_that_would_hide_one_another():
-    # Two variants of equal size and accuracy (int8 dynamic and weight-only) would draw one marker on the other.
+def test_plot_front_draws_markers_at_their_measured_values_and_numbers_them_apart():
+    # Two variants of equal size and accuracy (int8 dynamic and weight-only) share a spot on the size panel:
+    # the markers stay at the measured values (never moved along an axis), their numbers do not overlap.
     variants = [dict(family="MLP", mb=2.93, ms=4.4, acc=0.967, front=True),
                 dict(family="MLP", mb=2.94, ms=17.4, acc=0.967, front=False),
                 dict(family="MLP", mb=11.7, ms=16.0, acc=0.967, front=False)]
     fig = pareto.plot_front(variants, latency_batch=256)
-    for ax in fig.axes:
+    for ax, key in zip(fig.axes, ("mb", "ms")):
         markers = [c for c in ax.collections[1:] if c.get_sizes()[0] == pareto.MARKER_SIZE]  # [0]: the limits
-        centres = [ax.transData.transform(c.get_offsets()[0]) for c in markers]
-        assert len(centres) == 3
-        if ax is fig.axes[0]:  # sizes 2.93 and 2.94 MB collide: one moves and keeps a dot at its measured value
-            assert len(ax.collections) > 1 + len(markers)
-        for i, a in enumerate(centres):
-            for b in centres[i + 1:]:
-                assert max(abs(a[0] - b[0]), abs(a[1] - b[1])) >= pareto.MARKER_SIZE ** 0.5 * fig.dpi / 72
+        drawn = sorted(tuple(c.get_offsets()[0]) for c in markers)
+        assert drawn == sorted((v[key], v["acc"]) for v in variants)
+        boxes = [plots.text_box(t, plots.renderer_of(fig)) for t in ax.texts]
+        assert len(boxes) == 3
+        assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
 
 
 class _OnDevice:
@@ -642,3 +641,22 @@ def test_the_front_reads_accuracy_ties_from_paired_differences_on_the_same_image
     paired = pareto_front(points, tolerance=(0.02, 0.08, 0.0),
                           tied={2: lambda i, j: within(*paired_difference(correct[i], correct[j]))})
     assert paired == [True, True]
+
+
+def test_a_few_seeds_need_the_t_value_not_two_standard_errors():
+    from utils.lessons.compression.accuracy import t_critical, within
+    # lesson 04's seeds: distilled minus from scratch -0.011 ± 0.003 over 3 seeds: beyond 2 SE, within t's 4.30
+    assert t_critical(3) == pytest.approx(4.30)
+    assert not within(-0.011, 0.003) and within(-0.011, 0.003, k=t_critical(3))
+    assert t_critical(40) == pytest.approx(1.96) and t_critical(12) == pytest.approx(2.23)
+    with pytest.raises(ValueError):
+        t_critical(1)
+
+
+def test_a_speedup_beside_another_layers_reference_gives_no_share_of_its_gain():
+    from utils.lessons.compression.report import speedup_claim
+    own = speedup_claim("bf16 (CNN)", 1.50, 5.29, 0.02, kind="reference")
+    other = speedup_claim("bf16 (CNN)", 1.50, 5.29, 0.02, kind="reference",
+                          reference="MLP layer's 16-bit rate 5.29x; no reference for the CNN's convolutions measured")
+    assert "of the reference's gain" in own.verdict
+    assert "gain" not in other.verdict and other.against.startswith("MLP layer's")

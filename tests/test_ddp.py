@@ -397,3 +397,33 @@ def test_the_knobs_measure_memory_exactly_and_time_every_variant(cpu_mode_and_no
     assert got["grad_copy_bytes"] == {False: got["grad_bytes"], True: 0}  # the view saves one whole copy
     plain, sharded = got["optimizer_bytes"]["AdamW"], got["optimizer_bytes"]["ZeRO-1"]
     assert plain == 2 * got["grad_bytes"] and 0.3 * plain < sharded < 0.7 * plain  # two moments; about half
+
+
+def test_a_step_difference_under_the_noise_reads_within_noise():
+    # section 2's figures: 56.7 ms against 57.2 ms with no spread measured, then against section 4's 21%
+    assert overlap.compare_steps(0.0567, 0.0572) == "within noise"
+    assert overlap.compare_steps(0.0500, 0.0572) == "shorter"
+    assert overlap.compare_steps(0.0650, 0.0572) == "longer"
+    assert overlap.compare_steps(0.0500, 0.0572, spread=0.21) == "within noise"
+
+
+def test_the_knobs_give_one_conclusion():
+    from utils.lessons.ddp import knobs
+    times = {"defaults": [0.060, 0.061, 0.072], "bucket_cap_mb=0.25": [0.073, 0.076, 0.078],
+             "bucket_cap_mb=1": [0.057, 0.070, 0.085]}
+    assert knobs.apart_from_defaults(times) == ["bucket_cap_mb=0.25"]
+    spread = knobs.round_spread(times["defaults"])
+    assert abs(spread - 0.012 / 0.061) < 1e-9
+    noisy = knobs.knob_conclusion(["bucket_cap_mb=0.25"], 0.11, 0.21)
+    assert "only bucket_cap_mb=0.25 differed" in noisy and "the others cannot show here" in noisy
+    assert "no knob can show" not in noisy
+    assert "no setting differed" in knobs.knob_conclusion([], 0.11, 0.21)
+    assert "could show" in knobs.knob_conclusion([], 0.30, 0.10)
+
+
+def test_a_ratio_on_a_widely_spread_median_is_called_rough():
+    wide = {"bytes": 3_300_000, "seconds": 5.48e-3, "low": 1.39e-3, "high": 5.85e-3}
+    tight = {"bytes": 2**24, "seconds": 10.65e-3, "low": 9.06e-3, "high": 14.10e-3}
+    assert allreduce.is_rough(wide) and "1.39-5.85 ms" in allreduce.rough_note(wide)
+    assert not allreduce.is_rough(tight) and allreduce.rough_note(tight) == ""
+    assert allreduce.outliers([wide, tight]) == [allreduce.outliers([wide])[0]]

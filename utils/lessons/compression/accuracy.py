@@ -47,3 +47,20 @@ def paired_difference(correct_a, correct_b) -> tuple[float, float]:
 def within(difference: float, error: float, k: float = 2.0) -> bool:
     """True where ``difference`` is within ``k`` standard errors of zero: not a measured difference."""
     return abs(difference) <= k * error
+
+
+# Two-sided 95% critical values of Student's t, by degrees of freedom (seeds - 1): with few seeds the standard
+# error is itself a rough estimate, so a difference must clear more than two of them.
+T_95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 15: 2.13,
+        20: 2.09, 30: 2.04}
+
+
+def t_critical(samples: int) -> float:
+    """The two-sided 95% t critical value for a mean over ``samples`` values (``samples - 1`` degrees of
+    freedom); between tabled degrees the next smaller one (the larger value), past 30 the normal 1.96."""
+    df = samples - 1
+    if df < 1:
+        raise ValueError("a standard error needs at least two samples")
+    if df > 30:
+        return 1.96
+    return T_95[max(d for d in T_95 if d <= df)]

@@ -54,8 +54,9 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
 
     ``variants``: dicts with ``family``, ``mb`` (stored size, state dict, MB), ``ms`` (fastest latency), ``acc``
     (a fraction) and ``front`` (on the Pareto front of its family: filled). ``label`` says where the latencies
-    were measured (``" (on the CPU)"``). Markers that would hide one another are moved sideways by a marker's
-    width. Lesson 04, section 7. Returns the figure.
+    were measured (``" (on the CPU)"``). Every marker sits at its measured values, half transparent so that
+    markers on one spot both show; their numbers, not the markers, are placed apart. Lesson 04, section 7.
+    Returns the figure.
     """
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
     plt.close(fig)  # returned: shown once, as the cell's value
@@ -76,22 +77,18 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
     placed = []
     for ax, (key, _) in zip(axes, panels):
         ax.set(xlim=ax.get_xlim(), ylim=ax.get_ylim())
-        shown = _nudge(ax, [(v[key], v["acc"]) for v in variants])
+        shown = [(v[key], v["acc"]) for v in variants]  # measured values: never moved along an axis
         for family, (marker, colour) in FAMILY_STYLES.items():
             members = [(v, xy) for v, xy in zip(variants, shown) if v["family"] == family]
             for v, (x, y) in members:  # filled: on the front in size, latency and accuracy together
-                true_x = v[key]
-                if abs(x / true_x - 1) > 1e-3:  # moved sideways to stay visible: a line and a dot keep its measured value
-                    ax.plot([true_x, x], [y, y], color=colour, linewidth=0.8, alpha=0.6, zorder=2)
-                    ax.scatter([true_x], [y], s=6, color=colour, zorder=5)
                 if v.get("se"):  # the accuracy's standard error on the test set: what one or two images are worth
                     ax.errorbar(x, y, yerr=v["se"], color=colour, alpha=0.35, linewidth=1, zorder=2)
-                ax.scatter(x, y, marker=marker, s=MARKER_SIZE, color=colour if v["front"] else "white",
-                           edgecolors=colour, zorder=4 if v["front"] else 3,
+                ax.scatter(x, y, marker=marker, s=MARKER_SIZE, facecolors=colour if v["front"] else "none",
+                           edgecolors=colour, zorder=4 if v["front"] else 3, alpha=0.7,  # one behind shows
                            label=family if v is members[0][0] else None)
         placed.append((ax, shown))
     legend = ("filled: on the table's Pareto front\n(size, latency and accuracy)\nnumbers: the table's #\n"
-              "bars: ± one standard error\nmoved sideways to stay visible:\nthe dot marks the measured value")
+              "bars: ± one standard error\nmarkers at their measured values;\nmarkers on one spot: each numbered")
     axes[0].legend(title=legend, loc="lower right")
     for ax, shown in placed:  # numbered last, so that they keep off the legend too
         _place_numbers(ax, [(k, x, y) for k, (x, y) in enumerate(shown, 1)])
@@ -99,23 +96,6 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
 
 
 MARKER_SIZE = 60  # points squared: a marker about 8 points wide
-
-
-def _nudge(ax, points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """The data positions to draw ``points`` at: each one that would overlap a marker drawn before it moves
-    sideways, one marker width at a time (right, then left), until it is clear."""
-    width = MARKER_SIZE**0.5 * ax.figure.dpi / 72 * 1.2  # a marker's width in display pixels, and a little air
-    to_data = ax.transData.inverted()
-    placed, shown = [], []
-    for x, y in points:
-        px, py = ax.transData.transform((x, y))
-        for step in (0, 1, -1, 2, -2, 3, -3):
-            qx = px + step * width
-            if all(abs(qx - ox) >= width or abs(py - oy) >= width for ox, oy in placed):
-                break
-        placed.append((qx, py))
-        shown.append(tuple(to_data.transform((qx, py))))
-    return shown
 
 
 # Where a number may go, in points from its marker's centre (to the right the text starts there, to the left

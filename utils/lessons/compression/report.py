@@ -56,18 +56,19 @@ def full_table(times: dict[str, bench.Measurement], baseline: str, title: str = 
 
 
 def speedup_claim(claim: str, ratio: float, figure: float, noise: float = 0.0, kind: str = "bound",
-                  slower: str = "slower than fp32") -> claims.Claim:
+                  slower: str = "slower than fp32", reference: str | None = None) -> claims.Claim:
     """A closing-table row for a speed-up set beside a ``bound`` (nothing may pass it) or a ``reference`` (what
     the bytes would give), in the course's words (``claims.speedup_verdict``): a ratio at or under 1x, or one
     whose ``noise`` (relative, round to round) covers 1x, is said to be so; otherwise the share of the figure's
-    gain reached, (ratio - 1) / (figure - 1), the same convention for a bound and a reference.
-    Lesson 04."""
+    gain reached, (ratio - 1) / (figure - 1), the same convention for a bound and a reference. ``reference``,
+    where given, is the column's text for a figure measured on something else (another layer): then no share of
+    its gain is given. Lesson 04."""
     spread = noise * ratio
     if kind == "bound":
         return claims.against_speedup(claim, ratio, figure, spread, slower=slower)
     verdict = claims.speedup_verdict(ratio, None, spread, slower=slower)
-    if verdict == "faster than the baseline" and figure > 1:  # the share of the gain, as a bound's verdict says
+    if verdict == "faster than the baseline" and figure > 1 and reference is None:  # the share of the gain, as a bound's verdict says
         verdict = f"faster: {(ratio - 1) / (figure - 1):.0%} of the reference's gain"
     noise_text = f" ± {spread:.2f}" if spread > 0 else ""
-    return claims.Claim(claim, f"{ratio:.2f}x{noise_text}", f"reference {figure:.2f}x", verdict)
+    return claims.Claim(claim, f"{ratio:.2f}x{noise_text}", reference or f"reference {figure:.2f}x", verdict)
 

@@ -7,9 +7,9 @@ buy at most.
     ref.kind, ref.value, ref.why          # "compute-bound", 4.9 (measured int8 / fp32 matmul rate), "..."
 
 A layer ``(B, K) @ (K, N)`` does ``2 B K N`` operations and moves at least ``4 (K N + B K + B N)`` bytes in
-fp32. Its *arithmetic intensity* (operations per byte) against the device's *balance* (measured fp32
-operations per second / measured bytes per second) says which limit it meets first: above the balance the
-arithmetic (compute-bound), below it the bytes (memory-bound). Where the bytes come from matters: a warm pass
+fp32. Its *arithmetic intensity* (operations per byte) against the device's *ridge point* (lesson 01: measured
+fp32 operations per second / measured bytes per second) says which limit it meets first: above the ridge point
+the arithmetic (compute-bound), below it the bytes (memory-bound). Where the bytes come from matters: a warm pass
 whose bytes fit in the last-level cache reads them from the L3, far faster than from DRAM, and is set beside
 the L3's measured bandwidth (a reference), not DRAM's.
 """
@@ -42,7 +42,7 @@ class Rates:
     bf16_flops: float | None = None  # 16-bit matmul (bf16; fp16 on a T4), operations per second, where measured
 
     @property
-    def balance(self) -> float:
+    def ridge_point(self) -> float:
         """fp32 operations per byte moved at which the device turns from memory-bound to compute-bound."""
         return self.fp32_flops / self.bandwidth
 
@@ -145,7 +145,7 @@ class Reference:
     kind: str  # "compute-bound" or "memory-bound"
     value: float  # the reference speedup
     intensity: float  # the fp32 model's operations per byte
-    balance: float  # the device's fp32 operations per byte (measured) from where the pass's bytes live
+    ridge_point: float  # the device's fp32 operations per byte (measured) from where the pass's bytes live
     why: str  # one line: where the value comes from
     regime: str = "DRAM"  # where the fp32 pass's bytes live: "L3" (cache-resident) or "DRAM"
 
@@ -176,7 +176,7 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
     """The speedup reference of a quantized ``model`` against its float self on ``batch`` rows: the roofline's
     attainable rate of the quantized pass over the float pass's.
 
-    Memory-bound (the fp32 model's intensity below the balance of the memory its bytes come from: the L3
+    Memory-bound (the fp32 model's intensity below the ridge point of the memory its bytes come from: the L3
     where the whole pass fits in it, warm, else DRAM) this is the ratio of bytes moved,
     ``base_bytes`` per weight and activation (4: fp32; 2: a bf16 baseline) against ``weight_bytes`` per weight
     (1 for int8, 0.5 for int4; activations as in the baseline). Compute-bound it is the measured int8 / fp32
@@ -194,8 +194,8 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
     bandwidth, regime = rates.bandwidth_for(fp32_bytes)  # a warm pass that fits in the L3 is fed from it
     value = (attainable(rates, ops, small, int8_compute, bandwidth, compute)
              / attainable(rates, ops, base, bandwidth=bandwidth, roof=base_compute))
-    balance = rates.fp32_flops / bandwidth
-    kind = "memory-bound" if ops / fp32_bytes < balance else "compute-bound"
+    ridge_point = rates.fp32_flops / bandwidth
+    kind = "memory-bound" if ops / fp32_bytes < ridge_point else "compute-bound"
     if kind == "memory-bound":
         why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}: {base / 1e6:.1f} MB -> "
                f"{small / 1e6:.1f} MB a pass, read from {'the L3 (it fits)' if regime == 'L3' else 'DRAM'}")
@@ -209,4 +209,4 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
         why = "the matmul stays a float matmul: fewer weight bytes do not shorten the arithmetic"
         if rates.int8_error and weight_bytes == 1:
             why += f" (no int8 matmul ran here: {rates.int8_error})"
-    return Reference(kind, value, ops / fp32_bytes, balance, why, regime)
+    return Reference(kind, value, ops / fp32_bytes, ridge_point, why, regime)

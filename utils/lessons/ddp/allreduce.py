@@ -93,7 +93,7 @@ def outliers(rows: list[dict], wide: float = 0.5) -> list[str]:
     """Sizes whose repeats spread widely (range over median above ``wide``): their median is a rough figure,
     said with its range. Lesson 03."""
     return [f"{_label(r['bytes'])}: median {r['seconds'] * 1e3:.2f} ms, repeats {r['low'] * 1e3:.2f}-"
-            f"{r['high'] * 1e3:.2f} ms" for r in rows if (r["high"] - r["low"]) / r["seconds"] > wide]
+            f"{r['high'] * 1e3:.2f} ms" for r in rows if is_rough(r, wide)]
 
 
 def inversions(rows: list[dict]) -> list[str]:
@@ -141,3 +141,16 @@ def plot_all_reduce(rows: list[dict], bound: float | None, bound_label: str, lab
     simulated = "simulated on CPU" in label
     plots.stamp_simulated(fig, simulated)
     return plots.finish(fig, "All-reduce bandwidth over message size" + label)
+
+
+def is_rough(row: dict, wide: float = 0.5) -> bool:
+    """Whether a size's repeats spread over more than ``wide`` of its median: its median is then rough."""
+    return (row["high"] - row["low"]) / row["seconds"] > wide
+
+
+def rough_note(row: dict) -> str:
+    """A clause for a ratio built on ``row``'s median: empty where its repeats agree, else their range."""
+    if not is_rough(row):
+        return ""
+    return (f" (rough ratios: the isolated all-reduce's repeats ran {row['low'] * 1e3:.2f}-{row['high'] * 1e3:.2f}"
+            f" ms around its {row['seconds'] * 1e3:.2f} ms median)")

@@ -130,3 +130,32 @@ def measure_knobs(s: Settings, rounds: int = 5) -> dict:
                 "grad_copy_bytes": {view: grad_copy_bytes(model, device, x, y, view) for view in (False, True)},
                 "optimizer_bytes": {"AdamW": optimizer_bytes(plain), "ZeRO-1": optimizer_bytes(sharded)},
                 "rank": dist.get_rank()}
+
+
+def round_spread(times: list[float]) -> float:
+    """A variant's spread from round to round: its range (slowest less fastest round) over its median."""
+    ordered = sorted(times)
+    return (ordered[-1] - ordered[0]) / ordered[len(ordered) // 2]
+
+
+def apart_from_defaults(times: dict[str, list[float]]) -> list[str]:
+    """The variants whose every round lies beyond the defaults' range (all slower or all faster):
+    ``times`` as ``measure_knobs`` returns them, the defaults first."""
+    default, *others = times
+    base = times[default]
+    return [n for n in others if min(times[n]) > max(base) or max(times[n]) < min(base)]
+
+
+def knob_conclusion(apart: list[str], most: float, spread: float) -> str:
+    """One conclusion for the knobs' table: which variants stood apart from the defaults (``apart``), read
+    beside the most the bucket size could save (``most``, the exposed share of a step) and the defaults'
+    round-to-round ``spread`` (both shares)."""
+    named = ", ".join(apart)
+    if most < spread:  # the largest possible saving is under the noise: only a cost can stand out
+        return (f"That is less than the defaults' own spread from round to round ({spread:.0%}), so no saving "
+                f"can show here; " + (f"only {named} differed beyond every round's range of the defaults (a "
+                f"difference this large is a cost or a gain of its own, not hidden all-reduce time); the others "
+                f"cannot show here." if apart else "and no setting differed beyond every round's range."))
+    return (f"That is more than the defaults' spread ({spread:.0%}), so a knob that hid more of it could show: "
+            + (f"{named} differed beyond every round's range of the defaults; the others did not." if apart
+               else "none differed beyond every round's range of the defaults here."))

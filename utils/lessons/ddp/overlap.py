@@ -252,3 +252,16 @@ def waiting(ranks: list[dict]) -> dict:
         in_calls.append(sum(max(theirs["calls"][k] - t, 0.0) for k, t in mine["calls"].items() if k in theirs["calls"]))
         exposed.append(min(max(theirs["ready"] - mine["ready"], 0.0), me["exposed"]))
     return {"in_calls": statistics.median(in_calls), "exposed": statistics.median(exposed)}
+
+
+NOISE_FLOOR = 0.05  # where no spread is measured, a difference under 5% of a step is read as noise
+
+
+def compare_steps(step: float, other: float, spread: float | None = None) -> str:
+    """``"shorter"``, ``"longer"`` or ``"within noise"``: ``step`` against ``other`` (seconds), a difference
+    read as noise when it is under ``spread`` (a measured round-to-round spread, a share of a step) or, with
+    no spread measured, under ``NOISE_FLOOR``."""
+    noise = NOISE_FLOOR if spread is None else spread
+    if abs(step - other) <= noise * other:
+        return "within noise"
+    return "shorter" if step < other else "longer"
