@@ -150,3 +150,44 @@ def test_the_whole_qkv_mutant_is_named():
             super().__init__(full, rank, world)
             self.qkv = full.qkv
     assert "every head's" in lab.check_heads(Whole).message
+
+
+def _course_answer_in_disguise(how: str):
+    """Lesson 07's TensorParallelAttention passed off as the learner's split, four ways."""
+    from utils.lessons.tensor_parallel.layers import TensorParallelAttention
+
+    if how == "the class itself":
+        return TensorParallelAttention
+    if how == "a subclass":
+        class HeadParallelAttention(TensorParallelAttention):
+            pass
+        return HeadParallelAttention
+
+    class Delegating(attention()):
+        def forward(self, x):
+            return TensorParallelAttention.forward(self, x)
+
+    class Holding(nn.Module):
+        def __init__(self, full, rank, world):
+            super().__init__()
+            self.inner = TensorParallelAttention(full, rank, world)
+            self.qkv, self.proj, self.norm = self.inner.qkv, self.inner.proj, self.inner.norm
+
+        def forward(self, x):
+            return self.inner(x)
+
+    return {"a forward that delegates": Delegating, "a module that holds one": Holding}[how]
+
+
+BORROWED = ["the class itself", "a subclass", "a forward that delegates", "a module that holds one"]
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("how", BORROWED)
+def test_mutant_lesson_07s_answer_fails_every_check_saying_the_lab_asks_for_your_own_split(how):
+    cls = _course_answer_in_disguise(how)
+    for check in CHECKS:
+        verdict = check(cls)
+        assert verdict.status == checks.FAILED and "your own split" in verdict.message, str(verdict)
+        assert "expected" not in verdict.message, str(verdict)

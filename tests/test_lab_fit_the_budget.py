@@ -79,7 +79,7 @@ def fewest_for(loss_chunks=LOSS_CHUNKS, place="first", per_block=None, at_least=
     return fewest
 
 
-def train_step(model, optimizer, x, y, plan, loss=plan_loss, weigh="tokens", step_each=False):
+def train_step(model, optimizer, x, y, plan, loss=plan_loss, weigh="tokens", step_each=False, zero=True):
     """The solution (each piece weighed by its share of the counted tokens), or a mistaken weighing."""
     checkpointing, micro_batches, loss_chunks = plan
     for xs, ys in zip(x.chunk(micro_batches), y.chunk(micro_batches)):
@@ -91,7 +91,8 @@ def train_step(model, optimizer, x, y, plan, loss=plan_loss, weigh="tokens", ste
             optimizer.step()
             optimizer.zero_grad(set_to_none=True)
     optimizer.step()
-    optimizer.zero_grad(set_to_none=True)
+    if zero:  # mutant: gradients left behind, to be added to by the next step
+        optimizer.zero_grad(set_to_none=True)
 
 
 def test_the_setup_leaves_only_combinations_and_the_hidden_cases_differ():
@@ -214,12 +215,13 @@ def test_the_block_take_away_follows_the_learners_blocks(case):
     (partial(train_step, weigh="each"), "weighed the same"),
     (partial(train_step, weigh="sequences"), "padded targets (-100) do not count"),
     (partial(train_step, step_each=True), "optimizer steps once"),
+    (partial(train_step, zero=False), "left gradients in"),
     (lambda m, o, x, y, plan: train_step(m, o, x, y, (plan[0], 1, plan[2])), "over the calculator's prediction"),
     (lambda m, o, x, y, plan: train_step(m, o, x, y, (plan[0], plan[1], 1)), "over the calculator's prediction"),
     (lambda m, o, x, y, plan: train_step(m, o, x, y, plan, loss=lambda *a: plan_loss(*a[:3], False, a[4])),
      "over the calculator's prediction"),
 ], ids=["loss not divided by micro-batches", "lesson 06's equal weights", "weighed by sequences",
-        "a step per micro-batch", "micro-batches ignored",
+        "a step per micro-batch", "gradients never zeroed", "micro-batches ignored",
         "chunks ignored", "checkpointing ignored"])
 def test_mutant_steps_fail_naming_the_mistake(wrong, says):
     verdict = check_step(wrong, choose_for(SMALL), SMALL, COSTS, show=False)

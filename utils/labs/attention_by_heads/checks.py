@@ -17,11 +17,15 @@ never sees (another width, twice the heads, other batch and length: code that fi
 - ``check_communication``: one all-reduce forward and one backward, each of tokens x width values, and no
   other collective.
 
+Every check first refuses lesson 07's worked answer, ``TensorParallelAttention`` (the class, a subclass, a
+forward or ``__init__`` that calls it, or a module that holds one): the lab asks for the learner's own split.
+
 One launch serves every check (its result is kept per class object).
 """
 
 from __future__ import annotations
 
+import types
 from typing import NamedTuple
 
 import torch
@@ -31,6 +35,7 @@ from torch import nn
 from utils import models
 from utils.checks import CheckFailed, expect, run_check
 from utils.launch import launch
+from utils.lessons.tensor_parallel.layers import TensorParallelAttention
 
 SEED, WORLD = 0, 2
 WIDTH, HEADS, BATCH, CONTEXT = 32, 4, 2, 8
@@ -95,7 +100,8 @@ def _run_case(attention_cls, case: Case, rank: int, world: int) -> dict:
     layer = attention_cls(full_attention(case), rank, world)
     x, dy = inputs(case)
     x.requires_grad_(True)
-    out = {"forward": {}, "backward": {}}
+    holds = isinstance(layer, nn.Module) and any(isinstance(m, TensorParallelAttention) for m in layer.modules())
+    out = {"forward": {}, "backward": {}, "holds the course's block": holds}
     try:  # a forward that raises still leaves the shards to judge (exercise A)
         for way in ("forward", "backward"):
             restore = _counting(out[way])
@@ -190,8 +196,42 @@ def launched(attention_cls) -> list[list[dict]]:
     return outcome
 
 
+BORROWED = ("is lesson 07's worked answer, utils.lessons.tensor_parallel's TensorParallelAttention{how}: the lab "
+            "asks for your own split. Write __init__ and forward yourself, from utils.models.Attention and lesson "
+            "07's f and g")
+
+
+def _names(code: types.CodeType) -> set[str]:
+    """The global, attribute and enclosing names a function's code reads, its nested functions' included."""
+    nested = (_names(c) for c in code.co_consts if isinstance(c, types.CodeType))
+    return set(code.co_names + code.co_freevars).union(*nested)
+
+
+def _uses_the_course_block(fn) -> bool:
+    """Whether a method's code is the course's, or names ``TensorParallelAttention`` (a call that delegates)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return False
+    course = {TensorParallelAttention.__init__.__code__, TensorParallelAttention.forward.__code__}
+    return code in course or "TensorParallelAttention" in _names(code)
+
+
+def _own_split(attention_cls) -> None:
+    """Refuse lesson 07's TensorParallelAttention: the class itself, a subclass, methods that call it, or a
+    module that holds one (seen after the launch)."""
+    if isinstance(attention_cls, type) and issubclass(attention_cls, TensorParallelAttention):
+        how = "" if attention_cls is TensorParallelAttention else " (your class inherits from it)"
+        raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=how)}")
+    for name in ("__init__", "forward"):
+        if _uses_the_course_block(getattr(attention_cls, name, None)):
+            raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=f' (your {name} calls it)')}")
+    if any(r.get("holds the course's block") for results in launched(attention_cls) for r in results):
+        raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=' (your module holds one)')}")
+
+
 def _cases(attention_cls, need_run: bool = False):
     """(case, rank, result) for every case and rank; with ``need_run``, a pass that raised raises here."""
+    _own_split(attention_cls)
     for k, case in enumerate(CASES):
         for rank, results in enumerate(launched(attention_cls)):
             r, error = results[k], results[k].get("error")
@@ -252,9 +292,9 @@ def check_heads(attention_cls):
             expect(qkv.shape != whole.shape, f"{who} holds the whole qkv weight {tuple(qkv.shape)}: every "
                                              "head's. A rank keeps only its own heads' rows")
             if qkv.shape == want["qkv.weight"].shape and torch.equal(qkv, whole.chunk(WORLD, dim=0)[rank]):
-                expect(False, f"{who}'s qkv is a plain 1/{WORLD} chunk of the fused weight: the fused weight "
-                              "stacks all queries, then all keys, then all values, so that chunk holds the wrong "
-                              "rows. Take this rank's heads from each of the three")
+                expect(False, f"{who}'s qkv is a plain 1/{WORLD} chunk of the fused weight, so it holds the "
+                              "wrong rows: what does the fused weight hold, in what order, and where in it do "
+                              "one head's rows lie?")
             expect(not _differs(qkv, want["qkv.weight"], 0.0),
                    f"{who}'s qkv weight {tuple(qkv.shape)} does not hold the query, key and value rows of its "
                    f"{case.heads // WORLD} heads: which rows of each of the three belong to this rank's heads?")

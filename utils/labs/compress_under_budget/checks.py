@@ -323,8 +323,9 @@ def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
         *_, unseen, unseen_error = paired_drop(baseline, model, held_out)
     apart = (seen_error ** 2 + unseen_error ** 2) ** 0.5  # the standard error of their difference
     if abs(unseen - seen) <= 2 * apart:
-        verdict = ("within two standard errors of each other: what you judged on validation images held on "
-                   "images your code never saw")
+        verdict = (f"they differ by {abs(unseen - seen) * 100:.2f} points, within two standard errors of their "
+                   f"difference ({2 * apart * 100:.2f}): not distinguishable at this size; the held-out images "
+                   "do not contradict the validation result")
     elif unseen > seen:
         verdict = ("the held-out drop is larger by more than two standard errors: validation flattered the "
                    "plan; leave a margin under the budget")

@@ -397,16 +397,25 @@ def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, comp
     """Fast enough, but with more loaders or a deeper read-ahead than the draw needs (each holds memory, a
     loader a core too)."""
     if setup.loaders_needed == 1:
-        checks.expect(reads < 2, f"{reads} reads of the data set ran at once: what does each loader cost (a "
-                                 "core, memory, its own opening), and what does one more buy for your draw? Where to look: how long one reader takes to read an "
-                                 "epoch (L) against how long the device takes to compute it (C), lesson 05 §1 "
-                                 "and §2's num_workers; the slow batches are the read-ahead's to cover, not the "
-                                 "loaders' number")
+        checks.expect(reads < 2, f"{reads} reads of the data set ran at once, more than your draw needs: what "
+                                 "does each extra loader cost (a core, memory, its own opening), and what does it "
+                                 "buy for this draw's mean read, L against C (lesson 05 §1 and §2's num_workers)? "
+                                 "And what covers the slow batches?")
     if setup.depth_needed:
         checks.expect(ahead <= _allowed_read_ahead(setup, reads),
                       f"up to {ahead} batches were read ahead of the step: more than your draw's slow batches "
                       "need, each one memory held for nothing; find the shallowest read-ahead that meets "
                       "the target")
+
+
+def _against_bound(seconds: float, limit: float, tolerance: float) -> str:
+    """Where an epoch that met the target lies against its bound, from the figures: over it (within the target),
+    or under it (a bound is a floor on time: a finding to explain)."""
+    over = seconds / limit - 1
+    figures = f"{seconds:.2f} s against {limit:.2f} s"
+    if over >= 0:
+        return f"within the {tolerance:.0%} target of the bound ({figures}, {over:.0%} over it)"
+    return f"under the bound ({figures}, {-over:.0%} under it: faster than the bound allows, a finding to explain)"
 
 
 def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "") -> str:
@@ -426,9 +435,9 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
                      "hides them, and the read-ahead must cover them.")
     if e:
         one = "one reader keeps up on average" if load < compute else "one reader cannot keep up on average"
-        lines.append(f"- Your loading met the bound ({e['seconds']:.2f} s against {e['limit']:.2f} s) with {e['reads']} "
-                     f"read(s) at once ({one}) and up to {e['ahead']} batches read ahead of the step; the device "
-                     f"waited {e['waited']:.2f} s for data in all.")
+        lines.append(f"- Your loading came {_against_bound(e['seconds'], e['limit'], setup.tolerance)} with "
+                     f"{e['reads']} read(s) at once ({one}) and up to {e['ahead']} batches read ahead of the step; "
+                     f"the device waited {e['waited']:.2f} s for data in all.")
     else:
         lines.append("- Your loading has not met the bound within the rules yet: the epoch check says where.")
     if cache_line:

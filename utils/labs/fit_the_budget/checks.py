@@ -262,12 +262,15 @@ def _params(model) -> torch.Tensor:
     return torch.cat([p.detach().reshape(-1).cpu() for p in model.parameters()])
 
 
-def _sgd_step(setup: LabSetup, x, y, run: Callable) -> torch.Tensor:
+def _sgd_step(setup: LabSetup, x, y, run: Callable, left: list | None = None) -> torch.Tensor:
     """The parameters after one SGD step made by ``run(model, optimizer)``: SGD, unlike AdamW, shows a gradient
-    that is scaled wrong."""
+    that is scaled wrong. ``left`` receives the names of the parameters whose gradient the step left non-zero
+    (the next step would add to it)."""
     model, _ = new_model(setup.shape, setup.device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
     run(model, optimizer)
+    if left is not None:
+        left.extend(name for name, p in model.named_parameters() if p.grad is not None and p.grad.any())
     return _params(model)
 
 
@@ -292,7 +295,8 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
         lines = []
         for plan in [chosen] + others[:2]:
             where = f"train_step(..., {plan}) on {len(x)} sequences"
-            got = _sgd_step(setup, x, y, lambda m, o: train_step(m, o, x, y, plan))
+            left = []
+            got = _sgd_step(setup, x, y, lambda m, o: train_step(m, o, x, y, plan), left)
             moved, should = (got - start).norm().item(), (want - start).norm().item()
             checks.expect(moved > 0, f"{where} left the parameters as they were: does it call optimizer.step()?")
             if not torch.allclose(got, want, rtol=1e-3, atol=1e-5):
@@ -303,6 +307,9 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
                                      f"whole batch (the update is {moved / should:.3g}x as large): the gradients "
                                      "added up must be the whole batch's mean over its counted tokens, and the "
                                      "optimizer steps once")
+            checks.expect(not left, f"{where} left gradients in {len(left)} parameters after its step: the next "
+                                    "step would add its own to them. What must happen to the gradients once the "
+                                    "optimizer has used them?")
             peak = _measured(train_step, plan, setup)
             want_peak = predicted(setup, plan).peak
             error = peak / want_peak - 1
