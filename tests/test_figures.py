@@ -257,7 +257,7 @@ def cost_figures():
     from utils.lessons.tensor_parallel import report
 
     rows = [dict(width=w, one=w * 1e-6, two=w * 6e-7, predicted=w * 5.5e-7, speedup=1.6,
-                 predicted_speedup=1.8) for w in (64, 128, 256, 512, 1024)]
+                 predicted_speedup=1.8, spread=0.1) for w in (64, 128, 256, 512, 1024)]
     got = {"new_tokens": 8, "rows": [{"batch": b, "one device": b * 0.01, "tensor parallel": b * 0.007,
                                       "pipeline": b * 0.006} for b in (1, 4, 16)]}
     cost = report.plot_cost({"rows": rows}, 2.0, " (simulated on CPU)", True)

@@ -28,6 +28,8 @@ from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATAS
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
+from utils.lessons.articles_checked.wording import (_lesson_05_differs, _peak_part, decode_share, decode_slowdown,
+                                                    int8_mlp_words, kept_most_words, per_worker_words)
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
 ABOVE_NOTE = "see the note under §1's counts"  # where lesson 09 says, once, what a figure past its bound means
@@ -63,13 +65,6 @@ def a23(m):
                  f"{w['counted_over_formula']:.3f}x,"
                  f" forward pass {w['forward_over_formula']:.3f}x; the step over the forward pass "
                  f"{w['train_over_forward']:.2f}x (6N / 2N = 3)", MEASURED, THIS_CPU)]
-
-
-def per_worker_words(speedup: float, n: int = 2) -> str:
-    """Each worker's work a second against one worker alone (speed-up / n), and which way it went."""
-    share = speedup / n
-    went = ("it falls" if share < 1 else "it holds" if share == 1 else "it rises: superlinear, a finding to explain")
-    return f"{share:.0%} of one worker's work a second each (speed-up / {n}: {went})"
 
 
 def a24(m):
@@ -119,12 +114,6 @@ def a21(m):
                                                   "new token computes only its own; batch 1): tensor "
                                                   f"parallel {1 / decode_slowdown(r):.2f}x one device"))
     return parts
-
-
-def decode_slowdown(record: dict) -> float:
-    """Lesson 07's decoding benchmark: a token's time on two tensor-parallel workers over one device's."""
-    per_token = record["decode_seconds_per_token"]
-    return per_token["tensor parallel"] / per_token["one device"]
 
 
 def a4(m):
@@ -332,15 +321,6 @@ def _median(record: dict) -> str:
     return "; the median of paired rounds" if "median" in record.get("what", "") else ""
 
 
-def kept_most_words(kept: dict[str, float]) -> str:
-    """"no method keeps all of it; here the pipeline kept 93 % each, ..." from each method's share."""
-    ranked = sorted(kept.items(), key=lambda item: -item[1])
-    shares = ", ".join(f"{name} {share:.0%}" for name, share in ranked)
-    best = ranked[0]
-    lead = ("no method keeps all of each GPU's rate" if best[1] < 1 else f"{best[0]} kept all of it or more")
-    return f"{lead}; each GPU's share here, most first: {shares}"
-
-
 def pipeline_setup(m) -> str:
     """Lesson 02's pipeline set-up as its record names it ("1F1B, m=8, batch 128"), on lesson 02's GPT."""
     found = m["results"].get("pipeline")
@@ -384,25 +364,6 @@ def b2(m):
     if m["results"]["decode"]:
         parts.append(quote(m, "decode", lambda r: decode_share(m, r)))
     return parts
-
-
-def decode_share(m, record: dict) -> str:
-    """Lesson 07's decode on two workers: how much of its loss the all-reduces explain, priced at the alpha and
-    beta its benchmark measured (two a block, ``width`` fp32 values each, as lesson 07 §5 prices them)."""
-    depth, width = m["setups"]["decode"]
-    per_token = record["decode_seconds_per_token"]
-    gap = per_token["tensor parallel"] - per_token["one device"]
-    reduces = 2 * depth * (record["alpha_s"] + 4 * width / record["beta_bytes_per_s"])
-    text = (f"inference: a token decoded on two workers took {decode_slowdown(record):.1f}x one device's time "
-            f"(lesson 07's decode model, depth {depth}, width {width}, batch 1)")
-    if gap <= 0:
-        return text
-    cause = ("the transfers explain most of it" if reduces >= 0.5 * gap else
-             f"the other {1 - reduces / gap:.0%} is not the transfers: {sections.cite(('07', 'Decoding with'))} "
-             "counts more operations a token on a rank than on one device and does not measure the rest apart")
-    return (f"{text}; its {2 * depth} all-reduces a token at the benchmark's alpha "
-            f"{record['alpha_s'] * 1e6:.0f} µs and beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s cost "
-            f"{reduces * 1e3:.2f} ms, {min(reduces / gap, 1):.0%} of the {gap * 1e3:.2f} ms it lost: {cause}")
 
 
 def b3(m):
@@ -476,18 +437,6 @@ def b8(m):
                  f"{link_reading}. {_lesson_05_differs(m)}", ARITHMETIC)]
 
 
-def _lesson_05_differs(m) -> str:
-    """Why lesson 05's uint8 transfer can pay where row B8's packing does not: what is packed, and how much."""
-    from utils.lessons.data_prefetch.plan import lesson_settings
-
-    s = lesson_settings(m["plan"], m["hw"])
-    batch = s.transfer_images * 3 * s.transfer_side**2 * 4  # bytes of the batch as float32
-    return (f"Lesson 05 §5 times another thing: its images are stored as uint8, so nothing is packed and only "
-            f"the conversion to float32 after the transfer is paid (one pass), on a batch of {batch / 1e6:.1f} MB "
-            f"({s.transfer_images} images of 3 x {s.transfer_side}² x 4 bytes); here fp32 values are packed and "
-            "unpacked (scale, round, cast, cast back, divide) around a 4 MiB message")
-
-
 def b9(m):
     def say(r):
         configs = r.get("configs")
@@ -521,20 +470,6 @@ def b10(m):
                  ARITHMETIC)]
 
 
-def int8_mlp_words(record: dict) -> str:
-    """Lesson 04's int8 MLP figure with its set-up: "lesson 04's MLP (784 -> 1024 x 3 -> 10), torchao int8
-    compiled, batch 256: 4.3x faster than fp32"."""
-    import inspect
-
-    from utils.lessons.compression.train import linear_heavy_mlp
-
-    defaults = inspect.signature(linear_heavy_mlp).parameters
-    width, layers = defaults["width"].default, defaults["hidden_layers"].default
-    setup = record.get("what", "").split(", against")[0]
-    return (f"lesson 04's MLP (784 -> {width} x {layers} -> 10){', ' + setup if setup else ''}: "
-            f"{record['value']:.1f}x faster than fp32")
-
-
 def b11(m):
     parts = [quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, against its reference {r['bound']:.1f}x (lesson "
                                             "04's roofline reference: the speed-up the int8 and fp32 matmul peaks, "
@@ -552,20 +487,6 @@ def b12(m):
                  "time; half the neurons removed "
                  f"(0.5 of the FLOPs): {p['removed'] / p['dense']:.2f}x; CSR at 95% zeros: {m['csr']:.2f}x"
                  f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU)]
-
-
-def _peak_part(m, dtype: str, has_units: bool, note: str = "") -> Part:
-    other, fp32 = m["peaks"].peak(dtype), m["peaks"].peak("fp32")
-    ratio, low, high = peak_ratio(m, dtype)
-    wide = ""
-    if too_wide(m, dtype):  # no single rate; a range wholly on one side of the line still says which side
-        line = 1.0 if has_units else 1.2
-        wide = (f": a spread over {WIDE_SPREAD:.0%} is no single rate, " + (
-            f"but the whole range lies {'above' if low > line else 'below'} {line:g}x" if not low <= line < high
-            else "and its range spans the line: inconclusive within its spread"))
-    return Part(f"{other.name}: {ratio:.1f}x the fp32 peak; with the spreads ({other.spread:.0%}, fp32 "
-                f"{fp32.spread:.0%}) {low:.1f}x to {high:.1f}x{wide}{_units_note(has_units, dtype)}{note}"
-                f"{busy_note(m, 'peaks', None)}", MEASURED, f"{THIS_CPU}, {devices.cpu_isa()}")
 
 
 def b13(m):

@@ -1,0 +1,92 @@
+"""Lesson 09's longer evidence sentences, each from its figures: a decode's loss priced at its all-reduces, lesson
+04's int8 MLP with its set-up, which method kept the most of each GPU's rate, work per worker, why lesson 05's
+uint8 transfer differs from row B8's packing, a peak ratio with its spread. Used by ``verdicts``."""
+
+from __future__ import annotations
+
+from utils import devices
+from utils.lessons.articles_checked import sections
+from utils.lessons.articles_checked.checks import WIDE_SPREAD, busy_note, peak_ratio, too_wide
+from utils.lessons.articles_checked.figures import _units_note
+from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
+
+
+def decode_slowdown(record: dict) -> float:
+    """Lesson 07's decoding benchmark: a token's time on two tensor-parallel workers over one device's."""
+    per_token = record["decode_seconds_per_token"]
+    return per_token["tensor parallel"] / per_token["one device"]
+
+
+def decode_share(m, record: dict) -> str:
+    """Lesson 07's decode on two workers: how much of its loss the all-reduces explain, priced at the alpha and
+    beta its benchmark measured (two a block, ``width`` fp32 values each, as lesson 07 §5 prices them)."""
+    depth, width = m["setups"]["decode"]
+    per_token = record["decode_seconds_per_token"]
+    gap = per_token["tensor parallel"] - per_token["one device"]
+    reduces = 2 * depth * (record["alpha_s"] + 4 * width / record["beta_bytes_per_s"])
+    text = (f"inference: a token decoded on two workers took {decode_slowdown(record):.1f}x one device's time "
+            f"(lesson 07's decode model, depth {depth}, width {width}, batch 1)")
+    if gap <= 0:
+        return text
+    cause = ("the transfers explain most of it" if reduces >= 0.5 * gap else
+             f"the other {1 - reduces / gap:.0%} is not the transfers: {sections.cite(('07', 'Decoding with'))} "
+             "counts more operations a token on a rank than on one device and does not measure the rest apart")
+    return (f"{text}; its {2 * depth} all-reduces a token at the benchmark's alpha "
+            f"{record['alpha_s'] * 1e6:.0f} µs and beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s cost "
+            f"{reduces * 1e3:.2f} ms, {min(reduces / gap, 1):.0%} of the {gap * 1e3:.2f} ms it lost: {cause}")
+
+
+def int8_mlp_words(record: dict) -> str:
+    """Lesson 04's int8 MLP figure with its set-up: "lesson 04's MLP (784 -> 1024 x 3 -> 10), torchao int8
+    compiled, batch 256: 4.3x faster than fp32"."""
+    import inspect
+
+    from utils.lessons.compression.train import linear_heavy_mlp
+
+    defaults = inspect.signature(linear_heavy_mlp).parameters
+    width, layers = defaults["width"].default, defaults["hidden_layers"].default
+    setup = record.get("what", "").split(", against")[0]
+    return (f"lesson 04's MLP (784 -> {width} x {layers} -> 10){', ' + setup if setup else ''}: "
+            f"{record['value']:.1f}x faster than fp32")
+
+
+def kept_most_words(kept: dict[str, float]) -> str:
+    """"no method keeps all of it; here the pipeline kept 93 % each, ..." from each method's share."""
+    ranked = sorted(kept.items(), key=lambda item: -item[1])
+    shares = ", ".join(f"{name} {share:.0%}" for name, share in ranked)
+    best = ranked[0]
+    lead = ("no method keeps all of each GPU's rate" if best[1] < 1 else f"{best[0]} kept all of it or more")
+    return f"{lead}; each GPU's share here, most first: {shares}"
+
+
+def per_worker_words(speedup: float, n: int = 2) -> str:
+    """Each worker's work a second against one worker alone (speed-up / n), and which way it went."""
+    share = speedup / n
+    went = ("it falls" if share < 1 else "it holds" if share == 1 else "it rises: superlinear, a finding to explain")
+    return f"{share:.0%} of one worker's work a second each (speed-up / {n}: {went})"
+
+
+def _lesson_05_differs(m) -> str:
+    """Why lesson 05's uint8 transfer can pay where row B8's packing does not: what is packed, and how much."""
+    from utils.lessons.data_prefetch.plan import lesson_settings
+
+    s = lesson_settings(m["plan"], m["hw"])
+    batch = s.transfer_images * 3 * s.transfer_side**2 * 4  # bytes of the batch as float32
+    return (f"Lesson 05 §5 times another thing: its images are stored as uint8, so nothing is packed and only "
+            f"the conversion to float32 after the transfer is paid (one pass), on a batch of {batch / 1e6:.1f} MB "
+            f"({s.transfer_images} images of 3 x {s.transfer_side}² x 4 bytes); here fp32 values are packed and "
+            "unpacked (scale, round, cast, cast back, divide) around a 4 MiB message")
+
+
+def _peak_part(m, dtype: str, has_units: bool, note: str = "") -> Part:
+    other, fp32 = m["peaks"].peak(dtype), m["peaks"].peak("fp32")
+    ratio, low, high = peak_ratio(m, dtype)
+    wide = ""
+    if too_wide(m, dtype):  # no single rate; a range wholly on one side of the line still says which side
+        line = 1.0 if has_units else 1.2
+        wide = (f": a spread over {WIDE_SPREAD:.0%} is no single rate, " + (
+            f"but the whole range lies {'above' if low > line else 'below'} {line:g}x" if not low <= line < high
+            else "and its range spans the line: inconclusive within its spread"))
+    return Part(f"{other.name}: {ratio:.1f}x the fp32 peak; with the spreads ({other.spread:.0%}, fp32 "
+                f"{fp32.spread:.0%}) {low:.1f}x to {high:.1f}x{wide}{_units_note(has_units, dtype)}{note}"
+                f"{busy_note(m, 'peaks', None)}", MEASURED, f"{THIS_CPU}, {devices.cpu_isa()}")
