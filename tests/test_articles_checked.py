@@ -570,3 +570,17 @@ def test_a_pipeline_past_its_bound_is_explained_only_within_the_reference_lesson
     assert not explained_by_reference(entry | {"value": 1.97})  # past the reference: a finding to explain
     assert explained_by_reference({"value": 1.87, "bound": 1.78, "what": ""})  # an older entry: the margin
     assert not explained_by_reference({"value": 2.0, "bound": 1.78, "what": ""})
+    # lesson 02 now records it in the ledger's own field, the benchmark as work_scaled_reference
+    assert work_scaled_reference({"value": 1.87, "bound": 1.78, "reference": 1.94, "what": "1f1b m=8"}) == 1.94
+    assert work_scaled_reference({"value": 1.87, "bound": 1.78, "work_scaled_reference": 1.9}) == 1.9
+
+
+def test_the_split_alone_reads_its_per_process_reference_from_the_ledger_and_older_entries(monkeypatch, tmp_path):
+    from utils.lessons.articles_checked.checks import split_reference
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    ledger.record("naive_split_speedup", 1.04, "x", bound=1.0, reference=1.08, lesson="02", mode=devices.mode())
+    entry = ledger.figure("naive_split_speedup", mode=devices.mode())
+    assert entry["bound"] == 1.0 and split_reference(entry) == 1.08
+    ledger.record("naive_split_speedup", 0.98, "x", bound=1.0, lesson="02", mode=devices.mode())
+    assert split_reference(ledger.figure("naive_split_speedup", mode=devices.mode())) is None
+    assert split_reference({"value": 1.04, "bound": 1.08}) == 1.08  # an older entry kept it in bound

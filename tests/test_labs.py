@@ -233,6 +233,35 @@ def test_expectations_say_by_how_much():
         checks.expect_close(torch.zeros(2), torch.zeros(3))
 
 
+def _worked_answer(x):
+    return x + 1
+
+
+def test_refers_to_sees_the_worked_answer_behind_a_wrapper_a_partial_or_a_closure():
+    """The labs that ask for the learner's own code (07, 08) refuse the course's answer however it is wrapped,
+    and accept code that does not name it."""
+    import functools
+
+    def wrapper(x):
+        return _worked_answer(x)
+
+    def outer():
+        def inner(x):
+            return _worked_answer(x)
+        return inner
+
+    @functools.wraps(_worked_answer)
+    def decorated(x):
+        return x + 1
+
+    names, targets = {"_worked_answer"}, (_worked_answer,)
+    for fn in (_worked_answer, wrapper, outer, functools.partial(_worked_answer, 1), decorated,
+               lambda x: _worked_answer(x)):
+        assert checks.refers_to(fn, names, targets), fn
+    assert not checks.refers_to(lambda x: x + 1, names, targets)
+    assert not checks.refers_to(len, names, targets)
+
+
 def test_summary_counts_the_latest_verdict_per_check():
     v = [checks.Verdict("a", checks.PASSED), checks.Verdict("b", checks.FAILED), checks.Verdict("c", checks.NOT_DONE)]
     assert checks.summary(v) == "1/3 checks passed, 1 failed, 1 not done yet"

@@ -136,6 +136,29 @@ def run_check(name: str, body: Callable[[], str | None], hint: str = "", show: b
 # --- Expectations used inside check bodies ---------------------------------------------------------------
 
 
+def code_names(code) -> set[str]:
+    """The global, attribute and enclosing names a code object reads, the functions defined in it included."""
+    nested = (code_names(c) for c in code.co_consts if hasattr(c, "co_names"))
+    return set(code.co_names + code.co_freevars).union(*nested)
+
+
+def refers_to(fn, names: set[str], targets: tuple = ()) -> bool:
+    """Whether ``fn`` is one of ``targets`` (or shares its code), or its code names one of ``names``, looking
+    through ``functools.wraps`` and ``functools.partial``: a lab that asks for the learner's own code uses it
+    to refuse the course's worked answer behind a wrapper."""
+    target_codes = {getattr(t, "__code__", None) for t in targets} - {None}
+    seen = set()
+    while fn is not None and id(fn) not in seen:
+        seen.add(id(fn))
+        code = getattr(fn, "__code__", None)
+        if any(fn is t for t in targets) or code in target_codes:
+            return True
+        if code is not None and code_names(code) & names:
+            return True
+        fn = getattr(fn, "__wrapped__", None) or getattr(fn, "func", None)
+    return False
+
+
 def expect(condition: bool, message: str) -> None:
     """Fail the check with ``message`` unless ``condition`` holds."""
     if not condition:

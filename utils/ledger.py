@@ -4,12 +4,16 @@ Introduced in lesson 00, which writes its first records; lesson 09 (the articles
 it. One file per mode, ``results/ledger-<mode>.json``, one record per figure name (a re-run replaces it):
 
     ledger.record("copy_dram_GBps", 7.8, "GB/s", bound=8.5, lesson="00", what="a 256 MiB host memcpy")
+    ledger.record("pipeline_speedup", 1.6, "x", bound=1.78, reference=1.9, lesson="02", what="1f1b m=8")
     ledger.figure("copy_dram_GBps")      # the record, or None: "run lesson 00 first"
 
 The names lesson 09 reads (a lesson that measures one records it under this name): ``mfu`` (01),
 ``naive_split_speedup`` and ``pipeline_speedup`` (02), ``ddp_speedup`` (03), ``quantize_speedup`` (04),
 ``prefetch_epoch`` (05). Where a name is missing, lesson 09 reads ``make bench``'s file, or says which
 lesson to run first.
+
+A ``bound`` is a ceiling from theory; a ``reference`` (optional) is a figure the lesson measured that a result is
+also read against (lesson 02's per-process and work-scaled references: lesson 00's glossary).
 
 Tests never change a committed file: ``TWOGPU_LEDGER_DIR`` (set by the test session's conftest) sends the
 records elsewhere.
@@ -44,14 +48,14 @@ def figure(name: str, mode: str | None = None) -> dict | None:
 
 
 def record(name: str, value: float, unit: str, bound: float | None = None, lesson: str = "", what: str = "",
-           mode: str | None = None) -> None:
+           mode: str | None = None, reference: float | None = None) -> None:
     """Add or replace one figure (others are kept: a learner may run a single lesson). Returns nothing, so
     that a notebook cell ending with it prints nothing."""
     from utils import bench, devices
 
     mode = mode or devices.mode()
     entry = {"value": float(value), "unit": unit, "bound": None if bound is None else float(bound),
-             "lesson": lesson, "what": what, "hardware": bench.hardware_label(),
+             "reference": None if reference is None else float(reference), "lesson": lesson, "what": what, "hardware": bench.hardware_label(),
              "date": datetime.date.today().isoformat()}
     figures = read(mode)
     figures[name] = entry

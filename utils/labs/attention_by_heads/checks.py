@@ -25,7 +25,6 @@ One launch serves every check (its result is kept per class object).
 
 from __future__ import annotations
 
-import types
 from typing import NamedTuple
 
 import torch
@@ -33,7 +32,7 @@ import torch.distributed as dist
 from torch import nn
 
 from utils import models
-from utils.checks import CheckFailed, expect, run_check
+from utils.checks import CheckFailed, expect, refers_to, run_check
 from utils.launch import launch
 from utils.lessons.tensor_parallel.layers import TensorParallelAttention
 
@@ -201,19 +200,10 @@ BORROWED = ("is lesson 07's worked answer, utils.lessons.tensor_parallel's Tenso
             "07's f and g")
 
 
-def _names(code: types.CodeType) -> set[str]:
-    """The global, attribute and enclosing names a function's code reads, its nested functions' included."""
-    nested = (_names(c) for c in code.co_consts if isinstance(c, types.CodeType))
-    return set(code.co_names + code.co_freevars).union(*nested)
-
-
 def _uses_the_course_block(fn) -> bool:
-    """Whether a method's code is the course's, or names ``TensorParallelAttention`` (a call that delegates)."""
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return False
-    course = {TensorParallelAttention.__init__.__code__, TensorParallelAttention.forward.__code__}
-    return code in course or "TensorParallelAttention" in _names(code)
+    """Whether a method is the course's, or its code names ``TensorParallelAttention`` (a call that delegates)."""
+    course = (TensorParallelAttention.__init__, TensorParallelAttention.forward)
+    return refers_to(fn, {"TensorParallelAttention"}, targets=course)
 
 
 def _own_split(attention_cls) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 import textwrap
+from typing import NamedTuple
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -61,8 +62,6 @@ class LabSetup:
     copy_label: str = ""  # what the copy to the device crossed
     every: int = 0  # bursts: every ``every``-th batch is a slow one (0: even reads)
     factor: float = 1.0  # a slow batch takes ``factor`` times the mean read; the others less (L stays)
-    loaders_needed: int | None = None  # what the draw needs: 1 or 2 (None: not drawn)
-    depth_needed: int | None = None  # batches read ahead of the step that the draw's bursts need
 
 
 def lab_setup(settings: Settings | None = None, seed: int | None = None) -> LabSetup:
@@ -75,11 +74,26 @@ def lab_setup(settings: Settings | None = None, seed: int | None = None) -> LabS
         return LabSetup(s.items, s.batch, s.read_seconds, s.step_seconds, open_seconds=s.open_ms / 1e3,
                         pin_memory=s.pin_memory, label=s.label, copy_label=s.transfer_label)
     draw = draw_costs(s, seed)
-    known = s.step_seconds > 0  # a paced step: what the draw needs is known; a real GPU step's time is not
     return LabSetup(s.items, s.batch, draw.read, s.step_seconds, open_seconds=draw.opening,
                     pin_memory=s.pin_memory, label=s.label, copy_label=s.transfer_label, every=draw.every,
-                    factor=draw.factor, loaders_needed=draw.loaders if known else None,
-                    depth_needed=draw.depth if known else None)
+                    factor=draw.factor)
+
+
+class Needs(NamedTuple):
+    loaders: int | None  # 1 or 2 (None: not known in advance)
+    depth: int | None  # batches read ahead of the step that the draw's slow batches need
+
+
+def draw_needs(setup: LabSetup) -> Needs:
+    """What a drawn data set needs, worked out from its own figures as the learner must (the checks use it; the
+    set-up does not carry it, so that printing it gives nothing away): L / C from the mean read and the paced
+    step, a slow batch's read in steps from the bursts. Unknown where the step is real (a GPU: its time is
+    measured, not known in advance) or the reads are even."""
+    if setup.step_seconds <= 0 or not setup.every:
+        return Needs(None, None)
+    ratio = setup.item_seconds * setup.batch_size / setup.step_seconds  # L / C: draws keep it away from 1
+    burst = setup.factor * ratio  # a slow batch's read, in steps of compute
+    return Needs(2 if ratio > 1 else 1, math.ceil(burst) + 1)
 
 
 @dataclass(frozen=True)
@@ -371,7 +385,8 @@ def _why_slow(setup: LabSetup, reads: int, ahead: int, load: float, compute: flo
     if reads < 2 and load > compute:
         return (f" One loader reads an epoch in L = {load:.2f} s, more than the C = {compute:.2f} s the device "
                 "computes it in: on average it cannot keep up.")
-    if setup.depth_needed and ahead < setup.depth_needed:
+    depth = draw_needs(setup).depth
+    if depth and ahead < depth:
         return (" The mean read keeps up, yet the device waited: look at how long each batch takes to read, "
                 "not only at their total, and at how far ahead of the step a slow one must start.")
     return ""
@@ -381,10 +396,11 @@ def _allowed_read_ahead(setup: LabSetup, reads: int) -> int | None:
     """The most batches that may be read ahead of the step for this draw with ``reads`` loaders (None: not
     known in advance, a real GPU step): what its slow batches need, rounded up to whole loaders, plus
     ``DEPTH_SLACK``."""
-    if not setup.depth_needed:
+    depth = draw_needs(setup).depth
+    if not depth:
         return None
     loaders = max(1, reads)  # a loader's workers each hold the same number
-    return loaders * math.ceil(setup.depth_needed / loaders) + DEPTH_SLACK
+    return loaders * math.ceil(depth / loaders) + DEPTH_SLACK
 
 
 def _allowed_ahead(setup: LabSetup, reads: int) -> str:
@@ -396,12 +412,13 @@ def _allowed_ahead(setup: LabSetup, reads: int) -> str:
 def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, compute: float) -> None:
     """Fast enough, but with more loaders or a deeper read-ahead than the draw needs (each holds memory, a
     loader a core too)."""
-    if setup.loaders_needed == 1:
+    needs = draw_needs(setup)
+    if needs.loaders == 1:
         checks.expect(reads < 2, f"{reads} reads of the data set ran at once, more than your draw needs: what "
                                  "does each extra loader cost (a core, memory, its own opening), and what does it "
                                  "buy for this draw's mean read, L against C (lesson 05 §1 and §2's num_workers)? "
                                  "And what covers the slow batches?")
-    if setup.depth_needed:
+    if needs.depth:
         checks.expect(ahead <= _allowed_read_ahead(setup, reads),
                       f"up to {ahead} batches were read ahead of the step: more than your draw's slow batches "
                       "need, each one memory held for nothing; find the shallowest read-ahead that meets "

@@ -101,8 +101,12 @@ def speedup_words(m, name: str) -> str:
 
 
 def work_scaled_reference(record: dict) -> float | None:
-    """Lesson 02's work-scaled reference for its best pipeline, where its ledger entry names it ("...; work-scaled
-    reference 1.94x" in ``what``); None where it does not (an older entry)."""
+    """Lesson 02's work-scaled reference for its best pipeline: the ledger entry's ``reference``, the benchmark's
+    ``work_scaled_reference``; an older ledger entry named it in ``what`` ("...; work-scaled reference 1.94x");
+    None where none is recorded."""
+    for key in ("reference", "work_scaled_reference"):
+        if record.get(key):
+            return float(record[key])
     found = re.search(r"work-scaled reference (\d+(?:\.\d+)?)x", record.get("what", ""))
     return float(found.group(1)) if found else None
 
@@ -118,9 +122,9 @@ def explained_by_reference(record: dict) -> bool:
 
 def split_reference(record: dict) -> float | None:
     """Lesson 02's per-process reference for its split alone: each stage alone in its process measured less
-    than its share of one device's work, so the split may beat 1x by that factor. The ledger's entry keeps it
-    in its ``bound`` field (lesson 02 records ``process_bound or 1.0`` there); the split's bound is 1x."""
-    reference = record.get("reference", record.get("bound"))
+    than its share of one device's work, so the split may beat 1x by that factor. The ledger keeps it in
+    ``reference`` (an older entry kept it in ``bound``); the split's bound is 1x."""
+    reference = record["reference"] if "reference" in record else record.get("bound")
     return reference if reference and reference != 1.0 else None
 
 

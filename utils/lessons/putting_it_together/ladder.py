@@ -104,17 +104,17 @@ def compile_bound(kept_mfu: float | None, precision: str = "fp32") -> tuple[floa
 
 
 def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float], feeding_bound: float,
-              vocab: int, max_growth: int = 8, matmul_share: float = 1.0, precision_gain: float = 1.0,
+              vocab: int, max_growth: int = 8, matmul_share: float = 1.0,
               optimizer_s: float | None = None, matmul_speedup: float | None = None,
               kept_mfu: float | None = None) -> Rung:
     """The step ``name`` applied to the steps kept so far (``kept``), with its bound; or a skipped rung that
     says why. ``peaks``: matmul FLOP/s per dtype on one thread (the machine profile); ``matmul_share``: the
-    matmuls' share of the profiled step (1.0: the peak ratio alone); ``precision_gain``: the kept precision
-    step's measured gain (compile's bound); ``optimizer_s``: the for-loop AdamW step's seconds (the
-    profile's, optimizer's bound); ``matmul_speedup``: how many times faster the step's matmuls run at the
-    low-precision peak (their measured fp32 time over their FLOPs there, ``guide.Profile``; None: the probes'
-    peak ratio); ``kept_mfu``: the kept step's measured MFU (compile's bound). Compile runs when the guide could not judge it without a measured compile
-    ("measure first"): the run measures it."""
+    matmuls' share of the profiled step (1.0: the peak ratio alone); ``optimizer_s``: the for-loop AdamW
+    step's seconds (the profile's, optimizer's bound); ``matmul_speedup``: how many times faster the step's
+    matmuls run at the low-precision peak (their measured fp32 time over their FLOPs there,
+    ``guide.Profile``; None: the probes' peak ratio); ``kept_mfu``: the kept step's measured MFU (compile's
+    bound). Compile runs when the guide could not judge it without a measured compile ("measure first"):
+    the run measures it."""
     step, s, workers = guide_steps[name], kept.settings, kept.workers
     if not step.applies and step.choice != guide.MEASURE:
         return Rung(name, s, workers, None, "", skipped=step.why)
@@ -251,9 +251,8 @@ class Climb:
 
     def step(self, name: str) -> Compared:
         kept = self.kept or self.base
-        gain = self.compared["precision"].gain if self.keep.get("precision") else 1.0
         rung = next_rung(name, kept, self.steps, self.peaks, self.feeding_bound, self.vocab, self.max_growth,
-                         self.matmul_share, gain, self.optimizer_s, self.matmul_speedup,
+                         self.matmul_share, self.optimizer_s, self.matmul_speedup,
                          self.mfu.get(self._kept_name()))
         cold = self.cold_compile and name == "compile"
         c = Compared(rung, kept, [], []) if rung.skipped else \
