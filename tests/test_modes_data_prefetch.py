@@ -182,7 +182,9 @@ def test_the_recipe_follows_the_plan(machine):
     assert rows["num_workers"]["1gpu"] == str(max(0, cores - 1))
     # lesson 05's reader: 2 workers on 2 cores beside a training process that computes on one of them
     assert rows["num_workers"]["cpu"] == str(max(0, cores - (s.torch_threads or 1)))
-    assert all(v == "True" for v in rows["persistent_workers"].values())
+    # True wherever there are workers; torch takes only False without them (the next test builds each loader)
+    assert all(v == ("True" if not rows["num_workers"][m].startswith("0") else "False (no workers)")
+               for m, v in rows["persistent_workers"].items())
     copy = rows["the copy to the device"]
     assert "Prefetcher" in copy["1gpu"] and "Prefetcher" not in copy["cpu"]
     assert sum("(here)" in c for c in recipe_columns(machine.mode)) == 1
@@ -212,3 +214,23 @@ def test_the_recipe_never_advises_compression_that_did_not_pay(machine):
         knob, *columns, why = recipe(s, 2, measured, machine.mode)[-1]
         assert knob == "images across the link"
         assert not any(v.startswith("uint8") and "here)" in v for v in columns)
+
+
+@pytest.mark.parametrize("cores", [1, 2, 3, 4, 8, 16])
+def test_every_recipe_column_builds_a_data_loader(machine, cores):
+    # lesson 05's reader: the two-GPU column read "0 a rank" beside persistent_workers True and
+    # prefetch_factor 2, which torch's DataLoader refuses without workers: every column must build a loader
+    import re
+
+    from torch.utils.data import DataLoader
+
+    from utils.lessons.data_prefetch.plan import MODES, recipe
+
+    rows = {knob: dict(zip(MODES, values)) for knob, *values, _ in recipe(settings(machine), cores)}
+    for mode in MODES:
+        workers = int(re.match(r"\d+", rows["num_workers"][mode]).group())
+        persistent = rows["persistent_workers"][mode].split()[0] == "True"
+        depth = rows["prefetch_factor"][mode].split(";")[0].split()[0]
+        loader = DataLoader(list(range(8)), batch_size=2, num_workers=workers, persistent_workers=persistent,
+                            prefetch_factor=None if depth == "None" else int(depth))
+        assert loader.num_workers == workers

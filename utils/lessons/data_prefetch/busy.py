@@ -17,7 +17,7 @@ import statistics
 import threading
 import time
 
-from utils import monitor, plots
+from utils import monitor, plots, timeline
 
 
 class BusyMeter:
@@ -110,6 +110,38 @@ def device_busy(recording, result=None) -> tuple[str, list[float], list[float]]:
     return name, [t for t, _ in kept], [b for _, b in kept]
 
 
+def sampled_mean(busy: list[float]) -> float | None:
+    """The mean of a ``device_busy`` line's points (%), None where no point fell within the epoch."""
+    measured = [b for b in busy if not math.isnan(b)]
+    return statistics.fmean(measured) if measured else None
+
+
+def sampled_against_timed(recording, result) -> str:
+    """The recording's mean busy % set beside the timed share ``result.busy_between_steps``, one sentence: the
+    two measure the same window, one sampled, one from the steps' own spans (lesson 05)."""
+    mean = sampled_mean(device_busy(recording, result)[2])
+    timed = 100 * result.busy_between_steps
+    what = ("the simulated device's busy share of each tenth of a second" if recording.simulated
+            else "the GPU's own utilisation, as its driver samples it")
+    if mean is None:
+        return f"The recording below ({what}) has no sample within the epoch: the timed {timed:.0f}% stands."
+    apart = round(abs(mean - timed))
+    return (f"The recording below samples {what}, over the same window: the mean of its points, {mean:.0f}%, "
+            f"is {apart} point{'s' * (apart != 1)} from the timed {timed:.0f}% "
+            "(a point's tenth of a second starts wherever the sampler woke, not at a step's edge).")
+
+
+def drawn_against_timed(drawn: list, result) -> str:
+    """Why the timeline's "busy %" (the batches drawn, ``epoch.epoch_spans``) differs from the epoch's timed
+    share (from its first step to its last), one sentence with both figures (lesson 05)."""
+    chart = timeline.busy_fractions(drawn).get("device (computes)", 0.0)
+    n = sum(s.name == "compute" for s in drawn)
+    steps = sum(s.name == "compute" for s in result.spans)
+    return (f"The chart's busy {chart:.0%} covers the {n} batches drawn, from the first read to step {n}: "
+            f"{n} reads and {n} steps; the {result.busy_between_steps:.0%} printed above covers the epoch "
+            f"from its first step to its last: {steps} steps and the {steps - 1} reads between them.")
+
+
 def plot_device_busy(runs: dict, title: str = "Device busy % while training"):
     """One line per run (name -> (``monitor.record`` recording, its ``EpochResult``)): the device's busy %.
 
@@ -121,8 +153,8 @@ def plot_device_busy(runs: dict, title: str = "Device busy % while training"):
     for i, (label, (recording, result)) in enumerate(runs.items()):
         _, times, busy = device_busy(recording, result)
         simulated = simulated or recording.simulated
-        measured = [b for b in busy if not math.isnan(b)]
-        mean = f"mean {statistics.fmean(measured):.0f}%" if measured else "no sample within the epoch"
+        measured = sampled_mean(busy)
+        mean = f"mean {measured:.0f}%" if measured is not None else "no sample within the epoch"
         ax.plot(times, busy, color=plots.device_color(i), marker=".", label=f"{label} ({mean})")
     ax.set_ylabel("device busy %")
     ax.set_ylim(0, 105)

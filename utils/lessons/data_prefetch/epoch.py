@@ -227,12 +227,13 @@ def median_speedup(before: list[float], after: list[float], floor: float = 0.02)
     return value, max(abs(value - worst), floor * value)
 
 
-def compare_medians(seconds: dict, limit: float, floor: float = 0.02) -> str:
+def compare_medians(seconds: dict, floor: float = 0.02) -> str:
     """Whether settings' median epochs differ by more than noise, in one sentence (lesson 05).
 
-    ``seconds`` maps a setting to its measured epochs' seconds; ``limit`` is their common bound. The slowest
-    and the fastest setting differ when their epochs do not overlap and their medians are more than ``floor``
-    apart (``ratio_spread``): one epoch slowed by another program does not decide it.
+    ``seconds`` maps a setting to its measured epochs' seconds. The slowest and the fastest setting differ
+    when their epochs do not overlap and their medians are more than ``floor`` apart (``ratio_spread``): one
+    epoch slowed by another program does not decide it. The gap is given as a share of the slowest setting's
+    epoch: the time a change of setting took off it.
     """
     by_median = sorted(seconds, key=lambda k: statistics.median(seconds[k]))
     fast, slow = seconds[by_median[0]], seconds[by_median[-1]]
@@ -240,8 +241,9 @@ def compare_medians(seconds: dict, limit: float, floor: float = 0.02) -> str:
     real = statistics.median(slow) / statistics.median(fast) - ratio_spread(slow, fast, floor) > 1
     verdict = ("more than the noise: a real difference in this run" if real
                else "within the noise: these settings perform the same here")
-    return (f"the medians differ by {gap:.2f} s at most ({gap / limit:.1%} of the bound, {limit:.2f} s); the "
-            f"slowest setting's epochs ({min(slow):.2f}-{max(slow):.2f} s) against the fastest's "
+    slowest = statistics.median(slow)
+    return (f"the medians differ by {gap:.2f} s at most, {gap / slowest:.1%} of the slowest setting's median "
+            f"epoch ({slowest:.2f} s); its epochs ({min(slow):.2f}-{max(slow):.2f} s) against the fastest's "
             f"({min(fast):.2f}-{max(fast):.2f} s), with a {floor:.0%} floor: {verdict}")
 
 

@@ -60,8 +60,11 @@ class Compression:
 
     @property
     def spread(self) -> float:
-        """Half the range of the rounds' ratios, and never under the lesson's 2 % noise floor."""
-        return max((max(self.ratios) - min(self.ratios)) / 2, NOISE_FLOOR * self.speedup)
+        """From the median to the farthest round, never under the lesson's 2 % noise floor: ``speedup
+        ± spread`` covers every round, so rounds on both sides of 1x read as noise
+        (``claims.speedup_verdict``)."""
+        farthest = max(abs(r - self.speedup) for r in self.ratios)
+        return max(farthest, NOISE_FLOOR * self.speedup)
 
     def median(self, name: str) -> float:
         return statistics.median(getattr(self, name))
