@@ -74,7 +74,7 @@ def test_the_plot_draws_each_regime_in_its_own_style_over_its_own_sizes_and_ring
     assert any("simulated" in t.get_text() for t in fig.texts)
     assert all("$" not in t.get_text() for t in copies.get_yticklabels())  # plain numbers, not 10^x
     spans = {c.get_label(): c for c in copies.collections}  # hlines, one per regime
-    dram = next(c for label, c in spans.items() if "DRAM reference" in label)
+    dram = next(c for label, c in spans.items() if "beyond the caches" in label)
     (segment,) = dram.get_segments()
     assert segment[0][0] > 4 * MIB and segment[1][0] > 64 * MIB  # only over the DRAM sizes
     styles = {label.split(":")[0]: c.get_linestyle()[0] for label, c in spans.items()}
@@ -197,7 +197,7 @@ def test_the_smallest_copys_fixed_cost_and_the_weights_time_are_measured_figures
     msgs = [CopyPoint(loopback.PATH, 1 * MIB, 1 * MIB / 3.4e9, None), CopyPoint(loopback.PATH, 64 * MIB,
                                                                                  64 * MIB / 2.64e9, None)]
     link = machine.link_fit(loopback.PATH, [m.size for m in msgs], [m.seconds for m in msgs])
-    said = summary.weights_sentence(msgs, 14, "", link)
+    said = said_far = summary.weights_sentence(msgs, 14, "", link)
     assert "largest measured message, 2.64 GB/s (64 MiB)" in said and "at the fitted beta" not in said
     # 14 GB is far past 64 MiB and the rate still falls: a lower bound, and no fitted figure that far out
     assert "takes at least 5.3 s" in said and "was still falling" in said and "a lower bound" in said
@@ -208,7 +208,10 @@ def test_the_smallest_copys_fixed_cost_and_the_weights_time_are_measured_figures
     fit = machine.link_fit(loopback.PATH, [m.size for m in rising], [m.seconds for m in rising])
     said = summary.weights_sentence(rising, 0.5, "", fit)  # within 10x and not falling: the fit is quoted
     assert "takes about" in said and "at the fitted beta" in said and "was still rising" in said
-    assert "fitted beta is not quoted so far" in summary.weights_sentence(rising, 14, "", fit)
+    assert "fitted beta is not quoted so far" not in summary.weights_sentence(rising, 14, "", fit)
+    # past the sizes measured, the sentence says plainly which figure to use, and why not beta
+    assert "use that measured rate, not the fitted beta" in summary.weights_sentence(rising, 14, "", fit)
+    assert "use that measured rate, not the fitted beta" in said_far
 
 
 def test_a_rejected_link_fit_is_not_drawn_as_a_result():
@@ -237,13 +240,18 @@ def test_streams_arrays_are_named_by_the_cache_they_fit_in():
     assert "may be served by L3" in summary.stream_sentence(32 * MIB, big_l3)
     assert "is DRAM's" in summary.stream_sentence(32 * MIB, small_l3)
     rate = NS(name="fp32 memory bandwidth, 1 thread, STREAM copy, 32 MiB arrays", best=18e9)
-    assert "DRAM alone may be slower" in summary.dram_reference_sentence(rate, 32 * MIB, big_l3)
     assert "DRAM alone" not in summary.dram_reference_sentence(rate, 32 * MIB, small_l3)
-    # In L3, STREAM's figure is named by where it sat, and DRAM's own rate is said to be unmeasured
-    assert summary.dram_reference_sentence(rate, 32 * MIB, big_l3).startswith("STREAM (32 MiB, in L3): fp32")
-    assert "DRAM's own rate is not measured" in summary.dram_reference_sentence(rate, 32 * MIB, big_l3)
-    assert summary.dram_reference_sentence(rate, 32 * MIB, small_l3).startswith("DRAM's reference: fp32")
+    # In L3, STREAM's figure is named by what it is and where it sat, and DRAM's own rate is said to be unmeasured
+    said = summary.dram_reference_sentence(rate, 32 * MIB, big_l3)
+    assert said.startswith("Beyond the caches, a copy is set beside STREAM / 2 (32 MiB arrays, within L3): fp32")
+    assert "It is not DRAM's own rate, which is not measured here" in said
+    assert "this is DRAM's rate" in summary.dram_reference_sentence(rate, 32 * MIB, small_l3)
     assert summary.dram_reference_name(None, big_l3) == "DRAM's reference"
+    # set beside the L3 row's own reference, both ways
+    l3 = CopyPoint("host memcpy", 16 * MIB, 16 * MIB / 13.9e9, 14.2e9, "L3", False)
+    assert "below L3's own reference (14.2 GB/s" in summary.dram_reference_sentence(rate, 32 * MIB, big_l3, [l3])
+    fast = NS(name=rate.name, best=30e9)
+    assert "at or above L3's own reference" in summary.dram_reference_sentence(fast, 32 * MIB, big_l3, [l3])
 
 
 def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_named_and_left_out():
@@ -254,14 +262,35 @@ def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_
     slow = CopyPoint("host memcpy", 64 * MIB, 64 * MIB / 7.38e9, 14.2e9, "L3", False)  # under DRAM's 9.35
     dram = CopyPoint("host memcpy", 256 * MIB, 256 * MIB / 6.68e9, 9.35e9, "DRAM", False)
     said = summary.out_of_cache_sentence([l3, slow, dram])
-    assert "The 64 MiB copy counted in L3 ran at 7.38 GB/s, below DRAM's reference (9.35 GB/s)" in said
+    # decided against the copy out of DRAM (same memcpy, this run), not against a reference measured elsewhere
+    assert ("The 64 MiB copy counted in L3 ran at 7.38 GB/s, nearer the copies out of DRAM in this run "
+            "(median 6.68 GB/s) than L3's reference (14.20 GB/s)") in said
     assert "16 MiB" not in said
-    assert summary.out_of_cache_sentence([l3, dram]).startswith("Every copy counted in a cache ran at least")
+    assert summary.out_of_cache_sentence([l3, dram]).startswith("Every copy counted in a cache ran nearer")
+    rows = bandwidth.regimes_table([l3, slow, dram], left_out=[slow]).rows
+    assert rows[0][1] == "16 MiB" and ("L3, ran as out of it", "64 MiB") == rows[-1][:2]
     profile = machine.MachineProfile("cpu", [machine.Ceiling("matmul peak", "fp32", 1, "1024³", 1e11, 1e11, 0.1,
                                                              "FLOP/s")])
     rows = summary.lesson_claims(profile, [l3, slow, dram], [], None, [], {"L2": 2 * MIB, "L3": 480 * MIB},
                                  stream_bytes=32 * MIB)
     cached = next(r for r in rows if r.claim.startswith("in-cache copies"))
     assert cached.claim.startswith("in-cache copies against their cache's reference (1 size,")
-    assert cached.verdict.endswith("left out, ran below the next level's reference: 64 MiB (52%)")
-    assert any("against STREAM (32 MiB, in L3), DRAM's own not measured" in r.claim for r in rows)
+    assert cached.verdict.endswith("left out, ran as out of its cache: 64 MiB (52%)")
+    assert any("against STREAM / 2 (32 MiB arrays, within L3), DRAM's own not measured" in r.claim for r in rows)
+
+
+def test_the_links_fit_is_kept_once_per_machine_beside_the_ceilings(tmp_path):
+    from utils import machine
+    from utils.lessons.start_here import summary
+
+    path, sizes = tmp_path / "machine-profile.json", [4, 4096, 2**20]
+    first = machine.link_fit("gloo", sizes, [7e-5, 7.2e-5, 3e-4])
+    kept = machine.stored_link(first, "cpu", path=path)  # none kept yet: this run's, kept
+    assert kept.seconds == first.seconds and "stored profile" in kept.measured
+    assert "measured it and kept it" in summary.rerun_link_sentence(kept, first)
+    again = machine.link_fit("gloo", sizes, [6e-5, 6.1e-5, 2.5e-4])
+    assert machine.stored_link(again, "cpu", path=path).seconds == first.seconds  # a second run moves nothing
+    said = summary.rerun_link_sentence(kept, again)
+    assert "This run's messages, fitted the same way (not kept)" in said and "REMEASURE_PROFILE" in said
+    assert machine.stored_link(again, "cpu", remeasure=True, path=path).seconds == again.seconds
+    assert "the machine profile's link" in summary.link_sentence(kept)

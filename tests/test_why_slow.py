@@ -1,6 +1,7 @@
 """Lesson 01's measurements: the FLOP formula against torch's counter, the roofline, MFU, the profiler."""
 
 import math
+import statistics
 
 import pytest
 import torch
@@ -252,25 +253,24 @@ def test_the_closing_roof_claims_skip_the_probe_and_give_every_memory_bound_op()
     assert "matmul 64 reaches the lowest GPU ridge (8)" in report.memory_bound_sentence(hot, rows)
 
 
-def test_the_link_fit_is_set_beside_lesson_00s_with_why_they_differ():
+def test_the_link_fit_is_set_beside_the_profiles_each_under_its_own_name():
     from types import SimpleNamespace as NS
 
     from utils.lessons.why_slow import report
 
     link = NS(name="gloo", accuracy=0.2, fit=NS(alpha=56e-6, beta=5.4e9))
-    rec = lambda a, b, what="gloo": {"link_alpha": {"value": a, "what": what, "date": "2026-12-05"},
-                                     "link_beta": {"value": b, "what": what}}
-    # two runs' fits: their difference is given, never read as a finding
-    for far_or_near in (rec(49e-6, 3.3e9), rec(52e-6, 5.0e9)):
-        said = report.link_against_lesson00(link, far_or_near)
-        assert "different runs" in said and "not read as a finding" in said and "2026-12-05" in said
-    assert "another path" in report.link_against_lesson00(link, rec(1e-6, 1e9, "memcpy"))
-    assert "has not recorded" in report.link_against_lesson00(link, {})
-    rejected = dict(rec(49e-6, 3.3e9), link_fit_worst_residual={"value": 0.55})
-    said = report.link_against_lesson00(link, rejected)
-    assert "lesson 00 itself rejected" in said and "differs by" not in said and "another run than this one" in said
+    kept = lambda a, b, name="gloo", acc=0.28: NS(name=name, accuracy=acc, measured="on 2026-12-05 (stored)",
+                                                  fit=NS(alpha=a, beta=b))
+    far = report.link_against_profile(link, kept(40e-6, 3.3e9))
+    assert "machine profile's link" in far and "2026-12-05" in far and "this section predicts with its own" in far
+    assert "this section's fit over the sizes a batch sends" in far.lower()
+    assert "describe the same link" in report.link_against_profile(link, kept(52e-6, 5.0e9))
+    assert "another path" in report.link_against_profile(link, kept(1e-6, 1e9, "memcpy"))
+    assert "keeps no fit of the link yet" in report.link_against_profile(link, None)
+    said = report.link_against_profile(link, kept(49e-6, 3.3e9, acc=0.55))
+    assert "lesson 00 rejected" in said and "differs by" not in said
     mine_rejected = NS(name="gloo", accuracy=0.6, fit=NS(alpha=56e-6, beta=5.4e9))
-    assert "not compared" in report.link_against_lesson00(mine_rejected, rec(49e-6, 3.3e9))
+    assert "not compared" in report.link_against_profile(mine_rejected, kept(49e-6, 3.3e9))
 
 
 def test_a_fit_that_needs_a_negative_fixed_cost_does_not_hold():
@@ -348,7 +348,7 @@ def test_a_fused_ops_bandwidth_is_set_beside_the_roof_and_a_noisy_piece_uses_the
     gelu = Comparison("GELU", "gelu_op_by_op", "gelu_fused", 8.03e-3, 3.30e-3, 2e-7)
     far = report.fused_bandwidth_sentence(gelu, 16 * 2**20, 18.7e9)
     assert "16 MiB (read and write) in 3.30 ms: 5.1 GB/s, 27% of the memory roof (18.7 GB/s)" in far
-    assert "up to 9x; it gave 2.4x" in far and "its in-core work" in far
+    assert "up to 9x; it gave 2.4x" in far and "rules out memory" in far and "not measured here" in far
     near = report.fused_bandwidth_sentence(Comparison("GELU", "a", "b", 8e-3, 1e-3, 0), 16 * 2**20, 18.7e9)
     assert "Near the roof" in near and "in-core" not in near
     # this run's link: the 512-byte message sits +34 % off the fit and took longer than the 8 KiB one
@@ -364,3 +364,38 @@ def test_a_fused_ops_bandwidth_is_set_beside_the_roof_and_a_noisy_piece_uses_the
     assert report.noisy_piece_sentence(link, ids, pieces, True) == ""
     said = report.latency_figures_sentence(link)
     assert "at most 4,096 bytes, 48.5 µs, measured; the fit's α (56.4 µs)" in said
+    assert "No larger message took less than it" in said and "a 78% spread" in said  # 48.5 to 86.2 µs
+    link.fit.sizes, link.seconds = [8, 512, 16384], [80.4e-6, 62.3e-6, 59.0e-6]
+    said = report.latency_figures_sentence(link)
+    assert "A larger message beat that fixed cost: 16,384 bytes in 59.0 µs" in said
+
+
+def test_mfu_and_the_roof_divide_by_the_profiles_figures_and_name_the_re_timing_apart():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import report, utilisation
+
+    u = utilisation.StepUtilisation(5e9, [0.05, 0.06], [190e9, 200e9], "fp32", 1,
+                                    "fp32 matmul peak, 1 thread, 1024³", 180e9)
+    assert u.peak == 180e9 and u.retimed == 200e9 and u.median == statistics.median([5e9 / 0.05 / 180e9,
+                                                                                     5e9 / 0.06 / 180e9])
+    said = report.mfu_sentence(u)
+    assert "fp32 matmul peak, 1 thread, 1024³, 180.0 GFLOP/s" in said and "the machine profile's figure" in said
+    assert "timed beside the step in this run, ran at 200.0 GFLOP/s (+11%)" in said
+    rows = report.mfu_table(u).rows
+    assert any(r[0].startswith(u.RETIMED) and r[1] == "200.0 GFLOP/s" for r in rows)
+    assert not any(r[0] == "fp32 matmul peak, 1 thread, 1024³" and r[1] != "180.0 GFLOP/s" for r in rows)
+
+
+def test_the_words_about_memory_bound_ops_follow_their_shares():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import report
+
+    pts = [NS(op=NS(name="add"), fraction=0.9), NS(op=NS(name="matrix-vector"), fraction=1.19)]
+    said = report._against_limit(pts)
+    assert "1 of 2 ran under that limit" in said and "matrix-vector at 119% above it" in said
+    assert "above" not in report._against_limit(pts[:1])
+    assert "waits for the slower half" not in report.one_thread_sentence(16, 1)
+    assert "2 cores" in report.one_thread_sentence(2, 1)
+    assert "recomputes" in report.attention_backward_note(2.5) and "recomput" in report.attention_backward_note(2.0)

@@ -59,4 +59,7 @@ def course_map(root: Path = ROOT) -> Table:
 
 
 def _seconds(e: Entry) -> str:
-    return f"{e.seconds:.0f} s" if e.seconds is not None else "not timed yet"
+    """Rounded as every lesson's header states it (``runtimes.stated``), so that the map and the header agree."""
+    from utils.tools.runtimes import stated
+
+    return f"{stated(e.seconds)} s" if e.seconds is not None else "not timed yet"

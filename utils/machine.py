@@ -1,15 +1,18 @@
 """One machine profile: the ceilings the lessons quote, measured by the same code every time, named by what
 they are ("fp32 matmul peak, 1 thread, 1024³").
 
-Introduced in lesson 00, which measures and shows the profile; lesson 01 (and any lesson that sets a figure
-beside a ceiling) measures it again in its own run with the same functions. Two figures measured differently
-never share a name: one thread and two threads, or a small matmul and a large one, are different ceilings.
+Introduced in lesson 00, which measures and shows the profile once per machine; lesson 01 (and any lesson that
+sets a figure beside a ceiling) quotes the stored figure under the ceiling's name, and may time the same probe
+again beside its own work (a re-timing, named as such, never under the ceiling's name alone). Two figures
+measured differently never share a name: one thread and two threads, or a small matmul and a large one, are
+different ceilings.
 
     profile = measure_profile("cpu", peaks={1: ("fp32",), 2: ("fp32", "bf16")}, bandwidth_threads=(1, 2))
     profile = stored_profile("cpu", peaks={1: ("fp32",)})   # this machine's one profile, kept in results/
     profile.peak("fp32", threads=1)        # Ceiling: best FLOP/s, median, spread, and its name
     profile.table()                        # ceiling | measured | spread
     link = measure_link(devices.plan(2), sizes)   # the two workers' link: alpha, beta, and how well they fit
+    link = stored_link(link)               # this machine's one link fit, kept beside the ceilings
 
 Each ceiling keeps the *fastest* of its runs (a busy machine only ever slows a kernel) and reports its
 spread. The *stored* profile (``stored_profile``) is the one every lesson quotes on this machine: measured
@@ -173,6 +176,7 @@ class LinkFit:
     name: str  # "gloo loopback, 2 processes", "host to GPU 0, pinned", "GPU 0 to GPU 1"
     fit: AlphaBeta
     seconds: tuple[float, ...]  # the measured one-way times, one per size of ``fit.sizes``
+    measured: str = "in this run"  # or "on 2026-12-05 (this machine's stored profile)" (``stored_link``)
 
     @property
     def accuracy(self) -> float:
@@ -277,7 +281,9 @@ def stored_profile(device: str = "cpu", peaks: dict[int | None, tuple[str, ...]]
     """This machine's one profile: the ceilings asked for (as ``measure_profile``), read from ``path`` where
     they were measured before on this machine (``machine_key``), else measured now over ``STORED_ROUNDS``
     rounds (each value the fastest quarter of its runs) and kept there. ``remeasure``: measure them again
-    (lesson 00, which introduces the profile, does). Every lesson then quotes the same figure for a ceiling.
+    (lesson 00's ``REMEASURE_PROFILE``, for a learner who changed the hardware or torch; off by default, so
+    that executing lesson 00 again moves no figure a later lesson quoted). Every lesson then quotes the same
+    figure for a ceiling, and the link lesson 00 kept (``stored_link``) comes with it as ``.link``.
     Introduced in lesson 00; lessons 01 and 04 read it."""
     peaks = peaks or {None: ("fp32",)}
     gpu = str(device).startswith("cuda")
@@ -296,8 +302,33 @@ def stored_profile(device: str = "cpu", peaks: dict[int | None, tuple[str, ...]]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
     slots = list(dict.fromkeys(_slot(p) for p in wanted))
-    return MachineProfile(str(device), [Ceiling(**entry["ceilings"][s]) for s in slots],
+    return MachineProfile(str(device), [Ceiling(**entry["ceilings"][s]) for s in slots], _kept_link(entry),
                           measured=f"on {entry['date']} (this machine's stored profile)")
+
+
+def stored_link(link: LinkFit, device: str = "cpu", remeasure: bool = False, path: Path = PROFILE_PATH
+                ) -> LinkFit:
+    """This machine's one fit of the link: the one kept in ``path`` under ``link.name`` (measured once, by
+    lesson 00), else ``link`` (this run's), which is then kept. ``remeasure``: keep this run's instead.
+    So lesson 00's alpha and beta, and every later lesson quoting them, do not move when it runs again."""
+    saved = _read(path)
+    entry = saved.setdefault(machine_key(device), {"ceilings": {}})
+    kept = entry.get("link")
+    if kept and kept["name"] == link.name and not remeasure:
+        return _kept_link(entry)
+    entry["link"] = {"name": link.name, "sizes": list(link.fit.sizes), "seconds": list(link.seconds),
+                     "date": datetime.date.today().isoformat()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
+    return _kept_link(entry)
+
+
+def _kept_link(entry: dict) -> LinkFit | None:
+    kept = entry.get("link")
+    if not kept:
+        return None
+    fit = link_fit(kept["name"], kept["sizes"], kept["seconds"])
+    return LinkFit(fit.name, fit.fit, fit.seconds, f"on {kept['date']} (this machine's stored profile)")
 
 
 def _read(path: Path) -> dict:

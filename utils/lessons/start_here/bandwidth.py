@@ -176,18 +176,23 @@ def fit_table(fits: dict[str, AlphaBeta]):
     return Table(["", *fits], rows, title="t(n) = α + n/β fitted over all sizes of each path")
 
 
-def regimes_table(points: list[CopyPoint]):
+def regimes_table(points: list[CopyPoint], left_out=()):
     """Section 2's answer, one row per regime: the copies it holds, the rate they are set beside (a bound or
-    a reference) and the share of it the best and the worst of them reached."""
+    a reference) and the share of it the best and the worst of them reached. ``left_out``: copies counted in
+    a cache that behaved as out of it (``summary.below_next_level``), each in its own row after the others."""
     rows = []
+    apart = {id(p) for p in left_out}
     for path in dict.fromkeys(p.path for p in points):
-        mine = [p for p in points if p.path == path and p.bound]
+        mine = [p for p in points if p.path == path and p.bound and id(p) not in apart]
         for kind in dict.fromkeys((p.regime or path, p.is_bound) for p in mine):
             pts = [p for p in mine if (p.regime or path, p.is_bound) == kind]
             shares = [p.fraction_of_bound for p in pts]
             sizes = size_label(pts[0].size) + ("" if len(pts) == 1 else f" - {size_label(pts[-1].size)}")
             rows.append((kind[0], sizes, f"{pts[0].bound / 1e9:.1f} GB/s", "bound" if kind[1] else "reference",
                          f"{min(shares):.0%} - {max(shares):.0%}" if len(pts) > 1 else f"{shares[0]:.0%}"))
+    for p in left_out:
+        rows.append((f"{p.regime}, ran as out of it", size_label(p.size), f"{p.bound / 1e9:.1f} GB/s", "reference",
+                     f"{p.fraction_of_bound:.0%}"))
     return Table(["bytes live in", "copies", "set beside", "which is a", "share reached"], rows)
 
 
@@ -206,7 +211,7 @@ def _regime_spans(pts: list[CopyPoint]) -> list[tuple[CopyPoint, float, float]]:
 
 # What each bound or reference is, for the plot's legend (CPU copies: by regime; GPU copies: by path).
 BOUND_NOTES = {"L2": "L2 reference: read rate in L2 / 2", "L3": "L3 reference: read rate in L3 / 2",
-               "DRAM": "DRAM reference: memory bandwidth / 2",
+               "DRAM": "beyond the caches: the profile's STREAM / 2",
                "host to GPU 0, pageable": "PCIe peak", "host to GPU 0, pinned": "PCIe peak",
                "GPU 0 to GPU 0": "memory bandwidth / 2", "GPU 0 to GPU 1": "link peak"}
 

@@ -57,9 +57,11 @@ def fit_verdict(accuracy: float) -> str:
 
 
 def link_sentence(link) -> str:
-    """The fit of the link's messages, and whether it is good enough to predict times with."""
+    """The fit of the link's messages (the machine profile's, measured once), and whether it is good enough
+    to predict times with."""
     acc, tol = link.accuracy, FIT_USABLE
-    fit = f"{link.name}: alpha {link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and one beta"
+    fit = (f"{link.name}, the machine profile's link (measured {link.measured}): alpha "
+           f"{link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and one beta")
     if acc <= tol:
         barely = ": barely" if tol - acc < 0.1 else ""
         return (f"{fit} fit every size within ±{acc:.0%}: inside the ±{tol:.0%} tolerance within which the course "
@@ -67,6 +69,18 @@ def link_sentence(link) -> str:
                 f"±{acc:.0%}.")
     return (f"{fit} fit every size only within ±{acc:.0%}: outside the ±{tol:.0%} tolerance within which the "
             f"course predicts with a fit (by {acc - tol:.0%}), so use the measured times, not the fit's.")
+
+
+def rerun_link_sentence(kept, this_run) -> str:
+    """This run's messages fitted the same way, beside the profile's link (named apart, with the difference);
+    empty where the profile's link is this run's (measured now)."""
+    if kept.seconds == this_run.seconds:
+        return "This run measured it and kept it in the profile: later runs quote these figures."
+    da, db = this_run.fit.alpha / kept.fit.alpha - 1, this_run.fit.beta / kept.fit.beta - 1
+    return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
+            f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), within ±{this_run.accuracy:.0%}: "
+            "how far another moment moves the fit. The plot shows this run's messages beside the profile's line; "
+            "set REMEASURE_PROFILE = True to keep a new fit.")
 
 
 def lesson_claims(profile, points, messages, link, passed: list[Passed], caches: dict[str, int] | None = None,
@@ -135,7 +149,7 @@ def in_cache_claim(cached, caches: dict[str, int] | None, left_out=()) -> claims
     else:
         verdict += "; none above it"
     if left_out:
-        verdict += "; left out, ran below the next level's reference: " + ", ".join(
+        verdict += "; left out, ran as out of its cache: " + ", ".join(
             f"{size_label(p.size)} ({p.fraction_of_bound:.0%})" for p in left_out)
     sizes = f"{len(cached)} size{'s' * (len(cached) != 1)}"
     return claims.Claim(f"in-cache copies against their cache's reference ({sizes}, {regimes})",
@@ -242,9 +256,10 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
     if copy_set > caches[last] // 2:
         return (f"{sizes}: more than half of the last cache ({last}, {size_label(caches[last])}), so the memory "
                 "bandwidth above is DRAM's.")
-    return (f"{sizes}: within half of this machine's {last} ({size_label(caches[last])}), so by section 2's rule "
-            f"they may be served by {last}: the memory bandwidth above is a rate beyond the smaller caches, not "
-            f"DRAM's alone (the profile keeps its arrays this size so that it is measured in seconds).")
+    return (f"{sizes}: within half of this machine's {last} ({size_label(caches[last])}). Counting a working set "
+            f"within half a cache as held by it (the rule section 2 explains), they may be served by {last}: the "
+            "memory bandwidth above is a rate beyond the smaller caches, not DRAM's alone (the profile keeps its "
+            "arrays this size so that it is measured in seconds).")
 
 
 def dram_reference_name(stream_bytes: int | None, caches: dict[str, int] | None) -> str:
@@ -252,37 +267,54 @@ def dram_reference_name(stream_bytes: int | None, caches: dict[str, int] | None)
     when they left the last cache, else "STREAM (32 MiB, in L3)" (DRAM's own rate is then not measured)."""
     last = next((name for name in ("L3", "L2") if name in (caches or {})), None)
     if stream_bytes and last and 2 * stream_bytes <= caches[last] // 2:
-        return f"STREAM ({size_label(stream_bytes)}, in {last})"
+        return f"STREAM / 2 ({size_label(stream_bytes)} arrays, within {last})"
     return "DRAM's reference"
 
 
-def dram_reference_sentence(rate, stream_bytes: int, caches: dict[str, int]) -> str:
+def dram_reference_sentence(rate, stream_bytes: int, caches: dict[str, int], points=()) -> str:
     """What the copies out of DRAM are set beside: half the profile's one-thread STREAM figure (``rate``, a
-    ``machine.Ceiling``), and whether STREAM itself ran out of DRAM on this machine (``stream_sentence``)."""
+    ``machine.Ceiling``), named by where STREAM's arrays sat (``stream_sentence``); when they sat within the
+    last cache, where that figure lies against the cache's own reference (``points``: this run's copies)."""
     name = dram_reference_name(stream_bytes, caches)
-    text = (f"{name}: {rate.name}, {rate.best / 1e9:.1f} GB/s (section 1), / 2 = {rate.best / 2e9:.1f} "
-            "GB/s: a copy moves each byte twice.")
-    if name != "DRAM's reference":
-        last = name.split("in ")[-1].rstrip(")")
-        text += (f" STREAM's arrays fit within half of this machine's {last} (section 1), so DRAM's own rate is "
-                 f"not measured on this machine: the copies out of DRAM are set beside this {last} rate (measured "
-                 f"by another loop than the {last} row's read rate, so the two need not agree), and DRAM alone "
-                 "may be slower.")
-    return text
+    text = (f"Beyond the caches, a copy is set beside {name}: {rate.name}, {rate.best / 1e9:.1f} GB/s "
+            f"(section 1), / 2 = {rate.best / 2e9:.1f} GB/s (a copy moves each byte twice).")
+    if name == "DRAM's reference":
+        return text + " STREAM's arrays left the last cache, so this is DRAM's rate."
+    last = name.split("within ")[-1].rstrip(")")
+    text += (f" It is not DRAM's own rate, which is not measured here: STREAM's arrays fit within half of the "
+             f"{last} this machine reports.")
+    cache_ref = next((p.bound for p in points if p.regime == last and not p.is_bound and p.bound), None)
+    if cache_ref is None:
+        return text
+    half = rate.best / 2
+    if half < cache_ref:
+        return text + (f" It lies {1 - half / cache_ref:.0%} below {last}'s own reference ({cache_ref / 1e9:.1f} "
+                       f"GB/s, a read loop measured in this run): STREAM's bytes did not all come at {last}'s "
+                       "speed, so it is the slowest memory rate measured here, the closest stand-in for DRAM's; "
+                       "DRAM alone may be slower still.")
+    return text + (f" It is at or above {last}'s own reference ({cache_ref / 1e9:.1f} GB/s, measured in this "
+                   f"run): STREAM ran at {last}'s speed, so DRAM alone is likely slower than this reference.")
 
 
 def below_next_level(points) -> list:
-    """The copies counted in a cache that ran slower than the reference of the level beyond it (an L3 copy
-    under DRAM's reference): they behaved as out of that cache, whatever the cache sizes say."""
-    refs = {p.regime: p.bound for p in points if p.bound and not p.is_bound}
-    order = [r for r in ("L1d", "L2", "L3", "DRAM") if r in refs]
+    """The copies counted in a cache that ran nearer (in ratio) the copies of the level beyond it, measured by
+    the same memcpy in this run, than their own cache's reference: they behaved as out of that cache, whatever
+    the cache sizes say. Each: (copy, the next level, the median rate of the copies measured there). Comparing
+    copies with copies (not with a reference measured elsewhere) keeps the decision free of any figure it is
+    to judge."""
+    import math
+    import statistics
+
+    order = [r for r in ("L1d", "L2", "L3", "DRAM")
+             if any(p.regime == r and p.bound and not p.is_bound for p in points)]
     slow = []
     for p in points:
         if p.is_bound or not p.bound or p.regime not in order or p.regime == order[-1]:
             continue
-        beyond = refs[order[order.index(p.regime) + 1]]
-        if p.rate < beyond:
-            slow.append((p, order[order.index(p.regime) + 1], beyond))
+        nxt = order[order.index(p.regime) + 1]
+        beyond = statistics.median(q.rate for q in points if q.regime == nxt and q.path == p.path)
+        if abs(math.log(p.rate / beyond)) < abs(math.log(p.bound / p.rate)):
+            slow.append((p, nxt, beyond))
     return slow
 
 
@@ -291,10 +323,12 @@ def out_of_cache_sentence(points) -> str:
     reference (as a cached copy should), naming each one that did not."""
     slow = below_next_level(points)
     if not slow:
-        return "Every copy counted in a cache ran at least at the reference of the level beyond it."
-    return " ".join(f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
-                    f"{nxt}'s reference ({ref / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so the in-cache "
-                    "summary leaves it out." for p, nxt, ref in slow)
+        return ("Every copy counted in a cache ran nearer its cache's reference than the copies of the level "
+                "beyond it.")
+    return " ".join(f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, nearer "
+                    f"the copies out of {nxt} in this run (median {ref / 1e9:.2f} GB/s) than {p.regime}'s reference "
+                    f"({p.bound / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so the {p.regime} row and the "
+                    "in-cache summary leave it out (it has its own row)." for p, nxt, ref in slow)
 
 
 def noise_sentence(profile, limit: float = 0.5) -> str:
@@ -334,10 +368,22 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     text += (f": the rate {trend} at the largest sizes ({prev.rate / 1e9:.2f} GB/s at {size_label(prev.size)}, "
              f"{big.rate / 1e9:.2f} at {size_label(big.size)})")
     if falling:
-        return text + ", so this time is a lower bound and the fitted beta is not quoted."
+        return text + ", so this time is a lower bound." + large_transfer_advice(big, link)
     if link is not None and link.accuracy <= FIT_USABLE and not fitted:
-        return text + f"; the fitted beta is not quoted so far ({far:.0f}x at most) past its sizes."
+        return text + "." + large_transfer_advice(big, link)
     return text + "."
+
+
+def large_transfer_advice(big, link) -> str:
+    """Which figure to use for a transfer larger than any measured: the largest message's measured rate, not
+    the fit's beta, and why (the fit weighs every size alike; what it gives at the largest size)."""
+    if link is None:
+        return ""
+    fitted_rate = big.size / link.fit.time(big.size)
+    return (f" For a transfer larger than any measured, use that measured rate, not the fitted beta "
+            f"({link.fit.beta / 1e9:.2f} GB/s): the fit weighs a 4-byte message as much as a "
+            f"{size_label(big.size)} one, so it is good for times within the sizes it was fitted on, and at "
+            f"{size_label(big.size)} it gives {fitted_rate / 1e9:.2f} GB/s where {big.rate / 1e9:.2f} was measured.")
 
 
 def to_ledger(profile, points, link) -> str:

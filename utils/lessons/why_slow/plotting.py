@@ -44,7 +44,7 @@ def plot_roofline(points, ceilings: Ceilings, label: str, simulated: bool, extra
     # The ridge's label at the foot of its line, right of it: compute-bound ops (right of the ridge) sit high.
     ax.text(ceilings.ridge * 1.08, 0.03, f"ridge {ceilings.ridge:.1f} FLOPs/byte", color="0.35", fontsize=8,
             transform=ax.get_xaxis_transform())
-    fig = plots.finish(fig, f"The roofline, ceilings and points measured in this run{label}")
+    fig = plots.finish(fig, f"The roofline{label}")  # label: whose ceilings, on how many threads
     ys = np.logspace(np.log10(bottom / 2), np.log10(top * 4), 120)
     avoid = [(i, ceilings.attainable(i)) for i in grid] + [(ceilings.ridge, y) for y in ys]
     avoid += [(i, extra) for extra in (extra_roofs or {}).values() for i in grid]

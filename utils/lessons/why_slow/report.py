@@ -90,9 +90,16 @@ def mfu_table(U) -> Table:
         ("model FLOPs of one training step (formula)", f"{U.model_flops:.3g}"),
         ("step time (median of the rounds' fastest)", f"{statistics.median(U.step_seconds) * 1e3:.1f} ms"),
         ("model FLOP/s", _gflops(U.achieved)),
-        (f"{U.peak_name} (same rounds)", _gflops(U.peak)),
+        *([(f"{U.peak_name} (machine profile, what MFU divides by)", _gflops(U.peak)),
+           (f"{U.RETIMED} ({_retimed_gap(U)})", _gflops(U.retimed))] if U.profile_peak else
+          [(f"{U.peak_name} (same rounds)", _gflops(U.peak))]),
         (f"MFU (median of {len(U.mfus)} rounds)", f"{U.median:.0%}"),
     ])
+
+
+def _retimed_gap(U) -> str:
+    """The re-timed probe against the profile's figure: ``+7% from the profile's``."""
+    return f"{U.retimed / U.peak - 1:+.0%} from the profile's"
 
 
 def _where(U) -> str:
@@ -102,10 +109,14 @@ def _where(U) -> str:
 
 
 def mfu_sentence(U) -> str:
-    return (f"MFU = {U.median:.0%} of the {U.peak_name} (bound: 100 %), a peak measured here, in the same rounds. "
+    against = ("the machine profile's figure" if U.profile_peak else "a peak measured here, in the same rounds")
+    moved = (f" The same probe, timed beside the step in this run, ran at {_gflops(U.retimed)} "
+             f"({U.retimed / U.peak - 1:+.0%}): how far this moment's load moved it; against it, MFU would read "
+             f"{U.median * U.peak / U.retimed:.0%}." if U.profile_peak else "")
+    return (f"MFU = {U.median:.0%} of the {U.peak_name}, {_gflops(U.peak)} (bound: 100 %), {against}.{moved} "
             f"The PaLM paper (Google's 540B-parameter language model) reports {PALM_MFU:.1%} for training its model on thousands of TPU v4 chips, "
             f"against the chips' datasheet peak; the two figures are not comparable: this is a small model's step "
-            f"on {_where(U)} against a peak measured in the same rounds (a datasheet peak is never lower, so the "
+            f"on {_where(U)} against a peak measured on this machine (a datasheet peak is never lower, so the "
             "same work reads lower against one), and a large run pays communication a single device does not. "
             f"Section 2 shows which ops cannot use the peak at all, section 6 where the step's time goes.")
 
@@ -113,7 +124,8 @@ def mfu_sentence(U) -> str:
 def mfu_rounds_table(U) -> Table:
     rows = [(k + 1, f"{s * 1e3:.1f}", f"{U.model_flops / s / 1e9:.1f}", f"{p / 1e9:.1f}", f"{m:.0%}")
             for k, (s, p, m) in enumerate(zip(U.step_seconds, U.peak_flops, U.mfus))]
-    return Table(["round", "step ms (fastest)", "step GFLOP/s", "matmul GFLOP/s", "MFU against the best matmul"],
+    against = "MFU (profile's peak)" if U.profile_peak else "MFU against the best matmul"
+    return Table(["round", "step ms (fastest)", "step GFLOP/s", "matmul GFLOP/s (re-timed)", against],
                  rows, title="MFU, round by round")
 
 
@@ -121,11 +133,16 @@ def mfu_notes(U, profile, S) -> str:
     where = f"{U.threads} thread" if U.threads else "the GPU"
     same = profile.peak(U.dtype, S.measure_threads)
     text = (f"Each round times the matmul (the machine profile's probe), then the training step, each after "
-            f"one untimed call, on {where}; MFU per round = model FLOPs / that round's fastest step / the fastest "
-            f"matmul of all rounds "
-            f"({_gflops(U.peak)}), so a slow matmul measurement cannot lift a round over 100 %. MFU ranges from "
-            f"{min(U.mfus):.0%} to {max(U.mfus):.0%}. The machine profile measured the same probe at "
-            f"{same.formatted()} ({same.name}): the same ceiling at another moment.")
+            f"one untimed call, on {where}; MFU per round = model FLOPs / that round's fastest step / "
+            + (f"the profile's {same.name}, {same.formatted()} ({profile.measured}), the one figure every lesson "
+               f"quotes under that name. The matmul column is {U.RETIMED}: fastest {_gflops(U.retimed)}, "
+               f"{U.retimed / U.peak - 1:+.0%} from the profile's, which shows how far this moment moved it "
+               "(a busy machine only slows a kernel; a faster run means the profile met a busier moment)."
+               if U.profile_peak else
+               f"the fastest matmul of all rounds ({_gflops(U.peak)}), so a slow matmul measurement cannot lift a "
+               f"round over 100 %. The machine profile measured the same probe at {same.formatted()} "
+               f"({same.name}): the same ceiling at another moment.")
+            + f" MFU ranges from {min(U.mfus):.0%} to {max(U.mfus):.0%}.")
     if S.datasheet and U.dtype in S.datasheet.peak_flops:
         sheet = S.datasheet.peak_flops[U.dtype]
         text += (f" Against the datasheet's {U.dtype} peak ({sheet / 1e12:.0f} TFLOP/s, a bound) the step "
@@ -143,7 +160,8 @@ def roofline_sentence(roof) -> str:
     largest = max(matmuls, key=lambda p: p.op.flops)
     nearest = max((p for p in roof.points if p.bound == "memory"), key=lambda p: p.fraction)
     return (f"Ridge point: {c.ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
-            f"here: {', '.join(memory)}. " + largest_matmul_reading(largest, roof.peak)
+            f"here: {', '.join(memory) or 'none'}. Compute-bound: {', '.join(p.op.name for p in matmuls)}. "
+            + largest_matmul_reading(largest, roof.peak, roof.from_profile)
             + memory_reading(nearest, roof, devices.cpu_caches().get("L3") if roof.threads is not None else None))
 
 
@@ -154,10 +172,14 @@ def is_probe(point, peak) -> bool:
     return f"{n}³" == peak.size and point.op.flops == 2 * n**3
 
 
-def largest_matmul_reading(largest, peak) -> str:
+def largest_matmul_reading(largest, peak, from_profile: bool = False) -> str:
     """The largest matmul against its roof. When it is the peak's own probe (same n x n x n), the two are one
-    kernel timed twice in the same rounds: their ratio shows this machine's timing noise, not a finding."""
+    kernel timed twice: in the same rounds, their ratio shows timing noise; against the stored profile, how far
+    this moment differs from the profile's (noise and load), not a finding."""
     share = f"The largest matmul reaches {largest.fraction:.0%} of its roof"
+    if is_probe(largest, peak) and from_profile:
+        return (f"{share}; it is the profile's own probe ({peak.size}) timed here beside the ops, so its share is "
+                f"this moment against the profile's (the probe's spread there: {peak.spread:.0%}), not a finding. ")
     if is_probe(largest, peak):
         return (f"{share}; it is the roof's own probe ({peak.size}), one kernel timed twice in the same rounds, so "
                 f"the gap from 100 % is this machine's timing noise (the probe's spread: {peak.spread:.0%}). ")
@@ -170,7 +192,17 @@ def roofline_notes(roof, profile) -> list[str]:
              f"(utils.machine.measure_ceilings), each keeping its fastest run: {roof.peak} (spread "
              f"{roof.peak.spread:.0%}); {roof.bandwidth} (spread {roof.bandwidth.spread:.0%}), the faster of "
              f"STREAM's copy and add. Spread: (slowest - fastest) / median of a measurement's runs."]
-    for mine in (roof.peak, roof.bandwidth):
+    if roof.from_profile:
+        notes[0] = (f"The roof is the machine profile's ({profile.measured}): {roof.peak}; {roof.bandwidth}. Its "
+                    f"probes ran again in the same interleaved rounds as the {len(roof.points)} ops "
+                    "(utils.machine.measure_ceilings), each keeping its fastest run: " + "; ".join(
+                        f"{c.kind}, {roof.RETIMED} ({c.size.split(', ')[0]}): {c.formatted()}, "
+                        f"{c.best / theirs.best - 1:+.0%} from the profile's (spread {c.spread:.0%})"
+                        for c, theirs in zip(roof.retimed, (roof.peak, roof.bandwidth)))
+                    + ". The roof is made of the profile's figures, so the ridge follows from the ceilings "
+                    "printed at the top; the re-timing shows how far this moment's load moved them. Spread: "
+                    "(slowest - fastest) / median of a measurement's runs.")
+    for mine in (() if roof.from_profile else (roof.peak, roof.bandwidth)):
         theirs = profile.find(mine.kind, mine.dtype, mine.threads)
         moment = ("the same probe at another moment" if theirs.name == mine.name else
                   "the same probes at another moment; the other STREAM kernel was the faster there")
@@ -248,13 +280,15 @@ def link_sentence(link, costs, can_predict: bool) -> str:
            f"one α ({f.alpha * 1e6:,.1f} µs) and one β ({f.beta / 1e9:.2f} GB/s) are off by up to "
            f"±{link.accuracy:.0%} at some size: they cannot predict a time here, so the table gives measured times")
     one = pieces.measured / pieces.transfers
-    return (f"{link.name}: {fit}. A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.0f} µs, "
+    return (f"{link.name}, {THIS_FIT}: {fit}. A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.0f} µs, "
             f"{ids.latency_share:.0%} of it latency. Sent as {pieces.transfers} messages of "
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
             f"measured time of one such message ({one * 1e6:,.1f} µs): {pieces.measured * 1e6:,.0f} µs "
             f"({pieces.measured / ids.measured:.1f}x the single message)."
             + noisy_piece_sentence(link, ids, pieces, can_predict) + latency_figures_sentence(link))
 
+
+THIS_FIT = "this section's fit over the sizes a batch sends, this run"  # named apart from the profile's link
 
 NOISY = 0.2  # a single size off the fit by more than this is read as one noisy point, not as the link's cost
 
@@ -280,15 +314,29 @@ def latency_figures_sentence(link) -> str:
     as the line through every size puts it. Both are printed, named apart."""
     from utils.lessons.why_slow.transfers import SMALL, latency
 
-    return (f" Latency, in the table's share: the fastest message of at most {SMALL:,} bytes, "
-            f"{latency(link) * 1e6:,.1f} µs, measured; the fit's α ({link.fit.alpha * 1e6:,.1f} µs) is the same "
+    floor = latency(link)
+    text = (f" Latency, in the table's share: the fastest message of at most {SMALL:,} bytes, "
+            f"{floor * 1e6:,.1f} µs, measured; the fit's α ({link.fit.alpha * 1e6:,.1f} µs) is the same "
             "fixed cost as the line through every size places it.")
+    small = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
+    beat = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n > SMALL and s < floor]
+    lo, hi = min(s for _, s in small), max(s for _, s in small)
+    spread = (f" The messages of at most {SMALL:,} bytes took {lo * 1e6:,.1f} to {hi * 1e6:,.1f} µs: a "
+              f"{hi / lo - 1:.0%} spread between sizes whose bytes take no time, which is the loopback's noise "
+              "(each size is one median, timed at another moment), so latency is known to about that.")
+    if beat:
+        n, s = min(beat, key=lambda ns: ns[1])
+        return text + (f" A larger message beat that fixed cost: {n:,} bytes in {s * 1e6:,.1f} µs, which no "
+                       "message can do by its bytes; the fixed cost itself varies from moment to moment." + spread)
+    return text + " No larger message took less than it." + spread
 
 
 def link_table(link) -> Table:
     rows = [(f"{n:,}", f"{s * 1e6:,.1f}", f"{link.fit.time(n) * 1e6:,.1f}", f"{r:+.0%}", f"{n / s / 1e9:.3f}")
             for n, s, r in zip(link.fit.sizes, link.seconds, link.fit.residuals)]
-    return Table(["bytes", "measured µs", "α + n/β µs", "residual", "GB/s"], rows, title=link.describe())
+    name, _, rest = link.describe().partition(": ")
+    return Table(["bytes", "measured µs", "α + n/β µs", "residual", "GB/s"], rows,
+                 title=f"{name}, {THIS_FIT}: {rest}")
 
 
 # --- section 4: scaling -------------------------------------------------------------------------------------
@@ -438,8 +486,9 @@ def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, passes: int = 9,
             f"Were every pass bytes over bandwidth, cutting {passes - 1} of {passes} passes would give up to "
             f"{passes}x; it gave {c.speedup:.1f}x.")
     if rate < near * roof_rate:
-        return text + (" Far under the roof, so memory did not limit the fused version: its in-core work "
-                       "(tanh, section 2's third limit) did.")
+        return text + (" Far under the roof: this rules out memory as the fused version's limit. What limited "
+                       "it instead is not measured here; section 2's third limit, the in-core cost of its tanh, "
+                       "is the likely candidate, which a profile of its instructions would confirm.")
     return text + " Near the roof: the fused version is memory-bound, as the roofline says."
 
 
@@ -459,10 +508,21 @@ def memory_bound_sentence(roof, rows) -> str:
     over = [p.op.name for p in memory if p.op.intensity >= lowest]
     if not over:
         return (text + f", under every GPU's 16-bit ridge (the lowest {lowest:.0f}): each would be limited to at "
-                "most the memory's speed on all of them (section 2's table shows how far under that limit each "
-                "ran here), so bandwidth matters as much as FLOP/s.")
+                f"most the memory's speed on all of them ({_against_limit(memory)}), so bandwidth matters as much "
+                "as FLOP/s.")
     return (text + f"; {', '.join(over)} reaches the lowest GPU ridge ({lowest:.0f}), so not every one of them "
             "would stay memory-bound on every GPU; the others would, so bandwidth matters as much as FLOP/s.")
+
+
+def _against_limit(memory) -> str:
+    """Where section 2's memory-bound ops ran against their memory roof here, in words from their shares."""
+    under = [p for p in memory if p.fraction <= 1]
+    above = [p for p in memory if p.fraction > 1]
+    text = f"here {len(under)} of {len(memory)} ran under that limit"
+    if above:
+        text += ("; " + ", ".join(f"{p.op.name} at {p.fraction:.0%}" for p in above)
+                 + " above it, a finding section 2 explains")
+    return text
 
 
 def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, roof) -> list[str]:
@@ -535,35 +595,56 @@ def memory_claim(roof):
                  f"roof: intensity × {roof.ceilings.bandwidth / 1e9:.1f} GB/s", said)
 
 
-def link_against_lesson00(link, recorded: dict) -> str:
-    """Section 3's fit beside lesson 00's fit of the same path (``recorded``: this mode's ledger), saying where
-    that figure comes from (lesson 00's last run, not this one), whether lesson 00's own verdict accepted it,
-    and why two fits of one link differ. Every branch written: no record, another path, a fit lesson 00
-    rejected, within or beyond this fit's error."""
-    alpha, beta = recorded.get("link_alpha"), recorded.get("link_beta")
-    if not (alpha and beta):
-        return "Lesson 00 has not recorded a fit of the link in this mode's ledger yet: run it to compare."
-    if alpha.get("what") != link.name:
-        return (f"Lesson 00 fitted another path ({alpha.get('what')}), so its alpha and beta are not this link's.")
-    source = (f"The ledger holds lesson 00's fit of the same path from the last time lesson 00 ran (dated "
-              f"{alpha.get('date', 'undated')}; another run than this one, before or after it): "
-              f"α = {alpha['value'] * 1e6:,.1f} µs, β = {beta['value'] / 1e9:.2f} GB/s")
-    worst = (recorded.get("link_fit_worst_residual") or {}).get("value")
-    if worst is not None and worst > PREDICTS:
-        return (source + f", a fit lesson 00 itself rejected (±{worst:.0%} worst residual, beyond its "
-                f"±{PREDICTS:.0%} tolerance): one α and one β did not describe every size there, so this "
-                "lesson compares nothing with them and uses its own fit, measured in this run.")
-    said = f" (within ±{worst:.0%} of every size there)" if worst is not None else ""
+def link_against_profile(link, kept) -> str:
+    """Section 3's fit beside the machine profile's link (``kept``: ``MachineProfile.link``, the fit lesson 00
+    measured once on this machine and kept), each under its own name: whether the profile has one, of this path,
+    one its own verdict accepted, and how far this run's fit over a batch's sizes differs from it."""
+    if kept is None:
+        return ("The machine profile keeps no fit of the link yet (lesson 00 measures it once and keeps it): "
+                "this section uses its own fit.")
+    if kept.name != link.name:
+        return f"The machine profile's link is another path ({kept.name}), so its alpha and beta are not this link's."
+    f = kept.fit
+    source = (f"The machine profile's link ({kept.name}, measured {kept.measured}, the figures lesson 00 and "
+              f"every later lesson quote): α = {f.alpha * 1e6:,.1f} µs, β = {f.beta / 1e9:.2f} GB/s")
+    if kept.accuracy > PREDICTS:
+        return (source + f", a fit lesson 00 rejected (±{kept.accuracy:.0%} worst residual, beyond the "
+                f"±{PREDICTS:.0%} tolerance): this section compares nothing with it and uses its own fit.")
+    said = f" (within ±{kept.accuracy:.0%} of every size there)"
     if link.accuracy > PREDICTS:
-        return (source + said + f". This run's own fit misses some size by ±{link.accuracy:.0%}, beyond the "
-                f"±{PREDICTS:.0%} tolerance, so the two fits are not compared: this section uses measured times.")
-    da, db = link.fit.alpha / alpha["value"] - 1, link.fit.beta / beta["value"] - 1
-    return (source + said + f". This run's fit, over the sizes a batch sends, differs by {da:+.0%} in α and "
-            f"{db:+.0%} in β. The two come from different runs (other sizes, another moment), so their difference "
-            "is not read as a finding: this section predicts with its own fit. Run lesson 00 and then this "
-            "lesson to set two fits of one sitting side by side.")
+        return (source + said + f". This section's own fit misses some size by ±{link.accuracy:.0%}, beyond "
+                f"the ±{PREDICTS:.0%} tolerance, so the two are not compared: this section uses measured times.")
+    da, db = link.fit.alpha / f.alpha - 1, link.fit.beta / f.beta - 1
+    within = abs(da) <= kept.accuracy and abs(db) <= kept.accuracy
+    return (source + said + f". {THIS_FIT[0].upper()}{THIS_FIT[1:]}, differs by {da:+.0%} in α and {db:+.0%} "
+            "in β: " + ("within the profile's own fit error, so the two describe the same link." if within else
+                        "more than the profile's own fit error: other sizes and another moment (a busy "
+                        "machine) move a fit, so this section predicts with its own, measured beside the batch."))
 
 
 def verdict(holds: bool, yes: str, no: str) -> str:
     """"holds: <yes>" or "does not hold: <no>": a claims-table verdict that follows the measurement."""
     return f"holds: {yes}" if holds else f"does not hold: {no}"
+
+
+def one_thread_sentence(cores: int, threads: int | None) -> str:
+    """Why the lesson times its work on ``threads`` (one) CPU thread, for this machine's core count."""
+    if not threads:
+        return "The work runs on torch's own thread count."
+    if cores <= 2:
+        return (f"This CPU has {cores} core{'s' * (cores != 1)}: work split over all of them waits for the "
+                "slower half whenever anything else (the notebook, another program) takes a core, so every "
+                f"timing here runs on {threads} thread, which a busy core slows only in proportion.")
+    return (f"This CPU has {cores} cores: the work runs on {threads} thread so that one kernel's timing does not "
+            "depend on how the others are shared; the all-threads ceilings are shown for section 7.")
+
+
+def attention_backward_note(ratio: float) -> str:
+    """Why the counter's attention backward can exceed the formula's 2x forward (both branches)."""
+    if ratio > 2.05:
+        return (f"Why above 2x: the fused (flash) attention kernel keeps no T x T scores for the backward, so its "
+                f"backward recomputes them (QKᵀ again) before the two gradient products: {ratio:.2f}x counts that "
+                "recomputation. MFU counts the formula's model FLOPs, not recomputation, so the step's MFU "
+                "leaves it out.")
+    return (f"At {ratio:.2f}x the backward counted no recomputation of the scores beyond the formula's two "
+            "gradient products.")

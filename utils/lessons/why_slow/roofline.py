@@ -130,13 +130,19 @@ class Point:
 
 @dataclass(frozen=True)
 class Roofline:
-    """Both ceilings and every op's point, measured in the same rounds (``measure_roofline``)."""
+    """Both ceilings and every op's point (``measure_roofline``). With a stored profile the roof is its two
+    ceilings, and ``retimed`` holds the same probes timed in the ops' rounds (named apart); without one, the
+    roof is those re-timed probes."""
 
     ceilings: Ceilings
     peak: machine.Ceiling  # "fp32 matmul peak, 1 thread, 1024³": best, median, spread, name
     bandwidth: machine.Ceiling  # "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays"
     points: list[Point]
     threads: int | None  # torch threads every measurement ran on (None on a GPU)
+    retimed: tuple[machine.Ceiling, ...] = ()  # (peak, bandwidth) timed beside the ops, this run
+    from_profile: bool = False  # whether the roof is the stored profile's ceilings
+
+    RETIMED = "the same probe timed beside the ops, this run"  # the re-timing's own name
 
     @property
     def peak_size(self) -> int:
@@ -161,19 +167,27 @@ def roof_probes(S) -> list[machine.Probe]:
             *machine.stream_probes(S.stream_bytes // 4, S.device, S.measure_threads)]
 
 
-def measure_roofline(ops: list[Op], S, rounds: int = 5, runs: int = 2) -> Roofline:
-    """Lesson 01, section 2 (and lab 01): the fp32 ceilings and every op, timed in the same interleaved rounds
-    (``machine.measure_ceilings``) on ``S.measure_threads`` threads, so that a busy moment slows a ceiling and
-    the ops beside it alike; each keeps its fastest run and its spread."""
+def measure_roofline(ops: list[Op], S, rounds: int = 5, runs: int = 2, profile=None) -> Roofline:
+    """Lesson 01, section 2 (and lab 01): the fp32 probes and every op, timed in the same interleaved rounds
+    (``machine.measure_ceilings``) on ``S.measure_threads`` threads, so that a busy moment slows a probe and
+    the ops beside it alike; each keeps its fastest run and its spread.
+
+    ``profile``: the stored machine profile (lesson 01). The roof is then its fp32 peak and bandwidth on those
+    threads, the one figure per ceiling every lesson quotes, so the ridge follows from the printed ceilings;
+    the probes re-timed here are kept apart (``retimed``) to show how far this moment moved them."""
     timed_ops = [(S.measure_threads, op.make()) for op in ops]
     ceilings, timed = machine.measure_ceilings(roof_probes(S), rounds, runs, S.device, alongside=timed_ops)
     peak = next(c for c in ceilings if c.kind == "matmul peak")
     bandwidth = next(c for c in ceilings if c.kind == "memory bandwidth")
+    retimed = (peak, bandwidth)
+    if profile is not None:
+        peak = profile.find(peak.kind, peak.dtype, peak.threads)
+        bandwidth = profile.find(bandwidth.kind, bandwidth.dtype, bandwidth.threads)
     roof = Ceilings.of(peak, bandwidth)
     points = [Point(op, m.min, m.spread, roof.attainable(op.intensity), roof.bound(op.intensity))
               for op, m in zip(ops, timed)]
     threads = None if S.on_gpu else (S.measure_threads or torch.get_num_threads())
-    return Roofline(roof, peak, bandwidth, points, threads)
+    return Roofline(roof, peak, bandwidth, points, threads, retimed, profile is not None)
 
 
 def headline_rows(points: list[Point]) -> list[tuple]:

@@ -1,11 +1,11 @@
 """MFU of the small GPT's training step (lesson 01, section 1), measured against the peak in the same run.
 
-The step and the peak matmul are timed in the same interleaved rounds (``utils.machine.measure_ceilings``, with
-the step passed ``alongside`` the machine profile's own matmul probe), so that a busy stretch slows both alike
-and the peak carries the profile's name ("fp32 matmul peak, 1 thread, 1024³"). The peak is the fastest matmul
-of all rounds (a busy machine only slows a kernel down: the fastest run is the closest to what the hardware can
-do, as every ceiling of the lesson); each round's fastest step against it gives one MFU, and the lesson
-reports their median with the range. No round can then exceed 100 % by a slow peak measurement.
+MFU divides by the machine profile's stored peak (``profile_peak``: "fp32 matmul peak, 1 thread, 1024³", the
+one figure every lesson quotes under that name). The profile's own matmul probe is also timed again in the same
+interleaved rounds as the step (``utils.machine.run_rounds``), so that the lesson can show how far this
+moment's load moved it: that re-timing is named apart ("the same probe timed beside the step, this run") and
+never replaces the profile's figure. Each round's fastest step gives one MFU; the lesson reports their median
+with the range. Without a ``profile_peak`` (lab and benchmark use), the fastest re-timed matmul is the peak.
 """
 
 from __future__ import annotations
@@ -25,10 +25,13 @@ class StepUtilisation:
     dtype: str
     threads: int | None = 0  # CPU threads the rounds ran on (None on a GPU; 0: not recorded)
     peak_name: str = ""  # the machine profile's name of the peak, e.g. "fp32 matmul peak, 1 thread, 1024³"
+    profile_peak: float | None = None  # the stored profile's value under ``peak_name``: what MFU divides by
+
+    RETIMED = "the same probe timed beside the step, this run"  # the in-run re-timing's own name
 
     @property
     def mfus(self) -> list[float]:
-        """Each round's step against the peak (the fastest matmul of all rounds)."""
+        """Each round's step against the peak (the profile's; without one, the fastest re-timed matmul)."""
         return [mfu(self.model_flops, s, self.peak) for s in self.step_seconds]
 
     @property
@@ -41,9 +44,14 @@ class StepUtilisation:
         return self.model_flops / statistics.median(self.step_seconds)
 
     @property
-    def peak(self) -> float:
-        """The fastest round's matmul FLOP/s."""
+    def retimed(self) -> float:
+        """The fastest round's matmul FLOP/s: the profile's probe, timed beside the step in this run."""
         return max(self.peak_flops)
+
+    @property
+    def peak(self) -> float:
+        """What MFU divides by: the stored profile's peak where given, else the fastest re-timed matmul."""
+        return self.profile_peak if self.profile_peak else self.retimed
 
 
 def _per_round(samples: list[float], runs: int) -> list[float]:
@@ -51,13 +59,14 @@ def _per_round(samples: list[float], runs: int) -> list[float]:
     return [min(samples[k:k + runs]) for k in range(0, len(samples), runs)]
 
 
-def step_utilisation(run, peak_n: int, rounds: int = 5, runs: int = 2, threads: int | None = None
-                     ) -> StepUtilisation:
+def step_utilisation(run, peak_n: int, rounds: int = 5, runs: int = 2, threads: int | None = None,
+                     profile_peak: machine.Ceiling | None = None) -> StepUtilisation:
     """Time ``runs`` training steps beside ``runs`` n x n x n matmuls in ``run.dtype`` (the machine profile's
     probe), ``rounds`` interleaved rounds, on ``threads`` torch threads (None: torch's own; lesson 01 passes
     its plan's ``measure_threads``).
 
-    ``run`` is a ``step.TrainingStep``. Its model FLOPs are the formula's (6N per token plus attention)."""
+    ``run`` is a ``step.TrainingStep``. Its model FLOPs are the formula's (6N per token plus attention).
+    ``profile_peak``: the stored profile's ceiling of the same probe (lesson 01): MFU divides by it."""
     cfg = run.model.config
     flops = gpt_flops(cfg.vocab_size, cfg.context, cfg.width, cfg.depth, batch=run.x.shape[0],
                       tokens_per_seq=run.x.shape[1]).train
@@ -68,4 +77,4 @@ def step_utilisation(run, peak_n: int, rounds: int = 5, runs: int = 2, threads: 
     matmul, step = machine.run_rounds(calls, rounds, runs, run.device)
     peaks = [probe.work / s for s in _per_round(matmul.samples, runs)]
     return StepUtilisation(flops, _per_round(step.samples, runs), peaks, run.dtype, probe.threads,
-                           machine.ceiling_of(probe, matmul).name)
+                           machine.ceiling_of(probe, matmul).name, profile_peak.best if profile_peak else None)
