@@ -241,6 +241,15 @@ def test_the_autocast_layout_is_what_autograd_saves_under_autocast():
         assert estimate(SMALL, 4, precision=precision).lines["weight copies"] == 0
 
 
+def test_the_weight_copies_are_measured_apart_from_the_activations():
+    # lesson 06's reader: the tracker files autocast's copies among the activations; the lesson measures them
+    model, _ = measure.new_model(SMALL, "cpu")
+    x, y = measure.batch_of(SMALL, 4, "cpu")
+    copies = measure.saved_weight_copies(model, x, y, tricks.autocast_loss("bf16"))
+    assert copies == estimate(SMALL, 4, precision="bf16 autocast").lines["weight copies"]
+    assert measure.saved_weight_copies(model, x, y, measure.plain_loss) == 0   # fp32: no copies
+
+
 def test_gpt2_smalls_tied_head_gives_its_real_parameter_count():
     gpt2 = Shape(vocab=50257, context=1024, width=768, depth=12, heads=12, tied_head=True)
     assert gpt2.parameters() == 124_439_808  # GPT-2 small's count
@@ -277,12 +286,18 @@ def test_an_out_of_memory_message_reads_field_by_field():
     values = {field: value for field, value, _ in snapshot.read_oom(real)}
     assert values == {"tried to allocate": "1.22 GiB", "total capacity": "15.77 GiB", "free": "959.44 MiB",
                       "this process": "14.83 GiB", "allocated by PyTorch": "14.01 GiB",
-                      "reserved but unallocated": "472.05 MiB"}
+                      "reserved but unallocated": "472.05 MiB",
+                      "the allocator's advice": "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}
     assert "does not fit" not in snapshot.diagnosis(real) and "needs more memory" in snapshot.diagnosis(real)
     simulated = snapshot.simulated_oom(3 * 2**30, 14.75 * 2**30, 13 * 2**30, reserved_unused=4 * 2**30)
     fields = {field: value for field, value, _ in snapshot.read_oom(simulated)}
     assert fields["tried to allocate"] == "3.00 GiB" and fields["reserved but unallocated"] == "4.00 GiB"
     assert "fragmentation" in snapshot.diagnosis(simulated)
+    # lesson 06's reader: the allocator's own advice is read too, and said to apply only where it does
+    assert fields["the allocator's advice"] == "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
+    assert "expandable_segments:True" in snapshot.diagnosis(real)
+    assert "does not apply" in snapshot.diagnosis(real)
+    assert "advice (PYTORCH" in snapshot.diagnosis(simulated) and "applies" in snapshot.diagnosis(simulated)
     assert [f for f, *_ in snapshot.read_oom(simulated)] == [f for f, *_ in snapshot.read_oom(real)]
     assert snapshot.real_oom("cpu") is None
     # lesson 06's reader: a real process holds its CUDA context on top of what PyTorch allocates
@@ -360,3 +375,12 @@ def test_the_offload_model_is_named_once_for_its_class_and_its_count():
     assert "6.7 B parameters" in first  # introduced with the count the shape gives
     big = Shape(vocab=32000, context=2048, width=4096, depth=32, heads=32)
     assert round(big.parameters() / 1e9, 1) == 6.7
+
+
+def test_the_recompute_cost_is_read_in_forwards_for_every_outcome():
+    # lesson 06's reader: "costs about one extra forward" stood beside 49% of the predicted extra
+    half = summary.recompute_cost(0.049, 0.1)
+    assert half.startswith("0.49 of a forward (49% of the predicted extra time)")
+    assert "less than the predicted forward" in half
+    assert "about one forward, as predicted" in summary.recompute_cost(0.105, 0.1)
+    assert "more than the predicted forward" in summary.recompute_cost(0.15, 0.1)

@@ -3,6 +3,7 @@
     step = training_step(model, optimizer, x, y)                  # one optimizer step, as a function
     m = measure_peak(step, model, optimizer, device)              # m.peak, m.lines (bytes), m.how
     saved_by_layer(model, x, y)                                   # activations autograd saves, by layer
+    saved_weight_copies(model, x, y, autocast_loss())             # autocast's 16-bit weight copies kept
 
 On a GPU the peak is ``torch.cuda.max_memory_allocated`` over the step. On the CPU there is no allocator to ask,
 so a tracker sees every tensor instead: torch's ``MemTracker`` (``torch.distributed._tools.mem_tracker``, a
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.checkpoint import checkpoint
 
 from utils import bench, claims, models
@@ -141,6 +143,41 @@ def saved_by_layer(model: models.GPT, x: torch.Tensor, y: torch.Tensor,
             h.remove()
     del loss
     return by_layer
+
+
+class _WeightCasts(TorchDispatchMode):
+    """Records every copy of a parameter made in a different dtype (autocast's casts): storage -> bytes."""
+
+    def __init__(self, parameters: set[int]):
+        super().__init__()
+        self.parameters, self.copies = parameters, {}
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        source = args[0] if args else None
+        if func is torch.ops.aten._to_copy.default and torch.is_tensor(source) \
+                and source.untyped_storage().data_ptr() in self.parameters:
+            self.copies[out.untyped_storage().data_ptr()] = out.untyped_storage().nbytes()
+        return out
+
+
+def saved_weight_copies(model: models.GPT, x: torch.Tensor, y: torch.Tensor, loss_fn: Callable) -> float:
+    """Bytes of the 16-bit weight copies that autocast makes in one forward of ``loss_fn`` and autograd saves
+    for backward: casts of a parameter (seen by a dispatch mode) that reach the saved-tensor hook. The memory
+    tracker has no line for them; made in the forward, they count among its activations. Lesson 06."""
+    casts = _WeightCasts({p.untyped_storage().data_ptr() for p in model.parameters()})
+    saved: dict[int, int] = {}
+
+    def pack(t):
+        key = t.untyped_storage().data_ptr()
+        if key in casts.copies:
+            saved[key] = casts.copies[key]
+        return t
+
+    with casts, torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        loss = loss_fn(model, x, y)
+    del loss
+    return float(sum(saved.values()))
 
 
 def blocks_forward(model: models.GPT, x) -> Callable:

@@ -186,6 +186,7 @@ def real_oom(device) -> str | None:
 
 
 _SIZE = r"([\d.]+ (?:GiB|MiB|KiB|bytes))"
+NOT_IN_MESSAGE = "(not in this message)"
 _FIELDS = [  # (field, pattern, what it tells you)
     ("tried to allocate", rf"Tried to allocate {_SIZE}",
      "the one allocation that failed: often the step's largest tensor (the logits, an FFN hidden layer)"),
@@ -197,6 +198,8 @@ _FIELDS = [  # (field, pattern, what it tells you)
      "your tensors: weights, gradients, optimizer state, activations (the calculator's lines)"),
     ("reserved but unallocated", rf"{_SIZE} is reserved by PyTorch but unallocated",
      "cached free blocks: large means fragmentation (expandable_segments), small: the step does not fit"),
+    ("the allocator's advice", r"If reserved but unallocated memory is large try setting (\S+?)\.?(?:\s|$)",
+     "printed in every such message, for one case: it applies only where the field above is large"),
 ]
 
 
@@ -205,19 +208,24 @@ def read_oom(message: str) -> list[tuple[str, str, str]]:
     rows = []
     for field, pattern, meaning in _FIELDS:
         found = re.search(pattern, message)
-        rows.append((field, found.group(1) if found else "(not in this message)", meaning))
+        rows.append((field, found.group(1) if found else NOT_IN_MESSAGE, meaning))
     return rows
 
 
 def diagnosis(message: str) -> str:
-    """One sentence: does the step not fit, or does fragmentation waste the memory? Lesson 06."""
-    sizes = {field: _bytes(value) for field, value, _ in read_oom(message)}
-    cached, request = sizes["reserved but unallocated"], sizes["tried to allocate"]
+    """One sentence: does the step not fit, or does fragmentation waste the memory? It reads the message's own
+    advice too (expandable_segments), which holds only in the second case. Lesson 06."""
+    fields = {field: value for field, value, _ in read_oom(message)}
+    cached, request = (_bytes(fields[k]) for k in ("reserved but unallocated", "tried to allocate"))
+    setting = fields["the allocator's advice"]
+    advice = (f"the message's own advice ({setting}, \"if reserved but unallocated memory is large\")"
+              if setting != NOT_IN_MESSAGE else "expandable_segments")
     if cached is not None and request is not None and cached >= request:
         return ("the cache holds more than the request in free blocks, none of them large enough: "
-                "fragmentation; try PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
-    return ("the cache holds less than the request: the step needs more memory than the GPU has; take "
-            "bytes off a line (checkpointing, accumulation, precision, sharding)")
+                f"fragmentation; {advice} applies: set it before the process's first allocation")
+    return ("the cache holds less than the request: the step needs more memory than the GPU has, and "
+            f"{advice} does not apply (the cached remainder is not large); take bytes off a line "
+            "(checkpointing, accumulation, precision, sharding)")
 
 
 def _bytes(value: str) -> float | None:
