@@ -368,6 +368,10 @@ def test_take_aways_follow_the_run():
     assert "the compute sets the bound" in flat and "1 read(s) at once" in flat
     assert "within the 10% target of the bound (1.35 s against 1.30 s, 4% over it)" in flat
     assert "steps of compute" in flat and flat.endswith("the cache's line")
+    assert "the first one, timed now" in flat and "measured L = 0.70 s and C = 1.30 s again" in flat
+    slow = float(flat.split("slow batches take ")[1].split(" ms")[0])  # measured: near the draw's setting
+    expected = setup.factor * setup.item_seconds * setup.batch_size * 1e3
+    assert expected * 0.9 < slow < expected * 1.5
     assert max(len(line) for line in text.splitlines()) <= 110
     lab.LAST_EPOCH.update(seconds=1.25)  # faster than the bound: said, never called "met"
     flat = " ".join(take_aways(setup, 0.7, 1.3).split())

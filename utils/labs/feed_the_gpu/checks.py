@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 import textwrap
+import time
 from typing import NamedTuple
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -414,10 +415,10 @@ def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, comp
     loader a core too)."""
     needs = draw_needs(setup)
     if needs.loaders == 1:
-        checks.expect(reads < 2, f"{reads} reads of the data set ran at once, more than your draw needs: what "
-                                 "does each extra loader cost (a core, memory, its own opening), and what does it "
-                                 "buy for this draw's mean read, L against C (lesson 05 §1 and §2's num_workers)? "
-                                 "And what covers the slow batches?")
+        checks.expect(reads < 2, f"{reads} reads of the data set ran at once: what does each extra loader cost "
+                                 "(a core, memory, its own opening), and what does it buy for this draw's mean "
+                                 "read, L against C (lesson 05 §1 and §2's num_workers)? And what covers the slow "
+                                 "batches?")
     if needs.depth:
         checks.expect(ahead <= _allowed_read_ahead(setup, reads),
                       f"up to {ahead} batches were read ahead of the step: more than your draw's slow batches "
@@ -435,6 +436,15 @@ def _against_bound(seconds: float, limit: float, tolerance: float) -> str:
     return f"under the bound ({figures}, {-over:.0%} under it: faster than the bound allows, a finding to explain)"
 
 
+def _timed_batch_read(setup: LabSetup, k: int) -> float:
+    """Seconds to read batch ``k`` of the learner's draw once, in this process, after the opening."""
+    dataset = lab_dataset(setup)
+    dataset.open()
+    start = time.perf_counter()
+    dataset.__getitems__(list(range(k * setup.batch_size, min((k + 1) * setup.batch_size, setup.n_items))))
+    return time.perf_counter() - start
+
+
 def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "") -> str:
     """Lab 05's take-aways, from the run: which term bounds an epoch, what the learner's loading did (as
     ``check_epoch`` measured it, once it met the rules), what the draw's slow batches cost, and the cache's
@@ -444,17 +454,20 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
              f"so {decides} sets the bound; loading in parallel hides reading, never compute."]
     e = LAST_EPOCH
     if setup.every and e:  # only once solved: in steps of compute, a slow batch is exercise A's read-ahead
-        step = compute / math.ceil(setup.n_items / setup.batch_size)
-        slow = setup.factor * setup.item_seconds * setup.batch_size  # the draw's slow batch (a setting)
-        mean = load / math.ceil(setup.n_items / setup.batch_size)  # a batch's read, on average (measured)
-        lines.append(f"- Your draw's slow batches each take {slow * 1e3:.0f} ms to read, {slow / step:.1f} steps of "
-                     f"compute (a property of the draw), where L averages {mean * 1e3:.0f} ms a batch: the total "
-                     "hides them, and the read-ahead must cover them.")
+        batches = math.ceil(setup.n_items / setup.batch_size)
+        step = compute / batches
+        slow, fast = _timed_batch_read(setup, FIRST_BURST), _timed_batch_read(setup, 0)  # measured now
+        mean = load / batches  # a batch's read, on average (measured)
+        lines.append(f"- Your draw's slow batches take {slow * 1e3:.0f} ms to read (the first one, timed now; a "
+                     f"fast one {fast * 1e3:.0f} ms), {slow / step:.1f} steps of compute, where L averages "
+                     f"{mean * 1e3:.0f} ms a batch: the total hides them, and the read-ahead must cover them.")
     if e:
         one = "one reader keeps up on average" if load < compute else "one reader cannot keep up on average"
-        lines.append(f"- Your loading came {_against_bound(e['seconds'], e['limit'], setup.tolerance)} with "
-                     f"{e['reads']} read(s) at once ({one}) and up to {e['ahead']} batches read ahead of the step; "
-                     f"the device waited {e['waited']:.2f} s for data in all.")
+        again = (f" (the check measured L = {e['load']:.2f} s and C = {e['compute']:.2f} s again, in the same run "
+                 "as your epoch)")
+        lines.append(f"- Your loading came {_against_bound(e['seconds'], e['limit'], setup.tolerance)}{again} "
+                     f"with {e['reads']} read(s) at once ({one}) and up to {e['ahead']} batches read ahead of the "
+                     f"step; the device waited {e['waited']:.2f} s for data in all.")
     else:
         lines.append("- Your loading has not met the bound within the rules yet: the epoch check says where.")
     if cache_line:

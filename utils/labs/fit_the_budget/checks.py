@@ -75,8 +75,11 @@ class LabSetup:
         return (1 - self.margin) * self.capacity
 
     def describe(self) -> str:
+        lowest = min(predicted(self, p).peak for p in plans() if techniques(p) <= 1)
         return (f"a GPT of {self.shape.describe()};\n{self.batch} sequences a step on {self.device}; "
-                f"capacity {self.capacity / MB:.1f} MB, of which {self.margin:.0%} must stay free")
+                f"capacity {self.capacity / MB:.1f} MB, of which {self.margin:.0%} must stay free: "
+                f"{self.usable / MB:.1f} MB usable;\nthe least a single technique needs (the calculator): "
+                f"{lowest / MB:.1f} MB, {lowest / self.usable - 1:.0%} more")
 
 
 def plans() -> list[tuple]:

@@ -580,7 +580,9 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
                              "inside forward and backward) to one gradient's bytes a step in yours, as the check "
                              "counted them (lesson 03)."),
         (0.0, "The slow script reads the loss with .item() every micro-batch: on a CPU that waits for nothing; on "
-              "a GPU each call waits for the device's queue to drain, so read it once a step there."),
+              "a GPU (not measured in this run) each call copies the value to the host and so waits for the "
+              "device's queue to drain (torch's documentation on synchronizing operations), so read it once a "
+              "step there."),
     ]
     bullets = [text for _, text in sorted(costed, key=lambda c: -c[0])]
     return "\n".join(textwrap.fill(b, 110, initial_indent="- ", subsequent_indent="  ") for b in bullets)
