@@ -56,7 +56,9 @@ ALLOWED: dict[str, dict[str, str]] = {
     "labs/01_predict_the_roofline.ipynb": {
         "2 %": "the checks' stated tolerance", "8x": "a setting (8x the length)",
         "35 %": "the check's stated tolerance"},
-    "labs/02_balance_the_pipeline.ipynb": {"1x": "theory: one worker's pace", "1×": "theory: one worker's pace"},
+    "labs/02_balance_the_pipeline.ipynb": {"1x": "theory: one worker's pace", "1×": "theory: one worker's pace",
+                                           "5 %": "check 3's least margin (a setting)",
+                                           "15 %": "check 3's largest margin (a setting)"},
     "labs/03_ddp_from_scratch.ipynb": {"85 %": "the check's target"},
     "labs/06_fit_the_budget.ipynb": {"3 %": "a setting (the capacity's place)", "10 %": "the check's tolerance",
                                      "35 %": "the check's tolerance under the prediction"},
