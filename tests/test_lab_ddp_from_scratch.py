@@ -20,6 +20,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 from utils import checks
 from utils.labs.ddp_from_scratch import checks as lab
 from utils.labs.ddp_from_scratch import compress
+from utils.labs.ddp_from_scratch import replay as reference  # B's reference arithmetic
 from utils.launch import current_backend, keep_until_exit
 
 
@@ -173,6 +174,7 @@ def test_the_solution_hook_passes_and_the_take_aways_show_what_carrying_the_rema
     assert verdict.passed, str(verdict)
     said = compress.take_aways(_hook, None)
     assert "4.0x fewer" in said and "delayed, not lost" in said and "relative error norm" in said, said
+    assert "It matches the gap" in " ".join(said.split())
     assert max(len(line) for line in said.splitlines()) <= 110
 
 
@@ -188,9 +190,20 @@ def test_the_grid_rounds_many_values_to_zero_and_two_counts_fit_in_int8():
     assert 2 * compress.LEVELS <= 127
     seed, size, lr, passes, world, _ = compress.CONFIGURATIONS[0]
     parts = compress._parts(seed, size, passes, world)
-    assert 0.3 < compress.replay(parts, lr=lr)["zero_share"] < 0.8
+    assert 0.3 < reference.replay(parts, lr=lr)["zero_share"] < 0.8
     # the take-aways' run: dropping the rounding loses far more of the summed gradient than carrying it
-    assert 2 * compress.replay(parts, lr=lr)["lost"] < compress.replay(parts, lr=lr, carry=False)["lost"]
+    assert 2 * reference.replay(parts, lr=lr)["lost"] < reference.replay(parts, lr=lr, carry=False)["lost"]
+    # and what carrying it misses is what the ranks still keep: the take-away prints both, from the replay
+    ours = reference.replay(parts, lr=lr)
+    assert ours["kept_share"] == pytest.approx(ours["lost"], rel=1e-3)
+    said = " ".join(compress.kept_sentence(ours, True).split())
+    assert "It matches the gap" in said and "delayed, not lost" in said
+    off = dict(ours, kept_share=ours["lost"] / 2)
+    assert "does not match the gap" in compress.kept_sentence(off, True)
+
+
+def test_the_lab_imports_no_reference_arithmetic():
+    assert not hasattr(compress, "replay") and "replay" not in {n for n in vars(compress) if not n.startswith("_")}
 
 
 HOOK_MUTANTS = [
@@ -221,7 +234,7 @@ def test_the_hook_checks_vary_the_buckets_the_group_and_the_rate():
     assert any(c[5] is not None for c in compress.CONFIGURATIONS)  # a small bucket cap: several buckets
     assert {c[4] for c in compress.CONFIGURATIONS} - {lab.WORLD}  # a group of another size
     seed, size, lr, passes, world, _ = compress.CONFIGURATIONS[0]
-    kept = compress.replay(compress._parts(seed, size, passes, world), lr=lr)["kept_steps"]
+    kept = reference.replay(compress._parts(seed, size, passes, world), lr=lr)["kept_steps"]
     assert 0 < kept <= compress.LEVELS  # measured, in grid steps, for the take-aways
 
 

@@ -8,13 +8,12 @@ that value's gradient at the next step (*error feedback*), so that nothing is lo
 
 ``train_with_hook`` is the lab's worker (the learner writes only the hook); ``check_int8_hook`` launches it on
 configurations the learner's code never saw, records what each all-reduce sent, and compares the weights with
-ONE process replaying the same arithmetic (``replay``), which needs no DDP: the grid is per value, so the
-bucket a value travels in does not change its result.
+ONE process replaying the same arithmetic (``replay.py``, which the lab does not import: it is the exercise's
+answer), which needs no DDP: the grid is per value, so the bucket a value travels in does not change its result.
 """
 
 from __future__ import annotations
 
-import functools
 import textwrap
 
 import torch
@@ -24,6 +23,7 @@ from utils import checks, devices
 from utils.checks import expect, run_check
 from utils.labs.ddp_from_scratch.checks import (BANK, LAUNCH_TIMEOUT_S, LR, MICRO_BATCH, WORLD, _batch,
                                                 build_model, ddp_set_up, shards, text)
+from utils.labs.ddp_from_scratch import replay as _replay  # B's reference arithmetic: kept out of the lab's names
 from utils.launch import launch
 
 GRID = 2.0 ** -8   # one int8 step: about half of the small GPT's gradient values are under half of it
@@ -103,54 +103,6 @@ def train_with_hook(hook, parts, micro_batch: int = MICRO_BATCH, lr: float = LR,
             "gradient_bytes": sum(p.numel() * p.element_size() for p in model.parameters())}
 
 
-# --- The reference: one process, each rank's arithmetic replayed -------------------------------------------
-
-
-@functools.lru_cache(maxsize=16)
-def replay(parts: tuple[tuple[int, ...], ...], micro_batch: int = MICRO_BATCH, lr: float = LR,
-           carry: bool = True, divide: int | None = None, rounded: bool = True) -> dict:
-    """One process replaying the hook's arithmetic: each rank's gradient, plus what rounding left on that rank
-    (``carry``), rounded to the grid; the counts summed, then divided by ``divide`` (None: the number of
-    ranks, ``len(parts)``); SGD. ``carry=False`` and another ``divide`` name mistakes; ``rounded=False`` is
-    DDP's float32 average. Weights, the share of values sent as 0 at the first step, ``lost``: the relative
-    error norm of the summed gradients, ||applied - computed|| / ||computed|| (the steps' applied gradients
-    summed, against the ranks' averaged gradients summed), and ``kept_steps``: the largest remainder still
-    kept at the end, in grid steps. Cached."""
-    divide = len(parts) if divide is None else divide
-    dataset = text()
-    model = build_model(dataset.corpus.vocab_size)
-    params = list(model.parameters())
-    residual = [[torch.zeros_like(p) for p in params] for _ in parts]
-    optimizer = torch.optim.SGD(params, lr=lr)
-    zero_share = None
-    given = [torch.zeros_like(p) for p in params]  # the ranks' averaged gradients, summed over the steps
-    applied = [torch.zeros_like(p) for p in params]  # what the steps applied, summed
-    for k in range(len(parts[0]) // micro_batch):
-        total = [torch.zeros_like(p) for p in params]
-        zeros = values = 0
-        for rank, part in enumerate(parts):
-            x, y = _batch(dataset, list(part[k * micro_batch:(k + 1) * micro_batch]))
-            for i, g in enumerate(torch.autograd.grad(model(x, y)[1], params)):
-                given[i] += g / len(parts)
-                if not rounded:
-                    total[i] += g
-                    continue
-                corrected = g + residual[rank][i] if carry else g
-                counts = quantize(corrected)
-                residual[rank][i] = corrected - dequantize(counts)
-                total[i] += dequantize(counts)
-                zeros, values = zeros + int((counts == 0).sum()), values + counts.numel()
-        zero_share = zeros / values if zero_share is None and values else zero_share
-        for i, (p, t) in enumerate(zip(params, total)):
-            p.grad = t / divide
-            applied[i] += p.grad
-        optimizer.step()
-    lost = sum(((a - b) ** 2).sum() for a, b in zip(given, applied)).sqrt() / sum((a ** 2).sum() for a in given).sqrt()
-    kept_steps = max(r.abs().max().item() for rank in residual for r in rank) / GRID
-    return {"state": {k: t.detach().clone() for k, t in model.state_dict().items()}, "zero_share": zero_share,
-            "lost": lost.item(), "kept_steps": kept_steps}
-
-
 def moved(state: dict, want: dict, atol: float = 1e-6) -> tuple[float, float]:
     """(share of values further than ``atol`` from ``want``, largest gap); raises a check's failure on a state
     that is not the model's."""
@@ -223,17 +175,17 @@ def _one_configuration(hook, seed: int, size: int, lr: float, passes: int, world
         expect(share == 0.0, f"{where}, the ranks end with different weights: the hook's future must give "
                              "every rank the same averaged gradient")
     atol = 1e-6 if devices.plan(WORLD).simulated else 1e-4
-    share, gap = moved(ranks[0]["state"], replay(parts, lr=lr)["state"], atol)
+    share, gap = moved(ranks[0]["state"], _replay.replay(parts, lr=lr)["state"], atol)
     if share > MOVED_SHARE:
-        if moved(ranks[0]["state"], replay(parts, lr=lr, carry=False)["state"], atol)[0] <= MOVED_SHARE:
+        if moved(ranks[0]["state"], _replay.replay(parts, lr=lr, carry=False)["state"], atol)[0] <= MOVED_SHARE:
             expect(False, f"{where}, your weights are those of a hook that drops what rounding leaves: a "
                           "gradient value under half a grid step never moves its weight. Keep it on the rank")
-        summed = replay(parts, lr=lr, divide=1)["state"]
+        summed = _replay.replay(parts, lr=lr, divide=1)["state"]
         if world > 1 and moved(ranks[0]["state"], summed, atol)[0] <= MOVED_SHARE:
             expect(False, f"{where}, each step moved the weights as far as the ranks' SUM of gradients: an "
                           "average divides by the number of ranks")
         for fixed in sorted({2, WORLD} - {world}):
-            if moved(ranks[0]["state"], replay(parts, lr=lr, divide=fixed)["state"], atol)[0] <= MOVED_SHARE:
+            if moved(ranks[0]["state"], _replay.replay(parts, lr=lr, divide=fixed)["state"], atol)[0] <= MOVED_SHARE:
                 expect(False, f"{where}, each step divided the summed gradient by a fixed number of ranks, not "
                               "by the number in this run's group: the checks also run groups of other sizes")
         expect(False, f"{where}, {share:.0%} of the weights differ from one process replaying the exercise's "
@@ -270,21 +222,32 @@ def take_aways(hook, uneven_results) -> str:
     per_step = sum(b for _, b in mine["sent"]) / mine["steps"]
     lines.append(f"Exercise B: your hook sent {per_step / 1e3:.0f} kB a step against {mine['gradient_bytes'] / 1e3:.0f}"
                  f" kB as float32 ({mine['gradient_bytes'] / max(per_step, 1):.1f}x fewer); at the first step "
-                 f"{replay(parts, lr=lr)['zero_share']:.0%} of the values were sent as 0.")
-    if moved(mine["state"], replay(parts, lr=lr)["state"], 1e-4)[0] > MOVED_SHARE:
+                 f"{_replay.replay(parts, lr=lr)['zero_share']:.0%} of the values were sent as 0.")
+    if moved(mine["state"], _replay.replay(parts, lr=lr)["state"], 1e-4)[0] > MOVED_SHARE:
         lines.append("Your hook's weights are not those of error feedback yet: its check says why.")
     else:
-        ours = replay(parts, lr=lr)
-        kept, dropped, steps_kept = ours["lost"], replay(parts, lr=lr, carry=False)["lost"], ours["kept_steps"]
-        clipped = (f" (above half a step: what clipping at ±{LEVELS} counts held back, rounding alone leaves "
-                   "less)" if steps_kept > 0.5 else " (rounding's half a step at most)")
-        held = (f"what is missing is only what the ranks still keep, at most {steps_kept:.2f} grid steps a value "
-                f"at the end{clipped}")
-        closer = (f"{held}: delayed, not lost" if kept < dropped else
-                  f"no better than dropping it here ({held}): a run this short may not show it")
+        ours = _replay.replay(parts, lr=lr)
+        kept, dropped = ours["lost"], _replay.replay(parts, lr=lr, carry=False)["lost"]
         lines.append(f"Over its {mine['steps']} steps (the check's first run, replayed in one process: the same "
-                     f"weights), the summed gradients applied were {kept:.0%} from the summed gradients computed "
+                     f"weights), the summed gradients applied were {kept:.1%} from the summed gradients computed "
                      f"(relative error norm, ||applied - computed|| / ||computed||); for a hook that drops the "
-                     f"rounding, {dropped:.0%}: {closer}.")
+                     f"rounding, {dropped:.1%}. " + kept_sentence(ours, kept < dropped))
     return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
 
+
+
+def kept_sentence(ours: dict, beat_dropping: bool) -> str:
+    """The gap between the gradients applied and computed, set against what the ranks still keep at the end
+    (both relative to the computed sum, from the same replay): equal, the gap is the remainder not yet sent."""
+    gap, held, steps = ours["lost"], ours["kept_share"], ours["kept_steps"]
+    clipped = (f"above half a step: what clipping at ±{LEVELS} counts held back, rounding alone leaves less"
+               if steps > 0.5 else "rounding's half a step at most")
+    said = (f"What the ranks still keep at the end, averaged over them, measures {held:.1%} of the computed sum "
+            f"(at most {steps:.2f} grid steps a value: {clipped}). ")
+    if abs(gap - held) <= 0.001 + 0.01 * gap:
+        said += ("It matches the gap: what is missing from the applied gradients is what the ranks still keep, "
+                 "to be sent at later steps")
+        return said + (": delayed, not lost." if beat_dropping else
+                       "; in a run this short, carrying it did no better than dropping it.")
+    return said + ("It does not match the gap: something besides the kept remainder is missing from the applied "
+                   "gradients.")

@@ -12,7 +12,6 @@ A failed check names the op and the mistake, never the expected value.
 
 from __future__ import annotations
 
-import functools
 import math
 import signal
 import textwrap
@@ -26,7 +25,8 @@ import torch
 from utils import checks
 from utils.checks import expect
 from utils.labs.predict_the_roofline import mistakes
-from utils.labs.predict_the_roofline.ops import LabOp, done_flops, moved_bytes, reference_op, text_like_ids
+from utils.labs.predict_the_roofline import reference as _reference  # the answers: kept out of the lab's names
+from utils.labs.predict_the_roofline.ops import LabOp, text_like_ids
 from utils.lessons.why_slow import roofline
 from utils.lessons.why_slow.peak import Ceilings
 from utils.lessons.why_slow.plan import LessonSettings
@@ -138,6 +138,11 @@ def counted(count: Callable, op: LabOp) -> tuple[float, float]:
     return _number(result[0], f"count's FLOPs for {op.name}"), _number(result[1], f"count's bytes for {op.name}")
 
 
+# The reference's functions a learner's answer may not call (refused through wrappers too: checks.refers_to).
+_REFERENCE_COUNTS = {name: getattr(_reference, name) for name in ("done_flops", "moved_bytes", "reference_op")}
+_REFERENCE_TURNING = {name: getattr(_reference, name) for name in ("first_compute_bound",)}
+
+
 # --- Exercise A: FLOPs and bytes -----------------------------------------------------------------------
 
 
@@ -146,10 +151,12 @@ def check_counts(count: Callable, setup: LabSetup, show: bool = True) -> checks.
     taken out) and of the bytes of the tensors it must read and write, for the lab's ops and unseen ones."""
 
     def body():
+        expect(not checks.refers_to(count, set(_REFERENCE_COUNTS), tuple(_REFERENCE_COUNTS.values())),
+               "count calls the checks' own reference: the exercise is to count it yourself")
         every = setup.ops + setup.extra + UNSEEN
         for op in every:
             flops, n_bytes = counted(count, op)
-            mistake = mistakes.count_mistake(op, flops, n_bytes, done_flops(op), moved_bytes(op), TOLERANCE)
+            mistake = mistakes.count_mistake(op, flops, n_bytes, _reference.done_flops(op), _reference.moved_bytes(op), TOLERANCE)
             expect(mistake is None, (mistake or "") + ("" if op not in UNSEEN else " (an op you have not seen)"))
         return (f"{len(every)} ops counted within {TOLERANCE:.0%}, {len(UNSEEN)} of them unseen: lookups with few "
                 "and many repeats, convolutions with and without padding, attention with and without its mask, "
@@ -169,42 +176,19 @@ TEST_ATTENTIONS = (_attention("causal attention, 8 heads of 64, batch 2", 2, 8, 
                    _attention("causal attention, 2 heads of 32, batch 4, bf16", 4, 2, 1, 32, True, torch.bfloat16))
 
 
-def intensity(op: LabOp) -> float:
-    """FLOPs per byte the attention does and moves (``ops``: counted, not by formula), remembered by size."""
-    return _attention_intensity(tuple(sorted(op.dims.items())), op.dtype)
-
-
-@functools.lru_cache(maxsize=4096)
-def _attention_intensity(dims: tuple, dtype: torch.dtype) -> float:
-    op = LabOp("attention", "attention", dict(dims), dtype)
-    return done_flops(op) / moved_bytes(op)
-
-
-def first_compute_bound(op: LabOp, ridge: float, limit: int = 2**24) -> int:
-    """The shortest length at which attention ``op`` reaches ``ridge`` FLOPs a byte (doubling, then halving)."""
-    high = 1
-    while intensity(op.with_length(high)) < ridge:
-        high *= 2
-        if high > limit:
-            return limit
-    low = high // 2  # below ridge (or 0)
-    while high - low > 1:
-        mid = (low + high) // 2
-        low, high = (low, mid) if intensity(op.with_length(mid)) >= ridge else (mid, high)
-    return high
-
-
 def check_turning(turning_length: Callable, show: bool = True) -> checks.Verdict:
     """Exercise B: ``turning_length(op, ceilings)`` is the first length at which attention ``op`` is
     compute-bound on ``ceilings`` (within 2 % or one token), on three machines and four attentions."""
 
     def body():
+        expect(not checks.refers_to(turning_length, set(_REFERENCE_TURNING), tuple(_REFERENCE_TURNING.values())),
+               "turning_length calls the checks' own reference: the exercise is to search it yourself")
         for c in TEST_CEILINGS:
             answers = {}
             for op in TEST_ATTENTIONS:
                 with _bounded(f"turning_length for {op.name}"):
                     answer = _number(turning_length(op, c), f"turning_length for {op.name}")
-                mistake = mistakes.turning_mistake(op, c, answer, first_compute_bound, answers)
+                mistake = mistakes.turning_mistake(op, c, answer, _reference.first_compute_bound, answers)
                 answers[op.name] = (op, answer)
                 expect(mistake is None, mistake or "")
         return (f"{len(TEST_CEILINGS) * len(TEST_ATTENTIONS)} lengths right: three machines (ridges "
@@ -256,7 +240,7 @@ def measured_ops(turning_length: Callable | None, ceilings: Ceilings, setup: Lab
 def measure_ops(ops: list[LabOp], setup: LabSetup) -> roofline.Roofline:
     """The ops and both ceilings, measured in alternating rounds on lesson 01's threads (one on a CPU)."""
     S = setup.settings
-    return roofline.measure_roofline([reference_op(op, S.device) for op in ops], S, rounds=setup.rounds)
+    return roofline.measure_roofline([_reference.reference_op(op, S.device) for op in ops], S, rounds=setup.rounds)
 
 
 def compare(count: Callable, roof: roofline.Roofline, ops: list[LabOp]) -> list[Compared]:

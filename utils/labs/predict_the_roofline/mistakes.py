@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import torch
 
-from utils.labs.predict_the_roofline.ops import LabOp, kept_share
+from utils.labs.predict_the_roofline import reference as _reference
+from utils.labs.predict_the_roofline.ops import LabOp
 
 
 def _near(value: float, target: float, tol: float) -> bool:
@@ -32,7 +33,7 @@ def _flops_slips(op: LabOp, right: float) -> list[tuple[float, str]]:
                 (right / d["kernel"] ** 2, "FLOPs without the kernel's area: each output sums over its k x k "
                                            "positions too")]
     if op.kind == "attention":
-        share = kept_share(op)
+        share = _reference.kept_share(op)
         return [(right / share, "FLOPs for every score: with the causal mask a query sees only the keys up to "
                                 "its own, and the fused kernel skips the rest (lesson 01 §5)"),
                 (right / 2, "half the FLOPs: attention has two matmuls (scores, then weights times values), "
@@ -67,7 +68,7 @@ def _bytes_slips(op: LabOp, right: float) -> list[tuple[float, str]]:
         t = d["batch"] * d["heads"] * d["length"] * d["head_dim"] * size
         scores = d["batch"] * d["heads"] * d["length"] ** 2 * size
         slips += [(right + scores, "the T x T scores: the fused kernel never writes them to memory (lesson 01 §5)"),
-                  (right + scores * kept_share(op), "the scores the mask keeps: the fused kernel never writes "
+                  (right + scores * _reference.kept_share(op), "the scores the mask keeps: the fused kernel never writes "
                                                     "them to memory (lesson 01 §5)"),
                   (3 * t, "queries, keys and values only: the output is written too"),
                   (right + d["length"] ** 2, "a mask in memory: is_causal builds none")]

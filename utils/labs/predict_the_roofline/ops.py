@@ -7,10 +7,7 @@ Introduced in ``labs/01_predict_the_roofline.ipynb``. An op is a ``LabOp``:
 - ``attention``: ``scaled_dot_product_attention`` of (batch, heads, length, head_dim) queries, keys and
   values, with or without the causal mask.
 
-What an op does is read off the op itself, never off a formula the learner could share: its FLOPs are what
-torch's FLOP counter (``torch.utils.flop_counter``, lesson 01 §1) counts while it runs, the causal mask's
-share taken out (the counter counts every score; the fused kernel computes the ones the mask keeps); its
-bytes are the tensors it must read and write once, the table's rows counted only where ``ids`` names them.
+What an op does and moves (the checks' reference) is in ``reference.py``, which the lab does not import.
 """
 
 from __future__ import annotations
@@ -20,10 +17,7 @@ from typing import Callable
 
 import torch
 import torch.nn.functional as F
-from torch.utils import flop_counter
 
-from utils.lessons.why_slow import flops as lesson_flops
-from utils.lessons.why_slow.roofline import Op
 
 KINDS = ("embedding", "conv2d", "attention")
 
@@ -86,47 +80,3 @@ class LabOp:
             out = torch.empty(ids.numel(), table.shape[1], dtype=table.dtype, device=device)
             return lambda: torch.index_select(table, 0, ids, out=out)
         return lambda: self.call(operands)
-
-
-# --- What an op does: counted while it runs, and its tensors' bytes ----------------------------------------
-
-
-def kept_share(op: LabOp) -> float:
-    """The share of an attention's scores its mask keeps: all of them, or the causal lower triangle."""
-    if op.kind != "attention" or not op.dims["causal"]:
-        return 1.0
-    T = op.dims["length"]
-    return torch.ones(T, T).tril().mean().item()
-
-
-def done_flops(op: LabOp) -> float:
-    """FLOPs the op does: torch's counter while it runs (on ``meta`` tensors: shapes, no arithmetic), with
-    lesson 01's formula for the CPU's attention kernel, times the share of scores the mask keeps."""
-    operands = tuple(t.to("meta") for t in op.operands())
-    with flop_counter.FlopCounterMode(display=False, custom_mapping=lesson_flops.CPU_ATTENTION) as counter:
-        op.call(operands)
-    return counter.get_total_flops() * kept_share(op)
-
-
-def moved_bytes(op: LabOp) -> int:
-    """The fewest bytes the op must move: every tensor it reads, and its result, once. A lookup reads the
-    table's rows its ids name, each once however often it is named."""
-    size, d = op.dtype.itemsize, op.dims
-    if op.kind == "embedding":
-        rows = op.ids.unique().numel()
-        return op.ids.numel() * op.ids.element_size() + (rows + op.ids.numel()) * d["width"] * size
-    inputs = tuple(t.to("meta") for t in op.operands())  # shapes only: the output's is worked out, not computed
-    return sum(t.numel() for t in (*inputs, op.call(inputs))) * size
-
-
-def written_bytes(op: LabOp) -> int:
-    """Of ``moved_bytes``, those the op writes: its result (for a lookup, one row per id)."""
-    if op.kind == "embedding":
-        return op.ids.numel() * op.dims["width"] * op.dtype.itemsize
-    return op.call(tuple(t.to("meta") for t in op.operands())).numel() * op.dtype.itemsize
-
-
-def reference_op(op: LabOp, device: str = "cpu") -> Op:
-    """Lesson 01's ``roofline.Op`` of ``op``: what it does (its FLOPs, the bytes it moves and, of those, the
-    bytes it writes), and its timed call (for ``measure_roofline``)."""
-    return Op(op.name, done_flops(op), moved_bytes(op), lambda: op.timed_call(device), written=written_bytes(op))

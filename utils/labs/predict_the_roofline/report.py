@@ -45,16 +45,19 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None) -> list[str
     def share(row):
         return share_of(row, ceilings)
 
-    f = share(embedding)
+    f, spread = share(embedding), embedding.point.spread
     out = [f"The lookup reached {f:.0%} of its memory roof: " + (
-        "above it by more than write-allocate gives back to an op that writes a row for every row it reads: "
-        "a cache served some of its bytes faster than the roof's bandwidth, or that bandwidth, measured in the "
-        f"same rounds, came out low (the lookup's rounds spread {embedding.point.spread:.0%}); this run does "
-        "not tell which." if f > ABOVE else
+        f"above it by more than its rounds' spread ({spread:.0%}) and more than write-allocate gives back to an "
+        "op that writes a row for every row it reads: a cache served some of its bytes faster than the roof's "
+        "bandwidth, or that bandwidth, measured in the same rounds, came out low; this run does not tell which."
+        if f > ABOVE and f > 1 + spread else
         "reading only the rows its ids name, it moved what you counted about as fast as STREAM moves bytes."
         if f >= AT_ROOF else
-        "its rows lie scattered through the table, each a separate stretch of memory, where STREAM streams "
-        "long arrays: a gather need not get the bandwidth of the roof.") + rough_note(embedding.point.spread)]
+        f"below {AT_ROOF:.0%} of it, but its rounds spread {spread:.0%}, more than the gap: within noise of its "
+        "roof, no shortfall shown." if f >= 1 - spread else
+        f"below its roof by more than its rounds' spread ({spread:.0%}): a limit the two roofs leave out. One "
+        "candidate: a gather reads rows scattered through the table, where STREAM streams long arrays; this run "
+        "does not measure it.") + rough_note(spread)]
     f = share(conv)
     out.append(f"The convolution reached {f:.0%} of the peak: " + (
         "with 64 channels in and out it is a large matmul over image patches, and ran like one."
@@ -225,8 +228,9 @@ def take_aways(measured: list, passed: bool) -> None:
         "length is the fp32 one x (16-bit ridge / fp32 ridge) / 2. Here the causal kernel took "
         f"{causal.point.seconds / full.point.seconds:.0%} of the unmasked one's time for half its work.",
         headroom_sentence(rows, roof) + " An op far above the roof of your counts points at a "
-        "count holding work or bytes the op does not do; one below it has a limit the two roofs leave out "
-        "(scattered reads, per-tile costs) or, near the ridge, pays both limits one after the other, which "
+        "count holding work or bytes the op does not do; one below it by more than its spread has a limit the "
+        "two roofs leave out (candidates: scattered reads, per-tile costs; this lab does not measure which) or, "
+        "near the ridge, pays both limits one after the other, which "
         "alone leaves it no lower than half its roof.",
     ]
     for line in lines:
