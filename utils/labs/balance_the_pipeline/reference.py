@@ -1,5 +1,7 @@
 """Lab 02's reference (``labs/02_balance_the_pipeline.ipynb``): what a two-stage GPipe step costs on a
 profile, found by playing the schedule pass by pass, and the profiles the checks judge a learner's code on.
+(Reading it before you solve the lab spoils exercises A and B; the lab does not import it, and the checks
+refuse an answer that calls it.)
 
     reference_speedup(profile, [9], 8)     # one worker's step over GPipe's, both from the profile
     best_config(profile)                   # ((split point,), m, speed-up): the best the profile allows
