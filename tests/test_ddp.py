@@ -138,7 +138,29 @@ def test_the_busbw_trend_says_whether_the_curve_flattens_and_names_wide_repeats(
     (wide,) = allreduce.outliers(rising)
     assert wide == "1 MiB: median 3.65 ms, repeats 0.78-3.87 ms"
     falling = [row(2**22, 2e-3, 2e-3, 2e-3), row(2**24, 12e-3, 12e-3, 12e-3)]
-    assert allreduce.trend(falling).startswith("busbw falls at the largest size")
+    assert allreduce.trend(falling).startswith("busbw falls after its peak")
+    assert "beyond the repeats' ranges" in allreduce.trend(falling)
+
+
+def test_the_busbw_curve_is_read_by_its_peak_whatever_its_shape():
+    row = lambda n, t, lo, hi: {"bytes": n, "seconds": t, "low": lo, "high": hi, "busbw": n / t}
+    # lesson 03's run: a peak at 1 MiB, lower at 3.15 and 4 MiB, up again at 16 MiB, every repeat spread widely
+    run = [row(2**18, 0.41e-3, 0.31e-3, 4.11e-3), row(2**20, 0.56e-3, 0.54e-3, 3.30e-3),
+           row(3_303_424, 3.02e-3, 1.22e-3, 4.77e-3), row(2**22, 4.14e-3, 2.37e-3, 5.50e-3),
+           row(2**24, 11.99e-3, 11.12e-3, 14.58e-3)]
+    assert allreduce.peak(run)["bytes"] == 2**20 and allreduce.largest(run)["bytes"] == 2**24
+    said = allreduce.trend(run)
+    assert said.startswith("busbw falls after its peak") and "peaks at 1.87 GB/s at 1 MiB" in said
+    assert "1.01 GB/s at 4 MiB" in said and "may be noise" in said and "still rising" not in said
+    level = [row(2**20, 1e-3, 1e-3, 1e-3), row(2**22, 3.9e-3, 3.9e-3, 3.9e-3), row(2**24, 17e-3, 17e-3, 17e-3)]
+    assert allreduce.trend(level).startswith("The curve levels off from 4 MiB")
+
+
+def test_a_change_that_rounds_to_zero_carries_no_sign():
+    rows = {"ref": {"samples_per_s": [100, 101, 102, 103], "bytes_per_step": 4},
+            "same": {"samples_per_s": [100, 100.9, 101.9, 103], "bytes_per_step": 2}}
+    (line,) = compare.reading(rows, "ref")
+    assert line.startswith("same: 0% samples/s (no change") and "-0%" not in line and "+0%" not in line
 
 
 def test_a_larger_message_that_took_less_time_is_read_as_noise_or_as_a_change_of_regime():

@@ -12,6 +12,8 @@ import time
 import torch
 import torch.distributed as dist
 
+from matplotlib.transforms import ScaledTranslation
+
 from utils import plots
 from utils.bench import synchronize
 from utils.launch import launch, process_group
@@ -71,22 +73,46 @@ def _label(n: int) -> str:
 
 
 def largest(rows: list[dict]) -> dict:
-    """The row of the largest message: the busbw figure the lesson sets beside the link. Lesson 03."""
+    """The row of the largest message. Lesson 03."""
     return max(rows, key=lambda r: r["bytes"])
 
 
+def peak(rows: list[dict]) -> dict:
+    """The row of the highest busbw (a median over its repeats): the best rate this run's all-reduce reached,
+    the figure the lesson sets beside the link, wherever on the curve it lies. Lesson 03."""
+    return max(rows, key=lambda r: r["busbw"])
+
+
+def _at(row: dict) -> str:
+    return f"{row['busbw'] / 1e9:.2f} GB/s at {_label(row['bytes'])}"
+
+
 def trend(rows: list[dict], flat: float = 0.10) -> str:
-    """Whether busbw still rises at the largest size: the last two sizes' busbw, read as flattening where the
-    largest gains less than ``flat`` (a share) on the size before it. Lesson 03."""
-    before, last = sorted(rows, key=lambda r: r["bytes"])[-2:]
-    gain = last["busbw"] / before["busbw"] - 1
-    figures = (f"busbw {before['busbw'] / 1e9:.2f} GB/s at {_label(before['bytes'])}, "
-               f"{last['busbw'] / 1e9:.2f} GB/s at {_label(last['bytes'])} ({gain:+.0%})")
-    if gain < -flat:
-        return f"busbw falls at the largest size instead of levelling off (contention or noise): {figures}"
-    if gain < flat:
-        return f"The curve flattens at the largest sizes: {figures}"
-    return f"The curve is still rising at the largest size measured, so no plateau is reached here: {figures}"
+    """The shape of the busbw curve, read from its figures: still rising at the largest size, flattening
+    there (the largest within ``flat``, a share, of the size before), levelling off after a peak (every
+    larger size within ``flat`` of the peak), or a peak then a fall. A fall is set against the repeats:
+    within noise where a later size's fastest repeat beats the peak's slowest. Lesson 03."""
+    ordered = sorted(rows, key=lambda r: r["bytes"])
+    top = peak(ordered)
+    after = ordered[ordered.index(top) + 1:]
+    if not after:  # the peak is the largest size
+        before, last = ordered[-2:]
+        gain = last["busbw"] / before["busbw"] - 1
+        figures = f"busbw {_at(before)}, {_at(last)} ({gain:+.0%})"
+        if gain < flat:
+            return f"The curve flattens at the largest sizes: {figures}"
+        return f"The curve is still rising at the largest size measured, so no plateau is reached here: {figures}"
+    later = ", ".join(_at(r) for r in after)
+    if min(r["busbw"] for r in after) >= (1 - flat) * top["busbw"]:
+        return (f"The curve levels off from {_label(top['bytes'])}: busbw peaks at {_at(top)}, and every larger "
+                f"size stays within {flat:.0%} of it ({later})")
+    low = min(after, key=lambda r: r["busbw"])
+    best_of_low, worst_of_peak = low["bytes"] / low["low"], top["bytes"] / top["high"]  # from the repeats' times
+    noise = ("within the repeats' ranges, so the fall may be noise" if best_of_low >= worst_of_peak else
+             "beyond the repeats' ranges")
+    return (f"busbw falls after its peak instead of levelling off: it peaks at {_at(top)}, then reads {later}; "
+            f"the lowest of these is {1 - low['busbw'] / top['busbw']:.0%} under the peak, {noise}. The peak is "
+            f"the best rate measured, not a plateau")
 
 
 def outliers(rows: list[dict], wide: float = 0.5) -> list[str]:
@@ -127,17 +153,24 @@ def plot_all_reduce(rows: list[dict], bound: float | None, bound_label: str, lab
             label="busbw = algbw x 2(n-1)/n")
     if bound:
         ax.axhline(bound / 1e9, color="0.3", ls=":", lw=1.5, label=bound_label)
-    if busbw_factor(world) == 1.0:
-        ax.text(0.98, 0.04, f"n = {world}: 2(n-1)/n = 1, so busbw = algbw (the curves coincide)",
-                transform=ax.transAxes, fontsize=8, ha="right", va="bottom", color="0.3")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xticks(sizes)
-    ax.set_xticklabels([plots.size_label(n) for n in sizes], fontsize=8)
+    ticks = [n for n in sizes if n & (n - 1) == 0]  # powers of two: another size's label would overprint
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([plots.size_label(n) for n in ticks], fontsize=8)
+    ax.minorticks_off()
+    for n in sizes:
+        if n not in ticks:  # e.g. one step's gradients: a dotted line, named along the bottom of the axes
+            ax.axvline(n, color="0.6", ls=":", lw=1)
+            ax.text(n, 0.03, f" {_label(n)}", transform=ax.get_xaxis_transform(), rotation=90, fontsize=8,
+                    ha="right", va="bottom", color="0.3")
     ax.set_xlabel("all-reduce message size")
     ax.set_ylabel("GB/s (log scale)")
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # outside the axes
+    # below the axes, as the timelines' legends are: inside, the points of a noisy run could fall under it
+    note = f"n = {world}: 2(n-1)/n = 1, so busbw = algbw (the curves coincide)" if busbw_factor(world) == 1 else None
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False, title=note,
+              title_fontsize=8, bbox_transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans))
     simulated = "simulated on CPU" in label
     plots.stamp_simulated(fig, simulated)
     return plots.finish(fig, "All-reduce bandwidth over message size" + label)

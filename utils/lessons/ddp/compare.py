@@ -112,5 +112,8 @@ def reading(rows: dict[str, dict], reference: str) -> list[str]:
                    ("faster, beyond the noise" if change > 0 else "slower, beyond the noise"))
         fewer = rows[reference]["bytes_per_step"] / row["bytes_per_step"]
         sent = "the same bytes" if fewer == 1 else f"{fewer:.1f}x fewer bytes"
-        lines.append(f"{name}: {change:+.0%} samples/s against {reference}, {verdict}; {sent}")
+        shift = f"{change:+.0%} samples/s"
+        if shift[1:].startswith("0%"):  # under half a percent either way: no sign to read
+            shift = "0% samples/s (no change at this rounding)"
+        lines.append(f"{name}: {shift} against {reference}, {verdict}; {sent}")
     return lines
