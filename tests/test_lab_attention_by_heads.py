@@ -5,6 +5,10 @@ mistake. Every launch is bounded by a timeout and leaves no process behind.
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+
+import nbformat
 import pytest
 import torch
 import torch.distributed as dist
@@ -13,6 +17,11 @@ from torch import nn
 from utils import checks
 from utils.labs.attention_by_heads import checks as lab
 from utils.lessons.tensor_parallel.layers import CopyToParallel
+from utils.lessons.tensor_parallel.layers import CopyToParallel as Copy
+from utils.lessons.tensor_parallel.layers import ReduceFromParallel as Reduce
+from utils.lessons.tensor_parallel.layers import shard as cut
+
+LAB = Path(__file__).resolve().parents[1] / "labs" / "07_attention_by_heads.ipynb"
 
 
 @pytest.fixture(autouse=True)
@@ -152,9 +161,56 @@ def test_the_whole_qkv_mutant_is_named():
     assert "every head's" in lab.check_heads(Whole).message
 
 
+class Pasted(nn.Module):
+    """The reference's body pasted into the learner's class, every local, attribute and helper renamed."""
+
+    def __init__(me, whole, r: int, n: int):
+        super().__init__()
+        if whole.heads % n:
+            raise ValueError(f"{whole.heads} heads cannot be split evenly over {n} ranks")
+        me.ln, me.h = whole.norm, whole.heads // n
+        c = whole.proj.out_features
+        wq, wk, wv = whole.qkv.weight.data.split(c, dim=0)
+        bq, bk, bv = whole.qkv.bias.data.split(c, dim=0)
+        me.qkv = nn.Linear(c, 3 * c // n)
+        me.qkv.weight = nn.Parameter(torch.cat([cut(w, 0, r, n) for w in (wq, wk, wv)]))
+        me.qkv.bias = nn.Parameter(torch.cat([cut(b, 0, r, n) for b in (bq, bk, bv)]))
+        me.proj = nn.Linear(c // n, c, bias=False)
+        me.proj.weight = nn.Parameter(cut(whole.proj.weight.data, 1, r, n))
+        me.b = nn.Parameter(whole.proj.bias.data.clone())
+
+    def forward(me, inp):
+        z = Copy.apply(me.ln(inp))
+        nb, nt, _ = z.shape
+        qkv = me.qkv(z).view(nb, nt, 3, me.h, -1).permute(2, 0, 3, 1, 4)
+        o = nn.functional.scaled_dot_product_attention(qkv[0], qkv[1], qkv[2], is_causal=True)
+        part = me.proj(o.transpose(1, 2).flatten(2))
+        return Reduce.apply(part) + me.b
+
+
+def test_a_pasted_reference_is_refused_and_the_labs_solution_is_not(tmp_path, monkeypatch):
+    """The structural comparison: the reference under other names is a copy; the lab's own solution (its cell,
+    imported from a file so that its source can be read) is not, and neither is the test's solution."""
+    for name in ("__init__", "forward"):
+        assert lab.copies_the_reference(getattr(Pasted, name), name)
+    cell = next(c for c in nbformat.read(LAB, as_version=4).cells if "class HeadParallelAttention" in c.source)
+    (tmp_path / "lab07_solution.py").write_text(
+        "import torch\nfrom torch import nn\nfrom utils import models\n"
+        "from utils.lessons.tensor_parallel.layers import CopyToParallel, ReduceFromParallel\n\n" + cell.source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    solution = importlib.import_module("lab07_solution").HeadParallelAttention
+    for name in ("__init__", "forward"):
+        assert lab._shape(getattr(solution, name)) is not None  # read, so the comparison ran
+        assert not lab.copies_the_reference(getattr(solution, name), name)
+        assert not lab.copies_the_reference(getattr(attention(), name), name)
+
+
 def _course_answer_in_disguise(how: str):
-    """Lesson 07's TensorParallelAttention passed off as the learner's split, four ways."""
-    from utils.lessons.tensor_parallel.layers import TensorParallelAttention
+    """The lab's reference passed off as the learner's split, five ways."""
+    from utils.labs.attention_by_heads.reference import TensorParallelAttention
+
+    if how == "a pasted body with renamed names":
+        return Pasted
 
     if how == "the class itself":
         return TensorParallelAttention
@@ -179,7 +235,8 @@ def _course_answer_in_disguise(how: str):
     return {"a forward that delegates": Delegating, "a module that holds one": Holding}[how]
 
 
-BORROWED = ["the class itself", "a subclass", "a forward that delegates", "a module that holds one"]
+BORROWED = ["the class itself", "a subclass", "a forward that delegates", "a module that holds one",
+            "a pasted body with renamed names"]
 
 
 @pytest.mark.mutants

@@ -333,13 +333,37 @@ def test_the_crossover_table_sets_the_measured_crossover_beside_the_models():
     assert table.rows[1][-1] == "not measured"  # a datasheet pair: nothing measured
 
 
-def test_the_timed_split_verdict_reads_every_paired_round():
-    every = report.timed_split_sentence([0.020, 0.021, 0.020], [0.015, 0.016, 0.019])
-    assert "1.05-1.33x" in every and "3 of 3" in every and "faster than one device in every round" in every
-    some = report.timed_split_sentence([0.020, 0.021], [0.015, 0.027])
-    assert "1 of 2" in some and "no speed-up is shown" in some
-    none = report.timed_split_sentence([0.020], [0.025])
-    assert "0 of 1" in none and "not faster" in none
+def test_the_timed_split_verdict_reads_the_paired_rounds_median_and_spread():
+    faster = report.timed_split([0.020] * 6, [0.015, 0.0155, 0.016, 0.0152, 0.0158, 0.0151], 2.0)
+    assert faster.measured.startswith("1.3") and faster.verdict.startswith("faster, under the bound")
+    mixed = report.timed_split([0.020] * 6, [0.015, 0.027, 0.019, 0.022, 0.016, 0.024], 2.0)
+    assert mixed.verdict == "within noise: no effect shown" and "±" in mixed.measured
+    slower = report.timed_split([0.020] * 4, [0.025, 0.026, 0.025, 0.0255], 2.0)
+    assert slower.verdict == "slower than one device: no speed-up"
+    details = report.timed_split_details([0.020, 0.021], [0.015, 0.027])
+    assert "1.33x, 0.78x" in details and "1 of 2" in details and "fastest-of ratio" in details
+
+
+def test_the_miss_sets_the_ranks_and_the_shard_apart_side_by_side_and_names_what_dominates():
+    """Lesson 07's reader: the ranks' compute gap, and the shard apart against inside the step, said from the
+    figures; 'dominates' says which part, by how much."""
+    rank = lambda compute, inside, cpu, waited: {  # noqa: E731
+        "step": compute + inside, "allreduce": inside, "compute": compute, "thread_cpu": cpu,
+        "other_threads_cpu": 0.0004, "waited": waited, "summed": inside - waited}
+    m = {"model_compute": 0.01022, "model_comm": 0.00091, "model_step": 0.01113, "one": 0.02044, "others": 0.0,
+         "steal": 0.0, "paired": True, "residual": 0.23, "waiting_core": 0.01,
+         "corun": {"alone": 0.0098, "together": 0.0098, "together_core": 1.0},
+         "ranks": [rank(0.01131, 0.00193, 0.0116, 0.00092), rank(0.01226, 0.00103, 0.01224, 0.0)]}
+    story = " ".join(report.miss_story(m, ""))
+    assert "11.31 ms (rank 0) and 12.26 ms (rank 1), 0.95 ms (8%) apart; rank 0, the faster" in story
+    assert "(9.80 ms, the fastest of its rounds)" in story and "lie 2.46 ms" in story and "2.46 ms left" in story
+    assert "The largest dominates." not in story and "is the whole miss" in story
+    m["corun"]["together"] = 0.0125   # the shard apart as long as inside the step: nothing added
+    assert "added nothing measurable" in " ".join(report.miss_story(m, ""))
+    m["corun"]["together"], m["ranks"][1]["thread_cpu"] = 0.0098, 0.006   # off its core longer than the gap
+    assert "accounts for the gap" in " ".join(report.miss_story(m, ""))
+    m["corun"]["together"] = 0.020    # longer apart than inside: measured at different moments
+    assert "cannot say what the step adds" in " ".join(report.miss_story(m, ""))
 
 
 def test_the_miss_names_gloos_threads_as_a_candidate_only_where_they_used_cpu():

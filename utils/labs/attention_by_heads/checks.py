@@ -17,14 +17,19 @@ never sees (another width, twice the heads, other batch and length: code that fi
 - ``check_communication``: one all-reduce forward and one backward, each of tokens x width values, and no
   other collective.
 
-Every check first refuses lesson 07's worked answer, ``TensorParallelAttention`` (the class, a subclass, a
-forward or ``__init__`` that calls it, or a module that holds one): the lab asks for the learner's own split.
+Every check first refuses the lab's reference, ``reference.TensorParallelAttention`` (the split lesson 07 runs):
+the class, a subclass, a forward or ``__init__`` that calls it, a module that holds one, or an ``__init__`` or
+forward that copies its code with the names changed (``copies_the_reference``): the lab asks for the learner's
+own split.
 
 One launch serves every check (its result is kept per class object).
 """
 
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
 from typing import NamedTuple
 
 import torch
@@ -33,8 +38,8 @@ from torch import nn
 
 from utils import models
 from utils.checks import CheckFailed, expect, refers_to, run_check
+from utils.labs.attention_by_heads.reference import TensorParallelAttention
 from utils.launch import launch
-from utils.lessons.tensor_parallel.layers import TensorParallelAttention
 
 SEED, WORLD = 0, 2
 WIDTH, HEADS, BATCH, CONTEXT = 32, 4, 2, 8
@@ -195,26 +200,85 @@ def launched(attention_cls) -> list[list[dict]]:
     return outcome
 
 
-BORROWED = ("is lesson 07's worked answer, utils.lessons.tensor_parallel's TensorParallelAttention{how}: the lab "
+BORROWED = ("is the lab's reference, utils.labs.attention_by_heads.reference's TensorParallelAttention{how}: the lab "
             "asks for your own split. Write __init__ and forward yourself, from utils.models.Attention and lesson "
             "07's f and g")
 
 
 def _uses_the_course_block(fn) -> bool:
-    """Whether a method is the course's, or its code names ``TensorParallelAttention`` (a call that delegates)."""
+    """Whether a method is the reference's, or its code names ``TensorParallelAttention`` (a call that
+    delegates)."""
     course = (TensorParallelAttention.__init__, TensorParallelAttention.forward)
     return refers_to(fn, {"TensorParallelAttention"}, targets=course)
 
 
+class _Anonymous(ast.NodeTransformer):
+    """Every name a function binds or reads (its arguments, locals, globals, ``self``'s attributes) becomes
+    its order of first appearance, and docstrings go: two functions alike but for their names compare equal."""
+
+    def __init__(self):
+        self.names: dict[str, str] = {}
+
+    def _rename(self, name: str) -> str:
+        return self.names.setdefault(name, f"n{len(self.names)}")
+
+    def visit_Name(self, node):
+        return ast.copy_location(ast.Name(id=self._rename(node.id), ctx=node.ctx), node)
+
+    def visit_arg(self, node):
+        return ast.copy_location(ast.arg(arg=self._rename(node.arg)), node)
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if isinstance(node.value, ast.Name) and node.value.id == "n0":  # the first argument, self by any name
+            node.attr = self._rename("." + node.attr)  # self.qkv, self.my_qkv: the same slot
+        return node
+
+    def visit_FunctionDef(self, node):
+        node.returns = None
+        node.body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                                                  and isinstance(s.value.value, str))]  # the docstring
+        node.name = "f"
+        return self.generic_visit(node)
+
+
+def _shape(fn) -> str | None:
+    """A method's code with every name anonymous (``_Anonymous``); None where its source cannot be read."""
+    fn = inspect.unwrap(fn) if callable(fn) else fn
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    functions = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if len(functions) != 1:
+        return None
+    for arg in functions[0].args.args + functions[0].args.kwonlyargs:
+        arg.annotation = None
+    return ast.dump(_Anonymous().visit(functions[0]), annotate_fields=False)
+
+
+def copies_the_reference(fn, name: str) -> bool:
+    """Whether method ``name`` (``__init__`` or ``forward``) is the reference's code under other names: the same
+    statements, in the same order, calling the same methods. A method whose source cannot be read (defined
+    where ``inspect`` finds no file) is not judged."""
+    mine = _shape(fn)
+    return mine is not None and mine == _shape(getattr(TensorParallelAttention, name))
+
+
 def _own_split(attention_cls) -> None:
-    """Refuse lesson 07's TensorParallelAttention: the class itself, a subclass, methods that call it, or a
+    """Refuse the lab's reference: the class itself, a subclass, methods that call it or copy its code, or a
     module that holds one (seen after the launch)."""
     if isinstance(attention_cls, type) and issubclass(attention_cls, TensorParallelAttention):
         how = "" if attention_cls is TensorParallelAttention else " (your class inherits from it)"
         raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=how)}")
     for name in ("__init__", "forward"):
-        if _uses_the_course_block(getattr(attention_cls, name, None)):
+        method = getattr(attention_cls, name, None)
+        if _uses_the_course_block(method):
             raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=f' (your {name} calls it)')}")
+        if copies_the_reference(method, name):
+            raise CheckFailed(f"HeadParallelAttention's {name} is the lab's reference code with other names "
+                              "(utils.labs.attention_by_heads.reference): the lab asks for your own split. "
+                              "Write it yourself, from utils.models.Attention and lesson 07's f and g")
     if any(r.get("holds the course's block") for results in launched(attention_cls) for r in results):
         raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=' (your module holds one)')}")
 
@@ -303,8 +367,8 @@ def check_heads(attention_cls):
         mine = sum(held[name].numel() for name in ("qkv.weight", "qkv.bias", "proj.weight", "proj bias")
                    if held[name] is not None)
         full = sum(v[0].numel() for name, v in reference()["params"].items() if not name.startswith("norm"))
-        return (f"each rank holds its {HEADS // WORLD} heads: {mine:,} of the block's {full:,} weights "
-                f"(excluding the norm, which every rank holds whole); right on {CASES[1].name} too")
+        return (f"each rank holds its {HEADS // WORLD} heads: {mine:,} of the block's {full:,} parameters, "
+                f"weights and biases (the norm left out: every rank holds it whole); right on {CASES[1].name} too")
 
     return run_check("each rank holds its heads", body,
                      hint="the fused qkv weight stacks three (C, C) weights; where do one head's rows lie?")
@@ -403,8 +467,6 @@ def check_communication(attention_cls):
 def take_aways(attention_cls) -> str:
     """The lab's take-aways, printed once every check passed, with the collectives counted in the learner's
     run (what they state, the checks measured)."""
-    import textwrap
-
     from utils import checks
 
     names = ("each rank holds its heads", "forward equals one device", "backward equals one device",

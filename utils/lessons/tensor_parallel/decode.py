@@ -26,24 +26,7 @@ from torch import nn
 
 from utils.launch import process_group
 from utils.lessons.tensor_parallel.inference import Generation, _timed
-from utils.lessons.tensor_parallel.layers import TensorParallelBlock
-
-
-def attend(attn: nn.Module, x: torch.Tensor, cache: dict, key: int) -> torch.Tensor:
-    """One attention sub-layer with a KV cache (``models.Attention`` or its tensor-parallel half): the new
-    positions' keys and values join the cache; a split layer sums its partial output over the ranks."""
-    B, T, _ = x.shape
-    q, k, v = attn.qkv(attn.norm(x)).chunk(3, dim=2)
-    q, k, v = (t.view(B, T, attn.heads, -1).transpose(1, 2) for t in (q, k, v))  # (B, heads here, T, D)
-    if key in cache:
-        k, v = torch.cat([cache[key][0], k], dim=2), torch.cat([cache[key][1], v], dim=2)
-    cache[key] = (k, v)
-    y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=T > 1)  # T > 1: the prompt, no cache
-    out = attn.proj(y.transpose(1, 2).reshape(B, T, -1))
-    if hasattr(attn, "proj_bias"):  # tensor parallel: g, the all-reduce of the partial outputs
-        dist.all_reduce(out)
-        out = out + attn.proj_bias
-    return out
+from utils.labs.attention_by_heads.reference import TensorParallelBlock, cached_attention
 
 
 def step(model, idx: torch.Tensor, start: int, cache: dict) -> torch.Tensor:
@@ -51,7 +34,7 @@ def step(model, idx: torch.Tensor, start: int, cache: dict) -> torch.Tensor:
     positions = torch.arange(start, start + idx.shape[1], device=idx.device)
     h = model.embed.token(idx) + model.embed.position(positions)
     for i, block in enumerate(model.blocks):
-        h = h + attend(block.attn, h, cache, i)
+        h = h + cached_attention(block.attn, h, cache, i)
         h = h + block.ffn(h)
     return model.head(h)
 

@@ -16,7 +16,8 @@ from torch import nn
 
 from utils import models
 from utils.launch import process_group
-from utils.lessons.tensor_parallel.layers import TensorParallelBlock, TensorParallelMLP
+from utils.labs.attention_by_heads.reference import TensorParallelBlock
+from utils.lessons.tensor_parallel.layers import TensorParallelMLP
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Inference on two devices (lesson 07, section 5): greedy generation with the small GPT on one device,
-two-way tensor parallel (every block split, ``layers.TensorParallelBlock``) and a two-stage pipeline (first
-half of the blocks on rank 0, second half and the head on rank 1, the batch cut into micro-batches);
+two-way tensor parallel (every block split: ``TensorParallelBlock``, lab 07's reference) and a two-stage
+pipeline (first half of the blocks on rank 0, second half and the head on rank 1, the batch cut into
+micro-batches);
 per-token latency at batch 1 and tokens per second at larger batches.
 
 No KV cache: each new token runs the whole sequence again, as ``utils.models.GPT.generate`` does. All three
@@ -19,7 +20,7 @@ from torch import nn
 
 from utils import models
 from utils.launch import current_backend, process_group
-from utils.lessons.tensor_parallel.layers import TensorParallelBlock
+from utils.labs.attention_by_heads.reference import TensorParallelBlock
 
 
 @dataclasses.dataclass(frozen=True)

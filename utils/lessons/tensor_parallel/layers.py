@@ -15,6 +15,10 @@ Two operators glue the pieces (the names are the Megatron-LM paper's):
 * ``g`` after the row-parallel layer: all-reduce forward (sum the partial outputs), identity backward.
 
 So a block costs one all-reduce forward and one backward, of ``tokens x width`` values each.
+
+Attention split by heads the same way is lab 07's exercise; its reference (``TensorParallelAttention`` and the
+whole block, ``TensorParallelBlock``) lives with the lab, in ``utils/labs/attention_by_heads/reference.py``
+(reading it before you solve the lab spoils it).
 """
 
 from __future__ import annotations
@@ -80,50 +84,3 @@ class TensorParallelMLP(nn.Module):
         h = CopyToParallel.apply(self.norm(x))  # f: (B, T, C) on every rank
         h = self.act(self.fc(h))  # (B, T, hidden / world): this rank's slice of the hidden features
         return ReduceFromParallel.apply(self.proj(h)) + self.proj_bias  # g: sum of partial (B, T, C)
-
-
-class TensorParallelAttention(nn.Module):
-    """``utils.models.Attention`` split by heads: rank r computes heads ``r*H/n .. (r+1)*H/n`` on its own.
-
-    The fused ``qkv`` weight stacks the query, key and value weights (each C x C); rank r takes the same
-    head rows from each of the three (column-parallel), and the matching input columns of ``proj``
-    (row-parallel). Heads never look at each other, so no communication is needed between the two layers:
-    again ``f`` before and ``g`` after.
-    """
-
-    def __init__(self, full: nn.Module, rank: int, world: int):
-        super().__init__()
-        if full.heads % world:
-            raise ValueError(f"{full.heads} heads cannot be split evenly over {world} ranks")
-        self.norm, self.heads = full.norm, full.heads // world
-        width = full.proj.out_features
-        q, k, v = full.qkv.weight.data.split(width, dim=0)  # each (C, C): rows are output channels
-        qb, kb, vb = full.qkv.bias.data.split(width, dim=0)
-        self.qkv = nn.Linear(width, 3 * width // world)
-        self.qkv.weight = nn.Parameter(torch.cat([shard(w, 0, rank, world) for w in (q, k, v)]))
-        self.qkv.bias = nn.Parameter(torch.cat([shard(b, 0, rank, world) for b in (qb, kb, vb)]))
-        self.proj = nn.Linear(width // world, width, bias=False)
-        self.proj.weight = nn.Parameter(shard(full.proj.weight.data, 1, rank, world))
-        self.proj_bias = nn.Parameter(full.proj.bias.data.clone())
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        B, T, _ = x.shape
-        q, k, v = self.qkv(CopyToParallel.apply(self.norm(x))).chunk(3, dim=2)  # f; 3 x (B, T, C / world)
-        q, k, v = (t.view(B, T, self.heads, -1).transpose(1, 2) for t in (q, k, v))  # this rank's heads
-        y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
-        y = y.transpose(1, 2).reshape(B, T, -1)  # (B, T, C / world)
-        return ReduceFromParallel.apply(self.proj(y)) + self.proj_bias  # g
-
-
-class TensorParallelBlock(nn.Module):
-    """A transformer block (``utils.models.Block``) with both sub-layers tensor-parallel: two all-reduces
-    forward, two backward."""
-
-    def __init__(self, full: nn.Module, rank: int, world: int):
-        super().__init__()
-        self.attn = TensorParallelAttention(full.attn, rank, world)
-        self.ffn = TensorParallelMLP(full.ffn, rank, world)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = x + self.attn(x)
-        return x + self.ffn(x)

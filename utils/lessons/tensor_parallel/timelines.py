@@ -3,11 +3,12 @@
 The first article puts attention on one GPU and the feed-forward network on the other, and runs them one
 after the other: ``article_worker`` does exactly that for a stack of GPT blocks (rank 0 runs every block's
 attention, rank 1 every block's FFN, the activations go back and forth with send/recv). ``parallel_worker``
-runs the same blocks tensor-parallel (``layers.TensorParallelBlock``): both ranks work on every sub-layer, and
-the all-reduces are recorded as spans of their own. Each worker first times its passes against the whole stack
-on rank 0 alone, in alternating rounds (``paired_rounds``), then records ``rounds`` passes back to back for
-the timeline, after one pass that is not drawn: the two ranks leave a barrier at different moments, and the
-first all-reduce after it would show that wait, not the all-reduce. Forward passes only, as in inference.
+runs the same blocks tensor-parallel (``TensorParallelBlock``, lab 07's reference): both ranks work on every
+sub-layer, and the all-reduces are recorded as spans of their own. Each worker first times its passes against
+the whole stack on rank 0 alone, in alternating rounds (``round_times``: the lesson reads their paired
+ratios), then records ``rounds`` passes back to back for the timeline, after one pass that is not recorded:
+the two ranks leave a barrier at different moments, and the first all-reduce after it would show that wait,
+not the all-reduce. Forward passes only, as in inference.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import torch.distributed as dist
 from utils import models
 from utils.launch import current_backend, process_group
 from utils.lessons.tensor_parallel.cost import machine_cpu
-from utils.lessons.tensor_parallel.layers import TensorParallelBlock
+from utils.labs.attention_by_heads.reference import TensorParallelBlock
 from utils.timeline import Span, SpanRecorder
 
 
@@ -94,12 +95,6 @@ def round_times(full, x, split_pass, rounds: int, rank: int, device) -> tuple[li
     return alone[1:], split[1:]
 
 
-def paired_rounds(full, x, split_pass, rounds: int, rank: int, device) -> tuple[float | None, float]:
-    """The fastest of ``round_times``' passes: rank 0 alone (None on rank 1), and split."""
-    alone, split = round_times(full, x, split_pass, rounds, rank, device)
-    return (min(alone) if rank == 0 else None), min(split)
-
-
 def article_pass(blocks, x, rank: int, rec: SpanRecorder, k: int) -> None:
     """The article's split: attention on rank 0, FFN on rank 1, one after the other, block after block."""
     h = x
@@ -124,14 +119,16 @@ def article_worker(b: Blocks) -> dict:
         rank = dist.get_rank()
         blocks, x = b.build(device), b.batch_input(device)  # each rank uses only its half of every block
         untimed = SpanRecorder("not drawn")
-        alone, split = paired_rounds(blocks, x, lambda k: article_pass(blocks, x, rank, untimed, k),
-                                     b.timed, rank, device)
+        alone_rounds, split_rounds = round_times(blocks, x, lambda k: article_pass(blocks, x, rank, untimed, k),
+                                                 b.timed, rank, device)
+        alone, split = (min(alone_rounds) if rank == 0 else None), min(split_rounds)
         rec = SpanRecorder(f"rank {rank} ({device})", device=str(device))
         dist.barrier()
         article_pass(blocks, x, rank, untimed, -1)  # not drawn: the ranks left the barrier at different times
         for k in range(b.rounds):  # drawn: back to back, as a served model would run them
             article_pass(blocks, x, rank, rec, k)
-        return {"alone": alone, "split": split, "spans": [s.to_dict() for s in rec.spans()]}
+        return {"alone": alone, "split": split, "spans": [s.to_dict() for s in rec.spans()],
+                "alone_rounds": alone_rounds, "split_rounds": split_rounds}  # seconds, each timed round
 
 
 def parallel_worker(b: Blocks) -> dict:
