@@ -145,7 +145,7 @@ def test_the_link_table_sets_each_steps_messages_beside_alpha_and_beta():
     r = runs.Row(64, 4, "gpipe", 0.5, 0.8, [0.3, 0.3], bytes_sent=8 * 2**20, messages=8, speedups=[1.6])
     table = report.link_table([r], alpha=1e-3, beta=2**30, where="test", title="t")
     (row,) = table.rows
-    assert row[2] == 8 and row[3] == "8.0" and row[5] == f"{(8e-3 + 8 / 1024) * 1e3:.1f}" and row[7] == "3%"
+    assert row[2] == 8 and row[3] == "8.0" and row[5] == f"{(8e-3 + 8 / 1024) * 1e3:.1f}" and row[7] == "3.2%"
 
 
 def test_the_pipeline_benchmark_reports_from_a_run_that_did_not_choose(monkeypatch):

@@ -184,49 +184,76 @@ def placements_table(got: dict, title: str, full: bool = False) -> Table:
     return Table(columns, rows, title=title)
 
 
-def placement_reading(got: dict, transport: str, alpha: float | None = None) -> str:
+def ms_text(ms: float, sign: bool = False, digits: int | None = None) -> str:
+    """Milliseconds as printed: one decimal under 10 ms, whole above (or ``digits``, one precision for every
+    figure of a sum, so that it adds up as printed); the arithmetic keeps every digit."""
+    digits = (1 if abs(ms) < 10 else 0) if digits is None else digits
+    return f"{ms:+.{digits}f}" if sign else f"{ms:.{digits}f}"
+
+
+def _sum_digits(*terms: float) -> int:
+    """One decimal for every term of a printed sum where any term is under 10 ms, else whole ms."""
+    return 1 if min(abs(t) for t in terms) < 10 else 0
+
+
+def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None = None) -> str:
     """Where the attention/feed-forward placement's extra time went, from the run's own numbers: the extra
     messages' fixed cost (a 4-byte message's time, alpha), their bytes (an activation's time minus alpha),
     and what is left, unmeasured (said so, with its untimed candidates). When the two
-    placements' difference is inside the rounds' spread, it says so instead of naming a cause. ``alpha``:
-    the link's α fitted earlier in the lesson, which the probe is set beside. Every figure is rounded to
-    whole ms before the arithmetic, so that the sums on the page add up."""
+    placements' difference is inside the rounds' spread, it says so instead of naming a cause. ``alphas``:
+    the link's α under each of its names (lesson 00's fit, this run's fit in section 5), printed beside the
+    probe, which is the one the arithmetic uses. The arithmetic keeps every digit; only the printing rounds
+    (``ms_text``)."""
     extra, noise, messages, fixed, in_bytes = extra_time(got)
     tiny, one = got["message"]["tiny"], got["message"]["activation"]
     size = got["message"]["activation_bytes"] / 2**20
     probe = ""
-    if alpha:
-        probe = (f"; {tiny / alpha:.1f}x the α fitted in section 5" +
-                 (", the same path timed again beside the steps it explains" if tiny <= 1.5 * alpha else
-                  ": the same path at another moment, and this probe ran in the same rounds as the steps it "
-                  "explains, so it is the one used here"))
+    if alphas:
+        beside = ", ".join(f"{name}: {a * 1e3:.3f} ms" for name, a in alphas.items() if a)
+        probe = (f"; beside it, the α of {beside}; the arithmetic uses this probe, timed in the same rounds as "
+                 f"the steps it explains" if beside else "")
     low, high = extra_range(got)
-    text = (f"The attention/feed-forward placement took {extra:+d} ms per step (median; paired round by round with "
-            f"the layers split: {low:+d} to {high:+d} ms, ±{noise} ms) for "
-            f"{messages} more messages ({transport}). Timed in the same launch, a 4-byte message takes "
-            f"{tiny * 1e3:.2f} ms (median of its round trips, halved: the fixed cost of a message, alpha{probe}) "
-            f"and a {size:.1f} MiB activation {one * 1e3:.2f} ms: the extra messages should cost {fixed} ms of "
-            f"fixed cost and {in_bytes} ms of bytes")
+    text = (f"The attention/feed-forward placement took {ms_text(extra, True)} ms per step (median; paired round "
+            f"by round with the layers split: {ms_text(low, True)} to {ms_text(high, True)} ms, "
+            f"±{ms_text(noise)} ms) for {messages} more messages ({transport}). Timed in the same launch, a 4-byte "
+            f"message takes {tiny * 1e3:.3f} ms (median of its round trips, halved: the fixed cost of a message, "
+            f"alpha{probe}) and a {size:.1f} MiB activation {one * 1e3:.2f} ms: the extra messages should cost "
+            f"{messages} x {tiny * 1e3:.3f} = {ms_text(fixed)} ms of fixed cost and {ms_text(in_bytes)} ms of bytes")
     if not resolved(got):
         return text + (". The measured difference is inside the rounds' spread: this run does not resolve it, so "
                        "it is not split into causes.")
     rest = extra - fixed - in_bytes
     if rest >= 0:
-        text += (f"; {extra} - {fixed} - {in_bytes} leaves {rest} ms that the messages do not explain: this run "
-                 f"did not measure where it went (candidates, untimed here: the schedule's bookkeeping, one more "
-                 f"forward and backward call per sub-layer)")
+        d = _sum_digits(extra, fixed, in_bytes, rest)
+        text += (f"; {ms_text(extra, digits=d)} - {ms_text(fixed, digits=d)} - {ms_text(in_bytes, digits=d)} leaves "
+                 f"{ms_text(rest, digits=d)} ms that the "
+                 f"messages do not explain: this run did not measure where it went (candidates, untimed here: the "
+                 f"schedule's bookkeeping, one more forward and backward call per sub-layer)")
         share = "most" if fixed + in_bytes > rest else "less than half"
         return text + f". The messages measured here account for {share} of the extra time."
-    text += f", {-rest} ms more than the placement's whole extra time: the messages overlapped some work"
+    text += f", {ms_text(-rest)} ms more than the placement's whole extra time: the messages overlapped some work"
     cause = ("their fixed cost (alpha), not bytes" if fixed > in_bytes
              else "bytes: the link's bandwidth, not the number of crossings")
     return text + f". Of the messages' predicted cost, most is {cause}."
 
 
-def extra_range(got: dict) -> tuple[int, int]:
+def extra_note(got: dict) -> str:
+    """The claims table's addition to the placement's verdict: the extra time against the layers split and
+    what the messages explain, only where the difference clears the paired rounds' spread ("" otherwise)."""
+    extra, _, _, fixed, in_bytes = extra_time(got)
+    if not resolved(got) or extra <= 0:
+        return ""
+    rest = max(extra - fixed - in_bytes, 0.0)
+    d = _sum_digits(extra, fixed + in_bytes, rest)
+    return (f"; against the layers split, {ms_text(extra, True, d)} ms (every paired round above 0): its extra "
+            f"messages explain {ms_text(fixed + in_bytes, digits=d)} ms, {ms_text(rest, digits=d)} ms are not "
+            "explained by this run")
+
+
+def extra_range(got: dict) -> tuple[float, float]:
     """The lowest and highest round's extra ms (attention/feed-forward step minus layers step, same round)."""
     diffs = got["extra_rounds"]
-    return round(min(diffs) * 1e3), round(max(diffs) * 1e3)
+    return min(diffs) * 1e3, max(diffs) * 1e3
 
 
 def resolved(got: dict) -> bool:
@@ -238,16 +265,14 @@ def resolved(got: dict) -> bool:
     return abs(extra) > noise and (low > 0 if extra > 0 else high < 0)
 
 
-def extra_time(got: dict) -> tuple[int, int, int, int, int]:
+def extra_time(got: dict) -> tuple[float, float, int, float, float]:
     """The attention/feed-forward placement's extra ms per step over the layers placement (median step times),
     half the range of the paired rounds' differences (ms), its extra messages, and what they should cost in
-    ms: fixed (alpha each) and bytes. Rounded to whole ms before any arithmetic, so that sums on the page add
-    up."""
+    ms: fixed (alpha each) and bytes. Unrounded: the page rounds only when it prints (``ms_text``)."""
     layers, article = got["layers"]["row"], got["attn/ffn"]["row"]
-    ms = lambda seconds: round(seconds * 1e3)
-    extra = ms(article.seconds) - ms(layers.seconds)
+    extra = (article.seconds - layers.seconds) * 1e3
     low, high = extra_range(got)
-    noise = round((high - low) / 2)  # half the range of the paired differences, every round
+    noise = (high - low) / 2  # half the range of the paired differences, every round
     messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
     tiny, one = got["message"]["tiny"], got["message"]["activation"]
-    return extra, noise, messages, ms(messages * tiny), ms(messages * max(one - tiny, 0.0))
+    return extra, noise, messages, messages * tiny * 1e3, messages * max(one - tiny, 0.0) * 1e3

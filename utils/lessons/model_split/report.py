@@ -16,13 +16,16 @@ import textwrap
 from utils import plots, timeline
 from utils.claims import Claim, paired_spread, speedup_verdict
 from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound
+from utils.lessons.model_split.link import (LINK_SMALL, link_reading, link_sources,  # noqa: F401
+                                           link_table, link_time, lost_time)  # re-exported: the notebook's names
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
 
 # The thresholds of explain_row's verdicts (verdict_table shows them in words).
 AT_BOUND = 0.95  # a median this close to its bound, with the bound inside the rounds' range, is at the bound
 EXTRA_WORK = 1.10  # the stages' work above this multiple of one device's: the split added work
-SHORT_OF_BOUND = 0.90  # the work-based prediction below this share of the bound: imbalance or per-micro-batch cost
+SHORT_OF_BOUND = 0.90  # the work-based prediction below this share of the bound: imbalance or extra work
+STAGES_EVEN = 1.05  # the busiest stage's work within this multiple of the stages' mean: balanced, not imbalance
 SHORT_OF_PREDICTION = 0.90  # measured below this share of the prediction: waiting outside the work
 CONTENDED = 0.80  # CPU time below this share of a stage's busy wall time: it waited for a core
 
@@ -39,7 +42,7 @@ ABOVE = "every round above the bound: these numbers do not explain it"
 AT_THE_BOUND = "the bound inside the rounds' range"
 GAP = "gap: "  # followed by the causes below, or by UNRESOLVED
 EXTRA = "extra work"
-IMBALANCE = "imbalance or per-micro-batch overhead"
+IMBALANCE = "imbalance (the stages' work differs)"
 CONTENTION = "waiting for a core (contention)"
 WAITING = "waiting outside the stages' work (messages, synchronisation)"
 UNRESOLVED = "within what these numbers resolve"
@@ -105,7 +108,7 @@ def every_round(r: Row) -> str:
     """Every round's paired speedup in the order measured; a star marks a round above the number of devices,
     which equal work overlapped on that many devices cannot give (a finding: cheaper work, or a disturbed
     one-device step), reported and counted in the median like the others."""
-    return " ".join(f"{s:.2f}" + ("*" if s > r.devices else "") for s in r.speedups)
+    return " ".join(f"{s:.2f}" + ("*" if above_as_printed(s, r.devices) else "") for s in r.speedups)
 
 
 def _above_devices(r: Row) -> str:
@@ -115,59 +118,35 @@ def _above_devices(r: Row) -> str:
             ", ".join(f"{s:.2f}x" for s in r.above_devices) + "), kept in the median")
 
 
-def link_table(rows: list[Row], alpha: float, beta: float, where: str, title: str) -> Table:
-    """Each row's inter-stage traffic per step (both workers, both directions, as ``RecordedStage`` counts it)
-    beside the link: the time its messages need at least, messages·α + bytes/β, and that time's share of
-    the measured step. ``where`` says what α and β are (measured now, or a datasheet peak)."""
-    out = []
-    for r in rows:
-        least = r.messages * alpha + r.bytes_sent / beta
-        kind = "naive split" if r.naive else f"{r.schedule} m={r.m}"
-        out.append((r.batch, kind, r.messages, f"{r.bytes_sent / 2**20:.1f}",
-                    f"{r.bytes_sent / max(r.messages, 1) / 2**10:,.0f}", f"{least * 1e3:.1f}", f"{r.seconds * 1e3:.0f}",
-                    f"{least / r.seconds:.0%}"))
-    return Table(["batch", "schedule", "messages per step", "MiB per step", "KiB per message",
-                  "link time ms", "step ms", "link share of step"], out, title=f"{title}; link time = messages·α + "
-                                                                            f"bytes/β ({where})")
-
-
-LINK_SMALL = 0.25  # the messages' least time under this share of a row's lost time: not what holds it back
-
-
-def link_time(r: Row, alpha: float, beta: float) -> float:
-    """The least time (s) a step's messages need on the link: messages·α + bytes/β."""
-    return r.messages * alpha + r.bytes_sent / beta
-
-
-def lost_time(r: Row) -> float:
-    """The time (s) a step lost to its bound, from the printed speedup: step · (1 − speedup / bound); 0 at or
-    above the bound."""
-    return max(r.seconds * (1 - r.speedup / r.bound), 0.0)
-
-
-def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
-    """Whether the link's own time can be what keeps the rows under their bound, from every row that falls
-    short (both batches): the largest share of a row's lost time that its messages' least time makes up."""
-    short = [r for r in rows if lost_time(r) > 0]
-    if not short:
-        return "No row falls short of its bound: there is no gap for the link to explain."
-    worst = max(short, key=lambda r: link_time(r, alpha, beta) / lost_time(r))
-    part = link_time(worst, alpha, beta) / lost_time(worst)
-    said = (f"{len(short)} of {len(rows)} rows fall short of their bound; their messages' least time is at most "
-            f"{min(part, 1):.0%} of the time a row lost to it (batch {worst.batch}, {config_name(worst)}: "
-            f"{link_time(worst, alpha, beta) * 1e3:.1f} ms of {lost_time(worst) * 1e3:.1f} ms)")
-    if part < LINK_SMALL:
-        return said + ": the link's own time is not what keeps these pipelines from their bound."
-    return said + ": the link's own time is a real part of what keeps them from it."
+def cpu_busy_note(rows: list[Row]) -> str:
+    """What this run's CPU/busy figures say (CPU workers only; "" elsewhere), both directions: below
+    ``CONTENDED`` a stage waited for a core inside its passes; above 100 % its thread's CPU time also covers
+    what it ran outside the timed passes."""
+    shares = [f for r in rows for f in r.cpu_share]
+    if not shares:
+        return ""
+    low, high = min(shares), max(shares)
+    text = f"CPU/busy ran from {low:.0%} to {high:.0%} over these rows."
+    if high > 1:
+        above = sum(f > 1 for f in shares)
+        text += (f" {above} of {len(shares)} stage figures are above 100 %: a stage's thread used more CPU time "
+                 "than it spent inside its timed forward and backward passes, because its CPU time also covers "
+                 "what it runs outside them (sends, receives and the schedule's bookkeeping between passes).")
+    if low < CONTENDED:
+        text += f" Below {CONTENDED:.0%}, a stage waited for a core inside its passes (other programs)."
+    else:
+        text += f" None is below {CONTENDED:.0%}: no stage shows waiting for a core."
+    return text
 
 
 def _gaps(r: Row) -> list[str]:
     """What the measured work opened between this row's speedup and its bound."""
     gaps = []
     extra = r.work_inflation is not None and r.work_inflation > EXTRA_WORK
-    if _imbalanced(r, extra):  # tested first: an unbalanced split also adds work, which would hide it
+    short = _short_of_bound(r, extra)
+    if short and stage_imbalance(r) > STAGES_EVEN:  # tested first: an unbalanced split also adds work
         gaps.append(IMBALANCE)
-    if extra:
+    if extra or (short and stage_imbalance(r) <= STAGES_EVEN):  # even stages: only the work is left to blame
         gaps.append(EXTRA)
     if r.cpu_share and min(r.cpu_share) < CONTENDED:
         gaps.append(CONTENTION)
@@ -176,18 +155,23 @@ def _gaps(r: Row) -> list[str]:
     return gaps
 
 
-def _imbalanced(r: Row, extra: bool) -> bool:
+def _short_of_bound(r: Row, extra: bool) -> bool:
     """The work predicts well short of the bound, and the extra work alone does not account for it (the
-    prediction is short of the work-scaled reference too, bound / work): the stages' paces differ."""
+    prediction is short of the work-scaled reference too, bound / work)."""
     if r.predicted is None or r.predicted >= SHORT_OF_BOUND * r.bound:
         return False
     return not extra or r.work_bound is None or r.predicted < SHORT_OF_BOUND * r.work_bound
 
 
+def stage_imbalance(r: Row) -> float:
+    """The busiest stage's work over the stages' mean (1.00: balanced), from this row's measured work."""
+    return max(r.work) / (sum(r.work) / len(r.work)) if r.work and sum(r.work) else 1.0
+
+
 def row_verdict(r: Row) -> str:
     """The verdict alone: above, at or below the bound, and why (see ``verdict_table``)."""
     lo, hi = r.speedup_range
-    if r.speedup > r.bound:
+    if above_as_printed(r.speedup, r.bound):
         if not headline_verdict(r).startswith("above the bound"):  # the spread covers the excess: noise
             return WITHIN_SPREAD
         if r.process_bound is not None and r.speedup <= r.process_bound:
@@ -195,7 +179,7 @@ def row_verdict(r: Row) -> str:
         if within_work_reference(r):
             return LESS_WORK_VERDICT
         return NOISE if lo <= r.bound else ABOVE
-    if lo <= r.bound <= hi and r.speedup >= AT_BOUND * r.bound:
+    if round(lo, 2) <= round(r.bound, 2) <= round(hi, 2) and r.speedup >= AT_BOUND * r.bound:
         return AT_THE_BOUND
     return GAP + (", ".join(_gaps(r)) or UNRESOLVED)
 
@@ -239,9 +223,20 @@ def headline_verdict(r: Row) -> str:
             return EXPLAINED.format("per-process reference")
         if within_work_reference(r):
             return _work_reference_verdict(r, spread)
-    elif said.startswith("faster, under the bound") and rounds_above_bound(r):
-        said += "; " + rounds_above_bound(r)
+    elif said.startswith("faster, under the bound") and round(r.speedup, 2) == round(r.bound, 2):
+        said = AT_BOUND_VERDICT  # equal as printed: at the bound, never "100% of its gain"
+    if said in (AT_BOUND_VERDICT,) or said.startswith("faster, under the bound"):
+        said += "; " + rounds_above_bound(r) if rounds_above_bound(r) else ""
     return said
+
+
+AT_BOUND_VERDICT = "at the bound (within noise)"  # claims.speedup_verdict's words for a median at its bound
+
+
+def above_as_printed(value: float, bound: float) -> bool:
+    """Whether a speedup is above its bound on the figures as printed (two decimals): one rule for the
+    median, for every round counted above the bound, and for the tables' verdicts."""
+    return round(value, 2) > round(bound, 2)
 
 
 def _work_reference_verdict(r: Row, spread: float) -> str:
@@ -264,11 +259,11 @@ def rounds_above_bound(r: Row) -> str:
     counted in the median): where the bound lies within the rounds' spread of the median (median + spread,
     ``claims.paired_spread``), that spread explains them; otherwise they are a finding to explain. "" if no
     round passed the bound or the median itself did (the headline's verdict reads that)."""
-    above = [s for s in r.speedups if s > r.bound]
-    if not above or r.speedup > r.bound:
+    above = [s for s in r.speedups if above_as_printed(s, r.bound)]  # 1.78x beside a 1.78x bound is not above
+    if not above or above_as_printed(r.speedup, r.bound):
         return ""
     spread = round(paired_spread(r.speedups), 2)
-    past = f", past {r.devices} devices' {r.devices}x" if max(above) > r.devices else ""
+    past = f", past {r.devices} devices' {r.devices}x" if above_as_printed(max(above), r.devices) else ""
     said = f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {max(above):.2f}x{past})"
     if round(r.speedup, 2) + spread >= round(r.bound, 2):
         return f"{said}: the bound is within the rounds' spread of the median (± {spread:.2f}), which explains them"
@@ -309,9 +304,11 @@ def verdict_table(cpu_times: bool = True) -> Table:
         (NOISE, "median above the bound, the lowest round at or below it"),
         (ABOVE, "median and every round above the bound"),
         (AT_THE_BOUND, f"bound inside the rounds' range and median at least {AT_BOUND:.0%} of it"),
-        (GAP + IMBALANCE, f"otherwise, predicted below {SHORT_OF_BOUND:.0%} of the bound and, where the work is "
-                          f"above {EXTRA_WORK:.2f}x one device's, of the work-scaled reference too"),
-        (GAP + EXTRA, f"also, work above {EXTRA_WORK:.2f}x one device's"),
+        (GAP + IMBALANCE, f"otherwise, predicted below {SHORT_OF_BOUND:.0%} of the bound (and, where the work is "
+                          f"above {EXTRA_WORK:.2f}x one device's, of the work-scaled reference too), with the "
+                          f"busiest stage's work above {STAGES_EVEN:.2f}x the stages' mean"),
+        (GAP + EXTRA, f"also, work above {EXTRA_WORK:.2f}x one device's, or predicted that short with the stages' "
+                      f"work within {STAGES_EVEN:.2f}x of their mean (even stages: the work is what is left)"),
         (GAP + CONTENTION, f"also, any stage's CPU/busy below {CONTENDED:.0%}"),
         (GAP + WAITING, f"also, if no contention: measured below {SHORT_OF_PREDICTION:.0%} of predicted"),
         (GAP + UNRESOLVED, "below the bound and none of the four causes above"),
@@ -345,19 +342,30 @@ def reference_claim(claim: str, r: Row, reference: float, name: str, per_round=N
     (or, where the rounds also straddle 1x, no gain shown at all). ``per_round``: the reference measured in
     each round (the per-process one): then each round is set beside its own round's reference and counted."""
     lo, hi = r.speedup_range
-    measured = f"{r.speedup:.2f}x (rounds {rounds_text(lo, hi)})"
     if per_round:
+        measured = f"{r.speedup:.2f}x (rounds {rounds_text(lo, hi)})"
         return Claim(claim, measured, f"{name} {reference:.2f}x", _per_round_verdict(r, per_round))
-    lo, hi, reference = round(lo, 2), round(hi, 2), round(reference, 2)  # the figures as printed
-    if lo <= reference <= hi:
-        verdict = f"the reference inside the rounds' range: within noise of it ({r.speedup / reference:.0%} of it)"
-    elif r.speedup > reference:
-        verdict = "above the reference in every round: a finding to explain"
-    elif straddles_one(r):
-        verdict = "under the reference in every round, and within noise of 1x: no gain shown"
+    value, spread, reference = round(r.speedup, 2), round(paired_spread(r.speedups), 2), round(reference, 2)
+    measured = f"{value:.2f}x ± {spread:.2f}" if spread > 0 else f"{value:.2f}x"
+    if near_reference(r, reference):
+        verdict = f"within noise of it: {measured} covers it"
+    elif value - spread <= 1 <= value + spread:
+        verdict = "under the reference, and within noise of 1x: no gain shown"
+    elif value <= 1:
+        verdict = "not faster than one device: no gain"
+    elif value > reference:
+        verdict = "above the reference by more than the rounds' spread: a finding to explain"
     else:
-        verdict = f"faster, under the reference in every round: {(r.speedup - 1) / (reference - 1):.0%} of its gain"
+        verdict = f"faster, under the reference: {(value - 1) / (reference - 1):.0%} of its gain"
     return Claim(claim, measured, f"{name} {reference:.2f}x", verdict)
+
+
+def near_reference(r: Row, reference: float) -> bool:
+    """The course's noise rule (``utils.claims``), set against a reference instead of 1x: the median ± the
+    paired rounds' spread (``paired_spread``) covers the reference, on the figures as printed. Only outside
+    it does a page read a cause into the difference."""
+    value, spread = round(r.speedup, 2), round(paired_spread(r.speedups), 2)
+    return value - spread <= round(reference, 2) <= value + spread
 
 
 def _per_round_verdict(r: Row, per_round) -> str:
@@ -433,7 +441,8 @@ def naive_reading(r: Row, spans) -> str:
                f"({r.speedup_range[0]:.2f}-{r.speedup_range[1]:.2f}) is the only explanation these numbers give")
     else:
         waited = bool(r.cpu_share) and min(r.cpu_share) < CONTENDED  # CPU/busy far below 100 %: waited for a core
-        rest = (f"the stages also waited for a core (CPU/busy {' / '.join(f'{f:.0%}' for f in r.cpu_share)}: "
+        rest = (_noise_of_reference(r) if near_reference(r, pb) else
+                f"the stages also waited for a core (CPU/busy {' / '.join(f'{f:.0%}' for f in r.cpu_share)}: "
                 "other programs shared the machine)" if waited else "the rest is the messages and the turn-taking")
         why = (f"at or below 1x; against the per-process reference ({pb:.2f}x) the split reaches "
                f"{r.speedup / pb:.0%}: {rest}")
@@ -468,13 +477,17 @@ def naive_process_reading(r: Row) -> str:
             + _against_process_reference(r))
 
 
+def _noise_of_reference(r: Row) -> str:
+    """Why a difference from the per-process reference is not read: claims' rule, median ± spread."""
+    value, spread = round(r.speedup, 2), round(paired_spread(r.speedups), 2)
+    return (f"within noise of it ({value:.2f}x ± {spread:.2f} covers {r.process_bound:.2f}x), no cause to read")
+
+
 def _against_process_reference(r: Row) -> str:
-    """The end of ``naive_process_reading``, by ``naive_reading``'s noise rule: where the split's rounds reach
-    the reference, or the reference's own rounds reach 1x, the difference is noise, with no cause to read."""
-    lo, hi = r.speedup_range
-    if r.speedup < r.process_bound and (hi >= r.process_bound or min(r.process_bounds) <= 1):
-        return (f": within noise of it (the split's rounds {rounds_text(lo, hi)}, the reference's "
-                f"{rounds_text(min(r.process_bounds), max(r.process_bounds))}), no cause to read.")
+    """The end of ``naive_process_reading``, by ``naive_reading``'s noise rule (``near_reference``: the
+    median ± the paired spread covers the reference): inside it, noise, with no cause to read."""
+    if near_reference(r, r.process_bound):
+        return f": {_noise_of_reference(r)}."
     if r.speedup < r.process_bound:
         return f": the rest is {_rest(r)}."
     return ": the messages and the turn-taking cost less than the rounds' spread."

@@ -223,7 +223,7 @@ class Row:
         give. Reported with the others, never left out: such a round is a finding. Either the split made
         the work itself cheaper (each process's caches hold less; ``work_inflation`` below 1, and the
         ``work_ceiling`` above the number of devices), or that round's one-device step was disturbed."""
-        return [s for s in self.speedups if s > self.devices]
+        return [s for s in self.speedups if round(s, 2) > self.devices]  # as printed: 2.00x is not above 2x
 
     @property
     def speedup(self) -> float:
@@ -399,6 +399,21 @@ def time_in_process_gpipe(task: Task, devs: Sequence[str], batch: int, ms: Seque
 # --- the link between the workers ---------------------------------------------------------------------------
 
 
+def recorded_link(mode: str | None = None) -> tuple[float, float, str] | None:
+    """Lesson 00's fit of the link, ``(alpha, beta, what)``, from this mode's ledger (``utils.ledger``), or
+    None where lesson 00 has not recorded one: the machine profile's link, the course's one value for it."""
+    from utils import ledger
+
+    alpha, beta = ledger.figure("link_alpha", mode), ledger.figure("link_beta", mode)
+    if not (alpha and beta):
+        return None
+    what = alpha.get("what") or "lesson 00's link"
+    worst = ledger.figure("link_fit_worst_residual", mode)  # the fit's own accuracy travels with it
+    if worst and worst.get("value") is not None:
+        what += f", within ±{worst['value']:.0%} of every size lesson 00 timed"
+    return alpha["value"], beta["value"], what
+
+
 def link_model(cpu_workers: bool, hw, sizes=(4, 2**14, 2**17, 2**20, 2**22)) -> tuple[float, float, str]:
     """``(alpha, beta, where)`` of the link the two workers' stages send through. CPU workers: gloo over
     loopback, measured now on two launched workers and fitted over ``sizes`` (lesson 00's α + n/β);
@@ -409,7 +424,7 @@ def link_model(cpu_workers: bool, hw, sizes=(4, 2**14, 2**17, 2**20, 2**22)) -> 
 
         points = measure_loopback(list(sizes))
         fit = fit_alpha_beta([p.size for p in points], [p.seconds for p in points])
-        return fit.alpha, fit.beta, f"gloo loopback fitted now, α {fit.alpha * 1e6:.0f} µs, β {fit.beta / 1e9:.2f} GB/s"
+        return fit.alpha, fit.beta, f"gloo loopback fitted now, α {fit.alpha * 1e6:.1f} µs, β {fit.beta / 1e9:.2f} GB/s"
     peak = (hw.link.bandwidth if hw.link and hw.link.bandwidth else hw.gpus[0].pcie_bandwidth) or float("inf")
     return 0.0, peak, f"link peak {peak / 1e9:.0f} GB/s, datasheet"
 
