@@ -660,3 +660,42 @@ def test_a_speedup_beside_another_layers_reference_gives_no_share_of_its_gain():
                           reference="MLP layer's 16-bit rate 5.29x; no reference for the CNN's convolutions measured")
     assert "of the reference's gain" in own.verdict
     assert "gain" not in other.verdict and other.against.startswith("MLP layer's")
+
+
+def test_a_headline_row_and_its_claim_give_one_verdict_in_the_claims_words():
+    from utils import bench
+    from utils.lessons.compression.report import headline, speedup_claim, verdict_against
+
+    # lesson 04's sparsity table once read "50% zeros 1.00x ... below the bound" beside a claim "within noise"
+    assert verdict_against(1.00, 1.0, 0.02, slower="slower than dense") == "within noise: no effect shown"
+    assert verdict_against(1.01, 1.0, 0.01) == speedup_claim("z", 1.01, 1.0, 0.01).verdict
+    assert verdict_against(2.65, 3.55, 0.04) == "faster, under the bound: 65% of its gain"
+    assert verdict_against(1.05, 1.09, 0.01, "reference") == "faster: 56% of the reference's gain"
+    assert verdict_against(1.58, None, 0.02) == "faster than the baseline"  # another model's figure: no share
+    base = bench.Measurement([0.010] * 8, 0)
+    fast = bench.Measurement([0.005] * 8, 0)
+    table = headline({"fp32": base, "bf16": fast}, "fp32", {"bf16": 5.24}, bound_name="MLP layer's rate",
+                     judged=False)
+    assert table.rows[1][-1] == "faster than the baseline" and table.rows[1][-2] == "5.24x"
+
+
+def test_a_reference_on_a_widely_spread_term_is_rough_and_scores_no_share():
+    from utils.lessons.compression.report import speedup_claim
+    from utils.lessons.compression.roofline import Reference
+
+    ref = Reference("compute-bound", 9.21, 79.5, 6.6, "matmul rates", spread=0.83)
+    assert ref.rough and ref.text() == "~9.2x (rough)"
+    assert not Reference("memory-bound", 3.97, 0.5, 6.6, "bytes").rough  # a ratio of bytes is exact
+    row = speedup_claim("int8", 3.87, ref.value, 0.05, kind="reference", rough=ref.rough)
+    assert row.against == "reference ~9.2x (rough)" and "%" not in row.verdict
+
+
+def test_plot_front_keeps_every_error_bar_inside_the_axes_and_the_legend_off_the_points():
+    variants = [dict(family="CNN", mb=1.7, ms=40.0, acc=0.975, se=0.008, front=True),
+                dict(family="CNN", mb=0.4, ms=13.0, acc=0.944, se=0.012, front=True),
+                dict(family="MLP", mb=2.9, ms=4.5, acc=0.969, se=0.009, front=True)]
+    fig = pareto.plot_front(variants, latency_batch=256)
+    for ax in fig.axes:
+        low, high = ax.get_ylim()
+        assert all(low < v["acc"] - v["se"] and v["acc"] + v["se"] < high for v in variants)
+    assert fig.axes[0].get_legend() is None and fig.axes[1].get_legend() is not None  # beside, outside

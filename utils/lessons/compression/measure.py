@@ -308,14 +308,16 @@ def ratio_noise(baseline: bench.Measurement, candidate: bench.Measurement) -> fl
 
 
 def verdict(ratio: float, noise: float, typical: float | None = None) -> str:
-    """``beyond noise`` where a speedup differs from 1x by more than its ``noise``, else ``within noise``.
+    """``beyond noise`` where a speedup differs from 1x by more than its spread, ``noise`` (relative) times the
+    speedup, else ``within noise``: the same rule as ``utils.claims.speedup_verdict``, so that a "vs 1x" column
+    and the closing table's row never disagree.
 
     ``typical``: the median round-by-round ratio. When given, it must agree (beyond the noise, on the same
     side of 1x): on a busy machine one model's fastest run can come from a quiet moment the other never had.
     """
-    beyond = abs(ratio - 1) > noise
+    beyond = abs(ratio - 1) > noise * ratio
     if typical is not None:
-        beyond = beyond and abs(typical - 1) > noise and (typical > 1) == (ratio > 1)
+        beyond = beyond and abs(typical - 1) > noise * typical and (typical > 1) == (ratio > 1)
     return "beyond noise" if beyond else "within noise"
 
 

@@ -63,7 +63,8 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
     panels = [("mb", "stored size (state dict, MB, log scale)"),
               ("ms", f"latency per batch of {latency_batch} (ms, log scale)")]
     for ax, (key, xlabel) in zip(axes, panels):
-        ax.scatter([v[key] for v in variants], [v["acc"] for v in variants], s=0)  # sets the data limits only
+        for side in (-1, 1):  # sets the data limits only: every error bar inside the axes, both ends
+            ax.scatter([v[key] for v in variants], [v["acc"] + side * v.get("se", 0.0) for v in variants], s=0)
         ax.set(xscale="log", xlabel=xlabel)
         ax.margins(0.08)
         ax.xaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 3, 5)))  # a labelled tick every step
@@ -89,7 +90,9 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
         placed.append((ax, shown))
     legend = ("filled: on the table's Pareto front\n(size, latency and accuracy)\nnumbers: the table's #\n"
               "bars: ± one standard error\nmarkers at their measured values;\nmarkers on one spot: each numbered")
-    axes[0].legend(title=legend, loc="lower right")
+    # beside the right panel, outside both: a legend inside would cover markers or their error bars
+    axes[1].legend(*axes[0].get_legend_handles_labels(), title=legend, loc="upper left",
+                   bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     for ax, shown in placed:  # numbered last, so that they keep off the legend too
         _place_numbers(ax, [(k, x, y) for k, (x, y) in enumerate(shown, 1)])
     return fig

@@ -66,8 +66,8 @@ def _half_choice(device: str, hw: devices.Hardware) -> tuple[torch.dtype, tuple,
     """The 16-bit type, the precisions trained, and why, on ``device``."""
     bf16, fp16 = ("bf16 autocast", torch.bfloat16), ("fp16 autocast + GradScaler", torch.float16)
     if device == "cpu":
-        # fp16 on a CPU has no fast kernels; its training (with the scaler) is for GPUs, and would only slow
-        # this lesson down here.
+        # Most CPUs have no fp16 arithmetic (AVX512-FP16 and AMX-FP16 ones do, and GradScaler("cpu") exists):
+        # this lesson trains fp16 (with its scaler) on GPUs only, where every recent one runs it fast.
         return torch.bfloat16, (("fp32", None), bf16), (
             "On the CPU the 16-bit type is bf16: whether it computes faster depends on the CPU's bf16 "
             "instructions (above).")

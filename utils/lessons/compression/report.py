@@ -12,11 +12,11 @@ from __future__ import annotations
 import textwrap
 
 from utils import bench, claims
-from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, against_bound, compare,
+from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare,
                                                speedup_cells, timing_cells)
 from utils.tables import Table
 
-__all__ = ["say", "headline", "full_table", "speedup_claim", "WIDTH"]
+__all__ = ["say", "headline", "full_table", "speedup_claim", "verdict_against", "WIDTH"]
 
 WIDTH = 110  # no visible output line is wider (the learner's form)
 
@@ -27,24 +27,50 @@ def say(text: str) -> None:
 
 
 def headline(times: dict[str, bench.Measurement], baseline: str, bounds: dict[str, float] | None = None,
-             title: str = "", bound_name: str = "bound") -> Table:
+             title: str = "", bound_name: str = "bound", judged: bool = True) -> Table:
     """variant | latency (fastest) | speedup | noise | bound | verdict: at most six columns. ``bounds``: by
-    variant, the bound (or reference) its speedup is set beside; the verdict says where the speedup falls
-    against it, or, where there is none, whether it is a measured difference at all. Lesson 04."""
+    variant, the bound (or reference: ``bound_name`` says "reference") its speedup is set beside; the verdict
+    is the closing table's (``verdict_against``, in ``utils.claims``' words), so a row and its claim agree.
+    ``judged=False``: the figure is only shown beside the speedup (measured on something else, e.g. another
+    model's layer), and the verdict says no more than whether the speedup is one. Lesson 04."""
     bounds = bounds or {}
+    kind = "reference" if "reference" in bound_name else "bound"  # a reference may be passed; say which
     rows = []
     for name, m in times.items():
         if name == baseline:
             rows.append((name, bench.fmt_seconds(m.min), "1.00x", "", "", "baseline"))
             continue
-        ratio, noise, vs_one = compare(times[baseline], m)
+        ratio, noise, _ = compare(times[baseline], m)
         bound = bounds.get(name)
-        kind = "reference" if "reference" in bound_name else "bound"  # a reference may be passed; say which
-        verdict = against_bound(ratio, bound, noise, kind) if bound else vs_one
+        verdict = verdict_against(ratio, bound if judged else None, noise, kind, slower=f"slower than {baseline}")
         rows.append((name, bench.fmt_seconds(m.min), f"{ratio:.2f}x", f"±{noise:.0%}",
                      f"{bound:.2f}x" if bound else "", verdict))
     columns = ["variant", "latency (fastest)", "speedup", "noise", bound_name, "verdict"]
     return Table(columns, rows, title=title)
+
+
+def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind: str = "bound",
+                    slower: str = "slower than fp32", rough: bool = False) -> str:
+    """The verdict of a speed-up ``ratio`` whose paired rounds spread by ``noise`` (relative), beside a
+    ``bound`` or a ``reference`` (``kind``) ``figure``, in ``utils.claims``' words, read on the figures as
+    printed (two decimals): within noise of 1x, slower, or the share of the figure's gain reached,
+    (ratio - 1) / (figure - 1). A reference may be passed: above it beyond the noise is a finding to explain.
+    ``figure=None``: no figure to judge against (only whether it is a speed-up); ``rough``: the reference rests
+    on a measured term whose repeats spread too far for a share of its gain to mean anything. Lesson 04."""
+    ratio, spread = round(ratio, 2), round(noise * ratio, 2)
+    if kind == "bound" and figure is not None:
+        return claims.speedup_verdict(ratio, round(figure, 2), spread, slower=slower)
+    verdict = claims.speedup_verdict(ratio, None, spread, slower=slower)
+    if verdict != "faster than the baseline" or figure is None or figure <= 1:
+        return verdict
+    if rough:
+        return "faster; the reference is rough: no share of its gain scored"
+    figure = round(figure, 2)
+    if ratio > figure + spread:
+        return "above the reference: a finding to explain"
+    if ratio > figure:
+        return "at the reference (within noise)"
+    return f"faster: {(ratio - 1) / (figure - 1):.0%} of the reference's gain"
 
 
 def full_table(times: dict[str, bench.Measurement], baseline: str, title: str = "") -> Table:
@@ -56,19 +82,19 @@ def full_table(times: dict[str, bench.Measurement], baseline: str, title: str = 
 
 
 def speedup_claim(claim: str, ratio: float, figure: float, noise: float = 0.0, kind: str = "bound",
-                  slower: str = "slower than fp32", reference: str | None = None) -> claims.Claim:
+                  slower: str = "slower than fp32", reference: str | None = None,
+                  rough: bool = False) -> claims.Claim:
     """A closing-table row for a speed-up set beside a ``bound`` (nothing may pass it) or a ``reference`` (what
-    the bytes would give), in the course's words (``claims.speedup_verdict``): a ratio at or under 1x, or one
-    whose ``noise`` (relative, round to round) covers 1x, is said to be so; otherwise the share of the figure's
-    gain reached, (ratio - 1) / (figure - 1), the same convention for a bound and a reference. ``reference``,
-    where given, is the column's text for a figure measured on something else (another layer): then no share of
-    its gain is given. Lesson 04."""
+    the bytes would give), in the course's words (``verdict_against``, the same as ``headline``'s): a ratio at
+    or under 1x, or one whose ``noise`` (relative, round to round) covers 1x, is said to be so; otherwise the
+    share of the figure's gain reached, (ratio - 1) / (figure - 1), the same convention for a bound and a
+    reference. ``reference``, where given, is the column's text for a figure measured on something else
+    (another layer): then no share of its gain is given. ``rough``: a reference whose measured terms spread
+    too far (``roofline.Reference.rough``): shown as about its value, no share scored. Lesson 04."""
     spread = noise * ratio
     if kind == "bound":
         return claims.against_speedup(claim, ratio, figure, spread, slower=slower)
-    verdict = claims.speedup_verdict(ratio, None, spread, slower=slower)
-    if verdict == "faster than the baseline" and figure > 1 and reference is None:  # the share of the gain, as a bound's verdict says
-        verdict = f"faster: {(ratio - 1) / (figure - 1):.0%} of the reference's gain"
+    verdict = verdict_against(ratio, None if reference else figure, noise, "reference", slower, rough)
     noise_text = f" ± {spread:.2f}" if spread > 0 else ""
-    return claims.Claim(claim, f"{ratio:.2f}x{noise_text}", reference or f"reference {figure:.2f}x", verdict)
-
+    shown = f"reference ~{figure:.1f}x (rough)" if rough else f"reference {figure:.2f}x"
+    return claims.Claim(claim, f"{ratio:.2f}x{noise_text}", reference or shown, verdict)

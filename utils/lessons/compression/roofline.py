@@ -24,7 +24,7 @@ from torch import nn
 from utils import devices, machine
 
 __all__ = ["Rates", "measure_rates", "linear_shapes", "intensity", "Reference", "attainable",
-           "int8_reference"]
+           "int8_reference", "rate_spread", "ROUGH"]
 
 
 @dataclass(frozen=True)
@@ -138,6 +138,15 @@ def intensity(shapes: list[tuple[int, int]], batch: int, weight_bytes: float = 4
     return ops, moved
 
 
+ROUGH = 0.25  # above this spread of its repeats, a measured term (and a reference built on it) is rough
+
+
+def rate_spread(rates: Rates, *values: float | None) -> float:
+    """The widest spread ((max - min) / median of the repeats) of the measured ceilings whose rate is one of
+    ``values`` (e.g. ``rates.int8_ops, rates.fp32_flops``): how rough a ratio of them is. Lesson 04."""
+    return max((c.spread for c in rates.ceilings if c.best in values), default=0.0)
+
+
 @dataclass(frozen=True)
 class Reference:
     """What int8 can buy a model's Linear layers on one device, from the roofline. Lesson 04."""
@@ -148,6 +157,17 @@ class Reference:
     ridge_point: float  # the device's fp32 operations per byte (measured) from where the pass's bytes live
     why: str  # one line: where the value comes from
     regime: str = "DRAM"  # where the fp32 pass's bytes live: "L3" (cache-resident) or "DRAM"
+    spread: float = 0.0  # the widest spread of the measured terms the value is a ratio of (0: bytes, or 1x)
+
+    @property
+    def rough(self) -> bool:
+        """True where a term the value rests on spread by more than ``ROUGH`` over its repeats: then the value
+        is good to about that share, not to its two decimals, and no share of its gain is scored."""
+        return self.spread > ROUGH
+
+    def text(self) -> str:
+        """``9.21x``, or ``~9.2x (rough)`` where ``rough``: how the lesson prints the value."""
+        return f"~{self.value:.1f}x (rough)" if self.rough else f"{self.value:.2f}x"
 
     @property
     def label(self) -> str:
@@ -196,10 +216,12 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
              / attainable(rates, ops, base, bandwidth=bandwidth, roof=base_compute))
     ridge_point = rates.fp32_flops / bandwidth
     kind = "memory-bound" if ops / fp32_bytes < ridge_point else "compute-bound"
+    spread = 0.0  # memory-bound or 1x: a ratio of bytes (or none), not of measured rates
     if kind == "memory-bound":
         why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}: {base / 1e6:.1f} MB -> "
                f"{small / 1e6:.1f} MB a pass, read from {'the L3 (it fits)' if regime == 'L3' else 'DRAM'}")
     elif _roof(rates, int8_compute, compute) != (base_compute or rates.fp32_flops):
+        spread = rate_spread(rates, _roof(rates, int8_compute, compute), base_compute or rates.fp32_flops)
         b, k, n = rates.shape
         quantized = _roof(rates, int8_compute, compute) / 1e9
         baseline = (base_compute or rates.fp32_flops) / 1e9
@@ -209,4 +231,4 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
         why = "the matmul stays a float matmul: fewer weight bytes do not shorten the arithmetic"
         if rates.int8_error and weight_bytes == 1:
             why += f" (no int8 matmul ran here: {rates.int8_error})"
-    return Reference(kind, value, ops / fp32_bytes, ridge_point, why, regime)
+    return Reference(kind, value, ops / fp32_bytes, ridge_point, why, regime, spread)
