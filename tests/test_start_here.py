@@ -132,7 +132,7 @@ def test_the_closing_claims_come_from_the_run_for_whatever_this_mode_measured():
     passed = [summary.Passed(64 * MIB, 13e9, 6e9, 12e9)]
     again = {r.claim for r in summary.lesson_claims(profile, points[:1] + [CopyPoint("host memcpy", 64 * MIB,
                                                     64 * MIB / 13e9, 12e9, "DRAM", True)], [], None, passed)}
-    assert "a 64 MiB copy above DRAM's reference: do caches explain it?" in again
+    assert "a 64 MiB copy above the reference beyond the caches: do caches explain it?" in again
     assert not any("stays under its bound" in claim for claim in again)  # not claimed of a copy that passed
     gpu = machine.MachineProfile("cuda:0", [c(None, 50e12)])
     assert [r.claim for r in summary.lesson_claims(gpu, [], [], None, [])] == []  # nothing claimed unmeasured
@@ -294,3 +294,8 @@ def test_the_links_fit_is_kept_once_per_machine_beside_the_ceilings(tmp_path):
     assert "This run's messages, fitted the same way (not kept)" in said and "REMEASURE_PROFILE" in said
     assert machine.stored_link(again, "cpu", remeasure=True, path=path).seconds == again.seconds
     assert "the machine profile's link" in summary.link_sentence(kept)
+    loose = machine.link_fit("gloo", sizes, [7e-5, 3e-4, 3e-4])  # a busy moment: outside the tolerance
+    path.unlink()
+    said = machine.stored_link(loose, "cpu", path=path, tolerance=summary.FIT_USABLE)
+    assert "not kept" in said.measured and not path.exists()
+    assert "Not kept" in summary.rerun_link_sentence(said, loose)

@@ -28,7 +28,8 @@ class Passed:
         where = f"the {size_label(l3_bytes)} L3" if l3_bytes else "the last cache"
         explained = self.cold_rate <= self.bound
         return (f"{size_label(self.size)}: warm {self.warm_rate / 1e9:.1f} GB/s = {self.warm_rate / self.bound:.0%} "
-                f"of DRAM's reference; cold (caches flushed first) {self.cold_rate / 1e9:.1f} GB/s = "
+                f"of the reference beyond the caches; cold (caches flushed first) "
+                f"{self.cold_rate / 1e9:.1f} GB/s = "
                 f"{self.cold_rate / self.bound:.0%}. "
                 + (f"Its {size_label(2 * self.size)} working set is partly held by {where}: a warm copy is not "
                    "served by DRAM alone." if explained else
@@ -60,7 +61,8 @@ def link_sentence(link) -> str:
     """The fit of the link's messages (the machine profile's, measured once), and whether it is good enough
     to predict times with."""
     acc, tol = link.accuracy, FIT_USABLE
-    fit = (f"{link.name}, the machine profile's link (measured {link.measured}): alpha "
+    whose = "this run's fit" if "not kept" in link.measured else "the machine profile's link"
+    fit = (f"{link.name}, {whose} (measured {link.measured}): alpha "
            f"{link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and one beta")
     if acc <= tol:
         barely = ": barely" if tol - acc < 0.1 else ""
@@ -74,6 +76,9 @@ def link_sentence(link) -> str:
 def rerun_link_sentence(kept, this_run) -> str:
     """This run's messages fitted the same way, beside the profile's link (named apart, with the difference);
     empty where the profile's link is this run's (measured now)."""
+    if kept.seconds == this_run.seconds and "not kept" in kept.measured:
+        return ("Not kept: the profile keeps a fit only once it is within the tolerance, so the next run "
+                "measures the link again.")
     if kept.seconds == this_run.seconds:
         return "This run measured it and kept it in the profile: later runs quote these figures."
     da, db = this_run.fit.alpha / kept.fit.alpha - 1, this_run.fit.beta / kept.fit.beta - 1
@@ -109,7 +114,8 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
         rows.append(claims.against_reference(f"a {size_label(big.size)} copy out of DRAM against {ref}",
                                              big.rate, big.bound, "GB/s", 1e9))
     for p in passed:
-        rows.append(claims.Claim(f"a {size_label(p.size)} copy above DRAM's reference: do caches explain it?",
+        said = f"a {size_label(p.size)} copy above the reference beyond the caches: do caches explain it?"
+        rows.append(claims.Claim(said,
                                  f"warm {p.warm_rate / p.bound:.0%}, cold {p.cold_rate / p.bound:.0%}",
                                  f"reference {p.bound / 1e9:.1f} GB/s",
                                  "yes: cold stays under" if p.cold_rate <= p.bound else

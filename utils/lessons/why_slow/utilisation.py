@@ -76,5 +76,6 @@ def step_utilisation(run, peak_n: int, rounds: int = 5, runs: int = 2, threads: 
     calls = [(probe.threads, probe.make()), (threads, run.step)]
     matmul, step = machine.run_rounds(calls, rounds, runs, run.device)
     peaks = [probe.work / s for s in _per_round(matmul.samples, runs)]
+    stored = profile_peak.best if profile_peak else None  # what MFU divides by, where given
     return StepUtilisation(flops, _per_round(step.samples, runs), peaks, run.dtype, probe.threads,
-                           machine.ceiling_of(probe, matmul).name, profile_peak.best if profile_peak else None)
+                           machine.ceiling_of(probe, matmul).name, stored)
