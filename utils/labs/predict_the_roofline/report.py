@@ -173,7 +173,8 @@ def show_comparison(measured: list, label: str, first=None) -> None:
     for sentence in miss_sentences(rows, roof.ceilings, first.ceilings.ridge if first is not None else None):
         print(_fill(sentence))
     how_measured("the ops and the ceilings, round by round", textwrap.fill(
-        f"Ceilings in the same rounds: {roof.peak.name} {roof.ceilings.flops / 1e9:.1f} GFLOP/s, "
+        f"The machine profile's probes timed again in the same rounds as the ops (this run's figures, not the "
+        f"profile's kept ones: lesson 00): {roof.peak.name} {roof.ceilings.flops / 1e9:.1f} GFLOP/s, "
         f"{roof.bandwidth.name} {roof.ceilings.bandwidth / 1e9:.1f} GB/s{label}.{stream_words(first, roof)} "
         "Every op and both ceilings "
         "ran in alternating rounds, each keeping its fastest run (a busy machine only slows a kernel). "

@@ -210,16 +210,18 @@ def decode_worker(g: Generation, batch: int = 1) -> dict | None:
 
 def memory_bandwidth(simulated: bool, hw, threads: int | None) -> tuple[float, str]:
     """Bytes a second one device reads its weights at, and what that figure is: on a GPU its datasheet
-    memory bandwidth (a bound); in cpu mode STREAM measured here on the workers' thread count (a reference:
-    weights small enough to sit in a cache are read faster)."""
+    memory bandwidth (a bound); in cpu mode the machine profile's STREAM on the workers' thread count (lesson
+    00's, one value per ceiling on a machine; a reference: weights small enough to sit in a cache are read
+    faster)."""
     from utils import gpu_specs, machine
 
     if not simulated and hw is not None and hw.gpus:
         spec = gpu_specs.spec_for(hw.gpus[0].name)
         if spec is not None:
             return spec.memory_bandwidth, f"{spec.name} memory bandwidth (datasheet bound)"
-    ceilings, _ = machine.measure_ceilings(machine.stream_probes(2**23, "cpu", threads=threads), rounds=3)
-    return ceilings[0].best, f"{ceilings[0].name} (a reference measured here)"
+    count = threads or torch.get_num_threads()
+    ceiling = machine.stored_profile("cpu", peaks={count: ("fp32",)}, bandwidth_threads=(count,)).bandwidth(count)
+    return ceiling.best, f"{ceiling.name} (the machine profile's, lesson 00: a reference)"
 
 
 def decode_bounds(result: dict, bandwidth: float) -> dict[str, float]:
