@@ -40,8 +40,8 @@ class Claim:
 CLAIMS = [
     # Article 1, section 1: why accelerate
     Claim("A1", "large models such as GPT-3 and BERT can reach several billion, even over ten billion "
-          "parameters (可达数十亿甚至上百亿)", TRUE,
-          "the class reaches it: GPT-3's 1.75e11 is 17.5 x 1e10, over ten billion (the phrase understates it "
+          "parameters (可达数十亿甚至上百亿)", CONDITIONS,
+          "of GPT-3, not of BERT: GPT-3's 1.75e11 is 17.5 x 1e10, over ten billion (the phrase understates it "
           "17-fold); BERT is a wrong example: its 1.1e8 to 3.4e8 is about ten times smaller than 'several "
           "billion' (GPT-3 is 500 to 1,600 times larger)", (("09", "why two GPUs"),)),
     Claim("A23", "so training and inference need many floating-point operations (大量的浮点运算)", TRUE,
@@ -195,9 +195,9 @@ CLAIMS = [
           "compressed sparse rows, storing only the nonzero weights and their column indices) or 2:4 sparsity "
           "(two zeros in every four weights, a pattern tensor cores of Ampere and later skip) use them",
           (("04", "Zeros do not"), ("04", "Removing channels"))),
-    Claim("B13", "quantization turns float parameters into integers, cutting compute (量化)", CONDITIONS,
-          "the operations stay as many; each is cheaper where integer units and a kernel use them (VNNI, AMX, "
-          "tensor cores); weight-only int8 saves bytes", (("04", "Quantization"),)),
+    Claim("B13", "quantization turns float parameters into integers, cutting compute (量化: 减少计算量)", FALSE,
+          "as stated: the operations stay as many; each is cheaper where there are integer units and a kernel "
+          "uses them (VNNI, AMX, tensor cores); weight-only int8 saves bytes", (("04", "Quantization"),)),
     # Article 2, cures: algorithm efficiency
     Claim("B14", "optimize algorithms for large models", TRUE, "fusion removes memory traffic",
           (("01", "Algorithm efficiency"),)),
@@ -220,6 +220,12 @@ CLAIMS = [
     Claim("B19", "(inferred from its layer shapes: a CNN for 28x28 digits) the case study's model stands for a large model", FALSE,
           "431,080 parameters: 400,000 times fewer than GPT-3; lesson 04 trains it on one CPU in seconds",
           (("04", "Two trained models"),)),
+    Claim("B22", "the case study: distributed training makes its model run faster "
+          "(使用分布式训练加速大模型执行速度)", CONDITIONS,
+          "data parallel speeds its CNN's training step up, within 2x, where each worker has a core (or GPU) of "
+          "its own and the all-reduce is small beside the step; the article times nothing, and the CNN is no "
+          "large model (row B19): this row times its step on one worker and on two",
+          (("09", "the case study"), ("03", "How much faster"))),
     Claim("B18", "summary: these methods together effectively speed up large models", CONDITIONS,
           "each within its own bound: measure which one your bottleneck calls for", (("08", "Find the bottleneck"),)),
 ]

@@ -313,13 +313,6 @@ def link(plan) -> machine.LinkFit:
     return machine.measure_link(plan, LINK_SIZES, repeats=5)
 
 
-def pack_cost(numel: int = 2**20, repeats: int = 5) -> float:
-    """Seconds to turn ``numel`` fp32 values into uint8 (scale, round) and back: the price of sending less."""
-    x = torch.rand(numel)
-    with bench.threads(1):
-        return bench.measure(lambda: (x * 255).round().to(torch.uint8).float() / 255, repeats=repeats).min
-
-
 def step_bytes() -> dict:
     """What crosses to the device in one training step of the small GPT (batch 16 x 64 token ids) and what
     stays there (fp32 weights, gradients and AdamW's two moments)."""
@@ -416,7 +409,124 @@ def two_device_passes(plan, hw) -> dict:
     for name, worker in (("article split", timelines.article_worker), ("tensor parallel", timelines.parallel_worker)):
         result = launch(worker, blocks, nprocs=2, timeout=120)[0]
         out[name] = result["alone"] / result["split"]
+        if "alone_rounds" in result:  # tensor parallel keeps each round: one device's time over the pair's
+            out[f"{name} rounds"] = [a / s for a, s in zip(result["alone_rounds"], result["split_rounds"])]
     return out
+
+
+# --- Compression on the workers' link, end to end ----------------------------------------------------------
+
+COMPRESS_ROUNDS = 9  # paired rounds: plain, packed, the packed bytes alone, the packing alone
+
+
+def _pack(x: torch.Tensor) -> torch.Tensor:
+    return (x * 255).round().to(torch.uint8)  # fp32 in [0, 1] -> uint8: a quarter of the bytes, lossy
+
+
+def _unpack(q: torch.Tensor) -> torch.Tensor:
+    return q.float() / 255
+
+
+def _round_trip(rank: int, send, receive) -> float:
+    """Half a round trip: rank 0 sends and waits for the answer, rank 1 answers (as lesson 00 times a message)."""
+    import torch.distributed as dist
+
+    dist.barrier()
+    start = time.perf_counter()
+    for step in ((send, receive) if rank == 0 else (receive, send)):
+        step()
+    return (time.perf_counter() - start) / 2
+
+
+def compressed_send_worker(numel: int, rounds: int) -> dict:
+    """Worker (two processes, gloo): ``numel`` fp32 values sent as they are against packed to uint8, sent and
+    unpacked (end to end), in paired rounds; also the uint8 bytes alone and the packing alone, the two parts
+    row B8's condition weighs. Returns each one's seconds a round (rank 0; half a round trip each)."""
+    import torch.distributed as dist
+
+    from utils import launch
+
+    with launch.process_group("gloo"):
+        rank, peer = dist.get_rank(), 1 - dist.get_rank()
+        x, got = torch.rand(numel), torch.empty(numel)
+        q, got_q = _pack(x), torch.empty(numel, dtype=torch.uint8)
+        ways = {"plain": (lambda: dist.send(x, peer), lambda: dist.recv(got, peer)),
+                "packed": (lambda: dist.send(_pack(x), peer), lambda: (dist.recv(got_q, peer), _unpack(got_q))),
+                "bytes": (lambda: dist.send(q, peer), lambda: dist.recv(got_q, peer))}
+        out = {name: [] for name in (*ways, "packing")}
+        for k in range(rounds + 1):  # round 0 warms up
+            for name, (send, receive) in ways.items():
+                seconds = _round_trip(rank, send, receive)
+                if k:
+                    out[name].append(seconds)
+            start = time.perf_counter()
+            _unpack(_pack(x))  # what the packed way adds to a message, timed alone
+            if k:
+                out["packing"].append(time.perf_counter() - start)
+        return out
+
+
+def compressed_sends(numel: int = 2**20) -> dict:
+    """``compressed_send_worker`` launched on two processes: 4 MiB of fp32 against 1 MiB of uint8."""
+    from utils.launch import launch
+
+    return launch(compressed_send_worker, numel, COMPRESS_ROUNDS, nprocs=2, backend="gloo", timeout=60)[0]
+
+
+# --- The case study's CNN on one worker and on two ---------------------------------------------------------
+
+CNN_BATCH, CNN_STEPS, CNN_ROUNDS = 64, 2, 5  # digits a step in all; steps a timing; paired rounds
+
+
+def _sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def cnn_ddp_worker(batch: int, steps: int, rounds: int) -> dict:
+    """Worker (two processes): article 2's CNN trained on ``batch`` digits a step by rank 0 alone (rank 1 waits),
+    then by both under DDP, ``batch / 2`` each, in paired rounds. Returns rank 0's seconds a step, each round."""
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    from utils import launch
+
+    with launch.process_group() as device:
+        rank, world = dist.get_rank(), dist.get_world_size()
+        alone, model = models.ArticleCNN(seed=0).to(device), models.ArticleCNN(seed=0).to(device)
+        ddp = DDP(model, device_ids=[device] if device.type == "cuda" else None)
+        images, labels = torch.randn(batch, 1, 28, 28, device=device), torch.randint(0, 10, (batch,), device=device)
+        mine = slice(rank * batch // world, (rank + 1) * batch // world)  # this rank's half of the batch
+
+        def timed(net, x, y) -> float:
+            opt = torch.optim.SGD(net.parameters(), lr=0.01)
+            start = time.perf_counter()
+            for _ in range(steps):
+                opt.zero_grad(set_to_none=True)
+                F.cross_entropy(net(x), y).backward()
+                opt.step()
+            _sync(device)
+            return (time.perf_counter() - start) / steps
+
+        out = {"one": [], "two": []}
+        for k in range(rounds + 1):  # round 0 warms up
+            dist.barrier()
+            one = timed(alone, images, labels) if rank == 0 else 0.0
+            dist.barrier()
+            two = timed(ddp, images[mine], labels[mine])
+            if k:
+                out["one"].append(one)
+                out["two"].append(two)
+        return out
+
+
+def case_study_ddp() -> dict:
+    """``cnn_ddp_worker`` launched on the plan's two workers."""
+    import torch._dynamo  # noqa: F401 - DDP imports it lazily: once here, not in each forked worker (seconds)
+
+    from utils.launch import launch
+
+    return launch(cnn_ddp_worker, CNN_BATCH, CNN_STEPS, CNN_ROUNDS, nprocs=2, timeout=60)[0]
 
 
 def datasheet_ratios() -> dict:

@@ -50,12 +50,16 @@ def read_results() -> dict:
             "prefetch": (from_bench("prefetch", gpu_figure=True)
                          or from_ledger("prefetch_epoch", gpu_figure=True)),
             "fsdp": from_bench("fsdp", gpu_figure=True), "prune": from_bench("prune", gpu_figure=False),
-            "decode": from_bench("tensor_parallel", gpu_figure=True)}
+            "decode": from_bench("tensor_parallel", gpu_figure=True),
+            # the machine profile's link (lesson 00): the one alpha and beta the rows price messages at
+            "link_alpha": from_ledger("link_alpha", gpu_figure=True),
+            "link_beta": from_ledger("link_beta", gpu_figure=True)}
 
 
 WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "lesson 02",
                    "capstone": "lesson 08", "quantize": "lesson 04", "mfu": "lesson 01", "prefetch": "lesson 05",
-                   "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel"}
+                   "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel",
+                   "link_alpha": "lesson 00", "link_beta": "lesson 00"}
 
 
 TIMED = {"prune": ev.pruning_costs, "csr": ev.sparse_at, "algorithms": ev.attention_and_gelu,
@@ -70,7 +74,7 @@ def measure(plan) -> dict:
          "results": read_results(), "batches": ddp_batches(plan, hw), "fold": ev.conv_pool_fold(),
          "maxpool": ev.conv_maxpool_is_not_linear(), "merges": ev.merges(), "copies": ev.article_copies(),
          "simplified": ev.simplified_model(), "cnn": ev.case_study_cnn(), "units": ev.cpu_units(),
-         "pack": ev.pack_cost(2**20), "sheet": ev.datasheet_ratios(), "bytes": ev.step_bytes(),
+         "sheet": ev.datasheet_ratios(), "bytes": ev.step_bytes(),
          "split": snippets.split_steps(plan.devices), "conv": snippets.conv_steps(plan.devices),
          "ddp": snippets.ddp_walk(), "case_study": case_study.walk(), "sizes": ev.published_sizes(),
          "setups": setups(plan, hw),
@@ -80,6 +84,8 @@ def measure(plan) -> dict:
         m[name] = watched(m["others"], name, fn)
     m["passes"] = watched(m["others"], "passes", ev.two_device_passes, plan, hw)
     m["link"] = watched(m["others"], "link", ev.link, plan)  # two processes: each needs a core
+    m["compressed"] = watched(m["others"], "compressed", ev.compressed_sends)
+    m["cnn_ddp"] = watched(m["others"], "cnn_ddp", ev.case_study_ddp)
     if m["can"]["gpu pair"]:
         m["paths"] = _attempt(ev.gpu_pair_paths, plan)
     if m["can"]["gpu"]:

@@ -19,8 +19,8 @@ from utils.lessons.articles_checked import case_study, claims, sections, snippet
 # Re-exported (noqa: F401) for the notebook and the tests, which import lesson 09's judging from here.
 from utils.lessons.articles_checked.checks import (  # noqa: F401
     ABOVE, AGREES, BUSY, CHECKS, DISAGREES, EXPLAINED_MARGIN, NOISY, PIPELINE_EXPLAINED, SUMMED, WAITING, WIDE_SPREAD,
-    Busy, busy_note, needs_quiet_cores, past_bound, peak_ratio, run_check, speedup_words, split_reference, spread_of,
-    too_busy, too_wide, turns_words)
+    Busy, busy_note, needs_quiet_cores, past_bound, peak_ratio, rounds_above_words, run_check, speedup_words,
+    split_reference, spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
     TIMED, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
     kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, walk_told)
@@ -28,8 +28,8 @@ from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATAS
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
-from utils.lessons.articles_checked.wording import (_lesson_05_differs, _peak_part, decode_share, decode_slowdown,
-                                                    int8_mlp_words, kept_most_words, per_worker_words)
+from utils.lessons.articles_checked.timed_rows import RUN_NOTES, a21, b2, b8, b10, b22
+from utils.lessons.articles_checked.wording import _peak_part, int8_mlp_words, kept_most_words, per_worker_words
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
 ABOVE_NOTE = "see the note under §1's counts"  # where lesson 09 says, once, what a figure past its bound means
@@ -98,22 +98,6 @@ def a3(m):
     ddp = quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}: {r['value']:.2f}x against a bound of "
                                     f"{r['bound']:.2f}x ({speedup_words(m, 'ddp')})")
     return [ddp, quote(m, "capstone", lesson_08)]
-
-
-def a21(m):
-    p, where = m["passes"], two_devices(m["plan"], m["hw"])
-    tp, split = p["tensor parallel"], p["article split"]
-    outcome = "cut here" if tp > 1.05 else "not cut here"
-    parts = [Part(f"{outcome}: {m['setups']['07']}, tensor parallel, {tp:.2f}x one device (the fastest of "
-                  f"{PASS_ROUNDS} paired rounds; bound "
-                  f"{p['bound']:g}x); the article's split {split:.2f}x{busy_note(m, 'passes', 2)}", MEASURED,
-                  where)]
-    if m["results"]["decode"]:
-        parts.append(quote(m, "decode", lambda r: "decoding one token at a time (KV cache: each "
-                                                  "layer keeps the keys and values of the tokens so far, so a "
-                                                  "new token computes only its own; batch 1): tensor "
-                                                  f"parallel {1 / decode_slowdown(r):.2f}x one device"))
-    return parts
 
 
 def a4(m):
@@ -208,7 +192,8 @@ def _split_alone(m) -> Part:
 def a10(m):
     return [_split_alone(m),
             quote(m, "pipeline", lambda r: f"with micro-batches ({pipeline_setup(m)}): {r['value']:.2f}x against a "
-                                           f"bound of {r['bound']:.2f}x ({noted_words(m, 'pipeline')})")]
+                                           f"bound of {r['bound']:.2f}x ({noted_words(m, 'pipeline')}; "
+                                           f"{rounds_above_words(r)})")]
 
 
 def a11(m):
@@ -346,26 +331,6 @@ def b1(m):
                  f"{t['forward']:.2f}x one core's speed (bound 2x){busy_note(m, 'threads', 2)}", MEASURED, THIS_CPU)]
 
 
-def b2(m):
-    # The measured times themselves, not the alpha-beta fit: the fit can miss a size by tens of per cent.
-    link, t, sec = m["link"], m["threads"], _sends(m)
-    grads = t["gradient_bytes"]
-    if sec[4] <= sec[2**12]:
-        share = f"the fixed cost (the 4 bytes' time) is {sec[4] / sec[2**12]:.0%} of it"
-    else:  # a smaller message that took longer: the two differ by noise, not by their bytes
-        share = (f"the smaller message took longer (noise): both are fixed cost, read as the smaller time, "
-                 f"{fixed_cost(m) * 1e6:.0f} µs (the alpha-beta fit's alpha: {link.fit.alpha * 1e6:.0f} µs)")
-    parts = [Part(f"{link.name}: a 4-byte message {sec[4] * 1e6:.0f} µs, a 4 KiB one {sec[2**12] * 1e6:.0f} µs: "
-                  f"{share}; 1 MiB {sec[2**20] * 1e3:.2f} ms and "
-                  f"4 MiB {sec[2**22] * 1e3:.2f} ms, against {small_gpt_words(128)}: its "
-                  f"{t['step_s'] * 1e3:.0f} ms step on one "
-                  f"core (its gradients: {grads / 2**20:.1f} MiB){busy_note(m, 'link', 2)}", MEASURED,
-                  two_devices(m["plan"], m["hw"]))]
-    if m["results"]["decode"]:
-        parts.append(quote(m, "decode", lambda r: decode_share(m, r)))
-    return parts
-
-
 def b3(m):
     w = m["width"]
     return [Part(f"{small_gpt_words(None)}, width 128 -> 256 (x2): FLOPs x{w['flops_ratio']:.1f}, step time "
@@ -406,37 +371,6 @@ def b7(m):
     return parts
 
 
-BREAK_EVEN = 0.05  # packed and plain sends within 5 % of each other: at break-even, within the timings' noise
-
-
-def b8(m):
-    sec, pack = _sends(m), m["pack"]  # 4 MiB of fp32 as 1 MiB of uint8: sizes where the bytes' part shows
-    packed, plain = sec[2**20] + pack, sec[2**22]
-    if abs(packed - plain) <= BREAK_EVEN * plain:
-        outcome = "at break-even, within noise: no speed-up"
-    elif packed < plain:
-        outcome = "packing pays on this link"
-    else:
-        outcome = "packing costs more than it saves on this link: no speed-up"
-    even = (2**22 - 2**20) / pack  # link bytes/s at which the 3 MiB not sent take as long as the packing
-    spared = max(plain - sec[2**20], 1e-9)  # what the 3 MiB not sent took on this link, measured
-    rate = (2**22 - 2**20) / spared
-    if abs(rate - even) <= BREAK_EVEN * even:
-        link_reading = "at break-even with the packing"
-    elif rate > even:
-        link_reading = "faster than that: packing loses here"
-    else:
-        link_reading = "under that: packing pays here"
-    return [Part(f"{m['link'].name}: 4 MiB of fp32 in {plain * 1e6:.0f} µs; as uint8 (1 MiB) "
-                 f"{sec[2**20] * 1e6:.0f} µs + {pack * 1e6:.0f} µs to pack = {packed * 1e6:.0f} µs: {outcome}; the "
-                 f"fixed cost still {fixed_cost(m) * 1e6:.0f} µs (row B10){busy_note(m, 'link', 2)}", MEASURED,
-                 two_devices(m["plan"], m["hw"])),
-            Part(f"the 3 MiB not sent outweigh the packing only on a link under 3 MiB / {pack * 1e6:.0f} µs = "
-                 f"{even / 1e9:.1f} GB/s; this link sent them in {plain * 1e6:.0f} - {sec[2**20] * 1e6:.0f} = "
-                 f"{spared * 1e6:.0f} µs, {rate / 1e9:.1f} GB/s (the measured times, not the fit's beta): "
-                 f"{link_reading}. {_lesson_05_differs(m)}", ARITHMETIC)]
-
-
 def b9(m):
     def say(r):
         configs = r.get("configs")
@@ -453,23 +387,6 @@ def b9(m):
     return [part]
 
 
-def b10(m):
-    # Read from the measured times, not the fit: a fit that misses some size by tens of per cent confirms nothing.
-    link, sec = m["link"], _sends(m)
-    small, big = fixed_cost(m), sec[2**22]
-    data = max(big - small, 0.0)  # the bytes' part of a 4 MiB message: what a faster link cuts
-    return [Part(f"{link.name}: a 4-byte message {sec[4] * 1e6:.0f} µs, a 4 KiB one {sec[2**12] * 1e6:.0f} µs, a "
-                 f"4 MiB one {big * 1e6:.0f} µs, read as measured: the fixed cost is the smaller of the first two, "
-                 f"{small * 1e6:.0f} µs (as row B2 reads it; the alpha-beta fit, alpha {link.fit.alpha * 1e6:.0f} µs "
-                 f"and beta {link.fit.beta / 1e9:.2f} GB/s, misses some size by up to {link.accuracy:.0%})"
-                 f"{busy_note(m, 'link', 2)}",
-                 MEASURED, two_devices(m["plan"], m["hw"])),
-            Part(f"the 4 MiB message's bytes: {big * 1e6:.0f} - {small * 1e6:.0f} = {data * 1e6:.0f} µs, "
-                 f"{data / small:.1f}x its fixed part; on a 10x faster link {small * 1e6:.0f} + {data * 1e6:.0f} / 10 "
-                 f"= {(small + data / 10) * 1e6:.0f} µs; a message of a few bytes stays about {small * 1e6:.0f} µs",
-                 ARITHMETIC)]
-
-
 def b11(m):
     parts = [quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, against its reference {r['bound']:.1f}x (lesson "
                                             "04's roofline reference: the speed-up the int8 and fp32 matmul peaks, "
@@ -483,14 +400,18 @@ def b11(m):
 
 def b12(m):
     p = m["prune"]
-    return [Part(f"one thread, {PRUNE_SHAPE}: half the weights zeroed: {p['zeroed'] / p['dense']:.2f}x the dense "
-                 "time; half the neurons removed "
-                 f"(0.5 of the FLOPs): {p['removed'] / p['dense']:.2f}x; CSR at 95% zeros: {m['csr']:.2f}x"
+    dense, zeroed, removed = (round(p[k] * 1e3, 2) for k in ("dense", "zeroed", "removed"))  # ms, as printed
+    return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed:.2f} ms, "
+                 f"{zeroed / dense:.2f}x the dense time; half the neurons removed (0.5 of the FLOPs) {removed:.2f} "
+                 f"ms, {removed / dense:.2f}x; CSR at 95% zeros: {m['csr']:.2f}x"
                  f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU)]
 
 
 def b13(m):
-    parts = [_peak_part(m, "int8", m["units"].int8_dot)]
+    size = m["peaks"].peak("int8").size  # "1024³": the shape fp32's peak is timed on too
+    parts = [Part(f"an int8 matmul of {size} does as many multiply-adds as the fp32 one of {size}: quantization "
+                  "changes each operation's cost, not their count", ARITHMETIC),
+             _peak_part(m, "int8", m["units"].int8_dot)]
     if m["results"]["quantize"]:
         parts.append(quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}"
                                                     f"{_units_note(recorded_int8_units(r), 'int8')}"))
@@ -543,7 +464,7 @@ EVIDENCE = {"A1": a1, "A23": a23, "A2": a2, "A24": a24, "A3": a3, "A21": a21, "A
             "A20": a20, "A13": a13, "A14": a14, "A15": a15, "A16": a16, "A17": a17, "A19": a19, "B20": b20,
             "B1": b1, "B2": b2, "B3": b3, "B4": b4, "B5": b5, "B6": b6, "B7": b7, "B8": b8, "B9": b9,
             "B10": b10, "B11": b11, "B12": b12, "B13": b13, "B14": b14, "B15": b15, "B16": b16, "B21": b21, "B17": b17,
-            "B19": b19, "B18": b18}
+            "B19": b19, "B22": b22, "B18": b18}
 
 
 # --- Rows ------------------------------------------------------------------------------------------------------
@@ -584,7 +505,8 @@ def judge(claim: claims.Claim, m: dict, earlier: dict[str, Row]) -> Row:
                                                           f"{claim.why}", NONE),), None)
     parts = tuple(EVIDENCE[claim.id](m))
     check = run_check(claim.id, m, earlier) if any(p.kind in CHECKABLE for p in parts) else None
-    return Row(claim.id, claim.says, claim.verdict, claim.why, where, parts, check)
+    why = claim.why + (RUN_NOTES[claim.id](m) if claim.id in RUN_NOTES and check != WAITING else "")
+    return Row(claim.id, claim.says, claim.verdict, why, where, parts, check)
 
 
 def rows(m: dict) -> list[Row]:

@@ -1,39 +1,13 @@
-"""Lesson 09's longer evidence sentences, each from its figures: a decode's loss priced at its all-reduces, lesson
-04's int8 MLP with its set-up, which method kept the most of each GPU's rate, work per worker, why lesson 05's
-uint8 transfer differs from row B8's packing, a peak ratio with its spread. Used by ``verdicts``."""
+"""Lesson 09's longer evidence sentences, each from its figures: lesson 04's int8 MLP with its set-up, which
+method kept the most of each GPU's rate, work per worker, why lesson 05's uint8 transfer differs from row B8's
+packing, a peak ratio with its spread. Used by ``verdicts`` and ``timed_rows``."""
 
 from __future__ import annotations
 
 from utils import devices
-from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.checks import WIDE_SPREAD, busy_note, peak_ratio, too_wide
 from utils.lessons.articles_checked.figures import _units_note
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
-
-
-def decode_slowdown(record: dict) -> float:
-    """Lesson 07's decoding benchmark: a token's time on two tensor-parallel workers over one device's."""
-    per_token = record["decode_seconds_per_token"]
-    return per_token["tensor parallel"] / per_token["one device"]
-
-
-def decode_share(m, record: dict) -> str:
-    """Lesson 07's decode on two workers: how much of its loss the all-reduces explain, priced at the alpha and
-    beta its benchmark measured (two a block, ``width`` fp32 values each, as lesson 07 §5 prices them)."""
-    depth, width = m["setups"]["decode"]
-    per_token = record["decode_seconds_per_token"]
-    gap = per_token["tensor parallel"] - per_token["one device"]
-    reduces = 2 * depth * (record["alpha_s"] + 4 * width / record["beta_bytes_per_s"])
-    text = (f"inference: a token decoded on two workers took {decode_slowdown(record):.1f}x one device's time "
-            f"(lesson 07's decode model, depth {depth}, width {width}, batch 1)")
-    if gap <= 0:
-        return text
-    cause = ("the transfers explain most of it" if reduces >= 0.5 * gap else
-             f"the other {1 - reduces / gap:.0%} is not the transfers: {sections.cite(('07', 'Decoding with'))} "
-             "counts more operations a token on a rank than on one device and does not measure the rest apart")
-    return (f"{text}; its {2 * depth} all-reduces a token at the benchmark's alpha "
-            f"{record['alpha_s'] * 1e6:.0f} µs and beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s cost "
-            f"{reduces * 1e3:.2f} ms, {min(reduces / gap, 1):.0%} of the {gap * 1e3:.2f} ms it lost: {cause}")
 
 
 def int8_mlp_words(record: dict) -> str:

@@ -1,0 +1,197 @@
+"""Lesson 09's rows whose evidence is timed on two workers or on the link: A21 (inference on two devices), B2
+(transfer delay), B8 (compression), B10 (a faster network) and B22 (the case study's CNN under DDP). Each
+figure is printed with its spread and read by the course's noise rule (``utils.claims.speedup_verdict``);
+messages are priced at ONE alpha and beta, the machine profile's (lesson 00's ledger ``link_alpha`` and
+``link_beta``), and every other time of a small message is named as what it is. Used by ``verdicts``.
+"""
+
+from __future__ import annotations
+
+from utils.lessons.articles_checked import sections
+from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_rounds, compression_reading,
+                                                   paired, rounds_verdict, tensor_parallel_rounds, too_busy)
+from utils.lessons.articles_checked.evidence import CNN_BATCH, small_gpt_words
+from utils.lessons.articles_checked.figures import _sends, fixed_cost, quote
+from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
+from utils.lessons.articles_checked.wording import _lesson_05_differs
+
+
+def rounds_words(ratios: list[float], what: str = "paired rounds") -> str:
+    """"1.03x ± 0.21 (median of 6 paired rounds, range 0.71-1.42x)": the figure a verdict reads, as printed."""
+    median, spread = paired(ratios)
+    return (f"{median:.2f}x ± {spread:.2f} (median of {len(ratios)} {what}, range {min(ratios):.2f}-"
+            f"{max(ratios):.2f}x)")
+
+
+# --- The machine profile's link: one alpha ---------------------------------------------------------------------
+
+
+def profile_link(m) -> tuple[float, float] | None:
+    """Lesson 00's alpha (s) and beta (B/s) for this machine's link, from the ledger; None where not recorded."""
+    alpha, beta = m["results"].get("link_alpha"), m["results"].get("link_beta")
+    if alpha is None or beta is None:
+        return None
+    return alpha.record["value"], beta.record["value"]
+
+
+def profile_alpha_words(m) -> str:
+    """"the machine profile's alpha (lesson 00): 74 µs", or what to run where lesson 00 has not recorded it."""
+    link = profile_link(m)
+    if link is None:
+        return "the machine profile's alpha: not recorded yet (run lesson 00)"
+    return f"the machine profile's alpha (lesson 00): {link[0] * 1e6:.0f} µs"
+
+
+# --- Decoding on two workers -----------------------------------------------------------------------------------
+
+
+def decode_times(record: dict) -> tuple[float, float, float]:
+    """make bench's decode: one device's and tensor parallel's ms a token, as printed (two decimals), and the
+    speed of the pair over one device computed from those printed figures (one rounding on every row)."""
+    per_token = record["decode_seconds_per_token"]
+    one, tp = round(per_token["one device"] * 1e3, 2), round(per_token["tensor parallel"] * 1e3, 2)
+    return one, tp, one / tp
+
+
+def decode_words(record: dict) -> str:
+    one, tp, speed = decode_times(record)
+    return (f"one device {one:.2f} ms a token, tensor parallel on two workers {tp:.2f} ms: {speed:.2f}x one "
+            "device's speed")
+
+
+def decode_priced(m, record: dict) -> Part | None:
+    """What the decode's all-reduces would cost a token (two a block, ``width`` fp32 values each, as lesson 07
+    §5 prices them) at the machine profile's alpha and beta, beside the time a token lost; the share at make
+    bench's own fit in that run named as such. Arithmetic: no lesson times the rest of the loss apart."""
+    depth, width = m["setups"]["decode"]
+    one, tp, _ = decode_times(record)
+    lost = tp - one
+    if lost <= 0:
+        return None
+
+    def cost(alpha: float, beta: float) -> float:  # ms a token
+        return 2 * depth * (alpha + 4 * width / beta) * 1e3
+
+    said = []
+    link = profile_link(m)
+    if link is not None:
+        ms = cost(*link)
+        said.append(f"at the machine profile's alpha {link[0] * 1e6:.0f} µs and beta {link[1] / 1e9:.1f} GB/s "
+                    f"(lesson 00): {ms:.2f} ms, {ms / lost:.0%} of it")
+    if "alpha_s" in record:
+        ms = cost(record["alpha_s"], record["beta_bytes_per_s"])
+        said.append(f"at make bench's own fit of the link in that run (alpha {record['alpha_s'] * 1e6:.0f} µs, "
+                    f"beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s): {ms:.2f} ms, {ms / lost:.0%}")
+    if not said:
+        return None
+    return Part(f"a token lost {tp:.2f} - {one:.2f} = {lost:.2f} ms on two workers; its {2 * depth} all-reduces a "
+                f"token (lesson 07's decode model, depth {depth}, width {width}, batch 1) priced "
+                f"{'; '.join(said)}: the share depends on the link's alpha in that run, and no lesson times the "
+                f"rest of the loss apart ({sections.cite(('07', 'Decoding with'))} counts more operations a token "
+                "on a rank than on one device)", ARITHMETIC)
+
+
+# --- The rows ------------------------------------------------------------------------------------------------
+
+
+def a21(m):
+    p, where = m["passes"], two_devices(m["plan"], m["hw"])
+    ratios = tensor_parallel_rounds(m)
+    said = rounds_verdict(ratios, p["bound"], "slower than one device")
+    parts = [Part(f"{m['setups']['07']}, tensor parallel: {rounds_words(ratios)} one device's speed, bound "
+                  f"{p['bound']:g}x: {said}; fastest pass against one device's fastest: tensor parallel "
+                  f"{p['tensor parallel']:.2f}x, the article's split {p['article split']:.2f}x"
+                  f"{busy_note(m, 'passes', 2)}", MEASURED, where)]
+    if m["results"]["decode"]:
+        parts.append(quote(m, "decode", lambda r: "decoding one token at a time (KV cache: each layer keeps the "
+                                                  "keys and values of the tokens so far, so a new token computes "
+                                                  f"only its own; batch 1): {decode_words(r)}"))
+    return parts
+
+
+def b2(m):
+    # The measured times themselves, not a fit: a fit can miss a size by tens of per cent.
+    link, t, sec = m["link"], m["threads"], _sends(m)
+    share = sec[4] / sec[2**12]
+    if share > 1:  # a smaller message that took longer: the two differ by noise, not by their bytes
+        order = "both almost all fixed cost (the smaller took longer: noise"
+    elif share > 0.5:  # row B2's check: the fixed cost is most of a 4 KiB message
+        order = f"both mostly fixed cost (the 4 bytes' time {share:.0%} of the 4 KiB one's"
+    else:
+        order = (f"the 4 bytes' time only {share:.0%} of the 4 KiB one's: more than the fixed cost in the 4 KiB "
+                 "one (its bytes, or noise")
+    parts = [Part(f"{link.name}, one message each, this run: 4 bytes {sec[4] * 1e6:.0f} µs, 4 KiB "
+                  f"{sec[2**12] * 1e6:.0f} µs, {order}; {profile_alpha_words(m)}); "
+                  f"1 MiB {sec[2**20] * 1e3:.2f} ms and 4 MiB {sec[2**22] * 1e3:.2f} ms, against "
+                  f"{small_gpt_words(128)}: its {t['step_s'] * 1e3:.0f} ms step on one core (its gradients: "
+                  f"{t['gradient_bytes'] / 2**20:.1f} MiB){busy_note(m, 'link', 2)}", MEASURED,
+                  two_devices(m["plan"], m["hw"]))]
+    if m["results"]["decode"]:
+        parts.append(quote(m, "decode", lambda r: f"inference: {decode_words(r)}"))
+        priced = decode_priced(m, m["results"]["decode"].record)
+        if priced is not None:
+            parts.append(priced)
+    return parts
+
+
+CONDITION_WORDS = {"holds": "less than they save: the condition holds",
+                   "fails": "more than they save: the condition fails",
+                   "break-even": "about what they save: at break-even, within the timings' noise"}
+
+
+def b8(m):
+    c = m["compressed"]
+    condition, said = compression_reading(m)
+    ratios = [plain / packed for plain, packed in zip(c["plain"], c["packed"])]
+    plain, sent, packing = (_median(c[k]) * 1e6 for k in ("plain", "bytes", "packing"))
+    return [Part(f"gloo, 2 processes: 4 MiB of fp32 sent as they are, against packed to uint8 (1 MiB), sent and "
+                 f"unpacked, end to end: the packed way {rounds_words(ratios)} the plain way's speed: {said}"
+                 f"{busy_note(m, 'compressed', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
+            Part(f"the parts the condition weighs, medians of the same rounds: 4 MiB as fp32 {plain:.0f} µs, 1 MiB "
+                 f"of uint8 {sent:.0f} µs, so the 3 MiB not sent save {plain - sent:.0f} µs; packing and unpacking "
+                 f"{packing:.0f} µs, {CONDITION_WORDS[condition]}; a few-byte message still takes about "
+                 f"{fixed_cost(m) * 1e6:.0f} µs here (row B10)", MEASURED, two_devices(m["plan"], m["hw"])),
+            Part(_lesson_05_differs(m), ARITHMETIC)]
+
+
+def b8_in_this_run(m) -> str:
+    """Row B8's verdict, as this run bears it out: whether the condition held, and what compression did."""
+    condition, said = compression_reading(m)
+    if too_busy(m, "compressed", 2):
+        return "; in this run: other programs held the cores, so neither is shown (rerun on a quiet machine)"
+    if condition == "break-even" or said.startswith("within noise"):
+        return "; in this run: at break-even or within noise, neither shown"
+    if condition == "holds":
+        return ("; in this run the condition held: " + ("compression cut the latency" if said.startswith("faster")
+                                                        else f"yet compression did not cut the latency ({said})"))
+    return ("; in this run the condition failed (packing cost more than it saved): "
+            + ("compression added latency (no speed-up)" if not said.startswith("faster")
+               else "yet compression cut the latency"))
+
+
+def b10(m):
+    # Read from the measured times, not the fit: a fit that misses some size by tens of per cent confirms nothing.
+    link, sec = m["link"], _sends(m)
+    small, big = fixed_cost(m), sec[2**22]
+    data = max(big - small, 0.0)  # the bytes' part of a 4 MiB message: what a faster link cuts
+    return [Part(f"{link.name}, one message each, this run: 4 bytes {sec[4] * 1e6:.0f} µs, 4 KiB "
+                 f"{sec[2**12] * 1e6:.0f} µs, 4 MiB {big * 1e6:.0f} µs; a few-byte message's time read as the "
+                 f"smaller of the first two, {small * 1e6:.0f} µs ({profile_alpha_words(m)}; this run's alpha-beta "
+                 f"fit, {link.fit.alpha * 1e6:.0f} µs and {link.fit.beta / 1e9:.2f} GB/s, misses some size by up "
+                 f"to {link.accuracy:.0%}){busy_note(m, 'link', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
+            Part(f"the 4 MiB message's bytes: {big * 1e6:.0f} - {small * 1e6:.0f} = {data * 1e6:.0f} µs, "
+                 f"{data / small:.1f}x a few-byte message's time; on a 10x faster link {small * 1e6:.0f} + "
+                 f"{data * 1e6:.0f} / 10 = {(small + data / 10) * 1e6:.0f} µs; a message of a few bytes stays "
+                 f"about {small * 1e6:.0f} µs", ARITHMETIC)]
+
+
+def b22(m):
+    ratios = cnn_ddp_rounds(m)  # each round's times: the "How this was measured" block
+    return [Part(f"article 2's CNN, {CNN_BATCH} digits a training step, on one worker (the other waiting) and on "
+                 f"two DDP workers ({CNN_BATCH // 2} digits each), taking turns: one worker's time over two's "
+                 f"{rounds_words(ratios)}, bound 2x: "
+                 f"{rounds_verdict(ratios, 2.0, 'slower than one worker')}{busy_note(m, 'cnn_ddp', 2)}",
+                 MEASURED, two_devices(m["plan"], m["hw"]))]
+
+
+RUN_NOTES = {"B8": b8_in_this_run}  # rows whose verdict says how this run bore its condition out
