@@ -207,7 +207,7 @@ def test_a_pasted_reference_is_refused_and_the_labs_solution_is_not(tmp_path, mo
 
 def _course_answer_in_disguise(how: str):
     """The lab's reference passed off as the learner's split, five ways."""
-    from utils.labs.attention_by_heads.reference import TensorParallelAttention
+    from utils.lessons.tensor_parallel.attention_reference import TensorParallelAttention
 
     if how == "a pasted body with renamed names":
         return Pasted

@@ -58,8 +58,12 @@ def course_map(root: Path = ROOT) -> Table:
                  wrap=52)
 
 
-def _seconds(e: Entry) -> str:
-    """Rounded as every lesson's header states it (``runtimes.stated``), so that the map and the header agree."""
-    from utils.tools.runtimes import stated
+def stated(seconds: float) -> int:
+    """How a run time is written: whole seconds under 20 s, else to the nearest 5 s (runs vary by more). Every
+    lesson's header, README's course map and lesson 00's map round this one way (``utils.tools.runtimes``)."""
+    return round(seconds) if seconds < 20 else 5 * round(seconds / 5)
 
+
+def _seconds(e: Entry) -> str:
+    """Rounded as every lesson's header states it (``stated``), so that the map and the header agree."""
     return f"{stated(e.seconds)} s" if e.seconds is not None else "not timed yet"

@@ -14,15 +14,12 @@ import json
 import re
 from pathlib import Path
 
+from utils.course import stated  # noqa: F401 - how a run time is written, here for the tools
+
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results" / "run-times.json"
 HEADER = re.compile(r"About (\d+) s on a 2-core CPU")
 README_ROW = re.compile(r"\[`((?:notebooks|labs)/[^`]+\.ipynb)`\][^\n]*?~(\d+) s")
-
-
-def stated(seconds: float) -> int:
-    """How a run time is written: whole seconds under 20 s, else to the nearest 5 s (runs vary by more)."""
-    return round(seconds) if seconds < 20 else 5 * round(seconds / 5)
 
 
 def machine() -> dict:

@@ -38,7 +38,7 @@ from torch import nn
 
 from utils import models
 from utils.checks import CheckFailed, expect, refers_to, run_check
-from utils.labs.attention_by_heads.reference import TensorParallelAttention
+from utils.lessons.tensor_parallel.attention_reference import TensorParallelAttention
 from utils.launch import launch
 
 SEED, WORLD = 0, 2
@@ -200,8 +200,8 @@ def launched(attention_cls) -> list[list[dict]]:
     return outcome
 
 
-BORROWED = ("is the lab's reference, utils.labs.attention_by_heads.reference's TensorParallelAttention{how}: the lab "
-            "asks for your own split. Write __init__ and forward yourself, from utils.models.Attention and lesson "
+BORROWED = ("is the lab's reference, utils.lessons.tensor_parallel.attention_reference's "
+            "TensorParallelAttention{how}: the lab asks for your own split. Write __init__ and forward yourself, from utils.models.Attention and lesson "
             "07's f and g")
 
 
@@ -277,8 +277,8 @@ def _own_split(attention_cls) -> None:
             raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=f' (your {name} calls it)')}")
         if copies_the_reference(method, name):
             raise CheckFailed(f"HeadParallelAttention's {name} is the lab's reference code with other names "
-                              "(utils.labs.attention_by_heads.reference): the lab asks for your own split. "
-                              "Write it yourself, from utils.models.Attention and lesson 07's f and g")
+                              "(utils.lessons.tensor_parallel.attention_reference): the lab asks for your own "
+                              "split. Write it yourself, from utils.models.Attention and lesson 07's f and g")
     if any(r.get("holds the course's block") for results in launched(attention_cls) for r in results):
         raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=' (your module holds one)')}")
 

@@ -26,7 +26,7 @@ from torch import nn
 
 from utils.launch import process_group
 from utils.lessons.tensor_parallel.inference import Generation, _timed
-from utils.labs.attention_by_heads.reference import TensorParallelBlock, cached_attention
+from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock, cached_attention
 
 
 def step(model, idx: torch.Tensor, start: int, cache: dict) -> torch.Tensor:

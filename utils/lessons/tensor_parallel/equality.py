@@ -16,7 +16,7 @@ from torch import nn
 
 from utils import models
 from utils.launch import process_group
-from utils.labs.attention_by_heads.reference import TensorParallelBlock
+from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock
 from utils.lessons.tensor_parallel.layers import TensorParallelMLP
 
 

@@ -20,7 +20,7 @@ from torch import nn
 
 from utils import models
 from utils.launch import current_backend, process_group
-from utils.labs.attention_by_heads.reference import TensorParallelBlock
+from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock
 
 
 @dataclasses.dataclass(frozen=True)

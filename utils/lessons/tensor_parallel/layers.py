@@ -17,8 +17,8 @@ Two operators glue the pieces (the names are the Megatron-LM paper's):
 So a block costs one all-reduce forward and one backward, of ``tokens x width`` values each.
 
 Attention split by heads the same way is lab 07's exercise; its reference (``TensorParallelAttention`` and the
-whole block, ``TensorParallelBlock``) lives with the lab, in ``utils/labs/attention_by_heads/reference.py``
-(reading it before you solve the lab spoils it).
+whole block, ``TensorParallelBlock``) lives apart, in ``attention_reference.py`` beside this file (reading it
+before you solve the lab spoils it).
 """
 
 from __future__ import annotations

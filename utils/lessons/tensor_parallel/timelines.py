@@ -22,7 +22,7 @@ import torch.distributed as dist
 from utils import models
 from utils.launch import current_backend, process_group
 from utils.lessons.tensor_parallel.cost import machine_cpu
-from utils.labs.attention_by_heads.reference import TensorParallelBlock
+from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock
 from utils.timeline import Span, SpanRecorder
 
 

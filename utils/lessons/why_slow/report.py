@@ -11,7 +11,17 @@ import statistics
 import textwrap
 
 from utils import devices
-from utils.lessons.why_slow.transfers import PREDICTS
+from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re-exported for the notebook
+    COST_COLUMNS,
+    NOISY,
+    THIS_FIT,
+    cost_rows,
+    latency_figures_sentence,
+    link_against_profile,
+    link_sentence,
+    link_table,
+    noisy_piece_sentence,
+)
 from utils.tables import Table
 
 WIDTH = 110  # no visible output line is longer (the course's narrow-output rule)
@@ -258,85 +268,6 @@ def memory_verdict(point, roof) -> str:
     if point.fraction <= room:
         return f"{point.fraction:.0%}: above the roof, within its {room:.2f}x (write-allocate)"
     return f"{point.fraction:.0%}: above its {room:.2f}x too: a cache served it"
-
-
-# --- section 3: the link ------------------------------------------------------------------------------------
-
-
-def cost_rows(costs, link, can_predict: bool) -> list[tuple]:
-    return [(c.what, f"{c.n_bytes:,}", f"{c.measured * 1e6:,.1f} µs",
-             f"{c.predicted * 1e6:,.1f} µs ±{link.accuracy:.0%}" if can_predict else "cannot predict",
-             f"{c.latency_share:.0%}") for c in costs]
-
-
-COST_COLUMNS = ["what", "bytes", "measured", "α + n/β predicts", "latency share"]
-
-
-def link_sentence(link, costs, can_predict: bool) -> str:
-    f = link.fit
-    ids, pieces = costs[0], costs[1]
-    fit = (f"α = {f.alpha * 1e6:,.1f} µs and β = {f.beta / 1e9:.2f} GB/s describe every measured size within "
-           f"±{link.accuracy:.0%}, so the predictions above are good to that" if can_predict else
-           f"one α ({f.alpha * 1e6:,.1f} µs) and one β ({f.beta / 1e9:.2f} GB/s) are off by up to "
-           f"±{link.accuracy:.0%} at some size: they cannot predict a time here, so the table gives measured times")
-    one = pieces.measured / pieces.transfers
-    return (f"{link.name}, {THIS_FIT}: {fit}. A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.0f} µs, "
-            f"{ids.latency_share:.0%} of it latency. Sent as {pieces.transfers} messages of "
-            f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
-            f"measured time of one such message ({one * 1e6:,.1f} µs): {pieces.measured * 1e6:,.0f} µs "
-            f"({pieces.measured / ids.measured:.1f}x the single message)."
-            + noisy_piece_sentence(link, ids, pieces, can_predict) + latency_figures_sentence(link))
-
-
-THIS_FIT = "this section's fit over the sizes a batch sends, this run"  # named apart from the profile's link
-
-NOISY = 0.2  # a single size off the fit by more than this is read as one noisy point, not as the link's cost
-
-
-def noisy_piece_sentence(link, ids, pieces, can_predict: bool) -> str:
-    """When the one message a split batch repeats sits far off the fit (more than NOISY), its single measured
-    time is multiplied by the number of pieces: give the fit's prediction beside it (empty when steady)."""
-    size = ids.n_bytes // pieces.transfers
-    residual = dict(zip(link.fit.sizes, link.fit.residuals)).get(size)
-    if residual is None or abs(residual) <= NOISY:
-        return ""
-    text = (f" That one {size:,}-byte message sits {residual:+.0%} off the fit (a single point, noisy"
-            + (f"; it took longer than the {ids.n_bytes:,}-byte one" if pieces.measured / pieces.transfers
-               > ids.measured else "") + ")")
-    if not can_predict:
-        return text + ", and the fit cannot predict here: read the figure as rough."
-    return (text + f", so the fit's prediction is the steadier figure: {pieces.predicted * 1e6:,.0f} µs "
-            f"({pieces.predicted / ids.measured:.1f}x the single message).")
-
-
-def latency_figures_sentence(link) -> str:
-    """The latency share's latency is the fastest small message, measured; the fit's α is the same fixed cost
-    as the line through every size puts it. Both are printed, named apart."""
-    from utils.lessons.why_slow.transfers import SMALL, latency
-
-    floor = latency(link)
-    text = (f" Latency, in the table's share: the fastest message of at most {SMALL:,} bytes, "
-            f"{floor * 1e6:,.1f} µs, measured; the fit's α ({link.fit.alpha * 1e6:,.1f} µs) is the same "
-            "fixed cost as the line through every size places it.")
-    small = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
-    beat = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n > SMALL and s < floor]
-    lo, hi = min(s for _, s in small), max(s for _, s in small)
-    spread = (f" The messages of at most {SMALL:,} bytes took {lo * 1e6:,.1f} to {hi * 1e6:,.1f} µs: a "
-              f"{hi / lo - 1:.0%} spread between sizes whose bytes take no time, which is the loopback's noise "
-              "(each size is one median, timed at another moment), so latency is known to about that.")
-    if beat:
-        n, s = min(beat, key=lambda ns: ns[1])
-        return text + (f" A larger message beat that fixed cost: {n:,} bytes in {s * 1e6:,.1f} µs, which no "
-                       "message can do by its bytes; the fixed cost itself varies from moment to moment." + spread)
-    return text + " No larger message took less than it." + spread
-
-
-def link_table(link) -> Table:
-    rows = [(f"{n:,}", f"{s * 1e6:,.1f}", f"{link.fit.time(n) * 1e6:,.1f}", f"{r:+.0%}", f"{n / s / 1e9:.3f}")
-            for n, s, r in zip(link.fit.sizes, link.seconds, link.fit.residuals)]
-    name, _, rest = link.describe().partition(": ")
-    return Table(["bytes", "measured µs", "α + n/β µs", "residual", "GB/s"], rows,
-                 title=f"{name}, {THIS_FIT}: {rest}")
 
 
 # --- section 4: scaling -------------------------------------------------------------------------------------
@@ -593,33 +524,6 @@ def memory_claim(roof):
     return Claim(f"memory-bound ops run at most near the memory roof, far under the peak ({len(ops)} ops)",
                  f"{ops[0].fraction:.0%} - {top.fraction:.0%} of the roof",
                  f"roof: intensity × {roof.ceilings.bandwidth / 1e9:.1f} GB/s", said)
-
-
-def link_against_profile(link, kept) -> str:
-    """Section 3's fit beside the machine profile's link (``kept``: ``MachineProfile.link``, the fit lesson 00
-    measured once on this machine and kept), each under its own name: whether the profile has one, of this path,
-    one its own verdict accepted, and how far this run's fit over a batch's sizes differs from it."""
-    if kept is None:
-        return ("The machine profile keeps no fit of the link yet (lesson 00 measures it once and keeps it): "
-                "this section uses its own fit.")
-    if kept.name != link.name:
-        return f"The machine profile's link is another path ({kept.name}), so its alpha and beta are not this link's."
-    f = kept.fit
-    source = (f"The machine profile's link ({kept.name}, measured {kept.measured}, the figures lesson 00 and "
-              f"every later lesson quote): α = {f.alpha * 1e6:,.1f} µs, β = {f.beta / 1e9:.2f} GB/s")
-    if kept.accuracy > PREDICTS:
-        return (source + f", a fit lesson 00 rejected (±{kept.accuracy:.0%} worst residual, beyond the "
-                f"±{PREDICTS:.0%} tolerance): this section compares nothing with it and uses its own fit.")
-    said = f" (within ±{kept.accuracy:.0%} of every size there)"
-    if link.accuracy > PREDICTS:
-        return (source + said + f". This section's own fit misses some size by ±{link.accuracy:.0%}, beyond "
-                f"the ±{PREDICTS:.0%} tolerance, so the two are not compared: this section uses measured times.")
-    da, db = link.fit.alpha / f.alpha - 1, link.fit.beta / f.beta - 1
-    within = abs(da) <= kept.accuracy and abs(db) <= kept.accuracy
-    return (source + said + f". {THIS_FIT[0].upper()}{THIS_FIT[1:]}, differs by {da:+.0%} in α and {db:+.0%} "
-            "in β: " + ("within the profile's own fit error, so the two describe the same link." if within else
-                        "more than the profile's own fit error: other sizes and another moment (a busy "
-                        "machine) move a fit, so this section predicts with its own, measured beside the batch."))
 
 
 def verdict(holds: bool, yes: str, no: str) -> str:
