@@ -46,7 +46,7 @@ def headline(times: dict[str, bench.Measurement], baseline: str, bounds: dict[st
         rows.append((name, bench.fmt_seconds(m.min), f"{ratio:.2f}x", f"±{noise:.0%}",
                      f"{bound:.2f}x" if bound else "", verdict))
     columns = ["variant", "latency (fastest)", "speedup", "noise", bound_name, "verdict"]
-    return Table(columns, rows, title=title)
+    return Table(columns, rows, title=title, wrap=40)
 
 
 def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind: str = "bound",
