@@ -642,3 +642,18 @@ def test_the_session_46_review_rounds_above_a_bound_and_ratios_from_the_printed_
     sizes = {"BERT-base": 1.09e8, "BERT-large": 3.34e8, "GPT-3": 1.746e11}
     assert verdicts.judge(claims.BY_ID["A1"], _figures() | {"sizes": sizes | {"GPT-3": 5e9}}, {}).check == \
         verdicts.DISAGREES
+
+
+def test_b2_reads_a_small_message_slower_than_a_larger_one_as_noise_not_as_a_disagreement():
+    from types import SimpleNamespace
+
+    from utils.lessons.articles_checked.checks import Noisy, fixed_cost_dominates
+
+    def sends(times):
+        sizes = [4, 2**12, 2**20, 2**22]
+        return {"link": SimpleNamespace(fit=SimpleNamespace(sizes=sizes), seconds=times)}
+
+    assert fixed_cost_dominates(sends([70e-6, 80e-6, 310e-6, 1.2e-3]))  # 4 B most of 4 KiB: agrees
+    assert not fixed_cost_dominates(sends([20e-6, 80e-6, 310e-6, 1.2e-3]))  # a real disagreement stays one
+    with pytest.raises(Noisy):  # 4 KiB slower than 1 MiB: an outlier, inconclusive
+        fixed_cost_dominates(sends([70e-6, 1480e-6, 310e-6, 1.5e-3]))

@@ -98,6 +98,7 @@ def test_the_claims_table_has_the_four_columns_and_wraps_to_the_line_limit():
     (0.97, 1.92, 0.05, "within noise: no effect shown"),
     (1.34, 1.92, 0.05, "faster, under the bound: 37% of its gain"),  # (1.34 - 1) / (1.92 - 1)
     (1.95, 1.92, 0.05, "at the bound (within noise)"),
+    (1.7797, 1.7778, 0.0, "at the bound (within noise)"),  # equal as printed: never "100% of its gain"
     (2.10, 1.92, 0.05, "above the bound: a finding to explain"),
     (1.50, None, 0.05, "faster than the baseline"),
 ])

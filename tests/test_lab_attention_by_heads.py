@@ -148,7 +148,7 @@ def test_a_mutant_fails_the_check_of_its_skill_saying_what_is_wrong(mistake, che
 
 def test_a_rank_holds_its_heads_rows_of_q_k_and_v():
     t = torch.arange(3 * lab.WIDTH).float()[:, None]
-    rows = lab.heads_rows(t, 1, 2).flatten().tolist()
+    rows = lab._heads_rows(t, 1, 2).flatten().tolist()
     half = lab.WIDTH // 2
     assert rows == [float(p * lab.WIDTH + half + i) for p in range(3) for i in range(half)]
 

@@ -20,7 +20,7 @@ from utils.labs.feed_the_gpu.checks import (
     check_data,
     check_epoch,
     draw_costs,
-    draw_needs,
+    _draw_needs,
     lab_dataset,
     FIRST_BURST,
     burst_weights,
@@ -262,7 +262,7 @@ CPU_SIZES = lesson_settings(devices.plan(2, n_gpus=0), None)
 
 def _draw(loaders: int) -> LabSetup:
     """The first seed whose draw needs ``loaders`` loaders (cpu mode's sizes)."""
-    return next(s for s in (lab_setup(CPU_SIZES, seed=k) for k in range(20)) if draw_needs(s).loaders == loaders)
+    return next(s for s in (lab_setup(CPU_SIZES, seed=k) for k in range(20)) if _draw_needs(s).loaders == loaders)
 
 
 def _loader(workers: int, per_worker: int):
@@ -282,8 +282,8 @@ def test_draws_are_the_learners_own_bursty_and_never_near_the_edge():
         assert setup == lab_setup(CPU_SIZES, seed=seed)  # the same seed, the same draw
         compute = setup.step_seconds * setup.n_items / setup.batch_size
         ratios.append(setup.item_seconds * setup.n_items / compute)
-        assert setup.every >= 4 and setup.factor > 1 and draw_needs(setup).depth >= 3  # a default depth never does
-        depths.add(draw_needs(setup).depth)
+        assert setup.every >= 4 and setup.factor > 1 and _draw_needs(setup).depth >= 3  # a default depth never does
+        depths.add(_draw_needs(setup).depth)
     assert any(r < 0.8 for r in ratios) and any(r > 1.2 for r in ratios)  # both regimes are drawn
     assert not any(0.7 < r < 1.25 for r in ratios)  # none where the measurement could not tell
     assert len(depths) > 1  # the read-ahead differs from draw to draw too
@@ -295,10 +295,11 @@ def test_what_a_draw_needs_follows_from_its_printed_figures_and_the_set_up_does_
     the draw; printing SETUP shows the costs, not the answer."""
     for seed in range(40):
         setup, draw = lab_setup(CPU_SIZES, seed=seed), draw_costs(CPU_SIZES, seed)
-        assert draw_needs(setup) == (draw.loaders, draw.depth)
+        assert _draw_needs(setup) == (draw.loaders, draw.depth)
         assert "needed" not in repr(setup) and "depth" not in repr(setup)
-    assert draw_needs(lab_setup(CPU_SIZES)) == (None, None)  # even reads: nothing drawn
-    assert draw_needs(SMALL) == (None, None)
+        assert "every" not in repr(setup) and "factor" not in repr(setup)  # the bursts are timed, not printed
+    assert _draw_needs(lab_setup(CPU_SIZES)) == (None, None)  # even reads: nothing drawn
+    assert _draw_needs(SMALL) == (None, None)
 
 
 def test_the_bursts_keep_the_mean_read_and_start_after_the_loaders_got_ahead():
@@ -312,7 +313,7 @@ def test_the_bursts_keep_the_mean_read_and_start_after_the_loaders_got_ahead():
 @pytest.mark.parametrize("loaders", [1, 2])
 def test_the_loaders_and_read_ahead_the_draw_needs_pass(loaders):
     setup = _draw(loaders)
-    verdict = _epoch(_loader(loaders, math.ceil(draw_needs(setup).depth / loaders)), setup)
+    verdict = _epoch(_loader(loaders, math.ceil(_draw_needs(setup).depth / loaders)), setup)
     assert verdict.passed, verdict
     read = "read" if loaders == 1 else "reads"
     assert f"{loaders} {read} at once" in verdict.message and "none by the training process" in verdict.message
@@ -332,7 +333,7 @@ def test_mutant_the_default_read_ahead_fails_and_points_to_the_spread():
 @pytest.mark.timeout(60)
 def test_mutant_a_read_ahead_deeper_than_the_draw_needs_fails_as_waste():
     setup = _draw(1)  # a reader faster than the device: what it may read ahead, it does (memory held)
-    verdict = _epoch(_loader(1, 2 * draw_needs(setup).depth), setup)  # twice the read-ahead it needs
+    verdict = _epoch(_loader(1, 2 * _draw_needs(setup).depth), setup)  # twice the read-ahead it needs
     assert verdict.status == checks.FAILED and "more than your draw's slow batches need" in verdict.message
 
 
@@ -340,7 +341,7 @@ def test_mutant_a_read_ahead_deeper_than_the_draw_needs_fails_as_waste():
 @pytest.mark.timeout(60)
 def test_mutant_the_lessons_two_loaders_on_a_draw_that_needs_one_fail_naming_it():
     setup = _draw(1)
-    verdict = _epoch(_loader(2, math.ceil(draw_needs(setup).depth / 2)), setup)
+    verdict = _epoch(_loader(2, math.ceil(_draw_needs(setup).depth / 2)), setup)
     assert verdict.status == checks.FAILED and "what does each extra loader cost" in verdict.message
     assert "what covers the slow batches?" in verdict.message  # the question asked, not who covers them
     assert "read-ahead" not in verdict.message
@@ -352,7 +353,7 @@ def test_mutant_the_lessons_two_loaders_on_a_draw_that_needs_one_fail_naming_it(
 @pytest.mark.timeout(60)
 def test_mutant_one_deep_loader_on_a_draw_that_needs_two_fails_naming_it():
     setup = _draw(2)
-    verdict = _epoch(_loader(1, draw_needs(setup).depth), setup)
+    verdict = _epoch(_loader(1, _draw_needs(setup).depth), setup)
     assert verdict.status == checks.FAILED and "on average it cannot keep up" in verdict.message
 
 

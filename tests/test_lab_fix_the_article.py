@@ -123,6 +123,22 @@ CROSSING_MUTANTS = [  # (mistake, the learner's link_bytes, what the message mus
 
 
 @pytest.mark.mutants
+def test_an_answer_that_calls_the_checks_reference_is_refused(measured):
+    """The checks import the reference under a private name; ``lab._reference`` is still reachable: an answer
+    built on it (or a wrapper of it) fails, saying the exercise is the learner's own count."""
+    from utils.labs.fix_the_article.reference import activation_bytes
+
+    _, runs = measured
+
+    def wrapped(model, cut, x):
+        return 2 * activation_bytes(model, cut, x)
+
+    for answer in (wrapped, lambda m, c, x: 2 * lab._reference.activation_bytes(m, c, x)):
+        verdict = lab.check_crossing(answer, runs, show=False)
+        assert verdict.status == checks.FAILED and "own reference" in verdict.message, str(verdict)
+
+
+@pytest.mark.mutants
 @pytest.mark.parametrize("mistake, answer, says", CROSSING_MUTANTS, ids=[m[0] for m in CROSSING_MUTANTS])
 def test_a_wrong_count_fails_naming_the_case_and_the_mistake_not_the_value(measured, mistake, answer, says):
     _, runs = measured

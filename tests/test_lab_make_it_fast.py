@@ -276,7 +276,7 @@ def _self_time(prof, steps):
 
 def _both_names(prof, steps):
     """Every event whose name says all-reduce: torch's dispatcher op and the library's, for one call."""
-    reading = lab.reading_of(prof, steps)
+    reading = lab._reading_of(prof, steps)
     names = [e for e in prof.key_averages() if "allreduce" in e.key or "all_reduce" in e.key]
     reading[lab.ALL_REDUCES] = sum(e.count for e in names) / steps
     return reading
@@ -284,7 +284,7 @@ def _both_names(prof, steps):
 
 def _scaled(factor=1.0, all_reduce_factor=1.0, drop=None, only_nccl=False):
     def read(prof, steps):
-        reading = lab.reading_of(prof, steps)
+        reading = lab._reading_of(prof, steps)
         reading = {k: v * (all_reduce_factor if k == lab.ALL_REDUCES else factor) for k, v in reading.items()}
         if only_nccl:
             reading[lab.ALL_REDUCES] = sum(e.count for e in prof.key_averages() if e.key == "nccl:all_reduce")

@@ -68,7 +68,7 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
         return "faster than the baseline"
     if value > bound + spread:
         return "above the bound: a finding to explain"
-    if value > bound:
+    if value >= bound:  # equal as printed: at the bound, not "100% of its gain" under it
         return "at the bound (within noise)"
     return f"faster, under the bound: {(value - baseline) / (bound - baseline):.0%} of its gain"
 

@@ -79,7 +79,7 @@ def inputs(case: Case = CASES[0]) -> tuple[torch.Tensor, torch.Tensor]:
     return torch.randn(*shape, generator=g), torch.randn(*shape, generator=g) / (case.batch * case.context)
 
 
-def heads_rows(t: torch.Tensor, rank: int, world: int) -> torch.Tensor:
+def _heads_rows(t: torch.Tensor, rank: int, world: int) -> torch.Tensor:
     """Rank ``rank``'s rows of a fused (3C, ...) qkv tensor: its heads' queries, keys and values."""
     return torch.cat([part.chunk(world, dim=0)[rank] for part in t.chunk(3, dim=0)])
 
@@ -201,7 +201,8 @@ def launched(attention_cls) -> list[list[dict]]:
 
 
 BORROWED = ("is the lab's reference, utils.lessons.tensor_parallel.attention_reference's "
-            "TensorParallelAttention{how}: the lab asks for your own split. Write __init__ and forward yourself, from utils.models.Attention and lesson "
+            "TensorParallelAttention{how}: the lab asks for your own split. Write __init__ and forward yourself, "
+            "from utils.models.Attention and lesson "
             "07's f and g")
 
 
@@ -305,8 +306,8 @@ def expected(ref: dict, rank: int, world: int, grad: bool = False) -> dict[str, 
     bias whole, and the norm whole."""
     k = 1 if grad else 0
     p = {name: value[k] for name, value in ref["params"].items()}
-    return {"qkv.weight": heads_rows(p["qkv.weight"], rank, world),
-            "qkv.bias": heads_rows(p["qkv.bias"], rank, world),
+    return {"qkv.weight": _heads_rows(p["qkv.weight"], rank, world),
+            "qkv.bias": _heads_rows(p["qkv.bias"], rank, world),
             "proj.weight": p["proj.weight"].chunk(world, dim=1)[rank], "proj bias": p["proj.bias"],
             "norm.weight": p["norm.weight"], "norm.bias": p["norm.bias"]}
 

@@ -331,7 +331,7 @@ def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
         *_, unseen, unseen_error = paired_drop(baseline, model, held_out)
     apart = (seen_error ** 2 + unseen_error ** 2) ** 0.5  # the standard error of their difference
     if abs(unseen - seen) <= 2 * apart:
-        verdict = (f"they differ by {abs(unseen - seen) * 100:.2f} points, within two standard errors of their "
+        verdict = (f"they differ by {abs(round(unseen * 100, 2) - round(seen * 100, 2)):.2f} points, within two standard errors of their "
                    f"difference ({2 * apart * 100:.2f}): not distinguishable at this size; the held-out images "
                    "do not contradict the validation result")
     elif unseen > seen:

@@ -23,7 +23,7 @@ import textwrap
 import time
 from typing import NamedTuple
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
@@ -61,8 +61,9 @@ class LabSetup:
     pin_memory: bool = False  # a GPU copies the batches: they must cross from pinned memory, asynchronously
     label: str = ""  # where the epoch was measured, appended to the check's figures
     copy_label: str = ""  # what the copy to the device crossed
-    every: int = 0  # bursts: every ``every``-th batch is a slow one (0: even reads)
-    factor: float = 1.0  # a slow batch takes ``factor`` times the mean read; the others less (L stays)
+    # The draw's bursts, kept out of the set-up's printout (the learner finds them by timing reads):
+    every: int = field(default=0, repr=False)  # every ``every``-th batch is a slow one (0: even reads)
+    factor: float = field(default=1.0, repr=False)  # a slow batch's read in mean reads; the others less
 
 
 def lab_setup(settings: Settings | None = None, seed: int | None = None) -> LabSetup:
@@ -85,7 +86,7 @@ class Needs(NamedTuple):
     depth: int | None  # batches read ahead of the step that the draw's slow batches need
 
 
-def draw_needs(setup: LabSetup) -> Needs:
+def _draw_needs(setup: LabSetup) -> Needs:
     """What a drawn data set needs, worked out from its own figures as the learner must (the checks use it; the
     set-up does not carry it, so that printing it gives nothing away): L / C from the mean read and the paced
     step, a slow batch's read in steps from the bursts. Unknown where the step is real (a GPU: its time is
@@ -386,7 +387,7 @@ def _why_slow(setup: LabSetup, reads: int, ahead: int, load: float, compute: flo
     if reads < 2 and load > compute:
         return (f" One loader reads an epoch in L = {load:.2f} s, more than the C = {compute:.2f} s the device "
                 "computes it in: on average it cannot keep up.")
-    depth = draw_needs(setup).depth
+    depth = _draw_needs(setup).depth
     if depth and ahead < depth:
         return (" The mean read keeps up, yet the device waited: look at how long each batch takes to read, "
                 "not only at their total, and at how far ahead of the step a slow one must start.")
@@ -397,7 +398,7 @@ def _allowed_read_ahead(setup: LabSetup, reads: int) -> int | None:
     """The most batches that may be read ahead of the step for this draw with ``reads`` loaders (None: not
     known in advance, a real GPU step): what its slow batches need, rounded up to whole loaders, plus
     ``DEPTH_SLACK``."""
-    depth = draw_needs(setup).depth
+    depth = _draw_needs(setup).depth
     if not depth:
         return None
     loaders = max(1, reads)  # a loader's workers each hold the same number
@@ -413,7 +414,7 @@ def _allowed_ahead(setup: LabSetup, reads: int) -> str:
 def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, compute: float) -> None:
     """Fast enough, but with more loaders or a deeper read-ahead than the draw needs (each holds memory, a
     loader a core too)."""
-    needs = draw_needs(setup)
+    needs = _draw_needs(setup)
     if needs.loaders == 1:
         checks.expect(reads < 2, f"{reads} reads of the data set ran at once: what does each extra loader cost "
                                  "(a core, memory, its own opening), and what does it buy for this draw's mean "

@@ -216,14 +216,15 @@ def blocks_take_away(fewest: Callable, case: BlocksCase, costs: dict, rounds: in
             "still holds its activations." if late > usable else
             "under the budget too: where they sit did not decide the peak here (the cross-entropy's "
             "temporaries at the start of backward did)."))
-    lines.append(_timing(blocks, case, costs["every block"], rounds))
+    lines.append(_timing(blocks, case, costs["every block"], rounds, costs.get("chunked loss", 0.0)))
     return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
 
 
-def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int) -> str:
+def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int, loss: float = 0.0) -> str:
     """The step checkpointing ``blocks`` against the step checkpointing every block, paired in interleaved
     rounds (both with the chunked loss); ``every``: every block's extra share over the plain step, the one
-    figure the lab's cost table measured for it, from which the cost model predicts the ratio."""
+    figure the lab's cost table measured for it, and ``loss`` the chunked loss's, from which the cost model
+    (the lab's: 1 + c + l) predicts the ratio."""
     calls = {}
     for name, chosen in (("yours", blocks), ("every block", _first(case.shape.depth))):
         model, optimizer = new_model(case.shape, case.device)
@@ -233,14 +234,16 @@ def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int
     ratio = round(min(times["yours"]) / min(times["every block"]), 2)   # the fastest round of each
     spread = round(claims.paired_spread([y / e for y, e in zip(times["yours"], times["every block"])]), 2)
     k, depth = len(blocks), case.shape.depth
-    predicted = (1 + every * k / depth) / (1 + every)   # the cost model: each block an equal share of every's
+    # the cost model: each block an equal share of every's; the chunked loss's cost in both steps
+    predicted = (1 + every * k / depth + loss) / (1 + every + loss)
     said = ("faster than every block's beyond the rounds' noise: fewer recomputed blocks saved time"
             if ratio + spread < 1 else
             "slower than every block's: no time saved shown here" if ratio - spread > 1 else
             "within the rounds' noise of every block's: the recompute saved is too small to show here")
     return (f"Its step took {ratio:.2f}x ± {spread:.2f} the time of the step checkpointing every block "
             f"(fastest of {rounds} interleaved rounds each, both with the chunked loss): {said}{case.label}. "
-            f"The cost model, with every block's +{every:.0%} from the cost table, predicts {predicted:.2f}x "
+            f"The cost model, with every block's +{every:.0%} and the chunked loss's +{loss:.0%} from the cost "
+            f"table, predicts {predicted:.2f}x "
             f"for {k} of {depth} blocks: " + (
                 "within the rounds' noise of the measurement." if abs(ratio - predicted) <= spread + 0.02 else
                 "off the measurement by more than the rounds' noise: the cost table's rounds and these met "

@@ -126,6 +126,8 @@ def check_crossing(link_bytes, runs: dict[str, SplitRun], show: bool = True) -> 
     step, for every case (seen and unseen)."""
 
     def body():
+        expect(not checks.refers_to(link_bytes, {"activation_bytes"}, (_reference.activation_bytes,)),
+               "link_bytes calls the checks' own reference: the exercise is to count it yourself")
         for case in CASES + UNSEEN:
             x, _ = case.batch_of()
             answer = _number(link_bytes(case.build(), case.cut, x), f"link_bytes for {case.name}")

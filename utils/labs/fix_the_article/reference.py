@@ -1,5 +1,6 @@
 """Lab 00's reference arithmetic, what the checks use to name a wrong count: the bytes of the activation at a
-cut. (Reading it before you solve the lab spoils exercise A; the lab does not import it.)"""
+cut. (Reading it before you solve the lab spoils exercise A; the lab's cells do not import it, its checks do,
+under a private name, and refuse an answer that calls it.)"""
 
 from __future__ import annotations
 

@@ -60,7 +60,7 @@ def tokens_per_step() -> int:
 # --- Exercise A: the profile and its reading -----------------------------------------------------------
 
 
-def reading_of(prof, steps: int) -> dict[str, float]:
+def _reading_of(prof, steps: int) -> dict[str, float]:
     """The check's own reading of a profile: each region's total time a step in ms (what it calls included),
     and the all-reduce calls a step (gloo's or NCCL's)."""
     reading = {region: 0.0 for region in REGIONS}
@@ -100,7 +100,7 @@ def _profiled_slow(steps: int, readers: tuple) -> dict:
             readings.append(("not done", str(exc)))
         except Exception as exc:  # noqa: BLE001 - the learner's error becomes the check's feedback
             readings.append(("error", f"{type(exc).__name__}: {exc} ({traceback.format_exc(limit=-1).strip()})"))
-    return {"reference": reading_of(prof, steps), "readings": readings}
+    return {"reference": _reading_of(prof, steps), "readings": readings}
 
 
 @dataclass

@@ -151,8 +151,8 @@ def knob_conclusion(apart: list[str], most: float, spread: float) -> str:
     beside the most the bucket size could save (``most``, the exposed share of a step) and the defaults'
     round-to-round ``spread`` (both shares)."""
     named = ", ".join(apart)
-    if most < spread:  # the largest possible saving is under the noise: only a cost can stand out
-        return (f"That is less than the defaults' own spread from round to round ({spread:.0%}), so no saving "
+    if round(most, 2) <= round(spread, 2):  # as printed: the largest possible saving is within the noise
+        return (f"That is no more than the defaults' own spread from round to round ({spread:.0%}), so no saving "
                 f"can show here; " + (f"only {named} differed beyond every round's range of the defaults (a "
                 f"difference this large is a cost or a gain of its own, not hidden all-reduce time); the others "
                 f"cannot show here." if apart else "and no setting differed beyond every round's range."))
