@@ -525,12 +525,12 @@ def cnn_ddp_worker(batch: int, steps: int, rounds: int) -> dict:
 
 
 def case_study_ddp() -> dict:
-    """``cnn_ddp_worker`` launched on the plan's two workers."""
-    import torch._dynamo  # noqa: F401 - DDP imports it lazily: once here, not in each forked worker (seconds)
-
+    """``cnn_ddp_worker`` launched on the plan's two workers, started fresh (spawn, a few seconds more): forked
+    from this lesson's busy kernel, a worker hung at DDP's first lazy import (a lock another thread held at the
+    fork), in CI and here; a spawned worker inherits no lock."""
     from utils.launch import launch
 
-    return launch(cnn_ddp_worker, CNN_BATCH, CNN_STEPS, CNN_ROUNDS, nprocs=2, timeout=60)[0]
+    return launch(cnn_ddp_worker, CNN_BATCH, CNN_STEPS, CNN_ROUNDS, nprocs=2, timeout=90, start_method="spawn")[0]
 
 
 def datasheet_ratios() -> dict:

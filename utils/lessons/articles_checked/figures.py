@@ -85,7 +85,7 @@ def measure(plan) -> dict:
     m["passes"] = watched(m["others"], "passes", ev.two_device_passes, plan, hw)
     m["link"] = watched(m["others"], "link", ev.link, plan)  # two processes: each needs a core
     m["compressed"] = watched(m["others"], "compressed", ev.compressed_sends)
-    m["cnn_ddp"] = watched(m["others"], "cnn_ddp", ev.case_study_ddp)
+    m["cnn_ddp"] = watched(m["others"], "cnn_ddp", _attempt, ev.case_study_ddp)  # a failed launch: its error
     if m["can"]["gpu pair"]:
         m["paths"] = _attempt(ev.gpu_pair_paths, plan)
     if m["can"]["gpu"]:

@@ -186,6 +186,11 @@ def b10(m):
 
 
 def b22(m):
+    if isinstance(m["cnn_ddp"], Exception):  # the launch failed: say so, judge nothing
+        err = m["cnn_ddp"]
+        return [Part(f"article 2's CNN on two DDP workers: the run failed here ({type(err).__name__}: "
+                     f"{str(err)[:120]}); no figure, so no verdict from this run", MEASURED,
+                     two_devices(m["plan"], m["hw"]))]
     ratios = cnn_ddp_rounds(m)  # each round's times: the "How this was measured" block
     return [Part(f"article 2's CNN, {CNN_BATCH} digits a training step, on one worker (the other waiting) and on "
                  f"two DDP workers ({CNN_BATCH // 2} digits each), taking turns: one worker's time over two's "
