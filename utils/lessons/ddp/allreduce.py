@@ -47,11 +47,6 @@ def all_reduce_samples(sizes: list[int], repeats: int = 5) -> list[list[float]]:
         return out
 
 
-def all_reduce_times(sizes: list[int], repeats: int = 5) -> list[tuple[int, float]]:
-    """On each rank: ``(size, median seconds)`` of an all-reduce of ``size`` bytes (fp32), for each size."""
-    return [(size, statistics.median(s)) for size, s in zip(sizes, all_reduce_samples(sizes, repeats))]
-
-
 def all_reduce_benchmark(sizes: list[int], repeats: int = 5, nprocs: int = 2, timeout: float = 120) -> list[dict]:
     """One row per size: ``bytes``, ``seconds`` (median over the repeats of the slowest rank's time: the
     collective ends when its slowest rank is done), ``low``/``high`` (the fastest and slowest repeat, so

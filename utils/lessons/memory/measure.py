@@ -14,7 +14,6 @@ every tensor it keeps for backward to the hook, which adds up their storages per
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from typing import Callable
 
@@ -228,16 +227,6 @@ def batch_of(shape, batch: int, device, seed: int = 0) -> tuple[torch.Tensor, to
     g = torch.Generator().manual_seed(seed)
     tokens = torch.randint(0, shape.vocab, (batch, shape.context + 1), generator=g)
     return tokens[:, :-1].contiguous().to(device), tokens[:, 1:].contiguous().to(device)
-
-
-@contextlib.contextmanager
-def fresh_memory(device):
-    """Empty the GPU's cache before and after a measurement (nothing to do on the CPU). Lesson 06."""
-    if torch.device(device).type == "cuda":
-        torch.cuda.empty_cache()
-    yield
-    if torch.device(device).type == "cuda":
-        torch.cuda.empty_cache()
 
 
 def record_snapshot(step: Callable, device, path: str = "results/memory-snapshot.pickle") -> str | None:

@@ -190,15 +190,6 @@ def measure_roofline(ops: list[Op], S, rounds: int = 5, runs: int = 2, profile=N
     return Roofline(roof, peak, bandwidth, points, threads, retimed, profile is not None)
 
 
-def headline_rows(points: list[Point]) -> list[tuple]:
-    """The section's narrow table: op, intensity, what limits it, achieved GFLOP/s, share of its roof."""
-    return [(p.op.name, f"{p.op.intensity:.2f}", p.bound, f"{p.achieved / 1e9:.1f}",
-             f"{p.fraction:.0%}" + (" ⚠ above" if p.above_roof else "")) for p in points]
-
-
-HEADLINE_COLUMNS = ["op", "FLOPs/byte", "limited by", "GFLOP/s", "of its roof"]
-
-
 def points_rows(points: list[Point]) -> list[tuple]:
     """Rows for the full table: op, FLOPs, bytes, intensity, bound, achieved, ceiling, fraction, spread."""
     return [(p.op.name, f"{p.op.flops:.3g}", f"{p.op.bytes:.3g}", f"{p.op.intensity:.2f}", p.bound,
