@@ -252,7 +252,8 @@ def _figures(**results) -> dict:
     return {"plan": plan, "hw": None, "can": verdicts.capabilities(plan, None), "batches": {"03": 16, "08": 8},
             "setups": setups,
             "results": {name: results.get(name) for name in names}, "cores": 2, "others": {},
-            "passes": {"article split": 0.92, "tensor parallel": 1.4, "bound": 2.0}}
+            "passes": {"article split": 0.92, "tensor parallel": 1.4, "bound": 2.0},
+            "prune": {"dense": 1e-3, "zeroed": 1e-3, "removed": 5e-4}, "csr": 0.2}  # pruning, timed in the run
 
 
 @pytest.mark.parametrize("claim_id, figures, expected", [
@@ -294,6 +295,16 @@ def _figures(**results) -> dict:
 def test_a_check_agrees_disagrees_or_waits_with_the_recorded_figures(claim_id, figures, expected):
     row = verdicts.judge(claims.BY_ID[claim_id], _figures(**figures), {})
     assert row.check == expected, row.evidence
+
+
+def test_b11_reads_the_amount_of_computation_as_b13_does_and_its_check_needs_the_pruning_timings():
+    # session 47: B11 and B13 read 计算量 one way (the operations); removing neurons cuts them, zeroing does not
+    row = verdicts.judge(claims.BY_ID["B11"], _figures(quantize=_recorded(4.2, 8.0)), {})
+    assert "row B13" in claims.BY_ID["B11"].why and "half the operations" in row.evidence
+    assert row.check == verdicts.AGREES
+    zeroing_paid = _figures(quantize=_recorded(4.2, 8.0)) | {"prune": {"dense": 1e-3, "zeroed": 6e-4,
+                                                                       "removed": 5e-4}}
+    assert verdicts.judge(claims.BY_ID["B11"], zeroing_paid, {}).check == verdicts.DISAGREES
 
 
 TIGHT = [1.18, 1.2, 1.2, 1.21, 1.22, 1.2]  # tensor parallel's paired rounds, a small spread
@@ -582,7 +593,7 @@ def test_the_seventh_review_reads_one_fixed_cost_names_set_ups_and_explains_a_sm
                  ddp=_recorded(1.62)) | {"link": machine.link_fit("gloo", sizes, times),
                                          "threads": {"step_s": 0.02, "gradient_bytes": 1_700_000}}
     b2, b10 = (verdicts.judge(claims.BY_ID[i], m, {}) for i in ("B2", "B10"))
-    assert "the smaller took longer: noise" in b2.evidence and "the smaller of the first two, 47 µs" in b10.evidence
+    assert "the smaller took longer: noise" in b2.evidence and "the smaller of a 4-byte and a 4 KiB message's, 47 µs" in b10.evidence
     assert "- 740 =" not in b10.evidence and b10.check == verdicts.AGREES
     # session 46: one alpha, the machine profile's (lesson 00); a run's small-message times named as such
     assert "alpha: not recorded yet (run lesson 00)" in b2.evidence and "alpha 47" not in b2.evidence
@@ -600,7 +611,7 @@ def test_the_seventh_review_reads_one_fixed_cost_names_set_ups_and_explains_a_sm
     q = _figures(quantize=_recorded(4.35, 8.79, what="torchao int8 compiled, batch 256, against its roofline "
                                                      "reference"))
     b11 = verdicts.judge(claims.BY_ID["B11"], q, {})
-    assert "4.3x faster than fp32" in b11.evidence and "roofline reference" in b11.evidence
+    assert "4.35x faster than fp32" in b11.evidence and "roofline reference" in b11.evidence
     assert "torchao int8 compiled, batch 256" in b11.evidence and "784 -> 1024 x 3 -> 10" in b11.evidence
 
 

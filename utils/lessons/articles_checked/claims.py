@@ -188,7 +188,9 @@ CLAIMS = [
           (("03", "How fast is the all-reduce"),)),
     # Article 2, cures: model complexity
     Claim("B11", "prune and quantize to cut complexity and compute (模型压缩)", CONDITIONS,
-          "removed neurons and integer kernels cut time; zeroed weights in dense kernels do not",
+          "read 计算量 as the amount of computation, the operations, as row B13 reads it: pruning that removes "
+          "neurons cuts it, and the time with it; zeroed weights in dense kernels keep it; quantization keeps it "
+          "too, making each operation cheaper where integer units and a kernel use them (row B13)",
           (("04", "Pruning"), ("04", "Quantization"))),
     Claim("B12", "pruning removes unimportant neurons or connections (剪枝)", CONDITIONS,
           "removing neurons shrinks the matmul; zeroed connections cost as much, unless sparse kernels (CSR: "

@@ -174,9 +174,10 @@ def b10(m):
     link, sec = m["link"], _sends(m)
     small, big = fixed_cost(m), sec[2**22]
     data = max(big - small, 0.0)  # the bytes' part of a 4 MiB message: what a faster link cuts
-    return [Part(f"{link.name}, one message each, this run: 4 bytes {sec[4] * 1e6:.0f} µs, 4 KiB "
-                 f"{sec[2**12] * 1e6:.0f} µs, 4 MiB {big * 1e6:.0f} µs; a few-byte message's time read as the "
-                 f"smaller of the first two, {small * 1e6:.0f} µs ({profile_alpha_words(m)}; this run's alpha-beta "
+    return [Part(f"{link.name}, one message each, this run: 4 bytes {sec[4] * 1e6:.0f} µs, 1 MiB "
+                 f"{sec[2**20] * 1e6:.0f} µs, 4 MiB {big * 1e6:.0f} µs; a few-byte message's time read as the "
+                 f"smaller of a 4-byte and a 4 KiB message's, {small * 1e6:.0f} µs ({profile_alpha_words(m)}; "
+                 f"this run's alpha-beta "
                  f"fit, {link.fit.alpha * 1e6:.0f} µs and {link.fit.beta / 1e9:.2f} GB/s, misses some size by up "
                  f"to {link.accuracy:.0%}){busy_note(m, 'link', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
             Part(f"the 4 MiB message's bytes: {big * 1e6:.0f} - {small * 1e6:.0f} = {data * 1e6:.0f} µs, "

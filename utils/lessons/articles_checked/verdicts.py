@@ -392,9 +392,13 @@ def b11(m):
                                             "04's roofline reference: the speed-up the int8 and fp32 matmul peaks, "
                                             "or the bytes where the pass is memory-bound, allow)"
                                             f"{_units_note(recorded_int8_units(r), 'int8')}")]
+    p = m["prune"]
+    parts.append(Part(f"one thread, {PRUNE_SHAPE}: half the neurons removed (half the operations) "
+                      f"{p['removed'] / p['dense']:.2f}x the dense time; half the weights zeroed (the same operations) "
+                      f"{p['zeroed'] / p['dense']:.2f}x (row B12){busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU))
     if m["results"]["prune"]:
         parts.append(quote(m, "prune", lambda r: f"pruned to {r.get('sparsity', 0.5):.0%}: accuracy {r['value']:.1%} "
-                                                 "lower; time: row B12"))
+                                                 "lower"))
     return parts
 
 

@@ -12,7 +12,7 @@ from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
 
 def int8_mlp_words(record: dict) -> str:
     """Lesson 04's int8 MLP figure with its set-up: "lesson 04's MLP (784 -> 1024 x 3 -> 10), torchao int8
-    compiled, batch 256: 4.3x faster than fp32"."""
+    compiled, batch 256: 4.30x faster than fp32"."""
     import inspect
 
     from utils.lessons.compression.train import linear_heavy_mlp
@@ -21,7 +21,7 @@ def int8_mlp_words(record: dict) -> str:
     width, layers = defaults["width"].default, defaults["hidden_layers"].default
     setup = record.get("what", "").split(", against")[0]
     return (f"lesson 04's MLP (784 -> {width} x {layers} -> 10){', ' + setup if setup else ''}: "
-            f"{record['value']:.1f}x faster than fp32")
+            f"{record['value']:.2f}x faster than fp32")
 
 
 def kept_most_words(kept: dict[str, float]) -> str:
