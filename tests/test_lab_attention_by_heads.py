@@ -53,8 +53,14 @@ def attention(mistake: str | None = None):
     class Heads(nn.Module):
         def __init__(self, full, rank, world):
             super().__init__()
-            width = full.proj.out_features
-            self.norm, self.heads = full.norm, full.heads // world
+            width, head = full.proj.out_features, full.proj.out_features // full.heads
+            first, end = rank * full.heads // world, (rank + 1) * full.heads // world
+            if mistake == "odd heads refused" and full.heads % world:
+                raise ValueError(f"{full.heads} heads cannot be split evenly over {world} ranks")
+            self.norm, self.heads = full.norm, end - first
+            mine, local = slice(first * head, end * head), (end - first) * head
+            if mistake in ("fused qkv chunked as one", "equal shares of q, k and v", "proj rows instead of columns"):
+                self.heads, local = full.heads // world, width // world
             if mistake == "every head on each rank's slice":
                 self.heads = full.heads
             if mistake == "heads per rank taken as the world size":  # right when heads = world x world only
@@ -62,15 +68,23 @@ def attention(mistake: str | None = None):
             if mistake == "norm kept outside the module":  # never trained: the optimizer does not see it
                 del self.norm
                 self.norm = lambda x, norm=full.norm: norm(x)
-            rows = (lambda t: t.chunk(world, 0)[rank]) if mistake == "fused qkv chunked as one" else (
-                lambda t: torch.cat([p.chunk(world, 0)[rank] for p in t.split(width, 0)]))
-            self.qkv = nn.Linear(width, 3 * width // world)
+            if mistake == "fused qkv chunked as one":
+                rows = lambda t: t.chunk(world, 0)[rank]  # noqa: E731
+            elif mistake == "equal shares of q, k and v":  # right where the heads split evenly only
+                rows = lambda t: torch.cat([p.chunk(world, 0)[rank] for p in t.split(width, 0)])  # noqa: E731
+            else:
+                rows = lambda t: torch.cat([p[mine] for p in t.split(width, 0)])  # noqa: E731
+            self.qkv = nn.Linear(width, 3 * local)
             self.qkv.weight = nn.Parameter(rows(full.qkv.weight.data).clone())
             self.qkv.bias = nn.Parameter(rows(full.qkv.bias.data).clone())
             on_bias = mistake == "bias on every rank"
-            self.proj = nn.Linear(width // world, width, bias=on_bias)
-            dim = 0 if mistake == "proj rows instead of columns" else 1
-            self.proj.weight = nn.Parameter(full.proj.weight.data.chunk(world, dim)[rank].clone())
+            self.proj = nn.Linear(local, width, bias=on_bias)
+            if mistake == "proj rows instead of columns":
+                self.proj.weight = nn.Parameter(full.proj.weight.data.chunk(world, 0)[rank].clone())
+            elif mistake == "equal shares of q, k and v":
+                self.proj.weight = nn.Parameter(full.proj.weight.data.chunk(world, 1)[rank].clone())
+            else:
+                self.proj.weight = nn.Parameter(full.proj.weight.data[:, mine].clone())
             if on_bias:
                 self.proj.bias = nn.Parameter(full.proj.bias.data.clone())
             else:
@@ -111,7 +125,7 @@ MUTANTS = [
     ("bias on every rank", lab.check_forward, "plus one more bias"),
     ("no g", lab.check_forward, "never added up"),
     ("no g", lab.check_communication, "0 all-reduce(s) in the forward pass"),
-    ("every head on each rank's slice", lab.check_forward, "cut its slice into 4 heads: it holds 2"),
+    ("every head on each rank's slice", lab.check_forward, "each cut their slice into 4 heads"),
     ("softmax scaled by the full width", lab.check_forward, "scaled by the full width's square root"),
     ("no f", lab.check_backward, "only its own heads' share"),
     ("no f", lab.check_communication, "0 all-reduce(s) in the backward pass"),
@@ -120,7 +134,11 @@ MUTANTS = [
     # Wrong answers the checks let pass before issue 38's review (one block only, forward-only, the norm unseen,
     # a message blaming a missing sum for a right output, a wrong type crashing the check's own code):
     ("heads per rank taken as the world size", lab.check_forward, "a block you have not seen"),
-    ("heads per rank taken as the world size", lab.check_forward, "cut its slice into 2 heads: it holds 4"),
+    ("heads per rank taken as the world size", lab.check_forward, "each cut their slice into 2 heads"),
+    # Heads that do not split evenly (the unseen block's 5 over 2 ranks): equal shares of the width, or refusing
+    ("equal shares of q, k and v", lab.check_heads, "not in equal shares"),
+    ("odd heads refused", lab.check_heads, "whole heads also where they do not split evenly"),
+    ("odd heads refused", lab.check_forward, "whole heads also where they do not split evenly"),
     ("sizes from the lab's settings", lab.check_forward, "take a size from the lab's settings"),
     ("f before the norm", lab.check_backward, "norm got a gradient other than one device's"),
     ("norm kept outside the module", lab.check_backward, "holds no parameter norm.weight"),
@@ -148,9 +166,26 @@ def test_a_mutant_fails_the_check_of_its_skill_saying_what_is_wrong(mistake, che
 
 def test_a_rank_holds_its_heads_rows_of_q_k_and_v():
     t = torch.arange(3 * lab.WIDTH).float()[:, None]
-    rows = lab._heads_rows(t, 1, 2).flatten().tolist()
+    rows = lab._heads_rows(t, lab.HEADS, 1, 2).flatten().tolist()
     half = lab.WIDTH // 2
     assert rows == [float(p * lab.WIDTH + half + i) for p in range(3) for i in range(half)]
+
+
+def test_five_heads_split_two_and_three_whole_heads():
+    """Width 40, 5 heads of 8 channels over 2 ranks: rank 0 holds heads 0-1 (16 rows of each of q, k, v),
+    rank 1 heads 2-4 (24 rows of each)."""
+    t = torch.arange(3 * 40).float()[:, None]
+    rows = [lab._heads_rows(t, 5, rank, 2).flatten().tolist() for rank in range(2)]
+    assert rows[0] == [float(p * 40 + i) for p in range(3) for i in range(16)]
+    assert rows[1] == [float(p * 40 + 16 + i) for p in range(3) for i in range(24)]
+    assert lab.CASES[1].heads % lab.WORLD  # the unseen block's heads do not split evenly
+
+
+def test_the_course_split_is_not_in_the_labs_namespace():
+    """The lab imports the checks as ``lab``: nothing there leads to lesson 07's split (the class the checks
+    refuse), so ``show_source(lab.<name>)`` cannot show it."""
+    assert not any(getattr(value, "__name__", "") in ("TensorParallelAttention", "attention_reference")
+                   for value in vars(lab).values())
 
 
 def test_the_whole_qkv_mutant_is_named():

@@ -154,7 +154,7 @@ def test_the_speed_check_judges_given_timings_and_names_what_is_left(monkeypatch
     reference, yours = _run(0.1), _run(mine, threads=2, reads=0 if passes else 5)
     monkeypatch.setattr(lab, "launched", lambda fn, steps: yours)
     monkeypatch.setattr(lab, "reference_runs", lambda steps: [reference])
-    monkeypatch.setattr(lab, "_launch_watched", lambda fn, steps: reference if fn is lab.reference_train else yours)
+    monkeypatch.setattr(lab, "_launch_watched", lambda fn, steps: reference if fn is lab._reference_plan() else yours)
     verdict = lab.check_speed(object(), steps=STEPS, show=False)
     assert verdict.passed == passes, verdict
     if not passes:
@@ -200,7 +200,7 @@ def test_one_busy_round_cannot_sink_the_speed_check_and_a_slow_script_cannot_pas
     reference, yours = _run(0.1), iter([_run(m) for m in mine[1:]])
     monkeypatch.setattr(lab, "launched", lambda fn, steps: _run(mine[0]))
     monkeypatch.setattr(lab, "reference_runs", lambda steps: [reference])
-    monkeypatch.setattr(lab, "_launch_watched", lambda fn, steps: reference if fn is lab.reference_train else next(yours))
+    monkeypatch.setattr(lab, "_launch_watched", lambda fn, steps: reference if fn is lab._reference_plan() else next(yours))
     verdict = lab.check_speed(object(), steps=STEPS, show=False)
     assert verdict.passed == passes, verdict
     ratios = re.search(r"rounds (\d+%(?:, \d+%)*)", verdict.message).group(1)
@@ -248,13 +248,23 @@ def test_mutant_the_reference_plan_itself_is_refused_as_the_learner_s_script():
     def calls_it(steps=STEPS):
         return reference.reference_train(steps)
 
-    for fn in (reference.reference_train, calls_it, lambda steps=STEPS: lab.reference_train(steps),
+    for fn in (reference.reference_train, calls_it, lambda steps=STEPS: lab._reference_plan()(steps),
                functools.partial(reference.reference_train, STEPS)):
         assert lab.is_the_reference(fn)
         for check in (lab.check_same_training, lab.check_communication, lab.check_speed):
             verdict = check(fn, steps=STEPS, show=False)
             assert verdict.status == checks.FAILED and "your own script" in verdict.message, verdict
     assert not lab.is_the_reference(script.slow_train)
+
+
+def test_the_reference_plan_is_not_in_the_labs_namespace():
+    """The lab imports the checks as ``lab`` (and the script's pieces as ``script``): neither holds the reference
+    plan, so ``show_source(lab.<name>)`` cannot show it."""
+    from utils.labs.make_it_fast import own_work
+
+    for module in (lab, script, own_work):
+        assert not any(getattr(value, "__name__", "") in ("reference_train", "utils.labs.make_it_fast.reference")
+                       for value in vars(module).values()), module.__name__
 
 
 def test_an_unfinished_script_is_not_done_yet_in_every_check():

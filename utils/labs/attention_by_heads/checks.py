@@ -4,11 +4,13 @@ Lesson 07 splits the MLP block over two workers (column-parallel, then row-paral
 The lab asks for the other half of a transformer block: ``utils.models.Attention`` split by heads. The learner
 writes ``HeadParallelAttention(full, rank, world)``; the checks launch it on two workers, count the
 collectives, and compare with one process running the full block, on the lab's block and on one the learner
-never sees (another width, twice the heads, other batch and length: code that fits one block only fails it):
+never sees (another width, batch and length, and an odd number of heads, which two ranks cannot share equally:
+rank r computes heads floor(r*H/n) .. floor((r+1)*H/n) - 1, whole heads, so the ranks' shards differ in size;
+code that fits one block only, or cuts the width into equal shares, fails it):
 
-- ``check_heads``: rank r holds only what its heads need: the query, key and value rows of heads
-  r*H/n .. (r+1)*H/n of the fused ``qkv`` (a plain chunk of the fused weight takes the wrong rows), the
-  matching input columns of ``proj``, and the output bias whole;
+- ``check_heads``: rank r holds only what its heads need: the query, key and value rows of its heads in the
+  fused ``qkv`` (a plain chunk of the fused weight, or equal shares of each of q, k and v when the heads do
+  not split evenly, take the wrong rows), the matching input columns of ``proj``, and the output bias whole;
 - ``check_forward``: both ranks' outputs equal the full block's, judged by their values (a bias added on every
   rank, no sum, a rank that splits its slice into every head, a softmax scaled by the full width, no causal
   mask: each named);
@@ -17,10 +19,11 @@ never sees (another width, twice the heads, other batch and length: code that fi
 - ``check_communication``: one all-reduce forward and one backward, each of tokens x width values, and no
   other collective.
 
-Every check first refuses the lab's reference, ``reference.TensorParallelAttention`` (the split lesson 07 runs):
-the class, a subclass, a forward or ``__init__`` that calls it, a module that holds one, or an ``__init__`` or
-forward that copies its code with the names changed (``copies_the_reference``): the lab asks for the learner's
-own split.
+Every check first refuses the course's own split, lesson 07's ``TensorParallelAttention`` (even heads only, so
+it fails the unseen block anyway): the class, a subclass, a forward or ``__init__`` that calls it, a module that
+holds one, or an ``__init__`` or forward that copies its code with the names changed
+(``copies_the_reference``): the lab asks for the learner's own split. It is imported only where a check needs
+it (``_course_split``), so that the lab's namespace (``lab.<name>``) does not lead a learner to it.
 
 One launch serves every check (its result is kept per class object).
 """
@@ -38,7 +41,6 @@ from torch import nn
 
 from utils import models
 from utils.checks import CheckFailed, expect, refers_to, run_check
-from utils.lessons.tensor_parallel.attention_reference import TensorParallelAttention
 from utils.launch import launch
 
 SEED, WORLD = 0, 2
@@ -61,7 +63,25 @@ class Case(NamedTuple):
 
 
 CASES = (Case(WIDTH, HEADS, BATCH, CONTEXT, "the lab's block"),
-         Case(48, 8, 3, 5, "a block you have not seen (width 48, 8 heads, 3 x 5 tokens)"))
+         Case(40, 5, 3, 5, "a block you have not seen (width 40, 5 heads, 3 x 5 tokens)"))
+
+
+def _course_split() -> type:
+    """Lesson 07's own split (the class the checks refuse), imported where a check needs it, not held here."""
+    from utils.lessons.tensor_parallel.attention_reference import TensorParallelAttention
+
+    return TensorParallelAttention
+
+
+def _head_range(heads: int, rank: int, world: int) -> tuple[int, int]:
+    """Rank ``rank``'s heads, first and one past the last: whole heads, as even as they go."""
+    return rank * heads // world, (rank + 1) * heads // world
+
+
+def _columns(width: int, heads: int, rank: int, world: int) -> slice:
+    """The channels of rank ``rank``'s heads in a (.., C) tensor whose C channels are H heads side by side."""
+    first, end = _head_range(heads, rank, world)
+    return slice(first * (width // heads), end * (width // heads))
 
 
 def full_attention(case: Case = CASES[0], heads: int | None = None) -> models.Attention:
@@ -79,8 +99,14 @@ def inputs(case: Case = CASES[0]) -> tuple[torch.Tensor, torch.Tensor]:
     return torch.randn(*shape, generator=g), torch.randn(*shape, generator=g) / (case.batch * case.context)
 
 
-def _heads_rows(t: torch.Tensor, rank: int, world: int) -> torch.Tensor:
+def _heads_rows(t: torch.Tensor, heads: int, rank: int, world: int) -> torch.Tensor:
     """Rank ``rank``'s rows of a fused (3C, ...) qkv tensor: its heads' queries, keys and values."""
+    mine = _columns(t.shape[0] // 3, heads, rank, world)
+    return torch.cat([part[mine] for part in t.chunk(3, dim=0)])
+
+
+def _equal_shares(t: torch.Tensor, rank: int, world: int) -> torch.Tensor:
+    """A classic mistake's rows: 1/world of each of q, k and v, right only where the heads split evenly."""
     return torch.cat([part.chunk(world, dim=0)[rank] for part in t.chunk(3, dim=0)])
 
 
@@ -101,11 +127,17 @@ def _counting(calls: dict):
 
 def _run_case(attention_cls, case: Case, rank: int, world: int) -> dict:
     """The learner's split block on one case: output, gradients, parameters, collectives counted."""
-    layer = attention_cls(full_attention(case), rank, world)
+    out = {"forward": {}, "backward": {}, "params": {}}
+    try:  # an __init__ that raises (on the unseen block's odd heads, say) is reported by the checks
+        layer = attention_cls(full_attention(case), rank, world)
+    except Exception as exc:  # noqa: BLE001 - reported by every check
+        out["init error"] = exc
+        return out
     x, dy = inputs(case)
     x.requires_grad_(True)
-    holds = isinstance(layer, nn.Module) and any(isinstance(m, TensorParallelAttention) for m in layer.modules())
-    out = {"forward": {}, "backward": {}, "holds the course's block": holds}
+    course = _course_split()
+    out["holds the course's block"] = isinstance(layer, nn.Module) and any(
+        isinstance(m, course) for m in layer.modules())
     try:  # a forward that raises still leaves the shards to judge (exercise A)
         for way in ("forward", "backward"):
             restore = _counting(out[way])
@@ -138,18 +170,33 @@ def _worker(attention_cls) -> list[dict]:
         dist.destroy_process_group()
 
 
-def _attend(full: models.Attention, x: torch.Tensor, heads: int, scale=None, causal=True, rank=None):
-    """The full block's arithmetic, with the knobs of the classic mistakes: ``heads`` (a rank's slice cut into
-    every head), ``scale`` (the full width's), ``causal`` (no mask), ``rank`` (only that rank's heads, its
-    partial output before the sum, no bias)."""
+def _attend(full: models.Attention, x: torch.Tensor, scale=None, causal=True, rank=None):
+    """The full block's arithmetic, with the knobs of the classic mistakes: ``scale`` (the full width's),
+    ``causal`` (no mask), ``rank`` (only that rank's heads, its partial output before the sum, no bias)."""
     B, T, C = x.shape
-    q, k, v = (t.view(B, T, heads, -1).transpose(1, 2) for t in full.qkv(full.norm(x)).split(C, dim=2))
+    q, k, v = (t.view(B, T, full.heads, -1).transpose(1, 2) for t in full.qkv(full.norm(x)).split(C, dim=2))
     y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
     y = y.transpose(1, 2).reshape(B, T, C)
     if rank is None:
         return full.proj(y)
-    cols = y.chunk(WORLD, dim=2)[rank]
-    return cols @ full.proj.weight.chunk(WORLD, dim=1)[rank].T
+    cols = _columns(C, full.heads, rank, WORLD)
+    return y[..., cols] @ full.proj.weight[:, cols].T
+
+
+def _cut_into(full: models.Attention, x: torch.Tensor, cut: int) -> torch.Tensor | None:
+    """The output when every rank holds its right rows but cuts its slice into ``cut`` heads (None where a
+    slice does not divide into ``cut``): the sum of the ranks' partial outputs, plus the bias."""
+    B, T, C = x.shape
+    q, k, v = full.qkv(full.norm(x)).split(C, dim=2)
+    out = full.proj.bias.expand(B, T, C)
+    for rank in range(WORLD):
+        cols = _columns(C, full.heads, rank, WORLD)
+        if (cols.stop - cols.start) % cut:
+            return None
+        q_r, k_r, v_r = (t[..., cols].reshape(B, T, cut, -1).transpose(1, 2) for t in (q, k, v))
+        y = nn.functional.scaled_dot_product_attention(q_r, k_r, v_r, is_causal=True)
+        out = out + y.transpose(1, 2).reshape(B, T, -1) @ full.proj.weight[:, cols].T
+    return out
 
 
 @torch.no_grad()
@@ -157,7 +204,9 @@ def wrong_outputs(case: Case, rank: int) -> dict[str, torch.Tensor]:
     """The outputs of the classic mistakes on ``case``, rank ``rank``, keyed by the message that names each."""
     full, (x, _) = full_attention(case), inputs(case)
     right, bias = full(x), full.proj.bias
-    partial = _attend(full, x, case.heads, rank=rank)
+    partial = _attend(full, x, rank=rank)
+    held = [end - first for first, end in (_head_range(case.heads, r, WORLD) for r in range(WORLD))]
+    cuts = {n: _cut_into(full, x, n) for n in range(1, case.width // WORLD + 1) if held != [n] * WORLD}
     return {
         "is the full output plus one more bias: the bias was summed across the ranks too; add it once, after the "
         "sum": right + bias,
@@ -166,11 +215,11 @@ def wrong_outputs(case: Case, rank: int) -> dict[str, torch.Tensor]:
         "is only its own heads' share of the projection (without the bias): the ranks' partial outputs were "
         "never added up": partial,
         "has a softmax scaled by the full width's square root: attention scales by one head's width":
-            _attend(full, x, case.heads, scale=case.width ** -0.5),
-        "lets every token see the tokens after it: the block is causal": _attend(full, x, case.heads, causal=False),
-        **{f"cut its slice into {n // WORLD} heads: it holds {case.heads // WORLD} of the block's {case.heads}, "
-           "each as wide as one of the full block's heads": _attend(full, x, n)
-           for n in range(WORLD, case.width + 1, WORLD) if n != case.heads and case.width % n == 0},
+            _attend(full, x, scale=case.width ** -0.5),
+        "lets every token see the tokens after it: the block is causal": _attend(full, x, causal=False),
+        **{f"is what ranks compute that each cut their slice into {n} heads: each of a rank's heads is as wide "
+           f"as one of the full block's, so a rank has as many as it holds of the block's {case.heads}": output
+           for n, output in cuts.items() if output is not None},
     }
 
 
@@ -200,17 +249,16 @@ def launched(attention_cls) -> list[list[dict]]:
     return outcome
 
 
-BORROWED = ("is the lab's reference, utils.lessons.tensor_parallel.attention_reference's "
-            "TensorParallelAttention{how}: the lab asks for your own split. Write __init__ and forward yourself, "
-            "from utils.models.Attention and lesson "
-            "07's f and g")
+BORROWED = ("is the course's own split, the TensorParallelAttention lesson 07 runs{how}: the lab asks for "
+            "your own split (and that one takes even heads only). Write __init__ and forward yourself, from "
+            "utils.models.Attention and lesson 07's f and g")
 
 
 def _uses_the_course_block(fn) -> bool:
     """Whether a method is the reference's, or its code names ``TensorParallelAttention`` (a call that
     delegates)."""
-    course = (TensorParallelAttention.__init__, TensorParallelAttention.forward)
-    return refers_to(fn, {"TensorParallelAttention"}, targets=course)
+    course = _course_split()
+    return refers_to(fn, {"TensorParallelAttention"}, targets=(course.__init__, course.forward))
 
 
 class _Anonymous(ast.NodeTransformer):
@@ -263,23 +311,24 @@ def copies_the_reference(fn, name: str) -> bool:
     statements, in the same order, calling the same methods. A method whose source cannot be read (defined
     where ``inspect`` finds no file) is not judged."""
     mine = _shape(fn)
-    return mine is not None and mine == _shape(getattr(TensorParallelAttention, name))
+    return mine is not None and mine == _shape(getattr(_course_split(), name))
 
 
 def _own_split(attention_cls) -> None:
     """Refuse the lab's reference: the class itself, a subclass, methods that call it or copy its code, or a
     module that holds one (seen after the launch)."""
-    if isinstance(attention_cls, type) and issubclass(attention_cls, TensorParallelAttention):
-        how = "" if attention_cls is TensorParallelAttention else " (your class inherits from it)"
+    course = _course_split()
+    if isinstance(attention_cls, type) and issubclass(attention_cls, course):
+        how = "" if attention_cls is course else " (your class inherits from it)"
         raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=how)}")
     for name in ("__init__", "forward"):
         method = getattr(attention_cls, name, None)
         if _uses_the_course_block(method):
             raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=f' (your {name} calls it)')}")
         if copies_the_reference(method, name):
-            raise CheckFailed(f"HeadParallelAttention's {name} is the lab's reference code with other names "
-                              "(utils.lessons.tensor_parallel.attention_reference): the lab asks for your own "
-                              "split. Write it yourself, from utils.models.Attention and lesson 07's f and g")
+            raise CheckFailed(f"HeadParallelAttention's {name} is the course's own split (lesson 07's) with "
+                              "other names: the lab asks for your own split. Write it yourself, from "
+                              "utils.models.Attention and lesson 07's f and g")
     if any(r.get("holds the course's block") for results in launched(attention_cls) for r in results):
         raise CheckFailed(f"HeadParallelAttention {BORROWED.format(how=' (your module holds one)')}")
 
@@ -290,6 +339,8 @@ def _cases(attention_cls, need_run: bool = False):
     for k, case in enumerate(CASES):
         for rank, results in enumerate(launched(attention_cls)):
             r, error = results[k], results[k].get("error")
+            if "init error" in r:
+                raise CheckFailed(_init_failed(case, rank, r["init error"]))
             if need_run and error is not None:
                 ran_first = k and "error" not in results[0]
                 if ran_first and not isinstance(error, (CheckFailed, NotImplementedError)):
@@ -301,14 +352,27 @@ def _cases(attention_cls, need_run: bool = False):
             yield case, rank, r
 
 
-def expected(ref: dict, rank: int, world: int, grad: bool = False) -> dict[str, torch.Tensor]:
+def _init_failed(case: Case, rank: int, error: Exception) -> str:
+    """What to say when the learner's ``__init__`` raised on a case (the other cases may have run)."""
+    first = (str(error).strip().splitlines() or [""])[0]
+    said = f"on {case.name}, rank {rank}'s __init__ raised {type(error).__name__}: {first}"
+    if isinstance(error, NotImplementedError) or case is CASES[0]:
+        raise error
+    if case.heads % WORLD:
+        return (f"{said}. The lab gives each rank whole heads also where they do not split evenly over the "
+                "ranks (the exercise's rule): count what a rank holds in heads")
+    return f"{said}. It ran on the lab's block: does it take a size from the lab's settings?"
+
+
+def _expected(ref: dict, heads: int, rank: int, world: int, grad: bool = False) -> dict[str, torch.Tensor]:
     """What rank ``rank`` must hold (or its gradients): its heads' qkv rows, proj's matching columns, proj's
     bias whole, and the norm whole."""
     k = 1 if grad else 0
     p = {name: value[k] for name, value in ref["params"].items()}
-    return {"qkv.weight": _heads_rows(p["qkv.weight"], rank, world),
-            "qkv.bias": _heads_rows(p["qkv.bias"], rank, world),
-            "proj.weight": p["proj.weight"].chunk(world, dim=1)[rank], "proj bias": p["proj.bias"],
+    cols = _columns(p["proj.weight"].shape[0], heads, rank, world)
+    return {"qkv.weight": _heads_rows(p["qkv.weight"], heads, rank, world),
+            "qkv.bias": _heads_rows(p["qkv.bias"], heads, rank, world),
+            "proj.weight": p["proj.weight"][:, cols], "proj bias": p["proj.bias"],
             "norm.weight": p["norm.weight"], "norm.bias": p["norm.bias"]}
 
 
@@ -339,7 +403,7 @@ def check_heads(attention_cls):
     def body():
         for case, rank, r in _cases(attention_cls):
             ref, who = reference(case), _where(case, rank)
-            want, held = expected(ref, rank, WORLD), _held(r, case.width)
+            want, held = _expected(ref, case.heads, rank, WORLD), _held(r, case.width)
             for name in ("qkv.weight", "proj.weight"):
                 expect(held[name] is not None, f"{who} has no parameter {name}: keep the two linear layers as "
                                                "qkv and proj (the names the checks read)")
@@ -350,9 +414,13 @@ def check_heads(attention_cls):
                 expect(False, f"{who}'s qkv is a plain 1/{WORLD} chunk of the fused weight, so it holds the "
                               "wrong rows: what does the fused weight hold, in what order, and where in it do "
                               "one head's rows lie?")
+            if case.heads % WORLD and torch.equal(qkv, _equal_shares(whole, rank, WORLD)):
+                expect(False, f"{who}'s qkv holds 1/{WORLD} of each of the query, key and value rows, but "
+                              f"{case.heads} heads do not split evenly over {WORLD} ranks: a rank holds whole "
+                              "heads (the exercise's rule), so count its rows in heads, not in equal shares")
             expect(not _differs(qkv, want["qkv.weight"], 0.0),
                    f"{who}'s qkv weight {tuple(qkv.shape)} does not hold the query, key and value rows of its "
-                   f"{case.heads // WORLD} heads: which rows of each of the three belong to this rank's heads?")
+                   "heads: which rows of each of the three belong to this rank's heads?")
             if held["qkv.bias"] is not None:
                 expect(not _differs(held["qkv.bias"], want["qkv.bias"], 0.0),
                        f"{who}'s qkv bias is not its heads' entries: it is cut like the weight's rows")
@@ -372,7 +440,7 @@ def check_heads(attention_cls):
                 f"weights and biases (the norm left out: every rank holds it whole); right on {CASES[1].name} too")
 
     return run_check("each rank holds its heads", body,
-                     hint="the fused qkv weight stacks three (C, C) weights; where do one head's rows lie?")
+                     hint="what does each row of the fused qkv layer compute, and which rows does one head use?")
 
 
 def check_forward(attention_cls):
@@ -405,7 +473,7 @@ def check_backward(attention_cls):
             ref, who = reference(case), _where(case, rank)
             expect(not _differs(r["y"], ref["y"]), f"{who}'s forward output differs from one device's already: "
                                                     "its gradients cannot match until it does (the check above)")
-            want, held = expected(ref, rank, WORLD, grad=True), _held(r, case.width, grad=True)
+            want, held = _expected(ref, case.heads, rank, WORLD, grad=True), _held(r, case.width, grad=True)
             proj, wanted = held["proj.weight"], want["proj.weight"]
             expect(proj is not None, f"{who}'s proj weight got no gradient: is it a parameter, used?")
             expect(proj.shape == wanted.shape, f"{who}'s proj weight gradient has shape {tuple(proj.shape)}: "
@@ -474,11 +542,16 @@ def take_aways(attention_cls) -> str:
              "one all-reduce each way")
     if not all(name in checks.HISTORY and checks.HISTORY[name].passed for name in names):
         return "Take-aways appear once every check passes (each states what a check measured in your split)."
-    rank0 = launched(attention_cls)[0]  # its results on the lab's block, then on the unseen one
-    sent = [result["forward"]["all_reduce"][0] for result in rank0]
+    ranks = launched(attention_cls)  # per rank: its results on the lab's block, then on the unseen one
+    sent = [result["forward"]["all_reduce"][0] for result in ranks[0]]
+    rows = [results[1]["params"]["qkv.weight"][0].shape[0] for results in ranks]  # on the unseen block
+    even = "equal" if len(set(rows)) == 1 else "unequal"
     bullets = [
         "A fused weight is laid out by what it computes, not by who will compute it: your rank's share of qkv is "
         "its heads' rows from each of the query, key and value blocks, not a contiguous slice.",
+        f"A rank's unit is a whole head: on the unseen block ({CASES[1].heads} heads over {WORLD} ranks) your "
+        f"ranks held {' and '.join(f'{n:,}' for n in rows)} rows of qkv ({even} shares: 3 x the heads a rank "
+        "computes x one head's width), and proj's matching columns.",
         "Attention splits like the MLP: into heads column-parallel, out of them row-parallel, and heads never need "
         f"each other. Your block all-reduced once each way, {sent[0]:,} values forward on the lab's block "
         f"({CASES[0].heads} heads) and {sent[1]:,} on the unseen one ({CASES[1].heads} heads): tokens x width "

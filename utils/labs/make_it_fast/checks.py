@@ -35,7 +35,6 @@ from utils.bench import alternate
 from utils.checks import expect, run_check
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.own_work import is_the_reference  # noqa: F401 (the tests call it here)
-from utils.labs.make_it_fast.reference import reference_train
 from utils.launch import launch
 from utils.lessons.why_slow.profile import without_profiler_notices
 from utils.tables import Table
@@ -50,6 +49,14 @@ EXTRA_ROUNDS = 2  # more paired rounds before a speed check that falls short giv
 LAUNCH_TIMEOUT_S = 180
 _LAUNCHES: dict[tuple, tuple] = {}  # (id(train_fn), steps) -> (train_fn, outcome)
 _REFERENCE: dict[int, list] = {}  # steps -> the reference plan's watched runs, in order
+
+
+def _reference_plan():
+    """The reference plan's training function, imported where a check launches it: this module (the lab's
+    ``lab``) does not hold it, so that nothing the lab imports leads a learner to the answer."""
+    from utils.labs.make_it_fast.reference import reference_train
+
+    return reference_train
 
 
 def tokens_per_step() -> int:
@@ -257,8 +264,8 @@ def _launch_watched(train_fn, steps: int) -> list[dict]:
 
 def launched(train_fn, steps: int = script.STEPS) -> list[dict]:
     """The learner's function on two workers, launched once per function object (the checks share it)."""
-    expect(not is_the_reference(train_fn), "your fast_train is, or calls, the reference plan (reference_train): "
-                                           "the lab asks for your own script, the slow script made fast")
+    expect(not is_the_reference(train_fn), "your fast_train is, or calls, the checks' reference plan: the lab "
+                                           "asks for your own script, the slow script made fast")
     key = (id(train_fn), steps)
     if key not in _LAUNCHES or _LAUNCHES[key][0] is not train_fn:
         try:
@@ -285,7 +292,7 @@ def reference_runs(steps: int = script.STEPS, count: int = 1) -> list[dict]:
     """The reference plan's watched runs (at least ``count``), launched as they are first needed."""
     runs = _REFERENCE.setdefault(steps, [])
     while len(runs) < count:
-        runs.append(_launch_watched(reference_train, steps))
+        runs.append(_launch_watched(_reference_plan(), steps))
     return runs
 
 
@@ -480,7 +487,7 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
         yours, references = [launched(train_fn, steps)], [reference_runs(steps)[0]]
 
         def more(n):
-            more_references, more_yours = alternate(lambda: _launch_watched(reference_train, steps),
+            more_references, more_yours = alternate(lambda: _launch_watched(_reference_plan(), steps),
                                                     lambda: _launch_watched(train_fn, steps), n)
             yours.extend(more_yours)
             references.extend(more_references)
@@ -534,7 +541,7 @@ def check_clean_up(train_fn, steps: int = script.STEPS, show: bool = True) -> ch
 
 
 def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
-    """Forward and backward's FLOP/s by the learner's reading, against one core's measured peak (``peak``: a
+    """Forward and backward's FLOP/s by the learner's reading, against the machine profile's peak (``peak``: a
     ``machine`` ceiling); a reading that is not done, not a number or not positive says so instead."""
     status, reading = diagnosis.yours
     value = reading.get("forward and backward") if status == "ok" and isinstance(reading, dict) else None
@@ -545,7 +552,7 @@ def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
                 "computes every step: exercise A's check says what is wrong")
     rate = flops / (value / 1e3)
     return (f"forward and backward: {flops / 1e9:.2f} GFLOP in {value:.0f} ms a step = {rate / 1e9:.1f} GFLOP/s, "
-            f"{rate / peak.best:.0%} of it")
+            f"{rate / peak.best:.1%} of that peak")
 
 
 def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None) -> str:
@@ -563,8 +570,8 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     threads = max(max(run["threads"] or [0]) for run in runs)
     calls = ref[ALL_REDUCES]
     compute = (ref["forward and backward"] + ref["optimizer"]) / step
-    rate = (f", forward and backward at {flops / (ref['forward and backward'] / 1e3) / peak.best:.1%} of one "
-            "core's measured peak" if flops and peak else "")
+    rate = (f", forward and backward at {flops / (ref['forward and backward'] / 1e3) / peak.best:.1%} of the "
+            f"machine profile's {getattr(peak, 'name', 'peak')}" if flops and peak else "")
     costed = [  # (the slow script's share of a step it cost, the take-away)
         (compute, f"Threads are a budget: compute (forward and backward, the optimizer) took {compute:.0%} of the "
                   f"slow script's step{rate}; its thread per core in each worker shows in a profile only as "

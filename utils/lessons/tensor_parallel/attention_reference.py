@@ -1,9 +1,9 @@
-"""Lab 07's reference: ``utils.models.Attention`` split by heads, the answer the lab asks you to write.
-(Reading it before you solve the lab spoils it.)
+"""The course's ``utils.models.Attention`` split by heads, for heads that split evenly over the ranks. Lab 07
+asks for more (a block whose heads do not split evenly), and its checks refuse this class and copies of it; still,
+reading it before the lab gives away half of the lab.
 
 Lesson 07 runs it wherever a whole transformer block is split (``TensorParallelBlock``: its timelines, the
-equality check of a whole block, inference and decoding with a KV cache), and the lab's checks refuse a copy
-of it. The column- and row-parallel pieces it is built from, ``f``, ``g`` and the MLP block, are lesson 07's
+equality check of a whole block, inference and decoding with a KV cache). The column- and row-parallel pieces it is built from, ``f``, ``g`` and the MLP block, are lesson 07's
 ``utils/lessons/tensor_parallel/layers.py``.
 """
 
