@@ -144,3 +144,20 @@ def test_a_profile_whose_threads_measured_slower_than_one_says_why():
                     m.Ceiling("memory bandwidth", "fp32", 2, "STREAM add, 32 MiB arrays", 3e10, 2.9e10, 0.1, "B/s")]
     assert "another program" in report.profile_sentence(m.MachineProfile("cpu", slower), S)
     assert "another program" not in report.profile_sentence(m.MachineProfile("cpu", faster), S)
+
+
+def test_two_threads_past_the_two_core_bound_read_as_a_finding_with_a_hypothesis_not_as_a_pass():
+    from utils import machine as m
+    from utils.lessons.why_slow import report
+
+    S = lesson_settings(devices.plan(1, mode_name="cpu", n_gpus=0), devices.hardware(), VNNI)
+    bw = lambda threads, best, median: m.Ceiling("memory bandwidth", "fp32", threads, "STREAM copy, 32 MiB arrays",
+                                                 best, median, 0.5, "B/s")
+    peaks = [m.Ceiling("matmul peak", "fp32", t, "1024³", b, b, 0.1, "FLOP/s") for t, b in ((1, 1.8e11), (2, 3.5e11))]
+    above = report.profile_sentence(m.MachineProfile("cpu", peaks + [bw(1, 18.7e9, 14.8e9), bw(2, 43.5e9, 31.7e9)]), S)
+    assert "2.33x one thread's memory bandwidth" in above and "above the bound: a finding to explain" in above
+    assert "not measured here" in above and "latency-bound" in above  # a hypothesis, named as one
+    assert "faster, under the bound" in above  # the matmul's 1.94x: its own verdict
+    # the medians' ratio (1.90x) lies on the other side of the bound: within the spread, so no finding
+    near = report.profile_sentence(m.MachineProfile("cpu", peaks + [bw(1, 18e9, 16e9), bw(2, 37e9, 30.4e9)]), S)
+    assert "at the bound (within noise)" in near and "latency-bound" not in near

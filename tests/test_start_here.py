@@ -122,7 +122,8 @@ def test_the_closing_claims_come_from_the_run_for_whatever_this_mode_measured():
     link = machine.link_fit(loopback.PATH, [4, 64 * MIB], [1e-4, 1e-4 + 64 * MIB / 3e9])
     rows = summary.lesson_claims(profile, points, messages, link, [])
     text = {r.claim: r for r in rows}
-    assert text["more cores, more fp32 FLOP/s"].measured == "1.90x one thread"
+    threads = next(r for r in rows if r.claim.startswith("more cores, more fp32 FLOP/s (the machine profile"))
+    assert threads.measured == "1.90x" and threads.verdict == "faster, under the bound: 90% of its gain"
     assert text["a 64 MiB copy (host memcpy) stays under its bound"].verdict.startswith("83% of the bound")
     assert any("gloo message is slower" in r.claim and r.verdict == "30% of the reference" for r in rows)
     assert next(r.verdict for r in rows if r.claim.startswith("one alpha")).startswith("within the tolerance")
@@ -199,11 +200,12 @@ def test_the_smallest_copys_fixed_cost_and_the_weights_time_are_measured_figures
     link = machine.link_fit(loopback.PATH, [m.size for m in msgs], [m.seconds for m in msgs])
     said = said_far = summary.weights_sentence(msgs, 14, "", link)
     assert "largest measured message, 2.64 GB/s (64 MiB)" in said and "at the fitted beta" not in said
-    # 14 GB is far past 64 MiB and the rate still falls: a lower bound, and no fitted figure that far out
-    assert "takes at least 5.3 s" in said and "was still falling" in said and "a lower bound" in said
-    assert "an extrapolation, 209x past the largest size measured" in said
-    near = summary.weights_sentence(msgs, 0.5, "", link)  # 8x past, still falling: still a lower bound
-    assert "at least" in near and "at the fitted beta" not in near
+    # 14 GB is far past 64 MiB and the rate still falls: an estimate (its model said), never a bound
+    assert "takes about 5.3 s" in said and "was still falling" in said and "bound" not in said.replace("no bound", "")
+    assert "an estimate, extrapolated 209x past the largest size measured (its model: every byte moves" in said
+    assert "takes longer than this estimate" in said and "at least" not in said
+    near = summary.weights_sentence(msgs, 0.5, "", link)  # 8x past, still falling: still an estimate
+    assert "about" in near and "at the fitted beta" not in near and "at least" not in near
     rising = [CopyPoint(loopback.PATH, 16 * MIB, 16 * MIB / 2.5e9, None), msgs[-1]]
     fit = machine.link_fit(loopback.PATH, [m.size for m in rising], [m.seconds for m in rising])
     said = summary.weights_sentence(rising, 0.5, "", fit)  # within 10x and not falling: the fit is quoted
@@ -223,9 +225,9 @@ def test_a_rejected_link_fit_is_not_drawn_as_a_result():
     fit = NS(alpha=8e-5, beta=3e9, time=lambda n: 8e-5 + n / 3e9)
     for accuracy, drawn in ((0.55, False), (0.3, True)):
         fig, ax = plt.subplots()
-        bandwidth._plot_message_times(ax, pts, NS(accuracy=accuracy, fit=fit))
+        bandwidth._plot_message_times(ax, pts, NS(accuracy=accuracy, fit=fit, measured="in this run"))
         labels = [t.get_text() for t in ax.get_legend().get_texts()]
-        assert any(label.startswith("fit:") for label in labels) == drawn
+        assert any("fit: alpha" in label for label in labels) == drawn
         assert any(label.startswith("no fit drawn") for label in labels) != drawn
         plt.close(fig)
 
@@ -293,7 +295,15 @@ def test_the_links_fit_is_kept_once_per_machine_beside_the_ceilings(tmp_path):
     said = summary.rerun_link_sentence(kept, again)
     assert "This run's messages, fitted the same way (not kept)" in said and "REMEASURE_PROFILE" in said
     assert machine.stored_link(again, "cpu", remeasure=True, path=path).seconds == again.seconds
-    assert "the machine profile's link" in summary.link_sentence(kept)
+    assert "the machine profile's fit, measured on " in summary.link_sentence(kept)
+    # the plot says whose line it draws (the profile's, with its date), and that only the points are this run's
+    from utils.lessons.start_here import bandwidth as bw
+
+    fig = bw.plot_messages([CopyPoint(loopback.PATH, n, s, None) for n, s in zip(sizes, again.seconds)], kept, True)
+    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert any(t.startswith("the machine profile's fit, measured on ") for t in legend)
+    assert "measured in this run (one way)" in legend and "the points measured in this run" in fig._suptitle.get_text()
+    assert summary.fit_source(again) == "this run's fit"
     loose = machine.link_fit("gloo", sizes, [7e-5, 3e-4, 3e-4])  # a busy moment: outside the tolerance
     path.unlink()
     said = machine.stored_link(loose, "cpu", path=path, tolerance=summary.FIT_USABLE)

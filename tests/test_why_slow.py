@@ -87,6 +87,30 @@ def test_the_profiler_writes_a_trace_and_splits_the_step(tmp_path):
     assert set(p.by_category) == {"matmul", "memory-bound", "Python & dispatch"}
     assert p.by_category["matmul"] > 0 and p.top and p.gpu_busy_seconds is None
     assert profile.category("aten::addmm") == "matmul" and profile.category("aten::gelu") == "memory-bound"
+    # attention is a matmul kernel, and counted apart so that the reader sees what "matmul" holds
+    flash = "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
+    assert profile.category(flash) == "matmul" and profile.is_attention(flash)
+    assert not profile.is_attention("aten::mm") and 0 < p.attention_seconds < p.by_category["matmul"]
+    assert [name for name, _ in p.rows()][:2] == ["matmul: linear layers (mm, addmm, bmm)",
+                                                  "matmul: fused attention (scaled_dot_product_*)"]
+    assert sum(s for _, s in p.rows()) == pytest.approx(sum(p.by_category.values()))
+    assert len(p.matmul_shares) == 1 and "no verdict" in p.split_sentence()
+
+
+def test_the_matmul_share_is_judged_by_the_noise_rule_over_several_profiled_steps(tmp_path):
+    def step(share, shares):
+        return profile.StepProfile(0.1, {"matmul": share * 0.1, "memory-bound": 0.03, "Python & dispatch": 0.01},
+                                   [], None, None, None, attention_seconds=0.008, matmul_shares=shares)
+
+    noisy = step(0.51, (0.47, 0.49, 0.51, 0.53, 0.55))  # ± 2 %: covers one half
+    assert noisy.matmul_verdict() == "within noise: no effect shown" and "within noise of half" in noisy.split_sentence()
+    steady = step(0.62, (0.60, 0.61, 0.62, 0.63, 0.64))
+    assert steady.matmul_verdict().startswith("holds") and "beyond that noise" in steady.split_sentence()
+    assert step(0.40, (0.38, 0.39, 0.40, 0.41, 0.42)).matmul_verdict().startswith("does not hold")
+    assert "the fused attention kernels 8%" in steady.split_sentence()
+    run = training_step(SMALL, 2)
+    p = profile.profile_step(run.step, tmp_path, steps=5)
+    assert len(p.matmul_shares) == 5 and p.share("matmul") == sorted(p.matmul_shares)[2]  # the median step
 
 
 def test_a_batch_of_token_ids_is_mostly_latency_measured_at_every_size_it_sends():
@@ -363,11 +387,16 @@ def test_a_fused_ops_bandwidth_is_set_beside_the_roof_and_a_noisy_piece_uses_the
     link.fit.residuals = [-0.16, 0.1, 0.04]
     assert report.noisy_piece_sentence(link, ids, pieces, True) == ""
     said = report.latency_figures_sentence(link)
-    assert "at most 4,096 bytes, 48.5 µs, measured; the fit's α (56.4 µs)" in said
-    assert "No larger message took less than it" in said and "a 78% spread" in said  # 48.5 to 86.2 µs
+    # two figures for one fixed cost, each named, with their difference
+    assert "the smallest-message time, 48.5 µs (the fastest message of at most 4,096 bytes)" in said
+    assert "this section's fitted α, 56.4 µs (+16% from it)" in said
+    assert "No larger message took less than the smallest-message time" in said and "a 78% spread" in said
+    assert "differ by less than that" in said  # +16 % inside the small messages' 78 % spread
     link.fit.sizes, link.seconds = [8, 512, 16384], [80.4e-6, 62.3e-6, 59.0e-6]
     said = report.latency_figures_sentence(link)
-    assert "A larger message beat that fixed cost: 16,384 bytes in 59.0 µs" in said
+    assert "A larger message beat the smallest-message time: 16,384 bytes in 59.0 µs" in said
+    link.fit.alpha = 90e-6  # +44 % from 62.3 µs, past the 29 % spread of the small messages
+    assert "differ by more than that" in report.latency_figures_sentence(link)
 
 
 def test_mfu_and_the_roof_divide_by_the_profiles_figures_and_name_the_re_timing_apart():
@@ -399,3 +428,30 @@ def test_the_words_about_memory_bound_ops_follow_their_shares():
     assert "waits for the slower half" not in report.one_thread_sentence(16, 1)
     assert "2 cores" in report.one_thread_sentence(2, 1)
     assert "recomputes" in report.attention_backward_note(2.5) and "recomput" in report.attention_backward_note(2.0)
+
+
+def test_a_speed_up_within_its_rounds_noise_is_not_called_faster():
+    from utils.lessons.why_slow import report
+    from utils.lessons.why_slow.algorithms import Comparison
+
+    noisy = Comparison("x", "slow", "fast", 1.05e-3, 1.0e-3, 0.0, round_ratios=(0.9, 1.0, 1.05, 1.1, 1.2))
+    assert noisy.spread == pytest.approx(0.05) and noisy.verdict == "within noise: no effect shown"
+    said = report.algorithms_sentence([noisy])
+    assert "1.05x ± 0.05: within noise: no effect shown" in said and "0 of 1 rewritten versions" in said
+    clear = Comparison("x", "slow", "fast", 2e-3, 1e-3, 0.0, round_ratios=(1.9, 2.0, 2.0, 2.1, 2.2))
+    assert clear.verdict == "faster than the baseline" and "every rewritten version was faster" in \
+        report.algorithms_sentence([clear])
+
+
+def test_mostly_latency_is_judged_with_the_small_messages_spread_as_its_noise():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import report
+
+    link = NS(fit=NS(sizes=[8, 512, 4096, 8192]), seconds=[40e-6, 60e-6, 50e-6, 100e-6])
+    near = NS(transfers=1, measured=100e-6, latency_share=0.40)  # 40 µs to 60 µs of 100 µs: covers half
+    assert report.mostly_latency_verdict(link, near).startswith("within noise: no effect shown (40% to 60%")
+    clear = NS(transfers=1, measured=60e-6, latency_share=40 / 60)
+    assert report.mostly_latency_verdict(link, clear) == "holds: 67% of it"
+    assert report.mostly_latency_verdict(link, NS(transfers=1, measured=200e-6, latency_share=0.2)).startswith(
+        "does not hold")

@@ -27,7 +27,7 @@ import torch
 
 from utils import bench, devices
 from utils.lessons.start_here.regimes import measure_regimes, regime_of
-from utils.lessons.start_here.summary import FIT_USABLE
+from utils.lessons.start_here.summary import FIT_USABLE, fit_source
 from utils.linkmodel import AlphaBeta, fit_alpha_beta
 from utils.plots import size_label
 from utils.tables import Table
@@ -235,13 +235,14 @@ def plot_copies(points: list[CopyPoint], simulated: bool):
 def plot_messages(messages: list[CopyPoint], link_fit, simulated: bool):
     """Section 3's answer: messages between two processes, one-way time against size, with the fitted
     alpha + n/beta and alpha drawn as the floor where the fit is within its tolerance. ``link_fit``: a
-    ``machine.LinkFit`` of ``messages``. In ``cpu`` mode two CPU processes stand in for two GPUs: simulated."""
+    ``machine.LinkFit``: the machine profile's (measured once, perhaps in an earlier run; the legend says whose
+    and when) or this run's. In ``cpu`` mode two CPU processes stand in for two GPUs: simulated."""
     from utils import plots
 
     fig, (ax,) = plots.new_figure(1, width=8.0, row_height=3.9)
     _plot_message_times(ax, messages, link_fit)
     plots.stamp_simulated(fig, simulated)
-    return plots.finish(fig, "Message time between two processes, measured in this run")
+    return plots.finish(fig, "Message time between two processes: the points measured in this run")
 
 
 def _plot_copy_rates(ax, points: list[CopyPoint]) -> None:
@@ -269,16 +270,18 @@ def _plot_copy_rates(ax, points: list[CopyPoint]) -> None:
 
 def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
     pts = sorted(messages, key=lambda p: p.size)
-    ax.plot([p.size for p in pts], [p.seconds * 1e6 for p in pts], "o", color="C3", label="measured (one way)")
+    ax.plot([p.size for p in pts], [p.seconds * 1e6 for p in pts], "o", color="C3",
+            label="measured in this run (one way)")
     if link_fit is not None and link_fit.accuracy <= FIT_USABLE:  # a fit is drawn only where it was accepted
         f = link_fit.fit
         grid = [pts[0].size * (pts[-1].size / pts[0].size) ** (j / 60) for j in range(61)]
         ax.plot(grid, [f.time(n) * 1e6 for n in grid], color="C3", lw=1, alpha=0.7,
-                label=f"fit: alpha {f.alpha * 1e6:.0f} µs + n / ({f.beta / 1e9:.1f} GB/s), ±{link_fit.accuracy:.0%}")
+                label=f"{fit_source(link_fit)}: alpha {f.alpha * 1e6:.0f} µs + n / ({f.beta / 1e9:.1f} GB/s), "
+                      f"±{link_fit.accuracy:.0%}")
         ax.axhline(f.alpha * 1e6, color="0.4", ls=":", lw=1, label="alpha: the fixed cost of a message")
     elif link_fit is not None:  # rejected by its own verdict: no line, and the legend says why
-        ax.plot([], [], " ", label=f"no fit drawn: alpha + n / beta misses a size by ±{link_fit.accuracy:.0%}, "
-                                   f"beyond the ±{FIT_USABLE:.0%} tolerance")
+        ax.plot([], [], " ", label=f"no fit drawn: {fit_source(link_fit)} misses a size by "
+                                   f"±{link_fit.accuracy:.0%}, beyond the ±{FIT_USABLE:.0%} tolerance")
     ax.set_yscale("log")
     _plain_ticks(ax)
     _size_axis(ax, [p.size for p in pts])

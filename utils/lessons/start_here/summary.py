@@ -38,14 +38,66 @@ class Passed:
 
 
 def threads_sentence(profile) -> str:
-    """One thread's fp32 peak against every core's, beside the bound of the core count."""
+    """Every core's fp32 matmul peak and memory bandwidth against one thread's, each beside the bound of the
+    core count and judged by the course's noise rule (``threads_reading``)."""
     every = profile.peak("fp32")
     if every.threads in (None, 1):
         return f"{every.name}: {every.formatted()}."
-    one = profile.peak("fp32", threads=1)
-    return (f"{every.threads} threads reach {every.best / one.best:.2f}x one thread's fp32 matmul peak "
-            f"(bound {every.threads}x: {every.threads} cores): {every.formatted()} on {every.threads} threads "
-            f"against {one.formatted()} on one.")
+    said = [threads_reading("fp32 matmul peak", profile.peak("fp32", threads=1), every)]
+    many = [c for c in profile.ceilings if c.kind == "memory bandwidth" and c.threads == every.threads]
+    ones = [c for c in profile.ceilings if c.kind == "memory bandwidth" and c.threads == 1]
+    if many and ones:
+        said.append(threads_reading("memory bandwidth", ones[0], many[0]))
+    return " ".join(said)
+
+
+# Why a ratio can pass the core count: hypotheses, each named as such (none is measured in the profile)
+ABOVE_WHY = {
+    "memory bandwidth": "A likely explanation, not measured here: one thread cannot keep enough memory requests in "
+                        "flight to saturate the memory controller (its bandwidth is latency-bound), so a second "
+                        "thread can more than double it; the one-thread figure is then one thread's limit, not "
+                        "the memory's.",
+    "fp32 matmul peak": "A likely explanation, not measured here: the one-thread rounds met a busier moment than "
+                        "the others (the spreads in the table say how busy), or each thread's share of the "
+                        "operands fits its own core's cache better than the whole did.",
+}
+
+
+def threads_ratio(one, many) -> tuple[float, float, float]:
+    """(the ratio of the kept figures, its spread, the bound): ``many`` threads' ceiling over ``one``'s. The
+    spread is how far the medians' ratio lies from the kept figures' ratio; the bound is the thread count
+    ratio (each thread on its own core can at most add one core's worth)."""
+    ratio = many.best / one.best
+    return ratio, abs(ratio - many.median / one.median), many.threads / one.threads
+
+
+def threads_reading(what: str, one, many) -> str:
+    """One sentence per ceiling: ``many`` threads against ``one``, beside the core-count bound, with the verdict
+    of ``claims.speedup_verdict`` (the course's words) and, above the bound, a likely explanation."""
+    ratio, spread, bound = threads_ratio(one, many)
+    verdict = claims.speedup_verdict(round(ratio, 2), round(bound, 2), round(spread, 2),
+                                     slower="slower than one thread")
+    text = (f"{many.threads} threads reach {ratio:.2f}x one thread's {what} ({many.formatted()} on {many.threads} "
+            f"against {one.formatted()} on {one.threads} thread; ± {spread:.2f}, how far the medians' ratio lies "
+            f"from it; bound {bound:.0f}x: {many.threads} cores): {verdict}.")
+    if verdict.startswith("above the bound"):
+        return f"{text} {ABOVE_WHY.get(what, 'This run does not measure why.')}"
+    if verdict.startswith("slower"):
+        return (f"{text} Most likely another program used a core during these rounds: threads that share the "
+                "work wait for the slowest of them.")
+    return text
+
+
+def profile_source(profile) -> str:
+    """"the machine profile, measured on <date>" (or "measured in this run"): whose figures a row quotes."""
+    when = profile.measured.split(" (")[0]
+    return f"the machine profile, measured {when}"
+
+
+def threads_claim(what: str, one, many) -> claims.Claim:
+    """The closing table's row for ``threads_reading``: the same ratio, spread, bound and verdict."""
+    ratio, spread, bound = threads_ratio(one, many)
+    return claims.against_speedup(f"more cores, more {what}", ratio, bound, spread, slower="slower than one thread")
 
 
 def fit_verdict(accuracy: float) -> str:
@@ -57,12 +109,20 @@ def fit_verdict(accuracy: float) -> str:
                                                               if margin < 0.1 else ""))
 
 
+def fit_source(link) -> str:
+    """Whose fit ``link`` (a ``machine.LinkFit``) is: the machine profile's, with the date it was measured, or
+    this run's (one the profile did not keep). Plot legends and tables name it so, never "this run" for a
+    fit kept from an earlier run."""
+    if "not kept" in link.measured or not link.measured.startswith("on "):
+        return "this run's fit" + (", not kept" if "not kept" in link.measured else "")
+    return f"the machine profile's fit, measured on {link.measured.removeprefix('on ').split(' (')[0]}"
+
+
 def link_sentence(link) -> str:
     """The fit of the link's messages (the machine profile's, measured once), and whether it is good enough
     to predict times with."""
     acc, tol = link.accuracy, FIT_USABLE
-    whose = "this run's fit" if "not kept" in link.measured else "the machine profile's link"
-    fit = (f"{link.name}, {whose} (measured {link.measured}): alpha "
+    fit = (f"{link.name}, {fit_source(link)}: alpha "
            f"{link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and one beta")
     if acc <= tol:
         barely = ": barely" if tol - acc < 0.1 else ""
@@ -97,9 +157,11 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     every = profile.peak("fp32")
     if every.threads and every.threads > 1:
         one = profile.peak("fp32", threads=1)
-        rows.append(claims.Claim("more cores, more fp32 FLOP/s", f"{every.best / one.best:.2f}x one thread",
-                                 f"bound {every.threads}x",
-                                 f"{every.best / one.best / every.threads:.0%} of the bound (measured / bound)"))
+        rows.append(threads_claim(f"fp32 FLOP/s ({profile_source(profile)})", one, every))
+        many = [c for c in profile.ceilings if c.kind == "memory bandwidth" and c.threads == every.threads]
+        ones = [c for c in profile.ceilings if c.kind == "memory bandwidth" and c.threads == 1]
+        if many and ones:
+            rows.append(threads_claim(f"memory bandwidth ({profile_source(profile)})", ones[0], many[0]))
     above = {p.size for p in passed}  # a copy above DRAM's reference gets its own row, with its cold copy
     bounded = [p for p in points if p.is_bound and p.bound and p.size not in above]
     largest = max(bounded, key=lambda p: p.size, default=None)
@@ -126,7 +188,8 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
         rows.append(in_cache_claim([p for p in cached if id(p) not in slow], caches,
                                    [p for p in cached if id(p) in slow]))
     if link is not None:
-        rows.append(claims.Claim(f"one alpha and one beta describe {link.name}", f"±{link.accuracy:.0%} worst residual",
+        rows.append(claims.Claim(f"one alpha and one beta describe {link.name}",
+                                 f"±{link.accuracy:.0%} worst residual ({fit_source(link)})",
                                  f"tolerance ±{FIT_USABLE:.0%}", fit_verdict(link.accuracy)))
     if messages:
         mem = {p.size: p for p in points if p.path == "host memcpy"}
@@ -347,25 +410,25 @@ def noise_sentence(profile, limit: float = 0.5) -> str:
 
 
 def weights_sentence(link_points, weights_gb: float, label: str, link=None, far: float = 10) -> str:
-    """The time to move a model's weights at the rate of the largest message measured on the link (the
-    regime of a 14 GB transfer, a reference, not a bound). While the rate still falls at the largest sizes
-    that time is a lower bound ("at least"); the fitted beta is quoted only within ``far`` x the largest size
-    measured and when the rate is not falling (else the fit's beta is not how the link behaves there)."""
+    """The time to move a model's weights at the rate of the largest message measured on the link: an estimate
+    whose model is "the whole transfer runs at that rate" (a reference, not a bound). Past the largest size
+    measured it is an extrapolation, never a bound: while the rate still falls at the largest sizes the
+    transfer would take longer if it kept falling. The fitted beta is quoted only within ``far`` x the largest
+    size measured and when the rate is not falling (else the fit's beta is not how the link behaves there)."""
     pts = sorted(link_points, key=lambda p: p.size)
     big = pts[-1]
     past = weights_gb * 1e9 / big.size
     falling = len(pts) > 1 and big.rate < pts[-2].rate
-    takes = "at least" if falling and past > 1 else "about"
     text = (f"Moving the {weights_gb:.0f} GB of a 7B model's fp16 weights over '{big.path}' at the rate of its "
-            f"largest measured message, {big.rate / 1e9:.2f} GB/s ({size_label(big.size)}), takes {takes} "
+            f"largest measured message, {big.rate / 1e9:.2f} GB/s ({size_label(big.size)}), takes about "
             f"{weights_gb / (big.rate / 1e9):.1f} s{label}")
     fitted = link is not None and link.accuracy <= FIT_USABLE and past <= far and not falling
     if fitted:
         text += f"; at the fitted beta, {link.fit.beta / 1e9:.2f} GB/s, {weights_gb / (link.fit.beta / 1e9):.1f} s"
     if past <= 1:
         return text + (f" (the fit is good to ±{link.accuracy:.0%} over these sizes)." if fitted else ".")
-    text += (f". {'Both are extrapolations' if fitted else 'It is an extrapolation'}, {past:,.0f}x past the "
-             "largest size measured" + (f" (the fit's ±{link.accuracy:.0%} holds only over the sizes it was fitted "
+    text += (f". {'Both are estimates, extrapolated' if fitted else 'It is an estimate, extrapolated'} "
+             f"{past:,.0f}x past the largest size measured (its model: every byte moves at that rate)" + (f" (the fit's ±{link.accuracy:.0%} holds only over the sizes it was fitted "
                                         "on)" if fitted else ""))
     if len(pts) < 2:
         return text + ": a single size says nothing of how the rate goes on."
@@ -374,7 +437,8 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     text += (f": the rate {trend} at the largest sizes ({prev.rate / 1e9:.2f} GB/s at {size_label(prev.size)}, "
              f"{big.rate / 1e9:.2f} at {size_label(big.size)})")
     if falling:
-        return text + ", so this time is a lower bound." + large_transfer_advice(big, link)
+        return (text + ": if it keeps falling, the transfer takes longer than this estimate, which is therefore "
+                "no bound, only the time at the last rate measured." + large_transfer_advice(big, link))
     if link is not None and link.accuracy <= FIT_USABLE and not fitted:
         return text + "." + large_transfer_advice(big, link)
     return text + "."

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from utils import bench
+from utils import bench, claims
 
 
 def naive_attention(q, k, v):
@@ -59,10 +59,22 @@ class Comparison:
     fast_seconds: float
     max_difference: float  # the two results agree to this (absolute)
     note: str = ""
+    round_ratios: tuple[float, ...] = ()  # slow / fast in each interleaved round: the pair's noise
 
     @property
     def speedup(self) -> float:
         return self.slow_seconds / self.fast_seconds
+
+    @property
+    def spread(self) -> float:
+        """How far the rounds' ratios spread (``claims.paired_spread``; 0.0 under 4 rounds)."""
+        return claims.paired_spread(list(self.round_ratios))
+
+    @property
+    def verdict(self) -> str:
+        """The course's words for this speed-up, its noise included (``claims.speedup_verdict``, as printed)."""
+        return claims.speedup_verdict(round(self.speedup, 2), None, round(self.spread, 2),
+                                      slower=f"not faster than {self.slow}")
 
 
 def compare(what, slow, fast, args, device, repeats=5, note="") -> Comparison:
@@ -80,7 +92,8 @@ def compare_all(what, slow, fasts, args, device, repeats=5, note="") -> list[Com
     for _ in range(repeats):
         for samples, fn in zip(times, [slow, *fasts]):
             samples.append(bench.measure(lambda: fn(*args), warmup=1, repeats=1, device=device).min)
-    return [Comparison(what, slow.__name__, fast.__name__, min(times[0]), min(t), gap, note)
+    return [Comparison(what, slow.__name__, fast.__name__, min(times[0]), min(t), gap, note,
+                       tuple(a / b for a, b in zip(times[0], t)))
             for fast, t, gap in zip(fasts, times[1:], gaps)]
 
 

@@ -5,7 +5,7 @@ every name, so a cell calls ``report.link_sentence``.
 
 from __future__ import annotations
 
-from utils.lessons.why_slow.transfers import PREDICTS
+from utils.lessons.why_slow.transfers import LATENCY_NAME, PREDICTS
 from utils.tables import Table
 
 
@@ -30,7 +30,8 @@ def link_sentence(link, costs, can_predict: bool) -> str:
            f"±{link.accuracy:.0%} at some size: they cannot predict a time here, so the table gives measured times")
     one = pieces.measured / pieces.transfers
     return (f"{link.name}, {THIS_FIT}: {fit}. A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.0f} µs, "
-            f"{ids.latency_share:.0%} of it latency. Sent as {pieces.transfers} messages of "
+            f"{ids.latency_share:.0%} of it latency (counted as {LATENCY_NAME}, below). Sent as "
+            f"{pieces.transfers} messages of "
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
             f"measured time of one such message ({one * 1e6:,.1f} µs): {pieces.measured * 1e6:,.0f} µs "
             f"({pieces.measured / ids.measured:.1f}x the single message)."
@@ -59,25 +60,44 @@ def noisy_piece_sentence(link, ids, pieces, can_predict: bool) -> str:
 
 
 def latency_figures_sentence(link) -> str:
-    """The latency share's latency is the fastest small message, measured; the fit's α is the same fixed cost
-    as the line through every size puts it. Both are printed, named apart."""
-    from utils.lessons.why_slow.transfers import SMALL, latency
+    """The section's two figures for the latency, each under its own name with their difference: the
+    smallest-message time (``transfers.latency``, measured: what the table's latency share counts) and this
+    section's fitted α (the fixed cost as the line through every size places it). The machine profile's α is
+    the third, set beside this fit by ``link_against_profile``."""
+    from utils.lessons.why_slow.transfers import LATENCY_NAME, SMALL, latency
 
-    floor = latency(link)
-    text = (f" Latency, in the table's share: the fastest message of at most {SMALL:,} bytes, "
-            f"{floor * 1e6:,.1f} µs, measured; the fit's α ({link.fit.alpha * 1e6:,.1f} µs) is the same "
-            "fixed cost as the line through every size places it.")
+    floor, alpha = latency(link), link.fit.alpha
+    text = (f" Latency, two figures of this run named apart: {LATENCY_NAME}, {floor * 1e6:,.1f} µs (the fastest "
+            f"message of at most {SMALL:,} bytes), which the table's latency share counts; and this section's "
+            f"fitted α, {alpha * 1e6:,.1f} µs ({alpha / floor - 1:+.0%} from it), the fixed cost as the line through "
+            "every size places it.")
     small = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
     beat = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n > SMALL and s < floor]
     lo, hi = min(s for _, s in small), max(s for _, s in small)
+    agree = ("the two figures differ by less than that" if abs(alpha / floor - 1) <= hi / lo - 1 else
+             "the two figures differ by more than that: the line through every size, not the small messages, "
+             "sets the fit's α")
     spread = (f" The messages of at most {SMALL:,} bytes took {lo * 1e6:,.1f} to {hi * 1e6:,.1f} µs: a "
               f"{hi / lo - 1:.0%} spread between sizes whose bytes take no time, which is the loopback's noise "
-              "(each size is one median, timed at another moment), so latency is known to about that.")
+              f"(each size is one median, timed at another moment), so latency is known to that at best; {agree}.")
     if beat:
         n, s = min(beat, key=lambda ns: ns[1])
-        return text + (f" A larger message beat that fixed cost: {n:,} bytes in {s * 1e6:,.1f} µs, which no "
+        return text + (f" A larger message beat {LATENCY_NAME}: {n:,} bytes in {s * 1e6:,.1f} µs, which no "
                        "message can do by its bytes; the fixed cost itself varies from moment to moment." + spread)
-    return text + " No larger message took less than it." + spread
+    return text + f" No larger message took less than {LATENCY_NAME}." + spread
+
+
+def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
+    """Whether ``cost`` (a ``transfers.BatchCost``) is mostly latency, by the course's noise rule: its latency
+    share counted with each small message's time (the fastest to the slowest of at most SMALL bytes, the
+    loopback's own noise); a range that covers ``most`` is "within noise", whichever side the share falls."""
+    from utils.lessons.why_slow.transfers import SMALL
+
+    small = [s for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
+    lo, hi = (min(1.0, cost.transfers * s / cost.measured) for s in (min(small), max(small)))
+    if round(lo, 2) <= most <= round(hi, 2):
+        return f"within noise: no effect shown ({lo:.0%} to {hi:.0%} of it, by the small messages' spread)"
+    return f"holds: {cost.latency_share:.0%} of it" if lo > most else f"does not hold: {cost.latency_share:.0%}"
 
 
 def link_table(link) -> Table:
@@ -98,8 +118,8 @@ def link_against_profile(link, kept) -> str:
     if kept.name != link.name:
         return f"The machine profile's link is another path ({kept.name}), so its alpha and beta are not this link's."
     f = kept.fit
-    source = (f"The machine profile's link ({kept.name}, measured {kept.measured}, the figures lesson 00 and "
-              f"every later lesson quote): α = {f.alpha * 1e6:,.1f} µs, β = {f.beta / 1e9:.2f} GB/s")
+    source = (f"The machine profile's link ({kept.name}, measured {kept.measured.split(' (')[0]}: the figures "
+              f"lesson 00 and every later lesson quote): α = {f.alpha * 1e6:,.1f} µs, β = {f.beta / 1e9:.2f} GB/s")
     if kept.accuracy > PREDICTS:
         return (source + f", a fit lesson 00 rejected (±{kept.accuracy:.0%} worst residual, beyond the "
                 f"±{PREDICTS:.0%} tolerance): this section compares nothing with it and uses its own fit.")

@@ -2,7 +2,10 @@
 category, and a trace for Perfetto (ui.perfetto.dev) or chrome://tracing.
 
 Categories, from each operator's *self* time (time in the op itself, not in ops it calls):
-    matmul         mm, addmm, bmm, linear's kernels, attention: the compute-bound work
+    matmul         mm, addmm, bmm, linear's kernels (``LINEAR_OPS``) and the fused attention kernels
+                   (``ATTENTION_OPS``: scaled_dot_product_*, whose QKᵀ and weighted sum of V are matmuls, with
+                   the softmax inside the same kernel); ``StepProfile.attention_seconds`` says how much of the
+                   category those are, so that a lesson can count attention apart
     memory-bound   every other aten op: elementwise, norms, softmax, copies, the optimizer's updates
     Python & dispatch   the step's wall time not spent inside any op: the interpreter, autograd's
                    bookkeeping, dispatching each call (what a GPU shows as idle gaps between kernels)
@@ -29,12 +32,15 @@ from pathlib import Path
 import torch
 from torch.profiler import ProfilerActivity, profile
 
-from utils import bench
+from utils import bench, claims
 
 HOST_TIME = "host self time"  # a CPU runs each op where it is called
 DEVICE_TIME = "GPU kernel time (device self time)"  # a GPU runs the kernels the host launched
 UNPROFILED = 3  # steps timed without the profiler just before the profiled one (the fastest is kept)
-MATMUL_OPS = ("mm", "addmm", "bmm", "matmul", "linear", "scaled_dot_product", "flash_attention", "_int_mm")
+LINEAR_OPS = ("mm", "addmm", "bmm", "matmul", "linear", "_int_mm")  # the linear layers' matmuls
+ATTENTION_OPS = ("scaled_dot_product", "flash_attention", "efficient_attention", "cudnn_attention")  # fused
+MATMUL_OPS = LINEAR_OPS + ATTENTION_OPS  # the "matmul" category: both
+MOST = 0.5  # "matmuls take most of a step": over this share of its wall time, beyond the noise
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,13 @@ class StepProfile:
     gpu_idle_seconds: float | None  # GPU modes: the step's span on the GPU minus its kernels
     time_source: str = HOST_TIME  # what ``by_category`` and ``top`` are measured in
     unprofiled_seconds: float | None = None  # the same step without the profiler: fastest of UNPROFILED runs
+    attention_seconds: float = 0.0  # the part of "matmul" spent in the fused attention kernels
+    matmul_shares: tuple[float, ...] = ()  # "matmul" / wall of every profiled step (this one is their median)
+
+    def share(self, part: str) -> float:
+        """A category's share of the step (``"attention"``: the fused attention kernels within "matmul")."""
+        seconds = self.attention_seconds if part == "attention" else self.by_category[part]
+        return seconds / self.wall_seconds
 
     def overhead_sentence(self) -> str:
         """The profiled step beside the same step timed without the profiler (every branch written): the
@@ -62,6 +75,48 @@ class StepProfile:
                            "read its shares, not its times, and compare a profiled step only with another "
                            "profiled one.")
         return base + "Here recording every op added little, so the table's ms are close to an unprofiled step's."
+
+    def rows(self) -> list[tuple[str, float]]:
+        """(category, seconds) for the lesson's table, "matmul" split into the linear layers' kernels and the
+        fused attention kernels, so that the reader sees what the matmul share counts."""
+        linear = self.by_category["matmul"] - self.attention_seconds
+        rest = [(name, s) for name, s in self.by_category.items() if name != "matmul"]
+        return [("matmul: linear layers (mm, addmm, bmm)", linear),
+                ("matmul: fused attention (scaled_dot_product_*)", self.attention_seconds), *rest]
+
+    @property
+    def matmul_spread(self) -> float:
+        """How far the profiled steps' matmul shares spread (``claims.paired_spread``: the course's noise)."""
+        return claims.paired_spread(list(self.matmul_shares))
+
+    def matmul_verdict(self, most: float = MOST) -> str:
+        """Whether matmuls took most of a step, by the course's noise rule on the figures as printed: a spread
+        that covers ``most`` is "within noise" (``claims.speedup_verdict`` words it), whichever side the
+        median falls."""
+        share, spread = round(self.share("matmul"), 2), round(self.matmul_spread, 2)
+        if spread > 0 and share - spread <= most <= share + spread:
+            return claims.speedup_verdict(share, spread=spread, baseline=most)  # "within noise: ..."
+        return f"holds: over {most:.0%}" if share > most else f"does not hold: under {most:.0%}"
+
+    def split_sentence(self, label: str = "") -> str:
+        """The step's split as printed, what "matmul" counts, and how steady the matmul share was."""
+        share = {name: s / self.wall_seconds for name, s in self.by_category.items()}
+        text = (f"One step took {self.wall_seconds * 1e3:.1f} ms under the profiler{label}: matmuls "
+                f"{share['matmul']:.0%} of it (the linear layers' "
+                f"{share['matmul'] - self.share('attention'):.0%}, the fused attention kernels "
+                f"{self.share('attention'):.0%}), memory-bound ops {share['memory-bound']:.0%}, Python & dispatch "
+                f"{share['Python & dispatch']:.0%}.")
+        if len(self.matmul_shares) < 4:
+            return text + " One profiled step shows no spread, so no verdict on 'most of the step' is drawn."
+        lo, hi = min(self.matmul_shares), max(self.matmul_shares)
+        verdict = self.matmul_verdict()
+        said = ("within noise of half: this run does not show whether matmuls take most of a step"
+                if verdict.startswith("within noise") else
+                "more than half, beyond that noise" if verdict.startswith("holds") else
+                "less than half, beyond that noise")
+        return text + (f" Over {len(self.matmul_shares)} profiled steps the matmul share ran from {lo:.0%} to "
+                       f"{hi:.0%} (± {self.matmul_spread:.0%}, half the middle half's range; the table is the "
+                       f"median step): {said}.")
 
     @property
     def note(self) -> str:
@@ -110,11 +165,18 @@ def _flush_c_stdio() -> None:
         ctypes.CDLL(None).fflush(None)
 
 
-def category(op_name: str) -> str:
+def _is_one_of(op_name: str, kinds: tuple[str, ...]) -> bool:
     name = op_name.removeprefix("aten::")
-    if any(name == m or name.startswith(m) or f"_{m}" in name for m in MATMUL_OPS):
-        return "matmul"
-    return "memory-bound"
+    return any(name == m or name.startswith(m) or f"_{m}" in name for m in kinds)
+
+
+def category(op_name: str) -> str:
+    return "matmul" if _is_one_of(op_name, MATMUL_OPS) else "memory-bound"
+
+
+def is_attention(op_name: str) -> bool:
+    """A fused attention kernel (counted in "matmul", and apart by ``StepProfile.attention_seconds``)."""
+    return _is_one_of(op_name, ATTENTION_OPS)
 
 
 def _aten_self_times(prof, device_time: bool) -> dict[str, tuple[float, int]]:
@@ -129,27 +191,43 @@ def _aten_self_times(prof, device_time: bool) -> dict[str, tuple[float, int]]:
 
 
 def profile_step(step, trace_dir: str | Path, device: str = "cpu",
-                 name: str = "01_why_slow_step") -> StepProfile:
-    """Profile one call of ``step`` (after one untimed warm-up) and export its Chrome/Perfetto trace."""
+                 name: str = "01_why_slow_step", steps: int = 1) -> StepProfile:
+    """Profile ``steps`` calls of ``step`` (after one untimed warm-up), each in its own profiler session, and
+    keep the one whose matmul share is the median (its table, top ops and Chrome/Perfetto trace); the shares
+    of all of them say how much one profiled step's split varies (``matmul_shares``)."""
     on_gpu = str(device).startswith("cuda")
-    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
     step()  # warm-up: the first call allocates and picks kernels
     # the same step without the profiler, just before: what recording every op adds is the difference
     unprofiled = bench.measure(step, warmup=0, repeats=UNPROFILED, device=device).min
+    runs = sorted((_profile_once(step, device, on_gpu) for _ in range(steps)), key=_matmul_share)
+    prof, wall, timed, by_category = runs[len(runs) // 2]  # the median share (the lower middle of an even count)
+    trace = Path(trace_dir) / f"{name}.json"
+    trace.parent.mkdir(parents=True, exist_ok=True)
+    prof.export_chrome_trace(str(trace))
+    busy, idle = _gpu_busy_idle(prof) if on_gpu else (None, None)
+    top = sorted(((op, s, n) for op, (s, n) in timed.items()), key=lambda r: -r[1])[:10]
+    attention = sum(seconds for op, (seconds, _) in timed.items() if is_attention(op))
+    return StepProfile(wall, by_category, top, trace, busy, idle, DEVICE_TIME if on_gpu else HOST_TIME,
+                       unprofiled, attention, tuple(_matmul_share(r) for r in runs))
+
+
+def _profile_once(step, device: str, on_gpu: bool):
+    """One profiled call of ``step``: (the profile, wall seconds, each aten op's self time, the categories)."""
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
     with without_profiler_notices(), profile(activities=activities) as prof:
         start = time.perf_counter()
         step()
         if on_gpu:
             torch.cuda.synchronize(device)
         wall = time.perf_counter() - start
-    trace = Path(trace_dir) / f"{name}.json"
-    trace.parent.mkdir(parents=True, exist_ok=True)
-    prof.export_chrome_trace(str(trace))
     timed = _aten_self_times(prof, device_time=on_gpu)  # where each op's time is spent: host, or GPU kernels
-    busy, idle = _gpu_busy_idle(prof) if on_gpu else (None, None)
-    top = sorted(((op, s, n) for op, (s, n) in timed.items()), key=lambda r: -r[1])[:10]
-    return StepProfile(wall, categorise(timed, wall, busy), top, trace, busy, idle,
-                       DEVICE_TIME if on_gpu else HOST_TIME, unprofiled)
+    busy = _gpu_busy_idle(prof)[0] if on_gpu else None
+    return prof, wall, timed, categorise(timed, wall, busy)
+
+
+def _matmul_share(run) -> float:
+    _, wall, _, by_category = run
+    return by_category["matmul"] / wall
 
 
 def categorise(self_times: dict[str, tuple[float, int]], wall: float, gpu_busy: float | None = None

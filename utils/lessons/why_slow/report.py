@@ -11,6 +11,7 @@ import statistics
 import textwrap
 
 from utils import devices
+from utils.lessons.start_here.summary import threads_reading  # lesson 00's reading of more threads
 from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re-exported for the notebook
     COST_COLUMNS,
     NOISY,
@@ -20,6 +21,7 @@ from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re
     link_against_profile,
     link_sentence,
     link_table,
+    mostly_latency_verdict,
     noisy_piece_sentence,
 )
 from utils.tables import Table
@@ -51,16 +53,10 @@ def profile_sentence(profile, S) -> str:
                      f"{peak.best / sheet:.0%} of it.")
         return text
     one, bw1 = profile.peak("fp32", S.measure_threads), profile.bandwidth(S.measure_threads)
-    text = (f"fp32 matmul peak: {one.formatted()} on {one.threads} thread, {peak.formatted()} on {peak.threads} "
-            f"({peak.best / one.best:.1f}x); memory bandwidth: {bw1.formatted()} on {bw1.threads} thread, "
-            f"{bw.formatted()} on {bw.threads} ({bw.best / bw1.best:.1f}x). Sections 1 and 2 time their work on "
-            f"{one.threads} thread and set it beside the {one.threads}-thread ceilings; section 7 places the "
-            f"all-threads figures among the GPUs.")
-    if peak.threads > one.threads and min(peak.best / one.best, bw.best / bw1.best) < 1:
-        text += (f" {peak.threads} threads measured slower than {one.threads}: another program used a core during "
-                 f"these rounds, and threads that share the work wait for the slowest of them (why the lesson "
-                 f"times its work on {one.threads}).")
-    return text
+    # each all-threads ceiling against one thread's, beside the core-count bound, by the course's noise rule
+    readings = [threads_reading("fp32 matmul peak", one, peak), threads_reading("memory bandwidth", bw1, bw)]
+    return (" ".join(readings) + f" Sections 1 and 2 time their work on {one.threads} thread and set it beside "
+            f"the {one.threads}-thread ceilings; section 7 places the all-threads figures among the GPUs.")
 
 
 def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
@@ -377,7 +373,8 @@ def activations_sentence(series) -> str:
 
 def comparison_rows(comparisons) -> list[tuple]:
     """The headline: what, slow -> fast (by name), speed-up, and how closely the results agree."""
-    return [(c.what, f"{c.slow} → {c.fast}", f"{c.speedup:.1f}x", f"{c.max_difference:.0e}") for c in comparisons]
+    return [(c.what, f"{c.slow} → {c.fast}", f"{c.speedup:.1f}x" + (f" ± {c.spread:.1f}" if c.spread else ""),
+             f"{c.max_difference:.0e}") for c in comparisons]
 
 
 COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up", "results differ by"]
@@ -394,16 +391,17 @@ def algorithms_sentence(comparisons) -> str:
     """Section 5's one conclusion: what each rewritten version removes (its ``note``) and what that bought in
     this run (every branch written: faster, or not faster here)."""
     parts = []
-    for c in comparisons:
-        got = (f"{c.speedup:.1f}x faster" if c.speedup > 1 else
-               f"{c.speedup:.2f}x: not faster than {c.slow} here, no speed-up")
+    for c in comparisons:  # the verdict weighs the rounds' spread (the course's noise rule)
+        noise = f" ± {c.spread:.2f}" if c.spread else ""
+        got = (f"{c.speedup:.1f}x faster{noise}" if c.verdict.startswith("faster") else
+               f"{c.speedup:.2f}x{noise}: {c.verdict}")
         parts.append(f"{c.what}, {c.fast} ({c.note}): {got}")
-    gained = sum(c.speedup > 1 for c in comparisons)
+    gained = sum(c.verdict.startswith("faster") for c in comparisons)
     verdict = ("every rewritten version was faster for the same result" if gained == len(comparisons) else
                f"{gained} of {len(comparisons)} rewritten versions were faster here; where one was not, what it "
                "removes did not limit this machine in this run")
     return (f"What each rewritten version removes, and what it bought in this run (fastest round against "
-            f"fastest round): {'; '.join(parts)}. In short, {verdict}.")
+            f"fastest round; ± the spread of the rounds' ratios): {'; '.join(parts)}. In short, {verdict}.")
 
 
 def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, passes: int = 9, near: float = 0.5) -> str:

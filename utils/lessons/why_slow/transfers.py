@@ -15,6 +15,7 @@ from dataclasses import dataclass
 EMPTY = 8  # bytes of the smallest message measured
 SMALL = 4096  # a message this small is all latency: its bytes take under a microsecond on any link here
 PREDICTS = 0.5  # a fit off by more than ±50 % at some measured size cannot predict a time
+LATENCY_NAME = "the smallest-message time"  # ``latency``: named apart from the fitted α and the profile's α
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,9 @@ def can_predict(link) -> bool:
 
 
 def latency(link) -> float:
-    """The link's latency, measured: the fastest of its messages of at most SMALL bytes (the fastest, because
-    a busy machine only ever delays a message)."""
+    """The link's latency, measured directly (``LATENCY_NAME``): the fastest of its messages of at most SMALL
+    bytes (the fastest, because a busy machine only ever delays a message). The fit's α is another figure for
+    the same fixed cost, and the lesson names the two apart."""
     return min(s for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL)
 
 
