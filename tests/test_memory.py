@@ -384,3 +384,26 @@ def test_the_recompute_cost_is_read_in_forwards_for_every_outcome():
     assert "less than the predicted forward" in half
     assert "about one forward, as predicted" in summary.recompute_cost(0.105, 0.1)
     assert "more than the predicted forward" in summary.recompute_cost(0.15, 0.1)
+    # within the rounds' noise it is about one forward, whatever the 10 % says
+    assert "about one forward" in summary.recompute_cost(0.08, 0.1, noise=0.03)
+
+
+def test_a_checkpointed_steps_extra_time_splits_into_parts_that_add_up():
+    # lesson 06's reader: selective below the sum of its parts, unexplained; the parts are now measured, and
+    # they add up to the step's extra time by construction
+    plain, variant = {"forward": 0.030, "step": 0.100}, {"forward": 0.025, "step": 0.120}
+    text = summary.step_parts("Full checkpointing", plain, variant, {"forward": 0.0, "rest": 0.030}, 0.002)
+    assert "+20.0 ms" in text and "its forward -5.0 ms" in text and "+25.0 ms" in text
+    assert "its forward 5.0 ms under the prediction" in text and "saves fewer activations" in text
+    assert "backward and AdamW 5.0 ms under" in text
+    near = summary.step_parts("Selective", plain, {"forward": 0.030, "step": 0.131},
+                              {"forward": 0.0, "rest": 0.030}, 0.002)
+    assert "each part within 2.0 ms of its prediction" in near
+
+
+def test_every_step_ratio_in_the_peaks_table_carries_its_spread():
+    b = m = type("Peak", (), {"peak": 1e6})()   # a budget and a measurement of the same peak
+    table = summary.peaks_table({"fp32": (b, m), "bf16": (b, m)}, {"fp32": 0.1, "bf16": 0.12}, relative_to="fp32",
+                                spreads={"bf16": 0.03})
+    text = table.to_text()
+    assert "1.20x ± 0.03" in text and "1 (reference)" in text and "1.00x" not in text

@@ -193,6 +193,15 @@ def blocks_forward(model: models.GPT, x) -> Callable:
     return blocks
 
 
+def loss_forward(model: models.GPT, x, y, loss_fn: Callable = plain_loss) -> Callable:
+    """A step's first part, as a function: ``loss_fn``'s forward, recording the graph (and saving what it
+    saves), then dropped with no backward. A step's time less this one is its backward and AdamW. Lesson 06."""
+    def forward():
+        loss_fn(model, x, y)
+
+    return forward
+
+
 def interleaved_rounds(calls: dict[str, Callable], device, repeats: int = 7) -> dict[str, list[float]]:
     """Seconds of each call in each of ``repeats`` rounds, the calls taking turns (one warm-up each first): a
     machine busy with something else for a while slows them all, not one of them. Lesson 06."""

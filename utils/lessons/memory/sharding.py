@@ -174,7 +174,8 @@ def train_sharded(s: Settings, strategy: str) -> dict:
             "state_bytes": sum(held.values()), "sent_per_step": per_step(counts.sent),
             "calls_per_step": per_step(counts.calls),
             "collective_seconds_per_step": per_step(counts.seconds) if timed else None,
-            "step_seconds": sorted(times)[len(times) // 2], "mean_step_seconds": sum(times) / len(times)}
+            "step_seconds": sorted(times)[len(times) // 2], "mean_step_seconds": sum(times) / len(times),
+            "step_range": (min(times), max(times))}   # the fastest and slowest step: a ratio's range
 
 
 def expected_inputs(shape, strategy: str, n: int = 2, bytes_per_value: int = 4) -> dict[str, float]:

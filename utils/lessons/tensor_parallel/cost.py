@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import math
 import os
+import statistics
 import time
 
 import psutil
@@ -230,10 +231,11 @@ def analyse(got: dict) -> dict:
     for r in got["rows"]:
         predicted = model.predict(r["one"], r["bytes"])
         comm = ALLREDUCES_PER_STEP * model.link.time(r["bytes"])
-        rows.append({**r, "predicted": predicted, "speedup": r["one"] / r["two"],
-                     # the paired rounds' ratios one/two: half their middle half's range (claims)
-                     "spread": claims.paired_spread([a / b for a, b in zip(r["one_rounds"],
-                                                                           r["two_rounds"])]),
+        ratios = [a / b for a, b in zip(r["one_rounds"], r["two_rounds"])]   # one device / split, per round
+        rows.append({**r, "predicted": predicted,
+                     # one statistic for the speed-up and its noise: the paired rounds' median ratio, and half
+                     # their middle half's range (claims.paired_spread); the times stay the fastest (the model's)
+                     "speedup": statistics.median(ratios), "spread": claims.paired_spread(ratios),
                      "predicted_speedup": r["one"] / predicted, "comm": comm})
     return {"model": model, "rows": rows, "peer_rows": got.get("peer_rows"), "load": got.get("load"),
             "cores": got.get("cores"), "corun": got.get("corun"),

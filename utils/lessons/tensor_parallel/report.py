@@ -22,8 +22,8 @@ def cost_table(analysis: dict, bound: float, label: str) -> Table:
              f"{r['predicted_speedup']:.2f}x",
              f"{bound:g}x")
             for r in analysis["rows"]]
-    return Table(["width", "1 device ms", "split ms", "model ms", "of which all-reduce ms", "speedup",
-                  "model speedup", "bound"], rows,
+    return Table(["width", "1 device ms (fastest)", "split ms (fastest)", "model ms", "of which all-reduce ms",
+                  "speedup (paired median)", "model speedup", "bound"], rows,
                  title="One MLP block, forward + backward, one device against two" + label)
 
 
@@ -146,7 +146,8 @@ def miss_table(m: dict, label: str) -> Table:
                  ("  of it, the sum once both were there", f"{ms(m['model_comm'])} (alpha-beta)",
                   *per_rank("summed"))]
     rows += [("the split step", ms(m["model_step"]), *per_rank("step")),
-             ("CPU time of the step's thread", "= compute (a core held)", *per_rank("thread_cpu")),
+             ("CPU time of the step's thread, its all-reduces included", ">= compute (a core held)",
+              *per_rank("thread_cpu")),
              ("CPU time of the worker's other threads", "", *per_rank("other_threads_cpu"))]
     which = "the same round on both ranks" if m.get("paired") else "fastest round"
     return Table([f"width {m['width']}, ms", "model", "rank 0", "rank 1"], rows,
@@ -158,13 +159,49 @@ COMPUTE_PART = "the compute beyond t1/2 and its 5 %"   # the compute's miss, les
 
 def _other_threads(slow: dict) -> str:
     """A candidate the run measures but cannot rule out: the worker's other threads (gloo's) wanting CPU beside
-    a step thread that held its core ('' where they used none)."""
+    the step's thread ('' where they used none)."""
     other = slow.get("other_threads_cpu") or 0.0
     if other <= 0:
         return ""
     return (f"; one candidate this run does not rule out: the worker's other threads (gloo's) used "
-            f"{other * 1e3:.2f} ms of CPU on the slower rank beside a step thread that held its core, so each "
-            f"process asked for more CPU than its one core (oversubscription)")
+            f"{other * 1e3:.2f} ms of CPU on the slower rank beside the step's thread, so each process asked "
+            f"for more CPU than its one core (oversubscription)")
+
+
+def _compute_cpu(slow: dict) -> float:
+    """The least CPU time the step's thread can have had during its compute: its CPU time over the step, less
+    all of its wall time inside the all-reduces (where it may have used CPU too)."""
+    return max(slow["thread_cpu"] - slow["allreduce"], 0.0)
+
+
+def _held_core(slow: dict) -> bool:
+    """Whether the run shows the step's thread on its core through the compute (within 5 %), counting none
+    of its CPU time as the compute's that could have been spent inside the all-reduces."""
+    return _compute_cpu(slow) >= 0.95 * slow["compute"]
+
+
+def _ruled_out(m: dict, slow: dict) -> tuple[str, str]:
+    """What this run's figures rule out as the miss's cause, and what they leave open (each with its figure)."""
+    out, open_ = [f"other programs ({m['others']:.2f} of a core)", f"steal ({m['steal']:.2f})"], []
+    if _held_core(slow):
+        out.append(f"the step's thread losing its core (at least {_compute_cpu(slow) * 1e3:.1f} ms of its CPU "
+                   f"fell in {slow['compute'] * 1e3:.1f} ms of compute)")
+    else:
+        open_.append(f"the step's thread losing its core during the compute (its CPU time, "
+                     f"{slow['thread_cpu'] * 1e3:.1f} ms, includes {slow['allreduce'] * 1e3:.1f} ms inside the "
+                     "all-reduces, so it cannot show the compute on its core)")
+    corun = m.get("corun") or {}
+    if corun.get("alone") and corun.get("together"):
+        corun_x = corun["together"] / corun["alone"]
+        if corun_x <= 1.05:
+            out.append(f"the two ranks computing at once (a shard {corun_x:.2f}x as long beside the other's as "
+                       "alone)")
+        else:
+            open_.append(f"the two ranks computing at once (a shard {corun_x:.2f}x as long beside the other's)")
+    else:
+        open_.append("the two ranks computing at once (not measured apart in this run)")
+    ruled = "Ruled out: " + ", ".join(out[:-1]) + f" and {out[-1]}."
+    return ruled, ("" if not open_ else " Not ruled out: " + "; ".join(open_) + ".")
 
 
 def _shared(m: dict, slow: dict) -> list[str]:
@@ -176,7 +213,7 @@ def _shared(m: dict, slow: dict) -> list[str]:
         found.append(f"the hypervisor took {m['steal']:.2f} of a core (steal)")
     if slow["compute"] and slow["thread_cpu"] < 0.95 * slow["compute"]:
         share = slow["thread_cpu"] / slow["compute"]
-        found.append(f"the slower rank's thread ran {share:.0%} of its compute time")
+        found.append(f"the slower rank's thread ran at most {share:.0%} of its compute time")
     corun = m.get("corun") or {}
     if corun.get("alone") and corun["together"] / corun["alone"] > 1.05:
         slower = corun["together"] / corun["alone"]
@@ -208,13 +245,23 @@ def miss_story(m: dict, label: str) -> list[str]:
     others = (f"other programs used {m['others']:.2f} of a core and the hypervisor (the host software that runs "
               f"this virtual machine) took {m['steal']:.2f} (steal: time this machine's CPUs were ready to run "
               "but the host ran something else)")
-    if slow["thread_cpu"] >= 0.95 * slow["compute"]:
-        out.append(f"The step's thread held its core through the compute ({slow['thread_cpu'] * 1e3:.1f} ms "
-                   f"of CPU for {slow['compute'] * 1e3:.1f} ms of compute on the slower rank); over these "
-                   f"rounds {others}.")
+    if _held_core(slow):
+        out.append(f"The step's thread held its core through the compute: {slow['thread_cpu'] * 1e3:.1f} ms of "
+                   f"CPU for {slow['compute'] * 1e3:.1f} ms of compute and {slow['allreduce'] * 1e3:.1f} ms inside "
+                   f"the all-reduces on the slower rank, so even if it used CPU all through the all-reduces, "
+                   f"at least {_compute_cpu(slow) * 1e3:.1f} ms of it fell in the compute; over these rounds "
+                   f"{others}.")
+    elif slow["thread_cpu"] >= 0.95 * slow["compute"]:
+        out.append(f"The step's thread got {slow['thread_cpu'] * 1e3:.1f} ms of CPU for {slow['compute'] * 1e3:.1f} "
+                   f"ms of compute on the slower rank, but that CPU time includes its "
+                   f"{slow['allreduce'] * 1e3:.1f} ms inside the all-reduces: up to "
+                   f"{(slow['compute'] - _compute_cpu(slow)) * 1e3:.1f} ms of the compute may have run off its "
+                   f"core, which this run cannot rule out (the thread's CPU time read around the compute alone "
+                   f"would tell); over these rounds {others}.")
     else:
-        out.append(f"The slower rank's thread ran only {slow['thread_cpu'] / slow['compute']:.0%} of its "
-                   f"compute time: over these rounds {others}, taking turns with the two workers.")
+        out.append(f"The slower rank's thread ran at most {slow['thread_cpu'] / slow['compute']:.0%} of its "
+                   f"compute time (its CPU time, its all-reduces' included, over its compute): over these rounds "
+                   f"{others}, taking turns with the two workers.")
     corun = m.get("corun") or {}
     if corun.get("alone"):
         alone, together = corun["alone"], corun["together"]
@@ -339,9 +386,7 @@ def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
 
 def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest: str) -> str:
     """Why the largest part of the miss took its time, as far as the run measured it."""
-    ruled_out = (f"other programs ({m['others']:.2f} of a core), steal ({m['steal']:.2f}), the step's thread "
-                 f"losing its core (its CPU time matched its compute), and the two ranks computing at once "
-                 f"(a shard as fast beside the other's as alone)")
+    ruled, left_open = _ruled_out(m, slow)
     if shared:
         how = ("a rank computed late and the other waited for it" if largest == "waiting for the other rank"
                else "the measured candidate for it, though this run does not time the one against the other")
@@ -354,19 +399,19 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
                 f"{m['model_compute'] * 1e3:.2f} ms): the same matmuls ran slower inside the step than the model "
                 f"assumes. Two candidates fit, and this run cannot separate them: gloo's threads (their "
                 f"CPU time is in the table) and the all-reduces' copies, both passing through the core and "
-                f"its caches between the matmuls; neither is timed apart. Ruled out: {ruled_out}. What would "
+                f"its caches between the matmuls; neither is timed apart. {ruled}{left_open} What would "
                 f"show the model's speed-up: widths where half the compute outweighs the all-reduces and "
                 f"what they disturb.")
     if largest == "waiting for the other rank" and len(m["ranks"]) == 2:
         c0, c1 = (r["compute"] * 1e3 for r in m["ranks"])
         return (f"Cause: the largest part of the miss is waiting for the other rank ({parts[largest] * 1e3:.2f} "
                 f"ms): the ranks' equal shards ended at different moments (rank 0 computed {c0:.2f} ms, rank 1 "
-                f"{c1:.2f} ms in this round); why is not known from this run{_other_threads(slow)}. Ruled out: "
-                f"{ruled_out}. What would "
+                f"{c1:.2f} ms in this round); why is not known from this run{_other_threads(slow)}. {ruled}"
+                f"{left_open} What would "
                 f"show the model's speed-up: widths where half the compute outweighs the all-reduces and the "
                 f"waits, whatever they cost.")
     return (f"No cause found: the largest part of the miss is {largest} ({parts[largest] * 1e3:.2f} ms); why "
-            f"is not known from this run{_other_threads(slow)}. Ruled out: {ruled_out}. What would show the "
+            f"is not known from this run{_other_threads(slow)}. {ruled}{left_open} What would show the "
             f"model's speed-up: widths "
             f"where half the compute outweighs the all-reduces, whatever they cost.")
 
