@@ -286,7 +286,23 @@ def test_compression_is_judged_net_of_the_conversion_round_by_round():
     seen = transfer.Compression(400, 100, float_link=[1.01, 1.10, 1.30], uint8_link=[0.5] * 3, convert=[0.5] * 3)
     assert seen.speedup == pytest.approx(1.10) and seen.rounds_faster == 3
     assert min(seen.ratios) <= seen.speedup <= max(seen.ratios)
-    assert rounds.median("convert") == 3.0
+    # one statistic per table (lesson 05's reader): the table shows the median round itself, so its times
+    # add up to its uint8 path and give its ratio
+    assert rounds.median_round == 0 and rounds.in_median_round("convert") == 3.0
+    assert rounds.in_median_round("float_link") / rounds.in_median_round("uint8_path") == pytest.approx(
+        rounds.speedup)
+
+
+def test_a_link_ratio_above_the_bytes_ratio_in_every_round_is_a_finding_not_noise():
+    above = transfer.Compression(400, 100, float_link=[4.3, 4.4, 5.7], uint8_link=[1.0] * 3, convert=[1.0] * 3)
+    note = transfer.link_only_note(above, 0.13, -0.03)
+    assert "a finding to explain" in note and "lower rate" in note and "noise" not in note
+    assert "Hypotheses" in transfer.link_only_note(above, 0.0, 0.0)   # the sweep shows no lower rate
+    straddle = transfer.Compression(400, 100, float_link=[3.9, 4.3, 4.5], uint8_link=[1.0] * 3,
+                                    convert=[1.0] * 3)
+    assert "noise" in transfer.link_only_note(straddle, 0.1, 0.0)
+    under = transfer.Compression(400, 100, float_link=[3.5, 3.8, 3.9], uint8_link=[1.0] * 3, convert=[1.0] * 3)
+    assert "as alpha + n/beta allows" in transfer.link_only_note(under, 0.0, 0.0)
 
 
 def test_the_recipe_leaves_a_core_to_each_training_process():
