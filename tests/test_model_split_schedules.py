@@ -182,9 +182,9 @@ def test_a_naive_split_above_1x_but_within_its_per_process_bound_says_so():
     r = runs.Row(32, 1, "gpipe", 0.95, 1.0, [0.5, 0.5], naive=True, speedups=[1.02, 1.05, 1.1],
                  alone=[0.45, 0.45], process_bounds=[1.1, 1.11, 1.12])
     assert r.process_bound == pytest.approx(1.11) and report.verdict(r) == report.PER_PROCESS
-    straddling = runs.Row(32, 1, "gpipe", 0.95, 1.0, [0.5, 0.5], naive=True, speedups=[0.98, 1.05, 1.1],
-                          alone=[0.45, 0.45], process_bounds=[1.1, 1.11, 1.12])
-    assert report.verdict(straddling) == report.WITHIN_SPREAD  # rounds on both sides of 1x: no cause read
+    noisy = runs.Row(32, 1, "gpipe", 0.95, 1.0, [0.5, 0.5], naive=True, speedups=[0.95, 0.98, 1.05, 1.10, 1.12],
+                     alone=[0.45, 0.45], process_bounds=[1.1, 1.11, 1.12])
+    assert report.verdict(noisy) == report.WITHIN_SPREAD  # 1.05 ± 0.06 covers 1x (claims' rule): no cause read
     assert report.PER_PROCESS in [v for v, _ in report.verdict_table().rows]
     beyond = runs.Row(32, 1, "gpipe", 0.8, 1.0, [0.5, 0.5], naive=True, speedups=[1.2, 1.25, 1.3],
                       process_bounds=[1.05, 1.05, 1.05])

@@ -48,6 +48,15 @@ def bound_verdict(value: float, bound: float) -> str:
             f"above the bound ({share:.0%}): a finding to explain")
 
 
+def within_noise(value: float, spread: float, baseline: float = 1.0) -> bool:
+    """The course's one noise rule: a figure ``value`` (the median of paired rounds) is within noise of
+    ``baseline`` (1x, a bound, a reference, a prediction, 0 for a difference) where ``value ± spread`` covers it,
+    ``spread`` being the paired rounds' spread (``paired_spread``). Pass the figures as printed (rounded) so
+    that a reader checks the verdict from the page. A figure whose rounds lie mostly on one side of the baseline
+    is not noise, even if one round crosses it."""
+    return value - spread <= baseline <= value + spread
+
+
 def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.0, baseline: float = 1.0,
                     slower: str = "slower than the baseline") -> str:
     """The verdict of a speed-up ``value`` (x ``baseline``) against its ceiling ``bound``. ``spread``: how far
@@ -60,7 +69,7 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     - above by less: "at the bound (within noise)";
     - otherwise the share of the bound's gain reached: "faster, under the bound: 37% of its gain".
     """
-    if spread > 0 and value - spread <= baseline <= value + spread:
+    if spread > 0 and within_noise(value, spread, baseline):
         return "within noise: no effect shown"
     if value <= baseline:
         return f"{slower}: no speed-up"

@@ -19,21 +19,24 @@ def _name(r: Row) -> str:
 
 def link_table(rows: list[Row], alpha: float, beta: float, where: str, title: str) -> Table:
     """Each row's inter-stage traffic per step (both workers, both directions, as ``RecordedStage`` counts it)
-    beside the link: the time its messages need at least, messages·α + bytes/β, and that time's share of
-    the measured step. ``where`` says what α and β are (measured now, or a datasheet peak)."""
+    beside the link: the time its messages need at least, messages·α + bytes/β, that time's share of the
+    measured step, and the time the step lost to its bound (``lost_time``). ``where`` says what α and β are
+    (measured now, or a datasheet peak)."""
     out = []
     for r in rows:
         least = r.messages * alpha + r.bytes_sent / beta
         kind = _name(r)
         out.append((r.batch, kind, r.messages, f"{r.bytes_sent / 2**20:.1f}",
                     f"{r.bytes_sent / max(r.messages, 1) / 2**10:,.0f}", f"{least * 1e3:.1f}", f"{r.seconds * 1e3:.0f}",
-                    f"{least / r.seconds:.1%}"))
+                    f"{least / r.seconds:.1%}", f"{lost_time(r) * 1e3:.1f}"))
     return Table(["batch", "schedule", "messages per step", "MiB per step", "KiB per message",
-                  "link time ms", "step ms", "link share of step"], out, title=f"{title}; link time = messages·α + "
-                                                                            f"bytes/β ({where})")
+                  "link time ms", "step ms", "link share of step", "lost to the bound ms"], out,
+                 title=f"{title}; link time = messages·α + bytes/β ({where}); lost to the bound = step - one "
+                       "device's step / bound (0: at or under it)")
 
 
 LINK_SMALL = 0.25  # the messages' least time under this share of a row's lost time: not what holds it back
+LINK_MOST = 0.5  # at or above this share of the lost time, the link's own time explains most of the loss
 
 
 def link_time(r: Row, alpha: float, beta: float) -> float:
@@ -41,34 +44,67 @@ def link_time(r: Row, alpha: float, beta: float) -> float:
     return r.messages * alpha + r.bytes_sent / beta
 
 
+def bound_step(r: Row) -> float:
+    """The step (s) the bound allows: one device's step over the bound, on the figures as ``link_reading``
+    prints them (median steps to 0.1 ms, the bound to three decimals), so that a reader's arithmetic agrees."""
+    return round(r.baseline * 1e3, 1) / round(r.bound, 3) / 1e3
+
+
 def lost_time(r: Row) -> float:
-    """The time (s) a step lost to its bound, from the printed speedup: step · (1 − speedup / bound); 0 at or
-    above the bound."""
-    return max(r.seconds * (1 - r.speedup / r.bound), 0.0)
+    """The time (s) a step lost to its bound: the measured median step (to 0.1 ms, as printed) minus the bound's
+    step (``bound_step``); 0 at or under the bound's."""
+    return max(round(r.seconds * 1e3, 1) / 1e3 - bound_step(r), 0.0)
+
+
+def _link_says(part: float) -> str:
+    """What a row's link time, as a share of the time it lost to its bound, says about that loss."""
+    if part >= 1:
+        return "the messages' least time covers all of the loss: the link alone can explain it"
+    if part >= LINK_MOST:
+        return "the link's own time explains most of the loss"
+    if part >= LINK_SMALL:
+        return "the link's own time is a real part of the loss, not most of it"
+    return "the link's own time is not what keeps it from its bound"
 
 
 def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
-    """Whether the link's own time can be what keeps the rows under their bound, from every row that falls
-    short (both batches): the largest share of a row's lost time that its messages' least time makes up."""
-    short = [r for r in rows if lost_time(r) > 0]
+    """Whether the link's own time explains what keeps the rows from their bound: every row whose speedup is
+    under its bound (as printed) and whose median step is longer than the bound's step, its loss (measured step
+    minus one device's step / the bound) set beside its messages' least time; the largest share with its
+    arithmetic, then every row by what its share says (``_link_says``: all, most, a real part, or not)."""
+    under = [r for r in rows if round(r.speedup, 2) < round(r.bound, 2)]
+    if not under:
+        return "No row's speedup is under its bound: there is no loss for the link to explain."
+    short = [r for r in under if lost_time(r) > 0]
+    said = f"{len(under)} of {len(rows)} rows " + ("are under their bound" if len(under) > 1 else
+                                                   "is under its bound")
+    if len(short) < len(under):
+        said += (f" (for {len(under) - len(short)} of them only by the median of the paired ratios: the median step "
+                 "is within the bound's step, one device's over the bound, so no loss to read)")
     if not short:
-        return "No row falls short of its bound: there is no gap for the link to explain."
-    part = {id(r): min(link_time(r, alpha, beta) / lost_time(r), 1.0) for r in short}
+        return said + "."
+    part = {id(r): link_time(r, alpha, beta) / lost_time(r) for r in short}
     worst = max(short, key=lambda r: part[id(r)])
-    low = min(part.values())
-    spread = f"{low:.0%} to {part[id(worst)]:.0%}" if len(short) > 1 else f"{part[id(worst)]:.0%}"
-    said = (f"{len(short)} of {len(rows)} rows fall short of their bound; their messages' least time is "
-            f"{spread} of the time each lost to it (the most: batch {worst.batch}, {_name(worst)}, "
-            f"{link_time(worst, alpha, beta) * 1e3:.1f} ms of {lost_time(worst) * 1e3:.1f} ms)")
-    big = [r for r in short if part[id(r)] >= LINK_SMALL]
-    if not big:
-        return said + ": the link's own time is not what keeps these pipelines from their bound."
-    if len(big) == len(short):
-        return said + ": the link's own time is a real part of what keeps them from it."
-    names = ", ".join(f"batch {r.batch} {_name(r)}" for r in big)
-    return (said + f": {LINK_SMALL:.0%} or more of the gap in {len(big)} of those {len(short)} rows ({names}), a "
-            f"real part of what keeps those from it; in the other {len(short) - len(big)} the link's own time "
-            "is not what keeps them from their bound.")
+    said += (f". Each lost to its bound its step minus the bound's step (one device's step / the bound); the "
+             f"messages' least time is {min(part.values()):.0%} to {part[id(worst)]:.0%} of that loss"
+             if len(short) > 1 else
+             f". It lost to its bound its step minus the bound's step (one device's step / the bound)")
+    said += (f". {'The most, b' if len(short) > 1 else 'B'}atch {worst.batch}, {_name(worst)}: its messages need "
+             "at least "
+             f"{link_time(worst, alpha, beta) * 1e3:.1f} ms of the {worst.seconds * 1e3:.1f} - "
+             f"{worst.baseline * 1e3:.1f} / {worst.bound:.3f} = {lost_time(worst) * 1e3:.1f} ms it lost "
+             f"({part[id(worst)]:.0%}): {_link_says(part[id(worst)])}")
+    others = [r for r in short if r is not worst]
+    groups: dict[str, list[Row]] = {}
+    for r in others:
+        groups.setdefault(_link_says(part[id(r)]), []).append(r)
+    for says, members in groups.items():
+        shares = [part[id(r)] for r in members]
+        names = (", ".join(f"batch {r.batch} {_name(r)} ({part[id(r)]:.0%})" for r in members) if len(members) <= 3
+                 else f"{len(members)} other rows ({min(shares):.0%} to {max(shares):.0%} of their loss)")
+        plural = "keeps them from their" if len(members) > 1 else "keeps it from its"
+        said += f". {names[0].upper()}{names[1:]}: " + says.replace("keeps it from its", plural)
+    return said + "."
 
 
 def link_sources(recorded, fit) -> tuple[float, float, str, str]:

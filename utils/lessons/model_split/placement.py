@@ -23,6 +23,7 @@ from torch import nn
 from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch, precision
+from utils.claims import paired_spread, within_noise
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.report import reading
 from utils.lessons.model_split.runs import Row, baseline_runner, pin_cpu_worker, time_rounds
@@ -198,41 +199,42 @@ def _sum_digits(*terms: float) -> int:
 
 def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None = None) -> str:
     """Where the attention/feed-forward placement's extra time went, from the run's own numbers: the extra
-    messages' fixed cost (a 4-byte message's time, alpha), their bytes (an activation's time minus alpha),
-    and what is left, unmeasured (said so, with its untimed candidates). When the two
-    placements' difference is inside the rounds' spread, it says so instead of naming a cause. ``alphas``:
-    the link's α under each of its names (lesson 00's fit, this run's fit in section 5), printed beside the
-    probe, which is the one the arithmetic uses. The arithmetic keeps every digit; only the printing rounds
-    (``ms_text``)."""
+    messages' fixed cost (each costs what a 4-byte message took in this launch: the probe), their bytes (an
+    activation's time minus the probe's), and what is left, unmeasured (said so, with its untimed
+    candidates). When the two placements' difference is within noise of 0 (claims' rule), it says so instead
+    of naming a cause. ``alphas``: the link's fitted α under each of its names (lesson 00's fit, this run's fit
+    in section 5), printed beside the probe with its difference from each: the probe is not α (a fit's
+    intercept over many sizes) but one size timed now, and it is the one the arithmetic uses. The arithmetic
+    keeps every digit; only the printing rounds (``ms_text``)."""
     extra, noise, messages, fixed, in_bytes = extra_time(got)
     tiny, one = got["message"]["tiny"], got["message"]["activation"]
     size = got["message"]["activation_bytes"] / 2**20
-    probe = ""
-    if alphas:
-        beside = ", ".join(f"{name}: {a * 1e3:.3f} ms" for name, a in alphas.items() if a)
-        probe = (f"; beside it, the α of {beside}; the arithmetic uses this probe, timed in the same rounds as "
-                 f"the steps it explains" if beside else "")
+    beside = ""
+    if alphas and any(alphas.values()):
+        beside = "; beside it, the fitted α of " + ", ".join(
+            f"{name}: {a * 1e3:.3f} ms (the probe {tiny / a - 1:+.0%} from it)" for name, a in alphas.items() if a)
     low, high = extra_range(got)
-    text = (f"The attention/feed-forward placement took {ms_text(extra, True)} ms per step (median; paired round "
-            f"by round with the layers split: {ms_text(low, True)} to {ms_text(high, True)} ms, "
-            f"±{ms_text(noise)} ms) for {messages} more messages ({transport}). Timed in the same launch, a 4-byte "
-            f"message takes {tiny * 1e3:.3f} ms (median of its round trips, halved: the fixed cost of a message, "
-            f"alpha{probe}) and a {size:.1f} MiB activation {one * 1e3:.2f} ms: the extra messages should cost "
-            f"{messages} x {tiny * 1e3:.3f} = {ms_text(fixed)} ms of fixed cost and {ms_text(in_bytes)} ms of bytes")
-    if not resolved(got):
-        return text + (". The measured difference is inside the rounds' spread: this run does not resolve it, so "
-                       "it is not split into causes.")
     rest = extra - fixed - in_bytes
+    d = _sum_digits(extra, fixed, in_bytes, rest)  # one precision for every ms of the sentence: its sums add up
+    ms = lambda x, sign=False: ms_text(x, sign, d)  # noqa: E731
+    text = (f"The attention/feed-forward placement took {ms(extra, True)} ms per step against the layers split "
+            f"(the median of each round's difference, paired round by round: {ms(low, True)} to {ms(high, True)} "
+            f"ms, ± {ms(noise)} ms) for {messages} more messages ({transport}). Timed in the same launch, a 4-byte "
+            f"message takes {tiny * 1e3:.3f} ms (this run's probe of a message's fixed cost: the median of its "
+            f"round trips, halved{beside}) and a {size:.1f} MiB activation {one * 1e3:.2f} ms: the extra "
+            f"messages should cost {messages} x {tiny * 1e3:.3f} = {ms(fixed)} ms of fixed cost and "
+            f"{ms(in_bytes)} ms of bytes")
+    if not resolved(got):
+        return text + (f". The difference is within noise of 0 ({ms(extra, True)} ± {ms(noise)} ms covers it): "
+                       "this run does not resolve it, so it is not split into causes.")
     if rest >= 0:
-        d = _sum_digits(extra, fixed, in_bytes, rest)
-        text += (f"; {ms_text(extra, digits=d)} - {ms_text(fixed, digits=d)} - {ms_text(in_bytes, digits=d)} leaves "
-                 f"{ms_text(rest, digits=d)} ms that the "
-                 f"messages do not explain: this run did not measure where it went (candidates, untimed here: the "
-                 f"schedule's bookkeeping, one more forward and backward call per sub-layer)")
+        text += (f"; {ms(extra)} - {ms(fixed)} - {ms(in_bytes)} leaves {ms(rest)} ms that the messages do not "
+                 "explain: this run did not measure where it went (candidates, untimed here: the schedule's "
+                 "bookkeeping, one more forward and backward call per sub-layer)")
         share = "most" if fixed + in_bytes > rest else "less than half"
         return text + f". The messages measured here account for {share} of the extra time."
-    text += f", {ms_text(-rest)} ms more than the placement's whole extra time: the messages overlapped some work"
-    cause = ("their fixed cost (alpha), not bytes" if fixed > in_bytes
+    text += f", {ms(-rest)} ms more than the placement's whole extra time: the messages overlapped some work"
+    cause = ("their fixed cost (the 4-byte probe's time, per message), not bytes" if fixed > in_bytes
              else "bytes: the link's bandwidth, not the number of crossings")
     return text + f". Of the messages' predicted cost, most is {cause}."
 
@@ -240,14 +242,15 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
 def extra_note(got: dict) -> str:
     """The claims table's addition to the placement's verdict: the extra time against the layers split and
     what the messages explain, only where the difference clears the paired rounds' spread ("" otherwise)."""
-    extra, _, _, fixed, in_bytes = extra_time(got)
+    extra, noise, _, fixed, in_bytes = extra_time(got)
     if not resolved(got) or extra <= 0:
         return ""
     rest = max(extra - fixed - in_bytes, 0.0)
     d = _sum_digits(extra, fixed + in_bytes, rest)
-    return (f"; against the layers split, {ms_text(extra, True, d)} ms (every paired round above 0): its extra "
-            f"messages explain {ms_text(fixed + in_bytes, digits=d)} ms, {ms_text(rest, digits=d)} ms are not "
-            "explained by this run")
+    above = sum(x > 0 for x in got["extra_rounds"])
+    return (f"; against the layers split, {ms_text(extra, True, d)} ± {ms_text(noise, digits=d)} ms ({above} of "
+            f"{len(got['extra_rounds'])} paired rounds above 0): its extra messages explain "
+            f"{ms_text(fixed + in_bytes, digits=d)} ms, {ms_text(rest, digits=d)} ms are not explained by this run")
 
 
 def extra_range(got: dict) -> tuple[float, float]:
@@ -257,22 +260,21 @@ def extra_range(got: dict) -> tuple[float, float]:
 
 
 def resolved(got: dict) -> bool:
-    """Whether the placements' difference clears the rounds' spread: the median extra time is larger than half
-    the range of the paired rounds' differences, and every round's difference has the median's sign. Only
-    then is the difference split into causes: noise is not explained."""
+    """Whether the placements' difference clears the noise, by the course's one rule (``claims.within_noise``):
+    the median extra time ± the paired rounds' spread (``claims.paired_spread`` of the differences) does not
+    cover 0. Only then is the difference split into causes: noise is not explained."""
     extra, noise = extra_time(got)[:2]
-    low, high = extra_range(got)
-    return abs(extra) > noise and (low > 0 if extra > 0 else high < 0)
+    return not within_noise(extra, noise, 0.0)
 
 
 def extra_time(got: dict) -> tuple[float, float, int, float, float]:
-    """The attention/feed-forward placement's extra ms per step over the layers placement (median step times),
-    half the range of the paired rounds' differences (ms), its extra messages, and what they should cost in
-    ms: fixed (alpha each) and bytes. Unrounded: the page rounds only when it prints (``ms_text``)."""
-    layers, article = got["layers"]["row"], got["attn/ffn"]["row"]
-    extra = (article.seconds - layers.seconds) * 1e3
-    low, high = extra_range(got)
-    noise = (high - low) / 2  # half the range of the paired differences, every round
+    """The attention/feed-forward placement's extra ms per step over the layers placement (the median of the
+    paired rounds' differences), their spread (ms, ``claims.paired_spread``: half the middle half's range, as
+    every ± of the course), its extra messages, and what they should cost in ms: fixed (the 4-byte probe's
+    time each) and bytes. Unrounded: the page rounds only when it prints (``ms_text``)."""
+    diffs = [d * 1e3 for d in got["extra_rounds"]]
+    extra = statistics.median(diffs)
+    noise = paired_spread(diffs)  # half the middle half of the paired differences
     messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
     tiny, one = got["message"]["tiny"], got["message"]["activation"]
     return extra, noise, messages, messages * tiny * 1e3, messages * max(one - tiny, 0.0) * 1e3
