@@ -152,7 +152,8 @@ def test_a_worker_that_leaves_the_group_open_fails_the_clean_up():
 
 
 def _hook(state, bucket, mistake=None):
-    """The lab's solution hook (error feedback per bucket), with at most one mistake switched on."""
+    """The lab's solution hook (error feedback per bucket, int8 counts gathered, summed in int32), with at most
+    one mistake switched on."""
     world = 2 if mistake == "a fixed 2 ranks" else dist.get_world_size()
     if mistake == "float32 sent":  # rounded, but sent as float32
         sent = compress.dequantize(compress.quantize(bucket.buffer()))
@@ -164,8 +165,12 @@ def _hook(state, bucket, mistake=None):
     remainder = corrected - compress.dequantize(sent)
     state[key] = -remainder if mistake == "remainder kept with the wrong sign" else remainder
     divide = 1 if mistake == "sum not averaged" else world
-    return dist.all_reduce(sent, async_op=True).get_future().then(
-        lambda f: compress.dequantize(f.value()[0]) / divide)
+    if mistake == "counts summed in int8":  # right for 2 ranks (126 <= 127); 4 ranks' sums wrap around
+        return dist.all_reduce(sent, async_op=True).get_future().then(
+            lambda f: compress.dequantize(f.value()[0]) / divide)
+    gathered = [torch.empty_like(sent) for _ in range(dist.get_world_size())]
+    return dist.all_gather(gathered, sent, async_op=True).get_future().then(
+        lambda _: compress.dequantize(torch.stack(gathered).sum(0, dtype=torch.int32)) / divide)
 
 
 @pytest.mark.timeout(180)
@@ -186,8 +191,12 @@ def test_a_stub_hook_reports_not_done_yet():
     assert "did not train yet" in compress.take_aways(stub, None)
 
 
-def test_the_grid_rounds_many_values_to_zero_and_two_counts_fit_in_int8():
-    assert 2 * compress.LEVELS <= 127
+def test_the_grid_rounds_many_values_to_zero_and_a_checked_group_overflows_an_int8_sum():
+    assert 2 * compress.LEVELS <= 127 < max(c[4] for c in compress.CONFIGURATIONS) * compress.LEVELS
+    seed, size, lr, passes, world, _ = max(compress.CONFIGURATIONS, key=lambda c: c[4])
+    big = compress._parts(seed, size, passes, world)
+    wrapped, right = reference.replay(big, lr=lr, in_int8=True), reference.replay(big, lr=lr)
+    assert compress.moved(wrapped["state"], right["state"])[0] > 10 * compress.MOVED_SHARE  # the overflow shows
     seed, size, lr, passes, world, _ = compress.CONFIGURATIONS[0]
     parts = compress._parts(seed, size, passes, world)
     assert 0.3 < reference.replay(parts, lr=lr)["zero_share"] < 0.8
@@ -213,6 +222,7 @@ HOOK_MUTANTS = [
     ("sum not averaged", "divides by the number of ranks"),
     ("one remainder for every bucket", "called once for each bucket"),
     ("a fixed 2 ranks", "by a fixed number of ranks"),
+    ("counts summed in int8", "overflowed"),
 ]
 
 
