@@ -1,25 +1,28 @@
-"""Checks for ``labs/00_fix_the_article.ipynb``: what a model split sends over the link, and what that costs.
+"""Checks for ``labs/00_fix_the_article.ipynb``: what a model split sends over the link, and where to cut.
 
 The learner writes ``link_bytes(model, cut, x)`` (the bytes that cross the cut in one training step) and
-``link_seconds(model, cut, x, link)`` (their time on the link, with alpha and beta fitted as in lesson 00,
-in this lab's run). The checks run the split for real (``split.measure_split``: two workers, every message counted and timed) on the cases
-the learner sees and on cases it has not seen, and judge the learner's answers against what crossed:
+``plan_split(model, x, link, budget)`` (the cut whose step spends least time on the link among those whose
+two parts fit in ``budget`` bytes a device, with that time by lesson 00's alpha + n / beta; None when no cut
+fits). The checks run the splits for real (``split.measure_split``: two workers, every message counted, what
+each worker holds after the backward pass measured) on the cases and plans the learner sees and on others:
 
 - ``check_crossing``: ``link_bytes`` equals the bytes the split's workers sent in a step, for every case
   (another cut, another width, bfloat16, layers frozen before the cut or only some of them);
-- ``check_cost``: ``link_seconds`` equals lesson 00's model applied to the messages that crossed;
-- ``measured_report``: the learner's predictions beside the split's messages timed on the link, and beside
-  lesson 00's ping-pong of the same sizes in the same rounds (a report: a busy machine fails nothing).
+- ``check_plan``: ``plan_split``'s cut fits (measured) and no cut that fits costs less, on this run's link
+  and two others, and its time is lesson 00's model applied to the messages that crossed;
+- ``measured_report``: the learner's cuts trained and timed, beside their predictions and lesson 00's
+  ping-pong of the same sizes in the same rounds (a report: a busy machine fails nothing).
 
 A failed check names the case and the mistake, never the expected value.
 """
 
 from __future__ import annotations
 
-import math
+import functools
 import statistics
 import textwrap
-from numbers import Number
+from dataclasses import dataclass
+from numbers import Integral, Number
 
 import torch
 
@@ -27,7 +30,12 @@ from utils import checks
 from utils.details import how_measured
 from utils.checks import expect, run_check
 from utils.labs.fix_the_article import reference as _reference  # kept out of the lab's names
+from utils.labs.fix_the_article import split
+from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
+    JUMP, SIGN_LEVEL, drift_sentence, gap_of, jumped_rounds, miss_sentence, ping_pong_jumps, sign_test_least,
+    verdict_of)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
+from utils.linkmodel import AlphaBeta
 from utils.tables import Table
 from utils.tables import show as display
 
@@ -54,10 +62,11 @@ UNSEEN = (
 )
 
 
-def measure(rounds: int = ROUNDS) -> dict[str, SplitRun]:
-    """Every case, seen and unseen, trained on two workers with every message counted and timed (the unseen
-    ones for one round: only their bytes are judged)."""
-    return {**measure_split(CASES, rounds), **measure_split(UNSEEN, 1)}
+def measure() -> dict[str, SplitRun]:
+    """Every case of exercise A and every cut of exercise B's plans, seen and unseen, trained on two workers
+    for one step (after one untimed), every message counted and what each worker held measured."""
+    cuts = {case.name: case for plan in PLANS + UNSEEN_PLANS for case in plan.cases()}  # shared set-ups once
+    return measure_split(CASES + UNSEEN + tuple(cuts.values()), 1, pings=False)
 
 
 def _where(case: Case) -> str:
@@ -139,7 +148,62 @@ def check_crossing(link_bytes, runs: dict[str, SplitRun], show: bool = True) -> 
     return run_check("what crosses the cut", body, show=show, hint=checks.stub_message(BANK, "A"))
 
 
-# --- Exercise B: what the link costs -------------------------------------------------------------------
+# --- Exercise B: where to cut -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A model to split between two devices that each hold at most ``budget`` bytes: its parameters, and a
+    gradient for each parameter that learns (plain SGD keeps nothing else). The learner picks the cut."""
+
+    name: str
+    model: str
+    batch: int
+    budget: int
+    dtype: torch.dtype = torch.float32
+    frozen: tuple[str, ...] = ()
+
+    def cases(self) -> tuple[Case, ...]:
+        """One case per cut of the model (``0 < cut < len(model)``), named by the model's set-up and the cut
+        (plans with the same set-up share their measured cuts)."""
+        key = f"{self.model}, {self.batch} rows, {self.dtype}, frozen {self.frozen}"
+        return tuple(Case(f"{key}, cut {cut}", self.model, cut, self.batch, self.dtype, self.frozen)
+                     for cut in range(1, _depth(self.model)))
+
+    def case(self, cut: int) -> Case:
+        return Case(f"{self.name}, cut {cut}", self.model, cut, self.batch, self.dtype, self.frozen)
+
+
+@functools.cache
+def _depth(model: str) -> int:
+    """How many layers the model named ``model`` has (built once)."""
+    return len(split.MODELS[model]())
+
+
+UNEVEN = "mlp 784-1024-64-1024-256-10"  # widths that rise and fall: the activation's size depends on the cut
+MB = 10**6
+# The plans the learner sees: lesson 00's link of this run, and the two links below, judge each.
+PLANS = (
+    Plan("every layer learns, 8 MB a device", UNEVEN, batch=64, budget=8 * MB),
+    Plan("every layer learns, 6.5 MB a device", UNEVEN, batch=64, budget=int(6.5 * MB)),
+    Plan("first layer frozen, 6 MB a device", UNEVEN, batch=64, budget=6 * MB, frozen=("0",)),
+)
+# Plans the learner's code never sees before the checks: bfloat16, tighter budgets, another MLP.
+UNSEEN_PLANS = (
+    Plan("the same MLP in bfloat16, 3.5 MB a device", UNEVEN, batch=64, budget=int(3.5 * MB),
+         dtype=torch.bfloat16),
+    Plan("first layer frozen, 3 MB a device", UNEVEN, batch=64, budget=3 * MB, frozen=("0",)),
+    Plan("every layer learns, 6 MB a device", UNEVEN, batch=64, budget=6 * MB),
+    Plan("MLP 256-512-512-32-10, its first two layers frozen, 128 rows, 2 MB a device",
+         "mlp 256-512-512-32-10", batch=128, budget=2 * MB, frozen=("0", "2")),
+)
+# Links besides this run's, from datasheet-like settings: on one alpha outweighs a few hundred KB, on the
+# other bytes are dear. A cut right for one may be wrong for the other.
+OTHER_LINKS = {
+    "NVLink between two GPUs (alpha 8 µs, beta 300 GB/s)": AlphaBeta(8e-6, 300e9, (1,), (0.0,)),
+    "10 Gb Ethernet between two machines (alpha 30 µs, beta 1.25 GB/s)":
+        AlphaBeta(30e-6, 1.25e9, (1,), (0.0,)),
+}
 
 
 def model_seconds(run: SplitRun, link) -> float:
@@ -147,56 +211,148 @@ def model_seconds(run: SplitRun, link) -> float:
     return sum(link.time(m.nbytes) for m in run.messages)
 
 
-def cost_mistake(case: Case, answer: float, run: SplitRun, link, bytes_right: bool) -> str | None:
-    """Why ``answer`` is not lesson 00's time for the messages that crossed in ``case`` (named, without the
-    right number), or None when it is right."""
+def plan_cuts(plan: Plan, runs: dict[str, SplitRun]) -> dict[int, SplitRun]:
+    """Every cut of ``plan``'s model, as its split's workers ran it (what crossed, what each held)."""
+    return {case.cut: runs[case.name] for case in plan.cases()}
+
+
+def fits(run: SplitRun, budget: int) -> bool:
+    """Whether both workers held at most ``budget`` bytes (measured on them, after the backward pass)."""
+    return max(run.held) <= budget
+
+
+def _where_plan(plan: Plan, link_name: str) -> str:
+    seen = "" if plan in PLANS else " (a plan you have not seen)"
+    return f"{plan.name}{seen}, on {link_name}"
+
+
+def _answer_of(plan: Plan, answer) -> tuple[int, float] | None:
+    """The learner's answer as (cut, seconds), None for "no cut fits"; a failed check for any other shape."""
+    if answer is None:
+        return None
+    expect(isinstance(answer, (tuple, list)) and len(answer) == 2,
+           f"plan_split for {plan.name} returned {type(answer).__name__}: return (cut, seconds), or None "
+           "when no cut fits")
+    cut, seconds = answer
+    if isinstance(cut, torch.Tensor) and cut.numel() == 1:
+        cut = cut.item()
+    expect(isinstance(cut, Integral) and not isinstance(cut, bool),
+           f"plan_split for {plan.name} returned a cut of type {type(cut).__name__}: return an int")
+    return int(cut), _number(seconds, f"plan_split's seconds for {plan.name}")
+
+
+def _memory_slip(plan: Plan, cut: int) -> str:
+    """Why a learner would think ``cut`` fits when it does not, from the ways of counting memory most often
+    got wrong (each checked on the model), or a generic reason."""
+    model = plan.case(cut).build()
+    parts = (model[:cut], model[cut:])
+
+    def held(part, grads=True, frozen=True, size=None):
+        return sum(p.numel() * (size or p.element_size()) * (2 if grads and p.requires_grad else 1)
+                   for p in part.parameters() if frozen or p.requires_grad)
+
+    if all(held(part, grads=False) <= plan.budget for part in parts):
+        return ("a part holds more than its parameters while it trains: after the backward pass, what else "
+                "does each parameter that learns have?")
+    if all(held(part, frozen=False) <= plan.budget for part in parts):
+        return "frozen parameters still take memory: they do not learn, but the device holds them"
+    return "count the bytes each device holds again"
+
+
+def plan_mistake(plan: Plan, answer, link, link_name: str, runs: dict[str, SplitRun]) -> str | None:
+    """Why ``answer`` is not the fastest cut that fits (named, without the right cut or time), or None."""
+    answer = _answer_of(plan, answer)
+    cuts = plan_cuts(plan, runs)
+    where = _where_plan(plan, link_name)
+    cost = {cut: model_seconds(run, link) for cut, run in cuts.items() if fits(run, plan.budget)}
+    if answer is None:
+        if not cost:
+            return None
+        four = plan.dtype != torch.float32 and all(
+            4 // torch.tensor([], dtype=plan.dtype).element_size() * max(run.held) > plan.budget
+            for run in cuts.values())
+        dtype = str(plan.dtype).removeprefix("torch.")
+        slip = (f"4 bytes an element: this plan's model is in {dtype}" if four else
+                "a frozen parameter has no gradient" if plan.frozen else "count the bytes each device holds")
+        return f"{where}: you found no cut that fits, but at least one does ({slip})"
+    cut, seconds = answer
+    if cut not in cuts:
+        return f"{where}: {cut} is not a cut of this model: a cut leaves at least one layer on each device"
+    if not cost:
+        return (f"{where}: no cut of this model fits, so return None; yours does not fit: "
+                f"{_memory_slip(plan, cut)}")
+    if cut not in cost:
+        side = "first" if cuts[cut].held[0] > plan.budget else "second"
+        return (f"{where}: cut {cut} does not fit: the {side} device held more than the budget when the "
+                f"split trained; {_memory_slip(plan, cut)}")
+    best = min(cost.values())
+    if cost[cut] > best * (1 + 1e-9):
+        mine = cuts[cut]
+        better = [cuts[c] for c, t in cost.items() if t == best][0]
+        if len(mine.messages) > len(better.messages):
+            why = ("a cut that fits costs less here: it sends more bytes, in fewer messages. Each message "
+                   "pays alpha, and does a gradient come back at every cut?")
+        elif len(mine.messages) < len(better.messages):
+            why = ("a cut that fits costs less here: it sends more messages, fewer bytes. On this link the "
+                   "bytes over beta weigh more than an alpha")
+        else:
+            why = ("a cut that fits sends fewer bytes in as many messages: look at every cut, not the first "
+                   "that fits")
+        return f"{where}: your cut {cut} fits, but {why}"
+    return cost_mistake(plan, seconds, cuts[cut], link, where)
+
+
+def cost_mistake(plan: Plan, answer: float, run: SplitRun, link, where: str) -> str | None:
+    """Why ``answer`` is not lesson 00's time for the messages that crossed at the learner's (right) cut
+    (named, without the right number), or None when it is right."""
     right, sizes = model_seconds(run, link), [m.nbytes for m in run.messages]
     close = lambda a, b: abs(a - b) <= 1e-6 * abs(b) + 1e-15  # noqa: E731
     if close(answer, right):
         return None
-    if not bytes_right:
-        return f"{_where(case)}: your link_bytes is off for this case (check 1), and a time built on it too"
     total = sum(sizes) / link.beta
     named = [
-        (close(answer, total), "your time has no alpha: every message pays the fixed cost alpha, however "
-                               "small"),
+        (close(answer, total),
+         "your time has no alpha: every message pays the fixed cost alpha, however small"),
         (len(sizes) > 1 and close(answer, link.alpha + total),
          "your time has one alpha for the whole step: each message pays its own"),
         (len(sizes) == 1 and close(answer, 2 * link.alpha + total),
-         "your time has an alpha for a message that does not cross in this case"),
-        (close(answer, len(sizes) * link.alpha), "your time has alpha only: a message also takes its bytes "
-                                                 "over beta"),
-        (close(answer, len(sizes) * link.alpha + 8 * total), "your time counts bits: beta is in bytes per "
-                                                             "second"),
+         "your time has an alpha for a message that does not cross at this cut"),
+        (close(answer, len(sizes) * link.alpha),
+         "your time has alpha only: a message also takes its bytes over beta"),
+        (close(answer, len(sizes) * link.alpha + 8 * total),
+         "your time counts bits: beta is in bytes per second"),
         (close(answer, 1e3 * right), "your time is in milliseconds: return seconds"),
         (close(answer, 1e6 * right), "your time is in microseconds: return seconds"),
     ]
     why = next((text for hit, text in named if hit),
-               f"your time is {'more' if answer > right else 'less'} than alpha and beta (fitted as in lesson 00 (this lab's run)) give "
-               "for the messages that crossed")
-    return f"{_where(case)}: {why}"
+               f"your time is {'more' if answer > right else 'less'} than lesson 00's model gives for the "
+               "messages that crossed at your cut")
+    return f"{where}: your cut is right; {why}"
 
 
-def check_cost(link_seconds, link_bytes, link, runs: dict[str, SplitRun], show: bool = True) -> checks.Verdict:
-    """Exercise B: ``link_seconds(model, cut, x, link)`` equals alpha + n / beta (this lab's fit) summed over the
-    messages the split's workers sent, for every case (seen and unseen)."""
+def judging_links(link) -> dict[str, AlphaBeta]:
+    """The links a plan is judged on: this run's fit, and ``OTHER_LINKS``."""
+    return {"this run's link": link, **OTHER_LINKS}
+
+
+def check_plan(plan_split, link, runs: dict[str, SplitRun], show: bool = True) -> checks.Verdict:
+    """Exercise B: ``plan_split(model, x, link, budget)`` returns the cut whose step spends least time on the
+    link among the cuts whose parts fit in ``budget`` (both measured on the split's workers), with its time by
+    lesson 00's model; None when no cut fits. Judged for every plan (seen and unseen) on three links."""
 
     def body():
-        for case in CASES + UNSEEN:
-            x, _ = case.batch_of()
-            answer = _number(link_seconds(case.build(), case.cut, x, link), f"link_seconds for {case.name}")
-            expect(answer > 0, f"{_where(case)}: a time on the link must be positive")
-            run = runs[case.name]
-            try:
-                bytes_right = link_bytes(case.build(), case.cut, x) == run.bytes_per_step
-            except Exception:  # noqa: BLE001 - exercise A unfinished or raising: its own check says so
-                bytes_right = False
-            mistake = cost_mistake(case, answer, run, link, bytes_right)
-            expect(mistake is None, mistake or "")
-        return (f"your times equal alpha + n / beta (fitted as in lesson 00 (this lab's run)) for the messages that crossed, in all "
-                f"{len(CASES) + len(UNSEEN)} cases")
+        for plan in PLANS + UNSEEN_PLANS:
+            x, _ = plan.case(1).batch_of()
+            for name, fit in judging_links(link).items():
+                answer = plan_split(plan.case(1).build(), x, fit, plan.budget)  # a fresh model each time
+                mistake = plan_mistake(plan, answer, fit, name, runs)
+                expect(mistake is None, mistake or "")
+        n = len(PLANS) + len(UNSEEN_PLANS)
+        return (f"your cut is the fastest that fits, and its time lesson 00's, in each of {n} plans "
+                f"({len(UNSEEN_PLANS)} unseen) on {len(judging_links(link))} links, the memory measured on "
+                "the split's workers")
 
-    return run_check("what the link costs", body, show=show, hint=checks.stub_message(BANK, "B"))
+    return run_check("where to cut", body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
 # --- Tables and sentences for the notebook -------------------------------------------------------------
@@ -243,14 +399,13 @@ def link_table(link_fit) -> Table:
                   for n, t, r in zip(fit.sizes, link_fit.seconds, fit.residuals)])
 
 
-def rounds_table(runs: dict[str, SplitRun]) -> Table:
-    """Every case's time on the link, round by round: the split's messages and the ping-pong after them."""
+def rounds_table(timed: dict[str, SplitRun]) -> Table:
+    """Every timed split's time on the link, round by round: its messages and the ping-pong after them."""
     rows = []
-    for case in CASES:
-        run = runs[case.name]
-        for k, (split, pp) in enumerate(zip(run.link_seconds(), run.ping_pong_seconds()), 1):
-            rows.append((case.name if k == 1 else "", k, _us(split), _us(pp), f"{split / pp:.2f}"))
-    return Table(["case", "round", "the split's messages", "ping-pong, same sizes", "ratio"], rows, wrap=30)
+    for name, run in timed.items():
+        for k, (sent, pp) in enumerate(zip(run.link_seconds(), run.ping_pong_seconds()), 1):
+            rows.append((name if k == 1 else "", k, _us(sent), _us(pp), f"{sent / pp:.2f}"))
+    return Table(["plan", "round", "the split's messages", "ping-pong, same sizes", "ratio"], rows, wrap=30)
 
 
 def cases_table() -> Table:
@@ -265,177 +420,142 @@ def cases_table() -> Table:
                  wrap=28)
 
 
-def prediction_table(link_bytes, link_seconds, link) -> Table:
-    """The learner's predictions for the cases they see, before anything is measured."""
+def plans_table() -> Table:
+    """The plans the learner solves: the model, what is frozen, the batch, the dtype, each device's budget."""
+    return Table(["plan", "model", "frozen", "batch", "dtype", "budget a device"],
+                 [(p.name, p.model.replace("mlp", "MLP"), ", ".join(f"layer {n}" for n in p.frozen) or "none",
+                   p.batch, str(p.dtype).removeprefix("torch."), f"{p.budget / MB:g} MB") for p in PLANS],
+                 wrap=26)
+
+
+def bytes_table(link_bytes) -> Table:
+    """The learner's counts for exercise A's cases, before anything is measured."""
     rows = []
     for case in CASES:
         x, _ = case.batch_of()
-        rows.append((case.name, _bytes_text(_try(link_bytes, case.build(), case.cut, x)),
-                     _us(_try(link_seconds, case.build(), case.cut, x, link))))
-    return Table(["case", "your bytes a step", "your time on the link a step"], rows)
+        rows.append((case.name, _bytes_text(_try(link_bytes, case.build(), case.cut, x))))
+    return Table(["case", "your bytes a step"], rows)
+
+
+def _plan_text(answer) -> tuple[str, str]:
+    """A learner's plan as (cut, time) text, whatever came back."""
+    if answer is None:
+        return "none fits", ""
+    if isinstance(answer, str):
+        return answer, ""
+    if isinstance(answer, (tuple, list)) and len(answer) == 2:
+        return str(answer[0]), _us(answer[1])
+    return f"returned {type(answer).__name__}", ""
+
+
+def plan_table(plan_split, link) -> Table:
+    """The learner's cut and predicted time for exercise B's plans on this run's link, before any check."""
+    rows = []
+    for plan in PLANS:
+        x, _ = plan.case(1).batch_of()
+        rows.append((plan.name, *_plan_text(_try(plan_split, plan.case(1).build(), x, link, plan.budget))))
+    return Table(["plan (on this run's link)", "your cut", "your time on the link a step"], rows)
 
 
 def _fastest(values: list[float]) -> float:
     return min(values)  # a busy machine only ever slows a message down
 
 
-def measured_report(link_bytes, link_seconds, link_fit, runs: dict[str, SplitRun]) -> None:
-    """Your predictions beside the split's messages as timed, and lesson 00's ping-pong of the same sizes in
-    the same rounds; shown once check 1 passes (the measured bytes would give exercise A away)."""
-    if not check_crossing(link_bytes, runs, show=False).passed:
-        print("⏳ not done yet: the measurement is shown once check 1 passes (it holds the bytes that crossed)")
-        return
+def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun]) -> dict | None:
+    """Your cut of each plan trained for ``ROUNDS`` steps, its messages timed, beside your prediction and
+    lesson 00's ping-pong of the same sizes in the same rounds; shown once both checks pass (the measured
+    bytes and cuts would give the exercises away). Returns the timed runs, by plan name (None before)."""
+    if not (check_crossing(link_bytes, runs, show=False).passed
+            and check_plan(plan_split, link_fit.fit, runs, show=False).passed):
+        print("⏳ not done yet: your cuts are timed once checks 1 and 2 pass (the measurement states the "
+              "answers)")
+        return None
     link = link_fit.fit
+    chosen = {}
+    for plan in PLANS:
+        x, _ = plan.case(1).batch_of()
+        chosen[plan.name] = (plan, *plan_split(plan.case(1).build(), x, link, plan.budget))
+    measured = measure_split([plan.case(cut) for plan, cut, _ in chosen.values()], ROUNDS)
+    timed = {name: measured[plan.case(cut).name] for name, (plan, cut, _) in chosen.items()}
     rows, ratios, pp_ratios = [], [], []
-    for case in CASES:
-        run, x = runs[case.name], case.batch_of()[0]
-        predicted = _try(link_seconds, case.build(), case.cut, x, link)
-        model = model_seconds(run, link)
-        rows.append((case.name, f"{run.bytes_per_step:,}", _us(predicted), _us(_fastest(run.ping_pong_seconds())),
-                     _us(_fastest(run.link_seconds()))))
+    for name, (plan, cut, predicted) in chosen.items():
+        run = timed[name]
+        rows.append((name, cut, f"{run.bytes_per_step:,}", _us(predicted),
+                     _us(_fastest(run.ping_pong_seconds())), _us(_fastest(run.link_seconds()))))
         # medians against the fit, like with like: the fit is made on medians of round trips
-        ratios.append(statistics.median(run.link_seconds()) / model)
-        pp_ratios.append(statistics.median(run.ping_pong_seconds()) / model)
-    rounds = {case.name: [a / b for a, b in zip(runs[case.name].link_seconds(), runs[case.name].ping_pong_seconds())]
-              for case in CASES}  # each round: the split's messages over the ping-pong of the same round
-    display(Table(["case", "bytes a step", "your prediction", "ping-pong, same sizes", "the split's messages"],
-                  rows, title=f"Time on the link a step (fastest of {ROUNDS} rounds), {link_fit.name}", wrap=30))
-    pp_rounds = {case.name: runs[case.name].ping_pong_seconds() for case in CASES}
+        ratios.append(statistics.median(run.link_seconds()) / predicted)
+        pp_ratios.append(statistics.median(run.ping_pong_seconds()) / predicted)
+    # each round: the split's messages over the ping-pong of the same round
+    rounds = {name: [a / b for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]
+              for name, run in timed.items()}
+    display(Table(["plan", "your cut", "bytes a step", "your prediction", "ping-pong, same sizes",
+                   "the split's messages"], rows,
+                  title=f"Time on the link a step (fastest of {ROUNDS} rounds), {link_fit.name}", wrap=26))
+    pp_rounds = {name: run.ping_pong_seconds() for name, run in timed.items()}
     say(miss_sentence(ratios, pp_ratios, link.worst_residual, rounds, pp_rounds))
-    how_measured("every round", rounds_table(runs), textwrap.fill(
+    how_measured("every round", rounds_table(timed), textwrap.fill(
         "A round: one training step of the split, every message timed from its start on the sender's clock to "
         "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "
         "(half a round trip, median of 3 after 1 untimed) at each message's size. The table above keeps each "
         "column's fastest round: a busy machine only slows a message.", WIDTH - 4))
+    return timed
 
 
-def miss_sentence(ratios, pp_ratios, residual: float, rounds: dict[str, list[float]],
-                  pp_rounds: dict[str, list[float]] | None = None) -> str:
-    """What the measurement says about lesson 00's model (every branch written). ``ratios`` and ``pp_ratios``:
-    for each case, the median round of the split's messages and of the ping-pong of the same sizes, over the
-    model's time (medians, as the fit is made on medians). ``rounds``: for each case, every round's split over
-    that same round's ping-pong; a case shows a gap when enough of its rounds fall on one side of 1
-    (``gap_of``: a sign test, one rule for every case). ``pp_rounds``: each case's ping-pong seconds, round by
-    round; a round where the ping-pong itself jumped (``jumped_rounds``) lowers that round's ratio, so a
-    "shorter" verdict that needs such rounds is set aside, and the rule says so where it applies."""
-    span = lambda r: f"{min(r):.1f}x" if max(r) / min(r) < 1.1 else f"{min(r):.1f}-{max(r):.1f}x"  # noqa: E731
-    text = (f"Medians of the rounds against alpha + n / beta, fitted as in lesson 00 (this lab's run) on medians "
-            f"too: the split's messages took {span(ratios)}, the ping-pong of the same sizes {span(pp_ratios)} "
-            f"(the fit is good to about ±{residual:.0%}). ")
-    text += drift_sentence(pp_ratios, residual)
-    n = max(len(r) for r in rounds.values())
-    jumped = {name: jumped_rounds(pp) for name, pp in (pp_rounds or {}).items()}
-    cases = {name: verdict_of(r, jumped.get(name, set())) for name, r in rounds.items()}
-    text += (f"The rule, the same for every case: the split's messages differ from the ping-pong of the same bytes "
-             f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 (a sign test: a coin does that "
-             f"less than 1 time in {round(1 / SIGN_LEVEL)}); the median and the range are given beside. ")
-    if "jumped" in cases.values():
-        text += (f"A round in which the ping-pong itself took over {JUMP:.0f}x its fastest round has a ratio "
-                 "lowered by that jump, so a verdict of 'shorter' that needs such rounds is set aside. ")
-    text += "; ".join(_rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds)
-    text += ". "
-    if all(gap != "longer" for gap in cases.values()):
-        return text + ("In no case were the split's messages longer by that rule: this run shows no difference "
-                       "between a split's messages and a ping-pong's of the same bytes (which is not the same as "
-                       "showing that they cost the same: the ranges above say how widely the rounds scattered).")
-    return text + ("Where the split's messages are longer, the miss is the split's own: alpha and beta were fitted "
-                   "on a loop of messages that nothing interrupts, while a split's message leaves from the middle "
-                   "of a training step; what the receiving worker was doing then is not measured here, so the "
-                   "cause is not shown. A model holds for the situation it was measured in.")
-
-
-def drift_sentence(pp_ratios: list[float], residual: float) -> str:
-    """Whether the link drifted between the fit and the rounds: shown only when the ping-pong's median left
-    the fit's band on the same side in every case (every branch written)."""
-    out = [r > 1 + residual or r < 1 / (1 + residual) for r in pp_ratios]
-    if not any(out):
-        return "The ping-pong's medians stayed within the fit's band in every case: no drift of the link shown. "
-    if all(r > 1 + residual for r in pp_ratios) or all(r < 1 / (1 + residual) for r in pp_ratios):
-        which = "slower" if pp_ratios[0] > 1 else "faster"
-        return (f"In every case the ping-pong's median ran {which} than the fit, outside its band: the link "
-                "drifted between the fit and these rounds (what else ran on the machine then is not measured); "
-                "your predictions are judged against the fit as it was measured above, a reference for its "
-                "own moment. ")
-    return (f"The ping-pong's median left the fit's band in {sum(out)} of {len(out)} cases and stayed inside it "
-            "in the others: no drift of the link as a whole shown, only a rough fit at some sizes. ")
-
-
-JUMP = 2.0  # a ping-pong round over this many times its fastest round: the ping-pong itself jumped
-
-
-def jumped_rounds(seconds: list[float]) -> set[int]:
-    """The rounds (indices) of a case's ping-pong that took over JUMP x its fastest round."""
-    return {i for i, s in enumerate(seconds) if s > JUMP * min(seconds)} if seconds else set()
-
-
-def ping_pong_jumps(seconds: list[float]) -> int:
-    """How many rounds of a case's ping-pong took over JUMP x its fastest round."""
-    return len(jumped_rounds(seconds))
-
-
-def verdict_of(ratios: list[float], jumped: set[int]) -> str:
-    """``gap_of``'s verdict, or "jumped" where a "shorter" verdict needs rounds in which the ping-pong itself
-    jumped (a jump lowers a round's ratio: it can make the split's messages look shorter, never longer)."""
-    gap = gap_of(ratios)
-    steady_below = sum(r < 1 for i, r in enumerate(ratios) if i not in jumped)
-    return "jumped" if gap == "shorter" and steady_below < sign_test_least(len(ratios)) else gap
-
-
-SIGN_LEVEL = 0.05  # a sign test's level: rounds on one side of 1 that a fair coin gives less often than this
-
-
-def sign_test_least(n: int) -> int:
-    """The fewest of ``n`` rounds on one side of 1 (either side) that a fair coin gives with probability <=
-    ``SIGN_LEVEL``; ``n + 1`` where even ``n`` of ``n`` is not that rare (too few rounds to show anything)."""
-    either_side = lambda k: 2 * sum(math.comb(n, j) for j in range(k, n + 1)) / 2**n  # noqa: E731
-    return next((k for k in range(n // 2 + 1, n + 1) if either_side(k) <= SIGN_LEVEL), n + 1)
-
-
-def gap_of(ratios: list[float]) -> str:
-    """"longer", "shorter" or "none": the split's messages over the ping-pong's, round by round, by the sign
-    test (``sign_test_least``)."""
-    least = sign_test_least(len(ratios))
-    if sum(x > 1 for x in ratios) >= least:
-        return "longer"
-    return "shorter" if sum(x < 1 for x in ratios) >= least else "none"
-
-
-def _rounds_words(name: str, ratios: list[float], gap: str, jumped: set[int] = frozenset()) -> str:
-    """One case's rounds in words: how many rounds were above 1, its median ratio and range, and the rule's
-    verdict ("jumped": a "shorter" verdict set aside, as it needs rounds in which the ping-pong jumped)."""
-    above = sum(x > 1 for x in ratios)
-    low_jumps = sum(ratios[i] < 1 for i in jumped)
-    said = {"longer": "the split's messages longer", "shorter": "the split's messages shorter",
-            "none": "no difference shown",
-            "jumped": f"no difference shown: {low_jumps} of the rounds below 1 are rounds in which the ping-pong "
-                      f"itself took over {JUMP:.0f}x its fastest, and without them too few fall below 1"}[gap]
-    if gap == "none" and low_jumps:
-        said += (f" ({low_jumps} of the rounds below 1 are rounds in which the ping-pong itself took over "
-                 f"{JUMP:.0f}x its fastest)")
-    return (f"{name}: {above} of {len(ratios)} rounds above 1, median {statistics.median(ratios):.2f}x, "
-            f"range {min(ratios):.2f}-{max(ratios):.2f}x: {said}")
-
-
-def prediction_misses(link_seconds, link, runs: dict[str, SplitRun]) -> str:
+def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
     """Goal 3, read: each prediction beside the split's fastest round, and how far the largest miss went."""
     pairs = []
-    for case in CASES:
-        run, x = runs[case.name], case.batch_of()[0]
-        pairs.append((case.name, _try(link_seconds, case.build(), case.cut, x, link), _fastest(run.link_seconds())))
+    for plan in PLANS:
+        x, _ = plan.case(1).batch_of()
+        answer = _try(plan_split, plan.case(1).build(), x, link, plan.budget)
+        if not (isinstance(answer, tuple) and len(answer) == 2 and isinstance(answer[1], Number)
+                and answer[1] > 0 and plan.name in timed):  # changed since the report timed it
+            return "- Your predictions changed since your cuts were timed: run the checks and the report again."
+        pairs.append((plan.name, answer[1], _fastest(timed[plan.name].link_seconds())))
     named = ", ".join(f"{_us(p)} predicted, {_us(m)} measured ({m / p:.1f}x)" for _, p, m in pairs)
     worst = max(pairs, key=lambda t: max(t[2] / t[1], t[1] / t[2]))
     side = "over" if worst[2] > worst[1] else "under"
     return (f"- Your predictions against the split's fastest rounds: {named}. The largest miss, {worst[0]}, is "
-            f"{max(worst[2] / worst[1], worst[1] / worst[2]):.1f}x {side} the prediction. Alpha + n / beta was fitted "
-            "on a ping-pong that nothing interrupts; the report above sets the ping-pong of the same bytes beside "
-            "the split's messages, which says whether the miss is the split's own.")
+            f"{max(worst[2] / worst[1], worst[1] / worst[2]):.1f}x {side} the prediction. Alpha + n / beta "
+            "was fitted on a ping-pong that nothing interrupts; the report above sets the ping-pong of the "
+            "same bytes beside the split's messages, which says whether the miss is the split's own.")
 
 
-def take_aways(link_bytes, link_seconds, link_fit, runs: dict[str, SplitRun]) -> None:
-    """The lab's conclusions, with this run's figures; shown once both checks pass (they state the answers)."""
-    done = [check_crossing(link_bytes, runs, show=False).passed,
-            check_cost(link_seconds, link_bytes, link_fit.fit, runs, show=False).passed]
-    if not all(done):
+def _best_cut(plan: Plan, link, runs: dict[str, SplitRun]) -> tuple[int, SplitRun] | None:
+    """The fastest cut of ``plan`` that fits, by what its split's workers measured (the first of a tie)."""
+    cuts = {cut: run for cut, run in plan_cuts(plan, runs).items() if fits(run, plan.budget)}
+    return min(cuts.items(), key=lambda item: model_seconds(item[1], link)) if cuts else None
+
+
+def link_choice_line(link, runs: dict[str, SplitRun]) -> str:
+    """Whether the frozen plan's best cut changed with the link (every branch written)."""
+    plan = PLANS[2]
+    best = {name: _best_cut(plan, fit, runs) for name, fit in judging_links(link).items()}
+    said = "; ".join(f"on {name} cut {cut}, {run.bytes_per_step:,} bytes in {len(run.messages)} "
+                     f"message{'s' if len(run.messages) > 1 else ''}" for name, (cut, run) in best.items())
+    sizes = {run.bytes_per_step for _, run in best.values()}
+    verdict = ("the best cut depends on the link: where alpha outweighs the bytes, one larger message beats "
+               "two small ones" if len(sizes) > 1 else "the same traffic won on every link here")
+    return f"- Where to cut, {plan.name}: {said}: {verdict}."
+
+
+def memory_line(runs: dict[str, SplitRun]) -> str:
+    """What freezing the first layer did to the cuts that fit under 6 MB (every branch written)."""
+    learning, frozen = UNSEEN_PLANS[2], PLANS[2]
+    n = {p: sum(fits(run, p.budget) for run in plan_cuts(p, runs).values()) for p in (learning, frozen)}
+    total = len(frozen.cases())
+    if n[frozen] > n[learning]:
+        return (f"- Under {frozen.budget / MB:g} MB a device, {n[learning]} of {total} cuts fit while every "
+                f"layer learns and {n[frozen]} with the first layer frozen: a frozen layer keeps its weights "
+                "but needs no gradient.")
+    return (f"- Under {frozen.budget / MB:g} MB a device, freezing the first layer did not add a cut that "
+            f"fits ({n[learning]} and {n[frozen]} of {total}).")
+
+
+def take_aways(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun],
+               timed: dict[str, SplitRun] | None) -> None:
+    """The lab's conclusions, with this run's figures; shown once both checks pass (they state the answers):
+    ``timed``, what ``measured_report`` returned, is None until then."""
+    if timed is None:  # measured_report times your cuts only once both checks pass
         print("⏳ not done yet: the take-aways appear once checks 1 and 2 pass (they state the answers)")
         return
     link = link_fit.fit
@@ -448,11 +568,12 @@ def take_aways(link_bytes, link_seconds, link_fit, runs: dict[str, SplitRun]) ->
         f"traffic; the weights never move.",
         f"- With everything before the cut frozen, the backward pass stops at the cut: {frozen.bytes_per_step:,} "
         f"bytes, one message.",
-        f"- Each message pays alpha: at 1 image alpha is {share(one):.0%} of the predicted time, at 64 images "
-        f"{share(fc1):.0%}, and 64x the bytes cost {model_seconds(fc1, link) / model_seconds(one, link):.1f}x "
-        f"the time. Below alpha x beta = {link.half_bandwidth_size / 1024:,.0f} KiB, a message's bytes cost "
-        f"less than its alpha.",
-        prediction_misses(link_seconds, link, runs),
+        f"- Each message pays alpha: at 1 image alpha is {share(one):.0%} of lesson 00's time for the CNN's "
+        f"cut before fc1, at 64 images {share(fc1):.0%}. Below alpha x beta = "
+        f"{link.half_bandwidth_size / 1024:,.0f} KiB, a message's bytes cost less than its alpha.",
+        link_choice_line(link, runs),
+        memory_line(runs),
+        prediction_misses(plan_split, link, timed),
         "- A split alone is not parallel: the second device waits for the first. Lesson 02 measures it, and "
         "pipelines micro-batches: more messages, each paying alpha.",
     ]

@@ -33,13 +33,26 @@ TIMEOUT_S = 240
 # --- The cases: a model, where it is cut, a batch ----------------------------------------------------------
 
 
+MODELS = {  # the lab's models, by name: what a Case builds
+    "cnn": lambda: models.ArticleCNN(seed=0),
+    "cnn half": lambda: models.ArticleCNN(seed=0, scale=0.5),
+    "mlp": lambda: models.MLP([256, 512, 128, 10]),
+    "mlp 784-1024-64-1024-256-10": lambda: models.MLP([784, 1024, 64, 1024, 256, 10]),
+    "mlp 256-512-512-32-10": lambda: models.MLP([256, 512, 512, 32, 10]),
+}
+
+INPUTS = {"cnn": (1, 28, 28), "cnn half": (1, 28, 28), "mlp": (256,), "mlp 784-1024-64-1024-256-10": (784,),
+          "mlp 256-512-512-32-10": (256,)}  # the shape of one input row of each model
+
+
 @dataclass(frozen=True)
 class Case:
     """A model split in two: layers ``[:cut]`` on the first device, ``[cut:]`` on the second.
 
-    ``model`` is "cnn" (article 2's CNN, ``utils.models.ArticleCNN``), "cnn half" (the same at half its
-    widths) or "mlp" (``utils.models.MLP`` 256-512-128-10); ``frozen`` names layers whose parameters do not
-    learn (``requires_grad`` off), as when a pretrained part is fine-tuned around."""
+    ``model`` is a name in ``MODELS``: "cnn" (article 2's CNN, ``utils.models.ArticleCNN``), "cnn half" (the
+    same at half its widths), or an MLP (``utils.models.MLP``) of the widths its name gives; ``frozen`` names
+    layers whose parameters do not learn (``requires_grad`` off), as when a pretrained part is fine-tuned
+    around."""
 
     name: str
     model: str
@@ -50,17 +63,18 @@ class Case:
 
     def build(self) -> nn.Sequential:
         """The case's model, seeded, in its dtype, its frozen layers frozen."""
-        net = {"cnn": lambda: models.ArticleCNN(seed=0), "cnn half": lambda: models.ArticleCNN(seed=0, scale=0.5),
-               "mlp": lambda: models.MLP([256, 512, 128, 10])}[self.model]()
-        net = net.to(self.dtype)
+        with torch.random.fork_rng():  # seeded without touching the notebook's own random state
+            torch.manual_seed(0)
+            net = MODELS[self.model]().to(self.dtype)
         for name in self.frozen:
             getattr(net, name).requires_grad_(False)
         return net
 
     def batch_of(self, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
-        """An input batch (images for the CNNs, 256 features for the MLP) and its labels (10 classes)."""
+        """An input batch (images for the CNNs, rows as wide as the first layer for an MLP) and its labels (10
+        classes)."""
         g = torch.Generator().manual_seed(seed)
-        shape = (self.batch, 256) if self.model == "mlp" else (self.batch, 1, 28, 28)
+        shape = (self.batch, *INPUTS[self.model])
         return torch.randn(shape, generator=g).to(self.dtype), torch.randint(0, 10, (self.batch,), generator=g)
 
 
@@ -148,6 +162,7 @@ class SplitRun:
     case: Case
     steps: list[list[Message]] = field(default_factory=list)
     ping_pong: list[list[float]] = field(default_factory=list)  # per round, one-way seconds per message
+    held: tuple[int, int] = (0, 0)  # bytes each worker held after a step's backward: parameters and gradients
 
     @property
     def messages(self) -> list[Message]:
@@ -201,9 +216,15 @@ def _train_step(first, second, x, y, learns: bool, shape, device) -> list[tuple[
     return events
 
 
-def _case_worker_rounds(case: Case, rounds: int, device) -> dict:
+def _held_bytes(module: nn.Module) -> int:
+    """What ``module`` holds on its worker now: its parameters, and every gradient the backward pass left."""
+    tensors = [p for p in module.parameters()] + [p.grad for p in module.parameters() if p.grad is not None]
+    return sum(t.numel() * t.element_size() for t in tensors)
+
+
+def _case_worker_rounds(case: Case, rounds: int, device, pings: bool = True) -> dict:
     """On this rank: ``rounds`` (after one untimed) of one training step, each followed by lesson 00's
-    ping-pong at the sizes of the step's messages."""
+    ping-pong at the sizes of the step's messages (``pings``; without it, the steps alone)."""
     model = case.build().to(device)
     first, second = model[:case.cut], model[case.cut:]
     mine = first if dist.get_rank() == 0 else second
@@ -212,42 +233,46 @@ def _case_worker_rounds(case: Case, rounds: int, device) -> dict:
     learns = any(p.requires_grad for p in first.parameters())  # does anything before the cut learn?
     x, y = (t.to(device) for t in case.batch_of())
     shape = _output_shape(first, x)
-    out = {"steps": [], "ping_pong": []}
+    out = {"steps": [], "ping_pong": [], "held": 0}
     for r in range(1 + rounds):
         dist.barrier()
         if optimizer:
             optimizer.zero_grad()
         events = _train_step(first, second, x, y, learns, shape, device)
+        out["held"] = max(out["held"], _held_bytes(mine))  # measured at its peak: after the backward pass
         if optimizer:
             optimizer.step()
         if not r:  # the first round warms up (allocations, first calls)
             continue
         out["steps"].append(events)
-        out["ping_pong"].append([statistics.median(ping_pong(n, 3, device, warmup=1)) for n, *_ in events])
+        if pings:
+            sizes = [n for n, *_ in events]
+            out["ping_pong"].append([statistics.median(ping_pong(n, 3, device, warmup=1)) for n in sizes])
     return out
 
 
-def _split_worker(cases: tuple[Case, ...], rounds: int) -> list[dict]:
+def _split_worker(cases: tuple[Case, ...], rounds: int, pings: bool) -> list[dict]:
     with launch.process_group() as device:
-        return [_case_worker_rounds(case, rounds, device) for case in cases]
+        return [_case_worker_rounds(case, rounds, device, pings) for case in cases]
 
 
 def _paired(rank0: dict, rank1: dict, case: Case) -> SplitRun:
     """One case's messages, the sender's start matched with the receiver's arrival, round by round."""
-    run = SplitRun(case)
+    run = SplitRun(case, held=(rank0["held"], rank1["held"]))
     for r, events0 in enumerate(rank0["steps"]):
         events = sorted(events0 + rank1["steps"][r], key=lambda e: e[2])
         sent = [e for e in events if e[3] == "sent"]
         arrived = [e for e in events if e[3] == "arrived"]  # message k arrives after message k was sent
         run.steps.append([Message(s[0], s[1], a[2] - s[2]) for s, a in zip(sent, arrived)])
-        run.ping_pong.append(rank0["ping_pong"][r])
+        run.ping_pong.extend(rank0["ping_pong"][r:r + 1])
     return run
 
 
-def measure_split(cases, rounds: int = 5) -> dict[str, SplitRun]:
-    """Every case trained on two workers for ``rounds`` steps (after one untimed), by case name."""
+def measure_split(cases, rounds: int = 5, pings: bool = True) -> dict[str, SplitRun]:
+    """Every case trained on two workers for ``rounds`` steps (after one untimed), by case name; ``pings``:
+    each step followed by lesson 00's ping-pong of its sizes (left out where only bytes are judged)."""
     cases = tuple(cases)
-    rank0, rank1 = launch.launch(_split_worker, cases, rounds, nprocs=2, timeout=TIMEOUT_S)
+    rank0, rank1 = launch.launch(_split_worker, cases, rounds, pings, nprocs=2, timeout=TIMEOUT_S)
     return {case.name: _paired(a, b, case) for case, a, b in zip(cases, rank0, rank1)}
 
 
