@@ -113,6 +113,19 @@ def test_the_solution_passes_both_checks(measured):
     assert lab.check_plan(plan_split, link.fit, runs, show=False).passed
 
 
+def test_either_cut_of_a_tie_passes(measured):
+    """A cut after a Linear and the cut after its ReLU send and hold the same: a solution that keeps the last
+    of equal cuts passes too."""
+    link, runs = measured
+
+    def last_of_ties(model, x, lk, budget):
+        fits = [c for c in range(1, len(model)) if max(_held(model[:c]), _held(model[c:])) <= budget]
+        timed = [(_lesson00(*_activation(model, c, x), lk), c) for c in fits]
+        return (max(c for t, c in timed if t == min(timed)[0]), min(timed)[0]) if timed else None
+
+    assert lab.check_plan(last_of_ties, link.fit, runs, show=False).passed
+
+
 # --- mutants: what a learner plausibly writes instead ----------------------------------------------------
 
 
