@@ -1,15 +1,18 @@
 """The checks of lab 02 (``labs/02_balance_the_pipeline.ipynb``): the learner predicts what a two-stage GPipe
-step gains on a measured profile (exercise A) and chooses the split and the number of micro-batches (B).
+step gains on a measured profile (exercise A) and chooses the split and the number of micro-batches for 1F1B
+under a cap on the activations each stage keeps (B).
 
     check_prediction(predict_speedup)         # against the schedule played pass by pass, on unseen profiles
-    check_choice(choose_config)               # the best there, on the same unseen profiles
-    result = check_pipelined(choose_config, predict_speedup, profile)   # the choice pipelined for real
+    check_choice(choose_config)               # the best that fits each unseen profile's cap
+    result = check_pipelined(choose_config, predict_speedup, profile, cap)   # the choice pipelined for real
     print(take_away(result))
 
-The first two judge the learner's code on profiles it has not seen (``reference.HIDDEN``), each built to test
-one thing, so that no answer tuned to the lab's model passes. The third runs the learner's choice with
-``torch.distributed.pipelining`` on two workers (lesson 02's ``measure_pipeline``, each worker on its own
-core) beside the best split of every other micro-batch count and one worker alone, round by round.
+The first two judge the learner's code on profiles it has not seen (``reference.HIDDEN``,
+``reference.HIDDEN_CAPPED``), each built to test one thing, so that no answer tuned to the lab's model passes.
+The third runs the learner's choice with ``torch.distributed.pipelining`` on two workers (lesson 02's
+``measure_pipeline``, each worker on its own core) beside the best fitting split of every other micro-batch
+count and one worker alone, round by round, and measures what each of its stages keeps (lesson 02's
+``measure_memory``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from typing import Callable, Sequence
 from utils import checks
 from utils.claims import paired_spread, speedup_verdict
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
-from utils.labs.balance_the_pipeline.workload import CANDIDATE_M, LabSettings, Profile, current_settings, lab_task
+from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
+                                                      current_settings, lab_task)
+from utils.lessons.model_split.memory import measure_memory
 from utils.lessons.model_split.report import rounds_above_bound
 from utils.lessons.model_split.runs import Config, PipelineRun, Row, measure_pipeline
 from utils.lessons.model_split.split import stage_ranges
@@ -61,7 +66,10 @@ WHY_PREDICTION = {
 
 # The reference's functions a learner's answer may not call (refused through wrappers too: checks.refers_to).
 _REFUSED = {name: getattr(_reference, name)
-            for name in ("reference_speedup", "gpipe_seconds", "best_config", "best_split_at")}
+            for name in ("reference_speedup", "gpipe_seconds", "best_config", "best_split_at", "stage_peak_bytes",
+                         "fits", "in_flight")}
+SCHEDULE = "1f1b"  # what exercise B's choice runs: lesson 02 §6's schedule that holds fewer micro-batches
+MEMORY_SLACK = 0.01  # a stage's measured peak may exceed the cap by this share (the meter's rounding)
 
 
 # --- the learner's answers, checked before anything is judged ---------------------------------------------
@@ -73,9 +81,9 @@ def _as_float(value, what: str) -> float:
     return float(value)
 
 
-def _answer(choose: Callable | tuple, profile: Profile) -> tuple[tuple[int, ...], int]:
-    """``choose(profile)`` (or the pair itself) as ``((split point,), m)``; ``CheckFailed`` if impossible."""
-    got = choose(profile) if callable(choose) else choose
+def _answer(choose: Callable | tuple, profile: Profile, cap: float | None = None) -> tuple[tuple[int, ...], int]:
+    """``choose(profile, cap)`` (or the pair itself) as ``((split point,), m)``; ``CheckFailed`` if impossible."""
+    got = choose(profile, cap) if callable(choose) else choose
     checks.expect(isinstance(got, (tuple, list)) and len(got) == 2,
                   f"choose_config should return (split_points, m), got {got!r}")
     split_points, m = got
@@ -129,42 +137,72 @@ def check_prediction(predict: Callable):
 # --- check 2: the choice, on profiles with a known answer ---------------------------------------------------
 
 
-def diagnose(profile: Profile, split: tuple[int, ...], m: int) -> str:
-    """What is wrong with ``(split, m)`` on ``profile``, in words, never the right answer."""
-    best_split, best_m, best = _reference.best_config(profile)
-    at_m = _reference.reference_speedup(profile, _reference.best_split_at(profile, m), m)
-    if at_m >= best * (1 - CHOICE_TOLERANCE) and split != _reference.best_split_at(profile, m):
+def diagnose(profile: Profile, split: tuple[int, ...], m: int, cap: float | None = None) -> str:
+    """What is wrong with ``(split, m)`` on ``profile`` under ``cap``, in words, never the right answer."""
+    if not _reference.fits(profile, split, m, cap):
+        return ("one of its stages would keep more than the cap at once under 1F1B: how many micro-batches does "
+                "each stage hold at its peak, and what does each keep per row?")
+    best_split, best_m, best = _reference.best_config(profile, cap)
+    at_m = _reference.best_split_at(profile, m, cap)
+    at_m_speedup = _reference.reference_speedup(profile, at_m, m)
+    if at_m_speedup >= best * (1 - CHOICE_TOLERANCE) and split != at_m:
+        if cap is not None and _reference.best_split_at(profile, m) != at_m:
+            return (f"at m={m} another split that fits the cap is faster: where the split that balances the "
+                    "stages' time does not fit, the splits around it may")
         return (f"m={m} is fine there, but your split leaves one stage slower than it needs to be: balance the "
                 f"stages on that micro-batch size's own costs")
     if m > best_m:
+        if cap is not None and best_split != _reference.best_split_at(profile, best_m):
+            return ("fewer micro-batches fit the cap there too and run faster, with a split that does not balance "
+                    "their time exactly: where the balanced split does not fit, the splits around it may")
+        if cap is not None and _reference.best_config(profile)[1] < m:
+            return ("fewer micro-batches, with a split that suits them, fit the cap there too and run faster: "
+                    "count again what each stage holds at once, and what each further micro-batch costs")
         return ("more micro-batches than pay off: each one's own cost (the overhead, a smaller and less efficient "
                 "micro-batch) outweighs the bubble it removes")
     return ("fewer micro-batches than pay off: the bubble, (p-1)/(m+p-1) of the step, costs more there than "
             "another micro-batch would")
 
 
+def _choice_on(choose: Callable, hidden: _reference.Hidden, cap: float) -> tuple[tuple[int, ...], int]:
+    """The learner's choice on a hidden profile; an error in it is reported with the profile it met."""
+    try:
+        return _answer(choose, hidden.profile, cap)
+    except checks.CheckFailed:
+        raise
+    except Exception as exc:
+        if checks._is_not_implemented(exc):
+            raise
+        raise checks.CheckFailed(
+            f"on a profile the lab keeps apart ({hidden.what}) choose_config raised {type(exc).__name__}: {exc}. "
+            "Every profile the checks use has choices that fit its cap: which micro-batches does a stage hold at "
+            "once under 1F1B?") from None
+
+
 def check_choice(choose: Callable):
-    """Lab 02 check 2: on every unseen profile, ``choose(profile)`` reaches the best speed-up the profile
-    allows (the reference's, over every split and m) within ``CHOICE_TOLERANCE``."""
+    """Lab 02 check 2: on every unseen profile, ``choose(profile, cap)`` fits the cap (the reference's count of
+    what each stage keeps under 1F1B) and reaches the best speed-up among the choices that fit (the
+    reference's, over every split and m) within ``CHOICE_TOLERANCE``."""
     def body():
         checks.expect(not checks.refers_to(choose, set(_REFUSED), tuple(_REFUSED.values())),
                       "choose_config calls the checks' own reference: the exercise is your own choice")
         ties = 0
-        for hidden in _reference.HIDDEN:
-            split, m = _answer(choose, hidden.profile)
-            best = _reference.best_config(hidden.profile)[2]
+        for hidden, cap in _reference.HIDDEN_CAPPED:
+            split, m = _choice_on(choose, hidden, cap)
+            best = _reference.best_config(hidden.profile, cap)[2]
             got = _reference.reference_speedup(hidden.profile, split, m)
-            ties += best * (1 - CHOICE_TOLERANCE) <= got < best  # a tie: within the tolerance, not the very best
-            checks.expect(got >= best * (1 - CHOICE_TOLERANCE),
-                          f"on a profile the lab keeps apart ({hidden.what}) your split {list(split)} with m={m} "
-                          f"reaches {got / best:.0%} of the best that profile allows: "
-                          f"{diagnose(hidden.profile, split, m)}")
+            fits = _reference.fits(hidden.profile, split, m, cap)
+            ties += fits and best * (1 - CHOICE_TOLERANCE) <= got < best  # a tie: within the tolerance
+            checks.expect(fits and got >= best * (1 - CHOICE_TOLERANCE),
+                          f"on a profile the lab keeps apart ({hidden.what}) your split {list(split)} with m={m}"
+                          + (f" reaches {got / best:.0%} of the best that fits its cap: " if fits else ": ")
+                          + diagnose(hidden.profile, split, m, cap))
         tied = (f" (on {ties} of them a tie: within {CHOICE_TOLERANCE:.0%} of the best, which any tied choice "
                 f"is)" if ties else "")
-        return (f"your choice is the best the profile allows on all {len(_reference.HIDDEN)} profiles you had not "
-                "seen" + tied)
+        return (f"your choice fits the cap and is the fastest that does on all {len(_reference.HIDDEN_CAPPED)} "
+                "profiles you had not seen" + tied)
 
-    return checks.run_check("choice is the profile's best", body, hint=checks.stub_message(BANK, "B"))
+    return checks.run_check("choice is the best that fits", body, hint=checks.stub_message(BANK, "B"))
 
 
 # --- check 3: the choice, pipelined for real ----------------------------------------------------------------
@@ -182,6 +220,8 @@ class Pipelined:
     predicted: dict[str, float]  # config key -> speed-up the learner's predict_speedup gives
     timed_again: bool
     label: str
+    cap: float | None = None  # bytes each stage may keep (exercise B); None: no cap
+    memory: list[float] | None = None  # each stage's measured peak of kept activations, bytes
 
 
 def noise_margin(ratios: Sequence[float]) -> float:
@@ -198,10 +238,24 @@ def paired_ratios(run: PipelineRun, reference_key: str, key: str) -> list[float]
     return [a / b for a, b in zip(times[reference_key], times[key])]
 
 
-def reference_configs(profile: Profile, batch: int) -> list[Config]:
-    """What the check times beside the learner's: each m of ``TIMED_M`` with its best split on the profile."""
-    return [Config(batch, m, "gpipe", _reference.best_split_at(profile, m))
-            for m in TIMED_M if m in profile.layers]
+def reference_configs(profile: Profile, batch: int, cap: float | None = None) -> list[Config]:
+    """What the check times beside the learner's: each m of ``TIMED_M`` with its best split on the profile
+    among those that fit ``cap`` (an m where none fits is not timed)."""
+    splits = {m: _reference.best_split_at(profile, m, cap) for m in TIMED_M if m in profile.layers}
+    return [Config(batch, m, SCHEDULE, split) for m, split in splits.items() if split is not None]
+
+
+def measure_stage_memory(settings: LabSettings, split: tuple[int, ...], m: int) -> list[float]:
+    """Each stage's peak of activations kept for the backward pass during one 1F1B step of the lab's model,
+    bytes (lesson 02's ``measure_memory``, two workers). The pipeline cuts one batch into slices that share
+    its storage, which the meter counts whole: the first stage's input and the last stage's targets are
+    counted here at the size of the slices in flight."""
+    per_stage = [stage[SCHEDULE]["saved"] for stage in
+                 measure_memory(lab_task(settings), list(split), settings.batch, m, schedules=(SCHEDULE,))]
+    rows, last = settings.batch // m, len(per_stage) - 1
+    per_stage[0] += 4 * LAB_IN * (_reference.in_flight(0, m, len(per_stage)) * rows - settings.batch)
+    per_stage[last] += 4 * LAB_OUT * (_reference.in_flight(last, m, len(per_stage)) * rows - settings.batch)
+    return per_stage
 
 
 def _against_fastest(task, mine: Config, refs: list[Config], rounds: int):
@@ -238,19 +292,38 @@ def your_predictions(predict: Callable, profile: Profile, configs: list[Config])
     return out
 
 
-def measure_choice(choose, predict, profile: Profile, settings: LabSettings | None = None,
-                   rounds: int = LAB_ROUNDS) -> Pipelined:
-    """The learner's configuration pipelined on two workers beside every reference and one worker alone; the
-    figures predicted are the learner's own model's."""
+def over_cap(memory: list[float], cap: float) -> list[int]:
+    """The stages whose measured peak passed the cap (beyond the meter's ``MEMORY_SLACK``)."""
+    return [k for k, kept in enumerate(memory) if kept > cap * (1 + MEMORY_SLACK)]
+
+
+def measure_choice(choose, predict, profile: Profile, cap: float | None = None,
+                   settings: LabSettings | None = None, rounds: int = LAB_ROUNDS) -> Pipelined:
+    """The learner's configuration: what each stage keeps, measured (with a cap), then pipelined on two workers
+    beside every reference and one worker alone; the figures predicted are the learner's own model's. A
+    choice over the cap is not timed (``Pipelined.rows`` empty)."""
     s = settings or current_settings()
-    split, m = _answer(choose, profile)
-    mine = Config(s.batch, m, "gpipe", split)
-    refs = reference_configs(profile, s.batch)
+    split, m = _answer(choose, profile, cap)
+    mine = Config(s.batch, m, SCHEDULE, split)
+    memory = measure_stage_memory(s, split, m) if cap is not None else None
+    if memory is not None and over_cap(memory, cap):
+        empty = Row(s.batch, m, SCHEDULE, float("nan"), float("nan"), [], split_points=split)
+        return Pipelined(empty, [], empty, float("nan"), MIN_MARGIN, {}, False, s.label, cap, memory)
+    refs = reference_configs(profile, s.batch, cap)
     run, final, key, ratios, again = _against_fastest(lab_task(s), mine, refs, rounds)
     ratio = statistics.median(ratios) if key != mine.key else 1.0
     predicted = your_predictions(predict, profile, [mine] + refs)
     return Pipelined(_row(final, mine.key), run.rows, _row(final, key), ratio,
-                     noise_margin(ratios) if key != mine.key else MIN_MARGIN, predicted, again, s.label)
+                     noise_margin(ratios) if key != mine.key else MIN_MARGIN, predicted, again, s.label, cap,
+                     memory)
+
+
+def memory_text(p: Pipelined) -> str:
+    """Each stage's measured peak against the cap, in MB ("" without a cap)."""
+    if p.memory is None or p.cap is None:
+        return ""
+    kept = " and ".join(f"{b / 1e6:.1f}" for b in p.memory)
+    return f"its stages kept {kept} MB at their peaks (measured; the cap {p.cap / 1e6:.1f} MB)"
 
 
 def describe(p: Pipelined) -> str:
@@ -259,8 +332,9 @@ def describe(p: Pipelined) -> str:
     spread = paired_spread(r.speedups)
     verdict = speedup_verdict(r.speedup, r.bound, spread, slower="slower than one worker")
     verdict += f"; {rounds_above_bound(r)}" if rounds_above_bound(r) else ""
+    memory = f"; {memory_text(p)}" if p.memory is not None else ""
     return (f"your split {list(r.split_points)} with m={r.m}: {r.speedup:.2f}x one worker ± {spread:.2f}{p.label} "
-            f"({verdict}); your model predicted {p.predicted[r.key]:.2f}x")
+            f"({verdict}); your model predicted {p.predicted[r.key]:.2f}x{memory}")
 
 
 def _predicts_the_schedule(predict: Callable) -> bool:
@@ -276,10 +350,11 @@ def _predicts_the_schedule(predict: Callable) -> bool:
 PIPELINED = "choice pipelined for real"
 
 
-def check_pipelined(choose, predict, profile: Profile, rounds: int = LAB_ROUNDS,
+def check_pipelined(choose, predict, profile: Profile, cap: float | None = None, rounds: int = LAB_ROUNDS,
                     settings: LabSettings | None = None):
-    """Lab 02 check 3: the learner's choice on the measured ``profile``, pipelined on two workers, runs within
-    the rounds' noise of the fastest configuration measured here (each m of ``TIMED_M`` with its best split).
+    """Lab 02 check 3: the learner's choice on the measured ``profile`` keeps each stage's activations under
+    ``cap`` when it runs (measured), and pipelined on two workers (1F1B) runs within the rounds' noise of the
+    fastest configuration measured here (each m of ``TIMED_M`` with its best split that fits).
     Runs once ``predict`` passes check 1 (its table shows each m's best split and the learner's predictions).
     Returns ``(verdict, Pipelined or None)``; the second feeds ``take_away``."""
     if not _predicts_the_schedule(predict):
@@ -292,9 +367,16 @@ def check_pipelined(choose, predict, profile: Profile, rounds: int = LAB_ROUNDS,
     result: list[Pipelined] = []
 
     def body():
-        p = measure_choice(choose, predict, profile, settings, rounds)
+        p = measure_choice(choose, predict, profile, cap, settings, rounds)
+        if p.memory is not None and over_cap(p.memory, p.cap):
+            stages = " and ".join(f"stage {k}" for k in over_cap(p.memory, p.cap))
+            checks.expect(False, f"your split {list(p.mine.split_points)} with m={p.mine.m} ran once under 1F1B: "
+                                 f"{memory_text(p)}; {stages} kept more than the cap, so it was not timed. What "
+                                 "does a stage keep per micro-batch, and how many micro-batches does it hold at "
+                                 "once?")
         result.append(p)
-        again = ", timed again on its own against yours" if p.timed_again else ""
+        again = (", timed again on its own against yours (the table below is the first launch)" if p.timed_again
+                 else "")
         if p.fastest.key == p.mine.key:
             return f"{describe(p)}; no configuration measured here ran faster than yours"
         share = busy_share(p)
@@ -312,6 +394,10 @@ def check_pipelined(choose, predict, profile: Profile, rounds: int = LAB_ROUNDS,
                       f"{describe(p)}; the fastest configuration measured here{again} ran faster: yours reached "
                       f"{p.ratio:.0%} of its throughput (paired rounds; their spread allows {1 - p.margin:.0%}): "
                       f"{_timed_diagnosis(p)}")
+        if p.ratio >= 1:  # the first launch's fastest, timed again, ran no faster than the learner's choice
+            return (f"{describe(p)}{profile_tie(p)}; split {list(p.fastest.split_points)} with m={p.fastest.m} "
+                    f"looked faster in the first launch{again}: yours ran {p.ratio:.0%} of its throughput, so no "
+                    "configuration measured here ran faster than yours")
         return (f"{describe(p)}{profile_tie(p)}; the fastest measured here, split {list(p.fastest.split_points)} "
                 f"with m={p.fastest.m}{again}: you reached {p.ratio:.0%} of it (the rounds' spread allows "
                 f"{1 - p.margin:.0%}; {margin_text(p)})")
@@ -406,6 +492,9 @@ def take_away(p: Pipelined | None) -> str:
                  "rounds' speed-ups.")
     top = tied_with(p.rows, fastest.key)  # the configurations the paired rounds cannot tell from the fastest
     lines.append(_winners(top, r.key))
+    if p.timed_again:  # the first launch's rows; the fastest and yours were timed again on their own
+        lines[-1] += (f"(That is the first launch; timed again on their own, yours ran {p.ratio:.0%} of the "
+                      f"throughput of m={fastest.m}.) ")
     smaller = [row for row in p.rows if row.m < min(x.m for x in top)]
     larger = [row for row in p.rows if row.m > max(x.m for x in top)]
     first = min(top, key=lambda x: x.m)
@@ -423,6 +512,8 @@ def take_away(p: Pipelined | None) -> str:
         lines[-1] += "The largest count timed was among the fastest: the bubble still cost more than a micro-batch."
     lines[-1] += _profile_not_bubble(p, top)
     lines.append(_splits_by_m(p))
+    if p.cap is not None:
+        lines.append(_cap_line(p))
     lines += _prediction_lines(p)
     return "\n".join(textwrap.fill(line, 110) for line in lines)
 
@@ -435,6 +526,8 @@ def _profile_not_bubble(p: Pipelined, top: list[Row]) -> str:
         return ""
     pm, pb = p.predicted[mine.key], p.predicted[best.key]
     measured = f"{mine.speedup:.2f}x against {best.speedup:.2f}x"
+    if mine.speedup >= best.speedup:  # timed again, the learner's ran no slower: no loss to explain
+        return ""
     if abs(pm / pb - 1) <= CHOICE_TOLERANCE:
         return (f" Your model, bubble counted, predicted your m={mine.m} and m={best.m} alike ({pm:.2f}x and "
                 f"{pb:.2f}x): the gap measured between them ({measured}) is your model's miss, not the bubble.")
@@ -445,16 +538,28 @@ def _profile_not_bubble(p: Pipelined, top: list[Row]) -> str:
             f"{pb:.2f}x); measured the other way round ({measured}): your model's miss, not the bubble.")
 
 
+def _cap_line(p: Pipelined) -> str:
+    """Which micro-batch counts the cap left out (no split fits: not timed), and what the learner's stages
+    kept when it ran."""
+    timed = {r.m for r in p.rows}
+    left = [m for m in TIMED_M if m not in timed]
+    said = (f"Under the cap, m={', '.join(str(m) for m in left)} had no split that fits (not timed)"
+            if left else "Every m had a split that fits the cap")
+    return f"{said}; your choice: {memory_text(p)}."
+
+
 def _splits_by_m(p: Pipelined) -> str:
     """Whether this run's best split on the profile changed with m (each timed m ran its own best split)."""
     # at m=1 nothing overlaps: every split predicts the same step, so its split says nothing about balance
     splits = {r.m: list(r.split_points) for r in sorted(p.rows, key=lambda r: r.m) if r.m > 1}
+    fitting = " that fits the cap" if p.cap is not None else ""
     if not splits:
         return "Only m=1 was timed: with one micro-batch nothing overlaps, and every split predicts the same."
     if len({str(s) for s in splits.values()}) == 1:
-        return (f"Every m timed above 1 ran the same best split on this profile, {next(iter(splits.values()))}: "
-                "here the balanced split did not change with m, and no split by layer count was timed.")
-    return ("The best split on this profile changed with m: "
+        return (f"Every m timed above 1 ran the same best split{fitting} on this profile, "
+                f"{next(iter(splits.values()))}: here it did not change with m, and no split by layer count was "
+                "timed.")
+    return (f"The best split{fitting} on this profile changed with m: "
             + ", ".join(f"m={m} {s}" for m, s in splits.items())
             + (" (at m=1 nothing overlaps: every split predicts the same)." if any(r.m == 1 for r in p.rows)
                else "."))

@@ -5,6 +5,8 @@ refuse an answer that calls it.)
 
     reference_speedup(profile, [9], 8)     # one worker's step over GPipe's, both from the profile
     best_config(profile)                   # ((split point,), m, speed-up): the best the profile allows
+    stage_peak_bytes(profile, [9], 8)      # what each stage keeps at once under 1F1B (exercise B)
+    best_config(profile, cap)              # ... the best whose every stage keeps at most cap bytes
     HIDDEN                                 # profiles the learner's code has not seen, each with what it tests
 
 Nothing here is measured: the checks measure (``workload.measure_profile``, the timed pipeline) and use this
@@ -61,15 +63,37 @@ def reference_speedup(profile: Profile, split_points: Sequence[int], m: int) -> 
     return sum(profile.layers[1]) / gpipe_seconds(stage_seconds(profile, split_points, m), m)
 
 
-def best_split_at(profile: Profile, m: int) -> tuple[int, ...]:
-    """The split point that makes GPipe with ``m`` micro-batches fastest on the profile (earliest on a tie)."""
+def in_flight(stage: int, m: int, p: int = 2) -> int:
+    """Micro-batches stage ``stage`` holds activations for at once under 1F1B: its warm-up forwards (p - 1 -
+    stage) plus the one whose backward it waits for, never more than m."""
+    return min(m, p - stage)
+
+
+def stage_peak_bytes(profile: Profile, split_points: Sequence[int], m: int) -> list[float]:
+    """Each stage's peak of activations kept for the backward pass under 1F1B, bytes: the micro-batches it
+    holds at once, times their rows, times what the stage keeps per row."""
+    ranges = stage_ranges(len(profile.layers[1]), split_points)
+    return [in_flight(s, m, len(ranges)) * (profile.batch // m) * profile.saved_per_row(a, b)
+            for s, (a, b) in enumerate(ranges)]
+
+
+def fits(profile: Profile, split_points: Sequence[int], m: int, cap: float | None) -> bool:
+    return cap is None or max(stage_peak_bytes(profile, split_points, m)) <= cap
+
+
+def best_split_at(profile: Profile, m: int, cap: float | None = None) -> tuple[int, ...] | None:
+    """The split point that makes the pipeline with ``m`` micro-batches fastest on the profile (earliest on a
+    tie), among those whose stages keep at most ``cap`` bytes under 1F1B (None: no cap); None if none fits."""
     n = len(profile.layers[m])
-    return max(((k,) for k in range(1, n)), key=lambda s: (reference_speedup(profile, s, m), -s[0]))
+    options = [(k,) for k in range(1, n) if fits(profile, (k,), m, cap)]
+    return max(options, key=lambda s: (reference_speedup(profile, s, m), -s[0])) if options else None
 
 
-def best_config(profile: Profile) -> tuple[tuple[int, ...], int, float]:
-    """The best (split points, m) of the profile, and its speed-up over one worker."""
-    options = [(best_split_at(profile, m), m) for m in profile.ms]
+def best_config(profile: Profile, cap: float | None = None) -> tuple[tuple[int, ...], int, float]:
+    """The best (split points, m) of the profile (under ``cap``, as ``best_split_at``), and its speed-up over
+    one worker by exercise A's model (GPipe's step: for two stages 1F1B's equals it where stage 1 is the slower,
+    and is shorter where stage 0 is)."""
+    options = [(split, m) for m in profile.ms if (split := best_split_at(profile, m, cap)) is not None]
     split, m = max(options, key=lambda o: reference_speedup(profile, *o))
     return split, m, reference_speedup(profile, split, m)
 
@@ -78,11 +102,21 @@ def best_config(profile: Profile) -> tuple[tuple[int, ...], int, float]:
 
 
 def synthetic_profile(layers: Sequence[tuple[float, float]], batch: int, per_micro_batch: float,
-                      ms: Sequence[int] = CANDIDATE_M) -> Profile:
+                      ms: Sequence[int] = CANDIDATE_M, widths: Sequence[int] | None = None) -> Profile:
     """A profile whose layer k costs ``fixed + per_row * rows`` seconds on a micro-batch of ``rows``
     (``layers[k] = (fixed, per_row)``): a fixed part per call, as small matrix products and the per-call work
-    of autograd give, and a part that grows with the rows."""
-    return Profile(batch, {m: [f + r * (batch // m) for f, r in layers] for m in ms}, per_micro_batch)
+    of autograd give, and a part that grows with the rows. ``widths``: float32 values a row at each layer's
+    input and, last, the output (a stage keeps its input and each layer's output; default 128 everywhere)."""
+    widths = list(widths or [128] * (len(layers) + 1))
+    saved = {(a, b): 4.0 * (widths[a] + sum(widths[a + 1:b + 1]))
+             for a in range(len(layers)) for b in range(a + 1, len(layers) + 1)}
+    return Profile(batch, {m: [f + r * (batch // m) for f, r in layers] for m in ms}, per_micro_batch,
+                   saved=saved)
+
+
+def cap_share(profile: Profile, share: float) -> float:
+    """``share`` of what one worker keeps for the whole batch, bytes: a hidden profile's cap."""
+    return share * profile.batch * profile.saved_per_row(0, len(profile.layers[1]))
 
 
 @dataclass(frozen=True)
@@ -109,4 +143,26 @@ HIDDEN = [
            synthetic_profile([(0.0, 1 * US)] * 3 + [(0.0, 3 * US)] * 3, 2048, 0.0)),
     Hidden("the lab's shape reversed: 4 wide layers first, then 9 narrow ones, 0.3 ms a micro-batch", "everything",
            synthetic_profile([(0.6e-3, 12 * US)] * 4 + [(0.05e-3, 1 * US)] * 9, 2048, 0.3e-3)),
+]
+
+# Exercise B's profiles, each with its cap (bytes each stage may keep), and what it tests: the widths set what a
+# stage keeps per row (float32 values at each layer's input, and the output).
+_UNEVEN = [(0.0, 2 * US), (0.3e-3, 4 * US), (0.0, 3 * US), (0.0, 2 * US), (0.1e-3, 1 * US), (0.1e-3, 3 * US),
+           (0.0, 3 * US), (0.0, 3 * US)]
+_WIDENING = synthetic_profile([(0.1e-3, 4 * US)] * 6, 1024, 0.3e-3, widths=[64, 64, 64, 128, 256, 512, 16])
+_NARROWING = synthetic_profile([(0.1e-3, 4 * US)] * 6, 1024, 0.3e-3, widths=[512, 512, 256, 128, 64, 64, 16])
+_LATE_WIDE = synthetic_profile([(0.05e-3, 1 * US)] * 4 + [(0.2e-3, 3 * US)] * 4, 2048, 0.2e-3,
+                               widths=[64] + [128] * 4 + [512] * 4 + [16])
+_MIXED = synthetic_profile(_UNEVEN, 2048, 0.5e-3, widths=[128, 128, 64, 512, 512, 256, 64, 512, 16])
+HIDDEN_CAPPED = [
+    (HIDDEN[3], cap_share(HIDDEN[3].profile, 1 / 6)),  # the fastest choice already fits: nothing to give up
+    (Hidden("six equal layers widening from 64 to 512 values a row, each stage capped at a sixth of the whole "
+            "batch's activations", "cap", _WIDENING), cap_share(_WIDENING, 1 / 6)),
+    (Hidden("six equal layers narrowing from 512 to 64 values a row, capped at a quarter", "cap", _NARROWING),
+     cap_share(_NARROWING, 1 / 4)),
+    (Hidden("four cheap narrow layers, then four costly wide ones, capped at an eighth", "cap", _LATE_WIDE),
+     cap_share(_LATE_WIDE, 1 / 8)),
+    (Hidden("eight layers of uneven cost and width, 0.5 ms a micro-batch, capped at an eighth", "cap", _MIXED),
+     cap_share(_MIXED, 1 / 8)),
+    (HIDDEN[-1], cap_share(HIDDEN[-1].profile, 1 / 6)),
 ]

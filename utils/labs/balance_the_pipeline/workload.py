@@ -5,6 +5,8 @@
     profile = measure_profile(LAB)        # every layer timed on one micro-batch of each candidate m,
     profile.layers[8][3]                  # ... layer 3's forward + backward on batch/8 rows, seconds
     profile.per_micro_batch               # ... and what a micro-batch costs a stage beyond its layers
+    profile.saved_per_row(0, 10)          # ... and bytes a stage of layers 0..9 keeps per row for its backward
+    cap = memory_cap(profile)             # what each stage may keep: a share of one worker's whole batch
 
 The profile is what the learner decides from; the checks then time the decision for real. Where the workers
 run, and so the model's size and the label, is lesson 02's decision (``plan.lesson_settings``).
@@ -22,6 +24,7 @@ from torch import nn
 
 from utils import bench, devices, launch, models, precision
 from utils.lessons.model_split.balance import worker_threads
+from utils.lessons.model_split.memory import SavedActivations
 from utils.lessons.model_split.plan import lesson_settings
 from utils.lessons.model_split.runs import Config, measure_pipeline, pin_cpu_worker
 from utils.lessons.model_split.schedules import stage_devices
@@ -32,6 +35,8 @@ NARROW_LAYERS, WIDE_LAYERS = 8, 4  # the model: 8 narrow layers (the first from 
 CANDIDATE_M = (1, 2, 4, 8, 16, 32, 64)  # micro-batch counts the profile measures (each divides every batch)
 OVERHEAD_M = (4, 16, 64)  # micro-batch counts of the nearly empty pipeline that prices a micro-batch
 PROFILE_REPEATS = 5  # timed repeats per layer and micro-batch size (interleaved); medians kept
+CAP_SHARE = 1 / 7  # each stage may keep this share of what one worker keeps for the whole batch (exercise B)
+SAVED_ROWS = 64  # rows of the fresh input each stage range's saved bytes are measured on (they scale by row)
 
 
 @dataclass(frozen=True)
@@ -105,10 +110,17 @@ class Profile:
     empty_steps: dict[int, float] = field(default_factory=dict)  # m -> the nearly empty pipeline's step
     device: str = "cpu"
     threads: int = 1
+    saved: dict[tuple[int, int], float] = field(default_factory=dict)  # (first, last) -> bytes per row
 
     @property
     def ms(self) -> list[int]:
         return sorted(self.layers)
+
+    def saved_per_row(self, first: int, last: int) -> float:
+        """Bytes per row that a stage holding layers ``first .. last - 1`` keeps for its backward pass while
+        one micro-batch is in flight through it (its input and what its layers save; the last stage's loss
+        included), measured by lesson 02's ``SavedActivations``."""
+        return self.saved[first, last]
 
 
 def _layer_step(layer: nn.Module, inp: torch.Tensor, loss_fn=None, target=None) -> None:
@@ -149,8 +161,35 @@ def profile_worker(task: Task, batch: int, ms, device: str, threads: int, repeat
                 samples[key] += bench.measure(step, warmup=0, repeats=1, device=device, clock=clock).samples
     med = {key: statistics.median(v) for key, v in samples.items()}
     return {"layers": {m: [med[m, k] for k in range(len(layers))] for m in ms},
+            "saved": saved_bytes_per_row(layers, task, device),
             "spread": {m: [(max(samples[m, k]) - min(samples[m, k])) / med[m, k] if med[m, k] else 0.0
                            for k in range(len(layers))] for m in ms}}
+
+
+def saved_bytes_per_row(layers: list[nn.Module], task: Task, device: str) -> dict[tuple[int, int], float]:
+    """For every stage a split could make (layers ``first .. last - 1``): the bytes per row it keeps for its
+    backward pass on one micro-batch (peak, ``SavedActivations``), on ``SAVED_ROWS`` fresh rows (a stage's
+    input arrives as a tensor of its own; the last stage's target too)."""
+    x, y = (t.to(device) for t in task.make_batch(SAVED_ROWS, 1))
+    inputs = [x]
+    with torch.no_grad():
+        for layer in layers[:-1]:
+            inputs.append(layer(inputs[-1]))
+    out = {}
+    for first in range(len(layers)):
+        for last in range(first + 1, len(layers) + 1):
+            stage = nn.Sequential(*layers[first:last])
+            with SavedActivations(exclude=stage) as saved:
+                h = stage(inputs[first].clone().requires_grad_(first > 0))
+                (task.loss_fn(h, y.clone()) if last == len(layers) else h.sum()).backward()
+            out[first, last] = saved.peak / SAVED_ROWS
+    return out
+
+
+def memory_cap(profile: Profile) -> float:
+    """Exercise B's cap, in bytes: what each stage may keep for its backward passes at once, ``CAP_SHARE`` of
+    what one worker keeps for the whole batch (all the layers, every row)."""
+    return CAP_SHARE * profile.batch * profile.saved_per_row(0, len(profile.layers[1]))
 
 
 def _empty_task() -> Task:
@@ -188,4 +227,5 @@ def measure_profile(settings: LabSettings | None = None, repeats: int = PROFILE_
     empty = measure_pipeline(_empty_task(), [1], [Config(s.batch, m) for m in OVERHEAD_M], rounds=rounds,
                              record=False)
     steps = {r.m: r.seconds for r in empty.rows}
-    return Profile(s.batch, got["layers"], per_micro_batch_seconds(steps), got["spread"], steps, device, threads)
+    return Profile(s.batch, got["layers"], per_micro_batch_seconds(steps), got["spread"], steps, device, threads,
+                   got["saved"])
