@@ -699,3 +699,28 @@ def test_plot_front_keeps_every_error_bar_inside_the_axes_and_the_legend_off_the
         low, high = ax.get_ylim()
         assert all(low < v["acc"] - v["se"] and v["acc"] + v["se"] < high for v in variants)
     assert fig.axes[0].get_legend() is None and fig.axes[1].get_legend() is not None  # beside, outside
+
+
+def test_the_headline_shows_the_median_latency_the_speedups_are_medians_of():
+    from utils import bench
+    from utils.lessons.compression.report import headline
+
+    base = bench.Measurement([0.010, 0.012, 0.020], 0)  # fastest 10 ms, median 12 ms
+    table = headline({"fp32": base, "bf16": bench.Measurement([0.005, 0.006, 0.010], 0)}, "fp32")
+    assert table.columns[1] == "latency (median)" and "median" in table.columns[2]
+    assert table.rows[0][1] == bench.fmt_seconds(0.012)
+
+
+def test_compile_alone_names_what_compile_can_remove_and_reads_every_outcome():
+    from utils.lessons.compression.quantruns import compile_alone, outside_matmuls
+
+    ops = [("aten::addmm", 0.8), ("aten::copy_", 0.1), ("aten::clamp_min", 0.09), ("aten::t", 0.01)]
+    share, rest = outside_matmuls(ops)
+    assert share == pytest.approx(0.2) and [op for op, _ in rest] == ["aten::copy_", "aten::clamp_min", "aten::t"]
+    fits = compile_alone(256, 1.13, "beyond noise", 0.05, 1.0, ops)
+    assert "1/(1 - 0.20) = 1.25x" in fits and "reference of 1.00x" in fits and fits.endswith("can remove.")
+    more = compile_alone(256, 1.6, "beyond noise", 0.05, 1.0, ops, [("mkl::_mkl_linear", 0.97), ("x", 0.03)])
+    assert "more than fusing" in more and "multiplies in mkl::_mkl_linear (97% of it) where eager fp32 calls " \
+        "aten::addmm" in more
+    assert "nothing beyond noise" in compile_alone(256, 1.02, "within noise", 0.05, 1.0, ops)
+    assert "cost more than it fused" in compile_alone(256, 0.8, "beyond noise", 0.05, 1.0, ops)

@@ -257,6 +257,26 @@ def test_one_and_two_workers_are_timed_on_the_backend_given(monkeypatch):
     assert r["work_ratio"] == pytest.approx(1.0) and r["work_bound"] == pytest.approx(2.0)
 
 
+def test_the_work_scaled_reference_never_passes_the_bound_and_says_what_w_is(monkeypatch):
+    cpu = iter([1.0, 0.99, 0.98, 1.0])  # CPU s per sample, rounds (1, 2) then (2, 1): less work with two
+    monkeypatch.setattr(scaling, "measure", lambda s, n, backend, timeout: {"samples_per_s": 100.0 * n,
+                                                                            "cpu_per_sample": next(cpu)})
+    r = scaling.scaling(TINY, "gloo", bound=2.0, rounds=2)
+    assert r["work_ratio"] < 1 and r["work_bound"] == 2.0  # less work adds no device: the bound itself
+    assert "reference is the bound itself, 2.00x" in scaling.verdict(r)
+    more = dict(r, work_ratio=1.1, work_bound=2.0 / 1.1)
+    assert "at most 2x / 1.10 = 1.82x" in scaling.verdict(more) and "CPU time per sample" in scaling.verdict(more)
+
+
+def test_section_2s_ratio_is_reconciled_with_the_paired_one_from_the_figures():
+    r = {"ratio": 1.88, "one": 189.0, "two": 355.0}
+    line = scaling.against_one_process(r, 364.0, 269.0, "2 thread(s)")
+    assert "Section 2 measured 1.35x, this section 1.88x" in line and "ran 1.42x one worker's rate" in line
+    assert "agree within 10% (364 and 355 samples/s), so the gap is the references'" in line
+    assert "at one worker's rate (within 5%)" in scaling.against_one_process(r, 364.0, 192.0, "2 thread(s)")
+    assert "differ too (250 against 355 samples/s, 0.70x" in scaling.against_one_process(r, 250.0, 269.0, "2")
+
+
 def test_a_round_above_the_bound_is_reported_and_counted_never_left_out(monkeypatch):
     rates = iter([100.0, 150.0, 150.0, 100.0, 60.0, 150.0])  # rounds: 1.5x, 1.5x, then 2.5x
     monkeypatch.setattr(scaling, "measure", lambda s, n, backend, timeout: {"samples_per_s": next(rates),

@@ -165,7 +165,9 @@ def _why_not_smaller(model: nn.Module, baseline: nn.Module) -> str:
     if not narrower:
         return (": it has every neuron of the trained model, so bytes per weight are all it saves; count what a "
                 "weight costs and how many the budget leaves")
-    return ": count the weights of your widths at your bytes per weight against the budget"
+    return (": fewer neurons and fewer bytes a weight multiply, but not to the budget yet: count the weights your "
+            "widths keep (a hidden matrix shrinks with both its widths, the first only with its own: its inputs "
+            "stay) at your bytes per weight")
 
 
 def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Module, factor: float,

@@ -167,10 +167,10 @@ def int8_support(cpuinfo: str = "/proc/cpuinfo") -> dict[str, bool] | None:
     return cpu_flags(("avx512_vnni", "avx_vnni", "amx_int8"), cpuinfo)
 
 
-def time_by_op(model: nn.Module, x: torch.Tensor, top: int = 4) -> list[tuple[str, float]]:
-    """``[(operator, share of the time), ...]``: the ``top`` operators of one ``model(x)`` pass by their own
-    time (``torch.profiler``; on a GPU the GPU's time), after one untimed pass. Lesson 04 uses it to show
-    what a quantized layer spends its time on besides the matmul."""
+def time_by_op(model: nn.Module, x: torch.Tensor, top: int | None = 4) -> list[tuple[str, float]]:
+    """``[(operator, share of the time), ...]``: the ``top`` operators (None: all) of one ``model(x)`` pass by
+    their own time (``torch.profiler``; on a GPU the GPU's time), after one untimed pass. Lesson 04 uses it to
+    show what a quantized layer spends its time on besides the matmul."""
     on_gpu = x.device.type == "cuda"
     kinds = torch.profiler.ProfilerActivity
     activities = [kinds.CPU, kinds.CUDA] if on_gpu else [kinds.CPU]

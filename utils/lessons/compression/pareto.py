@@ -52,7 +52,7 @@ FAMILY_STYLES = {"CNN": ("o", "tab:blue"), "MLP": ("s", "tab:orange")}  # marker
 def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
     """Size and latency (log scales) against accuracy, one point per variant, numbered as the lesson's table.
 
-    ``variants``: dicts with ``family``, ``mb`` (stored size, state dict, MB), ``ms`` (fastest latency), ``acc``
+    ``variants``: dicts with ``family``, ``mb`` (stored size, state dict, MB), ``ms`` (median latency), ``acc``
     (a fraction) and ``front`` (on the Pareto front of its family: filled). ``label`` says where the latencies
     were measured (``" (on the CPU)"``). Every marker sits at its measured values, half transparent so that
     markers on one spot both show; their numbers, not the markers, are placed apart. Lesson 04, section 7.
@@ -61,7 +61,7 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
     plt.close(fig)  # returned: shown once, as the cell's value
     panels = [("mb", "stored size (state dict, MB, log scale)"),
-              ("ms", f"latency per batch of {latency_batch} (ms, log scale)")]
+              ("ms", f"median latency per batch of {latency_batch} (ms, log scale)")]
     for ax, (key, xlabel) in zip(axes, panels):
         for side in (-1, 1):  # sets the data limits only: every error bar inside the axes, both ends
             ax.scatter([v[key] for v in variants], [v["acc"] + side * v.get("se", 0.0) for v in variants], s=0)

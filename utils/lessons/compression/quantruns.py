@@ -27,7 +27,9 @@ from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, ou
                                                 quantize_torchao, weight_only_int8)
 from utils.lessons.compression.roofline import Rates, Reference, int8_reference
 
-__all__ = ["Variant", "Run", "quant_variants", "time_variants", "reference_of"]
+__all__ = ["Variant", "Run", "quant_variants", "time_variants", "reference_of", "outside_matmuls", "compile_alone"]
+
+MATMUL_OPS = ("mm", "linear", "matmul")  # in a profiler's operator names: aten::addmm, aten::mm, mkl::_mkl_linear
 
 
 @dataclass(frozen=True)
@@ -128,3 +130,40 @@ def reference_of(variant: Variant, mlp: nn.Module, batch: int, rates: Rates) -> 
                           int8_compute=variant.compute == "int8", base_bytes=base_bytes,
                           compute=roofs[variant.compute] if variant.compute != "int8" else None,
                           base_compute=roofs[variant.base])
+
+
+def outside_matmuls(ops: list[tuple[str, float]]) -> tuple[float, list[tuple[str, float]]]:
+    """The share of a pass spent outside its matmul operators, and those operators, largest first, from a
+    whole profile (``time_by_op(model, x, top=None)``). Lesson 04."""
+    rest = [(op, share) for op, share in ops if not any(k in op for k in MATMUL_OPS)]
+    return sum(share for _, share in rest), rest
+
+
+def compile_alone(batch: int, ratio: float, verdict: str, noise: float, reference: float,
+                  eager_ops: list[tuple[str, float]], compiled_ops: list[tuple[str, float]] = ()) -> str:
+    """Why compiling the fp32 model alone changes its speed at ``batch`` although its roofline ``reference``
+    (1x: the same arithmetic, the same weight bytes) says it cannot: what compile changes besides, read from
+    the eager pass's whole profile (``eager_ops``) and the compiled one's (``compiled_ops``, largest first).
+    ``ratio``, ``verdict``, ``noise``: compiled fp32 against eager fp32, paired (``compare``). Lesson 04."""
+    share, rest = outside_matmuls(eager_ops)
+    fusion = 1 / (1 - share) if share < 1 else float("inf")  # every step outside the matmuls removed
+    named = ", ".join(f"{op} {s:.0%}" for op, s in rest[:3] if s >= 0.005) or "none above 0.5%"
+    line = (f"Compiling fp32 alone runs {ratio:.2f}x at batch {batch} ({verdict}), beside a roofline reference of "
+            f"{reference:.2f}x: the reference prices only the matmuls' arithmetic and the weights' bytes, which "
+            f"compile leaves as they are. Eager fp32 spends {share:.0%} of its pass outside its matmul operators "
+            f"({named}): compile can fuse those steps into its matmul calls, which removes at most 1/(1 - "
+            f"{share:.2f}) = {fusion:.2f}x, and with freezing on it packs the weights for its own matmul kernel, "
+            "which can change the matmul's own speed; this run does not time the two apart. ")
+    if verdict.startswith("within"):
+        return line + "Here compile gained nothing beyond noise."
+    if ratio < 1:
+        return line + ("Here compile cost more than it fused: the compiled graph's call and dynamo's guards are a "
+                       "fixed cost per call (the profile above).")
+    if ratio <= fusion * (1 + noise):
+        return line + "The gain fits within what fusing those steps can remove."
+    eager_mm = next((op for op, _ in eager_ops if any(k in op for k in MATMUL_OPS)), None)
+    compiled_mm = next(((op, s) for op, s in compiled_ops if any(k in op for k in MATMUL_OPS)), None)
+    kernels = (f": compiled, the pass multiplies in {compiled_mm[0]} ({compiled_mm[1]:.0%} of it) where eager fp32 "
+               f"calls {eager_mm}, on weights packed at compile time" if compiled_mm and eager_mm
+               and compiled_mm[0] != eager_mm else ", which this run does not time apart")
+    return line + f"The gain is more than fusing those steps can remove: the rest came from the matmuls{kernels}."

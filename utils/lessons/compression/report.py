@@ -28,9 +28,11 @@ def say(text: str) -> None:
 
 def headline(times: dict[str, bench.Measurement], baseline: str, bounds: dict[str, float] | None = None,
              title: str = "", bound_name: str = "bound", judged: bool = True) -> Table:
-    """variant | latency (fastest) | speedup | noise | bound | verdict: at most six columns. ``bounds``: by
-    variant, the bound (or reference: ``bound_name`` says "reference") its speedup is set beside; the verdict
-    is the closing table's (``verdict_against``, in ``utils.claims``' words), so a row and its claim agree.
+    """variant | latency (median) | speedup (median of rounds) | noise | bound | verdict: at most six columns.
+    The latency shown is the median, the statistic the speedup is a median of (each round's own ratio, so
+    it lies near the ratio of two medians, not exactly on it); the fastest runs are in ``full_table``.
+    ``bounds``: by variant, the bound (or reference: ``bound_name`` says "reference") its speedup is set
+    beside; the verdict is the closing table's (``verdict_against``, in ``utils.claims``' words), so a row and its claim agree.
     ``judged=False``: the figure is only shown beside the speedup (measured on something else, e.g. another
     model's layer), and the verdict says no more than whether the speedup is one. Lesson 04."""
     bounds = bounds or {}
@@ -38,14 +40,14 @@ def headline(times: dict[str, bench.Measurement], baseline: str, bounds: dict[st
     rows = []
     for name, m in times.items():
         if name == baseline:
-            rows.append((name, bench.fmt_seconds(m.min), "1.00x", "", "", "baseline"))
+            rows.append((name, bench.fmt_seconds(m.median), "1.00x", "", "", "baseline"))
             continue
         ratio, noise, _ = compare(times[baseline], m)
         bound = bounds.get(name)
         verdict = verdict_against(ratio, bound if judged else None, noise, kind, slower=f"slower than {baseline}")
-        rows.append((name, bench.fmt_seconds(m.min), f"{ratio:.2f}x", f"±{noise:.0%}",
+        rows.append((name, bench.fmt_seconds(m.median), f"{ratio:.2f}x", f"±{noise:.0%}",
                      f"{bound:.2f}x" if bound else "", verdict))
-    columns = ["variant", "latency (fastest)", "speedup", "noise", bound_name, "verdict"]
+    columns = ["variant", "latency (median)", "speedup (median of rounds)", "noise", bound_name, "verdict"]
     return Table(columns, rows, title=title, wrap=40)
 
 

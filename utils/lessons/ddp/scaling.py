@@ -13,7 +13,9 @@ the bound is reported and counted like the others, a finding to explain, never l
 the same rule). Beside the bound stands the work-scaled reference, the bound over the work measured per
 sample (measured, so a reference, not a bound): where the workers are CPU processes, their CPU seconds per
 sample with two workers against one's (``work_ratio``); two workers that spend 1.1x one worker's CPU per
-sample (the all-reduce is CPU work too) can reach at most bound / 1.1.
+sample (the all-reduce is CPU work too) can reach at most bound / 1.1. Work at or below one worker's
+(0.99x) takes nothing from the bound, and adds no device to it either: the reference is then the bound
+itself, never above it.
 """
 
 from __future__ import annotations
@@ -48,8 +50,8 @@ def scaling(s: Settings, backend: str, bound: float, rounds: int = ROUNDS, timeo
     Returns ``one``, ``two`` (median samples/s), ``ones``, ``twos`` (each round's), ``ratios`` (each round's
     2-worker over 1-worker), ``ratio`` (their median, every round counted), ``low``/``high`` (the range of
     every round), ``above`` (the rounds above the bound: reported, kept), ``work_ratio`` (CPU per sample
-    with 2 workers over 1, median over rounds; None where not measured), ``work_bound`` (bound / work_ratio:
-    the work-scaled reference, a measured figure, not a bound),
+    with 2 workers over 1, median over rounds; None where not measured), ``work_bound`` (bound / work_ratio,
+    the bound itself where work_ratio <= 1: the work-scaled reference, a measured figure, not a bound),
     ``bound``, ``is_bound`` (False: an expectation, where ranks share a device) and ``backend``.
     """
     one, two, work = [], [], []
@@ -65,8 +67,8 @@ def scaling(s: Settings, backend: str, bound: float, rounds: int = ROUNDS, timeo
     return {"one": statistics.median(one), "two": statistics.median(two), "ones": one, "twos": two,
             "ratios": ratios, "ratio": statistics.median(ratios), "low": min(ratios), "high": max(ratios),
             "above": [r for r in ratios if r > bound], "work_ratios": work, "work_ratio": work_ratio,
-            "work_bound": bound / work_ratio if work_ratio else None, "bound": bound, "is_bound": is_bound,
-            "backend": backend}
+            "work_bound": bound / max(work_ratio, 1.0) if work_ratio else None,  # never above the bound
+            "bound": bound, "is_bound": is_bound, "backend": backend}
 
 
 def verdict(r: dict) -> str:
@@ -78,10 +80,33 @@ def verdict(r: dict) -> str:
             f"{r['high']:.2f}x) against the {r['bound']:g}x {kind}")
     if r["bound"] > 1 and 1 < r["ratio"] <= r["bound"]:  # the share of the gain, as the closing table says it
         line += f": {(r['ratio'] - 1) / (r['bound'] - 1):.0%} of the gain it allows"
-    if r.get("work_bound"):
-        line += (f"; the work per sample was {r['work_ratio']:.2f}x one worker's, so the work-scaled reference is "
-                 f"{r['work_bound']:.2f}x")
+    if r.get("work_bound"):  # w: CPU seconds per sample, 2 workers over 1 (compute, copies and sums alike)
+        w = r["work_ratio"]
+        line += (f"; two workers spent {w:.2f}x one worker's CPU time per sample, so fully busy they reach at "
+                 f"most {r['bound']:g}x / {w:.2f} = {r['work_bound']:.2f}x: the work-scaled reference" if w > 1 else
+                 f"; two workers spent {w:.2f}x one worker's CPU time per sample: no more work than one worker's, "
+                 "so the work takes nothing from the bound, and less work adds no device to it: the work-scaled "
+                 f"reference is the bound itself, {r['work_bound']:.2f}x")
     if r["above"]:
         shown = ", ".join(f"{x:.2f}x" for x in r["above"])
         line += f"; above the {r['bound']:g}x, kept in the median: {shown}"
     return line
+
+
+def against_one_process(r: dict, two_workers: float, one_process: float, process_threads: str) -> str:
+    """Why section 2's ratio and this one differ, from the figures: section 2 divides its two-worker run
+    (``two_workers`` samples/s) by ONE PROCESS given the whole global batch and ``process_threads``
+    (``one_process`` samples/s); ``scaling`` divides by one worker with the same batch and threads as each of
+    two. The line sets the two numerators side by side, then the two denominators. Lesson 03."""
+    earlier, reference, runs = two_workers / one_process, one_process / r["one"], two_workers / r["two"]
+    numerators = (f"the two-worker figures agree within 10% ({two_workers:.0f} and {r['two']:.0f} samples/s), so "
+                  "the gap is the references'" if abs(runs - 1) <= 0.10 else
+                  f"the two-worker figures differ too ({two_workers:.0f} against {r['two']:.0f} samples/s, "
+                  f"{runs:.2f}x: one run of its own length against paired rounds), and so do the references")
+    pace = ("at one worker's rate (within 5%)" if abs(reference - 1) <= 0.05 else
+            f"{reference:.2f}x one worker's rate")
+    return (f"Section 2 measured {earlier:.2f}x, this section {r['ratio']:.2f}x: they divide by different single "
+            f"runs. Section 2's was one process with the whole global batch and {process_threads}: "
+            f"{one_process:.0f} samples/s; this section's is one worker with one worker's batch and threads, as "
+            f"each of the two has: {r['one']:.0f} samples/s (median). {numerators[0].upper() + numerators[1:]}: "
+            f"section 2's process ran {pace}")
