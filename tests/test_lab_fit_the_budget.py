@@ -46,14 +46,44 @@ def one_thread():
 # --- the solution ------------------------------------------------------------------------------------------
 
 
-def choose_for(setup, margin=MARGIN, cost=plan_cost, candidates=None):
-    def choose(capacity, costs):
+def choose_for(margin=MARGIN, cost=plan_cost, candidates=None, confirm=True, gradients=True, slack=0.03):
+    """The solution (four predictions: the step as given and each technique alone; a rough peak for every plan
+    from their lines; cheapest first, a plan the rough peak keeps confirmed by the calculator), or a mistaken
+    one: the margin ignored, another cost, fewer candidates, no confirmation, the gradients' line forgotten."""
+    def choose(capacity, costs, predict):
         usable = (1 - margin) * capacity
-        fits = [p for p in (candidates or plans())
-                if estimate(setup.shape, setup.batch, checkpointing=p[0], micro_batches=p[1],
-                            loss_chunks=p[2]).peak <= usable]
-        return min(fits, key=lambda p: cost(p, costs))
+        held = lambda b: b.at_peak["activations"] + b.at_peak["temporary"]  # noqa: E731
+        plain = predict((False, 1, 1))
+        saved = {False: 0.0, **{c: held(plain) - held(predict((c, 1, 1))) for c in ("selective", True)}}
+        by_chunks = held(plain) - held(predict((False, 1, LOSS_CHUNKS)))
+
+        def rough(plan):
+            c, m, k = plan
+            return (plain.peak - held(plain) + plain.lines["gradients"] * (m > 1) * gradients
+                    + (held(plain) - saved[c] - by_chunks * (k > 1)) / m)
+
+        for plan in sorted(candidates or plans(), key=lambda p: cost(p, costs)):
+            if rough(plan) <= (1 + slack) * usable and (not confirm or predict(plan).peak <= usable):
+                return plan
+        return (True, 4, LOSS_CHUNKS)
     return choose
+
+
+def every_plan_priced(capacity, costs, predict):
+    """The filter exercise A used to be: every plan predicted, the cheapest of those that fit."""
+    fits = [p for p in plans() if predict(p).peak <= (1 - MARGIN) * capacity]
+    return min(fits, key=lambda p: plan_cost(p, costs))
+
+
+def cheapest_first_priced(capacity, costs, predict):
+    """Cheapest first, each plan predicted until one fits: no reasoning about which plans can fit."""
+    return next(p for p in sorted(plans(), key=lambda p: plan_cost(p, costs))
+                if predict(p).peak <= (1 - MARGIN) * capacity)
+
+
+def the_labs_model_always(capacity, costs, predict):
+    """The solution, pricing the lab's own model whatever the case's model is."""
+    return choose_for()(capacity, costs, lambda plan: predicted(SMALL, plan))
 
 
 def fewest_for(loss_chunks=LOSS_CHUNKS, place="first", per_block=None, at_least=0, recompute=False):
@@ -104,7 +134,7 @@ def test_the_setup_leaves_only_combinations_and_the_hidden_cases_differ():
 
 
 def test_the_solution_passes_every_check(case):
-    choose = choose_for(SMALL)
+    choose = choose_for()
     verdict = check_blocks(fewest_for(), case, show=False)
     assert verdict.passed, verdict
     assert check_choice(choose, SMALL, COSTS, show=False).passed
@@ -131,15 +161,20 @@ def _no_expected_plan(message: str, setup: LabSetup, costs: dict) -> bool:
 
 @pytest.mark.mutants
 @pytest.mark.parametrize("wrong, says", [
-    (lambda: choose_for(SMALL, margin=0.0), "less than the 10% margin"),
-    (lambda: choose_for(SMALL, cost=lambda p, c: predicted(SMALL, p).peak), "another plan fits at less"),
-    (lambda: choose_for(SMALL, candidates=[(c, m, 1) for c in CHECKPOINTING for m in MICRO_BATCHES]),
-     "another plan fits at less"),
-    (lambda: choose_for(SMALL, cost=lambda p, c: techniques(p)), "another plan fits at less"),
-    (lambda: (lambda capacity, costs: (True, 4, 4)), "another plan fits at less"),
-    (lambda: (lambda capacity, costs: [True, 4]), "should return (checkpointing, micro_batches, loss_chunks)"),
-], ids=["margin ignored", "least memory, not least time", "chunked loss never tried", "fewest techniques",
-        "every technique always", "two-element plan"])
+    (lambda: every_plan_priced, "made 18 of the calculator's predictions"),
+    (lambda: cheapest_first_priced, "of the calculator's predictions; it may make 7"),
+    (lambda: the_labs_model_always, "this case's model is not the lab's"),
+    (lambda: choose_for(confirm=False), "was the plan predicted before it was returned?"),
+    (lambda: choose_for(margin=0.0), "less than the 10% margin"),
+    (lambda: choose_for(cost=lambda p, c: plan_cost((False, p[1], p[2]), c)), "a plan that costs less fits too"),
+    (lambda: choose_for(candidates=[(c, m, 1) for c in CHECKPOINTING for m in MICRO_BATCHES]),
+     "a plan that costs less fits too"),
+    (lambda: choose_for(cost=lambda p, c: techniques(p)), "a plan that costs less fits too"),
+    (lambda: (lambda capacity, costs, predict: (True, 4, 4)), "a plan that costs less fits too"),
+    (lambda: (lambda capacity, costs, predict: [True, 4]), "should return (checkpointing, micro_batches, loss_chunks)"),
+], ids=["every plan priced", "cheapest first, each priced", "the lab's model for every case",
+        "rough peak not confirmed", "margin ignored", "recompute taken as free",
+        "chunked loss never tried", "fewest techniques", "every technique always", "two-element plan"])
 def test_mutant_choices_fail_naming_the_mistake(wrong, says):
     verdict = check_choice(wrong(), SMALL, COSTS, show=False)
     assert verdict.status == checks.FAILED and says in verdict.message, verdict
@@ -148,13 +183,21 @@ def test_mutant_choices_fail_naming_the_mistake(wrong, says):
 
 @pytest.mark.mutants
 def test_mutant_a_choice_that_predicts_one_micro_batch_as_the_batch_fails_by_the_prediction():
-    def choose(capacity, costs):  # the calculator's batch is the whole step's; this passes one micro-batch's
+    def choose(capacity, costs, predict):  # the calculator's batch is the whole step's; this passes one piece's
         fits = [p for p in plans() if estimate(SMALL.shape, SMALL.batch // p[1], checkpointing=p[0],
                                                micro_batches=p[1], loss_chunks=p[2]).peak <= (1 - MARGIN) * capacity]
         return min(fits, key=lambda p: plan_cost(p, costs))
     verdict = check_choice(choose, SMALL, COSTS, show=False)
-    assert verdict.status == checks.FAILED and "is predicted at" in verdict.message, verdict
-    assert "margin" in verdict.message or "over the capacity" in verdict.message
+    assert verdict.status == checks.FAILED and "predictions" in verdict.message, verdict
+
+
+@pytest.mark.mutants
+def test_mutant_a_rough_peak_that_forgets_the_gradients_line_runs_out_of_predictions():
+    """Micro-batches keep the gradients through the forwards (lesson 06 §3): a rough peak without that line
+    keeps plans that do not fit, and confirming them one by one spends more predictions than the budget."""
+    verdict = check_choice(choose_for(gradients=False), SMALL, COSTS, show=False)
+    assert verdict.status == checks.FAILED and "of the calculator's predictions" in verdict.message, verdict
+    assert _no_expected_plan(verdict.message, SMALL, COSTS)
 
 
 def test_the_first_blocks_reach_the_least_peak_of_any_placement_so_one_fewer_is_judged_by_them(case):
@@ -224,24 +267,24 @@ def test_the_block_take_away_follows_the_learners_blocks(case):
         "a step per micro-batch", "gradients never zeroed", "micro-batches ignored",
         "chunks ignored", "checkpointing ignored"])
 def test_mutant_steps_fail_naming_the_mistake(wrong, says):
-    verdict = check_step(wrong, choose_for(SMALL), SMALL, COSTS, show=False)
+    verdict = check_step(wrong, choose_for(), SMALL, COSTS, show=False)
     assert verdict.status == checks.FAILED and says in verdict.message, verdict
 
 
 def test_the_take_aways_follow_the_learners_choice():
     from utils.labs.fit_the_budget.checks import take_aways
 
-    def stub(capacity, costs):
+    def stub(capacity, costs, predict):
         raise NotImplementedError("exercise A")
 
     assert "gave no plan yet" in take_aways(stub, SMALL, COSTS)
-    assert "not the cheapest plan that fits" in take_aways(lambda c, k: (True, 4, 4), SMALL, COSTS)
-    said = take_aways(choose_for(SMALL), SMALL, COSTS)
+    assert "not the cheapest plan that fits" in take_aways(lambda c, k, p: (True, 4, 4), SMALL, COSTS)
+    said = take_aways(choose_for(), SMALL, COSTS)
     assert "plans leave 10% free" in said and "apart" in said, said
 
 
 def test_a_wrong_type_from_choose_is_reported_not_raised():
-    verdict = check_step(train_step, lambda capacity, costs: "every block", SMALL, COSTS, show=False)
+    verdict = check_step(train_step, lambda capacity, costs, predict: "every block", SMALL, COSTS, show=False)
     assert verdict.status == checks.FAILED and "should return" in verdict.message
 
 

@@ -9,10 +9,12 @@ instead of stopping the notebook. Exercise B, the cache, is checked in ``cache.p
     check_data(make_batches, to_device, DEVICE, SETUP)    # every item once, uint8 on the way, the right floats
     check_epoch(make_batches, to_device, DEVICE, SETUP)   # the epoch within 10% of max(L/2, C), measured here
 
-A learner's draw (``lab_setup(S, seed)``) is bursty: its mean read decides how many loaders it needs, its
-slow batches how far ahead of the step they must read. The epoch check measures both in the data set (reads at
-once, batches read ahead of the step) and fails too few (the epoch misses the bound) and too many (a loader or
-a read-ahead held for nothing); and, as lab 08 does, any batch read by the training process itself.
+A learner's draw (``lab_setup(S, seed)``) is bursty: its mean read keeps up with one loader, and runs of slow
+batches decide whether one loader reading far ahead or two reading less far meet the bound holding less memory
+(a loader holds ``loader_batches`` batches' worth, a batch read ahead one). The epoch check measures both in
+the data set (reads at once, batches read ahead of the step) and fails too few (the epoch misses the bound) and
+too much memory held (beyond the least that meets it, found in a simulated epoch); and, as lab 08 does, any
+batch read by the training process itself.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ from utils.lessons.data_prefetch.step import paced, train_step
 
 BANK = "labs/feed_the_gpu"  # the lab's hints: utils/labs/feed_the_gpu/hints.toml
 ONE_LOADER_MARGIN = 0.2  # L below 80 % of C: one loader hides it; above 120 %: two are needed
+LOADER_BATCHES = 3  # a loader process holds as much memory as 3 batches read ahead (its copy of the data set,
+#                     its buffers): a setting of the lab, the price of a loader in the memory the spec counts
 
 
 @dataclass(frozen=True)
@@ -61,9 +65,11 @@ class LabSetup:
     pin_memory: bool = False  # a GPU copies the batches: they must cross from pinned memory, asynchronously
     label: str = ""  # where the epoch was measured, appended to the check's figures
     copy_label: str = ""  # what the copy to the device crossed
+    loader_batches: int = LOADER_BATCHES  # the memory one loader process holds, in batches' worth (a setting)
     # The draw's bursts, kept out of the set-up's printout (the learner finds them by timing reads):
-    every: int = field(default=0, repr=False)  # every ``every``-th batch is a slow one (0: even reads)
+    every: int = field(default=0, repr=False)  # a run of slow batches starts every ``every`` batches (0: even)
     factor: float = field(default=1.0, repr=False)  # a slow batch's read in mean reads; the others less
+    run: int = field(default=1, repr=False)  # slow batches one after another in each run
 
 
 def lab_setup(settings: Settings | None = None, seed: int | None = None) -> LabSetup:
@@ -78,55 +84,127 @@ def lab_setup(settings: Settings | None = None, seed: int | None = None) -> LabS
     draw = draw_costs(s, seed)
     return LabSetup(s.items, s.batch, draw.read, s.step_seconds, open_seconds=draw.opening,
                     pin_memory=s.pin_memory, label=s.label, copy_label=s.transfer_label, every=draw.every,
-                    factor=draw.factor)
+                    factor=draw.factor, run=draw.run)
 
 
 class Needs(NamedTuple):
-    loaders: int | None  # 1 or 2 (None: not known in advance)
-    depth: int | None  # batches read ahead of the step that the draw's slow batches need
+    loaders: int | None  # 1 or 2: the loaders of the configuration that meets the target holding least memory
+    depth: int | None  # batches read ahead of the step in that configuration
+    memory: int | None = None  # what it holds, in batches' worth: loaders x ``loader_batches`` + depth
+
+
+SIMULATED_TARGET = 0.02  # a configuration "meets the target" in simulation within 2 % of C: the real epoch
+#                          adds its start and the hand-overs, and the check allows 10 %
+
+
+def _simulated_epoch(reads: list[float], step: float, workers: int, per_worker: int) -> float:
+    """Seconds of one epoch in a model of a ``DataLoader`` with ``workers`` persistent workers each asked for
+    ``per_worker`` batches ahead (``prefetch_factor``): batch ``j`` goes to worker ``j % workers``, which reads
+    its batches one after another (``reads[j]`` s each); taking a batch asks for the next one; each step takes
+    ``step`` s. Lab 05's checks work out what a draw needs with it."""
+    ahead = workers * per_worker
+    free, done = [0.0] * workers, [0.0] * len(reads)
+
+    def ask(j: int, at: float) -> None:
+        worker = j % workers
+        free[worker] = max(free[worker], at) + reads[j]
+        done[j] = free[worker]
+
+    for j in range(min(ahead, len(reads))):
+        ask(j, 0.0)
+    clock = 0.0
+    for i in range(len(reads)):
+        clock = max(clock, done[i])  # wait for batch i
+        if i + ahead < len(reads):
+            ask(i + ahead, clock)
+        clock += step
+    return clock
+
+
+def _batch_reads(setup: LabSetup) -> list[float]:
+    """Seconds to read each batch of the draw, in order (lab 05's checks; the learner times them)."""
+    weights = (burst_weights(setup.n_items, setup.batch_size, setup.every, setup.factor, run=setup.run)
+               if setup.every else torch.ones(setup.n_items))
+    per_batch = weights.split(setup.batch_size)
+    return [float(w.sum()) * setup.item_seconds for w in per_batch]
+
+
+def _fewest_ahead(reads: list[float], step: float, workers: int) -> int | None:
+    """The least ``prefetch_factor`` with which ``workers`` loaders meet the target in simulation (None: none
+    up to 16 does)."""
+    compute = step * len(reads)
+    return next((k for k in range(1, 17)
+                 if _simulated_epoch(reads, step, workers, k) <= (1 + SIMULATED_TARGET) * compute), None)
+
+
+def _options(setup: LabSetup) -> dict[int, int | None]:
+    """For 1 and 2 loaders: the batches read ahead that meet the target in simulation (None: none does)."""
+    reads = _batch_reads(setup)
+    per_worker = {w: _fewest_ahead(reads, setup.step_seconds, w) for w in (1, 2)}
+    return {w: (w * k if k else None) for w, k in per_worker.items()}
 
 
 def _draw_needs(setup: LabSetup) -> Needs:
     """What a drawn data set needs, worked out from its own figures as the learner must (the checks use it; the
-    set-up does not carry it, so that printing it gives nothing away): L / C from the mean read and the paced
-    step, a slow batch's read in steps from the bursts. Unknown where the step is real (a GPU: its time is
-    measured, not known in advance) or the reads are even."""
+    set-up does not carry it, so that printing it gives nothing away): for 1 and 2 loaders, the read-ahead
+    that meets the target in a simulated epoch (``_simulated_epoch``), and of the two the configuration holding
+    less memory. Unknown where the step is real (a GPU: its time is measured, not known in advance) or the
+    reads are even."""
     if setup.step_seconds <= 0 or not setup.every:
         return Needs(None, None)
-    ratio = setup.item_seconds * setup.batch_size / setup.step_seconds  # L / C: draws keep it away from 1
-    burst = setup.factor * ratio  # a slow batch's read, in steps of compute
-    return Needs(2 if ratio > 1 else 1, math.ceil(burst) + 1)
+    held = {w: w * setup.loader_batches + depth for w, depth in _options(setup).items() if depth}
+    loaders = min(held, key=held.get)
+    return Needs(loaders, held[loaders] - loaders * setup.loader_batches, held[loaders])
 
 
 @dataclass(frozen=True)
 class Draw:
-    """A learner's data set: seconds to read an image on average, to open it per process, its bursts, and
-    what they need (``draw_costs``)."""
+    """A learner's data set: seconds to read an image on average, to open it per process, its bursts (a run of
+    ``run`` slow batches every ``every`` batches, each ``factor`` mean reads)."""
 
     read: float
     opening: float
     every: int
     factor: float
-    loaders: int
-    depth: int
+    run: int
+
+
+RATIOS = (0.5, 0.85)  # L / C of the draws: one loader keeps up on average with every one of them
+FASTEST = 0.05  # a fast batch's read, at least this share of a mean read (files a cache already holds, say)
+ONE_MISSES = 1.2  # where one loader cannot meet the target, it misses it by this much at any depth
+CLEAR = 3  # batches' worth: the two loader counts' least memory differ by more than the check's slack
 
 
 def draw_costs(s: Settings, seed: int) -> Draw:
-    """A learner's data set, drawn from ``seed``: bursty reads (every ``every``-th batch is a slow batch that
-    takes 4.2 to 5.8 steps of compute to read; the others are faster, so that the mean stays). Half the draws
-    read an epoch in 0.45-0.6 of its compute (one loader keeps up on average), half in 1.3-1.6 of it (two
-    are needed); none near the edge, where a measurement could not tell. Either way the loading must run far
-    enough ahead that a slow batch is read before the step needs it: ``depth`` batches. Where the step is real
-    (a GPU) its time is unknown in advance: the lesson's read time stands in for a step."""
+    """A learner's data set, drawn from ``seed``: an epoch reads in ``RATIOS`` of its compute (one loader
+    keeps up on average, so the mean decides nothing), in bursts: runs of 1, 3 or 4 slow batches, each taking
+    3.5 to 6.5 steps of compute to read; the others are faster, so that the mean stays. Whether one loader
+    reading far ahead or two reading less far hold less memory depends on the runs: redrawn until the two
+    differ by more than ``CLEAR`` batches' worth (or one loader misses the target by ``ONE_MISSES`` at any
+    depth), and until the default read-ahead of the better one cannot (so that both the loaders and the
+    read-ahead matter). Where the step is real (a GPU) its time is unknown in advance: the lesson's read time
+    stands in for a step."""
     rng = random.Random(seed)
-    loaders = 2 if rng.random() < 0.5 else 1
-    ratio = rng.uniform(1.3, 1.6) if loaders == 2 else rng.uniform(0.45, 0.6)  # L / C
-    burst = rng.uniform(4.2, 5.8)  # a slow batch's read, in steps of compute
-    factor = burst / ratio  # ... in mean reads of a batch
-    every = rng.randint(max(4, math.ceil(factor) + 1), max(8, math.ceil(factor) + 2))
     step = s.step_seconds if s.step_seconds else s.read_seconds * s.batch / 1.5
-    read = ratio * step / s.batch
-    return Draw(read, rng.uniform(0.1, 0.3), every, factor, loaders, math.ceil(burst) + 1)
+    batches = math.ceil(s.items / s.batch)
+    for _ in range(10_000):
+        ratio, run, burst = rng.uniform(*RATIOS), rng.choice((1, 3, 4)), rng.uniform(3.5, 6.5)
+        factor = burst / ratio  # a slow batch's read, in mean reads of a batch
+        every = max(run + 2, math.ceil(run * factor / (1 - FASTEST)))  # the fast batches keep FASTEST of a mean
+        draw = Draw(ratio * step / s.batch, rng.uniform(0.1, 0.3), every, factor, run)
+        setup = LabSetup(s.items, s.batch, draw.read, step, every=every, factor=factor, run=run)
+        if burst_weights(s.items, s.batch, every, factor, run=run).min() < FASTEST:
+            continue  # the fast batches keep at least FASTEST of a mean read (an epoch holds few runs)
+        options = _options(setup)
+        held = {w: w * LOADER_BATCHES + d for w, d in options.items() if d}
+        best = min(held, key=held.get) if held else None
+        reads = _batch_reads(setup)
+        one_cannot = 1 not in held and _simulated_epoch(reads, step, 1, 16) > ONE_MISSES * step * batches
+        clear = best and (one_cannot or (len(held) == 2 and abs(held[1] - held[2]) > CLEAR))
+        defaults_fail = best and _simulated_epoch(reads, step, best, 2) > 1.15 * step * batches
+        if clear and defaults_fail:
+            return draw
+    raise RuntimeError(f"no draw for seed {seed} in 10,000 tries: the lab's settings leave no room for one")
 
 
 def loaders_needed(load: float, compute: float, margin: float = ONE_LOADER_MARGIN) -> int | None:
@@ -143,7 +221,8 @@ def loaders_needed(load: float, compute: float, margin: float = ONE_LOADER_MARGI
 def lab_dataset(setup: LabSetup) -> CountedDigits:
     """The lab's slow data set: uint8 images, ``item_seconds`` per read, ``open_seconds`` once per reading
     process; it counts the reads in flight (``peak_reads()``), for the budget of two loaders."""
-    weights = burst_weights(setup.n_items, setup.batch_size, setup.every, setup.factor) if setup.every else None
+    weights = (burst_weights(setup.n_items, setup.batch_size, setup.every, setup.factor, run=setup.run)
+               if setup.every else None)
     return CountedDigits(setup.n_items, setup.item_seconds, open_seconds=setup.open_seconds,
                          read_weights=weights)
 
@@ -151,12 +230,15 @@ def lab_dataset(setup: LabSetup) -> CountedDigits:
 FIRST_BURST = 10  # the first slow batch of an epoch: the loaders have had time to get ahead (any draw)
 
 
-def burst_weights(n_items: int, batch: int, every: int, factor: float, first: int = FIRST_BURST) -> torch.Tensor:
+def burst_weights(n_items: int, batch: int, every: int, factor: float, first: int | None = None,
+                  run: int = 1) -> torch.Tensor:
     """Per-item read-time multipliers (n_items,) with mean 1, as lesson 05's ``uneven_weights``, except that
-    the slow batches are ``first``, ``first + every``, ...: an epoch starts with fast items, so that what a
-    draw needs is the read-ahead that absorbs a slow one, not what an epoch's first batches cost."""
+    the slow batches come in runs of ``run`` starting at batch ``first``, ``first + every``, ...: an epoch
+    starts with fast items, so that what a draw needs is the read-ahead that absorbs a run, not what an
+    epoch's first batches cost."""
+    first = FIRST_BURST if first is None else first
     batches = torch.arange(n_items) // batch
-    slow = (batches >= first) & ((batches - first) % every == 0)
+    slow = (batches >= first) & ((batches - first) % every < run)
     share = slow.float().mean().item()  # of the items that are slow
     fast = (1 - share * factor) / (1 - share)  # the others, so that the mean stays 1
     return torch.where(slow, torch.tensor(factor), torch.tensor(fast))
@@ -330,7 +412,8 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
         checks.expect(best.seconds <= limit * (1 + setup.tolerance),
                       f"your epoch took {best.seconds:.2f} s against a bound of {limit:.2f} s{busy} (bound / "
                       f"yours = {limit / best.seconds:.0%}; the target is within {setup.tolerance:.0%})"
-                      f"{setup.label}, the closest of {len(epochs)} epochs, with {reads} reads at once and up to "
+                      f"{setup.label}, the closest of {len(epochs)} epochs, with {reads} "
+                      f"read{'s' * (reads != 1)} at once and up to "
                       f"{ahead[0]} batches read ahead of the step. {yours}"
                       f"{_why_slow(setup, reads, ahead[0], load, compute)}")
         LAST_EPOCH.update(reads=reads, ahead=ahead[0], seconds=best.seconds, limit=limit, load=load,
@@ -338,7 +421,8 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
         return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s{busy} (bound / yours = "
                 f"{limit / best.seconds:.0%}; the target is within {setup.tolerance:.0%}){setup.label}: "
                 f"{reads} read{'s' if reads != 1 else ''} at once (budget {setup.loaders}), up to {ahead[0]} "
-                f"batches read ahead of the step{_allowed_ahead(setup, reads)}, none by the training process; "
+                f"batches read ahead of the step{_allowed_ahead(setup, reads, ahead[0])}, none by the training "
+                f"process; "
                 f"L = {load:.2f} s, C = {compute:.2f} s. {yours}")
 
     return checks.run_check(f"epoch within {setup.tolerance:.0%} of the bound", body, show=show,
@@ -379,7 +463,7 @@ def closest_to_bound(epochs: list[EpochResult], load: float, compute: float,
 
 EXTRA_ROUNDS = 2  # short of the bound, two more epochs at most this many times: six in all
 LAST_EPOCH: dict = {}  # what check_epoch measured when the learner's loading last met every rule (take_aways)
-DEPTH_SLACK = 2  # batches held ahead beyond what the draw's bursts need, before it counts as waste
+DEPTH_SLACK = 2  # batches' worth of memory beyond the least the draw needs, before it counts as waste
 
 
 def _why_slow(setup: LabSetup, reads: int, ahead: int, load: float, compute: float) -> str:
@@ -387,44 +471,47 @@ def _why_slow(setup: LabSetup, reads: int, ahead: int, load: float, compute: flo
     if reads < 2 and load > compute:
         return (f" One loader reads an epoch in L = {load:.2f} s, more than the C = {compute:.2f} s the device "
                 "computes it in: on average it cannot keep up.")
-    depth = _draw_needs(setup).depth
-    if depth and ahead < depth:
+    if _draw_needs(setup).depth:
         return (" The mean read keeps up, yet the device waited: look at how long each batch takes to read, "
-                "not only at their total, and at how far ahead of the step a slow one must start.")
+                "not only at their total: how many slow ones come in a row, and how long a loader, or two, "
+                "take to get through them while the device computes the batches read ahead.")
     return ""
 
 
-def _allowed_read_ahead(setup: LabSetup, reads: int) -> int | None:
-    """The most batches that may be read ahead of the step for this draw with ``reads`` loaders (None: not
-    known in advance, a real GPU step): what its slow batches need, rounded up to whole loaders, plus
-    ``DEPTH_SLACK``."""
-    depth = _draw_needs(setup).depth
-    if not depth:
-        return None
-    loaders = max(1, reads)  # a loader's workers each hold the same number
-    return loaders * math.ceil(depth / loaders) + DEPTH_SLACK
+def held_memory(setup: LabSetup, reads: int, ahead: int) -> int:
+    """The memory a loading holds, in batches' worth: each loader (reads at once) ``loader_batches``, and each
+    batch read ahead of the step one (lab 05's spec)."""
+    return max(1, reads) * setup.loader_batches + ahead
 
 
-def _allowed_ahead(setup: LabSetup, reads: int) -> str:
-    """`` (allowed: N)`` for the pass message, once the check has passed; empty where it is not known."""
-    allowed = _allowed_read_ahead(setup, reads)
-    return f" (allowed: {allowed})" if allowed is not None else ""
+def _allowed_memory(setup: LabSetup) -> int | None:
+    """The most memory, in batches' worth, a loading may hold for this draw (None: not known in advance, a real
+    GPU step): what the configuration holding least needs, plus ``DEPTH_SLACK``."""
+    needs = _draw_needs(setup)
+    return needs.memory + DEPTH_SLACK if needs.memory else None
+
+
+def _allowed_ahead(setup: LabSetup, reads: int, ahead: int) -> str:
+    """`` holding N batches' worth of memory (allowed: M)`` for the pass message; empty where not known."""
+    allowed = _allowed_memory(setup)
+    if allowed is None:
+        return ""
+    return f"; holding {held_memory(setup, reads, ahead)} batches' worth of memory (allowed: {allowed})"
 
 
 def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, compute: float) -> None:
-    """Fast enough, but with more loaders or a deeper read-ahead than the draw needs (each holds memory, a
-    loader a core too)."""
-    needs = _draw_needs(setup)
-    if needs.loaders == 1:
-        checks.expect(reads < 2, f"{reads} reads of the data set ran at once: what does each extra loader cost "
-                                 "(a core, memory, its own opening), and what does it buy for this draw's mean "
-                                 "read, L against C (lesson 05 §1 and §2's num_workers)? And what covers the slow "
-                                 "batches?")
-    if needs.depth:
-        checks.expect(ahead <= _allowed_read_ahead(setup, reads),
-                      f"up to {ahead} batches were read ahead of the step: more than your draw's slow batches "
-                      "need, each one memory held for nothing; find the shallowest read-ahead that meets "
-                      "the target")
+    """Fast enough, but holding more memory than the draw needs: loaders (each ``loader_batches`` batches'
+    worth) and batches read ahead (one each), beyond the least any configuration meeting the target holds."""
+    allowed = _allowed_memory(setup)
+    if allowed is None:
+        return
+    held = held_memory(setup, reads, ahead)
+    checks.expect(held <= allowed,
+                  f"your loading met the target holding {held} batches' worth of memory ({reads} loader"
+                  f"{'s' if reads != 1 else ''} at {setup.loader_batches} each, up to {ahead} batches read ahead "
+                  "of the step): another configuration meets it holding less. What does a second loader cost, "
+                  "and what read-ahead does it save on this draw's runs of slow batches? Or: how far ahead must "
+                  "the reading really run?")
 
 
 def _against_bound(seconds: float, limit: float, tolerance: float) -> str:
@@ -466,9 +553,11 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
         one = "one reader keeps up on average" if load < compute else "one reader cannot keep up on average"
         again = (f" (the check measured L = {e['load']:.2f} s and C = {e['compute']:.2f} s again, in the same run "
                  "as your epoch)")
+        held = held_memory(setup, e["reads"], e["ahead"])
         lines.append(f"- Your loading came {_against_bound(e['seconds'], e['limit'], setup.tolerance)}{again} "
                      f"with {e['reads']} read(s) at once ({one}) and up to {e['ahead']} batches read ahead of the "
-                     f"step; the device waited {e['waited']:.2f} s for data in all.")
+                     f"step, holding {held} batches' worth of memory; the device waited {e['waited']:.2f} s for "
+                     "data in all.")
     else:
         lines.append("- Your loading has not met the bound within the rules yet: the epoch check says where.")
     if cache_line:

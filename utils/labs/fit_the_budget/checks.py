@@ -6,8 +6,10 @@ its cross-entropy is a line of its own. No single technique fits; combinations o
 selective, every block; 1, 2 or 4 micro-batches; a plain or a chunked cross-entropy) do, at different time
 costs. The learner writes:
 
-- ``choose(capacity, costs)``: the plan ``(checkpointing, micro_batches, loss_chunks)`` whose predicted peak
-  leaves the margin free, at the least time cost under an additive cost model;
+- ``choose(capacity, costs, predict)``: the plan ``(checkpointing, micro_batches, loss_chunks)`` whose
+  predicted peak leaves the margin free, at the least time cost under an additive cost model, found with at
+  most ``PREDICTIONS`` of the calculator's predictions (``predict(plan)``) for 18 plans: reasoning from what
+  each technique does to the step's lines, not pricing every plan;
 - ``fewest_checkpoints(shape, batch, usable)`` (exercise B, ``blocks.py``): the fewest blocks to checkpoint;
 - ``train_step(model, optimizer, x, y, plan)``: one optimizer step on the whole batch in that plan, with the
   lab's ``plan_loss`` (``losses.py``), on a batch its micro-batches do not divide and that ends in padding.
@@ -33,6 +35,7 @@ import torch
 
 from utils import checks
 from utils.labs.fit_the_budget.losses import PAD
+from utils.lessons.memory import calculator
 from utils.lessons.memory.calculator import Budget, Shape, estimate
 from utils.lessons.memory.measure import (batch_of, checkpointed_loss, interleaved_rounds, measure_peak,
                                           new_model, paired_spread, plain_loss, training_step)
@@ -48,14 +51,17 @@ VOCAB_FACTOR = 12  # the lab's vocabulary: lesson 06's times 12, so the cross-en
 MARGIN = 0.10  # the share of the capacity a plan must leave free (fragmentation, a longer batch, ...)
 NAMES = {False: "no checkpointing", "selective": "selective checkpointing", True: "checkpointing every block"}
 COST_KEYS = ("selective", "every block", "chunked loss", "micro-batch")
-# Cases the learner's choose() never sees: (capacity as a share of the step as given's peak, costs). Each makes
-# a different plan the cheapest: where recomputation is dear, where micro-batches are, where both are cheap.
+PREDICTIONS = 7  # predictions choose() may make a case: fewer than half the 18 plans (exercise A)
+# Cases the learner's choose() never sees: another model (changes to the lab's shape), a capacity near a share of
+# its step as given's peak, and costs. Each makes a different plan the cheapest: where recomputation is dear,
+# where micro-batches are, where both are cheap.
 HIDDEN_CASES = (
-    (0.62, {"selective": 0.04, "every block": 0.30, "chunked loss": 0.05, "micro-batch": 0.20}),
-    (0.50, {"selective": 0.15, "every block": 0.20, "chunked loss": 0.02, "micro-batch": 0.03}),
-    (0.45, {"selective": 0.02, "every block": 0.35, "chunked loss": 0.25, "micro-batch": 0.08}),
-    (0.62, {"selective": 0.10, "every block": 0.12, "chunked loss": 0.40, "micro-batch": 0.30}),
+    (dict(depth=6), 0.62, {"selective": 0.04, "every block": 0.30, "chunked loss": 0.05, "micro-batch": 0.20}),
+    (dict(width=96), 0.50, {"selective": 0.15, "every block": 0.20, "chunked loss": 0.02, "micro-batch": 0.03}),
+    (dict(vocab=2), 0.45, {"selective": 0.02, "every block": 0.35, "chunked loss": 0.25, "micro-batch": 0.08}),
+    (dict(depth=3), 0.62, {"selective": 0.10, "every block": 0.12, "chunked loss": 0.40, "micro-batch": 0.30}),
 )
+GAP = 1.08  # a hidden capacity sits between two plans' peaks at least 8 % apart: no plan within 4 % of its edge
 
 
 @dataclass(frozen=True)
@@ -122,9 +128,48 @@ def lab_setup(settings: Settings | None = None) -> LabSetup:
 
 
 def hidden_setups(setup: LabSetup) -> list[tuple[LabSetup, dict]]:
-    """The cases choose() is checked on besides this machine's: other capacities, other costs (lab 06)."""
-    full = predicted(setup, (False, 1, 1)).peak
-    return [(dataclasses.replace(setup, capacity=share * full), costs) for share, costs in HIDDEN_CASES]
+    """The cases choose() is checked on besides this machine's: other models, capacities and costs (lab 06). A
+    case's model is the lab's with some fields changed (``vocab``: a factor on the lab's vocabulary); its
+    capacity leaves usable the middle of the gap between two plans' peaks (``GAP``) nearest the case's share of
+    its step as given's peak, so that no plan is a rounding away from fitting."""
+    cases = []
+    for changes, share, costs in HIDDEN_CASES:
+        changes = {k: v * setup.shape.vocab if k == "vocab" else v for k, v in changes.items()}
+        model = dataclasses.replace(setup, shape=dataclasses.replace(setup.shape, **changes))
+        peaks = sorted(predicted(model, p).peak for p in plans())
+        gaps = [(low + high) / 2 for low, high in zip(peaks, peaks[1:]) if high >= GAP * low]
+        usable = min(gaps, key=lambda middle: abs(middle - share * (1 - setup.margin) * peaks[-1]))
+        cases.append((dataclasses.replace(model, capacity=usable / (1 - setup.margin)), costs))
+    return cases
+
+
+def predictor(setup: LabSetup) -> Callable:
+    """``predict(plan) -> Budget``: lesson 06's calculator for the case's model and batch, a plan at a time,
+    given to the learner's ``choose`` (lab 06). A plan of another form fails the check, saying why."""
+    def predict(plan) -> Budget:
+        return predicted(setup, _as_plan(plan, "predict(plan)"))
+    return predict
+
+
+class CountedPredictions:
+    """Counts the calculator's predictions made while it is active, however they are made (through ``predict``
+    or by calling ``estimate`` directly): every estimate prices its activations once (lab 06)."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __enter__(self) -> "CountedPredictions":
+        self._original = calculator.activation_bytes
+
+        def counted(*args, **kwargs):
+            self.calls += 1
+            return self._original(*args, **kwargs)
+
+        calculator.activation_bytes = counted
+        return self
+
+    def __exit__(self, *_) -> None:
+        calculator.activation_bytes = self._original
 
 
 def cheapest(setup: LabSetup, costs: dict) -> tuple[float, list[tuple]]:
@@ -212,42 +257,62 @@ def _as_plan(plan, where: str) -> tuple:
     return (True if c is True else c, m, k)
 
 
-def _judge_choice(plan: tuple, setup: LabSetup, costs: dict, case: str) -> None:
-    """Fails naming the mistake in the learner's plan for one case; never names the right plan."""
+def _judge_choice(plan: tuple, setup: LabSetup, costs: dict, case: str, lab: LabSetup | None = None) -> None:
+    """Fails naming the mistake in the learner's plan for one case; never names the right plan. ``lab``: the
+    lab's own model at this case's capacity, for a hidden case: where the plan is the answer for it, the
+    learner priced the wrong model, and the message says so."""
     peak = predicted(setup, plan).peak
+    wrong_model = lab is not None and plan in cheapest(dataclasses.replace(lab, capacity=setup.capacity), costs)[1]
+    model = (" (this case's model is not the lab's: price it with the predict your function is given)"
+             if wrong_model else ": was the plan predicted before it was returned?")
     checks.expect(peak <= setup.capacity,
                   f"{case}: {describe_plan(plan)} is predicted at {peak / MB:.1f} MB, over the capacity of "
-                  f"{setup.capacity / MB:.1f} MB: predict each plan with all three of its techniques")
+                  f"{setup.capacity / MB:.1f} MB{model}" + ("" if wrong_model else
+                  " And did a rule of yours take off more than the plan's techniques do together?"))
     checks.expect(peak <= setup.usable,
                   f"{case}: {describe_plan(plan)} is predicted at {peak / MB:.1f} MB, under the capacity but "
-                  f"leaving {1 - peak / setup.capacity:.0%} free, less than the {setup.margin:.0%} margin")
+                  f"leaving {1 - peak / setup.capacity:.0%} free, less than the {setup.margin:.0%} margin{model}")
     best, _ = cheapest(setup, costs)
     mine = plan_cost(plan, costs)
     checks.expect(mine <= best + 1e-9,
                   f"{case}: {describe_plan(plan)} fits, at {mine:.2f}x the plain step's time by the cost model; "
-                  f"another plan fits at less (costs: {describe_costs(costs)}). Saving more memory than the "
-                  "margin asks costs time: weigh every combination, not the one that saves most")
+                  f"a plan that costs less fits too (costs: {describe_costs(costs)})"
+                  f"{model if wrong_model else ''}. Saving more memory than the margin asks costs time: which "
+                  "plans did your reasoning rule out that would have fitted, and in what order did you consider "
+                  "them?")
 
 
 def check_choice(choose: Callable, setup: LabSetup | None = None, costs: dict | None = None,
                  show: bool = True) -> checks.Verdict:
-    """Lab 06: ``choose(capacity, costs)`` returns a plan that leaves the margin free at the least cost, for this
-    machine's case and for hidden cases (other capacities and costs)."""
+    """Lab 06: ``choose(capacity, costs, predict)`` returns a plan that leaves the margin free at the least cost,
+    for this machine's case and for hidden cases (other models, capacities and costs), making no more than
+    ``PREDICTIONS`` of the calculator's predictions a case (counted however they are made)."""
     setup = setup if setup is not None else lab_setup()
-    costs = costs if costs is not None else HIDDEN_CASES[0][1]
+    costs = costs if costs is not None else HIDDEN_CASES[0][2]
 
     def body():
         cases = [("this machine", setup, costs)]
-        cases += [(f"hidden case {i + 1} (capacity {s.capacity / MB:.1f} MB)", s, c)
+        cases += [(f"hidden case {i + 1} (another model; capacity {s.capacity / MB:.1f} MB)", s, c)
                   for i, (s, c) in enumerate(hidden_setups(setup))]
+        used = []
         for case, s, c in cases:
-            plan = _as_plan(choose(s.capacity, dict(c)), f"choose() for {case}")
-            _judge_choice(plan, s, c, case)
-        plan = _as_plan(choose(setup.capacity, dict(costs)), "choose()")
+            with CountedPredictions() as counted:
+                answer = choose(s.capacity, dict(c), predictor(s))
+            plan = _as_plan(answer, f"choose() for {case}")
+            checks.expect(counted.calls <= PREDICTIONS,
+                          f"choose() for {case} made {counted.calls} of the calculator's predictions; it may make "
+                          f"{PREDICTIONS} of the {len(plans())} plans. Pricing plan after plan is a search, not a "
+                          "plan: what does each technique do to the step's lines, and which plans does that rule "
+                          "in or out before you predict them?")
+            _judge_choice(plan, s, c, case, lab=setup if s is not setup else None)
+            used.append(counted.calls)
+        plan = _as_plan(choose(setup.capacity, dict(costs), predictor(setup)), "choose()")
         peak = predicted(setup, plan).peak
-        return (f"{len(cases)} cases, each the least cost that leaves {setup.margin:.0%} free. Here: "
-                f"{describe_plan(plan)}, predicted {peak / MB:.1f} MB of {setup.usable / MB:.1f} MB usable, "
-                f"{plan_cost(plan, costs):.2f}x the plain step's time by the cost model")
+        predictions = f"{min(used)}" if min(used) == max(used) else f"{min(used)} to {max(used)}"
+        return (f"{len(cases)} cases, each the least cost that leaves {setup.margin:.0%} free, with "
+                f"{predictions} of the calculator's predictions a case. Here: {describe_plan(plan)}, predicted "
+                f"{peak / MB:.1f} MB of {setup.usable / MB:.1f} MB usable, {plan_cost(plan, costs):.2f}x the plain "
+                "step's time by the cost model")
 
     return checks.run_check("choice", body, show=show, hint=checks.stub_message(BANK, "A"))
 
@@ -284,10 +349,10 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
     the calculator's prediction (and at most 35 % under it: a step that saves more than its plan runs another
     plan); the chosen plan's measured peak leaves the margin free."""
     setup = setup if setup is not None else lab_setup()
-    costs = costs if costs is not None else HIDDEN_CASES[0][1]
+    costs = costs if costs is not None else HIDDEN_CASES[0][2]
 
     def body():
-        chosen = _as_plan(choose(setup.capacity, dict(costs)), "choose()")
+        chosen = _as_plan(choose(setup.capacity, dict(costs), predictor(setup)), "choose()")
         others = [p for p in ((True, 4, 1), ("selective", 2, LOSS_CHUNKS), (False, 2, LOSS_CHUNKS)) if p != chosen]
         # A batch the micro-batches do not divide evenly (4 micro-batches of 14 sequences: 4, 4, 4, 2), its
         # sequences ending in padding of different lengths: micro-batches hold different numbers of counted tokens
@@ -358,14 +423,17 @@ def take_aways(choose: Callable, setup: LabSetup, costs: dict) -> str:
     """What the run showed, printed from it: the learner's plan, and once ``choose`` gives the cheapest plan
     here, how many plans fit and how far apart they cost; never raises on a wrong or unfinished answer."""
     try:
-        plan = _as_plan(choose(setup.capacity, dict(costs)), "choose()")
+        with CountedPredictions() as counted:
+            answer = choose(setup.capacity, dict(costs), predictor(setup))
+        plan = _as_plan(answer, "choose()")
     except BaseException as exc:  # noqa: BLE001 - a stub, or a plan of another form: the check says why
         return f"choose() gave no plan yet ({type(exc).__name__}): its check says why."
     fitting = sorted((p for p in plans() if predicted(setup, p).peak <= setup.usable), key=lambda p: plan_cost(p, costs))
     best, _ = cheapest(setup, costs)
     mine, peak = plan_cost(plan, costs), predicted(setup, plan).peak
     lines = [f"Your plan: {describe_plan(plan)}, predicted {peak / MB:.1f} MB of {setup.usable / MB:.1f} MB usable, "
-             f"{mine:.2f}x the plain step's time by the cost model."]
+             f"{mine:.2f}x the plain step's time by the cost model, found with {counted.calls} of the calculator's "
+             f"predictions for {len(plans())} plans."]
     if peak > setup.usable or mine > best + 1e-9:
         return _wrapped(lines + ["It is not the cheapest plan that fits here (its check says why): the rest of the "
                                  "take-aways appear once it is."])
