@@ -6,11 +6,13 @@
     naive_reading(row, spans) # what the naive split's timeline and numbers say, in two sentences
     plot_speedups(run)        # measured speedup per m (min-max bars) beside 2m/(m+1), bubbles on top
     plot_schedule(spans)      # the measured Gantt chart, laid out tight
+
+The figures as printed and the noise rule read on them (``printed``, ``noise_of_one``, ``reference_claim``,
+``split_gain``, ...) live in ``noise.py``; they are re-exported here.
 """
 
 from __future__ import annotations
 
-import statistics
 import textwrap
 
 from utils import plots, timeline
@@ -18,6 +20,9 @@ from utils.claims import Claim, paired_spread, speedup_verdict, within_noise
 from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound
 from utils.lessons.model_split.link import (LINK_SMALL, link_reading, link_sources,  # noqa: F401
                                            link_table, link_time, lost_time)  # re-exported: the notebook's names
+from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
+                                            near_reference, noise_of_one, noise_of_reference, printed,
+                                            reference_claim, reference_gain, rounds_text, split_gain)
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
 
@@ -238,12 +243,6 @@ def headline_verdict(r: Row) -> str:
 AT_BOUND_VERDICT = "at the bound (within noise)"  # claims.speedup_verdict's words for a median at its bound
 
 
-def above_as_printed(value: float, bound: float) -> bool:
-    """Whether a speedup is above its bound on the figures as printed (two decimals): one rule for the
-    median, for every round counted above the bound, and for the tables' verdicts."""
-    return round(value, 2) > round(bound, 2)
-
-
 def _work_reference_verdict(r: Row, spread: float) -> str:
     """A median above the bound, within the work-scaled reference: explained by it, saying the rounds' spread
     where the median passes the reference itself; but rounds above the devices' count (2x on two devices,
@@ -340,102 +339,6 @@ def say(text: str, width: int = 110) -> None:
     print(textwrap.fill(text, width))
 
 
-def rounds_text(lo: float, hi: float) -> str:
-    """"0.995-1.07": a round's range with a third digit where two would hide which side of 1x it lies."""
-    fmt = lambda x: f"{x:.3f}" if (x < 1 <= round(x, 2)) or (x > 1 >= round(x, 2)) else f"{x:.2f}"
-    return f"{fmt(lo)}-{fmt(hi)}"
-
-
-def printed(r: Row) -> tuple[float, float]:
-    """A row's median speedup and its paired rounds' spread (``claims.paired_spread``) as the page prints them,
-    two decimals: what the noise rule reads, so that a reader checks every verdict from the page."""
-    return round(r.speedup, 2), round(paired_spread(r.speedups), 2)
-
-
-def noise_of_one(r: Row) -> bool:
-    """The course's one noise rule (``claims.within_noise``) against 1x: the median ± the paired spread covers
-    it. A row whose rounds lie mostly on one side of 1x is not noise, even if one round crosses it."""
-    value, spread = printed(r)
-    return within_noise(value, spread, 1.0)
-
-
-def reference_claim(claim: str, r: Row, reference: float, name: str, per_round=None) -> Claim:
-    """A claims-table row setting a speedup beside a *reference* measured here (``name``: "per-process
-    reference", "work-scaled reference"), which a speedup may pass, judged against that reference, not 1x, by
-    claims' noise rule: the median ± the paired spread covering the reference is noise; above it, a finding;
-    under it, the share of its gain (or, within noise of 1x, no gain shown at all). ``per_round``: the reference
-    measured in each round (the per-process one): then each round is set beside its own round's reference and
-    counted."""
-    lo, hi = r.speedup_range
-    if per_round:
-        measured = f"{r.speedup:.2f}x (rounds {rounds_text(lo, hi)})"
-        return Claim(claim, measured, f"{name} {reference:.2f}x", _per_round_verdict(r, per_round))
-    value, spread = printed(r)
-    reference = round(reference, 2)
-    measured = f"{value:.2f}x ± {spread:.2f}" if spread > 0 else f"{value:.2f}x"
-    if near_reference(r, reference):
-        verdict = f"within noise of it: {measured} covers it"
-    elif within_noise(value, spread, 1.0):
-        verdict = "under the reference, and within noise of 1x: no gain shown"
-    elif value <= 1:
-        verdict = "not faster than one device: no gain"
-    elif value > reference:
-        verdict = "above the reference by more than the rounds' spread: a finding to explain"
-    else:
-        verdict = f"faster, under the reference: {reference_gain(r, reference):.0%} of its gain"
-    return Claim(claim, measured, f"{name} {reference:.2f}x", verdict)
-
-
-def reference_gain(r: Row, reference: float) -> float:
-    """The share of a reference's gain a speedup reached, (s - 1) / (reference - 1), on the figures as printed:
-    the course's one measure of how close a speedup came to what it is set beside (``claims``)."""
-    return (round(r.speedup, 2) - 1) / (round(reference, 2) - 1)
-
-
-def near_reference(r: Row, reference: float) -> bool:
-    """The course's noise rule (``claims.within_noise``), set against a reference instead of 1x: the median ±
-    the paired rounds' spread (``paired_spread``) covers the reference, on the figures as printed. Only outside
-    it does a page read a cause into the difference."""
-    value, spread = printed(r)
-    return within_noise(value, spread, round(reference, 2))
-
-
-def _per_round_verdict(r: Row, per_round) -> str:
-    """Each round's speedup against the reference measured in the same round: how many rounds were under it,
-    then claims' noise rule against 1x and against the median reference, or the share of the reference's
-    gain (``reference_gain``, as ``naive_process_reading`` prints it)."""
-    pairs = [(round(s, 2), round(ref, 2)) for s, ref in zip(r.speedups, per_round)]  # as the block prints them
-    under = sum(s < ref for s, ref in pairs)
-    reference = statistics.median(per_round)
-    where = "every round" if under == len(pairs) else f"{under} of {len(pairs)} rounds"
-    said = f"under its own round's reference in {where}"
-    if noise_of_one(r):
-        return f"{said}, and within noise of 1x: no gain shown"
-    if near_reference(r, reference):
-        return f"{said}; {_noise_of_reference(r, reference)}"
-    if under == 0:
-        return "at or above its own round's reference in every round: a finding to explain"
-    if round(reference, 2) <= 1 or round(r.speedup, 2) >= round(reference, 2):  # no gain to share
-        return f"{said}: the median {r.speedup:.2f}x against the reference's {reference:.2f}x"
-    return f"{said}: {reference_gain(r, reference):.0%} of the reference's gain"
-
-
-def split_gain(slow: Row, fast: Row) -> tuple[float, float]:
-    """The balanced split's gain over the unbalanced one, round by round (the unbalanced step over the balanced
-    step of the same round, the ratio of their paired speedups): its median and paired spread. Section 7."""
-    gains = [f / s for f, s in zip(fast.speedups, slow.speedups)]
-    return statistics.median(gains), paired_spread(gains)
-
-
-def against_prediction(value: float, spread: float, predicted: float) -> str:
-    """A measured figure beside what the profile predicted, by claims' one noise rule on the figures as
-    printed: "within noise of it", "below it" or "above it"."""
-    v, d, p = round(value, 2), round(spread, 2), round(predicted, 2)
-    if within_noise(v, d, p):
-        return "within noise of it"
-    return "below it" if v < p else "above it"
-
-
 def balance_reading(slow: Row, fast: Row, predicted: dict) -> tuple[str, str]:
     """Section 7's answer, from this run: each split's speedup against its own prediction from the profile
     (``predicted``: split points -> predicted speedup), then the balanced split's gain over the unbalanced one
@@ -472,17 +375,11 @@ def balance_reading(slow: Row, fast: Row, predicted: dict) -> tuple[str, str]:
     return text, verdict
 
 
-def _ms(seconds: float, *others: float):
-    """Milliseconds as printed: whole where every figure beside it is 10 ms or more, else one decimal, so that
-    a ratio computed from the printed figures is the one a reader computes."""
-    return round(seconds * 1e3) if min((seconds,) + others) >= 0.01 else round(seconds * 1e3, 1)
-
-
 def naive_headline(r: Row) -> str:
     """The answer of section 3 in two sentences: the step times, then which figure is the speedup and why it
     is not the ratio of the two step times printed before it."""
     lo, hi = r.speedup_range
-    split_ms, one_ms = _ms(r.seconds, r.baseline), _ms(r.baseline, r.seconds)
+    split_ms, one_ms = ms_as_printed(r.seconds, r.baseline), ms_as_printed(r.baseline, r.seconds)
     text = (f"Naive split {split_ms} ms per step, one device {one_ms} ms (medians of "
             f"{len(r.speedups)} rounds). The speedup is one device's time over the split's, round by round: "
             f"{r.speedup:.2f}x (median of the paired ratios; every round {lo:.2f}-{hi:.2f}) against a bound of 1x.")
@@ -532,7 +429,7 @@ def naive_reading(r: Row, spans) -> str:
                f"(± {spread:.2f}): a finding to explain")
     else:
         waited = bool(r.cpu_share) and min(r.cpu_share) < CONTENDED  # CPU/busy far below 100 %: waited for a core
-        rest = (_noise_of_reference(r, pb) if near_reference(r, pb) else
+        rest = (noise_of_reference(r, pb) if near_reference(r, pb) else
                 f"the stages also waited for a core (CPU/busy {' / '.join(f'{f:.0%}' for f in r.cpu_share)}: "
                 "other programs shared the machine)" if waited else "the rest is the messages and the turn-taking")
         why = (f"below 1x by more than the rounds' spread ({value:.2f}x ± {spread:.2f}): slower than one device; "
@@ -554,7 +451,8 @@ def naive_process_reading(r: Row) -> str:
                    "round is at or below 1x: a tendency, not a law")
     else:
         reading = "; within the rounds' spread the stages cost what the whole model does"
-    one, parts = _ms(r.baseline, *r.alone), [_ms(a, r.baseline, *r.alone) for a in r.alone]
+    one = ms_as_printed(r.baseline, *r.alone)
+    parts = [ms_as_printed(a, r.baseline, *r.alone) for a in r.alone]
     stages, total = " + ".join(f"{p:g}" for p in parts), round(sum(parts), 1)
     medians = (f"the medians' own ratio, {one:g} / {total:g} = {one / total:.2f}x, pairs figures from "
                f"different rounds" if f"{one / total:.2f}" != f"{r.process_bound:.2f}" else
@@ -579,12 +477,6 @@ def _process_gain(r: Row) -> str:
             "from 1x to the reference)")
 
 
-def _noise_of_reference(r: Row, reference: float) -> str:
-    """Why a difference from a reference is not read: claims' rule, the median ± the paired spread covers it."""
-    value, spread = printed(r)
-    return f"within noise of it ({value:.2f}x ± {spread:.2f} covers {reference:.2f}x), no cause to read"
-
-
 def _against_process_reference(r: Row) -> str:
     """The end of ``naive_process_reading``, in the order the claims table reads it (``_per_round_verdict``),
     by claims' one noise rule: within noise of 1x, no gain shown; within noise of the reference, no cause to
@@ -596,7 +488,7 @@ def _against_process_reference(r: Row) -> str:
     if noise_of_one(r):
         return f"is within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown."
     if near_reference(r, r.process_bound):
-        return f"is {_noise_of_reference(r, r.process_bound)}."
+        return f"is {noise_of_reference(r, r.process_bound)}."
     if r.speedup > r.process_bound:
         return "is above it by more than the rounds' spread: a finding to explain."
     return f"reaches {_process_gain(r)}: the rest is {_rest(r)}."

@@ -242,75 +242,96 @@ def miss_story(m: dict, label: str) -> list[str]:
                f"most of the miss is {where}{label}." if missed else
                f"no slower than the model: the one-device step t1 it is built from ({m['one'] * 1e3:.1f} ms) "
                f"met a busier moment than the split rounds{label}.")]
-    others = (f"other programs used {m['others']:.2f} of a core and the hypervisor (the host software that runs "
-              f"this virtual machine) took {m['steal']:.2f} (steal: time this machine's CPUs were ready to run "
-              "but the host ran something else)")
-    if _held_core(slow):
-        out.append(f"The step's thread held its core through the compute: {slow['thread_cpu'] * 1e3:.1f} ms of "
-                   f"CPU for {slow['compute'] * 1e3:.1f} ms of compute and {slow['allreduce'] * 1e3:.1f} ms inside "
-                   f"the all-reduces on the slower rank, so even if it used CPU all through the all-reduces, "
-                   f"at least {_compute_cpu(slow) * 1e3:.1f} ms of it fell in the compute; over these rounds "
-                   f"{others}.")
-    elif slow["thread_cpu"] >= 0.95 * slow["compute"]:
-        out.append(f"The step's thread got {slow['thread_cpu'] * 1e3:.1f} ms of CPU for {slow['compute'] * 1e3:.1f} "
-                   f"ms of compute on the slower rank, but that CPU time includes its "
-                   f"{slow['allreduce'] * 1e3:.1f} ms inside the all-reduces: up to "
-                   f"{(slow['compute'] - _compute_cpu(slow)) * 1e3:.1f} ms of the compute may have run off its "
-                   f"core, which this run cannot rule out (the thread's CPU time read around the compute alone "
-                   f"would tell); over these rounds {others}.")
-    else:
-        out.append(f"The slower rank's thread ran at most {slow['thread_cpu'] / slow['compute']:.0%} of its "
-                   f"compute time (its CPU time, its all-reduces' included, over its compute): over these rounds "
-                   f"{others}, taking turns with the two workers.")
+    out.append(_thread_cpu(m, slow))
     corun = m.get("corun") or {}
     if corun.get("alone"):
-        alone, together = corun["alone"], corun["together"]
-        half_x, corun_x = alone / m["model_compute"], together / alone
-        held = corun.get("together_core", 1.0)
-        if corun_x < 0.95:
-            why = "faster side by side than alone, beyond 5 %: a finding to explain, not explained by this run"
-        elif corun_x <= 1.05:
-            why = "computing at the same moment made no difference beyond 5 %"
-        elif held < 0.95:
-            why = (f"with both computing, a rank's thread ran only {held:.0%} of the time: the two ranks and "
-                   f"the other programs shared the cores")
-        else:
-            why = ("each rank's thread held its core, so computing at the same moment costs what the two "
-                   "cores share (memory bandwidth, last-level cache, the clock)")
-        best_x = min(alone, together) / m["model_compute"]   # the faster shard against half the block's time
-        out.append(f"Measured apart, a rank's shard of work without its all-reduces took "
-                   f"{alone * 1e3:.1f} ms with the other rank idle ({half_x:.2f}x the model's t1/2) and "
-                   f"{together * 1e3:.1f} ms with both computing at once ({corun_x:.2f}x the first, "
-                   f"{together / m['model_compute']:.2f}x t1/2): {why}. "
-                   + (f"Even the faster of the two took {best_x:.2f}x t1/2: half a block takes more than half "
-                      "a block's time here." if best_x > 1.05 else
-                      f"The faster of the two took {best_x:.2f}x t1/2: within 5 % of half the block's time, "
-                      "so the shard's own compute explains no miss beyond that." if best_x >= 0.95 else
-                      f"The faster of the two took {best_x:.2f}x t1/2: less than half the block's time "
-                      "beyond 5 %, faster than the model assumes."))
+        out.append(_shard_apart(m, corun))
     out.extend(_inside_the_step(m, slow, corun))
     shared = _shared(m, slow)
-    # the same allowance as the all-reduces get for the fit's error: t1/2's own 5 % (section 4's rule)
-    parts = {COMPUTE_PART: max(slow["compute"] - 1.05 * m["model_compute"], 0.0)}
-    if m.get("paired"):
-        summed_x = slow["summed"] / m["model_comm"]
-        out.append(f"Inside the slower rank's all-reduces ({slow['allreduce'] * 1e3:.2f} ms), set beside the "
-                   f"other rank's calls of the same round: {slow['waited'] * 1e3:.2f} ms waiting for it to "
-                   f"arrive, {slow['summed'] * 1e3:.2f} ms for the sum once both were there, against "
-                   f"alpha + n/beta's "
-                   f"{m['model_comm'] * 1e3:.2f} ms ({summed_x:.1f}x; the fit's worst residual is "
-                   f"{m['residual']:.0%}, so within {1 + m['residual']:.1f}x is the model's own error).")
-        parts["waiting for the other rank"] = slow["waited"]
-        parts["the sum beyond alpha + n/beta and the fit's error"] = max(
-            slow["summed"] - m["model_comm"] * (1 + m["residual"]), 0.0)
-    else:
-        parts["the all-reduces"] = max(extra_comm, 0.0)
+    said, parts = _miss_parts(m, slow, extra_comm)
+    out.extend(said)
     if missed:
         out.append(_cause(m, slow, parts, shared))
     if m["waiting_core"] is not None:
         out.append(f"The one-device reference was fair: rank 1, waiting in a barrier while rank 0 ran alone, "
                    f"used {m['waiting_core']:.0%} of a core.")
     return out
+
+
+def _thread_cpu(m: dict, slow: dict) -> str:
+    """What the slower rank's thread CPU time says about its compute (held its core, may have run off it, or
+    ran at most a share of it), and what the other programs and the hypervisor took over these rounds."""
+    others = (f"other programs used {m['others']:.2f} of a core and the hypervisor (the host software that runs "
+              f"this virtual machine) took {m['steal']:.2f} (steal: time this machine's CPUs were ready to run "
+              "but the host ran something else)")
+    if _held_core(slow):
+        return (f"The step's thread held its core through the compute: {slow['thread_cpu'] * 1e3:.1f} ms of "
+                f"CPU for {slow['compute'] * 1e3:.1f} ms of compute and {slow['allreduce'] * 1e3:.1f} ms inside "
+                f"the all-reduces on the slower rank, so even if it used CPU all through the all-reduces, "
+                f"at least {_compute_cpu(slow) * 1e3:.1f} ms of it fell in the compute; over these rounds "
+                f"{others}.")
+    if slow["thread_cpu"] >= 0.95 * slow["compute"]:
+        return (f"The step's thread got {slow['thread_cpu'] * 1e3:.1f} ms of CPU for {slow['compute'] * 1e3:.1f} "
+                f"ms of compute on the slower rank, but that CPU time includes its "
+                f"{slow['allreduce'] * 1e3:.1f} ms inside the all-reduces: up to "
+                f"{(slow['compute'] - _compute_cpu(slow)) * 1e3:.1f} ms of the compute may have run off its "
+                f"core, which this run cannot rule out (the thread's CPU time read around the compute alone "
+                f"would tell); over these rounds {others}.")
+    return (f"The slower rank's thread ran at most {slow['thread_cpu'] / slow['compute']:.0%} of its "
+            f"compute time (its CPU time, its all-reduces' included, over its compute): over these rounds "
+            f"{others}, taking turns with the two workers.")
+
+
+def _shard_apart(m: dict, corun: dict) -> str:
+    """A rank's shard of work timed apart from the step (``corun``), with the other rank idle and with both
+    computing at once, against the model's t1/2: what computing side by side costs, and whether even the
+    faster of the two takes more than half a block's time."""
+    alone, together = corun["alone"], corun["together"]
+    half_x, corun_x = alone / m["model_compute"], together / alone
+    held = corun.get("together_core", 1.0)
+    if corun_x < 0.95:
+        why = "faster side by side than alone, beyond 5 %: a finding to explain, not explained by this run"
+    elif corun_x <= 1.05:
+        why = "computing at the same moment made no difference beyond 5 %"
+    elif held < 0.95:
+        why = (f"with both computing, a rank's thread ran only {held:.0%} of the time: the two ranks and "
+               f"the other programs shared the cores")
+    else:
+        why = ("each rank's thread held its core, so computing at the same moment costs what the two "
+               "cores share (memory bandwidth, last-level cache, the clock)")
+    best_x = min(alone, together) / m["model_compute"]   # the faster shard against half the block's time
+    return (f"Measured apart, a rank's shard of work without its all-reduces took "
+            f"{alone * 1e3:.1f} ms with the other rank idle ({half_x:.2f}x the model's t1/2) and "
+            f"{together * 1e3:.1f} ms with both computing at once ({corun_x:.2f}x the first, "
+            f"{together / m['model_compute']:.2f}x t1/2): {why}. "
+            + (f"Even the faster of the two took {best_x:.2f}x t1/2: half a block takes more than half "
+               "a block's time here." if best_x > 1.05 else
+               f"The faster of the two took {best_x:.2f}x t1/2: within 5 % of half the block's time, "
+               "so the shard's own compute explains no miss beyond that." if best_x >= 0.95 else
+               f"The faster of the two took {best_x:.2f}x t1/2: less than half the block's time "
+               "beyond 5 %, faster than the model assumes."))
+
+
+def _miss_parts(m: dict, slow: dict, extra_comm: float) -> tuple[list[str], dict]:
+    """The slower rank's miss cut into parts (name -> seconds) for ``_cause``: the compute beyond t1/2, and
+    the all-reduces' time beyond alpha + n/beta, cut where both ranks timed each call into waiting for the
+    other rank and the sum (said in a sentence, returned with the parts)."""
+    # the same allowance as the all-reduces get for the fit's error: t1/2's own 5 % (section 4's rule)
+    parts = {COMPUTE_PART: max(slow["compute"] - 1.05 * m["model_compute"], 0.0)}
+    if not m.get("paired"):
+        parts["the all-reduces"] = max(extra_comm, 0.0)
+        return [], parts
+    summed_x = slow["summed"] / m["model_comm"]
+    said = (f"Inside the slower rank's all-reduces ({slow['allreduce'] * 1e3:.2f} ms), set beside the "
+            f"other rank's calls of the same round: {slow['waited'] * 1e3:.2f} ms waiting for it to "
+            f"arrive, {slow['summed'] * 1e3:.2f} ms for the sum once both were there, against "
+            f"alpha + n/beta's "
+            f"{m['model_comm'] * 1e3:.2f} ms ({summed_x:.1f}x; the fit's worst residual is "
+            f"{m['residual']:.0%}, so within {1 + m['residual']:.1f}x is the model's own error).")
+    parts["waiting for the other rank"] = slow["waited"]
+    parts["the sum beyond alpha + n/beta and the fit's error"] = max(
+        slow["summed"] - m["model_comm"] * (1 + m["residual"]), 0.0)
+    return [said], parts
 
 
 def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:

@@ -1,0 +1,136 @@
+"""Lesson 02's figures as the page prints them (two decimals), and the course's one noise rule read on
+them (``claims.within_noise``: the median ± the paired rounds' spread covers the figure it is set beside).
+
+    printed(row)                    # the median speedup and the paired spread, as printed
+    noise_of_one(row)               # within noise of 1x: no effect shown (section 9 reads it too)
+    near_reference(row, reference)  # within noise of a reference measured in the run
+    reference_claim(...)            # the summary's claims row against a reference (per-process, work-scaled)
+    split_gain(slow, fast)          # section 7: the balanced split's gain over the unbalanced, round by round
+    against_prediction(v, d, p)     # section 7: a measured figure against the profile's prediction
+    ms_as_printed(s, *beside)       # milliseconds, whole or one decimal as the figures beside them need
+
+Used by ``report`` (section 3's naive split readings, the sections' tables and verdicts, section 7's balance
+reading), which re-exports every public name here: ``notebooks/02_model_split.ipynb`` reads them as
+``report.printed`` and so on.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from utils.claims import Claim, paired_spread, within_noise
+from utils.lessons.model_split.runs import Row
+
+
+def rounds_text(lo: float, hi: float) -> str:
+    """"0.995-1.07": a round's range with a third digit where two would hide which side of 1x it lies."""
+    fmt = lambda x: f"{x:.3f}" if (x < 1 <= round(x, 2)) or (x > 1 >= round(x, 2)) else f"{x:.2f}"
+    return f"{fmt(lo)}-{fmt(hi)}"
+
+
+def printed(r: Row) -> tuple[float, float]:
+    """A row's median speedup and its paired rounds' spread (``claims.paired_spread``) as the page prints them,
+    two decimals: what the noise rule reads, so that a reader checks every verdict from the page."""
+    return round(r.speedup, 2), round(paired_spread(r.speedups), 2)
+
+
+def above_as_printed(value: float, bound: float) -> bool:
+    """Whether a speedup is above its bound on the figures as printed (two decimals): one rule for the
+    median, for every round counted above the bound, and for the tables' verdicts."""
+    return round(value, 2) > round(bound, 2)
+
+
+def noise_of_one(r: Row) -> bool:
+    """The course's one noise rule (``claims.within_noise``) against 1x: the median ± the paired spread covers
+    it. A row whose rounds lie mostly on one side of 1x is not noise, even if one round crosses it."""
+    value, spread = printed(r)
+    return within_noise(value, spread, 1.0)
+
+
+def near_reference(r: Row, reference: float) -> bool:
+    """The course's noise rule (``claims.within_noise``), set against a reference instead of 1x: the median ±
+    the paired rounds' spread (``paired_spread``) covers the reference, on the figures as printed. Only outside
+    it does a page read a cause into the difference."""
+    value, spread = printed(r)
+    return within_noise(value, spread, round(reference, 2))
+
+
+def noise_of_reference(r: Row, reference: float) -> str:
+    """Why a difference from a reference is not read: claims' rule, the median ± the paired spread covers it."""
+    value, spread = printed(r)
+    return f"within noise of it ({value:.2f}x ± {spread:.2f} covers {reference:.2f}x), no cause to read"
+
+
+def reference_gain(r: Row, reference: float) -> float:
+    """The share of a reference's gain a speedup reached, (s - 1) / (reference - 1), on the figures as printed:
+    the course's one measure of how close a speedup came to what it is set beside (``claims``)."""
+    return (round(r.speedup, 2) - 1) / (round(reference, 2) - 1)
+
+
+def reference_claim(claim: str, r: Row, reference: float, name: str, per_round=None) -> Claim:
+    """A claims-table row setting a speedup beside a *reference* measured here (``name``: "per-process
+    reference", "work-scaled reference"), which a speedup may pass, judged against that reference, not 1x, by
+    claims' noise rule: the median ± the paired spread covering the reference is noise; above it, a finding;
+    under it, the share of its gain (or, within noise of 1x, no gain shown at all). ``per_round``: the reference
+    measured in each round (the per-process one): then each round is set beside its own round's reference and
+    counted."""
+    lo, hi = r.speedup_range
+    if per_round:
+        measured = f"{r.speedup:.2f}x (rounds {rounds_text(lo, hi)})"
+        return Claim(claim, measured, f"{name} {reference:.2f}x", _per_round_verdict(r, per_round))
+    value, spread = printed(r)
+    reference = round(reference, 2)
+    measured = f"{value:.2f}x ± {spread:.2f}" if spread > 0 else f"{value:.2f}x"
+    if near_reference(r, reference):
+        verdict = f"within noise of it: {measured} covers it"
+    elif within_noise(value, spread, 1.0):
+        verdict = "under the reference, and within noise of 1x: no gain shown"
+    elif value <= 1:
+        verdict = "not faster than one device: no gain"
+    elif value > reference:
+        verdict = "above the reference by more than the rounds' spread: a finding to explain"
+    else:
+        verdict = f"faster, under the reference: {reference_gain(r, reference):.0%} of its gain"
+    return Claim(claim, measured, f"{name} {reference:.2f}x", verdict)
+
+
+def _per_round_verdict(r: Row, per_round) -> str:
+    """Each round's speedup against the reference measured in the same round: how many rounds were under it,
+    then claims' noise rule against 1x and against the median reference, or the share of the reference's
+    gain (``reference_gain``, as ``report.naive_process_reading`` prints it)."""
+    pairs = [(round(s, 2), round(ref, 2)) for s, ref in zip(r.speedups, per_round)]  # as the block prints them
+    under = sum(s < ref for s, ref in pairs)
+    reference = statistics.median(per_round)
+    where = "every round" if under == len(pairs) else f"{under} of {len(pairs)} rounds"
+    said = f"under its own round's reference in {where}"
+    if noise_of_one(r):
+        return f"{said}, and within noise of 1x: no gain shown"
+    if near_reference(r, reference):
+        return f"{said}; {noise_of_reference(r, reference)}"
+    if under == 0:
+        return "at or above its own round's reference in every round: a finding to explain"
+    if round(reference, 2) <= 1 or round(r.speedup, 2) >= round(reference, 2):  # no gain to share
+        return f"{said}: the median {r.speedup:.2f}x against the reference's {reference:.2f}x"
+    return f"{said}: {reference_gain(r, reference):.0%} of the reference's gain"
+
+
+def split_gain(slow: Row, fast: Row) -> tuple[float, float]:
+    """The balanced split's gain over the unbalanced one, round by round (the unbalanced step over the balanced
+    step of the same round, the ratio of their paired speedups): its median and paired spread. Section 7."""
+    gains = [f / s for f, s in zip(fast.speedups, slow.speedups)]
+    return statistics.median(gains), paired_spread(gains)
+
+
+def against_prediction(value: float, spread: float, predicted: float) -> str:
+    """A measured figure beside what the profile predicted, by claims' one noise rule on the figures as
+    printed: "within noise of it", "below it" or "above it"."""
+    v, d, p = round(value, 2), round(spread, 2), round(predicted, 2)
+    if within_noise(v, d, p):
+        return "within noise of it"
+    return "below it" if v < p else "above it"
+
+
+def ms_as_printed(seconds: float, *others: float):
+    """Milliseconds as printed: whole where every figure beside it is 10 ms or more, else one decimal, so that
+    a ratio computed from the printed figures is the one a reader computes."""
+    return round(seconds * 1e3) if min((seconds,) + others) >= 0.01 else round(seconds * 1e3, 1)
