@@ -1,0 +1,157 @@
+"""Lab 02's reading of check 3's run (``labs/02_balance_the_pipeline.ipynb``): what the timed check measured
+(``Pipelined``), the table of every configuration timed, and the take-away's sentences that read the rounds
+(which configurations tie at the top, whether each m's best split changed, the learner's model against the
+measurement, m by m), every branch written. Used by ``checks.check_pipelined`` and ``checks.take_away``; the
+notebook imports them from ``checks``.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from utils.claims import paired_spread
+from utils.lessons.model_split.report import rounds_above_bound
+from utils.lessons.model_split.runs import Row
+
+
+@dataclass
+class Pipelined:
+    """What the timed check measured: the learner's row, every reference's, and the verdict's figures."""
+
+    mine: Row
+    rows: list[Row]  # every configuration timed (the learner's among them)
+    fastest: Row  # the reference that ran fastest against the learner's (paired), or the learner's own
+    ratio: float  # the learner's throughput over the fastest's: median of the paired rounds
+    margin: float  # how far below 1 the ratio may be and be noise
+    predicted: dict[str, float]  # config key -> speed-up the learner's predict_speedup gives
+    timed_again: bool
+    label: str
+    cap: float | None = None  # bytes each stage may keep (exercise B); None: no cap
+    memory: list[float] | None = None  # each stage's measured peak of kept activations, bytes
+
+
+TIMED_COLUMNS = ["m", "split", "your model predicts", "measured (range)", "bound 2m/(m+1)", "rounds above the bound"]
+
+
+def timed_table_rows(p: Pipelined) -> list[tuple]:
+    """One row per timed configuration (``TIMED_COLUMNS``): m, split, the profile's prediction, the measured
+    speed-up (range), its bound, and the rounds above that bound read by lesson 02's one rule
+    (``report.rounds_above_bound``: explained by the rounds' spread, or a finding to explain)."""
+    rows = []
+    for r in sorted(p.rows, key=lambda r: (r.m, r.split_points)):
+        lo, hi = r.speedup_range
+        mark = " (yours)" if r.key == p.mine.key else ""
+        above = rounds_above_bound(r) or ("the median itself" if r.speedup > r.bound else "none")
+        rows.append((f"{r.m}{mark}", str(list(r.split_points)), f"{p.predicted.get(r.key, float('nan')):.2f}x",
+                     f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x", above))
+    return rows
+
+
+def splits_by_m(p: Pipelined) -> str:
+    """Whether this run's best split on the profile changed with m (each timed m ran its own best split)."""
+    # at m=1 nothing overlaps: every split predicts the same step, so its split says nothing about balance
+    splits = {r.m: list(r.split_points) for r in sorted(p.rows, key=lambda r: r.m) if r.m > 1}
+    fitting = " that fits the cap" if p.cap is not None else ""
+    if not splits:
+        return "Only m=1 was timed: with one micro-batch nothing overlaps, and every split predicts the same."
+    if len({str(s) for s in splits.values()}) == 1:
+        return (f"Every m timed above 1 ran the same best split{fitting} on this profile, "
+                f"{next(iter(splits.values()))}: here it did not change with m, and no split by layer count was "
+                "timed.")
+    return (f"The best split{fitting} on this profile changed with m: "
+            + ", ".join(f"m={m} {s}" for m, s in splits.items())
+            + (" (at m=1 nothing overlaps: every split predicts the same)." if any(r.m == 1 for r in p.rows)
+               else "."))
+
+
+def tied_with(rows: list[Row], key: str) -> list[Row]:
+    """The rows the paired rounds cannot tell from row ``key``: their round-by-round ratio to it is within its
+    spread (``claims.paired_spread``) of 1. Every row was timed in the same rounds, against the same worker."""
+    winner = next(row for row in rows if row.key == key)
+    tied = []
+    for row in rows:
+        ratios = [a / b for a, b in zip(row.speedups, winner.speedups)]
+        if row.key == key or (ratios and abs(1 - statistics.median(ratios)) <= paired_spread(ratios)):
+            tied.append(row)
+    return sorted(tied, key=lambda x: x.m)
+
+
+def winners(top: list[Row], mine: str) -> str:
+    """Who ran fastest: one configuration, or several that the rounds' spread cannot tell apart (a tie)."""
+    yours = any(x.key == mine for x in top)
+    if len(top) == 1:
+        x = top[0]
+        return (f"The fastest measured here{' was yours and' if yours else ''} used m={x.m} "
+                f"({x.speedup:.2f}x one worker). ")
+    names = ", ".join(f"m={x.m}" for x in top[:-1]) + f" and m={top[-1].m}"
+    speeds = ", ".join(f"{x.speedup:.2f}x" for x in top)
+    return (f"At the top, {names} tie ({speeds} one worker: the paired rounds' spread covers the "
+            f"difference){'; yours is one of them' if yours else ''}. ")
+
+
+def _miss(row: Row, predicted: float) -> str | None:
+    """The sign of the model's error at one configuration: "under" (it predicted too little) where the median
+    lies above the prediction by more than the paired rounds' spread (``claims.paired_spread``, the course's
+    noise), "over" where below it, None (noise) otherwise."""
+    error = row.speedup - predicted
+    if abs(error) <= paired_spread(row.speedups):
+        return None
+    return "under" if error > 0 else "over"
+
+
+def _misses_by_m(p: Pipelined) -> str:
+    """The model against the measurement at every m timed, by the sign of its error (``_miss``). Errors of one
+    sign are a systematic miss, named with the m's where they show and what that sign means; none of them, no
+    miss shown."""
+    rows = sorted((row for row in p.rows if row.key in p.predicted), key=lambda row: row.m)
+    sides = {row.key: _miss(row, p.predicted[row.key]) for row in rows}
+    under = [row for row in rows if sides[row.key] == "under"]
+    over = [row for row in rows if sides[row.key] == "over"]
+    if not under and not over:
+        return (f"At every m timed ({', '.join(str(row.m) for row in rows)}) the measurement was within the "
+                "rounds' spread of your model's prediction: no systematic miss shown.")
+    said = []
+    for side, found in (("under", under), ("over", over)):
+        if not found:
+            continue
+        where = "every m timed" if len(found) == len(rows) else "m=" + ", ".join(str(row.m) for row in found)
+        largest = found[-1].m == rows[-1].m and found[0].m > rows[0].m  # the larger m's, not the smaller
+        figures = "; ".join(f"m={row.m}: {p.predicted[row.key]:.2f}x predicted, {row.speedup:.2f}x measured "
+                            f"± {paired_spread(row.speedups):.2f}" for row in found)
+        said.append(f"Your model {side}-predicted at {where}{' (the largest counts timed)' if largest else ''} "
+                    f"({figures}): the median {'above' if side == 'under' else 'below'} the prediction by more "
+                    "than the rounds' spread, a systematic miss. " + (
+                        "The pipeline's micro-batches cost less than the profile timed them alone (consistent with "
+                        "each process's caches holding only its stage's weights; not measured here), or the "
+                        "one-worker step was slowed in this run." if side == "under" else
+                        "What it leaves out (the bytes of each message, the schedule's work per micro-batch, waiting "
+                        "for a core) cost more than it assumed."))
+    return " ".join(said)
+
+
+def percent_range(lo: float, hi: float) -> str:
+    """"4%-9%"; one decimal where the two round alike ("4.5%-5.2%"), one figure where they are one."""
+    if f"{lo:.1%}" == f"{hi:.1%}":
+        return f"{lo:.0%}" if f"{lo:.0%}" == f"{hi:.0%}" else f"{lo:.1%}"
+    return f"{lo:.0%}-{hi:.0%}" if f"{lo:.0%}" != f"{hi:.0%}" else f"{lo:.1%}-{hi:.1%}"
+
+
+def prediction_lines(p: Pipelined) -> list[str]:
+    """The learner's model against the measurement: within noise where the median is within the paired rounds'
+    spread of the prediction (``_miss``), else a miss; then, at every m timed, the sign of its error."""
+    r, predicted = p.mine, p.predicted[p.mine.key]
+    lo, hi = r.speedup_range
+    spread = paired_spread(r.speedups)
+    if _miss(r, predicted) is None:
+        lines = [f"Your model predicted {predicted:.2f}x for your choice: within the rounds' noise of the "
+                 f"measurement ({r.speedup:.2f}x ± {spread:.2f}, every round {lo:.2f}-{hi:.2f})."]
+    else:  # the rule: a miss where the median lies farther from the prediction than the rounds' spread
+        gap = r.speedup / predicted - 1
+        side = [s for s in r.speedups if (s < predicted if gap < 0 else s > predicted)]
+        where = "every round" if len(side) == len(r.speedups) else f"{len(side)} of {len(r.speedups)} rounds"
+        lines = [f"Your model predicted {predicted:.2f}x for your choice; the median came {abs(gap):.0%} "
+                 f"{'under' if gap < 0 else 'over'} it, farther than the rounds' spread (± {spread:.2f}): a miss, "
+                 f"not noise ({where} {'below' if gap < 0 else 'above'} the prediction; rounds {lo:.2f}-{hi:.2f})."]
+    lines.append(_misses_by_m(p))
+    return lines
