@@ -200,7 +200,8 @@ def profile_step(step, trace_dir: str | Path, device: str = "cpu",
     # the same step without the profiler, just before: what recording every op adds is the difference
     unprofiled = bench.measure(step, warmup=0, repeats=UNPROFILED, device=device).min
     runs = sorted((_profile_once(step, device, on_gpu) for _ in range(steps)), key=_matmul_share)
-    prof, wall, timed, by_category = runs[len(runs) // 2]  # the median share (the lower middle of an even count)
+    # the median share (the lower middle of an even count)
+    prof, wall, timed, by_category = runs[len(runs) // 2]
     trace = Path(trace_dir) / f"{name}.json"
     trace.parent.mkdir(parents=True, exist_ok=True)
     prof.export_chrome_trace(str(trace))
