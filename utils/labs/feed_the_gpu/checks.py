@@ -545,12 +545,19 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
         batches = math.ceil(setup.n_items / setup.batch_size)
         step = compute / batches
         slow, fast = _timed_batch_read(setup, FIRST_BURST), _timed_batch_read(setup, 0)  # measured now
+        in_a_row = 1
+        while in_a_row < 4 and _timed_batch_read(setup, FIRST_BURST + in_a_row) > (slow + fast) / 2:
+            in_a_row += 1  # the batches after the first slow one, timed now, as long as they are slow too
         mean = load / batches  # a batch's read, on average (measured)
+        row = "alone" if in_a_row == 1 else f"{in_a_row} in a row"
         lines.append(f"- Your draw's slow batches take {slow * 1e3:.0f} ms to read (the first one, timed now; a "
-                     f"fast one {fast * 1e3:.0f} ms), {slow / step:.1f} steps of compute, where L averages "
-                     f"{mean * 1e3:.0f} ms a batch: the total hides them, and the read-ahead must cover them.")
+                     f"fast one {fast * 1e3:.0f} ms), {slow / step:.1f} steps of compute, and its first run of them "
+                     f"comes {row} (timed now), where L averages {mean * 1e3:.0f} ms a batch: the total hides "
+                     "them, and the read-ahead (and the loaders reading it) must cover a whole run.")
     if e:
         one = "one reader keeps up on average" if load < compute else "one reader cannot keep up on average"
+        if e["reads"] > 1 and load < compute:
+            one += ": the second is there for the runs of slow reads, not for the mean"
         again = (f" (the check measured L = {e['load']:.2f} s and C = {e['compute']:.2f} s again, in the same run "
                  "as your epoch)")
         held = held_memory(setup, e["reads"], e["ahead"])
