@@ -282,6 +282,7 @@ def test_the_solution_pipelined_passes_and_says_what_it_measured(monkeypatch):
 def test_mutant_choices_pipelined_lose_to_the_fastest_and_say_which_decision(monkeypatch, wrong, says):
     calls = []
     monkeypatch.setattr(lab, "measure_pipeline", _fake_measure(_steps(), calls))
+    monkeypatch.setattr(lab, "_choice_passes", lambda choose: True)  # check 3's own reading, past check 2
     verdict, p = lab.check_pipelined(wrong, predict_speedup, PROFILE)
     assert verdict.status == checks.FAILED and says in verdict.message, verdict.message
     assert "timed again on its own" in verdict.message and len(calls) == 2  # re-timed before failing
@@ -297,6 +298,7 @@ def test_a_choice_within_the_rounds_noise_of_the_fastest_passes(monkeypatch):
 
 def test_a_timing_on_a_busy_machine_fails_nobody_and_says_so(monkeypatch):
     monkeypatch.setattr(lab, "measure_pipeline", _fake_measure(_steps(), busy=0.3))
+    monkeypatch.setattr(lab, "_choice_passes", lambda choose: True)  # check 3's own reading, past check 2
     verdict, _ = lab.check_pipelined(_largest_m, predict_speedup, PROFILE)  # check 2 fails it; a busy timing cannot
     assert verdict.status == checks.PASSED and "cannot judge your choice (check 2 did)" in verdict.message
 
@@ -407,6 +409,35 @@ def test_the_take_away_names_a_model_that_under_predicts_the_larger_m_and_noise_
     assert "for your choice: within the rounds' noise" in said
     p = lab.Pipelined(rows[1], rows, rows[2], 1.0, lab.MIN_MARGIN, {r.key: r.speedup for r in rows}, False, "")
     assert "no systematic miss shown" in " ".join(lab.take_away(p).split())
+
+
+def test_misses_with_a_match_between_them_are_not_the_largest_counts_and_the_one_worker_is_cleared():
+    """Session 47's reading: under at m=16 and 64, m=32 matched and m=8 exact: not "the largest counts", and
+    the one-worker step (the same for every m) is no cause while an m matched."""
+    row = lambda m, speedups: runs.Row(64, m, "gpipe", 1.0, 1.0, [0.5, 0.5], split_points=(2,), speedups=speedups)
+    rows = [row(8, [1.10, 1.15, 1.17, 1.18, 1.20, 1.25, 1.31]), row(16, [1.36, 1.45, 1.48, 1.50, 1.52, 1.60, 1.71]),
+            row(32, [1.04, 1.10, 1.14, 1.16, 1.18, 1.25, 1.35]), row(64, [0.77, 0.79, 0.80, 0.80, 0.81, 0.83, 0.99])]
+    predicted = dict(zip((r.key for r in rows), (1.17, 1.28, 1.10, 0.74)))
+    p = lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, predicted, False, "")
+    said = " ".join(lab.take_away(p).split())
+    assert "under-predicted at m=16, 64 (" in said and "largest count" not in said
+    assert "one-worker step was slowed" not in said and "at m=8, 32 the model met the measurement" in said
+    top = {**predicted, rows[2].key: 1.0}  # now m=32 misses too: the two largest counts, consecutive
+    said = " ".join(lab.take_away(lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, top, False,
+                                                "")).split())
+    assert "under-predicted at m=16, 32, 64 (the largest counts timed)" in said
+    low = {key: value * 0.8 for key, value in predicted.items()}  # no m matched: the one worker may be the cause
+    said = " ".join(lab.take_away(lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, low, False,
+                                                "")).split())
+    assert "under-predicted at every m timed" in said and "one-worker step, the same for every m, was slowed" in said
+
+
+def test_check_3_waits_for_check_2_and_times_nothing_before(monkeypatch):
+    calls = []
+    monkeypatch.setattr(lab, "measure_pipeline", _fake_measure(_steps(), calls))
+    verdict, p = lab.check_pipelined(_largest_m, predict_speedup, PROFILE)  # right model, a choice check 2 fails
+    assert verdict.status == checks.NOT_DONE and "once check 2 passes" in verdict.message
+    assert p is None and calls == []
 
 
 # Session 45 readers' fixes, on the figures of the run they read (batch 4096, split [10] at every m).
@@ -523,6 +554,7 @@ def test_a_choice_that_wins_when_timed_again_passes_saying_so(monkeypatch):
         return (first if not calls else again)(*args, **kwargs)
 
     monkeypatch.setattr(lab, "measure_pipeline", measure)
+    monkeypatch.setattr(lab, "_choice_passes", lambda choose: True)  # check 3's own reading, past check 2
     verdict, p = lab.check_pipelined(lambda profile, cap: ([2], 4), predict_speedup, PROFILE)
     assert verdict.status == checks.PASSED and p.timed_again, verdict.message
     said = " ".join(verdict.message.split())

@@ -180,7 +180,7 @@ def _choice_on(choose: Callable, hidden: _reference.Hidden, cap: float) -> tuple
             "once under 1F1B?") from None
 
 
-def check_choice(choose: Callable):
+def check_choice(choose: Callable, show: bool = True):
     """Lab 02 check 2: on every unseen profile, ``choose(profile, cap)`` fits the cap (the reference's count of
     what each stage keeps under 1F1B) and reaches the best speed-up among the choices that fit (the
     reference's, over every split and m) within ``CHOICE_TOLERANCE``."""
@@ -203,7 +203,7 @@ def check_choice(choose: Callable):
         return (f"your choice fits the cap and is the fastest that does on all {len(_reference.HIDDEN_CAPPED)} "
                 "profiles you had not seen" + tied)
 
-    return checks.run_check("choice is the best that fits", body, hint=checks.stub_message(BANK, "B"))
+    return checks.run_check(CHOICE, body, hint=checks.stub_message(BANK, "B"), show=show)
 
 
 # --- check 3: the choice, pipelined for real ----------------------------------------------------------------
@@ -333,6 +333,7 @@ def _predicts_the_schedule(predict: Callable) -> bool:
 
 
 PIPELINED = "choice pipelined for real"
+CHOICE = "choice is the best that fits"
 
 
 def check_pipelined(choose, predict, profile: Profile, cap: float | None = None, rounds: int = LAB_ROUNDS,
@@ -340,15 +341,15 @@ def check_pipelined(choose, predict, profile: Profile, cap: float | None = None,
     """Lab 02 check 3: the learner's choice on the measured ``profile`` keeps each stage's activations under
     ``cap`` when it runs (measured), and pipelined on two workers (1F1B) runs within the rounds' noise of the
     fastest configuration measured here (each m of ``TIMED_M`` with its best split that fits).
-    Runs once ``predict`` passes check 1 (its table shows each m's best split and the learner's predictions).
+    Runs once ``predict`` passes check 1 and ``choose`` check 2 (its table shows the learner's predictions and
+    each m's best split that fits the cap: exercise B's answer on this profile).
     Returns ``(verdict, Pipelined or None)``; the second feeds ``take_away``."""
     if not _predicts_the_schedule(predict):
-        verdict = checks.Verdict(PIPELINED, checks.NOT_DONE, "check 3 pipelines your choice once check 1 passes "
-                                 "(it sets your model's predictions beside the measurement)",
-                                 checks.stub_message(BANK, "A"))
-        checks.HISTORY[PIPELINED] = verdict
-        checks.display(verdict)
-        return verdict, None
+        return _not_yet("check 3 pipelines your choice once check 1 passes (it sets your model's predictions "
+                        "beside the measurement)", "A"), None
+    if not _choice_passes(choose):
+        return _not_yet("check 3 pipelines your choice once check 2 passes (its table names each micro-batch "
+                        "count's best split that fits the cap: exercise B's answer on this profile)", "B"), None
     result: list[Pipelined] = []
 
     def body():
@@ -372,23 +373,36 @@ def check_pipelined(choose, predict, profile: Profile, cap: float | None = None,
         if p.ratio < 1 - p.margin and _tied_on_your_model(p):
             return (f"{describe(p)}; the fastest measured here, split {list(p.fastest.split_points)} with "
                     f"m={p.fastest.m}{again}, ran faster: you reached {p.ratio:.0%} of it, {margin_text(p)} (the "
-                    f"share the rounds' spread allows, {1 - p.margin:.0%}); but your model, right on check 1, "
+                    f"share the rounds' noise allows, {1 - p.margin:.0%}); but your model, right on check 1, "
                     f"predicts the two within {CHOICE_TOLERANCE:.0%} of each other: the profile cannot tell them "
                     "apart, so the timing does not fail your choice (the take-away reads the profile's miss)")
         checks.expect(p.ratio >= 1 - p.margin,
                       f"{describe(p)}; the fastest configuration measured here{again} ran faster: yours reached "
-                      f"{p.ratio:.0%} of its throughput (paired rounds; their spread allows {1 - p.margin:.0%}): "
+                      f"{p.ratio:.0%} of its throughput (paired rounds; their noise allows {1 - p.margin:.0%}): "
                       f"{_timed_diagnosis(p)}")
         if p.ratio >= 1:  # the first launch's fastest, timed again, ran no faster than the learner's choice
             return (f"{describe(p)}{profile_tie(p)}; split {list(p.fastest.split_points)} with m={p.fastest.m} "
                     f"looked faster in the first launch{again}: yours ran {p.ratio:.0%} of its throughput, so no "
                     "configuration measured here ran faster than yours")
         return (f"{describe(p)}{profile_tie(p)}; the fastest measured here, split {list(p.fastest.split_points)} "
-                f"with m={p.fastest.m}{again}: you reached {p.ratio:.0%} of it (the rounds' spread allows "
+                f"with m={p.fastest.m}{again}: you reached {p.ratio:.0%} of it (the rounds' noise allows "
                 f"{1 - p.margin:.0%}; {margin_text(p)})")
 
     verdict = checks.run_check(PIPELINED, body, hint=checks.stub_message(BANK, "B"))
     return verdict, (result[0] if result else None)
+
+
+def _not_yet(message: str, exercise: str) -> checks.Verdict:
+    """Check 3's verdict while an earlier check stands in its way: not done yet, with that exercise's hint."""
+    verdict = checks.Verdict(PIPELINED, checks.NOT_DONE, message, checks.stub_message(BANK, exercise))
+    checks.HISTORY[PIPELINED] = verdict
+    checks.display(verdict)
+    return verdict
+
+
+def _choice_passes(choose: Callable) -> bool:
+    """Whether ``choose`` passes check 2 (judged again, quietly: the same verdict it printed)."""
+    return check_choice(choose, show=False).passed
 
 
 def _tied_on_your_model(p: Pipelined) -> bool:
@@ -456,8 +470,8 @@ def take_away(p: Pipelined | None) -> str:
                "the pipeline's own costs (messages, the schedule's work per micro-batch) ate the overlap")
         lines = [f"Pipelining did not clearly pay in this run: your choice ran {r.speedup:.2f}x one worker "
                  f"(± {spread:.2f}){p.label}; {why}."]
-    lines[0] += (f" The ± is the rounds' spread: half the range of the middle half of the {len(r.speedups)} paired "
-                 "rounds' speed-ups.")
+    lines[0] += (f" The ± is the rounds' noise: half the range of the middle half of the {len(r.speedups)} paired "
+                 "rounds' speed-ups (not the profile's spread, (max - min) / median).")
     top = tied_with(p.rows, fastest.key)  # the configurations the paired rounds cannot tell from the fastest
     lines.append(winners(top, r.key))
     if p.timed_again:  # the first launch's rows; the fastest and yours were timed again on their own

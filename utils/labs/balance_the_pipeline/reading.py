@@ -86,7 +86,7 @@ def winners(top: list[Row], mine: str) -> str:
                 f"({x.speedup:.2f}x one worker). ")
     names = ", ".join(f"m={x.m}" for x in top[:-1]) + f" and m={top[-1].m}"
     speeds = ", ".join(f"{x.speedup:.2f}x" for x in top)
-    return (f"At the top, {names} tie ({speeds} one worker: the paired rounds' spread covers the "
+    return (f"At the top, {names} tie ({speeds} one worker: the paired rounds' noise covers the "
             f"difference){'; yours is one of them' if yours else ''}. ")
 
 
@@ -110,24 +110,40 @@ def _misses_by_m(p: Pipelined) -> str:
     over = [row for row in rows if sides[row.key] == "over"]
     if not under and not over:
         return (f"At every m timed ({', '.join(str(row.m) for row in rows)}) the measurement was within the "
-                "rounds' spread of your model's prediction: no systematic miss shown.")
+                "rounds' noise of your model's prediction: no systematic miss shown.")
     said = []
     for side, found in (("under", under), ("over", over)):
         if not found:
             continue
-        where = "every m timed" if len(found) == len(rows) else "m=" + ", ".join(str(row.m) for row in found)
-        largest = found[-1].m == rows[-1].m and found[0].m > rows[0].m  # the larger m's, not the smaller
+        every = len(found) == len(rows)
+        where = "every m timed" if every else "m=" + ", ".join(str(row.m) for row in found)
+        # "the largest counts" only where the misses are the top m's timed, with none between them that matched
+        largest = not every and [row.m for row in found] == [row.m for row in rows[-len(found):]]
         figures = "; ".join(f"m={row.m}: {p.predicted[row.key]:.2f}x predicted, {row.speedup:.2f}x measured "
                             f"± {paired_spread(row.speedups):.2f}" for row in found)
-        said.append(f"Your model {side}-predicted at {where}{' (the largest counts timed)' if largest else ''} "
+        said.append(f"Your model {side}-predicted at {where}{_largest_words(found) if largest else ''} "
                     f"({figures}): the median {'above' if side == 'under' else 'below'} the prediction by more "
-                    "than the rounds' spread, a systematic miss. " + (
+                    "than the rounds' noise, a systematic miss. " + (
                         "The pipeline's micro-batches cost less than the profile timed them alone (consistent with "
-                        "each process's caches holding only its stage's weights; not measured here), or the "
-                        "one-worker step was slowed in this run." if side == "under" else
+                        "each process's caches holding only its stage's weights; not measured here)"
+                        + (", or the one-worker step, the same for every m, was slowed in this run." if every
+                           else "; the one-worker step is not the cause: it is the same for every m, and "
+                           + _matched_words(rows, sides) + ".") if side == "under" else
                         "What it leaves out (the bytes of each message, the schedule's work per micro-batch, waiting "
                         "for a core) cost more than it assumed."))
     return " ".join(said)
+
+
+def _largest_words(found: list[Row]) -> str:
+    return " (the largest count timed)" if len(found) == 1 else " (the largest counts timed)"
+
+
+def _matched_words(rows: list[Row], sides: dict) -> str:
+    """The m's where the model met the measurement, or missed the other way (every branch written)."""
+    matched = [str(row.m) for row in rows if sides[row.key] is None]
+    if matched:
+        return f"at m={', '.join(matched)} the model met the measurement"
+    return "at the other m's the model missed the other way"
 
 
 def percent_range(lo: float, hi: float) -> str:
@@ -151,7 +167,7 @@ def prediction_lines(p: Pipelined) -> list[str]:
         side = [s for s in r.speedups if (s < predicted if gap < 0 else s > predicted)]
         where = "every round" if len(side) == len(r.speedups) else f"{len(side)} of {len(r.speedups)} rounds"
         lines = [f"Your model predicted {predicted:.2f}x for your choice; the median came {abs(gap):.0%} "
-                 f"{'under' if gap < 0 else 'over'} it, farther than the rounds' spread (± {spread:.2f}): a miss, "
+                 f"{'under' if gap < 0 else 'over'} it, farther than the rounds' noise (± {spread:.2f}): a miss, "
                  f"not noise ({where} {'below' if gap < 0 else 'above'} the prediction; rounds {lo:.2f}-{hi:.2f})."]
     lines.append(_misses_by_m(p))
     return lines
