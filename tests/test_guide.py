@@ -220,7 +220,7 @@ def test_the_small_gpt_gets_ddp_with_the_links_bytes_against_compute():
     for name in ("2xT4 PCIe", "2xA100 NVLink", "2 of 8 H100"):
         two = answers(name, "small")["two devices"]
         assert two.choice == "DDP over 2" and "all-reduce 2(n-1)/n x 4 B" in two.why and "ms of compute" in two.why
-    assert "no peer access, 35% of 16" in answers("2xT4 PCIe", "small")["two devices"].why
+    assert "no peer access, 35% of 15.76" in answers("2xT4 PCIe", "small")["two devices"].why  # 0.35 x 15.76 = 5.52
 
 
 def test_fsdp_moves_two_all_gathers_and_a_reduce_scatter():
@@ -333,3 +333,43 @@ def test_the_precision_bound_uses_the_matmuls_own_time_against_their_flops_at_th
     assert p.matmul_speedup == pytest.approx(10.0)
     step = cpu_answers("small", profile=p)["precision"]
     assert "= 2.50x" in step.why and "an estimate" in step.why
+
+
+# --- Fixed after session 47's readers ------------------------------------------------------------------------
+
+def test_a_link_rate_from_the_machine_profile_is_named_and_set_against_a_devices_share_of_the_step():
+    """On a CPU the guide used to say "the link's rate is unknown" though lesson 00 kept gloo's beta in the
+    machine profile: given it (``guide.KnownLink``), it names the source and says whether the all-reduce can
+    hide behind backward, against one device's share of the profiled step (DDP: half the batch each)."""
+    plan = devices.plan(2, mode_name="cpu", n_gpus=0)
+    link = guide.KnownLink(2e9, "machine profile, lesson 00, gloo loopback, 2 processes")
+    steps = {s.step: s for s in guide.guide(CPU_SHAPE, 16, plan, None, CPU_PROFILE, run_steps=24,
+                                            measured_link=link, features=BF16_CPU, host_bytes=32e9)}
+    why = steps["two devices"].why
+    assert "unknown" not in why and "over 2 GB/s (machine profile, lesson 00" in why, why
+    half = CPU_PROFILE.step_s / 2  # 8 of the profiled 16 sequences on each device
+    assert f"against {half * 1e3:.3g} ms of compute" in why and "x 512 / 1,024 tokens" in why
+    assert "it can hide behind backward" in why
+    unknown = {s.step: s for s in guide.guide(CPU_SHAPE, 16, plan, None, CPU_PROFILE, features=BF16_CPU,
+                                              host_bytes=32e9)}
+    assert "the link's rate is unknown" in unknown["two devices"].why  # no profile's link: said so
+
+
+def test_the_profile_link_is_read_from_the_machine_profile_for_the_plans_own_path(tmp_path):
+    import json
+
+    from utils import machine
+    from utils.lessons.putting_it_together import profile
+
+    plan = devices.plan(2, mode_name="cpu", n_gpus=0)
+    sizes = [4096, 2**20, 2**24]
+    seconds = [1e-4 + n / 2e9 for n in sizes]  # alpha 100 µs, beta 2 GB/s
+    stored = tmp_path / "profile.json"
+    assert profile.profile_link(plan, path=stored) is None  # no profile yet: the guide says unknown
+    entry = {"link": {"name": machine.link_route(plan)[0], "sizes": sizes, "seconds": seconds, "date": "x"}}
+    stored.write_text(json.dumps({machine.machine_key("cpu"): entry}))
+    link = profile.profile_link(plan, path=stored)
+    assert link.rate == pytest.approx(2e9, rel=1e-3) and link.what.startswith("machine profile, lesson 00")
+    entry["link"]["name"] = "another path"
+    stored.write_text(json.dumps({machine.machine_key("cpu"): entry}))
+    assert profile.profile_link(plan, path=stored) is None  # another path's beta is not this link's

@@ -335,7 +335,9 @@ def test_the_ledger_s_ceiling_is_the_last_kept_step_at_full_mfu_not_a_product_of
     from utils.lessons.putting_it_together import report
 
     rows = _rows()
-    assert report.total_bound(rows) == pytest.approx(1850 / 0.25 / 1000)  # two devices: 1,850 tokens/s, 25 %
+    # paired basis: x baseline as printed (1.01 x 1.85 = 1.87) over the last kept step's MFU (25 %)
+    assert report.total_bound(rows) == pytest.approx(1.87 / 0.25)
+    assert "x baseline / the last kept step's MFU = 1.87 / 0.250 = 7.48x" in report.total_bound_formula(rows)
     said = report.mfu_denominators(rows, {"fp32": 100e9, "bf16": 600e9})
     assert "from baseline on, the fp32 peak (100 GFLOP/s)" in said
     assert "2 x the fp32 peak (200 GFLOP/s)" in said
@@ -484,3 +486,29 @@ def test_devices_needed_prints_the_terms_it_uses():
     need = fit.devices_needed(plan.LARGE, room)
     assert usable == pytest.approx(13.5) and f"= {need} devices" in said
     assert math.ceil(total / (usable - acts - gathered)) == need
+
+
+# --- Fixed after session 47's readers ------------------------------------------------------------------------
+
+def test_rounds_are_judged_as_printed_a_round_of_1_00x_did_not_pay():
+    """The ledger said "every round of every kept step paid (above 1x)" beside a round printed 1.00x."""
+    from utils.lessons.putting_it_together import report
+
+    rows = [{"step": "baseline", "kept": True, "ratios": []},
+            {"step": "optimizer", "kept": True, "ratios": [1.11, 1.09, 1.004, 1.14]},
+            {"step": "compile", "kept": True, "ratios": [1.09, 1.07, 1.03, 1.02]}]
+    assert report.slow_rounds(rows) == ["optimizer 1 of 4 (lowest 1.00x)"]
+    assert report.slow_rounds(rows[:1] + rows[2:]) == []
+    from utils.lessons.putting_it_together import ladder
+
+    assert not ladder.paid([1.30, 1.20, 1.004, 0.98])  # two of four above 1x as printed, not more than half
+
+
+def test_x_baseline_multiplies_the_printed_gains_so_a_reader_can_rebuild_it():
+    """1.40 x 1.10 x 1.37 = 2.11: the ledger printed 2.12 from unrounded gains."""
+    from utils.lessons.putting_it_together import report
+
+    rows = {r["step"]: r for r in _rows()}
+    assert rows["two devices"]["x_base"] == pytest.approx(round(rows["feeding"]["x_prev"], 2)
+                                                          * round(rows["two devices"]["x_prev"], 2))
+    assert report.total_bound(_rows()) == pytest.approx(round(rows["two devices"]["x_base"], 2) / 0.25)

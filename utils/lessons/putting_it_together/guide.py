@@ -256,9 +256,20 @@ def find_fit(shape: Shape, per_device: int, prec: str, n: int, room: float) -> F
     return Fit("none", n, True, 1, None, tried)
 
 
-def link_rate(hw, measured_link: float | None) -> tuple[float | None, str]:
-    """Bytes a second the link moves, and where the figure comes from: measured, or the detected topology's
-    datasheet rate at the low end of what a healthy link reaches (``machine.all_reduce_expectation``)."""
+@dataclass(frozen=True)
+class KnownLink:
+    """A link rate the guide is given rather than reads from the topology, with where it comes from."""
+
+    rate: float  # bytes a second (a fit's beta)
+    what: str  # "machine profile, lesson 00", "measured"
+
+
+def link_rate(hw, measured_link: float | KnownLink | None) -> tuple[float | None, str]:
+    """Bytes a second the link moves, and where the figure comes from: measured (a ``KnownLink`` names its
+    source), or the detected topology's datasheet rate at the low end of what a healthy link reaches
+    (``machine.all_reduce_expectation``)."""
+    if isinstance(measured_link, KnownLink):
+        return measured_link.rate, measured_link.what
     if measured_link:
         return measured_link, "measured"
     link = hw.link if hw is not None else None
@@ -268,13 +279,15 @@ def link_rate(hw, measured_link: float | None) -> tuple[float | None, str]:
     peer = {False: "no peer access", True: "peer access", None: "peer access unknown"}[link.peer_access]
     if healthy is None:
         return link.bandwidth, link.kind
+    # the datasheet rate to 4 digits: the share times it gives the rate printed before it
     return link.bandwidth * healthy.low, (f"{link.kind}, {peer}, {healthy.low * 100:.3g}% of "
-                                          f"{link.bandwidth / 1e9:.0f}")
+                                          f"{link.bandwidth / 1e9:.4g}")
 
 
 def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profile, tokens: int,
-                measured_link: float | None) -> str:
-    """Bytes the strategy moves a step over the link, against the step's compute."""
+                measured_link: float | KnownLink | None, profiled_tokens: int | None = None) -> str:
+    """Bytes the strategy moves a step over the link, against the step's compute (a device's ``tokens``; the
+    profile, where given, timed a step of ``profiled_tokens`` on one device)."""
     p = shape.parameters()
     if strategy == "ddp":  # ring all-reduce of the fp32 gradients (autocast keeps them fp32)
         moved, what = 2 * (n - 1) / n * p * 4, f"all-reduce 2(n-1)/n x 4 B x {p / 1e6:.4g} M"
@@ -288,7 +301,7 @@ def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profil
     if rate is None:
         return f"{what} = {_gb(moved)} a step; the link's rate is unknown"
     comm = moved / rate
-    compute, compute_what = _compute_seconds(shape, tokens, prec, hw, plan, profile)
+    compute, compute_what = _compute_seconds(shape, tokens, prec, hw, plan, profile, profiled_tokens)
     hides = comm <= 2 / 3 * compute
     verdict = ("it can hide behind backward (2/3 of the compute)" if hides else
                "longer than backward: it can show in every step; a bigger batch a device amortises it")
@@ -303,9 +316,13 @@ def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profil
             f"against {compute * 1e3:.3g} ms of compute ({compute_what}): {verdict}")
 
 
-def _compute_seconds(shape, tokens, prec, hw, plan, profile) -> tuple[float, str]:
-    """One device's compute a step: measured (the profile) or at the datasheet peak (the fastest it can be)."""
+def _compute_seconds(shape, tokens, prec, hw, plan, profile, profiled_tokens=None) -> tuple[float, str]:
+    """One device's compute a step: measured (the profile, scaled from its ``profiled_tokens`` to ``tokens``:
+    a device of DDP does its share of the batch) or at the datasheet peak (the fastest it can be)."""
     if profile is not None:
+        if profiled_tokens and profiled_tokens != tokens:
+            return (profile.step_s * tokens / profiled_tokens,
+                    f"the profiled step's {profile.step_s * 1e3:.3g} ms x {tokens:,} / {profiled_tokens:,} tokens")
         return profile.step_s, "profiled"
     spec = gpu_specs.spec_for(hw.gpus[0].name) if hw is not None and hw.gpus else None
     dtype = prec or "fp32"
@@ -329,12 +346,13 @@ def two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link)
     why = (f"{found.micro} sequences a device hold {_gb(found.held.peak)} of {_gb(room)} usable"
            + ("" if found.strategy == "ddp" else
               f" (DDP: {_gb(fit.held(shape, max(1, batch // n), prec or 'fp32', 'ddp', n).peak)})") + "; "
-           + link_reason(shape, found.strategy, n, prec, hw, plan, profile, tokens, measured_link))
+           + link_reason(shape, found.strategy, n, prec, hw, plan, profile, tokens, measured_link,
+                         batch * shape.context))
     return Step("two devices", f"{name} over {n}", why), found
 
 
 def memory_step(shape: Shape, batch: int, found: Fit, room: float, cap_what: str, margin: str,
-                prec: str = "fp32", hw=None, plan=None, measured_link: float | None = None) -> Step:
+                prec: str = "fp32", hw=None, plan=None, measured_link: float | KnownLink | None = None) -> Step:
     """Checkpointing only to fit (selective before full); accumulation only when the state fits; and when
     full training fits nowhere, what does (8-bit AdamW, offload, LoRA, QLoRA) and how many GPUs it needs."""
     n = found.n
@@ -358,7 +376,7 @@ def memory_step(shape: Shape, batch: int, found: Fit, room: float, cap_what: str
 
 
 def _nothing_fits(shape: Shape, n: int, room: float, room_what: str, prec: str, hw, plan,
-                  measured_link: float | None) -> Step:
+                  measured_link: float | KnownLink | None) -> Step:
     state = 16 * shape.parameters()
     options = fit.options_when_nothing_fits(shape, n, room)
     need = fit.devices_needed(shape, room)
@@ -415,7 +433,7 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
 
 
 def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | None,
-          profile: Profile | None = None, run_steps: int = 1000, measured_link: float | None = None,
+          profile: Profile | None = None, run_steps: int = 1000, measured_link: float | KnownLink | None = None,
           features: devices.CpuFeatures | None = None, host_bytes: float | None = None) -> list[Step]:
     """The steps for ``shape`` trained on ``batch`` sequences a step on the plan's devices, in order, each
     with its reason and arithmetic. Lesson 08."""

@@ -312,14 +312,14 @@ def paid(ratios: list[float], digits: int = 2) -> bool:
     "1.01x ± 0.01" is never kept: the rule visibly holds on the page."""
     if not ratios:
         return False
-    above = sum(x > 1 for x in ratios)
+    above = sum(round(x, digits) > 1 for x in ratios)  # "1.00x" as printed is not above 1x
     return round(_median(ratios), digits) - round(spread(ratios), digits) > 1 and above > len(ratios) / 2
 
 
 def within_noise(ratios: list[float]) -> str:
     """Why a step that did not clear the noise is not kept: its rounds, their median and spread."""
     rounds = ", ".join(f"{x:.2f}x" for x in ratios)
-    above = sum(x > 1 for x in ratios)
+    above = sum(round(x, 2) > 1 for x in ratios)  # as printed
     return (f"within noise (paired rounds {rounds}: median {_median(ratios):.3f}x ± {spread(ratios):.3f}, "
             f"{above} of {len(ratios)} above 1x)")
 

@@ -130,3 +130,19 @@ def guide_profile(found: dict, shape=None) -> "guide.Profile":
     return guide.Profile(found["shares"], peak_ratio=low / peaks["fp32"] if low else None,
                          optimizer_share=found["optimizer"] / found["compute"],
                          matmul_flops=found.get("matmul_flops"), low_peak=low, shape=shape)
+
+
+PROFILE_LINK = "machine profile, lesson 00"  # how the guide names a link rate it read from the profile
+
+
+def profile_link(plan, device: str = "cpu", path=machine.PROFILE_PATH) -> "guide.KnownLink | None":
+    """The link rate (beta) lesson 00 kept in the machine profile for this machine, if it is the path the plan's
+    workers use (``machine.link_route``: gloo between two processes on a CPU); None where the profile keeps
+    none or another path. Read only: nothing is measured here. ``device``: the one lesson 00 profiled."""
+    from utils.lessons.putting_it_together import guide
+
+    kept = machine._read(path).get(machine.machine_key(device), {}).get("link")
+    if not kept or kept["name"] != machine.link_route(plan)[0]:
+        return None
+    fit = machine.link_fit(kept["name"], kept["sizes"], kept["seconds"])
+    return guide.KnownLink(fit.fit.beta, f"{PROFILE_LINK}, {kept['name']}")

@@ -33,7 +33,7 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
              "loss_ok": True, "same_maths": True,
              "bound": None, "bound_what": "the starting point", "share": None, "within": True, "kept": True,
              "workers": 1, "precision": "fp32", "ratios": [], "wall_s": [r["wall_s"] for r in base_runs]}]
-    chain = 1.0  # the kept steps' paired gains multiplied: x baseline, no runs far apart in time compared
+    chain = 1.0  # the kept steps' paired gains as printed (2 decimals) multiplied: x baseline, rebuilt from the page
     for name in ORDER:
         c = compared.get(name)
         if c is None or c.rung.skipped:
@@ -52,7 +52,7 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
                      "workers": c.rung.workers, "precision": c.rung.settings.precision,
                      "noise": spread(c.ratios),
                      "ratios": c.ratios, "wall_s": [r["wall_s"] for r in c.before + c.after]})
-        chain *= c.gain if kept[name] else 1.0
+        chain *= round(c.gain, 2) if kept[name] else 1.0
     return rows
 
 
@@ -82,8 +82,8 @@ def headline_table(rows: list[dict], label: str = "") -> Table:
     """TorchTitan's form: step | tokens/s (MFU) | x previous (bound) | x baseline | peak memory | held-out
     loss at step N. Tokens/s is the median of the step's own runs, MFU its model FLOPs over the matmul peak of its
     dtype (x workers); x previous the median of its paired rounds, beside its bound; x baseline the product of
-    the kept steps' x previous (runs minutes apart on a shared machine are not compared directly), blank for a
-    step not kept."""
+    the kept steps' x previous as printed (runs minutes apart on a shared machine are not compared directly),
+    blank for a step not kept."""
     out = []
     for r in rows:
         if "skipped" in r:
@@ -179,12 +179,33 @@ def above_bound(step: str) -> str:
 
 
 def total_bound(rows: list[dict]) -> float | None:
-    """The whole ledger's ceiling: the last kept step at 100 % MFU (every FLOP at its precision's matmul peak
-    on each of its workers: its tokens/s over its MFU) over the baseline's tokens/s. None without an MFU."""
-    base, last = ran(rows)[0], final(rows)
-    if math.isnan(last["mfu"]) or last["mfu"] <= 0:
+    """The whole ledger's ceiling, on the paired basis of x baseline: the last kept step at 100 % MFU (every
+    FLOP at its precision's matmul peak on each of its workers) over the baseline, i.e. x baseline / the last
+    kept step's MFU, from the figures as printed (x baseline to 2 decimals, the MFU to 3). None without an MFU."""
+    last = final(rows)
+    if math.isnan(last["mfu"]) or round(last["mfu"], 3) <= 0:
         return None
-    return last["tokens_per_s"] / last["mfu"] / base["tokens_per_s"]
+    return round(last["x_base"], 2) / round(last["mfu"], 3)
+
+
+def total_bound_formula(rows: list[dict]) -> str:
+    """How ``total_bound`` is computed, with the printed figures a reader can divide again."""
+    last, bound = final(rows), total_bound(rows)
+    if bound is None:
+        return "no MFU was measured for the last kept step: no ceiling for the whole ledger"
+    return (f"x baseline / the last kept step's MFU = {last['x_base']:.2f} / {last['mfu']:.3f} = {bound:.2f}x "
+            "(the last kept step at 100 % MFU, on the same paired basis as x baseline)")
+
+
+def slow_rounds(rows: list[dict]) -> list[str]:
+    """The kept steps with a paired round at or below 1x as printed (2 decimals): "1.00x" is not above 1x.
+    One entry a step: its name, how many such rounds of how many, its lowest round."""
+    out = []
+    for r in ran(rows)[1:]:
+        shown = [round(x, 2) for x in r["ratios"]]
+        if r["kept"] and shown and min(shown) <= 1:
+            out.append(f"{r['step']} {sum(x <= 1 for x in shown)} of {len(shown)} (lowest {min(shown):.2f}x)")
+    return out
 
 
 def mfu_denominators(rows: list[dict], peaks: dict[str, float]) -> str:
