@@ -373,3 +373,14 @@ def test_the_profile_link_is_read_from_the_machine_profile_for_the_plans_own_pat
     entry["link"]["name"] = "another path"
     stored.write_text(json.dumps({machine.machine_key("cpu"): entry}))
     assert profile.profile_link(plan, path=stored) is None  # another path's beta is not this link's
+
+
+def test_a_known_link_without_a_compute_time_hides_nothing_it_picks_the_fewest_bytes():
+    """The CPU's 7 B row has no datasheet peak: a link rate alone cannot say the traffic hides behind backward."""
+    plan = devices.plan(2, mode_name="cpu", n_gpus=0)
+    link = guide.KnownLink(3e9, "machine profile, lesson 00, gloo loopback, 2 processes")
+    steps = {s.step: s for s in guide.guide(LARGE, LARGE_BATCH, plan, None, measured_link=link, features=BF16_CPU,
+                                            host_bytes=32e9)}
+    why = steps["memory"].why
+    assert "hides behind backward" not in why and "no compute time to set it against" in why, why
+    assert "QLoRA" in steps["memory"].choice  # the fewest bytes on the link

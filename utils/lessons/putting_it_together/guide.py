@@ -401,13 +401,14 @@ def _by_link(shape: Shape, fitting: list, n: int, prec: str, hw, plan, measured_
     costs = [(o, *fit.link_bytes(shape, o.kind, n)) for o in fitting]  # (option, bytes, what they are)
     said = "; ".join(f"{o.name}: {what} = {_gb(moved)}" + (f" = {moved / rate:.3g} s" if rate else "")
                      for o, moved, what in costs)
-    hidden = [o for o, moved, _ in costs if rate and moved / rate <= 2 / 3 * compute]
+    timed = math.isfinite(compute)  # no datasheet peak (a CPU): no compute to hide the traffic behind
+    hidden = [o for o, moved, _ in costs if rate and timed and moved / rate <= 2 / 3 * compute]
     if hidden:
         pick, why = hidden[0], f"{hidden[0].name} is the first whose traffic hides behind backward"
     else:
         pick = min(costs, key=lambda c: c[1])[0]
-        why = ("none hides behind backward" if rate else "the link's rate is unknown") + \
-            f": {pick.name} moves the fewest bytes"
+        why = (("none hides behind backward" if timed else "no compute time to set it against") if rate else
+               "the link's rate is unknown") + f": {pick.name} moves the fewest bytes"
     over = f"over {rate / 1e9:.3g} GB/s ({rate_what})" if rate else "over a link of unknown rate"
     against = f" against {compute:.3g} s of compute ({compute_what})" if math.isfinite(compute) else ""
     return pick.name, f" The link, a micro-batch of one sequence {over}: {said}{against}; {why}."
