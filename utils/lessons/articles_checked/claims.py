@@ -73,20 +73,25 @@ CLAIMS = [
           (("03", "How much faster"),)),
     # Article 1, section 2: how two GPUs work together
     Claim("A5", "two GPUs exchange data over the PCIe bus (PCIe总线)", CONDITIONS,
-          "over PCIe or NVLink, whichever joins them (the article's own next section names NVLink)",
+          "read as data between the GPUs (the heading's reading): over PCIe or NVLink, whichever joins them (the "
+          "article's own next section names NVLink); read as the paragraph's next sentence reads it, data between "
+          "host memory and each GPU: true, over PCIe even on a machine whose GPUs share NVLink",
           (("00", "The articles on links"),)),
     Claim("A6", "in training, data goes from host memory to the GPU, is computed, and results go back",
-          CONDITIONS, "the batch goes in and the loss comes back; weights, activations and gradients stay on "
+          TRUE, "主内存 read as host memory, as every row reads 内存: the batch goes in and the loss comes back; "
+          "weights, activations and gradients stay on "
           "the GPU", (("05", "Host to device"),)),
     Claim("A18", "(inferred: §2.1, headed 'data between GPUs', gives only host round trips) data between GPUs "
           "goes through host memory", CONDITIONS,
           "only where the two GPUs have no peer-to-peer path (peer access unsupported between them, or turned "
           "off: NCCL_P2P_DISABLE=1); the article does not say it in words; where they have one, they copy to "
-          "each other directly, over PCIe or NVLink, and NCCL uses it", (("00", "Your hardware"),
+          "each other directly, over PCIe or NVLink, and NCCL uses it (the paragraph read between the GPUs, as "
+          "row A5's first reading; its host round trips are row A6)", (("00", "Your hardware"),
                                                       ("03", "NCCL in practice"))),
     Claim("A7", "GPUs talk over NVLink (NVIDIA) or PCIe (AMD)", FALSE,
-          "as stated: NVLink is NVIDIA's, but PCIe is every vendor's, not AMD's: NVIDIA pairs without NVLink "
-          "(two T4s) use it, and AMD's Instinct GPUs talk over their own link (Infinity Fabric)",
+          "as stated, one link per vendor: AMD pairs do use PCIe (Radeon cards, and any pair without a faster "
+          "link), but PCIe is not AMD's alone: NVIDIA pairs without NVLink (two T4s) use it too, and AMD's "
+          "Instinct GPUs talk over their own link (Infinity Fabric)",
           (("00", "The articles on links"),)),
     Claim("A8", "NVLink has a higher bandwidth than PCIe", TRUE, "compared within one generation",
           (("00", "The articles on links"),)),
@@ -130,16 +135,24 @@ CLAIMS = [
           (("03", "What DDP does"), ("06", "Sharding across"))),
     Claim("A16", "code: the DistributedDataParallel snippet", DOES_NOT_RUN,
           "an excerpt: it never defines its data loader, loss function (criterion) or targets, and creates no "
-          "optimizer (it calls step() on the model, which DDP lacks); a reader must add them. The errors in "
+          "optimizer (it calls step() on the model, which DDP lacks); it never moves the loader's batch to the "
+          "GPU, and "
+          "never picks a GPU per rank (.cuda() without torch.cuda.set_device puts every rank on GPU 0); a reader "
+          "must add them. The errors in "
           "the order Python meets them here, then the fix; one fix defines the loader, the loss function and "
           "the targets at once, so only the first of the three NameErrors shows",
           (("03", "The articles' DDP code"),)),
     # Article 1, section 4: summary
     Claim("A17", "summary: parallel computing, simplification and distributed training all speed it up",
-          CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours",
+          CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours; the "
+          "article's own examples of two of the three are false: its split takes turns and splits nothing (rows "
+          "A11, A22), its 'simplified model' merges nothing (row A14)",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
     Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
-          "the article's own split (attention on one GPU, the feed-forward network on the other) leaves one GPU "
+          "read at its weakest, as a claim about named methods a run can test (unlike row B20's 'key factor', which "
+          "names no case): that they keep neither GPU idle, not 100% of its peak, which no method reaches. As "
+          "read, false: the article's own split (attention on one GPU, the feed-forward network on the other) "
+          "leaves one GPU "
           "idle at a time: each keeps at most about half of its rate alone; a merge cuts the work and keeps "
           "nothing of a second GPU busy; data parallel and a pipeline keep their speed-up over 2 each, all of it "
           "only where scaling is superlinear; the evidence says which kept the most here",
@@ -168,17 +181,20 @@ CLAIMS = [
           "more FLOP/s and bandwidth: the datasheets differ by 10x and more", (("01", "The hardware claims"),)),
     Claim("B7", "manage memory and avoid fragmentation (内存碎片) to raise execution efficiency (执行效率)",
           CONDITIONS,
-          "fragmentation costs memory first: freed holes that no larger request fits make the GPU's caching "
-          "allocator reserve more (an out-of-memory with memory free; expandable segments remove most). It "
-          "costs time only through that memory: a batch that no longer fits, or a new reservation from the "
+          "内存 is host memory (GPU memory is 显存), as row A6 reads 主内存; article 2 names no device, and "
+          "fragmentation works alike in the CPU allocator's heap and in the GPU's caching allocator, which the "
+          "course measures (a large model runs out of GPU memory first). It costs memory first: freed holes that "
+          "no larger request fits make the allocator reserve more (an out-of-memory with memory free; on the GPU, "
+          "expandable segments remove most). It costs time only through that memory: a batch that no longer fits, or a new reservation from the "
           "driver, slower than reusing a cached block", (("06", "The allocator"),), needs="gpu",
           test="lesson 06's pattern on a GPU: free every other block, then ask for a larger one (memory), and "
                "time that request against the same size served from the cache (time)"),
     # Article 2, cures: transfer delay
     Claim("B8", "compress data to cut transfer volume and latency (数据压缩)", CONDITIONS,
           "fewer bytes cut the n/beta part (n bytes over the link's bandwidth beta, in bytes a second) when "
-          "packing costs less than it saves; alpha, the fixed cost of every message, stays; uint8 is lossy",
-          (("05", "Transfer compression"),)),
+          "packing costs less than it saves; alpha, the fixed cost of every message, stays; uint8 is lossy; "
+          "lesson 03 §5 measures the same on DDP's all-reduce (fp16, bf16 and PowerSGD compression hooks)",
+          (("05", "Transfer compression"), ("03", "Does compressing what the all-reduce"))),
     Claim("B9", "prefetch the next batch to cut waiting (数据预取)", TRUE,
           "an epoch falls from load + compute toward max(load, compute); with k loader workers, "
           "max(load / k, compute)", (("05", "The problem, measured"), ("05", "A prefetcher"))),
@@ -188,9 +204,10 @@ CLAIMS = [
           (("03", "How fast is the all-reduce"),)),
     # Article 2, cures: model complexity
     Claim("B11", "prune and quantize to cut complexity and compute (模型压缩)", CONDITIONS,
-          "read 计算量 as the amount of computation, the operations, as row B13 reads it: pruning that removes "
-          "neurons cuts it, and the time with it; zeroed weights in dense kernels keep it; quantization keeps it "
-          "too, making each operation cheaper where integer units and a kernel use them (row B13)",
+          "pruning only (that removes neurons); for quantization false (row B13). 计算量 read as the amount of "
+          "computation, the operations, as row B13 reads it: pruning that removes neurons cuts it, and the time "
+          "with it; zeroed weights in dense kernels keep it; quantization keeps it, making each operation cheaper "
+          "where integer units and a kernel use them",
           (("04", "Pruning"), ("04", "Quantization"))),
     Claim("B12", "pruning removes unimportant neurons or connections (剪枝)", CONDITIONS,
           "removing neurons shrinks the matmul; zeroed connections cost as much, unless sparse kernels (CSR: "
@@ -216,7 +233,9 @@ CLAIMS = [
     # Article 2: the case study and the summary
     Claim("B17", "code: the DDP case study", DOES_NOT_RUN,
           "an excerpt: it never imports os or defines its data loader (dataloader) and loss function "
-          "(criterion), and creates no optimizer (it calls step() on the model, which DDP lacks); run as a "
+          "(criterion), and creates no optimizer (it calls step() on the model, which DDP lacks); it never moves "
+          "the loader's batch to the GPU, and never picks a GPU per rank (.cuda() without torch.cuda.set_device "
+          "puts every rank's model on GPU 0, where device_ids=[rank] expects GPU rank); run as a "
           "plain script, it stops first where it reads RANK from os.environ. Its own code's errors in the "
           "order Python meets them here, then the fix", (("09", "the case study"), ("03", "The articles' DDP code"))),
     Claim("B19", "(inferred from its layer shapes: a CNN for 28x28 digits) the case study's model stands for a large model", FALSE,

@@ -51,6 +51,8 @@ def read_results() -> dict:
                          or from_ledger("prefetch_epoch", gpu_figure=True)),
             "fsdp": from_bench("fsdp", gpu_figure=True), "prune": from_bench("prune", gpu_figure=False),
             "decode": from_bench("tensor_parallel", gpu_figure=True),
+            # every pipeline configuration make bench tried for lesson 02 (the ledger keeps only the best)
+            "pipeline_configs": from_bench("pipeline", gpu_figure=True),
             # the machine profile's link (lesson 00): the one alpha and beta the rows price messages at
             "link_alpha": from_ledger("link_alpha", gpu_figure=True),
             "link_beta": from_ledger("link_beta", gpu_figure=True)}
@@ -59,6 +61,7 @@ def read_results() -> dict:
 WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "lesson 02",
                    "capstone": "lesson 08", "quantize": "lesson 04", "mfu": "lesson 01", "prefetch": "lesson 05",
                    "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel",
+                   "pipeline_configs": "make bench pipeline",
                    "link_alpha": "lesson 00", "link_beta": "lesson 00"}
 
 

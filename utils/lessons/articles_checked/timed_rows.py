@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_rounds, compression_reading,
-                                                   paired, rounds_verdict, tensor_parallel_rounds, too_busy)
+                                                   paired, rounds_verdict, sizes_out_of_order,
+                                                   tensor_parallel_rounds, too_busy)
 from utils.lessons.articles_checked.evidence import CNN_BATCH, small_gpt_words
 from utils.lessons.articles_checked.figures import _sends, fixed_cost, quote
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
@@ -40,6 +41,27 @@ def profile_alpha_words(m) -> str:
     if link is None:
         return "the machine profile's alpha: not recorded yet (run lesson 00)"
     return f"the machine profile's alpha (lesson 00): {link[0] * 1e6:.0f} µs"
+
+
+def size_words(n: int) -> str:
+    """65536 -> "64 KiB"; 4 -> "4-byte"."""
+    for unit, scale in (("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            return f"{n // scale} {unit}"
+    return f"{n}-byte"
+
+
+def out_of_order_words(m) -> str:
+    """Where the 4 KiB message took longer than a larger one: the two figures, and why rows B2 and B10 read no
+    fixed cost from them ("" where the sizes' times are in order)."""
+    found = sizes_out_of_order(m)
+    if found is None:
+        return ""
+    n, t = found
+    return (f"; INCONCLUSIVE: the 4 KiB message ({_sends(m)[2**12] * 1e6:.0f} µs) took longer than the "
+            f"{size_words(n)} one ({t * 1e6:.0f} µs), which no bytes explain: the small messages' times are "
+            "noise-bound here, so neither the fixed cost's share (row B2) nor the bytes' share (row B10) is read "
+            "from them")
 
 
 # --- Decoding on two workers -----------------------------------------------------------------------------------
@@ -103,17 +125,29 @@ def a21(m):
                   f"{p['tensor parallel']:.2f}x, the article's split {p['article split']:.2f}x"
                   f"{busy_note(m, 'passes', 2)}", MEASURED, where)]
     if m["results"]["decode"]:
-        parts.append(quote(m, "decode", lambda r: "decoding one token at a time (KV cache: each layer keeps the "
+        parts.append(quote(m, "decode", lambda r: f"{tensor_parallel_block_words(r)}; "
+                                                  "decoding one token at a time (KV cache: each layer keeps the "
                                                   "keys and values of the tokens so far, so a new token computes "
                                                   f"only its own; batch 1): {decode_words(r)}"))
     return parts
+
+
+def tensor_parallel_block_words(record: dict) -> str:
+    """make bench's tensor-parallel figure with its set-up, as its note names it: "an MLP block (...), forward
+    and backward, on two workers: 1.50x one device's speed, bound 2x"."""
+    setup = record.get("note", "").split(", gloo")[0].split(";")[0]
+    return (f"{setup or 'its tensor-parallel block'}, on two workers: {record['value']:.2f}x one device's speed, "
+            f"bound {record['bound']:g}x (another set-up than lesson 07's blocks above: one MLP block, and "
+            "training's backward pass too)")
 
 
 def b2(m):
     # The measured times themselves, not a fit: a fit can miss a size by tens of per cent.
     link, t, sec = m["link"], m["threads"], _sends(m)
     share = sec[4] / sec[2**12]
-    if share > 1:  # a smaller message that took longer: the two differ by noise, not by their bytes
+    if sizes_out_of_order(m):  # the 4 KiB time is an outlier: no share is read from it (said at the end)
+        order = "no share of the fixed cost read from them (a larger message took less time, below"
+    elif share > 1:  # a smaller message that took longer: the two differ by noise, not by their bytes
         order = "both almost all fixed cost (the smaller took longer: noise"
     elif share > 0.5:  # row B2's check: the fixed cost is most of a 4 KiB message
         order = f"both mostly fixed cost (the 4 bytes' time {share:.0%} of the 4 KiB one's"
@@ -124,7 +158,8 @@ def b2(m):
                   f"{sec[2**12] * 1e6:.0f} µs, {order}; {profile_alpha_words(m)}); "
                   f"1 MiB {sec[2**20] * 1e3:.2f} ms and 4 MiB {sec[2**22] * 1e3:.2f} ms, against "
                   f"{small_gpt_words(128)}: its {t['step_s'] * 1e3:.0f} ms step on one core (its gradients: "
-                  f"{t['gradient_bytes'] / 2**20:.1f} MiB){busy_note(m, 'link', 2)}", MEASURED,
+                  f"{t['gradient_bytes'] / 2**20:.1f} MiB){out_of_order_words(m)}{busy_note(m, 'link', 2)}",
+                  MEASURED,
                   two_devices(m["plan"], m["hw"]))]
     if m["results"]["decode"]:
         parts.append(quote(m, "decode", lambda r: f"inference: {decode_words(r)}"))
@@ -132,6 +167,23 @@ def b2(m):
         if priced is not None:
             parts.append(priced)
     return parts
+
+
+PARTS_GAP = 0.2  # a round's packed time under its parts' sum by more than this share: the parts do not add up
+
+
+def parts_gap_words(c: dict) -> str:
+    """Where the packed way took much less than the uint8 bytes plus the packing, both timed apart in the same
+    round: how many rounds, and what that means for the condition ("" where the parts add up)."""
+    short = [packed for packed, sent, packing in zip(c["packed"], c["bytes"], c["packing"])
+             if packed < (1 - PARTS_GAP) * (sent + packing)]
+    if not short:
+        return ""
+    whole, parts = _median(c["packed"]) * 1e6, (_median(c["bytes"]) + _median(c["packing"])) * 1e6
+    return (f"; the parts do not add up: in {len(short)} of {len(c['packed'])} rounds the packed way took over "
+            f"{PARTS_GAP:.0%} less than its parts' sum (medians {whole:.0f} µs against {parts:.0f} µs): each part is "
+            "timed apart (the packing alone, in one process; the bytes alone, a round trip), so the condition "
+            "weighs parts that overlap or run faster together, and the end-to-end time above decides")
 
 
 CONDITION_WORDS = {"holds": "less than they save: the condition holds",
@@ -149,8 +201,8 @@ def b8(m):
                  f"{busy_note(m, 'compressed', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
             Part(f"the parts the condition weighs, medians of the same rounds: 4 MiB as fp32 {plain:.0f} µs, 1 MiB "
                  f"of uint8 {sent:.0f} µs, so the 3 MiB not sent save {plain - sent:.0f} µs; packing and unpacking "
-                 f"{packing:.0f} µs, {CONDITION_WORDS[condition]}; a few-byte message still takes about "
-                 f"{fixed_cost(m) * 1e6:.0f} µs here (row B10)", MEASURED, two_devices(m["plan"], m["hw"])),
+                 f"{packing:.0f} µs, {CONDITION_WORDS[condition]}{parts_gap_words(c)}; a few-byte message still "
+                 f"takes about {fixed_cost(m) * 1e6:.0f} µs here (row B10)", MEASURED, two_devices(m["plan"], m["hw"])),
             Part(_lesson_05_differs(m), ARITHMETIC)]
 
 
@@ -179,7 +231,8 @@ def b10(m):
                  f"smaller of a 4-byte and a 4 KiB message's, {small * 1e6:.0f} µs ({profile_alpha_words(m)}; "
                  f"this run's alpha-beta "
                  f"fit, {link.fit.alpha * 1e6:.0f} µs and {link.fit.beta / 1e9:.2f} GB/s, misses some size by up "
-                 f"to {link.accuracy:.0%}){busy_note(m, 'link', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
+                 f"to {link.accuracy:.0%}){out_of_order_words(m)}{busy_note(m, 'link', 2)}", MEASURED,
+                 two_devices(m["plan"], m["hw"])),
             Part(f"the 4 MiB message's bytes: {big * 1e6:.0f} - {small * 1e6:.0f} = {data * 1e6:.0f} µs, "
                  f"{data / small:.1f}x a few-byte message's time; on a 10x faster link {small * 1e6:.0f} + "
                  f"{data * 1e6:.0f} / 10 = {(small + data / 10) * 1e6:.0f} µs; a message of a few bytes stays "
