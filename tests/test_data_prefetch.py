@@ -657,3 +657,22 @@ def test_the_busy_figures_say_which_window_each_covers():
     text = busy.drawn_against_timed(epoch.epoch_spans(result, batches=2), result)
     assert "busy 40% covers the 2 batches drawn" in text   # 2 reads and 2 steps: 40 of 100 ms
     assert f"the {result.busy_between_steps:.0%} printed above" in text and "4 steps and the 3 reads" in text
+
+
+def test_one_epochs_noise_is_read_from_repeated_epochs_and_shares_carry_their_range():
+    # lesson 05's reader: restarted 2-worker epochs of 1.61, 1.65, 1.65 and 1.59 s lie 3.7 % apart, not 2 %
+    assert report.epoch_noise([1.61, 1.65, 1.65, 1.59]) == pytest.approx(0.037)
+    assert report.epoch_noise([1.60, 1.601]) == pytest.approx(0.02)  # the floor
+    verdict = report.gain_verdict(1.39, 4.0, 0.25, "slower than float32")
+    assert verdict.endswith("13% of its gain (5%-21% across its ±)")
+    assert report.gain_verdict(1.03, 1.09, 0.02, "slower").endswith("(11%-56% across its ±)")
+    assert report.gain_verdict(1.01, 1.09, 0.02, "slower").startswith("within noise")
+    row = report.speedup_claim("x", 1.19, 1.28, 0.0238, "slower")
+    assert row.measured == "1.19x ± 0.02" and "(61%-75% across its ±)" in row.verdict
+
+
+def test_a_link_ratio_median_whose_spread_covers_the_bytes_ratio_is_printed_as_noise():
+    rounds = transfer.Compression(400, 100, float_link=[3.42, 4.65, 4.85], uint8_link=[1.0] * 3,
+                                  convert=[1.0] * 3)
+    note = transfer.link_only_note(rounds, 0.0, 0.0)
+    assert "± 1.23 around their median 4.65x" in note and "within noise" in note and "finding" not in note

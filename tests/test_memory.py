@@ -407,3 +407,14 @@ def test_every_step_ratio_in_the_peaks_table_carries_its_spread():
                                 spreads={"bf16": 0.03})
     text = table.to_text()
     assert "1.20x ± 0.03" in text and "1 (reference)" in text and "1.00x" not in text
+
+
+def test_selectives_share_of_the_gain_carries_its_range_and_the_summary_prints_the_run():
+    # lesson 06's reader: "80% of its gain" at 1.12x ± 0.04 against 1.15x spans 53% to 100%
+    assert summary.gain_range("faster, under the bound: 80% of its gain", 1.12, 0.04, 1.15).endswith(
+        "(53%-100% across its ±)")
+    assert summary.gain_range("within noise: no effect shown", 1.02, 0.04, 1.15) == "within noise: no effect shown"
+    times = {"step": 0.0734, "checkpointed step": 0.0842, "blocks' forward": 0.0207}
+    text = summary.checkpointing_summary(times, 0.05)
+    assert "1.15x ± 0.05 the plain step's time (above 1: slower)" in text and "1.28x" in text
+    assert "less than the predicted forward" in text
