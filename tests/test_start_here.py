@@ -128,8 +128,8 @@ def test_the_closing_claims_come_from_the_run_for_whatever_this_mode_measured():
     assert any("gloo message is slower" in r.claim and r.verdict == "30% of the reference" for r in rows)
     assert next(r.verdict for r in rows if r.claim.startswith("one alpha")).startswith("within the tolerance")
     assert "holds" not in " ".join(r.verdict for r in rows)  # a tolerance met is said so, never "holds"
-    assert summary.fit_verdict(0.48) == "within the tolerance, 2% to spare: barely, so its predictions are rough"
-    assert summary.fit_verdict(0.6).startswith("outside the tolerance by 10%")
+    assert summary.fit_verdict(0.48) == "within the tolerance, 2 points to spare: barely, so its predictions are rough"
+    assert summary.fit_verdict(0.6).startswith("outside the tolerance by 10 points")
     passed = [summary.Passed(64 * MIB, 13e9, 6e9, 12e9)]
     again = {r.claim for r in summary.lesson_claims(profile, points[:1] + [CopyPoint("host memcpy", 64 * MIB,
                                                     64 * MIB / 13e9, 12e9, "DRAM", True)], [], None, passed)}
@@ -294,6 +294,15 @@ def test_the_links_fit_is_kept_once_per_machine_beside_the_ceilings(tmp_path):
     assert machine.stored_link(again, "cpu", path=path).seconds == first.seconds  # a second run moves nothing
     said = summary.rerun_link_sentence(kept, again)
     assert "This run's messages, fitted the same way (not kept)" in said and "REMEASURE_PROFILE" in said
+    assert "inside the ±50% tolerance" in said
+    near = machine.link_fit("gloo", sizes, [t * 1.0001 for t in first.seconds])  # on the kept line
+    assert "the line describes this run's link too" in summary.rerun_link_sentence(kept, near)
+    slow = machine.link_fit("gloo", sizes, [1.2e-4, 1.3e-4, 1.2e-3])  # every message ~2-4x the kept line
+    said = summary.rerun_link_sentence(kept, slow)
+    assert "the line does not describe this run's link" in said and "another moment" in said
+    loose = machine.link_fit("gloo", sizes, [1e-4, 4e-4, 3e-4])
+    assert loose.accuracy > summary.FIT_USABLE
+    assert "outside the ±50% tolerance by" in summary.rerun_link_sentence(kept, loose)
     assert machine.stored_link(again, "cpu", remeasure=True, path=path).seconds == again.seconds
     assert "the machine profile's fit, measured on " in summary.link_sentence(kept)
     # the plot says whose line it draws (the profile's, with its date), and that only the points are this run's
@@ -309,3 +318,21 @@ def test_the_links_fit_is_kept_once_per_machine_beside_the_ceilings(tmp_path):
     said = machine.stored_link(loose, "cpu", path=path, tolerance=summary.FIT_USABLE)
     assert "not kept" in said.measured and not path.exists()
     assert "Not kept" in summary.rerun_link_sentence(said, loose)
+
+
+def test_more_threads_set_beside_the_core_count_a_bound_for_flops_a_reference_for_bandwidth():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.start_here import summary
+
+    def ceiling(best, threads, spread=0.1):
+        return NS(best=best, median=best, threads=threads, spread=spread, formatted=lambda: f"{best / 1e9:.1f} GB/s")
+
+    said = summary.threads_reading("memory bandwidth", ceiling(18e9, 1), ceiling(43e9, 2))
+    assert "reference 2x, one per core: not a bound" in said and "bound 2x" not in said
+    assert "faster: 119% of the reference" in said and "one thread cannot keep" in said
+    assert "above the bound" in summary.threads_reading("fp32 matmul peak", ceiling(18e9, 1), ceiling(43e9, 2))
+    rough = summary.threads_reading("memory bandwidth", ceiling(18e9, 1, 0.54), ceiling(43e9, 2, 0.69))
+    assert "no verdict: 1 thread spread 54% and 2 threads spread 69%" in rough and "cannot keep" not in rough
+    row = summary.threads_claim("memory bandwidth (the profile)", ceiling(18e9, 1), ceiling(43e9, 2))
+    assert row.against == "reference (one per core) 2.00x" and row.verdict == "faster: 119% of the reference"

@@ -250,6 +250,11 @@ def test_the_largest_matmul_is_read_as_timing_noise_only_when_it_is_the_roofs_ow
     assert "109% of its roof; it is the roof's own probe (1024³)" in said and "spread: 28%" in said
     other = NS(op=NS(flops=2 * 512**3), fraction=0.93)
     assert report.largest_matmul_reading(other, peak) == "The largest matmul reaches 93% of its roof. "
+    # against the stored profile: the op's figure and the re-timed probe's, one kernel timed twice, both given
+    stored = NS(size="1024³", spread=0.26, best=180e9)
+    op = NS(op=NS(flops=2 * 1024**3), fraction=0.89, achieved=160.5e9)
+    said = report.largest_matmul_reading(op, stored, True, NS(best=162e9))
+    assert "160.5 GFLOP/s" in said and "162.0 GFLOP/s in the same rounds (-1%" in said and "180.0" in said
 
 
 def test_the_closing_roof_claims_skip_the_probe_and_give_every_memory_bound_op():
@@ -305,9 +310,16 @@ def test_a_fit_that_needs_a_negative_fixed_cost_does_not_hold():
     ok = [scaling.ScalePoint("width", v, 2e-3 + 1e-11 * f, f, 100 * v, 1) for v, f in ((64, 1e9), (128, 2e9))]
     series = {"width": ok, "depth": neg}
     assert scaling.fixed_cost_is_negative(neg) and not scaling.fixed_cost_is_negative(ok)
-    assert report.scaling_failures(series, scaling.fit) == {"depth": "only with a negative fixed cost d"}
+    failed = report.scaling_failures(series, scaling.fit)
+    assert failed["depth"] == "only with a negative fixed cost d"
+    assert failed["every axis"] == "the fixed cost d differs by axis (width +2.0 ms, depth -2.9 ms)"
     said = report.scaling_sentence(series, scaling.fit)
     assert "holds within the ±10% tolerance on 1 of 2 axes (width)" in said and "negative fixed cost (d = -" in said
+    assert "one cost per step cannot differ by which size grows" in said
+    same = {"width": ok, "depth": [scaling.ScalePoint("depth", v, 2e-3 + 1e-11 * f, f, 100 * v, 1)
+                                   for v, f in ((1, 1e9), (2, 2e9))]}
+    assert "every axis" not in report.scaling_failures(same, scaling.fit)
+    assert "as one fixed cost per step should" in report.scaling_sentence(same, scaling.fit)
     assert "activations x6.0" in report.activations_sentence(series)
 
 
@@ -450,8 +462,8 @@ def test_mostly_latency_is_judged_with_the_small_messages_spread_as_its_noise():
 
     link = NS(fit=NS(sizes=[8, 512, 4096, 8192]), seconds=[40e-6, 60e-6, 50e-6, 100e-6])
     near = NS(transfers=1, measured=100e-6, latency_share=0.40)  # 40 µs to 60 µs of 100 µs: covers half
-    assert report.mostly_latency_verdict(link, near).startswith("within noise: no effect shown (40% to 60%")
+    assert report.mostly_latency_verdict(link, near).startswith("within noise: no effect shown (latency 40% to 60%")
     clear = NS(transfers=1, measured=60e-6, latency_share=40 / 60)
-    assert report.mostly_latency_verdict(link, clear) == "holds: 67% of it"
+    assert report.mostly_latency_verdict(link, clear) == "holds: latency 67% of its time"
     assert report.mostly_latency_verdict(link, NS(transfers=1, measured=200e-6, latency_share=0.2)).startswith(
         "does not hold")

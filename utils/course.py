@@ -44,14 +44,18 @@ def entries(folder: str, root: Path = ROOT) -> list[Entry]:
     return out
 
 
-def course_map(root: Path = ROOT) -> Table:
-    """Lesson | its lab | CPU run times (lesson + lab): one row per lesson on disk."""
+def course_map(root: Path = ROOT, printed_in: str | None = None) -> Table:
+    """Lesson | its lab | CPU run times (lesson + lab): one row per lesson on disk.
+
+    ``printed_in``: the notebook (e.g. ``"notebooks/00_start_here.ipynb"``) whose run prints the map. Its own
+    time is recorded only once that run ends, so the map could only give its previous run's, which its header
+    (rewritten from the new record) need not match: its row points to the header instead."""
     labs = {e.number: e for e in entries("labs", root)}
     rows = []
     for e in entries("notebooks", root):
         lab = labs.get(e.number)
         rows.append((e.number, e.title, lab.title if lab else "none",
-                     " + ".join(_seconds(x) for x in (e, lab) if x)))
+                     " + ".join(_seconds(x, printed_in) for x in (e, lab) if x)))
     if not rows:
         raise FileNotFoundError(f"no lessons found under {root / 'notebooks'}: is the course checked out whole?")
     return Table(["#", "lesson", "its lab", "run time (2-core CPU)"], rows, title="The course, as it is on disk",
@@ -64,6 +68,8 @@ def stated(seconds: float) -> int:
     return round(seconds) if seconds < 20 else 5 * round(seconds / 5)
 
 
-def _seconds(e: Entry) -> str:
+def _seconds(e: Entry, printed_in: str | None = None) -> str:
     """Rounded as every lesson's header states it (``stated``), so that the map and the header agree."""
+    if e.path == printed_in:
+        return "this page: in its header"
     return f"{stated(e.seconds)} s" if e.seconds is not None else "not timed yet"

@@ -53,10 +53,10 @@ def threads_sentence(profile) -> str:
 
 # Why a ratio can pass the core count: hypotheses, each named as such (none is measured in the profile)
 ABOVE_WHY = {
-    "memory bandwidth": "A likely explanation, not measured here: one thread cannot keep enough memory requests in "
-                        "flight to saturate the memory controller (its bandwidth is latency-bound), so a second "
-                        "thread can more than double it; the one-thread figure is then one thread's limit, not "
-                        "the memory's.",
+    "memory bandwidth": "Why it can pass one per core, likely but not measured here: one thread cannot keep "
+                        "enough memory requests in flight to saturate the memory controller (its bandwidth is "
+                        "latency-bound), so a second thread can more than double it; the one-thread figure is "
+                        "then one thread's limit, not the memory's.",
     "fp32 matmul peak": "A likely explanation, not measured here: the one-thread rounds met a busier moment than "
                         "the others (the spreads in the table say how busy), or each thread's share of the "
                         "operands fits its own core's cache better than the whole did.",
@@ -64,23 +64,52 @@ ABOVE_WHY = {
 
 
 def threads_ratio(one, many) -> tuple[float, float, float]:
-    """(the ratio of the kept figures, its spread, the bound): ``many`` threads' ceiling over ``one``'s. The
-    spread is how far the medians' ratio lies from the kept figures' ratio; the bound is the thread count
-    ratio (each thread on its own core can at most add one core's worth)."""
+    """(the ratio of the kept figures, its spread, the core count's ratio): ``many`` threads' ceiling over
+    ``one``'s. The spread is how far the medians' ratio lies from the kept figures' ratio; the core count's
+    ratio is what each thread on its own core adds, one core's worth."""
     ratio = many.best / one.best
     return ratio, abs(ratio - many.median / one.median), many.threads / one.threads
 
 
+# A matmul's FLOP/s come from the cores: each adds at most one core's worth, a bound. A memory bandwidth comes
+# from the memory controller: one thread may not saturate it, so the core count is only a reference.
+CORE_BOUND = {"fp32 matmul peak": True, "memory bandwidth": False}
+# A ceiling whose runs spread more than this is rough (``noise_sentence``): its ratio gets no verdict.
+ROUGH = 0.5
+PM_RATIO = "±: how far the ratio of the two medians lies from it"
+
+
+def threads_verdict(what: str, one, many) -> str:
+    """The verdict of ``many`` threads against ``one``: none where either ceiling is rough; against the core
+    count as a bound (matmul) with ``claims.speedup_verdict``, or as a reference (bandwidth), with its share."""
+    ratio, spread, cores = threads_ratio(one, many)
+    rough = [c for c in (one, many) if c.spread > ROUGH]
+    if rough:
+        spreads = " and ".join(f"{c.threads} thread{'' if c.threads == 1 else 's'} spread {c.spread:.0%}"
+                               for c in rough)
+        return f"no verdict: {spreads}, over {ROUGH:.0%}, so the ratio is rough"
+    if CORE_BOUND.get(what, True):
+        return claims.speedup_verdict(round(ratio, 2), round(cores, 2), round(spread, 2),
+                                      slower="slower than one thread")
+    verdict = claims.speedup_verdict(round(ratio, 2), None, round(spread, 2), slower="slower than one thread")
+    if not verdict.startswith("faster"):
+        return verdict
+    if claims.within_noise(round(ratio, 2), round(spread, 2), round(cores, 2)):
+        return "faster: at the reference (within noise)"
+    return f"faster: {ratio / cores:.0%} of the reference"
+
+
 def threads_reading(what: str, one, many) -> str:
-    """One sentence per ceiling: ``many`` threads against ``one``, beside the core-count bound, with the verdict
-    of ``claims.speedup_verdict`` (the course's words) and, above the bound, a likely explanation."""
-    ratio, spread, bound = threads_ratio(one, many)
-    verdict = claims.speedup_verdict(round(ratio, 2), round(bound, 2), round(spread, 2),
-                                     slower="slower than one thread")
+    """One sentence per ceiling: ``many`` threads against ``one``, beside the core count (a bound for a matmul,
+    a reference for a bandwidth), with ``threads_verdict`` and, past the core count, a likely explanation."""
+    ratio, spread, cores = threads_ratio(one, many)
+    verdict = threads_verdict(what, one, many)
+    bound = CORE_BOUND.get(what, True)
+    beside = (f"bound {cores:.0f}x: {many.threads} cores" if bound else
+              f"reference {cores:.0f}x, one per core: not a bound, since one thread may not saturate the memory")
     text = (f"{many.threads} threads reach {ratio:.2f}x one thread's {what} ({many.formatted()} on {many.threads} "
-            f"against {one.formatted()} on {one.threads} thread; ± {spread:.2f}, how far the medians' ratio lies "
-            f"from it; bound {bound:.0f}x: {many.threads} cores): {verdict}.")
-    if verdict.startswith("above the bound"):
+            f"against {one.formatted()} on {one.threads} thread; ± {spread:.2f}, {PM_RATIO}; {beside}): {verdict}.")
+    if round(ratio, 2) > round(cores, 2) and verdict.startswith("faster") and "within noise" not in verdict:
         return f"{text} {ABOVE_WHY.get(what, 'This run does not measure why.')}"
     if verdict.startswith("slower"):
         return (f"{text} Most likely another program used a core during these rounds: threads that share the "
@@ -95,18 +124,27 @@ def profile_source(profile) -> str:
 
 
 def threads_claim(what: str, one, many) -> claims.Claim:
-    """The closing table's row for ``threads_reading``: the same ratio, spread, bound and verdict."""
-    ratio, spread, bound = threads_ratio(one, many)
-    return claims.against_speedup(f"more cores, more {what}", ratio, bound, spread, slower="slower than one thread")
+    """The closing table's row for ``threads_reading``: the same ratio, spread, core count and verdict."""
+    ratio, spread, cores = threads_ratio(one, many)
+    kind = "fp32 matmul peak" if "FLOP/s" in what else "memory bandwidth"
+    against = "bound" if CORE_BOUND[kind] else "reference (one per core)"
+    noise = f" ± {spread:.2f}" if round(spread, 2) > 0 else ""
+    return claims.Claim(f"more cores, more {what}", f"{ratio:.2f}x{noise}", f"{against} {cores:.2f}x",
+                        threads_verdict(kind, one, many))
 
 
 def fit_verdict(accuracy: float) -> str:
     """A fit's worst residual against the tolerance within which the lesson predicts times with it."""
     if accuracy > FIT_USABLE:
-        return f"outside the tolerance by {accuracy - FIT_USABLE:.0%}: measured times only"
+        return f"outside the tolerance by {points(accuracy - FIT_USABLE)}: measured times only"
     margin = FIT_USABLE - accuracy
-    return (f"within the tolerance, {margin:.0%} to spare" + (": barely, so its predictions are rough"
-                                                              if margin < 0.1 else ""))
+    return (f"within the tolerance, {points(margin)} to spare" + (": barely, so its predictions are rough"
+                                                                  if margin < 0.1 else ""))
+
+
+def points(share: float) -> str:
+    """A difference of two percentages, in percentage points: 0.05 -> "5 points" (45% against 50%)."""
+    return f"{round(share * 100):.0f} point" + ("" if round(share * 100) == 1 else "s")
 
 
 def fit_source(link) -> str:
@@ -124,13 +162,39 @@ def link_sentence(link) -> str:
     acc, tol = link.accuracy, FIT_USABLE
     fit = (f"{link.name}, {fit_source(link)}: alpha "
            f"{link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and one beta")
+    within = f"±{acc:.0%} ({RESIDUAL_PM})"
     if acc <= tol:
         barely = ": barely" if tol - acc < 0.1 else ""
-        return (f"{fit} fit every size within ±{acc:.0%}: inside the ±{tol:.0%} tolerance within which the course "
-                f"predicts with a fit ({tol - acc:.0%} to spare{barely}), so a time it predicts is good to about "
-                f"±{acc:.0%}.")
-    return (f"{fit} fit every size only within ±{acc:.0%}: outside the ±{tol:.0%} tolerance within which the "
-            f"course predicts with a fit (by {acc - tol:.0%}), so use the measured times, not the fit's.")
+        return (f"{fit} fit every size within {within}: inside the ±{tol:.0%} tolerance within which the course "
+                f"predicts with a fit ({points(tol - acc)} to spare{barely}), so a time it predicts is good to "
+                f"about ±{acc:.0%}.")
+    return (f"{fit} fit every size only within {within}: outside the ±{tol:.0%} tolerance within which the "
+            f"course predicts with a fit (by {points(acc - tol)}), so use the measured times, not the fit's.")
+
+
+# What ± means after a fit's figure, said where it is first used
+RESIDUAL_PM = "±: its largest miss at any size, relative to the measured time"
+
+
+def misses(fit, sizes, seconds) -> list[tuple[int, float, float, float]]:
+    """(size, measured s, the fit's s, miss) at each size: the miss is (measured - fitted) / measured, the
+    residual of the lesson's fits, here of another run's points against ``fit`` (a ``linkmodel.AlphaBeta``)."""
+    return [(n, t, fit.time(n), (t - fit.time(n)) / t) for n, t in zip(sizes, seconds)]
+
+
+def kept_line_sentence(kept, this_run) -> str:
+    """Whether this run's messages lie on the kept profile's line within that fit's own error, both ways."""
+    worst = max(misses(kept.fit, this_run.fit.sizes, this_run.seconds), key=lambda m: abs(m[3]))
+    n, t, line, miss = worst
+    at = (f"its worst at {size_label(n)}: {t * 1e3:.2f} ms measured, {line * 1e3:.2f} ms on the line, "
+          f"{miss:+.0%} of the measured time")
+    if round(abs(miss), 2) > round(kept.accuracy, 2):  # compared as printed, to the percent
+        return (f"Against the profile's line, this run's messages miss by more than that fit's own ±"
+                f"{kept.accuracy:.0%} ({at}): the line does not describe this run's link. The profile was measured "
+                "at another moment, and this link varies from run to run on this machine: this run's times are "
+                "its measured points, not the line.")
+    return (f"Against the profile's line, every message of this run lies within that fit's own ±{kept.accuracy:.0%} "
+            f"({at}): the line describes this run's link too.")
 
 
 def rerun_link_sentence(kept, this_run) -> str:
@@ -142,10 +206,14 @@ def rerun_link_sentence(kept, this_run) -> str:
     if kept.seconds == this_run.seconds:
         return "This run measured it and kept it in the profile: later runs quote these figures."
     da, db = this_run.fit.alpha / kept.fit.alpha - 1, this_run.fit.beta / kept.fit.beta - 1
+    acc, tol = this_run.accuracy, FIT_USABLE
+    verdict = (f"inside the ±{tol:.0%} tolerance ({points(tol - acc)} to spare)" if acc <= tol else
+               f"outside the ±{tol:.0%} tolerance by {points(acc - tol)}: this run's own fit would not be used to "
+               "predict")
     return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
-            f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), within ±{this_run.accuracy:.0%}: "
-            "how far another moment moves the fit. The plot shows this run's messages beside the profile's line; "
-            "set REMEASURE_PROFILE = True to keep a new fit.")
+            f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), every size within ±{acc:.0%}: "
+            f"{verdict}. {kept_line_sentence(kept, this_run)} The plot shows this run's messages beside the "
+            "profile's line; set REMEASURE_PROFILE = True to keep a new fit.")
 
 
 def lesson_claims(profile, points, messages, link, passed: list[Passed], caches: dict[str, int] | None = None,
@@ -325,8 +393,9 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
     if copy_set > caches[last] // 2:
         return (f"{sizes}: more than half of the last cache ({last}, {size_label(caches[last])}), so the memory "
                 "bandwidth above is DRAM's.")
-    return (f"{sizes}: within half of this machine's {last} ({size_label(caches[last])}). Counting a working set "
-            f"within half a cache as held by it (the rule section 2 explains), they may be served by {last}: the "
+    return (f"{sizes}: within half of this machine's {last} ({size_label(caches[last])}). Counting the bytes a "
+            f"loop touches as held by a cache while they fit in half of it (the rule section 2 applies to copies), "
+            f"they may be served by {last}: the "
             "memory bandwidth above is a rate beyond the smaller caches, not DRAM's alone (the profile keeps its "
             "arrays this size so that it is measured in seconds).")
 
@@ -358,11 +427,11 @@ def dram_reference_sentence(rate, stream_bytes: int, caches: dict[str, int], poi
     half = rate.best / 2
     if half < cache_ref:
         return text + (f" It lies {1 - half / cache_ref:.0%} below {last}'s own reference ({cache_ref / 1e9:.1f} "
-                       f"GB/s, a read loop measured in this run): STREAM's bytes did not all come at {last}'s "
+                       f"GB/s: half of the {cache_ref * 2 / 1e9:.1f} GB/s a read loop ran at in {last}, in this run): STREAM's bytes did not all come at {last}'s "
                        "speed, so it is the slowest memory rate measured here, the closest stand-in for DRAM's; "
                        "DRAM alone may be slower still.")
-    return text + (f" It is at or above {last}'s own reference ({cache_ref / 1e9:.1f} GB/s, measured in this "
-                   f"run): STREAM ran at {last}'s speed, so DRAM alone is likely slower than this reference.")
+    return text + (f" It is at or above {last}'s own reference ({cache_ref / 1e9:.1f} GB/s: half of the "
+                   f"{cache_ref * 2 / 1e9:.1f} GB/s a read loop ran at in {last}, in this run): STREAM ran at {last}'s speed, so DRAM alone is likely slower than this reference.")
 
 
 def below_next_level(points) -> list:

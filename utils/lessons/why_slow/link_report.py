@@ -96,8 +96,10 @@ def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
     small = [s for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
     lo, hi = (min(1.0, cost.transfers * s / cost.measured) for s in (min(small), max(small)))
     if round(lo, 2) <= most <= round(hi, 2):
-        return f"within noise: no effect shown ({lo:.0%} to {hi:.0%} of it, by the small messages' spread)"
-    return f"holds: {cost.latency_share:.0%} of it" if lo > most else f"does not hold: {cost.latency_share:.0%}"
+        return (f"within noise: no effect shown (latency {lo:.0%} to {hi:.0%} of its time, by the small messages' "
+                "spread)")
+    share = f"latency {cost.latency_share:.0%} of its time"
+    return f"holds: {share}" if lo > most else f"does not hold: {share}"
 
 
 def link_table(link) -> Table:

@@ -167,7 +167,7 @@ def roofline_sentence(roof) -> str:
     nearest = max((p for p in roof.points if p.bound == "memory"), key=lambda p: p.fraction)
     return (f"Ridge point: {c.ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
             f"here: {', '.join(memory) or 'none'}. Compute-bound: {', '.join(p.op.name for p in matmuls)}. "
-            + largest_matmul_reading(largest, roof.peak, roof.from_profile)
+            + largest_matmul_reading(largest, roof.peak, roof.from_profile, next(iter(roof.retimed), None))
             + memory_reading(nearest, roof, devices.cpu_caches().get("L3") if roof.threads is not None else None))
 
 
@@ -178,14 +178,19 @@ def is_probe(point, peak) -> bool:
     return f"{n}³" == peak.size and point.op.flops == 2 * n**3
 
 
-def largest_matmul_reading(largest, peak, from_profile: bool = False) -> str:
+def largest_matmul_reading(largest, peak, from_profile: bool = False, retimed=None) -> str:
     """The largest matmul against its roof. When it is the peak's own probe (same n x n x n), the two are one
     kernel timed twice: in the same rounds, their ratio shows timing noise; against the stored profile, how far
     this moment differs from the profile's (noise and load), not a finding."""
     share = f"The largest matmul reaches {largest.fraction:.0%} of its roof"
-    if is_probe(largest, peak) and from_profile:
-        return (f"{share}; it is the profile's own probe ({peak.size}) timed here beside the ops, so its share is "
+    if is_probe(largest, peak) and from_profile and retimed is not None:
+        return (f"{share} ({_gflops(largest.achieved)}); it is the same {peak.size} kernel as the peak's probe, "
+                f"which ran at {_gflops(retimed.best)} in the same rounds ({largest.achieved / retimed.best - 1:+.0%}:"
+                f" one kernel timed twice at one moment). Both set beside the profile's {_gflops(peak.best)} show "
                 f"this moment against the profile's (the probe's spread there: {peak.spread:.0%}), not a finding. ")
+    if is_probe(largest, peak) and from_profile:
+        return (f"{share}; it is the same {peak.size} kernel as the profile's probe, so its share is this moment "
+                f"against the profile's (the probe's spread there: {peak.spread:.0%}), not a finding. ")
     if is_probe(largest, peak):
         return (f"{share}; it is the roof's own probe ({peak.size}), one kernel timed twice in the same rounds, so "
                 f"the gap from 100 % is this machine's timing noise (the probe's spread: {peak.spread:.0%}). ")
@@ -278,7 +283,7 @@ def scaling_rows(series, fit) -> list[tuple]:
         per_flop = [p.seconds / p.model_flops for p in pts]
         negative = (" (below zero: no step has one)" if fixed_cost_is_negative(pts) else
                     " (zero within the fit's miss)" if d < 0 else "")
-        rows.append((axis, ", ".join(str(p.value) for p in pts), f"worst {worst:.0%}, d = {d * 1e3:+.1f} ms{negative}",
+        rows.append((axis, ", ".join(str(p.value) for p in pts), f"worst {worst:.1%}, d = {d * 1e3:+.1f} ms{negative}",
                      f"{max(per_flop) / min(per_flop):.2f}x", f"{pts[-1].saved_bytes / pts[0].saved_bytes:.1f}x"))
     return rows
 
@@ -300,14 +305,45 @@ def scaling_holds(series, fit) -> dict[str, str]:
 
 
 def scaling_failures(series, fit, repeats: int | None = None) -> dict[str, str]:
-    """The axes where step time = c x FLOPs + d does not hold, each with why (for the claims table). With
-    ``repeats`` (the steps timed a point), a miss is given with its size, and called noisy under 5 repeats."""
+    """The axes where step time = c x FLOPs + d does not hold, each with why (for the claims table), and
+    "every axis" where the fixed costs differ by axis (``fixed_costs_differ``). With ``repeats`` (the steps
+    timed a point), a miss is given with its size, and called noisy under 5 repeats."""
     why = {"off": f"off by more than {FOLLOWS:.0%}", "negative d": "only with a negative fixed cost d"}
     out = {axis: why[v] for axis, v in scaling_holds(series, fit).items() if v != "holds"}
     for axis in (a for a, v in out.items() if v == why["off"] and repeats):
         out[axis] = (f"misses by {fit(series[axis])[1]:.1%}"
                      + (f" ({repeats} repeats a point: noisy)" if repeats < 5 else f" ({repeats} repeats a point)"))
+    if fixed_costs_differ(series, fit):
+        out["every axis"] = "the fixed cost d differs by axis (" + ", ".join(
+            f"{axis} {d * 1e3:+.1f} ms" for axis, d in fixed_costs(series, fit).items()) + ")"
     return out
+
+
+def fixed_costs(series, fit) -> dict[str, float]:
+    """Each axis's fitted fixed cost d (seconds)."""
+    return {axis: float(fit(pts)[0][1]) for axis, pts in series.items()}
+
+
+def fixed_costs_differ(series, fit) -> bool:
+    """A fixed cost per step is one cost, whichever size grows: the axes' fitted d should agree. They differ
+    where their range passes the fit's tolerance (±FOLLOWS) of the shortest step measured, where d weighs most."""
+    ds = fixed_costs(series, fit).values()
+    shortest = min(p.seconds for pts in series.values() for p in pts)
+    return len(ds) > 1 and max(ds) - min(ds) > FOLLOWS * shortest
+
+
+def fixed_cost_sentence(series, fit) -> str:
+    """Whether the axes' fixed costs agree, as one fixed cost per step must (both branches)."""
+    ds = fixed_costs(series, fit)
+    listed = ", ".join(f"{d * 1e3:+.1f} ms along {axis}" for axis, d in ds.items())
+    shortest = min(p.seconds for pts in series.values() for p in pts)
+    if fixed_costs_differ(series, fit):
+        return (f" But the fixed cost per step comes out {listed}: one cost per step cannot differ by which size "
+                f"grows (they differ by more than ±{FOLLOWS:.0%} of the shortest step, {shortest * 1e3:.1f} ms), "
+                "so c × FLOPs + d misses something: a cost that grows with some sizes but not as the formula's "
+                "FLOPs do. Each axis's fit describes that axis alone.")
+    return (f" The fixed cost per step comes out {listed}: within ±{FOLLOWS:.0%} of the shortest step "
+            f"({shortest * 1e3:.1f} ms) of each other, as one fixed cost per step should.")
 
 
 def scaling_sentence(series, fit) -> str:
@@ -332,7 +368,8 @@ def scaling_sentence(series, fit) -> str:
         text += (f" Along {axis} the line fits only with a negative fixed cost (d = {d * 1e3:+.1f} ms, beyond the "
                  f"fit's miss): no step has one, so there the time is not a rate x FLOPs plus a fixed cost; time "
                  f"per FLOP went from {first:.1f} to {last:.1f} ps between the smallest and the largest {axis}.")
-    return (text + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x between its sizes)."
+    return (text + fixed_cost_sentence(series, fit)
+            + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x between its sizes)."
             + flat_and_fit_sentence(flat, worst))
 
 
@@ -377,7 +414,14 @@ def comparison_rows(comparisons) -> list[tuple]:
              f"{c.max_difference:.0e}") for c in comparisons]
 
 
-COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up", "results differ by"]
+COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up (± the spread of the rounds' ratios)", "results differ by"]
+
+
+def plus_minus_note(U, step) -> str:
+    """What each ± of the closing table means (each is defined where it first appears; this gathers them)."""
+    return (f"In the table, ± after a speed-up is the spread of its rounds' ratios; after the matmul share, half "
+            f"the middle half's range over the {len(step.matmul_shares)} profiled steps. The MFU is the median of "
+            f"{len(U.mfus)} rounds, which ran from {min(U.mfus):.0%} to {max(U.mfus):.0%}.")
 
 
 def comparison_table(comparisons) -> Table:
@@ -450,7 +494,8 @@ def _against_limit(memory) -> str:
     text = f"here {len(under)} of {len(memory)} ran under that limit"
     if above:
         text += ("; " + ", ".join(f"{p.op.name} at {p.fraction:.0%}" for p in above)
-                 + " above it, a finding section 2 explains")
+                 + " above it: that roof is a reference, a rate measured here, which an op may pass (section 2 "
+                 "says why)")
     return text
 
 

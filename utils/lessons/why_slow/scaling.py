@@ -105,7 +105,7 @@ def plot_scaling(series: dict[str, list[ScalePoint]], label: str):
         top, bottom = grid[col], grid[col + 3]
         top.plot(xs, [p.seconds * 1e3 for p in pts], "o", color=plots.device_color(0), label="measured")
         top.plot(fine, np.polyval(coef, fine_flops) * 1e3, "-", color=plots.device_color(0), lw=1,
-                 label=f"c·FLOPs + d fit (worst {worst:.0%})")
+                 label=f"c·FLOPs + d fit (worst {worst:.1%})")
         scale = pts[-1].seconds / pts[-1].model_flops
         top.plot(xs, [p.model_flops * scale * 1e3 for p in pts], "--", color="0.4", label="FLOP formula")
         top.set_title(f"step time vs {axis}", fontsize=9)
