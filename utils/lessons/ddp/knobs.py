@@ -146,16 +146,21 @@ def apart_from_defaults(times: dict[str, list[float]]) -> list[str]:
     return [n for n in others if min(times[n]) > max(base) or max(times[n]) < min(base)]
 
 
-def knob_conclusion(apart: list[str], most: float, spread: float) -> str:
-    """One conclusion for the knobs' table: which variants stood apart from the defaults (``apart``), read
-    beside the most the bucket size could save (``most``, the exposed share of a step) and the defaults'
-    round-to-round ``spread`` (both shares)."""
+def knob_conclusion(apart: list[str], most: float, spread: float,
+                    base_range: tuple[float, float] | None = None) -> str:
+    """One conclusion for the knobs' table: which variants stood apart from the defaults (``apart``: every
+    round outside the defaults' range of rounds), read beside the most the bucket size could save (``most``,
+    the exposed share of a step) and the defaults' round-to-round ``spread`` (both shares). ``base_range``:
+    the defaults' fastest and slowest round in ms, as the table prints them, to name the rule's range."""
     named = ", ".join(apart)
+    rng = f" ({base_range[0]:.0f}-{base_range[1]:.0f} ms)" if base_range else ""
+    outside = f"every round outside the defaults' range of rounds{rng}"  # the rule apart_from_defaults applies
+    median = "a median outside that range, with some rounds inside it, is not a difference shown"
     if round(most, 2) <= round(spread, 2):  # as printed: the largest possible saving is within the noise
         return (f"That is no more than the defaults' own spread from round to round ({spread:.0%}), so no saving "
-                f"can show here; " + (f"only {named} differed beyond every round's range of the defaults (a "
-                f"difference this large is a cost or a gain of its own, not hidden all-reduce time); the others "
-                f"cannot show here." if apart else "and no setting differed beyond every round's range."))
+                f"can show here; " + (f"only {named} had {outside} (a difference this large is a cost or a gain "
+                f"of its own, not hidden all-reduce time); the others cannot show here: {median}." if apart else
+                f"and no setting had {outside}, the rule this table is read by: {median}."))
     return (f"That is more than the defaults' spread ({spread:.0%}), so a knob that hid more of it could show: "
-            + (f"{named} differed beyond every round's range of the defaults; the others did not." if apart
-               else "none differed beyond every round's range of the defaults here."))
+            + (f"{named} had {outside}; the others did not ({median})." if apart
+               else f"none had {outside} here ({median})."))
