@@ -295,11 +295,35 @@ def test_the_models_crossover_is_one_width_between_the_swept_ones():
     assert cost.model_crossover(rows[:1], link) is None  # never wins
 
 
-def test_a_claim_of_no_gain_reads_a_slowdown_as_agreeing():
-    assert report.no_gain_claim("split", 0.91, slower="slower than one device").verdict == \
-        "slower than one device: no gain, as its 1x bound says"
-    assert "within noise" in report.no_gain_claim("split", 1.01, 0.03).verdict
-    assert "a finding" in report.no_gain_claim("split", 1.2, 0.03).verdict
+def test_the_article_split_reads_the_verdict_words_and_its_bound_only_beside_them():
+    slower = report.article_claim("split", [0.020] * 4, [0.022, 0.0221, 0.0222, 0.0223])
+    assert slower.verdict == "slower than one device: no speed-up"   # the course's words, not "as its bound says"
+    assert report.bound_says(slower.verdict) == ("slower than one device: no speed-up; its bound, 1x, says none "
+                                                 "was possible")
+    mixed = report.article_claim("split", [0.020] * 4, [0.019, 0.021, 0.0195, 0.0205])
+    assert mixed.verdict.startswith("within noise") and report.bound_says(mixed.verdict) == mixed.verdict
+    above = report.article_claim("split", [0.020] * 4, [0.016, 0.0161, 0.0162, 0.0163])
+    assert "a finding" in above.verdict
+
+
+def test_the_models_crossover_prints_two_figures_and_its_miss_as_a_factor():
+    assert report.two_figures(1651.3) == "1,700" and report.two_figures(687.0) == "690"
+    assert report.two_figures(32.0) == "32" and report.two_figures(4.0) == "4"
+    widths = [32, 64, 128, 256, 512]
+    later = report.crossover_miss(32.0, 128, 256, widths)   # the model at the smallest width, measured 128-256
+    assert "4x to 8x the model's, or more" in later
+    assert "agree" in report.crossover_miss(100.0, 64, 128, widths)
+    assert "the model's width is 2x to 4x the measured one" == report.crossover_miss(256.0, 64, 128, widths)
+    assert "never" in report.crossover_miss(64.0, None, None, widths)
+    assert "never" in report.crossover_miss(None, 64, 128, widths)
+
+
+def test_a_share_of_the_bounds_gain_is_printed_with_its_range():
+    said = report.gain_range("faster, under the bound: 24% of its gain", 1.24, 0.23, 2.0)
+    assert said == "faster, under the bound: 24% of its gain (1% to 47% over the ± spread)"
+    assert report.gain_range("within noise: no effect shown", 1.1, 0.2, 2.0) == "within noise: no effect shown"
+    assert report.gain_range("faster, under the bound: 90% of its gain", 1.9, 0.2, 2.0).endswith("to 100% over "
+                                                                                                "the ± spread)")
 
 
 def _lesson_cells():
@@ -368,6 +392,9 @@ def test_the_miss_sets_the_ranks_and_the_shard_apart_side_by_side_and_names_what
     assert "11.31 ms (rank 0) and 12.26 ms (rank 1), 0.95 ms (8%) apart; rank 0, the faster" in story
     assert "(9.80 ms, the fastest of its rounds)" in story and "lie 2.46 ms" in story and "2.46 ms left" in story
     assert "The largest dominates." not in story and "is the whole miss" in story
+    # the shard apart at its fastest beside the step's one round: co-running is left open, not ruled out
+    assert "Not ruled out: " in story and "the two ranks computing at once (apart, at the fastest" in story
+    assert "Ruled out: " in story and "computing at once (a shard" not in story.split("Not ruled out")[0]
     m["corun"]["together"] = 0.0125   # the shard apart as long as inside the step: nothing added
     assert "added nothing measurable" in " ".join(report.miss_story(m, ""))
     m["corun"]["together"], m["ranks"][1]["thread_cpu"] = 0.0098, 0.006   # off its core longer than the gap

@@ -529,7 +529,7 @@ def check_communication(attention_cls):
         return (f"one all-reduce forward and one backward, each of {values:,} values (tokens x width), on "
                 f"{CASES[1].name} too")
 
-    return run_check("one all-reduce each way", body,
+    return run_check("the collectives", body,
                      hint="count the collectives a column-then-row split needs, and where each sits")
 
 
@@ -539,7 +539,7 @@ def take_aways(attention_cls) -> str:
     from utils import checks
 
     names = ("each rank holds its heads", "forward equals one device", "backward equals one device",
-             "one all-reduce each way")
+             "the collectives")
     if not all(name in checks.HISTORY and checks.HISTORY[name].passed for name in names):
         return "Take-aways appear once every check passes (each states what a check measured in your split)."
     ranks = launched(attention_cls)  # per rank: its results on the lab's block, then on the unseen one
@@ -556,7 +556,8 @@ def take_aways(attention_cls) -> str:
         f"each other. Your block all-reduced once each way, {sent[0]:,} values forward on the lab's block "
         f"({CASES[0].heads} heads) and {sent[1]:,} on the unseen one ({CASES[1].heads} heads): tokens x width "
         "each time, whatever the number of heads.",
-        "A bias after a sum is added once; a scale belongs to one head's width; the input's gradient is summed "
-        "after the replicated norm, so that the norm learns from every head.",
+        "A bias after a sum is added once; a scale belongs to one head's width; f sits after the replicated "
+        "norm, so its backward sums the input's gradient over the ranks before the norm's backward, and the norm "
+        "learns from every head.",
     ]
     return "\n".join(textwrap.fill(b, 110, initial_indent="- ", subsequent_indent="  ") for b in bullets)
