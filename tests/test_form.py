@@ -98,6 +98,8 @@ def test_the_claims_table_has_the_four_columns_and_wraps_to_the_line_limit():
     (0.97, 1.92, 0.05, "within noise: no effect shown"),
     (1.34, 1.92, 0.05, "faster, under the bound: 37% of its gain"),  # (1.34 - 1) / (1.92 - 1)
     (1.95, 1.92, 0.05, "at the bound (within noise)"),
+    (1.88, 1.92, 0.05, "at the bound (within noise)"),  # one rule from either side: 1.88 ± 0.05 covers 1.92
+    (1.86, 1.92, 0.05, "faster, under the bound: 93% of its gain"),  # 1.86 + 0.05 short of it
     (1.7797, 1.7778, 0.0, "at the bound (within noise)"),  # equal as printed: never "100% of its gain"
     (2.10, 1.92, 0.05, "above the bound: a finding to explain"),
     (1.50, None, 0.05, "faster than the baseline"),
@@ -106,6 +108,18 @@ def test_a_speedup_verdict_measures_the_gain_reached_and_never_passes_a_slowdown
     claim = claims.against_speedup("two devices", value, bound, spread, slower="slower than one device")
     assert claim.verdict == expected
     assert "holds" not in claim.verdict
+
+
+def test_rounds_all_on_one_side_of_1x_are_not_noise_whatever_the_rounding():
+    # 0.98x ± 0.02 touches 1x only by rounding: every round is below it, so it is a slowdown, said so
+    below = [0.98, 0.95, 0.86, 0.999, 0.98]
+    assert claims.speedup_verdict(0.98, 1.0, 0.02, slower="slower than one device", rounds=below) == \
+        "slower than one device: no speed-up (every round below 1.00x)"
+    assert claims.speedup_verdict(0.98, 1.0, 0.02, rounds=below + [1.01]) == "within noise: no effect shown"
+    assert claims.speedup_verdict(1.02, 1.92, 0.03, rounds=[1.001, 1.02, 1.05, 1.03]) == \
+        "faster, under the bound: 2% of its gain (every round above 1.00x)"
+    assert claims.one_side([]) is None and claims.one_side([1.0, 1.2]) is None
+
 
 
 def test_a_speedup_claim_shows_its_spread_and_its_bound():

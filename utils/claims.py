@@ -52,38 +52,58 @@ def within_noise(value: float, spread: float, baseline: float = 1.0) -> bool:
     """The course's one noise rule: a figure ``value`` (the median of paired rounds) is within noise of
     ``baseline`` (1x, a bound, a reference, a prediction, 0 for a difference) where ``value ± spread`` covers it,
     ``spread`` being the paired rounds' spread (``paired_spread``). Pass the figures as printed (rounded) so
-    that a reader checks the verdict from the page. A figure whose rounds lie mostly on one side of the baseline
-    is not noise, even if one round crosses it."""
+    that a reader checks the verdict from the page. Where every round lies on one side of the baseline, that is
+    not noise either (``one_side``; ``speedup_verdict`` reads it when given the rounds)."""
     return value - spread <= baseline <= value + spread
 
 
+def one_side(rounds, baseline: float = 1.0) -> str | None:
+    """"below" or "above" where every round (unrounded) lies strictly on that side of ``baseline``, else None.
+    Such rounds are not noise around the baseline, even where the median ± the spread, rounded, touches it."""
+    if not rounds:
+        return None
+    if all(x < baseline for x in rounds):
+        return "below"
+    return "above" if all(x > baseline for x in rounds) else None
+
+
 def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.0, baseline: float = 1.0,
-                    slower: str = "slower than the baseline") -> str:
+                    slower: str = "slower than the baseline", rounds=None) -> str:
     """The verdict of a speed-up ``value`` (x ``baseline``) against its ceiling ``bound``. ``spread``: how far
     the paired rounds' ratios spread around ``value`` (same unit). In the order tested:
 
-    - the spread covers the baseline: "within noise: no effect shown" (the rounds on both sides of it);
+    - the spread covers the baseline: "within noise: no effect shown" (the rounds on both sides of it), unless
+      ``rounds`` (every round's ratio, optional) all lie on one side of it: then the verdicts below, ending
+      "(every round below 1.00x)" or "above";
     - at or below the baseline: ``slower`` + ": no speed-up" (e.g. "slower than one device: no speed-up");
     - no bound: "faster than the baseline";
-    - above the bound by more than the spread: "above the bound: a finding to explain";
-    - above by less: "at the bound (within noise)";
+    - the spread covers the bound, from above or below (the same rule): "at the bound (within noise)";
+    - above the bound: "above the bound: a finding to explain";
     - otherwise the share of the bound's gain reached: "faster, under the bound: 37% of its gain".
     """
-    if spread > 0 and within_noise(value, spread, baseline):
+    side = one_side(rounds, baseline)
+    noise = spread > 0 and within_noise(value, spread, baseline)
+    if noise and (side is None or (side == "above") == (value <= baseline)):  # rounded onto the other side
         return "within noise: no effect shown"
+    note = f" (every round {side} {baseline:.2f}x)" if noise else ""
+    return _beside_bound(value, bound, spread, baseline, slower) + note
+
+
+def _beside_bound(value: float, bound: float | None, spread: float, baseline: float, slower: str) -> str:
+    """``speedup_verdict`` past the noise test: slower, faster without a bound, or against the bound."""
     if value <= baseline:
         return f"{slower}: no speed-up"
     if bound is None:
         return "faster than the baseline"
-    if value > bound + spread:
-        return "above the bound: a finding to explain"
-    if value >= bound:  # equal as printed: at the bound, not "100% of its gain" under it
+    if within_noise(value, spread, bound):  # value ± spread covers the bound (equal as printed when no spread)
         return "at the bound (within noise)"
+    if value > bound:
+        return "above the bound: a finding to explain"
     return f"faster, under the bound: {(value - baseline) / (bound - baseline):.0%} of its gain"
 
 
 def against_speedup(claim: str, value: float, bound: float | None, spread: float = 0.0, baseline: float = 1.0,
-                    slower: str = "slower than the baseline", digits: int = 2) -> Claim:
+                    slower: str = "slower than the baseline", digits: int = 2, rounds=None) -> Claim:
     """A speed-up set beside its ceiling, judged by ``speedup_verdict``; ``spread`` shows as "± 0.05". The
     verdict reads the figures as printed (rounded to ``digits``), so "1.04x ± 0.04" is within noise of 1x."""
     value, spread = round(value, digits), round(spread, digits)
@@ -91,7 +111,7 @@ def against_speedup(claim: str, value: float, bound: float | None, spread: float
     noise = f" ± {spread:.{digits}f}" if spread > 0 else ""
     against = f"bound {bound:.{digits}f}x" if bound is not None else f"baseline {baseline:.{digits}f}x"
     return Claim(claim, f"{value:.{digits}f}x{noise}", against,
-                 speedup_verdict(value, bound, spread, baseline, slower))
+                 speedup_verdict(value, bound, spread, baseline, slower, rounds))
 
 
 

@@ -18,14 +18,18 @@ from __future__ import annotations
 
 import statistics
 
-from utils.claims import Claim, paired_spread, within_noise
+from utils.claims import Claim, one_side, paired_spread, within_noise
 from utils.lessons.model_split.runs import Row
 
 
+def round_text(x: float) -> str:
+    """"0.999": one round's ratio, with a third digit where two would hide which side of 1x it lies."""
+    return f"{x:.3f}" if (x < 1 <= round(x, 2)) or (x > 1 >= round(x, 2)) else f"{x:.2f}"
+
+
 def rounds_text(lo: float, hi: float) -> str:
-    """"0.995-1.07": a round's range with a third digit where two would hide which side of 1x it lies."""
-    fmt = lambda x: f"{x:.3f}" if (x < 1 <= round(x, 2)) or (x > 1 >= round(x, 2)) else f"{x:.2f}"
-    return f"{fmt(lo)}-{fmt(hi)}"
+    """"0.995-1.07": the rounds' range, each end as ``round_text`` writes it (every table, one rounding)."""
+    return f"{round_text(lo)}-{round_text(hi)}"
 
 
 def printed(r: Row) -> tuple[float, float]:
@@ -42,9 +46,9 @@ def above_as_printed(value: float, bound: float) -> bool:
 
 def noise_of_one(r: Row) -> bool:
     """The course's one noise rule (``claims.within_noise``) against 1x: the median ± the paired spread covers
-    it. A row whose rounds lie mostly on one side of 1x is not noise, even if one round crosses it."""
+    it, unless every round lies on one side of 1x (``claims.one_side``): that is not noise, whatever the rounding."""
     value, spread = printed(r)
-    return within_noise(value, spread, 1.0)
+    return within_noise(value, spread, 1.0) and one_side(r.speedups, 1.0) is None
 
 
 def near_reference(r: Row, reference: float) -> bool:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import textwrap
 
-from utils import plots, timeline
-from utils.claims import Claim, paired_spread, speedup_verdict, within_noise
-from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound
+from utils import timeline
+from utils.claims import Claim, one_side, paired_spread, speedup_verdict, within_noise
+from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, link_reading, link_sources,  # noqa: F401
                                            link_table, link_time, lost_time)  # re-exported: the notebook's names
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
                                             near_reference, noise_of_one, noise_of_reference, printed,
-                                            reference_claim, reference_gain, rounds_text, split_gain)
+                                            reference_claim, reference_gain, round_text, rounds_text, split_gain)
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
 
@@ -97,7 +97,7 @@ def rows_table(run: PipelineRun, title: str | None = None) -> Table:
         work, wb = r.work_inflation, r.work_bound
         name = config_name(r) + (f", split {list(r.split_points)}" if splits and r.split_points else "")
         row = [r.batch, name, f"{r.seconds * 1e3:.0f}", f"{r.baseline * 1e3:.0f}",
-               f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x", f"{wb:.2f}x" if wb else "",
+               f"{r.speedup:.2f}x ({rounds_text(lo, hi)})", f"{r.bound:.2f}x", f"{wb:.2f}x" if wb else "",
                " / ".join(f"{b * 1e3:.0f}" for b in r.busy)]
         if cpu:
             row += [" / ".join(f"{c * 1e3:.0f}" for c in r.cpu), " / ".join(f"{f:.0%}" for f in r.cpu_share)]
@@ -112,7 +112,7 @@ def every_round(r: Row) -> str:
     """Every round's paired speedup in the order measured; a star marks a round above the number of devices,
     which equal work overlapped on that many devices cannot give (a finding: cheaper work, or a disturbed
     one-device step), reported and counted in the median like the others."""
-    return " ".join(f"{s:.2f}" + ("*" if above_as_printed(s, r.devices) else "") for s in r.speedups)
+    return " ".join(round_text(s) + ("*" if above_as_printed(s, r.devices) else "") for s in r.speedups)
 
 
 def _above_devices(r: Row) -> str:
@@ -184,7 +184,7 @@ def row_verdict(r: Row) -> str:
             return LESS_WORK_VERDICT
         return NOISE if lo <= r.bound else ABOVE
     value, spread = printed(r)
-    if within_noise(value, spread, round(r.bound, 2)):  # the one noise rule: median ± paired spread covers it
+    if within_noise(value, spread, round(r.bound, 2)) and one_side(r.speedups, r.bound) is None:  # the one rule
         return AT_THE_BOUND
     return GAP + (", ".join(_gaps(r)) or UNRESOLVED)
 
@@ -227,15 +227,14 @@ def headline_verdict(r: Row) -> str:
     Above the bound but within a reference measured here (per process, or scaled by the work), the reference
     explains it; rounds above the bound under a median below it are said by one rule (``rounds_above_bound``)."""
     spread = round(paired_spread(r.speedups), 2)
-    said = speedup_verdict(round(r.speedup, 2), round(r.bound, 2), spread, slower="slower than one device")
+    said = speedup_verdict(round(r.speedup, 2), round(r.bound, 2), spread, slower="slower than one device",
+                           rounds=r.speedups)  # every round on one side of 1x: not noise
     if said.startswith("above the bound"):
         if within_process_reference(r):
             return EXPLAINED.format("per-process reference")
         if within_work_reference(r):
             return _work_reference_verdict(r, spread)
-    elif said.startswith("faster, under the bound") and round(r.speedup, 2) == round(r.bound, 2):
-        said = AT_BOUND_VERDICT  # equal as printed: at the bound, never "100% of its gain"
-    if said in (AT_BOUND_VERDICT,) or said.startswith("faster, under the bound"):
+    if said.startswith((AT_BOUND_VERDICT, "faster, under the bound")):
         said += "; " + rounds_above_bound(r) if rounds_above_bound(r) else ""
     return said
 
@@ -351,8 +350,9 @@ def balance_reading(slow: Row, fast: Row, predicted: dict) -> tuple[str, str]:
     for name, r in (("unbalanced", slow), ("balanced", fast)):
         (v, vd), p = printed(r), round(predicted[r.split_points], 2)
         states.append(against_prediction(v, vd, p))
-        each.append(f"the {name} split {list(r.split_points)} measured {v:.2f}x ± {vd:.2f} over one device, "
-                    f"predicted {p:.2f}x ({v / p:.0%} of it): {states[-1]}")
+        each.append(f"the {name} split {list(r.split_points)} measured {v:.2f}x ± {vd:.2f} over one device "
+                    f"({headline_verdict(r)}, bound {r.bound:.2f}x), predicted {p:.2f}x ({v / p:.0%} of it): "
+                    f"{states[-1]}")
     shown = ("within noise of 1x: no gain shown" if within_noise(g, d, 1.0) else
              "slower than the unbalanced split: no gain" if g < 1 else "faster")
     on_ratio = against_prediction(g, d, ratio)
@@ -373,6 +373,20 @@ def balance_reading(slow: Row, fast: Row, predicted: dict) -> tuple[str, str]:
                f"{printed(slow)[0]:.2f}x vs {predicted[slow.split_points]:.2f}x ({short[states[0]]}), "
                f"{printed(fast)[0]:.2f}x vs {predicted[fast.split_points]:.2f}x ({short[states[1]]})")
     return text, verdict
+
+
+def same_config_note(first: Row, again: Row, where: str) -> str:
+    """One configuration measured in two launches (``first`` in ``where``, ``again`` here), by the one noise
+    rule: they agree where either median ± its paired spread covers the other's median; otherwise the ± of one
+    launch understates how far the figure moves from launch to launch."""
+    (v1, d1), (v2, d2) = printed(first), printed(again)
+    split = f", split {list(again.split_points)}" if again.split_points else ""
+    said = (f"The same configuration (batch {again.batch}, {config_name(again)}{split}) measured {v1:.2f}x ± "
+            f"{d1:.2f} (rounds {rounds_text(*first.speedup_range)}) in {where} and {v2:.2f}x ± {d2:.2f} here: ")
+    if within_noise(v1, d1, v2) or within_noise(v2, d2, v1):
+        return said + "within noise of each other."
+    return (said + "outside each other's noise: the ± of one launch understates how far a figure moves between "
+            "launches, so compare figures within one launch (as the lesson's tables do), not across launches.")
 
 
 def naive_headline(r: Row) -> str:
@@ -501,81 +515,6 @@ def _rest(r: Row) -> str:
         return ("the messages, the turn-taking and waiting for a core (CPU/busy "
                 + " / ".join(f"{f:.0%}" for f in r.cpu_share) + ")")
     return "the messages and the turn-taking"
-
-
-def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one device against 2m/(m+1)"):
-    """Measured speedup per micro-batch count (median of paired rounds, bars min-max of every round), one
-    line per batch size and schedule (GPipe solid, 1F1B as squares), beside the bound 2m/(m+1) and the 2x
-    bound of two devices; each m's bubble is written on the top axis, clear of the bars."""
-    fig, (ax,) = plots.new_figure(rows=1, width=8.0, row_height=3.8)
-    rows = [r for r in run.rows if not r.naive and r.schedule in ("gpipe", "1f1b")]
-    ms = sorted({r.m for r in rows})
-    grid = [1 + k * (max(ms) - 1) / 100 for k in range(101)]
-    ax.plot(grid, [pipeline_bound(m) for m in grid], color="0.3", lw=1.5, label="bound 2m/(m+1)")
-    ax.axhline(2.0, color="0.3", lw=1.0, ls="--", label="bound of two devices, 2x")
-    lines = sorted({(r.schedule, r.batch) for r in rows}, key=lambda sb: (sb[0] != "gpipe", sb[1]))
-    for k, (schedule, batch) in enumerate(lines):
-        mine = sorted((r for r in rows if (r.schedule, r.batch) == (schedule, batch)), key=lambda r: r.m)
-        shift = 2 ** (0.04 * (k - (len(lines) - 1) / 2))  # side by side, so the bars do not hide each other
-        ys = [r.speedup for r in mine]
-        err = [[y - r.speedup_range[0] for y, r in zip(ys, mine)], [r.speedup_range[1] - y for y, r in zip(ys, mine)]]
-        name = "GPipe" if schedule == "gpipe" else "1F1B"
-        ax.errorbar([r.m * shift for r in mine], ys, yerr=err, fmt=("o-" if schedule == "gpipe" else "s--"),
-                    color=plots.device_color(k), capsize=3, label=f"{name}, batch {batch} (bars: min-max over rounds)")
-    ax.axhline(1.0, color="0.6", lw=0.8, ls=":")
-    ax.set_xscale("log", base=2)
-    ax.set_xlim(min(ms) / 1.4, max(ms) * 1.4)
-    ax.set_xticks(ms, [str(m) for m in ms])
-    ax.minorticks_off()
-    ax.set_xlabel("micro-batches m (log scale)")
-    ax.set_ylabel("speedup over one device")
-    ax.set_ylim(0, max([2.0] + [r.speedup_range[1] for r in rows]) * 1.1)
-    top = ax.secondary_xaxis("top")  # the bubble of each m, on its own axis: no label sits on a bar
-    top.set_xticks(ms, [f"bubble {bubble_fraction(m):.0%}" for m in ms], fontsize=8, color="0.3")
-    top.minorticks_off()
-    top.tick_params(length=0)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=8, ncol=2, frameon=False)  # off the bars
-    plots.stamp_simulated(fig, run.simulated)
-    return plots.finish(fig, title)
-
-
-def plot_schedule(spans, title: str | None = None, simulated: bool | None = None):
-    """``timeline.plot_gantt`` with its legend held a fixed distance under the axis and the figure cropped
-    to it, so that no empty band separates the legend from the *simulated on CPU* stamp."""
-    from matplotlib.transforms import ScaledTranslation
-
-    fig = timeline.plot_gantt(spans, title=title, simulated=simulated)
-    ax = fig.axes[0]
-    legend = ax.get_legend()
-    if legend is not None:  # 0.5 inch under the axis, whatever the axis's height turns out to be
-        legend.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans))
-    fig.set_size_inches(fig.get_size_inches()[0], 0.55 * len(ax.get_yticks()) + 1.7)
-    fig.tight_layout()
-    return fig
-
-
-def plot_ideal(names, m: int, costs=None, title: str | None = None):
-    """Idealised charts of the schedules ``names`` (``ideal.simulate``: each schedule's own order of passes,
-    every pass its ``costs``, messages free), one pair of rows per schedule, on one time axis in units of
-    a forward pass. Drawn from theory, not measured: what a measured chart of the same schedule is read
-    against."""
-    from utils.lessons.model_split import ideal
-
-    spans, own = [], {}  # own: each row's busy share over its own schedule's length, not the shared axis
-    for name in names:
-        mine = ideal.simulate(ideal.order(name, m), costs or ideal.EQUAL, label=f"{name}: worker")
-        length = max(s.end for s in mine) - min(s.start for s in mine)
-        own.update({d: (f, length) for d, f in timeline.busy_fractions(mine).items()})
-        spans += mine
-    fig = plot_schedule(spans, title=title, simulated=False)
-    ax = fig.axes[0]
-    rows = [t.get_text() for t in ax.get_yticklabels()]
-    for text in [t for t in ax.texts if t.get_text().startswith("busy ")]:  # the right-hand busy labels
-        busy, length = own[rows[round(text.get_position()[1])]]
-        text.set_text(f"busy {busy:.0%} of its {length:g} units")
-    ax.set_xlabel("time in forward passes of one stage (idealised, not measured); grey = idle; "
-                  "busy: of the schedule's own length")
-    return fig
 
 
 def naive_rounds_table(run: PipelineRun, row: Row) -> Table:

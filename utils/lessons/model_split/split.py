@@ -31,6 +31,16 @@ def stage_ranges(n_layers: int, split_points: Sequence[int]) -> list[tuple[int, 
     return list(zip(bounds[:-1], bounds[1:]))
 
 
+def layer_names(start: int, stop: int, depth: int) -> str:
+    """"embedding, blocks 0-1": layers ``start`` to ``stop - 1`` of ``GPT.as_sequential()``, whose list is
+    [embedding, block 0, ..., block depth-1, head], in words."""
+    blocks = [k - 1 for k in range(start, stop) if 1 <= k <= depth]
+    names = ["embedding"] if start == 0 else []
+    if blocks:
+        names.append(f"block {blocks[0]}" if len(blocks) == 1 else f"blocks {blocks[0]}-{blocks[-1]}")
+    return ", ".join(names + (["head"] if stop > depth + 1 else []))
+
+
 def split_sequential(model: nn.Sequential, split_points: Sequence[int]) -> list[nn.Sequential]:
     """Cut ``model`` before each split point: a list of ``nn.Sequential`` stages sharing its layers.
 
