@@ -321,7 +321,7 @@ def _size_line(baseline: nn.Module, model: nn.Module, size_target: float) -> str
         verdict = f"{which} alone reach {size_target:g}x"
     else:
         verdict = f"neither alone reaches {size_target:g}x: the two savings multiply"
-    return (f"Bytes: {fewer:.1f}x fewer weights times {per_weight:.1f}x fewer bytes a weight make "
+    return (f"Bytes: {fewer:.2f}x fewer weights times {per_weight:.2f}x fewer bytes a weight make "
             f"{total:.1f}x; {verdict}.")
 
 

@@ -74,9 +74,8 @@ def _judge(chosen: list[int], dataset, room: int, where: str) -> float:
         return saved / best
     checks.expect(len(chosen) == room, f"{where} keeps {len(chosen)} items in room for {room}: every item left "
                                        "out of the room is reading time not saved")
-    checks.expect(False, f"{where} saves {saved / best:.0%} of the reading time that the same room can save: the "
-                         "items it keeps are not the ones that cost the most to read. Where is the time of your "
-                         "draw's reading? A total such as L does not say")
+    checks.expect(False, f"{where} saves {saved / best:.0%} of the reading time that the same room can save. Where "
+                         "is the time of your draw's reading? A total such as L does not say")
     return 0.0
 
 
@@ -97,7 +96,7 @@ def check_cache(choose_cache: Callable, setup: LabSetup, show: bool = True) -> c
         return (f"{len(draws)} draws (yours and {len(draws) - 1} unseen): each cache of {room} items saves at "
                 f"least {min(shares):.0%} of the most that room can save")
 
-    return checks.run_check("the cache keeps the slow items", body, show=show, hint=checks.stub_message(BANK, "B"))
+    return checks.run_check("the cache saves the most reading its room can", body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
 def cache_take_away(choose_cache: Callable, setup: LabSetup, load: float) -> str:

@@ -245,7 +245,10 @@ def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int
             f"The cost model, with every block's +{every:.0%} and the chunked loss's +{loss:.0%} from the cost "
             f"table, predicts {predicted:.2f}x "
             f"for {k} of {depth} blocks: " + (
-                "within the rounds' noise of the measurement." if abs(ratio - predicted) <= spread + 0.02 else
-                "off the measurement by more than the rounds' noise: the cost table's rounds and these met "
+                f"off by {abs(ratio - predicted):.2f}, within the rounds' noise ({spread:.2f}) plus 0.02 "
+                "allowed for the cost table's own timing."
+                if abs(ratio - predicted) <= spread + 0.02 else
+                f"off by {abs(ratio - predicted):.2f}, more than the rounds' noise ({spread:.2f}) plus 0.02 "
+                "allowed for the cost table's own timing: the cost table's rounds and these met "
                 "the machine differently, or the blocks' recomputes are not equal shares; this run does not "
                 "separate the two."))
