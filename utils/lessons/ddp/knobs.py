@@ -153,8 +153,8 @@ def knob_conclusion(apart: list[str], most: float, spread: float,
     the exposed share of a step) and the defaults' round-to-round ``spread`` (both shares). ``base_range``:
     the defaults' fastest and slowest round in ms, as the table prints them, to name the rule's range."""
     named = ", ".join(apart)
-    rng = f" ({base_range[0]:.0f}-{base_range[1]:.0f} ms)" if base_range else ""
-    outside = f"every round outside the defaults' range of rounds{rng}"  # the rule apart_from_defaults applies
+    rng = f" {base_range[0]:.0f}-{base_range[1]:.0f} ms" if base_range else ""
+    outside = f"every round outside the defaults'{rng} range of rounds"  # the rule apart_from_defaults applies
     median = "a median outside that range, with some rounds inside it, is not a difference shown"
     if round(most, 2) <= round(spread, 2):  # as printed: the largest possible saving is within the noise
         return (f"That is no more than the defaults' own spread from round to round ({spread:.0%}), so no saving "
