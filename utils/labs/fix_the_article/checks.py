@@ -457,8 +457,8 @@ def plan_table(plan_split, link) -> Table:
     return Table(["plan (on this run's link)", "your cut", "your time on the link a step"], rows)
 
 
-def _fastest(values: list[float]) -> float:
-    return min(values)  # a busy machine only ever slows a message down
+def _median(values: list[float]) -> float:
+    return statistics.median(values)  # as the fit of alpha and beta is made on medians: like with like
 
 
 def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun]) -> dict | None:
@@ -481,28 +481,29 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
     for name, (plan, cut, predicted) in chosen.items():
         run = timed[name]
         rows.append((name, cut, f"{run.bytes_per_step:,}", _us(predicted),
-                     _us(_fastest(run.ping_pong_seconds())), _us(_fastest(run.link_seconds()))))
+                     _us(_median(run.ping_pong_seconds())), _us(_median(run.link_seconds()))))
         # medians against the fit, like with like: the fit is made on medians of round trips
-        ratios.append(statistics.median(run.link_seconds()) / predicted)
-        pp_ratios.append(statistics.median(run.ping_pong_seconds()) / predicted)
+        ratios.append(_median(run.link_seconds()) / predicted)
+        pp_ratios.append(_median(run.ping_pong_seconds()) / predicted)
     # each round: the split's messages over the ping-pong of the same round
     rounds = {name: [a / b for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]
               for name, run in timed.items()}
     display(Table(["plan", "your cut", "bytes a step", "your prediction", "ping-pong, same sizes",
                    "the split's messages"], rows,
-                  title=f"Time on the link a step (fastest of {ROUNDS} rounds), {link_fit.name}", wrap=26))
+                  title=f"Time on the link a step (median of {ROUNDS} rounds), {link_fit.name}", wrap=26))
     pp_rounds = {name: run.ping_pong_seconds() for name, run in timed.items()}
     say(miss_sentence(ratios, pp_ratios, link.worst_residual, rounds, pp_rounds))
     how_measured("every round", rounds_table(timed), textwrap.fill(
         "A round: one training step of the split, every message timed from its start on the sender's clock to "
         "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "
-        "(half a round trip, median of 3 after 1 untimed) at each message's size. The table above keeps each "
-        "column's fastest round: a busy machine only slows a message.", WIDTH - 4))
+        "(half a round trip, median of 3 after 1 untimed) at each message's size. The table above gives each "
+        "column's median round, as alpha and beta were fitted on medians.", WIDTH - 4))
     return timed
 
 
 def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
-    """Goal 3, read: each prediction beside the split's fastest round, and how far the largest miss went."""
+    """Goal 3, read: each prediction beside the split's median round (the statistic of the report and of the
+    fit), and how far the largest miss went."""
     pairs = []
     for plan in PLANS:
         x, _ = plan.case(1).batch_of()
@@ -510,11 +511,11 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
         if not (isinstance(answer, tuple) and len(answer) == 2 and isinstance(answer[1], Number)
                 and answer[1] > 0 and plan.name in timed):  # changed since the report timed it
             return "- Your predictions changed since your cuts were timed: run the checks and the report again."
-        pairs.append((plan.name, answer[1], _fastest(timed[plan.name].link_seconds())))
+        pairs.append((plan.name, answer[1], _median(timed[plan.name].link_seconds())))
     named = ", ".join(f"{_us(p)} predicted, {_us(m)} measured ({m / p:.1f}x)" for _, p, m in pairs)
     worst = max(pairs, key=lambda t: max(t[2] / t[1], t[1] / t[2]))
     side = "over" if worst[2] > worst[1] else "under"
-    return (f"- Your predictions against the split's fastest rounds: {named}. The largest miss, {worst[0]}, is "
+    return (f"- Your predictions against the split's median rounds, as in the report above: {named}. The largest miss, {worst[0]}, is "
             f"{max(worst[2] / worst[1], worst[1] / worst[2]):.1f}x {side} the prediction. Alpha + n / beta "
             "was fitted on a ping-pong that nothing interrupts; the report above sets the ping-pong of the "
             "same bytes beside the split's messages, which says whether the miss is the split's own.")

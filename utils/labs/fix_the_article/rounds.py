@@ -31,7 +31,8 @@ def miss_sentence(ratios, pp_ratios, residual: float, rounds: dict[str, list[flo
     if "jumped" in cases.values():
         text += (f"A round in which the ping-pong itself took over {JUMP:.0f}x its fastest round has a ratio "
                  "lowered by that jump, so a verdict of 'shorter' that needs such rounds is set aside. ")
-    text += "; ".join(_rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds)
+    said = "; ".join(_rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds)
+    text += said[:1].upper() + said[1:]  # a case's name starts the sentence
     text += ". "
     if all(gap != "longer" for gap in cases.values()):
         return text + ("In no case were the split's messages longer by that rule: this run shows no difference "
