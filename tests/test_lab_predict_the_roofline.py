@@ -213,6 +213,41 @@ def test_the_checks_reference_behind_a_wrapper_is_refused():
     assert verdict.status == checks.FAILED and "own reference" in verdict.message
 
 
+def _traced_flops(op):  # a learner's helper: torch's counter reads the conv's FLOPs off instead of counting
+    from torch.utils.flop_counter import FlopCounterMode
+    d = op.dims
+    x = torch.empty(d["batch"], d["in_channels"], d["height"], d["width"], device="meta")
+    w = torch.empty(d["out_channels"], d["in_channels"], d["kernel"], d["kernel"], device="meta")
+    with FlopCounterMode(display=False) as counter:
+        torch.nn.functional.conv2d(x, w, padding=d["padding"])
+    return counter.get_total_flops()
+
+
+def _count_through_a_helper(op):
+    flops, n_bytes = count(op)
+    return (_traced_flops(op), n_bytes) if op.kind == "conv2d" else (flops, n_bytes)
+
+
+def _count_with_the_counter(op):
+    flops, n_bytes = count(op)
+    if op.kind == "conv2d":
+        with flop_counter.FlopCounterMode(display=False) as counter:
+            d = op.dims
+            torch.nn.functional.conv2d(torch.empty(d["batch"], d["in_channels"], d["height"], d["width"]),
+                                       torch.empty(d["out_channels"], d["in_channels"], d["kernel"], d["kernel"]),
+                                       padding=d["padding"])
+        flops = counter.get_total_flops()
+    return flops, n_bytes
+
+
+@pytest.mark.mutants
+@pytest.mark.parametrize("mutant", [_count_with_the_counter, _count_through_a_helper], ids=["in count", "helper"])
+def test_a_count_read_off_torchs_flop_counter_is_refused(mutant):
+    verdict = lab.check_counts(mutant, SETUP, show=False)
+    assert verdict.status == checks.FAILED and "FLOP counter" in verdict.message, str(verdict)
+    assert lab.check_counts(count, SETUP, show=False).passed  # the counter is whole again afterwards
+
+
 def test_the_lab_imports_no_reference_count_by_a_public_name():
     public = {name for name in vars(lab) if not name.startswith("_")}
     assert not public & {"done_flops", "moved_bytes", "first_compute_bound", "intensity", "reference_op",
@@ -273,7 +308,8 @@ def test_an_op_far_below_its_roof_passes_the_check_and_is_read_in_the_report(cap
     report.show_comparison(results, "")
     out = capsys.readouterr().out
     said = " ".join(out.split())
-    assert "The lookup reached 30% of its memory roof: below its roof by more than its rounds" in said
+    assert "The lookup reached 30% of its memory roof: below its roof by 70%, past its rounds' spread" in said
+    assert "a limit the two roofs leave out" in said
     assert "this run does not measure it" in said
     assert "The convolution reached 95% of the peak" in out and all(len(line) <= 110 for line in out.splitlines())
 
@@ -387,10 +423,28 @@ def test_check_3s_allowance_is_the_write_allocate_headroom_lesson_01_computes():
     from utils.labs.predict_the_roofline.reference import reference_op
 
     rows = [NS(op=op, point=NS(op=reference_op(op))) for op in SETUP.ops]
-    roof = NS(threads=1, bandwidth=NS(name="fp32 memory bandwidth, 1 thread, STREAM copy, 32 MiB arrays"))
+    roof = NS(threads=1, bandwidth=NS(name="fp32 memory bandwidth, 1 thread, STREAM copy, 32 MiB arrays"),
+              ceilings=NS(ridge=10.0))
     said = report.headroom_sentence(rows, roof)
-    assert "at most 1.20x their memory roof (causal attention" in said and "1.50x under this roof" in said
-    assert "Check 3 allows 35%" in said
+    lookup = reference_op(SETUP.ops[0])
+    room = 1.5 * lookup.bytes / (lookup.bytes + lookup.written)  # its reads once, its writes twice
+    # only the memory-bound ops' roof is the memory's: here the lookup alone (attention is compute-bound)
+    assert f"the memory-bound ops here at most {room:.2f}x their memory roof (embedding" in said
+    assert "causal attention" not in said and "1.50x under this roof" in said and "held to the peak" in said
+    assert ("gets nothing back" in said) == (room <= 1) and "Check 3 allows 35%" in said
+    # an attention below the ridge writes less than it reads: it is the one with the most room
+    short = lab._attention("causal attention, length 64", 1, 8, 64, 64, True)
+    said = report.headroom_sentence(rows + [NS(op=short, point=NS(op=reference_op(short)))], roof)
+    assert "their memory roof (causal attention, length 64;" in said and "nothing back" not in said
+
+
+def test_the_lookups_shortfall_needs_a_gap_past_its_spread_by_a_margin():
+    """The course's noise rule with a margin: a gap one point past the spread is no finding."""
+    assert "within noise: no effect shown" in report.lookup_sentence(0.76, 0.23)  # 24 % below, spread 23 %
+    assert "within noise: no effect shown" in report.lookup_sentence(0.70, 0.40)  # the spread covers the gap
+    said = report.lookup_sentence(0.50, 0.10)
+    assert "a limit the two roofs leave out" in said and "slowest round minus the fastest" in said
+    assert "as fast as STREAM" in report.lookup_sentence(0.90, 0.05)
 
 
 def test_a_share_from_rounds_that_spread_widely_is_said_to_be_rough():

@@ -129,9 +129,31 @@ def _number(value, what: str) -> float:
     return float(value)
 
 
+# torch's FLOP counter traces an op and reads its FLOPs off: the exercise is to count them, so count may not use it
+_COUNTER_NAMES = {"FlopCounterMode", "flop_counter"}
+_COUNTER_REFUSED = ("count uses torch's FLOP counter (torch.utils.flop_counter.FlopCounterMode): the exercise is "
+                    "to count each op's arithmetic yourself, from its sizes")
+
+
+@contextmanager
+def _counter_refused():
+    """Fail the check if torch's FLOP counter is entered while this block runs (through any helper of the
+    learner's, where a scan of ``count``'s own names cannot see it)."""
+    from torch.utils.flop_counter import FlopCounterMode
+    entered = FlopCounterMode.__enter__
+
+    def refuse(self):
+        raise checks.CheckFailed(_COUNTER_REFUSED)
+    FlopCounterMode.__enter__ = refuse
+    try:
+        yield
+    finally:
+        FlopCounterMode.__enter__ = entered
+
+
 def counted(count: Callable, op: LabOp) -> tuple[float, float]:
     """The learner's ``count(op)`` as (FLOPs, bytes), or a failed check saying what came back instead."""
-    with _bounded(f"count for {op.name}"):
+    with _bounded(f"count for {op.name}"), _counter_refused():
         result = count(op)
     expect(isinstance(result, (tuple, list)) and len(result) == 2,
            f"count for {op.name} returned {type(result).__name__}: return a pair (flops, n_bytes)")
@@ -153,6 +175,7 @@ def check_counts(count: Callable, setup: LabSetup, show: bool = True) -> checks.
     def body():
         expect(not checks.refers_to(count, set(_REFERENCE_COUNTS), tuple(_REFERENCE_COUNTS.values())),
                "count calls the checks' own reference: the exercise is to count it yourself")
+        expect(not checks.refers_to(count, _COUNTER_NAMES), _COUNTER_REFUSED)
         every = setup.ops + setup.extra + UNSEEN
         for op in every:
             flops, n_bytes = counted(count, op)
