@@ -108,8 +108,10 @@ def test_a_stub_reports_not_done_yet():
 @pytest.mark.timeout(120)
 def test_lesson_03s_loop_on_uneven_parts_says_how_far_each_rank_got():
     said = lab.run_lesson_03_loop(lab.shards())  # the notebook's parts: rank 0 has 6 micro-batches, rank 1 has 3
-    assert "rank 1 ran all of its 3 steps" in said, said
-    assert "rank 0 failed in its step 4 of 6, in backward" in said, said  # what hint A-1 sends the learner to
+    # raw: the steps each rank took and the error with its calls; where and why is the learner's to read
+    assert "rank 1: 3 optimizer steps taken, of the 3 micro-batches in its part; no error" in said, said
+    assert "rank 0: 3 optimizer steps taken, of the 6 micro-batches in its part; then raised" in said, said
+    assert "backward (torch/_tensor.py)" in said and "all-reduce" not in said and "step 4" not in said, said
     assert "pytorch/" not in said and "127.0.0.1" not in said and max(map(len, said.splitlines())) <= 110
 
 
@@ -209,6 +211,10 @@ def test_the_grid_rounds_many_values_to_zero_and_a_checked_group_overflows_an_in
     assert "It matches the gap" in said and "delayed, not lost" in said
     off = dict(ours, kept_share=ours["lost"] / 2)
     assert "does not match the gap" in compress.kept_sentence(off, True)
+    # the largest remainder, in grid steps, said against what rounding alone leaves (half a step)
+    assert "Rounding alone leaves at most half a step" in " ".join(
+        compress.kept_sentence(dict(ours, kept_steps=27.36), True).split())
+    assert "cut nothing off" in " ".join(compress.kept_sentence(dict(ours, kept_steps=0.42), True).split())
 
 
 def test_the_lab_imports_no_reference_arithmetic():

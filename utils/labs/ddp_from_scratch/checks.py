@@ -28,6 +28,7 @@ import functools
 import os
 import re
 import traceback
+from pathlib import Path
 
 import psutil
 import torch
@@ -263,26 +264,38 @@ def brief(exc: BaseException) -> str:
     return first.split(". ")[0][:140]
 
 
+def _calls(exc: BaseException) -> list[str]:
+    """The Python calls an error was raised in, from ``lesson_03_loop`` inward, each as "function (file):
+    line", files named from their package (torch/_tensor.py), not from this machine's paths."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    first = next((k for k, f in enumerate(frames) if f.name == "lesson_03_loop"), 0)
+    said = []
+    for f in frames[first:]:
+        parts = Path(f.filename).parts
+        package = next((k for k, part in enumerate(parts) if part in ("torch", "utils")), len(parts) - 1)
+        code = (f.line or "").split("  #")[0].strip()  # the line, without its comment
+        said.append(f"{f.name} ({'/'.join(parts[package:])}): {code}")
+    return said
+
+
 def _what_this_rank_did(parts, micro_batch: int, lr: float) -> dict:
-    """``lesson_03_loop`` in a worker, its optimizer steps counted. A failure is returned, not raised, with the
-    step and the pass it came in (backward: where DDP all-reduces), so that the notebook hears from every
-    rank, the one that finished included."""
+    """``lesson_03_loop`` in a worker, its optimizer steps counted. A failure is returned, not raised, as Python
+    raised it (the error and the calls it came through), so that the notebook hears from every rank, the one
+    that finished included, and the learner reads where it failed."""
     steps = len(parts[int(os.environ["RANK"])]) // micro_batch
     with StepWatch() as watch:
         try:
             lesson_03_loop(parts, micro_batch, lr)
         except Exception as exc:  # noqa: BLE001 - what the lab shows
-            frames = traceback.extract_tb(exc.__traceback__)
-            where = ("backward, where DDP all-reduces the gradient" if any(f.name == "backward" for f in frames)
-                     else "its forward or its optimizer step")
-            return {"done": watch.optimizer_steps, "of": steps, "where": where,
+            return {"done": watch.optimizer_steps, "of": steps, "calls": _calls(exc),
                     "failed": f"{type(exc).__name__}: {brief(exc)}"}
     return {"done": watch.optimizer_steps, "of": steps, "failed": None}
 
 
 def run_lesson_03_loop(parts, timeout: float = 60) -> str:
-    """Launch ``lesson_03_loop`` on two workers with ``parts``: what each rank did, which one failed, at which
-    of its steps and in which pass (printed by the notebook: the run decides which)."""
+    """Launch ``lesson_03_loop`` on two workers with ``parts``: how many optimizer steps each rank took, and the
+    error a rank raised with the calls it came through, raw (printed by the notebook: the learner reads which
+    rank failed, in which step and which pass)."""
     import textwrap
 
     try:
@@ -290,13 +303,15 @@ def run_lesson_03_loop(parts, timeout: float = 60) -> str:
     except Exception as exc:  # noqa: BLE001 - a hang ends at the timeout: what the lab shows
         return textwrap.fill(f"it did not end: {type(exc).__name__}: {brief(exc)}", 110)
     said = []
-    for rank, r in sorted(enumerate(ranks), key=lambda pair: pair[1]["failed"] is not None):  # finished first
+    for rank, r in enumerate(ranks):
+        line = f"rank {rank}: {r['done']} optimizer steps taken, of the {r['of']} micro-batches in its part; "
         if r["failed"] is None:
-            said.append(f"rank {rank} ran all of its {r['done']} steps and left the group")
-        else:
-            said.append(f"rank {rank} failed in its step {r['done'] + 1} of {r['of']}, in {r['where']}: "
-                        f"{r['failed']}")
-    return textwrap.fill("; ".join(said), 110)
+            said.append(line + "no error")
+            continue
+        said.append(textwrap.fill(line + f"then raised {r['failed']}", 110, subsequent_indent="  "))
+        said.append("  raised in these calls, outermost first:")
+        said += ["    " + textwrap.shorten(call, 106, placeholder=" ...") for call in r["calls"]]
+    return "\n".join(said)
 
 
 def kernel_children() -> list[psutil.Process]:

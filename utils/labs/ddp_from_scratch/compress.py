@@ -220,7 +220,10 @@ def check_int8_hook(hook, configurations: tuple = CONFIGURATIONS, show: bool = T
     def body():
         worst = max(_one_configuration(hook, *configuration) for configuration in configurations)
         return (f"{len(configurations)} configurations: int8 on the wire, one byte a value; the weights of one "
-                f"process replaying the arithmetic ({worst:.2%} of values off by a flipped rounding at most)")
+                "process replaying the arithmetic" + (
+                    ", every one of them" if worst == 0 else
+                    f", all but {worst:.2%} of them at most: those few differ as a value rounded to the next grid "
+                    "step does (the ranks' sums added in another order)"))
 
     return run_check("int8 with error feedback", body, show=show, hint=checks.stub_message(BANK, "B"))
 
@@ -259,10 +262,14 @@ def kept_sentence(ours: dict, beat_dropping: bool) -> str:
     """The gap between the gradients applied and computed, set against what the ranks still keep at the end
     (both relative to the computed sum, from the same replay): equal, the gap is the remainder not yet sent."""
     gap, held, steps = ours["lost"], ours["kept_share"], ours["kept_steps"]
-    clipped = (f"above half a step: what clipping at ±{LEVELS} counts held back, rounding alone leaves less"
-               if steps > 0.5 else "rounding's half a step at most")
-    said = (f"What the ranks still keep at the end, averaged over them, measures {held:.1%} of the computed sum "
-            f"(at most {steps:.2f} grid steps a value: {clipped}). ")
+    largest = (f"The largest remainder a rank keeps for one value is {steps:.2f} grid steps (one step: GRID, the "
+               "value of one count). " + (
+                   f"Rounding alone leaves at most half a step; the rest is what clipping the counts at ±{LEVELS} "
+                   "cut off, kept to be sent later. " if steps > 0.5 else
+                   f"That is rounding's half a step at most: clipping the counts at ±{LEVELS} cut nothing off "
+                   "that is still kept. "))
+    said = (f"What the ranks still keep at the end, averaged over them, measures {held:.1%} of the computed sum. "
+            + largest)
     if abs(gap - held) <= 0.001 + 0.01 * gap:
         said += ("It matches the gap: what is missing from the applied gradients is what the ranks still keep, "
                  "to be sent at later steps")
