@@ -430,12 +430,13 @@ def test_check_3s_allowance_is_the_write_allocate_headroom_lesson_01_computes():
     room = 1.5 * lookup.bytes / (lookup.bytes + lookup.written)  # its reads once, its writes twice
     # only the memory-bound ops' roof is the memory's: here the lookup alone (attention is compute-bound)
     assert f"the memory-bound ops here at most {room:.2f}x their memory roof (embedding" in said
+    assert ("leaves the memory-bound" in said) == (room <= 1)
     assert "causal attention" not in said and "1.50x under this roof" in said and "held to the peak" in said
-    assert ("gets nothing back" in said) == (room <= 1) and "Check 3 allows 35%" in said
+    assert ("costs it more than the roof counts" in said) == (room <= 1) and "Check 3 allows 35%" in said
     # an attention below the ridge writes less than it reads: it is the one with the most room
     short = lab._attention("causal attention, length 64", 1, 8, 64, 64, True)
     said = report.headroom_sentence(rows + [NS(op=short, point=NS(op=reference_op(short)))], roof)
-    assert "their memory roof (causal attention, length 64;" in said and "nothing back" not in said
+    assert "allows the memory-bound ops here" in said and "their memory roof (causal attention, length 64;" in said
 
 
 def test_the_lookups_shortfall_needs_a_gap_past_its_spread_by_a_margin():

@@ -213,9 +213,11 @@ def headroom_sentence(rows, roof) -> str:
     read_only = moved / counted if cpu else 1.0
     text = ("- The roofline here is made of rates measured on this machine, a reference, and its memory roof "
             "counts STREAM's bytes, while the memory moved more (write-allocate, lesson 01): an op that writes "
-            "less than STREAM's kernel gets some of that traffic back. Computed as lesson 01 does, that allows "
-            f"the memory-bound ops here at most {most_room:.2f}x their memory roof ({most.op.name}"
-            + ("" if most_room > 1 else ": it writes as much as STREAM's kernel or more, so it gets nothing back")
+            "less than STREAM's kernel gets some of that traffic back. Computed as lesson 01 does, that "
+            + ("allows" if most_room > 1 else "leaves")
+            + f" the memory-bound ops here at most {most_room:.2f}x their memory roof ({most.op.name}"
+            + ("" if most_room > 1 else ": a larger share of its bytes are writes than of STREAM's, so "
+               "write-allocate costs it more than the roof counts")
             + f"; an op that only reads, such as lesson 01's matrix-vector product, {read_only:.2f}x under this "
             "roof). The compute-bound ones are held to the peak, which write-allocate does not move. ")
     if most_room - 1 <= FASTER:
