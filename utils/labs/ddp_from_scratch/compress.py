@@ -219,11 +219,11 @@ def check_int8_hook(hook, configurations: tuple = CONFIGURATIONS, show: bool = T
 
     def body():
         worst = max(_one_configuration(hook, *configuration) for configuration in configurations)
-        return (f"{len(configurations)} configurations: int8 on the wire, one byte a value; the weights of one "
-                "process replaying the arithmetic" + (
-                    ", every one of them" if worst == 0 else
-                    f", all but {worst:.2%} of them at most: those few differ as a value rounded to the next grid "
-                    "step does (the ranks' sums added in another order)"))
+        return (f"{len(configurations)} configurations: int8 on the wire, one byte a value; " + (
+            "every weight matching those of one process replaying the arithmetic" if worst == 0 else
+            f"all but {worst:.2%} of the weights matching those of one process replaying the arithmetic (at "
+            "most): those few differ as a value rounded to the next grid step does, the ranks' sums added in "
+            "another order"))
 
     return run_check("int8 with error feedback", body, show=show, hint=checks.stub_message(BANK, "B"))
 
