@@ -74,8 +74,9 @@ def _judge(chosen: list[int], dataset, room: int, where: str) -> float:
         return saved / best
     checks.expect(len(chosen) == room, f"{where} keeps {len(chosen)} items in room for {room}: every item left "
                                        "out of the room is reading time not saved")
-    checks.expect(False, f"{where} saves {saved / best:.0%} of the reading time that the same room can save. Where "
-                         "is the time of your draw's reading? A total such as L does not say")
+    checks.expect(False, f"{where} saves {saved / best:.0%} of the reading time that the same room can save: the "
+                         "items it keeps are not the ones that cost the most to read. Where is the time of your "
+                         "draw's reading? A total such as L does not say")
     return 0.0
 
 
