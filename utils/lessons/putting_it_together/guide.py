@@ -434,8 +434,9 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
 
 
 def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | None,
-          profile: Profile | None = None, run_steps: int = 1000, measured_link: float | KnownLink | None = None,
-          features: devices.CpuFeatures | None = None, host_bytes: float | None = None) -> list[Step]:
+          profile: Profile | None = None, run_steps: int = 1000,
+          measured_link: float | KnownLink | None = None, features: devices.CpuFeatures | None = None,
+          host_bytes: float | None = None) -> list[Step]:
     """The steps for ``shape`` trained on ``batch`` sequences a step on the plan's devices, in order, each
     with its reason and arithmetic. Lesson 08."""
     cap, cap_what = capacity(plan, hw, host_bytes)

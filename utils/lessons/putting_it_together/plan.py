@@ -48,7 +48,8 @@ class LessonSettings:
     probe_n: int  # the peak probes' matmul: probe_n³ ...
     probe_iterations: int  # ... this many times inside one timing (one pair of CUDA events on a GPU)
     max_growth: int = 8  # the memory step grows the batch at most this much (cpu: 2, to stay under 150 s)
-    rounds: int = 4  # paired rounds of each step against the kept steps (4: an interquartile spread)
+    rounds: int = 4  # paired rounds of each step against the kept steps (4: an interquartile spread; cpu: 3,
+    #                  half their range, to stay under 150 s: each round launches both settings' workers)
     run_steps: int = RUN_STEPS
 
 
@@ -99,7 +100,7 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None,
                           one_label=one_label, width_why=width_why, probe_n=probe_n,
                           probe_iterations=iterations,
                           loss_tolerance={"fp32": 1e-3, "bf16": 3e-2, "fp16": 3e-2},
-                          max_growth=2 if plan.simulated else 8)
+                          max_growth=2 if plan.simulated else 8, rounds=3 if plan.simulated else 4)
 
 
 def current_settings() -> LessonSettings:

@@ -414,7 +414,7 @@ def comparison_rows(comparisons) -> list[tuple]:
              f"{c.max_difference:.0e}") for c in comparisons]
 
 
-COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up (± the spread of the rounds' ratios)", "results differ by"]
+COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up (± rounds' spread)", "results differ by"]
 
 
 def plus_minus_note(U, step) -> str:

@@ -177,7 +177,8 @@ def measure_roofline(ops: list[Op], S, rounds: int = 5, runs: int = 2, profile=N
     the probes re-timed here are kept apart (``retimed``) to show how far this moment moved them."""
     timed_ops = [(S.measure_threads, op.make()) for op in ops]
     probes = roof_probes(S)
-    if profile is not None:  # re-time the STREAM kernel the profile kept (copy or add), so that the two compare
+    # re-time the STREAM kernel the profile kept (copy or add), so that the two compare
+    if profile is not None:
         kept = profile.find("memory bandwidth", "fp32", probes[0].threads).size.split(",")[0]
         probes = [p for p in probes if p.kind != "memory bandwidth" or p.size.startswith(kept)]
     ceilings, timed = machine.measure_ceilings(probes, rounds, runs, S.device, alongside=timed_ops)
