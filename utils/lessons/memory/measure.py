@@ -150,6 +150,8 @@ class _WeightCasts(TorchDispatchMode):
     def __init__(self, parameters: set[int]):
         super().__init__()
         self.parameters, self.copies = parameters, {}
+        self.kept = []  # every copy held until the mode exits: a freed copy's address, reused by another saved
+        #                 tensor, would count that tensor as a copy (seen in CI: 128 bytes too many)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
@@ -157,6 +159,7 @@ class _WeightCasts(TorchDispatchMode):
         if func is torch.ops.aten._to_copy.default and torch.is_tensor(source) \
                 and source.untyped_storage().data_ptr() in self.parameters:
             self.copies[out.untyped_storage().data_ptr()] = out.untyped_storage().nbytes()
+            self.kept.append(out)
         return out
 
 
