@@ -213,22 +213,35 @@ def _compute_cpu(slow: dict) -> float:
     return max(slow["thread_cpu"] - slow["allreduce"], 0.0)
 
 
+def _off_core(slow: dict) -> tuple[float, float]:
+    """Seconds of the slower rank's compute its thread spent off its core, as far as its CPU time (read over
+    the whole step, all-reduces included) bounds them: at least the compute less all of that CPU time, at most
+    the compute less the CPU time left after all of its time inside the all-reduces is taken out."""
+    return max(slow["compute"] - slow["thread_cpu"], 0.0), max(slow["compute"] - _compute_cpu(slow), 0.0)
+
+
 def _held_core(slow: dict) -> bool:
-    """Whether the run shows the step's thread on its core through the compute (within 5 %), counting none
-    of its CPU time as the compute's that could have been spent inside the all-reduces."""
-    return _compute_cpu(slow) >= 0.95 * slow["compute"]
+    """Whether the run shows the step's thread on its core through the compute (within 5 %): off it at most
+    5 % of the compute, even if every moment inside the all-reduces used CPU."""
+    return _off_core(slow)[1] <= 0.05 * slow["compute"]
+
+
+def _off_core_known(slow: dict) -> bool:
+    """Whether the run shows the step's thread off its core for more than 5 % of the compute (the least the
+    bounds allow)."""
+    return _off_core(slow)[0] > 0.05 * slow["compute"]
 
 
 def _ruled_out(m: dict, slow: dict) -> tuple[str, str]:
     """What this run's figures rule out as the miss's cause, and what they leave open (each with its figure)."""
     out, open_ = [f"other programs ({m['others']:.2f} of a core)", f"steal ({m['steal']:.2f})"], []
+    low, high = _off_core(slow)
     if _held_core(slow):
-        out.append(f"the step's thread losing its core (at least {_compute_cpu(slow) * 1e3:.1f} ms of its CPU "
-                   f"fell in {slow['compute'] * 1e3:.1f} ms of compute)")
-    else:
-        open_.append(f"the step's thread losing its core during the compute (its CPU time, "
-                     f"{slow['thread_cpu'] * 1e3:.1f} ms, includes {slow['allreduce'] * 1e3:.1f} ms inside the "
-                     "all-reduces, so it cannot show the compute on its core)")
+        out.append(f"the step's thread losing its core (off it at most {high * 1e3:.1f} ms of "
+                   f"{slow['compute'] * 1e3:.1f} ms of compute, above)")
+    elif not _off_core_known(slow):
+        open_.append(f"the step's thread losing its core during the compute (off it {low * 1e3:.1f} to "
+                     f"{high * 1e3:.1f} ms, above)")
     corun = m.get("corun") or {}
     if corun.get("alone") and corun.get("together"):
         corun_x = corun["together"] / corun["alone"]
@@ -251,7 +264,7 @@ def _shared(m: dict, slow: dict) -> list[str]:
         found.append(f"other programs used {m['others']:.2f} of a core")
     if m["steal"] > 0.05:
         found.append(f"the hypervisor took {m['steal']:.2f} of a core (steal)")
-    if slow["compute"] and slow["thread_cpu"] < 0.95 * slow["compute"]:
+    if slow["compute"] and _off_core_known(slow):
         share = slow["thread_cpu"] / slow["compute"]
         found.append(f"the slower rank's thread ran at most {share:.0%} of its compute time")
     corun = m.get("corun") or {}
@@ -271,25 +284,20 @@ def miss_story(m: dict, label: str) -> list[str]:
                 "time: this split of the step into its terms runs on gloo only (on GPUs the profiler's NCCL "
                 f"kernel time is the measure){label}."]
     slow = max(ranks, key=lambda r: r["step"])
-    compute_x, comm_x = slow["compute"] / m["model_compute"], slow["allreduce"] / m["model_comm"]
-    extra_compute, extra_comm = slow["compute"] - m["model_compute"], slow["allreduce"] - m["model_comm"]
-    where = "in the compute" if extra_compute >= extra_comm else "in the all-reduces"
+    extra_comm = slow["allreduce"] - m["model_comm"]
     missed = slow["step"] > m["model_step"]
     out = [f"On the slower rank the split step took {slow['step'] * 1e3:.1f} ms against the model's "
-           f"{m['model_step'] * 1e3:.1f}: its compute {compute_x:.2f}x the model's t1/2 "
-           f"({extra_compute * 1e3:+.2f} ms), its all-reduces {comm_x:.1f}x alpha + n/beta "
-           f"({extra_comm * 1e3:+.2f} ms); " + (
-               f"most of the miss is {where}{label}." if missed else
-               f"no slower than the model: the one-device step t1 it is built from ({m['one'] * 1e3:.1f} ms) "
-               f"met a busier moment than the split rounds{label}.")]
+           f"{m['model_step'] * 1e3:.1f}: " + _terms(m, slow) + (
+               " The miss is taken apart, part by part, below" if missed else
+               f" No slower than the model: the one-device step t1 it is built from "
+               f"({m['one'] * 1e3:.1f} ms) met a busier moment than the split rounds") + f"{label}."]
     out.append(_thread_cpu(m, slow))
     corun = m.get("corun") or {}
     if corun.get("alone"):
         out.append(_shard_apart(m, corun))
     out.extend(_inside_the_step(m, slow, corun))
     shared = _shared(m, slow)
-    said, parts = _miss_parts(m, slow, extra_comm)
-    out.extend(said)
+    parts = _miss_parts(m, slow, extra_comm)
     if missed:
         out.append(_cause(m, slow, parts, shared))
     if m["waiting_core"] is not None:
@@ -299,27 +307,27 @@ def miss_story(m: dict, label: str) -> list[str]:
 
 
 def _thread_cpu(m: dict, slow: dict) -> str:
-    """What the slower rank's thread CPU time says about its compute (held its core, may have run off it, or
-    ran at most a share of it), and what the other programs and the hypervisor took over these rounds."""
+    """The one sentence on the slower rank's thread and its core during the compute: how long it was off its
+    core, bounded from its CPU time (``_off_core``), said in each of the three cases (held it, left it, cannot
+    tell), and what the other programs and the hypervisor took over these rounds."""
     others = (f"other programs used {m['others']:.2f} of a core and the hypervisor (the host software that runs "
               f"this virtual machine) took {m['steal']:.2f} (steal: time this machine's CPUs were ready to run "
               "but the host ran something else)")
+    low, high = _off_core(slow)
+    got = (f"The step's thread got {slow['thread_cpu'] * 1e3:.1f} ms of CPU over the step on the slower "
+           f"rank, for {slow['compute'] * 1e3:.1f} ms of compute and {slow['allreduce'] * 1e3:.1f} ms inside "
+           f"the all-reduces, so during the compute it was off its core between {low * 1e3:.1f} ms (had "
+           f"it used no CPU inside the all-reduces) and {high * 1e3:.1f} ms (had it used CPU all through "
+           "them): ")
     if _held_core(slow):
-        return (f"The step's thread held its core through the compute: {slow['thread_cpu'] * 1e3:.1f} ms of "
-                f"CPU for {slow['compute'] * 1e3:.1f} ms of compute and {slow['allreduce'] * 1e3:.1f} ms inside "
-                f"the all-reduces on the slower rank, so even if it used CPU all through the all-reduces, "
-                f"at least {_compute_cpu(slow) * 1e3:.1f} ms of it fell in the compute; over these rounds "
-                f"{others}.")
-    if slow["thread_cpu"] >= 0.95 * slow["compute"]:
-        return (f"The step's thread got {slow['thread_cpu'] * 1e3:.1f} ms of CPU for {slow['compute'] * 1e3:.1f} "
-                f"ms of compute on the slower rank, but that CPU time includes its "
-                f"{slow['allreduce'] * 1e3:.1f} ms inside the all-reduces: up to "
-                f"{(slow['compute'] - _compute_cpu(slow)) * 1e3:.1f} ms of the compute may have run off its "
-                f"core, which this run cannot rule out (the thread's CPU time read around the compute alone "
-                f"would tell); over these rounds {others}.")
-    return (f"The slower rank's thread ran at most {slow['thread_cpu'] / slow['compute']:.0%} of its "
-            f"compute time (its CPU time, its all-reduces' included, over its compute): over these rounds "
-            f"{others}, taking turns with the two workers.")
+        said = "at most 5 % of the compute, so it held its core"
+    elif _off_core_known(slow):
+        said = f"at least {low / slow['compute']:.0%} of the compute, so it lost its core"
+    else:
+        said = (f"the least is within 5 % of the compute ({0.05 * slow['compute'] * 1e3:.1f} ms), the most "
+                "beyond it, so whether it lost its core this run cannot tell (the thread's CPU time read "
+                "around the compute alone would)")
+    return got + said + f"; over these rounds {others}."
 
 
 def _shard_apart(m: dict, corun: dict) -> str:
@@ -352,26 +360,40 @@ def _shard_apart(m: dict, corun: dict) -> str:
                "beyond 5 %, faster than the model assumes."))
 
 
-def _miss_parts(m: dict, slow: dict, extra_comm: float) -> tuple[list[str], dict]:
+def _miss_parts(m: dict, slow: dict, extra_comm: float) -> dict:
     """The slower rank's miss cut into parts (name -> seconds) for ``_cause``: the compute beyond t1/2, and
     the all-reduces' time beyond alpha + n/beta, cut where both ranks timed each call into waiting for the
-    other rank and the sum (said in a sentence, returned with the parts)."""
+    other rank and the sum (``_terms`` says them)."""
     # the same allowance as the all-reduces get for the fit's error: t1/2's own 5 % (section 4's rule)
     parts = {COMPUTE_PART: max(slow["compute"] - 1.05 * m["model_compute"], 0.0)}
     if not m.get("paired"):
         parts["the all-reduces"] = max(extra_comm, 0.0)
-        return [], parts
-    summed_x = slow["summed"] / m["model_comm"]
-    said = (f"Inside the slower rank's all-reduces ({slow['allreduce'] * 1e3:.2f} ms), set beside the "
-            f"other rank's calls of the same round: {slow['waited'] * 1e3:.2f} ms waiting for it to "
-            f"arrive, {slow['summed'] * 1e3:.2f} ms for the sum once both were there, against "
-            f"alpha + n/beta's "
-            f"{m['model_comm'] * 1e3:.2f} ms ({summed_x:.1f}x; the fit's worst residual is "
-            f"{m['residual']:.0%}, so within {1 + m['residual']:.1f}x is the model's own error).")
+        return parts
     parts["waiting for the other rank"] = slow["waited"]
     parts["the sum beyond alpha + n/beta and the fit's error"] = max(
         slow["summed"] - m["model_comm"] * (1 + m["residual"]), 0.0)
-    return [said], parts
+    return parts
+
+
+def _terms(m: dict, slow: dict) -> str:
+    """The slower rank's split step term by term against the model's: its compute against t1/2, and its time
+    inside the all-reduces, cut (where both ranks timed each call) into the wait for the other rank, when no
+    byte moves and which alpha + n/beta does not price, and the sum, which it does."""
+    compute = (f"its compute {slow['compute'] * 1e3:.2f} ms, {slow['compute'] / m['model_compute']:.2f}x the "
+               f"model's t1/2 ({(slow['compute'] - m['model_compute']) * 1e3:+.2f} ms); ")
+    comm, inside = m["model_comm"], slow["allreduce"]
+    if not m.get("paired"):
+        return compute + (f"its all-reduces {inside * 1e3:.2f} ms, {inside / comm:.1f}x alpha + n/beta "
+                          f"({(inside - comm) * 1e3:+.2f} ms), the wait for the other rank included: this "
+                          "run did not time the two ranks' calls side by side, so it cannot cut the wait "
+                          "out.")
+    return compute + (f"its {inside * 1e3:.2f} ms inside the all-reduces, set beside the other rank's calls "
+                      f"of the same round, are {slow['waited'] * 1e3:.2f} ms waiting for it to arrive (no "
+                      f"byte moves then; alpha + n/beta does not price it) and {slow['summed'] * 1e3:.2f} ms "
+                      f"for the sum once both were there, {slow['summed'] / comm:.1f}x alpha + n/beta's "
+                      f"{comm * 1e3:.2f} ms ({(slow['summed'] - comm) * 1e3:+.2f} ms; the fit's worst "
+                      f"residual is {m['residual']:.0%}, so within {1 + m['residual']:.2f}x is the model's "
+                      "own error).")
 
 
 def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
@@ -403,7 +425,7 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
                    "of its rounds): the two were measured at different moments of a machine loaded differently, "
                    "so this run cannot say what the step adds to the shard's work.")
         return out
-    off_core = min(max(inside - slow["thread_cpu"], 0.0), extra)   # its CPU time counts its all-reduces too
+    off_core = min(_off_core(slow)[0], extra)   # the least time off its core the run shows (above)
     left = extra - (off_core if off_core > 0.05 * extra else 0.0)   # what the run does not account for
     if left <= 0.05 * extra:
         out.append(f"Between the shard measured apart with both ranks computing ({apart * 1e3:.2f} ms, the "
@@ -415,15 +437,17 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
     out.append(f"Between the shard measured apart with both ranks computing ({apart * 1e3:.2f} ms, the fastest "
                f"of its rounds) and the slower rank's compute inside the step ({inside * 1e3:.2f} ms, one round) "
                f"lie {extra * 1e3:.2f} ms. Measured of them: "
-               + (f"at least {off_core * 1e3:.2f} ms with the step's thread off its core (its CPU time "
-                  f"{slow['thread_cpu'] * 1e3:.2f} ms); " if off_core > 0.05 * extra else
-                  f"its thread's CPU time ({slow['thread_cpu'] * 1e3:.2f} ms, the all-reduces' included) does "
-                  "not show it off its core; ")
+               + (f"at least {off_core * 1e3:.2f} ms with the step's thread off its core (the least of the "
+                  "bounds above); " if off_core > 0.05 * extra else "")
                + f"the worker's other threads (gloo's) used {max(slow['other_threads_cpu'], 0.0) * 1e3:.2f} ms "
                f"of CPU beside it. Unexplained by this run: what the step's thread did with the "
-               f"{left * 1e3:.2f} ms left. The step "
-               "adds f's and g's copies and the bias to the shard's work, the all-reduces pass through the same "
-               "caches, and one round is set against the fastest of many; none of these is timed apart.")
+               f"{left * 1e3:.2f} ms left. "
+               + ("" if _held_core(slow) or off_core > 0.05 * extra else
+                  f"Its time off its core (up to {_off_core(slow)[1] * 1e3:.2f} ms, above) may hold some or "
+                  "all of it. ")
+               + "The step adds f's and g's copies and the bias to the shard's work, the all-reduces pass "
+               "through the same caches, and one round is set against the fastest of many; none of these is "
+               "timed apart.")
     return out
 
 

@@ -21,7 +21,7 @@ import torch.distributed as dist
 
 from utils import models
 from utils.launch import current_backend, process_group
-from utils.lessons.tensor_parallel.cost import machine_cpu
+from utils.lessons.tensor_parallel.cost import arrivals, machine_cpu
 from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock
 from utils.timeline import Span, SpanRecorder
 
@@ -169,6 +169,25 @@ def parallel_worker(b: Blocks) -> dict:
         return {"alone": alone, "split": split, "spans": [s.to_dict() for s in carve(rec.spans())],
                 "alone_rounds": alone_rounds, "split_rounds": split_rounds,  # seconds, each timed round
                 "others": others}  # cores' worth of CPU other programs used while the passes were drawn
+
+
+def allreduce_parts(spans: list[Span]) -> dict | None:
+    """The drawn pass's all-reduces on both ranks cut in two, as section 4 cuts a step's (``cost.arrivals``,
+    one clock for both): per rank, the seconds ``waited`` for the other rank to arrive (no byte moves then)
+    and ``summed`` once both were there; ``sums``, every call's sum on every rank (seconds). None where the
+    two rows do not hold the same number of calls."""
+    rows: dict[str, list[tuple[float, float]]] = {}
+    for s in sorted(spans, key=lambda s: s.start):
+        if s.name == "all-reduce":
+            rows.setdefault(s.device, []).append((s.start, s.end))
+    if len(rows) != 2 or len({len(calls) for calls in rows.values()}) != 1:
+        return None
+    (a, mine), (b, theirs) = sorted(rows.items())
+    parts = {a: arrivals(mine, theirs), b: arrivals(theirs, mine)}
+    sums = [end - max(start, their_start)   # from the later arrival to this rank's return
+            for calls, other in ((mine, theirs), (theirs, mine))
+            for (start, end), (their_start, _) in zip(calls, other)]
+    return {"ranks": parts, "sums": sorted(max(s, 0.0) for s in sums)}
 
 
 def carve(spans: list[Span]) -> list[Span]:
