@@ -25,8 +25,16 @@ def test_every_cpu_regime_is_a_measured_reference_never_a_bound():
     assert all(r.reference > 0 for r in got)  # measured here: no datasheet of this memory is readable
     assert all("not a bound" in r.note for r in got) and got[-1].note.startswith("DRAM reference")
     assert [r.name for r in regimes.measure_regimes(MIB, caches={}, repeats=1)] == ["DRAM"]
-    # One byte model: a copy moves each byte twice, so DRAM's reference is half the profile's bandwidth
+    # One byte model: a copy moves each byte twice, so DRAM's reference is half a given rate
     assert regimes.measure_regimes(MIB, caches={}, repeats=1, dram_rate=18e9)[-1].reference == 9e9
+
+
+def test_drams_read_buffer_is_sized_beyond_the_last_cache_the_machine_reports():
+    # a VM that reports its host's 480 MiB L3: the buffer is twice that, so that no cache holds it
+    assert regimes.dram_read_size(256 * MIB, {"L2": 2 * MIB, "L3": 480 * MIB}) == 960 * MIB
+    assert regimes.dram_read_size(64 * MIB, {"L2": MIB, "L3": 8 * MIB}) == 128 * MIB  # the copy's working set
+    assert regimes.dram_read_size(MIB, {}) == 2 * MIB  # no cache readable: twice the largest copy
+    assert regimes.dram_read_size(MIB, {"L3": 4 * 2**30}) == regimes.DRAM_READ_CAP  # capped, and said so
 
 
 def test_the_table_flags_a_copy_above_a_bound_and_not_above_a_reference():
@@ -108,6 +116,7 @@ def test_a_copy_above_drams_reference_is_put_down_to_caches_only_when_the_cold_c
     assert "partly held by the 32 MiB L3" in cached.sentence(32 * MIB) and "117%" in cached.sentence(32 * MIB)
     odd = summary.Passed(16 * MIB, warm_rate=14e9, cold_rate=13e9, bound=12e9)
     assert "Cold it passes too, so no cache explains it" in odd.sentence(32 * MIB)
+    assert "the read loop this reference halves" in odd.sentence(32 * MIB)
 
 
 def test_the_closing_claims_come_from_the_run_for_whatever_this_mode_measured():
@@ -234,26 +243,34 @@ def test_a_rejected_link_fit_is_not_drawn_as_a_result():
 
 def test_streams_arrays_are_named_by_the_cache_they_fit_in():
     """STREAM's figure is called DRAM's only where its arrays leave the last cache (a VM may report 480 MiB)."""
-    from types import SimpleNamespace as NS
-
     from utils.lessons.start_here import summary
 
     big_l3, small_l3 = {"L2": 2 * MIB, "L3": 480 * MIB}, {"L2": 2 * MIB, "L3": 32 * MIB}
     assert "may be served by L3" in summary.stream_sentence(32 * MIB, big_l3)
+    assert "Section 2 reads a buffer larger than the L3" in summary.stream_sentence(32 * MIB, big_l3)
     assert "is DRAM's" in summary.stream_sentence(32 * MIB, small_l3)
-    rate = NS(name="fp32 memory bandwidth, 1 thread, STREAM copy, 32 MiB arrays", best=18e9)
-    assert "DRAM alone" not in summary.dram_reference_sentence(rate, 32 * MIB, small_l3)
-    # In L3, STREAM's figure is named by what it is and where it sat, and DRAM's own rate is said to be unmeasured
-    said = summary.dram_reference_sentence(rate, 32 * MIB, big_l3)
-    assert said.startswith("Beyond the caches, a copy is set beside STREAM / 2 (32 MiB arrays, within L3): fp32")
-    assert "It is not DRAM's own rate, which is not measured here" in said
-    assert "this is DRAM's rate" in summary.dram_reference_sentence(rate, 32 * MIB, small_l3)
+
+
+def test_drams_reference_is_a_read_beyond_the_last_cache_named_by_where_it_sat():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.start_here import summary
+
+    big_l3, huge_l3 = {"L2": 2 * MIB, "L3": 480 * MIB}, {"L2": 2 * MIB, "L3": 4096 * MIB}
+    dram = CopyPoint("host memcpy", 256 * MIB, 256 * MIB / 5.9e9, 6e9, "DRAM", False)
+    stream = NS(name="fp32 memory bandwidth, 1 thread, STREAM copy, 32 MiB arrays", best=18.7e9)
+    said = summary.dram_reference_sentence(960 * MIB, big_l3, [dram], stream, 32 * MIB)
+    assert said.startswith("Beyond the caches, a copy is set beside half the rate a read loop ran at over a "
+                           "960 MiB buffer, on one thread in this run: 12.0 GB/s / 2 = 6.0 GB/s")
+    assert "2.0x the 480 MiB L3 this machine reports, so no cache holds it: this is DRAM's rate" in said
+    assert "not used here" in said and "fit within half of the L3, so it is not DRAM's rate here" in said
+    capped = summary.dram_reference_sentence(2048 * MIB, huge_l3, [dram])
+    assert "capped at 2048 MiB, within the 4096 MiB L3" in capped and "not DRAM's rate alone" in capped
+    assert "not readable" in summary.dram_reference_sentence(2 * MIB, {}, [dram])
+    assert summary.dram_reference_sentence(960 * MIB, big_l3, []) == ""  # no copy out of DRAM: nothing said
+    assert summary.dram_reference_name(960 * MIB, big_l3) == "DRAM's reference (half a 960 MiB read, beyond L3)"
+    assert summary.dram_reference_name(2048 * MIB, huge_l3) == "half a 2048 MiB read, within L3: not DRAM's alone"
     assert summary.dram_reference_name(None, big_l3) == "DRAM's reference"
-    # set beside the L3 row's own reference, both ways
-    l3 = CopyPoint("host memcpy", 16 * MIB, 16 * MIB / 13.9e9, 14.2e9, "L3", False)
-    assert "below L3's own reference (14.2 GB/s" in summary.dram_reference_sentence(rate, 32 * MIB, big_l3, [l3])
-    fast = NS(name=rate.name, best=30e9)
-    assert "at or above L3's own reference" in summary.dram_reference_sentence(fast, 32 * MIB, big_l3, [l3])
 
 
 def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_named_and_left_out():
@@ -264,6 +281,9 @@ def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_
     slow = CopyPoint("host memcpy", 64 * MIB, 64 * MIB / 7.38e9, 14.2e9, "L3", False)  # under DRAM's 9.35
     dram = CopyPoint("host memcpy", 256 * MIB, 256 * MIB / 6.68e9, 9.35e9, "DRAM", False)
     said = summary.out_of_cache_sentence([l3, slow, dram])
+    # set apart once, and left out everywhere a memcpy is a reference (the gloo comparison too), said once
+    assert "section 3's memcpy-against-gloo comparison" in said
+    assert summary.memcpy_references([l3, slow, dram]) == [l3, dram]
     # decided against the copy out of DRAM (same memcpy, this run), not against a reference measured elsewhere
     assert ("The 64 MiB copy counted in L3 ran at 7.38 GB/s, nearer the copies out of DRAM in this run "
             "(median 6.68 GB/s) than L3's reference (14.20 GB/s)") in said
@@ -273,12 +293,18 @@ def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_
     assert rows[0][1] == "16 MiB" and ("L3, ran as out of it", "64 MiB") == rows[-1][:2]
     profile = machine.MachineProfile("cpu", [machine.Ceiling("matmul peak", "fp32", 1, "1024³", 1e11, 1e11, 0.1,
                                                              "FLOP/s")])
-    rows = summary.lesson_claims(profile, [l3, slow, dram], [], None, [], {"L2": 2 * MIB, "L3": 480 * MIB},
-                                 stream_bytes=32 * MIB)
+    gloo = [CopyPoint(loopback.PATH, n, n / 2.4e9, None) for n in (16 * MIB, 64 * MIB)]
+    rows = summary.lesson_claims(profile, [l3, slow, dram], gloo, None, [], {"L2": 2 * MIB, "L3": 480 * MIB},
+                                 dram_read_bytes=960 * MIB)
+    # gloo is set beside the largest memcpy kept in its regime (16 MiB), not the 64 MiB one set apart
+    assert any(r.claim == "a gloo message is slower than memcpy (16 MiB)" for r in rows)
+    assert loopback.compare_table(summary.memcpy_references([l3, slow, dram]), gloo).rows[0][0] == "16 MiB"
+    assert len(loopback.compare_table(summary.memcpy_references([l3, slow, dram]), gloo).rows) == 1
     cached = next(r for r in rows if r.claim.startswith("in-cache copies"))
     assert cached.claim.startswith("in-cache copies against their cache's reference (1 size,")
     assert cached.verdict.endswith("left out, ran as out of its cache: 64 MiB (52%)")
-    assert any("against STREAM / 2 (32 MiB arrays, within L3), DRAM's own not measured" in r.claim for r in rows)
+    assert any(r.claim == "a 256 MiB copy out of DRAM against DRAM's reference (half a 960 MiB read, beyond L3)"
+               for r in rows)
 
 
 def test_the_links_fit_is_kept_once_per_machine_beside_the_ceilings(tmp_path):

@@ -467,3 +467,67 @@ def test_mostly_latency_is_judged_with_the_small_messages_spread_as_its_noise():
     assert report.mostly_latency_verdict(link, clear) == "holds: latency 67% of its time"
     assert report.mostly_latency_verdict(link, NS(transfers=1, measured=200e-6, latency_share=0.2)).startswith(
         "does not hold")
+
+
+def test_the_count_of_faster_versions_reads_the_same_verdict_as_its_rows():
+    from utils.lessons.why_slow import report
+    from utils.lessons.why_slow.algorithms import Comparison
+
+    clear = Comparison("a", "slow", "fast", 2e-3, 1e-3, 0.0, round_ratios=(1.9, 2.0, 2.0, 2.1, 2.2))
+    noisy = Comparison("g", "slow", "fused", 2.54e-3, 1e-3, 0.0, round_ratios=(0.3, 0.4, 2.5, 4.9, 5.0))
+    slower = Comparison("s", "slow", "fast", 0.8e-3, 1e-3, 0.0, round_ratios=(0.78, 0.79, 0.8, 0.81, 0.82))
+    said = report.algorithms_sentence([clear, noisy, slower])
+    assert "2.54x ± 2.25: within noise: no effect shown" in said
+    assert ("1 of 3 rewritten versions were faster here; 1 within noise: no effect shown" in said
+            and "that is not a slowdown either" in said and "1 not faster: what it removes did not limit" in said)
+    only_noise = report.algorithms_count([clear, noisy])
+    assert "within noise" in only_noise and "did not limit" not in only_noise  # noise is never a slowdown
+    rows = report.comparison_rows([clear, noisy, slower])
+    assert [r[3] for r in rows] == ["faster", "within noise", "not faster"]  # the table's column, same rule
+    assert len(report.COMPARISON_COLUMNS) == len(rows[0])
+    gelu = report.fused_bandwidth_sentence(noisy, 16 * 2**20, 18.7e9)
+    assert "it gave 2.5x (within noise: no effect shown)." in gelu
+
+
+def test_a_time_computed_from_one_measured_message_is_not_shown_as_measured():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import report
+
+    one = NS(what="ids", n_bytes=8192, transfers=1, measured=83.9e-6, predicted=69.3e-6, latency_share=0.8)
+    pieces = NS(what="ids x 16", n_bytes=8192, transfers=16, measured=16 * 67.2e-6, predicted=1.076e-3,
+                latency_share=1.0)
+    rows = report.cost_rows([one, pieces], NS(accuracy=0.18), True)
+    assert rows[0][2] == "83.9 µs, measured" and rows[1][2] == "16 x 67.2 µs = 1,075.2 µs, computed"
+    assert "measured" not in report.COST_COLUMNS[2].split()  # the header claims no measurement for every row
+
+
+def test_the_memory_roofs_bandwidth_is_named_and_the_other_figure_of_its_probe_read_both_ways():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import report
+
+    op = NS(name="matrix-vector", intensity=0.5)
+    bw = NS(name="fp32 memory bandwidth, 1 thread, STREAM copy, 32 MiB arrays", best=18.7e9)
+    roof = lambda again: NS(from_profile=True, bandwidth=bw, retimed=(None, NS(best=again)), threads=1,
+                            ceilings=NS(flops=180e9), RETIMED="the same probe timed beside the ops, this run")
+    point = NS(op=op, achieved=9.1e9, fraction=9.1e9 / (0.5 * 18.7e9))  # 97% of the profile's roof
+    flips = report.roof_choice_sentence(point, roof(14.8e9))
+    assert "That roof is fp32 memory bandwidth, 1 thread" in flips and "the threads the ops ran on" in flips
+    assert "would read 123%" in flips and "on the other side of its roof" in flips
+    same = report.roof_choice_sentence(point, roof(18.0e9))
+    assert "would read 101%" in same and "other side" in same  # 97% against one figure, 101% the other
+    assert "would read 96%: on the same side" in report.roof_choice_sentence(point, roof(19e9))
+    assert report.roof_choice_sentence(point, NS(from_profile=False, retimed=())) == ""
+
+
+def test_a_figure_timed_on_one_thread_is_labelled_by_its_threads_not_the_cores():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow.plan import timing_label
+
+    cpu = NS(simulated=True, label=" (this CPU, 2 cores)")
+    assert timing_label(cpu, 1) == " (this CPU, 1 thread, not pinned to a core)"
+    assert timing_label(cpu, 2).startswith(" (this CPU, 2 threads")
+    gpu = NS(simulated=False, label=" (on cuda:0, T4)")
+    assert timing_label(gpu, 4) == gpu.label

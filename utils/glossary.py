@@ -61,7 +61,8 @@ def plot_two_workers(plan):
                                     fc=plots.device_color(rank), alpha=0.18, ec=plots.device_color(rank), lw=1.5))
         device = plan.devices[rank] if rank < len(plan.devices) else plan.devices[-1]
         ax.text(x + 1.5, 2.55, f"process: rank {rank}", ha="center", fontsize=10, weight="bold")
-        shared = " (a core of this CPU)" if plan.simulated else ""
+        # cpu mode: both processes run on this CPU's cores, placed by the OS (neither is pinned to a core)
+        shared = " (any core: not pinned)" if plan.simulated else ""
         ax.text(x + 1.5, 1.95, f"device: {device}{shared}", ha="center", fontsize=9)
         ax.text(x + 1.5, 1.35, "same code, its own data", ha="center", fontsize=8, color="0.35")
     ax.add_patch(FancyArrowPatch((3.75, 2.0), (6.25, 2.0), arrowstyle="<|-|>", mutation_scale=14, lw=1.8,

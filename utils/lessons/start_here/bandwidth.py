@@ -11,7 +11,8 @@ Paths measured, by mode:
 Bounds: on a GPU they are datasheet-style peaks computed from what NVML reports (PCIe generation x width,
 NVLink version x links, memory clock x bus width). On a CPU no such figure is readable by software: each
 copy is set beside the measured reference of the regime its bytes live in (``regimes.py``): that memory's
-measured rate halved, since a copy reads and writes every byte (a reference, which a copy may pass).
+rate, read in the same run, halved, since a copy reads and writes every byte (a reference, which a copy may
+pass). Beyond the caches that rate is read on a buffer twice the last cache's size (``regimes.dram_read_size``).
 
 GPU measurements run in a separate *spawned* process, so that the notebook process never initialises
 CUDA (later lessons fork workers from it, and a forked child cannot use its parent's CUDA).
@@ -65,8 +66,8 @@ def time_copy(dst, src, device: str | None, repeats: int) -> float:
 
 def host_copies(sizes: list[int], repeats: int = 5, dram_rate: float | None = None) -> list[CopyPoint]:
     """Host memcpy (RAM to RAM) for each size on one thread, each set beside the reference of its regime
-    (``regimes.py``: the cache its source and destination fit in, or DRAM; ``dram_rate``: the profile's
-    one-thread memory bandwidth, halved there).
+    (``regimes.py``: the cache its source and destination fit in, or DRAM, whose rate is read beyond the
+    last cache; ``dram_rate``, where given, replaces that read).
 
     One thread: with two threads on two cores, a program that takes one core for a moment stalls every copy
     for a whole time slice (milliseconds); one thread is slowed only in proportion."""
@@ -118,7 +119,7 @@ def gpu_copies(sizes: list[int], repeats: int = 5) -> list[CopyPoint]:
 def measure_copies(sizes: list[int] | None = None, repeats: int = 5, dram_rate: float | None = None
                    ) -> list[CopyPoint]:
     """Every copy path of the current mode. GPU work happens in a spawned process (see module doc).
-    ``dram_rate``: on a CPU, the profile's one-thread memory bandwidth (``host_copies``)."""
+    ``dram_rate``: on a CPU, a given rate for DRAM instead of the read beyond the last cache (``host_copies``)."""
     sizes = sizes or DEFAULT_SIZES
     if devices.mode() == "cpu":
         return host_copies(sizes, repeats, dram_rate)
@@ -211,7 +212,7 @@ def _regime_spans(pts: list[CopyPoint]) -> list[tuple[CopyPoint, float, float]]:
 
 # What each bound or reference is, for the plot's legend (CPU copies: by regime; GPU copies: by path).
 BOUND_NOTES = {"L2": "L2 reference: read rate in L2 / 2", "L3": "L3 reference: read rate in L3 / 2",
-               "DRAM": "beyond the caches: the profile's STREAM / 2",
+               "DRAM": "beyond the caches: read rate of 2 x the last cache / 2",
                "host to GPU 0, pageable": "PCIe peak", "host to GPU 0, pinned": "PCIe peak",
                "GPU 0 to GPU 0": "memory bandwidth / 2", "GPU 0 to GPU 1": "link peak"}
 

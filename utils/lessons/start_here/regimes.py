@@ -5,9 +5,10 @@ bytes reads n and writes n, so 2n bytes cross the memory its bytes live in, and 
 most half of what that memory moves. Each regime's reference is therefore a measured rate, halved:
 
     L2, L3   half the rate at which this process reads a buffer that fits in that cache (a float32 sum).
-    DRAM     half the machine profile's memory bandwidth (STREAM on one thread, on arrays of a fixed size),
-             which counts the bytes read and the bytes written, as this model does. Where no profile is
-             given, half the rate at which this process reads a buffer far larger than the last cache.
+    DRAM     half the rate at which it reads a buffer twice the size of the last cache (``dram_read_size``:
+             the size read from the machine, so that no cache holds it), measured in the same run. Lesson
+             00 uses this, not the machine profile's STREAM figure: the profile's arrays have a fixed size,
+             which a large L3 holds. (``dram_rate`` still accepts a given rate, halved the same way.)
 
 All three are measured, so all three are *references*, not bounds: no datasheet figure of this CPU's memory
 is readable by software, and a copy may pass a reference (a cache reads and writes in the same cycle; a
@@ -44,7 +45,8 @@ class Regime:
     @property
     def note(self) -> str:
         if self.name == "DRAM":
-            return "DRAM reference: memory bandwidth / 2 (a copy moves each byte twice; not a bound)"
+            return ("DRAM reference: read rate beyond the last cache / 2 (a copy moves each byte twice; not a "
+                    "bound)")
         return f"{self.name} reference: read rate in {self.name} / 2 (a copy moves each byte twice; not a bound)"
 
 
@@ -75,21 +77,29 @@ def regime_of(size: int, regimes: list[Regime]) -> Regime:
     return regimes[-1]
 
 
+# A DRAM read buffer larger than this is not allocated (the read and its allocation take ~1 s a GiB on one
+# thread); where twice the last cache is larger, the buffer stays within it and lesson 00 says so.
+DRAM_READ_CAP = 2 * GIB
+
+
+def dram_read_size(largest: int, caches: dict[str, int] | None, cap: int = DRAM_READ_CAP) -> int:
+    """Bytes DRAM's read rate is measured on: twice the last cache this machine reports (``caches``, from
+    ``devices.cpu_caches``), so that no cache can hold the buffer, and at least the largest copy's working set
+    (2 x ``largest``); at most ``cap``. Without readable cache sizes, twice the largest copy."""
+    last = max([caches[k] for k in ("L2", "L3") if k in (caches or {})], default=0)
+    return min(cap, max(2 * last, 2 * largest))
+
+
 def measure_regimes(largest: int, caches: dict[str, int] | None = None, repeats: int = 9,
                     dram_rate: float | None = None) -> list[Regime]:
     """The regimes of this machine, smallest first, each with its reference (module doc: a rate, halved).
 
-    ``dram_rate``: the machine profile's one-thread memory bandwidth in bytes/s (lesson 00 passes it, so that
-    the figure halved is the one its profile table prints). Without it, DRAM's rate is read here: a buffer of
-    ``max(largest, min(4 × the last cache, 2 × largest))`` bytes, twice, before and after the caches, the
-    faster kept. A cache's rate reads a buffer that stays resident beside whatever else runs
-    (``_resident_size``).
+    DRAM's rate is read here on a buffer of ``dram_read_size(largest, caches)`` bytes, twice, before and
+    after the caches' reads, the faster kept; ``dram_rate`` (bytes/s), where given, is used instead. A cache's
+    rate reads a buffer that stays resident beside whatever else runs (``_resident_size``).
     """
     caches = devices.cpu_caches() if caches is None else caches
-    # 4 x the last cache, but no more than 2 x the largest copy: a server's L3 of hundreds of MiB would
-    # otherwise make this read gigabytes, for a rate that a few hundred MiB beyond the copies already give.
-    last = max([caches[k] for k in ("L2", "L3") if k in caches], default=largest)
-    dram_size = max(largest, min(4 * last, 2 * largest))
+    dram_size = dram_read_size(largest, caches)
     before = read_rate(dram_size, repeats) if dram_rate is None else dram_rate
     regimes = [Regime(name, caches[name], read_rate(_resident_size(name, caches), repeats) / 2, False)
                for name in ("L2", "L3") if name in caches]

@@ -33,7 +33,7 @@ class Passed:
                 f"{self.cold_rate / self.bound:.0%}. "
                 + (f"Its {size_label(2 * self.size)} working set is partly held by {where}: a warm copy is not "
                    "served by DRAM alone." if explained else
-                   "Cold it passes too, so no cache explains it: this copy streams faster than the STREAM run "
+                   "Cold it passes too, so no cache explains it: this copy streams faster than the read loop "
                    "this reference halves. That is why a measured rate is a reference, never a bound."))
 
 
@@ -217,10 +217,11 @@ def rerun_link_sentence(kept, this_run) -> str:
 
 
 def lesson_claims(profile, points, messages, link, passed: list[Passed], caches: dict[str, int] | None = None,
-                  stream_bytes: int | None = None) -> list[claims.Claim]:
+                  dram_read_bytes: int | None = None) -> list[claims.Claim]:
     """The rows of the lesson's closing table, for whatever this mode measured. ``caches``: the CPU's cache
-    sizes (``devices.cpu_caches()``), so that the in-cache row is a copy wholly in its regime; ``stream_bytes``:
-    one STREAM array, which names what the copies out of DRAM are set beside (``dram_reference_name``)."""
+    sizes (``devices.cpu_caches()``), so that the in-cache row is a copy wholly in its regime;
+    ``dram_read_bytes``: the buffer DRAM's read rate was measured on, which names what the copies out of DRAM
+    are set beside (``dram_reference_name``)."""
     rows = []
     every = profile.peak("fp32")
     if every.threads and every.threads > 1:
@@ -239,8 +240,7 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     dram = [p for p in points if p.regime == "DRAM" and not p.is_bound and p.size not in above]
     if dram:
         big = max(dram, key=lambda p: p.size)
-        ref = dram_reference_name(stream_bytes, caches)
-        ref = ref if ref == "DRAM's reference" else f"{ref}, DRAM's own not measured"
+        ref = dram_reference_name(dram_read_bytes, caches)
         rows.append(claims.against_reference(f"a {size_label(big.size)} copy out of DRAM against {ref}",
                                              big.rate, big.bound, "GB/s", 1e9))
     for p in passed:
@@ -259,8 +259,8 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
         rows.append(claims.Claim(f"one alpha and one beta describe {link.name}",
                                  f"±{link.accuracy:.0%} worst residual ({fit_source(link)})",
                                  f"tolerance ±{FIT_USABLE:.0%}", fit_verdict(link.accuracy)))
-    if messages:
-        mem = {p.size: p for p in points if p.path == "host memcpy"}
+    if messages:  # memcpy beside gloo: the copies section 2 kept in their regime (``memcpy_references``)
+        mem = {p.size: p for p in memcpy_references(points)}
         pairs = [(g, mem[g.size]) for g in messages if g.size in mem]
         if pairs:
             g, m = max(pairs, key=lambda gm: gm[0].size)
@@ -397,41 +397,52 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
             f"loop touches as held by a cache while they fit in half of it (the rule section 2 applies to copies), "
             f"they may be served by {last}: the "
             "memory bandwidth above is a rate beyond the smaller caches, not DRAM's alone (the profile keeps its "
-            "arrays this size so that it is measured in seconds).")
+            "arrays this size so that it is measured in seconds). Section 2 reads a buffer larger than the "
+            f"{last} for DRAM's own rate.")
 
 
-def dram_reference_name(stream_bytes: int | None, caches: dict[str, int] | None) -> str:
-    """What the copies out of DRAM are set beside, named by where STREAM's arrays sat: "DRAM's reference" only
-    when they left the last cache, else "STREAM (32 MiB, in L3)" (DRAM's own rate is then not measured)."""
+def dram_reference_name(read_bytes: int | None, caches: dict[str, int] | None) -> str:
+    """What the copies out of DRAM are set beside, named by where its read buffer (``read_bytes``,
+    ``regimes.dram_read_size``) sat: DRAM's reference only when the buffer is larger than the last cache."""
+    if not read_bytes:
+        return "DRAM's reference"
     last = next((name for name in ("L3", "L2") if name in (caches or {})), None)
-    if stream_bytes and last and 2 * stream_bytes <= caches[last] // 2:
-        return f"STREAM / 2 ({size_label(stream_bytes)} arrays, within {last})"
-    return "DRAM's reference"
+    read = f"half a {size_label(read_bytes)} read"
+    if last is None:
+        return f"{read} (cache sizes not readable)"
+    if read_bytes > caches[last]:
+        return f"DRAM's reference ({read}, beyond {last})"
+    return f"{read}, within {last}: not DRAM's alone"
 
 
-def dram_reference_sentence(rate, stream_bytes: int, caches: dict[str, int], points=()) -> str:
-    """What the copies out of DRAM are set beside: half the profile's one-thread STREAM figure (``rate``, a
-    ``machine.Ceiling``), named by where STREAM's arrays sat (``stream_sentence``); when they sat within the
-    last cache, where that figure lies against the cache's own reference (``points``: this run's copies)."""
-    name = dram_reference_name(stream_bytes, caches)
-    text = (f"Beyond the caches, a copy is set beside {name}: {rate.name}, {rate.best / 1e9:.1f} GB/s "
-            f"(section 1), / 2 = {rate.best / 2e9:.1f} GB/s (a copy moves each byte twice).")
-    if name == "DRAM's reference":
-        return text + " STREAM's arrays left the last cache, so this is DRAM's rate."
-    last = name.split("within ")[-1].rstrip(")")
-    text += (f" It is not DRAM's own rate, which is not measured here: STREAM's arrays fit within half of the "
-             f"{last} this machine reports.")
-    cache_ref = next((p.bound for p in points if p.regime == last and not p.is_bound and p.bound), None)
-    if cache_ref is None:
+def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, stream=None,
+                            stream_bytes: int | None = None) -> str:
+    """What the copies out of DRAM are set beside, from this run: half the rate a read loop ran at over
+    ``read_bytes`` (``regimes.dram_read_size``: twice the last cache), said DRAM's only where that buffer is
+    larger than the last cache this machine reports. ``stream``: the profile's one-thread STREAM ceiling (a
+    ``machine.Ceiling``) of ``stream_bytes`` arrays, said not to be used, and why."""
+    dram = next((p for p in points if p.regime == "DRAM" and not p.is_bound and p.bound), None)
+    if dram is None:
+        return ""
+    last = next((name for name in ("L3", "L2") if name in caches), None)
+    text = (f"Beyond the caches, a copy is set beside half the rate a read loop ran at over a "
+            f"{size_label(read_bytes)} buffer, on one thread in this run: {2 * dram.bound / 1e9:.1f} GB/s / 2 = "
+            f"{dram.bound / 1e9:.1f} GB/s (a copy moves each byte twice).")
+    if last is None:
+        text += " This machine's cache sizes are not readable, so whether a cache held part of it is not known."
+    elif read_bytes > caches[last]:
+        text += (f" The buffer is {read_bytes / caches[last]:.1f}x the {size_label(caches[last])} {last} this machine "
+                 f"reports, so no cache holds it: this is DRAM's rate.")
+    else:
+        text += (f" The buffer is capped at {size_label(read_bytes)}, within the {size_label(caches[last])} {last} "
+                 f"this machine reports: part of it may come from {last}, so it is not DRAM's rate alone.")
+    if stream is None or not stream_bytes:
         return text
-    half = rate.best / 2
-    if half < cache_ref:
-        return text + (f" It lies {1 - half / cache_ref:.0%} below {last}'s own reference ({cache_ref / 1e9:.1f} "
-                       f"GB/s: half of the {cache_ref * 2 / 1e9:.1f} GB/s a read loop ran at in {last}, in this run): STREAM's bytes did not all come at {last}'s "
-                       "speed, so it is the slowest memory rate measured here, the closest stand-in for DRAM's; "
-                       "DRAM alone may be slower still.")
-    return text + (f" It is at or above {last}'s own reference ({cache_ref / 1e9:.1f} GB/s: half of the "
-                   f"{cache_ref * 2 / 1e9:.1f} GB/s a read loop ran at in {last}, in this run): STREAM ran at {last}'s speed, so DRAM alone is likely slower than this reference.")
+    text += (f" Section 1's {stream.name} ({stream.best / 1e9:.1f} GB/s) is not used here: every regime's reference "
+             "is the same read loop, halved, so that L2, L3 and DRAM are set beside figures measured alike")
+    if last is not None and 2 * stream_bytes <= caches[last] // 2:
+        return text + f"; and its arrays fit within half of the {last}, so it is not DRAM's rate here."
+    return text + "."
 
 
 def below_next_level(points) -> list:
@@ -456,17 +467,26 @@ def below_next_level(points) -> list:
     return slow
 
 
+def memcpy_references(points) -> list:
+    """The host memcpy copies that serve as memcpy's rate beside gloo's (section 3 and the closing table):
+    every one but those ``below_next_level`` sets apart, so that a copy left out of its regime in section 2
+    is left out wherever a memcpy is a reference (``out_of_cache_sentence`` says so, once)."""
+    apart = {id(p) for p, _, _ in below_next_level(points)}
+    return [p for p in points if p.path == "host memcpy" and id(p) not in apart]
+
+
 def out_of_cache_sentence(points) -> str:
     """Printed under the copies: whether every copy counted in a cache ran at least at the next level's
-    reference (as a cached copy should), naming each one that did not."""
+    reference (as a cached copy should), naming each one that did not, and where it is left out."""
     slow = below_next_level(points)
     if not slow:
         return ("Every copy counted in a cache ran nearer its cache's reference than the copies of the level "
                 "beyond it.")
     return " ".join(f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, nearer "
                     f"the copies out of {nxt} in this run (median {ref / 1e9:.2f} GB/s) than {p.regime}'s reference "
-                    f"({p.bound / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so the {p.regime} row and the "
-                    "in-cache summary leave it out (it has its own row)." for p, nxt, ref in slow)
+                    f"({p.bound / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so it is set apart: its own row "
+                    f"here, and left out of the {p.regime} row, the in-cache summary and section 3's memcpy-against-"
+                    "gloo comparison." for p, nxt, ref in slow)
 
 
 def noise_sentence(profile, limit: float = 0.5) -> str:

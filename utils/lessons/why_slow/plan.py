@@ -78,6 +78,14 @@ def _label(plan: devices.Plan, hw: devices.Hardware) -> str:
     return f" (on {plan.devices[0]}, {name})"
 
 
+def timing_label(S: LessonSettings, threads: int | None) -> str:
+    """The label of a figure timed on ``threads`` torch threads (``torch.get_num_threads()`` read inside the
+    timing's ``bench.threads`` block): on a CPU the threads it ran on, not the cores the machine has."""
+    if not S.simulated or not threads:
+        return S.label
+    return f" (this CPU, {threads} thread{'s' * (threads != 1)}, not pinned to a core)"
+
+
 def lesson_settings(plan: devices.Plan, hw: devices.Hardware, cpu: devices.CpuFeatures | str | None = None
                     ) -> LessonSettings:
     """Every hardware-dependent choice of lesson 01 for ``plan`` (its first device is used) on ``hw``.

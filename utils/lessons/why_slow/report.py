@@ -168,7 +168,28 @@ def roofline_sentence(roof) -> str:
     return (f"Ridge point: {c.ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
             f"here: {', '.join(memory) or 'none'}. Compute-bound: {', '.join(p.op.name for p in matmuls)}. "
             + largest_matmul_reading(largest, roof.peak, roof.from_profile, next(iter(roof.retimed), None))
-            + memory_reading(nearest, roof, devices.cpu_caches().get("L3") if roof.threads is not None else None))
+            + memory_reading(nearest, roof, devices.cpu_caches().get("L3") if roof.threads is not None else None)
+            + roof_choice_sentence(nearest, roof))
+
+
+def roof_choice_sentence(point, roof) -> str:
+    """Which bandwidth ``point``'s memory roof is made of, and why; and its share against the same probe timed
+    beside the ops (this run), with whether the reading stays on the same side of the roof (both branches).
+    Empty where the roof is not the profile's (then the two are one figure)."""
+    if not roof.from_profile or len(roof.retimed) < 2:
+        return ""
+    bw, again = roof.bandwidth, roof.retimed[1]
+    on = f"{roof.threads} thread{'s' * (roof.threads != 1)}" if roof.threads else "the GPU"
+    ceiling = min(roof.ceilings.flops, point.op.intensity * again.best)
+    other = point.achieved / ceiling
+    text = (f" That roof is {bw.name}, {bw.best / 1e9:.1f} GB/s: the profile's figure on {on}, the threads the "
+            f"ops ran on (an all-threads bandwidth is not what {on} can draw), and the one figure every lesson "
+            f"quotes under that name. Against {roof.RETIMED} ({again.best / 1e9:.1f} GB/s, "
+            f"{again.best / bw.best - 1:+.0%}), {point.op.name} would read {other:.0%}: ")
+    if (round(other, 2) <= 1) == (round(point.fraction, 2) <= 1):
+        return text + "on the same side of its roof, so the reading does not depend on which of the two is used."
+    return (text + "on the other side of its roof, so whether it passes its memory roof depends on which of the "
+            "two figures of one probe is used: this run does not show it either way.")
 
 
 def is_probe(point, peak) -> bool:
@@ -410,11 +431,19 @@ def activations_sentence(series) -> str:
 
 def comparison_rows(comparisons) -> list[tuple]:
     """The headline: what, slow -> fast (by name), speed-up, and how closely the results agree."""
-    return [(c.what, f"{c.slow} → {c.fast}", f"{c.speedup:.1f}x" + (f" ± {c.spread:.1f}" if c.spread else ""),
-             f"{c.max_difference:.0e}") for c in comparisons]
+    return [(c.what, f"{c.slow} → {c.fast}", f"{c.speedup:.2f}x" + (f" ± {c.spread:.2f}" if c.spread else ""),
+             verdict_word(c), f"{c.max_difference:.0e}") for c in comparisons]
 
 
-COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up (± rounds' spread)", "results differ by"]
+def verdict_word(c) -> str:
+    """``Comparison.verdict`` in one or two words, for the table's narrow column; the sentence below it and
+    its count (``algorithms_count``) read the same verdict."""
+    if c.verdict.startswith("faster"):
+        return "faster"
+    return "within noise" if c.verdict.startswith("within noise") else "not faster"
+
+
+COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up ± spread", "verdict", "differ by"]
 
 
 def plus_minus_note(U, step) -> str:
@@ -433,19 +462,36 @@ def comparison_table(comparisons) -> Table:
 
 def algorithms_sentence(comparisons) -> str:
     """Section 5's one conclusion: what each rewritten version removes (its ``note``) and what that bought in
-    this run (every branch written: faster, or not faster here)."""
+    this run. Each row and the count use one rule, ``Comparison.verdict`` (``claims.speedup_verdict``): faster,
+    within noise (no effect shown, which is not a slowdown either) or not faster, every branch written."""
     parts = []
     for c in comparisons:  # the verdict weighs the rounds' spread (the course's noise rule)
         noise = f" ± {c.spread:.2f}" if c.spread else ""
         got = (f"{c.speedup:.1f}x faster{noise}" if c.verdict.startswith("faster") else
                f"{c.speedup:.2f}x{noise}: {c.verdict}")
         parts.append(f"{c.what}, {c.fast} ({c.note}): {got}")
-    gained = sum(c.verdict.startswith("faster") for c in comparisons)
-    verdict = ("every rewritten version was faster for the same result" if gained == len(comparisons) else
-               f"{gained} of {len(comparisons)} rewritten versions were faster here; where one was not, what it "
-               "removes did not limit this machine in this run")
     return (f"What each rewritten version removes, and what it bought in this run (fastest round against "
-            f"fastest round; ± the spread of the rounds' ratios): {'; '.join(parts)}. In short, {verdict}.")
+            f"fastest round; ± the spread of the rounds' ratios): {'; '.join(parts)}. In short, "
+            f"{algorithms_count(comparisons)}.")
+
+
+def algorithms_count(comparisons) -> str:
+    """How many rewritten versions each verdict of ``Comparison.verdict`` got, in its words: the count and the
+    rows it counts read the same rule."""
+    faster = sum(c.verdict.startswith("faster") for c in comparisons)
+    noisy = sum(c.verdict.startswith("within noise") for c in comparisons)
+    slower = len(comparisons) - faster - noisy
+    if faster == len(comparisons):
+        return "every rewritten version was faster for the same result"
+    said = [f"{faster} of {len(comparisons)} rewritten versions were faster here"]
+    if noisy:
+        said.append(f"{noisy} within noise: no effect shown (the rounds' ratios spread too widely to tell a "
+                    "speed-up from none; that is not a slowdown either: more rounds on a quieter machine would "
+                    "decide)")
+    if slower:
+        said.append(f"{slower} not faster: what {'it removes' if slower == 1 else 'they remove'} did not limit "
+                    "this machine in this run")
+    return "; ".join(said)
 
 
 def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, passes: int = 9, near: float = 0.5) -> str:
@@ -457,7 +503,8 @@ def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, passes: int = 9,
     text = (f"{c.fast} moved {n_bytes / 2**20:.0f} MiB (read and write) in {c.fast_seconds * 1e3:.2f} ms: "
             f"{rate / 1e9:.1f} GB/s, {rate / roof_rate:.0%} of the memory roof ({roof_rate / 1e9:.1f} GB/s). "
             f"Were every pass bytes over bandwidth, cutting {passes - 1} of {passes} passes would give up to "
-            f"{passes}x; it gave {c.speedup:.1f}x.")
+            f"{passes}x; it gave {c.speedup:.1f}x"
+            + ("." if c.verdict.startswith("faster") else f" ({c.verdict})."))
     if rate < near * roof_rate:
         return text + (" Far under the roof: this rules out memory as the fused version's limit. What limited "
                        "it instead is not measured here; section 2's third limit, the in-core cost of its tanh, "
