@@ -259,3 +259,14 @@ def test_the_loss_reference_is_each_ranks_micro_batch_before_the_step():
     losses = lab.reference_losses(parts)
     assert [len(r) for r in losses] == [n // lab.MICRO_BATCH for n in lab.SHARD_SIZES]
     assert all(2.0 < v < 6.0 for r in losses for v in r)  # a character cross-entropy, from ~ln(vocab) down
+
+
+def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
+    import json
+    import re
+    from pathlib import Path
+    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "03_ddp_from_scratch.ipynb").read_text())
+    sources = ["".join(c["source"]) for c in nb["cells"]]
+    quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
+    take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
+    assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"

@@ -343,9 +343,37 @@ def test_selective_against_every_block_reads_the_paired_rounds_noise():
     assert costs_of(dearer)["selective"] == pytest.approx(1.29 / 0.99 - 1)
 
 
+def test_a_ratio_whose_printed_spread_covers_1x_is_within_noise_unless_every_round_is_on_one_side():
+    from utils.labs.fit_the_budget.checks import noise_side, selective_against_every_block
+
+    plain = [1.0] * 5
+    # 0.966 and 0.032 print as 0.97x ± 0.03, which covers 1x; the paired rounds lie on both sides of it
+    covered = {"plain": plain, "every block": plain, "selective": [0.966, 0.966, 1.03, 1.03, 1.0],
+               "chunked loss": plain, "micro-batch": plain}
+    said = selective_against_every_block(covered)
+    assert "0.97x ± 0.03" in said and "within noise: no effect shown" in said and "beyond" not in said, said
+    # the same cover, but every paired round below 1x: not noise (utils.claims.one_side), and it says why
+    every = [1.0, 1.2, 1.2, 1.2, 1.2]
+    below = dict(covered, **{"every block": every, "selective": [0.98, 1.0, 1.1, 1.15, 1.19]})
+    said = selective_against_every_block(below)
+    assert "0.98x ± 0.03" in said and "cost less than every block" in said and "every round below 1.00x" in said
+    assert noise_side(1.0, 0.0, [1.0, 1.0]) is None and noise_side(1.05, 0.02, [1.04, 1.06]) == "above"
+
+
 def test_the_level_3_hints_ask_rather_than_give_the_method():
     texts = checks.hint_texts("labs/fit_the_budget")
     for part in "ABC":
         assert "?" in texts[part][2], texts[part][2]
         for step in ("keep the first count", "predict each one's peak", "weighs its count over", "Count upwards"):
             assert step not in texts[part][2]
+
+
+def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
+    import json
+    import re
+    from pathlib import Path
+    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "06_fit_the_budget.ipynb").read_text())
+    sources = ["".join(c["source"]) for c in nb["cells"]]
+    quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
+    take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
+    assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"

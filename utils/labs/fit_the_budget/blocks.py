@@ -26,6 +26,7 @@ from functools import lru_cache, partial
 import torch
 
 from utils import checks, claims
+from utils.labs.fit_the_budget.checks import every_round_note, noise_side
 from utils.labs.fit_the_budget.losses import plan_loss
 from utils.lessons.memory.calculator import Shape, estimate
 from utils.lessons.memory.measure import batch_of, interleaved_rounds, measure_peak, new_model, training_step
@@ -236,12 +237,14 @@ def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int
     k, depth = len(blocks), case.shape.depth
     # the cost model: each block an equal share of every's; the chunked loss's cost in both steps
     predicted = (1 + every * k / depth + loss) / (1 + every + loss)
+    side = noise_side(ratio, spread, [y / e for y, e in zip(times["yours"], times["every block"])])
     said = ("faster than every block's beyond the rounds' noise: fewer recomputed blocks saved time"
-            if ratio + spread < 1 else
-            "slower than every block's: no time saved shown here" if ratio - spread > 1 else
+            if side == "below" else
+            "slower than every block's beyond the rounds' noise: no time saved shown here" if side == "above" else
             "within the rounds' noise of every block's: the recompute saved is too small to show here")
     return (f"Its step took {ratio:.2f}x ± {spread:.2f} the time of the step checkpointing every block "
-            f"(fastest of {rounds} interleaved rounds each, both with the chunked loss): {said}{case.label}. "
+            f"(fastest of {rounds} interleaved rounds each, both with the chunked loss"
+            f"{every_round_note(ratio, spread, side)}): {said}{case.label}. "
             f"The cost model, with every block's +{every:.0%} and the chunked loss's +{loss:.0%} from the cost "
             f"table, predicts {predicted:.2f}x "
             f"for {k} of {depth} blocks: " + (

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import torch
 
-from utils import checks
+from utils import checks, claims
 from utils.labs.fit_the_budget.losses import PAD
 from utils.lessons.memory import calculator
 from utils.lessons.memory.calculator import Budget, Shape, estimate
@@ -222,18 +222,33 @@ def costs_of(rounds: dict[str, list[float]]) -> dict[str, float]:
 def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
     """Selective checkpointing's step against every block's, paired round by round, with a verdict that reads
     the rounds' noise: more, less, or no difference shown. Lab 06."""
-    ratio = min(rounds["selective"]) / min(rounds["every block"])
-    spread = paired_spread(rounds, "selective", "every block")
+    ratio = round(min(rounds["selective"]) / min(rounds["every block"]), 2)   # as printed
+    spread = round(paired_spread(rounds, "selective", "every block"), 2)
+    side = noise_side(ratio, spread, [s / e for s, e in zip(rounds["selective"], rounds["every block"])])
     figures = (f"selective / every block = {ratio:.2f}x ± {spread:.2f}: fastest of {len(rounds['plain'])} "
-               "interleaved rounds each, ± the paired rounds' spread")
-    if ratio - spread > 1:
+               "interleaved rounds each, ± the paired rounds' spread" + every_round_note(ratio, spread, side))
+    if side == "above":
         return (f"selective checkpointing cost more than every block here, beyond the rounds' noise ({figures}): "
                 "it saves recomputing the matmuls, which pays only where they dominate a block's time (lesson 06 "
                 "§2); its policy runs at every operation")
-    if ratio + spread < 1:
+    if side == "below":
         return (f"selective checkpointing cost less than every block here, beyond the rounds' noise ({figures}): "
                 "the matmuls it keeps are recompute saved")
     return f"selective checkpointing against every block here: within noise: no effect shown ({figures})"
+
+
+def noise_side(ratio: float, spread: float, rounds: list[float]) -> str | None:
+    """Which side of 1x a ratio of two steps' times lies on beyond the rounds' noise, by the course's rule
+    (``utils.claims``): "above", "below", or None where ``ratio ± spread`` (as printed) covers 1 and the paired
+    ``rounds`` do not all lie on one side of it. Lab 06."""
+    if claims.within_noise(ratio, spread) and claims.one_side(rounds) != ("above" if ratio > 1 else "below"):
+        return None
+    return "above" if ratio > 1 else "below" if ratio < 1 else None
+
+
+def every_round_note(ratio: float, spread: float, side: str | None) -> str:
+    """Why a ratio whose spread covers 1x is still beyond noise: every paired round on one side of it. Lab 06."""
+    return f"; every round {side} 1.00x" if side and claims.within_noise(ratio, spread) else ""
 
 
 def describe_costs(costs: dict) -> str:
