@@ -297,7 +297,30 @@ def test_a_link_ratio_above_the_bytes_ratio_in_every_round_is_a_finding_not_nois
     above = transfer.Compression(400, 100, float_link=[4.3, 4.4, 5.7], uint8_link=[1.0] * 3, convert=[1.0] * 3)
     note = transfer.link_only_note(above, 0.13, -0.03)
     assert "a finding to explain" in note and "lower rate" in note and "noise" not in note
+    assert "not measured here" in note and "cache" not in note   # no sweep to test a size effect with
     assert "Hypotheses" in transfer.link_only_note(above, 0.0, 0.0)   # the sweep shows no lower rate
+
+
+def test_a_size_effect_is_tested_with_the_sweeps_own_sizes_before_it_is_offered():
+    # lesson 05's reader: a cache explanation (the larger message outgrows a cache) offered while the run's own
+    # sweep put 4 MiB and 16 MiB on one line
+    c = transfer.Compression(19_267_584, 4_816_896, float_link=[7.6] * 3, uint8_link=[1.6] * 3,
+                             convert=[4.0] * 3)
+    flat = {2**16: 0.03, 2**18: -0.06, 2**20: 0.05, 2**22: 0.01, 2**24: -0.02}
+    note = transfer.link_only_note(c, 0.0, -0.18, flat)
+    assert "4 MiB and 16 MiB" not in note and "16 MiB and 4 MiB" in note   # the sizes nearest each batch
+    assert "no such fall" in note and "not measured here" in note and "hypothesis" not in note
+    falling = {**flat, 2**24: 0.12}
+    note = transfer.link_only_note(c, 0.0, -0.18, falling)
+    assert "the same fall (+12% and +1%)" in note and "a hypothesis, not tested here" in note
+
+
+def test_the_net_figure_says_where_it_was_measured():
+    # lesson 05's reader: the bytes saved against the conversion, with no word that a CPU copy stood in
+    cpu = transfer.net_caveat("gloo loopback, 2 processes", simulated=True)
+    assert "stands in for the host-to-device transfer" in cpu and "balance differs" in cpu
+    gpu = transfer.net_caveat("host to GPU 0, pinned", simulated=False)
+    assert "host to GPU 0, pinned" in gpu and "stands in" not in gpu
     straddle = transfer.Compression(400, 100, float_link=[3.9, 4.3, 4.5], uint8_link=[1.0] * 3,
                                     convert=[1.0] * 3)
     assert "noise" in transfer.link_only_note(straddle, 0.1, 0.0)
@@ -636,13 +659,30 @@ def test_the_ranks_note_sets_section_6_beside_the_recipe_for_every_outcome():
     # lesson 05's reader: the recipe said "0 a rank" while section 6 measured 1 a rank faster, unexplained
     from utils.lessons.data_prefetch.plan import ranks_note
 
-    paced = ranks_note({0: 1.43, 1: 1.02, 2: 1.11}, 2, simulated=True, label=" (simulated on CPU)")
-    assert "fastest with 1 loader worker a rank (1.02 s; 1.43 s with 0)" in paced
+    # section 6's timed epochs by loader workers a rank, told apart by section 6's own rule (median_speedup)
+    paced = ranks_note({0: [1.43] * 3, 1: [1.02] * 3, 2: [1.11] * 3}, 2, simulated=True,
+                       label=" (simulated on CPU)")
+    assert "fastest with 1 loader worker a rank (1.02 s; 1.43 s with 0, slower beyond noise)" in paced
     assert "sleep" in paced and paced.endswith("(simulated on CPU).")
-    assert "this host" in ranks_note({0: 1.43, 1: 1.02}, 2, simulated=False)
-    assert "where the two-GPU column starts" in ranks_note({0: 1.00, 1: 1.20}, 2, simulated=True)
-    assert "within 2 %" in ranks_note({0: 1.01, 1: 1.00}, 2, simulated=True)
-    assert "3 was not measured" in ranks_note({0: 2.0, 4: 1.0}, 8, simulated=False)
+    assert "this host" in ranks_note({0: [1.43] * 3, 1: [1.02] * 3}, 2, simulated=False)
+    assert "where the two-GPU column starts" in ranks_note({0: [1.00] * 3, 1: [1.20] * 3}, 2, simulated=True)
+    assert "within noise of its quickest" in ranks_note({0: [1.01] * 3, 1: [1.00] * 3}, 2, simulated=True)
+    assert "3 was not measured" in ranks_note({0: [2.0] * 3, 4: [1.0] * 3}, 8, simulated=False)
+
+
+def test_the_ranks_note_names_no_fastest_among_counts_within_noise():
+    # lesson 05's reader: "fastest with 1 loader" printed beside section 6's "no difference" between 1 and 2
+    from utils.lessons.data_prefetch.plan import ranks_note
+
+    run = {0: [1.46, 1.47, 1.46], 1: [1.18, 1.13, 1.16], 2: [1.16, 1.19, 1.22]}   # 1 and 2 overlap
+    note = ranks_note(run, 2, simulated=True, label=" (simulated on CPU)")
+    assert "fastest" not in note.replace("named no fastest", "")
+    assert "named no fastest: 1 and 2 loader workers a rank were within noise of each other" in note
+    assert "1.46 s with 0, slower beyond noise" in note and note.endswith("(simulated on CPU).")
+    apart = {0: [1.46] * 3, 1: [1.10, 1.11, 1.12], 2: [1.20, 1.21, 1.22]}   # no overlap, > 2 % apart
+    assert "fastest with 1 loader worker a rank" in ranks_note(apart, 2, simulated=True)
+    tied_start = {0: [1.15, 1.16, 1.17], 1: [1.14, 1.16, 1.18]}
+    assert "does not tell these counts apart" in ranks_note(tied_start, 2, simulated=True)
 
 
 def test_the_busy_figures_say_which_window_each_covers():

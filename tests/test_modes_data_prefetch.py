@@ -214,6 +214,8 @@ def test_the_recipe_never_advises_compression_that_did_not_pay(machine):
         knob, *columns, why = recipe(s, 2, measured, machine.mode)[-1]
         assert knob == "images across the link"
         assert not any(v.startswith("uint8") and "here)" in v for v in columns)
+        # lesson 05's reader: the CPU stand-in's balance, quoted without saying a GPU's differs
+        assert ("balance differs" in why) == (machine.mode == "cpu")
 
 
 @pytest.mark.parametrize("cores", [1, 2, 3, 4, 8, 16])

@@ -21,10 +21,12 @@ the run measures (``sized_reads``). In cpu mode the paced step and the reads alr
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, replace
 
 from utils import devices, gpu_specs
 from utils.claims import speedup_verdict
+from utils.lessons.data_prefetch.epoch import median_speedup
 
 BATCHES_PER_EPOCH = 32  # in every mode: the timelines, the first-batch start-up and the warm-up read the same
 LOAD_PER_STEP = 1.2  # a batch's read / a step: one loader cannot hide it (L > C), two can (L/2 < C)
@@ -190,7 +192,8 @@ def images_row(compression: tuple[float, float], mode: str) -> tuple[str, ...]:
               "noise": "within noise (the rounds' spread, at least 2 %): either; no difference shown here",
               "slower": "the conversion cost more than the bytes saved"}[outcome]
     measured = f"uint8 + convert {speedup:.2f}x ± {spread:.2f} float32's speed: {reason}"
-    why = (f"no GPU: nothing crosses a link; section 5's stand-in for PCIe (two CPU processes): {measured}"
+    why = (f"no GPU: nothing crosses a link; section 5's stand-in for PCIe (two CPU processes): {measured}; "
+           "on a GPU the balance differs (PCIe is slower than the memory a GPU converts in): measure it there"
            if here == "cpu"
            else f"section 5 over this GPU's link: {measured}")
     return ("images across the link", *(columns[m] for m in MODES), why)
@@ -250,26 +253,41 @@ def current_settings() -> Settings:
     return lesson_settings(devices.plan(2), devices.hardware())
 
 
-def ranks_note(epochs: dict[int, float], cores: int, simulated: bool, label: str = "") -> str:
-    """The recipe's two-GPU worker count set beside section 6's fastest, in one sentence (lesson 05).
+def ranks_note(rounds: dict[int, list[float]], cores: int, simulated: bool, label: str = "") -> str:
+    """The recipe's two-GPU worker count set beside section 6's epochs, in one sentence (lesson 05).
 
-    ``epochs``: loader workers a rank -> section 6's median epoch (s), two ranks on ``cores`` cores. The
-    recipe keeps a core for each training process; in cpu mode section 6's paced step is mostly a sleep and
-    leaves that core to the loaders, so more workers can measure faster there than the recipe starts with.
-    ``label`` goes before the full stop (" (simulated on CPU)")."""
+    ``rounds``: loader workers a rank -> section 6's timed epochs (s), two ranks on ``cores`` cores. Counts
+    are told apart by section 6's own rule (``median_speedup``: their epochs overlap, or their medians lie
+    within 2 %, is noise): where several counts are within noise of the quickest, none is named the fastest.
+    The recipe keeps a core for each training process; in cpu mode section 6's paced step is mostly a sleep
+    and leaves that core to the loaders, so more workers can measure faster there than the recipe starts
+    with. ``label`` goes before the full stop (" (simulated on CPU)")."""
     start = loader_counts(cores)[2]
-    fastest = min(epochs, key=epochs.get)
-    if fastest == start:
-        return (f"Section 6's fastest, {fastest} loader worker{'s' * (fastest != 1)} a rank "
-                f"({epochs[fastest]:.2f} s), is where the two-GPU column starts{label}.")
-    if start in epochs and epochs[start] <= 1.02 * epochs[fastest]:   # the lesson's 2 % noise of an epoch
-        return (f"Section 6's {start} a rank, where the two-GPU column starts, took {epochs[start]:.2f} s, "
-                f"within 2 % of its fastest ({fastest} a rank, {epochs[fastest]:.2f} s){label}.")
-    start_time = (f"{epochs[start]:.2f} s with {start}" if start in epochs
+    median = {w: statistics.median(r) for w, r in rounds.items()}
+    quickest = min(median, key=median.get)
+    tied = sorted(w for w in rounds if w == quickest or _within_noise(rounds[w], rounds[quickest]))
+    times = ", ".join(f"{median[w]:.2f} s with {w}" for w in tied)
+    if start in tied:
+        if len(tied) == 1:
+            return (f"Section 6's fastest, {start} loader worker{'s' * (start != 1)} a rank "
+                    f"({median[start]:.2f} s), is where the two-GPU column starts{label}.")
+        return (f"Section 6's {start} a rank, where the two-GPU column starts, was within noise of its quickest "
+                f"epochs ({times} a rank): section 6 does not tell these counts apart{label}.")
+    start_time = (f"{median[start]:.2f} s with {start}, slower beyond noise" if start in median
                   else f"{start} was not measured there")
     why = ("its step is paced: mostly a sleep, which leaves the training process's core to the loaders; a "
            "real GPU step keeps that core launching kernels and taking batches over, so the column keeps it"
            if simulated else
            "measured on this host: start from that count here, the column's rule is only where to begin")
-    return (f"Section 6 was fastest with {fastest} loader worker{'s' * (fastest != 1)} a rank "
-            f"({epochs[fastest]:.2f} s; {start_time}), not the two-GPU column's {start}: {why}{label}.")
+    if len(tied) > 1:
+        counts = " and ".join(str(w) for w in tied)
+        return (f"Section 6 named no fastest: {counts} loader workers a rank were within noise of each other "
+                f"({times}; {start_time}), and each beat the two-GPU column's {start}: {why}{label}.")
+    return (f"Section 6 was fastest with {quickest} loader worker{'s' * (quickest != 1)} a rank "
+            f"({median[quickest]:.2f} s; {start_time}), not the two-GPU column's {start}: {why}{label}.")
+
+
+def _within_noise(one: list[float], other: list[float]) -> bool:
+    """Section 6's rule for two worker counts' epochs: their speed ratio's spread covers 1x."""
+    ratio, spread = median_speedup(one, other)
+    return abs(ratio - 1) <= spread

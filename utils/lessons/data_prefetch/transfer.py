@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass
 
@@ -84,12 +85,14 @@ class Compression:
         return getattr(self, name)[self.median_round]
 
 
-def link_only_note(c: Compression, float_residual: float, uint8_residual: float) -> str:
+def link_only_note(c: Compression, float_residual: float, uint8_residual: float,
+                   sweep: dict[int, float] | None = None) -> str:
     """Section 5's link-alone ratio, round by round, against the bytes' ratio, which alpha + n/beta cannot
-    pass (alpha does not shrink with the bytes). Every round above it beyond 2 % is a finding, explained by
+    pass (alpha does not shrink with the bytes). Every round above it beyond 2 % is a finding, set beside
     what the link's sweep measured of the two batches (their residuals from its fit, (measured - fit) /
-    measured) or named as a hypothesis; otherwise the course's noise rule: the rounds' median ± its spread
-    (to the farthest round) covering the ratio is noise, and is printed as such. Lesson 05."""
+    measured) and, where they differ, tested against the sweep's own sizes nearest each batch (``sweep``:
+    fitted size -> residual; ``size_effect``); otherwise the course's noise rule: the rounds' median ± its
+    spread (to the farthest round) covering the ratio is noise, and is printed as such. Lesson 05."""
     ratios, bound = c.link_ratios, c.byte_ratio
     each = ", ".join(f"{r:.2f}x" for r in ratios)
     if all(r > bound * (1 + NOISE_FLOOR) for r in ratios):
@@ -98,9 +101,9 @@ def link_only_note(c: Compression, float_residual: float, uint8_residual: float)
         if float_residual - uint8_residual > 0.05:
             return (head + f". Measured beside it, in the link's sweep above: the float32 batch took "
                     f"{float_residual:+.0%} against the fit, the uint8 batch {uint8_residual:+.0%}, so the larger "
-                    "message crossed at a lower rate than the smaller: one alpha and one beta do not describe "
-                    "both sizes. Why the rate falls is a hypothesis, not measured here: the larger message "
-                    "outgrows the caches that the loopback's copies pass through")
+                    "message crossed at a lower rate than the smaller, against the fit: one alpha and one beta do not "
+                    "describe both batches. "
+                    + size_effect(c, sweep))
         return (head + f". Not explained by this run: in the link's sweep above the two batches sat "
                 f"{float_residual:+.0%} (float32) and {uint8_residual:+.0%} (uint8) from the fit, no lower rate "
                 "for the larger one. Hypotheses, not measured here: a per-call cost of the float32 message that "
@@ -119,6 +122,43 @@ def link_only_note(c: Compression, float_residual: float, uint8_residual: float)
     return (f"{figure}: the median is above the bytes' ratio {bound:.0f}x, which alpha + n/beta cannot pass, and "
             f"its ± covers the ratio: within noise, no breach shown, but the rounds' link times vary by up to "
             f"{spread / middle:.0%}, and a round's net figure carries its own link times' error")
+
+
+def size_effect(c: Compression, sweep: dict[int, float] | None) -> str:
+    """Whether the link's sweep shows a rate that falls with the message's size, the one explanation of the
+    two batches' residual gap this run can test: the fitted sizes nearest each batch (``sweep``: size ->
+    residual, (measured - fit) / measured) show the same gap, more than 5 points, or they do not. Lesson 05."""
+    near = {name: min(sweep, key=lambda n: abs(math.log(n / size))) if sweep else None
+            for name, size in (("float32", c.float_bytes), ("uint8", c.uint8_bytes))}
+    if near["float32"] is None or near["float32"] == near["uint8"]:
+        return "Why is not measured here: the sweep has no sizes near each batch to test a size effect with"
+    big, small = near["float32"], near["uint8"]
+    sizes = f"the sweep's own sizes nearest the two batches, {_mib(big)} and {_mib(small)}"
+    if sweep[big] - sweep[small] > 0.05:
+        return (f"Tested with {sizes}: they show the same fall ({sweep[big]:+.0%} and {sweep[small]:+.0%}), a "
+                "rate that drops with the size; why it drops (the copies outgrowing a cache, for one) is a "
+                "hypothesis, not tested here")
+    return (f"Tested with {sizes}: they sat at {sweep[big]:+.0%} and {sweep[small]:+.0%}, no such fall, so the "
+            "sweep shows no rate that drops with the size (a cache the larger message outgrows would show "
+            "there too); what set the two batches' crossings apart is not measured here")
+
+
+def _mib(n: int) -> str:
+    """A size as the sweep names it: "16 MiB", or its bytes where it is not a whole number of MiB."""
+    return f"{n // 2**20} MiB" if n % 2**20 == 0 else f"{n:,} bytes"
+
+
+def net_caveat(link_name: str, simulated: bool) -> str:
+    """Where section 5's net figure (the bytes saved against the conversion) was measured, and why it does
+    not carry over: in cpu mode a copy between two CPU processes stands in for the host-to-device transfer and
+    the conversion runs on that CPU; on a GPU it holds for that GPU and link. Lesson 05."""
+    if simulated:
+        return (f"Where this balance was measured: a copy between two CPU processes ({link_name}) stands in for "
+                "the host-to-device transfer, and the conversion ran on the same CPU. On a GPU the bytes cross "
+                "PCIe, slower than the GPU's own memory where it converts, so the balance differs there: only a "
+                "run on a GPU measures it")
+    return (f"Where this balance was measured: {link_name}, the conversion on that GPU; another GPU or link (PCIe "
+            "generation, lanes) moves it")
 
 
 def convert_seconds(n_images: int, device, side: int = 224, repeats: int = 5) -> float:
