@@ -566,13 +566,72 @@ def test_rounds_and_medians_are_above_the_bound_by_one_rule_the_printed_figures(
     assert runs.Row(128, 8, "ZBV", 1.0, 1.0, [0.5, 0.5], speedups=[2.001, 1.8, 1.8]).above_devices == []
 
 
-def test_the_link_the_arithmetic_uses_is_lesson_00s_with_this_runs_fit_beside_it():
-    fit = (48e-6, 3.53e9, "gloo loopback fitted now, α 48.0 µs, β 3.53 GB/s")
-    alpha, beta, where, said = report.link_sources((74e-6, 3.81e9, "gloo loopback, 2 processes"), fit)
-    assert (alpha, beta) == (74e-6, 3.81e9) and "lesson 00's link fit" in where
-    assert "α 74.0 µs" in said and "α 48.0 µs (-35%)" in said and "β 3.53 GB/s (-7%)" in said
-    alpha, beta, where, said = report.link_sources(None, fit)
-    assert (alpha, beta) == fit[:2] and "run lesson 00" in said and "this run's fit" in where
+def _link(alpha_us, beta_gbs, accuracy, pinned=False, where="a fit"):
+    return runs.Link(alpha_us * 1e-6, beta_gbs * 1e9, where, accuracy, pinned)
+
+
+def test_on_cpu_workers_the_arithmetic_prices_messages_in_the_pipeline_workers_layout():
+    # session 47: lesson 00's fit priced 1 MiB at 0.38 ms while the pinned workers' probe took 1.55 ms
+    pinned, unpinned = _link(210, 1.0, 0.3, pinned=True), _link(94, 3.09, 0.3)
+    recorded = _link(75.8, 3.48, 0.45, where="gloo loopback, 2 processes")
+    link, said = report.link_sources(recorded, pinned, unpinned)
+    assert link is pinned and "uses this fit" in said
+    assert "1.26 ms by it" in said and "0.43 ms between workers the operating system placed" in said
+    assert "0.38 ms by lesson 00's fit" in said
+    assert "2.9x what it costs in lesson 00's" in said and "dearer" in said  # beyond ±30%: the layout
+    assert "agrees with lesson 00's fit within its accuracy (±45%)" in said  # 0.43 / 0.38 = 1.14x
+    same, said = report.link_sources(recorded, _link(94, 3.2, 0.3, pinned=True), unpinned)
+    assert "pinning did not change what a message costs" in said
+    far = _link(300, 1.0, 0.1)  # lesson 00's layout now, 3.3x lesson 00's fit: the path moved
+    assert "the same path moved between lesson 00's run and this one" in report.link_sources(recorded, pinned, far)[1]
+    link, said = report.link_sources(None, pinned, unpinned)
+    assert link is pinned and "run lesson 00" in said
+
+
+def test_on_gpu_workers_the_arithmetic_uses_lesson_00s_fit_else_the_datasheet():
+    peak = runs.Link(0.0, 50e9, "link peak 50 GB/s, datasheet")
+    recorded = _link(20, 40, 0.2, where="nccl")
+    assert report.link_sources(recorded, peak)[0] is recorded
+    link, said = report.link_sources(None, peak)
+    assert link is peak and "datasheet" in said
+
+
+def test_the_probe_checks_section_5s_price_in_both_directions():
+    fit = _link(100, 3.0, 0.3, pinned=True)  # 1 MiB: 0.45 ms
+    said = report.probe_reading(1.55e-3, 2**20, fit, 0.016, _link(75.8, 3.48, 0.45), _link(94, 3.09, 0.3))
+    assert "(3.4x that price)" in said and "run short by about as much" in said and "would be 5.5%" in said
+    assert "0.38 ms by lesson 00's" in said and "0.43 ms by section 5's fit" in said and "pinned" in said
+    said = report.probe_reading(0.5e-3, 2**20, fit, 0.016)
+    assert "section 5's prices hold for these messages" in said and "would be" not in said
+    assert "run long" in report.probe_reading(0.2e-3, 2**20, fit, 0.016)
+    peak = runs.Link(0.0, 50e9, "link peak 50 GB/s, datasheet")
+    assert "as a bound allows" in report.probe_reading(1e-3, 2**20, peak, 0.01)
+    assert "a finding to explain" in report.probe_reading(1e-6, 2**20, peak, 0.01)
+
+
+def test_one_step_in_several_launches_gives_each_verdict_and_compares_them_by_their_spreads():
+    naive = runs.Row(32, 1, "gpipe", 0.146, 0.155, [0.07, 0.07], naive=True,
+                     speedups=[0.92, 1.00, 1.05, 1.04, 1.08], process_bounds=[1.01, 1.07, 1.05, 1.02, 1.05])
+    gpipe = runs.Row(32, 1, "gpipe", 0.149, 0.141, [0.07, 0.07], speedups=[0.91, 0.93, 0.90, 1.03, 0.93])
+    said = report.same_step_note([("section 3", "hand-written", naive), ("section 5", "ScheduleGPipe", gpipe)], [3])
+    assert "split [3], one micro-batch, bound 1x) ran in 2 launches" in said
+    assert "Section 3 (hand-written): 1.04x ± 0.03" in said and "section 5 (ScheduleGPipe): 0.93x" in said
+    assert "Outside each other's noise: section 3 and section 5" in said and "from 0.93x to 1.04x" in said
+    close = runs.Row(32, 1, "gpipe", 0.149, 0.141, [0.07, 0.07], speedups=[0.98, 1.02, 1.05, 1.03, 1.00])
+    said = report.same_step_note([("section 3", "hand-written", naive), ("section 5", "ScheduleGPipe", close)])
+    assert "the verdicts differ in words, not in the figure" in said
+
+
+def test_a_work_scaled_reference_past_two_devices_is_said_with_its_reason():
+    past = runs.Row(128, 4, "ZBV", 0.35, 0.68, [0.3, 0.31], cpu=[0.30, 0.32], baseline_cpu=0.66,
+                    speedups=[1.97], bound_override=1.92)  # work 0.94x: reference 2.04x
+    under = runs.Row(128, 4, "gpipe", 0.38, 0.61, [0.28, 0.29], cpu=[0.29, 0.29], baseline_cpu=0.61,
+                     speedups=[1.61])
+    said = report.references_past_devices([past, under], lambda r: r.schedule)
+    assert said.startswith("A work-scaled reference passes 2x") and "ZBV 2.04x (CPU work 0.94x" in said
+    assert "caches" in said and "not more overlap" in said and "gpipe" not in said
+    assert report.references_past_devices([under]).startswith("No work-scaled reference here passes 2x")
+    assert report.references_past_devices([runs.Row(8, 4, "gpipe", 1.0, 1.0, [0.5, 0.5])]) == ""
 
 
 def test_cpu_busy_says_what_above_and_below_100_percent_mean():

@@ -174,8 +174,11 @@ def test_on_cpu_workers_the_link_is_gloo_fitted_in_the_run(cpu_mode_and_no_lefto
     from utils import devices
 
     # Sizes far apart, so that a gloo hiccup at one of them (seen: 1-2 ms at 64 KiB) cannot undo the growth.
-    alpha, beta, where = runs.link_model(True, devices.hardware(), sizes=(4, 2**18, 2**22))
-    assert alpha >= 0 and beta > 0 and where.startswith("gloo loopback fitted now")
+    link = runs.link_model(True, devices.hardware(), sizes=(4, 2**18, 2**22))
+    assert link.alpha >= 0 and link.beta > 0 and link.where.startswith("gloo loopback fitted now")
+    assert link.pinned and "pinned" in link.where and link.accuracy is not None  # the pipeline workers' layout
+    unpinned = runs.link_model(True, devices.hardware(), sizes=(4, 2**18, 2**22), pinned=False)
+    assert not unpinned.pinned and "placed by the operating system" in unpinned.where
 
 
 def test_a_naive_split_above_1x_but_within_its_per_process_bound_says_so():

@@ -191,10 +191,10 @@ def test_the_link_every_transfer_is_set_beside_is_the_workers_own(machine):
     s = settings(machine)
     if s.cpu_workers:
         return  # gloo over loopback, measured in the run (tests/test_model_split_schedules.py times it)
-    alpha, beta, where = runs.link_model(False, machine.hw)
+    alpha, beta, where, accuracy, _ = runs.link_model(False, machine.hw)
     expected = machine.hw.link.bandwidth if machine.hw.link and machine.hw.link.bandwidth else \
         machine.hw.gpus[0].pcie_bandwidth
-    assert alpha == 0.0 and beta == expected and "datasheet" in where
+    assert alpha == 0.0 and beta == expected and "datasheet" in where and accuracy is None  # a bound, not a fit
 
 
 def test_timed_gpu_workers_run_fp32_matmuls_on_tf32_from_ampere_on(machine):

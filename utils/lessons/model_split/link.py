@@ -1,15 +1,16 @@
 """Lesson 02's messages beside the link (``notebooks/02_model_split.ipynb``, sections 5 and 9): which link the
-arithmetic uses (lesson 00's fit, with this run's beside it), about how long each step's messages take on it
+arithmetic uses (this run's fit in the pipeline workers' layout, lesson 00's beside it), about how long each step's messages take on it
 (an estimate from that fit, not a lower bound: section 8's probe measures how far a message strays from it),
 and whether that time is what keeps a pipeline from its bound. ``report`` re-exports these names.
 
-    alpha, beta, where, said = link_sources(runs.recorded_link(), runs.link_model(cpu_workers, hw))
-    show(link_table(rows, alpha, beta, where, title)); print(link_reading(rows, alpha, beta))
+    link, said = link_sources(runs.recorded_link(), runs.link_model(cpu_workers, hw),
+                              runs.link_model(cpu_workers, hw, pinned=False))   # the pipeline's layout, lesson 00's
+    show(link_table(rows, link.alpha, link.beta, link.where, title)); print(link_reading(rows, link.alpha, link.beta))
 """
 
 from __future__ import annotations
 
-from utils.lessons.model_split.runs import Row
+from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
 
 
@@ -114,26 +115,102 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     return said + "."
 
 
-def link_sources(recorded, fit) -> tuple[float, float, str, str]:
-    """Which link the lesson's arithmetic uses, and a sentence that says so: ``recorded`` is lesson 00's fit
-    from this mode's ledger (``runs.recorded_link``: ``(alpha, beta, what)``, or None), ``fit`` this run's
-    fit of the pipeline workers' messages (``runs.link_model``: ``(alpha, beta, where)``). Lesson 00's is the
-    course's one value for the machine's link, so the arithmetic uses it where it is recorded; this run's fit
-    is printed beside it with their difference. Returns ``(alpha, beta, where, sentence)``."""
-    f_alpha, f_beta, f_where = fit
-    mine = f"this run's fit of the pipeline workers' messages: {f_where}"
-    if recorded is None:
-        return f_alpha, f_beta, mine, (
-            "Lesson 00 has not recorded the link in this mode's ledger (run lesson 00 to set these messages beside "
-            f"the machine profile's link): the arithmetic below uses {mine}.")
-    alpha, beta, what = recorded
-    name = f"lesson 00's link fit, the machine profile's: α {alpha * 1e6:.1f} µs, β {beta / 1e9:.2f} GB/s, {what}"
-    if f_alpha:  # a measured fit: its difference from lesson 00's, in both terms
-        beside = (f"this run's fit of the pipeline workers' messages: α {f_alpha * 1e6:.1f} µs "
-                  f"({f_alpha / alpha - 1:+.0%}), β {f_beta / 1e9:.2f} GB/s ({f_beta / beta - 1:+.0%})")
-    else:  # GPU workers: a datasheet peak, no fixed cost
-        beside = f"the link's datasheet peak: β {f_beta / 1e9:.0f} GB/s, no fixed cost"
-    return alpha, beta, name, (
-        f"The link: {name}; beside it, {beside}. The arithmetic below uses lesson 00's, the course's one value "
-        "for this machine's link, so that every lesson sets its messages beside the same link; their "
-        "difference is how far the same path moved between lesson 00's run and this one.")
+MESSAGE = 2**20  # bytes: the one message size every link below is priced at, side by side
+
+
+def _ms(link, n_bytes: int = MESSAGE) -> float:
+    return link.time(n_bytes) * 1e3
+
+
+def _compare(ratio: float, accuracy: float) -> str:
+    """"above", "below" or "within": a ratio of two links' prices against the fits' accuracy (a share)."""
+    if ratio > 1 + accuracy:
+        return "above"
+    return "below" if ratio < 1 / (1 + accuracy) else "within"
+
+
+def link_sources(recorded: Link | None, fit: Link, unpinned: Link | None = None) -> tuple[Link, str]:
+    """Which link the lesson's arithmetic uses, and a sentence that says so and why. ``fit``: this run's fit
+    of the link in the pipeline workers' own layout (``runs.link_model``: on CPU workers, each pinned to its
+    core with its gloo threads; on GPUs, a datasheet peak); ``unpinned``: the same fit with the workers placed
+    by the operating system, lesson 00's layout; ``recorded``: lesson 00's fit from this mode's ledger
+    (``runs.recorded_link``), or None. On CPU workers the arithmetic uses ``fit``, the price of the messages
+    as the pipeline sends them, and the sentence sets a 1 MiB message's price by all three side by side, with
+    what their differences say (beyond the fits' accuracy or not). On GPU workers it uses lesson 00's
+    measured fit where recorded, else the datasheet peak. Returns ``(link, sentence)``."""
+    if fit.accuracy is None:  # GPU workers: a datasheet peak, no fixed cost
+        if recorded is None:
+            return fit, ("Lesson 00 has not recorded the link in this mode's ledger (run lesson 00 to set these "
+                         f"messages beside the machine profile's link): the arithmetic below uses the {fit.where}.")
+        return recorded, (f"The link: lesson 00's link fit, the machine profile's: α "
+                          f"{recorded.alpha * 1e6:.1f} µs, β {recorded.beta / 1e9:.2f} GB/s, {recorded.where}; beside it, the link's datasheet "
+                          f"peak: β {fit.beta / 1e9:.0f} GB/s, no fixed cost. The arithmetic below uses lesson 00's, "
+                          "measured on this machine's link.")
+    said = (f"The link, as the pipeline's workers send: {fit.where}. The arithmetic below uses this fit, because "
+            f"these workers, in this layout, send the pipeline's messages. A {MESSAGE // 2**20} MiB message: "
+            f"{_ms(fit):.2f} ms by it")
+    if unpinned is not None:
+        said += (f"; {_ms(unpinned):.2f} ms between workers the operating system placed (lesson 00's layout), "
+                  "fitted now")
+    said += (f"; {_ms(recorded):.2f} ms by lesson 00's fit, the machine profile's (from the ledger)." if recorded else
+             "; lesson 00 has not recorded the link in this mode's ledger (run lesson 00 to set it beside these).")
+    if unpinned is not None and fit.pinned:
+        said += " " + _layout_reading(fit, unpinned)
+        if recorded is not None:
+            said += " " + _ledger_reading(unpinned, recorded)
+    return fit, said
+
+
+def _layout_reading(fit: Link, unpinned: Link) -> str:
+    """What pinning changed, from two fits of this run that differ only in the workers' layout."""
+    ratio, accuracy = fit.time(MESSAGE) / unpinned.time(MESSAGE), max(fit.accuracy, unpinned.accuracy)
+    how = _compare(ratio, accuracy)
+    if how == "within":
+        return (f"The two layouts agree within their fits' accuracy (±{accuracy:.0%}): here, pinning did not "
+                "change what a message costs.")
+    return (f"In the pipeline's layout a message costs {ratio:.1f}x what it costs in lesson 00's, beyond the fits' "
+            f"accuracy (±{accuracy:.0%}): the layout, the one difference between the two fits, made it "
+            + ("dearer (pinned, a worker's gloo threads run on its own core beside its compute, where unpinned "
+               "they could run on any core)." if how == "above" else "cheaper."))
+
+
+def _ledger_reading(unpinned: Link, recorded: Link) -> str:
+    """Lesson 00's layout measured now against lesson 00's own fit: the same path, another run."""
+    ratio, accuracy = unpinned.time(MESSAGE) / recorded.time(MESSAGE), max(recorded.accuracy, unpinned.accuracy)
+    if _compare(ratio, accuracy) == "within":
+        return (f"Lesson 00's layout measured now agrees with lesson 00's fit within its accuracy "
+                f"(±{accuracy:.0%}): the path has not moved since lesson 00's run.")
+    return (f"Lesson 00's layout measured now is {ratio:.1f}x lesson 00's fit, beyond its accuracy "
+            f"(±{accuracy:.0%}): the same path moved between lesson 00's run and this one (this run does not tell "
+            "why).")
+
+
+def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, recorded: Link | None = None,
+                  unpinned: Link | None = None) -> str:
+    """Section 8's check of the price section 5 used: one activation of ``n_bytes``, timed in section 8's
+    launch (``probe``, s, the median of its round trips, halved), against ``link`` (the one section 5's
+    arithmetic used, whose ``largest_share`` of a step it printed), in both directions; then, where given,
+    what the same message costs between workers the operating system placed (``unpinned``, fitted in section
+    5, and lesson 00's fit, ``recorded``), so that a reader sees why lesson 00's price differs."""
+    fitted = link.time(n_bytes)
+    ratio, size = probe / fitted, f"{n_bytes / 2**20:.1f} MiB"
+    said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {fitted * 1e3:.2f} ms for this "
+            f"{size} activation, which took {probe * 1e3:.2f} ms here ({ratio:.1f}x that price): ")
+    if link.accuracy is None:  # a datasheet peak: a bound, which a message can only take longer than
+        return said + ("faster than the datasheet's peak allows: a finding to explain." if ratio < 1 else
+                       f"above it, as a bound allows: section 5's link times may run short by about as much (its "
+                       f"largest share of a step, {largest_share:.1%}, would be {largest_share * ratio:.1%}).")
+    how = _compare(ratio, link.accuracy)
+    if how == "within":
+        said += f"within the fit's accuracy (±{link.accuracy:.0%}): section 5's prices hold for these messages."
+    else:
+        said += (f"beyond the fit's accuracy (±{link.accuracy:.0%}): section 5's link times may run "
+                 f"{'short' if how == 'above' else 'long'} by about as much (its largest share of a step, "
+                 f"{largest_share:.1%}, would be {largest_share * ratio:.1%}).")
+    others = ([f"{unpinned.time(n_bytes) * 1e3:.2f} ms by section 5's fit"] if unpinned else []) + (
+        [f"{recorded.time(n_bytes) * 1e3:.2f} ms by lesson 00's (from the ledger)"] if recorded else [])
+    if link.pinned and others:
+        said += (" Between workers the operating system placed, lesson 00's layout, the same message costs "
+                 + " and ".join(others) + ": this probe, like section 5's price, was timed between workers "
+                 "pinned to their own cores, as every timing launch of this lesson.")
+    return said

@@ -19,7 +19,8 @@ from utils import timeline
 from utils.claims import Claim, one_side, paired_spread, speedup_verdict, within_noise
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, link_reading, link_sources,  # noqa: F401
-                                           link_table, link_time, lost_time)  # re-exported: the notebook's names
+                                           link_table, link_time, lost_time,  # re-exported: the notebook's names
+                                           probe_reading)
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
                                             near_reference, noise_of_one, noise_of_reference, printed,
                                             reference_claim, reference_gain, round_text, rounds_text, split_gain)
@@ -387,6 +388,62 @@ def same_config_note(first: Row, again: Row, where: str) -> str:
         return said + "within noise of each other."
     return (said + "outside each other's noise: the ± of one launch understates how far a figure moves between "
             "launches, so compare figures within one launch (as the lesson's tables do), not across launches.")
+
+
+def same_step_note(entries: list[tuple[str, str, Row]], split=None) -> str:
+    """One step (one batch, one split, one micro-batch) run by different code in different launches, e.g.
+    section 3's hand-written naive split, section 5's ``ScheduleGPipe`` with m=1 and section 8's layers
+    placement: each ``(where, code, row)`` is paired with its own launch's one-device rounds and read by its
+    own verdict (``headline_verdict``). Their figures, spreads and verdicts side by side, then every pair by
+    the one noise rule (either median ± its paired spread covers the other's median): agreeing, the verdicts
+    differ in words only; not, a launch's ± understates how far a figure moves between launches and codes, so
+    each verdict stands for its own launch only. ``split``: the split points where the rows ran the run's
+    default split (their ``split_points`` None)."""
+    first = entries[0][2]
+    points = first.split_points or split
+    split = f", split {list(points)}" if points else ""
+    each = "; ".join(f"{where} ({code}): {printed(r)[0]:.2f}x ± {printed(r)[1]:.2f}, {headline_verdict(r)}"
+                     for where, code, r in entries)
+    said = (f"The same step (batch {first.batch}{split}, one micro-batch, bound 1x) ran in {len(entries)} "
+            f"launches, each with its own code and its own one-device rounds. {each[0].upper()}{each[1:]}.")
+    apart = []
+    for i, (a, _, ra) in enumerate(entries):
+        for b, _, rb in entries[i + 1:]:
+            (v1, d1), (v2, d2) = printed(ra), printed(rb)
+            if not (within_noise(v1, d1, v2) or within_noise(v2, d2, v1)):
+                apart.append(f"{a} and {b}")
+    if not apart:
+        return said + (" Each pair lies within the other's noise (median ± paired spread): the verdicts differ "
+                       "in words, not in the figure.")
+    values = [printed(r)[0] for _, _, r in entries]
+    return said + (f" Outside each other's noise: {'; '.join(apart)}. One launch's ± understates how far the "
+                   "figure moves between launches and codes, so each verdict stands for its own launch only; "
+                   f"together they range from {min(values):.2f}x to {max(values):.2f}x against the same 1x bound.")
+
+
+def references_past_devices(rows: list[Row], name=config_name) -> str:
+    """Where a work-scaled reference passes the number of devices (2x on two), say so and why, from the rows'
+    measured work; where none does, say that too. The reference is the bound over the stages' work: below one
+    device's work it can pass 2x, which is work the split saved (each stage, in its own process, on its own
+    part of the model), or a slow one-device step, never two devices giving more than 2x on equal work."""
+    refs = [r for r in rows if r.work_bound]
+    if not refs:
+        return ""
+    devices = refs[0].devices
+    past = [r for r in refs if above_as_printed(r.work_bound, r.devices)]
+    if not past:
+        return (f"No work-scaled reference here passes {devices}x, the number of devices (the highest: "
+                f"{max(r.work_bound for r in refs):.2f}x).")
+    names = ", ".join(f"{name(r)} {r.work_bound:.2f}x ({_work_name(r)} work {r.work_inflation:.2f}x one device's)"
+                      for r in past)
+    one = len(past) == 1
+    return (f"{'A' if one else len(past)} work-scaled reference{'' if one else 's'} pass{'es' if one else ''} "
+            f"{devices}x, the number of devices: {names}. Two devices do not give more than {devices}x on equal "
+            "work: a reference is the bound over the stages' measured work, and here the stages, each in its own "
+            "process on its own part of the model, measured less work than one device's step on the whole (a "
+            "smaller working set can run faster per sample, e.g. in the caches), or the one-device step ran slow "
+            "in these rounds: this run does not tell which. The part of a speedup above "
+            f"{devices}x would be work the split saved, not more overlap.")
 
 
 def naive_headline(r: Row) -> str:

@@ -10,7 +10,7 @@ the machine's state; each speedup is the median of EVERY round's paired ratio, w
 above the number of devices is reported as a finding (``Row.above_devices``) and set beside the bound scaled
 by the work the stages measured (``Row.work_bound``), never left out. A naive split's stages are also timed alone,
 each in its own process (``alone_runners``): its per-process reference. ``link_model`` gives the α and β
-of the link the stages send through, to set each step's bytes beside. Each worker also reads its CPU time: where the workers are CPU processes it tells extra
+of the link the stages send through (``Link``), to set each step's bytes beside. Each worker also reads its CPU time: where the workers are CPU processes it tells extra
 work from waiting for a core (``report.explain_row``); on GPUs the stages' device time (CUDA events) plays
 that part. ``time_in_process_gpipe`` times the one-process GPU pipeline.
 """
@@ -22,7 +22,7 @@ import os
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import torch
 import torch.distributed as dist
@@ -138,13 +138,17 @@ def time_rounds(runners: dict[str, Callable], rounds: int, record: bool, device,
     return out
 
 
-def pin_cpu_worker() -> None:
+def pin_cpu_worker() -> bool:
     """A CPU worker stays on its own core(s), with the gloo threads it starts (``launch.pin_to_cores``). Why:
     measured on 2 cores, unpinned, each worker's communication threads ran on the other worker's core and
     took turns with its compute; pinned, GPipe, 1F1B and the interleaved schedules ran 5-13 % faster (lesson
-    02, ``python -m utils.tools.robustness``). A GPU worker is left as it is."""
-    if os.environ.get("TWOGPU_DEVICE", "cpu").startswith("cpu"):
-        launch.pin_to_cores(int(os.environ.get("RANK", 0)), torch.get_num_threads())
+    02, ``python -m utils.tools.robustness``). A worker whose stage runs on the CPU is pinned (``cpu`` mode,
+    and ``1gpu`` mode, where gloo keeps the stages on the CPU: ``schedules.stage_device``); a GPU worker
+    (NCCL) is left as it is. Returns whether it pinned."""
+    if launch.current_backend() == "nccl":
+        return False
+    launch.pin_to_cores(int(os.environ.get("RANK", 0)), torch.get_num_threads())
+    return True
 
 
 def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Config], rounds: int,
@@ -399,9 +403,26 @@ def time_in_process_gpipe(task: Task, devs: Sequence[str], batch: int, ms: Seque
 # --- the link between the workers ---------------------------------------------------------------------------
 
 
-def recorded_link(mode: str | None = None) -> tuple[float, float, str] | None:
-    """Lesson 00's fit of the link, ``(alpha, beta, what)``, from this mode's ledger (``utils.ledger``), or
-    None where lesson 00 has not recorded one: the machine profile's link, the course's one value for it."""
+class Link(NamedTuple):
+    """A link's model, t(n) = α + n/β: ``alpha`` (s per message), ``beta`` (bytes/s), ``where`` (what it is, in
+    words), ``accuracy``: the worst |residual| of its fit over the sizes it timed (a share; None for a
+    datasheet peak, which is a bound, not a fit), and ``pinned``: measured between workers pinned to their
+    own cores, as this lesson's timing workers are (``pin_cpu_worker``)."""
+
+    alpha: float
+    beta: float
+    where: str
+    accuracy: float | None = None
+    pinned: bool = False
+
+    def time(self, n_bytes: float) -> float:
+        """Seconds the model gives one message of ``n_bytes``."""
+        return self.alpha + n_bytes / self.beta
+
+
+def recorded_link(mode: str | None = None) -> Link | None:
+    """Lesson 00's fit of the link from this mode's ledger (``utils.ledger``), or None where lesson 00 has not
+    recorded one: the machine profile's link, measured between two workers the operating system placed."""
     from utils import ledger
 
     alpha, beta = ledger.figure("link_alpha", mode), ledger.figure("link_beta", mode)
@@ -409,22 +430,36 @@ def recorded_link(mode: str | None = None) -> tuple[float, float, str] | None:
         return None
     what = alpha.get("what") or "lesson 00's link"
     worst = ledger.figure("link_fit_worst_residual", mode)  # the fit's own accuracy travels with it
-    if worst and worst.get("value") is not None:
-        what += f", within ±{worst['value']:.0%} of every size lesson 00 timed"
-    return alpha["value"], beta["value"], what
+    accuracy = worst["value"] if worst and worst.get("value") is not None else 0.0
+    if accuracy:
+        what += f", within ±{accuracy:.0%} of every size lesson 00 timed"
+    return Link(alpha["value"], beta["value"], what, accuracy)
 
 
-def link_model(cpu_workers: bool, hw, sizes=(4, 2**14, 2**17, 2**20, 2**22)) -> tuple[float, float, str]:
-    """``(alpha, beta, where)`` of the link the two workers' stages send through. CPU workers: gloo over
-    loopback, measured now on two launched workers and fitted over ``sizes`` (lesson 00's α + n/β);
-    GPU workers: the link's datasheet peak (``hw.link``, else PCIe) with no fixed cost, a bound."""
+def link_worker(sizes: list[int], pinned: bool, repeats: int = 15) -> tuple[list[float], bool]:
+    """Worker (run by ``launch`` on two processes): lesson 00's ping-pong (``machine.ping_pong_worker``: the
+    median one-way seconds per size), each worker pinned to its own core first where ``pinned`` (as this
+    lesson's timing workers are: ``pin_cpu_worker``), else placed by the operating system (as lesson 00's).
+    Returns the times and whether it pinned."""
+    from utils import machine
+
+    done = pin_cpu_worker() if pinned else False  # before the process group: gloo's threads inherit the core
+    return machine.ping_pong_worker(list(sizes), repeats), done
+
+
+def link_model(cpu_workers: bool, hw, sizes=(4, 2**14, 2**17, 2**20, 2**22), pinned: bool = True) -> Link:
+    """The link the two workers' stages send through. CPU workers: gloo over loopback, measured now on two
+    launched workers and fitted over ``sizes`` (lesson 00's α + n/β, ``utils.linkmodel``), the workers pinned
+    as the pipeline's are (``pinned=False``: placed by the operating system, lesson 00's layout); GPU workers:
+    the link's datasheet peak (``hw.link``, else PCIe) with no fixed cost, a bound."""
     if cpu_workers:
-        from utils.lessons.start_here.loopback import measure_loopback
         from utils.linkmodel import fit_alpha_beta
 
-        points = measure_loopback(list(sizes))
-        fit = fit_alpha_beta([p.size for p in points], [p.seconds for p in points])
-        return fit.alpha, fit.beta, f"gloo loopback fitted now, α {fit.alpha * 1e6:.1f} µs, β {fit.beta / 1e9:.2f} GB/s"
+        seconds, done = launch.launch(link_worker, list(sizes), pinned, nprocs=2, backend="gloo", timeout=120)[0]
+        fit = fit_alpha_beta(list(sizes), seconds)
+        layout = ("each worker pinned to its own core with its gloo threads, as the pipeline's workers" if done else
+                  "the workers placed by the operating system, as lesson 00's")
+        return Link(fit.alpha, fit.beta, f"gloo loopback fitted now, {layout}: α {fit.alpha * 1e6:.1f} µs, "
+                    f"β {fit.beta / 1e9:.2f} GB/s, within ±{fit.worst_residual:.0%} of every size", fit.worst_residual, done)
     peak = (hw.link.bandwidth if hw.link and hw.link.bandwidth else hw.gpus[0].pcie_bandwidth) or float("inf")
-    return 0.0, peak, f"link peak {peak / 1e9:.0f} GB/s, datasheet"
-
+    return Link(0.0, peak, f"link peak {peak / 1e9:.0f} GB/s, datasheet")
