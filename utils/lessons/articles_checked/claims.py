@@ -214,7 +214,8 @@ CLAIMS = [
           "compressed sparse rows, storing only the nonzero weights and their column indices) or 2:4 sparsity "
           "(two zeros in every four weights, a pattern tensor cores of Ampere and later skip) use them",
           (("04", "Zeros do not"), ("04", "Removing channels"))),
-    Claim("B13", "quantization turns float parameters into integers, cutting compute (量化: 减少计算量)", FALSE,
+    Claim("B13", "(计算量 read as the amount of computation: the number of operations, as row B11 reads it) "
+          "quantization turns float parameters into integers, cutting compute (量化: 减少计算量)", FALSE,
           "as stated: the operations stay as many; each is cheaper where there are integer units and a kernel "
           "uses them (VNNI, AMX, tensor cores); weight-only int8 saves bytes", (("04", "Quantization"),)),
     # Article 2, cures: algorithm efficiency

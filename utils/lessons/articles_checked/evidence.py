@@ -396,13 +396,14 @@ def gpu_allocation_times(plan) -> dict:
 # --- Two devices at work: lesson 07's forward passes ----------------------------------------------------------
 
 
-PASS_ROUNDS = 6  # paired rounds of lesson 07's passes; rows A11, A19, A21 quote the fastest of them
+PASS_ROUNDS = 6  # paired rounds of lesson 07's passes; rows A11, A19, A21 quote their median
 
 
 def two_device_passes(plan, hw) -> dict:
     """Lesson 07's blocks, forward only (inference), each pass timed against the whole stack on one device in
     rounds that take turns: the article's split (attention on one worker, FFN on the other) and tensor
-    parallelism (every sub-layer on both). Returns each one's speed-up over one device and lesson 07's bound."""
+    parallelism (every sub-layer on both). Returns each one's speed-up over one device (fastest against
+    fastest, and each paired round's) and lesson 07's bound."""
     from utils.launch import launch
     from utils.lessons.tensor_parallel import timelines
     from utils.lessons.tensor_parallel.plan import lesson_settings
@@ -412,8 +413,8 @@ def two_device_passes(plan, hw) -> dict:
     out = {"bound": settings.bound}
     for name, worker in (("article split", timelines.article_worker), ("tensor parallel", timelines.parallel_worker)):
         result = launch(worker, blocks, nprocs=2, timeout=120)[0]
-        out[name] = result["alone"] / result["split"]
-        if "alone_rounds" in result:  # tensor parallel keeps each round: one device's time over the pair's
+        out[name] = result["alone"] / result["split"]  # fastest against fastest: the details block only
+        if "alone_rounds" in result:  # each round, one device's time over the pair's: rows quote the median
             out[f"{name} rounds"] = [a / s for a, s in zip(result["alone_rounds"], result["split_rounds"])]
     return out
 

@@ -11,7 +11,7 @@ from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_rounds, compression_reading,
                                                    paired, rounds_verdict, sizes_out_of_order,
                                                    tensor_parallel_rounds, too_busy)
-from utils.lessons.articles_checked.evidence import CNN_BATCH, small_gpt_words
+from utils.lessons.articles_checked.evidence import CNN_BATCH, PASS_ROUNDS, small_gpt_words
 from utils.lessons.articles_checked.figures import _sends, fixed_cost, quote
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
 from utils.lessons.articles_checked.wording import _lesson_05_differs
@@ -22,6 +22,16 @@ def rounds_words(ratios: list[float], what: str = "paired rounds") -> str:
     median, spread = paired(ratios)
     return (f"{median:.2f}x ± {spread:.2f} (median of {len(ratios)} {what}, range {min(ratios):.2f}-"
             f"{max(ratios):.2f}x)")
+
+
+def article_split_figure(m) -> str:
+    """The article's split over one device as rows A11 and A21 print it: the median of its paired rounds with
+    their spread (as row A19 quotes it), or its fastest pass, labelled, where the passes kept no rounds."""
+    rounds = m["passes"].get("article split rounds")
+    if rounds:
+        return f"{rounds_words(rounds)} one device's speed"
+    return (f"{m['passes']['article split']:.2f}x one device (fastest pass against one device's fastest, "
+            f"over {PASS_ROUNDS} paired rounds: no rounds kept)")
 
 
 # --- The machine profile's link: one alpha ---------------------------------------------------------------------
@@ -121,9 +131,8 @@ def a21(m):
     ratios = tensor_parallel_rounds(m)
     said = rounds_verdict(ratios, p["bound"], "slower than one device")
     parts = [Part(f"{m['setups']['07']}, tensor parallel: {rounds_words(ratios)} one device's speed, bound "
-                  f"{p['bound']:g}x: {said}; fastest pass against one device's fastest: tensor parallel "
-                  f"{p['tensor parallel']:.2f}x, the article's split {p['article split']:.2f}x"
-                  f"{busy_note(m, 'passes', 2)}", MEASURED, where)]
+                  f"{p['bound']:g}x: {said}; the article's split in its own paired rounds (row A11): "
+                  f"{article_split_figure(m)}{busy_note(m, 'passes', 2)}", MEASURED, where)]
     if m["results"]["decode"]:
         parts.append(quote(m, "decode", lambda r: f"{tensor_parallel_block_words(r)}; "
                                                   "decoding one token at a time (KV cache: each layer keeps the "
@@ -169,21 +178,24 @@ def b2(m):
     return parts
 
 
-PARTS_GAP = 0.2  # a round's packed time under its parts' sum by more than this share: the parts do not add up
+PARTS_GAP = 0.2  # the packed way's median off its parts' sum by more than this share: the parts do not add up
+APART = "each part is timed apart (the packing alone, in one process; the bytes alone, a round trip)"
 
 
 def parts_gap_words(c: dict) -> str:
-    """Where the packed way took much less than the uint8 bytes plus the packing, both timed apart in the same
-    round: how many rounds, and what that means for the condition ("" where the parts add up)."""
-    short = [packed for packed, sent, packing in zip(c["packed"], c["bytes"], c["packing"])
-             if packed < (1 - PARTS_GAP) * (sent + packing)]
-    if not short:
-        return ""
+    """The packed way's median beside its parts' sum (the medians of the uint8 bytes and of the packing, timed
+    apart in the same rounds), the statistic the row's other figures use: whether the parts add up, and what
+    that means for the condition where they do not (less: parts that overlap; more: a cost the parts miss)."""
     whole, parts = _median(c["packed"]) * 1e6, (_median(c["bytes"]) + _median(c["packing"])) * 1e6
-    return (f"; the parts do not add up: in {len(short)} of {len(c['packed'])} rounds the packed way took over "
-            f"{PARTS_GAP:.0%} less than its parts' sum (medians {whole:.0f} µs against {parts:.0f} µs): each part is "
-            "timed apart (the packing alone, in one process; the bytes alone, a round trip), so the condition "
-            "weighs parts that overlap or run faster together, and the end-to-end time above decides")
+    said = f"the packed way's median, {whole:.0f} µs, against its parts' sum, {parts:.0f} µs"
+    gap = whole / parts - 1
+    if gap < -PARTS_GAP:
+        return (f"; the parts do not add up: {said}, {-gap:.0%} less: {APART}, so the condition weighs parts "
+                "that overlap or run faster together, and the end-to-end time above decides")
+    if gap > PARTS_GAP:
+        return (f"; the parts do not add up: {said}, {gap:.0%} more: {APART}, so the condition misses a cost "
+                "the whole pays, and the end-to-end time above decides")
+    return f"; {said}: within {PARTS_GAP:.0%} of each other, the parts add up"
 
 
 CONDITION_WORDS = {"holds": "less than they save: the condition holds",
