@@ -512,3 +512,40 @@ def test_x_baseline_multiplies_the_printed_gains_so_a_reader_can_rebuild_it():
     assert rows["two devices"]["x_base"] == pytest.approx(round(rows["feeding"]["x_prev"], 2)
                                                           * round(rows["two devices"]["x_prev"], 2))
     assert report.total_bound(_rows()) == pytest.approx(round(rows["two devices"]["x_base"], 2) / 0.25)
+
+
+# --- Session 48's final reading: one statistic per verdict, each verdict about what it measured ------------
+
+def test_the_unpaired_ratio_is_the_runs_medians_and_the_gain_the_paired_one():
+    """A busy moment that met only the step's runs moves the unpaired ratio of medians, not the paired median:
+    the page prints both, and names the first unpaired."""
+    c = _paired("compile", [1.00, 1.07, 1.01])
+    assert c.gain == pytest.approx(1.01)
+    c.before[1]["tokens_per_s"] *= 0.9   # a busy moment met both runs of one round: its paired ratio holds
+    c.after[1]["tokens_per_s"] *= 0.9
+    assert c.gain == pytest.approx(1.01) and c.unpaired == pytest.approx(c.tokens_per_s / (1024 / 0.1))
+
+
+def test_the_int8_rows_verdicts_are_about_the_loss_and_the_bytes_not_speed():
+    from utils.lessons.putting_it_together import report
+
+    serving = {"latency_s": {"fp32": 1.0, "int8": 0.99}, "times": {"fp32": [1.0] * 4, "int8": [1.0] * 4},
+               "loss": {"fp32": 2.9, "int8": 2.9}, "bytes": {"fp32": 4, "int8": 1.08}, "output_error": 0.002,
+               "tolerance": 0.05}
+    claims = {c.claim: c for c in report.claim_rows(_rows(), serving)}
+    loss = claims["int8 serving: held-out loss, output error"]
+    assert loss.verdict == "within the tolerance" and "tolerance 5%" in loss.against
+    stored = claims["int8 serving: stored weights (x fp32's bytes)"]
+    assert stored.measured == "0.27x" and "0.25x" in stored.against
+    assert stored.verdict.startswith("smaller: 27% of fp32's bytes") and "not in time" in stored.verdict
+    serving["output_error"] = 0.08
+    claims = {c.claim: c for c in report.claim_rows(_rows(), serving)}
+    assert claims["int8 serving: held-out loss, output error"].verdict.startswith("outside the tolerance")
+
+
+def test_compile_alone_in_serving_reads_the_same_paired_rounds_as_int8():
+    from utils.lessons.putting_it_together import report
+
+    times = {"fp32": [1.0, 2.0, 1.0, 1.0], "fp32 compiled": [0.5, 1.0, 0.5, 0.5], "int8": [0.5] * 4}
+    gain, noise = report.serving_gain({"times": times}, "fp32", "fp32 compiled")
+    assert gain == pytest.approx(2.0) and noise == pytest.approx(0.0)   # a slow round slowed both alike

@@ -176,6 +176,13 @@ class Compared:
         return _median([a["tokens_per_s"] for a in self.after])
 
     @property
+    def unpaired(self) -> float:
+        """The step's runs' median tokens/s over the kept runs' median: no round pairs them, so a busy moment
+        that met one side tilts it; shown beside ``gain`` (the paired median, the figure every verdict reads)
+        as the noisier of the two."""
+        return self.tokens_per_s / _median([b["tokens_per_s"] for b in self.before])
+
+    @property
     def removable_s(self) -> float:
         """The seconds the step can remove (the optimizer's): timed in the kept runs themselves where they
         report it (a CPU); else the profile's."""
