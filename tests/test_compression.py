@@ -724,3 +724,34 @@ def test_compile_alone_names_what_compile_can_remove_and_reads_every_outcome():
         "aten::addmm" in more
     assert "nothing beyond noise" in compile_alone(256, 1.02, "within noise", 0.05, 1.0, ops)
     assert "cost more than it fused" in compile_alone(256, 0.8, "beyond noise", 0.05, 1.0, ops)
+
+
+def test_a_rough_reference_reads_rough_in_the_headline_and_the_claim_alike():
+    from utils import bench
+    from utils.lessons.compression.report import headline, speedup_claim
+    from utils.lessons.compression.roofline import figure_text
+
+    # lesson 04's bf16 row once printed 5.04x plain beside "(rough: its repeats spread by 39%)"
+    assert figure_text(5.04, rough=True) == "~5.0x (rough)" and figure_text(5.04) == "5.04x"
+    base, fast = bench.Measurement([0.010] * 8, 0), bench.Measurement([0.005] * 8, 0)
+    table = headline({"fp32": base, "bf16": fast}, "fp32", {"bf16": 5.04}, bound_name="MLP layer's rate",
+                     judged=False, rough=("bf16",))
+    assert table.rows[1][-2] == "~5.0x (rough)"
+    row = speedup_claim("int8", 3.87, 9.21, 0.05, kind="reference", rough=True)
+    assert row.against == "reference ~9.2x (rough)"
+
+
+def test_a_speedups_noise_reads_in_one_unit_in_tables_sentences_and_claims():
+    from utils.lessons.compression.report import speedup_claim
+
+    # lesson 04's BN folding once read "±3%" in its table and "1.05x ± 0.04" in the closing claims
+    assert speedup_claim("fold", 1.05, 1.09, 0.034, kind="reference").measured == "1.05x ± 3%"
+    assert speedup_claim("chan", 2.60, 3.55, 0.15).measured == "2.60x ± 15%"
+    assert speedup_claim("int8", 0.74, 3.97, kind="reference").measured == "0.74x"  # no noise measured
+
+
+def test_the_hand_written_int8_layers_bytes_add_up_to_its_reference():
+    from utils.lessons.compression.quantruns import BY_HAND_BYTES, by_hand_bytes, by_hand_sum
+
+    assert by_hand_bytes() == 17 == sum(n for _, n in BY_HAND_BYTES)
+    assert by_hand_sum().startswith("read the int8 weight 1 + ") and by_hand_sum().endswith("= 17")

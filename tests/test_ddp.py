@@ -449,6 +449,70 @@ def test_a_step_difference_under_the_noise_reads_within_noise():
     assert overlap.compare_steps(0.0500, 0.0572, spread=0.21) == "within noise"
 
 
+def _ranks(ready0, ready1, starts1=None, steps0=None, steps1=None):
+    """Two ranks' timeline results with these per-step ready times (ms since each rank's start)."""
+    starts1 = starts1 or [0.0] * len(ready0)
+    out = []
+    for rank, ready, starts, steps in ((0, ready0, [0.0] * len(ready0), steps0), (1, ready1, starts1, steps1)):
+        steps = steps or [90.0] * len(ready)
+        out.append({"rank": rank, "step": sorted(steps)[len(steps) // 2] / 1e3, "exposed": 0.005,
+                    "steps": [{"start": s / 1e3, "ready": r / 1e3, "step": t / 1e3, "calls": {}}
+                              for s, r, t in zip(starts, ready, steps)]})
+    return out
+
+
+def test_the_chart_and_the_waits_read_the_same_step_and_name_the_rank_that_waited():
+    # lesson 03 once drew the last step (rank 1 waited) beside medians in which rank 0 waited
+    ranks = _ranks([80, 82, 81, 86, 80], [83, 84, 79, 80, 83])  # lags 3, 2, -2, -6, 3 ms: median 2 ms, step 2
+    k = overlap.drawn_step(ranks)
+    assert k == 1
+    assert overlap.who_waited(ranks, k) == {"waited": 0, "late": 1, "lag": pytest.approx(0.002)}
+    ranks[0]["step"] = 0.095  # rank 0 the slowest: the median of rank 1's lag behind it is the drawn step's
+    wait = overlap.waiting(ranks)
+    assert (wait["me"], wait["other"]) == (0, 1) and wait["lag"] == pytest.approx(0.002)
+    ranks[0]["step"], ranks[1]["step"] = 0.090, 0.095  # rank 1 the slowest: the same step, read from its side
+    wait = overlap.waiting(ranks)
+    assert wait["lag"] == pytest.approx(-0.002) and wait["exposed"] == 0.0  # rank 0 waited, not rank 1
+
+
+def test_a_wait_is_read_on_the_shared_clock_not_from_each_ranks_own_start():
+    # rank 1 left the barrier 4 ms late: 79 ms after its start is 83 ms on the shared clock, after rank 0's 80
+    ranks = _ranks([80], [79], starts1=[4.0])
+    assert overlap.lags(ranks) == [pytest.approx(0.003)]
+    assert overlap.who_waited(ranks, 0)["waited"] == 0
+
+
+def test_a_waiting_share_reads_mostly_only_above_sixty_percent():
+    assert overlap.waiting_share(2.2, 4.4) == "about half"  # lesson 03 once read this "mostly waiting"
+    assert overlap.waiting_share(9.0, 20.3) == "about half"
+    assert overlap.waiting_share(8.1, 20.3) == "mostly not waiting"  # 39.9 %
+    assert overlap.waiting_share(3.0, 4.4) == "mostly waiting"
+    assert overlap.waiting_share(1.6, 9.4) == "mostly not waiting"
+    assert overlap.waiting_share(0.0, 0.0) == "mostly not waiting"
+
+
+def test_the_bucket_comparison_has_one_noise_rule_from_its_own_steps():
+    quiet = _ranks([80] * 5, [80] * 5, steps0=[88, 88, 89, 88, 88], steps1=[88] * 5)
+    noisy = _ranks([80] * 5, [80] * 5, steps0=[80, 84, 85, 86, 100], steps1=[85] * 5)
+    assert overlap.step_noise(quiet, quiet) == overlap.NOISE_FLOOR  # under the floor: the floor
+    assert overlap.step_noise(quiet, noisy) == pytest.approx(10 / 85)  # half the range over the median
+
+
+def test_the_all_reduce_is_set_beside_the_machine_profiles_link(tmp_path):
+    from utils import devices, machine
+
+    plan = devices.plan(2)
+    name = machine.link_route(plan)[0]
+    assert allreduce.profile_link(plan, path=tmp_path / "none.json") is None  # no profile: the caller fits now
+    sizes, seconds = [4, 2**16, 2**20], [6e-5, 8e-5, 4e-4]
+    path = tmp_path / "profile.json"
+    path.write_text(json.dumps({machine.machine_key("cpu"): {"ceilings": {}, "link": {
+        "name": name, "sizes": sizes, "seconds": seconds, "date": "2026-12-05"}}}))
+    kept = allreduce.profile_link(plan, path=path)
+    assert kept.name == name and kept.fit.beta == machine.link_fit(name, sizes, seconds).fit.beta
+    assert "stored profile" in kept.measured
+
+
 def test_the_knobs_give_one_conclusion():
     from utils.lessons.ddp import knobs
     times = {"defaults": [0.060, 0.061, 0.072], "bucket_cap_mb=0.25": [0.073, 0.076, 0.078],

@@ -27,7 +27,8 @@ from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, ou
                                                 quantize_torchao, weight_only_int8)
 from utils.lessons.compression.roofline import Rates, Reference, int8_reference
 
-__all__ = ["Variant", "Run", "quant_variants", "time_variants", "reference_of", "outside_matmuls", "compile_alone"]
+__all__ = ["Variant", "Run", "BY_HAND_BYTES", "by_hand_bytes", "by_hand_sum", "quant_variants", "time_variants",
+           "reference_of", "outside_matmuls", "compile_alone"]
 
 MATMUL_OPS = ("mm", "linear", "matmul")  # in a profiler's operator names: aten::addmm, aten::mm, mkl::_mkl_linear
 
@@ -68,6 +69,22 @@ class Run:
         return self.error.get(name, 0.0) <= self.tolerance.get(name, float("inf"))
 
 
+# What WeightOnlyInt8Linear moves per weight on every call (quantize.py: dequantize, then a float matmul), in
+# bytes: its reference's weight bytes are their sum, 17, against fp32's 4 (the matmul reads the weight once).
+BY_HAND_BYTES = (("read the int8 weight", 1), ("write its fp32 copy", 4), ("read that copy", 4),
+                 ("write the scaled copy", 4), ("the matmul reads the scaled copy", 4))
+
+
+def by_hand_bytes() -> int:
+    """Bytes a weight the hand-written int8 layer moves per call: the sum of ``BY_HAND_BYTES``."""
+    return sum(n for _, n in BY_HAND_BYTES)
+
+
+def by_hand_sum() -> str:
+    """``BY_HAND_BYTES`` written as a sum a learner can add up: "read the int8 weight 1 + ... = 17"."""
+    return " + ".join(f"{what} {n}" for what, n in BY_HAND_BYTES) + f" = {by_hand_bytes()}"
+
+
 def quant_variants(mlp: nn.Module, settings, torchao: bool = True) -> dict[str, Variant]:
     """Every variant section 4 times, for ``settings`` (``lesson_settings``): the float bases, the
     hand-written int8, torchao's int8 eager and compiled, torch.ao's deprecated int8 (a CPU only) and int4 against bf16."""
@@ -79,8 +96,8 @@ def quant_variants(mlp: nn.Module, settings, torchao: bool = True) -> dict[str, 
     out = {"fp32": Variant(fp32, "fp32", False, None, "fp32"),
            "fp32, compiled": Variant(fp32, "fp32", True, 4, "fp32"),
            half_name: Variant(half, "fp32", True, 2, half_name, half_name),
-           # by hand: read int8 (1), write fp32 (4), read it and write it scaled (4 + 4), the matmul reads it (4)
-           "int8 weight-only, by hand": Variant(weight_only_int8(fp32), base, False, 17, "fp32", "int8")}
+           "int8 weight-only, by hand": Variant(weight_only_int8(fp32), base, False, by_hand_bytes(), "fp32",
+                                                "int8")}
     if torchao:
         for kind, label, compute in (("int8_weight_only", "int8 weight-only", "fp32"),
                                      ("int8_dynamic", "int8 dynamic", "int8")):

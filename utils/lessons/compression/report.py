@@ -14,6 +14,7 @@ import textwrap
 from utils import bench, claims
 from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare,
                                                speedup_cells, timing_cells)
+from utils.lessons.compression.roofline import figure_text
 from utils.tables import Table
 
 __all__ = ["say", "headline", "full_table", "speedup_claim", "verdict_against", "WIDTH"]
@@ -27,14 +28,16 @@ def say(text: str) -> None:
 
 
 def headline(times: dict[str, bench.Measurement], baseline: str, bounds: dict[str, float] | None = None,
-             title: str = "", bound_name: str = "bound", judged: bool = True) -> Table:
+             title: str = "", bound_name: str = "bound", judged: bool = True, rough=()) -> Table:
     """variant | latency (median) | speedup (median of rounds) | noise | bound | verdict: at most six columns.
     The latency shown is the median, the statistic the speedup is a median of (each round's own ratio, so
     it lies near the ratio of two medians, not exactly on it); the fastest runs are in ``full_table``.
     ``bounds``: by variant, the bound (or reference: ``bound_name`` says "reference") its speedup is set
     beside; the verdict is the closing table's (``verdict_against``, in ``utils.claims``' words), so a row and its claim agree.
     ``judged=False``: the figure is only shown beside the speedup (measured on something else, e.g. another
-    model's layer), and the verdict says no more than whether the speedup is one. Lesson 04."""
+    model's layer), and the verdict says no more than whether the speedup is one. ``rough``: the variants whose
+    figure rests on a measured term that spread too far: printed ``~5.0x (rough)`` (``roofline.figure_text``),
+    as everywhere else in the lesson. Lesson 04."""
     bounds = bounds or {}
     kind = "reference" if "reference" in bound_name else "bound"  # a reference may be passed; say which
     rows = []
@@ -46,7 +49,7 @@ def headline(times: dict[str, bench.Measurement], baseline: str, bounds: dict[st
         bound = bounds.get(name)
         verdict = verdict_against(ratio, bound if judged else None, noise, kind, slower=f"slower than {baseline}")
         rows.append((name, bench.fmt_seconds(m.median), f"{ratio:.2f}x", f"±{noise:.0%}",
-                     f"{bound:.2f}x" if bound else "", verdict))
+                     figure_text(bound, name in rough) if bound else "", verdict))
     columns = ["variant", "latency (median)", "speedup (median of rounds)", "noise", bound_name, "verdict"]
     return Table(columns, rows, title=title, wrap=40)
 
@@ -92,11 +95,14 @@ def speedup_claim(claim: str, ratio: float, figure: float, noise: float = 0.0, k
     share of the figure's gain reached, (ratio - 1) / (figure - 1), the same convention for a bound and a
     reference. ``reference``, where given, is the column's text for a figure measured on something else
     (another layer): then no share of its gain is given. ``rough``: a reference whose measured terms spread
-    too far (``roofline.Reference.rough``): shown as about its value, no share scored. Lesson 04."""
+    too far (``roofline.Reference.rough``): shown as about its value, no share scored.
+    The noise shows as the lesson's tables and sentences show it, a share of the speedup ("1.05x ± 3%"), so
+    that one figure reads the same everywhere; the verdict reads it as ``noise × ratio``. Lesson 04."""
     spread = noise * ratio
+    noise_text = f" ± {noise:.0%}" if spread > 0 else ""
     if kind == "bound":
-        return claims.against_speedup(claim, ratio, figure, spread, slower=slower)
+        row = claims.against_speedup(claim, ratio, figure, spread, slower=slower)
+        return claims.Claim(row.claim, f"{ratio:.2f}x{noise_text}", row.against, row.verdict)
     verdict = verdict_against(ratio, None if reference else figure, noise, "reference", slower, rough)
-    noise_text = f" ± {spread:.2f}" if spread > 0 else ""
-    shown = f"reference ~{figure:.1f}x (rough)" if rough else f"reference {figure:.2f}x"
+    shown = f"reference {figure_text(figure, rough)}"
     return claims.Claim(claim, f"{ratio:.2f}x{noise_text}", reference or shown, verdict)

@@ -24,7 +24,7 @@ from torch import nn
 from utils import devices, machine
 
 __all__ = ["Rates", "measure_rates", "linear_shapes", "intensity", "Reference", "attainable",
-           "int8_reference", "rate_spread", "ROUGH"]
+           "int8_reference", "rate_spread", "figure_text", "ROUGH"]
 
 
 @dataclass(frozen=True)
@@ -141,6 +141,12 @@ def intensity(shapes: list[tuple[int, int]], batch: int, weight_bytes: float = 4
 ROUGH = 0.25  # above this spread of its repeats, a measured term (and a reference built on it) is rough
 
 
+def figure_text(value: float, rough: bool = False) -> str:
+    """How lesson 04 prints a reference: ``5.04x``, or ``~5.0x (rough)`` where a measured term it rests on
+    spread by more than ``ROUGH``: one mark for every rough reference, in tables, sentences and claims."""
+    return f"~{value:.1f}x (rough)" if rough else f"{value:.2f}x"
+
+
 def rate_spread(rates: Rates, *values: float | None) -> float:
     """The widest spread ((max - min) / median of the repeats) of the measured ceilings whose rate is one of
     ``values`` (e.g. ``rates.int8_ops, rates.fp32_flops``): how rough a ratio of them is. Lesson 04."""
@@ -167,7 +173,7 @@ class Reference:
 
     def text(self) -> str:
         """``9.21x``, or ``~9.2x (rough)`` where ``rough``: how the lesson prints the value."""
-        return f"~{self.value:.1f}x (rough)" if self.rough else f"{self.value:.2f}x"
+        return figure_text(self.value, self.rough)
 
     @property
     def label(self) -> str:

@@ -14,12 +14,22 @@ import torch.distributed as dist
 
 from matplotlib.transforms import ScaledTranslation
 
-from utils import plots
+from utils import machine, plots
 from utils.bench import synchronize
 from utils.launch import launch, process_group
 
 WARMUP = 2  # untimed all-reduces per size: the first ones set up buffers and connections
 FIRST_WARMUP = 10  # before the first size: the process group's first collectives, not a size's cost
+
+
+def profile_link(plan, device: str = "cpu", path=None) -> "machine.LinkFit | None":
+    """The link fit lesson 00 kept in the machine profile (``machine.stored_link``) for this machine, where it
+    is the path ``plan``'s workers use (``machine.link_route``: gloo between two processes on a CPU): the one
+    figure of that link the course quotes (lessons 00, 02 and 08). None where the profile keeps none, or
+    another path. Read only: nothing is measured or written here. Lesson 03."""
+    entry = machine._read(path or machine.PROFILE_PATH).get(machine.machine_key(device), {})
+    kept = machine._kept_link(entry)
+    return kept if kept and kept.name == machine.link_route(plan)[0] else None
 
 
 def busbw_factor(world: int) -> float:

@@ -196,6 +196,7 @@ def _one_step(net, model, x, y, clock, ready: list, marks: list, rows: tuple[str
     return {"compute": last_ready - backward_start, "exposed": end - last_ready, "step": end - start,
             "communication": sum(sp.duration for sp in spans if sp.name == "all-reduce"),
             "messages": len(marks), "spans": spans, "ready": last_ready - start,  # both ranks start at a barrier
+            "start": start,  # on the clock both ranks share: where their times are compared (``waiting``)
             "calls": {k: clock.seconds(a) - start for _, k, a, _ in marks}}  # each call's start, since the step's
 
 
@@ -206,9 +207,10 @@ def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
     Returns this rank's median over the steps after the first of ``compute`` (backward until the last
     gradient is ready), ``communication`` (all-reduce spans summed, waits for the other rank included),
     ``exposed`` (last gradient ready to the step's end: communication not hidden), ``step`` and ``messages``
-    (seconds, counts), ``ready`` (the last gradient, since the step's start), the last step's ``spans``, per
-    step the ``ready`` time and each all-reduce call's start (``steps``, for ``waiting``), its ``rank`` and the
-    ``clock`` it was read on.
+    (seconds, counts), ``ready`` (the last gradient, since the step's start), the last step's ``spans``, every
+    timed step's spans (``step_spans``: the chart draws the one ``drawn_step`` picks), per step its start, its
+    ``step`` time, the ``ready`` time and each all-reduce call's start (``steps``, for ``waiting``), its
+    ``rank`` and the ``clock`` it was read on.
     """
     with process_group(backend="gloo" if s.device == "cpu" else None) as planned_device:
         device = torch.device(s.device) if s.device else planned_device
@@ -227,9 +229,12 @@ def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
         # The first step warms up (and DDP rebuilds its buckets in the order the gradients arrived).
         figures = [_one_step(net, model, x, y, clock, ready, marks, rows, use_ddp, s.precision)
                    for _ in range(steps)][1:]
-        medians = {k: statistics.median(f[k] for f in figures) for k in figures[0] if k not in ("spans", "calls")}
+        medians = {k: statistics.median(f[k] for f in figures) for k in figures[0]
+                   if k not in ("spans", "calls", "start")}
         return {**medians, "spans": [sp.to_dict() for sp in figures[-1]["spans"]], "rank": rank,
-                "steps": [{"ready": f["ready"], "calls": f["calls"]} for f in figures],
+                "step_spans": [[sp.to_dict() for sp in f["spans"]] for f in figures],
+                "steps": [{"start": f["start"], "step": f["step"], "ready": f["ready"], "calls": f["calls"]}
+                          for f in figures],
                 "clock": "GPU (CUDA events)" if isinstance(clock, GpuClock) else "host (perf_counter)"}
 
 
@@ -239,22 +244,77 @@ def slowest(ranks: list[dict]) -> dict:
     return max(ranks, key=lambda r: r["step"])
 
 
+def _ready_at(step: dict) -> float:
+    """When a step's last gradient was ready, on the clock both ranks share (host ``perf_counter``; on GPUs each
+    rank's events placed on it): a wait for the other rank is a difference of these, not of times measured
+    from each rank's own start, which differ by how unevenly the ranks left the barrier."""
+    return step["start"] + step["ready"]
+
+
+def lags(ranks: list[dict]) -> list[float]:
+    """Per timed step, how much later rank 1's last gradient was ready than rank 0's (seconds; negative where
+    rank 0's was the later one): the rank whose gradients were ready first waited that long for the other."""
+    by_rank = {r["rank"]: r for r in ranks}
+    return [_ready_at(one) - _ready_at(zero) for zero, one in zip(by_rank[0]["steps"], by_rank[1]["steps"])]
+
+
+def drawn_step(ranks: list[dict]) -> int:
+    """The timed step the chart draws: the one whose lag (``lags``) is the median (the lower middle for an
+    even count), so that the chart shows the step the medians of ``waiting`` are read from."""
+    order = sorted(range(len(lags(ranks))), key=lags(ranks).__getitem__)
+    return order[(len(order) - 1) // 2]
+
+
+def who_waited(ranks: list[dict], step: int) -> dict:
+    """In timed step ``step``, which rank's last gradient was ready first (``waited``: its last all-reduce
+    could not finish before the other rank joined it), which was ``late``, and by how much (``lag``, s)."""
+    lag = lags(ranks)[step]
+    return {"waited": 0 if lag > 0 else 1, "late": 1 if lag > 0 else 0, "lag": abs(lag)}
+
+
 def waiting(ranks: list[dict]) -> dict:
     """How much of the slowest rank's all-reduce time was waiting for the other rank, not transfer (medians
     over the timed steps, seconds). ``in_calls``: summed over its calls, how much later the other rank started
     the same call (an all-reduce cannot finish before both ranks have joined it); ``exposed``: how much later
-    the other rank's last gradient was ready than its own (capped at its exposed time). Both ranks' times run
-    from the same barrier, so they compare to within the barrier's own skew."""
+    the other rank's last gradient was ready than its own (capped at its exposed time); ``lag``: the same,
+    signed (negative: the other rank waited for this one); ``me``, ``other``: the two ranks. Times are
+    compared on the clock both ranks share (``_ready_at``), so with an odd number of steps the medians are
+    those of the step ``drawn_step`` picks for the chart."""
     me = slowest(ranks)
     other = next(r for r in ranks if r is not me)
-    in_calls, exposed = [], []
+    in_calls, exposed, lag = [], [], []
     for mine, theirs in zip(me["steps"], other["steps"]):
-        in_calls.append(sum(max(theirs["calls"][k] - t, 0.0) for k, t in mine["calls"].items() if k in theirs["calls"]))
-        exposed.append(min(max(theirs["ready"] - mine["ready"], 0.0), me["exposed"]))
-    return {"in_calls": statistics.median(in_calls), "exposed": statistics.median(exposed)}
+        skew = theirs["start"] - mine["start"]  # the other rank's clock readings, placed on this rank's
+        in_calls.append(sum(max(theirs["calls"][k] + skew - t, 0.0) for k, t in mine["calls"].items()
+                            if k in theirs["calls"]))
+        lag.append(_ready_at(theirs) - _ready_at(mine))
+        exposed.append(min(max(lag[-1], 0.0), me["exposed"]))
+    return {"in_calls": statistics.median(in_calls), "exposed": statistics.median(exposed),
+            "lag": statistics.median(lag), "me": me["rank"], "other": other["rank"]}
 
 
 NOISE_FLOOR = 0.05  # where no spread is measured, a difference under 5% of a step is read as noise
+MOSTLY = 0.6  # a share above this is "mostly"; from 1 - MOSTLY to MOSTLY it is "about half"
+
+
+def waiting_share(wait: float, total: float) -> str:
+    """``"mostly waiting"``, ``"about half"`` or ``"mostly not waiting"``: how much of ``total`` (seconds)
+    the ``wait`` for the other rank was, read with ``MOSTLY``, so that 2.2 ms of 4.4 ms reads "about half"."""
+    share = wait / total if total > 0 else 0.0
+    if share > MOSTLY:
+        return "mostly waiting"
+    return "about half" if share >= 1 - MOSTLY else "mostly not waiting"
+
+
+def step_noise(*ways: list[dict]) -> float:
+    """The noise of a step time in section 2: for each way (``timeline``'s ranks), half the range of its slowest
+    rank's timed step times as a share of their median; the largest of them, and never under ``NOISE_FLOOR``.
+    The one rule section 2 and the closing table read the bucket comparison with."""
+    spreads = []
+    for ranks in ways:
+        times = [s["step"] for s in slowest(ranks)["steps"]]
+        spreads.append((max(times) - min(times)) / 2 / statistics.median(times))
+    return max([NOISE_FLOOR, *spreads])
 
 
 def compare_steps(step: float, other: float, spread: float | None = None) -> str:
