@@ -351,7 +351,8 @@ def test_speedup_uses_the_fastest_runs():
             time.sleep(self.seconds)
             return x
 
-    assert measure.speedup(Sleeper(0.004), Sleeper(0.001), torch.zeros(1), rounds=3) > 1.5
+    # A wide margin (10x against 1.5x): a busy CI host oversleeps a short sleep by milliseconds.
+    assert measure.speedup(Sleeper(0.04), Sleeper(0.004), torch.zeros(1), rounds=3) > 1.5
 
 
 def test_timing_note_warns_only_when_the_paired_ratios_spread():
