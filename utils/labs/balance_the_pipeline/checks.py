@@ -1,8 +1,8 @@
-"""The checks of lab 02 (``labs/02_balance_the_pipeline.ipynb``): the learner predicts what a two-stage GPipe
+"""The checks of lab 02 (``labs/02_balance_the_pipeline.ipynb``): the learner predicts what a two-stage 1F1B
 step gains on a measured profile (exercise A) and chooses the split and the number of micro-batches for 1F1B
 under a cap on the activations each stage keeps (B).
 
-    check_prediction(predict_speedup)         # against the schedule played pass by pass, on unseen profiles
+    check_prediction(predict_speedup)         # against 1F1B played pass by pass, on unseen profiles
     check_choice(choose_config)               # the best that fits each unseen profile's cap
     result = check_pipelined(choose_config, predict_speedup, profile, cap)   # the choice pipelined for real
     print(take_away(result))
@@ -52,9 +52,10 @@ BUSY_SHARE = 0.7
 PREDICTION_ORDER = ("imbalance", "free micro-batches", "small micro-batches", "overhead", "split at m",
                     "everything")
 WHY_PREDICTION = {
-    "imbalance": "the schedule: with unequal stages the slower one sets the pace of every slot but the first "
-                 "and the last (lesson 02 §7), and with one micro-batch nothing overlaps",
-    "free micro-batches": "the schedule: unequal stages, and micro-batches that cost only their rows",
+    "imbalance": "the schedule: 1F1B's order with unequal stages (each pass as soon as its stage is free and "
+                 "its input is there, a backward twice its forward), which lesson 02 §7's GPipe formula does "
+                 "not price where the first stage is the slower; and with one micro-batch nothing overlaps",
+    "free micro-batches": "the schedule: 1F1B with unequal stages, and micro-batches that cost only their rows",
     "small micro-batches": "what a micro-batch costs: a micro-batch of batch/m rows costs what the profile "
                            "measured for that m, not the whole batch's cost over m; and one worker runs the whole "
                            "batch at once",
@@ -67,8 +68,8 @@ WHY_PREDICTION = {
 
 # The reference's functions a learner's answer may not call (refused through wrappers too: checks.refers_to).
 _REFUSED = {name: getattr(_reference, name)
-            for name in ("reference_speedup", "gpipe_seconds", "best_config", "best_split_at", "stage_peak_bytes",
-                         "fits", "in_flight")}
+            for name in ("reference_speedup", "gpipe_seconds", "one_f_one_b_seconds", "played_seconds",
+                         "best_config", "best_split_at", "stage_peak_bytes", "fits", "in_flight")}
 SCHEDULE = "1f1b"  # what exercise B's choice runs: lesson 02 §6's schedule that holds fewer micro-batches
 MEMORY_SLACK = 0.01  # a stage's measured peak may exceed the cap by this share (the meter's rounding)
 
@@ -116,8 +117,8 @@ def _prediction_miss(predict: Callable, hidden: _reference.Hidden) -> str | None
 
 
 def check_prediction(predict: Callable):
-    """Lab 02 check 1: ``predict(profile, split_points, m)`` agrees with the GPipe schedule played pass by pass
-    (``reference.gpipe_seconds``), within ``PREDICTION_TOLERANCE``, for every split and m of every unseen
+    """Lab 02 check 1: ``predict(profile, split_points, m)`` agrees with the 1F1B schedule played pass by pass
+    (``reference.one_f_one_b_seconds``), within ``PREDICTION_TOLERANCE``, for every split and m of every unseen
     profile. A miss names the profile, where, which way, and what that profile isolates."""
     def body():
         checks.expect(not checks.refers_to(predict, set(_REFUSED), tuple(_REFUSED.values())),
@@ -128,7 +129,7 @@ def check_prediction(predict: Callable):
                 checks.expect(miss is None,
                               f"on a profile the lab keeps apart ({hidden.what}) your prediction for {miss}; that "
                               f"profile isolates {WHY_PREDICTION[tests]}")
-        return (f"your prediction agrees with GPipe's schedule played pass by pass within "
+        return (f"your prediction agrees with 1F1B's schedule played pass by pass within "
                 f"{PREDICTION_TOLERANCE:.0%}, for every split and m of {len(_reference.HIDDEN)} profiles you had not "
                 "seen")
 
@@ -150,6 +151,10 @@ def diagnose(profile: Profile, split: tuple[int, ...], m: int, cap: float | None
         if cap is not None and _reference.best_split_at(profile, m) != at_m:
             return (f"at m={m} another split that fits the cap is faster: where the split that balances the "
                     "stages' time does not fit, the splits around it may")
+        if cap is not None:  # the better split fits: passed over as too big, or never priced
+            return (f"m={m} is fine there, but your split leaves one stage slower than it needs to be, and a "
+                    "better balanced split fits the cap: if you ruled it out, count again what each stage holds "
+                    "at once under 1F1B; if not, balance the stages on that micro-batch size's own costs")
         return (f"m={m} is fine there, but your split leaves one stage slower than it needs to be: balance the "
                 f"stages on that micro-batch size's own costs")
     if m > best_m:
@@ -298,9 +303,11 @@ def measure_choice(choose, predict, profile: Profile, cap: float | None = None,
     run, final, key, ratios, again = _against_fastest(lab_task(s), mine, refs, rounds)
     ratio = statistics.median(ratios) if key != mine.key else 1.0
     predicted = your_predictions(predict, profile, [mine] + refs)
+    profiled = {"one worker": sum(profile.layers[1]),  # the profile's figures for the learner's configuration
+                "stages": [m * t for t in _reference.stage_seconds(profile, split, m)]}
     return Pipelined(_row(final, mine.key), run.rows, _row(final, key), ratio,
                      noise_margin(ratios) if key != mine.key else MIN_MARGIN, predicted, again, s.label, cap,
-                     memory)
+                     memory, profiled)
 
 
 def memory_text(p: Pipelined) -> str:

@@ -29,6 +29,12 @@ class Pipelined:
     label: str
     cap: float | None = None  # bytes each stage may keep (exercise B); None: no cap
     memory: list[float] | None = None  # each stage's measured peak of kept activations, bytes
+    # the profile's own figures for the learner's configuration, seconds a step: "one worker" (its layers on the
+    # whole batch) and "stages" (each stage's m micro-batches of its layers, plus what each costs beyond them)
+    profiled: dict | None = None
+
+
+CAUSE_SHARE = 0.10  # a work figure this far from the profile's is named as a cause of the model's miss
 
 
 TIMED_COLUMNS = ["m", "split", "your model predicts", "measured (range)", "bound 2m/(m+1)", "rounds above the bound"]
@@ -124,13 +130,12 @@ def _misses_by_m(p: Pipelined) -> str:
         said.append(f"Your model {side}-predicted at {where}{_largest_words(found) if largest else ''} "
                     f"({figures}): the median {'above' if side == 'under' else 'below'} the prediction by more "
                     "than the rounds' noise, a systematic miss. " + (
-                        "The pipeline's micro-batches cost less than the profile timed them alone (consistent with "
-                        "each process's caches holding only its stage's weights; not measured here)"
-                        + (", or the one-worker step, the same for every m, was slowed in this run." if every
-                           else "; the one-worker step is not the cause: it is the same for every m, and "
-                           + _matched_words(rows, sides) + ".") if side == "under" else
-                        "What it leaves out (the bytes of each message, the schedule's work per micro-batch, waiting "
-                        "for a core) cost more than it assumed."))
+                        ("Every m missed the same way: the one-worker step, the same for every m, can be the cause, "
+                         "or the stages' work" if every else
+                         "The one-worker step is not the cause: it is the same for every m, and "
+                         + _matched_words(rows, sides)) if side == "under" else
+                        "The stages' work or their waiting cost more than your model has them cost")
+                    + (": the next line measures both for your choice." if p.profiled else "."))
     return " ".join(said)
 
 
@@ -170,4 +175,49 @@ def prediction_lines(p: Pipelined) -> list[str]:
                  f"{'under' if gap < 0 else 'over'} it, farther than the rounds' noise (± {spread:.2f}): a miss, "
                  f"not noise ({where} {'below' if gap < 0 else 'above'} the prediction; rounds {lo:.2f}-{hi:.2f})."]
     lines.append(_misses_by_m(p))
+    cause = miss_cause(p)
+    if cause:
+        lines.append(cause)
     return lines
+
+
+def miss_cause(p: Pipelined) -> str:
+    """Where the learner's model and the measurement part, from what the run measured of the learner's row:
+    one worker's work against the profile's layers on the whole batch (the speed-up's numerator), and each
+    stage's work a step against the profile's m micro-batches (its denominator's). Work is a CPU worker's
+    thread time (waiting for a core or a message leaves it out), a GPU's device time. Every branch written:
+    the work that moved names the cause; neither moved, the gap is waiting, which the model plays as none
+    ("" without the figures)."""
+    r, got = p.mine, p.profiled
+    if not got or not r.work or not r.baseline_work or r.key not in p.predicted:
+        return ""
+    one, stages = r.baseline_work / got["one worker"] - 1, sum(r.work) / sum(got["stages"]) - 1
+    what = "thread CPU time" if r.cpu_workers else "device time"
+    said = (f"Where your model and the measurement part (work, {what}, medians; a gap over {CAUSE_SHARE:.0%} "
+            f"named): one worker's step worked {r.baseline_work * 1e3:.0f} ms against the "
+            f"{got['one worker'] * 1e3:.0f} ms its layers took in the profile ({one:+.0%}); your stages worked "
+            + " and ".join(f"{w * 1e3:.0f}" for w in r.work) + " ms a step against the profile's "
+            + " and ".join(f"{w * 1e3:.0f}" for w in got["stages"]) + f" ms ({stages:+.0%}). ")
+    side = _miss(r, p.predicted[r.key])
+    cheaper, dearer = stages < -CAUSE_SHARE, one > CAUSE_SHARE
+    if side == "under":
+        causes = ([f"the stages' work cost less in the pipeline than the profile timed it ({stages:+.0%}): each "
+                   "process ran only its own layers, where the profile ran every layer and every micro-batch "
+                   "size in turn in one process"] if cheaper else []) + (
+                  [f"one worker's step cost more than its layers did in the profile ({one:+.0%})"] if dearer else [])
+        if causes:
+            return said + "The measured speed-up came above your model because " + "; and ".join(causes) + "."
+        return (said + f"Neither work figure moved by over {CAUSE_SHARE:.0%} the way of the miss, so the work "
+                "does not explain it: the stages waited for each other less than your model's schedule has them "
+                "wait (its backward at twice its forward is theory, not measured here).")
+    if side == "over":
+        causes = ([f"the stages' work cost more in the pipeline than the profile timed it ({stages:+.0%})"]
+                  if stages > CAUSE_SHARE else []) + (
+                  [f"one worker's step cost less than its layers did in the profile ({one:+.0%})"]
+                  if one < -CAUSE_SHARE else [])
+        if causes:
+            return said + "The measured speed-up came below your model because " + "; and ".join(causes) + "."
+        return (said + f"Neither work figure moved by over {CAUSE_SHARE:.0%} the way of the miss, so the work "
+                "does not explain it: the stages waited (for each other, for messages or for a core) more than "
+                "your model's schedule has them wait.")
+    return said + "Your model met the measurement within the rounds' noise: no cause to name."

@@ -1,9 +1,10 @@
-"""Lab 02's reference (``labs/02_balance_the_pipeline.ipynb``): what a two-stage GPipe step costs on a
-profile, found by playing the schedule pass by pass, and the profiles the checks judge a learner's code on.
+"""Lab 02's reference (``labs/02_balance_the_pipeline.ipynb``): what a two-stage 1F1B step (the schedule the lab
+runs) costs on a profile, found by playing the schedule pass by pass, and the profiles the checks judge a
+learner's code on.
 (Reading it before you solve the lab spoils exercises A and B; the lab does not import it, and the checks
 refuse an answer that calls it.)
 
-    reference_speedup(profile, [9], 8)     # one worker's step over GPipe's, both from the profile
+    reference_speedup(profile, [9], 8)     # one worker's step over 1F1B's, both from the profile
     best_config(profile)                   # ((split point,), m, speed-up): the best the profile allows
     stage_peak_bytes(profile, [9], 8)      # what each stage keeps at once under 1F1B (exercise B)
     best_config(profile, cap)              # ... the best whose every stage keeps at most cap bytes
@@ -19,21 +20,32 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from utils.labs.balance_the_pipeline.workload import CANDIDATE_M, Profile
-from utils.lessons.model_split.ideal import gpipe_order
+from utils.lessons.model_split.ideal import gpipe_order, one_f_one_b_order
 from utils.lessons.model_split.split import stage_ranges
 
 BACKWARD_SHARE = 2 / 3  # of a layer's forward + backward: its backward (two products for the forward's one)
 
 
 def gpipe_seconds(stage_seconds: Sequence[float], m: int) -> float:
-    """The time of a GPipe step whose stages cost ``stage_seconds`` per micro-batch (forward + backward),
-    found by playing the schedule: each worker runs all m forwards, then all m backwards, each pass as soon
-    as its worker is free and its input has arrived (a message takes no time beyond what the stage's cost
-    already holds)."""
+    """The time of a GPipe step whose stages cost ``stage_seconds`` per micro-batch (forward + backward): each
+    worker runs all m forwards, then all m backwards (lesson 02 §7's formula; ``played_seconds``)."""
+    return played_seconds(stage_seconds, m, gpipe_order)
+
+
+def one_f_one_b_seconds(stage_seconds: Sequence[float], m: int) -> float:
+    """The time of a 1F1B step whose stages cost ``stage_seconds`` per micro-batch (forward + backward, the
+    backward ``BACKWARD_SHARE`` of it): worker r runs p - 1 - r forwards ahead, then one forward and one
+    backward in turn (lesson 02 §4's order; ``played_seconds``). Exercise A's model."""
+    return played_seconds(stage_seconds, m, one_f_one_b_order)
+
+
+def played_seconds(stage_seconds: Sequence[float], m: int, order=one_f_one_b_order) -> float:
+    """A step's time found by playing the schedule ``order(m, p)``: each pass as soon as its worker is free
+    and its input has arrived (a message takes no time beyond what the stage's cost already holds)."""
     p = len(stage_seconds)
     cost = {"F": [t * (1 - BACKWARD_SHARE) for t in stage_seconds],
             "B": [t * BACKWARD_SHARE for t in stage_seconds]}
-    orders, done, free, nxt = gpipe_order(m, p), {}, [0.0] * p, [0] * p
+    orders, done, free, nxt = order(m, p), {}, [0.0] * p, [0] * p
     while any(nxt[r] < len(orders[r]) for r in range(p)):
         moved = False
         for r in range(p):
@@ -46,7 +58,7 @@ def gpipe_seconds(stage_seconds: Sequence[float], m: int) -> float:
                 done[(s, kind, k)] = free[r] = max([free[r]] + [done[n] for n in needs]) + cost[kind][s]
                 nxt[r], moved = nxt[r] + 1, True
         if not moved:
-            raise AssertionError("GPipe's order waits on a pass that never runs")
+            raise AssertionError("the schedule's order waits on a pass that never runs")
     return max(free)
 
 
@@ -58,9 +70,9 @@ def stage_seconds(profile: Profile, split_points: Sequence[int], m: int) -> list
 
 
 def reference_speedup(profile: Profile, split_points: Sequence[int], m: int) -> float:
-    """One worker's step (the whole batch at once: ``layers[1]``, no message) over the GPipe step of
+    """One worker's step (the whole batch at once: ``layers[1]``, no message) over the 1F1B step of
     ``split_points`` with ``m`` micro-batches, both from the profile."""
-    return sum(profile.layers[1]) / gpipe_seconds(stage_seconds(profile, split_points, m), m)
+    return sum(profile.layers[1]) / one_f_one_b_seconds(stage_seconds(profile, split_points, m), m)
 
 
 def in_flight(stage: int, m: int, p: int = 2) -> int:
@@ -91,8 +103,7 @@ def best_split_at(profile: Profile, m: int, cap: float | None = None) -> tuple[i
 
 def best_config(profile: Profile, cap: float | None = None) -> tuple[tuple[int, ...], int, float]:
     """The best (split points, m) of the profile (under ``cap``, as ``best_split_at``), and its speed-up over
-    one worker by exercise A's model (GPipe's step: for two stages 1F1B's equals it where stage 1 is the slower,
-    and is shorter where stage 0 is)."""
+    one worker by exercise A's model (1F1B's step)."""
     options = [(split, m) for m in profile.ms if (split := best_split_at(profile, m, cap)) is not None]
     split, m = max(options, key=lambda o: reference_speedup(profile, *o))
     return split, m, reference_speedup(profile, split, m)
