@@ -1,0 +1,136 @@
+"""Lesson 01's section 4 (how time scales with FLOPs), in sentences and tables printed from the run: does time
+follow c x FLOPs + d along each axis, and what the fixed cost d is. Split from ``report`` (which re-exports
+these names for the notebook)."""
+
+from __future__ import annotations
+
+
+def scaling_rows(series, fit) -> list[tuple]:
+    from utils.lessons.why_slow.scaling import fixed_cost_is_negative
+
+    rows = []
+    for axis, pts in series.items():
+        (c, d), worst = fit(pts)
+        per_flop = [p.seconds / p.model_flops for p in pts]
+        negative = (" (below zero: no step has one)" if fixed_cost_is_negative(pts) else
+                    " (zero within the fit's miss)" if d < 0 else "")
+        rows.append((axis, ", ".join(str(p.value) for p in pts), f"worst {worst:.1%}, d = {d * 1e3:+.1f} ms{negative}",
+                     f"{max(per_flop) / min(per_flop):.2f}x", f"{pts[-1].saved_bytes / pts[0].saved_bytes:.1f}x"))
+    return rows
+
+
+SCALING_COLUMNS = ["axis", "values", "fit c·FLOPs + d", "spread of time per FLOP",
+                   "activations (weights left out), last / first"]
+
+
+FOLLOWS = 0.10  # a fit of time = c x FLOPs + d within ±10 % at every point of an axis: time follows the formula
+
+
+def scaling_holds(series, fit) -> dict[str, str]:
+    """Per axis: "holds" (within FOLLOWS, a fixed cost d at or above zero within the fit), "off" (a point
+    missed by more than FOLLOWS) or "negative d" (within FOLLOWS, but only with a fixed cost below zero)."""
+    from utils.lessons.why_slow.scaling import fixed_cost_is_negative
+
+    return {axis: "off" if fit(pts)[1] > FOLLOWS else "negative d" if fixed_cost_is_negative(pts) else "holds"
+            for axis, pts in series.items()}
+
+
+def scaling_failures(series, fit, repeats: int | None = None) -> dict[str, str]:
+    """The axes where step time = c x FLOPs + d does not hold, each with why (for the claims table), and
+    "every axis" where the fixed costs differ by axis (``fixed_costs_differ``). With ``repeats`` (the steps
+    timed a point), a miss is given with its size, and called noisy under 5 repeats."""
+    why = {"off": f"off by more than {FOLLOWS:.0%}", "negative d": "only with a negative fixed cost d"}
+    out = {axis: why[v] for axis, v in scaling_holds(series, fit).items() if v != "holds"}
+    for axis in (a for a, v in out.items() if v == why["off"] and repeats):
+        out[axis] = (f"misses by {fit(series[axis])[1]:.1%}"
+                     + (f" ({repeats} repeats a point: noisy)" if repeats < 5 else f" ({repeats} repeats a point)"))
+    if fixed_costs_differ(series, fit):
+        out["every axis"] = "the fixed cost d differs by axis (" + ", ".join(
+            f"{axis} {d * 1e3:+.1f} ms" for axis, d in fixed_costs(series, fit).items()) + ")"
+    return out
+
+
+def fixed_costs(series, fit) -> dict[str, float]:
+    """Each axis's fitted fixed cost d (seconds)."""
+    return {axis: float(fit(pts)[0][1]) for axis, pts in series.items()}
+
+
+def fixed_costs_differ(series, fit) -> bool:
+    """A fixed cost per step is one cost, whichever size grows: the axes' fitted d should agree. They differ
+    where their range passes the fit's tolerance (±FOLLOWS) of the shortest step measured, where d weighs most."""
+    ds = fixed_costs(series, fit).values()
+    shortest = min(p.seconds for pts in series.values() for p in pts)
+    return len(ds) > 1 and max(ds) - min(ds) > FOLLOWS * shortest
+
+
+def fixed_cost_sentence(series, fit) -> str:
+    """Whether the axes' fixed costs agree, as one fixed cost per step must (both branches)."""
+    ds = fixed_costs(series, fit)
+    listed = ", ".join(f"{d * 1e3:+.1f} ms along {axis}" for axis, d in ds.items())
+    shortest = min(p.seconds for pts in series.values() for p in pts)
+    if fixed_costs_differ(series, fit):
+        return (f" But the fixed cost per step comes out {listed}: one cost per step cannot differ by which size "
+                f"grows (they differ by more than ±{FOLLOWS:.0%} of the shortest step, {shortest * 1e3:.1f} ms), "
+                "so c × FLOPs + d misses something: a cost that grows with some sizes but not as the formula's "
+                "FLOPs do. Each axis's fit describes that axis alone.")
+    return (f" The fixed cost per step comes out {listed}: within ±{FOLLOWS:.0%} of the shortest step "
+            f"({shortest * 1e3:.1f} ms) of each other, as one fixed cost per step should.")
+
+
+def scaling_sentence(series, fit) -> str:
+    """Whether step time = c x (formula FLOPs) + d, one rate and one fixed cost per axis, fits every point
+    with a fixed cost no step could lack (d >= 0 within the fit)."""
+    status = scaling_holds(series, fit)
+    worst = {axis: fit(pts)[1] for axis, pts in series.items()}
+    parts = [f"{axis} {'within' if w <= FOLLOWS else 'off by up to'} {w:.1%}" for axis, w in worst.items()]
+    flat = {axis: max(p.seconds / p.model_flops for p in pts) / min(p.seconds / p.model_flops for p in pts)
+            for axis, pts in series.items()}
+    most = max(flat, key=flat.get)
+    good = [axis for axis, v in status.items() if v == "holds"]
+    verdict = (f"fits every axis within the ±{FOLLOWS:.0%} tolerance" if len(good) == len(status) else
+               f"holds within the ±{FOLLOWS:.0%} tolerance on {len(good)} of {len(status)} axes"
+               + (f" ({', '.join(good)})" if good else ""))
+    text = (f"Step time = c × (the formula's FLOPs) + d, one rate c and one fixed cost d fitted per axis, "
+            f"{verdict}: {', '.join(parts)}.")
+    for axis in (a for a, v in status.items() if v == "negative d"):
+        pts = series[axis]
+        d = fit(pts)[0][1]
+        first, last = (p.seconds / p.model_flops * 1e12 for p in (pts[0], pts[-1]))
+        text += (f" Along {axis} the line fits only with a negative fixed cost (d = {d * 1e3:+.1f} ms, beyond the "
+                 f"fit's miss): no step has one, so there the time is not a rate x FLOPs plus a fixed cost; time "
+                 f"per FLOP went from {first:.1f} to {last:.1f} ps between the smallest and the largest {axis}.")
+    return (text + fixed_cost_sentence(series, fit)
+            + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x between its sizes)."
+            + flat_and_fit_sentence(flat, worst))
+
+
+def flat_and_fit_sentence(flat: dict[str, float], worst: dict[str, float]) -> str:
+    """The spread of time per FLOP and the fit's worst miss measure different things: a flat axis has one rate
+    and no fixed cost; the fit allows a fixed cost d, so it can follow an axis whose time per FLOP varies and
+    miss a flat one by a single noisy point. Says whether this run's flattest axis is also its best fit."""
+    flattest, best = min(flat, key=flat.get), min(worst, key=worst.get)
+    if flattest == best or len(flat) < 2:
+        return (f" Here the flattest axis, {flattest} ({flat[flattest]:.2f}x), is also the best fit "
+                f"({worst[flattest]:.1%}): the two readings agree.")
+    return (f" The two readings differ here: the flattest axis, {flattest} ({flat[flattest]:.2f}x), is not the best "
+            f"fit ({worst[flattest]:.1%}, against {best}'s {worst[best]:.1%}). Flat time per FLOP means one rate "
+            "and no fixed cost; the fit allows a fixed cost d, so it can follow an axis whose time per FLOP "
+            "varies and miss a flat one by one slow point.")
+
+
+def activations_sentence(series) -> str:
+    """How the saved activations grew along each axis against the axis's own growth (every branch written):
+    per layer they are the batch of tokens x the width, so at most linear in width, depth and (with the fused
+    attention) context; a larger growth means a term above linear was saved."""
+    grew = {axis: (pts[-1].value / pts[0].value, pts[-1].saved_bytes / pts[0].saved_bytes)
+            for axis, pts in series.items()}
+    parts = ", ".join(f"{axis} x{size:g}: activations x{act:.1f}" for axis, (size, act) in grew.items())
+    faster = [axis for axis, (size, act) in grew.items() if act > 1.1 * size]
+    text = (f"Saved activations (the weights autograd also keeps left out: they are the model's own, counted in "
+            f"weights+grads+AdamW): {parts}. ")
+    if not faster:
+        return text + ("None grew faster than its axis: linear at most, as the batch of tokens x the width per "
+                       "layer says; the parts that do not grow with an axis (the logits, for one) "
+                       "keep a ratio under it.")
+    return text + (f"{', '.join(faster)} grew them faster than the axis itself: a term above linear was saved "
+                   "(attention's T² scores, where a kernel keeps them).")
