@@ -716,3 +716,16 @@ def test_a_link_ratio_median_whose_spread_covers_the_bytes_ratio_is_printed_as_n
                                   convert=[1.0] * 3)
     note = transfer.link_only_note(rounds, 0.0, 0.0)
     assert "± 1.23 around their median 4.65x" in note and "within noise" in note and "finding" not in note
+
+
+def test_the_recipe_notes_say_where_section_2_and_the_rounds_agree():
+    # lesson 05's reader: the no-GPU column said 1 worker where section 2 measured 2 faster, unexplained; and
+    # the net figure came from a round whose link times broke the bound, without saying the others agreed
+    from utils.lessons.data_prefetch.plan import rounds_agree, workers_note
+
+    faster = workers_note({1: 1.88, 2: 1.66, 4: 1.67}, 2, 1, "cpu", 0.02)
+    assert "2 and 4 loader workers faster than the no-GPU column's 1" in faster and "waits" in faster
+    assert "agrees with the no-GPU column's 1" in workers_note({1: 1.66, 2: 1.67, 4: 1.70}, 2, 1, "cpu", 0.02)
+    assert "one-GPU" in workers_note({1: 1.66, 2: 1.67}, 2, 1, "1gpu", 0.02)
+    assert "does not rest" in rounds_agree([1.33, 1.35, 1.38])
+    assert "do not all read the same way" in rounds_agree([0.95, 1.00, 1.10])

@@ -168,7 +168,10 @@ def test_fsdp2_holds_half_of_ddps_state_with_the_same_losses_and_the_bytes_of_th
     # reduce-scatter per unit; every collective timed on CPU workers
     assert fsdp[0]["calls_per_step"] == {"all-gather": 2 * SMALL.depth + 1, "reduce-scatter": SMALL.depth + 1}
     assert all(v >= 0 for v in fsdp[0]["collective_seconds_per_step"].values())
-    assert "FSDP2" in summary.collectives_sentence(runs) and summary.collectives_table(runs).rows
+    text = summary.collectives_sentence(runs)
+    assert "FSDP2" in text and summary.collectives_table(runs).rows
+    # lesson 06's reader: the table's MB a step (inputs) added up to ~2x, the sentence said 1.48x unnamed
+    assert "the bytes a ring sends" in text and "what each rank hands its collectives" in text
 
 
 @pytest.mark.timeout(120)
@@ -415,6 +418,17 @@ def test_a_checkpointed_steps_extra_time_splits_into_parts_that_add_up():
     assert "each part within 2.0 ms of its prediction" in near and "cannot say where" in near
     assert summary.parts_off(plain, {"forward": 0.030, "step": 0.131}, {"forward": 0.0, "rest": 0.030},
                              0.002) == {}
+    # lesson 06's reader: "cannot say where it differs" right after "the step is within noise of it"
+    agree = summary.step_parts("Selective", plain, {"forward": 0.030, "step": 0.131},
+                               {"forward": 0.0, "rest": 0.030}, 0.002, step_off=False, forward_basis=" (same)")
+    assert "cannot say where" not in agree and "agree with the prediction" in agree and "there (same)" in agree
+
+
+def test_accumulations_step_time_reads_every_outcome():
+    # lesson 06's reader: the summary said accumulation "can take longer", the run measured it faster
+    assert summary.accumulation_verdict(1.01, 0.02).startswith("within noise")
+    assert summary.accumulation_verdict(0.95, 0.02) == "faster beyond noise"
+    assert summary.accumulation_verdict(1.10, 0.02) == "slower beyond noise"
 
 
 def test_every_step_ratio_in_the_peaks_table_carries_its_spread():

@@ -173,6 +173,17 @@ def compression_outcome(speedup: float, spread: float) -> str:
     return "noise" if verdict.startswith("within noise") else "slower" if "no speed-up" in verdict else "pays"
 
 
+def rounds_agree(ratios: list[float]) -> str:
+    """Whether section 5's verdict rests on its median round: each round's own net ratio judged by
+    ``compression_outcome`` with the 2 % floor as its noise; one clause (lesson 05)."""
+    outcomes = {compression_outcome(r, 0.02 * r) for r in ratios}
+    if len(outcomes) == 1:
+        return (f"every round's own net figure ({min(ratios):.2f}x-{max(ratios):.2f}x) reads the same way, so the "
+                "verdict does not rest on that round")
+    each = ", ".join(f"{r:.2f}x" for r in ratios)
+    return f"the rounds' own net figures ({each}) do not all read the same way: the verdict rests on the median round"
+
+
 def images_row(compression: tuple[float, float], mode: str) -> tuple[str, ...]:
     """The recipe's row for the images across the link: (knob, no GPU, one GPU, two GPUs, why).
 
@@ -229,9 +240,10 @@ def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = No
     counts = (free, one, each)   # no GPU, one GPU, a rank of two
     rows = [
         ("num_workers", str(free), str(one), f"{each} a rank",
-         "the cores left once each training process has its own (no GPU: the step's threads; a GPU: a core "
-         "a rank for launches and hand-overs), divided between the ranks; 0 loads in the training process; "
-         "fewer once L/w < C; section 6's count can differ (the line under this table)"),
+         "for loading that is CPU work (decoding, augmenting): the cores left once each training process has "
+         "its own (no GPU: the step's threads; a GPU: a core a rank for launches and hand-overs), divided "
+         "between the ranks; 0 loads in the training process; fewer once L/w < C; sections 2 and 6 can "
+         "differ (the lines under this table)"),
         # torch refuses both knobs without workers: they would have no process to keep or queue to fill
         ("persistent_workers", *(with_workers(n, "True", "False (no workers)") for n in counts),
          "the workers' start-up is paid once, not every epoch; with no workers torch takes only False"),
@@ -285,6 +297,33 @@ def ranks_note(rounds: dict[int, list[float]], cores: int, simulated: bool, labe
                 f"({times}; {start_time}), and each beat the two-GPU column's {start}: {why}{label}.")
     return (f"Section 6 was fastest with {quickest} loader worker{'s' * (quickest != 1)} a rank "
             f"({median[quickest]:.2f} s; {start_time}), not the two-GPU column's {start}: {why}{label}.")
+
+
+def workers_note(by_workers: dict[int, float], cores: int, step_threads: int, mode: str, noise: float,
+                 label: str = "") -> str:
+    """The recipe's single-process worker count set beside section 2's epochs, in one sentence (lesson 05).
+
+    ``by_workers``: loader workers -> section 2's epoch (s), one training process; ``noise``: one epoch's noise,
+    a share of the epoch (counts within it of the quickest are not told apart). The column of one training
+    process on this machine is the no-GPU one in cpu mode, else the one-GPU one. The recipe counts loading as
+    CPU work; this lesson's reads are waits (a sleep standing in for storage), which leave the cores free, so
+    more workers than the recipe's can measure faster here. ``label`` goes before the full stop."""
+    no_gpu, one_gpu, _ = loader_counts(cores, step_threads)
+    start, column = (no_gpu, "no-GPU") if mode == "cpu" else (one_gpu, "one-GPU")
+    quickest = min(by_workers, key=by_workers.get)
+    tied = sorted(w for w, t in by_workers.items() if t / by_workers[quickest] - 1 <= noise)
+    times = ", ".join(f"{by_workers[w]:.2f} s with {w}" for w in sorted(by_workers))
+    if start not in by_workers:
+        return (f"Section 2 did not time the {column} column's {start} loader workers ({times}){label}.")
+    if start in tied:
+        return (f"Section 2 agrees with the {column} column's {start} loader worker{'s' * (start != 1)}: no count "
+                f"it timed was faster beyond one epoch's noise ({noise:.1%}; {times}){label}.")
+    best = " and ".join(str(w) for w in tied)
+    return (f"Section 2 measured {best} loader workers faster than the {column} column's {start}, beyond one "
+            f"epoch's noise ({noise:.1%}; {times}): the column counts loading as CPU work, where workers past "
+            f"the free cores only take turns with the training process; this lesson's reads are waits (a sleep "
+            f"standing in for storage) that leave the cores free, so its workers past them cost only their "
+            f"start-up and hand-overs{label}.")
 
 
 def _within_noise(one: list[float], other: list[float]) -> bool:

@@ -58,9 +58,12 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
     # the ratio's range over the steps: FSDP2's fastest over DDP's slowest, to its slowest over DDP's fastest
     spread = (f", {ranges['fsdp'][0] / ranges['ddp'][1]:.2f}-{ranges['fsdp'][1] / ranges['ddp'][0]:.2f}x from "
               "the steps' fastest and slowest" if ranges["ddp"] and ranges["fsdp"] else "")
+    handed = {k: sum(r[0]["sent_per_step"].values()) for k, r in runs.items()}   # the table's "MB a step"
     text = (f"Step time (mean, from the second step): DDP {steps['ddp'] * 1e3:.0f} ms, FSDP2 "
             f"{steps['fsdp'] * 1e3:.0f} ms ({steps['fsdp'] / steps['ddp']:.2f}x{spread}, for {bytes_ratio:.2f}x "
-            "the bytes); "
+            f"the bytes a ring sends; the table's MB a step, what each rank hands its collectives, add up to "
+            f"{handed['fsdp'] / handed['ddp']:.2f}x, as with 2 ranks a ring sends half of a reduce-scatter's "
+            "input); "
             f"collectives a step: DDP {calls['ddp']:.0f}, FSDP2 {calls['fsdp']:.0f}.")
     d, f = inside_collectives(ddp), inside_collectives(fsdp)
     if d is None or f is None:
@@ -72,8 +75,8 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
                        f"repeats{label}.")
     share = f"{extra / gap:.0%} of"
     text += (f" Inside them: DDP {d * 1e3:.0f} ms, FSDP2 {f * 1e3:.0f} ms ({f / d:.2f}x, "
-             f"{'more' if f / d > bytes_ratio else 'no more'} than the bytes' {bytes_ratio:.2f}x); the extra time "
-             f"inside collectives ({extra * 1e3:.0f} ms) is {share} the gap in step time ({gap * 1e3:.0f} ms){label}.")
+             f"{'more' if f / d > bytes_ratio else 'no more'} than the ring's bytes' {bytes_ratio:.2f}x); "
+             f"the extra time inside collectives ({extra * 1e3:.0f} ms) is {share} the gap in step time ({gap * 1e3:.0f} ms){label}.")
     if gap > 0 and extra < 0.8 * gap:
         text += (" The rest is outside the collectives (not timed apart here). Candidates, none measured here: "
                  "FSDP2 copies each unit's shards into and out of the flat buffers its collectives use (one "
@@ -108,21 +111,25 @@ def as_shown(value: float, spread: float, digits: int = 2) -> tuple[float, float
     return round(value, digits), (round(spread, digits) + 1e-9 if spread > 0 else 0.0)
 
 
-def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance: float) -> str:
+def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance: float,
+               step_off: bool = True, forward_basis: str = "") -> str:
     """A checkpointed step's extra time over the plain step, in two measured parts that add up to it: its
     forward (``loss_forward``: the loss, recording the graph) against the plain forward, and the rest (backward
     and AdamW: the step less its forward) against the plain rest; each beside what the prediction put there
     (``predicted``: {"forward": s, "rest": s}), and said where a part is off it by more than ``tolerance``
-    seconds (the rounds' noise). ``plain``, ``variant``: {"forward": s, "step": s}. Lesson 06."""
+    seconds (the rounds' noise). ``plain``, ``variant``: {"forward": s, "step": s}. ``step_off``: whether the
+    whole step left its prediction beyond the noise (if not, parts within the noise agree with it, nothing is
+    left to locate); ``forward_basis``: where the forward's prediction came from, said beside it. Lesson 06."""
     forward, rest = _parts(plain, variant)
     out = (f"{what}'s extra step time, {(forward + rest) * 1e3:+.1f} ms, in two parts measured in the same rounds "
            f"(they add up to it): its forward {forward * 1e3:+.1f} ms against the plain forward (the prediction "
-           f"puts {predicted['forward'] * 1e3:+.1f} there), its backward and AdamW {rest * 1e3:+.1f} ms "
-           f"(predicted {predicted['rest'] * 1e3:+.1f})")
+           f"puts {predicted['forward'] * 1e3:+.1f} there{forward_basis}), its backward and AdamW "
+           f"{rest * 1e3:+.1f} ms (predicted {predicted['rest'] * 1e3:+.1f})")
     beyond = parts_off(plain, variant, predicted, tolerance)
     if not beyond:
         return out + (f": each part within {tolerance * 1e3:.1f} ms of its prediction (the rounds' noise), so "
-                      "the parts cannot say where the step's time differs from the prediction.")
+                      + ("the parts cannot say where the step's time differs from the prediction." if step_off else
+                         "the parts agree with the prediction, as the whole step does."))
     # neither candidate below is timed in this run: each is named as a hypothesis
     fewer = (" (a hypothesis, not timed apart here: it runs the plain forward's operations but saves fewer "
              "activations for the backward, and saving them takes time the prediction left out)"
@@ -190,13 +197,24 @@ def checkpointing_summary(ckpt: dict, step_spread: float) -> str:
             + recompute_cost(c - s, f, step_spread * s) + ".")
 
 
+def accumulation_verdict(ratio: float, noise: float) -> str:
+    """Section 3's step time with micro-batches against one batch's, judged as printed: within the noise, or
+    slower or faster beyond it (lesson 06)."""
+    ratio, noise = round(ratio, 2), round(noise, 2)
+    if abs(ratio - 1) <= noise:
+        return "within noise: no change in step time shown"
+    return "slower beyond noise" if ratio > 1 else "faster beyond noise"
+
+
 def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: str = "",
-                  ckpt_spread: float = 0.0, step_spread: float = 0.0) -> list[claims.Claim]:
+                  ckpt_spread: float = 0.0, step_spread: float = 0.0,
+                  accumulation_time: tuple[float, float] | None = None) -> list[claims.Claim]:
     """The Summary's statements, each with this run's figure. ``measured``: name -> (budget, Measured) at the
     lesson's shape; ``ckpt``: step times {"step", "checkpointed step", "selective step", "blocks' forward"};
     ``chunked``: name -> (budget, Measured) at the large vocabulary; ``runs``: the sharding runs;
     ``ckpt_spread``: the noise of selective's speed-up over full checkpointing, ``step_spread``: of full
-    checkpointing's step over the plain one (both ``paired_spread``)."""
+    checkpointing's step over the plain one (both ``paired_spread``); ``accumulation_time``: section 3's step
+    with micro-batches, x one batch's, and its noise (the rounds' spread, at least 2 %), or None: no row."""
     worst = max((abs(relative_error(b.peak, m.peak)), n) for n, (b, m) in {**measured, **chunked}.items())
     rows = [claims.Claim("the calculator's total lands within its tolerance of every measured peak (its lines: "
                          "section 1)", f"{worst[0]:.1%} off ({worst[1]})",
@@ -224,6 +242,11 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
     k = [n for n in measured if "micro-batches" in n][0]
     rows.append(claims.against_reference(f"accumulation ({k}) shrinks the peak", measured[k][1].peak, base, "MB",
                                          MB, 2))
+    if accumulation_time is not None:   # no direction predicted: the theory names causes both ways
+        ratio, noise = accumulation_time
+        rows.append(claims.Claim(f"accumulation ({k}): its step time, x one batch's (above 1: slower)",
+                                 f"{ratio:.2f}x ± {noise:.2f}", "reference 1x (one batch)",
+                                 accumulation_verdict(ratio, noise)))
     auto = [n for n in measured if "autocast" in n][0]
     rows.append(claims.against_reference(f"{auto} shrinks the peak", measured[auto][1].peak, base, "MB", MB, 2))
     plain, chunks = (chunked[n][1].peak for n in chunked)
