@@ -686,3 +686,84 @@ def test_layer_names_say_which_layers_a_stage_holds():
     assert split.layer_names(0, 3, 4) == "embedding, blocks 0-1"
     assert split.layer_names(3, 6, 4) == "blocks 2-3, head"
     assert split.layer_names(1, 2, 4) == "block 0"
+
+
+# --- session 48, round 2: the readers' contradictions --------------------------------------------------
+
+
+def test_a_round_past_the_devices_count_is_a_finding_even_where_the_median_is_above_the_bound():
+    # session 48's gpipe m=8, batch 128: 1.83x ± 0.10 at a 1.78x bound, one round 2.08x
+    r = runs.Row(128, 8, "gpipe", 1.0, 1.0, [0.5, 0.5], speedups=[1.93, 1.83, 1.80, 2.08, 1.54])
+    said = report.headline_verdict(r)
+    assert said.startswith("at the bound") and "1 of 5 rounds above 2 devices' 2x (2.08x): a finding" in said
+    assert report.verdict(r) == report.WITHIN_SPREAD_PAST and "no cause to read" not in report.explain_row(r)
+    assert report.speedup_claim("best", r).verdict == said  # the summary's row: the same words
+    calm = runs.Row(128, 8, "gpipe", 1.0, 1.0, [0.5, 0.5], speedups=[1.93, 1.83, 1.80, 1.98, 1.54])
+    assert "devices'" not in report.headline_verdict(calm) and report.verdict(calm) == report.WITHIN_SPREAD
+
+
+def test_explain_row_and_the_balance_reading_give_no_share_but_the_share_of_gain():
+    r = runs.Row(32, 2, "gpipe", 1.0, 1.0, [0.5, 0.5], speedups=[1.09, 1.16, 1.21, 1.16, 1.14])
+    text = report.explain_row(r)
+    assert "against a 1.33x bound ->" in text and "%)" not in text.split(" -> ")[0]
+
+
+def test_the_per_process_claim_reads_as_section_3_prints_it():
+    naive = runs.Row(32, 1, "gpipe", 0.113, 0.112, [0.05, 0.05], naive=True, alone=[0.052, 0.056],
+                     speedups=[1.05, 1.02, 0.97, 1.00, 1.03], process_bounds=[1.03, 1.02, 0.98, 1.03, 1.01])
+    claim = report.reference_claim("x", naive, naive.process_bound, "per-process reference",
+                                   naive.process_bounds)
+    printed = report.naive_process_reading(naive)
+    assert claim.verdict.startswith("within noise of 1x and of the reference")
+    assert "no cause to read" in printed
+    assert claim.verdict.split(" (")[0] in printed
+
+
+def _placed(extra_rounds, activation):
+    row = lambda s: runs.Row(32, 1, "x", s, 0.145, [0.05, 0.05], naive=True, speedups=[1.0])
+    return {"layers": {"row": row(0.139), "crossings": 1}, "attn/ffn": {"row": row(0.159), "crossings": 7},
+            "extra_rounds": extra_rounds, "message": {"tiny": 6.3e-5, "activation": activation,
+                                                      "activation_bytes": 2**20}}
+
+
+def test_messages_priced_above_the_whole_difference_are_not_said_to_overlap():
+    # session 48: +14.8 ms, 12 messages at 0.063 ms and a 1.68 ms activation: 0.8 + 19.4 ms predicted
+    got = _placed([0.0148, 0.0003, 0.018, 0.015, 0.014], 1.68e-3)
+    said = placement.placement_reading(got, "gloo")
+    assert "overlapped" not in said and "nothing overlaps" in said and "overstates" in said
+    note = placement.extra_note(got)
+    assert "overprices" in note and "not explained" not in note
+    fixed, in_bytes = 0.8, 19.4  # as the sentence prints them: the note's sum is theirs
+    assert f"would cost {fixed + in_bytes:.1f} ms" in note
+
+
+def test_the_probe_rereads_section_5s_link_verdicts_at_its_own_price():
+    fit = _link(59.7, 2.66, 0.28, pinned=True)
+    m1 = runs.Row(32, 1, "gpipe", 0.150, 0.1429, [0.07, 0.07], speedups=[0.88, 0.95, 0.96, 0.96, 0.95],
+                  messages=2, bytes_sent=2 * 2**20)
+    said = report.probe_reading(1.68e-3, 2**20, fit, 0.015, rows=[m1])
+    assert "At the probe's price" in said and "changes for 1 of 1 rows" in said
+    assert "stands at either price" in report.probe_reading(0.62e-3, 2**20, fit, 0.015, rows=[m1])
+
+
+def test_section_9_answers_its_question_in_both_directions():
+    plain = runs.Row(128, 4, "1f1b", 0.354, 0.639, [0.270, 0.267], speedups=[1.89, 1.78, 2.05, 1.76, 1.66])
+    inter = runs.Row(128, 4, "interleaved 1F1B", 0.327, 0.602, [0.275, 0.275],
+                     speedups=[1.87, 1.80, 1.84, 1.82, 1.72])
+    zb = runs.Row(128, 4, "interleaved ZB", 0.358, 0.602, [0.281, 0.318],
+                  speedups=[1.63, 1.74, 1.61, 1.71, 1.53])
+    said = report.bubble_answer([inter, zb], plain, "section 5")
+    assert "Shorter than plain 1F1B's on both stages: interleaved 1F1B, interleaved ZB." in said
+    assert "interleaved ZB 1.63x (slower)" in said and "interleaved 1F1B 1.82x (within noise of it)" in said
+    lazy = runs.Row(128, 4, "ZBV", 0.40, 0.602, [0.2, 0.2], speedups=[1.5, 1.5, 1.5])
+    assert "did not shrink" in report.bubble_answer([lazy], plain, "section 5")
+
+
+def test_a_naive_split_below_1x_reaches_no_share_of_its_per_process_reference():
+    # session 48's loaded run: 0.98x ± 0.01 under a 1.08x reference in every round: never "-25% of its gain"
+    naive = runs.Row(32, 1, "gpipe", 0.715, 0.702, [0.3, 0.3], naive=True, alone=[0.299, 0.331],
+                     speedups=[0.98, 0.98, 0.95, 1.00, 1.13], process_bounds=[1.34, 1.03, 1.06, 1.08, 1.23])
+    claim = report.reference_claim("x", naive, naive.process_bound, "per-process reference",
+                                   naive.process_bounds)
+    assert "-" not in claim.verdict and claim.verdict.startswith("none of the reference's gain")
+    assert "none of its gain (0.98x is at or below 1x)" in report.naive_process_reading(naive)

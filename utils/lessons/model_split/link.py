@@ -115,6 +115,27 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     return said + "."
 
 
+def _at_probe_price(rows: list[Row], link: Link, ratio: float) -> str:
+    """Section 5's per-row reading of the link (``_link_says``) read again with every message ``ratio`` times
+    dearer (the probe's price): whether each row's reading stands at both prices ("" where no row lost
+    time)."""
+    short = [r for r in rows if round(r.speedup, 2) < round(r.bound, 2) and lost_time(r) > 0]
+    if not short:
+        return ""
+    part = {id(r): link_time(r, link.alpha, link.beta) / lost_time(r) for r in short}
+    worst = max(short, key=lambda r: part[id(r)])
+    said = (f" At the probe's price, section 5's largest share of a loss (batch {worst.batch} "
+            f"{_name(worst)}, "
+            f"{part[id(worst)]:.0%} at the fit's) would be {part[id(worst)] * ratio:.0%}: "
+            f"{_link_says(part[id(worst)] * ratio)}.")
+    changed = [r for r in short if _link_says(part[id(r)]) != _link_says(part[id(r)] * ratio)]
+    if not changed:
+        return said + " Every row's reading of the link in section 5 stands at either price."
+    return said + (f" Section 5's reading of the link changes for {len(changed)} of {len(short)} rows "
+                   "at this price: it holds only at the fit's price, and this run does not tell which price the "
+                   "pipeline's messages paid.")
+
+
 MESSAGE = 2**20  # bytes: the one message size every link below is priced at, side by side
 
 
@@ -186,12 +207,14 @@ def _ledger_reading(unpinned: Link, recorded: Link) -> str:
 
 
 def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, recorded: Link | None = None,
-                  unpinned: Link | None = None) -> str:
+                  unpinned: Link | None = None, rows: list[Row] | None = None) -> str:
     """Section 8's check of the price section 5 used: one activation of ``n_bytes``, timed in section 8's
     launch (``probe``, s, the median of its round trips, halved), against ``link`` (the one section 5's
     arithmetic used, whose ``largest_share`` of a step it printed), in both directions; then, where given,
     what the same message costs between workers the operating system placed (``unpinned``, fitted in section
-    5, and lesson 00's fit, ``recorded``), so that a reader sees why lesson 00's price differs."""
+    5, and lesson 00's fit, ``recorded``), so that a reader sees why lesson 00's price differs. ``rows``:
+    section 5's rows; where the probe is beyond the fit's accuracy, their reading of the link
+    (``link_reading``) is read again at the probe's price, and the sentence says whether it stands."""
     fitted = link.time(n_bytes)
     ratio, size = probe / fitted, f"{n_bytes / 2**20:.1f} MiB"
     said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {fitted * 1e3:.2f} ms for this "
@@ -207,6 +230,7 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
         said += (f"beyond the fit's accuracy (±{link.accuracy:.0%}): section 5's link times may run "
                  f"{'short' if how == 'above' else 'long'} by about as much (its largest share of a step, "
                  f"{largest_share:.1%}, would be {largest_share * ratio:.1%}).")
+        said += _at_probe_price(rows or [], link, ratio)
     others = ([f"{unpinned.time(n_bytes) * 1e3:.2f} ms by section 5's fit"] if unpinned else []) + (
         [f"{recorded.time(n_bytes) * 1e3:.2f} ms by lesson 00's (from the ledger)"] if recorded else [])
     if link.pinned and others:

@@ -107,15 +107,21 @@ def _per_round_verdict(r: Row, per_round) -> str:
     reference = statistics.median(per_round)
     where = "every round" if under == len(pairs) else f"{under} of {len(pairs)} rounds"
     said = f"under its own round's reference in {where}"
+    value, spread = printed(r)
+    if noise_of_one(r) and near_reference(r, reference):  # the words section 3 prints (report._against_...)
+        return (f"within noise of 1x and of the reference ({value:.2f}x ± {spread:.2f} covers both): no gain "
+                f"shown, no cause to read ({said})")
     if noise_of_one(r):
-        return f"{said}, and within noise of 1x: no gain shown"
+        return f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown ({said})"
     if near_reference(r, reference):
-        return f"{said}; {noise_of_reference(r, reference)}"
+        return f"{noise_of_reference(r, reference)} ({said})"
     if under == 0:
         return "at or above its own round's reference in every round: a finding to explain"
-    if round(reference, 2) <= 1 or round(r.speedup, 2) >= round(reference, 2):  # no gain to share
-        return f"{said}: the median {r.speedup:.2f}x against the reference's {reference:.2f}x"
-    return f"{said}: {reference_gain(r, reference):.0%} of the reference's gain"
+    if value <= 1:  # no share of a gain below 1x (section 3: "none of its gain")
+        return f"none of the reference's gain ({value:.2f}x is at or below 1x; {said})"
+    if round(reference, 2) <= 1 or value >= round(reference, 2):  # no gain to share
+        return f"{said}: the median {value:.2f}x against the reference's {reference:.2f}x"
+    return f"{reference_gain(r, reference):.0%} of the reference's gain ({said})"
 
 
 def split_gain(slow: Row, fast: Row) -> tuple[float, float]:

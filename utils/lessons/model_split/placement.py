@@ -214,8 +214,9 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
         beside = "; beside it, the fitted α of " + ", ".join(
             f"{name}: {a * 1e3:.3f} ms (the probe {tiny / a - 1:+.0%} from it)" for name, a in alphas.items() if a)
     low, high = extra_range(got)
-    rest = extra - fixed - in_bytes
-    d = _sum_digits(extra, fixed, in_bytes, rest)  # one precision for every ms of the sentence: its sums add up
+    d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # one precision for the sentence's ms
+    extra, fixed, in_bytes = (round(x, d) for x in (extra, fixed, in_bytes))  # as printed: its sums add up
+    rest = round(extra - fixed - in_bytes, d)
     ms = lambda x, sign=False: ms_text(x, sign, d)  # noqa: E731
     text = (f"The attention/feed-forward placement took {ms(extra, True)} ms per step against the layers split "
             f"(the median of each round's difference, paired round by round: {ms(low, True)} to {ms(high, True)} "
@@ -233,9 +234,12 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
                  "bookkeeping, one more forward and backward call per sub-layer)")
         share = "most" if fixed + in_bytes > rest else "less than half"
         return text + f". The messages measured here account for {share} of the extra time."
-    text += f", {ms(-rest)} ms more than the placement's whole extra time: the messages overlapped some work"
+    # one micro-batch: nothing overlaps, so a prediction above the whole difference overprices the messages
+    text += (f", {ms(-rest)} ms more than the placement's whole extra time. With one micro-batch nothing "
+             "overlaps, so the probe's price overstates what these messages cost inside the step (the probe times one "
+             "message alone; this run does not tell why the step's messages cost less)")
     cause = ("their fixed cost (the 4-byte probe's time, per message), not bytes" if fixed > in_bytes
-             else "bytes: the link's bandwidth, not the number of crossings")
+             else "bytes, not the number of crossings")
     return text + f". Of the messages' predicted cost, most is {cause}."
 
 
@@ -245,12 +249,17 @@ def extra_note(got: dict) -> str:
     extra, noise, _, fixed, in_bytes = extra_time(got)
     if not resolved(got) or extra <= 0:
         return ""
-    rest = max(extra - fixed - in_bytes, 0.0)
-    d = _sum_digits(extra, fixed + in_bytes, rest)
+    d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # the precision section 8's sentence uses
+    extra, fixed, in_bytes = (round(x, d) for x in (extra, fixed, in_bytes))
+    cost = round(fixed + in_bytes, d)
     above = sum(x > 0 for x in got["extra_rounds"])
-    return (f"; against the layers split, {ms_text(extra, True, d)} ± {ms_text(noise, digits=d)} ms ({above} of "
-            f"{len(got['extra_rounds'])} paired rounds above 0): its extra messages explain "
-            f"{ms_text(fixed + in_bytes, digits=d)} ms, {ms_text(rest, digits=d)} ms are not explained by this run")
+    said = (f"; against the layers split, {ms_text(extra, True, d)} ± {ms_text(noise, digits=d)} ms ({above} of "
+            f"{len(got['extra_rounds'])} paired rounds above 0)")
+    if cost > extra:  # one micro-batch: nothing overlaps, the probe's price is too high for these messages
+        return (f"{said}: its extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more than "
+                "the whole difference: the probe overprices them, so the difference is not split into causes")
+    return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, "
+            f"{ms_text(round(extra - cost, d), digits=d)} ms are not explained by this run")
 
 
 def extra_range(got: dict) -> tuple[float, float]:

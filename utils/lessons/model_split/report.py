@@ -39,6 +39,8 @@ LESS_WORK_VERDICT = ("above the bound, within the work-scaled reference: the sta
                      "one-device step (cheaper work in each process, or a slower one-device step in these rounds: "
                      "this run does not tell which)")
 WITHIN_SPREAD = "above the bound in the median only, within the rounds' noise: no cause to read"
+WITHIN_SPREAD_PAST = ("above the bound in the median only, within the rounds' noise; but a round past the number "
+                      "of devices is a finding to explain")  # no spread explains a round above 2x on two devices
 EXPLAINED = "above the bound, within the {}: explained by the reference"  # the headline's words for it
 PER_PROCESS = ("above 1x and within the per-process reference: each stage alone in its own process cost "
                "less than its share of one device's step (consistent with its caches holding half the model)")
@@ -178,7 +180,7 @@ def row_verdict(r: Row) -> str:
     lo = r.speedup_range[0]
     if above_as_printed(r.speedup, r.bound):
         if not headline_verdict(r).startswith("above the bound"):  # the spread covers the excess: noise
-            return WITHIN_SPREAD
+            return WITHIN_SPREAD_PAST if r.above_devices else WITHIN_SPREAD
         if within_process_reference(r):
             return PER_PROCESS
         if within_work_reference(r):
@@ -194,7 +196,7 @@ def explain_row(r: Row) -> str:
     """One line, from this row's numbers only: measured speedup, its range, the bound, the work the stages
     measured (CPU time on CPU workers, device time on GPUs), and the verdict."""
     lo, hi = r.speedup_range
-    parts = [f"{r.speedup:.2f}x (every round: {rounds_text(lo, hi)}) of a {r.bound:.2f}x bound ({r.ratio:.0%})"]
+    parts = [f"{r.speedup:.2f}x (every round: {rounds_text(lo, hi)}) against a {r.bound:.2f}x bound"]
     if r.above_devices:
         parts.append(_above_devices(r))
     if r.work_inflation is not None:
@@ -236,8 +238,19 @@ def headline_verdict(r: Row) -> str:
         if within_work_reference(r):
             return _work_reference_verdict(r, spread)
     if said.startswith((AT_BOUND_VERDICT, "faster, under the bound")):
-        said += "; " + rounds_above_bound(r) if rounds_above_bound(r) else ""
+        rounds = rounds_above_bound(r) or rounds_past_devices(r)  # the second: a median above the bound, as printed
+        said += "; " + rounds if rounds else ""
     return said
+
+
+def rounds_past_devices(r: Row) -> str:
+    """Rounds above the number of devices (2x on two), in words, whatever the median: equal work overlapped on
+    that many devices cannot give them, so no spread and no reference explains them ("" where none)."""
+    if not r.above_devices:
+        return ""
+    past = ", ".join(f"{s:.2f}x" for s in r.above_devices)
+    return (f"{len(r.above_devices)} of {len(r.speedups)} rounds above {r.devices} devices' {r.devices}x ({past}): "
+            "a finding to explain")
 
 
 AT_BOUND_VERDICT = "at the bound (within noise)"  # claims.speedup_verdict's words for a median at its bound
@@ -247,12 +260,9 @@ def _work_reference_verdict(r: Row, spread: float) -> str:
     """A median above the bound, within the work-scaled reference: explained by it, saying the rounds' spread
     where the median passes the reference itself; but rounds above the devices' count (2x on two devices,
     the hard limit of equal work) are not explained by it: counted, and left as a finding."""
-    if r.above_devices:
-        past = ", ".join(f"{s:.2f}x" for s in r.above_devices)
-        return (f"above the bound, within the work-scaled reference ({r.work_bound:.2f}x) in the median, but "
-                f"{len(r.above_devices)} of {len(r.speedups)} rounds above {r.devices} devices' {r.devices}x "
-                f"({past}): a finding to explain (cheaper work, or a disturbed one-device step), not explained by "
-                "the reference")
+    if r.above_devices:  # section 5's text says what such a round can be (cheaper work, a disturbed step)
+        return (f"above the bound, within the work-scaled reference ({r.work_bound:.2f}x) in the median; "
+                f"{rounds_past_devices(r)}, not explained by the reference")
     if round(r.speedup, 2) > round(r.work_bound, 2):
         return (f"above the bound, within the work-scaled reference ({r.work_bound:.2f}x) plus the rounds' "
                 f"spread (± {spread:.2f}): explained by the reference")
@@ -313,6 +323,7 @@ def verdict_table(cpu_times: bool = True) -> Table:
         ("(first) the headline's verdict", "claims.speedup_verdict against the bound, with the paired spread; "
                                           "then one of the readings below"),
         (WITHIN_SPREAD, "median above the bound, but the headline's verdict is within noise or at the bound"),
+        (WITHIN_SPREAD_PAST, "the same, with a round above the number of devices (2x on two)"),
         (PER_PROCESS, "naive split: median above 1x, at or below one device / the stages' sum timed alone "
                       "(the per-process reference) plus the paired spread"),
         (LESS_WORK_VERDICT, "median above the bound, work below one device's and the median at or below "
@@ -352,7 +363,7 @@ def balance_reading(slow: Row, fast: Row, predicted: dict) -> tuple[str, str]:
         (v, vd), p = printed(r), round(predicted[r.split_points], 2)
         states.append(against_prediction(v, vd, p))
         each.append(f"the {name} split {list(r.split_points)} measured {v:.2f}x ± {vd:.2f} over one device "
-                    f"({headline_verdict(r)}, bound {r.bound:.2f}x), predicted {p:.2f}x ({v / p:.0%} of it): "
+                    f"({headline_verdict(r)}, bound {r.bound:.2f}x), predicted {p:.2f}x: "
                     f"{states[-1]}")
     shown = ("within noise of 1x: no gain shown" if within_noise(g, d, 1.0) else
              "slower than the unbalanced split: no gain" if g < 1 else "faster")
@@ -588,3 +599,30 @@ def naive_rounds_table(run: PipelineRun, row: Row) -> Table:
                      " + ".join(f"{p * 1e3:.0f}" for p in parts), f"{o / sum(parts):.2f}x"))
     return Table(["round", "one device ms", "naive split ms", "speedup", "stages alone ms",
                   "per-process reference"], rows, title=f"Naive split, batch {row.batch}, every round")
+
+
+def idle_shares(r: Row) -> list[float]:
+    """Each stage's idle share of the step, 1 - busy / step: the bubble as measured (with the messages' waits)."""
+    return [max(1 - b / r.seconds, 0.0) for b in r.busy]
+
+
+def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
+    """Section 9's answer, from the run: each two-stages-per-worker schedule's idle share of the step per stage
+    (``idle_shares``) beside plain 1F1B's at the same batch and m (``plain``, measured in ``where``, another
+    launch), and its speedup beside plain 1F1B's by the one noise rule (either median ± its paired spread covers
+    the other's). Both directions are said: shrank or not, faster or not."""
+    idle = lambda r: " / ".join(f"{f:.0%}" for f in idle_shares(r))  # noqa: E731
+    base = max(idle_shares(plain))
+    less = [r.schedule for r in rows if max(idle_shares(r)) < base]
+    text = (f"Idle share of the step per stage (1 - busy / step, the bubble with the messages' waits): plain 1F1B "
+            f"m={plain.m} {idle(plain)} ({where}); " + "; ".join(f"{r.schedule} {idle(r)}" for r in rows) + ". ")
+    text += (f"Shorter than plain 1F1B's on both stages: {', '.join(less)}." if less else
+             "None idled less than plain 1F1B: two stages per worker did not shrink the measured bubble here.")
+    (pv, pd), said = printed(plain), []
+    for r in rows:
+        v, d = printed(r)
+        how = ("within noise of it" if within_noise(v, d, pv) or within_noise(pv, pd, v) else
+               "faster" if v > pv else "slower")
+        said.append(f"{r.schedule} {v:.2f}x ({how})")
+    return text + (f" Speedups beside plain 1F1B's {pv:.2f}x ± {pd:.2f}: " + ", ".join(said) + "; two launches, "
+                   "each against its own one-device rounds, so a difference within a launch's ± is not read.")
