@@ -154,6 +154,10 @@ def test_the_busbw_curve_is_read_by_its_peak_whatever_its_shape():
     assert "1.01 GB/s at 4 MiB" in said and "may be noise" in said and "still rising" not in said
     level = [row(2**20, 1e-3, 1e-3, 1e-3), row(2**22, 3.9e-3, 3.9e-3, 3.9e-3), row(2**24, 17e-3, 17e-3, 17e-3)]
     assert allreduce.trend(level).startswith("The curve levels off from 4 MiB")
+    # a fall, then the largest size back within 10% of the peak: a dip, not a fall
+    dip = [row(2**20, 1e-3, 1e-3, 1e-3), row(2**22, 6e-3, 6e-3, 6e-3), row(2**24, 16.5e-3, 16.5e-3, 16.5e-3)]
+    said = allreduce.trend(dip)
+    assert said.startswith("busbw dips after its peak and recovers") and "falls" not in said
 
 
 def test_a_change_that_rounds_to_zero_carries_no_sign():

@@ -33,8 +33,9 @@ ALLOWED: dict[str, dict[str, str]] = {
         "100 %": "theory: CPU time over busy time's ceiling"},
     "notebooks/03_ddp.ipynb": {
         "2×": "theory: two ranks' bound", "1×": "theory: two ranks sharing one device",
-        "70-85 %": "published expectation of busbw (nccl-tests)", "35-60 %": "published expectation of busbw",
-        "70-90 %": "published expectation of busbw",
+        "70-85 %": "guidance: a practitioners' rule of thumb for busbw, labelled so on the page",
+        "35-60 %": "guidance: a practitioners' rule of thumb for busbw, labelled so on the page",
+        "70-90 %": "guidance: a practitioners' rule of thumb for busbw, labelled so on the page",
         "0 %": "theory: the chart label of an all-reduce row, which computes nothing"},
     "notebooks/04_compression.ipynb": {
         "4×": "theory: 4 bytes -> 1", "97.5 %": "a worked example of the format", "2×": "theory: a bound",

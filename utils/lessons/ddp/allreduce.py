@@ -95,7 +95,8 @@ def _at(row: dict) -> str:
 def trend(rows: list[dict], flat: float = 0.10) -> str:
     """The shape of the busbw curve, read from its figures: still rising at the largest size, flattening
     there (the largest within ``flat``, a share, of the size before), levelling off after a peak (every
-    larger size within ``flat`` of the peak), or a peak then a fall. A fall is set against the repeats:
+    larger size within ``flat`` of the peak), a dip (a fall, then the largest size back within ``flat`` of
+    the peak), or a peak then a fall. A fall is set against the repeats:
     within noise where a later size's fastest repeat beats the peak's slowest. Lesson 03."""
     ordered = sorted(rows, key=lambda r: r["bytes"])
     top = peak(ordered)
@@ -115,9 +116,14 @@ def trend(rows: list[dict], flat: float = 0.10) -> str:
     best_of_low, worst_of_peak = low["bytes"] / low["low"], top["bytes"] / top["high"]  # from the repeats' times
     noise = ("within the repeats' ranges, so the fall may be noise" if best_of_low >= worst_of_peak else
              "beyond the repeats' ranges")
+    drop = f"the lowest of these is {1 - low['busbw'] / top['busbw']:.0%} under the peak"
+    if after[-1]["busbw"] >= (1 - flat) * top["busbw"]:  # the largest size is back near the peak: a dip
+        return (f"busbw dips after its peak and recovers: it peaks at {_at(top)}, then reads {later}; {drop}, "
+                f"{noise.replace('fall', 'dip')}, and the largest size is back within {flat:.0%} of the peak. "
+                "The peak is the best rate measured")
+    drop = f"{drop}, {noise}"
     return (f"busbw falls after its peak instead of levelling off: it peaks at {_at(top)}, then reads {later}; "
-            f"the lowest of these is {1 - low['busbw'] / top['busbw']:.0%} under the peak, {noise}. The peak is "
-            f"the best rate measured, not a plateau")
+            f"{drop}. The peak is the best rate measured, not a plateau")
 
 
 def outliers(rows: list[dict], wide: float = 0.5) -> list[str]:
