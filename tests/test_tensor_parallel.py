@@ -422,8 +422,45 @@ def test_the_miss_sets_the_ranks_and_the_shard_apart_side_by_side_and_names_what
 
 
 def test_the_miss_names_gloos_threads_as_a_candidate_only_where_they_used_cpu():
-    assert "1.24 ms of CPU" in report._other_threads({"other_threads_cpu": 0.00124})
-    assert report._other_threads({"other_threads_cpu": 0.0}) == "" and report._other_threads({}) == ""
+    assert "1.24 ms of CPU on rank 1" in report._other_threads({"other_threads_cpu": 0.00124}, "rank 1")
+    assert report._other_threads({"other_threads_cpu": 0.0}, "x") == "" and report._other_threads({}, "x") == ""
+
+
+def test_the_wait_is_blamed_on_the_rank_that_computed_late_not_on_the_longer_step():
+    """Session 48's reader: the rank whose step took longer (it waited) computed faster; the candidate for the
+    wait is the other threads of the rank it waited for, and 'the longer-step rank' is named, not 'slower'."""
+    rank = lambda compute, inside, other, waited: {  # noqa: E731
+        "step": compute + inside, "allreduce": inside, "compute": compute, "thread_cpu": compute + inside,
+        "other_threads_cpu": other, "waited": waited, "summed": inside - waited}
+    m = {"model_compute": 0.01149, "model_comm": 0.00072, "model_step": 0.01221, "one": 0.02298, "others": 0.0,
+         "steal": 0.0, "paired": True, "residual": 0.48, "waiting_core": 0.01,
+         "corun": {"alone": 0.0118, "together": 0.0111, "together_core": 1.0},
+         "ranks": [rank(0.01281, 0.00367, 0.00112, 0.00178), rank(0.01445, 0.00140, 0.00088, 0.0)]}
+    story = " ".join(report.miss_story(m, ""))
+    assert "On rank 0, the rank whose split step took longer" in story and "slower rank" not in story
+    assert "0.88 ms of CPU on rank 1, the later to finish computing" in story and "1.12 ms of CPU on" not in story
+    answer, evidence = report.miss_answer(m, "")
+    assert answer[0].startswith("On rank 0") and answer[-1].startswith("The miss, part by part")
+    assert evidence and not set(answer) & set(evidence) and len(answer + evidence) == len(report.miss_story(m, ""))
+
+
+def test_section_1s_pass_is_set_beside_section_4s_step_both_ways():
+    from types import SimpleNamespace
+    blocks = SimpleNamespace(depth=2, width=512)
+    row = {"width": 512, "speedup": 1.40, "spread": 0.08, "one": 0.02299}
+    differ = report.pass_beside_step(0.96, 0.21, 0.0042, blocks, row)
+    assert "differ beyond their noise, section 1's pass the lower" in differ
+    assert "4.2 ms of a rank's compute in section 1 and about 5.7 ms" in differ and "a candidate" in differ
+    assert "not less in" in report.pass_beside_step(0.96, 0.21, 0.0080, blocks, row)
+    assert "agree within their noise" in report.pass_beside_step(1.30, 0.21, 0.0042, blocks, row)
+
+
+def test_lesson_07_does_not_point_to_the_files_that_hold_lab_07s_answer():
+    import json
+    from pathlib import Path
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "07_tensor_parallel.ipynb").read_text())
+    text = json.dumps(nb["cells"])   # markdown, code and outputs (the sources shown)
+    assert "attention_reference" not in text and "cached_attention" not in text
 
 
 def test_the_models_speedup_is_one_at_the_crossover_and_nears_two_on_a_fast_link():

@@ -40,7 +40,7 @@ def plot_cost(analysis: dict, bound: float, label: str, simulated: bool):
     ax1.legend(fontsize=8)
     # error bars: each width's paired-rounds spread, so a median near 1x reads against its noise
     ax2.errorbar(w, [r["speedup"] for r in rows], yerr=[r["spread"] for r in rows], fmt="o-", capsize=3,
-                 label="measured (± the rounds' spread)")
+                 label="measured (± half the paired rounds' middle-half range)")
     ax2.plot(w, [r["predicted_speedup"] for r in rows], "o--", mfc="none", label="model")
     ax2.set_xscale("log")
     ax2.axhline(bound, color="grey", ls=":", label=f"bound {bound:g}x")
@@ -196,14 +196,14 @@ def miss_table(m: dict, label: str) -> Table:
 COMPUTE_PART = "the compute beyond t1/2 and its 5 %"   # the compute's miss, less the lesson's 5 % allowance
 
 
-def _other_threads(slow: dict) -> str:
+def _other_threads(rank: dict, which: str) -> str:
     """A candidate the run measures but cannot rule out: the worker's other threads (gloo's) wanting CPU beside
-    the step's thread ('' where they used none)."""
-    other = slow.get("other_threads_cpu") or 0.0
+    the step's thread on ``rank`` ('' where they used none); ``which`` names that rank for the reader."""
+    other = rank.get("other_threads_cpu") or 0.0
     if other <= 0:
         return ""
     return (f"; one candidate this run does not rule out: the worker's other threads (gloo's) used "
-            f"{other * 1e3:.2f} ms of CPU on the slower rank beside the step's thread, so each process asked "
+            f"{other * 1e3:.2f} ms of CPU on {which} beside the step's thread, so each process asked "
             f"for more CPU than its one core (oversubscription)")
 
 
@@ -266,7 +266,7 @@ def _shared(m: dict, slow: dict) -> list[str]:
         found.append(f"the hypervisor took {m['steal']:.2f} of a core (steal)")
     if slow["compute"] and _off_core_known(slow):
         share = slow["thread_cpu"] / slow["compute"]
-        found.append(f"the slower rank's thread ran at most {share:.0%} of its compute time")
+        found.append(f"the longer-step rank's thread ran at most {share:.0%} of its compute time")
     corun = m.get("corun") or {}
     if corun.get("alone") and corun["together"] / corun["alone"] > 1.05:
         slower = corun["together"] / corun["alone"]
@@ -286,7 +286,8 @@ def miss_story(m: dict, label: str) -> list[str]:
     slow = max(ranks, key=lambda r: r["step"])
     extra_comm = slow["allreduce"] - m["model_comm"]
     missed = slow["step"] > m["model_step"]
-    out = [f"On the slower rank the split step took {slow['step'] * 1e3:.1f} ms against the model's "
+    out = [f"On rank {ranks.index(slow)}, the rank whose split step took longer (the longer-step rank below), "
+           f"the step took {slow['step'] * 1e3:.1f} ms against the model's "
            f"{m['model_step'] * 1e3:.1f}: " + _terms(m, slow) + (
                " The miss is taken apart, part by part, below" if missed else
                f" No slower than the model: the one-device step t1 it is built from "
@@ -306,6 +307,15 @@ def miss_story(m: dict, label: str) -> list[str]:
     return out
 
 
+def miss_answer(m: dict, label: str) -> tuple[list[str], list[str]]:
+    """``miss_story`` cut for the page: the answer (how far the step missed, and the miss part by part with its
+    cause) to print, and the evidence behind it (CPU time, the shard measured apart, the two ranks side by
+    side, the reference's fairness) for the collapsed block. Lesson 07."""
+    story = miss_story(m, label)
+    answer = [story[0]] + [s for s in story[1:] if s.startswith("The miss, part by part")]
+    return answer, [s for s in story[1:] if s not in answer]
+
+
 def _thread_cpu(m: dict, slow: dict) -> str:
     """The one sentence on the slower rank's thread and its core during the compute: how long it was off its
     core, bounded from its CPU time (``_off_core``), said in each of the three cases (held it, left it, cannot
@@ -314,7 +324,7 @@ def _thread_cpu(m: dict, slow: dict) -> str:
               f"this virtual machine) took {m['steal']:.2f} (steal: time this machine's CPUs were ready to run "
               "but the host ran something else)")
     low, high = _off_core(slow)
-    got = (f"The step's thread got {slow['thread_cpu'] * 1e3:.1f} ms of CPU over the step on the slower "
+    got = (f"The step's thread got {slow['thread_cpu'] * 1e3:.1f} ms of CPU over the step on the longer-step "
            f"rank, for {slow['compute'] * 1e3:.1f} ms of compute and {slow['allreduce'] * 1e3:.1f} ms inside "
            f"the all-reduces, so during the compute it was off its core between {low * 1e3:.1f} ms (had "
            f"it used no CPU inside the all-reduces) and {high * 1e3:.1f} ms (had it used CPU all through "
@@ -415,12 +425,12 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
     apart, inside = corun["together"], slow["compute"]
     extra = inside - apart
     if abs(extra) <= 0.05 * apart:
-        out.append(f"The slower rank's compute inside the step ({inside * 1e3:.2f} ms) is within 5 % of the "
+        out.append(f"The longer-step rank's compute inside the step ({inside * 1e3:.2f} ms) is within 5 % of the "
                    f"shard measured apart with both ranks computing ({apart * 1e3:.2f} ms): the step added "
                    "nothing measurable to the shard's work.")
         return out
     if extra < 0:
-        out.append(f"The slower rank's compute inside the step ({inside * 1e3:.2f} ms, one round) is shorter "
+        out.append(f"The longer-step rank's compute inside the step ({inside * 1e3:.2f} ms, one round) is shorter "
                    f"than the shard measured apart with both ranks computing ({apart * 1e3:.2f} ms, the fastest "
                    "of its rounds): the two were measured at different moments of a machine loaded differently, "
                    "so this run cannot say what the step adds to the shard's work.")
@@ -429,13 +439,13 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
     left = extra - (off_core if off_core > 0.05 * extra else 0.0)   # what the run does not account for
     if left <= 0.05 * extra:
         out.append(f"Between the shard measured apart with both ranks computing ({apart * 1e3:.2f} ms, the "
-                   f"fastest of its rounds) and the slower rank's compute inside the step ({inside * 1e3:.2f} ms, "
+                   f"fastest of its rounds) and the longer-step rank's compute inside the step ({inside * 1e3:.2f} ms, "
                    f"one round) lie {extra * 1e3:.2f} ms, and the step's thread was off its core at least that "
                    f"long (its CPU time {slow['thread_cpu'] * 1e3:.2f} ms, the all-reduces' included): the cores "
                    "being shared accounts for the gap.")
         return out
     out.append(f"Between the shard measured apart with both ranks computing ({apart * 1e3:.2f} ms, the fastest "
-               f"of its rounds) and the slower rank's compute inside the step ({inside * 1e3:.2f} ms, one round) "
+               f"of its rounds) and the longer-step rank's compute inside the step ({inside * 1e3:.2f} ms, one round) "
                f"lie {extra * 1e3:.2f} ms. Measured of them: "
                + (f"at least {off_core * 1e3:.2f} ms with the step's thread off its core (the least of the "
                   "bounds above); " if off_core > 0.05 * extra else "")
@@ -458,7 +468,7 @@ def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
     ranked = sorted(parts.items(), key=lambda kv: -kv[1])
     largest, second = ranked[0][0], (ranked[1][1] if len(ranked) > 1 else 0.0)
     listed = ", ".join(f"{k} {v * 1e3:.2f} ms" for k, v in ranked)
-    lead = f"The miss, part by part on the slower rank: {listed}. "
+    lead = f"The miss, part by part on the longer-step rank: {listed}. "
     if parts[largest] <= 0:
         return lead + ("Every part is within its allowance (t1/2's 5 %, the fit's error): what is left of the "
                        "miss is within the model's own error, and this run names no cause.")
@@ -489,15 +499,18 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
                 f"what they disturb.")
     if largest == "waiting for the other rank" and len(m["ranks"]) == 2:
         c0, c1 = (r["compute"] * 1e3 for r in m["ranks"])
+        late = max(m["ranks"], key=lambda r: r["compute"])   # the rank the other waited for
+        which = f"rank {m['ranks'].index(late)}, the later to finish computing"
         return (f"Cause: the largest part of the miss is waiting for the other rank ({parts[largest] * 1e3:.2f} "
                 f"ms): the ranks' equal shards ended at different moments (rank 0 computed {c0:.2f} ms, rank 1 "
-                f"{c1:.2f} ms in this round); why is not known from this run{_other_threads(slow)}. {ruled}"
+                f"{c1:.2f} ms in this round); why is not known from this run{_other_threads(late, which)}. "
+                f"{ruled}"
                 f"{left_open} What would "
                 f"show the model's speed-up: widths where half the compute outweighs the all-reduces and the "
                 f"waits, whatever they cost.")
     return (f"No cause found: the largest part of the miss is {largest} ({parts[largest] * 1e3:.2f} ms); why "
-            f"is not known from this run{_other_threads(slow)}. {ruled}{left_open} What would show the "
-            f"model's speed-up: widths "
+            f"is not known from this run{_other_threads(slow, 'the longer-step rank')}. {ruled}{left_open} "
+            f"What would show the model's speed-up: widths "
             f"where half the compute outweighs the all-reduces, whatever they cost.")
 
 
@@ -541,3 +554,28 @@ def timed_split_details(alone_rounds: list[float], split_rounds: list[float],
             f"range (claims.paired_spread). The fastest pass of each, {min(alone_rounds) * 1e3:.1f} ms on one "
             f"device and {min(split_rounds) * 1e3:.1f} ms split, give {best:.2f}x: a fastest-of ratio, two best "
             "cases from different rounds, not a paired figure, so no verdict rests on it.")
+
+
+def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blocks, row: dict,
+                     label: str = "") -> str:
+    """Section 1's timed pass (``pass_x`` ± ``pass_spread``, ``pass_compute`` seconds of a rank's compute before
+    each all-reduce, ``blocks`` its settings) set beside section 4's MLP step at one width (``row``), read as
+    printed: whether the two agree within their noise, and what differs between them. Lesson 07."""
+    step_x, step_spread = row["speedup"], row["spread"]
+    step_compute = row["one"] / 2 / 2   # a rank's half of the step, over its two all-reduces (f and g)
+    out = (f"Section 1 timed other work: a forward pass of {blocks.depth} whole blocks of width {blocks.width} "
+           f"(attention and MLP, an all-reduce after each), {pass_x:.2f}x ± {pass_spread:.2f}; this section one "
+           f"MLP block's forward and backward step at width {row['width']}, {step_x:.2f}x ± {step_spread:.2f}")
+    if abs(round(pass_x, 2) - round(step_x, 2)) <= round(pass_spread, 2) + round(step_spread, 2):
+        return out + f": the two agree within their noise{label}."
+    lower = "section 1's pass" if pass_x < step_x else "this section's step"
+    lower_compute, higher_compute = ((pass_compute, step_compute) if pass_x < step_x else
+                                     (step_compute, pass_compute))
+    return (out + f": they differ beyond their noise, {lower} the lower. Each all-reduce followed "
+            f"{pass_compute * 1e3:.1f} ms of a rank's compute in section 1 and about {step_compute * 1e3:.1f} ms "
+            "here (half the step over its two all-reduces): " + (
+                f"less compute for each all-reduce to pay for in {lower}, a candidate this run does not time "
+                "apart from the other differences (attention, the backward pass, one pass against one step)"
+                if lower_compute < higher_compute else
+                f"not less in {lower}, so the compute per all-reduce does not explain it; this run does not "
+                "time apart what does (attention, the backward pass, one pass against one step)") + f"{label}.")
