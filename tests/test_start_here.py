@@ -285,8 +285,17 @@ def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_
     assert "section 3's memcpy-against-gloo comparison" in said
     assert summary.memcpy_references([l3, slow, dram]) == [l3, dram]
     # decided against the copy out of DRAM (same memcpy, this run), not against a reference measured elsewhere
-    assert ("The 64 MiB copy counted in L3 ran at 7.38 GB/s, nearer the copies out of DRAM in this run "
-            "(median 6.68 GB/s) than L3's reference (14.20 GB/s)") in said
+    # one copy out of DRAM is named as that copy, not as a median
+    assert ("The 64 MiB copy counted in L3 ran at 7.38 GB/s, nearer the copy out of DRAM in this run "
+            "(6.68 GB/s) than L3's reference (14.20 GB/s)") in said
+    dram2 = CopyPoint("host memcpy", 128 * MIB, 128 * MIB / 6.5e9, 9.35e9, "DRAM", False)
+    assert "the 2 copies out of DRAM in this run (their median) (6.59 GB/s)" in summary.out_of_cache_sentence(
+        [l3, slow, dram, dram2])
+    # the plot marks the copy set apart, whose cache's reference line passes over it
+    from utils.lessons.start_here import bandwidth as bw
+
+    legend = [t.get_text() for t in bw.plot_copies([l3, slow, dram], True).axes[0].get_legend().get_texts()]
+    assert "ran as out of its cache: set apart (see the text)" in legend
     assert "16 MiB" not in said
     assert summary.out_of_cache_sentence([l3, dram]).startswith("Every copy counted in a cache ran nearer")
     rows = bandwidth.regimes_table([l3, slow, dram], left_out=[slow]).rows
@@ -362,3 +371,32 @@ def test_more_threads_set_beside_the_core_count_a_bound_for_flops_a_reference_fo
     assert "no verdict: 1 thread spread 54% and 2 threads spread 69%" in rough and "cannot keep" not in rough
     row = summary.threads_claim("memory bandwidth (the profile)", ceiling(18e9, 1), ceiling(43e9, 2))
     assert row.against == "reference (one per core) 2.00x" and row.verdict == "faster: 119% of the reference"
+
+
+def test_one_test_says_whether_a_runs_messages_lie_on_the_profiles_line_with_an_edge_for_one_noisy_point():
+    from utils import machine
+    from utils.lessons.start_here import summary
+
+    sizes = [4, 4096, 2**16, 2**20, 2**24]
+    kept = machine.link_fit("gloo", sizes, [70e-6, 72e-6, 9e-5, 3.5e-4, 5e-3])
+    line = [kept.fit.time(n) for n in sizes]
+    run = lambda factors: machine.link_fit("gloo", sizes, [t * f for t, f in zip(line, factors)])
+    on = summary.check_line(kept, run([1.0, 1.02, 0.98, 1.0, 1.01]))
+    assert on.grade == "within" and on.verdict.startswith("yes: within") and "describes this run's link too" in on.sentence()
+    # one size just past the fit's own error (by less than EDGE): the verdict does not flip on it
+    edge = kept.accuracy + summary.EDGE / 2
+    near = summary.check_line(kept, run([1.0, 1 / (1 - edge), 1.0, 1.0, 1.0]))
+    assert near.grade == "edge" and "at the edge of its own error" in near.sentence()
+    assert near.verdict.startswith("yes, at the edge")
+    far = summary.check_line(kept, run([2.0, 2.0, 1.0, 1.0, 2.0]))
+    assert far.grade == "beyond" and "3 of this run's 5 sizes" in far.sentence()
+    assert "does not describe this run's link" in far.sentence() and far.verdict.startswith("no")
+    assert far.claim("gloo").claim == "this run's messages lie on the profile's line (gloo)"
+    assert "4 B" in summary.check_line(kept, run([2.0, 1, 1, 1, 1])).sentence()
+    # lesson 00's closing table carries the same verdict as its section 3 sentence
+    from types import SimpleNamespace as NS
+
+    profile = NS(peak=lambda *a, **k: NS(threads=1), ceilings=[])  # one thread: no threads rows
+    rows = summary.lesson_claims(profile, [], [], kept, [], this_run=run([2.0, 2.0, 1.0, 1.0, 2.0]))
+    assert rows[-1].verdict == far.verdict
+    assert not [r for r in summary.lesson_claims(profile, [], [], kept, [], this_run=kept) if "line" in r.claim]

@@ -285,21 +285,32 @@ def test_the_closing_roof_claims_skip_the_probe_and_give_every_memory_bound_op()
 def test_the_link_fit_is_set_beside_the_profiles_each_under_its_own_name():
     from types import SimpleNamespace as NS
 
+    from utils import machine
+    from utils.lessons.start_here import summary
     from utils.lessons.why_slow import report
 
-    link = NS(name="gloo", accuracy=0.2, fit=NS(alpha=56e-6, beta=5.4e9))
+    sizes = [8, 512, 4096, 2**16, 2**20, 2**24]
     kept = lambda a, b, name="gloo", acc=0.28: NS(name=name, accuracy=acc, measured="on 2026-12-05 (stored)",
-                                                  fit=NS(alpha=a, beta=b))
-    far = report.link_against_profile(link, kept(40e-6, 3.3e9))
-    assert "machine profile's link" in far and "2026-12-05" in far and "this section predicts with its own" in far
+                                                  fit=machine.link_fit(name, sizes, [a + n / b for n in sizes]).fit)
+    link = machine.link_fit("gloo", sizes, [52e-6 + n / 5.0e9 for n in sizes])  # this section's messages
+    far = report.link_against_profile(link, kept(20e-6, 1.5e9))
+    assert "machine profile's link" in far and "2026-12-05" in far and "this section predicts with its own" in far.lower()
     assert "this section's fit over the sizes a batch sends" in far.lower()
-    assert "describe the same link" in report.link_against_profile(link, kept(52e-6, 5.0e9))
+    assert "the line does not describe this run's link" in far
+    same = kept(52e-6, 5.0e9)
+    said = report.link_against_profile(link, same)
+    assert "the line describes this run's link too" in said
+    # lesson 00's test, the same one: both lessons give one verdict on one link
+    assert summary.check_line(same, link).sentence() in said
+    assert summary.check_line(kept(20e-6, 1.5e9), link).sentence() in far
     assert "another path" in report.link_against_profile(link, kept(1e-6, 1e9, "memcpy"))
     assert "keeps no fit of the link yet" in report.link_against_profile(link, None)
     said = report.link_against_profile(link, kept(49e-6, 3.3e9, acc=0.55))
     assert "lesson 00 rejected" in said and "differs by" not in said
-    mine_rejected = NS(name="gloo", accuracy=0.6, fit=NS(alpha=56e-6, beta=5.4e9))
-    assert "not compared" in report.link_against_profile(mine_rejected, kept(49e-6, 3.3e9))
+    # off the profile's line, with its own fit beyond the tolerance too: measured times only, never "predicts"
+    loose = machine.link_fit("gloo", sizes, [52e-6, 200e-6, 52e-6, 60e-6, 2.5e-4, 3.4e-3])
+    said = report.link_against_profile(loose, kept(20e-6, 1.5e9))
+    assert loose.accuracy > 0.5 and "measured times only" in said and "predicts with its own" not in said
 
 
 def test_a_fit_that_needs_a_negative_fixed_cost_does_not_hold():

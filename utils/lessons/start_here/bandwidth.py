@@ -28,7 +28,7 @@ import torch
 
 from utils import bench, devices
 from utils.lessons.start_here.regimes import measure_regimes, regime_of
-from utils.lessons.start_here.summary import FIT_USABLE, fit_source
+from utils.lessons.start_here.summary import FIT_USABLE, below_next_level, fit_source
 from utils.linkmodel import AlphaBeta, fit_alpha_beta
 from utils.plots import size_label
 from utils.tables import Table
@@ -246,6 +246,17 @@ def plot_messages(messages: list[CopyPoint], link_fit, simulated: bool):
     return plots.finish(fig, "Message time between two processes: the points measured in this run")
 
 
+def _mark_set_apart(ax, points: list[CopyPoint]) -> None:
+    """A square around each copy counted in a cache that ran as out of it (``summary.below_next_level``): its
+    cache's reference line passes over it, but the text sets it apart from that cache."""
+    apart = [p for p, _, _ in below_next_level(points)]
+    for p in apart:
+        ax.plot(p.size, p.rate / 1e9, "s", ms=13, mfc="none", mec="0.35", mew=1.6)
+    if apart:
+        ax.plot([], [], "s", ms=9, mfc="none", mec="0.35", mew=1.6,
+                label="ran as out of its cache: set apart (see the text)")
+
+
 def _plot_copy_rates(ax, points: list[CopyPoint]) -> None:
     for k, path in enumerate(dict.fromkeys(p.path for p in points)):
         pts = sorted((p for p in points if p.path == path), key=lambda p: p.size)
@@ -260,6 +271,7 @@ def _plot_copy_rates(ax, points: list[CopyPoint]) -> None:
             ax.plot(p.size, p.rate / 1e9, "o", ms=13, mfc="none", mec="red", mew=1.8)
         if above:
             ax.plot([], [], "o", ms=9, mfc="none", mec="red", mew=1.8, label="above its bound (see the text)")
+    _mark_set_apart(ax, points)
     _size_axis(ax, sorted({p.size for p in points}))
     ax.set_yscale("log")  # the caches' rates sit several times above DRAM's: one decade or more
     _plain_ticks(ax)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from utils import claims
+from utils.lessons.start_here.line_check import EDGE, LineCheck, check_line, kept_line_sentence, misses  # noqa: F401
 from utils.plots import size_label
 
 # A fit whose worst residual is within this share is used to predict times; beyond it, only measured times.
@@ -23,6 +24,7 @@ class Passed:
     warm_rate: float
     cold_rate: float
     bound: float
+    repeats: int = 5  # copies behind each median, warm and cold
 
     def sentence(self, l3_bytes: int | None) -> str:
         where = f"the {size_label(l3_bytes)} L3" if l3_bytes else "the last cache"
@@ -34,7 +36,17 @@ class Passed:
                 + (f"Its {size_label(2 * self.size)} working set is partly held by {where}: a warm copy is not "
                    "served by DRAM alone." if explained else
                    "Cold it passes too, so no cache explains it: this copy streams faster than the read loop "
-                   "this reference halves. That is why a measured rate is a reference, never a bound."))
+                   "this reference halves, so the reference is low for this copy. That is why a measured rate "
+                   "is a reference, never a bound (the block below says what follows for the caches' references)."))
+
+    def note(self) -> str:
+        """For the measurement block: what the cold copy's verdict rests on, and what it says of the other
+        references, which are the same read loop, halved."""
+        return (f"{size_label(self.size)} above DRAM's reference: warm and cold are each the median of "
+                f"{self.repeats} copies (no spread is kept); a busy moment while the read loop ran would make the "
+                "reference low too, since a busy machine only slows a loop. The L2 and L3 references are the same "
+                "loop, halved, so they may be low alike: a copy's share of them compares it with that loop, not "
+                "with what the memory can do.")
 
 
 def threads_sentence(profile) -> str:
@@ -76,7 +88,9 @@ def threads_ratio(one, many) -> tuple[float, float, float]:
 CORE_BOUND = {"fp32 matmul peak": True, "memory bandwidth": False}
 # A ceiling whose runs spread more than this is rough (``noise_sentence``): its ratio gets no verdict.
 ROUGH = 0.5
-PM_RATIO = "±: how far the ratio of the two medians lies from it"
+# The ± after a ratio in a claims table is not an uncertainty but the distance to the medians' ratio: said in
+# words where the ratio is first printed (``threads_reading``)
+PM_RATIO = "the ratio of the two medians lies {spread:.2f} from it (a distance, shown as ± in tables)"
 
 
 def threads_verdict(what: str, one, many) -> str:
@@ -108,7 +122,8 @@ def threads_reading(what: str, one, many) -> str:
     beside = (f"bound {cores:.0f}x: {many.threads} cores" if bound else
               f"reference {cores:.0f}x, one per core: not a bound, since one thread may not saturate the memory")
     text = (f"{many.threads} threads reach {ratio:.2f}x one thread's {what} ({many.formatted()} on {many.threads} "
-            f"against {one.formatted()} on {one.threads} thread; ± {spread:.2f}, {PM_RATIO}; {beside}): {verdict}.")
+            f"against {one.formatted()} on {one.threads} thread; {PM_RATIO.format(spread=spread)}; {beside}): "
+            f"{verdict}.")
     if round(ratio, 2) > round(cores, 2) and verdict.startswith("faster") and "within noise" not in verdict:
         return f"{text} {ABOVE_WHY.get(what, 'This run does not measure why.')}"
     if verdict.startswith("slower"):
@@ -176,27 +191,6 @@ def link_sentence(link) -> str:
 RESIDUAL_PM = "±: its largest miss at any size, relative to the measured time"
 
 
-def misses(fit, sizes, seconds) -> list[tuple[int, float, float, float]]:
-    """(size, measured s, the fit's s, miss) at each size: the miss is (measured - fitted) / measured, the
-    residual of the lesson's fits, here of another run's points against ``fit`` (a ``linkmodel.AlphaBeta``)."""
-    return [(n, t, fit.time(n), (t - fit.time(n)) / t) for n, t in zip(sizes, seconds)]
-
-
-def kept_line_sentence(kept, this_run) -> str:
-    """Whether this run's messages lie on the kept profile's line within that fit's own error, both ways."""
-    worst = max(misses(kept.fit, this_run.fit.sizes, this_run.seconds), key=lambda m: abs(m[3]))
-    n, t, line, miss = worst
-    at = (f"its worst at {size_label(n)}: {t * 1e3:.2f} ms measured, {line * 1e3:.2f} ms on the line, "
-          f"{miss:+.0%} of the measured time")
-    if round(abs(miss), 2) > round(kept.accuracy, 2):  # compared as printed, to the percent
-        return (f"Against the profile's line, this run's messages miss by more than that fit's own ±"
-                f"{kept.accuracy:.0%} ({at}): the line does not describe this run's link. The profile was measured "
-                "at another moment, and this link varies from run to run on this machine: this run's times are "
-                "its measured points, not the line.")
-    return (f"Against the profile's line, every message of this run lies within that fit's own ±{kept.accuracy:.0%} "
-            f"({at}): the line describes this run's link too.")
-
-
 def rerun_link_sentence(kept, this_run) -> str:
     """This run's messages fitted the same way, beside the profile's link (named apart, with the difference);
     empty where the profile's link is this run's (measured now)."""
@@ -217,11 +211,12 @@ def rerun_link_sentence(kept, this_run) -> str:
 
 
 def lesson_claims(profile, points, messages, link, passed: list[Passed], caches: dict[str, int] | None = None,
-                  dram_read_bytes: int | None = None) -> list[claims.Claim]:
+                  dram_read_bytes: int | None = None, this_run=None) -> list[claims.Claim]:
     """The rows of the lesson's closing table, for whatever this mode measured. ``caches``: the CPU's cache
     sizes (``devices.cpu_caches()``), so that the in-cache row is a copy wholly in its regime;
     ``dram_read_bytes``: the buffer DRAM's read rate was measured on, which names what the copies out of DRAM
-    are set beside (``dram_reference_name``)."""
+    are set beside (``dram_reference_name``); ``this_run``: this run's messages fitted (a ``machine.LinkFit``),
+    set beside the profile's line by ``check_line`` where the profile's link is an earlier run's."""
     rows = []
     every = profile.peak("fp32")
     if every.threads and every.threads > 1:
@@ -249,7 +244,7 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
                                  f"warm {p.warm_rate / p.bound:.0%}, cold {p.cold_rate / p.bound:.0%}",
                                  f"reference {p.bound / 1e9:.1f} GB/s",
                                  "yes: cold stays under" if p.cold_rate <= p.bound else
-                                 "no: the reference is low (another run of memory)"))
+                                 "no: the reference is low (the read loop it halves streams slower than this copy)"))
     cached = [p for p in points if not p.is_bound and p.bound and p.regime != "DRAM"]  # a cache's, not DRAM's
     slow = {id(p) for p, _, _ in below_next_level(points)}  # ran as if out of its cache: counted apart
     if [p for p in cached if id(p) not in slow]:
@@ -259,6 +254,8 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
         rows.append(claims.Claim(f"one alpha and one beta describe {link.name}",
                                  f"±{link.accuracy:.0%} worst residual ({fit_source(link)})",
                                  f"tolerance ±{FIT_USABLE:.0%}", fit_verdict(link.accuracy)))
+        if this_run is not None and this_run.seconds != link.seconds:
+            rows.append(check_line(link, this_run).claim(link.name))
     if messages:  # memcpy beside gloo: the copies section 2 kept in their regime (``memcpy_references``)
         mem = {p.size: p for p in memcpy_references(points)}
         pairs = [(g, mem[g.size]) for g in messages if g.size in mem]
@@ -304,8 +301,11 @@ def copies_above_dram(points, repeats: int = 5) -> list[Passed]:
     found = []
     with bench.threads(1):
         for p in points:
-            if p.path == "host memcpy" and p.regime == "DRAM" and p.fraction_of_bound and p.fraction_of_bound > 1:
-                found.append(Passed(p.size, p.rate, p.size / cold_copy_seconds(p.size, evict, repeats), p.bound))
+            # above as printed (to the percent): a copy printed at 100% is not called above its reference
+            above = p.fraction_of_bound and round(p.fraction_of_bound, 2) > 1
+            if p.path == "host memcpy" and p.regime == "DRAM" and above:
+                found.append(Passed(p.size, p.rate, p.size / cold_copy_seconds(p.size, evict, repeats), p.bound,
+                                    repeats))
     return found
 
 
@@ -318,7 +318,8 @@ def copies_sentence(points, fixed_seconds: float | None = None, fixed_size: int 
     if beyond:
         big = max(beyond, key=lambda p: p.size)
         kind = "bound" if big.is_bound else "reference"
-        where = "above it: copied again cold below" if big.fraction_of_bound > 1 else "under it"
+        where = ("above it: copied again cold below" if round(big.fraction_of_bound, 2) > 1 else
+                 "under it" if round(big.fraction_of_bound, 2) < 1 else "at it")
         parts.append(f"Out of {big.regime or big.path} ({size_label(big.size)}): {big.rate / 1e9:.1f} GB/s, "
                      f"{big.fraction_of_bound:.0%} of its {kind}, {where}.")
     small = min(points, key=lambda p: p.size)
@@ -475,6 +476,14 @@ def memcpy_references(points) -> list:
     return [p for p in points if p.path == "host memcpy" and id(p) not in apart]
 
 
+def _copies_out_of(points, path: str, regime: str) -> str:
+    """"the copy out of DRAM in this run" or "the 3 copies out of DRAM in this run (their median)": a median of
+    one copy is named as that copy."""
+    n = sum(1 for q in points if q.regime == regime and q.path == path)
+    return (f"the copy out of {regime} in this run" if n == 1 else
+            f"the {n} copies out of {regime} in this run (their median)")
+
+
 def out_of_cache_sentence(points) -> str:
     """Printed under the copies: whether every copy counted in a cache ran at least at the next level's
     reference (as a cached copy should), naming each one that did not, and where it is left out."""
@@ -482,11 +491,11 @@ def out_of_cache_sentence(points) -> str:
     if not slow:
         return ("Every copy counted in a cache ran nearer its cache's reference than the copies of the level "
                 "beyond it.")
-    return " ".join(f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, nearer "
-                    f"the copies out of {nxt} in this run (median {ref / 1e9:.2f} GB/s) than {p.regime}'s reference "
-                    f"({p.bound / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so it is set apart: its own row "
-                    f"here, and left out of the {p.regime} row, the in-cache summary and section 3's memcpy-against-"
-                    "gloo comparison." for p, nxt, ref in slow)
+    said = [f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, nearer "
+            f"{_copies_out_of(points, p.path, nxt)} ({ref / 1e9:.2f} GB/s) than {p.regime}'s reference "
+            f"({p.bound / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so it is set apart." for p, nxt, ref in slow]
+    return " ".join(said) + (" Each such copy gets its own row here, and is left out of its cache's row, the "
+                             "in-cache summary and section 3's memcpy-against-gloo comparison.")
 
 
 def noise_sentence(profile, limit: float = 0.5) -> str:

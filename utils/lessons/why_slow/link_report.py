@@ -5,6 +5,7 @@ every name, so a cell calls ``report.link_sentence``.
 
 from __future__ import annotations
 
+from utils.lessons.start_here.line_check import check_line  # lesson 00's test: does a run lie on the kept line
 from utils.lessons.why_slow.transfers import LATENCY_NAME, PREDICTS
 from utils.tables import Table
 
@@ -30,6 +31,8 @@ COST_COLUMNS = ["what", "bytes", "time (this run's messages)", "α + n/β predic
 
 
 def link_sentence(link, costs, can_predict: bool) -> str:
+    """Section 3's answer: this run's fit and what a batch of token ids costs, in one piece and in many.
+    ``latency_figures_sentence`` and ``link_against_profile`` go to the measurement block under it."""
     f = link.fit
     ids, pieces = costs[0], costs[1]
     fit = (f"α = {f.alpha * 1e6:,.1f} µs and β = {f.beta / 1e9:.2f} GB/s describe every measured size within "
@@ -43,7 +46,7 @@ def link_sentence(link, costs, can_predict: bool) -> str:
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
             f"measured time of one such message ({one * 1e6:,.1f} µs): {pieces.measured * 1e6:,.0f} µs "
             f"({pieces.measured / ids.measured:.1f}x the single message)."
-            + noisy_piece_sentence(link, ids, pieces, can_predict) + latency_figures_sentence(link))
+            + noisy_piece_sentence(link, ids, pieces, can_predict))  # latency's figures: the block below
 
 
 THIS_FIT = "this section's fit over the sizes a batch sends, this run"  # named apart from the profile's link
@@ -121,7 +124,8 @@ def link_table(link) -> Table:
 def link_against_profile(link, kept) -> str:
     """Section 3's fit beside the machine profile's link (``kept``: ``MachineProfile.link``, the fit lesson 00
     measured once on this machine and kept), each under its own name: whether the profile has one, of this path,
-    one its own verdict accepted, and how far this run's fit over a batch's sizes differs from it."""
+    one its own verdict accepted, and whether this run's messages lie on its line (``check_line``, lesson 00's
+    test, so that the two lessons give one verdict on one link)."""
     if kept is None:
         return ("The machine profile keeps no fit of the link yet (lesson 00 measures it once and keeps it): "
                 "this section uses its own fit.")
@@ -134,12 +138,20 @@ def link_against_profile(link, kept) -> str:
         return (source + f", a fit lesson 00 rejected (±{kept.accuracy:.0%} worst residual, beyond the "
                 f"±{PREDICTS:.0%} tolerance): this section compares nothing with it and uses its own fit.")
     said = f" (within ±{kept.accuracy:.0%} of every size there)"
-    if link.accuracy > PREDICTS:
-        return (source + said + f". This section's own fit misses some size by ±{link.accuracy:.0%}, beyond "
-                f"the ±{PREDICTS:.0%} tolerance, so the two are not compared: this section uses measured times.")
     da, db = link.fit.alpha / f.alpha - 1, link.fit.beta / f.beta - 1
-    within = abs(da) <= kept.accuracy and abs(db) <= kept.accuracy
+    check = check_line(kept, link)  # lesson 00's test, the same one: this run's points against the kept line
+    own = (" This section predicts with its own fit, measured beside the batch." if link.accuracy <= PREDICTS else
+           f" This section's own fit misses some size by ±{link.accuracy:.0%}, beyond the ±{PREDICTS:.0%} "
+           "tolerance too, so the section uses measured times only.")
+    follow = "" if check.grade != "beyond" else own
     return (source + said + f". {THIS_FIT[0].upper()}{THIS_FIT[1:]}, differs by {da:+.0%} in α and {db:+.0%} "
-            "in β: " + ("within the profile's own fit error, so the two describe the same link." if within else
-                        "more than the profile's own fit error: other sizes and another moment (a busy "
-                        "machine) move a fit, so this section predicts with its own, measured beside the batch."))
+            "in β (a fit's α and β trade against each other, so the verdict is on the measured points, as in "
+            f"lesson 00). {check.sentence()}{follow}")
+
+
+def profile_line_claim(link, kept):
+    """The closing table's row for lesson 00's test (``check_line``) on this section's messages, or None where
+    the profile keeps no usable fit of this path (``link_against_profile`` then says why)."""
+    if kept is None or kept.name != link.name or kept.accuracy > PREDICTS:
+        return None
+    return check_line(kept, link).claim(link.name)

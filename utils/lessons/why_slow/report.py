@@ -23,6 +23,7 @@ from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re
     link_table,
     mostly_latency_verdict,
     noisy_piece_sentence,
+    profile_line_claim,
 )
 from utils.tables import Table
 
@@ -119,7 +120,8 @@ def mfu_sentence(U) -> str:
     moved = (f" The same probe, timed beside the step in this run, ran at {_gflops(U.retimed)} "
              f"({U.retimed / U.peak - 1:+.0%}): how far this moment's load moved it; against it, MFU would read "
              f"{U.median * U.peak / U.retimed:.0%}." if U.profile_peak else "")
-    return (f"MFU = {U.median:.0%} of the {U.peak_name}, {_gflops(U.peak)} (bound: 100 %), {against}.{moved} "
+    return (f"MFU = {U.median:.0%} of the {U.peak_name}, {_gflops(U.peak)} (100 %: that peak's rate, a "
+            f"measured reference, not a bound), {against}.{moved} "
             f"The PaLM paper (Google's 540B-parameter language model) reports {PALM_MFU:.1%} for training its model on thousands of TPU v4 chips, "
             f"against the chips' datasheet peak; the two figures are not comparable: this is a small model's step "
             f"on {_where(U)} against a peak measured on this machine (a datasheet peak is never lower, so the "
@@ -371,7 +373,7 @@ def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, passes: int = 9,
     """A fused elementwise op (``c``, an ``algorithms.Comparison``) that moves ``n_bytes`` (read + write): its
     achieved bandwidth against the memory roof, and what cutting passes - 1 of ``passes`` passes would give if
     every pass ran at the roof. Far under the roof (below ``near``), memory did not limit it: its in-core work
-    did (section 2's third limit)."""
+    did (section 2's hypothesis: the in-core cost of its tanh, not measured)."""
     rate = n_bytes / c.fast_seconds
     text = (f"{c.fast} moved {n_bytes / 2**20:.0f} MiB (read and write) in {c.fast_seconds * 1e3:.2f} ms: "
             f"{rate / 1e9:.1f} GB/s, {rate / roof_rate:.0%} of the memory roof ({roof_rate / 1e9:.1f} GB/s). "
@@ -380,8 +382,8 @@ def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, passes: int = 9,
             + ("." if c.verdict.startswith("faster") else f" ({c.verdict})."))
     if rate < near * roof_rate:
         return text + (" Far under the roof: this rules out memory as the fused version's limit. What limited "
-                       "it instead is not measured here; section 2's third limit, the in-core cost of its tanh, "
-                       "is the likely candidate, which a profile of its instructions would confirm.")
+                       "it instead is not measured here; section 2's hypothesis, the in-core cost of its tanh, is "
+                       "one candidate, which a profile of its instructions would confirm or rule out.")
     return text + " Near the roof: the fused version is memory-bound, as the roofline says."
 
 
@@ -437,12 +439,17 @@ def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, 
     if roof.threads:
         one, bw1 = profile.peak("fp32", roof.threads), profile.bandwidth(roof.threads)
         text += (f" and by the threads ({fp32.threads} threads multiply the fp32 peak by "
-                 f"{fp32.best / one.best:.1f} and the bandwidth by {bw.best / bw1.best:.1f})")
+                 f"{fp32.best / one.best:.1f} and the bandwidth by {bw.best / bw1.best:.1f}); beside the GPUs' "
+                 "memory, this CPU's bandwidth is STREAM's, whose arrays may sit in its L3 (the sentence under the "
+                 "profile says, for this machine), so it and this ridge may not be DRAM's")
     return [
         f"The datasheet GPUs' 16-bit ridge points lie between {lo:.0f} and {hi:.0f} FLOPs per byte"
         + (f", except {odd}." if odd else ".") + " " + memory_bound_sentence(roof, rows),
         f"Same 16-bit compute, more bandwidth: {more}. The 16-bit rate is {ratios[0][0]:.0f}x ({ratios[0][1]}) "
-        f"to {ratios[-1][0]:.0f}x ({ratios[-1][1]}) the fp32 rate: a factor only a model run in 16 bits collects.",
+        f"to {ratios[-1][0]:.0f}x ({ratios[-1][1]}) the fp32 rate (the datasheets' plain fp32, not TF32: from "
+        "the A100 on, tensor cores also "
+        "run fp32 matmuls in TF32, a 10-bit mantissa, at half the 16-bit rate where torch allows it); the full "
+        "16-bit factor goes to a model run in 16 bits.",
         text + ".",
     ]
 

@@ -98,9 +98,10 @@ def scaling_sentence(series, fit) -> str:
         first, last = (p.seconds / p.model_flops * 1e12 for p in (pts[0], pts[-1]))
         text += (f" Along {axis} the line fits only with a negative fixed cost (d = {d * 1e3:+.1f} ms, beyond the "
                  f"fit's miss): no step has one, so there the time is not a rate x FLOPs plus a fixed cost; time "
-                 f"per FLOP went from {first:.1f} to {last:.1f} ps between the smallest and the largest {axis}.")
+                 f"per FLOP went from {first:.1f} to {last:.1f} ps between the smallest and the largest {axis} "
+                 f"({last / first:.2f}x, end to end; the spread below is the slowest point over the fastest).")
     return (text + fixed_cost_sentence(series, fit)
-            + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x between its sizes)."
+            + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x, its slowest point over its fastest)."
             + flat_and_fit_sentence(flat, worst))
 
 

@@ -1,0 +1,98 @@
+"""Lessons 00 and 01's one test of a link: do this run's messages lie on the machine profile's line?
+
+Introduced in lesson 00, section 3 (``summary.rerun_link_sentence`` and its closing table); lesson 01's section 3
+(``why_slow.link_report``) applies the same test, so that the two lessons give one verdict on one link.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from utils import claims
+from utils.plots import size_label
+
+
+def _points(share: float) -> str:
+    """A difference of two percentages, in percentage points: 0.1 -> "10 points"."""
+    return f"{round(share * 100):.0f} point" + ("" if round(share * 100) == 1 else "s")
+
+
+def misses(fit, sizes, seconds) -> list[tuple[int, float, float, float]]:
+    """(size, measured s, the fit's s, miss) at each size: the miss is (measured - fitted) / measured, the
+    residual of the lesson's fits, here of another run's points against ``fit`` (a ``linkmodel.AlphaBeta``)."""
+    return [(n, t, fit.time(n), (t - fit.time(n)) / t) for n, t in zip(sizes, seconds)]
+
+
+def _size(n: int) -> str:
+    """A message size: "8 B" under a KiB (lesson 01 sends such messages), else "64 KiB", "16 MiB"."""
+    return f"{n} B" if n < 2**10 else size_label(n)
+
+
+# A size that misses the kept line by no more than this beyond the kept fit's own error is "at the edge": that
+# error is the fit's single worst size, itself one noisy median, so one point just past it decides nothing
+EDGE = 0.1
+
+
+@dataclass(frozen=True)
+class LineCheck:
+    """The one test lessons 00 and 01 share: do this run's messages lie on the machine profile's line? Each
+    size's miss against the kept fit, judged by that fit's own error (its worst residual) plus ``EDGE``."""
+
+    misses: list  # (size, measured s, the line's s, miss) per size, as ``misses`` gives them
+    error: float  # the kept fit's own worst residual: how far its line may miss its own points
+
+    @property
+    def worst(self) -> tuple[int, float, float, float]:
+        return max(self.misses, key=lambda m: abs(m[3]))
+
+    @property
+    def beyond(self) -> list:
+        """The sizes missing by more than the fit's own error plus the edge: what says the line is not this run's."""
+        return [m for m in self.misses if round(abs(m[3]), 2) > round(self.error + EDGE, 2)]
+
+    @property
+    def grade(self) -> str:
+        """"within" (every size within the fit's own error), "edge" (some past it by at most EDGE), "beyond"."""
+        if self.beyond:
+            return "beyond"
+        return "edge" if round(abs(self.worst[3]), 2) > round(self.error, 2) else "within"
+
+    @property
+    def verdict(self) -> str:
+        return {"within": "yes: within the fit's own error",
+                "edge": f"yes, at the edge: past the fit's own error by at most {_points(EDGE)}",
+                "beyond": "no: use this run's measured times"}[self.grade]
+
+    def sentence(self) -> str:
+        n, t, line, miss = self.worst
+        at = (f"its worst at {_size(n)}: {t * 1e3:.2f} ms measured, {line * 1e3:.2f} ms on the line, "
+              f"{miss:+.0%} of the measured time")
+        own = f"that fit's own ±{self.error:.0%}"
+        if self.grade == "within":
+            return (f"Against the profile's line, every size of this run lies within {own} ({at}): the line "
+                    "describes this run's link too.")
+        if self.grade == "edge":
+            return (f"Against the profile's line, this run's worst size lies past {own} by less than the "
+                    f"{_points(EDGE)} the course allows one noisy median ({at}): the line describes this run's link, "
+                    "at the edge of its own error.")
+        far = ", ".join(f"{_size(m[0])} ({m[3]:+.0%})" for m in self.beyond)
+        return (f"Against the profile's line, {len(self.beyond)} of this run's {len(self.misses)} sizes miss by more "
+                f"than {own} plus the {_points(EDGE)} the course allows one noisy median ({far}): the line does not "
+                "describe this run's link, measured at another moment than the profile; for this run, use its "
+                "measured times, not the line.")
+
+    def claim(self, name: str) -> claims.Claim:
+        """The closing tables' row: lesson 00's and lesson 01's are the same test."""
+        return claims.Claim(f"this run's messages lie on the profile's line ({name})",
+                            f"worst miss {self.worst[3]:+.0%} ({_size(self.worst[0])})",
+                            f"the fit's own ±{self.error:.0%}, edge +{_points(EDGE)}", self.verdict)
+
+
+def check_line(kept, this_run) -> LineCheck:
+    """This run's messages (``this_run``: a ``machine.LinkFit``, any sizes) against the kept profile's line."""
+    return LineCheck(misses(kept.fit, this_run.fit.sizes, this_run.seconds), kept.accuracy)
+
+
+def kept_line_sentence(kept, this_run) -> str:
+    """Whether this run's messages lie on the kept profile's line (``check_line``: the test lesson 01 uses too)."""
+    return check_line(kept, this_run).sentence()
