@@ -725,6 +725,10 @@ def test_compile_alone_names_what_compile_can_remove_and_reads_every_outcome():
         "aten::addmm" in more
     assert "nothing beyond noise" in compile_alone(256, 1.02, "within noise", 0.05, 1.0, ops)
     assert "cost more than it fused" in compile_alone(256, 0.8, "beyond noise", 0.05, 1.0, ops)
+    # lesson 04's run: 1.13x against a 1.09x fusion figure, inside its noise: never "fits within"
+    ops9 = [("mkl::_mkl_linear", 0.91), ("aten::clamp_min", 0.05), ("aten::copy_", 0.04)]
+    edge = compile_alone(256, 1.13, "beyond noise", 0.06, 1.0, ops9)
+    assert "passes that 1.10x by no more than the round-to-round noise" in edge and "fits within" not in edge
 
 
 def test_a_rough_reference_reads_rough_in_the_headline_and_the_claim_alike():

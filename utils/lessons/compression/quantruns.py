@@ -176,8 +176,11 @@ def compile_alone(batch: int, ratio: float, verdict: str, noise: float, referenc
     if ratio < 1:
         return line + ("Here compile cost more than it fused: the compiled graph's call and dynamo's guards are a "
                        "fixed cost per call (the profile above).")
-    if ratio <= fusion * (1 + noise):
+    if ratio <= fusion:
         return line + "The gain fits within what fusing those steps can remove."
+    if ratio <= fusion * (1 + noise):  # above the fusion figure, but by less than the round-to-round noise
+        return line + (f"The gain passes that {fusion:.2f}x by no more than the round-to-round noise (±{noise:.0%}): "
+                       "it may be fusion alone, or part of it the matmuls; this run cannot tell.")
     eager_mm = next((op for op, _ in eager_ops if any(k in op for k in MATMUL_OPS)), None)
     compiled_mm = next(((op, s) for op, s in compiled_ops if any(k in op for k in MATMUL_OPS)), None)
     kernels = (f": compiled, the pass multiplies in {compiled_mm[0]} ({compiled_mm[1]:.0%} of it) where eager fp32 "
