@@ -182,6 +182,7 @@ def test_the_solution_hook_passes_and_the_take_aways_show_what_carrying_the_rema
     said = compress.take_aways(_hook, None)
     assert "4.0x fewer" in said and "delayed, not lost" in said and "relative error norm" in said, said
     assert "It matches the gap" in " ".join(said.split())
+    assert "what each rank contributes; on these 2 ranks" in " ".join(said.split())
     assert max(len(line) for line in said.splitlines()) <= 110
 
 
@@ -270,3 +271,7 @@ def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
     quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
     take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
     assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"
+
+
+def test_int8s_saving_on_the_wire_is_a_quarter_only_on_two_ranks():
+    assert "4x fewer bytes" in compress._on_the_wire(2) and "2x fewer bytes" in compress._on_the_wire(4)

@@ -377,3 +377,22 @@ def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
     quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
     take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
     assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"
+
+
+def test_the_blocks_timing_compares_the_model_as_printed_and_flags_a_saving_beyond_all_recompute():
+    from utils.labs.fit_the_budget.blocks import _model_gap, _under_no_recompute
+    assert "within the rounds' noise (0.03) plus 0.02" in _model_gap(0.91, 0.96, 0.03)  # 0.05 is not over 0.05
+    assert "more than the rounds' noise" in _model_gap(0.90, 0.96, 0.03)
+    assert _under_no_recompute(0.95, 0.92, 0.03) == ""
+    assert "within the rounds' noise of it" in _under_no_recompute(0.91, 0.92, 0.03)
+    assert "a finding to explain" in _under_no_recompute(0.85, 0.92, 0.03)
+
+
+def test_the_cheapest_and_the_next_plan_are_read_against_the_cost_tables_noise():
+    from utils.labs.fit_the_budget.checks import _runner_up
+    quiet = {name: [1.0, 1.0, 1.01, 1.0, 1.0] for name in ("plain", "selective", "every block", "chunked loss", "micro-batch")}
+    costs = {"selective": 0.10, "every block": 0.09, "chunked loss": 0.10, "micro-batch": 0.0}
+    plans = ((True, 4, 1), ("selective", 4, 1))
+    assert "its rounds separate the two" in _runner_up(*plans, costs, quiet)
+    noisy = dict(quiet, selective=[1.0, 1.2, 0.9, 1.1, 0.95])
+    assert "rounds do not tell them apart" in _runner_up(*plans, costs, noisy)

@@ -491,12 +491,14 @@ def take_away(p: Pipelined | None) -> str:
         least = min(smaller, key=lambda x: x.m)
         fewest = f"m={first.m}, the fewest among the fastest" if len(top) > 1 else f"m={first.m}"
         slower = "ran slower" if least.speedup < min(x.speedup for x in top) else "fell outside the tie"
-        lines[-1] += (f"Fewer micro-batches {slower}: at m={least.m}, {least.speedup:.2f}x, with a bubble of "
-                      f"{1 / (least.m + 1):.0%} of the step against {1 / (first.m + 1):.0%} at {fewest}. ")
+        lines[-1] += (f"Fewer micro-batches {slower}: at m={least.m}, {least.speedup:.2f}x, where the formula "
+                      f"(p-1)/(m+p-1) puts the bubble at {1 / (least.m + 1):.0%} of the step (equal stages, free "
+                      f"micro-batches: not measured) against {1 / (first.m + 1):.0%} at {fewest}. ")
     if larger:
         most = max(larger, key=lambda x: x.m)
         lines[-1] += (f"More of them paid their own cost once each: at m={most.m} the step ran "
-                      f"{most.speedup:.2f}x, though the bubble shrank to {1 / (most.m + 1):.0%}.")
+                      f"{most.speedup:.2f}x, though the bubble by the formula (p-1)/(m+p-1) shrank to "
+                      f"{1 / (most.m + 1):.0%}.")
     else:
         lines[-1] += "The largest count timed was among the fastest: the bubble still cost more than a micro-batch."
     lines[-1] += _profile_not_bubble(p, top)

@@ -197,13 +197,16 @@ def miss_cause(p: Pipelined) -> str:
             f"named): one worker's step worked {r.baseline_work * 1e3:.0f} ms against the "
             f"{got['one worker'] * 1e3:.0f} ms its layers took in the profile ({one:+.0%}); your stages worked "
             + " and ".join(f"{w * 1e3:.0f}" for w in r.work) + " ms a step against the profile's "
-            + " and ".join(f"{w * 1e3:.0f}" for w in got["stages"]) + f" ms ({stages:+.0%}). ")
+            + " and ".join(f"{w * 1e3:.0f}" for w in got["stages"]) + f" ms ({stages:+.0%} together: "
+            + ", ".join(f"stage {i} {w / g - 1:+.0%}" for i, (w, g) in enumerate(zip(r.work, got["stages"])))
+            + "). ")
     side = _miss(r, p.predicted[r.key])
     cheaper, dearer = stages < -CAUSE_SHARE, one > CAUSE_SHARE
     if side == "under":
-        causes = ([f"the stages' work cost less in the pipeline than the profile timed it ({stages:+.0%}): each "
-                   "process ran only its own layers, where the profile ran every layer and every micro-batch "
-                   "size in turn in one process"] if cheaper else []) + (
+        causes = ([f"the stages' work cost less in the pipeline than the profile timed it ({stages:+.0%}; "
+                   "why is not measured here: one guess is that each process ran only its own layers, where the "
+                   "profile ran every layer and every micro-batch size in turn in one process)"]
+                  if cheaper else []) + (
                   [f"one worker's step cost more than its layers did in the profile ({one:+.0%})"] if dearer else [])
         if causes:
             return said + "The measured speed-up came above your model because " + "; and ".join(causes) + "."

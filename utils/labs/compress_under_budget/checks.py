@@ -322,8 +322,33 @@ def _weights(model: nn.Module) -> int:
     return sum(m.in_features * m.out_features + m.out_features for m in shaped)
 
 
-def _size_line(baseline: nn.Module, model: nn.Module, size_target: float) -> str:
-    """Which factor of the stored bytes the plan changed, measured: weights kept, bytes a weight."""
+def _beyond_a_byte(model: nn.Module) -> float:
+    """The share of an int8 model's stored bytes that is not its weights' one byte each: each row's scale, the
+    biases, the file's own overhead (measured from the state dict's size and the layers' shapes)."""
+    weights = sum(m.in_features * m.out_features for m in model.modules()
+                  if all(isinstance(getattr(m, name, None), int) for name in ("in_features", "out_features")))
+    return 1 - weights / model_bytes(model)
+
+
+def _against_whole(baseline: nn.Module, model: nn.Module, whole: nn.Module | None, per_weight: float) -> str:
+    """Why the plan's bytes a weight differ from int8 of the whole model's, from the stored bytes: in a thinner
+    model what is stored beyond one byte a weight weighs more ("" where either is not int8)."""
+    whole = getattr(whole, "_orig_mod", whole)
+    if whole is None or not quantization_of(model).startswith("int8") or \
+            not quantization_of(whole).startswith("int8"):
+        return ""
+    ratio = model_bytes(baseline) / model_bytes(whole)
+    if f"{per_weight:.2f}" == f"{ratio:.2f}":
+        return f" The same {ratio:.2f}x a weight as int8 of the whole model."
+    return (f" Int8 of the whole model stores {ratio:.2f}x fewer bytes a weight, yours {per_weight:.2f}x: what is "
+            f"stored beyond one byte a weight (each row's scale, the biases, the file's own overhead) is "
+            f"{_beyond_a_byte(model):.1%} of your model's bytes and {_beyond_a_byte(whole):.1%} of the whole "
+            "model's.")
+
+
+def _size_line(baseline: nn.Module, model: nn.Module, size_target: float, whole: nn.Module | None = None) -> str:
+    """Which factor of the stored bytes the plan changed, measured: weights kept, bytes a weight; beside int8 of
+    the whole model's bytes a weight (``whole``), where both are int8."""
     total = model_bytes(baseline) / model_bytes(model)
     fewer = _weights(baseline) / max(_weights(model), 1)
     per_weight = total / fewer
@@ -333,7 +358,7 @@ def _size_line(baseline: nn.Module, model: nn.Module, size_target: float) -> str
     else:
         verdict = f"neither alone reaches {size_target:g}x: the two savings multiply"
     return (f"Bytes: {fewer:.2f}x fewer weights times {per_weight:.2f}x fewer bytes a weight make "
-            f"{total:.1f}x; {verdict}.")
+            f"{total:.1f}x; {verdict}." + _against_whole(baseline, model, whole, per_weight))
 
 
 def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
@@ -359,7 +384,7 @@ def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
 
 
 def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict], size_target: float = 12.0,
-                  seed: int = 0) -> str:
+                  seed: int = 0, whole: nn.Module | None = None) -> str:
     """Lab 04's take-away, from the run: what the learner's plan is, which budgets it met, which factor of the
     bytes each saving changed, and whether the accuracy judged on validation held on the held-out images."""
     try:
@@ -373,7 +398,7 @@ def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict]
             f"{kind.replace('_', ' ')}, {model_bytes(baseline) / model_bytes(model):.1f}x fewer bytes. "
             + ("It meets every budget at once." if not missed else f"Met: {met}; still missed: {', '.join(missed)}.")]
     try:
-        said += [_size_line(baseline, model, size_target), _accuracy_line(baseline, model, seed)]
+        said += [_size_line(baseline, model, size_target, whole), _accuracy_line(baseline, model, seed)]
     except Exception as exc:  # noqa: BLE001 - a model that cannot be measured: the checks say why
         said.append(f"Its bytes and accuracy could not be read ({type(exc).__name__}): the checks above say "
                     "why.")

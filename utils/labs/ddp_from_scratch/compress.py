@@ -228,6 +228,14 @@ def check_int8_hook(hook, configurations: tuple = CONFIGURATIONS, show: bool = T
     return run_check("int8 with error feedback", body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
+def _on_the_wire(world: int) -> str:
+    """What a rank's share means on the wire: a ring all-gather of int8 brings each rank (N - 1) ranks' bytes, a
+    ring all-reduce of float32 2 (N - 1) / N of four bytes a value, so the saving is 8 / N: 4x only on two ranks."""
+    wire = f"{8 / world:.0f}x" if world in (2, 4, 8) else f"{8 / world:.1f}x"
+    return (f", what each rank contributes; on these {world} ranks an all-gather of int8 moves {wire} fewer bytes "
+            "than a ring all-reduce of float32, and 8 / N on N ranks")
+
+
 def take_aways(hook, uneven_results) -> str:
     """What the notebook's own runs showed, both exercises, printed from them; never raises on a wrong answer."""
     from utils.labs.ddp_from_scratch.checks import launch_summary
@@ -242,8 +250,9 @@ def take_aways(hook, uneven_results) -> str:
         lines.append(f"Exercise B: your hook did not train yet ({type(exc).__name__}): see its check.")
         return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
     per_step = sum(b for _, b in mine["sent"]) / mine["steps"]
-    lines.append(f"Exercise B: your hook sent {per_step / 1e3:.0f} kB a step against {mine['gradient_bytes'] / 1e3:.0f}"
-                 f" kB as float32 ({mine['gradient_bytes'] / max(per_step, 1):.1f}x fewer); at the first step "
+    lines.append(f"Exercise B: each rank handed the collective {per_step / 1e3:.0f} kB a step against "
+                 f"{mine['gradient_bytes'] / 1e3:.0f} kB as float32 ({mine['gradient_bytes'] / max(per_step, 1):.1f}x"
+                 f" fewer){_on_the_wire(world)}; at the first step "
                  f"{_replay.replay(parts, lr=lr)['zero_share']:.0%} of the values were sent as 0.")
     if moved(mine["state"], _replay.replay(parts, lr=lr)["state"], 1e-4)[0] > MOVED_SHARE:
         lines.append("Your hook's weights are not those of error feedback yet: its check says why.")

@@ -94,8 +94,9 @@ def check_cache(choose_cache: Callable, setup: LabSetup, show: bool = True) -> c
             where = f"choose_cache on {name}"
             shares.append(_judge(_as_indices(choose_cache(dataset, room), dataset, room, where), dataset, room,
                                  where))
-        return (f"{len(draws)} draws (yours and {len(draws) - 1} unseen): each cache of {room} items saves at "
-                f"least {min(shares):.0%} of the most that room can save")
+        saves = ("the most that room can save" if f"{min(shares):.0%}" == "100%"
+                 else f"at least {min(shares):.0%} of the most that room can save")
+        return f"{len(draws)} draws (yours and {len(draws) - 1} unseen): each cache of {room} items saves {saves}"
 
     return checks.run_check("the cache saves the most reading its room can", body, show=show, hint=checks.stub_message(BANK, "B"))
 

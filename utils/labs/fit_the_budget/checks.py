@@ -434,9 +434,11 @@ def _weighed_step(model, optimizer, x, y, micro_batches: int, weighing: str) -> 
     optimizer.zero_grad(set_to_none=True)
 
 
-def take_aways(choose: Callable, setup: LabSetup, costs: dict) -> str:
+def take_aways(choose: Callable, setup: LabSetup, costs: dict, rounds: dict | None = None) -> str:
     """What the run showed, printed from it: the learner's plan, and once ``choose`` gives the cheapest plan
-    here, how many plans fit and how far apart they cost; never raises on a wrong or unfinished answer."""
+    here, how many plans fit and how far apart they cost, and, from the cost table's ``rounds``
+    (``technique_rounds``), whether the cheapest and the next are apart by more than those rounds' noise;
+    never raises on a wrong or unfinished answer."""
     try:
         with CountedPredictions() as counted:
             answer = choose(setup.capacity, dict(costs), predictor(setup))
@@ -460,10 +462,26 @@ def take_aways(choose: Callable, setup: LabSetup, costs: dict) -> str:
     thrifty = min(fitting, key=lambda p: predicted(setup, p).peak)
     lines.append(("The plan that saves most memory is not the cheapest; " if thrifty != fitting[0] else
                   "The plan that saves most memory is also the cheapest here; ") + f"the fitting plans' costs are "
-                 f"{spread:.0%} apart: " + ("the choice matters on this machine." if spread >= 0.05 else
+                 f"{spread:.0%} apart: " + ("the choice matters on this machine (the cost model's figures)." if spread >= 0.05 else
                  "every technique cost little here, so the choice barely matters on this machine (the hidden "
                  "cases, where recomputation or micro-batches are dear, are where it does)."))
+    if rounds and len(fitting) > 1:
+        lines.append(_runner_up(fitting[0], fitting[1], costs, rounds))
     return _wrapped(lines)
+
+
+def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[float]]) -> str:
+    """The cheapest fitting plan against the next, by the cost model, beside the cost table's noise (the
+    largest paired spread of a technique against the plain step): apart beyond it, or a ranking the run cannot
+    confirm."""
+    noise = round(max(paired_spread(rounds, name, "plain") for name in COST_KEYS), 2)
+    a, b = round(plan_cost(best, costs), 2), round(plan_cost(nearest, costs), 2)
+    said = (f"{b - a:.2f} apart, more than the cost table's noise (± {noise:.2f}): its rounds separate the two."
+            if round(b - a, 2) > noise else
+            f"{b - a:.2f} apart, within the cost table's noise (± {noise:.2f}): the cost model ranks them, the cost "
+            "table's rounds do not tell them apart.")
+    return (f"The cheapest, {describe_plan(best)}, and the next, {describe_plan(nearest)}, cost {a:.2f}x and "
+            f"{b:.2f}x by the cost model: " + said)
 
 
 def _wrapped(lines: list[str]) -> str:
