@@ -335,6 +335,30 @@ def test_the_report_and_the_take_aways_follow_the_run(measured, capsys):
     assert "changed since your cuts were timed" in capsys.readouterr().out
 
 
+def test_the_ranking_of_cuts_is_the_models_within_the_fits_accuracy(measured):
+    link, runs = measured
+    plan = lab.PLANS[2]
+    rough = lab.AlphaBeta(link.fit.alpha, link.fit.beta, (1,), (10.0,))  # a fit good to ±1000%
+    assert "that ranking is the model's, not a finding about this machine" in lab._ranking_note(plan, rough, runs)
+    exact = lab.AlphaBeta(link.fit.alpha, link.fit.beta, (1,), (0.0,))
+    assert "more than the fit's ±0%" in lab._ranking_note(plan, exact, runs) or "inside" in lab._ranking_note(
+        plan, exact, runs)
+
+
+def _timed(split_us: list[float], pp_us: list[float]) -> lab.SplitRun:
+    run = lab.SplitRun(lab.CASES[0])
+    run.steps = [[lab.split.Message(1000, 0, t * 1e-6)] for t in split_us]
+    run.ping_pong = [[t * 1e-6] for t in pp_us]
+    return run
+
+
+def test_the_largest_miss_is_called_the_splits_own_only_by_the_reports_rule():
+    steady = [100.0] * 9
+    assert "that miss is the split's own" in lab._miss_owner(_timed([300.0] * 9, steady))
+    scattered = [300, 30, 300, 90, 300, 30, 300, 300, 300]  # 3 of 9 rounds below the ping-pong
+    assert "does not show that miss to be the split's own" in lab._miss_owner(_timed(scattered, steady))
+
+
 GAP, NOISE = [1.9, 2.1, 2.4, 1.2, 2.0, 2.2, 1.7, 2.0, 2.5], [1.3, 0.7, 1.1, 0.9, 1.2, 0.8, 1.0, 1.1, 0.95]
 
 

@@ -285,10 +285,10 @@ def test_the_measurement_passes_the_solution_and_measures_attention_where_it_tur
     verdict = lab.check_measured(count, turning_length, CEILINGS, SETUP, show=False, measure=fake_measure({}),
                                  results=results)
     assert verdict.passed, verdict.message
-    roof, rows = results
+    roof, rows, work = results
     lengths = [r.op.dims["length"] for r in rows[len(SETUP.ops):]]
     assert lengths == [turning_length(SETUP.ops[2], CEILINGS), 8 * turning_length(SETUP.ops[2], CEILINGS)]
-    assert all(0.9 < r.ratio < 1.3 for r in rows)
+    assert all(0.9 < r.ratio < 1.3 for r in rows) and work == SETUP.turning_work
 
 
 @pytest.mark.mutants
@@ -312,6 +312,7 @@ def test_an_op_far_below_its_roof_passes_the_check_and_is_read_in_the_report(cap
     assert "a limit the two roofs leave out" in said
     assert "this run does not measure it" in said
     assert "The convolution reached 95% of the peak" in out and all(len(line) <= 110 for line in out.splitlines())
+    assert f"batch x length² near {SETUP.turning_work:,} (each batch the whole number nearest" in said
 
 
 def test_a_lookup_above_its_roof_is_not_read_as_at_its_roof(capsys):
@@ -353,7 +354,7 @@ def test_the_real_measurement_times_every_op_beside_both_ceilings():
     results = []
     small = dataclasses.replace(SETUP, rounds=1)
     lab.check_measured(count, turning_length, CEILINGS, small, show=False, results=results)
-    roof, rows = results
+    roof, rows, work = results
     assert [r.op.name for r in rows][:4] == [op.name for op in SETUP.ops] and len(rows) == 6
     assert roof.threads == 1 and all(r.point.seconds > 0 for r in rows)
 

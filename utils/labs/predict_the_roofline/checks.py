@@ -290,7 +290,8 @@ def check_measured(count: Callable, turning_length: Callable, ceilings: Ceilings
                    show: bool = True, measure: Callable = measure_ops, results: list | None = None) -> checks.Verdict:
     """The lab's ops (and attention at your turning length on ``ceilings`` and at 8x it) timed with both
     ceilings in the same rounds: none may run faster than the roofline of your counts allows (a busy machine
-    only slows an op, so a right count never fails). ``results`` receives the roofline and the comparisons."""
+    only slows an op, so a right count never fails). ``results`` receives the roofline, the comparisons and
+    the work (batch x length²) the attentions at and beyond the turning length aim at."""
 
     def body():
         ops = measured_ops(turning_length, ceilings, setup)
@@ -299,7 +300,7 @@ def check_measured(count: Callable, turning_length: Callable, ceilings: Ceilings
         roof = measure(ops, setup)
         rows = compare(count, roof, ops)
         if results is not None:
-            results[:] = [roof, rows]
+            results[:] = [roof, rows, setup.turning_work]  # the last: the attentions' work a call
         off = [why for why in map(faster_than_roof, rows) if why]
         expect(not off, " | ".join(off))
         shown = ", ".join(f"{r.ratio:.2f}x" for r in rows)

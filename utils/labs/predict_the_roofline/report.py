@@ -38,10 +38,11 @@ def compared_table(rows, ceilings) -> Table:
                    f"{share_of(r, ceilings):.0%}") for r in rows], wrap=44)
 
 
-def miss_sentences(rows, ceilings, first_ridge: float | None = None) -> list[str]:
+def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int | None = None) -> list[str]:
     """One sentence per kind of op, from the measured shares of the roof (every branch written).
     ``first_ridge``: the ridge of the ceilings measured before the exercises, on which the turning length was
-    computed (the table's limits use the ceilings timed with the ops)."""
+    computed (the table's limits use the ceilings timed with the ops). ``target``: the work a call
+    (batch x length²) the attentions at and beyond the turning length aim at (None: not said)."""
     embedding, conv, causal, full, *turning = rows
 
     def share(row):
@@ -71,11 +72,11 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None) -> list[str
         at, beyond = turning
         length, far = at.op.dims["length"], beyond.op.dims["length"]
         work = [r.op.dims["batch"] * r.op.dims["length"] ** 2 for r in turning]
-        out.append(f"Both run at a batch sized so that a call does similar work (batch x length²): "
+        aim = f" {target:,}" if target else ""
+        out.append(f"Both run at a batch sized so that a call does about the same work, batch x length² near"
+                   f"{aim} (each batch the whole number nearest that over length², at least one): "
                    f"{at.op.dims['batch']} sequences at length {length} ({work[0]:,}), {beyond.op.dims['batch']} "
-                   f"at {far} ({work[1]:,}" + (
-                       ": a batch cannot go below one)" if beyond.op.dims["batch"] == 1 and work[1] < 0.9 * work[0]
-                       else ": the nearest whole batch)") + f", {max(work) / min(work):.2f}x apart, so that a short "
+                   f"at {far} ({work[1]:,}), {max(work) / min(work):.2f}x apart, so that a short "
                    "sequence's call is long enough to time. Each share in the table above is against the roof "
                    "of its own work, so the shares compare across that difference; the times do not.")
         out.append(turning_limit_sentence(at, length, ceilings, first_ridge))
@@ -181,11 +182,12 @@ def show_comparison(measured: list, label: str, first=None) -> None:
     if not measured:
         print("⏳ not done yet: the comparison appears once your counts pass the measurement check")
         return
-    roof, rows = measured
+    roof, rows, *target = measured  # target: the attentions' work a call, where the check gave it
     display(compared_table(rows, roof.ceilings))
     if first is not None:
         print(_fill(predicted_again_sentence(first.ceilings, roof.ceilings)))
-    for sentence in miss_sentences(rows, roof.ceilings, first.ceilings.ridge if first is not None else None):
+    first_ridge = first.ceilings.ridge if first is not None else None
+    for sentence in miss_sentences(rows, roof.ceilings, first_ridge, target[0] if target else None):
         print(_fill(sentence))
     how_measured("the ops and the ceilings, round by round", textwrap.fill(
         f"The machine profile's probes timed again in the same rounds as the ops (this run's figures, not the "
@@ -231,7 +233,7 @@ def take_aways(measured: list, passed: bool) -> None:
     if not (measured and passed):
         print("⏳ not done yet: the take-aways appear once every check passes (they state the answers)")
         return
-    roof, rows = measured
+    roof, rows, *_ = measured
     embedding, conv, causal, full, *turning = rows
     table_bytes = embedding.op.dims["vocab"] * embedding.op.dims["width"] * embedding.op.dtype.itemsize
     lines = [

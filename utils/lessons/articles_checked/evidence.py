@@ -310,11 +310,12 @@ def case_study_cnn(repeats: int = 5) -> dict:
 # --- Links and transfers -----------------------------------------------------------------------------------------
 
 LINK_SIZES = [4, 2**12, 2**16, 2**18, 2**20, 2**22]
+LINK_REPEATS = 5  # round trips in a row at each size, their median kept (rows B2, B10)
 
 
 def link(plan) -> machine.LinkFit:
     """The two workers' link (lesson 00): alpha, beta, how well they fit, and the time of each size."""
-    return machine.measure_link(plan, LINK_SIZES, repeats=5)
+    return machine.measure_link(plan, LINK_SIZES, repeats=LINK_REPEATS)
 
 
 def step_bytes() -> dict:

@@ -221,11 +221,10 @@ def walk_told(walk, skip=()) -> str:
                 "no error, but", "no error, but with the course's fix for the missing loader (a DataLoader "
                 "without a DistributedSampler)")
         elif fix == "ran" and same:
-            ran = _losses(text)
-            higher = sum(ran) / len(ran) > sum(same) / len(same)
-            text += ("; a higher loss than the same-batch run's: each rank now takes half the steps (its half of "
-                     "the data)" if higher else "; no higher than the same-batch run's, though each rank now "
-                     "takes half the steps")
+            # each figure is one rank's last batch, on other batches than the same-batch run's: not compared
+            text += ("; each rank now takes half the steps (its half of the data); these losses are each rank's "
+                     "last batch, on other batches than the same-batch run's, so the two runs' losses do not "
+                     "compare")
         told.append((fix, text))
     return _walk(told, skip)
 

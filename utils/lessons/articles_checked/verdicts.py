@@ -300,13 +300,21 @@ def a19(m):
         speedup = recorded_value(m, name)
         if speedup is not None:
             kept[label] = speedup / 2
-        parts.append(quote(m, name, lambda r, label=label, setup=setup: f"{label}, {setup}: {r['value']:.2f}x "
-                                                                         f"one, {r['value'] / 2:.0%} each "
-                                                                         f"(speed-up / 2{_median(r)})"))
+        parts.append(quote(m, name, lambda r, label=label, setup=setup, name=name:
+                           f"{label}, {setup}: {r['value']:.2f}x one, {r['value'] / 2:.0%} each "
+                           f"(speed-up / 2{_median(r)}){_past_bound_note(m, name, r)}"))
     parts.append(Part(kept_most_words(kept) + ("" if is_median else " (the split's share from its fastest pass, "
                                                                    "the others' as their lessons recorded them)"),
                       ARITHMETIC))
     return parts
+
+
+def _past_bound_note(m, name: str, record: dict) -> str:
+    """Beside a recorded figure a row quotes for another purpose: where it passed its bound, the bound and
+    the course's words for it (a finding to explain, with its lesson's explanation where it has one)."""
+    if not past_bound(speedup_words(m, name)):
+        return ""
+    return f"; against a bound of {record['bound']:.2f}x: {noted_words(m, name)}"
 
 
 def _median(record: dict) -> str:
