@@ -549,3 +549,46 @@ def test_compile_alone_in_serving_reads_the_same_paired_rounds_as_int8():
     times = {"fp32": [1.0, 2.0, 1.0, 1.0], "fp32 compiled": [0.5, 1.0, 0.5, 0.5], "int8": [0.5] * 4}
     gain, noise = report.serving_gain({"times": times}, "fp32", "fp32 compiled")
     assert gain == pytest.approx(2.0) and noise == pytest.approx(0.0)   # a slow round slowed both alike
+
+
+# --- Session 48, round 2: the ledger's figures rebuild from the page; a round past a bound is said -------------
+
+def test_x_baseline_is_the_product_of_the_printed_gains_even_when_the_current_one_rounds():
+    """1.47 x 1.13 = 1.6611: the page printed 1.65 from the current step's unrounded gain (1.1264)."""
+    from utils.lessons.putting_it_together import ladder, report
+
+    kept = ladder.Rung("baseline", script.Settings(), 1, None, "")
+    compared, keep = {}, {}
+    for name, gain in (("precision", 1.4701), ("optimizer", 1.1264)):
+        rung = ladder.Rung(name, kept.settings, 1, 3.0, "")
+        compared[name] = ladder.Compared(rung, kept, [dict(_BASE)], [dict(_BASE, tokens_per_s=1000.0 * gain)])
+        keep[name], kept = True, rung
+    rows = {r["step"]: r for r in report.step_rows([dict(_BASE)], compared, keep, {}, {"fp32": 1e-3})}
+    assert f"{rows['optimizer']['x_base']:.2f}" == f"{1.47 * 1.13:.2f}" == "1.66"
+
+
+def test_a_round_above_its_bound_is_named_though_the_median_is_within_it():
+    from utils.lessons.putting_it_together import report
+
+    rows = [{"step": "baseline", "bound": None, "within": True, "ratios": []},
+            {"step": "optimizer", "bound": 1.13, "within": True, "ratios": [1.13, 1.07, 1.24]},
+            {"step": "two devices", "bound": 2.0, "within": True, "ratios": [1.3, 1.42, 1.24]}]
+    assert report.rounds_above_bound(rows) == [
+        ("optimizer", "1 of 3 rounds above its bound (highest 1.24x against 1.13x)")]
+
+
+def test_the_two_devices_gap_is_set_against_the_all_reduce_the_guide_priced():
+    from utils.lessons.putting_it_together import ladder
+
+    import dataclasses
+
+    one = _paired("two devices", [1.30, 1.30, 1.30])
+    c = ladder.Compared(dataclasses.replace(one.rung, workers=2), one.kept, one.before, one.after)
+    said = ladder.two_devices_gap(c, 3.48e9, 3.225e6, simulated=True)  # 12.9 MB: 3.7 ms on the link
+    assert "against 50.0 ms at the bound" in said and "26.9 ms a step the bound does not see" in said
+    assert "100% of a core" in said and "explains at most 14% of it" in said
+    assert "could explain all" in ladder.two_devices_gap(c, 0.3e9, 3.225e6, simulated=False)
+    assert "of a core" not in ladder.two_devices_gap(c, None, 3.225e6, simulated=False)
+    slower = _paired("two devices", [0.75, 0.75, 0.75])
+    slow = ladder.Compared(dataclasses.replace(slower.rung, workers=2), slower.kept, slower.before, slower.after)
+    assert "of a core" not in ladder.two_devices_gap(slow, 3.48e9, 3.225e6, simulated=True)  # why_slower says it

@@ -360,7 +360,33 @@ def compile_break_even(c: Compared) -> str:
     steps = guide.break_even_steps(compile_s, eager, compiled)
     after = f"after {steps:,.0f} steps" if math.isfinite(steps) else "never: no gain per step"
     return (f"its compile took {compile_s:.1f} s; break-even {compile_s:.1f} s / ({eager * 1e3:.1f} - "
-            f"{compiled * 1e3:.1f} ms): {after}")
+            f"{compiled * 1e3:.1f} ms: an eager step, the median of this step's own eager rounds, and that over "
+            f"the paired gain): {after}")
+
+
+def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, simulated: bool) -> str:
+    """How far the two-devices step fell short of its bound, in ms a step, against the all-reduce the guide
+    priced (ring: 2(n-1)/n x 4 B a parameter over the link's measured rate) and rank 0's share of a core."""
+    n = c.rung.workers
+    before = _median([step_seconds(r, c.kept) for r in c.before])
+    after, ideal = before / c.gain, before / n
+    gap = after - ideal
+    cores = [r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")]  # CPU workers: a core's share
+    slower = _median(c.ratios) + spread(c.ratios) < 1  # then ``why_slower`` has already said the core's share
+    core = (f"; rank 0 had {_median(cores):.0%} of a core in its timed steps" if simulated and cores
+            and not slower else "")
+    said = (f"A step took {after * 1e3:.1f} ms (the paired gain's figure) against {ideal * 1e3:.1f} ms at the "
+            f"bound (1/{n} of the {before * 1e3:.1f} ms before it): {gap * 1e3:.1f} ms a step the bound does "
+            f"not see{core}.")
+    if link_rate is None or gap <= 0:
+        return said
+    comm = 2 * (n - 1) / n * 4 * parameters / link_rate
+    if comm >= gap:
+        return said + (f" The all-reduce the guide priced, {comm * 1e3:.1f} ms on the link, could explain all "
+                       "of it if none of it hid behind backward.")
+    return said + (f" The all-reduce the guide priced, {comm * 1e3:.1f} ms on the link, explains at most "
+                   f"{comm / gap:.0%} of it even if none of it hid: the rest is not the link's bytes (on CPU "
+                   "workers, compute and gloo's threads share the cores; not measured apart here).")
 
 
 def why_slower(c: Compared) -> str:

@@ -44,7 +44,7 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
         bound = c.bound
         rows.append({"step": name, "tokens_per_s": c.tokens_per_s, "x_prev": c.gain,
                      "mfu": mfu.get(name, math.nan), "why": why.get(name, ""),
-                     "x_base": chain * c.gain, "peak": peaks.get(name, math.nan), "loss": loss,
+                     "x_base": chain * round(c.gain, 2), "peak": peaks.get(name, math.nan), "loss": loss,
                      "dloss": loss - base_loss, "tol": tol, "loss_ok": abs(loss - base_loss) <= tol,
                      "same_maths": c.rung.same_maths, "bound": bound, "bound_what": c.rung.bound_what,
                      "share": share_of_bound(c.gain, bound, paid(c.ratios)), "paid": paid(c.ratios),
@@ -206,6 +206,22 @@ def slow_rounds(rows: list[dict]) -> list[str]:
         shown = [round(x, 2) for x in r["ratios"]]
         if r["kept"] and shown and min(shown) <= 1:
             out.append(f"{r['step']} {sum(x <= 1 for x in shown)} of {len(shown)} (lowest {min(shown):.2f}x)")
+    return out
+
+
+def rounds_above_bound(rows: list[dict]) -> list[tuple[str, str]]:
+    """The steps whose median is within its bound but a paired round, as printed (2 decimals), is above it:
+    (step, "k of n rounds above its bound (highest 1.24x against 1.13x)"). A round past a ceiling is a finding
+    too, not only a median past it."""
+    out = []
+    for r in ran(rows)[1:]:
+        if not r["bound"] or not r["within"]:
+            continue  # no ceiling, or the median itself passed it (``above_bound`` explains those)
+        bound, shown = round(r["bound"], 2), [round(x, 2) for x in r["ratios"]]
+        above = [x for x in shown if x > bound]
+        if above:
+            out.append((r["step"], f"{len(above)} of {len(shown)} rounds above its bound (highest "
+                                   f"{max(above):.2f}x against {bound:.2f}x)"))
     return out
 
 
