@@ -81,7 +81,8 @@ def test_the_rows_the_second_review_named_carry_the_fair_reading():
     assert c["A1"].verdict == claims.CONDITIONS and "BERT is a wrong example" in c["A1"].why
     assert c["A1"].why.startswith("of GPT-3, not of BERT")
     # session 46: 减少计算量 (fewer computations) is false as stated: the operations stay as many
-    # session 48: one reading policy (the reading most favourable to the claim a run can test) for A19, B11, B13
+    # session 48: one reading policy (the reading most favourable to the claim a run can test) for A19,
+    # B11, B13
     assert c["B13"].verdict == claims.CONDITIONS and c["B13"].why.startswith("integer units and a kernel")
     assert "read as their number, the claim is false" in c["B13"].why and "most favourable" in c["B13"].says
     # session 46: the case study's own claim, that distributed training speeds its model up, has a row
@@ -578,7 +579,8 @@ def test_the_sixth_review_split_alone_message_sizes_walks_and_readme():
     b2 = verdicts.judge(claims.BY_ID["B2"], m | {"link": machine.link_fit("gloo", sizes, times),
                                                  "threads": {"step_s": 0.02, "gradient_bytes": 1_700_000}}, {})
     assert "the smaller took longer: noise" in b2.evidence and "100%" not in b2.evidence
-    # the silent step comes from the course's own fix; the two runs' last-batch losses are not compared (session 48)
+    # the silent step comes from the course's own fix; the two runs' last-batch losses are not compared
+    # (session 48)
     walk = [("sampler", "no error, but both ranks train on the same batches (losses 1.318, 1.318)"),
             ("ran", "runs: last loss per rank 1.982, 1.952, each rank its own batches")]
     told = verdicts.walk_told(walk)

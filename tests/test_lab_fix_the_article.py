@@ -339,7 +339,8 @@ def test_the_ranking_of_cuts_is_the_models_within_the_fits_accuracy(measured):
     link, runs = measured
     plan = lab.PLANS[2]
     rough = lab.AlphaBeta(link.fit.alpha, link.fit.beta, (1,), (10.0,))  # a fit good to ±1000%
-    assert "that ranking is the model's, not a finding about this machine" in lab._ranking_note(plan, rough, runs)
+    said = lab._ranking_note(plan, rough, runs)
+    assert "that ranking is the model's, not a finding about this machine" in said
     exact = lab.AlphaBeta(link.fit.alpha, link.fit.beta, (1,), (0.0,))
     assert "more than the fit's ±0%" in lab._ranking_note(plan, exact, runs) or "inside" in lab._ranking_note(
         plan, exact, runs)

@@ -516,7 +516,8 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
     worst = max(pairs, key=lambda t: max(t[2] / t[1], t[1] / t[2]))
     side = "over" if worst[2] > worst[1] else "under"
     return (f"- Your predictions against the split's median rounds, as in the report above: {named}. The "
-            f"largest miss of the medians, {worst[0]}, is {max(worst[2] / worst[1], worst[1] / worst[2]):.1f}x "
+            f"largest miss of the medians, {worst[0]}, is "
+            f"{max(worst[2] / worst[1], worst[1] / worst[2]):.1f}x "
             f"{side} the prediction; {_miss_owner(timed[worst[0]])}")
 
 
@@ -525,8 +526,8 @@ def _miss_owner(run: SplitRun) -> str:
     against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test)."""
     ratios = [a / b for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]
     if verdict_of(ratios, jumped_rounds(run.ping_pong_seconds())) == "longer":
-        return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes: that miss is "
-                "the split's own, not the fit's.")
+        return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes: that miss "
+                "is the split's own, not the fit's.")
     return ("by the report's rule its rounds did not differ from the ping-pong of the same bytes (they "
             "scattered too widely): this run does not show that miss to be the split's own rather than the "
             "link's noise.")
@@ -566,7 +567,8 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun]) -> str:
     second, cut2 = others[0]  # the fastest cut that sends other messages than the fastest
     lead = second / first - 1
     if lead <= link.worst_residual:
-        return (f" On this run's link the model puts cut {cut1} ({_us(first)}) {lead:.0%} ahead of cut {cut2} "
+        return (f" On this run's link the model puts cut {cut1} ({_us(first)}) {lead:.0%} ahead of cut "
+                f"{cut2} "
                 f"({_us(second)}), inside the fit's ±{link.worst_residual:.0%}: that ranking is the model's, "
                 "not a finding about this machine.")
     return (f" On this run's link cut {cut1} ({_us(first)} by the model) leads cut {cut2} ({_us(second)}) by "

@@ -263,8 +263,8 @@ def _a10(m) -> bool:
 def _a19(m) -> bool:
     """"Fully" contradicted by the article's own split: it keeps no more than about half of each GPU's rate
     (one idle at a time), read from the median of its paired rounds as row A19 prints it. The recorded figures
-    the row quotes beside it (lesson 02's pipeline, lesson 03's data parallel) past their bounds are findings to
-    explain (``AboveBound``), never agreement."""
+    the row quotes beside it (lesson 02's pipeline, lesson 03's data parallel) past their bounds are findings
+    to explain (``AboveBound``), never agreement."""
     needs_quiet_cores(m, "passes", 2)  # the split's share means something only where each worker had a core
     return all_hold(lambda: article_split_speedup(m)[0] / 2 <= 0.6,
                     lambda: not_past_bound(m, "pipeline"), lambda: not_past_bound(m, "ddp"))

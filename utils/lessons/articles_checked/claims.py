@@ -23,10 +23,11 @@ VERDICTS = (TRUE, CONDITIONS, FALSE, DOES_NOT_RUN, NOT_TESTABLE, FRAMING)
 ARTICLES = {"A": "article 1: two GPUs for large models (大模型加速秘籍)",
             "B": "article 2: why large models run slowly, and the cures (执行慢难题)"}
 # What a claim may need before this lesson can measure it; verdicts.capabilities() says what this machine has.
-NEEDS = {"gpu": "a GPU, whose caching allocator the course measures (host memory fragments too, but no lesson "
-                "measures the host's allocator)", "nvlink pair": "two GPUs joined by NVLink"}
-# Reading policy: where an article's term can be read more than one way, a row reads it the way most favourable
-# to the claim that a run can still test, names the stricter reading, and gives the verdict for the favourable one
+NEEDS = {"gpu": "a GPU, whose caching allocator the course measures (host memory fragments too, but no "
+                "lesson measures the host's allocator)", "nvlink pair": "two GPUs joined by NVLink"}
+# Reading policy: where an article's term can be read more than one way, a row reads it the way most
+# favourable to the claim that a run can still test, names the stricter reading, and gives the verdict for
+# the favourable one
 # (rows A19, B11 and B13 alike).
 
 
@@ -79,7 +80,8 @@ CLAIMS = [
     Claim("A5", "two GPUs exchange data over the PCIe bus (PCIe总线)", CONDITIONS,
           "read as data between the GPUs (the heading's reading): over PCIe or NVLink, whichever joins them (the "
           "article's own next section names NVLink); read as the paragraph's next sentence reads it, data between "
-          "host memory and each GPU: true on most machines, over PCIe even where the GPUs share NVLink (not where "
+          "host memory and each GPU: true on most machines, over PCIe even where the GPUs share NVLink "
+          "(not where "
           "the host itself joins its GPUs over NVLink: NVIDIA's Grace Hopper over NVLink-C2C, IBM's POWER9)",
           (("00", "The articles on links"),)),
     Claim("A6", "in training, data goes from host memory to the GPU, is computed, and results go back",
@@ -120,7 +122,8 @@ CLAIMS = [
     Claim("A12", "code: the 'parallel computing' model split", DOES_NOT_RUN,
           "the errors in the order Python meets them here, then the fix",
           (("02", "The article's split, rebuilt"), ("lab 00", None))),
-    Claim("A22", "(inferred: the code is §3.1's example of putting parts of the model on two GPUs) code: that "
+    Claim("A22", "(inferred: the code is §3.1's example of putting parts of the model on two GPUs) code: "
+          "that "
           "split puts parts of one model on two GPUs", FALSE,
           "it builds two whole copies of one model, one per GPU, and feeds one into the other: nothing of "
           "either is split", (("02", "The article's split, rebuilt"),)),
@@ -155,7 +158,8 @@ CLAIMS = [
           "A11, A22), its 'simplified model' merges nothing (row A14)",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
     Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
-          "read at its weakest (the reading policy of rows B11 and B13 too), as a claim about named methods a run can test (unlike row B20's 'key factor', which "
+          "read at its weakest (the reading policy of rows B11 and B13 too), as a claim about named "
+          "methods a run can test (unlike row B20's 'key factor', which "
           "names no case): that they keep neither GPU idle, not 100% of its peak, which no method reaches. As "
           "read, false: the article's own split (attention on one GPU, the feed-forward network on the other) "
           "leaves one GPU "
@@ -210,10 +214,14 @@ CLAIMS = [
           (("03", "How fast is the all-reduce"),)),
     # Article 2, cures: model complexity
     Claim("B11", "prune and quantize to cut complexity and compute (模型压缩)", CONDITIONS,
-          "pruning that removes neurons, and quantization where integer units and a kernel use them. 计算量 read "
-          "as the cost of the computation, as row B13 reads it (the reading most favourable to the claim, as row "
-          "A19 reads its own): pruning that removes neurons cuts the operations and the time with them; zeroed "
-          "weights in dense kernels keep both; quantization keeps the operations as many (the stricter reading, "
+          "pruning that removes neurons, and quantization where integer units and a kernel use them. 计算量 "
+          "read "
+          "as the cost of the computation, as row B13 reads it (the reading most favourable to the claim, "
+          "as row "
+          "A19 reads its own): pruning that removes neurons cuts the operations and the time with them; "
+          "zeroed "
+          "weights in dense kernels keep both; quantization keeps the operations as many (the stricter "
+          "reading, "
           "the number of operations, would make it false) and makes each cheaper",
           (("04", "Pruning"), ("04", "Quantization"))),
     Claim("B12", "pruning removes unimportant neurons or connections (剪枝)", CONDITIONS,
@@ -221,11 +229,14 @@ CLAIMS = [
           "compressed sparse rows, storing only the nonzero weights and their column indices) or 2:4 sparsity "
           "(two zeros in every four weights, a pattern tensor cores of Ampere and later skip) use them",
           (("04", "Zeros do not"), ("04", "Removing channels"))),
-    Claim("B13", "(计算量 read as the cost of the computation, the reading most favourable to the claim, as rows "
+    Claim("B13", "(计算量 read as the cost of the computation, the reading most favourable to the claim, "
+          "as rows "
           "B11 and A19 read theirs) quantization turns float parameters into integers, cutting compute "
           "(量化: 减少计算量)", CONDITIONS,
-          "integer units and a kernel that uses them (VNNI, AMX, tensor cores): each operation is cheaper there; "
-          "the operations stay as many (read as their number, the claim is false); weight-only int8 saves bytes",
+          "integer units and a kernel that uses them (VNNI, AMX, tensor cores): each operation is cheaper "
+          "there; "
+          "the operations stay as many (read as their number, the claim is false); weight-only int8 saves "
+          "bytes",
           (("04", "Quantization"),)),
     # Article 2, cures: algorithm efficiency
     Claim("B14", "optimize algorithms for large models", TRUE, "fusion removes memory traffic",

@@ -222,7 +222,8 @@ def walk_told(walk, skip=()) -> str:
                 "without a DistributedSampler)")
         elif fix == "ran" and same:
             # each figure is one rank's last batch, on other batches than the same-batch run's: not compared
-            text += ("; each rank now takes half the steps (its half of the data); these losses are each rank's "
+            text += ("; each rank now takes half the steps (its half of the data); these losses are each "
+                     "rank's "
                      "last batch, on other batches than the same-batch run's, so the two runs' losses do not "
                      "compare")
         told.append((fix, text))

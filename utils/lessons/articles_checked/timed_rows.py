@@ -214,20 +214,24 @@ def b8(m):
             Part(f"the parts the condition weighs, medians of the same rounds: 4 MiB as fp32 {plain:.0f} µs, 1 MiB "
                  f"of uint8 {sent:.0f} µs, so the 3 MiB not sent save {plain - sent:.0f} µs; packing and unpacking "
                  f"{packing:.0f} µs, {CONDITION_WORDS[condition]}{parts_gap_words(c)}; a few-byte message still "
-                 f"takes about {fixed_cost(m) * 1e6:.0f} µs here (row B10){other_timing_words(m, plain, sent)}",
+                 f"takes about {fixed_cost(m) * 1e6:.0f} µs here (row B10)"
+                 f"{other_timing_words(m, plain, sent)}",
                  MEASURED, two_devices(m["plan"], m["hw"])),
             Part(_lesson_05_differs(m), ARITHMETIC)]
 
 
 def other_timing_words(m, plain_us: float, sent_us: float) -> str:
-    """Row B8's messages beside rows B2 and B10's of the same sizes: the same link, timed two ways (each figure
-    printed from the run; the cause of a difference is not measured)."""
+    """Row B8's messages beside rows B2 and B10's of the same sizes: the same link, timed two ways (each
+    figure printed from the run; the cause of a difference is not measured)."""
     sec = _sends(m)
     b10_plain, b10_sent = sec[2**22] * 1e6, sec[2**20] * 1e6
-    return (f"; rows B2 and B10 time the same link otherwise, the median of {LINK_REPEATS} round trips in a row "
-            f"at one size: 4 MiB {b10_plain:.0f} µs and 1 MiB {b10_sent:.0f} µs there; here each is one round "
+    return (f"; rows B2 and B10 time the same link otherwise, the median of {LINK_REPEATS} round trips in a "
+            "row "
+            f"at one size: 4 MiB {b10_plain:.0f} µs and 1 MiB {b10_sent:.0f} µs there; here each is one "
+            "round "
             f"trip in a round that also sends the other ways and packs: {plain_us / b10_plain:.2f}x and "
-            f"{sent_us / b10_sent:.2f}x those. Which part of the timing makes that difference is not measured, "
+            f"{sent_us / b10_sent:.2f}x those. Which part of the timing makes that difference is not "
+            "measured, "
             "so this row compares its parts only with each other, within the same rounds")
 
 
