@@ -138,16 +138,17 @@ def test_the_benchmarks_time_the_lessons_settings(machine, monkeypatch):
 
 
 def _predict_speedup(profile, split_points, m):
-    """Lab 02's exercise A as its solution writes it (check 3 times nothing until A passes check 1)."""
-    k, layers = split_points[0], profile.layers[m]
-    stages = [sum(layers[:k]) + profile.per_micro_batch, sum(layers[k:]) + profile.per_micro_batch]
-    return sum(profile.layers[1]) / (sum(stages) + (m - 1) * max(stages))
+    """Lab 02's exercise A as its solution answers it: 1F1B played pass by pass (check 3 times nothing until A
+    passes check 1)."""
+    return lab_reference.reference_speedup(profile, split_points, m)
 
 
 def test_the_lab_times_its_sizes_and_labels_its_verdict(machine, monkeypatch):
     lab_s = lab_workload.lab_settings(devices.plan(2), machine.hw)
     calls = _capture_runs(monkeypatch, lab)
     monkeypatch.setattr(lab, "_choice_passes", lambda choose: True)  # the timing under test, past check 2's gate
+    monkeypatch.setattr(lab, "_predicts_the_schedule", lambda predict: True)  # and check 1's (it refuses the
+    # reference's own functions, which this test's prediction calls)
     verdict, _ = lab.check_pipelined(([2], 4), _predict_speedup, lab_reference.HIDDEN[-1].profile, settings=lab_s)
     assert verdict.status == checks.PASSED
     assert all(c.batch == lab_s.batch for _, _, configs in calls for c in configs)

@@ -22,7 +22,6 @@ import gc
 import math
 import os
 import statistics
-import textwrap
 import time
 import traceback
 from dataclasses import dataclass
@@ -545,22 +544,6 @@ def check_clean_up(train_fn, steps: int = script.STEPS, show: bool = True) -> ch
 # --- What the lab's own cells print from the learner's answers: never raising on a wrong one ------------------
 
 
-def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
-    """Forward and backward's FLOP/s by the learner's reading, against the machine profile's peak (``peak``: a
-    ``machine`` ceiling); a reading that is not done, not a number or not positive says so instead."""
-    status, reading = diagnosis.yours
-    value = reading.get("forward and backward") if status == "ok" and isinstance(reading, dict) else None
-    if not isinstance(value, float):
-        return "forward and backward against it: once exercise A is done"
-    if not value > 0:
-        return (f"forward and backward against it: your reading gives it {value:g} ms a step, and the region "
-                "computes every step: exercise A's check says what is wrong")
-    rate = flops / (value / 1e3)
-    return (f"forward and backward (its all-reduces included): {flops / 1e9:.2f} GFLOP in {value:.0f} ms a step "
-            f"= {rate / 1e9:.1f} GFLOP/s, "
-            f"{rate / peak.best:.1%} of that peak")
-
-
 def check_fixes(train_fn, steps: int = script.STEPS, show: bool = True) -> list[checks.Verdict]:
     """Exercise B's habits, one verdict each: communication, feeding, threads, the work asked for. One call, so
     that the notebook's cell does not name what exercise A asks the learner to find."""
@@ -568,42 +551,5 @@ def check_fixes(train_fn, steps: int = script.STEPS, show: bool = True) -> list[
             for check in (check_communication, check_feeding, check_threads, check_asked_for)]
 
 
-def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None) -> str:
-    """The lab's take-aways, from this run, ordered by what each cost the slow script (its share of a profiled
-    step, the check's reading): the slow script's profile and what the checks measured of ``train_fn``;
-    ``flops`` and ``peak`` (a ``machine`` ceiling): forward and backward's FLOP/s against one core's peak.
-    Shown once every check of exercise B passed."""
-    names = [v for k, v in checks.HISTORY.items() if k != "your reading of the profile"]
-    if not names or not all(v.passed for v in names):
-        return "Take-aways appear once every check passes (each states what this run measured)."
-    ref, runs = diagnosis.reference, launched(train_fn)
-    step = ref["step"]
-    waits = {region: ref[region] / step for region in ("evaluate", "checkpoint")}
-    largest = max(waits, key=waits.get)
-    threads = max(max(run["threads"] or [0]) for run in runs)
-    calls = ref[ALL_REDUCES]
-    compute = (ref["forward and backward"] + ref["optimizer"]) / step
-    rate = (f", forward and backward (its all-reduces included) at {flops / (ref['forward and backward'] / 1e3) / peak.best:.1%} of the "
-            f"machine profile's {getattr(peak, 'name', 'peak')}" if flops and peak else "")
-    # Each bullet states what this run measured, not why it cost what it did: the quiz asks the why.
-    gradients = statistics.median(run["watch"]["allreduce_bytes"] / max(run["watch"]["optimizer_steps"], 1)
-                                  / run["watch"]["gradient_bytes"] for run in runs)
-    costed = [  # (the slow script's share of a step it cost, the take-away)
-        (compute, f"Compute and the all-reduces DDP runs during backward (forward and backward, the optimizer) "
-                  f"took {compute:.0%} of the slow script's step{rate}. The slow script's workers asked for "
-                  f"{os.cpu_count()} threads each (os.cpu_count() on this machine), yours computed with {threads} each, on "
-                  f"{runs[0]['cores']} cores; this run did not time one thread count against the other alone, "
-                  "so what the threads cost is not measured here."),
-        (sum(waits.values()), f"Evaluating and saving took {sum(waits.values()):.1%} of the slow script's step "
-                              f"(the largest, {largest!r}, {waits[largest]:.1%}), a region's time including "
-                              "everything it calls."),
-        (ref["load"] / step, f"Loading took {ref['load'] / step:.0%} of the slow step. The slow script's profile "
-                             f"counted {calls:.3g} all-reduce calls a step, inside forward and backward; yours "
-                             f"all-reduced {gradients:.2g}x one gradient's bytes a step, as the check counted them."),
-        (0.0, "The slow script reads the loss with .item() every micro-batch: on a CPU that waits for nothing; on "
-              "a GPU (not measured in this run) each call copies the value to the host and so waits for the "
-              "device's queue to drain (torch's documentation on synchronizing operations), so read it once a "
-              "step there."),
-    ]
-    bullets = [text for _, text in sorted(costed, key=lambda c: -c[0])]
-    return "\n".join(textwrap.fill(b, 110, initial_indent="- ", subsequent_indent="  ") for b in bullets)
+# What the lab's own cells print from the run (the sentence under the profile, the take-aways): in takeaways.py.
+from utils.labs.make_it_fast.takeaways import compute_sentence, take_aways  # noqa: E402, F401 (the notebook's)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import textwrap
 
-from utils import timeline
 from utils.claims import Claim, one_side, paired_spread, speedup_verdict, within_noise
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, link_reading, link_sources,  # noqa: F401
@@ -457,150 +456,6 @@ def references_past_devices(rows: list[Row], name=config_name) -> str:
             f"{devices}x would be work the split saved, not more overlap.")
 
 
-def naive_headline(r: Row) -> str:
-    """The answer of section 3 in two sentences: the step times, then which figure is the speedup and why it
-    is not the ratio of the two step times printed before it."""
-    lo, hi = r.speedup_range
-    split_ms, one_ms = ms_as_printed(r.seconds, r.baseline), ms_as_printed(r.baseline, r.seconds)
-    text = (f"Naive split {split_ms} ms per step, one device {one_ms} ms (medians of "
-            f"{len(r.speedups)} rounds). The speedup is one device's time over the split's, round by round: "
-            f"{r.speedup:.2f}x (median of the paired ratios; every round {lo:.2f}-{hi:.2f}) against a bound of 1x.")
-    if f"{one_ms / split_ms:.2f}" == f"{r.speedup:.2f}":
-        return text
-    return (f"{text} The ratio of the two medians, {one_ms} / {split_ms} = {one_ms / split_ms:.2f}x, differs: "
-            f"the median of the ratios pairs each split step with the one-device step timed beside it in the "
-            f"same round, while the two medians may come from different rounds.")
-
-
-def naive_reading(r: Row, spans) -> str:
-    """What the naive split's timeline and numbers say, from this run: the stages' busy fractions (their sum
-    near 100 % means one device at a time), and where the median stands against 1x and against the bound
-    measured per process (each stage timed alone in its own process)."""
-    busy = timeline.busy_fractions(spans)
-    total = sum(busy.values())
-    shares = ", ".join(f"{name} {f:.0%}" for name, f in busy.items())
-    turns = ("one device works at a time" if total <= 1.1 else
-             "they overlapped a little (a send can finish while the other stage starts)")
-    text = f"Busy on the timeline: {shares}; together {total:.0%}: {turns}."
-    if r.process_bound is None:  # no stage timed alone: the verdict's cause, from the measured work
-        word = row_verdict(r)
-        if word.startswith(GAP) and EXTRA in word:
-            cause = (f"the two stages did {r.work_inflation:.2f}x one device's work (sending, receiving and "
-                     f"the second process's own overhead)")
-        else:
-            cause = word[len(GAP):] if word.startswith(GAP) else word
-        return (f"{text} The bound is 1x; this run measured {r.speedup:.2f}x (every round "
-                f"{r.speedup_range[0]:.2f}-{r.speedup_range[1]:.2f}): {headline_verdict(r)}; {cause}.")
-    pb, (value, spread) = r.process_bound, printed(r)
-    if noise_of_one(r):  # claims' one rule: the median ± the paired spread covers 1x
-        why = (f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no effect shown, as the 1x bound "
-               f"says, and no cause to read against the per-process reference ({pb:.2f}x)")
-    elif value > 1 and within_process_reference(r):
-        where = ("below" if value <= round(pb, 2) else
-                 f"within the rounds' spread (± {spread:.2f}) of")
-        if min(r.process_bounds) > 1:
-            why = (f"above 1x ({value:.2f}x ± {spread:.2f}), and {where} the per-process reference ({pb:.2f}x): "
-                   "each stage alone in its own process cost less than its share of one device's step, "
-                   "consistent with each process's caches holding only half the model (not measured here)")
-        else:  # the reference's own rounds reach 1x: no cause to read
-            why = (f"above 1x ({value:.2f}x ± {spread:.2f}), and {where} the per-process reference ({pb:.2f}x), "
-                   f"whose own rounds ({rounds_text(min(r.process_bounds), max(r.process_bounds))}) reach 1x "
-                   "too: no cause to read")
-    elif value > 1:
-        why = (f"above 1x and above the per-process reference ({pb:.2f}x) by more than the rounds' spread "
-               f"(± {spread:.2f}): a finding to explain")
-    else:
-        waited = bool(r.cpu_share) and min(r.cpu_share) < CONTENDED  # CPU/busy far below 100 %: waited for a core
-        rest = (noise_of_reference(r, pb) if near_reference(r, pb) else
-                f"the stages also waited for a core (CPU/busy {' / '.join(f'{f:.0%}' for f in r.cpu_share)}: "
-                "other programs shared the machine)" if waited else "the rest is the messages and the turn-taking")
-        why = (f"below 1x by more than the rounds' spread ({value:.2f}x ± {spread:.2f}): slower than one device; "
-               f"against the per-process reference ({pb:.2f}x): {rest}")
-    return f"{text} The median, {r.speedup:.2f}x, is {why}."
-
-
-def naive_process_reading(r: Row) -> str:
-    """Why the naive split can beat its 1x bound, from this run: each stage timed alone in its own process
-    (``runs.alone_runners``) against one device's whole step, and the naive split against that bound."""
-    if r.process_bound is None:
-        return ""
-    lo, hi = min(r.process_bounds), max(r.process_bounds)
-    if lo > 1:
-        reading = ("; in every round the two stages alone cost less than one device's step (consistent with "
-                   "each process holding half the model in its caches; the caches were not measured)")
-    elif r.process_bound > 1:
-        reading = ("; in most rounds the two stages alone cost less than one device's step, though the lowest "
-                   "round is at or below 1x: a tendency, not a law")
-    else:
-        reading = "; within the rounds' spread the stages cost what the whole model does"
-    one = ms_as_printed(r.baseline, *r.alone)
-    parts = [ms_as_printed(a, r.baseline, *r.alone) for a in r.alone]
-    stages, total = " + ".join(f"{p:g}" for p in parts), round(sum(parts), 1)
-    medians = (f"the medians' own ratio, {one:g} / {total:g} = {one / total:.2f}x, pairs figures from "
-               f"different rounds" if f"{one / total:.2f}" != f"{r.process_bound:.2f}" else
-               f"the same as the medians' ratio, {one:g} / {total:g}")
-    return (f"Each stage alone in its own process: {stages} ms (medians), against one device's {one:g} ms for "
-            f"the whole step. Round by round, one device's step over the sum of that round's two stages (the "
-            f"table's last column) gives the per-process reference: {r.process_bound:.2f}x, the median of those "
-            f"ratios (rounds {lo:.2f}-{hi:.2f}; {medians})"
-            + reading
-            + ". Against that reference the naive split " + _against_process_reference(r))
-
-
-def _process_gain(r: Row) -> str:
-    """How far the naive split went from 1x towards its per-process reference: the share of the reference's
-    gain (``reference_gain``, the course's one measure, as the claims table prints it)."""
-    value, pb = round(r.speedup, 2), round(r.process_bound, 2)
-    if pb <= 1:
-        return f"no share of its gain: the reference ({pb:.2f}x) offers none over 1x"
-    if value <= 1:
-        return f"none of its gain ({value:.2f}x is at or below 1x)"
-    return (f"{reference_gain(r, pb):.0%} of its gain (({value:.2f} - 1) / ({pb:.2f} - 1): the share of the way "
-            "from 1x to the reference)")
-
-
-def _against_process_reference(r: Row) -> str:
-    """The end of ``naive_process_reading``, in the order the claims table reads it (``_per_round_verdict``),
-    by claims' one noise rule: within noise of 1x, no gain shown; within noise of the reference, no cause to
-    read; above it by more than the spread, a finding; under it, the share of its gain and the rest."""
-    value, spread = printed(r)
-    if noise_of_one(r) and near_reference(r, r.process_bound):
-        return (f"is within noise of 1x and of the reference ({value:.2f}x ± {spread:.2f} covers both): no gain "
-                "shown, no cause to read.")
-    if noise_of_one(r):
-        return f"is within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown."
-    if near_reference(r, r.process_bound):
-        return f"is {noise_of_reference(r, r.process_bound)}."
-    if r.speedup > r.process_bound:
-        return "is above it by more than the rounds' spread: a finding to explain."
-    return f"reaches {_process_gain(r)}: the rest is {_rest(r)}."
-
-
-def _rest(r: Row) -> str:
-    """What the naive split lost against its per-process reference: the messages and the turn-taking, and
-    waiting for a core where a stage's CPU/busy fell below ``CONTENDED`` (as ``naive_reading`` says it)."""
-    if r.cpu_share and min(r.cpu_share) < CONTENDED:
-        return ("the messages, the turn-taking and waiting for a core (CPU/busy "
-                + " / ".join(f"{f:.0%}" for f in r.cpu_share) + ")")
-    return "the messages and the turn-taking"
-
-
-def naive_rounds_table(run: PipelineRun, row: Row) -> Table:
-    """The naive split round by round: one device's step, the split's step, their paired ratio (the speedup),
-    each stage timed alone in its own process, and one device over their sum (the bound measured per
-    process). Every round measured, none left out."""
-    times = run.raw[0]["times"]
-    one, split = times[f"batch {row.batch} one device"], times[row.key]
-    alone = [times[f"{row.key} stage {k} alone"] for k in range(len(run.raw))]
-    rows = []
-    for i, (o, t) in enumerate(zip(one, split)):
-        parts = [a[i] for a in alone]
-        rows.append((i + 1, f"{o * 1e3:.0f}", f"{t * 1e3:.0f}", f"{o / t:.2f}x",
-                     " + ".join(f"{p * 1e3:.0f}" for p in parts), f"{o / sum(parts):.2f}x"))
-    return Table(["round", "one device ms", "naive split ms", "speedup", "stages alone ms",
-                  "per-process reference"], rows, title=f"Naive split, batch {row.batch}, every round")
-
-
 def idle_shares(r: Row) -> list[float]:
     """Each stage's idle share of the step, 1 - busy / step: the bubble as measured (with the messages' waits)."""
     return [max(1 - b / r.seconds, 0.0) for b in r.busy]
@@ -626,3 +481,10 @@ def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
         said.append(f"{r.schedule} {v:.2f}x ({how})")
     return text + (f" Speedups beside plain 1F1B's {pv:.2f}x ± {pd:.2f}: " + ", ".join(said) + "; two launches, "
                    "each against its own one-device rounds, so a difference within a launch's ± is not read.")
+
+
+# Section 3, the naive split: in naive.py, re-exported for the notebook (and read by the summary above).
+from utils.lessons.model_split.naive import (  # noqa: E402, F401
+    naive_headline, naive_reading, naive_process_reading, naive_rounds_table,
+    _process_gain, _against_process_reference, _rest,
+)

@@ -1,0 +1,131 @@
+"""Lab 00's report after the checks: where the cost model missed the measured split, which cut each link
+favours, what the memory budget allowed, and the take-aways. Split from ``checks``, which re-exports these names
+for the notebook."""
+
+from __future__ import annotations
+
+import textwrap
+from numbers import Number
+
+from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans and helpers
+    CASES, MB, PLANS, Plan, SplitRun, UNSEEN_PLANS,
+    WIDTH, _median, _try, _us, fits, judging_links,
+    jumped_rounds, model_seconds, plan_cuts, verdict_of,
+)
+
+
+def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
+    """Goal 3, read: each prediction beside the split's median round (the statistic of the report and of the
+    fit), and how far the largest miss went."""
+    pairs = []
+    for plan in PLANS:
+        x, _ = plan.case(1).batch_of()
+        answer = _try(plan_split, plan.case(1).build(), x, link, plan.budget)
+        if not (isinstance(answer, tuple) and len(answer) == 2 and isinstance(answer[1], Number)
+                and answer[1] > 0 and plan.name in timed):  # changed since the report timed it
+            return "- Your predictions changed since your cuts were timed: run the checks and the report again."
+        pairs.append((plan.name, answer[1], _median(timed[plan.name].link_seconds())))
+    named = ", ".join(f"{_us(p)} predicted, {_us(m)} measured ({m / p:.1f}x)" for _, p, m in pairs)
+    worst = max(pairs, key=lambda t: max(t[2] / t[1], t[1] / t[2]))
+    side = "over" if worst[2] > worst[1] else "under"
+    return (f"- Your predictions against the split's median rounds, as in the report above: {named}. The "
+            f"largest miss of the medians, {worst[0]}, is "
+            f"{max(worst[2] / worst[1], worst[1] / worst[2]):.1f}x "
+            f"{side} the prediction; {_miss_owner(timed[worst[0]])}")
+
+
+def _miss_owner(run: SplitRun) -> str:
+    """Whether a case's miss is the split's own, by the report's rule (every branch written): its rounds
+    against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test)."""
+    ratios = [a / b for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]
+    if verdict_of(ratios, jumped_rounds(run.ping_pong_seconds())) == "longer":
+        return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes: that miss "
+                "is the split's own, not the fit's.")
+    return ("by the report's rule its rounds did not differ from the ping-pong of the same bytes (they "
+            "scattered too widely): this run does not show that miss to be the split's own rather than the "
+            "link's noise.")
+
+
+def _best_cut(plan: Plan, link, runs: dict[str, SplitRun]) -> tuple[int, SplitRun] | None:
+    """The fastest cut of ``plan`` that fits, by what its split's workers measured (the first of a tie)."""
+    cuts = {cut: run for cut, run in plan_cuts(plan, runs).items() if fits(run, plan.budget)}
+    return min(cuts.items(), key=lambda item: model_seconds(item[1], link)) if cuts else None
+
+
+def link_choice_line(link, runs: dict[str, SplitRun]) -> str:
+    """Whether the frozen plan's best cut changed with the link (every branch written)."""
+    plan = PLANS[2]
+    best = {name: _best_cut(plan, fit, runs) for name, fit in judging_links(link).items()}
+    said = "; ".join(f"on {name} cut {cut}, {run.bytes_per_step:,} bytes in {len(run.messages)} "
+                     f"message{'s' if len(run.messages) > 1 else ''}" for name, (cut, run) in best.items())
+    sizes = {run.bytes_per_step for _, run in best.values()}
+    verdict = ("the best cut depends on the link: where alpha outweighs the bytes, one larger message beats "
+               "two small ones" if len(sizes) > 1 else "the same traffic won on every link here")
+    return f"- Where to cut, {plan.name}: {said}: {verdict}.{_ranking_note(plan, link, runs)}"
+
+
+def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun]) -> str:
+    """On this run's link, whether the fastest cut's lead over the fastest that sends other messages is larger
+    than the fit's accuracy (every branch written): within it, the ranking is the model's, not a finding about
+    this machine."""
+    fitting = {cut: run for cut, run in plan_cuts(plan, runs).items() if fits(run, plan.budget)}
+    traffic = lambda run: [m.nbytes for m in run.messages]  # noqa: E731 - cuts that send the same bytes tie
+    times = sorted((model_seconds(run, link), cut) for cut, run in fitting.items())
+    if not times:
+        return ""
+    first, cut1 = times[0]
+    others = [(t, cut) for t, cut in times if traffic(fitting[cut]) != traffic(fitting[cut1])]
+    if not others:
+        return ""
+    second, cut2 = others[0]  # the fastest cut that sends other messages than the fastest
+    lead = second / first - 1
+    if lead <= link.worst_residual:
+        return (f" On this run's link the model puts cut {cut1} ({_us(first)}) {lead:.0%} ahead of cut "
+                f"{cut2} "
+                f"({_us(second)}), inside the fit's ±{link.worst_residual:.0%}: that ranking is the model's, "
+                "not a finding about this machine.")
+    return (f" On this run's link cut {cut1} ({_us(first)} by the model) leads cut {cut2} ({_us(second)}) by "
+            f"{lead:.0%}, more than the fit's ±{link.worst_residual:.0%}.")
+
+
+def memory_line(runs: dict[str, SplitRun]) -> str:
+    """What freezing the first layer did to the cuts that fit under 6 MB (every branch written)."""
+    learning, frozen = UNSEEN_PLANS[2], PLANS[2]
+    n = {p: sum(fits(run, p.budget) for run in plan_cuts(p, runs).values()) for p in (learning, frozen)}
+    total = len(frozen.cases())
+    if n[frozen] > n[learning]:
+        return (f"- Under {frozen.budget / MB:g} MB a device, {n[learning]} of {total} cuts fit while every "
+                f"layer learns and {n[frozen]} with the first layer frozen: a frozen layer keeps its weights "
+                "but needs no gradient.")
+    return (f"- Under {frozen.budget / MB:g} MB a device, freezing the first layer did not add a cut that "
+            f"fits ({n[learning]} and {n[frozen]} of {total}).")
+
+
+def take_aways(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun],
+               timed: dict[str, SplitRun] | None) -> None:
+    """The lab's conclusions, with this run's figures; shown once both checks pass (they state the answers):
+    ``timed``, what ``measured_report`` returned, is None until then."""
+    if timed is None:  # measured_report times your cuts only once both checks pass
+        print("⏳ not done yet: the take-aways appear once checks 1 and 2 pass (they state the answers)")
+        return
+    link = link_fit.fit
+    fc1, pool1, one, frozen = (runs[c.name] for c in CASES)
+    share = lambda run: len(run.messages) * link.alpha / model_seconds(run, link)  # noqa: E731
+    lines = [
+        f"- What crosses a cut is the activation there, forward, and its gradient, backward, when anything "
+        f"before the cut learns: {fc1.bytes_per_step:,} bytes a step for the CNN cut before fc1 at 64 images, "
+        f"{pool1.bytes_per_step / fc1.bytes_per_step:.1f}x that after pool1. Where you cut decides the "
+        f"traffic; the weights never move.",
+        f"- With everything before the cut frozen, the backward pass stops at the cut: {frozen.bytes_per_step:,} "
+        f"bytes, one message.",
+        f"- Each message pays alpha: at 1 image alpha is {share(one):.0%} of lesson 00's time for the CNN's "
+        f"cut before fc1, at 64 images {share(fc1):.0%}. Below alpha x beta = "
+        f"{link.half_bandwidth_size / 1024:,.0f} KiB, a message's bytes cost less than its alpha.",
+        link_choice_line(link, runs),
+        memory_line(runs),
+        prediction_misses(plan_split, link, timed),
+        "- A split alone is not parallel: the second device waits for the first. Lesson 02 measures it, and "
+        "pipelines micro-batches: more messages, each paying alpha.",
+    ]
+    for line in lines:
+        print(textwrap.fill(line, WIDTH, subsequent_indent="  "))
