@@ -403,7 +403,7 @@ def b9(m):
 
 
 def b11(m):
-    parts = [quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, against its reference {r['bound']:.1f}x (lesson "
+    parts = [quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, against its reference {r['bound']:.2f}x (lesson "
                                             "04's roofline reference: the speed-up the int8 and fp32 matmul peaks, "
                                             "or the bytes where the pass is memory-bound, allow)"
                                             f"{_units_note(recorded_int8_units(r), 'int8')}")]

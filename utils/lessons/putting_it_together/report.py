@@ -79,7 +79,7 @@ def _loss_cell(r: dict) -> str:
 
 
 def headline_table(rows: list[dict], label: str = "") -> Table:
-    """TorchTitan's form: step | tokens/s (MFU) | x previous, paired (bound) | x baseline | peak
+    """TorchTitan's form: step | tokens/s (MFU) | x previous (bound) | x baseline | peak
     memory | held-out loss at step N. Tokens/s is the median of the step's own runs (unpaired: a ratio of two
     rows is noisier than x previous, and no verdict reads it), MFU its model FLOPs over the matmul peak of its
     dtype (x workers); x previous the median of its paired rounds, beside its bound; x baseline the product of
@@ -96,7 +96,7 @@ def headline_table(rows: list[dict], label: str = "") -> Table:
         base = f"{r['x_base']:.2f}x" if r["kept"] else ""  # a step not kept adds nothing to the climb
         out.append((name, f"{r['tokens_per_s']:,.0f}{mfu}", f"{r['x_prev']:.2f}x{bound}",
                     base, f"{r['peak'] / 2**20:.1f} MiB", _loss_cell(r)))
-    return Table(["step", "tokens/s (MFU)", "x previous, paired (bound)", "x baseline",
+    return Table(["step", "tokens/s (MFU)", "x previous (bound)", "x baseline",
                   "peak memory", "held-out loss, step N"], out, title=f"The ledger of steps{label}")
 
 
