@@ -284,13 +284,3 @@ def test_mutant_lesson_07s_answer_fails_every_check_saying_the_lab_asks_for_your
         assert verdict.status == checks.FAILED and "your own split" in verdict.message, str(verdict)
         assert "expected" not in verdict.message, str(verdict)
 
-
-def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
-    import json
-    import re
-    from pathlib import Path
-    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "07_attention_by_heads.ipynb").read_text())
-    sources = ["".join(c["source"]) for c in nb["cells"]]
-    quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
-    take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
-    assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"

@@ -622,13 +622,3 @@ def test_the_miss_is_set_beside_the_work_measured_and_its_cause_named_every_bran
     assert "met the measurement within the rounds' noise: no cause to name" in met
     assert all(len(line) <= 110 for line in lab.take_away(_with_work([0.14, 0.13], 0.25, 1.29, profiled)).splitlines())
 
-
-def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
-    import json
-    import re
-    from pathlib import Path
-    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "02_balance_the_pipeline.ipynb").read_text())
-    sources = ["".join(c["source"]) for c in nb["cells"]]
-    quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
-    take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
-    assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"

@@ -262,16 +262,5 @@ def test_the_loss_reference_is_each_ranks_micro_batch_before_the_step():
     assert all(2.0 < v < 6.0 for r in losses for v in r)  # a character cross-entropy, from ~ln(vocab) down
 
 
-def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
-    import json
-    import re
-    from pathlib import Path
-    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "03_ddp_from_scratch.ipynb").read_text())
-    sources = ["".join(c["source"]) for c in nb["cells"]]
-    quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
-    take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
-    assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"
-
-
 def test_int8s_saving_on_the_wire_is_a_quarter_only_on_two_ranks():
     assert "4x fewer bytes" in compress._on_the_wire(2) and "2x fewer bytes" in compress._on_the_wire(4)

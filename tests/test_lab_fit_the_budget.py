@@ -368,17 +368,6 @@ def test_the_level_3_hints_ask_rather_than_give_the_method():
             assert step not in texts[part][2]
 
 
-def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
-    import json
-    import re
-    from pathlib import Path
-    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "06_fit_the_budget.ipynb").read_text())
-    sources = ["".join(c["source"]) for c in nb["cells"]]
-    quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
-    take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
-    assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"
-
-
 def test_the_blocks_timing_compares_the_model_as_printed_and_flags_a_saving_beyond_all_recompute():
     from utils.labs.fit_the_budget.blocks import _model_gap, _under_no_recompute
     assert "within the rounds' noise (0.03) plus 0.02" in _model_gap(0.91, 0.96, 0.03)  # 0.05 is not over 0.05

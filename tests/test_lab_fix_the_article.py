@@ -435,13 +435,3 @@ def test_a_drift_is_said_only_when_every_case_left_the_band_on_one_side():
     inside = lab.miss_sentence([2.0], [1.0], 0.25, {"a": GAP})
     assert "drifted" not in inside and "stayed within the fit's band" in inside
 
-
-def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
-    import json
-    import re
-    from pathlib import Path
-    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "00_fix_the_article.ipynb").read_text())
-    sources = ["".join(c["source"]) for c in nb["cells"]]
-    quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
-    take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
-    assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"

@@ -375,17 +375,6 @@ def test_the_take_aways_wait_for_every_check(monkeypatch):
     assert "appear once every check passes" in lab.take_aways(lab.Diagnosis(3, {}, []), object())
 
 
-def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
-    import json
-    import re
-    from pathlib import Path
-    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "08_make_it_fast.ipynb").read_text())
-    sources = ["".join(c["source"]) for c in nb["cells"]]
-    quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
-    take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
-    assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"
-
-
 def test_the_notebook_checks_exercise_b_s_habits_in_one_call_that_does_not_name_them():
     """Exercise A asks where the time goes: the check cells must not list the four fixes before it is done."""
     import json

@@ -455,17 +455,6 @@ def test_a_share_from_rounds_that_spread_widely_is_said_to_be_rough():
     assert report.rough_note(0.09) == "" and report.rough_note(report.ROUGH) == ""
 
 
-def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers():
-    import json
-    import re
-    from pathlib import Path
-    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "01_predict_the_roofline.ipynb").read_text())
-    sources = ["".join(c["source"]) for c in nb["cells"]]
-    quiz_at = next(i for i, s in enumerate(sources) if "quiz.ask(" in s)
-    take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
-    assert take_at and min(take_at) > quiz_at, "the take-aways state the quiz's answers: print them after it"
-
-
 def test_the_hints_name_concepts_not_the_calls_that_count():
     """A hint names the idea (which rows a lookup needs, the mask's edge), not the call that computes it."""
     for text in checks.hint_texts("labs/predict_the_roofline")["A"]:

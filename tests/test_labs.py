@@ -325,3 +325,14 @@ def test_each_exercise_heading_matches_its_solutions_part(lab):
                           flags=re.M)
     parts = [p.split("-")[0] for p in re.findall(r"# PART: ([\w-]+)", "\n".join(c.source for c in nb.cells))]
     assert list(dict.fromkeys(parts)) == headings, (headings, parts)
+
+
+@pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)
+def test_the_quiz_comes_before_the_take_aways_that_explain_its_answers(path):
+    """A lab's take-aways state what the run showed, which answers its quiz: the quiz is asked first."""
+    sources = [c.source for c in nbformat.read(path, as_version=4).cells]
+    quiz_at = [i for i, s in enumerate(sources) if "quiz.ask(" in s]
+    take_at = [i for i, s in enumerate(sources) if re.search(r"take_aways?\(", s)]  # the calls, not imports
+    if not (quiz_at and take_at):
+        pytest.skip(f"{path.name} has no quiz or no take-aways call")
+    assert min(take_at) > quiz_at[0], "the take-aways state the quiz's answers: print them after it"
