@@ -753,10 +753,79 @@ def test_section_9_answers_its_question_in_both_directions():
     zb = runs.Row(128, 4, "interleaved ZB", 0.358, 0.602, [0.281, 0.318],
                   speedups=[1.63, 1.74, 1.61, 1.71, 1.53])
     said = report.bubble_answer([inter, zb], plain, "section 5")
-    assert "Shorter than plain 1F1B's on both stages: interleaved 1F1B, interleaved ZB." in said
-    assert "interleaved ZB 1.63x (slower)" in said and "interleaved 1F1B 1.82x (within noise of it)" in said
+    assert "Less idle than plain 1F1B on every worker: interleaved 1F1B, interleaved ZB." in said
+    assert "interleaved 1F1B 1.82x (within noise of it)" in said and "6% apart" in said
+    assert "interleaved ZB 1.63x (-8%, within the noise and the baselines' 6% gap: not read)" in said
     lazy = runs.Row(128, 4, "ZBV", 0.40, 0.602, [0.2, 0.2], speedups=[1.5, 1.5, 1.5])
     assert "did not shrink" in report.bubble_answer([lazy], plain, "section 5")
+    assert "1.50x (-16%: slower)" in report.bubble_answer([lazy], plain, "section 5")
+
+
+def test_section_9_compares_idle_worker_by_worker_and_reads_no_faster_inside_the_baselines_gap():
+    # session 48's run: interleaved ZB's worker 0 idled more than plain 1F1B's (22% against 21%), worker 1
+    # less; the two launches' one-device steps 572 and 535 ms (7% apart)
+    plain = runs.Row(128, 4, "1f1b", 0.318, 0.535, [0.251, 0.245], speedups=[1.70, 1.65, 1.72, 1.63, 1.58])
+    zb = runs.Row(128, 4, "interleaved ZB", 0.334, 0.572, [0.260, 0.298],
+                  speedups=[1.81, 1.80, 1.74, 1.78, 1.71])
+    zbv = runs.Row(128, 4, "ZBV", 0.306, 0.572, [0.277, 0.274], speedups=[1.96, 1.96, 1.91, 1.86, 1.93])
+    said = report.bubble_answer([zb, zbv], plain, "section 5's launch")
+    assert ("Less idle than plain 1F1B on every worker: ZBV; on some workers only: interleaved ZB "
+            "(worker 1 only)") in said
+    assert "572 ms in this launch, 535 ms in plain 1F1B's: 7% apart" in said
+    assert "interleaved ZB 1.78x (+8%, within the noise and the baselines' 7% gap: not read)" in said
+    assert "ZBV 1.93x (+17%: faster)" in said and "interleaved ZB 1.78x (faster" not in said
+    more = runs.Row(128, 4, "interleaved 1F1B", 0.330, 0.572, [0.250, 0.250], speedups=[1.7] * 5)
+    said = report.bubble_answer([more], plain, "x")
+    assert "Less idle than plain 1F1B on no worker: interleaved 1F1B." in said
+
+
+def test_the_naive_verdict_is_one_in_every_place_and_reads_the_reference_by_the_noise_rule():
+    # session 48's run: 1.02x ± 0.01, reference 1.07x from rounds 1.13 1.08 0.97 1.07 1.05 (± 0.02: clear
+    # of 1x)
+    r = runs.Row(32, 1, "gpipe", 0.134, 0.137, [0.065, 0.07], naive=True, alone=[0.062, 0.067],
+                 speedups=[1.12, 1.02, 0.98, 1.02, 1.04], process_bounds=[1.13, 1.08, 0.97, 1.07, 1.05])
+    verdict = report.headline_verdict(r)
+    assert verdict == "above the bound, within the per-process reference: explained by the reference"
+    assert verdict in report.naive_reading(r, []) and "no cause to read" not in report.naive_reading(r, [])
+    assert report.speedup_claim("naive", r).verdict == verdict and report.verdict(r) == report.PER_PROCESS
+    # the reference itself within noise of 1x: it explains nothing, in the sentence as in the tables
+    weak = runs.Row(32, 1, "gpipe", 0.134, 0.137, [0.065, 0.07], naive=True, alone=[0.062, 0.067],
+                    speedups=[1.12, 1.02, 0.98, 1.02, 1.04], process_bounds=[1.13, 1.08, 0.97, 0.98, 1.02])
+    verdict = report.headline_verdict(weak)
+    assert verdict.startswith("above the bound: a finding to explain") and "explains nothing" in verdict
+    assert verdict in report.naive_reading(weak, []) and report.verdict(weak) != report.PER_PROCESS
+
+
+def test_a_row_within_noise_of_its_bound_has_no_loss_to_split():
+    # session 48's batch 32 gpipe m=1: 0.98x ± 0.03 against its 1x bound: within noise, no loss to explain
+    m1 = runs.Row(32, 1, "gpipe", 0.130, 0.125, [0.063, 0.064], speedups=[0.98, 0.92, 1.01, 0.92, 0.99],
+                  messages=2, bytes_sent=2 * 2**20)
+    assert report.lost_time(m1) == 0.0
+    said = report.link_reading([m1], 65e-6, 3.65e9)
+    assert "within noise of its bound" in said and "no loss to explain" in said and "it lost" not in said
+    below = runs.Row(128, 1, "gpipe", 0.546, 0.535, [0.25, 0.28], speedups=[0.99, 0.96, 0.98, 0.94, 0.99],
+                     messages=2, bytes_sent=8 * 2**20)  # every round below 1x: not noise, a loss
+    assert report.lost_time(below) > 0
+
+
+def test_ranges_show_a_round_above_1x_that_two_digits_would_hide():
+    r = runs.Row(32, 1, "gpipe", 0.155, 0.142, [0.07, 0.07], speedups=[0.91, 0.89, 1.005, 0.90, 0.92])
+    got = {"layers": {"row": r, "bytes": 2 * 2**20, "crossings": 1},
+           "attn/ffn": {"row": r, "bytes": 14 * 2**20, "crossings": 7}}
+    text = str(placement.placements_table(got, title="t").rows)
+    assert "0.89-1.005" in text
+    naive = runs.Row(32, 1, "gpipe", 0.134, 0.137, [0.065, 0.07], naive=True, speedups=[0.996, 1.02, 1.03])
+    assert "every round 0.996-1.03" in report.naive_headline(naive)
+
+
+def test_a_chart_given_its_row_prints_the_tables_busy_shares():
+    from utils.timeline import Span
+
+    spans = [Span("stage 0", "forward", 0, 0.0, 0.05), Span("stage 1", "forward", 0, 0.05, 0.1)]
+    r = runs.Row(128, 4, "gpipe", 0.2, 0.3, [0.18, 0.15], speedups=[1.5] * 5)
+    fig = report.plot_schedule(spans, simulated=True, row=r)
+    labels = [t.get_text() for t in fig.axes[0].texts if t.get_text().startswith("busy ")]
+    assert labels == ["busy 90%", "busy 75%"] and "the table's" in fig.axes[0].get_xlabel()
 
 
 def test_a_naive_split_below_1x_reaches_no_share_of_its_per_process_reference():

@@ -49,13 +49,23 @@ def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one devi
     return plots.finish(fig, title)
 
 
-def plot_schedule(spans, title: str | None = None, simulated: bool | None = None):
+def plot_schedule(spans, title: str | None = None, simulated: bool | None = None, row=None):
     """``timeline.plot_gantt`` with its legend held a fixed distance under the axis and the figure cropped
-    to it, so that no empty band separates the legend from the *simulated on CPU* stamp."""
+    to it, so that no empty band separates the legend from the *simulated on CPU* stamp.
+
+    ``row``: the table's row of the schedule drawn. The bars are one step (the last round's); with a row, the
+    busy share written beside each worker is the table's (median busy / median step, ``Row.busy``), so
+    that the chart and the table print one figure, and the axis says which is which."""
     from matplotlib.transforms import ScaledTranslation
 
     fig = timeline.plot_gantt(spans, title=title, simulated=simulated)
     ax = fig.axes[0]
+    if row is not None:  # one source: the right-hand labels, worker by worker (rows sorted: worker 0 on top)
+        labels = [t for t in ax.texts if t.get_text().startswith(("busy ", "work "))]
+        for text, busy in zip(sorted(labels, key=lambda t: t.get_position()[1]), row.busy):
+            text.set_text(f"busy {min(busy / row.seconds, 1.0):.0%}")
+        rounds = len(row.speedups)
+        ax.set_xlabel(ax.get_xlabel() + f"; bars: the last round; busy: the table's, median of {rounds} rounds")
     legend = ax.get_legend()
     if legend is not None:  # 0.5 inch under the axis, whatever the axis's height turns out to be
         legend.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans))

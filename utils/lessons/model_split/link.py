@@ -10,6 +10,7 @@ and whether that time is what keeps a pipeline from its bound. ``report`` re-exp
 
 from __future__ import annotations
 
+from utils.claims import one_side, paired_spread, within_noise
 from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
 
@@ -35,7 +36,8 @@ def link_table(rows: list[Row], alpha: float, beta: float, where: str, title: st
                   "link time ms", "step ms", "link share of step", "lost to the bound ms"], out,
                  title=f"{title}; link time = messages·α + bytes/β ({where}), an estimate; lost to the bound = "
                        "one device's step / speedup - one device's step / bound (the median paired speedup, as "
-                       "the verdicts read it; 0: at or above the bound)")
+                       "the verdicts read it; 0: at or above the bound, or within noise of it: no loss to "
+                       "explain)")
 
 
 LINK_SMALL = 0.25  # the messages' estimated time under this share of a row's lost time: not what holds it back
@@ -61,9 +63,18 @@ def speedup_step(r: Row) -> float:
     return round(r.baseline * 1e3, 1) / round(r.speedup, 2) / 1e3
 
 
+def at_bound_in_noise(r: Row) -> bool:
+    """The one noise rule against the bound, as the verdicts read it: the median ± the paired spread covers
+    the bound (as printed), and the rounds do not all lie on one side of it. Such a row has no loss to
+    explain."""
+    value, spread = round(r.speedup, 2), round(paired_spread(r.speedups), 2)
+    return within_noise(value, spread, round(r.bound, 2)) and one_side(r.speedups, r.bound) is None
+
+
 def lost_time(r: Row) -> float:
-    """The time (s) a step lost to its bound: ``speedup_step`` minus ``bound_step``; 0 at or above the bound."""
-    return max(speedup_step(r) - bound_step(r), 0.0)
+    """The time (s) a step lost to its bound: ``speedup_step`` minus ``bound_step``; 0 at or above the bound,
+    and 0 within noise of it (``at_bound_in_noise``): a row within noise of its bound has no loss to split."""
+    return 0.0 if at_bound_in_noise(r) else max(speedup_step(r) - bound_step(r), 0.0)
 
 
 def _link_says(part: float) -> str:
@@ -86,10 +97,17 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     if not under:
         return "No row's speedup is under its bound: there is no loss for the link to explain."
     short = [r for r in under if lost_time(r) > 0]
+    noisy = sum(at_bound_in_noise(r) for r in under)
     said = f"{len(under)} of {len(rows)} rows " + ("have a median speedup under their bound" if len(under) > 1
                                                    else "has a median speedup under its bound")
-    if len(short) < len(under):
-        said += f" ({len(under) - len(short)} of them by less than 0.1 ms a step: no loss to read)"
+    if noisy:
+        their = "their" if noisy > 1 else "its"
+        said += (f" ({noisy} of them within noise of {their} bound: the median ± the rounds' spread covers "
+                 "it, so there is no loss to explain")
+        said += "; " if len(under) - noisy - len(short) else ")"
+    tiny = len(under) - noisy - len(short)  # under the bound by less than the printed 0.1 ms
+    if tiny:
+        said += ("" if noisy else " (") + f"{tiny} of them by less than 0.1 ms a step: no loss to read)"
     if not short:
         return said + "."
     part = {id(r): link_time(r, alpha, beta) / lost_time(r) for r in short}

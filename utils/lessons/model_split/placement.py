@@ -25,7 +25,7 @@ from torch.distributed.pipelining import ScheduleLoopedBFS
 from utils import launch, precision
 from utils.claims import paired_spread, within_noise
 from utils.lessons.model_split.instrument import RecordedStage
-from utils.lessons.model_split.report import reading
+from utils.lessons.model_split.report import reading, rounds_text
 from utils.lessons.model_split.runs import Row, baseline_runner, pin_cpu_worker, time_rounds
 from utils.lessons.model_split.schedules import stage_device
 from utils.lessons.model_split.split import output_shape, split_sequential
@@ -174,7 +174,7 @@ def placements_table(got: dict, title: str, full: bool = False) -> Table:
         r = got[name]["row"]
         lo, hi = r.speedup_range
         row = [name, got[name]["crossings"], f"{got[name]['bytes'] / 2**20:.1f}", f"{r.seconds * 1e3:.0f}",
-               f"{r.speedup:.2f}x ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x"]
+               f"{r.speedup:.2f}x ({rounds_text(lo, hi)})", f"{r.bound:.2f}x"]
         if full:
             work = r.work_inflation
             row += [f"{r.baseline * 1e3:.0f}", f"{work:.2f}x" if work else "", reading(r)]
