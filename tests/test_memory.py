@@ -448,3 +448,37 @@ def test_selectives_share_of_the_gain_carries_its_range_and_the_summary_prints_t
     text = summary.checkpointing_summary(times, 0.05)
     assert "1.15x ± 0.05 the plain step's time (above 1: slower)" in text and "1.28x" in text
     assert "less than the predicted forward" in text
+
+
+def test_a_step_time_ratio_uses_one_spread_and_the_claims_noise_rule():
+    # lesson 06's readers: autocast's table said ± 0.00 where its sentence said ± 0.02 (one spread, the floored
+    # one), and bf16's 1.02x ± 0.02 was called "beyond noise" (its ± reaches 1.00x: within noise)
+    rounds = {"fp32": [1.0, 1.0, 1.0], "auto": [1.13, 1.13, 1.13]}
+    ratio, noise, each = measure.step_ratio(rounds, "auto", "fp32")
+    assert ratio == pytest.approx(1.13) and noise == pytest.approx(0.02 * 1) and len(each) == 3
+    assert summary.time_verdict(1.02, 0.02, "fp32") == "within noise: no effect shown"
+    assert summary.time_verdict(1.13, 0.02, "fp32") == "slower than fp32 beyond noise"
+    assert summary.time_verdict(0.96, 0.02, "fp32") == "faster than fp32 beyond noise"
+    one_side = summary.time_verdict(1.02, 0.02, "fp32", [1.01, 1.03, 1.02])
+    assert one_side.startswith("slower than fp32 (every round above 1.00x") and "beyond noise" not in one_side
+    assert summary.time_verdict(1.02, 0.02, "fp32", [0.99, 1.03, 1.02]).startswith("within noise")
+
+
+def test_the_chunked_losss_step_time_is_named_for_every_outcome():
+    # lesson 06's reader: the chunked loss's measured step time (0.96x) was not in the summary
+    assert "not the small cost the theory expects" in summary.chunked_cost(0.96, 0.02)
+    assert "the expected cost" in summary.chunked_cost(1.08, 0.02)
+    assert summary.chunked_cost(1.01, 0.02).startswith("within noise")
+    b = estimate(TINY, 2)
+    m = lambda peak: measure.Measured(peak, {}, "test")  # noqa: E731
+    budgets = {"fp32": b, "fp32 + checkpointing": estimate(TINY, 2, checkpointing=True),
+               "fp32 + selective checkpointing": estimate(TINY, 2, checkpointing="selective"),
+               "fp32, 4 micro-batches": estimate(TINY, 2, micro_batches=4),
+               "bf16 autocast": estimate(TINY, 2, precision="bf16 autocast")}
+    measured = {name: (budget, m(budget.peak)) for name, budget in budgets.items()}
+    runs = {"ddp": [{"state_bytes": 2.0}] * 2, "fsdp": [{"state_bytes": 1.0}] * 2}
+    times = {"step": 1.0, "checkpointed step": 1.3, "selective step": 1.2, "blocks' forward": 0.33}
+    rows = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, runs,
+                                 chunked_time=(0.96, 0.02, [0.95, 0.96, 0.97]))
+    row = [r for r in rows if "chunked cross-entropy: its step time" in r.claim][0]
+    assert row.measured == "0.96x ± 0.02" and row.verdict.startswith("faster than the plain loss")

@@ -25,7 +25,7 @@ import statistics
 from dataclasses import dataclass, replace
 
 from utils import devices, gpu_specs
-from utils.claims import speedup_verdict
+from utils.claims import speedup_verdict, within_noise
 from utils.lessons.data_prefetch.epoch import median_speedup
 
 BATCHES_PER_EPOCH = 32  # in every mode: the timelines, the first-batch start-up and the warm-up read the same
@@ -179,9 +179,10 @@ def rounds_agree(ratios: list[float]) -> str:
     outcomes = {compression_outcome(r, 0.02 * r) for r in ratios}
     if len(outcomes) == 1:
         return (f"every round's own net figure ({min(ratios):.2f}x-{max(ratios):.2f}x) reads the same way, so the "
-                "verdict does not rest on that round")
+                "net verdict does not rest on its median round")
     each = ", ".join(f"{r:.2f}x" for r in ratios)
-    return f"the rounds' own net figures ({each}) do not all read the same way: the verdict rests on the median round"
+    return (f"the rounds' own net figures ({each}) do not all read the same way: the net verdict rests on its "
+            "median round")
 
 
 def images_row(compression: tuple[float, float], mode: str) -> tuple[str, ...]:
@@ -328,5 +329,4 @@ def workers_note(by_workers: dict[int, float], cores: int, step_threads: int, mo
 
 def _within_noise(one: list[float], other: list[float]) -> bool:
     """Section 6's rule for two worker counts' epochs: their speed ratio's spread covers 1x."""
-    ratio, spread = median_speedup(one, other)
-    return abs(ratio - 1) <= spread
+    return within_noise(*median_speedup(one, other))   # the course's one rule: ratio ± spread covers 1x

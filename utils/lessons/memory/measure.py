@@ -228,6 +228,16 @@ def paired_spread(rounds: dict[str, list[float]], slow: str, fast: str) -> float
     return claims.paired_spread([a / b for a, b in zip(rounds[slow], rounds[fast])])
 
 
+def step_ratio(rounds: dict[str, list[float]], name: str, reference: str,
+               floor: float = 0.02) -> tuple[float, float, list[float]]:
+    """``name``'s step time x ``reference``'s (above 1: slower) from interleaved rounds: the fastest round of each
+    (the least disturbed), its noise (``paired_spread``, at least ``floor``: the lesson's 2 %; the one spread
+    that its table and its sentence both print) and each round's own ratio. Lesson 06."""
+    ratio = min(rounds[name]) / min(rounds[reference])
+    each = [a / b for a, b in zip(rounds[name], rounds[reference])]
+    return ratio, max(paired_spread(rounds, name, reference), floor), each
+
+
 def new_model(shape, device, dtype=torch.float32, lr: float = 1e-3):
     """The lesson's GPT (seed 0) on ``device`` in ``dtype``, and its AdamW. Lesson 06."""
     model = models.small_gpt(**shape.gpt_kwargs(), seed=0).to(device=device, dtype=dtype)
