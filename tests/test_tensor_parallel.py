@@ -104,7 +104,8 @@ def test_the_timelines_record_both_ranks_and_the_all_reduces():
     assert article[0]["alone"] > 0 and parallel[0]["split"] > 0
     assert parallel[0]["others"] >= 0  # other programs' CPU while the passes were drawn, in cores
     parts = timelines.allreduce_parts(timeline.flatten([r["spans"] for r in parallel]))
-    assert len(parts["sums"]) == 2 * 2 * b.depth * b.rounds and min(parts["sums"]) >= 0  # both ranks' calls
+    together = parts["both_inside"]   # one figure a call
+    assert len(together) == 2 * b.depth * b.rounds and min(together) >= 0
 
 
 def test_the_cost_sweep_and_the_model():
@@ -269,11 +270,14 @@ def test_the_decode_worker_counts_operations_and_graphs_only_on_a_gpu():
     assert got["graph"] is None and got["graph_same_tokens"] is None  # no CUDA graph on the CPU
 
 
-def test_the_all_reduces_are_cut_into_waiting_and_summing_from_both_ranks_calls():
+def test_the_all_reduces_are_cut_at_both_ranks_arrivals():
     # rank 0 arrives at 0.0 and 10.0, rank 1 at 0.3 and 10.0; both return at 0.5 and 10.2 (one clock)
     mine, theirs = [(0.0, 0.5), (10.0, 10.2)], [(0.3, 0.5), (10.0, 10.2)]
-    assert cost.arrivals(mine, theirs) == pytest.approx({"waited": 0.3, "summed": 0.4})
-    assert cost.arrivals(theirs, mine) == pytest.approx({"waited": 0.0, "summed": 0.4})
+    assert cost.arrivals(mine, theirs) == pytest.approx({"waited": 0.3, "after_both": 0.4, "after_other": 0})
+    assert cost.arrivals(theirs, mine) == pytest.approx({"waited": 0.0, "after_both": 0.4, "after_other": 0})
+    # session 48's reader: a rank that returns after its partner has returned is not summing then
+    late = cost.arrivals([(0.0, 0.9)], [(0.3, 0.5)])
+    assert late == pytest.approx({"waited": 0.3, "after_both": 0.6, "after_other": 0.4})
     sizes = [4096, 65536, 262144]
     got = {"rows": [_row(512, 0.020, 0.016, 0.004, 0.012)],
            "peer_rows": [_row(512, 0.020, 0.016, 0.004, 0.012)],
@@ -290,10 +294,12 @@ def test_the_all_reduces_are_cut_into_waiting_and_summing_from_both_ranks_calls(
     assert "2.50 ms waiting for it to arrive (no byte moves then" in story and "waiting for the other rank" in story
     # the first sentence cuts the all-reduces into the wait and the sum, and leaves the verdict to the parts
     first = report.miss_story(m, "")[0]
-    assert "2.50 ms waiting" in first and "1.50 ms for the sum once both were there" in first
+    assert "2.50 ms waiting" in first and "1.50 ms after both had arrived" in first
+    assert "the sum" not in first and "0.00 ms of it came after the other rank had returned" in first
     assert "most of the miss" not in first
     assert "not known" in story and "Ruled out" in story  # nothing measured explains the wait
-    assert "waiting for the other rank" in report.miss_table(m, "").to_text()
+    table = report.miss_table(m, "").to_text()
+    assert "between the ranks' arrivals (waiting)" in table and "after the other had returned" in table
 
 
 def test_the_models_crossover_is_one_width_between_the_swept_ones():
@@ -396,7 +402,7 @@ def test_the_miss_sets_the_ranks_and_the_shard_apart_side_by_side_and_names_what
     figures; 'dominates' says which part, by how much."""
     rank = lambda compute, inside, cpu, waited: {  # noqa: E731
         "step": compute + inside, "allreduce": inside, "compute": compute, "thread_cpu": cpu,
-        "other_threads_cpu": 0.0004, "waited": waited, "summed": inside - waited}
+        "other_threads_cpu": 0.0004, "waited": waited, "after_both": inside - waited, "after_other": 0.0}
     m = {"model_compute": 0.01022, "model_comm": 0.00091, "model_step": 0.01113, "one": 0.02044, "others": 0.0,
          "steal": 0.0, "paired": True, "residual": 0.23, "waiting_core": 0.01,
          "corun": {"alone": 0.0098, "together": 0.0098, "together_core": 1.0},
@@ -431,7 +437,7 @@ def test_the_wait_is_blamed_on_the_rank_that_computed_late_not_on_the_longer_ste
     wait is the other threads of the rank it waited for, and 'the longer-step rank' is named, not 'slower'."""
     rank = lambda compute, inside, other, waited: {  # noqa: E731
         "step": compute + inside, "allreduce": inside, "compute": compute, "thread_cpu": compute + inside,
-        "other_threads_cpu": other, "waited": waited, "summed": inside - waited}
+        "other_threads_cpu": other, "waited": waited, "after_both": inside - waited, "after_other": 0.0}
     m = {"model_compute": 0.01149, "model_comm": 0.00072, "model_step": 0.01221, "one": 0.02298, "others": 0.0,
          "steal": 0.0, "paired": True, "residual": 0.48, "waiting_core": 0.01,
          "corun": {"alone": 0.0118, "together": 0.0111, "together_core": 1.0},
@@ -470,14 +476,50 @@ def test_the_models_speedup_is_one_at_the_crossover_and_nears_two_on_a_fast_link
     assert cost.model_speedup(312e12, 31.504e9, 0.0, 256, 2, width) == pytest.approx(1.0)
 
 
-def test_the_timelines_all_reduces_are_cut_into_the_wait_and_the_sum_on_one_clock():
+def test_the_timelines_all_reduces_are_cut_at_the_arrivals_on_one_clock():
     """Session 48's reader: section 1's time inside the all-reduces is the wait for the other rank (compute
     imbalance, no byte moved) and the sum; the drawn spans of both ranks, on one clock, give both."""
     span = lambda row, start, end: timeline.Span(row, "all-reduce", None, start, end)  # noqa: E731
     spans = [span("rank 0", 0.0, 0.5), span("rank 0", 10.0, 10.2), span("rank 1", 0.3, 0.5),
              span("rank 1", 10.0, 10.2), timeline.Span("rank 0", "ffn", 0, 0.6, 9.0)]
     parts = timelines.allreduce_parts(spans)
-    assert parts["ranks"]["rank 0"] == pytest.approx({"waited": 0.3, "summed": 0.4})
-    assert parts["ranks"]["rank 1"] == pytest.approx({"waited": 0.0, "summed": 0.4})
-    assert parts["sums"] == pytest.approx([0.2, 0.2, 0.2, 0.2])
+    assert parts["ranks"]["rank 0"] == pytest.approx({"waited": 0.3, "after_both": 0.4, "after_other": 0.0})
+    assert parts["ranks"]["rank 1"] == pytest.approx({"waited": 0.0, "after_both": 0.4, "after_other": 0.0})
+    assert parts["both_inside"] == pytest.approx([0.2, 0.2])   # one figure a call, both ranks inside
     assert timelines.allreduce_parts(spans[:3]) is None   # the rows disagree on the number of calls
+
+
+def test_the_batch_trend_follows_the_figures_in_every_outcome():
+    """Session 48's reader: 'at larger batches lose less' stood beside 0.87 / 0.55 / 0.92x; the sentence is
+    now printed from the rows, one branch for each outcome."""
+    def rows(tp, noise=0.05):
+        return [{"batch": b, "one device": 1.0, "tensor parallel": 1.0 / x, "pipeline": 1.0 / x,
+                 "spread": {"one device": noise, "tensor parallel": noise, "pipeline": noise}}
+                for b, x in zip((1, 4, 16), tp)]
+    rising = inference.batch_trend(rows((0.4, 0.7, 0.9)), ("tensor parallel",))
+    assert "0.40x at batch 1, 0.70x at batch 4, 0.90x at batch 16" in rising
+    assert "beyond the rounds'" in rising
+    noisy = inference.batch_trend(rows((0.4, 0.42, 0.9)), ("tensor parallel",))
+    assert "within noise, no trend shown" in noisy
+    broken = inference.batch_trend(rows((0.87, 0.55, 0.92)), ("pipeline",))
+    assert "did not rise with every larger batch" in broken and "lost less" not in broken
+
+
+def test_the_cached_decode_is_set_against_the_uncached_generation_in_every_outcome():
+    """Session 48's reader: tensor-parallel decode with a KV cache ran slower than without it, unsaid."""
+    from utils.lessons.tensor_parallel import decode
+    cached = {"seconds": {"one device": 0.002, "tensor parallel": 0.012},
+              "spread": {"one device": 0.01, "tensor parallel": 0.05}}
+    uncached = {"one device": 8 * 0.004, "tensor parallel": 8 * 0.0108,
+                "spread": {"one device": 0.04, "tensor parallel": 0.05}}
+    one, tp = decode.cache_against_uncached(cached, uncached, 8)
+    assert one.startswith("one device, 2.00 ms a token with the cache against 4.00 ms")
+    assert "faster than without the cache" in one and "baseline" not in one
+    assert "hypothesis" not in one and "slower than without the cache" in tp and "a hypothesis" in tp
+    uncached["tensor parallel"] = 8 * 0.024   # the cache halves the token: no hypothesis needed
+    assert "hypothesis" not in decode.cache_against_uncached(cached, uncached, 8)[1]
+    uncached["one device"] = 8 * 0.00201      # one device within noise: nothing to explain
+    assert "not measured" not in decode.cache_against_uncached(cached, uncached, 8)[0]
+    uncached["tensor parallel"] = 8 * 0.0121  # within the rounds' spread: no effect shown, a hypothesis still
+    tp = decode.cache_against_uncached(cached, uncached, 8)[1]
+    assert "within noise" in tp and "hypothesis" in tp

@@ -75,7 +75,7 @@ def timed_allreduces():
     all-reduces' own time and any wait for the other rank to arrive. Host time: right for gloo, which returns
     when the sum is there; NCCL returns once the kernel is queued, so on GPUs it yields None. ``calls``: each
     call's (start, end) on the machine's monotonic clock, which every process shares, so that two ranks' calls
-    can be set side by side: when each arrived, and how long the sum took once both were there."""
+    can be set side by side: when each arrived, and how long each stayed inside once both were there."""
     gloo = current_backend() == "gloo"
     inside = {"seconds": 0.0 if gloo else None, "calls": [] if gloo else None}
     plain = dist.all_reduce
@@ -282,7 +282,7 @@ def miss(analysis: dict) -> dict:
     over the same rounds (every core's time, less the two workers') and the hypervisor's steal; and the
     shard's work alone against both shards at once (``corun``). Where both ranks timed each call (gloo), one
     round is read on both (the one whose slower rank was fastest) and each rank's time inside the all-reduces
-    is cut in two: waiting for the other rank to arrive, and the sum once both were there (``arrivals``)."""
+    is cut in two: the time between the ranks' arrivals, and the time after both arrived (``arrivals``)."""
     row, peer = analysis["rows"][-1], (analysis["peer_rows"] or [None])[-1]
     window = row["window"]
     ours = window["process_cpu"] + (peer["window"]["process_cpu"] if peer else 0.0)
@@ -323,16 +323,18 @@ def _paired_rounds(row: dict, peer: dict | None) -> list[dict] | None:
 
 
 def arrivals(mine: list[tuple[float, float]], theirs: list[tuple[float, float]]) -> dict:
-    """One rank's time inside its all-reduces, cut in two with the other rank's calls of the same round (the
-    same clock): ``waited``, from its own arrival until the other's (0 when it came last), and ``summed``,
-    from the later arrival to its own return: the all-reduce itself, what alpha + n/beta predicts.
-    Lesson 07."""
-    waited = summed = 0.0
-    for (start, end), (their_start, _) in zip(mine, theirs):
+    """One rank's time inside its all-reduces, cut with the other rank's calls of the same round (the same
+    clock): ``waited``, the time between its own arrival and the other's (0 when it came last; no byte moves
+    then), and ``after_both``, from the later arrival to its own return. That second part is not the sum
+    alone: it also holds any time this rank stayed inside after the other had returned (``after_other``, a
+    part of ``after_both``), which no exchange between the two explains. Lesson 07."""
+    waited = after_both = after_other = 0.0
+    for (start, end), (their_start, their_end) in zip(mine, theirs):
         both = max(start, their_start)
         waited += both - start
-        summed += max(end - both, 0.0)
-    return {"waited": waited, "summed": summed}
+        after_both += max(end - both, 0.0)
+        after_other += max(end - max(both, their_end), 0.0)
+    return {"waited": waited, "after_both": after_both, "after_other": after_other}
 
 
 def crossover_width(flops: float, beta: float, alpha: float, tokens: int, bytes_per_value: int) -> float:

@@ -24,6 +24,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 import torch.distributed as dist
 from torch import nn
 
+from utils.claims import against_speedup
 from utils.launch import process_group
 from utils.lessons.tensor_parallel.inference import Generation, _timed
 from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock, cached_attention
@@ -235,3 +236,27 @@ def launch_floor(result: dict, ops: str = "ops") -> float:
     the cost of one tiny operation (a kernel launch on a GPU, dispatch on a CPU); ``ops="tp_ops"``: a tensor-
     parallel rank's operations, its all-reduces counted as one each. Lesson 07."""
     return result[ops] * result["per_op"]
+
+
+def cache_against_uncached(cached: dict, uncached: dict, new_tokens: int) -> list[str]:
+    """Each method's cached decode (``decode_worker``: seconds a token after the prefill) against its
+    generation without a cache at the same batch (an ``inference_worker`` row: seconds for ``new_tokens``
+    steps, each a pass over the whole sequence): the verdict from the run, and where the cache did not speed
+    a method up, a candidate cause said as a hypothesis. Lesson 07."""
+    said = []
+    for name in ("one device", "tensor parallel"):
+        with_cache, without = cached["seconds"][name], uncached[name] / new_tokens
+        x = without / with_cache   # > 1: the cache made a token faster
+        row = against_speedup(f"{name}, KV cache", x, None, x * max(cached["spread"][name],
+                                                                   uncached["spread"][name]),
+                              slower="slower than without the cache")
+        verdict = row.verdict.replace("the baseline", "without the cache")   # no bound: "faster than ..."
+        said.append(f"{name}, {with_cache * 1e3:.2f} ms a token with the cache against {without * 1e3:.2f} "
+                    f"ms without it: {row.measured} the uncached speed, {verdict}")
+        if verdict.startswith("slower") or name == "tensor parallel" and verdict.startswith("within noise"):
+            said[-1] += (" (a hypothesis, not tested here: the cache saves compute, but a tensor-parallel "
+                         "token's time may be its all-reduces and the ranks' waits for each other, which "
+                         "the cache does not shorten, and the cache adds operations of its own; the two "
+                         "were timed in separate launches)" if name == "tensor parallel" else
+                         " (why is not measured here)")
+    return said

@@ -138,3 +138,25 @@ def inference_worker(g: Generation) -> dict | None:
             rows.append({"batch": batch, "same_tokens": same, **{k: min(v) for k, v in times.items()},
                          "spread": {k: (max(v) - min(v)) / min(v) for k, v in times.items()}})
         return {"rows": rows, "new_tokens": g.new_tokens} if rank == 0 else None
+
+
+def batch_trend(rows: list[dict], methods: tuple[str, ...] = ("tensor parallel", "pipeline")) -> str:
+    """Whether each two-device method kept more of one device's speed as the batch grew, read from the run's
+    rows (seconds a step per method, the rounds' spread per method): its speed-up batch by batch, called a
+    rise only where every step up passes the rounds' spread of both figures. Lesson 07."""
+    said = []
+    for method in methods:
+        xs = [(r["batch"], r["one device"] / r[method], max(r["spread"]["one device"], r["spread"][method]))
+              for r in rows]
+        steps = list(zip(xs, xs[1:]))   # each batch beside the next larger one
+        figures = ", ".join(f"{x:.2f}x at batch {b}" for b, x, _ in xs)
+        if all(x2 > x1 * (1 + max(n1, n2)) for (_, x1, n1), (_, x2, n2) in steps):
+            verdict = ("rose with every larger batch, beyond the rounds' spread: it lost less as the batch "
+                       "grew")
+        elif all(x2 > x1 for (_, x1, _), (_, x2, _) in steps):
+            verdict = ("rose with every larger batch, not every rise beyond the rounds' spread: within "
+                       "noise, no trend shown")
+        else:
+            verdict = "did not rise with every larger batch: the expected trend did not show in this run"
+        said.append(f"{method} {figures}: {verdict}")
+    return "Larger batches, expected to lose less to communication: " + "; ".join(said)

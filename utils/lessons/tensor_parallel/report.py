@@ -168,7 +168,7 @@ def plot_inference(got: dict, label: str, simulated: bool, micro: int | None = N
 
 def miss_table(m: dict, label: str) -> Table:
     """The largest width's split step, term by term: the model's figure beside each rank's measured one
-    (``cost.miss``), the all-reduces cut into waiting and summing where both ranks timed their calls, and the
+    (``cost.miss``), the all-reduces cut at the ranks' arrivals where both ranks timed their calls, and the
     CPU time its threads got. Lesson 07."""
     def ms(v):
         return "-" if v is None else f"{v * 1e3:.2f}"
@@ -181,9 +181,10 @@ def miss_table(m: dict, label: str) -> Table:
     rows = [("compute, outside the all-reduces", f"{ms(m['model_compute'])} (t1/2)", *per_rank("compute")),
             ("inside the 2 all-reduces", f"{ms(m['model_comm'])} (alpha-beta)", *per_rank("allreduce"))]
     if m.get("paired"):
-        rows += [("  of it, waiting for the other rank", "0", *per_rank("waited")),
-                 ("  of it, the sum once both were there", f"{ms(m['model_comm'])} (alpha-beta)",
-                  *per_rank("summed"))]
+        rows += [("  of it, between the ranks' arrivals (waiting)", "0", *per_rank("waited")),
+                 ("  of it, after both had arrived", f"{ms(m['model_comm'])} (alpha-beta)",
+                  *per_rank("after_both")),
+                 ("    of which after the other had returned", "0", *per_rank("after_other"))]
     rows += [("the split step", ms(m["model_step"]), *per_rank("step")),
              ("CPU time of the step's thread, its all-reduces included", ">= compute (a core held)",
               *per_rank("thread_cpu")),
@@ -373,22 +374,23 @@ def _shard_apart(m: dict, corun: dict) -> str:
 def _miss_parts(m: dict, slow: dict, extra_comm: float) -> dict:
     """The slower rank's miss cut into parts (name -> seconds) for ``_cause``: the compute beyond t1/2, and
     the all-reduces' time beyond alpha + n/beta, cut where both ranks timed each call into waiting for the
-    other rank and the sum (``_terms`` says them)."""
+    other rank and the time after both arrived (``_terms`` says them)."""
     # the same allowance as the all-reduces get for the fit's error: t1/2's own 5 % (section 4's rule)
     parts = {COMPUTE_PART: max(slow["compute"] - 1.05 * m["model_compute"], 0.0)}
     if not m.get("paired"):
         parts["the all-reduces"] = max(extra_comm, 0.0)
         return parts
     parts["waiting for the other rank"] = slow["waited"]
-    parts["the sum beyond alpha + n/beta and the fit's error"] = max(
-        slow["summed"] - m["model_comm"] * (1 + m["residual"]), 0.0)
+    parts["the time after both arrived, beyond alpha + n/beta and the fit's error"] = max(
+        slow["after_both"] - m["model_comm"] * (1 + m["residual"]), 0.0)
     return parts
 
 
 def _terms(m: dict, slow: dict) -> str:
     """The slower rank's split step term by term against the model's: its compute against t1/2, and its time
     inside the all-reduces, cut (where both ranks timed each call) into the wait for the other rank, when no
-    byte moves and which alpha + n/beta does not price, and the sum, which it does."""
+    byte moves and which alpha + n/beta does not price, and the time after both arrived, which it prices
+    (with, where the rank stayed inside after the other had returned, time no exchange explains)."""
     compute = (f"its compute {slow['compute'] * 1e3:.2f} ms, {slow['compute'] / m['model_compute']:.2f}x the "
                f"model's t1/2 ({(slow['compute'] - m['model_compute']) * 1e3:+.2f} ms); ")
     comm, inside = m["model_comm"], slow["allreduce"]
@@ -399,11 +401,12 @@ def _terms(m: dict, slow: dict) -> str:
                           "out.")
     return compute + (f"its {inside * 1e3:.2f} ms inside the all-reduces, set beside the other rank's calls "
                       f"of the same round, are {slow['waited'] * 1e3:.2f} ms waiting for it to arrive (no "
-                      f"byte moves then; alpha + n/beta does not price it) and {slow['summed'] * 1e3:.2f} ms "
-                      f"for the sum once both were there, {slow['summed'] / comm:.1f}x alpha + n/beta's "
-                      f"{comm * 1e3:.2f} ms ({(slow['summed'] - comm) * 1e3:+.2f} ms; the fit's worst "
+                      "byte moves then; alpha + n/beta does not price it) and "
+                      f"{slow['after_both'] * 1e3:.2f} ms after both had arrived, {slow['after_both'] / comm:.1f}x alpha + n/beta's "
+                      f"{comm * 1e3:.2f} ms ({(slow['after_both'] - comm) * 1e3:+.2f} ms; the fit's worst "
                       f"residual is {m['residual']:.0%}, so within {1 + m['residual']:.2f}x is the model's "
-                      "own error).")
+                      f"own error); {slow['after_other'] * 1e3:.2f} ms of it came after the other rank had "
+                      "returned, which no exchange between the two explains.")
 
 
 def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:

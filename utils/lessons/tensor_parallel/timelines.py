@@ -173,9 +173,11 @@ def parallel_worker(b: Blocks) -> dict:
 
 def allreduce_parts(spans: list[Span]) -> dict | None:
     """The drawn pass's all-reduces on both ranks cut in two, as section 4 cuts a step's (``cost.arrivals``,
-    one clock for both): per rank, the seconds ``waited`` for the other rank to arrive (no byte moves then)
-    and ``summed`` once both were there; ``sums``, every call's sum on every rank (seconds). None where the
-    two rows do not hold the same number of calls."""
+    one clock for both): per rank, the seconds ``waited`` between its arrival and the other's (no byte moves
+    then), ``after_both`` from the later arrival to its return, and of that ``after_other``, after the other
+    rank had returned; ``both_inside``, every call's time with both ranks inside (from the later arrival to
+    the earlier return: the exchange itself), sorted. None where the two rows do not hold the same number
+    of calls."""
     rows: dict[str, list[tuple[float, float]]] = {}
     for s in sorted(spans, key=lambda s: s.start):
         if s.name == "all-reduce":
@@ -184,10 +186,9 @@ def allreduce_parts(spans: list[Span]) -> dict | None:
         return None
     (a, mine), (b, theirs) = sorted(rows.items())
     parts = {a: arrivals(mine, theirs), b: arrivals(theirs, mine)}
-    sums = [end - max(start, their_start)   # from the later arrival to this rank's return
-            for calls, other in ((mine, theirs), (theirs, mine))
-            for (start, end), (their_start, _) in zip(calls, other)]
-    return {"ranks": parts, "sums": sorted(max(s, 0.0) for s in sums)}
+    together = [min(end, their_end) - max(start, their_start)   # both inside: one figure a call
+                for (start, end), (their_start, their_end) in zip(mine, theirs)]
+    return {"ranks": parts, "both_inside": sorted(max(t, 0.0) for t in together)}
 
 
 def carve(spans: list[Span]) -> list[Span]:
