@@ -400,3 +400,28 @@ def test_one_test_says_whether_a_runs_messages_lie_on_the_profiles_line_with_an_
     rows = summary.lesson_claims(profile, [], [], kept, [], this_run=run([2.0, 2.0, 1.0, 1.0, 2.0]))
     assert rows[-1].verdict == far.verdict
     assert not [r for r in summary.lesson_claims(profile, [], [], kept, [], this_run=kept) if "line" in r.claim]
+
+
+def test_a_fits_misses_in_order_of_size_are_read_as_a_pattern_or_as_noise_and_the_edge_band_is_defined():
+    """Misses that change sign at most twice over six or more sizes are the line's shape missing, not noise;
+    back and forth is noise; too few sizes decide nothing. The "within" sentence defines the edge band."""
+    from types import SimpleNamespace as NS
+
+    from utils import machine
+    from utils.lessons.start_here import line_check
+
+    sizes = [4, 4096, 2**16, 2**18, 2**20, 2**22, 2**24, 2**26]
+    # this session's run: +50% at 4 B, the middle under the line, the largest sizes above it: a bow
+    bow = line_check.pattern_sentence(sizes, [0.50, -0.04, -0.08, -0.27, 0.01, -0.17, 0.49, 0.81])
+    assert "its 5 misses past ±10 points (what one noisy median may miss by) change sign only 2 times" in bow
+    assert "(+50% at 4 B, -27% at 256 KiB, -17% at 4 MiB, +49% at 16 MiB, +81% at 64 MiB)" in bow
+    assert "a pattern, not noise: the line's shape misses" in bow
+    # session 48's run: +26 %, -26 %, +14 %, -22 %, +27 % in order of size: back and forth
+    noise = line_check.pattern_sentence(sizes, [0.26, 0.06, -0.26, 0.14, -0.22, -0.01, 0.04, 0.27])
+    assert "its 5 misses past ±10 points" in noise and "change sign 4 times" in noise and "back and forth" in noise
+    few = line_check.pattern_sentence(sizes[:3], [0.2, -0.05, 0.1])
+    assert few.startswith("1 of its 3 misses lie past ±10 points") and "too few (under 5)" in few
+    run = machine.link_fit("gloo", sizes[:6], [60e-6 + n / 3.5e9 for n in sizes[:6]])
+    kept = NS(fit=run.fit, accuracy=0.45)
+    said = line_check.check_line(kept, run).sentence()
+    assert "describes this run's link too" in said and "edge band of 10 points past that error" in said

@@ -27,6 +27,9 @@ TERMS: dict[str, str] = {
     "bound": "a limit from theory or a datasheet; no measurement may pass it (a point above one is a finding)",
     "reference": "a rate measured on this machine, to compare with; a point may approach or pass it",
     "simulated": "measured with CPU processes standing in for GPUs: shapes are real, speeds are CPU speeds",
+    "write-allocate": ("how a CPU writes memory: it reads the cache line (the block its caches move) before "
+                       "writing into it, so a copy of n bytes moves 3n; streaming stores, and GPUs, write whole "
+                       "lines unread: 2n. The course counts the 2n a copy asks for (lessons 00 and 01)"),
 }
 
 

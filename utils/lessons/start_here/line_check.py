@@ -31,6 +31,12 @@ def _size(n: int) -> str:
 # A size that misses the kept line by no more than this beyond the kept fit's own error is "at the edge": that
 # error is the fit's single worst size, itself one noisy median, so one point just past it decides nothing
 EDGE = 0.1
+EDGE_SAID = (f"(The verdict allows an edge band of {round(EDGE * 100)} points past that error: the error is the "
+             "fit's single worst size, itself one noisy median, so one size just past it decides nothing.)")
+# A fit's misses beyond EDGE (one noisy median's), in order of size, whose signs change at most PATTERN_CHANGES
+# times over PATTERN_SIZES sizes or more follow a pattern (a tilt: one change; a bow: two), which a wrong shape
+# leaves; noise sends them back and forth. A miss within EDGE says nothing by its sign.
+PATTERN_CHANGES, PATTERN_SIZES = 2, 5
 
 
 @dataclass(frozen=True)
@@ -70,7 +76,7 @@ class LineCheck:
         own = f"that fit's own ±{self.error:.0%}"
         if self.grade == "within":
             return (f"Against the profile's line, every size of this run lies within {own} ({at}): the line "
-                    "describes this run's link too.")
+                    f"describes this run's link too. {EDGE_SAID}")
         if self.grade == "edge":
             return (f"Against the profile's line, this run's worst size lies past {own} by less than the "
                     f"{_points(EDGE)} the course allows one noisy median ({at}): the line describes this run's link, "
@@ -86,6 +92,29 @@ class LineCheck:
         return claims.Claim(f"this run's messages lie on the profile's line ({name})",
                             f"worst miss {self.worst[3]:+.0%} ({_size(self.worst[0])})",
                             f"the fit's own ±{self.error:.0%}, edge +{_points(EDGE)}", self.verdict)
+
+
+def sign_changes(residuals) -> int:
+    """How often the misses' sign changes from one size to the next (in order of size; a zero keeps none)."""
+    signs = [r > 0 for r in residuals if r != 0]
+    return sum(a != b for a, b in zip(signs, signs[1:]))
+
+
+def pattern_sentence(sizes, residuals) -> str:
+    """Whether a fit's misses (``residuals``, in order of ``sizes``) beyond EDGE follow the sizes (a pattern:
+    the line's shape misses) or go back and forth (noise around one line), with the figures that decide."""
+    far = [(n, r) for n, r in zip(sizes, residuals) if abs(r) > EDGE]
+    k, listed = sign_changes([r for _, r in far]), ", ".join(f"{r:+.0%} at {_size(n)}" for n, r in far)
+    beyond = f"past ±{round(EDGE * 100)} points (what one noisy median may miss by)"
+    if len(far) < PATTERN_SIZES:
+        return (f"{len(far)} of its {len(residuals)} misses lie {beyond}" + (f" ({listed})" if far else "")
+                + f": too few (under {PATTERN_SIZES}) to tell a shape the line misses from noise.")
+    if k <= PATTERN_CHANGES:
+        return (f"In order of size, its {len(far)} misses {beyond} change sign only {k} time{'s' * (k != 1)} "
+                f"({listed}): a pattern, not noise: the line's shape misses, one alpha and one beta being too "
+                "simple for this path here.")
+    return (f"In order of size, its {len(far)} misses {beyond} change sign {k} times ({listed}): back and "
+            "forth, as noise around one line leaves them, not a shape the line misses.")
 
 
 def check_line(kept, this_run) -> LineCheck:

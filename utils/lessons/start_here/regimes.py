@@ -45,9 +45,10 @@ class Regime:
     @property
     def note(self) -> str:
         if self.name == "DRAM":
-            return ("DRAM reference: read rate beyond the last cache / 2 (a copy moves each byte twice; not a "
-                    "bound)")
-        return f"{self.name} reference: read rate in {self.name} / 2 (a copy moves each byte twice; not a bound)"
+            return ("DRAM reference: read rate beyond the last cache / 2 (a copy counts each byte twice: read, "
+                    "then written; not a bound)")
+        return (f"{self.name} reference: read rate in {self.name} / 2 (a copy counts each byte twice: read, then "
+                "written; not a bound)")
 
 
 def read_rate(size: int, repeats: int) -> float:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from utils import claims
-from utils.lessons.start_here.line_check import EDGE, LineCheck, check_line, kept_line_sentence, misses  # noqa: F401
+from utils.lessons.start_here.line_check import (  # noqa: F401
+    EDGE, LineCheck, check_line, kept_line_sentence, misses, pattern_sentence)
 from utils.plots import size_label
 
 # A fit whose worst residual is within this share is used to predict times; beyond it, only measured times.
@@ -206,7 +207,8 @@ def rerun_link_sentence(kept, this_run) -> str:
                "predict")
     return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
             f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), every size within ±{acc:.0%}: "
-            f"{verdict}. {kept_line_sentence(kept, this_run)} The plot shows this run's messages beside the "
+            f"{verdict}. {pattern_sentence(this_run.fit.sizes, this_run.fit.residuals)} "
+            f"{kept_line_sentence(kept, this_run)} The plot shows this run's messages beside the "
             "profile's line; set REMEASURE_PROFILE = True to keep a new fit.")
 
 
@@ -428,7 +430,7 @@ def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, str
     last = next((name for name in ("L3", "L2") if name in caches), None)
     text = (f"Beyond the caches, a copy is set beside half the rate a read loop ran at over a "
             f"{size_label(read_bytes)} buffer, on one thread in this run: {2 * dram.bound / 1e9:.1f} GB/s / 2 = "
-            f"{dram.bound / 1e9:.1f} GB/s (a copy moves each byte twice).")
+            f"{dram.bound / 1e9:.1f} GB/s (a copy counts each byte twice: read, then written).")
     if last is None:
         text += " This machine's cache sizes are not readable, so whether a cache held part of it is not known."
     elif read_bytes > caches[last]:

@@ -3,8 +3,9 @@
 1. Attention written out (scores T x T in memory, mask, softmax, weighted sum) against
    ``F.scaled_dot_product_attention``, which computes it in tiles without storing the T x T scores.
 2. A Python loop over rows against the vectorised call: the same FLOPs, one interpreter round-trip per row.
-3. GELU op by op (nine elementwise kernels, each reading and writing the whole tensor) against the fused
-   ``F.gelu`` (one pass) and against what ``torch.compile`` generates from the op-by-op code.
+3. GELU op by op (nine elementwise kernels over the whole tensor, 22 whole-tensor reads and writes among them,
+   as ``count_passes`` finds with the profiler) against the fused ``F.gelu`` (one read, one write) and against
+   what ``torch.compile`` generates from the op-by-op code.
 """
 
 from __future__ import annotations
@@ -40,10 +41,36 @@ def softmax_rows_loop(x):
 
 
 def gelu_op_by_op(x):
-    """GELU (tanh form) as nine separate elementwise ops (x*x, *x, *0.044715, x+, *sqrt(2/pi), tanh, 1+,
-    0.5*x, the last product): each reads and writes the whole tensor."""
+    """GELU (tanh form) as nine separate elementwise ops (0.044715*x, *x, *x, x+, sqrt(2/pi)*, tanh,
+    1+, 0.5*x, the last product): each reads the whole tensor (twice where both operands are
+    tensors) and writes it."""
     inner = x + 0.044715 * x * x * x
     return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * inner))
+
+
+@dataclass(frozen=True)
+class PassCount:
+    """What one call does to a tensor of n elements, as torch.profiler records it (``count_passes``)."""
+
+    kernels: int  # operators over the whole tensor: one kernel launch and one pass over memory each
+    transfers: int  # their whole-tensor reads and writes: inputs of the tensor's shape, one output each
+    others: int  # the other operators recorded: a Python float made a one-element tensor (no bytes of it)
+
+
+def count_passes(fn, x) -> PassCount:
+    """Profile one call ``fn(x)`` (CPU-side operators, the same on every device) and count its passes over
+    ``x``'s shape: the top-level operators with an input of that shape, each writing one result of it."""
+    from torch.profiler import ProfilerActivity, profile
+
+    from utils.lessons.why_slow.profile import without_profiler_notices
+
+    with without_profiler_notices(), profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
+        fn(x)
+    events = list(prof.events())
+    shape = list(x.shape)
+    whole = [e for e in events if e.cpu_parent is None and shape in e.input_shapes]
+    transfers = sum(e.input_shapes.count(shape) + 1 for e in whole)  # the inputs of x's shape, and the result
+    return PassCount(len(whole), transfers, len(events) - len(whole))
 
 
 def gelu_fused(x):

@@ -11,7 +11,7 @@ import statistics
 import textwrap
 
 from utils import devices
-from utils.lessons.start_here.summary import threads_reading  # lesson 00's reading of more threads
+from utils.lessons.start_here.summary import ROUGH, threads_reading  # lesson 00's rough rule and threads reading
 from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re-exported for the notebook
     COST_COLUMNS,
     NOISY,
@@ -171,7 +171,14 @@ def roofline_sentence(roof) -> str:
             f"here: {', '.join(memory) or 'none'}. Compute-bound: {', '.join(p.op.name for p in matmuls)}. "
             + largest_matmul_reading(largest, roof.peak, roof.from_profile, next(iter(roof.retimed), None))
             + memory_reading(nearest, roof, devices.cpu_caches().get("L3") if roof.threads is not None else None)
-            + roof_choice_sentence(nearest, roof))
+            + roof_choice_sentence(nearest, roof) + rough_roof_sentence(roof))
+
+
+def rough_roof_sentence(roof) -> str:
+    """Where the memory roof's bandwidth spread over ROUGH in the profile, that every share of it is rough."""
+    rough = rough_spreads([("its", roof.bandwidth)])
+    return (f" The roof's bandwidth is rough ({rough} in the profile, over lesson 00's {ROUGH:.0%}): every share "
+            "of it here is good to that range, not to its digits." if rough else "")
 
 
 def roof_choice_sentence(point, roof) -> str:
@@ -182,16 +189,35 @@ def roof_choice_sentence(point, roof) -> str:
         return ""
     bw, again = roof.bandwidth, roof.retimed[1]
     on = f"{roof.threads} thread{'s' * (roof.threads != 1)}" if roof.threads else "the GPU"
-    ceiling = min(roof.ceilings.flops, point.op.intensity * again.best)
-    other = point.achieved / ceiling
+    other = retimed_share(point, roof)
     text = (f" That roof is {bw.name}, {bw.best / 1e9:.1f} GB/s: the profile's figure on {on}, the threads the "
             f"ops ran on (an all-threads bandwidth is not what {on} can draw), and the one figure every lesson "
             f"quotes under that name. Against {roof.RETIMED} ({again.best / 1e9:.1f} GB/s, "
             f"{again.best / bw.best - 1:+.0%}), {point.op.name} would read {other:.0%}: ")
-    if (round(other, 2) <= 1) == (round(point.fraction, 2) <= 1):
+    if not crosses_roof(point, roof):
         return text + "on the same side of its roof, so the reading does not depend on which of the two is used."
     return (text + "on the other side of its roof, so whether it passes its memory roof depends on which of the "
             "two figures of one probe is used: this run does not show it either way.")
+
+
+def retimed_share(point, roof) -> float:
+    """``point``'s share of a memory roof made of the same probe timed beside the ops, this run."""
+    return point.achieved / min(roof.ceilings.flops, point.op.intensity * roof.retimed[1].best)
+
+
+def crosses_roof(point, roof) -> bool:
+    """Whether ``point`` lies on one side of its roof against the profile's bandwidth and on the other against
+    the same probe re-timed beside the ops (as printed, two decimals): then this run does not show which."""
+    if not getattr(roof, "from_profile", False) or len(roof.retimed) < 2:
+        return False
+    return (round(retimed_share(point, roof), 2) <= 1) != (round(point.fraction, 2) <= 1)
+
+
+def rough_spreads(named) -> str:
+    """For a verdict that uses measured ceilings (``named``: (label, ceiling) pairs): "" where every spread is
+    within lesson 00's ROUGH, else the rough ones with their spreads ("bandwidth spread 69%"): over ROUGH, a
+    figure is good to its range, not to its digits."""
+    return " and ".join(f"{label} spread {c.spread:.0%}" for label, c in named if c.spread > ROUGH)
 
 
 def is_probe(point, peak) -> bool:
@@ -296,7 +322,8 @@ def memory_verdict(point, roof) -> str:
 
 # --- section 4: scaling: in scaling_report, re-exported for the notebook ---------------------------------
 from utils.lessons.why_slow.scaling_report import (  # noqa: E402, F401
-    SCALING_COLUMNS, FOLLOWS, scaling_rows, scaling_holds, scaling_failures,
+    SCALING_COLUMNS, FOLLOWS, scaling_rows, scaling_holds, scaling_failures, axis_readings, holds_count,
+    scaling_verdict,
     fixed_costs, fixed_costs_differ, fixed_cost_sentence, scaling_sentence, flat_and_fit_sentence, activations_sentence,
 )
 
@@ -369,16 +396,18 @@ def algorithms_count(comparisons) -> str:
     return "; ".join(said)
 
 
-def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, passes: int = 9, near: float = 0.5) -> str:
+def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, transfers: int = 22, fused_transfers: int = 2,
+                             near: float = 0.5) -> str:
     """A fused elementwise op (``c``, an ``algorithms.Comparison``) that moves ``n_bytes`` (read + write): its
-    achieved bandwidth against the memory roof, and what cutting passes - 1 of ``passes`` passes would give if
-    every pass ran at the roof. Far under the roof (below ``near``), memory did not limit it: its in-core work
-    did (section 2's hypothesis: the in-core cost of its tanh, not measured)."""
+    achieved bandwidth against the memory roof, and what cutting the op-by-op version's ``transfers`` whole-tensor
+    reads and writes to the fused one's ``fused_transfers`` would give if every byte moved at the roof
+    (``algorithms.count_passes`` counts both). Far under the roof (below ``near``), memory did not limit it: its
+    in-core work did (section 2's hypothesis: the in-core cost of its tanh, not measured)."""
     rate = n_bytes / c.fast_seconds
     text = (f"{c.fast} moved {n_bytes / 2**20:.0f} MiB (read and write) in {c.fast_seconds * 1e3:.2f} ms: "
             f"{rate / 1e9:.1f} GB/s, {rate / roof_rate:.0%} of the memory roof ({roof_rate / 1e9:.1f} GB/s). "
-            f"Were every pass bytes over bandwidth, cutting {passes - 1} of {passes} passes would give up to "
-            f"{passes}x; it gave {c.speedup:.1f}x"
+            f"Were every byte moved at the roof, cutting {transfers} whole-tensor reads and writes to "
+            f"{fused_transfers} would give up to {transfers / fused_transfers:.0f}x; it gave {c.speedup:.1f}x"
             + ("." if c.verdict.startswith("faster") else f" ({c.verdict})."))
     if rate < near * roof_rate:
         return text + (" Far under the roof: this rules out memory as the fused version's limit. What limited "
@@ -442,6 +471,11 @@ def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, 
                  f"{fp32.best / one.best:.1f} and the bandwidth by {bw.best / bw1.best:.1f}); beside the GPUs' "
                  "memory, this CPU's bandwidth is STREAM's, whose arrays may sit in its L3 (the sentence under the "
                  "profile says, for this machine), so it and this ridge may not be DRAM's")
+    used = [(f"{half} peak", top), ("fp32 peak", fp32), ("bandwidth", bw)]
+    if roof.threads:
+        used += [("1-thread fp32 peak", one), ("1-thread bandwidth", bw1)]
+    if rough_spreads(used):
+        text += f" ({rough_spreads(used)} in the profile, over {ROUGH:.0%}: read these figures as rough)"
     return [
         f"The datasheet GPUs' 16-bit ridge points lie between {lo:.0f} and {hi:.0f} FLOPs per byte"
         + (f", except {odd}." if odd else ".") + " " + memory_bound_sentence(roof, rows),
@@ -489,6 +523,11 @@ def memory_claim(roof):
     said = f"{under} of {len(ops)} under the roof"
     if top.fraction > 1:
         said += f"; {top.op.name} {memory_verdict(top, roof)}"
+    for p in (p for p in ops if crosses_roof(p, roof)):  # section 2's hedge, carried here
+        said += (f"; {p.op.name} {retimed_share(p, roof):.0%} against the probe re-timed beside the ops: which "
+                 "side of its roof is not shown")
+    rough = rough_spreads([("the roof's", roof.bandwidth)])  # lesson 00's rule for a spread over ROUGH
+    said += f"; rough: {rough}, over {ROUGH:.0%}" if rough else ""
     from utils.claims import Claim
 
     return Claim(f"memory-bound ops run at most near the memory roof, far under the peak ({len(ops)} ops)",
@@ -517,8 +556,10 @@ def attention_backward_note(ratio: float) -> str:
     """Why the counter's attention backward can exceed the formula's 2x forward (both branches)."""
     if ratio > 2.05:
         return (f"Why above 2x: the fused (flash) attention kernel keeps no T x T scores for the backward, so its "
-                f"backward recomputes them (QKᵀ again) before the two gradient products: {ratio:.2f}x counts that "
-                "recomputation. MFU counts the formula's model FLOPs, not recomputation, so the step's MFU "
-                "leaves it out.")
-    return (f"At {ratio:.2f}x the backward counted no recomputation of the scores beyond the formula's two "
-            "gradient products.")
+                f"backward recomputes them (QKᵀ again, one product) before the four gradient products (dV = PᵀdO, "
+                f"dP = dO Vᵀ, dQ = dS K, dK = dSᵀ Q, with P the softmax and dS its gradient: 2x the forward's two); "
+                f"five products over the forward's two make 2.50x, and the counter's {ratio:.2f}x "
+                + ("is that" if abs(ratio - 2.5) <= 0.05 else "differs from it by more than rounding") + ". MFU "
+                "counts the formula's model FLOPs, not recomputation, so the step's MFU leaves it out.")
+    return (f"At {ratio:.2f}x the backward counted no recomputation of the scores beyond the formula's four "
+            "gradient products (dV, dP, dQ, dK: 2x the forward's two).")

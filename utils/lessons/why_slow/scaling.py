@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from utils import bench
+from utils.claims import within_noise
 from utils.lessons.why_slow.flops import gpt_flops
 from utils.lessons.why_slow.step import training_step
 
@@ -77,12 +78,19 @@ def fit(points: list[ScalePoint]) -> tuple[np.ndarray, float]:
     return coef, float(np.max(np.abs(np.polyval(coef, flops) - ys) / ys))
 
 
+def fixed_cost_noise(points: list[ScalePoint]) -> float:
+    """How far the fitted fixed cost d can sit from the truth (seconds): the fit's own worst miss at the smallest
+    point, where d weighs most. A fit whose points miss by w cannot place d closer than about w x that step."""
+    return fit(points)[1] * min(p.seconds for p in points)
+
+
 def fixed_cost_is_negative(points: list[ScalePoint]) -> bool:
-    """Whether the fit's fixed cost d is below zero by more than the fit's own worst miss at the smallest
-    point: no step has a negative fixed cost, so such a line describes the points without being rate x FLOPs
-    plus a fixed cost (time per FLOP then rises with the size). A d closer to zero is zero within the fit."""
-    (_, d), worst = fit(points)
-    return d < -worst * min(p.seconds for p in points)
+    """Whether the fit's fixed cost d is below zero beyond its noise (``fixed_cost_noise``), read as printed
+    (ms, one decimal) by the course's one noise rule (``claims.within_noise``): no step has a negative fixed
+    cost, so such a line describes the points without being rate x FLOPs plus a fixed cost (time per FLOP then
+    rises with the size). A d whose ± covers zero is within noise: neither sign is shown."""
+    d_ms, noise_ms = round(float(fit(points)[0][1]) * 1e3, 1), round(fixed_cost_noise(points) * 1e3, 1)
+    return d_ms < 0 and not within_noise(d_ms, noise_ms, 0.0)
 
 
 def plot_scaling(series: dict[str, list[ScalePoint]], label: str):

@@ -6,17 +6,27 @@ from __future__ import annotations
 
 
 def scaling_rows(series, fit) -> list[tuple]:
-    from utils.lessons.why_slow.scaling import fixed_cost_is_negative
-
+    status = scaling_holds(series, fit)
     rows = []
     for axis, pts in series.items():
         (c, d), worst = fit(pts)
         per_flop = [p.seconds / p.model_flops for p in pts]
-        negative = (" (below zero: no step has one)" if fixed_cost_is_negative(pts) else
-                    " (zero within the fit's miss)" if d < 0 else "")
-        rows.append((axis, ", ".join(str(p.value) for p in pts), f"worst {worst:.1%}, d = {d * 1e3:+.1f} ms{negative}",
+        rows.append((axis, ", ".join(str(p.value) for p in pts), f"worst {worst:.1%}, {_d_text(pts, fit)}"
+                     + D_NOTE.get(status[axis], ""),
                      f"{max(per_flop) / min(per_flop):.2f}x", f"{pts[-1].saved_bytes / pts[0].saved_bytes:.1f}x"))
     return rows
+
+
+# What a fit's fixed cost d says, per axis verdict (``scaling_holds``): said beside d in the rows
+D_NOTE = {"negative d": " (below zero beyond its ±: no step has one)",
+          "d within noise": " (its ± covers zero: within noise)"}
+
+
+def _d_text(pts, fit) -> str:
+    """The fixed cost d with its noise (``scaling.fixed_cost_noise``), as printed everywhere: "d = -0.2 ± 0.2 ms"."""
+    from utils.lessons.why_slow.scaling import fixed_cost_noise
+
+    return f"d = {fit(pts)[0][1] * 1e3:+.1f} ± {fixed_cost_noise(pts) * 1e3:.1f} ms"
 
 
 SCALING_COLUMNS = ["axis", "values", "fit c·FLOPs + d", "spread of time per FLOP",
@@ -27,20 +37,65 @@ FOLLOWS = 0.10  # a fit of time = c x FLOPs + d within ±10 % at every point of 
 
 
 def scaling_holds(series, fit) -> dict[str, str]:
-    """Per axis: "holds" (within FOLLOWS, a fixed cost d at or above zero within the fit), "off" (a point
-    missed by more than FOLLOWS) or "negative d" (within FOLLOWS, but only with a fixed cost below zero)."""
+    """The one verdict per axis, computed here for the sentence and the claims table alike: "holds" (within
+    FOLLOWS, d at or above zero), "d within noise" (within FOLLOWS, d below zero but its ± covers zero:
+    neither sign shown, ``claims.within_noise``), "negative d" (within FOLLOWS, d below zero beyond its ±) or
+    "off" (a point missed by more than FOLLOWS)."""
     from utils.lessons.why_slow.scaling import fixed_cost_is_negative
 
-    return {axis: "off" if fit(pts)[1] > FOLLOWS else "negative d" if fixed_cost_is_negative(pts) else "holds"
-            for axis, pts in series.items()}
+    def one(pts):
+        if fit(pts)[1] > FOLLOWS:
+            return "off"
+        if fixed_cost_is_negative(pts):
+            return "negative d"
+        return "d within noise" if fit(pts)[0][1] < 0 else "holds"
+
+    return {axis: one(pts) for axis, pts in series.items()}
+
+
+def axis_readings(series, fit, repeats: int | None = None) -> dict[str, str]:
+    """Each axis's verdict (``scaling_holds``) in words, with its figures: the same words in the sentence and
+    in the claims table. With ``repeats`` (the steps timed a point), a miss is called noisy under 5 repeats."""
+    status, out = scaling_holds(series, fit), {}
+    for axis, pts in series.items():
+        worst, d = fit(pts)[1], _d_text(pts, fit)
+        out[axis] = {"holds": f"holds (within {worst:.1%}, {d})",
+                     "d within noise": f"fits within {worst:.1%}, {d}: d within noise of zero",
+                     "negative d": f"does not hold: only with a negative fixed cost, {d}",
+                     "off": f"does not hold: misses by {worst:.1%}"}[status[axis]]
+        if status[axis] == "off" and repeats:
+            out[axis] += f" ({repeats} repeats a point{': noisy' if repeats < 5 else ''})"
+    return out
+
+
+def holds_count(status: dict[str, str]) -> str:
+    """How many axes hold (``scaling_holds``), those whose d is within noise named apart: the head of both the
+    sentence and the claims table's verdict."""
+    good = [a for a, v in status.items() if v == "holds"]
+    noisy = [a for a, v in status.items() if v == "d within noise"]
+    if len(good) == len(status):
+        return f"holds on every axis ({len(good)} of {len(status)})"
+    return (f"holds on {len(good)} of {len(status)} axes" + (f" ({', '.join(good)})" if good else "")
+            + (f", {len(noisy)} within noise ({', '.join(noisy)})" if noisy else ""))
+
+
+def scaling_verdict(series, fit, repeats: int | None = None) -> str:
+    """The claims table's verdict: how many axes hold (those whose d is within noise counted apart), the
+    reading of each axis that does not simply hold (``axis_readings``), and whether the axes' fixed costs agree."""
+    status, read = scaling_holds(series, fit), axis_readings(series, fit, repeats)
+    text = holds_count(status) + "".join(f"; {axis} {read[axis]}" for axis, v in status.items() if v != "holds")
+    if fixed_costs_differ(series, fit):
+        text += "; across axes: the fixed cost d differs (" + ", ".join(
+            f"{axis} {d * 1e3:+.1f} ms" for axis, d in fixed_costs(series, fit).items()) + ")"
+    return text
 
 
 def scaling_failures(series, fit, repeats: int | None = None) -> dict[str, str]:
-    """The axes where step time = c x FLOPs + d does not hold, each with why (for the claims table), and
-    "every axis" where the fixed costs differ by axis (``fixed_costs_differ``). With ``repeats`` (the steps
-    timed a point), a miss is given with its size, and called noisy under 5 repeats."""
+    """The axes where step time = c x FLOPs + d does not hold, each with why, and "every axis" where the fixed
+    costs differ by axis (``fixed_costs_differ``). With ``repeats`` (the steps timed a point), a miss is given
+    with its size, and called noisy under 5 repeats. An axis whose d is within noise of zero is not a failure."""
     why = {"off": f"off by more than {FOLLOWS:.0%}", "negative d": "only with a negative fixed cost d"}
-    out = {axis: why[v] for axis, v in scaling_holds(series, fit).items() if v != "holds"}
+    out = {axis: why[v] for axis, v in scaling_holds(series, fit).items() if v in why}
     for axis in (a for a, v in out.items() if v == why["off"] and repeats):
         out[axis] = (f"misses by {fit(series[axis])[1]:.1%}"
                      + (f" ({repeats} repeats a point: noisy)" if repeats < 5 else f" ({repeats} repeats a point)"))
@@ -86,20 +141,21 @@ def scaling_sentence(series, fit) -> str:
     flat = {axis: max(p.seconds / p.model_flops for p in pts) / min(p.seconds / p.model_flops for p in pts)
             for axis, pts in series.items()}
     most = max(flat, key=flat.get)
-    good = [axis for axis, v in status.items() if v == "holds"]
-    verdict = (f"fits every axis within the ±{FOLLOWS:.0%} tolerance" if len(good) == len(status) else
-               f"holds within the ±{FOLLOWS:.0%} tolerance on {len(good)} of {len(status)} axes"
-               + (f" ({', '.join(good)})" if good else ""))
-    text = (f"Step time = c × (the formula's FLOPs) + d, one rate c and one fixed cost d fitted per axis, "
-            f"{verdict}: {', '.join(parts)}.")
+    noisy = [axis for axis, v in status.items() if v == "d within noise"]
+    text = (f"Step time = c × (the formula's FLOPs) + d, one rate c and one fixed cost d fitted per axis within "
+            f"the ±{FOLLOWS:.0%} tolerance, {holds_count(status)}: {', '.join(parts)}.")
+    for axis in noisy:
+        text += (f" Along {axis} the fixed cost comes out below zero but within noise ({_d_text(series[axis], fit)}"
+                 ", the ± being the fit's worst miss at its smallest step): zero is not ruled out, and a negative "
+                 "cost is not shown.")
     for axis in (a for a, v in status.items() if v == "negative d"):
         pts = series[axis]
-        d = fit(pts)[0][1]
         first, last = (p.seconds / p.model_flops * 1e12 for p in (pts[0], pts[-1]))
-        text += (f" Along {axis} the line fits only with a negative fixed cost (d = {d * 1e3:+.1f} ms, beyond the "
-                 f"fit's miss): no step has one, so there the time is not a rate x FLOPs plus a fixed cost; time "
-                 f"per FLOP went from {first:.1f} to {last:.1f} ps between the smallest and the largest {axis} "
-                 f"({last / first:.2f}x, end to end; the spread below is the slowest point over the fastest).")
+        text += (f" Along {axis} the line fits only with a negative fixed cost ({_d_text(pts, fit)}, below zero "
+                 f"beyond its ±, the fit's worst miss at its smallest step): no step has one, so there the time is "
+                 f"not a rate x FLOPs plus a fixed cost; time per FLOP went from {first:.1f} to {last:.1f} ps "
+                 f"between the smallest and the largest {axis} ({last / first:.2f}x, end to end; the spread below "
+                 "is the slowest point over the fastest).")
     return (text + fixed_cost_sentence(series, fit)
             + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x, its slowest point over its fastest)."
             + flat_and_fit_sentence(flat, worst))
