@@ -338,12 +338,13 @@ def test_the_report_and_the_take_aways_follow_the_run(measured, capsys):
 def test_the_ranking_of_cuts_is_the_models_within_the_fits_accuracy(measured):
     link, runs = measured
     plan = lab.PLANS[2]
-    rough = lab.AlphaBeta(link.fit.alpha, link.fit.beta, (1,), (10.0,))  # a fit good to ±1000%
+    rough = lab.AlphaBeta(link.fit.alpha, link.fit.beta, (1, 2), (0.9, -9.0))  # sizes at 10x and 0.1x the fit
     said = lab._ranking_note(plan, rough, runs)
     assert "that ranking is the model's, not a finding about this machine" in said
+    assert "measured 0.10-10.00x of what it predicts for them, a band wide enough to swap" in said
     exact = lab.AlphaBeta(link.fit.alpha, link.fit.beta, (1,), (0.0,))
-    assert "more than the fit's ±0%" in lab._ranking_note(plan, exact, runs) or "inside" in lab._ranking_note(
-        plan, exact, runs)
+    said = lab._ranking_note(plan, exact, runs)  # a fit that met its sizes exactly swaps no two times
+    assert "leads cut" in said and "measured 1.00x of what it predicts for them, a band too narrow to swap" in said
 
 
 def _timed(split_us: list[float], pp_us: list[float]) -> lab.SplitRun:
@@ -361,17 +362,18 @@ def test_the_largest_miss_is_called_the_splits_own_only_by_the_reports_rule():
 
 
 GAP, NOISE = [1.9, 2.1, 2.4, 1.2, 2.0, 2.2, 1.7, 2.0, 2.5], [1.3, 0.7, 1.1, 0.9, 1.2, 0.8, 1.0, 1.1, 0.95]
+BAND_30, BAND_25 = (1 / 1.3, 1 / 0.7), (1 / 1.25, 1 / 0.75)  # measured / fitted of fits with residuals ±30%, ±25%
 
 
 @pytest.mark.parametrize("rounds, says", [([GAP, GAP], "the miss is the split's own"),
                                           ([NOISE, NOISE], "this run shows no difference"),
                                           ([GAP, NOISE], "no difference shown")])
 def test_the_miss_sentence_follows_every_round(rounds, says):
-    text = lab.miss_sentence([2.0, 1.1], [1.0, 1.0], 0.3, {"a": rounds[0], "b": rounds[1]})
+    text = lab.miss_sentence([2.0, 1.1], [1.0, 1.0], BAND_30, {"a": rounds[0], "b": rounds[1]})
     assert says in text and "left the fit's band" not in text and "cannot tell" not in text
-    assert "ran faster than the fit" in lab.miss_sentence([3.0], [0.7], 0.3, {"a": GAP})
-    assert "ran slower than the fit" in lab.miss_sentence([3.0], [2.0], 0.3, {"a": GAP})
-    assert "quieter" not in lab.miss_sentence([3.0], [0.7], 0.3, {"a": GAP})  # a cause the run does not measure
+    assert "ran faster than the fit" in lab.miss_sentence([3.0], [0.7], BAND_30, {"a": GAP})
+    assert "ran slower than the fit" in lab.miss_sentence([3.0], [2.0], BAND_30, {"a": GAP})
+    assert "quieter" not in lab.miss_sentence([3.0], [0.7], BAND_30, {"a": GAP})  # a cause the run does not measure
 
 
 def test_one_rule_judges_every_case_and_is_printed():
@@ -380,7 +382,7 @@ def test_one_rule_judges_every_case_and_is_printed():
     wide = [5.51, 4.90, 4.77, 6.96, 0.47, 1.03, 4.88, 0.47, 2.44]  # 7 of 9 above 1
     eight = [1.69, 1.56, 1.35, 1.99, 1.45, 2.07, 1.44, 1.17, 0.17]  # 8 of 9 above 1, one far below
     assert lab.gap_of(wide) == "none" and lab.gap_of(eight) == "longer" and lab.gap_of([0.5] * 9) == "shorter"
-    text = lab.miss_sentence([2.0, 2.0], [1.0, 1.0], 0.3, {"a": wide, "b": eight})
+    text = lab.miss_sentence([2.0, 2.0], [1.0, 1.0], BAND_30, {"a": wide, "b": eight})
     assert "at least 8 of 9 rounds fall on one side of 1 (a sign test" in text
     assert "given beside. A: 7 of 9 rounds above 1, median 4.77x, range 0.47-6.96x: no difference shown" in text
     assert "b: 8 of 9 rounds above 1" in text and "the split's messages longer" in text
@@ -418,20 +420,39 @@ def test_a_ping_pong_jump_sets_aside_only_a_verdict_it_could_have_produced():
     pp = [256e-6, 2086e-6, 1986e-6, 1936e-6, 257e-6, 1428e-6, 271e-6, 213e-6, 2087e-6]  # 5 of 9 rounds jumped
     steady = [73e-6, 84e-6, 76e-6, 78e-6, 84e-6, 79e-6, 73e-6, 116e-6, 492e-6]  # one round jumped
     assert lab.ping_pong_jumps(pp) == 5 and lab.ping_pong_jumps(steady) == 1 and lab.ping_pong_jumps([]) == 0
-    text = lab.miss_sentence([2.0, 2.0], [1.0, 1.0], 0.25, {"a": GAP, "b": GAP}, {"a": pp, "b": steady})
+    text = lab.miss_sentence([2.0, 2.0], [1.0, 1.0], BAND_25, {"a": GAP, "b": GAP}, {"a": pp, "b": steady})
     assert "A: 9 of 9 rounds above 1, median 2.00x, range 1.20-2.50x: the split's messages longer" in text
     assert "set aside" not in text  # no case needed the override: it is not stated
     low = [0.5, 0.4, 0.3, 0.6, 0.9, 0.5, 1.2, 0.8, 0.4]  # 8 of 9 below 1: 'shorter' by the sign test...
-    text = lab.miss_sentence([2.0], [1.0], 0.25, {"a": low}, {"a": pp})  # ...but 5 of those 8 rounds jumped
+    text = lab.miss_sentence([2.0], [1.0], BAND_25, {"a": low}, {"a": pp})  # ...but 5 of those 8 rounds jumped
     assert "a verdict of 'shorter' that needs such rounds is set aside" in text and "no difference shown: 5 of" in text
     assert "waiting" not in text
 
 
 def test_a_drift_is_said_only_when_every_case_left_the_band_on_one_side():
-    both = lab.miss_sentence([2.0, 2.0], [0.6, 0.7], 0.25, {"a": GAP, "b": GAP})
+    both = lab.miss_sentence([2.0, 2.0], [0.6, 0.7], BAND_25, {"a": GAP, "b": GAP})
     assert "the link drifted between the fit and these rounds" in both and "ran faster than the fit" in both
-    one = lab.miss_sentence([2.0, 2.0], [0.6, 0.9], 0.25, {"a": GAP, "b": GAP})
+    one = lab.miss_sentence([2.0, 2.0], [0.6, 0.9], BAND_25, {"a": GAP, "b": GAP})
     assert "drifted" not in one and "left the fit's band in 1 of 2 cases" in one
-    inside = lab.miss_sentence([2.0], [1.0], 0.25, {"a": GAP})
+    inside = lab.miss_sentence([2.0], [1.0], BAND_25, {"a": GAP})
     assert "drifted" not in inside and "stayed within the fit's band" in inside
 
+
+
+# --- session 49: the fit's band said against the prediction, and ranges that rounding does not hide ---------
+
+
+def test_the_band_is_measured_over_fitted_and_the_medians_print_their_range():
+    fit = lab.AlphaBeta(90e-6, 3.3e9, (4, 1024, 16384), (-0.01, 0.25, -0.20))  # residuals of the measured time
+    lo, hi = lab.fit_band(fit)
+    assert f"{lo:.2f} {hi:.2f}" == "0.83 1.33" and lab.band_words((lo, hi)) == "0.83-1.33x"
+    text = " ".join(lab.miss_sentence([1.23, 1.17, 1.85], [0.73, 0.79, 0.80], (lo, hi), {"a": GAP}).split())
+    assert "the split's messages took 1.17-1.85x the prediction, the ping-pong of the same sizes 0.73-0.80x" in text
+    assert "(the fit's own sizes measured 0.83-1.33x what it predicts for them: its band)" in text
+    assert "ran faster than the fit, outside its band" in text  # 0.80x is below 0.83x: outside, as printed
+    alike = " ".join(lab.miss_sentence([1.231, 1.229], [1.0, 1.0], (lo, hi), {"a": GAP}).split())
+    assert "messages took 1.23x the prediction" in alike and "stayed within the fit's band" in alike
+    assert "stayed within the fit's band" in lab.drift_sentence([1.30], (lo, hi))  # under 1.33x, over 1 + 25%
+    assert "ran slower than the fit" in lab.drift_sentence([1.40], (lo, hi))  # above 1.33x, not above 1.25x
+    assert lab.band_words((0.5, float("inf"))) == "0.50x or more"
+    assert lab.band_words((1.0, 1.0)) == "1.00x"

@@ -459,3 +459,23 @@ def test_the_hints_name_concepts_not_the_calls_that_count():
     """A hint names the idea (which rows a lookup needs, the mask's edge), not the call that computes it."""
     for text in checks.hint_texts("labs/predict_the_roofline")["A"]:
         assert "unique" not in text and "count the pairs" not in text and "half a square" not in text, text
+
+
+def test_the_collapsed_table_shows_the_reference_counts_only_once_check_1_passed(capsys, monkeypatch):
+    """Session 49's reader: the counts of what each op does are check 1's answers; a learner whose counts fail
+    check 1 but run check 3 must not read them in the collapsed table."""
+    results = []
+    lab.check_measured(count, turning_length, CEILINGS, SETUP, show=False,
+                       measure=fake_measure({"embedding": 0.9, "conv2d": 0.95}), results=results)
+    failed = checks.Verdict(lab.COUNTS_CHECK, checks.FAILED, "off")
+    monkeypatch.setitem(checks.HISTORY, lab.COUNTS_CHECK, failed)
+    report.show_comparison(results, "")
+    hidden = " ".join(capsys.readouterr().out.split())
+    assert "FLOPs done" not in hidden and "bytes moved" not in hidden
+    assert "those counts, check 1's answers, join this table once check 1 passes" in hidden
+    monkeypatch.setitem(checks.HISTORY, lab.COUNTS_CHECK, checks.Verdict(lab.COUNTS_CHECK, checks.PASSED))
+    report.show_comparison(results, "")
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "FLOPs done" in shown and "bytes moved" in shown and "check 1's answers" not in shown
+    report.show_comparison(results, "", answers=False)
+    assert "FLOPs done" not in capsys.readouterr().out

@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from utils.claims import paired_spread
+from utils.claims import one_side, paired_spread, within_noise
 from utils.lessons.model_split.report import rounds_above_bound
 from utils.lessons.model_split.runs import Row
 
@@ -97,13 +97,27 @@ def winners(top: list[Row], mine: str) -> str:
 
 
 def _miss(row: Row, predicted: float) -> str | None:
-    """The sign of the model's error at one configuration: "under" (it predicted too little) where the median
-    lies above the prediction by more than the paired rounds' spread (``claims.paired_spread``, the course's
-    noise), "over" where below it, None (noise) otherwise."""
-    error = row.speedup - predicted
-    if abs(error) <= paired_spread(row.speedups):
-        return None
-    return "under" if error > 0 else "over"
+    """The sign of the model's error at one configuration, by the course's one noise rule
+    (``utils.claims``): None (noise) where the median ± the paired rounds' spread, as printed (two
+    decimals), covers the prediction, unless every round lies on one side of it (``one_side``); else
+    "under" (it predicted too little) where the measurement lies above the prediction, "over" below it."""
+    value, spread, base = _printed(row, predicted)
+    side = one_side(row.speedups, predicted)
+    if within_noise(value, spread, base):
+        if side is None or (side == "above") == (value <= base):  # rounds on both sides, or rounded across
+            return None
+        return "under" if side == "above" else "over"
+    return "under" if value > base else "over"
+
+
+def _printed(row: Row, predicted: float) -> tuple[float, float, float]:
+    """The median, its spread and the prediction as the page prints them: the noise rule reads these."""
+    return round(row.speedup, 2), round(paired_spread(row.speedups), 2), round(predicted, 2)
+
+
+def _one_sided(row: Row, predicted: float) -> bool:
+    """A miss that the ± alone would call noise: every round on one side of the prediction (``_miss``)."""
+    return within_noise(*_printed(row, predicted))
 
 
 def _misses_by_m(p: Pipelined) -> str:
@@ -126,10 +140,12 @@ def _misses_by_m(p: Pipelined) -> str:
         # "the largest counts" only where the misses are the top m's timed, with none between them that matched
         largest = not every and [row.m for row in found] == [row.m for row in rows[-len(found):]]
         figures = "; ".join(f"m={row.m}: {p.predicted[row.key]:.2f}x predicted, {row.speedup:.2f}x measured "
-                            f"± {paired_spread(row.speedups):.2f}" for row in found)
+                            f"± {paired_spread(row.speedups):.2f}"
+                            + (f", every round {'above' if side == 'under' else 'below'} it"
+                               if _one_sided(row, p.predicted[row.key]) else "") for row in found)
         said.append(f"Your model {side}-predicted at {where}{_largest_words(found) if largest else ''} "
-                    f"({figures}): the median {'above' if side == 'under' else 'below'} the prediction by more "
-                    "than the rounds' noise, a systematic miss. " + (
+                    f"({figures}): the measurement {'above' if side == 'under' else 'below'} the prediction "
+                    "beyond the rounds' noise (past the ±, or in every round), a systematic miss. " + (
                         ("Every m missed the same way: the one-worker step, the same for every m, can be the cause, "
                          "or the stages' work" if every else
                          "The one-worker step is not the cause: it is the same for every m, and "
@@ -167,13 +183,18 @@ def prediction_lines(p: Pipelined) -> list[str]:
     if _miss(r, predicted) is None:
         lines = [f"Your model predicted {predicted:.2f}x for your choice: within the rounds' noise of the "
                  f"measurement ({r.speedup:.2f}x ± {spread:.2f}, every round {lo:.2f}-{hi:.2f})."]
-    else:  # the rule: a miss where the median lies farther from the prediction than the rounds' spread
+    else:  # the rule (utils.claims): a miss where the median ± its noise clears the prediction, or all rounds
         gap = r.speedup / predicted - 1
         side = [s for s in r.speedups if (s < predicted if gap < 0 else s > predicted)]
         where = "every round" if len(side) == len(r.speedups) else f"{len(side)} of {len(r.speedups)} rounds"
+        way, rounds = ("below" if gap < 0 else "above"), f"rounds {lo:.2f}-{hi:.2f}"
+        how = (f"within the rounds' noise (± {spread:.2f}) as printed, but a miss, not noise: {where} {way} "
+               f"the prediction ({predicted:.3f}x; rounds {lo:.3f}-{hi:.3f}: three decimals, as two hide it)."
+               if _one_sided(r, predicted) else
+               f"farther than the rounds' noise (± {spread:.2f}): a miss, not noise ({where} {way} the "
+               f"prediction; {rounds}).")
         lines = [f"Your model predicted {predicted:.2f}x for your choice; the median came {abs(gap):.0%} "
-                 f"{'under' if gap < 0 else 'over'} it, farther than the rounds' noise (± {spread:.2f}): a miss, "
-                 f"not noise ({where} {'below' if gap < 0 else 'above'} the prediction; rounds {lo:.2f}-{hi:.2f})."]
+                 f"{'under' if gap < 0 else 'over'} it, " + how]
     lines.append(_misses_by_m(p))
     cause = miss_cause(p)
     if cause:
@@ -201,26 +222,36 @@ def miss_cause(p: Pipelined) -> str:
             + ", ".join(f"stage {i} {w / g - 1:+.0%}" for i, (w, g) in enumerate(zip(r.work, got["stages"])))
             + "). ")
     side = _miss(r, p.predicted[r.key])
-    cheaper, dearer = stages < -CAUSE_SHARE, one > CAUSE_SHARE
+    if side is None:
+        return said + "Your model met the measurement within the rounds' noise: no cause to name."
+    sign = -1 if side == "under" else 1  # the way a stage's work must move to explain the miss
+    moved = _stages_moved(r.work, got["stages"], sign)
+    stage_words = (f"the work of {moved} cost {'less' if sign < 0 else 'more'} in the pipeline than the "
+                   "profile timed it")
     if side == "under":
-        causes = ([f"the stages' work cost less in the pipeline than the profile timed it ({stages:+.0%}; "
-                   "why is not measured here: one guess is that each process ran only its own layers, where the "
-                   "profile ran every layer and every micro-batch size in turn in one process)"]
-                  if cheaper else []) + (
-                  [f"one worker's step cost more than its layers did in the profile ({one:+.0%})"] if dearer else [])
-        if causes:
-            return said + "The measured speed-up came above your model because " + "; and ".join(causes) + "."
-        return (said + f"Neither work figure moved by over {CAUSE_SHARE:.0%} the way of the miss, so the work "
-                "does not explain it: the stages waited for each other less than your model's schedule has them "
-                "wait (its backward at twice its forward is theory, not measured here).")
-    if side == "over":
-        causes = ([f"the stages' work cost more in the pipeline than the profile timed it ({stages:+.0%})"]
-                  if stages > CAUSE_SHARE else []) + (
+        causes = ([stage_words + " (why is not measured here: one guess is that each process ran only its "
+                   "own layers, where the profile ran every layer and every micro-batch size in turn in one "
+                   "process)"] if moved else []) + (
+                  [f"one worker's step cost more than its layers did in the profile ({one:+.0%})"]
+                  if one > CAUSE_SHARE else [])
+    else:
+        causes = ([stage_words] if moved else []) + (
                   [f"one worker's step cost less than its layers did in the profile ({one:+.0%})"]
                   if one < -CAUSE_SHARE else [])
-        if causes:
-            return said + "The measured speed-up came below your model because " + "; and ".join(causes) + "."
-        return (said + f"Neither work figure moved by over {CAUSE_SHARE:.0%} the way of the miss, so the work "
-                "does not explain it: the stages waited (for each other, for messages or for a core) more than "
-                "your model's schedule has them wait.")
-    return said + "Your model met the measurement within the rounds' noise: no cause to name."
+    if causes:
+        return (said + f"The measured speed-up came {'above' if side == 'under' else 'below'} your model "
+                "because " + "; and ".join(causes) + ".")
+    return (said + f"No work figure (one worker's, stage 0's, stage 1's) moved by over {CAUSE_SHARE:.0%} the "
+            "way of the miss, so the work does not explain it: the stages waited " + (
+                "for each other less than your model's schedule has them wait (its backward at twice its "
+                "forward is theory, not measured here)." if side == "under" else
+                "(for each other, for messages or for a core) more than your model's schedule has them "
+                "wait."))
+
+
+def _stages_moved(work: list[float], profiled: list[float], sign: int) -> str:
+    """The stages whose work a step moved from the profile's by over ``CAUSE_SHARE`` the way ``sign`` (-1:
+    less, +1: more), each with its change: "stage 0 (-18%)", "stages 0 (-30%) and 1 (-28%)"; "" if none."""
+    changes = [w / g - 1 for w, g in zip(work, profiled)]
+    named = [f"{i} ({c:+.0%})" for i, c in enumerate(changes) if c * sign > CAUSE_SHARE]
+    return "" if not named else ("stage " if len(named) == 1 else "stages ") + " and ".join(named)

@@ -32,8 +32,8 @@ from utils.checks import expect, run_check
 from utils.labs.fix_the_article import reference as _reference  # kept out of the lab's names
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
-    JUMP, SIGN_LEVEL, drift_sentence, gap_of, jumped_rounds, miss_sentence, ping_pong_jumps, sign_test_least,
-    verdict_of)
+    JUMP, SIGN_LEVEL, band_words, drift_sentence, fit_band, gap_of, jumped_rounds, miss_sentence,
+    ping_pong_jumps, sign_test_least, verdict_of)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
 from utils.tables import Table
@@ -382,20 +382,23 @@ def _us(seconds) -> str:
 
 
 def link_sentence(link_fit) -> str:
-    """The link's fit in one sentence, with how far to trust it (both branches written)."""
+    """The link's fit in one sentence, its band said against what it predicts (``fit_band``: measured /
+    fitted at its own sizes), with how far to trust it (both branches written)."""
     fit = link_fit.fit
-    trust = ("so a time it predicts is good to about that share" if link_fit.accuracy <= 0.5 else
+    trust = ("so a time it predicts is good to about that band" if link_fit.accuracy <= 0.5 else
              "outside the ±50% tolerance within which lesson 00 predicts with a fit: the exercises still use "
-             "it, as the model you practise, but a time it predicts is good to about that share only")
-    return (f"{link_fit.name}: alpha {fit.alpha * 1e6:,.1f} µs, beta {fit.beta / 1e9:.2f} GB/s; one alpha and "
-            f"one beta fit every size within ±{link_fit.accuracy:.0%}, {trust}.")
+             "it, as the model you practise, but a time it predicts is good to about that band only")
+    return (f"{link_fit.name}: alpha {fit.alpha * 1e6:,.1f} µs, beta {fit.beta / 1e9:.2f} GB/s; every size "
+            f"fitted measured {band_words(fit_band(fit))} of what one alpha and one beta predict for it "
+            f"(residuals up to ±{link_fit.accuracy:.0%} of the measured time), {trust}.")
 
 
 def link_table(link_fit) -> Table:
     """Every size of the link's fit: measured, fitted, residual (lesson 00's table)."""
     fit = link_fit.fit
-    return Table(["bytes", "measured µs", "alpha + n / beta µs", "residual"],
-                 [(f"{n:,}", f"{t * 1e6:,.1f}", f"{fit.time(n) * 1e6:,.1f}", f"{r:+.0%}")
+    return Table(["bytes", "measured µs", "alpha + n / beta µs", "measured / fitted", "residual"],
+                 [(f"{n:,}", f"{t * 1e6:,.1f}", f"{fit.time(n) * 1e6:,.1f}", f"{t / fit.time(n):.2f}x",
+                   f"{r:+.0%}")
                   for n, t, r in zip(fit.sizes, link_fit.seconds, fit.residuals)])
 
 
@@ -492,7 +495,7 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
                    "the split's messages"], rows,
                   title=f"Time on the link a step (median of {ROUNDS} rounds), {link_fit.name}", wrap=26))
     pp_rounds = {name: run.ping_pong_seconds() for name, run in timed.items()}
-    say(miss_sentence(ratios, pp_ratios, link.worst_residual, rounds, pp_rounds))
+    say(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds))
     how_measured("every round", rounds_table(timed), textwrap.fill(
         "A round: one training step of the split, every message timed from its start on the sender's clock to "
         "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "

@@ -10,7 +10,7 @@ from numbers import Number
 from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans and helpers
     CASES, MB, PLANS, Plan, SplitRun, UNSEEN_PLANS,
     WIDTH, _median, _try, _us, fits, judging_links,
-    jumped_rounds, model_seconds, plan_cuts, verdict_of,
+    band_words, fit_band, jumped_rounds, model_seconds, plan_cuts, verdict_of,
 )
 
 
@@ -25,12 +25,12 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
                 and answer[1] > 0 and plan.name in timed):  # changed since the report timed it
             return "- Your predictions changed since your cuts were timed: run the checks and the report again."
         pairs.append((plan.name, answer[1], _median(timed[plan.name].link_seconds())))
-    named = ", ".join(f"{_us(p)} predicted, {_us(m)} measured ({m / p:.1f}x)" for _, p, m in pairs)
+    named = ", ".join(f"{_us(p)} predicted, {_us(m)} measured ({m / p:.2f}x)" for _, p, m in pairs)
     worst = max(pairs, key=lambda t: max(t[2] / t[1], t[1] / t[2]))
     side = "over" if worst[2] > worst[1] else "under"
     return (f"- Your predictions against the split's median rounds, as in the report above: {named}. The "
             f"largest miss of the medians, {worst[0]}, is "
-            f"{max(worst[2] / worst[1], worst[1] / worst[2]):.1f}x "
+            f"{max(worst[2] / worst[1], worst[1] / worst[2]):.2f}x "
             f"{side} the prediction; {_miss_owner(timed[worst[0]])}")
 
 
@@ -66,8 +66,9 @@ def link_choice_line(link, runs: dict[str, SplitRun]) -> str:
 
 def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun]) -> str:
     """On this run's link, whether the fastest cut's lead over the fastest that sends other messages is larger
-    than the fit's accuracy (every branch written): within it, the ranking is the model's, not a finding about
-    this machine."""
+    than the fit's band could swap (every branch written): its own sizes ran lo..hi x its predictions
+    (``fit_band``), so two predictions less than hi / lo apart may run in either order; within that, the
+    ranking is the model's, not a finding about this machine."""
     fitting = {cut: run for cut, run in plan_cuts(plan, runs).items() if fits(run, plan.budget)}
     traffic = lambda run: [m.nbytes for m in run.messages]  # noqa: E731 - cuts that send the same bytes tie
     times = sorted((model_seconds(run, link), cut) for cut, run in fitting.items())
@@ -78,14 +79,16 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun]) -> str:
     if not others:
         return ""
     second, cut2 = others[0]  # the fastest cut that sends other messages than the fastest
-    lead = second / first - 1
-    if lead <= link.worst_residual:
-        return (f" On this run's link the model puts cut {cut1} ({_us(first)}) {lead:.0%} ahead of cut "
-                f"{cut2} "
-                f"({_us(second)}), inside the fit's ±{link.worst_residual:.0%}: that ranking is the model's, "
-                "not a finding about this machine.")
+    lo, hi = fit_band(link)
+    band = (f"the fit's own sizes measured {band_words((lo, hi))} of what it predicts for them, a band "
+            f"{'wide enough' if second / first <= hi / lo else 'too narrow'} to swap two times "
+            f"{second / first:.2f}x apart")
+    if second / first <= hi / lo:
+        return (f" On this run's link the model puts cut {cut1} ({_us(first)}) {second / first - 1:.0%} "
+                f"ahead of cut {cut2} ({_us(second)}); {band}: that ranking is the model's, not a finding "
+                "about this machine.")
     return (f" On this run's link cut {cut1} ({_us(first)} by the model) leads cut {cut2} ({_us(second)}) by "
-            f"{lead:.0%}, more than the fit's ±{link.worst_residual:.0%}.")
+            f"{second / first - 1:.0%}; {band}.")
 
 
 def memory_line(runs: dict[str, SplitRun]) -> str:

@@ -8,20 +8,47 @@ import math
 import statistics
 
 
-def miss_sentence(ratios, pp_ratios, residual: float, rounds: dict[str, list[float]],
+def fit_band(fit) -> tuple[float, float]:
+    """How far the fit's own sizes ran from what it predicts for them: the lowest and highest of measured /
+    fitted. A residual r is (measured - fitted) / measured (``utils.linkmodel``), so measured / fitted is
+    1 / (1 - r): a residual of +25% is 1.33x the prediction, one of -25% is 0.80x (a residual of 100% or more:
+    no upper end)."""
+    ratios = [1 / (1 - r) if r < 1 else math.inf for r in fit.residuals]
+    return min(ratios), max(ratios)
+
+
+def band_words(band: tuple[float, float]) -> str:
+    """"0.83-1.33x" (two decimals, as the page prints ratios), "1.00x" where both ends print alike, "0.50x or
+    more" where it has no upper end."""
+    lo, hi = band
+    if math.isinf(hi):
+        return f"{lo:.2f}x or more"
+    return spread_words(band)
+
+
+def spread_words(ratios) -> str:
+    """The cases' medians as a range at two decimals ("0.73-0.80x"), one figure where they print alike: a
+    rounding to one decimal would hide a range ("0.7x" for 0.73-0.80x)."""
+    lo, hi = f"{min(ratios):.2f}", f"{max(ratios):.2f}"
+    return f"{lo}x" if lo == hi else f"{lo}-{hi}x"
+
+
+def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
                   pp_rounds: dict[str, list[float]] | None = None) -> str:
     """What the measurement says about lesson 00's model (every branch written). ``ratios`` and ``pp_ratios``:
     for each case, the median round of the split's messages and of the ping-pong of the same sizes, over the
-    model's time (medians, as the fit is made on medians). ``rounds``: for each case, every round's split over
+    model's time (medians, as the fit is made on medians). ``band``: the fit's own sizes, measured / fitted
+    (``fit_band``). ``rounds``: for each case, every round's split over
     that same round's ping-pong; a case shows a gap when enough of its rounds fall on one side of 1
     (``gap_of``: a sign test, one rule for every case). ``pp_rounds``: each case's ping-pong seconds, round by
     round; a round where the ping-pong itself jumped (``jumped_rounds``) lowers that round's ratio, so a
     "shorter" verdict that needs such rounds is set aside, and the rule says so where it applies."""
-    span = lambda r: f"{min(r):.1f}x" if max(r) / min(r) < 1.1 else f"{min(r):.1f}-{max(r):.1f}x"  # noqa: E731
-    text = (f"Medians of the rounds against alpha + n / beta, fitted as in lesson 00 (this lab's run) on medians "
-            f"too: the split's messages took {span(ratios)}, the ping-pong of the same sizes {span(pp_ratios)} "
-            f"(the fit is good to about ±{residual:.0%}). ")
-    text += drift_sentence(pp_ratios, residual)
+    text = (f"Medians of the rounds against alpha + n / beta, fitted as in lesson 00 (this lab's run) on "
+            f"medians too, over the {len(ratios)} plans: the split's messages took {spread_words(ratios)} "
+            "the prediction, "
+            f"the ping-pong of the same sizes {spread_words(pp_ratios)} (the fit's own sizes measured "
+            f"{band_words(band)} what it predicts for them: its band). ")
+    text += drift_sentence(pp_ratios, band)
     n = max(len(r) for r in rounds.values())
     jumped = {name: jumped_rounds(pp) for name, pp in (pp_rounds or {}).items()}
     cases = {name: verdict_of(r, jumped.get(name, set())) for name, r in rounds.items()}
@@ -44,14 +71,16 @@ def miss_sentence(ratios, pp_ratios, residual: float, rounds: dict[str, list[flo
                    "cause is not shown. A model holds for the situation it was measured in.")
 
 
-def drift_sentence(pp_ratios: list[float], residual: float) -> str:
+def drift_sentence(pp_ratios: list[float], band: tuple[float, float]) -> str:
     """Whether the link drifted between the fit and the rounds: shown only when the ping-pong's median left
-    the fit's band on the same side in every case (every branch written)."""
-    out = [r > 1 + residual or r < 1 / (1 + residual) for r in pp_ratios]
+    the fit's band (``fit_band``: measured / fitted at the fit's own sizes) on the same side in every case
+    (every branch written)."""
+    lo, hi = band
+    out = [r > hi or r < lo for r in pp_ratios]
     if not any(out):
         return "The ping-pong's medians stayed within the fit's band in every case: no drift of the link shown. "
-    if all(r > 1 + residual for r in pp_ratios) or all(r < 1 / (1 + residual) for r in pp_ratios):
-        which = "slower" if pp_ratios[0] > 1 else "faster"
+    if all(r > hi for r in pp_ratios) or all(r < lo for r in pp_ratios):
+        which = "slower" if pp_ratios[0] > hi else "faster"
         return (f"In every case the ping-pong's median ran {which} than the fit, outside its band: the link "
                 "drifted between the fit and these rounds (what else ran on the machine then is not measured); "
                 "your predictions are judged against the fit as it was measured above, a reference for its "

@@ -160,6 +160,8 @@ def counted(count: Callable, op: LabOp) -> tuple[float, float]:
     return _number(result[0], f"count's FLOPs for {op.name}"), _number(result[1], f"count's bytes for {op.name}")
 
 
+COUNTS_CHECK = "FLOPs and bytes"  # check 1's name: the report shows the reference's counts once it passed
+
 # The reference's functions a learner's answer may not call (refused through wrappers too: checks.refers_to).
 _REFERENCE_COUNTS = {name: getattr(_reference, name) for name in ("done_flops", "moved_bytes", "reference_op")}
 _REFERENCE_TURNING = {name: getattr(_reference, name) for name in ("first_compute_bound",)}
@@ -185,7 +187,7 @@ def check_counts(count: Callable, setup: LabSetup, show: bool = True) -> checks.
                 "and many repeats, convolutions with and without padding, attention with and without its mask, "
                 "fp32 and bf16")
 
-    return checks.run_check("FLOPs and bytes", body, show=show, hint=checks.stub_message(BANK, "A"))
+    return checks.run_check(COUNTS_CHECK, body, show=show, hint=checks.stub_message(BANK, "A"))
 
 
 # --- Exercise B: where attention turns compute-bound ----------------------------------------------------

@@ -7,7 +7,8 @@ from __future__ import annotations
 import textwrap
 
 from utils.details import how_measured
-from utils.labs.predict_the_roofline.checks import FASTER
+from utils import checks
+from utils.labs.predict_the_roofline.checks import COUNTS_CHECK, FASTER
 from utils.lessons.why_slow import roofline
 from utils.claims import within_noise
 from utils.tables import Table
@@ -176,12 +177,21 @@ def stream_words(first, roof) -> str:
             "(each measurement keeps the faster of copy and add, as lesson 01 does).")
 
 
-def show_comparison(measured: list, label: str, first=None) -> None:
+def counts_passed() -> bool:
+    """Whether check 1 (your counts) passed in this kernel: only then does the report show the counts of what
+    each op does, which are that check's answers."""
+    verdict = checks.HISTORY.get(COUNTS_CHECK)
+    return verdict is not None and verdict.passed
+
+
+def show_comparison(measured: list, label: str, first=None, answers: bool | None = None) -> None:
     """The table of predictions against measurements, and the misses read from it; ``first``: the ceilings
-    measured before the exercises (their STREAM kernel is named if it differs)."""
+    measured before the exercises (their STREAM kernel is named if it differs). ``answers``: whether the
+    collapsed table may list the FLOPs and bytes each op does (check 1's answers); None: if check 1 passed."""
     if not measured:
         print("⏳ not done yet: the comparison appears once your counts pass the measurement check")
         return
+    answers = counts_passed() if answers is None else answers
     roof, rows, *target = measured  # target: the attentions' work a call, where the check gave it
     display(compared_table(rows, roof.ceilings))
     if first is not None:
@@ -189,6 +199,7 @@ def show_comparison(measured: list, label: str, first=None) -> None:
     first_ridge = first.ceilings.ridge if first is not None else None
     for sentence in miss_sentences(rows, roof.ceilings, first_ridge, target[0] if target else None):
         print(_fill(sentence))
+    done = ["FLOPs done", "bytes moved"] if answers else []
     how_measured("the ops and the ceilings, round by round", textwrap.fill(
         f"The machine profile's probes timed again in the same rounds as the ops (this run's figures, not the "
         f"profile's kept ones: lesson 00): {roof.peak.name} {roof.ceilings.flops / 1e9:.1f} GFLOP/s, "
@@ -196,10 +207,13 @@ def show_comparison(measured: list, label: str, first=None) -> None:
         "Every op and both ceilings "
         "ran in alternating rounds, each keeping its fastest run (a busy machine only slows a kernel). "
         "'of its roof': the op's measured FLOP/s (or bytes/s for a lookup) over what the roofline allows at "
-        "the op's counted intensity, its counts taken from what it does.", WIDTH - 4),
-        Table(["op", "measured ms", "spread", "FLOPs done", "bytes moved"],
-              [(r.op.name, f"{r.point.seconds * 1e3:.3g}", f"{r.point.spread:.0%}", f"{r.point.op.flops:.3g}",
-                f"{r.point.op.bytes:.3g}") for r in rows], wrap=44))
+        "the op's counted intensity, its counts taken from what it does" + (
+            "." if answers else ": those counts, check 1's answers, join this table once check 1 passes."),
+        WIDTH - 4),
+        Table(["op", "measured ms", "spread"] + done,
+              [(r.op.name, f"{r.point.seconds * 1e3:.3g}", f"{r.point.spread:.0%}")
+               + ((f"{r.point.op.flops:.3g}", f"{r.point.op.bytes:.3g}") if answers else ()) for r in rows],
+              wrap=44))
 
 
 def headroom_sentence(rows, roof) -> str:
