@@ -582,10 +582,10 @@ def test_against_bound_separates_noise_from_a_missed_cost():
     assert measure.against_bound(2.10, 2.0, 0.01, "reference") == "above the reference, beyond noise"
 
 
-def test_the_folding_bound_is_paired_round_by_round():
+def test_the_folding_reference_is_paired_round_by_round():
     whole = bench.Measurement([10.0, 20.0, 10.0], 0)  # the machine was twice as slow in round 2 ...
     part = bench.Measurement([1.0, 2.0, 1.0], 0)  # ... for the part too
-    assert measure.share_bound(whole, part) == pytest.approx(10 / 9)
+    assert measure.share_reference(whole, part) == pytest.approx(10 / 9)
     assert measure.Replay(lambda: 7)(torch.zeros(1)) == 7
 
 
@@ -672,6 +672,10 @@ def test_a_headline_row_and_its_claim_give_one_verdict_in_the_claims_words():
     assert verdict_against(1.01, 1.0, 0.01) == speedup_claim("z", 1.01, 1.0, 0.01).verdict
     assert verdict_against(2.65, 3.55, 0.04) == "faster, under the bound: 65% of its gain"
     assert verdict_against(1.05, 1.09, 0.01, "reference") == "faster: 56% of the reference's gain"
+    # a reference may be passed: above it reads in a reference's words, never the bound's "a finding to explain"
+    above = verdict_against(1.20, 1.08, 0.01, "reference")
+    assert above == "above the reference, beyond noise (a reference may be passed)"
+    assert verdict_against(1.09, 1.08, 0.02, "reference") == "at the reference (within noise)"
     assert verdict_against(1.58, None, 0.02) == "faster than the baseline"  # another model's figure: no share
     base = bench.Measurement([0.010] * 8, 0)
     fast = bench.Measurement([0.005] * 8, 0)

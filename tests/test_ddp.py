@@ -443,6 +443,23 @@ def test_the_knobs_measure_memory_exactly_and_time_every_variant(cpu_mode_and_no
     assert got["grad_copy_bytes"] == {False: got["grad_bytes"], True: 0}  # the view saves one whole copy
     plain, sharded = got["optimizer_bytes"]["AdamW"], got["optimizer_bytes"]["ZeRO-1"]
     assert plain == 2 * got["grad_bytes"] and 0.3 * plain < sharded < 0.7 * plain  # two moments; about half
+    assert set(got["buckets"]) == set(knobs.VARIANTS)  # counts from DDP's log, None where it logs no rebuild
+    assert all(n is None or n >= 1 for n in got["buckets"].values())
+
+
+def test_knob_rows_that_print_alike_are_explained_and_others_are_not():
+    from utils.lessons.ddp import knobs
+
+    # lesson 03 once printed three identical rows with no word on why
+    rows = [("defaults", "80", "77-84"), ("bucket_cap_mb=1", "80", "77-84"), ("bucket_cap_mb=4", "80", "77-84"),
+            ("static_graph=True", "88", "79-94")]
+    note = knobs.identical_rows_note(rows, {"defaults": 2, "bucket_cap_mb=1": 4, "bucket_cap_mb=4": 1,
+                                            "static_graph=True": None})
+    assert note.startswith("defaults, bucket_cap_mb=1, bucket_cap_mb=4 print the same figures")
+    assert "2, 4, 1 bucket(s), so the settings did change the buckets" in note and "static_graph" not in note
+    same_buckets = knobs.identical_rows_note(rows[:2], {"defaults": 2, "bucket_cap_mb=1": 2})
+    assert "rounds to whole ms" in same_buckets and "bucket(s)" not in same_buckets
+    assert knobs.identical_rows_note([("defaults", "80", "77-84"), ("x", "81", "77-84")], {}) == ""
 
 
 def test_a_step_difference_under_the_noise_reads_within_noise():
@@ -477,6 +494,17 @@ def test_the_chart_and_the_waits_read_the_same_step_and_name_the_rank_that_waite
     ranks[0]["step"], ranks[1]["step"] = 0.090, 0.095  # rank 1 the slowest: the same step, read from its side
     wait = overlap.waiting(ranks)
     assert wait["lag"] == pytest.approx(-0.002) and wait["exposed"] == 0.0  # rank 0 waited, not rank 1
+
+
+def test_the_waits_in_calls_are_read_for_both_ranks():
+    # lesson 03 once printed rank 1 waiting 0.9 ms in its calls beside "rank 0 waited": both ranks' waits now
+    ranks = _ranks([80], [83])
+    ranks[0]["steps"][0]["calls"] = {0: 0.080, 1: 0.084}  # rank 0 starts call 0 3 ms before rank 1
+    ranks[1]["steps"][0]["calls"] = {0: 0.083, 1: 0.083}  # and call 1 1 ms after it
+    ranks[1]["step"] = 0.095  # rank 1 shown
+    wait = overlap.waiting(ranks)
+    assert wait["me"] == 1 and wait["in_calls"] == pytest.approx(0.001)
+    assert wait["other_in_calls"] == pytest.approx(0.003)
 
 
 def test_a_wait_is_read_on_the_shared_clock_not_from_each_ranks_own_start():

@@ -34,7 +34,7 @@ __all__ = [
     "WEIGHT_LAYERS", "model_bytes", "sparsity", "macs", "to_device", "timed_batch", "compare_latency", "speedup",
     "spread", "ratio_noise", "verdict", "compare", "against_bound", "NOISY_SPREAD", "timing_note",
     "TIMING_COLUMNS", "SPEEDUP_COLUMNS", "timing_cells", "speedup_cells", "layer_inputs", "saved_bytes_by_dtype",
-    "saved_activation_bytes", "Replay", "share_bound", "cpu_flags", "bf16_support", "int8_support",
+    "saved_activation_bytes", "Replay", "share_reference", "cpu_flags", "bf16_support", "int8_support",
     "time_by_op",
 ]
 
@@ -257,9 +257,10 @@ class Replay(nn.Module):
         return self.fn()
 
 
-def share_bound(whole: bench.Measurement, part: bench.Measurement) -> float:
-    """The bound on removing ``part`` from ``whole``, timed in the same rounds: the median over rounds of
-    ``whole / (whole - part)``. Lesson 04 (folding BatchNorm can win at most the time BatchNorm takes)."""
+def share_reference(whole: bench.Measurement, part: bench.Measurement) -> float:
+    """The reference for removing ``part`` from ``whole``, timed in the same rounds: the median over rounds of
+    ``whole / (whole - part)``. Lesson 04: folding BatchNorm is expected to win about the time BatchNorm takes
+    alone; measured, not proven, so a reference, not a bound (inside the model BN may cost more)."""
     return statistics.median(w / (w - p) for w, p in zip(whole.samples, part.samples))
 
 

@@ -59,7 +59,8 @@ def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind
     """The verdict of a speed-up ``ratio`` whose paired rounds spread by ``noise`` (relative), beside a
     ``bound`` or a ``reference`` (``kind``) ``figure``, in ``utils.claims``' words, read on the figures as
     printed (two decimals): within noise of 1x, slower, or the share of the figure's gain reached,
-    (ratio - 1) / (figure - 1). A reference may be passed: above it beyond the noise is a finding to explain.
+    (ratio - 1) / (figure - 1). A reference may be passed (it is not a ceiling): above it beyond the noise the
+    verdict says so, in a reference's words, not a bound's.
     ``figure=None``: no figure to judge against (only whether it is a speed-up); ``rough``: the reference rests
     on a measured term whose repeats spread too far for a share of its gain to mean anything. Lesson 04."""
     ratio, spread = round(ratio, 2), round(noise * ratio, 2)
@@ -72,7 +73,7 @@ def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind
         return "faster; the reference is rough: no share of its gain scored"
     figure = round(figure, 2)
     if ratio > figure + spread:
-        return "above the reference: a finding to explain"
+        return "above the reference, beyond noise (a reference may be passed)"
     if ratio > figure:
         return "at the reference (within noise)"
     return f"faster: {(ratio - 1) / (figure - 1):.0%} of the reference's gain"

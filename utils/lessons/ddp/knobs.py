@@ -3,6 +3,7 @@ find_unused_parameters, and ZeroRedundancyOptimizer (ZeRO-1) (lesson 03, ``noteb
 
     got = launch(measure_knobs, settings, rounds=5, nprocs=2)[0]
     got["times"]["bucket_cap_mb=1"]     # seconds per training step, one per round
+    got["buckets"]["bucket_cap_mb=1"]   # how many buckets that DDP model all-reduces per backward
     got["grad_copy_bytes"]               # gradient bytes held apart from DDP's buckets, without / with the view
     got["optimizer_bytes"]               # AdamW's state on this rank: plain / ZeRO-1
 
@@ -93,6 +94,14 @@ def grad_copy_bytes(model, device, x, y, view: bool) -> int:
     return apart
 
 
+def bucket_count(ddp_model) -> int | None:
+    """How many buckets ``ddp_model`` all-reduces per backward, from DDP's own log (``_get_ddp_logging_data``,
+    a private API): the buckets DDP rebuilt after its first step, in the order the gradients arrived. None
+    where it logs no rebuild (``static_graph``, ``find_unused_parameters``): its first log is not the count."""
+    sizes = ddp_model._get_ddp_logging_data().get("rebuilt_bucket_sizes")
+    return len([b for b in str(sizes).split(",") if b.strip()]) if sizes else None
+
+
 def optimizer_bytes(optimizer) -> int:
     """Bytes of the optimizer state this rank holds (AdamW: two moments per parameter it updates)."""
     inner = optimizer.optim if isinstance(optimizer, ZeroRedundancyOptimizer) else optimizer
@@ -127,6 +136,7 @@ def measure_knobs(s: Settings, rounds: int = 5) -> dict:
         _step(zero, sharded, x, y, device, s.precision)  # one step fills the state: its size is measured
         plain = runs[next(iter(VARIANTS))][1]
         return {"times": times, "grad_bytes": sum(p.numel() * p.element_size() for p in model.parameters()),
+                "buckets": {name: bucket_count(ddp_model) for name, (ddp_model, _, _) in runs.items()},
                 "grad_copy_bytes": {view: grad_copy_bytes(model, device, x, y, view) for view in (False, True)},
                 "optimizer_bytes": {"AdamW": optimizer_bytes(plain), "ZeRO-1": optimizer_bytes(sharded)},
                 "rank": dist.get_rank()}
@@ -164,3 +174,23 @@ def knob_conclusion(apart: list[str], most: float, spread: float,
     return (f"That is more than the defaults' spread ({spread:.0%}), so a knob that hid more of it could show: "
             + (f"{named} had {outside}; the others did not ({median})." if apart
                else f"none had {outside} here ({median})."))
+
+
+def identical_rows_note(rows: list[tuple[str, str, str]], buckets: dict[str, int | None]) -> str:
+    """A sentence for the knobs' rows that print the same figures (``rows``: setting, median, every round, as
+    printed), or "" where none do: the table rounds to whole ms, so the settings moved the step by less than
+    that here; ``buckets`` (``bucket_count``, by setting) shows whether the knob acted at all."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for name, median, every in rows:
+        groups.setdefault((median, every), []).append(name)
+    notes = []
+    for (median, every), names in groups.items():
+        if len(names) < 2:
+            continue
+        counts = [buckets.get(n) for n in names]
+        acted = (f"; DDP's log gives them {', '.join(str(c) for c in counts)} bucket(s), so the settings did "
+                 "change the buckets" if None not in counts and len(set(counts)) > 1 else "")
+        notes.append(f"{', '.join(names)} print the same figures (median {median} ms, every round {every} ms): "
+                     "the table rounds to whole ms, and their medians, fastest and slowest rounds differ by less "
+                     f"than that in this run{acted}")
+    return ". ".join(notes) + ("." if notes else "")

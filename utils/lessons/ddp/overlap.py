@@ -275,22 +275,31 @@ def who_waited(ranks: list[dict], step: int) -> dict:
 def waiting(ranks: list[dict]) -> dict:
     """How much of the slowest rank's all-reduce time was waiting for the other rank, not transfer (medians
     over the timed steps, seconds). ``in_calls``: summed over its calls, how much later the other rank started
-    the same call (an all-reduce cannot finish before both ranks have joined it); ``exposed``: how much later
+    the same call (an all-reduce cannot finish before both ranks have joined it); ``other_in_calls``: the same
+    from the other rank's side; ``exposed``: how much later
     the other rank's last gradient was ready than its own (capped at its exposed time); ``lag``: the same,
     signed (negative: the other rank waited for this one); ``me``, ``other``: the two ranks. Times are
     compared on the clock both ranks share (``_ready_at``), so with an odd number of steps the medians are
     those of the step ``drawn_step`` picks for the chart."""
     me = slowest(ranks)
     other = next(r for r in ranks if r is not me)
-    in_calls, exposed, lag = [], [], []
+    in_calls, other_in_calls, exposed, lag = [], [], [], []
     for mine, theirs in zip(me["steps"], other["steps"]):
-        skew = theirs["start"] - mine["start"]  # the other rank's clock readings, placed on this rank's
-        in_calls.append(sum(max(theirs["calls"][k] + skew - t, 0.0) for k, t in mine["calls"].items()
-                            if k in theirs["calls"]))
+        in_calls.append(_call_wait(mine, theirs))
+        other_in_calls.append(_call_wait(theirs, mine))
         lag.append(_ready_at(theirs) - _ready_at(mine))
         exposed.append(min(max(lag[-1], 0.0), me["exposed"]))
-    return {"in_calls": statistics.median(in_calls), "exposed": statistics.median(exposed),
-            "lag": statistics.median(lag), "me": me["rank"], "other": other["rank"]}
+    return {"in_calls": statistics.median(in_calls), "other_in_calls": statistics.median(other_in_calls),
+            "exposed": statistics.median(exposed), "lag": statistics.median(lag), "me": me["rank"],
+            "other": other["rank"]}
+
+
+def _call_wait(mine: dict, theirs: dict) -> float:
+    """Seconds one rank (``mine``, one timed step) spent, summed over its all-reduce calls, waiting for the other
+    (``theirs``, the same step) to start the same call. ``waiting`` reads it for both ranks: over many calls
+    (by hand: one per tensor) each rank can wait a little, the rank whose gradients were ready first the most."""
+    skew = theirs["start"] - mine["start"]  # the other rank's clock readings, placed on this rank's
+    return sum(max(theirs["calls"][k] + skew - t, 0.0) for k, t in mine["calls"].items() if k in theirs["calls"])
 
 
 NOISE_FLOOR = 0.05  # where no spread is measured, a difference under 5% of a step is read as noise

@@ -18,7 +18,9 @@ from utils import palette, plots
 # (label, kind, start, end) per rank, in arbitrary time units; buckets overlap the backward pass
 _WORK = [("forward, own batch", palette.FORWARD, 1.6, 3.4), ("backward, last layer first", palette.BACKWARD, 3.4, 7.6),
          ("optimizer step", palette.STEP, 8.4, 9.8)]
-_BUCKETS = [("bucket 2", 4.6, 5.7), ("bucket 1", 6.0, 7.1), ("bucket 0", 7.5, 8.3)]  # all-reduce: average
+# all-reduce: average. DDP numbers its buckets in reverse parameter order: bucket 0 holds the last layers'
+# gradients, ready first in the backward (which runs from the output back), so it is all-reduced first
+_BUCKETS = [("bucket 0", 4.6, 5.7), ("bucket 1", 6.0, 7.1), ("bucket 2", 7.5, 8.3)]
 
 
 def plot_ddp_step(title: str = "What DDP does in one training step (a drawing, not a measurement)"):
