@@ -212,7 +212,10 @@ def test_the_7b_on_t4s_gets_parameter_efficient_training_and_the_gpus_it_needs_n
         assert memory.choice.startswith("does not fit: ") and "LoRA" in memory.choice
         assert "no batch size fits" in memory.why and "Full training needs 10 such devices" in memory.why
         assert "shrink the batch" not in memory.why and "NVLink" not in steps["two devices"].why
-        assert not steps["two devices"].applies
+    assert not answers("T4", "7B")["two devices"].applies   # one device: nothing to add
+    # session 48's reader: the row said "skip" for two devices beside memory's "..., DDP over 2"
+    two, memory = (answers("2xT4 PCIe", "7B")[k] for k in ("two devices", "memory"))
+    assert memory.choice.endswith("DDP over 2") and two.choice == "as memory says: DDP over 2" and two.applies
 
 
 def test_the_small_gpt_gets_ddp_with_the_links_bytes_against_compute():
@@ -384,3 +387,11 @@ def test_a_known_link_without_a_compute_time_hides_nothing_it_picks_the_fewest_b
     why = steps["memory"].why
     assert "hides behind backward" not in why and "no compute time to set it against" in why, why
     assert "QLoRA" in steps["memory"].choice  # the fewest bytes on the link
+
+
+def test_the_decision_table_words_a_skipped_memory_step_as_fitting():
+    """Session 48's reader: "skip" beside "DDP over 2" on one row read as contradictory advice."""
+    steps = answers("2xA100 NVLink", "small")
+    assert steps["two devices"].choice == "DDP over 2" and steps["memory"].choice == "skip"
+    assert guide.shown(steps["memory"]) == "none needed: it fits"
+    assert guide.shown(steps["two devices"]) == "DDP over 2"

@@ -454,6 +454,12 @@ def test_a_step_kept_never_reads_within_noise_in_the_claims_table():
         "within noise: not kept"  # the rounds' majority did not pay
     slower = report.step_verdict("slower than the step before: no speed-up", {"kept": False, "paid": False})
     assert slower.startswith("slower") and slower.endswith("not kept")
+    # session 48's reader: 1.07x ± 0.06 against a 1.13x bound read "at the bound (within noise)", a pass mark
+    near = report.step_verdict("at the bound (within noise)", {"kept": True, "paid": True, "x_prev": 1.07,
+                                                               "bound": 1.13})
+    assert near == "faster beyond noise, within noise of its bound: 54% of its gain; kept"
+    dropped = {"kept": False, "paid": True, "x_prev": 1.07, "bound": 1.13}
+    assert "at the bound" not in report.step_verdict("at the bound (within noise)", dropped)
 
 
 def test_compile_s_bound_is_one_over_the_kept_step_s_mfu():
@@ -592,3 +598,14 @@ def test_the_two_devices_gap_is_set_against_the_all_reduce_the_guide_priced():
     slower = _paired("two devices", [0.75, 0.75, 0.75])
     slow = ladder.Compared(dataclasses.replace(slower.rung, workers=2), slower.kept, slower.before, slower.after)
     assert "of a core" not in ladder.two_devices_gap(slow, 3.48e9, 3.225e6, simulated=True)  # why_slower says it
+
+
+def test_a_step_above_its_bound_says_its_causes_as_candidates_and_what_is_listed():
+    """Session 48's reader: the eviction cause was stated as fact, and 'the paired rounds are below' read as
+    'below the bound' while the rounds are listed in the block under it."""
+    from utils.lessons.putting_it_together import report
+
+    said = report.above_bound("optimizer")
+    assert "hypothesis this run does not test" in said and "may also evict" in said
+    assert "paired rounds are below" not in said and "one ratio a round, are listed under these lines" in said
+    assert "candidate, not tested" in report.above_bound("feeding")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 
 from utils import devices, gpu_specs, machine
@@ -328,7 +329,8 @@ def _compute_seconds(shape, tokens, prec, hw, plan, profile, profiled_tokens=Non
     if profile is not None:
         if profiled_tokens and profiled_tokens != tokens:
             return (profile.step_s * tokens / profiled_tokens,
-                    f"the profiled step's {profile.step_s * 1e3:.3g} ms x {tokens:,} / {profiled_tokens:,} tokens")
+                    "an estimate before any two-device run: the profiled step's "
+                    f"{profile.step_s * 1e3:.3g} ms x {tokens:,} / {profiled_tokens:,} tokens")
         return profile.step_s, "profiled"
     spec = gpu_specs.spec_for(hw.gpus[0].name) if hw is not None and hw.gpus else None
     dtype = prec or "fp32"
@@ -355,6 +357,23 @@ def two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link)
            + link_reason(shape, found.strategy, n, prec, hw, plan, profile, tokens, measured_link,
                          batch * shape.context))
     return Step("two devices", f"{name} over {n}", why), found
+
+
+def shown(step: Step) -> str:
+    """A step's choice as the decision table shows it: a memory step skipped says why (the step fits as it
+    is), so that its "skip" beside "DDP over 2" on one row does not read as skipping the DDP."""
+    return "none needed: it fits" if step.step == "memory" and step.choice == "skip" else step.choice
+
+
+def _two_as_memory_says(two: Step, found: Fit, memory: Step) -> Step:
+    """Where full training fits no two devices, the two-devices step answers with what the memory step found
+    to fit on them (its DDP or FSDP), so that one row never says "skip" beside "DDP over 2"."""
+    over = re.search(r"\b(DDP|FSDP) over \d+", memory.choice) if found.strategy == "none" else None
+    if over is None:
+        return two
+    return Step("two devices", f"as memory says: {over.group(0)}",
+                f"full training fits no {found.n} devices of this size; what fits (see memory) runs as "
+                f"{over.group(0)}")
 
 
 def memory_step(shape: Shape, batch: int, found: Fit, room: float, cap_what: str, margin: str,
@@ -454,6 +473,7 @@ def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | N
     precision, prec = precision_step(plan, hw, profile, features)
     two, found = two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link)
     memory = memory_step(shape, batch, found, room, cap_what, margin, prec or "fp32", hw, plan, measured_link)
+    two = _two_as_memory_says(two, found, memory)
     if profile is None and profiled is not None and plan.simulated:
         memory = _with_step_time(memory, shape, batch, plan.world_size, profiled, run_steps)
     adapters = fit.lora_parameters(shape) if "LoRA" in memory.choice else None

@@ -141,10 +141,10 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
                     "it, O did not: a larger bound than the guide's, which used the baseline's T)",
                     removes_s=optimizer_s)
     if name == "two devices":
-        if not step.choice.startswith("DDP"):
-            return Rung(name, s, workers, None, "", skipped=f"{step.choice}: the script runs DDP only; "
-                        "lessons 02, 06 and 07 run the others")
-        n = int(step.choice.split()[-1])
+        if not step.choice.startswith("DDP"):   # FSDP, or LoRA's DDP ("as memory says"): not this script's
+            return Rung(name, s, workers, None, "", skipped=f"{step.choice}: the script runs DDP of full "
+                        "training only; lessons 02, 06 and 07 run the others")
+        n = int(step.choice.split(" over ")[1].split()[0])   # "DDP over 2"
         return Rung(name, s.scaled(batch_per_worker=max(1, s.batch_per_worker // n)), n, float(n),
                     f"{n} workers: DDP splits the same batch")
     grow = min(int(step.choice.rsplit("x", 1)[1]), max_growth) if "batch x" in step.choice else 1
@@ -360,8 +360,8 @@ def compile_break_even(c: Compared) -> str:
     steps = guide.break_even_steps(compile_s, eager, compiled)
     after = f"after {steps:,.0f} steps" if math.isfinite(steps) else "never: no gain per step"
     return (f"its compile took {compile_s:.1f} s; break-even {compile_s:.1f} s / ({eager * 1e3:.1f} - "
-            f"{compiled * 1e3:.1f} ms: an eager step, the median of this step's own eager rounds, and that over "
-            f"the paired gain): {after}")
+            f"{compiled * 1e3:.1f} ms: the steps kept so far, eager, timed again in this step's own rounds "
+            f"(their median), and that over the paired gain): {after}")
 
 
 def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, simulated: bool) -> str:
@@ -375,9 +375,11 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
     slower = _median(c.ratios) + spread(c.ratios) < 1  # then ``why_slower`` has already said the core's share
     core = (f"; rank 0 had {_median(cores):.0%} of a core in its timed steps" if simulated and cores
             and not slower else "")
-    said = (f"A step took {after * 1e3:.1f} ms (the paired gain's figure) against {ideal * 1e3:.1f} ms at the "
-            f"bound (1/{n} of the {before * 1e3:.1f} ms before it): {gap * 1e3:.1f} ms a step the bound does "
-            f"not see{core}.")
+    said = (f"In this step's rounds a step took {after * 1e3:.1f} ms (the steps before it, "
+            f"{before * 1e3:.1f} ms, their median in the same rounds, over the paired gain) against "
+            f"{ideal * 1e3:.1f} ms at the "
+            f"bound (1/{n} of those {before * 1e3:.1f} ms): {gap * 1e3:.1f} ms a step the bound does not "
+            f"see{core}.")
     if link_rate is None or gap <= 0:
         return said
     comm = 2 * (n - 1) / n * 4 * parameters / link_rate

@@ -162,21 +162,25 @@ def plot_waterfall(rows: list[dict], label: str = ""):
     return fig
 
 
-ABOVE_BOUND = {
+ABOVE_BOUND = {   # candidates only: this run times none of them apart
     "feeding": "Feeding's bound counts only the loading that a loader process takes off the step (L, measured "
                "above); a loader process also changes what the training process does between steps (it no "
-               "longer builds the batch, it receives one), which the bound does not model.",
+               "longer builds the batch, it receives one), which the bound does not model: a candidate, not "
+               "tested here.",
     "optimizer": "Fused AdamW's bound counts only the optimizer step's own seconds (its share of each kept "
-                 "run's step); the for-loop AdamW's dozen passes over the weights and states also evict from "
-                 "the caches what the next forward reads, which the bound does not model.",
+                 "run's step). A hypothesis this run does not test: the for-loop AdamW's dozen passes over "
+                 "the weights and states may also evict from the caches what the next forward reads, a cost "
+                 "the bound does not model.",
 }
 
 
 def above_bound(step: str) -> str:
-    """Why a step's measured gain can pass its bound here, in words: the bound's own omissions, then noise."""
+    """Why a step's measured gain can pass its bound here, in words: the bound's own omissions (candidates,
+    not tested), then noise."""
     return (ABOVE_BOUND.get(step, "") + " On this shared machine a busy moment can also favour one launch of a "
-            "pair. A step above its bound is a finding, not a pass: the paired rounds are below; a quiet "
-            "machine's re-run is the one to compare.").strip()
+            "pair. A step above its bound is a finding, not a pass: every step's paired rounds, one ratio a "
+            "round, are listed under these lines (How this was measured: each step's bound, paired rounds "
+            "and loss); a quiet machine's re-run is the one to compare.").strip()
 
 
 def total_bound(rows: list[dict]) -> float | None:
@@ -281,8 +285,12 @@ def bytes_claim(serving: dict) -> claims.Claim:
 def step_verdict(verdict: str, r: dict) -> str:
     """A step's verdict from the ladder's keep decision (``ladder.paid``, judged on the printed figures), so
     that the claims table and the ledger agree: a step kept is faster beyond noise, never "within noise"."""
+    if verdict.startswith("at the bound"):   # the bound within the rounds' noise: a ceiling, not a pass mark
+        share = share_of_bound(r.get("x_prev", 0.0), r.get("bound"))
+        verdict = ("faster, within noise of its bound"
+                   + (f": {share:.0%} of its gain" if share is not None else ""))
     if r["kept"]:
-        if verdict.startswith(("faster", "above", "at the bound")):
+        if verdict.startswith(("faster", "above")):
             return verdict.replace("faster, ", "faster beyond noise, ", 1) + "; kept"
         return "faster beyond noise: kept"
     if verdict.startswith("within noise") or not r.get("paid", False):
