@@ -23,8 +23,7 @@ VERDICTS = (TRUE, CONDITIONS, FALSE, DOES_NOT_RUN, NOT_TESTABLE, FRAMING)
 ARTICLES = {"A": "article 1: two GPUs for large models (大模型加速秘籍)",
             "B": "article 2: why large models run slowly, and the cures (执行慢难题)"}
 # What a claim may need before this lesson can measure it; verdicts.capabilities() says what this machine has.
-NEEDS = {"gpu": "a GPU, whose caching allocator the course measures (host memory fragments too, but no "
-                "lesson measures the host's allocator)", "nvlink pair": "two GPUs joined by NVLink"}
+NEEDS = {"nvlink pair": "two GPUs joined by NVLink"}
 # Reading policy: where an article's term can be read more than one way, a row reads it the way most
 # favourable to the claim that a run can still test, names the stricter reading, and gives the verdict for
 # the favourable one
@@ -95,10 +94,14 @@ CLAIMS = [
           "each other directly, over PCIe or NVLink, and NCCL uses it (the paragraph read between the GPUs, as "
           "row A5's first reading; its host round trips are row A6)", (("00", "Your hardware"),
                                                       ("03", "NCCL in practice"))),
-    Claim("A7", "GPUs talk over NVLink (NVIDIA) or PCIe (AMD)", FALSE,
-          "as stated, one link per vendor: AMD pairs do use PCIe (Radeon cards, and any pair without a faster "
-          "link), but PCIe is not AMD's alone: NVIDIA pairs without NVLink (two T4s) use it too, and AMD's "
-          "Instinct GPUs talk over their own link (Infinity Fabric)",
+    Claim("A7", "GPUs communicate over NVLink (NVIDIA) or PCIe (AMD) (通过NVLink（NVIDIA）或PCIe（AMD）实现)",
+          CONDITIONS,
+          "read the way most favourable to the claim (the reading policy): over NVLink, NVIDIA's link, or over "
+          "PCIe, the one AMD's cards use: true where the pair has that link: NVLink only between NVIDIA GPUs "
+          "built or bridged for it (SXM boards, NVLink bridges), PCIe for every other pair, NVIDIA's too (two "
+          "T4s); AMD pairs do use PCIe (Radeon cards, and any pair without a faster link), except Instinct GPUs, "
+          "which talk over AMD's own link (Infinity Fabric). The stricter reading, one link per vendor, is false: "
+          "those two exceptions contradict it",
           (("00", "The articles on links"),)),
     Claim("A8", "NVLink has a higher bandwidth than PCIe", TRUE, "compared within one generation",
           (("00", "The articles on links"),)),
@@ -114,10 +117,14 @@ CLAIMS = [
           "2m/(m+1)), or halves of every layer (tensor parallel, row A21); consecutive parts alone take turns, "
           "one device working at a time (row A11)",
           (("02", "Does a naive split"), ("02", "How close do GPipe"))),
-    Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", FALSE,
-          "as stated: the halves take turns (each block's FFN waits for its attention), no faster than one; "
-          "a pipeline of it (micro-batches, which the article never mentions) is bounded at 1.5x (the FFN "
-          "holds two thirds of a block's work, row A10's condition), not measured in the course",
+    Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", CONDITIONS,
+          "read the way most favourable to the claim that a run can test (the reading policy), as row A10's "
+          "example of the two working at once: only with micro-batches streaming through the halves (a "
+          "pipeline, which the article never mentions), and then at most 1.5x (the FFN holds two thirds of a "
+          "block's work; row A10's condition), less 2 x depth - 1 crossings a pass: it pays only where a "
+          "crossing costs little beside a block's compute (a fast link, large batches); not measured in the "
+          "course. The stricter reading, as stated (no micro-batches), is false: the halves take turns (each "
+          "block's FFN waits for its attention), no faster than one, as this run measures",
           (("07", "The article's claim, measured"), ("02", "attention on one GPU"))),
     Claim("A12", "code: the 'parallel computing' model split", DOES_NOT_RUN,
           "the errors in the order Python meets them here, then the fix",
@@ -154,18 +161,20 @@ CLAIMS = [
     # Article 1, section 4: summary
     Claim("A17", "summary: parallel computing, simplification and distributed training all speed it up",
           CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours; the "
-          "article's own examples of two of the three are false: its split takes turns and splits nothing (rows "
-          "A11, A22), its 'simplified model' merges nothing (row A14)",
+          "article's own examples of two of the three fail as given: its split, without micro-batches, takes "
+          "turns (row A11) and its code splits nothing (row A22); its 'simplified model' merges nothing (row "
+          "A14)",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
-    Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
-          "read at its weakest (the reading policy of rows B11 and B13 too), as a claim about named "
-          "methods a run can test (unlike row B20's 'key factor', which "
-          "names no case): that they keep neither GPU idle, not 100% of its peak, which no method reaches. As "
-          "read, false: the article's own split (attention on one GPU, the feed-forward network on the other) "
-          "leaves one GPU "
-          "idle at a time: each keeps at most about half of its rate alone; a merge cuts the work and keeps "
-          "nothing of a second GPU busy; data parallel and a pipeline keep their speed-up over 2 each, all of it "
-          "only where scaling is superlinear; the evidence says which kept the most here",
+    Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", CONDITIONS,
+          "read the way most favourable to the claim that a run can test (the reading policy of rows B11 and "
+          "B13 too): 充分发挥 as keeping both GPUs working, neither idle by turns; unlike row B20's 'key "
+          "factor', it names methods a run can test. As read, true of some of them: distributed training (data "
+          "parallel) and a pipeline with micro-batches keep both GPUs working, each at its speed-up over 2; "
+          "the article's own split (attention on one GPU, the feed-forward network on the other), without "
+          "micro-batches, leaves one GPU idle at a time (each keeps at most about half of its rate), and a "
+          "merge keeps nothing of a second GPU busy. The stricter reading, all of each GPU's rate (2x on two), "
+          "is false: no method reaches it except where scaling is superlinear; the evidence says which kept "
+          "the most here",
           (("07", "The article's claim, measured"), ("03", "How much faster"))),
     # Article 2: its opening, then four reasons a large model runs slowly
     Claim("B20", "opening: a large model's execution speed often limits its performance (制约其性能的关键因素)",
@@ -192,13 +201,13 @@ CLAIMS = [
     Claim("B7", "manage memory and avoid fragmentation (内存碎片) to raise execution efficiency (执行效率)",
           CONDITIONS,
           "内存 is host memory (GPU memory is 显存), as row A6 reads 主内存; article 2 names no device, and "
-          "fragmentation works alike in the CPU allocator's heap and in the GPU's caching allocator, which the "
-          "course measures (a large model runs out of GPU memory first). It costs memory first: freed holes that "
-          "no larger request fits make the allocator reserve more (an out-of-memory with memory free; on the GPU, "
-          "expandable segments remove most). It costs time only through that memory: a batch that no longer fits, or a new reservation from the "
-          "driver, slower than reusing a cached block", (("06", "The allocator"),), needs="gpu",
-          test="lesson 06's pattern on a GPU: free every other block, then ask for a larger one (memory), and "
-               "time that request against the same size served from the cache (time)"),
+          "fragmentation works alike in the host allocator's heap, which this row measures in every mode, and "
+          "in the GPU's caching allocator, which lesson 06 measures (a large model runs out of GPU memory "
+          "first). It costs memory first: freed holes that no larger request fits make the allocator take more "
+          "(an out-of-memory with memory free; on the GPU, expandable segments remove most). It costs time "
+          "only through that memory: a batch that no longer fits, or fresh memory from the operating system or "
+          "the driver, slower than reusing memory already held",
+          (("09", "cures for compute and transfers"), ("06", "The allocator"))),
     # Article 2, cures: transfer delay
     Claim("B8", "compress data to cut transfer volume and latency (数据压缩)", CONDITIONS,
           "fewer bytes cut the n/beta part (n bytes over the link's bandwidth beta, in bytes a second) when "

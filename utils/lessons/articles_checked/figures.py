@@ -10,7 +10,7 @@ import re
 import psutil
 
 from utils import article, devices
-from utils.lessons.articles_checked import case_study, evidence as ev, snippets
+from utils.lessons.articles_checked import case_study, evidence as ev, host_memory, snippets
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
 
 
@@ -89,6 +89,7 @@ def measure(plan) -> dict:
     m["link"] = watched(m["others"], "link", ev.link, plan)  # two processes: each needs a core
     m["compressed"] = watched(m["others"], "compressed", ev.compressed_sends)
     m["cnn_ddp"] = watched(m["others"], "cnn_ddp", _attempt, ev.case_study_ddp)  # a failed launch: its error
+    m["host_memory"] = watched(m["others"], "host_memory", host_memory.measure)  # row B7, in every mode
     if m["can"]["gpu pair"]:
         m["paths"] = _attempt(ev.gpu_pair_paths, plan)
     if m["can"]["gpu"]:

@@ -118,8 +118,7 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     above = check_counts(rows)[ABOVE]
     explained = pipeline_explained(m)
     if not above:
-        return (explained or f"No recorded median passed its bound in this run.{pipeline_rounds(m)}") + \
-            configs_above_words(m)
+        return (explained or medians_sentence(m) + pipeline_rounds(m)) + configs_tail()
     found = [name for name in RECORDED_SPEEDUPS if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
     said = [f"{RECORDED_SPEEDUPS[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
@@ -134,7 +133,8 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     others = [WHERE_TO_RECORD[name] for name in found if name != "pipeline"]
     if others:
         note += f" For the others, {' and '.join(dict.fromkeys(others))} reads the figure in its own section."
-    return note + (f" {explained}" if explained else "") + configs_above_words(m)
+    bench = bench_words(m)
+    return note + (f" {explained}" if explained else "") + (f" {bench}" if bench else "") + configs_tail()
 
 
 def pipeline_bound(config: str) -> float | None:
@@ -143,27 +143,71 @@ def pipeline_bound(config: str) -> float | None:
     return None if found is None else 2 * int(found.group(1)) / (int(found.group(1)) + 1)
 
 
-def configs_above_words(m: dict) -> str:
-    """The pipeline configurations past their own 2m/(m+1), from make bench's run of lesson 02's choice (the
-    ledger keeps only the best); lesson 02 §5 lists its own run's, and reads each by its work-scaled reference."""
-    where = sections.cite(("02", "How close do GPipe"))
+def checked_medians(m: dict) -> list[tuple[str, bool]]:
+    """The recorded medians the rows' checks read against a bound: (whose, past it by the course's words)."""
+    return [(label, past_bound(speedup_words(m, name))) for name, label in RECORDED_SPEEDUPS.items()
+            if m["results"].get(name) is not None]
+
+
+def bench_medians(m: dict) -> list[tuple[str, float, float]]:
+    """make bench's medians of lesson 02's pipeline, each against its own 2m/(m+1): the configuration it
+    reported ("reported": its second run), then each configuration of the run that chose it. No row's check
+    reads them."""
     found = m["results"].get("pipeline_configs")
-    configs = found.record.get("choosing_run", {}) if found is not None else {}
-    past = [(name, x, bound) for name, x in configs.items()
-            if (bound := pipeline_bound(name)) is not None and round(x, 2) > round(bound, 2)]  # as printed
-    tail = (f" {where[0].upper()}{where[1:]} lists the configurations of its own run whose median passed its "
-            "2m/(m+1), each beside its "
-            "work-scaled reference; the ledger keeps only the best, so this lesson cannot read them itself.")
-    if not configs:
-        return tail
-    if not past:
-        return (f" In make bench's run of lesson 02's configurations (one figure each, the run that chose the "
-                f"best), none passed its own 2m/(m+1).{tail}")
-    listed = ", ".join(f"{name.replace('gpipe', 'GPipe').replace('1f1b', '1F1B')} {x:.2f}x against {bound:.2f}x"
-                       for name, x, bound in past)
-    return (f" In make bench's run of lesson 02's configurations (one figure each, the run that chose the best), "
-            f"{len(past)} of {len(configs)} passed their own 2m/(m+1): {listed} [{found.kind}: {found.detail}]; "
-            f"no row's check reads them, and none is read against its work-scaled reference here.{tail}")
+    if found is None:
+        return []
+    r = found.record
+    out = []
+    if r.get("m") and r.get("bound"):
+        out.append((f"reported: batch {r.get('batch')} {r.get('schedule', '')} m={r['m']}", r["value"], r["bound"]))
+    out += [(name, x, bound) for name, x in r.get("choosing_run", {}).items()
+            if (bound := pipeline_bound(name)) is not None]
+    return [(name.replace("gpipe", "GPipe").replace("1f1b", "1F1B"), x, bound) for name, x, bound in out]
+
+
+def past_as_printed(x: float, bound: float) -> bool:
+    return round(x, 2) > round(bound, 2)  # judged as printed, two decimals, as lesson 02 judges it
+
+
+def medians_sentence(m: dict) -> str:
+    """One count over every recorded median read against a bound, from the same lists it then names: the
+    ones the rows' checks read (none past, in this branch), and make bench's of lesson 02's pipeline."""
+    checked, bench = checked_medians(m), bench_medians(m)
+    past = [item for item in bench if past_as_printed(item[1], item[2])]
+    past_checked = [label for label, is_past in checked if is_past]
+    total = len(checked) + len(bench)
+    head = (f"Of the {total} recorded medians read against a bound, "
+            + (f"{len(past) + len(past_checked)} passed it" if past or past_checked else "none passed it"))
+    named = ", ".join(label + (" (past it)" if is_past else "") for label, is_past in checked)
+    mine = (f"{len(past_checked) or 'none'} of the {len(checked)} the rows' checks read ({named})" if checked
+            else "no row's check reads one yet")
+    return f"{head}: {mine}; {bench_words(m, lead=False)}".rstrip("; ") + "."
+
+
+def bench_words(m: dict, lead: bool = True) -> str:
+    """make bench's medians of lesson 02's pipeline past their own 2m/(m+1), each with its figure ("" where
+    make bench has not run it)."""
+    bench = bench_medians(m)
+    if not bench:
+        return ""
+    found = m["results"]["pipeline_configs"]
+    past = [(name, x, bound) for name, x, bound in bench if past_as_printed(x, bound)]
+    reference = work_scaled_reference(found.record)
+    listed = ", ".join(f"{name} {x:.2f}x against {bound:.2f}x"
+                       + (f" (its work-scaled reference {reference:.2f}x)" if reference and "reported" in name
+                          else "") for name, x, bound in past)
+    text = (f"{len(past) or 'none'} of make bench's {len(bench)} for lesson 02's pipeline (the configuration it "
+            f"reported, and each of the run that chose it), which no row's check reads"
+            + (f": {listed}" if past else "") + f" [{found.kind}: {found.detail}]")
+    return f"{text[0].upper()}{text[1:]}." if lead else text
+
+
+def configs_tail() -> str:
+    where = sections.cite(("02", "How close do GPipe"))
+    return (f" {where[0].upper()}{where[1:]} reads each configuration of its own run whose median passed its "
+            "2m/(m+1) against its work-scaled reference (2m/(m+1) scaled by the work each stage measured, alone "
+            "in its process, against one device's); the ledger keeps only the best, so this lesson cannot read "
+            "them itself.")
 
 
 def pipeline_rounds(m: dict) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from utils import devices
-from utils.lessons.articles_checked import case_study, claims, sections, snippets
+from utils.lessons.articles_checked import case_study, claims, host_memory, sections, snippets
 # Re-exported (noqa: F401) for the notebook and the tests, which import lesson 09's judging from here.
 from utils.lessons.articles_checked.checks import (  # noqa: F401
     ABOVE, AGREES, BUSY, CHECKS, DISAGREES, EXPLAINED_MARGIN, NOISY, PIPELINE_EXPLAINED, SUMMED, WAITING, WIDE_SPREAD,
@@ -205,7 +205,8 @@ def a11(m):
         reading = (f"no faster than one device beyond the rounds' spread ({said}): as halves that take turns "
                    "would be")
     else:
-        reading = f"no faster than one device ({said}): the halves took turns, as the verdict says"
+        reading = (f"no faster than one device ({said}): the halves took turns, as the verdict says of them "
+                   "without micro-batches")
     return [Part(f"attention on one worker, FFN on the other, {m['setups']['07']}, no micro-batches: "
                  f"{article_split_figure(m)}, bound 1x: {reading}{busy_note(m, 'passes', 2)}", MEASURED,
                  two_devices(m["plan"], m["hw"])),
@@ -372,15 +373,19 @@ def b6(m):
 
 
 def b7(m):
+    parts = [Part(host_memory.words(m["host_memory"]) + busy_note(m, "host_memory", 1), MEASURED,
+                  f"{THIS_CPU}: its C allocator (malloc), in fresh worker processes")]
+    if "fragmentation" not in m:
+        return parts  # no GPU: the host's allocator only
     where = f"on one {m['hw'].gpus[0].name}" if m["hw"].gpus else "on a GPU"
     if isinstance(m["fragmentation"], Exception):
-        return [Part(f"could not measure: {snippets.first_line(m['fragmentation'])}", MEASURED, where)]
+        return parts + [Part(f"could not measure: {snippets.first_line(m['fragmentation'])}", MEASURED, where)]
     (_, _, _), (blocks, _, reserved), (freed, allocated, _), (big, _, after) = m["fragmentation"][:4]
-    parts = [Part(f"memory: {blocks}, {freed}: {reserved - allocated:.0f} MB free in holes, yet {big} made the "
-                  f"allocator reserve {after - reserved:.0f} MB more", MEASURED, where)]
+    parts.append(Part(f"GPU memory: {blocks}, {freed}: {reserved - allocated:.0f} MB free in holes, yet {big} made "
+                      f"the caching allocator reserve {after - reserved:.0f} MB more", MEASURED, where))
     times = m.get("allocation")
     if isinstance(times, dict):
-        parts.append(Part(f"time: that request, a new reservation, {times['new'] * 1e6:.0f} µs; the same "
+        parts.append(Part(f"GPU time: that request, a new reservation, {times['new'] * 1e6:.0f} µs; the same "
                           f"{times['mb']} MB from the cache {times['cached'] * 1e6:.0f} µs, once; a training step "
                           "that reuses its blocks pays neither again", MEASURED, where))
     return parts

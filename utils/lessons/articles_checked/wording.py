@@ -5,7 +5,7 @@ packing, a peak ratio with its spread. Used by ``verdicts`` and ``timed_rows``."
 from __future__ import annotations
 
 from utils import devices
-from utils.lessons.articles_checked.checks import WIDE_SPREAD, busy_note, peak_ratio, too_wide
+from utils.lessons.articles_checked.checks import BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, too_wide
 from utils.lessons.articles_checked.figures import _units_note
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
 
@@ -24,13 +24,21 @@ def int8_mlp_words(record: dict) -> str:
             f"{record['value']:.2f}x faster than fp32")
 
 
-def kept_most_words(kept: dict[str, float]) -> str:
-    """"no method keeps all of it; here the pipeline kept 93 % each, ..." from each method's share."""
+def kept_most_words(kept: dict[str, float], split: str = "the article's split") -> str:
+    """Row A19's reading, from each method's share of one GPU's rate (speed-up / 2): which kept both GPUs
+    working (over ``BOTH_WORKING`` each), whether the split left one idle at a time, and which kept the most."""
     ranked = sorted(kept.items(), key=lambda item: -item[1])
     shares = ", ".join(f"{name} {share:.0%}" for name, share in ranked)
+    working = [name for name, share in ranked if name != split and share > BOTH_WORKING]
+    over = f"over {BOTH_WORKING:.0%} of each one's rate"
+    both = (f"kept both GPUs working ({over}): {', '.join(working)}" if working else
+            f"no method kept both GPUs working ({over}) here")
+    if split in kept:
+        both += (f"; {split} kept about half or less: one GPU idle at a time" if kept[split] <= BOTH_WORKING
+                 else f"; {split} kept {over}: not one GPU at a time")
     best = ranked[0]
-    lead = ("no method keeps all of each GPU's rate" if best[1] < 1 else f"{best[0]} kept all of it or more")
-    return f"{lead}; each GPU's share here, most first: {shares}"
+    lead = ("no method kept all of each GPU's rate" if best[1] < 1 else f"{best[0]} kept all of it or more")
+    return f"{both}; {lead}; each GPU's share here, most first: {shares}"
 
 
 def per_worker_words(speedup: float, n: int = 2) -> str:
