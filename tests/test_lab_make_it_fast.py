@@ -384,3 +384,59 @@ def test_the_notebook_checks_exercise_b_s_habits_in_one_call_that_does_not_name_
     assert "lab.check_fixes(fast_train)" in code
     for named in ("check_communication", "check_feeding", "check_threads", "check_asked_for"):
         assert named not in code, named
+
+
+# --- exercise B's prediction, and the one verdict that names no habit until all four pass -------------------
+
+_READING = {"step": 2494.0, "load": 90.6, "forward and backward": 1810.9, "optimizer": 212.8, "evaluate": 346.4,
+            "checkpoint": 31.3, lab.ALL_REDUCES: 7.67}
+
+
+def _needed(reading):
+    saved = (reading["load"] + reading["evaluate"] * (1 - 1 / script.EVAL_EVERY)
+             + reading["checkpoint"] * (1 - 1 / script.CHECKPOINT_EVERY))
+    return reading["step"] - saved
+
+
+def test_the_prediction_check_passes_the_step_each_reading_needs_and_fails_one_not_read_from_it():
+    diagnosis = lab.Diagnosis(3, dict(_READING), [])
+    assert lab.check_prediction(_needed, diagnosis, show=False).passed
+    fixed = lab.check_prediction(lambda reading: _needed(_READING), diagnosis, show=False)  # ignores its reading
+    assert fixed.status == checks.FAILED and "a reading you never saw" in fixed.message, fixed
+    kept_load = lab.check_prediction(lambda r: _needed(r) + r["load"], diagnosis, show=False)
+    assert kept_load.status == checks.FAILED and f"{_needed(_READING):.0f}" not in kept_load.message  # no answer
+
+
+def test_an_unfinished_prediction_is_not_done_and_its_cell_says_so(capsys):
+    def predicted_step_ms(reading):
+        raise NotImplementedError("exercise B")
+
+    diagnosis = lab.Diagnosis(3, dict(_READING), [])
+    assert lab.check_prediction(predicted_step_ms, diagnosis, show=False).status == checks.NOT_DONE
+    lab.show_prediction(predicted_step_ms, diagnosis)
+    assert "not done yet" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("seconds, said", [(0.1, "under the prediction, saved inside the regions"),
+                                           (2.09, "within 10% of it"), (3.0, "more than 10% over it")])
+def test_the_prediction_is_set_beside_the_measured_step_for_every_outcome(seconds, said):
+    from utils.labs.make_it_fast.prediction import prediction_sentence
+    runs = [{"stamps": [0.0, seconds]}]  # one step: seconds a step, over both workers
+    text = prediction_sentence(_needed, lab.Diagnosis(3, dict(_READING), []), runs)
+    assert said in text and f"measured {seconds * 1e3:.0f} ms a step" in text, text
+
+
+def test_the_fixes_verdict_names_no_habit_until_all_four_pass():
+    v = checks.Verdict
+    found = [v("communication", checks.FAILED, "rank 0 all-reduced 4x one gradient a step (13.20 MB): the 4 "
+               "micro-batches of a step each synchronised; only the last one needs to"),
+             v("feeding the training loop", checks.PASSED, "fine"),
+             v("threads", checks.FAILED, "each worker computed with 2 threads: 2 workers x 2 = 4 threads"),
+             v("the work the specification asks for", checks.PASSED, "fine")]
+    said = lab.fixes_verdict(found).message
+    assert "2 of 4 passed" in said and "all-reduced 4x one gradient a step" in said, said
+    for name in ("communication", "feeding", "the work the specification", "synchronised"):  # the evidence only
+        assert name not in said, name
+    unfinished = [v(x.name, checks.NOT_DONE) for x in found]
+    assert lab.fixes_verdict(unfinished).status == checks.NOT_DONE
+    assert "threads" not in lab.fixes_verdict(unfinished).message

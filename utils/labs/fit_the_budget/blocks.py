@@ -26,7 +26,7 @@ from functools import lru_cache, partial
 import torch
 
 from utils import checks, claims
-from utils.labs.fit_the_budget.checks import every_round_note, noise_side
+from utils.labs.fit_the_budget.checks import noise_side
 from utils.labs.fit_the_budget.losses import plan_loss
 from utils.lessons.memory.calculator import Shape, estimate
 from utils.lessons.memory.measure import batch_of, interleaved_rounds, measure_peak, new_model, training_step
@@ -238,28 +238,36 @@ def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int
     # the cost model: each block an equal share of every's; the chunked loss's cost in both steps
     predicted = round((1 + every * k / depth + loss) / (1 + every + loss), 2)   # as printed
     none = round((1 + loss) / (1 + every + loss), 2)   # no block checkpointed, by the same model
-    side = noise_side(ratio, spread, [y / e for y, e in zip(times["yours"], times["every block"])])
+    side, note = noise_side(ratio, spread, [y / e for y, e in zip(times["yours"], times["every block"])])
     said = ("faster than every block's beyond the rounds' noise: fewer recomputed blocks saved time"
             if side == "below" else
             "slower than every block's beyond the rounds' noise: no time saved shown here" if side == "above" else
             "within the rounds' noise of every block's: the recompute saved is too small to show here")
     return (f"Its step took {ratio:.2f}x ± {spread:.2f} the time of the step checkpointing every block "
             f"(fastest of {rounds} interleaved rounds each, both with the chunked loss"
-            f"{every_round_note(ratio, spread, side)}): {said}{case.label}. "
-            f"The cost model, with every block's +{every:.0%} and the chunked loss's +{loss:.0%} from the cost "
-            f"table, predicts {predicted:.2f}x for {k} of {depth} blocks: " + _model_gap(ratio, predicted, spread)
+            f"{note}): {said}{case.label}. "
+            f"The cost model, with every block's {_cost(every)} and the chunked loss's {_cost(loss)} from "
+            f"the cost table, predicts {predicted:.2f}x for {k} of {depth} blocks: "
+            + _model_gap(ratio, predicted, spread)
             + _under_no_recompute(ratio, none, spread))
 
 
+def _cost(share: float) -> str:
+    """A cost of the cost table as the cost model uses it: "+11%", or "0 (none measured)" where it is 0."""
+    return f"+{share:.0%}" if round(share * 100) else "0 (none measured)"
+
+
 def _model_gap(ratio: float, predicted: float, spread: float) -> str:
-    """The measured ratio against the cost model's, compared as printed (two decimals each)."""
+    """The measured ratio against the cost model's, compared as printed (two decimals each), with one noise
+    figure: what is allowed, the rounds' spread (printed in the sentence before) plus 0.02 for the cost
+    table's own timing."""
     gap, allowed = round(abs(ratio - predicted), 2), round(spread + 0.02, 2)
     if gap <= allowed:
-        return (f"off by {gap:.2f}, within the rounds' noise ({spread:.2f}) plus 0.02 allowed for the cost "
-                f"table's own timing ({allowed:.2f}).")
-    return (f"off by {gap:.2f}, more than the rounds' noise ({spread:.2f}) plus 0.02 allowed for the cost "
-            f"table's own timing ({allowed:.2f}): the cost table's rounds and these met the machine differently, "
-            "or the blocks' recomputes are not equal shares; this run does not separate the two.")
+        return (f"off by {gap:.2f}, within the {allowed:.2f} allowed (the rounds' spread above, plus 0.02 "
+                "for the cost table's own timing).")
+    return (f"off by {gap:.2f}, more than the {allowed:.2f} allowed (the rounds' spread above, plus 0.02 for "
+            "the cost table's own timing): the cost table's rounds and these met the machine differently, or "
+            "the blocks' recomputes are not equal shares; this run does not separate the two.")
 
 
 def _under_no_recompute(ratio: float, none: float, spread: float) -> str:

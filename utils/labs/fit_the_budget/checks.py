@@ -213,10 +213,16 @@ def technique_rounds(setup: LabSetup | None = None) -> dict[str, list[float]]:
 
 
 def costs_of(rounds: dict[str, list[float]]) -> dict[str, float]:
-    """The costs from ``technique_rounds``: each step's fastest round over the plain step's, less 1."""
+    """The costs from ``technique_rounds`` for the cost model: each step's fastest round over the plain
+    step's, less 1, a technique measured faster than the plain step counted as costing nothing
+    (``measured_shares`` keeps the sign, for printing)."""
+    return {name: max(0.0, share) for name, share in measured_shares(rounds).items()}
+
+
+def measured_shares(rounds: dict[str, list[float]]) -> dict[str, float]:
+    """Each technique's fastest round over the plain step's, less 1, with its sign: what the run measured."""
     seconds = {name: min(times) for name, times in rounds.items()}
-    # a technique measured faster than the plain step (noise) costs nothing, not a negative share
-    return {name: max(0.0, seconds[name] / seconds["plain"] - 1) for name in COST_KEYS}
+    return {name: seconds[name] / seconds["plain"] - 1 for name in COST_KEYS}
 
 
 def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
@@ -224,9 +230,10 @@ def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
     the rounds' noise: more, less, or no difference shown. Lab 06."""
     ratio = round(min(rounds["selective"]) / min(rounds["every block"]), 2)   # as printed
     spread = round(paired_spread(rounds, "selective", "every block"), 2)
-    side = noise_side(ratio, spread, [s / e for s, e in zip(rounds["selective"], rounds["every block"])])
+    paired = [s / e for s, e in zip(rounds["selective"], rounds["every block"])]
+    side, note = noise_side(ratio, spread, paired)
     figures = (f"selective / every block = {ratio:.2f}x ± {spread:.2f}: fastest of {len(rounds['plain'])} "
-               "interleaved rounds each, ± the paired rounds' spread" + every_round_note(ratio, spread, side))
+               "interleaved rounds each, ± the paired rounds' spread" + note)
     if side == "above":
         return (f"selective checkpointing cost more than every block here, beyond the rounds' noise ({figures}): "
                 "it saves recomputing the matmuls, which pays only where they dominate a block's time (lesson 06 "
@@ -237,27 +244,34 @@ def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
     return f"selective checkpointing against every block here: within noise: no effect shown ({figures})"
 
 
-def noise_side(ratio: float, spread: float, rounds: list[float]) -> str | None:
-    """Which side of 1x a ratio of two steps' times lies on beyond the rounds' noise, by the course's rule
-    (``utils.claims``): "above", "below", or None where ``ratio ± spread`` (as printed) covers 1 and the paired
-    ``rounds`` do not all lie on one side of it. Lab 06."""
-    if claims.within_noise(ratio, spread) and claims.one_side(rounds) != ("above" if ratio > 1 else "below"):
-        return None
-    return "above" if ratio > 1 else "below" if ratio < 1 else None
+def noise_side(ratio: float, spread: float, rounds: list[float]) -> tuple[str | None, str]:
+    """Which side of 1x a ratio of two steps' times lies on beyond the rounds' noise, as the course's verdict
+    (``claims.speedup_verdict``, given the paired ``rounds``) reads ``ratio ± spread`` as printed: "above",
+    "below", or None where it says "within noise"; and the verdict's note where every round decided it
+    (e.g. "; every round below 1.00x"), else "". Lab 06."""
+    verdict = claims.speedup_verdict(ratio, spread=spread, rounds=rounds)
+    if verdict.startswith("within noise") or ratio == 1:
+        return None, ""
+    note = verdict[verdict.index("(every round") + 1:-1] if "(every round" in verdict else ""
+    return ("above" if ratio > 1 else "below"), (f"; {note}" if note else "")
 
 
-def every_round_note(ratio: float, spread: float, side: str | None) -> str:
-    """Why a ratio whose spread covers 1x is still beyond noise: every paired round on one side of it. Lab 06."""
-    return f"; every round {side} 1.00x" if side and claims.within_noise(ratio, spread) else ""
-
-
-def describe_costs(costs: dict) -> str:
-    """The costs as shares of the plain step; the micro-batch's is what each one beyond the first adds."""
+def describe_costs(costs: dict, rounds: dict[str, list[float]] | None = None) -> str:
+    """The costs as shares of the plain step; the micro-batch's is what each one beyond the first adds. Given
+    the cost table's ``rounds``, the shares as measured, signed: "no gap" where one prints as 0%, and a
+    negative one beside the 0 the cost model counts."""
+    shares = measured_shares(rounds) if rounds else costs
     names = {"micro-batch": "each extra micro-batch"}
-    return ", ".join(f"{names.get(name, name)} +{costs[name]:.0%}" for name in COST_KEYS)
+    return ", ".join(names.get(name, name) + _signed(shares[name]) for name in COST_KEYS)
 
 
-# --- The checks -----------------------------------------------------------------------------------------------
+def _signed(share: float) -> str:
+    """A measured share of the plain step's time, after its name: " +14%", ": no gap" (0% as printed), or
+    " -2% (measured faster than the plain step; the cost model counts 0)"."""
+    if round(share * 100) == 0:
+        return ": no gap"
+    faster = " (measured faster than the plain step; the cost model counts 0)" if share < 0 else ""
+    return f" {share:+.0%}{faster}"
 
 
 def _as_plan(plan, where: str) -> tuple:

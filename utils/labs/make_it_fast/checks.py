@@ -4,6 +4,7 @@ script fast without changing what it computes.
     DIAGNOSIS = profile_slow(where_time_goes)       # rank 0 profiles the slow script; your reading of it
     check_diagnosis(DIAGNOSIS)                       # your reading equals the check's, on the same profile
     check_same_training(fast_train)                  # the losses of the reference plan, the held-out losses
+    check_prediction(predicted_step_ms, DIAGNOSIS)   # the step a script needs, by the profile (prediction.py)
     check_fixes(fast_train)                          # the four below, in one call (the notebook's cell)
       check_communication(fast_train)                # one gradient all-reduced per optimizer step
       check_feeding(fast_train)                      # no window read by the training process itself
@@ -37,7 +38,7 @@ from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.own_work import is_the_reference  # noqa: F401 (the tests call it here)
 from utils.launch import launch
 from utils.lessons.why_slow.profile import without_profiler_notices
-from utils.tables import Table
+from utils.tables import Table, show as display
 
 BANK = "labs/make_it_fast"  # hints: utils/labs/make_it_fast/hints.toml
 WORLD = 2
@@ -546,10 +547,32 @@ def check_clean_up(train_fn, steps: int = script.STEPS, show: bool = True) -> ch
 
 def check_fixes(train_fn, steps: int = script.STEPS, show: bool = True) -> list[checks.Verdict]:
     """Exercise B's habits, one verdict each: communication, feeding, threads, the work asked for. One call, so
-    that the notebook's cell does not name what exercise A asks the learner to find."""
-    return [check(train_fn, steps, show=show)
-            for check in (check_communication, check_feeding, check_threads, check_asked_for)]
+    that the notebook's cell does not name what exercise A asks the learner to find: until all four pass it
+    shows one verdict, how many passed and what the failing ones measured in the learner's run, never their
+    names; once they pass, each by name."""
+    found = [check(train_fn, steps, show=False)
+             for check in (check_communication, check_feeding, check_threads, check_asked_for)]
+    if show:
+        for verdict in found if all(v.passed for v in found) else [fixes_verdict(found)]:
+            display(verdict)
+    return found
+
+
+def fixes_verdict(found: list[checks.Verdict]) -> checks.Verdict:
+    """One verdict for exercise B's habits that names none: not done yet, or how many of them passed and,
+    for the rest, what the run measured (each failure's first clause: the learner's evidence, not the fix)."""
+    name, hint = "exercise B's fixes", checks.stub_message(BANK, "B")
+    if any(v.status == checks.NOT_DONE for v in found):
+        return checks.Verdict(name, checks.NOT_DONE, "the exercise still raises NotImplementedError", hint)
+    failed = [v for v in found if not v.passed]
+    if not failed:
+        return checks.Verdict(name, checks.PASSED, f"{len(found)} of {len(found)} found")
+    evidence = list(dict.fromkeys(v.message if v.message.startswith("your code raised")
+                                  else v.message.split(": ")[0] for v in failed))
+    return checks.Verdict(name, checks.FAILED, f"{len(found) - len(failed)} of {len(found)} passed; what the "
+                          f"{len(failed)} others measured in your run: {'; '.join(evidence)}", hint)
 
 
 # What the lab's own cells print from the run (the sentence under the profile, the take-aways): in takeaways.py.
 from utils.labs.make_it_fast.takeaways import compute_sentence, take_aways  # noqa: E402, F401 (the notebook's)
+from utils.labs.make_it_fast.prediction import check_prediction, show_prediction  # noqa: E402, F401

@@ -10,6 +10,7 @@ import textwrap
 
 from utils import checks
 from utils.labs.make_it_fast.checks import ALL_REDUCES, Diagnosis, launched
+from utils.labs.make_it_fast.prediction import prediction_sentence
 
 
 def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
@@ -27,11 +28,12 @@ def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
                          f"ms a step = {rate / 1e9:.1f} GFLOP/s, {rate / peak.best:.1%} of that peak", 110)
 
 
-def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None) -> str:
+def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None, predict=None) -> str:
     """The lab's take-aways, from this run, ordered by what each cost the slow script (its share of a profiled
     step, the check's reading): the slow script's profile and what the checks measured of ``train_fn``;
-    ``flops`` and ``peak`` (a ``machine`` ceiling): forward and backward's FLOP/s against one core's peak.
-    Shown once every check of exercise B passed."""
+    ``flops`` and ``peak`` (a ``machine`` ceiling): forward and backward's FLOP/s against one core's peak;
+    ``predict``: the learner's ``predicted_step_ms``, set first beside the step their script measured. Shown
+    once every check of exercise B passed."""
     names = [v for k, v in checks.HISTORY.items() if k != "your reading of the profile"]
     if not names or not all(v.passed for v in names):
         return "Take-aways appear once every check passes (each states what this run measured)."
@@ -66,4 +68,6 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
               "step there."),
     ]
     bullets = [text for _, text in sorted(costed, key=lambda c: -c[0])]
+    if predict is not None:  # the prediction first: it was made before the measurement
+        bullets.insert(0, prediction_sentence(predict, diagnosis, runs))
     return "\n".join(textwrap.fill(b, 110, initial_indent="- ", subsequent_indent="  ") for b in bullets)

@@ -1,0 +1,111 @@
+"""Lab 08, exercise B's first part: the learner predicts, from the slow script's profile, the step a script
+takes that keeps forward and backward and the optimizer as profiled and spends in its training process
+only the rest of the work a step needs; the take-aways set the prediction beside what the learner's script
+measured.
+
+    show_prediction(predicted_step_ms, DIAGNOSIS)    # prints the learner's prediction, never judges it
+    check_prediction(predicted_step_ms, DIAGNOSIS)   # on the check's reading, and on readings never seen
+    prediction_sentence(predicted_step_ms, DIAGNOSIS, runs)   # the take-away: predicted against measured
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from utils import checks
+from utils.checks import expect, run_check
+from utils.labs.make_it_fast import script
+from utils.labs.make_it_fast.checks import BANK, Diagnosis, tokens_per_s, tokens_per_step
+
+NAME = "your prediction from the profile"
+# Readings the learner's function never sees: the check's reading with some regions' times scaled (the step
+# grows or shrinks by as much), so that a prediction must come from the reading it is given.
+HIDDEN_SCALES = ({"load": 3.0, "evaluate": 0.5}, {"load": 0.2, "checkpoint": 4.0, "optimizer": 2.0})
+TOLERANCE = 0.01  # of the step: a prediction rounded to whole milliseconds passes
+
+
+def needed_step_ms(reading: dict) -> float:
+    """The step with forward and backward and the optimizer as profiled, and in the training process only the
+    other work a step needs: no read (loader processes read ahead, lab 05's rule), the held-out loss and the
+    checkpoint only as often as the specification asks (every ``EVAL_EVERY``-th, every ``CHECKPOINT_EVERY``-th
+    step)."""
+    return (reading["step"] - reading["load"] - reading["evaluate"] * (1 - 1 / script.EVAL_EVERY)
+            - reading["checkpoint"] * (1 - 1 / script.CHECKPOINT_EVERY))
+
+
+def hidden_readings(reading: dict) -> list[dict]:
+    """The check's reading with some regions scaled, the step changed by as much."""
+    cases = []
+    for scales in HIDDEN_SCALES:
+        case = dict(reading)
+        for region, factor in scales.items():
+            case[region] = reading[region] * factor
+            case["step"] += case[region] - reading[region]
+        cases.append(case)
+    return cases
+
+
+def _predicted(predict: Callable, reading: dict) -> float:
+    """The learner's prediction for ``reading`` (a copy: the function may not change the check's)."""
+    value = predict(dict(reading))
+    expect(isinstance(value, (int, float)) and math.isfinite(value),
+           f"predicted_step_ms returned {type(value).__name__} {value!r}: it returns a number, ms a step")
+    return float(value)
+
+
+def check_prediction(predict: Callable, diagnosis: Diagnosis, show: bool = True) -> checks.Verdict:
+    """The learner's prediction on the check's reading of the profile and on ``HIDDEN_SCALES``' readings,
+    against ``needed_step_ms``; a failure says on which reading, never the expected value."""
+
+    def body():
+        readings = [("the slow script's reading", diagnosis.reference)]
+        hidden = hidden_readings(diagnosis.reference)
+        readings += [(f"a reading you never saw ({i})", r) for i, r in enumerate(hidden, 1)]
+        for where, reading in readings:
+            value, step = _predicted(predict, reading), reading["step"]
+            expect(abs(value - needed_step_ms(reading)) <= TOLERANCE * step,
+                   f"for {where} (a step of {step:.0f} ms), your prediction is {value:.0f} ms, more than "
+                   f"{TOLERANCE:.0%} of the step from the work that step needs: which regions would still "
+                   "run in the training process, and how often would each run?")
+        mine = _predicted(predict, diagnosis.reference)
+        slow = diagnosis.reference["step"]
+        return (f"{mine:.0f} ms a step predicted from the slow script's {slow:.0f} ms, and right on "
+                f"{len(hidden)} readings you never saw")
+
+    return run_check(NAME, body, show=show, hint=checks.stub_message(BANK, "B"))
+
+
+def show_prediction(predict: Callable, diagnosis: Diagnosis) -> None:
+    """Print the learner's prediction beside the slow step it comes from; the check judges it later."""
+    try:
+        value = _predicted(predict, diagnosis.reference)
+    except NotImplementedError:
+        print("⏳ your prediction is not done yet: it appears here once predicted_step_ms returns a number")
+        return
+    except Exception as exc:  # noqa: BLE001 - the learner's error: the check says what is wrong
+        print(f"your prediction raised {type(exc).__name__}: its check says what is wrong")
+        return
+    slow = diagnosis.reference["step"]
+    print(f"your prediction: {value:.0f} ms a step, against the slow script's {slow:.0f} ms (timed under the "
+          "profiler); the take-aways set it beside your script's, measured")
+
+
+def prediction_sentence(predict: Callable, diagnosis: Diagnosis, runs: list[dict],
+                        within: float = 0.1) -> str:
+    """The learner's prediction against the step their script measured (rank 0's tokens/s in ``runs``, as
+    ms a step): under it by more than ``within``, within it, or over it; each branch says what follows."""
+    predicted, slow = _predicted(predict, diagnosis.reference), diagnosis.reference["step"]
+    measured = 1e3 * tokens_per_step() / tokens_per_s(runs)
+    said = (f"Your prediction from the profile: {predicted:.0f} ms a step, with forward and backward and the "
+            f"optimizer as profiled (the slow script's step: {slow:.0f} ms, under the profiler, which slows "
+            f"it); your script measured {measured:.0f} ms a step")
+    if measured < (1 - within) * predicted:
+        return (said + f": {predicted - measured:.0f} ms under the prediction, saved inside the regions it "
+                "kept as profiled. A region's time alone does not say how fast it could run: the rate under "
+                "the table, against what a core can do, does.")
+    if measured <= (1 + within) * predicted:
+        return (said + f": within {within:.0%} of it, so the work outside those regions is what your script "
+                "saved.")
+    return (said + f": more than {within:.0%} over it, so your script waits for something the slow script's "
+            "profile did not show: profile your own script's steps.")
