@@ -11,7 +11,8 @@ from utils.lessons.why_slow.utilisation import step_utilisation
 
 @bench.register("mfu")
 def mfu_benchmark() -> bench.Result:
-    """Median of 5 alternating rounds (step, peak matmul); the bound is 1.0: all of the measured peak."""
+    """Median of 5 alternating rounds (step, peak matmul). ``bound`` holds 1.0, all of the measured peak: a
+    reference, not a ceiling (lesson 01 records it as one: a step's kernels can pass a peak timed on one matmul)."""
     S = lesson_settings(devices.plan(1), devices.hardware(), torch.backends.cpu.get_cpu_capability())
     u = step_utilisation(training_step(S.model, S.batch, S.device, S.step_dtype), S.peak_matmul,
                          threads=S.measure_threads)
