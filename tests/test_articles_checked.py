@@ -946,3 +946,13 @@ def test_the_host_pattern_runs_and_reads_its_own_figures():
     h = host_memory.measure(runs=1)
     assert h["holes"] > h["asked"] > 0 and h["new_s"] > 0 and h["reused_s"] > 0
     assert "MiB" in host_memory.words(h)
+
+
+def test_lesson_04s_int8_reference_is_quoted_as_lesson_04_printed_it():
+    from utils.lessons.articles_checked.wording import int8_reference_words
+    rough = {"what": "torchao int8 compiled, batch 256, against its roofline reference ~8.2x (rough)", "bound": 8.21}
+    exact = {"what": "torchao int8 compiled, batch 256, against its roofline reference 7.50x", "bound": 7.5}
+    older = {"what": "torchao int8 compiled, batch 256, against its roofline reference", "bound": 7.5}
+    assert int8_reference_words(rough) == "~8.2x (rough)"
+    assert int8_reference_words(exact) == "7.50x"
+    assert int8_reference_words(older) == "7.50x"

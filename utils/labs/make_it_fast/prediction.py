@@ -88,7 +88,7 @@ def show_prediction(predict: Callable, diagnosis: Diagnosis) -> None:
         return
     slow = diagnosis.reference["step"]
     print(f"your prediction: {value:.0f} ms a step, against the slow script's {slow:.0f} ms (timed under the "
-          "profiler); the take-aways set it beside your script's, measured")
+          "profiler)\nthe take-aways set it beside your script's step, measured")
 
 
 def prediction_sentence(predict: Callable, diagnosis: Diagnosis, runs: list[dict],

@@ -29,7 +29,8 @@ from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATAS
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
 from utils.lessons.articles_checked.timed_rows import RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22
-from utils.lessons.articles_checked.wording import _peak_part, int8_mlp_words, kept_most_words, per_worker_words
+from utils.lessons.articles_checked.wording import (_peak_part, int8_mlp_words, int8_reference_words, kept_most_words,
+                                                    per_worker_words)
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
 ABOVE_NOTE = "see the note under §1's counts"  # where lesson 09 says, once, what a figure past its bound means
@@ -408,9 +409,10 @@ def b9(m):
 
 
 def b11(m):
-    parts = [quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, against its reference {r['bound']:.2f}x (lesson "
-                                            "04's roofline reference: the speed-up the int8 and fp32 matmul peaks, "
-                                            "or the bytes where the pass is memory-bound, allow)"
+    parts = [quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, against its reference "
+                                            f"{int8_reference_words(r)} (lesson 04's roofline reference: the "
+                                            "speed-up the int8 and fp32 matmul peaks, or the bytes where the pass "
+                                            "is memory-bound, allow)"
                                             f"{_units_note(recorded_int8_units(r), 'int8')}")]
     p = m["prune"]
     parts.append(Part(f"one thread, {PRUNE_SHAPE}: half the neurons removed (half the operations) "

@@ -24,6 +24,14 @@ def int8_mlp_words(record: dict) -> str:
             f"{record['value']:.2f}x faster than fp32")
 
 
+def int8_reference_words(record: dict) -> str:
+    """Lesson 04's int8 reference as lesson 04 printed it ("8.21x", or "~8.2x (rough)" where a measured rate
+    it rests on spread too far): the record's "what" ends with it; an older record holds only the figure."""
+    marker = "against its roofline reference "
+    what = record.get("what", "")
+    return what.split(marker, 1)[1] if marker in what else f"{record['bound']:.2f}x"
+
+
 def kept_most_words(kept: dict[str, float], split: str = "the article's split") -> str:
     """Row A19's reading, from each method's share of one GPU's rate (speed-up / 2): which kept both GPUs
     working (over ``BOTH_WORKING`` each), whether the split left one idle at a time, and which kept the most."""
