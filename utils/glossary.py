@@ -27,6 +27,11 @@ TERMS: dict[str, str] = {
     "bound": "a limit from theory or a datasheet; no measurement may pass it (a point above one is a finding)",
     "reference": "a rate measured on this machine, to compare with; a point may approach or pass it",
     "simulated": "measured with CPU processes standing in for GPUs: shapes are real, speeds are CPU speeds",
+    "dtype": ("a tensor's number format: fp32 (32-bit floating point, 4 bytes a number), fp16 and bf16 "
+              "(16-bit, 2 bytes), int8 (1 byte)"),
+    "matmul": "a matrix multiplication; an n x n by n x n one does 2n³ floating-point operations (FLOP)",
+    "FLOP/s": "floating-point operations per second, a compute rate; GFLOP/s counts 10⁹ of them, TFLOP/s 10¹²",
+    "memcpy": "a plain copy of bytes from one place in memory to another (C's memcpy; torch's dst.copy_(src))",
     "write-allocate": ("how a CPU writes memory: it reads the cache line (the block its caches move) before "
                        "writing into it, so a copy of n bytes moves 3n; streaming stores, and GPUs, write whole "
                        "lines unread: 2n. The course counts the 2n a copy asks for (lessons 00 and 01)"),

@@ -31,8 +31,9 @@ def _size(n: int) -> str:
 # A size that misses the kept line by no more than this beyond the kept fit's own error is "at the edge": that
 # error is the fit's single worst size, itself one noisy median, so one point just past it decides nothing
 EDGE = 0.1
-EDGE_SAID = (f"(The verdict allows an edge band of {round(EDGE * 100)} points past that error: the error is the "
-             "fit's single worst size, itself one noisy median, so one size just past it decides nothing.)")
+EDGE_SAID = (f"(The verdict allows an edge band of {round(EDGE * 100)} percentage points past that error, a "
+             "threshold the course chooses: the error is the fit's single worst size, itself one noisy median, "
+             "so one size just past it decides nothing.)")
 # A fit's misses beyond EDGE (one noisy median's), in order of size, whose signs change at most PATTERN_CHANGES
 # times over PATTERN_SIZES sizes or more follow a pattern (a tilt: one change; a bow: two), which a wrong shape
 # leaves; noise sends them back and forth. A miss within EDGE says nothing by its sign.
@@ -100,19 +101,47 @@ def sign_changes(residuals) -> int:
     return sum(a != b for a, b in zip(signs, signs[1:]))
 
 
-def pattern_sentence(sizes, residuals) -> str:
+def falling_rate(sizes, seconds) -> tuple[float, float] | None:
+    """(rate at the next-largest size, rate at the largest) in B/s where the rate n/t falls between the two
+    largest sizes (the test lesson 00's weights sentence applies too), else None. Under t = alpha + n/beta the
+    rate only rises with n, so a falling rate there is a shape one line misses."""
+    pts = sorted(zip(sizes, seconds))
+    if len(pts) < 2:
+        return None
+    (n1, t1), (n2, t2) = pts[-2], pts[-1]
+    return (n1 / t1, n2 / t2) if n2 / t2 < n1 / t1 else None
+
+
+def _falling_said(sizes, seconds) -> str:
+    fall = falling_rate(sizes, seconds)
+    if fall is None:
+        return ""
+    n1, n2 = sorted(sizes)[-2:]
+    return (f" But the rate n/t falls at the largest sizes ({fall[0] / 1e9:.2f} GB/s at {_size(n1)}, "
+            f"{fall[1] / 1e9:.2f} at {_size(n2)}), which t = alpha + n/beta cannot do (its rate only rises "
+            "with n): there, a shape the line misses.")
+
+
+def pattern_sentence(sizes, residuals, seconds=None) -> str:
     """Whether a fit's misses (``residuals``, in order of ``sizes``) beyond EDGE follow the sizes (a pattern:
-    the line's shape misses) or go back and forth (noise around one line), with the figures that decide."""
+    the line's shape misses) or go back and forth (noise around one line), with the figures that decide;
+    with ``seconds`` (the measured times), a rate falling at the largest sizes is also said to be a shape."""
     far = [(n, r) for n, r in zip(sizes, residuals) if abs(r) > EDGE]
     k, listed = sign_changes([r for _, r in far]), ", ".join(f"{r:+.0%} at {_size(n)}" for n, r in far)
-    beyond = f"past ±{round(EDGE * 100)} points (what one noisy median may miss by)"
+    beyond = (f"larger than ±{round(EDGE * 100)}% of the measured time (a threshold the course chooses, not "
+              "measured here: about what one noisy median may miss by)")
+    falling = _falling_said(sizes, seconds) if seconds is not None else ""
     if len(far) < PATTERN_SIZES:
-        return (f"{len(far)} of its {len(residuals)} misses lie {beyond}" + (f" ({listed})" if far else "")
-                + f": too few (under {PATTERN_SIZES}) to tell a shape the line misses from noise.")
+        return (f"{len(far)} of its {len(residuals)} misses are {beyond}" + (f" ({listed})" if far else "")
+                + f": too few (under {PATTERN_SIZES}) to tell a shape the line misses from noise by their signs."
+                + falling)
     if k <= PATTERN_CHANGES:
         return (f"In order of size, its {len(far)} misses {beyond} change sign only {k} time{'s' * (k != 1)} "
                 f"({listed}): a pattern, not noise: the line's shape misses, one alpha and one beta being too "
-                "simple for this path here.")
+                "simple for this path here." + falling)
+    if falling:
+        return (f"In order of size, its {len(far)} misses {beyond} change sign {k} times ({listed}): by their "
+                "signs alone, back and forth, as noise leaves them." + falling)
     return (f"In order of size, its {len(far)} misses {beyond} change sign {k} times ({listed}): back and "
             "forth, as noise around one line leaves them, not a shape the line misses.")
 
