@@ -482,3 +482,23 @@ def test_the_chunked_losss_step_time_is_named_for_every_outcome():
                                  chunked_time=(0.96, 0.02, [0.95, 0.96, 0.97]))
     row = [r for r in rows if "chunked cross-entropy: its step time" in r.claim][0]
     assert row.measured == "0.96x ± 0.02" and row.verdict.startswith("faster than the plain loss")
+
+
+def test_part_over_whole_notes_only_a_part_longer_than_its_whole():
+    assert summary.part_over_whole("blocks' forward", 0.0247, "forward", 0.0270) == ""
+    note = summary.part_over_whole("selective blocks' forward", 0.0310, "selective forward", 0.0303)
+    assert "took longer than the selective forward" in note and "0.7 ms gap is noise" in note
+
+
+def test_threads_reading_decides_from_the_paired_rounds():
+    # one round at 2.0x: nothing shown above the 2x bound (the session 49 reader's case)
+    at = summary.threads_reading([2.0, 2.3, 2.5], 2, 1.0)
+    assert "2.30x one thread on 2" in at and "at the bound (within noise)" in at and "finding" not in at
+    above = summary.threads_reading([2.3, 2.4, 2.5], 2, 1.0)
+    assert "above the bound: a finding to explain" in above and "every round passed it" in above
+    under = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0)
+    assert "faster, under the bound" in under and "more threads divide the step" in under
+    none = summary.threads_reading([0.9, 1.0, 1.2], 2, 3.5)
+    assert "within noise: no effect shown" in none and "load 3.5" in none
+    slower = summary.threads_reading([0.7, 0.8, 0.85], 2, 3.5)
+    assert "no faster on 2 threads: no speed-up" in slower and "load 3.5" in slower

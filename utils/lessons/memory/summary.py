@@ -8,6 +8,7 @@ lesson measured" table (``utils.claims``): nothing here is written by hand.
 
 from __future__ import annotations
 
+import statistics
 import textwrap
 
 from utils import claims
@@ -295,3 +296,35 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
     rows.append(claims.Claim("FSDP2 holds 1/N of DDP's state per rank", f"{share:.3f} x DDP",
                              f"prediction 1/{n} = {1 / n:.3f} x DDP", share_verdict(share, n)))
     return rows
+
+
+def part_over_whole(part: str, part_s: float, whole: str, whole_s: float) -> str:
+    """A note where a timed part took longer than the timed whole that contains it (e.g. the blocks' forward
+    and the whole loss's forward, timed apart): a part cannot take longer than its whole, so the gap is the
+    separate timings' noise, and nothing is built on it. "" where the part is shorter. Lesson 06."""
+    if part_s <= whole_s:
+        return ""
+    return (f"The {part} ({part_s * 1e3:.1f} ms) took longer than the {whole} that contains it "
+            f"({whole_s * 1e3:.1f} ms): timed apart, the {(part_s - whole_s) * 1e3:.1f} ms gap is noise, and no "
+            f"figure here is built on their difference.")
+
+
+def threads_reading(paired: list[float], cores: int, load: float) -> str:
+    """What the CPU AdamW's rate on ``cores`` threads came to, x one thread's, read from each interleaved round's
+    own ratio (``paired``) by ``claims.speedup_verdict`` against the bound ``cores`` (equal work on N threads
+    gives at most Nx): their median, the rounds' range as its spread, above the bound only where every round
+    is. ``load``: the machine's load average, said where more threads were no faster. Lesson 06."""
+    ordered = sorted(paired)
+    median = statistics.median(ordered)
+    median, spread = round(median, 2), round(max(median - ordered[0], ordered[-1] - median), 2)
+    verdict = claims.speedup_verdict(median, float(cores), spread, slower=f"no faster on {cores} threads",
+                                     rounds=[round(r, 2) for r in paired])
+    said = (f"{median:.2f}x one thread on {cores} (the median of each round's own ratio, "
+            f"{ordered[0]:.2f}-{ordered[-1]:.2f}x): {verdict}")
+    if verdict.startswith("above the bound"):
+        return said + (f" ({cores}x is the most {cores} threads can give the same work, and every round passed it; "
+                       f"a disturbed one-thread round is the first suspect)")
+    if verdict.startswith(("within noise", "no faster")):
+        return said + (f"; {cores} threads share the cores with other programs here (load {load:.1f}): a host "
+                       f"with free cores divides the step")
+    return said + "; more threads divide the step"
