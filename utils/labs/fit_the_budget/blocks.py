@@ -26,7 +26,7 @@ from functools import lru_cache, partial
 import torch
 
 from utils import checks, claims
-from utils.labs.fit_the_budget.checks import noise_side
+from utils.labs.fit_the_budget.checks import NOISE_FLOOR, noise_side
 from utils.labs.fit_the_budget.losses import plan_loss
 from utils.lessons.memory.calculator import Shape, estimate
 from utils.lessons.memory.measure import batch_of, interleaved_rounds, measure_peak, new_model, training_step
@@ -233,7 +233,9 @@ def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int
         calls[name] = training_step(model, optimizer, x, y, loss_fn=_loss(chosen))
     times = interleaved_rounds(calls, case.device, repeats=rounds)
     ratio = round(min(times["yours"]) / min(times["every block"]), 2)   # the fastest round of each
-    spread = round(claims.paired_spread([y / e for y, e in zip(times["yours"], times["every block"])]), 2)
+    # the paired rounds' spread, at least the course's 2 % floor (as the cost table's noise)
+    spread = max(round(claims.paired_spread([y / e for y, e in zip(times["yours"], times["every block"])]), 2),
+                 NOISE_FLOOR)
     k, depth = len(blocks), case.shape.depth
     # the cost model: each block an equal share of every's; the chunked loss's cost in both steps
     predicted = round((1 + every * k / depth + loss) / (1 + every + loss), 2)   # as printed

@@ -51,6 +51,7 @@ VOCAB_FACTOR = 12  # the lab's vocabulary: lesson 06's times 12, so the cross-en
 MARGIN = 0.10  # the share of the capacity a plan must leave free (fragmentation, a longer batch, ...)
 NAMES = {False: "no checkpointing", "selective": "selective checkpointing", True: "checkpointing every block"}
 COST_KEYS = ("selective", "every block", "chunked loss", "micro-batch")
+NOISE_FLOOR = 0.02   # the course's least timing noise (lessons 05, 06): rounds agreeing closer prove no more
 PREDICTIONS = 7  # predictions choose() may make a case: fewer than half the 18 plans (exercise A)
 # Cases the learner's choose() never sees: another model (changes to the lab's shape), a capacity near a share of
 # its step as given's peak, and costs. Each makes a different plan the cheapest: where recomputation is dear,
@@ -226,22 +227,30 @@ def measured_shares(rounds: dict[str, list[float]]) -> dict[str, float]:
 
 
 def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
-    """Selective checkpointing's step against every block's, paired round by round, with a verdict that reads
-    the rounds' noise: more, less, or no difference shown. Lab 06."""
+    """Selective checkpointing's step against every block's, paired round by round, read against the cost
+    table's one noise (``cost_noise``): more, less, or no difference shown. Lab 06."""
     ratio = round(min(rounds["selective"]) / min(rounds["every block"]), 2)   # as printed
-    spread = round(paired_spread(rounds, "selective", "every block"), 2)
+    spread = cost_noise(rounds)
     paired = [s / e for s, e in zip(rounds["selective"], rounds["every block"])]
     side, note = noise_side(ratio, spread, paired)
     figures = (f"selective / every block = {ratio:.2f}x ± {spread:.2f}: fastest of {len(rounds['plain'])} "
-               "interleaved rounds each, ± the paired rounds' spread" + note)
+               "interleaved rounds each, ± the cost table's noise" + note)
+    beyond = "in every round, inside the table's noise" if note else "beyond the table's noise"
     if side == "above":
-        return (f"selective checkpointing cost more than every block here, beyond the rounds' noise ({figures}): "
+        return (f"selective checkpointing cost more than every block here, {beyond} ({figures}): "
                 "it saves recomputing the matmuls, which pays only where they dominate a block's time (lesson 06 "
                 "§2); its policy runs at every operation")
     if side == "below":
-        return (f"selective checkpointing cost less than every block here, beyond the rounds' noise ({figures}): "
+        return (f"selective checkpointing cost less than every block here, {beyond} ({figures}): "
                 "the matmuls it keeps are recompute saved")
     return f"selective checkpointing against every block here: within noise: no effect shown ({figures})"
+
+
+def cost_noise(rounds: dict[str, list[float]]) -> float:
+    """The cost table's one noise, as printed (two decimals): the largest spread of its paired rounds (each
+    technique against the plain step, and selective against every block), at least ``NOISE_FLOOR``. Lab 06."""
+    pairs = [(name, "plain") for name in COST_KEYS] + [("selective", "every block")]
+    return round(max([paired_spread(rounds, a, b) for a, b in pairs] + [NOISE_FLOOR]), 2)
 
 
 def noise_side(ratio: float, spread: float, rounds: list[float]) -> tuple[str | None, str]:
@@ -258,18 +267,29 @@ def noise_side(ratio: float, spread: float, rounds: list[float]) -> tuple[str | 
 
 def describe_costs(costs: dict, rounds: dict[str, list[float]] | None = None) -> str:
     """The costs as shares of the plain step; the micro-batch's is what each one beyond the first adds. Given
-    the cost table's ``rounds``, the shares as measured, signed: "no gap" where one prints as 0%, and a
-    negative one beside the 0 the cost model counts."""
-    shares = measured_shares(rounds) if rounds else costs
-    names = {"micro-batch": "each extra micro-batch"}
-    return ", ".join(names.get(name, name) + _signed(shares[name]) for name in COST_KEYS)
+    the cost table's ``rounds``, the shares as measured, signed and read against the table's noise
+    (``cost_noise``, printed with where it comes from): "no gap measured" within it, and a negative one beyond
+    it beside the 0 the cost model counts."""
+    if not rounds:
+        return ", ".join(_name(name) + _signed(costs[name]) for name in COST_KEYS)
+    shares, noise = measured_shares(rounds), cost_noise(rounds)
+    return (", ".join(_name(name) + _signed(shares[name], noise) for name in COST_KEYS) +
+            f"; the table's noise ± {noise:.2f} of the plain step (the largest spread of its paired rounds, "
+            f"at least {NOISE_FLOOR:.2f})")
 
 
-def _signed(share: float) -> str:
-    """A measured share of the plain step's time, after its name: " +14%", ": no gap" (0% as printed), or
-    " -2% (measured faster than the plain step; the cost model counts 0)"."""
+def _name(name: str) -> str:
+    return {"micro-batch": "each extra micro-batch"}.get(name, name)
+
+
+def _signed(share: float, noise: float = 0.0) -> str:
+    """A measured share of the plain step's time, after its name: " +14%", ": no gap" (0% as printed),
+    " -1% (within noise: no gap measured)" where the table's ``noise`` covers it, or
+    " -5% (measured faster than the plain step; the cost model counts 0)"."""
     if round(share * 100) == 0:
         return ": no gap"
+    if round(abs(share), 2) <= noise:
+        return f" {share:+.0%} (within noise: no gap measured)"
     faster = " (measured faster than the plain step; the cost model counts 0)" if share < 0 else ""
     return f" {share:+.0%}{faster}"
 
@@ -485,14 +505,13 @@ def take_aways(choose: Callable, setup: LabSetup, costs: dict, rounds: dict | No
 
 
 def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[float]]) -> str:
-    """The cheapest fitting plan against the next, by the cost model, beside the cost table's noise (the
-    largest paired spread of a technique against the plain step): apart beyond it, or a ranking the run cannot
-    confirm."""
-    noise = round(max(paired_spread(rounds, name, "plain") for name in COST_KEYS), 2)
+    """The cheapest fitting plan against the next, by the cost model, beside the cost table's noise
+    (``cost_noise``): apart beyond it, or a ranking the run cannot confirm."""
+    noise = cost_noise(rounds)   # the one printed under the cost table
     a, b = round(plan_cost(best, costs), 2), round(plan_cost(nearest, costs), 2)
-    said = (f"{b - a:.2f} apart, more than the cost table's noise (± {noise:.2f}): its rounds separate the two."
+    said = (f"{b - a:.2f} apart, more than the cost table's noise (± {noise:.2f}, printed under it): its rounds separate the two."
             if round(b - a, 2) > noise else
-            f"{b - a:.2f} apart, within the cost table's noise (± {noise:.2f}): the cost model ranks them, the cost "
+            f"{b - a:.2f} apart, within the cost table's noise (± {noise:.2f}, printed under it): the cost model ranks them, the cost "
             "table's rounds do not tell them apart.")
     return (f"The cheapest, {describe_plan(best)}, and the next, {describe_plan(nearest)}, cost {a:.2f}x and "
             f"{b:.2f}x by the cost model: " + said)
