@@ -444,7 +444,7 @@ def test_a_fused_ops_bandwidth_is_set_beside_the_roof_and_a_noisy_piece_uses_the
     assert "differ by less than that" in said  # +16 % inside the small messages' 78 % spread
     link.fit.sizes, link.seconds = [8, 512, 16384], [80.4e-6, 62.3e-6, 59.0e-6]
     said = report.latency_figures_sentence(link)
-    assert "A larger message beat the smallest-message time: 16,384 bytes in 59.0 µs" in said
+    assert "1 larger message beat the smallest-message time (16,384 bytes in 59.0 µs)" in said
     link.fit.alpha = 90e-6  # +44 % from 62.3 µs, past the 29 % spread of the small messages
     assert "differ by more than that" in report.latency_figures_sentence(link)
 
@@ -597,3 +597,29 @@ def test_the_memory_claim_carries_the_retimed_hedge_and_a_rough_roof_and_the_gel
     four = report.attention_backward_note(2.5)
     assert "four gradient products" in four and "the counter's 2.50x is that" in four
     assert "differs from it" in report.attention_backward_note(2.3)
+
+
+def test_a_batch_faster_than_the_smallest_message_time_is_said_so_unclipped_and_pieces_past_k_are_explained():
+    """Session 49's run: 8,192 bytes in 75.4 µs against a 91.3 µs smallest-message time: the share is 121 %,
+    printed as such (not clipped to 100 %); 16 pieces at 19.4x the single message say why it passes 16x; every
+    larger message that beat the smallest-message time is listed. A steady run keeps the plain sentence."""
+    from utils import machine
+    from utils.lessons.why_slow import report, transfers
+
+    sizes = [8, 512, 4096, 8192, 16384, 65536, 262144, 524288, 2**20, 2**22, 2**24]
+    us = [92.6, 91.3, 92.2, 75.4, 72.2, 80.7, 125.2, 184.1, 442.1, 1427.3, 6254.0]
+    link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in us])
+    costs = transfers.batch_costs(link, 16, 64, 128)
+    assert costs[0].latency_share == pytest.approx(91.3 / 75.4)
+    said = report.link_sentence(link, costs, True)
+    assert "takes 75.4 µs, less than the smallest-message time, 91.3 µs" in said and "(121%)" in said
+    assert "so latency dominates it" in said and "100% of it latency" not in said
+    assert "19.4x the single message: more than 16x, since the single message ran faster" in said
+    assert report.cost_rows(costs, link, True)[0][4] == "121% (faster than the latency counted)"
+    assert report.mostly_latency_verdict(link, costs[0]).startswith("holds: ran faster than the latency counted")
+    block = report.latency_figures_sentence(link)
+    assert "3 larger messages beat the smallest-message time (8,192 bytes in 75.4 µs, 16,384 bytes" in block
+    steady = machine.link_fit("gloo", sizes, [80e-6 + n / 3.5e9 for n in sizes])
+    plain = report.link_sentence(steady, transfers.batch_costs(steady, 16, 64, 128), True)
+    assert "of it latency (counted as the smallest-message time" in plain and "more than 16x" not in plain
+    assert "No larger message took less than" in report.latency_figures_sentence(steady)

@@ -18,7 +18,30 @@ def cost_rows(costs, link, can_predict: bool) -> list[tuple]:
     its cell says so: only a one-transfer row's time was measured as it stands."""
     return [(c.what, f"{c.n_bytes:,}", _time_cell(c),
              f"{c.predicted * 1e6:,.1f} µs ±{link.accuracy:.0%}" if can_predict else "cannot predict",
-             f"{c.latency_share:.0%}") for c in costs]
+             share_cell(c.latency_share)) for c in costs]
+
+
+def share_cell(share: float) -> str:
+    """A latency share as printed; over 100 % (as printed) the transfer beat the latency counted, and says so."""
+    return f"{share:.0%}" + (" (faster than the latency counted)" if round(share, 2) > 1 else "")
+
+
+def _ids_sentence(ids, floor: float, beta: float) -> str:
+    """What the single batch of token ids took, and how much of it is latency: honest where it ran faster than
+    the smallest-message time (its share then passes 100 %), with what its bytes take at the fit's ``beta``."""
+    took = f"A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.1f} µs"
+    counted = f"{LATENCY_NAME}, {floor * 1e6:,.1f} µs, the figure the table counts as latency"
+    if round(ids.latency_share, 2) <= 1:
+        return f"{took}, {ids.latency_share:.0%} of it latency (counted as {counted})."
+    return (f"{took}, less than {counted} ({ids.latency_share:.0%}): the fixed cost itself varies from moment "
+            f"to moment (block below). {_bytes_said(ids, beta)}")
+
+
+def _bytes_said(cost, beta: float) -> str:
+    """What ``cost``'s bytes take at ``beta``: whether latency dominates it, where its share passed 100 %."""
+    moving = cost.n_bytes / cost.transfers / beta
+    return (f"Its bytes take {moving * 1e6:,.1f} µs at β" + (", so latency dominates it." if moving < cost.measured
+            / cost.transfers / 2 else ", half its time or more: how much of it is latency is not shown."))
 
 
 def _time_cell(c) -> str:
@@ -40,12 +63,14 @@ def link_sentence(link, costs, can_predict: bool) -> str:
            f"one α ({f.alpha * 1e6:,.1f} µs) and one β ({f.beta / 1e9:.2f} GB/s) are off by up to "
            f"±{link.accuracy:.0%} at some size: they cannot predict a time here, so the table gives measured times")
     one = pieces.measured / pieces.transfers
-    return (f"{link.name}, {THIS_FIT}: {fit}. A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.0f} µs, "
-            f"{ids.latency_share:.0%} of it latency (counted as {LATENCY_NAME}, below). Sent as "
+    ratio = pieces.measured / ids.measured
+    why = ("" if round(ratio, 1) <= pieces.transfers else
+           f": more than {pieces.transfers}x, since the single message ran faster than one piece did")
+    return (f"{link.name}, {THIS_FIT}: {fit}. {_ids_sentence(ids, ids.measured * ids.latency_share, f.beta)} Sent as "
             f"{pieces.transfers} messages of "
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
             f"measured time of one such message ({one * 1e6:,.1f} µs): {pieces.measured * 1e6:,.0f} µs "
-            f"({pieces.measured / ids.measured:.1f}x the single message)."
+            f"({ratio:.1f}x the single message{why})."
             + noisy_piece_sentence(link, ids, pieces, can_predict))  # latency's figures: the block below
 
 
@@ -92,9 +117,10 @@ def latency_figures_sentence(link) -> str:
               f"{hi / lo - 1:.0%} spread between sizes whose bytes take no time, which is the loopback's noise "
               f"(each size is one median, timed at another moment), so latency is known to that at best; {agree}.")
     if beat:
-        n, s = min(beat, key=lambda ns: ns[1])
-        return text + (f" A larger message beat {LATENCY_NAME}: {n:,} bytes in {s * 1e6:,.1f} µs, which no "
-                       "message can do by its bytes; the fixed cost itself varies from moment to moment." + spread)
+        listed = ", ".join(f"{n:,} bytes in {s * 1e6:,.1f} µs" for n, s in beat)
+        return text + (f" {len(beat)} larger message{'s' * (len(beat) != 1)} beat {LATENCY_NAME} ({listed}), "
+                       "which no message can do by its bytes; the fixed cost itself varies from moment to "
+                       "moment." + spread)
     return text + f" No larger message took less than {LATENCY_NAME}." + spread
 
 
@@ -105,11 +131,12 @@ def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
     from utils.lessons.why_slow.transfers import SMALL
 
     small = [s for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
-    lo, hi = (min(1.0, cost.transfers * s / cost.measured) for s in (min(small), max(small)))
+    lo, hi = (cost.transfers * s / cost.measured for s in (min(small), max(small)))  # over 1: beat that time
     if round(lo, 2) <= most <= round(hi, 2):
         return (f"within noise: no effect shown (latency {lo:.0%} to {hi:.0%} of its time, by the small messages' "
                 "spread)")
-    share = f"latency {cost.latency_share:.0%} of its time"
+    share = (f"latency {cost.latency_share:.0%} of its time" if round(cost.latency_share, 2) <= 1 else
+             f"ran faster than the latency counted ({cost.latency_share:.0%}). {_bytes_said(cost, link.fit.beta)}")
     return f"holds: {share}" if lo > most else f"does not hold: {share}"
 
 

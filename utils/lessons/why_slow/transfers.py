@@ -25,7 +25,8 @@ class BatchCost:
     transfers: int  # pieces it is sent in
     measured: float  # seconds: transfers x the measured time of one piece (one message of that size, timed)
     predicted: float  # seconds: transfers x (alpha + piece / beta)
-    latency_share: float  # transfers x ``latency(link)``, over ``measured``: what no bandwidth shortens
+    latency_share: float  # transfers x ``latency(link)``, over ``measured``: what no bandwidth shortens; over 1
+    # where the transfer ran faster than the latency counted (the fixed cost varies from moment to moment)
 
 
 def batch_cases(batch: int, context: int, width: int) -> list[tuple[str, int, int]]:
@@ -64,5 +65,5 @@ def batch_costs(link, batch: int, context: int, width: int) -> list[BatchCost]:
     for what, n_bytes, k in batch_cases(batch, context, width):
         seconds = k * measured[n_bytes // k]
         out.append(BatchCost(what, n_bytes, k, seconds, k * link.fit.time(n_bytes / k),
-                             min(1.0, k * empty / seconds)))
+                             k * empty / seconds))  # unclipped: over 1 where it ran faster than that
     return out
