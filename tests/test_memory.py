@@ -502,3 +502,33 @@ def test_threads_reading_decides_from_the_paired_rounds():
     assert "within noise: no effect shown" in none and "load 3.5" in none
     slower = summary.threads_reading([0.7, 0.8, 0.85], 2, 3.5)
     assert "no faster on 2 threads: no speed-up" in slower and "load 3.5" in slower
+
+
+def test_precision_lines_reads_the_calculators_bars():
+    fp32 = estimate(TINY, 2)
+    said = summary.precision_lines(fp32, {"bf16": estimate(TINY, 2, precision="bf16"),
+                                          "bf16 autocast": estimate(TINY, 2, precision="bf16 autocast"),
+                                          "fp32 again": fp32})
+    assert said.startswith("In the calculator's lines at the peak")
+    assert "bf16 shrinks parameters" in said and "adds weight copies" in said and "keeps parameters" in said
+    assert "fp32 again shrinks no line; keeps" in said
+
+
+def _runs(fsdp_range, ddp_range=(0.05, 0.06)):
+    """Two strategies' rank-0 records, as train_sharded returns them (figures made up for the sentence)."""
+    def run(calls, step, sent, rng, inside):
+        return [{"calls_per_step": calls, "mean_step_seconds": step, "sent_per_step": sent, "step_range": rng,
+                 "collective_seconds_per_step": inside}]
+    return {"ddp": run({"all-reduce": 2}, 0.057, {"all-reduce": 100.0}, ddp_range, {"all-reduce": 0.013}),
+            "fsdp": run({"all-gather": 9, "reduce-scatter": 5}, 0.100, {"all-gather": 100.0, "reduce-scatter": 100.0},
+                        fsdp_range, {"all-gather": 0.02, "reduce-scatter": 0.014})}
+
+
+def test_collectives_sentence_gives_the_step_ratios_noise_verdict_and_waiting_caveat():
+    slower = summary.collectives_sentence(_runs((0.08, 0.12)))
+    assert "slower in every pairing of steps, beyond their noise" in slower
+    assert "cannot tell the per-call start-up cost (alpha, lesson 00) from waiting" in slower
+    overlap = summary.collectives_sentence(_runs((0.05, 0.12)))
+    assert "spans 1x, so no difference is shown" in overlap
+    faster = summary.collectives_sentence(_runs((0.02, 0.04)))
+    assert "faster in every pairing of steps" in faster

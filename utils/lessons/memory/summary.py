@@ -57,12 +57,17 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
     bytes_ratio = sent["fsdp"] / sent["ddp"]
     ranges = {k: r[0].get("step_range") for k, r in runs.items()}
     # the ratio's range over the steps: FSDP2's fastest over DDP's slowest, to its slowest over DDP's fastest
-    spread = (f", {ranges['fsdp'][0] / ranges['ddp'][1]:.2f}-{ranges['fsdp'][1] / ranges['ddp'][0]:.2f}x from "
-              "the steps' fastest and slowest" if ranges["ddp"] and ranges["fsdp"] else "")
+    spread = ""
+    if ranges["ddp"] and ranges["fsdp"]:
+        low, high = ranges["fsdp"][0] / ranges["ddp"][1], ranges["fsdp"][1] / ranges["ddp"][0]
+        spread = (f", {low:.2f}-{high:.2f}x from the steps' fastest and slowest: " + (
+            "slower in every pairing of steps, beyond their noise" if low > 1 else
+            "faster in every pairing of steps, beyond their noise" if high < 1 else
+            "the range spans 1x, so no difference is shown beyond the steps' noise"))
     handed = {k: sum(r[0]["sent_per_step"].values()) for k, r in runs.items()}   # the table's "MB a step"
     text = (f"Step time (mean, from the second step): DDP {steps['ddp'] * 1e3:.0f} ms, FSDP2 "
-            f"{steps['fsdp'] * 1e3:.0f} ms ({steps['fsdp'] / steps['ddp']:.2f}x{spread}, for {bytes_ratio:.2f}x "
-            f"the bytes a ring sends; the table's MB a step, what each rank hands its collectives, add up to "
+            f"{steps['fsdp'] * 1e3:.0f} ms ({steps['fsdp'] / steps['ddp']:.2f}x{spread}; it moves {bytes_ratio:.2f}x "
+            f"the bytes a ring sends for DDP; the table's MB a step, what each rank hands its collectives, add up to "
             f"{handed['fsdp'] / handed['ddp']:.2f}x, as with 2 ranks a ring sends half of a reduce-scatter's "
             "input); "
             f"collectives a step: DDP {calls['ddp']:.0f}, FSDP2 {calls['fsdp']:.0f}.")
@@ -76,7 +81,10 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
                        f"repeats{label}.")
     share = f"{extra / gap:.0%} of"
     text += (f" Inside them: DDP {d * 1e3:.0f} ms, FSDP2 {f * 1e3:.0f} ms ({f / d:.2f}x, "
-             f"{'more' if f / d > bytes_ratio else 'no more'} than the ring's bytes' {bytes_ratio:.2f}x); "
+             f"{'more' if f / d > bytes_ratio else 'no more'} than the ring's bytes' {bytes_ratio:.2f}x; one "
+             f"figure a step each, with no spread to judge noise by, and a rank's time inside a collective also "
+             f"counts its wait for the other rank, so this cannot tell the per-call start-up cost (alpha, lesson 00) from "
+             f"waiting); "
              f"the extra time inside collectives ({extra * 1e3:.0f} ms) is {share} the gap in step time ({gap * 1e3:.0f} ms){label}.")
     if gap > 0 and extra < 0.8 * gap:
         text += (" The rest is outside the collectives (not timed apart here). Candidates, none measured here: "
@@ -328,3 +336,21 @@ def threads_reading(paired: list[float], cores: int, load: float) -> str:
         return said + (f"; {cores} threads share the cores with other programs here (load {load:.1f}): a host "
                        f"with free cores divides the step")
     return said + "; more threads divide the step"
+
+
+def precision_lines(fp32, variants: dict, mb: float = 1e6) -> str:
+    """Which of the calculator's lines (``Budget.at_peak``: the plot's stacked bars) a 16-bit format shrinks,
+    adds or keeps against fp32's: one sentence per variant, read from the calculator's figures. Lesson 06."""
+    out = []
+    for name, budget in variants.items():
+        before = {k: fp32.at_peak.get(k, 0.0) for k in {**fp32.at_peak, **budget.at_peak}}
+        after = {k: budget.at_peak.get(k, 0.0) for k in before}
+        lines = [k for k in before if before[k] or after[k]]   # the lines with a bar in either
+        shrunk = [f"{k} {before[k] / mb:.2f} -> {after[k] / mb:.2f}" for k in lines
+                  if after[k] < before[k] * 0.99]
+        added = [f"{k} +{(after[k] - before[k]) / mb:.2f}" for k in lines if after[k] > before[k] * 1.01]
+        kept = [k for k in lines if before[k] * 0.99 <= after[k] <= before[k] * 1.01]
+        said = [f"shrinks {', '.join(shrunk)} MB" if shrunk else "shrinks no line",
+                f"adds {', '.join(added)} MB" if added else "", f"keeps {', '.join(kept)}" if kept else ""]
+        out.append(f"{name} " + "; ".join(s for s in said if s) + ".")
+    return "In the calculator's lines at the peak (the bars of the plot below): " + " ".join(out)

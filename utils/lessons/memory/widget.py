@@ -38,7 +38,8 @@ def plot_budgets(budgets: dict[str, Budget], measured: dict[str, float] | None =
         ax.axvline(capacity / scale, color="0.3", linestyle="--", label=f"capacity {capacity / scale:.1f} {unit}")
     ax.invert_yaxis()
     ax.set_xlabel(f"{unit} per device at the step's peak")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False,
+              title="bars: the calculator's lines", title_fontsize=8)
     plots.stamp_simulated(fig, simulated)
     return plots.finish(fig, title + (" (simulated on CPU)" if simulated else ""))
 
