@@ -417,7 +417,7 @@ def test_the_miss_sets_the_ranks_and_the_shard_apart_side_by_side_and_names_what
     # session 48's reader: the time off the core is measured once (its two bounds) and every later sentence
     # quotes those bounds, never a verdict of its own ("does not show it off its core")
     assert "off its core between 0.0 ms" in story and "cannot tell" in story
-    assert "(off it 0.0 to 1.1 ms, above)" in story and "up to 1.05 ms, above) may hold" in story
+    assert "(off it 0.0 to 1.1 ms, below)" in story and "up to 1.05 ms, above) may hold" in story
     assert "does not show it off its core" not in story
     m["corun"]["together"] = 0.0125   # the shard apart as long as inside the step: nothing added
     assert "added nothing measurable" in " ".join(report.miss_story(m, ""))

@@ -294,7 +294,7 @@ class Climb:
             slower = _median(c.ratios) + spread(c.ratios) < 1
             why = why_slower(c) if slower else within_noise(c.ratios)
             if c.rung.name == "compile":  # the break-even rule, printed in both branches
-                why += "; " + compile_break_even(c)
+                why += "; " + compile_break_even(c, self.run_steps)
             return False, why
         if c.rung.name == "compile":
             payback = compile_payback(c, self.run_steps)
@@ -354,14 +354,16 @@ def compile_seconds(c: Compared) -> tuple[float, float, float]:
     return eager, eager / c.gain, max(r["first_step_s"] for r in c.after) - eager
 
 
-def compile_break_even(c: Compared) -> str:
-    """A compile that did not pay beyond noise: its measured compile and the guide's break-even, in words."""
+def compile_break_even(c: Compared, run_steps: int | None = None) -> str:
+    """A compile that did not pay beyond noise: its measured compile and the guide's break-even, in words,
+    beside the planned run's length (``run_steps``) where one is planned."""
     eager, compiled, compile_s = compile_seconds(c)
     steps = guide.break_even_steps(compile_s, eager, compiled)
     after = f"after {steps:,.0f} steps" if math.isfinite(steps) else "never: no gain per step"
     return (f"its compile took {compile_s:.1f} s; break-even {compile_s:.1f} s / ({eager * 1e3:.1f} - "
             f"{compiled * 1e3:.1f} ms: the steps kept so far, eager, timed again in this step's own rounds "
-            f"(their median), and that over the paired gain): {after}")
+            f"(their median), and that over the paired gain): {after}"
+            + (f", against the planned run of {run_steps:,} steps" if run_steps else ""))
 
 
 def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, simulated: bool) -> str:
@@ -383,12 +385,15 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
     if link_rate is None or gap <= 0:
         return said
     comm = 2 * (n - 1) / n * 4 * parameters / link_rate
+    priced = (f" The all-reduce the guide priced, {comm * 1e3:.1f} ms, is a one-way estimate, a floor: the "
+              "ring's bytes (2(n-1)/n x 4 B a parameter) at lesson 00's one-way send/recv rate, with no "
+              "fixed cost a call; the all-reduce itself costs more, and this run does not time it")
     if comm >= gap:
-        return said + (f" The all-reduce the guide priced, {comm * 1e3:.1f} ms on the link, could explain all "
-                       "of it if none of it hid behind backward.")
-    return said + (f" The all-reduce the guide priced, {comm * 1e3:.1f} ms on the link, explains at most "
-                   f"{comm / gap:.0%} of it even if none of it hid: the rest is not the link's bytes (on CPU "
-                   "workers, compute and gloo's threads share the cores; not measured apart here).")
+        return said + priced + (": the floor alone could explain all of the gap if none of it hid behind "
+                                "backward.")
+    other = "the cores that compute and gloo's threads share" if simulated else "the rest of the step"
+    return said + priced + (f". The floor is {comm / gap:.0%} of the gap, so whether most of the gap is the "
+                            f"link or {other} this run cannot tell: neither is measured apart here.")
 
 
 def why_slower(c: Compared) -> str:

@@ -47,7 +47,7 @@ def plot_cost(analysis: dict, bound: float, label: str, simulated: bool):
     ax2.axhline(1, color="black", lw=0.6)
     ax2.set_xlabel("width")
     ax2.set_ylabel("speedup over 1 device")
-    ax2.legend(fontsize=8)
+    ax2.legend(fontsize=8, loc="lower right")   # clear of the bound line at the top
     for ax in (ax1, ax2):
         ax.set_xticks(w, [str(v) for v in w])
         ax.xaxis.set_minor_locator(plt.NullLocator())
@@ -235,14 +235,16 @@ def _off_core_known(slow: dict) -> bool:
 
 def _ruled_out(m: dict, slow: dict) -> tuple[str, str]:
     """What this run's figures rule out as the miss's cause, and what they leave open (each with its figure)."""
-    out, open_ = [f"other programs ({m['others']:.2f} of a core)", f"steal ({m['steal']:.2f})"], []
+    out, open_ = [f"other programs ({m['others']:.2f} of a core)",
+                  f"steal, time the host ran other work while this machine's CPUs were ready "
+                  f"({m['steal']:.2f} of a core)"], []
     low, high = _off_core(slow)
     if _held_core(slow):
         out.append(f"the step's thread losing its core (off it at most {high * 1e3:.1f} ms of "
-                   f"{slow['compute'] * 1e3:.1f} ms of compute, above)")
+                   f"{slow['compute'] * 1e3:.1f} ms of compute, below)")
     elif not _off_core_known(slow):
         open_.append(f"the step's thread losing its core during the compute (off it {low * 1e3:.1f} to "
-                     f"{high * 1e3:.1f} ms, above)")
+                     f"{high * 1e3:.1f} ms, below)")
     corun = m.get("corun") or {}
     if corun.get("alone") and corun.get("together"):
         corun_x = corun["together"] / corun["alone"]
@@ -471,7 +473,9 @@ def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
     ranked = sorted(parts.items(), key=lambda kv: -kv[1])
     largest, second = ranked[0][0], (ranked[1][1] if len(ranked) > 1 else 0.0)
     listed = ", ".join(f"{k} {v * 1e3:.2f} ms" for k, v in ranked)
-    lead = f"The miss, part by part on the longer-step rank: {listed}. "
+    tolerance = (" (the compute's part counts only what lies beyond t1/2 and a 5 % tolerance this lesson "
+                 "chooses for timing noise)" if COMPUTE_PART in parts else "")
+    lead = f"The miss, part by part on the longer-step rank{tolerance}: {listed}. "
     if parts[largest] <= 0:
         return lead + ("Every part is within its allowance (t1/2's 5 %, the fit's error): what is left of the "
                        "miss is within the model's own error, and this run names no cause.")

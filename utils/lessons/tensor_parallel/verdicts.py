@@ -1,0 +1,83 @@
+"""Sentences of lesson 07 that read an inequality or a ranking from the run's figures, both ways."""
+
+TOLERANCE = 0.05   # the lesson's chosen allowance for timing noise: 5 % of the figure compared against
+
+
+def cpu_row_verdict(m: dict) -> str:
+    """The miss table's CPU row read against its model (``cost.miss``): a thread that holds its core through
+    the step gets at least its compute's time in CPU, so each rank's CPU time should be >= its compute; below
+    it by more than the 5 % tolerance, the thread lost its core that long. '' where the CPU was not timed."""
+    ranks = [r for r in m.get("ranks") or [] if r and r.get("thread_cpu") is not None and r.get("compute")]
+    if not ranks:
+        return ""
+    said = []
+    for index, rank in enumerate(m["ranks"]):
+        if rank not in ranks:
+            continue
+        cpu, compute = rank["thread_cpu"], rank["compute"]
+        head = f"rank {index} {cpu * 1e3:.2f} ms against {compute * 1e3:.2f} ms"
+        if cpu >= compute:
+            said.append(f"{head}: at or above it, as the model says")
+        elif compute - cpu <= TOLERANCE * compute:
+            said.append(f"{head}: below it by {(compute - cpu) * 1e3:.2f} ms, within the 5 % tolerance "
+                        f"({TOLERANCE * compute * 1e3:.2f} ms) the lesson allows for timing noise: the model "
+                        "holds within that noise")
+        else:
+            said.append(f"{head}: below it by {(compute - cpu) * 1e3:.2f} ms, beyond the 5 % tolerance: the "
+                        f"model is broken there, the thread was off its core at least "
+                        f"{(compute - cpu) * 1e3:.2f} ms of its compute")
+    return ("The table's CPU row, the step thread's CPU time against its compute (its model: at least the "
+            "compute, while the thread holds its core): " + "; ".join(said) + ".")
+
+
+def real_width_sentence(rows: list[tuple], speedups: dict, width: int, tokens: int) -> str:
+    """The datasheet pairs' modelled speed-up at a real width, read from the rows (``plan.datasheet_rows``:
+    GPU, link, dtype, peak FLOP/s, link bytes/s; ``speedups`` keyed 'GPU, link'): whether the gain follows
+    the ratio of peak FLOP/s to link rate, and, where two pairs share a GPU peak, what the link alone does."""
+    ratio = {f"{gpu}, {link}": peak / bw for gpu, link, _, peak, bw in rows}
+    by_ratio = sorted(ratio, key=ratio.get)
+    follows = all(round(speedups[a], 1) >= round(speedups[b], 1) for a, b in zip(by_ratio, by_ratio[1:]))
+    listed = ", ".join(f"{speedups[k]:.1f}x on {k} ({ratio[k]:,.0f} FLOP a link byte)" for k in by_ratio)
+    out = (f"At width {width:,}, {tokens} tokens, the same model gives, from the lowest ratio of peak "
+           f"FLOP/s to link rate to the highest: {listed}, against a pair's 2x: "
+           + ("the gain falls as the ratio rises, so the ratio of compute speed to link speed decides it, "
+              "not the link alone" if follows else
+              "the gain does not fall with every rise of the ratio: the ratio alone does not order the "
+              "pairs"))
+    same = {}
+    for gpu, link, _, peak, bw in rows:
+        same.setdefault(peak, []).append((bw, f"{gpu}, {link}"))
+    for peak, pairs in same.items():
+        if len(pairs) < 2:
+            continue
+        (slow_bw, slow), (fast_bw, fast) = min(pairs), max(pairs)
+        if fast_bw == slow_bw:
+            continue
+        gained = round(speedups[fast], 1) > round(speedups[slow], 1)
+        out += (f". Only pairs with the same GPU peak ({peak / 1e12:.0f} TFLOP/s) isolate the link: "
+                f"{speedups[slow]:.1f}x on {slow} against {speedups[fast]:.1f}x on {fast}: "
+                + ("the faster link keeps more of the 2x, which is why tensor parallelism is used inside an "
+                   "NVLink domain where it can be" if gained else
+                   "the faster link keeps no more of the 2x at this width"))
+        break
+    return out
+
+
+def in_pass_price(calls: int, floor_each: float, excess: dict, gap: float, bytes_here: int,
+                  bytes_there: int) -> str:
+    """A decode token's all-reduces priced twice more than at section 4's back-to-back alpha-beta (a floor:
+    no compute between the calls there): each call plus the excess over the model a call met inside section
+    1's pass (``excess``: what was measured -> seconds a call above the model); ``gap`` is the loss to
+    explain, in seconds a token."""
+    floor = calls * floor_each
+    priced = []
+    for what, extra in excess.items():
+        total = calls * (floor_each + max(extra, 0.0))
+        priced.append(f"{total * 1e3:.2f} ms ({total / gap:.0%} of the loss) with {what} ("
+                      + (f"{extra * 1e3:.2f} ms a call above the model)" if extra > 0 else
+                         "no more than the model a call)"))
+    return (f"That price, {floor * 1e3:.2f} ms, is a floor: section 4 timed its all-reduces back to back, "
+            f"with no compute between. At the excess over the model that section 1's calls met inside a pass, "
+            f"the {calls} would cost " + "; or ".join(priced) + f" (an assumption: section 1's calls carried "
+            f"{bytes_there / 1e6:.2f} MB, these {bytes_here / 1e3:.1f} KB, so only the excess is carried "
+            "over)")
