@@ -623,3 +623,55 @@ def test_a_batch_faster_than_the_smallest_message_time_is_said_so_unclipped_and_
     plain = report.link_sentence(steady, transfers.batch_costs(steady, 16, 64, 128), True)
     assert "of it latency (counted as the smallest-message time" in plain and "more than 16x" not in plain
     assert "No larger message took less than" in report.latency_figures_sentence(steady)
+
+
+def test_section_2_lists_every_op_the_retimed_probe_crosses_and_a_rough_compute_op_is_flagged():
+    """Session 49's run: matrix-vector (85%, 119% re-timed) and add (78%, 109%) both cross their roof against
+    the re-timed probe: the sentence names both, as the closing row does. GPT fc's 52% spread marks it rough."""
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import report
+
+    def point(name, intensity, fraction, bound="memory", spread=0.1):
+        return NS(op=NS(name=name, intensity=intensity, flops=1.0), achieved=fraction * intensity * 18.7e9,
+                  fraction=fraction, bound=bound, spread=spread, ceiling=intensity * 18.7e9, above_roof=False)
+
+    mv, add, gelu = point("matrix-vector", 0.5, 0.85), point("add", 0.08, 0.78), point("gelu", 1.0, 0.23)
+    bw = NS(name="fp32 memory bandwidth, 1 thread", best=18.7e9, spread=0.2)
+    roof = NS(points=[mv, add, gelu], from_profile=True, bandwidth=bw, retimed=(None, NS(best=13.4e9)), threads=1,
+              ceilings=NS(flops=180e9, bandwidth=18.7e9), RETIMED="the same probe timed beside the ops, this run")
+    said = report.roof_choice_sentence(mv, roof)
+    assert "The re-timed figure puts 1 more op on the other side of its roof (add (78%, re-timed 109%))" in said
+    assert "gelu" not in said and "add" in report.memory_claim(roof).verdict
+    alone = NS(**{**vars(roof), "points": [mv, gelu]})
+    assert "more op" not in report.roof_choice_sentence(mv, alone)
+    fc = point("GPT fc", 46.5, 0.82, bound="compute", spread=0.52)
+    assert report.roof_claim("fc", fc).verdict == "82% of its roof; rough: its spread 52%, over 50%"
+    assert report.roof_claim("fc", NS(**{**vars(fc), "spread": 0.2})).verdict == "82% of its roof"
+
+
+def test_a_fits_worst_miss_prints_enough_digits_to_read_its_verdict_against_the_tolerance():
+    """Session 49's run printed "misses by 10.0%" against ±10%: a miss that rounds to the tolerance gets more
+    digits, on either side of it."""
+    from utils.lessons.why_slow.scaling_report import miss_text
+
+    assert miss_text(0.10043) == "10.04%" and miss_text(0.09996) == "9.996%"
+    assert miss_text(0.137) == "13.7%" and miss_text(0.1) == "10.0%"
+
+
+def test_each_fused_version_carries_its_own_note_and_a_fused_op_far_under_its_roof_reconciles_both_senses():
+    """The compiled GELU's cut is an expectation, noted apart from the counted one; "memory-bound" by the
+    roofline's count and "memory did not limit it" are said together, not against each other."""
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.why_slow import algorithms, report
+
+    x = torch.randn(1024)
+    rows = algorithms.compare_all("GELU", algorithms.gelu_op_by_op, [algorithms.gelu_fused, algorithms.gelu_fused],
+                                  (x,), "cpu", 1, note=["counted", "expected, not counted"])
+    assert [c.note for c in rows] == ["counted", "expected, not counted"]
+    fast = NS(fast="gelu_fused", fast_seconds=3.87e-3, speedup=2.7, verdict="faster")
+    far = report.fused_bandwidth_sentence(fast, 16 * 2**20, 18.7e9)
+    assert "memory-bound by the roofline's count (its intensity is below the ridge), yet" in far
+    near = report.fused_bandwidth_sentence(NS(**{**vars(fast), "fast_seconds": 1.0e-3}), 16 * 2**20, 18.7e9)
+    assert "Near the roof: memory limits the fused version" in near

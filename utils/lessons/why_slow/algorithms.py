@@ -113,15 +113,16 @@ def compare(what, slow, fast, args, device, repeats=5, note="") -> Comparison:
 def compare_all(what, slow, fasts, args, device, repeats=5, note="") -> list[Comparison]:
     """``compare`` for several fast versions of ``slow``, all timed in the same rounds: one time for ``slow``,
     set beside each of them (timed in separate rounds, the slow version's own time varies with the allocator's
-    state and the machine's load, and two rows would disagree about it)."""
+    state and the machine's load, and two rows would disagree about it). ``note``: one for all, or one each."""
+    notes = [note] * len(fasts) if isinstance(note, str) else list(note)
     gaps = [(slow(*args).float() - fast(*args).float()).abs().max().item() for fast in fasts]
     times: list[list[float]] = [[] for _ in range(len(fasts) + 1)]
     for _ in range(repeats):
         for samples, fn in zip(times, [slow, *fasts]):
             samples.append(bench.measure(lambda: fn(*args), warmup=1, repeats=1, device=device).min)
-    return [Comparison(what, slow.__name__, fast.__name__, min(times[0]), min(t), gap, note,
+    return [Comparison(what, slow.__name__, fast.__name__, min(times[0]), min(t), gap, said,
                        tuple(a / b for a, b in zip(times[0], t)))
-            for fast, t, gap in zip(fasts, times[1:], gaps)]
+            for fast, t, gap, said in zip(fasts, times[1:], gaps, notes)]
 
 
 def attention_inputs(batch, heads, tokens, head_dim, device="cpu", seed=0):

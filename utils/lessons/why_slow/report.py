@@ -168,7 +168,9 @@ def roofline_sentence(roof) -> str:
     largest = max(matmuls, key=lambda p: p.op.flops)
     nearest = max((p for p in roof.points if p.bound == "memory"), key=lambda p: p.fraction)
     return (f"Ridge point: {c.ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
-            f"here: {', '.join(memory) or 'none'}. Compute-bound: {', '.join(p.op.name for p in matmuls)}. "
+            f"by the roofline's count (intensity below the ridge): {', '.join(memory) or 'none'}. Compute-bound by "
+            f"count: {', '.join(p.op.name for p in matmuls)}. (Which limit an op met in this run is its share of "
+            "its roof, in the block below.) "
             + largest_matmul_reading(largest, roof.peak, roof.from_profile, next(iter(roof.retimed), None))
             + memory_reading(nearest, roof, devices.cpu_caches().get("L3") if roof.threads is not None else None)
             + roof_choice_sentence(nearest, roof) + rough_roof_sentence(roof))
@@ -195,9 +197,24 @@ def roof_choice_sentence(point, roof) -> str:
             f"quotes under that name. Against {roof.RETIMED} ({again.best / 1e9:.1f} GB/s, "
             f"{again.best / bw.best - 1:+.0%}), {point.op.name} would read {other:.0%}: ")
     if not crosses_roof(point, roof):
-        return text + "on the same side of its roof, so the reading does not depend on which of the two is used."
-    return (text + "on the other side of its roof, so whether it passes its memory roof depends on which of the "
-            "two figures of one probe is used: this run does not show it either way.")
+        text += "on the same side of its roof, so the reading does not depend on which of the two is used."
+    else:
+        text += ("on the other side of its roof, so whether it passes its memory roof depends on which of the "
+                 "two figures of one probe is used: this run does not show it either way.")
+    return text + other_crossings(point, roof)
+
+
+def other_crossings(point, roof) -> str:
+    """Every other memory-bound op that the re-timed probe puts on the other side of its roof (the closing
+    table's row lists the same ones), or "" where none is."""
+    more = [p for p in getattr(roof, "points", ()) if p.bound == "memory" and p is not point and crosses_roof(p, roof)]
+    if not more:
+        return ""
+    listed = ", ".join(f"{p.op.name} ({p.fraction:.0%}, re-timed {retimed_share(p, roof):.0%})" for p in more)
+    many = len(more) > 1
+    return (f" The re-timed figure puts {len(more)} more op{'s' * many} on the other side of "
+            f"{'their' if many else 'its'} roof ({listed}): for {'them' if many else 'it'} too, which side is "
+            "not shown.")
 
 
 def retimed_share(point, roof) -> float:
@@ -410,10 +427,12 @@ def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, transfers: int =
             f"{fused_transfers} would give up to {transfers / fused_transfers:.0f}x; it gave {c.speedup:.1f}x"
             + ("." if c.verdict.startswith("faster") else f" ({c.verdict})."))
     if rate < near * roof_rate:
-        return text + (" Far under the roof: this rules out memory as the fused version's limit. What limited "
+        return text + (" Far under the roof: memory-bound by the roofline's count (its intensity is below the "
+                       "ridge), yet memory's bandwidth did not limit it in this run, which rules out memory as "
+                       "the fused version's limit. What limited "
                        "it instead is not measured here; section 2's hypothesis, the in-core cost of its tanh, is "
                        "one candidate, which a profile of its instructions would confirm or rule out.")
-    return text + " Near the roof: the fused version is memory-bound, as the roofline says."
+    return text + " Near the roof: memory limits the fused version, as the roofline's count says."
 
 
 # --- section 7: the hardware claims -------------------------------------------------------------------------
@@ -500,6 +519,7 @@ def roof_claim(claim: str, point):
     why = "caches" if point.bound == "memory" else "a finding, see section 2"
     verdict = (share if point.fraction <= 1 else f"{share}, above its {point.spread:.0%} spread: {why}"
                if point.above_roof else f"{share}, within its {point.spread:.0%} spread")
+    verdict += f"; rough: its spread {point.spread:.0%}, over {ROUGH:.0%}" if point.spread > ROUGH else ""
     return Claim(claim, f"{point.achieved / 1e9:.1f} GFLOP/s", f"roof {point.ceiling / 1e9:.1f} GFLOP/s", verdict)
 
 

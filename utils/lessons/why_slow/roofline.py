@@ -202,5 +202,5 @@ def points_rows(points: list[Point]) -> list[tuple]:
              f"{p.fraction:.0%}" + (" ⚠ above" if p.above_roof else ""), f"{p.spread:.0%}") for p in points]
 
 
-POINT_COLUMNS = ["op", "FLOPs", "bytes", "FLOPs/byte", "limited by", "GFLOP/s achieved", "GFLOP/s ceiling",
-                 "of ceiling", "spread"]
+POINT_COLUMNS = ["op", "FLOPs", "bytes", "FLOPs/byte", "side of the ridge (by count)", "GFLOP/s achieved",
+                 "GFLOP/s ceiling", "of ceiling", "spread"]

@@ -53,16 +53,25 @@ def scaling_holds(series, fit) -> dict[str, str]:
     return {axis: one(pts) for axis, pts in series.items()}
 
 
+def miss_text(worst: float) -> str:
+    """A fit's worst miss as printed: to 0.1 %, with more digits where that would print the tolerance itself
+    (10.04 % against ±10 % prints "10.04%"), so that the verdict can be read from the figure."""
+    for digits in (1, 2, 3):
+        if f"{worst:.{digits}%}" != f"{FOLLOWS:.{digits}%}" or worst == FOLLOWS:
+            return f"{worst:.{digits}%}"
+    return f"{worst:.3%}"
+
+
 def axis_readings(series, fit, repeats: int | None = None) -> dict[str, str]:
     """Each axis's verdict (``scaling_holds``) in words, with its figures: the same words in the sentence and
     in the claims table. With ``repeats`` (the steps timed a point), a miss is called noisy under 5 repeats."""
     status, out = scaling_holds(series, fit), {}
     for axis, pts in series.items():
-        worst, d = fit(pts)[1], _d_text(pts, fit)
-        out[axis] = {"holds": f"holds (within {worst:.1%}, {d})",
-                     "d within noise": f"fits within {worst:.1%}, {d}: d within noise of zero",
+        worst, d = miss_text(fit(pts)[1]), _d_text(pts, fit)
+        out[axis] = {"holds": f"holds (within {worst}, {d})",
+                     "d within noise": f"fits within {worst}, {d}: d within noise of zero",
                      "negative d": f"does not hold: only with a negative fixed cost, {d}",
-                     "off": f"does not hold: misses by {worst:.1%}"}[status[axis]]
+                     "off": f"does not hold: misses by {worst}"}[status[axis]]
         if status[axis] == "off" and repeats:
             out[axis] += f" ({repeats} repeats a point{': noisy' if repeats < 5 else ''})"
     return out
@@ -97,7 +106,7 @@ def scaling_failures(series, fit, repeats: int | None = None) -> dict[str, str]:
     why = {"off": f"off by more than {FOLLOWS:.0%}", "negative d": "only with a negative fixed cost d"}
     out = {axis: why[v] for axis, v in scaling_holds(series, fit).items() if v in why}
     for axis in (a for a, v in out.items() if v == why["off"] and repeats):
-        out[axis] = (f"misses by {fit(series[axis])[1]:.1%}"
+        out[axis] = (f"misses by {miss_text(fit(series[axis])[1])}"
                      + (f" ({repeats} repeats a point: noisy)" if repeats < 5 else f" ({repeats} repeats a point)"))
     if fixed_costs_differ(series, fit):
         out["every axis"] = "the fixed cost d differs by axis (" + ", ".join(
@@ -137,7 +146,7 @@ def scaling_sentence(series, fit) -> str:
     with a fixed cost no step could lack (d >= 0 within the fit)."""
     status = scaling_holds(series, fit)
     worst = {axis: fit(pts)[1] for axis, pts in series.items()}
-    parts = [f"{axis} {'within' if w <= FOLLOWS else 'off by up to'} {w:.1%}" for axis, w in worst.items()]
+    parts = [f"{axis} {'within' if w <= FOLLOWS else 'off by up to'} {miss_text(w)}" for axis, w in worst.items()]
     flat = {axis: max(p.seconds / p.model_flops for p in pts) / min(p.seconds / p.model_flops for p in pts)
             for axis, pts in series.items()}
     most = max(flat, key=flat.get)
