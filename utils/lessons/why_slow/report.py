@@ -550,7 +550,8 @@ def memory_claim(roof):
     said += f"; rough: {rough}, over {ROUGH:.0%}" if rough else ""
     from utils.claims import Claim
 
-    return Claim(f"memory-bound ops run at most near the memory roof, far under the peak ({len(ops)} ops)",
+    return Claim(f"ops memory-bound by count (below the ridge) run at most near the memory roof, far under the "
+                 f"peak ({len(ops)} ops)",
                  f"{ops[0].fraction:.0%} - {top.fraction:.0%} of the roof",
                  f"roof: intensity × {roof.ceilings.bandwidth / 1e9:.1f} GB/s", said)
 
