@@ -736,3 +736,18 @@ def test_the_recipe_notes_say_where_section_2_and_the_rounds_agree():
     assert "one-GPU" in workers_note({1: 1.66, 2: 1.67}, 2, 1, "1gpu", 0.02)
     assert "does not rest" in rounds_agree([1.33, 1.35, 1.38])
     assert "do not all read the same way" in rounds_agree([0.95, 1.00, 1.10])
+
+
+def test_bound_reading_reports_every_row_short_of_its_bound():
+    from utils.lessons.data_prefetch.ranks import bound_reading
+    # the committed run of session 49: 0 workers at its bound, 1 and 2 a rank well short of theirs
+    text = bound_reading({0: (1.44, 1.42), 1: (1.07, 0.77), 2: (1.11, 0.77)}, 0.02)
+    assert "the closest, 0 loader workers a rank, 99%" in text and "ran at its bound" in text
+    assert "1 loader worker a rank, 72% (1.07 s against 0.77 s); 2 loader workers a rank, 69%" in text
+    assert "short of it beyond that noise" in text and "one candidate for the gap" in text
+    every = bound_reading({0: (1.42, 1.41), 1: (0.78, 0.77)}, 0.02)
+    assert "ran at its bound" in every and "short of it" not in every and "candidate" not in every
+    none = bound_reading({0: (2.0, 1.41), 1: (1.2, 0.77)}, 0.02)
+    assert "fell short of it beyond" in none and "candidate for the gap" in none
+    under = bound_reading({0: (1.2, 1.41)}, 0.02)
+    assert "came under its bound beyond" in under and "a finding to explain" in under

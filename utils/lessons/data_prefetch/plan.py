@@ -243,8 +243,9 @@ def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = No
         ("num_workers", str(free), str(one), f"{each} a rank",
          "for loading that is CPU work (decoding, augmenting): the cores left once each training process has "
          "its own (no GPU: the step's threads; a GPU: a core a rank for launches and hand-overs), divided "
-         "between the ranks; 0 loads in the training process; fewer once L/w < C; sections 2 and 6 can "
-         "differ (the lines under this table)"),
+         "between the ranks; 0 loads in the training process; fewer once L/w < C. Reads that wait (storage, "
+         "network; this lesson's sleeps) leave the cores free, and more workers can help: the lines under "
+         "this table give what sections 2 and 6 measured"),
         # torch refuses both knobs without workers: they would have no process to keep or queue to fill
         ("persistent_workers", *(with_workers(n, "True", "False (no workers)") for n in counts),
          "the workers' start-up is paid once, not every epoch; with no workers torch takes only False"),

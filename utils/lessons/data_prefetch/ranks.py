@@ -66,3 +66,28 @@ def rank_epoch(s: Settings, workers: int, epochs: int = 2, cpu_reads: bool = Fal
     rounds = [r.seconds for r in timed]
     return {"rank": rank, "seconds": statistics.median(rounds), "rounds": rounds, "wait": result.wait_seconds,
             "batches": result.batches, "workers": workers}
+
+
+def bound_reading(per_rank: dict[int, tuple[float, float]], noise: float) -> str:
+    """How close each worker count came to its bound: ``per_rank`` maps loader workers a rank -> (epoch,
+    bound), both in seconds; ``noise``: one epoch's noise (section 2), as a share. The closest row first, then
+    every other row that stopped short of its bound beyond that noise, with its gap: a bound is a ceiling,
+    and a row short of it is read as such, never left out behind the closest. Lesson 05, section 6."""
+    reach = {w: limit / seconds for w, (seconds, limit) in per_rank.items()}
+
+    def said(w):
+        seconds, limit = per_rank[w]
+        return f"{w} loader worker{'s' * (w != 1)} a rank, {reach[w]:.0%} ({seconds:.2f} s against {limit:.2f} s)"
+
+    closest = max(reach, key=reach.get)
+    at_noise = f"one epoch's noise ({noise:.1%}, section 2)"
+    text = f"the closest, {said(closest)}, " + (
+        f"came under its bound beyond {at_noise}: a finding to explain" if reach[closest] > 1 + noise else
+        f"ran at its bound, within {at_noise}: the reads' CPU work and C account for its whole epoch"
+        if reach[closest] >= 1 - noise else f"fell short of it beyond {at_noise}")
+    short = [w for w in reach if w != closest and reach[w] < 1 - noise]
+    if short:
+        text += (f"; {'; '.join(said(w) for w in sorted(short))}: short of it beyond that noise")
+    if reach[closest] < 1 - noise or short:
+        text += ". The CPU work the bound leaves out is one candidate for the gap, not measured here"
+    return text
