@@ -534,6 +534,7 @@ def test_the_link_is_set_beside_the_time_every_short_row_lost_both_branches():
     assert "107.0 / 1.35 - 107.0 / 1.778 = 19.1 ms it lost" in said and "take about 1.6 ms" in said
     assert "at least" not in said  # the fit's estimate, not a floor
     assert said.endswith("the link's own time is not what keeps it from its bound.")
+    assert "at the fit's price (section 8 times one activation" in said and 'under 25% reads "not what' in said
     assert report.link_reading([short], 2e-3, 4.61e9).endswith("the link alone can explain it.")
     assert report.link_reading([at], 71e-6, 4.61e9).startswith("No row's speedup is under its bound")
     # session 46's batch 128 gpipe m=8: median 1.68x, 628 / 1.68 - 628 / 1.778 = 20.6 ms lost, 3.6 ms of link
@@ -619,7 +620,22 @@ def test_one_step_in_several_launches_gives_each_verdict_and_compares_them_by_th
     assert "Outside each other's noise: section 3 and section 5" in said and "from 0.93x to 1.04x" in said
     close = runs.Row(32, 1, "gpipe", 0.149, 0.141, [0.07, 0.07], speedups=[0.98, 1.02, 1.05, 1.03, 1.00])
     said = report.same_step_note([("section 3", "hand-written", naive), ("section 5", "ScheduleGPipe", close)])
-    assert "the verdicts differ in words, not in the figure" in said
+    assert "disagree on whether there is an effect: section 3 reads one, section 5 none" in said and "differ in words" not in said
+    same = runs.Row(32, 1, "gpipe", 0.149, 0.141, [0.07, 0.07], speedups=[0.97, 1.02, 1.00, 1.03, 0.99])
+    said = report.same_step_note([("section 5", "ScheduleGPipe", same), ("section 8", "looped", same)])
+    assert "the verdicts agree on whether there is an effect" in said
+
+
+def test_one_step_in_several_launches_reads_as_one_claim_for_every_outcome():
+    noisy = runs.Row(32, 1, "gpipe", 0.149, 0.141, [0.07, 0.07], speedups=[0.97, 1.02, 1.00, 1.03, 0.99])
+    above = runs.Row(32, 1, "gpipe", 0.139, 0.144, [0.07, 0.07], speedups=[1.03, 1.02, 1.04, 1.03, 1.05])
+    slow = runs.Row(32, 1, "gpipe", 0.160, 0.141, [0.07, 0.07], speedups=[0.88, 0.89, 0.87, 0.88, 0.90])
+    mixed = report.launches_claim("naive", [("section 3", "a", above), ("section 5", "b", noisy)])
+    assert "within 0.03 of 1x across 2 launches: no speed-up worth having; section 3 reads an effect, section 5 none" in mixed.verdict
+    assert mixed.measured == "1.00x to 1.03x (2 launches)"
+    assert "no effect shown" in report.launches_claim("naive", [("s3", "a", noisy), ("s5", "b", noisy)]).verdict
+    assert "above the 1x bound in every launch" in report.launches_claim("n", [("s3", "a", above)]).verdict
+    assert "slower than one device in every launch" in report.launches_claim("n", [("s3", "a", slow)]).verdict
 
 
 def test_a_work_scaled_reference_past_two_devices_is_said_with_its_reason():
@@ -730,7 +746,14 @@ def test_messages_priced_above_the_whole_difference_are_not_said_to_overlap():
     # session 48: +14.8 ms, 12 messages at 0.063 ms and a 1.68 ms activation: 0.8 + 19.4 ms predicted
     got = _placed([0.0148, 0.0003, 0.018, 0.015, 0.014], 1.68e-3)
     said = placement.placement_reading(got, "gloo")
-    assert "overlapped" not in said and "nothing overlaps" in said and "overstates" in said
+    assert "overlapped" not in said and "nothing overlaps" not in said and "overprices these messages" in said
+    worked = lambda s, cpu: runs.Row(32, 1, "x", s, 0.145, [0.05, 0.05], naive=True, speedups=[1.0], cpu=cpu,
+                                     baseline_cpu=0.145, cpu_workers=True)
+    got["layers"]["row"], got["attn/ffn"]["row"] = worked(0.139, [0.071, 0.072]), worked(0.159, [0.080, 0.079])
+    said = placement.placement_reading(got, "gloo")
+    assert "work rose by +16.0 ms" in said and "that alone covers the extra step time" in said
+    got["attn/ffn"]["row"] = worked(0.159, [0.072, 0.073])
+    assert "the other 12.8 ms is waiting" in placement.placement_reading(got, "gloo")
     note = placement.extra_note(got)
     assert "overprices" in note and "not explained" not in note
     fixed, in_bytes = 0.8, 19.4  # as the sentence prints them: the note's sum is theirs
@@ -836,3 +859,29 @@ def test_a_naive_split_below_1x_reaches_no_share_of_its_per_process_reference():
                                    naive.process_bounds)
     assert "-" not in claim.verdict and claim.verdict.startswith("none of the reference's gain")
     assert "none of its gain (0.98x is at or below 1x)" in report.naive_process_reading(naive)
+
+
+def test_section_7_says_why_the_medians_ratio_is_not_the_gain_and_whether_the_baselines_differ():
+    slow = runs.Row(32, 4, "gpipe", 0.139, 0.148, [0.04, 0.12], speedups=[1.05])
+    fast = runs.Row(32, 4, "gpipe", 0.114, 0.148, [0.08, 0.08], speedups=[1.32])
+    earlier = runs.Row(32, 4, "gpipe", 0.102, 0.132, [0.07, 0.07], speedups=[1.29])
+    said = report.medians_note(slow, fast, 1.27, earlier, "section 5's sweep")
+    assert "139 / 114 ms, give 1.22x; the gain printed above, 1.27x, is the median" in said
+    assert "148 ms here, 132 ms in section 5's sweep (12% slower here)" in said
+    same = report.medians_note(slow, fast, 1.22, fast, "section 5")
+    assert "as the median of the paired ratios, 1.22x, does" in same and "within 5 %" in same
+    assert "faster here" in report.medians_note(slow, fast, 1.27, runs.Row(32, 4, "gpipe", 0.1, 0.170, [0.1]), "s5")
+
+
+def test_section_8_answers_in_two_sentences_for_every_outcome():
+    worked = lambda s, cpu: runs.Row(32, 1, "x", s, 0.144, [0.07, 0.07], naive=True, speedups=[1.0], cpu=cpu,
+                                     baseline_cpu=0.144, cpu_workers=True)
+    got = {"layers": {"row": worked(0.141, [0.0713, 0.0713]), "crossings": 1},
+           "attn/ffn": {"row": worked(0.155, [0.0792, 0.0792]), "crossings": 7},
+           "extra_rounds": [0.0065, 0.0129, 0.038, 0.011, 0.015],
+           "message": {"tiny": 6.6e-5, "activation": 1.81e-3, "activation_bytes": 2**20}}
+    said = placement.placement_answer(got)
+    assert said.startswith("The attention/feed-forward placement took +12.9 ± 2.0 ms per step")
+    assert "work rose by +15.8 ms" in said and "that alone covers the extra step time" in said
+    got["extra_rounds"] = [-0.01, 0.02, 0.0, 0.005, -0.004]
+    assert "within noise of 0: this run does not resolve it" in placement.placement_answer(got)

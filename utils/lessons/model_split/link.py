@@ -115,6 +115,9 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     how = "one device's step / the median speedup - one device's step / the bound"
     said += (f". Each lost to its bound {how}; the messages' estimated time is {min(part.values()):.0%} to "
              f"{part[id(worst)]:.0%} of that loss" if len(short) > 1 else f". It lost to its bound {how}")
+    said += (f", at the fit's price (section 8 times one activation against this price and reads these rows "
+             f"again at its own). A share under {LINK_SMALL:.0%} reads \"not what keeps it from its bound\", "
+             f"{LINK_SMALL:.0%} to {LINK_MOST:.0%} \"a real part\", {LINK_MOST:.0%} or more \"most\"")
     one = round(worst.baseline * 1e3, 1)
     said += (f". {'The most, b' if len(short) > 1 else 'B'}atch {worst.batch}, {_name(worst)}: its messages take "
              f"about {link_time(worst, alpha, beta) * 1e3:.1f} ms (the link's fit, an estimate) of the {one} / "

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from utils import timeline
+from utils.claims import Claim, within_noise
 from utils.lessons.model_split.noise import (ms_as_printed, near_reference, noise_of_one, noise_of_reference,
                                             printed, reference_gain, rounds_text)
 from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_verdict,
@@ -160,3 +161,67 @@ def naive_rounds_table(run: PipelineRun, row: Row) -> Table:
                      " + ".join(f"{p * 1e3:.0f}" for p in parts), f"{o / sum(parts):.2f}x"))
     return Table(["round", "one device ms", "naive split ms", "speedup", "stages alone ms",
                   "per-process reference"], rows, title=f"Naive split, batch {row.batch}, every round")
+
+
+def _effect(r: Row) -> bool:
+    """Whether a row's verdict reads an effect (faster, slower, above the bound), not "within noise"."""
+    return not noise_of_one(r)
+
+
+def _the_rest(entries: list, shown: list[str]) -> str:
+    """The launches not in ``shown``, by name: "section 5", "section 5 and section 8"."""
+    return " and ".join(where for where, _, _ in entries if where not in shown)
+
+
+def same_step_note(entries: list[tuple[str, str, Row]], split=None) -> str:
+    """One step (one batch, one split, one micro-batch) run by different code in different launches, e.g.
+    section 3's hand-written naive split, section 5's ``ScheduleGPipe`` with m=1 and section 8's layers
+    placement: each ``(where, code, row)`` is paired with its own launch's one-device rounds and read by its
+    own verdict (``headline_verdict``). Their figures, spreads and verdicts side by side, then whether the
+    launches agree: on whether there is an effect (a verdict other than within noise of 1x), and by the one
+    noise rule (either median ± its paired spread covers the other's). ``split``: the split points where the
+    rows ran the run's default split (their ``split_points`` None)."""
+    first = entries[0][2]
+    points = first.split_points or split
+    split = f", split {list(points)}" if points else ""
+    each = "; ".join(f"{where} ({code}): {printed(r)[0]:.2f}x ± {printed(r)[1]:.2f}, {headline_verdict(r)}"
+                     for where, code, r in entries)
+    said = (f"The same step (batch {first.batch}{split}, one micro-batch, bound 1x) ran in {len(entries)} "
+            f"launches, each with its own code and its own one-device rounds. {each[0].upper()}{each[1:]}.")
+    apart = [f"{a} and {b}" for i, (a, _, ra) in enumerate(entries) for b, _, rb in entries[i + 1:]
+             if not (within_noise(*printed(ra), printed(rb)[0]) or within_noise(*printed(rb), printed(ra)[0]))]
+    shown = [where for where, _, r in entries if _effect(r)]
+    values = [printed(r)[0] for _, _, r in entries]
+    together = f"together they range from {min(values):.2f}x to {max(values):.2f}x against the same 1x bound"
+    if 0 < len(shown) < len(entries):
+        said += (f" The launches disagree on whether there is an effect: {', '.join(shown)} "
+                 f"read{'s' if len(shown) == 1 else ''} one, {_the_rest(entries, shown)} none; {together}.")
+    elif apart:
+        said += f" Outside each other's noise: {'; '.join(apart)}; {together}."
+    else:
+        return said + (" Each lies within the others' noise and the verdicts agree on whether there is an "
+                       f"effect; {together}.")
+    return said + (" One launch's ± understates how far the figure moves between launches and codes, so no "
+                   "launch's verdict alone decides; read them together.")
+
+
+def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
+    """The claims-table row of one step measured in several launches (``same_step_note``), read together:
+    the launches' medians, how far the furthest lies from 1x, and what the launches' verdicts say."""
+    rows = [r for _, _, r in entries]
+    values = [printed(r)[0] for r in rows]
+    far = max(abs(v - 1) for v in values)
+    shown = [where for where, _, r in entries if _effect(r)]
+    faster = all(v > 1 for v in values)
+    slower = all(v < 1 for v in values)
+    if not shown:
+        verdict = f"within noise of 1x in every launch: no effect shown (within {far:.2f} of 1x)"
+    elif len(shown) == len(entries) and (faster or slower):
+        verdict = (f"above the 1x bound in every launch, by up to {far:.2f}: each section's verdict says what "
+                   "explains it" if faster else "slower than one device in every launch: no speed-up")
+    else:
+        verdict = (f"within {far:.2f} of 1x across {len(entries)} launches: no speed-up worth having; "
+                   f"{', '.join(shown)} read{'s' if len(shown) == 1 else ''} an effect, {_the_rest(entries, shown)} "
+                   "none")
+    return Claim(claim, f"{min(values):.2f}x to {max(values):.2f}x ({len(entries)} launches)", "bound 1.00x",
+                 verdict)

@@ -23,8 +23,10 @@ from utils.lessons.model_split.runs import Row
 
 
 def round_text(x: float) -> str:
-    """"0.999": one round's ratio, with a third digit where two would hide which side of 1x it lies."""
-    return f"{x:.3f}" if (x < 1 <= round(x, 2)) or (x > 1 >= round(x, 2)) else f"{x:.2f}"
+    """"0.999": one round's ratio, with a third digit where two would hide which side of 1x, or of the two
+    devices' 2x, it lies ("1.998", not "2.00")."""
+    hidden = any((x < mark <= round(x, 2)) or (x > mark >= round(x, 2)) for mark in (1, 2))
+    return f"{x:.3f}" if hidden else f"{x:.2f}"
 
 
 def rounds_text(lo: float, hi: float) -> str:
@@ -144,3 +146,24 @@ def ms_as_printed(seconds: float, *others: float):
     """Milliseconds as printed: whole where every figure beside it is 10 ms or more, else one decimal, so that
     a ratio computed from the printed figures is the one a reader computes."""
     return round(seconds * 1e3) if min((seconds,) + others) >= 0.01 else round(seconds * 1e3, 1)
+
+
+def medians_note(slow: Row, fast: Row, gain: float, earlier: Row | None = None, where: str = "") -> str:
+    """Section 7's block: why the ratio of the two splits' median steps need not be their gain (``gain``, the
+    median of the rounds' paired ratios: each round's unbalanced step over its balanced step, while the two
+    medians may come from different rounds), and, where the same configuration ran in an ``earlier`` launch
+    (named ``where``), how far apart the two launches' one-device steps lie (over 5 %: not one baseline)."""
+    a, b = ms_as_printed(slow.seconds, fast.seconds), ms_as_printed(fast.seconds, slow.seconds)
+    said = f"The two median steps, {a} / {b} ms, give {a / b:.2f}x"
+    said += (f", as the median of the paired ratios, {gain:.2f}x, does." if f"{a / b:.2f}" == f"{gain:.2f}" else
+             f"; the gain printed above, {gain:.2f}x, is the median of each round's unbalanced step over its "
+             "balanced step: paired in the same round, while the two medians may come from different rounds.")
+    if earlier is None:
+        return said
+    here, there = ms_as_printed(fast.baseline, earlier.baseline), ms_as_printed(earlier.baseline, fast.baseline)
+    apart = fast.baseline / earlier.baseline - 1
+    if abs(apart) <= 0.05:
+        return said + f" One device's step: {here} ms here, {there} ms in {where}: within 5 % of each other."
+    return said + (f" One device's step: {here} ms here, {there} ms in {where} ({abs(apart):.0%} "
+                   f"{'slower' if apart > 0 else 'faster'} here): each launch pairs its speedups with its own "
+                   "one-device rounds, so the two launches' speedups do not share a baseline.")

@@ -234,13 +234,30 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
                  "bookkeeping, one more forward and backward call per sub-layer)")
         share = "most" if fixed + in_bytes > rest else "less than half"
         return text + f". The messages measured here account for {share} of the extra time."
-    # one micro-batch: nothing overlaps, so a prediction above the whole difference overprices the messages
-    text += (f", {ms(-rest)} ms more than the placement's whole extra time. With one micro-batch nothing "
-             "overlaps, so the probe's price overstates what these messages cost inside the step (the probe times one "
-             "message alone; this run does not tell why the step's messages cost less)")
+    # one micro-batch: nothing overlaps, so the messages' whole cost is in the step: the probe overprices them
+    text += (f", {ms(-rest)} ms more than the placement's whole extra time: the probe, timing one message "
+             "alone, overprices these messages inside the step (this run does not tell why)")
     cause = ("their fixed cost (the 4-byte probe's time, per message), not bytes" if fixed > in_bytes
              else "bytes, not the number of crossings")
-    return text + f". Of the messages' predicted cost, most is {cause}."
+    return text + f". Of the messages' predicted cost, most is {cause}." + work_note(got, extra)
+
+
+def work_note(got: dict, extra_ms: float) -> str:
+    """The stages' measured work (both workers, ``Row.work``: CPU time on CPU workers, which also covers
+    their sends and receives; device time on GPUs) of the attention/feed-forward placement over the layers
+    split's, set beside the extra step time (ms): with one micro-batch the stages take turns, so extra work
+    shows in full in the step. "" where the rows carry no work."""
+    placed, layers = got["attn/ffn"]["row"], got["layers"]["row"]
+    if not (placed.work and layers.work):
+        return ""
+    more = (sum(placed.work) - sum(layers.work)) * 1e3
+    said = (f" The stages' measured work rose by {more:+.1f} ms against the layers split's (their CPU time on "
+            "CPU workers, sends and receives included): " if placed.cpu_workers else
+            f" The stages' measured device time rose by {more:+.1f} ms against the layers split's: ")
+    if more >= extra_ms:
+        return said + "that alone covers the extra step time, since with one micro-batch the stages take turns."
+    return said + (f"less than the extra step time; the other {extra_ms - more:.1f} ms is waiting, which the "
+                   "work leaves out (for a message, or for the other stage).")
 
 
 def extra_note(got: dict) -> str:
@@ -287,3 +304,17 @@ def extra_time(got: dict) -> tuple[float, float, int, float, float]:
     messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
     tiny, one = got["message"]["tiny"], got["message"]["activation"]
     return extra, noise, messages, messages * tiny * 1e3, messages * max(one - tiny, 0.0) * 1e3
+
+
+def placement_answer(got: dict) -> str:
+    """Section 8's visible answer, in two sentences: the attention/feed-forward placement's extra time against
+    the layers split (paired rounds' median ± spread) and its extra messages; then, where that difference clears
+    the noise (``resolved``), what the stages' measured work says of it (``work_note``), else that the run does
+    not resolve it. The full arithmetic (the probe, the messages' price) is ``placement_reading``."""
+    extra, noise, messages, _, _ = extra_time(got)
+    d = _sum_digits(extra, noise)
+    said = (f"The attention/feed-forward placement took {ms_text(extra, True, d)} ± {ms_text(noise, False, d)} ms "
+            f"per step against the layers split (paired round by round) for {messages} more messages.")
+    if not resolved(got):
+        return said + " That difference is within noise of 0: this run does not resolve it."
+    return said + work_note(got, round(extra, d))
