@@ -232,6 +232,12 @@ def test_int8_reference_is_bytes_at_batch_1_and_arithmetic_at_a_large_batch():
     assert by_hand.value < 0.5  # dequantizing every call moves more bytes than fp32
     int4 = roofline.int8_reference(mlp, 1, rates, weight_bytes=0.5, int8_compute=False, base_bytes=2)
     assert 3.5 < int4.value < 4.0  # against bf16: 2 bytes a weight -> half a byte
+    # Round 2 item 8: int4 keeps the 784-input first layer and the 10-class head in bf16; price only the rest.
+    from utils.lessons.compression.quantize import int4_fits
+    partial = roofline.int8_reference(mlp, 1, rates, weight_bytes=0.5, int8_compute=False, base_bytes=2,
+                                      takes=int4_fits)
+    assert 1.8 < partial.value < 2.5 and "2 of 4 Linear layers" in partial.why and "stay at 2" in partial.why
+    assert "layers it takes" not in int4.why
 
 
 def test_measure_rates_times_both_matmuls_and_a_copy(monkeypatch):
@@ -764,3 +770,22 @@ def test_the_hand_written_int8_layers_bytes_add_up_to_its_reference():
 
     assert by_hand_bytes() == 17 == sum(n for _, n in BY_HAND_BYTES)
     assert by_hand_sum().startswith("read the int8 weight 1 + ") and by_hand_sum().endswith("= 17")
+
+
+def test_recovery_text_answers_for_every_outcome():
+    # Round 2 item 9: "fine-tuning lost 0.003" was one image read without its paired standard error
+    from utils.lessons.compression.accuracy import recovery_text
+    assert "no cost is shown here" in recovery_text((0.003, 0.003), (-0.003, 0.003))
+    assert "Recovery not shown" in recovery_text((0.033, 0.009), (0.004, 0.004))
+    assert "won back +0.025 ± 0.008" in recovery_text((0.033, 0.009), (0.025, 0.008))
+    assert "did not recover it" in recovery_text((0.033, 0.009), (-0.025, 0.008))
+
+
+def test_a_speedup_within_noise_of_1x_is_read_against_its_reference_too():
+    # Round 2 item 12: "1.03x ± 4% | reference 1.08x | within noise: no effect shown" did not test the reference
+    from utils.lessons.compression.report import speedup_claim, verdict_against
+    apart = verdict_against(1.03, 1.08, 0.04, "reference")
+    assert apart.startswith("within noise: no effect shown") and "lies beyond the noise" in apart
+    both = speedup_claim("fold", 1.03, 1.08, 0.06, kind="reference").verdict
+    assert both.startswith("within noise: no effect shown") and "cannot tell the two apart" in both
+    assert verdict_against(1.03, 1.08, 0.06, "reference", rough=True) == "within noise: no effect shown"

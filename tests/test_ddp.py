@@ -567,3 +567,38 @@ def test_a_ratio_on_a_widely_spread_median_is_called_rough():
     assert allreduce.is_rough(wide) and "1.39-5.85 ms" in allreduce.rough_note(wide)
     assert not allreduce.is_rough(tight) and allreduce.rough_note(tight) == ""
     assert allreduce.outliers([wide, tight]) == [allreduce.outliers([wide])[0]]
+
+
+def test_the_drawn_step_line_says_which_step_its_time_and_why_the_late_rank_was_late():
+    # Round 2 items 1-2: the chart drew a 93 ms step beside the table's 144 ms median, and "both ranks leave a
+    # barrier together" stood beside a chart where rank 1 started 4 ms late
+    skewed = _ranks([80], [79], starts1=[4.0], steps1=[95.0])  # lag 3 ms, all of it the later start
+    text = overlap.drawn_text("by hand", skewed, 0, " (simulated)")
+    assert "not the step of median time" in text and "90.0 ms on rank 0 and 95.0 ms on rank 1" in text
+    assert "table's median step of 95.0 ms (rank 1" in text
+    assert "Rank 1 left the starting barrier 4.0 ms after rank 0" in text and "so rank 0 waited" in text
+    assert "because it left the barrier later" in text and text.endswith("(simulated).")
+    slower = overlap.drawn_text("by hand", _ranks([80], [86], starts1=[1.0]), 0)
+    assert "forward+backward took 6.0 ms longer" in slower
+    even = overlap.drawn_text("by hand", _ranks([80], [80]), 0)
+    assert "within 0.1 ms" in even and "neither waited" in even
+
+
+def test_the_knobs_run_in_turn_with_the_order_reversed_every_other_round():
+    # Round 2 item 3: the defaults ran first in every round and every other setting came out 0.85-0.93x of them
+    from utils.lessons.ddp import knobs
+    order = ["defaults", "a", "b"]
+    assert knobs.round_order(order, 1) == order and knobs.round_order(order, 2) == order[::-1]
+    firsts = [knobs.round_order(order, r)[0] for r in range(1, 6)]
+    assert firsts.count("defaults") == 3 and firsts.count("b") == 2
+
+
+def test_a_run_with_a_sampler_says_each_rank_took_fewer_steps():
+    # Round 2 item 6: the final loss rose after the sampler fix, unexplained: each rank took half the steps
+    from utils.lessons.ddp.articles import ran_text
+    row = {"loss": 0.52, "steps": 16, "rows": 500, "data_rows": 1000, "full_steps": 32}
+    shared = ran_text([{**row, "fingerprint": 1.0}, {**row, "fingerprint": 2.0}])
+    assert "different batches" in shared and "took 16 steps where a rank reading them all takes 32" in shared
+    whole = {**row, "steps": 32, "rows": 1000, "fingerprint": 1.0}
+    same = ran_text([whole, whole])
+    assert "THE SAME batches" in same and "32, 32 optimizer steps" in same and "fewer steps" not in same

@@ -15,6 +15,7 @@ the seconds that took are kept (``runs[b].compile_seconds``).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import torch
@@ -23,8 +24,8 @@ from torch import nn
 from utils import bench
 from utils.lessons.compression.measure import compare, compare_latency, timed_batch
 from utils.lessons.compression.precision import HalfWeights
-from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, output_error, quantize_dynamic_int8,
-                                                quantize_torchao, weight_only_int8)
+from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, int4_fits, output_error,
+                                                quantize_dynamic_int8, quantize_torchao, weight_only_int8)
 from utils.lessons.compression.roofline import Rates, Reference, int8_reference
 
 __all__ = ["Variant", "Run", "BY_HAND_BYTES", "by_hand_bytes", "by_hand_sum", "quant_variants", "time_variants",
@@ -43,6 +44,7 @@ class Variant:
     weight_bytes: float | None  # bytes a weight for the reference (None: no reference, a baseline)
     compute: str  # the quantized pass's matmul: "fp32", "bf16" or "int8"
     stores: str = "fp32"  # what its weights are stored in: "fp32", "bf16", "int8", "int4" (its tolerance)
+    takes: Callable[[nn.Module], bool] | None = None  # the Linear layers it quantizes (None: all of them)
 
     @property
     def tolerance(self) -> float:
@@ -106,7 +108,8 @@ def quant_variants(mlp: nn.Module, settings, torchao: bool = True) -> dict[str, 
             out[f"torchao {label}, compiled"] = Variant(quantized, base, True, 1, compute, "int8")
         if "int4_weight_only" in settings.quant_kinds:
             out["torchao int4 weight-only, compiled"] = Variant(quantize_torchao(half, "int4_weight_only"),
-                                                                "bf16", True, 0.5, "bf16", "int4")
+                                                                "bf16", True, 0.5, "bf16", "int4",
+                                                                int4_fits)
     if settings.legacy_int8:  # torch.ao's fbgemm kernels: a CPU only
         legacy = quantize_dynamic_int8(fp32)
         out["torch.ao int8 dynamic (deprecated)"] = Variant(legacy, "fp32", False, 1, "int8", "int8")
@@ -146,7 +149,7 @@ def reference_of(variant: Variant, mlp: nn.Module, batch: int, rates: Rates) -> 
     return int8_reference(mlp, batch, rates, weight_bytes=variant.weight_bytes,
                           int8_compute=variant.compute == "int8", base_bytes=base_bytes,
                           compute=roofs[variant.compute] if variant.compute != "int8" else None,
-                          base_compute=roofs[variant.base])
+                          base_compute=roofs[variant.base], takes=variant.takes)
 
 
 def outside_matmuls(ops: list[tuple[str, float]]) -> tuple[float, list[tuple[str, float]]]:

@@ -67,6 +67,8 @@ def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind
     if kind == "bound" and figure is not None:
         return claims.speedup_verdict(ratio, round(figure, 2), spread, slower=slower)
     verdict = claims.speedup_verdict(ratio, None, spread, slower=slower)
+    if verdict.startswith("within noise") and figure is not None and figure > 1 and not rough:
+        return verdict + _beside_reference(ratio, round(figure, 2), spread)
     if verdict != "faster than the baseline" or figure is None or figure <= 1:
         return verdict
     if rough:
@@ -77,6 +79,15 @@ def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind
     if ratio > figure:
         return "at the reference (within noise)"
     return f"faster: {(ratio - 1) / (figure - 1):.0%} of the reference's gain"
+
+
+def _beside_reference(ratio: float, figure: float, spread: float) -> str:
+    """What a speed-up within noise of 1x says of its reference (both as printed): within the same noise of
+    it too (this run cannot tell the two apart), or the reference beyond the noise (a gain that size did not
+    show): a reference's claim is tested only against the reference, not against 1x alone."""
+    if abs(ratio - figure) <= spread:
+        return f"; within noise of the reference {figure:.2f}x too: this run cannot tell the two apart"
+    return f"; the reference {figure:.2f}x lies beyond the noise: a gain that size did not show"
 
 
 def full_table(times: dict[str, bench.Measurement], baseline: str, title: str = "") -> Table:

@@ -16,6 +16,7 @@ the L3's measured bandwidth (a reference), not DRAM's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -123,9 +124,11 @@ def measure_rates(device: str, batch: int, k: int, n: int, *, rounds: int = 5, c
                  ceilings=(*peak.values(), dram, *([cache] if cache else [])))
 
 
-def linear_shapes(model: nn.Module) -> list[tuple[int, int]]:
-    """``(in_features, out_features)`` of every ``nn.Linear`` in ``model``, in order. Lesson 04."""
-    return [(m.in_features, m.out_features) for m in model.modules() if isinstance(m, nn.Linear)]
+def linear_shapes(model: nn.Module, takes: Callable[[nn.Module], bool] | None = None) -> list[tuple[int, int]]:
+    """``(in_features, out_features)`` of every ``nn.Linear`` in ``model`` (only those ``takes`` is true
+    of, where given), in order. Lesson 04."""
+    return [(m.in_features, m.out_features) for m in model.modules()
+            if isinstance(m, nn.Linear) and (takes is None or takes(m))]
 
 
 def intensity(shapes: list[tuple[int, int]], batch: int, weight_bytes: float = 4,
@@ -198,7 +201,8 @@ def _roof(rates: Rates, int8_compute: bool, compute: float | None) -> float:
 
 def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: float = 1,
                    int8_compute: bool = True, base_bytes: float = 4, compute: float | None = None,
-                   base_compute: float | None = None) -> Reference:
+                   base_compute: float | None = None,
+                   takes: Callable[[nn.Module], bool] | None = None) -> Reference:
     """The speedup reference of a quantized ``model`` against its float self on ``batch`` rows: the roofline's
     attainable rate of the quantized pass over the float pass's.
 
@@ -209,13 +213,15 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
     matmul rate where the quantized model computes in int8 (``int8_compute``: dynamic int8), else 1x
     (weight-only: the matmul is still a float matmul). ``compute``, ``base_compute``: other compute roofs of
     the quantized and the baseline pass (``rates.bf16_flops`` for a bf16 matmul: bf16 weights, or int4
-    dequantized to bf16).
-    Lesson 04.
+    dequantized to bf16). ``takes``: which Linear layers the quantization takes (``quantize.int4_fits``);
+    the others keep ``base_bytes`` a weight. Lesson 04.
     """
     shapes = linear_shapes(model)
     ops, fp32_bytes = intensity(shapes, batch)
     base = intensity(shapes, batch, weight_bytes=base_bytes, activation_bytes=base_bytes)[1]
-    small = intensity(shapes, batch, weight_bytes=weight_bytes, activation_bytes=base_bytes)[1]
+    taken = linear_shapes(model, takes)  # the layers that get ``weight_bytes``; the rest stay at base_bytes
+    kept = base - intensity(taken, batch, weight_bytes=base_bytes, activation_bytes=base_bytes)[1]
+    small = kept + intensity(taken, batch, weight_bytes=weight_bytes, activation_bytes=base_bytes)[1]
     int8_compute = int8_compute and rates.int8_ops is not None
     bandwidth, regime = rates.bandwidth_for(fp32_bytes)  # a warm pass that fits in the L3 is fed from it
     value = (attainable(rates, ops, small, int8_compute, bandwidth, compute)
@@ -224,7 +230,9 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
     kind = "memory-bound" if ops / fp32_bytes < ridge_point else "compute-bound"
     spread = 0.0  # memory-bound or 1x: a ratio of bytes (or none), not of measured rates
     if kind == "memory-bound":
-        why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}: {base / 1e6:.1f} MB -> "
+        some = "" if len(taken) == len(shapes) else (f" in the {len(taken)} of {len(shapes)} Linear layers it "
+                                                     f"takes (the others stay at {base_bytes:g})")
+        why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}{some}: {base / 1e6:.1f} MB -> "
                f"{small / 1e6:.1f} MB a pass, read from {'the L3 (it fits)' if regime == 'L3' else 'DRAM'}")
     elif _roof(rates, int8_compute, compute) != (base_compute or rates.fp32_flops):
         spread = rate_spread(rates, _roof(rates, int8_compute, compute), base_compute or rates.fp32_flops)

@@ -47,7 +47,8 @@ def article_ddp(fixed: int, epochs: int = 2, batch_per_rank: int = 64) -> dict:
 
     Article 1's model (Linear 128->64->32) on ``article.regression_data()``. Each ``if`` below is one fix;
     its ``else`` is what the articles wrote. Returns this rank's final loss and a fingerprint of the batches
-    it trained on (to see whether the ranks shared their data or trained on the same rows twice).
+    it trained on (to see whether the ranks shared their data or trained on the same rows twice), the
+    optimizer steps it took (``steps``) and the rows of the data set (``rows``) it read per epoch.
     """
     fix = {name for name, _ in ARTICLE_FIXES[:fixed]}
     if "launcher" not in fix:  # what `python train.py` sees: nobody set the rendezvous variables
@@ -76,13 +77,14 @@ def article_ddp(fixed: int, epochs: int = 2, batch_per_rank: int = 64) -> dict:
     else:  # the articles loop over a data_loader that no line defines: Python stops at the loop
         raise NameError("name 'data_loader' is not defined")
     optimizer = torch.optim.SGD(ddp_model.parameters(), lr=0.05) if "optimizer" in fix else None
-    fingerprint = 0.0
+    fingerprint, steps = 0.0, 0
     for epoch in range(epochs):
         if sampler is not None:
             sampler.set_epoch(epoch)  # a new shuffle each epoch, the same on every rank
         for x, target in data_loader:
             x, target = x.to(device), target.to(device)
             fingerprint += x.sum().item()
+            steps += 1
             ddp_model.zero_grad()
             loss = criterion(ddp_model(x), target)
             loss.backward()
@@ -91,7 +93,9 @@ def article_ddp(fixed: int, epochs: int = 2, batch_per_rank: int = 64) -> dict:
             else:
                 ddp_model.step()  # what the articles call: DistributedDataParallel has no step()
     dist.destroy_process_group()
-    return {"rank": rank, "loss": loss.item(), "fingerprint": round(fingerprint, 3)}
+    return {"rank": rank, "loss": loss.item(), "fingerprint": round(fingerprint, 3), "steps": steps,
+            "rows": len(sampler) if sampler is not None else len(dataset), "data_rows": len(dataset),
+            "full_steps": epochs * len(DataLoader(dataset, batch_size=batch_per_rank))}
 
 
 def batch_left_behind(plan_devices: tuple[str, ...]) -> None:
@@ -103,6 +107,22 @@ def batch_left_behind(plan_devices: tuple[str, ...]) -> None:
     """
     other = article.second_device(plan_devices)
     torch.nn.Linear(128, 32).to(other)(torch.randn(16, 128))
+
+
+def ran_text(results: list[dict]) -> str:
+    """What a run that finished says: each rank's final loss (its last batch's) and steps, whether the ranks
+    trained on the same batches, and where each rank read only its share, why it took fewer steps."""
+    same = results[0]["fingerprint"] == results[1]["fingerprint"]
+    losses = ", ".join(f"{r['loss']:.4f}" for r in results)
+    steps = ", ".join(str(r["steps"]) for r in results)
+    text = f"final loss per rank {losses} (its last batch's), after {steps} optimizer steps per rank; the two ranks "
+    if same:
+        return text + "trained on THE SAME batches (each rank sees the whole data set)"
+    one = results[0]
+    return text + (f"trained on different batches. Each rank read {one['rows']} of the {one['data_rows']} rows "
+                   f"an epoch, so over the same epochs it took {one['steps']} steps where a rank reading them "
+                   f"all takes {one['full_steps']}: a final loss after fewer steps can be higher, and each step's "
+                   "gradient now averages both ranks' different rows")
 
 
 def try_article_step(fixed: int, timeout: float = 30) -> list | None:
@@ -124,10 +144,7 @@ def try_article_step(fixed: int, timeout: float = 30) -> list | None:
             print("  (the launch timed out with a worker stuck after finishing; trying once more)")
             results = launch(article_ddp, fixed, nprocs=2, timeout=timeout)
     if results:
-        same = results[0]["fingerprint"] == results[1]["fingerprint"]
-        losses = ", ".join(f"{r['loss']:.4f}" for r in results)
-        shared = "THE SAME batches (each rank sees the whole data set)" if same else "different batches"
-        print(f"  ran: final loss per rank {losses}; the two ranks trained on {shared}", file=out)
+        print(f"  ran: {ran_text(results)}", file=out)
     for line in out.getvalue().splitlines():
         indent = " " * (len(line) - len(line.lstrip()))
         print(textwrap.fill(line, WIDTH, initial_indent="", subsequent_indent=indent + "  ") if line else line)

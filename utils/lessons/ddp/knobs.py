@@ -8,7 +8,8 @@ find_unused_parameters, and ZeroRedundancyOptimizer (ZeRO-1) (lesson 03, ``noteb
     got["optimizer_bytes"]               # AdamW's state on this rank: plain / ZeRO-1
 
 Every variant is its own DDP model over a copy of the same weights, in the same process group, and the
-variants take one training step each in turn, round after round, so that they share the machine's state.
+variants take one training step each in turn, round after round (the order reversed every other round), so
+that they share the machine's state and none always runs first.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def optimizer_bytes(optimizer) -> int:
 
 def measure_knobs(s: Settings, rounds: int = 5) -> dict:
     """Worker (run by ``launch``): every variant of ``VARIANTS`` one step each in turn for ``rounds`` rounds
-    (after one warm-up round), the gradient copy with and without the bucket view, and AdamW's state per
+    (after one warm-up round; the order reversed every other round, so that no variant always runs first), the gradient copy with and without the bucket view, and AdamW's state per
     rank, plain and sharded by ``ZeroRedundancyOptimizer``. Plain numbers, so that nothing else pickles."""
     with threads(s.threads), process_group() as device:
         precision.use(s.precision)
@@ -127,7 +128,7 @@ def measure_knobs(s: Settings, rounds: int = 5) -> dict:
         times = {name: [] for name in runs}
         for r in range(rounds + 1):  # round 0 warms up (allocations, bucket rebuild)
             with contextlib.nullcontext() if r else c_stderr_silenced():
-                for name, (ddp_model, optimizer, scaler) in runs.items():
+                for name, (ddp_model, optimizer, scaler) in round_order(list(runs.items()), r):
                     t = _step(ddp_model, optimizer, x, y, device, s.precision, scaler)
                     if r:
                         times[name].append(t)
@@ -140,6 +141,13 @@ def measure_knobs(s: Settings, rounds: int = 5) -> dict:
                 "grad_copy_bytes": {view: grad_copy_bytes(model, device, x, y, view) for view in (False, True)},
                 "optimizer_bytes": {"AdamW": optimizer_bytes(plain), "ZeRO-1": optimizer_bytes(sharded)},
                 "rank": dist.get_rank()}
+
+
+def round_order(items: list, r: int) -> list:
+    """The variants in the order round ``r`` runs them: as listed in odd rounds, reversed in even ones (round 0
+    warms up), so that the first of the list does not always run first: a step right after another variant's
+    can find the caches and the allocator in that variant's state."""
+    return items if r % 2 else items[::-1]
 
 
 def round_spread(times: list[float]) -> float:

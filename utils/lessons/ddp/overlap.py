@@ -272,6 +272,41 @@ def who_waited(ranks: list[dict], step: int) -> dict:
     return {"waited": 0 if lag > 0 else 1, "late": 1 if lag > 0 else 0, "lag": abs(lag)}
 
 
+def start_skew(ranks: list[dict], step: int) -> float:
+    """In timed step ``step``, how much later rank 1 left the step's starting barrier than rank 0 (seconds, on
+    the clock both ranks share; negative: rank 0 left it later). A barrier releases the ranks together only
+    to within the time its last message takes to arrive and each process takes to be scheduled."""
+    by_rank = {r["rank"]: r for r in ranks}
+    return by_rank[1]["steps"][step]["start"] - by_rank[0]["steps"][step]["start"]
+
+
+def drawn_text(way: str, ranks: list[dict], step: int, label: str = "") -> str:
+    """The line under a chart of section 2: which step is drawn (the median lag, not the median step time),
+    what it took beside the table's median, who waited at its end, and whether the later rank was late for
+    leaving the barrier later or for computing longer (the lag is the start skew plus the difference of the
+    ranks' own forward+backward times). ``label``: the run's label (" (simulated on CPU)"), said at the end."""
+    ms = lambda seconds: f"{abs(seconds) * 1e3:.1f} ms"
+    slow, n = slowest(ranks), len(ranks[0]["steps"])
+    took = {r["rank"]: r["steps"][step]["step"] for r in ranks}
+    steps = [one["step"] for one in slow["steps"]]
+    text = (f"{way[:1].upper() + way[1:]}: the chart draws step {step + 1} of {n}, the one whose lag between the "
+            f"ranks' last gradients is the median of the {n} steps (not the step of median time): it took "
+            f"{ms(took[0])} on rank 0 and {ms(took[1])} on rank 1, against the table's median step of "
+            f"{ms(slow['step'])} (rank {slow['rank']}, whose {n} steps took {ms(min(steps))} to "
+            f"{ms(max(steps))}). ")
+    w, skew = who_waited(ranks, step), start_skew(ranks, step)
+    left = (f"Rank {1 if skew > 0 else 0} left the starting barrier {ms(skew)} after rank {0 if skew > 0 else 1}"
+            if round(abs(skew) * 1e3, 1) > 0 else "Both ranks left the starting barrier within 0.1 ms")
+    if round(w["lag"] * 1e3, 1) == 0:
+        return text + f"{left}; their last gradients were ready within 0.1 ms of each other: neither waited{label}."
+    own = lags(ranks)[step] - skew  # rank 1's forward+backward over rank 0's, each from its own start
+    why = ("mostly because it left the barrier later, not because it computed longer" if abs(skew) >= abs(own)
+           else f"mostly because its forward+backward took {ms(own)} longer, not because of the start")
+    return (text + f"{left}. Rank {w['late']}'s last gradient was ready {ms(w['lag'])} after rank {w['waited']}'s "
+            f"(on the clock both share), so rank {w['waited']} waited: its last all-reduce could not finish "
+            f"before rank {w['late']} joined it. Rank {w['late']} was late {why}{label}.")
+
+
 def waiting(ranks: list[dict]) -> dict:
     """How much of the slowest rank's all-reduce time was waiting for the other rank, not transfer (medians
     over the timed steps, seconds). ``in_calls``: summed over its calls, how much later the other rank started
