@@ -232,8 +232,8 @@ def _on_the_wire(world: int) -> str:
     """What a rank's share means on the wire: a ring all-gather of int8 brings each rank (N - 1) ranks' bytes, a
     ring all-reduce of float32 2 (N - 1) / N of four bytes a value, so the saving is 8 / N: 4x only on two ranks."""
     wire = f"{8 / world:.0f}x" if world in (2, 4, 8) else f"{8 / world:.1f}x"
-    return (f", what each rank contributes; on these {world} ranks an all-gather of int8 moves {wire} fewer bytes "
-            "than a ring all-reduce of float32, and 8 / N on N ranks")
+    return (f", what each rank contributes. By arithmetic, not measured here: on these {world} ranks a ring "
+            f"all-gather of int8 moves {wire} fewer bytes than a ring all-reduce of float32 (8 / N on N ranks)")
 
 
 def take_aways(hook, uneven_results) -> str:

@@ -4,11 +4,11 @@ The learner writes ``link_bytes(model, cut, x)`` (the bytes that cross the cut i
 ``plan_split(model, x, link, budget)`` (the cut whose step spends least time on the link among those whose
 two parts fit in ``budget`` bytes a device, with that time by lesson 00's alpha + n / beta; None when no cut
 fits). The checks run the splits for real (``split.measure_split``: two workers, every message counted, what
-each worker holds after the backward pass measured) on the cases and plans the learner sees and on others:
+each worker holds after the backward pass counted) on the cases and plans the learner sees and on others:
 
 - ``check_crossing``: ``link_bytes`` equals the bytes the split's workers sent in a step, for every case
   (another cut, another width, bfloat16, layers frozen before the cut or only some of them);
-- ``check_plan``: ``plan_split``'s cut fits (measured) and no cut that fits costs less, on this run's link
+- ``check_plan``: ``plan_split``'s cut fits (counted) and no cut that fits costs less, on this run's link
   and two others, and its time is lesson 00's model applied to the messages that crossed;
 - ``measured_report``: the learner's cuts trained and timed, beside their predictions and lesson 00's
   ping-pong of the same sizes in the same rounds (a report: a busy machine fails nothing).
@@ -200,8 +200,8 @@ UNSEEN_PLANS = (
 # Links besides this run's, from datasheet-like settings: on one alpha outweighs a few hundred KB, on the
 # other bytes are dear. A cut right for one may be wrong for the other.
 OTHER_LINKS = {
-    "NVLink between two GPUs (alpha 8 µs, beta 300 GB/s)": AlphaBeta(8e-6, 300e9, (1,), (0.0,)),
-    "10 Gb Ethernet between two machines (alpha 30 µs, beta 1.25 GB/s)":
+    "NVLink between two GPUs (assumed: alpha 8 µs, beta 300 GB/s)": AlphaBeta(8e-6, 300e9, (1,), (0.0,)),
+    "10 Gb Ethernet between two machines (assumed: alpha 30 µs, beta 1.25 GB/s)":
         AlphaBeta(30e-6, 1.25e9, (1,), (0.0,)),
 }
 
@@ -349,7 +349,7 @@ def check_plan(plan_split, link, runs: dict[str, SplitRun], show: bool = True) -
                 expect(mistake is None, mistake or "")
         n = len(PLANS) + len(UNSEEN_PLANS)
         return (f"your cut is the fastest that fits, and its time lesson 00's, in each of {n} plans "
-                f"({len(UNSEEN_PLANS)} unseen) on {len(judging_links(link))} links, the memory measured on "
+                f"({len(UNSEEN_PLANS)} unseen) on {len(judging_links(link))} links, the memory counted on "
                 "the split's workers")
 
     return run_check("where to cut", body, show=show, hint=checks.stub_message(BANK, "B"))

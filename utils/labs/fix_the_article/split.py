@@ -239,7 +239,7 @@ def _case_worker_rounds(case: Case, rounds: int, device, pings: bool = True) -> 
         if optimizer:
             optimizer.zero_grad()
         events = _train_step(first, second, x, y, learns, shape, device)
-        out["held"] = max(out["held"], _held_bytes(mine))  # measured at its peak: after the backward pass
+        out["held"] = max(out["held"], _held_bytes(mine))  # counted at its peak: after the backward pass
         if optimizer:
             optimizer.step()
         if not r:  # the first round warms up (allocations, first calls)

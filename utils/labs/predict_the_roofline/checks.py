@@ -34,10 +34,11 @@ from utils.tables import Table
 
 BANK = "labs/predict_the_roofline"  # the lab's hints: utils/labs/predict_the_roofline/hints.toml
 TOLERANCE = 0.02  # counts within 2 %: a causal mask keeps T(T+1)/2 scores, which T²/2 counts to 1/T
-# An op may beat the prediction by 35 % or its spread, not more: the roof counts STREAM's bytes, and an op that
+# An op may beat the prediction by 25 % or its spread, not more: the roof counts STREAM's bytes, and an op that
 # writes less than STREAM's kernel gets some of the memory's write-allocate traffic back (lesson 01's
-# ``roofline.headroom``: at most 1.2x for these ops, which write their result; 1.5x for one that only reads).
-FASTER = 0.35
+# ``roofline.headroom``: at most 1.2x for these ops, which write their result), plus a 5-point margin for noise
+# in the ceilings timed beside the op. (1.5x would be an op that only reads: the lab has none.)
+FASTER = 0.25
 LEARNER_SECONDS = 10  # a learner's function that runs longer is stopped (a search that never ends)
 WIDTH = 110
 

@@ -55,7 +55,7 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int
         "with 64 channels in and out it is a large matmul over image patches, and ran like one."
         if f >= AT_ROOF else
         "the peak is a 1024³ matmul's rate, and this convolution, a matmul over image patches in a layout of "
-        "its own, did not reach it in this run."))
+        "its own, did not reach it in this run.") + rough_note(conv.point.spread))
     time_share = causal.point.seconds / full.point.seconds
     out.append(f"Causal attention at length 1024 reached {share(causal):.0%} of its roof, the same attention "
                f"without its mask {share(full):.0%}: with half the work, the causal one took {time_share:.0%} of "
@@ -236,7 +236,7 @@ def headroom_sentence(rows, roof) -> str:
                "write-allocate costs it more than the roof counts")
             + f"; an op that only reads, such as lesson 01's matrix-vector product, {read_only:.2f}x under this "
             "roof). The compute-bound ones are held to the peak, which write-allocate does not move. ")
-    if most_room - 1 <= FASTER:
+    if round(most_room - 1, 2) <= FASTER:  # as printed
         return text + (f"Check 3 allows {FASTER:.0%} or the measurement's spread: room for that, and for noise.")
     return text + (f"That is more than check 3's {FASTER:.0%} (or the spread): a right count could fail it on "
                    "this op.")
