@@ -504,17 +504,16 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
                 "which slows it)" if diagnosis else "")
         left = what_is_left(yours[0], steps)
         expect(share >= SPEED_SHARE,
-               f"{mine:,.0f} tokens/s, {share:.0%} of the reference plan's in the same rounds (the reference "
-               f"plan's median there: {theirs:,.0f} tokens/s; the share is the median of the rounds' own ratios; "
-               f"the target is "
-               f"{SPEED_SHARE:.0%}; rounds {', '.join(f'{r:.0%}' for r in ratios)}{where}). "
+               f"{mine:,.0f} tokens/s against the reference plan's {theirs:,.0f} in the same rounds (the "
+               f"median of each); median of the paired rounds' ratios {share:.0%}, the target "
+               f"{SPEED_SHARE:.0%} (rounds {', '.join(f'{r:.0%}' for r in ratios)}{where}). "
                + (f"Measured in your run, beyond what training needs: {'; '.join(left)}." if left else
                   "The other checks see none of the slow script's habits: profile your own fast_train's steps "
                   "(torch.profiler around its loop, as exercise A read the slow one) and look for what waits: "
                   "a loader that does not read far enough ahead, a wait for the device every micro-batch."))
-        return (f"{mine:,.0f} tokens/s: {share:.0%} of the reference plan's, {theirs:,.0f} tokens/s in the same "
-                f"rounds (the median of the rounds' own ratios; target {SPEED_SHARE:.0%}; rounds "
-                f"{', '.join(f'{r:.0%}' for r in ratios)}){slow}{where}")
+        return (f"{mine:,.0f} tokens/s against the reference plan's {theirs:,.0f} in the same rounds (the "
+                f"median of each): median of the paired rounds' ratios {share:.0%} (target {SPEED_SHARE:.0%}; "
+                f"rounds {', '.join(f'{r:.0%}' for r in ratios)}){slow}{where}")
 
     return run_check(f"tokens/s at least {SPEED_SHARE:.0%} of the reference plan's", body, show=show,
                      hint=checks.stub_message(BANK, "B"))

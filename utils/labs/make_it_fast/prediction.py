@@ -102,8 +102,9 @@ def prediction_sentence(predict: Callable, diagnosis: Diagnosis, runs: list[dict
             f"it); your script measured {measured:.0f} ms a step")
     if measured < (1 - within) * predicted:
         return (said + f": {predicted - measured:.0f} ms under the prediction, saved inside the regions it "
-                "kept as profiled. A region's time alone does not say how fast it could run: the rate under "
-                "the table, against what a core can do, does.")
+                "kept as profiled, and in the profiler's own overhead on the slow script's step (not "
+                "measured apart). A region's time alone does not say how fast it could run: the rate under the table, "
+                "against what a core can do, does.")
     if measured <= (1 + within) * predicted:
         return (said + f": within {within:.0%} of it, so the work outside those regions is what your script "
                 "saved.")

@@ -9,7 +9,7 @@ import statistics
 import textwrap
 
 from utils import checks
-from utils.labs.make_it_fast.checks import ALL_REDUCES, Diagnosis, launched
+from utils.labs.make_it_fast.checks import ALL_REDUCES, Diagnosis, launched, tokens_per_s, tokens_per_step
 from utils.labs.make_it_fast.prediction import prediction_sentence
 
 
@@ -28,6 +28,19 @@ def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
                          f"ms a step = {rate / 1e9:.1f} GFLOP/s, {rate / peak.best:.1%} of that peak", 110)
 
 
+def rates_sentence(flops: float, peak, slow_ms: float, fast_ms: float) -> str:
+    """Both scripts' compute rate against the same ``peak`` (a ``machine`` ceiling): the slow script's
+    forward and backward region (``slow_ms`` a step, under the profiler), and your script's whole step
+    (``fast_ms``, no region timed alone: its rate is a floor on its forward and backward's). ``flops``: one
+    worker's a step."""
+    slow, fast = (flops / (ms / 1e3) / peak.best for ms in (slow_ms, fast_ms))
+    name = getattr(peak, "name", "peak")
+    return (f", forward and backward (its all-reduces included) at {slow:.1%} of the machine profile's "
+            f"{name}; "
+            f"yours ran the same {flops / 1e9:.2f} GFLOP a worker in a whole step of {fast_ms:.0f} ms, "
+            f"{fast:.1%} of that peak (the whole step timed, so its compute ran at least that fast)")
+
+
 def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None, predict=None) -> str:
     """The lab's take-aways, from this run, ordered by what each cost the slow script (its share of a profiled
     step, the check's reading): the slow script's profile and what the checks measured of ``train_fn``;
@@ -44,9 +57,8 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     threads = max(max(run["threads"] or [0]) for run in runs)
     calls = ref[ALL_REDUCES]
     compute = (ref["forward and backward"] + ref["optimizer"]) / step
-    share = flops / (ref["forward and backward"] / 1e3) / peak.best if flops and peak else None
-    rate = (f", forward and backward (its all-reduces included) at {share:.1%} of the machine profile's "
-            f"{getattr(peak, 'name', 'peak')}" if share is not None else "")
+    fast_ms = 1e3 * tokens_per_step() / tokens_per_s(runs)   # your script's step, as the speed check times it
+    rate = rates_sentence(flops, peak, ref["forward and backward"], fast_ms) if flops and peak else ""
     # Each bullet states what this run measured, not why it cost what it did: the quiz asks the why.
     gradients = statistics.median(run["watch"]["allreduce_bytes"] / max(run["watch"]["optimizer_steps"], 1)
                                   / run["watch"]["gradient_bytes"] for run in runs)
