@@ -46,7 +46,7 @@ ALLOWED: dict[str, dict[str, str]] = {
     "notebooks/05_data_prefetch.ipynb": {
         "4×": "theory: 4 bytes -> 1", "32×": "a setting (the GPU batch)", "1.2×": "a setting (read over step)",
         "48 ms": "a setting (the simulated read)", "40 ms": "a setting (the simulated step)",
-        "2 %": "the stated noise rule (a setting)", "16-32 GB/s": "datasheet: PCIe 4.0-5.0 x16",
+        "2 %": "the stated noise rule (a setting)", "16-64 GB/s": "datasheet: PCIe 3.0-5.0 x16, per direction",
         "100 %": "theory: a share's ceiling", "1x": "theory: the bound of workers past the cores"},
     "notebooks/06_memory.ipynb": {
         "30×": "a setting (the GPU model)", "1.5×": "theory: FSDP's bytes over DDP's",
