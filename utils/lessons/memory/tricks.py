@@ -30,7 +30,8 @@ LOSS_CHUNKS = 4  # the chunked cross-entropy's pieces along the sequence
 def selective_forward(model: models.GPT, x: torch.Tensor):
     """The blocks' forward through selective checkpointing, as a function (no backward): against the plain
     forward (``measure.blocks_forward``) it shows the policy's own cost, paid before anything is recomputed.
-    Lesson 06."""
+    Lesson 06 times it for reference only: timed apart from the whole loss's forward, it can come out longer
+    than that whole, so the lesson takes the policy's cost from the whole forward's pair (``loss_forward``)."""
     policy = partial(create_selective_checkpoint_contexts, keep_matmuls)
     with torch.no_grad():
         h0 = model.embed(x)
