@@ -14,8 +14,8 @@ import re
 
 from utils import claims as words
 from utils.lessons.articles_checked import host_memory
-from utils.lessons.articles_checked.figures import (Missing, _sends, _stopped, capstone_two_devices, fixed_cost,
-                                                    recorded, recorded_int8_units, value)
+from utils.lessons.articles_checked.figures import (LEDGER_NOISE, Missing, _sends, _stopped, capstone_two_devices,
+                                                    fixed_cost, recorded, recorded_int8_units, value)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive within its spread"
@@ -84,8 +84,8 @@ def busy_note(m, name: str, cores_needed: int | None) -> str:
 
 
 def spread_of(record: dict) -> float:
-    """The paired rounds' spread of a recorded speed-up (0.0 where its file kept no rounds)."""
-    return words.paired_spread(record.get("rounds") or [])
+    """The paired rounds' spread of a recorded speed-up; ``LEDGER_NOISE`` of its value where none was kept."""
+    return words.paired_spread(record["rounds"]) if record.get("rounds") else LEDGER_NOISE * record["value"]
 
 
 def speedup_words(m, name: str) -> str:
@@ -153,8 +153,8 @@ def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
 def split_reference(record: dict) -> float | None:
     """Lesson 02's per-process reference for its split alone: each stage alone in its process measured less
     than its share of one device's work, so the split may beat 1x by that factor. The ledger keeps it in
-    ``reference`` (an older entry kept it in ``bound``); the split's bound is 1x."""
-    reference = record["reference"] if "reference" in record else record.get("bound")
+    ``reference`` (make bench in ``process_bound``, an older entry in ``bound``); the split's bound is 1x."""
+    reference = next((record[k] for k in ("reference", "process_bound", "bound") if k in record), None)
     return reference if reference and reference != 1.0 else None
 
 
@@ -162,10 +162,10 @@ def split_alone_words(record: dict) -> str:
     """Lesson 02's split without micro-batches: the stages take turns, so its bound is 1x (one device).
     Past 1x it is above the bound, a finding to explain; within the per-process reference, the row gives that
     reference as lesson 02's explanation beside the verdict."""
-    text = turns_words(record["value"])
+    text = turns_words(record["value"], spread_of(record))  # the ledger's noise rule, as for every figure it keeps
     if split_explained(record, text):
         reference = split_reference(record)
-        return f"{text}; within the per-process reference {reference:.2f}x: lesson 02's explanation"
+        return f"{text}; within the per-process reference {reference:.2f}x: explained by the reference (lesson 02 §3)"
     return text
 
 
@@ -211,9 +211,9 @@ def all_hold(*reads) -> bool:
     return True
 
 
-def turns_words(speedup: float) -> str:
+def turns_words(speedup: float, noise: float = TURNS_NOISE) -> str:
     """The words for two devices that take turns: their bound is one device's time (1x)."""
-    return words.speedup_verdict(speedup, 1.0, TURNS_NOISE, slower="slower than one device")
+    return words.speedup_verdict(speedup, 1.0, noise, slower="slower than one device")
 
 
 def split_takes_turns(m) -> bool:
@@ -221,7 +221,7 @@ def split_takes_turns(m) -> bool:
     True; past it beyond the per-process reference, False (the stages did not take turns); past it within that
     reference, ``AboveBound`` (a finding to explain, lesson 02's explanation beside it)."""
     record = recorded(m, "naive_split").record
-    text = turns_words(record["value"])
+    text = turns_words(record["value"], spread_of(record))
     if not past_bound(text):
         return True
     if split_explained(record, text):

@@ -72,7 +72,9 @@ CLAIMS = [
           (("07", "The article's claim, measured"), ("07", "Inference on two devices"))),
     Claim("A4", "so two GPUs cut cost (降低成本)", CONDITIONS,
           "less time is less cost where cost is paid per machine-hour or for time (a 2-GPU machine owned or "
-          "rented anyway, a deadline); counted in GPU-hours, only past 2x (superlinear scaling): they are 2 / "
+          "rented anyway, a deadline); counted in GPU-hours, only past 2x (superlinear scaling: 2x bounds "
+          "equal work per GPU, so passing it needs something else to change, such as each GPU's share "
+          "fitting its caches): they are 2 / "
           "speed-up, at least one GPU's for any speed-up up to 2x (equal at 2x); the summary says it again",
           (("03", "How much faster"),)),
     # Article 1, section 2: how two GPUs work together
@@ -223,7 +225,9 @@ CLAIMS = [
           (("03", "How fast is the all-reduce"),)),
     # Article 2, cures: model complexity
     Claim("B11", "prune and quantize to cut complexity and compute (模型压缩)", CONDITIONS,
-          "pruning that removes neurons, and quantization where integer units and a kernel use them. 计算量 "
+          "pruning that removes neurons, and quantization where integer units and a kernel use them on a "
+          "compute-bound pass (a large batch; a small batch waits on memory, where they gain little: lesson 04 "
+          "§4 and lesson 08 time it). 计算量 "
           "read "
           "as the cost of the computation, as row B13 reads it (the reading most favourable to the claim, "
           "as row "
@@ -242,7 +246,8 @@ CLAIMS = [
           "as rows "
           "B11 and A19 read theirs) quantization turns float parameters into integers, cutting compute "
           "(量化: 减少计算量)", CONDITIONS,
-          "integer units and a kernel that uses them (VNNI, AMX, tensor cores): each operation is cheaper "
+          "integer units and a kernel that uses them (VNNI, AMX, tensor cores), on a compute-bound pass (a "
+          "large batch; a small batch waits on memory, where they gain little): each operation is cheaper "
           "there; "
           "the operations stay as many (read as their number, the claim is false); weight-only int8 saves "
           "bytes",

@@ -14,6 +14,12 @@ from utils.lessons.articles_checked import case_study, evidence as ev, host_memo
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
 
 
+# A figure kept without its rounds (the ledger keeps a median, its bound and its reference) is read within this
+# share of its value of what it is compared with: the course's noise floor (lesson 05's), one rule for every such
+# figure on the page; a figure kept with its rounds is read with their spread.
+LEDGER_NOISE = 0.02
+
+
 class Missing(Exception):
     """A figure a check needs has not been recorded yet (a lesson to run first)."""
 

@@ -147,7 +147,8 @@ def tensor_parallel_block_words(record: dict) -> str:
     setup = record.get("note", "").split(", gloo")[0].split(";")[0]
     return (f"{setup or 'its tensor-parallel block'}, on two workers: {record['value']:.2f}x one device's speed, "
             f"bound {record['bound']:g}x (another set-up than lesson 07's blocks above: one MLP block, and "
-            "training's backward pass too)")
+            "training's backward pass too; make bench's own run: lesson 07 times the block in its own run, so "
+            "its figures differ from these)")
 
 
 def b2(m):
@@ -282,4 +283,16 @@ def b22(m):
                  MEASURED, two_devices(m["plan"], m["hw"]))]
 
 
-RUN_NOTES = {"B8": b8_in_this_run}  # rows whose verdict says how this run bore its condition out
+def a21_in_this_run(m) -> str:
+    """Row A21's condition in this run: whether any inference figure here was faster than one device beyond
+    its noise (tensor parallel on lesson 07's blocks: the only inference split that could be)."""
+    said = rounds_verdict(tensor_parallel_rounds(m), m["passes"]["bound"], "slower than one device")
+    if said.startswith(("faster", "at the bound", "above the bound")):
+        return f"; in this run tensor parallel inference was faster than one device ({said})"
+    training = ("; make bench's faster MLP-block figure below includes training's backward pass, so it is no "
+                "inference figure" if m["results"].get("decode") else "")
+    return ("; in this run no inference figure was faster than one device beyond its noise: the condition (a "
+            f"larger model or batch, where a step's work outweighs its messages) is not reached here{training}")
+
+
+RUN_NOTES = {"B8": b8_in_this_run, "A21": a21_in_this_run}  # rows whose verdict says how this run bore it out
