@@ -909,7 +909,8 @@ def test_a19_applies_the_reading_policy_both_branches():
     both = _figures(ddp=_recorded(1.8), pipeline=_recorded(1.71, 1.78))
     row = verdicts.judge(claims.BY_ID["A19"], both, {})
     assert row.verdict == claims.CONDITIONS and row.check == verdicts.AGREES
-    assert "kept both GPUs working (over 60% of each one's rate): data parallel, lesson 02's pipeline" in row.evidence
+    assert "kept both GPUs working (over 60% of each one's rate, this page's threshold" in row.evidence
+    assert "): data parallel, lesson 02's pipeline" in row.evidence
     assert "one GPU idle at a time" in row.evidence
     neither = _figures(ddp=_recorded(1.1), pipeline=_recorded(1.15, 1.78))
     row = verdicts.judge(claims.BY_ID["A19"], neither, {})

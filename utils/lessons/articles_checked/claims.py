@@ -165,13 +165,15 @@ CLAIMS = [
           CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours; the "
           "article's own examples of two of the three fail as given: its split, without micro-batches, takes "
           "turns (row A11) and its code splits nothing (row A22); its 'simplified model' merges nothing (row "
-          "A14)",
+          "A14); a merge saves time only where the merged layer does less work: rows A20 and A13 measure its "
+          "output and its FLOPs, and lesson 04 §2 times a fold",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
     Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", CONDITIONS,
           "read the way most favourable to the claim that a run can test (the reading policy of rows B11 and "
           "B13 too): 充分发挥 as keeping both GPUs working, neither idle by turns; unlike row B20's 'key "
           "factor', it names methods a run can test. As read, true of some of them: distributed training (data "
-          "parallel) and a pipeline with micro-batches keep both GPUs working, each at its speed-up over 2; "
+          "parallel) keeps both GPUs working, and so does a pipeline with micro-batches (lesson 02's; the "
+          "article never proposes one), each at its speed-up over 2; "
           "the article's own split (attention on one GPU, the feed-forward network on the other), without "
           "micro-batches, leaves one GPU idle at a time (each keeps at most about half of its rate), and a "
           "merge keeps nothing of a second GPU busy. The stricter reading, all of each GPU's rate (2x on two), "

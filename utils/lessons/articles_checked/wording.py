@@ -38,7 +38,8 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
     ranked = sorted(kept.items(), key=lambda item: -item[1])
     shares = ", ".join(f"{name} {share:.0%}" for name, share in ranked)
     working = [name for name, share in ranked if name != split and share > BOTH_WORKING]
-    over = f"over {BOTH_WORKING:.0%} of each one's rate"
+    over = (f"over {BOTH_WORKING:.0%} of each one's rate, this page's threshold: above the half a GPU keeps "
+            "where the two take turns, by more than a timing's noise")
     both = (f"kept both GPUs working ({over}): {', '.join(working)}" if working else
             f"no method kept both GPUs working ({over}) here")
     if split in kept:
