@@ -435,6 +435,7 @@ def test_the_cache_check_passes_the_solution_on_every_draw_and_the_take_away_fol
     verdict = check_cache(_slowest, setup, show=False)
     assert verdict.passed, str(verdict)
     line = cache_take_away(_slowest, setup, 1.0)
+    assert "by the data set's nominal read costs" in line and "of the measured L = 1.00 s" in line, line
     assert "100% of the most that room can save" in line and "a little memory in the right place" in line, line
     assert "has not chosen yet" in cache_take_away(lambda d, r: 1 / 0, setup, 1.0)
 
@@ -488,6 +489,35 @@ def test_the_epochs_bound_uses_its_own_steps_on_a_busy_machine_and_never_forgive
     waiting = EpochResult(1.60, 32, 0.60)  # the same epoch, its extra time spent waiting for data
     assert epoch_bound(waiting, load=1.2, compute=1.0, loaders=2) == 1.0  # waits are the loading's: no excuse
     assert closest_to_bound([waiting, busy], 1.2, 1.0, 2) == (busy, pytest.approx(1.55))
+
+
+def test_a_busy_machine_is_named_only_beyond_the_noise_of_c_measured_alone():
+    # lab 05's reader (session 49): 1.30 s of steps against C = 1.29 s was called "a busy machine"
+    from utils.labs.feed_the_gpu.checks import _bound_uses
+    from utils.lessons.data_prefetch.epoch import EpochResult
+
+    close, busy = EpochResult(1.37, 32, 0.07), EpochResult(1.47, 32, 0.07)   # steps: 1.30 s, 1.40 s
+    said = _bound_uses(close, 1.30, load=1.06, compute=1.29, loaders=2)
+    assert "within noise of the 1.29 s measured alone" in said and "busy machine" not in said, said
+    said = _bound_uses(busy, 1.40, load=1.06, compute=1.29, loaders=2)
+    assert "longer than the 1.29 s measured alone: a busy machine" in said, said
+    assert _bound_uses(close, 1.29, load=1.06, compute=1.29, loaders=2) == " (max(L/2, C), C measured alone)"
+
+
+def test_why_slow_follows_when_the_device_waited():
+    from utils.labs.feed_the_gpu.checks import _why_slow
+    from utils.lessons.data_prefetch.epoch import EpochResult
+    from utils.timeline import Span
+
+    def epoch(first, later):   # a wait before batch 0 and one before batch 5
+        spans = [Span("training process", "wait", 0, 0.0, first), Span("training process", "wait", 5, 1.0, 1 + later)]
+        return EpochResult(1.5, 32, first + later, spans)
+    assert "cannot keep up" in _why_slow(1, 4, load=1.5, compute=1.2, epoch=epoch(0.1, 0.1))
+    start = _why_slow(2, 4, load=1.5, compute=1.2, epoch=epoch(0.30, 0.05))
+    assert "0.30 s came before the first batch" in start and "start anew at every epoch" in start, start
+    bursts = _why_slow(2, 4, load=1.5, compute=1.2, epoch=epoch(0.05, 0.30))
+    assert "0.30 s came after the first batch" in bursts and "up to 4 batches ahead" in bursts, bursts
+    assert _why_slow(2, 4, load=1.5, compute=1.2, epoch=EpochResult(1.5, 32, 0.0)) == ""
 
 
 # --- a learner's reading (session 45): batches read before the clock, per-item costs in plain sight ----------

@@ -113,8 +113,9 @@ def cache_take_away(choose_cache: Callable, setup: LabSetup, load: float) -> str
     first, _ = savings(list(range(room)), dataset)
     share = room / len(dataset)
     return (f"- Your cache keeps {room} items ({share:.0%} of the data set) and saves {saved:.2f} s of an epoch's "
-            f"reading (L = {load:.2f} s): {saved / load:.0%} of it, {saved / best:.0%} of the most that room can "
-            f"save; the first {room} items would save {first:.2f} s. " + (
+            f"reading by the data set's nominal read costs, {saved / load:.0%} of the measured L = {load:.2f} s, "
+            f"{saved / best:.0%} of the most that room can save; the first {room} items would save {first:.2f} s "
+            "(nominal costs too). " + (
                 "Where a total hides bursts, a little memory in the right place saves more than its share."
                 if saved / load > 1.5 * share else
                 "Your cache saved no more than its share of the items: the reading is not where it looked."))
