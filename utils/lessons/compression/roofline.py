@@ -230,10 +230,13 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
     kind = "memory-bound" if ops / fp32_bytes < ridge_point else "compute-bound"
     spread = 0.0  # memory-bound or 1x: a ratio of bytes (or none), not of measured rates
     if kind == "memory-bound":
-        some = "" if len(taken) == len(shapes) else (f" in the {len(taken)} of {len(shapes)} Linear layers it "
-                                                     f"takes (the others stay at {base_bytes:g})")
-        why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}{some}: {base / 1e6:.1f} MB -> "
-               f"{small / 1e6:.1f} MB a pass, read from {'the L3 (it fits)' if regime == 'L3' else 'DRAM'}")
+        some = ""  # every Linear quantized; int4 takes only some (``takes``): the rest keep the base's bytes
+        if len(taken) < len(shapes):
+            some = (f" in the {len(taken)} of {len(shapes)} Linear layers it takes "
+                    f"(the others stay at {base_bytes:g})")
+        where = "the L3 (it fits)" if regime == "L3" else "DRAM"
+        why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}{some}: "
+               f"{base / 1e6:.1f} MB -> {small / 1e6:.1f} MB a pass, read from {where}")
     elif _roof(rates, int8_compute, compute) != (base_compute or rates.fp32_flops):
         spread = rate_spread(rates, _roof(rates, int8_compute, compute), base_compute or rates.fp32_flops)
         b, k, n = rates.shape
