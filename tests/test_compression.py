@@ -789,3 +789,15 @@ def test_a_speedup_within_noise_of_1x_is_read_against_its_reference_too():
     both = speedup_claim("fold", 1.03, 1.08, 0.06, kind="reference").verdict
     assert both.startswith("within noise: no effect shown") and "cannot tell the two apart" in both
     assert verdict_against(1.03, 1.08, 0.06, "reference", rough=True) == "within noise: no effect shown"
+
+
+def test_why_legacy_leads_follows_the_profiles_kernel_times_and_overhead_shares():
+    from utils.lessons.compression.quantruns import why_legacy_leads
+    slow_kernel = why_legacy_leads(1, ("quantized::linear_dynamic", 0.83, 206e-6),
+                                   ("onednn::qlinear_pointwise", 0.75, 638e-6), 0.22, 0.21)
+    assert "about 171 µs" in slow_kernel and "about 478 µs" in slow_kernel
+    assert "2.8x slower: that is most of the gap" in slow_kernel and "the same fixed cost" in slow_kernel
+    same_kernel = why_legacy_leads(1, ("a", 0.5, 200e-6), ("b", 0.4, 260e-6), 0.35, 0.2)
+    assert "about the same time: the gap lies outside them" in same_kernel
+    assert "part of the gap is int8's compiled overhead" in same_kernel
+    assert "less than compiling fp32" in why_legacy_leads(1, ("a", 0.5, 2e-4), ("b", 0.4, 3e-4), 0.1, 0.2)

@@ -190,3 +190,26 @@ def compile_alone(batch: int, ratio: float, verdict: str, noise: float, referenc
                f"calls {eager_mm}, on weights packed at compile time" if compiled_mm and eager_mm
                and compiled_mm[0] != eager_mm else ", which this run does not time apart")
     return line + f"The gain is more than fusing those steps can remove: the rest came from the matmuls{kernels}."
+
+
+def why_legacy_leads(batch: int, legacy: tuple[str, float, float], compiled: tuple[str, float, float],
+                     overhead: float, fp32_overhead: float) -> str:
+    """Why torch.ao's eager int8 beats torchao's compiled int8 at ``batch``, read from both profiles.
+    ``legacy``/``compiled``: (kernel operator, its share of the pass, the pass's median seconds);
+    ``overhead``: the compiled int8 pass's share in the compiled graph's code and dynamo's guards,
+    ``fp32_overhead``: the same share for compiled fp32. Kernel time ~ share x the pass's median. Lesson 04."""
+    (op_a, share_a, time_a), (op_b, share_b, time_b) = legacy, compiled
+    kernel_a, kernel_b = share_a * time_a, share_b * time_b  # seconds, estimated from the profile's shares
+    line = (f"Why torch.ao leads at batch {batch}: its {op_a} takes about {kernel_a * 1e6:.0f} µs ({share_a:.0%} of "
+            f"its pass), torchao's {op_b} about {kernel_b * 1e6:.0f} µs ({share_b:.0%} of its pass; both estimated "
+            "as share x the pass's median). ")
+    if kernel_b > 1.2 * kernel_a > 0:  # beyond a 20 % margin: the profiler's shares are rough
+        line += f"The int8 kernel itself is {kernel_b / kernel_a:.1f}x slower: that is most of the gap. "
+    else:
+        line += "The two kernels take about the same time: the gap lies outside them. "
+    same = abs(overhead - fp32_overhead) <= 0.05  # within 5 points of the pass: the profiler's resolution here
+    return line + (f"The compiled graph's own code and dynamo's guards take {overhead:.0%} of torchao's pass, "
+                   f"{fp32_overhead:.0%} of compiled fp32's: " +
+                   ("the same fixed cost per call as compiling fp32, not int8's." if same else
+                    "more than compiling fp32 costs: part of the gap is int8's compiled overhead."
+                    if overhead > fp32_overhead else "less than compiling fp32 costs."))
