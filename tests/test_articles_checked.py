@@ -585,6 +585,11 @@ def test_the_sixth_review_split_alone_message_sizes_walks_and_readme():
     b2 = verdicts.judge(claims.BY_ID["B2"], m | {"link": machine.link_fit("gloo", sizes, times),
                                                  "threads": {"step_s": 0.02, "gradient_bytes": 1_700_000}}, {})
     assert "the smaller took longer: noise" in b2.evidence and "100%" not in b2.evidence
+    # two times equal as printed (50 µs and 50 µs) are never read as one taking longer (session 49)
+    same = [5.04e-5 if n == 4 else 4.98e-5 if n == 2**12 else 4e-5 + n / 4e9 for n in sizes]
+    b2 = verdicts.judge(claims.BY_ID["B2"], m | {"link": machine.link_fit("gloo", sizes, same),
+                                                 "threads": {"step_s": 0.02, "gradient_bytes": 1_700_000}}, {})
+    assert "the two took the same, as printed" in b2.evidence and "took longer" not in b2.evidence, b2.evidence
     # the silent step comes from the course's own fix; the two runs' last-batch losses are not compared
     # (session 48)
     walk = [("sampler", "no error, but both ranks train on the same batches (losses 1.318, 1.318)"),

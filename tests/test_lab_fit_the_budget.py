@@ -376,11 +376,14 @@ def test_the_cost_table_prints_each_share_signed_or_no_gap_never_a_clamped_zero(
     said = describe_costs(costs, rounds)
     assert "selective +14%" in said and "chunked loss: no gap" in said and "+0%" not in said, said
     # -2% is within the table's 2 % floor: no gap measured, never a finding (lab 06, session 49)
-    assert "each extra micro-batch -2% (within noise: no gap measured)" in said, said
+    assert "each extra micro-batch -2% (within noise: no gap measured; the cost model counts 0)" in said, said
     assert "the table's noise ± 0.02 of the plain step" in said and "at least 0.02" in said, said
     faster = dict(rounds, **{"micro-batch": [0.95] * 5})
     said = describe_costs(costs_of(faster), faster)
     assert "each extra micro-batch -5% (measured faster than the plain step; the cost model counts 0)" in said
+    above = dict(rounds, **{"micro-batch": [1.01] * 5})  # within noise the other way: counted as measured
+    said = describe_costs(costs_of(above), above)
+    assert "each extra micro-batch +1% (within noise: no gap measured)" in said, said
 
 
 def test_one_noise_for_the_cost_table_a_one_percent_gap_is_within_it():

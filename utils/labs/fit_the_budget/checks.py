@@ -284,12 +284,14 @@ def _name(name: str) -> str:
 
 def _signed(share: float, noise: float = 0.0) -> str:
     """A measured share of the plain step's time, after its name: " +14%", ": no gap" (0% as printed),
-    " -1% (within noise: no gap measured)" where the table's ``noise`` covers it, or
+    " -1% (within noise: no gap measured; the cost model counts 0)" where the table's ``noise`` covers it
+    (a negative share counted as 0, since the cost model clamps it), or
     " -5% (measured faster than the plain step; the cost model counts 0)"."""
     if round(share * 100) == 0:
         return ": no gap"
     if round(abs(share), 2) <= noise:
-        return f" {share:+.0%} (within noise: no gap measured)"
+        counted = "; the cost model counts 0" if share < 0 else ""  # the cost model clamps negative costs
+        return f" {share:+.0%} (within noise: no gap measured{counted})"
     faster = " (measured faster than the plain step; the cost model counts 0)" if share < 0 else ""
     return f" {share:+.0%}{faster}"
 

@@ -163,9 +163,9 @@ CLAIMS = [
     # Article 1, section 4: summary
     Claim("A17", "summary: parallel computing, simplification and distributed training all speed it up",
           CONDITIONS, "DDP does, within 2x; a split needs micro-batches; a merge needs linear neighbours; the "
-          "article's own examples of two of the three fail as given: its split, without micro-batches, takes "
+          "article's own examples of all three fail as given: its split, without micro-batches, takes "
           "turns (row A11) and its code splits nothing (row A22); its 'simplified model' merges nothing (row "
-          "A14); a merge saves time only where the merged layer does less work: rows A20 and A13 measure its "
+          "A14); its DDP code does not run (row A16); a merge saves time only where the merged layer does less work: rows A20 and A13 measure its "
           "output and its FLOPs, and lesson 04 §2 times a fold",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
     Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", CONDITIONS,
@@ -225,7 +225,8 @@ CLAIMS = [
           "max(load / k, compute)", (("05", "The problem, measured"), ("05", "A prefetcher"))),
     Claim("B10", "use a high-speed network", CONDITIONS,
           "where the bytes, not the fixed cost, take a message's time: a faster link cuts the n/beta part of a "
-          "transfer; alpha and the compute stay; two nodes under torchrun would measure it",
+          "transfer, and alpha only where the link's own fixed cost shrinks (NVLink, RDMA), the software's "
+          "part staying; the compute stays; two nodes under torchrun would measure it",
           (("03", "How fast is the all-reduce"),)),
     # Article 2, cures: model complexity
     Claim("B11", "prune and quantize to cut complexity and compute (模型压缩)", CONDITIONS,
