@@ -119,6 +119,11 @@ def test_rounds_all_on_one_side_of_1x_are_not_noise_whatever_the_rounding():
     assert claims.speedup_verdict(1.02, 1.92, 0.03, rounds=[1.001, 1.02, 1.05, 1.03]) == \
         "faster, under the bound: 2% of its gain (every round above 1.00x)"
     assert claims.one_side([]) is None and claims.one_side([1.0, 1.2]) is None
+    # session 49: a spread printed as 0.00 with rounds on both sides of 1x is noise, never "slower"
+    assert claims.speedup_verdict(1.00, 1.0, 0.0, rounds=[0.98, 1.0, 1.05, 0.99, 1.01]) == \
+        "within noise: no effect shown"
+    assert claims.speedup_verdict(1.00, 1.0, 0.0, slower="slower than one device", rounds=[0.998, 0.999]) \
+        .startswith("slower than one device: no speed-up")
 
 
 

@@ -641,6 +641,16 @@ def test_one_stage_that_moved_the_way_of_the_miss_is_named_though_their_sum_did_
     assert "stage 0 (" not in dearer  # stage 0 moved the other way: it does not explain a speed-up too low
 
 
+def test_one_worker_step_under_the_rule_is_named_as_adding_to_the_cause_where_it_moved_the_miss_way():
+    """The run the readers saw (session 49): one worker +8%, stage 0 -16%: the stage named, the step beside it."""
+    profiled = {"one worker": 0.150, "stages": [0.096, 0.096]}
+    said = " ".join(lab.take_away(_with_work([0.081, 0.089], 0.162, 1.47, profiled)).split())
+    assert "because the work of stage 0 (-16%) cost less" in said, said
+    assert "one worker's step (+8%, under the 10% rule) moved every speed-up the same way and may add" in said
+    other = " ".join(lab.take_away(_with_work([0.081, 0.089], 0.145, 1.47, profiled)).split())
+    assert "because the work of stage 0" in other and "under the 10% rule" not in other, other
+
+
 def _row_at(speedups):
     return runs.Row(4096, 8, "1f1b", 1.0, 1.0, [0.5, 0.5], split_points=(9,), speedups=speedups)
 

@@ -23,3 +23,27 @@ def test_the_products_verdict_gives_its_basis_in_both_outcomes(monkeypatch):
     assert "every round of every kept step was above 1x" in report.product_basis(_rows())
     said = report.product_basis(_rows((0.98, 1.26, 1.30)))
     assert "not every round did" in said and "two devices 1 of 3 (lowest 0.98x)" in said
+
+
+def test_within_noise_prints_the_figures_the_keep_rule_reads():
+    """Session 49's reader: "median 1.064x ± 0.061" read as kept (1.003 > 1); the rule reads two decimals."""
+    from utils.lessons.putting_it_together import ladder
+
+    said = ladder.within_noise([1.03, 1.06, 1.15])   # 1.06 - 0.06 = 1.00: not above 1x, every round above
+    assert not ladder.paid([1.03, 1.06, 1.15])
+    assert "median 1.06x ± 0.06, less the spread 1.00x, not above 1x; 3 of 3 rounds above 1x)" in said
+    said = ladder.within_noise([1.30, 1.20, 0.99, 0.98])   # clear of 1x less the spread? no; half the rounds
+    assert "not above 1x" in said and "2 of 4 rounds above 1x, not more than half" in said
+    said = ladder.within_noise([1.30, 1.25, 0.99, 0.98, 1.28])   # the other branch's words (this one is kept)
+    assert ladder.paid([1.30, 1.25, 0.99, 0.98, 1.28])
+    assert "less the spread 1.10x, above 1x; 3 of 5 rounds above 1x)" in said
+
+
+def test_a_compile_never_paying_back_says_so_plainly():
+    from utils.lessons.putting_it_together import guide
+
+    slower = guide.Profile({"step": 0.0695}, compile_s=13.5, compiled_step_s=0.0711, noise=0.0)
+    why = guide.compile_step(slower, 5000).why
+    assert "the compiled step (71.1 ms) was not faster than eager (69.5 ms): compile never pays back" in why
+    faster = guide.Profile({"step": 0.0695}, compile_s=13.5, compiled_step_s=0.0595, noise=0.0)
+    assert "= 1,350 steps" in guide.compile_step(faster, 5000).why

@@ -177,6 +177,11 @@ def test_an_in_cache_copy_above_its_reference_is_explained_by_the_cache_below_on
     # between caches with its reason
     assert row.measured == "100% - 179% of the reference" and row.verdict.startswith("median 143% of the reference")
     assert row.verdict.endswith("above it: 1 MiB (179%, partly in the cache below), 4 MiB (143%)")
+    # judged on the printed figure: a copy at 100.07 % prints 100 % and is not listed as above
+    level = CopyPoint("host memcpy", 4 * MIB, 4 * MIB / 14.01e9, 14e9, "L3", False)
+    row = next(r for r in summary.lesson_claims(profile, [inside, level], [], None, [], caches)
+               if r.claim.startswith("in-cache copies"))
+    assert row.verdict.endswith("none above it")
     assert "this run does not measure why" in said
 
 
@@ -270,6 +275,10 @@ def test_drams_reference_is_a_read_beyond_the_last_cache_named_by_where_it_sat()
                            "960 MiB buffer, on one thread in this run: 12.0 GB/s / 2 = 6.0 GB/s")
     assert "2.0x the 480 MiB L3 this machine reports, so no cache holds it: this is DRAM's rate" in said
     assert "not used here" in said and "fit within half of the L3, so it is not DRAM's rate here" in said
+    # STREAM copy counts reads and writes (2n); the table counts n copied: both figures named by their count
+    assert "(18.7 GB/s of reads + writes, 2n; 9.3 GB/s of n copied) is not used here" in said
+    add = NS(name="fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", best=20e9)
+    assert "(20.0 GB/s) is not used here" in summary.dram_reference_sentence(960 * MIB, big_l3, [dram], add, 32 * MIB)
     capped = summary.dram_reference_sentence(2048 * MIB, huge_l3, [dram])
     assert "capped at 2048 MiB, within the 4096 MiB L3" in capped and "not DRAM's rate alone" in capped
     assert "not readable" in summary.dram_reference_sentence(2 * MIB, {}, [dram])
@@ -443,3 +452,20 @@ def test_a_fits_misses_in_order_of_size_are_read_as_a_pattern_or_as_noise_and_th
     kept = NS(fit=run.fit, accuracy=0.45)
     said = line_check.check_line(kept, run).sentence()
     assert "describes this run's link too" in said and "edge band of 10 percentage points past that error" in said
+
+
+def test_messages_below_the_alpha_line_are_named_or_none_said():
+    """Session 49's run: 4 KiB and 64 KiB messages ran under the drawn alpha (the fit's average); each branch."""
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.start_here import bandwidth
+    from utils.lessons.start_here.bandwidth import CopyPoint
+
+    link = NS(accuracy=0.1, fit=NS(alpha=76e-6, beta=4e9))
+    pts = [CopyPoint("gloo", n, s, None) for n, s in [(4, 80e-6), (4096, 65.1e-6), (65536, 64.9e-6)]]
+    said = bandwidth.below_alpha_sentence(pts, link)
+    assert said.startswith("Below the dotted alpha line (76.0 µs): 4 KiB in 65.1 µs, 64 KiB in 64.9 µs.")
+    assert "fixed cost itself varies" in said
+    assert bandwidth.below_alpha_sentence(pts[:1], link).startswith("No message ran below")
+    assert bandwidth.below_alpha_sentence(pts, NS(accuracy=9.0, fit=link.fit)) == ""
+

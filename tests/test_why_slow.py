@@ -615,8 +615,13 @@ def test_a_batch_faster_than_the_smallest_message_time_is_said_so_unclipped_and_
     assert "takes 75.4 µs, less than the smallest-message time, 91.3 µs" in said and "(121%)" in said
     assert "so latency dominates it" in said and "100% of it latency" not in said
     assert "19.4x the single message: more than 16x, since the single message ran faster" in said
-    assert report.cost_rows(costs, link, True)[0][4] == "121% (faster than the latency counted)"
-    assert report.mostly_latency_verdict(link, costs[0]).startswith("holds: ran faster than the latency counted")
+    assert report.cost_rows(costs, link, True)[0][4] == "121% (took less than the smallest-message time)"
+    verdict = report.mostly_latency_verdict(link, costs[0])
+    assert verdict.startswith("holds: the message took less than the smallest-message time (121%): bytes ")
+    assert verdict.endswith("latency (not bytes) dominates it")
+    from utils.lessons.why_slow import link_report
+    slow_beta = 8192 / 60e-6  # bytes alone take 60 of 75.4 µs: the bytes dominate
+    assert link_report._beat_latency_verdict(costs[0], slow_beta, 0.5).startswith("does not hold: the message")
     block = report.latency_figures_sentence(link)
     assert "3 larger messages beat the smallest-message time (8,192 bytes in 75.4 µs, 16,384 bytes" in block
     steady = machine.link_fit("gloo", sizes, [80e-6 + n / 3.5e9 for n in sizes])

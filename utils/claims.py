@@ -82,7 +82,8 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     - otherwise the share of the bound's gain reached: "faster, under the bound: 37% of its gain".
     """
     side = one_side(rounds, baseline)
-    noise = spread > 0 and within_noise(value, spread, baseline)
+    # a spread printed as 0.00 still leaves rounds on both sides of the baseline: that is noise too
+    noise = within_noise(value, spread, baseline) and (spread > 0 or (bool(rounds) and side is None))
     if noise and (side is None or (side == "above") == (value <= baseline)):  # rounded onto the other side
         return "within noise: no effect shown"
     note = f" (every round {side} {baseline:.2f}x)" if noise else ""

@@ -148,8 +148,9 @@ def _misses_by_m(p: Pipelined) -> str:
                     "beyond the rounds' noise (past the ±, or in every round), a systematic miss. " + (
                         ("Every m missed the same way: the one-worker step, the same for every m, can be the cause, "
                          "or the stages' work" if every else
-                         "The one-worker step is not the cause: it is the same for every m, and "
-                         + _matched_words(rows, sides)) if side == "under" else
+                         "The one-worker step alone is not the cause: it is the same for every m, and "
+                         + _matched_words(rows, sides) + ", though it can add to the stages' part"
+                         ) if side == "under" else
                         "The stages' work or their waiting cost more than your model has them cost")
                     + (": the next line measures both for your choice." if p.profiled else "."))
     return " ".join(said)
@@ -240,7 +241,7 @@ def miss_cause(p: Pipelined) -> str:
                   if one < -CAUSE_SHARE else [])
     if causes:
         return (said + f"The measured speed-up came {'above' if side == 'under' else 'below'} your model "
-                "because " + "; and ".join(causes) + ".")
+                "because " + "; and ".join(causes) + _small_one_worker(one, sign) + ".")
     return (said + f"No work figure (one worker's, stage 0's, stage 1's) moved by over {CAUSE_SHARE:.0%} the "
             "way of the miss, so the work does not explain it: the stages waited " + (
                 "for each other less than your model's schedule has them wait (its backward at twice its "
@@ -255,3 +256,12 @@ def _stages_moved(work: list[float], profiled: list[float], sign: int) -> str:
     changes = [w / g - 1 for w, g in zip(work, profiled)]
     named = [f"{i} ({c:+.0%})" for i, c in enumerate(changes) if c * sign > CAUSE_SHARE]
     return "" if not named else ("stage " if len(named) == 1 else "stages ") + " and ".join(named)
+
+
+def _small_one_worker(one: float, sign: int) -> str:
+    """One worker's step moved the miss's way, under the naming rule: a candidate that adds to the named cause
+    (it moves every m's speed-up alike), "" where it did not move that way or is named already."""
+    if 0 < -sign * one <= CAUSE_SHARE and round(one * 100) != 0:
+        return (f"; one worker's step ({one:+.0%}, under the {CAUSE_SHARE:.0%} rule) moved every speed-up "
+                "the same way and may add to it")
+    return ""

@@ -230,7 +230,11 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
                        "this run does not resolve it, so it is not split into causes.")
     if rest >= 0:
         text += (f"; {ms(extra)} - {ms(fixed)} - {ms(in_bytes)} leaves {ms(rest)} ms that the messages do not "
-                 "explain: this run did not measure where it went (candidates, untimed here: the schedule's "
+                 "explain")
+        covered = work_rise(got, extra)
+        text += (f": the stages' measured work, {covered:+.1f} ms, covers the whole extra time (where "
+                 "it went inside the work, untimed here)" if covered is not None else
+                 ": this run did not measure where it went (candidates, untimed here: the schedule's "
                  "bookkeeping, one more forward and backward call per sub-layer)")
         share = "most" if fixed + in_bytes > rest else "less than half"
         return text + f". The messages measured here account for {share} of the extra time."
@@ -240,6 +244,17 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
     cause = ("their fixed cost (the 4-byte probe's time, per message), not bytes" if fixed > in_bytes
              else "bytes, not the number of crossings")
     return text + f". Of the messages' predicted cost, most is {cause}." + work_note(got, extra)
+
+
+def work_rise(got: dict, extra_ms: float) -> float | None:
+    """The stages' measured work's rise (ms, both workers, attention/feed-forward over layers) where it covers
+    ``extra_ms``, the extra step time, as ``work_note`` says it; None where the rows carry no work or it falls
+    short. One computation for the headline, the reading and the claims table."""
+    placed, layers = got["attn/ffn"]["row"], got["layers"]["row"]
+    if not (placed.work and layers.work):
+        return None
+    more = (sum(placed.work) - sum(layers.work)) * 1e3
+    return more if more >= extra_ms else None
 
 
 def work_note(got: dict, extra_ms: float) -> str:
@@ -275,8 +290,10 @@ def extra_note(got: dict) -> str:
     if cost > extra:  # one micro-batch: nothing overlaps, the probe's price is too high for these messages
         return (f"{said}: its extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more than "
                 "the whole difference: the probe overprices them, so the difference is not split into causes")
-    return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, "
-            f"{ms_text(round(extra - cost, d), digits=d)} ms are not explained by this run")
+    rest, covered = ms_text(round(extra - cost, d), digits=d), work_rise(got, extra)
+    return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
+            (f"the other {rest} ms lie in the stages' measured work ({covered:+.1f} ms, which covers the "
+             "whole difference)" if covered is not None else f"{rest} ms are not explained by this run"))
 
 
 def extra_range(got: dict) -> tuple[float, float]:

@@ -175,8 +175,9 @@ def compile_step(profile: Profile | None, run_steps: int) -> Step:
                     "warm one; it pays after compile_s / (t_eager - t_compiled) steps")
     eager, compiled = profile.step_s, profile.compiled_step_s
     steps = break_even_steps(profile.compile_s, eager, compiled)
-    arith = (f"{profile.compile_s:.1f} s / ({eager * 1e3:.1f} - {compiled * 1e3:.1f} ms) = "
-             + (f"{steps:,.0f} steps" if math.isfinite(steps) else "never (no gain)"))
+    arith = (f"{profile.compile_s:.1f} s / ({eager * 1e3:.1f} - {compiled * 1e3:.1f} ms) = {steps:,.0f} steps"
+             if math.isfinite(steps) else f"the compiled step ({compiled * 1e3:.1f} ms) was not faster than "
+             f"eager ({eager * 1e3:.1f} ms): compile never pays back")
     if eager - compiled <= profile.noise * eager:
         return Step("compile", "skip", f"a compiled step saves no more than the noise ({arith})")
     if run_steps >= steps:
@@ -284,8 +285,9 @@ def link_rate(hw, measured_link: float | KnownLink | None) -> tuple[float | None
     if healthy is None:
         return link.bandwidth, link.kind
     # the datasheet rate to 4 digits: the share times it gives the rate printed before it
-    return link.bandwidth * healthy.low, (f"{link.kind}, {peer}, {healthy.low * 100:.3g}% of "
-                                          f"{link.bandwidth / 1e9:.4g}")
+    return link.bandwidth * healthy.low, (f"{link.kind}, {peer}: the guide's planning assumption, "
+                                          f"{healthy.low * 100:.3g}% of the datasheet's "
+                                          f"{link.bandwidth / 1e9:.4g} GB/s achieved")
 
 
 def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profile, tokens: int,

@@ -320,15 +320,24 @@ def paid(ratios: list[float], digits: int = 2) -> bool:
     if not ratios:
         return False
     above = sum(round(x, digits) > 1 for x in ratios)  # "1.00x" as printed is not above 1x
-    return round(_median(ratios), digits) - round(spread(ratios), digits) > 1 and above > len(ratios) / 2
+    return _low(ratios, digits) > 1 and above > len(ratios) / 2
+
+
+def _low(ratios: list[float], digits: int = 2) -> float:
+    """The median less the spread, each as printed (``digits`` decimals): the figure the keep rule reads."""
+    return round(round(_median(ratios), digits) - round(spread(ratios), digits), digits)
 
 
 def within_noise(ratios: list[float]) -> str:
-    """Why a step that did not clear the noise is not kept: its rounds, their median and spread."""
+    """Why a step that did not clear the noise is not kept: its rounds, their median and spread, printed as the
+    keep rule (``paid``) reads them, two decimals, so the rule and the verdict agree on the page."""
     rounds = ", ".join(f"{x:.2f}x" for x in ratios)
     above = sum(round(x, 2) > 1 for x in ratios)  # as printed
-    return (f"within noise (paired rounds {rounds}: median {_median(ratios):.3f}x ± {spread(ratios):.3f}, "
-            f"{above} of {len(ratios)} above 1x)")
+    low = _low(ratios)
+    return (f"within noise (paired rounds {rounds}: median {_median(ratios):.2f}x ± {spread(ratios):.2f}, "
+            f"less the spread {low:.2f}x, {'above' if low > 1 else 'not above'} 1x; "
+            f"{above} of {len(ratios)} rounds above 1x" + ("" if above > len(ratios) / 2 else ", not more than half")
+            + ")")
 
 
 def step_seconds(result: dict, rung: Rung) -> float:
@@ -359,11 +368,14 @@ def compile_break_even(c: Compared, run_steps: int | None = None) -> str:
     beside the planned run's length (``run_steps``) where one is planned."""
     eager, compiled, compile_s = compile_seconds(c)
     steps = guide.break_even_steps(compile_s, eager, compiled)
-    after = f"after {steps:,.0f} steps" if math.isfinite(steps) else "never: no gain per step"
+    planned = f", against the planned run of {run_steps:,} steps" if run_steps else ""
+    if not math.isfinite(steps):   # no saving a step to divide by: say so plainly, no formula
+        return (f"its compile took {compile_s:.1f} s; the compiled step ({compiled * 1e3:.1f} ms, the eager "
+                f"one over the paired gain) was not faster than eager ({eager * 1e3:.1f} ms, the steps kept so "
+                f"far, timed again in this step's own rounds, their median): compile never pays back" + planned)
     return (f"its compile took {compile_s:.1f} s; break-even {compile_s:.1f} s / ({eager * 1e3:.1f} - "
             f"{compiled * 1e3:.1f} ms: the steps kept so far, eager, timed again in this step's own rounds "
-            f"(their median), and that over the paired gain): {after}"
-            + (f", against the planned run of {run_steps:,} steps" if run_steps else ""))
+            f"(their median), and that over the paired gain): after {steps:,.0f} steps" + planned)
 
 
 def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, simulated: bool) -> str:

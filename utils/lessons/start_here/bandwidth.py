@@ -138,7 +138,7 @@ def points_table(points: list[CopyPoint]):
             frac += " ABOVE BOUND: flagged"
         rows.append((p.path, size_label(p.size), f"{p.seconds * 1e6:,.1f}", f"{p.rate / 1e9:.2f}", kind,
                      f"{p.bound / 1e9:.2f}" if p.bound else "unknown", frac))
-    return Table(["path", "size", "median µs", "measured GB/s", "set beside", "its GB/s", "of it"], rows)
+    return Table(["path", "size", "median µs", "GB/s of n copied (moves 2n)", "set beside", "its GB/s", "of it"], rows)
 
 
 def bytes_label(n: int) -> str:
@@ -276,7 +276,7 @@ def _plot_copy_rates(ax, points: list[CopyPoint]) -> None:
     ax.set_yscale("log")  # the caches' rates sit several times above DRAM's: one decade or more
     _plain_ticks(ax)
     ax.set_xlabel("bytes copied")
-    ax.set_ylabel("GB/s (log scale)")
+    ax.set_ylabel("GB/s of n copied (moves 2n; log scale)")
     ax.set_title("Copies inside one process", fontsize=10)
     ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
 
@@ -291,7 +291,8 @@ def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
         ax.plot(grid, [f.time(n) * 1e6 for n in grid], color="C3", lw=1, alpha=0.7,
                 label=f"{fit_source(link_fit)}: alpha {f.alpha * 1e6:.0f} µs + n / ({f.beta / 1e9:.1f} GB/s), "
                       f"±{link_fit.accuracy:.0%}")
-        ax.axhline(f.alpha * 1e6, color="0.4", ls=":", lw=1, label="alpha: the fixed cost of a message")
+        ax.axhline(f.alpha * 1e6, color="0.4", ls=":", lw=1,
+                   label="alpha: the fit's fixed cost of a message (an average over the sizes)")
     elif link_fit is not None:  # rejected by its own verdict: no line, and the legend says why
         ax.plot([], [], " ", label=f"no fit drawn: {fit_source(link_fit)} misses a size by "
                                    f"±{link_fit.accuracy:.0%}, beyond the ±{FIT_USABLE:.0%} tolerance")
@@ -302,6 +303,20 @@ def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
     ax.set_ylabel("µs per message (log scale)")
     ax.set_title(f"Messages between two processes ({pts[0].path})", fontsize=10)
     ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1, frameon=False)
+
+
+def below_alpha_sentence(messages: list[CopyPoint], link_fit) -> str:
+    """Which messages ran below the plot's dotted alpha line (judged on the figures as printed), and why one
+    may: alpha is the fit's average fixed cost, and the fixed cost itself varies. "" where no line is drawn."""
+    if link_fit is None or link_fit.accuracy > FIT_USABLE:
+        return ""
+    alpha = round(link_fit.fit.alpha * 1e6, 1)  # µs
+    below = [p for p in sorted(messages, key=lambda p: p.size) if round(p.seconds * 1e6, 1) < alpha]
+    if not below:
+        return f"No message ran below the dotted alpha line ({alpha:,.1f} µs): each paid at least the fixed cost."
+    listed = ", ".join(f"{bytes_label(p.size)} in {p.seconds * 1e6:,.1f} µs" for p in below)
+    return (f"Below the dotted alpha line ({alpha:,.1f} µs): {listed}. The fixed cost itself varies from message "
+            "to message; alpha is the fit's average over every size, so a message may run under it.")
 
 
 def _plain_ticks(ax) -> None:

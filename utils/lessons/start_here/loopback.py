@@ -33,5 +33,5 @@ def compare_table(copies: list[CopyPoint], messages: list[CopyPoint]):
     mem = {p.size: p for p in copies}
     rows = [(size_label(g.size), f"{mem[g.size].rate / 1e9:.2f}", f"{g.rate / 1e9:.2f}",
              f"{mem[g.size].rate / g.rate:.1f}x") for g in messages if g.size in mem]
-    return Table(["size", "memcpy GB/s (one process)", "gloo GB/s (two processes)", "gloo slower by"], rows,
+    return Table(["size", "memcpy GB/s of n (one process)", "gloo GB/s (two processes)", "gloo slower by"], rows,
                  title="The two CPU paths at the same sizes")

@@ -297,7 +297,7 @@ def in_cache_claim(cached, caches: dict[str, int] | None, left_out=()) -> claims
     median = shares[len(shares) // 2] if len(shares) % 2 else (shares[len(shares) // 2 - 1] + shares[len(shares) // 2]) / 2
     regimes = " and ".join(dict.fromkeys(p.regime for p in sorted(cached, key=lambda p: p.size)))
     between = set(map(id, straddling(cached, caches)))
-    above = [p for p in sorted(cached, key=lambda p: p.size) if p.fraction_of_bound > 1]
+    above = [p for p in sorted(cached, key=lambda p: p.size) if round(p.fraction_of_bound, 2) > 1]  # as printed
     verdict = f"median {median:.0%} of the reference"
     if above:
         verdict += "; above it: " + ", ".join(
@@ -462,8 +462,10 @@ def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, str
                  f"this machine reports: part of it may come from {last}, so it is not DRAM's rate alone.")
     if stream is None or not stream_bytes:
         return text
-    text += (f" Section 1's {stream.name} ({stream.best / 1e9:.1f} GB/s) is not used here: every regime's reference "
-             "is the same read loop, halved, so that L2, L3 and DRAM are set beside figures measured alike")
+    counted = f" of reads + writes, 2n; {stream.best / 2e9:.1f} GB/s of n copied" if "copy" in stream.name else ""
+    text += (f" Section 1's {stream.name} ({stream.best / 1e9:.1f} GB/s{counted}) is not used here: "
+             "every regime's reference is the same read loop, halved, so that L2, L3 and DRAM are set beside "
+             "figures measured alike")
     if last is not None and 2 * stream_bytes <= caches[last] // 2:
         return text + f"; and its arrays fit within half of the {last}, so it is not DRAM's rate here."
     return text + "."

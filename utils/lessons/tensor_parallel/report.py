@@ -455,8 +455,9 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
                + (f"at least {off_core * 1e3:.2f} ms with the step's thread off its core (the least of the "
                   "bounds above); " if off_core > 0.05 * extra else "")
                + f"the worker's other threads (gloo's) used {max(slow['other_threads_cpu'], 0.0) * 1e3:.2f} ms "
-               f"of CPU beside it. Unexplained by this run: what the step's thread did with the "
-               f"{left * 1e3:.2f} ms left. "
+               f"of CPU beside it. Unexplained by this run: what the step's thread did with "
+               + (f"the {left * 1e3:.2f} ms left. " if off_core > 0.05 * extra else   # some subtracted
+                  f"those {left * 1e3:.2f} ms, the whole gap (none of it accounted for). ")
                + ("" if _held_core(slow) or off_core > 0.05 * extra else
                   f"Its time off its core (up to {_off_core(slow)[1] * 1e3:.2f} ms, above) may hold some or "
                   "all of it. ")

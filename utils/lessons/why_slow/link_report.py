@@ -23,7 +23,7 @@ def cost_rows(costs, link, can_predict: bool) -> list[tuple]:
 
 def share_cell(share: float) -> str:
     """A latency share as printed; over 100 % (as printed) the transfer beat the latency counted, and says so."""
-    return f"{share:.0%}" + (" (faster than the latency counted)" if round(share, 2) > 1 else "")
+    return f"{share:.0%}" + (" (took less than the smallest-message time)" if round(share, 2) > 1 else "")
 
 
 def _ids_sentence(ids, floor: float, beta: float) -> str:
@@ -132,12 +132,24 @@ def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
 
     small = [s for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
     lo, hi = (cost.transfers * s / cost.measured for s in (min(small), max(small)))  # over 1: beat that time
+    if round(cost.latency_share, 2) > 1:  # not a share: judge by the bytes' share of its time instead
+        return _beat_latency_verdict(cost, link.fit.beta, most)
     if round(lo, 2) <= most <= round(hi, 2):
         return (f"within noise: no effect shown (latency {lo:.0%} to {hi:.0%} of its time, by the small messages' "
                 "spread)")
-    share = (f"latency {cost.latency_share:.0%} of its time" if round(cost.latency_share, 2) <= 1 else
-             f"ran faster than the latency counted ({cost.latency_share:.0%}). {_bytes_said(cost, link.fit.beta)}")
+    share = f"latency {cost.latency_share:.0%} of its time"
     return f"holds: {share}" if lo > most else f"does not hold: {share}"
+
+
+def _beat_latency_verdict(cost, beta: float, most: float) -> str:
+    """A message faster than the smallest-message time (share over 100 %): mostly latency when its bytes, at
+    ``beta``, take less than ``1 - most`` of its time."""
+    moving, took = cost.n_bytes / beta, cost.measured  # seconds, all transfers together
+    said = (f"the message took less than the smallest-message time ({cost.latency_share:.0%}): "
+            f"bytes {moving * 1e6:,.1f} µs of {took * 1e6:,.1f} µs")
+    if moving / took < 1 - most:
+        return f"holds: {said}: latency (not bytes) dominates it"
+    return f"does not hold: {said}: the bytes take {moving / took:.0%} of its time"
 
 
 def link_table(link) -> Table:
