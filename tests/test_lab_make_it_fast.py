@@ -423,9 +423,28 @@ def test_an_unfinished_prediction_is_not_done_and_its_cell_says_so(capsys):
                                            (2.09, "within 10% of it"), (3.0, "more than 10% over it")])
 def test_the_prediction_is_set_beside_the_measured_step_for_every_outcome(seconds, said):
     from utils.labs.make_it_fast.prediction import prediction_sentence
-    runs = [{"stamps": [0.0, seconds]}]  # one step: seconds a step, over both workers
-    text = prediction_sentence(_needed, lab.Diagnosis(3, dict(_READING), []), runs)
-    assert said in text and f"measured {seconds * 1e3:.0f} ms a step" in text, text
+    text = prediction_sentence(_needed, lab.Diagnosis(3, dict(_READING), []), seconds * 1e3,
+                               "the speed check's median")
+    assert said in text and f"measured {seconds * 1e3:.0f} ms a step (the speed check's median)" in text, text
+
+
+def test_the_take_aways_quote_the_speed_check_s_median_step_or_say_it_is_the_first_run(monkeypatch):
+    """Lab 08's dump: the take-aways said 211 ms (the first launch) beside the speed check's 19,115 tokens/s
+    (214 ms a step): one step time for every sentence, the speed check's when it ran."""
+    from utils.labs.make_it_fast.takeaways import measured_step
+
+    def fast_train(steps):
+        return None
+    first = [{"stamps": [0.0, 0.211]}]  # the first launch: one step of 211 ms
+    monkeypatch.setattr(lab, "SPEEDS", {})
+    monkeypatch.setattr("utils.labs.make_it_fast.takeaways.SPEEDS", lab.SPEEDS)
+    ms, source = measured_step(fast_train, first)
+    assert f"{ms:.0f}" == "211" and source == "its first run, not the speed check's median: no speed check has run"
+    lab.SPEEDS[(id(fast_train), script.STEPS)] = (fast_train, 19_115.0)  # what check_speed records
+    ms, source = measured_step(fast_train, first)
+    assert f"{ms:.0f}" == f"{1e3 * lab.tokens_per_step() / 19_115:.0f}" and source == "the speed check's median"
+    ms, _ = measured_step(lambda steps: None, first)  # another function: its own first run, not this median
+    assert f"{ms:.0f}" == "211"
 
 
 def test_the_take_aways_set_both_scripts_rates_against_the_same_peak():
@@ -433,9 +452,10 @@ def test_the_take_aways_set_both_scripts_rates_against_the_same_peak():
 
     class Peak:
         best, name = 100e9, "fp32 matmul peak"
-    said = rates_sentence(2e9, Peak(), slow_ms=1000.0, fast_ms=200.0)
+    said = rates_sentence(2e9, Peak(), slow_ms=1000.0, fast_ms=200.0, source="the speed check's median")
     assert "at 2.0% of the machine profile's fp32 matmul peak" in said, said
-    assert "whole step of 200 ms, 10.0% of that peak" in said and "at least that fast" in said, said
+    assert "whole step of 200 ms (the speed check's median), 10.0% of that peak" in said, said
+    assert "at least that fast" in said, said
 
 
 def test_the_fixes_verdict_names_no_habit_until_all_four_pass():

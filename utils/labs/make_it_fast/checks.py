@@ -50,6 +50,7 @@ EXTRA_ROUNDS = 2  # more paired rounds before a speed check that falls short giv
 LAUNCH_TIMEOUT_S = 180
 _LAUNCHES: dict[tuple, tuple] = {}  # (id(train_fn), steps) -> (train_fn, outcome)
 _REFERENCE: dict[int, list] = {}  # steps -> the reference plan's watched runs, in order
+SPEEDS: dict[tuple, tuple] = {}  # (id(train_fn), steps) -> (train_fn, the speed check's median tokens/s)
 
 
 def _reference_plan():
@@ -499,6 +500,7 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
             ratios = more(EXTRA_ROUNDS)
         share, mine = statistics.median(ratios), statistics.median(tokens_per_s(y) for y in yours)
         theirs = statistics.median(tokens_per_s(r) for r in references)
+        SPEEDS[(id(train_fn), steps)] = (train_fn, mine)  # the take-aways quote this step time, not round 1's
         where = f"; measured on {devices.plan(WORLD).label}"
         slow = (f"; {mine / diagnosis.slow_tokens_per_s:.1f}x the slow script's (timed under the profiler, "
                 "which slows it)" if diagnosis else "")

@@ -5,7 +5,7 @@ measured.
 
     show_prediction(predicted_step_ms, DIAGNOSIS)    # prints the learner's prediction, never judges it
     check_prediction(predicted_step_ms, DIAGNOSIS)   # on the check's reading, and on readings never seen
-    prediction_sentence(predicted_step_ms, DIAGNOSIS, runs)   # the take-away: predicted against measured
+    prediction_sentence(predicted_step_ms, DIAGNOSIS, ms, source)   # the take-away: predicted against measured
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from utils import checks
 from utils.checks import expect, run_check
 from utils.labs.make_it_fast import script
-from utils.labs.make_it_fast.checks import BANK, Diagnosis, tokens_per_s, tokens_per_step
+from utils.labs.make_it_fast.checks import BANK, Diagnosis
 
 NAME = "your prediction from the profile"
 # Readings the learner's function never sees: the check's reading with some regions' times scaled (the step
@@ -91,15 +91,15 @@ def show_prediction(predict: Callable, diagnosis: Diagnosis) -> None:
           "profiler)\nthe take-aways set it beside your script's step, measured")
 
 
-def prediction_sentence(predict: Callable, diagnosis: Diagnosis, runs: list[dict],
+def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float, source: str,
                         within: float = 0.1) -> str:
-    """The learner's prediction against the step their script measured (rank 0's tokens/s in ``runs``, as
-    ms a step): under it by more than ``within``, within it, or over it; each branch says what follows."""
+    """The learner's prediction against the step their script measured (``measured`` ms a step; ``source``:
+    where that figure comes from, in words, e.g. the speed check's median): under it by more than ``within``,
+    within it, or over it; each branch says what follows."""
     predicted, slow = _predicted(predict, diagnosis.reference), diagnosis.reference["step"]
-    measured = 1e3 * tokens_per_step() / tokens_per_s(runs)
     said = (f"Your prediction from the profile: {predicted:.0f} ms a step, with forward and backward and the "
             f"optimizer as profiled (the slow script's step: {slow:.0f} ms, under the profiler, which slows "
-            f"it); your script measured {measured:.0f} ms a step")
+            f"it); your script measured {measured:.0f} ms a step ({source})")
     if measured < (1 - within) * predicted:
         return (said + f": {predicted - measured:.0f} ms under the prediction, saved inside the regions it "
                 "kept as profiled, and in the profiler's own overhead on the slow script's step (not "
