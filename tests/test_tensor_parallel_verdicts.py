@@ -1,4 +1,7 @@
 """Lesson 07's sentences that read an inequality or a ranking from the run, each branch."""
+
+import pytest
+
 from utils import gpu_specs
 from utils.lessons.tensor_parallel import cost, verdicts
 from utils.lessons.tensor_parallel.plan import DATASHEET_PAIRS
@@ -35,3 +38,61 @@ def test_the_decode_all_reduces_are_priced_at_the_floor_and_at_the_in_pass_exces
     assert "1.52 ms, is a floor" in said and "3.44 ms" in said and "(0.24 ms a call above the model)" in said
     said = verdicts.in_pass_price(8, 0.19e-3, {"both ranks inside": -1e-5}, 8.65e-3, 1024, 524288)
     assert "no more than the model a call" in said
+
+
+def _lesson_cells():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "07_tensor_parallel.ipynb"
+    return [(c["cell_type"], " ".join("".join(c["source"]).split()))
+            for c in json.loads(path.read_text())["cells"]]
+
+
+def test_the_gantt_caption_says_which_pass_is_drawn_and_how_it_compares_with_the_timed_ones():
+    """Session 50's reader: the chart drew a 52.0 ms pass beside timed split passes of 29.6-44.7 ms and one
+    device's fastest at 39.9 ms, and said so only in a collapsed block."""
+    split, alone = [0.0296, 0.0402, 0.0447], [0.0399, 0.0450]
+    slow = verdicts.drawn_pass_caption(1, [0.0520, 0.0530], split, alone)
+    assert slow.startswith("The chart draws recorded pass 1 of 2, 52.0 ms")
+    assert "slower than every one of 3 timed passes (29.6 to 44.7 ms) of the split" in slow
+    assert "slower than every one of 2 timed passes (39.9 to 45.0 ms) on one device" in slow
+    assert "slower than one device's fastest pass" in slow and "not this pass's" in slow
+    quick = verdicts.drawn_pass_caption(2, [0.0520, 0.0290], split, alone)
+    assert "faster than every one of 3 timed passes" in quick and "slower than one device's" not in quick
+    inside = verdicts.drawn_pass_caption(1, [0.0399], split, alone)   # 39.9 ms: level with one device's best
+    assert "within the range of 3 timed passes" in inside and "slower than one device's" not in inside
+
+
+def test_the_inference_plot_caption_reads_each_line_against_one_devices():
+    """Session 50's reader: the plot of section 5 stood without a sentence saying what it shows."""
+    def rows(tp, pipe):   # seconds of 8 new tokens per batch; one device at 4.2, 10.1, 35.4 ms a step
+        return {"new_tokens": 8, "rows": [
+            {"batch": b, "one device": 8 * one, "tensor parallel": 8 * t, "pipeline": 8 * p}
+            for b, one, t, p in zip((1, 4, 16), (4.2e-3, 10.1e-3, 35.4e-3), tp, pipe)]}
+    said = verdicts.inference_plot_caption(rows((11.0e-3, 20.3e-3, 36.7e-3), (4.5e-3, 15.7e-3, 35.9e-3)))
+    assert "one device from 238 to 452, tensor parallel from 91 to 436" in said
+    assert "tensor parallel's line lies below one device's at every batch" in said
+    assert "pipeline's line lies below one device's at every batch" in said and "latency case" in said
+    mixed = verdicts.inference_plot_caption(rows((11.0e-3, 20.3e-3, 30.0e-3), (4.2e-3, 15.7e-3, 35.9e-3)))
+    assert "tensor parallel's line lies below one device's at batch 1 and 4, above one device's at batch 16" \
+        in mixed
+    assert "pipeline's line lies level with one device's at batch 1, below one device's at batch 4 and 16" \
+        in mixed
+
+
+@pytest.mark.parametrize("term, meaning", [
+    ("middle half's range", "set aside the highest quarter and the lowest quarter"),
+    ("fastest-of ratio", "one device's fastest pass over the split's fastest pass"),
+    ("longer-step rank", "the one whose split step took longer")])
+def test_the_lessons_terms_are_defined_in_markdown_before_their_first_use(term, meaning):
+    first = next((kind, text) for kind, text in _lesson_cells() if term in text)
+    assert first[0] == "markdown" and meaning in first[1], f"'{term}' is used before it is defined"
+
+
+def test_the_pages_captions_and_the_by_construction_bytes_are_in_the_lesson():
+    code = " ".join(text for kind, text in _lesson_cells() if kind == "code")
+    assert "verdicts.drawn_pass_caption(" in code and "verdicts.inference_plot_caption(" in code
+    assert "half the work a rank" not in code   # session 50's reader: an ungrammatical clause
+    markdown = [text for kind, text in _lesson_cells() if kind == "markdown" and "same bytes" in text]
+    assert markdown and all("by construction" in text for text in markdown)

@@ -81,3 +81,67 @@ def in_pass_price(calls: int, floor_each: float, excess: dict, gap: float, bytes
             f"the {calls} would cost " + "; or ".join(priced) + f" (an assumption: section 1's calls carried "
             f"{bytes_there / 1e6:.2f} MB, these {bytes_here / 1e3:.1f} KB, so only the excess is carried "
             "over)")
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1e3, 1)   # milliseconds as the caption prints them: the comparisons read these
+
+
+def _beside(drawn: float, times: list[float]) -> str:
+    """Where one pass (seconds) falls against a set of timed passes, judged on the figures as printed."""
+    lo, hi, d = _ms(min(times)), _ms(max(times)), _ms(drawn)
+    where = ("faster than every one of" if d < lo else "slower than every one of" if d > hi else
+             "within the range of")
+    return f"{where} {len(times)} timed passes ({lo:.1f} to {hi:.1f} ms)"
+
+
+def drawn_pass_caption(number: int, recorded: list[float], split_rounds: list[float],
+                       alone_rounds: list[float]) -> str:
+    """The line under section 1's Gantt chart: which recorded pass it draws (``number``, counting from 1, of
+    the ``recorded`` passes, in seconds) and how that pass compares with the timed rounds' split passes and
+    one device's passes, so that a chart slower than every timed pass cannot pass for the verdict."""
+    drawn = recorded[number - 1]
+    slower_than_alone = _ms(drawn) > _ms(min(alone_rounds))
+    return (f"The chart draws recorded pass {number} of {len(recorded)}, {_ms(drawn):.1f} ms, recorded after "
+            f"the timed rounds with every span recorded: {_beside(drawn, split_rounds)} of the split, and "
+            f"{_beside(drawn, alone_rounds)} on one device. "
+            + ("So this pass is slower than one device's fastest pass: the chart shows who computes and who "
+               "waits, in what order; the speed-up is the timed rounds' above, not this pass's"
+               if slower_than_alone else
+               "The chart shows who computes and who waits, in what order; the speed-up is the timed "
+               "rounds' above, not this pass's")
+            + " (the block under the chart says more).")
+
+
+def _relation(x: float, one: float) -> str:
+    """A method's tokens a second against one device's, both as printed (whole numbers)."""
+    x, one = round(x), round(one)
+    return "below" if x < one else "level with" if x == one else "above"
+
+
+def inference_plot_caption(got: dict) -> str:
+    """One line under section 5's plot, read from its rows (``inference.inference_worker``'s): what the
+    lines are, how far each method's tokens a second moved from the smallest batch to the largest, and where
+    each two-device line lies against one device's, batch by batch, from the figures as printed."""
+    n, rows = got["new_tokens"], got["rows"]
+    first, last = rows[0], rows[-1]
+    speed = lambda r, m: r["batch"] * n / r[m]  # noqa: E731  (tokens a second: the plot's y)
+    moved = ", ".join(f"{m} from {speed(first, m):,.0f} to {speed(last, m):,.0f}"
+                      for m in ("one device", "tensor parallel", "pipeline"))
+    placed = []
+    for m in ("tensor parallel", "pipeline"):
+        by = {}
+        for r in rows:
+            by.setdefault(_relation(speed(r, m), speed(r, "one device")), []).append(str(r["batch"]))
+        if len(by) == 1:
+            placed.append(f"{m}'s line lies {next(iter(by))} one device's at every batch")
+        else:
+            placed.append(f"{m}'s line lies " + ", ".join(
+                f"{where} one device's at batch {' and '.join(batches)}" for where, batches in by.items()))
+    return (f"The plot: tokens a second against the batch (both axes logarithmic), one line per method, the "
+            "dashed and dotted lines their bounds"
+            + ("; at batch 1 a step is one token of one request, so those points are the latency case"
+               if first["batch"] == 1 else "")
+            + f". From batch {first['batch']} to {last['batch']}, "
+            f"{moved} tokens a second; " + "; ".join(placed)
+            + " (as printed; the lines below judge the gaps against the rounds' spread).")
