@@ -344,7 +344,8 @@ def test_the_ranking_of_cuts_is_the_models_within_the_fits_accuracy(measured):
     assert "measured 0.10-10.00x of what it predicts for them, a band wide enough to swap" in said
     exact = lab.AlphaBeta(link.fit.alpha, link.fit.beta, (1,), (0.0,))
     said = lab._ranking_note(plan, exact, runs)  # a fit that met its sizes exactly swaps no two times
-    assert "leads cut" in said and "measured 1.00x of what it predicts for them, a band too narrow to swap" in said
+    assert "x the time of cut" in said and "ahead" not in said  # a ratio that reads one way only
+    assert "measured 1.00x of what it predicts for them, a band too narrow to swap" in said
 
 
 def _timed(split_us: list[float], pp_us: list[float]) -> lab.SplitRun:
@@ -383,7 +384,7 @@ def test_one_rule_judges_every_case_and_is_printed():
     eight = [1.69, 1.56, 1.35, 1.99, 1.45, 2.07, 1.44, 1.17, 0.17]  # 8 of 9 above 1, one far below
     assert lab.gap_of(wide) == "none" and lab.gap_of(eight) == "longer" and lab.gap_of([0.5] * 9) == "shorter"
     text = lab.miss_sentence([2.0, 2.0], [1.0, 1.0], BAND_30, {"a": wide, "b": eight})
-    assert "at least 8 of 9 rounds fall on one side of 1 (a sign test" in text
+    assert "at least 8 of 9 rounds fall on one side of 1 as printed (a sign test" in text
     assert "given beside. A: 7 of 9 rounds above 1, median 4.77x, range 0.47-6.96x: no difference shown" in text
     assert "b: 8 of 9 rounds above 1" in text and "the split's messages longer" in text
 
@@ -456,3 +457,40 @@ def test_the_band_is_measured_over_fitted_and_the_medians_print_their_range():
     assert "ran slower than the fit" in lab.drift_sentence([1.40], (lo, hi))  # above 1.33x, not above 1.25x
     assert lab.band_words((0.5, float("inf"))) == "0.50x or more"
     assert lab.band_words((1.0, 1.0)) == "1.00x"
+
+
+# --- session 50: rounds counted as printed, and the measured order of the leading cuts read out -------------
+
+
+def test_a_round_printed_1_00_is_on_neither_side_of_1():
+    """The reader's run: 0.12 2.06 1.14 0.13 1.003 1.88 1.41 1.34 0.16 prints 5 above 1, one at 1.00."""
+    ratios = [0.12, 2.06, 1.14, 0.13, 1.003, 1.88, 1.41, 1.34, 0.16]
+    assert [lab.side_of(x) for x in (1.003, 1.006, 0.996, 0.994)] == ["at", "above", "at", "below"]
+    text = " ".join(lab.miss_sentence([1.1], [1.0], BAND_30, {"a": ratios}).split())
+    assert "A: 5 of 9 rounds above 1 and 1 at 1.00, median 1.14x" in text and "6 of 9" not in text
+    eight = [1.5] * 7 + [1.004, 0.5]  # 8 above 1 unrounded, 7 as printed: not a sign test's 8 of 9
+    assert lab.gap_of(eight) == "none" and lab.gap_of([1.5] * 8 + [1.004]) == "longer"
+    assert lab.gap_of([0.5] * 8 + [0.996]) == "shorter" and lab.gap_of([0.5] * 7 + [0.996] * 2) == "none"
+    jumped = " ".join(lab.miss_sentence([1.0], [1.0], BAND_30, {"a": NOISE}, {"a": [1, 9] * 4 + [1]}).split())
+    assert "sets such rounds aside only against a verdict of 'shorter'" in jumped  # the rule's asymmetry, said where used
+
+
+def _sent(sizes: list[int], split_us: float, pp_us: float) -> lab.SplitRun:
+    run = lab.SplitRun(lab.CASES[0])
+    run.steps = [[lab.split.Message(n, 0, split_us * 1e-6 / len(sizes)) for n in sizes]] * 3
+    run.ping_pong = [[pp_us * 1e-6]] * 3
+    return run
+
+
+@pytest.mark.parametrize("split_us, says", [((416, 378), "the opposite of the model's order"),
+                                            ((300, 378), "the model's order"),
+                                            ((378.2, 377.9), "a tie as printed")])
+def test_the_measured_order_of_the_two_leading_cuts_is_read_out(split_us, says):
+    one, two = [262_144], [16_384, 16_384]
+    timed = {"frozen": _sent(one, split_us[0], 162), "learns": _sent(two, split_us[1], 340)}
+    said = lab._measured_order({1: _sent(one, 0, 0), 3: _sent(two, 0, 0)}, timed)
+    assert f"{said.split('took ')[1].split(';')[0]}".endswith(says)
+    assert "the ping-pong of the same sizes 162 µs and 340 µs, the model's order" in said
+    assert "cut 1's messages" in lab._measured_order({1: _sent(one, 0, 0), 3: _sent(two, 0, 0)},
+                                                     {"learns": timed["learns"]})
+    assert lab._measured_order({1: _sent(one, 0, 0), 3: _sent(two, 0, 0)}, None) == ""

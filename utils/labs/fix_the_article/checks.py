@@ -33,7 +33,7 @@ from utils.labs.fix_the_article import reference as _reference  # kept out of th
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
     JUMP, SIGN_LEVEL, band_words, drift_sentence, fit_band, gap_of, jumped_rounds, miss_sentence,
-    ping_pong_jumps, sign_test_least, verdict_of)
+    ping_pong_jumps, side_of, sign_test_least, verdict_of)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
 from utils.tables import Table
@@ -507,5 +507,5 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
 # The report after the checks (misses, the link's choice of cut, memory, take-aways): in report.py.
 from utils.labs.fix_the_article.report import (  # noqa: E402, F401 (the notebook's names)
     prediction_misses, link_choice_line, memory_line, take_aways,
-    _best_cut, _miss_owner, _ranking_note,  # read by the tests
+    _best_cut, _measured_order, _miss_owner, _ranking_note,  # read by the tests
 )

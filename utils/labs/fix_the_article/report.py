@@ -52,8 +52,9 @@ def _best_cut(plan: Plan, link, runs: dict[str, SplitRun]) -> tuple[int, SplitRu
     return min(cuts.items(), key=lambda item: model_seconds(item[1], link)) if cuts else None
 
 
-def link_choice_line(link, runs: dict[str, SplitRun]) -> str:
-    """Whether the frozen plan's best cut changed with the link (every branch written)."""
+def link_choice_line(link, runs: dict[str, SplitRun], timed: dict[str, SplitRun] | None = None) -> str:
+    """Whether the frozen plan's best cut changed with the link (every branch written); ``timed``: the
+    report's timed cuts, read for the measured order of the two leading cuts (``_measured_order``)."""
     plan = PLANS[2]
     best = {name: _best_cut(plan, fit, runs) for name, fit in judging_links(link).items()}
     said = "; ".join(f"on {name} cut {cut}, {run.bytes_per_step:,} bytes in {len(run.messages)} "
@@ -61,14 +62,15 @@ def link_choice_line(link, runs: dict[str, SplitRun]) -> str:
     sizes = {run.bytes_per_step for _, run in best.values()}
     verdict = ("the best cut depends on the link: where alpha outweighs the bytes, one larger message beats "
                "two small ones" if len(sizes) > 1 else "the same traffic won on every link here")
-    return f"- Where to cut, {plan.name}: {said}: {verdict}.{_ranking_note(plan, link, runs)}"
+    return f"- Where to cut, {plan.name}: {said}: {verdict}.{_ranking_note(plan, link, runs, timed)}"
 
 
-def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun]) -> str:
+def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, SplitRun] | None = None) -> str:
     """On this run's link, whether the fastest cut's lead over the fastest that sends other messages is larger
     than the fit's band could swap (every branch written): its own sizes ran lo..hi x its predictions
     (``fit_band``), so two predictions less than hi / lo apart may run in either order; within that, the
-    ranking is the model's, not a finding about this machine."""
+    ranking is the model's, not a finding about this machine. Then what the timed messages of the same sizes
+    measured (``_measured_order``)."""
     fitting = {cut: run for cut, run in plan_cuts(plan, runs).items() if fits(run, plan.budget)}
     traffic = lambda run: [m.nbytes for m in run.messages]  # noqa: E731 - cuts that send the same bytes tie
     times = sorted((model_seconds(run, link), cut) for cut, run in fitting.items())
@@ -83,12 +85,42 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun]) -> str:
     band = (f"the fit's own sizes measured {band_words((lo, hi))} of what it predicts for them, a band "
             f"{'wide enough' if second / first <= hi / lo else 'too narrow'} to swap two times "
             f"{second / first:.2f}x apart")
+    measured = _measured_order({cut1: fitting[cut1], cut2: fitting[cut2]}, timed)
     if second / first <= hi / lo:
-        return (f" On this run's link the model puts cut {cut1} ({_us(first)}) {second / first - 1:.0%} "
-                f"ahead of cut {cut2} ({_us(second)}); {band}: that ranking is the model's, not a finding "
-                "about this machine.")
-    return (f" On this run's link cut {cut1} ({_us(first)} by the model) leads cut {cut2} ({_us(second)}) by "
-            f"{second / first - 1:.0%}; {band}.")
+        return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {second / first:.2f}x the "
+                f"time of cut {cut1} ({_us(first)}); {band}: that ranking is the model's, not a finding "
+                f"about this machine.{measured}")
+    return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {second / first:.2f}x the time "
+            f"of cut {cut1} ({_us(first)}); {band}.{measured}")
+
+
+def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None) -> str:
+    """Whether the report's timed messages of the same sizes as two cuts (``cuts``, the model's faster
+    first) ran in the model's order, by their median rounds as printed (every branch written). A timed cut
+    of another plan that sends the same messages stands in: the link's time depends on the messages only."""
+    if not timed:
+        return ""
+    found = {}
+    for cut, run in cuts.items():
+        sizes = [m.nbytes for m in run.messages]
+        found[cut] = next((t for t in timed.values() if [m.nbytes for m in t.messages] == sizes), None)
+    (cut1, fast), (cut2, slow) = found.items()
+    if fast is None or slow is None:
+        missing = cut1 if fast is None else cut2
+        return (f" None of your timed cuts sent cut {missing}'s messages: this run measured no order of the "
+                "two.")
+    split, pp = (tuple(_us(_median(getattr(r, f)())) for r in (fast, slow))
+                 for f in ("link_seconds", "ping_pong_seconds"))
+    return (f" The report timed messages of both sizes (medians of rounds taken at different moments): the "
+            f"split's took {split[0]} for cut {cut1}'s and {split[1]} for cut {cut2}'s, "
+            f"{_order_words(fast, slow, 'link_seconds')}; the ping-pong of the same sizes {pp[0]} and {pp[1]}, "
+            f"{_order_words(fast, slow, 'ping_pong_seconds')}.")
+
+
+def _order_words(fast: SplitRun, slow: SplitRun, timing: str) -> str:
+    """The model's order kept, reversed or tied, by two medians at the microseconds the page prints."""
+    a, b = (round(_median(getattr(r, timing)()) * 1e6) for r in (fast, slow))
+    return "the model's order" if a < b else "a tie as printed" if a == b else "the opposite of the model's order"
 
 
 def memory_line(runs: dict[str, SplitRun]) -> str:
@@ -124,7 +156,7 @@ def take_aways(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun],
         f"- Each message pays alpha: at 1 image alpha is {share(one):.0%} of lesson 00's time for the CNN's "
         f"cut before fc1, at 64 images {share(fc1):.0%}. Below alpha x beta = "
         f"{link.half_bandwidth_size / 1024:,.0f} KiB, a message's bytes cost less than its alpha.",
-        link_choice_line(link, runs),
+        link_choice_line(link, runs, timed),
         memory_line(runs),
         prediction_misses(plan_split, link, timed),
         "- A split alone is not parallel: the second device waits for the first. Lesson 02 measures it, and "

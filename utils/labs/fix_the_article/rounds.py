@@ -53,7 +53,7 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
     jumped = {name: jumped_rounds(pp) for name, pp in (pp_rounds or {}).items()}
     cases = {name: verdict_of(r, jumped.get(name, set())) for name, r in rounds.items()}
     text += (f"The rule, the same for every case: the split's messages differ from the ping-pong of the same bytes "
-             f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 (a sign test: a coin does that "
+             f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 as printed (a sign test: a coin does that "
              f"less than 1 time in {round(1 / SIGN_LEVEL)}); the median and the range are given beside. ")
     if "jumped" in cases.values():
         text += (f"A round in which the ping-pong itself took over {JUMP:.0f}x its fastest round has a ratio "
@@ -106,7 +106,7 @@ def verdict_of(ratios: list[float], jumped: set[int]) -> str:
     """``gap_of``'s verdict, or "jumped" where a "shorter" verdict needs rounds in which the ping-pong itself
     jumped (a jump lowers a round's ratio: it can make the split's messages look shorter, never longer)."""
     gap = gap_of(ratios)
-    steady_below = sum(r < 1 for i, r in enumerate(ratios) if i not in jumped)
+    steady_below = sum(side_of(r) == "below" for i, r in enumerate(ratios) if i not in jumped)
     return "jumped" if gap == "shorter" and steady_below < sign_test_least(len(ratios)) else gap
 
 
@@ -124,22 +124,33 @@ def gap_of(ratios: list[float]) -> str:
     """"longer", "shorter" or "none": the split's messages over the ping-pong's, round by round, by the sign
     test (``sign_test_least``)."""
     least = sign_test_least(len(ratios))
-    if sum(x > 1 for x in ratios) >= least:
+    if sum(side_of(x) == "above" for x in ratios) >= least:
         return "longer"
-    return "shorter" if sum(x < 1 for x in ratios) >= least else "none"
+    return "shorter" if sum(side_of(x) == "below" for x in ratios) >= least else "none"
+
+
+def side_of(ratio: float) -> str:
+    """"above", "below" or "at": a round's side of 1 as the page prints it (two decimals), so that a round
+    printed 1.00 is counted on neither side, as a learner reading the table would count it."""
+    printed = round(ratio, 2)
+    return "above" if printed > 1 else "below" if printed < 1 else "at"
 
 
 def _rounds_words(name: str, ratios: list[float], gap: str, jumped: set[int] = frozenset()) -> str:
-    """One case's rounds in words: how many rounds were above 1, its median ratio and range, and the rule's
-    verdict ("jumped": a "shorter" verdict set aside, as it needs rounds in which the ping-pong jumped)."""
-    above = sum(x > 1 for x in ratios)
-    low_jumps = sum(ratios[i] < 1 for i in jumped)
+    """One case's rounds in words: how many rounds were above 1 as printed (and how many printed 1.00), its
+    median ratio and range, and the rule's verdict ("jumped": a "shorter" verdict set aside, as it needs
+    rounds in which the ping-pong jumped)."""
+    above = sum(side_of(x) == "above" for x in ratios)
+    at_one = sum(side_of(x) == "at" for x in ratios)
+    low_jumps = sum(side_of(ratios[i]) == "below" for i in jumped)
     said = {"longer": "the split's messages longer", "shorter": "the split's messages shorter",
             "none": "no difference shown",
             "jumped": f"no difference shown: {low_jumps} of the rounds below 1 are rounds in which the ping-pong "
                       f"itself took over {JUMP:.0f}x its fastest, and without them too few fall below 1"}[gap]
     if gap == "none" and low_jumps:
         said += (f" ({low_jumps} of the rounds below 1 are rounds in which the ping-pong itself took over "
-                 f"{JUMP:.0f}x its fastest)")
-    return (f"{name}: {above} of {len(ratios)} rounds above 1, median {statistics.median(ratios):.2f}x, "
+                 f"{JUMP:.0f}x its fastest; the rule sets such rounds aside only against a verdict of "
+                 "'shorter', which their jump could fake, so here they count)")
+    level = f" and {at_one} at 1.00" if at_one else ""  # printed 1.00: on neither side of 1
+    return (f"{name}: {above} of {len(ratios)} rounds above 1{level}, median {statistics.median(ratios):.2f}x, "
             f"range {min(ratios):.2f}-{max(ratios):.2f}x: {said}")
