@@ -165,7 +165,7 @@ def test_an_in_cache_copy_above_its_reference_is_explained_by_the_cache_below_on
     assert summary.straddling([between, inside, fast], caches) == [between]
     said = summary.above_cache_sentence([between, inside, fast], caches)
     assert "The 1 MiB copy reached 179% of L3's reference" in said and "no more than all of L2 (2 MiB)" in said
-    assert "The 4 MiB copy reached 143% of L3's reference with no smaller cache" in said
+    assert "The 4 MiB (143% of L3's reference) copy passed its cache's reference with no smaller cache" in said
     assert summary.above_cache_sentence([inside], caches) == ""  # at its reference: nothing to explain
     from utils import machine
 
@@ -226,7 +226,7 @@ def test_the_smallest_copys_fixed_cost_and_the_weights_time_are_measured_figures
     assert "takes longer than this estimate" in said and "at least" not in said
     near = summary.weights_sentence(msgs, 0.5, "", link)  # 8x past, still falling: still an estimate
     assert "about" in near and "at the fitted beta" not in near and "at least" not in near
-    rising = [CopyPoint(loopback.PATH, 16 * MIB, 16 * MIB / 2.5e9, None), msgs[-1]]
+    rising = [CopyPoint(loopback.PATH, 16 * MIB, 16 * MIB / 2.2e9, None), msgs[-1]]  # +20%: beyond noise
     fit = machine.link_fit(loopback.PATH, [m.size for m in rising], [m.seconds for m in rising])
     said = summary.weights_sentence(rising, 0.5, "", fit)  # within 10x and not falling: the fit is quoted
     assert "takes about" in said and "at the fitted beta" in said and "was still rising" in said
@@ -259,7 +259,8 @@ def test_streams_arrays_are_named_by_the_cache_they_fit_in():
     big_l3, small_l3 = {"L2": 2 * MIB, "L3": 480 * MIB}, {"L2": 2 * MIB, "L3": 32 * MIB}
     assert "may be served by L3" in summary.stream_sentence(32 * MIB, big_l3)
     assert "Section 2 reads a buffer larger than the L3" in summary.stream_sentence(32 * MIB, big_l3)
-    assert "is DRAM's" in summary.stream_sentence(32 * MIB, small_l3)
+    said = summary.stream_sentence(32 * MIB, small_l3)  # by size only: section 2 sets it beside DRAM's read
+    assert "so by size it is counted as DRAM's; section 2 sets it beside DRAM's own read rate" in said
 
 
 def test_drams_reference_is_a_read_beyond_the_last_cache_named_by_where_it_sat():
@@ -301,8 +302,8 @@ def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_
     assert summary.memcpy_references([l3, slow, dram]) == [l3, dram]
     # decided against the copy out of DRAM (same memcpy, this run), not against a reference measured elsewhere
     # one copy out of DRAM is named as that copy, not as a median
-    assert ("The 64 MiB copy counted in L3 ran at 7.38 GB/s, nearer the copy out of DRAM in this run "
-            "(6.68 GB/s) than L3's reference (14.20 GB/s)") in said
+    assert ("The 64 MiB copy counted in L3 ran at 7.38 GB/s, below L3's reference (14.20 GB/s) and nearer the "
+            "copy out of DRAM in this run (6.68 GB/s)") in said
     dram2 = CopyPoint("host memcpy", 128 * MIB, 128 * MIB / 6.5e9, 9.35e9, "DRAM", False)
     assert "the 2 copies out of DRAM in this run (their median) (6.59 GB/s)" in summary.out_of_cache_sentence(
         [l3, slow, dram, dram2])
@@ -312,7 +313,7 @@ def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_
     legend = [t.get_text() for t in bw.plot_copies([l3, slow, dram], True).axes[0].get_legend().get_texts()]
     assert "ran as out of its cache: set apart (see the text)" in legend
     assert "16 MiB" not in said
-    assert summary.out_of_cache_sentence([l3, dram]).startswith("Every copy counted in a cache ran nearer")
+    assert summary.out_of_cache_sentence([l3, dram]).startswith("No copy counted in a cache ran below its")
     rows = bandwidth.regimes_table([l3, slow, dram], left_out=[slow]).rows
     assert rows[0][1] == "16 MiB" and ("L3, ran as out of it", "64 MiB") == rows[-1][:2]
     profile = machine.MachineProfile("cpu", [machine.Ceiling("matmul peak", "fp32", 1, "1024³", 1e11, 1e11, 0.1,

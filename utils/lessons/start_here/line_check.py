@@ -126,7 +126,8 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
     """Whether a fit's misses (``residuals``, in order of ``sizes``) beyond EDGE follow the sizes (a pattern:
     the line's shape misses) or go back and forth (noise around one line), with the figures that decide;
     with ``seconds`` (the measured times), a rate falling at the largest sizes is also said to be a shape."""
-    far = [(n, r) for n, r in zip(sizes, residuals) if abs(r) > EDGE]
+    # judged as printed (to the percent): a miss printed -10% is not larger than ±10%
+    far = [(n, r) for n, r in zip(sizes, residuals) if round(abs(r), 2) > EDGE]
     k, listed = sign_changes([r for _, r in far]), ", ".join(f"{r:+.0%} at {_size(n)}" for n, r in far)
     beyond = (f"larger than ±{round(EDGE * 100)}% of the measured time (a threshold the course chooses, not "
               "measured here: about what one noisy median may miss by)")

@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from utils import claims
+from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's cache readings, named here too)
+    SMALLER_CACHE, above_cache_sentence, below_next_level, inverted_references, inverted_sentence,
+    memcpy_references, out_of_cache_sentence, straddling)
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, kept_line_sentence, misses, pattern_sentence)
 from utils.plots import size_label
@@ -272,7 +275,8 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     slow = {id(p) for p, _, _ in below_next_level(points)}  # ran as if out of its cache: counted apart
     if [p for p in cached if id(p) not in slow]:
         rows.append(in_cache_claim([p for p in cached if id(p) not in slow], caches,
-                                   [p for p in cached if id(p) in slow]))
+                                   [p for p in cached if id(p) in slow],
+                                   low={a for a, *_ in inverted_references(points)}))
     if link is not None:
         rows.append(claims.Claim(f"one alpha and one beta describe {link.name}",
                                  f"±{link.accuracy:.0%} worst residual ({fit_source(link)})",
@@ -289,10 +293,11 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     return rows
 
 
-def in_cache_claim(cached, caches: dict[str, int] | None, left_out=()) -> claims.Claim:
+def in_cache_claim(cached, caches: dict[str, int] | None, left_out=(), low=()) -> claims.Claim:
     """Every in-cache copy against its cache's reference: the range and the median over all of them (no one
     size chosen), and which sizes passed the reference because the cache below also held them. ``left_out``:
-    copies counted in a cache that ran below the next level's reference (``below_next_level``), named apart."""
+    copies counted in a cache that ran below the next level's reference (``below_next_level``), named apart;
+    ``low``: the caches whose reference is measured below the next level's (``inverted_references``)."""
     shares = sorted(p.fraction_of_bound for p in cached)
     median = shares[len(shares) // 2] if len(shares) % 2 else (shares[len(shares) // 2 - 1] + shares[len(shares) // 2]) / 2
     regimes = " and ".join(dict.fromkeys(p.regime for p in sorted(cached, key=lambda p: p.size)))
@@ -302,7 +307,9 @@ def in_cache_claim(cached, caches: dict[str, int] | None, left_out=()) -> claims
     if above:
         verdict += "; above it: " + ", ".join(
             f"{size_label(p.size)} ({p.fraction_of_bound:.0%}"
-            + (", partly in the cache below)" if id(p) in between else ")") for p in above)
+            + (", partly in the cache below)" if id(p) in between else
+               f", {p.regime}'s reference measured below the next level's)" if p.regime in low else ")")
+            for p in above)
     else:
         verdict += "; none above it"
     if left_out:
@@ -361,41 +368,6 @@ def copies_sentence(points, fixed_seconds: float | None = None, fixed_size: int 
     return " ".join(parts)
 
 
-SMALLER_CACHE = {"L3": "L2", "L2": "L1d"}
-
-
-def straddling(points, caches: dict[str, int] | None) -> list:
-    """CPU copies counted in a cache's regime whose working set (2 x size) still fits all of the cache below
-    it: the regime rule gives a copy only half a cache (``regimes.regime_of``), so these keep much of their
-    bytes in the smaller, faster cache, and can pass their own regime's reference."""
-    caches = caches or {}
-    return [p for p in points if not p.is_bound and p.bound and p.regime in SMALLER_CACHE
-            and 2 * p.size <= caches.get(SMALLER_CACHE[p.regime], 0)]
-
-
-def above_cache_sentence(points, caches: dict[str, int] | None, margin: float = 0.1) -> str:
-    """Why a copy inside the caches passed its regime's reference by more than ``margin``: a working set that
-    fits the smaller cache too (``straddling``), or, for the others, a reference measured slow in this run."""
-    above = [p for p in points if not p.is_bound and p.bound and p.regime in SMALLER_CACHE
-             and p.fraction_of_bound > 1 + margin]
-    if not above:
-        return ""
-    parts, between = [], set(map(id, straddling(points, caches)))
-    for p in above:
-        share = f"The {size_label(p.size)} copy reached {p.fraction_of_bound:.0%} of {p.regime}'s reference"
-        if id(p) in between:
-            lower = SMALLER_CACHE[p.regime]
-            parts.append(f"{share}: its working set ({size_label(2 * p.size)}: source and destination) is more "
-                         f"than half of {lower}, the conservative share the regime rule counts on (the rest holds "
-                         f"other data), yet no more than all of {lower} ({size_label(caches[lower])}): a working "
-                         f"set between half and all of a cache is partly held by it, so much of this copy ran from "
-                         f"{lower}, between the two caches' rates.")
-        else:
-            parts.append(f"{share} with no smaller cache to hold it; this run does not measure why (the "
-                         f"reference is one read rate of {p.regime}, measured once, and a copy is another kernel).")
-    return " ".join(parts)
-
-
 def cache_note(caches: dict[str, int], cores: int) -> str:
     """A virtual machine may report its host's whole last cache: say so when it is large for the cores."""
     l3 = caches.get("L3")
@@ -414,15 +386,38 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
     last = next((name for name in ("L3", "L2") if name in caches), None)
     if last is None:
         return f"{sizes}; this machine's cache sizes are not readable, so where they sit is not known."
-    if copy_set > caches[last] // 2:
-        return (f"{sizes}: more than half of the last cache ({last}, {size_label(caches[last])}), so the memory "
-                "bandwidth above is DRAM's.")
+    if copy_set > caches[last] // 2:  # by size alone: section 2 sets it beside DRAM's own read rate
+        return (f"{sizes}: more than half of the last cache ({last}, {size_label(caches[last])}), so by size it is "
+                "counted as DRAM's; section 2 sets it beside DRAM's own read rate, measured in this run.")
     return (f"{sizes}: within half of this machine's {last} ({size_label(caches[last])}). Counting the bytes a "
             f"loop touches as held by a cache while they fit in half of it (the rule section 2 applies to copies), "
             f"they may be served by {last}: the "
             "memory bandwidth above is a rate beyond the smaller caches, not DRAM's alone (the profile keeps its "
             "arrays this size so that it is measured in seconds). Section 2 reads a buffer larger than the "
             f"{last} for DRAM's own rate.")
+
+
+def stream_against_dram(stream, points, read_bytes: int | None, caches: dict[str, int]) -> str:
+    """The profile's STREAM figure (a ``machine.Ceiling``) beside this run's DRAM read rate (twice the DRAM
+    copies' reference): a STREAM kernel moves its counted bytes no faster than a read loop moves its own, so a
+    STREAM figure above that read by more than its own spread is not DRAM's alone. Empty where there is no
+    DRAM read beyond the last cache to compare with."""
+    dram = next((p for p in points if p.regime == "DRAM" and not p.is_bound and p.bound), None)
+    last = next((name for name in ("L3", "L2") if name in caches), None)
+    if stream is None or dram is None or last is None or not read_bytes or read_bytes <= caches[last]:
+        return ""
+    ours, read = round(stream.best / 1e9, 1), round(2 * dram.bound / 1e9, 1)  # as printed
+    head = (f"Section 1's {stream.name} ({ours:.1f} GB/s) against this run's DRAM read ({read:.1f} GB/s, a "
+            f"buffer no cache holds): ")
+    if ours <= read:
+        return head + "at or below it, as a kernel that reads and writes DRAM should be: DRAM's rate."
+    above, spread = ours / read - 1, round(stream.spread, 2)
+    if round(above, 2) <= spread:
+        return (head + f"{above:.0%} above it, within STREAM's own {spread:.0%} spread: this run does not show "
+                "whether a cache served part of it.")
+    return (head + f"{above:.0%} above it, more than STREAM's own {spread:.0%} spread. A kernel moves its bytes "
+            "no faster than a read loop does, so STREAM's figure is not DRAM's alone: part of its bytes came from "
+            f"the {last}, or this run's read met a busier moment than the profile's rounds.")
 
 
 def dram_reference_name(read_bytes: int | None, caches: dict[str, int] | None) -> str:
@@ -471,58 +466,6 @@ def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, str
     return text + "."
 
 
-def below_next_level(points) -> list:
-    """The copies counted in a cache that ran nearer (in ratio) the copies of the level beyond it, measured by
-    the same memcpy in this run, than their own cache's reference: they behaved as out of that cache, whatever
-    the cache sizes say. Each: (copy, the next level, the median rate of the copies measured there). Comparing
-    copies with copies (not with a reference measured elsewhere) keeps the decision free of any figure it is
-    to judge."""
-    import math
-    import statistics
-
-    order = [r for r in ("L1d", "L2", "L3", "DRAM")
-             if any(p.regime == r and p.bound and not p.is_bound for p in points)]
-    slow = []
-    for p in points:
-        if p.is_bound or not p.bound or p.regime not in order or p.regime == order[-1]:
-            continue
-        nxt = order[order.index(p.regime) + 1]
-        beyond = statistics.median(q.rate for q in points if q.regime == nxt and q.path == p.path)
-        if abs(math.log(p.rate / beyond)) < abs(math.log(p.bound / p.rate)):
-            slow.append((p, nxt, beyond))
-    return slow
-
-
-def memcpy_references(points) -> list:
-    """The host memcpy copies that serve as memcpy's rate beside gloo's (section 3 and the closing table):
-    every one but those ``below_next_level`` sets apart, so that a copy left out of its regime in section 2
-    is left out wherever a memcpy is a reference (``out_of_cache_sentence`` says so, once)."""
-    apart = {id(p) for p, _, _ in below_next_level(points)}
-    return [p for p in points if p.path == "host memcpy" and id(p) not in apart]
-
-
-def _copies_out_of(points, path: str, regime: str) -> str:
-    """"the copy out of DRAM in this run" or "the 3 copies out of DRAM in this run (their median)": a median of
-    one copy is named as that copy."""
-    n = sum(1 for q in points if q.regime == regime and q.path == path)
-    return (f"the copy out of {regime} in this run" if n == 1 else
-            f"the {n} copies out of {regime} in this run (their median)")
-
-
-def out_of_cache_sentence(points) -> str:
-    """Printed under the copies: whether every copy counted in a cache ran at least at the next level's
-    reference (as a cached copy should), naming each one that did not, and where it is left out."""
-    slow = below_next_level(points)
-    if not slow:
-        return ("Every copy counted in a cache ran nearer its cache's reference than the copies of the level "
-                "beyond it.")
-    said = [f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, nearer "
-            f"{_copies_out_of(points, p.path, nxt)} ({ref / 1e9:.2f} GB/s) than {p.regime}'s reference "
-            f"({p.bound / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so it is set apart." for p, nxt, ref in slow]
-    return " ".join(said) + (" Each such copy gets its own row here, and is left out of its cache's row, the "
-                             "in-cache summary and section 3's memcpy-against-gloo comparison.")
-
-
 def noise_sentence(profile, limit: float = 0.5) -> str:
     """A warning when a ceiling's runs spread widely: the machine was busy while it was measured."""
     noisy = [c for c in profile.ceilings if c.spread > limit]
@@ -541,7 +484,7 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     pts = sorted(link_points, key=lambda p: p.size)
     big = pts[-1]
     past = weights_gb * 1e9 / big.size
-    falling = len(pts) > 1 and big.rate < pts[-2].rate
+    falling = len(pts) > 1 and rate_trend(pts[-2].rate, big.rate) == "falling"
     text = (f"Moving the {weights_gb:.0f} GB of a 7B model's fp16 weights over '{big.path}' at the rate of its "
             f"largest measured message, {big.rate / 1e9:.2f} GB/s ({size_label(big.size)}), takes about "
             f"{weights_gb / (big.rate / 1e9):.1f} s{label}")
@@ -556,7 +499,9 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     if len(pts) < 2:
         return text + ": a single size says nothing of how the rate goes on."
     prev = pts[-2]
-    trend = "was still falling" if falling else "was still rising" if big.rate > prev.rate else "was flat"
+    trend = {"falling": "was still falling", "rising": "was still rising",
+             "flat": f"was flat within noise (within the ±{EDGE:.0%} one noisy median may miss by)"}[
+        rate_trend(prev.rate, big.rate)]
     text += (f": the rate {trend} at the largest sizes ({prev.rate / 1e9:.2f} GB/s at {size_label(prev.size)}, "
              f"{big.rate / 1e9:.2f} at {size_label(big.size)})")
     if falling:
@@ -565,6 +510,13 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     if link is not None and link.accuracy <= FIT_USABLE and not fitted:
         return text + "." + large_transfer_advice(big, link)
     return text + "."
+
+
+def rate_trend(before: float, after: float) -> str:
+    """"rising", "falling" or "flat": a change within ``EDGE`` (one noisy median's miss), judged on the rates
+    as printed (GB/s to 2 decimals), is no trend."""
+    change = round(after / 1e9, 2) / round(before / 1e9, 2) - 1
+    return "flat" if round(abs(change), 2) <= EDGE else "rising" if change > 0 else "falling"
 
 
 def large_transfer_advice(big, link) -> str:

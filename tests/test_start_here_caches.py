@@ -1,0 +1,114 @@
+"""Lesson 00, section 2: the readings of copies counted in a cache (``start_here.cache_copies``), on the figures
+reader r_0001 saw (an L2 reference measured below L3's) and on the other outcomes."""
+
+from utils.lessons.start_here.bandwidth import CopyPoint
+
+KIB, MIB = 2**10, 2**20
+CACHES = {"L1d": 48 * KIB, "L2": 512 * KIB, "L3": 32 * MIB}
+
+
+def copy(size, gbs, ref, regime):
+    return CopyPoint("host memcpy", size, size / (gbs * 1e9), ref * 1e9, regime, False)
+
+
+def the_run(l2_ref=26.56):
+    """The run the reader saw: L2's reference (26.56 GB/s) below L3's (40.12 GB/s)."""
+    return [copy(64 * KIB, 30.58, l2_ref, "L2"), copy(256 * KIB, 45.60, l2_ref, "L2"),
+            copy(1 * MIB, 44.59, 40.12, "L3"), copy(4 * MIB, 41.87, 40.12, "L3"),
+            copy(16 * MIB, 10.01, 10.70, "DRAM"), copy(64 * MIB, 9.49, 10.70, "DRAM")]
+
+
+def test_a_copy_faster_than_its_reference_is_never_set_apart_as_out_of_its_cache():
+    from utils.lessons.start_here import summary
+
+    points = the_run()
+    assert summary.below_next_level(points) == []  # 256 KiB ran at 172%: faster, not out of L2
+    said = summary.out_of_cache_sentence(points)
+    assert said.startswith("No copy counted in a cache ran below its cache's reference")
+    assert "set apart" not in said
+    assert summary.memcpy_references(points) == points
+
+
+def test_references_out_of_order_are_named_as_the_cause_not_left_unmeasured():
+    from utils.lessons.start_here import summary
+
+    points = the_run()
+    assert summary.inverted_references(points) == [("L2", 26.56e9, "L3", 40.12e9)]
+    said = summary.above_cache_sentence(points, CACHES)
+    assert ("The 64 KiB (115% of L2's reference) and 256 KiB (172% of L2's reference) copies passed their cache's "
+            "reference, and this run's figures show why: L2's reference (26.56 GB/s) is measured below L3's "
+            "(40.12 GB/s)") in said
+    assert "the reference is low, not because the copy is fast" in said
+    # L3's reference is above DRAM's: the 1 MiB copy's cause is not measured, said once for it alone
+    assert ("The 1 MiB (111% of L3's reference) copy passed its cache's reference with no smaller cache to hold "
+            "it; this run does not measure why") in said
+    assert said.count("does not measure why") == 1
+
+
+def test_references_in_order_leave_no_inversion_and_every_copy_above_unexplained_once():
+    from utils.lessons.start_here import summary
+
+    points = the_run(l2_ref=48.0)  # L2's reference above L3's: in order
+    assert summary.inverted_references(points) == [] and summary.inverted_sentence(points) == ""
+    said = summary.above_cache_sentence(points, CACHES)
+    assert "measured below" not in said and said.count("does not measure why") == 1
+    assert said.startswith("The 1 MiB (111% of L3's reference) copy")  # 256 KiB at 95%: nothing to explain
+    # a copy slower than its reference and nearer the next level's copies is still set apart
+    slow = the_run(l2_ref=90.0)
+    apart = [p.size for p, _, _ in summary.below_next_level(slow)]
+    assert apart == [64 * KIB, 256 * KIB]
+    assert "below L2's reference (90.00 GB/s) and nearer the 2 copies out of L3" in summary.out_of_cache_sentence(slow)
+
+
+def test_the_in_cache_row_names_a_low_reference_beside_the_copies_above_it():
+    from utils import machine
+    from utils.lessons.start_here import summary
+
+    profile = machine.MachineProfile("cpu", [machine.Ceiling("matmul peak", "fp32", 1, "1024³", 1e11, 1e11, 0.1,
+                                                             "FLOP/s")])
+    rows = summary.lesson_claims(profile, the_run(), [], None, [], CACHES, dram_read_bytes=128 * MIB)
+    row = next(r for r in rows if r.claim.startswith("in-cache copies"))
+    assert "left out" not in row.verdict
+    assert "256 KiB (172%, L2's reference measured below the next level's)" in row.verdict
+    assert "1 MiB (111%)" in row.verdict
+
+
+def test_streams_figure_above_this_runs_dram_read_is_not_called_drams():
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.start_here import summary
+
+    name = "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays"
+    points = the_run()  # DRAM copies' reference 10.70 GB/s: a read of 21.4 GB/s over 128 MiB
+    above = summary.stream_against_dram(NS(name=name, best=30.2e9, spread=0.11), points, 128 * MIB, CACHES)
+    assert "(30.2 GB/s) against this run's DRAM read (21.4 GB/s" in above
+    assert "41% above it, more than STREAM's own 11% spread" in above and "not DRAM's alone" in above
+    within = summary.stream_against_dram(NS(name=name, best=23.0e9, spread=0.11), points, 128 * MIB, CACHES)
+    assert "7% above it, within STREAM's own 11% spread: this run does not show" in within
+    below = summary.stream_against_dram(NS(name=name, best=20.0e9, spread=0.11), points, 128 * MIB, CACHES)
+    assert below.endswith("at or below it, as a kernel that reads and writes DRAM should be: DRAM's rate.")
+    # a read within the last cache is no DRAM read: nothing to compare with
+    assert summary.stream_against_dram(NS(name=name, best=30.2e9, spread=0.11), points, 16 * MIB, CACHES) == ""
+
+
+def test_a_rate_change_within_one_noisy_medians_miss_is_flat_not_a_trend():
+    from utils.lessons.start_here import loopback, summary
+
+    def msgs(*gbs):
+        return [CopyPoint(loopback.PATH, n, n / (r * 1e9), None) for n, r in zip((16 * MIB, 64 * MIB), gbs)]
+
+    flat = summary.weights_sentence(msgs(3.56, 3.60), 14, "")  # the reader's figures: +1%
+    assert "the rate was flat within noise (within the ±10% one noisy median may miss by)" in flat
+    assert "rising" not in flat and "falling" not in flat
+    assert "was still rising" in summary.weights_sentence(msgs(3.0, 3.60), 14, "")  # +20%
+    falls = summary.weights_sentence(msgs(4.2, 3.60), 14, "")  # -14%
+    assert "was still falling" in falls and "takes longer than this estimate" in falls
+    assert [summary.rate_trend(3.6e9, 3.96e9), summary.rate_trend(3.6e9, 3.99e9)] == ["flat", "rising"]
+
+
+def test_a_miss_printed_at_the_threshold_is_not_listed_as_beyond_it():
+    from utils.lessons.start_here import line_check
+
+    sizes = [2**k for k in range(10, 18)]
+    said = line_check.pattern_sentence(sizes, [0.30, -0.20, 0.25, -0.0996, -0.22, 0.18, -0.3, 0.2])
+    assert "-10% at" not in said and "its 7 misses larger than ±10%" in said

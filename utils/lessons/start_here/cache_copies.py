@@ -1,0 +1,139 @@
+"""Lesson 00, section 2: the copies counted in a cache, read against their cache's reference and the next level.
+
+Introduced in lesson 00 (``notebooks/00_start_here.ipynb``, section 2); ``summary`` re-exports these names.
+Every reading is made from this run's copies and references, so that a sentence follows from the figures
+printed beside it, whichever way they fall.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+from utils.plots import size_label
+
+SMALLER_CACHE = {"L3": "L2", "L2": "L1d"}
+LEVELS = ("L1d", "L2", "L3", "DRAM")  # nearest the core first: each level is no faster than the one before
+
+
+def straddling(points, caches: dict[str, int] | None) -> list:
+    """CPU copies counted in a cache's regime whose working set (2 x size) still fits all of the cache below
+    it: the regime rule gives a copy only half a cache (``regimes.regime_of``), so these keep much of their
+    bytes in the smaller, faster cache, and can pass their own regime's reference."""
+    caches = caches or {}
+    return [p for p in points if not p.is_bound and p.bound and p.regime in SMALLER_CACHE
+            and 2 * p.size <= caches.get(SMALLER_CACHE[p.regime], 0)]
+
+
+def references(points) -> dict[str, float]:
+    """Each measured level's reference (B/s), nearest the core first: one figure per regime."""
+    found = {p.regime: p.bound for p in points if p.bound and not p.is_bound and p.regime in LEVELS}
+    return {r: found[r] for r in LEVELS if r in found}
+
+
+def inverted_references(points) -> list[tuple[str, float, str, float]]:
+    """(level, its reference, the next level, its reference) wherever a level's reference is measured below
+    the next level's, as printed (GB/s to 2 decimals). A smaller cache is never slower than a larger one, so
+    such a reference is low in this run: a copy's share of it then says more of the reference than the copy."""
+    refs = list(references(points).items())
+    return [(a, ra, b, rb) for (a, ra), (b, rb) in zip(refs, refs[1:]) if round(ra / 1e9, 2) < round(rb / 1e9, 2)]
+
+
+def inverted_sentence(points) -> str:
+    """Said once wherever references are out of order (``inverted_references``); empty where none is."""
+    said = [f"{a}'s reference ({ra / 1e9:.2f} GB/s) is measured below {b}'s ({rb / 1e9:.2f} GB/s), though a "
+            f"smaller cache is no slower: {a}'s reference is low in this run, so a copy's share of it is high "
+            "because the reference is low, not because the copy is fast." for a, ra, b, rb in inverted_references(points)]
+    return " ".join(said)
+
+
+def below_next_level(points) -> list:
+    """The copies counted in a cache that ran slower than their own cache's reference and nearer (in ratio) the
+    copies of the level beyond it, measured by the same memcpy in this run: they behaved as out of that cache,
+    whatever the cache sizes say. Each: (copy, the next level, the median rate of the copies measured there).
+    A copy faster than its reference is never set apart: leaving a cache slows a copy, it never speeds it up."""
+    order = [r for r in LEVELS if any(p.regime == r and p.bound and not p.is_bound for p in points)]
+    slow = []
+    for p in points:
+        if p.is_bound or not p.bound or p.regime not in order or p.regime == order[-1] or p.rate >= p.bound:
+            continue
+        nxt = order[order.index(p.regime) + 1]
+        beyond = statistics.median(q.rate for q in points if q.regime == nxt and q.path == p.path)
+        if abs(math.log(p.rate / beyond)) < abs(math.log(p.bound / p.rate)):
+            slow.append((p, nxt, beyond))
+    return slow
+
+
+def memcpy_references(points) -> list:
+    """The host memcpy copies that serve as memcpy's rate beside gloo's (section 3 and the closing table):
+    every one but those ``below_next_level`` sets apart, so that a copy left out of its regime in section 2
+    is left out wherever a memcpy is a reference (``out_of_cache_sentence`` says so, once)."""
+    apart = {id(p) for p, _, _ in below_next_level(points)}
+    return [p for p in points if p.path == "host memcpy" and id(p) not in apart]
+
+
+def _copies_out_of(points, path: str, regime: str) -> str:
+    """"the copy out of DRAM in this run" or "the 3 copies out of DRAM in this run (their median)": a median of
+    one copy is named as that copy."""
+    n = sum(1 for q in points if q.regime == regime and q.path == path)
+    return (f"the copy out of {regime} in this run" if n == 1 else
+            f"the {n} copies out of {regime} in this run (their median)")
+
+
+def out_of_cache_sentence(points) -> str:
+    """Printed under the copies: whether a copy counted in a cache ran below its cache's reference and nearer
+    the copies of the next level (``below_next_level``), naming each one that did, and where it is left out."""
+    slow = below_next_level(points)
+    if not slow:
+        return ("No copy counted in a cache ran below its cache's reference and nearer the copies of the level "
+                "beyond it: none behaved as out of its cache.")
+    said = [f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
+            f"{p.regime}'s reference ({p.bound / 1e9:.2f} GB/s) and nearer {_copies_out_of(points, p.path, nxt)} "
+            f"({ref / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so it is set apart." for p, nxt, ref in slow]
+    return " ".join(said) + (" Each such copy gets its own row here, and is left out of its cache's row, the "
+                             "in-cache summary and section 3's memcpy-against-gloo comparison.")
+
+
+def above_cache_sentence(points, caches: dict[str, int] | None, margin: float = 0.1) -> str:
+    """Why a copy inside the caches passed its regime's reference by more than ``margin``: a working set that
+    fits the smaller cache too (``straddling``); a reference measured below the next level's
+    (``inverted_references``); or, for the rest, named together, that this run does not measure why."""
+    apart = {id(p) for p, _, _ in below_next_level(points)}
+    above = [p for p in points if not p.is_bound and p.bound and p.regime in SMALLER_CACHE and id(p) not in apart
+             and round(p.fraction_of_bound, 2) > 1 + margin]
+    if not above:
+        return ""
+    between = set(map(id, straddling(points, caches)))
+    low = {a for a, _, _, _ in inverted_references(points)}
+    parts = [_straddling_said(p, caches) for p in above if id(p) in between]
+    by_low = [p for p in above if id(p) not in between and p.regime in low]
+    if by_low:
+        parts.append(f"{_shares(by_low)} passed {_its(by_low)} cache's reference, and this run's figures show why: "
+                     + inverted_sentence(points))
+    rest = [p for p in above if id(p) not in between and p.regime not in low]
+    if rest:
+        parts.append(f"{_shares(rest)} passed {_its(rest)} cache's reference with no smaller cache to hold "
+                     f"{'it' if len(rest) == 1 else 'them'}; this "
+                     "run does not measure why (each reference is one read rate of its cache, measured once, and "
+                     "a copy is another kernel).")
+    return " ".join(parts)
+
+
+def _shares(copies) -> str:
+    """"The 64 KiB (115% of L2's reference) and 1 MiB (111% of L3's) copies"."""
+    said = [f"{size_label(p.size)} ({p.fraction_of_bound:.0%} of {p.regime}'s reference)" for p in copies]
+    joined = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"The {joined} cop{'y' if len(said) == 1 else 'ies'}"
+
+
+def _its(copies) -> str:
+    return "its" if len(copies) == 1 else "their"
+
+
+def _straddling_said(p, caches) -> str:
+    lower = SMALLER_CACHE[p.regime]
+    return (f"The {size_label(p.size)} copy reached {p.fraction_of_bound:.0%} of {p.regime}'s reference: its "
+            f"working set ({size_label(2 * p.size)}: source and destination) is more than half of {lower}, the "
+            f"conservative share the regime rule counts on (the rest holds other data), yet no more than all of "
+            f"{lower} ({size_label(caches[lower])}): a working set between half and all of a cache is partly held "
+            f"by it, so much of this copy ran from {lower}, between the two caches' rates.")
