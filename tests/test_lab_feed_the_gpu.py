@@ -406,7 +406,21 @@ def test_take_aways_follow_the_run():
     lab.LAST_EPOCH.update(seconds=1.25)  # faster than the bound: said, never called "met"
     flat = " ".join(take_aways(setup, 0.7, 1.3).split())
     assert "under the bound (1.25 s against 1.30 s, 4% under it" in flat and "a finding to explain" in flat
+    assert "they come one at a time, not several in a row (the batches after the first, timed now)" in flat
+    flat = " ".join(take_aways(_draw(2), 0.7, 1.3).split())  # a draw whose slow batches come 3 in a row
+    assert "they come 3 in a row (the batches after the first, timed now)" in flat, flat
     lab.LAST_EPOCH.clear()
+
+
+def test_the_memory_allowed_is_traced_to_the_least_configuration_and_its_loaders():
+    """Lab 05's reader: "(allowed: 10)" came from the check's simulation, with no figure the learner could
+    trace; the pass message names the least configuration's memory and its loaders beside it."""
+    from utils.labs.feed_the_gpu.checks import _allowed_ahead
+
+    said = _allowed_ahead(_draw(1), 1, 5)
+    assert said == ("; holding 8 batches' worth of memory (allowed: 10: the least of the configurations that "
+                    "meet the target, 8 with 1 loader, plus 2 of slack)"), said
+    assert "16 with 2 loaders, plus 2 of slack" in _allowed_ahead(_draw(2), 2, 10)
 
 
 # --- exercise B: room for a few files --------------------------------------------------------------------------
@@ -429,14 +443,18 @@ def _slowest(dataset, room, open_first=True, reverse=True, passes=2):
 
 @pytest.mark.timeout(120)
 def test_the_cache_check_passes_the_solution_on_every_draw_and_the_take_away_follows():
-    from utils.labs.feed_the_gpu.cache import cache_take_away, check_cache
+    from utils.labs.feed_the_gpu.cache import cache_take_away, check_cache, read_seconds
 
     setup = _draw(2)
     verdict = check_cache(_slowest, setup, show=False)
     assert verdict.passed, str(verdict)
     line = cache_take_away(_slowest, setup, 1.0)
-    assert "by the data set's nominal read costs" in line and "of the measured L = 1.00 s" in line, line
+    nominal = read_seconds(lab_dataset(setup)).sum().item()  # the share is of L by the same nominal costs
+    assert "by the data set's nominal read costs" in line and f"of its nominal L = {nominal:.2f} s" in line, line
+    assert "(measured: L = 1.00 s)" in line, line
     assert "100% of the most that room can save" in line and "a little memory in the right place" in line, line
+    first = cache_take_away(lambda d, room: list(range(room)), setup, 1.0)  # the fast first items
+    assert "saved no more than its share of the items" in first, first
     assert "has not chosen yet" in cache_take_away(lambda d, r: 1 / 0, setup, 1.0)
 
 

@@ -421,8 +421,7 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
                 f"{_over_by(best.seconds, limit)}; the target is within {setup.tolerance:.0%}){setup.label}: "
                 f"{reads} read{'s' if reads != 1 else ''} at once (budget {setup.loaders}), up to {ahead[0]} "
                 f"batches read ahead of the step{_allowed_ahead(setup, reads, ahead[0])}, none by the training "
-                f"process; "
-                f"L = {load:.2f} s, C = {compute:.2f} s. {yours}")
+                f"process; L = {load:.2f} s, C = {compute:.2f} s. {yours}")
 
     return checks.run_check(f"epoch within {setup.tolerance:.0%} of the bound", body, show=show,
                             hint=checks.stub_message(BANK, "A"))
@@ -499,11 +498,14 @@ def _allowed_memory(setup: LabSetup) -> int | None:
 
 
 def _allowed_ahead(setup: LabSetup, reads: int, ahead: int) -> str:
-    """`` holding N batches' worth of memory (allowed: M)`` for the pass message; empty where not known."""
-    allowed = _allowed_memory(setup)
-    if allowed is None:
+    """`` holding N batches' worth of memory (allowed: M, ...)`` for the pass message, with the least memory a
+    configuration meeting the target holds and its loaders (so M can be traced); empty where not known."""
+    needs = _draw_needs(setup)
+    if not needs.memory:
         return ""
-    return f"; holding {held_memory(setup, reads, ahead)} batches' worth of memory (allowed: {allowed})"
+    return (f"; holding {held_memory(setup, reads, ahead)} batches' worth of memory (allowed: "
+            f"{needs.memory + DEPTH_SLACK}: the least of the configurations that meet the target, {needs.memory} "
+            f"with {needs.loaders} loader{'s' * (needs.loaders != 1)}, plus {DEPTH_SLACK} of slack)")
 
 
 def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, compute: float) -> None:
@@ -575,11 +577,11 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
         while in_a_row < 4 and _timed_batch_read(setup, FIRST_BURST + in_a_row) > (slow + fast) / 2:
             in_a_row += 1  # the batches after the first slow one, timed now, as long as they are slow too
         mean = load / batches  # a batch's read, on average (measured)
-        row = "alone" if in_a_row == 1 else f"{in_a_row} in a row"
+        row = ("one at a time, not several in a row" if in_a_row == 1 else f"{in_a_row} in a row")
         lines.append(f"- Your draw's slow batches take {slow * 1e3:.0f} ms to read (the first one, timed now; a "
-                     f"fast one {fast * 1e3:.0f} ms), {slow / step:.1f} steps of compute, and its first run of them "
-                     f"comes {row} (timed now), where L averages {mean * 1e3:.0f} ms a batch: the total hides "
-                     "them, and the read-ahead (and the loaders reading it) must cover a whole run.")
+                     f"fast one {fast * 1e3:.0f} ms), {slow / step:.1f} steps of compute, and they come {row} (the "
+                     f"batches after the first, timed now), where L averages {mean * 1e3:.0f} ms a batch: the "
+                     "total hides them, and the read-ahead (and the loaders reading it) must cover each stretch.")
     if e:
         one = "one reader keeps up on average" if load < compute else "one reader cannot keep up on average"
         if e["reads"] > 1 and load < compute:
