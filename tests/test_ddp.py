@@ -269,7 +269,23 @@ def test_the_work_scaled_reference_never_passes_the_bound_and_says_what_w_is(mon
     assert r["work_ratio"] < 1 and r["work_bound"] == 2.0  # less work adds no device: the bound itself
     assert "reference is the bound itself, 2.00x" in scaling.verdict(r)
     more = dict(r, work_ratio=1.1, work_bound=2.0 / 1.1)
-    assert "at most 2x / 1.10 = 1.82x" in scaling.verdict(more) and "CPU time per sample" in scaling.verdict(more)
+    assert "reference is 2x / 1.10 = 1.82x" in scaling.verdict(more) and "CPU time per sample" in scaling.verdict(more)
+    assert "at most" not in scaling.verdict(more)  # measured: a reference, never a ceiling
+
+
+def test_the_work_scaled_reference_is_worked_from_w_as_printed_and_rounds_above_it_are_named():
+    # Reader (session 50): "at most 2x / 1.02 = 1.95x" (w really 1.024) beside a 2.00x round
+    assert scaling.work_reference(2.0, 1.024) == pytest.approx(2.0 / 1.02)  # 1.96x: the sum checks as printed
+    assert scaling.work_reference(2.0, 0.94) == 2.0 and scaling.work_reference(2.0, None) is None
+    r = {"ratios": [348.5 / 174.3, 1.82, 1.73], "ratio": 1.82, "low": 1.73, "high": 348.5 / 174.3, "bound": 2.0,
+         "above": [], "work_ratio": 1.024, "work_bound": scaling.work_reference(2.0, 1.024)}
+    line = scaling.verdict(r)
+    assert "2x / 1.02 = 1.96x" in line and "at most" not in line and "a round may pass it" in line
+    assert "above the 1.96x reference: 2.00x (round 1)" in line and "kept in the median" not in line
+    under = dict(r, ratios=[1.90, 1.82, 1.73], high=1.90)  # no round passes it: none named
+    assert "above the 1.96x reference" not in scaling.verdict(under)
+    same = dict(r, work_ratio=0.98, work_bound=2.0)  # the reference is the bound: rounds above the bound only
+    assert scaling.above_reference(same) == []
 
 
 def test_section_2s_ratio_is_reconciled_with_the_paired_one_from_the_figures():
@@ -561,6 +577,22 @@ def test_the_knobs_give_one_conclusion():
     assert "could show" in knobs.knob_conclusion([], 0.30, 0.10)
 
 
+def test_the_bookkeeping_settings_are_read_from_the_run_not_said_smaller():
+    # Reader (session 50): "smaller still" stood beside gradient_as_bucket_view's 98 ms against 88 ms
+    from utils.lessons.ddp import knobs
+    times = {"defaults": [0.084, 0.088, 0.098], "bucket_cap_mb=1": [0.084, 0.091, 0.105],
+             "gradient_as_bucket_view=True": [0.091, 0.098, 0.101], "static_graph=True": [0.0995, 0.101, 0.104]}
+    apart = knobs.apart_from_defaults(times)
+    assert apart == ["static_graph=True"]  # 100-104 ms against 84-98 ms, as printed
+    line = knobs.bookkeeping_reading(times, apart)
+    assert "expected smaller still (theory)" in line and "defaults' 88 ms median" in line
+    assert "gradient_as_bucket_view=True 98 ms (rounds inside the defaults' range: no difference shown)" in line
+    assert "static_graph=True 101 ms (every round outside the defaults' range: a difference shown)" in line
+    assert "bucket_cap_mb" not in line
+    # as printed: 98.4 ms prints 98, inside the defaults' 84-98 ms range, so not apart
+    assert knobs.apart_from_defaults({"defaults": [0.084, 0.0982], "x": [0.0984, 0.099]}) == []
+
+
 def test_a_ratio_on_a_widely_spread_median_is_called_rough():
     wide = {"bytes": 3_300_000, "seconds": 5.48e-3, "low": 1.39e-3, "high": 5.85e-3}
     tight = {"bytes": 2**24, "seconds": 10.65e-3, "low": 9.06e-3, "high": 14.10e-3}
@@ -580,6 +612,12 @@ def test_the_drawn_step_line_says_which_step_its_time_and_why_the_late_rank_was_
     assert "because it left the barrier later" in text and text.endswith("(simulated).")
     slower = overlap.drawn_text("by hand", _ranks([80], [86], starts1=[1.0]), 0)
     assert "forward+backward took 6.0 ms longer" in slower
+    # Reader (session 50): "left the barrier 4.0 ms after ... ready 1.0 ms after ... took 4.9 ms longer":
+    # the third figure is worked from the two printed ones (0.1 ms), so that 4.0 + 1.0 = 5.0 checks
+    printed = overlap.drawn_text("by hand", _ranks([84.92], [80.0], starts1=[3.96]), 0)  # own: 4.92 ms
+    assert "Rank 1 left the starting barrier 4.0 ms after rank 0" in printed
+    assert "Rank 0's last gradient was ready 1.0 ms after rank 1's" in printed
+    assert "its forward+backward took 5.0 ms longer" in printed and "4.9 ms" not in printed
     even = overlap.drawn_text("by hand", _ranks([80], [80]), 0)
     assert "within 0.1 ms" in even and "neither waited" in even
 
@@ -602,3 +640,13 @@ def test_a_run_with_a_sampler_says_each_rank_took_fewer_steps():
     whole = {**row, "steps": 32, "rows": 1000, "fingerprint": 1.0}
     same = ran_text([whole, whole])
     assert "THE SAME batches" in same and "32, 32 optimizer steps" in same and "fewer steps" not in same
+
+
+def test_the_isolated_all_reduce_is_quoted_at_one_precision_and_ratios_use_it_as_printed():
+    # Reader (session 50): 3.75 ms in section 6's table, 3.7 ms beside it, and 6.1x worked from the unrounded
+    row = {"bytes": 3_300_000, "seconds": 3.7512e-3, "low": 1.79e-3, "high": 4.36e-3}
+    iso = allreduce.isolated_ms(row)
+    assert iso == 3.75 and "3.75 ms median" in allreduce.rough_note(row)  # the same figure as the rough note
+    assert f"{allreduce.times_printed(23.0, iso):.1f}x" == "6.1x"  # 23.0 / 3.75, from the printed figures
+    assert f"{allreduce.times_printed(4.0, iso):.0%}" == "107%"
+    assert allreduce.times_printed(1.0, 0.0) == 100.0  # a whole printed as 0: its rounding step, no error

@@ -198,3 +198,16 @@ def rough_note(row: dict) -> str:
         return ""
     return (f" (rough ratios: the isolated all-reduce's repeats ran {row['low'] * 1e3:.2f}-{row['high'] * 1e3:.2f}"
             f" ms around its {row['seconds'] * 1e3:.2f} ms median)")
+
+
+def isolated_ms(row: dict) -> float:
+    """The isolated all-reduce's median in ms as section 6's table prints it (two decimals). Every table, claim
+    and ratio that quotes it uses this one figure, so that a ratio checks against the figures on the page."""
+    return round(row["seconds"] * 1e3, 2)
+
+
+def times_printed(part_ms: float, whole_ms: float, step: float = 0.01) -> float:
+    """``part_ms / whole_ms``, both as printed (ms); a whole printed as 0 counts as its rounding ``step``, so a
+    ratio is never a division by zero."""
+    return part_ms / (whole_ms or step)
+

@@ -157,11 +157,34 @@ def round_spread(times: list[float]) -> float:
 
 
 def apart_from_defaults(times: dict[str, list[float]]) -> list[str]:
-    """The variants whose every round lies beyond the defaults' range (all slower or all faster):
-    ``times`` as ``measure_knobs`` returns them, the defaults first."""
+    """The variants whose every round lies beyond the defaults' range (all slower or all faster), read in
+    whole ms as the table prints them: ``times`` as ``measure_knobs`` returns them, the defaults first."""
+    shown = {name: [round(t * 1e3) for t in rounds] for name, rounds in times.items()}
+    default, *others = shown
+    base = shown[default]
+    return [n for n in others if min(shown[n]) > max(base) or max(shown[n]) < min(base)]
+
+
+def median_ms(rounds: list[float]) -> float:
+    """A variant's median step in ms, as the knobs' table takes it (the upper middle for an even count)."""
+    return sorted(rounds)[len(rounds) // 2] * 1e3
+
+
+def bookkeeping_reading(times: dict[str, list[float]], apart: list[str]) -> str:
+    """The settings that change no bucket size (``gradient_as_bucket_view``, ``static_graph``,
+    ``find_unused_parameters``): what theory expects of them (bookkeeping, smaller than what a bucket size
+    could save), then what this run measured, each median beside the defaults' and read by the table's one
+    rule (``apart``: every round outside the defaults' range). ``times`` as ``measure_knobs`` returns them."""
     default, *others = times
-    base = times[default]
-    return [n for n in others if min(times[n]) > max(base) or max(times[n]) < min(base)]
+    base = median_ms(times[default])
+    read = lambda n: ("every round outside the defaults' range: a difference shown" if n in apart else
+                      "rounds inside the defaults' range: no difference shown")
+    measured = [f"{n} {median_ms(times[n]):.0f} ms ({read(n)})" for n in others if not n.startswith("bucket_cap")]
+    if not measured:
+        return ""
+    return ("The other settings change bookkeeping (a copy of the gradients, a walk of the graph): expected "
+            f"smaller still (theory). Measured, against the defaults' {base:.0f} ms median: "
+            + "; ".join(measured) + ".")
 
 
 def knob_conclusion(apart: list[str], most: float, spread: float,

@@ -299,9 +299,12 @@ def drawn_text(way: str, ranks: list[dict], step: int, label: str = "") -> str:
             if round(abs(skew) * 1e3, 1) > 0 else "Both ranks left the starting barrier within 0.1 ms")
     if round(w["lag"] * 1e3, 1) == 0:
         return text + f"{left}; their last gradients were ready within 0.1 ms of each other: neither waited{label}."
-    own = lags(ranks)[step] - skew  # rank 1's forward+backward over rank 0's, each from its own start
-    why = ("mostly because it left the barrier later, not because it computed longer" if abs(skew) >= abs(own)
-           else f"mostly because its forward+backward took {ms(own)} longer, not because of the start")
+    # rank 1's forward+backward less rank 0's, each from its own start: lag less skew, both as printed
+    # (0.1 ms), so that the reader's sum of the two printed figures gives the third
+    skew_ms, lag_ms = round(skew * 1e3, 1), round(lags(ranks)[step] * 1e3, 1)
+    own_ms = round(lag_ms - skew_ms, 1)
+    why = ("mostly because it left the barrier later, not because it computed longer" if abs(skew_ms) >= abs(own_ms)
+           else f"mostly because its forward+backward took {abs(own_ms):.1f} ms longer, not because of the start")
     return (text + f"{left}. Rank {w['late']}'s last gradient was ready {ms(w['lag'])} after rank {w['waited']}'s "
             f"(on the clock both share), so rank {w['waited']} waited: its last all-reduce could not finish "
             f"before rank {w['late']} joined it. Rank {w['late']} was late {why}{label}.")
