@@ -47,3 +47,53 @@ def test_a_compile_never_paying_back_says_so_plainly():
     assert "the compiled step (71.1 ms) was not faster than eager (69.5 ms): compile never pays back" in why
     faster = guide.Profile({"step": 0.0695}, compile_s=13.5, compiled_step_s=0.0595, noise=0.0)
     assert "= 1,350 steps" in guide.compile_step(faster, 5000).why
+
+
+def _ledger(compile_kept=False, two_devices=True):
+    rows = [{"step": "baseline", "x_prev": 1.0, "x_base": 1.0, "kept": True, "bound": None},
+            {"step": "feeding", "skipped": "loading is 0.1% of a step"},
+            {"step": "precision", "x_prev": 1.4712, "x_base": 1.47, "kept": True, "bound": 2.02}]
+    if two_devices:
+        rows.append({"step": "two devices", "x_prev": 1.49, "x_base": 1.47 * 1.49, "kept": True,
+                     "bound": 2.0})
+    chain = rows[-1]["x_base"] * (0.98 if compile_kept else 1.0)   # x baseline: the kept steps' product
+    rows.append({"step": "compile", "x_prev": 0.98, "x_base": chain, "kept": compile_kept, "bound": None})
+    return rows
+
+
+def test_the_waterfalls_caption_ties_its_bars_to_the_tables_columns():
+    """Session 50's reader: the waterfall stood above the table without a line saying what to read from it."""
+    said = report.waterfall_caption(_ledger())
+    assert "each bar is a step's x previous" in said and "the bound in that column's brackets" in said
+    assert "precision 1.47x (tick 2.02x), two devices 1.49x (tick 2.00x), compile 0.98x (no bound" in said
+    assert "multiply to the last x baseline: 1.47 x 1.49 = 2.19x" in said
+    assert "the hatched bar (compile) not kept, adding nothing to it." in said
+    one = report.waterfall_caption(_ledger(two_devices=False))
+    assert "The solid bar, the one step kept, is the last x baseline, 1.47x" in one
+    every = report.waterfall_caption(_ledger(compile_kept=True, two_devices=False))
+    assert "hatched" not in every and "1.47 x 0.98 = 1.44x" in every
+    none = [{"step": "baseline", "x_prev": 1.0, "x_base": 1.0, "kept": True, "bound": None},
+            {"step": "precision", "x_prev": 0.97, "x_base": 1.0, "kept": False, "bound": 2.02}]
+    assert "No bar is solid: no step was kept, and x baseline stays 1.00x" in report.waterfall_caption(none)
+    assert "No step ran after the baseline" in report.waterfall_caption(none[:1])
+
+
+def test_compiles_bound_says_plainly_what_it_counts_as_removable():
+    """Session 50's reader: 2.57x beside a 0.98x compile; the bound now says what it counts."""
+    from utils.lessons.putting_it_together import ladder
+
+    bound, what = ladder.compile_bound(0.389, "bf16")
+    assert round(bound, 2) == 2.57 and "at most 2.57x (one over that share)" in what
+    assert "counts as removable everything in the kept step but its matmuls at the bf16 peak" in what
+    assert "what regional compile leaves eager (the embedding, the loss, the optimizer" in what
+
+
+def test_the_waterfall_is_shown_once_with_its_caption_under_it():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "08_putting_it_together.ipynb"
+    code = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    cell = next(c for c in code if "report.plot_waterfall(" in c)
+    assert cell.index("display(fig)") < cell.index("report.waterfall_caption(ROWS)")
+    assert any("from IPython.display import display" in c for c in code)

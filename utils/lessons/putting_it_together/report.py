@@ -133,6 +133,7 @@ def plot_waterfall(rows: list[dict], label: str = ""):
     kept_color, dropped = SPARE_COLORS[0], KIND_COLORS["idle"]
     steps = ran(rows)[1:]
     fig, ax = plt.subplots(figsize=(8, 3.6))
+    plt.close(fig)   # shown once, by the notebook's display(fig), above the caption printed under it
     for i, r in enumerate(steps):
         # from 1x: a gain rises, a loss falls
         ax.bar(i, r["x_prev"] - 1, bottom=1.0, color=kept_color if r["kept"] else dropped, edgecolor="black",
@@ -160,6 +161,29 @@ def plot_waterfall(rows: list[dict], label: str = ""):
     ax.set_title(f"Each step against its bound: x the steps kept before it{label}", fontsize=9)
     fig.tight_layout()
     return fig
+
+
+def waterfall_caption(rows: list[dict]) -> str:
+    """The line under the waterfall, from the rows as the ledger's table prints them: each bar is a step's
+    'x previous', its tick the bound in that column's brackets, and the kept (solid) bars multiply to the
+    'x baseline' column; a hatched bar was not kept and adds nothing to it."""
+    steps = ran(rows)[1:]
+    if not steps:
+        return "No step ran after the baseline: the chart has no bar, and x baseline stays 1.00x."
+    bars = ", ".join(f"{r['step']} {r['x_prev']:.2f}x" + (f" (tick {r['bound']:.2f}x)" if r["bound"] else
+                                                          " (no bound, no tick)") for r in steps)
+    kept = [r for r in steps if r["kept"]]
+    dropped = [r["step"] for r in steps if not r["kept"]]
+    out = ("The chart holds the figures of the ledger's table below: each bar is a step's x previous, its "
+           "error bar the ± of its paired rounds, its black tick the bound in that column's brackets "
+           f"({bars}). ")
+    product = " x ".join(f"{r['x_prev']:.2f}" for r in kept)   # as printed: x baseline is built from these
+    out += (f"The solid bars, the steps kept, multiply to the last x baseline: {product} = "
+            f"{final(rows)['x_base']:.2f}x" if len(kept) > 1 else
+            f"The solid bar, the one step kept, is the last x baseline, {final(rows)['x_base']:.2f}x" if kept
+            else "No bar is solid: no step was kept, and x baseline stays 1.00x")
+    hatched = "the hatched bar" if len(dropped) == 1 else "the hatched bars"
+    return out + (f"; {hatched} ({', '.join(dropped)}) not kept, adding nothing to it." if dropped else ".")
 
 
 ABOVE_BOUND = {   # candidates only: this run times none of them apart
