@@ -655,11 +655,51 @@ def test_a_no_gain_claim_reads_a_slowdown_as_agreeing():
     from utils.lessons.data_prefetch.report import no_gain_claim
 
     slower = no_gain_claim("DDP: 2 workers a rank instead of 1, past the cores: no gain (x 1)", 0.92, 0.02,
-                           "slower than 1 a rank")
-    assert slower.verdict == "slower than 1 a rank: no gain, as its 1x bound says"
+                           "slower than 1 a rank", bound=1.29)
+    assert slower.verdict == "slower than 1 a rank: no gain, as the model expects (1x)"
     assert "not shown" not in slower.verdict and "holds" not in slower.verdict
-    assert no_gain_claim("4 workers", 1.01, 0.02).verdict.startswith("within noise")
-    assert "finding" in no_gain_claim("4 workers", 1.10, 0.02).verdict  # a gain the bound forbids
+    assert no_gain_claim("4 workers", 1.01, 0.02, bound=1.23).verdict.startswith("within noise")
+    assert "finding" in no_gain_claim("4 workers", 1.10, 0.02).verdict  # no ceiling known: against the model
+
+
+def test_a_no_gain_claim_calls_1x_the_model_and_names_the_real_ceiling():
+    # lesson 05's reader: "bound 1.00x" beside 2 workers at 81% of their bound (1.59 s against 1.29 s): 4 workers
+    # could be up to 1.59 / 1.29 = 1.23x faster without passing any bound, so 1x is no ceiling
+    from utils.claims import no_gain_claim
+
+    seen = no_gain_claim("4 workers instead of 2 once L/w < C: no gain (x 2)", 0.99, 0.02, "slower than 2 workers",
+                         bound=1.59 / 1.29)
+    assert seen.against == "bound 1.23x; model 1.00x" and "bound 1.00x" not in seen.against
+    assert seen.verdict == "within noise: no effect shown"
+    ddp = no_gain_claim("DDP", 0.94, 0.02, "slower than 1 a rank", bound=0.99 / 0.77)   # section 6's run
+    assert ddp.against == "bound 1.29x; model 1.00x"
+    assert ddp.verdict == "slower than 1 a rank: no gain, as the model expects (1x)"
+    # faster beyond noise, under the ceiling: a share of its gain, never "above its bound"
+    under = no_gain_claim("DDP", 1.10, 0.02, "slower than 1 a rank", bound=1.29).verdict
+    assert under == "faster, under the bound: 34% of its gain; the model expected 1x"
+    assert "above" not in under and "finding" not in under
+    assert no_gain_claim("DDP", 1.40, 0.02, bound=1.29).verdict.startswith("above the bound: a finding to explain")
+    assert no_gain_claim("DDP", 1.28, 0.02, bound=1.29).verdict.startswith("at the bound (within noise)")
+    plain = no_gain_claim("x", 0.9, 0.02)   # no ceiling known: 1x named as the baseline, not as a bound
+    assert plain.against == "baseline 1.00x (the model's)" and "bound" not in plain.against
+
+
+@pytest.mark.parametrize("verdict, crowding, said", [
+    ("within noise: no effect shown", 1.0, ""),
+    ("slower than 1 a rank: no gain, as the model expects (1x)", 1.0, "only take turns (theory"),
+    ("faster, under the bound: 34% of its gain; the model expected 1x", 1.0, "closed part of the cores divided"),
+    ("faster, under the bound: 34% of its gain; the model expected 1x", 1.5, "one process read 1.5x slower"),
+    ("above the bound: a finding to explain; the model expected 1x", 1.0, "re-run to see whether it repeats"),
+])
+def test_section_6_says_what_may_lie_behind_each_verdict(verdict, crowding, said):
+    # lesson 05's reader: a faster run was to be printed "above its 1x bound" under a 1.29x ceiling
+    from utils.lessons.data_prefetch.ranks import past_cores_why
+
+    why = past_cores_why(verdict, crowding)
+    assert said in why if said else why == ""
+    assert "1x bound" not in why
+    if verdict.startswith("above"):
+        assert "closed part" not in why   # past the ceiling is a finding, not a gap closed
 
 
 def test_the_ranks_note_sets_section_6_beside_the_recipe_for_every_outcome():

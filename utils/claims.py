@@ -115,16 +115,29 @@ def against_speedup(claim: str, value: float, bound: float | None, spread: float
                  speedup_verdict(value, bound, spread, baseline, slower, rounds))
 
 
-
 def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "slower than the baseline",
-                  digits: int = 2) -> Claim:
-    """A speed-up the lesson says cannot happen (its bound is 1x, e.g. two halves that run in turn): slower
-    than the baseline agrees with the claim, so that branch reads "no gain, as its 1x bound says", not
-    "no speed-up"; within noise and above the bound read as ``speedup_verdict`` says. Lessons 05 and 07."""
-    row = against_speedup(claim, value, 1.0, spread, slower=slower, digits=digits)
-    if value <= 1.0 and row.verdict.endswith("no speed-up"):
-        row = Claim(row.claim, row.measured, row.against, f"{slower}: no gain, as its 1x bound says")
-    return row
+                  digits: int = 2, bound: float | None = None) -> Claim:
+    """A speed-up the lesson's model expects to be none: 1x, the **baseline**, e.g. two worker counts whose
+    bounds are the same. 1x is the model's expectation, not a ceiling: the ceiling is ``bound``, the
+    baseline's time over the shared bound (1.59 s against a bound of 1.29 s: 1.23x), how much faster the
+    change could be without passing any bound; None where no ceiling is known. Lesson 05.
+
+    - slower beyond noise: ``slower`` + ": no gain, as the model expects (1x)";
+    - within noise of 1x: "within noise: no effect shown";
+    - faster beyond noise: ``speedup_verdict`` against ``bound`` (the share of its gain, at it, or above it:
+      a finding), followed by "; the model expected 1x" (without a bound: a finding to explain).
+    """
+    row = against_speedup(claim, value, bound, spread, slower=slower, digits=digits)
+    against = (f"bound {round(bound, digits):.{digits}f}x; model {1:.{digits}f}x" if bound is not None else
+               f"baseline {1:.{digits}f}x (the model's)")
+    verdict = row.verdict
+    if verdict.endswith("no speed-up"):   # slower: what the model allows
+        verdict = verdict.removesuffix("no speed-up") + "no gain, as the model expects (1x)"
+    elif not verdict.startswith("within noise"):   # faster beyond noise: more than the model says
+        verdict += ("; the model expected 1x" if bound is not None else
+                    ": the model expected 1x, a finding to explain")
+    return Claim(row.claim, row.measured, against, verdict)
+
 
 def against_reference(claim: str, value: float, reference: float, unit: str, scale: float = 1.0,
                       digits: int = 1) -> Claim:

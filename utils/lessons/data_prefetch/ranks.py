@@ -25,7 +25,7 @@ from utils.lessons.data_prefetch.loaders import loader_notes, make_loader
 from utils.lessons.data_prefetch.plan import Settings
 from utils.lessons.data_prefetch.step import paced, train_step
 
-__all__ = ["rank_epoch", "per_rank_bound"]
+__all__ = ["rank_epoch", "per_rank_bound", "past_cores_why"]
 
 
 def per_rank_bound(load: float, compute: float, world: int, workers: int, cores: int | None = None) -> float:
@@ -91,3 +91,23 @@ def bound_reading(per_rank: dict[int, tuple[float, float]], noise: float) -> str
     if reach[closest] < 1 - noise or short:
         text += ". The CPU work the bound leaves out is one candidate for the gap, not measured here"
     return text
+
+
+def past_cores_why(verdict: str, crowding: float) -> str:
+    """What may lie behind section 6's verdict (``no_gain_claim``'s) on more loader workers a rank than the
+    cores divided give. ``crowding``: one process's reads, wall time over their CPU work (above 1.1: other
+    programs shared the cores). Slower: the workers take turns at the cores (theory). Faster: a gain the model
+    (the same bound for both: 1x) does not predict, which under the ceiling closed part of the cores divided's
+    gap to the shared bound; one candidate where the cores were crowded. Within noise: nothing to add.
+    Lesson 05, section 6."""
+    if verdict.startswith("within noise"):
+        return ""
+    if verdict.startswith("slower"):
+        return "; past the cores, the extra loader workers only take turns (theory: not timed apart here)"
+    closed = ("; they closed part of the cores divided's gap to the shared bound" if "under the bound" in verdict
+              else "")
+    if crowding > 1.1:
+        return closed + ("; one candidate, not tested here: with other programs on the cores, more processes of "
+                         f"ours got a larger share of them (one process read {crowding:.1f}x slower than its CPU "
+                         "work)")
+    return closed + "; why is not timed apart here: re-run to see whether it repeats"
