@@ -270,15 +270,15 @@ def _a19(m) -> bool:
     """"Fully", read as both GPUs working: the article's own split keeps no more than about half of each GPU's
     rate (one idle at a time), read from the median of its paired rounds as row A19 prints it; the best of
     lesson 02's pipeline and lesson 03's data parallel keeps more than ``BOTH_WORKING`` (``Missing`` where
-    neither is recorded yet). Either past its bound is a finding to explain (``AboveBound``), never agreement."""
+    neither is recorded), shares as printed (whole per cent); either past its bound: ``AboveBound``."""
     needs_quiet_cores(m, "passes", 2)  # the split's share means something only where each worker had a core
-    if article_split_speedup(m)[0] / 2 > BOTH_WORKING:
+    line, kept = round(BOTH_WORKING * 100), [round(m["results"][name].record["value"] * 50)
+                                             for name in ("pipeline", "ddp") if m["results"].get(name) is not None]
+    if round(article_split_speedup(m)[0] * 50) > line:  # speed-up / 2, in per cent
         return False  # a contradiction is said before a figure is waited for
-    kept = [m["results"][name].record["value"] / 2 for name in ("pipeline", "ddp")
-            if m["results"].get(name) is not None]
     if not kept:
         raise Missing("ddp")
-    return all_hold(lambda: max(kept) > BOTH_WORKING, lambda: not_past_bound(m, "pipeline"),
+    return all_hold(lambda: max(kept) > line, lambda: not_past_bound(m, "pipeline"),
                     lambda: not_past_bound(m, "ddp"))
 
 

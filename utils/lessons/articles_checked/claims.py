@@ -44,10 +44,11 @@ class Claim:
 CLAIMS = [
     # Article 1, section 1: why accelerate
     Claim("A1", "large models such as GPT-3 and BERT can reach several billion, even over ten billion "
-          "parameters (可达数十亿甚至上百亿)", CONDITIONS,
-          "of GPT-3, not of BERT: GPT-3's 1.75e11 is 17.5 x 1e10, over ten billion (the phrase understates it "
-          "17-fold); BERT is a wrong example: its 1.1e8 to 3.4e8 is about ten times smaller than 'several "
-          "billion' (GPT-3 is 500 to 1,600 times larger)", (("09", "why two GPUs"),)),
+          "parameters (可达数十亿甚至上百亿)", FALSE,
+          "false for BERT, one of its two examples: its 1.1e8 to 3.4e8 is about ten times smaller than 'several "
+          "billion' (which example is right is no condition: the example is wrong); true of GPT-3, its other "
+          "example: its 1.75e11 is 17.5 x 1e10, over ten billion (the phrase understates it 17-fold; GPT-3 is "
+          "500 to 1,600 times larger than BERT)", (("09", "why two GPUs"),)),
     Claim("A23", "so training and inference need many floating-point operations (大量的浮点运算)", TRUE,
           "per token, training costs 6 FLOPs per parameter (forward 2, backward 4) and inference 2 (forward "
           "only), plus attention's own: GPT-3 about 1e12 a token to train, 3.5e11 to infer",
@@ -119,14 +120,13 @@ CLAIMS = [
           "2m/(m+1)), or halves of every layer (tensor parallel, row A21); consecutive parts alone take turns, "
           "one device working at a time (row A11)",
           (("02", "Does a naive split"), ("02", "How close do GPipe"))),
-    Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", CONDITIONS,
-          "read the way most favourable to the claim that a run can test (the reading policy), as row A10's "
-          "example of the two working at once: only with micro-batches streaming through the halves (a "
-          "pipeline, which the article never mentions), and then at most 1.5x (the FFN holds two thirds of a "
-          "block's work; row A10's condition), less 2 x depth - 1 crossings a pass: it pays only where a "
-          "crossing costs little beside a block's compute (a fast link, large batches); not measured in the "
-          "course. The stricter reading, as stated (no micro-batches), is false: the halves take turns (each "
-          "block's FFN waits for its attention), no faster than one, as this run measures",
+    Claim("A11", "e.g. the feed-forward network on one GPU, attention on the other", FALSE,
+          "as stated (no micro-batches), the halves take turns: each block's FFN waits for its attention, so "
+          "one GPU works at a time, no faster than one, as this run measures. Only micro-batches streaming "
+          "through the halves (a pipeline, which the article never names) would let them work at once, and then "
+          "at most 1.5x (the FFN holds two thirds of a block's work; row A10's condition), less 2 x depth - 1 "
+          "crossings a pass: it would pay only where a crossing costs little beside a block's compute (a fast "
+          "link, large batches); that bound rests on arithmetic alone, not measured in the course",
           (("07", "The article's claim, measured"), ("02", "attention on one GPU"))),
     Claim("A12", "code: the 'parallel computing' model split", DOES_NOT_RUN,
           "the errors in the order Python meets them here, then the fix",

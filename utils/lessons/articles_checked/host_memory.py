@@ -17,6 +17,7 @@ Run: ``python -m utils.lessons.articles_checked.host_memory`` prints one run as 
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -72,9 +73,18 @@ def memory_shown(h: dict) -> bool:
     return h["grew"] >= h["asked"] / 2 and h["holes"] > h["asked"]
 
 
+def ms_as_printed(seconds: float) -> tuple[float, str]:
+    """A time in ms at three significant figures (0.146, 3.63, 12.4), as a number and as printed: a ratio of
+    two printed times can then be worked out again from what the row prints."""
+    ms = seconds * 1e3
+    decimals = max(0, 2 - math.floor(math.log10(ms))) if ms > 0 else 2
+    return round(ms, decimals), f"{ms:.{decimals}f}"
+
+
 def time_shown(h: dict) -> bool:
-    """Fresh pages took longer than reused ones: the growth cost time (a timing: read on quiet cores)."""
-    return h["new_s"] > h["reused_s"]
+    """Fresh pages took longer than reused ones, as printed: the growth cost time (a timing: read on quiet
+    cores)."""
+    return ms_as_printed(h["new_s"])[0] > ms_as_printed(h["reused_s"])[0]
 
 
 def words(h: dict) -> str:
@@ -86,9 +96,10 @@ def words(h: dict) -> str:
     memory += (": no hole fits a larger request, so the holes stayed free and the heap grew" if
                memory_shown(h) else ": under half of what it asked: the allocator found room "
                "without growing, so fragmentation cost no memory here")
-    ratio = h["new_s"] / h["reused_s"] if h["reused_s"] else float("inf")
-    timing = (f"those requests took {h['new_s'] * 1e3:.2f} ms with fresh pages, {h['reused_s'] * 1e3:.2f} ms "
-              f"again from memory the process held ({ratio:.1f}x)")
+    (new, new_text), (reused, reused_text) = ms_as_printed(h["new_s"]), ms_as_printed(h["reused_s"])
+    ratio = f"{new / reused:.1f}x" if reused else "no time to divide by"  # from the figures as printed
+    timing = (f"those requests took {new_text} ms with fresh pages, {reused_text} ms again from memory the "
+              f"process held ({ratio})")
     timing += (": the growth cost time" if time_shown(h) else
                ": fresh pages were no slower here, so the growth cost no time")
     return f"{memory}; {timing} (medians of {h['runs']} fresh processes)"

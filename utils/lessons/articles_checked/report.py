@@ -17,7 +17,8 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
                                                    rounds_above_words, speedup_words, spread_of,
                                                    work_scaled_reference)
 from utils.lessons.articles_checked.figures import LEDGER_NOISE, WHERE_TO_RECORD
-from utils.lessons.articles_checked.verdicts import Row, pipeline_setup
+from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
+                                                    unread_schedules_words)
 from utils.tables import Table
 
 # In each article's reading order; a group is one section of the lesson and one table.
@@ -44,13 +45,15 @@ def verdict_cell(row: Row) -> str:
     return f"{row.verdict}{judged}{warning}: {row.why} ({row.where})"
 
 
-# What a row's check reads where the verdict rests on more than the check tests.
-CHECK_OF = {"A11": " (of the stricter reading, no micro-batches, which the verdict calls false; the favourable "
-                   "reading's bound rests on arithmetic alone, which no run checks)"}
+# A summary row's check reads the checks of the rows it sums up, each against that row's own verdict: it
+# times nothing of its own, so its cell says so rather than a bare "agrees".
+SUMMARY_CHECK = "check (of the rows it sums up, each against its own verdict; none times the summary itself)"
 
 
 def evidence_cell(row: Row) -> str:
-    return row.evidence + (f"; check{CHECK_OF.get(row.id, '')}: {row.check}" if row.check else "")
+    if not row.check:
+        return row.evidence
+    return f"{row.evidence}; {SUMMARY_CHECK if row.id in SUMMED else 'check'}: {row.check}"
 
 
 def group_table(title: str, ids: list[str], rows: list[Row]) -> Table:
@@ -86,8 +89,8 @@ def own_measurement(rows: list[Row]) -> list[Row]:
 
 def summaries_words(rows: list[Row]) -> str:
     """"the summary rows follow them (A17 agrees, B18 agrees)"."""
-    said = [f"{r.id} {r.check or 'unchecked'}" for r in rows if r.id in SUMMED]
-    return f"the summary rows follow them ({', '.join(said)})"
+    said = [f"{r.id}: {r.check or 'unchecked'}" for r in rows if r.id in SUMMED]
+    return f"the summary rows follow them, each row against its own verdict ({', '.join(said)})"
 
 
 def checks_sentence(rows: list[Row]) -> str:
@@ -96,7 +99,7 @@ def checks_sentence(rows: list[Row]) -> str:
     own = own_measurement(rows)
     c = check_counts(own)
     checkable = len(own) - len(c["unchecked"])
-    named = ((DISAGREES, "disagreeing"), (ABOVE, "a figure above its bound (a finding to explain)"),
+    named = ((DISAGREES, "disagreeing"), (ABOVE, "a figure the rows read above its bound (a finding to explain)"),
              (WAITING, "waiting for a lesson's figure"), (BUSY, "inconclusive on a busy machine"),
              (NOISY, "inconclusive within a spread"))
     others = [f"{name}: {', '.join(c[state]) or 'none'}" for state, name in named]
@@ -106,10 +109,11 @@ def checks_sentence(rows: list[Row]) -> str:
 
 
 # Figures a check reads against a bound, and what the lesson that recorded them found where one passed it.
-RECORDED_SPEEDUPS = {
-    "naive_split": "lesson 02's split alone",
-    "pipeline": "lesson 02's best pipeline",
-    "ddp": "lesson 03's two DDP workers"}
+def recorded_speedups() -> dict[str, str]:
+    """The recorded speed-ups the rows' checks read, each named by where it comes from (lesson 02's pipeline
+    figure is its §5 sweep's best, not the best of every schedule lesson 02 times)."""
+    return {"naive_split": "lesson 02's split alone", "pipeline": pipeline_label(),
+            "ddp": "lesson 03's two DDP workers"}
 PIPELINE_ABOVE = (
     "Lesson 02 reads a pipeline past 2m/(m+1) against its work-scaled reference: that bound assumes the "
     "two stages' work adds up to one device's; where each stage, alone in its process with only its part of "
@@ -138,9 +142,10 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     explained = pipeline_explained(m)
     if not above:
         return (explained or medians_sentence(m) + pipeline_rounds(m)) + configs_tail() + NOISE_RULE
-    found = [name for name in RECORDED_SPEEDUPS if m["results"].get(name) is not None
+    labels = recorded_speedups()
+    found = [name for name in labels if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
-    said = [f"{RECORDED_SPEEDUPS[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
+    said = [f"{labels[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
             f"{1.0 if name == 'naive_split' else m['results'][name].record['bound']:.2f}x" for name in found]
     summaries = [i for i in above if i in SUMMED]  # a summary row carries the finding of a row it sums up
     note = (f"Rows {', '.join(above)} are above a bound through " + ("; ".join(said) or "a figure of theirs")
@@ -167,7 +172,7 @@ def pipeline_bound(config: str) -> float | None:
 
 def checked_medians(m: dict) -> list[tuple[str, bool]]:
     """The recorded medians the rows' checks read against a bound: (whose, past it by the course's words)."""
-    return [(label, past_bound(speedup_words(m, name))) for name, label in RECORDED_SPEEDUPS.items()
+    return [(label, past_bound(speedup_words(m, name))) for name, label in recorded_speedups().items()
             if m["results"].get(name) is not None]
 
 
@@ -238,7 +243,12 @@ def configs_tail() -> str:
     return (f" {where[0].upper()}{where[1:]} reads each configuration of its own run whose median passed its "
             "2m/(m+1) against its work-scaled reference (2m/(m+1) scaled by the work each stage measured, alone "
             "in its process, against one device's); the ledger keeps only the best, so this lesson cannot read "
-            "them itself.")
+            f"them itself. {capitalised(unread_schedules_words())}, so no count above includes them: "
+            f"{sections.cite(TWO_STAGES_SECTION)} reads each against its bound itself.")
+
+
+def capitalised(text: str) -> str:
+    return text[0].upper() + text[1:]
 
 
 def pipeline_rounds(m: dict) -> str:
@@ -247,7 +257,7 @@ def pipeline_rounds(m: dict) -> str:
     found = m["results"].get("pipeline")
     if found is None:
         return ""
-    return (f" Lesson 02's best pipeline, {found.record['value']:.2f}x against {found.record['bound']:.2f}x, is "
+    return (f" {capitalised(pipeline_label())}, {found.record['value']:.2f}x against {found.record['bound']:.2f}x, is "
             f"{rounds_above_words(found.record)}.")
 
 
@@ -265,7 +275,7 @@ def pipeline_explained(m: dict) -> str:
     reference = work_scaled_reference(r)
     within = (f"within its work-scaled reference of {reference:.2f}x (recorded by lesson 02)" if reference else
               f"under {EXPLAINED_MARGIN:.0%}")
-    return (f"Lesson 02's best pipeline ({pipeline_setup(m)}), {r['value']:.2f}x, passed its 2m/(m+1) bound of "
+    return (f"{capitalised(pipeline_setup(m))}, {r['value']:.2f}x, passed its 2m/(m+1) bound of "
             f"{r['bound']:.2f}x by {r['value'] / r['bound'] - 1:.0%}, {within}: lesson 02 §5 "
             "explains such a figure by its work-scaled reference: 2m/(m+1) assumes the two stages' work adds up "
             "to one device's, and each stage, alone in its process with only its part of the model, measured "
@@ -291,7 +301,8 @@ def group_sentence(ids: list[str], rows: list[Row]) -> str:
               (NOISY, "inconclusive (within a spread: see the row's evidence)")]
     said = [f"{verb}: {', '.join(hit)}" for state, verb in states
             if (hit := [i for i in ids if by_id[i].check == state and i not in SUMMED])]
-    said += [f"the summary row {i} follows the rows it sums up ({by_id[i].check})" for i in ids
+    said += [f"the summary row {i} follows the rows it sums up, each against its own verdict ({by_id[i].check})"
+             for i in ids
              if i in SUMMED and by_id[i].check]
     unchecked = [f"{i} by {by_id[i].judged_by}" for i in ids if by_id[i].judged_by]
     untestable = [i for i in ids if by_id[i].verdict == claims.NOT_TESTABLE]

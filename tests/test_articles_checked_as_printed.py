@@ -1,0 +1,101 @@
+"""Lesson 09's words follow from the figures printed beside them (session 50's reader): a ratio worked out
+again from the printed times, a share named by its base, a summary's check named for what it reads, lesson
+02's recorded pipeline named by its section, and a verdict that is the reading its check tests."""
+
+from __future__ import annotations
+
+import re
+
+from test_articles_checked import _figures, _recorded
+
+from utils.lessons.articles_checked import claims, host_memory, report, verdicts
+
+HOST = {"holes": 8 * 2**20, "asked": 6 * 2**20, "runs": 5, "grew": 6.0 * 2**20}
+
+
+def test_b7_prints_its_times_so_that_their_ratio_can_be_worked_out_again():
+    said = host_memory.words(HOST | {"new_s": 3.6312e-3, "reused_s": 0.14649e-3})
+    # the reader's run printed 3.63 and 0.15 ms beside 24.8x; 3.63 / 0.146 = 24.9
+    assert "took 3.63 ms with fresh pages, 0.146 ms again from memory the process held (24.9x)" in said
+    for new_s, reused_s in ((2.6e-3, 5.5e-4), (12.345e-3, 0.0987e-3), (0.9996e-3, 0.5e-3)):
+        text = host_memory.words(HOST | {"new_s": new_s, "reused_s": reused_s})
+        new, reused, ratio = map(float, re.search(r"took ([\d.]+) ms .*?, ([\d.]+) ms again .*?\(([\d.]+)x\)",
+                                                  text).groups())
+        assert f"{new / reused:.1f}" == f"{ratio:.1f}", text
+
+
+def test_b7_judges_fresh_pages_slower_as_printed():
+    same = HOST | {"new_s": 1.0004e-3, "reused_s": 1.0001e-3}  # slower by a hair, equal as printed
+    assert not host_memory.time_shown(same)
+    assert "1.00 ms with fresh pages, 1.00 ms again" in host_memory.words(same)
+    assert "fresh pages were no slower here" in host_memory.words(same)
+
+
+def test_a1_is_false_for_bert_and_its_check_tests_both_examples():
+    sizes = {"BERT-base": 1.09e8, "BERT-large": 3.34e8, "GPT-3": 1.746e11}
+    row = verdicts.judge(claims.BY_ID["A1"], _figures() | {"sizes": sizes}, {})
+    assert row.verdict == claims.FALSE and row.check == verdicts.AGREES
+    assert report.verdict_cell(row).startswith("false: false for BERT, one of its two examples")
+
+
+def test_a11_verdict_is_the_reading_its_check_tests():
+    row = verdicts.judge(claims.BY_ID["A11"], _figures(), {})
+    assert row.verdict == claims.FALSE and row.check == verdicts.AGREES
+    assert "most favourable" not in row.why and "which the article never names" in row.why
+    assert "that bound rests on arithmetic alone" in row.why
+
+
+def test_a19_judges_each_share_as_printed_against_its_line():
+    # 1.205x prints 60% of each GPU's rate: not over the 60% line, so no method kept both GPUs working
+    row = verdicts.judge(claims.BY_ID["A19"], _figures(ddp=_recorded(1.205)), {})
+    assert "data parallel, lesson 03's GPT: 1.21x one, 60% each" in row.evidence
+    assert row.check == verdicts.DISAGREES and "no method kept both GPUs working" in row.evidence
+    assert "the share nearest that line here: data parallel 60%" in row.evidence
+    kept = verdicts.judge(claims.BY_ID["A19"], _figures(ddp=_recorded(1.23)), {})
+    assert kept.check == verdicts.AGREES and "): data parallel;" in kept.evidence
+
+
+def test_lesson_02s_recorded_pipeline_is_named_by_its_section_everywhere():
+    m = _figures(naive_split=_recorded(0.98, 1.0, reference=1.02),
+                 pipeline=_recorded(1.69, 16 / 9, reference=1.81, what="gpipe m=8, batch 128, against 2m/(m+1)"),
+                 ddp=_recorded(1.82))
+    a10 = verdicts.judge(claims.BY_ID["A10"], m, {})
+    assert "with micro-batches (lesson 02 §5's best GPipe/1F1B configuration, lesson 02's GPT, GPipe m=8, " \
+        "batch 128): 1.69x" in a10.evidence
+    a19 = verdicts.judge(claims.BY_ID["A19"], m, {})
+    assert "lesson 02 §5's pipeline, its best GPipe/1F1B configuration, lesson 02's GPT, GPipe m=8, batch 128: " \
+        "1.69x one, 84% each" in a19.evidence
+    note = report.above_bound_note(m, [a10])
+    assert "lesson 02's best pipeline" not in note and "Lesson 02's best pipeline" not in note
+    assert "Lesson 02 §5's best GPipe/1F1B configuration, 1.69x against 1.78x" in note
+    assert "Lesson 02 §9's schedules with two stages per device are not among the figures this page reads" in note
+
+
+def _row(claim_id: str, check: str | None) -> verdicts.Row:
+    return verdicts.Row(claim_id, "", claims.CONDITIONS, "", "", (), check)
+
+
+def test_the_summary_rows_check_is_named_for_what_it_reads():
+    rows = [_row("A10", verdicts.AGREES), _row("A17", verdicts.AGREES), _row("B18", verdicts.AGREES)]
+    assert report.summaries_words(rows) == ("the summary rows follow them, each row against its own verdict "
+                                            "(A17: agrees, B18: agrees)")
+    assert "a figure the rows read above its bound (a finding to explain): none" in report.checks_sentence(rows)
+    a17 = verdicts.judge(claims.BY_ID["A17"], _figures(), {r.id: r for r in rows} | {
+        i: _row(i, verdicts.AGREES) for i in verdicts.SUMMED["A17"]})
+    cell = report.evidence_cell(a17)
+    assert cell.endswith("check (of the rows it sums up, each against its own verdict; none times the summary "
+                         "itself): agrees")
+    assert "no row times a merge's or FSDP's speed-up, so this check cannot contradict those" in cell
+
+
+def _compressed(packed_us: float, packing_us: float) -> dict:
+    return {"plain": [2222e-6] * 9, "packed": [packed_us * 1e-6] * 9, "bytes": [1765e-6] * 9,
+            "packing": [packing_us * 1e-6] * 9}
+
+
+def test_b18_names_a_cure_that_did_not_pay_in_this_run_both_branches():
+    unpaid = verdicts.EVIDENCE["B18"](_figures() | {"compressed": _compressed(3725, 2751)})[0].render()
+    assert "in this run one cure did not pay: B8's compression (slower than sending fp32: no speed-up; its " \
+        "condition failed), which its verdict allows, so its row agrees" in unpaid
+    paid = verdicts.EVIDENCE["B18"](_figures() | {"compressed": _compressed(1900, 200)})[0].render()
+    assert "did not pay" not in paid and paid.startswith("rows B5, B6")
