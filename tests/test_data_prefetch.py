@@ -331,6 +331,12 @@ def test_the_net_figure_says_where_it_was_measured():
     straddle = transfer.Compression(400, 100, float_link=[3.9, 4.3, 4.5], uint8_link=[1.0] * 3,
                                     convert=[1.0] * 3)
     assert "noise" in transfer.link_only_note(straddle, 0.1, 0.0)
+    # lesson 05's reader: 4.71x ± 1.02 against the bytes' 4x read "at the bound": its median is 18% above it
+    over = transfer.Compression(400, 100, float_link=[4.71, 3.93, 5.73], uint8_link=[1.0] * 3, convert=[1.0] * 3)
+    assert transfer.link_ratio_verdict(over) == "above the bound, within noise: its ± covers it, no breach shown"
+    assert transfer.link_ratio_verdict(straddle).startswith("above the bound, within noise")   # 4.30x
+    at = transfer.Compression(400, 100, float_link=[3.7, 4.0, 4.5], uint8_link=[1.0] * 3, convert=[1.0] * 3)
+    assert transfer.link_ratio_verdict(at).startswith("at the bound (within noise)")   # its median is 4.00x
     under = transfer.Compression(400, 100, float_link=[3.5, 3.8, 3.9], uint8_link=[1.0] * 3, convert=[1.0] * 3)
     assert "as alpha + n/beta allows" in transfer.link_only_note(under, 0.0, 0.0)
 

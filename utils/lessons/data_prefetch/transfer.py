@@ -100,15 +100,17 @@ def link_ratio_verdict(c: Compression) -> str:
     alpha + n/beta sets (alpha does not shrink with the bytes), in the claims' words: every round above it beyond
     the 2 % floor is "above the bound: a finding to explain"; every round at or under it is as the model
     allows; otherwise the course's noise rule on the rounds' median ± its spread (to the farthest round), as
-    printed (``claims.within_noise``). Lesson 05."""
+    printed (``claims.within_noise``): a median above the bound whose ± covers it is "above the bound, within
+    noise", never a plain "at the bound". Lesson 05."""
     ratios, bound = c.link_ratios, c.byte_ratio
     if all(r > bound * (1 + NOISE_FLOOR) for r in ratios):
         return "above the bound: a finding to explain (every round above it, beyond 2 %)"
     if all(r <= bound for r in ratios):
         return "at or under the bound in every round, as alpha + n/beta allows"
     middle, spread = round(c.link_ratio, 2), round(c.link_spread, 2)
-    if within_noise(middle, spread, bound):
-        return "at the bound (within noise): its ± covers it, no breach shown"
+    if within_noise(middle, spread, bound):   # the median's side of the bound said, as printed
+        return ("above the bound, within noise: its ± covers it, no breach shown" if middle > bound else
+                "at the bound (within noise): its ± covers it, no breach shown")
     if middle > bound:
         return "above the bound: a finding to explain (beyond its ±)"
     return "under the bound beyond its ±, as alpha + n/beta allows"
