@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from functools import partial
 
 import pytest
@@ -137,6 +138,9 @@ def test_the_solution_passes_every_check(case):
     choose = choose_for()
     verdict = check_blocks(fewest_for(), case, show=False)
     assert verdict.passed, verdict
+    k = len(fewest_for()(case.shape, case.batch, case.usable))  # "the fewest": one fewer printed, over budget
+    fewer = {1: "no block", 2: "block 0 alone"}.get(k, f"blocks 0 to {k - 2}")
+    assert re.search(rf"; checkpointing {fewer} measured [\d.]+ MB, over the [\d.]+ MB$", verdict.message), verdict
     assert check_choice(choose, SMALL, COSTS, show=False).passed
     verdict = check_step(train_step, choose, SMALL, COSTS, show=False)
     assert verdict.passed, verdict
@@ -438,3 +442,25 @@ def test_the_cheapest_and_the_next_plan_are_read_against_the_cost_tables_noise()
     assert "rounds do not tell them apart" in _runner_up(*plans, close, quiet)
     noisy = dict(quiet, selective=[1.0, 1.2, 0.9, 1.1, 0.95])
     assert "rounds do not tell them apart" in _runner_up(*plans, costs, noisy)
+
+
+def test_cpu_peaks_and_times_are_labelled_where_measured_not_simulated():
+    """Lab 06's reader: in cpu mode the peaks are MemTracker's measurements and the times real CPU times, yet
+    they were labelled "(simulated on CPU)"; they say where they were measured. A GPU keeps its own label."""
+    from utils.labs.fit_the_budget.checks import CPU_LABEL
+
+    cpu = lesson_settings(devices.plan(2, n_gpus=0), None)
+    assert cpu.simulated and lab_setup(cpu).label == CPU_LABEL == " (on the CPU)"
+    assert "simulated" not in SMALL.label
+    gpu = dataclasses.replace(cpu, simulated=False, label=" (on cuda:0, NVIDIA H100)")
+    assert lab_setup(gpu).label == " (on cuda:0, NVIDIA H100)"
+
+
+def test_one_block_fewer_is_printed_over_the_budget_at_the_decimals_that_show_it(monkeypatch):
+    from utils.labs.fit_the_budget import blocks
+
+    case = blocks.BlocksCase("c", SHAPE, 4, "cpu", usable=39.7e6)
+    monkeypatch.setattr(blocks, "peak_of", lambda c, b: {(): 45.0e6, (0,): 39.73e6}[tuple(b)])
+    assert blocks._fewer_over(case, 2) == "; checkpointing block 0 alone measured 39.73 MB, over the 39.70 MB"
+    assert blocks._fewer_over(case, 1) == "; checkpointing no block measured 45.0 MB, over the 39.7 MB"
+    assert blocks._fewer_over(case, 0) == ""

@@ -152,6 +152,17 @@ def _judge(blocks: tuple[int, ...], case: BlocksCase) -> float:
     return peak
 
 
+def _fewer_over(case: BlocksCase, k: int) -> str:
+    """The figure behind "the fewest": one block fewer, the first ones (backward reaches them last), measured
+    over the budget (``_judge`` measured it); empty for no block. At two decimals where one would print equal."""
+    if not k:
+        return ""
+    fewer, usable = peak_of(case, _first(k - 1)) / MB, case.usable / MB
+    which = "no block" if k == 1 else "block 0 alone" if k == 2 else f"blocks 0 to {k - 2}"
+    places = 1 if round(fewer, 1) > round(usable, 1) else 2
+    return f"; checkpointing {which} measured {fewer:.{places}f} MB, over the {usable:.{places}f} MB"
+
+
 class ModuleCalls:
     """Counts every ``nn.Module`` forward run while it is active (a global forward pre-hook): a plan predicted
     with the calculator runs none."""
@@ -192,7 +203,7 @@ def check_blocks(fewest: Callable, case: BlocksCase, show: bool = True) -> check
         blocks = _as_blocks(fewest(case.shape, case.batch, case.usable), case, "fewest_checkpoints()")
         return (f"{len(cases)} cases, each the fewest checkpointed blocks that fit, measured. Here: "
                 f"{len(blocks)} of {case.shape.depth} blocks, measured {peak_of(case, blocks) / MB:.1f} MB of "
-                f"{case.usable / MB:.1f} MB usable{case.label}")
+                f"{case.usable / MB:.1f} MB usable{case.label}{_fewer_over(case, len(blocks))}")
 
     return checks.run_check("blocks", body, show=show, hint=checks.stub_message(BANK, "B"))
 
