@@ -177,8 +177,8 @@ CLAIMS = [
           "the article's own split (attention on one GPU, the feed-forward network on the other), without "
           "micro-batches, leaves one GPU idle at a time (each keeps at most about half of its rate), and a "
           "merge keeps nothing of a second GPU busy. The stricter reading, all of each GPU's rate (2x on two), "
-          "is false: no method reaches it except where scaling is superlinear; the evidence says which kept "
-          "the most here",
+          "is false: no method reaches it except where scaling is superlinear; the evidence says which of the "
+          "figures it reads kept the most here",
           (("07", "The article's claim, measured"), ("03", "How much faster"))),
     # Article 2: its opening, then four reasons a large model runs slowly
     Claim("B20", "opening: a large model's execution speed often limits its performance (制约其性能的关键因素)",
