@@ -49,7 +49,7 @@ def test_the_work_scaled_reference_is_the_bound_over_the_stages_measured_work():
     assert "1 of 2 rounds above 2 devices' 2x (2.05x): a finding to explain" in said
     under = runs.Row(128, 8, "1f1b", 1.0, 1.8, [0.5, 0.5], cpu=[0.435, 0.435], baseline_cpu=1.0, speedups=[1.9, 1.95])
     assert report.headline_table([under]).rows[0][5] == ("above the bound, within the work-scaled reference: "
-                                                         "explained by the reference")
+                                                         "explained by the reference; 2 of 2 rounds above the bound")
     assert runs.Row(8, 4, "gpipe", 1.0, 1.0, [0.5, 0.5]).work_bound is None  # no work measured: none claimed
 
 
@@ -251,3 +251,95 @@ def test_the_naive_reading_reads_no_cause_where_the_per_process_reference_itself
                  alone=[0.048, 0.054], process_bounds=[1.09, 1.08, 0.95, 1.02, 1.03])
     said = report.naive_reading(r, [])
     assert "no cause to read" in said and "caches" not in said
+
+
+# --- session 50: the reader's contradictions in lesson 02 --------------------------------------------------
+
+
+def _zbv(speedups, cpu=(0.45, 0.45)):
+    """ZBV at m=4 as section 9 reads it: its bound at this m 1.92x, the stages' work 0.90x one device's."""
+    return runs.Row(128, 4, "ZBV", 0.354, 0.728, [0.33, 0.33], cpu=list(cpu), baseline_cpu=1.0,
+                    speedups=speedups, bound_override=1.92)
+
+
+def test_a_median_past_the_devices_count_is_never_within_a_reference():
+    # session 50's ZBV: 2.03x ± 0.03 against 1.92x, work 0.90x (reference 2.13x), the median itself past 2x
+    past = _zbv([2.06, 2.15, 2.03, 2.01, 1.96])
+    said = report.headline_verdict(past)
+    assert said.startswith("above the bound, the median itself past 2 devices' 2x: a finding to explain, which no "
+                           "reference explains (4 of 5 rounds past 2x: 2.06x, 2.15x, 2.03x, 2.01x)")
+    assert "within the work-scaled reference" not in said and "in the median" not in said
+    assert report.verdict(past) == report.PAST_DEVICES
+    assert report.LESS_WORK_VERDICT not in report.explain_row(past)
+    assert report.explain_row(past).count("no reference explains") == 1  # said once
+    assert report.speedup_claim("ZBV", past).verdict == said
+    # the other outcome: a median under 2x, one round past it: the reference reads the median, the round a finding
+    under = _zbv([2.05, 1.95, 1.93, 1.96, 1.97])
+    said = report.headline_verdict(under)
+    assert said.startswith("above the bound, within the work-scaled reference (2.13x) in the median; 1 of 5 rounds "
+                           "above 2 devices' 2x (2.05x): a finding to explain, not explained by the reference")
+    assert report.verdict(under) == report.LESS_WORK_VERDICT
+    assert report.PAST_DEVICES in {v for v, _ in report.verdict_table().rows}
+
+
+def test_zbv_against_p_is_printed_from_the_run_in_each_direction():
+    past = report.p_at_this_m(_zbv([2.06, 2.15, 2.03, 2.01, 1.96]))
+    assert past.startswith("ZBV at m=4 measured 2.03x ± 0.03, beside its bound at this m, 1.92x")
+    assert "the median is past p = 2x at this m" in past and "a finding to explain" in past
+    near = report.p_at_this_m(_zbv([1.97, 2.04, 1.99, 1.95, 2.02]))  # 1.99x ± 0.03 covers 2x
+    assert near.endswith("within noise of p (1.99x ± 0.03 covers 2x).")
+    short = report.p_at_this_m(_zbv([1.80, 1.85, 1.82, 1.79, 1.86]))
+    assert short.endswith("short of p = 2x at this m, as its bound is.") and "finding" not in short
+
+
+def test_no_verdict_says_in_the_median_only():
+    for v, _ in report.verdict_table().rows:
+        assert "in the median only" not in v
+    assert report.WITHIN_SPREAD == "median above the bound, within the rounds' noise: no cause to read"
+    # session 50's layers placement: 1.03x (0.99-1.06) at a 1x bound, 4 of 5 rounds above it
+    layers = runs.Row(32, 1, "layers", 0.15, 0.155, [0.07, 0.07], naive=True,
+                      speedups=[1.03, 1.0649, 0.99, 1.0051, 1.06])  # 1.03x ± 0.03, as printed
+    said = report.headline_verdict(layers)
+    assert said.startswith("within noise: no effect shown; 4 of 5 rounds above the bound (up to 1.06x): the bound is "
+                           "within the rounds' spread of the median")
+    assert said.count("rounds above the bound") == 1
+
+
+def _balance(fast_speedups, predicted_fast):
+    slow = runs.Row(32, 4, "gpipe", 0.140, 0.153, [0.04, 0.12], speedups=[1.20, 1.16, 1.18, 0.93, 1.12],
+                    split_points=(2,))
+    fast = runs.Row(32, 4, "gpipe", 0.117, 0.153, [0.08, 0.08], speedups=fast_speedups, split_points=(3,))
+    return report.balance_reading(slow, fast, {(2,): 1.23, (3,): predicted_fast})[0]
+
+
+def test_shares_are_said_to_cancel_only_where_they_do():
+    # session 50: 1.16x of 1.23x (6% below), 1.43x of 1.59x (10% below); the paired gain 1.27x ± 0.04 agrees with
+    # 1.29x, but the medians' ratio 1.23x is outside the gain's spread of it: the shares do not cancel
+    said = _balance([1.43, 1.47, 1.50, 1.30, 1.19], 1.59)
+    assert "by 6% (unbalanced) and 10% (balanced): shares that do not cancel" in said
+    assert "1.43 / 1.16 = 1.23x is outside the gain's ± 0.04 of 1.29x" in said and "still agrees" in said
+    assert "shares that cancel" not in said
+    # the other outcome: both 6% below, the medians' ratio equal to the predicted one: they cancel
+    said = _balance([1.51, 1.46, 1.49, 1.17, 1.41], 1.55)
+    assert "by 6% (unbalanced) and 6% (balanced): shares that cancel in the ratio" in said
+
+
+def test_the_work_scaled_reference_and_the_works_prediction_may_be_passed_and_the_verdict_says_so():
+    # session 50's batch 32 gpipe m=4: 1.44x ± 0.08 beside a reference of 1.39x, under its 1.60x bound
+    near = runs.Row(32, 4, "gpipe", 0.107, 0.154, [0.07, 0.07], cpu=[0.0765, 0.0765], baseline_cpu=0.1326,
+                    speedups=[1.44, 1.17, 1.53, 1.46, 1.30])
+    said = report.headline_verdict(near)
+    assert said == ("faster, under the bound: 73% of its gain; above its work-scaled reference (1.39x), within the "
+                    "rounds' spread (± 0.08)")
+    assert "above what the measured work predicts (1.39x), within the rounds' spread (± 0.08)" in \
+        report.explain_row(near)
+    # section 7's split [2]: 1.16x ± 0.03 beside a prediction of 1.09x: beyond the spread, a finding
+    slow = runs.Row(32, 4, "gpipe", 0.140, 0.153, [0.043, 0.124], cpu=[0.046, 0.128], baseline_cpu=0.1526,
+                    speedups=[1.20, 1.16, 1.18, 0.93, 1.12], split_points=(2,))
+    assert report.explain_row(slow).endswith("above what the measured work predicts (1.09x) by more than the "
+                                             "rounds' spread (± 0.03): a finding to explain")
+    # the usual outcome: under both, nothing added
+    low = runs.Row(32, 4, "gpipe", 0.107, 0.154, [0.07, 0.07], cpu=[0.0765, 0.0765], baseline_cpu=0.1326,
+                   speedups=[1.24, 1.17, 1.23, 1.26, 1.20])
+    assert "work-scaled reference (" not in report.headline_verdict(low)
+    assert "predicts (" not in report.explain_row(low)

@@ -115,14 +115,15 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     how = "one device's step / the median speedup - one device's step / the bound"
     said += (f". Each lost to its bound {how}; the messages' estimated time is {min(part.values()):.0%} to "
              f"{part[id(worst)]:.0%} of that loss" if len(short) > 1 else f". It lost to its bound {how}")
-    said += (f", at the fit's price (section 8 times one activation against this price and reads these rows "
-             f"again at its own). A share under {LINK_SMALL:.0%} reads \"not what keeps it from its bound\", "
-             f"{LINK_SMALL:.0%} to {LINK_MOST:.0%} \"a real part\", {LINK_MOST:.0%} or more \"most\"")
+    said += (f", at the fit's price. Every reading below holds at that price only: section 8 times one "
+             f"activation against it and reads these rows again at its own. A share under {LINK_SMALL:.0%} reads "
+             f"\"not what keeps it from its bound\", {LINK_SMALL:.0%} to {LINK_MOST:.0%} \"a real part\", "
+             f"{LINK_MOST:.0%} or more \"most\"")
     one = round(worst.baseline * 1e3, 1)
     said += (f". {'The most, b' if len(short) > 1 else 'B'}atch {worst.batch}, {_name(worst)}: its messages take "
              f"about {link_time(worst, alpha, beta) * 1e3:.1f} ms (the link's fit, an estimate) of the {one} / "
              f"{worst.speedup:.2f} - {one} / {worst.bound:.3f} = {lost_time(worst) * 1e3:.1f} ms it lost "
-             f"({part[id(worst)]:.0%}): {_link_says(part[id(worst)])}")
+             f"({part[id(worst)]:.0%}): at this price, {_link_says(part[id(worst)])}")
     others = [r for r in short if r is not worst]
     groups: dict[str, list[Row]] = {}
     for r in others:
@@ -132,7 +133,7 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
         names = (", ".join(f"batch {r.batch} {_name(r)} ({part[id(r)]:.0%})" for r in members) if len(members) <= 3
                  else f"{len(members)} other rows ({min(shares):.0%} to {max(shares):.0%} of their loss)")
         plural = "keeps them from their" if len(members) > 1 else "keeps it from its"
-        said += f". {names[0].upper()}{names[1:]}: " + says.replace("keeps it from its", plural)
+        said += f". {names[0].upper()}{names[1:]}: at this price, " + says.replace("keeps it from its", plural)
     return said + "."
 
 
@@ -152,9 +153,9 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float) -> str:
     changed = [r for r in short if _link_says(part[id(r)]) != _link_says(part[id(r)] * ratio)]
     if not changed:
         return said + " Every row's reading of the link in section 5 stands at either price."
-    return said + (f" Section 5's reading of the link changes for {len(changed)} of {len(short)} rows "
-                   "at this price: it holds only at the fit's price, and this run does not tell which price the "
-                   "pipeline's messages paid.")
+    return said + (f" Section 5's reading of the link, given at the fit's price, changes for {len(changed)} of "
+                   f"{len(short)} rows at the probe's: this run does not tell which price the pipeline's messages "
+                   "paid, so for those rows the link's part of the loss is not decided by this run.")
 
 
 MESSAGE = 2**20  # bytes: the one message size every link below is priced at, side by side

@@ -38,9 +38,11 @@ CONTENDED = 0.80  # CPU time below this share of a stage's busy wall time: it wa
 LESS_WORK_VERDICT = ("above the bound, within the work-scaled reference: the stages measured less work than the "
                      "one-device step (cheaper work in each process, or a slower one-device step in these rounds: "
                      "this run does not tell which)")
-WITHIN_SPREAD = "above the bound in the median only, within the rounds' noise: no cause to read"
-WITHIN_SPREAD_PAST = ("above the bound in the median only, within the rounds' noise; but a round past the number "
-                      "of devices is a finding to explain")  # no spread explains a round above 2x on two devices
+WITHIN_SPREAD = "median above the bound, within the rounds' noise: no cause to read"
+WITHIN_SPREAD_PAST = ("median above the bound, within the rounds' noise; but a round past the number of devices is "
+                      "a finding to explain")  # no spread explains a round above 2x on two devices
+PAST_DEVICES = ("the median itself past the number of devices (2x on two): a finding to explain, which no reference "
+                "explains")  # equal work overlapped on two devices cannot give more than 2x
 EXPLAINED = "above the bound, within the {}: explained by the reference"  # the headline's words for it
 PER_PROCESS = ("above 1x and within the per-process reference: each stage alone in its own process cost "
                "less than its share of one device's step (consistent with its caches holding half the model)")
@@ -182,6 +184,8 @@ def row_verdict(r: Row) -> str:
     if above_as_printed(r.speedup, r.bound):
         if not headline_verdict(r).startswith("above the bound"):  # the spread covers the excess: noise
             return WITHIN_SPREAD_PAST if r.above_devices else WITHIN_SPREAD
+        if above_as_printed(r.speedup, r.devices):  # past 2x: no reference may be read as explaining it
+            return PAST_DEVICES
         if process_reference_explains(r):
             return PER_PROCESS
         if within_work_reference(r):
@@ -252,7 +256,36 @@ def headline_verdict(r: Row) -> str:
     above = sum(above_as_printed(s, r.bound) for s in r.speedups)
     if above and above_as_printed(r.speedup, r.bound) and "rounds above the bound" not in said:
         said += f"; {above} of {len(r.speedups)} rounds above the bound"
-    return said
+    passed = past_work_reference(r)
+    return f"{said}; {passed}" if passed else said
+
+
+def _passed(r: Row, reference: float, name: str) -> str:
+    """A median above a reference measured in the run (as printed), read by the noise rule: the median minus
+    the rounds' spread at or under it is within that spread; beyond it, a finding to explain."""
+    value, spread = printed(r)
+    said = f"above {name} ({reference:.2f}x)"
+    if value - spread <= round(reference, 2):
+        return f"{said}, within the rounds' spread (± {spread:.2f})"
+    return f"{said} by more than the rounds' spread (± {spread:.2f}): a finding to explain"
+
+
+def past_work_reference(r: Row) -> str:
+    """Where a median at or under its bound passes its work-scaled reference (as printed), the verdict says so:
+    the reference is what the schedule should reach given the measured work, not a ceiling ("" where not
+    passed; a median above the bound is read against the reference by ``median_verdict``)."""
+    wb = r.work_bound
+    if wb is None or above_as_printed(r.speedup, r.bound) or not above_as_printed(r.speedup, wb):
+        return ""
+    return _passed(r, wb, "its work-scaled reference")
+
+
+def past_prediction(r: Row) -> str:
+    """Where a median passes what the stages' measured work predicts (``Row.predicted``, as printed), the line
+    says so: a prediction, like the reference, may be passed; "" where it is not."""
+    if r.predicted is None or not above_as_printed(r.speedup, r.predicted):
+        return ""
+    return _passed(r, r.predicted, "what the measured work predicts")
 
 
 def median_verdict(r: Row) -> str:
@@ -265,6 +298,8 @@ def median_verdict(r: Row) -> str:
     said = speedup_verdict(round(r.speedup, 2), round(r.bound, 2), spread, slower="slower than one device",
                            rounds=r.speedups)  # every round on one side of 1x: not noise
     if said.startswith("above the bound"):
+        if above_as_printed(r.speedup, r.devices):  # before any reference: none explains a median past 2x
+            return past_devices_verdict(r)
         if process_reference_explains(r):
             return EXPLAINED.format("per-process reference")
         if within_process_reference(r):  # under a reference that is itself within noise of 1x: no explanation
@@ -273,7 +308,7 @@ def median_verdict(r: Row) -> str:
                     "it explains nothing)")
         if within_work_reference(r):
             return _work_reference_verdict(r, spread)
-    if said.startswith((AT_BOUND_VERDICT, "faster, under the bound")):
+    if said.startswith((AT_BOUND_VERDICT, "faster, under the bound", "within noise")):
         rounds = rounds_above_bound(r) or rounds_in_noise(r)  # the second: a median above the bound, as printed
         said += "; " + rounds if rounds else ""
     return said
@@ -304,6 +339,16 @@ def rounds_past_devices(r: Row) -> str:
 
 
 AT_BOUND_VERDICT = "at the bound (within noise)"  # claims.speedup_verdict's words for a median at its bound
+
+
+def past_devices_verdict(r: Row) -> str:
+    """A median above its bound and past the number of devices (2x on two), as printed: equal work overlapped
+    on that many devices cannot give it, so no reference (per process, or scaled by the work) is read as
+    explaining it, whatever the reference measured; the rounds past that count are listed."""
+    past = ", ".join(f"{s:.2f}x" for s in r.above_devices)
+    rounds = f" ({len(r.above_devices)} of {len(r.speedups)} rounds past {r.devices}x: {past})" if past else ""
+    return (f"above the bound, the median itself past {r.devices} devices' {r.devices}x: a finding to explain, "
+            f"which no reference explains{rounds}")
 
 
 def _work_reference_verdict(r: Row, spread: float) -> str:
@@ -353,8 +398,11 @@ def speedup_claim(claim: str, r: Row) -> Claim:
 
 
 def reading(r: Row) -> str:
-    """The headline's verdict, then what this row's numbers say about it (``row_verdict``): one row, one verdict."""
-    return f"{headline_verdict(r)}; {row_verdict(r)}"
+    """The headline's verdict, then what this row's numbers say about it (``row_verdict``): one row, one verdict;
+    last, where the median passed what the measured work predicts, that too (``past_prediction``)."""
+    passed, said = past_prediction(r), row_verdict(r)
+    head = headline_verdict(r) if said == PAST_DEVICES else f"{headline_verdict(r)}; {said}"  # said once
+    return head + (f"; {passed}" if passed else "")
 
 
 def verdict(r: Row) -> str:
@@ -374,6 +422,7 @@ def verdict_table(cpu_times: bool = True) -> Table:
                                           "then one of the readings below"),
         (WITHIN_SPREAD, "median above the bound, but the headline's verdict is within noise or at the bound"),
         (WITHIN_SPREAD_PAST, "the same, with a round above the number of devices (2x on two)"),
+        (PAST_DEVICES, "median above the bound and above the number of devices (2x on two), as printed"),
         (PER_PROCESS, "naive split: median above 1x, at or below one device / the stages' sum timed alone "
                       "(the per-process reference) plus the paired spread, the reference's own median ± its "
                       "spread clear of 1x"),
@@ -390,6 +439,11 @@ def verdict_table(cpu_times: bool = True) -> Table:
         (GAP + CONTENTION, f"also, any stage's CPU/busy below {CONTENDED:.0%}"),
         (GAP + WAITING, f"also, if no contention: measured below {SHORT_OF_PREDICTION:.0%} of predicted"),
         (GAP + UNRESOLVED, "below the bound and none of the four causes above"),
+        ("(last, any row) above what the measured work predicts (P), within the rounds' spread (± d)",
+         "median above the work's prediction P, the median minus its spread d at or under P (a prediction may be "
+         "passed: it is not a bound)"),
+        ("(last, any row) ... by more than the rounds' spread (± d): a finding to explain",
+         "the median minus its spread d above P"),
     ]
     if not cpu_times:
         rows = [row for row in rows if CONTENTION not in row[0]]
@@ -427,8 +481,7 @@ def balance_reading(slow: Row, fast: Row, predicted: dict) -> tuple[str, str]:
     elif all(st == "within noise of it" for st in states):
         text += " The profile predicted each split's speedup and their ratio."
     elif states[0] == states[1]:
-        text += (f" Both splits ran {states[0].removesuffix(' it')} their own predictions by shares that cancel "
-                 "in the ratio: the predicted ratio held though neither predicted speedup did.")
+        text += " " + _shares_beside_ratio(slow, fast, predicted, d, states[0].removesuffix(" it"))
     else:
         text += " The ratio agrees with the profile's though the two splits' speedups do not both agree."
     short = {"within noise of it": "within noise", "below it": "below", "above it": "above"}
@@ -436,6 +489,26 @@ def balance_reading(slow: Row, fast: Row, predicted: dict) -> tuple[str, str]:
                f"{printed(slow)[0]:.2f}x vs {predicted[slow.split_points]:.2f}x ({short[states[0]]}), "
                f"{printed(fast)[0]:.2f}x vs {predicted[fast.split_points]:.2f}x ({short[states[1]]})")
     return text, verdict
+
+
+def _shares_beside_ratio(slow: Row, fast: Row, predicted: dict, spread: float, side: str) -> str:
+    """Both splits off their own predictions on one side (``side``: "below" or "above"), the paired ratio
+    within noise of the predicted one: by how much each missed (as printed), and whether those shares cancel,
+    read by the noise rule on the ratio of the two printed medians (within the gain's ``spread`` of the
+    predicted ratio). Where they do not, only the paired ratio agrees (``split_gain``: each round's one-device
+    step cancels in it), not the two shares."""
+    (vs, _), (vf, _) = printed(slow), printed(fast)
+    ps, pf = round(predicted[slow.split_points], 2), round(predicted[fast.split_points], 2)
+    missed = f"by {abs(vs / ps - 1):.0%} (unbalanced) and {abs(vf / pf - 1):.0%} (balanced)"
+    medians, ratio = round(vf / vs, 2), round(predicted[fast.split_points] / predicted[slow.split_points], 2)
+    if within_noise(medians, spread, ratio):
+        return (f"Both splits ran {side} their own predictions, {missed}: shares that cancel in the ratio (the "
+                f"medians' {vf:.2f} / {vs:.2f} = {medians:.2f}x is within the gain's ± {spread:.2f} of {ratio:.2f}x),"
+                " so the predicted ratio held though neither predicted speedup did.")
+    return (f"Both splits ran {side} their own predictions, {missed}: shares that do not cancel (the medians' "
+            f"{vf:.2f} / {vs:.2f} = {medians:.2f}x is outside the gain's ± {spread:.2f} of {ratio:.2f}x); the "
+            "paired ratio (each round's unbalanced step over its balanced step, the one-device step cancelled) "
+            "still agrees within its spread.")
 
 
 def same_config_note(first: Row, again: Row, where: str) -> str:
@@ -477,63 +550,11 @@ def references_past_devices(rows: list[Row], name=config_name) -> str:
             f"{devices}x would be work the split saved, not more overlap.")
 
 
-def idle_shares(r: Row) -> list[float]:
-    """Each stage's idle share of the step, 1 - busy / step: the bubble as measured (with the messages' waits)."""
-    return [max(1 - b / r.seconds, 0.0) for b in r.busy]
-
-
-def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
-    """Section 9's answer, from the run: each two-stages-per-worker schedule's idle share of the step on each
-    worker (``idle_shares``) beside plain 1F1B's on the same worker, at the same batch and m (``plain``,
-    measured in ``where``, another launch), then its speedup beside plain 1F1B's (``_beside_plain``). Both
-    directions are said: less idle on every worker, on some (named), or on none; faster, slower or not
-    read."""
-    idle = lambda r: " / ".join(f"{f:.0%}" for f in idle_shares(r))  # noqa: E731
-    base = [round(f, 2) for f in idle_shares(plain)]  # as printed: 21% against 22% is a difference seen
-    every, some, none = [], [], []
-    for r in rows:
-        less = [k for k, (f, b) in enumerate(zip(idle_shares(r), base)) if round(f, 2) < b]
-        (every if len(less) == len(base) else some if less else none).append(
-            r.schedule if len(less) in (0, len(base)) else
-            f"{r.schedule} (worker {', '.join(str(k) for k in less)} only)")
-    text = (f"Idle share of the step per worker (1 - busy / step, medians of the rounds, the bubble with the "
-            f"messages' waits): plain 1F1B m={plain.m} {idle(plain)} ({where}); "
-            + "; ".join(f"{r.schedule} {idle(r)}" for r in rows) + ". ")
-    found = [f"on every worker: {', '.join(every)}" if every else "",
-             f"on some workers only: {', '.join(some)}" if some else "",
-             f"on no worker: {', '.join(none)}" if none else ""]
-    text += "Less idle than plain 1F1B " + "; ".join(f for f in found if f) + "."
-    if not every:
-        text += " Two stages per worker did not shrink the measured bubble on every worker here."
-    return text + " " + _beside_plain(rows, plain)
-
-
-def _beside_plain(rows: list[Row], plain: Row) -> str:
-    """Each speedup beside plain 1F1B's, measured in another launch against that launch's own one-device step.
-    Two launches' one-device steps differ (``gap``): a speedup moves by that share with its baseline alone, so
-    plain 1F1B's noise band (its median ± its spread) is widened by the gap on either side, and only a speedup
-    whose own band lies wholly outside it is read as faster or slower."""
-    (pv, pd), said = printed(plain), []
-    here = rows[0].baseline
-    gap = abs(here / plain.baseline - 1)
-    low, high = (pv - pd) * (1 - gap), (pv + pd) * (1 + gap)  # where plain 1F1B's figure could lie
-    for r in rows:
-        v, d = printed(r)
-        if within_noise(v, d, pv) or within_noise(pv, pd, v):
-            how = "within noise of it"
-        elif low <= v + d and v - d <= high:
-            how = f"{v / pv - 1:+.0%}, within the noise and the baselines' {gap:.0%} gap: not read"
-        else:
-            how = f"{v / pv - 1:+.0%}: " + ("faster" if v > pv else "slower")
-        said.append(f"{r.schedule} {v:.2f}x ({how})")
-    return (f"Speedups beside plain 1F1B's {pv:.2f}x ± {pd:.2f}, each over its own launch's one-device step "
-            f"({here * 1e3:.0f} ms in this launch, {plain.baseline * 1e3:.0f} ms in plain 1F1B's: {gap:.0%} "
-            "apart, a share a speedup carries with its baseline): " + ", ".join(said) + ". Faster or slower "
-            "only where a row's median ± its spread clears plain 1F1B's, widened by that gap.")
-
-
 # Section 3, the naive split: in naive.py, re-exported for the notebook (and read by the summary above).
 from utils.lessons.model_split.naive import (  # noqa: E402, F401
     naive_headline, naive_reading, naive_process_reading, naive_rounds_table, same_step_note, launches_claim,
     _process_gain, _against_process_reference, _rest,
 )
+
+# Section 9, two stages per worker: in chunks.py, re-exported for the notebook.
+from utils.lessons.model_split.chunks import bubble_answer, idle_shares, p_at_this_m  # noqa: E402, F401

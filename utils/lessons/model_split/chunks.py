@@ -1,0 +1,84 @@
+"""Section 9's readings of lesson 02 (``notebooks/02_model_split.ipynb``): two stages per worker (interleaved
+1F1B, interleaved zero bubble, ZBV) beside plain 1F1B, from the run's own figures. ``report`` re-exports them.
+
+    say(bubble_answer(chunked.rows, plain, "section 5's launch"))  # idle shares, then speedups beside plain 1F1B
+    say(p_at_this_m(zbv_row))                                     # ZBV against p = 2x at this m, from the run
+"""
+
+from __future__ import annotations
+
+from utils.claims import within_noise
+from utils.lessons.model_split.noise import above_as_printed, printed
+from utils.lessons.model_split.runs import Row
+
+
+def idle_shares(r: Row) -> list[float]:
+    """Each stage's idle share of the step, 1 - busy / step: the bubble as measured (with the messages' waits)."""
+    return [max(1 - b / r.seconds, 0.0) for b in r.busy]
+
+
+def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
+    """Section 9's answer, from the run: each two-stages-per-worker schedule's idle share of the step on each
+    worker (``idle_shares``) beside plain 1F1B's on the same worker, at the same batch and m (``plain``,
+    measured in ``where``, another launch), then its speedup beside plain 1F1B's (``_beside_plain``). Both
+    directions are said: less idle on every worker, on some (named), or on none; faster, slower or not
+    read."""
+    idle = lambda r: " / ".join(f"{f:.0%}" for f in idle_shares(r))  # noqa: E731
+    base = [round(f, 2) for f in idle_shares(plain)]  # as printed: 21% against 22% is a difference seen
+    every, some, none = [], [], []
+    for r in rows:
+        less = [k for k, (f, b) in enumerate(zip(idle_shares(r), base)) if round(f, 2) < b]
+        (every if len(less) == len(base) else some if less else none).append(
+            r.schedule if len(less) in (0, len(base)) else
+            f"{r.schedule} (worker {', '.join(str(k) for k in less)} only)")
+    text = (f"Idle share of the step per worker (1 - busy / step, medians of the rounds, the bubble with the "
+            f"messages' waits): plain 1F1B m={plain.m} {idle(plain)} ({where}); "
+            + "; ".join(f"{r.schedule} {idle(r)}" for r in rows) + ". ")
+    found = [f"on every worker: {', '.join(every)}" if every else "",
+             f"on some workers only: {', '.join(some)}" if some else "",
+             f"on no worker: {', '.join(none)}" if none else ""]
+    text += "Less idle than plain 1F1B " + "; ".join(f for f in found if f) + "."
+    if not every:
+        text += " Two stages per worker did not shrink the measured bubble on every worker here."
+    return text + " " + _beside_plain(rows, plain)
+
+
+def _beside_plain(rows: list[Row], plain: Row) -> str:
+    """Each speedup beside plain 1F1B's, measured in another launch against that launch's own one-device step.
+    Two launches' one-device steps differ (``gap``): a speedup moves by that share with its baseline alone, so
+    plain 1F1B's noise band (its median ± its spread) is widened by the gap on either side, and only a speedup
+    whose own band lies wholly outside it is read as faster or slower."""
+    (pv, pd), said = printed(plain), []
+    here = rows[0].baseline
+    gap = abs(here / plain.baseline - 1)
+    low, high = (pv - pd) * (1 - gap), (pv + pd) * (1 + gap)  # where plain 1F1B's figure could lie
+    for r in rows:
+        v, d = printed(r)
+        if within_noise(v, d, pv) or within_noise(pv, pd, v):
+            how = "within noise of it"
+        elif low <= v + d and v - d <= high:
+            how = f"{v / pv - 1:+.0%}, within the noise and the baselines' {gap:.0%} gap: not read"
+        else:
+            how = f"{v / pv - 1:+.0%}: " + ("faster" if v > pv else "slower")
+        said.append(f"{r.schedule} {v:.2f}x ({how})")
+    return (f"Speedups beside plain 1F1B's {pv:.2f}x ± {pd:.2f}, each over its own launch's one-device step "
+            f"({here * 1e3:.0f} ms in this launch, {plain.baseline * 1e3:.0f} ms in plain 1F1B's: {gap:.0%} "
+            "apart, a share a speedup carries with its baseline): " + ", ".join(said) + ". Faster or slower "
+            "only where a row's median ± its spread clears plain 1F1B's, widened by that gap.")
+
+
+def p_at_this_m(r: Row) -> str:
+    """A schedule whose bound reaches p, the number of devices, only as m grows (ZBV), measured at this m,
+    against p by the figures as printed: past p (equal work on p devices cannot give it: a finding, which no
+    reference explains), within noise of p, or short of p as its bound at this m is. The lesson's markdown
+    says only what the bound does; what the measurement did at this m is this sentence, printed from the run."""
+    value, spread = printed(r)
+    p = r.devices
+    said = (f"{r.schedule} at m={r.m} measured {value:.2f}x ± {spread:.2f}, beside its bound at this m, "
+            f"{r.bound:.2f}x (p = {p}x is its bound only as m grows): ")
+    if above_as_printed(r.speedup, p):
+        return said + (f"the median is past p = {p}x at this m, a figure {p} devices sharing equal work cannot "
+                       "give: a finding to explain, which no reference explains (the table's verdict reads it).")
+    if within_noise(value, spread, p):
+        return said + f"within noise of p ({value:.2f}x ± {spread:.2f} covers {p}x)."
+    return said + f"short of p = {p}x at this m, as its bound is."
