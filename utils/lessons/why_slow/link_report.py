@@ -23,12 +23,12 @@ def cost_rows(costs, link, can_predict: bool) -> list[tuple]:
 
 def share_cell(share: float) -> str:
     """A latency share as printed; over 100 % (as printed) the transfer beat the latency counted, and says so."""
-    return f"{share:.0%}" + (" (took less than the smallest-message time)" if round(share, 2) > 1 else "")
+    return f"{share:.0%}" + (f" (took less than {LATENCY_NAME})" if round(share, 2) > 1 else "")
 
 
 def _ids_sentence(ids, floor: float, beta: float) -> str:
     """What the single batch of token ids took, and how much of it is latency: honest where it ran faster than
-    the smallest-message time (its share then passes 100 %), with what its bytes take at the fit's ``beta``."""
+    the fastest small-message time (its share then passes 100 %), with what its bytes take at the fit's ``beta``."""
     took = f"A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.1f} µs"
     counted = f"{LATENCY_NAME}, {floor * 1e6:,.1f} µs, the figure the table counts as latency"
     if round(ids.latency_share, 2) <= 1:
@@ -97,7 +97,7 @@ def noisy_piece_sentence(link, ids, pieces, can_predict: bool) -> str:
 
 def latency_figures_sentence(link) -> str:
     """The section's two figures for the latency, each under its own name with their difference: the
-    smallest-message time (``transfers.latency``, measured: what the table's latency share counts) and this
+    fastest small-message time (``transfers.latency``, measured: what the table's latency share counts) and this
     section's fitted α (the fixed cost as the line through every size places it). The machine profile's α is
     the third, set beside this fit by ``link_against_profile``."""
     from utils.lessons.why_slow.transfers import LATENCY_NAME, SMALL, latency
@@ -142,10 +142,10 @@ def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
 
 
 def _beat_latency_verdict(cost, beta: float, most: float) -> str:
-    """A message faster than the smallest-message time (share over 100 %): mostly latency when its bytes, at
+    """A message faster than the fastest small-message time (share over 100 %): mostly latency when its bytes, at
     ``beta``, take less than ``1 - most`` of its time."""
     moving, took = cost.n_bytes / beta, cost.measured  # seconds, all transfers together
-    said = (f"the message took less than the smallest-message time ({cost.latency_share:.0%}): "
+    said = (f"the message took less than {LATENCY_NAME} ({cost.latency_share:.0%}): "
             f"bytes {moving * 1e6:,.1f} µs of {took * 1e6:,.1f} µs")
     if moving / took < 1 - most:
         return f"holds: {said}: latency (not bytes) dominates it"

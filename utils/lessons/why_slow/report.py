@@ -25,6 +25,9 @@ from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re
     noisy_piece_sentence,
     profile_line_claim,
 )
+from utils.lessons.why_slow.memory_roof import (  # noqa: F401 - section 2's memory readings, re-exported
+    crosses_roof, is_bandwidth_probe, memory_grade, memory_reading, memory_verdict, other_crossings,
+    retimed_share, roof_choice_sentence)
 from utils.tables import Table
 
 WIDTH = 110  # no visible output line is longer (the course's narrow-output rule)
@@ -69,11 +72,29 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
     last = next((name for name in ("L3", "L2") if name in caches), None)
     if last is None:
         return f"{sizes}; this machine's cache sizes are not readable, so where they sit is not known."
-    if 2 * stream_bytes > caches[last] // 2:
-        return f"{sizes}: more than half of the last cache ({last}, {size_label(caches[last])}): DRAM's rate."
+    if 2 * stream_bytes > caches[last] // 2:  # a rule on sizes: lesson 00 sets STREAM beside a DRAM read
+        return (f"{sizes}: more than half of the last cache ({last}, {size_label(caches[last])}), so by lesson "
+                "00's regime rule it is counted as DRAM's rate; the rule goes by size, and lesson 00 sets STREAM "
+                "beside a read of DRAM it measures, which says whether a cache served part of it.")
     return (f"{sizes}: within half of this machine's {last} ({size_label(caches[last])}), so by lesson 00's regime "
             f"rule the bandwidth may be {last}'s rather than DRAM's alone; an op whose bytes leave the {last} may "
             "run under the memory roof it gives.")
+
+
+def stream_place(bw) -> str:
+    """Where the arrays of ``bw`` (a STREAM ceiling, "STREAM add, 32 MiB arrays") sit in this CPU's caches, by
+    the rule ``stream_sentence`` prints under the profile, in a few words for section 7."""
+    import re
+
+    found = re.search(r"(\d+) MiB arrays", bw.size)
+    caches = devices.cpu_caches()
+    last = next((name for name in ("L3", "L2") if name in caches), None)
+    if found is None or last is None:
+        return "whose arrays' place in its caches is not readable, so it and this ridge may not be DRAM's"
+    if 2 * int(found.group(1)) * 2**20 > caches[last] // 2:
+        return (f"whose arrays by size leave its {last}: counted as DRAM's by lesson 00's regime rule, as the "
+                "sentence under the profile says")
+    return f"whose arrays fit within half its {last}, so it and this ridge may be {last}'s rather than DRAM's"
 
 
 def datasheet_table(profile, S) -> Table | None:
@@ -183,53 +204,6 @@ def rough_roof_sentence(roof) -> str:
             "of it here is good to that range, not to its digits." if rough else "")
 
 
-def roof_choice_sentence(point, roof) -> str:
-    """Which bandwidth ``point``'s memory roof is made of, and why; and its share against the same probe timed
-    beside the ops (this run), with whether the reading stays on the same side of the roof (both branches).
-    Empty where the roof is not the profile's (then the two are one figure)."""
-    if not roof.from_profile or len(roof.retimed) < 2:
-        return ""
-    bw, again = roof.bandwidth, roof.retimed[1]
-    on = f"{roof.threads} thread{'s' * (roof.threads != 1)}" if roof.threads else "the GPU"
-    other = retimed_share(point, roof)
-    text = (f" That roof is {bw.name}, {bw.best / 1e9:.1f} GB/s: the profile's figure on {on}, the threads the "
-            f"ops ran on (an all-threads bandwidth is not what {on} can draw), and the one figure every lesson "
-            f"quotes under that name. Against {roof.RETIMED} ({again.best / 1e9:.1f} GB/s, "
-            f"{again.best / bw.best - 1:+.0%}), {point.op.name} would read {other:.0%}: ")
-    if not crosses_roof(point, roof):
-        text += "on the same side of its roof, so the reading does not depend on which of the two is used."
-    else:
-        text += ("on the other side of its roof, so whether it passes its memory roof depends on which of the "
-                 "two figures of one probe is used: this run does not show it either way.")
-    return text + other_crossings(point, roof)
-
-
-def other_crossings(point, roof) -> str:
-    """Every other memory-bound op that the re-timed probe puts on the other side of its roof (the closing
-    table's row lists the same ones), or "" where none is."""
-    more = [p for p in getattr(roof, "points", ()) if p.bound == "memory" and p is not point and crosses_roof(p, roof)]
-    if not more:
-        return ""
-    listed = ", ".join(f"{p.op.name} ({p.fraction:.0%}, re-timed {retimed_share(p, roof):.0%})" for p in more)
-    many = len(more) > 1
-    return (f" The re-timed figure puts {len(more)} more op{'s' * many} on the other side of "
-            f"{'their' if many else 'its'} roof ({listed}): for {'them' if many else 'it'} too, which side is "
-            "not shown.")
-
-
-def retimed_share(point, roof) -> float:
-    """``point``'s share of a memory roof made of the same probe timed beside the ops, this run."""
-    return point.achieved / min(roof.ceilings.flops, point.op.intensity * roof.retimed[1].best)
-
-
-def crosses_roof(point, roof) -> bool:
-    """Whether ``point`` lies on one side of its roof against the profile's bandwidth and on the other against
-    the same probe re-timed beside the ops (as printed, two decimals): then this run does not show which."""
-    if not getattr(roof, "from_profile", False) or len(roof.retimed) < 2:
-        return False
-    return (round(retimed_share(point, roof), 2) <= 1) != (round(point.fraction, 2) <= 1)
-
-
 def rough_spreads(named) -> str:
     """For a verdict that uses measured ceilings (``named``: (label, ceiling) pairs): "" where every spread is
     within lesson 00's ROUGH, else the rough ones with their spreads ("bandwidth spread 69%"): over ROUGH, a
@@ -300,41 +274,6 @@ def _above_why(point, roof) -> str:
         return memory_reading(point, roof)
     return (f"It ran faster than the {roof.peak_size}³ matmul that measured the peak: a smaller matmul's "
             f"operands stay in a core's caches, or the peak's runs met a busier moment than this op's.")
-
-
-def memory_reading(point, roof, l3_bytes: int | None = None) -> str:
-    """A memory-bound op against its roof, read from the run: under it; above it but within what the memory
-    moved for STREAM (write-allocate, ``roofline.headroom``); or above even that (a cache held its bytes)."""
-    from utils.lessons.why_slow.roofline import headroom
-
-    name, share = point.op.name, point.fraction
-    room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
-    if share <= 1:
-        return f"{name} ran at {share:.0%} of its memory roof: at or under it, as the roofline says."
-    if share <= room:
-        return (f"{name} ran at {share:.0%} of its memory roof: above it, but within the {room:.2f}x its bytes can "
-                f"reach without a cache's help. The roof counts STREAM's bytes, while the memory moved more (a "
-                f"CPU reads a cache line, the fixed-size block its caches move, before writing it: write-allocate); {name} "
-                + (f"only reads (its result is {point.op.written / point.op.bytes:.2%} of its bytes)"
-                   if point.op.written < 0.01 * point.op.bytes else
-                   f"writes {point.op.written / point.op.bytes:.0%} of its bytes, less than STREAM's kernel")
-                + ", so it gets that traffic back. The roof is a reference, not a bound.")
-    where = f"this CPU's {l3_bytes / 2**20:,.0f} MiB L3" if l3_bytes else "a cache"
-    return (f"{name} ran at {share:.0%} of its memory roof: beyond even the {room:.2f}x that write-allocate "
-            f"leaves it, so part of its {point.op.bytes / 2**20:.0f} MiB came back from {where}, not from "
-            f"memory. The roof is a reference, not a bound.")
-
-
-def memory_verdict(point, roof) -> str:
-    """The claims-table verdict of ``memory_reading``, in a few words."""
-    from utils.lessons.why_slow.roofline import headroom
-
-    room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
-    if point.fraction <= 1:
-        return f"{point.fraction:.0%} of its roof"
-    if point.fraction <= room:
-        return f"{point.fraction:.0%}: above the roof, within its {room:.2f}x (write-allocate)"
-    return f"{point.fraction:.0%}: above its {room:.2f}x too: a cache served it"
 
 
 # --- section 4: scaling: in scaling_report, re-exported for the notebook ---------------------------------
@@ -451,21 +390,25 @@ def memory_bound_sentence(roof, rows) -> str:
     over = [p.op.name for p in memory if p.op.intensity >= lowest]
     if not over:
         return (text + f", under every GPU's 16-bit ridge (the lowest {lowest:.0f}): each would be limited to at "
-                f"most the memory's speed on all of them ({_against_limit(memory)}), so bandwidth matters as much "
-                "as FLOP/s.")
+                f"most the memory's speed on all of them ({_against_limit(memory, roof)}), so bandwidth matters "
+                "as much as FLOP/s.")
     return (text + f"; {', '.join(over)} reaches the lowest GPU ridge ({lowest:.0f}), so not every one of them "
             "would stay memory-bound on every GPU; the others would, so bandwidth matters as much as FLOP/s.")
 
 
-def _against_limit(memory) -> str:
-    """Where section 2's memory-bound ops ran against their memory roof here, in words from their shares."""
-    under = [p for p in memory if p.fraction <= 1]
-    above = [p for p in memory if p.fraction > 1]
+def _against_limit(memory, roof=None) -> str:
+    """Where section 2's memory-bound ops ran against their memory roof here, in words from their shares (as
+    printed); with ``roof``, each one above it carries section 2's own verdict (``memory_verdict``)."""
+    under = [p for p in memory if round(p.fraction, 2) <= 1]
+    above = [p for p in memory if round(p.fraction, 2) > 1]
     text = f"here {len(under)} of {len(memory)} ran under that limit"
-    if above:
+    if above and roof is not None:
+        text += ("; above it, by section 2's reading: "
+                 + "; ".join(f"{p.op.name} {memory_verdict(p, roof)}" for p in above)
+                 + " (that roof is a reference, a rate measured here, which an op may pass)")
+    elif above:
         text += ("; " + ", ".join(f"{p.op.name} at {p.fraction:.0%}" for p in above)
-                 + " above it: that roof is a reference, a rate measured here, which an op may pass (section 2 "
-                 "says why)")
+                 + " above it: that roof is a reference, a rate measured here, which an op may pass")
     return text
 
 
@@ -488,8 +431,7 @@ def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, 
         one, bw1 = profile.peak("fp32", roof.threads), profile.bandwidth(roof.threads)
         text += (f" and by the threads ({fp32.threads} threads multiply the fp32 peak by "
                  f"{fp32.best / one.best:.1f} and the bandwidth by {bw.best / bw1.best:.1f}); beside the GPUs' "
-                 "memory, this CPU's bandwidth is STREAM's, whose arrays may sit in its L3 (the sentence under the "
-                 "profile says, for this machine), so it and this ridge may not be DRAM's")
+                 f"memory, this CPU's bandwidth is STREAM's, {stream_place(bw)}")
     used = [(f"{half} peak", top), ("fp32 peak", fp32), ("bandwidth", bw)]
     if roof.threads:
         used += [("1-thread fp32 peak", one), ("1-thread bandwidth", bw1)]

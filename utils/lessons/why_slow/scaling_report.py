@@ -77,23 +77,31 @@ def axis_readings(series, fit, repeats: int | None = None) -> dict[str, str]:
     return out
 
 
-def holds_count(status: dict[str, str]) -> str:
-    """How many axes hold (``scaling_holds``), those whose d is within noise named apart: the head of both the
+def holds_count(status: dict[str, str], differ: bool = False) -> str:
+    """How many axes the fit holds on (``scaling_holds``): an axis whose d is within noise of zero holds too
+    (neither sign of d is shown), named apart. ``differ``: the axes' fixed costs differ (``fixed_costs_differ``),
+    so the fit is no one model of the step: said first, the per-axis count after it. The head of both the
     sentence and the claims table's verdict."""
-    good = [a for a, v in status.items() if v == "holds"]
+    fits = [a for a, v in status.items() if v in ("holds", "d within noise")]
     noisy = [a for a, v in status.items() if v == "d within noise"]
-    if len(good) == len(status):
-        return f"holds on every axis ({len(good)} of {len(status)})"
-    return (f"holds on {len(good)} of {len(status)} axes" + (f" ({', '.join(good)})" if good else "")
-            + (f", {len(noisy)} within noise ({', '.join(noisy)})" if noisy else ""))
+    named = f" ({', '.join(fits)})" if fits else ""
+    count = (f"on every axis ({len(fits)} of {len(status)})" if len(fits) == len(status) else
+             f"on {len(fits)} of {len(status)} axes{named}")
+    count += (f", d within noise of zero on {len(noisy)} ({', '.join(noisy)})" if noisy else "")
+    if differ:
+        return (f"does not hold as one model of the step (the fixed cost d differs by axis); per axis alone, it "
+                f"fits within ±{FOLLOWS:.0%} {count}")
+    return f"holds {count}"
 
 
 def scaling_verdict(series, fit, repeats: int | None = None) -> str:
-    """The claims table's verdict: how many axes hold (those whose d is within noise counted apart), the
-    reading of each axis that does not simply hold (``axis_readings``), and whether the axes' fixed costs agree."""
+    """The claims table's verdict: how many axes hold (``holds_count``, led by whether the axes' fixed costs
+    agree), the reading of each axis that does not simply hold (``axis_readings``), and the fixed costs."""
     status, read = scaling_holds(series, fit), axis_readings(series, fit, repeats)
-    text = holds_count(status) + "".join(f"; {axis} {read[axis]}" for axis, v in status.items() if v != "holds")
-    if fixed_costs_differ(series, fit):
+    differ = fixed_costs_differ(series, fit)
+    text = holds_count(status, differ) + "".join(
+        f"; {axis} {read[axis]}" for axis, v in status.items() if v != "holds")
+    if differ:
         text += "; across axes: the fixed cost d differs (" + ", ".join(
             f"{axis} {d * 1e3:+.1f} ms" for axis, d in fixed_costs(series, fit).items()) + ")"
     return text
@@ -133,7 +141,7 @@ def fixed_cost_sentence(series, fit) -> str:
     listed = ", ".join(f"{d * 1e3:+.1f} ms along {axis}" for axis, d in ds.items())
     shortest = min(p.seconds for pts in series.values() for p in pts)
     if fixed_costs_differ(series, fit):
-        return (f" But the fixed cost per step comes out {listed}: one cost per step cannot differ by which size "
+        return (f" The fixed cost per step comes out {listed}: one cost per step cannot differ by which size "
                 f"grows (they differ by more than ±{FOLLOWS:.0%} of the shortest step, {shortest * 1e3:.1f} ms), "
                 "so c × FLOPs + d misses something: a cost that grows with some sizes but not as the formula's "
                 "FLOPs do. Each axis's fit describes that axis alone.")
@@ -152,7 +160,8 @@ def scaling_sentence(series, fit) -> str:
     most = max(flat, key=flat.get)
     noisy = [axis for axis, v in status.items() if v == "d within noise"]
     text = (f"Step time = c × (the formula's FLOPs) + d, one rate c and one fixed cost d fitted per axis within "
-            f"the ±{FOLLOWS:.0%} tolerance, {holds_count(status)}: {', '.join(parts)}.")
+            f"the ±{FOLLOWS:.0%} tolerance, {holds_count(status, fixed_costs_differ(series, fit))}: "
+            f"{', '.join(parts)}.")
     for axis in noisy:
         text += (f" Along {axis} the fixed cost comes out below zero but within noise ({_d_text(series[axis], fit)}"
                  ", the ± being the fit's worst miss at its smallest step): zero is not ruled out, and a negative "

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 EMPTY = 8  # bytes of the smallest message measured
 SMALL = 4096  # a message this small is all latency: its bytes take under a microsecond on any link here
 PREDICTS = 0.5  # a fit off by more than ±50 % at some measured size cannot predict a time
-LATENCY_NAME = "the smallest-message time"  # ``latency``: named apart from the fitted α and the profile's α
+# ``latency``: named apart from the fitted α and the profile's α; the fastest of the small messages, not the
+# smallest message's own time (a larger small message may be the fastest)
+LATENCY_NAME = "the fastest small-message time"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,150 @@
+"""Lesson 01, section 2: a memory-bound op read against its memory roof, in words that follow its share.
+
+Introduced in lesson 01 (``notebooks/01_why_slow.ipynb``, section 2); ``report`` re-exports these names. One
+grade (``memory_grade``) decides every reading, so that the sentence under the roofline, the block's notes,
+the closing table's verdict and section 7's sentence say the same thing of one op.
+"""
+
+from __future__ import annotations
+
+from utils.plots import size_label
+
+
+def retimed_share(point, roof) -> float:
+    """``point``'s share of a memory roof made of the same probe timed beside the ops, this run."""
+    return point.achieved / min(roof.ceilings.flops, point.op.intensity * roof.retimed[1].best)
+
+
+def crosses_roof(point, roof) -> bool:
+    """Whether ``point`` lies on one side of its roof against the profile's bandwidth and on the other against
+    the same probe re-timed beside the ops (as printed, two decimals): then this run does not show which."""
+    if not getattr(roof, "from_profile", False) or len(roof.retimed) < 2:
+        return False
+    return (round(retimed_share(point, roof), 2) <= 1) != (round(point.fraction, 2) <= 1)
+
+
+def is_bandwidth_probe(point, bandwidth) -> bool:
+    """Whether ``point`` is the memory roof's own probe: the lesson's add is STREAM's add kernel, and on arrays
+    of the probe's size (its bytes: three arrays) it is one kernel timed twice, whose share is not a finding."""
+    size = getattr(bandwidth, "size", bandwidth.name)
+    return (point.op.name == "add" and "STREAM add" in size
+            and f"{size_label(int(point.op.bytes // 3))} arrays" in size)
+
+
+def memory_grade(point, roof) -> str:
+    """One word for a memory-bound op against its roof, judged on its share as printed (to the percent):
+    "under"; "probe" (the roof's own kernel, timed twice); "noise" (above by no more than its own spread);
+    "crosses" (the re-timed probe puts it on the other side: not shown); "write-allocate" (within what
+    STREAM's uncounted traffic gives back, ``roofline.headroom``); "room-noise" (past that headroom by no more
+    than its spread); "cache" (past it by more: a cache served part of its bytes)."""
+    from utils.lessons.why_slow.roofline import headroom
+
+    share, spread = round(point.fraction, 2), round(getattr(point, "spread", 0.0), 2)
+    room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
+    if share <= 1:
+        return "under"
+    if is_bandwidth_probe(point, roof.bandwidth):
+        return "probe"
+    if share <= 1 + spread:
+        return "noise"
+    if crosses_roof(point, roof):
+        return "crosses"
+    if share <= round(room, 2):
+        return "write-allocate"
+    return "room-noise" if share <= round(room + spread, 2) else "cache"
+
+
+# What write-allocate is, said once where the headroom is first used
+WRITE_ALLOCATE = ("a CPU reads a cache line, the fixed-size block its caches move, before writing it "
+                  "(write-allocate), traffic STREAM's count leaves out")
+
+
+def memory_reading(point, roof, l3_bytes: int | None = None) -> str:
+    """A memory-bound op against its roof, read from the run by ``memory_grade``, every branch written."""
+    from utils.lessons.why_slow.roofline import headroom
+
+    name, share, grade = point.op.name, point.fraction, memory_grade(point, roof)
+    spread = getattr(point, "spread", 0.0)
+    room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
+    head = f"{name} ran at {share:.0%} of its memory roof"
+    if grade == "under":
+        return f"{head}: at or under it, as the roofline says."
+    if grade == "probe":
+        arrays = size_label(int(point.op.bytes // 3))
+        return (f"{head}; it is the roof's own probe (STREAM add on the same {arrays} arrays), so its share is "
+                f"one kernel timed twice: this moment against the profile's (the probe's spread there: "
+                f"{roof.bandwidth.spread:.0%}), not a finding.")
+    if grade == "noise":
+        return f"{head}: above it by no more than its own {spread:.0%} spread, so no excess is shown."
+    if grade == "crosses":
+        return (f"{head}: above it against the profile's figure, under it against the probe re-timed beside the "
+                f"ops ({retimed_share(point, roof):.0%}): which side is not shown.")
+    if grade == "write-allocate":
+        return (f"{head}: above it by more than its {spread:.0%} spread, but within the {room:.2f}x its bytes "
+                f"can reach without a cache's help: the roof counts STREAM's bytes, while the memory moved more "
+                f"({WRITE_ALLOCATE}); {name} " + _writes(point.op)
+                + ", so it gets that traffic back. The roof is a reference, not a bound.")
+    if grade == "room-noise":
+        return (f"{head}: past the {room:.2f}x its bytes can reach without a cache's help ({WRITE_ALLOCATE}), "
+                f"but by no more than its own {spread:.0%} spread, so no cache's help is shown.")
+    where = f"this CPU's {l3_bytes / 2**20:,.0f} MiB L3" if l3_bytes else "a cache"
+    return (f"{head}: past even the {room:.2f}x its bytes can reach without a cache's help ({WRITE_ALLOCATE}), "
+            f"by more than its own {spread:.0%} spread, so part of its {point.op.bytes / 2**20:.0f} MiB came back "
+            f"from {where}, not from memory. The roof is a reference, not a bound.")
+
+
+def _writes(op) -> str:
+    if op.written < 0.01 * op.bytes:
+        return f"only reads (its result is {op.written / op.bytes:.2%} of its bytes)"
+    return f"writes {op.written / op.bytes:.0%} of its bytes, less than STREAM's kernel"
+
+
+def memory_verdict(point, roof) -> str:
+    """The claims-table verdict of ``memory_reading`` (the same grade), in a few words."""
+    from utils.lessons.why_slow.roofline import headroom
+
+    share, grade = f"{point.fraction:.0%}", memory_grade(point, roof)
+    spread = f"{getattr(point, 'spread', 0.0):.0%}"
+    room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
+    return {"under": f"{share} of its roof",
+            "probe": f"{share}: the roof's own probe timed twice, not a finding",
+            "noise": f"{share}, within its {spread} spread: no excess shown",
+            "crosses": f"{share} against the profile's figure",
+            "write-allocate": f"{share}: above the roof, within its {room:.2f}x (write-allocate)",
+            "room-noise": f"{share}: past its {room:.2f}x by no more than its {spread} spread: no cache shown",
+            "cache": f"{share}: past its {room:.2f}x by more than its {spread} spread: a cache served it",
+            }[grade]
+
+
+def roof_choice_sentence(point, roof) -> str:
+    """Which bandwidth ``point``'s memory roof is made of, and why; and its share against the same probe timed
+    beside the ops (this run), with whether the reading stays on the same side of the roof (both branches).
+    Empty where the roof is not the profile's (then the two are one figure)."""
+    if not roof.from_profile or len(roof.retimed) < 2:
+        return ""
+    bw, again = roof.bandwidth, roof.retimed[1]
+    on = f"{roof.threads} thread{'s' * (roof.threads != 1)}" if roof.threads else "the GPU"
+    other = retimed_share(point, roof)
+    text = (f" That roof is {bw.name}, {bw.best / 1e9:.1f} GB/s: the profile's figure on {on}, the threads the "
+            f"ops ran on (an all-threads bandwidth is not what {on} can draw), and the one figure every lesson "
+            f"quotes under that name. Against {roof.RETIMED} ({again.best / 1e9:.1f} GB/s, "
+            f"{again.best / bw.best - 1:+.0%}), {point.op.name} would read {other:.0%}: ")
+    if not crosses_roof(point, roof):
+        text += "on the same side of its roof, so the reading does not depend on which of the two is used."
+    else:
+        text += ("on the other side of its roof, so whether it passes its memory roof depends on which of the "
+                 "two figures of one probe is used: this run does not show it either way.")
+    return text + other_crossings(point, roof)
+
+
+def other_crossings(point, roof) -> str:
+    """Every other memory-bound op that the re-timed probe puts on the other side of its roof (the closing
+    table's row lists the same ones), or "" where none is."""
+    more = [p for p in getattr(roof, "points", ()) if p.bound == "memory" and p is not point and crosses_roof(p, roof)]
+    if not more:
+        return ""
+    listed = ", ".join(f"{p.op.name} ({p.fraction:.0%}, re-timed {retimed_share(p, roof):.0%})" for p in more)
+    many = len(more) > 1
+    return (f" The re-timed figure puts {len(more)} more op{'s' * many} on the other side of "
+            f"{'their' if many else 'its'} roof ({listed}): for {'them' if many else 'it'} too, which side is "
+            "not shown.")
