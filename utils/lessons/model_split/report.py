@@ -418,8 +418,9 @@ def verdict_table(cpu_times: bool = True) -> Table:
     test, which only CPU times can make.
     """
     rows = [
-        ("(first) the headline's verdict", "claims.speedup_verdict against the bound, with the paired spread; "
-                                          "then one of the readings below"),
+        ("(first) the headline's verdict", "claims.speedup_verdict against the bound, with the paired spread "
+                                          "(where a median under its bound passes its work-scaled reference, it "
+                                          "says so too); then one of the readings below"),
         (WITHIN_SPREAD, "median above the bound, but the headline's verdict is within noise or at the bound"),
         (WITHIN_SPREAD_PAST, "the same, with a round above the number of devices (2x on two)"),
         (PAST_DEVICES, "median above the bound and above the number of devices (2x on two), as printed"),
