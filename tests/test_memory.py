@@ -532,3 +532,48 @@ def test_collectives_sentence_gives_the_step_ratios_noise_verdict_and_waiting_ca
     assert "spans 1x, so no difference is shown" in overlap
     faster = summary.collectives_sentence(_runs((0.02, 0.04)))
     assert "faster in every pairing of steps" in faster
+
+
+def test_threads_reading_names_the_fastest_rounds_ratio_apart_from_the_paired_verdict():
+    # lesson 06's reader: "465 M parameters/s on one thread, 649 M on 2" (1.40x) beside "1.19x", the bound unsaid
+    said = summary.threads_reading([1.09, 1.19, 1.73], 2, 1.0, fastest=(465e6, 649e6))
+    assert said.startswith("those fastest rounds give 1.40x, but they come from different rounds")
+    assert "1.19x one thread on 2 ± 0.54" in said and "against the bound 2.00x" in said
+    assert "faster, under the bound: 19% of its gain" in said
+    past = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0, fastest=(300e6, 650e6))   # 2.17x: past 2x
+    assert "2.17x, above the 2x bound: those rounds met different loads" in past
+    assert "1.60x one thread on 2" in past and "finding" not in past   # the verdict reads the pairs
+    assert not summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0).startswith("those fastest")
+
+
+@pytest.mark.parametrize("verdict, said", [
+    ("faster than fp32 beyond noise", "what the 16-bit path saved outweighed the casts"),
+    ("faster than fp32 (every round below 1.00x, though its ± reaches it)", "outweighed the casts"),
+    ("slower than fp32 beyond noise", "the casts outweighed what the 16-bit path saved"),
+    ("within noise: no effect shown", "neither outweighed the other beyond noise"),
+])
+def test_the_autocast_reading_follows_the_timed_step_and_names_the_units_used(verdict, said):
+    # lesson 06's reader: "bf16 units: yes" (AVX512-BF16) and 0.92x, beside "16-bit units (...; a CPU's AMX)"
+    from utils import devices
+    from utils.lessons.memory.report import autocast_time_reading, sixteen_bit_units
+
+    avx512_bf16 = devices.cpu_features({"avx512f", "avx512_bf16"}, "AVX512", "")
+    units = sixteen_bit_units(avx512_bf16, on_cpu=True)
+    assert units == "this CPU's bf16 instructions (AVX512-BF16)"
+    reading = autocast_time_reading(verdict, 128, units)
+    assert said in reading and "with this CPU's bf16 instructions (AVX512-BF16)" in reading
+    assert reading.startswith("Autocast saves time") and "width (128)" in reading and "AMX" not in reading
+    none = sixteen_bit_units(devices.cpu_features({"avx2"}, "AVX2", ""), on_cpu=True)
+    assert none == "" and "no 16-bit units" in autocast_time_reading(verdict, 128, none)
+    assert "tensor cores" in sixteen_bit_units(avx512_bf16, on_cpu=False)
+
+
+def test_the_weights_gap_is_printed_in_lr_at_a_precision_that_shows_it():
+    # lesson 06's reader: a 4.5e-06 gap with lr 1e-3 printed "(0.00 lr)" beside "the weights magnify rounding"
+    import json
+    from pathlib import Path
+
+    notebook = json.loads((Path(__file__).parents[1] / "notebooks" / "06_memory.ipynb").read_text())
+    code = "".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code")
+    assert "{gap / lr:.1e} lr" in code and "{gap / lr:.2f} lr" not in code
+    assert f"{4.5e-06 / 1e-3:.1e} lr" == "4.5e-03 lr"

@@ -42,3 +42,29 @@ def line_error(predicted: float, measured: float | None) -> str:
         return "-"
     off = f"{(predicted - measured) / MB:+.2f} MB"
     return off + (f" ({relative_error(predicted, measured):+.0%})" if measured > 0.01 * MB else "")
+
+
+def sixteen_bit_units(features, on_cpu: bool) -> str:
+    """Where this device runs a 16-bit matmul, as a phrase: on a CPU its bf16 instructions, from
+    ``devices.cpu_features()`` ("this CPU's bf16 instructions (AVX512-BF16)"), or "" where it has none (torch
+    converts bf16 to fp32 there); on a GPU its tensor cores. Lesson 06, section 4."""
+    if not on_cpu:
+        return "the GPU's tensor cores (its units that multiply small 16-bit matrices)"
+    names = [name for name in features.extensions if "BF16" in name]
+    return f"this CPU's bf16 instructions ({', '.join(names)})" if features.bf16_units and names else ""
+
+
+def autocast_time_reading(verdict: str, width: int, units: str) -> str:
+    """What section 4's timed step says of the theory that autocast saves time only where the matmuls are large
+    enough for 16-bit units to outweigh the casts. ``verdict``: ``summary.time_verdict``'s (faster, slower or
+    within noise); ``width``: the model's; ``units``: ``sixteen_bit_units``'s ("" where there are none). Each
+    outcome is read from the run: a step faster on the whole means that what the 16-bit path saved outweighed
+    the casts, whatever the theory expected at this width. Lesson 06."""
+    have = f"with {units}" if units else "with no 16-bit units (torch converts bf16 to fp32)"
+    theory = ("Autocast saves time where the matmuls are large enough for 16-bit units to outweigh the casts; "
+              f"here, {have}")
+    if verdict.startswith("faster"):
+        return f"{theory}, what the 16-bit path saved outweighed the casts at this model's width ({width})"
+    if verdict.startswith("slower"):
+        return f"{theory}, the casts outweighed what the 16-bit path saved at this model's width ({width})"
+    return f"{theory}, neither outweighed the other beyond noise at this model's width ({width})"

@@ -317,18 +317,24 @@ def part_over_whole(part: str, part_s: float, whole: str, whole_s: float) -> str
             f"figure here is built on their difference.")
 
 
-def threads_reading(paired: list[float], cores: int, load: float) -> str:
+def threads_reading(paired: list[float], cores: int, load: float,
+                    fastest: tuple[float, float] | None = None) -> str:
     """What the CPU AdamW's rate on ``cores`` threads came to, x one thread's, read from each interleaved round's
     own ratio (``paired``) by ``claims.speedup_verdict`` against the bound ``cores`` (equal work on N threads
-    gives at most Nx): their median, the rounds' range as its spread, above the bound only where every round
-    is. ``load``: the machine's load average, said where more threads were no faster. Lesson 06."""
+    gives at most Nx): their median, ± the rounds' farthest from it, above the bound only where every round
+    is. ``load``: the machine's load average, said where more threads were no faster. ``fastest``: the fastest
+    round's rate (parameters/s) on one thread and on ``cores``, as printed beside it in M/s: their ratio is
+    given too, named for what it is (two different rounds), so that it never reads as the verdict's. Lesson 06."""
     ordered = sorted(paired)
     median = statistics.median(ordered)
     median, spread = round(median, 2), round(max(median - ordered[0], ordered[-1] - median), 2)
     verdict = claims.speedup_verdict(median, float(cores), spread, slower=f"no faster on {cores} threads",
                                      rounds=[round(r, 2) for r in paired])
-    said = (f"{median:.2f}x one thread on {cores} (the median of each round's own ratio, "
-            f"{ordered[0]:.2f}-{ordered[-1]:.2f}x): {verdict}")
+    said = (f"{median:.2f}x one thread on {cores} ± {spread:.2f} (the median of each round's own ratio, "
+            f"{ordered[0]:.2f}-{ordered[-1]:.2f}x), against the bound {cores:.2f}x (the same work on {cores} "
+            f"threads): {verdict}")
+    if fastest:
+        said = _fastest_rounds(*fastest, cores) + said
     if verdict.startswith("above the bound"):
         return said + (f" ({cores}x is the most {cores} threads can give the same work, and every round passed it; "
                        f"a disturbed one-thread round is the first suspect)")
@@ -336,6 +342,15 @@ def threads_reading(paired: list[float], cores: int, load: float) -> str:
         return said + (f"; {cores} threads share the cores with other programs here (load {load:.1f}): a host "
                        f"with free cores divides the step")
     return said + "; more threads divide the step"
+
+
+def _fastest_rounds(one: float, many: float, cores: int) -> str:
+    """``threads_reading``'s opening: the fastest rounds' ratio, from the rates as printed (M/s), which pairs
+    two different rounds (each met its own moment of the machine's load): hence the paired rounds after it."""
+    ratio = round(many / 1e6) / max(round(one / 1e6), 1)
+    past = f", above the {cores}x bound: those rounds met different loads" if round(ratio, 2) > cores else ""
+    return (f"those fastest rounds give {ratio:.2f}x{past}, but they come from different rounds; the verdict "
+            f"reads the rounds pair by pair (the two counts timed back to back): ")
 
 
 def precision_lines(fp32, variants: dict, mb: float = 1e6) -> str:
