@@ -233,3 +233,15 @@ def test_measure_link_on_this_cpu_fits_gloo_between_two_launched_processes():
 def test_the_paired_spread_is_half_the_middle_half_and_needs_four_rounds():
     assert claims.paired_spread([1.0, 1.1, 1.2]) == 0.0
     assert claims.paired_spread([0.5, 1.0, 1.2, 1.4, 3.0]) == pytest.approx((1.4 - 1.0) / 2)
+
+
+def test_a_no_gain_row_names_1x_the_model_and_its_ceiling_the_bound():
+    # lesson 05's reader: "bound 1.00x" beside a baseline at 81% of the shared bound: 1x was no ceiling
+    from utils.claims import no_gain_claim
+
+    row = no_gain_claim("more workers", 1.10, 0.02, "slower than fewer", bound=1.23)
+    assert row.against == "bound 1.23x; model 1.00x"
+    assert row.verdict == "faster, under the bound: 43% of its gain; the model expected 1x"
+    assert no_gain_claim("more workers", 0.90, 0.02, "slower than fewer", bound=1.23).verdict == (
+        "slower than fewer: no gain, as the model expects (1x)")
+    assert "bound" not in no_gain_claim("x", 1.0, 0.02).against   # no ceiling known: 1x is the baseline
