@@ -246,6 +246,7 @@ def test_measure_rates_times_both_matmuls_and_a_copy(monkeypatch):
     assert rates.fp32_flops > 0 and rates.bandwidth > 0 and rates.shape == (64, 128, 128)
     assert rates.int8_ops and rates.int8_speedup == rates.int8_ops / rates.fp32_flops and rates.ridge_point > 0
     assert rates.cache_bandwidth and rates.cache_bytes == 8 << 20  # 3 arrays of 1 MiB fit in an 8 MiB L3
+    assert rates.last_cache == 8 << 20
     names = [c.name for c in rates.ceilings]  # named as the machine profile names them
     assert names[0] == "fp32 matmul peak, 1 thread, (64, 128) @ (128, 128)" and "8 MiB arrays" in names[3] and "1 MiB arrays" in names[4]
     assert rates.bandwidth_for(2 << 20) == (rates.cache_bandwidth, "L3")
@@ -542,6 +543,19 @@ def test_speedup_cells_give_the_noise_and_a_verdict():
     assert measure.verdict(1.04, 0.05) == "within noise" and measure.verdict(1.04, 0.03) == "beyond noise"
 
 
+def test_the_vs_1x_column_and_the_sentences_read_one_figure_the_same_way():
+    # Reader (session 50): #10 "0.97x, noise 3%: beyond noise" in the tie table, "within noise" in the sentence
+    from utils.lessons.compression.report import verdict_against
+    assert measure.verdict(0.9702, 0.0300) == "within noise"  # printed 0.97x ± 0.03: 1.00x is covered
+    assert verdict_against(0.9702, None, 0.0300).startswith("within noise")
+    assert measure.verdict(0.9502, 0.0300) == "beyond noise"  # 0.95 + 0.03 = 0.98: below 1x
+    assert not verdict_against(0.9502, None, 0.0300).startswith("within noise")
+    for ratio in (0.93, 0.97, 1.0, 1.02, 1.05, 1.31):  # one rule: every outcome reads the same in both
+        for noise in (0.0, 0.01, 0.03, 0.05, 0.2):
+            same = verdict_against(ratio, None, noise).startswith("within noise")
+            assert (measure.verdict(ratio, noise) == "within noise") == same
+
+
 def test_ratio_noise_ignores_what_slows_both_models_alike():
     busy_then_quiet = bench.Measurement([2.0, 2.0, 1.0, 1.0, 1.5], 0)  # the machine's load changes ...
     twice_as_fast = bench.Measurement([1.0, 1.0, 0.5, 0.5, 0.75], 0)  # ... and slows both alike
@@ -648,6 +662,15 @@ def test_the_front_reads_accuracy_ties_from_paired_differences_on_the_same_image
     paired = pareto_front(points, tolerance=(0.02, 0.08, 0.0),
                           tied={2: lambda i, j: within(*paired_difference(correct[i], correct[j]))})
     assert paired == [True, True]
+
+
+def test_two_standard_errors_are_read_on_the_figures_as_printed():
+    # Reader (session 50): "a drop of 0.011 ± 0.006 ... beyond two standard errors" (0.0111 against 2 x 0.0055)
+    from utils.lessons.compression.accuracy import recovery_text, within
+    assert within(0.0111, 0.00552)  # printed 0.011 ± 0.006: 2 x 0.006 = 0.012 covers it
+    assert not within(0.0131, 0.00552) and within(-0.012, 0.006)  # 0.013 beyond 0.012; 0.012 at the edge is within
+    assert "within two standard errors of none" in recovery_text((0.0111, 0.00552), (0.0, 0.003))
+    assert "Recovery not shown" in recovery_text((0.033, 0.009), (0.0111, 0.00552))
 
 
 def test_a_few_seeds_need_the_t_value_not_two_standard_errors():
@@ -801,3 +824,51 @@ def test_why_legacy_leads_follows_the_profiles_kernel_times_and_overhead_shares(
     assert "about the same time: the gap lies outside them" in same_kernel
     assert "part of the gap is int8's compiled overhead" in same_kernel
     assert "less than compiling fp32" in why_legacy_leads(1, ("a", 0.5, 2e-4), ("b", 0.4, 3e-4), 0.1, 0.2)
+
+
+def test_int8_over_compile_is_read_beside_the_bytes_reference_not_called_far_from_it():
+    # Reader (session 50): 4.28x ± 15% "though far from the bytes' reference" of 3.97x
+    from utils.lessons.compression.quantruns import over_compile
+    from utils.lessons.compression.roofline import Reference
+    ref = Reference("memory-bound", 3.97, 0.5, 3.1, "bytes moved", "DRAM")
+    at = over_compile(4.28, 0.15, "beyond noise", ref)
+    assert "beside the roofline reference of 3.97x (memory-bound (DRAM)): at the reference (within noise)" in at
+    assert "far from" not in at
+    assert "faster: 50% of the reference's gain" in over_compile(2.485, 0.02, "beyond noise", ref)
+    assert "above the reference, beyond noise" in over_compile(5.0, 0.02, "beyond noise", ref)
+    assert "adds no time beyond compile's" in over_compile(1.01, 0.05, "within noise", ref)
+    assert "costs time beyond compile's" in over_compile(0.8, 0.02, "beyond noise", ref)
+
+
+def test_int4_is_called_a_small_batch_technique_only_where_the_small_batch_shows_it():
+    # Reader (session 50): "int4 weight-only is a small-batch technique" beside 1.01x (within noise) at batch 1
+    from utils.lessons.compression.quantruns import int4_reading
+    from utils.lessons.compression.roofline import Reference
+    ref = Reference("memory-bound", 2.17, 0.5, 3.1, "bytes moved", "DRAM")
+    args = (256, 0.50, "aten::_weight_int4pack_mm_for_cpu", 0.82, 1)
+    flat = int4_reading(*args, 1.01, 0.05, ref)
+    assert "At batch 1 (memory-bound (DRAM)) it ran 1.01x (noise ±5%) beside its 2.17x reference: within noise" in flat
+    assert "does not show int4 weight-only to be a small-batch technique" in flat
+    assert "in this run int4 weight-only is a small-batch technique" not in flat
+    paid = int4_reading(*args, 1.80, 0.05, ref)
+    assert "faster: 68% of the reference's gain" in paid
+    assert "in this run int4 weight-only is a small-batch technique (batch 1: memory-bound (DRAM))" in paid
+    assert "does not show" not in paid
+    assert "slower than bf16: no speed-up" in int4_reading(*args, 0.80, 0.05, ref)
+    assert "not timed at batch 1" in int4_reading(*args, None, 0.0, None)
+    assert "tinygemm" in int4_reading(*args, 1.80, 0.05, ref, device="cuda")
+
+
+def test_a_model_that_fits_in_the_l3_without_an_l3_rate_says_why_dram_is_used():
+    # Reader (session 50): 11.7 MB in a 32 MiB L3 read "DRAM" everywhere, and no line said why
+    dram = dict(fp32_flops=100e9, int8_ops=400e9, bandwidth=25e9, shape=(256, 1024, 1024))
+    no_rate = roofline.Rates(**dram, last_cache=32 << 20)  # 3 x 11.7 MB = 35.1 MB > 33.5 MB: STREAM's arrays
+    line = roofline.no_cache_rate(no_rate, 11.7e6, "MLP")
+    assert "11.7 MB of fp32 weights fit in the 32 MiB last-level cache" in line
+    assert "three arrays of that size (35.1 MB) do not" in line and "DRAM's bandwidth" in line
+    too_big = roofline.no_cache_rate(no_rate, 40e6, "MLP")
+    assert "do not fit in the 32 MiB" in too_big and "come from DRAM" in too_big
+    measured = roofline.Rates(**dram, cache_bandwidth=100e9, cache_bytes=32 << 20, last_cache=32 << 20)
+    assert roofline.no_cache_rate(measured, 11.7e6) == ""  # the L3's rate was measured: the lesson says so
+    assert roofline.no_cache_rate(roofline.Rates(**dram), 11.7e6) == ""  # no cache size known (a GPU)
+    assert roofline.int8_reference(training.linear_heavy_mlp(1024, 3), 1, no_rate).label == "memory-bound (DRAM)"

@@ -44,9 +44,15 @@ def paired_difference(correct_a, correct_b) -> tuple[float, float]:
     return differences.mean().item(), differences.std().item() / math.sqrt(n) if n > 1 else float("nan")
 
 
-def within(difference: float, error: float, k: float = 2.0) -> bool:
-    """True where ``difference`` is within ``k`` standard errors of zero: not a measured difference."""
-    return abs(difference) <= k * error
+DECIMALS = 3  # the lesson prints every accuracy difference and its standard error to 0.001
+
+
+def within(difference: float, error: float, k: float = 2.0, decimals: int = DECIMALS) -> bool:
+    """True where ``difference`` is within ``k`` standard errors of zero: not a measured difference. Read on
+    the figures as printed (``decimals``), so that "0.011 ± 0.006" is within two standard errors (0.012) on
+    the page and in the verdict alike."""
+    shown, se = abs(round(difference, decimals)), round(error, decimals)
+    return shown <= k * se + 1e-12  # the tolerance only absorbs binary rounding of k * se
 
 
 def recovery_text(cost: tuple[float, float], change: tuple[float, float]) -> str:

@@ -27,7 +27,7 @@ import statistics
 import torch
 from torch import nn
 
-from utils import bench
+from utils import bench, claims
 from utils.lessons.why_slow.profile import without_profiler_notices  # kineto's start/stop lines only
 
 __all__ = [
@@ -310,16 +310,23 @@ def ratio_noise(baseline: bench.Measurement, candidate: bench.Measurement) -> fl
 
 def verdict(ratio: float, noise: float, typical: float | None = None) -> str:
     """``beyond noise`` where a speedup differs from 1x by more than its spread, ``noise`` (relative) times the
-    speedup, else ``within noise``: the same rule as ``utils.claims.speedup_verdict``, so that a "vs 1x" column
-    and the closing table's row never disagree.
+    speedup, else ``within noise``. It calls ``utils.claims.speedup_verdict`` on the figures as printed (the
+    ratio and the spread to two decimals), as ``report.verdict_against`` does, so that a "vs 1x" column and
+    the sentences and closing-table rows never disagree: 0.97x with a spread of 0.03 is within noise.
 
     ``typical``: the median round-by-round ratio. When given, it must agree (beyond the noise, on the same
     side of 1x): on a busy machine one model's fastest run can come from a quiet moment the other never had.
     """
-    beyond = abs(ratio - 1) > noise * ratio
+    beyond = _beyond_noise(ratio, noise)
     if typical is not None:
-        beyond = beyond and abs(typical - 1) > noise * typical and (typical > 1) == (ratio > 1)
+        beyond = beyond and _beyond_noise(typical, noise) and (round(typical, 2) > 1) == (round(ratio, 2) > 1)
     return "beyond noise" if beyond else "within noise"
+
+
+def _beyond_noise(ratio: float, noise: float) -> bool:
+    """The course's one noise rule (``claims.speedup_verdict``), on ``ratio`` and its spread as printed."""
+    shown, spread = round(ratio, 2), round(noise * ratio, 2)
+    return not claims.speedup_verdict(shown, None, spread).startswith("within noise")
 
 
 def compare(baseline: bench.Measurement, candidate: bench.Measurement) -> tuple[float, float, str]:

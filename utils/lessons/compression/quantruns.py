@@ -24,12 +24,13 @@ from torch import nn
 from utils import bench
 from utils.lessons.compression.measure import compare, compare_latency, timed_batch
 from utils.lessons.compression.precision import HalfWeights
+from utils.lessons.compression.report import verdict_against
 from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, int4_fits, output_error,
                                                 quantize_dynamic_int8, quantize_torchao, weight_only_int8)
 from utils.lessons.compression.roofline import Rates, Reference, int8_reference
 
 __all__ = ["Variant", "Run", "BY_HAND_BYTES", "by_hand_bytes", "by_hand_sum", "quant_variants", "time_variants",
-           "reference_of", "outside_matmuls", "compile_alone"]
+           "reference_of", "outside_matmuls", "compile_alone", "over_compile", "int4_reading"]
 
 MATMUL_OPS = ("mm", "linear", "matmul")  # in a profiler's operator names: aten::addmm, aten::mm, mkl::_mkl_linear
 
@@ -213,3 +214,45 @@ def why_legacy_leads(batch: int, legacy: tuple[str, float, float], compiled: tup
                    ("the same fixed cost per call as compiling fp32, not int8's." if same else
                     "more than compiling fp32 costs: part of the gap is int8's compiled overhead."
                     if overhead > fp32_overhead else "less than compiling fp32 costs."))
+
+
+def over_compile(ratio: float, noise: float, verdict: str, reference: Reference) -> str:
+    """What int8 compiled against fp32 compiled says (both compiled, paired: ``compare``'s ``ratio``, ``noise``,
+    ``verdict``): quantization's own gain, set beside the roofline ``reference`` of the bytes (or the
+    arithmetic) it saves, read by ``report.verdict_against``: under it, at it within noise, or above it (a
+    reference may be passed). Lesson 04, section 4."""
+    if verdict.startswith("within"):
+        return ("quantizing adds no time beyond compile's, and saves none: the bytes saved do not show at this "
+                "batch")
+    if ratio < 1:
+        return ("quantizing costs time beyond compile's: its extra steps (quantize the row, rescale) take more "
+                "than the bytes save")
+    against = verdict_against(ratio, reference.value, noise, "reference", rough=reference.rough)
+    return (f"quantizing gains over compile alone; beside the roofline reference of {reference.text()} "
+            f"({reference.label}): {against}")
+
+
+def int4_reading(hi: int, hi_ratio: float, op: str, share: float, lo: int, lo_ratio: float | None,
+                 lo_noise: float, lo_ref: Reference | None, device: str = "cpu") -> str:
+    """Why int4 weight-only ran slower than its bf16 base at the large batch ``hi`` (``op``: the operator that
+    took the largest ``share`` of its pass), and what the small batch ``lo`` showed: int4 is called a
+    small-batch technique only where this run shows it paying there (``lo_ratio`` beyond noise, read by
+    ``report.verdict_against`` beside ``lo_ref``); otherwise the line says the run does not show it.
+    ``device``: where it ran, which names the kernel. Lesson 04, section 4."""
+    kernel = "torch's CPU int4 kernel" if device == "cpu" else "tinygemm, torchao's int4 GPU kernel,"
+    line = (f"int4 at batch {hi} runs {hi_ratio:.2f}x its bf16 base: {op} takes {share:.0%} of the pass. {kernel} "
+            "is made for decoding, a few rows at a time (its design, not measured here): at a large batch it "
+            "unpacks the 4-bit weights again for every block of rows, while the bf16 matmul it replaces runs at "
+            "full speed. ")
+    if lo_ratio is None or lo_ref is None:
+        return line + f"int4 was not timed at batch {lo} here: whether it pays at a small batch is not shown."
+    verdict = verdict_against(lo_ratio, lo_ref.value, lo_noise, "reference", slower="slower than bf16",
+                              rough=lo_ref.rough)
+    at_lo = (f"At batch {lo} ({lo_ref.label}) it ran {lo_ratio:.2f}x (noise ±{lo_noise:.0%}) beside its "
+             f"{lo_ref.text()} reference: {verdict}")
+    if verdict.startswith(("within", "slower")):
+        return line + at_lo + (". This run does not show it paying at a small batch either, so it does not show "
+                               "int4 weight-only to be a small-batch technique here.")
+    return line + at_lo + (". It paid at the small batch and cost at the large one: in this run int4 "
+                           f"weight-only is a small-batch technique (batch {lo}: {lo_ref.label}).")
+

@@ -11,7 +11,8 @@ fp32. Its *arithmetic intensity* (operations per byte) against the device's *rid
 fp32 operations per second / measured bytes per second) says which limit it meets first: above the ridge point
 the arithmetic (compute-bound), below it the bytes (memory-bound). Where the bytes come from matters: a warm pass
 whose bytes fit in the last-level cache reads them from the L3, far faster than from DRAM, and is set beside
-the L3's measured bandwidth (a reference), not DRAM's.
+the L3's measured bandwidth (a reference), not DRAM's, where STREAM's three arrays of its size fit in the L3 too
+(else no L3 rate is measured, and DRAM's is used: ``no_cache_rate`` says which).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from torch import nn
 from utils import devices, machine
 
 __all__ = ["Rates", "measure_rates", "linear_shapes", "intensity", "Reference", "attainable",
-           "int8_reference", "rate_spread", "figure_text", "ROUGH"]
+           "int8_reference", "rate_spread", "figure_text", "ROUGH", "no_cache_rate"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Rates:
     cache_bytes: int = 0  # the last-level cache's size: a pass whose bytes fit in it runs from the cache
     ceilings: tuple = ()  # the machine.Ceiling of every rate above, by name (the lesson's collapsed block)
     bf16_flops: float | None = None  # 16-bit matmul (bf16; fp16 on a T4), operations per second, where measured
+    last_cache: int = 0  # the last-level cache this CPU reports, measured against or not (0: none, or a GPU)
 
     @property
     def ridge_point(self) -> float:
@@ -120,8 +122,25 @@ def measure_rates(device: str, batch: int, k: int, n: int, *, rounds: int = 5, c
     return Rates(fp32_flops=peak["fp32"].best, int8_ops=peak["int8"].best if "int8" in peak else None,
                  bandwidth=dram.best, shape=(batch, k, n), int8_error=int8_error,
                  cache_bandwidth=cache.best if cache else None, cache_bytes=last_cache if cached else 0,
-                 bf16_flops=peak[half].best,
+                 bf16_flops=peak[half].best, last_cache=last_cache,
                  ceilings=(*peak.values(), dram, *([cache] if cache else [])))
+
+
+def no_cache_rate(rates: Rates, weights: float, model: str = "model") -> str:
+    """Why no L3 rate stands beside a model's bytes, where none was measured (``rates.cache_bytes`` 0): its
+    ``weights`` (bytes) do not fit in the last-level cache, or they fit but STREAM's three arrays of their size
+    do not, so the L3's rate cannot be measured on them; either way every reference uses DRAM's bandwidth.
+    "" where an L3 rate was measured, or no cache size is known (a GPU). Lesson 04."""
+    if rates.cache_bytes or not rates.last_cache:
+        return ""
+    size, cache = f"{weights / 1e6:.1f} MB", f"{rates.last_cache / 2**20:.0f} MiB"
+    if weights > rates.last_cache:
+        return (f"The {model}'s {size} of fp32 weights do not fit in the {cache} last-level cache this CPU "
+                "reports: its bytes come from DRAM, and every reference uses DRAM's bandwidth.")
+    return (f"The {model}'s {size} of fp32 weights fit in the {cache} last-level cache this CPU reports, but "
+            f"STREAM's three arrays of that size ({3 * weights / 1e6:.1f} MB) do not, so no L3 rate was measured "
+            "for them: every reference here uses DRAM's bandwidth, as the lines above say (a pass read from the "
+            "L3, where it is faster, would give a lower ridge point than the one printed).")
 
 
 def linear_shapes(model: nn.Module, takes: Callable[[nn.Module], bool] | None = None) -> list[tuple[int, int]]:
