@@ -671,3 +671,24 @@ def test_a_gap_equal_to_the_printed_noise_is_within_noise_unless_every_round_lie
     said = " ".join(lab.take_away(p).split())
     assert "farther than the rounds' noise (± 0.02): a miss, not noise (every round above" in said
     assert "every round above it)" not in said
+
+
+# --- session 50: a systematic miss at m's that are not the learner's choice has no measured cause -----------
+
+
+def test_a_miss_away_from_the_choice_is_said_to_have_no_measured_cause():
+    """The reader's run: under-predicted at m=8 and 32, met at m=16 (the choice, the one profiled) and 64."""
+    row = lambda m, speedups: runs.Row(64, m, "gpipe", 1.0, 1.0, [0.5, 0.5], split_points=(2,), speedups=speedups)
+    rows = [row(8, [1.20, 1.24, 1.25, 1.26, 1.30]), row(16, [1.30, 1.36, 1.38, 1.40, 1.45]),
+            row(32, [1.40, 1.43, 1.44, 1.45, 1.47]), row(64, [1.10, 1.14, 1.15, 1.16, 1.20])]
+    predicted = dict(zip((r.key for r in rows), (1.17, 1.38, 1.32, 1.15)))
+    profiled = {"one worker": 0.286, "stages": [0.165, 0.173]}
+    at = lambda mine: lab.Pipelined(mine, rows, mine, 1.0, lab.MIN_MARGIN, predicted, False, "",  # noqa: E731
+                                    profiled=profiled)
+    said = " ".join(reading._misses_by_m(at(rows[1])).split())
+    assert "under-predicted at m=8, 32" in said and "the next line measures both" not in said
+    assert "Only your choice, m=16, is profiled, and there your model met the measurement: the cause at m=8, 32 " \
+           "is not measured" in said
+    assert "the next line measures both for your choice." in reading._misses_by_m(at(rows[0]))  # the choice missed
+    unprofiled = lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, predicted, False, "")
+    assert reading._misses_by_m(unprofiled).endswith("the stages' part.")

@@ -152,8 +152,20 @@ def _misses_by_m(p: Pipelined) -> str:
                          + _matched_words(rows, sides) + ", though it can add to the stages' part"
                          ) if side == "under" else
                         "The stages' work or their waiting cost more than your model has them cost")
-                    + (": the next line measures both for your choice." if p.profiled else "."))
+                    + _measured_where(p, found, where))
     return " ".join(said)
+
+
+def _measured_where(p: Pipelined, found: list[Row], where: str) -> str:
+    """What the next line measures of a systematic miss (every branch written): only the learner's choice is
+    profiled, so a miss at other m's has no measured cause."""
+    if not p.profiled or p.mine.key not in p.predicted:
+        return "."
+    if any(row.key == p.mine.key for row in found):
+        return ": the next line measures both for your choice."
+    met = "met the measurement" if _miss(p.mine, p.predicted[p.mine.key]) is None else "missed the other way"
+    return (f". Only your choice, m={p.mine.m}, is profiled, and there your model {met}: the cause at {where} "
+            "is not measured (the next line reads the work at your choice only).")
 
 
 def _largest_words(found: list[Row]) -> str:
