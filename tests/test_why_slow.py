@@ -107,7 +107,7 @@ def test_the_matmul_share_is_judged_by_the_noise_rule_over_several_profiled_step
     steady = step(0.62, (0.60, 0.61, 0.62, 0.63, 0.64))
     assert steady.matmul_verdict().startswith("holds") and "beyond that noise" in steady.split_sentence()
     assert step(0.40, (0.38, 0.39, 0.40, 0.41, 0.42)).matmul_verdict().startswith("does not hold")
-    assert "the fused attention kernels 8%" in steady.split_sentence()
+    assert "the fused attention kernels 8.0%" in steady.split_sentence()
     run = training_step(SMALL, 2)
     p = profile.profile_step(run.step, tmp_path, steps=5)
     assert len(p.matmul_shares) == 5 and p.share("matmul") == sorted(p.matmul_shares)[2]  # the median step

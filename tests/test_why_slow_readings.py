@@ -103,3 +103,47 @@ def test_a_fit_whose_fixed_costs_differ_by_axis_leads_with_no_one_model():
     assert "holds on" not in said and "holds on" not in table and " But " not in said
     same = {"width": axis("width", 1e-3, (0, 0, 0, 0)), "depth": axis("depth", 1e-3, (0, 0.01, 0, 0))}
     assert report.scaling_verdict(same, scaling.fit) == "holds on every axis (2 of 2)"
+
+
+def test_the_profilers_printed_matmul_parts_add_up_and_other_ops_are_not_called_memory_bound():
+    from utils.lessons.why_slow import profile
+
+    # the reader's run: linear 65.8%, attention 11.6% of a 68.1 ms step: printed 66 + 12 = 78 against 77
+    step = profile.StepProfile(0.1, {"matmul": 0.0774, "memory-bound": 0.016, "Python & dispatch": 0.0066},
+                               [], None, None, None, attention_seconds=0.0116)
+    said = step.split_sentence()
+    assert "matmuls 77.4% of it (the linear layers' 65.8%, the fused attention kernels 11.6%)" in said
+    odd = profile.StepProfile(0.1, {"matmul": 0.07745, "memory-bound": 0.016, "Python & dispatch": 0.0066},
+                              [], None, None, None, attention_seconds=0.01155)  # each part rounds up
+    import re
+
+    total, linear, attention = map(float, re.search(r"matmuls ([\d.]+)% of it \(the linear layers' ([\d.]+)%, "
+                                                    r"the fused attention kernels ([\d.]+)%\)",
+                                                    odd.split_sentence()).groups())
+    assert round(linear + attention, 1) == total  # the printed parts add up to the printed total
+    assert "memory-bound ops" not in said and "other ops (elementwise, norms, copies" in said
+    assert [name for name, _ in step.rows()][2] == "other ops (elementwise, norms, copies, optimizer)"
+
+
+def test_the_same_result_is_said_beside_its_tolerance_and_withdrawn_beyond_it():
+    from utils.lessons.why_slow.algorithms import SAME_RESULT, Comparison
+
+    steady = (2.9, 3.0, 3.1, 3.1, 3.2)
+    near = Comparison("causal attention", "naive_attention", "fused_attention", 3.14e-3, 1e-3, 6e-7,
+                      round_ratios=steady)
+    assert SAME_RESULT == 1e-5 and near.same_result
+    assert report.comparison_rows([near])[0][4] == "6e-07: yes"
+    assert report.COMPARISON_COLUMNS[4] == "differ by; ≤ 1e-05?"
+    said = report.algorithms_sentence([near])
+    assert "results differ by 6e-07, equal to 1e-05: yes" in said
+    assert "every rewritten version was faster, for the same result (every pair within 1e-05)" in said
+    far = Comparison("GELU", "gelu_op_by_op", "compiled GELU", 3e-3, 1e-3, 2e-3, round_ratios=steady)
+    assert not far.same_result and report.comparison_rows([far])[0][4] == "2e-03: no"
+    both = report.algorithms_count([near, far])
+    assert "for the same result" not in both
+    assert both == ("every rewritten version was faster, though 1 pair differs by more than 1e-05 "
+                    "(compiled GELU 2e-03): not the same result to that tolerance")
+    edge = Comparison("x", "slow", "fast", 3e-3, 1e-3, 1.04e-5, round_ratios=steady)  # printed 1e-05: at it
+    assert edge.same_result
+    slow = Comparison("x", "slow", "fast", 0.8e-3, 1e-3, 2e-3, round_ratios=(0.78, 0.79, 0.8, 0.81, 0.82))
+    assert report.algorithms_count([slow]).endswith("not the same result to that tolerance")

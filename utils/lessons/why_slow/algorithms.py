@@ -77,6 +77,12 @@ def gelu_fused(x):
     return F.gelu(x, approximate="tanh")  # one kernel, one read, one write
 
 
+# Two fp32 results are "the same result" when no element differs by more than this (absolute): torch.testing's
+# default atol for float32, a tolerance the course adopts (rounding in another order of operations stays
+# under it)
+SAME_RESULT = 1e-5
+
+
 @dataclass(frozen=True)
 class Comparison:
     what: str
@@ -87,6 +93,11 @@ class Comparison:
     max_difference: float  # the two results agree to this (absolute)
     note: str = ""
     round_ratios: tuple[float, ...] = ()  # slow / fast in each interleaved round: the pair's noise
+
+    @property
+    def same_result(self) -> bool:
+        """Whether the results agree within ``SAME_RESULT``, judged on the difference as printed (1 digit)."""
+        return float(f"{self.max_difference:.0e}") <= SAME_RESULT
 
     @property
     def speedup(self) -> float:

@@ -41,6 +41,11 @@ LINEAR_OPS = ("mm", "addmm", "bmm", "matmul", "linear", "_int_mm")  # the linear
 ATTENTION_OPS = ("scaled_dot_product", "flash_attention", "efficient_attention", "cudnn_attention")  # fused
 MATMUL_OPS = LINEAR_OPS + ATTENTION_OPS  # the "matmul" category: both
 MOST = 0.5  # "matmuls take most of a step": over this share of its wall time, beyond the noise
+# The "memory-bound" category (its key, which other lessons read) holds every op that is not a matmul; none of
+# their intensities is measured here, so the words printed for it name what it holds, not a limit
+OTHER_OPS = ("other ops (elementwise, norms, copies, the optimizer's updates: memory-bound by the roofline's "
+             "count for most, their intensities not measured one by one here)")
+OTHER_ROW = "other ops (elementwise, norms, copies, optimizer)"
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,8 @@ class StepProfile:
         """(category, seconds) for the lesson's table, "matmul" split into the linear layers' kernels and the
         fused attention kernels, so that the reader sees what the matmul share counts."""
         linear = self.by_category["matmul"] - self.attention_seconds
-        rest = [(name, s) for name, s in self.by_category.items() if name != "matmul"]
+        rest = [(OTHER_ROW if name == "memory-bound" else name, s) for name, s in self.by_category.items()
+                if name != "matmul"]
         return [("matmul: linear layers (mm, addmm, bmm)", linear),
                 ("matmul: fused attention (scaled_dot_product_*)", self.attention_seconds), *rest]
 
@@ -101,10 +107,12 @@ class StepProfile:
     def split_sentence(self, label: str = "") -> str:
         """The step's split as printed, what "matmul" counts, and how steady the matmul share was."""
         share = {name: s / self.wall_seconds for name, s in self.by_category.items()}
+        # the parts to one decimal, the linear layers' as the printed total less the printed attention share,
+        # so that the two printed parts add up to the printed total
+        total, attention = round(share["matmul"] * 100, 1), round(self.share("attention") * 100, 1)
         text = (f"One step took {self.wall_seconds * 1e3:.1f} ms under the profiler{label}: matmuls "
-                f"{share['matmul']:.0%} of it (the linear layers' "
-                f"{share['matmul'] - self.share('attention'):.0%}, the fused attention kernels "
-                f"{self.share('attention'):.0%}), memory-bound ops {share['memory-bound']:.0%}, Python & dispatch "
+                f"{total:.1f}% of it (the linear layers' {total - attention:.1f}%, the fused attention "
+                f"kernels {attention:.1f}%), {OTHER_OPS} {share['memory-bound']:.0%}, Python & dispatch "
                 f"{share['Python & dispatch']:.0%}.")
         if len(self.matmul_shares) < 4:
             return text + " One profiled step shows no spread, so no verdict on 'most of the step' is drawn."

@@ -25,6 +25,7 @@ from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re
     noisy_piece_sentence,
     profile_line_claim,
 )
+from utils.lessons.why_slow.algorithms import SAME_RESULT  # pairs within it are "the same result"
 from utils.lessons.why_slow.memory_roof import (  # noqa: F401 - section 2's memory readings, re-exported
     crosses_roof, is_bandwidth_probe, memory_grade, memory_reading, memory_verdict, other_crossings,
     retimed_share, roof_choice_sentence)
@@ -290,7 +291,13 @@ from utils.lessons.why_slow.scaling_report import (  # noqa: E402, F401
 def comparison_rows(comparisons) -> list[tuple]:
     """The headline: what, slow -> fast (by name), speed-up, and how closely the results agree."""
     return [(c.what, f"{c.slow} → {c.fast}", f"{c.speedup:.2f}x" + (f" ± {c.spread:.2f}" if c.spread else ""),
-             verdict_word(c), f"{c.max_difference:.0e}") for c in comparisons]
+             verdict_word(c), f"{c.max_difference:.0e}: {'yes' if c.same_result else 'no'}")
+            for c in comparisons]
+
+
+def same_result_said(c) -> str:
+    """The difference of a pair's results beside the tolerance that makes them "the same result"."""
+    return f"differ by {c.max_difference:.0e}, equal to {SAME_RESULT:.0e}: {'yes' if c.same_result else 'no'}"
 
 
 def verdict_word(c) -> str:
@@ -301,7 +308,8 @@ def verdict_word(c) -> str:
     return "within noise" if c.verdict.startswith("within noise") else "not faster"
 
 
-COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up ± spread", "verdict", "differ by"]
+COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up ± spread", "verdict",
+                      f"differ by; ≤ {SAME_RESULT:.0e}?"]
 
 
 def plus_minus_note(U, step) -> str:
@@ -327,7 +335,7 @@ def algorithms_sentence(comparisons) -> str:
         noise = f" ± {c.spread:.2f}" if c.spread else ""
         got = (f"{c.speedup:.1f}x faster{noise}" if c.verdict.startswith("faster") else
                f"{c.speedup:.2f}x{noise}: {c.verdict}")
-        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}")
+        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}, results {same_result_said(c)}")
     return (f"What each rewritten version removes, and what it bought in this run (fastest round against "
             f"fastest round; ± the spread of the rounds' ratios): {'; '.join(parts)}. In short, "
             f"{algorithms_count(comparisons)}.")
@@ -339,8 +347,13 @@ def algorithms_count(comparisons) -> str:
     faster = sum(c.verdict.startswith("faster") for c in comparisons)
     noisy = sum(c.verdict.startswith("within noise") for c in comparisons)
     slower = len(comparisons) - faster - noisy
+    differ = [c for c in comparisons if not c.same_result]  # "the same result" is said only within tolerance
+    listed = ", ".join(f"{c.fast} {c.max_difference:.0e}" for c in differ)
+    apart = (f"{len(differ)} pair{'s' * (len(differ) != 1)} differ{'s' * (len(differ) == 1)} by more than "
+             f"{SAME_RESULT:.0e} ({listed}): not the same result to that tolerance")
     if faster == len(comparisons):
-        return "every rewritten version was faster for the same result"
+        same = f"though {apart}" if differ else f"for the same result (every pair within {SAME_RESULT:.0e})"
+        return f"every rewritten version was faster, {same}"
     said = [f"{faster} of {len(comparisons)} rewritten versions were faster here"]
     if noisy:
         said.append(f"{noisy} within noise: no effect shown (the rounds' ratios spread too widely to tell a "
@@ -349,7 +362,7 @@ def algorithms_count(comparisons) -> str:
     if slower:
         said.append(f"{slower} not faster: what {'it removes' if slower == 1 else 'they remove'} did not limit "
                     "this machine in this run")
-    return "; ".join(said)
+    return "; ".join(said + ([apart] if differ else []))
 
 
 def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, transfers: int = 22, fused_transfers: int = 2,
