@@ -237,3 +237,28 @@ def test_mutant_a_drop_under_the_limit_by_less_than_two_standard_errors_cannot_t
     verdict = check_accuracy(model, candidate, drop + error, show=False)  # the estimate one SE under the limit
     assert verdict.status == checks.FAILED and "cannot tell it within the budget" in verdict.message, verdict
     assert check_accuracy(model, candidate, drop + 2.5 * error, show=False).passed  # a margin: it passes
+
+
+# --- session 50: the accuracy bound added up from the printed figures; a reference beside the speed-ups -----
+
+
+def test_the_accuracy_bound_is_the_sum_of_the_printed_drop_and_errors():
+    """The reader's run: 0.159 and 0.356 points printed 0.16 and 0.36, whose bound adds up to 0.88, not 0.87."""
+    from utils.labs.compress_under_budget.checks import drop_as_printed
+
+    assert drop_as_printed(0.00159, 0.00356) == (0.16, 0.36, 0.88)
+    assert drop_as_printed(0.0, 0.0) == (0.0, 0.0, 0.0)  # the models agree on every image: no bound to add
+
+
+@pytest.mark.parametrize("ratio, says", [(13.22, "the measured 13.22x is 71% of that; the costs that do not shrink"),
+                                         (18.74, "the measured 18.74x is that proportional speed-up"),
+                                         (20.0, "the measured 20.00x is above it")])
+def test_the_speed_ups_stand_beside_the_speed_up_in_proportion_to_the_work(ratio, says):
+    """The reader's run: 5.31x fewer multiply-adds, int8 of the whole model 3.53x the trained model's speed."""
+    from utils.labs.compress_under_budget.checks import proportional_words
+
+    said = proportional_words(ratio, 3.53, 5.312, "int8_dynamic", True)
+    assert "yours would run 5.31x int8 of the whole model's speed and 5.31 x 3.53 = 18.74x the trained" in said
+    assert says in said and "bound" not in said  # a reference, not a ceiling
+    assert "would run 5.31x the trained model's speed" in proportional_words(4.0, 3.53, 5.31, "float", False)
+    assert "no reference beside these speed-ups" in proportional_words(4.0, 3.53, 5.31, "int8_weight_only", False)
