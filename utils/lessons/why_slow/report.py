@@ -493,7 +493,7 @@ def memory_claim(roof):
     """The claims-table row for the memory roof: every memory-bound op's share of it, as a range (no one op
     chosen), and how many stayed under it; the highest's verdict says whether write-allocate explains it."""
     ops = sorted((p for p in roof.points if p.bound == "memory"), key=lambda p: p.fraction)
-    under = sum(p.fraction <= 1 for p in ops)
+    under = sum(round(p.fraction, 2) <= 1 for p in ops)  # as printed, as ``memory_grade`` judges
     top = ops[-1]
     said = f"{under} of {len(ops)} under the roof"
     if top.fraction > 1:
