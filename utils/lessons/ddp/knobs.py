@@ -178,12 +178,13 @@ def bookkeeping_reading(times: dict[str, list[float]], apart: list[str]) -> str:
     default, *others = times
     base = median_ms(times[default])
     read = lambda n: ("every round outside the defaults' range: a difference shown" if n in apart else
-                      "rounds inside the defaults' range: no difference shown")
+                      "some rounds inside the defaults' range: no difference shown")
     measured = [f"{n} {median_ms(times[n]):.0f} ms ({read(n)})" for n in others if not n.startswith("bucket_cap")]
     if not measured:
         return ""
-    return ("The other settings change bookkeeping (a copy of the gradients, a walk of the graph): expected "
-            f"smaller still (theory). Measured, against the defaults' {base:.0f} ms median: "
+    return ("The settings that change no bucket size change bookkeeping (a copy of the gradients, a walk of the "
+            "graph): expected to move the step less than a bucket size can (theory). Measured, against the "
+            f"defaults' {base:.0f} ms median: "
             + "; ".join(measured) + ".")
 
 
