@@ -114,8 +114,12 @@ CHECKS = [lab.check_heads, lab.check_forward, lab.check_backward, lab.check_comm
 
 @pytest.mark.timeout(120)
 def test_the_solution_passes_every_check():
-    verdicts = [check(attention()) for check in CHECKS]
+    solution = attention()  # one class: one launch serves the checks and the take-aways
+    verdicts = [check(solution) for check in CHECKS]
     assert all(v.passed for v in verdicts), [str(v) for v in verdicts]
+    flat = " ".join(lab.take_aways(solution).split())  # the scale's take-away names what backs it
+    assert "scaled by one head's width, not the block's (your outputs equal the full block's, which a " \
+           "full-width scale does not)" in flat, flat
 
 
 # (mistake, the check that must catch it, what its message must say)
