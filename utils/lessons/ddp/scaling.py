@@ -51,9 +51,9 @@ def scaling(s: Settings, backend: str, bound: float, rounds: int = ROUNDS, timeo
 
     Returns ``one``, ``two`` (median samples/s), ``ones``, ``twos`` (each round's), ``ratios`` (each round's
     2-worker over 1-worker), ``ratio`` (their median, every round counted), ``low``/``high`` (the range of
-    every round), ``above`` (the rounds above the bound: reported, kept), ``work_ratio`` (CPU per sample
-    with 2 workers over 1, median over rounds; None where not measured), ``work_bound`` (bound / work_ratio,
-    the bound itself where work_ratio <= 1: the work-scaled reference, a measured figure, not a bound),
+    every round), ``above`` (the rounds above the bound, as printed: reported, kept), ``work_ratio`` (CPU per sample
+    with 2 workers over 1, median over rounds; None where not measured), ``work_bound`` (bound / work_ratio as
+    printed, the bound itself where that is <= 1: the work-scaled reference, a measured figure, not a bound),
     ``bound``, ``is_bound`` (False: an expectation, where ranks share a device) and ``backend``.
     """
     one, two, work = [], [], []
