@@ -201,7 +201,7 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Modu
             raise checks.CheckFailed(f"your model is {over:.2f}x as fast as the faster of the trained model and "
                                      f"its int8 ({reference_words(gain)}; {runs}), short of "
                                      f"{factor:g}x{_why_not_faster(model, baseline)}")
-        fewer = _multiply_adds(baseline) / max(_multiply_adds(model), 1)
+        fewer = _weights(baseline) / max(_weights(model), 1)  # as the plan line counts them
         same = kind == quantization_of(getattr(whole, "_orig_mod", whole))
         return (f"{ratio:.2f}x faster than the trained model (both compiled), {over:.2f}x the faster of it and "
                 f"int8 of the whole model ({reference_words(gain)}; {runs}); "
@@ -234,27 +234,22 @@ def reference_words(gain: float) -> str:
             "trained model set the bar")
 
 
-def _multiply_adds(model: nn.Module) -> int:
-    """The multiply-adds of one sample through the linear layers, counted from their shapes."""
-    return sum(m.in_features * m.out_features for m in model.modules()
-               if all(isinstance(getattr(m, name, None), int) for name in ("in_features", "out_features")))
-
-
 def proportional_words(ratio: float, gain: float, fewer: float, kind: str, same_kind: bool) -> str:
     """A reference beside the speed-up over the trained model (every branch written): the speed-up were time in
-    proportion to the multiply-adds (``fewer``: the whole model's over yours) and, for a model stored as int8
+    proportion to the work, one multiply-add (a bias: one add) per weight a sample (``fewer``: the whole
+    model's weights over yours, ``_weights``, as the plan line counts them) and, for a model stored as int8
     of the whole model is, int8's measured ``gain`` the same at every width. A reference, not a ceiling:
     per-call costs can keep a thin model below it, caches can lift it above. Judged on the printed figures."""
     if same_kind:
         ref = round(fewer, 2) * round(gain, 2)
-        said = (f"were time in proportion to the multiply-adds ({fewer:.2f}x fewer a sample than the whole "
-                f"model's, from the layers' shapes) and int8's gain the same at every width, yours would run "
+        said = (f"were time in proportion to the work, a multiply-add a weight ({fewer:.2f}x fewer weights "
+                f"than the whole model's), and int8's gain the same at every width, yours would run "
                 f"{fewer:.2f}x int8 of the whole model's speed and {fewer:.2f} x {gain:.2f} = {ref:.2f}x the "
                 "trained model's")
     elif kind == "float":
         ref = round(fewer, 2)
-        said = (f"were time in proportion to the multiply-adds ({fewer:.2f}x fewer a sample than the trained "
-                f"model's, both float), yours would run {ref:.2f}x the trained model's speed")
+        said = (f"were time in proportion to the work, a multiply-add a weight ({fewer:.2f}x fewer weights "
+                f"than the trained model's, both float), yours would run {ref:.2f}x the trained model's speed")
     else:
         return (f"no reference beside these speed-ups: the lab times no {kind.replace('_', ' ')} model of the "
                 "whole widths to set yours against")
@@ -425,9 +420,10 @@ def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
     else:
         verdict = ("the held-out drop is smaller by more than two standard errors: the held-out images were "
                    "kinder")
+    step = lambda images: f"one image: {100 / len(images):.2f} points"  # noqa: E731 - the smallest drop each can show
     return (f"Accuracy: a drop of {seen * 100:.2f} ± {seen_error * 100:.2f} points on the validation images you "
-            f"could judge it on, {unseen * 100:.2f} ± {unseen_error * 100:.2f} on the held-out ones (paired "
-            f"standard errors); {verdict}.")
+            f"could judge it on ({step(validation)}), {unseen * 100:.2f} ± {unseen_error * 100:.2f} on the "
+            f"held-out ones ({step(held_out)}; paired standard errors); {verdict}.")
 
 
 def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict], size_target: float = 12.0,
