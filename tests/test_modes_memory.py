@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from utils import devices
-from utils.labs.fit_the_budget.checks import lab_setup, plans, predicted, techniques
+from utils.labs.fit_the_budget.checks import CPU_LABEL, lab_setup, plans, predicted, techniques
 from utils.lessons.memory.calculator import estimate
 from utils.lessons.memory.plan import CPU_SHAPE, GPU_SHAPE, current_settings, lesson_settings
 
@@ -72,7 +72,9 @@ def test_every_label_names_where_its_number_was_measured(machine):
 def test_the_labs_capacity_needs_a_combination_in_every_mode(machine):
     s = settings(machine)
     setup = lab_setup(s)
-    assert (setup.batch, setup.device, setup.label) == (s.batch, s.device, s.label)
+    assert (setup.batch, setup.device) == (s.batch, s.device)
+    # the lab's figures are measured on one process: on a CPU they say so, not "simulated" (no workers)
+    assert setup.label == (CPU_LABEL if s.device == "cpu" else s.label)
     assert setup.shape.vocab > s.shape.vocab  # the lab's larger vocabulary: the loss's logits weigh
     assert predicted(setup, (False, 1, 1)).peak > setup.usable  # the step as given does not fit
     fitting = [p for p in plans() if predicted(setup, p).peak <= setup.usable]
