@@ -291,6 +291,13 @@ def test_the_waterfall_labels_never_overlap():
         assert overlapping_labels(fig) == []
     finally:
         plt.close(fig)
+    # session 50's run: the first step's bound label sat under the legend (the check now counts legends)
+    ran = [dict(step="baseline", kept=True, x_prev=1.0, bound=None),
+           dict(step="precision", kept=True, x_prev=1.42, bound=2.09, noise=0.05),
+           dict(step="two devices", kept=True, x_prev=1.51, bound=2.00, noise=0.11),
+           dict(step="compile", kept=False, x_prev=1.01, bound=2.46, noise=0.03)]
+    fig = report.plot_waterfall(ran, " (simulated on CPU)")
+    assert overlapping_labels(fig) == []
 
 
 def test_the_gpu_check_judges_lesson_08s_peak_probes():

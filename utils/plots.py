@@ -77,15 +77,20 @@ def text_box(text, renderer):
 
 
 def overlapping_labels(fig) -> list[tuple[str, str]]:
-    """Pairs of texts on ``fig``'s axes whose boxes overlap: what no figure of the course may have.
+    """Pairs of texts (or a text and a legend, named "(legend)") on ``fig``'s axes whose boxes overlap: what no
+    figure of the course may have.
 
     Introduced in lesson 01 (its roofline's point labels); the tests run it on every timeline and chart.
     The figure's layout must be final (measured as it will be drawn)."""
     renderer = renderer_of(fig)
     texts = [t for ax in fig.axes for t in ax.texts if t.get_text() and t.get_visible()]
-    boxes = [text_box(t, renderer) for t in texts]
-    return [(texts[i].get_text(), texts[j].get_text()) for i in range(len(texts))
-            for j in range(i + 1, len(texts)) if boxes[i].overlaps(boxes[j])]
+    names, boxes = [t.get_text() for t in texts], [text_box(t, renderer) for t in texts]
+    for legend in (ax.get_legend() for ax in fig.axes):  # a legend's box may hide a label too
+        if legend is not None and legend.get_visible():
+            names.append("(legend)")
+            boxes.append(legend.get_window_extent(renderer))
+    return [(names[i], names[j]) for i in range(len(names))
+            for j in range(i + 1, len(names)) if boxes[i].overlaps(boxes[j])]
 
 
 def label_inside(ax, box: tuple[float, float, float, float], candidates, taken: list, renderer,

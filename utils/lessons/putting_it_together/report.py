@@ -157,7 +157,7 @@ def plot_waterfall(rows: list[dict], label: str = ""):
                        Patch(facecolor=dropped, edgecolor="black", hatch="//", label="not kept"),
                        Line2D([], [], color="black", linewidth=2.5, label="its bound"),
                        Line2D([], [], color="black", linestyle="--", linewidth=0.8, label="1x: no gain")],
-              fontsize=8, loc="upper left")
+              fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=4, frameon=False)  # off the bars
     ax.set_title(f"Each step against its bound: x the steps kept before it{label}", fontsize=9)
     fig.tight_layout()
     return fig

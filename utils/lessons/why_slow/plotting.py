@@ -113,7 +113,7 @@ def _dot_box(cx: float, cy: float, half: float = 4.5) -> Bbox:
 
 def labels_over_marks(fig) -> list[str]:
     """Texts of ``fig`` that cover a dot (a marker of a plotted point) or the legend: lesson 01's tests ask for
-    none (``overlapping_labels`` checks text against text)."""
+    none (``overlapping_labels`` checks texts against texts and legends)."""
     renderer = plots.renderer_of(fig)
     out = []
     for ax in fig.axes:
