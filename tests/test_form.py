@@ -245,3 +245,9 @@ def test_a_no_gain_row_names_1x_the_model_and_its_ceiling_the_bound():
     assert no_gain_claim("more workers", 0.90, 0.02, "slower than fewer", bound=1.23).verdict == (
         "slower than fewer: no gain, as the model expects (1x)")
     assert "bound" not in no_gain_claim("x", 1.0, 0.02).against   # no ceiling known: 1x is the baseline
+
+
+def test_a_tie_as_printed_is_within_noise_whatever_the_float_arithmetic():
+    # session 50's reader: 1.08 - 0.09 = 0.9900000000000001 read 0.99x as outside 1.08x ± 0.09
+    assert claims.within_noise(1.08, 0.09, 0.99) and claims.within_noise(0.90, 0.09, 0.99)
+    assert not claims.within_noise(1.08, 0.08, 0.99)

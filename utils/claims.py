@@ -54,7 +54,8 @@ def within_noise(value: float, spread: float, baseline: float = 1.0) -> bool:
     ``spread`` being the paired rounds' spread (``paired_spread``). Pass the figures as printed (rounded) so
     that a reader checks the verdict from the page. Where every round lies on one side of the baseline, that is
     not noise either (``one_side``; ``speedup_verdict`` reads it when given the rounds)."""
-    return value - spread <= baseline <= value + spread
+    # rounded to 9 decimals: 1.08 - 0.09 is 0.9900000000000001 in floats, and a tie as printed is within noise
+    return round(value - spread, 9) <= baseline <= round(value + spread, 9)
 
 
 def one_side(rounds, baseline: float = 1.0) -> str | None:
