@@ -1015,3 +1015,19 @@ def test_session_49_round_2_a_ledger_median_within_2_percent_of_its_bound_is_at_
     m = _figures(naive_split=_recorded(1.01, 1.0, reference=1.05), pipeline=_recorded(1.84, 1.78, reference=1.92))
     assert speedup_words(m, "naive_split").startswith("within noise")
     assert speedup_words(m, "pipeline").startswith("above the bound")
+
+
+def test_a_ledger_record_keeps_its_rounds_and_lesson_09_reads_their_spread(monkeypatch, tmp_path):
+    """Session 50's reader: lesson 02 read 1.83x ± 0.07 as at its 1.78x bound; lesson 09, without the rounds,
+    fell back to its 2% rule and called it above. The ledger now keeps the rounds."""
+    from utils import ledger
+    from utils.lessons.articles_checked import checks
+
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    ledger.record("pipeline_speedup", 1.83, "x", bound=1.78, lesson="02", mode="cpu",
+                  rounds=[1.76, 1.83, 1.90, 1.80, 1.86])
+    kept = ledger.figure("pipeline_speedup", "cpu")
+    assert kept["rounds"] == [1.76, 1.83, 1.90, 1.80, 1.86]
+    assert checks.spread_of(kept) != checks.LEDGER_NOISE * 1.83
+    ledger.record("mfu", 0.7, "", lesson="01", mode="cpu")
+    assert "rounds" not in ledger.figure("mfu", "cpu")

@@ -48,15 +48,18 @@ def figure(name: str, mode: str | None = None) -> dict | None:
 
 
 def record(name: str, value: float, unit: str, bound: float | None = None, lesson: str = "", what: str = "",
-           mode: str | None = None, reference: float | None = None) -> None:
+           mode: str | None = None, reference: float | None = None, rounds: list[float] | None = None) -> None:
     """Add or replace one figure (others are kept: a learner may run a single lesson). Returns nothing, so
-    that a notebook cell ending with it prints nothing."""
+    that a notebook cell ending with it prints nothing. ``rounds``: a speed-up's paired rounds' ratios, kept so
+    that a reader (lesson 09) judges the figure with the same spread as the lesson that measured it."""
     from utils import bench, devices
 
     mode = mode or devices.mode()
     entry = {"value": float(value), "unit": unit, "bound": None if bound is None else float(bound),
-             "reference": None if reference is None else float(reference), "lesson": lesson, "what": what, "hardware": bench.hardware_label(),
-             "date": datetime.date.today().isoformat()}
+             "reference": None if reference is None else float(reference), "lesson": lesson, "what": what,
+             "hardware": bench.hardware_label(), "date": datetime.date.today().isoformat()}
+    if rounds:
+        entry["rounds"] = [float(x) for x in rounds]
     figures = read(mode)
     figures[name] = entry
     file = path(mode)
