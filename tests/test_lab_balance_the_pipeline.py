@@ -692,3 +692,31 @@ def test_a_miss_away_from_the_choice_is_said_to_have_no_measured_cause():
     assert "the next line measures both for your choice." in reading._misses_by_m(at(rows[0]))  # the choice missed
     unprofiled = lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, predicted, False, "")
     assert reading._misses_by_m(unprofiled).endswith("the stages' part.")
+
+
+# --- session 50, second reading: the page's figures, as printed, carry every verdict -----------------------
+
+
+def test_a_miss_touching_the_prediction_as_printed_is_noise_and_the_share_of_the_gain_is_the_pages():
+    """The reader's m=64: 1.08x ± 0.09 against 0.99x predicted (1.08 - 0.09 touches 0.99), rounds 0.92-1.17."""
+    m64 = runs.Row(64, 64, "gpipe", 1.0, 1.0, [0.5, 0.5], split_points=(2,),
+                   speedups=[0.92, 0.99, 1.05, 1.08, 1.10, 1.17, 1.17])
+    assert f"{m64.speedup:.2f} {lab.paired_spread(m64.speedups):.2f}" == "1.08 0.09"
+    assert reading._miss(m64, 0.99) is None and reading._miss(m64, 0.98) == "under"
+    m16 = runs.Row(64, 16, "gpipe", 1.0, 1.0, [0.5, 0.5], split_points=(2,),
+                   speedups=[1.54, 1.55, 1.57, 1.5751, 1.59, 1.61, 1.62])  # unrounded: 65%
+    assert f"{m16.speedup:.2f}x ± {lab.paired_spread(m16.speedups):.2f}, bound {m16.bound:.2f}" == \
+        "1.58x ± 0.03, bound 1.88"
+    p = lab.Pipelined(m16, [m16], m16, 1.0, lab.MIN_MARGIN, {m16.key: 1.6}, False, "")
+    assert "(faster, under the bound: 66% of its gain)" in lab.describe(p)  # (1.58 - 1) / (1.88 - 1) = 0.659
+
+
+def test_pipelining_paid_only_past_the_printed_noise_or_with_every_round_above_one_worker():
+    assert checks_paid(1.08, 0.08, [0.99, 1.0, 1.08, 1.16, 1.17]) is False  # 1.08 - 0.08 touches 1x as printed
+    assert checks_paid(1.08, 0.08, [1.01, 1.02, 1.08, 1.16, 1.17]) is True  # every round above 1x
+    assert checks_paid(1.09, 0.08, [0.99, 1.0, 1.09, 1.17, 1.18]) is True  # past the ±
+    assert checks_paid(0.99, 0.0, [0.99] * 5) is False
+
+
+def checks_paid(speedup, spread, rounds):
+    return lab._paid(speedup, spread, rounds)

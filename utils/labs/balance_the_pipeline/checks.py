@@ -23,7 +23,7 @@ import textwrap
 from typing import Callable, Sequence
 
 from utils import checks
-from utils.claims import paired_spread, speedup_verdict
+from utils.claims import one_side, paired_spread, speedup_verdict, within_noise
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
     TIMED_COLUMNS, Pipelined, percent_range, prediction_lines, splits_by_m, tied_with, timed_table_rows, winners)
@@ -322,7 +322,9 @@ def describe(p: Pipelined) -> str:
     """The learner's row in words: speed-up over one worker with its spread and verdict, the model's figure."""
     r = p.mine
     spread = paired_spread(r.speedups)
-    verdict = speedup_verdict(r.speedup, r.bound, spread, slower="slower than one worker")
+    # the verdict reads the figures as printed (two decimals), so its share of the gain is the page's
+    verdict = speedup_verdict(round(r.speedup, 2), round(r.bound, 2), round(spread, 2),
+                              slower="slower than one worker")
     verdict += f"; {rounds_above_bound(r)}" if rounds_above_bound(r) else ""
     memory = f"; {memory_text(p)}" if p.memory is not None else ""
     return (f"your split {list(r.split_points)} with m={r.m}: {r.speedup:.2f}x one worker ± {spread:.2f}{p.label} "
@@ -461,6 +463,13 @@ def _timed_diagnosis(p: Pipelined) -> str:
 # --- what the run showed ------------------------------------------------------------------------------------
 
 
+def _paid(speedup: float, spread: float, rounds: list[float]) -> bool:
+    """Whether pipelining beat one worker by the course's one noise rule, on the figures as printed: above 1x
+    and past the ± of the paired rounds, or with every round above 1x (``one_side``)."""
+    value = round(speedup, 2)
+    return value > 1 and (not within_noise(value, round(spread, 2)) or one_side(rounds) == "above")
+
+
 def take_away(p: Pipelined | None) -> str:
     """Lab 02's take-away, from the run: did pipelining beat one worker here, which m won and why, and how far
     the learner's model was from the measurement; what is missing while the checks have not run."""
@@ -468,7 +477,7 @@ def take_away(p: Pipelined | None) -> str:
         return "⏳ not done yet: the take-away appears here once check 3 has pipelined your choice"
     r, fastest = p.mine, p.fastest  # the fastest against the learner's choice, paired round by round
     spread = paired_spread(r.speedups)
-    if r.speedup - spread > 1:
+    if _paid(r.speedup, spread, r.speedups):
         lines = [f"Pipelining paid here: your choice ran {r.speedup:.2f}x one worker (± {spread:.2f}){p.label}."]
     else:
         share = min(r.cpu_share) if r.cpu_share else None
