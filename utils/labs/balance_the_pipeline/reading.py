@@ -228,7 +228,8 @@ def miss_cause(p: Pipelined) -> str:
     one, stages = r.baseline_work / got["one worker"] - 1, sum(r.work) / sum(got["stages"]) - 1
     what = "thread CPU time" if r.cpu_workers else "device time"
     said = (f"Where your model and the measurement part (work, {what}, medians; a gap over {CAUSE_SHARE:.0%} "
-            f"is named as a cause where the model missed): one worker's step worked {r.baseline_work * 1e3:.0f} ms against the "
+            "is named as a cause where the model missed): one worker's step worked "
+            f"{r.baseline_work * 1e3:.0f} ms against the "
             f"{got['one worker'] * 1e3:.0f} ms its layers took in the profile ({one:+.0%}); your stages worked "
             + " and ".join(f"{w * 1e3:.0f}" for w in r.work) + " ms a step against the profile's "
             + " and ".join(f"{w * 1e3:.0f}" for w in got["stages"]) + f" ms ({stages:+.0%} together: "
