@@ -651,3 +651,14 @@ def test_the_isolated_all_reduce_is_quoted_at_one_precision_and_ratios_use_it_as
     assert f"{allreduce.times_printed(23.0, iso):.1f}x" == "6.1x"  # 23.0 / 3.75, from the printed figures
     assert f"{allreduce.times_printed(4.0, iso):.0%}" == "107%"
     assert allreduce.times_printed(1.0, 0.0) == 100.0  # a whole printed as 0: its rounding step, no error
+
+
+def test_step_ratios_are_worked_from_the_printed_step_times():
+    # the run the reader saw: 152.4, 85.5 and 86.2 ms; 1.78 x 0.99 = 1.76, not the 1.77 printed
+    r = overlap.step_ratios(0.15241, 0.08549, 0.08618)
+    assert (f"{r['total']:.2f}", f"{r['fewer']:.2f}", f"{r['overlapped']:.2f}") == ("1.77", "1.78", "0.99")
+    assert "multiply to 1.76x" in r["rounding"]
+    # the other outcome: the printed factors multiply to the printed total, so no clause
+    r = overlap.step_ratios(0.1524, 0.0762, 0.0762)
+    assert (f"{r['total']:.2f}", f"{r['fewer']:.2f}", f"{r['overlapped']:.2f}") == ("2.00", "2.00", "1.00")
+    assert r["rounding"] == ""

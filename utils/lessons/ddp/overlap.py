@@ -372,3 +372,17 @@ def compare_steps(step: float, other: float, spread: float | None = None) -> str
     if abs(step - other) <= noise * other:
         return "within noise"
     return "shorter" if step < other else "longer"
+
+
+def step_ratios(hand: float, large: float, small: float) -> dict:
+    """The three step ratios of section 2, worked from the step times as printed (0.1 ms), so a learner who
+    divides the printed figures gets the printed ratios: ``total`` (by hand over small buckets), ``fewer``
+    (by hand over 25 MiB buckets) and ``overlapped`` (25 MiB over small buckets). ``product`` is the two
+    printed factors multiplied; ``rounding`` is a clause saying so when it differs from ``total`` at 2 decimals
+    (each ratio is rounded on its own), else ``""``."""
+    h, g, s = (round(t * 1e3, 1) for t in (hand, large, small))  # ms, as the table prints them
+    total, fewer, overlapped = h / s, h / g, g / s
+    product = round(fewer, 2) * round(overlapped, 2)
+    rounding = (f" (the two factors as printed multiply to {product:.2f}x: each ratio is rounded on its own)"
+                if f"{product:.2f}" != f"{total:.2f}" else "")
+    return {"total": total, "fewer": fewer, "overlapped": overlapped, "product": product, "rounding": rounding}
