@@ -598,3 +598,11 @@ def test_the_epoch_against_its_bound_reads_one_figure_from_the_printed_values():
 def test_the_hints_point_to_concepts_not_to_files_and_use_the_pages_words():
     texts = " ".join(t for levels in checks.hint_texts("labs/feed_the_gpu").values() for t in levels)
     assert ".py" not in texts and "spec" not in texts
+
+
+def test_the_cache_share_of_l_is_worked_from_the_seconds_as_printed():
+    from utils.labs.feed_the_gpu.cache import share_as_printed
+
+    assert f"{0.4049 / 1.0449:.0%}" == "39%"  # the reader's run: unrounded, the share the page contradicted
+    assert f"{share_as_printed(0.4049, 1.0449):.0%}" == "38%"  # 0.40 s / 1.04 s as printed
+    assert f"{share_as_printed(0.5, 1.0):.0%}" == "50%"
