@@ -872,3 +872,15 @@ def test_a_model_that_fits_in_the_l3_without_an_l3_rate_says_why_dram_is_used():
     assert roofline.no_cache_rate(measured, 11.7e6) == ""  # the L3's rate was measured: the lesson says so
     assert roofline.no_cache_rate(roofline.Rates(**dram), 11.7e6) == ""  # no cache size known (a GPU)
     assert roofline.int8_reference(training.linear_heavy_mlp(1024, 3), 1, no_rate).label == "memory-bound (DRAM)"
+
+
+def test_paired_note_names_the_median_of_ratios_only_where_the_printed_figures_divide_differently():
+    from utils.lessons.compression.report import paired_note
+    # the run the reader saw: 3.82x beside 2.92x and 0.75x (2.92 / 0.75 = 3.89)
+    note = paired_note(3.82, 2.92, 0.75)
+    assert "median of the paired rounds' ratios" in note and "2.92x / 0.75x = 3.89x" in note
+    # latencies of the table: 15.59 ms / 4.41 ms = 3.54x, beside a paired 3.65x
+    assert "15.59 ms / 4.41 ms = 3.54x" in paired_note(3.65, 15.59, 4.41, " ms")
+    # the other outcome: the printed figures give the printed ratio, so nothing is added
+    assert paired_note(3.89, 2.92, 0.75) == ""
+    assert paired_note(1.0, 15.591, 15.588, " ms") == ""
