@@ -517,3 +517,16 @@ def test_a_convolution_above_the_peak_is_said_to_beat_a_probe_not_to_run_like_it
     said = report.conv_sentence(share)
     assert said.startswith(f"The convolution reached {share:.0%} of the peak: ") and says in said
     assert ("ran like one" in said) == (round(share, 2) <= 1 and share >= report.AT_ROOF)
+
+
+def test_check_3s_allowance_says_what_it_covers_the_labs_ops_and_not_a_read_only_op():
+    """Session 50's second reading: the allowance (25 %) beside a read-only op's 1.33x must not read as room
+    for it; every branch, judged on the headrooms as printed."""
+    said = report._allowance_words(1.20, 1.33)
+    assert "Check 3 allows 25% or the measurement's spread: room for the lab's ops (at most 1.20x)" in said
+    assert "an op that only reads (1.33x) would need more than the 25% (the lab times none)" in said
+    assert "an op that only reads fits it too" in report._allowance_words(1.20, 1.0)
+    assert "fits it too" in report._allowance_words(1.20, 1.2549)  # 1.25x as printed: within the 25%
+    said = report._allowance_words(1.30, 1.50)
+    assert "more than check 3's 25% (or the spread): a right count could fail it on this op" in said
+    assert "room for" not in said and "(1.50x) would need more" in said

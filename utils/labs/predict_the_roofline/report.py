@@ -247,10 +247,20 @@ def headroom_sentence(rows, roof) -> str:
             "memory roof here). The compute-bound ones have the peak for roof, which write-allocate does not "
             "move: they are held to the peak as measured, within check 3's allowance (the peak is a probe's "
             "rate, which an op's own kernel can pass). ")
-    if round(most_room - 1, 2) <= FASTER:  # as printed
-        return text + (f"Check 3 allows {FASTER:.0%} or the measurement's spread: room for that, and for noise.")
-    return text + (f"That is more than check 3's {FASTER:.0%} (or the spread): a right count could fail it on "
-                   "this op.")
+    return text + _allowance_words(most_room, read_only)
+
+
+def _allowance_words(most_room: float, read_only: float) -> str:
+    """What check 3's allowance covers, judged on the headrooms as printed: the lab's ops (the allowance's
+    reason) and an op that only reads (the most write-allocate can give back), each branch written."""
+    ops_fit = round(most_room - 1, 2) <= FASTER
+    reads_fit = round(read_only - 1, 2) <= FASTER
+    text = (f"Check 3 allows {FASTER:.0%} or the measurement's spread: room for the lab's ops (at most "
+            f"{most_room:.2f}x) and for noise" if ops_fit else
+            f"That is more than check 3's {FASTER:.0%} (or the spread): a right count could fail it on this op")
+    return text + ("; an op that only reads fits it too." if reads_fit else
+                   f"; an op that only reads ({read_only:.2f}x) would need more than the {FASTER:.0%} (the lab "
+                   "times none).")
 
 
 def take_aways(measured: list, passed: bool) -> None:
