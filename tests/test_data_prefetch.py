@@ -797,3 +797,21 @@ def test_bound_reading_reports_every_row_short_of_its_bound():
     assert "fell short of it beyond" in none and "candidate for the gap" in none
     under = bound_reading({0: (1.2, 1.41)}, 0.02)
     assert "came under its bound beyond" in under and "a finding to explain" in under
+
+
+def test_printed_ratio_divides_the_figures_as_printed():
+    from utils.lessons.data_prefetch.report import printed_ratio
+    # the reader's run: "1.60 s / 1.29 s" printed beside 1.25x from unrounded seconds; as printed it is 1.24x
+    assert f"{printed_ratio(1.6012, 1.2895):.2f}" == "1.24"
+    assert f"{1.6049 / 1.2851:.2f}" == "1.25"  # unrounded seconds that also print as 1.60 s and 1.29 s
+    assert f"{printed_ratio(1.6049, 1.2851):.2f}" == "1.24"  # give the ratio a reader's division gives
+
+
+def test_runner_up_reads_the_printed_epochs_against_one_epochs_noise():
+    from utils.lessons.data_prefetch.report import runner_up
+    # the reader's run: 1.35 s and 1.38 s are 2.2% apart, beyond a 2.0% noise
+    speed, spread, close = runner_up(1.3512, 1.3789, 0.02)
+    assert (f"{speed:.3f}", f"{spread:.3f}", close) == ("0.978", "0.020", False)
+    # the other outcome: 1.35 s and 1.37 s, 1.5% apart, within it
+    speed, spread, close = runner_up(1.3512, 1.3689, 0.02)
+    assert (f"{speed:.3f}", close) == ("0.985", True)

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from utils import plots
 from utils.claims import (Claim, against_speedup, bound_verdict, no_gain_claim,  # noqa: F401 (lesson 05 imports
-                          speedup_verdict)  # no_gain_claim from here)
+                          speedup_verdict, within_noise)  # no_gain_claim from here)
 from utils.lessons.data_prefetch.epoch import bound_formula
 from utils.tables import Table
 
@@ -29,6 +29,22 @@ def say(text: str) -> None:
 
 
 NOISE_FLOOR = 0.02  # one epoch's noise is never read as less than 2 %, however close a few repeats came
+
+
+def printed_ratio(over: float, under: float, digits: int = 2) -> float:
+    """``over / under`` worked from the two figures as printed (``digits`` decimals), so that a ratio printed
+    beside "1.60 s / 1.29 s" is 1.24x, what a reader's own division gives, not 1.25x from unrounded seconds."""
+    return round(over, digits) / round(under, digits)
+
+
+def runner_up(fastest: float, runner: float, noise: float) -> tuple[float, float, bool]:
+    """``(speed, spread, close)`` for the runner-up epoch against the fastest (seconds): its speed x the
+    fastest's, worked from the two epochs as printed (two decimals) and rounded to three (1.35 s over 1.38 s:
+    0.978x), its spread (one epoch's ``noise`` times that speed, three decimals), and whether that speed ± the
+    spread reaches 1x: the epochs as printed, 2.2% apart, are then not within a 2.0% noise."""
+    speed = round(printed_ratio(fastest, runner), 3)
+    spread = round(noise * speed, 3)
+    return speed, spread, within_noise(speed, spread)
 
 
 def epoch_noise(epochs: list[float], floor: float = NOISE_FLOOR) -> float:
