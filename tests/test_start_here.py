@@ -433,20 +433,24 @@ def test_a_fits_misses_in_order_of_size_are_read_as_a_pattern_or_as_noise_and_th
     assert "change sign only 2 times" in bow
     assert "(+50% at 4 B, -27% at 256 KiB, -17% at 4 MiB, +49% at 16 MiB, +81% at 64 MiB)" in bow
     assert "a pattern, not noise: the line's shape misses" in bow
-    # session 48's run: +26 %, -26 %, +14 %, -22 %, +27 % in order of size: back and forth
-    noise = line_check.pattern_sentence(sizes, [0.26, 0.06, -0.26, 0.14, -0.22, -0.01, 0.04, 0.27])
-    assert "its 5 misses larger than ±10%" in noise and "change sign 4 times" in noise and "back and forth" in noise
-    assert "not a shape the line misses" in noise
+    # session 48's run: +26 %, -26 %, +14 %, -22 %, +27 % in order of size: back and forth, but 4 of them past
+    # twice one median's ±10%: more scatter than noise explains (reader s2_0002)
+    wide = line_check.pattern_sentence(sizes, [0.26, 0.06, -0.26, 0.14, -0.22, -0.01, 0.04, 0.27])
+    assert "its 5 misses larger than ±10%" in wide and "change sign 4 times" in wide
+    assert "4 of them are larger than ±20%" in wide and "as noise" not in wide
+    # the same signs at noise's size: back and forth, noise around one line
+    noise = line_check.pattern_sentence(sizes, [0.16, 0.06, -0.16, 0.14, -0.12, -0.01, 0.04, 0.17])
+    assert "change sign 4 times" in noise and "back and forth" in noise and "not a shape the line misses" in noise
     few = line_check.pattern_sentence(sizes[:3], [0.2, -0.05, 0.1])
     assert few.startswith("1 of its 3 misses are larger than ±10%") and "too few (under 5)" in few
     # session 49's run: signs back and forth, but the rate falls from 16 to 64 MiB: a shape no line has
     rates = [2e8, 1e9, 1.9e9, 2.2e9, 3.4e9, 2.66e9, 2.32e9]
-    falls = line_check.pattern_sentence(sizes[1:], [0.17, -0.13, -0.23, 0.13, -0.18, 0.12, 0.24],
+    falls = line_check.pattern_sentence(sizes[1:], [0.17, -0.13, -0.19, 0.13, -0.18, 0.12, 0.16],
                                         [n / r for n, r in zip(sizes[1:], rates)])
     assert "by their signs alone, back and forth" in falls and "not a shape the line misses" not in falls
     assert "the rate n/t falls at the largest sizes (2.66 GB/s at 16 MiB, 2.32 at 64 MiB)" in falls
     assert "there, a shape the line misses" in falls
-    rising = line_check.pattern_sentence(sizes[1:], [0.17, -0.13, -0.23, 0.13, -0.18, 0.12, 0.24],
+    rising = line_check.pattern_sentence(sizes[1:], [0.17, -0.13, -0.19, 0.13, -0.18, 0.12, 0.16],
                                          [n / r for n, r in zip(sizes[1:], sorted(rates))])
     assert "rate n/t falls" not in rising and "not a shape the line misses" in rising
     run = machine.link_fit("gloo", sizes[:6], [60e-6 + n / 3.5e9 for n in sizes[:6]])

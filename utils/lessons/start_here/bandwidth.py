@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 
@@ -48,6 +48,7 @@ class CopyPoint:
     bound: float | None
     regime: str = ""  # CPU copies: "L2", "L3" or "DRAM", where the copy's bytes live
     is_bound: bool = True
+    fixed_seconds: float | None = None  # the call's own fixed cost (a 64-byte copy), where measured
 
     @property
     def rate(self) -> float:
@@ -89,6 +90,12 @@ def fixed_cost(size: int = 64, repeats: int = 50) -> float:
     with bench.threads(1):
         src = torch.ones(size, dtype=torch.uint8)
         return time_copy(torch.empty_like(src), src, None, repeats)
+
+
+def with_fixed_cost(points: list[CopyPoint], fixed_seconds: float | None) -> list[CopyPoint]:
+    """The host copies, each told the call's own fixed cost (``fixed_cost``, timed on the same memcpy), so that
+    every reading of a copy weighs how much of its time that fixed cost is (``cache_copies.fixed_share``)."""
+    return [replace(p, fixed_seconds=fixed_seconds) if p.path == "host memcpy" else p for p in points]
 
 
 def copy_paths(hw: devices.Hardware, mode: str) -> list[tuple[str, str, bool, str, float | None]]:

@@ -14,6 +14,22 @@ from utils.plots import size_label
 
 SMALLER_CACHE = {"L3": "L2", "L2": "L1d"}
 LEVELS = ("L1d", "L2", "L3", "DRAM")  # nearest the core first: each level is no faster than the one before
+# A copy whose time is at least this share the call's own fixed cost is "mostly" fixed cost: its shortfall from
+# its cache's rate is that cost, whatever else it is near (the fixed cost is measured, a cache miss is not)
+FIXED_DOMINATES = 0.5
+
+
+def fixed_share(p) -> float | None:
+    """The share of a copy's time that is the call's own fixed cost (``CopyPoint.fixed_seconds``: a 64-byte copy
+    timed the same way), as printed (to the percent); None where that cost was not measured."""
+    return round(min(1.0, p.fixed_seconds / p.seconds), 2) if p.fixed_seconds else None
+
+
+def fixed_cost_bound(points) -> list:
+    """The copies counted in a cache that ran below their cache's reference (as printed) with most of their time
+    the call's fixed cost: that cost explains their shortfall, so no cache is read into it."""
+    in_a_cache = [p for p in points if not p.is_bound and p.bound and p.regime in LEVELS[:-1]]  # not DRAM
+    return [p for p in in_a_cache if round(p.fraction_of_bound, 2) < 1 and (fixed_share(p) or 0) >= FIXED_DOMINATES]
 
 
 def straddling(points, caches: dict[str, int] | None) -> list:
@@ -51,11 +67,15 @@ def below_next_level(points) -> list:
     """The copies counted in a cache that ran slower than their own cache's reference and nearer (in ratio) the
     copies of the level beyond it, measured by the same memcpy in this run: they behaved as out of that cache,
     whatever the cache sizes say. Each: (copy, the next level, the median rate of the copies measured there).
-    A copy faster than its reference is never set apart: leaving a cache slows a copy, it never speeds it up."""
+    A copy faster than its reference is never set apart: leaving a cache slows a copy, it never speeds it up;
+    nor is a copy whose time is mostly the call's fixed cost (``fixed_cost_bound``): that cost is its shortfall."""
     order = [r for r in LEVELS if any(p.regime == r and p.bound and not p.is_bound for p in points)]
+    fixed = {id(p) for p in fixed_cost_bound(points)}
     slow = []
     for p in points:
         if p.is_bound or not p.bound or p.regime not in order or p.regime == order[-1] or p.rate >= p.bound:
+            continue
+        if id(p) in fixed:
             continue
         nxt = order[order.index(p.regime) + 1]
         beyond = statistics.median(q.rate for q in points if q.regime == nxt and q.path == p.path)
@@ -83,15 +103,25 @@ def _copies_out_of(points, path: str, regime: str) -> str:
 def out_of_cache_sentence(points) -> str:
     """Printed under the copies: whether a copy counted in a cache ran below its cache's reference and nearer
     the copies of the next level (``below_next_level``), naming each one that did, and where it is left out."""
+    fixed = [_fixed_cost_said(p) for p in fixed_cost_bound(points)]
     slow = below_next_level(points)
     if not slow:
-        return ("No copy counted in a cache ran below its cache's reference and nearer the copies of the level "
-                "beyond it: none behaved as out of its cache.")
-    said = [f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
+        other = " other" if fixed else ""
+        return " ".join(fixed + [f"No{other} copy counted in a cache ran below its cache's reference and nearer the "
+                                 f"copies of the level beyond it: none{other} behaved as out of its cache."])
+    said = fixed + [f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
             f"{p.regime}'s reference ({p.bound / 1e9:.2f} GB/s) and nearer {_copies_out_of(points, p.path, nxt)} "
             f"({ref / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so it is set apart." for p, nxt, ref in slow]
     return " ".join(said) + (" Each such copy gets its own row here, and is left out of its cache's row, the "
                              "in-cache summary and section 3's memcpy-against-gloo comparison.")
+
+
+def _fixed_cost_said(p) -> str:
+    """One copy of ``fixed_cost_bound``: its shortfall is the call's fixed cost, and it stays in its cache's row."""
+    return (f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
+            f"{p.regime}'s reference ({p.bound / 1e9:.2f} GB/s), but the call's own fixed cost is {fixed_share(p):.0%} "
+            f"of its time ({p.fixed_seconds * 1e6:.1f} of {p.seconds * 1e6:.1f} µs): its shortfall is the call's "
+            f"fixed cost, not a cache, so it stays in {p.regime}'s row.")
 
 
 def above_cache_sentence(points, caches: dict[str, int] | None, margin: float = 0.1) -> str:

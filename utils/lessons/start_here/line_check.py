@@ -140,11 +140,17 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
         return (f"In order of size, its {len(far)} misses {beyond} change sign only {k} time{'s' * (k != 1)} "
                 f"({listed}): a pattern, not noise: the line's shape misses, one alpha and one beta being too "
                 "simple for this path here." + falling)
+    head = f"In order of size, its {len(far)} misses {beyond} change sign {k} times ({listed}): "
+    # signs going back and forth are noise's only while the misses are of noise's size: one noisy median
+    # misses by about EDGE, so misses past twice that scatter more than such noise explains
+    wide = [r for _, r in far if round(abs(r), 2) > 2 * EDGE]
+    if wide:
+        return (head + f"their signs show no shape the line misses, but {len(wide)} of them are larger than "
+                f"±{round(2 * EDGE * 100)}%, twice one median's noise: the misses scatter more than noise "
+                "explains." + falling)
     if falling:
-        return (f"In order of size, its {len(far)} misses {beyond} change sign {k} times ({listed}): by their "
-                "signs alone, back and forth, as noise leaves them." + falling)
-    return (f"In order of size, its {len(far)} misses {beyond} change sign {k} times ({listed}): back and "
-            "forth, as noise around one line leaves them, not a shape the line misses.")
+        return head + "by their signs alone, back and forth, as noise leaves them." + falling
+    return head + "back and forth, as noise around one line leaves them, not a shape the line misses."
 
 
 def check_line(kept, this_run) -> LineCheck:

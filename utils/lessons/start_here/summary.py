@@ -6,12 +6,12 @@ figures (the machine profile, the copies, the messages and their fit), never wri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from utils import claims
 from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's cache readings, named here too)
-    SMALLER_CACHE, above_cache_sentence, below_next_level, inverted_references, inverted_sentence,
-    memcpy_references, out_of_cache_sentence, straddling)
+    FIXED_DOMINATES, SMALLER_CACHE, above_cache_sentence, below_next_level, fixed_cost_bound, fixed_share,
+    inverted_references, inverted_sentence, memcpy_references, out_of_cache_sentence, straddling)
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, kept_line_sentence, misses, pattern_sentence)
 from utils.plots import size_label
@@ -274,9 +274,9 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     cached = [p for p in points if not p.is_bound and p.bound and p.regime != "DRAM"]  # a cache's, not DRAM's
     slow = {id(p) for p, _, _ in below_next_level(points)}  # ran as if out of its cache: counted apart
     if [p for p in cached if id(p) not in slow]:
-        rows.append(in_cache_claim([p for p in cached if id(p) not in slow], caches,
-                                   [p for p in cached if id(p) in slow],
-                                   low={a for a, *_ in inverted_references(points)}))
+        row = in_cache_claim([p for p in cached if id(p) not in slow], caches, [p for p in cached if id(p) in slow],
+                             low={a for a, *_ in inverted_references(points)})
+        rows.append(_fixed_cost_noted(row, fixed_cost_bound(points)))
     if link is not None:
         rows.append(claims.Claim(f"one alpha and one beta describe {link.name}",
                                  f"±{link.accuracy:.0%} worst residual ({fit_source(link)})",
@@ -321,6 +321,16 @@ def in_cache_claim(cached, caches: dict[str, int] | None, left_out=(), low=()) -
                         verdict)
 
 
+def _fixed_cost_noted(row: claims.Claim, fixed) -> claims.Claim:
+    """The in-cache row, naming the copies under their reference whose time is mostly the call's fixed cost
+    (``fixed_cost_bound``): the same reading section 2 prints, so the table gives their shortfall that cause."""
+    if not fixed:
+        return row
+    said = ", ".join(f"{size_label(p.size)} ({p.fraction_of_bound:.0%}; fixed cost {fixed_share(p):.0%} of its time)"
+                     for p in fixed)
+    return replace(row, verdict=row.verdict + f"; below it by the call's fixed cost, not a cache: {said}")
+
+
 def copies_above_dram(points, repeats: int = 5) -> list[Passed]:
     """Every host memcpy out of DRAM above DRAM's reference, copied again cold (4 x L3 streamed through the
     caches first), on one thread like the warm copy: the measurement that says whether a cache explains it."""
@@ -357,8 +367,8 @@ def copies_sentence(points, fixed_seconds: float | None = None, fixed_size: int 
         said = (f"The smallest copy ({size_label(small.size)}) reaches {small.fraction_of_bound:.0%} of what it is "
                 f"set beside: it takes {small.seconds * 1e6:.1f} µs")
         if fixed_seconds:
-            share = min(1.0, fixed_seconds / small.seconds)
-            how_much = ("most of it" if share >= 0.5 else "a sizeable part of it" if share >= 0.2
+            share = round(min(1.0, fixed_seconds / small.seconds), 2)  # as printed
+            how_much = ("most of it" if share >= FIXED_DOMINATES else "a sizeable part of it" if share >= 0.2
                         else "a small part of it")
             said += (f", {how_much} the call's own fixed cost: a {fixed_size}-byte copy, timed the same way, "
                      f"takes {fixed_seconds * 1e6:.1f} µs ({share:.0%} of it).")
