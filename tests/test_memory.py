@@ -577,3 +577,21 @@ def test_the_weights_gap_is_printed_in_lr_at_a_precision_that_shows_it():
     code = "".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code")
     assert "{gap / lr:.1e} lr" in code and "{gap / lr:.2f} lr" not in code
     assert f"{4.5e-06 / 1e-3:.1e} lr" == "4.5e-03 lr"
+
+
+def test_collectives_sentence_works_its_gap_ratio_and_share_from_the_figures_as_printed():
+    # the reader's run: steps 54.6 and 101.1 ms, inside 10.46 ms for DDP and 18.14 + 11.64 for FSDP2; the
+    # sentence said "DDP 10 ms, FSDP2 30 ms (2.84x) ... (19 ms) ... gap (47 ms)" beside a table of 10.5, 18.1, 11.6
+    runs = _runs((0.08, 0.12))
+    runs["ddp"][0].update(mean_step_seconds=0.05464, collective_seconds_per_step={"all-reduce": 0.01046})
+    runs["fsdp"][0].update(mean_step_seconds=0.10114,
+                           collective_seconds_per_step={"all-gather": 0.01814, "reduce-scatter": 0.01164})
+    said = summary.collectives_sentence(runs)
+    assert "DDP 54.6 ms, FSDP2 101.1 ms (1.85x" in said  # 101.1 / 54.6
+    assert "DDP 10.5 ms, FSDP2 29.7 ms (2.83x" in said  # the table's rows: 18.1 + 11.6; 29.7 / 10.5
+    assert "(19.2 ms) is 41% of the gap in step time (46.5 ms)" in said
+    # the other outcome: FSDP2's step no slower, its figures printed the same way
+    runs["fsdp"][0].update(mean_step_seconds=0.05461)
+    said = summary.collectives_sentence(runs)
+    assert "DDP 10.5 ms, FSDP2 29.7 ms. FSDP2's step was not slower" in said
+    assert "gap in step time" not in said

@@ -49,10 +49,19 @@ def inside_collectives(run: dict) -> float | None:
     return sum(seconds.values()) if seconds is not None else None
 
 
+def inside_ms_as_printed(run: dict) -> float | None:
+    """Milliseconds a step inside collectives, summed from ``collectives_table``'s rows as it prints them
+    (0.1 ms), so that the sentence's figure is what a reader adds up from the table (18.1 + 11.6 = 29.7)."""
+    seconds = run[0]["collective_seconds_per_step"]
+    return round(sum(round(v * 1e3, 1) for v in seconds.values()), 1) if seconds is not None else None
+
+
 def collectives_sentence(runs: dict, label: str = "") -> str:
+    """The step times, bytes and time inside collectives of DDP and FSDP2, every difference, ratio and share
+    worked from the figures as printed (0.1 ms), the gap <= 0 outcome included."""
     ddp, fsdp = runs["ddp"], runs["fsdp"]
     calls = {k: sum(r[0]["calls_per_step"].values()) for k, r in runs.items()}
-    steps = {k: r[0]["mean_step_seconds"] for k, r in runs.items()}
+    steps = {k: round(r[0]["mean_step_seconds"] * 1e3, 1) for k, r in runs.items()}  # ms, as printed
     sent = {k: sum(wire_bytes(c, v) for c, v in r[0]["sent_per_step"].items()) for k, r in runs.items()}
     bytes_ratio = sent["fsdp"] / sent["ddp"]
     ranges = {k: r[0].get("step_range") for k, r in runs.items()}
@@ -65,27 +74,29 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
             "faster in every pairing of steps, beyond their noise" if high < 1 else
             "the range spans 1x, so no difference is shown beyond the steps' noise"))
     handed = {k: sum(r[0]["sent_per_step"].values()) for k, r in runs.items()}   # the table's "MB a step"
-    text = (f"Step time (mean, from the second step): DDP {steps['ddp'] * 1e3:.0f} ms, FSDP2 "
-            f"{steps['fsdp'] * 1e3:.0f} ms ({steps['fsdp'] / steps['ddp']:.2f}x{spread}; it moves {bytes_ratio:.2f}x "
+    text = (f"Step time (mean, from the second step): DDP {steps['ddp']:.1f} ms, FSDP2 "
+            f"{steps['fsdp']:.1f} ms ({steps['fsdp'] / steps['ddp']:.2f}x{spread}; it moves {bytes_ratio:.2f}x "
             f"the bytes a ring sends for DDP; the table's MB a step, what each rank hands its collectives, add up to "
             f"{handed['fsdp'] / handed['ddp']:.2f}x, as with 2 ranks a ring sends half of a reduce-scatter's "
             "input); "
             f"collectives a step: DDP {calls['ddp']:.0f}, FSDP2 {calls['fsdp']:.0f}.")
-    d, f = inside_collectives(ddp), inside_collectives(fsdp)
+    d, f = inside_ms_as_printed(ddp), inside_ms_as_printed(fsdp)  # ms: the table's rows, summed
     if d is None or f is None:
         return text + f" (On GPUs the collectives run on their own stream: their time is not separable here.){label}"
-    gap, extra = steps["fsdp"] - steps["ddp"], f - d
+    gap, extra = round(steps["fsdp"] - steps["ddp"], 1), round(f - d, 1)  # ms, from the printed figures
     if gap <= 0:
-        return text + (f" Inside them: DDP {d * 1e3:.0f} ms, FSDP2 {f * 1e3:.0f} ms. FSDP2's step was not slower in "
-                       f"this run, against the expectation: a finding to explain; re-run to see whether it "
+        return text + (f" Inside them (the table's rows, summed): DDP {d:.1f} ms, FSDP2 {f:.1f} ms. FSDP2's step "
+                       f"was not slower in this run, against the expectation: a finding to explain; re-run to see whether it "
                        f"repeats{label}.")
     share = f"{extra / gap:.0%} of"
-    text += (f" Inside them: DDP {d * 1e3:.0f} ms, FSDP2 {f * 1e3:.0f} ms ({f / d:.2f}x, "
-             f"{'more' if f / d > bytes_ratio else 'no more'} than the ring's bytes' {bytes_ratio:.2f}x; one "
+    text += (f" Inside them (the table's rows, summed): DDP {d:.1f} ms, FSDP2 {f:.1f} ms ({f / d:.2f}x, "
+             f"{'more' if round(f / d, 2) > round(bytes_ratio, 2) else 'no more'} than the ring's bytes' "
+             f"{bytes_ratio:.2f}x; one "
              f"figure a step each, with no spread to judge noise by, and a rank's time inside a collective also "
              f"counts its wait for the other rank, so this cannot tell the per-call start-up cost (alpha, lesson 00) from "
              f"waiting); "
-             f"the extra time inside collectives ({extra * 1e3:.0f} ms) is {share} the gap in step time ({gap * 1e3:.0f} ms){label}.")
+             f"the extra time inside collectives ({extra:.1f} ms) is {share} the gap in step time ({gap:.1f} ms)"
+             f"{label}.")
     if gap > 0 and extra < 0.8 * gap:
         text += (" The rest is outside the collectives (not timed apart here). Candidates, none measured here: "
                  "FSDP2 copies each unit's shards into and out of the flat buffers its collectives use (one "
