@@ -247,7 +247,9 @@ def test_the_hardware_label_loses_only_the_isa_bracket():
 
 def _recorded(value: float, bound: float = 2.0, hardware: str = "CPU X (AVX512; AVX512-VNNI (int8)), 2 cores, no GPU",
               **extra) -> Recorded:
-    record = {"value": value, "bound": bound, "what": "", "hardware": hardware, **extra}
+    # its paired rounds (spread 1% of the value), as lesson 02 now keeps them; rounds=None: an entry without
+    rounds = [value * k for k in (0.98, 0.99, 1.0, 1.01, 1.02)]
+    record = {"value": value, "bound": bound, "what": "", "hardware": hardware, "rounds": rounds, **extra}
     return Recorded(record, sources.LEDGER, "lesson 00, a date; simulated on CPU, this machine")
 
 
@@ -525,7 +527,8 @@ def test_a_figure_past_its_bound_is_explained_once_and_its_rows_point_there():
     assert all("note under §1's counts" in report.verdict_cell(r) for r in rows)
     note = report.above_bound_note(m, rows)
     assert "A10, B5" in note and "1.96x" in note and "work-scaled reference" in note
-    within = _figures(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.6, 1.78), ddp=_recorded(1.6))
+    within = _figures(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.6, 1.78, rounds=None),
+                      ddp=_recorded(1.6))
     row = verdicts.judge(claims.BY_ID["A10"], within, {})
     assert verdicts.ABOVE_NOTE not in row.evidence
     assert report.above_bound_note(within, [row]).startswith("Of the 3 recorded medians read against a bound, "
@@ -900,7 +903,7 @@ def test_the_note_counts_past_their_bound_from_the_same_list_it_names(reported, 
     choosing["batch 32 1f1b m=2"] = 1.36
     configs = _recorded(reported, 16 / 9, m=8, batch=128, schedule="1f1b", rounds=[reported] * 15,
                         work_scaled_reference=1.94, choosing_run=choosing)
-    m = _figures(naive_split=_recorded(1.02, 1.0), pipeline=_recorded(1.71, 1.78), ddp=_recorded(1.8),
+    m = _figures(naive_split=_recorded(1.01, 1.0), pipeline=_recorded(1.71, 1.78), ddp=_recorded(1.8),
                  pipeline_configs=configs)
     m["results"]["pipeline_configs"] = configs
     note = report.above_bound_note(m, [])
@@ -1031,3 +1034,52 @@ def test_a_ledger_record_keeps_its_rounds_and_lesson_09_reads_their_spread(monke
     assert checks.spread_of(kept) != checks.LEDGER_NOISE * 1.83
     ledger.record("mfu", 0.7, "", lesson="01", mode="cpu")
     assert "rounds" not in ledger.figure("mfu", "cpu")
+
+
+def test_lesson_09_reads_a_recorded_speedup_as_lesson_02_does_with_its_rounds_and_says_when_none_were_kept(
+        monkeypatch, tmp_path):
+    """Session 50, second reading: lesson 02 read 1.83x ± 0.07 as at its 1.78x bound; lesson 09, without the
+    rounds, called it above on its 2% floor. With the rounds, one verdict; without, "no spread recorded"."""
+    from utils import claims as course
+
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    rounds = [1.74, 1.76, 1.80, 1.83, 1.85, 1.90, 1.93]
+    ledger.record("pipeline_speedup", 1.83, "x", bound=16 / 9, reference=1.87, lesson="02", mode="cpu",
+                  rounds=rounds)
+    ledger.record("naive_split_speedup", 1.08, "x", bound=1.0, reference=1.10, lesson="02", mode="cpu",
+                  rounds=[1.03, 1.05, 1.07, 1.08, 1.10, 1.12, 1.13])
+    ledger.record("ddp_speedup", 1.6, "x", bound=2.0, lesson="03", mode="cpu")
+
+    def figures():
+        kept = {name: Recorded(ledger.figure(f"{name}_speedup", "cpu"), sources.LEDGER, "lesson 02")
+                for name in ("pipeline", "naive_split", "ddp")}
+        return _figures(**kept)
+
+    m = figures()
+    lesson_02 = course.speedup_verdict(1.83, 1.78, round(course.paired_spread(rounds), 2),
+                                       slower="slower than one device", rounds=rounds)
+    assert lesson_02 == "at the bound (within noise)" == checks.speedup_words(m, "pipeline")
+    rows = {i: verdicts.judge(claims.BY_ID[i], m, {}) for i in ("A10", "B5", "A19")}
+    assert [rows[i].check for i in ("A10", "B5")] == [verdicts.ABOVE] * 2  # the split alone, 1.08x ± 0.03, past 1x
+    assert "explained by the reference (lesson 02 §3)" in rows["A10"].evidence
+    assert rows["A19"].check == verdicts.AGREES
+    assert "A19" not in report.check_counts(list(rows.values()))[verdicts.ABOVE]
+    assert "A10, B5 are above a bound through lesson 02's split alone" in report.above_bound_note(
+        m, list(rows.values()))
+    # no rounds kept: past the bound by 3% reads "no spread recorded", an inconclusive check, never "above"
+    ledger.record("pipeline_speedup", 1.83, "x", bound=16 / 9, reference=1.87, lesson="02", mode="cpu")
+    ledger.record("naive_split_speedup", 0.99, "x", bound=1.0, lesson="02", mode="cpu",
+                  rounds=[0.95, 0.97, 0.98, 0.99, 1.0, 1.01, 1.02])
+    m = figures()
+    said = checks.speedup_words(m, "pipeline")
+    assert said.startswith("past the bound by 3%, no spread recorded") and not checks.past_bound(said)
+    rows = {i: verdicts.judge(claims.BY_ID[i], m, {}) for i in ("A10", "B5", "A19")}
+    assert all(r.check == verdicts.NOISY for r in rows.values()), [r.check for r in rows.values()]
+    assert "no spread recorded" in rows["A10"].evidence
+    counted = report.checks_sentence(list(rows.values()))
+    assert "above its bound (a finding to explain): none" in counted
+    assert "inconclusive within a spread, or with none recorded: A10, B5, A19" in counted
+    assert "INCONCLUSIVE within a spread (or with none recorded)" in report.verdict_cell(rows["A10"])
+    # a figure under its bound reads the same with or without rounds
+    ledger.record("pipeline_speedup", 1.70, "x", bound=16 / 9, lesson="02", mode="cpu")
+    assert checks.speedup_words(figures(), "pipeline").startswith("faster, under the bound")

@@ -15,7 +15,8 @@ import re
 from utils import claims as words
 from utils.lessons.articles_checked import host_memory
 from utils.lessons.articles_checked.figures import (LEDGER_NOISE, Missing, _sends, _stopped, capstone_two_devices,
-                                                    fixed_cost, recorded, recorded_int8_units, value)
+                                                    fixed_cost, no_spread, recorded, recorded_int8_units,
+                                                    recorded_verdict, spread_of, value)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive within its spread"
@@ -83,21 +84,15 @@ def busy_note(m, name: str, cores_needed: int | None) -> str:
 # --- Speed-ups beside their bounds --------------------------------------------------------------------------------
 
 
-def spread_of(record: dict) -> float:
-    """The paired rounds' spread of a recorded speed-up; ``LEDGER_NOISE`` of its value where none was kept."""
-    return words.paired_spread(record["rounds"]) if record.get("rounds") else LEDGER_NOISE * record["value"]
-
-
 def speedup_words(m, name: str) -> str:
-    """The course's verdict words for recorded speed-up ``name`` beside its bound: "faster, under the bound:
-    95% of its gain", "above the bound: a finding to explain", "slower than one device: ..."; lesson 02's split
-    alone against its 1x bound (``split_alone_words``)."""
+    """The course's verdict words for recorded speed-up ``name`` beside its bound (``recorded_verdict``):
+    "faster, under the bound: 95% of its gain", "at the bound (within noise)", "above the bound: a finding
+    to explain", "slower than one device: ..."; lesson 02's split alone against its 1x bound
+    (``split_alone_words``)."""
     r = recorded(m, name).record
     if name == "naive_split":
         return split_alone_words(r)
-    bound = r.get("bound")  # judged as printed (two decimals), as lesson 02 judges it: 1.7797 is 1.78, at 1.78
-    text = words.speedup_verdict(round(r["value"], 2), round(bound, 2) if bound else bound, spread_of(r),
-                                 slower="slower than one device")
+    text = recorded_verdict(r, r.get("bound"))  # as printed: 1.7797 is 1.78, at 1.78, as lesson 02 judges it
     if name == "pipeline" and past_bound(text) and explained_by_reference(r):
         return f"{text}; {pipeline_explanation(r)}"
     return text
@@ -162,7 +157,7 @@ def split_alone_words(record: dict) -> str:
     """Lesson 02's split without micro-batches: the stages take turns, so its bound is 1x (one device).
     Past 1x it is above the bound, a finding to explain; within the per-process reference, the row gives that
     reference as lesson 02's explanation beside the verdict."""
-    text = turns_words(record["value"], spread_of(record))  # the ledger's noise rule, as for every figure it keeps
+    text = recorded_verdict(record, 1.0)  # its bound: one device's time (the stages take turns)
     if split_explained(record, text):
         reference = split_reference(record)
         return f"{text}; within the per-process reference {reference:.2f}x: explained by the reference (lesson 02 §3)"
@@ -187,8 +182,10 @@ def faster(text: str) -> bool:
 
 def faster_within_bound(m, name: str) -> bool:
     """True for a speed-up under or at its bound, False for none; ``AboveBound`` for one past it, whatever
-    explains it (a figure past its bound is a finding to explain, never agreement)."""
+    explains it (a finding to explain, never agreement); ``Noisy`` past it with no spread recorded."""
     text = speedup_words(m, name)
+    if no_spread(text):
+        raise Noisy(name)
     if past_bound(text):
         raise AboveBound(name)
     return faster(text)
@@ -221,7 +218,9 @@ def split_takes_turns(m) -> bool:
     True; past it beyond the per-process reference, False (the stages did not take turns); past it within that
     reference, ``AboveBound`` (a finding to explain, lesson 02's explanation beside it)."""
     record = recorded(m, "naive_split").record
-    text = turns_words(record["value"], spread_of(record))
+    text = recorded_verdict(record, 1.0)
+    if no_spread(text):
+        raise Noisy("naive_split")
     if not past_bound(text):
         return True
     if split_explained(record, text):
@@ -287,9 +286,7 @@ def not_past_bound(m, name: str) -> bool:
     it); ``AboveBound`` where it passed it."""
     if m["results"].get(name) is None:
         return True
-    if past_bound(speedup_words(m, name)):
-        raise AboveBound(name)
-    return True
+    return faster_within_bound(m, name) or True  # slower is not past it: True; past it, with no spread: raised
 
 
 def article_split_speedup(m) -> tuple[float, bool]:

@@ -9,7 +9,7 @@ import re
 
 import psutil
 
-from utils import article, devices
+from utils import article, claims as words, devices
 from utils.lessons.articles_checked import case_study, evidence as ev, host_memory, snippets
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
 
@@ -156,6 +156,35 @@ def kept_before_two_devices(record: dict) -> str:
 
 
 # --- Reading figures -----------------------------------------------------------------------------------------
+
+
+def spread_of(record: dict) -> float:
+    """The paired rounds' spread of a recorded speed-up, as its lesson prints it (two decimals);
+    ``LEDGER_NOISE`` of its value where none was kept."""
+    if record.get("rounds"):
+        return round(words.paired_spread(record["rounds"]), 2)
+    return LEDGER_NOISE * record["value"]
+
+
+NO_SPREAD = "no spread recorded"
+
+
+def recorded_verdict(record: dict, bound: float | None, slower: str = "slower than one device") -> str:
+    """The course's one rule (``claims.speedup_verdict``) for a recorded speed-up, on its figures as printed:
+    with its rounds, their spread and their sides of 1x, as the lesson that measured it reads them (so the
+    two pages print one verdict); without them, a figure past its bound is not called a finding on the
+    ``LEDGER_NOISE`` floor alone: "past the bound by 3%, no spread recorded" (inconclusive)."""
+    value, bound = round(record["value"], 2), None if bound is None else round(bound, 2)
+    rounds = record.get("rounds")
+    text = words.speedup_verdict(value, bound, spread_of(record), slower=slower, rounds=rounds or None)
+    if rounds or bound is None or value <= bound or text.startswith("within noise"):
+        return text
+    return (f"past the bound by {value / bound - 1:.0%}, {NO_SPREAD}: the ledger kept no rounds, so this page "
+            "cannot tell a finding from noise (its lesson reads it with its rounds)")
+
+
+def no_spread(text: str) -> bool:
+    return NO_SPREAD in text
 
 
 def recorded(m, name: str):

@@ -41,7 +41,7 @@ def verdict_cell(row: Row) -> str:
     warning = {DISAGREES: " -- THIS RUN DISAGREES: see its evidence",
                ABOVE: " -- A FIGURE PASSED ITS BOUND: a finding to explain (the note under §1's counts says "
                       "what its lesson found)",
-               NOISY: " -- INCONCLUSIVE within a spread: see its evidence"}.get(row.check, "")
+               NOISY: " -- INCONCLUSIVE within a spread (or with none recorded): see its evidence"}.get(row.check, "")
     return f"{row.verdict}{judged}{warning}: {row.why} ({row.where})"
 
 
@@ -101,7 +101,7 @@ def checks_sentence(rows: list[Row]) -> str:
     checkable = len(own) - len(c["unchecked"])
     named = ((DISAGREES, "disagreeing"), (ABOVE, "a figure the rows read above its bound (a finding to explain)"),
              (WAITING, "waiting for a lesson's figure"), (BUSY, "inconclusive on a busy machine"),
-             (NOISY, "inconclusive within a spread"))
+             (NOISY, "inconclusive within a spread, or with none recorded"))
     others = [f"{name}: {', '.join(c[state]) or 'none'}" for state, name in named]
     return (f"checked and agreeing: {len(c[AGREES])} of {checkable} rows with their own measurement; "
             f"{summaries_words(rows)}; " + "; ".join(others)
@@ -131,8 +131,8 @@ SPLIT_ABOVE = (
 NOISE_RULE = (
     " The noise rule: a figure kept with its paired rounds is read with their spread (the course's rule); one kept "
     f"without them (the ledger keeps a median, its bound and its reference) is read within {LEDGER_NOISE:.0%} of "
-    "what it is set beside, the course's noise floor, so such a figure within that of its bound reads 'at the "
-    "bound (within noise)', not 'above the bound'.")
+    "what it is set beside, the course's noise floor, except past its bound: there it reads 'no spread recorded' "
+    "(inconclusive), never 'above the bound' on that floor alone.")
 
 
 def above_bound_note(m: dict, rows: list[Row]) -> str:
