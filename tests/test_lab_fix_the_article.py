@@ -357,9 +357,33 @@ def _timed(split_us: list[float], pp_us: list[float]) -> lab.SplitRun:
 
 def test_the_largest_miss_is_called_the_splits_own_only_by_the_reports_rule():
     steady = [100.0] * 9
-    assert "that miss is the split's own" in lab._miss_owner(_timed([300.0] * 9, steady))
+    said = lab._miss_owner(_timed([300.0] * 9, steady), 100e-6, BAND_30)  # ping-pong 1.00x: inside the band
+    assert "the miss is the split's own (the split took 3.00x the prediction, the ping-pong" in said
     scattered = [300, 30, 300, 90, 300, 30, 300, 300, 300]  # 3 of 9 rounds below the ping-pong
-    assert "does not show that miss to be the split's own" in lab._miss_owner(_timed(scattered, steady))
+    said = lab._miss_owner(_timed(scattered, steady), 100e-6, BAND_30)
+    assert "does not show that miss to be the split's own" in said
+    # the reader's plan 2: split 381 us, ping-pong 277 us, predicted 615 us, band 0.89-8.35x
+    said = " ".join(lab._miss_owner(_timed([381.0] * 9, [277.0] * 9), 615e-6, (0.89, 8.35)).split())
+    assert "the split's own part is its excess over the ping-pong of the same bytes (median 1.38x)" in said
+    assert "at that size the fit itself missed (ping-pong 0.45x the prediction, outside its band 0.89-8.35x)" in said
+    assert "the miss is the split's own" not in said
+
+
+def test_whose_miss_it_is_follows_both_figures_on_every_branch():
+    """Session 50's second reading: a split longer than its ping-pong owns the miss against the prediction only
+    where it ran over the prediction and the ping-pong of the same bytes stayed inside the fit's band."""
+    assert lab.owner_words(1.50, 1.10, BAND_30, 1.36).startswith("the miss is the split's own (the split took 1.50x")
+    outside = lab.owner_words(0.62, 0.45, (0.89, 8.35), 1.38)
+    assert "excess over the ping-pong of the same bytes (median 1.38x); at that size the fit itself missed" in outside
+    assert "so the split's 0.62x is not the split's miss alone" in outside
+    assert "the fit itself missed (ping-pong 1.50x" in lab.owner_words(2.0, 1.50, BAND_30, 1.33)  # over the band
+    under = lab.owner_words(0.95, 0.85, BAND_30, 1.12)  # the split under the prediction, its ping-pong in band
+    assert "its 0.95x against the prediction, not over it, is no miss of the split's" in under
+    assert "inside the fit's band 0.77-1.43x" in under and "the fit itself missed" not in under
+    assert "is no miss" in lab.owner_words(1.004, 0.90, BAND_30, 1.12)  # 1.00x as printed: not over it
+    text = " ".join(lab.miss_sentence([0.62], [0.45], (0.89, 8.35), {"plan 2": GAP}).split())
+    assert "Whose miss it is where the split's messages are longer, from both figures: plan 2: the split's own" in text
+    assert "the miss is the split's own" not in text
 
 
 GAP, NOISE = [1.9, 2.1, 2.4, 1.2, 2.0, 2.2, 1.7, 2.0, 2.5], [1.3, 0.7, 1.1, 0.9, 1.2, 0.8, 1.0, 1.1, 0.95]

@@ -32,7 +32,7 @@ from utils.checks import expect, run_check
 from utils.labs.fix_the_article import reference as _reference  # kept out of the lab's names
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
-    JUMP, SIGN_LEVEL, band_words, drift_sentence, fit_band, gap_of, jumped_rounds, miss_sentence,
+    JUMP, SIGN_LEVEL, band_words, drift_sentence, fit_band, gap_of, jumped_rounds, miss_sentence, owner_words,
     ping_pong_jumps, side_of, sign_test_least, verdict_of)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta

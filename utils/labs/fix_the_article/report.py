@@ -10,7 +10,7 @@ from numbers import Number
 from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans and helpers
     CASES, MB, PLANS, Plan, SplitRun, UNSEEN_PLANS,
     WIDTH, _median, _try, _us, fits, judging_links,
-    band_words, fit_band, jumped_rounds, model_seconds, plan_cuts, verdict_of,
+    band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, verdict_of,
 )
 
 
@@ -31,16 +31,18 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
     return (f"- Your predictions against the split's median rounds, as in the report above: {named}. The "
             f"largest miss of the medians, {worst[0]}, is "
             f"{max(worst[2] / worst[1], worst[1] / worst[2]):.2f}x "
-            f"{side} the prediction; {_miss_owner(timed[worst[0]])}")
+            f"{side} the prediction; {_miss_owner(timed[worst[0]], worst[1], fit_band(link))}")
 
 
-def _miss_owner(run: SplitRun) -> str:
+def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float]) -> str:
     """Whether a case's miss is the split's own, by the report's rule (every branch written): its rounds
-    against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test)."""
+    against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test), then both
+    medians against ``predicted`` and the fit's ``band`` (``owner_words``)."""
     ratios = [a / b for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]
     if verdict_of(ratios, jumped_rounds(run.ping_pong_seconds())) == "longer":
-        return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes: that miss "
-                "is the split's own, not the fit's.")
+        return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes: "
+                + owner_words(_median(run.link_seconds()) / predicted, _median(run.ping_pong_seconds()) / predicted,
+                              band, _median(ratios)) + ".")
     return ("by the report's rule its rounds did not differ from the ping-pong of the same bytes (they "
             "scattered too widely): this run does not show that miss to be the split's own rather than the "
             "link's noise.")

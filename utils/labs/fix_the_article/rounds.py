@@ -65,10 +65,34 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
         return text + ("In no case were the split's messages longer by that rule: this run shows no difference "
                        "between a split's messages and a ping-pong's of the same bytes (which is not the same as "
                        "showing that they cost the same: the ranges above say how widely the rounds scattered).")
-    return text + ("Where the split's messages are longer, the miss is the split's own: alpha and beta were fitted "
-                   "on a loop of messages that nothing interrupts, while a split's message leaves from the middle "
-                   "of a training step; what the receiving worker was doing then is not measured here, so the "
-                   "cause is not shown. A model holds for the situation it was measured in.")
+    owners = [f"{name}: {owner_words(x, pp, band, statistics.median(rounds[name]))}"
+              for name, x, pp in zip(rounds, ratios, pp_ratios) if cases[name] == "longer"]
+    return text + ("Whose miss it is where the split's messages are longer, from both figures: " + "; ".join(owners)
+                   + ". The split's own part, its excess over the ping-pong of the same bytes, has a candidate "
+                   "cause: alpha and beta were fitted on a loop of messages that nothing interrupts, while a "
+                   "split's message leaves from the middle of a training step; what the receiving worker was "
+                   "doing then is not measured here, so the cause is not shown. A model holds for the situation "
+                   "it was measured in.")
+
+
+def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: float) -> str:
+    """Whose miss a case's is, where its split ran longer than the ping-pong of the same bytes (every branch
+    written, judged on the figures as printed). ``split_x`` and ``pp_x``: the split's and the ping-pong's
+    medians over the prediction; ``band``: the fit's own sizes, measured / fitted (``fit_band``); ``excess``:
+    the median round of split over ping-pong. The miss against the prediction is the split's own only where
+    the split ran over the prediction and the ping-pong of the same bytes stayed inside the fit's band: a
+    ping-pong outside it means the fit itself missed at that size."""
+    lo, hi = round(band[0], 2), round(band[1], 2)
+    pp_inside = lo <= round(pp_x, 2) <= hi
+    if round(split_x, 2) > 1 and pp_inside:
+        return (f"the miss is the split's own (the split took {split_x:.2f}x the prediction, the ping-pong of "
+                f"the same bytes {pp_x:.2f}x, inside the fit's band {band_words(band)})")
+    own = f"the split's own part is its excess over the ping-pong of the same bytes (median {excess:.2f}x)"
+    if not pp_inside:
+        return (f"{own}; at that size the fit itself missed (ping-pong {pp_x:.2f}x the prediction, outside "
+                f"its band {band_words(band)}), so the split's {split_x:.2f}x is not the split's miss alone")
+    return (f"{own}; its {split_x:.2f}x against the prediction, not over it, is no miss of the split's: the "
+            f"ping-pong of the same bytes took {pp_x:.2f}x, inside the fit's band {band_words(band)}")
 
 
 def drift_sentence(pp_ratios: list[float], band: tuple[float, float]) -> str:
