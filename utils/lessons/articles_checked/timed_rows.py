@@ -300,11 +300,12 @@ def a21_in_this_run(m) -> str:
     said = rounds_verdict(ratios, m["passes"]["bound"], "slower than one device")
     if too_busy(m, "passes", 2):
         return "; in this run: other programs held the cores, so neither is shown (rerun on a quiet machine)"
+    median, spread = paired(ratios)
     if said.startswith(("faster", "at the bound", "above the bound")):
-        return f"; in this run tensor parallel inference was faster than one device ({said})"
+        return (f"; in this run tensor parallel inference was faster than one device ({median:.2f}x ± "
+                f"{spread:.2f}: {said}){own_rounds_note(ratios)}")
     training = ("; make bench's MLP-block figure below includes training's backward pass, so it is no inference "
                 "figure" if m["results"].get("decode") else "")
-    median, spread = paired(ratios)
     if said.startswith("within noise"):
         return (f"; in this run tensor parallel inference, {median:.2f}x ± {spread:.2f}, is within its spread of "
                 "one device's speed: this run cannot tell whether the condition holds (more paired rounds would "
@@ -312,7 +313,16 @@ def a21_in_this_run(m) -> str:
                 f"the same set-up in its own run){training}")
     return (f"; in this run tensor parallel inference was slower than one device ({median:.2f}x ± {spread:.2f}): "
             "the condition (a larger model or batch, where a step's work outweighs its messages) is not reached "
-            f"here{training}")
+            f"here{own_rounds_note(ratios)}{training}")
+
+
+def own_rounds_note(ratios: list[float]) -> str:
+    """Beside a verdict from this page's own rounds: lesson 07 §1 times the same blocks in its own run, whose
+    rounds may give another verdict; its figure is not recorded for this page, so the row says whose it is."""
+    whose = f"{len(ratios)} paired rounds" if len(ratios) > 1 else "fastest pass (no rounds kept)"
+    return (f"; this page's own {whose}: {sections.cite(LESSON_07_PASSES)} times the same "
+            "blocks in its own run and reads its own rounds, which may give another verdict (this page does not "
+            "read that figure)")
 
 
 RUN_NOTES = {"B8": b8_in_this_run, "A21": a21_in_this_run}  # rows whose verdict says how this run bore it out
