@@ -73,12 +73,14 @@ def splits_by_m(p: Pipelined) -> str:
 
 def tied_with(rows: list[Row], key: str) -> list[Row]:
     """The rows the paired rounds cannot tell from row ``key``: their round-by-round ratio to it is within its
-    spread (``claims.paired_spread``) of 1. Every row was timed in the same rounds, against the same worker."""
+    spread (``claims.paired_spread``) of 1, by the course's one noise rule (``within_noise``) at two decimals,
+    as the page prints ratios. Every row was timed in the same rounds, against the same worker."""
     winner = next(row for row in rows if row.key == key)
     tied = []
     for row in rows:
         ratios = [a / b for a, b in zip(row.speedups, winner.speedups)]
-        if row.key == key or (ratios and abs(1 - statistics.median(ratios)) <= paired_spread(ratios)):
+        if row.key == key or (ratios and within_noise(round(statistics.median(ratios), 2),
+                                                      round(paired_spread(ratios), 2))):
             tied.append(row)
     return sorted(tied, key=lambda x: x.m)
 
