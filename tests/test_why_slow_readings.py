@@ -147,3 +147,63 @@ def test_the_same_result_is_said_beside_its_tolerance_and_withdrawn_beyond_it():
     assert edge.same_result
     slow = Comparison("x", "slow", "fast", 0.8e-3, 1e-3, 2e-3, round_ratios=(0.78, 0.79, 0.8, 0.81, 0.82))
     assert report.algorithms_count([slow]).endswith("not the same result to that tolerance")
+
+
+def matmul_roof(retimed=102.8e9, from_profile=True):
+    """Reader s2_0002's roof: the profile's 1024³ peak at 99.1 GFLOP/s, re-timed beside the ops at 102.8."""
+    peak = NS(size="1024³", best=99.1e9, spread=0.13)
+    bw = NS(name=ADD_ROOF, size="STREAM add, 32 MiB arrays", best=30.2e9, spread=0.11)
+    return NS(from_profile=from_profile, peak=peak, peak_size=1024, bandwidth=bw, threads=1, points=[],
+              retimed=(NS(best=retimed), NS(best=27.7e9)), ceilings=NS(flops=99.1e9, bandwidth=30.2e9),
+              RETIMED="the same probe timed beside the ops, this run")
+
+
+def matmul_point(name, m, k, n, gflops, spread=0.03):
+    op = roofline.Op(name, 2 * m * k * n, 4 * (m * k + k * n + m * n), lambda: None)
+    return roofline.Point(op, op.flops / (gflops * 1e9), spread, 99.1e9, "compute")
+
+
+def test_the_roofs_own_matmul_above_it_is_the_probe_timed_twice_in_the_note_and_the_table():
+    roof = matmul_roof()
+    probe = matmul_point("matmul 1024x1024x1024", 1024, 1024, 1024, 102.3)  # 103% of 99.1, spread 3%
+    assert probe.above_roof
+    note = report._above_why(probe, roof)
+    assert note == ("It is the roof's own probe (1024³) timed twice: the same probe timed beside the ops, this run "
+                    "ran at 102.8 GFLOP/s (-0%), so its share is this moment against the profile's, not a finding.")
+    assert "smaller" not in note and "faster than" not in note
+    assert roofline.points_rows([probe], roof)[0][7] == "103% its own probe"
+    assert roofline.points_rows([probe])[0][7] == "103% ⚠ above"  # no roof given: the flag alone
+    alone = report._above_why(probe, matmul_roof(from_profile=False))
+    assert "one kernel timed twice in the same rounds" in alone and "not a finding" in alone
+
+
+def test_only_a_smaller_matmul_that_beat_the_retimed_probe_is_offered_the_caches():
+    roof = matmul_roof()
+    small = matmul_point("matmul 256x256x256", 256, 256, 256, 105.0)  # beat the re-timed 102.8
+    assert report.compute_above_grade(small, roof) == "smaller"
+    assert "a smaller matmul's operands stay in a core's caches" in report._above_why(small, roof)
+    slower = matmul_point("matmul 256x256x256", 256, 256, 256, 102.3)  # no faster than the re-timed probe
+    assert report.compute_above_grade(slower, roof) == "moment"
+    said = report._above_why(slower, roof)
+    assert "ran no faster than the 1024³ matmul that measured the peak, timed beside it in the same rounds at " \
+           "102.8 GFLOP/s" in said and "smaller" not in said
+    verdict = report.roof_claim("fc", slower, roof).verdict
+    assert "not a finding" in verdict and "a finding, see section 2" not in verdict
+    assert report.roof_claim("fc", slower).verdict.endswith("a finding, see section 2")  # no roof: unread
+    big = matmul_point("GPT fc 2048x2048x2048", 2048, 2048, 2048, 106.0)
+    assert report.compute_above_grade(big, roof) == "unexplained"
+    assert "though it is no smaller: this run does not measure why" in report._above_why(big, roof)
+
+
+def test_a_total_computed_from_one_message_is_worked_from_the_figure_as_printed():
+    from utils import machine
+    from utils.lessons.why_slow import link_report, transfers
+
+    sizes = [8, 512, 4096, 8192, 16384, 65536, 262144, 524288, 2**20, 2**22, 2**24]
+    us = [85.0, 82.26, 84.0, 99.5, 101.0, 110.0, 160.0, 230.0, 400.0, 1400.0, 6200.0]  # 512 bytes: 82.26 µs
+    link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in us])
+    costs = transfers.batch_costs(link, 16, 64, 128)
+    cell = link_report.cost_rows(costs, link, False)[1][2]
+    assert cell == "16 x 82.3 µs = 1,316.8 µs, computed"  # 16 x 82.3, not the unrounded 1,316.2
+    said = report.link_sentence(link, costs, False)
+    assert "one such message (82.3 µs): 1,316.8 µs (13.2x the single message" in said

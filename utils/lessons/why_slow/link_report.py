@@ -44,10 +44,17 @@ def _bytes_said(cost, beta: float) -> str:
             / cost.transfers / 2 else ", half its time or more: how much of it is latency is not shown."))
 
 
+def _one_message_us(c) -> float:
+    """The time of one of ``c``'s messages in µs, as printed (one decimal): a total computed from it is worked
+    from this figure, so that "16 x 82.3 µs" is followed by 16 x 82.3, not by the unrounded product."""
+    return round(c.measured / c.transfers * 1e6, 1)
+
+
 def _time_cell(c) -> str:
     if c.transfers == 1:
         return f"{c.measured * 1e6:,.1f} µs, measured"
-    return f"{c.transfers} x {c.measured / c.transfers * 1e6:,.1f} µs = {c.measured * 1e6:,.1f} µs, computed"
+    one = _one_message_us(c)
+    return f"{c.transfers} x {one:,.1f} µs = {c.transfers * one:,.1f} µs, computed"
 
 
 COST_COLUMNS = ["what", "bytes", "time (this run's messages)", "α + n/β predicts", "latency share"]
@@ -62,14 +69,15 @@ def link_sentence(link, costs, can_predict: bool) -> str:
            f"±{link.accuracy:.0%}, so the predictions above are good to that" if can_predict else
            f"one α ({f.alpha * 1e6:,.1f} µs) and one β ({f.beta / 1e9:.2f} GB/s) are off by up to "
            f"±{link.accuracy:.0%} at some size: they cannot predict a time here, so the table gives measured times")
-    one = pieces.measured / pieces.transfers
-    ratio = pieces.measured / ids.measured
+    one = _one_message_us(pieces)  # as printed: the total and the ratio are worked from this figure
+    total = pieces.transfers * one
+    ratio = total / round(ids.measured * 1e6, 1)
     why = ("" if round(ratio, 1) <= pieces.transfers else
            f": more than {pieces.transfers}x, since the single message ran faster than one piece did")
     return (f"{link.name}, {THIS_FIT}: {fit}. {_ids_sentence(ids, ids.measured * ids.latency_share, f.beta)} Sent as "
             f"{pieces.transfers} messages of "
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
-            f"measured time of one such message ({one * 1e6:,.1f} µs): {pieces.measured * 1e6:,.0f} µs "
+            f"measured time of one such message ({one:,.1f} µs): {total:,.1f} µs "
             f"({ratio:.1f}x the single message{why})."
             + noisy_piece_sentence(link, ids, pieces, can_predict))  # latency's figures: the block below
 
@@ -87,8 +95,8 @@ def noisy_piece_sentence(link, ids, pieces, can_predict: bool) -> str:
     if residual is None or abs(residual) <= NOISY:
         return ""
     text = (f" That one {size:,}-byte message sits {residual:+.0%} off the fit (a single point, noisy"
-            + (f"; it took longer than the {ids.n_bytes:,}-byte one" if pieces.measured / pieces.transfers
-               > ids.measured else "") + ")")
+            + (f"; it took longer than the {ids.n_bytes:,}-byte one" if _one_message_us(pieces)
+               > round(ids.measured * 1e6, 1) else "") + ")")
     if not can_predict:
         return text + ", and the fit cannot predict here: read the figure as rough."
     return (text + f", so the fit's prediction is the steadier figure: {pieces.predicted * 1e6:,.0f} µs "

@@ -29,6 +29,7 @@ from utils.lessons.why_slow.algorithms import SAME_RESULT  # pairs within it are
 from utils.lessons.why_slow.memory_roof import (  # noqa: F401 - section 2's memory readings, re-exported
     crosses_roof, is_bandwidth_probe, memory_grade, memory_reading, memory_verdict, other_crossings,
     retimed_share, roof_choice_sentence)
+from utils.lessons.why_slow.roofline import is_probe  # noqa: F401 - section 2's, re-exported
 from utils.tables import Table
 
 WIDTH = 110  # no visible output line is longer (the course's narrow-output rule)
@@ -212,13 +213,6 @@ def rough_spreads(named) -> str:
     return " and ".join(f"{label} spread {c.spread:.0%}" for label, c in named if c.spread > ROUGH)
 
 
-def is_probe(point, peak) -> bool:
-    """Whether ``point`` is the peak's own probe (an n x n x n matmul of the probe's size): its share of the
-    roof is one kernel timed twice, which shows timing noise, not how near an op comes to the peak."""
-    n = round((point.op.flops / 2) ** (1 / 3))
-    return f"{n}³" == peak.size and point.op.flops == 2 * n**3
-
-
 def largest_matmul_reading(largest, peak, from_profile: bool = False, retimed=None) -> str:
     """The largest matmul against its roof. When it is the peak's own probe (same n x n x n), the two are one
     kernel timed twice: in the same rounds, their ratio shows timing noise; against the stored profile, how far
@@ -269,12 +263,42 @@ def roofline_notes(roof, profile) -> list[str]:
     return notes
 
 
+def compute_above_grade(point, roof) -> str:
+    """One word for a compute-bound op above its roof by more than its spread, that the notes and the closing
+    table both read: "probe" (the roof's own kernel, timed twice); "moment" (no faster, as printed, than the
+    probe re-timed in its rounds: the profile's peak met a slower moment); "smaller" (it beat that probe too,
+    and is smaller than it: its operands may stay in a core's caches); "unexplained" (no smaller, yet faster)."""
+    again = roof.retimed[0] if roof.from_profile and roof.retimed else None
+    if is_probe(point, roof.peak):
+        return "probe"
+    if again is not None and round(point.achieved / 1e9, 1) <= round(again.best / 1e9, 1):
+        return "moment"
+    return "smaller" if point.op.flops < 2 * roof.peak_size**3 else "unexplained"
+
+
 def _above_why(point, roof) -> str:
-    """Why a point can pass a roof made of measured ceilings (references, not bounds)."""
+    """Why a point can pass a roof made of measured ceilings (references, not bounds): for a compute-bound op,
+    the reading its ``compute_above_grade`` gives."""
     if point.bound == "memory":
         return memory_reading(point, roof)
-    return (f"It ran faster than the {roof.peak_size}³ matmul that measured the peak: a smaller matmul's "
-            f"operands stay in a core's caches, or the peak's runs met a busier moment than this op's.")
+    again = roof.retimed[0] if roof.from_profile and roof.retimed else None
+    beside = f", timed beside it in the same rounds at {_gflops(again.best)}" if again else ""
+    grade = compute_above_grade(point, roof)
+    if grade == "probe" and again is None:
+        return (f"It is the roof's own probe ({roof.peak.size}), one kernel timed twice in the same rounds: the "
+                "gap is this machine's timing noise, not a finding.")
+    if grade == "probe":
+        return (f"It is the roof's own probe ({roof.peak.size}) timed twice: {roof.RETIMED} ran at "
+                f"{_gflops(again.best)} ({point.achieved / again.best - 1:+.0%}), so its share is this moment "
+                "against the profile's, not a finding.")
+    if grade == "moment":
+        return (f"It ran no faster than the {roof.peak.size} matmul that measured the peak{beside}: it passed "
+                "the profile's peak because this moment ran faster than the profile's, not a finding about it.")
+    if grade == "smaller":
+        return (f"It ran faster than the {roof.peak.size} matmul that measured the peak{beside}: a smaller "
+                "matmul's operands stay in a core's caches, or the peak's runs met a busier moment than this op's.")
+    return (f"It ran faster than the {roof.peak.size} matmul that measured the peak{beside}, though it is no "
+            "smaller: this run does not measure why (the peak's runs may have met a busier moment than this op's).")
 
 
 # --- section 4: scaling: in scaling_report, re-exported for the notebook ---------------------------------
@@ -465,13 +489,17 @@ def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, 
 # --- the measured-claims table ------------------------------------------------------------------------------
 
 
-def roof_claim(claim: str, point):
+def roof_claim(claim: str, point, roof=None):
     """A point set beside its roof (made of measured ceilings: a reference). Above it by no more than its
-    spread is noise; above by more is a finding (caches), and the verdict says so."""
+    spread is noise; above by more is a finding (caches), and the verdict says so, unless (``roof`` given) a
+    compute-bound op ran no faster than the probe re-timed beside it (``compute_above_grade``): then not."""
     from utils.claims import Claim
 
     share = f"{point.fraction:.0%} of its roof"
     why = "caches" if point.bound == "memory" else "a finding, see section 2"
+    moment = roof is not None and point.bound == "compute" and point.above_roof
+    if moment and compute_above_grade(point, roof) == "moment":
+        why = "no faster than the probe re-timed beside it: this moment against the profile's, not a finding"
     verdict = (share if point.fraction <= 1 else f"{share}, above its {point.spread:.0%} spread: {why}"
                if point.above_roof else f"{share}, within its {point.spread:.0%} spread")
     verdict += f"; rough: its spread {point.spread:.0%}, over {ROUGH:.0%}" if point.spread > ROUGH else ""
@@ -486,7 +514,7 @@ def compute_claim(roof):
         return None
     largest = max(ops, key=lambda p: p.op.flops)
     return roof_claim(f"the largest compute-bound op that is not the probe nears its roof ({largest.op.name})",
-                      largest)
+                      largest, roof)
 
 
 def memory_claim(roof):

@@ -195,11 +195,32 @@ def measure_roofline(ops: list[Op], S, rounds: int = 5, runs: int = 2, profile=N
     return Roofline(roof, peak, bandwidth, points, threads, retimed, profile is not None)
 
 
-def points_rows(points: list[Point]) -> list[tuple]:
-    """Rows for the full table: op, FLOPs, bytes, intensity, bound, achieved, ceiling, fraction, spread."""
+def is_probe(point, peak) -> bool:
+    """Whether ``point`` is the peak's own probe (an n x n x n matmul of the probe's size): its share of the
+    roof is one kernel timed twice, which shows timing noise, not how near an op comes to the peak."""
+    n = round((point.op.flops / 2) ** (1 / 3))
+    return f"{n}³" == peak.size and point.op.flops == 2 * n**3
+
+
+def is_roofs_probe(point, roof) -> bool:
+    """Whether ``point`` is the kernel that measured its own roof: the peak's matmul for a compute-bound op,
+    STREAM's add for a memory-bound one. Above its roof, it is one kernel timed twice, not a finding."""
+    from utils.lessons.why_slow.memory_roof import is_bandwidth_probe
+
+    return is_probe(point, roof.peak) if point.bound == "compute" else is_bandwidth_probe(point, roof.bandwidth)
+
+
+def points_rows(points: list[Point], roof: Roofline | None = None) -> list[tuple]:
+    """Rows for the full table: op, FLOPs, bytes, intensity, bound, achieved, ceiling, fraction, spread. A point
+    above its roof by more than its spread is flagged, unless it is that roof's own probe (``roof`` given):
+    then it is named as the probe timed twice, the reading the notes below give it."""
+    def share(p) -> str:
+        if not p.above_roof:
+            return f"{p.fraction:.0%}"
+        return f"{p.fraction:.0%}" + (" its own probe" if roof and is_roofs_probe(p, roof) else " ⚠ above")
+
     return [(p.op.name, f"{p.op.flops:.3g}", f"{p.op.bytes:.3g}", f"{p.op.intensity:.2f}", p.bound,
-             f"{p.achieved / 1e9:.1f}", f"{p.ceiling / 1e9:.1f}",
-             f"{p.fraction:.0%}" + (" ⚠ above" if p.above_roof else ""), f"{p.spread:.0%}") for p in points]
+             f"{p.achieved / 1e9:.1f}", f"{p.ceiling / 1e9:.1f}", share(p), f"{p.spread:.0%}") for p in points]
 
 
 POINT_COLUMNS = ["op", "FLOPs", "bytes", "FLOPs/byte", "side of the ridge (by count)", "GFLOP/s achieved",
