@@ -26,8 +26,7 @@ ARTICLES = {"A": "article 1: two GPUs for large models (大模型加速秘籍)",
 NEEDS = {"nvlink pair": "two GPUs joined by NVLink"}
 # Reading policy: where an article's term can be read more than one way, a row reads it the way most
 # favourable to the claim that a run can still test, names the stricter reading, and gives the verdict for
-# the favourable one
-# (rows A19, B11 and B13 alike).
+# the favourable one (rows A19, B11 and B13 alike; A19 is false even so).
 
 
 @dataclass(frozen=True)
@@ -168,17 +167,18 @@ CLAIMS = [
           "A14); its DDP code does not run (row A16); a merge saves time only where the merged layer does less work: rows A20 and A13 measure its "
           "output and its FLOPs, and lesson 04 §2 times a fold",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
-    Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", CONDITIONS,
-          "read the way most favourable to the claim that a run can test (the reading policy of rows B11 and "
-          "B13 too): 充分发挥 as keeping both GPUs working, neither idle by turns; unlike row B20's 'key "
-          "factor', it names methods a run can test. As read, true of some of them: distributed training (data "
-          "parallel) keeps both GPUs working, and so does a pipeline with micro-batches (lesson 02's; the "
-          "article never proposes one), each at its speed-up over 2; "
-          "the article's own split (attention on one GPU, the feed-forward network on the other), without "
-          "micro-batches, leaves one GPU idle at a time (each keeps at most about half of its rate), and a "
-          "merge keeps nothing of a second GPU busy. The stricter reading, all of each GPU's rate (2x on two), "
-          "is false: no method reaches it except where scaling is superlinear; the evidence says which of the "
-          "figures it reads kept the most here",
+    Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
+          "false as stated: true of data parallel only. Read the way most favourable to the claim that a run can "
+          "test (the reading policy of rows B11 and B13 too): 充分发挥 as keeping both GPUs working, neither idle "
+          "by turns; unlike row B20's 'key factor', it names methods a run can test. Of the article's three "
+          "methods as given, distributed training (data parallel) keeps both GPUs working; the article's own "
+          "split (attention on one GPU, the feed-forward network on the other), without micro-batches, leaves "
+          "one GPU idle at a time (each keeps at most about half of its rate), and a merge keeps nothing of a "
+          "second GPU busy: two of 'these methods' fail, and which method is right is no condition (as in row "
+          "A1: an example that is wrong makes the statement false). A pipeline with micro-batches (lesson 02's) "
+          "keeps both working too, but the article never proposes one. The stricter reading, all of each GPU's "
+          "rate (2x on two), is false as well: no method reaches it except where scaling is superlinear; the "
+          "evidence says which of the figures it reads kept the most here",
           (("07", "The article's claim, measured"), ("03", "How much faster"))),
     # Article 2: its opening, then four reasons a large model runs slowly
     Claim("B20", "opening: a large model's execution speed often limits its performance (制约其性能的关键因素)",
