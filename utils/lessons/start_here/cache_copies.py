@@ -108,7 +108,7 @@ def out_of_cache_sentence(points) -> str:
     if not slow:
         other = " other" if fixed else ""
         return " ".join(fixed + [f"No{other} copy counted in a cache ran below its cache's reference and nearer the "
-                                 f"copies of the level beyond it: none{other} behaved as out of its cache."])
+                                 "copies of the level beyond it: none behaved as out of its cache."])
     said = fixed + [f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
             f"{p.regime}'s reference ({p.bound / 1e9:.2f} GB/s) and nearer {_copies_out_of(points, p.path, nxt)} "
             f"({ref / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so it is set apart." for p, nxt, ref in slow]
