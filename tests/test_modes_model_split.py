@@ -204,3 +204,14 @@ def test_timed_gpu_workers_run_fp32_matmuls_on_tf32_from_ampere_on(machine):
     ampere = bool(machine.hw.gpus) and machine.hw.gpus[0].compute_capability >= (8, 0)
     assert s.precision == ("tf32" if ampere and not s.cpu_workers else "fp32")
     assert s.in_process_precision == (None if not s.in_process else "tf32" if ampere else "fp32")
+
+
+def test_the_lessons_speedups_go_to_the_ledger_with_their_rounds():
+    """Lesson 09 reads the naive split's and the pipeline's speedups from the ledger: with their paired rounds
+    (``ledger.record(..., rounds=)``), it judges them with the same spread as lesson 02 printed."""
+    cells = json.loads((ROOT / "notebooks/02_model_split.ipynb").read_text())["cells"]
+    source = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    for name, rows in (("naive_split_speedup", "row"), ("pipeline_speedup", "best")):
+        call = source[source.index(f'ledger.record("{name}"'):]
+        call = call[:call.index(")  #") if ")  #" in call else call.index("\n\n")]
+        assert f"rounds={rows}.speedups" in call, name

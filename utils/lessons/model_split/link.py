@@ -10,7 +10,7 @@ and whether that time is what keeps a pipeline from its bound. ``report`` re-exp
 
 from __future__ import annotations
 
-from utils.claims import one_side, paired_spread, within_noise
+from utils.lessons.model_split.noise import at_bound_in_noise
 from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
 
@@ -63,17 +63,10 @@ def speedup_step(r: Row) -> float:
     return round(r.baseline * 1e3, 1) / round(r.speedup, 2) / 1e3
 
 
-def at_bound_in_noise(r: Row) -> bool:
-    """The one noise rule against the bound, as the verdicts read it: the median ± the paired spread covers
-    the bound (as printed), and the rounds do not all lie on one side of it. Such a row has no loss to
-    explain."""
-    value, spread = round(r.speedup, 2), round(paired_spread(r.speedups), 2)
-    return within_noise(value, spread, round(r.bound, 2)) and one_side(r.speedups, r.bound) is None
-
-
 def lost_time(r: Row) -> float:
     """The time (s) a step lost to its bound: ``speedup_step`` minus ``bound_step``; 0 at or above the bound,
-    and 0 within noise of it (``at_bound_in_noise``): a row within noise of its bound has no loss to split."""
+    and 0 within noise of it (``noise.at_bound_in_noise``, the rule every verdict of the row reads): a row
+    "at the bound (within noise)" has no loss to split."""
     return 0.0 if at_bound_in_noise(r) else max(speedup_step(r) - bound_step(r), 0.0)
 
 
@@ -88,6 +81,20 @@ def _link_says(part: float) -> str:
     return "the link's own time is not what keeps it from its bound"
 
 
+def losing_rows(rows: list[Row]) -> list[Row]:
+    """The rows under their bound (as printed) that lost time to it, as ``link_table`` prints it (0.1 ms or
+    more): the rows whose loss the link's time is set beside."""
+    return [r for r in rows if round(r.speedup, 2) < round(r.bound, 2) and round(lost_time(r) * 1e3, 1) > 0]
+
+
+def link_share(r: Row, alpha: float, beta: float, price: float = 1.0) -> float:
+    """A row's messages' estimated time over the time it lost to its bound, on the figures as printed (both to
+    0.1 ms; ``price``: how many times the fit's price, as printed to 0.1), to two decimals: the share a reader
+    computes from the page, and the one ``_link_says`` reads."""
+    link_ms, lost_ms = round(link_time(r, alpha, beta) * 1e3, 1), round(lost_time(r) * 1e3, 1)
+    return round(link_ms * round(price, 1) / lost_ms, 2)
+
+
 def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     """Whether the link's own time explains what keeps the rows from their bound: every row whose speedup is
     under its bound (as printed), its loss (``lost_time``, from the same median the verdicts read) set beside
@@ -96,7 +103,7 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     under = [r for r in rows if round(r.speedup, 2) < round(r.bound, 2)]
     if not under:
         return "No row's speedup is under its bound: there is no loss for the link to explain."
-    short = [r for r in under if lost_time(r) > 0]
+    short = [r for r in under if r in losing_rows(under)]
     noisy = sum(at_bound_in_noise(r) for r in under)
     said = f"{len(under)} of {len(rows)} rows " + ("have a median speedup under their bound" if len(under) > 1
                                                    else "has a median speedup under its bound")
@@ -110,7 +117,7 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
         said += ("" if noisy else " (") + f"{tiny} of them by less than 0.1 ms a step: no loss to read)"
     if not short:
         return said + "."
-    part = {id(r): link_time(r, alpha, beta) / lost_time(r) for r in short}
+    part = {id(r): link_share(r, alpha, beta) for r in short}
     worst = max(short, key=lambda r: part[id(r)])
     how = "one device's step / the median speedup - one device's step / the bound"
     said += (f". Each lost to its bound {how}; the messages' estimated time is {min(part.values()):.0%} to "
@@ -137,25 +144,63 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     return said + "."
 
 
+def _short_word(part: float) -> str:
+    """``_link_says`` in the words of the rule section 5 prints ("not what keeps it from its bound", "a real
+    part", "most"), and "all" where the messages' time covers the whole loss."""
+    if part >= 1:
+        return "all"
+    if part >= LINK_MOST:
+        return "most"
+    return "a real part" if part >= LINK_SMALL else "not what keeps it from its bound"
+
+
+def rereads(rows: list[Row], link: Link, ratio: float) -> bool:
+    """Whether section 8 reads section 5's link verdicts again at the probe's price: where some row lost time
+    to its bound, against a fit (a datasheet peak is a bound: a message never costs less, so only a dearer
+    probe is read)."""
+    return bool(losing_rows(rows)) and (link.accuracy is not None or ratio >= 1)
+
+
+def changed_rows(rows: list[Row], link: Link, ratio: float) -> list[Row]:
+    """Section 5's rows whose reading of the link (``_short_word``) differs at the probe's price."""
+    return [r for r in losing_rows(rows) if _short_word(link_share(r, link.alpha, link.beta))
+            != _short_word(link_share(r, link.alpha, link.beta, ratio))]
+
+
 def _at_probe_price(rows: list[Row], link: Link, ratio: float) -> str:
-    """Section 5's per-row reading of the link (``_link_says``) read again with every message ``ratio`` times
-    dearer (the probe's price): whether each row's reading stands at both prices ("" where no row lost
-    time)."""
-    short = [r for r in rows if round(r.speedup, 2) < round(r.bound, 2) and lost_time(r) > 0]
-    if not short:
+    """Section 5's per-row reading of the link read again with every message ``ratio`` times dearer (the
+    probe's price, as printed): the largest share at both prices, then every row whose reading changes, with
+    its arithmetic ("" where no row lost time)."""
+    if not rereads(rows, link, ratio):
         return ""
-    part = {id(r): link_time(r, link.alpha, link.beta) / lost_time(r) for r in short}
-    worst = max(short, key=lambda r: part[id(r)])
-    said = (f" At the probe's price, section 5's largest share of a loss (batch {worst.batch} "
-            f"{_name(worst)}, "
-            f"{part[id(worst)]:.0%} at the fit's) would be {part[id(worst)] * ratio:.0%}: "
-            f"{_link_says(part[id(worst)] * ratio)}.")
-    changed = [r for r in short if _link_says(part[id(r)]) != _link_says(part[id(r)] * ratio)]
+    short, k = losing_rows(rows), round(ratio, 1)
+    fit = {id(r): link_share(r, link.alpha, link.beta) for r in short}
+    dear = {id(r): link_share(r, link.alpha, link.beta, ratio) for r in short}
+    worst = max(short, key=lambda r: fit[id(r)])
+    said = (f" Section 5's link verdicts read again at the probe's price ({k:.1f}x the fit's, each row's share "
+            f"of its loss times {k:.1f}): its largest share (batch {worst.batch} {_name(worst)}) goes from "
+            f"{fit[id(worst)]:.0%} to {dear[id(worst)]:.0%}: {_link_says(dear[id(worst)])}.")
+    changed = changed_rows(rows, link, ratio)
     if not changed:
-        return said + " Every row's reading of the link in section 5 stands at either price."
-    return said + (f" Section 5's reading of the link, given at the fit's price, changes for {len(changed)} of "
-                   f"{len(short)} rows at the probe's: this run does not tell which price the pipeline's messages "
-                   "paid, so for those rows the link's part of the loss is not decided by this run.")
+        return said + f" Every row's reading of the link in section 5 ({len(short)} rows) stands at either price."
+    listed = "; ".join(f"batch {r.batch} {_name(r)}, {fit[id(r)]:.0%} to {dear[id(r)]:.0%}: from "
+                       f"\"{_short_word(fit[id(r)])}\" to \"{_short_word(dear[id(r)])}\"" for r in changed)
+    return said + (f" Section 5's reading changes for {len(changed)} of {len(short)} rows ({listed}): this run "
+                   "does not tell which price the pipeline's messages paid, so for those rows the link's part of "
+                   "the loss is not decided by this run.")
+
+
+def probe_line(ratio: float, rows: list[Row], link: Link) -> str:
+    """Section 8's visible line on the probe: its price against section 5's, and, only where the block below
+    reads section 5's link verdicts again (``rereads``), how many of them change at the probe's price."""
+    said = f"One activation, timed here: {ratio:.1f}x the price section 5 used"
+    if not rereads(rows, link, ratio):
+        return said
+    changed, short = changed_rows(rows, link, ratio), losing_rows(rows)
+    return said + (f" (the block below reads section 5's link verdicts again at this price: {len(changed)} of "
+                   f"{len(short)} change)" if changed else
+                   f" (the block below reads section 5's link verdicts again at this price: all {len(short)} "
+                   "stand)")
 
 
 MESSAGE = 2**20  # bytes: the one message size every link below is priced at, side by side
@@ -208,9 +253,12 @@ def _layout_reading(fit: Link, unpinned: Link) -> str:
     """What pinning changed, from two fits of this run that differ only in the workers' layout."""
     ratio, accuracy = fit.time(MESSAGE) / unpinned.time(MESSAGE), max(fit.accuracy, unpinned.accuracy)
     how = _compare(ratio, accuracy)
-    if how == "within":
-        return (f"The two layouts agree within their fits' accuracy (±{accuracy:.0%}): here, pinning did not "
-                "change what a message costs.")
+    pinned_ms, placed_ms = f"{_ms(fit):.2f}", f"{_ms(unpinned):.2f}"
+    if how == "within" and pinned_ms == placed_ms:  # the same price as printed: the fits agree
+        return f"The two layouts give the same price ({pinned_ms} ms): pinning did not change what a message costs."
+    if how == "within":  # apart, by less than the fits resolve: no effect shown, none ruled out
+        return (f"The two layouts' prices ({pinned_ms} vs {placed_ms} ms) differ by less than their fits' accuracy "
+                f"(±{accuracy:.0%}): no effect of pinning on what a message costs is shown.")
     return (f"In the pipeline's layout a message costs {ratio:.1f}x what it costs in lesson 00's, beyond the fits' "
             f"accuracy (±{accuracy:.0%}): the layout, the one difference between the two fits, made it "
             + ("dearer (pinned, a worker's gloo threads run on its own core beside its compute, where unpinned "
@@ -220,9 +268,13 @@ def _layout_reading(fit: Link, unpinned: Link) -> str:
 def _ledger_reading(unpinned: Link, recorded: Link) -> str:
     """Lesson 00's layout measured now against lesson 00's own fit: the same path, another run."""
     ratio, accuracy = unpinned.time(MESSAGE) / recorded.time(MESSAGE), max(recorded.accuracy, unpinned.accuracy)
+    now_ms, then_ms = f"{_ms(unpinned):.2f}", f"{_ms(recorded):.2f}"
+    if _compare(ratio, accuracy) == "within" and now_ms == then_ms:
+        return f"Lesson 00's layout measured now gives lesson 00's price ({now_ms} ms): the path has not moved."
     if _compare(ratio, accuracy) == "within":
         return (f"Lesson 00's layout measured now agrees with lesson 00's fit within its accuracy "
-                f"(±{accuracy:.0%}): the path has not moved since lesson 00's run.")
+                f"(±{accuracy:.0%}; {now_ms} vs {then_ms} ms): no move of the path since lesson 00's run is "
+                "shown.")
     return (f"Lesson 00's layout measured now is {ratio:.1f}x lesson 00's fit, beyond its accuracy "
             f"(±{accuracy:.0%}): the same path moved between lesson 00's run and this one (this run does not tell "
             "why).")
@@ -235,8 +287,8 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     arithmetic used, whose ``largest_share`` of a step it printed), in both directions; then, where given,
     what the same message costs between workers the operating system placed (``unpinned``, fitted in section
     5, and lesson 00's fit, ``recorded``), so that a reader sees why lesson 00's price differs. ``rows``:
-    section 5's rows; where the probe is beyond the fit's accuracy, their reading of the link
-    (``link_reading``) is read again at the probe's price, and the sentence says whether it stands."""
+    section 5's rows; their reading of the link (``link_reading``) is read again at the probe's price, as
+    section 5 promises, within the fit's accuracy or beyond it, and the sentence says which readings change."""
     fitted = link.time(n_bytes)
     ratio, size = probe / fitted, f"{n_bytes / 2**20:.1f} MiB"
     said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {fitted * 1e3:.2f} ms for this "
@@ -244,15 +296,17 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     if link.accuracy is None:  # a datasheet peak: a bound, which a message can only take longer than
         return said + ("faster than the datasheet's peak allows: a finding to explain." if ratio < 1 else
                        f"above it, as a bound allows: section 5's link times may run short by about as much (its "
-                       f"largest share of a step, {largest_share:.1%}, would be {largest_share * ratio:.1%}).")
+                       f"largest share of a step, {largest_share:.1%}, would be {largest_share * ratio:.1%})."
+                       + _at_probe_price(rows or [], link, ratio))
     how = _compare(ratio, link.accuracy)
     if how == "within":
-        said += f"within the fit's accuracy (±{link.accuracy:.0%}): section 5's prices hold for these messages."
+        said += (f"within the fit's accuracy (±{link.accuracy:.0%}): section 5's prices hold for these messages, "
+                 "to that accuracy.")
     else:
         said += (f"beyond the fit's accuracy (±{link.accuracy:.0%}): section 5's link times may run "
                  f"{'short' if how == 'above' else 'long'} by about as much (its largest share of a step, "
                  f"{largest_share:.1%}, would be {largest_share * ratio:.1%}).")
-        said += _at_probe_price(rows or [], link, ratio)
+    said += _at_probe_price(rows or [], link, ratio)  # section 5 promised it: at either price, every row
     others = ([f"{unpinned.time(n_bytes) * 1e3:.2f} ms by section 5's fit"] if unpinned else []) + (
         [f"{recorded.time(n_bytes) * 1e3:.2f} ms by lesson 00's (from the ledger)"] if recorded else [])
     if link.pinned and others:

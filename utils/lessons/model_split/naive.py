@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from utils import timeline
 from utils.claims import Claim, within_noise
-from utils.lessons.model_split.noise import (ms_as_printed, near_reference, noise_of_one, noise_of_reference,
-                                            printed, reference_gain, rounds_text)
+from utils.lessons.model_split.noise import (excess_past_weak_reference, ms_as_printed, near_reference,
+                                            noise_of_one, noise_of_reference, noise_of_weak_reference, printed,
+                                            reference_gain, rounds_text)
 from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_verdict,
                                              process_reference_explains, process_reference_spread, reading,
                                              row_verdict, within_process_reference)
@@ -124,13 +125,17 @@ def _process_gain(r: Row) -> str:
 def _against_process_reference(r: Row) -> str:
     """The end of ``naive_process_reading``, in the order the claims table reads it (``_per_round_verdict``),
     by claims' one noise rule: within noise of 1x, no gain shown; within noise of the reference, no cause to
-    read; above it by more than the spread, a finding; under it, the share of its gain and the rest."""
+    read, unless the reference is itself within noise of 1x (then the excess over 1x stays a finding, as the
+    headline says); above it by more than the spread, a finding; under it, the share of its gain and the
+    rest."""
     value, spread = printed(r)
     if noise_of_one(r) and near_reference(r, r.process_bound):
         return (f"is within noise of 1x and of the reference ({value:.2f}x ± {spread:.2f} covers both): no gain "
                 "shown, no cause to read.")
     if noise_of_one(r):
         return f"is within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown."
+    if excess_past_weak_reference(r, r.process_bounds) and near_reference(r, r.process_bound):
+        return f"is {noise_of_weak_reference(r, r.process_bound, r.process_bounds)}."
     if near_reference(r, r.process_bound):
         return f"is {noise_of_reference(r, r.process_bound)}."
     if r.speedup > r.process_bound:

@@ -53,6 +53,25 @@ def noise_of_one(r: Row) -> bool:
     return within_noise(value, spread, 1.0) and one_side(r.speedups, 1.0) is None
 
 
+def at_bound_in_noise(r: Row) -> bool:
+    """The one noise rule against the bound, read by every verdict of a row (the headline's, ``explain_row``'s,
+    section 5's link reading): the median ± the paired spread covers the bound (as printed), and the rounds do
+    not all lie below it. Rounds all under the bound are not noise around it (section 3's rule, as against
+    1x): such a row is under its bound and lost time to it."""
+    value, spread = printed(r)
+    return within_noise(value, spread, round(r.bound, 2)) and one_side(r.speedups, r.bound) != "below"
+
+
+def reference_in_noise_of_one(per_round) -> bool:
+    """Whether a reference measured round by round (the per-process one) is itself within noise of 1x by the
+    one rule: its median ± its rounds' spread covers 1x, and its rounds do not all lie on one side of 1x.
+    Such a reference offers no gain over 1x, so it explains no excess over 1x."""
+    if not per_round:
+        return False
+    median, spread = round(statistics.median(per_round), 2), round(paired_spread(per_round), 2)
+    return within_noise(median, spread, 1.0) and one_side(per_round, 1.0) is None
+
+
 def near_reference(r: Row, reference: float) -> bool:
     """The course's noise rule (``claims.within_noise``), set against a reference instead of 1x: the median ±
     the paired rounds' spread (``paired_spread``) covers the reference, on the figures as printed. Only outside
@@ -65,6 +84,23 @@ def noise_of_reference(r: Row, reference: float) -> str:
     """Why a difference from a reference is not read: claims' rule, the median ± the paired spread covers it."""
     value, spread = printed(r)
     return f"within noise of it ({value:.2f}x ± {spread:.2f} covers {reference:.2f}x), no cause to read"
+
+
+def excess_past_weak_reference(r: Row, per_round) -> bool:
+    """A median above 1x beyond noise, beside a per-round reference that is itself within noise of 1x
+    (``reference_in_noise_of_one``): being near such a reference explains nothing, so the excess over 1x stays
+    a finding, whatever the median's distance from the reference."""
+    value, spread = printed(r)
+    return value > 1 and not within_noise(value, spread, 1.0) and reference_in_noise_of_one(per_round)
+
+
+def noise_of_weak_reference(r: Row, reference: float, per_round) -> str:
+    """``noise_of_reference`` where the reference is itself within noise of 1x: the median is near it, but the
+    excess over 1x stays a finding to explain (the words of the headline verdict: "it explains nothing")."""
+    value, spread = printed(r)
+    own = round(paired_spread(per_round), 2)
+    return (f"within noise of it ({value:.2f}x ± {spread:.2f} covers {reference:.2f}x), which is itself within "
+            f"noise of 1x ({reference:.2f}x ± {own:.2f}): the excess over 1x stays a finding to explain")
 
 
 def reference_gain(r: Row, reference: float) -> float:
@@ -116,7 +152,9 @@ def _per_round_verdict(r: Row, per_round) -> str:
     if noise_of_one(r):
         return f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown ({said})"
     if near_reference(r, reference):
-        return f"{noise_of_reference(r, reference)} ({said})"
+        near = (noise_of_weak_reference(r, reference, per_round) if excess_past_weak_reference(r, per_round)
+                else noise_of_reference(r, reference))
+        return f"{near} ({said})"
     if under == 0:
         return "at or above its own round's reference in every round: a finding to explain"
     if value <= 1:  # no share of a gain below 1x (section 3: "none of its gain")
