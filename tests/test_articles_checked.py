@@ -1088,6 +1088,8 @@ def test_lesson_09_reads_a_recorded_speedup_as_lesson_02_does_with_its_rounds_an
     assert "above its bound (a finding to explain): none" in counted
     assert "inconclusive within a spread, or with none recorded: A10, B5, A19" in counted
     assert "INCONCLUSIVE within a spread (or with none recorded)" in report.verdict_cell(rows["A10"])
+    assert "none of the 3 the rows' checks read (lesson 02's split alone, lesson 02 §5's best GPipe/1F1B " \
+        "configuration (past it, no spread recorded), lesson 03's two DDP workers)" in report.above_bound_note(m, [])
     # a figure under its bound reads the same with or without rounds
     ledger.record("pipeline_speedup", 1.70, "x", bound=16 / 9, lesson="02", mode="cpu")
     assert checks.speedup_words(figures(), "pipeline").startswith("faster, under the bound")

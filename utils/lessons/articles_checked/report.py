@@ -16,7 +16,7 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
                                                    SUMMED, WAITING, explained_by_reference, past_bound,
                                                    rounds_above_words, speedup_words, spread_of,
                                                    work_scaled_reference)
-from utils.lessons.articles_checked.figures import LEDGER_NOISE, WHERE_TO_RECORD
+from utils.lessons.articles_checked.figures import LEDGER_NOISE, WHERE_TO_RECORD, no_spread
 from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
                                                     unread_schedules_words)
 from utils.tables import Table
@@ -171,9 +171,11 @@ def pipeline_bound(config: str) -> float | None:
 
 
 def checked_medians(m: dict) -> list[tuple[str, bool]]:
-    """The recorded medians the rows' checks read against a bound: (whose, past it by the course's words)."""
-    return [(label, past_bound(speedup_words(m, name))) for name, label in recorded_speedups().items()
-            if m["results"].get(name) is not None]
+    """The recorded medians the rows' checks read against a bound: (whose, past it by the course's words); one
+    past it with no spread recorded is not counted past, and its label says so."""
+    said = {name: speedup_words(m, name) for name in recorded_speedups() if m["results"].get(name) is not None}
+    return [(label + (" (past it, no spread recorded)" if no_spread(said[name]) else ""), past_bound(said[name]))
+            for name, label in recorded_speedups().items() if name in said]
 
 
 def bench_medians(m: dict) -> list[tuple[str, float, float, float]]:
