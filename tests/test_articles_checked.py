@@ -993,7 +993,8 @@ def test_a21_blames_its_condition_only_on_a_slower_figure_and_a11_checks_what_it
     faster = verdicts.judge(claims.BY_ID["A21"], m, {})
     assert "in this run tensor parallel inference was faster than one device" in faster.why
     # session 50, second reading: lesson 07 §1 may read its own rounds otherwise; the row says whose rounds these are
-    assert "this page's own fastest pass (no rounds kept): lesson 07 §1 times the same blocks in its own run" in faster.why
+    assert "this page's own fastest pass (no rounds kept): lesson 07 §1 times the same blocks in its own run" \
+        in faster.why
     # session 50: the reader's run, 1.19x ± 0.24 with every round above 1x: within the spread, no verdict on the
     # condition either way
     m["passes"] = m["passes"] | {"tensor parallel rounds": [1.10, 1.83, 1.59, 1.12, 1.01, 1.26]}

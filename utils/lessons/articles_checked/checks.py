@@ -4,8 +4,9 @@ Introduced in lesson 09. A check (``CHECKS``) returns True (the evidence agrees)
 raises: ``Missing`` where a lesson has not recorded the figure yet, ``Busy`` where other programs took the
 cores a timing needed, ``AboveBound`` where a figure passed its ceiling while the verdict stands (a finding to
 explain, never agreement), ``Noisy`` where a figure's spread covers the comparison or is too wide to read as
-one figure (inconclusive either way).
-Speed-ups are read with ``utils.claims.speedup_verdict``, the course's words for a figure beside its bound.
+one figure, or a recorded figure past its bound kept no rounds (inconclusive either way).
+Speed-ups are read with ``utils.claims.speedup_verdict`` (``figures.recorded_verdict``: with the recorded
+rounds' spread, as the lesson that measured them reads them), the course's words for a figure beside its bound.
 """
 
 from __future__ import annotations
