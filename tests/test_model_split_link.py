@@ -78,3 +78,12 @@ def test_a_naive_split_near_a_reference_within_noise_of_1x_stays_a_finding_every
     assert "no cause to read" in report.naive_process_reading(strong)
     assert "no cause to read" in report.reference_claim("x", strong, strong.process_bound, "r",
                                                         strong.process_bounds).verdict
+
+
+def test_section_8_rereads_against_a_datasheet_peak_too_as_section_5_promises():
+    peak = runs.Link(0.0, 2e9, "link peak 2 GB/s, datasheet")
+    m1 = runs.Row(32, 1, "gpipe", 0.155, 0.1501, [0.075, 0.078], speedups=[0.96, 1.05, 0.82, 0.91, 0.97],
+                  messages=2, bytes_sent=2 * 2**20)
+    said = report.probe_reading(1.0e-3, 2**20, peak, 0.01, rows=[m1])  # 1.0 / 0.52 ms: 1.9x the peak's price
+    assert "as a bound allows" in said and "read again at the probe's price (1.9x" in said
+    assert "read again at the probe's price" in report.probe_reading(1e-6, 2**20, peak, 0.01, rows=[m1])

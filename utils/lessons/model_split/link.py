@@ -154,11 +154,10 @@ def _short_word(part: float) -> str:
     return "a real part" if part >= LINK_SMALL else "not what keeps it from its bound"
 
 
-def rereads(rows: list[Row], link: Link, ratio: float) -> bool:
-    """Whether section 8 reads section 5's link verdicts again at the probe's price: where some row lost time
-    to its bound, against a fit (a datasheet peak is a bound: a message never costs less, so only a dearer
-    probe is read)."""
-    return bool(losing_rows(rows)) and (link.accuracy is not None or ratio >= 1)
+def rereads(rows: list[Row]) -> bool:
+    """Whether section 8 reads section 5's link verdicts again at the probe's price: wherever some row lost
+    time to its bound (section 5 then promises it), whatever the link and the probe's price."""
+    return bool(losing_rows(rows))
 
 
 def changed_rows(rows: list[Row], link: Link, ratio: float) -> list[Row]:
@@ -171,7 +170,7 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float) -> str:
     """Section 5's per-row reading of the link read again with every message ``ratio`` times dearer (the
     probe's price, as printed): the largest share at both prices, then every row whose reading changes, with
     its arithmetic ("" where no row lost time)."""
-    if not rereads(rows, link, ratio):
+    if not rereads(rows):
         return ""
     short, k = losing_rows(rows), round(ratio, 1)
     fit = {id(r): link_share(r, link.alpha, link.beta) for r in short}
@@ -194,7 +193,7 @@ def probe_line(ratio: float, rows: list[Row], link: Link) -> str:
     """Section 8's visible line on the probe: its price against section 5's, and, only where the block below
     reads section 5's link verdicts again (``rereads``), how many of them change at the probe's price."""
     said = f"One activation, timed here: {ratio:.1f}x the price section 5 used"
-    if not rereads(rows, link, ratio):
+    if not rereads(rows):
         return said
     changed, short = changed_rows(rows, link, ratio), losing_rows(rows)
     return said + (f" (the block below reads section 5's link verdicts again at this price: {len(changed)} of "
@@ -296,8 +295,8 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     if link.accuracy is None:  # a datasheet peak: a bound, which a message can only take longer than
         return said + ("faster than the datasheet's peak allows: a finding to explain." if ratio < 1 else
                        f"above it, as a bound allows: section 5's link times may run short by about as much (its "
-                       f"largest share of a step, {largest_share:.1%}, would be {largest_share * ratio:.1%})."
-                       + _at_probe_price(rows or [], link, ratio))
+                       f"largest share of a step, {largest_share:.1%}, would be {largest_share * ratio:.1%}).") \
+            + _at_probe_price(rows or [], link, ratio)
     how = _compare(ratio, link.accuracy)
     if how == "within":
         said += (f"within the fit's accuracy (±{link.accuracy:.0%}): section 5's prices hold for these messages, "
