@@ -384,6 +384,12 @@ def test_the_profiled_step_is_set_beside_the_same_step_without_the_profiler():
     assert "1.50x that" in slow.overhead_sentence() and "read its shares, not its times" in slow.overhead_sentence()
     same = profile.StepProfile(0.061, {}, [], None, None, None, unprofiled_seconds=0.06)
     assert "added little" in same.overhead_sentence()
+    faster = profile.StepProfile(0.086, {}, [], None, None, None, unprofiled_seconds=0.0955)  # the reader's run
+    words = faster.overhead_sentence()
+    assert "0.90x that" in words and "ran faster" in words and "not measured here" in words
+    assert "added little" not in words and "close to" not in words
+    edge = profile.StepProfile(0.0951, {}, [], None, None, None, unprofiled_seconds=0.1)  # 0.951 prints 0.95
+    assert "added little" in edge.overhead_sentence()
 
 
 def test_the_scaling_fit_is_time_proportional_to_the_formulas_flops_plus_a_fixed_cost():

@@ -71,15 +71,20 @@ class StepProfile:
         profiler records every op, and that recording costs time inside the step it measures."""
         if self.unprofiled_seconds is None:
             return ""
-        ratio = self.wall_seconds / self.unprofiled_seconds
+        ratio = round(self.wall_seconds / self.unprofiled_seconds, 2)  # judged as printed
         base = (f"The same step without the profiler, timed just before (fastest of {UNPROFILED}), took "
                 f"{self.unprofiled_seconds * 1e3:.1f} ms: the profiled step took {ratio:.2f}x that. ")
+        if ratio < 0.95:  # the profiler cannot speed a step up: the two steps met different moments
+            return base + ("The profiled step ran faster than the unprofiled one, so the two met different "
+                           "moments of the machine: the profiler's own cost is not measured here. Read the "
+                           "table's shares, not its ms.")
         if ratio > 1.05:
             return base + ("Recording every op adds time, inside the ops and between them (and one step also "
                            "meets whatever else ran on the machine then), so the table's ms are a profiled step's: "
                            "read its shares, not its times, and compare a profiled step only with another "
                            "profiled one.")
-        return base + "Here recording every op added little, so the table's ms are close to an unprofiled step's."
+        return base + ("Here recording every op added little (within 5%), so the table's ms are close to an "
+                       "unprofiled step's.")
 
     def rows(self) -> list[tuple[str, float]]:
         """(category, seconds) for the lesson's table, "matmul" split into the linear layers' kernels and the
