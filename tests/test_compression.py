@@ -884,3 +884,6 @@ def test_paired_note_names_the_median_of_ratios_only_where_the_printed_figures_d
     # the other outcome: the printed figures give the printed ratio, so nothing is added
     assert paired_note(3.89, 2.92, 0.75) == ""
     assert paired_note(1.0, 15.591, 15.588, " ms") == ""
+    # microseconds as fmt prints them (one decimal): torch.ao at batch 1, 2.01x beside 361.4 µs / 161.0 µs
+    assert "361.4 µs / 161.0 µs = 2.24x" in paired_note(2.01, 361.43, 161.04, " µs", digits=1)
+    assert paired_note(2.24, 361.43, 161.04, " µs", digits=1) == ""

@@ -120,14 +120,15 @@ def speedup_claim(claim: str, ratio: float, figure: float, noise: float = 0.0, k
     return claims.Claim(claim, f"{ratio:.2f}x{noise_text}", reference or shown, verdict)
 
 
-def paired_note(ratio: float, over: float, under: float, unit: str = "x") -> str:
+def paired_note(ratio: float, over: float, under: float, unit: str = "x", digits: int = 2) -> str:
     """The clause to print beside a paired speedup ``ratio`` (``compare``'s: the median of the round-by-round
     ratios) when figures printed nearby could be divided instead: ``over`` / ``under`` as printed (two
-    decimals, in ``unit``: ``"x"`` for two speedups, ``" ms"`` for two latencies). A median of ratios is not
-    the ratio of two medians, so where the two differ at two decimals the clause names both; else ``""``."""
-    a, b = round(over, 2), round(under, 2)
+    decimals, or ``digits`` as the figures are printed, in ``unit``: ``"x"`` for two speedups, ``" ms"`` or
+    ``" µs"`` for two latencies). A median of ratios is not the ratio of two medians, so where the two differ
+    at two decimals the clause names both; else ``""``."""
+    a, b = round(over, digits), round(under, digits)
     own = a / b if b else float("inf")
     if f"{own:.2f}" == f"{ratio:.2f}":
         return ""
     return (f" (the median of the paired rounds' ratios, not the ratio of the figures printed: "
-            f"{a:.2f}{unit} / {b:.2f}{unit} = {own:.2f}x)")
+            f"{a:.{digits}f}{unit} / {b:.{digits}f}{unit} = {own:.2f}x)")
