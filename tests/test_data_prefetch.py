@@ -815,3 +815,28 @@ def test_runner_up_reads_the_printed_epochs_against_one_epochs_noise():
     # the other outcome: 1.35 s and 1.37 s, 1.5% apart, within it
     speed, spread, close = runner_up(1.3512, 1.3689, 0.02)
     assert (f"{speed:.3f}", close) == ("0.985", True)
+
+
+def test_paired_rounds_all_faster_are_not_noise_and_every_branch_reads_its_rounds():
+    # lesson 05's reader (s3): 4 of 4 rounds faster, 1.022-1.027x, was printed "within noise: no effect shown"
+    ratios = [1.022, 1.024, 1.025, 1.027]
+    row = report.speedup_claim("prefetcher", 1.0246, 2.21, 0.0204, "slower than without it",
+                               rounds=ratios, digits=3)
+    assert row.measured == "1.025x ± 0.020"   # 1.025 - 0.020 > 1: the ± alone already says faster
+    assert row.verdict.startswith("faster, under the bound") and "within noise" not in row.verdict
+    touching = report.speedup_claim("p", 1.02, 2.21, 0.02, "slower", rounds=ratios)   # 1.02 ± 0.02 touches 1x
+    assert touching.verdict.startswith("faster, under the bound")
+    assert touching.verdict.endswith("across its ±) (every round above 1.00x)")
+    mixed = report.speedup_claim("p", 1.01, 2.21, 0.02, "slower", rounds=[0.99, 1.01, 1.03])
+    assert mixed.verdict == "within noise: no effect shown"
+    slower = report.speedup_claim("p", 0.98, 2.21, 0.02, "slower than without it", rounds=[0.97, 0.98, 0.99])
+    assert slower.verdict.startswith("slower than without it: no speed-up")
+
+
+def test_shares_of_a_bound_are_worked_from_the_figures_as_printed():
+    # lesson 05's reader (s3): 1.29 s over 1.35 s printed 95% (1.2905 / 1.3549), a reader's division gives 96%
+    assert report.bound_share(1.2905, 1.3549) == "96%"
+    assert report.bound_share(1.2905, 1.8049) == "72%"   # 1.29 / 1.80 = 71.7%
+    row = report.summary_table({"H": (1.3549, 1.2905, 2)}, 1.2905, title="t").rows[0]
+    assert row[4:] == ("96%", "96%")
+    assert report.printed_ratio(2.8549, 1.2949) == report.printed_ratio(2.85, 1.29)   # one bound, 2.21x
