@@ -38,6 +38,10 @@ def test_the_decode_all_reduces_are_priced_at_the_floor_and_at_the_in_pass_exces
     assert "1.52 ms, is a floor" in said and "3.44 ms" in said and "(0.24 ms a call above the model)" in said
     said = verdicts.in_pass_price(8, 0.19e-3, {"both ranks inside": -1e-5}, 8.65e-3, 1024, 524288)
     assert "no more than the model a call" in said
+    # the reader's run: floor 1.90 ms, excesses printed 0.32 and 0.34 ms, so 1.90 + 8 x each, as printed
+    said = verdicts.in_pass_price(8, 0.2375e-3, {"both": 0.3249e-3, "wait": 0.3351e-3}, 6.95e-3, 1024, 524288)
+    assert "1.90 ms, is a floor" in said and "4.46 ms" in said and "4.62 ms" in said
+    assert "(0.32 ms a call above the model)" in said and "(0.34 ms a call above the model)" in said
 
 
 def _lesson_cells():

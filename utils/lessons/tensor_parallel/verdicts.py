@@ -69,10 +69,11 @@ def in_pass_price(calls: int, floor_each: float, excess: dict, gap: float, bytes
     no compute between the calls there): each call plus the excess over the model a call met inside section
     1's pass (``excess``: what was measured -> seconds a call above the model); ``gap`` is the loss to
     explain, in seconds a token."""
-    floor = calls * floor_each
+    floor = round(calls * floor_each * 1e3, 2) / 1e3   # as printed (ms, 2 decimals): totals add from these
     priced = []
     for what, extra in excess.items():
-        total = calls * (floor_each + max(extra, 0.0))
+        extra = round(extra * 1e3, 2) / 1e3   # a call's excess as printed, so floor + calls x it checks by hand
+        total = floor + calls * max(extra, 0.0)
         priced.append(f"{total * 1e3:.2f} ms ({total / gap:.0%} of the loss) with {what} ("
                       + (f"{extra * 1e3:.2f} ms a call above the model)" if extra > 0 else
                          "no more than the model a call)"))
