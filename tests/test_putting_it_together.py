@@ -436,6 +436,26 @@ def test_the_claims_and_detail_tables_follow_the_keep_rule_and_share_one_figure(
     assert f"{by['precision']['share']:.0%}" == share + "%"
 
 
+def test_one_printed_loss_gives_one_difference_from_the_baseline():
+    """Session 50's reader: precision and compile both printed 2.9679 against the baseline's 2.9701, yet one
+    read -0.0023 and the other -0.0022; the difference is worked from the losses as printed."""
+    from utils.lessons.putting_it_together import ladder, report
+
+    steps = {"optimizer": _paired("optimizer", [1.56, 1.57, 1.67, 1.60]),
+             "precision": _paired("precision", [1.56, 1.57, 1.67, 1.60])}
+    keep = {n: ladder.paid(c.ratios) for n, c in steps.items()}
+    rows = report.step_rows([dict(_BASE)], steps, keep, {}, {"fp32": 1e-2},
+                            held_out={"baseline": 2.97014, "optimizer": 2.96786, "precision": 2.96794})
+    by = {r["step"]: r for r in report.ran(rows)}
+    assert [f"{by[n]['dloss']:+.4f}" for n in ("optimizer", "precision")] == ["-0.0022", "-0.0022"]
+    cells = [str(c) for row in report.detail_table(rows).rows for c in row]
+    assert sum("-0.0022 (tol" in c for c in cells) == 2 and not any("-0.0023" in c for c in cells)
+    serving = {"latency_s": {"fp32": 1.0, "int8": 0.99}, "times": {"fp32": [1.0] * 4, "int8": [1.0] * 4},
+               "loss": {"fp32": 2.9, "int8": 2.9}, "bytes": {"fp32": 4, "int8": 1}}
+    claims = {c.claim: c for c in report.claim_rows(rows, serving)}
+    assert claims["optimizer: held-out loss at step N"].against.startswith("baseline 2.9701 ±")
+
+
 # --- Session 45's final reading: the page's figures follow the ladder's decisions -----------------------------
 
 def test_the_keep_rule_holds_on_the_printed_figures():

@@ -18,6 +18,12 @@ from utils.palette import KIND_COLORS
 from utils.tables import Table
 
 
+def printed_difference(loss: float, base: float) -> float:
+    """A held-out loss minus the baseline's, from the two as printed (4 decimals): the page prints both
+    losses beside the difference, and two steps at the same printed loss must show the same difference."""
+    return round(round(loss, 4) - round(base, 4), 4)
+
+
 def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, tolerance: dict,
               held_out: dict | None = None, mfu: dict | None = None, why: dict | None = None) -> list[dict]:
     """The baseline, then one row per step in ``ORDER``: a skipped step with its reason, or its figures.
@@ -45,7 +51,8 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
         rows.append({"step": name, "tokens_per_s": c.tokens_per_s, "x_prev": c.gain,
                      "mfu": mfu.get(name, math.nan), "why": why.get(name, ""),
                      "x_base": chain * round(c.gain, 2), "peak": peaks.get(name, math.nan), "loss": loss,
-                     "dloss": loss - base_loss, "tol": tol, "loss_ok": abs(loss - base_loss) <= tol,
+                     "dloss": printed_difference(loss, base_loss), "tol": tol,
+                     "loss_ok": abs(printed_difference(loss, base_loss)) <= tol,
                      "same_maths": c.rung.same_maths, "bound": bound, "bound_what": c.rung.bound_what,
                      "share": share_of_bound(c.gain, bound, paid(c.ratios)), "paid": paid(c.ratios),
                      "within": bound is None or c.gain <= bound, "kept": kept[name],
@@ -276,7 +283,7 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
             out.append(claims.Claim(row.claim, row.measured, row.against, step_verdict(row.verdict, r)))
         if r["same_maths"]:
             out.append(claims.Claim(f"{r['step']}: held-out loss at step N", f"{r['loss']:.4f}",
-                                    f"baseline {r['loss'] - r['dloss']:.4f} ± {r['tol']:g}",
+                                    f"baseline {round(r['loss'], 4) - r['dloss']:.4f} ± {r['tol']:g}",
                                     "within its tolerance" if r["loss_ok"] else "outside its tolerance"))
     total = claims.against_speedup("kept steps: x baseline", final(rows)["x_base"], total_bound(rows),
                                    slower="slower than the baseline")
