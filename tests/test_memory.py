@@ -8,6 +8,7 @@ Lab 06's checks are tested in tests/test_lab_fit_the_budget.py; the per-mode dec
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -595,3 +596,27 @@ def test_collectives_sentence_works_its_gap_ratio_and_share_from_the_figures_as_
     said = summary.collectives_sentence(runs)
     assert "DDP 10.5 ms, FSDP2 29.7 ms. FSDP2's step was not slower" in said
     assert "gap in step time" not in said
+
+
+def test_printed_gaps_parts_and_headroom_follow_from_the_figures_printed_beside_them():
+    # lesson 06's reader (s3): each figure below was off a reader's own arithmetic in its last digit
+    note = summary.part_over_whole("blocks' forward", 0.02644, "forward", 0.02536)
+    assert "(26.4 ms)" in note and "(25.4 ms)" in note and "the 1.0 ms gap" in note   # not 1.1 (unrounded)
+    assert summary.part_over_whole("blocks' forward", 0.02541, "forward", 0.02536) == ""   # both print 25.4
+    # the step-times table prints 25.4 / 77.3 (plain) and 24.8 / 97.2 (checkpointed): -0.6 and +20.5 ms
+    plain, ckpt = {"forward": 0.025365, "step": 0.077326}, {"forward": 0.024836, "step": 0.097246}
+    text = summary.step_parts("Full", plain, ckpt, {"forward": 0.0, "rest": 0.02644}, 0.002)
+    assert "+19.9 ms" in text and "its forward -0.6 ms" in text and "AdamW +20.5 ms" in text
+    assert "5.9 ms under the prediction" in text   # 26.4 - 20.5
+    # 0.84 + 0.42 + 11.10 = 12.36 s: the step is the sum of its parts as printed
+    cost = offload.OffloadCost(host_to_device=0.8449 * 32e9, device_to_host=0.4224 * 32e9,
+                               link_bytes_per_s=32e9, adamw_seconds=11.104)
+    assert offload.printed_parts(cost) == pytest.approx((0.84, 0.42, 11.10, 12.36))
+    # 15.84 GB - 21.15 GB: short by 5.31 GB, with the capacity printed to the peaks' two decimals
+    budget = SimpleNamespace(peak=21.1549e9, peak_moment="backward", fits=lambda c: (False, c - 21.1549e9))
+    line = widget.verdict(budget, calculator.T4_BYTES, "a T4 15.8 GB")
+    assert line.endswith("does NOT fit a T4 15.8 GB (15.84 GB), short by 5.31 GB")
+    small = SimpleNamespace(peak=12.7149e9, peak_moment="backward", fits=lambda c: (True, c - 12.7149e9))
+    assert "fits a T4 15.8 GB (15.84 GB), 3.13 GB (20%) to spare" in widget.verdict(small, calculator.T4_BYTES,
+                                                                                     "a T4 15.8 GB")
+    assert "fits an L4 24 GB, 11.29 GB" in widget.verdict(small, 24e9, "an L4 24 GB")   # 24 GB: nothing to add

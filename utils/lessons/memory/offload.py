@@ -45,6 +45,14 @@ class OffloadCost:
         return self.copy_seconds + self.adamw_seconds
 
 
+def printed_parts(cost: OffloadCost) -> tuple[float, float, float, float]:
+    """(to the device, to the host, the CPU AdamW step, the step) in seconds, each part as the table prints it
+    (0.01 s) and the step their sum, so that 0.84 + 0.42 + 11.10 reads 12.36 s, as a reader's addition does."""
+    parts = (round(cost.host_to_device / cost.link_bytes_per_s, 2),
+             round(cost.device_to_host / cost.link_bytes_per_s, 2), round(cost.adamw_seconds, 2))
+    return (*parts, sum(parts))
+
+
 def offload_cost(parameters: int, n: int, adamw_params_per_s: float, link_bytes_per_s: float) -> OffloadCost:
     """The offload cost of one step for one of ``n`` ranks sharding ``parameters`` (fp32 shards on the host).
     Lesson 06."""

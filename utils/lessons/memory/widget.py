@@ -46,11 +46,16 @@ def plot_budgets(budgets: dict[str, Budget], measured: dict[str, float] | None =
 
 def verdict(budget: Budget, capacity: float, device: str) -> str:
     """One line: fits or not, with the headroom. Lesson 06."""
-    fits, headroom = budget.fits(capacity)
-    peak = f"peak {budget.peak / 1e9:.2f} GB (at the {budget.peak_moment})"
+    fits, _ = budget.fits(capacity)
+    # the headroom from the two figures as printed, both to 0.01 GB: 15.84 - 21.15 reads "short by 5.31 GB"
+    peak_gb, capacity_gb = round(budget.peak / 1e9, 2), round(capacity / 1e9, 2)
+    headroom = capacity_gb - peak_gb
+    if f"{capacity_gb:g} GB" not in device:   # "a T4 15.8 GB" rounds its 15.84 GB: the exact figure beside it
+        device += f" ({capacity_gb:.2f} GB)"
+    peak = f"peak {peak_gb:.2f} GB (at the {budget.peak_moment})"
     if fits:
-        return f"{peak}: fits {device}, {headroom / 1e9:.2f} GB ({headroom / capacity:.0%}) to spare"
-    return f"{peak}: does NOT fit {device}, short by {-headroom / 1e9:.2f} GB"
+        return f"{peak}: fits {device}, {headroom:.2f} GB ({headroom / capacity_gb:.0%}) to spare"
+    return f"{peak}: does NOT fit {device}, short by {-headroom:.2f} GB"
 
 
 def calculator_widget(shape: Shape | None = None, batch: int = 16):
