@@ -99,3 +99,79 @@ def test_b18_names_a_cure_that_did_not_pay_in_this_run_both_branches():
         "condition failed), which its verdict allows, so its row agrees" in unpaid
     paid = verdicts.EVIDENCE["B18"](_figures() | {"compressed": _compressed(1900, 200)})[0].render()
     assert "did not pay" not in paid and paid.startswith("rows B5, B6")
+
+
+# --- Session 50, third reading (s3_0509): counts and arithmetic as printed --------------------------------------
+
+
+def test_rounds_above_the_bound_are_counted_as_printed_as_lesson_02_counts_them():
+    from utils.lessons.articles_checked import checks
+    from utils.lessons.model_split.report import above_as_printed
+
+    # the reader's run: lesson 02 printed "2 of 5 rounds above the bound"; 1.78 is not above a bound printed 1.78x
+    rounds = [1.64, 1.83, 1.78, 1.74, 1.84]
+    record = {"value": 1.78, "bound": 16 / 9, "rounds": rounds}
+    said = checks.rounds_above_words(record)
+    assert said.startswith("2 of 5 rounds above the bound (up to 1.84x)"), said
+    assert sum(above_as_printed(r, 16 / 9) for r in rounds) == 2  # lesson 02's own count, the same rule
+    assert checks.rounds_above_words(record | {"rounds": [1.70, 1.78, 1.7801]}).startswith("none of its 3")
+
+
+def _link_m(times):
+    from utils import machine
+    from utils.lessons.articles_checked import evidence
+
+    return _figures() | {"link": machine.link_fit("gloo", evidence.LINK_SIZES, times),
+                         "threads": {"step_s": 0.02, "gradient_bytes": 1_700_000}}
+
+
+def test_b10_does_not_work_out_the_bytes_share_from_times_it_calls_noise_bound_both_branches():
+    from utils.lessons.articles_checked import evidence
+
+    # a 64 KiB message faster than the 4 KiB one: the small messages' times are noise-bound
+    noisy = _link_m([133e-6, 116e-6, 108e-6, 150e-6, 388e-6, 1441e-6])
+    b10 = verdicts.judge(claims.BY_ID["B10"], noisy, {})
+    assert "nor the bytes' share (row B10) is read" in b10.evidence
+    assert "the bytes' share of the 4 MiB message is not worked out" in b10.evidence
+    assert "4 MiB message's bytes:" not in b10.evidence and "x a few-byte message's time" not in b10.evidence
+    # B8 does not quote a few-byte time that B10 calls noise-bound
+    b8 = verdicts.judge(claims.BY_ID["B8"], noisy | {"compressed": _compressed()}, {})
+    assert "a few-byte message's time is noise-bound here (row B10)" in b8.evidence
+    # sizes in order: the arithmetic is worked from the whole µs it prints, and can be done again
+    calm = _link_m([4e-5 + n / 2.5e9 for n in evidence.LINK_SIZES])
+    b10 = verdicts.judge(claims.BY_ID["B10"], calm, {})
+    assert "noise-bound" not in b10.evidence
+    big, small, data = map(int, re.search(r"bytes: (\d+) - (\d+) = (\d+) µs", b10.evidence).groups())
+    assert big - small == data
+    assert "a few-byte message still takes about" in verdicts.judge(
+        claims.BY_ID["B8"], calm | {"compressed": _compressed()}, {}).evidence
+
+
+def _compressed():
+    # the reader's run: 1537 µs and 1298 µs as printed (unrounded 1536.6 - 1298.4 = 238.2 printed "238")
+    return {"plain": [1536.6e-6] * 6, "packed": [1600e-6] * 6, "bytes": [1298.4e-6] * 6, "packing": [900e-6] * 6}
+
+
+def test_b8_saving_is_the_difference_of_the_printed_times():
+    from utils.lessons.articles_checked import evidence
+
+    m = _link_m([4e-5 + n / 2.5e9 for n in evidence.LINK_SIZES]) | {"compressed": _compressed()}
+    said = verdicts.judge(claims.BY_ID["B8"], m, {}).evidence
+    plain, sent, saved = map(int, re.search(r"fp32 (\d+) µs, 1 MiB of uint8 (\d+) µs, so the 3 MiB not sent save "
+                                            r"(\d+) µs", said).groups())
+    assert (plain, sent, saved) == (1537, 1298, 239), said
+
+
+def test_a_summary_row_names_the_row_its_check_follows_both_branches():
+    from utils.lessons.articles_checked import evidence
+
+    noisy = _link_m([133e-6, 116e-6, 108e-6, 150e-6, 388e-6, 1441e-6])
+    earlier = {"B10": verdicts.judge(claims.BY_ID["B10"], noisy, {})}
+    assert earlier["B10"].check == verdicts.NOISY
+    parts = verdicts.summed_rows_named("B18", verdicts.NOISY, earlier)
+    assert parts and f"its check follows row B10 ({verdicts.NOISY})" in parts[0].render()
+    assert verdicts.summed_rows_named("B18", verdicts.AGREES, earlier) == ()
+    calm = {"B10": verdicts.judge(claims.BY_ID["B10"], _link_m([4e-5 + n / 2.5e9 for n in evidence.LINK_SIZES]),
+                                  {})}
+    assert calm["B10"].check == verdicts.AGREES
+    assert verdicts.summed_rows_named("B18", verdicts.NOISY, calm) == ()  # B10 agrees: not the one it follows

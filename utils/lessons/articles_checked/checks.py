@@ -15,6 +15,7 @@ import re
 
 from utils import claims as words
 from utils.lessons.articles_checked import host_memory
+from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.articles_checked.figures import (LEDGER_NOISE, Missing, _sends, _stopped, capstone_two_devices,
                                                     fixed_cost, no_spread, recorded, recorded_int8_units,
                                                     recorded_verdict, spread_of, value)
@@ -136,7 +137,7 @@ def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
     if not rounds:
         return (f"a median of paired rounds; the ledger keeps no rounds, so single rounds above the bound do not "
                 f"show here: {lesson} counts them, and reads any beyond the rounds' spread as a finding to explain")
-    above = [r for r in rounds if r > bound]
+    above = [r for r in rounds if above_as_printed(r, bound)]  # 1.78 is not above a bound printed 1.78x
     if not above:
         return f"none of its {len(rounds)} rounds above the bound"
     spread = round(spread_of(record), 2)

@@ -181,7 +181,7 @@ def checked_medians(m: dict) -> list[tuple[str, bool]]:
 def bench_medians(m: dict) -> list[tuple[str, float, float, float]]:
     """make bench's medians of lesson 02's pipeline, each against its own 2m/(m+1) with its noise: the
     configuration it reported ("reported": its second run, with its rounds' spread), then each configuration
-    of the first run, which chose it (no rounds kept: ``LEDGER_NOISE``). No row's check reads them."""
+    of the first run, which chose it (no rounds kept: spread None). No row's check reads them."""
     found = m["results"].get("pipeline_configs")
     if found is None:
         return []
@@ -189,15 +189,31 @@ def bench_medians(m: dict) -> list[tuple[str, float, float, float]]:
     out = []
     if r.get("m") and r.get("bound"):
         out.append((f"reported: batch {r.get('batch')} {r.get('schedule', '')} m={r['m']}", r["value"], r["bound"],
-                    spread_of(r)))
-    out += [(f"first run: {name}", x, bound, LEDGER_NOISE * x) for name, x in r.get("choosing_run", {}).items()
+                    spread_of(r) if r.get("rounds") else None))
+    out += [(f"first run: {name}", x, bound, None) for name, x in r.get("choosing_run", {}).items()
             if (bound := pipeline_bound(name)) is not None]
     return [(name.replace("gpipe", "GPipe").replace("1f1b", "1F1B"), *rest) for name, *rest in out]
 
 
-def past_in_noise(x: float, bound: float, spread: float) -> bool:
-    """Past its bound by more than its noise, judged as printed (two decimals), as lesson 02 judges it."""
-    return past_bound(speedup_verdict(round(x, 2), round(bound, 2), spread))
+def past_in_noise(x: float, bound: float, spread: float | None) -> bool:
+    """Past its bound by more than its rounds' spread, judged as printed (two decimals), as lesson 02 judges
+    it. A median kept without rounds (spread None) is never counted past: see ``past_no_spread``."""
+    return spread is not None and past_bound(speedup_verdict(round(x, 2), round(bound, 2), spread))
+
+
+def past_no_spread(x: float, bound: float, spread: float | None) -> bool:
+    """A median kept without rounds that lies past its bound beyond the 2% floor: the noise rule reads it
+    'no spread recorded' (inconclusive), so it is named apart and never counted as passing its bound. The 2%
+    floor only decides 'within'."""
+    return spread is None and past_bound(speedup_verdict(round(x, 2), round(bound, 2), LEDGER_NOISE * x))
+
+
+def unspread_words(bench: list) -> str:
+    """The medians without rounds past their bound, named apart ("" where none)."""
+    found = [f"{name} {x:.2f}x against {bound:.2f}x" for name, x, bound, spread in bench
+             if past_no_spread(x, bound, spread)]
+    return (f"; past it with no spread recorded (that run kept no rounds; inconclusive, not counted past): "
+            f"{len(found)}: {', '.join(found)}" if found else "")
 
 
 def medians_sentence(m: dict) -> str:
@@ -207,8 +223,10 @@ def medians_sentence(m: dict) -> str:
     past = [item for item in bench if past_in_noise(*item[1:])]
     past_checked = [label for label, is_past in checked if is_past]
     total = len(checked) + len(bench)
+    unspread = sum(past_no_spread(*item[1:]) for item in bench)
     head = (f"Of the {total} recorded medians read against a bound, "
-            + (f"{len(past) + len(past_checked)} passed it" if past or past_checked else "none passed it"))
+            + (f"{len(past) + len(past_checked)} passed it" if past or past_checked else "none passed it")
+            + (f" ({unspread} more lie past it with no spread recorded: not counted)" if unspread else ""))
     named = ", ".join(label + (" (past it)" if is_past else "") for label, is_past in checked)
     mine = (f"{len(past_checked) or 'none'} of the {len(checked)} the rows' checks read ({named})" if checked
             else "no row's check reads one yet")
@@ -226,6 +244,7 @@ def bench_words(m: dict, lead: bool = True) -> str:
     r, reference = found.record, work_scaled_reference(found.record)
     past = [(name, x, bound) for name, x, bound, spread in bench if past_in_noise(x, bound, spread)]
     listed = ", ".join(f"{name} {x:.2f}x against {bound:.2f}x" for name, x, bound in past)
+    kept = sum(spread is not None for *_, spread in bench)  # medians with their rounds: the rule reads these
     first = {name.removeprefix("first run: "): x for name, x, _, _ in bench if name.startswith("first run")}
     chosen = bench[0][0].removeprefix("reported: ") if bench[0][0].startswith("reported") else ""
     chose = (f"a first run over {len(first)} configurations chose {chosen} ("
@@ -234,9 +253,9 @@ def bench_words(m: dict, lead: bool = True) -> str:
     text = (f"make bench timed lesson 02's pipeline in two runs, which no row's check reads: {chose}a second run "
             f"of the chosen configuration alone reported {r['value']:.2f}x against {r['bound']:.2f}x"
             + (f" (its work-scaled reference {reference:.2f}x)" if reference else "")
-            + "; each run gives its own median. Past their own 2m/(m+1) beyond their noise (the rounds' spread "
-            f"where kept, else {LEDGER_NOISE:.0%}): {len(past) or 'none'} of {len(bench)}"
-            + (f": {listed}" if past else "") + f" [{found.kind}: {found.detail}]")
+            + "; each run gives its own median. Past their own 2m/(m+1) beyond their rounds' spread: "
+            + (f"{len(past) or 'none'} of the {kept} with rounds kept" if kept else "none kept its rounds")
+            + (f": {listed}" if past else "") + unspread_words(bench) + f" [{found.kind}: {found.detail}]")
     return f"{text[0].upper()}{text[1:]}." if lead else text
 
 

@@ -563,6 +563,16 @@ class Row:
         return "; ".join(p.render() for p in self.parts)
 
 
+def summed_rows_named(claim_id: str, check: str | None, earlier: dict[str, Row]) -> tuple[Part, ...]:
+    """A summary row whose check is not "agrees" names the rows it sums up that make it so (B18's check is
+    inconclusive through B10, say): its evidence must name the row its check follows."""
+    found = [i for i in SUMMED.get(claim_id, []) if i in earlier and earlier[i].check not in (None, AGREES)]
+    if check in (None, AGREES) or not found:
+        return ()
+    return (Part(f"its check follows row{'s' if len(found) > 1 else ''} " + ", ".join(
+        f"{i} ({earlier[i].check})" for i in found), ROWS),)
+
+
 def judge(claim: claims.Claim, m: dict, earlier: dict[str, Row]) -> Row:
     """One claim's row: "not testable here" where this machine lacks what it needs; else its evidence and,
     where any of it could disagree, the check's answer."""
@@ -573,6 +583,7 @@ def judge(claim: claims.Claim, m: dict, earlier: dict[str, Row]) -> Row:
                                                           f"{claim.why}", NONE),), None)
     parts = tuple(EVIDENCE[claim.id](m))
     check = run_check(claim.id, m, earlier) if any(p.kind in CHECKABLE for p in parts) else None
+    parts += summed_rows_named(claim.id, check, earlier)
     why = claim.why + (RUN_NOTES[claim.id](m) if claim.id in RUN_NOTES and check != WAITING else "")
     return Row(claim.id, claim.says, claim.verdict, why, where, parts, check)
 
