@@ -135,7 +135,7 @@ def test_b10_does_not_work_out_the_bytes_share_from_times_it_calls_noise_bound_b
     assert "the bytes' share of the 4 MiB message is not worked out" in b10.evidence
     assert "4 MiB message's bytes:" not in b10.evidence and "x a few-byte message's time" not in b10.evidence
     # B8 does not quote a few-byte time that B10 calls noise-bound
-    b8 = verdicts.judge(claims.BY_ID["B8"], noisy | {"compressed": _compressed()}, {})
+    b8 = verdicts.judge(claims.BY_ID["B8"], noisy | {"compressed": _reader_compressed()}, {})
     assert "a few-byte message's time is noise-bound here (row B10)" in b8.evidence
     # sizes in order: the arithmetic is worked from the whole µs it prints, and can be done again
     calm = _link_m([4e-5 + n / 2.5e9 for n in evidence.LINK_SIZES])
@@ -144,10 +144,10 @@ def test_b10_does_not_work_out_the_bytes_share_from_times_it_calls_noise_bound_b
     big, small, data = map(int, re.search(r"bytes: (\d+) - (\d+) = (\d+) µs", b10.evidence).groups())
     assert big - small == data
     assert "a few-byte message still takes about" in verdicts.judge(
-        claims.BY_ID["B8"], calm | {"compressed": _compressed()}, {}).evidence
+        claims.BY_ID["B8"], calm | {"compressed": _reader_compressed()}, {}).evidence
 
 
-def _compressed():
+def _reader_compressed():
     # the reader's run: 1537 µs and 1298 µs as printed (unrounded 1536.6 - 1298.4 = 238.2 printed "238")
     return {"plain": [1536.6e-6] * 6, "packed": [1600e-6] * 6, "bytes": [1298.4e-6] * 6, "packing": [900e-6] * 6}
 
@@ -155,7 +155,7 @@ def _compressed():
 def test_b8_saving_is_the_difference_of_the_printed_times():
     from utils.lessons.articles_checked import evidence
 
-    m = _link_m([4e-5 + n / 2.5e9 for n in evidence.LINK_SIZES]) | {"compressed": _compressed()}
+    m = _link_m([4e-5 + n / 2.5e9 for n in evidence.LINK_SIZES]) | {"compressed": _reader_compressed()}
     said = verdicts.judge(claims.BY_ID["B8"], m, {}).evidence
     plain, sent, saved = map(int, re.search(r"fp32 (\d+) µs, 1 MiB of uint8 (\d+) µs, so the 3 MiB not sent save "
                                             r"(\d+) µs", said).groups())
