@@ -44,6 +44,14 @@ def test_the_decode_all_reduces_are_priced_at_the_floor_and_at_the_in_pass_exces
     assert "(0.32 ms a call above the model)" in said and "(0.34 ms a call above the model)" in said
 
 
+def test_the_call_above_the_model_is_worked_from_the_printed_figures():
+    """Session 50's reader: 0.49 ms with a 28% residual allows 0.63 ms (not 0.62), and 0.81 - 0.63 = 0.18."""
+    above, allowed, beyond = verdicts.residual_allowance(0.4903e-3, 0.8104e-3, 0.2837)
+    assert (f"{above * 1e3:.2f}", f"{allowed * 1e3:.2f}", f"{beyond * 1e3:.2f}") == ("0.32", "0.63", "0.18")
+    above, allowed, beyond = verdicts.residual_allowance(0.4903e-3, 0.5504e-3, 0.2837)   # within the residual
+    assert beyond < 0 and f"{above * 1e3:.2f}" == "0.06"
+
+
 def _lesson_cells():
     import json
     from pathlib import Path

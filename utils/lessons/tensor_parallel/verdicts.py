@@ -63,6 +63,20 @@ def real_width_sentence(rows: list[tuple], speedups: dict, width: int, tokens: i
     return out
 
 
+def as_printed(seconds: float) -> float:
+    """Seconds as the lesson prints them in ms (2 decimals), so that sums and differences check by hand."""
+    return round(seconds * 1e3, 2) / 1e3
+
+
+def residual_allowance(model: float, call: float, residual: float) -> tuple[float, float, float]:
+    """A measured call against the alpha-beta model (seconds), worked from the figures as printed (ms to 2
+    decimals, the residual to a whole percent): (the call above the model, the model plus its residual, the
+    part of the call beyond that allowance), in seconds."""
+    model, call = as_printed(model), as_printed(call)
+    allowed = as_printed(model * (1 + round(residual, 2)))
+    return call - model, allowed, call - allowed
+
+
 def in_pass_price(calls: int, floor_each: float, excess: dict, gap: float, bytes_here: int,
                   bytes_there: int) -> str:
     """A decode token's all-reduces priced twice more than at section 4's back-to-back alpha-beta (a floor:
