@@ -35,7 +35,7 @@ def test_a1_is_false_for_bert_and_its_check_tests_both_examples():
     sizes = {"BERT-base": 1.09e8, "BERT-large": 3.34e8, "GPT-3": 1.746e11}
     row = verdicts.judge(claims.BY_ID["A1"], _figures() | {"sizes": sizes}, {})
     assert row.verdict == claims.FALSE and row.check == verdicts.AGREES
-    assert report.verdict_cell(row).startswith("false: false for BERT, one of its two examples")
+    assert report.verdict_cell(row).startswith("false: wrong for BERT, one of its two examples")
 
 
 def test_a11_verdict_is_the_reading_its_check_tests():

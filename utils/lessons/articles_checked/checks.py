@@ -268,7 +268,7 @@ BOTH_WORKING = 0.6
 
 
 def _a19(m) -> bool:
-    """Row A19, "false as stated: true of data parallel only" (both GPUs working): the article's own split keeps
+    """Row A19, "false: as stated, true of data parallel only" (both GPUs working): the article's own split keeps
     no more than about half of each GPU's rate (one idle at a time), read from the median of its paired rounds
     as the row prints it, and lesson 03's data parallel keeps more than ``BOTH_WORKING`` (``Missing`` where
     not recorded), shares as printed (whole per cent); a figure it quotes past its bound: ``AboveBound``."""

@@ -44,7 +44,7 @@ CLAIMS = [
     # Article 1, section 1: why accelerate
     Claim("A1", "large models such as GPT-3 and BERT can reach several billion, even over ten billion "
           "parameters (可达数十亿甚至上百亿)", FALSE,
-          "false for BERT, one of its two examples: its 1.1e8 to 3.4e8 is about ten times smaller than 'several "
+          "wrong for BERT, one of its two examples: its 1.1e8 to 3.4e8 is about ten times smaller than 'several "
           "billion' (which example is right is no condition: the example is wrong); true of GPT-3, its other "
           "example: its 1.75e11 is 17.5 x 1e10, over ten billion (the phrase understates it 17-fold; GPT-3 is "
           "500 to 1,600 times larger than BERT)", (("09", "why two GPUs"),)),
@@ -168,7 +168,7 @@ CLAIMS = [
           "output and its FLOPs, and lesson 04 §2 times a fold",
           (("02", "Micro-batch pipelining"), ("03", "How much faster"), ("04", "Simplification"))),
     Claim("A19", "summary: these methods fully exploit the GPUs' potential (充分发挥显卡的潜力)", FALSE,
-          "false as stated: true of data parallel only. Read the way most favourable to the claim that a run can "
+          "as stated, true of data parallel only. Read the way most favourable to the claim that a run can "
           "test (the reading policy of rows B11 and B13 too): 充分发挥 as keeping both GPUs working, neither idle "
           "by turns; unlike row B20's 'key factor', it names methods a run can test. Of the article's three "
           "methods as given, distributed training (data parallel) keeps both GPUs working; the article's own "
