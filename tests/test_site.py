@@ -99,10 +99,12 @@ def first_heading(path: str) -> str:
 
 
 def details_in_outputs(path: str) -> int:
-    """How many collapsed blocks (HTML ``<details>``) a lesson's committed outputs hold."""
+    """How many collapsed blocks (HTML ``<details>``) a lesson's committed outputs hold, and its markdown
+    cells too (lesson 02 folds its verdict rules into one): every one must reach the page."""
     nb = nbformat.read(ROOT / path, as_version=4)
-    return sum("".join(out.get("data", {}).get("text/html", "")).count("<details")
-               for cell in nb.cells for out in cell.get("outputs", []))
+    outputs = sum("".join(out.get("data", {}).get("text/html", "")).count("<details")
+                  for cell in nb.cells for out in cell.get("outputs", []))
+    return outputs + sum(cell.source.count("<details") for cell in nb.cells if cell.cell_type == "markdown")
 
 
 def solution_lines(lab: str) -> list[str]:
