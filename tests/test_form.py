@@ -251,3 +251,13 @@ def test_a_tie_as_printed_is_within_noise_whatever_the_float_arithmetic():
     # session 50's reader: 1.08 - 0.09 = 0.9900000000000001 read 0.99x as outside 1.08x ± 0.09
     assert claims.within_noise(1.08, 0.09, 0.99) and claims.within_noise(0.90, 0.09, 0.99)
     assert not claims.within_noise(1.08, 0.08, 0.99)
+
+
+def test_figures_are_worked_from_their_operands_as_printed():
+    # 1.60 s / 1.29 s as printed is 1.24x; the unrounded seconds would give 1.25x
+    assert claims.printed_ratio(1.6049, 1.2851) == pytest.approx(1.60 / 1.29)
+    assert f"{claims.printed_ratio(1.6049, 1.2851):.2f}" == "1.24"
+    assert claims.as_printed(0.01234, 1, 1e-3) == 12.3      # seconds printed in ms
+    assert claims.printed_ratio(0.0123, 0.0061, 1, 1e-3) == pytest.approx(12.3 / 6.1)
+    # a denominator printed as 0 counts as its rounding step, never a division by zero
+    assert claims.printed_ratio(0.5, 0.004) == pytest.approx(0.5 / 0.01)

@@ -48,6 +48,23 @@ def bound_verdict(value: float, bound: float) -> str:
             f"above the bound ({share:.0%}): a finding to explain")
 
 
+def as_printed(value: float, digits: int, scale: float = 1.0) -> float:
+    """``value / scale`` as the page prints it, rounded to ``digits`` decimals (in the printed unit).
+
+    The course's one rule for a figure worked from others: take its operands as printed, so that a reader who
+    redoes the sum or the ratio from the page finds the figure printed beside it. ``scale`` as in
+    ``against_bound``: seconds printed in ms are ``as_printed(0.01234, 1, 1e-3)`` -> 12.3."""
+    return round(value / scale, digits)
+
+
+def printed_ratio(over: float, under: float, digits: int = 2, scale: float = 1.0) -> float:
+    """``over / under`` worked from the two figures as printed (``as_printed``), so that a ratio beside
+    "1.60 s / 1.29 s" is 1.24x, the reader's own division, not 1.25x from the unrounded seconds. A ``under``
+    printed as 0 counts as its rounding step (``10**-digits``): the ratio is never a division by zero."""
+    denominator = as_printed(under, digits, scale) or 10.0 ** -digits
+    return as_printed(over, digits, scale) / denominator
+
+
 def within_noise(value: float, spread: float, baseline: float = 1.0) -> bool:
     """The course's one noise rule: a figure ``value`` (the median of paired rounds) is within noise of
     ``baseline`` (1x, a bound, a reference, a prediction, 0 for a difference) where ``value ± spread`` covers it,
