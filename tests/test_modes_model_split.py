@@ -215,3 +215,25 @@ def test_the_lessons_speedups_go_to_the_ledger_with_their_rounds():
         call = source[source.index(f'ledger.record("{name}"'):]
         call = call[:call.index(")  #") if ")  #" in call else call.index("\n\n")]
         assert f"rounds={rows}.speedups" in call, name
+
+
+def test_section_9s_schedules_go_to_the_ledger_under_lesson_09s_names(monkeypatch, tmp_path):
+    """Interleaved 1F1B, ZB and ZBV are recorded with their bound, work-scaled reference and rounds, under the
+    names lesson 09 reads; the notebook's section 9 cell records them."""
+    from types import SimpleNamespace
+
+    from utils import ledger
+    from utils.lessons.model_split import multi
+
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    rows = [SimpleNamespace(schedule=name, speedup=1.6 + k / 10, bound=1.78, work_bound=1.7, speedups=[1.5, 1.6],
+                            batch=128, m=4) for k, name in enumerate(multi.MULTI)]
+    multi.record_ledger(rows)
+    figures = ledger.read(devices.mode())
+    for r, name in zip(rows, ("pipeline_interleaved_1f1b_speedup", "pipeline_zb_speedup", "pipeline_zbv_speedup")):
+        got = figures[name]
+        assert (got["value"], got["bound"], got["reference"], got["rounds"], got["lesson"]) == (
+            r.speedup, 1.78, 1.7, [1.5, 1.6], "02")
+    cells = json.loads((ROOT / "notebooks/02_model_split.ipynb").read_text())["cells"]
+    assert any("multi.measure_multi(" in "".join(c["source"]) and "multi.record_ledger(chunked.rows)"
+               in "".join(c["source"]) for c in cells)
