@@ -19,7 +19,7 @@ import torch
 from helpers_prefetch import no_thread_or_process_left  # noqa: F401 - autouse: nothing left running
 from torch.utils.data import DataLoader
 
-from utils import bench, models, timeline
+from utils import bench, claims, models, timeline
 from utils.benchmarks.prefetch import bench_prefetch
 from utils.data import digits_28
 from utils.lessons.data_prefetch import busy, epoch, loaders, report, transfer
@@ -800,7 +800,7 @@ def test_bound_reading_reports_every_row_short_of_its_bound():
 
 
 def test_printed_ratio_divides_the_figures_as_printed():
-    from utils.lessons.data_prefetch.report import printed_ratio
+    from utils.claims import printed_ratio   # the course's one rule, which lesson 05's ratios use
     # the reader's run: "1.60 s / 1.29 s" printed beside 1.25x from unrounded seconds; as printed it is 1.24x
     assert f"{printed_ratio(1.6012, 1.2895):.2f}" == "1.24"
     assert f"{1.6049 / 1.2851:.2f}" == "1.25"  # unrounded seconds that also print as 1.60 s and 1.29 s
@@ -839,4 +839,5 @@ def test_shares_of_a_bound_are_worked_from_the_figures_as_printed():
     assert report.bound_share(1.2905, 1.8049) == "72%"   # 1.29 / 1.80 = 71.7%
     row = report.summary_table({"H": (1.3549, 1.2905, 2)}, 1.2905, title="t").rows[0]
     assert row[4:] == ("96%", "96%")
-    assert report.printed_ratio(2.8549, 1.2949) == report.printed_ratio(2.85, 1.29)   # one bound, 2.21x
+    assert report.printed_ratio is claims.printed_ratio   # the shared rule, not a copy of it
+    assert claims.printed_ratio(2.8549, 1.2949) == claims.printed_ratio(2.85, 1.29)   # one bound, 2.21x

@@ -601,8 +601,10 @@ def test_the_hints_point_to_concepts_not_to_files_and_use_the_pages_words():
 
 
 def test_the_cache_share_of_l_is_worked_from_the_seconds_as_printed():
-    from utils.labs.feed_the_gpu.cache import share_as_printed
+    from utils.claims import printed_ratio
+    from utils.labs.feed_the_gpu import cache
 
+    assert cache.printed_ratio is printed_ratio   # the course's shared rule, not a local copy
     assert f"{0.4049 / 1.0449:.0%}" == "39%"  # the reader's run: unrounded, the share the page contradicted
-    assert f"{share_as_printed(0.4049, 1.0449):.0%}" == "38%"  # 0.40 s / 1.04 s as printed
-    assert f"{share_as_printed(0.5, 1.0):.0%}" == "50%"
+    assert f"{printed_ratio(0.4049, 1.0449):.0%}" == "38%"  # 0.40 s / 1.04 s as printed
+    assert f"{printed_ratio(0.5, 1.0):.0%}" == "50%"

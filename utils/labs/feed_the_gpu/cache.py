@@ -18,6 +18,7 @@ from collections.abc import Callable
 import torch
 
 from utils import checks
+from utils.claims import printed_ratio
 from utils.labs.feed_the_gpu.checks import BANK, LabSetup, lab_dataset, lab_setup
 
 HIDDEN_SEEDS = (101, 202)  # draws the learner's code never sees: one needs one loader, the other two
@@ -101,12 +102,6 @@ def check_cache(choose_cache: Callable, setup: LabSetup, show: bool = True) -> c
     return checks.run_check("the cache saves the most reading its room can", body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
-def share_as_printed(part: float, whole: float) -> float:
-    """``part`` over ``whole`` from the seconds as the take-away prints them (two decimals), so that a reader
-    dividing the page's 0.40 s by its 1.04 s finds the printed 38%, not the unrounded figures' 39%."""
-    return round(part, 2) / round(whole, 2)
-
-
 def cache_take_away(choose_cache: Callable, setup: LabSetup, load: float) -> str:
     """What the learner's cache saves on their own draw, beside the same room spent on the first items; never
     raises on a wrong or unfinished answer."""
@@ -118,7 +113,8 @@ def cache_take_away(choose_cache: Callable, setup: LabSetup, load: float) -> str
     saved, best = savings(chosen, dataset)
     first, _ = savings(list(range(room)), dataset)
     nominal = read_seconds(dataset).sum().item()  # L by the same nominal costs: a share of like with like
-    share, of_l = room / len(dataset), share_as_printed(saved, nominal)
+    # the share of L from the seconds as printed (0.40 s of 1.04 s: 38%, not the unrounded figures' 39%)
+    share, of_l = room / len(dataset), printed_ratio(saved, nominal)
     return (f"- Your cache keeps {room} items ({share:.0%} of the data set) and saves {saved:.2f} s of an epoch's "
             f"reading by the data set's nominal read costs, {of_l:.0%} of its nominal L = "
             f"{nominal:.2f} s (measured: L = {load:.2f} s), {saved / best:.0%} of the most that room can save; "

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from utils import checks, models
+from utils import checks, claims, models
 from utils.data import MNIST_MEAN, MNIST_STD
 from utils.labs.feed_the_gpu.measure import IMAGE_SIDE, CountedDigits, Crossings
 from utils.lessons.data_prefetch.dataset import SlowDigits, decode_images
@@ -529,7 +529,7 @@ def _bound_uses(epoch: EpochResult, limit: float, load: float, compute: float, l
     steps = epoch.seconds - epoch.wait_seconds
     if limit <= bound(load, compute, loaders):
         return " (max(L/2, C), C measured alone)"
-    if round(steps, 2) <= round(compute, 2) * (1 + STEPS_NOISE):   # as printed
+    if claims.printed_ratio(steps, compute) <= 1 + STEPS_NOISE:   # as printed
         return (f" (max(L/2, C) with C the {steps:.2f} s your epoch's own steps took, within noise of the "
                 f"{compute:.2f} s measured alone)")
     return (f" (max(L/2, C) with C the {steps:.2f} s your epoch's own steps took, longer than the {compute:.2f} s "
@@ -539,7 +539,7 @@ def _bound_uses(epoch: EpochResult, limit: float, load: float, compute: float, l
 def _over_by(seconds: float, limit: float) -> str:
     """"5% over it": the epoch against its bound, from the two figures as printed (two decimals), so that a
     reader's own division gives the same."""
-    over = round(seconds, 2) / round(limit, 2) - 1
+    over = claims.printed_ratio(seconds, limit) - 1
     return f"{over:.0%} over it" if over >= 0 else f"{-over:.0%} under it"
 
 
@@ -547,7 +547,7 @@ def _against_bound(seconds: float, limit: float, tolerance: float) -> str:
     """Where an epoch that met the target lies against its bound, from the figures: over it (within the target),
     or under it (a bound is a floor on time: a finding to explain)."""
     figures = f"{seconds:.2f} s against {limit:.2f} s, {_over_by(seconds, limit)}"
-    if round(seconds, 2) >= round(limit, 2):
+    if claims.as_printed(seconds, 2) >= claims.as_printed(limit, 2):
         return f"within the {tolerance:.0%} target of the bound ({figures})"
     return f"under the bound ({figures}: faster than the bound allows, a finding to explain)"
 

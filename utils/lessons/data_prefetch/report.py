@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from utils import plots
 from utils.claims import (Claim, against_speedup, bound_verdict, no_gain_claim,  # noqa: F401 (lesson 05 imports
-                          speedup_verdict, within_noise)  # no_gain_claim from here)
+                          as_printed, printed_ratio, speedup_verdict, within_noise)  # no_gain_claim from here)
 from utils.lessons.data_prefetch.epoch import bound_formula
 from utils.tables import Table
 
@@ -31,18 +31,13 @@ def say(text: str) -> None:
 NOISE_FLOOR = 0.02  # one epoch's noise is never read as less than 2 %, however close a few repeats came
 
 
-def printed_ratio(over: float, under: float, digits: int = 2) -> float:
-    """``over / under`` worked from the two figures as printed (``digits`` decimals), so that a ratio printed
-    beside "1.60 s / 1.29 s" is 1.24x, what a reader's own division gives, not 1.25x from unrounded seconds."""
-    return round(over, digits) / round(under, digits)
-
-
 def runner_up(fastest: float, runner: float, noise: float) -> tuple[float, float, bool]:
     """``(speed, spread, close)`` for the runner-up epoch against the fastest (seconds): its speed x the
-    fastest's, worked from the two epochs as printed (two decimals) and rounded to three (1.35 s over 1.38 s:
-    0.978x), its spread (one epoch's ``noise`` times that speed, three decimals), and whether that speed ± the
-    spread reaches 1x: the epochs as printed, 2.2% apart, are then not within a 2.0% noise."""
-    speed = round(printed_ratio(fastest, runner), 3)
+    fastest's, worked from the two epochs as printed (two decimals: ``claims.printed_ratio``) and rounded to
+    three (1.35 s over 1.38 s: 0.978x), its spread (one epoch's ``noise`` times that speed, three decimals),
+    and whether that speed ± the spread reaches 1x: the epochs as printed, 2.2% apart, are then not within a
+    2.0% noise."""
+    speed = as_printed(printed_ratio(fastest, runner), 3)
     spread = round(noise * speed, 3)
     return speed, spread, within_noise(speed, spread)
 
@@ -80,8 +75,9 @@ def speedup_claim(claim: str, value: float, bound: float | None, spread: float, 
 
 
 def bound_share(limit: float, seconds: float) -> str:
-    """The share of its bound an epoch reached, "96%", worked from the two figures as printed (two
-    decimals): 1.29 s over 1.35 s reads 96%, what a reader's division gives, not 95% from unrounded seconds."""
+    """The share of its bound an epoch reached, "96%", worked from the two figures as printed (two decimals,
+    ``claims.printed_ratio``): 1.29 s over 1.35 s reads 96%, a reader's division, not 95% from unrounded
+    seconds."""
     return f"{printed_ratio(limit, seconds):.0%}"
 
 
@@ -89,7 +85,7 @@ def epoch_claim(claim: str, seconds: float, limit: float, loaders: int, noise: f
     """An epoch beside its bound, the shortest epoch its configuration allows: the verdict is the share of
     the bound's speed reached, 1/epoch against 1/bound; an epoch under its bound by less than ``noise`` (one
     epoch's, ``epoch_noise``) is at the bound, within noise (lesson 05)."""
-    verdict = ("at the bound (within noise)" if 1 < round(limit, 2) / round(seconds, 2) <= 1 + noise
+    verdict = ("at the bound (within noise)" if 1 < printed_ratio(limit, seconds) <= 1 + noise
                else bound_verdict(1 / seconds, 1 / limit))
     return Claim(claim, f"{seconds:.2f} s", f"bound {bound_formula(loaders)} = {limit:.2f} s", verdict)
 
