@@ -20,6 +20,7 @@ import torch
 from torch.utils.data import DataLoader, DistributedSampler
 
 from utils import article, checkpoint
+from utils.claims import as_printed, printed_ratio
 from utils.launch import launch
 from utils.lessons.ddp import allreduce, articles, cli, compare, gradients, hooks, overlap, recipe, replay, scaling
 from utils.lessons.ddp.settings import Settings, build_model
@@ -648,9 +649,26 @@ def test_the_isolated_all_reduce_is_quoted_at_one_precision_and_ratios_use_it_as
     row = {"bytes": 3_300_000, "seconds": 3.7512e-3, "low": 1.79e-3, "high": 4.36e-3}
     iso = allreduce.isolated_ms(row)
     assert iso == 3.75 and "3.75 ms median" in allreduce.rough_note(row)  # the same figure as the rough note
-    assert f"{allreduce.times_printed(23.0, iso):.1f}x" == "6.1x"  # 23.0 / 3.75, from the printed figures
-    assert f"{allreduce.times_printed(4.0, iso):.0%}" == "107%"
-    assert allreduce.times_printed(1.0, 0.0) == 100.0  # a whole printed as 0: its rounding step, no error
+    # the notebook's ratios: claims.printed_ratio at 0.01 ms, which leaves a figure printed to 0.1 ms unchanged
+    assert f"{printed_ratio(23.0, iso):.1f}x" == "6.1x"  # 23.0 / 3.75, from the printed figures
+    assert f"{printed_ratio(4.0, iso):.0%}" == "107%"
+    assert printed_ratio(1.0, 0.0) == 100.0  # a whole printed as 0: its rounding step, no error
+    assert not hasattr(allreduce, "times_printed")  # one rule, claims.printed_ratio, not a local copy
+
+
+def test_the_share_of_the_exposed_time_spent_waiting_is_worked_from_the_ms_as_printed():
+    # 2.24 ms of 4.46 ms print as 2.2 and 4.5: the reader divides those, 49%, not the unrounded 50%
+    assert f"{printed_ratio(2.24e-3, 4.46e-3, 1, 1e-3):.0%}" == "49%"
+    assert overlap.waiting_share(as_printed(2.24e-3, 1, 1e-3), as_printed(4.46e-3, 1, 1e-3)) == "about half"
+    # the other outcome: a wait printed as 0.0 ms of an exposed time printed as 0.0 ms: 0%, no division by zero
+    assert f"{printed_ratio(0.04e-3, 0.04e-3, 1, 1e-3):.0%}" == "0%"
+
+
+def test_the_knobs_ratio_to_the_defaults_is_worked_from_the_whole_ms_printed():
+    # medians of 151.4 and 150.6 ms print as 151 and 151: the reader divides them, 1.00x, not the unrounded 1.01x
+    assert f"{151.4 / 150.6:.2f}x" == "1.01x" and f"{printed_ratio(151.4, 150.6, 0):.2f}x" == "1.00x"
+    # the other outcome: medians that print apart, 153 and 151, give 1.01x as printed
+    assert f"{printed_ratio(152.6, 150.6, 0):.2f}x" == "1.01x"
 
 
 def test_step_ratios_are_worked_from_the_printed_step_times():

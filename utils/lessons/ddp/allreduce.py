@@ -16,6 +16,7 @@ from matplotlib.transforms import ScaledTranslation
 
 from utils import machine, plots
 from utils.bench import synchronize
+from utils.claims import as_printed
 from utils.launch import launch, process_group
 
 WARMUP = 2  # untimed all-reduces per size: the first ones set up buffers and connections
@@ -203,11 +204,5 @@ def rough_note(row: dict) -> str:
 def isolated_ms(row: dict) -> float:
     """The isolated all-reduce's median in ms as section 6's table prints it (two decimals). Every table, claim
     and ratio that quotes it uses this one figure, so that a ratio checks against the figures on the page."""
-    return round(row["seconds"] * 1e3, 2)
-
-
-def times_printed(part_ms: float, whole_ms: float, step: float = 0.01) -> float:
-    """``part_ms / whole_ms``, both as printed (ms); a whole printed as 0 counts as its rounding ``step``, so a
-    ratio is never a division by zero."""
-    return part_ms / (whole_ms or step)
+    return as_printed(row["seconds"], 2, 1e-3)
 

@@ -26,6 +26,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import precision
 from utils.bench import synchronize, threads
+from utils.claims import as_printed
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.settings import Settings, build_model, text_data
 
@@ -159,7 +160,7 @@ def round_spread(times: list[float]) -> float:
 def apart_from_defaults(times: dict[str, list[float]]) -> list[str]:
     """The variants whose every round lies beyond the defaults' range (all slower or all faster), read in
     whole ms as the table prints them: ``times`` as ``measure_knobs`` returns them, the defaults first."""
-    shown = {name: [round(t * 1e3) for t in rounds] for name, rounds in times.items()}
+    shown = {name: [as_printed(t, 0, 1e-3) for t in rounds] for name, rounds in times.items()}
     default, *others = shown
     base = shown[default]
     return [n for n in others if min(shown[n]) > max(base) or max(shown[n]) < min(base)]
@@ -198,7 +199,7 @@ def knob_conclusion(apart: list[str], most: float, spread: float,
     rng = f" {base_range[0]:.0f}-{base_range[1]:.0f} ms" if base_range else ""
     outside = f"every round outside the defaults'{rng} range of rounds"  # the rule apart_from_defaults applies
     median = "a median outside that range, with some rounds inside it, is not a difference shown"
-    if round(most, 2) <= round(spread, 2):  # as printed: the largest possible saving is within the noise
+    if as_printed(most, 2) <= as_printed(spread, 2):  # as printed (0%): the largest possible saving is within the noise
         return (f"That is no more than the defaults' own spread from round to round ({spread:.0%}), so no saving "
                 f"can show here; " + (f"only {named} had {outside} (a difference this large is a cost or a gain "
                 f"of its own, not hidden all-reduce time); the others cannot show here: {median}." if apart else

@@ -30,6 +30,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import precision
+from utils.claims import as_printed, printed_ratio
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.gradients import fixed_global_batch, flat_grad
 from utils.lessons.ddp.settings import Settings, build_model, text_data
@@ -296,13 +297,13 @@ def drawn_text(way: str, ranks: list[dict], step: int, label: str = "") -> str:
             f"{ms(max(steps))}). ")
     w, skew = who_waited(ranks, step), start_skew(ranks, step)
     left = (f"Rank {1 if skew > 0 else 0} left the starting barrier {ms(skew)} after rank {0 if skew > 0 else 1}"
-            if round(abs(skew) * 1e3, 1) > 0 else "Both ranks left the starting barrier within 0.1 ms")
-    if round(w["lag"] * 1e3, 1) == 0:
+            if as_printed(abs(skew), 1, 1e-3) > 0 else "Both ranks left the starting barrier within 0.1 ms")
+    if as_printed(w["lag"], 1, 1e-3) == 0:
         return text + f"{left}; their last gradients were ready within 0.1 ms of each other: neither waited{label}."
     # rank 1's forward+backward less rank 0's, each from its own start: lag less skew, both as printed
     # (0.1 ms), so that the reader's sum of the two printed figures gives the third
-    skew_ms, lag_ms = round(skew * 1e3, 1), round(lags(ranks)[step] * 1e3, 1)
-    own_ms = round(lag_ms - skew_ms, 1)
+    skew_ms, lag_ms = as_printed(skew, 1, 1e-3), as_printed(lags(ranks)[step], 1, 1e-3)
+    own_ms = as_printed(lag_ms - skew_ms, 1)  # rounded again: 0.3 - 0.1 is 0.19999999999999998 in floats
     why = ("mostly because it left the barrier later, not because it computed longer" if abs(skew_ms) >= abs(own_ms)
            else f"mostly because its forward+backward took {abs(own_ms):.1f} ms longer, not because of the start")
     return (text + f"{left}. Rank {w['late']}'s last gradient was ready {ms(w['lag'])} after rank {w['waited']}'s "
@@ -380,9 +381,9 @@ def step_ratios(hand: float, large: float, small: float) -> dict:
     (by hand over 25 MiB buckets) and ``overlapped`` (25 MiB over small buckets). ``product`` is the two
     printed factors multiplied; ``rounding`` is a clause saying so when it differs from ``total`` at 2 decimals
     (each ratio is rounded on its own), else ``""``."""
-    h, g, s = (round(t * 1e3, 1) for t in (hand, large, small))  # ms, as the table prints them
-    total, fewer, overlapped = h / s, h / g, g / s
-    product = round(fewer, 2) * round(overlapped, 2)
+    ratio = lambda over, under: printed_ratio(over, under, 1, 1e-3)  # step times as the table prints them (ms)
+    total, fewer, overlapped = ratio(hand, small), ratio(hand, large), ratio(large, small)
+    product = as_printed(fewer, 2) * as_printed(overlapped, 2)
     rounding = (f" (the two factors as printed multiply to {product:.2f}x: each ratio is rounded on its own)"
                 if f"{product:.2f}" != f"{total:.2f}" else "")
     return {"total": total, "fewer": fewer, "overlapped": overlapped, "product": product, "rounding": rounding}

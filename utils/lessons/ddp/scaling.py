@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import statistics
 
+from utils.claims import as_printed
 from utils.launch import launch
 from utils.lessons.ddp.recipe import train
 from utils.lessons.ddp.settings import Settings
@@ -68,7 +69,7 @@ def scaling(s: Settings, backend: str, bound: float, rounds: int = ROUNDS, timeo
     work_ratio = statistics.median(work) if work else None
     return {"one": statistics.median(one), "two": statistics.median(two), "ones": one, "twos": two,
             "ratios": ratios, "ratio": statistics.median(ratios), "low": min(ratios), "high": max(ratios),
-            "above": [r for r in ratios if round(r, 2) > bound],  # as printed: a 2.00x round is not above 2x
+            "above": [r for r in ratios if as_printed(r, 2) > bound],  # as printed: a 2.00x round is not above 2x
             "work_ratios": work, "work_ratio": work_ratio, "work_bound": work_reference(bound, work_ratio),
             "bound": bound, "is_bound": is_bound, "backend": backend}
 
@@ -77,7 +78,7 @@ def work_reference(bound: float, work_ratio: float | None) -> float | None:
     """The work-scaled reference: ``bound`` over the work per sample ``work_ratio`` as printed (two decimals,
     so that "2x / 1.02 = 1.96x" checks on the page), never above the bound (less work adds no device).
     None where the work was not measured. A measured figure: a reference, which a round may pass."""
-    return bound / max(round(work_ratio, 2), 1.0) if work_ratio else None
+    return bound / max(as_printed(work_ratio, 2), 1.0) if work_ratio else None
 
 
 def above_reference(r: dict) -> list[float]:
@@ -87,7 +88,7 @@ def above_reference(r: dict) -> list[float]:
     ref = r.get("work_bound")
     if not ref or ref >= r["bound"]:
         return []
-    return [x for x in r["ratios"] if round(x, 2) > round(ref, 2)]
+    return [x for x in r["ratios"] if as_printed(x, 2) > as_printed(ref, 2)]
 
 
 def verdict(r: dict) -> str:
@@ -97,11 +98,11 @@ def verdict(r: dict) -> str:
     kind = "bound" if r.get("is_bound", True) else "expectation (ranks share a device: not a bound)"
     line = (f"median {r['ratio']:.2f}x over {len(r['ratios'])} paired rounds (every round {r['low']:.2f}-"
             f"{r['high']:.2f}x) against the {r['bound']:g}x {kind}")
-    shown = round(r["ratio"], 2)  # as printed
+    shown = as_printed(r["ratio"], 2)
     if r["bound"] > 1 and 1 < shown <= r["bound"]:  # the share of the gain, as the closing table says it
         line += f": {(shown - 1) / (r['bound'] - 1):.0%} of the gain it allows"
     if r.get("work_bound"):  # w: CPU seconds per sample, 2 workers over 1 (compute, copies and sums alike)
-        w = round(r["work_ratio"], 2)  # as printed: the reference is worked from this figure
+        w = as_printed(r["work_ratio"], 2)  # the reference is worked from this figure
         line += (f"; two workers spent {w:.2f}x one worker's CPU time per sample, so the work-scaled reference "
                  f"is {r['bound']:g}x / {w:.2f} = {r['work_bound']:.2f}x: what the bound allows once that extra "
                  "work is paid (measured, so a reference, not a ceiling: a round may pass it)" if w > 1 else
