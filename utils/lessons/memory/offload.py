@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import torch
 
-from utils import bench
+from utils import bench, claims
 
 FP32 = 4
 
@@ -48,8 +48,9 @@ class OffloadCost:
 def printed_parts(cost: OffloadCost) -> tuple[float, float, float, float]:
     """(to the device, to the host, the CPU AdamW step, the step) in seconds, each part as the table prints it
     (0.01 s) and the step their sum, so that 0.84 + 0.42 + 11.10 reads 12.36 s, as a reader's addition does."""
-    parts = (round(cost.host_to_device / cost.link_bytes_per_s, 2),
-             round(cost.device_to_host / cost.link_bytes_per_s, 2), round(cost.adamw_seconds, 2))
+    seconds = (cost.host_to_device / cost.link_bytes_per_s, cost.device_to_host / cost.link_bytes_per_s,
+               cost.adamw_seconds)
+    parts = tuple(claims.as_printed(s, 2) for s in seconds)
     return (*parts, sum(parts))
 
 

@@ -53,7 +53,9 @@ def inside_ms_as_printed(run: dict) -> float | None:
     """Milliseconds a step inside collectives, summed from ``collectives_table``'s rows as it prints them
     (0.1 ms), so that the sentence's figure is what a reader adds up from the table (18.1 + 11.6 = 29.7)."""
     seconds = run[0]["collective_seconds_per_step"]
-    return round(sum(round(v * 1e3, 1) for v in seconds.values()), 1) if seconds is not None else None
+    if seconds is None:
+        return None
+    return claims.as_printed(sum(claims.as_printed(v, 1, 1e-3) for v in seconds.values()), 1)
 
 
 def collectives_sentence(runs: dict, label: str = "") -> str:
@@ -61,7 +63,7 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
     worked from the figures as printed (0.1 ms), the gap <= 0 outcome included."""
     ddp, fsdp = runs["ddp"], runs["fsdp"]
     calls = {k: sum(r[0]["calls_per_step"].values()) for k, r in runs.items()}
-    steps = {k: round(r[0]["mean_step_seconds"] * 1e3, 1) for k, r in runs.items()}  # ms, as printed
+    steps = {k: claims.as_printed(r[0]["mean_step_seconds"], 1, 1e-3) for k, r in runs.items()}  # ms, printed
     sent = {k: sum(wire_bytes(c, v) for c, v in r[0]["sent_per_step"].items()) for k, r in runs.items()}
     bytes_ratio = sent["fsdp"] / sent["ddp"]
     ranges = {k: r[0].get("step_range") for k, r in runs.items()}
@@ -74,8 +76,9 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
             "faster in every pairing of steps, beyond their noise" if high < 1 else
             "the range spans 1x, so no difference is shown beyond the steps' noise"))
     handed = {k: sum(r[0]["sent_per_step"].values()) for k, r in runs.items()}   # the table's "MB a step"
+    step_ratio = claims.printed_ratio(steps["fsdp"], steps["ddp"], 1)   # the reader's division of the two
     text = (f"Step time (mean, from the second step): DDP {steps['ddp']:.1f} ms, FSDP2 "
-            f"{steps['fsdp']:.1f} ms ({steps['fsdp'] / steps['ddp']:.2f}x{spread}; it moves {bytes_ratio:.2f}x "
+            f"{steps['fsdp']:.1f} ms ({step_ratio:.2f}x{spread}; it moves {bytes_ratio:.2f}x "
             f"the bytes a ring sends for DDP; the table's MB a step, what each rank hands its collectives, add up to "
             f"{handed['fsdp'] / handed['ddp']:.2f}x, as with 2 ranks a ring sends half of a reduce-scatter's "
             "input); "
@@ -83,14 +86,17 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
     d, f = inside_ms_as_printed(ddp), inside_ms_as_printed(fsdp)  # ms: the table's rows, summed
     if d is None or f is None:
         return text + f" (On GPUs the collectives run on their own stream: their time is not separable here.){label}"
-    gap, extra = round(steps["fsdp"] - steps["ddp"], 1), round(f - d, 1)  # ms, from the printed figures
+    # ms, from the printed figures (as_printed drops the float dust of 29.7 - 18.1)
+    gap, extra = claims.as_printed(steps["fsdp"] - steps["ddp"], 1), claims.as_printed(f - d, 1)
     if gap <= 0:
         return text + (f" Inside them (the table's rows, summed): DDP {d:.1f} ms, FSDP2 {f:.1f} ms. FSDP2's step "
                        f"was not slower in this run, against the expectation: a finding to explain; re-run to see whether it "
                        f"repeats{label}.")
     share = f"{extra / gap:.0%} of"
-    text += (f" Inside them (the table's rows, summed): DDP {d:.1f} ms, FSDP2 {f:.1f} ms ({f / d:.2f}x, "
-             f"{'more' if round(f / d, 2) > round(bytes_ratio, 2) else 'no more'} than the ring's bytes' "
+    inside = claims.printed_ratio(f, d, 1)   # the reader's division of the two printed sums
+    text += (f" Inside them (the table's rows, summed): DDP {d:.1f} ms, FSDP2 {f:.1f} ms ({inside:.2f}x, "
+             f"{'more' if claims.as_printed(inside, 2) > claims.as_printed(bytes_ratio, 2) else 'no more'} "
+             f"than the ring's bytes' "
              f"{bytes_ratio:.2f}x; one "
              f"figure a step each, with no spread to judge noise by, and a rank's time inside a collective also "
              f"counts its wait for the other rank, so this cannot tell the per-call start-up cost (alpha, lesson 00) from "
@@ -128,7 +134,7 @@ def as_shown(value: float, spread: float, digits: int = 2) -> tuple[float, float
     """A ratio and its noise rounded as the page prints them (``digits``), the noise a hair wider, so that a
     verdict never disagrees with the figures beside it: 1.04x ± 0.04 reaches 1.00x and reads within noise,
     whatever the digits behind the print were (lesson 06)."""
-    return round(value, digits), (round(spread, digits) + 1e-9 if spread > 0 else 0.0)
+    return claims.as_printed(value, digits), (claims.as_printed(spread, digits) + 1e-9 if spread > 0 else 0.0)
 
 
 def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance: float,
@@ -166,24 +172,23 @@ def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance
 def _parts(plain: dict, variant: dict) -> tuple[float, float]:
     """A variant step's extra seconds over the plain step: (its forward's, its backward and AdamW's), worked
     from the times as the step-times table prints them (0.1 ms): 24.8 - 25.4 reads -0.6 ms, as a reader's does."""
-    shown = {k: {part: _as_printed(s) for part, s in d.items()} for k, d in (("plain", plain), ("variant", variant))}
-    p, v = shown["plain"], shown["variant"]
+    p, v = ({part: _printed_ms(s) for part, s in d.items()} for d in (plain, variant))
     forward = v["forward"] - p["forward"]
     rest = (v["step"] - v["forward"]) - (p["step"] - p["forward"])
-    return forward, rest
+    return forward * 1e-3, rest * 1e-3
 
 
-def _as_printed(seconds: float) -> float:
-    """``seconds`` as a table prints it, to 0.1 ms (still in seconds)."""
-    return round(seconds * 1e3, 1) / 1e3
+def _printed_ms(seconds: float) -> float:
+    """``seconds`` in ms as the step-times table prints them (0.1 ms): the parts are worked from these."""
+    return claims.as_printed(seconds, 1, 1e-3)
 
 
 def parts_off(plain: dict, variant: dict, predicted: dict, tolerance: float) -> dict[str, float]:
     """``step_parts``' parts whose extra time is off its prediction by more than ``tolerance`` seconds (the
     rounds' noise): part -> seconds off. Empty: the parts cannot say where a step left its prediction."""
     forward, rest = _parts(plain, variant)
-    off = {"forward": forward - _as_printed(predicted["forward"]),
-           "backward and AdamW": rest - _as_printed(predicted["rest"])}
+    off = {"forward": forward - _printed_ms(predicted["forward"]) * 1e-3,
+           "backward and AdamW": rest - _printed_ms(predicted["rest"]) * 1e-3}
     return {k: v for k, v in off.items() if abs(v) > tolerance}
 
 
@@ -229,7 +234,7 @@ def checkpointing_summary(ckpt: dict, step_spread: float) -> str:
 def accumulation_verdict(ratio: float, noise: float) -> str:
     """Section 3's step time with micro-batches against one batch's, judged as printed: within the noise, or
     slower or faster beyond it (lesson 06)."""
-    ratio, noise = round(ratio, 2), round(noise, 2)
+    ratio, noise = claims.as_printed(ratio, 2), claims.as_printed(noise, 2)
     if abs(ratio - 1) <= noise:
         return "within noise: no change in step time shown"
     return "slower beyond noise" if ratio > 1 else "faster beyond noise"
@@ -293,7 +298,7 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
     row = claims.against_speedup("selective recomputes less: its speed, x full checkpointing's (above 1: faster; "
                                  "bound: full's step / the plain step, selective recomputing nothing)",
                                  gain, c / s, spread=noise, slower="slower than full checkpointing")
-    bound = round(c / s, 2)   # as printed
+    bound = claims.as_printed(c / s, 2)
     rows.append(claims.Claim(row.claim, row.measured, row.against,
                              gain_range(row.verdict, gain, round(noise, 2), bound)))
     full, selective = measured["fp32 + checkpointing"][1].peak, measured["fp32 + selective checkpointing"][1].peak
@@ -330,7 +335,8 @@ def part_over_whole(part: str, part_s: float, whole: str, whole_s: float) -> str
     """A note where a timed part took longer than the timed whole that contains it (e.g. the blocks' forward
     and the whole loss's forward, timed apart): a part cannot take longer than its whole, so the gap is the
     separate timings' noise, and nothing is built on it. "" where the part is shorter. Lesson 06."""
-    part_ms, whole_ms = round(part_s * 1e3, 1), round(whole_s * 1e3, 1)   # as printed: 26.4 - 25.4 is 1.0
+    # as printed, in ms: 26.4 - 25.4 is 1.0
+    part_ms, whole_ms = claims.as_printed(part_s, 1, 1e-3), claims.as_printed(whole_s, 1, 1e-3)
     if part_ms <= whole_ms:
         return ""
     return (f"The {part} ({part_ms:.1f} ms) took longer than the {whole} that contains it "
@@ -348,9 +354,10 @@ def threads_reading(paired: list[float], cores: int, load: float,
     given too, named for what it is (two different rounds), so that it never reads as the verdict's. Lesson 06."""
     ordered = sorted(paired)
     median = statistics.median(ordered)
-    median, spread = round(median, 2), round(max(median - ordered[0], ordered[-1] - median), 2)
+    spread = claims.as_printed(max(median - ordered[0], ordered[-1] - median), 2)
+    median = claims.as_printed(median, 2)
     verdict = claims.speedup_verdict(median, float(cores), spread, slower=f"no faster on {cores} threads",
-                                     rounds=[round(r, 2) for r in paired])
+                                     rounds=[claims.as_printed(r, 2) for r in paired])
     said = (f"{median:.2f}x one thread on {cores} ± {spread:.2f} (the median of each round's own ratio, "
             f"{ordered[0]:.2f}-{ordered[-1]:.2f}x), against the bound {cores:.2f}x (the same work on {cores} "
             f"threads): {verdict}")
@@ -368,8 +375,9 @@ def threads_reading(paired: list[float], cores: int, load: float,
 def _fastest_rounds(one: float, many: float, cores: int) -> str:
     """``threads_reading``'s opening: the fastest rounds' ratio, from the rates as printed (M/s), which pairs
     two different rounds (each met its own moment of the machine's load): hence the paired rounds after it."""
-    ratio = round(many / 1e6) / max(round(one / 1e6), 1)
-    past = f", above the {cores}x bound: those rounds met different loads" if round(ratio, 2) > cores else ""
+    ratio = claims.printed_ratio(many, one, digits=0, scale=1e6)   # the rates as printed, in M/s
+    above = claims.as_printed(ratio, 2) > cores
+    past = f", above the {cores}x bound: those rounds met different loads" if above else ""
     return (f"those fastest rounds give {ratio:.2f}x{past}, but they come from different rounds; the verdict "
             f"reads the rounds pair by pair (the two counts timed back to back): ")
 

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from utils import plots
+from utils import claims, plots
 from utils.lessons.memory.calculator import (DEVICE_MEMORY, OPTIMIZER_STATES, PRECISIONS, STRATEGIES, Budget,
                                              Shape, estimate)
 
@@ -48,7 +48,7 @@ def verdict(budget: Budget, capacity: float, device: str) -> str:
     """One line: fits or not, with the headroom. Lesson 06."""
     fits, _ = budget.fits(capacity)
     # the headroom from the two figures as printed, both to 0.01 GB: 15.84 - 21.15 reads "short by 5.31 GB"
-    peak_gb, capacity_gb = round(budget.peak / 1e9, 2), round(capacity / 1e9, 2)
+    peak_gb, capacity_gb = claims.as_printed(budget.peak, 2, 1e9), claims.as_printed(capacity, 2, 1e9)
     headroom = capacity_gb - peak_gb
     if f"{capacity_gb:g} GB" not in device:   # "a T4 15.8 GB" rounds its 15.84 GB: the exact figure beside it
         device += f" ({capacity_gb:.2f} GB)"
