@@ -503,11 +503,14 @@ def test_the_convolutions_share_from_widely_spread_rounds_is_said_to_be_rough():
                                         (1.004, "no op beat the roof of your counts; measured")])
 def test_check_3_says_no_op_beat_the_roof_only_where_every_ratio_prints_1_or_more(conv, says):
     """The reader's run: the convolution at 0.92x the time the counts allow, 108% of its roof."""
-    fractions = {"embedding": 0.9, "conv2d": conv, "attention": 0.9}
-    verdict = lab.check_measured(count, turning_length, CEILINGS, SETUP, show=False, measure=fake_measure(fractions))
+    fractions, results = {"embedding": 0.9, "conv2d": conv, "attention": 0.9}, []
+    verdict = lab.check_measured(count, turning_length, CEILINGS, SETUP, show=False, measure=fake_measure(fractions),
+                                 results=results)
     assert verdict.passed and says in verdict.message, verdict.message
-    if conv > 1.005:
-        assert f"at {1 / conv:.2f}x the time your counts allow" in verdict.message
+    if conv > 1.005:  # the ratio of the two times as the report's table prints them
+        conv_row = results[1][1]
+        assert f"at {conv_row.printed_ratio:.2f}x the time your counts allow" in verdict.message
+        assert abs(conv_row.printed_ratio - 1 / conv) < 0.01
 
 
 @pytest.mark.parametrize("share, says", [(1.08, "above the measured peak. The peak is a 1024³ matmul's rate"),
@@ -530,3 +533,37 @@ def test_check_3s_allowance_says_what_it_covers_the_labs_ops_and_not_a_read_only
     said = report._allowance_words(1.30, 1.50)
     assert "more than check 3's 25% (or the spread): a right count could fail it on this op" in said
     assert "room for" not in said and "(1.50x) would need more" in said
+
+
+def test_the_ridge_and_the_turning_length_are_worked_from_the_ceilings_as_printed():
+    """98.46 GFLOP/s and 22.54 GB/s print as 98.5 and 22.5: a ridge of 4.38 (not the unrounded 4.37), from
+    which a hand count of the causal attention's turning length, (T + 1) / 8 FLOPs a byte, gives 35 (not 34)."""
+    unrounded = Ceilings(98.46e9, 22.54e9)
+    shown = lab.printed_ceilings(unrounded)
+    assert f"{unrounded.ridge:.2f}" == "4.37" and f"{shown.ridge:.2f}" == "4.38"
+    assert (f"{shown.flops / 1e9:.1f}", f"{shown.bandwidth / 1e9:.1f}") == ("98.5", "22.5")
+    sentence = lab.turning_sentence(turning_length, unrounded, SETUP)
+    assert "at length 35 " in sentence and "4.38 FLOPs/byte" in sentence
+    assert [op.dims["length"] for op in lab.measured_ops(turning_length, unrounded, SETUP)[4:]] == [35, 280]
+    # ceilings already at the printed precision are left as they are: the other branch, nothing to round
+    assert lab.printed_ceilings(CEILINGS) == CEILINGS and lab.printed_ceilings(shown) == shown
+    # the predictions are the counts on the printed ceilings
+    table = lab.prediction_table(count, unrounded, SETUP).to_text()
+    embedding = SETUP.ops[0]
+    assert f"{count(embedding)[1] / 22.5e9 * 1e3:.3g} ms" in table
+
+
+def test_ratios_and_shares_beside_printed_times_are_worked_from_those_times():
+    """19.951 ms and 26.14 ms print as 20 ms and 26.1 ms: their ratio is 0.77 as the page gives it (0.76
+    unrounded), in check 3's list and in the report's causal-over-unmasked share."""
+    op = SETUP.ops[2]
+
+    def compared(seconds, predicted):
+        point = SimpleNamespace(op=op, seconds=seconds, spread=0.05)
+        return lab.Compared(op, 1.0, 1.0, predicted, "compute", point)
+
+    row = compared(0.019951, 0.02614)
+    assert f"{row.ratio:.2f}" == "0.76" and f"{row.printed_ratio:.2f}" == "0.77"
+    assert "at 0.77x the time your counts allow" in lab.beat_words([row, compared(0.02, 0.02)])
+    assert lab.beat_words([compared(0.02, 0.02)]) == "no op beat the roof of your counts"  # the other branch
+    assert f"{report.time_share(compared(0.019951, 1), compared(0.02614, 1)):.0%}" == "77%"
