@@ -257,7 +257,8 @@ def _recorded(value: float, bound: float = 2.0, hardware: str = "CPU X (AVX512; 
 
 def _figures(**results) -> dict:
     plan = devices.plan(2, mode_name="cpu", n_gpus=0)
-    names = ("ddp", "naive_split", "pipeline", "capstone", "quantize", "mfu", "prefetch", "fsdp", "prune", "decode")
+    names = ("ddp", "naive_split", "pipeline", "capstone", "quantize", "mfu", "prefetch", "fsdp", "prune", "decode",
+             "tensor_parallel", *verdicts.TWO_STAGES)
     setups = {"03": "lesson 03's GPT", "08": "lesson 08's GPT", "07": "lesson 07's blocks", "decode": (4, 256)}
     return {"plan": plan, "hw": None, "can": verdicts.capabilities(plan, None), "batches": {"03": 16, "08": 8},
             "setups": setups,
@@ -936,10 +937,11 @@ def test_a19_applies_the_reading_policy_both_branches():
     assert "kept both GPUs working (each keeps over 60% of its rate: past the 50% that two GPUs taking turns " \
         "keep at most, by a margin for a timing's noise that this course chose (no standard); the share nearest " \
         "that line here: the article's split 46%): data parallel, lesson 02 §5's pipeline" in row.evidence
-    # session 50: the ranking speaks of the figures the row reads, and names lesson 02's schedules it does not
+    # session 50: the ranking speaks of the figures the row reads; session 51: lesson 02 §9's schedules, where
+    # the ledger lacks them, are named with the lesson to run
     assert "of the figures this row reads, none kept all of each GPU's rate" in row.evidence
-    assert "lesson 02 §9's schedules with two stages per device are not among the figures this page reads" \
-        in row.evidence
+    assert "lesson 02 §9's schedules with two stages per device are not recorded yet (run lesson 02 to record " \
+        "them)" in row.evidence
     assert "one GPU idle at a time" in row.evidence
     neither = _figures(ddp=_recorded(1.1), pipeline=_recorded(1.15, 1.78))
     row = verdicts.judge(claims.BY_ID["A19"], neither, {})
@@ -1101,3 +1103,32 @@ def test_lesson_09_reads_a_recorded_speedup_as_lesson_02_does_with_its_rounds_an
     # a figure under its bound reads the same with or without rounds
     ledger.record("pipeline_speedup", 1.70, "x", bound=16 / 9, lesson="02", mode="cpu")
     assert checks.speedup_words(figures(), "pipeline").startswith("faster, under the bound")
+
+
+def _two_stages(**values) -> dict:
+    """Lesson 02 §9's records as lesson 02 writes them (``multi.record_ledger``): its bound at m=4, its rounds."""
+    return {name: _recorded(x, 1.6, what=f"{schedule}, two stages per worker, batch 128, m=4, against its bound at "
+                                         "this m (section 9)")
+            for (name, schedule), x in zip(verdicts.TWO_STAGES.items(), values.values()) if x is not None}
+
+
+def test_a19_reads_lesson_02s_two_stage_schedules_where_recorded_and_names_the_missing():
+    m = _figures(ddp=_recorded(1.8), pipeline=_recorded(1.71, 1.78), **_two_stages(a=1.5, b=1.4, c=None))
+    row = verdicts.judge(claims.BY_ID["A19"], m, {})
+    assert row.check == verdicts.AGREES, row.evidence
+    assert ("lesson 02 §9's interleaved 1F1B, two stages per worker, batch 128, m=4: 1.50x one, 75% each "
+            "(speed-up / 2; the median of 5 paired rounds), against its bound of 1.60x: faster, under the bound: "
+            "83% of its gain") in row.evidence
+    assert "lesson 02 §9's interleaved ZB, two stages per worker, batch 128, m=4: 1.40x one, 70% each" in row.evidence
+    assert "ZBV (two stages per device)" not in row.evidence  # not recorded: not ranked
+    assert ("row A19 reads interleaved 1F1B and interleaved ZB against their bounds, with the rounds lesson 02 "
+            "recorded; not recorded yet: ZBV (run lesson 02 to record it)") in row.evidence
+    assert "interleaved 1F1B (two stages per device) 75%" in row.evidence  # ranked with the others
+    note = report.above_bound_note(m, [row])
+    assert "lesson 02 §9's interleaved 1F1B" in note and "among the medians counted above" in note
+    # every one recorded: none named missing; one past its bound beyond its rounds: a finding, never agreement
+    every = _figures(ddp=_recorded(1.8), **_two_stages(a=1.5, b=1.4, c=1.7))
+    row = verdicts.judge(claims.BY_ID["A19"], every, {})
+    assert row.check == verdicts.ABOVE and "not recorded yet" not in row.evidence
+    assert "ZBV, two stages per worker, batch 128, m=4: 1.70x one, 85% each" in row.evidence
+    assert "against its bound of 1.60x: above the bound: a finding to explain" in row.evidence

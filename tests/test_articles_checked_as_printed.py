@@ -68,7 +68,8 @@ def test_lesson_02s_recorded_pipeline_is_named_by_its_section_everywhere():
     note = report.above_bound_note(m, [a10])
     assert "lesson 02's best pipeline" not in note and "Lesson 02's best pipeline" not in note
     assert "Lesson 02 §5's best GPipe/1F1B configuration, 1.69x against 1.78x" in note
-    assert "Lesson 02 §9's schedules with two stages per device are not among the figures this page reads" in note
+    assert "Lesson 02 §9's schedules with two stages per device are not recorded yet (run lesson 02 to record " \
+        "them), so no figure here reads them." in note
 
 
 def _row(claim_id: str, check: str | None) -> verdicts.Row:

@@ -16,9 +16,9 @@ import re
 from utils import claims as words
 from utils.lessons.articles_checked import host_memory
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
-from utils.lessons.articles_checked.figures import (LEDGER_NOISE, Missing, _sends, _stopped, capstone_two_devices,
-                                                    fixed_cost, no_spread, recorded, recorded_int8_units,
-                                                    recorded_verdict, spread_of, value)
+from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, Missing, _sends, _stopped,
+                                                    capstone_two_devices, fixed_cost, no_spread, recorded,
+                                                    recorded_int8_units, recorded_verdict, spread_of, value)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive within its spread"
@@ -278,8 +278,9 @@ def _a19(m) -> bool:
         return False  # a contradiction is said before a figure is waited for
     if m["results"].get("ddp") is None:
         raise Missing("ddp")
-    return all_hold(lambda: round(value(m, "ddp") * 50) > line, lambda: not_past_bound(m, "pipeline"),
-                    lambda: not_past_bound(m, "ddp"))
+    quoted = ("pipeline", "ddp", *TWO_STAGES)  # lesson 02 §9's schedules too, where recorded
+    return all_hold(lambda: round(value(m, "ddp") * 50) > line,
+                    *(lambda name=name: not_past_bound(m, name) for name in quoted))
 
 
 def not_past_bound(m, name: str) -> bool:

@@ -61,14 +61,23 @@ def read_results() -> dict:
             "pipeline_configs": from_bench("pipeline", gpu_figure=True),
             # the machine profile's link (lesson 00): the one alpha and beta the rows price messages at
             "link_alpha": from_ledger("link_alpha", gpu_figure=True),
-            "link_beta": from_ledger("link_beta", gpu_figure=True)}
+            "link_beta": from_ledger("link_beta", gpu_figure=True),
+            # lesson 07 §1's tensor-parallel pass (row A21 sets it beside this page's own rounds)
+            "tensor_parallel": from_ledger("tensor_parallel_speedup", gpu_figure=True),
+            # lesson 02 §9's schedules with two stages per device (row A19 reads them)
+            **{name: from_ledger(f"pipeline_{name}_speedup", gpu_figure=True) for name in TWO_STAGES}}
+
+
+# Lesson 02 §9's schedules with two stages per device, by short name (its ledger name: pipeline_<name>_speedup)
+TWO_STAGES = {"interleaved_1f1b": "interleaved 1F1B", "zb": "interleaved ZB", "zbv": "ZBV"}
 
 
 WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "lesson 02",
                    "capstone": "lesson 08", "quantize": "lesson 04", "mfu": "lesson 01", "prefetch": "lesson 05",
                    "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel",
                    "pipeline_configs": "make bench pipeline",
-                   "link_alpha": "lesson 00", "link_beta": "lesson 00"}
+                   "link_alpha": "lesson 00", "link_beta": "lesson 00", "tensor_parallel": "lesson 07",
+                   **{name: "lesson 02" for name in TWO_STAGES}}
 
 
 TIMED = {"prune": ev.pruning_costs, "csr": ev.sparse_at, "algorithms": ev.attention_and_gelu,

@@ -16,9 +16,9 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
                                                    SUMMED, WAITING, explained_by_reference, past_bound,
                                                    rounds_above_words, speedup_words, spread_of,
                                                    work_scaled_reference)
-from utils.lessons.articles_checked.figures import LEDGER_NOISE, WHERE_TO_RECORD, no_spread
+from utils.lessons.articles_checked.figures import LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD, no_spread
 from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
-                                                    unread_schedules_words)
+                                                    two_stages_read_words)
 from utils.tables import Table
 
 # In each article's reading order; a group is one section of the lesson and one table.
@@ -113,7 +113,8 @@ def recorded_speedups() -> dict[str, str]:
     """The recorded speed-ups the rows' checks read, each named by where it comes from (lesson 02's pipeline
     figure is its §5 sweep's best, not the best of every schedule lesson 02 times)."""
     return {"naive_split": "lesson 02's split alone", "pipeline": pipeline_label(),
-            "ddp": "lesson 03's two DDP workers"}
+            "ddp": "lesson 03's two DDP workers",  # then lesson 02 §9's schedules, which row A19 reads
+            **{name: f"{sections.cite(TWO_STAGES_SECTION)}'s {schedule}" for name, schedule in TWO_STAGES.items()}}
 PIPELINE_ABOVE = (
     "Lesson 02 reads a pipeline past 2m/(m+1) against its work-scaled reference: that bound assumes the "
     "two stages' work adds up to one device's; where each stage, alone in its process with only its part of "
@@ -141,7 +142,7 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     above = check_counts(rows)[ABOVE]
     explained = pipeline_explained(m)
     if not above:
-        return (explained or medians_sentence(m) + pipeline_rounds(m)) + configs_tail() + NOISE_RULE
+        return (explained or medians_sentence(m) + pipeline_rounds(m)) + configs_tail(m) + NOISE_RULE
     labels = recorded_speedups()
     found = [name for name in labels if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
@@ -160,7 +161,7 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     if others:
         note += f" For the others, {' and '.join(dict.fromkeys(others))} reads the figure in its own section."
     bench = bench_words(m)
-    return (note + (f" {explained}" if explained else "") + (f" {bench}" if bench else "") + configs_tail()
+    return (note + (f" {explained}" if explained else "") + (f" {bench}" if bench else "") + configs_tail(m)
             + NOISE_RULE)
 
 
@@ -259,13 +260,14 @@ def bench_words(m: dict, lead: bool = True) -> str:
     return f"{text[0].upper()}{text[1:]}." if lead else text
 
 
-def configs_tail() -> str:
+def configs_tail(m: dict) -> str:
     where = sections.cite(("02", "How close do GPipe"))
     return (f" {where[0].upper()}{where[1:]} reads each configuration of its own run whose median passed its "
             "2m/(m+1) against its work-scaled reference (2m/(m+1) scaled by the work each stage measured, alone "
             "in its process, against one device's); the ledger keeps only the best, so this lesson cannot read "
-            f"them itself. {capitalised(unread_schedules_words())}, so no count above includes them: "
-            f"{sections.cite(TWO_STAGES_SECTION)} reads each against its bound itself.")
+            f"them itself. {capitalised(two_stages_read_words(m))}"
+            + ("; those it reads are among the medians counted above." if any(
+                m["results"].get(name) is not None for name in TWO_STAGES) else "."))
 
 
 def capitalised(text: str) -> str:

@@ -22,15 +22,16 @@ from utils.lessons.articles_checked.checks import (  # noqa: F401
     Busy, article_split_speedup, article_split_words, busy_note, compression_reading, needs_quiet_cores, past_bound,
     peak_ratio, rounds_above_words, run_check, speedup_words, split_reference, spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
-    TIMED, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
+    TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
     kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, walk_told)
 from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, MEASURED, NONE,
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
 from utils.lessons.articles_checked.timed_rows import RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22
-from utils.lessons.articles_checked.wording import (_peak_part, int8_mlp_words, int8_reference_words, kept_most_words,
-                                                    per_worker_words)
+from utils.lessons.articles_checked.wording import (TWO_STAGES_SECTION, _peak_part, int8_mlp_words,  # noqa: F401
+                                                    int8_reference_words, kept_most_words, per_worker_words,
+                                                    two_stage_parts, two_stages_read_words)
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
 ABOVE_NOTE = "see the note under §1's counts"  # where lesson 09 says, once, what a figure past its bound means
@@ -300,7 +301,7 @@ def a19(m):
     parts = [Part(f"the article's split (attention, FFN), {m['setups']['07']}: {split:.2f}x one device ({how}), "
                   f"{split / 2:.0%} of one device's rate each{busy_note(m, 'passes', 2)}", MEASURED,
                   two_devices(m["plan"], m["hw"]))]
-    pipeline = f"{sections.cite(PIPELINE_SECTION)}'s pipeline"  # its one recorded figure: §5's best
+    pipeline = f"{sections.cite(PIPELINE_SECTION)}'s pipeline"  # its §5 figure: the sweep's best
     for name, label, setup in (("pipeline", pipeline, f"its best GPipe/1F1B configuration, {pipeline_config(m)}"),
                                ("ddp", "data parallel", m["setups"]["03"])):
         speedup = recorded_value(m, name)
@@ -309,16 +310,12 @@ def a19(m):
         parts.append(quote(m, name, lambda r, label=label, setup=setup, name=name:
                            f"{label}, {setup}: {r['value']:.2f}x one, {r['value'] / 2:.0%} each "
                            f"(speed-up / 2{_median(r)}){_past_bound_note(m, name, r)}"))
-    parts.append(Part(kept_most_words(kept) + ("" if is_median else " (the split's share from its fastest pass, "
-                                                                   "the others' as their lessons recorded them)")
-                      + f"; {unread_schedules_words()}", ARITHMETIC))
+    two_stages, two_stages_kept = two_stage_parts(m, noted_words)  # lesson 02 §9's, where recorded
+    parts += two_stages
+    parts.append(Part(kept_most_words(kept | two_stages_kept) + (
+        "" if is_median else " (the split's share from its fastest pass, the others' as their lessons recorded "
+        "them)") + f"; {two_stages_read_words(m)}", ARITHMETIC))
     return parts
-
-
-def unread_schedules_words() -> str:
-    """What lesson 02 times that this page does not read: its schedules with two stages per device."""
-    return (f"{sections.cite(TWO_STAGES_SECTION)}'s schedules with two stages per device are not among the "
-            f"figures this page reads: it reads only the one lesson 02 records, {pipeline_label()}")
 
 
 def _past_bound_note(m, name: str, record: dict) -> str:
@@ -333,11 +330,10 @@ def _median(record: dict) -> str:
     return "; the median of paired rounds" if "median" in record.get("what", "") else ""
 
 
-# The one pipeline figure lesson 02 records: its §5 sweep's best GPipe/1F1B configuration. Lesson 02 times
-# other schedules too (two stages per device), which the ledger does not give this page: every sentence that
-# quotes the figure names the section it comes from, so that none reads as lesson 02's best of all schedules.
+# Lesson 02's §5 figure: its sweep's best GPipe/1F1B configuration. Lesson 02 records its §9 schedules (two
+# stages per device) apart, which row A19 reads: every sentence that quotes the §5 figure names the section it
+# comes from, so that none reads as lesson 02's best of all schedules.
 PIPELINE_SECTION = ("02", "How close do GPipe")
-TWO_STAGES_SECTION = ("02", "two stages per device")
 
 
 def pipeline_label() -> str:

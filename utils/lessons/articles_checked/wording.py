@@ -1,13 +1,16 @@
 """Lesson 09's longer evidence sentences, each from its figures: lesson 04's int8 MLP with its set-up, which
 method kept the most of each GPU's rate, work per worker, why lesson 05's uint8 transfer differs from row B8's
-packing, a peak ratio with its spread. Used by ``verdicts`` and ``timed_rows``."""
+packing, a peak ratio with its spread, lesson 02's schedules with two stages per device. Used by ``verdicts`` and ``timed_rows``."""
 
 from __future__ import annotations
 
 from utils import devices
 from utils.lessons.articles_checked.checks import BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, too_wide
-from utils.lessons.articles_checked.figures import _units_note
+from utils.lessons.articles_checked import sections
+from utils.lessons.articles_checked.figures import TWO_STAGES, _units_note
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
+
+TWO_STAGES_SECTION = ("02", "two stages per device")  # lesson 02 §9, cited from its heading
 
 
 def int8_mlp_words(record: dict) -> str:
@@ -88,3 +91,41 @@ def _peak_part(m, dtype: str, has_units: bool, note: str = "") -> Part:
     return Part(f"{other.name}: {ratio:.1f}x the fp32 peak; with the spreads ({other.spread:.0%}, fp32 "
                 f"{fp32.spread:.0%}) {low:.1f}x to {high:.1f}x{wide}{_units_note(has_units, dtype)}{note}"
                 f"{busy_note(m, 'peaks', None)}", MEASURED, f"{THIS_CPU}, {devices.cpu_isa()}")
+
+
+def two_stage_parts(m, verdict_words) -> tuple[list[Part], dict[str, float]]:
+    """Row A19's reading of lesson 02 §9's schedules with two stages per device, where the ledger holds them:
+    one Part each (its speed-up, its share of each GPU's rate, and ``verdict_words(m, name)``: the course's
+    rule on the paired rounds lesson 02 recorded), and each one's share for ``kept_most_words``."""
+    parts, kept = [], {}
+    for name, schedule in TWO_STAGES.items():
+        found = m["results"].get(name)
+        if found is None:
+            continue
+        r = found.record
+        kept[f"{schedule} (two stages per device)"] = r["value"] / 2
+        rounds = f"the median of {len(r['rounds'])} paired rounds" if r.get("rounds") else "no rounds kept"
+        setup = r.get("what", "").split(", against")[0].removeprefix(f"{schedule}, ")  # "two stages per worker, ..."
+        parts.append(found.part(
+            f"{sections.cite(TWO_STAGES_SECTION)}'s {schedule}{', ' + setup if setup else ''}: "
+            f"{r['value']:.2f}x one, {r['value'] / 2:.0%} each (speed-up / 2; {rounds}), against its bound of "
+            f"{r['bound']:.2f}x: {verdict_words(m, name)}"))
+    return parts, kept
+
+
+def two_stages_read_words(m) -> str:
+    """Which of lesson 02 §9's schedules with two stages per device this page reads (row A19, and the counts of
+    medians read against a bound), and which the ledger lacks, with the lesson to run."""
+    where = f"{sections.cite(TWO_STAGES_SECTION)}'s schedules with two stages per device"
+    read = [s for name, s in TWO_STAGES.items() if m["results"].get(name) is not None]
+    missing = [s for name, s in TWO_STAGES.items() if m["results"].get(name) is None]
+    if not read:
+        return f"{where} are not recorded yet (run lesson 02 to record them), so no figure here reads them"
+    said = f"{where}: row A19 reads {_listed(read)} against their bounds, with the rounds lesson 02 recorded"
+    return said + (f"; not recorded yet: {_listed(missing)} (run lesson 02 to record "
+                   f"{'it' if len(missing) == 1 else 'them'})" if missing else "")
+
+
+def _listed(names: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
