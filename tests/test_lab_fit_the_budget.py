@@ -464,3 +464,34 @@ def test_one_block_fewer_is_printed_over_the_budget_at_the_decimals_that_show_it
     assert blocks._fewer_over(case, 2) == "; checkpointing block 0 alone measured 39.73 MB, over the 39.70 MB"
     assert blocks._fewer_over(case, 1) == "; checkpointing no block measured 45.0 MB, over the 39.7 MB"
     assert blocks._fewer_over(case, 0) == ""
+
+
+def test_lab_ratios_are_worked_from_their_operands_as_printed():
+    """Lab 06's reader (session 51): "0.91x" printed beside its operands +8% and +18% (1.08 / 1.18 = 0.915,
+    0.92x). Every ratio of the lab is the reader's division of the figures printed beside it."""
+    from utils.labs.fit_the_budget.blocks import _cost_model
+    from utils.labs.fit_the_budget.checks import selective_against_every_block
+
+    plain = [1.0] * 5
+    # unrounded 1.0751 / 1.1849 = 0.907 (0.91x); the table prints +8% and +18%: 1.08 / 1.18 = 0.92x
+    rounds = {"plain": plain, "selective": [1.0751] * 5, "every block": [1.1849] * 5,
+              "chunked loss": plain, "micro-batch": plain}
+    said = selective_against_every_block(rounds)
+    assert "selective / every block = 1.08 / 1.18 = 0.92x ± 0.02" in said and "0.91x" not in said, said
+    assert "cost less than every block here" in said, said
+    # the blocks' cost model from the table's +24% and +5% (0.2449, 0.0549 unrounded): 1.17 / 1.29 = 0.91x
+    predicted, none, written = _cost_model(0.2449, 0.0549, 2, 4)
+    assert (predicted, none) == (0.91, 0.81)   # none: 1.05 / 1.29 = 0.814
+    assert written == "(1 + 2/4 × 0.24 + 0.05) / (1 + 0.24 + 0.05) = 0.91x"
+    # a cost printed as +0% counts 0 in the model, as the reader reads it
+    assert _cost_model(0.3, 0.004, 1, 3) == (0.85, 0.77, "(1 + 1/3 × 0.30 + 0.00) / (1 + 0.30 + 0.00) = 0.85x")
+
+
+def test_lab_setups_shares_follow_the_megabytes_printed_beside_them():
+    # 29.8 MB over 28.9 MB printed: 3.1 % more, whatever the bytes behind them
+    setup = dataclasses.replace(SMALL, capacity=28.94e6 / (1 - MARGIN))
+    said = setup.describe()
+    usable, lowest = (float(v) for v in re.findall(r"([\d.]+) MB usable.*?needs \(the calculator\): ([\d.]+) MB",
+                                                   said, re.S)[0])
+    share = re.search(r"([\d.]+) MB, (-?\d+)% more", said)
+    assert int(share.group(2)) == round((lowest / usable - 1) * 100), said

@@ -159,7 +159,7 @@ def _fewer_over(case: BlocksCase, k: int) -> str:
         return ""
     fewer, usable = peak_of(case, _first(k - 1)) / MB, case.usable / MB
     which = "no block" if k == 1 else "block 0 alone" if k == 2 else f"blocks 0 to {k - 2}"
-    places = 1 if round(fewer, 1) > round(usable, 1) else 2
+    places = 1 if claims.as_printed(fewer, 1) > claims.as_printed(usable, 1) else 2
     return f"; checkpointing {which} measured {fewer:.{places}f} MB, over the {usable:.{places}f} MB"
 
 
@@ -243,15 +243,13 @@ def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int
         x, y = batch_of(case.shape, case.batch, case.device)
         calls[name] = training_step(model, optimizer, x, y, loss_fn=_loss(chosen))
     times = interleaved_rounds(calls, case.device, repeats=rounds)
-    ratio = round(min(times["yours"]) / min(times["every block"]), 2)   # the fastest round of each
+    ratio = claims.as_printed(min(times["yours"]) / min(times["every block"]), 2)   # the fastest round of each
+    paired = [y / e for y, e in zip(times["yours"], times["every block"])]
     # the paired rounds' spread, at least the course's 2 % floor (as the cost table's noise)
-    spread = max(round(claims.paired_spread([y / e for y, e in zip(times["yours"], times["every block"])]), 2),
-                 NOISE_FLOOR)
+    spread = max(claims.as_printed(claims.paired_spread(paired), 2), NOISE_FLOOR)
     k, depth = len(blocks), case.shape.depth
-    # the cost model: each block an equal share of every's; the chunked loss's cost in both steps
-    predicted = round((1 + every * k / depth + loss) / (1 + every + loss), 2)   # as printed
-    none = round((1 + loss) / (1 + every + loss), 2)   # no block checkpointed, by the same model
-    side, note = noise_side(ratio, spread, [y / e for y, e in zip(times["yours"], times["every block"])])
+    predicted, none, model = _cost_model(every, loss, k, depth)
+    side, note = noise_side(ratio, spread, paired)
     said = ("faster than every block's beyond the rounds' noise: fewer recomputed blocks saved time"
             if side == "below" else
             "slower than every block's beyond the rounds' noise: no time saved shown here" if side == "above" else
@@ -260,21 +258,33 @@ def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int
             f"(fastest of {rounds} interleaved rounds each, both with the chunked loss"
             f"{note}): {said}{case.label}. "
             f"The cost model, with every block's {_cost(every)} and the chunked loss's {_cost(loss)} from "
-            f"the cost table, predicts {predicted:.2f}x for {k} of {depth} blocks: "
+            f"the cost table, predicts {model} for {k} of {depth} blocks: "
             + _model_gap(ratio, predicted, spread)
             + _under_no_recompute(ratio, none, spread))
 
 
+def _cost_model(every: float, loss: float, k: int, depth: int) -> tuple[float, float, str]:
+    """The lab's cost model for ``k`` of ``depth`` blocks checkpointed, x every block's step: each block an
+    equal share of every block's cost, the chunked loss's cost in both steps. Worked from the two costs as the
+    cost table prints them (+24% and +5%: 0.24 and 0.05), so that a reader who redoes the division finds the
+    printed figure: (the ratio, the ratio with no block checkpointed, the division written out)."""
+    every, loss = claims.as_printed(every, 2), claims.as_printed(loss, 2)
+    predicted = claims.as_printed((1 + every * k / depth + loss) / (1 + every + loss), 2)
+    none = claims.as_printed((1 + loss) / (1 + every + loss), 2)   # no block checkpointed, by the same model
+    said = f"(1 + {k}/{depth} × {every:.2f} + {loss:.2f}) / (1 + {every:.2f} + {loss:.2f}) = {predicted:.2f}x"
+    return predicted, none, said
+
+
 def _cost(share: float) -> str:
     """A cost of the cost table as the cost model uses it: "+11%", or "0 (none measured)" where it is 0."""
-    return f"+{share:.0%}" if round(share * 100) else "0 (none measured)"
+    return f"+{share:.0%}" if claims.as_printed(share, 2) else "0 (none measured)"
 
 
 def _model_gap(ratio: float, predicted: float, spread: float) -> str:
     """The measured ratio against the cost model's, compared as printed (two decimals each), with one noise
     figure: what is allowed, the rounds' spread (printed in the sentence before) plus 0.02 for the cost
     table's own timing."""
-    gap, allowed = round(abs(ratio - predicted), 2), round(spread + 0.02, 2)
+    gap, allowed = claims.as_printed(abs(ratio - predicted), 2), claims.as_printed(spread + 0.02, 2)
     if gap <= allowed:
         return (f"off by {gap:.2f}, within the {allowed:.2f} allowed (the rounds' spread above, plus 0.02 "
                 "for the cost table's own timing).")

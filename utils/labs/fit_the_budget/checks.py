@@ -89,7 +89,7 @@ class LabSetup:
         return (f"a GPT of {self.shape.describe()};\n{self.batch} sequences a step on {self.device}; "
                 f"capacity {self.capacity / MB:.1f} MB, of which {self.margin:.0%} must stay free: "
                 f"{self.usable / MB:.1f} MB usable;\nthe least a single technique needs (the calculator): "
-                f"{lowest / MB:.1f} MB, {lowest / self.usable - 1:.0%} more")
+                f"{lowest / MB:.1f} MB, {claims.printed_ratio(lowest, self.usable, 1, MB) - 1:.0%} more")
 
 
 def plans() -> list[tuple]:
@@ -232,12 +232,15 @@ def measured_shares(rounds: dict[str, list[float]]) -> dict[str, float]:
 def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
     """Selective checkpointing's step against every block's, paired round by round, read against the cost
     table's one noise (``cost_noise``): more, less, or no difference shown. Lab 06."""
-    ratio = round(min(rounds["selective"]) / min(rounds["every block"]), 2)   # as printed
+    # worked from the two shares the cost table prints (+8% and +18%: 1.08 / 1.18 = 0.92x), the reader's division
+    shares = measured_shares(rounds)
+    selective, every = (claims.as_printed(1 + shares[k], 2) for k in ("selective", "every block"))
+    ratio = claims.as_printed(claims.printed_ratio(selective, every), 2)
     spread = cost_noise(rounds)
     paired = [s / e for s, e in zip(rounds["selective"], rounds["every block"])]
     side, note = noise_side(ratio, spread, paired)
-    figures = (f"selective / every block = {ratio:.2f}x ± {spread:.2f}: fastest of {len(rounds['plain'])} "
-               "interleaved rounds each, ± the cost table's noise" + note)
+    figures = (f"selective / every block = {selective:.2f} / {every:.2f} = {ratio:.2f}x ± {spread:.2f}: the cost "
+               f"table's shares, fastest of {len(rounds['plain'])} interleaved rounds each, ± its noise" + note)
     beyond = "in every round, inside the table's noise" if note else "beyond the table's noise"
     if side == "above":
         return (f"selective checkpointing cost more than every block here, {beyond} ({figures}): "
@@ -253,7 +256,7 @@ def cost_noise(rounds: dict[str, list[float]]) -> float:
     """The cost table's one noise, as printed (two decimals): the largest spread of its paired rounds (each
     technique against the plain step, and selective against every block), at least ``NOISE_FLOOR``. Lab 06."""
     pairs = [(name, "plain") for name in COST_KEYS] + [("selective", "every block")]
-    return round(max([paired_spread(rounds, a, b) for a, b in pairs] + [NOISE_FLOOR]), 2)
+    return claims.as_printed(max([paired_spread(rounds, a, b) for a, b in pairs] + [NOISE_FLOOR]), 2)
 
 
 def noise_side(ratio: float, spread: float, rounds: list[float]) -> tuple[str | None, str]:
@@ -290,9 +293,9 @@ def _signed(share: float, noise: float = 0.0) -> str:
     " -1% (within noise: no gap measured; the cost model counts 0)" where the table's ``noise`` covers it
     (a negative share counted as 0, since the cost model clamps it), or
     " -5% (measured faster than the plain step; the cost model counts 0)"."""
-    if round(share * 100) == 0:
+    if claims.as_printed(share, 2) == 0:   # printed as a whole percent: 0.4 % reads 0%
         return ": no gap"
-    if round(abs(share), 2) <= noise:
+    if claims.as_printed(abs(share), 2) <= noise:
         counted = "; the cost model counts 0" if share < 0 else ""  # the cost model clamps negative costs
         return f" {share:+.0%} (within noise: no gap measured{counted})"
     faster = " (measured faster than the plain step; the cost model counts 0)" if share < 0 else ""
@@ -325,7 +328,8 @@ def _judge_choice(plan: tuple, setup: LabSetup, costs: dict, case: str, lab: Lab
                   " And did a rule of yours take off more than the plan's techniques do together?"))
     checks.expect(peak <= setup.usable,
                   f"{case}: {describe_plan(plan)} is predicted at {peak / MB:.1f} MB, under the capacity but "
-                  f"leaving {1 - peak / setup.capacity:.0%} free, less than the {setup.margin:.0%} margin{model}")
+                  f"leaving {1 - claims.printed_ratio(peak, setup.capacity, 1, MB):.0%} free, less than the "
+                  f"{setup.margin:.0%} margin{model}")
     best, _ = cheapest(setup, costs)
     mine = plan_cost(plan, costs)
     checks.expect(mine <= best + 1e-9,
@@ -446,9 +450,10 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
         checks.expect(peak <= setup.usable,
                       f"your plan's step measured {peak / MB:.1f} MB{setup.label}, leaving less than "
                       f"{setup.margin:.0%} of the {setup.capacity / MB:.1f} MB free")
+        free = 1 - claims.printed_ratio(peak, setup.capacity, 1, MB)   # from 28.1 MB and the 32.1 MB printed
         return (f"3 plans train as one step on the whole batch; yours measured {peak / MB:.1f} MB "
-                f"({error:+.0%} of its prediction){setup.label}, {1 - peak / setup.capacity:.0%} of the capacity "
-                "free")
+                f"({error:+.0%} of its prediction){setup.label}, {free:.0%} of the {setup.capacity / MB:.1f} MB "
+                "capacity free")
 
     return checks.run_check("step", body, show=show, hint=checks.stub_message(BANK, "C"))
 
@@ -497,7 +502,7 @@ def take_aways(choose: Callable, setup: LabSetup, costs: dict, rounds: dict | No
     lines.append(f"{len(fitting)} of {len(plans())} plans leave {setup.margin:.0%} free; " + (
         "none with fewer than two techniques: no single one is enough here." if not singles else
         f"{len(singles)} with a single technique."))
-    spread = plan_cost(fitting[-1], costs) / plan_cost(fitting[0], costs) - 1
+    spread = claims.printed_ratio(plan_cost(fitting[-1], costs), plan_cost(fitting[0], costs)) - 1   # x as printed
     thrifty = min(fitting, key=lambda p: predicted(setup, p).peak)
     lines.append(("The plan that saves most memory is not the cheapest; " if thrifty != fitting[0] else
                   "The plan that saves most memory is also the cheapest here; ") + f"the fitting plans' costs are "
@@ -513,9 +518,9 @@ def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[
     """The cheapest fitting plan against the next, by the cost model, beside the cost table's noise
     (``cost_noise``): apart beyond it, or a ranking the run cannot confirm."""
     noise = cost_noise(rounds)   # the one printed under the cost table
-    a, b = round(plan_cost(best, costs), 2), round(plan_cost(nearest, costs), 2)
+    a, b = claims.as_printed(plan_cost(best, costs), 2), claims.as_printed(plan_cost(nearest, costs), 2)
     said = (f"{b - a:.2f} apart, more than the cost table's noise (± {noise:.2f}, printed under it): its rounds separate the two."
-            if round(b - a, 2) > noise else
+            if claims.as_printed(b - a, 2) > noise else
             f"{b - a:.2f} apart, within the cost table's noise (± {noise:.2f}, printed under it): the cost model ranks them, the cost "
             "table's rounds do not tell them apart.")
     return (f"The cheapest, {describe_plan(best)}, and the next, {describe_plan(nearest)}, cost {a:.2f}x and "
