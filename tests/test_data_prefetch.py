@@ -364,6 +364,32 @@ def test_measure_compression_pairs_both_batches_and_the_conversion_in_each_round
     assert result.ratios == pytest.approx([2.0] * 3) and result.spread == pytest.approx(0.02 * 2.0)  # the 2 % floor
 
 
+def test_the_compression_speedup_counts_only_for_images_within_tolerance(monkeypatch):
+    # lesson 05, rule 3: section 5 timed uint8 + convert against float32 with no check of what arrives
+    from utils.claims import Claim
+
+    batch = torch.randint(0, 256, (2, 3, 16, 16), dtype=torch.uint8, generator=torch.Generator().manual_seed(0))
+    gap = transfer.decoded_gap(batch, "cpu")   # the same arithmetic on the same bytes: rounding at most
+    same = transfer.tolerance_line(gap)
+    assert gap <= transfer.DECODE_TOLERANCE and same.startswith("Same inputs:")
+    assert "against a tolerance of 1.0e-05" in same and "one stored level apart is 1.3e-02" in same
+    assert "compares like with like" in same and "does not count" not in same
+    row = Claim("uint8 + convert", "2.08x ± 0.48", "bound 4.00x", "faster, under the bound: 36% of its gain")
+    assert transfer.counted_claim(row, gap) == row
+    # the other outcome: a conversion that forgets the normalisation delivers other images
+    monkeypatch.setattr(transfer, "decode_into", lambda images, out: out.copy_(images).div_(255))
+    wrong = transfer.decoded_gap(batch, "cpu")
+    beyond = transfer.tolerance_line(wrong)
+    assert beyond.startswith("Not the same inputs:") and f"lie at most {wrong:.1e}" in beyond
+    assert "the net speed-up above does not count" in beyond and "like with like" not in beyond
+    verdict = transfer.counted_claim(row, wrong).verdict
+    assert verdict.startswith("does not count:") and "beyond the tolerance 1.0e-05" in verdict
+    # judged as printed: 1.04e-05 prints 1.0e-05 (within), 1.06e-05 prints 1.1e-05 (beyond)
+    assert transfer.tolerance_line(1.04e-5).startswith("Same inputs: ") and "1.0e-05 from" in \
+        transfer.tolerance_line(1.04e-5)
+    assert transfer.tolerance_line(1.06e-5).startswith("Not the same inputs: ")
+
+
 def test_the_prefetch_benchmark_is_found():
     assert bench.discover("utils.benchmarks")["prefetch"] is bench_prefetch
 

@@ -236,3 +236,18 @@ def test_every_recipe_column_builds_a_data_loader(machine, cores):
         loader = DataLoader(list(range(8)), batch_size=2, num_workers=workers, persistent_workers=persistent,
                             prefetch_factor=None if depth == "None" else int(depth))
         assert loader.num_workers == workers
+
+
+def test_the_recipe_keeps_float32_where_the_uint8_images_differed(machine):
+    # lesson 05, rule 3: a speed-up counts only for outputs within tolerance of the reference (float32's)
+    from utils.lessons.data_prefetch.plan import recipe
+
+    s = settings(machine)
+    paid = recipe(s, 2, (2.08, 0.05), machine.mode)[-1]   # paid beyond noise, the images within tolerance
+    differed = recipe(s, 2, (2.08, 0.05), machine.mode, same_inputs=False)[-1]
+    assert "the bytes saved outweighed the conversion" in paid[-1]
+    assert "the speed-up does not count" in differed[-1] and "outweighed" not in differed[-1]
+    assert not any(v.startswith("uint8") and "here)" in v for v in differed[1:-1])
+    if machine.mode != "cpu":   # a GPU column of this mode: uint8 where it paid, float32 where it differed
+        assert any(v.startswith("uint8") and "paid here" in v for v in paid[1:-1])
+        assert "float32 (uint8's images differed here)" in differed[1:-1]

@@ -185,24 +185,28 @@ def rounds_agree(ratios: list[float]) -> str:
             "median round")
 
 
-def images_row(compression: tuple[float, float], mode: str) -> tuple[str, ...]:
+def images_row(compression: tuple[float, float], mode: str, same_inputs: bool = True) -> tuple[str, ...]:
     """The recipe's row for the images across the link: (knob, no GPU, one GPU, two GPUs, why).
 
     ``compression``: section 5's (net speed-up, spread) in this run. The column of this machine's mode follows
     this run's verdict (uint8 only where it paid beyond the noise); the other columns say what to measure
     there. Without a GPU one process loads and trains: no link to cross, so the no-GPU column is "n/a"; section
-    5's link between two CPU processes (a stand-in for PCIe) is quoted in the why only (lesson 05)."""
+    5's link between two CPU processes (a stand-in for PCIe) is quoted in the why only. ``same_inputs``:
+    whether section 5's images were within tolerance of float32's; if not, its speed-up does not count and
+    this mode's column keeps float32 (lesson 05)."""
     speedup, spread = compression
-    outcome = compression_outcome(speedup, spread)
+    outcome = compression_outcome(speedup, spread) if same_inputs else "differs"
     here = "2gpu" if mode == "ngpu" else mode
     convert = "in training" if here == "cpu" else "on the GPU"
     on_here = {"pays": f"uint8, convert {convert} (paid here)", "noise": "either (no difference shown here)",
-               "slower": "float32 (uint8 slower here)"}[outcome]
+               "slower": "float32 (uint8 slower here)",
+               "differs": "float32 (uint8's images differed here)"}[outcome]
     columns = {m: on_here if m == here else "uint8 if section 5 pays there" for m in MODES}
     columns["cpu"] = "n/a (no link)"   # one CPU process trains on what it loads: no link to cross
     reason = {"pays": "the bytes saved outweighed the conversion",
               "noise": "within noise (the rounds' spread, at least 2 %): either; no difference shown here",
-              "slower": "the conversion cost more than the bytes saved"}[outcome]
+              "slower": "the conversion cost more than the bytes saved",
+              "differs": "its images lay beyond tolerance of float32's: the speed-up does not count"}[outcome]
     measured = f"uint8 + convert {speedup:.2f}x ± {spread:.2f} float32's speed: {reason}"
     why = (f"no GPU: nothing crosses a link; section 5's stand-in for PCIe (two CPU processes): {measured}; "
            "on a GPU the balance differs (PCIe is slower than the memory a GPU converts in): measure it there"
@@ -229,11 +233,11 @@ def with_workers(workers: int, value: str, without: str) -> str:
 
 
 def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = None,
-           mode: str = "cpu") -> list[tuple[str, ...]]:
+           mode: str = "cpu", same_inputs: bool = True) -> list[tuple[str, ...]]:
     """Where to start: (knob, no GPU, one GPU, two GPUs, why) for each knob the lesson measured, the worker
     counts from this host's ``cores`` (lesson 05). ``compression``: section 5's (net speed-up, spread) in this
     run, which decides this ``mode``'s column of the images row where it has a link (``images_row``; None:
-    not measured, no row)."""
+    not measured, no row; ``same_inputs``: section 5's tolerance check)."""
     # Without a GPU the training process computes on the CPU itself (``torch_threads`` cores, 1 if unset).
     # With a GPU each training process still needs a core of its own: it launches the kernels and takes each
     # batch over from the loaders (section 2's hand-over). The loader processes get the cores left free.
@@ -258,7 +262,7 @@ def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = No
          "the next batch crosses on a side stream while this one computes"),
     ]
     if compression is not None:
-        rows.append(images_row(compression, mode))
+        rows.append(images_row(compression, mode, same_inputs))
     return rows
 
 

@@ -3,6 +3,8 @@
     result = measure_compression(devices.plan(1), 32, "cuda:0")   # 3 x 224 x 224 images, 3 paired rounds
     result.byte_ratio, result.speedup, result.spread             # 4.0, net (the median round's), noise
     host_to_device(128, "cuda:0")                # {"pageable": s, "pinned": s}: the same copy from each memory
+    gap = decoded_gap(images, "cuda:0")          # the uint8 path's images against the float32 path's
+    tolerance_line(gap)                          # within tolerance, or: the speed-up does not count
 """
 
 from __future__ import annotations
@@ -13,11 +15,19 @@ from dataclasses import dataclass
 import torch
 
 from utils import bench
-from utils.claims import within_noise
-from utils.lessons.data_prefetch.dataset import decode_into
+from utils.claims import Claim, within_noise
+from utils.data import MNIST_STD
+from utils.lessons.data_prefetch.dataset import decode_images, decode_into
 
 
 NOISE_FLOOR = 0.02  # lesson 05's one noise rule: a gap under 2 % is noise, whatever the rounds' spread
+
+# How far the uint8 path's images may lie from the float32 path's (normalised pixel units) for its speed-up
+# to count: torch.testing's float32 atol. Both paths do the same arithmetic on the same stored bytes, so they
+# may differ only by float32 rounding (another device, another order: a few 1e-7 on values up to 2.8); one
+# stored level apart is ``LEVEL`` (1.3e-02), so a gap within the tolerance cannot have changed a pixel's level.
+DECODE_TOLERANCE = 1e-5
+LEVEL = 1 / 255 / MNIST_STD  # one step between stored uint8 levels, in normalised pixel units
 
 
 @dataclass
@@ -182,6 +192,43 @@ def net_caveat(link_name: str, simulated: bool) -> str:
                 "run on a GPU measures it")
     return (f"Where this balance was measured: {link_name}, the conversion on that GPU; another GPU or link (PCIe "
             "generation, lanes) moves it")
+
+
+def decoded_gap(images: torch.Tensor, device) -> float:
+    """The largest gap between a batch as each path delivers it: decoded on the host, float32 (what
+    ``decode_on_host=True`` sends across), and moved as uint8 to ``device`` then converted there by
+    ``decode_into``, the conversion section 5 times. Cheap: one batch, no timing (lesson 05)."""
+    reference = decode_images(images)   # the float32 path: converted before it crosses
+    arrived = decode_into(images.to(device), torch.empty(images.shape, device=device))
+    return (arrived.cpu() - reference).abs().max().item()
+
+
+def within_tolerance(gap: float, tolerance: float = DECODE_TOLERANCE) -> bool:
+    """Whether ``gap`` as printed (``{gap:.1e}``, what the reader sees) is within ``tolerance``."""
+    return float(f"{gap:.1e}") <= tolerance
+
+
+def tolerance_line(gap: float, tolerance: float = DECODE_TOLERANCE) -> str:
+    """Section 5's end-to-end check, in words: a speed-up counts only where what arrives is what the float32
+    path delivers, within ``tolerance`` (``DECODE_TOLERANCE``, and why it is that figure). Lesson 05."""
+    head = (f"the uint8 path's images, converted on the device, lie at most {gap:.1e} from the float32 "
+            "path's (converted on the host, what decode_on_host=True sends), against a tolerance of "
+            f"{tolerance:.1e} (torch.testing's for float32: the same arithmetic on the same stored bytes "
+            f"differs by rounding only; one stored level apart is {LEVEL:.1e})")
+    if within_tolerance(gap, tolerance):
+        return f"Same inputs: {head}: within it, so the net figure above compares like with like"
+    return (f"Not the same inputs: {head}: beyond it, the conversion changed the images, so the net speed-up "
+            "above does not count (a speed-up counts only for outputs within tolerance of the float32 path)")
+
+
+def counted_claim(row: Claim, gap: float, tolerance: float = DECODE_TOLERANCE) -> Claim:
+    """Section 5's row of the claims table, its verdict kept only where the images were within tolerance
+    (``tolerance_line``); otherwise the verdict says the speed-up does not count. Lesson 05."""
+    if within_tolerance(gap, tolerance):
+        return row
+    verdict = (f"does not count: the uint8 path's images lie {gap:.1e} from float32's, beyond the tolerance "
+               f"{tolerance:.1e} (section 5)")
+    return Claim(row.claim, row.measured, row.against, verdict)
 
 
 def convert_seconds(n_images: int, device, side: int = 224, repeats: int = 5) -> float:
