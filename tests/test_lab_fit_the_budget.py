@@ -495,3 +495,16 @@ def test_lab_setups_shares_follow_the_megabytes_printed_beside_them():
                                                    said, re.S)[0])
     share = re.search(r"([\d.]+) MB, (-?\d+)% more", said)
     assert int(share.group(2)) == round((lowest / usable - 1) * 100), said
+
+
+def test_exercise_bs_hints_point_to_concepts_never_to_the_method():
+    """Lab 06's reader (session 51): hints B1-B3 read together gave the method away (the first blocks, one
+    block's share of the calculator's two peaks, the walk with a running total). They name what to compare and
+    which quantity limits, as questions."""
+    hints = checks.hint_texts("labs/fit_the_budget")["B"]
+    together = " ".join(hints)
+    for method in ("one block's share", "running total", "a walk", "near the embedding", "from the last to the first",
+                   "already prices", "first blocks", "fewest", "how much of that difference"):
+        assert method not in together, method
+    assert "peak" in hints[0] and "Lesson 06" in hints[0]
+    assert "Budget" in hints[1] and "?" in hints[2] and "limits" in hints[2]
