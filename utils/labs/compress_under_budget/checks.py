@@ -28,7 +28,7 @@ import warnings
 import torch
 from torch import nn
 
-from utils import bench, checks, models
+from utils import bench, checks, claims, models
 from utils.lessons.compression.measure import compare_latency, model_bytes
 from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, int8_path, output_error,
                                                 quantize_torchao)
@@ -241,19 +241,19 @@ def proportional_words(ratio: float, gain: float, fewer: float, kind: str, same_
     of the whole model is, int8's measured ``gain`` the same at every width. A reference, not a ceiling:
     per-call costs can keep a thin model below it, caches can lift it above. Judged on the printed figures."""
     if same_kind:
-        ref = round(fewer, 2) * round(gain, 2)
+        ref = claims.as_printed(fewer, 2) * claims.as_printed(gain, 2)
         said = (f"were time in proportion to the work, a multiply-add a weight ({fewer:.2f}x fewer weights "
                 f"than the whole model's), and int8's gain the same at every width, yours would run "
                 f"{fewer:.2f}x int8 of the whole model's speed and {fewer:.2f} x {gain:.2f} = {ref:.2f}x the "
                 "trained model's")
     elif kind == "float":
-        ref = round(fewer, 2)
+        ref = claims.as_printed(fewer, 2)
         said = (f"were time in proportion to the work, a multiply-add a weight ({fewer:.2f}x fewer weights "
                 f"than the trained model's, both float), yours would run {ref:.2f}x the trained model's speed")
     else:
         return (f"no reference beside these speed-ups: the lab times no {kind.replace('_', ' ')} model of the "
                 "whole widths to set yours against")
-    shown, ref = round(ratio, 2), round(ref, 2)
+    shown, ref = claims.as_printed(ratio, 2), claims.as_printed(ref, 2)
     if shown < ref:
         return (f"{said}: the measured {shown:.2f}x is {shown / ref:.0%} of that; the costs that do not shrink "
                 "with the widths (each call's own, the activations' traffic, the other layers) weigh more in a "
@@ -306,7 +306,7 @@ def check_accuracy(baseline: nn.Module, candidate, max_drop: float, seed: int = 
         with torch.inference_mode():
             before, after, drop, error = paired_drop(baseline, model, held_out)
         drop, error, upper = drop_as_printed(drop, error)  # points: the bound a learner adds up from the page
-        limit = round(max_drop * 100, 2)
+        limit = claims.as_printed(max_drop, 2, 0.01)
         spread = f"{drop:.2f} ± {error:.2f} points (paired standard error, {len(held_out):,} images)"
         if drop > limit:
             raise checks.CheckFailed(f"on the held-out images your model loses {spread}, over the limit of "
@@ -328,8 +328,8 @@ def drop_as_printed(drop: float, error: float) -> tuple[float, float, float]:
     """The drop and its paired standard error (fractions) in points at the two decimals the check prints, and
     its upper bound, the drop plus two standard errors, added up from those printed figures (the drop alone
     where the error is 0: the two models agree on every image)."""
-    drop, error = round(drop * 100, 2), round(error * 100, 2)
-    return drop, error, round(drop + 2 * error, 2) if error > 0 else drop
+    drop, error = claims.as_printed(drop, 2, 0.01), claims.as_printed(error, 2, 0.01)
+    return drop, error, claims.as_printed(drop + 2 * error, 2) if error > 0 else drop
 
 
 def _why_less_accurate(model: nn.Module, baseline: nn.Module) -> str:
@@ -411,7 +411,8 @@ def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
         *_, unseen, unseen_error = paired_drop(baseline, model, held_out)
     apart = (seen_error ** 2 + unseen_error ** 2) ** 0.5  # the standard error of their difference
     if abs(unseen - seen) <= 2 * apart:
-        verdict = (f"they differ by {abs(round(unseen * 100, 2) - round(seen * 100, 2)):.2f} points, within two standard errors of their "
+        apart_printed = abs(claims.as_printed(unseen, 2, 0.01) - claims.as_printed(seen, 2, 0.01))  # as printed
+        verdict = (f"they differ by {apart_printed:.2f} points, within two standard errors of their "
                    f"difference ({2 * apart * 100:.2f}): not distinguishable at this size; the held-out images "
                    "do not contradict the validation result")
     elif unseen > seen:

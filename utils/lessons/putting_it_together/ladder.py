@@ -322,20 +322,21 @@ def paid(ratios: list[float], digits: int = 2) -> bool:
     "1.01x ± 0.01" is never kept: the rule visibly holds on the page."""
     if not ratios:
         return False
-    above = sum(round(x, digits) > 1 for x in ratios)  # "1.00x" as printed is not above 1x
+    above = sum(claims.as_printed(x, digits) > 1 for x in ratios)  # "1.00x" as printed is not above 1x
     return _low(ratios, digits) > 1 and above > len(ratios) / 2
 
 
 def _low(ratios: list[float], digits: int = 2) -> float:
     """The median less the spread, each as printed (``digits`` decimals): the figure the keep rule reads."""
-    return round(round(_median(ratios), digits) - round(spread(ratios), digits), digits)
+    return claims.as_printed(claims.as_printed(_median(ratios), digits) - claims.as_printed(spread(ratios), digits),
+                             digits)
 
 
 def within_noise(ratios: list[float]) -> str:
     """Why a step that did not clear the noise is not kept: its rounds, their median and spread, printed as the
     keep rule (``paid``) reads them, two decimals, so the rule and the verdict agree on the page."""
     rounds = ", ".join(f"{x:.2f}x" for x in ratios)
-    above = sum(round(x, 2) > 1 for x in ratios)  # as printed
+    above = sum(claims.as_printed(x, 2) > 1 for x in ratios)  # as printed
     low = _low(ratios)
     return (f"within noise (paired rounds {rounds}: median {_median(ratios):.2f}x ± {spread(ratios):.2f}, "
             f"less the spread {low:.2f}x, {'above' if low > 1 else 'not above'} 1x; "

@@ -18,12 +18,6 @@ from utils.palette import KIND_COLORS
 from utils.tables import Table
 
 
-def printed_difference(loss: float, base: float) -> float:
-    """A held-out loss minus the baseline's, from the two as printed (4 decimals): the page prints both
-    losses beside the difference, and two steps at the same printed loss must show the same difference."""
-    return round(round(loss, 4) - round(base, 4), 4)
-
-
 def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, tolerance: dict,
               held_out: dict | None = None, mfu: dict | None = None, why: dict | None = None) -> list[dict]:
     """The baseline, then one row per step in ``ORDER``: a skipped step with its reason, or its figures.
@@ -48,25 +42,26 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
         loss = held_out.get(name, c.after[0]["final_loss"])
         tol = tolerance.get(c.rung.settings.precision, tolerance["fp32"])
         bound = c.bound
+        # the loss minus the baseline's from the two as printed (4 decimals), as a reader subtracts them
+        dloss = claims.as_printed(claims.as_printed(loss, 4) - claims.as_printed(base_loss, 4), 4)
         rows.append({"step": name, "tokens_per_s": c.tokens_per_s, "x_prev": c.gain,
                      "mfu": mfu.get(name, math.nan), "why": why.get(name, ""),
-                     "x_base": chain * round(c.gain, 2), "peak": peaks.get(name, math.nan), "loss": loss,
-                     "dloss": printed_difference(loss, base_loss), "tol": tol,
-                     "loss_ok": abs(printed_difference(loss, base_loss)) <= tol,
+                     "x_base": chain * claims.as_printed(c.gain, 2), "peak": peaks.get(name, math.nan), "loss": loss,
+                     "dloss": dloss, "tol": tol, "loss_ok": abs(dloss) <= tol,
                      "same_maths": c.rung.same_maths, "bound": bound, "bound_what": c.rung.bound_what,
                      "share": share_of_bound(c.gain, bound, paid(c.ratios)), "paid": paid(c.ratios),
                      "within": bound is None or c.gain <= bound, "kept": kept[name],
                      "workers": c.rung.workers, "precision": c.rung.settings.precision,
                      "noise": spread(c.ratios),
                      "ratios": c.ratios, "wall_s": [r["wall_s"] for r in c.before + c.after]})
-        chain *= round(c.gain, 2) if kept[name] else 1.0
+        chain *= claims.as_printed(c.gain, 2) if kept[name] else 1.0
     return rows
 
 
 def share_of_bound(gain: float, bound: float | None, paid_off: bool = True) -> float | None:
     """The share of the bound's gain reached, from the figures as printed (2 decimals), as the claims table
     computes it: one figure in both tables. None for a step within noise (no gain shown) or without a bound."""
-    gain, bound = round(gain, 2), round(bound, 2) if bound else bound
+    gain, bound = claims.as_printed(gain, 2), claims.as_printed(bound, 2) if bound else bound
     if not paid_off or not bound or bound <= 1:
         return None
     return max(0.0, gain - 1) / (bound - 1)
@@ -219,9 +214,9 @@ def total_bound(rows: list[dict]) -> float | None:
     FLOP at its precision's matmul peak on each of its workers) over the baseline, i.e. x baseline / the last
     kept step's MFU, from the figures as printed (x baseline to 2 decimals, the MFU to 3). None without an MFU."""
     last = final(rows)
-    if math.isnan(last["mfu"]) or round(last["mfu"], 3) <= 0:
+    if math.isnan(last["mfu"]) or claims.as_printed(last["mfu"], 3) <= 0:
         return None
-    return round(last["x_base"], 2) / round(last["mfu"], 3)
+    return claims.as_printed(last["x_base"], 2) / claims.as_printed(last["mfu"], 3)
 
 
 def total_bound_formula(rows: list[dict]) -> str:
@@ -238,7 +233,7 @@ def slow_rounds(rows: list[dict]) -> list[str]:
     One entry a step: its name, how many such rounds of how many, its lowest round."""
     out = []
     for r in ran(rows)[1:]:
-        shown = [round(x, 2) for x in r["ratios"]]
+        shown = [claims.as_printed(x, 2) for x in r["ratios"]]
         if r["kept"] and shown and min(shown) <= 1:
             out.append(f"{r['step']} {sum(x <= 1 for x in shown)} of {len(shown)} (lowest {min(shown):.2f}x)")
     return out
@@ -252,7 +247,7 @@ def rounds_above_bound(rows: list[dict]) -> list[tuple[str, str]]:
     for r in ran(rows)[1:]:
         if not r["bound"] or not r["within"]:
             continue  # no ceiling, or the median itself passed it (``above_bound`` explains those)
-        bound, shown = round(r["bound"], 2), [round(x, 2) for x in r["ratios"]]
+        bound, shown = claims.as_printed(r["bound"], 2), [claims.as_printed(x, 2) for x in r["ratios"]]
         above = [x for x in shown if x > bound]
         if above:
             out.append((r["step"], f"{len(above)} of {len(shown)} rounds above its bound (highest "
@@ -283,7 +278,7 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
             out.append(claims.Claim(row.claim, row.measured, row.against, step_verdict(row.verdict, r)))
         if r["same_maths"]:
             out.append(claims.Claim(f"{r['step']}: held-out loss at step N", f"{r['loss']:.4f}",
-                                    f"baseline {round(r['loss'], 4) - r['dloss']:.4f} ± {r['tol']:g}",
+                                    f"baseline {claims.as_printed(r['loss'], 4) - r['dloss']:.4f} ± {r['tol']:g}",
                                     "within its tolerance" if r["loss_ok"] else "outside its tolerance"))
     total = claims.against_speedup("kept steps: x baseline", final(rows)["x_base"], total_bound(rows),
                                    slower="slower than the baseline")

@@ -416,13 +416,13 @@ def stream_against_dram(stream, points, read_bytes: int | None, caches: dict[str
     last = next((name for name in ("L3", "L2") if name in caches), None)
     if stream is None or dram is None or last is None or not read_bytes or read_bytes <= caches[last]:
         return ""
-    ours, read = round(stream.best / 1e9, 1), round(2 * dram.bound / 1e9, 1)  # as printed
+    ours, read = claims.as_printed(stream.best, 1, 1e9), claims.as_printed(2 * dram.bound, 1, 1e9)
     head = (f"Section 1's {stream.name} ({ours:.1f} GB/s) against this run's DRAM read ({read:.1f} GB/s, a "
             f"buffer no cache holds): ")
     if ours <= read:
         return head + "at or below it, as a kernel that reads and writes DRAM should be: DRAM's rate."
-    above, spread = ours / read - 1, round(stream.spread, 2)
-    if round(above, 2) <= spread:
+    above, spread = ours / read - 1, claims.as_printed(stream.spread, 2)  # worked from the figures as printed
+    if claims.as_printed(above, 2) <= spread:
         return (head + f"{above:.0%} above it, within STREAM's own {spread:.0%} spread: this run does not show "
                 "whether a cache served part of it.")
     return (head + f"{above:.0%} above it, more than STREAM's own {spread:.0%} spread. A kernel moves its bytes "
@@ -525,7 +525,7 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
 def rate_trend(before: float, after: float) -> str:
     """"rising", "falling" or "flat": a change within ``EDGE`` (one noisy median's miss), judged on the rates
     as printed (GB/s to 2 decimals), is no trend."""
-    change = round(after / 1e9, 2) / round(before / 1e9, 2) - 1
+    change = claims.printed_ratio(after, before, 2, 1e9) - 1
     return "flat" if round(abs(change), 2) <= EDGE else "rising" if change > 0 else "falling"
 
 
