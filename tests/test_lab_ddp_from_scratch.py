@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
+from pathlib import Path
 
 import pytest
 import torch
@@ -190,8 +192,19 @@ def test_a_stub_hook_reports_not_done_yet():
     def stub(state, bucket):
         raise NotImplementedError("exercise B")
 
-    assert compress.check_int8_hook(stub, show=False).status == checks.NOT_DONE
+    verdict = compress.check_int8_hook(stub, show=False)
+    assert verdict.status == checks.NOT_DONE
     assert "did not train yet" in compress.take_aways(stub, None)
+    # the check is named by what it checks, not by the method the learner is to find
+    assert str(verdict).startswith("⏳ int8 sent, nothing lost over the steps: not done yet")
+    assert "feedback" not in compress.CHECK_B
+
+
+def test_the_lab_names_exercise_b_by_what_its_check_checks():
+    nb = json.loads((Path(__file__).resolve().parents[1] / "labs/03_ddp_from_scratch.ipynb").read_text())
+    checks_md = next("".join(c["source"]) for c in nb["cells"] if "".join(c["source"]).startswith("## Checks"))
+    assert f"4. **{compress.CHECK_B}** (exercise B)" in checks_md
+    assert "error feedback" not in checks_md
 
 
 def test_the_grid_rounds_many_values_to_zero_and_a_checked_group_overflows_an_int8_sum():
@@ -242,6 +255,18 @@ def test_a_wrong_hook_fails_saying_what_is_wrong(mistake, says):
 
     verdict = compress.check_int8_hook(mistaken, show=False)
     assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)
+    assert "feedback" not in verdict.message  # what is wrong, never the method's name
+
+
+@pytest.mark.mutants
+@pytest.mark.timeout(240)
+def test_a_wrong_hooks_take_aways_say_what_it_lost_not_the_method():
+    def dropping(state, bucket):
+        return _hook(state, bucket, "remainder dropped")
+
+    said = " ".join(compress.take_aways(dropping, None).split())
+    assert "not yet those of a hook that loses nothing rounding drops: its check says why" in said, said
+    assert "feedback" not in said
 
 
 def test_the_hook_checks_vary_the_buckets_the_group_and_the_rate():

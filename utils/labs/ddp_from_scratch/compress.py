@@ -28,6 +28,10 @@ from utils.labs.ddp_from_scratch.checks import (BANK, LAUNCH_TIMEOUT_S, LR, MICR
 from utils.labs.ddp_from_scratch import replay as _replay  # B's reference arithmetic: kept out of the lab's names
 from utils.launch import launch
 
+# Exercise B's check, named by WHAT it checks (int8 on the wire; nothing rounding drops is lost over the steps,
+# only delayed), never by the method, which the learner is to find (hints point to concepts)
+CHECK_B = "int8 sent, nothing lost over the steps"
+
 GRID = 2.0 ** -8   # one int8 step: about half of the small GPT's gradient values are under half of it
 LEVELS = 63        # counts clipped to [-63, 63], within int8's [-128, 127]
 # The check's configurations: (seed of the split, windows a rank, learning rate, passes over the part, ranks,
@@ -209,13 +213,13 @@ def _one_configuration(hook, seed: int, size: int, lr: float, passes: int, world
                               "by the number in this run's group: the checks also run groups of other sizes")
         expect(False, f"{where}, {share:.0%} of the weights differ from one process replaying the exercise's "
                       f"arithmetic (up to {gap:.2g}): what your hook keeps on a rank between steps, or where it "
-                      "gives it back, is not what rounding dropped from each value (error feedback, hint B)")
+                      "gives it back, is not what rounding dropped from each value (hint B)")
     return share
 
 
 def check_int8_hook(hook, configurations: tuple = CONFIGURATIONS, show: bool = True) -> checks.Verdict:
-    """Skill: a communication hook that sends int8 counts and keeps, per rank and per value, what rounding
-    dropped (error feedback): one byte a value on the wire, the weights of one process replaying it."""
+    """Skill: a communication hook that sends int8 counts and loses nothing that rounding drops, only delays it:
+    one byte a value on the wire, the weights of one process replaying it."""
 
     def body():
         worst = max(_one_configuration(hook, *configuration) for configuration in configurations)
@@ -225,7 +229,7 @@ def check_int8_hook(hook, configurations: tuple = CONFIGURATIONS, show: bool = T
             "most): those few differ as a value rounded to the next grid step does, the ranks' sums added in "
             "another order"))
 
-    return run_check("int8 with error feedback", body, show=show, hint=checks.stub_message(BANK, "B"))
+    return run_check(CHECK_B, body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
 def _on_the_wire(world: int) -> str:
@@ -255,7 +259,8 @@ def take_aways(hook, uneven_results) -> str:
                  f" fewer){_on_the_wire(world)}; at the first step "
                  f"{_replay.replay(parts, lr=lr)['zero_share']:.0%} of the values were sent as 0.")
     if moved(mine["state"], _replay.replay(parts, lr=lr)["state"], 1e-4)[0] > MOVED_SHARE:
-        lines.append("Your hook's weights are not those of error feedback yet: its check says why.")
+        lines.append("Your hook's weights are not yet those of a hook that loses nothing rounding drops: its "
+                     "check says why.")
     else:
         ours = _replay.replay(parts, lr=lr)
         kept, dropped = ours["lost"], _replay.replay(parts, lr=lr, carry=False)["lost"]
