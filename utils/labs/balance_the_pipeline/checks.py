@@ -23,7 +23,7 @@ import textwrap
 from typing import Callable, Sequence
 
 from utils import checks
-from utils.claims import one_side, paired_spread, speedup_verdict, within_noise
+from utils.claims import as_printed, paired_spread, printed_ratio, speedup_verdict
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
     TIMED_COLUMNS, Pipelined, percent_range, prediction_lines, splits_by_m, tied_with, timed_table_rows, winners)
@@ -374,28 +374,29 @@ def check_pipelined(choose, predict, profile: Profile, cap: float | None = None,
                  else "")
         if p.fastest.key == p.mine.key:
             return f"{describe(p)}; no configuration measured here ran faster than yours"
-        share = busy_share(p)
-        if p.ratio < 1 - p.margin and share is not None and share < BUSY_SHARE:
+        busy = busy_share(p)
+        share, allowed = reached(p)  # judged as printed: "95%" against "95%" is a pass
+        if share < allowed and busy is not None and busy < BUSY_SHARE:
             return (f"{describe(p)}; a faster configuration was measured, but the workers' threads ran only "
-                    f"{share:.0%} of the time they were busy (other programs held the cores): this timing cannot "
+                    f"{busy:.0%} of the time they were busy (other programs held the cores): this timing cannot "
                     f"judge your choice (check 2 did); rerun on an idle machine to see it judged")
-        if p.ratio < 1 - p.margin and _tied_on_your_model(p):
+        if share < allowed and _tied_on_your_model(p):
             return (f"{describe(p)}; the fastest measured here, split {list(p.fastest.split_points)} with "
-                    f"m={p.fastest.m}{again}, ran faster: you reached {p.ratio:.0%} of it, {margin_text(p)} (the "
-                    f"share the rounds' noise allows, {1 - p.margin:.0%}); but your model, right on check 1, "
+                    f"m={p.fastest.m}{again}, ran faster: you reached {share:.0%} of it, {margin_text(p)} (the "
+                    f"share the rounds' noise allows, {allowed:.0%}); but your model, right on check 1, "
                     f"predicts the two within {CHOICE_TOLERANCE:.0%} of each other: the profile cannot tell them "
                     "apart, so the timing does not fail your choice (the take-away reads the profile's miss)")
-        checks.expect(p.ratio >= 1 - p.margin,
+        checks.expect(share >= allowed,
                       f"{describe(p)}; the fastest configuration measured here{again} ran faster: yours reached "
-                      f"{p.ratio:.0%} of its throughput (paired rounds; their noise allows {1 - p.margin:.0%}): "
+                      f"{share:.0%} of its throughput (paired rounds; their noise allows {allowed:.0%}): "
                       f"{_timed_diagnosis(p)}")
         if p.ratio >= 1:  # the first launch's fastest, timed again, ran no faster than the learner's choice
             return (f"{describe(p)}{profile_tie(p)}; split {list(p.fastest.split_points)} with m={p.fastest.m} "
-                    f"looked faster in the first launch{again}: yours ran {p.ratio:.0%} of its throughput, so no "
+                    f"looked faster in the first launch{again}: yours ran {share:.0%} of its throughput, so no "
                     "configuration measured here ran faster than yours")
         return (f"{describe(p)}{profile_tie(p)}; the fastest measured here, split {list(p.fastest.split_points)} "
-                f"with m={p.fastest.m}{again}: you reached {p.ratio:.0%} of it (the rounds' noise allows "
-                f"{1 - p.margin:.0%}; {margin_text(p)})")
+                f"with m={p.fastest.m}{again}: you reached {share:.0%} of it (the rounds' noise allows "
+                f"{allowed:.0%}; {margin_text(p)})")
 
     verdict = checks.run_check(PIPELINED, body, hint=checks.stub_message(BANK, "B"))
     return verdict, (result[0] if result else None)
@@ -418,23 +419,43 @@ def _tied_on_your_model(p: Pipelined) -> bool:
     """Whether the learner's model predicts the fastest configuration within ``CHOICE_TOLERANCE`` of the
     learner's own choice: a tie the profile cannot resolve, which no choice made from it could avoid."""
     mine, best = p.predicted.get(p.mine.key), p.predicted.get(p.fastest.key)
-    return mine is not None and best is not None and mine >= best * (1 - CHOICE_TOLERANCE)
+    return mine is not None and best is not None and predicted_gap(mine, best) >= -CHOICE_TOLERANCE
+
+
+def predicted_gap(predicted: float, other: float) -> float:
+    """How far one prediction lies from another (+: above), worked from the two as the page prints them (two
+    decimals, ``claims.printed_ratio``), so that "1.53x" and "1.50x" are 2% apart, within ``CHOICE_TOLERANCE``."""
+    return round(printed_ratio(predicted, other) - 1, 9)  # 9 decimals: 1.53 / 1.5 is 1.0200000000000002
+
+
+def predicted_alike(predicted: float, other: float) -> bool:
+    """Whether two predictions, as printed, lie within ``CHOICE_TOLERANCE`` of each other: a tie on the profile."""
+    return abs(predicted_gap(predicted, other)) <= CHOICE_TOLERANCE
+
+
+def reached(p: Pipelined) -> tuple[float, float]:
+    """The share of the fastest's throughput the learner's choice reached, and the share the rounds' noise
+    allows (``1 - margin``), as check 3 prints them (whole percent): the check judges these, so that a reader
+    who sees "95%" against "95%" sees a pass."""
+    return as_printed(p.ratio, 2), as_printed(1 - p.margin, 2)
 
 
 def margin_text(p: Pipelined) -> str:
-    """How far the learner's share of the fastest lies above the share allowed, in percentage points."""
-    points = (p.ratio - (1 - p.margin)) * 100
-    return f"{abs(points):.1f} points {'above' if points >= 0 else 'below'} it"
+    """How far the learner's share of the fastest lies from the share allowed, in percentage points, worked
+    from the two shares as printed (91% against 95%: 4 points below)."""
+    share, allowed = reached(p)
+    points = round((share - allowed) * 100)  # whole percents: round away the floats' dust
+    return "at it" if points == 0 else f"{abs(points)} points {'above' if points > 0 else 'below'} it"
 
 
 def profile_tie(p: Pipelined) -> str:
     """Where the learner's model predicted another timed m within ``CHOICE_TOLERANCE`` of the learner's choice, and the
     choice is the profile's best within it: a tie on the profile, which any tied choice answers ("" if none)."""
     mine = p.predicted.get(p.mine.key)
-    if mine is None or mine < max(p.predicted.values()) * (1 - CHOICE_TOLERANCE):
+    if mine is None or predicted_gap(mine, max(p.predicted.values())) < -CHOICE_TOLERANCE:
         return ""
     tied = [r for r in sorted(p.rows, key=lambda r: r.m) if r.m != p.mine.m and r.key in p.predicted
-            and abs(p.predicted[r.key] / mine - 1) <= CHOICE_TOLERANCE]
+            and predicted_alike(p.predicted[r.key], mine)]
     if not tied:
         return ""
     others = ", ".join(f"m={r.m} ({p.predicted[r.key]:.2f}x)" for r in tied)
@@ -463,11 +484,13 @@ def _timed_diagnosis(p: Pipelined) -> str:
 # --- what the run showed ------------------------------------------------------------------------------------
 
 
-def _paid(speedup: float, spread: float, rounds: list[float]) -> bool:
-    """Whether pipelining beat one worker by the course's one noise rule, on the figures as printed: above 1x
-    and past the ± of the paired rounds, or with every round above 1x (``one_side``)."""
-    value = round(speedup, 2)
-    return value > 1 and (not within_noise(value, round(spread, 2)) or one_side(rounds) == "above")
+def against_one_worker(r: Row) -> str:
+    """The learner's speed-up over one worker judged by the course's one noise rule (``claims.speedup_verdict``)
+    on the figures as printed, the paired rounds given: "faster than the baseline" past the ± or with every
+    round above 1x (then ending "(every round above 1.00x)"), "within noise: no effect shown", or "slower
+    than one worker: no speed-up". No bound: the take-away asks only whether pipelining paid."""
+    return speedup_verdict(as_printed(r.speedup, 2), spread=as_printed(paired_spread(r.speedups), 2),
+                           slower="slower than one worker", rounds=r.speedups)
 
 
 def take_away(p: Pipelined | None) -> str:
@@ -476,16 +499,18 @@ def take_away(p: Pipelined | None) -> str:
     if p is None:
         return "⏳ not done yet: the take-away appears here once check 3 has pipelined your choice"
     r, fastest = p.mine, p.fastest  # the fastest against the learner's choice, paired round by round
-    spread = paired_spread(r.speedups)
-    if _paid(r.speedup, spread, r.speedups):
-        lines = [f"Pipelining paid here: your choice ran {r.speedup:.2f}x one worker (± {spread:.2f}){p.label}."]
-    else:
+    spread, verdict = paired_spread(r.speedups), against_one_worker(r)
+    if verdict.startswith("faster"):  # past the rounds' noise, or every round above 1x
+        every = "; every round above 1x" if verdict.endswith("(every round above 1.00x)") else ""
+        lines = [f"Pipelining paid here: your choice ran {r.speedup:.2f}x one worker (± {spread:.2f}{every})"
+                 f"{p.label}."]
+    else:  # within noise of 1x, or slower
         share = min(r.cpu_share) if r.cpu_share else None
         why = (f"the workers' threads ran only {share:.0%} of the time they were busy: they waited for cores "
                "that other programs held (rerun on an idle machine)" if share is not None and share < 0.8 else
                "the pipeline's own costs (messages, the schedule's work per micro-batch) ate the overlap")
         lines = [f"Pipelining did not clearly pay in this run: your choice ran {r.speedup:.2f}x one worker "
-                 f"(± {spread:.2f}){p.label}; {why}."]
+                 f"(± {spread:.2f}){p.label}, {verdict}; {why}."]
     lines[0] += (f" The ± is the rounds' noise: half the range of the middle half of the {len(r.speedups)} paired "
                  "rounds' speed-ups (not the profile's spread, (max - min) / median).")
     top = tied_with(p.rows, fastest.key)  # the configurations the paired rounds cannot tell from the fastest
@@ -499,7 +524,8 @@ def take_away(p: Pipelined | None) -> str:
     if smaller:
         least = min(smaller, key=lambda x: x.m)
         fewest = f"m={first.m}, the fewest among the fastest" if len(top) > 1 else f"m={first.m}"
-        slower = "ran slower" if least.speedup < min(x.speedup for x in top) else "fell outside the tie"
+        slower = ("ran slower" if as_printed(least.speedup, 2) < min(as_printed(x.speedup, 2) for x in top)
+                  else "fell outside the tie")  # the speed-ups as printed beside it
         lines[-1] += (f"Fewer micro-batches {slower}: at m={least.m}, {least.speedup:.2f}x, where the formula "
                       f"(p-1)/(m+p-1) puts the bubble at {1 / (least.m + 1):.0%} of the step (equal stages, free "
                       f"micro-batches: not measured) against {1 / (first.m + 1):.0%} at {fewest}. ")
@@ -526,12 +552,12 @@ def _profile_not_bubble(p: Pipelined, top: list[Row]) -> str:
         return ""
     pm, pb = p.predicted[mine.key], p.predicted[best.key]
     measured = f"{mine.speedup:.2f}x against {best.speedup:.2f}x"
-    if mine.speedup >= best.speedup:  # timed again, the learner's ran no slower: no loss to explain
+    if as_printed(mine.speedup, 2) >= as_printed(best.speedup, 2):  # as printed, the learner's ran no slower
         return ""
-    if abs(pm / pb - 1) <= CHOICE_TOLERANCE:
+    if predicted_alike(pm, pb):
         return (f" Your model, bubble counted, predicted your m={mine.m} and m={best.m} alike ({pm:.2f}x and "
                 f"{pb:.2f}x): the gap measured between them ({measured}) is your model's miss, not the bubble.")
-    if pm < pb:
+    if as_printed(pm, 2) < as_printed(pb, 2):
         return (f" Your model, bubble counted, predicted your m={mine.m} below m={best.m} too ({pm:.2f}x "
                 f"against {pb:.2f}x); measured: {measured}.")
     return (f" Your model, bubble counted, predicted your m={mine.m} above m={best.m} ({pm:.2f}x against "

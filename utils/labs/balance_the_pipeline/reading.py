@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from utils.claims import one_side, paired_spread, within_noise
+from utils.claims import as_printed, one_side, paired_spread, printed_ratio, within_noise
 from utils.lessons.model_split.report import rounds_above_bound
 from utils.lessons.model_split.runs import Row
 
@@ -199,17 +199,19 @@ def prediction_lines(p: Pipelined) -> list[str]:
         lines = [f"Your model predicted {predicted:.2f}x for your choice: within the rounds' noise of the "
                  f"measurement ({r.speedup:.2f}x ± {spread:.2f}, every round {lo:.2f}-{hi:.2f})."]
     else:  # the rule (utils.claims): a miss where the median ± its noise clears the prediction, or all rounds
-        gap = r.speedup / predicted - 1
-        side = [s for s in r.speedups if (s < predicted if gap < 0 else s > predicted)]
+        below = _miss(r, predicted) == "over"  # the measurement below the prediction
+        # the gap from the two figures as printed (1.50x against 1.59x: 6%), as a reader works it out
+        gap = printed_ratio(r.speedup, predicted) - 1
+        side = [s for s in r.speedups if (s < predicted if below else s > predicted)]
         where = "every round" if len(side) == len(r.speedups) else f"{len(side)} of {len(r.speedups)} rounds"
-        way, rounds = ("below" if gap < 0 else "above"), f"rounds {lo:.2f}-{hi:.2f}"
+        way, rounds = ("below" if below else "above"), f"rounds {lo:.2f}-{hi:.2f}"
         how = (f"within the rounds' noise (± {spread:.2f}) as printed, but a miss, not noise: {where} {way} "
                f"the prediction ({predicted:.3f}x; rounds {lo:.3f}-{hi:.3f}: three decimals, as two hide it)."
                if _one_sided(r, predicted) else
                f"farther than the rounds' noise (± {spread:.2f}): a miss, not noise ({where} {way} the "
                f"prediction; {rounds}).")
-        lines = [f"Your model predicted {predicted:.2f}x for your choice; the median came {abs(gap):.0%} "
-                 f"{'under' if gap < 0 else 'over'} it, " + how]
+        lines = [f"Your model predicted {predicted:.2f}x for your choice; the median, {r.speedup:.2f}x, came "
+                 f"{abs(gap):.0%} {'under' if below else 'over'} it, " + how]
     lines.append(_misses_by_m(p))
     cause = miss_cause(p)
     if cause:
@@ -227,15 +229,18 @@ def miss_cause(p: Pipelined) -> str:
     r, got = p.mine, p.profiled
     if not got or not r.work or not r.baseline_work or r.key not in p.predicted:
         return ""
-    one, stages = r.baseline_work / got["one worker"] - 1, sum(r.work) / sum(got["stages"]) - 1
+    one = work_change(r.baseline_work, got["one worker"])
+    # together: the sum of the stages' figures as printed, against the sum of the profile's as printed
+    stages = as_printed(printed_ratio(sum(_ms(w) for w in r.work), sum(_ms(g) for g in got["stages"]), 0) - 1, 2)
     what = "thread CPU time" if r.cpu_workers else "device time"
     said = (f"Where your model and the measurement part (work, {what}, medians; a gap over {CAUSE_SHARE:.0%} "
             "is named as a cause where the model missed): one worker's step worked "
-            f"{r.baseline_work * 1e3:.0f} ms against the "
-            f"{got['one worker'] * 1e3:.0f} ms its layers took in the profile ({one:+.0%}); your stages worked "
-            + " and ".join(f"{w * 1e3:.0f}" for w in r.work) + " ms a step against the profile's "
-            + " and ".join(f"{w * 1e3:.0f}" for w in got["stages"]) + f" ms ({stages:+.0%} together: "
-            + ", ".join(f"stage {i} {w / g - 1:+.0%}" for i, (w, g) in enumerate(zip(r.work, got["stages"])))
+            f"{_ms(r.baseline_work):.0f} ms against the "
+            f"{_ms(got['one worker']):.0f} ms its layers took in the profile ({one:+.0%}); your stages worked "
+            + " and ".join(f"{_ms(w):.0f}" for w in r.work) + " ms a step against the profile's "
+            + " and ".join(f"{_ms(g):.0f}" for g in got["stages"]) + f" ms ({stages:+.0%} together: "
+            + ", ".join(f"stage {i} {work_change(w, g):+.0%}"
+                        for i, (w, g) in enumerate(zip(r.work, got["stages"])))
             + "). ")
     side = _miss(r, p.predicted[r.key])
     if side is None:
@@ -265,10 +270,23 @@ def miss_cause(p: Pipelined) -> str:
                 "wait."))
 
 
+def _ms(seconds: float) -> float:
+    """A work figure as the take-away prints it: whole milliseconds."""
+    return as_printed(seconds, 0, scale=1e-3)
+
+
+def work_change(measured: float, profiled: float) -> float:
+    """How far a work figure moved from the profile's, worked from the two as printed (whole ms), as a reader
+    redoes it from the page, and itself as printed (whole percent), which the naming rule reads: 176 ms
+    against 180 ms is -2% (the unrounded 175.6 / 180.4 would print -3%), and 110 against 100 is +10%, not over
+    ``CAUSE_SHARE``."""
+    return as_printed(printed_ratio(measured, profiled, 0, scale=1e-3) - 1, 2)
+
+
 def _stages_moved(work: list[float], profiled: list[float], sign: int) -> str:
     """The stages whose work a step moved from the profile's by over ``CAUSE_SHARE`` the way ``sign`` (-1:
     less, +1: more), each with its change: "stage 0 (-18%)", "stages 0 (-30%) and 1 (-28%)"; "" if none."""
-    changes = [w / g - 1 for w, g in zip(work, profiled)]
+    changes = [work_change(w, g) for w, g in zip(work, profiled)]
     named = [f"{i} ({c:+.0%})" for i, c in enumerate(changes) if c * sign > CAUSE_SHARE]
     return "" if not named else ("stage " if len(named) == 1 else "stages ") + " and ".join(named)
 
@@ -276,7 +294,7 @@ def _stages_moved(work: list[float], profiled: list[float], sign: int) -> str:
 def _small_one_worker(one: float, sign: int) -> str:
     """One worker's step moved the miss's way, under the naming rule: a candidate that adds to the named cause
     (it moves every m's speed-up alike), "" where it did not move that way or is named already."""
-    if 0 < -sign * one <= CAUSE_SHARE and round(one * 100) != 0:
+    if 0 < -sign * one <= CAUSE_SHARE:  # ``one`` as printed (``work_change``): a "+0%" does not count
         return (f"; one worker's step ({one:+.0%}, under the {CAUSE_SHARE:.0%} rule) moved every speed-up "
                 "the same way and may add to it")
     return ""

@@ -23,6 +23,7 @@ import torch
 from torch import nn
 
 from utils import bench, devices, launch, models, precision
+from utils.claims import as_printed, printed_ratio
 from utils.lessons.model_split.balance import worker_threads
 from utils.lessons.model_split.memory import SavedActivations
 from utils.lessons.model_split.plan import lesson_settings
@@ -190,6 +191,43 @@ def memory_cap(profile: Profile) -> float:
     """Exercise B's cap, in bytes: what each stage may keep for its backward passes at once, ``CAP_SHARE`` of
     what one worker keeps for the whole batch (all the layers, every row)."""
     return CAP_SHARE * profile.batch * profile.saved_per_row(0, len(profile.layers[1]))
+
+
+WORK_COLUMNS = ["m", "rows per micro-batch", "one micro-batch, all layers ms", "m of them ms", "vs the whole batch"]
+
+
+def _one_micro_batch_ms(profile: Profile, m: int) -> float:
+    """One micro-batch's forward + backward through every layer at ``m``, ms, as the table prints it."""
+    return as_printed(sum(profile.layers[m]), 2, scale=1e-3)
+
+
+def _step_work_ms(profile: Profile, m: int) -> float:
+    """The layers' work of a step cut into ``m`` micro-batches, ms: ``m`` times one micro-batch's figure as
+    printed, so that a reader who multiplies the table's column finds the next one (64 x 7.88 is 504.3)."""
+    return m * _one_micro_batch_ms(profile, m)
+
+
+def work_vs_whole(profile: Profile, m: int) -> float:
+    """A step's layer work at ``m`` over the whole batch's (m=1), both as the table prints them (0.1 ms)."""
+    return as_printed(printed_ratio(_step_work_ms(profile, m), _step_work_ms(profile, 1), 1), 2)
+
+
+def work_per_step_rows(profile: Profile) -> list[tuple]:
+    """The notebook's table of layer work per step (``WORK_COLUMNS``), one row per m the profile measured:
+    each figure worked from the one printed before it, as a reader redoes it."""
+    return [(m, profile.batch // m, f"{_one_micro_batch_ms(profile, m):.2f}", f"{_step_work_ms(profile, m):.1f}",
+             f"{work_vs_whole(profile, m):.2f}x") for m in profile.ms]
+
+
+def work_growth_line(profile: Profile) -> str:
+    """What the table says of the smallest micro-batches, from its last row, every branch written: more than
+    5% above the whole batch's work, below it by more than 5%, or about the same (within 5%)."""
+    most = max(profile.ms)
+    growth = work_vs_whole(profile, most)
+    said = ("small micro-batches cost more per row here." if growth > 1.05 else
+            "small micro-batches cost less per row here." if growth < 0.95 else
+            "on this machine small micro-batches cost about what their rows do.")
+    return f"At m={most} the layers' work is {growth:.2f}x the whole batch's: {said}"
 
 
 def _empty_task() -> Task:
