@@ -1002,8 +1002,8 @@ def test_a21_blames_its_condition_only_on_a_slower_figure_and_a11_checks_what_it
     faster = verdicts.judge(claims.BY_ID["A21"], m, {})
     assert "in this run tensor parallel inference was faster than one device" in faster.why
     # session 50, second reading: lesson 07 §1 may read its own rounds otherwise; the row says whose rounds these are
-    assert "this page's own fastest pass (no rounds kept): lesson 07 §1 times the same blocks in its own run" \
-        in faster.why
+    assert "this page's own fastest pass (no rounds kept): lesson 07 §1 times the same blocks in its own run, and " \
+        "the ledger holds no figure of it yet (run lesson 07 to record it)" in faster.why
     # session 50: the reader's run, 1.19x ± 0.24 with every round above 1x: within the spread, no verdict on the
     # condition either way
     m["passes"] = m["passes"] | {"tensor parallel rounds": [1.10, 1.83, 1.59, 1.12, 1.01, 1.26]}
@@ -1011,7 +1011,7 @@ def test_a21_blames_its_condition_only_on_a_slower_figure_and_a11_checks_what_it
     assert noisy.check == verdicts.NOISY
     assert "in this run tensor parallel inference, 1.19x ± 0.24, is within its spread of one device's speed: " \
         "this run cannot tell whether the condition holds" in noisy.why
-    assert "lesson 07 §1 times the same set-up in its own run" in noisy.why and "not reached" not in noisy.why
+    assert "lesson 07 §1 times the same blocks in its own run" in noisy.why and "not reached" not in noisy.why
     assert "includes training's backward pass" in noisy.why and "its own run" in noisy.evidence
     m["passes"] = m["passes"] | {"tensor parallel rounds": [0.6, 0.62, 0.64, 0.65, 0.66, 0.7]}
     slower = verdicts.judge(claims.BY_ID["A21"], m, {})
@@ -1132,3 +1132,25 @@ def test_a19_reads_lesson_02s_two_stage_schedules_where_recorded_and_names_the_m
     assert row.check == verdicts.ABOVE and "not recorded yet" not in row.evidence
     assert "ZBV, two stages per worker, batch 128, m=4: 1.70x one, 85% each" in row.evidence
     assert "against its bound of 1.60x: above the bound: a finding to explain" in row.evidence
+
+
+def test_a21_sets_lesson_07s_recorded_pass_beside_its_own_rounds_and_says_why_readings_differ():
+    """Session 51: lesson 07 §1 records its tensor-parallel pass (median, bound, rounds); row A21 quotes it from
+    the ledger beside this page's rounds, and where the two read differently, says why."""
+    rounds = [1.30, 1.32, 1.35, 1.36, 1.40]   # lesson 07's: 1.35x ± 0.02, faster
+    lesson_07 = Recorded({"value": 1.35, "bound": 2.0, "rounds": rounds, "lesson": "07", "what": ""},
+                         sources.LEDGER, "lesson 07, a date; simulated on CPU, this machine")
+    m = _figures(tensor_parallel=lesson_07)
+    m["passes"] = m["passes"] | {"tensor parallel rounds": [1.2, 1.25, 1.3, 1.3, 1.35, 1.4]}   # faster here too
+    row = verdicts.judge(claims.BY_ID["A21"], m, {})
+    quoted = ("lesson 07 §1's own run of the same blocks, tensor parallel: 1.35x ± 0.02 one device's speed (median "
+              "of 5 paired rounds), bound 2x: faster, under the bound: 35% of its gain")
+    assert f"{quoted} [from the ledger: lesson 07, " in row.evidence
+    assert f"this page's own 6 paired rounds beside {quoted}: the two read alike (faster)" in row.why
+    m["passes"] = m["passes"] | {"tensor parallel rounds": [0.6, 0.62, 0.64, 0.65, 0.66, 0.7]}   # slower here
+    row = verdicts.judge(claims.BY_ID["A21"], m, {})
+    assert "the two read differently (slower here, faster there): different launches, each its own worker " \
+        "processes at its own moment on the machine" in row.why
+    m["passes"] = m["passes"] | {"tensor parallel rounds": [1.10, 1.83, 1.59, 1.12, 1.01, 1.26]}   # within noise
+    row = verdicts.judge(claims.BY_ID["A21"], m, {})
+    assert "the two read differently (within noise here, faster there)" in row.why

@@ -65,3 +65,60 @@ def test_the_committed_ledger_holds_the_speedups_the_lessons_printed():
         assert printed in outputs(f["lesson"]), (
             f"the ledger's {name} is {printed}, which lesson {f['lesson']}'s committed outputs never print: the "
             "ledger and the notebook come from different runs")
+
+
+# --- Session 51: what lesson 09 reads from a ledger lessons 02 and 07 wrote (a fake one, both branches) ----------
+
+
+def _fake_ledger(monkeypatch, tmp_path, records: dict) -> dict:
+    """``records`` (name -> (value, bound, lesson, what)) written to an empty ledger, each with 5 paired rounds
+    around its value, then read as lesson 09 reads it (``figures.read_results``)."""
+    from utils import ledger
+    from utils.lessons.articles_checked import figures
+
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    for name, (value, bound, lesson, what) in records.items():
+        ledger.record(name, value, "x", bound=bound, lesson=lesson, what=what,
+                      rounds=[value * k for k in (0.98, 0.99, 1.0, 1.01, 1.02)])
+    return {"results": figures.read_results()}
+
+
+def test_lesson_09_reads_lesson_02s_two_stage_schedules_from_the_ledger_and_names_the_missing(monkeypatch, tmp_path):
+    from utils.lessons.articles_checked import checks, wording
+
+    what = "two stages per worker, batch 128, m=4, against its bound at this m (section 9)"
+    m = _fake_ledger(monkeypatch, tmp_path, {
+        "pipeline_interleaved_1f1b_speedup": (1.5, 1.6, "02", f"interleaved 1F1B, {what}"),
+        "pipeline_zbv_speedup": (1.7, 1.6, "02", f"ZBV, {what}")})
+    parts, kept = wording.two_stage_parts(m, checks.speedup_words)
+    said = [p.render() for p in parts]
+    assert said[0].startswith("lesson 02 §9's interleaved 1F1B, two stages per worker, batch 128, m=4: 1.50x one, "
+                              "75% each (speed-up / 2; the median of 5 paired rounds), against its bound of 1.60x: "
+                              "faster, under the bound: 83% of its gain [from the ledger: lesson 02, "), said
+    assert "ZBV, two stages per worker, batch 128, m=4: 1.70x one" in said[1]
+    assert "above the bound: a finding to explain" in said[1]  # judged with its rounds: beyond their spread
+    assert set(kept) == {"interleaved 1F1B (two stages per device)", "ZBV (two stages per device)"}
+    assert wording.two_stages_read_words(m).endswith(
+        "row A19 reads interleaved 1F1B and ZBV against their bounds, with the rounds lesson 02 recorded; not "
+        "recorded yet: interleaved ZB (run lesson 02 to record it)")
+    empty = _fake_ledger(monkeypatch, tmp_path / "empty", {})
+    assert wording.two_stage_parts(empty, checks.speedup_words) == ([], {})
+    assert "not recorded yet (run lesson 02 to record them)" in wording.two_stages_read_words(empty)
+
+
+def test_lesson_09s_row_a21_quotes_lesson_07s_recorded_pass_or_says_to_run_it(monkeypatch, tmp_path):
+    from utils.lessons.articles_checked import timed_rows
+
+    m = _fake_ledger(monkeypatch, tmp_path, {"tensor_parallel_speedup": (
+        1.3, 2.0, "07", "a forward pass of 2 GPT blocks of width 256, batch 8 x 64 tokens, tensor parallel: the "
+        "median of 5 paired rounds")})
+    ours = [1.25, 1.3, 1.35, 1.3, 1.28, 1.32]
+    note = timed_rows.lesson_07_note(m, ours, "faster, under the bound: 30% of its gain")
+    assert ("this page's own 6 paired rounds beside lesson 07 §1's own run of the same blocks, tensor parallel: "
+            "1.30x ± 0.01 one device's speed (median of 5 paired rounds), bound 2x: faster, under the bound: 30% "
+            "of its gain: the two read alike (faster)") in note
+    note = timed_rows.lesson_07_note(m, ours, "slower than one device: no speed-up")
+    assert "the two read differently (slower here, faster there): different launches" in note
+    empty = _fake_ledger(monkeypatch, tmp_path / "empty", {})
+    assert "the ledger holds no figure of it yet (run lesson 07 to record it)" in timed_rows.lesson_07_note(
+        empty, ours, "faster, under the bound: 30% of its gain")

@@ -108,3 +108,30 @@ def test_the_pages_captions_and_the_by_construction_bytes_are_in_the_lesson():
     assert "half the work a rank" not in code   # session 50's reader: an ungrammatical clause
     markdown = [text for kind, text in _lesson_cells() if kind == "markdown" and "same bytes" in text]
     assert markdown and all("by construction" in text for text in markdown)
+
+
+def test_section_1s_tensor_parallel_pass_goes_to_the_ledger_with_its_rounds(monkeypatch, tmp_path):
+    """Session 51: lesson 09's row A21 reads section 1's figure: the median the section prints (report.timed_split),
+    the plan's bound and every round's ratio, under ``tensor_parallel_speedup``; the section's cell records it."""
+    from utils import devices, ledger
+    from utils.lessons.tensor_parallel import report, timelines
+
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    alone, split = [0.020] * 5, [0.015, 0.016, 0.0155, 0.0152, 0.0158]
+    timelines.record_speedup(alone, split, 2.0, timelines.Blocks())
+    got = ledger.read(devices.mode())["tensor_parallel_speedup"]
+    printed = report.timed_split(alone, split, 2.0).measured   # "1.30x ± 0.01": the figure section 1 prints
+    assert printed.startswith(f"{got['value']:.2f}x") and (got["unit"], got["bound"], got["lesson"]) == ("x", 2.0, "07")
+    assert got["rounds"] == [a / s for a, s in zip(alone, split)] and "median of 5 paired rounds" in got["what"]
+    assert any("timelines.record_speedup(parallel[0][\"alone_rounds\"], parallel[0][\"split_rounds\"], S.bound, "
+               "S.blocks)" in source and "report.timed_split(" in source for kind, source in _lesson_cells())
+
+
+def test_the_timed_split_reads_rounds_all_on_one_side_as_lesson_09_reads_the_ledger():
+    from utils.lessons.tensor_parallel import report
+
+    # 1.04x ± 0.04 covers 1x, but every round is above it: not noise (claims.speedup_verdict's rounds rule)
+    one_side = report.timed_split([0.02 * x for x in (1.001, 1.002, 1.04, 1.08, 1.09)], [0.02] * 5, 2.0)
+    assert one_side.measured == "1.04x ± 0.04" and one_side.verdict.endswith("(every round above 1.00x)"), one_side
+    both_sides = report.timed_split([0.02 * x for x in (0.99, 1.002, 1.04, 1.08, 1.09)], [0.02] * 5, 2.0)
+    assert both_sides.verdict == "within noise: no effect shown", both_sides

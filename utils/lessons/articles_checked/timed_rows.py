@@ -12,7 +12,7 @@ from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_r
                                                    paired, rounds_verdict, sizes_out_of_order,
                                                    tensor_parallel_rounds, too_busy)
 from utils.lessons.articles_checked.evidence import CNN_BATCH, LINK_REPEATS, PASS_ROUNDS, small_gpt_words
-from utils.lessons.articles_checked.figures import _sends, fixed_cost, quote
+from utils.lessons.articles_checked.figures import _sends, fixed_cost, quote, recorded_verdict, spread_of
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
 from utils.lessons.articles_checked.wording import _lesson_05_differs
 
@@ -133,6 +133,8 @@ def a21(m):
     parts = [Part(f"{m['setups']['07']}, tensor parallel: {rounds_words(ratios)} one device's speed, bound "
                   f"{p['bound']:g}x: {said}; the article's split in its own paired rounds (row A11): "
                   f"{article_split_figure(m)}{busy_note(m, 'passes', 2)}", MEASURED, where)]
+    if m["results"].get("tensor_parallel"):  # lesson 07 §1's run of the same blocks (the row's why compares)
+        parts.append(quote(m, "tensor_parallel", lambda r: lesson_07_words(m, r)))
     if m["results"]["decode"]:
         parts.append(quote(m, "decode", lambda r: f"{tensor_parallel_block_words(r)}; "
                                                   "decoding one token at a time (KV cache: each layer keeps the "
@@ -173,6 +175,8 @@ def b2(m):
                   f"{t['gradient_bytes'] / 2**20:.1f} MiB){out_of_order_words(m)}{busy_note(m, 'link', 2)}",
                   MEASURED,
                   two_devices(m["plan"], m["hw"]))]
+    if m["results"].get("tensor_parallel"):  # lesson 07 §1's run of the same blocks (the row's why compares)
+        parts.append(quote(m, "tensor_parallel", lambda r: lesson_07_words(m, r)))
     if m["results"]["decode"]:
         parts.append(quote(m, "decode", lambda r: f"inference: {decode_words(r)}"))
         priced = decode_priced(m, m["results"]["decode"].record)
@@ -316,7 +320,8 @@ LESSON_07_PASSES = ("07", "The article's claim, measured")  # lesson 07 §1: the
 def a21_in_this_run(m) -> str:
     """Row A21's condition in this run: whether tensor parallel inference on lesson 07's blocks (the only
     inference split here that could be faster) beat one device beyond its noise. Only a figure slower than one
-    device beyond its noise says the condition was not reached; one within its spread cannot say either way."""
+    device beyond its noise says the condition was not reached; one within its spread cannot say either way.
+    Each branch ends with lesson 07 §1's own figure for the same blocks (``lesson_07_note``)."""
     ratios = tensor_parallel_rounds(m)
     said = rounds_verdict(ratios, m["passes"]["bound"], "slower than one device")
     if too_busy(m, "passes", 2):
@@ -324,26 +329,49 @@ def a21_in_this_run(m) -> str:
     median, spread = paired(ratios)
     if said.startswith(("faster", "at the bound", "above the bound")):
         return (f"; in this run tensor parallel inference was faster than one device ({median:.2f}x ± "
-                f"{spread:.2f}: {said}){own_rounds_note(ratios)}")
+                f"{spread:.2f}: {said}){lesson_07_note(m, ratios, said)}")
     training = ("; make bench's MLP-block figure below includes training's backward pass, so it is no inference "
                 "figure" if m["results"].get("decode") else "")
     if said.startswith("within noise"):
         return (f"; in this run tensor parallel inference, {median:.2f}x ± {spread:.2f}, is within its spread of "
                 "one device's speed: this run cannot tell whether the condition holds (more paired rounds would "
-                f"narrow the spread; {sections.cite(LESSON_07_PASSES)} times "
-                f"the same set-up in its own run){training}")
+                f"narrow the spread){lesson_07_note(m, ratios, said)}{training}")
     return (f"; in this run tensor parallel inference was slower than one device ({median:.2f}x ± {spread:.2f}): "
             "the condition (a larger model or batch, where a step's work outweighs its messages) is not reached "
-            f"here{own_rounds_note(ratios)}{training}")
+            f"here{lesson_07_note(m, ratios, said)}{training}")
 
 
-def own_rounds_note(ratios: list[float]) -> str:
-    """Beside a verdict from this page's own rounds: lesson 07 §1 times the same blocks in its own run, whose
-    rounds may give another verdict; its figure is not recorded for this page, so the row says whose it is."""
+def reading(verdict: str) -> str:
+    """A speed-up verdict's reading, as two verdicts are compared: "faster", "within noise" or "slower"."""
+    if verdict.startswith("within noise"):
+        return "within noise"
+    return "slower" if verdict.endswith("no speed-up") else "faster"
+
+
+def lesson_07_words(m, record: dict) -> str:
+    """Lesson 07 §1's recorded tensor-parallel pass: its median ± its rounds' spread against its bound, read by
+    the course's rule with the rounds lesson 07 recorded (``recorded_verdict``)."""
+    n = len(record.get("rounds") or [])
+    return (f"{sections.cite(LESSON_07_PASSES)}'s own run of the same blocks, tensor parallel: "
+            f"{record['value']:.2f}x ± {spread_of(record):.2f} one device's speed (median of {n} paired rounds), "
+            f"bound {record['bound']:g}x: {recorded_verdict(record, record['bound'])}")
+
+
+def lesson_07_note(m, ratios: list[float], said: str) -> str:
+    """Beside a verdict from this page's own rounds (``said``): lesson 07 §1's figure for the same blocks, from
+    the ledger, and whether the two read alike; where they differ, why (two launches: each its own worker
+    processes at its own moment on the machine). Where the ledger lacks it, the lesson to run."""
     whose = f"{len(ratios)} paired rounds" if len(ratios) > 1 else "fastest pass (no rounds kept)"
-    return (f"; this page's own {whose}: {sections.cite(LESSON_07_PASSES)} times the same "
-            "blocks in its own run and reads its own rounds, which may give another verdict (this page does not "
-            "read that figure)")
+    found = m["results"].get("tensor_parallel")
+    if found is None:
+        return (f"; this page's own {whose}: {sections.cite(LESSON_07_PASSES)} times the same blocks in its own "
+                "run, and the ledger holds no figure of it yet (run lesson 07 to record it)")
+    theirs = recorded_verdict(found.record, found.record["bound"])
+    alike = (f"the two read alike ({reading(said)})" if reading(said) == reading(theirs) else
+             f"the two read differently ({reading(said)} here, {reading(theirs)} there): different launches, "
+             "each its own worker processes at its own moment on the machine, so their rounds met the cores "
+             "differently; neither run measures why")
+    return f"; this page's own {whose} beside {lesson_07_words(m, found.record)}: {alike}"
 
 
 RUN_NOTES = {"B8": b8_in_this_run, "A21": a21_in_this_run}  # rows whose verdict says how this run bore it out

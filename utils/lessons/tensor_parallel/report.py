@@ -531,10 +531,12 @@ def paired_ratio(alone_rounds: list[float], split_rounds: list[float]) -> tuple[
 
 def timed_split(alone_rounds: list[float], split_rounds: list[float], bound: float) -> Claim:
     """Section 1's tensor-parallel verdict from the paired rounds: their median ratio ± their spread against
-    the bound, judged as every speed-up of the course is. Lesson 07."""
+    the bound, judged as every speed-up of the course is, with every round's ratio (as lesson 09 reads the
+    ledger's copy: ``timelines.record_speedup``). Lesson 07."""
     ratio, spread = paired_ratio(alone_rounds, split_rounds)
+    rounds = [a / s for a, s in zip(alone_rounds, split_rounds)]
     return against_speedup("a tensor-parallel pass (x one device)", ratio, bound, spread,
-                           slower="slower than one device")
+                           slower="slower than one device", rounds=rounds)
 
 
 def article_claim(claim: str, alone_rounds: list[float], split_rounds: list[float]) -> Claim:

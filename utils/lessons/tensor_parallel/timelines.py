@@ -14,6 +14,7 @@ not the all-reduce. Forward passes only, as in inference.
 from __future__ import annotations
 
 import dataclasses
+import statistics
 import time
 
 import torch
@@ -212,3 +213,16 @@ def parallel_pass(blocks, x, rec: SpanRecorder, k: int) -> None:
             h = h + block.attn(h)
         with rec.span("ffn", k, block=b):
             h = h + block.ffn(h)
+
+
+def record_speedup(alone_rounds: list[float], split_rounds: list[float], bound: float, blocks: Blocks) -> None:
+    """Section 1's tensor-parallel pass in the ledger as ``tensor_parallel_speedup``: the median of the paired
+    rounds' ratios (one device's time over the split's: the figure the section prints), the plan's bound, and
+    every round's ratio, so that lesson 09's row A21 reads it with the spread printed here. Returns nothing."""
+    from utils import ledger
+
+    ratios = [a / s for a, s in zip(alone_rounds, split_rounds)]
+    ledger.record("tensor_parallel_speedup", statistics.median(ratios), "x", bound=bound, lesson="07",
+                  what=f"a forward pass of {blocks.depth} GPT blocks of width {blocks.width}, batch {blocks.batch} "
+                       f"x {blocks.context} tokens, tensor parallel: the median of {len(ratios)} paired rounds",
+                  rounds=ratios)
