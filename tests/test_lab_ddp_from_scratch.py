@@ -205,6 +205,8 @@ def test_the_lab_names_exercise_b_by_what_its_check_checks():
     checks_md = next("".join(c["source"]) for c in nb["cells"] if "".join(c["source"]).startswith("## Checks"))
     assert f"4. **{compress.CHECK_B}** (exercise B)" in checks_md
     assert "error feedback" not in checks_md
+    # the stub's message (hint 1), shown beside the check, points to the lesson's concept, not the method's name
+    assert "error feedback" not in checks.stub_message(lab.BANK, "B") and "§5" in checks.stub_message(lab.BANK, "B")
 
 
 def test_the_grid_rounds_many_values_to_zero_and_a_checked_group_overflows_an_int8_sum():
