@@ -540,7 +540,7 @@ def test_the_link_is_set_beside_the_time_every_short_row_lost_both_branches():
     assert "at least" not in said  # the fit's estimate, not a floor
     assert said.endswith("the link's own time is not what keeps it from its bound.")
     assert "at the fit's price. Every reading below holds at that price only: section 8" in said
-    assert 'under 25% reads "not what' in said and "(8%): at this price, the link's own time is not" in said
+    assert 'under 25% "not what' in said and "(8%): at this price, the link's own time is not" in said
     assert report.link_reading([short], 2e-3, 4.61e9).endswith("the link alone can explain it.")
     assert report.link_reading([at], 71e-6, 4.61e9).startswith("No row's speedup is under its bound")
     # session 46's batch 128 gpipe m=8: median 1.68x, 628 / 1.68 - 628 / 1.778 = 20.6 ms lost, 3.6 ms of link

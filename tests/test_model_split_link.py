@@ -87,3 +87,45 @@ def test_section_8_rereads_against_a_datasheet_peak_too_as_section_5_promises():
     said = report.probe_reading(1.0e-3, 2**20, peak, 0.01, rows=[m1])  # 1.0 / 0.52 ms: 1.9x the peak's price
     assert "as a bound allows" in said and "read again at the probe's price (1.9x" in said
     assert "read again at the probe's price" in report.probe_reading(1e-6, 2**20, peak, 0.01, rows=[m1])
+
+
+def test_a_share_of_the_loss_is_read_against_its_line_as_printed_and_a_tie_is_at_the_line():
+    # session 51: shares of 24.5 % and 24.8 % were rounded to 25 % and read as past the 25 % line ("a real part")
+    from utils.lessons.model_split import link
+
+    for share, printed, word in ((0.245, "24%", "not what keeps it from its bound"), (0.248, "25%", "at the 25% line"),
+                                 (0.250, "25%", "at the 25% line"), (0.256, "26%", "a real part"),
+                                 (0.50, "50%", "at the 50% line"), (0.506, "51%", "most"), (1.0, "100%", "all")):
+        assert f"{share:.0%}" == printed and link._short_word(share) == word, share
+    assert link._link_says(0.25) == ('the link\'s own time is at the 25% line, between "not what keeps it from its '
+                                     'bound" and "a real part"')
+    assert link._link_says(0.245) == "the link's own time is not what keeps it from its bound"
+    assert link._link_says(0.256) == "the link's own time is a real part of the loss, not most of it"
+    # through a row: 2.6 ms of messages against 10.3 ms lost is 25.2%, printed 25%: at the line, in the sentence too
+    fit = _link(520.0, 1e3, 0.5)  # 5 messages x 0.52 ms
+    row = runs.Row(32, 4, "gpipe", 0.110, 0.100 * 1.6, [0.08, 0.08], speedups=[1.45, 1.46, 1.45, 1.44, 1.45],
+                   messages=5, bytes_sent=0)
+    share = link.link_share(row, fit.alpha, fit.beta)
+    said = report.link_reading([row], fit.alpha, fit.beta)
+    assert share == 0.25 and "= 10.3 ms it lost (25%): at this price, the link's own time is at the 25% line" in said
+    assert "a share printed 25% or 50% is at that line, and said to be" in said
+
+
+def test_cpu_busy_is_read_against_its_80_percent_line_as_printed():
+    from types import SimpleNamespace
+
+    def note(low):
+        return report.cpu_busy_note([SimpleNamespace(cpu_share=[low, 0.99])])
+
+    assert note(0.794).startswith("CPU/busy ran from 79% to 99%") and "Below 80%, a stage waited" in note(0.794)
+    assert "The lowest is at the 80% line, not below it" in note(0.797)  # printed 80%: at the line
+    assert "None is below 80%" in note(0.806)
+
+
+def test_two_launches_one_device_steps_against_the_5_percent_line_as_printed():
+    slow = runs.Row(32, 4, "gpipe", 0.140, 0.100, [0.04, 0.12], speedups=[0.7] * 5, split_points=(2,))
+    fast = runs.Row(32, 4, "gpipe", 0.117, 0.100, [0.08, 0.08], speedups=[0.85] * 5, split_points=(3,))
+    for there, said in ((0.096, "within 5 % of each other"), (0.0952, "5% apart, at the 5 % line"),
+                        (0.094, "(6% slower here)")):
+        earlier = runs.Row(32, 4, "gpipe", 0.1, there, [0.1])
+        assert said in report.medians_note(slow, fast, 1.2, earlier, "s5"), there

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from utils.claims import within_noise
+from utils.claims import as_printed, within_noise
 from utils.lessons.model_split.noise import above_as_printed, printed
 from utils.lessons.model_split.runs import Row
 
@@ -24,10 +24,10 @@ def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
     directions are said: less idle on every worker, on some (named), or on none; faster, slower or not
     read."""
     idle = lambda r: " / ".join(f"{f:.0%}" for f in idle_shares(r))  # noqa: E731
-    base = [round(f, 2) for f in idle_shares(plain)]  # as printed: 21% against 22% is a difference seen
+    base = [as_printed(f, 2) for f in idle_shares(plain)]  # as printed: 21% against 22% is a difference seen
     every, some, none = [], [], []
     for r in rows:
-        less = [k for k, (f, b) in enumerate(zip(idle_shares(r), base)) if round(f, 2) < b]
+        less = [k for k, (f, b) in enumerate(zip(idle_shares(r), base)) if as_printed(f, 2) < b]
         (every if len(less) == len(base) else some if less else none).append(
             r.schedule if len(less) in (0, len(base)) else
             f"{r.schedule} (worker {', '.join(str(k) for k in less)} only)")

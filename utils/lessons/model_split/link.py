@@ -10,7 +10,8 @@ and whether that time is what keeps a pipeline from its bound. ``report`` re-exp
 
 from __future__ import annotations
 
-from utils.lessons.model_split.noise import at_bound_in_noise
+from utils.claims import as_printed, printed_ratio
+from utils.lessons.model_split.noise import at_bound_in_noise, beside_line, percent_as_printed
 from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
 
@@ -54,13 +55,13 @@ def bound_step(r: Row) -> float:
     """The step (s) the bound allows: one device's step over the bound, on the figures as ``link_reading``
     prints them (one device's median step to 0.1 ms, the bound to three decimals), so that a reader's
     arithmetic agrees."""
-    return round(r.baseline * 1e3, 1) / round(r.bound, 3) / 1e3
+    return as_printed(r.baseline, 1, 1e-3) / as_printed(r.bound, 3) / 1e3
 
 
 def speedup_step(r: Row) -> float:
     """The step (s) the median paired speedup gives: one device's step over it (as printed, two decimals). The
     verdicts read the same median, so a row loses time exactly where its verdict's median is under the bound."""
-    return round(r.baseline * 1e3, 1) / round(r.speedup, 2) / 1e3
+    return as_printed(r.baseline, 1, 1e-3) / as_printed(r.speedup, 2) / 1e3
 
 
 def lost_time(r: Row) -> float:
@@ -70,29 +71,40 @@ def lost_time(r: Row) -> float:
     return 0.0 if at_bound_in_noise(r) else max(speedup_step(r) - bound_step(r), 0.0)
 
 
+NOT_IT = "not what keeps it from its bound"
+_SAYS = {"all": "the messages' estimated time covers all of the loss: the link alone can explain it",
+         "most": "the link's own time explains most of the loss",
+         "a real part": "the link's own time is a real part of the loss, not most of it",
+         NOT_IT: "the link's own time is " + NOT_IT}
+_LINES = ((LINK_MOST, "most", "a real part"), (LINK_SMALL, "a real part", NOT_IT))  # line, word past it, under it
+
+
 def _link_says(part: float) -> str:
-    """What a row's link time, as a share of the time it lost to its bound, says about that loss."""
-    if part >= 1:
-        return "the messages' estimated time covers all of the loss: the link alone can explain it"
-    if part >= LINK_MOST:
-        return "the link's own time explains most of the loss"
-    if part >= LINK_SMALL:
-        return "the link's own time is a real part of the loss, not most of it"
-    return "the link's own time is not what keeps it from its bound"
+    """What a row's link time, as a share of the time it lost to its bound, says about that loss
+    (``_short_word`` in a sentence; at a line, both words it lies between)."""
+    word = _short_word(part)
+    for line, past, under in _LINES:
+        if word == f"at the {line:.0%} line":
+            return f"the link's own time is at the {line:.0%} line, between \"{under}\" and \"{past}\""
+    return _SAYS[word]
+
+
+def _under_bound(r: Row) -> bool:
+    """The median speedup under the bound, both as printed (two decimals)."""
+    return as_printed(r.speedup, 2) < as_printed(r.bound, 2)
 
 
 def losing_rows(rows: list[Row]) -> list[Row]:
     """The rows under their bound (as printed) that lost time to it, as ``link_table`` prints it (0.1 ms or
     more): the rows whose loss the link's time is set beside."""
-    return [r for r in rows if round(r.speedup, 2) < round(r.bound, 2) and round(lost_time(r) * 1e3, 1) > 0]
+    return [r for r in rows if _under_bound(r) and as_printed(lost_time(r), 1, 1e-3) > 0]
 
 
 def link_share(r: Row, alpha: float, beta: float, price: float = 1.0) -> float:
     """A row's messages' estimated time over the time it lost to its bound, on the figures as printed (both to
     0.1 ms; ``price``: how many times the fit's price, as printed to 0.1), to two decimals: the share a reader
     computes from the page, and the one ``_link_says`` reads."""
-    link_ms, lost_ms = round(link_time(r, alpha, beta) * 1e3, 1), round(lost_time(r) * 1e3, 1)
-    return round(link_ms * round(price, 1) / lost_ms, 2)
+    return as_printed(printed_ratio(link_time(r, alpha, beta), lost_time(r), 1, 1e-3) * as_printed(price, 1), 2)
 
 
 def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
@@ -100,7 +112,7 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     under its bound (as printed), its loss (``lost_time``, from the same median the verdicts read) set beside
     its messages' estimated time (``link_time``); the largest share with its
     arithmetic, then every row by what its share says (``_link_says``: all, most, a real part, or not)."""
-    under = [r for r in rows if round(r.speedup, 2) < round(r.bound, 2)]
+    under = [r for r in rows if _under_bound(r)]
     if not under:
         return "No row's speedup is under its bound: there is no loss for the link to explain."
     short = [r for r in under if r in losing_rows(under)]
@@ -123,10 +135,11 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     said += (f". Each lost to its bound {how}; the messages' estimated time is {min(part.values()):.0%} to "
              f"{part[id(worst)]:.0%} of that loss" if len(short) > 1 else f". It lost to its bound {how}")
     said += (f", at the fit's price. Every reading below holds at that price only: section 8 times one "
-             f"activation against it and reads these rows again at its own. A share under {LINK_SMALL:.0%} reads "
-             f"\"not what keeps it from its bound\", {LINK_SMALL:.0%} to {LINK_MOST:.0%} \"a real part\", "
-             f"{LINK_MOST:.0%} or more \"most\"")
-    one = round(worst.baseline * 1e3, 1)
+             f"activation against it and reads these rows again at its own. Each share is read as printed, in "
+             f"whole percent: under {LINK_SMALL:.0%} \"{NOT_IT}\", past {LINK_SMALL:.0%} \"a real part\", past "
+             f"{LINK_MOST:.0%} \"most\", 100% \"all\"; a share printed {LINK_SMALL:.0%} or {LINK_MOST:.0%} is at "
+             "that line, and said to be")
+    one = as_printed(worst.baseline, 1, 1e-3)
     said += (f". {'The most, b' if len(short) > 1 else 'B'}atch {worst.batch}, {_name(worst)}: its messages take "
              f"about {link_time(worst, alpha, beta) * 1e3:.1f} ms (the link's fit, an estimate) of the {one} / "
              f"{worst.speedup:.2f} - {one} / {worst.bound:.3f} = {lost_time(worst) * 1e3:.1f} ms it lost "
@@ -145,13 +158,16 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
 
 
 def _short_word(part: float) -> str:
-    """``_link_says`` in the words of the rule section 5 prints ("not what keeps it from its bound", "a real
-    part", "most"), and "all" where the messages' time covers the whole loss."""
-    if part >= 1:
+    """The words of the rule section 5 prints for a share of the loss ("not what keeps it from its bound", "a
+    real part", "most", "all" where the messages' time covers the whole loss), read on the share as printed
+    (``noise.beside_line``): a share printed 25% or 50% is "at the 25% line" or "at the 50% line"."""
+    if percent_as_printed(part) >= 100:
         return "all"
-    if part >= LINK_MOST:
-        return "most"
-    return "a real part" if part >= LINK_SMALL else "not what keeps it from its bound"
+    for line, past, _ in _LINES:
+        where = beside_line(part, line)
+        if where != "below":
+            return past if where == "above" else f"at the {line:.0%} line"
+    return NOT_IT
 
 
 def rereads(rows: list[Row]) -> bool:
@@ -172,7 +188,7 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float) -> str:
     its arithmetic ("" where no row lost time)."""
     if not rereads(rows):
         return ""
-    short, k = losing_rows(rows), round(ratio, 1)
+    short, k = losing_rows(rows), as_printed(ratio, 1)
     fit = {id(r): link_share(r, link.alpha, link.beta) for r in short}
     dear = {id(r): link_share(r, link.alpha, link.beta, ratio) for r in short}
     worst = max(short, key=lambda r: fit[id(r)])

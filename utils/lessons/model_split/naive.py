@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 from utils import timeline
-from utils.claims import Claim, within_noise
-from utils.lessons.model_split.noise import (excess_past_weak_reference, ms_as_printed, near_reference,
+from utils.claims import Claim, as_printed, within_noise
+from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, near_reference,
                                             noise_of_one, noise_of_reference, noise_of_weak_reference, printed,
                                             reference_gain, rounds_text)
 from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_verdict,
@@ -56,7 +56,7 @@ def naive_reading(r: Row, spans) -> str:
         why = (f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no effect shown, as the 1x bound "
                f"says, and no cause to read against the per-process reference ({pb:.2f}x)")
     elif value > 1 and within_process_reference(r):  # the verdict is headline_verdict's, as every table's
-        where = ("below" if value <= round(pb, 2) else
+        where = ("below" if value <= as_printed(pb, 2) else
                  f"within the rounds' spread (± {spread:.2f}) of")
         pd = process_reference_spread(r)
         if process_reference_explains(r):
@@ -73,7 +73,7 @@ def naive_reading(r: Row, spans) -> str:
         why = (f"above 1x and above the per-process reference ({pb:.2f}x) by more than the rounds' spread "
                f"(± {spread:.2f}): a finding to explain")
     else:
-        waited = bool(r.cpu_share) and min(r.cpu_share) < CONTENDED  # CPU/busy far below 100 %: waited for a core
+        waited = bool(r.cpu_share) and beside_line(min(r.cpu_share), CONTENDED) == "below"  # waited for a core
         rest = (noise_of_reference(r, pb) if near_reference(r, pb) else
                 f"the stages also waited for a core (CPU/busy {' / '.join(f'{f:.0%}' for f in r.cpu_share)}: "
                 "other programs shared the machine)" if waited else "the rest is the messages and the turn-taking")
@@ -98,7 +98,7 @@ def naive_process_reading(r: Row) -> str:
         reading = "; within the rounds' spread the stages cost what the whole model does"
     one = ms_as_printed(r.baseline, *r.alone)
     parts = [ms_as_printed(a, r.baseline, *r.alone) for a in r.alone]
-    stages, total = " + ".join(f"{p:g}" for p in parts), round(sum(parts), 1)
+    stages, total = " + ".join(f"{p:g}" for p in parts), as_printed(sum(parts), 1)
     medians = (f"the medians' own ratio, {one:g} / {total:g} = {one / total:.2f}x, pairs figures from "
                f"different rounds" if f"{one / total:.2f}" != f"{r.process_bound:.2f}" else
                f"the same as the medians' ratio, {one:g} / {total:g}")
@@ -113,7 +113,7 @@ def naive_process_reading(r: Row) -> str:
 def _process_gain(r: Row) -> str:
     """How far the naive split went from 1x towards its per-process reference: the share of the reference's
     gain (``reference_gain``, the course's one measure, as the claims table prints it)."""
-    value, pb = round(r.speedup, 2), round(r.process_bound, 2)
+    value, pb = as_printed(r.speedup, 2), as_printed(r.process_bound, 2)
     if pb <= 1:
         return f"no share of its gain: the reference ({pb:.2f}x) offers none over 1x"
     if value <= 1:
@@ -146,7 +146,7 @@ def _against_process_reference(r: Row) -> str:
 def _rest(r: Row) -> str:
     """What the naive split lost against its per-process reference: the messages and the turn-taking, and
     waiting for a core where a stage's CPU/busy fell below ``CONTENDED`` (as ``naive_reading`` says it)."""
-    if r.cpu_share and min(r.cpu_share) < CONTENDED:
+    if r.cpu_share and beside_line(min(r.cpu_share), CONTENDED) == "below":  # as printed
         return ("the messages, the turn-taking and waiting for a core (CPU/busy "
                 + " / ".join(f"{f:.0%}" for f in r.cpu_share) + ")")
     return "the messages and the turn-taking"

@@ -8,6 +8,7 @@ them (``claims.within_noise``: the median ± the paired rounds' spread covers th
     split_gain(slow, fast)          # section 7: the balanced split's gain over the unbalanced, round by round
     against_prediction(v, d, p)     # section 7: a measured figure against the profile's prediction
     ms_as_printed(s, *beside)       # milliseconds, whole or one decimal as the figures beside them need
+    beside_line(share, line)        # a share against a line (25 %, 80 %), compared as printed: below, at, above
 
 Used by ``report`` (section 3's naive split readings, the sections' tables and verdicts, section 7's balance
 reading), which re-exports every public name here: ``notebooks/02_model_split.ipynb`` reads them as
@@ -18,14 +19,14 @@ from __future__ import annotations
 
 import statistics
 
-from utils.claims import Claim, one_side, paired_spread, within_noise
+from utils.claims import Claim, as_printed, one_side, paired_spread, within_noise
 from utils.lessons.model_split.runs import Row
 
 
 def round_text(x: float) -> str:
     """"0.999": one round's ratio, with a third digit where two would hide which side of 1x, or of the two
     devices' 2x, it lies ("1.998", not "2.00")."""
-    hidden = any((x < mark <= round(x, 2)) or (x > mark >= round(x, 2)) for mark in (1, 2))
+    hidden = any((x < mark <= as_printed(x, 2)) or (x > mark >= as_printed(x, 2)) for mark in (1, 2))
     return f"{x:.3f}" if hidden else f"{x:.2f}"
 
 
@@ -37,13 +38,27 @@ def rounds_text(lo: float, hi: float) -> str:
 def printed(r: Row) -> tuple[float, float]:
     """A row's median speedup and its paired rounds' spread (``claims.paired_spread``) as the page prints them,
     two decimals: what the noise rule reads, so that a reader checks every verdict from the page."""
-    return round(r.speedup, 2), round(paired_spread(r.speedups), 2)
+    return as_printed(r.speedup, 2), as_printed(paired_spread(r.speedups), 2)
+
+
+def percent_as_printed(share: float) -> int:
+    """A share as the page prints it, in whole percent (0.248 -> 25, "25%")."""
+    return int(as_printed(share, 0, 0.01))
+
+
+def beside_line(share: float, line: float) -> str:
+    """The lesson's one rule for a share set beside a line (the link's 25 % and 50 % of a loss, CPU/busy's
+    80 %, two baselines' 5 %): both compared as printed, in whole percent, so that a reader checks it from the
+    page. "below", "above", or "at": a share printed as the line itself (24.8 % prints "25%") is neither
+    under nor past it, and the sentence says it is at the line."""
+    got, mark = percent_as_printed(share), percent_as_printed(line)
+    return "below" if got < mark else "at" if got == mark else "above"
 
 
 def above_as_printed(value: float, bound: float) -> bool:
     """Whether a speedup is above its bound on the figures as printed (two decimals): one rule for the
     median, for every round counted above the bound, and for the tables' verdicts."""
-    return round(value, 2) > round(bound, 2)
+    return as_printed(value, 2) > as_printed(bound, 2)
 
 
 def noise_of_one(r: Row) -> bool:
@@ -59,7 +74,7 @@ def at_bound_in_noise(r: Row) -> bool:
     not all lie below it. Rounds all under the bound are not noise around it (section 3's rule, as against
     1x): such a row is under its bound and lost time to it."""
     value, spread = printed(r)
-    return within_noise(value, spread, round(r.bound, 2)) and one_side(r.speedups, r.bound) != "below"
+    return within_noise(value, spread, as_printed(r.bound, 2)) and one_side(r.speedups, r.bound) != "below"
 
 
 def reference_in_noise_of_one(per_round) -> bool:
@@ -68,7 +83,7 @@ def reference_in_noise_of_one(per_round) -> bool:
     Such a reference offers no gain over 1x, so it explains no excess over 1x."""
     if not per_round:
         return False
-    median, spread = round(statistics.median(per_round), 2), round(paired_spread(per_round), 2)
+    median, spread = as_printed(statistics.median(per_round), 2), as_printed(paired_spread(per_round), 2)
     return within_noise(median, spread, 1.0) and one_side(per_round, 1.0) is None
 
 
@@ -77,7 +92,7 @@ def near_reference(r: Row, reference: float) -> bool:
     the paired rounds' spread (``paired_spread``) covers the reference, on the figures as printed. Only outside
     it does a page read a cause into the difference."""
     value, spread = printed(r)
-    return within_noise(value, spread, round(reference, 2))
+    return within_noise(value, spread, as_printed(reference, 2))
 
 
 def noise_of_reference(r: Row, reference: float) -> str:
@@ -98,7 +113,7 @@ def noise_of_weak_reference(r: Row, reference: float, per_round) -> str:
     """``noise_of_reference`` where the reference is itself within noise of 1x: the median is near it, but the
     excess over 1x stays a finding to explain (the words of the headline verdict: "it explains nothing")."""
     value, spread = printed(r)
-    own = round(paired_spread(per_round), 2)
+    own = as_printed(paired_spread(per_round), 2)
     return (f"within noise of it ({value:.2f}x ± {spread:.2f} covers {reference:.2f}x), which is itself within "
             f"noise of 1x ({reference:.2f}x ± {own:.2f}): the excess over 1x stays a finding to explain")
 
@@ -106,7 +121,7 @@ def noise_of_weak_reference(r: Row, reference: float, per_round) -> str:
 def reference_gain(r: Row, reference: float) -> float:
     """The share of a reference's gain a speedup reached, (s - 1) / (reference - 1), on the figures as printed:
     the course's one measure of how close a speedup came to what it is set beside (``claims``)."""
-    return (round(r.speedup, 2) - 1) / (round(reference, 2) - 1)
+    return (as_printed(r.speedup, 2) - 1) / (as_printed(reference, 2) - 1)
 
 
 def reference_claim(claim: str, r: Row, reference: float, name: str, per_round=None) -> Claim:
@@ -121,7 +136,7 @@ def reference_claim(claim: str, r: Row, reference: float, name: str, per_round=N
         measured = f"{r.speedup:.2f}x (rounds {rounds_text(lo, hi)})"
         return Claim(claim, measured, f"{name} {reference:.2f}x", _per_round_verdict(r, per_round))
     value, spread = printed(r)
-    reference = round(reference, 2)
+    reference = as_printed(reference, 2)
     measured = f"{value:.2f}x ± {spread:.2f}" if spread > 0 else f"{value:.2f}x"
     if near_reference(r, reference):
         verdict = f"within noise of it: {measured} covers it"
@@ -140,7 +155,7 @@ def _per_round_verdict(r: Row, per_round) -> str:
     """Each round's speedup against the reference measured in the same round: how many rounds were under it,
     then claims' noise rule against 1x and against the median reference, or the share of the reference's
     gain (``reference_gain``, as ``report.naive_process_reading`` prints it)."""
-    pairs = [(round(s, 2), round(ref, 2)) for s, ref in zip(r.speedups, per_round)]  # as the block prints them
+    pairs = [(as_printed(s, 2), as_printed(ref, 2)) for s, ref in zip(r.speedups, per_round)]  # as the block prints them
     under = sum(s < ref for s, ref in pairs)
     reference = statistics.median(per_round)
     where = "every round" if under == len(pairs) else f"{under} of {len(pairs)} rounds"
@@ -159,7 +174,7 @@ def _per_round_verdict(r: Row, per_round) -> str:
         return "at or above its own round's reference in every round: a finding to explain"
     if value <= 1:  # no share of a gain below 1x (section 3: "none of its gain")
         return f"none of the reference's gain ({value:.2f}x is at or below 1x; {said})"
-    if round(reference, 2) <= 1 or value >= round(reference, 2):  # no gain to share
+    if as_printed(reference, 2) <= 1 or value >= as_printed(reference, 2):  # no gain to share
         return f"{said}: the median {value:.2f}x against the reference's {reference:.2f}x"
     return f"{reference_gain(r, reference):.0%} of the reference's gain ({said})"
 
@@ -174,7 +189,7 @@ def split_gain(slow: Row, fast: Row) -> tuple[float, float]:
 def against_prediction(value: float, spread: float, predicted: float) -> str:
     """A measured figure beside what the profile predicted, by claims' one noise rule on the figures as
     printed: "within noise of it", "below it" or "above it"."""
-    v, d, p = round(value, 2), round(spread, 2), round(predicted, 2)
+    v, d, p = as_printed(value, 2), as_printed(spread, 2), as_printed(predicted, 2)
     if within_noise(v, d, p):
         return "within noise of it"
     return "below it" if v < p else "above it"
@@ -183,7 +198,9 @@ def against_prediction(value: float, spread: float, predicted: float) -> str:
 def ms_as_printed(seconds: float, *others: float):
     """Milliseconds as printed: whole where every figure beside it is 10 ms or more, else one decimal, so that
     a ratio computed from the printed figures is the one a reader computes."""
-    return round(seconds * 1e3) if min((seconds,) + others) >= 0.01 else round(seconds * 1e3, 1)
+    digits = 0 if min((seconds,) + others) >= 0.01 else 1
+    ms = as_printed(seconds, digits, 1e-3)
+    return int(ms) if digits == 0 else ms  # "173 ms", not "173.0 ms"
 
 
 def medians_note(slow: Row, fast: Row, gain: float, earlier: Row | None = None, where: str = "") -> str:
@@ -199,9 +216,11 @@ def medians_note(slow: Row, fast: Row, gain: float, earlier: Row | None = None, 
     if earlier is None:
         return said
     here, there = ms_as_printed(fast.baseline, earlier.baseline), ms_as_printed(earlier.baseline, fast.baseline)
-    apart = fast.baseline / earlier.baseline - 1
-    if abs(apart) <= 0.05:
-        return said + f" One device's step: {here} ms here, {there} ms in {where}: within 5 % of each other."
+    apart = here / there - 1  # from the two steps as printed: the reader's own division
+    line = beside_line(abs(apart), 0.05)  # the lesson's one rule for a line: as printed, a tie is at it
+    if line != "above":
+        return said + f" One device's step: {here} ms here, {there} ms in {where}: " + (
+            "within 5 % of each other." if line == "below" else "5% apart, at the 5 % line: taken as one baseline.")
     return said + (f" One device's step: {here} ms here, {there} ms in {where} ({abs(apart):.0%} "
                    f"{'slower' if apart > 0 else 'faster'} here): each launch pairs its speedups with its own "
                    "one-device rounds, so the two launches' speedups do not share a baseline.")

@@ -23,7 +23,7 @@ from torch import nn
 from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch, precision
-from utils.claims import paired_spread, within_noise
+from utils.claims import as_printed, paired_spread, within_noise
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.report import reading, rounds_text
 from utils.lessons.model_split.runs import Row, baseline_runner, pin_cpu_worker, time_rounds
@@ -215,8 +215,8 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
             f"{name}: {a * 1e3:.3f} ms (the probe {tiny / a - 1:+.0%} from it)" for name, a in alphas.items() if a)
     low, high = extra_range(got)
     d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # one precision for the sentence's ms
-    extra, fixed, in_bytes = (round(x, d) for x in (extra, fixed, in_bytes))  # as printed: its sums add up
-    rest = round(extra - fixed - in_bytes, d)
+    extra, fixed, in_bytes = (as_printed(x, d) for x in (extra, fixed, in_bytes))  # as printed: its sums add up
+    rest = as_printed(extra - fixed - in_bytes, d)
     ms = lambda x, sign=False: ms_text(x, sign, d)  # noqa: E731
     text = (f"The attention/feed-forward placement took {ms(extra, True)} ms per step against the layers split "
             f"(the median of each round's difference, paired round by round: {ms(low, True)} to {ms(high, True)} "
@@ -282,15 +282,15 @@ def extra_note(got: dict) -> str:
     if not resolved(got) or extra <= 0:
         return ""
     d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # the precision section 8's sentence uses
-    extra, fixed, in_bytes = (round(x, d) for x in (extra, fixed, in_bytes))
-    cost = round(fixed + in_bytes, d)
+    extra, fixed, in_bytes = (as_printed(x, d) for x in (extra, fixed, in_bytes))
+    cost = as_printed(fixed + in_bytes, d)
     above = sum(x > 0 for x in got["extra_rounds"])
     said = (f"; against the layers split, {ms_text(extra, True, d)} ± {ms_text(noise, digits=d)} ms ({above} of "
             f"{len(got['extra_rounds'])} paired rounds above 0)")
     if cost > extra:  # one micro-batch: nothing overlaps, the probe's price is too high for these messages
         return (f"{said}: its extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more than "
                 "the whole difference: the probe overprices them, so the difference is not split into causes")
-    rest, covered = ms_text(round(extra - cost, d), digits=d), work_rise(got, extra)
+    rest, covered = ms_text(as_printed(extra - cost, d), digits=d), work_rise(got, extra)
     return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
             (f"the other {rest} ms lie in the stages' measured work ({covered:+.1f} ms, which covers the "
              "whole difference)" if covered is not None else f"{rest} ms are not explained by this run"))
@@ -334,4 +334,4 @@ def placement_answer(got: dict) -> str:
             f"per step against the layers split (paired round by round) for {messages} more messages.")
     if not resolved(got):
         return said + " That difference is within noise of 0: this run does not resolve it."
-    return said + work_note(got, round(extra, d))
+    return said + work_note(got, as_printed(extra, d))

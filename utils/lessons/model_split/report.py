@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import textwrap
 
-from utils.claims import Claim, paired_spread, speedup_verdict, within_noise
+from utils.claims import Claim, as_printed, paired_spread, printed_ratio, speedup_verdict, within_noise
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, link_reading, link_sources,  # noqa: F401
                                            link_table, link_time, lost_time,  # re-exported: the notebook's names
                                            probe_line, probe_reading)
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
+                                            beside_line, percent_as_printed,
                                             at_bound_in_noise, near_reference, noise_of_one, noise_of_reference,
                                             printed, reference_claim, reference_in_noise_of_one, reference_gain,
                                             round_text, rounds_text, split_gain, medians_note)
@@ -136,14 +137,17 @@ def cpu_busy_note(rows: list[Row]) -> str:
         return ""
     low, high = min(shares), max(shares)
     text = f"CPU/busy ran from {low:.0%} to {high:.0%} over these rows."
-    percents = [round(f * 100) for f in shares]  # counted as printed: "100%" is not above 100 %
+    percents = [percent_as_printed(f) for f in shares]  # counted as printed: "100%" is not above 100 %
     if max(percents) > 100:
         above = sum(p > 100 for p in percents)
         text += (f" {above} of {len(shares)} stage figures are above 100 %: a stage's thread used more CPU time "
                  "than it spent inside its timed forward and backward passes, because its CPU time also covers "
                  "what it runs outside them (sends, receives and the schedule's bookkeeping between passes).")
-    if low < CONTENDED:
+    where = beside_line(low, CONTENDED)  # as printed: a lowest printed 80% is at the line, not below it
+    if where == "below":
         text += f" Below {CONTENDED:.0%}, a stage waited for a core inside its passes (other programs)."
+    elif where == "at":
+        text += f" The lowest is at the {CONTENDED:.0%} line, not below it: no stage shows waiting for a core."
     else:
         text += f" None is below {CONTENDED:.0%}: no stage shows waiting for a core."
     return text
@@ -158,7 +162,7 @@ def _gaps(r: Row) -> list[str]:
         gaps.append(IMBALANCE)
     if extra or (short and stage_imbalance(r) <= STAGES_EVEN):  # even stages: only the work is left to blame
         gaps.append(EXTRA)
-    if r.cpu_share and min(r.cpu_share) < CONTENDED:
+    if r.cpu_share and beside_line(min(r.cpu_share), CONTENDED) == "below":  # as printed
         gaps.append(CONTENTION)
     if r.predicted is not None and r.speedup < SHORT_OF_PREDICTION * r.predicted and CONTENTION not in gaps:
         gaps.append(WAITING)
@@ -217,12 +221,12 @@ def within_process_reference(r: Row) -> bool:
     """Whether a naive split above its 1x bound stays within its per-process reference (each stage timed alone
     in its own process), allowing the paired rounds' spread, as ``within_work_reference`` does."""
     pb = r.process_bound
-    return pb is not None and round(r.speedup, 2) <= round(pb, 2) + round(paired_spread(r.speedups), 2)
+    return pb is not None and as_printed(r.speedup, 2) <= as_printed(pb, 2) + as_printed(paired_spread(r.speedups), 2)
 
 
 def process_reference_spread(r: Row) -> float:
     """The per-process reference's own paired spread (its rounds, ``claims.paired_spread``), as printed."""
-    return round(paired_spread(r.process_bounds or []), 2)
+    return as_printed(paired_spread(r.process_bounds or []), 2)
 
 
 def process_reference_noise(r: Row) -> bool:
@@ -243,7 +247,7 @@ def within_work_reference(r: Row) -> bool:
     """Whether a speedup above its bound stays within the work-scaled reference (bound / work, above the bound
     when the split made the work cheaper), allowing the paired rounds' spread, as the bound itself does."""
     wb = r.work_bound
-    return wb is not None and wb > r.bound and round(r.speedup, 2) <= round(wb, 2) + round(paired_spread(r.speedups), 2)
+    return wb is not None and wb > r.bound and as_printed(r.speedup, 2) <= as_printed(wb, 2) + as_printed(paired_spread(r.speedups), 2)
 
 
 def headline_verdict(r: Row) -> str:
@@ -262,7 +266,7 @@ def _passed(r: Row, reference: float, name: str) -> str:
     the rounds' spread at or under it is within that spread; beyond it, a finding to explain."""
     value, spread = printed(r)
     said = f"above {name} ({reference:.2f}x)"
-    if value - spread <= round(reference, 2):
+    if value - spread <= as_printed(reference, 2):
         return f"{said}, within the rounds' spread (± {spread:.2f})"
     return f"{said} by more than the rounds' spread (± {spread:.2f}): a finding to explain"
 
@@ -291,8 +295,8 @@ def median_verdict(r: Row) -> str:
     is claims' one rule (``claims.within_noise``: the median ± the paired spread covers 1x), under every bound.
     Above the bound but within a reference measured here (per process, or scaled by the work), the reference
     explains it; rounds above the bound under a median below it are said by one rule (``rounds_above_bound``)."""
-    spread = round(paired_spread(r.speedups), 2)
-    said = speedup_verdict(round(r.speedup, 2), round(r.bound, 2), spread, slower="slower than one device",
+    spread = as_printed(paired_spread(r.speedups), 2)
+    said = speedup_verdict(as_printed(r.speedup, 2), as_printed(r.bound, 2), spread, slower="slower than one device",
                            rounds=r.speedups)  # every round on one side of 1x: not noise
     if said.startswith(AT_BOUND_VERDICT) and not at_bound_in_noise(r):  # every round under the bound
         said = under_bound_verdict(r)
@@ -316,7 +320,7 @@ def median_verdict(r: Row) -> str:
 def under_bound_verdict(r: Row) -> str:
     """A median whose spread reaches the bound while every round lies under it: not noise around the bound
     (the one rule, ``at_bound_in_noise``), so under it, read by the share of its gain, as printed."""
-    value, bound = round(r.speedup, 2), round(r.bound, 2)
+    value, bound = as_printed(r.speedup, 2), as_printed(r.bound, 2)
     return (f"faster, under the bound: {(value - 1) / (bound - 1):.0%} of its gain (every round below the bound: "
             "not noise around it)")
 
@@ -330,7 +334,7 @@ def rounds_in_noise(r: Row) -> str:
         return ""
     if r.above_devices:
         return rounds_past_devices(r)
-    spread = round(paired_spread(r.speedups), 2)
+    spread = as_printed(paired_spread(r.speedups), 2)
     return (f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x): the "
             f"bound is within the rounds' spread of the median (± {spread:.2f}), which explains them")
 
@@ -365,7 +369,7 @@ def _work_reference_verdict(r: Row, spread: float) -> str:
     if r.above_devices:  # section 5's text says what such a round can be (cheaper work, a disturbed step)
         return (f"above the bound, within the work-scaled reference ({r.work_bound:.2f}x) in the median; "
                 f"{rounds_past_devices(r)}, not explained by the reference")
-    if round(r.speedup, 2) > round(r.work_bound, 2):
+    if as_printed(r.speedup, 2) > as_printed(r.work_bound, 2):
         return (f"above the bound, within the work-scaled reference ({r.work_bound:.2f}x) plus the rounds' "
                 f"spread (± {spread:.2f}): explained by the reference")
     return EXPLAINED.format("work-scaled reference")
@@ -381,11 +385,11 @@ def rounds_above_bound(r: Row) -> str:
     above = [s for s in r.speedups if above_as_printed(s, r.bound)]  # 1.78x beside a 1.78x bound is not above
     if not above or above_as_printed(r.speedup, r.bound):
         return ""
-    spread = round(paired_spread(r.speedups), 2)
+    spread = as_printed(paired_spread(r.speedups), 2)
     past = [s for s in above if above_as_printed(s, r.devices)]
     of_them = f", {len(past)} of them past {r.devices} devices' {r.devices}x" if past else ""
     said = f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {max(above):.2f}x{of_them})"
-    if round(r.speedup, 2) + spread < round(r.bound, 2):
+    if as_printed(r.speedup, 2) + spread < as_printed(r.bound, 2):
         return f"{said}: beyond the rounds' spread of the median (± {spread:.2f}): a finding to explain"
     near = f"the bound is within the rounds' spread of the median (± {spread:.2f})"
     if not past:
@@ -400,7 +404,7 @@ def rounds_above_bound(r: Row) -> str:
 def speedup_claim(claim: str, r: Row) -> Claim:
     """A claims-table row of a speedup against its bound, with the headline table's verdict (one rounding)."""
     spread = paired_spread(r.speedups)
-    noise = f" ± {spread:.2f}" if round(spread, 2) > 0 else ""
+    noise = f" ± {spread:.2f}" if as_printed(spread, 2) > 0 else ""
     return Claim(claim, f"{r.speedup:.2f}x{noise}", f"bound {r.bound:.2f}x", headline_verdict(r))
 
 
@@ -470,11 +474,11 @@ def balance_reading(slow: Row, fast: Row, predicted: dict) -> tuple[str, str]:
     (``split_gain``) against the predicted ratio, each by claims' noise rule. A ratio that agrees can hide two
     speedups that both missed: the sentence says which. Returns ``(sentence, the claims table's verdict)``."""
     gain, spread = split_gain(slow, fast)
-    g, d = round(gain, 2), round(spread, 2)
-    ratio = predicted[fast.split_points] / predicted[slow.split_points]
+    g, d = as_printed(gain, 2), as_printed(spread, 2)
+    ratio = as_printed(printed_ratio(predicted[fast.split_points], predicted[slow.split_points]), 2)  # as printed
     states, each = [], []
     for name, r in (("unbalanced", slow), ("balanced", fast)):
-        (v, vd), p = printed(r), round(predicted[r.split_points], 2)
+        (v, vd), p = printed(r), as_printed(predicted[r.split_points], 2)
         states.append(against_prediction(v, vd, p))
         each.append(f"the {name} split {list(r.split_points)} measured {v:.2f}x ± {vd:.2f} over one device "
                     f"({headline_verdict(r)}, bound {r.bound:.2f}x), predicted {p:.2f}x: "
@@ -507,9 +511,10 @@ def _shares_beside_ratio(slow: Row, fast: Row, predicted: dict, spread: float, s
     predicted ratio). Where they do not, only the paired ratio agrees (``split_gain``: each round's one-device
     step cancels in it), not the two shares."""
     (vs, _), (vf, _) = printed(slow), printed(fast)
-    ps, pf = round(predicted[slow.split_points], 2), round(predicted[fast.split_points], 2)
+    ps, pf = as_printed(predicted[slow.split_points], 2), as_printed(predicted[fast.split_points], 2)
     missed = f"by {abs(vs / ps - 1):.0%} (unbalanced) and {abs(vf / pf - 1):.0%} (balanced)"
-    medians, ratio = round(vf / vs, 2), round(predicted[fast.split_points] / predicted[slow.split_points], 2)
+    medians = as_printed(printed_ratio(fast.speedup, slow.speedup), 2)  # the reader's division, as printed
+    ratio = as_printed(printed_ratio(predicted[fast.split_points], predicted[slow.split_points]), 2)
     if within_noise(medians, spread, ratio):
         return (f"Both splits ran {side} their own predictions, {missed}: shares that cancel in the ratio (the "
                 f"medians' {vf:.2f} / {vs:.2f} = {medians:.2f}x is within the gain's ± {spread:.2f} of {ratio:.2f}x),"
