@@ -620,3 +620,28 @@ def test_printed_gaps_parts_and_headroom_follow_from_the_figures_printed_beside_
     assert "fits a T4 15.8 GB (15.84 GB), 3.13 GB (20%) to spare" in widget.verdict(small, calculator.T4_BYTES,
                                                                                      "a T4 15.8 GB")
     assert "fits an L4 24 GB, 11.29 GB" in widget.verdict(small, 24e9, "an L4 24 GB")   # 24 GB: nothing to add
+
+
+def test_a_16_bit_steps_losses_are_checked_against_fp32s_end_to_end():
+    """Lesson 06's reader (session 51): the bf16 and autocast rows showed memory and time, not whether the
+    steps train alike. measure_peak keeps the two losses its runs return; loss_check reads them against
+    fp32's, as printed, with a stated tolerance and its reason, both outcomes said."""
+    x, y = measure.batch_of(TINY, 4, "cpu")
+    runs = {}
+    for name, dtype, loss_fn in (("fp32", torch.float32, measure.plain_loss),
+                                 ("bf16", torch.bfloat16, measure.plain_loss),
+                                 ("autocast", torch.float32, tricks.autocast_loss("bf16"))):
+        model, optimizer = measure.new_model(TINY, "cpu", dtype=dtype)
+        runs[name] = measure.measure_peak(measure.training_step(model, optimizer, x, y, loss_fn=loss_fn),
+                                          model, optimizer, "cpu").losses
+    assert len(runs["fp32"]) == 2 and runs["fp32"][1] < runs["fp32"][0]   # one AdamW step lowered it
+    for name in ("bf16", "autocast"):
+        said = report.loss_check(name, runs[name], runs["fp32"])
+        assert f"within the {report.LOSS_TOLERANCE:.0%} allowed" in said and "saving counts" in said, said
+    # as printed: 4.562 and 4.344 against 4.593 and 4.331 is 0.7 % off at most
+    said = report.loss_check("bf16", (4.5625, 4.34375), (4.593011856, 4.330698013))
+    assert "4.562, then 4.344" in said and "4.593 and 4.331" in said and "0.7% off at most" in said, said
+    assert "8 significant bits" in said and all(len(line) <= 110 for line in summary.fill(said).splitlines())
+    far = report.loss_check("bf16", (4.70, 4.50), (4.593, 4.331))
+    assert "beyond the 2% allowed" in far and "does not count as it stands" in far and "counts (" not in far, far
+    assert report.loss_check("bf16", (), (4.593, 4.331)) == ""   # a step that returned no loss: nothing said

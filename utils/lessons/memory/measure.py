@@ -63,29 +63,32 @@ class Measured:
     peak: float
     lines: dict[str, float]
     how: str  # what measured it
+    # what the step returned each time it ran: the loss at the start, then after one optimizer step. Steps of
+    # the same start and batch in two precisions compare by them (``report.loss_check``).
+    losses: tuple = ()
 
 
 def measure_peak(step: Callable, model: torch.nn.Module, optimizer, device) -> Measured:
     """The peak memory of ``step()``, run twice (the first creates the optimizer's state), the second
     measured. Lesson 06."""
-    step()
+    first = step()
     if torch.device(device).type == "cuda":
         torch.cuda.synchronize(device)
         # Tensors on the GPU that are not this step's (other models of the notebook, the batch) are left out:
         # the peak counts the model's own weights and state, as the CPU's tracker does.
         others = torch.cuda.memory_allocated(device) - held_bytes(model, optimizer)
         torch.cuda.reset_peak_memory_stats(device)
-        step()
+        second = step()
         torch.cuda.synchronize(device)
         return Measured(torch.cuda.max_memory_allocated(device) - others, {},
-                        "torch.cuda.max_memory_allocated, less what else was on the GPU")
+                        "torch.cuda.max_memory_allocated, less what else was on the GPU", (first, second))
     tracker = step_tracker()
     tracker.track_external(model, optimizer)  # tensors made before it started: weights, optimizer state
     with tracker:
-        step()
+        second = step()
     snapshot = next(iter(tracker.get_tracker_snapshot("peak").values()))
     lines = {CATEGORIES[k.name]: float(v) for k, v in snapshot.items() if k != "Total" and v}
-    return Measured(float(snapshot["Total"]), lines, "MemTracker (every CPU tensor)")
+    return Measured(float(snapshot["Total"]), lines, "MemTracker (every CPU tensor)", (first, second))
 
 
 def held_bytes(model: torch.nn.Module, optimizer) -> int:

@@ -5,11 +5,16 @@
 
 from __future__ import annotations
 
+from utils import claims
 from utils.lessons.memory.calculator import Budget
 from utils.lessons.memory.measure import Measured
 from utils.tables import Table
 
 MB = 1e6
+# A 16-bit step's loss against fp32's (relative, on the losses as printed): bf16 keeps 8 significant bits, so one
+# value rounds by up to 0.4 % (near a loss of 4.6 a bf16 loss itself steps by 1/32, 0.7 %), and a step adds up
+# many such roundings. 2 % allows them; a step off by more trains differently, a bug rather than rounding.
+LOSS_TOLERANCE = 0.02
 
 
 def relative_error(estimated: float, measured: float) -> float:
@@ -68,3 +73,23 @@ def autocast_time_reading(verdict: str, width: int, units: str) -> str:
     if verdict.startswith("slower"):
         return f"{theory}, the casts outweighed what the 16-bit path saved at this model's width ({width})"
     return f"{theory}, neither outweighed the other beyond noise at this model's width ({width})"
+
+
+def loss_check(name: str, losses: tuple, fp32: tuple, tolerance: float = LOSS_TOLERANCE) -> str:
+    """Whether a 16-bit step trains as fp32's does, end to end: its losses (``Measured.losses``: at the start,
+    then after one AdamW step; same weights at the start, same batch) against fp32's, each printed to 3
+    decimals and compared as printed, within ``tolerance`` of fp32's (its reason: ``LOSS_TOLERANCE``). Within
+    it, the step's memory saving counts; beyond it, it does not count as it stands. "" where either step
+    returned no loss. Lesson 06, section 4."""
+    if len(losses) != 2 or len(fp32) != 2 or None in (*losses, *fp32):
+        return ""
+    mine, ref = [claims.as_printed(v, 3) for v in losses], [claims.as_printed(v, 3) for v in fp32]
+    off = claims.as_printed(max(abs(a - b) / b for a, b in zip(mine, ref)), 3)   # 0.7 % as printed
+    said = (f"{name}'s loss {mine[0]:.3f}, then {mine[1]:.3f} after one AdamW step, against fp32's {ref[0]:.3f} "
+            f"and {ref[1]:.3f} (the same weights at the start, the same batch): {off:.1%} off at most")
+    reason = "bf16 keeps 8 significant bits (fp16 11), and a step adds up many roundings of up to 0.4 % each"
+    if off <= tolerance:
+        return (f"{said}, within the {tolerance:.0%} allowed ({reason}): it trains as fp32's step does, so its "
+                "memory saving counts (one step shows the step is sound, not that a long run ends alike).")
+    return (f"{said}, beyond the {tolerance:.0%} allowed ({reason}): it does not train as fp32's step does, so "
+            "its memory saving does not count as it stands.")
