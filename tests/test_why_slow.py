@@ -430,8 +430,9 @@ def test_a_fused_ops_bandwidth_is_set_beside_the_roof_and_a_noisy_piece_uses_the
 
     gelu = Comparison("GELU", "gelu_op_by_op", "gelu_fused", 8.03e-3, 3.30e-3, 2e-7)
     far = report.fused_bandwidth_sentence(gelu, 16 * 2**20, 18.7e9)
-    assert "16 MiB (read and write) in 3.30 ms: 5.1 GB/s, 27% of the memory roof (18.7 GB/s)" in far
-    assert "cutting 22 whole-tensor reads and writes to 2 would give up to 11x; it gave 2.4x" in far
+    assert "16 MiB (read and write) in 3.3 ms: 5.1 GB/s, 27% of the memory roof (18.7 GB/s)" in far
+    assert ("cutting 22 whole-tensor reads and writes to 2 would give up to 11.00x, a ceiling; it gave 2.43x: "
+            "faster than the baseline.") in far
     assert "rules out memory" in far and "not measured here" in far
     near = report.fused_bandwidth_sentence(Comparison("GELU", "a", "b", 8e-3, 1e-3, 0), 16 * 2**20, 18.7e9)
     assert "Near the roof" in near and "in-core" not in near
@@ -531,10 +532,10 @@ def test_the_count_of_faster_versions_reads_the_same_verdict_as_its_rows():
     only_noise = report.algorithms_count([clear, noisy])
     assert "within noise" in only_noise and "did not limit" not in only_noise  # noise is never a slowdown
     rows = report.comparison_rows([clear, noisy, slower])
-    assert [r[3] for r in rows] == ["faster", "within noise", "not faster"]  # the table's column, same rule
+    assert [r[4] for r in rows] == ["faster", "within noise", "not faster"]  # the table's column, same rule
     assert len(report.COMPARISON_COLUMNS) == len(rows[0])
     gelu = report.fused_bandwidth_sentence(noisy, 16 * 2**20, 18.7e9)
-    assert "it gave 2.5x (within noise: no effect shown)." in gelu
+    assert "it gave 2.54x: within noise: no effect shown." in gelu
 
 
 def test_a_time_computed_from_one_measured_message_is_not_shown_as_measured():

@@ -4,6 +4,8 @@ scaling verdict (section 4)."""
 
 from types import SimpleNamespace as NS
 
+import pytest
+
 from utils.lessons.why_slow import report, roofline, scaling
 
 ADD_ROOF = "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays"
@@ -132,13 +134,13 @@ def test_the_same_result_is_said_beside_its_tolerance_and_withdrawn_beyond_it():
     near = Comparison("causal attention", "naive_attention", "fused_attention", 3.14e-3, 1e-3, 6e-7,
                       round_ratios=steady)
     assert SAME_RESULT == 1e-5 and near.same_result
-    assert report.comparison_rows([near])[0][4] == "6e-07: yes"
-    assert report.COMPARISON_COLUMNS[4] == "differ by; ≤ 1e-05?"
+    assert report.comparison_rows([near])[0][5] == "6e-07: yes"
+    assert report.COMPARISON_COLUMNS[5] == "differ by; ≤ 1e-05?"
     said = report.algorithms_sentence([near])
     assert "results differ by 6e-07, equal to 1e-05: yes" in said
     assert "every rewritten version was faster, for the same result (every pair within 1e-05)" in said
     far = Comparison("GELU", "gelu_op_by_op", "compiled GELU", 3e-3, 1e-3, 2e-3, round_ratios=steady)
-    assert not far.same_result and report.comparison_rows([far])[0][4] == "2e-03: no"
+    assert not far.same_result and report.comparison_rows([far])[0][5] == "2e-03: no"
     both = report.algorithms_count([near, far])
     assert "for the same result" not in both
     assert both == ("every rewritten version was faster, though 1 pair differs by more than 1e-05 "
@@ -207,3 +209,67 @@ def test_a_total_computed_from_one_message_is_worked_from_the_figure_as_printed(
     assert cell == "16 x 82.3 µs = 1,316.8 µs, computed"  # 16 x 82.3, not the unrounded 1,316.2
     said = report.link_sentence(link, costs, False)
     assert "one such message (82.3 µs): 1,316.8 µs (13.2x the single message" in said
+
+
+# --- session 51: section 5's pairs beside their bytes ceiling; figures worked from the printed ones ----------
+
+
+def _gelu_pair(slow_ms, fast_ms, ratios, ceiling=11.0, fast="gelu_fused"):
+    from utils.lessons.why_slow.algorithms import Comparison
+
+    return Comparison("GELU", "gelu_op_by_op", fast, slow_ms * 1e-3, fast_ms * 1e-3, 2e-7, "20 of 22",
+                      round_ratios=ratios, ceiling=ceiling)
+
+
+@pytest.mark.parametrize("slow_ms, ratios, verdict, word", [
+    (3.59, (3.5, 3.55, 3.59, 3.6, 3.7), "faster, under the bound: 26% of its gain", "faster, 26% of its gain"),
+    (11.0, (10.9, 10.95, 11.0, 11.05, 11.1), "at the bound (within noise)", "faster, at the ceiling"),
+    (14.0, (13.9, 13.95, 14.0, 14.05, 14.1), "above the bound: a finding to explain",
+     "faster, above the ceiling: a finding"),
+    (1.02, (0.9, 1.0, 1.02, 1.1, 1.2), "within noise: no effect shown", "within noise"),
+])
+def test_a_fused_pair_is_judged_against_its_bytes_ceiling_never_holds(slow_ms, ratios, verdict, word):
+    """22 whole-tensor reads and writes cut to 2: a memory-bound op gains at most 11x from it (a ceiling);
+    3.59x is under it (26% of its gain), 11.00x at it, 14.00x above it (a finding), 1.02x within noise."""
+    from utils.lessons.why_slow import algorithms
+
+    assert algorithms.bytes_ceiling(22, 2) == 11.0
+    pair = _gelu_pair(slow_ms, 1.0, ratios)
+    assert pair.verdict == verdict and "holds" not in pair.verdict
+    row = report.comparison_rows([pair])[0]
+    assert row[2].startswith(f"{slow_ms:.2f}x") and row[3] == "11.00x" and row[4] == word
+    said = report.algorithms_sentence([pair])
+    assert f"{slow_ms:.2f}x ± {pair.spread:.2f} beside a bytes ceiling of 11.00x" in said and verdict in said
+    assert ("a finding to explain" in report.algorithms_count([pair])) == verdict.startswith("above")
+    assert pair.faster == (word != "within noise")
+
+
+def test_a_pair_without_a_bytes_ceiling_says_why_and_the_table_says_none():
+    from utils.lessons.why_slow.algorithms import Comparison
+
+    loop = Comparison("softmax of 512 rows", "softmax_rows_loop", "vectorised_softmax", 4.7e-3, 1e-3, 0.0,
+                      "a Python iteration", round_ratios=(4.5, 4.6, 4.7, 4.8, 4.9),
+                      no_ceiling="both move the same bytes; the loop pays per row, not per byte")
+    assert loop.verdict == "faster than the baseline" and report.comparison_rows([loop])[0][3] == "none"
+    assert ("4.70x ± 0.10: faster than the baseline (no bytes ceiling: both move the same bytes; the loop pays "
+            "per row, not per byte)") in report.algorithms_sentence([loop])
+    assert report.comparison_summary([loop, _gelu_pair(3.59, 1.0, (3.5, 3.55, 3.59, 3.6, 3.7))]).wrap
+
+
+def test_a_speed_up_and_a_payback_are_worked_from_the_times_as_printed():
+    """8.8949 ms and 2.4949 ms print as 8.89 ms and 2.49 ms: the speed-up is 3.57x (8.89 / 2.49), not the
+    unrounded 3.565x; a compile of 1.94 s (1.9 s) saving 8.94 ms (8.9 ms) pays back after 213 calls (1.9 s
+    over 8.9 ms), not 217; a compiled version within noise shows no payback."""
+    pair = _gelu_pair(8.8949, 2.4949, (3.5, 3.55, 3.57, 3.6, 3.7), fast="compiled GELU")
+    assert f"{pair.speedup:.2f}" == "3.57" and "8.89 ms" in report.comparison_table([pair]).to_text()
+    timed = _gelu_pair(10.44, 1.5, (6.9, 6.95, 7.0, 7.05, 7.1), fast="compiled GELU")  # 8.94 ms saved
+    said = report.payback_sentence(1.94, timed)
+    assert said == "torch.compile's first call took 1.9 s; at 8.9 ms saved per call it pays back after 213 calls."
+    row = report.payback_claim(1.94, timed)
+    assert (row.measured, row.against, row.verdict) == ("1.9 s to compile", "8.9 ms saved a call",
+                                                         "holds: after 213 calls")
+    noisy = _gelu_pair(1.02, 1.0, (0.9, 1.0, 1.02, 1.1, 1.2), fast="compiled GELU")
+    assert "no payback is shown" in report.payback_sentence(1.94, noisy)
+    assert report.payback_claim(1.94, noisy).verdict.startswith("does not hold: its saving a call is within noise")
+    tiny = _gelu_pair(1.04, 1.0, (1.04,) * 5, fast="compiled GELU")  # faster, by 0.04 ms: prints 0.0
+    assert "under 0.1 ms" in report.payback_sentence(1.94, tiny)

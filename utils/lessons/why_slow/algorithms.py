@@ -93,6 +93,8 @@ class Comparison:
     max_difference: float  # the two results agree to this (absolute)
     note: str = ""
     round_ratios: tuple[float, ...] = ()  # slow / fast in each interleaved round: the pair's noise
+    ceiling: float | None = None  # bytes before / bytes after (``bytes_ceiling``), where the pair cuts bytes
+    no_ceiling: str = ""  # where it has none: why bytes do not bound this pair's speed-up
 
     @property
     def same_result(self) -> bool:
@@ -101,7 +103,8 @@ class Comparison:
 
     @property
     def speedup(self) -> float:
-        return self.slow_seconds / self.fast_seconds
+        """Slow over fast, worked from the two times as printed (``printed_ms``): the reader's own division."""
+        return printed_ms(self.slow_seconds) / printed_ms(self.fast_seconds)
 
     @property
     def spread(self) -> float:
@@ -110,30 +113,53 @@ class Comparison:
 
     @property
     def verdict(self) -> str:
-        """The course's words for this speed-up, its noise included (``claims.speedup_verdict``, as printed)."""
-        return claims.speedup_verdict(round(self.speedup, 2), None, round(self.spread, 2),
+        """The course's words for this speed-up, its noise included, beside its bytes ceiling where it has one
+        (``claims.speedup_verdict``, on the figures as printed): a ceiling is never "holds"."""
+        ceiling = claims.as_printed(self.ceiling, 2) if self.ceiling else None
+        return claims.speedup_verdict(round(self.speedup, 2), ceiling, round(self.spread, 2),
                                       slower=f"not faster than {self.slow}")
 
+    @property
+    def faster(self) -> bool:
+        """Faster beyond noise, whatever it says of the ceiling (under it, at it, or above it: a finding)."""
+        return not self.verdict.startswith(("within noise", "not faster"))
 
-def compare(what, slow, fast, args, device, repeats=5, note="") -> Comparison:
+
+def printed_ms(seconds: float) -> float:
+    """A time as section 5's tables print it, in ms to three significant figures ("3.55 ms")."""
+    return float(f"{seconds * 1e3:.3g}")
+
+
+def bytes_ceiling(bytes_before: float, bytes_after: float) -> float:
+    """The most a memory-bound op can gain from moving fewer bytes: its time is bytes over bandwidth, so
+    cutting them from ``bytes_before`` to ``bytes_after`` divides it by at most their ratio (22 whole-tensor
+    reads and writes cut to 2: at most 11x). A ceiling, never a promise: the op may meet another limit first."""
+    return bytes_before / bytes_after
+
+
+def compare(what, slow, fast, args, device, repeats=5, note="", ceiling=None, no_ceiling="") -> Comparison:
     """Time ``slow(*args)`` and ``fast(*args)`` interleaved round by round (a busy machine slows both alike)
-    and check they agree; times are the fastest round of each."""
-    return compare_all(what, slow, [fast], args, device, repeats, note)[0]
+    and check they agree; times are the fastest round of each. ``ceiling``: the pair's ``bytes_ceiling``, or
+    None with ``no_ceiling`` saying why bytes do not bound it."""
+    return compare_all(what, slow, [fast], args, device, repeats, note, ceiling, no_ceiling)[0]
 
 
-def compare_all(what, slow, fasts, args, device, repeats=5, note="") -> list[Comparison]:
+def compare_all(what, slow, fasts, args, device, repeats=5, note="", ceiling=None,
+                no_ceiling="") -> list[Comparison]:
     """``compare`` for several fast versions of ``slow``, all timed in the same rounds: one time for ``slow``,
     set beside each of them (timed in separate rounds, the slow version's own time varies with the allocator's
-    state and the machine's load, and two rows would disagree about it). ``note``: one for all, or one each."""
+    state and the machine's load, and two rows would disagree about it). ``note``: one for all, or one each;
+    ``ceiling`` the same (one number for all, or a list)."""
     notes = [note] * len(fasts) if isinstance(note, str) else list(note)
+    ceilings = list(ceiling) if isinstance(ceiling, (list, tuple)) else [ceiling] * len(fasts)
     gaps = [(slow(*args).float() - fast(*args).float()).abs().max().item() for fast in fasts]
     times: list[list[float]] = [[] for _ in range(len(fasts) + 1)]
     for _ in range(repeats):
         for samples, fn in zip(times, [slow, *fasts]):
             samples.append(bench.measure(lambda: fn(*args), warmup=1, repeats=1, device=device).min)
     return [Comparison(what, slow.__name__, fast.__name__, min(times[0]), min(t), gap, said,
-                       tuple(a / b for a, b in zip(times[0], t)))
-            for fast, t, gap, said in zip(fasts, times[1:], gaps, notes)]
+                       tuple(a / b for a, b in zip(times[0], t)), bound, "" if bound else no_ceiling)
+            for fast, t, gap, said, bound in zip(fasts, times[1:], gaps, notes, ceilings)]
 
 
 def attention_inputs(batch, heads, tokens, head_dim, device="cpu", seed=0):

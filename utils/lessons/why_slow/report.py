@@ -25,7 +25,6 @@ from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re
     noisy_piece_sentence,
     profile_line_claim,
 )
-from utils.lessons.why_slow.algorithms import SAME_RESULT  # pairs within it are "the same result"
 from utils.lessons.why_slow.memory_roof import (  # noqa: F401 - section 2's memory readings, re-exported
     crosses_roof, is_bandwidth_probe, memory_grade, memory_reading, memory_verdict, other_crossings,
     retimed_share, roof_choice_sentence)
@@ -309,31 +308,21 @@ from utils.lessons.why_slow.scaling_report import (  # noqa: E402, F401
 )
 
 
-# --- section 5: algorithms ----------------------------------------------------------------------------------
+# --- section 5: algorithms: in algorithms_report, re-exported for the notebook ------------------------------
+from utils.lessons.why_slow.algorithms_report import (  # noqa: E402, F401
+    COMPARISON_COLUMNS, comparison_rows, comparison_summary, same_result_said, verdict_word, ceiling_said,
+    comparison_table, algorithms_sentence, algorithms_count, fused_bandwidth_sentence, payback, payback_sentence,
+)
 
 
-def comparison_rows(comparisons) -> list[tuple]:
-    """The headline: what, slow -> fast (by name), speed-up, and how closely the results agree."""
-    return [(c.what, f"{c.slow} → {c.fast}", f"{c.speedup:.2f}x" + (f" ± {c.spread:.2f}" if c.spread else ""),
-             verdict_word(c), f"{c.max_difference:.0e}: {'yes' if c.same_result else 'no'}")
-            for c in comparisons]
-
-
-def same_result_said(c) -> str:
-    """The difference of a pair's results beside the tolerance that makes them "the same result"."""
-    return f"differ by {c.max_difference:.0e}, equal to {SAME_RESULT:.0e}: {'yes' if c.same_result else 'no'}"
-
-
-def verdict_word(c) -> str:
-    """``Comparison.verdict`` in one or two words, for the table's narrow column; the sentence below it and
-    its count (``algorithms_count``) read the same verdict."""
-    if c.verdict.startswith("faster"):
-        return "faster"
-    return "within noise" if c.verdict.startswith("within noise") else "not faster"
-
-
-COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up ± spread", "verdict",
-                      f"differ by; ≤ {SAME_RESULT:.0e}?"]
+def payback_claim(compile_seconds: float, gain) -> "Claim":
+    """The closing table's row for torch.compile's payback, from the figures section 5 printed (``payback``)."""
+    from utils.claims import Claim
+    first, saved, calls = payback(compile_seconds, gain)
+    return Claim("torch.compile pays back its compile", f"{first:.1f} s to compile", f"{saved:.1f} ms saved a call",
+                 verdict(calls is not None, f"after {calls or 0:,.0f} calls",
+                         f"its saving a call is {gain.verdict}" if not gain.faster else
+                         "its saving a call prints as 0.0 ms"))
 
 
 def plus_minus_note(U, step) -> str:
@@ -341,74 +330,6 @@ def plus_minus_note(U, step) -> str:
     return (f"In the table, ± after a speed-up is the spread of its rounds' ratios; after the matmul share, half "
             f"the middle half's range over the {len(step.matmul_shares)} profiled steps. The MFU is the median of "
             f"{len(U.mfus)} rounds, which ran from {min(U.mfus):.0%} to {max(U.mfus):.0%}.")
-
-
-def comparison_table(comparisons) -> Table:
-    return Table(["what", "slow", "fast", "slow time", "fast time", "speed-up", "max difference"],
-                 [(c.what, c.slow, c.fast, f"{c.slow_seconds * 1e3:.2f} ms", f"{c.fast_seconds * 1e3:.2f} ms",
-                   f"{c.speedup:.1f}x", f"{c.max_difference:.1e}") for c in comparisons],
-                 title="Every comparison: fastest of the interleaved rounds")
-
-
-def algorithms_sentence(comparisons) -> str:
-    """Section 5's one conclusion: what each rewritten version removes (its ``note``) and what that bought in
-    this run. Each row and the count use one rule, ``Comparison.verdict`` (``claims.speedup_verdict``): faster,
-    within noise (no effect shown, which is not a slowdown either) or not faster, every branch written."""
-    parts = []
-    for c in comparisons:  # the verdict weighs the rounds' spread (the course's noise rule)
-        noise = f" ± {c.spread:.2f}" if c.spread else ""
-        got = (f"{c.speedup:.1f}x faster{noise}" if c.verdict.startswith("faster") else
-               f"{c.speedup:.2f}x{noise}: {c.verdict}")
-        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}, results {same_result_said(c)}")
-    return (f"What each rewritten version removes, and what it bought in this run (fastest round against "
-            f"fastest round; ± the spread of the rounds' ratios): {'; '.join(parts)}. In short, "
-            f"{algorithms_count(comparisons)}.")
-
-
-def algorithms_count(comparisons) -> str:
-    """How many rewritten versions each verdict of ``Comparison.verdict`` got, in its words: the count and the
-    rows it counts read the same rule."""
-    faster = sum(c.verdict.startswith("faster") for c in comparisons)
-    noisy = sum(c.verdict.startswith("within noise") for c in comparisons)
-    slower = len(comparisons) - faster - noisy
-    differ = [c for c in comparisons if not c.same_result]  # "the same result" is said only within tolerance
-    listed = ", ".join(f"{c.fast} {c.max_difference:.0e}" for c in differ)
-    apart = (f"{len(differ)} pair{'s' * (len(differ) != 1)} differ{'s' * (len(differ) == 1)} by more than "
-             f"{SAME_RESULT:.0e} ({listed}): not the same result to that tolerance")
-    if faster == len(comparisons):
-        same = f"though {apart}" if differ else f"for the same result (every pair within {SAME_RESULT:.0e})"
-        return f"every rewritten version was faster, {same}"
-    said = [f"{faster} of {len(comparisons)} rewritten versions were faster here"]
-    if noisy:
-        said.append(f"{noisy} within noise: no effect shown (the rounds' ratios spread too widely to tell a "
-                    "speed-up from none; that is not a slowdown either: more rounds on a quieter machine would "
-                    "decide)")
-    if slower:
-        said.append(f"{slower} not faster: what {'it removes' if slower == 1 else 'they remove'} did not limit "
-                    "this machine in this run")
-    return "; ".join(said + ([apart] if differ else []))
-
-
-def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, transfers: int = 22, fused_transfers: int = 2,
-                             near: float = 0.5) -> str:
-    """A fused elementwise op (``c``, an ``algorithms.Comparison``) that moves ``n_bytes`` (read + write): its
-    achieved bandwidth against the memory roof, and what cutting the op-by-op version's ``transfers`` whole-tensor
-    reads and writes to the fused one's ``fused_transfers`` would give if every byte moved at the roof
-    (``algorithms.count_passes`` counts both). Far under the roof (below ``near``), memory did not limit it: its
-    in-core work did (section 2's hypothesis: the in-core cost of its tanh, not measured)."""
-    rate = n_bytes / c.fast_seconds
-    text = (f"{c.fast} moved {n_bytes / 2**20:.0f} MiB (read and write) in {c.fast_seconds * 1e3:.2f} ms: "
-            f"{rate / 1e9:.1f} GB/s, {rate / roof_rate:.0%} of the memory roof ({roof_rate / 1e9:.1f} GB/s). "
-            f"Were every byte moved at the roof, cutting {transfers} whole-tensor reads and writes to "
-            f"{fused_transfers} would give up to {transfers / fused_transfers:.0f}x; it gave {c.speedup:.1f}x"
-            + ("." if c.verdict.startswith("faster") else f" ({c.verdict})."))
-    if rate < near * roof_rate:
-        return text + (" Far under the roof: memory-bound by the roofline's count (its intensity is below the "
-                       "ridge), yet memory's bandwidth did not limit it in this run, which rules out memory as "
-                       "the fused version's limit. What limited "
-                       "it instead is not measured here; section 2's hypothesis, the in-core cost of its tanh, is "
-                       "one candidate, which a profile of its instructions would confirm or rule out.")
-    return text + " Near the roof: memory limits the fused version, as the roofline's count says."
 
 
 # --- section 7: the hardware claims -------------------------------------------------------------------------

@@ -1,0 +1,151 @@
+"""Lesson 01, section 5's words: each rewritten version's speed-up beside its bytes ceiling (where it has one),
+its verdict, and the count of them (re-exported by ``report``). Every sentence is printed from the run, each
+branch written; each figure worked from others is worked from its operands as printed."""
+
+from __future__ import annotations
+
+from utils import claims
+from utils.lessons.why_slow.algorithms import SAME_RESULT, printed_ms
+from utils.tables import Table
+
+COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up ± spread", "bytes ceiling", "verdict",
+                      f"differ by; ≤ {SAME_RESULT:.0e}?"]
+
+
+def comparison_rows(comparisons) -> list[tuple]:
+    """The headline: what, slow -> fast (by name), speed-up, its bytes ceiling, the verdict, and how closely
+    the results agree."""
+    return [(c.what, f"{c.slow} → {c.fast}", f"{c.speedup:.2f}x" + (f" ± {c.spread:.2f}" if c.spread else ""),
+             f"{c.ceiling:.2f}x" if c.ceiling else "none", verdict_word(c),
+             f"{c.max_difference:.0e}: {'yes' if c.same_result else 'no'}")
+            for c in comparisons]
+
+
+def comparison_summary(comparisons) -> Table:
+    """``comparison_rows`` as a table narrow enough for the page (its cells wrap)."""
+    return Table(COMPARISON_COLUMNS, comparison_rows(comparisons), wrap=22)
+
+
+def same_result_said(c) -> str:
+    """The difference of a pair's results beside the tolerance that makes them "the same result"."""
+    return f"differ by {c.max_difference:.0e}, equal to {SAME_RESULT:.0e}: {'yes' if c.same_result else 'no'}"
+
+
+def verdict_word(c) -> str:
+    """``Comparison.verdict`` in a few words, for the table's narrow column; the sentence below it and its
+    count (``algorithms_count``) read the same verdict. Against a ceiling: its share of the ceiling's gain,
+    at the ceiling, or above it (a finding), never "holds"."""
+    if c.verdict.startswith("within noise"):
+        return "within noise"
+    if not c.faster:
+        return "not faster"
+    if c.verdict.startswith("faster, under the bound"):
+        return "faster, " + c.verdict.split(": ", 1)[1]   # "faster, 26% of its gain"
+    if c.verdict.startswith("at the bound"):
+        return "faster, at the ceiling"
+    return "faster, above the ceiling: a finding" if c.verdict.startswith("above") else "faster"
+
+
+def ceiling_said(c) -> str:
+    """The pair's bytes ceiling as the sentence says it, or why it has none (empty where no reason is given)."""
+    if c.ceiling:
+        return f"beside a bytes ceiling of {c.ceiling:.2f}x (bytes before over bytes after)"
+    return f"no bytes ceiling: {c.no_ceiling}" if c.no_ceiling else ""
+
+
+def comparison_table(comparisons) -> Table:
+    return Table(["what", "slow", "fast", "slow time", "fast time", "speed-up", "max difference"],
+                 [(c.what, c.slow, c.fast, f"{printed_ms(c.slow_seconds):.3g} ms",
+                   f"{printed_ms(c.fast_seconds):.3g} ms", f"{c.speedup:.2f}x", f"{c.max_difference:.1e}")
+                  for c in comparisons],
+                 title="Every comparison: fastest of the interleaved rounds")
+
+
+def algorithms_sentence(comparisons) -> str:
+    """Section 5's one conclusion: what each rewritten version removes (its ``note``) and what that bought in
+    this run, beside its bytes ceiling. Each row and the count use one rule, ``Comparison.verdict``
+    (``claims.speedup_verdict``): faster (under, at or above its ceiling), within noise (no effect shown, which
+    is not a slowdown either) or not faster, every branch written."""
+    parts = []
+    for c in comparisons:  # the verdict weighs the rounds' spread (the course's noise rule)
+        noise = f" ± {c.spread:.2f}" if c.spread else ""
+        ceiling = ceiling_said(c)
+        got = (f"{c.speedup:.2f}x{noise} {ceiling}: {c.verdict}" if c.ceiling else
+               f"{c.speedup:.2f}x{noise}: {c.verdict}" + (f" ({ceiling})" if ceiling else ""))
+        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}, results {same_result_said(c)}")
+    return (f"What each rewritten version removes, and what it bought in this run (fastest round against "
+            f"fastest round; ± the spread of the rounds' ratios): {'; '.join(parts)}. In short, "
+            f"{algorithms_count(comparisons)}.")
+
+
+def algorithms_count(comparisons) -> str:
+    """How many rewritten versions each verdict of ``Comparison.verdict`` got, in its words: the count and the
+    rows it counts read the same rule."""
+    faster = sum(c.faster for c in comparisons)
+    noisy = sum(c.verdict.startswith("within noise") for c in comparisons)
+    slower = len(comparisons) - faster - noisy
+    differ = [c for c in comparisons if not c.same_result]  # "the same result" is said only within tolerance
+    listed = ", ".join(f"{c.fast} {c.max_difference:.0e}" for c in differ)
+    apart = (f"{len(differ)} pair{'s' * (len(differ) != 1)} differ{'s' * (len(differ) == 1)} by more than "
+             f"{SAME_RESULT:.0e} ({listed}): not the same result to that tolerance")
+    above = [c.fast for c in comparisons if c.verdict.startswith("above")]
+    finding = (f" ({', '.join(above)} above {'its' if len(above) == 1 else 'their'} bytes ceiling: a finding "
+               "to explain)" if above else "")
+    if faster == len(comparisons):
+        same = f"though {apart}" if differ else f"for the same result (every pair within {SAME_RESULT:.0e})"
+        return f"every rewritten version was faster{finding}, {same}"
+    said = [f"{faster} of {len(comparisons)} rewritten versions were faster here{finding}"]
+    if noisy:
+        said.append(f"{noisy} within noise: no effect shown (the rounds' ratios spread too widely to tell a "
+                    "speed-up from none; that is not a slowdown either: more rounds on a quieter machine would "
+                    "decide)")
+    if slower:
+        said.append(f"{slower} not faster: what {'it removes' if slower == 1 else 'they remove'} did not limit "
+                    "this machine in this run")
+    return "; ".join(said + ([apart] if differ else []))
+
+
+def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, transfers: int = 22, fused_transfers: int = 2,
+                             near: float = 0.5) -> str:
+    """A fused elementwise op (``c``, an ``algorithms.Comparison``) that moves ``n_bytes`` (read + write): its
+    achieved bandwidth against the memory roof, and what cutting the op-by-op version's ``transfers`` whole-tensor
+    reads and writes to the fused one's ``fused_transfers`` would give if every byte moved at the roof
+    (``algorithms.count_passes`` counts both). Far under the roof (below ``near``), memory did not limit it: its
+    in-core work did (section 2's hypothesis: the in-core cost of its tanh, not measured). The rate and its
+    share are worked from the figures as printed (MiB, ms, GB/s)."""
+    mib, ms = round(n_bytes / 2**20), printed_ms(c.fast_seconds)
+    rate = mib * 2**20 / (ms * 1e-3)   # the printed MiB over the printed ms
+    share = claims.printed_ratio(rate, roof_rate, 1, 1e9)
+    ceiling = transfers / fused_transfers
+    text = (f"{c.fast} moved {mib} MiB (read and write) in {ms:.3g} ms: "
+            f"{rate / 1e9:.1f} GB/s, {share:.0%} of the memory roof ({roof_rate / 1e9:.1f} GB/s). "
+            f"Were every byte moved at the roof, cutting {transfers} whole-tensor reads and writes to "
+            f"{fused_transfers} would give up to {ceiling:.2f}x, a ceiling; it gave {c.speedup:.2f}x: {c.verdict}.")
+    if rate < near * roof_rate:
+        return text + (" Far under the roof: memory-bound by the roofline's count (its intensity is below the "
+                       "ridge), yet memory's bandwidth did not limit it in this run, which rules out memory as "
+                       "the fused version's limit. What limited "
+                       "it instead is not measured here; section 2's hypothesis, the in-core cost of its tanh, is "
+                       "one candidate, which a profile of its instructions would confirm or rule out.")
+    return text + " Near the roof: memory limits the fused version, as the roofline's count says."
+
+
+def payback(compile_seconds: float, gain) -> tuple[float, float, float | None]:
+    """torch.compile's first call (s) and the time it saves a call (ms), both as printed, and the calls it
+    takes to pay back worked from those two (1.9 s over 8.9 ms: 213 calls); None where it saves nothing
+    beyond noise, or less than the 0.1 ms printed."""
+    first = claims.as_printed(compile_seconds, 1)
+    saved = claims.as_printed(gain.slow_seconds - gain.fast_seconds, 1, 1e-3)
+    return first, saved, first / (saved * 1e-3) if gain.faster and saved > 0 else None
+
+
+def payback_sentence(compile_seconds: float, gain) -> str:
+    """When torch.compile's first call pays for itself (``payback``), or why no payback is shown."""
+    first, saved, calls = payback(compile_seconds, gain)
+    said = f"torch.compile's first call took {first:.1f} s; "
+    if calls is not None:
+        return said + f"at {saved:.1f} ms saved per call it pays back after {calls:,.0f} calls."
+    if gain.faster:   # faster, but by less than the 0.1 ms printed
+        return said + "it saves under 0.1 ms per call, too little to count its payback from these figures."
+    return said + (f"per call the compiled GELU ran {gain.speedup:.2f}x ± {gain.spread:.2f} ({gain.verdict}), "
+                   "so no payback is shown.")
