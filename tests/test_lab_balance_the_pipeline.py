@@ -797,3 +797,11 @@ def test_the_layer_work_table_is_worked_from_its_printed_columns():
                                                             "less per row here.")
     assert workload.work_growth_line(profile(5.4)).endswith("1.00x the whole batch's: on this machine small "
                                                             "micro-batches cost about what their rows do.")
+
+
+def test_the_checks_verdict_and_the_take_away_read_a_one_sided_noise_alike():
+    """1.08x ± 0.08 with every round above 1x: check 3's verdict and the take-away both say it paid."""
+    row = _row_at([1.001, 1.002, 1.08, 1.16, 1.17])
+    p = lab.Pipelined(row, [row], row, 1.0, lab.MIN_MARGIN, {row.key: row.speedup}, False, "")
+    assert "(faster, under the bound: 10% of its gain (every round above 1.00x))" in lab.describe(p)
+    assert _first_line(row.speedups).startswith("Pipelining paid here")

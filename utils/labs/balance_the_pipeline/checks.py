@@ -322,9 +322,10 @@ def describe(p: Pipelined) -> str:
     """The learner's row in words: speed-up over one worker with its spread and verdict, the model's figure."""
     r = p.mine
     spread = paired_spread(r.speedups)
-    # the verdict reads the figures as printed (two decimals), so its share of the gain is the page's
-    verdict = speedup_verdict(round(r.speedup, 2), round(r.bound, 2), round(spread, 2),
-                              slower="slower than one worker")
+    # the verdict reads the figures as printed (two decimals), so its share of the gain is the page's; with the
+    # rounds, as the take-away's (``against_one_worker``), so that the two never part on a one-sided noise
+    verdict = speedup_verdict(as_printed(r.speedup, 2), as_printed(r.bound, 2), as_printed(spread, 2),
+                              slower="slower than one worker", rounds=r.speedups)
     verdict += f"; {rounds_above_bound(r)}" if rounds_above_bound(r) else ""
     memory = f"; {memory_text(p)}" if p.memory is not None else ""
     return (f"your split {list(r.split_points)} with m={r.m}: {r.speedup:.2f}x one worker ± {spread:.2f}{p.label} "

@@ -79,8 +79,8 @@ def tied_with(rows: list[Row], key: str) -> list[Row]:
     tied = []
     for row in rows:
         ratios = [a / b for a, b in zip(row.speedups, winner.speedups)]
-        if row.key == key or (ratios and within_noise(round(statistics.median(ratios), 2),
-                                                      round(paired_spread(ratios), 2))):
+        if row.key == key or (ratios and within_noise(as_printed(statistics.median(ratios), 2),
+                                                      as_printed(paired_spread(ratios), 2))):
             tied.append(row)
     return sorted(tied, key=lambda x: x.m)
 
@@ -114,7 +114,7 @@ def _miss(row: Row, predicted: float) -> str | None:
 
 def _printed(row: Row, predicted: float) -> tuple[float, float, float]:
     """The median, its spread and the prediction as the page prints them: the noise rule reads these."""
-    return round(row.speedup, 2), round(paired_spread(row.speedups), 2), round(predicted, 2)
+    return as_printed(row.speedup, 2), as_printed(paired_spread(row.speedups), 2), as_printed(predicted, 2)
 
 
 def _one_sided(row: Row, predicted: float) -> bool:
