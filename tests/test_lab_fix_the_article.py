@@ -30,10 +30,13 @@ def _in_cpu_mode_leaving_nothing(cpu_mode_and_no_leftovers):
 
 @pytest.fixture(scope="module")
 def measured():
-    """The link and every case, measured once on two CPU workers (small: a test, not a figure)."""
+    """The link and every case, measured once on two CPU workers (small: a test, not a figure). The link's
+    sizes each take the median of the lab's own 15 round trips, not 3: under a loaded machine a median of 3
+    could make a small message look slower than a large one and leave the fit without a positive alpha (a
+    fraction of a second more on a quiet machine)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TWOGPU_MODE", "cpu")
-        link = split.measure_link(sizes=(4, 2**12, 2**16, 2**20), repeats=3)
+        link = split.measure_link(sizes=(4, 2**12, 2**16, 2**20), repeats=split.LINK_REPEATS)
         return link, lab.measure()
 
 
@@ -518,3 +521,34 @@ def test_the_measured_order_of_the_two_leading_cuts_is_read_out(split_us, says):
     assert "cut 1's messages" in lab._measured_order({1: _sent(one, 0, 0), 3: _sent(two, 0, 0)},
                                                      {"learns": timed["learns"]})
     assert lab._measured_order({1: _sent(one, 0, 0), 3: _sent(two, 0, 0)}, None) == ""
+
+
+# --- session 51: every ratio worked from its two figures as printed -----------------------------------------
+
+
+def test_every_ratio_of_the_report_is_the_division_of_the_microseconds_it_prints():
+    """The reader's run: 288 µs measured against 195 µs predicted was printed 1.47x (the unrounded seconds'
+    ratio); the two printed figures give 1.48x, and so must the page: the take-aways, the round table and
+    whose miss it is."""
+    assert f"{287.6 / 195.4:.2f}" == "1.47" and f"{lab.us_ratio(287.6e-6, 195.4e-6):.2f}" == "1.48"
+    timed = {plan.name: _timed([287.6] * 9, [100.0] * 9) for plan in lab.PLANS}
+    link = lab.AlphaBeta(100e-6, 1e9, (1,), (0.0,))
+    said = " ".join(lab.prediction_misses(lambda *a: (1, 195.4e-6), link, timed).split())
+    assert "195 µs predicted, 288 µs measured (1.48x)" in said and "1.47x" not in said
+    assert "is 1.48x over the prediction" in said
+    assert "so the split's 1.48x is not the split's miss alone" in said  # owner_words fed the printed ratio
+    table = lab.rounds_table({"plan": _timed([287.6, 300.4], [195.4, 100.0])}).to_text()
+    assert "288 µs" in table and "195 µs" in table and "1.48" in table and "1.47" not in table
+    assert "300 µs" in table and "3.00" in table  # 300.4 / 100.0 is 3.004: 3.00 either way
+
+
+def test_the_links_band_and_table_divide_the_times_they_print():
+    """Measured 10.04 µs against 10.96 µs fitted: 0.92x unrounded, but the table prints 10.0 and 11.0, 0.91x."""
+    fit = lab.AlphaBeta(10.96e-6, 1e18, (1,), ((10.04 - 10.96) / 10.04,))
+    assert f"{lab.fit_band(fit)[0]:.2f}" == "0.91"
+    link = split.machine.LinkFit("test link", fit, (10.04e-6,))
+    row = lab.link_table(link).to_text().splitlines()[-1].split()
+    assert row[1:4] == ["10.0", "11.0", "0.91x"]
+    # the drift sentence reads the ping-pong's median and the band's ends as printed (0.94-1.14x)
+    assert "stayed within" not in lab.drift_sentence([1.145], (0.944, 1.136))  # 1.15x: outside, as printed
+    assert "stayed within" in lab.drift_sentence([1.144], (0.944, 1.136))  # 1.14x: at its printed end, inside

@@ -26,14 +26,14 @@ from numbers import Integral, Number
 
 import torch
 
-from utils import checks
+from utils import checks, claims
 from utils.details import how_measured
 from utils.checks import expect, run_check
 from utils.labs.fix_the_article import reference as _reference  # kept out of the lab's names
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
     JUMP, SIGN_LEVEL, band_words, drift_sentence, fit_band, gap_of, jumped_rounds, miss_sentence, owner_words,
-    ping_pong_jumps, side_of, sign_test_least, verdict_of)
+    ping_pong_jumps, side_of, sign_test_least, us_ratio, verdict_of)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
 from utils.tables import Table
@@ -378,7 +378,7 @@ def _bytes_text(n) -> str:
 
 
 def _us(seconds) -> str:
-    return f"{seconds * 1e6:,.0f} µs" if isinstance(seconds, Number) else str(seconds)
+    return f"{claims.as_printed(seconds, 0, 1e-6):,.0f} µs" if isinstance(seconds, Number) else str(seconds)
 
 
 def link_sentence(link_fit) -> str:
@@ -394,10 +394,12 @@ def link_sentence(link_fit) -> str:
 
 
 def link_table(link_fit) -> Table:
-    """Every size of the link's fit: measured, fitted, residual (lesson 00's table)."""
+    """Every size of the link's fit: measured, fitted (their ratio from the two as printed), residual (lesson
+    00's table)."""
     fit = link_fit.fit
     return Table(["bytes", "measured µs", "alpha + n / beta µs", "measured / fitted", "residual"],
-                 [(f"{n:,}", f"{t * 1e6:,.1f}", f"{fit.time(n) * 1e6:,.1f}", f"{t / fit.time(n):.2f}x",
+                 [(f"{n:,}", f"{claims.as_printed(t, 1, 1e-6):,.1f}", f"{claims.as_printed(fit.time(n), 1, 1e-6):,.1f}",
+                   f"{claims.printed_ratio(t, fit.time(n), 1, 1e-6):.2f}x",
                    f"{r:+.0%}")
                   for n, t, r in zip(fit.sizes, link_fit.seconds, fit.residuals)])
 
@@ -407,7 +409,7 @@ def rounds_table(timed: dict[str, SplitRun]) -> Table:
     rows = []
     for name, run in timed.items():
         for k, (sent, pp) in enumerate(zip(run.link_seconds(), run.ping_pong_seconds()), 1):
-            rows.append((name if k == 1 else "", k, _us(sent), _us(pp), f"{sent / pp:.2f}"))
+            rows.append((name if k == 1 else "", k, _us(sent), _us(pp), f"{us_ratio(sent, pp):.2f}"))
     return Table(["plan", "round", "the split's messages", "ping-pong, same sizes", "ratio"], rows, wrap=30)
 
 
@@ -486,10 +488,10 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
         rows.append((name, cut, f"{run.bytes_per_step:,}", _us(predicted),
                      _us(_median(run.ping_pong_seconds())), _us(_median(run.link_seconds()))))
         # medians against the fit, like with like: the fit is made on medians of round trips
-        ratios.append(_median(run.link_seconds()) / predicted)
-        pp_ratios.append(_median(run.ping_pong_seconds()) / predicted)
-    # each round: the split's messages over the ping-pong of the same round
-    rounds = {name: [a / b for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]
+        ratios.append(us_ratio(_median(run.link_seconds()), predicted))  # from the µs the table prints
+        pp_ratios.append(us_ratio(_median(run.ping_pong_seconds()), predicted))
+    # each round: the split's messages over the ping-pong of the same round, from the µs printed for both
+    rounds = {name: [us_ratio(a, b) for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]
               for name, run in timed.items()}
     display(Table(["plan", "your cut", "bytes a step", "your prediction", "ping-pong, same sizes",
                    "the split's messages"], rows,

@@ -7,10 +7,11 @@ from __future__ import annotations
 import textwrap
 from numbers import Number
 
+from utils import claims
 from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans and helpers
     CASES, MB, PLANS, Plan, SplitRun, UNSEEN_PLANS,
     WIDTH, _median, _try, _us, fits, judging_links,
-    band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, verdict_of,
+    band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, us_ratio, verdict_of,
 )
 
 
@@ -25,12 +26,13 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
                 and answer[1] > 0 and plan.name in timed):  # changed since the report timed it
             return "- Your predictions changed since your cuts were timed: run the checks and the report again."
         pairs.append((plan.name, answer[1], _median(timed[plan.name].link_seconds())))
-    named = ", ".join(f"{_us(p)} predicted, {_us(m)} measured ({m / p:.2f}x)" for _, p, m in pairs)
-    worst = max(pairs, key=lambda t: max(t[2] / t[1], t[1] / t[2]))
-    side = "over" if worst[2] > worst[1] else "under"
+    # every ratio from the two times as printed (whole µs): a reader dividing them finds the printed figure
+    named = ", ".join(f"{_us(p)} predicted, {_us(m)} measured ({us_ratio(m, p):.2f}x)" for _, p, m in pairs)
+    miss = lambda p, m: max(us_ratio(m, p), us_ratio(p, m))  # noqa: E731 - over or under, as a factor
+    worst = max(pairs, key=lambda t: miss(t[1], t[2]))
+    side = "over" if us_ratio(worst[2], worst[1]) > 1 else "under"
     return (f"- Your predictions against the split's median rounds, as in the report above: {named}. The "
-            f"largest miss of the medians, {worst[0]}, is "
-            f"{max(worst[2] / worst[1], worst[1] / worst[2]):.2f}x "
+            f"largest miss of the medians, {worst[0]}, is {miss(worst[1], worst[2]):.2f}x "
             f"{side} the prediction; {_miss_owner(timed[worst[0]], worst[1], fit_band(link))}")
 
 
@@ -38,11 +40,11 @@ def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float]) -> s
     """Whether a case's miss is the split's own, by the report's rule (every branch written): its rounds
     against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test), then both
     medians against ``predicted`` and the fit's ``band`` (``owner_words``)."""
-    ratios = [a / b for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]
+    ratios = [us_ratio(a, b) for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]  # as the table's
     if verdict_of(ratios, jumped_rounds(run.ping_pong_seconds())) == "longer":
         return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes: "
-                + owner_words(_median(run.link_seconds()) / predicted, _median(run.ping_pong_seconds()) / predicted,
-                              band, _median(ratios)) + ".")
+                + owner_words(us_ratio(_median(run.link_seconds()), predicted),
+                              us_ratio(_median(run.ping_pong_seconds()), predicted), band, _median(ratios)) + ".")
     return ("by the report's rule its rounds did not differ from the ping-pong of the same bytes (they "
             "scattered too widely): this run does not show that miss to be the split's own rather than the "
             "link's noise.")
@@ -84,15 +86,16 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, 
         return ""
     second, cut2 = others[0]  # the fastest cut that sends other messages than the fastest
     lo, hi = fit_band(link)
+    # both ratios from the figures as printed: the times in whole µs, the band's ends to two decimals
+    apart, swap = claims.as_printed(us_ratio(second, first), 2), claims.printed_ratio(hi, lo)
     band = (f"the fit's own sizes measured {band_words((lo, hi))} of what it predicts for them, a band "
-            f"{'wide enough' if second / first <= hi / lo else 'too narrow'} to swap two times "
-            f"{second / first:.2f}x apart")
+            f"{'wide enough' if apart <= swap else 'too narrow'} to swap two times {apart:.2f}x apart")
     measured = _measured_order({cut1: fitting[cut1], cut2: fitting[cut2]}, timed)
-    if second / first <= hi / lo:
-        return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {second / first:.2f}x the "
+    if apart <= swap:
+        return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {apart:.2f}x the "
                 f"time of cut {cut1} ({_us(first)}); {band}: that ranking is the model's, not a finding "
                 f"about this machine.{measured}")
-    return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {second / first:.2f}x the time "
+    return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {apart:.2f}x the time "
             f"of cut {cut1} ({_us(first)}); {band}.{measured}")
 
 
@@ -121,7 +124,7 @@ def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None
 
 def _order_words(fast: SplitRun, slow: SplitRun, timing: str) -> str:
     """The model's order kept, reversed or tied, by two medians at the microseconds the page prints."""
-    a, b = (round(_median(getattr(r, timing)()) * 1e6) for r in (fast, slow))
+    a, b = (claims.as_printed(_median(getattr(r, timing)()), 0, 1e-6) for r in (fast, slow))
     return "the model's order" if a < b else "a tie as printed" if a == b else "the opposite of the model's order"
 
 

@@ -7,13 +7,24 @@ from __future__ import annotations
 import math
 import statistics
 
+from utils import claims
+
+
+def us_ratio(over: float, under: float) -> float:
+    """``over / under`` (seconds) worked from the two as the page prints them, in whole microseconds
+    (``claims.printed_ratio``): 288 µs over 195 µs is 1.48x, the reader's own division, even where the
+    unrounded seconds give 1.47x."""
+    return claims.printed_ratio(over, under, 0, 1e-6)
+
 
 def fit_band(fit) -> tuple[float, float]:
     """How far the fit's own sizes ran from what it predicts for them: the lowest and highest of measured /
     fitted. A residual r is (measured - fitted) / measured (``utils.linkmodel``), so measured / fitted is
     1 / (1 - r): a residual of +25% is 1.33x the prediction, one of -25% is 0.80x (a residual of 100% or more:
-    no upper end)."""
-    ratios = [1 / (1 - r) if r < 1 else math.inf for r in fit.residuals]
+    no upper end). Each worked from the two times as the link's table prints them (µs, one decimal)."""
+    fitted = [fit.time(n) for n in fit.sizes]
+    ratios = [claims.printed_ratio(f / (1 - r), f, 1, 1e-6) if r < 1 else math.inf  # measured = f / (1 - r)
+              for f, r in zip(fitted, fit.residuals)]
     return min(ratios), max(ratios)
 
 
@@ -82,9 +93,9 @@ def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: 
     the median round of split over ping-pong. The miss against the prediction is the split's own only where
     the split ran over the prediction and the ping-pong of the same bytes stayed inside the fit's band: a
     ping-pong outside it means the fit itself missed at that size."""
-    lo, hi = round(band[0], 2), round(band[1], 2)
-    pp_inside = lo <= round(pp_x, 2) <= hi
-    if round(split_x, 2) > 1 and pp_inside:
+    lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)
+    pp_inside = lo <= claims.as_printed(pp_x, 2) <= hi
+    if claims.as_printed(split_x, 2) > 1 and pp_inside:
         return (f"the miss is the split's own (the split took {split_x:.2f}x the prediction, the ping-pong of "
                 f"the same bytes {pp_x:.2f}x, inside the fit's band {band_words(band)})")
     own = f"the split's own part is its excess over the ping-pong of the same bytes (median {excess:.2f}x)"
@@ -98,8 +109,9 @@ def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: 
 def drift_sentence(pp_ratios: list[float], band: tuple[float, float]) -> str:
     """Whether the link drifted between the fit and the rounds: shown only when the ping-pong's median left
     the fit's band (``fit_band``: measured / fitted at the fit's own sizes) on the same side in every case
-    (every branch written)."""
-    lo, hi = band
+    (every branch written), judged on the figures as printed (two decimals)."""
+    lo, hi = (claims.as_printed(end, 2) for end in band)
+    pp_ratios = [claims.as_printed(r, 2) for r in pp_ratios]
     out = [r > hi or r < lo for r in pp_ratios]
     if not any(out):
         return "The ping-pong's medians stayed within the fit's band in every case: no drift of the link shown. "
@@ -156,7 +168,7 @@ def gap_of(ratios: list[float]) -> str:
 def side_of(ratio: float) -> str:
     """"above", "below" or "at": a round's side of 1 as the page prints it (two decimals), so that a round
     printed 1.00 is counted on neither side, as a learner reading the table would count it."""
-    printed = round(ratio, 2)
+    printed = claims.as_printed(ratio, 2)
     return "above" if printed > 1 else "below" if printed < 1 else "at"
 
 
