@@ -135,3 +135,18 @@ def test_the_timed_split_reads_rounds_all_on_one_side_as_lesson_09_reads_the_led
     assert one_side.measured == "1.04x ± 0.04" and one_side.verdict.endswith("(every round above 1.00x)"), one_side
     both_sides = report.timed_split([0.02 * x for x in (0.99, 1.002, 1.04, 1.08, 1.09)], [0.02] * 5, 2.0)
     assert both_sides.verdict == "within noise: no effect shown", both_sides
+
+
+def test_figures_worked_from_others_use_the_courses_one_rule_as_printed():
+    """Session 51: lesson 07 works its sums and ratios from the figures as printed with ``utils.claims`` (no copy
+    of the rule of its own): seconds printed in ms to 2 decimals, given back in seconds for the cells' sums."""
+    import re
+
+    from utils import claims
+
+    assert verdicts.seconds_as_printed(0.0012345) == claims.as_printed(0.0012345, 2, 1e-3) * 1e-3
+    assert f"{verdicts.seconds_as_printed(0.0012345) * 1e3:.2f}" == "1.23"
+    assert not hasattr(verdicts, "as_printed")   # one rule, in utils.claims
+    code = [text for kind, text in _lesson_cells() if kind == "code"]
+    assert not [text for text in code if re.search(r"\bround\(", text)]   # no inline copy in the notebook
+    assert any("claims.printed_ratio(measured_x, predicted_x)" in text for text in code)

@@ -251,7 +251,8 @@ def crossover(rows: list[dict], key: str, noise: bool = False) -> int | None:
     ``noise``, above 1 by more than the row's ``spread``, both read as printed (2 decimals), as the width
     table's verdicts (``claims.speedup_verdict``) read them: one verdict per width on the page."""
     def wins(q: dict) -> bool:
-        return round(q[key], 2) - (round(q["spread"], 2) if noise else 0.0) > 1
+        spread = claims.as_printed(q["spread"], 2) if noise else 0.0
+        return claims.as_printed(q[key], 2) - spread > 1
 
     for i, r in enumerate(rows):
         if all(wins(q) for q in rows[i:]):

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter
 
 from utils import plots
-from utils.claims import Claim, against_speedup, paired_spread
+from utils.claims import Claim, against_speedup, as_printed, paired_spread
 from utils.lessons.tensor_parallel.cost import crossover_width
 from utils.tables import Table
 
@@ -91,7 +91,7 @@ def gain_range(verdict: str, value: float, spread: float, bound: float) -> str:
     the ± spread gives it (as printed: two decimals), so that a share is never read without its noise."""
     if not verdict.startswith("faster, under the bound") or not spread:
         return verdict
-    value, spread = round(value, 2), round(spread, 2)
+    value, spread = as_printed(value, 2), as_printed(spread, 2)
     low, high = ((v - 1) / (bound - 1) for v in (value - spread, min(value + spread, bound)))
     return f"{verdict} ({max(low, 0.0):.0%} to {high:.0%} over the ± spread)"
 
@@ -576,7 +576,8 @@ def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blo
     out = (f"Section 1 timed other work: a forward pass of {blocks.depth} whole blocks of width {blocks.width} "
            f"(attention and MLP, an all-reduce after each), {pass_x:.2f}x ± {pass_spread:.2f}; this section one "
            f"MLP block's forward and backward step at width {row['width']}, {step_x:.2f}x ± {step_spread:.2f}")
-    if abs(round(pass_x, 2) - round(step_x, 2)) <= round(pass_spread, 2) + round(step_spread, 2):
+    gap = abs(as_printed(pass_x, 2) - as_printed(step_x, 2))   # the figures as printed above
+    if gap <= as_printed(pass_spread, 2) + as_printed(step_spread, 2):
         return out + f": the two agree within their noise{label}."
     lower = "section 1's pass" if pass_x < step_x else "this section's step"
     lower_compute, higher_compute = ((pass_compute, step_compute) if pass_x < step_x else

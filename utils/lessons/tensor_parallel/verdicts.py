@@ -1,4 +1,7 @@
-"""Sentences of lesson 07 that read an inequality or a ranking from the run's figures, both ways."""
+"""Sentences of lesson 07 that read an inequality or a ranking from the run's figures, both ways, each worked
+from the figures as printed (``utils.claims.as_printed``), so that a reader who redoes it finds the same."""
+
+from utils import claims
 
 TOLERANCE = 0.05   # the lesson's chosen allowance for timing noise: 5 % of the figure compared against
 
@@ -36,7 +39,8 @@ def real_width_sentence(rows: list[tuple], speedups: dict, width: int, tokens: i
     the ratio of peak FLOP/s to link rate, and, where two pairs share a GPU peak, what the link alone does."""
     ratio = {f"{gpu}, {link}": peak / bw for gpu, link, _, peak, bw in rows}
     by_ratio = sorted(ratio, key=ratio.get)
-    follows = all(round(speedups[a], 1) >= round(speedups[b], 1) for a, b in zip(by_ratio, by_ratio[1:]))
+    follows = all(claims.as_printed(speedups[a], 1) >= claims.as_printed(speedups[b], 1)
+                  for a, b in zip(by_ratio, by_ratio[1:]))
     listed = ", ".join(f"{speedups[k]:.1f}x on {k} ({ratio[k]:,.0f} FLOP a link byte)" for k in by_ratio)
     out = (f"At width {width:,}, {tokens} tokens, the same model gives, from the lowest ratio of peak "
            f"FLOP/s to link rate to the highest: {listed}, against a pair's 2x: "
@@ -53,7 +57,7 @@ def real_width_sentence(rows: list[tuple], speedups: dict, width: int, tokens: i
         (slow_bw, slow), (fast_bw, fast) = min(pairs), max(pairs)
         if fast_bw == slow_bw:
             continue
-        gained = round(speedups[fast], 1) > round(speedups[slow], 1)
+        gained = claims.as_printed(speedups[fast], 1) > claims.as_printed(speedups[slow], 1)
         out += (f". Only pairs with the same GPU peak ({peak / 1e12:.0f} TFLOP/s) isolate the link: "
                 f"{speedups[slow]:.1f}x on {slow} against {speedups[fast]:.1f}x on {fast}: "
                 + ("the faster link keeps more of the 2x, which is why tensor parallelism is used inside an "
@@ -63,17 +67,18 @@ def real_width_sentence(rows: list[tuple], speedups: dict, width: int, tokens: i
     return out
 
 
-def as_printed(seconds: float) -> float:
-    """Seconds as the lesson prints them in ms (2 decimals), so that sums and differences check by hand."""
-    return round(seconds * 1e3, 2) / 1e3
+def seconds_as_printed(seconds: float) -> float:
+    """Seconds as the lesson prints them, in ms to 2 decimals (``claims.as_printed``), given back in seconds:
+    the cells' arithmetic stays in seconds while working from the printed figures, so sums check by hand."""
+    return claims.as_printed(seconds, 2, scale=1e-3) * 1e-3
 
 
 def residual_allowance(model: float, call: float, residual: float) -> tuple[float, float, float]:
     """A measured call against the alpha-beta model (seconds), worked from the figures as printed (ms to 2
     decimals, the residual to a whole percent): (the call above the model, the model plus its residual, the
     part of the call beyond that allowance), in seconds."""
-    model, call = as_printed(model), as_printed(call)
-    allowed = as_printed(model * (1 + round(residual, 2)))
+    model, call = seconds_as_printed(model), seconds_as_printed(call)
+    allowed = seconds_as_printed(model * (1 + claims.as_printed(residual, 2)))   # the residual: a whole per cent
     return call - model, allowed, call - allowed
 
 
@@ -83,10 +88,10 @@ def in_pass_price(calls: int, floor_each: float, excess: dict, gap: float, bytes
     no compute between the calls there): each call plus the excess over the model a call met inside section
     1's pass (``excess``: what was measured -> seconds a call above the model); ``gap`` is the loss to
     explain, in seconds a token."""
-    floor = round(calls * floor_each * 1e3, 2) / 1e3   # as printed (ms, 2 decimals): totals add from these
+    floor = seconds_as_printed(calls * floor_each)   # as printed: totals add from these
     priced = []
     for what, extra in excess.items():
-        extra = round(extra * 1e3, 2) / 1e3   # a call's excess as printed, so floor + calls x it checks by hand
+        extra = seconds_as_printed(extra)   # a call's excess as printed, so floor + calls x it checks by hand
         total = floor + calls * max(extra, 0.0)
         priced.append(f"{total * 1e3:.2f} ms ({total / gap:.0%} of the loss) with {what} ("
                       + (f"{extra * 1e3:.2f} ms a call above the model)" if extra > 0 else
@@ -98,13 +103,10 @@ def in_pass_price(calls: int, floor_each: float, excess: dict, gap: float, bytes
             "over)")
 
 
-def _ms(seconds: float) -> float:
-    return round(seconds * 1e3, 1)   # milliseconds as the caption prints them: the comparisons read these
-
-
 def _beside(drawn: float, times: list[float]) -> str:
-    """Where one pass (seconds) falls against a set of timed passes, judged on the figures as printed."""
-    lo, hi, d = _ms(min(times)), _ms(max(times)), _ms(drawn)
+    """Where one pass (seconds) falls against a set of timed passes, judged on the figures as printed (ms, one
+    decimal, as the caption prints them)."""
+    lo, hi, d = (claims.as_printed(t, 1, scale=1e-3) for t in (min(times), max(times), drawn))
     where = ("faster than every one of" if d < lo else "slower than every one of" if d > hi else
              "within the range of")
     return f"{where} {len(times)} timed passes ({lo:.1f} to {hi:.1f} ms)"
@@ -116,8 +118,9 @@ def drawn_pass_caption(number: int, recorded: list[float], split_rounds: list[fl
     the ``recorded`` passes, in seconds) and how that pass compares with the timed rounds' split passes and
     one device's passes, so that a chart slower than every timed pass cannot pass for the verdict."""
     drawn = recorded[number - 1]
-    slower_than_alone = _ms(drawn) > _ms(min(alone_rounds))
-    return (f"The chart draws recorded pass {number} of {len(recorded)}, {_ms(drawn):.1f} ms, recorded after "
+    shown = claims.as_printed(drawn, 1, scale=1e-3)   # ms, as the caption prints it
+    slower_than_alone = shown > claims.as_printed(min(alone_rounds), 1, scale=1e-3)
+    return (f"The chart draws recorded pass {number} of {len(recorded)}, {shown:.1f} ms, recorded after "
             f"the timed rounds with every span recorded: {_beside(drawn, split_rounds)} of the split, and "
             f"{_beside(drawn, alone_rounds)} on one device. "
             + ("So this pass is slower than one device's fastest pass: the chart shows who computes and who "
@@ -130,7 +133,7 @@ def drawn_pass_caption(number: int, recorded: list[float], split_rounds: list[fl
 
 def _relation(x: float, one: float) -> str:
     """A method's tokens a second against one device's, both as printed (whole numbers)."""
-    x, one = round(x), round(one)
+    x, one = claims.as_printed(x, 0), claims.as_printed(one, 0)
     return "below" if x < one else "level with" if x == one else "above"
 
 
