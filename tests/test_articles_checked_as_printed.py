@@ -176,3 +176,21 @@ def test_a_summary_row_names_the_row_its_check_follows_both_branches():
                                   {})}
     assert calm["B10"].check == verdicts.AGREES
     assert verdicts.summed_rows_named("B18", verdicts.NOISY, calm) == ()  # B10 agrees: not the one it follows
+
+
+def test_session_51_every_worked_figure_is_worked_from_its_operands_as_printed():
+    """The course's one rule (``utils.claims.as_printed`` / ``printed_ratio``): B12's ratios of the pruned times
+    to the dense one, the decode's speed, B7's three significant figures, A19's shares in whole per cent."""
+    from utils.lessons.articles_checked import timed_rows, wording
+
+    # 1.496 / 1.004 ms is 1.49x unrounded; the row prints 1.50 ms and 1.00 ms, so 1.50x
+    m = _figures() | {"prune": {"dense": 1.004e-3, "zeroed": 1.496e-3, "removed": 0.5e-3}}
+    b12 = verdicts.judge(claims.BY_ID["B12"], m, {})
+    assert "dense 1.00 ms; half the weights zeroed 1.50 ms, 1.50x the dense time" in b12.evidence
+    assert "(0.5 of the FLOPs) 0.50 ms, 0.50x" in b12.evidence
+    record = {"decode_seconds_per_token": {"one device": 1.134e-3, "tensor parallel": 6.836e-3}}
+    assert timed_rows.decode_times(record) == (1.13, 6.84, 1.13 / 6.84)
+    assert "one device 1.13 ms a token, tensor parallel on two workers 6.84 ms: 0.17x" in timed_rows.decode_words(record)
+    assert host_memory.ms_as_printed(0.14649e-3) == (0.146, "0.146")
+    assert host_memory.ms_as_printed(12.345e-3) == (12.3, "12.3")
+    assert "data parallel 60%" in wording.kept_most_words({"data parallel": 0.6025, "the article's split": 0.46})

@@ -140,9 +140,9 @@ def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
     above = [r for r in rounds if above_as_printed(r, bound)]  # 1.78 is not above a bound printed 1.78x
     if not above:
         return f"none of its {len(rounds)} rounds above the bound"
-    spread = round(spread_of(record), 2)
+    spread = words.as_printed(spread_of(record), 2)
     said = f"{len(above)} of {len(rounds)} rounds above the bound (up to {max(above):.2f}x)"
-    if round(record["value"], 2) + spread >= round(bound, 2):
+    if words.as_printed(record["value"], 2) + spread >= words.as_printed(bound, 2):
         return f"{said}: the bound is within the rounds' spread of the median (± {spread:.2f}), which explains them"
     return f"{said}: beyond the rounds' spread of the median (± {spread:.2f}): a finding to explain"
 
@@ -273,13 +273,13 @@ def _a19(m) -> bool:
     as the row prints it, and lesson 03's data parallel keeps more than ``BOTH_WORKING`` (``Missing`` where
     not recorded), shares as printed (whole per cent); a figure it quotes past its bound: ``AboveBound``."""
     needs_quiet_cores(m, "passes", 2)  # the split's share means something only where each worker had a core
-    line = round(BOTH_WORKING * 100)
-    if round(article_split_speedup(m)[0] * 50) > line:  # speed-up / 2, in per cent
+    line = words.as_printed(BOTH_WORKING, 0, scale=0.01)  # per cent, as the row prints each share
+    if words.as_printed(article_split_speedup(m)[0] / 2, 0, scale=0.01) > line:  # speed-up / 2
         return False  # a contradiction is said before a figure is waited for
     if m["results"].get("ddp") is None:
         raise Missing("ddp")
     quoted = ("pipeline", "ddp", *TWO_STAGES)  # lesson 02 §9's schedules too, where recorded
-    return all_hold(lambda: round(value(m, "ddp") * 50) > line,
+    return all_hold(lambda: words.as_printed(value(m, "ddp") / 2, 0, scale=0.01) > line,
                     *(lambda name=name: not_past_bound(m, name) for name in quoted))
 
 
@@ -415,7 +415,7 @@ def _case_study_walk_holds(m) -> bool:
 def paired(ratios: list[float]) -> tuple[float, float]:
     """The median of paired rounds' ratios and their spread (``claims.paired_spread``), as the rows print them
     (two decimals), so that a verdict reads the figures the page shows."""
-    return round(_median(ratios), 2), round(words.paired_spread(ratios), 2)
+    return words.as_printed(_median(ratios), 2), words.as_printed(words.paired_spread(ratios), 2)
 
 
 def rounds_verdict(ratios: list[float], bound: float | None, slower: str) -> str:

@@ -171,7 +171,7 @@ def spread_of(record: dict) -> float:
     """The paired rounds' spread of a recorded speed-up, as its lesson prints it (two decimals);
     ``LEDGER_NOISE`` of its value where none was kept."""
     if record.get("rounds"):
-        return round(words.paired_spread(record["rounds"]), 2)
+        return words.as_printed(words.paired_spread(record["rounds"]), 2)
     return LEDGER_NOISE * record["value"]
 
 
@@ -183,7 +183,7 @@ def recorded_verdict(record: dict, bound: float | None, slower: str = "slower th
     with its rounds, their spread and their sides of 1x, as the lesson that measured it reads them (so the
     two pages print one verdict); without them, a figure past its bound is not called a finding on the
     ``LEDGER_NOISE`` floor alone: "past the bound by 3%, no spread recorded" (inconclusive)."""
-    value, bound = round(record["value"], 2), None if bound is None else round(bound, 2)
+    value, bound = words.as_printed(record["value"], 2), None if bound is None else words.as_printed(bound, 2)
     rounds = record.get("rounds")
     text = words.speedup_verdict(value, bound, spread_of(record), slower=slower, rounds=rounds or None)
     if rounds or bound is None or value <= bound or text.startswith("within noise"):

@@ -23,6 +23,8 @@ import subprocess
 import sys
 import time
 
+from utils import claims
+
 SMALL, LARGE = 64 * 2**10, 96 * 2**10  # bytes: a hole, and a request no hole fits (both below 128 KiB, the
 # size above which glibc's malloc maps memory apart instead of carving it from the heap)
 BLOCKS, REQUESTS = 256, 64  # 16 MiB of blocks, 8 MiB of holes; 6 MiB asked for, less than the holes hold
@@ -74,11 +76,11 @@ def memory_shown(h: dict) -> bool:
 
 
 def ms_as_printed(seconds: float) -> tuple[float, str]:
-    """A time in ms at three significant figures (0.146, 3.63, 12.4), as a number and as printed: a ratio of
-    two printed times can then be worked out again from what the row prints."""
+    """A time in ms at three significant figures (0.146, 3.63, 12.4), as a number (``claims.as_printed``) and
+    as printed: a ratio of two printed times can then be worked out again from what the row prints."""
     ms = seconds * 1e3
     decimals = max(0, 2 - math.floor(math.log10(ms))) if ms > 0 else 2
-    return round(ms, decimals), f"{ms:.{decimals}f}"
+    return claims.as_printed(seconds, decimals, scale=1e-3), f"{ms:.{decimals}f}"
 
 
 def time_shown(h: dict) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from utils.claims import speedup_verdict
+from utils.claims import as_printed, speedup_verdict
 from utils.lessons.articles_checked import claims, sections
 from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREES, EXPLAINED_MARGIN, NOISY,
                                                    SUMMED, WAITING, explained_by_reference, past_bound,
@@ -199,14 +199,14 @@ def bench_medians(m: dict) -> list[tuple[str, float, float, float]]:
 def past_in_noise(x: float, bound: float, spread: float | None) -> bool:
     """Past its bound by more than its rounds' spread, judged as printed (two decimals), as lesson 02 judges
     it. A median kept without rounds (spread None) is never counted past: see ``past_no_spread``."""
-    return spread is not None and past_bound(speedup_verdict(round(x, 2), round(bound, 2), spread))
+    return spread is not None and past_bound(speedup_verdict(as_printed(x, 2), as_printed(bound, 2), spread))
 
 
 def past_no_spread(x: float, bound: float, spread: float | None) -> bool:
     """A median kept without rounds that lies past its bound beyond the 2% floor: the noise rule reads it
     'no spread recorded' (inconclusive), so it is named apart and never counted as passing its bound. The 2%
     floor only decides 'within'."""
-    return spread is None and past_bound(speedup_verdict(round(x, 2), round(bound, 2), LEDGER_NOISE * x))
+    return spread is None and past_bound(speedup_verdict(as_printed(x, 2), as_printed(bound, 2), LEDGER_NOISE * x))
 
 
 def unspread_words(bench: list) -> str:

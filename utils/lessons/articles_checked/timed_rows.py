@@ -7,6 +7,7 @@ messages are priced at ONE alpha and beta, the machine profile's (lesson 00's le
 
 from __future__ import annotations
 
+from utils import claims
 from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_rounds, compression_reading,
                                                    paired, rounds_verdict, sizes_out_of_order,
@@ -15,6 +16,11 @@ from utils.lessons.articles_checked.evidence import CNN_BATCH, LINK_REPEATS, PAS
 from utils.lessons.articles_checked.figures import _sends, fixed_cost, quote, recorded_verdict, spread_of
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
 from utils.lessons.articles_checked.wording import _lesson_05_differs
+
+
+def _us(seconds: float) -> int:
+    """Whole µs, as the rows print them (``claims.as_printed``): sums and differences work from these."""
+    return int(claims.as_printed(seconds, 0, scale=1e-6))
 
 
 def rounds_words(ratios: list[float], what: str = "paired rounds") -> str:
@@ -80,9 +86,9 @@ def out_of_order_words(m) -> str:
 def decode_times(record: dict) -> tuple[float, float, float]:
     """make bench's decode: one device's and tensor parallel's ms a token, as printed (two decimals), and the
     speed of the pair over one device computed from those printed figures (one rounding on every row)."""
-    per_token = record["decode_seconds_per_token"]
-    one, tp = round(per_token["one device"] * 1e3, 2), round(per_token["tensor parallel"] * 1e3, 2)
-    return one, tp, one / tp
+    one, tp = (record["decode_seconds_per_token"][k] for k in ("one device", "tensor parallel"))
+    return (claims.as_printed(one, 2, 1e-3), claims.as_printed(tp, 2, 1e-3),
+            claims.printed_ratio(one, tp, 2, 1e-3))
 
 
 def decode_words(record: dict) -> str:
@@ -159,7 +165,7 @@ def b2(m):
     share = sec[4] / sec[2**12]
     if sizes_out_of_order(m):  # the 4 KiB time is an outlier: no share is read from it (said at the end)
         order = "no share of the fixed cost read from them (a larger message took less time, below"
-    elif round(sec[4] * 1e6) == round(sec[2**12] * 1e6):  # equal as printed: no order to read between them
+    elif _us(sec[4]) == _us(sec[2**12]):  # equal as printed: no order to read between them
         order = "both almost all fixed cost (the two took the same, as printed"
     elif share > 1:  # a smaller message that took longer: the two differ by noise, not by their bytes
         order = "both almost all fixed cost (the smaller took longer: noise"
@@ -194,8 +200,8 @@ def parts_gap_words(c: dict) -> str:
     apart in the same rounds), the statistic the row's other figures use: whether the parts add up, and what
     that means for the condition where they do not (less: parts that overlap; more: a cost the parts miss).
     The gap is a share of the sum, said so, and judged as printed (whole µs, whole per cent)."""
-    whole, parts = round(_median(c["packed"]) * 1e6), round((_median(c["bytes"]) + _median(c["packing"])) * 1e6)
-    gap = round((whole / parts - 1) * 100)  # per cent of the sum, as printed
+    whole, parts = _us(_median(c["packed"])), _us(_median(c["bytes"]) + _median(c["packing"]))
+    gap = int(claims.as_printed(whole / parts - 1, 0, scale=0.01))  # per cent of the sum, from the printed µs
     side = "below" if gap < 0 else "above"
     said = (f"the packed way's median, {whole} µs, {abs(gap)}% {side} its parts' sum, {parts} µs (the gap as a "
             f"share of the sum; the rule: within {PARTS_GAP:.0%} of it)")
@@ -218,11 +224,12 @@ def b8(m):
     condition, said = compression_reading(m)
     ratios = [plain / packed for plain, packed in zip(c["plain"], c["packed"])]
     plain, sent, packing = (_median(c[k]) * 1e6 for k in ("plain", "bytes", "packing"))
+    saved = int(claims.as_printed(plain, 0)) - int(claims.as_printed(sent, 0))  # whole µs, as printed
     return [Part(f"gloo, 2 processes: 4 MiB of fp32 sent as they are, against packed to uint8 (1 MiB), sent and "
                  f"unpacked, end to end: the packed way {rounds_words(ratios)} the plain way's speed: {said}"
                  f"{busy_note(m, 'compressed', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
             Part(f"the parts the condition weighs, medians of the same rounds: 4 MiB as fp32 {plain:.0f} µs, 1 MiB "
-                 f"of uint8 {sent:.0f} µs, so the 3 MiB not sent save {round(plain) - round(sent)} µs; packing and "
+                 f"of uint8 {sent:.0f} µs, so the 3 MiB not sent save {saved} µs; packing and "
                  f"unpacking {packing:.0f} µs, {CONDITION_WORDS[condition]}{parts_gap_words(c)}; "
                  f"{few_bytes_words(m)}"
                  f"{other_timing_words(m, plain, sent)}",
@@ -291,7 +298,7 @@ def bytes_share_part(big: float, small: float, noise_bound: bool) -> Part:
                     "message's time, noise-bound in this run (above); a link with 10x the bandwidth cuts only "
                     "the bytes' part, and a message of a few bytes costs the link's own fixed cost there too "
                     "(less only on NVLink, RDMA)", ARITHMETIC)
-    big_us, small_us = round(big * 1e6), round(small * 1e6)
+    big_us, small_us = _us(big), _us(small)
     data = max(big_us - small_us, 0)  # the bytes' part of a 4 MiB message: what a faster link cuts
     return Part(f"the 4 MiB message's bytes: {big_us} - {small_us} = {data} µs, "
                 f"{data / small_us:.1f}x a few-byte message's time; on a link with 10x the bandwidth alone "

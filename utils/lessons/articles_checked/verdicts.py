@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from utils import devices
+from utils.claims import as_printed, printed_ratio
 from utils.lessons.articles_checked import case_study, claims, host_memory, sections, snippets
 # Re-exported (noqa: F401) for the notebook and the tests, which import lesson 09's judging from here.
 from utils.lessons.articles_checked.checks import (  # noqa: F401
@@ -457,10 +458,11 @@ def prune_accuracy_words(record: dict) -> str:
 
 def b12(m):
     p = m["prune"]
-    dense, zeroed, removed = (round(p[k] * 1e3, 2) for k in ("dense", "zeroed", "removed"))  # ms, as printed
+    dense, zeroed, removed = (as_printed(p[k], 2, 1e-3) for k in ("dense", "zeroed", "removed"))  # ms
+    times = lambda k: printed_ratio(p[k], p["dense"], 2, 1e-3)  # noqa: E731  (of the dense time, as printed)
     return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed:.2f} ms, "
-                 f"{zeroed / dense:.2f}x the dense time; half the neurons removed (0.5 of the FLOPs) {removed:.2f} "
-                 f"ms, {removed / dense:.2f}x; CSR at 95% zeros: {m['csr']:.2f}x"
+                 f"{times('zeroed'):.2f}x the dense time; half the neurons removed (0.5 of the FLOPs) {removed:.2f} "
+                 f"ms, {times('removed'):.2f}x; CSR at 95% zeros: {m['csr']:.2f}x"
                  f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU)]
 
 

@@ -4,7 +4,7 @@ packing, a peak ratio with its spread, lesson 02's schedules with two stages per
 
 from __future__ import annotations
 
-from utils import devices
+from utils import claims, devices
 from utils.lessons.articles_checked.checks import BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, too_wide
 from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.figures import TWO_STAGES, _units_note
@@ -40,10 +40,10 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
     per cent): which kept both GPUs working (over ``BOTH_WORKING`` each: past the half that GPUs taking turns
     keep, by a margin for noise), whether the split left one idle at a time, and which kept the most of the
     figures the row reads."""
-    pct = {name: round(share * 100) for name, share in kept.items()}  # as printed
+    pct = {name: int(claims.as_printed(share, 0, scale=0.01)) for name, share in kept.items()}  # as printed
     ranked = sorted(pct.items(), key=lambda item: -item[1])
     shares = ", ".join(f"{name} {share}%" for name, share in ranked)
-    line = round(BOTH_WORKING * 100)
+    line = int(claims.as_printed(BOTH_WORKING, 0, scale=0.01))
     working = [name for name, share in ranked if name != split and share > line]
     nearest = min(ranked, key=lambda item: abs(item[1] - line))
     over = (f"each keeps over {line}% of its rate: past the 50% that two GPUs taking turns keep at most, by a "
