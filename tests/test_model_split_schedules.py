@@ -343,3 +343,23 @@ def test_the_work_scaled_reference_and_the_works_prediction_may_be_passed_and_th
                    speedups=[1.24, 1.17, 1.23, 1.26, 1.20])
     assert "work-scaled reference (" not in report.headline_verdict(low)
     assert "predicts (" not in report.explain_row(low)
+
+
+@pytest.mark.timeout(120)
+def test_section_8_and_9_keep_each_configurations_loss_beside_one_devices(cpu_mode_and_no_leftovers):
+    """Rule 3 beside the speedups of sections 8 and 9: the timed steps keep their losses (no extra step), and
+    every configuration's loss matches one device's; the other branch says the speed-up does not count."""
+    from utils.lessons.model_split import outputs, placement
+
+    task = tiny_task()
+    run = multi.measure_multi(task, [1.0] * 4, 8, 4, rounds=1, timeout=100)
+    losses = outputs.launch_losses(run.raw)
+    lines = outputs.same_losses(losses, [r.schedule for r in run.rows], run.raw[0]["regime"])
+    assert len(lines) == 3 and all("match one device's within 1e-04 (|diff| = " in x for x in lines), lines
+    got = placement.measure_placements(task, 8, [2], rounds=1, timeout=100)
+    lines = outputs.same_losses(got["losses"], placement.PLACEMENTS, got["regime"])
+    assert all("match one device's within 1e-04" in x for x in lines), lines
+    off = outputs.same_losses({"one device": 5.0, "ZBV": 5.0002}, ["ZBV"])  # as printed: 2.0e-04 > 1e-04
+    assert off == ["ZBV: outputs (the loss) differ from one device's by 2.0e-04, more than 1e-04: this speed-up "
+                   "does not count"]
+    assert outputs.same_losses({"one device": 5.0, "ZBV": 5.0001}, ["ZBV"])[0].endswith("(|diff| = 1.0e-04)")

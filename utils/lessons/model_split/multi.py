@@ -33,7 +33,8 @@ from utils.lessons.model_split.balance import balanced_split
 from utils.lessons.model_split.bounds import pipeline_bound
 from utils.lessons.model_split.ideal import achievable
 from utils.lessons.model_split.instrument import RecordedStage
-from utils.lessons.model_split.runs import PipelineRun, Row, baseline_runner, pin_cpu_worker, time_rounds
+from utils.lessons.model_split.runs import (PipelineRun, Row, baseline_runner, loss_values, pin_cpu_worker,
+                                           time_rounds)
 from utils.lessons.model_split.schedules import stage_device
 from utils.lessons.model_split.split import split_sequential
 from utils.lessons.model_split.tasks import Task
@@ -68,7 +69,8 @@ def formula(name: str) -> str:
             "ZBV": "p (zero bubble), F=B=W"}.get(name, "p·m/(m+p−1)")
 
 
-def _runner(task: Task, model, rank: int, device, name: str, m: int, points, x, y, sent: dict, key: str):
+def _runner(task: Task, model, rank: int, device, name: str, m: int, points, x, y, sent: dict, key: str,
+            losses: dict):
     modules = split_sequential(model, points)
     ranks = stage_ranks(name, dist.get_world_size())
     mine = [RecordedStage(mod, k, len(modules), device) for k, mod in enumerate(modules) if ranks[k] == rank]
@@ -82,6 +84,8 @@ def _runner(task: Task, model, rank: int, device, name: str, m: int, points, x, 
         model.zero_grad(set_to_none=True)
         for s in mine:
             s.recorder, s.bytes_sent, s.messages = recorder, 0, 0
+        if kwargs:  # the last stage's worker: it keeps the micro-batches' losses (read after the rounds)
+            kwargs["losses"] = losses[key] = []
         sched.step(*args, **kwargs)
         sent[key] = (sum(s.bytes_sent for s in mine), sum(s.messages for s in mine))
     return run
@@ -94,15 +98,16 @@ def multi_worker(task: Task, points: Sequence[int], batch: int, m: int, names: S
     pin_cpu_worker()  # before the process group: gloo's threads inherit the core
     with launch.process_group():
         device, rank = stage_device(), dist.get_rank()
-        precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
+        regime = precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
         model = task.build().to(device)
         x, y = (t.to(device) for t in task.make_batch(batch, seed))
-        sent: dict = {}
-        runners = {"one device": baseline_runner(task, model, rank, x, y)}
+        sent, losses = {}, {}
+        runners = {"one device": baseline_runner(task, model, rank, x, y, losses)}
         for name in names:
-            runners[name] = _runner(task, model, rank, device, name, m, list(points), x, y, sent, name)
+            runners[name] = _runner(task, model, rank, device, name, m, list(points), x, y, sent, name, losses)
         out = time_rounds(runners, rounds, True, device, f"worker {rank}")
-        return {**out, "sent": sent, "threads": torch.get_num_threads(), "device": str(device)}
+        return {**out, "sent": sent, "threads": torch.get_num_threads(), "device": str(device),
+                "losses": loss_values(losses), "regime": regime}
 
 
 def measure_multi(task: Task, costs: Sequence[float], batch: int, m: int, names: Sequence[str] = tuple(MULTI),

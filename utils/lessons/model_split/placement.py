@@ -26,7 +26,8 @@ from utils import launch, precision
 from utils.claims import as_printed, paired_spread, within_noise
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.report import reading, rounds_text
-from utils.lessons.model_split.runs import Row, baseline_runner, pin_cpu_worker, time_rounds
+from utils.lessons.model_split.outputs import launch_losses
+from utils.lessons.model_split.runs import Row, baseline_runner, loss_values, pin_cpu_worker, time_rounds
 from utils.lessons.model_split.schedules import stage_device
 from utils.lessons.model_split.split import output_shape, split_sequential
 from utils.lessons.model_split.tasks import Task
@@ -71,7 +72,7 @@ def _placed_modules(model: nn.Sequential, placement: str, split_points: Sequence
 
 
 def _placement_runner(task: Task, model, rank: int, device, placement: str, split_points, x, y,
-                      sent: dict) -> tuple[Callable, int]:
+                      sent: dict, losses: dict) -> tuple[Callable, int]:
     """A runner (for ``time_rounds``) of one step with the model placed as ``placement``, one micro-batch;
     it leaves this worker's bytes sent in ``sent[placement]``. Returns ``(runner, crossings per pass)``."""
     modules = _placed_modules(model, placement, split_points)
@@ -85,6 +86,8 @@ def _placement_runner(task: Task, model, rank: int, device, placement: str, spli
         model.zero_grad(set_to_none=True)
         for stage in mine:
             stage.bytes_sent, stage.recorder = 0, recorder
+        if kwargs:  # the last stage's worker: it keeps the step's loss (read after the rounds)
+            kwargs["losses"] = losses[placement] = []
         sched.step(*args, **kwargs)
         sent[placement] = sum(s.bytes_sent for s in mine)
     return run, len(modules) - 1
@@ -115,16 +118,16 @@ def placements_worker(task: Task, batch: int, split_points: Sequence[int], round
     pin_cpu_worker()  # before the process group: gloo's threads inherit the core (as every timing worker)
     with launch.process_group():
         device, rank = stage_device(), dist.get_rank()
-        precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
+        regime = precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
         model = task.build().to(device)
         x, y = (t.to(device) for t in task.make_batch(batch, seed))
         activation = output_shape(split_sequential(model, split_points)[0], x)  # (B, T, C)
-        sent: dict = {}
-        runners = {"one device": baseline_runner(task, model, rank, x, y)}
+        sent, losses = {}, {}
+        runners = {"one device": baseline_runner(task, model, rank, x, y, losses)}
         crossings = {}
         for name in PLACEMENTS:
             runners[name], crossings[name] = _placement_runner(task, model, rank, device, name, split_points, x, y,
-                                                               sent)
+                                                               sent, losses)
         trips = {"message 4 B": [], "message activation": []}
         runners["message 4 B"] = _message_runner(rank, device, 1, trips["message 4 B"])
         runners["message activation"] = _message_runner(rank, device, math.prod(activation),
@@ -133,7 +136,8 @@ def placements_worker(task: Task, batch: int, split_points: Sequence[int], round
         skip = MESSAGE_TRIPS  # round 0 warms up: its trips are left out, as its times are
         return {"times": out["times"], "busy": out["busy"], "cpu": out["cpu"], "sent": sent, "crossings": crossings,
                 "device": str(device), "trips": {k: v[skip:] for k, v in trips.items()},
-                "activation_bytes": 4 * math.prod(activation)}  # float32
+                "activation_bytes": 4 * math.prod(activation),  # float32
+                "losses": loss_values(losses), "regime": regime}
 
 
 def measure_placements(task: Task, batch: int, split_points: Sequence[int], rounds: int = 5, seed: int = 0,
@@ -162,6 +166,7 @@ def measure_placements(task: Task, batch: int, split_points: Sequence[int], roun
     trips = raw[0]["trips"]  # rank 0's round trips, every round's: one way is half of one
     out["message"] = {"tiny": med(trips["message 4 B"]) / 2, "activation": med(trips["message activation"]) / 2,
                       "activation_bytes": raw[0]["activation_bytes"]}
+    out["losses"], out["regime"] = launch_losses(raw), raw[0]["regime"]  # rule 3: ``outputs.same_losses``
     return out
 
 

@@ -60,14 +60,25 @@ def lesson_configs(batches, micro_batches, schedule: str = "gpipe") -> list[Conf
 # --- the timing worker: one runner per configuration, timed round by round ----------------------------------
 
 
-def baseline_runner(task: Task, model, rank: int, x, y) -> Callable:
-    """One device: the whole model's step on rank 0 alone, as a runner for ``time_rounds``."""
+def baseline_runner(task: Task, model, rank: int, x, y, losses: dict | None = None) -> Callable:
+    """One device: the whole model's step on rank 0 alone, as a runner for ``time_rounds``. ``losses``: where
+    it keeps its step's loss, as ``losses["one device"]`` (``loss_values`` reads it after the rounds)."""
     def run(recorder):  # the whole model on rank 0 alone; rank 1 waits in the barrier
         if rank == 0:
             model.zero_grad(set_to_none=True)
             with span_timer(recorder)("compute"):
-                task.loss_fn(model(x), y).backward()
+                loss = task.loss_fn(model(x), y)
+                loss.backward()
+            if losses is not None:
+                losses["one device"] = [loss.detach()]  # kept, not read: no wait inside the timed step
     return run
+
+
+def loss_values(losses: dict) -> dict[str, float]:
+    """The losses a worker's runners kept (a list of tensors each: one per micro-batch), each the mean over its
+    micro-batches, equal in size: the whole batch's loss, as one device computes it. Read after the rounds."""
+    return {k: float(torch.stack([t.detach().float().reshape(()) for t in v]).mean()) for k, v in losses.items()
+            if v}
 
 
 def _config_runner(task: Task, model, rank: int, device, c: Config, split_points, x, y, sent: dict) -> Callable:
