@@ -163,3 +163,20 @@ def test_two_threads_past_the_two_core_bound_read_as_a_finding_with_a_hypothesis
     # the medians' ratio (1.90x) lies on the other side of the reference: within the spread, so nothing to explain
     near = report.profile_sentence(m.MachineProfile("cpu", peaks + [bw(1, 18e9, 16e9), bw(2, 37e9, 30.4e9)]), S)
     assert "at the reference (within noise)" in near and "latency-bound" not in near
+
+
+def test_the_ridge_is_worked_from_the_ceilings_as_printed(machine):
+    """100.56 GFLOP/s over 30.04 GB/s print as 100.6 and 30.0: a ridge of 3.4 (100.6 / 30.0), not the
+    unrounded 3.3, in section 2's sentence and in section 7's echo of it."""
+    from dataclasses import replace
+
+    from utils.lessons.why_slow import hardware, report
+
+    S = settings(machine)
+    profile, roof, _ = _fake_run(S)
+    roof = replace(roof, ceilings=replace(roof.ceilings, flops=100.56e9, bandwidth=30.04e9))
+    assert f"{roof.ceilings.ridge:.1f}" == "3.3"
+    assert report.roofline_sentence(roof).startswith("Ridge point: 3.4 FLOPs per byte")
+    lines = report.hardware_sentences(hardware.datasheet_rows(), hardware.ridge_range(),
+                                      hardware.more_bandwidth_pairs(), profile, S.peak_dtypes[1], "this machine", roof)
+    assert "Section 2's roofline has its ridge at 3.4:" in lines[-1]

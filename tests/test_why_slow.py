@@ -58,9 +58,17 @@ def test_rowwise_ops_compute_what_their_name_says(kind):
 
 
 def test_a_point_above_its_roof_by_more_than_its_spread_is_flagged():
+    op = roofline.matmul_op(2, 2, 2)  # 16 FLOPs in 1 ns: 16.0 GFLOP/s against a roof of 13.3, as printed
+    assert roofline.Point(op, 1e-9, 0.05, op.flops / 1.2e-9, "compute").above_roof
+    assert not roofline.Point(op, 1e-9, 0.5, op.flops / 1.2e-9, "compute").above_roof
+
+
+def test_a_points_share_of_its_roof_is_worked_from_the_rates_as_printed():
+    """1.84 GFLOP/s against 2.46 print as 1.8 and 2.5: the table's share is 72% (1.8 / 2.5), not 75%."""
     op = roofline.matmul_op(2, 2, 2)
-    assert roofline.Point(op, 1.0, 0.05, op.flops / 1.2, "compute").above_roof
-    assert not roofline.Point(op, 1.0, 0.5, op.flops / 1.2, "compute").above_roof
+    point = roofline.Point(op, op.flops / 1.84e9, 0.05, 2.46e9, "memory")
+    row = roofline.points_rows([point])[0]
+    assert row[5:8] == ("1.8", "2.5", "72%") and round(point.fraction, 2) == 0.72
 
 
 def test_algorithms_agree_with_their_slow_versions():
@@ -390,6 +398,9 @@ def test_the_profiled_step_is_set_beside_the_same_step_without_the_profiler():
     assert "added little" not in words and "close to" not in words
     edge = profile.StepProfile(0.0951, {}, [], None, None, None, unprofiled_seconds=0.1)  # 0.951 prints 0.95
     assert "added little" in edge.overhead_sentence()
+    # 100.04 ms and 90.46 ms print as 100.0 and 90.5: the ratio a reader works out is 1.10x (1.11x unrounded)
+    printed = profile.StepProfile(0.10004, {}, [], None, None, None, unprofiled_seconds=0.09046)
+    assert "took 90.5 ms: the profiled step took 1.10x that" in printed.overhead_sentence()
 
 
 def test_the_scaling_fit_is_time_proportional_to_the_formulas_flops_plus_a_fixed_cost():

@@ -5,6 +5,7 @@ every name, so a cell calls ``report.link_sentence``.
 
 from __future__ import annotations
 
+from utils import claims
 from utils.lessons.start_here.line_check import check_line  # lesson 00's test: does a run lie on the kept line
 from utils.lessons.why_slow.transfers import LATENCY_NAME, PREDICTS
 from utils.tables import Table
@@ -47,7 +48,7 @@ def _bytes_said(cost, beta: float) -> str:
 def _one_message_us(c) -> float:
     """The time of one of ``c``'s messages in µs, as printed (one decimal): a total computed from it is worked
     from this figure, so that "16 x 82.3 µs" is followed by 16 x 82.3, not by the unrounded product."""
-    return round(c.measured / c.transfers * 1e6, 1)
+    return claims.as_printed(c.measured / c.transfers, 1, 1e-6)
 
 
 def _time_cell(c) -> str:
@@ -71,7 +72,7 @@ def link_sentence(link, costs, can_predict: bool) -> str:
            f"±{link.accuracy:.0%} at some size: they cannot predict a time here, so the table gives measured times")
     one = _one_message_us(pieces)  # as printed: the total and the ratio are worked from this figure
     total = pieces.transfers * one
-    ratio = total / round(ids.measured * 1e6, 1)
+    ratio = total / claims.as_printed(ids.measured, 1, 1e-6)
     why = ("" if round(ratio, 1) <= pieces.transfers else
            f": more than {pieces.transfers}x, since the single message ran faster than one piece did")
     return (f"{link.name}, {THIS_FIT}: {fit}. {_ids_sentence(ids, ids.measured * ids.latency_share, f.beta)} Sent as "
@@ -96,7 +97,7 @@ def noisy_piece_sentence(link, ids, pieces, can_predict: bool) -> str:
         return ""
     text = (f" That one {size:,}-byte message sits {residual:+.0%} off the fit (a single point, noisy"
             + (f"; it took longer than the {ids.n_bytes:,}-byte one" if _one_message_us(pieces)
-               > round(ids.measured * 1e6, 1) else "") + ")")
+               > claims.as_printed(ids.measured, 1, 1e-6) else "") + ")")
     if not can_predict:
         return text + ", and the fit cannot predict here: read the figure as rough."
     return (text + f", so the fit's prediction is the steadier figure: {pieces.predicted * 1e6:,.0f} µs "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.transforms import Bbox
 
-from utils import plots
+from utils import claims, plots
 from utils.lessons.why_slow.peak import Ceilings
 
 
@@ -42,7 +42,8 @@ def plot_roofline(points, ceilings: Ceilings, label: str, simulated: bool, extra
     ax.set_xlim(lo, hi)
     ax.grid(True, which="major", alpha=0.3)
     # The ridge's label at the foot of its line, right of it: compute-bound ops (right of the ridge) sit high.
-    ax.text(ceilings.ridge * 1.08, 0.03, f"ridge {ceilings.ridge:.1f} FLOPs/byte", color="0.35", fontsize=8,
+    said = claims.printed_ratio(ceilings.flops, ceilings.bandwidth, 1, 1e9)  # as the sentence below says it
+    ax.text(ceilings.ridge * 1.08, 0.03, f"ridge {said:.1f} FLOPs/byte", color="0.35", fontsize=8,
             transform=ax.get_xaxis_transform())
     fig = plots.finish(fig, f"The roofline{label}")  # label: whose ceilings, on how many threads
     ys = np.logspace(np.log10(bottom / 2), np.log10(top * 4), 120)

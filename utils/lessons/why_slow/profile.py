@@ -71,7 +71,8 @@ class StepProfile:
         profiler records every op, and that recording costs time inside the step it measures."""
         if self.unprofiled_seconds is None:
             return ""
-        ratio = round(self.wall_seconds / self.unprofiled_seconds, 2)  # judged as printed
+        # the two times as printed (ms, one decimal), as a reader divides them; judged as printed
+        ratio = round(claims.printed_ratio(self.wall_seconds, self.unprofiled_seconds, 1, 1e-3), 2)
         base = (f"The same step without the profiler, timed just before (fastest of {UNPROFILED}), took "
                 f"{self.unprofiled_seconds * 1e3:.1f} ms: the profiled step took {ratio:.2f}x that. ")
         if ratio < 0.95:  # the profiler cannot speed a step up: the two steps met different moments

@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 import textwrap
 
-from utils import devices
+from utils import claims, devices
 from utils.lessons.start_here.summary import ROUGH, threads_reading  # lesson 00's rough rule and threads reading
 from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re-exported for the notebook
     COST_COLUMNS,
@@ -189,7 +189,8 @@ def roofline_sentence(roof) -> str:
     matmuls = [p for p in roof.points if p.bound == "compute"]
     largest = max(matmuls, key=lambda p: p.op.flops)
     nearest = max((p for p in roof.points if p.bound == "memory"), key=lambda p: p.fraction)
-    return (f"Ridge point: {c.ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
+    ridge = claims.printed_ratio(c.flops, c.bandwidth, 1, 1e9)  # the two ceilings as the profile prints them
+    return (f"Ridge point: {ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
             f"by the roofline's count (intensity below the ridge): {', '.join(memory) or 'none'}. Compute-bound by "
             f"count: {', '.join(p.op.name for p in matmuls)}. (Which limit an op met in this run is its share of "
             "its roof, in the block below.) "
@@ -381,15 +382,20 @@ def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, 
     more = ", ".join(f"the {a} over the {b} (+{ratio - 1:.0%})" for a, b, ratio in pairs)
     fp32, top, bw = profile.peak("fp32"), profile.peak(half), profile.bandwidth()
     where = f"both on {bw.threads} threads" if bw.threads else "both on the GPU"
-    text = (f"{mine_name[0].upper()}{mine_name[1:]}: ridge {top.best / bw.best:.0f} FLOPs per byte ({half} peak "
-            f"over bandwidth, {where}). Section 2's roofline has its ridge at {roof.ceilings.ridge:.1f}: "
-            f"{roof.ceilings.peak_name} over {roof.ceilings.bandwidth_name}. The two differ by the dtype "
-            f"({half} runs {top.best / fp32.best:.1f}x fp32 here)")
+
+    def over(a: float, b: float) -> float:  # two of the profile's rates, as its table prints them (G-units)
+        return claims.printed_ratio(a, b, 1, 1e9)
+
+    c = roof.ceilings
+    text = (f"{mine_name[0].upper()}{mine_name[1:]}: ridge {over(top.best, bw.best):.0f} FLOPs per byte ({half} "
+            f"peak over bandwidth, {where}). Section 2's roofline has its ridge at {over(c.flops, c.bandwidth):.1f}: "
+            f"{c.peak_name} over {c.bandwidth_name}. The two differ by the dtype "
+            f"({half} runs {over(top.best, fp32.best):.1f}x fp32 here)")
     if roof.threads:
         one, bw1 = profile.peak("fp32", roof.threads), profile.bandwidth(roof.threads)
         text += (f" and by the threads ({fp32.threads} threads multiply the fp32 peak by "
-                 f"{fp32.best / one.best:.1f} and the bandwidth by {bw.best / bw1.best:.1f}); beside the GPUs' "
-                 f"memory, this CPU's bandwidth is STREAM's, {stream_place(bw)}")
+                 f"{over(fp32.best, one.best):.1f} and the bandwidth by {over(bw.best, bw1.best):.1f}); beside "
+                 f"the GPUs' memory, this CPU's bandwidth is STREAM's, {stream_place(bw)}")
     used = [(f"{half} peak", top), ("fp32 peak", fp32), ("bandwidth", bw)]
     if roof.threads:
         used += [("1-thread fp32 peak", one), ("1-thread bandwidth", bw1)]

@@ -21,7 +21,7 @@ from typing import Callable
 
 import torch
 
-from utils import machine
+from utils import claims, machine
 from utils.lessons.why_slow.peak import Ceilings
 from utils.lessons.why_slow.step import DTYPES
 
@@ -119,8 +119,9 @@ class Point:
 
     @property
     def fraction(self) -> float:
-        """Achieved over attainable: at most 1 unless the ceilings are wrong for this op (caches)."""
-        return self.achieved / self.ceiling
+        """Achieved over attainable, worked from the two rates as the table prints them (GFLOP/s to one
+        decimal, ``claims.printed_ratio``): at most 1 unless the ceilings are wrong for this op (caches)."""
+        return claims.printed_ratio(self.achieved, self.ceiling, 1, 1e9)
 
     @property
     def above_roof(self) -> bool:
