@@ -273,3 +273,11 @@ def test_a_speed_up_and_a_payback_are_worked_from_the_times_as_printed():
     assert report.payback_claim(1.94, noisy).verdict.startswith("does not hold: its saving a call is within noise")
     tiny = _gelu_pair(1.04, 1.0, (1.04,) * 5, fast="compiled GELU")  # faster, by 0.04 ms: prints 0.0
     assert "under 0.1 ms" in report.payback_sentence(1.94, tiny)
+
+
+def test_the_mfu_against_the_re_timed_peak_is_worked_from_the_printed_figures():
+    """MFU 63% (0.6351) of 99.1 GFLOP/s (99.14), the re-timed probe at 91.0 (91.04): a reader works out
+    0.63 x 99.1 / 91.0 = 70%, not the unrounded 69%, and 91.0 / 99.1 - 1 = -8%."""
+    u = NS(median=0.6351, peak=99.14e9, retimed=91.04e9)
+    assert f"{0.6351 * 99.14 / 91.04:.0%}" == "69%" and f"{report.retimed_mfu(u):.0%}" == "70%"
+    assert f"{report.retimed_gap(u):+.0%}" == "-8%"

@@ -7,6 +7,7 @@ the closing table's verdict and section 7's sentence say the same thing of one o
 
 from __future__ import annotations
 
+from utils import claims
 from utils.plots import size_label
 
 
@@ -128,7 +129,7 @@ def roof_choice_sentence(point, roof) -> str:
     text = (f" That roof is {bw.name}, {bw.best / 1e9:.1f} GB/s: the profile's figure on {on}, the threads the "
             f"ops ran on (an all-threads bandwidth is not what {on} can draw), and the one figure every lesson "
             f"quotes under that name. Against {roof.RETIMED} ({again.best / 1e9:.1f} GB/s, "
-            f"{again.best / bw.best - 1:+.0%}), {point.op.name} would read {other:.0%}: ")
+            f"{claims.printed_ratio(again.best, bw.best, 1, 1e9) - 1:+.0%}), {point.op.name} would read {other:.0%}: ")
     if not crosses_roof(point, roof):
         text += "on the same side of its roof, so the reading does not depend on which of the two is used."
     else:

@@ -128,7 +128,12 @@ def mfu_table(U) -> Table:
 
 def _retimed_gap(U) -> str:
     """The re-timed probe against the profile's figure: ``+7% from the profile's``."""
-    return f"{U.retimed / U.peak - 1:+.0%} from the profile's"
+    return f"{retimed_gap(U):+.0%} from the profile's"
+
+
+def retimed_gap(U) -> float:
+    """The re-timed peak over the profile's, less one, worked from the two as printed (GFLOP/s, one decimal)."""
+    return claims.printed_ratio(U.retimed, U.peak, 1, 1e9) - 1
 
 
 def _where(U) -> str:
@@ -140,8 +145,8 @@ def _where(U) -> str:
 def mfu_sentence(U) -> str:
     against = ("the machine profile's figure" if U.profile_peak else "a peak measured here, in the same rounds")
     moved = (f" The same probe, timed beside the step in this run, ran at {_gflops(U.retimed)} "
-             f"({U.retimed / U.peak - 1:+.0%}): how far this moment's load moved it; against it, MFU would read "
-             f"{U.median * U.peak / U.retimed:.0%}." if U.profile_peak else "")
+             f"({retimed_gap(U):+.0%}): how far this moment's load moved it; "
+             f"against it, MFU would read {retimed_mfu(U):.0%}." if U.profile_peak else "")
     return (f"MFU = {U.median:.0%} of the {U.peak_name}, {_gflops(U.peak)} (100 %: that peak's rate, a "
             f"measured reference, not a bound), {against}.{moved} "
             f"The PaLM paper (Google's 540B-parameter language model) reports {PALM_MFU:.1%} for training its model on thousands of TPU v4 chips, "
@@ -149,6 +154,12 @@ def mfu_sentence(U) -> str:
             f"on {_where(U)} against a peak measured on this machine (a datasheet peak is never lower, so the "
             "same work reads lower against one), and a large run pays communication a single device does not. "
             f"Section 2 shows which ops cannot use the peak at all, section 6 where the step's time goes.")
+
+
+def retimed_mfu(U) -> float:
+    """The MFU against the peak re-timed beside the step, worked from the figures as printed: the MFU (a
+    percentage) times the profile's peak over the re-timed one (GFLOP/s, one decimal)."""
+    return claims.as_printed(U.median, 2) * claims.printed_ratio(U.peak, U.retimed, 1, 1e9)
 
 
 def mfu_rounds_table(U) -> Table:
@@ -166,7 +177,7 @@ def mfu_notes(U, profile, S) -> str:
             f"one untimed call, on {where}; MFU per round = model FLOPs / that round's fastest step / "
             + (f"the profile's {same.name}, {same.formatted()} ({profile.measured}), the one figure every lesson "
                f"quotes under that name. The matmul column is {U.RETIMED}: fastest {_gflops(U.retimed)}, "
-               f"{U.retimed / U.peak - 1:+.0%} from the profile's, which shows how far this moment moved it "
+               f"{retimed_gap(U):+.0%} from the profile's, which shows how far this moment moved it "
                "(a busy machine only slows a kernel; a faster run means the profile met a busier moment)."
                if U.profile_peak else
                f"the fastest matmul of all rounds ({_gflops(U.peak)}), so a slow matmul measurement cannot lift a "
@@ -243,7 +254,8 @@ def roofline_notes(roof, profile) -> list[str]:
                     f"probes ran again in the same interleaved rounds as the {len(roof.points)} ops "
                     "(utils.machine.measure_ceilings), each keeping its fastest run: " + "; ".join(
                         f"{c.kind}, {roof.RETIMED} ({c.size.split(', ')[0]}): {c.formatted()}, "
-                        f"{c.best / theirs.best - 1:+.0%} from the profile's (spread {c.spread:.0%})"
+                        f"{claims.printed_ratio(c.best, theirs.best, 1, 1e9) - 1:+.0%} from the profile's "
+                        f"(spread {c.spread:.0%})"
                         for c, theirs in zip(roof.retimed, (roof.peak, roof.bandwidth)))
                     + ". The roof is made of the profile's figures, so the ridge follows from the ceilings "
                     "printed at the top; the re-timing shows how far this moment's load moved them. Spread: "
