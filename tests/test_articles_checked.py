@@ -813,7 +813,7 @@ def test_lesson_02s_explanation_stands_beside_the_finding_and_the_note_says_it_i
     assert "1.84x against a bound of 1.78x (above the bound: a finding to explain; within its work-scaled " \
         "reference 1.87x, lesson 02 §5's explanation" in a10.evidence
     note = report.above_bound_note(m, [a10])
-    assert note.startswith("Rows A10 are above a bound through lesson 02 §5's best GPipe/1F1B configuration, 1.84x")
+    assert note.startswith("Row A10 is above a bound through lesson 02 §5's best GPipe/1F1B configuration, 1.84x")
     assert "within its work-scaled reference of 1.87x" in note and "not agreement" in note
     assert "nothing on this page explains it" not in note
     assert not any(words in note for words in ("and agree", "read the figure as lesson 02 does"))
@@ -1154,3 +1154,13 @@ def test_a21_sets_lesson_07s_recorded_pass_beside_its_own_rounds_and_says_why_re
     m["passes"] = m["passes"] | {"tensor parallel rounds": [1.10, 1.83, 1.59, 1.12, 1.01, 1.26]}   # within noise
     row = verdicts.judge(claims.BY_ID["A21"], m, {})
     assert "the two read differently (within noise here, faster there)" in row.why
+    # lesson 07's figure past its bound beyond its rounds: a finding to explain, so the check never agrees
+    past = Recorded({"value": 2.3, "bound": 2.0, "rounds": [2.25, 2.28, 2.3, 2.32, 2.35], "lesson": "07", "what": ""},
+                    sources.LEDGER, "lesson 07, a date; simulated on CPU, this machine")
+    m = _figures(tensor_parallel=past)
+    m["passes"] = m["passes"] | {"tensor parallel rounds": [1.2, 1.25, 1.3, 1.3, 1.35, 1.4]}
+    row = verdicts.judge(claims.BY_ID["A21"], m, {})
+    assert row.check == verdicts.ABOVE and "bound 2x: above the bound: a finding to explain" in row.evidence
+    note = report.above_bound_note(m, [row])
+    assert note.startswith("Row A21 is above a bound through lesson 07 §1's tensor-parallel pass, 2.30x against a "
+                           "bound of 2.00x"), note

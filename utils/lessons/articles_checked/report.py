@@ -17,6 +17,7 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
                                                    rounds_above_words, speedup_words, spread_of,
                                                    work_scaled_reference)
 from utils.lessons.articles_checked.figures import LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD, no_spread
+from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES
 from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
                                                     two_stages_read_words)
 from utils.tables import Table
@@ -113,7 +114,9 @@ def recorded_speedups() -> dict[str, str]:
     """The recorded speed-ups the rows' checks read, each named by where it comes from (lesson 02's pipeline
     figure is its §5 sweep's best, not the best of every schedule lesson 02 times)."""
     return {"naive_split": "lesson 02's split alone", "pipeline": pipeline_label(),
-            "ddp": "lesson 03's two DDP workers",  # then lesson 02 §9's schedules, which row A19 reads
+            "ddp": "lesson 03's two DDP workers",
+            "tensor_parallel": f"{sections.cite(LESSON_07_PASSES)}'s tensor-parallel pass",  # row A21 reads it
+            # lesson 02 §9's schedules, which row A19 reads
             **{name: f"{sections.cite(TWO_STAGES_SECTION)}'s {schedule}" for name, schedule in TWO_STAGES.items()}}
 PIPELINE_ABOVE = (
     "Lesson 02 reads a pipeline past 2m/(m+1) against its work-scaled reference: that bound assumes the "
@@ -149,7 +152,7 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     said = [f"{labels[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
             f"{1.0 if name == 'naive_split' else m['results'][name].record['bound']:.2f}x" for name in found]
     summaries = [i for i in above if i in SUMMED]  # a summary row carries the finding of a row it sums up
-    note = (f"Rows {', '.join(above)} are above a bound through " + ("; ".join(said) or "a figure of theirs")
+    note = ((f"Rows {', '.join(above)} are" if len(above) > 1 else f"Row {above[0]} is") + " above a bound through " + ("; ".join(said) or "a figure of theirs")
             + (f" ({' and '.join(summaries)}: " + ("summary rows, from the rows they sum up)" if len(summaries) > 1
                                                  else "a summary row, from the rows it sums up)") if summaries else "")
             + ".")
