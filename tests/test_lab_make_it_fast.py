@@ -472,3 +472,18 @@ def test_the_fixes_verdict_names_no_habit_until_all_four_pass():
     unfinished = [v(x.name, checks.NOT_DONE) for x in found]
     assert lab.fixes_verdict(unfinished).status == checks.NOT_DONE
     assert "threads" not in lab.fixes_verdict(unfinished).message
+
+
+def test_the_prediction_s_specification_says_what_it_returns_not_how_to_work_it_out():
+    """Session 51: the spec of ``predicted_step_ms`` names the quantity, its input and its unit; the way to
+    work it out (which regions drop, how often the others run) is the exercise, left to the learner."""
+    import json
+    from pathlib import Path
+    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "08_make_it_fast.ipynb").read_text())
+    spec = next("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"
+                and "write `predicted_step_ms(reading)`" in "".join(c["source"]))
+    flat = " ".join(spec.split())
+    assert "**Its input**, `reading`" in flat and "**What it returns**: one number, in **milliseconds a step**" in flat
+    assert "the work the specification asks for" in flat
+    for method in ("kept their profiled times", "spent the rest", "as often as", "subtract", "minus"):
+        assert method not in flat, method
