@@ -281,3 +281,14 @@ def test_the_mfu_against_the_re_timed_peak_is_worked_from_the_printed_figures():
     u = NS(median=0.6351, peak=99.14e9, retimed=91.04e9)
     assert f"{0.6351 * 99.14 / 91.04:.0%}" == "69%" and f"{report.retimed_mfu(u):.0%}" == "70%"
     assert f"{report.retimed_gap(u):+.0%}" == "-8%"
+
+
+def test_a_flop_counts_gap_is_worked_from_the_counts_as_printed():
+    """5.3764e9 counted and 5.3085e9 by formula print as 5.376e+09 and 5.309e+09 (4 figures): +1.3% from the
+    formula, as a reader divides them (+1.279% unrounded would still print +1.3%); at 3 figures, 5.38e+09 over
+    5.31e+09 is +1.3% too; where rounding moves it: 1.0006e9 over 1e9 prints 1.001e+09 (+0.10%, not +0.06%)."""
+    from utils.lessons.why_slow import flops
+
+    assert flops.printed(5.3764e9) == 5.376e9 and f"{flops.printed_gap(5.3764e9, 5.3085e9):+.1%}" == "+1.3%"
+    assert f"{flops.printed_gap(5.3764e9, 5.3085e9, 3):+.1%}" == "+1.3%"
+    assert f"{1.0006e9 / 1e9 - 1:+.2%}" == "+0.06%" and f"{flops.printed_gap(1.0006e9, 1e9):+.2%}" == "+0.10%"

@@ -39,6 +39,17 @@ def gpt_flops(vocab: int, context: int, width: int, depth: int, batch: int, toke
     return GptFlops(n, tokens, attention, forward, 3 * forward)
 
 
+def printed(count: float, significant: int = 4) -> float:
+    """A FLOP count as the lesson prints it, to ``significant`` figures ("5.309e+09")."""
+    return float(f"{count:.{significant}g}")
+
+
+def printed_gap(count: float, reference: float, significant: int = 4) -> float:
+    """``count`` over ``reference``, less one, worked from the two counts as printed (``printed``): the
+    "+1.3% from the formula" a reader finds again by dividing the two figures on the page."""
+    return printed(count, significant) / printed(reference, significant) - 1
+
+
 def _cpu_attention_flops(query, key, value, *args, out_val=None, **kwargs) -> int:
     """torch's counter has formulas for the GPU attention kernels; this is the same formula for the CPU's."""
     return flop_counter.sdpa_flop_count(query.shape, key.shape, value.shape)
