@@ -567,3 +567,16 @@ def test_ratios_and_shares_beside_printed_times_are_worked_from_those_times():
     assert "at 0.77x the time your counts allow" in lab.beat_words([row, compared(0.02, 0.02)])
     assert lab.beat_words([compared(0.02, 0.02)]) == "no op beat the roof of your counts"  # the other branch
     assert f"{report.time_share(compared(0.019951, 1), compared(0.02614, 1)):.0%}" == "77%"
+
+
+def test_an_intensity_and_a_ridge_equal_to_two_decimals_are_told_apart():
+    """An intensity of 3.926 under a ridge of 3.927 both print 3.93 at two decimals: the sentence that says
+    the ridge is above the intensity prints four (3.9270 above 3.9260); apart at two, it keeps two."""
+    from types import SimpleNamespace as NS
+
+    close = report.turning_limit_sentence(NS(flops=3926.0, n_bytes=1000.0, bound="memory"), 31, NS(ridge=3.927),
+                                          None)
+    assert "ridge at 3.9270, above the op's own intensity at that length, 3.9260 FLOPs/byte" in close
+    apart = report.turning_limit_sentence(NS(flops=3900.0, n_bytes=1000.0, bound="memory"), 31, NS(ridge=3.927),
+                                          None)
+    assert "ridge at 3.93, above the op's own intensity at that length, 3.90 FLOPs/byte" in apart

@@ -155,18 +155,20 @@ def no_overlap_sentence(row, ceilings, share: float) -> str:
 
 def turning_limit_sentence(at, length: int, ceilings, first_ridge: float | None) -> str:
     """Why the table's limit at the turning length may read "memory": the length was computed on the ridge
-    measured before the exercises, the table's limit on the ridge of the rounds that timed the ops."""
+    measured before the exercises, the table's limit on the ridge of the rounds that timed the ops. The ridge
+    and the op's intensity get the decimals that tell them apart (two, or four where two print them equal)."""
     intensity = at.flops / at.n_bytes
-    timed = f"the rounds that timed it measured the ridge at {ceilings.ridge:.2f}"
+    d = 2 if f"{intensity:.2f}" != f"{ceilings.ridge:.2f}" else 4
+    timed = f"the rounds that timed it measured the ridge at {ceilings.ridge:.{d}f}"
     before = (f"Your turning length, {length}, comes from the ceilings measured before the exercises (ridge "
               f"{first_ridge:.2f} FLOPs/byte); " if first_ridge else f"Your turning length, {length}: ")
-    own = f"the op's own intensity at that length, {intensity:.2f} FLOPs/byte"
+    own = f"the op's own intensity at that length, {intensity:.{d}f} FLOPs/byte"
     if at.bound == "compute":
         return (before + f"{timed}, and {own}, is at or above that ridge too: the table's limit is compute, as "
                 "predicted.")
     moved = f" (here from {first_ridge:.2f} to {ceilings.ridge:.2f})" if first_ridge else ""
-    return (before + f"{timed}, above {own}, so on those ceilings the table's limit for it is memory. A ridge measured twice moves with the machine{moved}, and at the turning length "
-            "the limit moves with it.")
+    return (before + f"{timed}, above {own}, so on those ceilings the table's limit for it is memory. A ridge "
+            f"measured twice moves with the machine{moved}, and at the turning length the limit moves with it.")
 
 
 def predicted_again_sentence(before, now) -> str:
