@@ -28,6 +28,7 @@ from utils.labs.predict_the_roofline import mistakes
 from utils.labs.predict_the_roofline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.predict_the_roofline.ops import LabOp, text_like_ids
 from utils.lessons.why_slow import roofline
+from utils.lessons.why_slow.algorithms import printed_ms  # a time as the tables print it: ms, 3 figures
 from utils.lessons.why_slow.peak import Ceilings
 from utils.lessons.why_slow.plan import LessonSettings
 from utils.tables import Table
@@ -244,12 +245,6 @@ class Compared:
     def printed_ratio(self) -> float:
         """``ratio`` worked from the two times as the report's table prints them (``printed_ms``)."""
         return printed_ms(self.point.seconds) / printed_ms(self.predicted)
-
-
-def printed_ms(seconds: float) -> float:
-    """A time as the lab's tables print it, in ms to three significant figures ("26.1 ms"): the operand a
-    reader takes from the page for a ratio printed beside it."""
-    return float(f"{seconds * 1e3:.3g}")
 
 
 def predicted(flops: float, n_bytes: float, c: Ceilings) -> tuple[str, float]:

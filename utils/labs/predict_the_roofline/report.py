@@ -8,7 +8,8 @@ import textwrap
 
 from utils.details import how_measured
 from utils import checks
-from utils.labs.predict_the_roofline.checks import COUNTS_CHECK, FASTER, printed_ceilings, printed_ms
+from utils.labs.predict_the_roofline.checks import COUNTS_CHECK, FASTER, printed_ceilings
+from utils.lessons.why_slow.algorithms import printed_ms
 from utils.lessons.why_slow import roofline
 from utils.claims import within_noise
 from utils.tables import Table
