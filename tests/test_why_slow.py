@@ -1,6 +1,7 @@
 """Lesson 01's measurements: the FLOP formula against torch's counter, the roofline, MFU, the profiler."""
 
 import math
+import re
 import statistics
 
 import pytest
@@ -336,6 +337,9 @@ def test_a_fit_that_needs_a_negative_fixed_cost_does_not_hold():
     one_model = "does not hold as one model of the step (the fixed cost d differs by axis); per axis alone, it fits"
     assert f"tolerance, {one_model} within ±10% on 1 of 2 axes (width):" in said
     assert "negative fixed cost (d = -2.9 ± " in said
+    # the end-to-end ratio is the two printed ps per FLOP divided, as a reader would
+    first, last, ratio = re.search(r"went from ([\d.]+) to ([\d.]+) ps .*?\(([\d.]+)x, end to end", said).groups()
+    assert ratio == f"{float(last) / float(first):.2f}"
     verdict = report.scaling_verdict(series, scaling.fit)
     assert verdict.startswith(f"{one_model} within ±10% on 1 of 2 axes (width); depth does not hold")
     assert "one cost per step cannot differ by which size grows" in said

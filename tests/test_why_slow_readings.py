@@ -292,3 +292,19 @@ def test_a_flop_counts_gap_is_worked_from_the_counts_as_printed():
     assert flops.printed(5.3764e9) == 5.376e9 and f"{flops.printed_gap(5.3764e9, 5.3085e9):+.1%}" == "+1.3%"
     assert f"{flops.printed_gap(5.3764e9, 5.3085e9, 3):+.1%}" == "+1.3%"
     assert f"{1.0006e9 / 1e9 - 1:+.2%}" == "+0.06%" and f"{flops.printed_gap(1.0006e9, 1e9):+.2%}" == "+0.10%"
+
+
+def test_section_3s_ratios_and_shares_are_worked_from_the_printed_microseconds():
+    """The fit's 1,230 µs over a single message of 86.3 µs (86.34) is 14.3x as a reader divides them (14.2x
+    unrounded); bytes taking 10.1 µs (10.06) of 19.9 µs (19.94) are 51% of its time (50% unrounded)."""
+    from utils.lessons.why_slow import link_report
+
+    link = NS(fit=NS(sizes=[512], residuals=[0.34]))
+    ids = NS(n_bytes=8192, measured=86.34e-6)
+    pieces = NS(transfers=16, measured=16 * 90e-6, predicted=1230.0e-6)
+    said = link_report.noisy_piece_sentence(link, ids, pieces, True)
+    assert "1,230 µs (14.3x the single message)" in said and f"{1230.0 / 86.34:.1f}" == "14.2"
+    cost = NS(n_bytes=10060, measured=19.94e-6, latency_share=1.2)  # 10.06 µs of bytes at 1 GB/s
+    verdict = link_report._beat_latency_verdict(cost, 1e9, 0.5)
+    assert verdict.startswith("does not hold") and verdict.endswith("the bytes take 51% of its time")
+    assert link_report._beat_latency_verdict(cost, 1e9, 0.4).startswith("holds")  # the other branch

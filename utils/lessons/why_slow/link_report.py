@@ -101,7 +101,8 @@ def noisy_piece_sentence(link, ids, pieces, can_predict: bool) -> str:
     if not can_predict:
         return text + ", and the fit cannot predict here: read the figure as rough."
     return (text + f", so the fit's prediction is the steadier figure: {pieces.predicted * 1e6:,.0f} µs "
-            f"({pieces.predicted / ids.measured:.1f}x the single message).")
+            f"({claims.as_printed(pieces.predicted, 0, 1e-6) / claims.as_printed(ids.measured, 1, 1e-6):.1f}x the "
+            "single message).")  # the two µs figures as printed
 
 
 def latency_figures_sentence(link) -> str:
@@ -156,9 +157,10 @@ def _beat_latency_verdict(cost, beta: float, most: float) -> str:
     moving, took = cost.n_bytes / beta, cost.measured  # seconds, all transfers together
     said = (f"the message took less than {LATENCY_NAME} ({cost.latency_share:.0%}): "
             f"bytes {moving * 1e6:,.1f} µs of {took * 1e6:,.1f} µs")
-    if moving / took < 1 - most:
+    share = claims.printed_ratio(moving, took, 1, 1e-6)  # the bytes' share, from the two µs as printed
+    if share < 1 - most:
         return f"holds: {said}: latency (not bytes) dominates it"
-    return f"does not hold: {said}: the bytes take {moving / took:.0%} of its time"
+    return f"does not hold: {said}: the bytes take {share:.0%} of its time"
 
 
 def link_table(link) -> Table:

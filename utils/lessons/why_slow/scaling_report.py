@@ -4,6 +4,8 @@ these names for the notebook)."""
 
 from __future__ import annotations
 
+from utils import claims
+
 
 def scaling_rows(series, fit) -> list[tuple]:
     status = scaling_holds(series, fit)
@@ -168,11 +170,12 @@ def scaling_sentence(series, fit) -> str:
                  "cost is not shown.")
     for axis in (a for a, v in status.items() if v == "negative d"):
         pts = series[axis]
-        first, last = (p.seconds / p.model_flops * 1e12 for p in (pts[0], pts[-1]))
+        # ps per FLOP as printed (one decimal): the end-to-end ratio is worked from those two figures
+        first, last = (claims.as_printed(p.seconds / p.model_flops, 1, 1e-12) for p in (pts[0], pts[-1]))
         text += (f" Along {axis} the line fits only with a negative fixed cost ({_d_text(pts, fit)}, below zero "
                  f"beyond its ±, the fit's worst miss at its smallest step): no step has one, so there the time is "
                  f"not a rate x FLOPs plus a fixed cost; time per FLOP went from {first:.1f} to {last:.1f} ps "
-                 f"between the smallest and the largest {axis} ({last / first:.2f}x, end to end; the spread below "
+                 f"between the smallest and the largest {axis} ({last / (first or 0.1):.2f}x, end to end; the spread below "
                  "is the slowest point over the fastest).")
     return (text + fixed_cost_sentence(series, fit)
             + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x, its slowest point over its fastest)."
