@@ -283,7 +283,7 @@ def test_the_speed_check_reads_paired_rounds_so_one_quiet_moment_passes_nothing(
                          "yours": [1.0, 4.0, 1.0, 1.0]})  # round 2 four times slower for all three: no effect
     assert (busy.over, busy.ratio, busy.spread) == (3.0, 10.0, 0.0)
     slow_int8 = paired_speed({"baseline": [10.0] * 4, "whole": [12.0] * 4, "yours": [5.0] * 4})
-    assert slow_int8.gain < 1 and slow_int8.over == 2.0  # int8 slower here: the trained model is the reference
+    assert slow_int8.gain < 1 and slow_int8.over == 2.0  # int8 slower here: the trained model is the bar
 
 
 @pytest.mark.parametrize("over, spread, reading", [(1.62, 0.12, "met"), (1.616, 0.116, "met"),  # as printed
@@ -293,3 +293,18 @@ def test_the_speed_verdict_is_met_short_or_cannot_tell_on_the_printed_figures(ov
     from utils.labs.compress_under_budget.checks import PairedSpeed, speed_reading
 
     assert speed_reading(PairedSpeed(over * 3, over, spread, 3.0, 21), 1.5) == reading
+
+
+def test_validation_and_held_out_drops_are_compared_as_printed(monkeypatch):
+    """0.16 and 0.47 points printed differ by 0.31, within two standard errors printed 0.31; the unrounded
+    drops (0.156, 0.4686: 0.3126 apart) are over the unrounded 0.3124 and once read "larger"."""
+    from utils.labs.compress_under_budget import checks as lab04
+
+    drops = iter([(0.97, 0.97, 0.00156, 0.0010), (0.97, 0.97, 0.004686, 0.0012)])
+    monkeypatch.setattr(lab04, "paired_drop", lambda *a: next(drops))
+    said = " ".join(lab04._accuracy_line(None, None, 0).split())
+    assert "they differ by 0.31 points, within two standard errors of their difference (0.31)" in said
+    drops = iter([(0.97, 0.97, 0.00156, 0.0010), (0.97, 0.97, 0.00476, 0.0012)])  # 0.16 and 0.48: 0.32 apart
+    assert "larger by more than two standard errors" in lab04._accuracy_line(None, None, 0)
+    drops = iter([(0.97, 0.97, 0.00476, 0.0010), (0.97, 0.97, 0.00156, 0.0012)])
+    assert "smaller by more than two standard errors" in lab04._accuracy_line(None, None, 0)

@@ -543,7 +543,7 @@ def test_every_ratio_of_the_report_is_the_division_of_the_microseconds_it_prints
 
 
 def test_the_links_band_and_table_divide_the_times_they_print():
-    """Measured 10.04 µs against 10.96 µs fitted: 0.92x unrounded, but the table prints 10.0 and 11.0, 0.91x."""
+    """Measured 10.04 µs against 10.96 µs fitted: 0.92x unrounded; the table prints 10.0 and 11.0: 0.91x."""
     fit = lab.AlphaBeta(10.96e-6, 1e18, (1,), ((10.04 - 10.96) / 10.04,))
     assert f"{lab.fit_band(fit)[0]:.2f}" == "0.91"
     link = split.machine.LinkFit("test link", fit, (10.04e-6,))

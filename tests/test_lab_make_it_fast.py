@@ -483,7 +483,8 @@ def test_the_prediction_s_specification_says_what_it_returns_not_how_to_work_it_
     spec = next("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"
                 and "write `predicted_step_ms(reading)`" in "".join(c["source"]))
     flat = " ".join(spec.split())
-    assert "**Its input**, `reading`" in flat and "**What it returns**: one number, in **milliseconds a step**" in flat
+    assert "**Its input**, `reading`" in flat
+    assert "**What it returns**: one number, in **milliseconds a step**" in flat
     assert "the work the specification asks for" in flat
     for method in ("kept their profiled times", "spent the rest", "as often as", "subtract", "minus"):
         assert method not in flat, method

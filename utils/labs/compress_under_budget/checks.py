@@ -200,21 +200,22 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Modu
             more = _paired_samples(baseline, whole, fast, x, rounds)
             samples = {name: seconds + more[name] for name, seconds in samples.items()}
         speed = paired_speed(samples)
-        runs = (f"batch of {len(x)}, on the CPU; each figure the median of {speed.rounds} interleaved rounds' "
-                "own ratios, a round timing the three in turn")
+        runs = (f"batch of {len(x)}, on the CPU; each figure the median of {speed.rounds} interleaved "
+                "rounds' own ratios, a round timing the three in turn")
         reading, why = speed_reading(speed, factor), _why_not_faster(model, baseline)
-        said = (f"{speed.over:.2f}x ± {speed.spread:.2f} as fast as the faster of the trained model and its int8 "
-                f"({reference_words(speed.gain)}; {runs})")
+        said = (f"{speed.over:.2f}x ± {speed.spread:.2f} as fast as the faster of the trained model and its "
+                f"int8 ({reference_words(speed.gain)}; {runs})")
         if reading == "short":
             raise checks.CheckFailed(f"your model is {said}, short of {factor:g}x{why}")
         if reading == "cannot tell":
-            raise checks.CheckFailed(f"your model is {said}: the rounds' spread covers {factor:g}x, so this run "
-                                     f"cannot tell it at least {factor:g}x; leave a margin{why}")
+            raise checks.CheckFailed(f"your model is {said}: the rounds' spread covers {factor:g}x, so this "
+                                     f"run cannot tell it at least {factor:g}x; leave a margin{why}")
         fewer = _weights(baseline) / max(_weights(model), 1)  # as the plan line counts them
         same = kind == quantization_of(getattr(whole, "_orig_mod", whole))
         return (f"{speed.ratio:.2f}x faster than the trained model (both compiled), {speed.over:.2f}x ± "
-                f"{speed.spread:.2f} the faster of it and int8 of the whole model ({reference_words(speed.gain)}; "
-                f"{runs}); {proportional_words(speed.ratio, speed.gain, fewer, kind, same)}; compiled, its "
+                f"{speed.spread:.2f} the faster of it and int8 of the whole model "
+                f"({reference_words(speed.gain)}; {runs}); "
+                f"{proportional_words(speed.ratio, speed.gain, fewer, kind, same)}; compiled, its "
                 f"outputs are {off:.2%} off its float twin's (tolerance {TOLERANCE['int8']:.0%})")
 
     return checks.run_check(f"at least {factor:g}x the speed of the faster of fp32 and whole-model int8", body,
@@ -228,7 +229,7 @@ class PairedSpeed:
     models in turn), so that a busy moment, which slows one round's three runs alike, cancels in its ratio."""
 
     ratio: float   # the trained model's time over yours
-    over: float    # the reference's time over yours: the reference is the faster of the trained model and int8
+    over: float    # the reference's time over yours: the faster of the trained model and int8's
     spread: float  # ``claims.paired_spread`` of the rounds' ``over`` ratios
     gain: float    # the trained model's time over int8 of the whole model's: above 1, int8 is the reference
     rounds: int
@@ -236,7 +237,7 @@ class PairedSpeed:
 
 def _paired_samples(baseline: nn.Module, whole: nn.Module, fast: nn.Module, x: torch.Tensor,
                     rounds: int) -> dict[str, list[float]]:
-    """Each model's seconds, round by round (``compare_latency``: interleaved, sample r of each from round r)."""
+    """Each model's seconds, round by round (``compare_latency``, interleaved: sample r from round r)."""
     times = compare_latency({"baseline": fp32_compiled(baseline, x), "whole": whole, "yours": fast}, x,
                             rounds=rounds)
     return {name: list(m.samples) for name, m in times.items()}
@@ -447,12 +448,13 @@ def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
         *_, seen, seen_error = paired_drop(baseline, model, validation)
         *_, unseen, unseen_error = paired_drop(baseline, model, held_out)
     apart = (seen_error ** 2 + unseen_error ** 2) ** 0.5  # the standard error of their difference
-    if abs(unseen - seen) <= 2 * apart:
-        apart_printed = abs(claims.as_printed(unseen, 2, 0.01) - claims.as_printed(seen, 2, 0.01))  # as printed
-        verdict = (f"they differ by {apart_printed:.2f} points, within two standard errors of their "
+    # judged on the points as printed: the difference of the two drops printed, against two errors printed
+    differ = claims.as_printed(claims.as_printed(unseen, 2, 0.01) - claims.as_printed(seen, 2, 0.01), 2)
+    if abs(differ) <= claims.as_printed(2 * apart, 2, 0.01):
+        verdict = (f"they differ by {abs(differ):.2f} points, within two standard errors of their "
                    f"difference ({2 * apart * 100:.2f}): not distinguishable at this size; the held-out images "
                    "do not contradict the validation result")
-    elif unseen > seen:
+    elif differ > 0:
         verdict = ("the held-out drop is larger by more than two standard errors: validation flattered the "
                    "plan; leave a margin under the budget")
     else:

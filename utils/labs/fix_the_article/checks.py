@@ -398,7 +398,8 @@ def link_table(link_fit) -> Table:
     00's table)."""
     fit = link_fit.fit
     return Table(["bytes", "measured µs", "alpha + n / beta µs", "measured / fitted", "residual"],
-                 [(f"{n:,}", f"{claims.as_printed(t, 1, 1e-6):,.1f}", f"{claims.as_printed(fit.time(n), 1, 1e-6):,.1f}",
+                 [(f"{n:,}", f"{claims.as_printed(t, 1, 1e-6):,.1f}",
+                   f"{claims.as_printed(fit.time(n), 1, 1e-6):,.1f}",
                    f"{claims.printed_ratio(t, fit.time(n), 1, 1e-6):.2f}x",
                    f"{r:+.0%}")
                   for n, t, r in zip(fit.sizes, link_fit.seconds, fit.residuals)])

@@ -44,7 +44,8 @@ def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float]) -> s
     if verdict_of(ratios, jumped_rounds(run.ping_pong_seconds())) == "longer":
         return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes: "
                 + owner_words(us_ratio(_median(run.link_seconds()), predicted),
-                              us_ratio(_median(run.ping_pong_seconds()), predicted), band, _median(ratios)) + ".")
+                              us_ratio(_median(run.ping_pong_seconds()), predicted), band,
+                              _median(ratios)) + ".")
     return ("by the report's rule its rounds did not differ from the ping-pong of the same bytes (they "
             "scattered too widely): this run does not show that miss to be the split's own rather than the "
             "link's noise.")

@@ -328,8 +328,8 @@ def paid(ratios: list[float], digits: int = 2) -> bool:
 
 def _low(ratios: list[float], digits: int = 2) -> float:
     """The median less the spread, each as printed (``digits`` decimals): the figure the keep rule reads."""
-    return claims.as_printed(claims.as_printed(_median(ratios), digits) - claims.as_printed(spread(ratios), digits),
-                             digits)
+    median, spread_ = claims.as_printed(_median(ratios), digits), claims.as_printed(spread(ratios), digits)
+    return claims.as_printed(median - spread_, digits)
 
 
 def within_noise(ratios: list[float]) -> str:

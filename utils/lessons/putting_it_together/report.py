@@ -46,7 +46,8 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
         dloss = claims.as_printed(claims.as_printed(loss, 4) - claims.as_printed(base_loss, 4), 4)
         rows.append({"step": name, "tokens_per_s": c.tokens_per_s, "x_prev": c.gain,
                      "mfu": mfu.get(name, math.nan), "why": why.get(name, ""),
-                     "x_base": chain * claims.as_printed(c.gain, 2), "peak": peaks.get(name, math.nan), "loss": loss,
+                     "x_base": chain * claims.as_printed(c.gain, 2), "peak": peaks.get(name, math.nan),
+                     "loss": loss,
                      "dloss": dloss, "tol": tol, "loss_ok": abs(dloss) <= tol,
                      "same_maths": c.rung.same_maths, "bound": bound, "bound_what": c.rung.bound_what,
                      "share": share_of_bound(c.gain, bound, paid(c.ratios)), "paid": paid(c.ratios),
@@ -278,7 +279,8 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
             out.append(claims.Claim(row.claim, row.measured, row.against, step_verdict(row.verdict, r)))
         if r["same_maths"]:
             out.append(claims.Claim(f"{r['step']}: held-out loss at step N", f"{r['loss']:.4f}",
-                                    f"baseline {claims.as_printed(r['loss'], 4) - r['dloss']:.4f} ± {r['tol']:g}",
+                                    f"baseline {claims.as_printed(r['loss'], 4) - r['dloss']:.4f} "
+                                    f"± {r['tol']:g}",
                                     "within its tolerance" if r["loss_ok"] else "outside its tolerance"))
     total = claims.against_speedup("kept steps: x baseline", final(rows)["x_base"], total_bound(rows),
                                    slower="slower than the baseline")

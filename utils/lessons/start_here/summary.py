@@ -42,7 +42,7 @@ class Passed:
         "low" (cold above it by more: the reference is low for this copy)."""
         if self.cold_rate <= self.bound:
             return "cache"
-        return "at" if round(self.cold_rate / self.bound - 1, 2) <= NOISE else "low"
+        return "at" if claims.as_printed(self.cold_rate / self.bound - 1, 2) <= NOISE else "low"
 
     def sentence(self, l3_bytes: int | None) -> str:
         where = f"the {size_label(l3_bytes)} L3" if l3_bytes else "the last cache"
@@ -136,7 +136,7 @@ def threads_verdict(what: str, one, many) -> str:
         return verdict
     if claims.within_noise(round(ratio, 2), round(spread, 2), round(cores, 2)):
         return "faster: at the reference (within noise)"
-    return f"faster: {ratio / cores:.0%} of the reference"
+    return f"faster: {claims.printed_ratio(ratio, cores):.0%} of the reference"  # from the two as printed
 
 
 def threads_reading(what: str, one, many) -> str:
