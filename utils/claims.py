@@ -37,8 +37,9 @@ def against_bound(claim: str, value: float, bound: float, unit: str, scale: floa
                   digits: int = 1) -> Claim:
     """A figure set beside a bound (a law: nothing may pass it), such as a copy's GB/s under a datasheet's.
     Under it: the share reached; above it: a finding, never a pass. For a speed-up use ``against_speedup``."""
-    return Claim(claim, f"{value / scale:.{digits}f} {unit}", f"bound {bound / scale:.{digits}f} {unit}",
-                 bound_verdict(value, bound))
+    shown, ceiling = as_printed(value, digits, scale), as_printed(bound, digits, scale)
+    return Claim(claim, f"{shown:.{digits}f} {unit}", f"bound {ceiling:.{digits}f} {unit}",
+                 bound_verdict(shown, ceiling))   # the share a reader divides from the two printed figures
 
 
 def bound_verdict(value: float, bound: float) -> str:
@@ -160,8 +161,9 @@ def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "
 def against_reference(claim: str, value: float, reference: float, unit: str, scale: float = 1.0,
                       digits: int = 1) -> Claim:
     """A figure set beside a reference (a rate measured here): its share, which may pass 100 %."""
-    return Claim(claim, f"{value / scale:.{digits}f} {unit}", f"reference {reference / scale:.{digits}f} {unit}",
-                 f"{value / reference:.0%} of the reference")
+    shown, ref = as_printed(value, digits, scale), as_printed(reference, digits, scale)
+    return Claim(claim, f"{shown:.{digits}f} {unit}", f"reference {ref:.{digits}f} {unit}",
+                 f"{printed_ratio(shown, ref, digits):.0%} of the reference")   # from the printed figures
 
 
 def paired_spread(ratios: list[float]) -> float:

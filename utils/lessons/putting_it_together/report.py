@@ -142,7 +142,9 @@ def plot_waterfall(rows: list[dict], label: str = ""):
         ax.bar(i, r["x_prev"] - 1, bottom=1.0, color=kept_color if r["kept"] else dropped, edgecolor="black",
                linewidth=0.6, hatch=None if r["kept"] else "//", width=0.6)
         ax.errorbar(i, r["x_prev"], yerr=r.get("noise", 0.0), color="black", capsize=4)
-        ax.text(i + 0.42, r["x_prev"], f"{r['x_prev']:.2f}x", va="center", fontsize=8)  # the table's figure
+        # the table's figure, set off the dashed 1x line where the bar ends near it
+        near = "top" if r["x_prev"] < 1 else "bottom" if r["x_prev"] < 1.1 else "center"
+        ax.text(i + 0.42, r["x_prev"], f"{r['x_prev']:.2f}x", va=near, fontsize=8)
         if r["bound"]:
             ax.plot([i - 0.4, i + 0.4], [r["bound"]] * 2, color="black", linewidth=2.5)
             ax.text(i - 0.4, r["bound"] * 1.04, f"bound {r['bound']:.2f}x", ha="left", va="bottom", fontsize=8)
@@ -150,6 +152,7 @@ def plot_waterfall(rows: list[dict], label: str = ""):
     ax.set_yscale("log")
     tops = [max(r["x_prev"] + r.get("noise", 0.0), r["bound"] or 0) for r in steps] or [2.0]
     ax.set_ylim(min([0.8] + [r["x_prev"] * 0.9 for r in steps]), max(tops) * 1.35)
+    ax.set_xlim(-0.6, len(steps) - 1 + 0.8)   # room right of the last bar for its figure (at i + 0.42)
     ax.set_xticks(range(len(steps)), [r["step"] + ("" if r["kept"] else "\n(not kept)") for r in steps],
                   fontsize=9)
     ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}x"))

@@ -330,7 +330,10 @@ def _plain_ticks(ax) -> None:
     """A log y axis labelled 1, 2, 5, 10, 20, ...: plain numbers a reader reads at a glance, not powers of ten."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    low, high = ax.get_ylim()
+    # within about one decade 1, 2, 5 leaves a single label (10, 20 on a 9-45 GB/s axis): label 3 and 4 too
+    subs = (1.0, 2.0, 5.0) if high / low > 12 else (1.0, 2.0, 3.0, 4.0, 5.0, 7.0)
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_minor_formatter(NullFormatter())
 

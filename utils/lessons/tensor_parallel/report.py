@@ -3,6 +3,8 @@ speedups over widths, and the crossover table from datasheet figures."""
 
 from __future__ import annotations
 
+import math
+
 import statistics
 
 import matplotlib.pyplot as plt
@@ -139,7 +141,7 @@ def plot_inference(got: dict, label: str, simulated: bool, micro: int | None = N
     ``bound`` x one device's (tensor parallel) and, given ``micro``, the pipeline's 2m/(m+1) x one device's
     with m = min(micro, batch) micro-batches (lesson 02). Lesson 07."""
     n, rows = got["new_tokens"], got["rows"]
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
     plt.close(fig)
     batches = [r["batch"] for r in rows]
     one = [r["batch"] * n / r["one device"] for r in rows]   # one device's tokens a second, per batch
@@ -157,11 +159,14 @@ def plot_inference(got: dict, label: str, simulated: bool, micro: int | None = N
     ax.set_xlabel("batch (sequences generated together)")
     ax.set_ylabel("tokens per second")
     plain = FuncFormatter(lambda v, _: f"{v:,.0f}")
+    # minor ticks labelled at 2 and 5 only (20, 50, 200, 500): every one of 60-90 and 200-900 was clutter
+    some = FuncFormatter(lambda v, _: f"{v:,.0f}" if round(v / 10 ** math.floor(math.log10(v))) in (2, 5) else "")
     ax.yaxis.set_major_formatter(plain)
-    ax.yaxis.set_minor_formatter(plain)
-    ax.tick_params(axis="y", which="minor", labelsize=7)
+    ax.yaxis.set_minor_formatter(some)
+    ax.tick_params(axis="y", which="minor", labelsize=8)
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8)
+    # below the axes: inside them the legend covered a measured point
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
     plots.stamp_simulated(fig, simulated)
     return plots.finish(fig, "Generation throughput" + label)
 
