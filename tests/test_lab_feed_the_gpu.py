@@ -608,3 +608,13 @@ def test_the_cache_share_of_l_is_worked_from_the_seconds_as_printed():
     assert f"{0.4049 / 1.0449:.0%}" == "39%"  # the reader's run: unrounded, the share the page contradicted
     assert f"{printed_ratio(0.4049, 1.0449):.0%}" == "38%"  # 0.40 s / 1.04 s as printed
     assert f"{printed_ratio(0.5, 1.0):.0%}" == "50%"
+
+
+def test_cell_7s_serial_epoch_is_the_sum_of_l_and_c_as_printed():
+    from utils.labs.feed_the_gpu.measure import epoch_lines
+
+    serial, bounded = epoch_lines(1.0649, 1.2851, 2)   # printed L = 1.06 s, C = 1.29 s; unrounded sum 2.35 - 0.0
+    assert "about 2.35 s, the device waiting 45% of it" in serial   # 1.06 + 1.29, and 1.06 / 2.35
+    assert bounded == "the bound with 2 loaders: 1.29 s"
+    serial, bounded = epoch_lines(3.004, 1.0, 2)   # loading-bound: L/2 from the printed L (3.00 / 2)
+    assert "about 4.00 s" in serial and bounded == "the bound with 2 loaders: 1.50 s"

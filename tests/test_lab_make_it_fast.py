@@ -488,3 +488,9 @@ def test_the_prediction_s_specification_says_what_it_returns_not_how_to_work_it_
     assert "the work the specification asks for" in flat
     for method in ("kept their profiled times", "spent the rest", "as often as", "subtract", "minus"):
         assert method not in flat, method
+
+
+def test_the_slow_scripts_speed_is_the_tokens_over_its_step_as_printed_in_whole_ms():
+    # the reader divides the tokens a step by the step printed beside it ("1076 ms"), not by 1076.4 ms
+    diagnosis = lab.Diagnosis(3, dict(_READING, step=1076.4), [])
+    assert f"{diagnosis.slow_tokens_per_s:,.0f}" == f"{lab.tokens_per_step() / 1.076:,.0f}"

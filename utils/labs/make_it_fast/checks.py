@@ -31,7 +31,7 @@ import psutil
 import torch
 import torch.distributed as dist
 
-from utils import checks, devices
+from utils import checks, claims, devices
 from utils.bench import alternate
 from utils.checks import expect, run_check
 from utils.labs.make_it_fast import script
@@ -126,8 +126,9 @@ class Diagnosis:
 
     @property
     def slow_tokens_per_s(self) -> float:
-        """The slow script's speed under the profiler (slightly slower than without it)."""
-        return tokens_per_step() / (self.reference["step"] / 1e3)
+        """The slow script's speed under the profiler (slightly slower than without it), worked from its step
+        as the page prints it (whole ms), so that a reader who divides the tokens by that step finds it."""
+        return tokens_per_step() / (claims.as_printed(self.reference["step"], 0) / 1e3)
 
 
 def profile_slow(*readers, steps: int = PROFILE_STEPS) -> Diagnosis:
@@ -210,8 +211,9 @@ def show_target(diagnosis: Diagnosis, steps: int = script.STEPS) -> None:
     now on two workers (the speed check reuses this run), and 80 % of it."""
     reference = tokens_per_s(reference_runs(steps)[0])
     slow = diagnosis.slow_tokens_per_s
+    times = claims.printed_ratio(reference, slow, 0)  # from the two tokens/s as printed (whole tokens)
     print(f"the slow script: {slow:,.0f} tokens/s (timed under the profiler, which slows it);\n"
-          f"the reference plan, run now: {reference:,.0f} tokens/s, {reference / slow:.1f}x that (less against the "
+          f"the reference plan, run now: {reference:,.0f} tokens/s, {times:.1f}x that (less against the "
           f"slow script\nrun without the profiler); your target: at least {SPEED_SHARE:.0%} of the reference plan's, "
           f"about {SPEED_SHARE * reference:,.0f} tokens/s\n(measured again in the speed check); measured on "
           f"{devices.plan(WORLD).label}")
@@ -502,8 +504,8 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
         theirs = statistics.median(tokens_per_s(r) for r in references)
         SPEEDS[(id(train_fn), steps)] = (train_fn, mine)  # the take-aways quote this step time, not round 1's
         where = f"; measured on {devices.plan(WORLD).label}"
-        slow = (f"; {mine / diagnosis.slow_tokens_per_s:.1f}x the slow script's (timed under the profiler, "
-                "which slows it)" if diagnosis else "")
+        slow = (f"; {claims.printed_ratio(mine, diagnosis.slow_tokens_per_s, 0):.1f}x the slow script's "
+                "(timed under the profiler, which slows it)" if diagnosis else "")
         left = what_is_left(yours[0], steps)
         expect(share >= SPEED_SHARE,
                f"{mine:,.0f} tokens/s against the reference plan's {theirs:,.0f} in the same rounds (the "
