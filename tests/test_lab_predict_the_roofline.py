@@ -580,3 +580,18 @@ def test_an_intensity_and_a_ridge_equal_to_two_decimals_are_told_apart():
     apart = report.turning_limit_sentence(NS(flops=3900.0, n_bytes=1000.0, bound="memory"), 31, NS(ridge=3.927),
                                           None)
     assert "ridge at 3.93, above the op's own intensity at that length, 3.90 FLOPs/byte" in apart
+
+
+def test_the_share_of_its_roof_is_the_roof_time_over_the_measured_time_as_the_table_prints_them():
+    """A roof of 5.31 ms against 14.96 ms measured (printed "15 ms"): 5.31 / 15 is 35 %, not 35.5 % -> 36 %;
+    where the learner's counts miss, the table prints the roof beside the prediction."""
+    op = SETUP.ops[2]
+    done = lab_ops.reference_op(op)
+    ceilings = Ceilings(done.flops / 5.31e-3, 1e30)   # the roof of what the op does: 5.31 ms of FLOPs
+    point = SimpleNamespace(op=done, seconds=14.96e-3, spread=0.05)
+    right = lab.Compared(op, 1.0, 1.0, 5.31e-3, "compute", point)
+    assert f"{report.share_of(right, ceilings):.0%}" == "35%"
+    table = report.compared_table([right], ceilings).to_text()
+    assert "(roof" not in table and "35%" in table and "15 ms" in table
+    wrong = lab.Compared(op, 1.0, 1.0, 10.62e-3, "compute", point)   # counts twice the work
+    assert "10.6 ms (roof 5.31 ms)" in report.compared_table([wrong], ceilings).to_text()
