@@ -60,8 +60,8 @@ def test_the_regimes_table_answers_with_each_regime_its_rate_and_the_share_reach
               [(64 * KIB, 20e9, 100e9, "L2", False), (256 * KIB, 30e9, 100e9, "L2", False),
                (256 * MIB, 7e9, 8e9, "DRAM", True)]]
     rows = bandwidth.regimes_table(points).rows
-    assert rows == [("L2", "64 KiB - 256 KiB", "100.0 GB/s", "reference", "20% - 30%"),
-                    ("DRAM", "256 MiB", "8.0 GB/s", "bound", "88%")]
+    assert rows == [("L2", "64 KiB - 256 KiB", "100.00 GB/s", "reference", "20% - 30%"),
+                    ("DRAM", "256 MiB", "8.00 GB/s", "bound", "88%")]
 
 
 def test_the_plot_draws_each_regime_in_its_own_style_over_its_own_sizes_and_rings_a_point_above_a_bound():
@@ -273,11 +273,11 @@ def test_drams_reference_is_a_read_beyond_the_last_cache_named_by_where_it_sat()
     stream = NS(name="fp32 memory bandwidth, 1 thread, STREAM copy, 32 MiB arrays", best=18.7e9)
     said = summary.dram_reference_sentence(960 * MIB, big_l3, [dram], stream, 32 * MIB)
     assert said.startswith("Beyond the caches, a copy is set beside half the rate a read loop ran at over a "
-                           "960 MiB buffer, on one thread in this run: 12.0 GB/s / 2 = 6.0 GB/s")
+                           "960 MiB buffer, on one thread in this run: 12.00 GB/s / 2 = 6.00 GB/s")
     assert "2.0x the 480 MiB L3 this machine reports, so no cache holds it: this is DRAM's rate" in said
     assert "not used here" in said and "fit within half of the L3, so it is not DRAM's rate here" in said
     # STREAM copy counts reads and writes (2n); the table counts n copied: both figures named by their count
-    assert "(18.7 GB/s of reads + writes, 2n; 9.3 GB/s of n copied) is not used here" in said
+    assert "(18.7 GB/s of reads + writes, 2n; 9.35 GB/s of n copied) is not used here" in said
     add = NS(name="fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", best=20e9)
     assert "(20.0 GB/s) is not used here" in summary.dram_reference_sentence(960 * MIB, big_l3, [dram], add, 32 * MIB)
     capped = summary.dram_reference_sentence(2048 * MIB, huge_l3, [dram])

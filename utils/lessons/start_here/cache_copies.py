@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import statistics
 
+from utils.lessons.start_here.printed import micros, time_share
 from utils.plots import size_label
 
 SMALLER_CACHE = {"L3": "L2", "L2": "L1d"}
@@ -21,8 +22,9 @@ FIXED_DOMINATES = 0.5
 
 def fixed_share(p) -> float | None:
     """The share of a copy's time that is the call's own fixed cost (``CopyPoint.fixed_seconds``: a 64-byte copy
-    timed the same way), as printed (to the percent); None where that cost was not measured."""
-    return round(min(1.0, p.fixed_seconds / p.seconds), 2) if p.fixed_seconds else None
+    timed the same way), worked from the two µs as printed and printed to the percent; None where that cost was
+    not measured."""
+    return round(min(1.0, time_share(p.fixed_seconds, p.seconds)), 2) if p.fixed_seconds else None
 
 
 def fixed_cost_bound(points) -> list:
@@ -120,7 +122,7 @@ def _fixed_cost_said(p) -> str:
     """One copy of ``fixed_cost_bound``: its shortfall is the call's fixed cost, and it stays in its cache's row."""
     return (f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
             f"{p.regime}'s reference ({p.bound / 1e9:.2f} GB/s), but the call's own fixed cost is {fixed_share(p):.0%} "
-            f"of its time ({p.fixed_seconds * 1e6:.1f} of {p.seconds * 1e6:.1f} µs): its shortfall is the call's "
+            f"of its time ({micros(p.fixed_seconds)} of {micros(p.seconds)} µs): its shortfall is the call's "
             f"fixed cost, not a cache, so it stays in {p.regime}'s row.")
 
 

@@ -14,6 +14,7 @@ from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's 
     inverted_references, inverted_sentence, memcpy_references, out_of_cache_sentence, straddling)
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, kept_line_sentence, misses, pattern_sentence)
+from utils.lessons.start_here.printed import micros, time_share
 from utils.plots import size_label
 
 # A fit whose worst residual is within this share is used to predict times; beyond it, only measured times.
@@ -40,16 +41,19 @@ class Passed:
     def grade(self) -> str:
         """"cache" (cold stays under the reference), "at" (cold above it by no more than NOISE, as printed),
         "low" (cold above it by more: the reference is low for this copy)."""
-        if self.cold_rate <= self.bound:
+        if self.share(self.cold_rate) <= 1:
             return "cache"
-        return "at" if claims.as_printed(self.cold_rate / self.bound - 1, 2) <= NOISE else "low"
+        return "at" if claims.as_printed(self.share(self.cold_rate) - 1, 2) <= NOISE else "low"
+
+    def share(self, rate: float) -> float:
+        """``rate``'s share of the reference, from the two GB/s as printed (two decimals): 11.58 / 9.64 = 120%."""
+        return claims.printed_ratio(rate, self.bound, 2, 1e9)
 
     def sentence(self, l3_bytes: int | None) -> str:
         where = f"the {size_label(l3_bytes)} L3" if l3_bytes else "the last cache"
-        return (f"{size_label(self.size)}: warm {self.warm_rate / 1e9:.1f} GB/s = {self.warm_rate / self.bound:.0%} "
-                f"of the reference beyond the caches; cold (caches flushed first) "
-                f"{self.cold_rate / 1e9:.1f} GB/s = "
-                f"{self.cold_rate / self.bound:.0%}. "
+        return (f"{size_label(self.size)}: warm {self.warm_rate / 1e9:.2f} GB/s = {self.share(self.warm_rate):.0%} "
+                f"of the reference beyond the caches ({self.bound / 1e9:.2f} GB/s); cold (caches flushed first) "
+                f"{self.cold_rate / 1e9:.2f} GB/s = {self.share(self.cold_rate):.0%}. "
                 + {"cache": f"Its {size_label(2 * self.size)} working set is partly held by {where}: a warm copy is "
                             "not served by DRAM alone.",
                    "at": f"Cold it is at the reference too, within the {NOISE:.0%} {NOISE_SAID}: no cache is "
@@ -264,12 +268,13 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
         big = max(dram, key=lambda p: p.size)
         ref = dram_reference_name(dram_read_bytes, caches)
         rows.append(claims.against_reference(f"a {size_label(big.size)} copy out of DRAM against {ref}",
-                                             big.rate, big.bound, "GB/s", 1e9))
+                                             big.rate, big.bound, "GB/s", 1e9, digits=2))
     for p in passed:
         said = f"a {size_label(p.size)} copy above the reference beyond the caches: do caches explain it?"
         rows.append(claims.Claim(said,
-                                 f"warm {p.warm_rate / p.bound:.0%}, cold {p.cold_rate / p.bound:.0%}",
-                                 f"reference {p.bound / 1e9:.1f} GB/s",
+                                 f"warm {p.warm_rate / 1e9:.2f} GB/s = {p.share(p.warm_rate):.0%}, cold "
+                                 f"{p.cold_rate / 1e9:.2f} GB/s = {p.share(p.cold_rate):.0%}",
+                                 f"reference {p.bound / 1e9:.2f} GB/s",
                                  p.verdict))
     cached = [p for p in points if not p.is_bound and p.bound and p.regime != "DRAM"]  # a cache's, not DRAM's
     slow = {id(p) for p, _, _ in below_next_level(points)}  # ran as if out of its cache: counted apart
@@ -289,7 +294,7 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
         if pairs:
             g, m = max(pairs, key=lambda gm: gm[0].size)
             rows.append(claims.against_reference(f"a gloo message is slower than memcpy ({size_label(g.size)})",
-                                                 g.rate, m.rate, "GB/s", 1e9))
+                                                 g.rate, m.rate, "GB/s", 1e9, digits=2))
     return rows
 
 
@@ -360,18 +365,18 @@ def copies_sentence(points, fixed_seconds: float | None = None, fixed_size: int 
         kind = "bound" if big.is_bound else "reference"
         where = ("above it: copied again cold below" if round(big.fraction_of_bound, 2) > 1 else
                  "under it" if round(big.fraction_of_bound, 2) < 1 else "at it")
-        parts.append(f"Out of {big.regime or big.path} ({size_label(big.size)}): {big.rate / 1e9:.1f} GB/s, "
-                     f"{big.fraction_of_bound:.0%} of its {kind}, {where}.")
+        parts.append(f"Out of {big.regime or big.path} ({size_label(big.size)}): {big.rate / 1e9:.2f} GB/s, "
+                     f"{big.fraction_of_bound:.0%} of its {kind} ({big.bound / 1e9:.2f} GB/s), {where}.")
     small = min(points, key=lambda p: p.size)
     if small.bound:
         said = (f"The smallest copy ({size_label(small.size)}) reaches {small.fraction_of_bound:.0%} of what it is "
-                f"set beside: it takes {small.seconds * 1e6:.1f} µs")
+                f"set beside: it takes {micros(small.seconds)} µs")
         if fixed_seconds:
-            share = round(min(1.0, fixed_seconds / small.seconds), 2)  # as printed
+            share = round(min(1.0, time_share(fixed_seconds, small.seconds)), 2)  # from the two µs as printed
             how_much = ("most of it" if share >= FIXED_DOMINATES else "a sizeable part of it" if share >= 0.2
                         else "a small part of it")
             said += (f", {how_much} the call's own fixed cost: a {fixed_size}-byte copy, timed the same way, "
-                     f"takes {fixed_seconds * 1e6:.1f} µs ({share:.0%} of it).")
+                     f"takes {micros(fixed_seconds)} µs ({share:.0%} of it).")
         else:
             said += "."
         parts.append(said)
@@ -454,9 +459,11 @@ def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, str
     if dram is None:
         return ""
     last = next((name for name in ("L3", "L2") if name in caches), None)
+    read = claims.as_printed(2 * dram.bound, 2, 1e9)
     text = (f"Beyond the caches, a copy is set beside half the rate a read loop ran at over a "
-            f"{size_label(read_bytes)} buffer, on one thread in this run: {2 * dram.bound / 1e9:.1f} GB/s / 2 = "
-            f"{dram.bound / 1e9:.1f} GB/s (a copy counts each byte twice: read, then written).")
+            f"{size_label(read_bytes)} buffer, on one thread in this run: {read:.2f} GB/s / 2 = "
+            f"{half_of(read, 2)} GB/s (a copy counts each byte twice: read, then written; "
+            f"{dram.bound / 1e9:.2f} GB/s in the tables).")
     if last is None:
         text += " This machine's cache sizes are not readable, so whether a cache held part of it is not known."
     elif read_bytes > caches[last]:
@@ -467,13 +474,21 @@ def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, str
                  f"this machine reports: part of it may come from {last}, so it is not DRAM's rate alone.")
     if stream is None or not stream_bytes:
         return text
-    counted = f" of reads + writes, 2n; {stream.best / 2e9:.1f} GB/s of n copied" if "copy" in stream.name else ""
-    text += (f" Section 1's {stream.name} ({stream.best / 1e9:.1f} GB/s{counted}) is not used here: "
+    best = claims.as_printed(stream.best, 1, 1e9)
+    counted = f" of reads + writes, 2n; {half_of(best, 1)} GB/s of n copied" if "copy" in stream.name else ""
+    text += (f" Section 1's {stream.name} ({best:.1f} GB/s{counted}) is not used here: "
              "every regime's reference is the same read loop, halved, so that L2, L3 and DRAM are set beside "
              "figures measured alike")
     if last is not None and 2 * stream_bytes <= caches[last] // 2:
         return text + f"; and its arrays fit within half of the {last}, so it is not DRAM's rate here."
     return text + "."
+
+
+def half_of(shown: float, digits: int) -> str:
+    """Half a figure printed with ``digits`` decimals, exactly (one decimal more, where needed): "19.29 / 2 =
+    9.645", "19.28 / 2 = 9.64", so that a reader who halves the printed figure finds the printed half."""
+    text = f"{shown / 2:.{digits + 1}f}"
+    return text[:-1] if text.endswith("0") else text
 
 
 def noise_sentence(profile, limit: float = 0.5) -> str:

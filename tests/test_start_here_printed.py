@@ -1,0 +1,68 @@
+"""Lesson 00: every figure worked from others (a share, a ratio, a half, a rate) follows from its operands as
+the page prints them (``utils.claims``' rule), with the figures of reading t4_0001."""
+
+from utils.lessons.start_here import bandwidth, loopback, summary
+from utils.lessons.start_here.bandwidth import CopyPoint
+from utils.lessons.start_here.printed import micros, time_share
+
+KIB, MIB = 2**10, 2**20
+DRAM_REF = 9.6449e9  # half a 19.2898 GB/s read: printed 9.64
+
+
+def test_a_rate_is_the_size_over_the_time_as_printed():
+    small = CopyPoint("host memcpy", 64 * KIB, 2.1344e-6, 39.84e9, "L2", False)
+    assert micros(small.seconds) == "2.13" and micros(7089.04e-6) == "7,089.0"
+    assert f"{small.rate / 1e9:.2f}" == "30.77"  # 65,536 B / 2.13 µs, not 30.70 from the unrounded time
+    assert round(time_share(0.8712e-6, 2.1344e-6), 2) == 0.41  # 0.87 / 2.13
+
+
+def test_dram_share_from_the_printed_rate_and_reference_both_sides():
+    under = CopyPoint("host memcpy", 64 * MIB, 7089.0e-6, DRAM_REF, "DRAM", False)  # 9.47 against 9.64
+    row = bandwidth.regimes_table([under]).rows[0]
+    assert row[2] == "9.64 GB/s" and row[4] == "98%"  # 9.47 / 9.64 = 98.2%
+    said = summary.copies_sentence([under])
+    assert "Out of DRAM (64 MiB): 9.47 GB/s, 98% of its reference (9.64 GB/s), under it." in said
+    claim = summary.lesson_claims(_profile(), [under], [], None, [])[-1]
+    assert (claim.measured, claim.against, claim.verdict) == ("9.47 GB/s", "reference 9.64 GB/s",
+                                                              "98% of the reference")
+    over = CopyPoint("host memcpy", 16 * MIB, 16 * MIB / 11.58e9, DRAM_REF, "DRAM", False)
+    assert "11.58 GB/s, 120% of its reference (9.64 GB/s), above it" in summary.copies_sentence([over])
+
+
+def test_a_copy_above_dram_reads_its_shares_from_the_printed_rates():
+    warm = summary.Passed(16 * MIB, 11.58e9, 8.64e9, DRAM_REF)  # cold under: a cache
+    said = warm.sentence(32 * MIB)
+    assert "warm 11.58 GB/s = 120% of the reference beyond the caches (9.64 GB/s)" in said  # 11.58 / 9.64
+    assert "cold (caches flushed first) 8.64 GB/s = 90%." in said and warm.grade == "cache"  # 8.64 / 9.64
+    at = summary.Passed(16 * MIB, 11.58e9, 9.6449e9 * 1.006, DRAM_REF)  # 9.70 printed: 101%, within noise
+    assert at.grade == "at" and "9.70 GB/s = 101%" in at.sentence(32 * MIB)
+
+
+def test_the_reference_is_half_the_printed_read_exactly():
+    for read, said in ((19.2898e9, "19.29 GB/s / 2 = 9.645 GB/s"), (19.2812e9, "19.28 GB/s / 2 = 9.64 GB/s")):
+        dram = CopyPoint("host memcpy", 64 * MIB, 7089.0e-6, read / 2, "DRAM", False)
+        assert said in summary.dram_reference_sentence(128 * MIB, {"L2": 2 * MIB, "L3": 32 * MIB}, [dram])
+
+
+def test_gloo_slower_by_is_the_ratio_of_the_printed_columns():
+    mem = [CopyPoint("host memcpy", 64 * KIB, 64 * KIB / 30.71e9, 39.84e9, "L2", False)]
+    gloo = [CopyPoint(loopback.PATH, 64 * KIB, 64 * KIB / 0.3037e9, None)]
+    row = loopback.compare_table(mem, gloo).rows[0]
+    assert row[1:] == (f"{mem[0].rate / 1e9:.2f}", "0.30", f"{round(mem[0].rate / 1e9, 2) / 0.30:.1f}x")
+    assert row[1:] == ("30.77", "0.30", "102.6x")  # 30.77 / 0.30, not 101.3x from the unrounded rates
+
+
+def test_the_fixed_cost_share_is_worked_from_the_printed_times():
+    small = CopyPoint("host memcpy", 64 * KIB, 2.1344e-6, 39.84e9, "L2", False)
+    said = summary.copies_sentence([small], 0.8712e-6)
+    assert "it takes 2.13 µs, a sizeable part of it the call's own fixed cost" in said
+    assert "takes 0.87 µs (41% of it)." in said
+    most = summary.copies_sentence([small], 1.90e-6)
+    assert "most of it the call's own fixed cost" in most and "takes 1.90 µs (89% of it)." in most
+
+
+def _profile():
+    from types import SimpleNamespace as NS
+
+    one = NS(threads=1)
+    return NS(peak=lambda *a, **k: one, ceilings=[])

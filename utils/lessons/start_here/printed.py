@@ -1,0 +1,31 @@
+"""Lesson 00's times as the page prints them, so that every figure worked from a time (a rate, a share of it)
+is worked from the time as printed (``utils.claims``' rule): a reader who divides 64 KiB by the printed 2.13 µs
+finds the printed 30.77 GB/s.
+
+    micros(2.134e-6)      # "2.13": two decimals under 10 µs, where one decimal would carry ±2% by itself
+    shown_seconds(2.134e-6)  # 2.13e-6, the seconds a rate is worked from
+"""
+
+from __future__ import annotations
+
+from utils import claims
+
+
+def us_digits(seconds: float) -> int:
+    """Decimals a time gets in µs: 2 under 10 µs (2.13), 1 above (95.7, 7,089.0)."""
+    return 2 if seconds < 10e-6 else 1
+
+
+def micros(seconds: float) -> str:
+    """A time in µs as the lesson prints it (``us_digits`` decimals, thousands separated)."""
+    return f"{claims.as_printed(seconds, us_digits(seconds), 1e-6):,.{us_digits(seconds)}f}"
+
+
+def shown_seconds(seconds: float) -> float:
+    """``seconds`` rounded as ``micros`` prints it (never 0: a time printed as 0.00 µs counts as 0.01 µs)."""
+    return (claims.as_printed(seconds, us_digits(seconds), 1e-6) or 0.01) * 1e-6
+
+
+def time_share(part: float, whole: float) -> float:
+    """``part / whole`` (two times) worked from the two times as printed by ``micros``: 0.87 of 2.13 µs is 41%."""
+    return shown_seconds(part) / shown_seconds(whole)
