@@ -508,3 +508,26 @@ def test_exercise_bs_hints_point_to_concepts_never_to_the_method():
         assert method not in together, method
     assert "peak" in hints[0] and "Lesson 06" in hints[0]
     assert "Budget" in hints[1] and "?" in hints[2] and "limits" in hints[2]
+
+
+def test_the_fitting_plans_costs_are_priced_from_the_costs_as_printed():
+    """Every block 0.1251 and the chunked loss 0.0155 print as +13% and +2%: the dearest plan (both) reads
+    1 + 0.13 + 0.02 = 1.15x, against 1.02x 13% apart (12% from the unrounded 1.1406 / 1.0155)."""
+    from utils.labs.fit_the_budget.checks import cost_range, printed_cost
+    costs = {"selective": 0.02, "every block": 0.1251, "chunked loss": 0.0155, "micro-batch": 0.0}
+    fitting = [(False, 4, 4), ("selective", 4, 1), (True, 4, 4)]
+    assert printed_cost((True, 4, 4), costs) == pytest.approx(1.15)
+    said = cost_range(fitting, costs)
+    assert "from 1.02x to 1.15x (the dearest: " in said and "13% apart" in said, said
+    close = cost_range(fitting[:2], costs)   # the other branch's figures: 1.02x to 1.02x, 0% apart
+    assert "from 1.02x to 1.02x" in close and "0% apart" in close
+
+
+def test_a_step_faster_in_every_round_but_within_its_spread_says_so():
+    """0.94x ± 0.08 covers 1.00x: "faster" rests on every round lying below it, and the words say so."""
+    from utils.labs.fit_the_budget.blocks import _side_words
+    covered = _side_words("below", covered=True)
+    assert "faster than every block's in every round (the ± reaches 1.00x, but no round did)" in covered
+    assert "beyond the rounds' noise" in _side_words("below", covered=False)
+    assert "slower than every block's in every round" in _side_words("above", covered=True)
+    assert "within the rounds' noise" in _side_words(None, covered=True)

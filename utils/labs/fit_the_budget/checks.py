@@ -115,6 +115,12 @@ def plan_cost(plan: tuple, costs: dict) -> float:
     return 1 + extra + costs["chunked loss"] * (k > 1) + costs["micro-batch"] * (m - 1)
 
 
+def printed_cost(plan: tuple, costs: dict) -> float:
+    """``plan_cost`` priced from the costs as the cost table prints them (whole percents: +13% is 0.13), so
+    that a reader who adds the printed costs finds the plan's printed cost (1 + 0.13 + 0.02 = 1.15x)."""
+    return claims.as_printed(plan_cost(plan, {name: claims.as_printed(c, 2) for name, c in costs.items()}), 2)
+
+
 def techniques(plan: tuple) -> int:
     c, m, k = plan
     return (c is not False) + (m > 1) + (k > 1)
@@ -493,8 +499,8 @@ def take_aways(choose: Callable, setup: LabSetup, costs: dict, rounds: dict | No
     best, _ = cheapest(setup, costs)
     mine, peak = plan_cost(plan, costs), predicted(setup, plan).peak
     lines = [f"Your plan: {describe_plan(plan)}, predicted {peak / MB:.1f} MB of {setup.usable / MB:.1f} MB usable, "
-             f"{mine:.2f}x the plain step's time by the cost model, found with {counted.calls} of the calculator's "
-             f"predictions for {len(plans())} plans."]
+             f"{printed_cost(plan, costs):.2f}x the plain step's time by the cost model, found with {counted.calls} "
+             f"of the calculator's predictions for {len(plans())} plans."]
     if peak > setup.usable or mine > best + 1e-9:
         return _wrapped(lines + ["It is not the cheapest plan that fits here (its check says why): the rest of the "
                                  "take-aways appear once it is."])
@@ -502,11 +508,10 @@ def take_aways(choose: Callable, setup: LabSetup, costs: dict, rounds: dict | No
     lines.append(f"{len(fitting)} of {len(plans())} plans leave {setup.margin:.0%} free; " + (
         "none with fewer than two techniques: no single one is enough here." if not singles else
         f"{len(singles)} with a single technique."))
-    spread = claims.printed_ratio(plan_cost(fitting[-1], costs), plan_cost(fitting[0], costs)) - 1   # x as printed
     thrifty = min(fitting, key=lambda p: predicted(setup, p).peak)
     lines.append(("The plan that saves most memory is not the cheapest; " if thrifty != fitting[0] else
-                  "The plan that saves most memory is also the cheapest here; ") + f"the fitting plans' costs are "
-                 f"{spread:.0%} apart: " + ("the choice matters on this machine (the cost model's figures)." if spread >= 0.05 else
+                  "The plan that saves most memory is also the cheapest here; ") + cost_range(fitting, costs)
+                 + ("the choice matters on this machine (the cost model's figures)." if _spread(fitting, costs) >= 0.05 else
                  "every technique cost little here, so the choice barely matters on this machine (the hidden "
                  "cases, where recomputation or micro-batches are dear, are where it does)."))
     if rounds and len(fitting) > 1:
@@ -514,11 +519,26 @@ def take_aways(choose: Callable, setup: LabSetup, costs: dict, rounds: dict | No
     return _wrapped(lines)
 
 
+def _spread(fitting: list[tuple], costs: dict) -> float:
+    """How far apart the fitting plans' printed costs lie: the dearest's over the cheapest's, less 1."""
+    priced = [printed_cost(p, costs) for p in fitting]
+    return claims.printed_ratio(max(priced), min(priced)) - 1
+
+
+def cost_range(fitting: list[tuple], costs: dict) -> str:
+    """The fitting plans' costs from the cheapest to the dearest (named), each priced as printed
+    (``printed_cost``), and how far apart: "1.02x to 1.15x (the dearest: ...): 13% apart: "."""
+    dearest = max(fitting, key=lambda p: printed_cost(p, costs))
+    low, high = min(printed_cost(p, costs) for p in fitting), printed_cost(dearest, costs)
+    return (f"the fitting plans' costs run from {low:.2f}x to {high:.2f}x (the dearest: {describe_plan(dearest)}), "
+            f"{_spread(fitting, costs):.0%} apart: ")
+
+
 def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[float]]) -> str:
     """The cheapest fitting plan against the next, by the cost model, beside the cost table's noise
     (``cost_noise``): apart beyond it, or a ranking the run cannot confirm."""
     noise = cost_noise(rounds)   # the one printed under the cost table
-    a, b = claims.as_printed(plan_cost(best, costs), 2), claims.as_printed(plan_cost(nearest, costs), 2)
+    a, b = printed_cost(best, costs), printed_cost(nearest, costs)   # each from the costs as printed
     said = (f"{b - a:.2f} apart, more than the cost table's noise (± {noise:.2f}, printed under it): its rounds separate the two."
             if claims.as_printed(b - a, 2) > noise else
             f"{b - a:.2f} apart, within the cost table's noise (± {noise:.2f}, printed under it): the cost model ranks them, the cost "
