@@ -25,8 +25,12 @@ def test_section_8_rereads_section_5s_link_verdicts_within_the_fits_accuracy_too
     said = report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows)
     assert "within the fit's accuracy (±91%)" in said and "read again at the probe's price (1.7x" in said
     assert "changes for 2 of 3 rows" in said
-    assert 'batch 32 gpipe m=1, 17% to 30%: from "not what keeps it from its bound" to "a real part"' in said
-    assert "batch 128 gpipe m=2, 20% to 35%" in said and "batch 32 gpipe m=4" not in said.split("changes")[1]
+    # session 51: the words say "each row's share times 1.7", so the shares are the printed ones times 1.7
+    # (17% x 1.7 = 29%), and every losing row is listed at both prices, so the count can be checked by hand
+    assert "each row's share of its loss, as printed in whole percent, times 1.7" in said
+    assert 'batch 32 gpipe m=1 17% to 29% (from "not what keeps it from its bound" to "a real part")' in said
+    assert "batch 128 gpipe m=2 20% to 34%" in said
+    assert 'batch 32 gpipe m=4 7% to 12% ("not what keeps it from its bound" at both)' in said
     line = report.probe_line(0.94e-3 / fit.time(2**20), rows, fit)
     assert line.endswith("(the block below reads section 5's link verdicts again at this price: 2 of 3 change)")
     # the other branch: every reading stands, and the line says so
@@ -37,6 +41,20 @@ def test_section_8_rereads_section_5s_link_verdicts_within_the_fits_accuracy_too
                   messages=8, bytes_sent=8 * 2**20)
     assert report.probe_line(1.7, [at], fit) == "One activation, timed here: 1.7x the price section 5 used"
     assert "read again" not in report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=[at])
+
+
+def test_a_share_times_the_probes_price_is_the_printed_share_times_the_printed_price():
+    from utils.lessons.model_split import link
+    # session 51: 31% x 1.6 = 49.6%, printed 50%: at the 50% line, a change from "a real part" (the unrounded
+    # 2.3 x 1.6 / 7.5 gave 49%); 19% x 1.6 = 30% (not 31%)
+    assert link._short_word(round(0.31 * 1.6, 2)) == "at the 50% line" and f"{round(0.19 * 1.6, 2):.0%}" == "30%"
+    fit = _link(1150.0, 1e3, 0.5, pinned=True)  # 2 messages x 1.15 ms = 2.3 ms
+    row = runs.Row(32, 2, "gpipe", 0.100, 0.1250, [0.06, 0.06], speedups=[1.14, 1.15, 1.16, 1.15, 1.14],
+                   messages=2, bytes_sent=0)  # 125.0 / 1.15 - 125.0 / 1.333 = 14.9 ms lost
+    assert link.link_share(row, fit.alpha, fit.beta) == 0.15
+    assert link.link_share(row, fit.alpha, fit.beta, 1.6) == 0.24  # 15% x 1.6, as printed
+    # a share of a step at the probe's price: 4.0% x 1.6 = 6.4% (the unrounded 0.0396 x 1.58 gave 6.3%)
+    assert f"{link.at_price(0.0396, 1.58):.1%}" == "6.4%" and link.at_price(0.05, 2.0) == 0.1
 
 
 def test_rounds_all_under_the_bound_are_not_at_it_in_any_verdict_nor_in_the_link_reading():

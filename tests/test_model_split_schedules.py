@@ -38,19 +38,33 @@ def test_the_speedup_is_the_median_of_every_paired_round_none_left_out():
 def test_the_work_scaled_reference_is_the_bound_over_the_stages_measured_work():
     r = runs.Row(128, 8, "1f1b", 1.0, 1.8, [0.5, 0.5], cpu=[0.435, 0.435], baseline_cpu=1.0, speedups=[1.9, 2.05])
     assert r.work_inflation == pytest.approx(0.87)
-    assert r.work_bound == pytest.approx(pipeline_bound(8) / 0.87) and r.work_ceiling == pytest.approx(2 / 0.87)
+    # worked from the figures as printed: 1.78 / 0.87 = 2.05, not 1.7778 / 0.87 = 2.04
+    assert r.work_bound == pytest.approx(1.78 / 0.87) and r.work_ceiling == pytest.approx(2 / 0.87)
     assert report.verdict(r) == report.LESS_WORK_VERDICT  # above 2m/(m+1), within what the work allows
-    assert "work-scaled reference is 2.04x" in report.explain_row(r)
-    assert report.headline_table([r]).rows[0][4] == "2.04x" and len(report.headline_table([r]).columns) <= 6
+    assert "work 0.87x one device's, so the work-scaled reference is 2.05x" in report.explain_row(r)
+    assert report.headline_table([r]).rows[0][4] == "2.05x" and len(report.headline_table([r]).columns) <= 6
     # above the bound, within the reference its work gives: explained by that reference, never a share; but a
     # round above the two devices' 2x is not explained by it: counted and flagged
     said = report.headline_table([r]).rows[0][5]
-    assert said.startswith("above the bound, within the work-scaled reference (2.04x) in the median")
+    assert said.startswith("above the bound, within the work-scaled reference (2.05x) in the median")
     assert "1 of 2 rounds above 2 devices' 2x (2.05x): a finding to explain" in said
     under = runs.Row(128, 8, "1f1b", 1.0, 1.8, [0.5, 0.5], cpu=[0.435, 0.435], baseline_cpu=1.0, speedups=[1.9, 1.95])
     assert report.headline_table([under]).rows[0][5] == ("above the bound, within the work-scaled reference: "
                                                          "explained by the reference; 2 of 2 rounds above the bound")
     assert runs.Row(8, 4, "gpipe", 1.0, 1.0, [0.5, 0.5]).work_bound is None  # no work measured: none claimed
+
+
+def test_the_work_scaled_reference_and_cpu_busy_follow_from_their_printed_operands():
+    # the reader's row: a 1.78x bound over CPU work printed 0.91x reads 1.96x (1.7778 / 0.9104 gave 1.95x)
+    r = runs.Row(128, 8, "1f1b", 0.4, 1.0, [0.081, 0.085], cpu=[0.4552, 0.4552], baseline_cpu=1.0,
+                 speedups=[1.7, 1.8])
+    assert f"{r.work_inflation:.2f}" == "0.91" and f"{r.work_bound:.2f}" == "1.96"
+    assert "CPU work 0.91x one device's, so the work-scaled reference is 1.96x" in report.explain_row(r)
+    # CPU/busy from the whole ms the table prints: 83 / 81 = 102% (82.6 / 81.4 gave 101%)
+    s = runs.Row(32, 4, "gpipe", 0.1, 0.15, [0.0814, 0.0855], cpu=[0.0826, 0.0892], baseline_cpu=0.15)
+    table = report.rows_table(runs.PipelineRun([s], [], (3,), 1, True)).rows[0]
+    assert table[7:10] == ("81 / 86", "83 / 89", "102% / 103%")
+    assert "CPU/busy 102% / 103%" in report.explain_row(s)
 
 
 def test_a_schedule_with_its_own_formula_carries_its_own_bound_and_bubble():

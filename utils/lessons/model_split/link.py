@@ -102,9 +102,17 @@ def losing_rows(rows: list[Row]) -> list[Row]:
 
 def link_share(r: Row, alpha: float, beta: float, price: float = 1.0) -> float:
     """A row's messages' estimated time over the time it lost to its bound, on the figures as printed (both to
-    0.1 ms; ``price``: how many times the fit's price, as printed to 0.1), to two decimals: the share a reader
-    computes from the page, and the one ``_link_says`` reads."""
-    return as_printed(printed_ratio(link_time(r, alpha, beta), lost_time(r), 1, 1e-3) * as_printed(price, 1), 2)
+    0.1 ms), to two decimals (whole percent): the share a reader computes from the page, and the one
+    ``_link_says`` reads. At another ``price`` (how many times the fit's, as printed to 0.1), that printed share
+    times the price, as the page says it: 19% at 1.6x the price reads 30%."""
+    share = as_printed(printed_ratio(link_time(r, alpha, beta), lost_time(r), 1, 1e-3), 2)
+    return as_printed(share * as_printed(price, 1), 2)
+
+
+def at_price(share: float, price: float, digits: int = 3) -> float:
+    """A share of a step printed to ``digits`` decimals (3: "4.0%") at ``price`` times the fit's price (printed
+    to 0.1), worked from the two as printed: 4.0% at 1.6x reads 6.4%, the reader's own product."""
+    return as_printed(as_printed(share, digits) * as_printed(price, 1), digits)
 
 
 def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
@@ -192,17 +200,20 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float) -> str:
     fit = {id(r): link_share(r, link.alpha, link.beta) for r in short}
     dear = {id(r): link_share(r, link.alpha, link.beta, ratio) for r in short}
     worst = max(short, key=lambda r: fit[id(r)])
-    said = (f" Section 5's link verdicts read again at the probe's price ({k:.1f}x the fit's, each row's share "
-            f"of its loss times {k:.1f}): its largest share (batch {worst.batch} {_name(worst)}) goes from "
-            f"{fit[id(worst)]:.0%} to {dear[id(worst)]:.0%}: {_link_says(dear[id(worst)])}.")
+    said = (f" Section 5's link verdicts read again at the probe's price ({k:.1f}x the fit's: each row's share "
+            f"of its loss, as printed in whole percent, times {k:.1f}): its largest share (batch {worst.batch} "
+            f"{_name(worst)}) goes from {fit[id(worst)]:.0%} to {dear[id(worst)]:.0%}: "
+            f"{_link_says(dear[id(worst)])}.")
     changed = changed_rows(rows, link, ratio)
+    said += " Every losing row, at the fit's price then the probe's: " + "; ".join(
+        f"batch {r.batch} {_name(r)} {fit[id(r)]:.0%} to {dear[id(r)]:.0%}" + (
+            f" (from \"{_short_word(fit[id(r)])}\" to \"{_short_word(dear[id(r)])}\")" if r in changed else
+            f" (\"{_short_word(fit[id(r)])}\" at both)") for r in short) + "."
     if not changed:
         return said + f" Every row's reading of the link in section 5 ({len(short)} rows) stands at either price."
-    listed = "; ".join(f"batch {r.batch} {_name(r)}, {fit[id(r)]:.0%} to {dear[id(r)]:.0%}: from "
-                       f"\"{_short_word(fit[id(r)])}\" to \"{_short_word(dear[id(r)])}\"" for r in changed)
-    return said + (f" Section 5's reading changes for {len(changed)} of {len(short)} rows ({listed}): this run "
-                   "does not tell which price the pipeline's messages paid, so for those rows the link's part of "
-                   "the loss is not decided by this run.")
+    return said + (f" Section 5's reading changes for {len(changed)} of {len(short)} rows: this run does not tell "
+                   "which price the pipeline's messages paid, so for those rows the link's part of the loss is not "
+                   "decided by this run.")
 
 
 def probe_line(ratio: float, rows: list[Row], link: Link) -> str:
@@ -311,7 +322,7 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     if link.accuracy is None:  # a datasheet peak: a bound, which a message can only take longer than
         return said + ("faster than the datasheet's peak allows: a finding to explain." if ratio < 1 else
                        f"above it, as a bound allows: section 5's link times may run short by about as much (its "
-                       f"largest share of a step, {largest_share:.1%}, would be {largest_share * ratio:.1%}).") \
+                       f"largest share of a step, {largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).") \
             + _at_probe_price(rows or [], link, ratio)
     how = _compare(ratio, link.accuracy)
     if how == "within":
@@ -320,7 +331,7 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     else:
         said += (f"beyond the fit's accuracy (±{link.accuracy:.0%}): section 5's link times may run "
                  f"{'short' if how == 'above' else 'long'} by about as much (its largest share of a step, "
-                 f"{largest_share:.1%}, would be {largest_share * ratio:.1%}).")
+                 f"{largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).")
     said += _at_probe_price(rows or [], link, ratio)  # section 5 promised it: at either price, every row
     others = ([f"{unpinned.time(n_bytes) * 1e3:.2f} ms by section 5's fit"] if unpinned else []) + (
         [f"{recorded.time(n_bytes) * 1e3:.2f} ms by lesson 00's (from the ledger)"] if recorded else [])

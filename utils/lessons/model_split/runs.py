@@ -28,7 +28,7 @@ import torch
 import torch.distributed as dist
 
 from utils import bench, launch, precision, timeline
-from utils.claims import as_printed
+from utils.claims import as_printed, printed_ratio
 from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound
 from utils.lessons.model_split.instrument import RecordedStage, span_timer, sync_barrier
 from utils.lessons.model_split.schedules import build_schedule, gpipe_in_process, naive_step, stage_device, train_step
@@ -257,15 +257,16 @@ class Row:
     def work_bound(self) -> float | None:
         """The bound scaled by the work the stages measured: ``bound / work_inflation``. The bound assumes
         the split does exactly one device's work; where the stages together did 0.87x of it, the same
-        schedule could reach bound / 0.87. None where the work was not measured."""
+        schedule could reach bound / 0.87. None where the work was not measured. Worked from the bound and
+        the work as printed (2 decimals): a reader who divides 1.78 by 0.91 finds the 1.96x printed beside them."""
         w = self.work_inflation
-        return self.bound / w if w else None
+        return printed_ratio(self.bound, w) if w else None
 
     @property
     def work_ceiling(self) -> float | None:
         """The number of devices scaled the same way: what perfect overlap of the measured work gives."""
         w = self.work_inflation
-        return self.devices / w if w else None
+        return printed_ratio(self.devices, w) if w else None
 
     @property
     def work(self) -> list[float]:
@@ -287,10 +288,11 @@ class Row:
     def cpu_share(self) -> list[float]:
         """Per stage, CPU time / busy wall time, for CPU workers only (empty on GPUs, where a host thread's
         time says nothing about the device's): near 1 the thread ran whenever it worked; well below 1 it
-        was waiting for a core (other processes), which wall time counts and CPU time does not."""
+        was waiting for a core (other processes), which wall time counts and CPU time does not. Worked from
+        the two times as the tables print them (whole ms), so that 83 / 81 reads 102%, the reader's division."""
         if not self.cpu_workers:
             return []
-        return [c / b if b else float("nan") for c, b in zip(self.cpu, self.busy)]
+        return [printed_ratio(c, b, 0, 1e-3) if b else float("nan") for c, b in zip(self.cpu, self.busy)]
 
     @property
     def predicted(self) -> float | None:
