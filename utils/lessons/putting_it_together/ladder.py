@@ -95,15 +95,16 @@ def compile_bound(kept_mfu: float | None, precision: str = "fp32") -> tuple[floa
     measured time: the kept step's MFU; the bound is 1/f'. None without a measured MFU."""
     if not kept_mfu or not math.isfinite(kept_mfu) or kept_mfu <= 0:
         return None, "none from theory: the kept step's MFU is unknown"
-    share = min(1.0, kept_mfu)
+    share = claims.as_printed(min(1.0, kept_mfu), 3)   # the share as printed (34.9%): the bound is 1 over it
+    bound = claims.printed_ratio(1, share, digits=3)
     # A loose ceiling, said so on the page: everything but the matmuls at their peak counts as removable,
     # including what regional compile leaves eager (embedding, loss, optimizer, the two workers' all-reduce).
-    return 1 / share, (f"Amdahl: it counts as removable everything in the kept step but its matmuls at the "
-                       f"{precision} peak, which take {share:.1%} of the step's measured time (its MFU): at "
-                       f"most {1 / share:.2f}x (one over that share), the step cut to those matmuls. A loose "
-                       f"ceiling: the other {1 - share:.1%} it counts as removable holds the matmuls' own "
-                       "time beyond their peak and what regional compile leaves eager (the embedding, the "
-                       "loss, the optimizer and, with two workers, the all-reduce)")
+    return bound, (f"Amdahl: it counts as removable everything in the kept step but its matmuls at the "
+                   f"{precision} peak, which take {share:.1%} of the step's measured time (its MFU): at "
+                   f"most {bound:.2f}x (one over that share), the step cut to those matmuls. A loose "
+                   f"ceiling: the other {1 - share:.1%} it counts as removable holds the matmuls' own "
+                   "time beyond their peak and what regional compile leaves eager (the embedding, the "
+                   "loss, the optimizer and, with two workers, the all-reduce)")
 
 
 def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float], feeding_bound: float,
@@ -126,13 +127,15 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
                     "(L + C) / max(L, C), lesson 05")
     if name == "precision":
         low = "bf16" if "bf16" in step.choice else "fp16"
-        ratio = matmul_speedup or peaks.get(low, math.nan) / peaks["fp32"]
-        what = f"{low}/fp32 matmul peak (machine profile)" if matmul_share >= 1 else \
-            f"Amdahl: matmuls {matmul_share:.0%} of a step at the {low}/fp32 peak ratio {ratio:.2f}x" \
-            if not matmul_speedup else (f"Amdahl: matmuls {matmul_share:.0%} of a step, {ratio:.2f}x faster at "
+        # the share and the ratio as printed: the bound is Amdahl's of the two figures on the page
+        share = claims.as_printed(min(1.0, matmul_share), 3)
+        ratio = claims.as_printed(matmul_speedup or peaks.get(low, math.nan) / peaks["fp32"], 2)
+        what = f"{low}/fp32 matmul peak (machine profile)" if share >= 1 else \
+            f"Amdahl: matmuls {share:.1%} of a step at the {low}/fp32 peak ratio {ratio:.2f}x" \
+            if not matmul_speedup else (f"Amdahl: matmuls {share:.1%} of a step, {ratio:.2f}x faster at "
                                         f"the {low} peak than their measured fp32 time (an estimate: the "
                                         "casts and the other parts can change too)")
-        return Rung(name, s.scaled(precision=low), workers, amdahl(matmul_share, ratio), what)
+        return Rung(name, s.scaled(precision=low), workers, amdahl(share, ratio), what)
     if name == "compile":
         bound, what = compile_bound(kept_mfu, s.precision)
         return Rung(name, s.scaled(compile=True), workers, bound, what)
@@ -360,11 +363,22 @@ def compile_payback(c: Compared, run_steps: int) -> guide.Step:
     return guide.compile_step(measured, run_steps or 10**9)
 
 
+def paired_step_ms(c: Compared, digits: int = 1) -> tuple[float, float]:
+    """(before, after) ms a step, as printed (``digits`` decimals): before the median of the kept settings'
+    runs in the step's own rounds, after that over the paired gain as printed (2 decimals), so that a reader
+    who divides the printed ms by the printed gain finds the printed step (unpaired medians on a shared
+    machine can disagree with the paired gain)."""
+    before = claims.as_printed(_median([step_seconds(r, c.kept) for r in c.before]), digits, 1e-3)
+    return before, claims.as_printed(before / claims.as_printed(c.gain, 2), digits)
+
+
 def compile_seconds(c: Compared) -> tuple[float, float, float]:
-    """(eager step, compiled step, compile) seconds: the eager step the median of its runs, the compiled one
-    that over the paired gain, the compile the compiled runs' slowest first step less an eager step."""
-    eager = _median([step_seconds(r, c.kept) for r in c.before])
-    return eager, eager / c.gain, max(r["first_step_s"] for r in c.after) - eager
+    """(eager step, compiled step, compile) seconds as printed (steps to 0.1 ms, the compile to 0.1 s): the
+    eager step the median of its runs, the compiled one that over the paired gain (``paired_step_ms``), the
+    compile the compiled runs' slowest first step less an eager step. The break-even divides these."""
+    eager, compiled = paired_step_ms(c)
+    compile_s = claims.as_printed(max(r["first_step_s"] for r in c.after) - eager * 1e-3, 1)
+    return eager * 1e-3, compiled * 1e-3, compile_s
 
 
 def compile_break_even(c: Compared, run_steps: int | None = None) -> str:
@@ -386,22 +400,20 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
     """How far the two-devices step fell short of its bound, in ms a step, against the all-reduce the guide
     priced (ring: 2(n-1)/n x 4 B a parameter over the link's measured rate) and rank 0's share of a core."""
     n = c.rung.workers
-    before = _median([step_seconds(r, c.kept) for r in c.before])
-    after, ideal = before / c.gain, before / n
-    gap = after - ideal
+    before, after = paired_step_ms(c)   # ms as printed: every figure below is worked from the printed ones
+    ideal = claims.as_printed(before / n, 1)
+    gap = claims.as_printed(after - ideal, 1)
     cores = [r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")]  # CPU workers: a core's share
     slower = _median(c.ratios) + spread(c.ratios) < 1  # then ``why_slower`` has already said the core's share
     core = (f"; rank 0 had {_median(cores):.0%} of a core in its timed steps" if simulated and cores
             and not slower else "")
-    said = (f"In this step's rounds a step took {after * 1e3:.1f} ms (the steps before it, "
-            f"{before * 1e3:.1f} ms, their median in the same rounds, over the paired gain) against "
-            f"{ideal * 1e3:.1f} ms at the "
-            f"bound (1/{n} of those {before * 1e3:.1f} ms): {gap * 1e3:.1f} ms a step the bound does not "
-            f"see{core}.")
+    said = (f"In this step's rounds a step took {after:.1f} ms (the steps before it, {before:.1f} ms, their "
+            f"median in the same rounds, over the paired gain, {c.gain:.2f}x) against {ideal:.1f} ms at the "
+            f"bound (1/{n} of those {before:.1f} ms): {gap:.1f} ms a step the bound does not see{core}.")
     if link_rate is None or gap <= 0:
         return said
-    comm = 2 * (n - 1) / n * 4 * parameters / link_rate
-    priced = (f" The all-reduce the guide priced, {comm * 1e3:.1f} ms, is a one-way estimate, a floor: the "
+    comm = claims.as_printed(2 * (n - 1) / n * 4 * parameters / link_rate, 1, 1e-3)   # ms, as printed
+    priced = (f" The all-reduce the guide priced, {comm:.1f} ms, is a one-way estimate, a floor: the "
               "ring's bytes (2(n-1)/n x 4 B a parameter) at lesson 00's one-way send/recv rate, with no "
               "fixed cost a call; the all-reduce itself costs more, and this run does not time it")
     if comm >= gap:
@@ -414,9 +426,9 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
 
 def why_slower(c: Compared) -> str:
     """A step that did not pay: its measured step time against the step before, and what it cost here."""
-    before = _median([step_seconds(r, c.kept) for r in c.before]) * 1e3
-    after = before / c.gain  # the paired gain's figure: unpaired medians on a shared machine can disagree
-    measured = f"a step took {after:.0f} ms against {before:.0f} ms before it (paired rounds' median)"
+    before, after = paired_step_ms(c, digits=0)   # the paired gain's figure, from the printed ms
+    measured = (f"a step took {after:.0f} ms against {before:.0f} ms before it (that over the paired rounds' "
+                f"median gain, {c.gain:.2f}x)")
     if c.rung.removes_s:
         return measured + f"; the for-loop AdamW it replaces was {c.removable_s * 1e3:.1f} ms of them"
     core = _median([r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")])

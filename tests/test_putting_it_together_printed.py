@@ -1,0 +1,64 @@
+"""Lesson 08: every figure worked from others is worked from its operands as printed (session 51's reader),
+so that a reader who redoes the division from the page finds the printed figure."""
+import dataclasses
+
+import pytest
+
+from utils.lessons.putting_it_together import ladder, script
+
+
+def _compared(name: str, before_s: float, ratios: list[float], workers: int = 1, first_step_s: float = 0.2):
+    """A step whose paired rounds gave ``ratios`` over a kept step of ``before_s`` seconds."""
+    kept = ladder.Rung("baseline", script.Settings(batch_per_worker=16, context=64), 1, None, "")
+    rung = ladder.Rung(name, kept.settings.scaled(compile=name == "compile"), workers, float(workers), "")
+    run = {"cpu_s": 1.0, "timed_s": 1.0, "final_loss": 2.9, "wall_s": 1.0}
+    before = [dict(run, tokens_per_s=1024 / before_s) for _ in ratios]
+    after = [dict(run, tokens_per_s=1024 / before_s * r, first_step_s=first_step_s) for r in ratios]
+    return ladder.Compared(rung, kept, before, after)
+
+
+def test_compile_s_bound_is_one_over_the_share_as_printed():
+    """Reader: "34.9% ... at most 2.86x", but 1/0.349 = 2.865, which prints as 2.87."""
+    bound, what = ladder.compile_bound(0.34904, "bf16")
+    assert f"{bound:.2f}" == "2.87" and "take 34.9% of the step's" in what and "at most 2.87x" in what
+    assert "the other 65.1%" in what
+    bound, what = ladder.compile_bound(0.5, "fp32")   # a share that prints exactly: 2.00x
+    assert bound == 2.0 and "at most 2.00x" in what
+
+
+def test_precision_s_bound_is_amdahl_of_the_share_and_ratio_as_printed():
+    """86% printed beside 2.41x gave a bound of 2.02x from the unrounded 86.3%; the share now prints 86.3%."""
+    steps = {"precision": type("S", (), {"applies": True, "choice": "bf16 autocast", "why": ""})()}
+    kept = ladder.Rung("baseline", script.Settings(), 1, None, "")
+    rung = ladder.next_rung("precision", kept, steps, {"fp32": 1.0, "bf16": 2.1}, 1.0, 96,
+                            matmul_share=0.8634, matmul_speedup=2.4083)
+    assert "matmuls 86.3% of a step, 2.41x faster" in rung.bound_what
+    assert rung.bound == pytest.approx(1 / ((1 - 0.863) + 0.863 / 2.41))
+
+
+def test_the_two_devices_gap_is_worked_from_the_printed_ms_and_gain():
+    """Reader: 199.3 ms over the printed 1.49x is 133.8 ms, not 133.4 (from the unrounded 1.494x)."""
+    c = _compared("two devices", 0.19932, [1.4941, 1.4941, 1.4941], workers=2)
+    said = ladder.two_devices_gap(c, 4.0e9, 1.6e6, simulated=False)   # 2 x 1/2 x 4 B x 1.6 M / 4 GB/s: 1.6 ms
+    ideal = round(199.3 / 2, 1)
+    gap = round(133.8 - ideal, 1)
+    assert "a step took 133.8 ms (the steps before it, 199.3 ms" in said and "gain, 1.49x)" in said
+    assert f"against {ideal:.1f} ms at the bound" in said and f"{gap:.1f} ms a step the bound" in said
+    assert f"The floor is {1.6 / gap:.0%} of the gap" in said
+    # the other branch: a floor larger than the gap as printed
+    assert "could explain all of the gap" in ladder.two_devices_gap(c, 0.1e9, 1.6e6, simulated=False)
+
+
+def test_a_slower_step_s_ms_is_the_printed_ms_over_the_printed_gain():
+    c = _compared("memory", 0.2004, [0.8449, 0.8449, 0.8449])   # 200 ms / 0.84 = 238 ms (not 237, from 0.845)
+    assert ladder.why_slower(c).startswith("a step took 238 ms against 200 ms before it")
+
+
+def test_compile_s_payback_divides_the_printed_eager_ms_by_the_printed_gain():
+    """Reader: "the compiled step (134.7 ms, the eager one over the paired gain)" beside 132.1 ms and 0.98x."""
+    never = ladder.compile_break_even(_compared("compile", 0.13210, [0.9807] * 3, first_step_s=16.8), 5000)
+    assert "the compiled step (134.8 ms" in never and "eager (132.1 ms" in never and "never pays back" in never
+    faster = ladder.compile_break_even(_compared("compile", 0.13210, [1.0507] * 3, first_step_s=16.8))
+    compiled = round(132.1 / 1.05, 1)   # 125.8 ms
+    assert f"(132.1 - {compiled:.1f} ms" in faster
+    assert f"after {16.7 / ((132.1 - compiled) / 1e3):,.0f} steps" in faster
