@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -162,10 +163,22 @@ def test_the_busbw_curve_is_read_by_its_peak_whatever_its_shape():
 
 
 def test_a_change_that_rounds_to_zero_carries_no_sign():
-    rows = {"ref": {"samples_per_s": [100, 101, 102, 103], "bytes_per_step": 4},
-            "same": {"samples_per_s": [100, 100.9, 101.9, 103], "bytes_per_step": 2}}
+    # medians 101.1 and 100.95: both print 101 (the reading divides the printed figures)
+    rows = {"ref": {"samples_per_s": [100, 101, 101.2, 103], "bytes_per_step": 4},
+            "same": {"samples_per_s": [100, 100.9, 101.0, 103], "bytes_per_step": 2}}
     (line,) = compare.reading(rows, "ref")
     assert line.startswith("same: 0% samples/s (no change") and "-0%" not in line and "+0%" not in line
+
+
+def test_a_hook_change_is_worked_from_the_samples_per_s_as_printed():
+    # the table prints whole samples/s: 103 against 100 reads +3%, not +2% from 102.6 / 100.4
+    rows = {"ref": {"samples_per_s": [100.4] * 5, "bytes_per_step": 4},
+            "hook": {"samples_per_s": [102.6] * 5, "bytes_per_step": 4}}
+    (line,) = compare.reading(rows, "ref")
+    assert line.startswith("hook: +3% samples/s") and "beyond the noise" in line and "the same bytes" in line
+    rows["hook"]["samples_per_s"] = [100.2] * 5  # prints 100, as the reference: no change at this rounding
+    (line,) = compare.reading(rows, "ref")
+    assert line.startswith("hook: 0% samples/s") and "within the step-to-step noise" in line
 
 
 def test_a_larger_message_that_took_less_time_is_read_as_noise_or_as_a_change_of_regime():
@@ -578,6 +591,48 @@ def test_the_knobs_give_one_conclusion():
     assert "could show" in knobs.knob_conclusion([], 0.30, 0.10)
 
 
+def test_the_knobs_spread_is_worked_from_the_whole_ms_the_table_prints():
+    # Reader t4_0304 #3: the table printed 106 ms, rounds 94-123 ms, and the line read 28% (unrounded
+    # seconds); (123 - 94) / 106 = 27% is the reader's own figure
+    from utils.lessons.ddp import knobs
+    defaults = [0.0936, 0.1030, 0.1056, 0.1100, 0.1234]  # printed: 94, 106, 123 ms
+    assert [as_printed(t, 0, 1e-3) for t in (min(defaults), max(defaults))] == [94, 123]
+    assert as_printed(knobs.median_ms(defaults), 0) == 106
+    assert f"{(0.1234 - 0.0936) / 0.1056:.0%}" == "28%"  # the unrounded figure the page printed before
+    spread = knobs.round_spread(defaults)
+    assert spread == (123 - 94) / 106 and f"{spread:.0%}" == "27%"
+    said = knobs.knob_conclusion([], 0.05, spread, base_range=(94, 123))
+    assert "round to round (27%)" in said and "no saving can show here" in said
+    # the other branch: the most a bucket could save, as printed, above the printed spread
+    assert "more than the defaults' spread (27%)" in knobs.knob_conclusion([], 0.30, spread)
+
+
+def test_the_allreduce_rates_are_worked_from_the_times_as_printed():
+    # Reader t4_0304 #5: 3,303,424 B in 2.81 ms (as printed) is 1.18 GB/s, but the table printed 1.17 (from
+    # 2.8143 ms), and 1.17 / 3.98 printed 29% where the page's figures give 30%
+    rows = []
+    for size, seconds in ((3_303_424, 2.8143e-3), (2**22, 3.98e-3)):
+        rows.append({"bytes": size, "seconds": seconds, "low": seconds, "high": seconds,
+                     "algbw": size / allreduce.printed_seconds(seconds)})
+    assert f"{rows[0]['algbw'] / 1e9:.2f}" == "1.18" and f"{3_303_424 / 2.81e-3 / 1e9:.2f}" == "1.18"
+    assert allreduce.printed_seconds(2.8143e-3) == pytest.approx(2.81e-3)
+    assert allreduce.printed_seconds(1e-6) == pytest.approx(1e-5)  # printed 0.00 ms: its rounding step
+    beta = 3.98e9
+    assert f"{allreduce.busbw_share(rows[0]['algbw'], beta):.0%}" == "30%"  # 1.18 / 3.98
+    assert f"{allreduce.busbw_share(47.6e9, 64.4e9, 0):.0%}" == "74%"  # a datasheet printed as 64 GB/s
+    assert allreduce.isolated_ms(rows[0]) == 2.81
+
+
+def test_the_busbw_trend_shares_are_worked_from_the_printed_rates():
+    # 1.18 at the peak, 0.94 at 16 MiB (as printed): 1 - 0.94 / 1.18 = 20%, whatever the unrounded rates
+    row = lambda n, gbs: {"bytes": n, "seconds": n / (gbs * 1e9), "low": n / (gbs * 1e9) * 0.9,
+                          "high": n / (gbs * 1e9) * 1.1, "busbw": gbs * 1e9}
+    run = [row(2**20, 0.97), row(3_303_424, 1.1849), row(2**22, 1.05), row(2**24, 0.9449)]
+    said = allreduce.trend(run)
+    assert "peaks at 1.18 GB/s" in said and "0.94 GB/s at 16 MiB" in said
+    assert f"the lowest of these is {1 - 0.94 / 1.18:.0%} under the peak" in said
+
+
 def test_the_bookkeeping_settings_are_read_from_the_run_not_said_smaller():
     # Reader (session 50): "smaller still" stood beside gradient_as_bucket_view's 98 ms against 88 ms
     from utils.lessons.ddp import knobs
@@ -621,7 +676,12 @@ def test_the_drawn_step_line_says_which_step_its_time_and_why_the_late_rank_was_
     assert "Rank 0's last gradient was ready 1.0 ms after rank 1's" in printed
     assert "its forward+backward took 5.0 ms longer" in printed and "4.9 ms" not in printed
     even = overlap.drawn_text("by hand", _ranks([80], [80]), 0)
-    assert "within 0.1 ms" in even and "neither waited" in even
+    assert "within 0.1 ms" in even and "neither waited for the other's backward to end" in even
+    # Reader t4_0304 #2: by hand, the collapsed block gives rank 0 4.9 ms waiting inside its 53 calls of the
+    # same step, so "neither waited" alone was false; DDP's buckets have no per-tensor calls to name
+    assert "can still wait inside its per-tensor all-reduce calls" in even
+    ddp_even = overlap.drawn_text("DDP, 1 MiB buckets", _ranks([80], [80]), 0)
+    assert "backward to end" in ddp_even and "per-tensor" not in ddp_even
 
 
 def test_the_knobs_run_in_turn_with_the_order_reversed_every_other_round():
@@ -680,3 +740,27 @@ def test_step_ratios_are_worked_from_the_printed_step_times():
     r = overlap.step_ratios(0.1524, 0.0762, 0.0762)
     assert (f"{r['total']:.2f}", f"{r['fewer']:.2f}", f"{r['overlapped']:.2f}") == ("2.00", "2.00", "1.00")
     assert r["rounding"] == ""
+
+
+def test_the_memory_line_works_zero1s_share_from_the_mib_it_prints():
+    # Reader t4_0304 #4: "6.3 MiB plain, 3.2 MiB with ZeRO-1 (50% of plain)": 3.2 / 6.3 is 51%; two decimals
+    # (6.30, 3.15) and the share from them
+    from utils.lessons.ddp import knobs
+    mib = 2**20
+    knob = {"grad_copy_bytes": {False: 3_303_424, True: 0}, "grad_bytes": 3_303_424,
+            "optimizer_bytes": {"AdamW": 6_606_848, "ZeRO-1": 3_303_424}}
+    said, share = knobs.memory_reading(knob)
+    assert "6.30 MiB plain, 3.15 MiB with ZeRO-1 (50% of plain: the even share" in said
+    assert "gradients are 3.15 MiB" in said and share == printed_ratio(3.15, 6.30)
+    knob["optimizer_bytes"]["ZeRO-1"] = int(3.6 * mib)  # an uneven split: 3.60 / 6.30 = 57%
+    said, share = knobs.memory_reading(knob)
+    assert "(57% of plain: not the even share" in said and "holds more" in said
+    assert max(len(line) for line in textwrap.wrap(said, 110)) <= 110
+
+
+def test_a_difference_of_two_printed_ms_figures_is_worked_from_them():
+    # Reader t4_0304 #1: exposed 97.9 ms and 95.4 ms in calls printed "2.4 ms longer" (unrounded seconds)
+    assert overlap.printed_difference(97.94e-3, 95.36e-3) == 2.5  # 97.9 - 95.4, not 2.58 -> 2.6 or 2.4
+    assert overlap.printed_difference(97.86e-3, 95.44e-3) == 2.5
+    assert overlap.printed_difference(95.4e-3, 97.9e-3) == -2.5  # the other way: not longer
+    assert overlap.printed_difference(95.44e-3, 95.36e-3) == 0.0  # both print 95.4

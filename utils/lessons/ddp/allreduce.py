@@ -19,6 +19,7 @@ from utils.bench import synchronize
 from utils.claims import as_printed
 from utils.launch import launch, process_group
 
+MS_DIGITS = 2  # decimals of the ms the table prints a time with: algbw is worked from that printed time
 WARMUP = 2  # untimed all-reduces per size: the first ones set up buffers and connections
 FIRST_WARMUP = 10  # before the first size: the process group's first collectives, not a size's cost
 
@@ -61,16 +62,35 @@ def all_reduce_samples(sizes: list[int], repeats: int = 5) -> list[list[float]]:
 def all_reduce_benchmark(sizes: list[int], repeats: int = 5, nprocs: int = 2, timeout: float = 120) -> list[dict]:
     """One row per size: ``bytes``, ``seconds`` (median over the repeats of the slowest rank's time: the
     collective ends when its slowest rank is done), ``low``/``high`` (the fastest and slowest repeat, so
-    that a size's noise shows), ``algbw`` and ``busbw`` in bytes/s."""
+    that a size's noise shows), ``algbw`` and ``busbw`` in bytes/s, worked from the time as the table prints it
+    (``printed_seconds``), so that 3,303,424 B / 2.81 ms on the page gives the printed 1.18 GB/s."""
     per_rank = launch(all_reduce_samples, sizes, repeats, nprocs=nprocs, timeout=timeout)
     rows = []
     for k, size in enumerate(sizes):
         calls = [max(r[k][i] for r in per_rank) for i in range(repeats)]  # each call: its slowest rank
         seconds = statistics.median(calls)
-        algbw = size / seconds
+        algbw = size / printed_seconds(seconds)
         rows.append({"bytes": size, "seconds": seconds, "low": min(calls), "high": max(calls), "algbw": algbw,
                      "busbw": algbw * busbw_factor(nprocs)})
     return rows
+
+
+def printed_seconds(seconds: float) -> float:
+    """``seconds`` as the table prints it (``MS_DIGITS`` decimals of ms), back in seconds; a time that prints as
+    0.00 ms counts as its rounding step, so that a rate is never a division by zero."""
+    return (as_printed(seconds, MS_DIGITS, 1e-3) or 10.0 ** -MS_DIGITS) * 1e-3
+
+
+def printed_gbs(rate: float) -> float:
+    """A rate in bytes/s as the lesson prints it: GB/s to two decimals."""
+    return as_printed(rate, 2, 1e9)
+
+
+def busbw_share(busbw: float, line: float, line_digits: int = 2) -> float:
+    """busbw over the link's figure (β, a reference, or a datasheet bound; bytes/s), worked from the two as
+    printed: busbw to 0.01 GB/s, ``line`` to ``line_digits`` decimals of GB/s (β prints 3.98, a datasheet
+    rate 64), so that 1.18 / 3.98 on the page reads 30%."""
+    return printed_gbs(busbw) / (as_printed(line, line_digits, 1e9) or 10.0 ** -line_digits)
 
 
 def _label(n: int) -> str:
@@ -98,27 +118,29 @@ def trend(rows: list[dict], flat: float = 0.10) -> str:
     there (the largest within ``flat``, a share, of the size before), levelling off after a peak (every
     larger size within ``flat`` of the peak), a dip (a fall, then the largest size back within ``flat`` of
     the peak), or a peak then a fall. A fall is set against the repeats:
-    within noise where a later size's fastest repeat beats the peak's slowest. Lesson 03."""
+    within noise where a later size's fastest repeat beats the peak's slowest. Every share is worked from the
+    GB/s as printed (``printed_gbs``), so that 0.94 against 1.18 reads 20% under the peak. Lesson 03."""
+    gbs = lambda row: printed_gbs(row["busbw"]) or 0.01  # a rate printed as 0.00 counts as its rounding step
     ordered = sorted(rows, key=lambda r: r["bytes"])
     top = peak(ordered)
     after = ordered[ordered.index(top) + 1:]
     if not after:  # the peak is the largest size
         before, last = ordered[-2:]
-        gain = last["busbw"] / before["busbw"] - 1
+        gain = gbs(last) / gbs(before) - 1
         figures = f"busbw {_at(before)}, {_at(last)} ({gain:+.0%})"
         if gain < flat:
             return f"The curve flattens at the largest sizes: {figures}"
         return f"The curve is still rising at the largest size measured, so no plateau is reached here: {figures}"
     later = ", ".join(_at(r) for r in after)
-    if min(r["busbw"] for r in after) >= (1 - flat) * top["busbw"]:
+    if min(gbs(r) for r in after) >= (1 - flat) * gbs(top):
         return (f"The curve levels off from {_label(top['bytes'])}: busbw peaks at {_at(top)}, and every larger "
                 f"size stays within {flat:.0%} of it ({later})")
     low = min(after, key=lambda r: r["busbw"])
     best_of_low, worst_of_peak = low["bytes"] / low["low"], top["bytes"] / top["high"]  # from the repeats' times
     noise = ("within the repeats' ranges, so the fall may be noise" if best_of_low >= worst_of_peak else
              "beyond the repeats' ranges")
-    drop = f"the lowest of these is {1 - low['busbw'] / top['busbw']:.0%} under the peak"
-    if after[-1]["busbw"] >= (1 - flat) * top["busbw"]:  # the largest size is back near the peak: a dip
+    drop = f"the lowest of these is {1 - gbs(low) / gbs(top):.0%} under the peak"
+    if gbs(after[-1]) >= (1 - flat) * gbs(top):  # the largest size is back near the peak: a dip
         return (f"busbw dips after its peak and recovers: it peaks at {_at(top)}, then reads {later}; {drop}, "
                 f"{noise.replace('fall', 'dip')}, and the largest size is back within {flat:.0%} of the peak. "
                 "The peak is the best rate measured")
@@ -204,5 +226,5 @@ def rough_note(row: dict) -> str:
 def isolated_ms(row: dict) -> float:
     """The isolated all-reduce's median in ms as section 6's table prints it (two decimals). Every table, claim
     and ratio that quotes it uses this one figure, so that a ratio checks against the figures on the page."""
-    return as_printed(row["seconds"], 2, 1e-3)
+    return as_printed(row["seconds"], MS_DIGITS, 1e-3)
 

@@ -20,6 +20,7 @@ from torch.utils.data import DataLoader, DistributedSampler
 
 from utils import precision
 from utils.bench import synchronize, threads
+from utils.claims import as_printed, printed_ratio
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.hooks import builtin_bytes_per_sync, register_hook
 from utils.lessons.ddp.instrumentation import ByteCounter
@@ -99,14 +100,16 @@ def spread(values: list[float]) -> tuple[float, float, float]:
 
 def reading(rows: dict[str, dict], reference: str) -> list[str]:
     """One sentence per variant: its median samples/s against ``reference``'s, and whether the middle halves
-    of the two distributions overlap (then the difference is within this machine's step-to-step noise)."""
-    r_lo, r_med, r_hi = spread(rows[reference]["samples_per_s"])
+    of the two distributions overlap (then the difference is within this machine's step-to-step noise). Both
+    are read from the samples/s as the table prints them (whole numbers), so a reader redoes them from it."""
+    whole = lambda values: [as_printed(v, 0) for v in spread(values)]
+    r_lo, r_med, r_hi = whole(rows[reference]["samples_per_s"])
     lines = []
     for name, row in rows.items():
         if name == reference:
             continue
-        lo, med, hi = spread(row["samples_per_s"])
-        change = med / r_med - 1
+        lo, med, hi = whole(row["samples_per_s"])
+        change = printed_ratio(med, r_med, 0) - 1
         overlap = lo <= r_hi and r_lo <= hi
         verdict = ("within the step-to-step noise (the middle halves overlap)" if overlap else
                    ("faster, beyond the noise" if change > 0 else "slower, beyond the noise"))

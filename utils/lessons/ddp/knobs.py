@@ -26,7 +26,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import precision
 from utils.bench import synchronize, threads
-from utils.claims import as_printed
+from utils.claims import as_printed, printed_ratio
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.settings import Settings, build_model, text_data
 
@@ -152,9 +152,11 @@ def round_order(items: list, r: int) -> list:
 
 
 def round_spread(times: list[float]) -> float:
-    """A variant's spread from round to round: its range (slowest less fastest round) over its median."""
-    ordered = sorted(times)
-    return (ordered[-1] - ordered[0]) / ordered[len(ordered) // 2]
+    """A variant's spread from round to round: its range (slowest less fastest round) over its median, worked
+    from the three in whole ms as the table prints them, so that (123 - 94) / 106 on the page reads 27%."""
+    whole_ms = lambda seconds: as_printed(seconds, 0, 1e-3)
+    median = as_printed(median_ms(times), 0)
+    return (whole_ms(max(times)) - whole_ms(min(times))) / median if median else 0.0
 
 
 def apart_from_defaults(times: dict[str, list[float]]) -> list[str]:
@@ -207,6 +209,24 @@ def knob_conclusion(apart: list[str], most: float, spread: float,
     return (f"That is more than the defaults' spread ({spread:.0%}), so a knob that hid more of it could show: "
             + (f"{named} had {outside}; the others did not ({median})." if apart
                else f"none had {outside} here ({median})."))
+
+
+def memory_reading(knob: dict, world: int = 2) -> tuple[str, float]:
+    """The sentence on the memory ``measure_knobs`` measured (rank 0), and ZeRO-1's share of AdamW's state,
+    worked from the two MiB figures as the sentence prints them (two decimals): 3.15 MiB of 6.30 MiB reads
+    50%, and a share that is not the even 1/``world`` is named as such. The closing table reads the share."""
+    mib = lambda n: as_printed(n, 2, 2**20)  # the figures the sentence prints
+    adamw, zero1 = knob["optimizer_bytes"]["AdamW"], knob["optimizer_bytes"]["ZeRO-1"]
+    share = printed_ratio(zero1, adamw, 2, 2**20)
+    even = f"{share:.0%}" == f"{1 / world:.0%}"  # equal as printed
+    split = ("the even share" if even else "not the even share: the parameters split unevenly between the "
+             "ranks, so this one holds " + ("more" if share > 1 / world else "less"))
+    copies = knob["grad_copy_bytes"]
+    return (f"Memory, measured: without gradient_as_bucket_view, {mib(copies[False]):.2f} MiB of gradients live "
+            f"apart from DDP's buckets (the model's gradients are {mib(knob['grad_bytes']):.2f} MiB); with it, "
+            f"{mib(copies[True]):.2f} MiB. AdamW's state on rank 0: {mib(adamw):.2f} MiB plain, "
+            f"{mib(zero1):.2f} MiB with ZeRO-1 ({share:.0%} of plain: {split}, 1/world size = {1 / world:.0%})."
+            ), share
 
 
 def identical_rows_note(rows: list[tuple[str, str, str]], buckets: dict[str, int | None]) -> str:
