@@ -283,9 +283,12 @@ def _figures(**results) -> dict:
      verdicts.ABOVE),
     ("B5", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.6, 1.78), ddp=_recorded(1.6)),
      verdicts.AGREES),
+    ("A10", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.96, 1.78, rounds=[1.4, 1.5, 1.9, 1.95,
+                                                                                          1.99])),
+     verdicts.AGREES),  # past the bound by less than the rounds' spread: at the bound, within noise
     ("A10", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.96, 1.78, rounds=[1.5, 1.6, 1.9, 2.1,
                                                                                           2.2])),
-     verdicts.AGREES),  # past the bound by less than the rounds' spread: at the bound, within noise
+     verdicts.ABOVE),  # the same median with rounds past 2x: lesson 02 reads those as a finding to explain
     ("A10", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(0.97, 1.78)), verdicts.DISAGREES),
     ("B16", dict(ddp=_recorded(2.3)), verdicts.ABOVE),
     ("A3", dict(ddp=_recorded(2.3), capstone=_recorded(1.34)), verdicts.ABOVE),

@@ -94,7 +94,8 @@ def test_lesson_09_reads_lesson_02s_two_stage_schedules_from_the_ledger_and_name
     said = [p.render() for p in parts]
     assert said[0].startswith("lesson 02 §9's interleaved 1F1B, two stages per worker, batch 128, m=4: 1.50x one, "
                               "75% each (speed-up / 2; the median of 5 paired rounds), against its bound of 1.60x: "
-                              "faster, under the bound: 83% of its gain [from the ledger: lesson 02, "), said
+                              "faster, under the bound: 83% of its gain; none of its 5 rounds above the bound [from the "
+                              "ledger: lesson 02, "), said
     assert "ZBV, two stages per worker, batch 128, m=4: 1.70x one" in said[1]
     assert "above the bound: a finding to explain" in said[1]  # judged with its rounds: beyond their spread
     assert set(kept) == {"interleaved 1F1B (two stages per device)", "ZBV (two stages per device)"}

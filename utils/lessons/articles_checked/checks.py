@@ -15,10 +15,9 @@ import re
 
 from utils import claims as words
 from utils.lessons.articles_checked import host_memory
-from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
-from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, Missing, _sends, _stopped,
-                                                    capstone_two_devices, fixed_cost, no_spread, recorded,
-                                                    recorded_int8_units, recorded_verdict, spread_of, value)
+from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_above_words: re-exported)
+    LEDGER_NOISE, READ_AS_LESSON_02, TWO_STAGES, Missing, _sends, _stopped, capstone_two_devices, fixed_cost,
+    no_spread, recorded, recorded_int8_units, recorded_verdict, rounds_above_words, rounds_finding, spread_of, value)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive within its spread"
@@ -129,24 +128,6 @@ def explained_by_reference(record: dict) -> bool:
     return record["value"] <= record["bound"] * (1 + EXPLAINED_MARGIN)
 
 
-def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
-    """A recorded median's single rounds above its bound, by lesson 02's rule: where the bound lies within the
-    rounds' spread of the median they are noise, else a finding to explain. A record without its rounds (the
-    ledger keeps a median, its bound and its reference) says so, and where the lesson counts them."""
-    rounds, bound = record.get("rounds"), record["bound"]
-    if not rounds:
-        return (f"a median of paired rounds; the ledger keeps no rounds, so single rounds above the bound do not "
-                f"show here: {lesson} counts them, and reads any beyond the rounds' spread as a finding to explain")
-    above = [r for r in rounds if above_as_printed(r, bound)]  # 1.78 is not above a bound printed 1.78x
-    if not above:
-        return f"none of its {len(rounds)} rounds above the bound"
-    spread = words.as_printed(spread_of(record), 2)
-    said = f"{len(above)} of {len(rounds)} rounds above the bound (up to {max(above):.2f}x)"
-    if words.as_printed(record["value"], 2) + spread >= words.as_printed(bound, 2):
-        return f"{said}: the bound is within the rounds' spread of the median (± {spread:.2f}), which explains them"
-    return f"{said}: beyond the rounds' spread of the median (± {spread:.2f}): a finding to explain"
-
-
 def split_reference(record: dict) -> float | None:
     """Lesson 02's per-process reference for its split alone: each stage alone in its process measured less
     than its share of one device's work, so the split may beat 1x by that factor. The ledger keeps it in
@@ -188,8 +169,8 @@ def faster_within_bound(m, name: str) -> bool:
     text = speedup_words(m, name)
     if no_spread(text):
         raise Noisy(name)
-    if past_bound(text):
-        raise AboveBound(name)
+    if past_bound(text) or name in READ_AS_LESSON_02 and rounds_finding(recorded(m, name).record):
+        raise AboveBound(name)  # the median past its bound, or a single round lesson 02 reads as a finding
     return faster(text)
 
 
@@ -274,12 +255,12 @@ def _a19(m) -> bool:
     not recorded), shares as printed (whole per cent); a figure it quotes past its bound: ``AboveBound``."""
     needs_quiet_cores(m, "passes", 2)  # the split's share means something only where each worker had a core
     line = words.as_printed(BOTH_WORKING, 0, scale=0.01)  # per cent, as the row prints each share
-    if words.as_printed(article_split_speedup(m)[0] / 2, 0, scale=0.01) > line:  # speed-up / 2
+    if words.as_printed(words.as_printed(article_split_speedup(m)[0], 2) / 2, 0, scale=0.01) > line:  # x / 2
         return False  # a contradiction is said before a figure is waited for
     if m["results"].get("ddp") is None:
         raise Missing("ddp")
     quoted = ("pipeline", "ddp", *TWO_STAGES)  # lesson 02 §9's schedules too, where recorded
-    return all_hold(lambda: words.as_printed(value(m, "ddp") / 2, 0, scale=0.01) > line,
+    return all_hold(lambda: words.as_printed(words.as_printed(value(m, "ddp"), 2) / 2, 0, scale=0.01) > line,
                     *(lambda name=name: not_past_bound(m, name) for name in quoted))
 
 
@@ -374,10 +355,13 @@ def bytes_dominate_4_mib(m) -> bool:
 
 def peak_ratio(m, dtype: str) -> tuple[float, float, float]:
     """``dtype``'s matmul peak over fp32's, and how low and high it may read given both peaks' spreads (a rate
-    at its slowest round is about best / (1 + spread))."""
+    at its slowest round is about best / (1 + spread)): the ratio from the two peaks as the profile prints them
+    (G-units, one decimal), printed to one decimal, and both ends from that ratio and the spreads as printed
+    (whole per cent), so a reader redoes "4.7x / (1 + 59%) = 3.0x" from the page."""
     other, fp32 = m["peaks"].peak(dtype), m["peaks"].peak("fp32")
-    ratio = other.best / fp32.best
-    return ratio, ratio / (1 + other.spread), ratio * (1 + fp32.spread)
+    ratio = words.as_printed(words.printed_ratio(other.best, fp32.best, 1, scale=1e9), 1)
+    other_spread, fp32_spread = (words.as_printed(c.spread, 2) for c in (other, fp32))
+    return ratio, ratio / (1 + other_spread), ratio * (1 + fp32_spread)
 
 
 def too_wide(m, dtype: str) -> bool:

@@ -11,6 +11,7 @@ import psutil
 
 from utils import article, claims as words, devices
 from utils.lessons.articles_checked import case_study, evidence as ev, host_memory, snippets
+from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
 
 
@@ -278,3 +279,59 @@ def walk_told(walk, skip=()) -> str:
 def _losses(text: str) -> list[float]:
     """The losses a walk's step names: "(losses 1.318, 1.318)" or "final loss per rank 0.52, 0.51"."""
     return [float(x) for x in re.findall(r"\d+\.\d+", text.split("loss", 1)[-1])]
+
+
+# --- Single rounds of lesson 02's pipelines, read by lesson 02's rule ------------------------------------------
+
+
+def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
+    """A recorded median's single rounds above its bound, by lesson 02's rule: where the bound lies within the
+    rounds' spread of the median they are noise, else a finding to explain; a round past 2 devices' 2x (equal
+    work on two devices cannot give it) is a finding to explain whatever the spread. A record without its rounds
+    (the ledger keeps a median, its bound and its reference) says so, and where the lesson counts them."""
+    rounds = record.get("rounds")
+    if not rounds:
+        return (f"a median of paired rounds; the ledger keeps no rounds, so single rounds above the bound do not "
+                f"show here: {lesson} counts them, and reads any beyond the rounds' spread as a finding to explain")
+    above, past, near = rounds_above(record)
+    if not above:
+        return f"none of its {len(rounds)} rounds above the bound"
+    spread = spread_of(record)
+    if past and above_as_printed(record["value"], record["bound"]):  # lesson 02's words beside such a median
+        listed = ", ".join(f"{r:.2f}x" for r in past)
+        return f"{len(past)} of {len(rounds)} rounds above {DEVICES} devices' {DEVICES}x ({listed}): a finding to explain"
+    of_them = f", {len(past)} of them past {DEVICES} devices' {DEVICES}x" if past else ""
+    said = f"{len(above)} of {len(rounds)} rounds above the bound (up to {max(above):.2f}x{of_them})"
+    if not near:
+        return f"{said}: beyond the rounds' spread of the median (± {spread:.2f}): a finding to explain"
+    within = f"the bound is within the rounds' spread of the median (± {spread:.2f})"
+    if not past:
+        return f"{said}: {within}, which explains them"
+    finding = f"a round past {DEVICES}x is a finding to explain, which no spread explains"
+    if len(past) == len(above):
+        return f"{said}: {within}, but {finding}"
+    return f"{said}: {within}, which explains those up to {DEVICES}x; {finding}"
+
+
+READ_AS_LESSON_02 = ("pipeline", *TWO_STAGES)  # lesson 02's pipelines: their single rounds read by its rule
+DEVICES = 2  # the rows' two devices: a round past 2x is more than equal work on both can give
+
+
+def rounds_above(record: dict) -> tuple[list[float], list[float], bool]:
+    """A record's rounds above its bound and those past 2x (each as printed, lesson 02's rule), and whether the
+    bound lies within the rounds' spread of the median (median + spread, as printed)."""
+    rounds = record.get("rounds")
+    if not rounds:
+        return [], [], True
+    bound = record["bound"]
+    above = [r for r in rounds if above_as_printed(r, bound)]  # 1.78 is not above a bound printed 1.78x
+    past = [r for r in above if above_as_printed(r, DEVICES)]
+    near = words.as_printed(record["value"], 2) + spread_of(record) >= words.as_printed(bound, 2)
+    return above, past, near
+
+
+def rounds_finding(record: dict) -> bool:
+    """Rounds that lesson 02 reads as a finding to explain: one past 2x, or above the bound beyond the rounds'
+    spread of the median (a row quoting them says so, and its check reads ``AboveBound``)."""
+    above, past, near = rounds_above(record)
+    return bool(past) or bool(above) and not near

@@ -13,9 +13,9 @@ from collections import Counter
 from utils.claims import as_printed, speedup_verdict
 from utils.lessons.articles_checked import claims, sections
 from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREES, EXPLAINED_MARGIN, NOISY,
-                                                   SUMMED, WAITING, explained_by_reference, past_bound,
-                                                   rounds_above_words, speedup_words, spread_of,
-                                                   work_scaled_reference)
+                                                   READ_AS_LESSON_02, SUMMED, WAITING, explained_by_reference,
+                                                   past_bound, rounds_above_words, rounds_finding, speedup_words,
+                                                   spread_of, work_scaled_reference)
 from utils.lessons.articles_checked.figures import LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD, no_spread
 from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES
 from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
@@ -145,12 +145,14 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     above = check_counts(rows)[ABOVE]
     explained = pipeline_explained(m)
     if not above:
-        return (explained or medians_sentence(m) + pipeline_rounds(m)) + configs_tail(m) + NOISE_RULE
+        counted = not explained  # the medians sentence counts lesson 02 §9's medians among the rest
+        return (explained or medians_sentence(m) + pipeline_rounds(m)) + configs_tail(m, counted) + NOISE_RULE
     labels = recorded_speedups()
     found = [name for name in labels if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
     said = [f"{labels[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
             f"{1.0 if name == 'naive_split' else m['results'][name].record['bound']:.2f}x" for name in found]
+    said += rounds_found_words(m, found)
     summaries = [i for i in above if i in SUMMED]  # a summary row carries the finding of a row it sums up
     note = ((f"Rows {', '.join(above)} are" if len(above) > 1 else f"Row {above[0]} is") + " above a bound through " + ("; ".join(said) or "a figure of theirs")
             + (f" ({' and '.join(summaries)}: " + ("summary rows, from the rows they sum up)" if len(summaries) > 1
@@ -164,8 +166,22 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     if others:
         note += f" For the others, {' and '.join(dict.fromkeys(others))} reads the figure in its own section."
     bench = bench_words(m)
-    return (note + (f" {explained}" if explained else "") + (f" {bench}" if bench else "") + configs_tail(m)
-            + NOISE_RULE)
+    return (note + (f" {explained}" if explained else "") + (f" {bench}" if bench else "")
+            + configs_tail(m, False) + NOISE_RULE)
+
+
+def rounds_found_words(m: dict, found: list[str]) -> list[str]:
+    """Lesson 02's pipelines whose median is not past its bound but whose single rounds lesson 02 reads as a
+    finding to explain (one past 2x, or above the bound beyond the rounds' spread): each with its rounds."""
+    labels = recorded_speedups()
+    out = []
+    for name in READ_AS_LESSON_02:
+        if name in found or m["results"].get(name) is None or not rounds_finding(m["results"][name].record):
+            continue
+        r = m["results"][name].record
+        out.append(f"{labels[name]}, {r['value']:.2f}x against a bound of {r['bound']:.2f}x, by its single rounds: "
+                   f"{rounds_above_words(r)}")
+    return out
 
 
 def pipeline_bound(config: str) -> float | None:
@@ -263,13 +279,16 @@ def bench_words(m: dict, lead: bool = True) -> str:
     return f"{text[0].upper()}{text[1:]}." if lead else text
 
 
-def configs_tail(m: dict) -> str:
+def configs_tail(m: dict, counted: bool) -> str:
+    """Where lesson 02's own configurations are read; ``counted``: the medians sentence above counted lesson 02
+    §9's medians (the branch without a figure past its bound), else the rows' note did not count them."""
     where = sections.cite(("02", "How close do GPipe"))
     return (f" {where[0].upper()}{where[1:]} reads each configuration of its own run whose median passed its "
             "2m/(m+1) against its work-scaled reference (2m/(m+1) scaled by the work each stage measured, alone "
             "in its process, against one device's); the ledger keeps only the best, so this lesson cannot read "
             f"them itself. {capitalised(two_stages_read_words(m))}"
-            + ("; those it reads are among the medians counted above." if any(
+            + (("; those it reads are among the medians counted above." if counted else
+                "; none of them is among the medians counted above (row A19 gives their rounds).") if any(
                 m["results"].get(name) is not None for name in TWO_STAGES) else "."))
 
 

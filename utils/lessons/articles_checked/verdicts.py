@@ -31,8 +31,8 @@ from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP
                                                      small_gpt_words)
 from utils.lessons.articles_checked.timed_rows import RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22
 from utils.lessons.articles_checked.wording import (TWO_STAGES_SECTION, _peak_part, int8_mlp_words,  # noqa: F401
-                                                    int8_reference_words, kept_most_words, per_worker_words,
-                                                    two_stage_parts, two_stages_read_words)
+                                                    int8_reference_words, kept_most_words, load_and_compute,
+                                                    per_worker_words, two_stage_parts, two_stages_read_words)
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
 ABOVE_NOTE = "see the note under §1's counts"  # where lesson 09 says, once, what a figure past its bound means
@@ -105,6 +105,7 @@ def a3(m):
 
 def a4(m):
     def cost(speedup: float) -> str:
+        speedup = as_printed(speedup, 2)  # 2 / 1.34 = 1.49 from the figure as printed, not from 1.336
         saved = "past 2x: fewer, superlinear" if speedup > 2 else "not past 2x: none saved"
         return (f"{speedup:.2f}x: the time {1 / speedup:.0%} of one GPU's (per machine-hour or against a deadline: "
                 f"{'less' if speedup > 1 else 'no less'} cost); 2 / {speedup:.2f} = {2 / speedup:.2f}x the "
@@ -298,18 +299,19 @@ def a19(m):
     split, is_median = article_split_speedup(m)
     how = (f"the median of {PASS_ROUNDS} paired rounds" if is_median else
            f"fastest pass against one device's fastest, over {PASS_ROUNDS} paired rounds: no rounds kept")
-    kept = {"the article's split": split / 2}
+    split_share = as_printed(split, 2) / 2  # each share from its speed-up as printed: 0.95x / 2 = 48%
+    kept = {"the article's split": split_share}
     parts = [Part(f"the article's split (attention, FFN), {m['setups']['07']}: {split:.2f}x one device ({how}), "
-                  f"{split / 2:.0%} of one device's rate each{busy_note(m, 'passes', 2)}", MEASURED,
+                  f"{split_share:.0%} of one device's rate each{busy_note(m, 'passes', 2)}", MEASURED,
                   two_devices(m["plan"], m["hw"]))]
     pipeline = f"{sections.cite(PIPELINE_SECTION)}'s pipeline"  # its §5 figure: the sweep's best
     for name, label, setup in (("pipeline", pipeline, f"its best GPipe/1F1B configuration, {pipeline_config(m)}"),
                                ("ddp", "data parallel", m["setups"]["03"])):
         speedup = recorded_value(m, name)
         if speedup is not None:
-            kept[label] = speedup / 2
+            kept[label] = as_printed(speedup, 2) / 2
         parts.append(quote(m, name, lambda r, label=label, setup=setup, name=name:
-                           f"{label}, {setup}: {r['value']:.2f}x one, {r['value'] / 2:.0%} each "
+                           f"{label}, {setup}: {r['value']:.2f}x one, {as_printed(r['value'], 2) / 2:.0%} each "
                            f"(speed-up / 2{_median(r)}){_past_bound_note(m, name, r)}"))
     two_stages, two_stages_kept = two_stage_parts(m, noted_words)  # lesson 02 §9's, where recorded
     parts += two_stages
@@ -422,9 +424,12 @@ def b9(m):
         if not configs:
             return f"lesson 05's best: {r['value']:.2f} s an epoch against its bound {r['bound']:.2f} s"
         none, thread = configs["no workers"], configs["Prefetcher thread"]
-        return (f"an epoch: no prefetch {none['seconds']:.2f} s (load + compute {none['bound']:.2f} s); one "
-                f"Prefetcher thread {thread['seconds']:.2f} s (max(load, compute) {thread['bound']:.2f} s); 2 loader "
-                f"workers and the Prefetcher {r['value']:.2f} s (max(load / 2, compute) {r['bound']:.2f} s)")
+        load, compute = load_and_compute(none["bound"], thread["bound"], r["bound"])
+        return (f"an epoch: load {load:.2f} s, compute {compute:.2f} s (as printed; each bound from these two); "
+                f"no prefetch {none['seconds']:.2f} s (load + compute {load + compute:.2f} s); one Prefetcher "
+                f"thread {thread['seconds']:.2f} s (max(load, compute) {max(load, compute):.2f} s); 2 loader "
+                f"workers and the Prefetcher {r['value']:.2f} s (max(load / 2, compute) "
+                f"{max(load / 2, compute):.2f} s)")
     part = quote(m, "prefetch", say)
     if m["plan"].simulated and "simulated on CPU" in part.detail:  # say what stood in for what
         part = Part(part.text, part.kind, part.detail.replace(
@@ -516,13 +521,14 @@ def b19(m):
 
 def b18(m):
     # Each cure's row is checked against its own, conditional verdict; where a cure's condition failed in this
-    # run, its row agrees (its verdict allows it) while that cure did not speed anything up here: said so.
+    # run, that cure did not speed anything up here: said so, with row B8's own check (which may be inconclusive).
     condition, said = compression_reading(m)
-    unpaid = ("" if said.startswith("faster") or too_busy(m, "compressed", 2) else
-              f"; in this run one cure did not pay: B8's compression ({said}; its condition "
-              f"{'failed' if condition == 'fails' else 'held' if condition == 'holds' else 'at break-even'}), "
-              "which its verdict allows, so its row agrees")
-    return [Part("rows " + ", ".join(SUMMED["B18"]) + unpaid, ROWS)]
+    if said.startswith("faster") or too_busy(m, "compressed", 2):
+        return [Part("rows " + ", ".join(SUMMED["B18"]), ROWS)]
+    outcome = "showed no gain" if said.startswith("within noise") else "did not pay"  # "slower ...": it cost time
+    state = {"fails": "failed", "holds": "held"}.get(condition, "at break-even")
+    return [Part("rows " + ", ".join(SUMMED["B18"]) + f"; in this run one cure {outcome}: B8's compression ({said}; "
+                 f"its condition {state}), which its verdict allows; row B8's check: {run_check('B8', m, {})}", ROWS)]
 
 
 EVIDENCE = {"A1": a1, "A23": a23, "A2": a2, "A24": a24, "A3": a3, "A21": a21, "A4": a4, "A5": a5, "A6": a6,

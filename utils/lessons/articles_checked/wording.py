@@ -7,7 +7,7 @@ from __future__ import annotations
 from utils import claims, devices
 from utils.lessons.articles_checked.checks import BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, too_wide
 from utils.lessons.articles_checked import sections
-from utils.lessons.articles_checked.figures import TWO_STAGES, _units_note
+from utils.lessons.articles_checked.figures import TWO_STAGES, _units_note, rounds_above_words
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
 
 TWO_STAGES_SECTION = ("02", "two stages per device")  # lesson 02 §9, cited from its heading
@@ -88,8 +88,11 @@ def _peak_part(m, dtype: str, has_units: bool, note: str = "") -> Part:
         wide = (f": a spread over {WIDE_SPREAD:.0%} is no single rate, " + (
             f"but the whole range lies {'above' if low > line else 'below'} {line:g}x" if not low <= line < high
             else "and its range spans the line: inconclusive within its spread"))
-    return Part(f"{other.name}: {ratio:.1f}x the fp32 peak; with the spreads ({other.spread:.0%}, fp32 "
-                f"{fp32.spread:.0%}) {low:.1f}x to {high:.1f}x{wide}{_units_note(has_units, dtype)}{note}"
+    # each peak's spread over its timed runs ((slowest - fastest) / median), as printed: the ends use these
+    spreads = tuple(f"{claims.as_printed(c.spread, 2):.0%}" for c in (other, fp32))
+    return Part(f"{other.name}: {ratio:.1f}x the fp32 peak; with the spreads of their timed runs ({spreads[0]}, "
+                f"fp32 {spreads[1]}): {ratio:.1f}x / (1 + {spreads[0]}) = {low:.1f}x to {ratio:.1f}x x (1 + "
+                f"{spreads[1]}) = {high:.1f}x{wide}{_units_note(has_units, dtype)}{note}"
                 f"{busy_note(m, 'peaks', None)}", MEASURED, f"{THIS_CPU}, {devices.cpu_isa()}")
 
 
@@ -103,13 +106,14 @@ def two_stage_parts(m, verdict_words) -> tuple[list[Part], dict[str, float]]:
         if found is None:
             continue
         r = found.record
-        kept[f"{schedule} (two stages per device)"] = r["value"] / 2
+        share = claims.as_printed(r["value"], 2) / 2  # from the speed-up as printed
+        kept[f"{schedule} (two stages per device)"] = share
         rounds = f"the median of {len(r['rounds'])} paired rounds" if r.get("rounds") else "no rounds kept"
         setup = r.get("what", "").split(", against")[0].removeprefix(f"{schedule}, ")  # "two stages per worker, ..."
         parts.append(found.part(
             f"{sections.cite(TWO_STAGES_SECTION)}'s {schedule}{', ' + setup if setup else ''}: "
-            f"{r['value']:.2f}x one, {r['value'] / 2:.0%} each (speed-up / 2; {rounds}), against its bound of "
-            f"{r['bound']:.2f}x: {verdict_words(m, name)}"))
+            f"{r['value']:.2f}x one, {share:.0%} each (speed-up / 2; {rounds}), against its bound of "
+            f"{r['bound']:.2f}x: {verdict_words(m, name)}; {rounds_above_words(r, sections.cite(TWO_STAGES_SECTION))}"))
     return parts, kept
 
 
@@ -129,3 +133,14 @@ def two_stages_read_words(m) -> str:
 def _listed(names: list[str]) -> str:
     """"a", "a and b", "a, b and c"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def load_and_compute(serial: float, overlapped: float, workers: float) -> tuple[float, float]:
+    """An epoch's load and compute seconds, each as printed (two decimals), from the three bounds bench stores:
+    load + compute, max(load, compute) and max(load / 2, compute). The larger is max(load, compute), the other
+    the sum less it; which one is the load the third bound tells (load / 2 or compute). The row then works
+    every bound from these two printed figures, so 1.56 + 1.28 reads 2.84 s on the page."""
+    big, small = overlapped, serial - overlapped
+    load_is_big = abs(max(big / 2, small) - workers) <= abs(max(small / 2, big) - workers)
+    load, compute = (big, small) if load_is_big else (small, big)
+    return claims.as_printed(load, 2), claims.as_printed(compute, 2)
