@@ -59,9 +59,9 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
             "the prediction, "
             f"the ping-pong of the same sizes {spread_words(pp_ratios)} (the fit's own sizes measured "
             f"{band_words(band)} what it predicts for them: its band). ")
-    text += drift_sentence(pp_ratios, band)
     n = max(len(r) for r in rounds.values())
     jumped = {name: jumped_rounds(pp) for name, pp in (pp_rounds or {}).items()}
+    text += drift_sentence(pp_ratios, band, [len(jumped.get(name, ())) for name in rounds], n)
     cases = {name: verdict_of(r, jumped.get(name, set())) for name, r in rounds.items()}
     text += (f"The rule, the same for every case: the split's messages differ from the ping-pong of the same bytes "
              f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 as printed (a sign test: a coin does that "
@@ -106,10 +106,13 @@ def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: 
             f"ping-pong of the same bytes took {pp_x:.2f}x, inside the fit's band {band_words(band)}")
 
 
-def drift_sentence(pp_ratios: list[float], band: tuple[float, float]) -> str:
+def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: list[int] | None = None,
+                   n_rounds: int = 0) -> str:
     """Whether the link drifted between the fit and the rounds: shown only when the ping-pong's median left
     the fit's band (``fit_band``: measured / fitted at the fit's own sizes) on the same side in every case
-    (every branch written), judged on the figures as printed (two decimals)."""
+    (every branch written), judged on the figures as printed (two decimals). ``jumps``: for each case, how many
+    of its ``n_rounds`` ping-pong rounds took over JUMP x its fastest (``jumped_rounds``), the one figure that
+    tells why a single case left the band."""
     lo, hi = (claims.as_printed(end, 2) for end in band)
     pp_ratios = [claims.as_printed(r, 2) for r in pp_ratios]
     out = [r > hi or r < lo for r in pp_ratios]
@@ -121,8 +124,26 @@ def drift_sentence(pp_ratios: list[float], band: tuple[float, float]) -> str:
                 "drifted between the fit and these rounds (what else ran on the machine then is not measured); "
                 "your predictions are judged against the fit as it was measured above, a reference for its "
                 "own moment. ")
+    others = "the other" if len(out) - sum(out) == 1 else "the others"
     return (f"The ping-pong's median left the fit's band in {sum(out)} of {len(out)} cases and stayed inside it "
-            "in the others: no drift of the link as a whole shown, only a rough fit at some sizes. ")
+            f"in {others}: no drift of the link as a whole shown. "
+            + _why_out(pp_ratios, hi, out, jumps or [0] * len(out), n_rounds))
+
+
+def _why_out(pp_ratios: list[float], hi: float, out: list[bool], jumps: list[int], n_rounds: int) -> str:
+    """Why some cases' ping-pong left the band, from the figures only. Above it with at least half its rounds
+    jumped, the median is a jumped round: the link was slower in those rounds than when fitted. The fit
+    cannot be blamed (its own sizes all lie inside its band by construction), so any other case is untold."""
+    lifted = [out_ and r > hi and 2 * j >= n_rounds > 0 for r, out_, j in zip(pp_ratios, out, jumps)]
+    counts = " and ".join(str(j) for j, yes in zip(jumps, lifted) if yes)
+    said = "" if not any(lifted) else (
+        f"Where it left the band above, the ping-pong itself took over {JUMP:.0f}x its fastest round in {counts} "
+        f"of {n_rounds} rounds, so its median is such a round: the link was slower during those rounds than "
+        "when fitted. ")
+    if sum(lifted) < sum(out):
+        said += ("Where it left the band otherwise, this run does not tell why (the fit's own sizes all lie "
+                 "inside its band, so it is not a miss of the fit there). ")
+    return said
 
 
 JUMP = 2.0  # a ping-pong round over this many times its fastest round: the ping-pong itself jumped
