@@ -293,6 +293,16 @@ def test_compression_is_judged_net_of_the_conversion_round_by_round():
         rounds.speedup)
 
 
+def test_compression_sums_ratios_and_residuals_come_from_the_times_as_printed():
+    # lesson 05's fourth reader: 1.429 + 1.769 ms printed beside a sum of 3.197 (the unrounded 3.1972 ms)
+    rounds = transfer.Compression(400, 100, float_link=[4.5004e-3], uint8_link=[1.4286e-3], convert=[1.7686e-3])
+    assert rounds.printed_uint8_path == [3.198]
+    assert f"{rounds.speedup:.4f}" == f"{4.500 / 3.198:.4f}" and rounds.link_ratios == [4.500 / 1.429]
+    # a residual row printed 0.156 | 0.180 read -16% from unrounded times; the printed times give -15%
+    assert f"{transfer.residual(0.15551e-3, 0.18049e-3):+.0%}" == "-15%"
+    assert f"{transfer.residual(0.180e-3, 0.156e-3):+.0%}" == "+13%"   # the other side of the fit
+
+
 def test_a_link_ratio_above_the_bytes_ratio_in_every_round_is_a_finding_not_noise():
     above = transfer.Compression(400, 100, float_link=[4.3, 4.4, 5.7], uint8_link=[1.0] * 3, convert=[1.0] * 3)
     note = transfer.link_only_note(above, 0.13, -0.03)
@@ -533,6 +543,15 @@ def test_compare_medians_calls_a_gap_within_two_percent_noise_even_when_spreads_
     assert "a real difference" in outlier  # one slow epoch widens a spread, not the overlap
     overlap = epoch.compare_medians({1: [1.40, 1.45, 1.60], 4: [1.38, 1.41, 1.50]})
     assert "within the noise" in overlap
+
+
+def test_compare_medians_works_the_gap_and_its_share_from_the_medians_as_printed():
+    # lesson 05's fourth reader: 1.814 s and 1.350 s print as 1.81 and 1.35; 0.46 / 1.81 is 25.4%, not 25.6%
+    text = epoch.compare_medians({1: [1.80, 1.814, 1.83], 4: [1.34, 1.350, 1.36]})
+    assert "differ by 0.46 s at most, 25.4% of the slowest setting's median epoch (1.81 s)" in text
+    assert "a real difference" in text
+    same = epoch.compare_medians({1: [1.394, 1.404, 1.414], 4: [1.390, 1.396, 1.41]})  # 1.40 and 1.40
+    assert "differ by 0.00 s at most, 0.0% of the slowest" in same and "within the noise" in same
 
 
 def test_load_bars_are_coloured_apart_from_idle_time():
@@ -782,6 +801,8 @@ def test_one_epochs_noise_is_read_from_repeated_epochs_and_shares_carry_their_ra
     # lesson 05's reader: restarted 2-worker epochs of 1.61, 1.65, 1.65 and 1.59 s lie 3.7 % apart, not 2 %
     assert report.epoch_noise([1.61, 1.65, 1.65, 1.59]) == pytest.approx(0.037)
     assert report.epoch_noise([1.60, 1.601]) == pytest.approx(0.02)  # the floor
+    # from the epochs as printed: 1.594-1.646 s print 1.59-1.65 around 1.62: 3.7%, not the unrounded 3.2%
+    assert report.epoch_noise([1.594, 1.62, 1.646]) == pytest.approx(0.037)
     verdict = report.gain_verdict(1.39, 4.0, 0.25, "slower than float32")
     assert verdict.endswith("13% of its gain (5%-21% across its ±)")
     assert report.gain_verdict(1.03, 1.09, 0.02, "slower").endswith("(11%-56% across its ±)")
@@ -867,3 +888,10 @@ def test_shares_of_a_bound_are_worked_from_the_figures_as_printed():
     assert row[4:] == ("96%", "96%")
     assert report.printed_ratio is claims.printed_ratio   # the shared rule, not a copy of it
     assert claims.printed_ratio(2.8549, 1.2949) == claims.printed_ratio(2.85, 1.29)   # one bound, 2.21x
+
+
+def test_epoch_two_subtracts_the_epochs_as_printed_on_every_branch():
+    # lesson 05's fourth reader: 1.614 s and 1.396 s print 1.61 and 1.40, so the page's difference is 0.21 s
+    assert report.epoch_two(1.614, 1.396) == "Epoch 2 took 0.21 s less kept"
+    assert report.epoch_two(1.396, 1.614) == "Epoch 2 took 0.21 s more kept"
+    assert report.epoch_two(1.404, 1.398) == "Epoch 2 took the same time kept, at this precision"

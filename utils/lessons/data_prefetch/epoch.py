@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from torch.utils.data import DataLoader, Dataset
 
 from utils import timeline
+from utils.claims import as_printed
 from utils.lessons.data_prefetch.busy import BusyMeter
 from utils.lessons.data_prefetch.loaders import loader_notes
 
@@ -237,11 +238,12 @@ def compare_medians(seconds: dict, floor: float = 0.02) -> str:
     """
     by_median = sorted(seconds, key=lambda k: statistics.median(seconds[k]))
     fast, slow = seconds[by_median[0]], seconds[by_median[-1]]
-    gap = statistics.median(slow) - statistics.median(fast)
     real = statistics.median(slow) / statistics.median(fast) - ratio_spread(slow, fast, floor) > 1
     verdict = ("more than the noise: a real difference in this run" if real
                else "within the noise: these settings perform the same here")
-    slowest = statistics.median(slow)
+    # the gap and its share from the two medians as printed (0.01 s): a reader's subtraction and division
+    slowest, fastest = as_printed(statistics.median(slow), 2), as_printed(statistics.median(fast), 2)
+    gap = round(slowest - fastest, 2)
     return (f"the medians differ by {gap:.2f} s at most, {gap / slowest:.1%} of the slowest setting's median "
             f"epoch ({slowest:.2f} s); its epochs ({min(slow):.2f}-{max(slow):.2f} s) against the fastest's "
             f"({min(fast):.2f}-{max(fast):.2f} s), with a {floor:.0%} floor: {verdict}")
