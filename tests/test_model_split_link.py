@@ -57,6 +57,15 @@ def test_a_share_times_the_probes_price_is_the_printed_share_times_the_printed_p
     assert f"{link.at_price(0.0396, 1.58):.1%}" == "6.4%" and link.at_price(0.05, 2.0) == 0.1
 
 
+def test_the_links_share_of_a_step_is_worked_from_the_printed_ms():
+    from utils.lessons.model_split import link
+    fit = _link(962.5, 1e3, 0.5)  # 8 messages x 0.9625 ms = 7.70 ms, printed 7.7
+    row = runs.Row(128, 4, "1f1b", 0.4324, 0.675, [0.3, 0.3], speedups=[1.5, 1.49, 1.48], messages=8, bytes_sent=0)
+    assert link.step_share(row, fit.alpha, fit.beta) == 7.7 / 432  # 1.8%, the reader's 7.7 / 432
+    table = report.link_table([row], fit.alpha, fit.beta, "a fit", "t").rows[0]
+    assert table[5:8] == ("7.7", "432", "1.8%")
+
+
 def test_rounds_all_under_the_bound_are_not_at_it_in_any_verdict_nor_in_the_link_reading():
     # session 50's batch 32 gpipe m=2: 1.28x ± 0.07 reaches the 1.33x bound, but every round is under it
     # (1.05-1.33 < 1.333): the table said "at the bound (within noise)", the link section made it its headline loss

@@ -32,7 +32,7 @@ def link_table(rows: list[Row], alpha: float, beta: float, where: str, title: st
         kind = _name(r)
         out.append((r.batch, kind, r.messages, f"{r.bytes_sent / 2**20:.1f}",
                     f"{r.bytes_sent / max(r.messages, 1) / 2**10:,.0f}", f"{least * 1e3:.1f}", f"{r.seconds * 1e3:.0f}",
-                    f"{least / r.seconds:.1%}", f"{lost_time(r) * 1e3:.1f}"))
+                    f"{step_share(r, alpha, beta):.1%}", f"{lost_time(r) * 1e3:.1f}"))
     return Table(["batch", "schedule", "messages per step", "MiB per step", "KiB per message",
                   "link time ms", "step ms", "link share of step", "lost to the bound ms"], out,
                  title=f"{title}; link time = messages·α + bytes/β ({where}), an estimate; lost to the bound = "
@@ -49,6 +49,12 @@ def link_time(r: Row, alpha: float, beta: float) -> float:
     """About how long (s) a step's messages take on the link, from its fit: messages·α + bytes/β. An estimate,
     not a lower bound: the fit's points fall on both sides of it."""
     return r.messages * alpha + r.bytes_sent / beta
+
+
+def step_share(r: Row, alpha: float, beta: float) -> float:
+    """The messages' estimated time over the measured step, from the two as printed (link time to 0.1 ms, the
+    step to whole ms): 7.7 ms of a 432 ms step reads 1.8%, the reader's own division."""
+    return as_printed(link_time(r, alpha, beta), 1, 1e-3) / (as_printed(r.seconds, 0, 1e-3) or 1.0)
 
 
 def bound_step(r: Row) -> float:
