@@ -66,3 +66,36 @@ def _profile():
 
     one = NS(threads=1)
     return NS(peak=lambda *a, **k: one, ceilings=[])
+
+
+def test_the_in_cache_median_is_the_median_of_the_printed_shares():
+    def at(size, gbs, ref, regime):
+        return CopyPoint("host memcpy", size, size / (gbs * 1e9), ref * 1e9, regime, False)
+
+    four = [at(64 * KIB, 30.71, 39.84, "L2"), at(256 * KIB, 45.37, 39.84, "L2"), at(1 * MIB, 42.13, 45.47, "L3"),
+            at(4 * MIB, 43.85, 45.47, "L3")]
+    shares = [f"{p.fraction_of_bound:.0%}" for p in four]
+    assert shares == ["77%", "114%", "93%", "96%"]
+    assert summary.in_cache_claim(four, None).verdict.startswith("median 94.5% of the reference")  # (93 + 96) / 2
+    assert summary.in_cache_claim(four[:3], None).verdict.startswith("median 93% of the reference")
+
+
+def test_a_median_of_copies_out_of_the_next_level_is_worked_from_their_printed_rates():
+    l3 = CopyPoint("host memcpy", 16 * MIB, 16 * MIB / 13.9e9, 14.2e9, "L3", False)
+    slow = CopyPoint("host memcpy", 64 * MIB, 64 * MIB / 7.38e9, 14.2e9, "L3", False)
+    drams = [CopyPoint("host memcpy", n * MIB, n * MIB / r, 9.35e9, "DRAM", False)
+             for n, r in ((128, 6.684e9), (256, 6.506e9))]  # printed 6.68 and 6.51: median 6.595
+    said = summary.out_of_cache_sentence([l3, slow, *drams])
+    assert "the 2 copies out of DRAM in this run (their median) (6.595 GB/s)" in said  # (6.68 + 6.51) / 2
+    drams[1] = CopyPoint("host memcpy", 256 * MIB, 256 * MIB / 6.502e9, 9.35e9, "DRAM", False)  # 6.50
+    assert "(their median) (6.59 GB/s)" in summary.out_of_cache_sentence([l3, slow, *drams])
+
+
+def test_a_thread_ratio_is_worked_from_the_two_ceilings_as_printed():
+    from types import SimpleNamespace as NS
+
+    def ceiling(best, threads):
+        return NS(best=best, median=best, threads=threads, spread=0.1, formatted=lambda: f"{best / 1e9:.1f} GB/s")
+
+    said = summary.threads_reading("memory bandwidth", ceiling(29.96e9, 1), ceiling(40.04e9, 2))
+    assert said.startswith("2 threads reach 1.33x one thread's memory bandwidth (40.0 GB/s on 2 against 30.0 GB/s")

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 import statistics
 
-from utils.lessons.start_here.printed import micros, time_share
+from utils import claims
+from utils.lessons.start_here.printed import mean_of_two, micros, time_share
 from utils.plots import size_label
 
 SMALLER_CACHE = {"L3": "L2", "L2": "L1d"}
@@ -75,15 +76,21 @@ def below_next_level(points) -> list:
     fixed = {id(p) for p in fixed_cost_bound(points)}
     slow = []
     for p in points:
-        if p.is_bound or not p.bound or p.regime not in order or p.regime == order[-1] or p.rate >= p.bound:
+        if p.is_bound or not p.bound or p.regime not in order or p.regime == order[-1] or p.fraction_of_bound >= 1:
             continue
         if id(p) in fixed:
             continue
         nxt = order[order.index(p.regime) + 1]
-        beyond = statistics.median(q.rate for q in points if q.regime == nxt and q.path == p.path)
-        if abs(math.log(p.rate / beyond)) < abs(math.log(p.bound / p.rate)):
-            slow.append((p, nxt, beyond))
+        # every figure as printed (GB/s, two decimals): the median a reader works from the printed rates
+        beyond = statistics.median(_gbs(q.rate) for q in points if q.regime == nxt and q.path == p.path)
+        if abs(math.log(_gbs(p.rate) / beyond)) < abs(math.log(_gbs(p.bound) / _gbs(p.rate))):
+            slow.append((p, nxt, beyond * 1e9))
     return slow
+
+
+def _gbs(rate: float) -> float:
+    """A rate in GB/s as the lesson prints it (two decimals; never 0, which no log can take)."""
+    return claims.as_printed(rate, 2, 1e9) or 0.01
 
 
 def memcpy_references(points) -> list:
@@ -113,7 +120,7 @@ def out_of_cache_sentence(points) -> str:
                                  "copies of the level beyond it: none behaved as out of its cache."])
     said = fixed + [f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
             f"{p.regime}'s reference ({p.bound / 1e9:.2f} GB/s) and nearer {_copies_out_of(points, p.path, nxt)} "
-            f"({ref / 1e9:.2f} GB/s): it behaved as out of {p.regime}, so it is set apart." for p, nxt, ref in slow]
+            f"({mean_of_two(ref / 1e9, 2)} GB/s): it behaved as out of {p.regime}, so it is set apart." for p, nxt, ref in slow]
     return " ".join(said) + (" Each such copy gets its own row here, and is left out of its cache's row, the "
                              "in-cache summary and section 3's memcpy-against-gloo comparison.")
 

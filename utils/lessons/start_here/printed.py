@@ -26,6 +26,13 @@ def shown_seconds(seconds: float) -> float:
     return (claims.as_printed(seconds, us_digits(seconds), 1e-6) or 0.01) * 1e-6
 
 
+def mean_of_two(value: float, digits: int) -> str:
+    """A figure worked as the mean (or half) of figures printed with ``digits`` decimals, exactly: one decimal
+    more where needed ("6.595", "9.645"), none where it is not ("6.59"), so a reader who redoes it finds it."""
+    text = f"{value:.{digits + 1}f}"
+    return text[:-1] if text.endswith("0") else text
+
+
 def time_share(part: float, whole: float) -> float:
     """``part / whole`` (two times) worked from the two times as printed by ``micros``: 0.87 of 2.13 µs is 41%."""
     return shown_seconds(part) / shown_seconds(whole)

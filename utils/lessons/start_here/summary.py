@@ -6,6 +6,7 @@ figures (the machine profile, the copies, the messages and their fit), never wri
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, replace
 
 from utils import claims
@@ -14,7 +15,7 @@ from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's 
     inverted_references, inverted_sentence, memcpy_references, out_of_cache_sentence, straddling)
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, kept_line_sentence, misses, pattern_sentence)
-from utils.lessons.start_here.printed import micros, time_share
+from utils.lessons.start_here.printed import mean_of_two, micros, time_share
 from utils.plots import size_label
 
 # A fit whose worst residual is within this share is used to predict times; beyond it, only measured times.
@@ -108,8 +109,9 @@ ABOVE_WHY = {
 def threads_ratio(one, many) -> tuple[float, float, float]:
     """(the ratio of the kept figures, its spread, the core count's ratio): ``many`` threads' ceiling over
     ``one``'s. The spread is how far the medians' ratio lies from the kept figures' ratio; the core count's
-    ratio is what each thread on its own core adds, one core's worth."""
-    ratio = many.best / one.best
+    ratio is what each thread on its own core adds, one core's worth. The ratio is worked from the two ceilings
+    as printed (``Ceiling.formatted``: G-units, one decimal), so 41.6 over 30.2 GB/s reads 1.38x."""
+    ratio = claims.printed_ratio(many.best, one.best, 1, 1e9)
     return ratio, abs(ratio - many.median / one.median), many.threads / one.threads
 
 
@@ -229,7 +231,9 @@ def rerun_link_sentence(kept, this_run) -> str:
                 "measures the link again.")
     if kept.seconds == this_run.seconds:
         return "This run measured it and kept it in the profile: later runs quote these figures."
-    da, db = this_run.fit.alpha / kept.fit.alpha - 1, this_run.fit.beta / kept.fit.beta - 1
+    # from the figures as printed: alpha in µs to 1 decimal, beta in GB/s to 2
+    da = claims.printed_ratio(this_run.fit.alpha, kept.fit.alpha, 1, 1e-6) - 1
+    db = claims.printed_ratio(this_run.fit.beta, kept.fit.beta, 2, 1e9) - 1
     acc, tol = this_run.accuracy, FIT_USABLE
     verdict = (f"inside the ±{tol:.0%} tolerance ({points(tol - acc)} to spare)" if acc <= tol else
                f"outside the ±{tol:.0%} tolerance by {points(acc - tol)}: this run's own fit would not be used to "
@@ -304,11 +308,11 @@ def in_cache_claim(cached, caches: dict[str, int] | None, left_out=(), low=()) -
     copies counted in a cache that ran below the next level's reference (``below_next_level``), named apart;
     ``low``: the caches whose reference is measured below the next level's (``inverted_references``)."""
     shares = sorted(p.fraction_of_bound for p in cached)
-    median = shares[len(shares) // 2] if len(shares) % 2 else (shares[len(shares) // 2 - 1] + shares[len(shares) // 2]) / 2
+    median = statistics.median(claims.as_printed(s, 2) for s in shares)  # of the shares as printed: 93% and 96%
     regimes = " and ".join(dict.fromkeys(p.regime for p in sorted(cached, key=lambda p: p.size)))
     between = set(map(id, straddling(cached, caches)))
     above = [p for p in sorted(cached, key=lambda p: p.size) if round(p.fraction_of_bound, 2) > 1]  # as printed
-    verdict = f"median {median:.0%} of the reference"
+    verdict = f"median {percent(median)} of the reference"
     if above:
         verdict += "; above it: " + ", ".join(
             f"{size_label(p.size)} ({p.fraction_of_bound:.0%}"
@@ -324,6 +328,11 @@ def in_cache_claim(cached, caches: dict[str, int] | None, left_out=(), low=()) -
     return claims.Claim(f"in-cache copies against their cache's reference ({sizes}, {regimes})",
                         f"{shares[0]:.0%} - {shares[-1]:.0%} of the reference", "reference: half the cache's read rate",
                         verdict)
+
+
+def percent(share: float) -> str:
+    """A share to the percent, or to a tenth where it is the mean of two printed percents: 94.5%, not 94%."""
+    return f"{share:.1%}" if round(share * 1000) % 10 else f"{share:.0%}"
 
 
 def _fixed_cost_noted(row: claims.Claim, fixed) -> claims.Claim:
@@ -487,8 +496,7 @@ def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, str
 def half_of(shown: float, digits: int) -> str:
     """Half a figure printed with ``digits`` decimals, exactly (one decimal more, where needed): "19.29 / 2 =
     9.645", "19.28 / 2 = 9.64", so that a reader who halves the printed figure finds the printed half."""
-    text = f"{shown / 2:.{digits + 1}f}"
-    return text[:-1] if text.endswith("0") else text
+    return mean_of_two(shown / 2, digits)
 
 
 def noise_sentence(profile, limit: float = 0.5) -> str:
@@ -508,14 +516,16 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     size measured and when the rate is not falling (else the fit's beta is not how the link behaves there)."""
     pts = sorted(link_points, key=lambda p: p.size)
     big = pts[-1]
+    rate = claims.as_printed(big.rate, 2, 1e9)  # each time below is worked from the rate as printed
     past = weights_gb * 1e9 / big.size
     falling = len(pts) > 1 and rate_trend(pts[-2].rate, big.rate) == "falling"
     text = (f"Moving the {weights_gb:.0f} GB of a 7B model's fp16 weights over '{big.path}' at the rate of its "
             f"largest measured message, {big.rate / 1e9:.2f} GB/s ({size_label(big.size)}), takes about "
-            f"{weights_gb / (big.rate / 1e9):.1f} s{label}")
+            f"{weights_gb / rate:.1f} s{label}")
     fitted = link is not None and link.accuracy <= FIT_USABLE and past <= far and not falling
     if fitted:
-        text += f"; at the fitted beta, {link.fit.beta / 1e9:.2f} GB/s, {weights_gb / (link.fit.beta / 1e9):.1f} s"
+        beta = claims.as_printed(link.fit.beta, 2, 1e9)
+        text += f"; at the fitted beta, {beta:.2f} GB/s, {weights_gb / beta:.1f} s"
     if past <= 1:
         return text + (f" (the fit is good to ±{link.accuracy:.0%} over these sizes)." if fitted else ".")
     text += (f". {'Both are estimates, extrapolated' if fitted else 'It is an estimate, extrapolated'} "
@@ -549,7 +559,9 @@ def large_transfer_advice(big, link) -> str:
     the fit's beta, and why (the fit weighs every size alike; what it gives at the largest size)."""
     if link is None:
         return ""
-    fitted_rate = big.size / link.fit.time(big.size)
+    # the fit's time from its alpha and beta as printed (µs to 1 decimal, GB/s to 2), as a reader would redo it
+    alpha, beta = claims.as_printed(link.fit.alpha, 1, 1e-6) * 1e-6, claims.as_printed(link.fit.beta, 2, 1e9) * 1e9
+    fitted_rate = big.size / (alpha + big.size / beta)
     return (f" For a transfer larger than any measured, use that measured rate, not the fitted beta "
             f"({link.fit.beta / 1e9:.2f} GB/s): the fit weighs a 4-byte message as much as a "
             f"{size_label(big.size)} one, so it is good for times within the sizes it was fitted on, and at "
