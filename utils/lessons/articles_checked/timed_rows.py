@@ -10,7 +10,7 @@ from __future__ import annotations
 from utils import claims
 from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_rounds, compression_reading,
-                                                   paired, rounds_verdict, sizes_out_of_order,
+                                                   paired, rounds_verdict, sizes_out_of_order, small_share,
                                                    tensor_parallel_rounds, too_busy)
 from utils.lessons.articles_checked.evidence import CNN_BATCH, LINK_REPEATS, PASS_ROUNDS, small_gpt_words
 from utils.lessons.articles_checked.figures import _sends, fixed_cost, quote, recorded_verdict, spread_of
@@ -115,11 +115,12 @@ def decode_priced(m, record: dict) -> Part | None:
     if link is not None:
         ms = cost(*link)
         said.append(f"at the machine profile's alpha {link[0] * 1e6:.0f} µs and beta {link[1] / 1e9:.1f} GB/s "
-                    f"(lesson 00): {ms:.2f} ms, {ms / lost:.0%} of it")
+                    f"(lesson 00): {ms:.2f} ms, {claims.as_printed(ms, 2) / lost:.0%} of it")  # as printed
     if "alpha_s" in record:
         ms = cost(record["alpha_s"], record["beta_bytes_per_s"])
         said.append(f"at make bench's own fit of the link in that run (alpha {record['alpha_s'] * 1e6:.0f} µs, "
-                    f"beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s): {ms:.2f} ms, {ms / lost:.0%}")
+                    f"beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s): {ms:.2f} ms, "
+                    f"{claims.as_printed(ms, 2) / lost:.0%}")
     if not said:
         return None
     return Part(f"a token lost {tp:.2f} - {one:.2f} = {lost:.2f} ms on two workers; its {2 * depth} all-reduces a "
@@ -162,17 +163,17 @@ def tensor_parallel_block_words(record: dict) -> str:
 def b2(m):
     # The measured times themselves, not a fit: a fit can miss a size by tens of per cent.
     link, t, sec = m["link"], m["threads"], _sends(m)
-    share = sec[4] / sec[2**12]
+    share = small_share(sec)  # per cent, from the two times as printed (whole µs), as the check reads it
     if sizes_out_of_order(m):  # the 4 KiB time is an outlier: no share is read from it (said at the end)
         order = "no share of the fixed cost read from them (a larger message took less time, below"
     elif _us(sec[4]) == _us(sec[2**12]):  # equal as printed: no order to read between them
         order = "both almost all fixed cost (the two took the same, as printed"
-    elif share > 1:  # a smaller message that took longer: the two differ by noise, not by their bytes
+    elif share > 100:  # a smaller message that took longer: the two differ by noise, not by their bytes
         order = "both almost all fixed cost (the smaller took longer: noise"
-    elif share > 0.5:  # row B2's check: the fixed cost is most of a 4 KiB message
-        order = f"both mostly fixed cost (the 4 bytes' time {share:.0%} of the 4 KiB one's"
+    elif share > 50:  # row B2's check: the fixed cost is most of a 4 KiB message
+        order = f"both mostly fixed cost (the 4 bytes' time {share:.0f}% of the 4 KiB one's"
     else:
-        order = (f"the 4 bytes' time only {share:.0%} of the 4 KiB one's: more than the fixed cost in the 4 KiB "
+        order = (f"the 4 bytes' time only {share:.0f}% of the 4 KiB one's: more than the fixed cost in the 4 KiB "
                  "one (its bytes, or noise")
     parts = [Part(f"{link.name}, one message each, this run: 4 bytes {sec[4] * 1e6:.0f} µs, 4 KiB "
                   f"{sec[2**12] * 1e6:.0f} µs, {order}; {profile_alpha_words(m)}); "

@@ -82,7 +82,7 @@ def a24(m):
 def a2(m):
     flops = 6 * 175e9 * 300e9  # 6 N per token, 300e9 training tokens
     peak, memory = m["sheet"]["h100_bf16"], m["sheet"]["h100_memory"]
-    years = flops / peak / 3.15e7
+    years = as_printed(flops / peak / 3.15e7, 0)  # whole years, as printed: "on two" halves that figure
     return [Part(f"GPT-3's training, 6 x 1.75e11 x 3e11 = {_e(flops, 1)} FLOPs, at one H100's bf16 peak: "
                  f"{years:.0f} years (on two: {years / 2:.0f}); its weights and AdamW state, 16 bytes a parameter: "
                  f"{175e9 * 16 / 1e12:.1f} TB against {memory / 1e9:.0f} GB", ARITHMETIC),
@@ -396,7 +396,7 @@ def b5(m):
 def b6(m):
     s = m["sheet"]
     return [Part(f"H100 SXM bf16 {s['h100_bf16'] / 1e12:.0f} TFLOP/s against T4 fp16 {s['t4_fp16'] / 1e12:.0f}: "
-                 f"{s['h100_bf16'] / s['t4_fp16']:.0f}x", DATASHEET, "NVIDIA")]
+                 f"{printed_ratio(s['h100_bf16'], s['t4_fp16'], 0, 1e12):.0f}x", DATASHEET, "NVIDIA")]  # as printed
 
 
 def b7(m):
@@ -444,9 +444,10 @@ def b11(m):
                                             "is memory-bound, allow)"
                                             f"{_units_note(recorded_int8_units(r), 'int8')}")]
     p = m["prune"]
+    times = lambda k: printed_ratio(p[k], p["dense"], 2, 1e-3)  # noqa: E731  (from row B12's printed ms)
     parts.append(Part(f"one thread, {PRUNE_SHAPE}: half the neurons removed (half the operations) "
-                      f"{p['removed'] / p['dense']:.2f}x the dense time; half the weights zeroed (the same operations) "
-                      f"{p['zeroed'] / p['dense']:.2f}x (row B12){busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU))
+                      f"{times('removed'):.2f}x the dense time; half the weights zeroed (the same operations) "
+                      f"{times('zeroed'):.2f}x (row B12){busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU))
     if m["results"]["prune"]:
         parts.append(quote(m, "prune", prune_accuracy_words))
     return parts
