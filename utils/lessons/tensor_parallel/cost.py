@@ -338,6 +338,27 @@ def arrivals(mine: list[tuple[float, float]], theirs: list[tuple[float, float]])
     return {"waited": waited, "after_both": after_both, "after_other": after_other}
 
 
+RANK_SECONDS = ("step", "compute", "allreduce", "waited", "after_both", "after_other", "thread_cpu",
+                "other_threads_cpu")   # a rank's figures in ``miss_table``, printed in ms to 2 decimals
+
+
+def _seconds_as_printed(d: dict, keys) -> dict:
+    """A copy of ``d`` with its seconds at ``keys`` as the page prints them (ms to 2 decimals, given back in
+    seconds): the miss sentences work every difference, product and ratio from these, so that a reader who
+    redoes one from ``miss_table`` finds the figure printed (20.22 - 19.18 is the +1.04 ms said)."""
+    return d | {k: claims.as_printed(d[k], 2, 1e-3) * 1e-3 for k in keys if d.get(k) is not None}
+
+
+def miss_as_printed(m: dict) -> dict:
+    """``miss``'s figures as printed (``report.miss_table``'s): the model's and each rank's seconds
+    (``_seconds_as_printed``), the shard timed apart, and the fit's worst residual as its whole per cent."""
+    corun = m.get("corun") or {}
+    return m | {**_seconds_as_printed(m, ("model_step", "model_compute", "model_comm", "one")),
+                "ranks": [_seconds_as_printed(r, RANK_SECONDS) for r in m["ranks"]],
+                "corun": _seconds_as_printed(corun, ("alone", "together")) if corun else corun,
+                "residual": claims.as_printed(m["residual"], 2)}
+
+
 def crossover_width(flops: float, beta: float, alpha: float, tokens: int, bytes_per_value: int) -> float:
     """The width above which split compute saves more than the all-reduces cost, from the model:
     48 N w^2 / (2 F) = 2 (alpha + N w b / beta), solved for w (N tokens, b bytes per value, F FLOP/s)."""

@@ -18,7 +18,7 @@ import torch
 import torch.distributed as dist
 from torch import nn
 
-from utils import models
+from utils import claims, models
 from utils.launch import current_backend, process_group
 from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock
 
@@ -140,14 +140,40 @@ def inference_worker(g: Generation) -> dict | None:
         return {"rows": rows, "new_tokens": g.new_tokens} if rank == 0 else None
 
 
-def batch_trend(rows: list[dict], methods: tuple[str, ...] = ("tensor parallel", "pipeline")) -> str:
+def step_ms(row: dict, method: str, new_tokens: int) -> float:
+    """Milliseconds a generation step of ``method`` in one ``inference_worker`` row (seconds for ``new_tokens``
+    steps), as the tables print it: 2 decimals. Every figure worked from a step's time starts from this."""
+    return claims.as_printed(row[method] / new_tokens, 2, 1e-3)
+
+
+def over_one_device(row: dict, method: str, new_tokens: int) -> float:
+    """``method``'s speed over one device's as printed (2 decimals), the ratio of their ms a step as printed
+    (``step_ms``), so a reader who divides the table's two ms finds the printed x."""
+    return claims.as_printed(claims.printed_ratio(row["one device"] / new_tokens, row[method] / new_tokens, 2,
+                                                  1e-3), 2)
+
+
+def tokens_per_s(row: dict, method: str, new_tokens: int) -> float:
+    """Tokens a second: the batch's sequences each gain a token a step, over the ms a step as printed."""
+    return row["batch"] / (max(step_ms(row, method, new_tokens), 0.01) * 1e-3)   # 0.00 ms counts as 0.01
+
+
+def printed_noise(x: float, spread: float) -> float:
+    """The ± of a speed-up: the speed-up as printed (2 decimals) times the rounds' spread as printed (a whole
+    per cent), so that 0.17x with a spread of 56% reads ± 0.10, the reader's own product."""
+    return claims.as_printed(x, 2) * claims.as_printed(spread, 2)
+
+
+def batch_trend(rows: list[dict], new_tokens: int,
+                methods: tuple[str, ...] = ("tensor parallel", "pipeline")) -> str:
     """Whether each two-device method kept more of one device's speed as the batch grew, read from the run's
-    rows (seconds a step per method, the rounds' spread per method): its speed-up batch by batch, called a
-    rise only where every step up passes the rounds' spread of both figures. Lesson 07."""
+    rows (seconds for ``new_tokens`` steps per method, the rounds' spread per method): its speed-up batch by
+    batch (``over_one_device``, as printed), called a rise only where every step up passes the rounds' spread
+    (as printed, a whole per cent) of both figures. Lesson 07."""
     said = []
     for method in methods:
-        xs = [(r["batch"], r["one device"] / r[method], max(r["spread"]["one device"], r["spread"][method]))
-              for r in rows]
+        xs = [(r["batch"], over_one_device(r, method, new_tokens),
+               claims.as_printed(max(r["spread"]["one device"], r["spread"][method]), 2)) for r in rows]
         steps = list(zip(xs, xs[1:]))   # each batch beside the next larger one
         figures = ", ".join(f"{x:.2f}x at batch {b}" for b, x, _ in xs)
         if all(x2 > x1 * (1 + max(n1, n2)) for (_, x1, n1), (_, x2, n2) in steps):

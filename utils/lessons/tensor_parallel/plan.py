@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from utils import devices, gpu_specs
+from utils.claims import as_printed
 from utils.lessons.tensor_parallel.cost import Timing
 from utils.lessons.tensor_parallel.inference import Generation
 from utils.lessons.tensor_parallel.timelines import Blocks
@@ -46,11 +47,13 @@ class LessonSettings:
     link: str  # the link between the two ranks, in words
 
     def datasheet_rows(self) -> list[tuple[str, str, str, float, float]]:
-        """(GPU, link, dtype, peak FLOP/s, link bytes/s) of the crossover table, datasheet figures."""
+        """(GPU, link, dtype, peak FLOP/s, link bytes/s) of the crossover table, datasheet figures as the
+        table prints them (whole TFLOP/s, GB/s to 2 decimals): the widths and ratios worked from them are then
+        the reader's own (31.504 GB/s would print as 31.50 and divide as 31.504)."""
         rows = []
         for gpu, link, dtype in DATASHEET_PAIRS:
-            spec = gpu_specs.KNOWN_GPUS[gpu]
-            rows.append((gpu, link, dtype, spec.peak_flops[dtype], gpu_specs.LINKS[link]))
+            peak = as_printed(gpu_specs.KNOWN_GPUS[gpu].peak_flops[dtype], 0, 1e12) * 1e12
+            rows.append((gpu, link, dtype, peak, as_printed(gpu_specs.LINKS[link], 2, 1e9) * 1e9))
         return rows
 
 

@@ -12,7 +12,8 @@ from matplotlib.ticker import FuncFormatter
 
 from utils import plots
 from utils.claims import Claim, against_speedup, as_printed, paired_spread
-from utils.lessons.tensor_parallel.cost import crossover_width
+from utils.lessons.tensor_parallel import inference
+from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed
 from utils.tables import Table
 
 
@@ -109,7 +110,7 @@ def crossover_table(here: tuple[float, float, float, int], datasheet_rows, token
     rows = [("this machine (model: measured link and steps)", f"{beta / 1e9:.2f}", f"{flops / 1e12:.3f} (fp32)",
              f"{alpha * 1e6:.0f}", "never" if width is None else two_figures(width), measured)]
     for gpu, link, dtype, peak, link_bw in datasheet_rows:
-        rows.append((f"2 x {gpu}, {link} (datasheet)", f"{link_bw / 1e9:.0f}", f"{peak / 1e12:.0f} ({dtype})",
+        rows.append((f"2 x {gpu}, {link} (datasheet)", f"{link_bw / 1e9:.2f}", f"{peak / 1e12:.0f} ({dtype})",
                      "left out", two_figures(crossover_width(peak, link_bw, 0.0, tokens, 2)), "not measured"))
     return Table(["pair", "link GB/s", "TFLOP/s", "alpha us", "model's crossover width", "measured crossover"],
                  rows, title=f"Smallest width where a split MLP step beats one device, {tokens} tokens")
@@ -122,12 +123,13 @@ def inference_table(got: dict, micro_batches: int, label: str) -> Table:
     """Per batch size: tokens/s of each method and its speedup over one device; ms per generation step (one new
     token for each of the batch's sequences)."""
     n, rows = got["new_tokens"], []
-    for r in got["rows"]:
+    for r in got["rows"]:   # tok/s and x one device worked from the ms a step as printed (2 decimals)
         cells = [r["batch"]]
         for m in METHODS:
-            speed = r["batch"] * n / r[m]
-            cells.append(f"{speed:,.0f}" + ("" if m == METHODS[0] else f" ({r[METHODS[0]] / r[m]:.2f}x)"))
-        cells += [f"{r[m] / n * 1e3:.1f}" for m in METHODS]
+            speed = inference.tokens_per_s(r, m, n)
+            cells.append(f"{speed:,.0f}" + ("" if m == METHODS[0] else
+                                            f" ({inference.over_one_device(r, m, n):.2f}x)"))
+        cells += [f"{inference.step_ms(r, m, n):.2f}" for m in METHODS]
         cells.append("yes" if r["same_tokens"] else "NO")
         rows.append(tuple(cells))
     return Table(["batch", "1 device tok/s", "tensor parallel tok/s", f"pipeline (m<={micro_batches}) tok/s",
@@ -245,11 +247,11 @@ def _ruled_out(m: dict, slow: dict) -> tuple[str, str]:
                   f"({m['steal']:.2f} of a core)"], []
     low, high = _off_core(slow)
     if _held_core(slow):
-        out.append(f"the step's thread losing its core (off it at most {high * 1e3:.1f} ms of "
-                   f"{slow['compute'] * 1e3:.1f} ms of compute, below)")
+        out.append(f"the step's thread losing its core (off it at most {high * 1e3:.2f} ms of "
+                   f"{slow['compute'] * 1e3:.2f} ms of compute, below)")
     elif not _off_core_known(slow):
-        open_.append(f"the step's thread losing its core during the compute (off it {low * 1e3:.1f} to "
-                     f"{high * 1e3:.1f} ms, below)")
+        open_.append(f"the step's thread losing its core during the compute (off it {low * 1e3:.2f} to "
+                     f"{high * 1e3:.2f} ms, below)")
     corun = m.get("corun") or {}
     if corun.get("alone") and corun.get("together"):
         corun_x = corun["together"] / corun["alone"]
@@ -286,6 +288,7 @@ def miss_story(m: dict, label: str) -> list[str]:
     """The cost model's miss at the largest width, said from the measurement (``cost.miss``): which term
     missed, what the CPU figures, the co-running halves and the two ranks' arrivals at each all-reduce show
     about why, what that rules out, and what would show the model's speed-up. Lesson 07."""
+    m = miss_as_printed(m)   # every figure worked from the others as the table prints them
     ranks = m["ranks"]
     if not ranks or ranks[0]["allreduce"] is None:
         return ["On GPUs NCCL returns from an all-reduce once it is queued, so its host time is not its "
@@ -332,17 +335,17 @@ def _thread_cpu(m: dict, slow: dict) -> str:
               f"this virtual machine) took {m['steal']:.2f} (steal: time this machine's CPUs were ready to run "
               "but the host ran something else)")
     low, high = _off_core(slow)
-    got = (f"The step's thread got {slow['thread_cpu'] * 1e3:.1f} ms of CPU over the step on the longer-step "
-           f"rank, for {slow['compute'] * 1e3:.1f} ms of compute and {slow['allreduce'] * 1e3:.1f} ms inside "
-           f"the all-reduces, so during the compute it was off its core between {low * 1e3:.1f} ms (had "
-           f"it used no CPU inside the all-reduces) and {high * 1e3:.1f} ms (had it used CPU all through "
+    got = (f"The step's thread got {slow['thread_cpu'] * 1e3:.2f} ms of CPU over the step on the longer-step "
+           f"rank, for {slow['compute'] * 1e3:.2f} ms of compute and {slow['allreduce'] * 1e3:.2f} ms inside "
+           f"the all-reduces, so during the compute it was off its core between {low * 1e3:.2f} ms (had "
+           f"it used no CPU inside the all-reduces) and {high * 1e3:.2f} ms (had it used CPU all through "
            "them): ")
     if _held_core(slow):
         said = "at most 5 % of the compute, so it held its core"
     elif _off_core_known(slow):
         said = f"at least {low / slow['compute']:.0%} of the compute, so it lost its core"
     else:
-        said = (f"the least is within 5 % of the compute ({0.05 * slow['compute'] * 1e3:.1f} ms), the most "
+        said = (f"the least is within 5 % of the compute ({0.05 * slow['compute'] * 1e3:.2f} ms), the most "
                 "beyond it, so whether it lost its core this run cannot tell (the thread's CPU time read "
                 "around the compute alone would)")
     return got + said + f"; over these rounds {others}."
@@ -367,8 +370,8 @@ def _shard_apart(m: dict, corun: dict) -> str:
                "cores share (memory bandwidth, last-level cache, the clock)")
     best_x = min(alone, together) / m["model_compute"]   # the faster shard against half the block's time
     return (f"Measured apart, a rank's shard of work without its all-reduces took (the fastest of each's "
-            f"rounds) {alone * 1e3:.1f} ms with the other rank idle ({half_x:.2f}x the model's t1/2) and "
-            f"{together * 1e3:.1f} ms with both computing at once ({corun_x:.2f}x the first, "
+            f"rounds) {alone * 1e3:.2f} ms with the other rank idle ({half_x:.2f}x the model's t1/2) and "
+            f"{together * 1e3:.2f} ms with both computing at once ({corun_x:.2f}x the first, "
             f"{together / m['model_compute']:.2f}x t1/2): {why}. "
             + (f"Even the faster of the two took {best_x:.2f}x t1/2: half a block takes more than half "
                "a block's time here." if best_x > 1.05 else
@@ -382,15 +385,15 @@ def _miss_parts(m: dict, slow: dict, extra_comm: float) -> dict:
     """The slower rank's miss cut into parts (name -> seconds) for ``_cause``: the compute beyond t1/2, and
     the all-reduces' time beyond alpha + n/beta, cut where both ranks timed each call into waiting for the
     other rank and the time after both arrived (``_terms`` says them)."""
-    # the same allowance as the all-reduces get for the fit's error: t1/2's own 5 % (section 4's rule)
+    # t1/2's own 5 % allowance (section 4's rule); each part as printed, so "2.2x the next" divides as printed
     parts = {COMPUTE_PART: max(slow["compute"] - 1.05 * m["model_compute"], 0.0)}
     if not m.get("paired"):
         parts["the all-reduces"] = max(extra_comm, 0.0)
-        return parts
-    parts["waiting for the other rank"] = slow["waited"]
-    parts["the time after both arrived, beyond alpha + n/beta and the fit's error"] = max(
-        slow["after_both"] - m["model_comm"] * (1 + m["residual"]), 0.0)
-    return parts
+    else:
+        parts["waiting for the other rank"] = slow["waited"]
+        parts["the time after both arrived, beyond alpha + n/beta and the fit's error"] = max(
+            slow["after_both"] - m["model_comm"] * (1 + m["residual"]), 0.0)
+    return {k: as_printed(v, 2, 1e-3) * 1e-3 for k, v in parts.items()}
 
 
 def _terms(m: dict, slow: dict) -> str:
@@ -400,7 +403,7 @@ def _terms(m: dict, slow: dict) -> str:
     (with, where the rank stayed inside after the other had returned, time no exchange explains)."""
     compute = (f"its compute {slow['compute'] * 1e3:.2f} ms, {slow['compute'] / m['model_compute']:.2f}x the "
                f"model's t1/2 ({(slow['compute'] - m['model_compute']) * 1e3:+.2f} ms); ")
-    comm, inside = m["model_comm"], slow["allreduce"]
+    comm, inside = m["model_comm"] or 1e-5, slow["allreduce"]   # alpha-beta printed 0.00 ms divides as 0.01
     if not m.get("paired"):
         return compute + (f"its all-reduces {inside * 1e3:.2f} ms, {inside / comm:.1f}x alpha + n/beta "
                           f"({(inside - comm) * 1e3:+.2f} ms), the wait for the other rank included: this "

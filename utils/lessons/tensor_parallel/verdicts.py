@@ -2,6 +2,7 @@
 from the figures as printed (``utils.claims.as_printed``), so that a reader who redoes it finds the same."""
 
 from utils import claims
+from utils.lessons.tensor_parallel import inference
 
 TOLERANCE = 0.05   # the lesson's chosen allowance for timing noise: 5 % of the figure compared against
 
@@ -143,7 +144,7 @@ def inference_plot_caption(got: dict) -> str:
     each two-device line lies against one device's, batch by batch, from the figures as printed."""
     n, rows = got["new_tokens"], got["rows"]
     first, last = rows[0], rows[-1]
-    speed = lambda r, m: r["batch"] * n / r[m]  # noqa: E731  (tokens a second: the plot's y)
+    speed = lambda r, m: inference.tokens_per_s(r, m, n)  # noqa: E731  (the plot's y, as the table prints it)
     moved = ", ".join(f"{m} from {speed(first, m):,.0f} to {speed(last, m):,.0f}"
                       for m in ("one device", "tensor parallel", "pipeline"))
     placed = []

@@ -1,0 +1,95 @@
+"""Lesson 07's figures worked from others (ratios, products, differences, tokens a second) redone from their
+operands as printed: session 51's fourth reader found each of these off in the last printed digit."""
+
+from __future__ import annotations
+
+from utils.lessons.tensor_parallel import cost, decode, inference, report, verdicts
+from utils.lessons.tensor_parallel.plan import LessonSettings
+
+N = 8   # new tokens a run: a row's seconds are for N steps
+
+
+def _row(batch, one_ms, tp_ms, pipe_ms=None, spread=0.05):
+    """An ``inference_worker`` row from ms a step."""
+    ms = {"one device": one_ms, "tensor parallel": tp_ms, "pipeline": pipe_ms or tp_ms}
+    return {"batch": batch, "same_tokens": True, **{k: N * v * 1e-3 for k, v in ms.items()},
+            "spread": {k: spread for k in ms}}
+
+
+def test_speedups_and_tokens_a_second_follow_the_ms_a_step_as_printed():
+    """Item 2: 5.7249 / 16.588 is 0.3451 (0.35x) unrounded, but the page prints 5.72 and 16.59: 0.34x."""
+    row = _row(1, 5.7249, 16.588)
+    assert inference.step_ms(row, "one device", N) == 5.72 and inference.step_ms(row, "tensor parallel", N) == 16.59
+    assert f"{inference.over_one_device(row, 'tensor parallel', N):.2f}" == "0.34"
+    four = _row(4, 11.044, 17.9)   # 4 / 11.04 ms: 362 tok/s, the reader's own division
+    assert f"{inference.tokens_per_s(four, 'one device', N):,.0f}" == "362"
+    table = report.inference_table({"new_tokens": N, "rows": [row, four]}, 4, "")
+    assert table.rows[0][2] == "60 (0.34x)" and table.rows[0][4:6] == ("5.72", "16.59")
+    assert table.rows[1][1] == "362"
+    trend = inference.batch_trend([row, four, _row(16, 20.0, 23.0)], N, ("tensor parallel",))
+    assert "0.34x at batch 1" in trend
+
+
+def test_the_noise_of_a_speedup_is_its_printed_figure_times_its_printed_spread():
+    """Item 4: 0.17x with a spread of 56% reads ± 0.10 (0.17 x 0.56 = 0.095), not 0.09 from unrounded ones."""
+    assert f"{inference.printed_noise(0.1749, 0.5551):.2f}" == "0.10"
+    assert f"{inference.printed_noise(0.1651, 0.5649):.2f}" == "0.10"
+
+
+def test_the_cache_against_no_cache_divides_the_printed_ms():
+    """Item 4: 5.72 ms against 1.82 ms is 3.14x (not 3.15x), and 3.14 x 15% is ± 0.47 (not 0.46)."""
+    cached = {"seconds": {"one device": 0.0018174, "tensor parallel": 0.012},
+              "spread": {"one device": 0.148, "tensor parallel": 0.56}}
+    uncached = {"one device": N * 0.0057244, "tensor parallel": N * 0.0182,
+                "spread": {"one device": 0.05, "tensor parallel": 0.05}}
+    one = decode.cache_against_uncached(cached, uncached, N)[0]
+    assert "1.82 ms a token with the cache against 5.72 ms" in one and "3.14x ± 0.47" in one
+
+
+def test_the_launch_floor_multiplies_the_printed_cost_of_one_operation():
+    """Item 3: 116 operations x 2.2 us (printed) is 0.26 ms; with the unrounded 2.16 us it printed 0.25."""
+    result = {"ops": 96, "tp_ops": 116, "per_op": 2.16e-6}
+    assert f"{result['per_op'] * 1e6:.1f}" == "2.2"
+    assert f"{decode.launch_floor(result, 'tp_ops') * 1e3:.2f}" == "0.26"
+    assert f"{decode.launch_floor(result) * 1e3:.2f}" == "0.21"
+
+
+def test_the_datasheet_pairs_are_worked_from_the_links_as_printed():
+    """Item 6: the table printed 32 GB/s and worked with 31.504; now it prints 31.50 and works with it."""
+    rows = LessonSettings.datasheet_rows(None)   # uses no setting of the plan
+    table = report.crossover_table((1.5e11, 2e-4, 4e9, 4), rows, 256, here_width=68.0)
+    for (gpu, link, _, peak, bw), printed in zip(rows, table.rows[1:]):
+        assert float(printed[1]) * 1e9 == bw and float(printed[2].split()[0]) * 1e12 == peak
+        width = cost.crossover_width(float(printed[2].split()[0]) * 1e12, float(printed[1]) * 1e9, 0.0, 256, 2)
+        assert printed[4] == report.two_figures(width)
+    pcie = next(r for r in table.rows if "A100 PCIe" in r[0])
+    assert pcie[1] == "31.50"
+    at = {f"{g}, {link}": 1.5 for g, link, *_ in rows}
+    said = verdicts.real_width_sentence(rows, at, 4096, 256)
+    assert "(9,905 FLOP a link byte)" in said   # 312 / 31.50, the reader's own division
+
+
+def _miss(paired=True):
+    """``cost.miss``'s figures as session 51's reader saw them (cell 29), unrounded."""
+    rank = {"step": 0.02190, "compute": 0.020224, "allreduce": 0.00168, "waited": 0.00003,
+            "after_both": 0.001654, "after_other": 0.0, "thread_cpu": 0.020534, "other_threads_cpu": 0.0001}
+    other = dict(rank, step=0.0215, compute=0.0200)
+    return {"width": 1024, "model_compute": 0.0191752, "model_comm": 0.0011349, "model_step": 0.0214,
+            "one": 0.0383504, "others": 0.0, "steal": 0.0, "ranks": [rank, other], "paired": paired,
+            "residual": 0.0, "corun": {}, "waiting_core": None, "load": 0.0, "cores": 2, "threads": 1}
+
+
+def test_the_miss_is_taken_apart_from_the_table_as_printed():
+    """Item 5: compute 20.22 against t1/2 19.18 is +1.04 ms; after both 1.65 against 1.13 is +0.52 ms; the
+    compute beyond t1/2 and its 5 % is 20.22 - 1.05 x 19.18 = 0.08 ms; the CPU bounds from 2-decimal figures."""
+    story = " ".join(report.miss_story(_miss(), ""))
+    assert "(+1.04 ms)" in story and "(+0.52 ms;" in story
+    assert "the compute beyond t1/2 and its 5 % 0.08 ms" in story
+    assert ("20.53 ms of CPU over the step on the longer-step rank, for 20.22 ms of compute and 1.68 ms"
+            in story)
+    assert "between 0.00 ms" in story and "and 1.37 ms" in story   # 20.22 + 1.68 - 20.53
+    assert "(off it 0.00 to 1.37 ms, below)" in story
+    # every part within its allowance: the other branch, still from the printed figures
+    calm = _miss()
+    calm["ranks"][0].update(compute=0.0191752, after_both=0.0011349, waited=0.0)
+    assert "Every part is within its allowance" in " ".join(report.miss_story(calm, ""))
