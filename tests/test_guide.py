@@ -246,7 +246,7 @@ def test_two_t4s_without_peer_access_choose_qlora_with_ddp_by_the_links_bytes():
     with DDP keeps a 4-bit base on each T4 and all-reduces the adapters only. The earlier guide took LoRA."""
     memory = answers("2xT4 PCIe", "7B")["memory"]
     assert memory.choice == "does not fit: QLoRA r=16 (4-bit weights), DDP over 2", memory.why
-    assert "all-gather x2 2(n-1)/n x 2 B x 6.86 bn = 13.7 GB = 2.49 s" in memory.why
+    assert "all-gather x2 2(n-1)/n x 2 B x 6.86 bn = 13.7 GB = 2.48 s" in memory.why
     assert "all-reduce 2(n-1)/n x 4 B x 34 M" in memory.why and "s of compute" in memory.why
 
 
@@ -397,3 +397,43 @@ def test_the_decision_table_words_a_skipped_memory_step_as_fitting():
     assert steps["two devices"].choice == "DDP over 2" and steps["memory"].choice == "skip"
     assert guide.shown(steps["memory"]) == "none needed: it fits"
     assert guide.shown(steps["two devices"]) == "DDP over 2"
+
+
+# --- Fixed after session 51's reader: every quotient worked from its operands as printed ---------------------
+
+def test_the_precision_bound_is_worked_from_the_flops_and_peak_as_printed():
+    """Reader: 20.4 GFLOP at the 222.3 GFLOP/s peak printed 91.6 ms (unrounded operands); 20.4/222.3 = 91.8."""
+    p = guide.Profile({"load": 0.0002, "matmul": 0.2209, "memory-bound": 0.0273, "Python & dispatch": 0.0074},
+                      peak_ratio=2.14, matmul_flops=20.38e9, low_peak=222.34e9)
+    why = cpu_answers("small", profile=p)["precision"].why
+    assert "their 20.4 GFLOP at the measured bf16 peak (222.3 GFLOP/s) take 91.8 ms" in why
+    assert f"= 256/(35 + 91.8) = {256 / (35 + 91.8):.2f}x" in why
+
+
+def test_the_links_milliseconds_are_the_printed_gb_over_the_printed_rate():
+    """Reader: 0.0509 GB / 5.52 GB/s printed 9.23 ms, 13.7 GB / 5.52 GB/s 2.49 s (unrounded operands)."""
+    two = answers("2xT4 PCIe", "small")["two devices"].why
+    assert "= 0.102 GB a step over 5.52 GB/s" in two and f"= {0.102 / 5.52 * 1e3:.3g} ms against" in two
+    assert f"= 0.0509 GB = {0.0509 / 5.52 * 1e3:.3g} ms on the link" in two
+    assert f"13.7 GB = {13.7 / 5.52:.3g} s" in answers("2xT4 PCIe", "7B")["memory"].why
+
+
+def test_a_thousand_ms_and_more_print_whole_with_a_comma_never_in_e_notation():
+    """Reader: "against 1.08e+03 ms of compute" on the A100 7 B row."""
+    why = answers("2xA100 NVLink", "7B")["two devices"].why
+    assert "e+0" not in why and "against 1,080 ms of compute" in why and f"= {20.6 / 210 * 1e3:.3g} ms" in why
+    assert guide._figure(1083.4) == "1,083" and guide._figure(98.09) == "98.1" and guide._figure(0.0243) == "0.0243"
+
+
+def test_the_run_s_hours_are_the_printed_step_minutes_times_the_steps():
+    """Reader: 25.3 min x 5,000 steps printed 2,106.6 h; from the printed minutes it is 2,108 h."""
+    profiled = guide.Profile(CPU_PROFILE.parts, 6.87, optimizer_share=0.07, low_peak=222.34e9, shape=CPU_SHAPE)
+    plan = devices.plan(2, mode_name="cpu", n_gpus=0)
+    steps = guide.guide(LARGE, LARGE_BATCH, plan, None, profiled, run_steps=5000, measured_link=1e9,
+                        features=BF16_CPU, host_bytes=32e9)
+    memory = next(s for s in steps if s.step == "memory").why
+    assert "(2 x 222 GFLOP/s, the measured peak) = 25.3 min" in memory
+    assert f"(5,000 steps: at least {25.3 * 5000 / 60:,.0f} h); rent GPUs" in memory   # 2,108 h
+    short = guide.guide(LARGE, LARGE_BATCH, plan, None, profiled, run_steps=24, measured_link=1e9,
+                        features=BF16_CPU, host_bytes=32e9)
+    assert f"(24 steps: at least {25.3 * 24 / 60:.1f} h)" in next(s for s in short if s.step == "memory").why

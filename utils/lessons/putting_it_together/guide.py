@@ -104,6 +104,16 @@ def _gb(x: float) -> str:
     return f"{x / 1e9:.3g} GB"
 
 
+def _sig3(x: float) -> float:
+    """``x`` as the guide prints it, to 3 significant figures: every quotient is worked from these."""
+    return float(f"{x:.3g}")
+
+
+def _figure(x: float) -> str:
+    """A figure to 3 significant figures, and from 1,000 on whole with a comma: "1,083", never "1.08e+03"."""
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
+
+
 # --- feeding, precision, compile, optimizer ---------------------------------------------------------------
 
 def feeding_step(plan: devices.Plan, profile: Profile | None) -> Step:
@@ -151,21 +161,35 @@ def precision_step(plan, hw, profile: Profile | None, features=None) -> tuple[St
         "bf16": "bf16 autocast", "fp16": "fp16 autocast + GradScaler"}[low]
     if profile is None or not profile.peak_ratio:
         return Step("precision", choice, why + "; its bound waits for the profile's matmul share"), low
-    f, r = profile.share("matmul"), profile.matmul_speedup
-    bound = amdahl(f, r)
-    if r == profile.peak_ratio:
-        arith = (f"matmuls are {f:.0%} of a step at {r:.2f}x the fp32 peak: Amdahl's bound "
-                 f"1/({1 - f:.2f} + {f:.2f}/{r:.2f}) = {bound:.2f}x")
+    if profile.matmul_speedup == profile.peak_ratio:
+        bound, arith = _precision_by_peaks(profile.share("matmul"), profile.peak_ratio)
     else:  # the matmuls' measured time against their FLOPs at the low-precision peak
-        t, mm, at_low = profile.step_s, profile.parts["matmul"], profile.matmul_flops / profile.low_peak
-        arith = (f"matmuls take {mm * 1e3:.0f} of a step's {t * 1e3:.0f} ms; their {profile.matmul_flops / 1e9:.3g} "
-                 f"GFLOP at the measured {low} peak take {at_low * 1e3:.1f} ms: Amdahl's bound T/((1 - f)T + "
-                 f"FLOPs/peak) = {t * 1e3:.0f}/({(t - mm) * 1e3:.0f} + {at_low * 1e3:.1f}) = {bound:.2f}x (an "
-                 "estimate: the casts and the parts outside the matmuls can change too)")
+        bound, arith = _precision_by_flops(profile, low)
     if bound - 1 <= profile.noise:
         return Step("precision", "skip", f"{why}, but {arith}, within the {profile.noise:.0%} the guide allows "
                     "for noise (a planning figure, not this run's spread)"), None
     return Step("precision", choice, f"{why}; {arith}"), low
+
+
+def _precision_by_peaks(share: float, ratio: float) -> tuple[float, str]:
+    """Amdahl's bound from the matmuls' share and the peaks' ratio, each as printed (2 decimals)."""
+    f, r = round(share, 2), round(ratio, 2)
+    bound = amdahl(f, r)
+    return bound, (f"matmuls are {f:.0%} of a step at {r:.2f}x the fp32 peak: Amdahl's bound "
+                   f"1/({1 - f:.2f} + {f:.2f}/{r:.2f}) = {bound:.2f}x")
+
+
+def _precision_by_flops(profile: Profile, low: str) -> tuple[float, str]:
+    """Amdahl's bound T/((T - M) + FLOPs/peak), every term worked from the figures as printed: the step T
+    and its matmuls M in whole ms, the FLOPs to 3 figures, the measured low-precision peak to 0.1 GFLOP/s."""
+    t, mm = round(profile.step_s * 1e3), round(profile.parts["matmul"] * 1e3)
+    gflop, peak = _sig3(profile.matmul_flops / 1e9), round(profile.low_peak / 1e9, 1)
+    at_low = round(gflop / peak * 1e3, 1)   # ms
+    bound = t / ((t - mm) + at_low)
+    return bound, (f"matmuls take {mm} of a step's {t} ms; their {gflop:.3g} GFLOP at the measured {low} peak "
+                   f"({peak:,.1f} GFLOP/s) take {at_low:.1f} ms: Amdahl's bound T/((1 - f)T + FLOPs/peak) = "
+                   f"{t}/({t - mm} + {at_low:.1f}) = {bound:.2f}x (an estimate: the casts and the parts outside "
+                   "the matmuls can change too)")
 
 
 def compile_step(profile: Profile | None, run_steps: int) -> Step:
@@ -306,8 +330,9 @@ def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profil
     rate, rate_what = link_rate(hw, measured_link)
     if rate is None:
         return f"{what} = {_gb(moved)} a step; the link's rate is unknown"
-    comm = moved / rate
+    comm = _on_link(moved, rate)   # ms, from the GB and GB/s as printed
     compute, compute_what = _compute_seconds(shape, tokens, prec, hw, plan, profile, profiled_tokens)
+    compute = _sig3(compute * 1e3) if math.isfinite(compute) else compute   # ms, as printed
     hides = comm <= 2 / 3 * compute
     verdict = ("it can hide behind backward (2/3 of the compute)" if hides else
                "longer than backward: it can show in every step; a bigger batch a device amortises it")
@@ -320,9 +345,16 @@ def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profil
     if not hides and strategy == "ddp":  # lesson 03's fp16 compression hook: half the bytes on the link
         half = moved / 2
         verdict += (f"; or the fp16 compression hook (the script's --hook fp16, lesson 03) halves the bytes: "
-                    f"2(n-1)/n x 2 B x {p / 1e6:.4g} M = {_gb(half)} = {half / rate * 1e3:.3g} ms on the link")
-    return (f"{what} = {_gb(moved)} a step over {rate / 1e9:.3g} GB/s ({rate_what}) = {comm * 1e3:.3g} ms "
-            f"against {compute * 1e3:.3g} ms of compute ({compute_what}): {verdict}")
+                    f"2(n-1)/n x 2 B x {p / 1e6:.4g} M = {_gb(half)} = {_figure(_on_link(half, rate))} ms "
+                    "on the link")
+    return (f"{what} = {_gb(moved)} a step over {rate / 1e9:.3g} GB/s ({rate_what}) = {_figure(comm)} ms "
+            f"against {_figure(compute)} ms of compute ({compute_what}): {verdict}")
+
+
+def _on_link(moved: float, rate: float, unit: float = 1e-3) -> float:
+    """Seconds (in ``unit``: ms by default) to move ``moved`` bytes at ``rate`` B/s, worked from the GB and
+    the GB/s as printed (3 figures), so that 0.0509 GB over 5.52 GB/s reads 9.22 ms, the reader's division."""
+    return _sig3(moved / 1e9) / _sig3(rate / 1e9) / unit
 
 
 def _compute_seconds(shape, tokens, prec, hw, plan, profile, profiled_tokens=None) -> tuple[float, str]:
@@ -330,9 +362,10 @@ def _compute_seconds(shape, tokens, prec, hw, plan, profile, profiled_tokens=Non
     a device of DDP does its share of the batch) or at the datasheet peak (the fastest it can be)."""
     if profile is not None:
         if profiled_tokens and profiled_tokens != tokens:
-            return (profile.step_s * tokens / profiled_tokens,
+            step_ms = _sig3(profile.step_s * 1e3)   # as printed: the estimate is worked from it
+            return (step_ms * 1e-3 * tokens / profiled_tokens,
                     "an estimate before any two-device run: the profiled step's "
-                    f"{profile.step_s * 1e3:.3g} ms x {tokens:,} / {profiled_tokens:,} tokens")
+                    f"{_figure(step_ms)} ms x {tokens:,} / {profiled_tokens:,} tokens")
         return profile.step_s, "profiled"
     spec = gpu_specs.spec_for(hw.gpus[0].name) if hw is not None and hw.gpus else None
     dtype = prec or "fp32"
@@ -426,10 +459,11 @@ def _by_link(shape: Shape, fitting: list, n: int, prec: str, hw, plan, measured_
     rate, rate_what = link_rate(hw, measured_link)
     compute, compute_what = _compute_seconds(shape, shape.context, prec, hw, plan, None)
     costs = [(o, *fit.link_bytes(shape, o.kind, n)) for o in fitting]  # (option, bytes, what they are)
-    said = "; ".join(f"{o.name}: {what} = {_gb(moved)}" + (f" = {moved / rate:.3g} s" if rate else "")
-                     for o, moved, what in costs)
+    said = "; ".join(f"{o.name}: {what} = {_gb(moved)}" + (f" = {_on_link(moved, rate, 1):.3g} s" if rate
+                                                             else "") for o, moved, what in costs)
     timed = math.isfinite(compute)  # no datasheet peak (a CPU): no compute to hide the traffic behind
-    hidden = [o for o, moved, _ in costs if rate and timed and moved / rate <= 2 / 3 * compute]
+    hidden = [o for o, moved, _ in costs
+              if rate and timed and _sig3(_on_link(moved, rate, 1)) <= 2 / 3 * _sig3(compute)]
     if hidden:
         pick, why = hidden[0], f"{hidden[0].name} is the first whose traffic hides behind backward"
     else:
@@ -447,15 +481,20 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
     peak = profiled.low_peak
     if not peak:
         return memory
-    step = 6 * shape.parameters() * batch * shape.context / (n * peak)
+    # every figure from the ones printed before it: the weights to 3 figures, the peak in whole GFLOP/s
+    bn, gflops = _sig3(shape.parameters() / 1e9), round(peak / 1e9)
+    step = 6 * bn * batch * shape.context / (n * gflops)   # seconds
+    shown = f"{step / 60:.1f} min" if step >= 60 else f"{_sig3(step):.3g} s"
+    step = round(step / 60, 1) * 60 if step >= 60 else _sig3(step)   # as printed
     run_h = step * run_steps / 3600
+    hours = f"{run_h:,.0f}" if run_h >= 100 else f"{run_h:.1f}"
     slow = step > 60 or run_h > 24  # a minute a step, or a day a run: no way to try, measure and iterate
-    verdict = (f"impractical on this machine ({run_steps:,} steps: at least {run_h:,.1f} h); rent GPUs" if slow
-               else f"{run_steps:,} steps: at least {run_h:.1f} h")
+    verdict = (f"impractical on this machine ({run_steps:,} steps: at least {hours} h); rent GPUs" if slow
+               else f"{run_steps:,} steps: at least {hours} h")
     said = (f"not profiled here (the profile above is the small model's); a step takes at least "
-            f"6 x {shape.parameters() / 1e9:.3g} bn x {batch * shape.context:,} tokens / ({n} x "
-            f"{peak / 1e9:,.0f} GFLOP/s, the measured peak) = {step / 60:.1f} min (full training's FLOPs at 100 % "
-            f"MFU; LoRA skips the frozen weights' gradients, about a third less): {verdict}")
+            f"6 x {bn:.3g} bn x {batch * shape.context:,} tokens / ({n} x {gflops:,} GFLOP/s, the measured "
+            f"peak) = {shown} (full training's FLOPs at 100 % MFU; LoRA skips the frozen weights' gradients, "
+            f"about a third less): {verdict}")
     choice = memory.choice + (" (impractical here)" if slow else "")
     return Step(memory.step, choice, f"{said}. {memory.why}")
 
