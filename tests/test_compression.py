@@ -887,3 +887,29 @@ def test_paired_note_names_the_median_of_ratios_only_where_the_printed_figures_d
     # microseconds as fmt prints them (one decimal): torch.ao at batch 1, 2.01x beside 361.4 µs / 161.0 µs
     assert "361.4 µs / 161.0 µs = 2.24x" in paired_note(2.01, 361.43, 161.04, " µs", digits=1)
     assert paired_note(2.24, 361.43, 161.04, " µs", digits=1) == ""
+
+
+def test_a_reference_within_the_noise_either_side_reads_at_the_reference():
+    """3.46x ± 22% against a reference of 3.97x: 0.51 under it, inside ± 0.76: no shortfall scored."""
+    from utils.lessons.compression.report import verdict_against
+    assert verdict_against(3.46, 3.97, 0.22, "reference") == "at the reference (within noise)"
+    assert verdict_against(1.04, 1.03, 0.02, "reference") == "at the reference (within noise)"  # above, inside
+    assert verdict_against(3.00, 3.97, 0.05, "reference") == "faster: 67% of the reference's gain"  # beyond it
+    assert verdict_against(4.50, 3.97, 0.05, "reference").startswith("above the reference, beyond noise")
+
+
+def test_a_paired_speedup_beside_medians_that_divide_otherwise_is_named_under_the_headline():
+    """Lesson 04's BN row: paired 1.04x beside medians 43.4 ms and 45.5 ms (0.95x): the note names both and,
+    on opposite sides of 1x, says which is read; where they agree, nothing is printed."""
+    from utils import bench
+    from utils.lessons.compression.report import full_table, medians_note
+    base = bench.Measurement([0.030, 0.0434, 0.060], 0)
+    folded = bench.Measurement([0.0455, 0.0417, 0.0577], 0)   # rounds 0.66x, 1.04x, 1.04x: median 1.04x
+    note = medians_note({"unfolded": base, "folded": folded}, "unfolded")
+    assert "folded: 1.04x is the median of the paired rounds' ratios" in note
+    assert "(43.4 ms / 45.5 ms = 0.95x)" in note and "rank the two the other way" in note
+    same_side = bench.Measurement([0.0200, 0.0400, 0.0560], 0)   # 1.50x, 1.09x, 1.07x against 1.09x printed
+    assert "other way" not in medians_note({"unfolded": base, "x": same_side}, "unfolded")
+    alike = bench.Measurement([s / 2 for s in base.samples], 0)
+    assert medians_note({"unfolded": base, "half": alike}, "unfolded") == ""
+    assert "not the ratio of the medians" in full_table({"unfolded": base, "half": alike}, "unfolded", "t").title

@@ -12,18 +12,21 @@ from __future__ import annotations
 import textwrap
 
 from utils import bench, claims
-from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare,
+from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare, spread,
                                                speedup_cells, timing_cells)
 from utils.lessons.compression.roofline import figure_text
 from utils.tables import Table
 
-__all__ = ["say", "headline", "full_table", "speedup_claim", "verdict_against", "WIDTH"]
+__all__ = ["say", "headline", "medians_note", "full_table", "speedup_claim", "verdict_against", "WIDTH"]
 
 WIDTH = 110  # no visible output line is wider (the learner's form)
 
 
 def say(text: str) -> None:
-    """Print ``text`` folded at 110 characters, each paragraph (``\\n``) apart. Lesson 04."""
+    """Print ``text`` folded at 110 characters, each paragraph (``\\n``) apart; nothing where it is empty (a
+    note that this run does not need, such as ``medians_note``'s). Lesson 04."""
+    if not text:
+        return
     print("\n".join(textwrap.fill(part, WIDTH, subsequent_indent="  ") for part in text.split("\n")))
 
 
@@ -74,10 +77,10 @@ def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind
     if rough:
         return "faster; the reference is rough: no share of its gain scored"
     figure = round(figure, 2)
-    if ratio > figure + spread:
-        return "above the reference, beyond noise (a reference may be passed)"
-    if ratio > figure:
+    if round(abs(ratio - figure), 9) <= spread:   # either side of it: the noise covers the gap (9 decimals: floats)
         return "at the reference (within noise)"
+    if ratio > figure:
+        return "above the reference, beyond noise (a reference may be passed)"
     return f"faster: {(ratio - 1) / (figure - 1):.0%} of the reference's gain"
 
 
@@ -90,12 +93,46 @@ def _beside_reference(ratio: float, figure: float, spread: float) -> str:
     return f"; the reference {figure:.2f}x lies beyond the noise: a gain that size did not show"
 
 
+MEDIAN_OF_RATIOS = "the speedup is the median of the paired rounds' ratios, not the ratio of the medians"
+
+
 def full_table(times: dict[str, bench.Measurement], baseline: str, title: str = "") -> Table:
     """Every figure of the timing: fastest, median, spread, and the paired speedup with its noise and verdict
-    (seven columns: for the collapsed block). Lesson 04."""
+    (seven columns: for the collapsed block); its title says which statistic the speedup is. Lesson 04."""
     return Table(["variant", *TIMING_COLUMNS, *SPEEDUP_COLUMNS],
                  [(n, *timing_cells(t), *speedup_cells(times, baseline, n)) for n, t in times.items()],
-                 title=title)
+                 title=f"{title} ({MEDIAN_OF_RATIOS})" if title else MEDIAN_OF_RATIOS)
+
+
+def _printed_seconds(seconds: float) -> tuple[str, float]:
+    """A time as ``bench.fmt_seconds`` prints it, and that printed figure back in seconds."""
+    text = bench.fmt_seconds(seconds)
+    value, unit = text.split(" ")
+    return text, float(value) * {"µs": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
+
+
+def medians_note(times: dict[str, bench.Measurement], baseline: str) -> str:
+    """What to print under ``headline``: for each variant whose paired speedup (the median of the rounds'
+    ratios) differs at two decimals from the ratio of the two medians the table prints, both figures; where
+    the two lie on opposite sides of 1x, that the medians alone rank the variants the other way, and which
+    figure is read (the paired one: each round's two runs saw the same machine). "" where none differs."""
+    notes = []
+    for name, m in times.items():
+        if name == baseline:
+            continue
+        ratio = round(compare(times[baseline], m)[0], 2)
+        (over, a), (under, b) = _printed_seconds(times[baseline].median), _printed_seconds(m.median)
+        own = round(a / b, 2)
+        if own == ratio:
+            continue
+        note = (f"{name}: {ratio:.2f}x is the median of the paired rounds' ratios, not the ratio of the medians "
+                f"printed ({over} / {under} = {own:.2f}x)")
+        if (ratio - 1) * (own - 1) < 0:   # opposite sides of 1x
+            runs = max(spread(times[baseline]), spread(m))
+            note += (f"; the medians alone rank the two the other way (their runs spread up to {runs:.0%}): the "
+                     "paired rounds are the figure read, each round's two runs having met the same machine")
+        notes.append(note)
+    return "; ".join(notes) + ("." if notes else "")
 
 
 def speedup_claim(claim: str, ratio: float, figure: float, noise: float = 0.0, kind: str = "bound",
