@@ -233,6 +233,8 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
     if not resolved(got):
         return text + (f". The difference is within noise of 0 ({ms(extra, True)} ± {ms(noise)} ms covers it): "
                        "this run does not resolve it, so it is not split into causes.")
+    if not split_decided(got):
+        return text + "." + medians_clause(got)
     if rest >= 0:
         text += (f"; {ms(extra)} - {ms(fixed)} - {ms(in_bytes)} leaves {ms(rest)} ms that the messages do not "
                  "explain")
@@ -292,6 +294,10 @@ def extra_note(got: dict) -> str:
     above = sum(x > 0 for x in got["extra_rounds"])
     said = (f"; against the layers split, {ms_text(extra, True, d)} ± {ms_text(noise, digits=d)} ms ({above} of "
             f"{len(got['extra_rounds'])} paired rounds above 0)")
+    placed, layers, apart = medians_apart(got)
+    if apart:  # the table's medians disagree with the paired figure beyond its spread: no split into causes
+        return (f"{said}; the table's median steps differ by {placed - layers:+.0f} ms, outside that spread: the "
+                "split into causes is not decided by this run")
     if cost > extra:  # one micro-batch: nothing overlaps, the probe's price is too high for these messages
         return (f"{said}: its extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more than "
                 "the whole difference: the probe overprices them, so the difference is not split into causes")
@@ -313,6 +319,36 @@ def resolved(got: dict) -> bool:
     cover 0. Only then is the difference split into causes: noise is not explained."""
     extra, noise = extra_time(got)[:2]
     return not within_noise(extra, noise, 0.0)
+
+
+def medians_apart(got: dict) -> tuple[float, float, bool]:
+    """The two placements' median steps as the placements table prints them (whole ms), and whether their
+    difference lies outside the paired median's ± (``claims.within_noise``, as printed to 0.1 ms) widened by
+    the table's rounding (each whole-ms median is up to 0.5 ms off, so their difference up to 1 ms). The paired
+    median pairs each round's two steps; the two medians may come from different rounds, so they can differ."""
+    placed = as_printed(got["attn/ffn"]["row"].seconds, 0, 1e-3)
+    layers = as_printed(got["layers"]["row"].seconds, 0, 1e-3)
+    extra, noise = extra_time(got)[:2]
+    return placed, layers, not within_noise(as_printed(extra, 1), as_printed(noise, 1) + 1.0, placed - layers)
+
+
+def medians_clause(got: dict) -> str:
+    """Set the paired difference beside the two median steps the table prints, so that a reader sees why they
+    differ; where they differ by more than the paired spread, the extra time is not split into causes."""
+    placed, layers, apart = medians_apart(got)
+    said = (f" The table's two median steps, {placed:.0f} and {layers:.0f} ms, differ by {placed - layers:+.0f} ms; "
+            "the figure read here is the median of each round's paired difference (the two medians may come "
+            "from different rounds)")
+    if not apart:
+        return said + ", and the two agree within its spread (and the table's 1 ms of rounding)."
+    return (said + ": they differ by more than its spread (and the table's 1 ms of rounding), so the split of the "
+            "extra time into causes is not decided by this run.")
+
+
+def split_decided(got: dict) -> bool:
+    """Whether the extra time is split into causes: it clears the noise (``resolved``) and the two median
+    steps agree with it within its spread (``medians_apart``)."""
+    return resolved(got) and not medians_apart(got)[2]
 
 
 def extra_time(got: dict) -> tuple[float, float, int, float, float]:
@@ -337,6 +373,7 @@ def placement_answer(got: dict) -> str:
     d = _sum_digits(extra, noise)
     said = (f"The attention/feed-forward placement took {ms_text(extra, True, d)} ± {ms_text(noise, False, d)} ms "
             f"per step against the layers split (paired round by round) for {messages} more messages.")
+    said += medians_clause(got)
     if not resolved(got):
         return said + " That difference is within noise of 0: this run does not resolve it."
-    return said + work_note(got, as_printed(extra, d))
+    return said + (work_note(got, as_printed(extra, d)) if split_decided(got) else "")
