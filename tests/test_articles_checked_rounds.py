@@ -122,3 +122,37 @@ def test_b13_and_b15_work_the_ratio_and_its_range_from_the_printed_peaks():
     assert "4.7x the fp32 peak" in int8 and "4.7x / (1 + 59%) = 3.0x to 4.7x x (1 + 92%) = 9.0x" in int8
     bf16 = wording._peak_part(m, "bf16", True).text
     assert "2.4x the fp32 peak" in bf16 and "2.4x / (1 + 55%) = 1.5x to 2.4x x (1 + 92%) = 4.6x" in bf16
+
+
+def test_b2_reads_the_small_messages_share_from_its_printed_times_and_its_check_reads_the_same():
+    from test_articles_checked_as_printed import _link_m
+
+    # 100.4 and 200.6 µs print 100 and 201: 100 / 201 = 50%, not over half (the unrounded 50.05% would be)
+    m = _link_m([100.4e-6, 200.6e-6, 300e-6, 400e-6, 1441e-6, 3000e-6])
+    row = verdicts.judge(claims.BY_ID["B2"], m, {})
+    assert "4 bytes 100 µs, 4 KiB 201 µs, the 4 bytes' time only 50% of the 4 KiB one's" in row.evidence
+    assert not checks.fixed_cost_dominates(m)
+    over = _link_m([101e-6, 200.6e-6, 300e-6, 400e-6, 1441e-6, 3000e-6])  # 101 / 201 = 50.2%: prints 50%
+    assert not checks.fixed_cost_dominates(over)
+    most = _link_m([150e-6, 200e-6, 300e-6, 400e-6, 1441e-6, 3000e-6])
+    assert checks.fixed_cost_dominates(most)
+    assert "both mostly fixed cost (the 4 bytes' time 75% of the 4 KiB one's" in verdicts.judge(
+        claims.BY_ID["B2"], most, {}).evidence
+
+
+def test_b11_quotes_row_b12s_ratios_from_the_printed_times():
+    m = _figures() | {"prune": {"dense": 1.004e-3, "zeroed": 0.996e-3, "removed": 0.4951e-3}}
+    b11 = verdicts.EVIDENCE["B11"](m)[1].text
+    b12 = verdicts.EVIDENCE["B12"](m)[0].text
+    assert "half the neurons removed (half the operations) 0.50x the dense time" in b11  # 0.50 / 1.00
+    assert "the same operations) 1.00x (row B12)" in b11
+    assert "dense 1.00 ms; half the weights zeroed 1.00 ms, 1.00x" in b12 and "0.50 ms, 0.50x" in b12
+
+
+def test_datasheet_figures_worked_from_their_printed_parts():
+    m = _figures() | {"sheet": {"h100_bf16": 989.4e12, "t4_fp16": 65.2e12, "h100_memory": 80e9}}
+    b6 = verdicts.EVIDENCE["B6"](m)[0].text
+    assert "bf16 989 TFLOP/s against T4 fp16 65: 15x" in b6  # 989 / 65 = 15.2
+    a2 = verdicts.EVIDENCE["A2"](m)[0].text
+    years = int(a2.split("peak: ")[1].split(" years")[0])
+    assert f"(on two: {round(years / 2)})" in a2 or f"(on two: {years / 2:.0f})" in a2
