@@ -764,3 +764,39 @@ def test_a_difference_of_two_printed_ms_figures_is_worked_from_them():
     assert overlap.printed_difference(97.86e-3, 95.44e-3) == 2.5
     assert overlap.printed_difference(95.4e-3, 97.9e-3) == -2.5  # the other way: not longer
     assert overlap.printed_difference(95.44e-3, 95.36e-3) == 0.0  # both print 95.4
+
+
+def test_a_round_with_less_work_for_two_workers_is_explained_and_read_against_the_bound():
+    # Reader t4_0304 (other problems): round 3 printed "work per sample, 2 vs 1: 0.95x" and 1.93x with no word
+    r = {"ratios": [1.34, 1.24, 1.93], "ratio": 1.34, "low": 1.24, "high": 1.93, "bound": 2.0, "above": [],
+         "work_ratios": [1.41, 1.55, 0.95], "work_ratio": 1.41, "work_bound": scaling.work_reference(2.0, 1.41)}
+    line = scaling.verdict(r)
+    assert "a work ratio under 1x means two workers spent less CPU per sample than one" in line
+    assert "round 3: 0.95x work, 1.93x speedup, under the 2x bound" in line
+    above = dict(r, ratios=[1.34, 1.24, 2.05], high=2.05, above=[2.05])
+    assert "round 3: 0.95x work, 2.05x speedup, above the 2x bound" in scaling.verdict(above)
+    usual = dict(r, work_ratios=[1.41, 1.55, 1.0])  # 1.00x as printed: not under 1x, no clause
+    assert "work ratio under 1x" not in scaling.verdict(usual)
+
+
+def test_the_scaling_ratios_are_worked_from_the_rates_as_printed(monkeypatch):
+    # the table prints samples/s to 0.1: 325.5 / 168.8 = 1.93x whatever the unrounded rates give
+    rates = iter([168.849, 325.451])
+    monkeypatch.setattr(scaling, "measure", lambda s, n, backend, timeout: {"samples_per_s": next(rates),
+                                                                            "cpu_per_sample": None})
+    r = scaling.scaling(TINY, "gloo", bound=2.0, rounds=1)
+    assert r["ratios"] == [printed_ratio(325.5, 168.8, 1)] and f"{r['ratio']:.2f}" == "1.93"
+    # section 2's line: whole samples/s, 297 / 247 = 1.20x
+    line = scaling.against_one_process({"ratio": 1.34, "one": 168.6, "two": 251.6}, 296.6, 247.4, "2")
+    assert "Section 2 measured 1.20x" in line and "297 against 252 samples/s, 1.18x" in line
+
+
+def test_the_link_model_is_worked_from_alpha_and_beta_as_printed():
+    # the link line prints "alpha 106.0 µs, beta 3.98 GB/s": 2 x 106.0 µs + 3,303,424 B / 3.98 GB/s = 1.04 ms
+    from utils import machine
+    from utils.linkmodel import AlphaBeta
+    link = machine.LinkFit("gloo loopback, 2 processes", AlphaBeta(106.04e-6, 3.9849e9, (4,), (0.0,)), (1.0,))
+    assert "alpha 106.0 µs, beta 3.98 GB/s" in link.describe()
+    model = allreduce.link_model_seconds(link, 3_303_424)
+    assert model == pytest.approx(2 * 106.0e-6 + 3_303_424 / 3.98e9)
+    assert f"{model * 1e3:.2f}" == f"{(0.212 + 3_303_424 / 3.98e6):.2f}"
