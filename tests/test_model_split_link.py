@@ -66,6 +66,16 @@ def test_the_links_share_of_a_step_is_worked_from_the_printed_ms():
     assert table[5:8] == ("7.7", "432", "1.8%")
 
 
+def test_the_median_steps_printed_beside_a_paired_speedup_are_reconciled_in_both_branches():
+    # session 51: 128 gpipe m=4 printed a 420 ms step against 676 ms on one device (1.61x) beside 1.50x
+    apart = runs.Row(128, 4, "gpipe", 0.4204, 0.6757, [0.3, 0.3], speedups=[1.45, 1.50, 1.52])
+    said = report.steps_note([apart])
+    assert "In 1 of 1 rows" in said and "batch 128 gpipe m=4: 676 / 420 = 1.61x, beside 1.50x" in said
+    assert "paired in the same round" in said
+    agree = runs.Row(128, 4, "gpipe", 0.4504, 0.6757, [0.3, 0.3], speedups=[1.45, 1.50, 1.52])  # 676 / 450
+    assert report.steps_note([agree]).startswith("In every row, one device's median step over the row's")
+
+
 def test_rounds_all_under_the_bound_are_not_at_it_in_any_verdict_nor_in_the_link_reading():
     # session 50's batch 32 gpipe m=2: 1.28x ± 0.07 reaches the 1.33x bound, but every round is under it
     # (1.05-1.33 < 1.333): the table said "at the bound (within noise)", the link section made it its headline loss

@@ -224,3 +224,23 @@ def medians_note(slow: Row, fast: Row, gain: float, earlier: Row | None = None, 
     return said + (f" One device's step: {here} ms here, {there} ms in {where} ({abs(apart):.0%} "
                    f"{'slower' if apart > 0 else 'faster'} here): each launch pairs its speedups with its own "
                    "one-device rounds, so the two launches' speedups do not share a baseline.")
+
+
+def steps_note(rows: list[Row]) -> str:
+    """Where a table prints each row's median step beside one device's and the paired speedup (``rows_table``,
+    ``link_table``): the rows whose two medians, as printed, give another ratio than the speedup printed beside
+    them, with the division, and why the two differ (as ``medians_note`` says it for section 7)."""
+    apart = []
+    for r in rows:
+        one, step = as_printed(r.baseline, 0, 1e-3), as_printed(r.seconds, 0, 1e-3)
+        medians = one / (step or 1.0)  # the reader's own division of the two printed medians
+        if f"{medians:.2f}" != f"{r.speedup:.2f}":
+            name = "naive split" if r.naive else f"{r.schedule} m={r.m}"
+            apart.append(f"batch {r.batch} {name}: {one:.0f} / {step:.0f} = {medians:.2f}x, beside {r.speedup:.2f}x")
+    if not apart:
+        return ("In every row, one device's median step over the row's median step gives the speedup printed "
+                "beside them.")
+    return (f"In {len(apart)} of {len(rows)} rows, one device's median step over the row's median step gives "
+            f"another ratio than the speedup printed beside them ({'; '.join(apart)}). The speedup, and the time "
+            "lost to the bound worked from it, is the median of each round's one-device step over the same "
+            "round's step, paired in the same round, while the two medians may come from different rounds.")

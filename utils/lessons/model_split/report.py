@@ -24,7 +24,7 @@ from utils.lessons.model_split.noise import (above_as_printed, against_predictio
                                             beside_line, percent_as_printed,
                                             at_bound_in_noise, near_reference, noise_of_one, noise_of_reference,
                                             printed, reference_claim, reference_in_noise_of_one, reference_gain,
-                                            round_text, rounds_text, split_gain, medians_note)
+                                            round_text, rounds_text, split_gain, medians_note, steps_note)
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
 
