@@ -134,8 +134,23 @@ def test_the_widget_builds_and_the_plot_stacks_every_line():
 def test_the_tables_compare_estimate_and_measurement():
     b = estimate(TINY, 2)
     m = measure.Measured(b.peak * 1.02, {"parameters": b.lines["parameters"]}, "test")
-    assert "-2.0%" in report.compare_table({"x": (b, m)}, title="t").to_text()
-    assert "total (peak)" in report.lines_table(b, m, title="t").to_text()
+    # 0.51 MB against 0.52 MB as printed: -1.9%, a reader's division (the unrounded bytes' -2.0% is not on the page)
+    assert "-1.9%" in report.compare_table({"x": (b, m)}, title="t").to_text()
+    assert "total (peak; its own figure, lines rounded apart)" in report.lines_table(b, m, title="t").to_text()
+
+
+def test_errors_and_per_call_times_follow_from_the_figures_printed_beside_them():
+    # lesson 06's fourth reader: 32.77 MB against 32.53 MB is +0.7% (unrounded bytes gave +0.8%)
+    assert f"{report.relative_error(32.7749e6, 32.5251e6):+.1%}" == "+0.7%"
+    assert f"{report.relative_error(32.5251e6, 32.7749e6):+.1%}" == "-0.7%"   # the other side
+    # a line of 2.10 MB against 2.88 MB is 0.78 MB under, as a reader subtracts the printed lines
+    assert report.line_error(2.0951e6, 2.8849e6) == "-0.78 MB (-27%)"
+    assert report.line_error(6.6149e6, 6.6051e6) == "+0.00 MB (+0%)"
+    # 13.3 ms inside 2 calls prints 6.65 ms a call (unrounded 13.34 ms gave 6.67)
+    runs = {"ddp": [{"collective_seconds_per_step": {"all-reduce": 0.01334}, "calls_per_step": {"all-reduce": 2},
+                     "sent_per_step": {"all-reduce": 3.3e6}}]}
+    (row,) = summary.collectives_table(runs).rows
+    assert row[4:] == ("13.3", "6.65")
 
 
 def test_the_allocator_and_the_snapshot_say_no_on_the_cpu():
@@ -612,6 +627,9 @@ def test_printed_gaps_parts_and_headroom_follow_from_the_figures_printed_beside_
     cost = offload.OffloadCost(host_to_device=0.8449 * 32e9, device_to_host=0.4224 * 32e9,
                                link_bytes_per_s=32e9, adamw_seconds=11.104)
     assert offload.printed_parts(cost) == pytest.approx((0.84, 0.42, 11.10, 12.36))
+    # lesson 06's fourth reader: 3.36 B parameters at 321.5 M/s (half of 643 M) is 10.45 s, not the unrounded 10.44
+    shard = offload.offload_cost(6.7109e9, n=2, adamw_params_per_s=321.5e6, link_bytes_per_s=32e9)
+    assert offload.printed_parts(shard)[2] == pytest.approx(10.45) and f"{shard.adamw_seconds:.2f}" == "10.44"
     # 15.84 GB - 21.15 GB: short by 5.31 GB, with the capacity printed to the peaks' two decimals
     budget = SimpleNamespace(peak=21.1549e9, peak_moment="backward", fits=lambda c: (False, c - 21.1549e9))
     line = widget.verdict(budget, calculator.T4_BYTES, "a T4 15.8 GB")

@@ -17,9 +17,11 @@ MB = 1e6
 LOSS_TOLERANCE = 0.02
 
 
-def relative_error(estimated: float, measured: float) -> float:
-    """(estimate - measured) / measured. Lesson 06."""
-    return (estimated - measured) / measured
+def relative_error(estimated: float, measured: float, digits: int = 2, scale: float = MB) -> float:
+    """(estimate - measured) / measured, worked from the two figures as the page prints them (bytes in MB,
+    2 decimals: ``claims.printed_ratio``), so that 32.77 MB against 32.53 MB reads +0.7%, a reader's division,
+    not the +0.8% of unrounded bytes. Lesson 06."""
+    return claims.printed_ratio(estimated, measured, digits, scale) - 1
 
 
 def compare_table(rows: dict[str, tuple[Budget, Measured]], title: str) -> Table:
@@ -36,16 +38,19 @@ def lines_table(budget: Budget, measured: Measured, title: str) -> Table:
     body = [(k, f"{budget.at_peak.get(k, 0.0) / MB:.2f}",
              f"{measured.lines[k] / MB:.2f}" if k in measured.lines else "-",
              line_error(budget.at_peak.get(k, 0.0), measured.lines.get(k))) for k in names]
-    body.append(("total (peak)", f"{budget.peak / MB:.2f}", f"{measured.peak / MB:.2f}",
-                 line_error(budget.peak, measured.peak)))
+    # the tracker's own total, not the sum of the lines as printed: each line is rounded apart, so they may
+    # add up to a hundredth off it
+    body.append(("total (peak; its own figure, lines rounded apart)", f"{budget.peak / MB:.2f}",
+                 f"{measured.peak / MB:.2f}", line_error(budget.peak, measured.peak)))
     return Table(["line", "calculator (MB)", "measured (MB)", "error"], body, title=title)
 
 
 def line_error(predicted: float, measured: float | None) -> str:
-    """A line's error: MB off (calculator - measured) and, where the measured line is not near zero, percent."""
+    """A line's error: MB off (calculator - measured) and, where the measured line is not near zero, percent;
+    both from the two lines as printed (0.01 MB): 2.10 - 2.88 reads -0.78 MB, a reader's subtraction."""
     if measured is None:
         return "-"
-    off = f"{(predicted - measured) / MB:+.2f} MB"
+    off = f"{claims.as_printed(predicted, 2, MB) - claims.as_printed(measured, 2, MB):+.2f} MB"
     return off + (f" ({relative_error(predicted, measured):+.0%})" if measured > 0.01 * MB else "")
 
 

@@ -38,7 +38,8 @@ def collectives_table(runs: dict, label: str = "") -> Table:
             inside = seconds.get(collective)
             rows.append((name, collective, f"{calls:.0f}", f"{r['sent_per_step'][collective] / MB:.2f}",
                          f"{inside * 1e3:.1f}" if inside is not None else "-",
-                         f"{inside / calls * 1e3:.2f}" if inside is not None else "-"))
+                         # the ms a call from the ms inside as printed (0.1 ms): 13.3 / 2 reads 6.65
+                         f"{claims.as_printed(inside, 1, 1e-3) / calls:.2f}" if inside is not None else "-"))
     return Table(["strategy", "collective", "calls a step", "MB a step", "ms inside", "ms a call"], rows,
                  title=f"Collectives per step, rank 0{label}")
 
