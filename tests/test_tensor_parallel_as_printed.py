@@ -19,7 +19,8 @@ def _row(batch, one_ms, tp_ms, pipe_ms=None, spread=0.05):
 def test_speedups_and_tokens_a_second_follow_the_ms_a_step_as_printed():
     """Item 2: 5.7249 / 16.588 is 0.3451 (0.35x) unrounded, but the page prints 5.72 and 16.59: 0.34x."""
     row = _row(1, 5.7249, 16.588)
-    assert inference.step_ms(row, "one device", N) == 5.72 and inference.step_ms(row, "tensor parallel", N) == 16.59
+    assert inference.step_ms(row, "one device", N) == 5.72
+    assert inference.step_ms(row, "tensor parallel", N) == 16.59
     assert f"{inference.over_one_device(row, 'tensor parallel', N):.2f}" == "0.34"
     four = _row(4, 11.044, 17.9)   # 4 / 11.04 ms: 362 tok/s, the reader's own division
     assert f"{inference.tokens_per_s(four, 'one device', N):,.0f}" == "362"
@@ -31,7 +32,8 @@ def test_speedups_and_tokens_a_second_follow_the_ms_a_step_as_printed():
 
 
 def test_the_noise_of_a_speedup_is_its_printed_figure_times_its_printed_spread():
-    """Item 4: 0.17x with a spread of 56% reads ± 0.10 (0.17 x 0.56 = 0.095), not 0.09 from unrounded ones."""
+    """Item 4: 0.17x with a spread of 56% reads ± 0.10 (0.17 x 0.56 = 0.095), not 0.09 from unrounded
+    figures."""
     assert f"{inference.printed_noise(0.1749, 0.5551):.2f}" == "0.10"
     assert f"{inference.printed_noise(0.1651, 0.5649):.2f}" == "0.10"
 
@@ -60,7 +62,8 @@ def test_the_datasheet_pairs_are_worked_from_the_links_as_printed():
     table = report.crossover_table((1.5e11, 2e-4, 4e9, 4), rows, 256, here_width=68.0)
     for (gpu, link, _, peak, bw), printed in zip(rows, table.rows[1:]):
         assert float(printed[1]) * 1e9 == bw and float(printed[2].split()[0]) * 1e12 == peak
-        width = cost.crossover_width(float(printed[2].split()[0]) * 1e12, float(printed[1]) * 1e9, 0.0, 256, 2)
+        flops, link = float(printed[2].split()[0]) * 1e12, float(printed[1]) * 1e9
+        width = cost.crossover_width(flops, link, 0.0, 256, 2)
         assert printed[4] == report.two_figures(width)
     pcie = next(r for r in table.rows if "A100 PCIe" in r[0])
     assert pcie[1] == "31.50"
@@ -81,7 +84,8 @@ def _miss(paired=True):
 
 def test_the_miss_is_taken_apart_from_the_table_as_printed():
     """Item 5: compute 20.22 against t1/2 19.18 is +1.04 ms; after both 1.65 against 1.13 is +0.52 ms; the
-    compute beyond t1/2 and its 5 % is 20.22 - 1.05 x 19.18 = 0.08 ms; the CPU bounds from 2-decimal figures."""
+    compute beyond t1/2 and its 5 % is 20.22 - 1.05 x 19.18 = 0.08 ms; the CPU bounds from 2-decimal
+    figures."""
     story = " ".join(report.miss_story(_miss(), ""))
     assert "(+1.04 ms)" in story and "(+0.52 ms;" in story
     assert "the compute beyond t1/2 and its 5 % 0.08 ms" in story
@@ -93,3 +97,32 @@ def test_the_miss_is_taken_apart_from_the_table_as_printed():
     calm = _miss()
     calm["ranks"][0].update(compute=0.0191752, after_both=0.0011349, waited=0.0)
     assert "Every part is within its allowance" in " ".join(report.miss_story(calm, ""))
+
+
+def test_the_time_inside_the_all_reduces_is_a_share_of_the_window_it_names_and_gives_the_mean_call():
+    """Item 7: rank 1's 12.3 ms of a 35.5 ms pass printed 34%, a share of the chart's window (not named);
+    now each rank's ms and the window's print beside the share worked from them, and the mean call is the
+    printed time inside over the calls: (7.20 + 12.30) / 8 = 2.44 ms."""
+    window = (0.0, 0.0362)
+    said, mean = verdicts.inside_allreduces({"rank 0": 0.0072 / 0.0362, "rank 1": 0.0123 / 0.0362}, window, 8)
+    assert "share of the chart's window (36.20 ms" in said
+    assert "rank 0 7.20 ms (20%), rank 1 12.30 ms (34%)" in said   # 12.30 / 36.20 = 0.3398
+    assert f"{mean * 1e3:.2f}" == "2.44"
+    said, _ = verdicts.inside_allreduces({"rank 1": 0.01234 / 0.0355}, (1.0, 1.0355), 4)
+    assert "rank 1 12.34 ms (35%)" in said and "(35.50 ms" in said
+
+
+def test_lesson_07_cells_work_their_figures_from_the_printed_ones():
+    """The cells the reader named (10, 34, 38, 45) call the as-printed helpers, not unrounded quotients."""
+    import json
+    from pathlib import Path
+
+    nb = json.loads(Path(__file__).parents[1].joinpath("notebooks/07_tensor_parallel.ipynb").read_text())
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "verdicts.inside_allreduces(comm, window, len(reduces))" in code
+    assert "largest['speedup'] / largest['predicted_speedup']" not in code
+    assert "claims.printed_ratio(largest['speedup'], largest['predicted_speedup'])" in code
+    assert "r['one device'] / r['tensor parallel']" not in code
+    assert 'row["one device"] / row[method]' not in code
+    assert "inference.printed_noise(one_t / tp_t" in code
+    assert 'inference.batch_trend(generated["rows"], G.new_tokens)' in code

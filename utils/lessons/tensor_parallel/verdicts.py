@@ -164,3 +164,16 @@ def inference_plot_caption(got: dict) -> str:
             + f". From batch {first['batch']} to {last['batch']}, "
             f"{moved} tokens a second; " + "; ".join(placed)
             + " (as printed; the lines below judge the gaps against the rounds' spread).")
+
+
+def inside_allreduces(comm: dict[str, float], window: tuple[float, float], calls: int) -> tuple[str, float]:
+    """Section 1's chart's comm labels said in ms: each rank's time inside the all-reduces (``comm``: its
+    share of the chart's ``window``) and the window, both as printed (2 decimals), each share worked from
+    those; and the mean call in seconds, the ranks' printed time inside over their ``calls``, as a reader
+    redoes it."""
+    span = claims.as_printed(window[1] - window[0], 2, 1e-3)   # ms
+    inside = {k: claims.as_printed(v * (window[1] - window[0]), 2, 1e-3) for k, v in comm.items()}   # ms
+    said = (f"time inside all-reduces, share of the chart's window ({span:.2f} ms, the pass drawn's first "
+            "span to its last; the chart's comm labels): "
+            + ", ".join(f"{k} {t:.2f} ms ({t / max(span, 0.01):.0%})" for k, t in inside.items()))
+    return said, sum(inside.values()) * 1e-3 / max(calls, 1)
