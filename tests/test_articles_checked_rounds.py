@@ -64,6 +64,10 @@ def test_a19_gives_lesson_02_section_9s_rounds_and_its_check_names_a_finding():
     row = verdicts.judge(claims.BY_ID["A19"], m, {})
     assert "87% of its gain; 1 of 5 rounds above the bound (up to 1.86x): beyond the rounds' spread" in row.evidence
     assert "(up to 2.02x, 1 of them past 2 devices' 2x)" in row.evidence and row.check == verdicts.ABOVE
+    assert "against its bound of 1x (halves that take turns): " in row.evidence  # every speed-up with its bound
+    assert "1.60x one, 80% each (speed-up / 2); against a bound of 1.78x: faster, under the bound" in row.evidence
+    past = verdicts.judge(claims.BY_ID["A19"], m | {"results": m["results"] | _split_and_pipeline(READERS_ROUNDS)}, {})
+    assert "1 of 5 rounds above 2 devices' 2x (2.05x): a finding to explain" in past.evidence  # what its check reads
     rows = [row]
     note = report.above_bound_note(m, rows)
     assert note.startswith("Row A19 is above a bound through lesson 02 §9's interleaved 1F1B, 1.68x against a "
@@ -90,7 +94,7 @@ def test_b18_names_row_b8s_own_check_and_words_for_each_outcome():
 
 def test_a4_works_gpu_hours_from_the_speedup_as_printed():
     row = verdicts.judge(claims.BY_ID["A4"], _figures(ddp=_recorded(1.336), capstone=_recorded(1.49)), {})
-    assert "1.34x: the time 75% of one GPU's" in row.evidence and "2 / 1.34 = 1.49x the GPU-hours" in row.evidence
+    assert "1.34x (bound 2x): the time 75% of one GPU's" in row.evidence and "2 / 1.34 = 1.49x the GPU-hours" in row.evidence
     assert "2 / 1.49 = 1.34x the GPU-hours" in row.evidence
 
 

@@ -19,9 +19,10 @@ from utils.claims import as_printed, printed_ratio
 from utils.lessons.articles_checked import case_study, claims, host_memory, sections, snippets
 # Re-exported (noqa: F401) for the notebook and the tests, which import lesson 09's judging from here.
 from utils.lessons.articles_checked.checks import (  # noqa: F401
-    ABOVE, AGREES, BUSY, CHECKS, DISAGREES, EXPLAINED_MARGIN, NOISY, PIPELINE_EXPLAINED, SUMMED, WAITING, WIDE_SPREAD,
-    Busy, article_split_speedup, article_split_words, busy_note, compression_reading, needs_quiet_cores, past_bound,
-    peak_ratio, rounds_above_words, run_check, speedup_words, split_reference, spread_of, too_busy, too_wide, turns_words)
+    ABOVE, AGREES, BUSY, CHECKS, DISAGREES, EXPLAINED_MARGIN, NOISY, PIPELINE_EXPLAINED, READ_AS_LESSON_02, SUMMED,
+    WAITING, WIDE_SPREAD, Busy, article_split_speedup, article_split_words, busy_note, compression_reading,
+    needs_quiet_cores, past_bound, peak_ratio, rounds_above_words, run_check, speedup_words, split_reference,
+    spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
     TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
     kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, walk_told)
@@ -75,7 +76,8 @@ def a24(m):
         return (f"two workers, {m['setups']['03']}: {r['value']:.2f}x the throughput against a bound of "
                 f"{r['bound']:.2f}x ({speedup_words(m, 'ddp')}); {per_worker_words(r['value'])}")
     return [quote(m, "ddp", say),
-            quote(m, "capstone", lambda r: f"{m['setups']['08']}: {capstone_two_devices(r):.2f}x the throughput, "
+            quote(m, "capstone", lambda r: f"{m['setups']['08']}: {capstone_two_devices(r):.2f}x the throughput "
+                                           "(bound 2x), "
                                            f"{per_worker_words(capstone_two_devices(r))}")]
 
 
@@ -107,7 +109,7 @@ def a4(m):
     def cost(speedup: float) -> str:
         speedup = as_printed(speedup, 2)  # 2 / 1.34 = 1.49 from the figure as printed, not from 1.336
         saved = "past 2x: fewer, superlinear" if speedup > 2 else "not past 2x: none saved"
-        return (f"{speedup:.2f}x: the time {1 / speedup:.0%} of one GPU's (per machine-hour or against a deadline: "
+        return (f"{speedup:.2f}x (bound 2x): the time {1 / speedup:.0%} of one GPU's (per machine-hour or against a deadline: "
                 f"{'less' if speedup > 1 else 'no less'} cost); 2 / {speedup:.2f} = {2 / speedup:.2f}x the "
                 f"GPU-hours of one GPU ({saved})")
     return [quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}, {cost(r['value'])}"),
@@ -302,17 +304,17 @@ def a19(m):
     split_share = as_printed(split, 2) / 2  # each share from its speed-up as printed: 0.95x / 2 = 48%
     kept = {"the article's split": split_share}
     parts = [Part(f"the article's split (attention, FFN), {m['setups']['07']}: {split:.2f}x one device ({how}), "
-                  f"{split_share:.0%} of one device's rate each{busy_note(m, 'passes', 2)}", MEASURED,
+                  f"{split_share:.0%} of one device's rate each, against its bound of 1x (halves that take "
+                  f"turns): {article_split_words(m)}{busy_note(m, 'passes', 2)}", MEASURED,
                   two_devices(m["plan"], m["hw"]))]
     pipeline = f"{sections.cite(PIPELINE_SECTION)}'s pipeline"  # its §5 figure: the sweep's best
     for name, label, setup in (("pipeline", pipeline, f"its best GPipe/1F1B configuration, {pipeline_config(m)}"),
                                ("ddp", "data parallel", m["setups"]["03"])):
-        speedup = recorded_value(m, name)
-        if speedup is not None:
-            kept[label] = as_printed(speedup, 2) / 2
+        if m["results"][name] is not None:
+            kept[label] = as_printed(m["results"][name].record["value"], 2) / 2
         parts.append(quote(m, name, lambda r, label=label, setup=setup, name=name:
                            f"{label}, {setup}: {r['value']:.2f}x one, {as_printed(r['value'], 2) / 2:.0%} each "
-                           f"(speed-up / 2{_median(r)}){_past_bound_note(m, name, r)}"))
+                           f"(speed-up / 2{_median(r)}){_bound_note(m, name, r)}"))
     two_stages, two_stages_kept = two_stage_parts(m, noted_words)  # lesson 02 §9's, where recorded
     parts += two_stages
     parts.append(Part(kept_most_words(kept | two_stages_kept) + (
@@ -321,12 +323,12 @@ def a19(m):
     return parts
 
 
-def _past_bound_note(m, name: str, record: dict) -> str:
-    """Beside a recorded figure a row quotes for another purpose: where it passed its bound, the bound and
-    the course's words for it (a finding to explain, with its lesson's explanation where it has one)."""
-    if not past_bound(speedup_words(m, name)):
-        return ""
-    return f"; against a bound of {record['bound']:.2f}x: {noted_words(m, name)}"
+def _bound_note(m, name: str, record: dict) -> str:
+    """Beside a recorded speed-up a row quotes for another purpose: its bound and the course's words for it
+    (past it, a finding to explain, with its lesson's explanation where it has one), and for lesson 02's
+    pipelines their single rounds above it, read by lesson 02's rule (the row's check reads them too)."""
+    rounds = f"; {rounds_above_words(record)}" if name in READ_AS_LESSON_02 else ""
+    return f"; against a bound of {record['bound']:.2f}x: {noted_words(m, name)}{rounds}"
 
 
 def _median(record: dict) -> str:
@@ -355,11 +357,6 @@ def pipeline_config(m) -> str:
 def pipeline_setup(m) -> str:
     """"lesson 02 §5's best GPipe/1F1B configuration, lesson 02's GPT, 1F1B m=8, batch 128"."""
     return f"{pipeline_label()}, {pipeline_config(m)}"
-
-
-def recorded_value(m, name: str) -> float | None:
-    found = m["results"][name]
-    return None if found is None else found.record["value"]
 
 
 def b20(m):
