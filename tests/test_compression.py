@@ -913,3 +913,15 @@ def test_a_paired_speedup_beside_medians_that_divide_otherwise_is_named_under_th
     alike = bench.Measurement([s / 2 for s in base.samples], 0)
     assert medians_note({"unfolded": base, "half": alike}, "unfolded") == ""
     assert "not the ratio of the medians" in full_table({"unfolded": base, "half": alike}, "unfolded", "t").title
+
+
+def test_the_roofline_references_divide_from_the_operands_printed_beside_them():
+    """Lesson 04 printed "3.97x (... 11.7 MB -> 2.9 MB a pass)" (4.03) and "4.57x (... 436 / 96 G operations/s)"
+    (4.54): the operands now print to 2 and 1 decimals and the reference is their ratio as printed."""
+    import re
+    mlp = training.linear_heavy_mlp(1024, 3)
+    for rates, batch in ((fake_rates(), 1), (fake_rates(fp32=95.53e9, int8=436.04e9), 256)):
+        ref = roofline.int8_reference(mlp, batch, rates)
+        over, under = (float(x) for x in re.search(r"([\d.]+) (?:MB )?(?:->|/) ([\d.]+)", ref.why).groups())
+        assert f"{ref.value:.2f}" == f"{over / under:.2f}", ref.why
+    assert "436.0 / 95.5 G operations/s" in roofline.int8_reference(mlp, 256, rates).why

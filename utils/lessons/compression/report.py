@@ -17,7 +17,7 @@ from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, 
 from utils.lessons.compression.roofline import figure_text
 from utils.tables import Table
 
-__all__ = ["say", "headline", "medians_note", "full_table", "speedup_claim", "verdict_against", "WIDTH"]
+__all__ = ["say", "headline", "medians_note", "printed_seconds", "full_table", "speedup_claim", "verdict_against", "WIDTH"]
 
 WIDTH = 110  # no visible output line is wider (the learner's form)
 
@@ -104,7 +104,7 @@ def full_table(times: dict[str, bench.Measurement], baseline: str, title: str = 
                  title=f"{title} ({MEDIAN_OF_RATIOS})" if title else MEDIAN_OF_RATIOS)
 
 
-def _printed_seconds(seconds: float) -> tuple[str, float]:
+def printed_seconds(seconds: float) -> tuple[str, float]:
     """A time as ``bench.fmt_seconds`` prints it, and that printed figure back in seconds."""
     text = bench.fmt_seconds(seconds)
     value, unit = text.split(" ")
@@ -121,7 +121,7 @@ def medians_note(times: dict[str, bench.Measurement], baseline: str) -> str:
         if name == baseline:
             continue
         ratio = round(compare(times[baseline], m)[0], 2)
-        (over, a), (under, b) = _printed_seconds(times[baseline].median), _printed_seconds(m.median)
+        (over, a), (under, b) = printed_seconds(times[baseline].median), printed_seconds(m.median)
         own = round(a / b, 2)
         if own == ratio:
             continue

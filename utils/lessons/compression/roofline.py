@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from utils import devices, machine
+from utils import claims, devices, machine
 
 __all__ = ["Rates", "measure_rates", "linear_shapes", "intensity", "Reference", "attainable",
            "int8_reference", "rate_spread", "figure_text", "ROUGH", "no_cache_rate"]
@@ -218,6 +218,15 @@ def _roof(rates: Rates, int8_compute: bool, compute: float | None) -> float:
     return compute or (rates.int8_ops if int8_compute and rates.int8_ops else rates.fp32_flops)
 
 
+def _from_printed(value: float, over: float, under: float, digits: int, scale: float = 1.0) -> float:
+    """``value`` worked from the two figures printed beside it (``claims.printed_ratio``) where it is their
+    ratio (a pass limited by the same roof in both), so that a reader who divides them finds the reference
+    printed; else ``value`` unchanged (the quantized pass met another roof: its reference is not that ratio)."""
+    if abs(value - over / under) > 1e-9 * value:
+        return value
+    return claims.printed_ratio(over, under, digits, scale)
+
+
 def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: float = 1,
                    int8_compute: bool = True, base_bytes: float = 4, compute: float | None = None,
                    base_compute: float | None = None,
@@ -255,14 +264,16 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
                     f"(the others stay at {base_bytes:g})")
         where = "the L3 (it fits)" if regime == "L3" else "DRAM"
         why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}{some}: "
-               f"{base / 1e6:.1f} MB -> {small / 1e6:.1f} MB a pass, read from {where}")
+               f"{base / 1e6:.2f} MB -> {small / 1e6:.2f} MB a pass, read from {where}")
+        value = _from_printed(value, base, small, 2, 1e6)
     elif _roof(rates, int8_compute, compute) != (base_compute or rates.fp32_flops):
         spread = rate_spread(rates, _roof(rates, int8_compute, compute), base_compute or rates.fp32_flops)
         b, k, n = rates.shape
         quantized = _roof(rates, int8_compute, compute) / 1e9
         baseline = (base_compute or rates.fp32_flops) / 1e9
-        why = (f"matmul rates measured on ({b}, {k}) @ ({k}, {n}), quantized / baseline: {quantized:.0f} / "
-               f"{baseline:.0f} G operations/s")
+        why = (f"matmul rates measured on ({b}, {k}) @ ({k}, {n}), quantized / baseline: {quantized:.1f} / "
+               f"{baseline:.1f} G operations/s")
+        value = _from_printed(value, quantized, baseline, 1)
     else:
         why = "the matmul stays a float matmul: fewer weight bytes do not shorten the arithmetic"
         if rates.int8_error and weight_bytes == 1:
