@@ -895,3 +895,11 @@ def test_epoch_two_subtracts_the_epochs_as_printed_on_every_branch():
     assert report.epoch_two(1.614, 1.396) == "Epoch 2 took 0.21 s less kept"
     assert report.epoch_two(1.396, 1.614) == "Epoch 2 took 0.21 s more kept"
     assert report.epoch_two(1.404, 1.398) == "Epoch 2 took the same time kept, at this precision"
+
+
+def test_fit_reading_says_whether_the_link_follows_its_model_on_both_sides_of_the_threshold():
+    # lesson 05's fourth reader: the fit missed its own sizes by -26% to +69%; its 4x then is the model's ceiling
+    loose = transfer.fit_reading({2**16: 0.69, 2**20: -0.26, 2**24: 0.05}, 4.0)
+    assert "by -26% to +69%" in loose and "more than 10%" in loose and "not one this link was shown to keep" in loose
+    close = transfer.fit_reading({2**16: 0.04, 2**20: -0.10, 2**24: 0.02}, 4.0)   # -10% as printed: within 10%
+    assert "by -10% to +4%" in close and "within 10%" in close and "stands as its ceiling" in close

@@ -21,6 +21,9 @@ from utils.lessons.data_prefetch.dataset import decode_images, decode_into
 
 
 NOISE_FLOOR = 0.02  # lesson 05's one noise rule: a gap under 2 % is noise, whatever the rounds' spread
+# A fit that misses a size it was fitted to by more than this is read as loose: its ceiling (the bytes' ratio)
+# then describes the model, not this link. A reading threshold chosen here, not a law.
+LOOSE_FIT = 0.10
 
 # How far the uint8 path's images may lie from the float32 path's (normalised pixel units) for its speed-up
 # to count: torch.testing's float32 atol. Both paths do the same arithmetic on the same stored bytes, so they
@@ -172,6 +175,20 @@ def link_only_note(c: Compression, float_residual: float, uint8_residual: float,
         return f"{figure}: against the bytes' ratio {c.byte_ratio:.0f}x, {verdict}"
     return (f"{figure}: {verdict}; alpha + n/beta gives at most the bytes' ratio, {c.byte_ratio:.0f}x. "
             + sweep_reading(float_residual, uint8_residual, sweep, predicted, c.link_ratio))
+
+
+def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE_FIT) -> str:
+    """How well alpha + n/beta fits the link's own sweep (``sweep``: size -> residual, as printed, ``residual``),
+    and so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05)."""
+    low, high = min(sweep.values()), max(sweep.values())
+    worst = max(abs(round(low, 2)), abs(round(high, 2)))   # the residuals as printed, whole percents
+    head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {low:+.0%} to {high:+.0%} "
+            "(the details below)")
+    if worst > loose:
+        return (f"{head}: more than {loose:.0%}, so this link follows that model only loosely, and the bytes' "
+                f"ratio, {byte_ratio:.0f}x, is the model's ceiling, not one this link was shown to keep")
+    return (f"{head}: within {loose:.0%}, so this link follows that model, and the bytes' ratio, "
+            f"{byte_ratio:.0f}x, stands as its ceiling")
 
 
 def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int, float] | None,
