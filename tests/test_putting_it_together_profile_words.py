@@ -1,0 +1,33 @@
+"""Lesson 08's section 2 sentences (profile_words), each branch, every figure from the figures as printed."""
+from utils.lessons.putting_it_together import profile_words
+
+
+def test_the_parts_add_up_on_the_page_and_each_share_divides_out():
+    rows, step = profile_words.parts_rows({"load": 0.00018, "matmul": 0.22094, "memory-bound": 0.02733,
+                                            "Python & dispatch": 0.00736})
+    assert step == 0.2558   # 0.0002 + 0.2209 + 0.0273 + 0.0074, the printed parts (0.25581 unrounded)
+    assert rows[-1] == ("the step, timed (load + compute)", "0.2558", "100%")
+    assert rows[1] == ("matmul", "0.2209", f"{0.2209 / 0.2558:.1%}")
+
+
+def test_the_profiled_step_never_prints_a_signed_zero():
+    """Reader: "255 ms, -0% against the timed median"."""
+    same = profile_words.profiled_against_timed(0.2551, 0.2558)
+    assert "took 255 ms, within 1% of the timed median (256 ms)" in same and "-0%" not in same
+    assert "did not show" in same
+    slower = profile_words.profiled_against_timed(0.2690, 0.2558)   # 269 / 256 = +5%
+    assert "took 269 ms, +5% against the timed median (256 ms): a profiled step also records" in slower
+    faster = profile_words.profiled_against_timed(0.2430, 0.2558)   # 243 / 256 = -5%
+    assert "-5% against the timed median" in faster and "did not show" in faster
+
+
+def test_the_matmul_rate_and_its_ratios_come_from_the_printed_gflops():
+    """Reader: 92 GFLOP/s beside a 222.3 GFLOP/s peak printed 2.41x (222.3/92 = 2.42); the rate prints 92.3."""
+    said = profile_words.matmul_rate(20.38e9, 0.2209, {"fp32": 103.84e9, "bf16": 222.34e9})
+    rate = round(20.38e9 / 0.2209 / 1e9, 1)   # 92.3
+    assert f"ran at {rate:.1f} GFLOP/s in fp32, {rate / 103.8:.0%} of that fp32 peak (103.8 GFLOP/s)" in said
+    assert f"bf16 peak (222.3 GFLOP/s) they would take {222.3 / rate:.2f}x less time" in said
+
+
+def test_a_share_of_the_compute_is_worked_from_the_printed_ms():
+    assert profile_words.share_of(0.00774, 0.2556) == 7.7 / 256

@@ -1,0 +1,54 @@
+"""Lesson 08's section 2 in words: the profiled step's table and the sentences under it, every figure worked
+from the figures the page prints beside it (``claims.as_printed``), so that a reader who redoes a share, a sum
+or a ratio by hand finds the printed one.
+
+    rows, step_s = profile_words.parts_rows(found["shares"])
+    say(profile_words.profiled_against_timed(found["profiled_s"], found["compute"]))
+"""
+
+from __future__ import annotations
+
+from utils import claims
+
+
+def parts_rows(shares: dict[str, float]) -> tuple[list[tuple[str, str, str]], float]:
+    """The table's rows, part | seconds | share, and the step they add up to (seconds, as printed).
+
+    The seconds print to 4 decimals; the step row is the sum of the printed parts, and each share is its
+    printed seconds over that printed step: the column adds up on the page, and each share divides out."""
+    printed = {part: claims.as_printed(s, 4) for part, s in shares.items()}
+    step = claims.as_printed(sum(printed.values()), 4)
+    rows = [(part, f"{s:.4f}", f"{claims.printed_ratio(s, step, 4):.1%}") for part, s in printed.items()]
+    return rows + [("the step, timed (load + compute)", f"{step:.4f}", "100%")], step
+
+
+def profiled_against_timed(profiled_s: float, compute_s: float) -> str:
+    """The profiled step against the timed one, both in whole ms as printed: "+5% against the timed median"
+    with its cause, or "within 1%" where the difference prints as 0% (never a signed "-0%")."""
+    profiled, timed = claims.as_printed(profiled_s, 0, 1e-3), claims.as_printed(compute_s, 0, 1e-3)
+    change = claims.as_printed(profiled / (timed or 1) - 1, 2)   # whole %, from the two printed ms
+    said = f"the one step run under the profiler took {profiled:.0f} ms"
+    if change > 0:
+        return (f"{said}, {change:+.0%} against the timed median ({timed:.0f} ms): a profiled step also "
+                "records every op, and it ran at another moment of the machine")
+    against = "within 1% of" if change == 0 else f"{change:+.0%} against"
+    return (f"{said}, {against} the timed median ({timed:.0f} ms): the profiler's own recording did not show; "
+            "the two ran at different moments of the machine")
+
+
+def share_of(part_s: float, whole_s: float, part_digits: int = 1, whole_digits: int = 0) -> float:
+    """``part_s`` over ``whole_s``, each as printed in ms (``part_digits``, ``whole_digits`` decimals)."""
+    whole = claims.as_printed(whole_s, whole_digits, 1e-3) or 10.0 ** -whole_digits
+    return claims.as_printed(part_s, part_digits, 1e-3) / whole
+
+
+def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float]) -> str:
+    """The step's own fp32 matmuls' rate against the fp32 and bf16 peaks, all in GFLOP/s to 0.1 as printed
+    (the collapsed block prints the peaks so): the share of the fp32 peak and the bf16 peak's ratio over the
+    rate are the reader's own divisions."""
+    rate = claims.as_printed(matmul_flops / matmul_s, 1, 1e9)
+    fp32, bf16 = claims.as_printed(peaks["fp32"], 1, 1e9), claims.as_printed(peaks["bf16"], 1, 1e9)
+    return (f"The step's own matmuls ran at {rate:,.1f} GFLOP/s in fp32, {rate / fp32:.0%} of that fp32 peak "
+            f"({fp32:,.1f} GFLOP/s), so at the bf16 peak ({bf16:,.1f} GFLOP/s) they would take "
+            f"{claims.printed_ratio(bf16, rate, 1):.2f}x less time: section 4's precision bound uses this "
+            "ratio, the step's matmuls against the bf16 peak, not the peaks' ratio.")
