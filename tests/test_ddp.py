@@ -616,7 +616,7 @@ def test_the_allreduce_rates_are_worked_from_the_times_as_printed():
                      "algbw": size / allreduce.printed_seconds(seconds)})
     assert f"{rows[0]['algbw'] / 1e9:.2f}" == "1.18" and f"{3_303_424 / 2.81e-3 / 1e9:.2f}" == "1.18"
     assert allreduce.printed_seconds(2.8143e-3) == pytest.approx(2.81e-3)
-    assert allreduce.printed_seconds(1e-6) == pytest.approx(1e-5)  # printed 0.00 ms: its rounding step
+    assert allreduce.printed_seconds(1e-6) == pytest.approx(1e-6)  # 0.00100 ms: 3 significant figures, never 0
     beta = 3.98e9
     assert f"{allreduce.busbw_share(rows[0]['algbw'], beta):.0%}" == "30%"  # 1.18 / 3.98
     assert f"{allreduce.busbw_share(47.6e9, 64.4e9, 0):.0%}" == "74%"  # a datasheet printed as 64 GB/s
@@ -800,3 +800,11 @@ def test_the_link_model_is_worked_from_alpha_and_beta_as_printed():
     model = allreduce.link_model_seconds(link, 3_303_424)
     assert model == pytest.approx(2 * 106.0e-6 + 3_303_424 / 3.98e9)
     assert f"{model * 1e3:.2f}" == f"{(0.212 + 3_303_424 / 3.98e6):.2f}"
+
+
+def test_the_all_reduce_table_keeps_three_significant_figures_under_a_millisecond():
+    # a GPU's small all-reduce: 0.0123 ms prints 0.0123, not 0.01, and its rate is worked from that figure
+    from utils.lessons.ddp import allreduce
+    assert allreduce.ms_text(12.3e-6) == "0.0123" and allreduce.ms_text(2.814e-3) == "2.81"
+    assert allreduce.printed_seconds(12.34e-6) == pytest.approx(12.3e-6)
+    assert allreduce.printed_seconds(2.814e-3) == pytest.approx(2.81e-3)
