@@ -227,8 +227,10 @@ def memory_bandwidth(simulated: bool, hw, threads: int | None) -> tuple[float, s
 
 def decode_bounds(result: dict, bandwidth: float) -> dict[str, float]:
     """Seconds per token below which neither can decode: the weight bytes each device reads per token over
-    the memory bandwidth (tensor parallel: its half of the blocks, the embedding and head whole)."""
-    return {name: sum(b.values()) / bandwidth for name, b in result["bytes"].items()}
+    the memory bandwidth (tensor parallel: its half of the blocks, the embedding and head whole). Worked from
+    the two as printed (MB and GB/s to 1 decimal: MB / GB/s = ms), so the floor checks by hand."""
+    rate = max(as_printed(bandwidth, 1, 1e9), 0.1)   # GB/s; printed 0.0 divides as 0.1
+    return {name: as_printed(sum(b.values()), 1, 1e6) / rate * 1e-3 for name, b in result["bytes"].items()}
 
 
 def launch_floor(result: dict, ops: str = "ops") -> float:
