@@ -15,7 +15,8 @@ import torch.distributed as dist
 from torch import nn
 
 from utils import bench, devices, launch, models
-from utils.lessons.model_split import balance, bounds, instrument, memory, placement, report, runs, schedules, split
+from utils.lessons.model_split import (balance, bounds, instrument, memory, outputs, placement, report, runs,
+                                      schedules, split)
 from utils.lessons.model_split.tasks import SEQ_LEN, VOCAB, gpt_task, token_batch
 
 # Float32 sums taken in another order (micro-batches, another process) differ by ~1e-7 on these sizes.
@@ -220,6 +221,9 @@ def test_measure_pipeline_times_every_config_and_records_both_stages():
     naive = run.spans(configs[0])  # the hand-written split, timed from outside through `timed`
     assert sorted((s.device, s.name) for s in naive) == [("stage 0", "backward"), ("stage 0", "forward"),
                                                          ("stage 1", "backward"), ("stage 1", "forward")]
+    # rule 3 from the same launch: every row's loss kept beside one device's, the naive split's too
+    said = outputs.rows_losses(run.raw, run.rows, report.config_name)
+    assert said.startswith("Outputs (the loss) of all 3 rows match one device's loss of the same batch"), said
 
 
 @pytest.mark.timeout(60)

@@ -377,3 +377,19 @@ def test_section_8_and_9_keep_each_configurations_loss_beside_one_devices(cpu_mo
     assert off == ["ZBV: outputs (the loss) differ from one device's by 2.0e-04, more than 1e-04: this speed-up "
                    "does not count"]
     assert outputs.same_losses({"one device": 5.0, "ZBV": 5.0001}, ["ZBV"])[0].endswith("(|diff| = 1.0e-04)")
+
+
+def test_rule_3_reads_each_rows_loss_beside_one_devices_loss_of_the_same_batch():
+    from utils.lessons.model_split import outputs
+    rows = [runs.Row(32, 4, "gpipe", 0.1, 0.15, [0.05, 0.05]), runs.Row(128, 4, "1f1b", 0.4, 0.6, [0.2, 0.2])]
+    raw = [{"regime": "fp32", "losses": {"batch 32 one device": 5.0, "batch 128 one device": 4.9}},
+           {"losses": {rows[0].key: 5.00001, rows[1].key: 4.90003}}]
+    said = outputs.rows_losses(raw, rows, report.config_name)
+    assert " ".join(said.split("\n")) == ("Outputs (the loss) of all 2 rows match one device's loss of the same batch "
+                                         "within 1e-04 (largest |diff| = 3.0e-05): each speed-up above counts (rule 3).")
+    raw[1]["losses"][rows[1].key] = 4.95  # the other branch: a row off by 5e-2 does not count
+    said = outputs.rows_losses(raw, rows, report.config_name)
+    assert said.startswith("batch 128 1f1b m=4: outputs (the loss) differ from one device's by 5.0e-02")
+    assert "does not count" in said and "batch 32" not in said
+    del raw[1]["losses"][rows[0].key]  # nothing kept: said so, never passed
+    assert "batch 32 gpipe m=4: no loss kept beside one device's" in outputs.rows_losses(raw, rows, report.config_name)

@@ -1,8 +1,8 @@
-"""Rule 3 beside lesson 02's speedups of sections 8 and 9: a speedup counts only where the split computes what
-one device computes. The timed steps keep their losses (``runs.baseline_runner``, and the schedules' last
-stage: the mean of its micro-batches' losses, the whole batch's loss), read after the rounds, so that the
-check adds no step and no wait to the timing; each is set beside one device's loss of the same batch, in the
-same launch.
+"""Rule 3 beside lesson 02's speedups of sections 3, 5, 7 (``rows_losses``), 8 and 9: a speedup counts only
+where the split computes what one device computes. The timed steps keep their losses (``runs.baseline_runner``,
+and the schedules' last stage: the mean of its micro-batches' losses, the whole batch's loss), read after the
+rounds, so that the check adds no step and no wait to the timing; each is set beside one device's loss of the
+same batch, in the same launch.
 
     print("\n".join(same_losses(launch_losses(run.raw), ["ZBV"], run.raw[0]["regime"])))
 """
@@ -39,3 +39,29 @@ def same_losses(losses: dict[str, float], names, regime: str = "fp32") -> list[s
                 "speed-up does not count")
         lines.append(textwrap.fill(said, 110))
     return lines
+
+
+def rows_losses(raw: list[dict], rows, name) -> str:
+    """Rule 3 for a launch of ``runs.measure_pipeline`` (sections 3, 5 and 7): each row's loss beside one
+    device's loss of the same batch, in the same launch, by ``same_losses``'s tolerance. One line where every
+    row matches (with the largest |diff| as printed); otherwise the line of each row that does not (its
+    speed-up does not count). ``name(row)``: what the row ran ("gpipe m=4")."""
+    kept = launch_losses(raw)
+    regime = raw[0].get("regime", "fp32") if raw else "fp32"
+    said, diffs = [], []
+    for r in rows:
+        label, one = f"batch {r.batch} {name(r)}", kept.get(f"batch {r.batch} one device")
+        pair = {label: kept[r.key]} if r.key in kept else {}
+        if one is not None:
+            pair["one device"] = one
+        line = same_losses(pair, [label], regime)[0]
+        if "match one device's" in line:
+            diffs.append(abs(pair[label] - one))
+        else:
+            said.append(line)
+    if not said:
+        tol = LOSS_TOL.get(regime, LOSS_TOL["tf32"])
+        return textwrap.fill(f"Outputs (the loss) of all {len(rows)} rows match one device's loss of the same batch "
+                             f"within {tol:.0e} (largest |diff| = {max(diffs):.1e}): each speed-up above counts "
+                             "(rule 3).", 110)
+    return "\n".join(said)

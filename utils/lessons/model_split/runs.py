@@ -60,9 +60,10 @@ def lesson_configs(batches, micro_batches, schedule: str = "gpipe") -> list[Conf
 # --- the timing worker: one runner per configuration, timed round by round ----------------------------------
 
 
-def baseline_runner(task: Task, model, rank: int, x, y, losses: dict | None = None) -> Callable:
+def baseline_runner(task: Task, model, rank: int, x, y, losses: dict | None = None,
+                    key: str = "one device") -> Callable:
     """One device: the whole model's step on rank 0 alone, as a runner for ``time_rounds``. ``losses``: where
-    it keeps its step's loss, as ``losses["one device"]`` (``loss_values`` reads it after the rounds)."""
+    it keeps its step's loss, as ``losses[key]`` (``loss_values`` reads it after the rounds)."""
     def run(recorder):  # the whole model on rank 0 alone; rank 1 waits in the barrier
         if rank == 0:
             model.zero_grad(set_to_none=True)
@@ -70,7 +71,7 @@ def baseline_runner(task: Task, model, rank: int, x, y, losses: dict | None = No
                 loss = task.loss_fn(model(x), y)
                 loss.backward()
             if losses is not None:
-                losses["one device"] = [loss.detach()]  # kept, not read: no wait inside the timed step
+                losses[key] = [loss.detach()]  # kept, not read: no wait inside the timed step
     return run
 
 
@@ -81,18 +82,28 @@ def loss_values(losses: dict) -> dict[str, float]:
             if v}
 
 
-def _config_runner(task: Task, model, rank: int, device, c: Config, split_points, x, y, sent: dict) -> Callable:
-    """A runner of one step of ``c``; it leaves (bytes, messages) this worker sent in ``sent[c.key]``."""
+def _config_runner(task: Task, model, rank: int, device, c: Config, split_points, x, y, sent: dict,
+                   losses: dict | None = None) -> Callable:
+    """A runner of one step of ``c``; it leaves (bytes, messages) this worker sent in ``sent[c.key]`` and, on
+    the last stage's worker, the step's losses in ``losses[c.key]`` (kept, read after the rounds: rule 3)."""
     stages = split_sequential(model, c.split_points or split_points)
     if len(stages) != dist.get_world_size():
         raise ValueError(f"{len(stages)} stages need {len(stages)} workers")
     module = stages[rank]
+    keeps = losses is not None and rank == len(stages) - 1
+
+    def kept() -> list | None:  # a fresh list each round on the last stage's worker
+        if keeps:
+            losses[c.key] = []
+            return losses[c.key]
+        return None
     if c.naive:
         shape = output_shape(stages[0], x)
 
         def run(recorder):
             module.zero_grad(set_to_none=True)
-            naive_step(module, rank, device, x, y, task.loss_fn, shape, timed=span_timer(recorder, 0))
+            naive_step(module, rank, device, x, y, task.loss_fn, shape, timed=span_timer(recorder, 0),
+                       losses=kept())
             sent[c.key] = (4 * math.prod(shape), 1)  # one float32 (B, T, C) each way: activation, its gradient
         return run
     stage, sched = build_schedule(module, rank, len(stages), device, c.schedule, c.m, task.loss_fn,
@@ -101,7 +112,7 @@ def _config_runner(task: Task, model, rank: int, device, c: Config, split_points
     def run(recorder):
         module.zero_grad(set_to_none=True)
         stage.recorder, stage.bytes_sent, stage.messages = recorder, 0, 0
-        train_step(stage, sched, x, y, return_outputs=False)
+        train_step(stage, sched, x, y, losses=kept(), return_outputs=False)
         sent[c.key] = (stage.bytes_sent, stage.messages)
     return run
 
@@ -178,15 +189,18 @@ def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Con
         regime = precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
         model = task.build().to(device)
         batches = {b: tuple(t.to(device) for t in task.make_batch(b, seed)) for b in {c.batch for c in configs}}
-        runners = {f"batch {b} one device": baseline_runner(task, model, rank, *batches[b]) for b in sorted(batches)}
+        losses: dict = {}  # every step's loss, kept for rule 3 (``outputs.rows_losses``), read after the rounds
+        runners = {f"batch {b} one device": baseline_runner(task, model, rank, *batches[b], losses,
+                                                             f"batch {b} one device") for b in sorted(batches)}
         sent: dict = {}
         for c in configs:
-            runners[c.key] = _config_runner(task, model, rank, device, c, split_points, *batches[c.batch], sent)
+            runners[c.key] = _config_runner(task, model, rank, device, c, split_points, *batches[c.batch], sent,
+                                            losses)
             if c.naive:
                 runners.update(alone_runners(task, model, rank, device, c, split_points, *batches[c.batch]))
         out = time_rounds(runners, rounds, record, device, f"stage {rank}")
         return {**out, "rank": rank, "threads": torch.get_num_threads(), "device": str(device), "sent": sent,
-                "precision": regime}
+                "precision": regime, "regime": regime, "losses": loss_values(losses)}
 
 
 # --- what a run measured ----------------------------------------------------------------------------------

@@ -94,12 +94,14 @@ def pipeline_grads_worker(task: Task, split_points: Sequence[int], batch: int, m
                 "loss": float(torch.stack(losses).detach().mean()) if losses else None}
 
 
-def naive_step(stage: nn.Module, rank: int, device, x, y, loss_fn, hidden_shape, timed=no_timing) -> None:
+def naive_step(stage: nn.Module, rank: int, device, x, y, loss_fn, hidden_shape, timed=no_timing,
+               losses: list | None = None) -> None:
     """One training step of the naive two-stage split, written by hand with ``dist.send``/``dist.recv``.
 
     Stage 0 computes, sends its activation (B, T, C) and waits; stage 1 computes forward, loss and backward
     and sends back the activation's gradient; then stage 0 runs its backward. One device works at a time.
     ``timed(name)`` wraps each piece of work (``instrument.span_timer``); by default it times nothing.
+    ``losses``: where stage 1 keeps its loss (kept, not read: no wait inside a timed step).
     """
     if rank == 0:
         with timed("forward"):
@@ -117,6 +119,8 @@ def naive_step(stage: nn.Module, rank: int, device, x, y, loss_fn, hidden_shape,
             loss = loss_fn(stage(h), y.to(device))
         with timed("backward"):
             loss.backward()
+        if losses is not None:
+            losses.append(loss.detach())
         dist.send(h.grad.contiguous(), dst=0)  # the activation's gradient (B, T, C) goes back
 
 
