@@ -160,6 +160,7 @@ def test_the_speed_check_judges_given_timings_and_names_what_is_left(monkeypatch
     assert verdict.passed == passes, verdict
     if not passes:
         assert "median of the paired rounds' ratios 25%" in verdict.message, verdict.message
+        assert "(the median of each, whose ratio is 25%)" in verdict.message, verdict.message  # beside it
         said = verdict.message.split("Measured in your run, beyond what training needs: ")[1]
         assert said.startswith("4 compute threads on 2 cores; 10 storage reads inside the training loop"), said
         assert "launcher" not in verdict.message and "oversubscribes" not in verdict.message  # no fix given

@@ -509,7 +509,8 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
         left = what_is_left(yours[0], steps)
         expect(share >= SPEED_SHARE,
                f"{mine:,.0f} tokens/s against the reference plan's {theirs:,.0f} in the same rounds (the "
-               f"median of each); median of the paired rounds' ratios {share:.0%}, the target "
+               f"median of each, whose ratio is {claims.printed_ratio(mine, theirs, 0):.0%}); median of the paired "
+               f"rounds' ratios {share:.0%} (what the check reads: each round's two runs met the same machine), the target "
                f"{SPEED_SHARE:.0%} (rounds {', '.join(f'{r:.0%}' for r in ratios)}{where}). "
                + (f"Measured in your run, beyond what training needs: {'; '.join(left)}." if left else
                   "The other checks see none of the slow script's habits: profile your own fast_train's steps "

@@ -11,6 +11,7 @@ from utils import checks
 from utils.labs.predict_the_roofline.checks import COUNTS_CHECK, FASTER, printed_ceilings
 from utils.lessons.why_slow.algorithms import printed_ms
 from utils.lessons.why_slow import roofline
+from utils import claims
 from utils.claims import within_noise
 from utils.tables import Table
 from utils.tables import show as display
@@ -103,7 +104,7 @@ def conv_sentence(f: float) -> str:
     """The convolution's share ``f`` of the peak, read as printed (every branch written): above 100 %, the
     peak is shown to be a probe's rate and not the machine's limit."""
     said = f"The convolution reached {f:.0%} of the peak: "
-    if round(f, 2) > 1:
+    if claims.as_printed(f, 2) > 1:
         return said + ("above the measured peak. The peak is a 1024³ matmul's rate on this machine, a probe, "
                        "not the hardware's limit: this convolution's kernel (a matmul over image patches, with "
                        "64 channels in and out) ran faster than that probe in these rounds.")
@@ -117,7 +118,7 @@ def lookup_sentence(f: float, spread: float) -> str:
     """The lookup's share ``f`` of its memory roof, read by the course's noise rule (``claims.within_noise``)
     with a margin: below its roof, a shortfall is shown only where the gap passes its rounds' spread by more
     than ``NOISE_MARGIN`` (every branch written)."""
-    f, spread = round(f, 2), round(spread, 2)  # as printed, so that a reader checks the verdict from the page
+    f, spread = claims.as_printed(f, 2), claims.as_printed(spread, 2)  # as printed, so that a reader checks the verdict from the page
     gap = 1 - f
     spread_said = f"its rounds' spread ({spread:.0%}: the slowest round minus the fastest, over their median)"
     text = f"The lookup reached {f:.0%} of its memory roof: " + (

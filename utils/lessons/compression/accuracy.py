@@ -12,7 +12,7 @@ import math
 
 from torch import nn
 
-from utils import models
+from utils import claims, models
 
 __all__ = ["standard_error", "paired_drop", "paired_difference", "within", "recovery_text"]
 
@@ -51,7 +51,7 @@ def within(difference: float, error: float, k: float = 2.0, decimals: int = DECI
     """True where ``difference`` is within ``k`` standard errors of zero: not a measured difference. Read on
     the figures as printed (``decimals``), so that "0.011 ± 0.006" is within two standard errors (0.012) on
     the page and in the verdict alike."""
-    shown, se = abs(round(difference, decimals)), round(error, decimals)
+    shown, se = abs(claims.as_printed(difference, decimals)), claims.as_printed(error, decimals)
     return shown <= k * se + 1e-12  # the tolerance only absorbs binary rounding of k * se
 
 

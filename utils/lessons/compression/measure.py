@@ -319,13 +319,13 @@ def verdict(ratio: float, noise: float, typical: float | None = None) -> str:
     """
     beyond = _beyond_noise(ratio, noise)
     if typical is not None:
-        beyond = beyond and _beyond_noise(typical, noise) and (round(typical, 2) > 1) == (round(ratio, 2) > 1)
+        beyond = beyond and _beyond_noise(typical, noise) and (claims.as_printed(typical, 2) > 1) == (claims.as_printed(ratio, 2) > 1)
     return "beyond noise" if beyond else "within noise"
 
 
 def _beyond_noise(ratio: float, noise: float) -> bool:
     """The course's one noise rule (``claims.speedup_verdict``), on ``ratio`` and its spread as printed."""
-    shown, spread = round(ratio, 2), round(noise * ratio, 2)
+    shown, spread = claims.as_printed(ratio, 2), claims.as_printed(noise * ratio, 2)
     return not claims.speedup_verdict(shown, None, spread).startswith("within noise")
 
 

@@ -66,17 +66,17 @@ def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind
     verdict says so, in a reference's words, not a bound's.
     ``figure=None``: no figure to judge against (only whether it is a speed-up); ``rough``: the reference rests
     on a measured term whose repeats spread too far for a share of its gain to mean anything. Lesson 04."""
-    ratio, spread = round(ratio, 2), round(noise * ratio, 2)
+    ratio, spread = claims.as_printed(ratio, 2), claims.as_printed(noise * ratio, 2)
     if kind == "bound" and figure is not None:
         return claims.speedup_verdict(ratio, round(figure, 2), spread, slower=slower)
     verdict = claims.speedup_verdict(ratio, None, spread, slower=slower)
     if verdict.startswith("within noise") and figure is not None and figure > 1 and not rough:
-        return verdict + _beside_reference(ratio, round(figure, 2), spread)
+        return verdict + _beside_reference(ratio, claims.as_printed(figure, 2), spread)
     if verdict != "faster than the baseline" or figure is None or figure <= 1:
         return verdict
     if rough:
         return "faster; the reference is rough: no share of its gain scored"
-    figure = round(figure, 2)
+    figure = claims.as_printed(figure, 2)
     if round(abs(ratio - figure), 9) <= spread:   # either side of it: the noise covers the gap (9 decimals: floats)
         return "at the reference (within noise)"
     if ratio > figure:
@@ -120,9 +120,9 @@ def medians_note(times: dict[str, bench.Measurement], baseline: str) -> str:
     for name, m in times.items():
         if name == baseline:
             continue
-        ratio = round(compare(times[baseline], m)[0], 2)
+        ratio = claims.as_printed(compare(times[baseline], m)[0], 2)
         (over, a), (under, b) = printed_seconds(times[baseline].median), printed_seconds(m.median)
-        own = round(a / b, 2)
+        own = claims.as_printed(a / b, 2)   # a and b: the two medians as printed, in seconds
         if own == ratio:
             continue
         note = (f"{name}: {ratio:.2f}x is the median of the paired rounds' ratios, not the ratio of the medians "
@@ -163,8 +163,8 @@ def paired_note(ratio: float, over: float, under: float, unit: str = "x", digits
     decimals, or ``digits`` as the figures are printed, in ``unit``: ``"x"`` for two speedups, ``" ms"`` or
     ``" µs"`` for two latencies). A median of ratios is not the ratio of two medians, so where the two differ
     at two decimals the clause names both; else ``""``."""
-    a, b = round(over, digits), round(under, digits)
-    own = a / b if b else float("inf")
+    a, b = claims.as_printed(over, digits), claims.as_printed(under, digits)
+    own = claims.printed_ratio(over, under, digits)
     if f"{own:.2f}" == f"{ratio:.2f}":
         return ""
     return (f" (the median of the paired rounds' ratios, not the ratio of the figures printed: "
