@@ -132,3 +132,18 @@ def test_the_weight_floor_divides_the_printed_megabytes_by_the_printed_bandwidth
     """The decode table's weight floor: 20.5 MB at 35.2 GB/s is 0.58 ms, from the figures printed beside it."""
     floors = decode.decode_bounds({"bytes": {"one device": {"w": 20.46e6}}}, 35.249e9)
     assert f"{floors['one device'] * 1e3:.3f}" == f"{20.5 / 35.2:.3f}"
+
+
+def test_the_model_speedup_is_the_width_tables_two_ms_divided():
+    """The width table prints 1 device ms and model ms to 2 decimals: the model speed-up beside them is
+    their ratio as printed, and the claims row's share of the prediction divides the two x as printed."""
+    from utils import claims
+    sizes = [1e3, 1e4, 1e5, 1e6]
+    got = {"sizes": sizes, "seconds": [1e-4 + s / 1e9 for s in sizes],
+           "rows": [{"width": 1024, "one": 0.00202035, "two": 0.026, "bytes": 4e5, "one_rounds": [0.0384] * 4,
+                     "two_rounds": [0.026] * 4}]}
+    row = cost.analyse(got)["rows"][0]
+    one_ms, model_ms = (float(c) for c in report.cost_table({"rows": [row]}, 2.0, "").rows[0][1:4:2])
+    assert (one_ms, model_ms) == (2.02, 2.01)   # unrounded 2.02035 / 2.01018 is 1.0051: 1.01x
+    assert f"{row['predicted_speedup']:.2f}" == f"{one_ms / model_ms:.2f}" == "1.00"
+    assert f"{claims.printed_ratio(1.4649, 1.8851):.0%}" == "77%"   # 1.46 / 1.89, not 1.4649 / 1.8851 (78%)

@@ -236,7 +236,8 @@ def analyse(got: dict) -> dict:
                      # one statistic for the speed-up and its noise: the paired rounds' median ratio, and half
                      # their middle half's range (claims.paired_spread); the times stay the fastest (the model's)
                      "speedup": statistics.median(ratios), "spread": claims.paired_spread(ratios),
-                     "predicted_speedup": r["one"] / predicted, "comm": comm})
+                     # the model's speed-up as the width table's two ms print it (1 device ms / model ms)
+                     "predicted_speedup": claims.printed_ratio(r["one"], predicted, 2, 1e-3), "comm": comm})
     return {"model": model, "rows": rows, "peer_rows": got.get("peer_rows"), "load": got.get("load"),
             "cores": got.get("cores"), "corun": got.get("corun"),
             "measured_crossover": crossover(rows, "speedup", noise=True),
