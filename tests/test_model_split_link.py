@@ -31,6 +31,10 @@ def test_section_8_rereads_section_5s_link_verdicts_within_the_fits_accuracy_too
     assert 'batch 32 gpipe m=1 17% to 29% (from "not what keeps it from its bound" to "a real part")' in said
     assert "batch 128 gpipe m=2 20% to 34%" in said
     assert 'batch 32 gpipe m=4 7% to 12% ("not what keeps it from its bound" at both)' in said
+    table = report.price_table(rows, fit, 0.94e-3 / fit.time(2**20))  # the same reading, one row per row
+    assert table.rows[0][4:] == ("17%", "not what keeps it from its bound", "29%", "a real part")
+    assert [r[:2] for r in table.rows] == [(32, "gpipe m=1"), (128, "gpipe m=2"), (32, "gpipe m=4")]
+    assert "share at the probe's (1.7x)" in table.columns
     line = report.probe_line(0.94e-3 / fit.time(2**20), rows, fit)
     assert line.endswith("(the block below reads section 5's link verdicts again at this price: 2 of 3 change)")
     # the other branch: every reading stands, and the line says so
@@ -41,6 +45,7 @@ def test_section_8_rereads_section_5s_link_verdicts_within_the_fits_accuracy_too
                   messages=8, bytes_sent=8 * 2**20)
     assert report.probe_line(1.7, [at], fit) == "One activation, timed here: 1.7x the price section 5 used"
     assert "read again" not in report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=[at])
+    assert report.price_table([at], fit, 1.7) == ""  # no loss: no table to read
 
 
 def test_a_share_times_the_probes_price_is_the_printed_share_times_the_printed_price():

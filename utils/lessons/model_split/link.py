@@ -222,6 +222,24 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float) -> str:
                    "decided by this run.")
 
 
+def price_table(rows: list[Row], link: Link, ratio: float) -> Table | str:
+    """The one-line answer to "does the link explain the gap?" at both prices, a row per losing row: its link
+    time and loss (ms, as ``link_table`` prints them), its share at the fit's price and at the probe's
+    (``ratio``, that share times the price as printed), each with its word (``_short_word``). "" where no row
+    lost time (nothing to read at either price)."""
+    short, k = losing_rows(rows), as_printed(ratio, 1)
+    if not short:
+        return ""
+    out = []
+    for r in short:
+        fit, dear = link_share(r, link.alpha, link.beta), link_share(r, link.alpha, link.beta, ratio)
+        out.append((r.batch, _name(r), f"{link_time(r, link.alpha, link.beta) * 1e3:.1f}",
+                    f"{lost_time(r) * 1e3:.1f}", f"{fit:.0%}", _short_word(fit), f"{dear:.0%}", _short_word(dear)))
+    return Table(["batch", "schedule", "link time ms", "lost to the bound ms", "share at the fit's price",
+                  "it reads", f"share at the probe's ({k:.1f}x)", "it reads"], out,
+                 title=f"Does the link explain each row's loss? At the fit's price and at {k:.1f}x it", wrap=30)
+
+
 def probe_line(ratio: float, rows: list[Row], link: Link) -> str:
     """Section 8's visible line on the probe: its price against section 5's, and, only where the block below
     reads section 5's link verdicts again (``rereads``), how many of them change at the probe's price."""
