@@ -132,7 +132,8 @@ def test_a_batch_of_token_ids_is_mostly_latency_measured_at_every_size_it_sends(
     assert ids.latency_share > 0.5 and per_seq.measured > ids.measured and acts.n_bytes == 16 * 64 * 128 * 4
     assert per_seq.transfers == 16 and per_seq.measured == pytest.approx(16 * (1e-5 + 512 / 1e10))
     assert ids.predicted == pytest.approx(ids.measured) and can_predict(link)
-    assert latency(link) == link.seconds[0] and ids.latency_share == pytest.approx(latency(link) / ids.measured)
+    # the share is worked from the two µs as printed: 10.0 / 10.8
+    assert latency(link) == link.seconds[0] and ids.latency_share == pytest.approx(10.0 / 10.8)
     noisy = machine.link_fit("noisy", sizes, [(1e-5 + n / 1e10) * (3 if k % 2 else 1) for k, n in enumerate(sizes)])
     assert not can_predict(noisy) and batch_costs(noisy, 16, 64, 128)[0].measured == noisy.seconds[sizes.index(8192)]
 
@@ -167,8 +168,9 @@ def test_measure_roofline_times_both_ceilings_beside_every_op_on_the_lessons_thr
     roof = roofline.measure_roofline(roofline.lesson_ops(S), S, rounds=2, runs=1)
     assert torch.get_num_threads() == before and roof.threads == S.measure_threads == 1
     assert [p.op.name for p in roof.points] == [op.name for op in roofline.lesson_ops(S)]
-    assert roof.stream_kernel in ("copy", "add") and roof.ceilings.bandwidth == roof.bandwidth.best
-    assert roof.ceilings.flops == roof.peak.best and roof.worst.fraction == max(p.fraction for p in roof.points)
+    # the roof is worked from its two ceilings as printed (G-units, one decimal)
+    assert roof.stream_kernel in ("copy", "add") and roof.ceilings.bandwidth == round(roof.bandwidth.best / 1e9, 1) * 1e9
+    assert roof.ceilings.flops == round(roof.peak.best / 1e9, 1) * 1e9 and roof.worst.fraction == max(p.fraction for p in roof.points)
     # named as the machine profile names them: the same probe, the same name
     assert roof.peak.name == roof.ceilings.peak_name == "fp32 matmul peak, 1 thread, 128³" and roof.peak_size == 128
     assert roof.bandwidth.name == f"fp32 memory bandwidth, 1 thread, STREAM {roof.stream_kernel}, 4 MiB arrays"
@@ -452,16 +454,17 @@ def test_a_fused_ops_bandwidth_is_set_beside_the_roof_and_a_noisy_piece_uses_the
     near = report.fused_bandwidth_sentence(Comparison("GELU", "a", "b", 8e-3, 1e-3, 0), 16 * 2**20, 18.7e9)
     assert "Near the roof" in near and "in-core" not in near
     # this run's link: the 512-byte message sits +34 % off the fit and took longer than the 8 KiB one
-    link = NS(fit=NS(sizes=[8, 512, 8192], residuals=[-0.16, 0.34, 0.04], alpha=56.4e-6),
-              seconds=[48.5e-6, 86.2e-6, 61e-6])
+    # from the printed α and β: 56.4 + 512 B / 1.02 GB/s = 56.9 µs, (86.2 - 56.9) / 86.2 = +34%
+    link = NS(fit=NS(sizes=[8, 512, 8192], alpha=56.4e-6, beta=1.024e9), seconds=[48.5e-6, 86.2e-6, 61e-6])
     ids = NS(n_bytes=8192, measured=61e-6)
     pieces = NS(transfers=16, measured=1379e-6, predicted=904.3e-6)
     said = report.noisy_piece_sentence(link, ids, pieces, True)
     assert "512-byte message sits +34% off the fit" in said and "longer than the 8,192-byte one" in said
     assert "the fit's prediction is the steadier figure: 904 µs (14.8x the single message)" in said
     assert "read the figure as rough" in report.noisy_piece_sentence(link, ids, pieces, False)
-    link.fit.residuals = [-0.16, 0.1, 0.04]
+    link.seconds = [48.5e-6, 63e-6, 61e-6]  # (63.0 - 56.9) / 63.0 = +10%: steady
     assert report.noisy_piece_sentence(link, ids, pieces, True) == ""
+    link.seconds = [48.5e-6, 86.2e-6, 61e-6]
     said = report.latency_figures_sentence(link)
     # two figures for one fixed cost, each named, with their difference
     assert "the fastest small-message time, 48.5 µs (the fastest message of at most 4,096 bytes)" in said

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from utils import claims
 from utils.lessons.start_here.line_check import check_line  # lesson 00's test: does a run lie on the kept line
-from utils.lessons.why_slow.transfers import LATENCY_NAME, PREDICTS
+from utils.lessons.why_slow.transfers import LATENCY_NAME, PREDICTS, latency, printed_residual, printed_time, us
 from utils.tables import Table
 
 
@@ -75,7 +75,7 @@ def link_sentence(link, costs, can_predict: bool) -> str:
     ratio = total / claims.as_printed(ids.measured, 1, 1e-6)
     why = ("" if round(ratio, 1) <= pieces.transfers else
            f": more than {pieces.transfers}x, since the single message ran faster than one piece did")
-    return (f"{link.name}, {THIS_FIT}: {fit}. {_ids_sentence(ids, ids.measured * ids.latency_share, f.beta)} Sent as "
+    return (f"{link.name}, {THIS_FIT}: {fit}. {_ids_sentence(ids, latency(link), f.beta)} Sent as "
             f"{pieces.transfers} messages of "
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
             f"measured time of one such message ({one:,.1f} µs): {total:,.1f} µs "
@@ -92,7 +92,8 @@ def noisy_piece_sentence(link, ids, pieces, can_predict: bool) -> str:
     """When the one message a split batch repeats sits far off the fit (more than NOISY), its single measured
     time is multiplied by the number of pieces: give the fit's prediction beside it (empty when steady)."""
     size = ids.n_bytes // pieces.transfers
-    residual = dict(zip(link.fit.sizes, link.fit.residuals)).get(size)
+    seconds = dict(zip(link.fit.sizes, link.seconds)).get(size)
+    residual = None if seconds is None else printed_residual(link.fit, size, seconds)  # as the table prints it
     if residual is None or abs(residual) <= NOISY:
         return ""
     text = (f" That one {size:,}-byte message sits {residual:+.0%} off the fit (a single point, noisy"
@@ -110,21 +111,23 @@ def latency_figures_sentence(link) -> str:
     fastest small-message time (``transfers.latency``, measured: what the table's latency share counts) and this
     section's fitted α (the fixed cost as the line through every size places it). The machine profile's α is
     the third, set beside this fit by ``link_against_profile``."""
-    from utils.lessons.why_slow.transfers import LATENCY_NAME, SMALL, latency
+    from utils.lessons.why_slow.transfers import SMALL
 
     floor, alpha = latency(link), link.fit.alpha
+    apart = claims.printed_ratio(alpha, floor, 1, 1e-6) - 1  # from the two µs as printed
     text = (f" Latency, two figures of this run named apart: {LATENCY_NAME}, {floor * 1e6:,.1f} µs (the fastest "
             f"message of at most {SMALL:,} bytes), which the table's latency share counts; and this section's "
-            f"fitted α, {alpha * 1e6:,.1f} µs ({alpha / floor - 1:+.0%} from it), the fixed cost as the line through "
+            f"fitted α, {alpha * 1e6:,.1f} µs ({apart:+.0%} from it), the fixed cost as the line through "
             "every size places it.")
     small = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
-    beat = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n > SMALL and s < floor]
+    beat = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n > SMALL and us(s) < us(floor)]
     lo, hi = min(s for _, s in small), max(s for _, s in small)
-    agree = ("the two figures differ by less than that" if abs(alpha / floor - 1) <= hi / lo - 1 else
+    spread = claims.printed_ratio(hi, lo, 1, 1e-6) - 1
+    agree = ("the two figures differ by less than that" if round(abs(apart), 2) <= round(spread, 2) else
              "the two figures differ by more than that: the line through every size, not the small messages, "
              "sets the fit's α")
     spread = (f" The messages of at most {SMALL:,} bytes took {lo * 1e6:,.1f} to {hi * 1e6:,.1f} µs: a "
-              f"{hi / lo - 1:.0%} spread between sizes whose bytes take no time, which is the loopback's noise "
+              f"{spread:.0%} spread between sizes whose bytes take no time, which is the loopback's noise "
               f"(each size is one median, timed at another moment), so latency is known to that at best; {agree}.")
     if beat:
         listed = ", ".join(f"{n:,} bytes in {s * 1e6:,.1f} µs" for n, s in beat)
@@ -141,7 +144,9 @@ def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
     from utils.lessons.why_slow.transfers import SMALL
 
     small = [s for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
-    lo, hi = (cost.transfers * s / cost.measured for s in (min(small), max(small)))  # over 1: beat that time
+    # from the µs as printed, as ``latency_share`` is: one message's time over the fastest and slowest small one
+    one = us(cost.measured / cost.transfers) or 0.1
+    lo, hi = (us(s) / one for s in (min(small), max(small)))  # over 1: beat that time
     if round(cost.latency_share, 2) > 1:  # not a share: judge by the bytes' share of its time instead
         return _beat_latency_verdict(cost, link.fit.beta, most)
     if round(lo, 2) <= most <= round(hi, 2):
@@ -164,8 +169,11 @@ def _beat_latency_verdict(cost, beta: float, most: float) -> str:
 
 
 def link_table(link) -> Table:
-    rows = [(f"{n:,}", f"{s * 1e6:,.1f}", f"{link.fit.time(n) * 1e6:,.1f}", f"{r:+.0%}", f"{n / s / 1e9:.3f}")
-            for n, s, r in zip(link.fit.sizes, link.seconds, link.fit.residuals)]
+    """Every size: measured µs, α + n/β from the α and β as printed, the residual and the rate, both worked from
+    the µs as printed (``transfers.printed_time``), so that each column follows from the ones beside it."""
+    rows = [(f"{n:,}", f"{s * 1e6:,.1f}", f"{printed_time(link.fit, n) * 1e6:,.1f}",
+             f"{printed_residual(link.fit, n, s):+.0%}", f"{n / ((us(s) or 0.1) * 1e-6) / 1e9:.3f}")
+            for n, s in zip(link.fit.sizes, link.seconds)]
     name, _, rest = link.describe().partition(": ")
     return Table(["bytes", "measured µs", "α + n/β µs", "residual", "GB/s"], rows,
                  title=f"{name}, {THIS_FIT}: {rest}")
@@ -188,7 +196,9 @@ def link_against_profile(link, kept) -> str:
         return (source + f", a fit lesson 00 rejected (±{kept.accuracy:.0%} worst residual, beyond the "
                 f"±{PREDICTS:.0%} tolerance): this section compares nothing with it and uses its own fit.")
     said = f" (within ±{kept.accuracy:.0%} of every size there)"
-    da, db = link.fit.alpha / f.alpha - 1, link.fit.beta / f.beta - 1
+    # from the figures as printed: α in µs to one decimal, β in GB/s to two
+    da = claims.printed_ratio(link.fit.alpha, f.alpha, 1, 1e-6) - 1
+    db = claims.printed_ratio(link.fit.beta, f.beta, 2, 1e9) - 1
     check = check_line(kept, link)  # lesson 00's test, the same one: this run's points against the kept line
     own = (" This section predicts with its own fit, measured beside the batch." if link.accuracy <= PREDICTS else
            f" This section's own fit misses some size by ±{link.accuracy:.0%}, beyond the ±{PREDICTS:.0%} "

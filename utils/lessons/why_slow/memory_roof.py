@@ -12,8 +12,10 @@ from utils.plots import size_label
 
 
 def retimed_share(point, roof) -> float:
-    """``point``'s share of a memory roof made of the same probe timed beside the ops, this run."""
-    return point.achieved / min(roof.ceilings.flops, point.op.intensity * roof.retimed[1].best)
+    """``point``'s share of a memory roof made of the same probe timed beside the ops, this run, worked from the
+    figures as printed: that bandwidth in GB/s to one decimal, and both GFLOP/s to one decimal (as ``fraction``)."""
+    retimed = claims.as_printed(roof.retimed[1].best, 1, 1e9) * 1e9
+    return claims.printed_ratio(point.achieved, min(roof.ceilings.flops, point.op.intensity * retimed), 1, 1e9)
 
 
 def crosses_roof(point, roof) -> bool:

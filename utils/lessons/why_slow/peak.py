@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from utils import claims
+
 
 @dataclass(frozen=True)
 class Ceilings:
@@ -25,8 +27,11 @@ class Ceilings:
 
     @classmethod
     def of(cls, peak, bandwidth) -> "Ceilings":
-        """From two ``machine.Ceiling`` (a matmul peak and a memory bandwidth): best runs, and their names."""
-        return cls(peak.best, bandwidth.best, peak.dtype, "measured", peak.name, bandwidth.name)
+        """From two ``machine.Ceiling`` (a matmul peak and a memory bandwidth): best runs as printed (G-units, one
+        decimal: ``Ceiling.formatted``), and their names. The roof is worked from the figures the page prints,
+        so that intensity x 30.2 GB/s is the ceiling printed beside it."""
+        return cls(claims.as_printed(peak.best, 1, 1e9) * 1e9, claims.as_printed(bandwidth.best, 1, 1e9) * 1e9,
+                   peak.dtype, "measured", peak.name, bandwidth.name)
 
     @property
     def ridge(self) -> float:

@@ -220,7 +220,8 @@ def points_rows(points: list[Point], roof: Roofline | None = None) -> list[tuple
             return f"{p.fraction:.0%}"
         return f"{p.fraction:.0%}" + (" its own probe" if roof and is_roofs_probe(p, roof) else " ⚠ above")
 
-    return [(p.op.name, f"{p.op.flops:.3g}", f"{p.op.bytes:.3g}", f"{p.op.intensity:.2f}", p.bound,
+    # intensity to 3 significant figures: 0.0833 x 30.2 GB/s gives the printed 2.5 (0.08 would give 2.4)
+    return [(p.op.name, f"{p.op.flops:.3g}", f"{p.op.bytes:.3g}", f"{p.op.intensity:.3g}", p.bound,
              f"{p.achieved / 1e9:.1f}", f"{p.ceiling / 1e9:.1f}", share(p), f"{p.spread:.0%}") for p in points]
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from utils import claims
+
 EMPTY = 8  # bytes of the smallest message measured
 SMALL = 4096  # a message this small is all latency: its bytes take under a microsecond on any link here
 PREDICTS = 0.5  # a fit off by more than ±50 % at some measured size cannot predict a time
@@ -58,14 +60,32 @@ def latency(link) -> float:
     return min(s for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL)
 
 
+def us(seconds: float) -> float:
+    """A time in µs as section 3 prints it (one decimal): every figure worked from a time starts here."""
+    return claims.as_printed(seconds, 1, 1e-6)
+
+
+def printed_time(fit, n: float) -> float:
+    """Seconds ``fit`` predicts for ``n`` bytes, worked from its α and β as printed (α in µs to one decimal, β in
+    GB/s to two): a reader who redoes α + n/β from the printed pair finds the printed prediction."""
+    return us(fit.alpha) * 1e-6 + n / (claims.as_printed(fit.beta, 2, 1e9) * 1e9)
+
+
+def printed_residual(fit, n: float, seconds: float) -> float:
+    """(measured − predicted) / measured at ``n`` bytes, from the two µs as printed (``printed_time``)."""
+    measured = us(seconds) or 0.1
+    return (measured - us(printed_time(fit, n))) / measured
+
+
 def batch_costs(link, batch: int, context: int, width: int) -> list[BatchCost]:
     """Each case of ``batch_cases`` on ``link`` (a ``machine.LinkFit`` measured at ``message_sizes``): the
-    measured time, the fit's prediction, and the share of the time that is latency."""
+    measured time, the fit's prediction (``printed_time``), and the share of the time that is latency, worked
+    from the µs as printed: k x 86.7 over k x 126.7 µs."""
     measured = dict(zip(link.fit.sizes, link.seconds))
-    empty = latency(link)
+    empty = us(latency(link))
     out = []
     for what, n_bytes, k in batch_cases(batch, context, width):
-        seconds = k * measured[n_bytes // k]
-        out.append(BatchCost(what, n_bytes, k, seconds, k * link.fit.time(n_bytes / k),
-                             k * empty / seconds))  # unclipped: over 1 where it ran faster than that
+        piece = measured[n_bytes // k]
+        out.append(BatchCost(what, n_bytes, k, k * piece, k * printed_time(link.fit, n_bytes / k),
+                             empty / (us(piece) or 0.1)))  # unclipped: over 1 where it ran faster than that
     return out

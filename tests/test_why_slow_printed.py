@@ -1,0 +1,65 @@
+"""Lesson 01: every figure worked from others follows from its operands as the page prints them
+(``utils.claims``' rule), with the figures of reading t4_0001."""
+
+from types import SimpleNamespace as NS
+
+from utils.lessons.why_slow import roofline
+from utils.lessons.why_slow.peak import Ceilings
+
+
+def _add(achieved: float) -> roofline.Point:
+    op = roofline.Op("add", 8.39e6, 8.39e6 * 12, lambda: None)  # 1 FLOP per 12 bytes: 0.0833
+    roof = Ceilings.of(NS(best=99.12e9, dtype="fp32", name="peak"), NS(best=30.17e9, name="bw"))
+    return roofline.Point(op, op.flops / achieved, 0.11, roof.attainable(op.intensity), "memory"), roof
+
+
+def test_the_roof_is_worked_from_its_printed_ceilings_and_the_intensity_has_three_figures():
+    point, roof = _add(2.38e9)
+    assert roof.bandwidth == 30.2e9 and roof.flops == 99.1e9  # 30.17 and 99.12 as printed
+    row = roofline.points_rows([point])[0]
+    assert row[3] == "0.0833" and row[5:8] == ("2.4", "2.5", "96%")  # 0.0833 x 30.2 = 2.5; 2.4 / 2.5 = 96%
+    soft = roofline.Op("softmax", 5.0, 8.0, lambda: None)  # 0.625 x 30.2 = 18.875: the ceiling prints 18.9
+    sp = roofline.Point(soft, 5.0 / 8.4e9, 0.37, roof.attainable(soft.intensity), "memory")
+    assert roofline.points_rows([sp])[0][3] == "0.625" and roofline.points_rows([sp])[0][6] == "18.9"
+
+
+def test_a_lower_retimed_roof_never_reads_a_lower_share():
+    from utils.lessons.why_slow import report
+
+    point, roof = _add(2.38e9)
+    bw = NS(name="fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", best=30.17e9)
+    both = NS(from_profile=True, bandwidth=bw, retimed=(None, NS(best=30.08e9)), threads=1, ceilings=roof,
+              RETIMED="the same probe timed beside the ops, this run")
+    said = report.roof_choice_sentence(point, both)
+    # 2.4 / (0.0833 x 30.1 = 2.5): 96%, as against 30.2, not 95% from the unrounded rates
+    assert "(30.1 GB/s, -0%), add would read 96%: on the same side" in said
+    lower = NS(**{**vars(both), "retimed": (None, NS(best=24.0e9))})  # 2.4 / 2.0: 120%, the other side
+    assert "add would read 120%: on the other side" in report.roof_choice_sentence(point, lower)
+
+
+def _link(seconds=None):
+    """A link measured at section 3's sizes, fitted to α = 109.94 µs and β = 3.1333 GB/s (printed 109.9, 3.13)."""
+    sizes = [8, 512, 8192, 524288, 16 * 2**20]  # 524,288: the activations of batch 16 x 64 x 128 fp32
+    times = {8: 86.74e-6, 512: 86.74e-6, 8192: 126.74e-6, 524288: 280.0e-6, 16 * 2**20: 5727.0e-6, **(seconds or {})}
+    return NS(name="gloo", fit=NS(sizes=sizes, alpha=109.94e-6, beta=3.1333e9), seconds=[times[n] for n in sizes],
+              accuracy=0.38, describe=lambda: "gloo: alpha 109.9 µs, beta 3.13 GB/s")
+
+
+def test_the_latency_share_is_worked_from_the_printed_microseconds():
+    from utils.lessons.why_slow import report, transfers
+
+    ids, pieces, _ = transfers.batch_costs(_link(), batch=16, context=64, width=128)
+    assert f"{ids.latency_share:.0%}" == "68%"  # 86.7 / 126.7, as section 3 and the closing table print them
+    assert report.mostly_latency_verdict(_link(), ids) == "holds: latency 68% of its time"
+    slow = transfers.batch_costs(_link({8192: 200.04e-6}), 16, 64, 128)[0]  # 86.7 / 200.0 = 43%
+    assert report.mostly_latency_verdict(_link({8192: 200.04e-6}), slow) == "does not hold: latency 43% of its time"
+
+
+def test_the_fit_column_is_alpha_plus_n_over_beta_as_printed():
+    from utils.lessons.why_slow import link_report, transfers
+
+    rows = {r[0]: r for r in link_report.link_table(_link()).rows}
+    # 109.9 + 16,777,216 B / 3.13 GB/s = 5,470.0 µs; (5,727.0 - 5,470.0) / 5,727.0 = +4%
+    assert rows["16,777,216"][1:4] == ("5,727.0", "5,470.0", "+4%")
+    pieces = transfers.batch_costs(_link(), batch=16, context=64, width=128)[1]
+    assert f"{pieces.predicted * 1e6:,.1f}" == "1,761.0"  # 16 x (109.9 + 512 B / 3.13 GB/s)
