@@ -679,3 +679,20 @@ def test_a_16_bit_steps_losses_are_checked_against_fp32s_end_to_end():
     far = report.loss_check("bf16", (4.70, 4.50), (4.593, 4.331))
     assert "beyond the 2% allowed" in far and "does not count as it stands" in far and "counts (" not in far, far
     assert report.loss_check("bf16", (), (4.593, 4.331)) == ""   # a step that returned no loss: nothing said
+
+
+def test_the_claims_give_fsdp2s_step_time_beside_its_bytes_on_every_outcome():
+    # lesson 06's fourth reader: section 7 asks what FSDP2 costs; the claims table now answers with its step
+    def run(mean, spread, sent):
+        return [{"mean_step_seconds": mean, "step_range": (mean - spread, mean + spread),
+                 "sent_per_step": sent}]
+    slower = {"ddp": run(0.02004, 0.001, {"all-reduce": 4e6}), "fsdp": run(0.03004, 0.001,
+                                                                         {"all-gather": 4e6, "reduce-scatter": 4e6})}
+    row = summary.fsdp_step_claim(slower)
+    assert row.measured == "1.50x (30.0 / 20.0 ms)" and row.verdict == "slower in every pairing of steps"
+    assert row.against.startswith("reference 1x (DDP); the ring's bytes: ")
+    close = {"ddp": run(0.020, 0.004, {"all-reduce": 4e6}), "fsdp": run(0.021, 0.004, {"all-reduce": 4e6})}
+    assert summary.fsdp_step_claim(close).verdict == "within the steps' noise: their range spans 1x"
+    faster = {"ddp": run(0.030, 0.001, {"all-reduce": 4e6}), "fsdp": run(0.020, 0.001, {"all-reduce": 4e6})}
+    assert summary.fsdp_step_claim(faster).verdict == "faster in every pairing of steps"
+    assert summary.fsdp_step_claim({"ddp": [{}], "fsdp": [{}]}) is None   # not timed: no row

@@ -330,7 +330,30 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
     n, share = len(runs["fsdp"]), fsdp["state_bytes"] / ddp["state_bytes"]
     rows.append(claims.Claim("FSDP2 holds 1/N of DDP's state per rank", f"{share:.3f} x DDP",
                              f"prediction 1/{n} = {1 / n:.3f} x DDP", share_verdict(share, n)))
-    return rows
+    step = fsdp_step_claim(runs)   # what the sharding costs: section 7's question, answered with a figure
+    return rows + ([step] if step else [])
+
+
+def fsdp_step_claim(runs: dict) -> claims.Claim | None:
+    """FSDP2's step time, x DDP's, from the two mean steps as ``collectives_sentence`` prints them (0.1 ms),
+    beside the ratio of the bytes a ring sends for each; judged on the steps' range (FSDP2's fastest over
+    DDP's slowest, to its slowest over DDP's fastest). None where the steps were not timed. Lesson 06."""
+    ddp, fsdp = runs["ddp"][0], runs["fsdp"][0]
+    if "mean_step_seconds" not in ddp or "mean_step_seconds" not in fsdp:
+        return None
+    d, f = (claims.as_printed(r["mean_step_seconds"], 1, 1e-3) for r in (ddp, fsdp))   # ms, as printed
+    ratio = claims.printed_ratio(f, d, 1)
+    sent = [sum(wire_bytes(c, v) for c, v in r["sent_per_step"].items()) for r in (ddp, fsdp)]
+    ranges = ddp.get("step_range"), fsdp.get("step_range")
+    if None in ranges:
+        verdict = "one mean a step each, no range to judge noise by"
+    else:
+        low, high = ranges[1][0] / ranges[0][1], ranges[1][1] / ranges[0][0]
+        verdict = ("slower in every pairing of steps" if low > 1 else "faster in every pairing of steps"
+                   if high < 1 else "within the steps' noise: their range spans 1x")
+    return claims.Claim("FSDP2's step time, x DDP's (above 1: slower): what sharding the state costs",
+                        f"{ratio:.2f}x ({f:.1f} / {d:.1f} ms)",
+                        f"reference 1x (DDP); the ring's bytes: {sent[1] / sent[0]:.2f}x", verdict)
 
 
 def part_over_whole(part: str, part_s: float, whole: str, whole_s: float) -> str:
