@@ -399,10 +399,10 @@ def test_the_decision_table_words_a_skipped_memory_step_as_fitting():
     assert guide.shown(steps["two devices"]) == "DDP over 2"
 
 
-# --- Fixed after session 51's reader: every quotient worked from its operands as printed ---------------------
+# --- Fixed after session 51's reader: every quotient worked from its operands as printed -----------------
 
 def test_the_precision_bound_is_worked_from_the_flops_and_peak_as_printed():
-    """Reader: 20.4 GFLOP at the 222.3 GFLOP/s peak printed 91.6 ms (unrounded operands); 20.4/222.3 = 91.8."""
+    """Reader: 20.4 GFLOP at the 222.3 GFLOP/s peak printed 91.6 ms (unrounded); 20.4/222.3 = 91.8."""
     p = guide.Profile({"load": 0.0002, "matmul": 0.2209, "memory-bound": 0.0273, "Python & dispatch": 0.0074},
                       peak_ratio=2.14, matmul_flops=20.38e9, low_peak=222.34e9)
     why = cpu_answers("small", profile=p)["precision"].why
@@ -422,12 +422,14 @@ def test_a_thousand_ms_and_more_print_whole_with_a_comma_never_in_e_notation():
     """Reader: "against 1.08e+03 ms of compute" on the A100 7 B row."""
     why = answers("2xA100 NVLink", "7B")["two devices"].why
     assert "e+0" not in why and "against 1,080 ms of compute" in why and f"= {20.6 / 210 * 1e3:.3g} ms" in why
-    assert guide._figure(1083.4) == "1,083" and guide._figure(98.09) == "98.1" and guide._figure(0.0243) == "0.0243"
+    assert guide._figure(1083.4) == "1,083" and guide._figure(98.09) == "98.1"
+    assert guide._figure(0.0243) == "0.0243"
 
 
 def test_the_run_s_hours_are_the_printed_step_minutes_times_the_steps():
     """Reader: 25.3 min x 5,000 steps printed 2,106.6 h; from the printed minutes it is 2,108 h."""
-    profiled = guide.Profile(CPU_PROFILE.parts, 6.87, optimizer_share=0.07, low_peak=222.34e9, shape=CPU_SHAPE)
+    profiled = guide.Profile(CPU_PROFILE.parts, 6.87, optimizer_share=0.07, low_peak=222.34e9,
+                             shape=CPU_SHAPE)
     plan = devices.plan(2, mode_name="cpu", n_gpus=0)
     steps = guide.guide(LARGE, LARGE_BATCH, plan, None, profiled, run_steps=5000, measured_link=1e9,
                         features=BF16_CPU, host_bytes=32e9)

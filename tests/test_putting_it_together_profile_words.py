@@ -22,7 +22,7 @@ def test_the_profiled_step_never_prints_a_signed_zero():
 
 
 def test_the_matmul_rate_and_its_ratios_come_from_the_printed_gflops():
-    """Reader: 92 GFLOP/s beside a 222.3 GFLOP/s peak printed 2.41x (222.3/92 = 2.42); the rate prints 92.3."""
+    """Reader: 92 GFLOP/s beside a 222.3 GFLOP/s peak printed 2.41x (222.3/92 = 2.42); now 92.3 GFLOP/s."""
     said = profile_words.matmul_rate(20.38e9, 0.2209, {"fp32": 103.84e9, "bf16": 222.34e9})
     rate = round(20.38e9 / 0.2209 / 1e9, 1)   # 92.3
     assert f"ran at {rate:.1f} GFLOP/s in fp32, {rate / 103.8:.0%} of that fp32 peak (103.8 GFLOP/s)" in said
@@ -31,3 +31,13 @@ def test_the_matmul_rate_and_its_ratios_come_from_the_printed_gflops():
 
 def test_a_share_of_the_compute_is_worked_from_the_printed_ms():
     assert profile_words.share_of(0.00774, 0.2556) == 7.7 / 256
+
+
+def test_section_2_s_ratio_is_the_one_the_ladder_reads():
+    """The guide's Profile.matmul_speedup (the ladder's "2.41x faster") is the division section 2 prints."""
+    from utils.lessons.putting_it_together import guide
+
+    p = guide.Profile({"matmul": 0.2209}, matmul_flops=20.38e9, low_peak=222.34e9)
+    assert p.matmul_speedup == 222.3 / 92.3
+    assert f"take {p.matmul_speedup:.2f}x less time" in profile_words.matmul_rate(
+        20.38e9, 0.2209, {"fp32": 103.84e9, "bf16": 222.34e9})

@@ -21,7 +21,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from utils import devices, gpu_specs, machine
+from utils import claims, devices, gpu_specs, machine
 from utils.lessons.memory.calculator import Shape
 from utils.lessons.putting_it_together import fit
 
@@ -62,10 +62,12 @@ class Profile:
     def matmul_speedup(self) -> float | None:
         """How many times faster the step's matmuls can run at the low-precision peak: their measured time
         over their FLOPs at that peak (not the probe's peak ratio: the step's own fp32 matmuls ran below the
-        fp32 peak). None without the FLOPs; then the probes' peak ratio stands in."""
+        fp32 peak). None without the FLOPs; then the probes' peak ratio stands in. Worked from the rate and
+        the peak in GFLOP/s as section 2 prints them (0.1), so the ladder's "2.41x" is the page's division."""
         if not self.matmul_flops or not self.low_peak or not self.parts.get("matmul"):
             return self.peak_ratio
-        return self.parts["matmul"] * self.low_peak / self.matmul_flops
+        rate = claims.as_printed(self.matmul_flops / self.parts["matmul"], 1, 1e9)   # GFLOP/s
+        return claims.printed_ratio(self.low_peak, rate * 1e9, 1, 1e9)
 
     @property
     def step_s(self) -> float:
@@ -173,7 +175,7 @@ def precision_step(plan, hw, profile: Profile | None, features=None) -> tuple[St
 
 def _precision_by_peaks(share: float, ratio: float) -> tuple[float, str]:
     """Amdahl's bound from the matmuls' share and the peaks' ratio, each as printed (2 decimals)."""
-    f, r = round(share, 2), round(ratio, 2)
+    f, r = claims.as_printed(share, 2), claims.as_printed(ratio, 2)
     bound = amdahl(f, r)
     return bound, (f"matmuls are {f:.0%} of a step at {r:.2f}x the fp32 peak: Amdahl's bound "
                    f"1/({1 - f:.2f} + {f:.2f}/{r:.2f}) = {bound:.2f}x")
@@ -182,9 +184,10 @@ def _precision_by_peaks(share: float, ratio: float) -> tuple[float, str]:
 def _precision_by_flops(profile: Profile, low: str) -> tuple[float, str]:
     """Amdahl's bound T/((T - M) + FLOPs/peak), every term worked from the figures as printed: the step T
     and its matmuls M in whole ms, the FLOPs to 3 figures, the measured low-precision peak to 0.1 GFLOP/s."""
-    t, mm = round(profile.step_s * 1e3), round(profile.parts["matmul"] * 1e3)
-    gflop, peak = _sig3(profile.matmul_flops / 1e9), round(profile.low_peak / 1e9, 1)
-    at_low = round(gflop / peak * 1e3, 1)   # ms
+    t = int(claims.as_printed(profile.step_s, 0, 1e-3))
+    mm = int(claims.as_printed(profile.parts["matmul"], 0, 1e-3))
+    gflop, peak = _sig3(profile.matmul_flops / 1e9), claims.as_printed(profile.low_peak, 1, 1e9)
+    at_low = claims.as_printed(gflop / peak, 1, 1e-3)   # ms
     bound = t / ((t - mm) + at_low)
     return bound, (f"matmuls take {mm} of a step's {t} ms; their {gflop:.3g} GFLOP at the measured {low} peak "
                    f"({peak:,.1f} GFLOP/s) take {at_low:.1f} ms: Amdahl's bound T/((1 - f)T + FLOPs/peak) = "
@@ -482,10 +485,10 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
     if not peak:
         return memory
     # every figure from the ones printed before it: the weights to 3 figures, the peak in whole GFLOP/s
-    bn, gflops = _sig3(shape.parameters() / 1e9), round(peak / 1e9)
+    bn, gflops = _sig3(shape.parameters() / 1e9), int(claims.as_printed(peak, 0, 1e9))
     step = 6 * bn * batch * shape.context / (n * gflops)   # seconds
     shown = f"{step / 60:.1f} min" if step >= 60 else f"{_sig3(step):.3g} s"
-    step = round(step / 60, 1) * 60 if step >= 60 else _sig3(step)   # as printed
+    step = claims.as_printed(step, 1, 60) * 60 if step >= 60 else _sig3(step)   # as printed
     run_h = step * run_steps / 3600
     hours = f"{run_h:,.0f}" if run_h >= 100 else f"{run_h:.1f}"
     slow = step > 60 or run_h > 24  # a minute a step, or a day a run: no way to try, measure and iterate

@@ -9,6 +9,7 @@ or a ratio by hand finds the printed one.
 from __future__ import annotations
 
 from utils import claims
+from utils.lessons.putting_it_together import guide
 
 
 def parts_rows(shares: dict[str, float]) -> tuple[list[tuple[str, str, str]], float]:
@@ -32,8 +33,8 @@ def profiled_against_timed(profiled_s: float, compute_s: float) -> str:
         return (f"{said}, {change:+.0%} against the timed median ({timed:.0f} ms): a profiled step also "
                 "records every op, and it ran at another moment of the machine")
     against = "within 1% of" if change == 0 else f"{change:+.0%} against"
-    return (f"{said}, {against} the timed median ({timed:.0f} ms): the profiler's own recording did not show; "
-            "the two ran at different moments of the machine")
+    return (f"{said}, {against} the timed median ({timed:.0f} ms): the profiler's own recording did not "
+            "show; the two ran at different moments of the machine")
 
 
 def share_of(part_s: float, whole_s: float, part_digits: int = 1, whole_digits: int = 0) -> float:
@@ -48,7 +49,9 @@ def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float]) -
     rate are the reader's own divisions."""
     rate = claims.as_printed(matmul_flops / matmul_s, 1, 1e9)
     fp32, bf16 = claims.as_printed(peaks["fp32"], 1, 1e9), claims.as_printed(peaks["bf16"], 1, 1e9)
+    measured = guide.Profile({"matmul": matmul_s}, matmul_flops=matmul_flops, low_peak=peaks["bf16"])
+    faster = measured.matmul_speedup   # bf16 over the rate, each as printed
     return (f"The step's own matmuls ran at {rate:,.1f} GFLOP/s in fp32, {rate / fp32:.0%} of that fp32 peak "
             f"({fp32:,.1f} GFLOP/s), so at the bf16 peak ({bf16:,.1f} GFLOP/s) they would take "
-            f"{claims.printed_ratio(bf16, rate, 1):.2f}x less time: section 4's precision bound uses this "
-            "ratio, the step's matmuls against the bf16 peak, not the peaks' ratio.")
+            f"{faster:.2f}x less time: section 4's precision bound uses this ratio, the step's matmuls "
+            "against the bf16 peak, not the peaks' ratio.")   # the same figure: guide.Profile.matmul_speedup
