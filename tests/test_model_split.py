@@ -478,6 +478,15 @@ def test_figures_keep_labels_off_the_bars_and_no_empty_band():
     assert (legend.y0 - stamp.y1) / fig.dpi < 0.15  # inches between the legend and the stamp
 
 
+def test_the_charts_busy_share_is_the_tables_two_printed_ms_divided():
+    from utils.timeline import Span
+
+    spans = [Span("stage 0", "forward", 0, 0.0, 0.03), Span("stage 1", "forward", 0, 0.03, 0.07)]
+    row = runs.Row(32, 1, "gpipe", 0.1614, 0.2, [0.0826, 0.0826], speedups=[1.2])  # 83 / 161 ms: 52% (not 51%)
+    fig = report.plot_schedule(spans, simulated=True, row=row)
+    assert [t.get_text() for t in fig.axes[0].texts if t.get_text().startswith("busy ")] == ["busy 52%"] * 2
+
+
 # Session 45 readers' fixes, on the figures of the run they read (batch 128 unless said, CPU workers).
 
 def test_a_median_past_the_work_scaled_reference_says_the_spread_it_leans_on():

@@ -9,6 +9,7 @@ re-exports them, so the notebook reads them as ``report.plot_speedups`` and so o
 from __future__ import annotations
 
 from utils import plots, timeline
+from utils.claims import printed_ratio
 from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound
 from utils.lessons.model_split.runs import PipelineRun
 
@@ -63,7 +64,8 @@ def plot_schedule(spans, title: str | None = None, simulated: bool | None = None
     if row is not None:  # one source: the right-hand labels, worker by worker (rows sorted: worker 0 on top)
         labels = [t for t in ax.texts if t.get_text().startswith(("busy ", "work "))]
         for text, busy in zip(sorted(labels, key=lambda t: t.get_position()[1]), row.busy):
-            text.set_text(f"busy {min(busy / row.seconds, 1.0):.0%}")
+            # from the two whole ms the table prints: the reader's own division
+            text.set_text(f"busy {min(printed_ratio(busy, row.seconds, 0, 1e-3), 1.0):.0%}")
         rounds = len(row.speedups)
         ax.set_xlabel(ax.get_xlabel() + f"; bars: the last round; busy: the table's, median of {rounds} rounds")
     legend = ax.get_legend()
