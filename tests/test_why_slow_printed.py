@@ -63,3 +63,13 @@ def test_the_fit_column_is_alpha_plus_n_over_beta_as_printed():
     assert rows["16,777,216"][1:4] == ("5,727.0", "5,470.0", "+4%")
     pieces = transfers.batch_costs(_link(), batch=16, context=64, width=128)[1]
     assert f"{pieces.predicted * 1e6:,.1f}" == "1,761.0"  # 16 x (109.9 + 512 B / 3.13 GB/s)
+
+
+def test_the_probe_timed_twice_gap_is_worked_from_the_printed_gflops():
+    from utils.lessons.why_slow import report
+
+    largest = NS(fraction=0.98, achieved=97.04e9, op=NS(flops=2 * 1024**3))
+    peak = NS(size="1024³", best=99.1e9, spread=0.1)
+    said = report.largest_matmul_reading(largest, peak, True, NS(best=97.46e9))
+    # 97.0 / 97.5 - 1 = -0.5%: "-1%", where the unrounded 97.04 / 97.46 would print "-0%"
+    assert "(97.0 GFLOP/s); it is the same 1024³ kernel" in said and "at 97.5 GFLOP/s in the same rounds (-1%:" in said

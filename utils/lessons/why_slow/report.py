@@ -44,6 +44,11 @@ def _gflops(x: float) -> str:
     return f"{x / 1e9:,.1f} GFLOP/s"
 
 
+def _gap(rate: float, other: float) -> float:
+    """``rate`` over ``other``, less one, worked from the two as ``_gflops`` prints them: 97.6 against 98.2 is -1%."""
+    return claims.printed_ratio(rate, other, 1, 1e9) - 1
+
+
 # --- the machine profile ------------------------------------------------------------------------------------
 
 
@@ -231,7 +236,7 @@ def largest_matmul_reading(largest, peak, from_profile: bool = False, retimed=No
     share = f"The largest matmul reaches {largest.fraction:.0%} of its roof"
     if is_probe(largest, peak) and from_profile and retimed is not None:
         return (f"{share} ({_gflops(largest.achieved)}); it is the same {peak.size} kernel as the peak's probe, "
-                f"which ran at {_gflops(retimed.best)} in the same rounds ({largest.achieved / retimed.best - 1:+.0%}:"
+                f"which ran at {_gflops(retimed.best)} in the same rounds ({_gap(largest.achieved, retimed.best):+.0%}:"
                 f" one kernel timed twice at one moment). Both set beside the profile's {_gflops(peak.best)} show "
                 f"this moment against the profile's (the probe's spread there: {peak.spread:.0%}), not a finding. ")
     if is_probe(largest, peak) and from_profile:
@@ -301,7 +306,7 @@ def _above_why(point, roof) -> str:
                 "gap is this machine's timing noise, not a finding.")
     if grade == "probe":
         return (f"It is the roof's own probe ({roof.peak.size}) timed twice: {roof.RETIMED} ran at "
-                f"{_gflops(again.best)} ({point.achieved / again.best - 1:+.0%}), so its share is this moment "
+                f"{_gflops(again.best)} ({_gap(point.achieved, again.best):+.0%}), so its share is this moment "
                 "against the profile's, not a finding.")
     if grade == "moment":
         return (f"It ran no faster than the {roof.peak.size} matmul that measured the peak{beside}: it passed "
