@@ -925,3 +925,11 @@ def test_the_roofline_references_divide_from_the_operands_printed_beside_them():
         over, under = (float(x) for x in re.search(r"([\d.]+) (?:MB )?(?:->|/) ([\d.]+)", ref.why).groups())
         assert f"{ref.value:.2f}" == f"{over / under:.2f}", ref.why
     assert "436.0 / 95.5 G operations/s" in roofline.int8_reference(mlp, 256, rates).why
+
+
+def test_the_int8_kernels_slowdown_divides_the_two_times_printed():
+    from utils.lessons.compression.quantruns import why_legacy_leads
+    # 0.5 x 201e-6 = 100.5 µs prints "100 µs" (round half to even), 0.5 x 309e-6 = 154.5 µs prints "154 µs"
+    line = why_legacy_leads(1, ("a", 0.5, 201e-6), ("b", 0.5, 309e-6), 0.1, 0.1)
+    shown = [float(x) for x in __import__("re").findall(r"about (\d+) µs", line)]
+    assert f"{shown[1] / shown[0]:.1f}x slower" in line, line

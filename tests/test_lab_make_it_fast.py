@@ -495,3 +495,11 @@ def test_the_slow_scripts_speed_is_the_tokens_over_its_step_as_printed_in_whole_
     # the reader divides the tokens a step by the step printed beside it ("1076 ms"), not by 1076.4 ms
     diagnosis = lab.Diagnosis(3, dict(_READING, step=1076.4), [])
     assert f"{diagnosis.slow_tokens_per_s:,.0f}" == f"{lab.tokens_per_step() / 1.076:,.0f}"
+
+
+def test_the_reading_tables_shares_divide_the_figures_it_prints():
+    # 10.44 ms of a 1076.4 ms step prints "10.4" beside a "1076 ms" title: 10.4 / 1076 (1.0%), as printed
+    reading = dict(_READING, step=1076.4, load=10.44)
+    table = lab.diagnosis_table(lab.Diagnosis(3, {}, [("ok", reading)]))
+    load = next(row for row in table.rows if row[0] == "load")
+    assert load[1:] == ("10.4", f"{10.4 / 1076:.0%}") and "1076 ms a step" in table.title

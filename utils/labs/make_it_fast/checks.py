@@ -200,7 +200,9 @@ def diagnosis_table(diagnosis: Diagnosis) -> Table | str:
     if status != "ok" or not all(isinstance(reading.get(k), float) for k in (*REGIONS, ALL_REDUCES)):
         return "⏳ your reading (exercise A) is not done yet: the table appears once it is"
     step = reading["step"] or float("nan")
-    rows = [(region, f"{reading[region]:.1f}", f"{reading[region] / step:.0%}") for region in REGIONS[1:]]
+    shown_step = claims.as_printed(step, 0) or 1.0   # the step as the title prints it (whole ms)
+    rows = [(region, f"{reading[region]:.1f}", f"{claims.as_printed(reading[region], 1) / shown_step:.0%}")
+            for region in REGIONS[1:]]   # each share from the two figures as printed
     return Table(["region (rank 0)", "ms a step", "share of the step"], rows,
                  title=f"The slow script on rank 0 (your reading of its profile): {step:.0f} ms a step, "
                        f"{reading[ALL_REDUCES]:.3g} all-reduce calls a step")

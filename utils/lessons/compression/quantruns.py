@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import torch
 from torch import nn
 
-from utils import bench
+from utils import bench, claims
 from utils.lessons.compression.measure import compare, compare_latency, timed_batch
 from utils.lessons.compression.precision import HalfWeights
 from utils.lessons.compression.report import verdict_against
@@ -205,7 +205,8 @@ def why_legacy_leads(batch: int, legacy: tuple[str, float, float], compiled: tup
             f"its pass), torchao's {op_b} about {kernel_b * 1e6:.0f} µs ({share_b:.0%} of its pass; both estimated "
             "as share x the pass's median). ")
     if kernel_b > 1.2 * kernel_a > 0:  # beyond a 20 % margin: the profiler's shares are rough
-        line += f"The int8 kernel itself is {kernel_b / kernel_a:.1f}x slower: that is most of the gap. "
+        slower = claims.printed_ratio(kernel_b, kernel_a, 0, 1e-6)   # the two µs as printed above
+        line += f"The int8 kernel itself is {slower:.1f}x slower: that is most of the gap. "
     else:
         line += "The two kernels take about the same time: the gap lies outside them. "
     same = abs(overhead - fp32_overhead) <= 0.05  # within 5 points of the pass: the profiler's resolution here
