@@ -439,3 +439,10 @@ def test_the_run_s_hours_are_the_printed_step_minutes_times_the_steps():
     short = guide.guide(LARGE, LARGE_BATCH, plan, None, profiled, run_steps=24, measured_link=1e9,
                         features=BF16_CPU, host_bytes=32e9)
     assert f"(24 steps: at least {25.3 * 24 / 60:.1f} h)" in next(s for s in short if s.step == "memory").why
+
+
+def test_the_optimizer_s_bound_is_one_over_one_less_the_printed_share():
+    """0.0716 prints as 0.072: the bound is 1/(1 - 0.072) = 1.078x, not 1.077x from the unrounded share."""
+    why = guide.optimizer_step(devices.plan(2, mode_name="cpu", n_gpus=0), CPU_SHAPE, 1,
+                               guide.Profile(CPU_PROFILE.parts, 6.87, optimizer_share=0.0716)).why
+    assert f"1/(1 - 0.072) = {1 / (1 - 0.072):.3f}x" in why
