@@ -63,3 +63,15 @@ def test_compile_s_payback_divides_the_printed_eager_ms_by_the_printed_gain():
     compiled = round(132.1 / 1.05, 1)   # 125.8 ms
     assert f"(132.1 - {compiled:.1f} ms" in faster
     assert f"after {16.7 / ((132.1 - compiled) / 1e3):,.0f} steps" in faster
+
+
+def test_the_rows_tokens_ratio_and_int8_s_bytes_are_worked_from_the_printed_figures():
+    from utils.lessons.putting_it_together import report
+
+    rows = [{"step": "baseline", "tokens_per_s": 3864.4, "kept": True},
+            {"step": "two devices", "tokens_per_s": 8429.5, "kept": True}]
+    assert report.tokens_ratio(rows) == 8430 / 3864   # the two whole tokens/s the ledger prints
+    serving = {"bytes": {"int8": 100.4 * 2**10, "fp32": 300.6 * 2**10}}   # printed 100 and 301 KiB
+    assert report.bytes_share(serving) == 100 / 301
+    claim = report.bytes_claim(serving)
+    assert claim.measured == f"{100 / 301:.2f}x" and f"{100 / 301:.0%} of fp32's bytes" in claim.verdict

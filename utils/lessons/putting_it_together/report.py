@@ -309,7 +309,7 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
 def tokens_ratio(rows: list[dict]) -> float:
     """The last kept step's tokens/s over the baseline's: two unpaired runs minutes apart; no verdict reads
     it."""
-    return final(rows)["tokens_per_s"] / ran(rows)[0]["tokens_per_s"]
+    return claims.printed_ratio(final(rows)["tokens_per_s"], ran(rows)[0]["tokens_per_s"], 0)  # as printed
 
 
 def x_base_words(rows: list[dict]) -> str:
@@ -328,10 +328,15 @@ def product_basis(rows: list[dict]) -> str:
                "though not every round did: " + "; ".join(slow) + " at or below 1x)"))
 
 
+def bytes_share(serving: dict) -> float:
+    """int8's stored weights over fp32's, from the KiB the serving table prints (whole KiB)."""
+    return claims.printed_ratio(serving["bytes"]["int8"], serving["bytes"]["fp32"], 0, 2**10)
+
+
 def bytes_claim(serving: dict) -> claims.Claim:
     """int8's stored weights against fp32's, beside the floor of 1 byte a weight against 4 (what int8 can
     reach if every weight were quantized and nothing else stored): a statement about storage, not speed."""
-    share = serving["bytes"]["int8"] / serving["bytes"]["fp32"]
+    share = bytes_share(serving)
     verdict = (f"smaller: {share:.0%} of fp32's bytes, a saving in storage, not in time" if share < 1 else
                "no smaller than fp32's: no saving in storage")
     return claims.Claim("int8 serving: stored weights (x fp32's bytes)", f"{share:.2f}x",
