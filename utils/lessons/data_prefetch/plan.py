@@ -25,7 +25,7 @@ import statistics
 from dataclasses import dataclass, replace
 
 from utils import devices, gpu_specs
-from utils.claims import speedup_verdict, within_noise
+from utils.claims import as_printed, speedup_verdict, within_noise
 from utils.lessons.data_prefetch.epoch import median_speedup
 
 BATCHES_PER_EPOCH = 32  # in every mode: the timelines, the first-batch start-up and the warm-up read the same
@@ -169,7 +169,7 @@ def recipe_columns(mode: str) -> list[str]:
 def compression_outcome(speedup: float, spread: float) -> str:
     """Section 5's net verdict on uint8 + convert against float32: "pays" beyond the rounds' noise, "slower"
     beyond it, or "noise": ``claims.speedup_verdict``'s rule, on the figures as printed (lesson 05)."""
-    verdict = speedup_verdict(round(speedup, 2), None, round(spread, 2))
+    verdict = speedup_verdict(as_printed(speedup, 2), None, as_printed(spread, 2))
     return "noise" if verdict.startswith("within noise") else "slower" if "no speed-up" in verdict else "pays"
 
 

@@ -38,7 +38,7 @@ def runner_up(fastest: float, runner: float, noise: float) -> tuple[float, float
     and whether that speed ± the spread reaches 1x: the epochs as printed, 2.2% apart, are then not within a
     2.0% noise."""
     speed = as_printed(printed_ratio(fastest, runner), 3)
-    spread = round(noise * speed, 3)
+    spread = as_printed(noise * speed, 3)
     return speed, spread, within_noise(speed, spread)
 
 
@@ -48,7 +48,7 @@ def epoch_noise(epochs: list[float], floor: float = NOISE_FLOOR) -> float:
     (0.01 s) and rounded to 0.1 % as printed.
     Two single epochs differ beyond noise only when their ratio, as printed, lies outside 1 ± this (lesson 05)."""
     shown = [as_printed(e, 2) for e in epochs]   # the epochs as the sentence prints them: a reader's range
-    return round(max((max(shown) - min(shown)) / statistics.median(shown), floor), 3)
+    return as_printed(max((max(shown) - min(shown)) / statistics.median(shown), floor), 3)
 
 
 def epoch_two(restarted: float, kept: float) -> str:
@@ -67,8 +67,8 @@ def gain_verdict(value: float, bound: float | None, spread: float, slower: str, 
     range its ``± spread`` allows ("13% of its gain (5-21% across its ±)"), so that a share is never read
     more exactly than the rounds measured it (lesson 05). ``rounds``: every paired round's ratio; where all
     lie on one side of 1x, that is not noise (``claims.one_side``), even where the ± touches 1x."""
-    value, spread = round(value, digits), round(spread, digits)
-    bound = round(bound, digits) if bound is not None else None
+    value, spread = as_printed(value, digits), as_printed(spread, digits)
+    bound = as_printed(bound, digits) if bound is not None else None
     verdict = speedup_verdict(value, bound, spread, baseline, slower, rounds)
     verdict, bracket, note = verdict.partition(" (every round")   # the one-side note goes last
     if spread > 0 and verdict.endswith("of its gain") and bound is not None:

@@ -138,7 +138,7 @@ def link_ratio_verdict(c: Compression) -> str:
         return "above the bound: a finding to explain (every round above it, beyond 2 %)"
     if all(r <= bound for r in ratios):
         return "at or under the bound in every round, as alpha + n/beta allows"
-    middle, spread = round(c.link_ratio, 2), round(c.link_spread, 2)
+    middle, spread = as_printed(c.link_ratio, 2), as_printed(c.link_spread, 2)
     if within_noise(middle, spread, bound):   # the median's side of the bound said, as printed
         return ("above the bound, within noise: its ± covers it, no breach shown" if middle > bound else
                 "at the bound (within noise): its ± covers it, no breach shown")
@@ -181,7 +181,7 @@ def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE
     """How well alpha + n/beta fits the link's own sweep (``sweep``: size -> residual, as printed, ``residual``),
     and so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05)."""
     low, high = min(sweep.values()), max(sweep.values())
-    worst = max(abs(round(low, 2)), abs(round(high, 2)))   # the residuals as printed, whole percents
+    worst = max(abs(as_printed(low, 2)), abs(as_printed(high, 2)))   # the residuals as printed, whole percents
     head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {low:+.0%} to {high:+.0%} "
             "(the details below)")
     if worst > loose:

@@ -301,7 +301,7 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
                                  gain, c / s, spread=noise, slower="slower than full checkpointing")
     bound = claims.as_printed(c / s, 2)
     rows.append(claims.Claim(row.claim, row.measured, row.against,
-                             gain_range(row.verdict, gain, round(noise, 2), bound)))
+                             gain_range(row.verdict, gain, claims.as_printed(noise, 2), bound)))
     full, selective = measured["fp32 + checkpointing"][1].peak, measured["fp32 + selective checkpointing"][1].peak
     # the savings from the peaks as printed (MB, 2 decimals): a reader's division of the peaks table's figures
     sel_off, full_off = (1 - claims.printed_ratio(p, base, 2, MB) for p in (selective, full))
