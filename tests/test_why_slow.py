@@ -119,7 +119,8 @@ def test_the_matmul_share_is_judged_by_the_noise_rule_over_several_profiled_step
     assert "the fused attention kernels 8.0%" in steady.split_sentence()
     run = training_step(SMALL, 2)
     p = profile.profile_step(run.step, tmp_path, steps=5)
-    assert len(p.matmul_shares) == 5 and p.share("matmul") == sorted(p.matmul_shares)[2]  # the median step
+    # the median step (its share worked from the two ms as printed, so within their rounding)
+    assert len(p.matmul_shares) == 5 and p.share("matmul") == pytest.approx(sorted(p.matmul_shares)[2], abs=0.005)
 
 
 def test_a_batch_of_token_ids_is_mostly_latency_measured_at_every_size_it_sends():

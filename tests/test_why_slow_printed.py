@@ -73,3 +73,29 @@ def test_the_probe_timed_twice_gap_is_worked_from_the_printed_gflops():
     said = report.largest_matmul_reading(largest, peak, True, NS(best=97.46e9))
     # 97.0 / 97.5 - 1 = -0.5%: "-1%", where the unrounded 97.04 / 97.46 would print "-0%"
     assert "(97.0 GFLOP/s); it is the same 1024³ kernel" in said and "at 97.5 GFLOP/s in the same rounds (-1%:" in said
+
+
+def _step(attention_top=(6.33e-3, 3.11e-3)):
+    from utils.lessons.why_slow import profile
+
+    top = [("aten::mm", 37.25e-3, 35), ("aten::addmm", 16.68e-3, 16),
+           ("aten::_scaled_dot_product_flash_attention_for_cpu_backward", attention_top[0], 4),
+           ("aten::gelu_backward", 4.11e-3, 4), ("aten::_scaled_dot_product_flash_attention_for_cpu",
+                                                 attention_top[1], 4)]
+    return profile.StepProfile(82.8e-3, {"matmul": 63.5e-3, "memory-bound": 14.0e-3, "Python & dispatch": 5.2e-3},
+                               top, None, None, None, attention_seconds=9.5e-3)
+
+
+def test_the_category_table_reconciles_with_the_top_operators():
+    said = _step().unlisted_sentence()
+    # 9.5 - (6.33 + 3.11) = 0.06 ms; 54.0 - (37.25 + 16.68) = 0.07 ms
+    assert "'matmul: fused attention (scaled_dot_product_*)' 9.5 ms less the 9.44 ms listed here: 0.06 ms" in said
+    assert "'matmul: linear layers (mm, addmm, bmm)' 54.0 ms less the 53.93 ms listed here: 0.07 ms" in said
+    exact = _step((6.39e-3, 3.11e-3)).unlisted_sentence()
+    assert "9.5 ms less the 9.50 ms listed here: nothing beyond the rounding of the two tables" in exact
+
+
+def test_the_steps_shares_are_worked_from_the_printed_ms():
+    step = _step()
+    assert f"{step.share('matmul'):.1%}" == "76.7%" and f"{step.share('attention'):.1%}" == "11.5%"  # 63.5, 9.5 / 82.8
+    assert "the linear layers' 65.2%, the fused attention kernels 11.5%), " in step.split_sentence()

@@ -62,9 +62,30 @@ class StepProfile:
     matmul_shares: tuple[float, ...] = ()  # "matmul" / wall of every profiled step (this one is their median)
 
     def share(self, part: str) -> float:
-        """A category's share of the step (``"attention"``: the fused attention kernels within "matmul")."""
+        """A category's share of the step (``"attention"``: the fused attention kernels within "matmul"), worked
+        from the two ms as printed (one decimal): 54.0 of 82.8 ms is 65.2%."""
         seconds = self.attention_seconds if part == "attention" else self.by_category[part]
-        return seconds / self.wall_seconds
+        return self.printed_share(seconds)
+
+    def printed_share(self, seconds: float) -> float:
+        """``seconds`` over the step's wall time, both in ms as printed (one decimal)."""
+        return claims.printed_ratio(seconds, self.wall_seconds, 1, 1e-3)
+
+    def unlisted_sentence(self) -> str:
+        """What each matmul row of the category table holds beyond the top operators listed (small wrapper ops
+        outside the top 10), worked from the printed ms, so that the two tables reconcile for a reader."""
+        rows = dict(self.rows())
+        said = []
+        for name, kinds in (("matmul: linear layers (mm, addmm, bmm)", LINEAR_OPS),
+                            ("matmul: fused attention (scaled_dot_product_*)", ATTENTION_OPS)):
+            listed = [s for op, s, _ in self.top if _is_one_of(op, kinds) and (kinds is ATTENTION_OPS)
+                      == is_attention(op)]
+            total, shown = claims.as_printed(rows[name], 1, 1e-3), sum(claims.as_printed(s, 2, 1e-3) for s in listed)
+            rest = round(total - shown, 2)
+            said.append(f"'{name}' {total:.1f} ms less the {shown:.2f} ms listed here: "
+                        + (f"{rest:.2f} ms in operators outside the top {len(self.top)}" if rest > 0 else
+                           "nothing beyond the rounding of the two tables"))
+        return "Against the category table: " + "; ".join(said) + "."
 
     def overhead_sentence(self) -> str:
         """The profiled step beside the same step timed without the profiler (every branch written): the
@@ -112,7 +133,7 @@ class StepProfile:
 
     def split_sentence(self, label: str = "") -> str:
         """The step's split as printed, what "matmul" counts, and how steady the matmul share was."""
-        share = {name: s / self.wall_seconds for name, s in self.by_category.items()}
+        share = {name: self.printed_share(s) for name, s in self.by_category.items()}  # from the printed ms
         # the parts to one decimal, the linear layers' as the printed total less the printed attention share,
         # so that the two printed parts add up to the printed total
         total, attention = round(share["matmul"] * 100, 1), round(self.share("attention") * 100, 1)
