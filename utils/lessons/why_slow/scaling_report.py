@@ -81,9 +81,9 @@ def axis_readings(series, fit, repeats: int | None = None) -> dict[str, str]:
 
 def holds_count(status: dict[str, str], differ: bool = False) -> str:
     """How many axes the fit holds on (``scaling_holds``): an axis whose d is within noise of zero holds too
-    (neither sign of d is shown), named apart. ``differ``: the axes' fixed costs differ (``fixed_costs_differ``),
-    so the fit is no one model of the step: said first, the per-axis count after it. The head of both the
-    sentence and the claims table's verdict."""
+    (neither sign of d is shown), named apart. ``differ``: the axes' fixed costs differ (``fixed_costs_differ``):
+    the claim is judged per axis, each with its own c and d, and the differing d is a finding said after it
+    (``scaling_verdict``), not a second verdict. The head of both the sentence and the claims table's verdict."""
     fits = [a for a, v in status.items() if v in ("holds", "d within noise")]
     noisy = [a for a, v in status.items() if v == "d within noise"]
     named = f" ({', '.join(fits)})" if fits else ""
@@ -91,8 +91,7 @@ def holds_count(status: dict[str, str], differ: bool = False) -> str:
              f"on {len(fits)} of {len(status)} axes{named}")
     count += (f", d within noise of zero on {len(noisy)} ({', '.join(noisy)})" if noisy else "")
     if differ:
-        return (f"does not hold as one model of the step (the fixed cost d differs by axis); per axis alone, it "
-                f"fits within ±{FOLLOWS:.0%} {count}")
+        return f"holds per axis, each with its own c and d: it fits within ±{FOLLOWS:.0%} {count}"
     return f"holds {count}"
 
 
@@ -104,8 +103,9 @@ def scaling_verdict(series, fit, repeats: int | None = None) -> str:
     text = holds_count(status, differ) + "".join(
         f"; {axis} {read[axis]}" for axis, v in status.items() if v != "holds")
     if differ:
-        text += "; across axes: the fixed cost d differs (" + ", ".join(
-            f"{axis} {d * 1e3:+.1f} ms" for axis, d in fixed_costs(series, fit).items()) + ")"
+        text += ("; a finding across axes: the fixed cost d differs (" + ", ".join(
+            f"{axis} {d * 1e3:+.1f} ms" for axis, d in fixed_costs(series, fit).items())
+                 + "), so no one c and d model the whole step")
     return text
 
 
