@@ -412,7 +412,7 @@ def test_one_rule_judges_every_case_and_is_printed():
     assert lab.gap_of(wide) == "none" and lab.gap_of(eight) == "longer" and lab.gap_of([0.5] * 9) == "shorter"
     text = lab.miss_sentence([2.0, 2.0], [1.0, 1.0], BAND_30, {"a": wide, "b": eight})
     assert "at least 8 of 9 rounds fall on one side of 1 as printed (a sign test" in text
-    assert "given beside. A: 7 of 9 rounds above 1, median 4.77x, range 0.47-6.96x: no difference shown" in text
+    assert "given beside. A: 7 of 9 rounds above 1, median of the rounds' ratios 4.77x, range 0.47-6.96x: no difference shown" in text
     assert "b: 8 of 9 rounds above 1" in text and "the split's messages longer" in text
 
 
@@ -449,7 +449,7 @@ def test_a_ping_pong_jump_sets_aside_only_a_verdict_it_could_have_produced():
     steady = [73e-6, 84e-6, 76e-6, 78e-6, 84e-6, 79e-6, 73e-6, 116e-6, 492e-6]  # one round jumped
     assert lab.ping_pong_jumps(pp) == 5 and lab.ping_pong_jumps(steady) == 1 and lab.ping_pong_jumps([]) == 0
     text = lab.miss_sentence([2.0, 2.0], [1.0, 1.0], BAND_25, {"a": GAP, "b": GAP}, {"a": pp, "b": steady})
-    assert "A: 9 of 9 rounds above 1, median 2.00x, range 1.20-2.50x: the split's messages longer" in text
+    assert "A: 9 of 9 rounds above 1, median of the rounds' ratios 2.00x, range 1.20-2.50x: the split's messages longer" in text
     assert "set aside" not in text  # no case needed the override: it is not stated
     low = [0.5, 0.4, 0.3, 0.6, 0.9, 0.5, 1.2, 0.8, 0.4]  # 8 of 9 below 1: 'shorter' by the sign test...
     text = lab.miss_sentence([2.0], [1.0], BAND_25, {"a": low}, {"a": pp})  # ...but 5 of those 8 rounds jumped
@@ -494,7 +494,7 @@ def test_a_round_printed_1_00_is_on_neither_side_of_1():
     ratios = [0.12, 2.06, 1.14, 0.13, 1.003, 1.88, 1.41, 1.34, 0.16]
     assert [lab.side_of(x) for x in (1.003, 1.006, 0.996, 0.994)] == ["at", "above", "at", "below"]
     text = " ".join(lab.miss_sentence([1.1], [1.0], BAND_30, {"a": ratios}).split())
-    assert "A: 5 of 9 rounds above 1 and 1 at 1.00, median 1.14x" in text and "6 of 9" not in text
+    assert "A: 5 of 9 rounds above 1 and 1 at 1.00, median of the rounds' ratios 1.14x" in text and "6 of 9" not in text
     eight = [1.5] * 7 + [1.004, 0.5]  # 8 above 1 unrounded, 7 as printed: not a sign test's 8 of 9
     assert lab.gap_of(eight) == "none" and lab.gap_of([1.5] * 8 + [1.004]) == "longer"
     assert lab.gap_of([0.5] * 8 + [0.996]) == "shorter" and lab.gap_of([0.5] * 7 + [0.996] * 2) == "none"

@@ -209,5 +209,6 @@ def _rounds_words(name: str, ratios: list[float], gap: str, jumped: set[int] = f
                  f"{JUMP:.0f}x its fastest; the rule sets such rounds aside only against a verdict of "
                  "'shorter', which their jump could fake, so here they count)")
     level = f" and {at_one} at 1.00" if at_one else ""  # printed 1.00: on neither side of 1
-    return (f"{name}: {above} of {len(ratios)} rounds above 1{level}, median {statistics.median(ratios):.2f}x, "
+    return (f"{name}: {above} of {len(ratios)} rounds above 1{level}, median of the rounds' ratios "
+            f"{statistics.median(ratios):.2f}x, "
             f"range {min(ratios):.2f}-{max(ratios):.2f}x: {said}")
