@@ -565,8 +565,8 @@ def test_the_int8_rows_verdicts_are_about_the_loss_and_the_bytes_not_speed():
     from utils.lessons.putting_it_together import report
 
     serving = {"latency_s": {"fp32": 1.0, "int8": 0.99}, "times": {"fp32": [1.0] * 4, "int8": [1.0] * 4},
-               "loss": {"fp32": 2.9, "int8": 2.9}, "bytes": {"fp32": 4, "int8": 1.08}, "output_error": 0.002,
-               "tolerance": 0.05}
+               "loss": {"fp32": 2.9, "int8": 2.9}, "bytes": {"fp32": 400 * 2**10, "int8": 108 * 2**10},
+               "output_error": 0.002, "tolerance": 0.05}   # 400 and 108 KiB as printed
     claims = {c.claim: c for c in report.claim_rows(_rows(), serving)}
     loss = claims["int8 serving: held-out loss, output error"]
     assert loss.verdict == "within the tolerance" and "tolerance 5%" in loss.against
