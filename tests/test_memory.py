@@ -696,3 +696,14 @@ def test_the_claims_give_fsdp2s_step_time_beside_its_bytes_on_every_outcome():
     faster = {"ddp": run(0.030, 0.001, {"all-reduce": 4e6}), "fsdp": run(0.020, 0.001, {"all-reduce": 4e6})}
     assert summary.fsdp_step_claim(faster).verdict == "faster in every pairing of steps"
     assert summary.fsdp_step_claim({"ddp": [{}], "fsdp": [{}]}) is None   # not timed: no row
+
+
+def test_collectives_sentence_works_its_bytes_ratios_from_the_mb_as_printed():
+    runs = _runs((0.08, 0.12))
+    runs["ddp"][0]["sent_per_step"] = {"all-reduce": 3.004e6}   # prints 3.00 MB (a ring sends it all: 2 ranks)
+    runs["fsdp"][0]["sent_per_step"] = {"all-gather": 4.515002e6, "reduce-scatter": 2.0e6}
+    wire = sum(summary.wire_bytes(c, v) for c, v in runs["fsdp"][0]["sent_per_step"].items())
+    text = summary.collectives_sentence(runs)
+    # the ring's bytes as cell 38 prints them, and the table's rows (4.52 + 2.00 over 3.00) as a reader adds them
+    assert f"it moves {round(wire / 1e6, 2) / 3.00:.2f}x the bytes" in text
+    assert "add up to 2.17x" in text

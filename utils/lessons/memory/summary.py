@@ -66,7 +66,7 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
     calls = {k: sum(r[0]["calls_per_step"].values()) for k, r in runs.items()}
     steps = {k: claims.as_printed(r[0]["mean_step_seconds"], 1, 1e-3) for k, r in runs.items()}  # ms, printed
     sent = {k: sum(wire_bytes(c, v) for c, v in r[0]["sent_per_step"].items()) for k, r in runs.items()}
-    bytes_ratio = sent["fsdp"] / sent["ddp"]
+    bytes_ratio = claims.printed_ratio(sent["fsdp"], sent["ddp"], 2, MB)   # the MB a step as printed (lesson 06)
     ranges = {k: r[0].get("step_range") for k, r in runs.items()}
     # the ratio's range over the steps: FSDP2's fastest over DDP's slowest, to its slowest over DDP's fastest
     spread = ""
@@ -76,12 +76,13 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
             "slower in every pairing of steps, beyond their noise" if low > 1 else
             "faster in every pairing of steps, beyond their noise" if high < 1 else
             "the range spans 1x, so no difference is shown beyond the steps' noise"))
-    handed = {k: sum(r[0]["sent_per_step"].values()) for k, r in runs.items()}   # the table's "MB a step"
+    # the table's "MB a step", each row as printed (0.01 MB) and added as a reader adds them: 3.24 + 3.30
+    handed = {k: sum(claims.as_printed(v, 2, MB) for v in r[0]["sent_per_step"].values()) for k, r in runs.items()}
     step_ratio = claims.printed_ratio(steps["fsdp"], steps["ddp"], 1)   # the reader's division of the two
     text = (f"Step time (mean, from the second step): DDP {steps['ddp']:.1f} ms, FSDP2 "
             f"{steps['fsdp']:.1f} ms ({step_ratio:.2f}x{spread}; it moves {bytes_ratio:.2f}x "
             f"the bytes a ring sends for DDP; the table's MB a step, what each rank hands its collectives, add up to "
-            f"{handed['fsdp'] / handed['ddp']:.2f}x, as with 2 ranks a ring sends half of a reduce-scatter's "
+            f"{handed['fsdp'] / max(handed['ddp'], 0.01):.2f}x, as with 2 ranks a ring sends half of a reduce-scatter's "
             "input); "
             f"collectives a step: DDP {calls['ddp']:.0f}, FSDP2 {calls['fsdp']:.0f}.")
     d, f = inside_ms_as_printed(ddp), inside_ms_as_printed(fsdp)  # ms: the table's rows, summed
@@ -353,7 +354,8 @@ def fsdp_step_claim(runs: dict) -> claims.Claim | None:
                    if high < 1 else "within the steps' noise: their range spans 1x")
     return claims.Claim("FSDP2's step time, x DDP's (above 1: slower): what sharding the state costs",
                         f"{ratio:.2f}x ({f:.1f} / {d:.1f} ms)",
-                        f"reference 1x (DDP); the ring's bytes: {sent[1] / sent[0]:.2f}x", verdict)
+                        f"reference 1x (DDP); the ring's bytes: {claims.printed_ratio(sent[1], sent[0], 2, MB):.2f}x",
+                        verdict)
 
 
 def part_over_whole(part: str, part_s: float, whole: str, whole_s: float) -> str:
