@@ -531,3 +531,18 @@ def test_a_step_faster_in_every_round_but_within_its_spread_says_so():
     assert "beyond the rounds' noise" in _side_words("below", covered=False)
     assert "slower than every block's in every round" in _side_words("above", covered=True)
     assert "within the rounds' noise" in _side_words(None, covered=True)
+
+
+def test_two_plans_differing_in_two_techniques_are_read_against_twice_the_tables_noise():
+    """Cell 8: a plan's cost adds the noise of every technique it uses. 0.03 apart against ± 0.02 (the table's
+    floor) for each of the 2 techniques the plans differ in (± 0.04): not separated; in one technique: separated."""
+    from utils.labs.fit_the_budget.checks import _runner_up, cost_noise
+    rounds = {name: [1.0, 1.0, 1.01, 1.0, 1.0] for name in ("plain", "selective", "every block", "chunked loss",
+                                                          "micro-batch")}
+    assert cost_noise(rounds) == 0.02
+    costs = {"selective": 0.05, "every block": 0.20, "chunked loss": 0.02, "micro-batch": 0.0}
+    two = _runner_up((False, 4, 4), ("selective", 4, 1), costs, rounds)   # 1.02x against 1.05x
+    assert "0.03 apart, within the cost table's noise (± 0.04: its ± 0.02" in two, two
+    assert "for each of the 2 techniques they differ in" in two
+    one = _runner_up(("selective", 4, 1), (True, 4, 1), dict(costs, **{"every block": 0.08}), rounds)
+    assert "0.03 apart, more than the cost table's noise (± 0.02, printed under it)" in one, one

@@ -535,13 +535,19 @@ def cost_range(fitting: list[tuple], costs: dict) -> str:
 
 
 def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[float]]) -> str:
-    """The cheapest fitting plan against the next, by the cost model, beside the cost table's noise
-    (``cost_noise``): apart beyond it, or a ranking the run cannot confirm."""
+    """The cheapest fitting plan against the next, by the cost model, beside the noise of their difference:
+    the cost table's noise (``cost_noise``) once for each technique the two plans differ in (cell 8's rule:
+    a plan's cost adds the noise of every technique it uses): apart beyond it, or a ranking the run cannot
+    confirm."""
     noise = cost_noise(rounds)   # the one printed under the cost table
+    differ = max(1, sum(x != y for x, y in zip(best, nearest)))   # checkpointing, micro-batches, loss chunks
+    allowed = claims.as_printed(differ * noise, 2)
+    where = (f"± {noise:.2f}, printed under it" if differ == 1 else
+             f"± {allowed:.2f}: its ± {noise:.2f}, printed under it, for each of the {differ} techniques they differ in")
     a, b = printed_cost(best, costs), printed_cost(nearest, costs)   # each from the costs as printed
-    said = (f"{b - a:.2f} apart, more than the cost table's noise (± {noise:.2f}, printed under it): its rounds separate the two."
-            if claims.as_printed(b - a, 2) > noise else
-            f"{b - a:.2f} apart, within the cost table's noise (± {noise:.2f}, printed under it): the cost model ranks them, the cost "
+    said = (f"{b - a:.2f} apart, more than the cost table's noise ({where}): its rounds separate the two."
+            if claims.as_printed(b - a, 2) > allowed else
+            f"{b - a:.2f} apart, within the cost table's noise ({where}): the cost model ranks them, the cost "
             "table's rounds do not tell them apart.")
     return (f"The cheapest, {describe_plan(best)}, and the next, {describe_plan(nearest)}, cost {a:.2f}x and "
             f"{b:.2f}x by the cost model: " + said)
