@@ -99,3 +99,13 @@ def test_the_steps_shares_are_worked_from_the_printed_ms():
     step = _step()
     assert f"{step.share('matmul'):.1%}" == "76.7%" and f"{step.share('attention'):.1%}" == "11.5%"  # 63.5, 9.5 / 82.8
     assert "the linear layers' 65.2%, the fused attention kernels 11.5%), " in step.split_sentence()
+
+
+def test_the_datasheet_tables_ratio_and_ridge_are_worked_from_its_printed_figures():
+    from utils.lessons.why_slow import hardware
+
+    rows = {r[0]: r for r in hardware.table_rows(("this CPU", 0.19684e12, "bf16", 0.41552e12, 41.6e9))}
+    # 0.4155 / 0.1968 = 2.1x; 0.4155 TFLOP/s over 42 GB/s = 10 FLOPs per byte
+    assert rows["this CPU"][1:] == ("0.1968", "0.4155 (bf16)", "42", "10", "2.1x")
+    assert rows["A100 SXM 80GB"][1:] == ("19.50", "312.00 (bf16)", "2039", "153", "16x")
+    assert rows["H100 PCIe"][5] == "15x"  # 756 / 51 = 14.8

@@ -3,6 +3,7 @@ GPUs the course names (``utils.gpu_specs``), beside this machine's measured ceil
 
 from __future__ import annotations
 
+from utils import claims
 from utils.gpu_specs import KNOWN_GPUS
 
 HALF = ("bf16", "fp16")  # the 16-bit dtype a GPU's tensor cores run, bf16 where it has it
@@ -32,9 +33,22 @@ def table_rows(mine: tuple[str, float, str, float, float] | None) -> list[tuple[
     if mine:
         name, fp32, dtype, half, bw = mine
         rows.append((name, fp32, dtype, half, bw, half / bw))
-    return [(name, f"{fp32 / 1e12:.2f}", f"{half / 1e12:.2f} ({dtype})", f"{bw / 1e9:.0f}", f"{ridge:.0f}",
-             f"{half / fp32:.0f}x" if half / fp32 >= 10 else f"{half / fp32:.1f}x")  # as section 7's sentence
-            for name, fp32, dtype, half, bw, ridge in rows]
+    return [_table_row(name, fp32, dtype, half, bw) for name, fp32, dtype, half, bw, _ in rows]
+
+
+def _tflops_digits(flops: float) -> int:
+    """Decimals of a TFLOP/s figure: 2 (19.50), 4 under 1 TFLOP/s (a CPU's 0.1968), where 2 would carry ±3%."""
+    return 4 if flops < 1e12 else 2
+
+
+def _table_row(name: str, fp32: float, dtype: str, half: float, bw: float) -> tuple[str, ...]:
+    """One row, its ridge and its 16-bit / fp32 ratio worked from the figures as the row prints them."""
+    shown = [(claims.as_printed(x, _tflops_digits(x), 1e12), _tflops_digits(x)) for x in (fp32, half)]
+    (f32, d32), (f16, d16) = shown
+    gbs = claims.as_printed(bw, 0, 1e9) or 1.0
+    ratio, ridge = f16 / (f32 or 10.0 ** -d32), f16 * 1e3 / gbs
+    return (name, f"{f32:.{d32}f}", f"{f16:.{d16}f} ({dtype})", f"{gbs:.0f}", f"{ridge:.0f}",
+            f"{ratio:.0f}x" if ratio >= 10 else f"{ratio:.1f}x")  # as section 7's sentence
 
 
 COLUMNS = ["device", "fp32 TFLOP/s", "16-bit TFLOP/s", "memory GB/s", "ridge (FLOPs/byte, 16-bit)",
