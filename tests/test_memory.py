@@ -134,9 +134,10 @@ def test_the_widget_builds_and_the_plot_stacks_every_line():
 def test_the_tables_compare_estimate_and_measurement():
     b = estimate(TINY, 2)
     m = measure.Measured(b.peak * 1.02, {"parameters": b.lines["parameters"]}, "test")
-    # 0.51 MB against 0.52 MB as printed: -1.9%, a reader's division (the unrounded bytes' -2.0% is not on the page)
+    # 0.51 MB against 0.52 MB as printed: -1.9%, a reader's division (not the unrounded bytes' -2.0%)
     assert "-1.9%" in report.compare_table({"x": (b, m)}, title="t").to_text()
-    assert "total (peak; its own figure, lines rounded apart)" in report.lines_table(b, m, title="t").to_text()
+    total = "total (peak; its own figure, lines rounded apart)"
+    assert total in report.lines_table(b, m, title="t").to_text()
 
 
 def test_errors_and_per_call_times_follow_from_the_figures_printed_beside_them():
@@ -147,7 +148,8 @@ def test_errors_and_per_call_times_follow_from_the_figures_printed_beside_them()
     assert report.line_error(2.0951e6, 2.8849e6) == "-0.78 MB (-27%)"
     assert report.line_error(6.6149e6, 6.6051e6) == "+0.00 MB (+0%)"
     # 13.3 ms inside 2 calls prints 6.65 ms a call (unrounded 13.34 ms gave 6.67)
-    runs = {"ddp": [{"collective_seconds_per_step": {"all-reduce": 0.01334}, "calls_per_step": {"all-reduce": 2},
+    runs = {"ddp": [{"collective_seconds_per_step": {"all-reduce": 0.01334},
+                     "calls_per_step": {"all-reduce": 2},
                      "sent_per_step": {"all-reduce": 3.3e6}}]}
     (row,) = summary.collectives_table(runs).rows
     assert row[4:] == ("13.3", "6.65")
@@ -643,7 +645,7 @@ def test_printed_gaps_parts_and_headroom_follow_from_the_figures_printed_beside_
     cost = offload.OffloadCost(host_to_device=0.8449 * 32e9, device_to_host=0.4224 * 32e9,
                                link_bytes_per_s=32e9, adamw_seconds=11.104)
     assert offload.printed_parts(cost) == pytest.approx((0.84, 0.42, 11.10, 12.36))
-    # lesson 06's fourth reader: 3.36 B parameters at 321.5 M/s (half of 643 M) is 10.45 s, not the unrounded 10.44
+    # lesson 06's fourth reader: 3.36 B parameters at 321.5 M/s (half of 643 M) is 10.45 s, not 10.44
     shard = offload.offload_cost(6.7109e9, n=2, adamw_params_per_s=321.5e6, link_bytes_per_s=32e9)
     assert offload.printed_parts(shard)[2] == pytest.approx(10.45) and f"{shard.adamw_seconds:.2f}" == "10.44"
     # 15.84 GB - 21.15 GB: short by 5.31 GB, with the capacity printed to the peaks' two decimals
@@ -686,8 +688,8 @@ def test_the_claims_give_fsdp2s_step_time_beside_its_bytes_on_every_outcome():
     def run(mean, spread, sent):
         return [{"mean_step_seconds": mean, "step_range": (mean - spread, mean + spread),
                  "sent_per_step": sent}]
-    slower = {"ddp": run(0.02004, 0.001, {"all-reduce": 4e6}), "fsdp": run(0.03004, 0.001,
-                                                                         {"all-gather": 4e6, "reduce-scatter": 4e6})}
+    slower = {"ddp": run(0.02004, 0.001, {"all-reduce": 4e6}),
+              "fsdp": run(0.03004, 0.001, {"all-gather": 4e6, "reduce-scatter": 4e6})}
     row = summary.fsdp_step_claim(slower)
     assert row.measured == "1.50x (30.0 / 20.0 ms)" and row.verdict == "slower in every pairing of steps"
     assert row.against.startswith("reference 1x (DDP); the ring's bytes: ")
@@ -700,10 +702,10 @@ def test_the_claims_give_fsdp2s_step_time_beside_its_bytes_on_every_outcome():
 
 def test_collectives_sentence_works_its_bytes_ratios_from_the_mb_as_printed():
     runs = _runs((0.08, 0.12))
-    runs["ddp"][0]["sent_per_step"] = {"all-reduce": 3.004e6}   # prints 3.00 MB (a ring sends it all: 2 ranks)
+    runs["ddp"][0]["sent_per_step"] = {"all-reduce": 3.004e6}   # 3.00 MB (a ring sends it all: 2 ranks)
     runs["fsdp"][0]["sent_per_step"] = {"all-gather": 4.515002e6, "reduce-scatter": 2.0e6}
     wire = sum(summary.wire_bytes(c, v) for c, v in runs["fsdp"][0]["sent_per_step"].items())
     text = summary.collectives_sentence(runs)
-    # the ring's bytes as cell 38 prints them, and the table's rows (4.52 + 2.00 over 3.00) as a reader adds them
+    # the ring's bytes as cell 38 prints them; the table's rows (4.52 + 2.00 over 3.00) as a reader adds them
     assert f"it moves {round(wire / 1e6, 2) / 3.00:.2f}x the bytes" in text
     assert "add up to 2.17x" in text

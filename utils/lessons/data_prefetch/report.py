@@ -44,8 +44,8 @@ def runner_up(fastest: float, runner: float, noise: float) -> tuple[float, float
 
 def epoch_noise(epochs: list[float], floor: float = NOISE_FLOOR) -> float:
     """One epoch's noise, read from the run: the range of repeated epochs of one configuration over their
-    median, as a share (1.59-1.65 s around 1.63 s: 0.037), at least ``floor``; worked from the epochs as printed
-    (0.01 s) and rounded to 0.1 % as printed.
+    median, as a share (1.59-1.65 s around 1.63 s: 0.037), at least ``floor``; worked from the epochs as
+    printed (0.01 s) and rounded to 0.1 % as printed.
     Two single epochs differ beyond noise only when their ratio, as printed, lies outside 1 ± this (lesson 05)."""
     shown = [as_printed(e, 2) for e in epochs]   # the epochs as the sentence prints them: a reader's range
     return as_printed(max((max(shown) - min(shown)) / statistics.median(shown), floor), 3)

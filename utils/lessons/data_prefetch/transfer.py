@@ -65,7 +65,8 @@ class Compression:
     def ratios(self) -> list[float]:
         """Per round: float32 across / (uint8 across + convert): the net speed-up of compressing, worked from
         the three times as the tables print them (ms, 3 decimals), so a reader who redoes it finds it."""
-        return [as_printed(f, 3, MS) / max(u, 10 ** -3) for f, u in zip(self.float_link, self.printed_uint8_path)]
+        return [as_printed(f, 3, MS) / max(u, 10 ** -3)
+                for f, u in zip(self.float_link, self.printed_uint8_path)]
 
     @property
     def uint8_path(self) -> list[float]:
@@ -83,7 +84,8 @@ class Compression:
     def link_ratios(self) -> list[float]:
         """Per round: float32 across / uint8 across, the link alone (alpha + n/beta keeps it under the bytes'
         ratio)."""
-        return [printed_ratio(f, u, 3, MS) for f, u in zip(self.float_link, self.uint8_link)]   # ms as printed
+        # each from the two times as printed (ms)
+        return [printed_ratio(f, u, 3, MS) for f, u in zip(self.float_link, self.uint8_link)]
 
     @property
     def link_ratio(self) -> float:
@@ -178,8 +180,8 @@ def link_only_note(c: Compression, float_residual: float, uint8_residual: float,
 
 
 def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE_FIT) -> str:
-    """How well alpha + n/beta fits the link's own sweep (``sweep``: size -> residual, as printed, ``residual``),
-    and so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05)."""
+    """How well alpha + n/beta fits the link's own sweep (``sweep``: size -> ``residual``, as printed), and
+    so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05)."""
     low, high = min(sweep.values()), max(sweep.values())
     worst = max(abs(as_printed(low, 2)), abs(as_printed(high, 2)))   # the residuals as printed, whole percents
     head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {low:+.0%} to {high:+.0%} "
