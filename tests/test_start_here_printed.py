@@ -1,6 +1,8 @@
 """Lesson 00: every figure worked from others (a share, a ratio, a half, a rate) follows from its operands as
 the page prints them (``utils.claims``' rule), with the figures of reading t4_0001."""
 
+from types import SimpleNamespace as NS
+
 from utils.lessons.start_here import bandwidth, loopback, summary
 from utils.lessons.start_here.bandwidth import CopyPoint
 from utils.lessons.start_here.printed import micros, time_share
@@ -99,3 +101,13 @@ def test_a_thread_ratio_is_worked_from_the_two_ceilings_as_printed():
 
     said = summary.threads_reading("memory bandwidth", ceiling(29.96e9, 1), ceiling(40.04e9, 2))
     assert said.startswith("2 threads reach 1.33x one thread's memory bandwidth (40.0 GB/s on 2 against 30.0 GB/s")
+
+
+def test_a_miss_from_the_profiles_line_is_worked_from_its_printed_alpha_and_beta():
+    from utils.lessons.start_here import line_check
+
+    fit = NS(alpha=106.04e-6, beta=3.984e9)  # printed 106.0 µs and 3.98 GB/s
+    (n, t, line, miss), = line_check.misses(fit, [MIB], [640.04e-6])
+    assert f"{line * 1e6:.1f}" == "369.5"  # 106.0 + 1,048,576 B / 3.98 GB/s
+    assert miss == (640.0 - 369.5) / 640.0  # from the two µs as printed
+

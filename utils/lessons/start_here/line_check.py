@@ -17,10 +17,21 @@ def _points(share: float) -> str:
     return f"{round(share * 100):.0f} point" + ("" if round(share * 100) == 1 else "s")
 
 
+def printed_time(fit, n: float) -> float:
+    """Seconds ``fit`` (a ``linkmodel.AlphaBeta``) gives ``n`` bytes, worked from its α and β as the lessons
+    print them (α in µs to one decimal, β in GB/s to two): a reader who redoes α + n/β finds the same figure."""
+    return claims.as_printed(fit.alpha, 1, 1e-6) * 1e-6 + n / (claims.as_printed(fit.beta, 2, 1e9) * 1e9)
+
+
 def misses(fit, sizes, seconds) -> list[tuple[int, float, float, float]]:
     """(size, measured s, the fit's s, miss) at each size: the miss is (measured - fitted) / measured, the
-    residual of the lesson's fits, here of another run's points against ``fit`` (a ``linkmodel.AlphaBeta``)."""
-    return [(n, t, fit.time(n), (t - fit.time(n)) / t) for n, t in zip(sizes, seconds)]
+    residual of the lesson's fits, here of another run's points against ``fit`` (a ``linkmodel.AlphaBeta``);
+    the fit's time from its printed α and β (``printed_time``), both times in µs to one decimal."""
+    out = []
+    for n, t in zip(sizes, seconds):
+        shown, line = claims.as_printed(t, 1, 1e-6) or 0.1, claims.as_printed(printed_time(fit, n), 1, 1e-6)
+        out.append((n, t, printed_time(fit, n), (shown - line) / shown))
+    return out
 
 
 def _size(n: int) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from utils import claims
+# α + n/β from the printed α and β: lesson 00's rule, the same for the profile's line and this section's fit
+from utils.lessons.start_here.line_check import printed_time  # noqa: F401  (re-exported: link_report uses it)
 
 EMPTY = 8  # bytes of the smallest message measured
 SMALL = 4096  # a message this small is all latency: its bytes take under a microsecond on any link here
@@ -63,12 +65,6 @@ def latency(link) -> float:
 def us(seconds: float) -> float:
     """A time in µs as section 3 prints it (one decimal): every figure worked from a time starts here."""
     return claims.as_printed(seconds, 1, 1e-6)
-
-
-def printed_time(fit, n: float) -> float:
-    """Seconds ``fit`` predicts for ``n`` bytes, worked from its α and β as printed (α in µs to one decimal, β in
-    GB/s to two): a reader who redoes α + n/β from the printed pair finds the printed prediction."""
-    return us(fit.alpha) * 1e-6 + n / (claims.as_printed(fit.beta, 2, 1e9) * 1e9)
 
 
 def printed_residual(fit, n: float, seconds: float) -> float:
