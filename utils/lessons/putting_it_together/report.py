@@ -151,7 +151,8 @@ def plot_waterfall(rows: list[dict], label: str = ""):
     ax.axhline(1.0, color="black", linestyle="--", linewidth=0.8)
     ax.set_yscale("log")
     tops = [max(r["x_prev"] + r.get("noise", 0.0), r["bound"] or 0) for r in steps] or [2.0]
-    ax.set_ylim(min([0.8] + [r["x_prev"] * 0.9 for r in steps]), max(tops) * 1.35)
+    bottoms = [(r["x_prev"] - r.get("noise", 0.0)) * 0.9 for r in steps]   # a slower bar's error bar shows whole
+    ax.set_ylim(max(min([0.8] + bottoms), 0.05), max(tops) * 1.35)
     ax.set_xlim(-0.6, len(steps) - 1 + 0.8)   # room right of the last bar for its figure (at i + 0.42)
     ax.set_xticks(range(len(steps)), [r["step"] + ("" if r["kept"] else "\n(not kept)") for r in steps],
                   fontsize=9)
