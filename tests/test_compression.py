@@ -933,3 +933,20 @@ def test_the_int8_kernels_slowdown_divides_the_two_times_printed():
     line = why_legacy_leads(1, ("a", 0.5, 201e-6), ("b", 0.5, 309e-6), 0.1, 0.1)
     shown = [float(x) for x in __import__("re").findall(r"about (\d+) µs", line)]
     assert f"{shown[1] / shown[0]:.1f}x slower" in line, line
+
+
+def test_the_spread_is_worked_from_the_noise_as_printed():
+    # Reader (fifth reading, cell 46): "0.98x | 2% | beyond noise", but 0.98 x 2% = 0.02 reaches 1x
+    from utils.lessons.compression.report import verdict_against
+    assert measure.printed_spread(0.98, 0.0153) == 0.02  # "±2%" as printed, not 0.0153
+    assert measure.verdict(0.98, 0.0153) == "within noise"
+    assert verdict_against(0.98, None, 0.0153).startswith("within noise")
+    assert measure.verdict(0.97, 0.0149) == "beyond noise"  # printed ±1%: 0.97 + 0.01 stays under 1x
+    assert not verdict_against(0.97, None, 0.0149).startswith("within noise")
+
+
+def test_a_baseline_against_itself_is_never_beyond_noise():
+    # Reader (fifth reading, cell 67): "CNN fp32 | 0% | beyond noise" (1.00x with no spread)
+    assert measure.verdict(1.0, 0.0) == "within noise"
+    assert measure.verdict(1.004, 0.0) == "within noise"  # printed 1.00x
+    assert measure.verdict(1.01, 0.0) == "beyond noise"

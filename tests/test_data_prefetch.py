@@ -264,7 +264,7 @@ def test_compression_is_judged_net_of_the_conversion_round_by_round():
                                   convert=[3.0, 2.6, 3.0])  # the conversion gives the bytes' saving back
     assert rounds.byte_ratio == 4
     assert rounds.ratios == pytest.approx([1.0, 4.2 / 3.6, 0.95])
-    assert rounds.speedup == pytest.approx(1.0) and rounds.spread == pytest.approx(4.2 / 3.6 - 1.0)
+    assert rounds.speedup == pytest.approx(1.0) and rounds.spread == pytest.approx(1.17 - 1.00)
     assert rounds.rounds_faster == 1
     # lesson 05's reader: rounds 1.28x, 1.19x, 0.92x read "1.19x ± 0.18, faster" (half the range); one round
     # was slower, so the ± must reach it and the verdict, and the recipe after it, read noise
@@ -810,6 +810,21 @@ def test_one_epochs_noise_is_read_from_repeated_epochs_and_shares_carry_their_ra
     assert report.gain_verdict(1.01, 1.09, 0.02, "slower").startswith("within noise")
     row = report.speedup_claim("x", 1.19, 1.28, 0.0238, "slower")
     assert row.measured == "1.19x ± 0.02" and "(61%-75% across its ±)" in row.verdict
+
+
+def test_the_rounds_spread_is_worked_from_the_ratios_as_printed():
+    # fifth reading: rounds 1.6434x and 1.2979x printed "1.64x ± 0.35"; a reader redoes 1.64 - 1.30 = 0.34
+    ms = 1e-3
+    seen = transfer.Compression(400, 100, float_link=[1.6434 * ms, 1.2979 * ms, 1.71 * ms],
+                                uint8_link=[0.5 * ms] * 3, convert=[0.5 * ms] * 3)
+    assert f"{seen.speedup:.2f}x ± {seen.spread:.2f}" == "1.64x ± 0.34"
+    # the link alone the same way: rounds print 3.29x and 2.60x, so ± 0.69
+    assert f"{seen.link_ratio:.2f}x ± {seen.link_spread:.2f}" == "3.29x ± 0.69"
+    assert transfer.farthest_printed([1.2949, 1.6434], 1.6434) == 0.35   # 1.64 - 1.29: printed figures again
+    # the 2 % floor still holds when every round prints the same
+    flat = transfer.Compression(400, 100, float_link=[2.0 * ms] * 3, uint8_link=[0.5 * ms] * 3,
+                                convert=[0.5 * ms] * 3)
+    assert flat.spread == pytest.approx(0.04) and flat.link_spread == pytest.approx(0.08)
 
 
 def test_a_link_ratio_median_whose_spread_covers_the_bytes_ratio_is_printed_as_noise():

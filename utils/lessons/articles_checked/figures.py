@@ -286,9 +286,10 @@ def _losses(text: str) -> list[float]:
 
 def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
     """A recorded median's single rounds above its bound, by lesson 02's rule: where the bound lies within the
-    rounds' spread of the median they are noise, else a finding to explain; a round past 2 devices' 2x (equal
-    work on two devices cannot give it) is a finding to explain whatever the spread. A record without its rounds
-    (the ledger keeps a median, its bound and its reference) says so, and where the lesson counts them."""
+    rounds' spread of the median (``claims.within_noise`` on the figures as printed) they are noise, else a
+    finding to explain; a round past 2 devices' 2x (equal work on two devices cannot give it) is a finding to
+    explain whatever the spread. A median itself above its bound beyond the spread is read by its own verdict:
+    its rounds are only counted (lesson 02's words). A record without its rounds says where they are counted."""
     rounds = record.get("rounds")
     if not rounds:
         return (f"a median of paired rounds; the ledger keeps no rounds, so single rounds above the bound do not "
@@ -296,10 +297,9 @@ def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
     above, past, near = rounds_above(record)
     if not above:
         return f"none of its {len(rounds)} rounds above the bound"
+    if above_as_printed(record["value"], record["bound"]):
+        return _rounds_above_a_median_above(record, above, past, near)
     spread = spread_of(record)
-    if past and above_as_printed(record["value"], record["bound"]):  # lesson 02's words beside such a median
-        listed = ", ".join(f"{r:.2f}x" for r in past)
-        return f"{len(past)} of {len(rounds)} rounds above {DEVICES} devices' {DEVICES}x ({listed}): a finding to explain"
     of_them = f", {len(past)} of them past {DEVICES} devices' {DEVICES}x" if past else ""
     said = f"{len(above)} of {len(rounds)} rounds above the bound (up to {max(above):.2f}x{of_them})"
     if not near:
@@ -313,20 +313,36 @@ def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
     return f"{said}: {within}, which explains those up to {DEVICES}x; {finding}"
 
 
+def _rounds_above_a_median_above(record: dict, above: list[float], past: list[float], near: bool) -> str:
+    """``rounds_above_words`` where the median itself is above its bound as printed (lesson 02's words beside
+    such a median): rounds past 2x first, a finding to explain; then the count of rounds above the bound, which
+    the spread explains only where the bound lies within it (the median "at the bound (within noise)")."""
+    said = f"{len(above)} of {len(record['rounds'])} rounds above the bound (up to {max(above):.2f}x)"
+    if past:
+        listed = ", ".join(f"{r:.2f}x" for r in past)
+        return (f"{len(past)} of {len(record['rounds'])} rounds above {DEVICES} devices' {DEVICES}x ({listed}): "
+                f"a finding to explain; {said}")
+    if near:  # median - spread <= bound: the spread reaches the bound, so the rounds above it are noise
+        return (f"{said}: the bound is within the rounds' spread of the median (± {spread_of(record):.2f}), "
+                "which explains them")
+    return said  # the median is above its bound beyond the spread: the row's verdict reads it, not the spread
+
+
 READ_AS_LESSON_02 = ("pipeline", *TWO_STAGES)  # lesson 02's pipelines: their single rounds read by its rule
 DEVICES = 2  # the rows' two devices: a round past 2x is more than equal work on both can give
 
 
 def rounds_above(record: dict) -> tuple[list[float], list[float], bool]:
     """A record's rounds above its bound and those past 2x (each as printed, lesson 02's rule), and whether the
-    bound lies within the rounds' spread of the median (median + spread, as printed)."""
+    bound lies within the rounds' spread of the median (``claims.within_noise``, as printed)."""
     rounds = record.get("rounds")
     if not rounds:
         return [], [], True
     bound = record["bound"]
     above = [r for r in rounds if above_as_printed(r, bound)]  # 1.78 is not above a bound printed 1.78x
     past = [r for r in above if above_as_printed(r, DEVICES)]
-    near = words.as_printed(record["value"], 2) + spread_of(record) >= words.as_printed(bound, 2)
+    # the course's one noise rule on the figures as printed: median - spread <= bound <= median + spread
+    near = words.within_noise(words.as_printed(record["value"], 2), spread_of(record), words.as_printed(bound, 2))
     return above, past, near
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 
 from utils import bench, claims
-from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare, spread,
+from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare, printed_spread, spread,
                                                speedup_cells, timing_cells)
 from utils.lessons.compression.roofline import figure_text
 from utils.tables import Table
@@ -66,7 +66,7 @@ def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind
     verdict says so, in a reference's words, not a bound's.
     ``figure=None``: no figure to judge against (only whether it is a speed-up); ``rough``: the reference rests
     on a measured term whose repeats spread too far for a share of its gain to mean anything. Lesson 04."""
-    ratio, spread = claims.as_printed(ratio, 2), claims.as_printed(noise * ratio, 2)
+    ratio, spread = claims.as_printed(ratio, 2), printed_spread(ratio, noise)
     if kind == "bound" and figure is not None:
         return claims.speedup_verdict(ratio, round(figure, 2), spread, slower=slower)
     verdict = claims.speedup_verdict(ratio, None, spread, slower=slower)
@@ -147,7 +147,7 @@ def speedup_claim(claim: str, ratio: float, figure: float, noise: float = 0.0, k
     too far (``roofline.Reference.rough``): shown as about its value, no share scored.
     The noise shows as the lesson's tables and sentences show it, a share of the speedup ("1.05x ± 3%"), so
     that one figure reads the same everywhere; the verdict reads it as ``noise × ratio``. Lesson 04."""
-    spread = noise * ratio
+    spread = printed_spread(ratio, noise)
     noise_text = f" ± {noise:.0%}" if spread > 0 else ""
     if kind == "bound":
         row = claims.against_speedup(claim, ratio, figure, spread, slower=slower)

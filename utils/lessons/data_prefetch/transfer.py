@@ -43,6 +43,13 @@ def residual(measured: float, fitted: float) -> float:
     return (shown - fit) / max(shown, 10 ** -3)
 
 
+def farthest_printed(ratios: list[float], centre: float) -> float:
+    """How far the farthest round lies from ``centre``, both as the page prints them (2 decimals): the ``±``
+    beside "1.64x" is then 1.64 - 1.30 = 0.34 for a reader who redoes it, not 0.35 from unrounded ratios."""
+    shown = as_printed(centre, 2)
+    return round(max(abs(as_printed(r, 2) - shown) for r in ratios), 2)   # 1.64 - 1.30 is 0.33999... in floats
+
+
 @dataclass
 class Compression:
     """A batch moved as float32, or as uint8 then converted on the device, in paired rounds (lesson 05).
@@ -95,7 +102,7 @@ class Compression:
     @property
     def link_spread(self) -> float:
         """From ``link_ratio`` to the farthest round, never under the 2 % floor (as ``spread`` for the net)."""
-        return max(max(abs(r - self.link_ratio) for r in self.link_ratios), NOISE_FLOOR * self.link_ratio)
+        return max(farthest_printed(self.link_ratios, self.link_ratio), NOISE_FLOOR * self.link_ratio)
 
     @property
     def median_round(self) -> int:
@@ -120,8 +127,7 @@ class Compression:
         """From the median to the farthest round, never under the lesson's 2 % noise floor: ``speedup
         ± spread`` covers every round, so rounds on both sides of 1x read as noise
         (``claims.speedup_verdict``)."""
-        farthest = max(abs(r - self.speedup) for r in self.ratios)
-        return max(farthest, NOISE_FLOOR * self.speedup)
+        return max(farthest_printed(self.ratios, self.speedup), NOISE_FLOOR * self.speedup)
 
     def in_median_round(self, name: str) -> float:
         """``name``'s seconds (float_link, uint8_link, convert, uint8_path) in the median round."""

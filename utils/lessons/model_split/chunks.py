@@ -7,14 +7,15 @@
 
 from __future__ import annotations
 
-from utils.claims import as_printed, within_noise
+from utils.claims import as_printed, printed_ratio, within_noise
 from utils.lessons.model_split.noise import above_as_printed, printed
 from utils.lessons.model_split.runs import Row
 
 
 def idle_shares(r: Row) -> list[float]:
-    """Each stage's idle share of the step, 1 - busy / step: the bubble as measured (with the messages' waits)."""
-    return [max(1 - b / r.seconds, 0.0) for b in r.busy]
+    """Each stage's idle share of the step, 1 - busy / step: the bubble as measured (with the messages' waits),
+    worked from the busy and step ms as the rows table prints them (whole ms: 1 - 311 / 373 = 17%)."""
+    return [max(1 - printed_ratio(b, r.seconds, 0, 1e-3), 0.0) for b in r.busy]
 
 
 def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:

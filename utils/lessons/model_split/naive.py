@@ -56,7 +56,8 @@ def naive_reading(r: Row, spans) -> str:
         why = (f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no effect shown, as the 1x bound "
                f"says, and no cause to read against the per-process reference ({pb:.2f}x)")
     elif value > 1 and within_process_reference(r):  # the verdict is headline_verdict's, as every table's
-        where = ("below" if value <= as_printed(pb, 2) else
+        # a median printed at the reference is "at" it: the reader compares the two printed figures
+        where = ("at" if value == as_printed(pb, 2) else "below" if value < as_printed(pb, 2) else
                  f"within the rounds' spread (± {spread:.2f}) of")
         pd = process_reference_spread(r)
         if process_reference_explains(r):

@@ -226,17 +226,24 @@ def medians_note(slow: Row, fast: Row, gain: float, earlier: Row | None = None, 
                    "one-device rounds, so the two launches' speedups do not share a baseline.")
 
 
-def steps_note(rows: list[Row]) -> str:
+def row_label(r: Row) -> str:
+    """A row as its table names it: "batch 32 gpipe m=4", with its split where it ran its own ("split [3]"),
+    so that two splits of one schedule are told apart."""
+    name = "naive split" if r.naive else f"{r.schedule} m={r.m}"
+    return f"batch {r.batch} {name}" + (f", split {list(r.split_points)}" if r.split_points else "")
+
+
+def steps_note(rows: list[Row], names: list[str] | None = None) -> str:
     """Where a table prints each row's median step beside one device's and the paired speedup (``rows_table``,
     ``link_table``): the rows whose two medians, as printed, give another ratio than the speedup printed beside
-    them, with the division, and why the two differ (as ``medians_note`` says it for section 7)."""
+    them, with the division, and why the two differ (as ``medians_note`` says it for section 7). ``names``:
+    each row's name as its table prints it (section 8's "layers", "attn/ffn"); by default ``row_label``."""
     apart = []
-    for r in rows:
+    for r, name in zip(rows, names or [row_label(r) for r in rows]):
         one, step = as_printed(r.baseline, 0, 1e-3), as_printed(r.seconds, 0, 1e-3)
         medians = one / (step or 1.0)  # the reader's own division of the two printed medians
         if f"{medians:.2f}" != f"{r.speedup:.2f}":
-            name = "naive split" if r.naive else f"{r.schedule} m={r.m}"
-            apart.append(f"batch {r.batch} {name}: {one:.0f} / {step:.0f} = {medians:.2f}x, beside {r.speedup:.2f}x")
+            apart.append(f"{name}: {one:.0f} / {step:.0f} = {medians:.2f}x, beside {r.speedup:.2f}x")
     if not apart:
         return ("In every row, one device's median step over the row's median step gives the speedup printed "
                 "beside them.")

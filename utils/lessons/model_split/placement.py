@@ -23,7 +23,7 @@ from torch import nn
 from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch, precision
-from utils.claims import as_printed, paired_spread, within_noise
+from utils.claims import as_printed, paired_spread, printed_ratio, within_noise
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.report import reading, rounds_text
 from utils.lessons.model_split.outputs import launch_losses
@@ -217,7 +217,8 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
     beside = ""
     if alphas and any(alphas.values()):
         beside = "; beside it, the fitted α of " + ", ".join(
-            f"{name}: {a * 1e3:.3f} ms (the probe {tiny / a - 1:+.0%} from it)" for name, a in alphas.items() if a)
+            f"{name}: {a * 1e3:.3f} ms (the probe {printed_ratio(tiny, a, 3, 1e-3) - 1:+.0%} from it)"
+            for name, a in alphas.items() if a)   # from the two ms as printed, as a reader divides them
     low, high = extra_range(got)
     d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # one precision for the sentence's ms
     extra, fixed, in_bytes = (as_printed(x, d) for x in (extra, fixed, in_bytes))  # as printed: its sums add up
@@ -355,13 +356,14 @@ def extra_time(got: dict) -> tuple[float, float, int, float, float]:
     """The attention/feed-forward placement's extra ms per step over the layers placement (the median of the
     paired rounds' differences), their spread (ms, ``claims.paired_spread``: half the middle half's range, as
     every ± of the course), its extra messages, and what they should cost in ms: fixed (the 4-byte probe's
-    time each) and bytes. Unrounded: the page rounds only when it prints (``ms_text``)."""
+    time each) and bytes, worked from the probe and the activation as printed (0.062 ms, 2.04 ms), so that
+    "12 x 0.062" is the reader's own product. The extra ms and its spread stay unrounded until printed."""
     diffs = [d * 1e3 for d in got["extra_rounds"]]
     extra = statistics.median(diffs)
     noise = paired_spread(diffs)  # half the middle half of the paired differences
     messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
-    tiny, one = got["message"]["tiny"], got["message"]["activation"]
-    return extra, noise, messages, messages * tiny * 1e3, messages * max(one - tiny, 0.0) * 1e3
+    tiny, one = as_printed(got["message"]["tiny"], 3, 1e-3), as_printed(got["message"]["activation"], 2, 1e-3)
+    return extra, noise, messages, messages * tiny, messages * max(one - tiny, 0.0)
 
 
 def placement_answer(got: dict) -> str:

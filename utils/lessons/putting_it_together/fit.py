@@ -181,10 +181,10 @@ def options_when_nothing_fits(shape: Shape, n: int, room: float) -> list[Option]
             ("CPU offload of states and master weights" + fsdp, "offload", 4 * p / n,
              f"(2 weights + 2 grads) B x {p / 1e9:.2f} bn{over}, host holds {g(12 * p)}"),
             ("LoRA r=16 on 16-bit weights" + fsdp, "lora", 2 * p / n + 16 * lora,
-             f"2 B x {p / 1e9:.2f} bn{over} + 16 B x {lora / 1e6:.0f} M adapter"),
+             f"2 B x {p / 1e9:.2f} bn{over} + 16 B x {lora / 1e6:.3g} M adapter"),
             ("QLoRA r=16 (4-bit weights)" + (f", DDP over {n}" if n > 1 else ""), "qlora",
              NF4_BYTES * p + 16 * lora,
-             f"{NF4_BYTES:.2f} B x {p / 1e9:.2f} bn + 16 B x {lora / 1e6:.0f} M adapter")]
+             f"{NF4_BYTES:.2f} B x {p / 1e9:.2f} bn + 16 B x {lora / 1e6:.3g} M adapter")]
     return [Option(name, state + act, state + act <= room, f"{arith} + {g(act)} activations = "
                    f"{g(state + act)}", kind) for name, kind, state, arith in rows]
 
@@ -196,7 +196,7 @@ def link_bytes(shape: Shape, kind: str, n: int) -> tuple[float, str]:
     gradients (once a step with no_sync: a micro-batch is the most it costs). Lesson 08."""
     p, lora, ring = shape.parameters(), lora_parameters(shape), (n - 1) / n
     if kind == "qlora":
-        return 2 * ring * 4 * lora, f"all-reduce 2(n-1)/n x 4 B x {lora / 1e6:.0f} M"
+        return 2 * ring * 4 * lora, f"all-reduce 2(n-1)/n x 4 B x {lora / 1e6:.3g} M"
     if kind == "lora":
         return 2 * ring * 2 * p, f"all-gather x2 2(n-1)/n x 2 B x {p / 1e9:.2f} bn"
     host = f" (+ 4 B x {p / 1e9:.2f} bn/{n} to and from the host a step)" if kind == "offload" else ""

@@ -16,11 +16,25 @@ def parts_rows(shares: dict[str, float]) -> tuple[list[tuple[str, str, str]], fl
     """The table's rows, part | seconds | share, and the step they add up to (seconds, as printed).
 
     The seconds print to 4 decimals; the step row is the sum of the printed parts, and each share is its
-    printed seconds over that printed step: the column adds up on the page, and each share divides out."""
-    printed = {part: claims.as_printed(s, 4) for part, s in shares.items()}
-    step = claims.as_printed(sum(printed.values()), 4)
-    rows = [(part, f"{s:.4f}", f"{claims.printed_ratio(s, step, 4):.1%}") for part, s in printed.items()]
-    return rows + [("the step, timed (load + compute)", f"{step:.4f}", "100%")], step
+    printed seconds over that printed step: the column adds up on the page, and each share divides out.
+    Each share rounds on its own, so the shares can add up to 100.1%: then the step row says so."""
+    step = printed_step(shares)
+    rows = [(part, f"{claims.as_printed(s, 4):.4f}", f"{printed_share(shares, part):.1%}")
+            for part, s in shares.items()]
+    total = claims.as_printed(sum(claims.as_printed(printed_share(shares, p), 3) for p in shares), 3)
+    whole = "100%" if total == 1 else f"100% (the shares above add up to {total:.1%}: each rounded on its own)"
+    return rows + [("the step, timed (load + compute)", f"{step:.4f}", whole)], step
+
+
+def printed_step(shares: dict[str, float]) -> float:
+    """The step in seconds as the table prints it: the sum of its parts, each printed to 4 decimals."""
+    return claims.as_printed(sum(claims.as_printed(s, 4) for s in shares.values()), 4)
+
+
+def printed_share(shares: dict[str, float], part: str) -> float:
+    """A part's share of the step as the table prints it (its printed seconds over the printed step): the one
+    figure for "matmuls take 85.9%" in section 2 and for the precision bound's "matmuls 85.9% of a step"."""
+    return claims.printed_ratio(shares.get(part, 0.0), printed_step(shares), 4)
 
 
 def profiled_against_timed(profiled_s: float, compute_s: float) -> str:

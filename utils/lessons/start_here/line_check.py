@@ -7,6 +7,7 @@ Introduced in lesson 00, section 3 (``summary.rerun_link_sentence`` and its clos
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 
 from utils import claims
 from utils.plots import size_label
@@ -45,10 +46,23 @@ EDGE = 0.1
 EDGE_SAID = (f"(The verdict allows an edge band of {round(EDGE * 100)} percentage points past that error, a "
              "threshold the course chooses: the error is the fit's single worst size, itself one noisy median, "
              "so one size just past it decides nothing.)")
-# A fit's misses beyond EDGE (one noisy median's), in order of size, whose signs change at most PATTERN_CHANGES
-# times over PATTERN_SIZES sizes or more follow a pattern (a tilt: one change; a bow: two), which a wrong shape
-# leaves; noise sends them back and forth. A miss within EDGE says nothing by its sign.
-PATTERN_CHANGES, PATTERN_SIZES = 2, 5
+# A fit's misses beyond EDGE (one noisy median's), in order of size, follow a pattern (a tilt, a bow: a shape
+# the line misses) only when random signs would rarely change as seldom: under random signs, the changes
+# between m misses are Binomial(m - 1, 1/2), and the course calls the signs a pattern only when at most k
+# changes has a chance under PATTERN_P (a sign test, its threshold the course's choice). A miss within EDGE
+# says nothing by its sign.
+PATTERN_P = 0.1
+
+
+def few_changes_chance(misses: int, changes: int) -> float:
+    """The chance that ``misses`` random signs change at most ``changes`` times: sum over j <= changes of
+    C(misses - 1, j) / 2**(misses - 1). 5 signs: 0 changes 6%, at most 1 31%, at most 2 69%."""
+    return sum(comb(misses - 1, j) for j in range(changes + 1)) / 2 ** (misses - 1) if misses > 1 else 1.0
+
+
+# the fewest misses whose signs can be a pattern at all (no change at all is still likelier than PATTERN_P
+# among fewer): 5 for PATTERN_P = 10%
+PATTERN_SIZES = next(m for m in range(2, 64) if few_changes_chance(m, 0) < PATTERN_P)
 
 
 @dataclass(frozen=True)
@@ -83,7 +97,8 @@ class LineCheck:
 
     def sentence(self) -> str:
         n, t, line, miss = self.worst
-        at = (f"its worst at {_size(n)}: {t * 1e3:.2f} ms measured, {line * 1e3:.2f} ms on the line, "
+        # both times in µs to one decimal: the figures ``misses`` works the miss from, so it can be redone
+        at = (f"its worst at {_size(n)}: {t * 1e6:,.1f} µs measured, {line * 1e6:,.1f} µs on the line, "
               f"{miss:+.0%} of the measured time")
         own = f"that fit's own ±{self.error:.0%}"
         if self.grade == "within":
@@ -147,11 +162,15 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
         return (f"{len(far)} of its {len(residuals)} misses are {beyond}" + (f" ({listed})" if far else "")
                 + f": too few (under {PATTERN_SIZES}) to tell a shape the line misses from noise by their signs."
                 + falling)
-    if k <= PATTERN_CHANGES:
+    chance = few_changes_chance(len(far), k)
+    odds = (f"random signs change at most {k} time{'s' * (k != 1)} in {len(far)} {chance:.0%} of the time, and "
+            f"the course calls signs a pattern only under {PATTERN_P:.0%} (a sign test)")
+    if chance < PATTERN_P:
         return (f"In order of size, its {len(far)} misses {beyond} change sign only {k} time{'s' * (k != 1)} "
-                f"({listed}): a pattern, not noise: the line's shape misses, one alpha and one beta being too "
-                "simple for this path here." + falling)
-    head = f"In order of size, its {len(far)} misses {beyond} change sign {k} times ({listed}): "
+                f"({listed}); {odds}: a pattern, not noise: the line's shape misses, one alpha and one beta "
+                "being too simple for this path here." + falling)
+    head = (f"In order of size, its {len(far)} misses {beyond} change sign {k} time{'s' * (k != 1)} ({listed}); "
+            f"{odds}: ")
     # signs going back and forth are noise's only while the misses are of noise's size: one noisy median
     # misses by about EDGE, so misses past twice that scatter more than such noise explains
     wide = [r for _, r in far if round(abs(r), 2) > 2 * EDGE]
