@@ -769,6 +769,18 @@ def test_the_ranks_note_sets_section_6_beside_the_recipe_for_every_outcome():
     assert "3 was not measured" in ranks_note({0: [2.0] * 3, 4: [1.0] * 3}, 8, simulated=False)
 
 
+def test_the_recipe_two_gpu_cell_sets_the_run_fastest_beside_the_rule():
+    # fifth reading: the table said "0 a rank" where section 6 was fastest with 1; read alone it taught the opposite
+    from utils.lessons.data_prefetch.plan import rank_cell
+
+    run = {0: [1.43] * 3, 1: [1.00, 0.99, 1.05], 2: [1.07, 1.06, 1.10]}
+    assert rank_cell(0, run) == "0 a rank (the rule; this run fastest with 1, see below)"
+    assert rank_cell(1, run) == "1 a rank"   # the run agrees with the rule: nothing to add
+    assert rank_cell(0, None) == "0 a rank"   # section 6 not given
+    tied = {0: [1.43] * 3, 1: [1.00] * 3, 2: [1.005] * 3}
+    assert rank_cell(0, tied) == "0 a rank (the rule; this run fastest with 1 or 2, see below)"
+
+
 def test_the_ranks_note_names_no_fastest_among_counts_within_noise():
     # lesson 05's reader: "fastest with 1 loader" printed beside section 6's "no difference" between 1 and 2
     from utils.lessons.data_prefetch.plan import ranks_note

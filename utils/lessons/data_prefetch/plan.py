@@ -232,19 +232,42 @@ def with_workers(workers: int, value: str, without: str) -> str:
     return value if workers > 0 else without
 
 
+def quickest_counts(rounds: dict[int, list[float]]) -> list[int]:
+    """Section 6's quickest worker counts a rank, by its own rule (``median_speedup``): the quickest median
+    and every count within noise of it (their epochs overlap, or their medians lie within 2 %)."""
+    median = {w: statistics.median(r) for w, r in rounds.items()}
+    quickest = min(median, key=median.get)
+    return sorted(w for w in rounds if w == quickest or _within_noise(rounds[w], rounds[quickest]))
+
+
+def rank_cell(each: int, rank_rounds: dict[int, list[float]] | None) -> str:
+    """The two-GPU column's worker count: the rule's ``each`` a rank, and, where section 6 measured another
+    count fastest, that count beside it, so that the table read alone does not teach the opposite of the
+    run (``ranks_note`` says why they differ)."""
+    cell = f"{each} a rank"
+    if not rank_rounds:
+        return cell
+    tied = quickest_counts(rank_rounds)
+    if each in tied:
+        return cell
+    return f"{cell} (the rule; this run fastest with {' or '.join(map(str, tied))}, see below)"
+
+
 def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = None,
-           mode: str = "cpu", same_inputs: bool = True) -> list[tuple[str, ...]]:
+           mode: str = "cpu", same_inputs: bool = True,
+           rank_rounds: dict[int, list[float]] | None = None) -> list[tuple[str, ...]]:
     """Where to start: (knob, no GPU, one GPU, two GPUs, why) for each knob the lesson measured, the worker
     counts from this host's ``cores`` (lesson 05). ``compression``: section 5's (net speed-up, spread) in this
     run, which decides this ``mode``'s column of the images row where it has a link (``images_row``; None:
-    not measured, no row; ``same_inputs``: section 5's tolerance check)."""
+    not measured, no row; ``same_inputs``: section 5's tolerance check). ``rank_rounds``: section 6's epochs
+    by workers a rank, set beside the two-GPU count where they disagree (``rank_cell``)."""
     # Without a GPU the training process computes on the CPU itself (``torch_threads`` cores, 1 if unset).
     # With a GPU each training process still needs a core of its own: it launches the kernels and takes each
     # batch over from the loaders (section 2's hand-over). The loader processes get the cores left free.
     free, one, each = loader_counts(cores, s.torch_threads or 1)
     counts = (free, one, each)   # no GPU, one GPU, a rank of two
     rows = [
-        ("num_workers", str(free), str(one), f"{each} a rank",
+        ("num_workers", str(free), str(one), rank_cell(each, rank_rounds),
          "for loading that is CPU work (decoding, augmenting): the cores left once each training process has "
          "its own (no GPU: the step's threads; a GPU: a core a rank for launches and hand-overs), divided "
          "between the ranks; 0 loads in the training process; fewer once L/w < C. Reads that wait (storage, "
@@ -282,8 +305,8 @@ def ranks_note(rounds: dict[int, list[float]], cores: int, simulated: bool, labe
     with. ``label`` goes before the full stop (" (simulated on CPU)")."""
     start = loader_counts(cores)[2]
     median = {w: statistics.median(r) for w, r in rounds.items()}
-    quickest = min(median, key=median.get)
-    tied = sorted(w for w in rounds if w == quickest or _within_noise(rounds[w], rounds[quickest]))
+    tied = quickest_counts(rounds)
+    quickest = min(tied, key=median.get)
     times = ", ".join(f"{median[w]:.2f} s with {w}" for w in tied)
     if start in tied:
         if len(tied) == 1:
