@@ -711,3 +711,19 @@ def test_each_fused_version_carries_its_own_note_and_a_fused_op_far_under_its_ro
     assert "memory-bound by the roofline's count (its intensity is below the ridge), yet" in far
     near = report.fused_bandwidth_sentence(NS(**{**vars(fast), "fast_seconds": 1.0e-3}), 16 * 2**20, 18.7e9)
     assert "Near the roof: memory limits the fused version" in near
+
+
+def test_the_steps_gflops_is_the_printed_flops_over_the_printed_ms():
+    """Reader t5_0001: "5.31e+09", "76.8 ms" and "69.2 GFLOP/s" (the figures give 69.1). The FLOPs print to 4
+    figures, the step ms to 2 decimals, and the GFLOP/s is worked from the two as printed."""
+    from utils.lessons.why_slow import report, utilisation
+
+    u = utilisation.StepUtilisation(5.3086e9, [0.075751, 0.076749, 0.0768], [190e9, 200e9, 195e9], "fp32", 1,
+                                    "fp32 matmul peak, 1 thread, 1024³", 180e9)
+    rows = dict((r[0], r[1]) for r in report.mfu_table(u).rows)
+    assert rows["model FLOPs of one training step (formula)"] == "5.309e+09"
+    assert rows["step time (median of the rounds' fastest)"] == "76.75 ms"
+    assert rows["model FLOP/s"] == f"{5.309e9 / 76.75e-3 / 1e9:,.1f} GFLOP/s" == "69.2 GFLOP/s"
+    for row in report.mfu_rounds_table(u).rows:
+        assert row[2] == f"{5.309e9 / (float(row[1]) * 1e-3) / 1e9:.1f}"
+    assert [r[1:3] for r in report.mfu_rounds_table(u).rows][:2] == [("75.75", "70.1"), ("76.75", "69.2")]

@@ -11,6 +11,7 @@ import statistics
 import textwrap
 
 from utils import claims, devices
+from utils.lessons.why_slow import flops
 from utils.lessons.start_here.summary import ROUGH, threads_reading  # lesson 00's rough rule and threads reading
 from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re-exported for the notebook
     COST_COLUMNS,
@@ -118,12 +119,19 @@ def datasheet_table(profile, S) -> Table | None:
 # --- section 1: MFU -----------------------------------------------------------------------------------------
 
 
+def step_flop_rate(U, seconds: float) -> float:
+    """The step's FLOP/s worked from its two figures as printed: the model FLOPs to 4 figures ("5.309e+09")
+    over the step in ms to 2 decimals, so that a reader who divides the two finds the GFLOP/s printed beside."""
+    return flops.printed(U.model_flops) / (claims.as_printed(seconds, 2, 1e-3) * 1e-3)
+
+
 def mfu_table(U) -> Table:
     """The headline: what MFU is made of."""
+    step = statistics.median(U.step_seconds)
     return Table(["quantity", "value"], [
-        ("model FLOPs of one training step (formula)", f"{U.model_flops:.3g}"),
-        ("step time (median of the rounds' fastest)", f"{statistics.median(U.step_seconds) * 1e3:.1f} ms"),
-        ("model FLOP/s", _gflops(U.achieved)),
+        ("model FLOPs of one training step (formula)", f"{flops.printed(U.model_flops):.4g}"),
+        ("step time (median of the rounds' fastest)", f"{step * 1e3:.2f} ms"),
+        ("model FLOP/s", _gflops(step_flop_rate(U, step))),
         *([(f"{U.peak_name} (machine profile, what MFU divides by)", _gflops(U.peak)),
            (f"{U.RETIMED} ({_retimed_gap(U)})", _gflops(U.retimed))] if U.profile_peak else
           [(f"{U.peak_name} (same rounds)", _gflops(U.peak))]),
@@ -168,7 +176,7 @@ def retimed_mfu(U) -> float:
 
 
 def mfu_rounds_table(U) -> Table:
-    rows = [(k + 1, f"{s * 1e3:.1f}", f"{U.model_flops / s / 1e9:.1f}", f"{p / 1e9:.1f}", f"{m:.0%}")
+    rows = [(k + 1, f"{s * 1e3:.2f}", f"{step_flop_rate(U, s) / 1e9:.1f}", f"{p / 1e9:.1f}", f"{m:.0%}")
             for k, (s, p, m) in enumerate(zip(U.step_seconds, U.peak_flops, U.mfus))]
     against = "MFU (profile's peak)" if U.profile_peak else "MFU against the best matmul"
     return Table(["round", "step ms (fastest)", "step GFLOP/s", "matmul GFLOP/s (re-timed)", against],
