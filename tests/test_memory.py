@@ -326,6 +326,12 @@ def test_an_out_of_memory_message_reads_field_by_field():
                                                             reserved_unused=2**28, context=2**29))
     assert {f: v for f, v, _ in with_context}["this process"] == "13.75 GiB"
     assert snapshot.format_size(512) == "512 bytes" and snapshot.format_size(3 * 2**20) == "3.00 MiB"
+    # fifth reading: "14.75 GiB of which 784.85 MiB is free ... 13.98 GiB in use"; 14.75 - 13.98 = 0.77 GiB
+    seen = {f: v for f, v, _ in snapshot.read_oom(snapshot.simulated_oom(
+        2**30, 14.75 * 2**30, 13.5 * 2**30, reserved_unused=0.3 * 2**30, context=0.1834 * 2**30))}
+    assert seen["this process"] == "13.98 GiB" and seen["free"] == "788.48 MiB"   # 0.77 x 1024
+    full = {f: v for f, v, _ in snapshot.read_oom(snapshot.simulated_oom(2**30, 14.75 * 2**30, 15 * 2**30))}
+    assert full["free"] == "0 bytes"   # more in use than the capacity: nothing free, never a negative
 
 
 def test_the_gpt2_oom_walk_fails_where_the_memory_runs_out():
@@ -444,6 +450,8 @@ def test_a_checkpointed_steps_extra_time_splits_into_parts_that_add_up():
     assert "its forward 5.0 ms under the prediction" in text and "saves fewer activations" in text
     assert "(a hypothesis, not timed apart here: it runs" in text   # a cause the run does not time
     assert "backward and AdamW 5.0 ms under" in text and "cost less than" not in text
+    # fifth reading: the key prediction missed with no reason given; one candidate, flagged as a hypothesis
+    assert "took less than the plain backward plus the same forward timed alone; a hypothesis" in text
     assert set(summary.parts_off(plain, variant, {"forward": 0.0, "rest": 0.030}, 0.002)) == {
         "forward", "backward and AdamW"}
     near = summary.step_parts("Selective", plain, {"forward": 0.030, "step": 0.131},
@@ -456,6 +464,15 @@ def test_a_checkpointed_steps_extra_time_splits_into_parts_that_add_up():
     agree = summary.step_parts("Selective", plain, {"forward": 0.030, "step": 0.131},
                                {"forward": 0.0, "rest": 0.030}, 0.002, step_off=False, forward_basis=" (same)")
     assert "cannot say where" not in agree and "agree with the prediction" in agree and "there (same)" in agree
+
+
+def test_the_rounds_noise_in_ms_is_worked_from_the_printed_spread():
+    # fifth reading: "1.22x ± 0.02" on a 78.0 ms step printed a noise of 1.8 ms (0.023 unrounded); a reader
+    # finds 0.02 x 78.0 = 1.6 ms
+    assert f"{summary.noise_seconds(0.023, 0.078, floor=0.02) * 1e3:.1f}" == "1.6"
+    assert f"{summary.noise_seconds(0.046, 0.078, floor=0.02) * 1e3:.1f}" == "3.9"   # 0.05 x 78.0, above the floor
+    assert summary.noise_seconds(0.004, 0.078, floor=0.02) == pytest.approx(0.02 * 0.078)   # the floor
+    assert summary.noise_seconds(0.004, 0.078) == 0.0   # prints 0.00: no noise shown, no floor asked
 
 
 def test_accumulations_step_time_reads_every_outcome():
@@ -527,7 +544,7 @@ def test_part_over_whole_notes_only_a_part_longer_than_its_whole():
 def test_threads_reading_decides_from_the_paired_rounds():
     # one round at 2.0x: nothing shown above the 2x bound (the session 49 reader's case)
     at = summary.threads_reading([2.0, 2.3, 2.5], 2, 1.0)
-    assert "2.30x one thread on 2" in at and "at the bound (within noise)" in at and "finding" not in at
+    assert "2 threads ran at 2.30x ± 0.30 one thread's rate" in at and "at the bound (within noise)" in at and "finding" not in at
     above = summary.threads_reading([2.3, 2.4, 2.5], 2, 1.0)
     assert "above the bound: a finding to explain" in above and "every round passed it" in above
     under = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0)
@@ -572,11 +589,11 @@ def test_threads_reading_names_the_fastest_rounds_ratio_apart_from_the_paired_ve
     # lesson 06's reader: "465 M parameters/s on one thread, 649 M on 2" (1.40x) beside "1.19x", the bound unsaid
     said = summary.threads_reading([1.09, 1.19, 1.73], 2, 1.0, fastest=(465e6, 649e6))
     assert said.startswith("those fastest rounds give 1.40x, but they come from different rounds")
-    assert "1.19x one thread on 2 ± 0.54" in said and "against the bound 2.00x" in said
+    assert "2 threads ran at 1.19x ± 0.54 one thread's rate" in said and "against the bound 2.00x" in said
     assert "faster, under the bound: 19% of its gain" in said
     past = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0, fastest=(300e6, 650e6))   # 2.17x: past 2x
     assert "2.17x, above the 2x bound: those rounds met different loads" in past
-    assert "1.60x one thread on 2" in past and "finding" not in past   # the verdict reads the pairs
+    assert "2 threads ran at 1.60x" in past and "finding" not in past   # the verdict reads the pairs
     assert not summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0).startswith("those fastest")
 
 

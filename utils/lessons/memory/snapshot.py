@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import torch
 
-from utils import plots
+from utils import claims, plots
 from utils.lessons.memory.widget import LINE_COLORS
 
 LINES = ("parameters", "optimizer", "gradients", "activations", "temporary")  # bottom to top of the stack
@@ -124,6 +124,14 @@ def format_size(n: float) -> str:
     return f"{n:.0f} bytes"
 
 
+def printed_bytes(n: float) -> float:
+    """``n`` bytes as ``format_size`` prints them, back in bytes: 15.013 GiB -> 15.01 GiB's bytes."""
+    for scale in (2**30, 2**20, 2**10):
+        if n >= scale:
+            return claims.as_printed(n, 2, scale) * scale
+    return round(n)
+
+
 def simulated_oom(request: float, capacity: float, allocated: float, reserved_unused: float = 0.0,
                   other_processes: float = 0.0, pid: int = 12345, context: float = 0.0) -> str:
     """The message the CUDA caching allocator raises, with its fields filled from given figures (lesson 06, on
@@ -131,8 +139,11 @@ def simulated_oom(request: float, capacity: float, allocated: float, reserved_un
     GPU's memory as the driver reports it, ``allocated`` the bytes in tensors, ``reserved_unused`` cached but
     unallocated, ``other_processes`` the driver's and other programs' share, ``context`` the process's CUDA
     context (kernels, driver state: memory the process holds that PyTorch does not allocate)."""
-    free = max(capacity - allocated - reserved_unused - other_processes - context, 0)
-    mine, cached = format_size(allocated + reserved_unused + context), format_size(reserved_unused)
+    held = allocated + reserved_unused + context
+    # free from the capacity and this process's memory as printed: a reader who takes 13.98 GiB from 14.75 GiB
+    # finds the free figure beside them (the real allocator's fields are rounded apart; these are ours)
+    free = max(printed_bytes(capacity) - printed_bytes(held) - other_processes, 0)
+    mine, cached = format_size(held), format_size(reserved_unused)
     return (f"CUDA out of memory. Tried to allocate {format_size(request)}. GPU 0 has a total capacity of "
             f"{format_size(capacity)} of which {format_size(free)} is free. Process {pid} has {mine} memory "
             f"in use. Of the allocated memory {format_size(allocated)} is allocated by PyTorch, and {cached} "
