@@ -552,6 +552,8 @@ def test_the_vs_1x_column_and_the_sentences_read_one_figure_the_same_way():
     assert not verdict_against(0.9502, None, 0.0300).startswith("within noise")
     for ratio in (0.93, 0.97, 1.0, 1.02, 1.05, 1.31):  # one rule: every outcome reads the same in both
         for noise in (0.0, 0.01, 0.03, 0.05, 0.2):
+            if (ratio, noise) == (1.0, 0.0):  # a baseline against itself: its tables print "baseline"
+                continue
             same = verdict_against(ratio, None, noise).startswith("within noise")
             assert (measure.verdict(ratio, noise) == "within noise") == same
 
