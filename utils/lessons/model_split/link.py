@@ -222,11 +222,12 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float) -> str:
                    "decided by this run.")
 
 
-def price_table(rows: list[Row], link: Link, ratio: float) -> Table | str:
+def price_table(rows: list[Row], link: Link, ratio: float, refuted: bool = False) -> Table | str:
     """The one-line answer to "does the link explain the gap?" at both prices, a row per losing row: its link
     time and loss (ms, as ``link_table`` prints them), its share at the fit's price and at the probe's
     (``ratio``, that share times the price as printed), each with its word (``_short_word``). "" where no row
-    lost time (nothing to read at either price)."""
+    lost time (nothing to read at either price). ``refuted``: section 8's messages cost less than the probe's
+    price (``placement.overpriced``), so the title says the probe's column does not hold in this launch."""
     short, k = losing_rows(rows), as_printed(ratio, 1)
     if not short:
         return ""
@@ -237,20 +238,26 @@ def price_table(rows: list[Row], link: Link, ratio: float) -> Table | str:
                     f"{lost_time(r) * 1e3:.1f}", f"{fit:.0%}", _short_word(fit), f"{dear:.0%}", _short_word(dear)))
     return Table(["batch", "schedule", "link time ms", "lost to the bound ms", "share at the fit's price",
                   "it reads", f"share at the probe's ({k:.1f}x)", "it reads"], out,
-                 title=f"Does the link explain each row's loss? At the fit's price and at {k:.1f}x it", wrap=30)
+                 title=f"Does the link explain each row's loss? At the fit's price and at {k:.1f}x it" + (
+                     " (a price this launch's placements refute)" if refuted else ""), wrap=30)
 
 
-def probe_line(ratio: float, rows: list[Row], link: Link) -> str:
+def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False) -> str:
     """Section 8's visible line on the probe: its price against section 5's, and, only where the block below
-    reads section 5's link verdicts again (``rereads``), how many of them change at the probe's price."""
+    reads section 5's link verdicts again (``rereads``), how many of them change at the probe's price.
+    ``refuted``: the placements' extra messages cost less than the probe's price in this launch
+    (``placement.overpriced``): then the re-reading is said not to hold here, whatever it changes."""
     said = f"One activation, timed here: {ratio:.1f}x the price section 5 used"
     if not rereads(rows):
         return said
     changed, short = changed_rows(rows, link, ratio), losing_rows(rows)
-    return said + (f" (the block below reads section 5's link verdicts again at this price: {len(changed)} of "
-                   f"{len(short)} change)" if changed else
-                   f" (the block below reads section 5's link verdicts again at this price: all {len(short)} "
-                   "stand)")
+    said += (f" (the block below reads section 5's link verdicts again at this price: {len(changed)} of "
+             f"{len(short)} change)" if changed else
+             f" (the block below reads section 5's link verdicts again at this price: all {len(short)} stand)")
+    if refuted:  # the messages inside a step cost less than the probe: its price is a ceiling this run refutes
+        said += (". But this launch's placements refute that price: their extra messages cost less than the probe "
+                 "says, so the re-reading at the probe's price does not hold here")
+    return said
 
 
 MESSAGE = 2**20  # bytes: the one message size every link below is priced at, side by side

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from utils import timeline
-from utils.claims import Claim, as_printed, within_noise
+from utils.claims import Claim, as_printed, printed_ratio, within_noise
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, near_reference,
                                             noise_of_one, noise_of_reference, noise_of_weak_reference, printed,
                                             reference_gain, rounds_text)
@@ -156,15 +156,18 @@ def _rest(r: Row) -> str:
 def naive_rounds_table(run: PipelineRun, row: Row) -> Table:
     """The naive split round by round: one device's step, the split's step, their paired ratio (the speedup),
     each stage timed alone in its own process, and one device over their sum (the bound measured per
-    process). Every round measured, none left out."""
+    process). Every round measured, none left out. The ms are printed to 0.1 and each ratio is worked from
+    them as printed (``printed_ratio``): a reader who divides two printed ms finds the ratio beside them."""
     times = run.raw[0]["times"]
     one, split = times[f"batch {row.batch} one device"], times[row.key]
     alone = [times[f"{row.key} stage {k} alone"] for k in range(len(run.raw))]
+    ms = lambda seconds: as_printed(seconds, 1, 1e-3)  # noqa: E731  (one precision for every ms here)
     rows = []
     for i, (o, t) in enumerate(zip(one, split)):
-        parts = [a[i] for a in alone]
-        rows.append((i + 1, f"{o * 1e3:.0f}", f"{t * 1e3:.0f}", f"{o / t:.2f}x",
-                     " + ".join(f"{p * 1e3:.0f}" for p in parts), f"{o / sum(parts):.2f}x"))
+        parts = [ms(a[i]) for a in alone]
+        total = as_printed(sum(parts), 1)  # the sum of the stages as printed
+        rows.append((i + 1, f"{ms(o):.1f}", f"{ms(t):.1f}", f"{printed_ratio(ms(o), ms(t)):.2f}x",
+                     " + ".join(f"{p:.1f}" for p in parts), f"{printed_ratio(ms(o), total):.2f}x"))
     return Table(["round", "one device ms", "naive split ms", "speedup", "stages alone ms",
                   "per-process reference"], rows, title=f"Naive split, batch {row.batch}, every round")
 
@@ -225,9 +228,20 @@ def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
     elif len(shown) == len(entries) and (faster or slower):
         verdict = (f"above the 1x bound in every launch, by up to {far:.2f}: each section's verdict says what "
                    "explains it" if faster else "slower than one device in every launch: no speed-up")
+    elif len(shown) == len(entries):  # every launch reads an effect, not all in one direction
+        verdict = _directions(entries, values) + f"; within {far:.2f} of 1x"
     else:
-        verdict = (f"within {far:.2f} of 1x across {len(entries)} launches: no speed-up worth having; "
-                   f"{', '.join(shown)} read{'s' if len(shown) == 1 else ''} an effect, {_the_rest(entries, shown)} "
-                   "none")
+        verdict = (f"within {far:.2f} of 1x across {len(entries)} launches; {', '.join(shown)} "
+                   f"read{'s' if len(shown) == 1 else ''} an effect, {_the_rest(entries, shown)} none")
     return Claim(claim, f"{min(values):.2f}x to {max(values):.2f}x ({len(entries)} launches)", "bound 1.00x",
                  verdict)
+
+
+def _directions(entries: list, values: list[float]) -> str:
+    """Where launches that all read an effect disagree on its direction: which lie above 1x, which below
+    (and which at it, as printed), by name: "section 3, section 8 above 1x; section 5 below"."""
+    sides = [("above 1x", [w for (w, _, _), v in zip(entries, values) if v > 1]),
+             ("below", [w for (w, _, _), v in zip(entries, values) if v < 1]),
+             ("at 1x", [w for (w, _, _), v in zip(entries, values) if v == 1])]
+    return "the launches disagree on the direction: " + "; ".join(
+        f"{', '.join(names)} {side}" for side, names in sides if names)

@@ -234,8 +234,8 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
     if not resolved(got):
         return text + (f". The difference is within noise of 0 ({ms(extra, True)} ± {ms(noise)} ms covers it): "
                        "this run does not resolve it, so it is not split into causes.")
-    if not split_decided(got):
-        return text + "." + medians_clause(got)
+    if not split_decided(got):  # where the messages at the probe's price pass either reading, it says so
+        return text + "." + medians_clause(got) + (f" The {probe_refuted(got)}." if overpriced(got) else "")
     if rest >= 0:
         text += (f"; {ms(extra)} - {ms(fixed)} - {ms(in_bytes)} leaves {ms(rest)} ms that the messages do not "
                  "explain")
@@ -296,16 +296,50 @@ def extra_note(got: dict) -> str:
     said = (f"; against the layers split, {ms_text(extra, True, d)} ± {ms_text(noise, digits=d)} ms ({above} of "
             f"{len(got['extra_rounds'])} paired rounds above 0)")
     placed, layers, apart = medians_apart(got)
+    if overpriced(got):  # tested first: it holds for the paired figure and for the table's medians alike
+        return f"{said}: the {probe_refuted(got)}"
     if apart:  # the table's medians disagree with the paired figure beyond its spread: no split into causes
         return (f"{said}; the table's median steps differ by {placed - layers:+.0f} ms, outside that spread: the "
                 "split into causes is not decided by this run")
-    if cost > extra:  # one micro-batch: nothing overlaps, the probe's price is too high for these messages
-        return (f"{said}: its extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more than "
-                "the whole difference: the probe overprices them, so the difference is not split into causes")
+    if cost > extra:  # above the median but within its spread: not refuted, and not a split either
+        return (f"{said}: its extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more "
+                "than the median difference but within its spread: the difference is not split into causes")
     rest, covered = ms_text(as_printed(extra - cost, d), digits=d), work_rise(got, extra)
     return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
             (f"the other {rest} ms lie in the stages' measured work ({covered:+.1f} ms, which covers the "
              "whole difference)" if covered is not None else f"{rest} ms are not explained by this run"))
+
+
+def _largest_extra(got: dict) -> float:
+    """The largest reading of the placement's extra ms this run prints: the paired median plus its spread, or
+    the table's two median steps' difference (whole ms), both as printed."""
+    extra, noise = extra_time(got)[:2]
+    placed, layers, _ = medians_apart(got)
+    return max(as_printed(extra, 1) + as_printed(noise, 1), placed - layers)
+
+
+def overpriced(got: dict) -> bool:
+    """Whether the extra messages at the probe's price (``extra_time``: fixed cost and bytes) cost more than
+    the largest reading of the extra time (``_largest_extra``), where the difference clears the noise. With
+    one micro-batch nothing overlaps, so the messages' whole cost is in the step: the probe overprices them."""
+    extra, _, messages, fixed, in_bytes = extra_time(got)
+    return resolved(got) and messages > 0 and fixed + in_bytes > _largest_extra(got)
+
+
+def probe_refuted(got: dict) -> str:
+    """What this launch says of the probe's price where ``overpriced``, as a phrase after "the": each extra
+    message cost at most the largest extra time over their count, under the probe's price (one activation as
+    printed), so the probe's price does not hold for them; "" otherwise."""
+    if not overpriced(got):
+        return ""
+    _, _, messages, fixed, in_bytes = extra_time(got)
+    top, d = _largest_extra(got), _sum_digits(fixed, in_bytes)
+    cost = as_printed(as_printed(fixed, d) + as_printed(in_bytes, d), d)  # the sum of the two printed terms
+    probe = as_printed(got["message"]["activation"], 2, 1e-3)
+    return (f"probe overprices these messages: at its price they would cost {ms_text(cost, digits=d)} ms, more "
+            f"than {top:.1f} ms, the largest reading of the extra time; so each cost at most {top:.1f} / "
+            f"{messages} = {top / messages:.2f} ms in this launch, under the probe's {probe:.2f} ms: a reading at "
+            "the probe's price does not hold here, and the difference is not split into causes")
 
 
 def extra_range(got: dict) -> tuple[float, float]:
