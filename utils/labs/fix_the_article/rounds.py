@@ -124,16 +124,26 @@ def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: lis
                 "drifted between the fit and these rounds (what else ran on the machine then is not measured); "
                 "your predictions are judged against the fit as it was measured above, a reference for its "
                 "own moment. ")
+    return _left_where(pp_ratios, lo, hi, out) + _why_out(pp_ratios, hi, out, jumps or [0] * len(out), n_rounds)
+
+
+def _left_where(pp_ratios: list[float], lo: float, hi: float, out: list[bool]) -> str:
+    """Where the cases left the band, not all on one side: every case out, some above and some below (no one
+    direction), or some out and the rest inside (no drift of the link as a whole)."""
+    if all(out):
+        above, below = sum(r > hi for r in pp_ratios), sum(r < lo for r in pp_ratios)
+        return (f"The ping-pong's median left the fit's band in every case, above it in {above} and below it in "
+                f"{below}: no one drift in one direction shown. ")
     others = "the other" if len(out) - sum(out) == 1 else "the others"
     return (f"The ping-pong's median left the fit's band in {sum(out)} of {len(out)} cases and stayed inside it "
-            f"in {others}: no drift of the link as a whole shown. "
-            + _why_out(pp_ratios, hi, out, jumps or [0] * len(out), n_rounds))
+            f"in {others}: no drift of the link as a whole shown. ")
 
 
 def _why_out(pp_ratios: list[float], hi: float, out: list[bool], jumps: list[int], n_rounds: int) -> str:
     """Why some cases' ping-pong left the band, from the figures only. Above it with at least half its rounds
     jumped, the median is a jumped round: the link was slower in those rounds than when fitted. The fit
-    cannot be blamed (its own sizes all lie inside its band by construction), so any other case is untold."""
+    band holds the fit's misses at its own sizes, so any other case is read by hand against the link table's
+    row at its message size: the fit's own miss there, or the link faster or slower than when fitted."""
     lifted = [out_ and r > hi and 2 * j >= n_rounds > 0 for r, out_, j in zip(pp_ratios, out, jumps)]
     counts = " and ".join(str(j) for j, yes in zip(jumps, lifted) if yes)
     said = "" if not any(lifted) else (
@@ -141,8 +151,9 @@ def _why_out(pp_ratios: list[float], hi: float, out: list[bool], jumps: list[int
         f"of {n_rounds} rounds, so its median is such a round: the link was slower during those rounds than "
         "when fitted. ")
     if sum(lifted) < sum(out):
-        said += ("Where it left the band otherwise, this run does not tell why (the fit's own sizes all lie "
-                 "inside its band, so it is not a miss of the fit there). ")
+        said += ("Where it left the band otherwise, its rounds did not jump: set its time beside the link "
+                 "table's measured time at that message size (the fit's own miss there, or the link faster or "
+                 "slower than when fitted). ")
     return said
 
 
