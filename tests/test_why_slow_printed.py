@@ -109,3 +109,28 @@ def test_the_datasheet_tables_ratio_and_ridge_are_worked_from_its_printed_figure
     assert rows["this CPU"][1:] == ("0.1968", "0.4155 (bf16)", "42", "10", "2.1x")
     assert rows["A100 SXM 80GB"][1:] == ("19.50", "312.00 (bf16)", "2039", "153", "16x")
     assert rows["H100 PCIe"][5] == "15x"  # 756 / 51 = 14.8
+
+
+def test_the_category_table_adds_up_to_the_step_and_to_the_sentences_matmul_share():
+    """Reader t5_0001: rows of 55.5 + 9.2 + 15.8 + 5.3 = 85.8 ms beside an 85.9 ms step, and shares of 65% + 11%
+    beside "matmuls 75.3%". The rows are worked from the printed figures: Python & dispatch (on a CPU, the wall
+    time less every operator's) is the printed wall less the other printed rows; the linear layers' row is the
+    printed matmul total less the printed attention, in ms and in % (one decimal, as the sentence prints)."""
+    from utils.lessons.why_slow import profile
+
+    step = profile.StepProfile(85.94e-3, {"matmul": 64.74e-3, "memory-bound": 15.84e-3,
+                                          "Python & dispatch": 5.36e-3}, [], None, None, None,
+                               attention_seconds=9.24e-3)
+    rows = step.printed_rows()
+    assert [ms for _, ms, _ in rows] == [55.5, 9.2, 15.8, 5.4]  # 85.9 - 64.7 - 15.8 = 5.4
+    assert round(sum(ms for _, ms, _ in rows), 1) == 85.9
+    linear, attention = rows[0][2], rows[1][2]
+    assert (linear, attention) == (64.6, 10.7) and f"{round(linear + attention, 1):.1f}" == "75.3"
+    said = step.split_sentence()
+    assert "matmuls 75.3% of it (the linear layers' 64.6%, the fused attention kernels 10.7%)" in said
+    assert f"{rows[2][2]:.1f}%" in said and f"Python & dispatch {rows[3][2]:.1f}%" in said
+    # a Python & dispatch that rounds against the others: the printed rows still add up to the printed wall
+    odd = profile.StepProfile(85.94e-3, {"matmul": 64.74e-3, "memory-bound": 15.84e-3,
+                                         "Python & dispatch": 5.26e-3}, [], None, None, None,
+                              attention_seconds=9.24e-3)
+    assert [ms for _, ms, _ in odd.printed_rows()][3] == 5.4  # 85.9 - 55.5 - 9.2 - 15.8, not 5.3

@@ -74,13 +74,13 @@ class StepProfile:
     def unlisted_sentence(self) -> str:
         """What each matmul row of the category table holds beyond the top operators listed (small wrapper ops
         outside the top 10), worked from the printed ms, so that the two tables reconcile for a reader."""
-        rows = dict(self.rows())
+        rows = {name: ms for name, ms, _ in self.printed_rows()}  # the category table's ms, as printed
         said = []
         for name, kinds in (("matmul: linear layers (mm, addmm, bmm)", LINEAR_OPS),
                             ("matmul: fused attention (scaled_dot_product_*)", ATTENTION_OPS)):
             listed = [s for op, s, _ in self.top if _is_one_of(op, kinds) and (kinds is ATTENTION_OPS)
                       == is_attention(op)]
-            total, shown = claims.as_printed(rows[name], 1, 1e-3), sum(claims.as_printed(s, 2, 1e-3) for s in listed)
+            total, shown = rows[name], sum(claims.as_printed(s, 2, 1e-3) for s in listed)
             rest = round(total - shown, 2)
             said.append(f"'{name}' {total:.1f} ms less the {shown:.2f} ms listed here: "
                         + (f"{rest:.2f} ms in operators outside the top {len(self.top)}" if rest > 0 else
@@ -117,6 +117,23 @@ class StepProfile:
         return [("matmul: linear layers (mm, addmm, bmm)", linear),
                 ("matmul: fused attention (scaled_dot_product_*)", self.attention_seconds), *rest]
 
+    def printed_rows(self) -> list[tuple[str, float, float]]:
+        """(category, ms, % of the step) as the lesson's table prints them (one decimal each), worked from the
+        printed figures so that they add up for a reader: the linear layers' ms and share are the printed matmul
+        total less the printed attention; on a CPU, where Python & dispatch is the wall time less every
+        operator's self time, its row is the printed wall time less the other printed rows."""
+        wall = claims.as_printed(self.wall_seconds, 1, 1e-3)
+        ms = {name: claims.as_printed(s, 1, 1e-3) for name, s in self.by_category.items()}
+        attention = claims.as_printed(self.attention_seconds, 1, 1e-3)
+        if self.time_source == HOST_TIME:
+            ms["Python & dispatch"] = round(wall - sum(v for k, v in ms.items() if k != "Python & dispatch"), 1)
+        pct = lambda part: round(part / (wall or 0.1) * 100, 1)  # noqa: E731 - a share of the printed wall ms
+        total, att = pct(ms["matmul"]), pct(attention)
+        rows = [("matmul: linear layers (mm, addmm, bmm)", round(ms["matmul"] - attention, 1), round(total - att, 1)),
+                ("matmul: fused attention (scaled_dot_product_*)", attention, att)]
+        return rows + [(OTHER_ROW if name == "memory-bound" else name, v, pct(v)) for name, v in ms.items()
+                       if name != "matmul"]
+
     @property
     def matmul_spread(self) -> float:
         """How far the profiled steps' matmul shares spread (``claims.paired_spread``: the course's noise)."""
@@ -133,14 +150,14 @@ class StepProfile:
 
     def split_sentence(self, label: str = "") -> str:
         """The step's split as printed, what "matmul" counts, and how steady the matmul share was."""
-        share = {name: self.printed_share(s) for name, s in self.by_category.items()}  # from the printed ms
-        # the parts to one decimal, the linear layers' as the printed total less the printed attention share,
-        # so that the two printed parts add up to the printed total
-        total, attention = round(share["matmul"] * 100, 1), round(self.share("attention") * 100, 1)
+        # the shares as the category table prints them (``printed_rows``): the linear layers' and the
+        # attention's add up to the printed matmul total, and every row to its table figure
+        (_, _, linear), (_, _, attention), *rest = self.printed_rows()
+        share = dict((name, p) for name, _, p in rest)
         text = (f"One step took {self.wall_seconds * 1e3:.1f} ms under the profiler{label}: matmuls "
-                f"{total:.1f}% of it (the linear layers' {total - attention:.1f}%, the fused attention "
-                f"kernels {attention:.1f}%), {OTHER_OPS} {share['memory-bound']:.0%}, Python & dispatch "
-                f"{share['Python & dispatch']:.0%}.")
+                f"{round(linear + attention, 1):.1f}% of it (the linear layers' {linear:.1f}%, the fused attention "
+                f"kernels {attention:.1f}%), {OTHER_OPS} {share[OTHER_ROW]:.1f}%, Python & dispatch "
+                f"{share['Python & dispatch']:.1f}%.")
         if len(self.matmul_shares) < 4:
             return text + " One profiled step shows no spread, so no verdict on 'most of the step' is drawn."
         lo, hi = min(self.matmul_shares), max(self.matmul_shares)
