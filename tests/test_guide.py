@@ -247,7 +247,13 @@ def test_two_t4s_without_peer_access_choose_qlora_with_ddp_by_the_links_bytes():
     memory = answers("2xT4 PCIe", "7B")["memory"]
     assert memory.choice == "does not fit: QLoRA r=16 (4-bit weights), DDP over 2", memory.why
     assert "all-gather x2 2(n-1)/n x 2 B x 6.86 bn = 13.7 GB = 2.48 s" in memory.why
-    assert "all-reduce 2(n-1)/n x 4 B x 34 M" in memory.why and "s of compute" in memory.why
+    assert "all-reduce 2(n-1)/n x 4 B x 33.6 M = 0.134 GB" in memory.why and "s of compute" in memory.why
+
+
+def test_the_adapters_print_to_3_figures_so_their_products_divide_out():
+    """Fifth reader: "4 B x 34 M = 0.134 GB" (4 x 34 M is 0.136 GB); the adapters are 2**25, 33.6 M."""
+    memory = answers("2xT4 PCIe", "7B")["memory"]
+    assert "16 B x 33.6 M adapter" in memory.why and "34 M" not in memory.why
 
 
 def test_a_fast_link_keeps_lora_on_fsdp_when_its_gathers_hide_behind_backward():

@@ -195,7 +195,8 @@ def link_bytes(shape: Shape, kind: str, n: int) -> tuple[float, str]:
     to reduce-scatter; QLoRA with DDP keeps a whole base on each device and all-reduces the adapters' fp32
     gradients (once a step with no_sync: a micro-batch is the most it costs). Lesson 08."""
     p, lora, ring = shape.parameters(), lora_parameters(shape), (n - 1) / n
-    if kind == "qlora":
+    if kind == "qlora":   # the adapters as printed (33.5 M), so that 4 B x 33.5 M is the printed 0.134 GB
+        lora = float(f"{lora:.3g}")
         return 2 * ring * 4 * lora, f"all-reduce 2(n-1)/n x 4 B x {lora / 1e6:.3g} M"
     if kind == "lora":
         return 2 * ring * 2 * p, f"all-gather x2 2(n-1)/n x 2 B x {p / 1e9:.2f} bn"
