@@ -95,7 +95,8 @@ def test_the_miss_is_taken_apart_from_the_table_as_printed():
     assert "(off it 0.00 to 1.37 ms, below)" in story
     # every part within its allowance: the other branch, still from the printed figures
     calm = _miss()
-    calm["ranks"][0].update(compute=0.0191752, after_both=0.0011349, waited=0.0)
+    for rank in calm["ranks"]:   # both ranks: each step is its compute + its all-reduces, as printed
+        rank.update(compute=0.01995, after_both=0.0011349, waited=0.0)   # 19.95: within 1.05 x 19.18
     assert "Every part is within its allowance" in " ".join(report.miss_story(calm, ""))
 
 
@@ -147,3 +148,30 @@ def test_the_model_speedup_is_the_width_tables_two_ms_divided():
     assert (one_ms, model_ms) == (2.02, 2.01)   # unrounded 2.02035 / 2.01018 is 1.0051: 1.01x
     assert f"{row['predicted_speedup']:.2f}" == f"{one_ms / model_ms:.2f}" == "1.00"
     assert f"{claims.printed_ratio(1.4649, 1.8851):.0%}" == "77%"   # 1.46 / 1.89, not 1.4649 / 1.8851 (78%)
+
+
+def test_the_model_ms_and_the_miss_tables_totals_add_up_as_printed():
+    """Fifth reading, 07 N3 and N2: width 128's model ms is 2.83 / 2 + 0.58 = 1.995, printed 2.00 (not 1.99
+    from the unrounded seconds), and the model speed-up divides the two printed ms; the miss table's totals
+    are the sums of their printed parts (0.26 + 1.55 = 1.81 inside, 19.50 + 1.81 = 21.31 the step)."""
+    assert cost.model_ms(0.0028349, 0.000576) == 2.00   # 2.83 / 2 + 0.58, half-up
+    assert cost.model_ms(0.00297, 0.0) == 1.49          # 2.97 / 2 = 1.485: half-up, not a float's 1.48
+    got = {"sizes": [1e3, 1e4, 1e5], "seconds": [1e-4 + s / 1e9 for s in (1e3, 1e4, 1e5)],
+           "rows": [{"width": 128, "one": 0.0028349, "two": 0.002, "bytes": 2.4e5, "one_rounds": [0.0028] * 4,
+                     "two_rounds": [0.002] * 4}]}
+    row = cost.analyse(got)["rows"][0]
+    cells = report.cost_table({"rows": [row]}, 2.0, "").rows[0]
+    one_ms, comm_ms, model_ms = float(cells[1]), float(cells[4]), float(cells[3])
+    assert f"{model_ms:.2f}" == f"{cost.model_ms(one_ms * 1e-3, comm_ms * 1e-3):.2f}"
+    assert cells[6] == f"{one_ms / model_ms:.2f}x"
+    m = _miss()
+    m["ranks"][0].update(waited=0.000264, after_both=0.001546, allreduce=0.001804, compute=0.0195, step=0.021304)
+    table = report.miss_table(m, "")
+    by_row = {row[0].strip(): row[1:] for row in table.rows}
+    assert by_row["inside the 2 all-reduces"][1] == "1.81"    # 0.26 + 1.55, not 1.80 from the seconds
+    assert by_row["the split step"][1] == "21.31"             # 19.50 + 1.81, not 21.30 from the seconds
+    model_rows = (by_row["compute, outside the all-reduces"][0], by_row["inside the 2 all-reduces"][0])
+    assert by_row["the split step"][0] == f"{sum(float(c.split()[0]) for c in model_rows):.2f}"
+    # printing the printed figures again changes nothing
+    again = cost.miss_as_printed(cost.miss_as_printed(m))
+    assert again["ranks"][0]["step"] == cost.miss_as_printed(m)["ranks"][0]["step"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import decimal
 import math
 import os
 import statistics
@@ -223,14 +224,23 @@ class Model:
         return one / 2 + ALLREDUCES_PER_STEP * self.link.time(n_bytes)
 
 
+def model_ms(one: float, comm: float = 0.0) -> float:
+    """The model's split step in ms as a reader works it from the width table: t1/2 + the all-reduces, from
+    ``one`` and ``comm`` (seconds) as printed (ms, 2 decimals), rounded half-up to 2 decimals in decimal
+    arithmetic: 2.83 / 2 + 0.58 = 1.995 prints 2.00, never 1.99 from the unrounded seconds or a float's tie."""
+    halved = decimal.Decimal(str(claims.as_printed(one, 2, 1e-3))) / 2
+    total = halved + decimal.Decimal(str(claims.as_printed(comm, 2, 1e-3)))
+    return float(total.quantize(decimal.Decimal("0.01"), rounding=decimal.ROUND_HALF_UP))
+
+
 def analyse(got: dict) -> dict:
     """Fit alpha-beta, predict every width, judge each speed-up against its noise, and find the crossovers
     (measured: beyond the noise; predicted)."""
     model = Model(fit_alpha_beta(got["sizes"], got["seconds"]))
     rows = []
     for r in got["rows"]:
-        predicted = model.predict(r["one"], r["bytes"])
         comm = ALLREDUCES_PER_STEP * model.link.time(r["bytes"])
+        predicted = model_ms(r["one"], comm) * 1e-3   # model.predict's sum, from its terms as printed
         ratios = [a / b for a, b in zip(r["one_rounds"], r["two_rounds"])]   # one device / split, per round
         rows.append({**r, "predicted": predicted,
                      # one statistic for the speed-up and its noise: the paired rounds' median ratio, and half
@@ -350,12 +360,28 @@ def _seconds_as_printed(d: dict, keys) -> dict:
     return d | {k: claims.as_printed(d[k], 2, 1e-3) * 1e-3 for k in keys if d.get(k) is not None}
 
 
+def _rank_as_printed(rank: dict) -> dict:
+    """A rank's seconds as printed, each total the sum of its parts as printed (the reader adds the rows):
+    inside the all-reduces = waiting + after both (where the calls were cut), the step = compute + inside."""
+    r = _seconds_as_printed(rank, RANK_SECONDS)
+    ms = lambda *keys: claims.as_printed(sum(r[k] for k in keys), 2, 1e-3) * 1e-3  # noqa: E731
+    if r.get("waited") is not None and r.get("after_both") is not None:
+        r["allreduce"] = ms("waited", "after_both")
+    if r.get("compute") is not None and r.get("allreduce") is not None:
+        r["step"] = ms("compute", "allreduce")
+    return r
+
+
 def miss_as_printed(m: dict) -> dict:
     """``miss``'s figures as printed (``report.miss_table``'s): the model's and each rank's seconds
-    (``_seconds_as_printed``), the shard timed apart, and the fit's worst residual as its whole per cent."""
+    (``_seconds_as_printed``; each total the sum of its printed parts), the shard timed apart, and the fit's
+    worst residual as its whole per cent. Printing it again gives the same figures."""
     corun = m.get("corun") or {}
-    return m | {**_seconds_as_printed(m, ("model_step", "model_compute", "model_comm", "one")),
-                "ranks": [_seconds_as_printed(r, RANK_SECONDS) for r in m["ranks"]],
+    model = _seconds_as_printed(m, ("model_comm", "one"))
+    model["model_compute"] = model_ms(m["one"]) * 1e-3   # t1/2 from t1 as printed
+    model["model_step"] = model_ms(m["one"], m["model_comm"]) * 1e-3   # t1/2 + the all-reduces, as printed
+    return m | {**model,
+                "ranks": [_rank_as_printed(r) for r in m["ranks"]],
                 "corun": _seconds_as_printed(corun, ("alone", "together")) if corun else corun,
                 "residual": claims.as_printed(m["residual"], 2)}
 

@@ -180,6 +180,7 @@ def miss_table(m: dict, label: str) -> Table:
     def ms(v):
         return "-" if v is None else f"{v * 1e3:.2f}"
 
+    m = miss_as_printed(m)   # each total the sum of its parts as printed: the rows add up by hand
     ranks = m["ranks"] + [None] * (2 - len(m["ranks"]))
 
     def per_rank(key):
