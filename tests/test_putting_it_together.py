@@ -460,7 +460,7 @@ def test_one_printed_loss_gives_one_difference_from_the_baseline():
 
 def test_the_keep_rule_holds_on_the_printed_figures():
     """The lesson's optimizer rounds (1.00, 1.07, 0.98, 1.03): median 1.015x, spread 0.015, printed "1.01x ±
-    0.01": 1.01 - 0.01 is not above 1x, so it is not kept; a clear gain still is."""
+    0.02" (half-up): 1.01 - 0.02 is not above 1x, so it is not kept; a clear gain still is."""
     from utils.lessons.putting_it_together import ladder
 
     assert not ladder.paid([1.00, 1.07, 0.98, 1.03])

@@ -75,3 +75,23 @@ def test_the_rows_tokens_ratio_and_int8_s_bytes_are_worked_from_the_printed_figu
     assert report.bytes_share(serving) == 100 / 301
     claim = report.bytes_claim(serving)
     assert claim.measured == f"{100 / 301:.2f}x" and f"{100 / 301:.0%} of fp32's bytes" in claim.verdict
+
+
+def test_the_spread_is_half_the_printed_rounds_range_rounded_half_up():
+    """Fifth reader: rounds printed 1.49x, 1.47x, 1.46x beside "1.47x ± 0.01"; (1.49 - 1.46)/2 = 0.015 prints
+    0.02 half-up and half-even. The spread was taken from the unrounded ratios (0.0149...)."""
+    assert ladder.spread([1.4912, 1.4711, 1.4613]) == 0.02    # printed 1.49, 1.47, 1.46
+    assert ladder.spread([1.4849, 1.4711, 1.4651]) == 0.01    # printed 1.48, 1.47, 1.47: 0.005 -> 0.01
+    assert ladder.spread([1.47, 1.47, 1.47]) == 0.0 and ladder.spread([1.5]) == 0.0
+    assert ladder.spread([1.00, 1.07, 0.98, 1.03]) == 0.02    # 4 rounds: half the middle half, (1.03 - 1.00)/2
+    c = _compared("precision", 0.25, [1.4912, 1.4711, 1.4613])
+    assert "median 1.47x ± 0.02" in ladder.within_noise(c.ratios)
+
+
+def test_int8_s_spread_is_worked_from_the_printed_ratios_too():
+    """int8's "± 0.06" is the training steps' spread: the middle half of the ratios as printed."""
+    from utils.lessons.putting_it_together import report
+
+    times = {"fp32 compiled": [1.0, 1.4649, 1.4851, 2.0], "int8": [1.0] * 4}   # printed 1.46x and 1.49x
+    gain, noise = report.serving_gain({"times": times}, "fp32 compiled")
+    assert noise == 0.02   # (1.49 - 1.46)/2 = 0.015 half-up; the unrounded (1.4851 - 1.4649)/2 = 0.0101 gave 0.01

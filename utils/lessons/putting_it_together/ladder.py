@@ -32,6 +32,7 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 
 import torch
 
@@ -311,11 +312,17 @@ class Climb:
 
 
 def spread(ratios: list[float]) -> float:
-    """The paired rounds' spread around their median: ``claims.paired_spread`` from 4 rounds on; with 2 or 3
-    rounds, half their range."""
-    if len(ratios) >= 4:
-        return claims.paired_spread(ratios)
-    return (max(ratios) - min(ratios)) / 2 if len(ratios) > 1 else 0.0
+    """The paired rounds' spread around their median, worked from the rounds as printed (2 decimals):
+    ``claims.paired_spread`` from 4 rounds on; with 2 or 3 rounds, half their range. Rounded half-up to 2
+    decimals, as a reader rounds it: rounds printed 1.49x, 1.47x and 1.46x spread 0.015, printed "± 0.02"
+    (``round`` gives 0.01: 0.015 is stored as 0.01499...)."""
+    shown = [claims.as_printed(x, 2) for x in ratios]
+    if len(shown) >= 4:
+        half = claims.paired_spread(shown)
+    else:
+        half = (max(shown) - min(shown)) / 2 if len(shown) > 1 else 0.0
+    # 9 decimals first: 1.49 - 1.46 is 0.0300000000000000266 in floats
+    return float(Decimal(repr(round(half, 9))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 def paid(ratios: list[float], digits: int = 2) -> bool:

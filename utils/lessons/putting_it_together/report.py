@@ -375,11 +375,12 @@ def serving_verdict(gain: float, noise: float, against: str = "fp32 compiled") -
 
 def serving_gain(serving: dict, against: str | None = None, model: str = "int8") -> tuple[float, float]:
     """``model``'s speed-up (default int8) over ``against`` (default ``serving_reference``: fp32 compiled),
-    the median of the interleaved rounds' latency ratios paired by round, and its spread
-    (``claims.paired_spread``). Compile alone: ``serving_gain(s, "fp32", "fp32 compiled")``."""
+    the median of the interleaved rounds' latency ratios paired by round, and its spread (``ladder.spread``:
+    from the ratios as printed, as the training steps' ± is). Compile alone: ``serving_gain(s, "fp32",
+    "fp32 compiled")``."""
     against = against or serving_reference(serving)
     pairs = [f / q for f, q in zip(serving["times"][against], serving["times"][model])]
-    return _median(pairs), claims.paired_spread(pairs) if len(pairs) >= 4 else 0.0
+    return _median(pairs), spread(pairs) if len(pairs) >= 4 else 0.0
 
 
 def record(rows: list[dict]) -> dict:
