@@ -844,6 +844,11 @@ def test_a_link_ratio_median_whose_spread_covers_the_bytes_ratio_is_printed_as_n
                                   convert=[1.0] * 3)
     note = transfer.link_only_note(rounds, 0.0, 0.0)
     assert "4.65x ± 1.23, the median" in note and "within noise" in note and "finding" not in note
+    # fifth reading: a median above the ceiling, within noise, left three figures around one bound unread
+    line = transfer.link_alone_line(rounds)
+    assert "above the bound, within noise" in line and "only the net figure, 2.33x, answers" in line
+    under = transfer.Compression(400, 100, float_link=[3.42, 3.65, 3.85], uint8_link=[1.0] * 3, convert=[1.0] * 3)
+    assert "only the net figure" not in transfer.link_alone_line(under)   # at or under the bound: the ceiling held
 
 
 def test_the_recipe_notes_say_where_section_2_and_the_rounds_agree():

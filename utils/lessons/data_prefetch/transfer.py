@@ -166,6 +166,10 @@ def link_alone_line(c: Compression) -> str:
         return (head + ": this link's times strayed from that model between the two batches (the details set "
                 f"them beside its sweep), so the net figure's {c.byte_ratio:.0f}x is the model's ceiling, not one "
                 "this link was shown to keep")
+    if link_ratio_verdict(c).startswith("above the bound, within noise"):
+        # a median past the ceiling that its ± still covers: neither a ceiling kept nor a breach shown
+        return (head + f": the bound is not shown to hold on this link, nor to break; only the net figure, "
+                f"{c.speedup:.2f}x, answers whether compressing pays here")
     return head
 
 
