@@ -23,8 +23,11 @@ def cost_rows(costs, link, can_predict: bool) -> list[tuple]:
 
 
 def share_cell(share: float) -> str:
-    """A latency share as printed; over 100 % (as printed) the transfer beat the latency counted, and says so."""
-    return f"{share:.0%}" + (f" (took less than {LATENCY_NAME})" if round(share, 2) > 1 else "")
+    """A latency share as printed. Over 100 % (as printed) the transfer beat the latency counted: a share of
+    its time cannot exceed the whole, so the cell says the share is not measurable and why, with no figure."""
+    if round(share, 2) > 1:
+        return f"not measurable (took less than {LATENCY_NAME})"
+    return f"{share:.0%}"
 
 
 def _ids_sentence(ids, floor: float, beta: float) -> str:
