@@ -412,8 +412,22 @@ def test_the_precision_bound_is_worked_from_the_flops_and_peak_as_printed():
     p = guide.Profile({"load": 0.0002, "matmul": 0.2209, "memory-bound": 0.0273, "Python & dispatch": 0.0074},
                       peak_ratio=2.14, matmul_flops=20.38e9, low_peak=222.34e9)
     why = cpu_answers("small", profile=p)["precision"].why
-    assert "their 20.4 GFLOP at the measured bf16 peak (222.3 GFLOP/s) take 91.8 ms" in why
-    assert f"= 256/(35 + 91.8) = {256 / (35 + 91.8):.2f}x" in why
+    assert "their 20.38 GFLOP at the measured bf16 peak (222.3 GFLOP/s) take 91.7 ms" in why   # 4 figures now
+    assert f"= 256/(35 + 91.7) = {256 / (35 + 91.7):.2f}x" in why
+
+
+def test_section_2_s_rate_divides_out_of_the_guide_s_flops_and_the_table_s_seconds():
+    """Fifth reader: section 2's 94.8 GFLOP/s against the guide's "20.4 GFLOP" and the table's 0.2148 s
+    (20.4/0.2148 = 95.0). The GFLOP now print to 4 figures, and the rate is worked from them."""
+    from utils.lessons.putting_it_together import profile_words
+
+    p = guide.Profile({"load": 0.0003, "matmul": 0.2148, "memory-bound": 0.0277, "Python & dispatch": 0.0074},
+                      peak_ratio=2.15, matmul_flops=20.3649e9, low_peak=222.34e9)
+    why = cpu_answers("small", profile=p)["precision"].why
+    assert "their 20.36 GFLOP at the measured bf16 peak (222.3 GFLOP/s) take 91.6 ms" in why   # 20.36/222.3
+    said = profile_words.matmul_rate(20.3649e9, 0.2148, {"fp32": 103.4e9, "bf16": 222.34e9})
+    assert "20.36 GFLOP in 0.2148 s, ran at 94.8 GFLOP/s" in said and round(20.36 / 0.2148, 1) == 94.8
+    assert guide.matmul_gflops(20.3649e9, 0.21484) == 94.8 and f"take {222.3 / 94.8:.2f}x less time" in said
 
 
 def test_the_links_milliseconds_are_the_printed_gb_over_the_printed_rate():

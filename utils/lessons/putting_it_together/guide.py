@@ -66,7 +66,7 @@ class Profile:
         the peak in GFLOP/s as section 2 prints them (0.1), so the ladder's "2.41x" is the page's division."""
         if not self.matmul_flops or not self.low_peak or not self.parts.get("matmul"):
             return self.peak_ratio
-        rate = claims.as_printed(self.matmul_flops / self.parts["matmul"], 1, 1e9)   # GFLOP/s
+        rate = matmul_gflops(self.matmul_flops, self.parts["matmul"])
         return claims.printed_ratio(self.low_peak, rate * 1e9, 1, 1e9)
 
     @property
@@ -75,6 +75,17 @@ class Profile:
 
     def share(self, part: str) -> float:
         return self.parts.get(part, 0.0) / self.step_s
+
+
+def matmul_gflops(flops: float, seconds: float) -> float:
+    """The matmuls' rate in GFLOP/s to 0.1, worked from their figures as the page prints them: the GFLOP to 4
+    significant figures (the guide's "20.36 GFLOP") over the seconds to 4 decimals (section 2's "0.2148")."""
+    return claims.as_printed(_sig4(flops / 1e9) / claims.as_printed(seconds, 4), 1)
+
+
+def _sig4(x: float) -> float:
+    """``x`` to 4 significant figures: the matmuls' GFLOP, which section 2 divides by its 4-decimal seconds."""
+    return float(f"{x:.4g}")
 
 
 def amdahl(share: float, speedup: float) -> float:
@@ -183,13 +194,14 @@ def _precision_by_peaks(share: float, ratio: float) -> tuple[float, str]:
 
 def _precision_by_flops(profile: Profile, low: str) -> tuple[float, str]:
     """Amdahl's bound T/((T - M) + FLOPs/peak), every term worked from the figures as printed: the step T
-    and its matmuls M in whole ms, the FLOPs to 3 figures, the measured low-precision peak to 0.1 GFLOP/s."""
+    and its matmuls M in whole ms, the FLOPs to 4 figures (section 2's rate divides out of them), the measured
+    low-precision peak to 0.1 GFLOP/s."""
     t = int(claims.as_printed(profile.step_s, 0, 1e-3))
     mm = int(claims.as_printed(profile.parts["matmul"], 0, 1e-3))
-    gflop, peak = _sig3(profile.matmul_flops / 1e9), claims.as_printed(profile.low_peak, 1, 1e9)
+    gflop, peak = _sig4(profile.matmul_flops / 1e9), claims.as_printed(profile.low_peak, 1, 1e9)
     at_low = claims.as_printed(gflop / peak, 1, 1e-3)   # ms
     bound = t / ((t - mm) + at_low)
-    return bound, (f"matmuls take {mm} of a step's {t} ms; their {gflop:.3g} GFLOP at the measured {low} peak "
+    return bound, (f"matmuls take {mm} of a step's {t} ms; their {gflop:.4g} GFLOP at the measured {low} peak "
                    f"({peak:,.1f} GFLOP/s) take {at_low:.1f} ms: Amdahl's bound T/((1 - f)T + FLOPs/peak) = "
                    f"{t}/({t - mm} + {at_low:.1f}) = {bound:.2f}x (an estimate: the casts and the parts outside "
                    "the matmuls can change too)")

@@ -59,13 +59,15 @@ def share_of(part_s: float, whole_s: float, part_digits: int = 1, whole_digits: 
 
 def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float]) -> str:
     """The step's own fp32 matmuls' rate against the fp32 and bf16 peaks, all in GFLOP/s to 0.1 as printed
-    (the collapsed block prints the peaks so): the share of the fp32 peak and the bf16 peak's ratio over the
-    rate are the reader's own divisions."""
-    rate = claims.as_printed(matmul_flops / matmul_s, 1, 1e9)
+    (the collapsed block prints the peaks so): the rate is their GFLOP (4 figures, as the guide prints them)
+    over the table's seconds, and the share of the fp32 peak and the bf16 peak's ratio over the rate are the
+    reader's own divisions."""
+    rate = guide.matmul_gflops(matmul_flops, matmul_s)
     fp32, bf16 = claims.as_printed(peaks["fp32"], 1, 1e9), claims.as_printed(peaks["bf16"], 1, 1e9)
     measured = guide.Profile({"matmul": matmul_s}, matmul_flops=matmul_flops, low_peak=peaks["bf16"])
     faster = measured.matmul_speedup   # bf16 over the rate, each as printed
-    return (f"The step's own matmuls ran at {rate:,.1f} GFLOP/s in fp32, {rate / fp32:.0%} of that fp32 peak "
+    return (f"The step's own matmuls, {matmul_flops / 1e9:.4g} GFLOP in {claims.as_printed(matmul_s, 4):.4f} s, "
+            f"ran at {rate:,.1f} GFLOP/s in fp32, {rate / fp32:.0%} of that fp32 peak "
             f"({fp32:,.1f} GFLOP/s), so at the bf16 peak ({bf16:,.1f} GFLOP/s) they would take "
             f"{faster:.2f}x less time: section 4's precision bound uses this ratio, the step's matmuls "
             "against the bf16 peak, not the peaks' ratio.")   # the same figure: guide.Profile.matmul_speedup
