@@ -550,7 +550,8 @@ def test_the_ridge_and_the_turning_length_are_worked_from_the_ceilings_as_printe
     # the predictions are the counts on the printed ceilings
     table = lab.prediction_table(count, unrounded, SETUP).to_text()
     embedding = SETUP.ops[0]
-    assert f"{count(embedding)[1] / 22.5e9 * 1e3:.3g} ms" in table
+    from utils.labs.predict_the_roofline.checks import printed_count  # the counts as the table prints them
+    assert f"{printed_count(count(embedding)[1]) / 22.5e9 * 1e3:.3g} ms" in table
 
 
 def test_ratios_and_shares_beside_printed_times_are_worked_from_those_times():
@@ -587,7 +588,8 @@ def test_the_share_of_its_roof_is_the_roof_time_over_the_measured_time_as_the_ta
     where the learner's counts miss, the table prints the roof beside the prediction."""
     op = SETUP.ops[2]
     done = lab_ops.reference_op(op)
-    ceilings = Ceilings(done.flops / 5.31e-3, 1e30)   # the roof of what the op does: 5.31 ms of FLOPs
+    from utils.labs.predict_the_roofline.checks import printed_count  # the roof: its FLOPs as printed
+    ceilings = Ceilings(printed_count(done.flops) / 5.31e-3, 1e30)   # the roof of what the op does: 5.31 ms
     point = SimpleNamespace(op=done, seconds=14.96e-3, spread=0.05)
     right = lab.Compared(op, 1.0, 1.0, 5.31e-3, "compute", point)
     assert f"{report.share_of(right, ceilings):.0%}" == "35%"
@@ -595,3 +597,30 @@ def test_the_share_of_its_roof_is_the_roof_time_over_the_measured_time_as_the_ta
     assert "(roof" not in table and "35%" in table and "15 ms" in table
     wrong = lab.Compared(op, 1.0, 1.0, 10.62e-3, "compute", point)   # counts twice the work
     assert "10.6 ms (roof 5.31 ms)" in report.compared_table([wrong], ceilings).to_text()
+
+
+def test_the_predictions_made_twice_name_the_ceiling_that_moved_as_printed():
+    # Reader (fifth reading, cell 21): "so the predicted times differ" where only the peak moved (27.1 GB/s twice)
+    from types import SimpleNamespace as NS
+
+    before = NS(flops=99.7e9, bandwidth=27.1e9)
+    peak = report.predicted_again_sentence(before, NS(flops=100.4e9, bandwidth=27.12e9))
+    assert "the peak moved" in peak and "memory-bound ones' do not" in peak
+    bandwidth = report.predicted_again_sentence(before, NS(flops=99.68e9, bandwidth=26.0e9))
+    assert "the bandwidth moved" in bandwidth and "compute-bound ones' do not" in bandwidth
+    both = report.predicted_again_sentence(before, NS(flops=101e9, bandwidth=26.0e9))
+    assert "both moved" in both
+    assert "same ceilings" in report.predicted_again_sentence(before, NS(flops=99.71e9, bandwidth=27.13e9))
+
+
+def test_a_predicted_time_is_worked_from_the_counts_as_printed():
+    # Reader (fifth reading, cell 15): 1.07e+09 FLOPs at 99.7 GFLOP/s printed 10.8 ms, not 10.7
+    from types import SimpleNamespace as NS
+    from utils.labs.predict_the_roofline.checks import predicted, printed_count
+
+    assert printed_count(1_074_790_400) == 1.07e9
+    ceilings = NS(flops=99.7e9, bandwidth=27.1e9, ridge=99.7 / 27.1)
+    bound, seconds = predicted(1_074_790_400, 1e6, ceilings)
+    assert bound == "compute" and f"{seconds * 1e3:.3g}" == "10.7"
+    _, lookup = predicted(0, 46_549_000, ceilings)  # printed 4.65e+07 bytes: 1.72 ms
+    assert f"{lookup * 1e3:.3g}" == "1.72"

@@ -247,8 +247,16 @@ class Compared:
         return printed_ms(self.point.seconds) / printed_ms(self.predicted)
 
 
+def printed_count(count: float) -> float:
+    """A FLOP or byte count as the lab's tables print it, to three significant figures (1.07e+09), so that a
+    time worked from it is the division a learner does from the page (1.07e9 / 99.7e9 is 10.7 ms)."""
+    return float(f"{count:.3g}")
+
+
 def predicted(flops: float, n_bytes: float, c: Ceilings) -> tuple[str, float]:
-    """Lesson 01's roofline on the learner's counts: the side of the ridge, and the slower limit's time."""
+    """Lesson 01's roofline on the learner's counts: the side of the ridge, and the slower limit's time, both
+    worked from the counts as printed (``printed_count``)."""
+    flops, n_bytes = printed_count(flops), printed_count(n_bytes)
     bound = "compute" if n_bytes and flops / n_bytes >= c.ridge else "memory"
     return bound, max(flops / c.flops, n_bytes / c.bandwidth)
 
@@ -360,7 +368,7 @@ def prediction_table(count: Callable, ceilings: Ceilings, setup: LabSetup):
         try:
             flops, n_bytes = counted(count, op)
             bound, seconds = predicted(flops, n_bytes, ceilings)
-            rows.append((op.name, f"{flops:.3g}", f"{n_bytes:.3g}", f"{flops / n_bytes:.3g}", bound,
+            rows.append((op.name, f"{flops:.3g}", f"{n_bytes:.3g}", f"{printed_count(flops) / printed_count(n_bytes):.3g}", bound,
                          f"{seconds * 1e3:.3g} ms"))
         except NotImplementedError:
             rows.append((op.name, "not done yet", "", "", "", ""))

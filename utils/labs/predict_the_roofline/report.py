@@ -8,7 +8,7 @@ import textwrap
 
 from utils.details import how_measured
 from utils import checks
-from utils.labs.predict_the_roofline.checks import COUNTS_CHECK, FASTER, printed_ceilings
+from utils.labs.predict_the_roofline.checks import COUNTS_CHECK, FASTER, printed_ceilings, printed_count
 from utils.lessons.why_slow.algorithms import printed_ms
 from utils.lessons.why_slow import roofline
 from utils import claims
@@ -29,9 +29,10 @@ def _fill(text: str) -> str:
 
 def roof_seconds(row, ceilings) -> float:
     """The roofline's time for what the measured op does (its FLOPs and bytes counted off the op) on the
-    ceilings measured with it. A lookup has no FLOPs: its roof is its bytes at the bandwidth."""
+    ceilings measured with it, the counts as the details table prints them (``printed_count``). A lookup has
+    no FLOPs: its roof is its bytes at the bandwidth."""
     done = row.point.op
-    return max(done.flops / ceilings.flops, done.bytes / ceilings.bandwidth)
+    return max(printed_count(done.flops) / ceilings.flops, printed_count(done.bytes) / ceilings.bandwidth)
 
 
 def share_of(row, ceilings) -> float:
@@ -188,13 +189,26 @@ def turning_limit_sentence(at, length: int, ceilings, first_ridge: float | None)
 def predicted_again_sentence(before, now) -> str:
     """Why the table's predictions differ from those printed before the exercises: the same counts on the
     ceilings measured again, in the rounds that timed the ops (every branch written)."""
-    same = before.flops == now.flops and before.bandwidth == now.bandwidth
-    if same:
+    peak_moved = claims.as_printed(before.flops, 1, 1e9) != claims.as_printed(now.flops, 1, 1e9)
+    bandwidth_moved = claims.as_printed(before.bandwidth, 1, 1e9) != claims.as_printed(now.bandwidth, 1, 1e9)
+    if not (peak_moved or bandwidth_moved):
         return "The 'predicted' column is your counts on the same ceilings as the predictions before the exercises."
     return (f"The 'predicted' column is your counts on the ceilings measured again in these rounds (peak "
             f"{now.flops / 1e9:.1f} GFLOP/s, bandwidth {now.bandwidth / 1e9:.1f} GB/s), not on those measured "
             f"before the exercises ({before.flops / 1e9:.1f} GFLOP/s, {before.bandwidth / 1e9:.1f} GB/s): the same "
-            "counts, a ceiling measured twice, so the predicted times differ from those above.")
+            f"counts, a ceiling measured twice: {_which_moved(peak_moved, bandwidth_moved)}.")
+
+
+def _which_moved(peak_moved: bool, bandwidth_moved: bool) -> str:
+    """Which predictions the ceilings measured again can move (as printed): the compute-bound ones' with the
+    peak, the memory-bound ones' with the bandwidth (a count near the ridge may change side)."""
+    if peak_moved and bandwidth_moved:
+        return "both moved, so every predicted time may differ from those above"
+    if peak_moved:
+        return ("the peak moved, so the compute-bound ops' predicted times may differ from those above; the "
+                "bandwidth printed the same, so the memory-bound ones' do not")
+    return ("the bandwidth moved, so the memory-bound ops' predicted times may differ from those above; the "
+            "peak printed the same, so the compute-bound ones' do not")
 
 
 def stream_words(first, roof) -> str:
