@@ -500,3 +500,19 @@ def test_the_worst_miss_is_printed_with_the_two_times_it_is_worked_from():
         assert round(redone * 100) == int(miss)
         assert check.grade == ("within" if round(abs(redone), 2) <= 0.30 else "edge")
         assert check.claim("gloo").measured == f"worst miss {int(miss):+d}% (4 KiB)"
+
+
+def test_the_fit_tables_alpha_is_printed_so_that_a_small_copys_residual_can_be_redone():
+    """Reader t5_0001: α 0.4 µs and β 40.94 GB/s give 2.00 µs at 64 KiB, +8% against 2.17 µs, beside a printed
+    +7%. Under 10 µs α now prints with two decimals, as the lesson's times do (the link's 100 µs keeps one)."""
+    from utils.linkmodel import AlphaBeta
+
+    fit = AlphaBeta(0.417e-6, 40.94e9, (64 * KIB, MIB), (0.0, 0.0))
+    measured = fit.time(64 * KIB) / (1 - 0.07)  # the fit's own residual at 64 KiB: +7%
+    fit = AlphaBeta(fit.alpha, fit.beta, (64 * KIB, MIB), (0.07, 0.0))
+    rows = bandwidth.fit_table({"host memcpy": fit}).rows
+    assert rows[0] == ("fitted α", "0.42 µs") and rows[1] == ("fitted β", "40.94 GB/s")
+    redone = 1 - (0.42e-6 + 64 * KIB / 40.94e9) / round(measured, 8)
+    assert rows[2] == ("residual at 64 KiB", f"{redone:+.0%}") == ("residual at 64 KiB", "+7%")
+    link = AlphaBeta(100e-6, 2e9, (4,), (0.0,))
+    assert bandwidth.fit_table({"gloo": link}).rows[0] == ("fitted α", "100.0 µs")
