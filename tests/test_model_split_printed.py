@@ -97,3 +97,14 @@ def test_steps_note_names_rows_as_their_tables_do():
     assert "batch 32 gpipe m=4, split [3]: 150 / 137" in said and "batch 32 gpipe m=4, split [2]: 150 / 107" in said
     layers = runs.Row(32, 1, "x", 0.152, 0.161, [0.07], naive=True, speedups=[1.08])
     assert "layers: 161 / 152 = 1.06x, beside 1.08x" in report.steps_note([layers], ["layers"])
+
+
+def test_one_printed_half_range_gives_one_printed_spread():
+    # session 51: (1.77 - 1.68) / 2 and (1.65 - 1.56) / 2 printed "± 0.04", (1.95 - 1.86) / 2 "± 0.05"
+    from utils.lessons.model_split.noise import spread_as_printed
+
+    for rounds in ([1.60, 1.6849, 1.72, 1.7702, 1.80], [1.50, 1.56, 1.60, 1.65, 1.70], [1.8, 1.86, 1.9, 1.95, 2.0]):
+        assert spread_as_printed(rounds) == 0.05
+    assert spread_as_printed([1.0, 1.02, 1.03, 1.05, 1.1]) == 0.02 and spread_as_printed([1.0, 1.1, 1.2]) == 0.0
+    r = runs.Row(128, 8, "gpipe", 0.4, 0.7, [0.3, 0.3], speedups=[1.60, 1.68, 1.72, 1.77, 1.80])
+    assert report.printed(r) == (1.72, 0.05) and report.speedup_claim("c", r).measured == "1.72x ± 0.05"
