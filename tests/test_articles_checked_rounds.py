@@ -16,7 +16,8 @@ READERS_ROUNDS = [2.05, 1.63, 1.87, 1.69, 1.84]  # lesson 02's recorded rounds o
 
 def test_a_round_past_two_devices_2x_is_a_finding_to_explain_as_lesson_02_reads_it():
     record = {"value": 1.84, "bound": BOUND_8, "rounds": READERS_ROUNDS}
-    assert checks.rounds_above_words(record) == "1 of 5 rounds above 2 devices' 2x (2.05x): a finding to explain"
+    assert checks.rounds_above_words(record) == ("1 of 5 rounds above 2 devices' 2x (2.05x): a finding to "
+                                                 "explain; 3 of 5 rounds above the bound (up to 2.05x)")
     assert checks.rounds_finding(record)
     # under its bound, a round past 2x: counted among those above it, and never explained by the spread
     zbv = {"value": 1.80, "bound": 1.92, "rounds": [1.75, 1.78, 1.80, 1.82, 2.02]}
@@ -72,7 +73,8 @@ def test_a19_gives_lesson_02_section_9s_rounds_and_its_check_names_a_finding():
     note = report.above_bound_note(m, rows)
     assert note.startswith("Row A19 is above a bound through lesson 02 §9's interleaved 1F1B, 1.68x against a "
                            "bound of 1.78x, by its single rounds: 1 of 5 rounds above the bound"), note
-    assert "none of them is among the medians counted above (row A19 gives their rounds)." in note
+    # both are named by their single rounds in the note's opening (t5_09 #2: the tail reads that list)
+    assert "interleaved 1F1B and ZBV are among the figures named above (row A19 gives their rounds)." in note
     quiet = _figures(**_two_stages([1.76, 1.78, 1.80, 1.82, 1.84]) | {
         "interleaved_1f1b": _recorded(1.68, BOUND_8, rounds=[1.64, 1.66, 1.68, 1.70, 1.72])})
     kept = verdicts.judge(claims.BY_ID["A19"], quiet, {})

@@ -16,8 +16,9 @@ import re
 from utils import claims as words
 from utils.lessons.articles_checked import host_memory
 from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_above_words: re-exported)
-    LEDGER_NOISE, READ_AS_LESSON_02, TWO_STAGES, Missing, _sends, _stopped, capstone_two_devices, fixed_cost,
-    no_spread, recorded, recorded_int8_units, recorded_verdict, rounds_above_words, rounds_finding, spread_of, value)
+    LEDGER_NOISE, READ_AS_LESSON_02, TWO_STAGES, Missing, _sends, _stopped, capstone_two_devices, cnn_rounds,
+    compression_rounds, fixed_cost, no_spread, recorded, recorded_int8_units, recorded_verdict,
+    rounds_above_words, rounds_finding, spread_of, value)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive within its spread"
@@ -449,12 +450,12 @@ def compression_reading(m) -> tuple[str, str]:
     """Row B8's condition in this run: ("holds" | "fails" | "break-even", what the packed way did end to end:
     ``rounds_verdict``'s words). The condition: packing and unpacking cost less than the bytes not sent save."""
     c = m["compressed"]
-    saved = _median(c["plain"]) - _median(c["bytes"])
-    packing = _median(c["packing"])
+    # whole µs, as the row prints them: the condition is judged on the figures a reader sees
+    us = {k: words.as_printed(_median(c[k]), 0, scale=1e-6) for k in ("plain", "bytes", "packing")}
+    saved, packing = us["plain"] - us["bytes"], us["packing"]
     condition = ("break-even" if abs(packing - saved) <= BREAK_EVEN * max(abs(saved), packing) else
                  "holds" if packing < saved else "fails")
-    ratios = [plain / packed for plain, packed in zip(c["plain"], c["packed"])]
-    return condition, rounds_verdict(ratios, None, "slower than sending fp32")
+    return condition, rounds_verdict(compression_rounds(c), None, "slower than sending fp32")
 
 
 def _median(values: list[float]) -> float:
@@ -474,11 +475,11 @@ def _compression_follows_its_condition(m) -> bool:
 
 
 def cnn_ddp_rounds(m) -> list[float]:
-    """Article 2's CNN: one worker's step time over two DDP workers', each paired round."""
+    """Article 2's CNN: one worker's step time over two DDP workers', each paired round (``cnn_rounds``)."""
     c = m["cnn_ddp"]
     if isinstance(c, Exception):  # the two-worker run failed here: no figure to judge (its row says why)
         raise Missing("cnn_ddp")
-    return [one / two for one, two in zip(c["one"], c["two"])]
+    return cnn_rounds(c)  # each from the times as the page prints them
 
 
 def _case_study_faster(m) -> bool:

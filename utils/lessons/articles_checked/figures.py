@@ -281,6 +281,26 @@ def _losses(text: str) -> list[float]:
     return [float(x) for x in re.findall(r"\d+\.\d+", text.split("loss", 1)[-1])]
 
 
+# --- Paired rounds timed in this run, each ratio from its printed times -------------------------------------
+
+
+def printed_ratios(over: list[float], under: list[float], digits: int, scale: float) -> list[float]:
+    """Each paired round's ratio worked from its two times as printed (``claims.printed_ratio``: ``digits``
+    decimals in the unit ``scale``), itself as printed (two decimals): the median, spread and range a row
+    prints are worked from these, so a reader who divides the printed times finds them."""
+    return [words.as_printed(words.printed_ratio(o, u, digits, scale), 2) for o, u in zip(over, under)]
+
+
+def compression_rounds(c: dict) -> list[float]:
+    """Row B8's rounds: the plain way's time over the packed way's, from the whole µs the page prints."""
+    return printed_ratios(c["plain"], c["packed"], 0, 1e-6)
+
+
+def cnn_rounds(c: dict) -> list[float]:
+    """Row B22's rounds: one worker's step over two DDP workers', from the ms (one decimal) printed."""
+    return printed_ratios(c["one"], c["two"], 1, 1e-3)
+
+
 # --- Single rounds of lesson 02's pipelines, read by lesson 02's rule ------------------------------------------
 
 

@@ -10,16 +10,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from utils.claims import as_printed, speedup_verdict
+from utils.claims import as_printed, speedup_verdict, within_noise
 from utils.lessons.articles_checked import claims, sections
 from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREES, EXPLAINED_MARGIN, NOISY,
                                                    READ_AS_LESSON_02, SUMMED, WAITING, explained_by_reference,
                                                    past_bound, rounds_above_words, rounds_finding, speedup_words,
                                                    spread_of, work_scaled_reference)
-from utils.lessons.articles_checked.figures import LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD, no_spread
+from utils.lessons.articles_checked.figures import (DEVICES, LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD,
+                                                    no_spread)
 from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES
 from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
                                                     two_stages_read_words)
+from utils.lessons.articles_checked.wording import _listed
 from utils.tables import Table
 
 # In each article's reading order; a group is one section of the lesson and one table.
@@ -162,12 +164,45 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
         note += " " + PIPELINE_ABOVE
     if "naive_split" in found:
         note += " " + SPLIT_ABOVE
-    others = [WHERE_TO_RECORD[name] for name in found if name not in ("pipeline", "naive_split")]
+    others = [WHERE_TO_RECORD[name] for name in found
+              if name not in ("pipeline", "naive_split") and name not in TWO_STAGES]
     if others:
         note += f" For the others, {' and '.join(dict.fromkeys(others))} reads the figure in its own section."
+    note += "".join(f" {lesson_02_two_stages_reading(m['results'][name].record, TWO_STAGES[name])}"
+                    for name in found if name in TWO_STAGES)
     bench = bench_words(m)
+    named = [name for name in TWO_STAGES if name in found or name in rounds_found(m, found)]
     return (note + (f" {explained}" if explained else "") + (f" {bench}" if bench else "")
-            + configs_tail(m, False) + NOISE_RULE)
+            + configs_tail(m, False, named) + NOISE_RULE)
+
+
+def lesson_02_two_stages_reading(record: dict, schedule: str) -> str:
+    """What lesson 02 §9 found for a schedule with two stages per device whose median passed its bound, by
+    its rule on the figures the ledger keeps (the median, its rounds' spread, the work-scaled reference): a
+    median past 2 devices' 2x is a finding no reference explains; one within the work-scaled reference (plus
+    the rounds' spread) is explained by it; past that too, or with no reference kept, a finding to explain."""
+    value, spread = as_printed(record["value"], 2), spread_of(record)
+    head = f"{capitalised(sections.cite(TWO_STAGES_SECTION))} reads {schedule}, {value:.2f}x,"
+    if value > DEVICES:
+        return (f"{head} as past {DEVICES} devices' {DEVICES}x: a finding to explain, which no reference "
+                "explains.")
+    reference = work_scaled_reference(record)
+    if reference is None:
+        return f"{head} against a work-scaled reference the ledger does not keep: a finding to explain here."
+    ref = as_printed(reference, 2)
+    if ref > as_printed(record["bound"], 2) and value <= ref:
+        return (f"{head} within its work-scaled reference ({ref:.2f}x: the bound scaled by the work each "
+                "stage measured, alone in its process, against one device's): explained by the reference.")
+    if ref > as_printed(record["bound"], 2) and within_noise(value, spread, ref):
+        return (f"{head} within its work-scaled reference ({ref:.2f}x) plus the rounds' spread "
+                f"(± {spread:.2f}): explained by the reference.")
+    return f"{head} past its work-scaled reference too ({ref:.2f}x, ± {spread:.2f}): a finding to explain."
+
+
+def rounds_found(m: dict, found: list[str]) -> list[str]:
+    """The names ``rounds_found_words`` gives: lesson 02's pipelines read by their single rounds."""
+    return [name for name in READ_AS_LESSON_02 if name not in found and m["results"].get(name) is not None
+            and rounds_finding(m["results"][name].record)]
 
 
 def rounds_found_words(m: dict, found: list[str]) -> list[str]:
@@ -175,9 +210,7 @@ def rounds_found_words(m: dict, found: list[str]) -> list[str]:
     finding to explain (one past 2x, or above the bound beyond the rounds' spread): each with its rounds."""
     labels = recorded_speedups()
     out = []
-    for name in READ_AS_LESSON_02:
-        if name in found or m["results"].get(name) is None or not rounds_finding(m["results"][name].record):
-            continue
+    for name in rounds_found(m, found):
         r = m["results"][name].record
         out.append(f"{labels[name]}, {r['value']:.2f}x against a bound of {r['bound']:.2f}x, by its single rounds: "
                    f"{rounds_above_words(r)}")
@@ -279,17 +312,33 @@ def bench_words(m: dict, lead: bool = True) -> str:
     return f"{text[0].upper()}{text[1:]}." if lead else text
 
 
-def configs_tail(m: dict, counted: bool) -> str:
+def configs_tail(m: dict, counted: bool, named: list[str] = ()) -> str:
     """Where lesson 02's own configurations are read; ``counted``: the medians sentence above counted lesson 02
-    §9's medians (the branch without a figure past its bound), else the rows' note did not count them."""
+    §9's medians (the branch without a figure past its bound); else ``named``: those of §9's schedules the
+    note above names (past their bound, or by their single rounds), from the same lists its opening prints."""
     where = sections.cite(("02", "How close do GPipe"))
     return (f" {where[0].upper()}{where[1:]} reads each configuration of its own run whose median passed its "
             "2m/(m+1) against its work-scaled reference (2m/(m+1) scaled by the work each stage measured, alone "
             "in its process, against one device's); the ledger keeps only the best, so this lesson cannot read "
-            f"them itself. {capitalised(two_stages_read_words(m))}"
-            + (("; those it reads are among the medians counted above." if counted else
-                "; none of them is among the medians counted above (row A19 gives their rounds).") if any(
-                m["results"].get(name) is not None for name in TWO_STAGES) else "."))
+            f"them itself. {capitalised(two_stages_read_words(m))}" + two_stages_named(m, counted, named))
+
+
+def two_stages_named(m: dict, counted: bool, named: list[str]) -> str:
+    """``configs_tail``'s last words: which of lesson 02 §9's medians row A19 reads are among those above."""
+    read = [name for name in TWO_STAGES if m["results"].get(name) is not None]
+    if not read:
+        return "."
+    if counted:
+        return "; those it reads are among the medians counted above."
+    inside = [TWO_STAGES[name] for name in read if name in named]
+    outside = [TWO_STAGES[name] for name in read if name not in named]
+    if not inside:
+        return "; none of them is among the figures named above (row A19 gives their rounds)."
+    are = "is" if len(inside) == 1 else "are"
+    if not outside:
+        return f"; {_listed(inside)} {are} among the figures named above (row A19 gives their rounds)."
+    return (f"; {_listed(inside)} {are} among the figures named above; {_listed(outside)} "
+            f"{'is' if len(outside) == 1 else 'are'} not (row A19 gives their rounds).")
 
 
 def capitalised(text: str) -> str:

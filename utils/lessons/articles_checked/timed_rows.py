@@ -13,7 +13,8 @@ from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_r
                                                    paired, rounds_verdict, sizes_out_of_order, small_share,
                                                    tensor_parallel_rounds, too_busy)
 from utils.lessons.articles_checked.evidence import CNN_BATCH, LINK_REPEATS, PASS_ROUNDS, small_gpt_words
-from utils.lessons.articles_checked.figures import _sends, fixed_cost, quote, recorded_verdict, spread_of
+from utils.lessons.articles_checked.figures import (_sends, cnn_rounds, compression_rounds, fixed_cost, quote,
+                                                    recorded_verdict, spread_of)
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
 from utils.lessons.articles_checked.wording import _lesson_05_differs
 
@@ -201,7 +202,8 @@ def parts_gap_words(c: dict) -> str:
     apart in the same rounds), the statistic the row's other figures use: whether the parts add up, and what
     that means for the condition where they do not (less: parts that overlap; more: a cost the parts miss).
     The gap is a share of the sum, said so, and judged as printed (whole µs, whole per cent)."""
-    whole, parts = _us(_median(c["packed"])), _us(_median(c["bytes"]) + _median(c["packing"]))
+    whole = _us(_median(c["packed"]))
+    parts = _us(_median(c["bytes"])) + _us(_median(c["packing"]))  # the sum of the two parts as printed
     gap = int(claims.as_printed(whole / parts - 1, 0, scale=0.01))  # per cent of the sum, from the printed µs
     side = "below" if gap < 0 else "above"
     said = (f"the packed way's median, {whole} µs, {abs(gap)}% {side} its parts' sum, {parts} µs (the gap as a "
@@ -223,7 +225,7 @@ CONDITION_WORDS = {"holds": "less than they save: the condition holds",
 def b8(m):
     c = m["compressed"]
     condition, said = compression_reading(m)
-    ratios = [plain / packed for plain, packed in zip(c["plain"], c["packed"])]
+    ratios = compression_rounds(c)  # each from the whole µs the page prints
     plain, sent, packing = (_median(c[k]) * 1e6 for k in ("plain", "bytes", "packing"))
     saved = int(claims.as_printed(plain, 0)) - int(claims.as_printed(sent, 0))  # whole µs, as printed
     return [Part(f"gloo, 2 processes: 4 MiB of fp32 sent as they are, against packed to uint8 (1 MiB), sent and "
@@ -320,6 +322,26 @@ def b22(m):
                  f"{rounds_words(ratios)}, bound 2x: "
                  f"{rounds_verdict(ratios, 2.0, 'slower than one worker')}{busy_note(m, 'cnn_ddp', 2)}",
                  MEASURED, two_devices(m["plan"], m["hw"]))]
+
+
+def compression_rounds_line(c: dict) -> str:
+    """The "How this was measured" line of row B8's rounds: each time in whole µs, then each round's ratio
+    worked from those (``compression_rounds``), the figures the row's median, spread and range come from."""
+    times = "; ".join(f"{name} " + ", ".join(f"{_us(s)}" for s in times) for name, times in c.items())
+    ratios = ", ".join(f"{r:.2f}x" for r in compression_rounds(c))
+    return (f"Compression, gloo, 2 processes, each round (µs; half a round trip): {times}; the plain way's "
+            f"time over the packed way's, each round (row B8 quotes their median): {ratios}")
+
+
+def cnn_rounds_line(cnn) -> str:
+    """The same for row B22: each round's step in ms (one decimal), then one worker's over two's."""
+    if isinstance(cnn, Exception):
+        return f"Article 2's CNN: the run failed ({cnn!r})"
+    one, two = (", ".join(f"{claims.as_printed(s, 1, scale=1e-3):.1f}" for s in cnn[k])
+                for k in ("one", "two"))
+    ratios = ", ".join(f"{r:.2f}x" for r in cnn_rounds(cnn))
+    return (f"Article 2's CNN, each round (ms a step): one worker {one}; two DDP workers {two}; one worker's "
+            f"time over two's, each round (row B22 quotes their median): {ratios}")
 
 
 LESSON_07_PASSES = ("07", "The article's claim, measured")  # lesson 07 §1: the same blocks, timed there
