@@ -150,3 +150,33 @@ def test_figures_worked_from_others_use_the_courses_one_rule_as_printed():
     code = [text for kind, text in _lesson_cells() if kind == "code"]
     assert not [text for text in code if re.search(r"\bround\(", text)]   # no inline copy in the notebook
     assert any("claims.printed_ratio(measured_x, predicted_x)" in text for text in code)
+
+
+def test_a_recorded_pass_is_timed_on_rank_0_and_a_longer_window_is_said():
+    """Fifth reading, 07 N1: the caption printed 24.1 ms (first span to the next pass's first span) beside a
+    27.70 ms window; rank 1 stayed 3.74 ms in the last all-reduce. A pass is rank 0's first span to its last,
+    as the timed rounds time it, and where the chart's window is longer the caption says by how much and why."""
+    from utils.timeline import Span
+    from utils.lessons.tensor_parallel import timelines
+
+    def span(rank, name, k, start, end):
+        return Span(f"rank {rank} (cpu)", name, k, start, end)
+    spans = [span(0, "attention", 0, 0.0, 0.010), span(0, "all-reduce", None, 0.010, 0.012),
+             span(0, "ffn", 0, 0.012, 0.024), span(1, "attention", 0, 0.000, 0.010),
+             span(1, "all-reduce", None, 0.010, 0.0276), span(1, "ffn", 0, 0.0276, 0.0277),
+             span(0, "attention", 1, 0.0241, 0.040), span(1, "attention", 1, 0.0278, 0.040)]
+    rank_0 = timelines.pass_bounds([s for s in spans if s.device.startswith("rank 0")])
+    assert rank_0 == [(0.0, 0.024), (0.0241, 0.040)]
+    drawn = timelines.pass_spans(spans, 0)
+    assert len(drawn) == 6 and max(s.end for s in drawn) == 0.0277   # rank 1's late return is drawn
+    split, alone = [0.0270, 0.0448], [0.0300]
+    late = verdicts.drawn_pass_caption(1, [0.0241, 0.0159], split, alone, 0.0277, 0.0)
+    assert "24.1 ms" in late and "faster than every one of 2 timed passes (27.0 to 44.8 ms)" in late
+    assert "The chart's window is longer, 27.7 ms" in late and "rank 1 ended 3.6 ms after rank 0" in late
+    early = verdicts.drawn_pass_caption(1, [0.0241], split, alone, 0.0277, 0.0011)
+    assert "rank 1 started 1.1 ms before rank 0 and ended 2.5 ms after rank 0" in early
+    same = verdicts.drawn_pass_caption(1, [0.0241], split, alone, 0.02412, 0.0)
+    assert "window is longer" not in same and "window" not in verdicts.drawn_pass_caption(1, [0.0241], split, alone)
+    code = " ".join(text for kind, text in _lesson_cells() if kind == "code")
+    assert "timelines.pass_bounds(timeline.flatten(parallel[0][\"spans\"]))" in code
+    assert "timelines.pass_spans(every_span, k_fast)" in code

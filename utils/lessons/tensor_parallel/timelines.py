@@ -226,3 +226,22 @@ def record_speedup(alone_rounds: list[float], split_rounds: list[float], bound: 
                   what=f"a forward pass of {blocks.depth} GPT blocks of width {blocks.width}, batch {blocks.batch} "
                        f"x {blocks.context} tokens, tensor parallel: the median of {len(ratios)} paired rounds",
                   rounds=ratios)
+
+
+def pass_bounds(spans: list[Span]) -> list[tuple[float, float]]:
+    """Each recorded pass's (start, end), k = 0, 1, ...: its first span's start to its last span's end over
+    ``spans`` (give rank 0's alone to time a pass as ``round_times`` does: the sub-layer spans enclose the
+    all-reduces, so the last return is in, and the other rank's late return is not)."""
+    passes = sorted({s.index for s in spans if s.index is not None})
+    return [(min(s.start for s in spans if s.index == k), max(s.end for s in spans if s.index == k))
+            for k in passes]
+
+
+def pass_spans(spans: list[Span], k: int) -> list[Span]:
+    """Pass ``k``'s spans on every row: its sub-layer pieces (index k) and the all-reduces between them on
+    the same row (``carve`` cut those out, and they carry no index), a rank's late return included."""
+    mine = [s for s in spans if s.index == k]
+    rows = {d: pass_bounds([s for s in mine if s.device == d])[0] for d in {s.device for s in mine}}
+    inside = [s for s in spans if s.index is None and s.device in rows
+              and rows[s.device][0] <= s.start and s.end <= rows[s.device][1]]
+    return sorted(mine + inside, key=lambda s: s.start)

@@ -113,11 +113,29 @@ def _beside(drawn: float, times: list[float]) -> str:
     return f"{where} {len(times)} timed passes ({lo:.1f} to {hi:.1f} ms)"
 
 
+def _window_note(drawn: float, window: float, early: float) -> str:
+    """Where the chart's ``window`` (both ranks' spans, seconds) is longer than the pass drawn (rank 0's,
+    ``drawn``) as printed (ms, one decimal): how much lies before rank 0's pass (``early``) and after it, so
+    that the two lengths printed under one chart do not read as a contradiction; '' where they print equal."""
+    shown, wide = (claims.as_printed(t, 1, scale=1e-3) for t in (drawn, window))
+    if wide <= shown:
+        return ""
+    before = min(claims.as_printed(early, 1, scale=1e-3), round(wide - shown, 1))
+    after = round(wide - shown - before, 1)   # the printed window less the printed pass and its lead
+    parts = ([f"started {before:.1f} ms before rank 0"] if before > 0 else []) + (
+        [f"ended {after:.1f} ms after rank 0, having stayed in the pass's last all-reduce after rank 0 had "
+         "returned (a late return)"] if after > 0 else [])
+    return (f" The chart's window is longer, {wide:.1f} ms from the first span to the last on either rank: "
+            f"rank 1 " + " and ".join(parts) + "; the timed rounds, like the pass above, time rank 0's pass.")
+
+
 def drawn_pass_caption(number: int, recorded: list[float], split_rounds: list[float],
-                       alone_rounds: list[float]) -> str:
+                       alone_rounds: list[float], window: float | None = None, early: float = 0.0) -> str:
     """The line under section 1's Gantt chart: which recorded pass it draws (``number``, counting from 1, of
-    the ``recorded`` passes, in seconds) and how that pass compares with the timed rounds' split passes and
-    one device's passes, so that a chart slower than every timed pass cannot pass for the verdict."""
+    the ``recorded`` passes, in seconds: rank 0's first span to its last, as the timed rounds time a pass)
+    and how that pass compares with the timed rounds' split passes and one device's passes, so that a chart
+    slower than every timed pass cannot pass for the verdict; and where the chart's ``window`` (both ranks,
+    seconds; ``early``: rank 1's lead over rank 0) is longer than the pass, by how much and why."""
     drawn = recorded[number - 1]
     shown = claims.as_printed(drawn, 1, scale=1e-3)   # ms, as the caption prints it
     slower_than_alone = shown > claims.as_printed(min(alone_rounds), 1, scale=1e-3)
@@ -129,7 +147,8 @@ def drawn_pass_caption(number: int, recorded: list[float], split_rounds: list[fl
                if slower_than_alone else
                "The chart shows who computes and who waits, in what order; the speed-up is the timed "
                "rounds' above, not this pass's")
-            + " (the block under the chart says more).")
+            + " (the block under the chart says more)."
+            + ("" if window is None else _window_note(drawn, window, early)))
 
 
 def _relation(x: float, one: float) -> str:
@@ -174,6 +193,6 @@ def inside_allreduces(comm: dict[str, float], window: tuple[float, float], calls
     span = claims.as_printed(window[1] - window[0], 2, 1e-3)   # ms
     inside = {k: claims.as_printed(v * (window[1] - window[0]), 2, 1e-3) for k, v in comm.items()}   # ms
     said = (f"time inside all-reduces, share of the chart's window ({span:.2f} ms, the pass drawn's first "
-            "span to its last; the chart's comm labels): "
+            "span to its last on either rank; the chart's comm labels): "
             + ", ".join(f"{k} {t:.2f} ms ({t / max(span, 0.01):.0%})" for k, t in inside.items()))
     return said, sum(inside.values()) * 1e-3 / max(calls, 1)
