@@ -728,3 +728,18 @@ def test_the_steps_gflops_is_the_printed_flops_over_the_printed_ms():
     for row in report.mfu_rounds_table(u).rows:
         assert row[2] == f"{5.309e9 / (float(row[1]) * 1e-3) / 1e9:.1f}"
     assert [r[1:3] for r in report.mfu_rounds_table(u).rows][:2] == [("75.75", "70.1"), ("76.75", "69.2")]
+
+
+def test_of_its_gain_is_defined_where_it_is_printed():
+    """Reader t5_0001: "21% of its gain" beside 3.09x and 11.00x reads as 3.09 / 11.00 = 28%; the sentence says
+    once that it is (3.09 - 1) / (11.00 - 1), and only where a verdict prints it."""
+    from utils.lessons.why_slow import report
+    from utils.lessons.why_slow.algorithms import Comparison
+
+    gelu = Comparison("GELU", "op by op", "fused", 3.09e-3, 1e-3, 0.0, round_ratios=(3.0, 3.05, 3.09, 3.1, 3.2),
+                      ceiling=11.0)
+    said = report.algorithms_sentence([gelu])
+    assert "of its gain" in gelu.verdict
+    assert "'of its gain': how far the speed-up went from 1x to its ceiling, (speed-up - 1) / (ceiling - 1)" in said
+    clear = Comparison("x", "slow", "fast", 2e-3, 1e-3, 0.0, round_ratios=(1.9, 2.0, 2.0, 2.1, 2.2))
+    assert "'of its gain'" not in report.algorithms_sentence([clear])

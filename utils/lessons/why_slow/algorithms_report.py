@@ -75,8 +75,11 @@ def algorithms_sentence(comparisons) -> str:
         got = (f"{c.speedup:.2f}x{noise} {ceiling}: {c.verdict}" if c.ceiling else
                f"{c.speedup:.2f}x{noise}: {c.verdict}" + (f" ({ceiling})" if ceiling else ""))
         parts.append(f"{c.what}, {c.fast} ({c.note}): {got}, results {same_result_said(c)}")
+    # "21% of its gain" is not 3.09 / 11.00 (28%): say once what it divides, where it is first printed
+    gain = ("; 'of its gain': how far the speed-up went from 1x to its ceiling, (speed-up - 1) / (ceiling - 1)"
+            if any("of its gain" in c.verdict for c in comparisons) else "")
     return (f"What each rewritten version removes, and what it bought in this run (fastest round against "
-            f"fastest round; ± the spread of the rounds' ratios): {'; '.join(parts)}. In short, "
+            f"fastest round; ± the spread of the rounds' ratios{gain}): {'; '.join(parts)}. In short, "
             f"{algorithms_count(comparisons)}.")
 
 
