@@ -176,11 +176,10 @@ def plot_inference(got: dict, label: str, simulated: bool, micro: int | None = N
 def miss_table(m: dict, label: str) -> Table:
     """The largest width's split step, term by term: the model's figure beside each rank's measured one
     (``cost.miss``), the all-reduces cut at the ranks' arrivals where both ranks timed their calls, and the
-    CPU time its threads got. Lesson 07."""
+    CPU time its threads got; each total the sum of its parts as printed (``miss_as_printed``). Lesson 07."""
     def ms(v):
         return "-" if v is None else f"{v * 1e3:.2f}"
-
-    m = miss_as_printed(m)   # each total the sum of its parts as printed: the rows add up by hand
+    m = miss_as_printed(m)   # the rows add up by hand
     ranks = m["ranks"] + [None] * (2 - len(m["ranks"]))
 
     def per_rank(key):
