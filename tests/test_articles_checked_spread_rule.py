@@ -4,6 +4,8 @@ lies within it (``claims.within_noise`` on the figures as printed); the note und
 
 from __future__ import annotations
 
+import dataclasses
+
 from test_articles_checked import _figures, _recorded
 from test_articles_checked_as_printed import _compressed
 
@@ -98,3 +100,16 @@ def test_b22_works_its_rounds_from_the_printed_ms_and_prints_each_ratio():
     # row B8's rounds: from the whole µs printed beside them
     line = timed_rows.compression_rounds_line({"plain": [2004.4e-6], "packed": [3733.6e-6]})
     assert "plain 2004; packed 3734;" in line and line.endswith("median): 0.54x")  # 2004 / 3734
+
+
+def test_a_summary_row_carries_a_finding_before_another_rows_noise():
+    # B18 sums up B5 (above its bound) and B8 (inconclusive): its check reads the finding, its evidence both
+    earlier = {i: verdicts.Row(i, "", "", "", "", (), verdicts.AGREES) for i in verdicts.SUMMED["B18"]}
+    earlier["B5"] = dataclasses.replace(earlier["B5"], check=verdicts.ABOVE)
+    earlier["B8"] = dataclasses.replace(earlier["B8"], check=verdicts.NOISY)
+    assert checks.run_check("B18", {}, earlier) == verdicts.ABOVE
+    named = verdicts.summed_rows_named("B18", verdicts.ABOVE, earlier)[0].render()
+    assert f"B5 ({verdicts.ABOVE}), B8 ({verdicts.NOISY})" in named
+    # the other outcome: noise alone stays inconclusive
+    earlier["B5"] = dataclasses.replace(earlier["B5"], check=verdicts.AGREES)
+    assert checks.run_check("B18", {}, earlier) == verdicts.NOISY

@@ -581,11 +581,12 @@ def run_check(claim_id: str, m: dict, earlier: dict) -> str:
 
 def _summed_rows_agree(claim_id: str, earlier: dict) -> bool:
     """A summary disagrees where a row it sums up does; otherwise it waits, is inconclusive or carries a
-    finding wherever one of them does."""
+    finding wherever one of them does: a finding before a spread, so that no row's finding hides behind another
+    row's noise (its evidence names every row its check follows, each with its own state)."""
     checks = [earlier[i].check for i in SUMMED[claim_id] if earlier[i].check is not None]
     if DISAGREES in checks:
         return False
-    for state, raised in ((WAITING, Missing), (BUSY, Busy), (NOISY, Noisy), (ABOVE, AboveBound)):
+    for state, raised in ((WAITING, Missing), (BUSY, Busy), (ABOVE, AboveBound), (NOISY, Noisy)):
         if state in checks:
             raise raised(claim_id)
     return True
