@@ -108,3 +108,17 @@ def test_one_printed_half_range_gives_one_printed_spread():
     assert spread_as_printed([1.0, 1.02, 1.03, 1.05, 1.1]) == 0.02 and spread_as_printed([1.0, 1.1, 1.2]) == 0.0
     r = runs.Row(128, 8, "gpipe", 0.4, 0.7, [0.3, 0.3], speedups=[1.60, 1.68, 1.72, 1.77, 1.80])
     assert report.printed(r) == (1.72, 0.05) and report.speedup_claim("c", r).measured == "1.72x ± 0.05"
+
+
+def test_section_8_answers_its_question_first_in_every_direction():
+    # session 51: the visible answer gave "+14.8 ± 0.7 ms" and "not decided", never "no"
+    got = _placed([0.0132, 0.0141, 0.0148, 0.0155, 0.0248], 0.5e-3)
+    got["attn/ffn"]["row"].speedups[:] = [0.93]
+    got["layers"]["row"].speedups[:] = [1.08]
+    assert placement.placement_answer(got).startswith(
+        "No, slower: 0.93x over one device against the layers split's 1.08x. The attention/feed-forward")
+    got["extra_rounds"] = [-x for x in got["extra_rounds"]]
+    got["attn/ffn"]["row"].speedups[:] = [1.10]
+    assert placement.placement_answer(got).startswith("Yes, faster: 1.10x over one device against")
+    got["extra_rounds"] = [-0.01, 0.02, 0.0, 0.005, -0.004]
+    assert placement.placement_answer(got).startswith("Not shown (within noise): 1.10x over one device")

@@ -218,7 +218,7 @@ def medians_note(slow: Row, fast: Row, gain: float, earlier: Row | None = None, 
     medians may come from different rounds), and, where the same configuration ran in an ``earlier`` launch
     (named ``where``), how far apart the two launches' one-device steps lie (over 5 %: not one baseline)."""
     a, b = ms_as_printed(slow.seconds, fast.seconds), ms_as_printed(fast.seconds, slow.seconds)
-    said = f"The two median steps, {a} / {b} ms, give {a / b:.2f}x"
+    said = f"The two median step times, {a} / {b} ms, give {a / b:.2f}x"  # step times, not the speedups
     said += (f", as the median of the paired ratios, {gain:.2f}x, does." if f"{a / b:.2f}" == f"{gain:.2f}" else
              f"; the gain printed above, {gain:.2f}x, is the median of each round's unbalanced step over its "
              "balanced step: paired in the same round, while the two medians may come from different rounds.")

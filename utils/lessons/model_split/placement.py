@@ -400,6 +400,17 @@ def extra_time(got: dict) -> tuple[float, float, int, float, float]:
     return extra, noise, messages, messages * tiny, messages * max(one - tiny, 0.0)
 
 
+def _does_it_help(got: dict) -> str:
+    """Section 8's question answered first, from the run: "No", "Yes" or "Not shown", by the paired difference
+    (``resolved``), beside the two placements' speedups as the table prints them."""
+    placed, layers = (as_printed(got[name]["row"].speedup, 2) for name in ("attn/ffn", "layers"))
+    slower = extra_time(got)[0] > 0
+    word = "Not shown (within noise)" if not resolved(got) else "No, slower" if slower else "Yes, faster"
+    agree = not resolved(got) or (placed < layers if slower else placed > layers)  # the speedups say it too
+    return (f"{word}: {placed:.2f}x over one device against the layers split's {layers:.2f}x. " if agree else
+            f"{word} by the paired rounds (the two speedups, {placed:.2f}x and {layers:.2f}x, do not show it). ")
+
+
 def placement_answer(got: dict) -> str:
     """Section 8's visible answer, in two sentences: the attention/feed-forward placement's extra time against
     the layers split (paired rounds' median ± spread) and its extra messages; then, where that difference clears
@@ -407,7 +418,7 @@ def placement_answer(got: dict) -> str:
     not resolve it. The full arithmetic (the probe, the messages' price) is ``placement_reading``."""
     extra, noise, messages, _, _ = extra_time(got)
     d = _sum_digits(extra, noise)
-    said = (f"The attention/feed-forward placement took {ms_text(extra, True, d)} ± {ms_text(noise, False, d)} ms "
+    said = _does_it_help(got) + (f"The attention/feed-forward placement took {ms_text(extra, True, d)} ± {ms_text(noise, False, d)} ms "
             f"per step against the layers split (paired round by round) for {messages} more messages.")
     said += medians_clause(got)
     if not resolved(got):

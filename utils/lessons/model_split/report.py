@@ -518,10 +518,11 @@ def _shares_beside_ratio(slow: Row, fast: Row, predicted: dict, spread: float, s
     ratio = as_printed(printed_ratio(predicted[fast.split_points], predicted[slow.split_points]), 2)
     if within_noise(medians, spread, ratio):
         return (f"Both splits ran {side} their own predictions, {missed}: shares that cancel in the ratio (the "
-                f"medians' {vf:.2f} / {vs:.2f} = {medians:.2f}x is within the gain's ± {spread:.2f} of {ratio:.2f}x),"
+                f"two median speedups' {vf:.2f} / {vs:.2f} = {medians:.2f}x is within the gain's ± {spread:.2f} "
+                f"of {ratio:.2f}x),"
                 " so the predicted ratio held though neither predicted speedup did.")
-    return (f"Both splits ran {side} their own predictions, {missed}: shares that do not cancel (the medians' "
-            f"{vf:.2f} / {vs:.2f} = {medians:.2f}x is outside the gain's ± {spread:.2f} of {ratio:.2f}x); the "
+    return (f"Both splits ran {side} their own predictions, {missed}: shares that do not cancel (the two median "
+            f"speedups' {vf:.2f} / {vs:.2f} = {medians:.2f}x is outside the gain's ± {spread:.2f} of {ratio:.2f}x); the "
             "paired ratio (each round's unbalanced step over its balanced step, the one-device step cancelled) "
             "still agrees within its spread.")
 
