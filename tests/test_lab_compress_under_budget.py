@@ -308,3 +308,12 @@ def test_validation_and_held_out_drops_are_compared_as_printed(monkeypatch):
     assert "larger by more than two standard errors" in lab04._accuracy_line(None, None, 0)
     drops = iter([(0.97, 0.97, 0.00476, 0.0010), (0.97, 0.97, 0.00156, 0.0012)])
     assert "smaller by more than two standard errors" in lab04._accuracy_line(None, None, 0)
+
+
+def test_the_speed_check_prints_the_division_of_its_two_printed_medians_where_it_differs():
+    # Reader (fifth reading, check 2): 11.50x and 3.28x printed beside "3.34x ± 0.12": 11.50 / 3.28 = 3.51x
+    from utils.labs.compress_under_budget.checks import PairedSpeed, medians_note
+    note = medians_note(PairedSpeed(11.50, 3.34, 0.12, 3.28, 21))
+    assert "11.50x / 3.28x = 3.51x from the two medians" in note and "own ratio, 3.34x ± 0.12" in note
+    assert medians_note(PairedSpeed(11.50, 3.51, 0.12, 3.28, 21)) == ""  # the same as printed: nothing to add
+    assert medians_note(PairedSpeed(2.0, 2.0, 0.1, 0.87, 21)) == ""  # the trained model set the bar
