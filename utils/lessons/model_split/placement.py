@@ -273,13 +273,13 @@ def work_note(got: dict, extra_ms: float) -> str:
     placed, layers = got["attn/ffn"]["row"], got["layers"]["row"]
     if not (placed.work and layers.work):
         return ""
-    more = (sum(placed.work) - sum(layers.work)) * 1e3
+    more = as_printed((sum(placed.work) - sum(layers.work)) * 1e3, 1)  # as printed: the difference below is its
     said = (f" The stages' measured work rose by {more:+.1f} ms against the layers split's (their CPU time on "
             "CPU workers, sends and receives included): " if placed.cpu_workers else
             f" The stages' measured device time rose by {more:+.1f} ms against the layers split's: ")
     if more >= extra_ms:
         return said + "that alone covers the extra step time, since with one micro-batch the stages take turns."
-    return said + (f"less than the extra step time; the other {extra_ms - more:.1f} ms is waiting, which the "
+    return said + (f"less than the extra step time; the other {as_printed(extra_ms - more, 1):.1f} ms is waiting, which the "
                    "work leaves out (for a message, or for the other stage).")
 
 
