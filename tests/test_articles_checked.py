@@ -1120,7 +1120,8 @@ def test_a19_reads_lesson_02s_two_stage_schedules_where_recorded_and_names_the_m
     row = verdicts.judge(claims.BY_ID["A19"], m, {})
     assert row.check == verdicts.AGREES, row.evidence
     assert ("lesson 02 §9's interleaved 1F1B, two stages per worker, batch 128, m=4: 1.50x one, 75% each "
-            "(speed-up / 2; the median of 5 paired rounds), against its bound of 1.60x: faster, under the bound: "
+            "(speed-up / 2; the median of 5 paired rounds, ± 0.02), against its bound of 1.60x: faster, under the "
+            "bound: "
             "83% of its gain") in row.evidence
     assert "lesson 02 §9's interleaved ZB, two stages per worker, batch 128, m=4: 1.40x one, 70% each" in row.evidence
     assert "ZBV (two stages per device)" not in row.evidence  # not recorded: not ranked

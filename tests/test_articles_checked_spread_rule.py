@@ -113,3 +113,14 @@ def test_a_summary_row_carries_a_finding_before_another_rows_noise():
     # the other outcome: noise alone stays inconclusive
     earlier["B5"] = dataclasses.replace(earlier["B5"], check=verdicts.AGREES)
     assert checks.run_check("B18", {}, earlier) == verdicts.NOISY
+
+
+def test_a19_prints_the_spread_that_decides_at_the_bound_and_a1_names_its_operands():
+    row = verdicts.judge(claims.BY_ID["A19"], _section_9(zbv=ZBV), {})
+    # 1.95 - 0.07 = 1.88 <= 1.92: at the bound within noise, from the figures printed beside it
+    assert ("1.95x one, 98% each (speed-up / 2; the median of 5 paired rounds, ± 0.07), against its bound of "
+            "1.92x: at the bound (within noise); 2 of 5 rounds above 2 devices' 2x") in row.evidence, row.evidence
+    a1 = verdicts.EVIDENCE["A1"](_figures() | {"sizes": {"BERT-base": 1.09e8, "BERT-large": 3.344e8,
+                                                          "GPT-3": 1.7456e11}})[2].text
+    assert "counted GPT-3 / 1e10 = 17.5" in a1 and "counted BERT-large / 1e9 = 0.33" in a1  # 3.34e8 as printed
+    assert "GPT-3 over BERT, as published: 1.75e11 / 3.4e8 = 515x" in a1

@@ -96,7 +96,8 @@ def test_lesson_09_reads_lesson_02s_two_stage_schedules_from_the_ledger_and_name
     parts, kept = wording.two_stage_parts(m, checks.speedup_words)
     said = [p.render() for p in parts]
     assert said[0].startswith("lesson 02 §9's interleaved 1F1B, two stages per worker, batch 128, m=4: 1.50x one, "
-                              "75% each (speed-up / 2; the median of 5 paired rounds), against its bound of 1.60x: "
+                              "75% each (speed-up / 2; the median of 5 paired rounds, ± 0.02), against its bound of "
+                              "1.60x: "
                               "faster, under the bound: 83% of its gain; none of its 5 rounds above the bound [from the "
                               "ledger: lesson 02, "), said
     assert "ZBV, two stages per worker, batch 128, m=4: 1.70x one" in said[1]

@@ -49,10 +49,10 @@ def a1(m):
             Part(f"counted from their published layer shapes (embeddings and transformer layers): BERT-base "
                  f"{_e(n['BERT-base'])}, BERT-large {_e(n['BERT-large'])}, GPT-3 {_e(n['GPT-3'], 3)}", MEASURED,
                  f"{THIS_CPU}, on the meta device: shapes, no data"),
-            Part(f"'several billion' is a few 1e9, 'over ten billion' above 1e10: GPT-3 / 1e10 = "
-                 f"{n['GPT-3'] / 1e10:.1f}, over ten billion, as the phrase says; BERT-large / 1e9 = "
-                 f"{n['BERT-large'] / 1e9:.2f}, under one billion, not several; GPT-3 over BERT: 1.75e11 / 3.4e8 "
-                 f"= 515x, 1.75e11 / 1.1e8 = 1,591x", ARITHMETIC)]
+            Part(f"'several billion' is a few 1e9, 'over ten billion' above 1e10: counted GPT-3 / 1e10 = "
+                 f"{float(_e(n['GPT-3'], 3)) / 1e10:.1f}, over ten billion, as the phrase says; counted BERT-large "
+                 f"/ 1e9 = {float(_e(n['BERT-large'])) / 1e9:.2f}, under one billion, not several; GPT-3 over BERT, "
+                 "as published: 1.75e11 / 3.4e8 = 515x, 1.75e11 / 1.1e8 = 1,591x", ARITHMETIC)]  # printed operands
 
 
 def _e(x: float, digits: int = 2) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from utils import claims, devices
 from utils.lessons.articles_checked.checks import BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, too_wide
 from utils.lessons.articles_checked import sections
-from utils.lessons.articles_checked.figures import TWO_STAGES, _units_note, rounds_above_words
+from utils.lessons.articles_checked.figures import TWO_STAGES, _units_note, rounds_above_words, spread_of
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
 
 TWO_STAGES_SECTION = ("02", "two stages per device")  # lesson 02 §9, cited from its heading
@@ -108,7 +108,8 @@ def two_stage_parts(m, verdict_words) -> tuple[list[Part], dict[str, float]]:
         r = found.record
         share = claims.as_printed(r["value"], 2) / 2  # from the speed-up as printed
         kept[f"{schedule} (two stages per device)"] = share
-        rounds = f"the median of {len(r['rounds'])} paired rounds" if r.get("rounds") else "no rounds kept"
+        rounds = (f"the median of {len(r['rounds'])} paired rounds, ± {spread_of(r):.2f}" if r.get("rounds")
+                  else "no rounds kept")  # the spread that decides "at the bound (within noise)", printed
         setup = r.get("what", "").split(", against")[0].removeprefix(f"{schedule}, ")  # "two stages per worker, ..."
         parts.append(found.part(
             f"{sections.cite(TWO_STAGES_SECTION)}'s {schedule}{', ' + setup if setup else ''}: "
