@@ -124,3 +124,10 @@ def test_a19_prints_the_spread_that_decides_at_the_bound_and_a1_names_its_operan
                                                           "GPT-3": 1.7456e11}})[2].text
     assert "counted GPT-3 / 1e10 = 17.5" in a1 and "counted BERT-large / 1e9 = 0.33" in a1  # 3.34e8 as printed
     assert "GPT-3 over BERT, as published: 1.75e11 / 3.4e8 = 515x" in a1
+
+
+def test_the_pipelines_share_past_its_bound_is_worked_from_the_printed_figures():
+    # 1.8049 / 1.7778 = 1.5% unrounded, but the page prints 1.80x and 1.78x: 1.80 / 1.78 - 1 = 1.1%, so 1%
+    m = _figures(pipeline=_recorded(1.8049, BOUND_8, reference=1.9, rounds=[1.80, 1.803, 1.8049, 1.806, 1.81]))
+    said = report.pipeline_explained(m)
+    assert "1.80x, passed its 2m/(m+1) bound of 1.78x by 1%, within its work-scaled reference" in said, said

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from utils.claims import as_printed, speedup_verdict, within_noise
+from utils.claims import as_printed, printed_ratio, speedup_verdict, within_noise
 from utils.lessons.articles_checked import claims, sections
 from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREES, EXPLAINED_MARGIN, NOISY,
                                                    READ_AS_LESSON_02, SUMMED, WAITING, explained_by_reference,
@@ -370,7 +370,7 @@ def pipeline_explained(m: dict) -> str:
     within = (f"within its work-scaled reference of {reference:.2f}x (recorded by lesson 02)" if reference else
               f"under {EXPLAINED_MARGIN:.0%}")
     return (f"{capitalised(pipeline_setup(m))}, {r['value']:.2f}x, passed its 2m/(m+1) bound of "
-            f"{r['bound']:.2f}x by {r['value'] / r['bound'] - 1:.0%}, {within}: lesson 02 §5 "
+            f"{r['bound']:.2f}x by {printed_ratio(r['value'], r['bound']) - 1:.0%}, {within}: lesson 02 §5 "
             "explains such a figure by its work-scaled reference: 2m/(m+1) assumes the two stages' work adds up "
             "to one device's, and each stage, alone in its process with only its part of the model, measured "
             "less, which raises the reference by that factor (its 'How this was measured' block gives the "
