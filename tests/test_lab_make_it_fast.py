@@ -158,6 +158,7 @@ def test_the_speed_check_judges_given_timings_and_names_what_is_left(monkeypatch
     monkeypatch.setattr(lab, "_launch_watched", lambda fn, steps: reference if fn is lab._reference_plan() else yours)
     verdict = lab.check_speed(object(), steps=STEPS, show=False)
     assert verdict.passed == passes, verdict
+    assert "(the median of each, whose ratio is " in verdict.message, verdict.message  # either outcome
     if not passes:
         assert "median of the paired rounds' ratios 25%" in verdict.message, verdict.message
         assert "(the median of each, whose ratio is 25%)" in verdict.message, verdict.message  # beside it
@@ -503,3 +504,21 @@ def test_the_reading_tables_shares_divide_the_figures_it_prints():
     table = lab.diagnosis_table(lab.Diagnosis(3, {}, [("ok", reading)]))
     load = next(row for row in table.rows if row[0] == "load")
     assert load[1:] == ("10.4", f"{10.4 / 1076:.0%}") and "1076 ms a step" in table.title
+
+
+def test_the_take_aways_work_their_rates_and_differences_from_the_figures_as_printed():
+    # Reader (fifth reading, cell 33): "767 ms under" beside 983 and 215 ms; "50.1%" where 10.70 GFLOP in
+    # 215 ms over 99.1 GFLOP/s is 50.2% as printed
+    from utils.labs.make_it_fast.takeaways import compute_sentence, printed_rate, rates_sentence
+
+    class Peak:
+        best, name = 99.12e9, "fp32 matmul peak"
+    assert round(printed_rate(10.7e9, 215.4), 2) == 49.77
+    said = rates_sentence(10.7e9, Peak(), slow_ms=918.1, fast_ms=215.4)
+    assert "whole step of 215 ms, 50.2% of that peak" in said, said
+    reading = lab.Diagnosis(3, {}, [("ok", {"forward and backward": 918.4})])
+    computed = " ".join(compute_sentence(reading, 10.7e9, Peak()).split())  # unwrapped
+    assert "10.70 GFLOP in 918 ms a step = 11.7 GFLOP/s, 11.8% of that peak" in computed, computed
+    from utils.labs.make_it_fast import prediction
+    text = prediction.prediction_sentence(lambda reading: 982.9, lab.Diagnosis(3, dict(_READING), []), 215.4, "x")
+    assert "983 ms a step" in text and "768 ms under the prediction" in text, text

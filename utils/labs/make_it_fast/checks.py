@@ -519,7 +519,8 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
                   "(torch.profiler around its loop, as exercise A read the slow one) and look for what waits: "
                   "a loader that does not read far enough ahead, a wait for the device every micro-batch."))
         return (f"{mine:,.0f} tokens/s against the reference plan's {theirs:,.0f} in the same rounds (the "
-                f"median of each): median of the paired rounds' ratios {share:.0%} (target {SPEED_SHARE:.0%}; "
+                f"median of each, whose ratio is {claims.printed_ratio(mine, theirs, 0):.0%}): median of the paired "
+                f"rounds' ratios {share:.0%} (target {SPEED_SHARE:.0%}; "
                 f"rounds {', '.join(f'{r:.0%}' for r in ratios)}){slow}{where}")
 
     return run_check(f"tokens/s at least {SPEED_SHARE:.0%} of the reference plan's", body, show=show,

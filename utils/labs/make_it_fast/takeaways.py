@@ -8,7 +8,7 @@ import os
 import statistics
 import textwrap
 
-from utils import checks
+from utils import checks, claims
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.checks import (ALL_REDUCES, SPEEDS, Diagnosis, launched, tokens_per_s,
                                             tokens_per_step)
@@ -25,9 +25,16 @@ def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
     if not value > 0:
         return (f"forward and backward against it: your reading gives it {value:g} ms a step, and the region "
                 "computes every step: exercise A's check says what is wrong")
-    rate = flops / (value / 1e3)
+    rate = printed_rate(flops, value)
+    share = claims.as_printed(rate, 1) / claims.as_printed(peak.best, 1, 1e9)  # the rate and peak as printed
     return textwrap.fill(f"forward and backward (its all-reduces included): {flops / 1e9:.2f} GFLOP in {value:.0f} "
-                         f"ms a step = {rate / 1e9:.1f} GFLOP/s, {rate / peak.best:.1%} of that peak", 110)
+                         f"ms a step = {rate:.1f} GFLOP/s, {share:.1%} of that peak", 110)
+
+
+def printed_rate(flops: float, ms: float) -> float:
+    """GFLOP/s worked from the FLOPs and the step as the take-aways print them (GFLOP to two decimals, ms to
+    none: 10.70 GFLOP in 215 ms is 49.77 GFLOP/s), so that a reader who divides them finds the figure."""
+    return claims.as_printed(flops, 2, 1e9) / (claims.as_printed(ms, 0) / 1e3)
 
 
 def measured_step(train_fn, runs: list[dict], steps: int = script.STEPS) -> tuple[float, str]:
@@ -45,7 +52,7 @@ def rates_sentence(flops: float, peak, slow_ms: float, fast_ms: float, source: s
     forward and backward region (``slow_ms`` a step, under the profiler), and your script's whole step
     (``fast_ms``, no region timed alone: its rate is a floor on its forward and backward's; ``source``: where
     that step time comes from, in words). ``flops``: one worker's a step."""
-    slow, fast = (flops / (ms / 1e3) / peak.best for ms in (slow_ms, fast_ms))
+    slow, fast = (printed_rate(flops, ms) / claims.as_printed(peak.best, 1, 1e9) for ms in (slow_ms, fast_ms))
     name = getattr(peak, "name", "peak")
     return (f", forward and backward (its all-reduces included) at {slow:.1%} of the machine profile's "
             f"{name}; "
