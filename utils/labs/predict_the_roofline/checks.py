@@ -368,7 +368,8 @@ def prediction_table(count: Callable, ceilings: Ceilings, setup: LabSetup):
         try:
             flops, n_bytes = counted(count, op)
             bound, seconds = predicted(flops, n_bytes, ceilings)
-            rows.append((op.name, f"{flops:.3g}", f"{n_bytes:.3g}", f"{printed_count(flops) / printed_count(n_bytes):.3g}", bound,
+            intensity = printed_count(flops) / printed_count(n_bytes)   # from the two counts as printed
+            rows.append((op.name, f"{flops:.3g}", f"{n_bytes:.3g}", f"{intensity:.3g}", bound,
                          f"{seconds * 1e3:.3g} ms"))
         except NotImplementedError:
             rows.append((op.name, "not done yet", "", "", "", ""))
