@@ -93,7 +93,7 @@ def test_the_claims_table_has_the_four_columns_and_wraps_to_the_line_limit():
 
 @pytest.mark.parametrize("value, bound, spread, expected", [
     (0.93, 1.92, 0.0, "slower than one device: no speed-up"),      # a slowdown is never "holds"
-    (1.00, 1.92, 0.0, "slower than one device: no speed-up"),      # no gain is not a gain
+    (1.00, 1.92, 0.0, "no faster than the baseline: no speed-up"),  # no gain is not a gain, nor a loss
     (1.03, 1.92, 0.05, "within noise: no effect shown"),
     (0.97, 1.92, 0.05, "within noise: no effect shown"),
     (1.34, 1.92, 0.05, "faster, under the bound: 37% of its gain"),  # (1.34 - 1) / (1.92 - 1)

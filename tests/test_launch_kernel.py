@@ -82,6 +82,10 @@ def assert_clean_and_usable(km, kc, kernel_tmp):
     left = [p.name for p in kernel_tmp.iterdir() if p.name.startswith(("twogpu-launch-", "pytorch-err"))]
     assert left == []
     again = h.run_cell(kc, "print(launch(add_ranks))")
+    if again["status"] == "aborted":
+        # ipykernel aborts requests that arrive while it still handles the interrupt's error (a loaded
+        # machine widens that window): the kernel is usable if the request sent after it runs
+        again = h.run_cell(kc, "print(launch(add_ranks))")
     assert again["status"] == "ok" and "[3.0, 3.0]" in again["stdout"], again
 
 

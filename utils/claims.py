@@ -94,7 +94,8 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     - the spread covers the baseline: "within noise: no effect shown" (the rounds on both sides of it), unless
       ``rounds`` (every round's ratio, optional) all lie on one side of it: then the verdicts below, ending
       "(every round below 1.00x)" or "above";
-    - at or below the baseline: ``slower`` + ": no speed-up" (e.g. "slower than one device: no speed-up");
+    - below the baseline (or at it with every round below): ``slower`` + ": no speed-up" (e.g. "slower than
+      one device: no speed-up"); at it: "no faster than the baseline: no speed-up";
     - no bound: "faster than the baseline";
     - the spread covers the bound, from above or below (the same rule): "at the bound (within noise)";
     - above the bound: "above the bound: a finding to explain";
@@ -106,13 +107,16 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     if noise and (side is None or (side == "above") == (value <= baseline)):  # rounded onto the other side
         return "within noise: no effect shown"
     note = f" (every round {side} {baseline:.2f}x)" if noise else ""
-    return _beside_bound(value, bound, spread, baseline, slower) + note
+    return _beside_bound(value, bound, spread, baseline, slower, side) + note
 
 
-def _beside_bound(value: float, bound: float | None, spread: float, baseline: float, slower: str) -> str:
+def _beside_bound(value: float, bound: float | None, spread: float, baseline: float, slower: str,
+                  side: str | None = None) -> str:
     """``speedup_verdict`` past the noise test: slower, faster without a bound, or against the bound."""
-    if value <= baseline:
+    if value < baseline or (value == baseline and side == "below"):
         return f"{slower}: no speed-up"
+    if value == baseline:   # equal as printed, rounds not all below: not shown slower
+        return "no faster than the baseline: no speed-up"
     if bound is None:
         return "faster than the baseline"
     if within_noise(value, spread, bound):  # value ± spread covers the bound (equal as printed when no spread)
