@@ -16,7 +16,9 @@ rounds' spread covers the baseline is "within noise": neither is ever "holds".
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 
 from utils.tables import Table, show
 
@@ -64,6 +66,65 @@ def printed_ratio(over: float, under: float, digits: int = 2, scale: float = 1.0
     printed as 0 counts as its rounding step (``10**-digits``): the ratio is never a division by zero."""
     denominator = as_printed(under, digits, scale) or 10.0 ** -digits
     return as_printed(over, digits, scale) / denominator
+
+
+def sig_decimals(value: float, figures: int = 3, least: int = 0) -> int:
+    """Decimals that print ``value`` to ``figures`` significant figures (0.0146 -> 4, 3.63 -> 2, 12.4 -> 1),
+    never fewer than ``least`` and never below 0 (1,234 prints whole, not as 1.23e+03)."""
+    if not value or not math.isfinite(value):
+        return least
+    return max(least, figures - 1 - math.floor(math.log10(abs(value))))
+
+
+def as_printed_sig(value: float, figures: int = 3, scale: float = 1.0, least: int = 0) -> float:
+    """``value / scale`` as the page prints it to ``figures`` significant figures (``sig_decimals``): the
+    course's one rule for a time whose size varies by decades (0.146, 3.63, 12.4 ms). ``sig_text`` prints it."""
+    shown = value / scale
+    return round(shown, sig_decimals(shown, figures, least))
+
+
+def sig_text(value: float, figures: int = 3, scale: float = 1.0, least: int = 0) -> str:
+    """``value / scale`` printed to ``figures`` significant figures: the text of ``as_printed_sig``."""
+    shown = value / scale
+    return f"{shown:.{sig_decimals(shown, figures, least)}f}"
+
+
+def half_up(value: float, digits: int = 2) -> float:
+    """``value`` rounded to ``digits`` decimals half up, as a reader rounds by hand (0.045 -> 0.05; ``round``
+    gives 0.04, 0.045 being stored as 0.04499...). For a figure worked from printed figures, whose exact
+    value is a decimal: 9 decimals first wipe the float error (1.49 - 1.46 is 0.0300000000000000266)."""
+    exact = Decimal(repr(round(value, 9)))
+    return float(exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+
+
+def printed_spread(rounds: list[float], digits: int = 2) -> float:
+    """The ``±`` of paired rounds as the page prints it: worked from the rounds as printed (``digits``
+    decimals) and rounded half up (``half_up``). From 4 rounds on, ``paired_spread`` (half the middle half's
+    range); with 2 or 3 rounds, half their range; 0.0 for one round. Rounds printed 1.77, 1.75, 1.70, 1.68
+    spread (1.75 - 1.70) / 2 = 0.025, printed 0.03 in every table."""
+    shown = [as_printed(x, digits) for x in rounds]
+    if len(shown) >= 4:
+        half = paired_spread(shown)
+    else:
+        half = (max(shown) - min(shown)) / 2 if len(shown) > 1 else 0.0
+    return half_up(half, digits)
+
+
+def medians_divide_to(paired: float, over: float, under: float, digits: int = 2) -> float | None:
+    """Where a table prints two medians (``over``, ``under``, already as printed) beside a paired speed-up
+    (the median of each round's own ratio), the ratio a reader divides from the two medians, or None where
+    it prints as the paired figure. The two differ because the two medians may come from different rounds:
+    lessons say so with the division (``medians_clause``)."""
+    divided = over / (under or 10.0 ** -digits)
+    return None if f"{divided:.{digits}f}" == f"{paired:.{digits}f}" else divided
+
+
+def medians_clause(paired: float, over_text: str, under_text: str, divided: float, digits: int = 2) -> str:
+    """The one sentence for a paired speed-up beside two medians that divide to another figure (from
+    ``medians_divide_to``): "1.75x is the median of the paired rounds' ratios, not the ratio of the medians
+    printed (175 ms / 98 ms = 1.79x)"."""
+    return (f"{paired:.{digits}f}x is the median of the paired rounds' ratios, not the ratio of the medians "
+            f"printed ({over_text} / {under_text} = {divided:.{digits}f}x)")
 
 
 def within_noise(value: float, spread: float, baseline: float = 1.0) -> bool:

@@ -1,0 +1,52 @@
+"""utils.claims' rules for figures as the page prints them: significant figures, a spread of rounds, and the
+paired speed-up beside two medians. One rule each, shared by every lesson (a figure printed two ways is a
+contradiction a reader finds)."""
+
+import pytest
+
+from utils import claims
+
+
+@pytest.mark.parametrize("value, decimals", [(0.0146, 4), (0.146, 3), (3.63, 2), (12.4, 1), (123.0, 0),
+                                             (1234.0, 0), (0.0, 0)])
+def test_three_significant_figures_pick_the_decimals(value, decimals):
+    assert claims.sig_decimals(value) == decimals
+
+
+def test_significant_figures_keep_the_least_decimals_asked():
+    assert claims.sig_decimals(512.0, 3, least=2) == 2       # the all-reduce table: never under 2 decimals
+    assert claims.sig_text(0.5123, 3, least=2) == "0.512"
+
+
+def test_a_time_as_printed_in_ms_to_three_figures():
+    assert claims.as_printed_sig(0.01234, 3, 1e-3) == 12.3
+    assert claims.sig_text(0.0001234, 3, 1e-3) == "0.123"
+    assert claims.as_printed_sig(1.2345, 3, 1e-3) == 1234.0  # whole, never 1.23e+03
+
+
+def test_half_up_rounds_as_a_reader_does():
+    assert round(0.045, 2) == 0.04                           # why the rule exists: 0.045 is 0.04499... in floats
+    assert claims.half_up(0.045) == 0.05
+    assert claims.half_up(1.49 - 1.46) == 0.03               # float error first wiped
+    assert claims.half_up(0.0449) == 0.04
+
+
+def test_a_spread_of_four_rounds_or_more_is_half_the_middle_half():
+    assert claims.printed_spread([1.77, 1.75, 1.70, 1.68]) == 0.03   # (1.75 - 1.70) / 2 = 0.025, half up
+    assert claims.printed_spread([1.774, 1.746, 1.704, 1.681]) == 0.03  # the rounds as printed, not unrounded
+
+
+def test_a_spread_of_two_or_three_rounds_is_half_their_range_and_one_round_none():
+    assert claims.printed_spread([1.49, 1.47, 1.46]) == 0.02
+    assert claims.printed_spread([1.2]) == 0.0
+
+
+def test_two_medians_that_divide_to_the_paired_figure_need_no_clause():
+    assert claims.medians_divide_to(1.79, 175.0, 98.0) is None
+    divided = claims.medians_divide_to(1.75, 175.0, 98.0)
+    assert divided == pytest.approx(1.7857, abs=1e-4)
+    assert claims.medians_clause(1.75, "175 ms", "98 ms", divided).endswith("(175 ms / 98 ms = 1.79x)")
+
+
+def test_a_median_printed_as_zero_divides_by_its_rounding_step():
+    assert claims.medians_divide_to(1.0, 1.0, 0.0) == pytest.approx(100.0)
