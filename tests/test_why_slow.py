@@ -119,8 +119,11 @@ def test_the_matmul_share_is_judged_by_the_noise_rule_over_several_profiled_step
     assert "the fused attention kernels 8.0%" in steady.split_sentence()
     run = training_step(SMALL, 2)
     p = profile.profile_step(run.step, tmp_path, steps=5)
-    # the median step (its share worked from the two ms as printed, so within their rounding)
-    assert len(p.matmul_shares) == 5 and p.share("matmul") == pytest.approx(sorted(p.matmul_shares)[2], abs=0.005)
+    # the median step (its share worked from the two ms as printed, so within their rounding: each of the two
+    # times may be off by 0.05 ms, which on a 5 ms step moves a 17 % share by up to 1.2 points)
+    median = sorted(p.matmul_shares)[2]
+    rounding = 0.05 * (1 + median) / (p.wall_seconds * 1e3)
+    assert len(p.matmul_shares) == 5 and p.share("matmul") == pytest.approx(median, abs=max(0.005, rounding) + 1e-9)
 
 
 def test_a_batch_of_token_ids_is_mostly_latency_measured_at_every_size_it_sends():
@@ -449,7 +452,7 @@ def test_a_fused_ops_bandwidth_is_set_beside_the_roof_and_a_noisy_piece_uses_the
 
     gelu = Comparison("GELU", "gelu_op_by_op", "gelu_fused", 8.03e-3, 3.30e-3, 2e-7)
     far = report.fused_bandwidth_sentence(gelu, 16 * 2**20, 18.7e9)
-    assert "16 MiB (read and write) in 3.3 ms: 5.1 GB/s, 27% of the memory roof (18.7 GB/s)" in far
+    assert "16 MiB (read and write) in 3.30 ms: 5.1 GB/s, 27% of the memory roof (18.7 GB/s)" in far
     assert ("cutting 22 whole-tensor reads and writes to 2 would give up to 11.00x, a ceiling; it gave 2.43x: "
             "faster than the baseline.") in far
     assert "rules out memory" in far and "not measured here" in far

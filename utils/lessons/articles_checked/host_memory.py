@@ -17,7 +17,6 @@ Run: ``python -m utils.lessons.articles_checked.host_memory`` prints one run as 
 from __future__ import annotations
 
 import json
-import math
 import statistics
 import subprocess
 import sys
@@ -78,9 +77,7 @@ def memory_shown(h: dict) -> bool:
 def ms_as_printed(seconds: float) -> tuple[float, str]:
     """A time in ms at three significant figures (0.146, 3.63, 12.4), as a number (``claims.as_printed``) and
     as printed: a ratio of two printed times can then be worked out again from what the row prints."""
-    ms = seconds * 1e3
-    decimals = max(0, 2 - math.floor(math.log10(ms))) if ms > 0 else 2
-    return claims.as_printed(seconds, decimals, scale=1e-3), f"{ms:.{decimals}f}"
+    return claims.as_printed_sig(seconds, 3, scale=1e-3), claims.sig_text(seconds, 3, scale=1e-3)
 
 
 def time_shown(h: dict) -> bool:

@@ -6,7 +6,6 @@ link's own bandwidth, because a ring all-reduce moves 2(n-1)/n of the message ov
 
 from __future__ import annotations
 
-import math
 import statistics
 import time
 
@@ -17,7 +16,7 @@ from matplotlib.transforms import ScaledTranslation
 
 from utils import machine, plots
 from utils.bench import synchronize
-from utils.claims import as_printed
+from utils.claims import as_printed, sig_decimals
 from utils.launch import launch, process_group
 
 MS_DIGITS = 2  # decimals of the ms the table prints a time with: algbw is worked from that printed time
@@ -80,8 +79,7 @@ def ms_decimals(seconds: float) -> int:
     """Decimals of ms the all-reduce table prints ``seconds`` with: ``MS_DIGITS``, or more for a time under
     1 ms so that it keeps 3 significant figures (a GPU's 4 KiB all-reduce, 0.0123 ms, not 0.01): the rates
     worked from the printed time stay as precise as the time."""
-    ms = seconds * 1e3
-    return max(MS_DIGITS, 2 - math.floor(math.log10(ms))) if ms > 0 else MS_DIGITS
+    return sig_decimals(seconds * 1e3, 3, least=MS_DIGITS)
 
 
 def ms_text(seconds: float) -> str:

@@ -127,7 +127,7 @@ class Comparison:
 
 def printed_ms(seconds: float) -> float:
     """A time as section 5's tables print it, in ms to three significant figures ("3.55 ms")."""
-    return float(f"{seconds * 1e3:.3g}")
+    return claims.as_printed_sig(seconds, 3, scale=1e-3)
 
 
 def bytes_ceiling(bytes_before: float, bytes_after: float) -> float:

@@ -57,8 +57,8 @@ def ceiling_said(c) -> str:
 
 def comparison_table(comparisons) -> Table:
     return Table(["what", "slow", "fast", "slow time", "fast time", "speed-up", "max difference"],
-                 [(c.what, c.slow, c.fast, f"{printed_ms(c.slow_seconds):.3g} ms",
-                   f"{printed_ms(c.fast_seconds):.3g} ms", f"{c.speedup:.2f}x", f"{c.max_difference:.1e}")
+                 [(c.what, c.slow, c.fast, f"{claims.sig_text(c.slow_seconds, 3, 1e-3)} ms",
+                   f"{claims.sig_text(c.fast_seconds, 3, 1e-3)} ms", f"{c.speedup:.2f}x", f"{c.max_difference:.1e}")
                   for c in comparisons],
                  title="Every comparison: fastest of the interleaved rounds")
 
@@ -122,7 +122,7 @@ def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, transfers: int =
     rate = mib * 2**20 / (ms * 1e-3)   # the printed MiB over the printed ms
     share = claims.printed_ratio(rate, roof_rate, 1, 1e9)
     ceiling = transfers / fused_transfers
-    text = (f"{c.fast} moved {mib} MiB (read and write) in {ms:.3g} ms: "
+    text = (f"{c.fast} moved {mib} MiB (read and write) in {claims.sig_text(c.fast_seconds, 3, 1e-3)} ms: "
             f"{rate / 1e9:.1f} GB/s, {share:.0%} of the memory roof ({roof_rate / 1e9:.1f} GB/s). "
             f"Were every byte moved at the roof, cutting {transfers} whole-tensor reads and writes to "
             f"{fused_transfers} would give up to {ceiling:.2f}x, a ceiling; it gave {c.speedup:.2f}x: {c.verdict}.")
