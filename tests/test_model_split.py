@@ -275,7 +275,8 @@ def test_profile_on_stage_device_runs_in_a_worker_with_the_given_threads():
 
 
 def test_row_diagnostics_from_cpu_times():
-    r = runs.Row(8, 4, "gpipe", 1.0, 1.5, [0.8, 0.8], cpu=[0.4, 0.4], baseline_cpu=0.8, speedups=[1.4, 1.5, 1.6])
+    r = runs.Row(8, 4, "gpipe", 1.0, 1.5, [0.8, 0.8], cpu=[0.4, 0.4], baseline_cpu=0.8,
+                 speedups=[1.4, 1.5, 1.5, 1.5, 1.6])  # 5 rounds, as the lesson's: the middle half spreads 0
     assert r.speedup_range == (1.4, 1.6)
     assert r.work_inflation == pytest.approx(1.0)
     assert r.cpu_share == [pytest.approx(0.5)] * 2  # busy 0.8 s by the wall clock, 0.4 s on the CPU
@@ -293,7 +294,7 @@ def _row(speedup, lo, hi, m=4, work=1.0, cpu_share=1.0, naive=False):
     """A row measured on CPU workers: one device 1 s, stages busy 0.5 s, the given speedups and work."""
     cpu = [0.5 * work * cpu_share, 0.5 * work * cpu_share]
     return runs.Row(8, 1 if naive else m, "gpipe", 1.0 / speedup, 1.0, [0.5, 0.5], naive=naive,
-                    cpu=cpu, baseline_cpu=1.0 * cpu_share, speedups=[lo, speedup, hi])
+                    cpu=cpu, baseline_cpu=1.0 * cpu_share, speedups=[lo, speedup, speedup, speedup, hi])  # 5 rounds
 
 
 def test_every_verdict_explain_row_gives_is_in_the_table_the_notebook_prints():

@@ -101,11 +101,11 @@ def test_steps_note_names_rows_as_their_tables_do():
 
 def test_one_printed_half_range_gives_one_printed_spread():
     # session 51: (1.77 - 1.68) / 2 and (1.65 - 1.56) / 2 printed "± 0.04", (1.95 - 1.86) / 2 "± 0.05"
-    from utils.lessons.model_split.noise import spread_as_printed
+    from utils.claims import printed_spread  # lesson 02's rows: 5 rounds, paired_spread's half middle half
 
     for rounds in ([1.60, 1.6849, 1.72, 1.7702, 1.80], [1.50, 1.56, 1.60, 1.65, 1.70], [1.8, 1.86, 1.9, 1.95, 2.0]):
-        assert spread_as_printed(rounds) == 0.05
-    assert spread_as_printed([1.0, 1.02, 1.03, 1.05, 1.1]) == 0.02 and spread_as_printed([1.0, 1.1, 1.2]) == 0.0
+        assert printed_spread(rounds) == 0.05
+    assert printed_spread([1.0, 1.02, 1.03, 1.05, 1.1]) == 0.02
     r = runs.Row(128, 8, "gpipe", 0.4, 0.7, [0.3, 0.3], speedups=[1.60, 1.68, 1.72, 1.77, 1.80])
     assert report.printed(r) == (1.72, 0.05) and report.speedup_claim("c", r).measured == "1.72x ± 0.05"
 

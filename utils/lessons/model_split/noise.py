@@ -18,9 +18,9 @@ reading), which re-exports every public name here: ``notebooks/02_model_split.ip
 from __future__ import annotations
 
 import statistics
-from decimal import ROUND_HALF_UP, Decimal
 
-from utils.claims import Claim, as_printed, one_side, paired_spread, within_noise
+from utils.claims import (Claim, as_printed, medians_divide_to, one_side, paired_spread, printed_spread,
+                          within_noise)
 from utils.lessons.model_split.runs import Row
 
 
@@ -37,17 +37,10 @@ def rounds_text(lo: float, hi: float) -> str:
 
 
 def printed(r: Row) -> tuple[float, float]:
-    """A row's median speedup and its paired rounds' spread (``claims.paired_spread``) as the page prints them,
-    two decimals: what the noise rule reads, so that a reader checks every verdict from the page."""
-    return as_printed(r.speedup, 2), spread_as_printed(r.speedups)
-
-
-def spread_as_printed(rounds) -> float:
-    """The paired rounds' spread (``claims.paired_spread``) as the page prints it, worked from the rounds as
-    printed (two decimals) and rounded half up: (1.77 - 1.68) / 2 = 0.045 prints 0.05 in every row, never 0.04
-    in one and 0.05 in another as float rounding would, so one printed half-range gives one printed ±."""
-    exact = paired_spread([Decimal(f"{x:.2f}") for x in rounds])  # exact decimals: no float tie-breaking
-    return float(Decimal(exact).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+    """A row's median speedup and its paired rounds' spread (``claims.printed_spread``: worked from the rounds as
+    printed, rounded half up) as the page prints them, two decimals: what the noise rule reads, so that a reader
+    checks every verdict from the page. Every row has ``ROUNDS`` = 5 rounds, so the spread is ``paired_spread``'s."""
+    return as_printed(r.speedup, 2), printed_spread(r.speedups)
 
 
 def percent_as_printed(share: float) -> int:
@@ -92,7 +85,7 @@ def reference_in_noise_of_one(per_round) -> bool:
     Such a reference offers no gain over 1x, so it explains no excess over 1x."""
     if not per_round:
         return False
-    median, spread = as_printed(statistics.median(per_round), 2), spread_as_printed(per_round)
+    median, spread = as_printed(statistics.median(per_round), 2), printed_spread(per_round)
     return within_noise(median, spread, 1.0) and one_side(per_round, 1.0) is None
 
 
@@ -122,7 +115,7 @@ def noise_of_weak_reference(r: Row, reference: float, per_round) -> str:
     """``noise_of_reference`` where the reference is itself within noise of 1x: the median is near it, but the
     excess over 1x stays a finding to explain (the words of the headline verdict: "it explains nothing")."""
     value, spread = printed(r)
-    own = spread_as_printed(per_round)
+    own = printed_spread(per_round)
     return (f"within noise of it ({value:.2f}x ± {spread:.2f} covers {reference:.2f}x), which is itself within "
             f"noise of 1x ({reference:.2f}x ± {own:.2f}): the excess over 1x stays a finding to explain")
 
@@ -218,8 +211,9 @@ def medians_note(slow: Row, fast: Row, gain: float, earlier: Row | None = None, 
     medians may come from different rounds), and, where the same configuration ran in an ``earlier`` launch
     (named ``where``), how far apart the two launches' one-device steps lie (over 5 %: not one baseline)."""
     a, b = ms_as_printed(slow.seconds, fast.seconds), ms_as_printed(fast.seconds, slow.seconds)
-    said = f"The two median step times, {a} / {b} ms, give {a / b:.2f}x"  # step times, not the speedups
-    said += (f", as the median of the paired ratios, {gain:.2f}x, does." if f"{a / b:.2f}" == f"{gain:.2f}" else
+    divided = medians_divide_to(gain, a, b)  # claims' one rule: None where a / b prints as the gain
+    said = f"The two median step times, {a} / {b} ms, give {gain if divided is None else divided:.2f}x"
+    said += (f", as the median of the paired ratios, {gain:.2f}x, does." if divided is None else
              f"; the gain printed above, {gain:.2f}x, is the median of each round's unbalanced step over its "
              "balanced step: paired in the same round, while the two medians may come from different rounds.")
     if earlier is None:

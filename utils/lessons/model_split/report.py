@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import textwrap
 
-from utils.claims import Claim, as_printed, printed_ratio, speedup_verdict, within_noise
+from utils.claims import Claim, as_printed, printed_ratio, printed_spread, speedup_verdict, within_noise
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_reading, link_sources,  # noqa: F401
                                            link_table, link_time, lost_time,  # re-exported: the notebook's names
@@ -25,7 +25,7 @@ from utils.lessons.model_split.noise import (above_as_printed, against_predictio
                                             at_bound_in_noise, near_reference, noise_of_one, noise_of_reference,
                                             printed, reference_claim, reference_in_noise_of_one, reference_gain,
                                             round_text, rounds_text, split_gain, medians_note, steps_note,
-                                            spread_as_printed, row_label)
+                                            row_label)
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
 
@@ -222,12 +222,12 @@ def within_process_reference(r: Row) -> bool:
     """Whether a naive split above its 1x bound stays within its per-process reference (each stage timed alone
     in its own process), allowing the paired rounds' spread, as ``within_work_reference`` does."""
     pb = r.process_bound
-    return pb is not None and as_printed(r.speedup, 2) <= as_printed(pb, 2) + spread_as_printed(r.speedups)
+    return pb is not None and as_printed(r.speedup, 2) <= as_printed(pb, 2) + printed_spread(r.speedups)
 
 
 def process_reference_spread(r: Row) -> float:
     """The per-process reference's own paired spread (its rounds, ``claims.paired_spread``), as printed."""
-    return spread_as_printed(r.process_bounds or [])
+    return printed_spread(r.process_bounds or [])
 
 
 def process_reference_noise(r: Row) -> bool:
@@ -248,7 +248,7 @@ def within_work_reference(r: Row) -> bool:
     """Whether a speedup above its bound stays within the work-scaled reference (bound / work, above the bound
     when the split made the work cheaper), allowing the paired rounds' spread, as the bound itself does."""
     wb = r.work_bound
-    return wb is not None and wb > r.bound and as_printed(r.speedup, 2) <= as_printed(wb, 2) + spread_as_printed(r.speedups)
+    return wb is not None and wb > r.bound and as_printed(r.speedup, 2) <= as_printed(wb, 2) + printed_spread(r.speedups)
 
 
 def headline_verdict(r: Row) -> str:
@@ -296,7 +296,7 @@ def median_verdict(r: Row) -> str:
     is claims' one rule (``claims.within_noise``: the median ± the paired spread covers 1x), under every bound.
     Above the bound but within a reference measured here (per process, or scaled by the work), the reference
     explains it; rounds above the bound under a median below it are said by one rule (``rounds_above_bound``)."""
-    spread = spread_as_printed(r.speedups)
+    spread = printed_spread(r.speedups)
     said = speedup_verdict(as_printed(r.speedup, 2), as_printed(r.bound, 2), spread, slower="slower than one device",
                            rounds=r.speedups)  # every round on one side of 1x: not noise
     if said.startswith(AT_BOUND_VERDICT) and not at_bound_in_noise(r):  # every round under the bound
@@ -335,7 +335,7 @@ def rounds_in_noise(r: Row) -> str:
         return ""
     if r.above_devices:
         return rounds_past_devices(r)
-    spread = spread_as_printed(r.speedups)
+    spread = printed_spread(r.speedups)
     return (f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x): the "
             f"bound is within the rounds' spread of the median (± {spread:.2f}), which explains them")
 
@@ -386,7 +386,7 @@ def rounds_above_bound(r: Row) -> str:
     above = [s for s in r.speedups if above_as_printed(s, r.bound)]  # 1.78x beside a 1.78x bound is not above
     if not above or above_as_printed(r.speedup, r.bound):
         return ""
-    spread = spread_as_printed(r.speedups)
+    spread = printed_spread(r.speedups)
     past = [s for s in above if above_as_printed(s, r.devices)]
     of_them = f", {len(past)} of them past {r.devices} devices' {r.devices}x" if past else ""
     said = f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {max(above):.2f}x{of_them})"
@@ -404,7 +404,7 @@ def rounds_above_bound(r: Row) -> str:
 
 def speedup_claim(claim: str, r: Row) -> Claim:
     """A claims-table row of a speedup against its bound, with the headline table's verdict (one rounding)."""
-    spread = spread_as_printed(r.speedups)
+    spread = printed_spread(r.speedups)
     noise = f" ± {spread:.2f}" if spread > 0 else ""
     return Claim(claim, f"{r.speedup:.2f}x{noise}", f"bound {r.bound:.2f}x", headline_verdict(r))
 
