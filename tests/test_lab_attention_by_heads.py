@@ -146,7 +146,7 @@ MUTANTS = [
     ("sizes from the lab's settings", lab.check_forward, "take a size from the lab's settings"),
     ("f before the norm", lab.check_backward, "norm got a gradient other than one device's"),
     ("norm kept outside the module", lab.check_backward, "holds no parameter norm.weight"),
-    ("no causal mask", lab.check_forward, "the block is causal"),
+    ("no causal mask", lab.check_forward, "lets every token see the tokens after it"),
     ("no causal mask", lab.check_backward, "forward output differs from one device's already"),
     ("g as reduce then broadcast", lab.check_communication, "1 x reduce, 1 x broadcast in the forward pass"),
     ("a tuple returned", lab.check_forward, "forward returned a tuple"),
@@ -288,3 +288,14 @@ def test_mutant_lesson_07s_answer_fails_every_check_saying_the_lab_asks_for_your
         assert verdict.status == checks.FAILED and "your own split" in verdict.message, str(verdict)
         assert "expected" not in verdict.message, str(verdict)
 
+
+
+def test_the_wrong_output_messages_name_the_symptom_not_the_fix():
+    """A failure message names what is wrong and the idea behind it (as a question), never the correction:
+    exercise B asks where the bias goes and how the scores are scaled, so a message may not answer it."""
+    messages = list(lab.wrong_outputs(lab.CASES[1], 0))
+    assert any("plus one more bias" in m for m in messages)
+    assert any("scaled by the full width's square root" in m for m in messages)
+    assert any("lets every token see the tokens after it" in m for m in messages)
+    for fix in ("add it once", "after the sum", "scales by one head's width", "is causal", "as many as it holds"):
+        assert not any(fix in m for m in messages), (fix, messages)

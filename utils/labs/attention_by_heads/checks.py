@@ -207,18 +207,20 @@ def wrong_outputs(case: Case, rank: int) -> dict[str, torch.Tensor]:
     partial = _attend(full, x, rank=rank)
     held = [end - first for first, end in (_head_range(case.heads, r, WORLD) for r in range(WORLD))]
     cuts = {n: _cut_into(full, x, n) for n in range(1, case.width // WORLD + 1) if held != [n] * WORLD}
+    # Each message names the symptom and the idea behind it, as a question; the fix is the learner's to find.
     return {
-        "is the full output plus one more bias: the bias was summed across the ranks too; add it once, after the "
-        "sum": right + bias,
+        "is the full output plus one more bias: the bias went into the sum across the ranks with the partial "
+        "outputs (how many times does one device add it?)": right + bias,
         "is only its own heads' share of the projection: the ranks' partial outputs were never added up":
             partial + bias,
         "is only its own heads' share of the projection (without the bias): the ranks' partial outputs were "
         "never added up": partial,
-        "has a softmax scaled by the full width's square root: attention scales by one head's width":
-            _attend(full, x, scale=case.width ** -0.5),
-        "lets every token see the tokens after it: the block is causal": _attend(full, x, causal=False),
-        **{f"is what ranks compute that each cut their slice into {n} heads: each of a rank's heads is as wide "
-           f"as one of the full block's, so a rank has as many as it holds of the block's {case.heads}": output
+        "has a softmax scaled by the full width's square root (whose width does one head's dot product sum "
+        "over?)": _attend(full, x, scale=case.width ** -0.5),
+        "lets every token see the tokens after it (which tokens may a token attend to in this block?)":
+            _attend(full, x, causal=False),
+        **{f"is what ranks compute that each cut their slice into {n} heads: its heads are not the full "
+           f"block's (how wide is one of the block's {case.heads} heads, and how many does a rank hold?)": output
            for n, output in cuts.items() if output is not None},
     }
 
