@@ -4,6 +4,7 @@ import dataclasses
 
 import pytest
 
+from utils import claims
 from utils.lessons.putting_it_together import ladder, script
 
 
@@ -80,10 +81,10 @@ def test_the_rows_tokens_ratio_and_int8_s_bytes_are_worked_from_the_printed_figu
 def test_the_spread_is_half_the_printed_rounds_range_rounded_half_up():
     """Fifth reader: rounds printed 1.49x, 1.47x, 1.46x beside "1.47x ± 0.01"; (1.49 - 1.46)/2 = 0.015 prints
     0.02 half-up and half-even. The spread was taken from the unrounded ratios (0.0149...)."""
-    assert ladder.spread([1.4912, 1.4711, 1.4613]) == 0.02    # printed 1.49, 1.47, 1.46
-    assert ladder.spread([1.4849, 1.4711, 1.4651]) == 0.01    # printed 1.48, 1.47, 1.47: 0.005 -> 0.01
-    assert ladder.spread([1.47, 1.47, 1.47]) == 0.0 and ladder.spread([1.5]) == 0.0
-    assert ladder.spread([1.00, 1.07, 0.98, 1.03]) == 0.02    # 4 rounds: half the middle half, (1.03 - 1.00)/2
+    assert claims.printed_spread([1.4912, 1.4711, 1.4613]) == 0.02    # printed 1.49, 1.47, 1.46
+    assert claims.printed_spread([1.4849, 1.4711, 1.4651]) == 0.01    # printed 1.48, 1.47, 1.47: 0.005 -> 0.01
+    assert claims.printed_spread([1.47, 1.47, 1.47]) == 0.0 and claims.printed_spread([1.5]) == 0.0
+    assert claims.printed_spread([1.00, 1.07, 0.98, 1.03]) == 0.02    # 4 rounds: half the middle half, (1.03 - 1.00)/2
     c = _compared("precision", 0.25, [1.4912, 1.4711, 1.4613])
     assert "median 1.47x ± 0.02" in ladder.within_noise(c.ratios)
 

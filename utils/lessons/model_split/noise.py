@@ -37,9 +37,10 @@ def rounds_text(lo: float, hi: float) -> str:
 
 
 def printed(r: Row) -> tuple[float, float]:
-    """A row's median speedup and its paired rounds' spread (``claims.printed_spread``: worked from the rounds as
-    printed, rounded half up) as the page prints them, two decimals: what the noise rule reads, so that a reader
-    checks every verdict from the page. Every row has ``ROUNDS`` = 5 rounds, so the spread is ``paired_spread``'s."""
+    """A row's median speedup and its paired rounds' spread (``claims.printed_spread``: from the rounds as
+    printed, rounded half up) as the page prints them, two decimals: what the noise rule reads, so that a
+    reader checks every verdict from the page. Every row has 5 rounds (``ROUNDS``): ``paired_spread``'s half
+    middle half."""
     return as_printed(r.speedup, 2), printed_spread(r.speedups)
 
 

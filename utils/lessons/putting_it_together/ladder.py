@@ -32,7 +32,6 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
 
 import torch
 
@@ -298,7 +297,7 @@ class Climb:
         """One rule for every step: kept when it paid beyond noise (``paid``); compile also when the run pays
         back its compile. Else the measured reason: slower, or within noise with its rounds."""
         if not paid(c.ratios):
-            slower = _median(c.ratios) + spread(c.ratios) < 1
+            slower = _median(c.ratios) + claims.printed_spread(c.ratios) < 1
             why = why_slower(c) if slower else within_noise(c.ratios)
             if c.rung.name == "compile":  # the break-even rule, printed in both branches
                 why += "; " + compile_break_even(c, self.run_steps)
@@ -309,20 +308,6 @@ class Climb:
                 "inductor's cache as earlier runs on this machine left it (warm: a first run compiles longer)"
             return payback.applies, f"{payback.why}; the compile measured with {cache}"
         return True, ""
-
-
-def spread(ratios: list[float]) -> float:
-    """The paired rounds' spread around their median, worked from the rounds as printed (2 decimals):
-    ``claims.paired_spread`` from 4 rounds on; with 2 or 3 rounds, half their range. Rounded half-up to 2
-    decimals, as a reader rounds it: rounds printed 1.49x, 1.47x and 1.46x spread 0.015, printed "± 0.02"
-    (``round`` gives 0.01: 0.015 is stored as 0.01499...)."""
-    shown = [claims.as_printed(x, 2) for x in ratios]
-    if len(shown) >= 4:
-        half = claims.paired_spread(shown)
-    else:
-        half = (max(shown) - min(shown)) / 2 if len(shown) > 1 else 0.0
-    # 9 decimals first: 1.49 - 1.46 is 0.0300000000000000266 in floats
-    return float(Decimal(repr(round(half, 9))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 def paid(ratios: list[float], digits: int = 2) -> bool:
@@ -338,7 +323,7 @@ def paid(ratios: list[float], digits: int = 2) -> bool:
 
 def _low(ratios: list[float], digits: int = 2) -> float:
     """The median less the spread, each as printed (``digits`` decimals): the figure the keep rule reads."""
-    median, spread_ = claims.as_printed(_median(ratios), digits), claims.as_printed(spread(ratios), digits)
+    median, spread_ = claims.as_printed(_median(ratios), digits), claims.printed_spread(ratios, digits)
     return claims.as_printed(median - spread_, digits)
 
 
@@ -348,7 +333,8 @@ def within_noise(ratios: list[float]) -> str:
     rounds = ", ".join(f"{x:.2f}x" for x in ratios)
     above = sum(claims.as_printed(x, 2) > 1 for x in ratios)  # as printed
     low = _low(ratios)
-    return (f"within noise (paired rounds {rounds}: median {_median(ratios):.2f}x ± {spread(ratios):.2f}, "
+    spread = claims.printed_spread(ratios)  # from the rounds as printed, half up
+    return (f"within noise (paired rounds {rounds}: median {_median(ratios):.2f}x ± {spread:.2f}, "
             f"less the spread {low:.2f}x, {'above' if low > 1 else 'not above'} 1x; "
             f"{above} of {len(ratios)} rounds above 1x" + ("" if above > len(ratios) / 2 else ", not more than half")
             + ")")
@@ -411,7 +397,8 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
     ideal = claims.as_printed(before / n, 1)
     gap = claims.as_printed(after - ideal, 1)
     cores = [r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")]  # CPU workers: a core's share
-    slower = _median(c.ratios) + spread(c.ratios) < 1  # then ``why_slower`` has already said the core's share
+    # then ``why_slower`` has already said the core's share
+    slower = _median(c.ratios) + claims.printed_spread(c.ratios) < 1
     core = (f"; rank 0 had {_median(cores):.0%} of a core in its timed steps" if simulated and cores
             and not slower else "")
     said = (f"In this step's rounds a step took {after:.1f} ms (the steps before it, {before:.1f} ms, their "

@@ -13,7 +13,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 
 from utils import claims, ledger
-from utils.lessons.putting_it_together.ladder import ORDER, _median, paid, spread
+from utils.lessons.putting_it_together.ladder import ORDER, _median, paid
 from utils.palette import KIND_COLORS
 from utils.tables import Table
 
@@ -53,7 +53,7 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
                      "share": share_of_bound(c.gain, bound, paid(c.ratios)), "paid": paid(c.ratios),
                      "within": bound is None or c.gain <= bound, "kept": kept[name],
                      "workers": c.rung.workers, "precision": c.rung.settings.precision,
-                     "noise": spread(c.ratios),
+                     "noise": claims.printed_spread(c.ratios),
                      "ratios": c.ratios, "wall_s": [r["wall_s"] for r in c.before + c.after]})
         chain *= claims.as_printed(c.gain, 2) if kept[name] else 1.0
     return rows
@@ -375,12 +375,12 @@ def serving_verdict(gain: float, noise: float, against: str = "fp32 compiled") -
 
 def serving_gain(serving: dict, against: str | None = None, model: str = "int8") -> tuple[float, float]:
     """``model``'s speed-up (default int8) over ``against`` (default ``serving_reference``: fp32 compiled),
-    the median of the interleaved rounds' latency ratios paired by round, and its spread (``ladder.spread``:
-    from the ratios as printed, as the training steps' ± is). Compile alone: ``serving_gain(s, "fp32",
-    "fp32 compiled")``."""
+    the median of the interleaved rounds' latency ratios paired by round, and its spread
+    (``claims.printed_spread``: from the ratios as printed, as the training steps' ± is; 0.0 under 4 rounds).
+    Compile alone: ``serving_gain(s, "fp32", "fp32 compiled")``."""
     against = against or serving_reference(serving)
     pairs = [f / q for f, q in zip(serving["times"][against], serving["times"][model])]
-    return _median(pairs), spread(pairs) if len(pairs) >= 4 else 0.0
+    return _median(pairs), claims.printed_spread(pairs) if len(pairs) >= 4 else 0.0
 
 
 def record(rows: list[dict]) -> dict:
