@@ -522,3 +522,23 @@ def test_the_take_aways_work_their_rates_and_differences_from_the_figures_as_pri
     from utils.labs.make_it_fast import prediction
     text = prediction.prediction_sentence(lambda reading: 982.9, lab.Diagnosis(3, dict(_READING), []), 215.4, "x")
     assert "983 ms a step" in text and "768 ms under the prediction" in text, text
+
+
+def test_the_take_aways_shares_are_worked_from_the_table_s_printed_ms():
+    # Reader (sixth reading, latent): the take-aways divided unrounded ms, while cell 11's table divides the
+    # figures as printed; here the two part: 100.94 / 199.6 = 50.6% but the table prints 100.9 and 200 (50.4%)
+    from utils.labs.make_it_fast.takeaways import printed_share
+
+    reading = {"step": 199.6, "load": 100.94, "evaluate": 35.04, "forward and backward": 50.04,
+               "optimizer": 4.96}
+    assert f"{printed_share(reading, 'load'):.0%}" == "50%"  # 100.9 / 200, not 51%
+    assert f"{printed_share(reading, 'evaluate'):.1%}" == "17.5%"  # 35.0 / 200, not 17.6%
+    assert printed_share(reading, "forward and backward", "optimizer") == (50.0 + 5.0) / 200
+
+
+def test_the_last_hint_points_to_what_a_profile_shows_not_the_list_of_fixes():
+    # Reader (sixth reading): hint B3 named DataLoader persistence and prefetch, no_sync and set_num_threads
+    last = " ".join(checks.hint_texts("labs/make_it_fast")["B"][-1].split())
+    assert "A profile shows where a step's time went" in last, last
+    for fix in ("persisten", "prefetch", "no_sync", "set_num_threads", "DataLoader"):
+        assert fix not in last, (fix, last)

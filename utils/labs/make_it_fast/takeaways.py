@@ -61,6 +61,14 @@ def rates_sentence(flops: float, peak, slow_ms: float, fast_ms: float, source: s
             f"{fast:.1%} of that peak (the whole step timed, so its compute ran at least that fast)")
 
 
+def printed_share(reading: dict, *regions: str) -> float:
+    """The share of the slow step that ``regions`` took together, worked as cell 11's table prints them (each
+    region's ms to one decimal, the step to whole ms), so that a reader who divides the table's figures finds
+    the take-away's."""
+    step = claims.as_printed(reading["step"], 0) or 1.0
+    return sum(claims.as_printed(reading[region], 1) for region in regions) / step
+
+
 def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None, predict=None) -> str:
     """The lab's take-aways, from this run, ordered by what each cost the slow script (its share of a profiled
     step, the check's reading): the slow script's profile and what the checks measured of ``train_fn``;
@@ -71,12 +79,12 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     if not names or not all(v.passed for v in names):
         return "Take-aways appear once every check passes (each states what this run measured)."
     ref, runs = diagnosis.reference, launched(train_fn)
-    step = ref["step"]
-    waits = {region: ref[region] / step for region in ("evaluate", "checkpoint")}
+    waits = {region: printed_share(ref, region) for region in ("evaluate", "checkpoint")}
     largest = max(waits, key=waits.get)
     threads = max(max(run["threads"] or [0]) for run in runs)
     calls = ref[ALL_REDUCES]
-    compute = (ref["forward and backward"] + ref["optimizer"]) / step
+    compute = printed_share(ref, "forward and backward", "optimizer")  # each share from cell 11's printed ms
+    load = printed_share(ref, "load")
     fast_ms, source = measured_step(train_fn, runs)  # one step time for every bullet: the speed check's median
     rate = rates_sentence(flops, peak, ref["forward and backward"], fast_ms, source) if flops and peak else ""
     # Each bullet states what this run measured, not why it cost what it did: the quiz asks the why.
@@ -91,7 +99,7 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
         (sum(waits.values()), f"Evaluating and saving took {sum(waits.values()):.1%} of the slow script's step "
                               f"(the largest, {largest!r}, {waits[largest]:.1%}), a region's time including "
                               "everything it calls."),
-        (ref["load"] / step, f"Loading took {ref['load'] / step:.0%} of the slow step. The slow script's profile "
+        (load, f"Loading took {load:.0%} of the slow step. The slow script's profile "
                              f"counted {calls:.3g} all-reduce calls a step, inside forward and backward; yours "
                              f"all-reduced {gradients:.2g}x one gradient's bytes a step, as the check counted them."),
         (0.0, "The slow script reads the loss with .item() every micro-batch: on a CPU that waits for nothing; on "
