@@ -940,7 +940,9 @@ def test_the_int8_kernels_slowdown_divides_the_two_times_printed():
 def test_the_spread_is_worked_from_the_noise_as_printed():
     # Reader (fifth reading, cell 46): "0.98x | 2% | beyond noise", but 0.98 x 2% = 0.02 reaches 1x
     from utils.lessons.compression.report import verdict_against
-    assert measure.printed_spread(0.98, 0.0153) == 0.02  # "±2%" as printed, not 0.0153
+    assert measure.printed_ratio_spread(0.98, 0.0153) == 0.02  # "±2%" as printed, not 0.0153
+    # a product of two printed figures can tie: 1.15 x 10% = 0.115 reads 0.12 by hand (round gave 0.11)
+    assert measure.printed_ratio_spread(1.15, 0.1) == 0.12 and measure.printed_ratio_spread(1.25, 0.02) == 0.03
     assert measure.verdict(0.98, 0.0153) == "within noise"
     assert verdict_against(0.98, None, 0.0153).startswith("within noise")
     assert measure.verdict(0.97, 0.0149) == "beyond noise"  # printed ±1%: 0.97 + 0.01 stays under 1x

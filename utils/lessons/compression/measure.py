@@ -32,7 +32,7 @@ from utils.lessons.why_slow.profile import without_profiler_notices  # kineto's 
 
 __all__ = [
     "WEIGHT_LAYERS", "model_bytes", "sparsity", "macs", "to_device", "timed_batch", "compare_latency", "speedup",
-    "spread", "ratio_noise", "printed_spread", "verdict", "compare", "against_bound", "NOISY_SPREAD", "timing_note",
+    "spread", "ratio_noise", "printed_ratio_spread", "verdict", "compare", "against_bound", "NOISY_SPREAD", "timing_note",
     "TIMING_COLUMNS", "SPEEDUP_COLUMNS", "timing_cells", "speedup_cells", "layer_inputs", "saved_bytes_by_dtype",
     "saved_activation_bytes", "Replay", "share_reference", "cpu_flags", "bf16_support", "int8_support",
     "time_by_op",
@@ -323,11 +323,14 @@ def verdict(ratio: float, noise: float, typical: float | None = None) -> str:
     return "beyond noise" if beyond else "within noise"
 
 
-def printed_spread(ratio: float, noise: float) -> float:
+def printed_ratio_spread(ratio: float, noise: float) -> float:
     """The spread of a speedup as a reader works it from the page: the ratio as printed (two decimals) times
-    its noise as printed ("±2%": two decimals of a share), to two decimals. Worked from the unrounded noise
-    (0.0153, printed "2%") it would read 0.98x ± 2% as clear of 1x, though 0.98 + 0.02 reaches it."""
-    return claims.as_printed(claims.as_printed(ratio, 2) * claims.as_printed(noise, 2), 2)
+    its noise as printed ("±2%": two decimals of a share), rounded half up to two decimals (``claims.half_up``:
+    1.25 x 2% = 0.025 reads 0.03, as by hand). Worked from the unrounded noise (0.0153, printed "2%") it would
+    read 0.98x ± 2% as clear of 1x, though 0.98 + 0.02 reaches it. Not ``claims.printed_spread`` (the ± of
+    paired rounds): here the noise is a share of the speedup, so the spread is a product of two printed
+    figures."""
+    return claims.half_up(claims.as_printed(ratio, 2) * claims.as_printed(noise, 2), 2)
 
 
 def _beyond_noise(ratio: float, noise: float) -> bool:
@@ -336,7 +339,7 @@ def _beyond_noise(ratio: float, noise: float) -> bool:
     shown = claims.as_printed(ratio, 2)
     if shown == 1.0:
         return False
-    return not claims.speedup_verdict(shown, None, printed_spread(ratio, noise)).startswith("within noise")
+    return not claims.speedup_verdict(shown, None, printed_ratio_spread(ratio, noise)).startswith("within noise")
 
 
 def compare(baseline: bench.Measurement, candidate: bench.Measurement) -> tuple[float, float, str]:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import textwrap
 
 from utils import bench, claims
-from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare, printed_spread, spread,
-                                               speedup_cells, timing_cells)
+from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare, printed_ratio_spread,
+                                               speedup_cells, spread, timing_cells)
 from utils.lessons.compression.roofline import figure_text
 from utils.tables import Table
 
-__all__ = ["say", "headline", "medians_note", "printed_seconds", "full_table", "speedup_claim", "verdict_against", "WIDTH"]
+__all__ = ["say", "headline", "medians_note", "fmt_seconds_as_printed", "full_table", "speedup_claim", "verdict_against",
+           "WIDTH"]
 
 WIDTH = 110  # no visible output line is wider (the learner's form)
 
@@ -66,7 +67,7 @@ def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind
     verdict says so, in a reference's words, not a bound's.
     ``figure=None``: no figure to judge against (only whether it is a speed-up); ``rough``: the reference rests
     on a measured term whose repeats spread too far for a share of its gain to mean anything. Lesson 04."""
-    ratio, spread = claims.as_printed(ratio, 2), printed_spread(ratio, noise)
+    ratio, spread = claims.as_printed(ratio, 2), printed_ratio_spread(ratio, noise)
     if kind == "bound" and figure is not None:
         return claims.speedup_verdict(ratio, round(figure, 2), spread, slower=slower)
     verdict = claims.speedup_verdict(ratio, None, spread, slower=slower)
@@ -104,8 +105,9 @@ def full_table(times: dict[str, bench.Measurement], baseline: str, title: str = 
                  title=f"{title} ({MEDIAN_OF_RATIOS})" if title else MEDIAN_OF_RATIOS)
 
 
-def printed_seconds(seconds: float) -> tuple[str, float]:
-    """A time as ``bench.fmt_seconds`` prints it, and that printed figure back in seconds."""
+def fmt_seconds_as_printed(seconds: float) -> tuple[str, float]:
+    """A time as ``bench.fmt_seconds`` prints it, and that printed figure back in seconds (3.43 ms -> 0.00343):
+    the operand a reader divides. (``ddp.allreduce.printed_seconds`` is another rule: 3 significant figures.)"""
     text = bench.fmt_seconds(seconds)
     value, unit = text.split(" ")
     return text, float(value) * {"µs": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
@@ -121,13 +123,12 @@ def medians_note(times: dict[str, bench.Measurement], baseline: str) -> str:
         if name == baseline:
             continue
         ratio = claims.as_printed(compare(times[baseline], m)[0], 2)
-        (over, a), (under, b) = printed_seconds(times[baseline].median), printed_seconds(m.median)
-        own = claims.as_printed(a / b, 2)   # a and b: the two medians as printed, in seconds
-        if own == ratio:
+        (over, a), (under, b) = fmt_seconds_as_printed(times[baseline].median), fmt_seconds_as_printed(m.median)
+        divided = claims.medians_divide_to(ratio, a, b)   # a and b: the two medians as printed, in seconds
+        if divided is None:
             continue
-        note = (f"{name}: {ratio:.2f}x is the median of the paired rounds' ratios, not the ratio of the medians "
-                f"printed ({over} / {under} = {own:.2f}x)")
-        if (ratio - 1) * (own - 1) < 0:   # opposite sides of 1x
+        note = f"{name}: " + claims.medians_clause(ratio, over, under, divided)
+        if (ratio - 1) * (claims.as_printed(divided, 2) - 1) < 0:   # opposite sides of 1x, as printed
             runs = max(spread(times[baseline]), spread(m))
             note += (f"; the medians alone rank the two the other way (their runs spread up to {runs:.0%}): the "
                      "paired rounds are the figure read, each round's two runs having met the same machine")
@@ -147,7 +148,7 @@ def speedup_claim(claim: str, ratio: float, figure: float, noise: float = 0.0, k
     too far (``roofline.Reference.rough``): shown as about its value, no share scored.
     The noise shows as the lesson's tables and sentences show it, a share of the speedup ("1.05x ± 3%"), so
     that one figure reads the same everywhere; the verdict reads it as ``noise × ratio``. Lesson 04."""
-    spread = printed_spread(ratio, noise)
+    spread = printed_ratio_spread(ratio, noise)
     noise_text = f" ± {noise:.0%}" if spread > 0 else ""
     if kind == "bound":
         row = claims.against_speedup(claim, ratio, figure, spread, slower=slower)
