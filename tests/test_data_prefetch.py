@@ -879,6 +879,24 @@ def test_bound_reading_reports_every_row_short_of_its_bound():
     assert "came under its bound beyond" in under and "a finding to explain" in under
 
 
+def test_bound_reading_works_each_share_from_the_printed_seconds():
+    from utils.lessons.data_prefetch.ranks import bound_reading
+    from utils.lessons.data_prefetch.report import bound_share
+    # the sixth reader's run: the table printed 73% for "1.06 | 0.77" while the sentence said 72%, from the
+    # unrounded seconds (0.7651 / 1.0649 = 71.8%); as printed, 0.77 / 1.06 = 72.6%: 73% in both
+    text = bound_reading({0: (1.4307, 1.4100), 1: (0.9902, 0.7651), 2: (1.0649, 0.7651)}, 0.02)
+    assert "2 loader workers a rank, 73% (1.06 s against 0.77 s)" in text
+    assert bound_share(0.7651, 1.0649) == "73%"
+    assert "1 loader worker a rank, 78% (0.99 s against 0.77 s)" in text and "99% (1.43 s against 1.41 s)" in text
+    # the noise test reads the printed share too: 1.41 / 1.43 = 98.6%, at its bound within 2%
+    assert "ran at its bound" in text and "short of it beyond that noise" in text
+    # the other outcome: a row that reaches its bound as printed (0.77 / 0.77) is not short of it, though its
+    # unrounded seconds (0.7651 / 0.7749 = 98.7%) sit under
+    at = bound_reading({0: (1.4307, 1.4100), 2: (0.7749, 0.7651)}, 0.02)
+    assert "the closest, 2 loader workers a rank, 100% (0.77 s against 0.77 s), ran at its bound" in at
+    assert "short of it" not in at
+
+
 def test_printed_ratio_divides_the_figures_as_printed():
     from utils.claims import printed_ratio   # the course's one rule, which lesson 05's ratios use
     # the reader's run: "1.60 s / 1.29 s" printed beside 1.25x from unrounded seconds; as printed it is 1.24x
