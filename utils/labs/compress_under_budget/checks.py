@@ -266,11 +266,12 @@ def speed_reading(speed: PairedSpeed, factor: float) -> str:
 def medians_note(speed: PairedSpeed) -> str:
     """Where int8 of the whole model set the bar and the two speeds printed over the trained model divide to
     another figure than the paired one (11.50x / 3.28x = 3.51x against 3.34x), the clause that prints that
-    division and says which one the check reads (``claims.printed_ratio``: the figures as printed); else ""."""
-    if claims.as_printed(speed.gain, 2) <= 1:
+    division and says which one the check reads (``claims.medians_divide_to``: the figures as printed); else ""."""
+    ratio, gain = claims.as_printed(speed.ratio, 2), claims.as_printed(speed.gain, 2)
+    if gain <= 1:
         return ""  # the trained model set the bar: the two figures are the same median
-    divided = claims.printed_ratio(speed.ratio, speed.gain, 2)
-    if f"{divided:.2f}" == f"{speed.over:.2f}":
+    divided = claims.medians_divide_to(speed.over, ratio, gain)
+    if divided is None:  # they divide to the paired figure as printed: nothing to add
         return ""
     return (f" ({speed.ratio:.2f}x / {speed.gain:.2f}x = {divided:.2f}x from the two medians; the check reads "
             f"the median of each round's own ratio, {speed.over:.2f}x ± {speed.spread:.2f})")
