@@ -114,10 +114,11 @@ def cache_take_away(choose_cache: Callable, setup: LabSetup, load: float) -> str
     first, _ = savings(list(range(room)), dataset)
     nominal = read_seconds(dataset).sum().item()  # L by the same nominal costs: a share of like with like
     # the share of L from the seconds as printed (0.40 s of 1.04 s: 38%, not the unrounded figures' 39%)
-    share, of_l = room / len(dataset), printed_ratio(saved, nominal)
+    share, of_l, of_best = room / len(dataset), printed_ratio(saved, nominal), printed_ratio(saved, best)
     return (f"- Your cache keeps {room} items ({share:.0%} of the data set) and saves {saved:.2f} s of an epoch's "
             f"reading by the data set's nominal read costs, {of_l:.0%} of its nominal L = "
-            f"{nominal:.2f} s (measured: L = {load:.2f} s), {saved / best:.0%} of the most that room can save; "
+            f"{nominal:.2f} s (measured: L = {load:.2f} s), {of_best:.0%} of the {best:.2f} s that room can save "
+            f"at most; "
             f"the first {room} items would save {first:.2f} s (nominal costs too). " + (
                 "Where a total hides bursts, a little memory in the right place saves more than its share."
                 if of_l > 1.5 * share else

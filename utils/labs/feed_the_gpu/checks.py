@@ -571,16 +571,16 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
     e = LAST_EPOCH
     if setup.every and e:  # only once solved: in steps of compute, a slow batch is exercise A's read-ahead
         batches = math.ceil(setup.n_items / setup.batch_size)
-        step = compute / batches
         slow, fast = _timed_batch_read(setup, FIRST_BURST), _timed_batch_read(setup, 0)  # measured now
+        steps = claims.half_up(claims.as_printed(slow, 3) / (claims.as_printed(compute, 2) / batches), 1)
         in_a_row = 1
         while in_a_row < 4 and _timed_batch_read(setup, FIRST_BURST + in_a_row) > (slow + fast) / 2:
             in_a_row += 1  # the batches after the first slow one, timed now, as long as they are slow too
-        mean = load / batches  # a batch's read, on average (measured)
+        mean = claims.half_up(1e3 * claims.as_printed(load, 2) / batches, 0)  # ms a batch, from L as printed
         row = ("one at a time, not several in a row" if in_a_row == 1 else f"{in_a_row} in a row")
         lines.append(f"- Your draw's slow batches take {slow * 1e3:.0f} ms to read (the first one, timed now; a "
-                     f"fast one {fast * 1e3:.0f} ms), {slow / step:.1f} steps of compute, and they come {row} (the "
-                     f"batches after the first, timed now), where L averages {mean * 1e3:.0f} ms a batch: the "
+                     f"fast one {fast * 1e3:.0f} ms), {steps:.1f} steps of compute, and they come {row} (the "
+                     f"batches after the first, timed now), where L averages {mean:.0f} ms a batch: the "
                      "total hides them, and the read-ahead (and the loaders reading it) must cover each stretch.")
     if e:
         one = "one reader keeps up on average" if load < compute else "one reader cannot keep up on average"
