@@ -127,15 +127,24 @@ def sign_changes(residuals) -> int:
     return sum(a != b for a, b in zip(signs, signs[1:]))
 
 
+def rate_trend(before: float, after: float) -> str:
+    """"rising", "falling" or "flat": a change within ``EDGE`` (one noisy median's miss), judged on the rates
+    as printed (GB/s to 2 decimals), is no trend. Section 3's shape reading and the weights sentence both use it,
+    so one drop is read by one rule."""
+    change = claims.printed_ratio(after, before, 2, 1e9) - 1
+    return "flat" if round(abs(change), 2) <= EDGE else "rising" if change > 0 else "falling"
+
+
 def falling_rate(sizes, seconds) -> tuple[float, float] | None:
     """(rate at the next-largest size, rate at the largest) in B/s where the rate n/t falls between the two
-    largest sizes (the test lesson 00's weights sentence applies too), else None. Under t = alpha + n/beta the
-    rate only rises with n, so a falling rate there is a shape one line misses."""
+    largest sizes by more than one noisy median's ``EDGE`` (``rate_trend``, the test lesson 00's weights
+    sentence applies too), else None. Under t = alpha + n/beta the rate only rises with n, so a rate falling
+    past noise there is a shape one line misses."""
     pts = sorted(zip(sizes, seconds))
     if len(pts) < 2:
         return None
     (n1, t1), (n2, t2) = pts[-2], pts[-1]
-    return (n1 / t1, n2 / t2) if n2 / t2 < n1 / t1 else None
+    return (n1 / t1, n2 / t2) if rate_trend(n1 / t1, n2 / t2) == "falling" else None
 
 
 def _falling_said(sizes, seconds) -> str:
@@ -144,8 +153,8 @@ def _falling_said(sizes, seconds) -> str:
         return ""
     n1, n2 = sorted(sizes)[-2:]
     return (f" But the rate n/t falls at the largest sizes ({fall[0] / 1e9:.2f} GB/s at {_size(n1)}, "
-            f"{fall[1] / 1e9:.2f} at {_size(n2)}), which t = alpha + n/beta cannot do (its rate only rises "
-            "with n): there, a shape the line misses.")
+            f"{fall[1] / 1e9:.2f} at {_size(n2)}: by more than the ±{EDGE:.0%} one noisy median may miss by), "
+            "which t = alpha + n/beta cannot do (its rate only rises with n): there, a shape the line misses.")
 
 
 def pattern_sentence(sizes, residuals, seconds=None) -> str:
@@ -191,3 +200,65 @@ def check_line(kept, this_run) -> LineCheck:
 def kept_line_sentence(kept, this_run) -> str:
     """Whether this run's messages lie on the kept profile's line (``check_line``: the test lesson 01 uses too)."""
     return check_line(kept, this_run).sentence()
+
+
+def shape_note(this_run) -> str:
+    """For section 3's measurement block: how this run's own fit (a ``machine.LinkFit``) misses its sizes
+    (``pattern_sentence``: the sign test, and the rate at the largest sizes)."""
+    fit = this_run.fit
+    return (f"This run's own fit of {this_run.name} (its column of residuals above). "
+            + pattern_sentence(fit.sizes, fit.residuals, this_run.seconds))
+
+
+def _us(seconds: float) -> float:
+    """A message's time in µs as section 3 prints it (one decimal; never 0): comparisons use this figure."""
+    return claims.as_printed(seconds, 1, 1e-6) or 0.1
+
+
+def slower_than_larger(sizes, seconds) -> list[tuple[int, float, int, float]]:
+    """(size, its µs, larger size, that one's µs) for each message that took longer than a larger one by more
+    than ``EDGE`` (one noisy median's miss), judged on the µs as printed and set beside the larger message
+    that took the least time. Under t = alpha + n/beta a time only grows with n: these are what no line has."""
+    pts = sorted(zip(sizes, seconds))
+    out = []
+    for i, (n, t) in enumerate(pts[:-1]):
+        m, u = min(pts[i + 1:], key=lambda p: _us(p[1]))
+        if round(_us(t) / _us(u) - 1, 2) > EDGE:
+            out.append((n, _us(t), m, _us(u)))
+    return out
+
+
+def message_times_sentence(this_run) -> str:
+    """This run's time at every size (``this_run``: a ``machine.LinkFit``; the measured times section 3 tells a
+    reader to use where the line does not describe the run), and, said plainly, any message that ran slower
+    than a larger one."""
+    sizes, seconds = this_run.fit.sizes, this_run.seconds
+    listed = ", ".join(f"{_size(n)} {_us(t):,.1f}" for n, t in sorted(zip(sizes, seconds)))
+    head = f"This run's messages over '{this_run.name}' took, one way, in µs: {listed}."
+    slow = slower_than_larger(sizes, seconds)
+    if not slow:
+        return (head + f" No message took more than {EDGE:.0%} longer than a larger one (one noisy median's "
+                "miss): time does not fall as the size grows, as t = alpha + n/beta has it.")
+    said = "; ".join(f"{_size(n)} took {t:,.1f} µs against {u:,.1f} µs at {_size(m)}" for n, t, m, u in slow)
+    return (head + f" {len(slow)} message{'s' * (len(slow) != 1)} ran slower than a larger one, by more than "
+            f"the {EDGE:.0%} one noisy median may miss by ({said}): a smaller message taking longer is "
+            "something t = alpha + n/beta cannot do (its time only grows with n), so the line misses "
+            f"{'them' if len(slow) > 1 else 'it'} whatever its alpha and beta. This run does not measure why.")
+
+
+def cost_answer(kept, this_run, tolerance: float) -> str:
+    """Section 3's answer in one line: what a message costs in this run: about the kept fit's alpha + n/beta
+    where it is within ``tolerance`` and this run lies on its line (``check_line``), else its measured time."""
+    line = f"alpha {kept.fit.alpha * 1e6:,.1f} µs, beta {kept.fit.beta / 1e9:.2f} GB/s"
+    head = f"What a message costs on {kept.name} in this run: "
+    if kept.accuracy > tolerance:
+        return (head + f"its measured time (listed below): one alpha and one beta fit its sizes only within "
+                f"±{kept.accuracy:.0%}, outside the ±{tolerance:.0%} tolerance.")
+    if kept.seconds == this_run.seconds:
+        return head + f"about alpha + n/beta with this run's fit ({line}), good to about ±{kept.accuracy:.0%}."
+    check = check_line(kept, this_run)
+    if check.grade == "beyond":
+        return (head + f"its measured time (listed below), not the profile's line ({line}), which this run's "
+                f"messages miss by up to {check.worst[3]:+.0%}.")
+    return (head + f"about alpha + n/beta on the profile's line ({line}): this run's messages lie on it "
+            f"({check.verdict}).")

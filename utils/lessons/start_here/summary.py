@@ -14,7 +14,8 @@ from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's 
     FIXED_DOMINATES, SMALLER_CACHE, above_cache_sentence, below_next_level, fixed_cost_bound, fixed_share,
     inverted_references, inverted_sentence, memcpy_references, out_of_cache_sentence, straddling)
 from utils.lessons.start_here.line_check import (  # noqa: F401
-    EDGE, LineCheck, check_line, kept_line_sentence, misses, pattern_sentence)
+    EDGE, LineCheck, check_line, cost_answer, kept_line_sentence, message_times_sentence, misses, pattern_sentence,
+    rate_trend, shape_note)
 from utils.lessons.start_here.printed import mean_of_two, micros, time_share
 from utils.plots import size_label
 
@@ -203,18 +204,23 @@ def fit_source(link) -> str:
     return f"the machine profile's fit, measured on {link.measured.removeprefix('on ').split(' (')[0]}"
 
 
-def link_sentence(link) -> str:
+def link_sentence(link, this_run=None) -> str:
     """The fit of the link's messages (the machine profile's, measured once), and whether it is good enough
-    to predict times with."""
+    to predict times with. ``this_run``: this run's messages fitted; where they miss the kept line past its
+    own error (``check_line``), the fit's ± is said to be the measuring run's, beside this run's worst miss."""
     acc, tol = link.accuracy, FIT_USABLE
+    check = check_line(link, this_run) if this_run is not None and this_run.seconds != link.seconds else None
     fit = (f"{link.name}, {fit_source(link)}: alpha "
            f"{link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and one beta")
     within = f"±{acc:.0%} ({RESIDUAL_PM})"
     if acc <= tol:
         barely = ": barely" if tol - acc < 0.1 else ""
+        good = f"good to about ±{acc:.0%}."
+        if check is not None and check.grade == "beyond":
+            good = (f"good to ±{acc:.0%} on the run that measured it; this run's messages miss it by up to "
+                    f"{check.worst[3]:+.0%} (below).")
         return (f"{fit} fit every size within {within}: inside the ±{tol:.0%} tolerance within which the course "
-                f"predicts with a fit ({points(tol - acc)} to spare{barely}), so a time it predicts is good to "
-                f"about ±{acc:.0%}.")
+                f"predicts with a fit ({points(tol - acc)} to spare{barely}), so a time it predicts is {good}")
     return (f"{fit} fit every size only within {within}: outside the ±{tol:.0%} tolerance within which the "
             f"course predicts with a fit (by {points(acc - tol)}), so use the measured times, not the fit's.")
 
@@ -240,9 +246,8 @@ def rerun_link_sentence(kept, this_run) -> str:
                "predict")
     return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
             f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), every size within ±{acc:.0%}: "
-            f"{verdict}. {pattern_sentence(this_run.fit.sizes, this_run.fit.residuals, this_run.seconds)} "
-            f"{kept_line_sentence(kept, this_run)} The plot shows this run's messages beside the "
-            "profile's line; set REMEASURE_PROFILE = True to keep a new fit.")
+            f"{verdict} (how its misses run: the block below). {kept_line_sentence(kept, this_run)} The plot shows "
+            "this run's messages beside the profile's line; set REMEASURE_PROFILE = True to keep a new fit.")
 
 
 def lesson_claims(profile, points, messages, link, passed: list[Passed], caches: dict[str, int] | None = None,
@@ -529,8 +534,8 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     if past <= 1:
         return text + (f" (the fit is good to ±{link.accuracy:.0%} over these sizes)." if fitted else ".")
     text += (f". {'Both are estimates, extrapolated' if fitted else 'It is an estimate, extrapolated'} "
-             f"{past:,.0f}x past the largest size measured (its model: every byte moves at that rate)" + (f" (the fit's ±{link.accuracy:.0%} holds only over the sizes it was fitted "
-                                        "on)" if fitted else ""))
+             f"{past:,.0f}x past the largest size measured (its model: every byte moves at that rate)"
+             + (f" (the fit's ±{link.accuracy:.0%} holds only over the sizes it was fitted on)" if fitted else ""))
     if len(pts) < 2:
         return text + ": a single size says nothing of how the rate goes on."
     prev = pts[-2]
@@ -545,13 +550,6 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     if link is not None and link.accuracy <= FIT_USABLE and not fitted:
         return text + "." + large_transfer_advice(big, link)
     return text + "."
-
-
-def rate_trend(before: float, after: float) -> str:
-    """"rising", "falling" or "flat": a change within ``EDGE`` (one noisy median's miss), judged on the rates
-    as printed (GB/s to 2 decimals), is no trend."""
-    change = claims.printed_ratio(after, before, 2, 1e9) - 1
-    return "flat" if round(abs(change), 2) <= EDGE else "rising" if change > 0 else "falling"
 
 
 def large_transfer_advice(big, link) -> str:

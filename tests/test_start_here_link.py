@@ -1,0 +1,91 @@
+"""Lesson 00, section 3: the sentences about the link read one drop by one rule, say the profile's ± beside
+this run's misses, and print the measured times that decide the verdict (sixth reading, t6_0001)."""
+
+from utils.linkmodel import AlphaBeta
+from utils.machine import LinkFit, link_fit
+
+GLOO = "gloo loopback, 2 processes"
+SIZES = [4, 4096, 2**16, 2**18, 2**20, 2**22, 2**24, 2**26]
+# reader t6_0001's run: this run's fit (98.2 µs, 3.80 GB/s) and its residuals, the largest two from the rates
+# as printed (3.38 GB/s at 16 MiB, 3.32 at 64 MiB)
+RESIDUALS = [0.93, 0.95, 0.16, -0.23, -0.21, 0.13, 0.09, 0.12]
+
+
+def reader_run(scale_small=1.0):
+    seconds = [(98.2e-6 + n / 3.80e9) / (1 - r) for n, r in zip(SIZES, RESIDUALS)]
+    seconds[-2:] = [2**24 / 3.38e9, 2**26 / 3.32e9]
+    seconds[:2] = [t * scale_small for t in seconds[:2]]
+    return link_fit(GLOO, SIZES, seconds)
+
+
+def profile(accuracy=0.30):
+    """The profile's kept line: 106.0 µs, 3.98 GB/s, good to ±30% on the run that measured it."""
+    fit = AlphaBeta(106.0e-6, 3.98e9, tuple(SIZES), (accuracy,) + (0.0,) * 7)
+    return LinkFit(GLOO, fit, tuple(fit.time(n) for n in SIZES), "on 2026-12-05 (this machine's stored profile)")
+
+
+def test_a_rate_falling_within_one_medians_noise_is_no_shape_in_either_sentence():
+    from utils.lessons.start_here import line_check, summary
+
+    run = reader_run()
+    # 3.38 -> 3.32 GB/s is -1.8%: flat by rate_trend, so no "shape the line misses" either (one rule)
+    assert line_check.falling_rate(run.fit.sizes, run.seconds) is None
+    assert "rate n/t falls" not in summary.shape_note(run)
+    assert summary.rate_trend is line_check.rate_trend
+    # a drop past ±10% (3.38 -> 2.90 GB/s, -14%) is a shape in both
+    seconds = list(run.seconds[:-1]) + [2**26 / 2.90e9]
+    assert line_check.falling_rate(SIZES, seconds) is not None
+    said = line_check.pattern_sentence(SIZES, RESIDUALS, seconds)
+    assert "the rate n/t falls at the largest sizes (3.38 GB/s at 16 MiB, 2.90 at 64 MiB: by more than" in said
+    assert line_check.rate_trend(2**24 / seconds[-2], 2**26 / seconds[-1]) == "falling"
+
+
+def test_the_profiles_plus_minus_is_said_to_be_its_own_runs_beside_this_runs_misses():
+    from utils.lessons.start_here import summary
+
+    kept, run = profile(), reader_run()
+    said = summary.link_sentence(kept, run)
+    assert "good to ±30% on the run that measured it; this run's messages miss it by up to +95% (below)" in said
+    assert "good to about ±30%" not in said
+    on_line = link_fit(GLOO, SIZES, [t * 1.05 for t in kept.seconds])  # this run on the line
+    assert "so a time it predicts is good to about ±30%." in summary.link_sentence(kept, on_line)
+    assert "good to about ±30%." in summary.link_sentence(kept)  # no run to set beside it
+
+
+def test_one_answer_line_leads_section_3_on_every_branch():
+    from utils.lessons.start_here import summary
+
+    kept, tol = profile(), summary.FIT_USABLE
+    off = summary.cost_answer(kept, reader_run(), tol)
+    assert off.startswith("What a message costs on gloo loopback, 2 processes in this run: its measured time")
+    assert "not the profile's line (alpha 106.0 µs, beta 3.98 GB/s)" in off and "up to +95%" in off
+    on = summary.cost_answer(kept, link_fit(GLOO, SIZES, [t * 1.05 for t in kept.seconds]), tol)
+    assert "about alpha + n/beta on the profile's line" in on and "yes: within" in on
+    assert "with this run's fit" in summary.cost_answer(kept, kept, tol)
+    loose = profile(0.95)
+    assert "outside the ±50% tolerance" in summary.cost_answer(loose, loose, tol)
+    # the sign test and the falling-rate reading left the visible sentence for the block
+    assert "sign" not in summary.rerun_link_sentence(kept, reader_run())
+    assert "a sign test" in summary.shape_note(reader_run())
+
+
+def test_the_small_messages_times_are_printed_and_said_slower_than_a_larger_one():
+    from utils.lessons.start_here import summary
+
+    said = summary.message_times_sentence(reader_run())
+    assert said.startswith("This run's messages over 'gloo loopback, 2 processes' took, one way, in µs: 4 B ")
+    times = dict(part.rsplit(" ", 1) for part in said.split("µs: ")[1].split(". ")[0].split(", "))
+    assert set(times) == {"4 B", "4 KiB", "64 KiB", "256 KiB", "1 MiB", "4 MiB", "16 MiB", "64 MiB"}
+    assert "2 messages ran slower than a larger one, by more than the 10%" in said
+    assert f"4 B took {times['4 B']} µs against" in said and f"4 KiB took {times['4 KiB']} µs against" in said
+    # the other branch: small messages at the line's times take less than the larger ones
+    fast = summary.message_times_sentence(profile())
+    assert "No message took more than 10% longer than a larger one" in fast and "ran slower" not in fast
+
+
+def test_slower_is_judged_past_one_medians_noise_on_the_times_as_printed():
+    from utils.lessons.start_here import line_check
+
+    # 110.0 µs against 100.0 µs at a larger size is +10%: within the edge, not "slower"
+    assert line_check.slower_than_larger([4, 4096], [110.0e-6, 100.0e-6]) == []
+    assert line_check.slower_than_larger([4, 4096], [111.0e-6, 100.0e-6]) == [(4, 111.0, 4096, 100.0)]
