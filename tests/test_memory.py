@@ -364,7 +364,7 @@ def test_the_claims_call_the_calculators_ten_percent_a_tolerance_and_never_say_h
                "fp32, 4 micro-batches": estimate(TINY, 2, micro_batches=4),
                "bf16 autocast": estimate(TINY, 2, precision="bf16 autocast")}
     measured = {name: (budget, m(budget.peak * 1.05)) for name, budget in budgets.items()}
-    runs = {"ddp": [{"state_bytes": 2.0}] * 2, "fsdp": [{"state_bytes": 1.0}] * 2}   # two ranks each
+    runs = {"ddp": [{"state_bytes": 2.0e6}] * 2, "fsdp": [{"state_bytes": 1.0e6}] * 2}   # two ranks each
     times = {"step": 1.0, "checkpointed step": 1.3, "selective step": 1.2, "blocks' forward": 0.33}
     rows = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, runs,
                                  ckpt_spread=0.02)
@@ -373,6 +373,10 @@ def test_the_claims_call_the_calculators_ten_percent_a_tolerance_and_never_say_h
     share = rows[-1]
     assert share.against == "prediction 1/2 = 0.500 x DDP" and "bound" not in share.verdict
     assert share.verdict == "agrees with the prediction 1/2 (within 1%)"
+    # the share from the totals as section 6's table prints them: 1.00 / 2.00 MB, not 1.0049 / 2.004 (0.501)
+    printed = {"ddp": [{"state_bytes": 2.004e6}] * 2, "fsdp": [{"state_bytes": 1.0049e6}] * 2}
+    as_printed = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, printed)
+    assert as_printed[-1].measured == "0.500 x DDP"
     assert all("holds" not in r.verdict for r in rows)
     selective = rows[2]
     assert selective.measured == "1.08x ± 0.02" and selective.verdict.startswith("faster")
@@ -388,7 +392,7 @@ def test_the_savings_in_the_claims_come_from_the_peaks_as_printed():
     peaks = {"fp32": 1.004e6, "fp32 + checkpointing": 0.5e6, "fp32 + selective checkpointing": 0.605032e6,
              "fp32, 4 micro-batches": 0.9e6, "bf16 autocast": 0.8e6}
     measured = {name: (b, m(peak)) for name, peak in peaks.items()}
-    runs = {"ddp": [{"state_bytes": 2.0}] * 2, "fsdp": [{"state_bytes": 1.0}] * 2}
+    runs = {"ddp": [{"state_bytes": 2.0e6}] * 2, "fsdp": [{"state_bytes": 1.0e6}] * 2}
     times = {"step": 1.0, "checkpointed step": 1.3, "selective step": 1.2, "blocks' forward": 0.33}
     rows = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, runs,
                                  ckpt_spread=0.02)
@@ -501,6 +505,22 @@ def test_selectives_share_of_the_gain_carries_its_range_and_the_summary_prints_t
     assert "less than the predicted forward" in text
 
 
+def test_step_times_print_at_0_1_ms_and_their_ratios_divide_the_printed_ms():
+    # the sixth reader: the table printed 136 and 138 ms beside "1.02x", which 138 / 136 does not give (1.01x);
+    # the tables now print 0.1 ms, the precision the sentences work in, and every ratio divides those figures
+    b = m = type("Peak", (), {"peak": 1e6})()
+    text = summary.peaks_table({"plain": (b, m), "chunked": (b, m)}, {"plain": 0.13624, "chunked": 0.13846}).to_text()
+    assert "136.2" in text and "138.5" in text and " 136 " not in text
+    # 10.5 / 10.0 ms as printed: 1.05x (the unrounded 0.01046 / 0.01004 s give 1.04x), in the table and in
+    # step_ratio, which the sentence and the claims row print
+    rounds = {"fp32": [0.01004, 0.0102, 0.0103], "auto": [0.01046, 0.0107, 0.0108]}
+    ratio, _, _ = measure.step_ratio(rounds, "auto", "fp32")
+    assert f"{ratio:.2f}" == "1.05"
+    table = summary.peaks_table({"fp32": (b, m), "auto": (b, m)}, {k: min(v) for k, v in rounds.items()},
+                                relative_to="fp32", spreads={"auto": 0.02}).to_text()
+    assert "1.05x ± 0.02" in table
+
+
 def test_a_step_time_ratio_uses_one_spread_and_the_claims_noise_rule():
     # lesson 06's readers: autocast's table said ± 0.00 where its sentence said ± 0.02 (one spread, the floored
     # one), and bf16's 1.02x ± 0.02 was called "beyond noise" (its ± reaches 1.00x: within noise)
@@ -527,7 +547,7 @@ def test_the_chunked_losss_step_time_is_named_for_every_outcome():
                "fp32, 4 micro-batches": estimate(TINY, 2, micro_batches=4),
                "bf16 autocast": estimate(TINY, 2, precision="bf16 autocast")}
     measured = {name: (budget, m(budget.peak)) for name, budget in budgets.items()}
-    runs = {"ddp": [{"state_bytes": 2.0}] * 2, "fsdp": [{"state_bytes": 1.0}] * 2}
+    runs = {"ddp": [{"state_bytes": 2.0e6}] * 2, "fsdp": [{"state_bytes": 1.0e6}] * 2}
     times = {"step": 1.0, "checkpointed step": 1.3, "selective step": 1.2, "blocks' forward": 0.33}
     rows = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, runs,
                                  chunked_time=(0.96, 0.02, [0.95, 0.96, 0.97]))
@@ -544,7 +564,9 @@ def test_part_over_whole_notes_only_a_part_longer_than_its_whole():
 def test_threads_reading_decides_from_the_paired_rounds():
     # one round at 2.0x: nothing shown above the 2x bound (the session 49 reader's case)
     at = summary.threads_reading([2.0, 2.3, 2.5], 2, 1.0)
-    assert "2 threads ran at 2.30x ± 0.30 one thread's rate" in at and "at the bound (within noise)" in at and "finding" not in at
+    assert "2 threads ran at 2.30x ± 0.25 one thread's rate" in at and "at the bound (within noise" in at and "finding" not in at
+    # its ± (half the range) leaves 2.00x out, but a round sits at it: a ceiling is passed only by every round
+    assert "a round at or under 2.00x" in at
     above = summary.threads_reading([2.3, 2.4, 2.5], 2, 1.0)
     assert "above the bound: a finding to explain" in above and "every round passed it" in above
     under = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0)
@@ -553,6 +575,16 @@ def test_threads_reading_decides_from_the_paired_rounds():
     assert "within noise: no effect shown" in none and "load 3.5" in none
     slower = summary.threads_reading([0.7, 0.8, 0.85], 2, 3.5)
     assert "no faster on 2 threads: no speed-up" in slower and "load 3.5" in slower
+
+
+def test_threads_reading_spread_is_the_courses_spread_of_the_printed_rounds():
+    # the sixth reader: "1.53x ± 0.36 (... 1.50-1.90x)" where 1.90 - 1.53 = 0.37; the ± is now the course's one
+    # spread of rounds (claims.printed_spread): with 3 rounds half their printed range, (1.90 - 1.50) / 2 = 0.20
+    said = summary.threads_reading([1.5049, 1.5312, 1.8951], 2, 1.0)
+    assert "2 threads ran at 1.53x ± 0.20 one thread's rate" in said and "1.50-1.90x; ± half their range" in said
+    assert "faster, under the bound: 53% of its gain" in said
+    # a tie as printed rounds half up, as a reader does: (1.61 - 1.50) / 2 = 0.055 reads 0.06
+    assert "± 0.06" in summary.threads_reading([1.50, 1.55, 1.61], 2, 1.0)
 
 
 def test_precision_lines_reads_the_calculators_bars():
@@ -589,7 +621,7 @@ def test_threads_reading_names_the_fastest_rounds_ratio_apart_from_the_paired_ve
     # lesson 06's reader: "465 M parameters/s on one thread, 649 M on 2" (1.40x) beside "1.19x", the bound unsaid
     said = summary.threads_reading([1.09, 1.19, 1.73], 2, 1.0, fastest=(465e6, 649e6))
     assert said.startswith("those fastest rounds give 1.40x, but they come from different rounds")
-    assert "2 threads ran at 1.19x ± 0.54 one thread's rate" in said and "against the bound 2.00x" in said
+    assert "2 threads ran at 1.19x ± 0.32 one thread's rate" in said and "against the bound 2.00x" in said
     assert "faster, under the bound: 19% of its gain" in said
     past = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0, fastest=(300e6, 650e6))   # 2.17x: past 2x
     assert "2.17x, above the 2x bound: those rounds met different loads" in past

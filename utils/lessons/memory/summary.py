@@ -116,15 +116,18 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
 
 def peaks_table(rows: dict, times: dict | None = None, label: str = "",
                 relative_to: str | None = None, spreads: dict | None = None) -> Table:
-    """Configuration | calculator | measured | error | step ms (where timed); ``relative_to``: the step as a
-    multiple of that configuration's, timed in the same rounds (its ms given once, where first measured), each
-    with its paired rounds' spread from ``spreads`` (name -> spread); the reference row reads "1 (reference)"."""
+    """Configuration | calculator | measured | error | step ms (where timed, at 0.1 ms: the precision the
+    sentences work in); ``relative_to``: the step as a multiple of that configuration's, timed in the same rounds
+    (its ms given once, where first measured), divided from the ms as printed (``measure.step_ratio``'s rule),
+    each with its paired rounds' spread from ``spreads`` (name -> spread); the reference row reads
+    "1 (reference)"."""
     body = []
     for name, (budget, m) in rows.items():
         t = (times or {}).get(name)
-        step = ("-" if t is None else f"{t * 1e3:.0f}" if relative_to is None else
+        step = ("-" if t is None else f"{t * 1e3:.1f}" if relative_to is None else
                 "1 (reference)" if name == relative_to else
-                f"{t / times[relative_to]:.2f}x" + (f" ± {spreads[name]:.2f}" if spreads and name in spreads else ""))
+                f"{claims.printed_ratio(t, times[relative_to], 1, 1e-3):.2f}x"
+                + (f" ± {spreads[name]:.2f}" if spreads and name in spreads else ""))
         body.append((name, f"{budget.peak / MB:.2f}", f"{m.peak / MB:.2f}", f"{relative_error(budget.peak, m.peak):+.1%}",
                      step))
     column = "step (ms)" if relative_to is None else f"step time (x {relative_to}; above 1: slower)"
@@ -338,7 +341,8 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
                                  "theory: a little recompute)", f"{ratio:.2f}x ± {noise:.2f}",
                                  "reference 1x (the plain loss)", chunked_cost(ratio, noise, each)))
     ddp, fsdp = runs["ddp"][0], runs["fsdp"][0]
-    n, share = len(runs["fsdp"]), fsdp["state_bytes"] / ddp["state_bytes"]
+    # the share from the two totals as section 6's table prints them (MB, 2 decimals), as its sentence reads it
+    n, share = len(runs["fsdp"]), claims.printed_ratio(fsdp["state_bytes"], ddp["state_bytes"], 2, MB)
     rows.append(claims.Claim("FSDP2 holds 1/N of DDP's state per rank", f"{share:.3f} x DDP",
                              f"prediction 1/{n} = {1 / n:.3f} x DDP", share_verdict(share, n)))
     step = fsdp_step_claim(runs)   # what the sharding costs: section 7's question, answered with a figure
@@ -385,19 +389,20 @@ def threads_reading(paired: list[float], cores: int, load: float,
                     fastest: tuple[float, float] | None = None) -> str:
     """What the CPU AdamW's rate on ``cores`` threads came to, x one thread's, read from each interleaved round's
     own ratio (``paired``) by ``claims.speedup_verdict`` against the bound ``cores`` (equal work on N threads
-    gives at most Nx): their median, ± the rounds' farthest from it, above the bound only where every round
-    is. ``load``: the machine's load average, said where more threads were no faster. ``fastest``: the fastest
-    round's rate (parameters/s) on one thread and on ``cores``, as printed beside it in M/s: their ratio is
-    given too, named for what it is (two different rounds), so that it never reads as the verdict's. Lesson 06."""
-    ordered = sorted(paired)
-    median = statistics.median(ordered)
-    spread = claims.as_printed(max(median - ordered[0], ordered[-1] - median), 2)
-    median = claims.as_printed(median, 2)
+    gives at most Nx): their median, ± the course's spread of rounds (``claims.printed_spread``: with 3 rounds,
+    half their range, from the rounds as printed), above the bound only where every round is. ``load``: the
+    machine's load average, said where more threads were no faster. ``fastest``: the fastest round's rate
+    (parameters/s) on one thread and on ``cores``, as printed beside it in M/s: their ratio is given too, named
+    for what it is (two different rounds), so that it never reads as the verdict's. Lesson 06."""
+    shown = sorted(claims.as_printed(r, 2) for r in paired)   # the rounds as printed: 1.50-1.90x
+    median, spread = claims.half_up(statistics.median(shown), 2), claims.printed_spread(paired)   # a reader's
     verdict = claims.speedup_verdict(median, float(cores), spread, slower=f"no faster on {cores} threads",
-                                     rounds=[claims.as_printed(r, 2) for r in paired])
+                                     rounds=shown)
+    if verdict.startswith("above the bound") and claims.one_side(shown, cores) != "above":
+        verdict = f"at the bound (within noise: a round at or under {cores:.2f}x)"   # a ceiling: not passed
     said = (f"{cores} threads ran at {median:.2f}x ± {spread:.2f} one thread's rate (the median of each round's own ratio, "
-            f"{ordered[0]:.2f}-{ordered[-1]:.2f}x), against the bound {cores:.2f}x (the same work on {cores} "
-            f"threads): {verdict}")
+            f"{shown[0]:.2f}-{shown[-1]:.2f}x; ± half their range), against the bound {cores:.2f}x (the same work "
+            f"on {cores} threads): {verdict}")
     if fastest:
         said = _fastest_rounds(*fastest, cores) + said
     if verdict.startswith("above the bound"):
