@@ -12,6 +12,7 @@ import psutil
 from utils import article, claims as words, devices
 from utils.lessons.articles_checked import case_study, evidence as ev, host_memory, snippets
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
+from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
 
 
@@ -169,11 +170,19 @@ def kept_before_two_devices(record: dict) -> str:
 
 
 def spread_of(record: dict) -> float:
-    """The paired rounds' spread of a recorded speed-up, as its lesson prints it (two decimals);
-    ``LEDGER_NOISE`` of its value where none was kept."""
+    """The paired rounds' spread of a recorded speed-up, as its lesson prints it (``claims.printed_spread``:
+    worked from the rounds as printed, half up, lesson 02's one rule); ``LEDGER_NOISE`` of its value where none
+    was kept."""
     if record.get("rounds"):
-        return words.as_printed(words.paired_spread(record["rounds"]), 2)
+        return words.printed_spread(record["rounds"])
     return LEDGER_NOISE * record["value"]
+
+
+def share_of_rate(speedup: float, n: int = 2) -> int:
+    """Each of ``n`` devices' share of its rate alone, in whole per cent as a reader works it: the speed-up as
+    printed over ``n``, rounded half up (1.77x / 2 = 88.5% -> 89%, 1.79x / 2 = 89.5% -> 90%; ``:.0%`` rounds
+    half to even on the binary value and gives 88% and 90%)."""
+    return int(words.half_up(words.as_printed(speedup, 2) / n * 100, 0))
 
 
 NO_SPREAD = "no spread recorded"
@@ -321,7 +330,7 @@ def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
         return _rounds_above_a_median_above(record, above, past, near)
     spread = spread_of(record)
     of_them = f", {len(past)} of them past {DEVICES} devices' {DEVICES}x" if past else ""
-    said = f"{len(above)} of {len(rounds)} rounds above the bound (up to {max(above):.2f}x{of_them})"
+    said = f"{len(above)} of {len(rounds)} rounds above the bound (up to {round_text(max(above))}x{of_them})"
     if not near:
         return f"{said}: beyond the rounds' spread of the median (± {spread:.2f}): a finding to explain"
     within = f"the bound is within the rounds' spread of the median (± {spread:.2f})"
@@ -337,9 +346,9 @@ def _rounds_above_a_median_above(record: dict, above: list[float], past: list[fl
     """``rounds_above_words`` where the median itself is above its bound as printed (lesson 02's words beside
     such a median): rounds past 2x first, a finding to explain; then the count of rounds above the bound, which
     the spread explains only where the bound lies within it (the median "at the bound (within noise)")."""
-    said = f"{len(above)} of {len(record['rounds'])} rounds above the bound (up to {max(above):.2f}x)"
+    said = f"{len(above)} of {len(record['rounds'])} rounds above the bound (up to {round_text(max(above))}x)"
     if past:
-        listed = ", ".join(f"{r:.2f}x" for r in past)
+        listed = ", ".join(f"{round_text(r)}x" for r in past)
         return (f"{len(past)} of {len(record['rounds'])} rounds above {DEVICES} devices' {DEVICES}x ({listed}): "
                 f"a finding to explain; {said}")
     if near:  # median - spread <= bound: the spread reaches the bound, so the rounds above it are noise

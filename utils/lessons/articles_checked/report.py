@@ -132,8 +132,9 @@ PIPELINE_ABOVE = (
 SPLIT_ABOVE = (
     "Lesson 02 §3 reads its split alone against its per-process reference (one device's time over the two "
     "stages' times, each stage timed alone in its own process): each stage alone measured less than its share "
-    "of one device's work, so a split within that reference is 'explained by the reference', which each row "
-    "gives beside its finding; past the reference too, a row would say the stages did not take turns.")
+    "of one device's work, so a split within that reference (its median less the rounds' spread at or under "
+    "it) is 'explained by the reference'; beyond it, the figure stays a finding to explain, and each row says "
+    "which beside its finding.")
 NOISE_RULE = (
     " The noise rule: a figure kept with its paired rounds is read with their spread (the course's rule); one kept "
     f"without them (the ledger keeps a median, its bound and its reference) is read within {LEDGER_NOISE:.0%} of "

@@ -222,6 +222,25 @@ CONDITION_WORDS = {"holds": "less than they save: the condition holds",
                    "break-even": "about what they save: at break-even, within the timings' noise"}
 
 
+def saved_words(saved: int) -> str:
+    """What the 3 MiB not sent saved, in whole µs as printed, by its sign: a smaller message that took longer
+    saved nothing (it cost time), which the words say rather than "save -94 µs"."""
+    if saved > 0:
+        return f"so the 3 MiB not sent save {saved} µs"
+    if saved == 0:
+        return "so the 3 MiB not sent save nothing (the two took the same time)"
+    return (f"so the 3 MiB not sent save nothing: the 1 MiB message took {-saved} µs longer than the 4 MiB one "
+            "(fewer bytes taking longer: noise at these sizes, as rows B2 and B10 read such times)")
+
+
+def condition_words(condition: str, saved: int) -> str:
+    """Packing against what it saves (``CONDITION_WORDS``); where nothing was saved, packing has nothing to
+    pay for, so it can only cost: the condition fails as timed."""
+    if saved <= 0 and condition == "fails":
+        return "with nothing saved to pay for them: the condition fails as timed"
+    return CONDITION_WORDS[condition]
+
+
 def b8(m):
     c = m["compressed"]
     condition, said = compression_reading(m)
@@ -232,8 +251,8 @@ def b8(m):
                  f"unpacked, end to end: the packed way {rounds_words(ratios)} the plain way's speed: {said}"
                  f"{busy_note(m, 'compressed', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
             Part(f"the parts the condition weighs, medians of the same rounds: 4 MiB as fp32 {plain:.0f} µs, 1 MiB "
-                 f"of uint8 {sent:.0f} µs, so the 3 MiB not sent save {saved} µs; packing and "
-                 f"unpacking {packing:.0f} µs, {CONDITION_WORDS[condition]}{parts_gap_words(c)}; "
+                 f"of uint8 {sent:.0f} µs, {saved_words(saved)}; packing and "
+                 f"unpacking {packing:.0f} µs, {condition_words(condition, saved)}{parts_gap_words(c)}; "
                  f"{few_bytes_words(m)}"
                  f"{other_timing_words(m, plain, sent)}",
                  MEASURED, two_devices(m["plan"], m["hw"])),
@@ -266,6 +285,7 @@ def other_timing_words(m, plain_us: float, sent_us: float) -> str:
 def b8_in_this_run(m) -> str:
     """Row B8's verdict, as this run bears it out: whether the condition held, and what compression did."""
     condition, said = compression_reading(m)
+    c = m["compressed"]
     if too_busy(m, "compressed", 2):
         return "; in this run: other programs held the cores, so neither is shown (rerun on a quiet machine)"
     if condition == "break-even" or said.startswith("within noise"):
@@ -273,7 +293,9 @@ def b8_in_this_run(m) -> str:
     if condition == "holds":
         return ("; in this run the condition held: " + ("compression cut the latency" if said.startswith("faster")
                                                         else f"yet compression did not cut the latency ({said})"))
-    return ("; in this run the condition failed (packing cost more than it saved): "
+    saved = _us(_median(c["plain"])) - _us(_median(c["bytes"]))  # whole µs, as row B8 prints them
+    why = "packing cost more than it saved" if saved > 0 else "the bytes not sent saved nothing as timed"
+    return (f"; in this run the condition failed ({why}): "
             + ("compression added latency (no speed-up)" if not said.startswith("faster")
                else "yet compression cut the latency"))
 

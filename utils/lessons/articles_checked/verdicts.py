@@ -33,7 +33,8 @@ from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP
 from utils.lessons.articles_checked.timed_rows import RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22
 from utils.lessons.articles_checked.wording import (TWO_STAGES_SECTION, _peak_part, int8_mlp_words,  # noqa: F401
                                                     int8_reference_words, kept_most_words, load_and_compute,
-                                                    per_worker_words, two_stage_parts, two_stages_read_words)
+                                                    per_worker_words, share_of_rate, two_stage_parts,
+                                                    two_stages_read_words)
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
 ABOVE_NOTE = "see the note under §1's counts"  # where lesson 09 says, once, what a figure past its bound means
@@ -304,7 +305,7 @@ def a19(m):
     split_share = as_printed(split, 2) / 2  # each share from its speed-up as printed: 0.95x / 2 = 48%
     kept = {"the article's split": split_share}
     parts = [Part(f"the article's split (attention, FFN), {m['setups']['07']}: {split:.2f}x one device ({how}), "
-                  f"{split_share:.0%} of one device's rate each, against its bound of 1x (halves that take "
+                  f"{share_of_rate(split)}% of one device's rate each, against its bound of 1x (halves that take "
                   f"turns): {article_split_words(m)}{busy_note(m, 'passes', 2)}", MEASURED,
                   two_devices(m["plan"], m["hw"]))]
     pipeline = f"{sections.cite(PIPELINE_SECTION)}'s pipeline"  # its §5 figure: the sweep's best
@@ -313,7 +314,7 @@ def a19(m):
         if m["results"][name] is not None:
             kept[label] = as_printed(m["results"][name].record["value"], 2) / 2
         parts.append(quote(m, name, lambda r, label=label, setup=setup, name=name:
-                           f"{label}, {setup}: {r['value']:.2f}x one, {as_printed(r['value'], 2) / 2:.0%} each "
+                           f"{label}, {setup}: {r['value']:.2f}x one, {share_of_rate(r['value'])}% each "
                            f"(speed-up / 2{_median(r)}){_bound_note(m, name, r)}"))
     two_stages, two_stages_kept = two_stage_parts(m, noted_words)  # lesson 02 §9's, where recorded
     parts += two_stages

@@ -5,7 +5,8 @@ packing, a peak ratio with its spread, lesson 02's schedules with two stages per
 from __future__ import annotations
 
 from utils import claims, devices
-from utils.lessons.articles_checked.checks import BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, too_wide
+from utils.lessons.articles_checked.checks import (BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, share_of_rate,
+                                                   too_wide)
 from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.figures import TWO_STAGES, _units_note, rounds_above_words, spread_of
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
@@ -40,7 +41,7 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
     per cent): which kept both GPUs working (over ``BOTH_WORKING`` each: past the half that GPUs taking turns
     keep, by a margin for noise), whether the split left one idle at a time, and which kept the most of the
     figures the row reads."""
-    pct = {name: int(claims.as_printed(share, 0, scale=0.01)) for name, share in kept.items()}  # as printed
+    pct = {name: int(claims.half_up(share * 100, 0)) for name, share in kept.items()}  # as printed (half up)
     ranked = sorted(pct.items(), key=lambda item: -item[1])
     shares = ", ".join(f"{name} {share}%" for name, share in ranked)
     line = int(claims.as_printed(BOTH_WORKING, 0, scale=0.01))
@@ -62,9 +63,10 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
 
 def per_worker_words(speedup: float, n: int = 2) -> str:
     """Each worker's work a second against one worker alone (speed-up / n), and which way it went."""
-    share = speedup / n
-    went = ("it falls" if share < 1 else "it holds" if share == 1 else "it rises: superlinear, a finding to explain")
-    return f"{share:.0%} of one worker's work a second each (speed-up / {n}: {went})"
+    share = share_of_rate(speedup, n)  # as printed, half up: the words follow the printed figure
+    went = ("it falls" if share < 100 else "it holds" if share == 100 else
+            "it rises: superlinear, a finding to explain")
+    return f"{share}% of one worker's work a second each (speed-up / {n}: {went})"
 
 
 def _lesson_05_differs(m) -> str:
@@ -113,7 +115,7 @@ def two_stage_parts(m, verdict_words) -> tuple[list[Part], dict[str, float]]:
         setup = r.get("what", "").split(", against")[0].removeprefix(f"{schedule}, ")  # "two stages per worker, ..."
         parts.append(found.part(
             f"{sections.cite(TWO_STAGES_SECTION)}'s {schedule}{', ' + setup if setup else ''}: "
-            f"{r['value']:.2f}x one, {share:.0%} each (speed-up / 2; {rounds}), against its bound of "
+            f"{r['value']:.2f}x one, {share_of_rate(r['value'])}% each (speed-up / 2; {rounds}), against its bound of "
             f"{r['bound']:.2f}x: {verdict_words(m, name)}; {rounds_above_words(r, sections.cite(TWO_STAGES_SECTION))}"))
     return parts, kept
 
