@@ -11,8 +11,8 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter
 
 from utils import plots
-from utils.claims import Claim, against_speedup, as_printed, paired_spread
-from utils.lessons.tensor_parallel import inference
+from utils.claims import Claim, against_speedup, as_printed, half_up, paired_spread, printed_ratio
+from utils.lessons.tensor_parallel import inference, verdicts
 from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed
 from utils.tables import Table
 
@@ -425,14 +425,12 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
     out, ranks = [], m["ranks"]
     if m.get("paired") and len(ranks) == 2:
         c0, c1 = (r["compute"] for r in ranks)
-        fast, gap = min(ranks, key=lambda r: r["compute"]), abs(c1 - c0)
+        said = verdicts.wait_reading(ranks, int(c1 < c0))   # the faster to compute waits for the other
         out.append(f"The two ranks computed equal shards in the same round in {c0 * 1e3:.2f} ms (rank 0) and "
-                   f"{c1 * 1e3:.2f} ms (rank 1), {gap * 1e3:.2f} ms ({gap / min(c0, c1):.0%}) apart"
-                   + (f"; rank {ranks.index(fast)}, the faster to compute, waited {fast['waited'] * 1e3:.2f} ms "
-                      "inside its all-reduces for the other to arrive. Why one computed longer this run does not "
-                      "time apart: each thread's CPU time in the table includes its time inside the all-reduces, "
-                      "so it does not separate them."
-                      if gap > 0.05 * min(c0, c1) else ": within 5 %, no rank computed late."))
+                   f"{c1 * 1e3:.2f} ms (rank 1): " + verdicts.wait_words(said)
+                   + (". Why one computed longer this run does not time apart: each thread's CPU time in the "
+                      "table includes its time inside the all-reduces, so it does not separate them."
+                      if said["late"] else "."))
     if not corun.get("together"):
         return out
     apart, inside = corun["together"], slow["compute"]
@@ -499,7 +497,9 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
     """Why the largest part of the miss took its time, as far as the run measured it."""
     ruled, left_open = _ruled_out(m, slow)
     if shared:
-        how = ("a rank computed late and the other waited for it" if largest == "waiting for the other rank"
+        waited = (largest == "waiting for the other rank" and len(m["ranks"]) == 2
+                  and verdicts.wait_reading(m["ranks"], m["ranks"].index(slow))["late"])   # section 4's rule
+        how = ("a rank computed late and the other waited for it" if waited
                else "the measured candidate for it, though this run does not time the one against the other")
         return (f"Measured while the step ran: the cores were shared ({'; '.join(shared)}); the largest part "
                 f"of the miss is {largest} ({parts[largest] * 1e3:.2f} ms), and the sharing is {how}. What "
@@ -514,16 +514,15 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
                 f"show the model's speed-up: widths where half the compute outweighs the all-reduces and "
                 f"what they disturb.")
     if largest == "waiting for the other rank" and len(m["ranks"]) == 2:
-        c0, c1 = (r["compute"] * 1e3 for r in m["ranks"])
-        late = max(m["ranks"], key=lambda r: r["compute"])   # the rank the other waited for
-        which = f"rank {m['ranks'].index(late)}, the later to finish computing"
-        return (f"Cause: the largest part of the miss is waiting for the other rank ({parts[largest] * 1e3:.2f} "
-                f"ms): the ranks' equal shards ended at different moments (rank 0 computed {c0:.2f} ms, rank 1 "
-                f"{c1:.2f} ms in this round); why is not known from this run{_other_threads(late, which)}. "
-                f"{ruled}"
-                f"{left_open} What would "
-                f"show the model's speed-up: widths where half the compute outweighs the all-reduces and the "
-                f"waits, whatever they cost.")
+        said = verdicts.wait_reading(m["ranks"], m["ranks"].index(slow))   # the rule the evidence reads
+        o = said["other"]   # the rank this one waited for
+        why, which = (("why it computed longer", f"rank {o}, the later to finish computing") if said["late"] else
+                      (f"what held rank {o} back", f"rank {o}, the rank waited for,"))
+        return (f"{'Cause: the' if said['late'] else 'No cause found: the'} largest part of the miss is waiting "
+                f"for the other rank ({parts[largest] * 1e3:.2f} ms), and {verdicts.wait_words(said)}; {why} is "
+                f"not known from this run{_other_threads(m['ranks'][o], which)}. {ruled}{left_open} What would "
+                "show the model's speed-up: widths where half the compute outweighs the all-reduces and the "
+                "waits, whatever they cost.")
     return (f"No cause found: the largest part of the miss is {largest} ({parts[largest] * 1e3:.2f} ms); why "
             f"is not known from this run{_other_threads(slow, 'the longer-step rank')}. {ruled}{left_open} "
             f"What would show the model's speed-up: widths "
@@ -563,9 +562,9 @@ def bound_says(verdict: str) -> str:
 def timed_split_details(alone_rounds: list[float], split_rounds: list[float],
                         split: str = "a tensor-parallel pass") -> str:
     """The paired rounds behind a verdict, round by round, and the fastest-of ratio named as what it is."""
-    ratios = [a / s for a, s in zip(alone_rounds, split_rounds)]
-    faster, n = sum(r > 1 for r in ratios), len(ratios)
-    best = min(alone_rounds) / min(split_rounds)
+    ratios = [as_printed(a / s, 2) for a, s in zip(alone_rounds, split_rounds)]   # each as printed
+    faster, n = sum(r > 1 for r in ratios), len(ratios)   # a round printed 1.00x is not the split faster
+    best = half_up(printed_ratio(min(alone_rounds), min(split_rounds), 1, 1e-3), 2)   # the ms printed
     return (f"{n} paired rounds, each a pass on one device then {split} (after a warm-up); one device's time "
             "over the split's, round by round: " + ", ".join(f"{r:.2f}x" for r in ratios)
             + f"; the split faster in {faster} of {n}. The verdict reads their median ± half the middle half's "

@@ -196,3 +196,38 @@ def inside_allreduces(comm: dict[str, float], window: tuple[float, float], calls
             "span to its last on either rank; the chart's comm labels): "
             + ", ".join(f"{k} {t:.2f} ms ({t / max(span, 0.01):.0%})" for k, t in inside.items()))
     return said, sum(inside.values()) * 1e-3 / max(calls, 1)
+
+
+def wait_reading(ranks: list[dict], waiter: int) -> dict:
+    """Whether rank ``waiter``'s wait inside its all-reduces is the other rank finishing its compute late: the
+    one rule that section 4's cause and its collapsed evidence both read, from the figures as printed (ms, 2
+    decimals). The other rank finished late where it computed longer beyond the 5 % timing tolerance (the gap
+    over the waiter's compute, a whole per cent as printed) or by half the wait or more (as printed)."""
+    other = 1 - waiter
+    ms = [claims.as_printed(r["compute"], 2, 1e-3) for r in ranks]
+    gap = claims.half_up(ms[other] - ms[waiter], 2)   # how much longer the other rank computed
+    wait = claims.as_printed(ranks[waiter]["waited"], 2, 1e-3)
+    pct = claims.half_up(100 * gap / ms[waiter], 0) if gap > 0 and ms[waiter] else 0.0
+    share = claims.half_up(100 * gap / wait, 0) if gap > 0 and wait else 0.0
+    late = gap > 0 and (pct > 100 * TOLERANCE or share >= 50)
+    return {"waiter": waiter, "other": other, "ms": ms, "gap": gap, "wait": wait, "pct": pct, "share": share,
+            "late": late}
+
+
+def wait_words(r: dict) -> str:
+    """``wait_reading`` said: the gap, the tolerance, its share of the wait, and the one conclusion."""
+    w, o, ms, gap, wait = r["waiter"], r["other"], r["ms"], r["gap"], r["wait"]
+    if gap <= 0:
+        return (f"rank {w}, which waited {wait:.2f} ms, computed no less than rank {o} ({ms[w]:.2f} against "
+                f"{ms[o]:.2f} ms): its wait is not rank {o} finishing its compute late")
+    side = "beyond" if r["pct"] > 100 * TOLERANCE else "within"
+    said = (f"rank {o} computed {gap:.2f} ms longer than rank {w} ({r['pct']:.0f}% of rank {w}'s "
+            f"{ms[w]:.2f} ms, {side} the lesson's 5 % timing tolerance), ")
+    if not wait:
+        return said + (f"and rank {w} did not wait for it (0.00 ms): rank {o} finished its compute late, but "
+                       "no wait came of it" if r["late"] else f"and rank {w} did not wait for it (0.00 ms): "
+                       "no rank finished its compute late")
+    said += (f"{gap:.2f} / {wait:.2f} = {r['share']:.0f}% of the {wait:.2f} ms rank {w} waited for it "
+             f"({'half or more' if r['share'] >= 50 else 'under half'}): ")
+    return said + (f"the wait is rank {o} finishing its compute late" if r["late"] else
+                   "no rank finished its compute late enough to explain the wait")

@@ -1,0 +1,71 @@
+"""Lesson 07, sixth reading: the fastest-of ratio from the two ms printed beside it, and one rule for whether
+a rank's wait is the other rank finishing late, read alike by section 4's cause and its collapsed evidence."""
+
+from __future__ import annotations
+
+from utils.lessons.tensor_parallel import report, verdicts
+
+
+def test_the_fastest_of_ratio_divides_the_two_ms_printed_beside_it():
+    # the reader's run: 37.8 ms / 39.6 ms = 0.9545 prints 0.95 (from the unrounded seconds it printed 0.96)
+    said = report.timed_split_details([0.03784, 0.0390], [0.03955, 0.0400])
+    assert "37.8 ms on one device and 39.6 ms split, give 0.95x" in said
+    # a round printed 1.00x is not the split faster, whatever its unrounded ratio
+    said = report.timed_split_details([0.020012, 0.021], [0.020, 0.020])
+    assert "1.00x, 1.05x" in said and "the split faster in 1 of 2" in said
+
+
+def _rank(compute: float, waited: float) -> dict:
+    inside = waited + 0.0017
+    return {"step": compute + inside, "allreduce": inside, "compute": compute,
+            "thread_cpu": compute + inside, "other_threads_cpu": 0.00103, "waited": waited,
+            "after_both": inside - waited, "after_other": 0.0}
+
+
+def _miss(ranks: list[dict]) -> dict:
+    return {"model_compute": 0.01789, "model_comm": 0.00066, "model_step": 0.01855, "one": 0.03578,
+            "others": 0.0, "steal": 0.0, "paired": True, "residual": 0.46, "waiting_core": 0.01,
+            "corun": {"alone": 0.01815, "together": 0.01849, "together_core": 1.0}, "ranks": ranks}
+
+
+def test_the_wait_reading_is_one_rule_both_ways():
+    # the reader's run: rank 1 computed 0.88 ms longer (5%, within tolerance), 96% of rank 0's 0.92 ms wait
+    late = verdicts.wait_reading([_rank(0.01898, 0.00092), _rank(0.01986, 0.0)], 0)
+    assert late["late"] and late["gap"] == 0.88 and late["pct"] == 5 and late["share"] == 96
+    words = verdicts.wait_words(late)
+    assert "within the lesson's 5 % timing tolerance" in words and "0.88 / 0.92 = 96%" in words
+    assert words.endswith("the wait is rank 1 finishing its compute late")
+    # the other outcome: a small gap, under half the wait and within the tolerance
+    early = verdicts.wait_reading([_rank(0.01898, 0.00092), _rank(0.01920, 0.0)], 0)
+    assert not early["late"] and "0.22 / 0.92 = 24%" in verdicts.wait_words(early)
+    assert verdicts.wait_words(early).endswith("no rank finished its compute late enough to explain the wait")
+    # beyond the tolerance: late whatever the wait; and the waiter that computed longer itself
+    assert verdicts.wait_reading([_rank(0.0190, 0.0002), _rank(0.0210, 0.0)], 0)["late"]
+    itself = verdicts.wait_reading([_rank(0.0210, 0.0009), _rank(0.0190, 0.0)], 0)
+    assert not itself["late"]
+    assert "its wait is not rank 1 finishing its compute late" in verdicts.wait_words(itself)
+    # a share printed 50% is half the wait (judged as printed)
+    assert verdicts.wait_reading([_rank(0.01900, 0.00199), _rank(0.01999, 0.0)], 0)["late"]
+
+
+def test_the_cause_and_the_evidence_read_the_wait_alike():
+    """Sixth reading, cell 29: the visible cause named rank 1 as late while the block said 'no rank computed
+    late', from the same figures. Both now print the one reading, in both outcomes."""
+    for rank1, late in ((0.01986, True), (0.01920, False)):
+        answer, evidence = report.miss_answer(_miss([_rank(0.01898, 0.00092), _rank(rank1, 0.0)]), "")
+        cause, block = " ".join(answer), " ".join(evidence)
+        reading = verdicts.wait_words(verdicts.wait_reading([_rank(0.01898, 0.00092), _rank(rank1, 0.0)], 0))
+        assert reading in cause and reading in block
+        assert ("Cause: the largest part of the miss is waiting for the other rank" in cause) == late
+        assert ("No cause found: the largest part of the miss is waiting" in cause) == (not late)
+        assert "no rank computed late" not in block and ("Why one computed longer" in block) == late
+        assert ("rank 1, the later to finish computing" in cause) == late
+
+
+def test_with_the_cores_shared_a_rank_is_called_late_only_by_the_same_rule():
+    for rank1, late in ((0.01986, True), (0.01920, False)):
+        m = _miss([_rank(0.01898, 0.00092), _rank(rank1, 0.0)]) | {"others": 0.5}   # other programs ran
+        cause = " ".join(report.miss_answer(m, "")[0])
+        assert "the cores were shared (other programs used 0.50 of a core" in cause
+        assert ("the sharing is a rank computed late and the other waited for it" in cause) == late
+        assert ("the sharing is the measured candidate for it" in cause) == (not late)
