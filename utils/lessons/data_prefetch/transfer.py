@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import torch
 
 from utils import bench
-from utils.claims import Claim, as_printed, printed_ratio, within_noise
+from utils.claims import Claim, as_printed, half_up, printed_ratio, within_noise
 from utils.data import MNIST_STD
 from utils.lessons.data_prefetch.dataset import decode_images, decode_into
 
@@ -45,9 +45,11 @@ def residual(measured: float, fitted: float) -> float:
 
 def farthest_printed(ratios: list[float], centre: float) -> float:
     """How far the farthest round lies from ``centre``, both as the page prints them (2 decimals): the ``±``
-    beside "1.64x" is then 1.64 - 1.30 = 0.34 for a reader who redoes it, not 0.35 from unrounded ratios."""
+    beside "1.64x" is then 1.64 - 1.30 = 0.34 for a reader who redoes it, not 0.35 from unrounded ratios.
+    Not ``claims.printed_spread`` (half the middle half of paired rounds): lesson 05's ± is the farthest
+    round, so that no round lies outside the printed range."""
     shown = as_printed(centre, 2)
-    return round(max(abs(as_printed(r, 2) - shown) for r in ratios), 2)   # 1.64 - 1.30 is 0.33999... in floats
+    return half_up(max(abs(as_printed(r, 2) - shown) for r in ratios), 2)   # 1.64 - 1.30 is 0.33999... in floats
 
 
 @dataclass

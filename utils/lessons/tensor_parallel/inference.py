@@ -160,8 +160,10 @@ def tokens_per_s(row: dict, method: str, new_tokens: int) -> float:
 
 def printed_noise(x: float, spread: float) -> float:
     """The ± of a speed-up: the speed-up as printed (2 decimals) times the rounds' spread as printed (a whole
-    per cent), so that 0.17x with a spread of 56% reads ± 0.10, the reader's own product."""
-    return claims.as_printed(x, 2) * claims.as_printed(spread, 2)
+    per cent), rounded half up (``claims.half_up``), so that 0.17x with a spread of 56% reads ± 0.10, the
+    reader's own product. Not ``claims.printed_spread`` (half the paired ratios' middle half): here the
+    rounds' spread is a share of each method's time, so the ± is a product of two printed figures."""
+    return claims.half_up(claims.as_printed(x, 2) * claims.as_printed(spread, 2), 2)
 
 
 def batch_trend(rows: list[dict], new_tokens: int,
