@@ -16,10 +16,10 @@ import pytest
 from utils import bench, checks, devices
 from utils.labs.fit_the_budget.blocks import (blocks_case, blocks_take_away, check_blocks, hidden_block_cases,
                                               peak_of)
-from utils.labs.fit_the_budget.checks import (CHECKPOINTING, HIDDEN_CASES, LOSS_CHUNKS_CHOICES, MARGIN,
+from utils.labs.fit_the_budget.checks import (CHECKPOINTING, HIDDEN_CASES, LOSS_CHUNKS_CHOICES, MARGIN, MB,
                                               MICRO_BATCHES, LabSetup, check_choice, check_step, cheapest,
-                                              describe_plan, hidden_setups, lab_setup, plan_cost, plans, predicted,
-                                              techniques)
+                                              describe_plan, hidden_setups, lab_setup, off_prediction, plan_cost,
+                                              plans, predicted, techniques)
 from utils.labs.fit_the_budget.losses import plan_loss
 from utils.lessons.memory.calculator import Shape, estimate
 from utils.lessons.memory.plan import lesson_settings
@@ -144,6 +144,18 @@ def test_the_solution_passes_every_check(case):
     assert check_choice(choose, SMALL, COSTS, show=False).passed
     verdict = check_step(train_step, choose, SMALL, COSTS, show=False)
     assert verdict.passed, verdict
+    said = re.search(r"yours measured ([\d.]+) MB \(([+-]\d+)% of its prediction, ([\d.]+) MB\)", verdict.message)
+    assert said, verdict  # the prediction printed beside the measured peak, the share worked from the two
+    measured, off, prediction = float(said[1]), int(said[2]), float(said[3])
+    assert off == round(100 * off_prediction(measured * MB, prediction * MB)), verdict
+
+
+def test_the_step_s_distance_from_its_prediction_is_worked_from_the_printed_mb():
+    # Reader (sixth reading, latent): "+1% of its prediction" divided the unrounded peaks. Here they part:
+    # 27.96 MB against 27.84 MB is +0.4% (+0%), but the page prints 28.0 against 27.8: +0.7%, so +1%
+    assert f"{off_prediction(27.96 * MB, 27.84 * MB):+.0%}" == "+1%"
+    assert f"{off_prediction(26.84 * MB, 27.84 * MB):+.0%}" == "-4%"  # 26.8 / 27.8 = 0.964: under it
+    assert off_prediction(20.1 * MB, 20.0 * MB) == 0.01  # +0.5% exactly: half up, as a reader rounds
 
 
 def test_stubs_report_not_done_yet(case):
