@@ -567,7 +567,7 @@ def test_ratios_and_shares_beside_printed_times_are_worked_from_those_times():
     assert f"{row.ratio:.2f}" == "0.76" and f"{row.printed_ratio:.2f}" == "0.77"
     assert "at 0.77x the time your counts allow" in lab.beat_words([row, compared(0.02, 0.02)])
     assert lab.beat_words([compared(0.02, 0.02)]) == "no op beat the roof of your counts"  # the other branch
-    assert f"{report.time_share(compared(0.019951, 1), compared(0.02614, 1)):.0%}" == "77%"
+    assert f"{report.causal_time_share(compared(0.019951, 1), compared(0.02614, 1)):.0%}" == "77%"
 
 
 def test_an_intensity_and_a_ridge_equal_to_two_decimals_are_told_apart():
@@ -592,7 +592,7 @@ def test_the_share_of_its_roof_is_the_roof_time_over_the_measured_time_as_the_ta
     ceilings = Ceilings(printed_count(done.flops) / 5.31e-3, 1e30)   # the roof of what the op does: 5.31 ms
     point = SimpleNamespace(op=done, seconds=14.96e-3, spread=0.05)
     right = lab.Compared(op, 1.0, 1.0, 5.31e-3, "compute", point)
-    assert f"{report.share_of(right, ceilings):.0%}" == "35%"
+    assert f"{report.roof_share(right, ceilings):.0%}" == "35%"
     table = report.compared_table([right], ceilings).to_text()
     assert "(roof" not in table and "35%" in table and "15 ms" in table
     wrong = lab.Compared(op, 1.0, 1.0, 10.62e-3, "compute", point)   # counts twice the work

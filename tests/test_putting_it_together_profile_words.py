@@ -31,7 +31,7 @@ def test_the_matmul_rate_and_its_ratios_come_from_the_printed_gflops():
 
 
 def test_a_share_of_the_compute_is_worked_from_the_printed_ms():
-    assert profile_words.share_of(0.00774, 0.2556) == 7.7 / 256
+    assert profile_words.printed_ms_share(0.00774, 0.2556) == 7.7 / 256
 
 
 def test_section_2_s_ratio_is_the_one_the_ladder_reads():

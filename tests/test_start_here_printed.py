@@ -5,7 +5,7 @@ from types import SimpleNamespace as NS
 
 from utils.lessons.start_here import bandwidth, loopback, summary
 from utils.lessons.start_here.bandwidth import CopyPoint
-from utils.lessons.start_here.printed import micros, time_share
+from utils.lessons.start_here.printed import micros, micros_time_share
 
 KIB, MIB = 2**10, 2**20
 DRAM_REF = 9.6449e9  # half a 19.2898 GB/s read: printed 9.64
@@ -15,7 +15,7 @@ def test_a_rate_is_the_size_over_the_time_as_printed():
     small = CopyPoint("host memcpy", 64 * KIB, 2.1344e-6, 39.84e9, "L2", False)
     assert micros(small.seconds) == "2.13" and micros(7089.04e-6) == "7,089.0"
     assert f"{small.rate / 1e9:.2f}" == "30.77"  # 65,536 B / 2.13 µs, not 30.70 from the unrounded time
-    assert round(time_share(0.8712e-6, 2.1344e-6), 2) == 0.41  # 0.87 / 2.13
+    assert round(micros_time_share(0.8712e-6, 2.1344e-6), 2) == 0.41  # 0.87 / 2.13
 
 
 def test_dram_share_from_the_printed_rate_and_reference_both_sides():

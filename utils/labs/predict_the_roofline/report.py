@@ -35,13 +35,13 @@ def roof_seconds(row, ceilings) -> float:
     return max(printed_count(done.flops) / ceilings.flops, printed_count(done.bytes) / ceilings.bandwidth)
 
 
-def share_of(row, ceilings) -> float:
+def roof_share(row, ceilings) -> float:
     """The share of its roof the measured op reached: its roof time over its measured time, both as the table
     prints them (``printed_ms``: 5.31 ms over 15 ms is 35 %), so that a reader who divides them finds it."""
     return printed_ms(roof_seconds(row, ceilings)) / printed_ms(row.point.seconds)
 
 
-def time_share(causal, full) -> float:
+def causal_time_share(causal, full) -> float:
     """The causal attention's time over the unmasked one's, worked from the two times as the table prints
     them (20 ms over 26.1 ms is 77 %), so that a reader who divides them finds the printed share."""
     return printed_ms(causal.point.seconds) / printed_ms(full.point.seconds)
@@ -50,7 +50,7 @@ def time_share(causal, full) -> float:
 def compared_table(rows, ceilings) -> Table:
     return Table(["op", "limit (your counts)", "predicted", "measured", "of its roof"],
                  [(r.op.name, r.bound, predicted_cell(r, ceilings), f"{r.point.seconds * 1e3:.3g} ms",
-                   f"{share_of(r, ceilings):.0%}") for r in rows], wrap=44)
+                   f"{roof_share(r, ceilings):.0%}") for r in rows], wrap=44)
 
 
 def predicted_cell(row, ceilings) -> str:
@@ -68,13 +68,13 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int
     embedding, conv, causal, full, *turning = rows
 
     def share(row):
-        return share_of(row, ceilings)
+        return roof_share(row, ceilings)
 
     out = [lookup_sentence(share(embedding), embedding.point.spread)]
     out.append(conv_sentence(share(conv)) + rough_note(conv.point.spread))
     out.append(f"Causal attention at length 1024 reached {share(causal):.0%} of its roof, the same attention "
                f"without its mask {share(full):.0%}: with half the work, the causal one took "
-               f"{time_share(causal, full):.0%} of the other's time. " + (
+               f"{causal_time_share(causal, full):.0%} of the other's time. " + (
                    "In theory, skipping the masked half is not free: the fused kernel works through the scores in "
                    "tiles (blocks of queries x keys sized to stay in the caches); the tiles on the diagonal are "
                    "only partly masked and are computed whole, and every tile pays fixed costs (loading it, its "
@@ -321,7 +321,7 @@ def take_aways(measured: list, passed: bool) -> None:
         "(half the bytes), but where it turns compute-bound is set by the dtype's own ridge (its own peak over "
         "the bandwidth; lesson 01 section 7 measured the 16-bit peak apart from fp32's): the 16-bit turning "
         "length is the fp32 one x (16-bit ridge / fp32 ridge) / 2. Here the causal kernel took "
-        f"{time_share(causal, full):.0%} of the unmasked one's time for half its work.",
+        f"{causal_time_share(causal, full):.0%} of the unmasked one's time for half its work.",
         headroom_sentence(rows, roof) + " An op far above the roof of your counts points at a "
         "count holding work or bytes the op does not do; one below it by more than its spread and a margin has a "
         "limit the two roofs leave out (candidates: scattered reads, per-tile costs; this lab does not measure which) or, "

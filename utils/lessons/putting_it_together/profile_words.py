@@ -51,7 +51,7 @@ def profiled_against_timed(profiled_s: float, compute_s: float) -> str:
             "show; the two ran at different moments of the machine")
 
 
-def share_of(part_s: float, whole_s: float, part_digits: int = 1, whole_digits: int = 0) -> float:
+def printed_ms_share(part_s: float, whole_s: float, part_digits: int = 1, whole_digits: int = 0) -> float:
     """``part_s`` over ``whole_s``, each as printed in ms (``part_digits``, ``whole_digits`` decimals)."""
     whole = claims.as_printed(whole_s, whole_digits, 1e-3) or 10.0 ** -whole_digits
     return claims.as_printed(part_s, part_digits, 1e-3) / whole

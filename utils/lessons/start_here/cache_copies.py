@@ -11,7 +11,7 @@ import math
 import statistics
 
 from utils import claims
-from utils.lessons.start_here.printed import mean_of_two, micros, time_share
+from utils.lessons.start_here.printed import mean_of_two, micros, micros_time_share
 from utils.plots import size_label
 
 SMALLER_CACHE = {"L3": "L2", "L2": "L1d"}
@@ -25,7 +25,7 @@ def fixed_share(p) -> float | None:
     """The share of a copy's time that is the call's own fixed cost (``CopyPoint.fixed_seconds``: a 64-byte copy
     timed the same way), worked from the two µs as printed and printed to the percent; None where that cost was
     not measured."""
-    return round(min(1.0, time_share(p.fixed_seconds, p.seconds)), 2) if p.fixed_seconds else None
+    return round(min(1.0, micros_time_share(p.fixed_seconds, p.seconds)), 2) if p.fixed_seconds else None
 
 
 def fixed_cost_bound(points) -> list:

@@ -33,6 +33,6 @@ def mean_of_two(value: float, digits: int) -> str:
     return text[:-1] if text.endswith("0") else text
 
 
-def time_share(part: float, whole: float) -> float:
+def micros_time_share(part: float, whole: float) -> float:
     """``part / whole`` (two times) worked from the two times as printed by ``micros``: 0.87 of 2.13 µs is 41%."""
     return shown_seconds(part) / shown_seconds(whole)
