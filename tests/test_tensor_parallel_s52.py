@@ -69,3 +69,12 @@ def test_with_the_cores_shared_a_rank_is_called_late_only_by_the_same_rule():
         assert "the cores were shared (other programs used 0.50 of a core" in cause
         assert ("the sharing is a rank computed late and the other waited for it" in cause) == late
         assert ("the sharing is the measured candidate for it" in cause) == (not late)
+
+
+def test_the_passes_spread_is_worked_from_the_rounds_as_printed():
+    """The ± beside section 1's median is claims.printed_spread of the rounds the block prints (lesson 09
+    reads the ledger's copy the same way): 1.04x and 1.09x spread 0.025, printed 0.03 (0.0248 unrounded)."""
+    split = [0.01] * 4
+    alone = [r * 0.01 for r in (1.00, 1.0449, 1.0945, 1.20)]
+    assert report.paired_ratio(alone, split)[1] == 0.03
+    assert "± 0.03" in report.timed_split(alone, split, 2.0).measured

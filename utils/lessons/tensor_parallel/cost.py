@@ -244,8 +244,8 @@ def analyse(got: dict) -> dict:
         ratios = [a / b for a, b in zip(r["one_rounds"], r["two_rounds"])]   # one device / split, per round
         rows.append({**r, "predicted": predicted,
                      # one statistic for the speed-up and its noise: the paired rounds' median ratio, and half
-                     # their middle half's range (claims.paired_spread); the times stay the fastest (the model's)
-                     "speedup": statistics.median(ratios), "spread": claims.paired_spread(ratios),
+                     # their middle half's range, as printed (claims.printed_spread); the times stay the fastest
+                     "speedup": statistics.median(ratios), "spread": claims.printed_spread(ratios),
                      # the model's speed-up as the width table's two ms print it (1 device ms / model ms)
                      "predicted_speedup": claims.printed_ratio(r["one"], predicted, 2, 1e-3), "comm": comm})
     return {"model": model, "rows": rows, "peer_rows": got.get("peer_rows"), "load": got.get("load"),
