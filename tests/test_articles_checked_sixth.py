@@ -21,8 +21,8 @@ def test_the_split_alone_beyond_its_reference_by_the_spread_is_a_finding_not_exp
     # 1.09 - 0.02 = 1.07 > 1.06: lesson 02's words, not "within the per-process reference" (t6_09 #1)
     said = checks.split_alone_words(SPLIT)
     assert said.startswith("above the bound"), said
-    assert ("above the per-process reference (1.06x) by more than the rounds' spread (± 0.02): a finding to "
-            "explain") in said
+    assert said == ("above the bound: a finding to explain; above the per-process reference (1.06x) too, by more "
+                    "than the rounds' spread (± 0.02): not explained by it (lesson 02 §3)")
     assert "explained by the reference" not in said
     # the other branch: a reference the median less its spread reaches (1.09 - 0.02 = 1.07 <= 1.08)
     within = checks.split_alone_words(SPLIT | {"reference": 1.08})

@@ -147,8 +147,8 @@ def split_alone_words(record: dict) -> str:
         return text
     if split_explained(record, text):
         return f"{text}; within the per-process reference {reference:.2f}x: explained by the reference (lesson 02 §3)"
-    return (f"{text}; above the per-process reference ({reference:.2f}x) by more than the rounds' spread "
-            f"(± {spread_of(record):.2f}): a finding to explain (lesson 02 §3)")
+    return (f"{text}; above the per-process reference ({reference:.2f}x) too, by more than the rounds' spread "
+            f"(± {spread_of(record):.2f}): not explained by it (lesson 02 §3)")
 
 
 def split_explained(record: dict, text: str) -> bool:

@@ -26,7 +26,7 @@ ARTICLES = {"A": "article 1: two GPUs for large models (大模型加速秘籍)",
 NEEDS = {"nvlink pair": "two GPUs joined by NVLink"}
 # Reading policy: where an article's term can be read more than one way, a row reads it the way most
 # favourable to the claim that a run can still test, names the stricter reading, and gives the verdict for
-# the favourable one (rows A19, B11 and B13 alike; A19 is false even so).
+# the favourable one (rows A1, A19, B11 and B13 alike; A19 is false even so).
 
 
 @dataclass(frozen=True)
@@ -43,11 +43,13 @@ class Claim:
 CLAIMS = [
     # Article 1, section 1: why accelerate
     Claim("A1", "large models such as GPT-3 and BERT can reach several billion, even over ten billion "
-          "parameters (可达数十亿甚至上百亿)", FALSE,
-          "wrong for BERT, one of its two examples: its 1.1e8 to 3.4e8 is about ten times smaller than 'several "
-          "billion' (which example is right is no condition: the example is wrong); true of GPT-3, its other "
-          "example: its 1.75e11 is 17.5 x 1e10, over ten billion (the phrase understates it 17-fold; GPT-3 is "
-          "500 to 1,600 times larger than BERT)", (("09", "why two GPUs"),)),
+          "parameters (可达数十亿甚至上百亿)", TRUE,
+          "with a wrong example: read the way most favourable to the claim (the page's reading policy), 可达 "
+          "('can reach') gives the range of the class it names, large models, and GPT-3's 1.75e11 is 17.5 x "
+          "1e10, over ten billion (the phrase understates it 17-fold); BERT, one of its two examples, is wrong: "
+          "its 1.1e8 to 3.4e8 is about ten times smaller than 'several billion' (GPT-3 is 500 to 1,600 times "
+          "larger). The stricter reading, each example reaching those sizes, is false (BERT)",
+          (("09", "why two GPUs"),)),
     Claim("A23", "so training and inference need many floating-point operations (大量的浮点运算)", TRUE,
           "per token, training costs 6 FLOPs per parameter (forward 2, backward 4) and inference 2 (forward "
           "only), plus attention's own: GPT-3 about 1e12 a token to train, 3.5e11 to infer",
@@ -174,8 +176,9 @@ CLAIMS = [
           "methods as given, distributed training (data parallel) keeps both GPUs working; the article's own "
           "split (attention on one GPU, the feed-forward network on the other), without micro-batches, leaves "
           "one GPU idle at a time (each keeps at most about half of its rate), and a merge keeps nothing of a "
-          "second GPU busy: two of 'these methods' fail, and which method is right is no condition (as in row "
-          "A1: an example that is wrong makes the statement false). A pipeline with micro-batches (lesson 02's) "
+          "second GPU busy: two of 'these methods' fail, and which method is right is no condition: the claim is "
+          "said of each method it sums up (unlike row A1's 'can reach', a class's range, which one right example "
+          "bears out). A pipeline with micro-batches (lesson 02's) "
           "keeps both working too, but the article never proposes one. The stricter reading, all of each GPU's "
           "rate (2x on two), is false as well: no method reaches it except where scaling is superlinear; the "
           "evidence says which of the figures it reads kept the most here",
