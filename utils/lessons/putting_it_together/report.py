@@ -268,8 +268,10 @@ def mfu_denominators(rows: list[dict], peaks: dict[str, float]) -> str:
         seen.setdefault(key, r["step"])
     said = []
     for (prec, workers), step in seen.items():
-        times = f"{workers} x " if workers > 1 else ""
-        said.append(f"from {step} on, {times}the {prec} peak ({workers * peaks[prec] / 1e9:,.0f} GFLOP/s)")
+        peak = claims.as_printed(peaks[prec], 1, 1e9)   # as section 1 prints it; a product worked from it
+        times = (f"{workers} x the {prec} peak ({workers} x {peak:,.1f} = "
+                 f"{claims.half_up(workers * peak, 1):,.1f} GFLOP/s)")
+        said.append(f"from {step} on, " + (times if workers > 1 else f"the {prec} peak ({peak:,.1f} GFLOP/s)"))
     return "; ".join(said)
 
 
