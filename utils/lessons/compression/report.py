@@ -165,8 +165,8 @@ def paired_note(ratio: float, over: float, under: float, unit: str = "x", digits
     ``" µs"`` for two latencies). A median of ratios is not the ratio of two medians, so where the two differ
     at two decimals the clause names both; else ``""``."""
     a, b = claims.as_printed(over, digits), claims.as_printed(under, digits)
-    own = claims.printed_ratio(over, under, digits)
-    if f"{own:.2f}" == f"{ratio:.2f}":
+    own = claims.medians_divide_to(ratio, a, b or 10.0 ** -digits)  # b printed as 0 counts as its last digit
+    if own is None:
         return ""
     return (f" (the median of the paired rounds' ratios, not the ratio of the figures printed: "
             f"{a:.{digits}f}{unit} / {b:.{digits}f}{unit} = {own:.2f}x)")
