@@ -26,7 +26,8 @@ from utils import checks
 from utils.claims import as_printed, paired_spread, printed_ratio, speedup_verdict
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
-    TIMED_COLUMNS, Pipelined, percent_range, prediction_lines, splits_by_m, tied_with, timed_table_rows, winners)
+    TIMED_COLUMNS, Pipelined, noise, percent_range, prediction_lines, splits_by_m, tied_with, timed_table_rows,
+    winners)
 from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
                                                       current_settings, lab_task)
 from utils.lessons.model_split.memory import measure_memory
@@ -321,10 +322,10 @@ def memory_text(p: Pipelined) -> str:
 def describe(p: Pipelined) -> str:
     """The learner's row in words: speed-up over one worker with its spread and verdict, the model's figure."""
     r = p.mine
-    spread = paired_spread(r.speedups)
+    spread = noise(r)
     # the verdict reads the figures as printed (two decimals), so its share of the gain is the page's; with the
     # rounds, as the take-away's (``against_one_worker``), so that the two never part on a one-sided noise
-    verdict = speedup_verdict(as_printed(r.speedup, 2), as_printed(r.bound, 2), as_printed(spread, 2),
+    verdict = speedup_verdict(as_printed(r.speedup, 2), as_printed(r.bound, 2), spread,
                               slower="slower than one worker", rounds=r.speedups)
     verdict += f"; {rounds_above_bound(r)}" if rounds_above_bound(r) else ""
     memory = f"; {memory_text(p)}" if p.memory is not None else ""
@@ -490,7 +491,7 @@ def against_one_worker(r: Row) -> str:
     on the figures as printed, the paired rounds given: "faster than the baseline" past the ± or with every
     round above 1x (then ending "(every round above 1.00x)"), "within noise: no effect shown", or "slower
     than one worker: no speed-up". No bound: the take-away asks only whether pipelining paid."""
-    return speedup_verdict(as_printed(r.speedup, 2), spread=as_printed(paired_spread(r.speedups), 2),
+    return speedup_verdict(as_printed(r.speedup, 2), spread=noise(r),
                            slower="slower than one worker", rounds=r.speedups)
 
 
@@ -500,7 +501,7 @@ def take_away(p: Pipelined | None) -> str:
     if p is None:
         return "⏳ not done yet: the take-away appears here once check 3 has pipelined your choice"
     r, fastest = p.mine, p.fastest  # the fastest against the learner's choice, paired round by round
-    spread, verdict = paired_spread(r.speedups), against_one_worker(r)
+    spread, verdict = noise(r), against_one_worker(r)
     if verdict.startswith("faster"):  # past the rounds' noise, or every round above 1x
         every = "; every round above 1x" if verdict.endswith("(every round above 1.00x)") else ""
         lines = [f"Pipelining paid here: your choice ran {r.speedup:.2f}x one worker (± {spread:.2f}{every})"
