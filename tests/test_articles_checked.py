@@ -1104,8 +1104,9 @@ def test_lesson_09_reads_a_recorded_speedup_as_lesson_02_does_with_its_rounds_an
     assert "no spread recorded" in rows["A10"].evidence
     counted = report.checks_sentence(list(rows.values()))
     assert "above its bound (a finding to explain): none" in counted
-    assert "inconclusive within a spread, or with none recorded: A10, B5, A19" in counted
-    assert "INCONCLUSIVE within a spread (or with none recorded)" in report.verdict_cell(rows["A10"])
+    assert f"{report.NOISY_WORDS}: A10, B5, A19" in counted
+    assert "INCONCLUSIVE, noise-bound (within a spread, with none recorded, or timings out of order)" in \
+        report.verdict_cell(rows["A10"])
     assert "none of the 3 the rows' checks read (lesson 02's split alone, lesson 02 §5's best GPipe/1F1B " \
         "configuration (past it, no spread recorded), lesson 03's two DDP workers)" in report.above_bound_note(m, [])
     # a figure under its bound reads the same with or without rounds

@@ -90,7 +90,7 @@ def test_b18_names_row_b8s_own_check_and_words_for_each_outcome():
                                                                       2350, 2222)]}
     said = verdicts.EVIDENCE["B18"](_figures() | {"compressed": noisy})[0].render()
     assert ("in this run one cure showed no gain: B8's compression (within noise: no effect shown; its condition "
-            "failed), which its verdict allows; row B8's check: inconclusive within its spread") in said
+            "failed), which its verdict allows; row B8's check: inconclusive: noise-bound") in said
     assert "did not pay" not in said and "so its row agrees" not in said
 
 

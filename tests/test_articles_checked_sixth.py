@@ -80,3 +80,15 @@ def test_rounds_print_as_lesson_02_prints_them_under_2x():
     assert "2.00x" not in said
     # a round clear of 2x keeps two decimals
     assert "(up to 1.95x)" in checks.rounds_above_words(ZBV | {"rounds": [1.937, 1.834, 1.947, 1.95, 1.835]})
+
+
+def test_an_inconclusive_check_is_named_noise_bound_not_only_within_a_spread():
+    # rows B2 and B10 are inconclusive because message times are out of size order, no spread involved (t6_09
+    # other #2): the label names every cause, and "within a spread" is one of them
+    row = verdicts.Row(id="B2", says="", verdict="true under conditions", why="why", where="lesson 00 §3",
+                       parts=(), check=verdicts.NOISY)
+    assert report.verdict_cell(row) == ("true under conditions -- INCONCLUSIVE, noise-bound (within a spread, with "
+                                        "none recorded, or timings out of order): see its evidence: why "
+                                        "(lesson 00 §3)")
+    assert report.NOISY_WORDS == ("inconclusive, noise-bound (within a spread, with none recorded, or timings "
+                                  "out of order)")

@@ -21,7 +21,7 @@ from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_abov
     rounds_above_words, rounds_finding, share_of_rate, spread_of, value)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
-ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive within its spread"
+ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive: noise-bound"  # report.NOISY_WORDS
 STATES = (AGREES, DISAGREES, WAITING, BUSY, ABOVE, NOISY)
 MARGIN = 0.2  # of the cores: what other programs may take beyond the cores a timing leaves them
 # Lesson 07's article split read from its fastest pass (where a record kept no rounds, hence no spread): the

@@ -37,6 +37,12 @@ GROUPS = [("Article 1: why two GPUs, and what they buy", ["A1", "A23", "A2", "A2
           ("Article 2: the case study, and the summary", ["B17", "B19", "B22", "B18"])]
 
 
+# An inconclusive check, whatever made it so: a spread that covers the comparison, a figure kept with no spread,
+# or a link's message times out of size order (rows B2, B10): "within a spread" alone names only the first.
+NOISY_WHY = "within a spread, with none recorded, or timings out of order"
+NOISY_WORDS = f"inconclusive, noise-bound ({NOISY_WHY})"
+
+
 def verdict_cell(row: Row) -> str:
     """"true under conditions: why (lesson 03 §3)", with what it was judged by where nothing was measured,
     and a warning where this run's evidence disagrees."""
@@ -44,7 +50,7 @@ def verdict_cell(row: Row) -> str:
     warning = {DISAGREES: " -- THIS RUN DISAGREES: see its evidence",
                ABOVE: " -- A FIGURE PASSED ITS BOUND: a finding to explain (the note under §1's counts says "
                       "what its lesson found)",
-               NOISY: " -- INCONCLUSIVE within a spread (or with none recorded): see its evidence"}.get(row.check, "")
+               NOISY: f" -- INCONCLUSIVE, noise-bound ({NOISY_WHY}): see its evidence"}.get(row.check, "")
     return f"{row.verdict}{judged}{warning}: {row.why} ({row.where})"
 
 
@@ -104,7 +110,7 @@ def checks_sentence(rows: list[Row]) -> str:
     checkable = len(own) - len(c["unchecked"])
     named = ((DISAGREES, "disagreeing"), (ABOVE, "a figure the rows read above its bound (a finding to explain)"),
              (WAITING, "waiting for a lesson's figure"), (BUSY, "inconclusive on a busy machine"),
-             (NOISY, "inconclusive within a spread, or with none recorded"))
+             (NOISY, NOISY_WORDS))
     others = [f"{name}: {', '.join(c[state]) or 'none'}" for state, name in named]
     return (f"checked and agreeing: {len(c[AGREES])} of {checkable} rows with their own measurement; "
             f"{summaries_words(rows)}; " + "; ".join(others)
@@ -393,7 +399,7 @@ def group_sentence(ids: list[str], rows: list[Row]) -> str:
     states = [(AGREES, "agreeing"), (DISAGREES, "DISAGREEING (read the evidence)"),
               (ABOVE, "a figure ABOVE ITS BOUND (a finding to explain)"), (WAITING, "waiting for a lesson's figure"),
               (BUSY, "inconclusive (other programs held the cores)"),
-              (NOISY, "inconclusive (within a spread: see the row's evidence)")]
+              (NOISY, "inconclusive (noise-bound: see the row's evidence)")]
     said = [f"{verb}: {', '.join(hit)}" for state, verb in states
             if (hit := [i for i in ids if by_id[i].check == state and i not in SUMMED])]
     said += [f"the summary row {i} follows the rows it sums up, each against its own verdict ({by_id[i].check})"
