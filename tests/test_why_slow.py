@@ -586,10 +586,11 @@ def test_the_memory_roofs_bandwidth_is_named_and_the_other_figure_of_its_probe_r
     point = NS(op=op, achieved=9.1e9, fraction=9.1e9 / (0.5 * 18.7e9))  # 97% of the profile's roof
     flips = report.roof_choice_sentence(point, roof(14.8e9))
     assert "That roof is fp32 memory bandwidth, 1 thread" in flips and "the threads the ops ran on" in flips
-    assert "would read 123%" in flips and "on the other side of its roof" in flips
+    assert "its roof would be 0.5 × 14.8 GB/s = 7.4 GFLOP/s" in flips  # printed beside the share it divides
+    assert "would read 9.1 / 7.4 GFLOP/s = 123%" in flips and "on the other side of its roof" in flips
     same = report.roof_choice_sentence(point, roof(18.0e9))
-    assert "would read 101%" in same and "other side" in same  # 97% against one figure, 101% the other
-    assert "would read 96%: on the same side" in report.roof_choice_sentence(point, roof(19e9))
+    assert "would read 9.1 / 9.0 GFLOP/s = 101%" in same and "other side" in same  # 97% against one figure, 101% the other
+    assert "would read 9.1 / 9.5 GFLOP/s = 96%: on the same side" in report.roof_choice_sentence(point, roof(19e9))
     assert report.roof_choice_sentence(point, NS(from_profile=False, retimed=())) == ""
 
 
@@ -618,7 +619,7 @@ def test_the_memory_claim_carries_the_retimed_hedge_and_a_rough_roof_and_the_gel
     roof = NS(points=[point], from_profile=True, bandwidth=bw, retimed=(None, NS(best=13.4e9)), threads=1,
               ceilings=NS(flops=180e9, bandwidth=18.7e9))
     said = report.memory_claim(roof).verdict
-    assert said.startswith("1 of 1 under the roof; matrix-vector 136% against the probe re-timed")
+    assert said.startswith("1 of 1 under the roof; matrix-vector 9.1 / 6.7 GFLOP/s = 136% against the probe re-timed")
     assert "which side of its roof is not shown" in said and "rough: the roof's spread 54%, over 50%" in said
     assert "good to that range" in report.rough_roof_sentence(roof)
     steady = NS(**{**vars(roof), "retimed": (None, NS(best=19e9)),
@@ -681,7 +682,8 @@ def test_section_2_lists_every_op_the_retimed_probe_crosses_and_a_rough_compute_
     roof = NS(points=[mv, add, gelu], from_profile=True, bandwidth=bw, retimed=(None, NS(best=13.4e9)), threads=1,
               ceilings=NS(flops=180e9, bandwidth=18.7e9), RETIMED="the same probe timed beside the ops, this run")
     said = report.roof_choice_sentence(mv, roof)
-    assert "The re-timed figure puts 1 more op on the other side of its roof (add (78%, re-timed 109%))" in said
+    assert ("The re-timed figure puts 1 more op on the other side of its roof (add (78%, re-timed 1.2 / 1.1 GFLOP/s "
+            "= 109%))") in said
     assert "gelu" not in said and "add" in report.memory_claim(roof).verdict
     alone = NS(**{**vars(roof), "points": [mv, gelu]})
     assert "more op" not in report.roof_choice_sentence(mv, alone)

@@ -32,9 +32,10 @@ def test_a_lower_retimed_roof_never_reads_a_lower_share():
               RETIMED="the same probe timed beside the ops, this run")
     said = report.roof_choice_sentence(point, both)
     # 2.4 / (0.0833 x 30.1 = 2.5): 96%, as against 30.2, not 95% from the unrounded rates
-    assert "(30.1 GB/s, -0%), add would read 96%: on the same side" in said
+    assert "(30.1 GB/s, -0%), its roof would be 0.0833 × 30.1 GB/s = 2.5 GFLOP/s and add would read 2.4 / 2.5 " \
+        "GFLOP/s = 96%: on the same side" in said
     lower = NS(**{**vars(both), "retimed": (None, NS(best=24.0e9))})  # 2.4 / 2.0: 120%, the other side
-    assert "add would read 120%: on the other side" in report.roof_choice_sentence(point, lower)
+    assert "add would read 2.4 / 2.0 GFLOP/s = 120%: on the other side" in report.roof_choice_sentence(point, lower)
 
 
 def _link(seconds=None):
@@ -134,3 +135,22 @@ def test_the_category_table_adds_up_to_the_step_and_to_the_sentences_matmul_shar
                                          "Python & dispatch": 5.26e-3}, [], None, None, None,
                               attention_seconds=9.24e-3)
     assert [ms for _, ms, _ in odd.printed_rows()][3] == 5.4  # 85.9 - 55.5 - 9.2 - 15.8, not 5.3
+
+
+def test_the_retimed_roof_is_printed_beside_the_share_that_divides_by_it():
+    """Reader t6_0001: add at 2.0 GFLOP/s, the probe re-timed at 24.2 GB/s. The share divides by a roof the
+    page prints (0.0833 × 24.2 = 2.0 GFLOP/s, one decimal as the table's roofs), so 2.0 / 2.0 = 100% follows;
+    where the product passes the compute ceiling, the roof is that ceiling, said so."""
+    from utils.lessons.why_slow import memory_roof, report
+
+    point, roof = _add(2.0e9)
+    bw = NS(name="fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", best=30.2e9)
+    both = NS(from_profile=True, bandwidth=bw, retimed=(None, NS(best=24.2e9)), threads=1, ceilings=roof,
+              RETIMED="the same probe timed beside the ops, this run")
+    said = report.roof_choice_sentence(point, both)
+    assert "its roof would be 0.0833 × 24.2 GB/s = 2.0 GFLOP/s and add would read 2.0 / 2.0 GFLOP/s = 100%" in said
+    assert memory_roof.retimed_share(point, both) == 1.0
+    capped = NS(**{**vars(both), "ceilings": NS(flops=1.5e9)})
+    assert memory_roof.retimed_roof_said(point, capped) == ("the compute ceiling, 1.5 GFLOP/s (lower than 0.0833 × "
+                                                            "24.2 GB/s = 2.0 GFLOP/s)")
+    assert f"{memory_roof.retimed_share(point, capped):.0%}" == "133%"

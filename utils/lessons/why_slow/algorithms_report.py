@@ -30,7 +30,8 @@ def comparison_summary(comparisons) -> Table:
 
 def same_result_said(c) -> str:
     """The difference of a pair's results beside the tolerance that makes them "the same result"."""
-    return f"differ by {c.max_difference:.0e}, equal to {SAME_RESULT:.0e}: {'yes' if c.same_result else 'no'}"
+    return (f"differ by {c.max_difference:.0e}, within the {SAME_RESULT:.0e} tolerance: "
+            f"{'yes' if c.same_result else 'no'}")
 
 
 def verdict_word(c) -> str:

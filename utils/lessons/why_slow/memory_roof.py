@@ -11,11 +11,39 @@ from utils import claims
 from utils.plots import size_label
 
 
+def _retimed_roof_parts(point, roof) -> tuple[float, float, float, float]:
+    """(intensity, re-timed GB/s, their product, roof GFLOP/s), as the page prints them: the intensity as the
+    table does (3 significant figures), the bandwidth and the roof to one decimal, as the table prints the
+    profile's roof; the roof is the product or the compute ceiling, whichever is lower."""
+    intensity = claims.as_printed_sig(point.op.intensity, 3)
+    bandwidth = claims.as_printed(roof.retimed[1].best, 1, 1e9)
+    product = claims.as_printed(intensity * bandwidth, 1)
+    return intensity, bandwidth, product, min(product, claims.as_printed(roof.ceilings.flops, 1, 1e9))
+
+
+def retimed_roof_said(point, roof) -> str:
+    """The roof ``point`` would have against the probe re-timed beside the ops, worked where a reader sees it:
+    "0.0833 × 24.2 GB/s = 2.0 GFLOP/s" (its FLOPs per byte times that bandwidth)."""
+    intensity, bandwidth, product, gflops = _retimed_roof_parts(point, roof)
+    worked = f"{intensity:.3g} × {bandwidth:.1f} GB/s"  # the intensity as the table prints it
+    if gflops < product:
+        return f"the compute ceiling, {gflops:.1f} GFLOP/s (lower than {worked} = {product:.1f} GFLOP/s)"
+    return f"{worked} = {gflops:.1f} GFLOP/s"
+
+
 def retimed_share(point, roof) -> float:
-    """``point``'s share of a memory roof made of the same probe timed beside the ops, this run, worked from the
-    figures as printed: that bandwidth in GB/s to one decimal, and both GFLOP/s to one decimal (as ``fraction``)."""
-    retimed = claims.as_printed(roof.retimed[1].best, 1, 1e9) * 1e9
-    return claims.printed_ratio(point.achieved, min(roof.ceilings.flops, point.op.intensity * retimed), 1, 1e9)
+    """``point``'s share of a memory roof made of the same probe timed beside the ops, this run: its GFLOP/s as
+    the table prints them over that roof as ``retimed_roof_said`` prints it (never a roof the page does not
+    show), both to one decimal as the table's shares are, rounded half up to the percent: 2.0 / 2.0 = 100%."""
+    gflops = _retimed_roof_parts(point, roof)[3] or 0.1
+    return claims.half_up(claims.as_printed(point.achieved, 1, 1e9) / gflops, 2)
+
+
+def retimed_reading(point, roof) -> str:
+    """``retimed_share`` with its operands: "2.0 / 2.0 GFLOP/s = 100%"."""
+    gflops = _retimed_roof_parts(point, roof)[3] or 0.1
+    return (f"{claims.as_printed(point.achieved, 1, 1e9):.1f} / {gflops:.1f} GFLOP/s = "
+            f"{retimed_share(point, roof):.0%}")
 
 
 def crosses_roof(point, roof) -> bool:
@@ -81,7 +109,8 @@ def memory_reading(point, roof, l3_bytes: int | None = None) -> str:
         return f"{head}: above it by no more than its own {spread:.0%} spread, so no excess is shown."
     if grade == "crosses":
         return (f"{head}: above it against the profile's figure, under it against the probe re-timed beside the "
-                f"ops ({retimed_share(point, roof):.0%}): which side is not shown.")
+                f"ops (its roof then {retimed_roof_said(point, roof)}; {retimed_reading(point, roof)}): which side "
+                "is not shown.")
     if grade == "write-allocate":
         return (f"{head}: above it by more than its {spread:.0%} spread, but within the {room:.2f}x its bytes "
                 f"can reach without a cache's help: the roof counts STREAM's bytes, while the memory moved more "
@@ -127,11 +156,11 @@ def roof_choice_sentence(point, roof) -> str:
         return ""
     bw, again = roof.bandwidth, roof.retimed[1]
     on = f"{roof.threads} thread{'s' * (roof.threads != 1)}" if roof.threads else "the GPU"
-    other = retimed_share(point, roof)
     text = (f" That roof is {bw.name}, {bw.best / 1e9:.1f} GB/s: the profile's figure on {on}, the threads the "
             f"ops ran on (an all-threads bandwidth is not what {on} can draw), and the one figure every lesson "
             f"quotes under that name. Against {roof.RETIMED} ({again.best / 1e9:.1f} GB/s, "
-            f"{claims.printed_ratio(again.best, bw.best, 1, 1e9) - 1:+.0%}), {point.op.name} would read {other:.0%}: ")
+            f"{claims.printed_ratio(again.best, bw.best, 1, 1e9) - 1:+.0%}), its roof would be "
+            f"{retimed_roof_said(point, roof)} and {point.op.name} would read {retimed_reading(point, roof)}: ")
     if not crosses_roof(point, roof):
         text += "on the same side of its roof, so the reading does not depend on which of the two is used."
     else:
@@ -146,7 +175,7 @@ def other_crossings(point, roof) -> str:
     more = [p for p in getattr(roof, "points", ()) if p.bound == "memory" and p is not point and crosses_roof(p, roof)]
     if not more:
         return ""
-    listed = ", ".join(f"{p.op.name} ({p.fraction:.0%}, re-timed {retimed_share(p, roof):.0%})" for p in more)
+    listed = ", ".join(f"{p.op.name} ({p.fraction:.0%}, re-timed {retimed_reading(p, roof)})" for p in more)
     many = len(more) > 1
     return (f" The re-timed figure puts {len(more)} more op{'s' * many} on the other side of "
             f"{'their' if many else 'its'} roof ({listed}): for {'them' if many else 'it'} too, which side is "

@@ -28,7 +28,7 @@ from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re
 )
 from utils.lessons.why_slow.memory_roof import (  # noqa: F401 - section 2's memory readings, re-exported
     crosses_roof, is_bandwidth_probe, memory_grade, memory_reading, memory_verdict, other_crossings,
-    retimed_share, roof_choice_sentence)
+    retimed_reading, retimed_share, roof_choice_sentence)
 from utils.lessons.why_slow.roofline import is_probe  # noqa: F401 - section 2's, re-exported
 from utils.tables import Table
 
@@ -159,7 +159,7 @@ def mfu_sentence(U) -> str:
     against = ("the machine profile's figure" if U.profile_peak else "a peak measured here, in the same rounds")
     moved = (f" The same probe, timed beside the step in this run, ran at {_gflops(U.retimed)} "
              f"({retimed_gap(U):+.0%}): how far this moment's load moved it; "
-             f"against it, MFU would read {retimed_mfu(U):.0%}." if U.profile_peak else "")
+             f"against it, MFU would read {_retimed_mfu_worked(U)}." if U.profile_peak else "")
     return (f"MFU = {U.median:.0%} of the {U.peak_name}, {_gflops(U.peak)} (100 %: that peak's rate, a "
             f"measured reference, not a bound), {against}.{moved} "
             f"The PaLM paper (Google's 540B-parameter language model) reports {PALM_MFU:.1%} for training its model on thousands of TPU v4 chips, "
@@ -170,9 +170,17 @@ def mfu_sentence(U) -> str:
 
 
 def retimed_mfu(U) -> float:
-    """The MFU against the peak re-timed beside the step, worked from the figures as printed: the MFU (a
-    percentage) times the profile's peak over the re-timed one (GFLOP/s, one decimal)."""
-    return claims.as_printed(U.median, 2) * claims.printed_ratio(U.peak, U.retimed, 1, 1e9)
+    """The MFU against the peak re-timed beside the step, by the table's own definition (model FLOP/s over the
+    peak), worked from the two as printed (GFLOP/s, one decimal) and rounded half up to the percent as a reader
+    does: 68.8 / 100.4 = 69%. (Scaling the printed MFU by the two peaks would stack its own rounding on it.)"""
+    step = statistics.median(U.step_seconds)
+    return claims.half_up(claims.printed_ratio(step_flop_rate(U, step), U.retimed, 1, 1e9), 2)
+
+
+def _retimed_mfu_worked(U) -> str:
+    """``retimed_mfu`` with its operands, as the page prints them: "68.8 GFLOP/s / 100.4 GFLOP/s = 69%"."""
+    step = statistics.median(U.step_seconds)
+    return f"{_gflops(step_flop_rate(U, step))} / {_gflops(U.retimed)} = {retimed_mfu(U):.0%}"
 
 
 def mfu_rounds_table(U) -> Table:
@@ -479,7 +487,7 @@ def memory_claim(roof):
     if top.fraction > 1:
         said += f"; {top.op.name} {memory_verdict(top, roof)}"
     for p in (p for p in ops if crosses_roof(p, roof)):  # section 2's hedge, carried here
-        said += (f"; {p.op.name} {retimed_share(p, roof):.0%} against the probe re-timed beside the ops: which "
+        said += (f"; {p.op.name} {retimed_reading(p, roof)} against the probe re-timed beside the ops: which "
                  "side of its roof is not shown")
     rough = rough_spreads([("the roof's", roof.bandwidth)])  # lesson 00's rule for a spread over ROUGH
     said += f"; rough: {rough}, over {ROUGH:.0%}" if rough else ""
