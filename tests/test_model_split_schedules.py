@@ -303,7 +303,7 @@ def test_zbv_against_p_is_printed_from_the_run_in_each_direction():
     near = report.p_at_this_m(_zbv([1.97, 2.04, 1.99, 1.95, 2.02]))  # 1.99x ± 0.03 covers 2x
     assert near.endswith("within noise of p (1.99x ± 0.03 covers 2x).")
     short = report.p_at_this_m(_zbv([1.80, 1.85, 1.82, 1.79, 1.86]))
-    assert short.endswith("short of p = 2x at this m, as its bound is.") and "finding" not in short
+    assert short.endswith("short of p = 2x in every round (up to 1.86x), as its bound is.") and "finding" not in short
 
 
 def test_no_verdict_says_in_the_median_only():
