@@ -18,6 +18,7 @@ from torch.utils import flop_counter
 
 from utils import checks, devices
 from utils.labs.predict_the_roofline import checks as lab
+from utils.labs.predict_the_roofline import lookup
 from utils.labs.predict_the_roofline import reference as lab_ops  # the checks' reference counts
 from utils.labs.predict_the_roofline import report
 from utils.lessons.why_slow.peak import Ceilings
@@ -442,12 +443,39 @@ def test_check_3s_allowance_is_the_write_allocate_headroom_lesson_01_computes():
 
 
 def test_the_lookups_shortfall_needs_a_gap_past_its_spread_by_a_margin():
-    """The course's noise rule with a margin: a gap one point past the spread is no finding."""
-    assert "within noise: no effect shown" in report.lookup_sentence(0.76, 0.23)  # 24 % below, spread 23 %
-    assert "within noise: no effect shown" in report.lookup_sentence(0.70, 0.40)  # the spread covers the gap
-    said = report.lookup_sentence(0.50, 0.10)
+    """The course's noise rule with a margin: a gap one point past the spread is no finding (on a GPU's roof,
+    the lookup's ceiling is the roof itself)."""
+    gpu = lookup.lookup_ceiling(SimpleNamespace(bytes=46.5e6, written=33.55e6), "STREAM add", cpu=False)
+    assert gpu.room == 1.0
+    assert "within noise: no effect shown" in lookup.lookup_sentence(0.76, 0.23, gpu)  # 24 % below, spread 23 %
+    assert "within noise: no effect shown" in lookup.lookup_sentence(0.70, 0.40, gpu)  # the spread covers the gap
+    said = lookup.lookup_sentence(0.50, 0.10, gpu)
     assert "a limit the two roofs leave out" in said and "slowest round minus the fastest" in said
-    assert "as fast as STREAM" in report.lookup_sentence(0.90, 0.05)
+    assert "as fast as the memory allows" in lookup.lookup_sentence(0.90, 0.05, gpu)
+    assert "its ceiling is the roof itself" in said
+
+
+def test_the_lookup_is_judged_against_its_write_allocate_ceiling_as_lesson_01_works_it():
+    # Reader (sixth reading): 73% of the roof judged against 80% of the roof, while the lab's own byte model
+    # caps the lookup at (4/3) x (12.95 + 33.55) / (12.95 + 2 x 33.55) = 0.77x it: 73% is 95% of what it can reach
+    op = SimpleNamespace(bytes=12.95e6 + 33.55e6, written=33.55e6)
+    cpu = lookup.lookup_ceiling(op, "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", cpu=True)
+    assert (cpu.room, cpu.read_mb, cpu.written_mb) == (0.77, 12.95, 33.55)
+    said = " ".join(lookup.lookup_sentence(0.73, 0.30, cpu).split())
+    assert "its ceiling is 0.77x that roof" in said and "(4 arrays moved for 3 counted)" in said, said
+    assert "(12.95 MB read, 33.55 MB written). 73% of the roof is 95% of that ceiling" in said, said
+    assert "as fast as the memory allows" in said and "below 80%" not in said, said
+    # the other outcomes, against the same ceiling: the spread covers the gap, a gap within the margin, a
+    # shortfall past it, and above the ceiling by more than the spread
+    assert "below 80% of it, but its rounds' spread (20%" in lookup.lookup_sentence(0.60, 0.20, cpu)
+    margin = " ".join(lookup.lookup_sentence(0.55, 0.15, cpu).split())  # 0.77 - 0.55 = 22 points, 15 + 10
+    assert "below it by 22 points of the roof" in margin and "within noise: no effect shown" in margin, margin
+    short = " ".join(lookup.lookup_sentence(0.50, 0.10, cpu).split())  # 27 points, past 10 + 10
+    assert "below it by 27 points of the roof, past its rounds' spread" in short and "leave out" in short, short
+    above = " ".join(lookup.lookup_sentence(0.95, 0.05, cpu).split())  # 0.95 / 0.77 = 123%
+    assert "95% of the roof is 123% of that ceiling: above that ceiling" in above, above
+    copy = lookup.lookup_ceiling(op, "STREAM copy, 32 MiB arrays", cpu=True)  # 3 moved for 2 counted
+    assert copy.room == round(1.5 * 46.5 / 80.05, 2) == 0.87
 
 
 def test_a_share_from_rounds_that_spread_widely_is_said_to_be_rough():

@@ -1,0 +1,84 @@
+"""Lab 01's lookup against its own ceiling (``report.miss_sentences`` prints the sentence).
+
+The memory roof counts STREAM's bytes, while a CPU reads a cache line before writing it (write-allocate): each
+byte an op writes costs two. Lesson 01 works out how far an op's counted bytes can then flow against that roof
+(``roofline.headroom``). A lookup writes a row for every row it reads, so on a CPU its ceiling lies below the
+roof (about 0.77x), and judging it against 80 % of the roof itself would call a lookup that runs as fast as its
+bytes allow a shortfall. The ceiling here is worked from the bytes as the sentence prints them (MB, two
+decimals), so that a reader can redo it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from utils import claims
+from utils.claims import within_noise
+from utils.lessons.why_slow import roofline
+
+MB = 1e6
+
+
+@dataclass(frozen=True)
+class LookupCeiling:
+    """The most of its memory roof a lookup's bytes can reach without a cache's help (``room``, x the roof, as
+    printed: two decimals), and the bytes it was worked from, as printed (MB)."""
+
+    room: float
+    read_mb: float
+    written_mb: float
+    counted: int = 0  # the roof's STREAM kernel: arrays it counts, and arrays the memory moves (0: a GPU)
+    moved: int = 0
+
+
+def lookup_ceiling(op, bandwidth_name: str, cpu: bool) -> LookupCeiling:
+    """Lesson 01's headroom for ``op`` (its ``bytes`` and ``written``) under the roof named ``bandwidth_name``,
+    worked from the MB as printed: moved / counted x (read + written) / (read + 2 x written). On a GPU (no read
+    before a full-line write) the roof itself: 1.0."""
+    read = claims.as_printed(op.bytes - op.written, 2, MB)
+    written = claims.as_printed(op.written, 2, MB)
+    if not cpu:
+        return LookupCeiling(1.0, read, written)
+    counted, moved = roofline.STREAM_TRAFFIC["add" if "STREAM add" in bandwidth_name else "copy"]
+    traffic = (read + 2 * written) or 1.0  # no bytes at all: nothing to cap
+    return LookupCeiling(claims.half_up(moved / counted * (read + written) / traffic, 2), read, written,
+                         counted, moved)
+
+
+def ceiling_words(f: float, ceiling: LookupCeiling) -> str:
+    """Where the lookup's ceiling comes from, and its share ``f`` of the roof as a share of that ceiling."""
+    if not ceiling.counted:
+        return "on a GPU nothing is read before a write, so its ceiling is the roof itself"
+    of_ceiling = claims.half_up(f / ceiling.room, 2)
+    return (f"its ceiling is {ceiling.room:.2f}x that roof, worked as lesson 01 does: the roof counts STREAM's "
+            f"bytes ({ceiling.moved} arrays moved for {ceiling.counted} counted), while each byte the lookup "
+            f"writes costs two (write-allocate), and it writes a row for every row it reads "
+            f"({ceiling.read_mb:.2f} MB read, {ceiling.written_mb:.2f} MB written). {f:.0%} of the roof is "
+            f"{of_ceiling:.0%} of that ceiling")
+
+
+def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
+    """The lookup's share ``f`` of its memory roof, judged against its own ceiling (``lookup_ceiling``) by the
+    course's noise rule (``claims.within_noise``) with a margin: below it, a shortfall is shown only where the
+    gap passes the rounds' spread by more than ``NOISE_MARGIN`` (every branch written)."""
+    from utils.labs.predict_the_roofline.report import ABOVE, AT_ROOF, NOISE_MARGIN, rough_note
+
+    f, spread, room = claims.as_printed(f, 2), claims.as_printed(spread, 2), ceiling.room  # as printed
+    of_ceiling = claims.half_up(f / room, 2)
+    gap = claims.half_up(room - f, 2)  # in points of the roof
+    spread_said = f"its rounds' spread ({spread:.0%}: the slowest round minus the fastest, over their median)"
+    text = (f"The lookup reached {f:.0%} of its memory roof; {ceiling_words(f, ceiling)}: " + (
+        f"above that ceiling by more than {spread_said}: a cache served some of its bytes faster than memory, "
+        "or the bandwidth, measured in the same rounds, came out low; this run does not tell which."
+        if of_ceiling > ABOVE and not within_noise(f, spread, room) else
+        "reading only the rows its ids name, it moved what you counted about as fast as the memory allows."
+        if of_ceiling >= AT_ROOF else
+        f"below {AT_ROOF:.0%} of it, but {spread_said} covers the gap: within noise: no effect shown."
+        if within_noise(f, spread, room) else
+        f"below it by {gap * 100:.0f} points of the roof, and {spread_said}; a gap counts as a shortfall only "
+        f"where it passes the spread by over {NOISE_MARGIN * 100:.0f} points: within noise: no effect shown."
+        if gap <= round(spread + NOISE_MARGIN, 9) else
+        f"below it by {gap * 100:.0f} points of the roof, past {spread_said} by over {NOISE_MARGIN * 100:.0f} "
+        "points: a limit the two roofs leave out. One candidate: a gather reads rows scattered through the "
+        "table, where STREAM streams long arrays; this run does not measure it."))
+    return text + rough_note(spread)
