@@ -954,3 +954,26 @@ def test_a_baseline_against_itself_is_never_beyond_noise():
     assert measure.verdict(1.0, 0.0) == "within noise"
     assert measure.verdict(1.004, 0.0) == "within noise"  # printed 1.00x
     assert measure.verdict(1.01, 0.0) == "beyond noise"
+
+
+def test_timing_note_names_each_rows_real_base():
+    """Sixth reading: the note said 'against fp32' under int4's row, whose ratio is against bf16 (0.51x where
+    fp32's median over int4's is 1.05x). The 'against' column and the note come from each Variant's base."""
+    from utils.lessons.compression.quantruns import Run, Variant, against_base, paired_base_note
+
+    model = nn.Linear(2, 2)
+    variants = {"fp32": Variant(model, "fp32", False, None, "fp32"),
+                "bf16": Variant(model, "fp32", True, 2, "bf16", "bf16"),
+                "torchao int4 weight-only, compiled": Variant(model, "bf16", True, 0.5, "bf16", "int4")}
+    run = Run(256, {n: None for n in variants}, speedup={"bf16": 2.08, "torchao int4 weight-only, compiled": 0.51})
+    assert [against_base(variants, run, n) for n in variants] == ["", "fp32", "bf16"]
+    mixed = paired_base_note(variants, run)
+    words = " ".join(mixed.split())  # as read, across the wrap
+    assert "against fp32" not in words and 'the "against" column: fp32, bf16' in words
+    assert "need not equal the base's median over the variant's median" in words
+    assert all(len(line) <= 108 for line in mixed.split("\n"))  # printed with a 2-space indent
+    del run.speedup["torchao int4 weight-only, compiled"]  # every row against fp32: the note names it
+    alone = paired_base_note(variants, run)
+    words = " ".join(alone.split())
+    assert "ratios against fp32," in words and "need not equal fp32's median" in words
+    assert all(len(line) <= 108 for line in alone.split("\n"))

@@ -15,6 +15,7 @@ the seconds that took are kept (``runs[b].compile_seconds``).
 from __future__ import annotations
 
 import copy
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -30,7 +31,8 @@ from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, in
 from utils.lessons.compression.roofline import Rates, Reference, int8_reference
 
 __all__ = ["Variant", "Run", "BY_HAND_BYTES", "by_hand_bytes", "by_hand_sum", "quant_variants", "time_variants",
-           "reference_of", "outside_matmuls", "compile_alone", "over_compile", "int4_reading"]
+           "reference_of", "outside_matmuls", "compile_alone", "over_compile", "int4_reading", "against_base",
+           "paired_base_note"]
 
 MATMUL_OPS = ("mm", "linear", "matmul")  # in a profiler's operator names: aten::addmm, aten::mm, mkl::_mkl_linear
 
@@ -138,6 +140,27 @@ def time_variants(variants: dict[str, Variant], batches, test_set, device: str, 
                 run.speedup[name], run.noise[name], run.verdict[name] = compare(times[v.base], times[name])
         runs[b] = run
     return runs
+
+
+def against_base(variants: dict[str, Variant], run: Run, name: str) -> str:
+    """The "against" column of a timing table: the base ``name``'s speedup was measured against (fp32, or bf16
+    for int4), read from its Variant, so that every row says what its ratio divides; "" for a row with no
+    speedup (a baseline). Lesson 04, section 4."""
+    return variants[name].base if name in run.speedup else ""
+
+
+def paired_base_note(variants: dict[str, Variant], run: Run) -> str:
+    """The note under a timing table: what its paired speedups are taken against, worded from the bases its
+    rows really have (``against_base``): one base named, or several pointed to the "against" column, since a
+    note "against fp32" beside int4's ratio against bf16 would send a reader to the wrong median. Lesson 04."""
+    bases = list(dict.fromkeys(against_base(variants, run, n) for n in run.times if n in run.speedup))
+    if len(bases) == 1:
+        base, whose = f"against {bases[0]}", f"{bases[0]}'s"
+    else:
+        base, whose = f"against each row's base (the \"against\" column: {', '.join(bases)})", "the base's"
+    return textwrap.fill(f"speedup (paired): the median of the rounds' ratios {base}, taken round by round, so "
+                         f"it need not equal {whose} median over the variant's median (a median of ratios is "
+                         "not a ratio of medians)", 108)  # 108: the collapsed block indents by two
 
 
 def reference_of(variant: Variant, mlp: nn.Module, batch: int, rates: Rates) -> Reference | None:
