@@ -192,14 +192,20 @@ def _precision_by_peaks(share: float, ratio: float) -> tuple[float, str]:
                    f"1/({1 - f:.2f} + {f:.2f}/{r:.2f}) = {bound:.2f}x")
 
 
+def precision_terms(profile: Profile) -> tuple[int, int, float, float, float]:
+    """The precision bound's terms as the guide prints them: the step T and its matmuls M in whole ms, the
+    matmuls' GFLOP to 4 figures, the low-precision peak in GFLOP/s to 0.1, and their ms at that peak (0.1)."""
+    t = int(claims.as_printed(profile.step_s, 0, 1e-3))
+    mm = int(claims.as_printed(profile.parts["matmul"], 0, 1e-3))
+    gflop, peak = _sig4(profile.matmul_flops / 1e9), claims.as_printed(profile.low_peak, 1, 1e9)
+    return t, mm, gflop, peak, claims.as_printed(gflop / peak, 1, 1e-3)
+
+
 def _precision_by_flops(profile: Profile, low: str) -> tuple[float, str]:
     """Amdahl's bound T/((T - M) + FLOPs/peak), every term worked from the figures as printed: the step T
     and its matmuls M in whole ms, the FLOPs to 4 figures (section 2's rate divides out of them), the measured
     low-precision peak to 0.1 GFLOP/s."""
-    t = int(claims.as_printed(profile.step_s, 0, 1e-3))
-    mm = int(claims.as_printed(profile.parts["matmul"], 0, 1e-3))
-    gflop, peak = _sig4(profile.matmul_flops / 1e9), claims.as_printed(profile.low_peak, 1, 1e9)
-    at_low = claims.as_printed(gflop / peak, 1, 1e-3)   # ms
+    t, mm, gflop, peak, at_low = precision_terms(profile)
     bound = t / ((t - mm) + at_low)
     return bound, (f"matmuls take {mm} of a step's {t} ms; their {gflop:.4g} GFLOP at the measured {low} peak "
                    f"({peak:,.1f} GFLOP/s) take {at_low:.1f} ms: Amdahl's bound T/((1 - f)T + FLOPs/peak) = "

@@ -13,6 +13,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 
 from utils import claims, ledger
+from utils.lessons.putting_it_together import guide
 from utils.lessons.putting_it_together.ladder import ORDER, _median, paid
 from utils.palette import KIND_COLORS
 from utils.tables import Table
@@ -273,6 +274,49 @@ def mfu_denominators(rows: list[dict], peaks: dict[str, float]) -> str:
                  f"{claims.half_up(workers * peak, 1):,.1f} GFLOP/s)")
         said.append(f"from {step} on, " + (times if workers > 1 else f"the {prec} peak ({peak:,.1f} GFLOP/s)"))
     return "; ".join(said)
+
+
+def precision_shortfall(profile: guide.Profile | None, gain: float, peaks: dict[str, float],
+                        low: str = "bf16") -> str:
+    """Where the precision step's unreached share of its bound went, on the profile's step and from figures
+    the page already prints (the bound's terms, the paired gain, section 2's fp32 matmul rate): the part the
+    matmuls would lose at fp32's share of their peak, and the rest, which this run does not time apart. ''
+    where the bound was not worked from the matmuls' FLOPs."""
+    if not profile or not profile.matmul_flops or not profile.low_peak or not profile.parts.get("matmul"):
+        return ""
+    t, mm, gflop, peak, at_low = guide.precision_terms(profile)
+    x = float(f"{gain:.2f}")   # the gain as the step's line prints it
+    bound_ms, step_ms = claims.half_up(t - mm + at_low, 1), claims.half_up(t / x, 1)
+    gap = claims.half_up(step_ms - bound_ms, 1)
+    head = (f"Where the rest of the bound went, on the profile's step (section 2) at the paired gain: {t} / "
+            f"{x:.2f} = {step_ms:.1f} ms against the bound's {t - mm} + {at_low:.1f} = {bound_ms:.1f} ms")
+    if gap <= 0:
+        return head + ": no shortfall to place."
+    rate = guide.matmul_gflops(profile.matmul_flops, profile.parts["matmul"])
+    share = float(f"{rate / claims.as_printed(peaks['fp32'], 1, 1e9):.0%}".rstrip("%")) / 100   # as printed
+    said = head + f", {gap:.1f} ms short. The bound prices the matmuls at the full {low} peak"
+    if share >= 1:
+        return said + (f"; in fp32 they reached their peak, so their rate accounts for none of it. The "
+                       f"{gap:.1f} ms are {_held_still(t - mm, low)}")
+    at_share = claims.half_up(share * peak, 1)
+    slow = claims.half_up(gflop / at_share * 1e3, 1)
+    extra = claims.half_up(slow - at_low, 1)
+    said += (f"; in fp32 they ran at {share:.0%} of theirs (section 2), and at {share:.0%} of the {low} peak "
+             f"({share:.2f} × {peak:,.1f} = {at_share:,.1f} GFLOP/s) their {gflop:.4g} GFLOP take "
+             f"{slow:.1f} ms, {extra:.1f} ms more")
+    share_of_gap = "all" if extra >= gap else f"{claims.half_up(100 * extra / gap, 0):.0f}%"
+    said += (f": {share_of_gap} of the shortfall, if the {low} matmuls fall as far short of their peak (not "
+             "timed here).")
+    if extra >= gap:
+        return said
+    return said + f" The other {claims.half_up(gap - extra, 1):.1f} ms are " + _held_still(t - mm, low)
+
+
+def _held_still(outside: int, low: str) -> str:
+    """What the precision bound holds unchanged, named as the rest of its shortfall."""
+    return (f"what the bound holds still: the casts autocast adds and the {outside} ms outside the matmuls "
+            f"(section 2's other rows), which {low} does not speed up and may slow; this run does not "
+            f"time them apart in the {low} step (a profile of that step would).")
 
 
 def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
