@@ -577,3 +577,29 @@ def test_every_case_out_of_the_band_on_mixed_sides_is_said_so_with_no_others():
     assert "link table's measured time at that message size" in said  # the two below: read by hand
     some = lab.drift_sentence([5.73, 1.0, 0.87], (0.90, 1.37), [5, 0, 0], 9)
     assert "in 2 of 3 cases and stayed inside it in the other:" in some
+
+
+def test_the_link_tables_fitted_column_and_residual_follow_from_the_printed_alpha_beta_and_times():
+    """Reader t6_labs04 (cell 11): alpha 76.8 µs, beta 3.73 GB/s printed, but the fitted column came from the
+    unrounded fit (77.0 at 1,024 B where 76.8 + 1,024 / 3.73e3 = 77.1), and 74.8 against 81.2 printed -8% where
+    the two printed times give -9% (0.92x beside it). Both are now worked from the printed figures."""
+    sizes = (4, 1024, 16384, 65536, 262144, 1048576, 4194304)
+    measured = [s * 1e-6 for s in (69.6, 83.0, 74.8, 96.9, 603.0, 428.3, 1018.7)]
+    bare = lab.AlphaBeta(76.76e-6, 3.7335e9, sizes, (0.0,) * 7)
+    fit = lab.AlphaBeta(76.76e-6, 3.7335e9, sizes, tuple((t - bare.time(n)) / t for n, t in zip(sizes, measured)))
+    assert f"{fit.time(1024) * 1e6:.1f}" == "77.0"  # what the column printed from the unrounded fit
+    link = split.machine.LinkFit("gloo loopback, 2 processes", fit, tuple(measured))
+    rows = [line.split() for line in lab.link_table(link).to_text().splitlines()[-7:]]
+    assert [r[2] for r in rows] == ["76.8", "77.1", "81.2", "94.4", "147.1", "357.9", "1,201.3"]
+    assert rows[2][1:] == ["74.8", "81.2", "0.92x", "-9%"]  # 1 - 81.2 / 74.8 = -8.6%
+    assert rows[5][1:] == ["428.3", "357.9", "1.20x", "+16%"]  # 1 - 357.9 / 428.3 = 16.4%
+    said = " ".join(lab.link_sentence(link).split())
+    assert "alpha 76.8 µs, beta 3.73 GB/s" in said and "measured 0.85-4.10x" in said
+    assert "(residuals up to ±76% of the measured time), outside the ±50% tolerance" in said
+    # the other branch: every printed residual within ±50%
+    calm = lab.AlphaBeta(76.76e-6, 3.7335e9, sizes[:2], fit.residuals[:2])
+    near = split.machine.LinkFit("gloo", calm, tuple(measured[:2]))
+    assert "(residuals up to ±10% of the measured time), so a time it predicts is good to about that band" in \
+        " ".join(lab.link_sentence(near).split())
+    # a residual tying at half a percent rounds half up, as a reader does: 1 - 99.5 / 100.0 = 0.5%
+    assert lab.size_row(lab.AlphaBeta(99.5e-6, 1e18, (1,), (0.0,)), 1, 100.0e-6)[3] == 0.01

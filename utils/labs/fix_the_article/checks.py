@@ -33,7 +33,7 @@ from utils.labs.fix_the_article import reference as _reference  # kept out of th
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
     JUMP, SIGN_LEVEL, band_words, drift_sentence, fit_band, gap_of, jumped_rounds, miss_sentence, owner_words,
-    ping_pong_jumps, side_of, sign_test_least, us_ratio, verdict_of)
+    ping_pong_jumps, side_of, sign_test_least, size_row, us_ratio, verdict_of, worst_residual)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
 from utils.tables import Table
@@ -383,26 +383,25 @@ def _us(seconds) -> str:
 
 def link_sentence(link_fit) -> str:
     """The link's fit in one sentence, its band said against what it predicts (``fit_band``: measured /
-    fitted at its own sizes), with how far to trust it (both branches written)."""
-    fit = link_fit.fit
-    trust = ("so a time it predicts is good to about that band" if link_fit.accuracy <= 0.5 else
+    fitted at its own sizes), with how far to trust it (both branches written); the band and the largest
+    residual as the table below prints them (``size_row``), judged on that printed residual."""
+    fit, worst = link_fit.fit, worst_residual(link_fit.fit)
+    trust = ("so a time it predicts is good to about that band" if worst <= 0.5 else
              "outside the ±50% tolerance within which lesson 00 predicts with a fit: the exercises still use "
              "it, as the model you practise, but a time it predicts is good to about that band only")
     return (f"{link_fit.name}: alpha {fit.alpha * 1e6:,.1f} µs, beta {fit.beta / 1e9:.2f} GB/s; every size "
             f"fitted measured {band_words(fit_band(fit))} of what one alpha and one beta predict for it "
-            f"(residuals up to ±{link_fit.accuracy:.0%} of the measured time), {trust}.")
+            f"(residuals up to ±{worst:.0%} of the measured time), {trust}.")
 
 
 def link_table(link_fit) -> Table:
-    """Every size of the link's fit: measured, fitted (their ratio from the two as printed), residual (lesson
-    00's table)."""
-    fit = link_fit.fit
-    return Table(["bytes", "measured µs", "alpha + n / beta µs", "measured / fitted", "residual"],
-                 [(f"{n:,}", f"{claims.as_printed(t, 1, 1e-6):,.1f}",
-                   f"{claims.as_printed(fit.time(n), 1, 1e-6):,.1f}",
-                   f"{claims.printed_ratio(t, fit.time(n), 1, 1e-6):.2f}x",
-                   f"{r:+.0%}")
-                  for n, t, r in zip(fit.sizes, link_fit.seconds, fit.residuals)])
+    """Every size of the link's fit: measured, fitted (from alpha and beta as the sentence prints them), their
+    ratio and the residual, both worked from the two printed times (``size_row``; lesson 00's table)."""
+    rows = []
+    for n, t in zip(link_fit.fit.sizes, link_fit.seconds):
+        shown, fitted, ratio, residual = size_row(link_fit.fit, n, t)
+        rows.append((f"{n:,}", f"{shown:,.1f}", f"{fitted:,.1f}", f"{ratio:.2f}x", f"{residual:+.0%}"))
+    return Table(["bytes", "measured µs", "alpha + n / beta µs", "measured / fitted", "residual"], rows)
 
 
 def rounds_table(timed: dict[str, SplitRun]) -> Table:

@@ -8,6 +8,7 @@ import math
 import statistics
 
 from utils import claims
+from utils.lessons.start_here.line_check import printed_time  # lesson 00's: alpha + n / beta from the printed two
 
 
 def us_ratio(over: float, under: float) -> float:
@@ -17,15 +18,35 @@ def us_ratio(over: float, under: float) -> float:
     return claims.printed_ratio(over, under, 0, 1e-6)
 
 
+def size_row(fit, n: int, measured: float) -> tuple[float, float, float, float]:
+    """One size of the link's table, as printed: (measured µs, fitted µs, measured / fitted, residual). The
+    fitted time is worked from alpha and beta as the sentence above the table prints them (lesson 00's
+    ``printed_time``), and the ratio and the residual from the two printed times, half up as a reader rounds
+    (the residual is (measured - fitted) / measured, ``utils.linkmodel``'s): 74.8 against 81.2 is 0.92x, -9%."""
+    shown = claims.as_printed(measured, 1, 1e-6) or 0.1
+    fitted = claims.as_printed(printed_time(fit, n), 1, 1e-6) or 0.1
+    return shown, fitted, claims.half_up(shown / fitted, 2), claims.half_up(1 - fitted / shown, 2)
+
+
+def _measured_times(fit) -> list[float]:
+    """The measured seconds at the fit's own sizes, from its residuals: r = (measured - fitted) / measured,
+    so measured = fitted / (1 - r) (infinite where r >= 1: no upper end)."""
+    return [fit.time(n) / (1 - r) if r < 1 else math.inf for n, r in zip(fit.sizes, fit.residuals)]
+
+
 def fit_band(fit) -> tuple[float, float]:
     """How far the fit's own sizes ran from what it predicts for them: the lowest and highest of measured /
-    fitted. A residual r is (measured - fitted) / measured (``utils.linkmodel``), so measured / fitted is
-    1 / (1 - r): a residual of +25% is 1.33x the prediction, one of -25% is 0.80x (a residual of 100% or more:
-    no upper end). Each worked from the two times as the link's table prints them (µs, one decimal)."""
-    fitted = [fit.time(n) for n in fit.sizes]
-    ratios = [claims.printed_ratio(f / (1 - r), f, 1, 1e-6) if r < 1 else math.inf  # measured = f / (1 - r)
-              for f, r in zip(fitted, fit.residuals)]
+    fitted, as the link's table prints them (``size_row``): a residual of +25% is 1.33x the prediction, one of
+    -25% is 0.80x (a residual of 100% or more: no upper end)."""
+    ratios = [size_row(fit, n, t)[2] if math.isfinite(t) else math.inf
+              for n, t in zip(fit.sizes, _measured_times(fit))]
     return min(ratios), max(ratios)
+
+
+def worst_residual(fit) -> float:
+    """The largest residual, in size, as the link's table prints it (``size_row``): the ± its sentence says."""
+    return max(abs(size_row(fit, n, t)[3]) if math.isfinite(t) else 1.0
+               for n, t in zip(fit.sizes, _measured_times(fit)))
 
 
 def band_words(band: tuple[float, float]) -> str:
