@@ -92,3 +92,34 @@ def test_an_inconclusive_check_is_named_noise_bound_not_only_within_a_spread():
                                         "(lesson 00 §3)")
     assert report.NOISY_WORDS == ("inconclusive, noise-bound (within a spread, with none recorded, or timings "
                                   "out of order)")
+
+
+def _pair(slow: float, fast: float, ratios, ceiling=None, difference=1e-7):
+    from utils.lessons.why_slow.algorithms import Comparison
+
+    return Comparison("gelu", "gelu_op_by_op", "gelu_fused", slow, fast, difference, round_ratios=tuple(ratios),
+                      ceiling=ceiling, no_ceiling="" if ceiling else "the fused kernel also skips FLOPs")
+
+
+def test_b4_and_b14_print_their_speed_up_beside_lesson_01s_ceiling():
+    # B14: 9.10 / 2.84 = 3.20x beside its bytes ceiling (22 reads and writes cut to 2: 11x) (t6_09 other #3)
+    gelu = _pair(9.1e-3, 2.84e-3, (3.1, 3.15, 3.2, 3.25, 3.3), ceiling=11.0)
+    said = wording.fused_words(gelu, ("GELU op by op", "fused into one kernel"), "one thread")
+    assert said.startswith("GELU op by op 9.10 ms, fused into one kernel 2.84 ms (one thread, the fastest of 5 "
+                           "interleaved rounds each): 9.10 / 2.84 = 3.20x ± 0.05 (the rounds' ratios), the same "
+                           "result (largest difference 1e-07, within 1e-05); against its bytes ceiling 11.00x (22 "
+                           "whole-tensor reads and writes cut to 2, lesson 01 §5): faster, under the bound"), said
+    m = _figures() | {"algorithms": {"gelu": gelu, "attention": _pair(5.12e-3, 2.98e-3, (1.7, 1.71, 1.72, 1.73))},
+                      "others": {}}
+    assert checks.fused_holds(m, "gelu") and checks.fused_holds(m, "attention")
+    # B4: no bytes ceiling, lesson 01's reason given
+    assert "no bytes ceiling (lesson 01 §5: the fused kernel also skips FLOPs): faster than the baseline" in \
+        wording.fused_words(m["algorithms"]["attention"], ("naive attention", "fused"), "one thread")
+    # the other outcomes: within the spread (inconclusive), past the ceiling (a finding), results apart (no)
+    with pytest.raises(checks.Noisy):
+        checks.fused_holds(m | {"algorithms": {"gelu": _pair(1e-3, 1e-3, (0.8, 0.9, 1.1, 1.2))}}, "gelu")
+    with pytest.raises(checks.AboveBound):
+        checks.fused_holds(m | {"algorithms": {"gelu": _pair(12e-3, 1e-3, (12, 12, 12, 12), ceiling=11.0)}}, "gelu")
+    apart = _pair(9.1e-3, 2.84e-3, (3.2,) * 5, difference=1e-3)
+    assert not checks.fused_holds(m | {"algorithms": {"gelu": apart}}, "gelu")
+    assert "results apart by 1e-03, past 1e-05" in wording.fused_words(apart, ("a", "b"), "c")

@@ -6,6 +6,13 @@ import pytest
 from utils import article, devices
 from utils import machine as profile
 from utils.lessons.articles_checked import claims, sources, verdicts
+from utils.lessons.why_slow.algorithms import Comparison
+
+
+def _pair(slow: float, fast: float, ceiling: float | None = None) -> Comparison:
+    """Lesson 01 §5's pair as rows B4 and B14 read it: two times (s), five rounds a little apart, the same result."""
+    return Comparison("pair", "slow", "fast", slow, fast, 1e-7, round_ratios=(1.9, 1.95, 2.0, 2.05, 2.1),
+                      ceiling=ceiling, no_ceiling="" if ceiling else "no bytes bound it")
 
 pytestmark = pytest.mark.modes
 
@@ -123,7 +130,7 @@ def _stub_measurements(monkeypatch, hw):
 
     monkeypatch.setattr(host_memory, "measure", lambda *args: HOST)
     timed = {"prune": {"dense": 1e-3, "zeroed": 1e-3, "removed": 5e-4}, "csr": 0.2,
-             "algorithms": {"attention": 2.0, "gelu": 2.0}, "peaks": peaks,
+             "algorithms": {"attention": _pair(2e-3, 1e-3), "gelu": _pair(2e-3, 1e-3, ceiling=11.0)}, "peaks": peaks,
              "width": {"flops_ratio": 3.8, "time_ratio": 3.0, "counted_over_formula": 1.0,
                        "forward_over_formula": 1.0, "train_over_forward": 3.0},
              "threads": {"train": 1.5, "forward": 1.5, "step_s": 0.02, "gradient_bytes": 1_000_000}}

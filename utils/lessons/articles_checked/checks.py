@@ -17,8 +17,8 @@ from utils import claims as words
 from utils.lessons.articles_checked import host_memory
 from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_above_words: re-exported)
     LEDGER_NOISE, READ_AS_LESSON_02, TWO_STAGES, Missing, _sends, _stopped, capstone_two_devices, cnn_rounds,
-    compression_rounds, fixed_cost, no_spread, recorded, recorded_int8_units, recorded_verdict,
-    rounds_above_words, rounds_finding, share_of_rate, spread_of, value)
+    compression_rounds, fixed_cost, fused_verdict, no_spread, recorded, recorded_int8_units,
+    recorded_verdict, rounds_above_words, rounds_finding, share_of_rate, spread_of, value)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive: noise-bound"  # report.NOISY_WORDS
@@ -41,8 +41,7 @@ SUMMED = {"A17": ["A10", "A20", "A13", "A15", "A3"], "B18": [f"B{k}" for k in ra
 
 
 class Busy(Exception):
-    """Other programs held cores a timing needed (a second thread's, a second worker's, or the one a single
-    thread runs on): the timing cannot test the claim either way."""
+    """Other programs held cores a timing needed (a second thread's or worker's, or a single thread's own)."""
 
 
 class AboveBound(Exception):
@@ -51,8 +50,7 @@ class AboveBound(Exception):
 
 
 class Noisy(Exception):
-    """The figure's spread covers the value it is compared with, or is too wide (``WIDE_SPREAD``) to read as one
-    figure: it cannot say either way."""
+    """The figure's spread covers what it is compared with, or is too wide (``WIDE_SPREAD``): neither way."""
 
 
 # --- Busy cores ------------------------------------------------------------------------------------------------
@@ -121,11 +119,12 @@ def work_scaled_reference(record: dict) -> float | None:
 
 
 def explained_by_reference(record: dict) -> bool:
-    """A pipeline past 2m/(m+1) that lesson 02 explains: at most its work-scaled reference, where the entry
-    names it; else (an older entry) past the bound by less than ``EXPLAINED_MARGIN``."""
+    """A pipeline past 2m/(m+1) that lesson 02 explains: within its work-scaled reference plus the rounds' spread,
+    as printed (lesson 02's ``within_work_reference``); else (no reference kept) past it by < ``EXPLAINED_MARGIN``."""
     reference = work_scaled_reference(record)
-    if reference is not None:
-        return record["value"] <= reference
+    if reference is not None:  # the spread only where rounds were kept; 9 decimals: a difference's float error
+        spread = spread_of(record) if record.get("rounds") else 0.0
+        return round(words.as_printed(record["value"], 2) - spread, 9) <= words.as_printed(reference, 2)
     return record["value"] <= record["bound"] * (1 + EXPLAINED_MARGIN)
 
 
@@ -138,9 +137,8 @@ def split_reference(record: dict) -> float | None:
 
 
 def split_alone_words(record: dict) -> str:
-    """Lesson 02's split without micro-batches: the stages take turns, so its bound is 1x (one device).
-    Past 1x it is above the bound, a finding to explain; beside it, lesson 02 §3's reading of the per-process
-    reference: within it (by the rounds' spread) it explains the figure, beyond it it does not."""
+    """Lesson 02's split without micro-batches (its bound 1x: the stages take turns); past 1x, a finding to
+    explain, with lesson 02 §3's reading of its per-process reference: explained by it, or not."""
     text = recorded_verdict(record, 1.0)  # its bound: one device's time (the stages take turns)
     reference = split_reference(record)
     if not past_bound(text) or not reference:
@@ -152,14 +150,11 @@ def split_alone_words(record: dict) -> str:
 
 
 def split_explained(record: dict, text: str) -> bool:
-    """The split alone past its 1x bound, yet within the per-process reference lesson 02 recorded: the median
-    less the rounds' spread at or under the reference, on the figures as printed (lesson 02 §3's rule,
-    ``model_split.report.within_process_reference``: 1.09x ± 0.02 is beyond a 1.06x reference)."""
+    """The split past its 1x bound within lesson 02's per-process reference, by lesson 02 §3's rule on the
+    figures as printed: the median less the rounds' spread at or under it (1.09x ± 0.02 is beyond 1.06x)."""
     reference = split_reference(record)
-    if not past_bound(text) or not reference:
-        return False
-    value = words.as_printed(record["value"], 2)
-    return round(value - spread_of(record), 9) <= words.as_printed(reference, 2)  # 9 decimals: float error
+    return (past_bound(text) and bool(reference)  # rounded to 9 decimals: the float error of a difference
+            and round(words.as_printed(record["value"], 2) - spread_of(record), 9) <= words.as_printed(reference, 2))
 
 
 def past_bound(text: str) -> bool:
@@ -205,10 +200,8 @@ def turns_words(speedup: float, noise: float = TURNS_NOISE) -> str:
 
 
 def split_takes_turns(m) -> bool:
-    """Lesson 02's split without micro-batches stays within its own bound (about 1x: one stage at a time):
-    True; past it, ``AboveBound`` (a finding to explain, as lesson 02 reads it: its timeline shows the stages
-    taking turns, so a figure past 1x says something about the timing, not that they overlapped), with lesson 02's
-    explanation beside it where the per-process reference explains it (``split_alone_words``)."""
+    """Lesson 02's split without micro-batches within its 1x bound (one stage at a time): True; past it,
+    ``AboveBound``, a finding to explain as lesson 02 reads it (its timeline shows the stages taking turns)."""
     record = recorded(m, "naive_split").record
     text = recorded_verdict(record, 1.0)
     if no_spread(text):
@@ -537,7 +530,7 @@ CHECKS = {
     "B1": _second_core_helps,
     "B2": lambda m: quiet(m, "link", 2) and fixed_cost_dominates(m),  # the fixed cost: most of 4 KiB
     "B3": lambda m: quiet(m, "width", 1) and m["width"]["time_ratio"] > 1.5,
-    "B4": lambda m: quiet(m, "algorithms", 1) and m["algorithms"]["attention"] > 1.0,
+    "B4": lambda m: quiet(m, "algorithms", 1) and fused_holds(m, "attention"),
     "B5": lambda m: all_hold(lambda: _a10(m), lambda: faster_within_bound(m, "ddp")),
     "B7": _fragmentation_shown,
     "B8": _compression_follows_its_condition,
@@ -547,7 +540,7 @@ CHECKS = {
     and gain_at(value(m, "quantize"), recorded_int8_units(recorded(m, "quantize").record)),
     "B12": lambda m: _removing_cuts_zeroing_does_not(m),
     "B13": lambda m: quiet(m, "peaks", None) and gain_where_units(m, "int8", m["units"].int8_dot),
-    "B14": lambda m: quiet(m, "algorithms", 1) and m["algorithms"]["gelu"] > 1.0,
+    "B14": lambda m: quiet(m, "algorithms", 1) and fused_holds(m, "gelu"),
     "B15": lambda m: quiet(m, "peaks", None) and gain_where_units(m, "bf16", m["units"].bf16_units),
     "B16": lambda m: faster_within_bound(m, "ddp"),
     "B21": lambda m: faster_within_bound(m, "ddp") and within_linear(m),  # as row A24
@@ -555,6 +548,15 @@ CHECKS = {
     "B19": lambda m: m["cnn"]["parameters"] < 1e8,  # below BERT-base's 1.1e8: no large model
     "B22": _case_study_faster,
 }
+
+
+def fused_holds(m, name: str) -> bool:
+    """Rows B4, B14: the same result, and faster beyond the rounds' spread (``fused_verdict``); within it,
+    ``Noisy``; past a bytes ceiling, ``AboveBound``."""
+    c, said = m["algorithms"][name], fused_verdict(m["algorithms"][name])
+    if said.startswith("within noise") or past_bound(said):
+        raise Noisy(name) if said.startswith("within noise") else AboveBound(name)
+    return c.same_result and faster(said)
 
 
 def _removing_cuts_zeroing_does_not(m) -> bool:

@@ -185,6 +185,14 @@ def share_of_rate(speedup: float, n: int = 2) -> int:
     return int(words.half_up(words.as_printed(speedup, 2) / n * 100, 0))
 
 
+def fused_verdict(c) -> str:
+    """Lesson 01 §5's pair (an ``algorithms.Comparison``) as rows B4 and B14 print it: the speed-up (from the
+    times as printed) and its rounds' spread as printed, beside its bytes ceiling where it has one."""
+    ceiling = words.as_printed(c.ceiling, 2) if c.ceiling else None
+    return words.speedup_verdict(words.as_printed(c.speedup, 2), ceiling, words.printed_spread(list(c.round_ratios)),
+                                 slower=f"not faster than {c.slow}")
+
+
 NO_SPREAD = "no spread recorded"
 
 

@@ -32,9 +32,9 @@ from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP
                                                      small_gpt_words)
 from utils.lessons.articles_checked.timed_rows import RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22
 from utils.lessons.articles_checked.wording import (TWO_STAGES_SECTION, _peak_part, int8_mlp_words,  # noqa: F401
-                                                    int8_reference_words, kept_most_words, load_and_compute,
-                                                    per_worker_words, share_of_rate, two_stage_parts,
-                                                    two_stages_read_words)
+                                                    fused_words, int8_reference_words, kept_most_words,
+                                                    load_and_compute, per_worker_words, share_of_rate,
+                                                    two_stage_parts, two_stages_read_words)
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
 ABOVE_NOTE = "see the note under §1's counts"  # where lesson 09 says, once, what a figure past its bound means
@@ -380,9 +380,9 @@ def b3(m):
 
 
 def b4(m):
-    return [Part(f"fused attention {m['algorithms']['attention']:.1f}x faster than the naive one, same result "
-                 f"({ATTENTION_SHAPE}, fp32, one thread)"
-                 f"{busy_note(m, 'algorithms', 1)}", MEASURED, THIS_CPU)]
+    return [Part(fused_words(m["algorithms"]["attention"], ("naive attention", "fused"),
+                             f"{ATTENTION_SHAPE}, fp32, one thread")
+                 + busy_note(m, 'algorithms', 1), MEASURED, THIS_CPU)]
 
 
 def b5(m):
@@ -482,9 +482,9 @@ def b13(m):
 
 
 def b14(m):
-    return [Part(f"GELU fused into one kernel: {m['algorithms']['gelu']:.1f}x the op-by-op speed ({GELU_SIZE:,} "
-                 "fp32 values, one thread)"
-                 f"{busy_note(m, 'algorithms', 1)}", MEASURED, THIS_CPU)]
+    return [Part(fused_words(m["algorithms"]["gelu"], ("GELU op by op", "fused into one kernel"),
+                             f"{GELU_SIZE:,} fp32 values, one thread")
+                 + busy_note(m, 'algorithms', 1), MEASURED, THIS_CPU)]
 
 
 def b15(m):

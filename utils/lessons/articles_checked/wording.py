@@ -8,7 +8,8 @@ from utils import claims, devices
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, share_of_rate,
                                                    too_wide)
 from utils.lessons.articles_checked import sections
-from utils.lessons.articles_checked.figures import TWO_STAGES, _units_note, rounds_above_words, spread_of
+from utils.lessons.articles_checked.figures import (TWO_STAGES, _units_note, fused_verdict, rounds_above_words,
+                                                    spread_of)
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
 
 TWO_STAGES_SECTION = ("02", "two stages per device")  # lesson 02 §9, cited from its heading
@@ -59,6 +60,24 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
     lead = ("of the figures this row reads, none kept all of each GPU's rate" if best[1] < 100
             else f"{best[0]} kept all of it or more")
     return f"{both}; {lead}; each GPU's share here, most first: {shares}"
+
+
+def fused_words(c, names: tuple[str, str], setup: str) -> str:
+    """Rows B4 and B14: lesson 01 §5's pair (an ``algorithms.Comparison``) as the page reads it: the two times
+    and their ratio as printed, the rounds' spread, whether the results agree, and ``fused_verdict``'s words
+    beside the bytes ceiling lesson 01 gives the pair (or its reason for none)."""
+    from utils.lessons.why_slow.algorithms import SAME_RESULT
+
+    slow, fast = (claims.sig_text(t, 3, 1e-3) for t in (c.slow_seconds, c.fast_seconds))  # ms, as lesson 01
+    spread = claims.printed_spread(list(c.round_ratios))
+    same = (f"the same result (largest difference {c.max_difference:.0e}, within {SAME_RESULT:.0e})" if c.same_result
+            else f"results apart by {c.max_difference:.0e}, past {SAME_RESULT:.0e}")
+    ceiling = (f"against its bytes ceiling {claims.as_printed(c.ceiling, 2):.2f}x ({round(c.ceiling * 2)} "
+               "whole-tensor reads and writes cut to 2, lesson 01 §5)" if c.ceiling else
+               f"no bytes ceiling (lesson 01 §5: {c.no_ceiling})")
+    return (f"{names[0]} {slow} ms, {names[1]} {fast} ms ({setup}, the fastest of {len(c.round_ratios)} "
+            f"interleaved rounds each): {slow} / {fast} = {claims.as_printed(c.speedup, 2):.2f}x ± {spread:.2f} "
+            f"(the rounds' ratios), {same}; {ceiling}: {fused_verdict(c)}")
 
 
 def per_worker_words(speedup: float, n: int = 2) -> str:
