@@ -4,6 +4,7 @@ outcomes. Unit tests on synthetic rows, CPU only."""
 import statistics
 
 from utils.lessons.model_split import placement, report, runs
+from utils.timeline import Span
 
 
 def _zbv(speedups):
@@ -35,3 +36,37 @@ def test_the_largest_reading_of_the_extra_time_includes_the_highest_round():
     # the other outcome: the highest round above the probe's price for 12 messages: not refuted
     dear = _placed([0.0080, 0.0120, 0.0143, 0.0150, 0.0250], 1.97e-3, placed=0.156 + 0.0143)
     assert not placement.overpriced(dear) and placement.probe_refuted(dear) == ""
+
+
+def _naive(process_bounds, speedups=(1.05, 1.09, 1.04, 1.18, 1.09)):
+    """Section 3's naive split, its stages' work 0.86x one device's: a work-scaled reference (1.16x) that
+    section 3 never prints would explain 1.09x."""
+    return runs.Row(32, 1, "gpipe", 0.150, 0.163, [0.075, 0.078], naive=True, speedups=list(speedups),
+                    process_bounds=list(process_bounds), cpu=[0.07, 0.07], baseline_cpu=0.163)
+
+
+SPANS = [Span("stage 0", "forward", 0, 0.0, 0.05), Span("stage 1", "forward", 0, 0.05, 0.1)]
+
+
+def test_the_naive_row_has_one_verdict_section_3s_in_every_place():
+    # session 52: section 3 "above the per-process reference (1.06x) ...: a finding to explain", the blocks
+    # "above the bound, within the work-scaled reference: explained by the reference" (never printed there)
+    past = _naive([1.05, 1.09, 1.01, 1.14, 1.06])
+    said = report.headline_verdict(past)
+    assert said.startswith("above the bound and above the per-process reference (1.06x) by more than the rounds' "
+                           "spread (± 0.02): a finding to explain") and "work-scaled" not in said
+    assert f"The median, 1.09x, is {said}." in report.naive_reading(past, SPANS)
+    m1 = runs.Row(32, 1, "gpipe", 0.152, 0.150, [0.07, 0.07], speedups=[0.97, 0.98, 0.99, 0.99, 0.98])
+    note = report.same_step_note([("section 3", "hand-written", past), ("section 5", "GPipe m=1", m1)], (3,))
+    assert f"Section 3 (hand-written): 1.09x ± 0.02, {said};" in note and "explained by" not in note
+    assert report.speedup_claim("naive", past).verdict == said
+    # the other outcome: the median within the per-process reference (1.10x): explained by it, everywhere
+    within = _naive([1.08, 1.10, 1.09, 1.14, 1.11])
+    said = report.headline_verdict(within)
+    assert said.startswith("above the bound, within the per-process reference: explained by the reference")
+    assert said in report.naive_reading(within, SPANS)
+    # every launch above 1x: the claims row leaves each section's verdict to read it, explained or not
+    again = _naive([1.08, 1.10, 1.09, 1.14, 1.11], [1.06, 1.08, 1.07, 1.10, 1.09])
+    claim = report.launches_claim("x", [("section 3", "a", past), ("section 8", "b", again)])
+    assert claim.verdict.startswith("above the 1x bound in every launch, by up to 0.09: each section's verdict "
+                                    "reads it against its own reference") and "explains it" not in claim.verdict

@@ -20,6 +20,7 @@ import torch
 from torch import nn
 
 from utils import bench, devices, launch, precision
+from utils.claims import as_printed
 from utils.lessons.model_split.schedules import stage_devices
 from utils.lessons.model_split.split import stage_ranges
 from utils.lessons.model_split.tasks import SEQ_LEN, VOCAB, Task
@@ -30,10 +31,18 @@ def stage_costs(costs: Sequence[float], split_points: Sequence[int]) -> list[flo
     return [sum(costs[a:b]) for a, b in stage_ranges(len(costs), split_points)]
 
 
+def printed_stage_costs(costs: Sequence[float], split_points: Sequence[int]) -> list[float]:
+    """Each stage's cost (``costs`` in seconds) in ms as the lesson prints it, one decimal: the figures a
+    reader works the imbalance and the predicted speedup from."""
+    return [as_printed(c, 1, 1e-3) for c in stage_costs(costs, split_points)]
+
+
 def imbalance(costs: Sequence[float], split_points: Sequence[int]) -> float:
-    """Slowest stage / average stage: 1.0 is perfectly balanced; a pipeline loses this factor."""
-    per_stage = stage_costs(costs, split_points)
-    return max(per_stage) / (sum(per_stage) / len(per_stage))
+    """Slowest stage / average stage: 1.0 is perfectly balanced; a pipeline loses this factor. Worked from
+    the stage costs as printed (``printed_stage_costs``), so that 28.9 / ((9.5 + 28.9) / 2) reads 1.51."""
+    per_stage = printed_stage_costs(costs, split_points)
+    mean = sum(per_stage) / len(per_stage)
+    return max(per_stage) / mean if mean else 1.0
 
 
 def balanced_split(costs: Sequence[float], n_stages: int = 2) -> list[int]:

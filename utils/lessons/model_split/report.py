@@ -26,6 +26,9 @@ from utils.lessons.model_split.noise import (above_as_printed, against_predictio
                                             printed, reference_claim, reference_in_noise_of_one, reference_gain,
                                             round_text, rounds_text, split_gain, medians_note, steps_note,
                                             row_label)
+from utils.lessons.model_split.reference import (EXPLAINED, naive_verdict,  # noqa: F401 (re-exported)
+                                                process_reference_explains, process_reference_noise,
+                                                process_reference_spread, within_process_reference)
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
 
@@ -45,7 +48,6 @@ WITHIN_SPREAD_PAST = ("median above the bound, within the rounds' noise; but a r
                       "a finding to explain")  # no spread explains a round above 2x on two devices
 PAST_DEVICES = ("the median itself past the number of devices (2x on two): a finding to explain, which no reference "
                 "explains")  # equal work overlapped on two devices cannot give more than 2x
-EXPLAINED = "above the bound, within the {}: explained by the reference"  # the headline's words for it
 PER_PROCESS = ("above 1x and within the per-process reference: each stage alone in its own process cost "
                "less than its share of one device's step (consistent with its caches holding half the model)")
 NOISE = "some rounds at or below the bound"
@@ -218,32 +220,6 @@ def explain_row(r: Row) -> str:
     return "; ".join(parts) + f" -> {reading(r)}"
 
 
-def within_process_reference(r: Row) -> bool:
-    """Whether a naive split above its 1x bound stays within its per-process reference (each stage timed alone
-    in its own process), allowing the paired rounds' spread, as ``within_work_reference`` does."""
-    pb = r.process_bound
-    return pb is not None and as_printed(r.speedup, 2) <= as_printed(pb, 2) + printed_spread(r.speedups)
-
-
-def process_reference_spread(r: Row) -> float:
-    """The per-process reference's own paired spread (its rounds, ``claims.paired_spread``), as printed."""
-    return printed_spread(r.process_bounds or [])
-
-
-def process_reference_noise(r: Row) -> bool:
-    """Whether the per-process reference itself is within noise of 1x by the one rule (its median ± its
-    rounds' spread covers 1x, and its rounds do not all lie on one side): then it offers no gain that could
-    explain a naive split above 1x."""
-    return r.process_bound is not None and reference_in_noise_of_one(r.process_bounds)
-
-
-def process_reference_explains(r: Row) -> bool:
-    """The one test every place reads (section 3's sentence, the tables, sections 5 and 8, the summary): a
-    naive split above 1x is explained by its per-process reference where it stays within it (plus the
-    spread) and the reference itself stands clear of 1x (``process_reference_noise``)."""
-    return within_process_reference(r) and not process_reference_noise(r)
-
-
 def within_work_reference(r: Row) -> bool:
     """Whether a speedup above its bound stays within the work-scaled reference (bound / work, above the bound
     when the split made the work cheaper), allowing the paired rounds' spread, as the bound itself does."""
@@ -258,7 +234,7 @@ def headline_verdict(r: Row) -> str:
     above = sum(above_as_printed(s, r.bound) for s in r.speedups)
     if above and above_as_printed(r.speedup, r.bound) and "rounds above the bound" not in said:
         said += f"; {above} of {len(r.speedups)} rounds above the bound"
-    passed = past_work_reference(r)
+    passed = past_work_reference(r) if r.process_bound is None else ""  # section 3 prints no work reference
     return f"{said}; {passed}" if passed else said
 
 
@@ -299,17 +275,14 @@ def median_verdict(r: Row) -> str:
     spread = printed_spread(r.speedups)
     said = speedup_verdict(as_printed(r.speedup, 2), as_printed(r.bound, 2), spread, slower="slower than one device",
                            rounds=r.speedups)  # every round on one side of 1x: not noise
+    naive = None if above_as_printed(r.speedup, r.devices) else naive_verdict(r)
+    if naive:  # section 3's one verdict, against the one reference section 3 prints
+        return naive
     if said.startswith(AT_BOUND_VERDICT) and not at_bound_in_noise(r):  # every round under the bound
         said = under_bound_verdict(r)
     if said.startswith("above the bound"):
         if above_as_printed(r.speedup, r.devices):  # before any reference: none explains a median past 2x
             return past_devices_verdict(r)
-        if process_reference_explains(r):
-            return EXPLAINED.format("per-process reference")
-        if within_process_reference(r):  # under a reference that is itself within noise of 1x: no explanation
-            pb, pd = r.process_bound, process_reference_spread(r)
-            return (f"{said} (the per-process reference, {pb:.2f}x ± {pd:.2f}, is itself within noise of 1x: "
-                    "it explains nothing)")
         if within_work_reference(r):
             return _work_reference_verdict(r, spread)
     if said.startswith((AT_BOUND_VERDICT, "faster, under the bound", "within noise")):

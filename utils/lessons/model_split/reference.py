@@ -1,0 +1,57 @@
+"""Lesson 02's naive split against its per-process reference (section 3: each stage timed alone in its own
+process, one device's step over their sum), and the naive row's one verdict. ``report`` re-exports these
+names; its ``median_verdict`` hands every row with a per-process reference to ``naive_verdict``, so that
+section 3's sentence, the sections' notes that set the same step side by side (``same_step_note``) and the
+claims table print one verdict, read against the one reference section 3 prints."""
+
+from __future__ import annotations
+
+from utils.claims import as_printed, printed_spread
+from utils.lessons.model_split.noise import noise_of_one, printed, reference_in_noise_of_one
+from utils.lessons.model_split.runs import Row
+
+EXPLAINED = "above the bound, within the {}: explained by the reference"  # the headline's words for it
+
+
+def within_process_reference(r: Row) -> bool:
+    """Whether a naive split above its 1x bound stays within its per-process reference (each stage timed alone
+    in its own process), allowing the paired rounds' spread, as ``within_work_reference`` does."""
+    pb = r.process_bound
+    return pb is not None and as_printed(r.speedup, 2) <= as_printed(pb, 2) + printed_spread(r.speedups)
+
+
+def process_reference_spread(r: Row) -> float:
+    """The per-process reference's own paired spread (its rounds, ``claims.paired_spread``), as printed."""
+    return printed_spread(r.process_bounds or [])
+
+
+def process_reference_noise(r: Row) -> bool:
+    """Whether the per-process reference itself is within noise of 1x by the one rule (its median ± its
+    rounds' spread covers 1x, and its rounds do not all lie on one side): then it offers no gain that could
+    explain a naive split above 1x."""
+    return r.process_bound is not None and reference_in_noise_of_one(r.process_bounds)
+
+
+def process_reference_explains(r: Row) -> bool:
+    """The one test every place reads (section 3's sentence, the tables, sections 5 and 8, the summary): a
+    naive split above 1x is explained by its per-process reference where it stays within it (plus the
+    spread) and the reference itself stands clear of 1x (``process_reference_noise``)."""
+    return within_process_reference(r) and not process_reference_noise(r)
+
+
+def naive_verdict(r: Row) -> str | None:
+    """The verdict of a row with a per-process reference (section 3's naive split) above 1x, against that
+    reference alone: section 3 prints it, and no work-scaled reference. Explained by the reference where
+    within it, else a finding to explain, the reference named. None where the median is within noise of 1x or
+    not above it: no excess to read (``median_verdict``'s words against the 1x bound stand)."""
+    value, spread = printed(r)
+    if r.process_bound is None or noise_of_one(r) or value <= 1:
+        return None
+    pb = r.process_bound
+    if process_reference_explains(r):
+        return EXPLAINED.format("per-process reference")
+    if within_process_reference(r):  # under a reference that is itself within noise of 1x: no explanation
+        return (f"above the bound: a finding to explain (the per-process reference, {pb:.2f}x ± "
+                f"{process_reference_spread(r):.2f}, is itself within noise of 1x: it explains nothing)")
+    return (f"above the bound and above the per-process reference ({pb:.2f}x) by more than the rounds' spread "
+            f"(± {spread:.2f}): a finding to explain")
