@@ -977,3 +977,24 @@ def test_timing_note_names_each_rows_real_base():
     words = " ".join(alone.split())
     assert "ratios against fp32," in words and "need not equal fp32's median" in words
     assert all(len(line) <= 108 for line in alone.split("\n"))
+
+
+def test_above_reference_ties_and_agreement_are_judged_on_the_printed_figures():
+    """Sixth reading, latent: cell 18's 'Above the reference', cell 49's ties with compile alone and cell 70's
+    'the same within their noise' worked the spread from the unrounded noise; each now from the page's figures."""
+    from utils.lessons.compression.report import above_reference, agree_within, pair_spread, ties
+
+    cause = "likely BN inside the model cost more"
+    assert above_reference(1.03, 0.05, 1.03, cause) == ""  # not above it, as printed
+    # 1.05x ±1% beside 1.03x: 1.05 x 0.01 = 0.01 < the 0.02 gap (the unrounded 0.0149 x 1.05 rounds to 0.02)
+    beyond = above_reference(1.054, 0.0149, 1.03, cause)
+    assert "beyond its noise" in beyond and cause in beyond
+    within = above_reference(1.054, 0.0151, 1.03, cause)  # ±2%: 0.02 covers the 0.02 gap
+    assert "within the speedup's noise (±2%)" in within
+    assert pair_spread(0.80, 0.11, 0.76, 0.15) == 0.12  # the reader's 0.15 x 0.80
+    assert ties(0.80, 0.11, 0.76, 0.15)
+    assert ties(1.00, 0.0151, 0.98, 0.01)  # ±2% as printed: 0.02 covers 1.00 - 0.98 (the unrounded 0.015 did not)
+    assert not ties(1.10, 0.03, 0.98, 0.03)  # 0.12 apart, beyond 0.03
+    # 1.10x ±5% and 1.00x ±5%: 0.06 + 0.05 = 0.11 covers 0.10 (the unrounded 0.0947 did not)
+    assert agree_within(1.10, 0.0451, 1.00, 0.0451)
+    assert not agree_within(1.10, 0.0451, 0.95, 0.0451)  # 0.15 apart

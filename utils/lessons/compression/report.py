@@ -18,7 +18,7 @@ from utils.lessons.compression.roofline import figure_text
 from utils.tables import Table
 
 __all__ = ["say", "headline", "medians_note", "fmt_seconds_as_printed", "full_table", "speedup_claim", "verdict_against",
-           "WIDTH"]
+           "WIDTH", "above_reference", "pair_spread", "ties", "agree_within"]
 
 WIDTH = 110  # no visible output line is wider (the learner's form)
 
@@ -170,3 +170,42 @@ def paired_note(ratio: float, over: float, under: float, unit: str = "x", digits
         return ""
     return (f" (the median of the paired rounds' ratios, not the ratio of the figures printed: "
             f"{a:.{digits}f}{unit} / {b:.{digits}f}{unit} = {own:.2f}x)")
+
+
+def above_reference(ratio: float, noise: float, reference: float, cause: str) -> str:
+    """The clause for a speedup that passes its ``reference`` (both as printed, two decimals): "" where it does
+    not; else whether the excess lies within the speedup's spread as printed (``printed_ratio_spread``: the
+    ratio as printed times its noise as printed, half up), by the one noise rule (``claims.within_noise``), or
+    beyond it, which a reference allows (``cause``: the likely reason). Judged on the figures the page prints,
+    so 1.05x ±2% beside 1.03x reads within noise (0.02 covers the 0.02 gap) whatever the unrounded noise."""
+    shown, ref = claims.as_printed(ratio, 2), claims.as_printed(reference, 2)
+    if shown <= ref:
+        return ""
+    if claims.within_noise(shown, printed_ratio_spread(ratio, noise), ref):
+        return (f" Above the reference: the excess is within the speedup's noise (±{noise:.0%}), so no gain "
+                "beyond the reference is measured.")
+    return f" Above the reference: beyond its noise, which a reference allows: {cause}."
+
+
+def pair_spread(a: float, a_noise: float, b: float, b_noise: float) -> float:
+    """The spread two paired speedups (against the same base's rounds) are compared with: the larger noise
+    times the larger ratio, both as printed (two decimals), rounded half up, so a reader redoes it from the
+    table: 0.80x ±11% and 0.76x ±15% give 0.15 x 0.80 = 0.12."""
+    larger_noise = max(claims.as_printed(a_noise, 2), claims.as_printed(b_noise, 2))
+    return claims.half_up(larger_noise * max(claims.as_printed(a, 2), claims.as_printed(b, 2)), 2)
+
+
+def ties(a: float, a_noise: float, b: float, b_noise: float) -> bool:
+    """True where two paired speedups are the same within noise as printed: their printed gap within
+    ``pair_spread`` (the one noise rule, ``claims.within_noise``). Lesson 04: weight-only int8 against
+    compile alone."""
+    return claims.within_noise(claims.as_printed(a, 2), pair_spread(a, a_noise, b, b_noise),
+                               claims.as_printed(b, 2))
+
+
+def agree_within(a: float, a_noise: float, b: float, b_noise: float) -> bool:
+    """True where one variant's speedups from two sets of rounds agree within the two timings' noise: the
+    printed gap within the sum of their spreads as printed (``printed_ratio_spread`` each), so 1.10x ±5%
+    beside 1.00x ±5% (0.06 + 0.05 = 0.11 >= 0.10) agrees. Lesson 04, the closing section."""
+    spread = printed_ratio_spread(a, a_noise) + printed_ratio_spread(b, b_noise)
+    return claims.within_noise(claims.as_printed(a, 2), round(spread, 2), claims.as_printed(b, 2))
