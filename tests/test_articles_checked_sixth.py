@@ -123,3 +123,16 @@ def test_b4_and_b14_print_their_speed_up_beside_lesson_01s_ceiling():
     apart = _pair(9.1e-3, 2.84e-3, (3.2,) * 5, difference=1e-3)
     assert not checks.fused_holds(m | {"algorithms": {"gelu": apart}}, "gelu")
     assert "results apart by 1e-03, past 1e-05" in wording.fused_words(apart, ("a", "b"), "c")
+
+
+def test_row_b8_in_this_run_says_why_its_condition_failed_by_the_sign_of_the_saving():
+    from utils.lessons.articles_checked import timed_rows as rows
+
+    def compressed(bytes_us: float) -> dict:
+        return {"plain": [1286e-6] * 9, "packed": [2512e-6] * 9, "bytes": [bytes_us * 1e-6] * 9,
+                "packing": [2126e-6] * 9}
+
+    lost = rows.b8_in_this_run(_figures() | {"compressed": compressed(1380)})  # the reader's run
+    assert lost.startswith("; in this run the condition failed (the bytes not sent saved nothing as timed)"), lost
+    saved = rows.b8_in_this_run(_figures() | {"compressed": compressed(1000)})  # 286 µs saved, 2126 µs to pack
+    assert saved.startswith("; in this run the condition failed (packing cost more than it saved)"), saved

@@ -230,7 +230,7 @@ def saved_words(saved: int) -> str:
     if saved == 0:
         return "so the 3 MiB not sent save nothing (the two took the same time)"
     return (f"so the 3 MiB not sent save nothing: the 1 MiB message took {-saved} µs longer than the 4 MiB one "
-            "(fewer bytes taking longer: noise at these sizes, as rows B2 and B10 read such times)")
+            "(fewer bytes cannot take longer by their own cost: the timings' noise)")
 
 
 def condition_words(condition: str, saved: int) -> str:
