@@ -3,7 +3,7 @@ outcomes. Unit tests on synthetic rows, CPU only."""
 
 import statistics
 
-from utils.lessons.model_split import placement, report, runs
+from utils.lessons.model_split import balance, placement, report, runs
 from utils.timeline import Span
 
 
@@ -70,3 +70,12 @@ def test_the_naive_row_has_one_verdict_section_3s_in_every_place():
     claim = report.launches_claim("x", [("section 3", "a", past), ("section 8", "b", again)])
     assert claim.verdict.startswith("above the 1x bound in every launch, by up to 0.09: each section's verdict "
                                     "reads it against its own reference") and "explains it" not in claim.verdict
+
+
+def test_the_imbalance_is_worked_from_the_stage_costs_as_printed():
+    # session 52: "stage costs 9.5 / 28.9 ms, imbalance 1.50" (28.9 / ((9.5 + 28.9) / 2) = 1.505: 1.51)
+    costs, points = [0.00954, 0.02886], [1]
+    assert balance.printed_stage_costs(costs, points) == [9.5, 28.9]
+    assert f"{balance.imbalance(costs, points):.2f}" == "1.51"
+    # the other outcome: even stages read 1.00
+    assert balance.imbalance([0.0188, 0.0188], [1]) == 1.0
