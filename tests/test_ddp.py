@@ -808,3 +808,12 @@ def test_the_all_reduce_table_keeps_three_significant_figures_under_a_millisecon
     assert allreduce.ms_text(12.3e-6) == "0.0123" and allreduce.ms_text(2.814e-3) == "2.81"
     assert allreduce.printed_seconds(12.34e-6) == pytest.approx(12.3e-6)
     assert allreduce.printed_seconds(2.814e-3) == pytest.approx(2.81e-3)
+
+
+def test_what_stays_exposed_beyond_the_wait_reads_as_a_multiple_above_one():
+    """Sixth reading: (11.2 - 1.7) / 1.52 printed '625% of the isolated all-reduce'; a ratio above 1 reads 6.3x."""
+    left = overlap.printed_difference(11.2e-3, 1.7e-3)  # 9.5 ms, from the figures as printed
+    assert overlap.beyond_wait(left, 1.52) == "beyond the wait, 6.3x the isolated all-reduce"  # 6.25, half up
+    assert overlap.beyond_wait(1.2, 1.52) == "beyond the wait, 79% of the isolated all-reduce"
+    assert overlap.beyond_wait(1.52, 1.52) == "beyond the wait, 1.0x the isolated all-reduce"
+    assert overlap.beyond_wait(0.0, 1.52) == "nothing exposed beyond the wait"

@@ -30,7 +30,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import precision
-from utils.claims import as_printed, printed_ratio
+from utils.claims import as_printed, half_up, printed_ratio
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.gradients import fixed_global_batch, flat_grad
 from utils.lessons.ddp.settings import Settings, build_model, text_data
@@ -362,6 +362,19 @@ def waiting_share(wait: float, total: float) -> str:
     if share > MOSTLY:
         return "mostly waiting"
     return "about half" if share >= 1 - MOSTLY else "mostly not waiting"
+
+
+def beyond_wait(left_ms: float, isolated_ms: float) -> str:
+    """The closing table's words for the ms exposed beyond the wait for the other rank (``left_ms``, worked
+    from the printed figures) against the isolated all-reduce (``isolated_ms``, as printed, two decimals): a
+    share where it is less than the all-reduce alone ("80% of"), a multiple where it is more, as every ratio
+    above 1 is printed (9.5 / 1.52 = 6.25, "6.3x", half up as a reader rounds), not "625%"."""
+    if left_ms <= 0:
+        return "nothing exposed beyond the wait"
+    ratio = left_ms / (isolated_ms or 0.01)  # an all-reduce printed 0.00 ms counts as its last digit
+    if half_up(ratio, 2) >= 1:
+        return f"beyond the wait, {half_up(ratio, 1):.1f}x the isolated all-reduce"
+    return f"beyond the wait, {half_up(ratio * 100, 0):.0f}% of the isolated all-reduce"
 
 
 def step_noise(*ways: list[dict]) -> float:
