@@ -78,3 +78,18 @@ def test_the_passes_spread_is_worked_from_the_rounds_as_printed():
     alone = [r * 0.01 for r in (1.00, 1.0449, 1.0945, 1.20)]
     assert report.paired_ratio(alone, split)[1] == 0.03
     assert "± 0.03" in report.timed_split(alone, split, 2.0).measured
+
+
+def test_the_passes_median_is_worked_from_the_rounds_as_printed_and_recorded_so(monkeypatch, tmp_path):
+    """The block prints every round (0.90x, 0.96x, 0.97x, 1.00x): their median is 0.965, 0.97x half up, as a
+    reader takes it (the unrounded ratios' median, 0.96500, printed 0.96x). Lesson 09 reads the same figure."""
+    from utils import devices, ledger
+    from utils.lessons.tensor_parallel import timelines
+
+    split = [0.01] * 4
+    alone = [r * 0.01 for r in (0.90, 0.9649, 0.9651, 1.00)]
+    assert report.paired_ratio(alone, split)[0] == 0.97
+    assert report.timed_split(alone, split, 2.0).measured.startswith("0.97x")
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    timelines.record_speedup(alone, split, 2.0, timelines.Blocks())
+    assert ledger.read(devices.mode())["tensor_parallel_speedup"]["value"] == 0.97

@@ -386,6 +386,13 @@ def miss_as_printed(m: dict) -> dict:
                 "residual": claims.as_printed(m["residual"], 2)}
 
 
+def printed_median(ratios: list[float]) -> float:
+    """The median of paired rounds' ratios worked from the rounds as printed (2 decimals), half up: the figure
+    a reader takes from the printed rounds (0.96x and 0.97x in the middle give 0.97x), as section 1 prints it
+    and records it for lesson 09."""
+    return claims.half_up(statistics.median([claims.as_printed(r, 2) for r in ratios]), 2)
+
+
 def crossover_width(flops: float, beta: float, alpha: float, tokens: int, bytes_per_value: int) -> float:
     """The width above which split compute saves more than the all-reduces cost, from the model:
     48 N w^2 / (2 F) = 2 (alpha + N w b / beta), solved for w (N tokens, b bytes per value, F FLOP/s)."""

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import math
 
-import statistics
-
 import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter
 
 from utils import plots
 from utils.claims import Claim, against_speedup, as_printed, half_up, printed_ratio, printed_spread
 from utils.lessons.tensor_parallel import inference, verdicts
-from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed
+from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed, printed_median
 from utils.tables import Table
 
 
@@ -531,9 +529,9 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
 
 def paired_ratio(alone_rounds: list[float], split_rounds: list[float]) -> tuple[float, float]:
     """The median of paired rounds' ratios (seconds: one device, then split, in each round; > 1: the split was
-    faster) and their spread from the rounds as printed (``claims.printed_spread``, as lesson 09 reads it)."""
+    faster) and their spread, both from the rounds as printed (``cost.printed_median``, ``printed_spread``)."""
     ratios = [a / s for a, s in zip(alone_rounds, split_rounds)]
-    return statistics.median(ratios), printed_spread(ratios)
+    return printed_median(ratios), printed_spread(ratios)
 
 
 def timed_split(alone_rounds: list[float], split_rounds: list[float], bound: float) -> Claim:

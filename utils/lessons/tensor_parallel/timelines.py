@@ -14,7 +14,6 @@ not the all-reduce. Forward passes only, as in inference.
 from __future__ import annotations
 
 import dataclasses
-import statistics
 import time
 
 import torch
@@ -22,7 +21,7 @@ import torch.distributed as dist
 
 from utils import models
 from utils.launch import current_backend, process_group
-from utils.lessons.tensor_parallel.cost import arrivals, machine_cpu
+from utils.lessons.tensor_parallel.cost import arrivals, machine_cpu, printed_median
 from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock
 from utils.timeline import Span, SpanRecorder
 
@@ -222,7 +221,7 @@ def record_speedup(alone_rounds: list[float], split_rounds: list[float], bound: 
     from utils import ledger
 
     ratios = [a / s for a, s in zip(alone_rounds, split_rounds)]
-    ledger.record("tensor_parallel_speedup", statistics.median(ratios), "x", bound=bound, lesson="07",
+    ledger.record("tensor_parallel_speedup", printed_median(ratios), "x", bound=bound, lesson="07",
                   what=f"a forward pass of {blocks.depth} GPT blocks of width {blocks.width}, batch {blocks.batch} "
                        f"x {blocks.context} tokens, tensor parallel: the median of {len(ratios)} paired rounds",
                   rounds=ratios)
