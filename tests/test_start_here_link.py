@@ -89,3 +89,18 @@ def test_slower_is_judged_past_one_medians_noise_on_the_times_as_printed():
     # 110.0 µs against 100.0 µs at a larger size is +10%: within the edge, not "slower"
     assert line_check.slower_than_larger([4, 4096], [110.0e-6, 100.0e-6]) == []
     assert line_check.slower_than_larger([4, 4096], [111.0e-6, 100.0e-6]) == [(4, 111.0, 4096, 100.0)]
+
+
+def test_a_fits_margin_in_points_is_worked_from_its_printed_plus_minus():
+    """A worst residual of 0.295 prints ±30% (``:.0%`` rounds 29.5 to even), though round(0.295, 2) is 0.29:
+    the margin in points is worked from the printed percentage (50% - 30% = 20), whatever the rounding."""
+    from utils.lessons.start_here import summary
+
+    for acc in (0.295, 0.2951, 0.3049):
+        said = summary.link_sentence(profile(acc))
+        shown = f"{acc:.0%}"
+        spare = 50 - int(shown[:-1])
+        assert f"within ±{shown}" in said and f"({spare} points to spare)" in said
+        assert summary.fit_verdict(acc) == f"within the tolerance, {spare} points to spare"
+    assert summary.percent_shown(0.295) == 0.30 and round(0.295, 2) == 0.29
+    assert "outside the tolerance by 21 points" in summary.fit_verdict(0.7051)  # prints 71%: 71 - 50

@@ -183,11 +183,18 @@ def threads_claim(what: str, one, many) -> claims.Claim:
 
 def fit_verdict(accuracy: float) -> str:
     """A fit's worst residual against the tolerance within which the lesson predicts times with it."""
+    shown = percent_shown(accuracy)  # the margin in points from the ± as printed: 50% - 30% = 20
     if accuracy > FIT_USABLE:
-        return f"outside the tolerance by {points(accuracy - FIT_USABLE)}: measured times only"
-    margin = FIT_USABLE - accuracy
+        return f"outside the tolerance by {points(shown - FIT_USABLE)}: measured times only"
+    margin = FIT_USABLE - shown
     return (f"within the tolerance, {points(margin)} to spare" + (": barely, so its predictions are rough"
                                                                   if margin < 0.1 else ""))
+
+
+def percent_shown(share: float) -> float:
+    """``share`` as ``:.0%`` prints it (0.295 prints 30%, though round(0.295, 2) is 0.29): a margin in points
+    is worked from the printed percentage."""
+    return int(f"{share:.0%}".rstrip("%")) / 100
 
 
 def points(share: float) -> str:
@@ -209,20 +216,21 @@ def link_sentence(link, this_run=None) -> str:
     to predict times with. ``this_run``: this run's messages fitted; where they miss the kept line past its
     own error (``check_line``), the fit's ± is said to be the measuring run's, beside this run's worst miss."""
     acc, tol = link.accuracy, FIT_USABLE
+    shown = percent_shown(acc)  # margins in points from the ± as printed
     check = check_line(link, this_run) if this_run is not None and this_run.seconds != link.seconds else None
     fit = (f"{link.name}, {fit_source(link)}: alpha "
            f"{link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and one beta")
     within = f"±{acc:.0%} ({RESIDUAL_PM})"
     if acc <= tol:
-        barely = ": barely" if tol - acc < 0.1 else ""
+        barely = ": barely" if tol - shown < 0.1 else ""
         good = f"good to about ±{acc:.0%}."
         if check is not None and check.grade == "beyond":
             good = (f"good to ±{acc:.0%} on the run that measured it; this run's messages miss it by up to "
                     f"{check.worst[3]:+.0%} (below).")
         return (f"{fit} fit every size within {within}: inside the ±{tol:.0%} tolerance within which the course "
-                f"predicts with a fit ({points(tol - acc)} to spare{barely}), so a time it predicts is {good}")
+                f"predicts with a fit ({points(tol - shown)} to spare{barely}), so a time it predicts is {good}")
     return (f"{fit} fit every size only within {within}: outside the ±{tol:.0%} tolerance within which the "
-            f"course predicts with a fit (by {points(acc - tol)}), so use the measured times, not the fit's.")
+            f"course predicts with a fit (by {points(shown - tol)}), so use the measured times, not the fit's.")
 
 
 # What ± means after a fit's figure, said where it is first used
@@ -241,8 +249,9 @@ def rerun_link_sentence(kept, this_run) -> str:
     da = claims.printed_ratio(this_run.fit.alpha, kept.fit.alpha, 1, 1e-6) - 1
     db = claims.printed_ratio(this_run.fit.beta, kept.fit.beta, 2, 1e9) - 1
     acc, tol = this_run.accuracy, FIT_USABLE
-    verdict = (f"inside the ±{tol:.0%} tolerance ({points(tol - acc)} to spare)" if acc <= tol else
-               f"outside the ±{tol:.0%} tolerance by {points(acc - tol)}: this run's own fit would not be used to "
+    shown = percent_shown(acc)  # margins in points from the ± as printed
+    verdict = (f"inside the ±{tol:.0%} tolerance ({points(tol - shown)} to spare)" if acc <= tol else
+               f"outside the ±{tol:.0%} tolerance by {points(shown - tol)}: this run's own fit would not be used to "
                "predict")
     return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
             f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), every size within ±{acc:.0%}: "
