@@ -998,3 +998,22 @@ def test_above_reference_ties_and_agreement_are_judged_on_the_printed_figures():
     # 1.10x ±5% and 1.00x ±5%: 0.06 + 0.05 = 0.11 covers 0.10 (the unrounded 0.0947 did not)
     assert agree_within(1.10, 0.0451, 1.00, 0.0451)
     assert not agree_within(1.10, 0.0451, 0.95, 0.0451)  # 0.15 apart
+
+
+def test_one_bf16_model_is_priced_at_one_byte_count_a_pass():
+    """Sixth reading: the bf16 row read 11.67 -> 5.85 MB (its activations priced at fp32's 4 bytes) while int4's
+    bf16 base read 5.83 MB. HalfWeights casts its input to 16 bits: both now price 2-byte activations."""
+    import re
+
+    from utils.lessons.compression.quantize import int4_fits
+    from utils.lessons.compression.quantruns import Variant, reference_of
+
+    mlp, rates = training.linear_heavy_mlp(1024, 3), fake_rates()
+    half = reference_of(Variant(mlp, "fp32", True, 2, "bf16", "bf16"), mlp, 1, rates)
+    int4 = reference_of(Variant(mlp, "bf16", True, 0.5, "bf16", "int4", int4_fits), mlp, 1, rates)
+    mb = lambda why: re.search(r"([\d.]+) MB -> ([\d.]+) MB a pass", why).groups()
+    assert mb(half.why)[1] == mb(int4.why)[0]  # the same bf16 pass, the same figure
+    assert "4 bytes a weight -> 2, 4 an activation -> 2:" in half.why
+    assert half.value == pytest.approx(float(mb(half.why)[0]) / float(mb(half.why)[1]))  # as printed
+    fp32_int8 = reference_of(Variant(mlp, "fp32", True, 1, "int8", "int8"), mlp, 1, rates)
+    assert "an activation" not in fp32_int8.why and "4 bytes a weight -> 1:" in fp32_int8.why

@@ -170,7 +170,9 @@ def reference_of(variant: Variant, mlp: nn.Module, batch: int, rates: Rates) -> 
         return None
     roofs = {"fp32": rates.fp32_flops, "bf16": rates.bf16_flops, "fp16": rates.bf16_flops, "int8": rates.int8_ops}
     base_bytes = 2 if variant.base in ("bf16", "fp16") else 4
+    sixteen = variant.compute in ("bf16", "fp16")  # its input cast to 16 bits: 16-bit activations, as int4's base
     return int8_reference(mlp, batch, rates, weight_bytes=variant.weight_bytes,
+                          activation_bytes=2 if sixteen else base_bytes,
                           int8_compute=variant.compute == "int8", base_bytes=base_bytes,
                           compute=roofs[variant.compute] if variant.compute != "int8" else None,
                           base_compute=roofs[variant.base], takes=variant.takes)

@@ -229,8 +229,8 @@ def _from_printed(value: float, over: float, under: float, digits: int, scale: f
 
 def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: float = 1,
                    int8_compute: bool = True, base_bytes: float = 4, compute: float | None = None,
-                   base_compute: float | None = None,
-                   takes: Callable[[nn.Module], bool] | None = None) -> Reference:
+                   base_compute: float | None = None, takes: Callable[[nn.Module], bool] | None = None,
+                   activation_bytes: float | None = None) -> Reference:
     """The speedup reference of a quantized ``model`` against its float self on ``batch`` rows: the roofline's
     attainable rate of the quantized pass over the float pass's.
 
@@ -242,14 +242,17 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
     (weight-only: the matmul is still a float matmul). ``compute``, ``base_compute``: other compute roofs of
     the quantized and the baseline pass (``rates.bf16_flops`` for a bf16 matmul: bf16 weights, or int4
     dequantized to bf16). ``takes``: which Linear layers the quantization takes (``quantize.int4_fits``);
-    the others keep ``base_bytes`` a weight. Lesson 04.
+    the others keep ``base_bytes`` a weight. ``activation_bytes``: the quantized pass's bytes an activation in
+    the layers it takes, where not the base's (2: a model that casts its input to 16 bits, bf16 against
+    fp32), so one 16-bit model is priced at one byte count a pass, as the variant or as a base. Lesson 04.
     """
     shapes = linear_shapes(model)
     ops, fp32_bytes = intensity(shapes, batch)
     base = intensity(shapes, batch, weight_bytes=base_bytes, activation_bytes=base_bytes)[1]
     taken = linear_shapes(model, takes)  # the layers that get ``weight_bytes``; the rest stay at base_bytes
     kept = base - intensity(taken, batch, weight_bytes=base_bytes, activation_bytes=base_bytes)[1]
-    small = kept + intensity(taken, batch, weight_bytes=weight_bytes, activation_bytes=base_bytes)[1]
+    act = base_bytes if activation_bytes is None else activation_bytes
+    small = kept + intensity(taken, batch, weight_bytes=weight_bytes, activation_bytes=act)[1]
     int8_compute = int8_compute and rates.int8_ops is not None
     bandwidth, regime = rates.bandwidth_for(fp32_bytes)  # a warm pass that fits in the L3 is fed from it
     value = (attainable(rates, ops, small, int8_compute, bandwidth, compute)
@@ -263,7 +266,8 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
             some = (f" in the {len(taken)} of {len(shapes)} Linear layers it takes "
                     f"(the others stay at {base_bytes:g})")
         where = "the L3 (it fits)" if regime == "L3" else "DRAM"
-        why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}{some}: "
+        acts = f", {base_bytes:g} an activation -> {act:g}" if act != base_bytes else ""  # a 16-bit cast
+        why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}{acts}{some}: "
                f"{base / 1e6:.2f} MB -> {small / 1e6:.2f} MB a pass, read from {where}")
         value = _from_printed(value, base, small, 2, 1e6)
     elif _roof(rates, int8_compute, compute) != (base_compute or rates.fp32_flops):
