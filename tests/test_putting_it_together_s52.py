@@ -61,3 +61,13 @@ def test_precision_shortfall_other_outcomes():
     # a bound from the peaks' ratio alone (no FLOPs): no sentence
     from utils.lessons.putting_it_together import guide
     assert report.precision_shortfall(guide.Profile({"matmul": 0.2}, peak_ratio=2.0), 1.5, PEAKS) == ""
+
+
+def test_the_precision_step_prints_its_shortfall():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "notebooks/08_putting_it_together.ipynb"
+    cells = json.loads(path.read_text())["cells"]
+    code = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert "report.precision_shortfall(FOUND_PROFILE, c.gain, PEAKS, rung.settings.precision)" in code

@@ -82,7 +82,7 @@ def test_the_passes_spread_is_worked_from_the_rounds_as_printed():
 
 def test_the_passes_median_is_worked_from_the_rounds_as_printed_and_recorded_so(monkeypatch, tmp_path):
     """The block prints every round (0.90x, 0.96x, 0.97x, 1.00x): their median is 0.965, 0.97x half up, as a
-    reader takes it (the unrounded ratios' median, 0.96500, printed 0.96x). Lesson 09 reads the same figure."""
+    reader takes it (the unrounded ratios' median, 0.96500, printed 0.96x). Lesson 09 reads the same."""
     from utils import devices, ledger
     from utils.lessons.tensor_parallel import timelines
 
@@ -93,3 +93,17 @@ def test_the_passes_median_is_worked_from_the_rounds_as_printed_and_recorded_so(
     monkeypatch.setenv(ledger.ENV, str(tmp_path))
     timelines.record_speedup(alone, split, 2.0, timelines.Blocks())
     assert ledger.read(devices.mode())["tensor_parallel_speedup"]["value"] == 0.97
+
+
+def test_the_decode_reference_divides_the_weight_mb_the_table_prints():
+    """Sixth reading, cell 38: the halved-bytes reference was 0.42 / 0.22 = 1.91x beside weight MB 12.8 and
+    6.5 (1.97x); it is now the table's weight MB as printed, with its division printed."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "notebooks/07_tensor_parallel.ipynb"
+    nb = json.loads(path.read_text())
+    code = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert 'claims.printed_ratio(WEIGHT_BYTES["one device"], WEIGHT_BYTES["tensor parallel"]' in code
+    assert "printed_ratio(FLOOR[\"one device\"], FLOOR[\"tensor parallel\"]" not in code
+    assert "{BYTES_X:.2f}x, the table's weight MB; {REFERENCE}" in code
