@@ -57,7 +57,7 @@ def test_one_answer_line_leads_section_3_on_every_branch():
 
     kept, tol = profile(), summary.FIT_USABLE
     off = summary.cost_answer(kept, reader_run(), tol)
-    assert off.startswith("What a message costs on gloo loopback, 2 processes in this run: its measured time")
+    assert off.startswith("What a message costs on 'gloo loopback, 2 processes' in this run: its measured time")
     assert "not the profile's line (alpha 106.0 µs, beta 3.98 GB/s)" in off and "up to +95%" in off
     on = summary.cost_answer(kept, link_fit(GLOO, SIZES, [t * 1.05 for t in kept.seconds]), tol)
     assert "about alpha + n/beta on the profile's line" in on and "yes: within" in on

@@ -250,7 +250,7 @@ def cost_answer(kept, this_run, tolerance: float) -> str:
     """Section 3's answer in one line: what a message costs in this run: about the kept fit's alpha + n/beta
     where it is within ``tolerance`` and this run lies on its line (``check_line``), else its measured time."""
     line = f"alpha {kept.fit.alpha * 1e6:,.1f} µs, beta {kept.fit.beta / 1e9:.2f} GB/s"
-    head = f"What a message costs on {kept.name} in this run: "
+    head = f"What a message costs on '{kept.name}' in this run: "
     if kept.accuracy > tolerance:
         return (head + f"its measured time (listed below): one alpha and one beta fit its sizes only within "
                 f"±{kept.accuracy:.0%}, outside the ±{tolerance:.0%} tolerance.")
