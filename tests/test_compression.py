@@ -966,10 +966,10 @@ def test_timing_note_names_each_rows_real_base():
                 "bf16": Variant(model, "fp32", True, 2, "bf16", "bf16"),
                 "torchao int4 weight-only, compiled": Variant(model, "bf16", True, 0.5, "bf16", "int4")}
     run = Run(256, {n: None for n in variants}, speedup={"bf16": 2.08, "torchao int4 weight-only, compiled": 0.51})
-    assert [against_base(variants, run, n) for n in variants] == ["", "fp32", "bf16"]
+    assert [against_base(variants, run, n) for n in variants] == ["", "fp32", "bf16, compiled"]
     mixed = paired_base_note(variants, run)
     words = " ".join(mixed.split())  # as read, across the wrap
-    assert "against fp32" not in words and 'the "against" column: fp32, bf16' in words
+    assert "against fp32" not in words and 'the "against" column: fp32 or bf16, compiled)' in words
     assert "need not equal the base's median over the variant's median" in words
     assert all(len(line) <= 108 for line in mixed.split("\n"))  # printed with a 2-space indent
     del run.speedup["torchao int4 weight-only, compiled"]  # every row against fp32: the note names it
@@ -1017,3 +1017,16 @@ def test_one_bf16_model_is_priced_at_one_byte_count_a_pass():
     assert half.value == pytest.approx(float(mb(half.why)[0]) / float(mb(half.why)[1]))  # as printed
     fp32_int8 = reference_of(Variant(mlp, "fp32", True, 1, "int8", "int8"), mlp, 1, rates)
     assert "an activation" not in fp32_int8.why and "4 bytes a weight -> 1:" in fp32_int8.why
+
+
+def test_the_compiled_16_bit_row_says_it_runs_compiled():
+    """Sixth reading: the row "bf16" ran compiled against eager fp32 and its name did not say so."""
+    from utils.lessons.compression.quantruns import Variant, shown_name
+
+    model = nn.Linear(2, 2)
+    variants = {"fp32": Variant(model, "fp32", False, None, "fp32"),
+                "bf16": Variant(model, "fp32", True, 2, "bf16", "bf16"),
+                "fp32, compiled": Variant(model, "fp32", True, 4, "fp32"),
+                "torchao int8 dynamic": Variant(model, "fp32", False, 1, "int8", "int8")}
+    assert [shown_name(variants, n) for n in variants] == ["fp32", "bf16, compiled", "fp32, compiled",
+                                                           "torchao int8 dynamic"]

@@ -32,7 +32,7 @@ from utils.lessons.compression.roofline import Rates, Reference, int8_reference
 
 __all__ = ["Variant", "Run", "BY_HAND_BYTES", "by_hand_bytes", "by_hand_sum", "quant_variants", "time_variants",
            "reference_of", "outside_matmuls", "compile_alone", "over_compile", "int4_reading", "against_base",
-           "paired_base_note"]
+           "paired_base_note", "shown_name"]
 
 MATMUL_OPS = ("mm", "linear", "matmul")  # in a profiler's operator names: aten::addmm, aten::mm, mkl::_mkl_linear
 
@@ -142,11 +142,18 @@ def time_variants(variants: dict[str, Variant], batches, test_set, device: str, 
     return runs
 
 
+def shown_name(variants: dict[str, Variant], name: str) -> str:
+    """``name`` as section 4's tables print it: a variant that runs compiled says so (the 16-bit model, keyed
+    "bf16", runs compiled against eager fp32: "bf16, compiled"), so its speedup is not read as bf16's alone."""
+    compiled = name in variants and variants[name].compiled and "compiled" not in name
+    return f"{name}, compiled" if compiled else name
+
+
 def against_base(variants: dict[str, Variant], run: Run, name: str) -> str:
     """The "against" column of a timing table: the base ``name``'s speedup was measured against (fp32, or bf16
-    for int4), read from its Variant, so that every row says what its ratio divides; "" for a row with no
-    speedup (a baseline). Lesson 04, section 4."""
-    return variants[name].base if name in run.speedup else ""
+    for int4), read from its Variant and named as its own row is (``shown_name``), so that every row says what
+    its ratio divides; "" for a row with no speedup (a baseline). Lesson 04, section 4."""
+    return shown_name(variants, variants[name].base) if name in run.speedup else ""
 
 
 def paired_base_note(variants: dict[str, Variant], run: Run) -> str:
@@ -157,7 +164,7 @@ def paired_base_note(variants: dict[str, Variant], run: Run) -> str:
     if len(bases) == 1:
         base, whose = f"against {bases[0]}", f"{bases[0]}'s"
     else:
-        base, whose = f"against each row's base (the \"against\" column: {', '.join(bases)})", "the base's"
+        base, whose = f"against each row's base (the \"against\" column: {' or '.join(bases)})", "the base's"
     return textwrap.fill(f"speedup (paired): the median of the rounds' ratios {base}, taken round by round, so "
                          f"it need not equal {whose} median over the variant's median (a median of ratios is "
                          "not a ratio of medians)", 108)  # 108: the collapsed block indents by two
