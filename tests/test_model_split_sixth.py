@@ -79,3 +79,24 @@ def test_the_imbalance_is_worked_from_the_stage_costs_as_printed():
     assert f"{balance.imbalance(costs, points):.2f}" == "1.51"
     # the other outcome: even stages read 1.00
     assert balance.imbalance([0.0188, 0.0188], [1]) == 1.0
+
+
+def test_the_loss_to_the_bound_is_worked_from_the_figures_its_tables_print():
+    # session 52: "lost 4.7 ms" beside 1.28x and a bound printed 1.33x (150.3 / 1.28 - 150.3 / 1.33 = 4.4)
+    fit = runs.Link(88.0e-6, 1.35e9, "a fit", 0.93, True)
+    m2 = runs.Row(32, 2, "gpipe", 0.117, 0.1503, [0.076, 0.076], speedups=[1.19, 1.28, 1.25, 1.28, 1.28],
+                  messages=4, bytes_sent=4 * 2**20)
+    row = report.link_table([m2], fit.alpha, fit.beta, "a fit", "t").rows[0]
+    assert row[8:] == ("150.3", "1.28x", "1.33x", f"{150.3 / 1.28 - 150.3 / 1.33:.1f}")
+    table = report.price_table([m2], fit, 2.3)
+    assert table.rows[0][3:7] == ("150.3", "1.28x", "1.33x", "4.4")
+    # the other outcome: a median printed at the bound loses nothing, whatever the unrounded 4/3
+    at = runs.Row(32, 2, "gpipe", 0.113, 0.1503, [0.076, 0.076], speedups=[1.33, 1.33, 1.33, 1.33, 1.33])
+    assert report.lost_time(at) == 0.0
+
+
+def test_the_link_time_is_worked_from_alpha_and_beta_as_printed():
+    # session 52: 24 messages, 24.0 MiB beside α 88.0 µs and β 1.35 GB/s printed 20.7 ms (the reader's 20.75)
+    row = runs.Row(128, 4, "ZBV", 0.4, 0.7, [0.3, 0.3], speedups=[1.7], messages=24, bytes_sent=24 * 2**20)
+    assert f"{report.link_time(row, 88.04e-6, 1.3549e9) * 1e3:.1f}" == f"{24 * 0.088 + 24 * 1.048576 / 1.35:.1f}"
+    assert f"{report.link_time(row, 88.04e-6, 1.3549e9) * 1e3:.1f}" == "20.8"

@@ -28,13 +28,13 @@ def link_table(rows: list[Row], alpha: float, beta: float, where: str, title: st
     (measured now, or a datasheet peak)."""
     out = []
     for r in rows:
-        least = r.messages * alpha + r.bytes_sent / beta
+        least = link_time(r, alpha, beta)
         kind = _name(r)
         out.append((r.batch, kind, r.messages, f"{r.bytes_sent / 2**20:.1f}",
                     f"{r.bytes_sent / max(r.messages, 1) / 2**10:,.0f}", f"{least * 1e3:.1f}", f"{r.seconds * 1e3:.0f}",
-                    f"{step_share(r, alpha, beta):.1%}", f"{lost_time(r) * 1e3:.1f}"))
+                    f"{step_share(r, alpha, beta):.1%}", *loss_operands(r), f"{lost_time(r) * 1e3:.1f}"))
     return Table(["batch", "schedule", "messages per step", "MiB per step", "KiB per message",
-                  "link time ms", "step ms", "link share of step", "lost to the bound ms"], out,
+                  "link time ms", "step ms", "link share of step", *LOSS_COLUMNS, "lost to the bound ms"], out,
                  title=f"{title}; link time = messages·α + bytes/β ({where}), an estimate; lost to the bound = "
                        "one device's step / speedup - one device's step / bound (the median paired speedup, as "
                        "the verdicts read it; 0: at or above the bound, or within noise of it: no loss to "
@@ -47,8 +47,19 @@ LINK_MOST = 0.5  # at or above this share of the lost time, the link's own time 
 
 def link_time(r: Row, alpha: float, beta: float) -> float:
     """About how long (s) a step's messages take on the link, from its fit: messages·α + bytes/β. An estimate,
-    not a lower bound: the fit's points fall on both sides of it."""
-    return r.messages * alpha + r.bytes_sent / beta
+    not a lower bound: the fit's points fall on both sides of it. Worked from α and β as the page prints them
+    (α to 0.1 µs, β to 0.01 GB/s): 24 x 0.088 + 24 x 1.048576 / 1.35 = 20.75 ms, printed 20.8."""
+    shown_beta = as_printed(beta, 2, 1e9) * 1e9 or beta  # a β printed as 0.00 GB/s: its own value
+    return r.messages * as_printed(alpha, 1, 1e-6) * 1e-6 + r.bytes_sent / shown_beta
+
+
+LOSS_COLUMNS = ["one device ms", "speedup", "bound"]  # what "lost to the bound" is worked from, as printed
+
+
+def loss_operands(r: Row) -> tuple[str, str, str]:
+    """The three figures ``lost_time`` works from, as a table prints them beside it (one device's median step
+    to 0.1 ms, the median speedup and the bound to two decimals), so that a reader redoes the loss."""
+    return f"{as_printed(r.baseline, 1, 1e-3):.1f}", f"{r.speedup:.2f}x", f"{r.bound:.2f}x"
 
 
 def step_share(r: Row, alpha: float, beta: float) -> float:
@@ -58,10 +69,10 @@ def step_share(r: Row, alpha: float, beta: float) -> float:
 
 
 def bound_step(r: Row) -> float:
-    """The step (s) the bound allows: one device's step over the bound, on the figures as ``link_reading``
-    prints them (one device's median step to 0.1 ms, the bound to three decimals), so that a reader's
-    arithmetic agrees."""
-    return as_printed(r.baseline, 1, 1e-3) / as_printed(r.bound, 3) / 1e3
+    """The step (s) the bound allows: one device's step over the bound, on the figures as the tables and
+    ``link_reading`` print them (one device's median step to 0.1 ms, the bound to two decimals, as every
+    table of the lesson prints it), so that a reader's arithmetic agrees: 150.3 / 1.33, not 150.3 / 1.333."""
+    return as_printed(r.baseline, 1, 1e-3) / as_printed(r.bound, 2) / 1e3
 
 
 def speedup_step(r: Row) -> float:
@@ -156,7 +167,7 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     one = as_printed(worst.baseline, 1, 1e-3)
     said += (f". {'The most, b' if len(short) > 1 else 'B'}atch {worst.batch}, {_name(worst)}: its messages take "
              f"about {link_time(worst, alpha, beta) * 1e3:.1f} ms (the link's fit, an estimate) of the {one} / "
-             f"{worst.speedup:.2f} - {one} / {worst.bound:.3f} = {lost_time(worst) * 1e3:.1f} ms it lost "
+             f"{worst.speedup:.2f} - {one} / {worst.bound:.2f} = {lost_time(worst) * 1e3:.1f} ms it lost "
              f"({part[id(worst)]:.0%}): at this price, {_link_says(part[id(worst)])}")
     others = [r for r in short if r is not worst]
     groups: dict[str, list[Row]] = {}
@@ -234,9 +245,9 @@ def price_table(rows: list[Row], link: Link, ratio: float, refuted: bool = False
     out = []
     for r in short:
         fit, dear = link_share(r, link.alpha, link.beta), link_share(r, link.alpha, link.beta, ratio)
-        out.append((r.batch, _name(r), f"{link_time(r, link.alpha, link.beta) * 1e3:.1f}",
+        out.append((r.batch, _name(r), f"{link_time(r, link.alpha, link.beta) * 1e3:.1f}", *loss_operands(r),
                     f"{lost_time(r) * 1e3:.1f}", f"{fit:.0%}", _short_word(fit), f"{dear:.0%}", _short_word(dear)))
-    return Table(["batch", "schedule", "link time ms", "lost to the bound ms", "share at the fit's price",
+    return Table(["batch", "schedule", "link time ms", *LOSS_COLUMNS, "lost to the bound ms", "share at the fit's price",
                   "it reads", f"share at the probe's ({k:.1f}x)", "it reads"], out,
                  title=f"Does the link explain each row's loss? At the fit's price and at {k:.1f}x it" + (
                      " (a price this launch's placements refute)" if refuted else ""), wrap=30)
