@@ -100,3 +100,25 @@ def test_the_link_time_is_worked_from_alpha_and_beta_as_printed():
     row = runs.Row(128, 4, "ZBV", 0.4, 0.7, [0.3, 0.3], speedups=[1.7], messages=24, bytes_sent=24 * 2**20)
     assert f"{report.link_time(row, 88.04e-6, 1.3549e9) * 1e3:.1f}" == f"{24 * 0.088 + 24 * 1.048576 / 1.35:.1f}"
     assert f"{report.link_time(row, 88.04e-6, 1.3549e9) * 1e3:.1f}" == "20.8"
+
+
+def test_work_vs_one_device_is_divided_from_the_whole_ms_printed_beside_it():
+    # session 52: "work vs 1 dev" 1.04x from an unprinted one-device CPU time; printed now: (77 + 80) / 150
+    r = runs.Row(32, 2, "gpipe", 0.117, 0.1503, [0.076, 0.079], cpu=[0.0772, 0.0801], baseline_cpu=0.1504,
+                 speedups=[1.28, 1.27, 1.29])
+    assert r.work_ms == ([77.0, 80.0], 150.0) and f"{r.work_inflation:.2f}" == f"{(77 + 80) / 150:.2f}" == "1.05"
+    table = report.rows_table(runs.PipelineRun([r], [], (3,), 1, True))
+    row = dict(zip(table.columns, table.rows[0]))
+    assert (row["CPU ms per stage"], row["one device CPU ms"], row["work vs 1 dev"]) == ("77 / 80", "150", "1.05x")
+    # section 8's table prints the same operands beside its work
+    got = {"layers": {"row": r, "crossings": 1, "bytes": 2**21}, "attn/ffn": {"row": r, "crossings": 7,
+                                                                                "bytes": 14 * 2**20}}
+    full = placement.placements_table(got, "t", full=True)
+    row = dict(zip(full.columns, full.rows[0]))
+    assert (row["CPU ms per stage"], row["one device CPU ms"], row["work vs 1 dev"]) == ("77 / 80", "150", "1.05x")
+    # the other outcome, on GPUs: the stages' device time, named as such
+    gpu = runs.Row(32, 2, "gpipe", 0.117, 0.1503, [0.076, 0.079], baseline_busy=0.1504, cpu_workers=False,
+                   speedups=[1.28])
+    table = report.rows_table(runs.PipelineRun([gpu], [], (3,), 1, False))
+    row = dict(zip(table.columns, table.rows[0]))
+    assert (row["busy ms per stage"], row["one device busy ms"], row["work vs 1 dev"]) == ("76 / 79", "150", "1.03x")

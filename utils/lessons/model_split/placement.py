@@ -180,13 +180,16 @@ def placements_table(got: dict, title: str, full: bool = False) -> Table:
         lo, hi = r.speedup_range
         row = [name, got[name]["crossings"], f"{got[name]['bytes'] / 2**20:.1f}", f"{r.seconds * 1e3:.0f}",
                f"{r.speedup:.2f}x ({rounds_text(lo, hi)})", f"{r.bound:.2f}x"]
-        if full:
-            work = r.work_inflation
-            row += [f"{r.baseline * 1e3:.0f}", f"{work:.2f}x" if work else "", reading(r)]
+        if full:  # the work's operands printed beside it (whole ms), so that a reader redoes the division
+            work, (stages, one) = r.work_inflation, r.work_ms
+            row += [f"{r.baseline * 1e3:.0f}", " / ".join(f"{w:.0f}" for w in stages) if work else "",
+                    f"{one:.0f}" if work else "", f"{work:.2f}x" if work else "", reading(r)]
         rows.append(tuple(row))
     columns = ["placement", "crossings per pass", "MiB moved per step", "step ms", "speedup (range)", "bound"]
     if full:
-        columns += ["one device ms", "work vs 1 dev", "reading against 1x"]
+        kind = "CPU" if got[PLACEMENTS[0]]["row"].cpu_workers else "busy"
+        columns += ["one device ms", f"{kind} ms per stage", f"one device {kind} ms", "work vs 1 dev",
+                    "reading against 1x"]
     return Table(columns, rows, title=title)
 
 

@@ -95,8 +95,9 @@ def rows_table(run: PipelineRun, title: str | None = None) -> Table:
     workers, *CPU ms* is its main thread's CPU time per step (waiting costs none, and neither do other
     programs' turns on the cores); *CPU/busy* near 100 % means the stage ran whenever it worked, far below,
     it waited for a core. *work vs 1 dev*: both stages' work (CPU time on CPU workers, device time on GPUs)
-    over the one-device step's: above 1, the split adds work; below 1, less work than the one-device step
-    (cheaper work in each process, or a slower one-device step: one run does not tell which).
+    over the one-device step's (*one device CPU ms*, or busy ms on GPUs), divided from the whole ms printed:
+    above 1, the split adds work; below 1, less work than the one-device step (cheaper work in each process, or
+    a slower one-device step: one run does not tell which).
     """
     cpu = any(r.cpu_workers for r in run.rows)
     splits = len({r.split_points for r in run.rows}) > 1  # name the split where the rows differ in it
@@ -110,10 +111,11 @@ def rows_table(run: PipelineRun, title: str | None = None) -> Table:
                " / ".join(f"{b * 1e3:.0f}" for b in r.busy)]
         if cpu:
             row += [" / ".join(f"{c * 1e3:.0f}" for c in r.cpu), " / ".join(f"{f:.0%}" for f in r.cpu_share)]
-        rows.append(tuple(row + [f"{work:.2f}x" if work else "", every_round(r)]))
+        one_work = f"{r.work_ms[1]:.0f}" if r.baseline_work else ""  # the work's denominator, printed
+        rows.append(tuple(row + [one_work, f"{work:.2f}x" if work else "", every_round(r)]))
     columns = ["batch", "schedule", "step ms", "one device ms", "speedup (range)", "bound", "work-scaled reference",
                "busy ms per stage"] + (["CPU ms per stage", "CPU/busy"] if cpu else []) + [
-        "work vs 1 dev", "every round (* above the devices' count)"]
+        f"one device {'CPU' if cpu else 'busy'} ms", "work vs 1 dev", "every round (* above the devices' count)"]
     return Table(columns, rows, title=title)
 
 

@@ -295,8 +295,18 @@ class Row:
 
     @property
     def work_inflation(self) -> float | None:
-        """Both stages' work over the one-device step's: above 1, the split does extra work."""
-        return sum(self.work) / self.baseline_work if self.work and self.baseline_work else None
+        """Both stages' work over the one-device step's: above 1, the split does extra work. Worked from the
+        figures as the tables print them (whole ms, ``work_ms``): stages 77 / 80 beside one device's 150 give
+        (77 + 80) / 150 = 1.05x, the reader's own division."""
+        if not (self.work and self.baseline_work):
+            return None
+        stages, one = self.work_ms
+        return sum(stages) / (one or 1.0)  # a one-device work printed as 0 ms counts as its rounding step
+
+    @property
+    def work_ms(self) -> tuple[list[float], float]:
+        """Each stage's work and the one-device step's, in ms as the tables print them (whole ms)."""
+        return [as_printed(w, 0, 1e-3) for w in self.work], as_printed(self.baseline_work, 0, 1e-3)
 
     @property
     def cpu_share(self) -> list[float]:
@@ -315,12 +325,15 @@ class Row:
         work and imbalance; the gap between it and the measured speedup is waiting (for a core, messages)."""
         if not self.work or not self.baseline_work:
             return None
+        work, one = self.work_ms  # as the tables print them, as ``work_inflation``
+        if not (one and all(work)):  # a work printed as 0 ms: too short to predict from
+            return None
         if self.naive:
-            return self.baseline_work / sum(self.work)
+            return one / sum(work)
         if self.bound_override is not None:  # its own bubble formula: the busiest device at that efficiency
-            return self.baseline_work / (max(self.work) * self.devices / self.bound_override)
-        per = [w / self.m for w in self.work]
-        return self.baseline_work / (sum(per) + (self.m - 1) * max(per))
+            return one / (max(work) * self.devices / self.bound_override)
+        per = [w / self.m for w in work]
+        return one / (sum(per) + (self.m - 1) * max(per))
 
     @property
     def bound(self) -> float:
