@@ -17,6 +17,8 @@ from utils.claims import within_noise
 from utils.lessons.why_slow import roofline
 
 MB = 1e6
+ABOVE = 1.1  # above 110 % of its ceiling, the lookup has something to explain (a cache, or a low bandwidth)
+NOISE_MARGIN = 0.1  # below its ceiling, a gap must pass the rounds' spread by this much to count as a shortfall
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
     """The lookup's share ``f`` of its memory roof, judged against its own ceiling (``lookup_ceiling``) by the
     course's noise rule (``claims.within_noise``) with a margin: below it, a shortfall is shown only where the
     gap passes the rounds' spread by more than ``NOISE_MARGIN`` (every branch written)."""
-    from utils.labs.predict_the_roofline.report import ABOVE, AT_ROOF, NOISE_MARGIN, rough_note
+    from utils.labs.predict_the_roofline.report import AT_ROOF, rough_note  # the rules every op's share reads
 
     f, spread, room = claims.as_printed(f, 2), claims.as_printed(spread, 2), ceiling.room  # as printed
     of_ceiling = claims.half_up(f / room, 2)
