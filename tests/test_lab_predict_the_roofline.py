@@ -515,9 +515,9 @@ def test_the_convolutions_share_from_widely_spread_rounds_is_said_to_be_rough():
     from types import SimpleNamespace as NS
 
     def row(seconds, spread, flops=1e9, n_bytes=1e6):
-        return NS(point=NS(op=NS(flops=flops, bytes=n_bytes), seconds=seconds, spread=spread))
+        return NS(point=NS(op=NS(flops=flops, bytes=n_bytes, written=n_bytes / 2), seconds=seconds, spread=spread))
 
-    ceilings = NS(flops=1e11, bandwidth=1e10)
+    ceilings = NS(flops=1e11, bandwidth=1e10, bandwidth_name="STREAM add, 32 MiB arrays")
     for spread, rough in ((0.51, True), (0.05, False)):
         rows = [row(1e-3, 0.05, 0, 1e7), row(0.0108, spread), row(0.02, 0.05), row(0.02, 0.05)]
         conv = report.miss_sentences(rows, ceilings)[1]
