@@ -122,3 +122,26 @@ def test_work_vs_one_device_is_divided_from_the_whole_ms_printed_beside_it():
     table = report.rows_table(runs.PipelineRun([gpu], [], (3,), 1, False))
     row = dict(zip(table.columns, table.rows[0]))
     assert (row["busy ms per stage"], row["one device busy ms"], row["work vs 1 dev"]) == ("76 / 79", "150", "1.03x")
+
+
+def _with_work(rise_s):
+    got = _placed([0.0080, 0.0120, 0.0143, 0.0160, 0.0226], 1.97e-3, layers=0.156, placed=0.170)
+    got["layers"]["row"].cpu = [0.070, 0.070]
+    got["attn/ffn"]["row"] = runs.Row(32, 1, "x", 0.170, 0.145, [0.05, 0.05], naive=True, speedups=[1.0],
+                                      cpu=[0.070 + rise_s / 2, 0.070 + rise_s / 2])
+    return got
+
+
+def test_the_refuted_probes_tail_keeps_the_work_and_waiting_split_section_8_printed():
+    # session 52: the summary said "the difference is not split into causes" beside section 8's line "The
+    # stages' measured work rose by +11.2 ms ...; the other 3.1 ms is waiting"
+    got = _with_work(0.0112)
+    line, tail = placement.placement_answer(got), placement.probe_refuted(got)
+    assert "rose by +11.2 ms" in line and "the other 3.1 ms is waiting" in line
+    assert tail.endswith("the messages' share of the extra time is not decided by the probe; of the extra time, "
+                         "the stages' measured work rose by +11.2 ms and the other 3.1 ms is waiting")
+    assert "not split into causes" not in tail and tail in placement.extra_note(got)
+    # the other outcome: the work covers the extra time, and the tail says so as the line does
+    got = _with_work(0.0150)
+    assert "that alone covers the extra step time" in placement.placement_answer(got)
+    assert placement.probe_refuted(got).endswith("the stages' measured work, +15.0 ms, covers the extra time")

@@ -254,7 +254,7 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
              "alone, overprices these messages inside the step (this run does not tell why)")
     cause = ("their fixed cost (the 4-byte probe's time, per message), not bytes" if fixed > in_bytes
              else "bytes, not the number of crossings")
-    return text + f". Of the messages' predicted cost, most is {cause}." + work_note(got, extra)
+    return text + f". Of the messages' cost at the probe's price, most is {cause}." + work_note(got, extra)
 
 
 def work_rise(got: dict, extra_ms: float) -> float | None:
@@ -344,7 +344,23 @@ def probe_refuted(got: dict) -> str:
     return (f"probe overprices these messages: at its price they would cost {ms_text(cost, digits=d)} ms, more "
             f"than {top:.1f} ms, the largest reading of the extra time; so each cost at most {top:.1f} / "
             f"{messages} = {top / messages:.2f} ms in this launch, under the probe's {probe:.2f} ms: a reading at "
-            "the probe's price does not hold here, and the difference is not split into causes")
+            "the probe's price does not hold here, and the messages' share of the extra time is not decided by the "
+            "probe" + _work_split(got))
+
+
+def _work_split(got: dict) -> str:
+    """The split of the extra time into work and waiting that section 8's line prints (``placement_answer``'s
+    ``work_note``, the same figures as printed), as a clause; "" where that line prints none."""
+    placed, layers = got["attn/ffn"]["row"], got["layers"]["row"]
+    if not (split_decided(got) and placed.work and layers.work):
+        return ""
+    extra, noise = extra_time(got)[:2]
+    shown = as_printed(extra, _sum_digits(extra, noise))  # the extra time as section 8's line prints it
+    more = as_printed((sum(placed.work) - sum(layers.work)) * 1e3, 1)
+    if more >= shown:
+        return f"; the stages' measured work, {more:+.1f} ms, covers the extra time"
+    return (f"; of the extra time, the stages' measured work rose by {more:+.1f} ms and the other "
+            f"{as_printed(shown - more, 1):.1f} ms is waiting")
 
 
 def extra_range(got: dict) -> tuple[float, float]:
