@@ -145,3 +145,42 @@ def test_the_refuted_probes_tail_keeps_the_work_and_waiting_split_section_8_prin
     got = _with_work(0.0150)
     assert "that alone covers the extra step time" in placement.placement_answer(got)
     assert placement.probe_refuted(got).endswith("the stages' measured work, +15.0 ms, covers the extra time")
+
+
+def _section_5():
+    fit = runs.Link(88.8e-6, 2.27e9, "a fit", 0.91, True)
+    m1 = runs.Row(32, 1, "gpipe", 0.155, 0.1501, [0.075, 0.078], speedups=[0.96, 1.05, 0.82, 0.91, 0.97],
+                  messages=2, bytes_sent=2 * 2**20)  # 17% of its loss at the fit's price
+    m2 = runs.Row(128, 2, "gpipe", 0.484, 0.650, [0.32, 0.32], speedups=[1.41, 1.27, 0.87, 1.28, 1.35],
+                  messages=4, bytes_sent=8 * 2**20)  # 21%
+    m4 = runs.Row(32, 4, "gpipe", 0.118, 0.1501, [0.08, 0.08], speedups=[1.42, 1.26, 1.01, 1.27, 1.39],
+                  messages=8, bytes_sent=2 * 2**20)  # 7%
+    return fit, [m1, m2, m4]
+
+
+def test_a_refuted_probe_price_is_replaced_by_the_ceiling_the_placements_allow_in_block_table_and_line():
+    # session 52: the line said the probe's price "does not hold here", the block "this run does not tell which
+    # price ... not decided" and the table read every row at the refuted 2.3x
+    got = _placed([0.0080, 0.0120, 0.0143, 0.0150, 0.0226], 1.97e-3, placed=0.156 + 0.0143)
+    link = runs.Link(88e-6, 1.358e9, "a fit", 0.93, True)  # 1 MiB: 0.86 ms
+    assert f"{placement.price_ceiling(got, link):.1f}" == f"{1.88 / 0.86:.1f}" == "2.2"
+    assert placement.price_ceiling(_placed([0.0080, 0.0120, 0.0143, 0.0150, 0.0250], 1.97e-3), link) is None
+    fit, rows = _section_5()
+    said = report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows, ceiling=1.6)  # probe 1.7x, ceiling 1.6x
+    assert "would change for 2 of 3 rows, but this launch's placements refute that price" in said
+    assert "each extra message cost at most 1.6x the fit's price" in said
+    assert "2 of 3 rows change between the fit's price and that ceiling (batch 32 gpipe m=1, batch 128 gpipe m=2)" in said
+    assert "this run does not tell which price" not in said
+    table = report.price_table(rows, fit, 1.7, refuted=True, ceiling=1.6)
+    assert "share at the ceiling (1.6x)" in table.columns and "the probe's 1.7x: refuted" in table.title
+    assert [r[-1] for r in table.rows] == ["not decided by this run", "not decided by this run", "stands"]
+    assert report.probe_line(1.7, rows, fit, refuted=True, ceiling=1.6).endswith(
+        "at the most a message cost there (1.6x the fit's price), 2 of 3 change")
+    # the other outcome: a ceiling under which no reading changes: every row stands, said everywhere
+    said = report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows, ceiling=1.1)
+    assert "Every row's reading stands from the fit's price up to that ceiling" in said and "not decided" not in said
+    table = report.price_table(rows, fit, 1.7, refuted=True, ceiling=1.1)
+    assert [r[-1] for r in table.rows] == ["stands"] * 3
+    assert report.probe_line(1.7, rows, fit, refuted=True, ceiling=1.1).endswith("(1.1x the fit's price), all 3 stand")
+    # not refuted: the probe's price stands, read as before
+    assert "this run does not tell which price" in report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows)

@@ -207,10 +207,44 @@ def changed_rows(rows: list[Row], link: Link, ratio: float) -> list[Row]:
             != _short_word(link_share(r, link.alpha, link.beta, ratio))]
 
 
-def _at_probe_price(rows: list[Row], link: Link, ratio: float) -> str:
+def _moves(short: list[Row], link: Link, price: float) -> str:
+    """Every losing row's share at the fit's price, then at ``price`` times it, with its word at both."""
+    changed = changed_rows(short, link, price)
+    out = []
+    for r in short:
+        fit, dear = link_share(r, link.alpha, link.beta), link_share(r, link.alpha, link.beta, price)
+        out.append(f"batch {r.batch} {_name(r)} {fit:.0%} to {dear:.0%}" + (
+            f" (from \"{_short_word(fit)}\" to \"{_short_word(dear)}\")" if r in changed else
+            f" (\"{_short_word(fit)}\" at both)"))
+    return "; ".join(out)
+
+
+def _at_ceiling(rows: list[Row], link: Link, ceiling: float, changed: int) -> str:
+    """Where section 8's placements refute the probe's price, section 5's rows read at the most their messages
+    can have cost (``ceiling`` times the fit's price, as printed to 0.1): a row whose word is the same at the
+    fit's price and at that ceiling stands (the words only grow with the price); only the others are not
+    decided by this run. ``changed``: how many rows the probe's price would have changed."""
+    short, k = losing_rows(rows), as_printed(ceiling, 1)
+    moved = changed_rows(rows, link, ceiling)
+    said = (f" At the probe's price section 5's reading would change for {changed} of {len(short)} rows, but this "
+            f"launch's placements refute that price: each extra message cost at most {k:.1f}x the fit's price "
+            f"(the placements' reading above). Every losing row, at the fit's price then at that ceiling: "
+            f"{_moves(short, link, ceiling)}.")
+    if not moved:
+        return said + (" Every row's reading stands from the fit's price up to that ceiling: this run does not "
+                       "change section 5's reading of the link.")
+    names = ", ".join(f"batch {r.batch} {_name(r)}" for r in moved)
+    return said + (f" {len(moved)} of {len(short)} rows change between the fit's price and that ceiling ({names}): "
+                   "for those the link's part of the loss is not decided by this run; the other rows' readings "
+                   "stand.")
+
+
+def _at_probe_price(rows: list[Row], link: Link, ratio: float, ceiling: float | None = None) -> str:
     """Section 5's per-row reading of the link read again with every message ``ratio`` times dearer (the
     probe's price, as printed): the largest share at both prices, then every row whose reading changes, with
-    its arithmetic ("" where no row lost time)."""
+    its arithmetic ("" where no row lost time). ``ceiling``: where section 8's placements refute the probe's
+    price, the most a message can have cost (times the fit's price): the rows are read again at it
+    (``_at_ceiling``), and only those whose word changes up to it are not decided."""
     if not rereads(rows):
         return ""
     short, k = losing_rows(rows), as_printed(ratio, 1)
@@ -222,42 +256,56 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float) -> str:
             f"{_name(worst)}) goes from {fit[id(worst)]:.0%} to {dear[id(worst)]:.0%}: "
             f"{_link_says(dear[id(worst)])}.")
     changed = changed_rows(rows, link, ratio)
-    said += " Every losing row, at the fit's price then the probe's: " + "; ".join(
-        f"batch {r.batch} {_name(r)} {fit[id(r)]:.0%} to {dear[id(r)]:.0%}" + (
-            f" (from \"{_short_word(fit[id(r)])}\" to \"{_short_word(dear[id(r)])}\")" if r in changed else
-            f" (\"{_short_word(fit[id(r)])}\" at both)") for r in short) + "."
+    said += f" Every losing row, at the fit's price then the probe's: {_moves(short, link, ratio)}."
     if not changed:
         return said + f" Every row's reading of the link in section 5 ({len(short)} rows) stands at either price."
+    if ceiling is not None:
+        return said + _at_ceiling(rows, link, ceiling, len(changed))
     return said + (f" Section 5's reading changes for {len(changed)} of {len(short)} rows: this run does not tell "
                    "which price the pipeline's messages paid, so for those rows the link's part of the loss is not "
                    "decided by this run.")
 
 
-def price_table(rows: list[Row], link: Link, ratio: float, refuted: bool = False) -> Table | str:
+def price_table(rows: list[Row], link: Link, ratio: float, refuted: bool = False,
+                ceiling: float | None = None) -> Table | str:
     """The one-line answer to "does the link explain the gap?" at both prices, a row per losing row: its link
     time and loss (ms, as ``link_table`` prints them), its share at the fit's price and at the probe's
     (``ratio``, that share times the price as printed), each with its word (``_short_word``). "" where no row
     lost time (nothing to read at either price). ``refuted``: section 8's messages cost less than the probe's
-    price (``placement.overpriced``), so the title says the probe's column does not hold in this launch."""
+    price (``placement.overpriced``), so the title says the probe's column does not hold in this launch; with
+    ``ceiling`` (``placement.price_ceiling``: the most a message cost there), the second price is that ceiling,
+    and a last column says whether each row's word stands between the two prices or is not decided."""
     short, k = losing_rows(rows), as_printed(ratio, 1)
     if not short:
         return ""
+    at_ceiling = refuted and ceiling is not None  # the probe's price refuted: read at the most a message cost
+    upper = ceiling if at_ceiling else ratio
     out = []
     for r in short:
-        fit, dear = link_share(r, link.alpha, link.beta), link_share(r, link.alpha, link.beta, ratio)
-        out.append((r.batch, _name(r), f"{link_time(r, link.alpha, link.beta) * 1e3:.1f}", *loss_operands(r),
-                    f"{lost_time(r) * 1e3:.1f}", f"{fit:.0%}", _short_word(fit), f"{dear:.0%}", _short_word(dear)))
-    return Table(["batch", "schedule", "link time ms", *LOSS_COLUMNS, "lost to the bound ms", "share at the fit's price",
-                  "it reads", f"share at the probe's ({k:.1f}x)", "it reads"], out,
-                 title=f"Does the link explain each row's loss? At the fit's price and at {k:.1f}x it" + (
-                     " (a price this launch's placements refute)" if refuted else ""), wrap=30)
+        fit, dear = link_share(r, link.alpha, link.beta), link_share(r, link.alpha, link.beta, upper)
+        row = (r.batch, _name(r), f"{link_time(r, link.alpha, link.beta) * 1e3:.1f}", *loss_operands(r),
+               f"{lost_time(r) * 1e3:.1f}", f"{fit:.0%}", _short_word(fit), f"{dear:.0%}", _short_word(dear))
+        out.append(row if not at_ceiling else row + (
+            "stands" if _short_word(fit) == _short_word(dear) else "not decided by this run",))
+    columns = ["batch", "schedule", "link time ms", *LOSS_COLUMNS, "lost to the bound ms", "share at the fit's price",
+               "it reads"]
+    if not at_ceiling:
+        return Table(columns + [f"share at the probe's ({k:.1f}x)", "it reads"], out, wrap=30,
+                     title=f"Does the link explain each row's loss? At the fit's price and at {k:.1f}x it" + (
+                         " (a price this launch's placements refute)" if refuted else ""))
+    c = as_printed(ceiling, 1)
+    return Table(columns + [f"share at the ceiling ({c:.1f}x)", "it reads", "between the two prices"], out, wrap=30,
+                 title=(f"Does the link explain each row's loss? At the fit's price and at {c:.1f}x it, the most "
+                        f"this launch's placements allow a message (the probe's {k:.1f}x: refuted)"))
 
 
-def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False) -> str:
+def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False,
+               ceiling: float | None = None) -> str:
     """Section 8's visible line on the probe: its price against section 5's, and, only where the block below
     reads section 5's link verdicts again (``rereads``), how many of them change at the probe's price.
     ``refuted``: the placements' extra messages cost less than the probe's price in this launch
-    (``placement.overpriced``): then the re-reading is said not to hold here, whatever it changes."""
+    (``placement.overpriced``): then the re-reading is said not to hold here, whatever it changes, and, with
+    ``ceiling`` (the most a message cost there, times the fit's price), how many readings change up to it."""
     said = f"One activation, timed here: {ratio:.1f}x the price section 5 used"
     if not rereads(rows):
         return said
@@ -268,6 +316,10 @@ def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False)
     if refuted:  # the messages inside a step cost less than the probe: its price is a ceiling this run refutes
         said += (". But this launch's placements refute that price: their extra messages cost less than the probe "
                  "says, so the re-reading at the probe's price does not hold here")
+        if ceiling is not None:  # the block reads them again at the most a message cost: said the same way
+            moved, c = changed_rows(rows, link, ceiling), as_printed(ceiling, 1)
+            said += (f"; at the most a message cost there ({c:.1f}x the fit's price), " +
+                     (f"{len(moved)} of {len(short)} change" if moved else f"all {len(short)} stand"))
     return said
 
 
@@ -349,14 +401,17 @@ def _ledger_reading(unpinned: Link, recorded: Link) -> str:
 
 
 def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, recorded: Link | None = None,
-                  unpinned: Link | None = None, rows: list[Row] | None = None) -> str:
+                  unpinned: Link | None = None, rows: list[Row] | None = None, ceiling: float | None = None) -> str:
     """Section 8's check of the price section 5 used: one activation of ``n_bytes``, timed in section 8's
     launch (``probe``, s, the median of its round trips, halved), against ``link`` (the one section 5's
     arithmetic used, whose ``largest_share`` of a step it printed), in both directions; then, where given,
     what the same message costs between workers the operating system placed (``unpinned``, fitted in section
     5, and lesson 00's fit, ``recorded``), so that a reader sees why lesson 00's price differs. ``rows``:
     section 5's rows; their reading of the link (``link_reading``) is read again at the probe's price, as
-    section 5 promises, within the fit's accuracy or beyond it, and the sentence says which readings change."""
+    section 5 promises, within the fit's accuracy or beyond it, and the sentence says which readings change.
+    ``ceiling``: where section 8's placements refute the probe's price (``placement.price_ceiling``), the most
+    a message cost there, times the fit's price: the rows are read at it too, and only those whose word
+    changes up to it are not decided (``_at_ceiling``)."""
     fitted = link.time(n_bytes)
     ratio, size = probe / fitted, f"{n_bytes / 2**20:.1f} MiB"
     said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {fitted * 1e3:.2f} ms for this "
@@ -365,7 +420,7 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
         return said + ("faster than the datasheet's peak allows: a finding to explain." if ratio < 1 else
                        f"above it, as a bound allows: section 5's link times may run short by about as much (its "
                        f"largest share of a step, {largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).") \
-            + _at_probe_price(rows or [], link, ratio)
+            + _at_probe_price(rows or [], link, ratio, ceiling)
     how = _compare(ratio, link.accuracy)
     if how == "within":
         said += (f"within the fit's accuracy (±{link.accuracy:.0%}): section 5's prices hold for these messages, "
@@ -374,7 +429,7 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
         said += (f"beyond the fit's accuracy (±{link.accuracy:.0%}): section 5's link times may run "
                  f"{'short' if how == 'above' else 'long'} by about as much (its largest share of a step, "
                  f"{largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).")
-    said += _at_probe_price(rows or [], link, ratio)  # section 5 promised it: at either price, every row
+    said += _at_probe_price(rows or [], link, ratio, ceiling)  # section 5 promised it: at either price, every row
     others = ([f"{unpinned.time(n_bytes) * 1e3:.2f} ms by section 5's fit"] if unpinned else []) + (
         [f"{recorded.time(n_bytes) * 1e3:.2f} ms by lesson 00's (from the ledger)"] if recorded else [])
     if link.pinned and others:
