@@ -184,3 +184,21 @@ def test_a_refuted_probe_price_is_replaced_by_the_ceiling_the_placements_allow_i
     assert report.probe_line(1.7, rows, fit, refuted=True, ceiling=1.1).endswith("(1.1x the fit's price), all 3 stand")
     # not refuted: the probe's price stands, read as before
     assert "this run does not tell which price" in report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows)
+
+
+def test_the_probes_price_is_divided_from_the_two_ms_printed():
+    link = runs.Link(88e-6, 1.358e9, "a fit", 0.93, True)  # 1 MiB: 0.860 ms
+    said = report.probe_reading(1.9749e-3, 2**20, link, 0.028)
+    assert "0.860 ms for this 1.0 MiB activation, which took 1.97 ms here (2.3x that price)" in said
+    assert report.probe_price(1.9749e-3, link, 2**20) == 1.97 / 0.860
+
+
+def test_section_9_reads_the_links_share_of_each_loss_by_section_5s_rule():
+    # session 52: interleaved ZB's 20.7 ms of link time against 26.1 ms lost (79%) was never read
+    zb = runs.Row(128, 4, "interleaved ZB", 0.391, 0.6903, [0.32, 0.35], speedups=[1.81, 1.72, 1.79, 1.88, 1.74],
+                  bound_override=1.92, messages=24, bytes_sent=24 * 2**20)
+    said = report.link_reading([zb], 88.0e-6, 1.35e9, reread=False)
+    assert "20.8 ms (the link's fit, an estimate) of the 690.3 / 1.79 - 690.3 / 1.92 = 26.1 ms it lost (80%)" in said
+    assert "the link's own time explains most of the loss" in said and "section 8" not in said
+    # section 5's rows: section 8 reads them again, and the sentence says so
+    assert "section 8 times one activation" in report.link_reading([zb], 88.0e-6, 1.35e9)

@@ -10,7 +10,7 @@ and whether that time is what keeps a pipeline from its bound. ``report`` re-exp
 
 from __future__ import annotations
 
-from utils.claims import as_printed, printed_ratio
+from utils.claims import as_printed, as_printed_sig, printed_ratio, sig_text
 from utils.lessons.model_split.noise import at_bound_in_noise, beside_line, percent_as_printed
 from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
@@ -132,11 +132,12 @@ def at_price(share: float, price: float, digits: int = 3) -> float:
     return as_printed(as_printed(share, digits) * as_printed(price, 1), digits)
 
 
-def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
+def link_reading(rows: list[Row], alpha: float, beta: float, reread: bool = True) -> str:
     """Whether the link's own time explains what keeps the rows from their bound: every row whose speedup is
     under its bound (as printed), its loss (``lost_time``, from the same median the verdicts read) set beside
     its messages' estimated time (``link_time``); the largest share with its
-    arithmetic, then every row by what its share says (``_link_says``: all, most, a real part, or not)."""
+    arithmetic, then every row by what its share says (``_link_says``: all, most, a real part, or not).
+    ``reread``: section 8 reads these rows again at its probe's price (section 5's rows; section 9's are not)."""
     under = [r for r in rows if _under_bound(r)]
     if not under:
         return "No row's speedup is under its bound: there is no loss for the link to explain."
@@ -159,8 +160,9 @@ def link_reading(rows: list[Row], alpha: float, beta: float) -> str:
     how = "one device's step / the median speedup - one device's step / the bound"
     said += (f". Each lost to its bound {how}; the messages' estimated time is {min(part.values()):.0%} to "
              f"{part[id(worst)]:.0%} of that loss" if len(short) > 1 else f". It lost to its bound {how}")
-    said += (f", at the fit's price. Every reading below holds at that price only: section 8 times one "
-             f"activation against it and reads these rows again at its own. Each share is read as printed, in "
+    said += (f", at the fit's price. Every reading below holds at that price only" + (
+        ": section 8 times one activation against it and reads these rows again at its own" if reread else "")
+             + f". Each share is read as printed, in "
              f"whole percent: under {LINK_SMALL:.0%} \"{NOT_IT}\", past {LINK_SMALL:.0%} \"a real part\", past "
              f"{LINK_MOST:.0%} \"most\", 100% \"all\"; a share printed {LINK_SMALL:.0%} or {LINK_MOST:.0%} is at "
              "that line, and said to be")
@@ -400,6 +402,13 @@ def _ledger_reading(unpinned: Link, recorded: Link) -> str:
             "why).")
 
 
+def probe_price(probe: float, link: Link, n_bytes: int) -> float:
+    """The probe's time (s) over the price ``link`` gives the same message, worked from the two ms as section 8
+    prints them (3 significant figures, ``claims.sig_text``): 1.97 / 0.860 = 2.3x, the reader's division."""
+    fitted = as_printed_sig(link.time(n_bytes), 3, 1e-3)  # never 0 ms to 3 figures: a message costs time
+    return as_printed_sig(probe, 3, 1e-3) / fitted
+
+
 def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, recorded: Link | None = None,
                   unpinned: Link | None = None, rows: list[Row] | None = None, ceiling: float | None = None) -> str:
     """Section 8's check of the price section 5 used: one activation of ``n_bytes``, timed in section 8's
@@ -413,9 +422,9 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     a message cost there, times the fit's price: the rows are read at it too, and only those whose word
     changes up to it are not decided (``_at_ceiling``)."""
     fitted = link.time(n_bytes)
-    ratio, size = probe / fitted, f"{n_bytes / 2**20:.1f} MiB"
-    said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {fitted * 1e3:.2f} ms for this "
-            f"{size} activation, which took {probe * 1e3:.2f} ms here ({ratio:.1f}x that price): ")
+    ratio, size = probe_price(probe, link, n_bytes), f"{n_bytes / 2**20:.1f} MiB"
+    said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {sig_text(fitted, 3, 1e-3)} ms for "
+            f"this {size} activation, which took {sig_text(probe, 3, 1e-3)} ms here ({ratio:.1f}x that price): ")
     if link.accuracy is None:  # a datasheet peak: a bound, which a message can only take longer than
         return said + ("faster than the datasheet's peak allows: a finding to explain." if ratio < 1 else
                        f"above it, as a bound allows: section 5's link times may run short by about as much (its "

@@ -23,7 +23,7 @@ from torch import nn
 from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch, precision
-from utils.claims import as_printed, paired_spread, printed_ratio, within_noise
+from utils.claims import as_printed, as_printed_sig, paired_spread, printed_ratio, within_noise
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.report import reading, rounds_text
 from utils.lessons.model_split.outputs import launch_losses
@@ -366,13 +366,13 @@ def _work_split(got: dict) -> str:
 def price_ceiling(got: dict, link) -> float | None:
     """Where the placements refute the probe's price (``overpriced``), the most each extra message cost in this
     launch (``probe_refuted``'s "at most 22.6 / 12 = 1.88 ms") over the price section 5's link (``link``, a
-    ``runs.Link``) gives one activation (0.86 ms, as section 8's block prints it): 1.88 / 0.86 = 2.2x, the
+    ``runs.Link``) gives one activation (0.860 ms, as section 8's block prints it): 1.88 / 0.860 = 2.2x, the
     ceiling section 5's link readings are read again at. None where the probe's price is not refuted."""
     if not overpriced(got):
         return None
     each = as_printed(_largest_extra(got) / extra_time(got)[2], 2)  # ms, as probe_refuted prints it
-    fitted = as_printed(link.time(got["message"]["activation_bytes"]), 2, 1e-3)  # ms, as the block prints it
-    return each / (fitted or 0.01)
+    fitted = as_printed_sig(link.time(got["message"]["activation_bytes"]), 3, 1e-3)  # ms, as the block prints it
+    return each / fitted
 
 
 def extra_range(got: dict) -> tuple[float, float]:

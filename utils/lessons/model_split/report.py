@@ -19,7 +19,7 @@ from utils.claims import Claim, as_printed, printed_ratio, printed_spread, speed
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_reading, link_sources,  # noqa: F401
                                            link_table, link_time, lost_time,  # re-exported: the notebook's names
-                                           price_table, probe_line, probe_reading, step_share)
+                                           price_table, probe_line, probe_price, probe_reading, step_share)
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
                                             beside_line, percent_as_printed,
                                             at_bound_in_noise, near_reference, noise_of_one, noise_of_reference,
