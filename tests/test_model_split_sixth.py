@@ -202,3 +202,18 @@ def test_section_9_reads_the_links_share_of_each_loss_by_section_5s_rule():
     assert "the link's own time explains most of the loss" in said and "section 8" not in said
     # section 5's rows: section 8 reads them again, and the sentence says so
     assert "section 8 times one activation" in report.link_reading([zb], 88.0e-6, 1.35e9)
+
+
+def test_section_3_closes_on_what_this_run_explains_in_every_branch():
+    past = _naive([1.05, 1.09, 1.01, 1.14, 1.06])  # 1.09x ± 0.02 beside a 1.06x reference
+    said = report.naive_closing(past)
+    assert said.startswith("In short, this run's naive split: 1.09x ± 0.02 against its 1x bound; above it;")
+    assert "explains up to 1.06x, and the rest (1.09 - 1.06 = 0.03) this run does not explain" in said
+    within = _naive([1.08, 1.10, 1.09, 1.14, 1.11])
+    assert "explained by each stage's lower cost in its own process" in report.naive_closing(within)
+    noise = _naive([1.06, 1.07, 1.08, 1.09, 1.10], speedups=(0.97, 1.02, 0.99, 1.03, 1.00))
+    assert report.naive_closing(noise).endswith("within noise of it, as theory says: nothing left to explain.")
+    slow = _naive([1.06, 1.07, 1.08, 1.09, 1.10], speedups=(0.90, 0.91, 0.92, 0.91, 0.90))
+    assert "slower than one device, as the bound allows" in report.naive_closing(slow)
+    weak = _naive([1.09, 1.27, 1.31, 0.97, 1.09], speedups=(1.23, 1.10, 1.09, 1.12, 1.08))
+    assert "is itself within noise of 1x: this run does not explain the excess" in report.naive_closing(weak)

@@ -152,6 +152,34 @@ def _rest(r: Row) -> str:
     return "the messages and the turn-taking"
 
 
+def naive_closing(r: Row) -> str:
+    """Section 3's last sentence: what this run's naive split explains and what it leaves open, by the one
+    verdict every table prints (``reference.naive_verdict``): within noise of 1x, slower than one device, above
+    1x and explained by the per-process reference, or above it with a part this run does not explain. ""
+    where no stage was timed alone (no reference: ``naive_reading`` says what the work shows)."""
+    if r.process_bound is None:
+        return ""
+    value, spread = printed(r)
+    pb = as_printed(r.process_bound, 2)
+    said = f"In short, this run's naive split: {value:.2f}x ± {spread:.2f} against its 1x bound; "
+    if noise_of_one(r):
+        return said + "within noise of it, as theory says: nothing left to explain."
+    if value <= 1:
+        return said + f"slower than one device, as the bound allows: the rest is {_rest(r)}, not timed one by one."
+    if process_reference_explains(r):
+        return said + (f"above it, explained by each stage's lower cost in its own process (the per-process "
+                       f"reference, {pb:.2f}x); why a stage costs less alone (its caches, say) is not measured.")
+    if within_process_reference(r):  # a reference itself within noise of 1x explains none of it
+        return said + (f"above it, and the per-process reference ({pb:.2f}x) is itself within noise of 1x: this "
+                       "run does not explain the excess, a finding to explain.")
+    if pb <= 1:  # a reference at or under 1x offers no gain to explain an excess with
+        return said + (f"above it and above the per-process reference ({pb:.2f}x), which offers no gain over 1x: "
+                       "this run does not explain the excess, a finding to explain.")
+    return said + (f"above it; the per-process reference explains up to {pb:.2f}x, and the rest "
+                   f"({value:.2f} - {pb:.2f} = {as_printed(value - pb, 2):.2f}) this run does not explain: a "
+                   "finding to explain (the same step's other launches, in sections 5 and 8, put it in context).")
+
+
 def naive_rounds_table(run: PipelineRun, row: Row) -> Table:
     """The naive split round by round: one device's step, the split's step, their paired ratio (the speedup),
     each stage timed alone in its own process, and one device over their sum (the bound measured per
