@@ -217,3 +217,4 @@ def test_section_3_closes_on_what_this_run_explains_in_every_branch():
     assert "slower than one device, as the bound allows" in report.naive_closing(slow)
     weak = _naive([1.09, 1.27, 1.31, 0.97, 1.09], speedups=(1.23, 1.10, 1.09, 1.12, 1.08))
     assert "is itself within noise of 1x: this run does not explain the excess" in report.naive_closing(weak)
+    assert report.verdict(past) != report.LESS_WORK_VERDICT  # explain_row's reading: no unprinted reference

@@ -197,7 +197,7 @@ def row_verdict(r: Row) -> str:
             return PAST_DEVICES
         if process_reference_explains(r):
             return PER_PROCESS
-        if within_work_reference(r):
+        if within_work_reference(r) and r.process_bound is None:  # section 3 reads its per-process one alone
             return LESS_WORK_VERDICT
         return NOISE if lo <= r.bound else ABOVE
     if at_bound_in_noise(r):  # the one rule, as the headline's verdict and section 5's link reading read it
