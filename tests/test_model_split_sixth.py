@@ -218,3 +218,11 @@ def test_section_3_closes_on_what_this_run_explains_in_every_branch():
     weak = _naive([1.09, 1.27, 1.31, 0.97, 1.09], speedups=(1.23, 1.10, 1.09, 1.12, 1.08))
     assert "is itself within noise of 1x: this run does not explain the excess" in report.naive_closing(weak)
     assert report.verdict(past) != report.LESS_WORK_VERDICT  # explain_row's reading: no unprinted reference
+
+
+def test_two_layouts_prices_are_compared_from_the_two_ms_printed():
+    pinned = runs.Link(0.0, 2**20 / 0.8651e-3, "pinned", 0.2, True)  # 1 MiB: 0.8651 ms, printed 0.87
+    placed = runs.Link(0.0, 2**20 / 0.4049e-3, "placed", 0.2, False)  # 1 MiB: 0.4049 ms, printed 0.40
+    _, said = report.link_sources(None, pinned, placed)
+    assert "0.87 ms by it; 0.40 ms between workers" in said
+    assert "costs 2.2x what it costs in lesson 00's" in said  # 0.87 / 0.40, not 0.8651 / 0.4049 = 2.14

@@ -373,7 +373,8 @@ def link_sources(recorded: Link | None, fit: Link, unpinned: Link | None = None)
 
 def _layout_reading(fit: Link, unpinned: Link) -> str:
     """What pinning changed, from two fits of this run that differ only in the workers' layout."""
-    ratio, accuracy = fit.time(MESSAGE) / unpinned.time(MESSAGE), max(fit.accuracy, unpinned.accuracy)
+    ratio = printed_ratio(fit.time(MESSAGE), unpinned.time(MESSAGE), 2, 1e-3)  # the two ms as printed
+    accuracy = max(fit.accuracy, unpinned.accuracy)
     how = _compare(ratio, accuracy)
     pinned_ms, placed_ms = f"{_ms(fit):.2f}", f"{_ms(unpinned):.2f}"
     if how == "within" and pinned_ms == placed_ms:  # the same price as printed: the fits agree
@@ -389,7 +390,8 @@ def _layout_reading(fit: Link, unpinned: Link) -> str:
 
 def _ledger_reading(unpinned: Link, recorded: Link) -> str:
     """Lesson 00's layout measured now against lesson 00's own fit: the same path, another run."""
-    ratio, accuracy = unpinned.time(MESSAGE) / recorded.time(MESSAGE), max(recorded.accuracy, unpinned.accuracy)
+    ratio = printed_ratio(unpinned.time(MESSAGE), recorded.time(MESSAGE), 2, 1e-3)  # the two ms as printed
+    accuracy = max(recorded.accuracy, unpinned.accuracy)
     now_ms, then_ms = f"{_ms(unpinned):.2f}", f"{_ms(recorded):.2f}"
     if _compare(ratio, accuracy) == "within" and now_ms == then_ms:
         return f"Lesson 00's layout measured now gives lesson 00's price ({now_ms} ms): the path has not moved."
