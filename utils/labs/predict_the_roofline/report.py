@@ -12,15 +12,13 @@ from utils.labs.predict_the_roofline.checks import COUNTS_CHECK, FASTER, printed
 from utils.lessons.why_slow.algorithms import printed_ms
 from utils.lessons.why_slow import roofline
 from utils import claims
-from utils.claims import within_noise
+from utils.labs.predict_the_roofline.lookup import lookup_ceiling, lookup_sentence
 from utils.tables import Table
 from utils.tables import show as display
 
 WIDTH = 110
 AT_ROOF = 0.8  # an op measured at 80 % of its roof or more is "at its roof" here
 ROUGH = 0.5  # an op whose rounds spread more than this ((slowest - fastest) / median): its share is rough
-ABOVE = 1.1  # above 110 % of its roof, a lookup (no write-allocate headroom) has something to explain
-NOISE_MARGIN = 0.1  # below its roof, a gap must pass the rounds' spread by this much to count as a shortfall
 
 
 def _fill(text: str) -> str:
@@ -60,8 +58,10 @@ def predicted_cell(row, ceilings) -> str:
     return f"{predicted:.3g} ms" + ("" if predicted == roof else f" (roof {roof:.3g} ms)")
 
 
-def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int | None = None) -> list[str]:
-    """One sentence per kind of op, from the measured shares of the roof (every branch written).
+def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int | None = None,
+                   cpu: bool = True) -> list[str]:
+    """One sentence per kind of op, from the measured shares of the roof (every branch written); the lookup's
+    against its own ceiling (``lookup``: write-allocate's, on a CPU: ``cpu``, the ops timed on its threads).
     ``first_ridge``: the ridge of the ceilings measured before the exercises, on which the turning length was
     computed (the table's limits use the ceilings timed with the ops). ``target``: the work a call
     (batch x length²) the attentions at and beyond the turning length aim at (None: not said)."""
@@ -70,7 +70,8 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int
     def share(row):
         return roof_share(row, ceilings)
 
-    out = [lookup_sentence(share(embedding), embedding.point.spread)]
+    ceiling = lookup_ceiling(embedding.point.op, ceilings.bandwidth_name, cpu)  # lesson 01's byte model
+    out = [lookup_sentence(share(embedding), embedding.point.spread, ceiling)]
     out.append(conv_sentence(share(conv)) + rough_note(conv.point.spread))
     out.append(f"Causal attention at length 1024 reached {share(causal):.0%} of its roof, the same attention "
                f"without its mask {share(full):.0%}: with half the work, the causal one took "
@@ -113,31 +114,6 @@ def conv_sentence(f: float) -> str:
         return said + "with 64 channels in and out it is a large matmul over image patches, and ran like one."
     return said + ("the peak is a 1024³ matmul's rate, and this convolution, a matmul over image patches in a "
                    "layout of its own, did not reach it in this run.")
-
-
-def lookup_sentence(f: float, spread: float) -> str:
-    """The lookup's share ``f`` of its memory roof, read by the course's noise rule (``claims.within_noise``)
-    with a margin: below its roof, a shortfall is shown only where the gap passes its rounds' spread by more
-    than ``NOISE_MARGIN`` (every branch written)."""
-    f, spread = claims.as_printed(f, 2), claims.as_printed(spread, 2)  # as printed, so that a reader checks the verdict from the page
-    gap = 1 - f
-    spread_said = f"its rounds' spread ({spread:.0%}: the slowest round minus the fastest, over their median)"
-    text = f"The lookup reached {f:.0%} of its memory roof: " + (
-        f"above it by more than {spread_said} and more than write-allocate gives back to an op that writes a "
-        "row for every row it reads: a cache served some of its bytes faster than the roof's bandwidth, or that "
-        "bandwidth, measured in the same rounds, came out low; this run does not tell which."
-        if f > ABOVE and not within_noise(f, spread) else
-        "reading only the rows its ids name, it moved what you counted about as fast as STREAM moves bytes."
-        if f >= AT_ROOF else
-        f"below {AT_ROOF:.0%} of it, but {spread_said} covers the gap: within noise: no effect shown."
-        if within_noise(f, spread) else
-        f"below its roof by {gap:.0%}, and {spread_said}; a gap counts as a shortfall only where it passes the "
-        f"spread by over {NOISE_MARGIN * 100:.0f} points: within noise: no effect shown."
-        if gap <= spread + NOISE_MARGIN else
-        f"below its roof by {gap:.0%}, past {spread_said} by over {NOISE_MARGIN * 100:.0f} points: a limit the "
-        "two roofs leave out. One candidate: a gather reads rows scattered through the table, where STREAM "
-        "streams long arrays; this run does not measure it.")
-    return text + rough_note(spread)
 
 
 def rough_note(spread: float) -> str:
@@ -242,7 +218,8 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
     if before is not None:
         print(_fill(predicted_again_sentence(before, roof.ceilings)))
     first_ridge = before.ridge if before is not None else None
-    for sentence in miss_sentences(rows, roof.ceilings, first_ridge, target[0] if target else None):
+    for sentence in miss_sentences(rows, roof.ceilings, first_ridge, target[0] if target else None,
+                                   cpu=roof.threads is not None):
         print(_fill(sentence))
     done = ["FLOPs done", "bytes moved"] if answers else []
     how_measured("the ops and the ceilings, round by round", textwrap.fill(
