@@ -297,5 +297,6 @@ def test_the_wrong_output_messages_name_the_symptom_not_the_fix():
     assert any("plus one more bias" in m for m in messages)
     assert any("scaled by the full width's square root" in m for m in messages)
     assert any("lets every token see the tokens after it" in m for m in messages)
-    for fix in ("add it once", "after the sum", "scales by one head's width", "is causal", "as many as it holds"):
+    fixes = ("add it once", "after the sum", "scales by one head's width", "is causal", "as many as it holds")
+    for fix in fixes:
         assert not any(fix in m for m in messages), (fix, messages)

@@ -342,8 +342,8 @@ def test_a_busy_machine_is_named_in_the_take_away(monkeypatch):
     verdict, p = lab.check_pipelined(choose_config, predict_speedup, PROFILE)
     said = " ".join(lab.take_away(p).split())
     assert "did not clearly pay" in said and "waited for cores" in said
-    # the ± by claims.printed_spread: rounds as printed 0.81 (x4), 0.85, 0.88, 0.88: (0.88 - 0.81) / 2 = 0.035,
-    # 0.04 rounded half up (the unrounded rounds' spread, 0.034, printed 0.03 before)
+    # the ± by claims.printed_spread: rounds as printed 0.81 (x4), 0.85, 0.88, 0.88:
+    # (0.88 - 0.81) / 2 = 0.035, 0.04 rounded half up (the unrounded rounds' spread, 0.034, printed 0.03 before)
     assert "0.81x one worker (± 0.04) (simulated on CPU), slower than one worker: no speed-up;" in said
     assert "slower than one worker" in verdict.message
 
@@ -810,9 +810,11 @@ def test_the_checks_verdict_and_the_take_away_read_a_one_sided_noise_alike():
 
 
 def test_the_timed_table_prints_each_m_s_noise_that_the_take_away_judges_by():
-    # Reader (sixth reading): "at every m timed (8, 16, 32, 64) the measurement was within the rounds' noise of
-    # your model's prediction", with the ± of m = 8, 32 and 64 never printed (1.37x predicted, 1.43x measured)
-    row = lambda m, speedups: runs.Row(64, m, "1f1b", 1.0, 1.0, [0.5, 0.5], split_points=(2,), speedups=speedups)
+    # Reader (sixth reading): "at every m timed (8, 16, 32, 64) the measurement was within the rounds' noise
+    # of your model's prediction", with the ± of m = 8, 32 and 64 never printed (1.37x predicted, 1.43x measured)
+    def row(m, speedups):
+        return runs.Row(64, m, "1f1b", 1.0, 1.0, [0.5, 0.5], split_points=(2,), speedups=speedups)
+
     rows = [row(8, [1.15, 1.18, 1.22, 1.25, 1.33]), row(32, [1.34, 1.36, 1.43, 1.50, 1.74])]
     predicted = {rows[0].key: 1.21, rows[1].key: 1.37}
     p = lab.Pipelined(rows[0], rows, rows[0], 1.0, lab.MIN_MARGIN, predicted, False, "")
@@ -821,7 +823,8 @@ def test_the_timed_table_prints_each_m_s_noise_that_the_take_away_judges_by():
     assert [r[3] for r in table] == ["1.22x ± 0.04 (1.15-1.33)", "1.43x ± 0.07 (1.34-1.74)"], table
     said = " ".join(lab.take_away(p).split())
     # 1.43 - 0.07 = 1.36 <= 1.37: within the noise the table prints, so a reader can redo the verdict
-    assert "At every m timed (8, 32) the measurement was within the rounds' noise (the table's ±)" in said, said
+    assert "At every m timed (8, 32) the measurement was within the rounds' noise (the table's ±)" in said, \
+        said
     narrow = [row(8, [1.15, 1.18, 1.22, 1.25, 1.33]), row(32, [1.40, 1.42, 1.43, 1.44, 1.74])]
     p = lab.Pipelined(narrow[0], narrow, narrow[0], 1.0, lab.MIN_MARGIN,
                       {narrow[0].key: 1.21, narrow[1].key: 1.37}, False, "")

@@ -622,8 +622,8 @@ def test_cell_7s_serial_epoch_is_the_sum_of_l_and_c_as_printed():
 
 
 def test_the_slow_batches_line_is_worked_from_the_figures_as_printed(monkeypatch):
-    # Reader (sixth reading, latent): "5.0 steps" and "33 ms" divided the unrounded slow read, C and L. Here they
-    # part: 0.1951 s / (1.2864 s / 32) is 4.85 steps, but the page prints 195 ms and C = 1.29 s (4.84: 4.8);
+    # Reader (sixth reading, latent): "5.0 steps" and "33 ms" divided the unrounded slow read, C and L. Here
+    # they part: 0.1951 s / (1.2864 s / 32) is 4.85 steps, but the page prints 195 ms and C = 1.29 s (4.84: 4.8);
     # L = 1.0351 s over 32 is 32.3 ms, but the page prints L = 1.04 s (32.5 ms, 33 rounded half up)
     from utils.labs.feed_the_gpu import checks as lab
 
@@ -646,4 +646,5 @@ def test_the_cache_s_share_of_the_most_is_worked_from_the_seconds_as_printed(mon
 
     monkeypatch.setattr(cache, "savings", lambda chosen, dataset: (0.3951, 0.4049))
     line = " ".join(cache.cache_take_away(lambda d, room: list(range(room)), _draw(1), 1.0).split())
-    assert "saves 0.40 s of an epoch's reading" in line and "100% of the 0.40 s that room can save at most" in line
+    assert "saves 0.40 s of an epoch's reading" in line, line
+    assert "100% of the 0.40 s that room can save at most" in line, line

@@ -18,8 +18,8 @@ from utils.labs.fit_the_budget.blocks import (blocks_case, blocks_take_away, che
                                               peak_of)
 from utils.labs.fit_the_budget.checks import (CHECKPOINTING, HIDDEN_CASES, LOSS_CHUNKS_CHOICES, MARGIN, MB,
                                               MICRO_BATCHES, LabSetup, check_choice, check_step, cheapest,
-                                              describe_plan, hidden_setups, lab_setup, off_prediction, plan_cost,
-                                              plans, predicted, techniques)
+                                              describe_plan, hidden_setups, lab_setup, off_prediction,
+                                              plan_cost, plans, predicted, techniques)
 from utils.labs.fit_the_budget.losses import plan_loss
 from utils.lessons.memory.calculator import Shape, estimate
 from utils.lessons.memory.plan import lesson_settings
@@ -144,7 +144,8 @@ def test_the_solution_passes_every_check(case):
     assert check_choice(choose, SMALL, COSTS, show=False).passed
     verdict = check_step(train_step, choose, SMALL, COSTS, show=False)
     assert verdict.passed, verdict
-    said = re.search(r"yours measured ([\d.]+) MB \(([+-]\d+)% of its prediction, ([\d.]+) MB\)", verdict.message)
+    pattern = r"yours measured ([\d.]+) MB \(([+-]\d+)% of its prediction, ([\d.]+) MB\)"
+    said = re.search(pattern, verdict.message)
     assert said, verdict  # the prediction printed beside the measured peak, the share worked from the two
     measured, off, prediction = float(said[1]), int(said[2]), float(said[3])
     assert off == round(100 * off_prediction(measured * MB, prediction * MB)), verdict

@@ -311,7 +311,8 @@ def test_an_op_far_below_its_roof_passes_the_check_and_is_read_in_the_report(cap
     said = " ".join(out.split())
     # judged against its own ceiling (write-allocate's, under the fake roof's STREAM copy: 0.87x the roof)
     assert "The lookup reached 30% of its memory roof; its ceiling is 0.87x that roof" in said, said
-    assert "30% of the roof is 34% of that ceiling: below it by 57 points of the roof, past its rounds' spread" in said
+    assert "30% of the roof is 34% of that ceiling: below it by 57 points of the roof, past its rounds' " \
+           "spread" in said
     assert "a limit the two roofs leave out" in said
     assert "this run does not measure it" in said
     assert "The convolution reached 95% of the peak" in out and all(len(line) <= 110 for line in out.splitlines())
@@ -451,8 +452,9 @@ def test_the_lookups_shortfall_needs_a_gap_past_its_spread_by_a_margin():
     the lookup's ceiling is the roof itself)."""
     gpu = lookup.lookup_ceiling(SimpleNamespace(bytes=46.5e6, written=33.55e6), "STREAM add", cpu=False)
     assert gpu.room == 1.0
-    assert "within noise: no effect shown" in lookup.lookup_sentence(0.76, 0.23, gpu)  # 24 % below, spread 23 %
-    assert "within noise: no effect shown" in lookup.lookup_sentence(0.70, 0.40, gpu)  # the spread covers the gap
+    noise = "within noise: no effect shown"
+    assert noise in lookup.lookup_sentence(0.76, 0.23, gpu)  # 24 % below, spread 23 %
+    assert noise in lookup.lookup_sentence(0.70, 0.40, gpu)  # the spread covers the gap
     said = lookup.lookup_sentence(0.50, 0.10, gpu)
     assert "a limit the two roofs leave out" in said and "slowest round minus the fastest" in said
     assert "as fast as the memory allows" in lookup.lookup_sentence(0.90, 0.05, gpu)
@@ -461,7 +463,8 @@ def test_the_lookups_shortfall_needs_a_gap_past_its_spread_by_a_margin():
 
 def test_the_lookup_is_judged_against_its_write_allocate_ceiling_as_lesson_01_works_it():
     # Reader (sixth reading): 73% of the roof judged against 80% of the roof, while the lab's own byte model
-    # caps the lookup at (4/3) x (12.95 + 33.55) / (12.95 + 2 x 33.55) = 0.77x it: 73% is 95% of what it can reach
+    # caps the lookup at (4/3) x (12.95 + 33.55) / (12.95 + 2 x 33.55) = 0.77x it: 73% is 95% of what it can
+    # reach
     op = SimpleNamespace(bytes=12.95e6 + 33.55e6, written=33.55e6)
     cpu = lookup.lookup_ceiling(op, "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", cpu=True)
     assert (cpu.room, cpu.read_mb, cpu.written_mb) == (0.77, 12.95, 33.55)
@@ -475,7 +478,8 @@ def test_the_lookup_is_judged_against_its_write_allocate_ceiling_as_lesson_01_wo
     margin = " ".join(lookup.lookup_sentence(0.55, 0.15, cpu).split())  # 0.77 - 0.55 = 22 points, 15 + 10
     assert "below it by 22 points of the roof" in margin and "within noise: no effect shown" in margin, margin
     short = " ".join(lookup.lookup_sentence(0.50, 0.10, cpu).split())  # 27 points, past 10 + 10
-    assert "below it by 27 points of the roof, past its rounds' spread" in short and "leave out" in short, short
+    assert "below it by 27 points of the roof, past its rounds' spread" in short, short
+    assert "leave out" in short, short
     above = " ".join(lookup.lookup_sentence(0.95, 0.05, cpu).split())  # 0.95 / 0.77 = 123%
     assert "95% of the roof is 123% of that ceiling: above that ceiling" in above, above
     copy = lookup.lookup_ceiling(op, "STREAM copy, 32 MiB arrays", cpu=True)  # 3 moved for 2 counted
@@ -519,7 +523,8 @@ def test_the_convolutions_share_from_widely_spread_rounds_is_said_to_be_rough():
     from types import SimpleNamespace as NS
 
     def row(seconds, spread, flops=1e9, n_bytes=1e6):
-        return NS(point=NS(op=NS(flops=flops, bytes=n_bytes, written=n_bytes / 2), seconds=seconds, spread=spread))
+        op = NS(flops=flops, bytes=n_bytes, written=n_bytes / 2)
+        return NS(point=NS(op=op, seconds=seconds, spread=spread))
 
     ceilings = NS(flops=1e11, bandwidth=1e10, bandwidth_name="STREAM add, 32 MiB arrays")
     for spread, rough in ((0.51, True), (0.05, False)):

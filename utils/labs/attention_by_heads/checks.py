@@ -220,8 +220,8 @@ def wrong_outputs(case: Case, rank: int) -> dict[str, torch.Tensor]:
         "lets every token see the tokens after it (which tokens may a token attend to in this block?)":
             _attend(full, x, causal=False),
         **{f"is what ranks compute that each cut their slice into {n} heads: its heads are not the full "
-           f"block's (how wide is one of the block's {case.heads} heads, and how many does a rank hold?)": output
-           for n, output in cuts.items() if output is not None},
+           f"block's (how wide is one of the block's {case.heads} heads, and how many does a rank hold?)":
+           output for n, output in cuts.items() if output is not None},
     }
 
 

@@ -26,8 +26,8 @@ from utils import checks
 from utils.claims import as_printed, paired_spread, printed_ratio, speedup_verdict
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
-    TIMED_COLUMNS, Pipelined, noise, percent_range, prediction_lines, splits_by_m, tied_with, timed_table_rows,
-    winners)
+    TIMED_COLUMNS, Pipelined, noise, percent_range, prediction_lines, splits_by_m, tied_with,
+    timed_table_rows, winners)
 from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
                                                       current_settings, lab_task)
 from utils.lessons.model_split.memory import measure_memory

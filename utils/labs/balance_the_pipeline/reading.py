@@ -49,8 +49,9 @@ def noise(row: Row) -> float:
 
 def timed_table_rows(p: Pipelined) -> list[tuple]:
     """One row per timed configuration (``TIMED_COLUMNS``): m, split, the profile's prediction, the measured
-    speed-up with its noise (``noise``: the ± the take-away judges the model by) and range, its bound, and the rounds above that bound read by lesson 02's one rule
-    (``report.rounds_above_bound``: explained by the rounds' spread, or a finding to explain)."""
+    speed-up with its noise (``noise``: the ± the take-away judges the model by) and range, its bound, and
+    the rounds above that bound read by lesson 02's one rule (``report.rounds_above_bound``: explained by
+    the rounds' spread, or a finding to explain)."""
     rows = []
     for r in sorted(p.rows, key=lambda r: (r.m, r.split_points)):
         lo, hi = r.speedup_range

@@ -452,10 +452,11 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
             want_peak = predicted(setup, plan).peak
             error = off_prediction(peak, want_peak)
             measured = f"{where} measured {peak / MB:.1f} MB, {error:+.0%}"
-            checks.expect(error <= tolerance, f"{measured} over the calculator's prediction ({want_peak / MB:.1f} "
-                                              f"MB){setup.label}: does the step run every technique of the plan?")
-            checks.expect(error >= -0.35, f"{measured} under the calculator's prediction ({want_peak / MB:.1f} "
-                                          f"MB){setup.label}: it saves more than its plan, so it runs another plan")
+            said = f"the calculator's prediction ({want_peak / MB:.1f} MB){setup.label}"
+            checks.expect(error <= tolerance,
+                          f"{measured} over {said}: does the step run every technique of the plan?")
+            checks.expect(error >= -0.35,
+                          f"{measured} under {said}: it saves more than its plan, so it runs another plan")
             lines.append((plan, peak, error, want_peak))
         plan, peak, error, want_peak = lines[0]
         checks.expect(peak <= setup.usable,
@@ -463,8 +464,8 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
                       f"{setup.margin:.0%} of the {setup.capacity / MB:.1f} MB free")
         free = 1 - claims.printed_ratio(peak, setup.capacity, 1, MB)   # from 28.1 MB and the 32.1 MB printed
         return (f"3 plans train as one step on the whole batch; yours measured {peak / MB:.1f} MB "
-                f"({error:+.0%} of its prediction, {want_peak / MB:.1f} MB){setup.label}, {free:.0%} of the {setup.capacity / MB:.1f} MB "
-                "capacity free")
+                f"({error:+.0%} of its prediction, {want_peak / MB:.1f} MB){setup.label}, {free:.0%} of the "
+                f"{setup.capacity / MB:.1f} MB capacity free")
 
     return checks.run_check("step", body, show=show, hint=checks.stub_message(BANK, "C"))
 

@@ -3,8 +3,8 @@
 The memory roof counts STREAM's bytes, while a CPU reads a cache line before writing it (write-allocate): each
 byte an op writes costs two. Lesson 01 works out how far an op's counted bytes can then flow against that roof
 (``roofline.headroom``). A lookup writes a row for every row it reads, so on a CPU its ceiling lies below the
-roof (about 0.77x), and judging it against 80 % of the roof itself would call a lookup that runs as fast as its
-bytes allow a shortfall. The ceiling here is worked from the bytes as the sentence prints them (MB, two
+roof (about 0.77x), and judging it against 80 % of the roof itself would call a lookup that runs as fast as
+its bytes allow a shortfall. The ceiling here is worked from the bytes as the sentence prints them (MB, two
 decimals), so that a reader can redo it.
 """
 
@@ -18,7 +18,7 @@ from utils.lessons.why_slow import roofline
 
 MB = 1e6
 ABOVE = 1.1  # above 110 % of its ceiling, the lookup has something to explain (a cache, or a low bandwidth)
-NOISE_MARGIN = 0.1  # below its ceiling, a gap must pass the rounds' spread by this much to count as a shortfall
+NOISE_MARGIN = 0.1  # below its ceiling, a gap must pass the rounds' spread by this much to be a shortfall
 
 
 @dataclass(frozen=True)
@@ -34,9 +34,9 @@ class LookupCeiling:
 
 
 def lookup_ceiling(op, bandwidth_name: str, cpu: bool) -> LookupCeiling:
-    """Lesson 01's headroom for ``op`` (its ``bytes`` and ``written``) under the roof named ``bandwidth_name``,
-    worked from the MB as printed: moved / counted x (read + written) / (read + 2 x written). On a GPU (no read
-    before a full-line write) the roof itself: 1.0."""
+    """Lesson 01's headroom for ``op`` (its ``bytes`` and ``written``) under the roof ``bandwidth_name``,
+    worked from the MB as printed: moved / counted x (read + written) / (read + 2 x written). On a GPU (no
+    read before a full-line write) the roof itself: 1.0."""
     read = claims.as_printed(op.bytes - op.written, 2, MB)
     written = claims.as_printed(op.written, 2, MB)
     if not cpu:
@@ -52,9 +52,9 @@ def ceiling_words(f: float, ceiling: LookupCeiling) -> str:
     if not ceiling.counted:
         return "on a GPU nothing is read before a write, so its ceiling is the roof itself"
     of_ceiling = claims.half_up(f / ceiling.room, 2)
-    return (f"its ceiling is {ceiling.room:.2f}x that roof, worked as lesson 01 does: the roof counts STREAM's "
-            f"bytes ({ceiling.moved} arrays moved for {ceiling.counted} counted), while each byte the lookup "
-            f"writes costs two (write-allocate), and it writes a row for every row it reads "
+    return (f"its ceiling is {ceiling.room:.2f}x that roof, worked as lesson 01 does: the roof counts "
+            f"STREAM's bytes ({ceiling.moved} arrays moved for {ceiling.counted} counted), while each byte "
+            f"the lookup writes costs two (write-allocate), and it writes a row for every row it reads "
             f"({ceiling.read_mb:.2f} MB read, {ceiling.written_mb:.2f} MB written). {f:.0%} of the roof is "
             f"{of_ceiling:.0%} of that ceiling")
 
@@ -70,17 +70,18 @@ def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
     gap = claims.half_up(room - f, 2)  # in points of the roof
     spread_said = f"its rounds' spread ({spread:.0%}: the slowest round minus the fastest, over their median)"
     text = (f"The lookup reached {f:.0%} of its memory roof; {ceiling_words(f, ceiling)}: " + (
-        f"above that ceiling by more than {spread_said}: a cache served some of its bytes faster than memory, "
-        "or the bandwidth, measured in the same rounds, came out low; this run does not tell which."
+        f"above that ceiling by more than {spread_said}: a cache served some of its bytes faster than "
+        "memory, or the bandwidth, measured in the same rounds, came out low; this run does not tell which."
         if of_ceiling > ABOVE and not within_noise(f, spread, room) else
         "reading only the rows its ids name, it moved what you counted about as fast as the memory allows."
         if of_ceiling >= AT_ROOF else
         f"below {AT_ROOF:.0%} of it, but {spread_said} covers the gap: within noise: no effect shown."
         if within_noise(f, spread, room) else
-        f"below it by {gap * 100:.0f} points of the roof, and {spread_said}; a gap counts as a shortfall only "
-        f"where it passes the spread by over {NOISE_MARGIN * 100:.0f} points: within noise: no effect shown."
+        f"below it by {gap * 100:.0f} points of the roof, and {spread_said}; a gap counts as a shortfall "
+        f"only where it passes the spread by over {NOISE_MARGIN * 100:.0f} points: within noise: no effect "
+        "shown."
         if gap <= round(spread + NOISE_MARGIN, 9) else
-        f"below it by {gap * 100:.0f} points of the roof, past {spread_said} by over {NOISE_MARGIN * 100:.0f} "
-        "points: a limit the two roofs leave out. One candidate: a gather reads rows scattered through the "
-        "table, where STREAM streams long arrays; this run does not measure it."))
+        f"below it by {gap * 100:.0f} points of the roof, past {spread_said} by over "
+        f"{NOISE_MARGIN * 100:.0f} points: a limit the two roofs leave out. One candidate: a gather reads "
+        "rows scattered through the table, where STREAM streams long arrays; this run does not measure it."))
     return text + rough_note(spread)
