@@ -50,3 +50,15 @@ def test_two_medians_that_divide_to_the_paired_figure_need_no_clause():
 
 def test_a_median_printed_as_zero_divides_by_its_rounding_step():
     assert claims.medians_divide_to(1.0, 1.0, 0.0) == pytest.approx(100.0)
+
+
+def test_rounds_all_past_the_bound_are_not_at_the_bound_within_noise():
+    # seventh reading: 1.80x ± 0.03 beside a 1.78x bound read "at the bound (within noise)" though every round
+    # of five lay above it; the baseline's one-side rule now holds for the bound too
+    above = claims.speedup_verdict(1.80, 1.78, 0.03, rounds=[1.79, 1.80, 1.80, 1.82, 1.84])
+    assert above == "above the bound: a finding to explain (every round above 1.78x)"
+    below = claims.speedup_verdict(1.76, 1.78, 0.03, rounds=[1.70, 1.74, 1.76, 1.77, 1.77])
+    assert below == "faster, under the bound: 97% of its gain (every round below 1.78x)"
+    both = claims.speedup_verdict(1.78, 1.78, 0.03, rounds=[1.74, 1.77, 1.78, 1.80, 1.81])
+    assert both == "at the bound (within noise)"
+    assert claims.speedup_verdict(1.80, 1.78, 0.03) == "at the bound (within noise)"   # no rounds given

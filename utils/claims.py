@@ -168,12 +168,13 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     if noise and (side is None or (side == "above") == (value <= baseline)):  # rounded onto the other side
         return "within noise: no effect shown"
     note = f" (every round {side} {baseline:.2f}x)" if noise else ""
-    return _beside_bound(value, bound, spread, baseline, slower, side) + note
+    return _beside_bound(value, bound, spread, baseline, slower, side, rounds) + note
 
 
 def _beside_bound(value: float, bound: float | None, spread: float, baseline: float, slower: str,
-                  side: str | None = None) -> str:
-    """``speedup_verdict`` past the noise test: slower, faster without a bound, or against the bound."""
+                  side: str | None = None, rounds=None) -> str:
+    """``speedup_verdict`` past the noise test: slower, faster without a bound, or against the bound. Against
+    the bound the same noise rule as against the baseline: rounds all on one side of it are not noise."""
     if value < baseline or (value == baseline and side == "below"):
         return f"{slower}: no speed-up"
     if value == baseline:   # equal as printed, rounds not all below: not shown slower
@@ -181,7 +182,13 @@ def _beside_bound(value: float, bound: float | None, spread: float, baseline: fl
     if bound is None:
         return "faster than the baseline"
     if within_noise(value, spread, bound):  # value ± spread covers the bound (equal as printed when no spread)
-        return "at the bound (within noise)"
+        past = one_side(rounds, bound)
+        if past is None:
+            return "at the bound (within noise)"
+        every = f" (every round {past} {bound:.2f}x)"
+        if past == "above":
+            return "above the bound: a finding to explain" + every
+        return f"faster, under the bound: {min((value - baseline) / (bound - baseline), 1.0):.0%} of its gain" + every
     if value > bound:
         return "above the bound: a finding to explain"
     return f"faster, under the bound: {(value - baseline) / (bound - baseline):.0%} of its gain"
