@@ -14,6 +14,7 @@ import textwrap
 from utils import bench, claims
 from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare, printed_ratio_spread,
                                                speedup_cells, spread, timing_cells)
+from utils.lessons.compression.measure import verdict as against_one  # beyond or within noise of 1x
 from utils.lessons.compression.roofline import figure_text
 from utils.tables import Table
 
@@ -170,6 +171,17 @@ def paired_note(ratio: float, over: float, under: float, unit: str = "x", digits
         return ""
     return (f" (the median of the paired rounds' ratios, not the ratio of the figures printed: "
             f"{a:.{digits}f}{unit} / {b:.{digits}f}{unit} = {own:.2f}x)")
+
+
+def beside_reference(ratio: float, noise: float, reference: float, slower: str) -> str:
+    """A paired speedup read twice, each verdict named with what it is read against: against 1x (``verdict``:
+    beyond or within its noise) and against its ``reference`` (the headline table's own words,
+    ``verdict_against``), so that "beyond noise" is never read as beyond the reference: "1.03x (beyond noise
+    of 1x, noise ±2%) against a reference of 1.03x: at the reference (within noise)". Lesson 04, folding BN."""
+    one = against_one(ratio, noise)
+    at_reference = verdict_against(ratio, reference, noise, "reference", slower=slower)
+    return (f"{ratio:.2f}x ({one} of 1x, noise ±{noise:.0%}) against a reference of {reference:.2f}x: "
+            f"{at_reference}")
 
 
 def above_reference(ratio: float, noise: float, reference: float, cause: str) -> str:
