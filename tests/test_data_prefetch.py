@@ -955,3 +955,30 @@ def test_fit_reading_says_whether_the_link_follows_its_model_on_both_sides_of_th
     assert "not one this link was shown to keep" in loose
     close = transfer.fit_reading({2**16: 0.04, 2**20: -0.10, 2**24: 0.02}, 4.0)   # -10% printed: within 10%
     assert "by -10% to +4%" in close and "within 10%" in close and "stands as its ceiling" in close
+    assert "(the details above)" in close   # the collapsed block is displayed above this line
+
+
+def test_the_slower_part_of_the_uint8_path_is_named_only_where_every_round_agrees_beyond_2_percent():
+    # lesson 05's seventh reader: the median round's crossing 1.986 ms against convert 1.900 printed "1.0x the
+    # conversion", while rounds 1 and 3 had the conversion slower: the rounds disagree, so neither is named
+    ms = 1e-3
+    seen = transfer.Compression(4, 1, float_link=[6.413 * ms, 7.535 * ms, 7.505 * ms],
+                                uint8_link=[1.916 * ms, 1.986 * ms, 1.803 * ms],
+                                convert=[2.000 * ms, 1.900 * ms, 1.986 * ms])
+    line = transfer.slower_part(seen)
+    assert "took about the same time (the crossing slower in 1 of 3 rounds" in line
+    assert "1.0x" not in line and "is the slower part" not in line
+    crossing = transfer.Compression(4, 1, float_link=[6.4 * ms, 7.5 * ms, 8.5 * ms],
+                                    uint8_link=[2.116 * ms, 1.986 * ms, 2.103 * ms],
+                                    convert=[2.000 * ms, 1.900 * ms, 1.986 * ms])
+    # the table's round is the second (the median net ratio); 1.986 / 1.900 = 1.045 prints with 2 decimals,
+    # never "1.0x" beside a part called slower
+    assert "the crossing is the slower part of the uint8 path in all 3 rounds, beyond 2 % (1.05x" in (
+        transfer.slower_part(crossing))
+    conversion = transfer.Compression(4, 1, float_link=[7.5 * ms] * 3, uint8_link=[1.5 * ms, 1.6 * ms, 1.4 * ms],
+                                      convert=[2.000 * ms, 1.900 * ms, 1.986 * ms])
+    assert "the conversion is the slower part of the uint8 path in all 3 rounds" in transfer.slower_part(conversion)
+    # every round with the crossing slower, but one by under 2 %: not named either
+    close = transfer.Compression(4, 1, float_link=[7.5 * ms] * 3, uint8_link=[2.010 * ms, 2.1 * ms, 2.1 * ms],
+                                 convert=[2.000 * ms] * 3)
+    assert "about the same time (the crossing slower in 3 of 3 rounds" in transfer.slower_part(close)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import torch
 
 from utils import bench
-from utils.claims import Claim, as_printed, half_up, printed_ratio, within_noise
+from utils.claims import Claim, as_printed, half_up, one_side, printed_ratio, within_noise
 from utils.data import MNIST_STD
 from utils.lessons.data_prefetch.dataset import decode_images, decode_into
 
@@ -136,6 +136,25 @@ class Compression:
         return getattr(self, name)[self.median_round]
 
 
+def slower_part(c: Compression) -> str:
+    """Which part of the uint8 path, the crossing or the conversion, took longer: decided across the rounds,
+    not from the median round alone, since one round's order can flip in the next. A part is named only where
+    it was slower in every round beyond the lesson's 2 % floor (``claims.one_side`` on each round's ratio of
+    the two times as printed); else the two took about the same time. Lesson 05."""
+    crossing_over = [printed_ratio(u, v, 3, MS) for u, v in zip(c.uint8_link, c.convert)]
+    convert_over = [printed_ratio(v, u, 3, MS) for u, v in zip(c.uint8_link, c.convert)]
+    n, table = len(crossing_over), c.median_round   # the table's round: its two times divide to its figure
+    if one_side(crossing_over, 1 + NOISE_FLOOR) == "above":
+        return (f"the crossing is the slower part of the uint8 path in all {n} rounds, beyond 2 % "
+                f"({crossing_over[table]:.2f}x the conversion in the table's round)")
+    if one_side(convert_over, 1 + NOISE_FLOOR) == "above":
+        return (f"the conversion is the slower part of the uint8 path in all {n} rounds, beyond 2 % "
+                f"({convert_over[table]:.2f}x the crossing in the table's round)")
+    slower = sum(r > 1 for r in crossing_over)   # rounds whose crossing printed the longer time
+    return (f"the crossing and the conversion took about the same time (the crossing slower in {slower} of "
+            f"{n} rounds, not every round beyond 2 %)")
+
+
 def link_ratio_verdict(c: Compression) -> str:
     """The link alone (float32's time over uint8's, each round) against the bytes' ratio, the ceiling that
     alpha + n/beta sets (alpha does not shrink with the bytes), in the claims' words: every round above it beyond
@@ -197,7 +216,7 @@ def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE
     low, high = min(sweep.values()), max(sweep.values())
     worst = max(abs(as_printed(low, 2)), abs(as_printed(high, 2)))   # the residuals as printed, whole percents
     head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {low:+.0%} to {high:+.0%} "
-            "(the details below)")
+            "(the details above)")
     if worst > loose:
         return (f"{head}: more than {loose:.0%}, so this link follows that model only loosely, and the bytes' "
                 f"ratio, {byte_ratio:.0f}x, is the model's ceiling, not one this link was shown to keep")
