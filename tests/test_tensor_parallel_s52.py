@@ -107,3 +107,50 @@ def test_the_decode_reference_divides_the_weight_mb_the_table_prints():
     assert 'claims.printed_ratio(WEIGHT_BYTES["one device"], WEIGHT_BYTES["tensor parallel"]' in code
     assert "printed_ratio(FLOOR[\"one device\"], FLOOR[\"tensor parallel\"]" not in code
     assert "{BYTES_X:.2f}x, the table's weight MB; {REFERENCE}" in code
+
+
+# seventh reading
+
+
+def test_the_crossover_miss_divides_by_the_model_width_as_printed():
+    widths = [32, 64, 128, 256, 512]
+    # the reader's run: the model at 62.6 prints "63"; 256 / 63 = 4.06 and 512 / 63 = 8.13 -> 4.1x to 8.1x
+    said = report.crossover_miss(62.6, 256, 512, widths)
+    assert said == "the measured width is 4.1x to 8.1x the model's"
+    table = report.crossover_table((1.5e11, 2e-4, 4e9, 4), [], 256, here_width=62.6)
+    assert table.rows[0][4] == "63"   # the table prints the width the factors divide by
+    # the other way: the model's width above the measured interval, worked from 300 as printed
+    said = report.crossover_miss(299.6, 64, 128, widths)
+    assert said == "the model's width is 2.3x to 4.7x the measured one"
+
+
+def test_a_decode_call_is_priced_from_alpha_and_beta_as_printed():
+    class Link:   # the reader's fit: prints alpha = 205 us, beta = 3.02 GB/s
+        alpha, beta = 205.4e-6, 3.0249e9
+
+    call = verdicts.call_as_printed(Link, 1024)
+    assert abs(call - (205e-6 + 1024 / 3.02e9)) < 1e-12
+    assert f"{verdicts.seconds_as_printed(8 * call) * 1e3:.2f}" == "1.64"   # 8 x 205.34 us, not 1.65
+    said = verdicts.in_pass_price(8, call, {"the wait included": 0.0}, 0.00609, 1024, 524288)
+    assert said.startswith("That price, 1.64 ms, is a floor")
+
+
+def test_the_time_inside_the_all_reduces_is_cut_three_ways_and_the_largest_named():
+    # the reader's run: rank 0 stayed 16.50 ms, 14.27 of it after rank 1 returned; rank 1 waited 9.48
+    shown = {"rank 0": {"waited": 0.0, "after_both": 16.50, "after_other": 14.27},
+             "rank 1": {"waited": 9.48, "after_both": 2.23, "after_other": 0.0}}
+    said = verdicts.inside_split(shown)
+    assert "9.48 + 4.46 + 14.27 = 28.21 ms" in said
+    assert "14.27 ms (51%) a rank staying inside after the other had returned" in said
+    assert said.endswith("The largest part is a rank staying inside after the other had returned")
+    waiting = {"rank 0": {"waited": 9.0, "after_both": 1.0, "after_other": 0.0},
+               "rank 1": {"waited": 0.0, "after_both": 1.0, "after_other": 0.0}}
+    said = verdicts.inside_split(waiting)
+    assert said.endswith("The largest part is waiting for the other rank, still computing")
+    exchange = {"rank 0": {"waited": 0.5, "after_both": 3.0, "after_other": 0.2},
+                "rank 1": {"waited": 0.0, "after_both": 2.8, "after_other": 0.0}}
+    said = verdicts.inside_split(exchange)
+    assert said.endswith("The largest part is the exchange itself, both ranks inside")
+    tied = {"rank 0": {"waited": 1.0, "after_both": 1.0, "after_other": 0.0},
+            "rank 1": {"waited": 0.0, "after_both": 1.0, "after_other": 1.0}}
+    assert verdicts.inside_split(tied).endswith("No one part is the largest")

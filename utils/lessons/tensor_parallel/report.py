@@ -68,6 +68,7 @@ def crossover_miss(model_x: float | None, before: int | None, won: int | None, w
     or below it", None for never up to the largest) lies from the measured one (``won``, the first width that
     wins beyond the noise, ``before`` the last that did not; None: never), as a factor, in words."""
     low_edge = model_x is not None and model_x <= widths[0]   # the model wins at the smallest width already
+    model_x = None if model_x is None else as_printed(model_x, 0)   # as printed ("63"): factors from it
     if won is None:
         if model_x is None:
             return f"both never up to width {widths[-1]}: they agree"
@@ -106,7 +107,8 @@ def crossover_table(here: tuple[float, float, float, int], datasheet_rows, token
     flops, alpha, beta, value_bytes = here
     width = crossover_width(flops, beta, alpha, tokens, value_bytes) if here_width is None else here_width
     rows = [("this machine (model: measured link and steps)", f"{beta / 1e9:.2f}", f"{flops / 1e12:.3f} (fp32)",
-             f"{alpha * 1e6:.0f}", "never" if width is None else two_figures(width), measured)]
+             f"{alpha * 1e6:.0f}", "never" if width is None else two_figures(width) if here_width is None
+             else f"{width:.0f}", measured)]   # here_width: a whole width, as section 4 prints it
     for gpu, link, dtype, peak, link_bw in datasheet_rows:
         rows.append((f"2 x {gpu}, {link} (datasheet)", f"{link_bw / 1e9:.2f}", f"{peak / 1e12:.0f} ({dtype})",
                      "left out", two_figures(crossover_width(peak, link_bw, 0.0, tokens, 2)), "not measured"))

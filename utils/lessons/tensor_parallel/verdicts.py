@@ -74,6 +74,14 @@ def seconds_as_printed(seconds: float) -> float:
     return claims.as_printed(seconds, 2, scale=1e-3) * 1e-3
 
 
+def call_as_printed(link, nbytes: float) -> float:
+    """One all-reduce of ``nbytes`` at section 4's fit as it prints it (alpha in whole us, beta in GB/s to
+    2 decimals), in seconds: a reader who prices a call from the two printed figures finds the same ms."""
+    alpha_us = claims.as_printed(link.alpha, 0, 1e-6)
+    beta_gbs = claims.as_printed(link.beta, 2, 1e9)
+    return alpha_us * 1e-6 + nbytes / (beta_gbs * 1e9)
+
+
 def residual_allowance(model: float, call: float, residual: float) -> tuple[float, float, float]:
     """A measured call against the alpha-beta model (seconds), worked from the figures as printed (ms to 2
     decimals, the residual to a whole percent): (the call above the model, the model plus its residual, the
@@ -231,3 +239,27 @@ def wait_words(r: dict) -> str:
              f"({'half or more' if r['share'] >= 50 else 'under half'}): ")
     return said + (f"the wait is rank {o} finishing its compute late" if r["late"] else
                    "no rank finished its compute late enough to explain the wait")
+
+
+def inside_split(ranks: dict[str, dict]) -> str:
+    """The two ranks' time inside the all-reduces (``ranks``: each rank's ``waited``, ``after_both`` and of it
+    ``after_other``, ms as printed) cut three ways, each summed over the ranks: the wait for the other rank (no
+    byte moves), the exchange with both inside, and a rank staying after the other had returned (no
+    exchange either); each part's share of the whole, and the largest named, so the page never calls it
+    the transfer when it is not."""
+    waited = claims.half_up(sum(p["waited"] for p in ranks.values()), 2)
+    late = claims.half_up(sum(p["after_other"] for p in ranks.values()), 2)
+    exchange = claims.half_up(sum(p["after_both"] - p["after_other"] for p in ranks.values()), 2)
+    total = claims.half_up(waited + exchange + late, 2)
+    parts = {"waiting for the other rank, still computing (no byte moves then)": waited,
+             "the exchange itself, both ranks inside": exchange,
+             "a rank staying inside after the other had returned (no exchange either)": late}
+    said = (f"The two ranks' {waited:.2f} + {exchange:.2f} + {late:.2f} = {total:.2f} ms inside the "
+            "all-reduces: "
+            + "; ".join(f"{ms:.2f} ms ({claims.half_up(100 * ms / max(total, 0.01), 0):.0f}%) {what}"
+                        for what, ms in parts.items()))
+    largest = max(parts.values())
+    if list(parts.values()).count(largest) > 1:
+        return said + ". No one part is the largest"
+    name = next(what for what, ms in parts.items() if ms == largest).split(" (")[0]
+    return said + ". The largest part is " + name
