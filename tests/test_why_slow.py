@@ -411,7 +411,19 @@ def test_the_profiled_step_is_set_beside_the_same_step_without_the_profiler():
     assert "added little" in edge.overhead_sentence()
     # 100.04 ms and 90.46 ms print as 100.0 and 90.5: the ratio a reader works out is 1.10x (1.11x unrounded)
     printed = profile.StepProfile(0.10004, {}, [], None, None, None, unprofiled_seconds=0.09046)
-    assert "took 90.5 ms: the profiled step took 1.10x that" in printed.overhead_sentence()
+    assert "took 90.5 ms: the profiled step took 100.0 ms / 90.5 ms = 1.10x that (+10.5%)" in printed.overhead_sentence()
+
+
+def test_the_profilers_overhead_is_judged_on_the_percent_it_prints():
+    """Reader t7_0001: "added little (within 5%)" beside 80.1 ms / 76.1 ms = 1.0526 (+5.3%), the ratio having
+    been rounded to 1.05 before the test. The test now reads the overhead as printed, one decimal of a %."""
+    reader = profile.StepProfile(0.0801, {}, [], None, None, None, unprofiled_seconds=0.0761).overhead_sentence()
+    assert "80.1 ms / 76.1 ms = 1.05x that (+5.3%)" in reader and "added little" not in reader
+    assert "read its shares, not its times" in reader
+    inside = profile.StepProfile(0.0799, {}, [], None, None, None, unprofiled_seconds=0.0761).overhead_sentence()
+    assert "(+5.0%)" in inside and "added little (within 5%)" in inside  # 79.9 / 76.1 = 1.04993
+    below = profile.StepProfile(0.0720, {}, [], None, None, None, unprofiled_seconds=0.0761).overhead_sentence()
+    assert "(-5.4%)" in below and "ran faster" in below
 
 
 def test_the_scaling_fit_is_time_proportional_to_the_formulas_flops_plus_a_fixed_cost():

@@ -137,6 +137,36 @@ def test_the_category_table_adds_up_to_the_step_and_to_the_sentences_matmul_shar
     assert [ms for _, ms, _ in odd.printed_rows()][3] == 5.4  # 85.9 - 55.5 - 9.2 - 15.8, not 5.3
 
 
+def test_the_category_tables_shares_add_to_100_as_printed():
+    """Reader t7_0001: shares of 67.2 + 12.0 + 14.5 + 6.4 = 100.1%, each rounded on its own. On a CPU the
+    Python & dispatch row is the residual in ms; its share is now the residual of the printed shares too."""
+    from utils.lessons.why_slow import profile
+
+    step = profile.StepProfile(80.1e-3, {"matmul": 63.4e-3, "memory-bound": 11.6e-3, "Python & dispatch": 5.1e-3},
+                               [], None, None, None, attention_seconds=9.6e-3)
+    rows = step.printed_rows()
+    assert [p for _, _, p in rows] == [67.2, 12.0, 14.5, 6.3]  # 100 - 67.2 - 12.0 - 14.5
+    assert round(sum(p for _, _, p in rows), 1) == 100.0 and round(sum(ms for _, ms, _ in rows), 1) == 80.1
+    assert "Python & dispatch 6.3%" in step.split_sentence()
+
+
+def test_the_matmul_shares_spread_is_printed_with_the_shares_it_is_worked_from():
+    """Reader t7_0001: "ran from 74% to 80% (± 0%)": the ± (half the middle half's range) printed to a whole %.
+    The shares are now printed to one decimal, the ± is worked from them, and the verdict reads the same ±."""
+    from utils.lessons.why_slow import profile
+
+    def step(shares):
+        return profile.StepProfile(0.1, {"matmul": 0.079, "memory-bound": 0.015, "Python & dispatch": 0.006},
+                                   [], None, None, None, attention_seconds=0.012, matmul_shares=shares)
+
+    said = step((0.741, 0.780, 0.792, 0.795, 0.803)).split_sentence()
+    assert "ran 74.1%, 78.0%, 79.2%, 79.5%, 80.3% (± 0.8%, half the middle half's range: (79.5 - 78.0) / 2" in said
+    assert "more than half, beyond that noise" in said
+    noisy = step((0.46, 0.47, 0.50, 0.54, 0.55))
+    assert round(noisy.matmul_spread, 4) == 0.035  # (54.0 - 47.0) / 2 = 3.5 points
+    assert "(± 3.5%," in noisy.split_sentence()
+
+
 def test_the_retimed_roof_is_printed_beside_the_share_that_divides_by_it():
     """Reader t6_0001: add at 2.0 GFLOP/s, the probe re-timed at 24.2 GB/s. The share divides by a roof the
     page prints (0.0833 × 24.2 = 2.0 GFLOP/s, one decimal as the table's roofs), so 2.0 / 2.0 = 100% follows;

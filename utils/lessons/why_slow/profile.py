@@ -40,6 +40,7 @@ UNPROFILED = 3  # steps timed without the profiler just before the profiled one 
 LINEAR_OPS = ("mm", "addmm", "bmm", "matmul", "linear", "_int_mm")  # the linear layers' matmuls
 ATTENTION_OPS = ("scaled_dot_product", "flash_attention", "efficient_attention", "cudnn_attention")  # fused
 MATMUL_OPS = LINEAR_OPS + ATTENTION_OPS  # the "matmul" category: both
+OVERHEAD_EDGE = 5.0  # % a profiled step may differ from an unprofiled one and still "add little"
 MOST = 0.5  # "matmuls take most of a step": over this share of its wall time, beyond the noise
 # The "memory-bound" category (its key, which other lessons read) holds every op that is not a matmul; none of
 # their intensities is measured here, so the words printed for it name what it holds, not a limit
@@ -92,21 +93,26 @@ class StepProfile:
         profiler records every op, and that recording costs time inside the step it measures."""
         if self.unprofiled_seconds is None:
             return ""
-        # the two times as printed (ms, one decimal), as a reader divides them; judged as printed
-        ratio = round(claims.printed_ratio(self.wall_seconds, self.unprofiled_seconds, 1, 1e-3), 2)
+        # the two times as printed (ms, one decimal), as a reader divides them; judged on the overhead as printed
+        # (one decimal of a percent), so that "within 5%" never sits beside a printed +5.3%
+        wall = claims.as_printed(self.wall_seconds, 1, 1e-3)
+        alone = claims.as_printed(self.unprofiled_seconds, 1, 1e-3)
+        ratio = claims.printed_ratio(self.wall_seconds, self.unprofiled_seconds, 1, 1e-3)
+        added = claims.half_up((ratio - 1) * 100, 1)
         base = (f"The same step without the profiler, timed just before (fastest of {UNPROFILED}), took "
-                f"{self.unprofiled_seconds * 1e3:.1f} ms: the profiled step took {ratio:.2f}x that. ")
-        if ratio < 0.95:  # the profiler cannot speed a step up: the two steps met different moments
+                f"{alone:.1f} ms: the profiled step took {wall:.1f} ms / {alone:.1f} ms = "
+                f"{claims.half_up(ratio, 2):.2f}x that ({added:+.1f}%). ")
+        if added < -OVERHEAD_EDGE:  # the profiler cannot speed a step up: the two steps met different moments
             return base + ("The profiled step ran faster than the unprofiled one, so the two met different "
                            "moments of the machine: the profiler's own cost is not measured here. Read the "
                            "table's shares, not its ms.")
-        if ratio > 1.05:
+        if added > OVERHEAD_EDGE:
             return base + ("Recording every op adds time, inside the ops and between them (and one step also "
                            "meets whatever else ran on the machine then), so the table's ms are a profiled step's: "
                            "read its shares, not its times, and compare a profiled step only with another "
                            "profiled one.")
-        return base + ("Here recording every op added little (within 5%), so the table's ms are close to an "
-                       "unprofiled step's.")
+        return base + (f"Here recording every op added little (within {OVERHEAD_EDGE:.0f}%), so the table's ms are "
+                       "close to an unprofiled step's.")
 
     def rows(self) -> list[tuple[str, float]]:
         """(category, seconds) for the lesson's table, "matmul" split into the linear layers' kernels and the
@@ -131,19 +137,29 @@ class StepProfile:
         total, att = pct(ms["matmul"]), pct(attention)
         rows = [("matmul: linear layers (mm, addmm, bmm)", round(ms["matmul"] - attention, 1), round(total - att, 1)),
                 ("matmul: fused attention (scaled_dot_product_*)", attention, att)]
-        return rows + [(OTHER_ROW if name == "memory-bound" else name, v, pct(v)) for name, v in ms.items()
-                       if name != "matmul"]
+        rows += [(OTHER_ROW if name == "memory-bound" else name, v, pct(v)) for name, v in ms.items()
+                 if name != "matmul"]
+        if self.time_source == HOST_TIME:  # the residual row's share too, so that the shares add to 100.0%
+            others = sum(p for name, _, p in rows if name != "Python & dispatch")
+            rows = [(n, v, round(100 - others, 1) if n == "Python & dispatch" else p) for n, v, p in rows]
+        return rows
+
+    @property
+    def printed_matmul_shares(self) -> list[float]:
+        """The profiled steps' matmul shares in % as printed (one decimal), smallest first."""
+        return sorted(claims.as_printed(s * 100, 1) for s in self.matmul_shares)
 
     @property
     def matmul_spread(self) -> float:
-        """How far the profiled steps' matmul shares spread (``claims.paired_spread``: the course's noise)."""
-        return claims.paired_spread(list(self.matmul_shares))
+        """How far the profiled steps' matmul shares spread (``claims.printed_spread`` of the shares printed to
+        one decimal of a percent: the course's noise), as a fraction: 0.008 prints "± 0.8%"."""
+        return claims.printed_spread(self.printed_matmul_shares, 1) / 100
 
     def matmul_verdict(self, most: float = MOST) -> str:
-        """Whether matmuls took most of a step, by the course's noise rule on the figures as printed: a spread
-        that covers ``most`` is "within noise" (``claims.speedup_verdict`` words it), whichever side the
-        median falls."""
-        share, spread = round(self.share("matmul"), 2), round(self.matmul_spread, 2)
+        """Whether matmuls took most of a step, by the course's noise rule on the figures as printed (one
+        decimal of a percent, as the sentence and the table print them): a spread that covers ``most`` is
+        "within noise" (``claims.speedup_verdict`` words it), whichever side the median falls."""
+        share, spread = round(self.share("matmul"), 3), round(self.matmul_spread, 3)
         if spread > 0 and share - spread <= most <= share + spread:
             return claims.speedup_verdict(share, spread=spread, baseline=most)  # "within noise: ..."
         return f"holds: over {most:.0%}" if share > most else f"does not hold: under {most:.0%}"
@@ -160,14 +176,16 @@ class StepProfile:
                 f"{share['Python & dispatch']:.1f}%.")
         if len(self.matmul_shares) < 4:
             return text + " One profiled step shows no spread, so no verdict on 'most of the step' is drawn."
-        lo, hi = min(self.matmul_shares), max(self.matmul_shares)
+        shares = self.printed_matmul_shares
+        quarter = len(shares) // 4  # the middle half's ends, as ``claims.paired_spread`` takes them
         verdict = self.matmul_verdict()
         said = ("within noise of half: this run does not show whether matmuls take most of a step"
                 if verdict.startswith("within noise") else
                 "more than half, beyond that noise" if verdict.startswith("holds") else
                 "less than half, beyond that noise")
-        return text + (f" Over {len(self.matmul_shares)} profiled steps the matmul share ran from {lo:.0%} to "
-                       f"{hi:.0%} (± {self.matmul_spread:.0%}, half the middle half's range; the table is the "
+        return text + (f" Over {len(shares)} profiled steps the matmul share ran "
+                       f"{', '.join(f'{x:.1f}%' for x in shares)} (± {self.matmul_spread:.1%}, half the middle "
+                       f"half's range: ({shares[-1 - quarter]:.1f} - {shares[quarter]:.1f}) / 2; the table is the "
                        f"median step): {said}.")
 
     @property
