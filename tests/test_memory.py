@@ -479,6 +479,28 @@ def test_the_rounds_noise_in_ms_is_worked_from_the_printed_spread():
     assert summary.noise_seconds(0.004, 0.078) == 0.0   # prints 0.00: no noise shown, no floor asked
 
 
+def test_the_noise_beside_the_step_parts_names_the_floor_where_the_floor_set_it():
+    # lesson 06's seventh reader: "more than the rounds' noise (1.6 ms)" beside "1.21x ± 0.01" on an 81.0 ms
+    # step (0.8 ms): 1.6 ms was the 2 % floor, so the line names the floor
+    plain, variant = {"forward": 0.0261, "step": 0.0810}, {"forward": 0.0259, "step": 0.0984}
+    floor = summary.noise_name(0.01, floor=0.02)
+    tolerance = summary.noise_seconds(0.01, 0.0810, floor=0.02)
+    text = summary.step_parts("Full checkpointing", plain, variant, {"forward": 0.0, "rest": 0.0248}, tolerance,
+                              noise=floor)
+    assert ("Off the prediction by more than the noise floor, 2% of the plain step, above the rounds' ± 0.01: "
+            "1.6 ms; its backward and AdamW 7.2 ms under") in text
+    assert "the rounds' noise (1.6 ms)" not in text
+    # the other branch: the rounds' ± above the floor sets it, and is named
+    rounds = summary.noise_name(0.06, floor=0.02)
+    assert rounds == "the rounds' noise, their ± 0.06 of the plain step"
+    wide = summary.step_parts("Full checkpointing", plain, variant, {"forward": 0.0, "rest": 0.0248},
+                              summary.noise_seconds(0.06, 0.0810, floor=0.02), noise=rounds)
+    assert "more than the rounds' noise, their ± 0.06 of the plain step: 4.9 ms; its backward" in wide
+    within = summary.step_parts("Full checkpointing", plain, variant, {"forward": 0.0, "rest": 0.0176}, 0.0016,
+                                noise=floor)
+    assert "each part within 1.6 ms of its prediction (the noise floor, 2% of the plain step" in within
+
+
 def test_accumulations_step_time_reads_every_outcome():
     # lesson 06's reader: the summary said accumulation "can take longer", the run measured it faster
     assert summary.accumulation_verdict(1.01, 0.02).startswith("within noise")

@@ -149,15 +149,26 @@ def noise_seconds(spread: float, step: float, floor: float = 0.0) -> float:
     return max(claims.as_printed(spread, 2), floor) * step
 
 
+def noise_name(spread: float, floor: float = 0.0) -> str:
+    """What set the noise that ``noise_seconds`` gives, in words: the rounds' ``± spread`` as printed, or the
+    ``floor`` where that is the larger, named as such ("1.21x ± 0.01" on an 81.0 ms step is 0.8 ms; the 2 %
+    floor, 1.6 ms, is what a reader must be told was used). Lesson 06."""
+    shown = claims.as_printed(spread, 2)
+    if floor > shown:
+        return f"the noise floor, {floor:.0%} of the plain step, above the rounds' ± {shown:.2f}"
+    return f"the rounds' noise, their ± {shown:.2f} of the plain step"
+
+
 def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance: float,
-               step_off: bool = True, forward_basis: str = "") -> str:
+               step_off: bool = True, forward_basis: str = "", noise: str = "the rounds' noise") -> str:
     """A checkpointed step's extra time over the plain step, in two measured parts that add up to it: its
     forward (``loss_forward``: the loss, recording the graph) against the plain forward, and the rest (backward
     and AdamW: the step less its forward) against the plain rest; each beside what the prediction put there
     (``predicted``: {"forward": s, "rest": s}), and said where a part is off it by more than ``tolerance``
     seconds (the rounds' noise). ``plain``, ``variant``: {"forward": s, "step": s}. ``step_off``: whether the
     whole step left its prediction beyond the noise (if not, parts within the noise agree with it, nothing is
-    left to locate); ``forward_basis``: where the forward's prediction came from, said beside it. Lesson 06."""
+    left to locate); ``forward_basis``: where the forward's prediction came from, said beside it; ``noise``:
+    what set ``tolerance`` (``noise_name``), so that its ms can be redone from the page. Lesson 06."""
     forward, rest = _parts(plain, variant)
     out = (f"{what}'s extra step time, {(forward + rest) * 1e3:+.1f} ms, in two parts measured in the same rounds "
            f"(they add up to it): its forward {forward * 1e3:+.1f} ms against the plain forward (the prediction "
@@ -165,7 +176,7 @@ def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance
            f"{rest * 1e3:+.1f} ms (predicted {predicted['rest'] * 1e3:+.1f})")
     beyond = parts_off(plain, variant, predicted, tolerance)
     if not beyond:
-        return out + (f": each part within {tolerance * 1e3:.1f} ms of its prediction (the rounds' noise), so "
+        return out + (f": each part within {tolerance * 1e3:.1f} ms of its prediction ({noise}), so "
                       + ("the parts cannot say where the step's time differs from the prediction." if step_off else
                          "the parts agree with the prediction, as the whole step does."))
     # neither candidate below is timed in this run: each is named as a hypothesis
@@ -181,7 +192,7 @@ def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance
                                          "memory the backward has just freed)"}
     said = "; ".join(f"its {k} {abs(v) * 1e3:.1f} ms {'under' if v < 0 else 'over'} the prediction"
                      + why.get((k, v < 0), " (why is not timed apart here)") for k, v in beyond.items())
-    return out + f". Off the prediction by more than the rounds' noise ({tolerance * 1e3:.1f} ms): {said}."
+    return out + f". Off the prediction by more than {noise}: {tolerance * 1e3:.1f} ms; {said}."
 
 
 def _parts(plain: dict, variant: dict) -> tuple[float, float]:
