@@ -796,7 +796,7 @@ def test_messages_priced_above_the_whole_difference_are_not_said_to_overlap():
                                      baseline_cpu=0.145, cpu_workers=True)
     got["layers"]["row"], got["attn/ffn"]["row"] = worked(0.139, [0.071, 0.072]), worked(_placed_step(got["extra_rounds"]), [0.080, 0.079])
     said = placement.placement_reading(got, "gloo")
-    assert "work rose by +16.0 ms" in said and "that alone covers the extra step time" in said
+    assert "work rose by +16 ms" in said and "that alone covers the extra step time" in said
     got["attn/ffn"]["row"] = worked(_placed_step(got["extra_rounds"]), [0.072, 0.073])
     assert "the other 12.8 ms is waiting" in placement.placement_reading(got, "gloo")
     note = placement.extra_note(got)
@@ -814,8 +814,8 @@ def test_the_rest_the_messages_leave_is_read_by_one_computation_in_every_sentenc
                                      baseline_cpu=0.145, cpu_workers=True)
     got["layers"]["row"], got["attn/ffn"]["row"] = worked(0.139, [0.071, 0.072]), worked(_placed_step(got["extra_rounds"]), [0.076, 0.077])
     note, said = placement.extra_note(got), placement.placement_reading(got, "gloo")
-    assert "not explained" not in note and "lie in the stages' measured work (+10.0 ms" in note
-    assert "did not measure" not in said and "measured work, +10.0 ms, covers the whole extra time" in said
+    assert "not explained" not in note and "lie in the stages' measured work (+10 ms" in note
+    assert "did not measure" not in said and "measured work, +10 ms, covers the whole extra time" in said
     assert "that alone covers" in placement.placement_answer(got)
 
 
@@ -962,7 +962,7 @@ def test_section_8_answers_in_two_sentences_for_every_outcome():
            "message": {"tiny": 6.6e-5, "activation": 1.81e-3, "activation_bytes": 2**20}}
     said = placement.placement_answer(got)
     assert said.startswith("No, slower by the paired rounds (the two speedups, 1.00x and 1.00x, do not show it). The attention/feed-forward placement took +12.9 ± 2.0 ms per step")
-    assert "work rose by +15.8 ms" in said and "that alone covers the extra step time" in said
+    assert "work rose by +16 ms" in said  # (79 + 79) - (71 + 71), as printed and "that alone covers the extra step time" in said
     got["extra_rounds"] = [-0.01, 0.02, 0.0, 0.005, -0.004]
     assert "within noise of 0: this run does not resolve it" in placement.placement_answer(got)
 

@@ -243,12 +243,15 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
         text += (f"; {ms(extra)} - {ms(fixed)} - {ms(in_bytes)} leaves {ms(rest)} ms that the messages do not "
                  "explain")
         covered = work_rise(got, extra)
-        text += (f": the stages' measured work, {covered:+.1f} ms, covers the whole extra time (where "
+        text += (f": the stages' measured work, {covered:+.0f} ms, covers the whole extra time (where "
                  "it went inside the work, untimed here)" if covered is not None else
                  ": this run did not measure where it went (candidates, untimed here: the schedule's "
                  "bookkeeping, one more forward and backward call per sub-layer)")
         share = "most" if fixed + in_bytes > rest else "less than half"
         return text + f". The messages measured here account for {share} of the extra time."
+    if not overpriced(got):  # above the median, not above its largest reading: the price is not decided
+        undecided = messages_undecided(got)
+        return text + f". {undecided[0].upper()}{undecided[1:]}." + work_note(got, extra)
     # one micro-batch: nothing overlaps, so the messages' whole cost is in the step: the probe overprices them
     text += (f", {ms(-rest)} ms more than the placement's whole extra time: the probe, timing one message "
              "alone, overprices these messages inside the step (this run does not tell why)")
@@ -257,15 +260,22 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
     return text + f". Of the messages' cost at the probe's price, most is {cause}." + work_note(got, extra)
 
 
-def work_rise(got: dict, extra_ms: float) -> float | None:
-    """The stages' measured work's rise (ms, both workers, attention/feed-forward over layers) where it covers
-    ``extra_ms``, the extra step time, as ``work_note`` says it; None where the rows carry no work or it falls
-    short. One computation for the headline, the reading and the claims table."""
+def printed_work_rise(got: dict) -> float | None:
+    """The stages' measured work's rise (ms, both workers, attention/feed-forward over layers), worked from each
+    stage's work as the placements table prints it (whole ms): (71 + 101) - (78 + 77) = +17, the reader's own
+    sum. None where the rows carry no work."""
     placed, layers = got["attn/ffn"]["row"], got["layers"]["row"]
     if not (placed.work and layers.work):
         return None
-    more = (sum(placed.work) - sum(layers.work)) * 1e3
-    return more if more >= extra_ms else None
+    return sum(placed.work_ms[0]) - sum(layers.work_ms[0])
+
+
+def work_rise(got: dict, extra_ms: float) -> float | None:
+    """``printed_work_rise`` where it covers ``extra_ms``, the extra step time, as ``work_note`` says it; None
+    where the rows carry no work or it falls short. One computation for the headline, the reading and the
+    claims table."""
+    more = printed_work_rise(got)
+    return more if more is not None and more >= extra_ms else None
 
 
 def work_note(got: dict, extra_ms: float) -> str:
@@ -273,13 +283,14 @@ def work_note(got: dict, extra_ms: float) -> str:
     their sends and receives; device time on GPUs) of the attention/feed-forward placement over the layers
     split's, set beside the extra step time (ms): with one micro-batch the stages take turns, so extra work
     shows in full in the step. "" where the rows carry no work."""
-    placed, layers = got["attn/ffn"]["row"], got["layers"]["row"]
-    if not (placed.work and layers.work):
+    more = printed_work_rise(got)  # from the table's per-stage ms: the reader's own sum
+    if more is None:
         return ""
-    more = as_printed((sum(placed.work) - sum(layers.work)) * 1e3, 1)  # as printed: the difference below is its
-    said = (f" The stages' measured work rose by {more:+.1f} ms against the layers split's (their CPU time on "
-            "CPU workers, sends and receives included): " if placed.cpu_workers else
-            f" The stages' measured device time rose by {more:+.1f} ms against the layers split's: ")
+    said = (f" The stages' measured work rose by {more:+.0f} ms against the layers split's (their CPU time on "
+            "CPU workers, sends and receives included, summed from the table's ms per stage): "
+            if got["attn/ffn"]["row"].cpu_workers else
+            f" The stages' measured device time rose by {more:+.0f} ms against the layers split's (summed from the "
+            "table's ms per stage): ")
     if more >= extra_ms:
         return said + "that alone covers the extra step time, since with one micro-batch the stages take turns."
     return said + (f"less than the extra step time; the other {as_printed(extra_ms - more, 1):.1f} ms is waiting, which the "
@@ -305,12 +316,24 @@ def extra_note(got: dict) -> str:
         return (f"{said}; the table's median steps differ by {placed - layers:+.0f} ms, outside that spread: the "
                 "split into causes is not decided by this run")
     if cost > extra:  # above the median but within its spread: not refuted, and not a split either
-        return (f"{said}: its extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more "
-                "than the median difference but within its spread: the difference is not split into causes")
+        return f"{said}: {messages_undecided(got)}" + _work_split(got)
     rest, covered = ms_text(as_printed(extra - cost, d), digits=d), work_rise(got, extra)
     return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
-            (f"the other {rest} ms lie in the stages' measured work ({covered:+.1f} ms, which covers the "
+            (f"the other {rest} ms lie in the stages' measured work ({covered:+.0f} ms, which covers the "
              "whole difference)" if covered is not None else f"{rest} ms are not explained by this run"))
+
+
+def messages_undecided(got: dict) -> str:
+    """Where the extra messages at the probe's price cost more than the median extra time but not more than its
+    largest reading (``overpriced`` is False): the one conclusion section 8 prints of the link, in every place
+    (the block, the claims table), as a clause: neither refuted nor a share of the extra time."""
+    extra, noise, _, fixed, in_bytes = extra_time(got)
+    d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)
+    cost = as_printed(as_printed(fixed, d) + as_printed(in_bytes, d), d)
+    return (f"the extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more than the "
+            f"median difference but not more than {_largest_extra(got):.1f} ms, its largest reading (the median "
+            "plus its spread, or the highest round): the messages' share of the extra time is not decided by "
+            "this run")
 
 
 def _largest_extra(got: dict) -> float:
@@ -351,15 +374,14 @@ def probe_refuted(got: dict) -> str:
 def _work_split(got: dict) -> str:
     """The split of the extra time into work and waiting that section 8's line prints (``placement_answer``'s
     ``work_note``, the same figures as printed), as a clause; "" where that line prints none."""
-    placed, layers = got["attn/ffn"]["row"], got["layers"]["row"]
-    if not (split_decided(got) and placed.work and layers.work):
+    more = printed_work_rise(got)  # from the table's per-stage ms, as work_note prints it
+    if not split_decided(got) or more is None:
         return ""
     extra, noise = extra_time(got)[:2]
     shown = as_printed(extra, _sum_digits(extra, noise))  # the extra time as section 8's line prints it
-    more = as_printed((sum(placed.work) - sum(layers.work)) * 1e3, 1)
     if more >= shown:
-        return f"; the stages' measured work, {more:+.1f} ms, covers the extra time"
-    return (f"; of the extra time, the stages' measured work rose by {more:+.1f} ms and the other "
+        return f"; the stages' measured work, {more:+.0f} ms, covers the extra time"
+    return (f"; of the extra time, the stages' measured work rose by {more:+.0f} ms and the other "
             f"{as_printed(shown - more, 1):.1f} ms is waiting")
 
 
