@@ -641,14 +641,22 @@ def test_collectives_sentence_gives_the_step_ratios_noise_verdict_and_waiting_ca
 
 def test_threads_reading_names_the_fastest_rounds_ratio_apart_from_the_paired_verdict():
     # lesson 06's reader: "465 M parameters/s on one thread, 649 M on 2" (1.40x) beside "1.19x", the bound unsaid
-    said = summary.threads_reading([1.09, 1.19, 1.73], 2, 1.0, fastest=(465e6, 649e6))
-    assert said.startswith("those fastest rounds give 1.40x, but they come from different rounds")
+    said = summary.threads_reading([1.09, 1.19, 1.73], 2, 1.0,
+                                   fastest=([465e6, 300e6, 310e6], [500e6, 649e6, 530e6]))
+    assert said.startswith("those fastest rounds give 1.40x, but they come from different rounds (1 thread's from "
+                           "round 1, 2 threads' from round 2)")
     assert "2 threads ran at 1.19x ± 0.32 one thread's rate" in said and "against the bound 2.00x" in said
     assert "faster, under the bound: 19% of its gain" in said
-    past = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0, fastest=(300e6, 650e6))   # 2.17x: past 2x
+    past = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0, fastest=([200e6, 300e6], [650e6, 400e6]))   # 2.17x
     assert "2.17x, above the 2x bound: those rounds met different loads" in past
     assert "2 threads ran at 1.60x" in past and "finding" not in past   # the verdict reads the pairs
     assert not summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0).startswith("those fastest")
+    # lesson 06's seventh reader: "they come from different rounds" was said unchecked, where 435 and 119 M/s
+    # (0.27x, the largest round's own ratio) most likely came from one round: now checked, both branches
+    same = summary.threads_reading([0.15, 0.16, 0.27], 2, 3.0,
+                                   fastest=([400e6, 410e6, 435e6], [62e6, 66e6, 119e6]))
+    assert same.startswith("those fastest rounds give 0.27x, both from round 3, so that is that round's own ratio;")
+    assert "different rounds" not in same and "0.15-0.27x" in same
 
 
 @pytest.mark.parametrize("verdict, said", [

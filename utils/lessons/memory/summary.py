@@ -397,14 +397,15 @@ def part_over_whole(part: str, part_s: float, whole: str, whole_s: float) -> str
 
 
 def threads_reading(paired: list[float], cores: int, load: float,
-                    fastest: tuple[float, float] | None = None) -> str:
+                    fastest: tuple[list[float], list[float]] | None = None) -> str:
     """What the CPU AdamW's rate on ``cores`` threads came to, x one thread's, read from each interleaved round's
     own ratio (``paired``) by ``claims.speedup_verdict`` against the bound ``cores`` (equal work on N threads
     gives at most Nx): their median, ± the course's spread of rounds (``claims.printed_spread``: with 3 rounds,
     half their range, from the rounds as printed), above the bound only where every round is. ``load``: the
-    machine's load average, said where more threads were no faster. ``fastest``: the fastest round's rate
-    (parameters/s) on one thread and on ``cores``, as printed beside it in M/s: their ratio is given too, named
-    for what it is (two different rounds), so that it never reads as the verdict's. Lesson 06."""
+    machine's load average, said where more threads were no faster. ``fastest``: each round's rate
+    (parameters/s) on one thread and on ``cores``; the fastest of each is printed beside it in M/s, and their
+    ratio is given too, named for what it is (two rounds, or one round's own), so that it never reads as the
+    verdict's. Lesson 06."""
     shown = sorted(claims.as_printed(r, 2) for r in paired)   # the rounds as printed: 1.50-1.90x
     median, spread = claims.half_up(statistics.median(shown), 2), claims.printed_spread(paired)   # a reader's
     verdict = claims.speedup_verdict(median, float(cores), spread, slower=f"no faster on {cores} threads",
@@ -425,14 +426,23 @@ def threads_reading(paired: list[float], cores: int, load: float,
     return said + "; more threads divide the step"
 
 
-def _fastest_rounds(one: float, many: float, cores: int) -> str:
-    """``threads_reading``'s opening: the fastest rounds' ratio, from the rates as printed (M/s), which pairs
-    two different rounds (each met its own moment of the machine's load): hence the paired rounds after it."""
+def _fastest_rounds(ones: list[float], manys: list[float], cores: int) -> str:
+    """``threads_reading``'s opening: the fastest rounds' ratio, from the rates as printed (M/s). Whether the
+    two fastest came from different rounds (each met its own moment of the machine's load) is checked, not
+    assumed: from one round, it is that round's own ratio. Either way the verdict reads the pairs after it."""
+    one, many = max(ones), max(manys)
     ratio = claims.printed_ratio(many, one, digits=0, scale=1e6)   # the rates as printed, in M/s
-    above = claims.as_printed(ratio, 2) > cores
-    past = f", above the {cores}x bound: those rounds met different loads" if above else ""
-    return (f"those fastest rounds give {ratio:.2f}x{past}, but they come from different rounds; the verdict "
-            f"reads the rounds pair by pair (the two counts timed back to back): ")
+    first, second = ones.index(one) + 1, manys.index(many) + 1   # which round gave each fastest rate
+    if first == second:
+        source = f"both from round {first}, so that is that round's own ratio"
+        past = f", above the {cores}x bound" if claims.as_printed(ratio, 2) > cores else ""
+    else:
+        source = (f"but they come from different rounds (1 thread's from round {first}, {cores} threads' from "
+                  f"round {second})")
+        past = (f", above the {cores}x bound: those rounds met different loads"
+                if claims.as_printed(ratio, 2) > cores else "")
+    return (f"those fastest rounds give {ratio:.2f}x{past}, {source}; the verdict reads the rounds pair by pair "
+            f"(the two counts timed back to back): ")
 
 
 def precision_lines(fp32, variants: dict, mb: float = 1e6) -> str:
