@@ -46,6 +46,26 @@ def test_the_reference_is_half_the_printed_read_exactly():
         assert said in summary.dram_reference_sentence(128 * MIB, {"L2": 2 * MIB, "L3": 32 * MIB}, [dram])
 
 
+def test_the_dram_buffers_size_is_said_with_the_rule_that_set_it():
+    """Reader t7_0001: the lesson said "a buffer twice the last cache" where the run printed 4.0x the 32 MiB L3
+    (twice the 64 MiB largest copy). The sentence now names the rule this run's sizes chose."""
+    from utils.lessons.start_here import regimes
+
+    caches = {"L2": 2 * MIB, "L3": 32 * MIB}
+    dram = CopyPoint("host memcpy", 64 * MIB, 7089.0e-6, 9.6e9, "DRAM", False)
+    read = regimes.dram_read_size(64 * MIB, caches)
+    said = summary.dram_reference_sentence(read, caches, [dram], largest=64 * MIB)
+    assert read == 128 * MIB and ("The buffer is 4.0x the 32 MiB L3 this machine reports (2 x the 64 MiB "
+                                  "largest copy, more than 2 x the 32 MiB L3), so no cache") in said
+    big_l3 = {"L2": 2 * MIB, "L3": 480 * MIB}
+    read = regimes.dram_read_size(64 * MIB, big_l3)
+    said = summary.dram_reference_sentence(read, big_l3, [dram], largest=64 * MIB)
+    assert read == 960 * MIB and ("2.0x the 480 MiB L3 this machine reports (2 x the 480 MiB L3, at "
+                                  "least 2 x the 64 MiB largest copy)") in said
+    assert regimes.dram_read_rule(2048 * MIB, 64 * MIB, {"L3": 1536 * MIB}).startswith("capped at 2048 MiB")
+    assert regimes.dram_read_rule(128 * MIB, 64 * MIB, {}) == "2 x the 64 MiB largest copy"
+
+
 def test_gloo_slower_by_is_the_ratio_of_the_printed_columns():
     mem = [CopyPoint("host memcpy", 64 * KIB, 64 * KIB / 30.71e9, 39.84e9, "L2", False)]
     gloo = [CopyPoint(loopback.PATH, 64 * KIB, 64 * KIB / 0.3037e9, None)]

@@ -12,7 +12,8 @@ Bounds: on a GPU they are datasheet-style peaks computed from what NVML reports 
 NVLink version x links, memory clock x bus width). On a CPU no such figure is readable by software: each
 copy is set beside the measured reference of the regime its bytes live in (``regimes.py``): that memory's
 rate, read in the same run, halved, since a copy reads and writes every byte (a reference, which a copy may
-pass). Beyond the caches that rate is read on a buffer twice the last cache's size (``regimes.dram_read_size``).
+pass). Beyond the caches that rate is read on a buffer no cache holds: at least twice the last cache and twice
+the largest copy (``regimes.dram_read_size``; ``regimes.dram_read_rule`` says which set it).
 
 GPU measurements run in a separate *spawned* process, so that the notebook process never initialises
 CUDA (later lessons fork workers from it, and a forked child cannot use its parent's CUDA).

@@ -5,8 +5,9 @@ bytes reads n and writes n, so 2n bytes cross the memory its bytes live in, and 
 most half of what that memory moves. Each regime's reference is therefore a measured rate, halved:
 
     L2, L3   half the rate at which this process reads a buffer that fits in that cache (a float32 sum).
-    DRAM     half the rate at which it reads a buffer twice the size of the last cache (``dram_read_size``:
-             the size read from the machine, so that no cache holds it), measured in the same run. Lesson
+    DRAM     half the rate at which it reads a buffer no cache holds (``dram_read_size``: at least twice the
+             last cache read from the machine and twice the largest copy; ``dram_read_rule`` says which
+             set it), measured in the same run. Lesson
              00 uses this, not the machine profile's STREAM figure: the profile's arrays have a fixed size,
              which a large L3 holds. (``dram_rate`` still accepts a given rate, halved the same way.)
 
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 import torch
 
 from utils import bench, devices
+from utils.plots import size_label
 
 KIB, MIB, GIB = 2**10, 2**20, 2**30
 
@@ -89,6 +91,20 @@ def dram_read_size(largest: int, caches: dict[str, int] | None, cap: int = DRAM_
     (2 x ``largest``); at most ``cap``. Without readable cache sizes, twice the largest copy."""
     last = max([caches[k] for k in ("L2", "L3") if k in (caches or {})], default=0)
     return min(cap, max(2 * last, 2 * largest))
+
+
+def dram_read_rule(read_bytes: int, largest: int, caches: dict[str, int] | None, cap: int = DRAM_READ_CAP) -> str:
+    """Which of ``dram_read_size``'s rules set ``read_bytes``, in words from this run's sizes, so that a reader
+    who finds the buffer 4.0x the last cache sees why: "2 x the 64 MiB largest copy, more than 2 x the 32 MiB
+    L3"."""
+    name = next((k for k in ("L3", "L2") if k in (caches or {})), None)
+    cache = f"2 x the {size_label(caches[name])} {name}" if name else ""
+    copy = f"2 x the {size_label(largest)} largest copy"
+    if read_bytes == cap and read_bytes < 2 * max(largest, caches[name] if name else 0):
+        return f"capped at {size_label(cap)}, under " + (f"{cache} or {copy}" if name else copy)
+    if name is None or largest > caches[name]:
+        return copy + (f", more than {cache}" if name else "")
+    return f"{cache}, at least {copy}"
 
 
 def measure_regimes(largest: int, caches: dict[str, int] | None = None, repeats: int = 9,

@@ -10,6 +10,7 @@ import statistics
 from dataclasses import dataclass, replace
 
 from utils import claims
+from utils.lessons.start_here import regimes
 from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's cache readings, named here too)
     FIXED_DOMINATES, SMALLER_CACHE, above_cache_sentence, below_next_level, fixed_cost_bound, fixed_share,
     inverted_references, inverted_sentence, memcpy_references, out_of_cache_sentence, straddling)
@@ -474,11 +475,12 @@ def dram_reference_name(read_bytes: int | None, caches: dict[str, int] | None) -
 
 
 def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, stream=None,
-                            stream_bytes: int | None = None) -> str:
+                            stream_bytes: int | None = None, largest: int | None = None) -> str:
     """What the copies out of DRAM are set beside, from this run: half the rate a read loop ran at over
-    ``read_bytes`` (``regimes.dram_read_size``: twice the last cache), said DRAM's only where that buffer is
-    larger than the last cache this machine reports. ``stream``: the profile's one-thread STREAM ceiling (a
-    ``machine.Ceiling``) of ``stream_bytes`` arrays, said not to be used, and why."""
+    ``read_bytes`` (``regimes.dram_read_size``), said DRAM's only where that buffer is larger than the last
+    cache this machine reports, with the rule that set its size where ``largest`` (the largest copy) is given.
+    ``stream``: the profile's one-thread STREAM ceiling (a ``machine.Ceiling``) of ``stream_bytes`` arrays,
+    said not to be used, and why."""
     dram = next((p for p in points if p.regime == "DRAM" and not p.is_bound and p.bound), None)
     if dram is None:
         return ""
@@ -491,8 +493,9 @@ def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, str
     if last is None:
         text += " This machine's cache sizes are not readable, so whether a cache held part of it is not known."
     elif read_bytes > caches[last]:
+        rule = f" ({regimes.dram_read_rule(read_bytes, largest, caches)})" if largest else ""
         text += (f" The buffer is {read_bytes / caches[last]:.1f}x the {size_label(caches[last])} {last} this machine "
-                 f"reports, so no cache holds it: this is DRAM's rate.")
+                 f"reports{rule}, so no cache holds it: this is DRAM's rate.")
     else:
         text += (f" The buffer is capped at {size_label(read_bytes)}, within the {size_label(caches[last])} {last} "
                  f"this machine reports: part of it may come from {last}, so it is not DRAM's rate alone.")
