@@ -639,6 +639,9 @@ def test_median_speedup_covers_1x_exactly_when_the_epochs_overlap():
     ratio, spread = median_speedup([2.0, 2.1, 2.2], [1.0, 1.1, 1.2])  # faster after, no overlap
     assert ratio > 1 and ratio - spread > 1
     assert median_speedup([1.0, 1.0], [1.0, 1.0]) == (1.0, 0.02)  # the floor: equal epochs are no gain shown
+    # the epochs as printed: 1.7449 s and 1.6651 s print 1.74 and 1.67, a reader's 1.74 / 1.67 = 1.042, not 1.048
+    ratio, _ = median_speedup([1.7449, 1.79, 1.74], [1.46, 1.6651, 1.68])
+    assert ratio == pytest.approx(1.74 / 1.67)
 
 
 def test_per_rank_bound_caps_cpu_bound_reads_at_the_ranks_share_of_the_cores():
