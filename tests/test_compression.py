@@ -1032,18 +1032,18 @@ def test_the_compiled_16_bit_row_says_it_runs_compiled():
                                                            "torchao int8 dynamic"]
 
 
-def test_beside_reference_names_what_each_verdict_is_read_against():
+def test_against_one_and_reference_names_what_each_verdict_is_read_against():
     """Lesson 04 cell 18 (seventh reading): "beyond noise" is the verdict against 1x; printed before "against a
     reference of 1.03x" it read as beyond the reference, which the table beside it read as at the reference."""
-    from utils.lessons.compression.report import beside_reference, verdict_against
+    from utils.lessons.compression.report import against_one_and_reference, verdict_against
 
-    seen = beside_reference(1.031, 0.02, 1.03, "slower than conv, BN, ReLU")  # the run the reader saw
+    seen = against_one_and_reference(1.031, 0.02, 1.03, "slower than conv, BN, ReLU")  # the run the reader saw
     assert seen.startswith("1.03x (beyond noise of 1x, noise ±2%) against a reference of 1.03x: ")
     assert seen.endswith(verdict_against(1.031, 1.03, 0.02, "reference", slower="slower than conv, BN, ReLU"))
     assert "at the reference (within noise)" in seen
-    within = beside_reference(1.01, 0.02, 1.03, "slower than conv, BN, ReLU")  # the other outcome against 1x
+    within = against_one_and_reference(1.01, 0.02, 1.03, "slower than conv, BN, ReLU")  # the other outcome against 1x
     assert within.startswith("1.01x (within noise of 1x, noise ±2%)")
-    above = beside_reference(1.10, 0.01, 1.03, "slower than conv, BN, ReLU")
+    above = against_one_and_reference(1.10, 0.01, 1.03, "slower than conv, BN, ReLU")
     assert "(beyond noise of 1x" in above and "above the reference, beyond noise" in above
-    slower = beside_reference(0.95, 0.01, 1.03, "slower than conv, BN, ReLU")
+    slower = against_one_and_reference(0.95, 0.01, 1.03, "slower than conv, BN, ReLU")
     assert "slower than conv, BN, ReLU" in slower

@@ -306,9 +306,61 @@ def test_section_2s_ratio_is_reconciled_with_the_paired_one_from_the_figures():
     r = {"ratio": 1.88, "one": 189.0, "two": 355.0}
     line = scaling.against_one_process(r, 364.0, 269.0, "2 thread(s)")
     assert "Section 2 measured 1.35x, this section 1.88x" in line and "ran 1.42x one worker's rate" in line
-    assert "agree within 10% (364 and 355 samples/s), so the gap is the references'" in line
-    assert "at one worker's rate (within 5%)" in scaling.against_one_process(r, 364.0, 192.0, "2 thread(s)")
-    assert "differ too (250 against 355 samples/s, 0.70x" in scaling.against_one_process(r, 250.0, 269.0, "2")
+    assert "agree within 10% (364 and 355 samples/s): the gap is the references'" in line
+    neither = scaling.against_one_process(r, 364.0, 192.0, "2 thread(s)")
+    assert "agree within 5% (192 and 189 samples/s: section 2's process ran at one worker's rate)" in neither
+    assert "neither differs beyond those lines" in neither and "load" not in neither
+    both = scaling.against_one_process(r, 300.0, 269.0, "2")  # 0.85x: beyond 10%, within the 20% line
+    assert "the two-worker figures differ (300 against 355 samples/s, 0.85x): both differ" in both
+    assert "within the 20% line" in both and "load changed" not in both
+    assert "different single runs" not in line + neither + both  # said only where the references differ
+
+
+def test_the_same_setting_far_apart_in_two_sections_says_the_load_changed():
+    """Lesson 03, seventh reading: 329 samples/s in section 2 and 181 in section 3 for one two-worker setting,
+    references 183 and 192 (within 5%). The line named the references as differing, gave a run-length
+    cause, and the headline went to the ledger as DDP's figure."""
+    r = {"ratio": 0.96, "one": 192.3, "two": 181.3, "twos": [181.3, 181.1, 187.4]}
+    line = scaling.against_one_process(r, 329.4, 183.2, "the launcher's 2 thread(s)", (1.9, 5.3), 2)
+    assert "references agree within 5% (183 and 192 samples/s" in line and "so do the references" not in line
+    assert "the two-worker figures differ (329 against 181 samples/s, 1.82x): the gap is the two-worker" in line
+    assert "ran 1.82x apart in two runs of this notebook, beyond the 20% line" in line
+    assert "the machine's load changed between the runs (load average over the last minute: 1.9 after " \
+           "section 2's run, 5.3 after this section's rounds, on 2 cores)" in line
+    assert "headline is not comparable" in line and "one run of its own length" not in line
+    assert scaling.load_changed(329.4, r)
+    assert "329 samples/s in section 2 and 181 in section 3" in scaling.disturbed_note(329.4, r)
+    assert "load average" not in scaling.against_one_process(r, 329.4, 183.2, "2", None, 2)  # no OS figure
+    # the other outcome: far from the median, but inside the rounds' own range: the rounds spread that far
+    wide = dict(r, twos=[181.3, 120.0, 340.0])
+    assert not scaling.load_changed(329.4, wide)
+    assert "inside the rounds' own range, 120-340 samples/s" in scaling.against_one_process(wide, 329.4, 183.2, "2")
+    assert not scaling.load_changed(200.0, r)  # 1.10x: within the line
+
+
+def test_a_disturbed_headline_is_marked_in_the_ledger_and_an_undisturbed_one_is_not(monkeypatch, tmp_path):
+    from utils import ledger
+
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))  # never the committed ledger
+    r = {"ratio": 0.96, "bound": 2.0}
+    scaling.record_headline(r, "not comparable: the machine's load changed; rerun")
+    kept = ledger.figure("ddp_speedup")
+    assert kept["value"] == 0.96 and kept["disturbed"].startswith("not comparable")
+    assert "load changed" in kept["what"]
+    scaling.record_headline(dict(r, ratio=1.8))  # a quiet re-run replaces the record, mark and all
+    kept = ledger.figure("ddp_speedup")
+    assert kept["value"] == 1.8 and "disturbed" not in kept
+    assert kept["what"] == "2 workers against 1, median of paired rounds"
+
+
+def test_the_rows_where_the_rank_shown_waited_are_counted_from_the_run():
+    """Lesson 03 cell 37 said the rank shown is "often" the one that waited; the run showed it in 1 of 4 rows."""
+    seen = overlap.shown_rank_waited([-1.2, -4.3, -4.2, 2.3])
+    assert "finished its backward first (and waited for the other at the last all-reduce) in 1 of 4 rows; " \
+           "in 3 the other rank did" in seen
+    assert "within 0.1 ms" in overlap.shown_rank_waited([1.0, 0.0, 2.0])
+    assert "in 2 of 3 rows; in 0 the other rank did; in 1 the two were within 0.1 ms" in \
+        overlap.shown_rank_waited([1.0, 0.0, 2.0])
 
 
 def test_a_round_above_the_bound_is_reported_and_counted_never_left_out(monkeypatch):

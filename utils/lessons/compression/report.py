@@ -173,7 +173,7 @@ def paired_note(ratio: float, over: float, under: float, unit: str = "x", digits
             f"{a:.{digits}f}{unit} / {b:.{digits}f}{unit} = {own:.2f}x)")
 
 
-def beside_reference(ratio: float, noise: float, reference: float, slower: str) -> str:
+def against_one_and_reference(ratio: float, noise: float, reference: float, slower: str) -> str:
     """A paired speedup read twice, each verdict named with what it is read against: against 1x (``verdict``:
     beyond or within its noise) and against its ``reference`` (the headline table's own words,
     ``verdict_against``), so that "beyond noise" is never read as beyond the reference: "1.03x (beyond noise

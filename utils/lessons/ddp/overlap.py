@@ -355,6 +355,19 @@ def printed_difference(longer: float, shorter: float) -> float:
     return as_printed(as_printed(longer, 1, 1e-3) - as_printed(shorter, 1, 1e-3), 1)
 
 
+def shown_rank_waited(lags_ms: list[float]) -> str:
+    """How many of the table's rows show the rank whose backward finished first, and so waited for the other
+    at the step's last all-reduce: ``lags_ms`` holds, per row, how much later the OTHER rank's last gradient
+    came, in ms as printed (> 0: the rank shown waited; < 0: the other rank did; 0: within 0.1 ms). Printed
+    from the run, so the lesson's text never says "often" where this run shows it once. Lesson 03, section 2."""
+    waited, other = sum(lag > 0 for lag in lags_ms), sum(lag < 0 for lag in lags_ms)
+    even = len(lags_ms) - waited - other
+    tie = f"; in {even} the two were within 0.1 ms" if even else ""
+    return (f"In this run the rank shown finished its backward first (and waited for the other at the last "
+            f"all-reduce) in {waited} of {len(lags_ms)} rows; in {other} the other rank did{tie} (the collapsed "
+            "block measures each wait).")
+
+
 def waiting_share(wait: float, total: float) -> str:
     """``"mostly waiting"``, ``"about half"`` or ``"mostly not waiting"``: how much of ``total`` (seconds)
     the ``wait`` for the other rank was, read with ``MOSTLY``, so that 2.2 ms of 4.4 ms reads "about half"."""

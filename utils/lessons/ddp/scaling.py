@@ -22,6 +22,8 @@ decimals), so that the sum on the page checks.
 
 from __future__ import annotations
 
+import json
+import os
 import statistics
 
 from utils.claims import as_printed, printed_ratio
@@ -143,23 +145,104 @@ def _rounds_named(ratios: list[float], chosen: list[float]) -> str:
     return ", ".join(f"{x:.2f}x (round {ratios.index(x) + 1})" for x in chosen)
 
 
-def against_one_process(r: dict, two_workers: float, one_process: float, process_threads: str) -> str:
+LOAD_LINE = 0.20  # the same two-worker setting, two runs of one notebook: further apart, the load changed
+
+
+def load_average() -> float | None:
+    """The machine's load average over the last minute (runnable processes, ``os.getloadavg``), or None where
+    the OS keeps none (Windows). Read after each of the two runs that lesson 03 sets side by side."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
+def load_changed(two_workers: float, r: dict) -> bool:
+    """True where section 2's two-worker run (``two_workers`` samples/s) and this section's rounds, the same
+    setting (two workers, the same batch and threads each), ran more than ``LOAD_LINE`` apart (their median, as
+    printed: whole samples/s) and section 2's rate lies outside every round's: on one machine, in one notebook,
+    the machine's load changed between the two runs, and the rounds' ratio is not DDP's alone."""
+    shown = as_printed(two_workers, 0)
+    rounds = [as_printed(x, 0) for x in r.get("twos") or [r["two"]]]
+    apart = abs(printed_ratio(two_workers, r["two"], 0) - 1) > LOAD_LINE
+    return apart and not min(rounds) <= shown <= max(rounds)
+
+
+def load_words(loads: tuple[float | None, float | None] | None, cores: int | None) -> str:
+    """" (load average over the last minute: 1.2 after section 2's run, 5.3 after this section's rounds, on 2
+    cores)"; "" where the OS keeps no load average. ``loads``: (after section 2, after section 3)."""
+    if not loads or None in loads:
+        return ""
+    on = f", on {cores} cores" if cores else ""
+    return (f" (load average over the last minute: {loads[0]:.1f} after section 2's run, {loads[1]:.1f} after "
+            f"this section's rounds{on})")
+
+
+def disturbed_note(two_workers: float, r: dict) -> str:
+    """What the ledger and the closing table say where ``load_changed``: why the headline is not comparable."""
+    return (f"not comparable: the same two-worker setting ran {two_workers:.0f} samples/s in section 2 and "
+            f"{r['two']:.0f} in section 3, beyond the {LOAD_LINE:.0%} line: the machine's load changed; rerun")
+
+
+def against_one_process(r: dict, two_workers: float, one_process: float, process_threads: str,
+                        loads: tuple[float | None, float | None] | None = None, cores: int | None = None) -> str:
     """Why section 2's ratio and this one differ, from the figures: section 2 divides its two-worker run
     (``two_workers`` samples/s) by ONE PROCESS given the whole global batch and ``process_threads``
     (``one_process`` samples/s); ``scaling`` divides by one worker with the same batch and threads as each of
-    two. The line sets the two numerators side by side, then the two denominators. Lesson 03."""
+    two. The line names which figures differ: the references (beyond 5%), the two-worker figures (beyond
+    10%), both or neither; where the two-worker figures, one setting, differ beyond ``LOAD_LINE`` it says the
+    machine's load changed (``loads``: the load average after each run) and the headline is not comparable.
+    Lesson 03."""
     # from the whole samples/s the line prints, so that each ratio checks against its two figures
     ratio = lambda over, under: printed_ratio(over, under, 0)
     earlier, reference = ratio(two_workers, one_process), ratio(one_process, r["one"])
     runs = ratio(two_workers, r["two"])
-    numerators = (f"the two-worker figures agree within 10% ({two_workers:.0f} and {r['two']:.0f} samples/s), so "
-                  "the gap is the references'" if abs(runs - 1) <= 0.10 else
-                  f"the two-worker figures differ too ({two_workers:.0f} against {r['two']:.0f} samples/s, "
-                  f"{runs:.2f}x: one run of its own length against paired rounds), and so do the references")
-    pace = ("at one worker's rate (within 5%)" if abs(reference - 1) <= 0.05 else
-            f"{reference:.2f}x one worker's rate")
-    return (f"Section 2 measured {earlier:.2f}x, this section {r['ratio']:.2f}x: they divide by different single "
-            f"runs. Section 2's was one process with the whole global batch and {process_threads}: "
-            f"{one_process:.0f} samples/s; this section's is one worker with one worker's batch and threads, as "
-            f"each of the two has: {r['one']:.0f} samples/s (median). {numerators[0].upper() + numerators[1:]}: "
-            f"section 2's process ran {pace}")
+    refs_differ, twos_differ = abs(reference - 1) > 0.05, abs(runs - 1) > 0.10
+    refs = (f"the references differ ({one_process:.0f} against {r['one']:.0f} samples/s: section 2's process ran "
+            f"{reference:.2f}x one worker's rate)" if refs_differ else
+            f"the references agree within 5% ({one_process:.0f} and {r['one']:.0f} samples/s: section 2's process "
+            "ran at one worker's rate)")
+    twos = (f"the two-worker figures differ ({two_workers:.0f} against {r['two']:.0f} samples/s, {runs:.2f}x)"
+            if twos_differ else
+            f"the two-worker figures agree within 10% ({two_workers:.0f} and {r['two']:.0f} samples/s)")
+    gap = ("both differ" if refs_differ and twos_differ else "the gap is the references'" if refs_differ else
+           "the gap is the two-worker figures'" if twos_differ else "neither differs beyond those lines")
+    line = (f"Section 2 measured {earlier:.2f}x, this section {r['ratio']:.2f}x. Section 2's reference was one "
+            f"process with the whole global batch and {process_threads}: {one_process:.0f} samples/s; this "
+            f"section's is one worker with one worker's batch and threads, as each of the two has: "
+            f"{r['one']:.0f} samples/s (median). {refs[0].upper() + refs[1:]}, and {twos}: {gap}")
+    if load_changed(two_workers, r):  # one setting, one machine: only the load can move it that far
+        return (line + f". The same two-worker setting ran {runs:.2f}x apart in two runs of this notebook, beyond "
+                f"the {LOAD_LINE:.0%} line and outside every round's rate: the machine's load changed between "
+                f"the runs{load_words(loads, cores)}, so this section's headline is not comparable (not DDP's "
+                "cost alone): rerun on a quiet machine")
+    if abs(runs - 1) > LOAD_LINE:  # that far apart, but the rounds themselves spread as far
+        low, high = (min(r["twos"]), max(r["twos"])) if r.get("twos") else (r["two"], r["two"])
+        return line + (f" (the two-worker figures are {runs:.2f}x apart, beyond the {LOAD_LINE:.0%} line, but "
+                       f"section 2's lies inside the rounds' own range, {low:.0f}-{high:.0f} samples/s: the "
+                       "rounds spread that far themselves)")
+    if twos_differ:  # beyond 10%, within the load line: not told apart from the run's own length
+        return line + (f" (the two-worker figures are {runs:.2f}x apart, within the {LOAD_LINE:.0%} line that "
+                       "this lesson reads as a change of load: one run of its own length against paired rounds, "
+                       "not told apart here)")
+    return line
+
+
+def record_headline(r: dict, disturbed: str = "") -> None:
+    """Lesson 03's headline, ``ddp_speedup``, to the ledger (lesson 09 and README read it). Where the machine's
+    load changed between sections (``disturbed_note``), the record says so twice: in ``what`` (which a reader
+    of the record sees) and in a field ``disturbed`` (the note; absent on an undisturbed run, since a re-run
+    replaces the record), so that lesson 09 can tell the figure is not comparable. ``ledger.record`` takes
+    no such field, so it is added to the record it wrote, written back whole as ``ledger.record`` does."""
+    from utils import ledger
+
+    what = "2 workers against 1, median of paired rounds" + (f"; {disturbed}" if disturbed else "")
+    ledger.record("ddp_speedup", r["ratio"], "x", bound=r["bound"], lesson="03", what=what)
+    if not disturbed:
+        return
+    file = ledger.path()
+    kept = json.loads(file.read_text())
+    kept["figures"]["ddp_speedup"]["disturbed"] = disturbed
+    tmp = file.with_suffix(".tmp")
+    tmp.write_text(json.dumps(kept, indent=1) + "\n")
+    tmp.replace(file)  # atomic, as ledger.record writes: a reader never sees half a file
