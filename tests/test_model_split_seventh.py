@@ -1,7 +1,7 @@
 """Lesson 02's seventh reading (session 52, round 2): each sentence follows from the figures printed beside it,
 in both outcomes. Unit tests on synthetic rows, CPU only."""
 
-from utils.lessons.model_split import placement, runs
+from utils.lessons.model_split import placement, report, runs
 
 
 def _worked(step, cpu):
@@ -46,3 +46,27 @@ def test_the_work_rise_is_summed_from_the_per_stage_ms_as_printed():
     assert placement.printed_work_rise(got) == 17
     assert placement.work_rise(got, 16.2) == 17 and placement.work_rise(got, 17.1) is None
     assert "the other 0.1 ms is waiting" in placement.work_note(got, 17.1)
+
+
+def _gpipe(speedups, cpu=True):
+    work = {"cpu": [0.307, 0.314], "baseline_cpu": 0.687} if cpu else {}
+    return runs.Row(128, 4, "gpipe", 0.400, 0.6893, [0.37, 0.38], speedups=speedups, **work)
+
+
+def test_every_round_above_the_bound_is_not_at_the_bound_within_noise():
+    # session 52: batch 128 gpipe m=4 "at the bound (within noise); 5 of 5 rounds above the bound (up to 1.74x):
+    # the bound is within the rounds' spread of the median (± 0.06), which explains them", every round above 1.60x
+    row = _gpipe([1.65, 1.63, 1.74, 1.74, 1.61])
+    line = report.explain_row(row)
+    assert "-> above the bound, within the work-scaled reference: explained by the reference; 5 of 5 rounds above " \
+           "the bound; the stages measured less work than the one-device step" in line
+    assert "within noise" not in line and "which explains them" not in line and "no cause to read" not in line
+    assert line.count("within the work-scaled reference") == 1  # the verdict once, then its cause
+    # no work measured: claims' words, the rounds counted once
+    bare = report.explain_row(_gpipe([1.65, 1.63, 1.74, 1.74, 1.61], cpu=False))
+    assert bare.endswith("-> above the bound: a finding to explain (every round above 1.60x); these numbers do not "
+                         "explain it") and "5 of 5" not in bare
+    # the other outcome: rounds on both sides of the bound, the median ± its spread covering it: noise
+    near = report.explain_row(_gpipe([1.65, 1.58, 1.70, 1.72, 1.59]))
+    assert "-> at the bound (within noise); 3 of 5 rounds above the bound (up to 1.72x): the bound is within the " \
+           "rounds' spread of the median (± 0.06), which explains them" in near

@@ -40,9 +40,9 @@ SHORT_OF_PREDICTION = 0.90  # measured below this share of the prediction: waiti
 CONTENDED = 0.80  # CPU time below this share of a stage's busy wall time: it waited for a core
 
 # explain_row's verdicts, word for word.
-LESS_WORK_VERDICT = ("above the bound, within the work-scaled reference: the stages measured less work than the "
-                     "one-device step (cheaper work in each process, or a slower one-device step in these rounds: "
-                     "this run does not tell which)")
+LESS_WORK_CAUSE = ("the stages measured less work than the one-device step (cheaper work in each process, or a "
+                   "slower one-device step in these rounds: this run does not tell which)")
+LESS_WORK_VERDICT = "above the bound, within the work-scaled reference: " + LESS_WORK_CAUSE
 WITHIN_SPREAD = "median above the bound, within the rounds' noise: no cause to read"
 WITHIN_SPREAD_PAST = ("median above the bound, within the rounds' noise; but a round past the number of devices is "
                       "a finding to explain")  # no spread explains a round above 2x on two devices
@@ -234,7 +234,8 @@ def headline_verdict(r: Row) -> str:
     where the median is above the bound too, its verdict reads them, so the count is added as it stands."""
     said = median_verdict(r)
     above = sum(above_as_printed(s, r.bound) for s in r.speedups)
-    if above and above_as_printed(r.speedup, r.bound) and "rounds above the bound" not in said:
+    counted = "rounds above the bound" in said or "(every round above" in said  # claims' verdict said them
+    if above and above_as_printed(r.speedup, r.bound) and not counted:
         said += f"; {above} of {len(r.speedups)} rounds above the bound"
     passed = past_work_reference(r) if r.process_bound is None else ""  # section 3 prints no work reference
     return f"{said}; {passed}" if passed else said
@@ -310,6 +311,8 @@ def rounds_in_noise(r: Row) -> str:
         return ""
     if r.above_devices:
         return rounds_past_devices(r)
+    if len(above) == len(r.speedups):  # every round above: not noise (claims' verdict says so), nothing explains
+        return ""
     spread = printed_spread(r.speedups)
     return (f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x): the "
             f"bound is within the rounds' spread of the median (± {spread:.2f}), which explains them")
@@ -387,9 +390,22 @@ def speedup_claim(claim: str, r: Row) -> Claim:
 def reading(r: Row) -> str:
     """The headline's verdict, then what this row's numbers say about it (``row_verdict``): one row, one verdict;
     last, where the median passed what the measured work predicts, that too (``past_prediction``)."""
-    passed, said = past_prediction(r), row_verdict(r)
-    head = headline_verdict(r) if said == PAST_DEVICES else f"{headline_verdict(r)}; {said}"  # said once
+    passed, verdict_head = past_prediction(r), headline_verdict(r)
+    said = _not_repeated(verdict_head, row_verdict(r))
+    head = verdict_head if not said else f"{verdict_head}; {said}"  # said once
     return head + (f"; {passed}" if passed else "")
+
+
+def _not_repeated(head: str, said: str) -> str:
+    """``row_verdict``'s words less what the headline's verdict beside them already says (one line, each
+    reading once): "" for PAST_DEVICES, the cause alone after "within the work-scaled reference"."""
+    if said == PAST_DEVICES:
+        return ""
+    if said == LESS_WORK_VERDICT and "within the work-scaled reference" in head:
+        return LESS_WORK_CAUSE
+    if said == ABOVE and "(every round above" in head:
+        return "these numbers do not explain it"
+    return said
 
 
 def verdict(r: Row) -> str:
