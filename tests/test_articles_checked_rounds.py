@@ -74,7 +74,8 @@ def test_a19_gives_lesson_02_section_9s_rounds_and_its_check_names_a_finding():
     assert note.startswith("Row A19 is above a bound through lesson 02 §9's interleaved 1F1B, 1.68x against a "
                            "bound of 1.78x, by its single rounds: 1 of 5 rounds above the bound"), note
     # both are named by their single rounds in the note's opening (t5_09 #2: the tail reads that list)
-    assert "interleaved 1F1B and ZBV are among the figures named above (row A19 gives their rounds)." in note
+    assert ("interleaved 1F1B and ZBV are among the figures named above (row A19 reads them against their bounds; "
+            "lesson 02 §9 prints their rounds).") in note
     quiet = _figures(**_two_stages([1.76, 1.78, 1.80, 1.82, 1.84]) | {
         "interleaved_1f1b": _recorded(1.68, BOUND_8, rounds=[1.64, 1.66, 1.68, 1.70, 1.72])})
     kept = verdicts.judge(claims.BY_ID["A19"], quiet, {})
@@ -85,12 +86,12 @@ def test_a19_gives_lesson_02_section_9s_rounds_and_its_check_names_a_finding():
 def test_b18_names_row_b8s_own_check_and_words_for_each_outcome():
     slower = verdicts.EVIDENCE["B18"](_figures() | {"compressed": _compressed(3725, 2751)})[0].render()
     assert ("in this run one cure did not pay: B8's compression (slower than sending fp32: no speed-up; its "
-            "condition failed), which its verdict allows; row B8's check: agrees") in slower
+            "condition failed, which its verdict allows; row B8's check: agrees)") in slower
     noisy = _compressed(2222, 2751) | {"packed": [k * 1e-6 for k in (1900, 2500, 2222, 2000, 2450, 2222, 2100,
                                                                       2350, 2222)]}
     said = verdicts.EVIDENCE["B18"](_figures() | {"compressed": noisy})[0].render()
     assert ("in this run one cure showed no gain: B8's compression (within noise: no effect shown; its condition "
-            "failed), which its verdict allows; row B8's check: inconclusive: noise-bound") in said
+            "failed, which its verdict allows; row B8's check: inconclusive: noise-bound)") in said
     assert "did not pay" not in said and "so its row agrees" not in said
 
 

@@ -57,8 +57,8 @@ def test_the_note_says_what_lesson_02_found_and_which_section_9_medians_it_named
             "scaled by the work each stage measured, alone in its process, against one device's): explained by "
             "the reference.") in note
     assert "reads the figure in its own section" not in note  # the circular pointer is gone
-    assert ("interleaved 1F1B and ZBV are among the figures named above; interleaved ZB is not (row A19 gives "
-            "their rounds).") in note
+    assert ("interleaved 1F1B and ZBV are among the figures named above; interleaved ZB is not (row A19 reads "
+            "them against their bounds; lesson 02 §9 prints their rounds).") in note
     assert "none of them is among" not in note
     # the other outcomes: past the work-scaled reference too (beyond the spread), and past 2x itself
     past = report.lesson_02_two_stages_reading(INTERLEAVED | {"reference": 1.79}, "interleaved 1F1B")
@@ -72,9 +72,11 @@ def test_the_note_says_what_lesson_02_found_and_which_section_9_medians_it_named
 
 def test_the_tail_counts_section_9_only_from_the_list_the_note_printed():
     assert report.two_stages_named(_section_9(zbv=ZBV), False, []) == (
-        "; none of them is among the figures named above (row A19 gives their rounds).")
+        "; none of them is among the figures named above (row A19 reads them against their bounds; lesson 02 §9 "
+        "prints their rounds).")
     assert report.two_stages_named(_section_9(zbv=ZBV), False, ["zbv"]) == (
-        "; ZBV is among the figures named above (row A19 gives their rounds).")
+        "; ZBV is among the figures named above (row A19 reads them against their bounds; lesson 02 §9 prints "
+        "their rounds).")
     assert report.two_stages_named(_section_9(zbv=ZBV), True, []) == (
         "; those it reads are among the medians counted above.")
 

@@ -46,7 +46,7 @@ CLAIMS = [
           "parameters (可达数十亿甚至上百亿)", TRUE,
           "with a wrong example: read the way most favourable to the claim (the page's reading policy), 可达 "
           "('can reach') gives the range of the class it names, large models, and GPT-3's 1.75e11 is 17.5 x "
-          "1e10, over ten billion (the phrase understates it 17-fold); BERT, one of its two examples, is wrong: "
+          "1e10, over ten billion (the phrase understates it 17.5-fold); BERT, one of its two examples, is wrong: "
           "its 1.1e8 to 3.4e8 is about ten times smaller than 'several billion' (GPT-3 is 500 to 1,600 times "
           "larger). The stricter reading, each example reaching those sizes, is false (BERT)",
           (("09", "why two GPUs"),)),
@@ -173,7 +173,8 @@ CLAIMS = [
           "as stated, true of data parallel only. Read the way most favourable to the claim that a run can "
           "test (the reading policy of rows B11 and B13 too): 充分发挥 as keeping both GPUs working, neither idle "
           "by turns; unlike row B20's 'key factor', it names methods a run can test. Of the article's three "
-          "methods as given, distributed training (data parallel) keeps both GPUs working; the article's own "
+          "methods as given, distributed training (data parallel) can keep both GPUs working, where its all-reduce "
+          "is small beside the step (the evidence prints whether it did here); the article's own "
           "split (attention on one GPU, the feed-forward network on the other), without micro-batches, leaves "
           "one GPU idle at a time (each keeps at most about half of its rate), and a merge keeps nothing of a "
           "second GPU busy: two of 'these methods' fail, and which method is right is no condition: the claim is "

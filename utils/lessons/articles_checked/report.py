@@ -159,14 +159,15 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     labels = recorded_speedups()
     found = [name for name in labels if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
-    said = [f"{labels[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
-            f"{1.0 if name == 'naive_split' else m['results'][name].record['bound']:.2f}x" for name in found]
-    said += rounds_found_words(m, found)
+    figures = {name: f"{labels[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
+               f"{1.0 if name == 'naive_split' else m['results'][name].record['bound']:.2f}x" for name in found}
+    figures |= dict(zip(rounds_found(m, found), rounds_found_words(m, found)))
+    said, elsewhere = figures_by_row(figures, above)
     summaries = [i for i in above if i in SUMMED]  # a summary row carries the finding of a row it sums up
     note = ((f"Rows {', '.join(above)} are" if len(above) > 1 else f"Row {above[0]} is") + " above a bound through " + ("; ".join(said) or "a figure of theirs")
             + (f" ({' and '.join(summaries)}: " + ("summary rows, from the rows they sum up)" if len(summaries) > 1
                                                  else "a summary row, from the rows it sums up)") if summaries else "")
-            + ".")
+            + "." + quoted_elsewhere_words(elsewhere, rows))
     if "pipeline" in found and not explained:
         note += " " + PIPELINE_ABOVE
     if "naive_split" in found:
@@ -181,6 +182,40 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     named = [name for name in TWO_STAGES if name in found or name in rounds_found(m, found)]
     return (note + (f" {explained}" if explained else "") + (f" {bench}" if bench else "")
             + configs_tail(m, False, named) + NOISE_RULE)
+
+
+# The rows that quote each recorded speed-up (the figures ``above_bound_note`` names), so that the note credits
+# a row only with the figures it shows
+QUOTED_BY = {"naive_split": ("A10", "B5"), "pipeline": ("A10", "B5", "A19"),
+             "ddp": ("A24", "A3", "A4", "A19", "B5", "B16", "B21"), "tensor_parallel": ("A21", "B2"),
+             **{name: ("A19",) for name in TWO_STAGES}}
+
+
+def figures_by_row(figures: dict[str, str], above: list[str]) -> tuple[list[str], dict[tuple, list[str]]]:
+    """The figures past their bounds that a row above its bound quotes, and the others, by the rows quoting
+    them (rows whose checks said something else first: a contradiction, a busy machine, a spread)."""
+    mine, elsewhere = [], {}
+    for name, text in figures.items():
+        quoting = QUOTED_BY.get(name, ())
+        if not quoting or set(quoting) & set(above):
+            mine.append(text)
+        else:
+            elsewhere.setdefault(quoting, []).append(text)
+    return mine, elsewhere
+
+
+def quoted_elsewhere_words(elsewhere: dict[tuple, list[str]], rows: list[Row]) -> str:
+    """" Row A19 also quotes ... past their bounds (row A19's check: disagrees, which it says before a figure
+    past its bound)." for each group of figures no row above its bound quotes."""
+    checks = {r.id: r.check for r in rows}
+    out = ""
+    for quoting, texts in elsewhere.items():
+        ids = [i for i in quoting if i in checks] or list(quoting)
+        said = "; ".join(f"row {i}'s check: {checks[i]}" for i in ids if i in checks)
+        out += (f" {'Rows' if len(ids) > 1 else 'Row'} {', '.join(ids)} also quote{'' if len(ids) > 1 else 's'} "
+                f"{'; '.join(texts)}, past {'their bounds' if len(texts) > 1 else 'its bound'}"
+                + (f" ({said}, which a row says before a figure past its bound)" if said else "") + ".")
+    return out
 
 
 def lesson_02_two_stages_reading(record: dict, schedule: str) -> str:
@@ -330,6 +365,11 @@ def configs_tail(m: dict, counted: bool, named: list[str] = ()) -> str:
             f"them itself. {capitalised(two_stages_read_words(m))}" + two_stages_named(m, counted, named))
 
 
+# Row A19 reads lesson 02 §9's medians against their bounds (a count of rounds above, at most); lesson 02 prints them
+ROUNDS_WHERE = (f" (row A19 reads them against their bounds; {sections.cite(TWO_STAGES_SECTION)} prints their "
+                "rounds)")
+
+
 def two_stages_named(m: dict, counted: bool, named: list[str]) -> str:
     """``configs_tail``'s last words: which of lesson 02 §9's medians row A19 reads are among those above."""
     read = [name for name in TWO_STAGES if m["results"].get(name) is not None]
@@ -340,12 +380,12 @@ def two_stages_named(m: dict, counted: bool, named: list[str]) -> str:
     inside = [TWO_STAGES[name] for name in read if name in named]
     outside = [TWO_STAGES[name] for name in read if name not in named]
     if not inside:
-        return "; none of them is among the figures named above (row A19 gives their rounds)."
+        return f"; none of them is among the figures named above{ROUNDS_WHERE}."
     are = "is" if len(inside) == 1 else "are"
     if not outside:
-        return f"; {_listed(inside)} {are} among the figures named above (row A19 gives their rounds)."
+        return f"; {_listed(inside)} {are} among the figures named above{ROUNDS_WHERE}."
     return (f"; {_listed(inside)} {are} among the figures named above; {_listed(outside)} "
-            f"{'is' if len(outside) == 1 else 'are'} not (row A19 gives their rounds).")
+            f"{'is' if len(outside) == 1 else 'are'} not{ROUNDS_WHERE}.")
 
 
 def capitalised(text: str) -> str:

@@ -30,6 +30,7 @@ from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATAS
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
+from utils.lessons.articles_checked.summary_rows import a4, b18, data_parallel_reason
 from utils.lessons.articles_checked.timed_rows import RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22
 from utils.lessons.articles_checked.wording import (TWO_STAGES_SECTION, _peak_part, int8_mlp_words,  # noqa: F401
                                                     fused_words, int8_reference_words, kept_most_words,
@@ -104,17 +105,6 @@ def a3(m):
     ddp = quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}: {r['value']:.2f}x against a bound of "
                                     f"{r['bound']:.2f}x ({speedup_words(m, 'ddp')})")
     return [ddp, quote(m, "capstone", lesson_08)]
-
-
-def a4(m):
-    def cost(speedup: float) -> str:
-        speedup = as_printed(speedup, 2)  # 2 / 1.34 = 1.49 from the figure as printed, not from 1.336
-        saved = "past 2x: fewer, superlinear" if speedup > 2 else "not past 2x: none saved"
-        return (f"{speedup:.2f}x (bound 2x): the time {1 / speedup:.0%} of one GPU's (per machine-hour or against a deadline: "
-                f"{'less' if speedup > 1 else 'no less'} cost); 2 / {speedup:.2f} = {2 / speedup:.2f}x the "
-                f"GPU-hours of one GPU ({saved})")
-    return [quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}, {cost(r['value'])}"),
-            quote(m, "capstone", lambda r: f"{m['setups']['08']}, {cost(capstone_two_devices(r))}")]
 
 
 def a5(m):
@@ -321,7 +311,7 @@ def a19(m):
     parts.append(Part(kept_most_words(kept | two_stages_kept) + (
         "" if is_median else " (the split's share from its fastest pass, the others' as their lessons recorded "
         "them)") + f"; {two_stages_read_words(m)}", ARITHMETIC))
-    return parts
+    return parts + [p for p in (data_parallel_reason(m),) if p]  # the verdict's reason, from lesson 03's figure
 
 
 def _bound_note(m, name: str, record: dict) -> str:
@@ -516,18 +506,6 @@ def b19(m):
     c = m["cnn"]
     return [Part(f"{c['parameters']:,} parameters, {175e9 / c['parameters']:,.0f} times fewer than GPT-3; a training "
                  f"step on 64 digits: {c['step_s'] * 1e3:.1f} ms on one core", MEASURED, THIS_CPU)]
-
-
-def b18(m):
-    # Each cure's row is checked against its own, conditional verdict; where a cure's condition failed in this
-    # run, that cure did not speed anything up here: said so, with row B8's own check (which may be inconclusive).
-    condition, said = compression_reading(m)
-    if said.startswith("faster") or too_busy(m, "compressed", 2):
-        return [Part("rows " + ", ".join(SUMMED["B18"]), ROWS)]
-    outcome = "showed no gain" if said.startswith("within noise") else "did not pay"  # "slower ...": it cost time
-    state = {"fails": "failed", "holds": "held"}.get(condition, "at break-even")
-    return [Part("rows " + ", ".join(SUMMED["B18"]) + f"; in this run one cure {outcome}: B8's compression ({said}; "
-                 f"its condition {state}), which its verdict allows; row B8's check: {run_check('B8', m, {})}", ROWS)]
 
 
 EVIDENCE = {"A1": a1, "A23": a23, "A2": a2, "A24": a24, "A3": a3, "A21": a21, "A4": a4, "A5": a5, "A6": a6,

@@ -1,0 +1,80 @@
+"""Rows whose words follow another row's figures: A4 (cost, beside row A3's time), A19's reason (data parallel's
+share of each GPU's rate) and B18 (the cures rows B5 to B16 time, those that gave no speed-up here named, each
+with its own row's check). Used by ``verdicts``."""
+
+from __future__ import annotations
+
+from utils.claims import as_printed
+from utils.lessons.articles_checked.checks import (BOTH_WORKING, SUMMED, compression_reading, run_check,
+                                                   speedup_words, too_busy)
+from utils.lessons.articles_checked.figures import capstone_two_devices, fused_verdict, quote, share_of_rate
+from utils.lessons.articles_checked.sources import ARITHMETIC, ROWS, Part
+
+# The cures rows B5 to B16 time against one device (or the plain way), each with the rows that quote it
+TIMED_CURES = (("data parallel", ("B5", "B16"), "ddp"), ("lesson 02's pipeline", ("B5",), "pipeline"))
+NO_GAIN = ("slower", "not faster", "within noise")  # the course's words for no speed-up (claims.speedup_verdict)
+COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def a4(m):
+    def cost(speedup: float) -> str:
+        speedup = as_printed(speedup, 2)  # 2 / 1.34 = 1.49 from the figure as printed, not from 1.336
+        saved = "past 2x: fewer, superlinear" if speedup > 2 else "not past 2x: none saved"
+        return (f"{speedup:.2f}x (bound 2x): the time {1 / speedup:.0%} of one GPU's (per machine-hour or against "
+                f"a deadline: {'less' if speedup > 1 else 'no less'} cost); 2 / {speedup:.2f} = {2 / speedup:.2f}x "
+                f"the GPU-hours of one GPU ({saved})")
+    # A4 adds the cost to A3's time: whether two GPUs cut the time at all is A3's check, named here, not A4's
+    return [quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}, {cost(r['value'])}"),
+            quote(m, "capstone", lambda r: f"{m['setups']['08']}, {cost(capstone_two_devices(r))}"),
+            Part(f"each cost above follows from its own speed-up as the verdict says; whether two GPUs cut the "
+                 f"time at all is row A3's check ({run_check('A3', m, {})})", ROWS)]
+
+
+def data_parallel_reason(m) -> Part | None:
+    """Row A19's reason, "data parallel can keep both GPUs working", read from lesson 03's figure as printed:
+    above the row's line, it did here; at or under it, no method of the article's kept both working in this
+    run, which fails the verdict's reason (data parallel's exception), not its "false"."""
+    found = m["results"].get("ddp")
+    if found is None:
+        return None
+    share, line = share_of_rate(found.record["value"]), as_printed(BOTH_WORKING * 100, 0)
+    if share > line:
+        return Part(f"data parallel kept {share}% of each GPU's rate, above the row's {line:.0f}% line: both GPUs "
+                    "working in this run, as the verdict's reason says", ARITHMETIC)
+    return Part(f"data parallel kept {share}% of each GPU's rate, not above the row's {line:.0f}% line: no method "
+                "of the article's kept both GPUs working in this run; a check that disagrees here disagrees with "
+                "the verdict's reason (data parallel's exception), not with its 'false'", ARITHMETIC)
+
+
+def unpaid_cures(m) -> list[tuple[str, str]]:
+    """The cures rows B5 to B16 time that gave no speed-up in this run: (the words, a speed-up's verdict words)
+    for each, naming the rows that quote it and their own checks (row B8 with its condition)."""
+    found = []
+    for label, ids, name in TIMED_CURES:
+        if m["results"].get(name) is not None and (said := speedup_words(m, name)).startswith(NO_GAIN):
+            checks = ", ".join(f"row {i}'s check: {run_check(i, m, {})}" for i in ids)
+            value = as_printed(m["results"][name].record["value"], 2)
+            found.append((f"{', '.join(ids)}'s {label}, {value:.2f}x ({said}; {checks})", said))
+    condition, said = compression_reading(m)
+    if said.startswith(NO_GAIN) and not too_busy(m, "compressed", 2):
+        state = {"fails": "failed", "holds": "held"}.get(condition, "at break-even")
+        found.append((f"B8's compression ({said}; its condition {state}, which its verdict allows; row B8's "
+                      f"check: {run_check('B8', m, {})})", said))
+    if "algorithms" in m and (said := fused_verdict(m["algorithms"]["gelu"])).startswith(NO_GAIN):
+        found.append((f"B14's fusion ({said}; row B14's check: {run_check('B14', m, {})})", said))
+    return found
+
+
+def b18(m):
+    # Each cure's row is checked against its own, conditional verdict; every cure that gave no speed-up in this
+    # run is named with its own row's check, so the count is the list's length, never a fixed "one".
+    rows = "rows " + ", ".join(SUMMED["B18"])
+    unpaid = unpaid_cures(m)
+    if not unpaid:
+        return [Part(rows, ROWS)]
+    slower = [said.startswith(("slower", "not faster")) for _, said in unpaid]
+    outcome = "did not pay" if all(slower) else "showed no gain" if not any(slower) else \
+        "did not pay or showed no gain"
+    n = len(unpaid)
+    return [Part(f"{rows}; in this run {COUNT_WORDS.get(n, str(n))} cure{'s' if n > 1 else ''} {outcome}: "
+                 + "; ".join(words for words, _ in unpaid), ROWS)]
