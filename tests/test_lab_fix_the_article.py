@@ -569,6 +569,31 @@ def test_a_case_leaving_the_band_is_blamed_on_its_jumped_rounds_never_on_the_fit
     assert "link table's measured time" in below and "slower during those rounds" not in below
 
 
+def test_a_case_below_the_band_says_its_own_jumps_never_that_they_did_not_jump():
+    """Reader t7_labs04 (00-1): "its rounds did not jump" beside the 8 MB plan at 0.60x with 4 of 9 rounds over
+    2x its fastest (and the frozen plan at 0.79x with 1). Each case out of the band now says its own count."""
+    said = lab.drift_sentence([0.60, 0.79, 1.20], (0.81, 5.43), [4, 1, 0], 9)
+    assert "did not jump" not in said, said
+    assert ("at 0.60x, 4 of 9 rounds took over 2x its fastest, but a jump only lengthens a round, so it cannot "
+            "take the median below the band; at 0.79x, 1 of 9 rounds took over 2x its fastest, but") in said
+    assert "its rounds' jumps do not explain it: set its time beside the link table's measured time" in said
+    calm = lab.drift_sentence([0.60, 1.20], (0.81, 5.43), [0, 0], 9)
+    assert "(at 0.60x, no round took over 2x its fastest)" in calm
+    few = lab.drift_sentence([6.00, 1.20], (0.81, 5.43), [3, 0], 9)
+    assert "at 6.00x, 3 of 9 rounds took over 2x its fastest, under half, so its median is not a jumped" in few
+
+
+def test_alpha_times_beta_is_worked_from_the_printed_alpha_and_beta():
+    """Reader t7_labs04 (00-2): "alpha x beta = 595 KiB" from the unrounded fit, where the printed 226.8 µs x
+    2.69 GB/s = 610,092 bytes = 595.8 KiB, which rounds to 596."""
+    from types import SimpleNamespace as NS
+
+    from utils.labs.fix_the_article import report
+
+    link = NS(alpha=226.7612e-6, beta=2.6874e9)  # prints 226.8 µs and 2.69 GB/s
+    assert report.alpha_times_beta(link) == "226.8 µs x 2.69 GB/s = 610,092 bytes (596 KiB)"
+
+
 def test_every_case_out_of_the_band_on_mixed_sides_is_said_so_with_no_others():
     # Reader (fifth reading, cell 26): "left the fit's band in 3 of 3 cases and stayed inside it in the others"
     said = lab.drift_sentence([5.73, 0.66, 0.87], (0.90, 1.37), [5, 0, 0], 9)

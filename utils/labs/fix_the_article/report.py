@@ -142,6 +142,16 @@ def memory_line(runs: dict[str, SplitRun]) -> str:
             f"fits ({n[learning]} and {n[frozen]} of {total}).")
 
 
+def alpha_times_beta(link) -> str:
+    """The size at which a message's bytes cost as much as its alpha, worked from alpha and beta as the link
+    sentence prints them (µs to one decimal, GB/s to two), so that a reader who multiplies the printed pair
+    finds it: "226.8 µs x 2.69 GB/s = 610,092 bytes (596 KiB)"."""
+    alpha_us, beta_gbs = claims.as_printed(link.alpha, 1, 1e-6), claims.as_printed(link.beta, 2, 1e9)
+    size = claims.half_up(alpha_us * beta_gbs * 1e3, 0)  # µs x GB/s = 1e3 bytes
+    return (f"{alpha_us:,.1f} µs x {beta_gbs:.2f} GB/s = {size:,.0f} bytes "
+            f"({claims.half_up(size / 1024, 0):,.0f} KiB)")
+
+
 def take_aways(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun],
                timed: dict[str, SplitRun] | None) -> None:
     """The lab's conclusions, with this run's figures; shown once both checks pass (they state the answers):
@@ -160,8 +170,8 @@ def take_aways(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun],
         f"- With everything before the cut frozen, the backward pass stops at the cut: {frozen.bytes_per_step:,} "
         f"bytes, one message.",
         f"- Each message pays alpha: at 1 image alpha is {share(one):.0%} of lesson 00's time for the CNN's "
-        f"cut before fc1, at 64 images {share(fc1):.0%}. Below alpha x beta = "
-        f"{link.half_bandwidth_size / 1024:,.0f} KiB, a message's bytes cost less than its alpha.",
+        f"cut before fc1, at 64 images {share(fc1):.0%}. Below alpha x beta = {alpha_times_beta(link)}, a "
+        f"message's bytes cost less than its alpha.",
         link_choice_line(link, runs, timed),
         memory_line(runs),
         prediction_misses(plan_split, link, timed),

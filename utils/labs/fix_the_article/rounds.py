@@ -145,7 +145,8 @@ def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: lis
                 "drifted between the fit and these rounds (what else ran on the machine then is not measured); "
                 "your predictions are judged against the fit as it was measured above, a reference for its "
                 "own moment. ")
-    return _left_where(pp_ratios, lo, hi, out) + _why_out(pp_ratios, hi, out, jumps or [0] * len(out), n_rounds)
+    why = _why_out(pp_ratios, lo, hi, out, jumps or [0] * len(out), n_rounds)
+    return _left_where(pp_ratios, lo, hi, out) + why
 
 
 def _left_where(pp_ratios: list[float], lo: float, hi: float, out: list[bool]) -> str:
@@ -160,22 +161,36 @@ def _left_where(pp_ratios: list[float], lo: float, hi: float, out: list[bool]) -
             f"in {others}: no drift of the link as a whole shown. ")
 
 
-def _why_out(pp_ratios: list[float], hi: float, out: list[bool], jumps: list[int], n_rounds: int) -> str:
+def _why_out(pp_ratios: list[float], lo: float, hi: float, out: list[bool], jumps: list[int], n_rounds: int) -> str:
     """Why some cases' ping-pong left the band, from the figures only. Above it with at least half its rounds
     jumped, the median is a jumped round: the link was slower in those rounds than when fitted. The fit
     band holds the fit's misses at its own sizes, so any other case is read by hand against the link table's
-    row at its message size: the fit's own miss there, or the link faster or slower than when fitted."""
+    row at its message size; each such case says its own jump count (never "did not jump" beside jumps)."""
     lifted = [out_ and r > hi and 2 * j >= n_rounds > 0 for r, out_, j in zip(pp_ratios, out, jumps)]
     counts = " and ".join(str(j) for j, yes in zip(jumps, lifted) if yes)
     said = "" if not any(lifted) else (
         f"Where it left the band above, the ping-pong itself took over {JUMP:.0f}x its fastest round in {counts} "
         f"of {n_rounds} rounds, so its median is such a round: the link was slower during those rounds than "
         "when fitted. ")
-    if sum(lifted) < sum(out):
-        said += ("Where it left the band otherwise, its rounds did not jump: set its time beside the link "
-                 "table's measured time at that message size (the fit's own miss there, or the link faster or "
-                 "slower than when fitted). ")
+    rest = [_unlifted_words(r, j, lo, n_rounds) for r, out_, j, up in zip(pp_ratios, out, jumps, lifted)
+            if out_ and not up]
+    if rest:
+        said += (f"Where it left the band otherwise ({'; '.join(rest)}), its rounds' jumps do not explain it: set "
+                 "its time beside the link table's measured time at that message size (the fit's own miss there, "
+                 "or the link faster or slower than when fitted). ")
     return said
+
+
+def _unlifted_words(pp_ratio: float, jumps: int, lo: float, n_rounds: int) -> str:
+    """One case out of the band that its jumps do not explain, with its own jump count: none; a median below
+    the band (a jump only lengthens a round, so it cannot pull a median down); or too few jumps to be the
+    median (under half its rounds)."""
+    if jumps == 0:
+        return f"at {pp_ratio:.2f}x, no round took over {JUMP:.0f}x its fastest"
+    jumped = f"at {pp_ratio:.2f}x, {jumps} of {n_rounds} rounds took over {JUMP:.0f}x its fastest"
+    if pp_ratio < lo:
+        return f"{jumped}, but a jump only lengthens a round, so it cannot take the median below the band"
+    return f"{jumped}, under half, so its median is not a jumped round"
 
 
 JUMP = 2.0  # a ping-pong round over this many times its fastest round: the ping-pong itself jumped
