@@ -304,11 +304,21 @@ def measure_choice(choose, predict, profile: Profile, cap: float | None = None,
     run, final, key, ratios, again = _against_fastest(lab_task(s), mine, refs, rounds)
     ratio = statistics.median(ratios) if key != mine.key else 1.0
     predicted = your_predictions(predict, profile, [mine] + refs)
-    profiled = {"one worker": sum(profile.layers[1]),  # the profile's figures for the learner's configuration
-                "stages": [m * t for t in _reference.stage_seconds(profile, split, m)]}
+    profiled = profiled_work(profile, split, m)
     return Pipelined(_row(final, mine.key), run.rows, _row(final, key), ratio,
                      noise_margin(ratios) if key != mine.key else MIN_MARGIN, predicted, again, s.label, cap,
                      memory, profiled)
+
+
+def profiled_work(profile: Profile, split: Sequence[int], m: int) -> dict:
+    """The profile's figures for the learner's configuration, seconds a step, worked from the figures the
+    notebook prints (each layer's ms to three decimals, ``per_micro_batch``'s to two), so that a reader
+    redoes them from the per-layer table: "one worker" (every layer on the whole batch), "stages" (m
+    micro-batches of each stage's layers, each plus what a micro-batch costs a stage beyond them)."""
+    layer_ms = {n: [as_printed(t, 3, scale=1e-3) for t in profile.layers[n]] for n in (1, m)}
+    extra = as_printed(profile.per_micro_batch, 2, scale=1e-3)
+    stages = [m * (sum(layer_ms[m][a:b]) + extra) * 1e-3 for a, b in stage_ranges(len(layer_ms[m]), split)]
+    return {"one worker": sum(layer_ms[1]) * 1e-3, "stages": stages, "per micro-batch": extra * 1e-3}
 
 
 def memory_text(p: Pipelined) -> str:

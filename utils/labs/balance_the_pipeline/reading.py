@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from utils.claims import as_printed, one_side, paired_spread, printed_ratio, printed_spread, within_noise
+from utils.claims import as_printed, half_up, one_side, paired_spread, printed_ratio, printed_spread, within_noise
 from utils.lessons.model_split.report import rounds_above_bound
 from utils.lessons.model_split.runs import Row
 
@@ -32,9 +32,6 @@ class Pipelined:
     # the profile's own figures for the learner's configuration, seconds a step: "one worker" (its layers on the
     # whole batch) and "stages" (each stage's m micro-batches of its layers, plus what each costs beyond them)
     profiled: dict | None = None
-
-
-CAUSE_SHARE = 0.10  # a work figure this far from the profile's is named as a cause of the model's miss
 
 
 TIMED_COLUMNS = ["m", "split", "your model predicts", "measured ± noise (range)", "bound 2m/(m+1)",
@@ -197,6 +194,14 @@ def percent_range(lo: float, hi: float) -> str:
     return f"{lo:.0%}-{hi:.0%}" if f"{lo:.0%}" != f"{hi:.0%}" else f"{lo:.1%}-{hi:.1%}"
 
 
+def rounds_listed(rounds: list[float], predicted: float) -> str:
+    """Every paired round, lowest first, so that a reader counts those above and below the prediction: "rounds
+    1.51, 1.60, 1.64"; to three decimals, the prediction too, where two decimals would tie a round with it."""
+    digits = 3 if any(f"{x:.2f}" == f"{predicted:.2f}" for x in rounds) else 2
+    listed = ", ".join(f"{x:.{digits}f}" for x in sorted(rounds))
+    return f"rounds {listed}" + (f" against {predicted:.3f}x" if digits == 3 else "")
+
+
 def prediction_lines(p: Pipelined) -> list[str]:
     """The learner's model against the measurement: within noise where the median is within the paired rounds'
     spread of the prediction (``_miss``), else a miss; then, at every m timed, the sign of its error."""
@@ -211,13 +216,16 @@ def prediction_lines(p: Pipelined) -> list[str]:
         # the gap from the two figures as printed (1.50x against 1.59x: 6%), as a reader works it out
         gap = printed_ratio(r.speedup, predicted) - 1
         side = [s for s in r.speedups if (s < predicted if below else s > predicted)]
-        where = "every round" if len(side) == len(r.speedups) else f"{len(side)} of {len(r.speedups)} rounds"
-        way, rounds = ("below" if below else "above"), f"rounds {lo:.2f}-{hi:.2f}"
+        side_all = len(side) == len(r.speedups)
+        where = "every round" if side_all else f"{len(side)} of {len(r.speedups)} rounds"
+        way = "below" if below else "above"
+        # a count of some rounds comes with the rounds, so that a reader counts them; every round, their range
+        rounds = f"; rounds {lo:.2f}-{hi:.2f}" if side_all else ": " + rounds_listed(r.speedups, predicted)
         how = (f"within the rounds' noise (± {spread:.2f}) as printed, but a miss, not noise: {where} {way} "
                f"the prediction ({predicted:.3f}x; rounds {lo:.3f}-{hi:.3f}: three decimals, as two hide it)."
                if _one_sided(r, predicted) else
                f"farther than the rounds' noise (± {spread:.2f}): a miss, not noise ({where} {way} the "
-               f"prediction; {rounds}).")
+               f"prediction{rounds}).")
         lines = [f"Your model predicted {predicted:.2f}x for your choice; the median, {r.speedup:.2f}x, came "
                  f"{abs(gap):.0%} {'under' if below else 'over'} it, " + how]
     lines.append(_misses_by_m(p))
@@ -231,51 +239,107 @@ def miss_cause(p: Pipelined) -> str:
     """Where the learner's model and the measurement part, from what the run measured of the learner's row:
     one worker's work against the profile's layers on the whole batch (the speed-up's numerator), and each
     stage's work a step against the profile's m micro-batches (its denominator's). Work is a CPU worker's
-    thread time (waiting for a core or a message leaves it out), a GPU's device time. Every branch written:
-    the work that moved names the cause; neither moved, the gap is waiting, which the model plays as none
-    ("" without the figures)."""
+    thread time (waiting for a core or a message leaves it out), a GPU's device time. The work's part is
+    judged from the printed figures (``_model_with_work``): the model's figure redone with the work measured, set
+    beside the measurement; what it leaves is waiting, which the model plays as none ("" without figures)."""
     r, got = p.mine, p.profiled
     if not got or not r.work or not r.baseline_work or r.key not in p.predicted:
         return ""
     one = work_change(r.baseline_work, got["one worker"])
+    done, profiled = [_ms(w) for w in r.work], [_ms(g) for g in got["stages"]]
     # together: the sum of the stages' figures as printed, against the sum of the profile's as printed
-    stages = as_printed(printed_ratio(sum(_ms(w) for w in r.work), sum(_ms(g) for g in got["stages"]), 0) - 1, 2)
+    stages = as_printed(printed_ratio(sum(done), sum(profiled), 0) - 1, 2)
     what = "thread CPU time" if r.cpu_workers else "device time"
-    said = (f"Where your model and the measurement part (work, {what}, medians; a gap over {CAUSE_SHARE:.0%} "
-            "is named as a cause where the model missed): one worker's step worked "
-            f"{_ms(r.baseline_work):.0f} ms against the "
-            f"{_ms(got['one worker']):.0f} ms its layers took in the profile ({one:+.0%}); your stages worked "
-            + " and ".join(f"{_ms(w):.0f}" for w in r.work) + " ms a step against the profile's "
-            + " and ".join(f"{_ms(g):.0f}" for g in got["stages"]) + f" ms ({stages:+.0%} together: "
+    said = (f"Where your model and the measurement part (work, {what}, medians): one worker's step worked "
+            f"{_ms(r.baseline_work):.0f} ms against the {_ms(got['one worker']):.0f} ms its layers took in the "
+            f"profile ({one:+.0%}); your stages worked {_sum_text(done)} ms a step against the profile's "
+            f"{_sum_text(profiled)} ms ({stages:+.0%} together: "
             + ", ".join(f"stage {i} {work_change(w, g):+.0%}"
                         for i, (w, g) in enumerate(zip(r.work, got["stages"])))
-            + "). ")
+            + f"{_profile_from(r.m, got)}). ")
     side = _miss(r, p.predicted[r.key])
     if side is None:
         return said + "Your model met the measurement within the rounds' noise: no cause to name."
-    sign = -1 if side == "under" else 1  # the way a stage's work must move to explain the miss
-    moved = _stages_moved(r.work, got["stages"], sign)
-    stage_words = (f"the work of {moved} cost {'less' if sign < 0 else 'more'} in the pipeline than the "
-                   "profile timed it")
-    if side == "under":
-        causes = ([stage_words + " (why is not measured here: one guess is that each process ran only its "
-                   "own layers, where the profile ran every layer and every micro-batch size in turn in one "
-                   "process)"] if moved else []) + (
-                  [f"one worker's step cost more than its layers did in the profile ({one:+.0%})"]
-                  if one > CAUSE_SHARE else [])
+    return said + _work_part(p, side, one, stages)
+
+
+def _sum_text(figures: list[float]) -> str:
+    """Whole-ms figures and their sum, as a reader adds them: "151 + 163 = 314"."""
+    return " + ".join(f"{x:.0f}" for x in figures) + f" = {sum(figures):.0f}"
+
+
+def _profile_from(m: int, got: dict) -> str:
+    """What the profile's stage figures are worked from, where the check passed it ("" otherwise)."""
+    if "per micro-batch" not in got:
+        return ""
+    return (f"; the profile's: {m} micro-batches, each the stage's layers in the per-layer table's m={m} "
+            f"column plus {got['per micro-batch'] * 1e3:.2f} ms")
+
+
+def _model_with_work(p: Pipelined) -> tuple[float, str]:
+    """The learner's model with the work measured, from the figures as printed: its speed-up times one worker's
+    work over the profile's, over the stages' work together over the profile's (the step scaled with the
+    stages' sum), rounded half up: 1.57 x (289 / 285) / (314 / 336) = 1.70x. The figure and its working."""
+    r, got = p.mine, p.profiled
+    predicted = as_printed(p.predicted[r.key], 2)
+    one, one_profiled = _ms(r.baseline_work), _ms(got["one worker"]) or 1.0
+    stages, stages_profiled = sum(_ms(w) for w in r.work) or 1.0, sum(_ms(g) for g in got["stages"])
+    value = half_up(predicted * (one / one_profiled) / (stages / stages_profiled), 2)
+    return value, (f"{predicted:.2f} × ({one:.0f} / {one_profiled:.0f}) / ({stages:.0f} / {stages_profiled:.0f}) "
+                   f"= {value:.2f}x")
+
+
+def _work_part(p: Pipelined, side: str, one: float, stages: float) -> str:
+    """The work's part in a miss (``side``: "under", the measurement above the model; "over", below), every
+    branch written: the model redone with the work measured (``_model_with_work``) moved toward the measurement or
+    not; reached it within the rounds' noise, fell short of it, or passed it; what is left is waiting."""
+    r, predicted = p.mine, as_printed(p.predicted[p.mine.key], 2)
+    worked, working = _model_with_work(p)
+    way = 1 if side == "under" else -1  # the way the speed-up must move to explain the miss
+    rest = _miss(r, worked)  # the measurement against the model with the work measured
+    said = (f"With the work as measured, your model gives {working} (its figure, times one worker's work "
+            "over the profile's, divided by the stages' work together over the profile's), against "
+            f"{r.speedup:.2f}x ± {noise(r):.2f} measured: ")
+    moved = _work_moved(one, stages, way)
+    if (worked - predicted) * way <= 0:
+        said += ("the work does not explain the miss: " + (f"it moved your model's figure the other way ({moved})"
+                 if worked != predicted else "it leaves your model's figure where it was"))
+    elif rest is None:
+        said += f"the change in work explains the miss ({moved}): nothing is left beyond the rounds' noise"
+    elif (rest == "under") == (side == "under"):
+        said += f"the change in work explains part of the miss ({moved})"
     else:
-        causes = ([stage_words] if moved else []) + (
-                  [f"one worker's step cost less than its layers did in the profile ({one:+.0%})"]
-                  if one < -CAUSE_SHARE else [])
-    if causes:
-        return (said + f"The measured speed-up came {'above' if side == 'under' else 'below'} your model "
-                "because " + "; and ".join(causes) + _small_one_worker(one, sign) + ".")
-    return (said + f"No work figure (one worker's, stage 0's, stage 1's) moved by over {CAUSE_SHARE:.0%} the "
-            "way of the miss, so the work does not explain it: the stages waited " + (
-                "for each other less than your model's schedule has them wait (its backward at twice its "
-                "forward is theory, not measured here)." if side == "under" else
-                "(for each other, for messages or for a core) more than your model's schedule has them "
-                "wait."))
+        said += f"the change in work explains the whole miss, and more ({moved})"
+    if side == "under" and stages < 0:
+        said += ("; why the stages worked less is not measured here (one guess: each process ran only its own "
+                 "layers, where the profile ran every layer and every micro-batch size in turn in one process)")
+    # moved the other way, the miss itself is what waiting must explain, even where the rounds touch the figure
+    return said + _waiting(r, worked, rest if (worked - predicted) * way > 0 else rest or side) + "."
+
+
+def _work_moved(one: float, stages: float, way: int) -> str:
+    """Which work figures moved the speed-up which way: a stage's work up, or one worker's down, slows it."""
+    parts = [(f"your stages' work together {stages:+.0%}", -stages * way), (f"one worker's {one:+.0%}", one * way)]
+    toward = [text for text, push in parts if push > 0]
+    away = [text for text, push in parts if push < 0]
+    said = (" and ".join(toward) + " toward the measurement") if toward else ""
+    if away:
+        said += ("; " if said else "") + " and ".join(away) + " away from it"
+    return said or "neither moved, as printed"
+
+
+def _waiting(r: Row, worked: float, rest: str | None) -> str:
+    """What the model with the work measured leaves, as waiting, every branch written: the model's schedule
+    plays the stages' waiting as none beyond its own order of passes."""
+    if rest is None:
+        return ""
+    one_sided = one_side(r.speedups, worked) is not None and _one_sided(r, worked)  # a miss only by its rounds
+    every = f", every round {'above' if rest == 'under' else 'below'} it" if one_sided else ""
+    gap = f"; the rest ({worked:.2f}x against {r.speedup:.2f}x measured{every}) is not work: the stages waited "
+    if rest == "under":
+        return gap + ("for each other less than your model's schedule has them wait (its backward at twice its "
+                      "forward is theory, not measured here)")
+    return gap + "(for each other, for messages or for a core) more than your model's schedule has them wait"
 
 
 def _ms(seconds: float) -> float:
@@ -285,24 +349,6 @@ def _ms(seconds: float) -> float:
 
 def work_change(measured: float, profiled: float) -> float:
     """How far a work figure moved from the profile's, worked from the two as printed (whole ms), as a reader
-    redoes it from the page, and itself as printed (whole percent), which the naming rule reads: 176 ms
-    against 180 ms is -2% (the unrounded 175.6 / 180.4 would print -3%), and 110 against 100 is +10%, not over
-    ``CAUSE_SHARE``."""
+    redoes it from the page, and itself as printed (whole percent): 176 ms against 180 ms is -2% (the
+    unrounded 175.6 / 180.4 would print -3%)."""
     return as_printed(printed_ratio(measured, profiled, 0, scale=1e-3) - 1, 2)
-
-
-def _stages_moved(work: list[float], profiled: list[float], sign: int) -> str:
-    """The stages whose work a step moved from the profile's by over ``CAUSE_SHARE`` the way ``sign`` (-1:
-    less, +1: more), each with its change: "stage 0 (-18%)", "stages 0 (-30%) and 1 (-28%)"; "" if none."""
-    changes = [work_change(w, g) for w, g in zip(work, profiled)]
-    named = [f"{i} ({c:+.0%})" for i, c in enumerate(changes) if c * sign > CAUSE_SHARE]
-    return "" if not named else ("stage " if len(named) == 1 else "stages ") + " and ".join(named)
-
-
-def _small_one_worker(one: float, sign: int) -> str:
-    """One worker's step moved the miss's way, under the naming rule: a candidate that adds to the named cause
-    (it moves every m's speed-up alike), "" where it did not move that way or is named already."""
-    if 0 < -sign * one <= CAUSE_SHARE:  # ``one`` as printed (``work_change``): a "+0%" does not count
-        return (f"; one worker's step ({one:+.0%}, under the {CAUSE_SHARE:.0%} rule) moved every speed-up "
-                "the same way and may add to it")
-    return ""
