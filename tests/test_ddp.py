@@ -654,9 +654,10 @@ def test_the_knobs_spread_is_worked_from_the_whole_ms_the_table_prints():
     spread = knobs.round_spread(defaults)
     assert spread == (123 - 94) / 106 and f"{spread:.0%}" == "27%"
     said = knobs.knob_conclusion([], 0.05, spread, base_range=(94, 123))
-    assert "round to round (27%)" in said and "no saving can show here" in said
+    assert "round to round (whole range/median: 27%; section 2's noise is half a range)" in said
+    assert "no saving can show here" in said  # named apart from section 2's noise (seventh reading, other 2)
     # the other branch: the most a bucket could save, as printed, above the printed spread
-    assert "more than the defaults' spread (27%)" in knobs.knob_conclusion([], 0.30, spread)
+    assert "more than the defaults' spread (whole range/median: 27%)" in knobs.knob_conclusion([], 0.30, spread)
 
 
 def test_the_allreduce_rates_are_worked_from_the_times_as_printed():

@@ -202,11 +202,13 @@ def knob_conclusion(apart: list[str], most: float, spread: float,
     outside = f"every round outside the defaults'{rng} range of rounds"  # the rule apart_from_defaults applies
     median = "a median outside that range, with some rounds inside it, is not a difference shown"
     if as_printed(most, 2) <= as_printed(spread, 2):  # as printed (0%): the largest possible saving is within the noise
-        return (f"That is no more than the defaults' own spread from round to round ({spread:.0%}), so no saving "
-                f"can show here; " + (f"only {named} had {outside} (a difference this large is a cost or a gain "
+        return (f"That is no more than the defaults' own spread from round to round (whole range/median: "
+                f"{spread:.0%}; section 2's noise is half a range), so no saving can show here; "
+                + (f"only {named} had {outside} (a difference this large is a cost or a gain "
                 f"of its own, not hidden all-reduce time); the others cannot show here: {median}." if apart else
                 f"and no setting had {outside}, the rule this table is read by: {median}."))
-    return (f"That is more than the defaults' spread ({spread:.0%}), so a knob that hid more of it could show: "
+    return (f"That is more than the defaults' spread (whole range/median: {spread:.0%}), so a knob that hid more "
+            "of it could show: "
             + (f"{named} had {outside}; the others did not ({median})." if apart
                else f"none had {outside} here ({median})."))
 
