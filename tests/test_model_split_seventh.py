@@ -1,6 +1,7 @@
 """Lesson 02's seventh reading (session 52, round 2): each sentence follows from the figures printed beside it,
 in both outcomes. Unit tests on synthetic rows, CPU only."""
 
+from utils import claims
 from utils.lessons.model_split import placement, report, runs
 
 
@@ -70,3 +71,15 @@ def test_every_round_above_the_bound_is_not_at_the_bound_within_noise():
     near = report.explain_row(_gpipe([1.65, 1.58, 1.70, 1.72, 1.59]))
     assert "-> at the bound (within noise); 3 of 5 rounds above the bound (up to 1.72x): the bound is within the " \
            "rounds' spread of the median (± 0.06), which explains them" in near
+
+
+def test_the_balanced_gain_is_worked_from_the_rounds_as_printed():
+    # session 52: "1.27x ± 0.03" beside rounds printed 1.31 1.18 1.19 1.05 1.09 and 1.63 1.22 1.55 1.34 1.44,
+    # whose per-round ratios (1.244, 1.034, 1.303, 1.276, 1.321) have a median of 1.28x
+    slow = runs.Row(32, 4, "gpipe", 0.139, 0.148, [0.04, 0.12], speedups=[1.3149, 1.1849, 1.1949, 1.0549, 1.0949])
+    fast = runs.Row(32, 4, "gpipe", 0.114, 0.148, [0.08, 0.08], speedups=[1.6251, 1.2151, 1.5451, 1.3351, 1.4351])
+    gain, spread = report.split_gain(slow, fast)
+    assert f"{gain:.2f}" == "1.28" and spread == claims.printed_spread([1.244, 1.034, 1.303, 1.276, 1.321])
+    # the other outcome: rounds that print as they are give the plain ratio's median
+    even = runs.Row(32, 4, "gpipe", 0.114, 0.148, [0.08, 0.08], speedups=[1.20, 1.10, 1.30, 1.20, 1.25])
+    assert f"{report.split_gain(even, fast)[0]:.2f}" == "1.15"  # the median ratio: 1.44 / 1.25

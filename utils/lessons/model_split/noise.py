@@ -184,9 +184,11 @@ def _per_round_verdict(r: Row, per_round) -> str:
 
 def split_gain(slow: Row, fast: Row) -> tuple[float, float]:
     """The balanced split's gain over the unbalanced one, round by round (the unbalanced step over the balanced
-    step of the same round, the ratio of their paired speedups): its median and paired spread. Section 7."""
-    gains = [f / s for f, s in zip(fast.speedups, slow.speedups)]
-    return statistics.median(gains), paired_spread(gains)
+    step of the same round, the ratio of their paired speedups): its median and paired spread, as printed
+    (``claims.printed_spread``). Each ratio is worked from the two rounds as the rows table prints them (two
+    decimals), so that a reader dividing the printed rounds finds the same gain. Section 7."""
+    gains = [as_printed(f, 2) / as_printed(s, 2) for f, s in zip(fast.speedups, slow.speedups)]
+    return statistics.median(gains), printed_spread(gains)
 
 
 def against_prediction(value: float, spread: float, predicted: float) -> str:
