@@ -151,8 +151,8 @@ def slower_part(c: Compression) -> str:
         return (f"the conversion is the slower part of the uint8 path in all {n} rounds, beyond 2 % "
                 f"({convert_over[table]:.2f}x the crossing in the table's round)")
     slower = sum(r > 1 for r in crossing_over)   # rounds whose crossing printed the longer time
-    return (f"the crossing and the conversion took about the same time (the crossing slower in {slower} of "
-            f"{n} rounds, not every round beyond 2 %)")
+    return (f"the crossing and the conversion took about the same time: the crossing was the slower in {slower} "
+            f"of {n} rounds, not in every round beyond 2 %")
 
 
 def link_ratio_verdict(c: Compression) -> str:
