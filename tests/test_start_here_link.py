@@ -104,3 +104,26 @@ def test_a_fits_margin_in_points_is_worked_from_its_printed_plus_minus():
         assert summary.fit_verdict(acc) == f"within the tolerance, {spare} points to spare"
     assert summary.percent_shown(0.295) == 0.30 and round(0.295, 2) == 0.29
     assert "outside the tolerance by 21 points" in summary.fit_verdict(0.7051)  # prints 71%: 71 - 50
+
+
+def test_one_size_alone_deciding_the_line_verdict_is_said_with_its_neighbours_rates():
+    """Reader t7_0001: 4 MiB (+56%) alone put this run off the profile's line, at 1.58 GB/s beside 1 MiB's 2.81
+    and 16 MiB's 3.03: one noisy median decided the verdict, and the lesson did not say so."""
+    from utils.lessons.start_here import line_check
+
+    def check(times_us, misses):
+        sizes = [2**20, 4 * 2**20, 16 * 2**20]
+        return line_check.LineCheck([(n, t * 1e-6, t * 1e-6 * (1 - m), m)
+                                     for n, t, m in zip(sizes, times_us, misses)], 0.30)
+
+    said = check((372.8, 2659.9, 5532.9), (0.10, 0.56, 0.05)).sentence()
+    assert "the line does not describe this run's link" in said
+    assert ("One size alone decides this verdict: 4 MiB (4 MiB ran at 1.58 GB/s, 1 MiB at 2.81 and 16 MiB at "
+            "3.03: slower than both its neighbours, an outlier among them") in said
+    assert "time it again before reading the line as wrong" in said
+    inside = check((372.8, 1450.0, 5532.9), (0.10, 0.56, 0.05)).sentence()  # 2.89 GB/s: between 2.81 and 3.03
+    assert "4 MiB ran at 2.89 GB/s" in inside and "between its neighbours, no outlier among them" in inside
+    end = check((372.8, 2659.9, 5532.9), (0.10, 0.05, 0.56)).sentence()
+    assert "One size alone decides this verdict: 16 MiB, the end of the sizes" in end
+    two = check((372.8, 2659.9, 5532.9), (0.60, 0.56, 0.05)).sentence()
+    assert "One size alone" not in two

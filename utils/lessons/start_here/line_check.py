@@ -35,6 +35,11 @@ def misses(fit, sizes, seconds) -> list[tuple[int, float, float, float]]:
     return out
 
 
+def _gbs(miss) -> str:
+    """A size's rate n/t in GB/s to 3 significant figures, from its time in µs as printed (``_us``)."""
+    return claims.sig_text(miss[0] / (_us(miss[1]) * 1e-6), 3, 1e9)
+
+
 def _size(n: int) -> str:
     """A message size: "8 B" under a KiB (lesson 01 sends such messages), else "64 KiB", "16 MiB"."""
     return f"{n} B" if n < 2**10 else size_label(n)
@@ -112,7 +117,30 @@ class LineCheck:
         return (f"Against the profile's line, {len(self.beyond)} of this run's {len(self.misses)} sizes miss by more "
                 f"than {own} plus the {_points(EDGE)} the course allows one noisy median ({far}): the line does not "
                 "describe this run's link, measured at another moment than the profile; for this run, use its "
-                "measured times, not the line.")
+                "measured times, not the line." + self.lone_size_sentence())
+
+    def lone_size_sentence(self) -> str:
+        """Where one size alone misses past the edge, one median decides the verdict: said, with its rate n/t
+        beside its neighbours' (from the µs as printed, 3 significant figures), so that a reader can tell an
+        outlier among them (one noisy median makes one as well as a changed link) and knows to time it again."""
+        if len(self.beyond) != 1:
+            return ""
+        pts = sorted(self.misses)
+        i = [m[0] for m in pts].index(self.beyond[0][0])
+        head = f" One size alone decides this verdict: {_size(pts[i][0])}"
+        if not 0 < i < len(pts) - 1:
+            return head + (", the end of the sizes (one neighbour only); time it again to tell one noisy median "
+                           "from a changed link.")
+        rate = lambda m: claims.as_printed_sig(m[0] / (_us(m[1]) * 1e-6), 3, 1e9)  # noqa: E731 - GB/s as printed
+        mine, (lo, hi) = rate(pts[i]), sorted((rate(pts[i - 1]), rate(pts[i + 1])))
+        rates = (f"{_size(pts[i][0])} ran at {_gbs(pts[i])} GB/s, {_size(pts[i - 1][0])} at {_gbs(pts[i - 1])} "
+                 f"and {_size(pts[i + 1][0])} at {_gbs(pts[i + 1])}")
+        if lo <= mine <= hi:
+            return (f"{head} ({rates}: between its neighbours, no outlier among them); time it again to tell one "
+                    "noisy median from a changed link.")
+        side = "slower" if mine < lo else "faster"
+        return (f"{head} ({rates}: {side} than both its neighbours, an outlier among them, which one noisy median "
+                "makes as well as a changed link); time it again before reading the line as wrong.")
 
     def claim(self, name: str) -> claims.Claim:
         """The closing tables' row: lesson 00's and lesson 01's are the same test."""
