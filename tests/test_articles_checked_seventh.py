@@ -96,3 +96,29 @@ def test_the_note_credits_each_row_only_with_the_figures_it_quotes():
     both = report.above_bound_note(m, [_row("A10", verdicts.ABOVE), _row("A19", verdicts.ABOVE)])
     assert both.startswith("Rows A10, A19 are above a bound through lesson 02's split alone") and \
         "lesson 02 §9's ZBV, 2.03x" in both.split(" Lesson 02 §3")[0] and "also quotes" not in both
+
+
+LOADED_NOTE = ("not comparable: the same two-worker setting ran 410 samples/s in section 2 and 240 in section 3, "
+               "beyond the 20% line: the machine's load changed; rerun")  # lesson 03's scaling.disturbed_note
+
+
+def _loaded() -> dict:
+    m = _slow()
+    m["results"]["ddp"] = _recorded(0.96, rounds=SLOW_DDP, disturbed=LOADED_NOTE)
+    return m
+
+
+def test_a_ddp_figure_lesson_03_marked_disturbed_is_inconclusive_never_disagrees():
+    m = _loaded()
+    for claim_id in ("A24", "A3", "A4", "B5", "B16", "B21", "A19"):
+        row = verdicts.judge(claims.BY_ID[claim_id], m, {})
+        assert row.check == verdicts.BUSY, (claim_id, row.check)
+        assert "lesson 03 marked it measured on a loaded machine, so not evidence either way (not comparable: " \
+            in row.evidence, claim_id
+    a19 = verdicts.judge(claims.BY_ID["A19"], m, {}).evidence
+    assert "data parallel's 48% of each GPU's rate was measured on a loaded machine" in a19
+    assert "no method of the article's" not in a19
+    b18 = _b18(m | {"compressed": _compressed(3725, 2751)})
+    assert "one cure did not pay: B8's compression" in b18 and "data parallel" not in b18
+    # the same figure unmarked: the checks read it (the branch the tests above pin)
+    assert verdicts.judge(claims.BY_ID["B16"], _slow(), {}).check == verdicts.DISAGREES

@@ -16,8 +16,8 @@ import re
 from utils import claims as words
 from utils.lessons.articles_checked import host_memory
 from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_above_words: re-exported)
-    LEDGER_NOISE, READ_AS_LESSON_02, TWO_STAGES, Missing, _sends, _stopped, capstone_two_devices, cnn_rounds,
-    compression_rounds, fixed_cost, fused_verdict, no_spread, recorded, recorded_int8_units,
+    LEDGER_NOISE, READ_AS_LESSON_02, TWO_STAGES, Busy, Missing, needs_undisturbed, _sends, _stopped,
+    capstone_two_devices, cnn_rounds, compression_rounds, fixed_cost, fused_verdict, no_spread, recorded, recorded_int8_units,
     recorded_verdict, rounds_above_words, rounds_finding, share_of_rate, spread_of, value)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
@@ -38,10 +38,6 @@ EXPLAINED_MARGIN = 0.10
 PIPELINE_EXPLAINED = "lesson 02 §5's explanation (the stages' work below one device's)"
 # A summary claim stands when the rows it sums up stand.
 SUMMED = {"A17": ["A10", "A20", "A13", "A15", "A3"], "B18": [f"B{k}" for k in range(5, 17)]}  # B5-B16: the cures
-
-
-class Busy(Exception):
-    """Other programs held cores a timing needed (a second thread's or worker's, or a single thread's own)."""
 
 
 class AboveBound(Exception):
@@ -170,6 +166,7 @@ def faster_within_bound(m, name: str) -> bool:
     """True for a speed-up under or at its bound, False for none; ``AboveBound`` for one past it, whatever
     explains it (a finding to explain, never agreement); ``Noisy`` past it with no spread recorded."""
     text = speedup_words(m, name)
+    needs_undisturbed(m, name)  # measured on a loaded machine: inconclusive, never "disagrees"
     if no_spread(text):
         raise Noisy(name)
     if past_bound(text) or name in READ_AS_LESSON_02 and rounds_finding(recorded(m, name).record):
@@ -214,6 +211,7 @@ def split_takes_turns(m) -> bool:
 def superlinear(m) -> bool:
     """Two DDP workers beat 2x by more than their rounds' spread: each GPU did more work a second than one alone."""
     r = recorded(m, "ddp").record
+    needs_undisturbed(m, "ddp")  # a figure from a loaded machine: not evidence either way (``Busy``)
     return r["value"] > 2.0 + spread_of(r)
 
 
@@ -260,7 +258,7 @@ def _a19(m) -> bool:
     if m["results"].get("ddp") is None:
         raise Missing("ddp")
     quoted = ("pipeline", "ddp", *TWO_STAGES)  # lesson 02 §9's schedules too, where recorded
-    return all_hold(lambda: share_of_rate(value(m, "ddp")) > line,
+    return all_hold(lambda: needs_undisturbed(m, "ddp") or share_of_rate(value(m, "ddp")) > line,
                     *(lambda name=name: not_past_bound(m, name) for name in quoted))
 
 

@@ -26,6 +26,28 @@ class Missing(Exception):
     """A figure a check needs has not been recorded yet (a lesson to run first)."""
 
 
+class Busy(Exception):
+    """Other programs held cores a timing needed (a second thread's or worker's, or a single thread's own), or
+    the lesson that recorded a figure marked it measured on a loaded machine (``disturbed``)."""
+
+
+def disturbed(m, name: str) -> str:
+    """The note of a recorded figure its lesson marked measured on a loaded machine (lesson 03's field
+    ``disturbed``: the machine's load changed between its sections), or "" where it did not."""
+    found = m["results"].get(name)
+    return found.record.get("disturbed", "") if found is not None else ""
+
+
+def needs_undisturbed(m, name: str) -> None:
+    """Raise ``Busy`` where recorded figure ``name`` was measured on a loaded machine: not evidence either way,
+    so a check that reads it is inconclusive, never "disagrees"."""
+    if disturbed(m, name):
+        raise Busy(name)
+
+
+LOADED = "measured on a loaded machine, so not evidence either way"
+
+
 
 # --- Measuring -------------------------------------------------------------------------------------------------
 
@@ -231,7 +253,8 @@ def quote(m, name: str, say) -> Part:
     found = m["results"][name]
     if found is None:
         return Part("no figure yet", LEDGER, f"not recorded: run {WHERE_TO_RECORD[name]} first")
-    return found.part(say(found.record))
+    note = found.record.get("disturbed")  # lesson 03's mark: the load changed while it measured
+    return found.part(say(found.record) + (f"; {WHERE_TO_RECORD[name]} marked it {LOADED} ({note})" if note else ""))
 
 
 def capstone_two_devices(record: dict) -> float:

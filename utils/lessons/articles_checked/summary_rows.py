@@ -7,7 +7,8 @@ from __future__ import annotations
 from utils.claims import as_printed
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, SUMMED, compression_reading, run_check,
                                                    speedup_words, too_busy)
-from utils.lessons.articles_checked.figures import capstone_two_devices, fused_verdict, quote, share_of_rate
+from utils.lessons.articles_checked.figures import (LOADED, capstone_two_devices, disturbed, fused_verdict, quote,
+                                                    share_of_rate)
 from utils.lessons.articles_checked.sources import ARITHMETIC, ROWS, Part
 
 # The cures rows B5 to B16 time against one device (or the plain way), each with the rows that quote it
@@ -38,6 +39,9 @@ def data_parallel_reason(m) -> Part | None:
     if found is None:
         return None
     share, line = share_of_rate(found.record["value"]), as_printed(BOTH_WORKING * 100, 0)
+    if disturbed(m, "ddp"):
+        return Part(f"data parallel's {share}% of each GPU's rate was {LOADED}: whether it kept both GPUs "
+                    "working here is for a rerun on a quiet machine to say", ARITHMETIC)
     if share > line:
         return Part(f"data parallel kept {share}% of each GPU's rate, above the row's {line:.0f}% line: both GPUs "
                     "working in this run, as the verdict's reason says", ARITHMETIC)
@@ -51,7 +55,9 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
     for each, naming the rows that quote it and their own checks (row B8 with its condition)."""
     found = []
     for label, ids, name in TIMED_CURES:
-        if m["results"].get(name) is not None and (said := speedup_words(m, name)).startswith(NO_GAIN):
+        if m["results"].get(name) is None or disturbed(m, name):  # a loaded machine's figure: no evidence
+            continue
+        if (said := speedup_words(m, name)).startswith(NO_GAIN):
             checks = ", ".join(f"row {i}'s check: {run_check(i, m, {})}" for i in ids)
             value = as_printed(m["results"][name].record["value"], 2)
             found.append((f"{', '.join(ids)}'s {label}, {value:.2f}x ({said}; {checks})", said))
