@@ -1057,3 +1057,24 @@ def test_against_one_and_reference_names_what_each_verdict_is_read_against():
     assert "(beyond noise of 1x" in above and "above the reference, beyond noise" in above
     slower = against_one_and_reference(0.95, 0.01, 1.03, "slower than conv, BN, ReLU")
     assert "slower than conv, BN, ReLU" in slower
+
+
+def test_roofline_terms_spread_wide_say_the_machine_was_likely_busy(monkeypatch):
+    """Lesson 04 cell 40 (seventh reading, other problem 3): probes spread 28-93% and the references turned
+    rough with no word why; a narrow run says nothing."""
+    import os
+
+    from utils.lessons.compression import roofline
+
+    assert roofline.busy_note([]) == ""
+    monkeypatch.setattr(os, "getloadavg", lambda: (5.4, 3.0, 2.0))
+    said = roofline.busy_note(["fp32 matmul", "int8 matmul"])
+    assert said.startswith(" fp32 matmul, int8 matmul spread beyond 25% although each probe repeats the same code")
+    assert "most likely shared the machine (load average over the last minute: 5.4, on " in said
+    assert said.endswith("rerun on a quiet machine for firm references.")
+
+    def no_load():
+        raise OSError("no load average here")
+
+    monkeypatch.setattr(os, "getloadavg", no_load)
+    assert "load average" not in roofline.busy_note(["fp32 matmul"])

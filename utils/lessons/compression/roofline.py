@@ -17,6 +17,7 @@ the L3's measured bandwidth (a reference), not DRAM's, where STREAM's three arra
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,7 +27,7 @@ from torch import nn
 from utils import claims, devices, machine
 
 __all__ = ["Rates", "measure_rates", "linear_shapes", "intensity", "Reference", "attainable",
-           "int8_reference", "rate_spread", "figure_text", "ROUGH", "no_cache_rate"]
+           "int8_reference", "rate_spread", "figure_text", "busy_note", "ROUGH", "no_cache_rate"]
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,21 @@ def intensity(shapes: list[tuple[int, int]], batch: int, weight_bytes: float = 4
 
 
 ROUGH = 0.25  # above this spread of its repeats, a measured term (and a reference built on it) is rough
+
+
+def busy_note(wide: list[str]) -> str:
+    """The line lesson 04 prints where roofline terms spread beyond ``ROUGH`` (``wide``: their short names):
+    each probe repeats the same code, so a spread that wide most likely means other work shared the machine;
+    the load average over the last minute (``os.getloadavg``, where the OS keeps one) is printed beside it,
+    so that a learner sees why the references turned rough. "" where no term is that wide."""
+    if not wide:
+        return ""
+    try:
+        load = f" (load average over the last minute: {os.getloadavg()[0]:.1f}, on {devices.cpu_cores()} cores)"
+    except (AttributeError, OSError):  # no load average on this OS
+        load = ""
+    return (f" {', '.join(wide)} spread beyond {ROUGH:.0%} although each probe repeats the same code: other work "
+            f"most likely shared the machine{load}; rerun on a quiet machine for firm references.")
 
 
 def figure_text(value: float, rough: bool = False) -> str:
