@@ -474,16 +474,29 @@ def test_the_lookup_is_judged_against_its_write_allocate_ceiling_as_lesson_01_wo
     assert "as fast as the memory allows" in said and "below 80%" not in said, said
     # the other outcomes, against the same ceiling: the spread covers the gap, a gap within the margin, a
     # shortfall past it, and above the ceiling by more than the spread
-    assert "below 80% of it, but its rounds' spread (20%" in lookup.lookup_sentence(0.60, 0.20, cpu)
+    assert "below 80% of it, but its rounds' spread of 20% (" in lookup.lookup_sentence(0.60, 0.20, cpu)
     margin = " ".join(lookup.lookup_sentence(0.55, 0.15, cpu).split())  # 0.77 - 0.55 = 22 points, 15 + 10
     assert "below it by 22 points of the roof" in margin and "within noise: no effect shown" in margin, margin
     short = " ".join(lookup.lookup_sentence(0.50, 0.10, cpu).split())  # 27 points, past 10 + 10
-    assert "below it by 27 points of the roof, past its rounds' spread" in short, short
+    assert "below it by 27 points of the roof, past its rounds' spread of 10% (the slowest round minus the " \
+           "fastest, over their median) by over 10 points (27 against 10 + 10 = 20 points)" in short, short
     assert "leave out" in short, short
     above = " ".join(lookup.lookup_sentence(0.95, 0.05, cpu).split())  # 0.95 / 0.77 = 123%
     assert "95% of the roof is 123% of that ceiling: above that ceiling" in above, above
     copy = lookup.lookup_ceiling(op, "STREAM copy, 32 MiB arrays", cpu=True)  # 3 moved for 2 counted
     assert copy.room == round(1.5 * 46.5 / 80.05, 2) == 0.87
+
+
+def test_the_lookups_gap_within_the_margin_reads_plainly_with_its_sum():
+    """Seventh reading: the spread read as though it were a second gap. The run's figures: 60% of the roof,
+    ceiling 0.77, spread 16%: 17 points below, against 16 + 10 = 26 (each branch above)."""
+    op = SimpleNamespace(bytes=12.90e6 + 33.55e6, written=33.55e6)
+    cpu = lookup.lookup_ceiling(op, "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", cpu=True)
+    said = " ".join(lookup.lookup_sentence(0.60, 0.16, cpu).split())
+    assert "60% of the roof is 78% of that ceiling: below it by 17 points of the roof, against its rounds' " \
+           "spread of 16% (the slowest round minus the fastest, over their median). A gap counts as a " \
+           "shortfall only past the spread by over 10 points (16 + 10 = 26 points); 17 does not pass it: " \
+           "within noise: no effect shown." in said, said
 
 
 def test_a_share_from_rounds_that_spread_widely_is_said_to_be_rough():

@@ -68,7 +68,10 @@ def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
     f, spread, room = claims.as_printed(f, 2), claims.as_printed(spread, 2), ceiling.room  # as printed
     of_ceiling = claims.half_up(f / room, 2)
     gap = claims.half_up(room - f, 2)  # in points of the roof
-    spread_said = f"its rounds' spread ({spread:.0%}: the slowest round minus the fastest, over their median)"
+    spread_said = f"its rounds' spread of {spread:.0%} (the slowest round minus the fastest, over their median)"
+    # the spread and the margin in whole points, and their sum, as a reader adds them: "16 + 10 = 26"
+    allowed = (f"{spread * 100:.0f} + {NOISE_MARGIN * 100:.0f} = "
+               f"{round((spread + NOISE_MARGIN) * 100):.0f} points")
     text = (f"The lookup reached {f:.0%} of its memory roof; {ceiling_words(f, ceiling)}: " + (
         f"above that ceiling by more than {spread_said}: a cache served some of its bytes faster than "
         "memory, or the bandwidth, measured in the same rounds, came out low; this run does not tell which."
@@ -77,11 +80,12 @@ def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
         if of_ceiling >= AT_ROOF else
         f"below {AT_ROOF:.0%} of it, but {spread_said} covers the gap: within noise: no effect shown."
         if within_noise(f, spread, room) else
-        f"below it by {gap * 100:.0f} points of the roof, and {spread_said}; a gap counts as a shortfall "
-        f"only where it passes the spread by over {NOISE_MARGIN * 100:.0f} points: within noise: no effect "
-        "shown."
+        f"below it by {gap * 100:.0f} points of the roof, against {spread_said}. A gap counts as a "
+        f"shortfall only past the spread by over {NOISE_MARGIN * 100:.0f} points ({allowed}); "
+        f"{gap * 100:.0f} does not pass it: within noise: no effect shown."
         if gap <= round(spread + NOISE_MARGIN, 9) else
         f"below it by {gap * 100:.0f} points of the roof, past {spread_said} by over "
-        f"{NOISE_MARGIN * 100:.0f} points: a limit the two roofs leave out. One candidate: a gather reads "
-        "rows scattered through the table, where STREAM streams long arrays; this run does not measure it."))
+        f"{NOISE_MARGIN * 100:.0f} points ({gap * 100:.0f} against {allowed}): a limit the two roofs leave "
+        "out. One candidate: a gather reads rows scattered through the table, where STREAM streams long "
+        "arrays; this run does not measure it."))
     return text + rough_note(spread)
