@@ -83,3 +83,23 @@ def test_the_balanced_gain_is_worked_from_the_rounds_as_printed():
     # the other outcome: rounds that print as they are give the plain ratio's median
     even = runs.Row(32, 4, "gpipe", 0.114, 0.148, [0.08, 0.08], speedups=[1.20, 1.10, 1.30, 1.20, 1.25])
     assert f"{report.split_gain(even, fast)[0]:.2f}" == "1.15"  # the median ratio: 1.44 / 1.25
+
+
+def _zb(rounds, messages=24):
+    return runs.Row(128, 4, "interleaved ZB", 0.396, 0.6893, [0.33, 0.33], speedups=rounds, bound_override=1.78,
+                    messages=messages, bytes_sent=messages * 2**20)
+
+
+def test_a_gap_the_traffic_reading_explains_is_not_left_unresolved():
+    # session 52: interleaved ZB "gap: within what these numbers resolve" above the traffic reading "its messages
+    # take about 14.1 ms ... of the 7.9 ms it lost (178%): ... the link alone can explain it"
+    link = (0.1138e-3, 2.22e9)  # 24 x 0.1138 + 24 x 1.048576 / 2.22 = 14.1 ms
+    row = _zb([1.72, 1.73, 1.74, 1.74, 1.75])
+    assert "the link alone can explain it" in report.link_reading([row], *link, reread=False)
+    line = report.explain_row(row, link)
+    assert line.endswith("gap: the messages' estimated time (the link's fit) covers all of the loss (the traffic "
+                         "reading below)") and "within what these numbers resolve" not in line
+    # the other outcome: few messages, a share that names no cause: the gap stays unresolved
+    few = _zb([1.72, 1.73, 1.74, 1.74, 1.75], messages=2)
+    assert report.explain_row(few, link).endswith("gap: within what these numbers resolve")
+    assert report.explain_row(row).endswith("gap: within what these numbers resolve")  # no traffic reading beside

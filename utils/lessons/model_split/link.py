@@ -184,6 +184,19 @@ def link_reading(rows: list[Row], alpha: float, beta: float, reread: bool = True
     return said + "."
 
 
+def link_cause(r: Row, alpha: float, beta: float) -> str:
+    """The gap's cause ``link_reading`` names for a losing row, as a clause of ``report.explain_row``'s "gap:"
+    (one reading of one gap): where the messages' estimated time is all or most of the loss, at the fit's
+    price; "" where the row lost nothing or its share reads less ("a real part" names no cause alone)."""
+    if r not in losing_rows([r]):
+        return ""
+    word = _short_word(link_share(r, alpha, beta))
+    if word not in ("all", "most"):
+        return ""
+    covers = "covers all of" if word == "all" else "is most of"
+    return f"the messages' estimated time (the link's fit) {covers} the loss (the traffic reading below)"
+
+
 def _short_word(part: float) -> str:
     """The words of the rule section 5 prints for a share of the loss ("not what keeps it from its bound", "a
     real part", "most", "all" where the messages' time covers the whole loss), read on the share as printed

@@ -17,7 +17,7 @@ import textwrap
 
 from utils.claims import Claim, as_printed, printed_ratio, printed_spread, speedup_verdict, within_noise
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
-from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_reading, link_sources,  # noqa: F401
+from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading, link_sources,  # noqa: F401
                                            link_table, link_time, lost_time,  # re-exported: the notebook's names
                                            price_table, probe_line, probe_price, probe_reading, step_share)
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
@@ -187,8 +187,9 @@ def stage_imbalance(r: Row) -> float:
     return max(r.work) / (sum(r.work) / len(r.work)) if r.work and sum(r.work) else 1.0
 
 
-def row_verdict(r: Row) -> str:
-    """The verdict alone: above, at or below the bound, and why (see ``verdict_table``)."""
+def row_verdict(r: Row, link: tuple[float, float] | None = None) -> str:
+    """The verdict alone: above, at or below the bound, and why (see ``verdict_table``). ``link``: the link's
+    fitted (α, β), where a traffic reading (``link_reading``) is printed beside: its cause joins the gap's."""
     lo = r.speedup_range[0]
     if above_as_printed(r.speedup, r.bound):
         if not headline_verdict(r).startswith("above the bound"):  # the spread covers the excess: noise
@@ -202,12 +203,14 @@ def row_verdict(r: Row) -> str:
         return NOISE if lo <= r.bound else ABOVE
     if at_bound_in_noise(r):  # the one rule, as the headline's verdict and section 5's link reading read it
         return AT_THE_BOUND
-    return GAP + (", ".join(_gaps(r)) or UNRESOLVED)
+    causes = _gaps(r) + ([link_cause(r, *link)] if link and link_cause(r, *link) else [])
+    return GAP + (", ".join(causes) or UNRESOLVED)
 
 
-def explain_row(r: Row) -> str:
+def explain_row(r: Row, link: tuple[float, float] | None = None) -> str:
     """One line, from this row's numbers only: measured speedup, its range, the bound, the work the stages
-    measured (CPU time on CPU workers, device time on GPUs), and the verdict."""
+    measured (CPU time on CPU workers, device time on GPUs), and the verdict. ``link``: the link's fitted
+    (α, β) where the block prints a traffic reading of the same rows (``row_verdict``)."""
     lo, hi = r.speedup_range
     parts = [f"{r.speedup:.2f}x (every round: {rounds_text(lo, hi)}) against a {r.bound:.2f}x bound"]
     if r.above_devices:
@@ -219,7 +222,7 @@ def explain_row(r: Row) -> str:
         parts.append(f"{_work_name(r)} times predict {r.predicted:.2f}x")
     if r.cpu_share:
         parts.append("CPU/busy " + " / ".join(f"{f:.0%}" for f in r.cpu_share))
-    return "; ".join(parts) + f" -> {reading(r)}"
+    return "; ".join(parts) + f" -> {reading(r, link)}"
 
 
 def within_work_reference(r: Row) -> bool:
@@ -387,11 +390,11 @@ def speedup_claim(claim: str, r: Row) -> Claim:
     return Claim(claim, f"{r.speedup:.2f}x{noise}", f"bound {r.bound:.2f}x", headline_verdict(r))
 
 
-def reading(r: Row) -> str:
+def reading(r: Row, link: tuple[float, float] | None = None) -> str:
     """The headline's verdict, then what this row's numbers say about it (``row_verdict``): one row, one verdict;
     last, where the median passed what the measured work predicts, that too (``past_prediction``)."""
     passed, verdict_head = past_prediction(r), headline_verdict(r)
-    said = _not_repeated(verdict_head, row_verdict(r))
+    said = _not_repeated(verdict_head, row_verdict(r, link))
     head = verdict_head if not said else f"{verdict_head}; {said}"  # said once
     return head + (f"; {passed}" if passed else "")
 
