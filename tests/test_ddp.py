@@ -336,6 +336,11 @@ def test_the_same_setting_far_apart_in_two_sections_says_the_load_changed():
     assert not scaling.load_changed(329.4, wide)
     assert "inside the rounds' own range, 120-340 samples/s" in scaling.against_one_process(wide, 329.4, 183.2, "2")
     assert not scaling.load_changed(200.0, r)  # 1.10x: within the line
+    # on GPUs section 2 runs deterministic kernels: another setting, so its rate says nothing of the load
+    gpu = "section 2's run used deterministic kernels (section 6 needs them)"
+    assert not scaling.load_changed(329.4, r, gpu)
+    other = scaling.against_one_process(r, 329.4, 183.2, "2", (1.9, 5.3), 2, gpu)
+    assert "1.82x apart, but section 2's run used deterministic kernels" in other and "load changed" not in other
 
 
 def test_a_disturbed_headline_is_marked_in_the_ledger_and_an_undisturbed_one_is_not(monkeypatch, tmp_path):

@@ -157,11 +157,14 @@ def load_average() -> float | None:
         return None
 
 
-def load_changed(two_workers: float, r: dict) -> bool:
+def load_changed(two_workers: float, r: dict, setting_differs: str = "") -> bool:
     """True where section 2's two-worker run (``two_workers`` samples/s) and this section's rounds, the same
     setting (two workers, the same batch and threads each), ran more than ``LOAD_LINE`` apart (their median, as
     printed: whole samples/s) and section 2's rate lies outside every round's: on one machine, in one notebook,
-    the machine's load changed between the two runs, and the rounds' ratio is not DDP's alone."""
+    the machine's load changed between the two runs, and the rounds' ratio is not DDP's alone.
+    ``setting_differs``: how section 2's run differed (deterministic kernels on a GPU): then never True."""
+    if setting_differs:
+        return False
     shown = as_printed(two_workers, 0)
     rounds = [as_printed(x, 0) for x in r.get("twos") or [r["two"]]]
     apart = abs(printed_ratio(two_workers, r["two"], 0) - 1) > LOAD_LINE
@@ -185,13 +188,15 @@ def disturbed_note(two_workers: float, r: dict) -> str:
 
 
 def against_one_process(r: dict, two_workers: float, one_process: float, process_threads: str,
-                        loads: tuple[float | None, float | None] | None = None, cores: int | None = None) -> str:
+                        loads: tuple[float | None, float | None] | None = None, cores: int | None = None,
+                        setting_differs: str = "") -> str:
     """Why section 2's ratio and this one differ, from the figures: section 2 divides its two-worker run
     (``two_workers`` samples/s) by ONE PROCESS given the whole global batch and ``process_threads``
     (``one_process`` samples/s); ``scaling`` divides by one worker with the same batch and threads as each of
     two. The line names which figures differ: the references (beyond 5%), the two-worker figures (beyond
     10%), both or neither; where the two-worker figures, one setting, differ beyond ``LOAD_LINE`` it says the
-    machine's load changed (``loads``: the load average after each run) and the headline is not comparable.
+    machine's load changed (``loads``: the load average after each run) and the headline is not comparable,
+    unless ``setting_differs`` names how section 2's run was another setting (then it says that instead).
     Lesson 03."""
     # from the whole samples/s the line prints, so that each ratio checks against its two figures
     ratio = lambda over, under: printed_ratio(over, under, 0)
@@ -211,6 +216,9 @@ def against_one_process(r: dict, two_workers: float, one_process: float, process
             f"process with the whole global batch and {process_threads}: {one_process:.0f} samples/s; this "
             f"section's is one worker with one worker's batch and threads, as each of the two has: "
             f"{r['one']:.0f} samples/s (median). {refs[0].upper() + refs[1:]}, and {twos}: {gap}")
+    if setting_differs and abs(runs - 1) > LOAD_LINE:  # not one setting: the load is not what it shows
+        return line + (f" (the two-worker figures are {runs:.2f}x apart, but {setting_differs}: not one setting, "
+                       "so not read as a change of the machine's load)")
     if load_changed(two_workers, r):  # one setting, one machine: only the load can move it that far
         return (line + f". The same two-worker setting ran {runs:.2f}x apart in two runs of this notebook, beyond "
                 f"the {LOAD_LINE:.0%} line and outside every round's rate: the machine's load changed between "
