@@ -103,3 +103,21 @@ def test_a_gap_the_traffic_reading_explains_is_not_left_unresolved():
     few = _zb([1.72, 1.73, 1.74, 1.74, 1.75], messages=2)
     assert report.explain_row(few, link).endswith("gap: within what these numbers resolve")
     assert report.explain_row(row).endswith("gap: within what these numbers resolve")  # no traffic reading beside
+
+
+def test_zbv_past_p_points_to_the_candidates_the_run_prints():
+    # session 52: ZBV ended at "a finding to explain" while the run printed work 0.93x and one device at 710 ms
+    def zbv(cpu):
+        work = {"cpu": [0.33, 0.33], "baseline_cpu": 0.710} if cpu else {}
+        return runs.Row(128, 4, "ZBV", 0.350, 0.710, [0.33, 0.33], speedups=[2.03, 2.05, 2.06, 2.01, 1.93],
+                        bound_override=1.92, **work)
+    said = report.p_at_this_m(zbv(True))
+    assert said.endswith("a finding to explain, which no reference explains (the table's verdict reads it). "
+                         "Candidates, in the table of the block below: the stages' measured work, 0.93x one "
+                         "device's (under 1x: not equal work); the one-device step, 710 ms in this launch: set it "
+                         "beside section 5's.")
+    assert "measured work" not in report.p_at_this_m(zbv(False)) and "710 ms" in report.p_at_this_m(zbv(False))
+    # the other outcome: short of p, no finding, no candidates
+    short = runs.Row(128, 4, "ZBV", 0.380, 0.710, [0.33, 0.33], speedups=[1.80, 1.85, 1.82, 1.79, 1.86],
+                     bound_override=1.92)
+    assert "Candidates" not in report.p_at_this_m(short)

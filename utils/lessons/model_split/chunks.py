@@ -68,6 +68,16 @@ def _beside_plain(rows: list[Row], plain: Row) -> str:
             "only where a row's median ± its spread clears plain 1F1B's, widened by that gap.")
 
 
+def _past_p_candidates(r: Row) -> str:
+    """Where a median passes p, the two figures of the row that can give it (the next step for a learner, as
+    section 5 reads them): work that was not equal (the stages' measured work against one device's) and the
+    one-device step the speedup divides (to compare with an earlier section's)."""
+    one = f"{as_printed(r.baseline, 0, 1e-3):.0f} ms in this launch: set it beside section 5's"
+    work = (f"the stages' measured work, {r.work_inflation:.2f}x one device's (under 1x: not equal work); "
+            if r.work_inflation is not None else "")
+    return f" Candidates, in the table of the block below: {work}the one-device step, {one}."
+
+
 def p_at_this_m(r: Row) -> str:
     """A schedule whose bound reaches p, the number of devices, only as m grows (ZBV), measured at this m,
     against p by the figures as printed: past p (equal work on p devices cannot give it: a finding, which no
@@ -79,7 +89,8 @@ def p_at_this_m(r: Row) -> str:
             f"{r.bound:.2f}x (p = {p}x is its bound only as m grows): ")
     if above_as_printed(r.speedup, p):
         return said + (f"the median is past p = {p}x at this m, a figure {p} devices sharing equal work cannot "
-                       "give: a finding to explain, which no reference explains (the table's verdict reads it).")
+                       "give: a finding to explain, which no reference explains (the table's verdict reads it)."
+                       + _past_p_candidates(r))
     side = one_side(r.speedups, p)  # every round on one side of p: not noise, as median_verdict reads it
     if side == "below":
         return said + f"short of p = {p}x in every round (up to {round_text(max(r.speedups))}x), as its bound is."

@@ -446,7 +446,10 @@ def verdict_table(cpu_times: bool = True) -> Table:
                       f"work within {STAGES_EVEN:.2f}x of their mean (even stages: the work is what is left)"),
         (GAP + CONTENTION, f"also, any stage's CPU/busy below {CONTENDED:.0%}"),
         (GAP + WAITING, f"also, if no contention: measured below {SHORT_OF_PREDICTION:.0%} of predicted"),
-        (GAP + UNRESOLVED, "below the bound and none of the four causes above"),
+        (GAP + "the messages' estimated time (the link's fit) covers all of / is most of the loss",
+         "also, where the block prints a traffic reading of the row (section 9): its link time 100% / past 50% of "
+         "the time the row lost to its bound"),
+        (GAP + UNRESOLVED, "below the bound and none of the causes above"),
         ("(last, any row) above what the measured work predicts (P), within the rounds' spread (± d)",
          "median above the work's prediction P, the median minus its spread d at or under P (a prediction may be "
          "passed: it is not a bound)"),
