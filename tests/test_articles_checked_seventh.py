@@ -122,3 +122,25 @@ def test_a_ddp_figure_lesson_03_marked_disturbed_is_inconclusive_never_disagrees
     assert "one cure did not pay: B8's compression" in b18 and "data parallel" not in b18
     # the same figure unmarked: the checks read it (the branch the tests above pin)
     assert verdicts.judge(claims.BY_ID["B16"], _slow(), {}).check == verdicts.DISAGREES
+
+
+def test_the_counts_name_a_row_that_quotes_a_figure_past_its_bound_behind_another_answer():
+    # other problem 2: ZBV's 2.03x past 2x, quoted by A19 whose check disagrees on data parallel's share
+    m = _slow()
+    m["results"]["zbv"] = _recorded(2.03, 1.92, rounds=[1.98, 2.0, 2.03, 2.05, 2.06])
+    a19 = verdicts.judge(claims.BY_ID["A19"], m, {})
+    assert a19.check == verdicts.DISAGREES and "a finding to explain" in a19.evidence
+    counted = report.checks_sentence([a19, _row("A10", verdicts.ABOVE)])
+    assert ("a figure the rows read above its bound (a finding to explain): A10; a figure past its bound quoted "
+            "by a row whose check answers otherwise first: A19; waiting") in counted, counted
+    # the other outcome: no figure past its bound: nothing added
+    quiet = verdicts.judge(claims.BY_ID["A19"], _slow(), {})
+    assert "answers otherwise first" not in report.checks_sentence([quiet])
+
+
+def test_a_row_on_a_loaded_machines_figure_says_inconclusive_in_its_verdict_and_its_group():
+    row = verdicts.judge(claims.BY_ID["B16"], _loaded(), {})
+    assert "-- INCONCLUSIVE on a busy or loaded machine: see its evidence" in report.verdict_cell(row)
+    assert "DISAGREES" not in report.verdict_cell(row)
+    assert "inconclusive (other programs held the cores, or a lesson marked its figure's machine loaded): B16" in \
+        report.group_sentence(["B16"], [row])

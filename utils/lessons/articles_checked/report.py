@@ -50,6 +50,7 @@ def verdict_cell(row: Row) -> str:
     warning = {DISAGREES: " -- THIS RUN DISAGREES: see its evidence",
                ABOVE: " -- A FIGURE PASSED ITS BOUND: a finding to explain (the note under §1's counts says "
                       "what its lesson found)",
+               BUSY: " -- INCONCLUSIVE on a busy or loaded machine: see its evidence",
                NOISY: f" -- INCONCLUSIVE, noise-bound ({NOISY_WHY}): see its evidence"}.get(row.check, "")
     return f"{row.verdict}{judged}{warning}: {row.why} ({row.where})"
 
@@ -102,6 +103,13 @@ def summaries_words(rows: list[Row]) -> str:
     return f"the summary rows follow them, each row against its own verdict ({', '.join(said)})"
 
 
+def quoting_past_bound(own: list[Row]) -> list[str]:
+    """Rows that quote a figure past its bound ("a finding to explain") while their check answers otherwise
+    first (a contradiction is said before a finding; a busy machine or a spread): row A19 quoting lesson 02
+    §9's ZBV past 2x beside data parallel's share, say."""
+    return [r.id for r in own if r.check not in (None, ABOVE) and "a finding to explain" in r.evidence]
+
+
 def checks_sentence(rows: list[Row]) -> str:
     """"checked and agreeing: 31 of 33 rows with their own measurement; the summary rows follow them (A17
     agrees, B18 agrees); disagreeing: none; ...; not checkable (10): A2, ..."."""
@@ -112,6 +120,9 @@ def checks_sentence(rows: list[Row]) -> str:
              (WAITING, "waiting for a lesson's figure"), (BUSY, "inconclusive on a busy machine"),
              (NOISY, NOISY_WORDS))
     others = [f"{name}: {', '.join(c[state]) or 'none'}" for state, name in named]
+    if quoting := quoting_past_bound(own):  # beside the rows above their bound: no finding hides in a count
+        others.insert(2, "a figure past its bound quoted by a row whose check answers otherwise first: "
+                      + ", ".join(quoting))
     return (f"checked and agreeing: {len(c[AGREES])} of {checkable} rows with their own measurement; "
             f"{summaries_words(rows)}; " + "; ".join(others)
             + f"; not checkable ({len(c['unchecked'])}): {', '.join(c['unchecked'])}")
@@ -438,7 +449,7 @@ def group_sentence(ids: list[str], rows: list[Row]) -> str:
     by_id = {r.id: r for r in rows}
     states = [(AGREES, "agreeing"), (DISAGREES, "DISAGREEING (read the evidence)"),
               (ABOVE, "a figure ABOVE ITS BOUND (a finding to explain)"), (WAITING, "waiting for a lesson's figure"),
-              (BUSY, "inconclusive (other programs held the cores)"),
+              (BUSY, "inconclusive (other programs held the cores, or a lesson marked its figure's machine loaded)"),
               (NOISY, "inconclusive (noise-bound: see the row's evidence)")]
     said = [f"{verb}: {', '.join(hit)}" for state, verb in states
             if (hit := [i for i in ids if by_id[i].check == state and i not in SUMMED])]
