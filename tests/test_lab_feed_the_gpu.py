@@ -455,7 +455,7 @@ def test_the_cache_check_passes_the_solution_on_every_draw_and_the_take_away_fol
     assert "100% of the " in line and " s that room can save at most" in line, line
     assert "a little memory in the right place" in line, line
     first = cache_take_away(lambda d, room: list(range(room)), setup, 1.0)  # the fast first items
-    assert "saved no more than its share of the items" in first, first
+    assert "than its share of the items" in first and "a little more" not in first, first
     assert "has not chosen yet" in cache_take_away(lambda d, r: 1 / 0, setup, 1.0)
 
 
@@ -648,3 +648,19 @@ def test_the_cache_s_share_of_the_most_is_worked_from_the_seconds_as_printed(mon
     line = " ".join(cache.cache_take_away(lambda d, room: list(range(room)), _draw(1), 1.0).split())
     assert "saves 0.40 s of an epoch's reading" in line, line
     assert "100% of the 0.40 s that room can save at most" in line, line
+
+
+def test_the_cache_s_share_of_l_against_its_share_of_the_items_every_branch_as_printed():
+    """Seventh reading (latent): 8% of L for 6% of the items read "no more than its share"; each branch now
+    compares the two whole percents printed beside it."""
+    from utils.labs.feed_the_gpu.cache import share_sentence
+
+    assert share_sentence(0.38, 0.06).startswith("Where a total hides bursts")
+    assert "(38% of L for 6% of the items)" in share_sentence(0.38, 0.06)
+    little = share_sentence(0.08, 0.06)
+    assert little.startswith("Your cache saved a little more than its share of the items (8% of L for 6% of")
+    assert "no more" not in little
+    assert share_sentence(0.09, 0.06).startswith("Your cache saved a little more")  # 9 is not over 1.5 x 6
+    assert share_sentence(0.10, 0.06).startswith("Where a total hides bursts")
+    assert "its share of the items and no more (6% of L for 6% of the items)" in share_sentence(0.06, 0.06)
+    assert "less than its share of the items (2% of L for 6%" in share_sentence(0.02, 0.06)

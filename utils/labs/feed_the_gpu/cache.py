@@ -18,7 +18,7 @@ from collections.abc import Callable
 import torch
 
 from utils import checks
-from utils.claims import printed_ratio
+from utils.claims import as_printed, printed_ratio
 from utils.labs.feed_the_gpu.checks import BANK, LabSetup, lab_dataset, lab_setup
 
 HIDDEN_SEEDS = (101, 202)  # draws the learner's code never sees: one needs one loader, the other two
@@ -114,12 +114,29 @@ def cache_take_away(choose_cache: Callable, setup: LabSetup, load: float) -> str
     first, _ = savings(list(range(room)), dataset)
     nominal = read_seconds(dataset).sum().item()  # L by the same nominal costs: a share of like with like
     # the share of L from the seconds as printed (0.40 s of 1.04 s: 38%, not the unrounded figures' 39%)
-    share, of_l, of_best = room / len(dataset), printed_ratio(saved, nominal), printed_ratio(saved, best)
+    share, of_l = as_printed(room / len(dataset), 2), as_printed(printed_ratio(saved, nominal), 2)
+    of_best = printed_ratio(saved, best)
     return (f"- Your cache keeps {room} items ({share:.0%} of the data set) and saves {saved:.2f} s of an epoch's "
             f"reading by the data set's nominal read costs, {of_l:.0%} of its nominal L = "
             f"{nominal:.2f} s (measured: L = {load:.2f} s), {of_best:.0%} of the {best:.2f} s that room can "
             f"save at most; "
-            f"the first {room} items would save {first:.2f} s (nominal costs too). " + (
-                "Where a total hides bursts, a little memory in the right place saves more than its share."
-                if of_l > 1.5 * share else
-                "Your cache saved no more than its share of the items: the reading is not where it looked."))
+            f"the first {room} items would save {first:.2f} s (nominal costs too). "
+            + share_sentence(of_l, share))
+
+
+def share_sentence(of_l: float, share: float) -> str:
+    """The cache's share of L against its share of the items, both as printed (whole percent): nominal costs,
+    no rounds, so no noise to allow for; every branch written (more by half again, a little more, the same
+    as printed, less)."""
+    pair = f"({of_l:.0%} of L for {share:.0%} of the items)"
+    percent_l, percent_items = round(of_l * 100), round(share * 100)  # the two whole percents printed
+    if percent_l > 1.5 * percent_items:
+        return ("Where a total hides bursts, a little memory in the right place saves more than its share "
+                f"{pair}.")
+    if percent_l > percent_items:
+        return (f"Your cache saved a little more than its share of the items {pair}, not half again as much: "
+                "set it beside the most that room can save, above.")
+    if percent_l == percent_items:
+        return (f"Your cache saved its share of the items and no more {pair}: the reading is not where it "
+                "looked.")
+    return f"Your cache saved less than its share of the items {pair}: the reading is not where it looked."
