@@ -89,8 +89,8 @@ def p_at_this_m(r: Row) -> str:
             f"{r.bound:.2f}x (p = {p}x is its bound only as m grows): ")
     if above_as_printed(r.speedup, p):
         return said + (f"the median is past p = {p}x at this m, a figure {p} devices sharing equal work cannot "
-                       "give: a finding to explain, which no reference explains (the table's verdict reads it)."
-                       + _past_p_candidates(r))
+                       "give: a finding to explain, which no reference explains (the table's verdict reads "
+                       "it)." + _past_p_candidates(r))
     side = one_side(r.speedups, p)  # every round on one side of p: not noise, as median_verdict reads it
     if side == "below":
         return said + f"short of p = {p}x in every round (up to {round_text(max(r.speedups))}x), as its bound is."

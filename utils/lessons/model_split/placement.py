@@ -261,8 +261,8 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
 
 
 def printed_work_rise(got: dict) -> float | None:
-    """The stages' measured work's rise (ms, both workers, attention/feed-forward over layers), worked from each
-    stage's work as the placements table prints it (whole ms): (71 + 101) - (78 + 77) = +17, the reader's own
+    """The stages' measured work's rise (ms, both workers, attention/feed-forward over layers), worked from
+    each stage's work as the placements table prints it (whole ms): (71 + 101) - (78 + 77) = +17, the reader's own
     sum. None where the rows carry no work."""
     placed, layers = got["attn/ffn"]["row"], got["layers"]["row"]
     if not (placed.work and layers.work):
@@ -286,11 +286,11 @@ def work_note(got: dict, extra_ms: float) -> str:
     more = printed_work_rise(got)  # from the table's per-stage ms: the reader's own sum
     if more is None:
         return ""
-    said = (f" The stages' measured work rose by {more:+.0f} ms against the layers split's (their CPU time on "
-            "CPU workers, sends and receives included, summed from the table's ms per stage): "
+    said = (f" The stages' measured work rose by {more:+.0f} ms against the layers split's (their CPU time "
+            "on CPU workers, sends and receives included, summed from the table's ms per stage): "
             if got["attn/ffn"]["row"].cpu_workers else
-            f" The stages' measured device time rose by {more:+.0f} ms against the layers split's (summed from the "
-            "table's ms per stage): ")
+            f" The stages' measured device time rose by {more:+.0f} ms against the layers split's (summed from "
+            "the table's ms per stage): ")
     if more >= extra_ms:
         return said + "that alone covers the extra step time, since with one micro-batch the stages take turns."
     return said + (f"less than the extra step time; the other {as_printed(extra_ms - more, 1):.1f} ms is waiting, which the "
@@ -324,15 +324,15 @@ def extra_note(got: dict) -> str:
 
 
 def messages_undecided(got: dict) -> str:
-    """Where the extra messages at the probe's price cost more than the median extra time but not more than its
-    largest reading (``overpriced`` is False): the one conclusion section 8 prints of the link, in every place
+    """Where the extra messages at the probe's price cost more than the median extra time but not more than
+    its largest reading (``overpriced`` is False): the one conclusion section 8 prints of the link, in every place
     (the block, the claims table), as a clause: neither refuted nor a share of the extra time."""
     extra, noise, _, fixed, in_bytes = extra_time(got)
     d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)
     cost = as_printed(as_printed(fixed, d) + as_printed(in_bytes, d), d)
-    return (f"the extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more than the "
-            f"median difference but not more than {_largest_extra(got):.1f} ms, its largest reading (the median "
-            "plus its spread, or the highest round): the messages' share of the extra time is not decided by "
+    return (f"the extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more than "
+            f"the median difference but not more than {_largest_extra(got):.1f} ms, its largest reading (the "
+            "median plus its spread, or the highest round): the messages' share of the extra time is not decided by "
             "this run")
 
 

@@ -17,8 +17,8 @@ import textwrap
 
 from utils.claims import Claim, as_printed, printed_ratio, printed_spread, speedup_verdict, within_noise
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
-from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading, link_sources,  # noqa: F401
-                                           link_table, link_time, lost_time,  # re-exported: the notebook's names
+from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading,  # noqa: F401
+                                           link_sources, link_table, link_time, lost_time,  # the notebook's names
                                            price_table, probe_line, probe_price, probe_reading, step_share)
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
                                             beside_line, percent_as_printed,
@@ -40,8 +40,8 @@ SHORT_OF_PREDICTION = 0.90  # measured below this share of the prediction: waiti
 CONTENDED = 0.80  # CPU time below this share of a stage's busy wall time: it waited for a core
 
 # explain_row's verdicts, word for word.
-LESS_WORK_CAUSE = ("the stages measured less work than the one-device step (cheaper work in each process, or a "
-                   "slower one-device step in these rounds: this run does not tell which)")
+LESS_WORK_CAUSE = ("the stages measured less work than the one-device step (cheaper work in each process, or "
+                   "a slower one-device step in these rounds: this run does not tell which)")
 LESS_WORK_VERDICT = "above the bound, within the work-scaled reference: " + LESS_WORK_CAUSE
 WITHIN_SPREAD = "median above the bound, within the rounds' noise: no cause to read"
 WITHIN_SPREAD_PAST = ("median above the bound, within the rounds' noise; but a round past the number of devices is "
@@ -188,8 +188,9 @@ def stage_imbalance(r: Row) -> float:
 
 
 def row_verdict(r: Row, link: tuple[float, float] | None = None) -> str:
-    """The verdict alone: above, at or below the bound, and why (see ``verdict_table``). ``link``: the link's
-    fitted (α, β), where a traffic reading (``link_reading``) is printed beside: its cause joins the gap's."""
+    """The verdict alone: above, at or below the bound, and why (see ``verdict_table``). ``link``: the
+    link's fitted (α, β), where a traffic reading (``link_reading``) is printed beside: its cause joins the
+    gap's."""
     lo = r.speedup_range[0]
     if above_as_printed(r.speedup, r.bound):
         if not headline_verdict(r).startswith("above the bound"):  # the spread covers the excess: noise
@@ -314,7 +315,7 @@ def rounds_in_noise(r: Row) -> str:
         return ""
     if r.above_devices:
         return rounds_past_devices(r)
-    if len(above) == len(r.speedups):  # every round above: not noise (claims' verdict says so), nothing explains
+    if len(above) == len(r.speedups):  # every round above: not noise (claims' verdict says so)
         return ""
     spread = printed_spread(r.speedups)
     return (f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x): the "
@@ -447,8 +448,8 @@ def verdict_table(cpu_times: bool = True) -> Table:
         (GAP + CONTENTION, f"also, any stage's CPU/busy below {CONTENDED:.0%}"),
         (GAP + WAITING, f"also, if no contention: measured below {SHORT_OF_PREDICTION:.0%} of predicted"),
         (GAP + "the messages' estimated time (the link's fit) covers all of / is most of the loss",
-         "also, where the block prints a traffic reading of the row (section 9): its link time 100% / past 50% of "
-         "the time the row lost to its bound"),
+         "also, where the block prints a traffic reading of the row (section 9): its link time 100% / past "
+         "50% of the time the row lost to its bound"),
         (GAP + UNRESOLVED, "below the bound and none of the causes above"),
         ("(last, any row) above what the measured work predicts (P), within the rounds' spread (± d)",
          "median above the work's prediction P, the median minus its spread d at or under P (a prediction may be "
