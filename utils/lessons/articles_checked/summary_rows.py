@@ -5,8 +5,8 @@ with its own row's check). Used by ``verdicts``."""
 from __future__ import annotations
 
 from utils.claims import as_printed
-from utils.lessons.articles_checked.checks import (BOTH_WORKING, SUMMED, compression_reading, run_check,
-                                                   speedup_words, too_busy)
+from utils.lessons.articles_checked.checks import (BOTH_WORKING, SUMMED, article_split_speedup,
+                                                   compression_reading, run_check, speedup_words, too_busy)
 from utils.lessons.articles_checked.figures import (LOADED, capstone_two_devices, disturbed, fused_verdict, quote,
                                                     share_of_rate)
 from utils.lessons.articles_checked.sources import ARITHMETIC, ROWS, Part
@@ -45,9 +45,13 @@ def data_parallel_reason(m) -> Part | None:
     if share > line:
         return Part(f"data parallel kept {share}% of each GPU's rate, above the row's {line:.0f}% line: both GPUs "
                     "working in this run, as the verdict's reason says", ARITHMETIC)
-    return Part(f"data parallel kept {share}% of each GPU's rate, not above the row's {line:.0f}% line: no method "
-                "of the article's kept both GPUs working in this run; a check that disagrees here disagrees with "
-                "the verdict's reason (data parallel's exception), not with its 'false'", ARITHMETIC)
+    said = f"data parallel kept {share}% of each GPU's rate, not above the row's {line:.0f}% line"
+    split = share_of_rate(article_split_speedup(m)[0])  # the split's share as the row prints it
+    if split > line:  # the split kept both working too: the check reads that against the verdict itself
+        return Part(said, ARITHMETIC)
+    return Part(f"{said}: none of the article's three methods (its split {split}%, data parallel {share}%, a "
+                "merge none of a second GPU) kept both GPUs working in this run; a check that disagrees here "
+                "disagrees with the verdict's reason (data parallel's exception), not with its 'false'", ARITHMETIC)
 
 
 def unpaid_cures(m) -> list[tuple[str, str]]:
