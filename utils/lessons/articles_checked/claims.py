@@ -180,7 +180,7 @@ CLAIMS = [
           "second GPU busy: two of 'these methods' fail, and which method is right is no condition: the claim is "
           "said of each method it sums up (unlike row A1's 'can reach', a class's range, which one right example "
           "bears out). A pipeline with micro-batches (lesson 02's) "
-          "keeps both working too, but the article never proposes one. The stricter reading, all of each GPU's "
+          "can keep both working too, but the article never proposes one. The stricter reading, all of each GPU's "
           "rate (2x on two), is false as well: no method reaches it except where scaling is superlinear; the "
           "evidence says which of the figures it reads kept the most here",
           (("07", "The article's claim, measured"), ("03", "How much faster"))),
