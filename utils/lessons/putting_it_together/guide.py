@@ -118,8 +118,11 @@ def _gb(x: float) -> str:
 
 
 def _sig3(x: float) -> float:
-    """``x`` as the guide prints it, to 3 significant figures: every quotient is worked from these."""
-    return float(f"{x:.3g}")
+    """``x`` as the guide prints it, to 3 significant figures, rounded half up as a reader rounds (126.5 ->
+    127; ``:.3g`` rounds half to even: 126): every quotient is worked from these."""
+    if not x or not math.isfinite(x):
+        return x
+    return claims.half_up(x, 2 - math.floor(math.log10(abs(x))))   # 3 figures: 1,234 -> 1,230
 
 
 def _figure(x: float) -> str:
@@ -174,7 +177,7 @@ def precision_step(plan, hw, profile: Profile | None, features=None) -> tuple[St
         "bf16": "bf16 autocast", "fp16": "fp16 autocast + GradScaler"}[low]
     if profile is None or not profile.peak_ratio:
         return Step("precision", choice, why + "; its bound waits for the profile's matmul share"), low
-    if profile.matmul_speedup == profile.peak_ratio:
+    if precision_bound(profile) is None:   # no FLOPs: the peaks' ratio stands in
         bound, arith = _precision_by_peaks(profile.share("matmul"), profile.peak_ratio)
     else:  # the matmuls' measured time against their FLOPs at the low-precision peak
         bound, arith = _precision_by_flops(profile, low)
@@ -192,25 +195,43 @@ def _precision_by_peaks(share: float, ratio: float) -> tuple[float, str]:
                    f"1/({1 - f:.2f} + {f:.2f}/{r:.2f}) = {bound:.2f}x")
 
 
-def precision_terms(profile: Profile) -> tuple[int, int, float, float, float]:
-    """The precision bound's terms as the guide prints them: the step T and its matmuls M in whole ms, the
-    matmuls' GFLOP to 4 figures, the low-precision peak in GFLOP/s to 0.1, and their ms at that peak (0.1)."""
-    t = int(claims.as_printed(profile.step_s, 0, 1e-3))
-    mm = int(claims.as_printed(profile.parts["matmul"], 0, 1e-3))
+def precision_terms(profile: Profile) -> tuple[float, float, float, float, float, float]:
+    """The precision bound's terms as the guide prints them: the step T and its matmuls M in ms to 0.1, as
+    section 2's table prints them (seconds to 4 decimals: 0.2185 s is 218.5 ms; T its bottom row), the part
+    outside the matmuls T - M, the matmuls' GFLOP to 4 figures, the low-precision peak in GFLOP/s to 0.1, and
+    their ms at that peak (0.1)."""
+    seconds = (printed_step_s(profile.parts), claims.as_printed(profile.parts["matmul"], 4))
+    t, mm = (claims.half_up(x * 1e3, 1) for x in seconds)   # 0.2185 s -> 218.5 ms
     gflop, peak = _sig4(profile.matmul_flops / 1e9), claims.as_printed(profile.low_peak, 1, 1e9)
-    return t, mm, gflop, peak, claims.as_printed(gflop / peak, 1, 1e-3)
+    return t, mm, claims.half_up(t - mm, 1), gflop, peak, claims.as_printed(gflop / peak, 1, 1e-3)
+
+
+def printed_step_s(parts: dict[str, float]) -> float:
+    """The step in seconds as section 2's table prints it: the sum of its parts, each printed to 4 decimals
+    (``profile_words.printed_step``), so the bound's T is the table's bottom row."""
+    return claims.as_printed(sum(claims.as_printed(s, 4) for s in parts.values()), 4)
+
+
+def precision_bound(profile: Profile | None) -> float | None:
+    """Amdahl's precision bound T/((T - M) + FLOPs/peak) from ``precision_terms``: the one figure that the
+    guide, the ladder and the page print. None without the matmuls' FLOPs, time or low-precision peak (the
+    peaks' ratio then stands in)."""
+    if not profile or not profile.matmul_flops or not profile.low_peak or not profile.parts.get("matmul"):
+        return None
+    t, _, outside, _, _, at_low = precision_terms(profile)
+    return t / claims.half_up(outside + at_low, 1)
 
 
 def _precision_by_flops(profile: Profile, low: str) -> tuple[float, str]:
     """Amdahl's bound T/((T - M) + FLOPs/peak), every term worked from the figures as printed: the step T
     and its matmuls M in whole ms, the FLOPs to 4 figures (section 2's rate divides out of them), the measured
     low-precision peak to 0.1 GFLOP/s."""
-    t, mm, gflop, peak, at_low = precision_terms(profile)
-    bound = t / ((t - mm) + at_low)
-    return bound, (f"matmuls take {mm} of a step's {t} ms; their {gflop:.4g} GFLOP at the measured {low} peak "
-                   f"({peak:,.1f} GFLOP/s) take {at_low:.1f} ms: Amdahl's bound T/((1 - f)T + FLOPs/peak) = "
-                   f"{t}/({t - mm} + {at_low:.1f}) = {bound:.2f}x (an estimate: the casts and the parts outside "
-                   "the matmuls can change too)")
+    t, mm, outside, gflop, peak, at_low = precision_terms(profile)
+    bound = precision_bound(profile)
+    return bound, (f"matmuls take {mm:.1f} of a step's {t:.1f} ms (section 2's table); their {gflop:.4g} GFLOP "
+                   f"at the measured {low} peak ({peak:,.1f} GFLOP/s) take {at_low:.1f} ms: Amdahl's bound "
+                   f"T/((1 - f)T + FLOPs/peak) = {t:.1f}/({outside:.1f} + {at_low:.1f}) = {bound:.2f}x (an "
+                   "estimate: the casts and the parts outside the matmuls can change too)")
 
 
 def compile_step(profile: Profile | None, run_steps: int) -> Step:
@@ -503,8 +524,8 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
     peak = profiled.low_peak
     if not peak:
         return memory
-    # every figure from the ones printed before it: the weights to 3 figures, the peak in whole GFLOP/s
-    bn, gflops = _sig3(shape.parameters() / 1e9), int(claims.as_printed(peak, 0, 1e9))
+    # every figure from the ones printed before it: the weights to 3 figures, the peak as every cell prints it
+    bn, gflops = _sig3(shape.parameters() / 1e9), claims.as_printed(peak, 1, 1e9)   # "219.5 GFLOP/s"
     step = 6 * bn * batch * shape.context / (n * gflops)   # seconds
     shown = f"{step / 60:.1f} min" if step >= 60 else f"{_sig3(step):.3g} s"
     step = claims.as_printed(step, 1, 60) * 60 if step >= 60 else _sig3(step)   # as printed
@@ -514,7 +535,7 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
     verdict = (f"impractical on this machine ({run_steps:,} steps: at least {hours} h); rent GPUs" if slow
                else f"{run_steps:,} steps: at least {hours} h")
     said = (f"not profiled here (the profile above is the small model's); a step takes at least "
-            f"6 x {bn:.3g} bn x {batch * shape.context:,} tokens / ({n} x {gflops:,} GFLOP/s, the measured "
+            f"6 x {bn:.3g} bn x {batch * shape.context:,} tokens / ({n} x {gflops:,.1f} GFLOP/s, the measured "
             f"peak) = {shown} (full training's FLOPs at 100 % MFU; LoRA skips the frozen weights' gradients, "
             f"about a third less): {verdict}")
     choice = memory.choice + (" (impractical here)" if slow else "")

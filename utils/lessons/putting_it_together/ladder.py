@@ -110,14 +110,15 @@ def compile_bound(kept_mfu: float | None, precision: str = "fp32") -> tuple[floa
 def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float], feeding_bound: float,
               vocab: int, max_growth: int = 8, matmul_share: float = 1.0,
               optimizer_s: float | None = None, matmul_speedup: float | None = None,
-              kept_mfu: float | None = None) -> Rung:
+              kept_mfu: float | None = None, profile: guide.Profile | None = None) -> Rung:
     """The step ``name`` applied to the steps kept so far (``kept``), with its bound; or a skipped rung that
     says why. ``peaks``: matmul FLOP/s per dtype on one thread (the machine profile); ``matmul_share``: the
     matmuls' share of the profiled step (1.0: the peak ratio alone); ``optimizer_s``: the for-loop AdamW
     step's seconds (the profile's, optimizer's bound); ``matmul_speedup``: how many times faster the step's
     matmuls run at the low-precision peak (their measured fp32 time over their FLOPs there,
     ``guide.Profile``; None: the probes' peak ratio); ``kept_mfu``: the kept step's measured MFU (compile's
-    bound). Compile runs when the guide could not judge it without a measured compile ("measure first"):
+    bound); ``profile``: the profiled step, whose matmul FLOPs give precision's bound as the guide prints it
+    (``guide.precision_bound``: one figure on every line). Compile runs when the guide could not judge it without a measured compile ("measure first"):
     the run measures it."""
     step, s, workers = guide_steps[name], kept.settings, kept.workers
     if not step.applies and step.choice != guide.MEASURE:
@@ -127,6 +128,12 @@ def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float],
                     "(L + C) / max(L, C), lesson 05")
     if name == "precision":
         low = "bf16" if "bf16" in step.choice else "fp16"
+        if guide.precision_bound(profile) is not None:   # the guide's bound, from its printed terms
+            t, _, outside, _, _, at_low = guide.precision_terms(profile)
+            return Rung(name, s.scaled(precision=low), workers, guide.precision_bound(profile),
+                        f"Amdahl: T/((1 - f)T + FLOPs/peak) = {t:.1f}/({outside:.1f} + {at_low:.1f}), the "
+                        f"guide's terms (the step and its matmuls from section 2's table, their FLOPs at the "
+                        f"{low} peak; an estimate: the casts and the other parts can change too)")
         # the share and the ratio as printed: the bound is Amdahl's of the two figures on the page
         share = claims.as_printed(min(1.0, matmul_share), 3)
         ratio = claims.as_printed(matmul_speedup or peaks.get(low, math.nan) / peaks["fp32"], 2)
@@ -253,6 +260,7 @@ class Climb:
     run_steps: int = 0  # the training run a compile must pay back in (0: judged by its gain alone)
     optimizer_s: float | None = None  # the profile's for-loop AdamW step: the optimizer step's bound
     matmul_speedup: float | None = None  # the matmuls' fp32 time over their FLOPs at the low peak (profile)
+    profile: guide.Profile | None = None  # the profiled step: precision's bound as the guide prints it
     cold_compile: bool = True  # the compile step's first launch compiles into an empty inductor cache
     kept: Rung | None = None
     compared: dict = field(default_factory=dict)
@@ -266,7 +274,7 @@ class Climb:
         kept = self.kept or self.base
         rung = next_rung(name, kept, self.steps, self.peaks, self.feeding_bound, self.vocab, self.max_growth,
                          self.matmul_share, self.optimizer_s, self.matmul_speedup,
-                         self.mfu.get(self._kept_name()))
+                         self.mfu.get(self._kept_name()), self.profile)
         cold = self.cold_compile and name == "compile"
         c = Compared(rung, kept, [], []) if rung.skipped else \
             compare(kept, rung, self.rounds, cold_first=cold)

@@ -28,7 +28,7 @@ def parts_rows(shares: dict[str, float]) -> tuple[list[tuple[str, str, str]], fl
 
 def printed_step(shares: dict[str, float]) -> float:
     """The step in seconds as the table prints it: the sum of its parts, each printed to 4 decimals."""
-    return claims.as_printed(sum(claims.as_printed(s, 4) for s in shares.values()), 4)
+    return guide.printed_step_s(shares)   # one sum: the precision bound's T is this row
 
 
 def printed_share(shares: dict[str, float], part: str) -> float:
@@ -69,5 +69,5 @@ def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float]) -
     return (f"The step's own matmuls, {matmul_flops / 1e9:.4g} GFLOP in {claims.as_printed(matmul_s, 4):.4f} s, "
             f"ran at {rate:,.1f} GFLOP/s in fp32, {rate / fp32:.0%} of that fp32 peak "
             f"({fp32:,.1f} GFLOP/s), so at the bf16 peak ({bf16:,.1f} GFLOP/s) they would take "
-            f"{faster:.2f}x less time: section 4's precision bound uses this ratio, the step's matmuls "
-            "against the bf16 peak, not the peaks' ratio.")   # the same figure: guide.Profile.matmul_speedup
+            f"{faster:.2f}x less time: the guide's precision bound prices them so, their FLOPs at the bf16 "
+            "peak (its FLOPs/peak term), not at the peaks' ratio.")   # guide.Profile.matmul_speedup

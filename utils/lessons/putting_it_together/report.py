@@ -284,12 +284,13 @@ def precision_shortfall(profile: guide.Profile | None, gain: float, peaks: dict[
     where the bound was not worked from the matmuls' FLOPs."""
     if not profile or not profile.matmul_flops or not profile.low_peak or not profile.parts.get("matmul"):
         return ""
-    t, mm, gflop, peak, at_low = guide.precision_terms(profile)
+    t, _, outside, gflop, peak, at_low = guide.precision_terms(profile)
     x = float(f"{gain:.2f}")   # the gain as the step's line prints it
-    bound_ms, step_ms = claims.half_up(t - mm + at_low, 1), claims.half_up(t / x, 1)
+    bound_ms, step_ms = claims.half_up(outside + at_low, 1), claims.half_up(t / x, 1)
     gap = claims.half_up(step_ms - bound_ms, 1)
-    head = (f"Where the rest of the bound went, on the profile's step (section 2) at the paired gain: {t} / "
-            f"{x:.2f} = {step_ms:.1f} ms against the bound's {t - mm} + {at_low:.1f} = {bound_ms:.1f} ms")
+    head = (f"Where the rest of the bound went, on the profile's step (section 2) at the paired gain: "
+            f"{t:.1f} / {x:.2f} = {step_ms:.1f} ms against the bound's {outside:.1f} + {at_low:.1f} = "
+            f"{bound_ms:.1f} ms")
     if gap <= 0:
         return head + ": no shortfall to place."
     rate = guide.matmul_gflops(profile.matmul_flops, profile.parts["matmul"])
@@ -297,7 +298,7 @@ def precision_shortfall(profile: guide.Profile | None, gain: float, peaks: dict[
     said = head + f", {gap:.1f} ms short. The bound prices the matmuls at the full {low} peak"
     if share >= 1:
         return said + (f"; in fp32 they reached their peak, so their rate accounts for none of it. The "
-                       f"{gap:.1f} ms are {_held_still(t - mm, low)}")
+                       f"{gap:.1f} ms are {_held_still(outside, low)}")
     at_share = claims.half_up(share * peak, 1)
     slow = claims.half_up(gflop / at_share * 1e3, 1)
     extra = claims.half_up(slow - at_low, 1)
@@ -309,13 +310,13 @@ def precision_shortfall(profile: guide.Profile | None, gain: float, peaks: dict[
              "timed here).")
     if extra >= gap:
         return said
-    return said + f" The other {claims.half_up(gap - extra, 1):.1f} ms are " + _held_still(t - mm, low)
+    return said + f" The other {claims.half_up(gap - extra, 1):.1f} ms are " + _held_still(outside, low)
 
 
-def _held_still(outside: int, low: str) -> str:
+def _held_still(outside: float, low: str) -> str:
     """What the precision bound holds unchanged, named as the rest of its shortfall."""
-    return (f"what the bound holds still: the casts autocast adds and the {outside} ms outside the matmuls "
-            f"(section 2's other rows), which {low} does not speed up and may slow; this run does not "
+    return (f"what the bound holds still: the casts autocast adds and the {outside:.1f} ms outside the "
+            f"matmuls (section 2's other rows), which {low} does not speed up and may slow; this run does not "
             f"time them apart in the {low} step (a profile of that step would).")
 
 
