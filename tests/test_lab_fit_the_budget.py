@@ -559,3 +559,24 @@ def test_two_plans_differing_in_two_techniques_are_read_against_twice_the_tables
     assert "for each of the 2 techniques they differ in" in two
     one = _runner_up(("selective", 4, 1), (True, 4, 1), dict(costs, **{"every block": 0.08}), rounds)
     assert "0.03 apart, more than the cost table's noise (± 0.02, printed under it)" in one, one
+
+
+def test_whether_the_choice_matters_reads_the_cost_tables_noise_as_the_next_line_does():
+    """Seventh reading (latent): "the choice matters" past a fixed 5%, while the next line judged the cheapest
+    and the next by the cost table's noise. One rule (claims.within_noise on the printed figures), both lines."""
+    from utils.labs.fit_the_budget.checks import _choice_matters
+    rounds = {name: [1.0, 1.0, 1.01, 1.0, 1.0] for name in ("plain", "selective", "every block", "chunked loss",
+                                                          "micro-batch")}   # the table's 2% floor: ± 0.02
+    costs = {"selective": 0.05, "every block": 0.20, "chunked loss": 0.02, "micro-batch": 0.0}
+    fitting = [(False, 4, 4), ("selective", 4, 1), (True, 4, 1)]   # 1.02x, 1.05x, 1.20x
+    apart = _choice_matters(fitting, costs, rounds)   # 1.20 - 1.02: 2 techniques apart, ± 0.04
+    assert "the dearest lies 1.20 - 1.02 = 0.18 above the cheapest, more than the cost table's noise (± 0.04: " \
+           "its ± 0.02, printed under it, for each of the 2 techniques they differ in): the choice matters" in apart
+    close = _choice_matters(fitting[:2], costs, rounds)   # 1.05 - 1.02 = 0.03: over 5% of nothing, within 0.04
+    assert "1.05 - 1.02 = 0.03 above the cheapest, within the cost table's noise (± 0.04" in close, close
+    assert "the rounds do not separate them" in close and "the choice matters" not in close
+    wide = {"selective": 0.10, "every block": 0.20, "chunked loss": 0.02, "micro-batch": 0.0}
+    noisy = dict(rounds, selective=[1.0, 1.2, 0.9, 1.1, 0.95])
+    assert "within the cost table's noise" in _choice_matters(fitting[:2], wide, noisy)  # 8% apart, noisy
+    assert "no cost-table rounds" in _choice_matters(fitting, costs, None)
+    assert "one plan fits" in _choice_matters(fitting[:1], costs, rounds)

@@ -517,9 +517,7 @@ def take_aways(choose: Callable, setup: LabSetup, costs: dict, rounds: dict | No
     thrifty = min(fitting, key=lambda p: predicted(setup, p).peak)
     lines.append(("The plan that saves most memory is not the cheapest; " if thrifty != fitting[0] else
                   "The plan that saves most memory is also the cheapest here; ") + cost_range(fitting, costs)
-                 + ("the choice matters on this machine (the cost model's figures)." if _spread(fitting, costs) >= 0.05 else
-                 "every technique cost little here, so the choice barely matters on this machine (the hidden "
-                 "cases, where recomputation or micro-batches are dear, are where it does)."))
+                 + _choice_matters(fitting, costs, rounds))
     if rounds and len(fitting) > 1:
         lines.append(_runner_up(fitting[0], fitting[1], costs, rounds))
     return _wrapped(lines)
@@ -533,11 +531,46 @@ def _spread(fitting: list[tuple], costs: dict) -> float:
 
 def cost_range(fitting: list[tuple], costs: dict) -> str:
     """The fitting plans' costs from the cheapest to the dearest (named), each priced as printed
-    (``printed_cost``), and how far apart: "1.02x to 1.15x (the dearest: ...): 13% apart: "."""
+    (``printed_cost``), and how far apart: "1.02x to 1.15x (the dearest: ...), 13% apart"."""
     dearest = max(fitting, key=lambda p: printed_cost(p, costs))
     low, high = min(printed_cost(p, costs) for p in fitting), printed_cost(dearest, costs)
     return (f"the fitting plans' costs run from {low:.2f}x to {high:.2f}x (the dearest: {describe_plan(dearest)}), "
-            f"{_spread(fitting, costs):.0%} apart: ")
+            f"{_spread(fitting, costs):.0%} apart")
+
+
+def _choice_matters(fitting: list[tuple], costs: dict, rounds: dict | None) -> str:
+    """Whether the choice matters here, by the one rule the next line reads too (``_beyond_noise``): the
+    dearest fitting plan against the cheapest, apart beyond the cost table's noise or not; without the
+    table's rounds, only the cost model's ranking (every branch written)."""
+    cheapest = min(fitting, key=lambda p: printed_cost(p, costs))
+    dearest = max(fitting, key=lambda p: printed_cost(p, costs))
+    if len(fitting) == 1:
+        return ": one plan fits, so there is no choice to make here."
+    if not rounds:
+        return ": the cost model ranks them (no cost-table rounds given here to judge their gap by)."
+    low, high = printed_cost(cheapest, costs), printed_cost(dearest, costs)
+    gap, where, beyond = _beyond_noise(cheapest, dearest, costs, rounds)
+    said = f"; the dearest lies {high:.2f} - {low:.2f} = {gap:.2f} above the cheapest, "
+    if beyond:
+        return said + f"more than the cost table's noise ({where}): the choice matters on this machine."
+    return (said + f"within the cost table's noise ({where}): the cost model ranks them, the rounds do not "
+            "separate them, so the choice barely matters on this machine (the hidden cases, where "
+            "recomputation or micro-batches are dear, are where it does).")
+
+
+def _beyond_noise(best: tuple, other: tuple, costs: dict, rounds: dict[str, list[float]]) -> tuple:
+    """Two plans' costs as printed (``printed_cost``), their gap against the cost table's noise
+    (``cost_noise``) once for each technique they differ in (cell 8's rule: a plan's cost adds the noise of
+    every technique it uses), by the course's noise rule (``claims.within_noise``) on the printed figures:
+    (the gap, where the allowance comes from, beyond it or not)."""
+    noise = cost_noise(rounds)   # the one printed under the cost table
+    differ = max(1, sum(x != y for x, y in zip(best, other)))   # checkpointing, micro-batches, loss chunks
+    allowed = claims.as_printed(differ * noise, 2)
+    where = (f"± {noise:.2f}, printed under it" if differ == 1 else
+             f"± {allowed:.2f}: its ± {noise:.2f}, printed under it, for each of the {differ} techniques they "
+             "differ in")
+    gap = claims.as_printed(printed_cost(other, costs) - printed_cost(best, costs), 2)
+    return gap, where, not claims.within_noise(gap, allowed, 0.0)
 
 
 def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[float]]) -> str:
@@ -545,15 +578,11 @@ def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[
     the cost table's noise (``cost_noise``) once for each technique the two plans differ in (cell 8's rule:
     a plan's cost adds the noise of every technique it uses): apart beyond it, or a ranking the run cannot
     confirm."""
-    noise = cost_noise(rounds)   # the one printed under the cost table
-    differ = max(1, sum(x != y for x, y in zip(best, nearest)))   # checkpointing, micro-batches, loss chunks
-    allowed = claims.as_printed(differ * noise, 2)
-    where = (f"± {noise:.2f}, printed under it" if differ == 1 else
-             f"± {allowed:.2f}: its ± {noise:.2f}, printed under it, for each of the {differ} techniques they differ in")
     a, b = printed_cost(best, costs), printed_cost(nearest, costs)   # each from the costs as printed
-    said = (f"{b - a:.2f} apart, more than the cost table's noise ({where}): its rounds separate the two."
-            if claims.as_printed(b - a, 2) > allowed else
-            f"{b - a:.2f} apart, within the cost table's noise ({where}): the cost model ranks them, the cost "
+    gap, where, beyond = _beyond_noise(best, nearest, costs, rounds)
+    said = (f"{gap:.2f} apart, more than the cost table's noise ({where}): its rounds separate the two."
+            if beyond else
+            f"{gap:.2f} apart, within the cost table's noise ({where}): the cost model ranks them, the cost "
             "table's rounds do not tell them apart.")
     return (f"The cheapest, {describe_plan(best)}, and the next, {describe_plan(nearest)}, cost {a:.2f}x and "
             f"{b:.2f}x by the cost model: " + said)
