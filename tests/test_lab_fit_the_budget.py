@@ -572,7 +572,7 @@ def test_whether_the_choice_matters_reads_the_cost_tables_noise_as_the_next_line
     apart = _choice_matters(fitting, costs, rounds)   # 1.20 - 1.02: 2 techniques apart, ± 0.04
     assert "the dearest lies 1.20 - 1.02 = 0.18 above the cheapest, more than the cost table's noise (± 0.04: " \
            "its ± 0.02, printed under it, for each of the 2 techniques they differ in): the choice matters" in apart
-    close = _choice_matters(fitting[:2], costs, rounds)   # 1.05 - 1.02 = 0.03: over 5% of nothing, within 0.04
+    close = _choice_matters(fitting[:2], costs, rounds)   # 1.05 - 1.02 = 0.03, within 0.04
     assert "1.05 - 1.02 = 0.03 above the cheapest, within the cost table's noise (± 0.04" in close, close
     assert "the rounds do not separate them" in close and "the choice matters" not in close
     wide = {"selective": 0.10, "every block": 0.20, "chunked loss": 0.02, "micro-batch": 0.0}
