@@ -283,7 +283,7 @@ def _model_with_work(p: Pipelined) -> tuple[float, str]:
     r, got = p.mine, p.profiled
     predicted = as_printed(p.predicted[r.key], 2)
     one, one_profiled = _ms(r.baseline_work), _ms(got["one worker"]) or 1.0
-    stages, stages_profiled = sum(_ms(w) for w in r.work) or 1.0, sum(_ms(g) for g in got["stages"])
+    stages, stages_profiled = sum(_ms(w) for w in r.work) or 1.0, sum(_ms(g) for g in got["stages"]) or 1.0
     value = half_up(predicted * (one / one_profiled) / (stages / stages_profiled), 2)
     return value, (f"{predicted:.2f} × ({one:.0f} / {one_profiled:.0f}) / ({stages:.0f} / {stages_profiled:.0f}) "
                    f"= {value:.2f}x")
@@ -325,7 +325,7 @@ def _work_moved(one: float, stages: float, way: int) -> str:
     said = (" and ".join(toward) + " toward the measurement") if toward else ""
     if away:
         said += ("; " if said else "") + " and ".join(away) + " away from it"
-    return said or "neither moved, as printed"
+    return said or "neither by a whole percent, as printed"
 
 
 def _waiting(r: Row, worked: float, rest: str | None) -> str:
