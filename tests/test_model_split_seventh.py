@@ -1,6 +1,8 @@
 """Lesson 02's seventh reading (session 52, round 2): each sentence follows from the figures printed beside it,
 in both outcomes. Unit tests on synthetic rows, CPU only."""
 
+import pytest
+
 from utils import claims
 from utils.lessons.model_split import placement, report, runs
 
@@ -121,3 +123,18 @@ def test_zbv_past_p_points_to_the_candidates_the_run_prints():
     short = runs.Row(128, 4, "ZBV", 0.380, 0.710, [0.33, 0.33], speedups=[1.80, 1.85, 1.82, 1.79, 1.86],
                      bound_override=1.92)
     assert "Candidates" not in report.p_at_this_m(short)
+
+
+def test_the_link_fit_drops_the_smallest_sizes_where_times_do_not_grow():
+    # the re-execution after the seventh reading: 4 B and 16 KiB messages took longer than 4 MiB ones on gloo,
+    # and fit_alpha_beta raised in the middle of the lesson
+    sizes = [4, 2**14, 2**17, 2**20, 2**22]
+    alpha, beta = 100e-6, 1e9
+    clean = [alpha + n / beta for n in sizes]
+    fit, kept = runs.fit_growing(sizes, clean)
+    assert kept == sizes and fit.beta == pytest.approx(beta, rel=1e-6)
+    slow_small = [0.006, 0.005, 0.004, 0.003, 0.0043]   # falling from 4 B to 1 MiB: no line over all five
+    fit, kept = runs.fit_growing(sizes, slow_small)
+    assert kept == sizes[1:] and fit.beta > 0
+    with pytest.raises(ValueError, match="too busy to time it; close other programs"):
+        runs.fit_growing(sizes, [0.05, 0.04, 0.03, 0.02, 0.01])

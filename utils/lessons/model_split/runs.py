@@ -488,19 +488,49 @@ def link_worker(sizes: list[int], pinned: bool, repeats: int = 15) -> tuple[list
     return machine.ping_pong_worker(list(sizes), repeats), done
 
 
+def fit_growing(sizes: list[int], seconds: list[float]):
+    """Lesson 00's fit (``utils.linkmodel.fit_alpha_beta``) over the sizes, dropping the smallest one at a time
+    where the times do not grow with size (gloo's small messages can take longer than 1 MiB ones on a shared
+    machine: no line fits them). Returns the fit and the sizes it kept; raises, with what to do, where even
+    the two largest sizes do not grow."""
+    from utils.linkmodel import fit_alpha_beta
+
+    for start in range(len(sizes) - 1):
+        try:
+            return fit_alpha_beta(sizes[start:], seconds[start:]), sizes[start:]
+        except ValueError:
+            continue
+    raise ValueError(f"the link's times do not grow with size even between {sizes[-2]:,} and {sizes[-1]:,} bytes "
+                     f"({seconds[-2] * 1e3:.2f} and {seconds[-1] * 1e3:.2f} ms): the machine was too busy to "
+                     "time it; close other programs and run the cell again")
+
+
+def _measure_and_fit(sizes: list[int], pinned: bool, tries: int = 3):
+    """Time the link on two launched workers and fit it (``fit_growing``); a busy moment that leaves no fit
+    is timed again, up to ``tries`` times, before the error reaches the learner."""
+    for attempt in range(tries):
+        seconds, done = launch.launch(link_worker, sizes, pinned, nprocs=2, backend="gloo", timeout=120)[0]
+        try:
+            return (*fit_growing(sizes, seconds), done)
+        except ValueError:
+            if attempt == tries - 1:
+                raise
+
+
 def link_model(cpu_workers: bool, hw, sizes=(4, 2**14, 2**17, 2**20, 2**22), pinned: bool = True) -> Link:
     """The link the two workers' stages send through. CPU workers: gloo over loopback, measured now on two
     launched workers and fitted over ``sizes`` (lesson 00's α + n/β, ``utils.linkmodel``), the workers pinned
     as the pipeline's are (``pinned=False``: placed by the operating system, lesson 00's layout); GPU workers:
     the link's datasheet peak (``hw.link``, else PCIe) with no fixed cost, a bound."""
     if cpu_workers:
-        from utils.linkmodel import fit_alpha_beta
-
-        seconds, done = launch.launch(link_worker, list(sizes), pinned, nprocs=2, backend="gloo", timeout=120)[0]
-        fit = fit_alpha_beta(list(sizes), seconds)
+        fit, kept, done = _measure_and_fit(list(sizes), pinned)
         layout = ("each worker pinned to its own core with its gloo threads, as the pipeline's workers" if done else
                   "the workers placed by the operating system, as lesson 00's")
+        dropped = "" if len(kept) == len(sizes) else (
+            f" from {kept[0]:,} bytes up (smaller messages ran slower than larger ones here, as lesson 00's "
+            "small messages can on a shared machine: no single line fits them)")
         return Link(fit.alpha, fit.beta, f"gloo loopback fitted now, {layout}: α {fit.alpha * 1e6:.1f} µs, "
-                    f"β {fit.beta / 1e9:.2f} GB/s, within ±{fit.worst_residual:.0%} of every size", fit.worst_residual, done)
+                    f"β {fit.beta / 1e9:.2f} GB/s, within ±{fit.worst_residual:.0%} of every size{dropped}",
+                    fit.worst_residual, done)
     peak = (hw.link.bandwidth if hw.link and hw.link.bandwidth else hw.gpus[0].pcie_bandwidth) or float("inf")
     return Link(0.0, peak, f"link peak {peak / 1e9:.0f} GB/s, datasheet")
