@@ -62,3 +62,14 @@ def test_rounds_all_past_the_bound_are_not_at_the_bound_within_noise():
     both = claims.speedup_verdict(1.78, 1.78, 0.03, rounds=[1.74, 1.77, 1.78, 1.80, 1.81])
     assert both == "at the bound (within noise)"
     assert claims.speedup_verdict(1.80, 1.78, 0.03) == "at the bound (within noise)"   # no rounds given
+
+
+def test_the_share_of_the_bounds_gain_rounds_half_up():
+    assert claims.gain_share(1.77, 3.0) == "39%"        # 38.5 %: ":.0%" printed 38%
+    assert claims.gain_share(1.25, 1.65) == "38%"
+    assert claims.speedup_verdict(1.77, 3.0) == "faster, under the bound: 39% of its gain"
+
+
+def test_a_share_of_a_bound_or_reference_rounds_half_up():
+    assert claims.percent(0.385) == "39%" and claims.percent(0.384) == "38%"
+    assert claims.bound_verdict(7.7, 20.0) == "39% of the bound"

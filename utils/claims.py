@@ -47,8 +47,8 @@ def against_bound(claim: str, value: float, bound: float, unit: str, scale: floa
 def bound_verdict(value: float, bound: float) -> str:
     """The verdict of a rate against its ceiling: "84% of the bound", or above it, a finding to explain."""
     share = value / bound
-    return (f"{share:.0%} of the bound" if share <= 1.0 else
-            f"above the bound ({share:.0%}): a finding to explain")
+    return (f"{percent(share)} of the bound" if share <= 1.0 else
+            f"above the bound ({percent(share)}): a finding to explain")
 
 
 def as_printed(value: float, digits: int, scale: float = 1.0) -> float:
@@ -188,10 +188,22 @@ def _beside_bound(value: float, bound: float | None, spread: float, baseline: fl
         every = f" (every round {past} {bound:.2f}x)"
         if past == "above":
             return "above the bound: a finding to explain" + every
-        return f"faster, under the bound: {min((value - baseline) / (bound - baseline), 1.0):.0%} of its gain" + every
+        return f"faster, under the bound: {gain_share(value, bound, baseline)} of its gain" + every
     if value > bound:
         return "above the bound: a finding to explain"
-    return f"faster, under the bound: {(value - baseline) / (bound - baseline):.0%} of its gain"
+    return f"faster, under the bound: {gain_share(value, bound, baseline)} of its gain"
+
+
+def percent(share: float) -> str:
+    """A share in whole percent, rounded half up as a reader rounds it (0.385 -> "39%"; ``:.0%`` gives 38%)."""
+    return f"{half_up(share * 100, 0):.0f}%"
+
+
+def gain_share(value: float, bound: float, baseline: float = 1.0) -> str:
+    """The share of the bound's gain a speed-up reached, in whole percent rounded half up as a reader rounds
+    it from the printed figures: (1.25 - 1) / (1.65 - 1) = 38.46 % -> "38%", (1.77 - 1) / (3.0 - 1) = 38.5 %
+    -> "39%" (``:.0%`` would print 38%). Never above 100 % under the bound."""
+    return percent(min((value - baseline) / (bound - baseline), 1.0))
 
 
 def against_speedup(claim: str, value: float, bound: float | None, spread: float = 0.0, baseline: float = 1.0,
@@ -235,7 +247,7 @@ def against_reference(claim: str, value: float, reference: float, unit: str, sca
     """A figure set beside a reference (a rate measured here): its share, which may pass 100 %."""
     shown, ref = as_printed(value, digits, scale), as_printed(reference, digits, scale)
     return Claim(claim, f"{shown:.{digits}f} {unit}", f"reference {ref:.{digits}f} {unit}",
-                 f"{printed_ratio(shown, ref, digits):.0%} of the reference")   # from the printed figures
+                 f"{percent(printed_ratio(shown, ref, digits))} of the reference")   # from the printed figures
 
 
 def paired_spread(ratios: list[float]) -> float:
