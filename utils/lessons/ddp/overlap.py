@@ -297,11 +297,12 @@ def drawn_text(way: str, ranks: list[dict], step: int, label: str = "") -> str:
             f"{ms(max(steps))}). ")
     w, skew = who_waited(ranks, step), start_skew(ranks, step)
     left = (f"Rank {1 if skew > 0 else 0} left the starting barrier {ms(skew)} after rank {0 if skew > 0 else 1}"
-            if as_printed(abs(skew), 1, 1e-3) > 0 else "Both ranks left the starting barrier within 0.1 ms")
+            if as_printed(abs(skew), 1, 1e-3) > 0 else "Both ranks left the starting barrier level (0.0 ms apart "
+            "as printed)")
     if as_printed(w["lag"], 1, 1e-3) == 0:
         inside = (" (each rank can still wait inside its per-tensor all-reduce calls: the collapsed block gives how "
                   "long)" if way == "by hand" else "")  # by hand, every call runs after the backward
-        return (text + f"{left}; their last gradients were ready within 0.1 ms of each other: neither waited for "
+        return (text + f"{left}; their last gradients were ready level (0.0 ms apart as printed): neither waited for "
                 f"the other's backward to end{inside}{label}.")
     # rank 1's forward+backward less rank 0's, each from its own start: lag less skew, both as printed
     # (0.1 ms), so that the reader's sum of the two printed figures gives the third
@@ -355,14 +356,32 @@ def printed_difference(longer: float, shorter: float) -> float:
     return as_printed(as_printed(longer, 1, 1e-3) - as_printed(shorter, 1, 1e-3), 1)
 
 
+def exposed_change(before: float, after: float) -> str:
+    """The exposed time from ``before`` to ``after`` (seconds), with the verb taken from the two figures as
+    printed (0.1 ms): "fell from 5.8 ms to 4.1 ms", "rose from 5.8 ms to 11.9 ms" or "stayed at 5.8 ms"."""
+    a, b = as_printed(before, 1, 1e-3), as_printed(after, 1, 1e-3)
+    if a == b:
+        return f"stayed at {a:.1f} ms"
+    return f"{'fell' if b < a else 'rose'} from {a:.1f} ms to {b:.1f} ms"
+
+
+def longer_or_shorter(grew_ms: float) -> str:
+    """``grew_ms`` (a printed difference, ms) as "11.0 ms longer", "2.3 ms shorter" or "no longer (0.0 ms)":
+    the size without its sign, the direction in words, so a shorter time never reads "-2.3 ms longer"."""
+    if as_printed(grew_ms, 1) == 0:
+        return "no longer (0.0 ms apart as printed)"
+    return f"{abs(grew_ms):.1f} ms {'longer' if grew_ms > 0 else 'shorter'}"
+
+
 def shown_rank_waited(lags_ms: list[float]) -> str:
     """How many of the table's rows show the rank whose backward finished first, and so waited for the other
     at the step's last all-reduce: ``lags_ms`` holds, per row, how much later the OTHER rank's last gradient
-    came, in ms as printed (> 0: the rank shown waited; < 0: the other rank did; 0: within 0.1 ms). Printed
+    came, in ms as printed (> 0: the rank shown waited; < 0: the other rank did; 0: level as printed). Printed
     from the run, so the lesson's text never says "often" where this run shows it once. Lesson 03, section 2."""
     waited, other = sum(lag > 0 for lag in lags_ms), sum(lag < 0 for lag in lags_ms)
     even = len(lags_ms) - waited - other
-    tie = f"; in {even} the two were within 0.1 ms" if even else ""
+    # a tie is the printed zero only: a lag printed as 0.1 ms is counted as a wait, so the groups never overlap
+    tie = f"; in {even} the two were level (0.0 ms apart as printed)" if even else ""
     return (f"In this run the rank shown finished its backward first (and waited for the other at the last "
             f"all-reduce) in {waited} of {len(lags_ms)} rows; in {other} the other rank did{tie} (the collapsed "
             "block measures each wait).")
