@@ -41,13 +41,25 @@ def test_the_two_devices_gap_is_worked_from_the_printed_ms_and_gain():
     """Reader: 199.3 ms over the printed 1.49x is 133.8 ms, not 133.4 (from the unrounded 1.494x)."""
     c = _compared("two devices", 0.19932, [1.4941, 1.4941, 1.4941], workers=2)
     said = ladder.two_devices_gap(c, 4.0e9, 1.6e6, simulated=False)   # 2 x 1/2 x 4 B x 1.6 M / 4 GB/s: 1.6 ms
-    ideal = round(199.3 / 2, 1)
-    gap = round(133.8 - ideal, 1)
+    ideal = claims.half_up(199.3 / 2, 1)
+    gap = claims.half_up(133.8 - ideal, 1)
     assert "a step took 133.8 ms (the steps before it, 199.3 ms" in said and "gain, 1.49x)" in said
     assert f"against {ideal:.1f} ms at the bound" in said and f"{gap:.1f} ms a step the bound" in said
     assert f"The floor is {1.6 / gap:.0%} of the gap" in said
     # the other branch: a floor larger than the gap as printed
     assert "could explain all of the gap" in ladder.two_devices_gap(c, 0.1e9, 1.6e6, simulated=False)
+
+
+def test_the_two_devices_bound_rounds_a_half_up_as_a_reader_does():
+    """Reader (eighth): 172.7 / 2 = 86.35 is 86.4 by hand (round gave 86.3), so the gap is 110.7 - 86.4 = 24.3."""
+    c = _compared("two devices", 0.1727, [1.56] * 3, workers=2)
+    said = ladder.two_devices_gap(c, 4.0e9, 1.6e6, simulated=False)
+    assert "a step took 110.7 ms (the steps before it, 172.7 ms" in said
+    assert "against 86.4 ms at the bound (1/2 of those 172.7 ms): 24.3 ms a step the bound" in said
+    assert "The floor is 7% of the gap" in said   # 1.6 / 24.3 = 6.6%
+    # the other outcome: a half that does not tie (172.8 / 2 = 86.4), the same words from its own figures
+    other = ladder.two_devices_gap(_compared("two devices", 0.1728, [1.56] * 3, workers=2), 4.0e9, 1.6e6, False)
+    assert "a step took 110.8 ms" in other and "against 86.4 ms at the bound" in other and "24.4 ms a step" in other
 
 
 def test_a_slower_step_s_ms_is_the_printed_ms_over_the_printed_gain():

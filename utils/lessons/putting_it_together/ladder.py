@@ -332,7 +332,7 @@ def paid(ratios: list[float], digits: int = 2) -> bool:
 def _low(ratios: list[float], digits: int = 2) -> float:
     """The median less the spread, each as printed (``digits`` decimals): the figure the keep rule reads."""
     median, spread_ = claims.as_printed(_median(ratios), digits), claims.printed_spread(ratios, digits)
-    return claims.as_printed(median - spread_, digits)
+    return claims.half_up(median - spread_, digits)   # worked from printed figures: half up
 
 
 def within_noise(ratios: list[float]) -> str:
@@ -370,7 +370,7 @@ def paired_step_ms(c: Compared, digits: int = 1) -> tuple[float, float]:
     who divides the printed ms by the printed gain finds the printed step (unpaired medians on a shared
     machine can disagree with the paired gain)."""
     before = claims.as_printed(_median([step_seconds(r, c.kept) for r in c.before]), digits, 1e-3)
-    return before, claims.as_printed(before / claims.as_printed(c.gain, 2), digits)
+    return before, claims.half_up(before / claims.as_printed(c.gain, 2), digits)   # worked: half up
 
 
 def compile_seconds(c: Compared) -> tuple[float, float, float]:
@@ -402,8 +402,8 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
     priced (ring: 2(n-1)/n x 4 B a parameter over the link's measured rate) and rank 0's share of a core."""
     n = c.rung.workers
     before, after = paired_step_ms(c)   # ms as printed: every figure below is worked from the printed ones
-    ideal = claims.as_printed(before / n, 1)
-    gap = claims.as_printed(after - ideal, 1)
+    ideal = claims.half_up(before / n, 1)   # worked from printed ms: half up, as a reader (172.7/2 = 86.4)
+    gap = claims.half_up(after - ideal, 1)
     cores = [r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")]  # CPU workers: a core's share
     # then ``why_slower`` has already said the core's share
     slower = _median(c.ratios) + claims.printed_spread(c.ratios) < 1

@@ -44,7 +44,7 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
         tol = tolerance.get(c.rung.settings.precision, tolerance["fp32"])
         bound = c.bound
         # the loss minus the baseline's from the two as printed (4 decimals), as a reader subtracts them
-        dloss = claims.as_printed(claims.as_printed(loss, 4) - claims.as_printed(base_loss, 4), 4)
+        dloss = claims.half_up(claims.as_printed(loss, 4) - claims.as_printed(base_loss, 4), 4)
         rows.append({"step": name, "tokens_per_s": c.tokens_per_s, "x_prev": c.gain,
                      "mfu": mfu.get(name, math.nan), "why": why.get(name, ""),
                      "x_base": chain * claims.as_printed(c.gain, 2), "peak": peaks.get(name, math.nan),
