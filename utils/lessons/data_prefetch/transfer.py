@@ -140,7 +140,8 @@ def slower_part(c: Compression) -> str:
     """Which part of the uint8 path, the crossing or the conversion, took longer: decided across the rounds,
     not from the median round alone, since one round's order can flip in the next. A part is named only where
     it was slower in every round beyond the lesson's 2 % floor (``claims.one_side`` on each round's ratio of
-    the two times as printed); else the two took about the same time. Lesson 05."""
+    the two times as printed); "about the same time" only where every round's ratio lies within 2 % of 1x;
+    otherwise neither part was the slower in every round, and each round's ratio is given. Lesson 05."""
     crossing_over = [printed_ratio(u, v, 3, MS) for u, v in zip(c.uint8_link, c.convert)]
     convert_over = [printed_ratio(v, u, 3, MS) for u, v in zip(c.uint8_link, c.convert)]
     n, table = len(crossing_over), c.median_round   # the table's round: its two times divide to its figure
@@ -150,9 +151,18 @@ def slower_part(c: Compression) -> str:
     if one_side(convert_over, 1 + NOISE_FLOOR) == "above":
         return (f"the conversion is the slower part of the uint8 path in all {n} rounds, beyond 2 % "
                 f"({convert_over[table]:.2f}x the crossing in the table's round)")
-    slower = sum(r > 1 for r in crossing_over)   # rounds whose crossing printed the longer time
-    return (f"the crossing and the conversion took about the same time: the crossing was the slower in {slower} "
-            f"of {n} rounds, not in every round beyond 2 %")
+    crossing, conversion = sum(r > 1 for r in crossing_over), sum(r < 1 for r in crossing_over)
+    each = ", ".join(f"{r:.2f}x" for r in crossing_over)
+    # "about the same" is a claim about size: every round's longer part within 2 % of the shorter one
+    if all(max(a, b) <= 1 + NOISE_FLOOR for a, b in zip(crossing_over, convert_over)):
+        return (f"the crossing and the conversion took about the same time: within 2 % of each other in all "
+                f"{n} rounds (the crossing's time over the conversion's, each round: {each})")
+    if n in (crossing, conversion):   # one part longer in every round, but not beyond 2 % in each
+        part = "crossing" if crossing == n else "conversion"
+        return (f"the {part} took the longer time in all {n} rounds, but not beyond 2 % in every one (the "
+                f"crossing's time over the conversion's, each round: {each})")
+    return (f"neither part was the slower in every round (the crossing in {crossing} of {n}, the conversion in "
+            f"{conversion}; the crossing's time over the conversion's, each round: {each})")
 
 
 def link_ratio_verdict(c: Compression) -> str:
