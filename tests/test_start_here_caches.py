@@ -98,12 +98,22 @@ def test_a_rate_change_within_one_noisy_medians_miss_is_flat_not_a_trend():
         return [CopyPoint(loopback.PATH, n, n / (r * 1e9), None) for n, r in zip((16 * MIB, 64 * MIB), gbs)]
 
     flat = summary.weights_sentence(msgs(3.56, 3.60), 14, "")  # the reader's figures: +1%
-    assert "the rate was flat within noise (within the ±10% one noisy median may miss by)" in flat
+    assert "the rate was flat within noise (+1.1%, within the ±10% one noisy median may miss by)" in flat
     assert "rising" not in flat and "falling" not in flat
     assert "was still rising" in summary.weights_sentence(msgs(3.0, 3.60), 14, "")  # +20%
     falls = summary.weights_sentence(msgs(4.2, 3.60), 14, "")  # -14%
     assert "was still falling" in falls and "takes longer than this estimate" in falls
     assert [summary.rate_trend(3.6e9, 3.96e9), summary.rate_trend(3.6e9, 3.99e9)] == ["flat", "rising"]
+    # the eighth reading's figures: 3.87 -> 3.47 GB/s is -10.3%, past ±10% (rounded to the whole percent it
+    # read -10% and was called flat); a change printed -10.0% stays within it
+    past = summary.weights_sentence(msgs(3.87, 3.47), 14, "")
+    assert "was still falling (-10.3%, past the ±10%" in past and "flat" not in past
+    assert summary.rate_change(3.87e9, 3.47e9) == -0.103
+    assert [summary.rate_trend(3.87e9, 3.47e9), summary.rate_trend(4.0e9, 3.6e9)] == ["falling", "flat"]
+    assert "flat within noise (-9.6%, within" in summary.weights_sentence(msgs(3.84, 3.47), 14, "")
+    from utils.lessons.start_here import line_check
+    shape = line_check._falling_said([16 * MIB, 64 * MIB], [16 * MIB / 3.87e9, 64 * MIB / 3.47e9])
+    assert "3.87 GB/s at 16 MiB, 3.47 at 64 MiB: -10.3%, past the ±10%" in shape
 
 
 def test_a_miss_printed_at_the_threshold_is_not_listed_as_beyond_it():

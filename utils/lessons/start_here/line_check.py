@@ -155,12 +155,19 @@ def sign_changes(residuals) -> int:
     return sum(a != b for a, b in zip(signs, signs[1:]))
 
 
+def rate_change(before: float, after: float) -> float:
+    """The rate's change from ``before`` to ``after`` (B/s), worked from the rates as printed (GB/s to 2
+    decimals) and rounded half up to the tenth of a percent the sentences print it at (3.87 -> 3.47 GB/s is
+    -10.3%). Rounded to the whole percent, -10.3% would read -10%, "within ±10%": a fall past noise called flat."""
+    return claims.half_up(claims.printed_ratio(after, before, 2, 1e9) - 1, 3)
+
+
 def rate_trend(before: float, after: float) -> str:
-    """"rising", "falling" or "flat": a change within ``EDGE`` (one noisy median's miss), judged on the rates
-    as printed (GB/s to 2 decimals), is no trend. Section 3's shape reading and the weights sentence both use it,
+    """"rising", "falling" or "flat": a change within ``EDGE`` (one noisy median's miss), judged on the change
+    as printed (``rate_change``), is no trend. Section 3's shape reading and the weights sentence both use it,
     so one drop is read by one rule."""
-    change = claims.printed_ratio(after, before, 2, 1e9) - 1
-    return "flat" if round(abs(change), 2) <= EDGE else "rising" if change > 0 else "falling"
+    change = rate_change(before, after)
+    return "flat" if abs(change) <= EDGE else "rising" if change > 0 else "falling"
 
 
 def falling_rate(sizes, seconds) -> tuple[float, float] | None:
@@ -181,7 +188,8 @@ def _falling_said(sizes, seconds) -> str:
         return ""
     n1, n2 = sorted(sizes)[-2:]
     return (f" But the rate n/t falls at the largest sizes ({fall[0] / 1e9:.2f} GB/s at {_size(n1)}, "
-            f"{fall[1] / 1e9:.2f} at {_size(n2)}: by more than the ±{EDGE:.0%} one noisy median may miss by), "
+            f"{fall[1] / 1e9:.2f} at {_size(n2)}: {rate_change(*fall):+.1%}, past the ±{EDGE:.0%} one noisy median "
+            "may miss by), "
             "which t = alpha + n/beta cannot do (its rate only rises with n): there, a shape the line misses.")
 
 

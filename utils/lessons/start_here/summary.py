@@ -16,7 +16,7 @@ from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's 
     inverted_references, inverted_sentence, memcpy_references, out_of_cache_sentence, straddling)
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, cost_answer, kept_line_sentence, message_times_sentence, misses, pattern_sentence,
-    rate_trend, shape_note)
+    rate_change, rate_trend, shape_note)
 from utils.lessons.start_here.printed import mean_of_two, micros, micros_time_share
 from utils.plots import size_label
 
@@ -552,8 +552,10 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     if len(pts) < 2:
         return text + ": a single size says nothing of how the rate goes on."
     prev = pts[-2]
-    trend = {"falling": "was still falling", "rising": "was still rising",
-             "flat": f"was flat within noise (within the ±{EDGE:.0%} one noisy median may miss by)"}[
+    change = f"{rate_change(prev.rate, big.rate):+.1%}"  # judged as printed here: rate_trend reads this figure
+    trend = {"falling": f"was still falling ({change}, past the ±{EDGE:.0%} one noisy median may miss by)",
+             "rising": f"was still rising ({change}, past the ±{EDGE:.0%} one noisy median may miss by)",
+             "flat": f"was flat within noise ({change}, within the ±{EDGE:.0%} one noisy median may miss by)"}[
         rate_trend(prev.rate, big.rate)]
     text += (f": the rate {trend} at the largest sizes ({prev.rate / 1e9:.2f} GB/s at {size_label(prev.size)}, "
              f"{big.rate / 1e9:.2f} at {size_label(big.size)})")
