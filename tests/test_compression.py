@@ -1078,3 +1078,25 @@ def test_roofline_terms_spread_wide_say_the_machine_was_likely_busy(monkeypatch)
 
     monkeypatch.setattr(os, "getloadavg", no_load)
     assert "load average" not in roofline.busy_note(["fp32 matmul"])
+
+
+def test_weight_only_int8_over_compile_says_no_gain_beyond_noise_for_a_tie_not_gained_nothing():
+    """Reader t8_0304 (04 #1): "gained nothing over compile alone" beside 0.84x against 0.79x, a tie."""
+    from utils.lessons.compression.report import gain_over_compile
+    tie = gain_over_compile(0.84, 0.79, tie=True)
+    assert tie == "showed no gain over compile alone beyond noise (0.84x against 0.79x)"
+    assert "gained nothing" not in tie
+    assert gain_over_compile(0.70, 0.79, tie=False).startswith("gained nothing")
+    assert gain_over_compile(0.79, 0.79, tie=False).startswith("gained nothing")  # equal as printed
+    assert gain_over_compile(0.95, 0.79, tie=False).startswith("gained over compile alone")
+
+
+def test_pairs_timed_again_are_said_to_differ_by_load_only_where_they_differ_as_printed():
+    """Reader t8_0304 (04 #2): "the figures differ by the machine's load" beside 1.00x and 1.00x."""
+    from utils.lessons.compression.report import load_sentence
+    seen = load_sentence([("90% zeros", "1.00x", "1.00x"), ("channels removed", "1.32x", "1.36x"),
+                          ("weight-only", "0.98x", "0.98x")])
+    assert "where a pair's figures differ as printed (channels removed), they differ by the machine's load" in seen
+    assert "90% zeros" not in seen and "weight-only" not in seen
+    same = load_sentence([("90% zeros", "1.00x", "1.00x")])
+    assert "every pair prints the same figure" in same and "differ" not in same

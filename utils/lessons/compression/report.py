@@ -221,3 +221,28 @@ def agree_within(a: float, a_noise: float, b: float, b_noise: float) -> bool:
     beside 1.00x ±5% (0.06 + 0.05 = 0.11 >= 0.10) agrees. Lesson 04, the closing section."""
     spread = printed_ratio_spread(a, a_noise) + printed_ratio_spread(b, b_noise)
     return claims.within_noise(claims.as_printed(a, 2), round(spread, 2), claims.as_printed(b, 2))
+
+
+def gain_over_compile(a: float, c: float, tie: bool) -> str:
+    """Weight-only int8 (``a``, a speedup over fp32) against compile alone (``c``): "showed no gain over compile
+    alone beyond noise (0.84x against 0.79x)" where the two tie within noise (``tie``), which a higher printed
+    figure can do, so never "gained nothing" beside 0.84x over 0.79x; "gained nothing" only where it is no
+    higher as printed. Lesson 04, section 4."""
+    figures = f"({a:.2f}x against {c:.2f}x)"
+    if tie:
+        return f"showed no gain over compile alone beyond noise {figures}"
+    if claims.as_printed(a, 2) <= claims.as_printed(c, 2):
+        return f"gained nothing over compile alone {figures}"
+    return f"gained over compile alone {figures}"
+
+
+def load_sentence(pairs: list[tuple[str, str, str]]) -> str:
+    """Where every pair of timings agrees within noise: which pairs' figures differ as printed (``pairs``: the
+    name and its two figures as printed), and only those are said to differ by the machine's load, so a
+    pair printed 1.00x and 1.00x is never said to "differ". Lesson 04, section 7."""
+    apart = [name for name, here, there in pairs if here != there]
+    head = "Each pair agrees within the two timings' noise (the sum of their spreads)"
+    if not apart:
+        return head + ": every pair prints the same figure in both sets of rounds."
+    return (head + f": where a pair's figures differ as printed ({', '.join(apart)}), they differ by the "
+            "machine's load from one set of rounds to the other, not by the models.")
