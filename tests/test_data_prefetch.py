@@ -331,6 +331,18 @@ def test_the_sweep_reading_says_only_what_the_sweep_shows():
     flat = {2**16: 0.03, 2**18: -0.06, 2**20: 0.05, 2**22: 0.01, 2**24: -0.02}
     note = transfer.link_only_note(c, 0.25, 0.0, flat, 3.77)
     assert "stands out from the sweep's scatter" in note and "a hypothesis, not tested here" in note
+    # lesson 05's eighth reader: 4.43 / 3.80 printed 1.16 (from unrounded figures) and the -21% to +65%
+    # scatter 3.48; as printed they are 1.17 and 1.21 / 0.35 = 3.46
+    seen = transfer.Compression(4, 1, float_link=[4.4302] * 3, uint8_link=[1.0] * 3, convert=[1.0] * 3)
+    note = transfer.link_only_note(seen, 0.2, 0.0, {2**16: -0.2149, 2**20: 0.6549}, 3.8049)
+    assert "3.80x, so 4.43x is 1.17 times the fit's ratio" in note
+    assert "from -21% to +65%" in note and "up to 3.46 times" in note and "only that loosely" in note
+    # the branch on the figures as printed: a reach that ties the factor as printed covers it
+    tie = transfer.Compression(4, 1, float_link=[4.60] * 3, uint8_link=[1.0] * 3, convert=[1.0] * 3)
+    note = transfer.link_only_note(tie, 0.2, 0.0, {2**16: -0.004, 2**20: 0.134}, 4.00)   # 1.15 = 1.00 / 0.87
+    assert "is 1.15 times" in note and "up to 1.15 times" in note and "only that loosely" in note
+    short = transfer.link_only_note(tie, 0.2, 0.0, {2**16: -0.004, 2**20: 0.12}, 4.00)   # 1.00 / 0.88 = 1.14
+    assert "up to 1.14 times" in short and "stands out from the sweep's scatter" in short
 
 
 def test_the_net_figure_says_where_it_was_measured():

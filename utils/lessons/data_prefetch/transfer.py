@@ -245,9 +245,11 @@ def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int,
             f"batch {uint8_residual:+.0%}")
     if not sweep or not predicted:
         return text + ". Why is not measured here: no fit and fitted sizes to set the ratio beside"
-    factor = measured / predicted   # how far the rounds' ratio lies from the fit's own
+    # worked from the figures as printed (two decimals, residuals in whole percents), half up as a reader
+    # rounds, and compared as printed: a reader who redoes 4.43 / 3.80 finds the factor printed beside it
+    factor = half_up(printed_ratio(measured, predicted), 2)   # how far the rounds' ratio lies from the fit's
     low, high = min(sweep.values()), max(sweep.values())
-    reach = (1 - low) / (1 - high)   # the largest ratio factor two fitted sizes' times could set
+    reach = half_up((1 - as_printed(low, 2)) / (1 - as_printed(high, 2)), 2)   # the most two fitted sizes set
     text += (f"; the fit predicts {predicted:.2f}x, so {measured:.2f}x is {factor:.2f} times the fit's ratio; the "
              f"sweep's own fitted sizes sat from {low:+.0%} to {high:+.0%} off the same fit, a scatter that "
              f"alone can move a ratio up to {reach:.2f} times")
