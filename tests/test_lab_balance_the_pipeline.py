@@ -856,3 +856,24 @@ def test_the_timed_table_prints_each_m_s_noise_that_the_take_away_judges_by():
     assert lab.timed_table_rows(p)[1][3] == "1.43x ± 0.01 (1.40-1.74)"
     said = " ".join(lab.take_away(p).split())  # 1.43 - 0.01 > 1.37: a miss, said with the same ±
     assert "under-predicted at m=32" in said and "1.37x predicted, 1.43x measured ± 0.01" in said, said
+
+
+def test_a_tie_prints_the_ratio_to_the_fastest_and_its_spread_that_decide_it():
+    """Eighth reading: the tie was decided by figures never printed; each tied row's ratio to the fastest,
+    round by round, median ± its spread, is printed, and it is what ``tied_with`` judges by."""
+    from utils.claims import within_noise
+    row = lambda m, speedups: runs.Row(64, m, "gpipe", 1.0, 1.0, [0.5, 0.5], split_points=(2,), speedups=speedups)
+    fast = row(16, [1.49, 1.60, 1.33, 1.52, 1.45, 1.48, 1.50])
+    close = row(32, [1.19, 1.25, 1.49, 1.31, 1.59, 1.32, 1.59])  # 1.32x: outside 1.49 ± 0.04, a tie by the ratio
+    slow = row(4, [1.10, 1.12, 1.08, 1.11, 1.09, 1.10, 1.12])
+    rows = [slow, fast, close]
+    median, spread = lab.ratio_to(close, fast)
+    assert within_noise(median, spread) and not within_noise(*lab.ratio_to(slow, fast))
+    top = lab.tied_with(rows, fast.key)
+    said = " ".join(lab.winners(top, fast.key, fast.key).split())
+    assert [r.m for r in top] == [16, 32] and "m=16 and m=32 tie (1.49x, 1.32x one worker)" in said
+    assert f"m=32 ran {median:.2f} ± {spread:.2f} of m=16's speed" in said and "covers 1, a tie" in said
+    assert "not the table's ± of each speed-up" in said and "yours is one of them" in said
+    assert median - spread <= 1 <= median + spread  # the printed figures redo the tie
+    one = " ".join(lab.winners([fast], close.key, fast.key).split())  # the other branch: one winner
+    assert one == "The fastest measured here used m=16 (1.49x one worker)." and "ratio" not in one

@@ -27,7 +27,7 @@ from utils.claims import as_printed, paired_spread, printed_ratio, speedup_verdi
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
     TIMED_COLUMNS, Pipelined, noise, percent_range, prediction_lines, splits_by_m, tied_with,
-    timed_table_rows, winners)
+    ratio_to, timed_table_rows, winners)
 from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
                                                       current_settings, lab_task)
 from utils.lessons.model_split.memory import measure_memory
@@ -526,7 +526,7 @@ def take_away(p: Pipelined | None) -> str:
     lines[0] += (f" The ± is the rounds' noise: half the range of the middle half of the {len(r.speedups)} paired "
                  "rounds' speed-ups (not the profile's spread, (max - min) / median).")
     top = tied_with(p.rows, fastest.key)  # the configurations the paired rounds cannot tell from the fastest
-    lines.append(winners(top, r.key))
+    lines.append(winners(top, r.key, fastest.key))
     if p.timed_again:  # the first launch's rows; the fastest and yours were timed again on their own
         lines[-1] += (f"(That is the first launch; timed again on their own, yours ran {p.ratio:.0%} of the "
                       f"throughput of m={fastest.m}.) ")

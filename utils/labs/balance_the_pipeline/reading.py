@@ -76,22 +76,26 @@ def splits_by_m(p: Pipelined) -> str:
                else "."))
 
 
+def ratio_to(row: Row, winner: Row) -> tuple[float, float]:
+    """How ``row`` ran against ``winner``, round by round, as the page prints it: the median of each round's
+    ratio of their speed-ups and that ratio's ± (``claims.printed_spread``), both at two decimals. Every row was
+    timed in the same rounds, against the same worker, so a round's ratio cancels that round's busy moments."""
+    ratios = [a / b for a, b in zip(row.speedups, winner.speedups)]
+    return as_printed(statistics.median(ratios), 2), printed_spread(ratios)
+
+
 def tied_with(rows: list[Row], key: str) -> list[Row]:
-    """The rows the paired rounds cannot tell from row ``key``: their round-by-round ratio to it is within its
-    spread (``claims.paired_spread``) of 1, by the course's one noise rule (``within_noise``) at two decimals,
-    as the page prints ratios. Every row was timed in the same rounds, against the same worker."""
+    """The rows the paired rounds cannot tell from row ``key``: their round-by-round ratio to it (``ratio_to``,
+    the figures ``winners`` prints) is within its ± of 1, by the course's one noise rule (``within_noise``)."""
     winner = next(row for row in rows if row.key == key)
-    tied = []
-    for row in rows:
-        ratios = [a / b for a, b in zip(row.speedups, winner.speedups)]
-        if row.key == key or (ratios and within_noise(as_printed(statistics.median(ratios), 2),
-                                                      as_printed(paired_spread(ratios), 2))):
-            tied.append(row)
+    tied = [row for row in rows if row.key == key or (row.speedups and within_noise(*ratio_to(row, winner)))]
     return sorted(tied, key=lambda x: x.m)
 
 
-def winners(top: list[Row], mine: str) -> str:
-    """Who ran fastest: one configuration, or several that the rounds' spread cannot tell apart (a tie)."""
+def winners(top: list[Row], mine: str, fastest: str | None = None) -> str:
+    """Who ran fastest: one configuration, or several that the rounds cannot tell apart (a tie). For a tie,
+    each other row's ratio to the fastest (``fastest``: its key), round by round, with the ± that decided it,
+    so that a reader redoes the tie from the page (the table's ± of each speed-up does not decide it)."""
     yours = any(x.key == mine for x in top)
     if len(top) == 1:
         x = top[0]
@@ -99,8 +103,18 @@ def winners(top: list[Row], mine: str) -> str:
                 f"({x.speedup:.2f}x one worker). ")
     names = ", ".join(f"m={x.m}" for x in top[:-1]) + f" and m={top[-1].m}"
     speeds = ", ".join(f"{x.speedup:.2f}x" for x in top)
-    return (f"At the top, {names} tie ({speeds} one worker: the paired rounds' noise covers the "
-            f"difference){'; yours is one of them' if yours else ''}. ")
+    said = (f"At the top, {names} tie ({speeds} one worker){'; yours is one of them' if yours else ''}. ")
+    best = next((x for x in top if x.key == fastest), None)
+    if best is None:
+        return said
+    ratios = []
+    for x in top:
+        if x.key != best.key:
+            median, spread = ratio_to(x, best)
+            ratios.append(f"m={x.m} ran {median:.2f} ± {spread:.2f} of m={best.m}'s speed")
+    return (said + "Round by round, " + "; ".join(ratios) + " (each round's ratio of the two, median ± the "
+            "middle half's half-range): each covers 1, a tie. That ratio's ± decides it, not the table's ± of "
+            "each speed-up, because a busy round slows both alike and cancels in their ratio. ")
 
 
 def _miss(row: Row, predicted: float) -> str | None:
