@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from utils.claims import as_printed
+
 
 def pipeline_bound(m: int, p: int = 2) -> float:
     """Best speedup of a p-stage pipeline over one device with m micro-batches: p·m / (m + p − 1).
@@ -32,3 +34,29 @@ def predicted_speedup(stage_seconds: Sequence[float], m: int) -> float:
     """
     total, slowest = sum(stage_seconds), max(stage_seconds)
     return m * total / (total + (m - 1) * slowest)
+
+
+MARKS = (1, 2)  # the marks a round is read against everywhere: one device's 1x, two devices' 2x
+
+
+def round_digits(x: float) -> int:
+    """The decimals one round's ratio is printed with: two, and more until the printed figure shows which side
+    of 1x and of 2x the round lies (1.0049 prints "1.005", 1.9996 "1.9996"). One rule for the page, the stars
+    and every count of rounds above a mark, so that what is counted is what a reader sees."""
+    for digits in range(2, 7):
+        shown = as_printed(x, digits)
+        if not any(x < mark <= shown or x > mark >= shown for mark in MARKS):
+            return digits
+    return 6
+
+
+def round_as_printed(x: float) -> float:
+    """One round's ratio as the page prints it (``round_digits`` decimals)."""
+    return as_printed(x, round_digits(x))
+
+
+def round_above(x: float, mark: float) -> bool:
+    """Whether one round is above a mark (the bound, the devices' count) as both are printed: the round with
+    ``round_digits`` decimals, the mark with two. 1.005 is above 1.00x; 2.000 would be neither, so it is
+    printed 1.9996 or 2.0004."""
+    return round_as_printed(x) > as_printed(mark, 2)

@@ -21,14 +21,14 @@ import statistics
 
 from utils.claims import (Claim, as_printed, medians_divide_to, one_side, paired_spread, printed_spread,
                           within_noise)
+from utils.lessons.model_split.bounds import round_above, round_as_printed, round_digits
 from utils.lessons.model_split.runs import Row
 
 
 def round_text(x: float) -> str:
-    """"0.999": one round's ratio, with a third digit where two would hide which side of 1x, or of the two
-    devices' 2x, it lies ("1.998", not "2.00")."""
-    hidden = any((x < mark <= as_printed(x, 2)) or (x > mark >= as_printed(x, 2)) for mark in (1, 2))
-    return f"{x:.3f}" if hidden else f"{x:.2f}"
+    """"0.999": one round's ratio, with more digits where two would hide which side of 1x, or of the two
+    devices' 2x, it lies ("1.998", not "2.00"): ``bounds.round_digits``, the rule every count of rounds uses."""
+    return f"{round_as_printed(x):.{round_digits(x)}f}"
 
 
 def rounds_text(lo: float, hi: float) -> str:

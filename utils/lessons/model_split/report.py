@@ -20,6 +20,7 @@ from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_sp
 from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading,  # noqa: F401
                                            link_sources, link_table, link_time, lost_time,  # re-exported
                                            price_table, probe_line, probe_price, probe_reading, step_share)
+from utils.lessons.model_split.bounds import round_above, round_as_printed, round_digits  # noqa: F401
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
                                             beside_line, percent_as_printed,
                                             at_bound_in_noise, near_reference, noise_of_one, noise_of_reference,
@@ -123,14 +124,14 @@ def every_round(r: Row) -> str:
     """Every round's paired speedup in the order measured; a star marks a round above the number of devices,
     which equal work overlapped on that many devices cannot give (a finding: cheaper work, or a disturbed
     one-device step), reported and counted in the median like the others."""
-    return " ".join(round_text(s) + ("*" if above_as_printed(s, r.devices) else "") for s in r.speedups)
+    return " ".join(round_text(s) + ("*" if round_above(s, r.devices) else "") for s in r.speedups)
 
 
 def _above_devices(r: Row) -> str:
     if not r.above_devices:
         return ""
     return (f"{len(r.above_devices)} of {len(r.speedups)} rounds above {r.devices}x (" +
-            ", ".join(f"{s:.2f}x" for s in r.above_devices) + "), kept in the median")
+            ", ".join(f"{round_text(s)}x" for s in r.above_devices) + "), kept in the median")
 
 
 def cpu_busy_note(rows: list[Row]) -> str:
@@ -237,7 +238,7 @@ def headline_verdict(r: Row) -> str:
     """``median_verdict``, with the rounds above the bound counted whatever the median (section 5's one rule):
     where the median is above the bound too, its verdict reads them, so the count is added as it stands."""
     said = median_verdict(r)
-    above = sum(above_as_printed(s, r.bound) for s in r.speedups)
+    above = sum(round_above(s, r.bound) for s in r.speedups)
     counted = "rounds above the bound" in said or "(every round above" in said  # claims' verdict said them
     if above and above_as_printed(r.speedup, r.bound) and not counted:
         said += f"; {above} of {len(r.speedups)} rounds above the bound"
@@ -310,7 +311,7 @@ def rounds_in_noise(r: Row) -> str:
     """Rounds above the bound where the median, above it as printed, is within noise of it: the one rule of
     ``rounds_above_bound`` (the bound lies within the rounds' spread of the median, which explains them), a
     round past the devices' count still a finding (``rounds_past_devices``); "" where no round is above."""
-    above = [s for s in r.speedups if above_as_printed(s, r.bound)]
+    above = [s for s in r.speedups if round_above(s, r.bound)]
     if not above or not above_as_printed(r.speedup, r.bound):
         return ""
     if r.above_devices:
@@ -327,7 +328,7 @@ def rounds_past_devices(r: Row) -> str:
     that many devices cannot give them, so no spread and no reference explains them ("" where none)."""
     if not r.above_devices:
         return ""
-    past = ", ".join(f"{s:.2f}x" for s in r.above_devices)
+    past = ", ".join(f"{round_text(s)}x" for s in r.above_devices)
     return (f"{len(r.above_devices)} of {len(r.speedups)} rounds above {r.devices} devices' {r.devices}x ({past}): "
             "a finding to explain")
 
@@ -339,7 +340,7 @@ def past_devices_verdict(r: Row) -> str:
     """A median above its bound and past the number of devices (2x on two), as printed: equal work overlapped
     on that many devices cannot give it, so no reference (per process, or scaled by the work) is read as
     explaining it, whatever the reference measured; the rounds past that count are listed."""
-    past = ", ".join(f"{s:.2f}x" for s in r.above_devices)
+    past = ", ".join(f"{round_text(s)}x" for s in r.above_devices)
     rounds = f" ({len(r.above_devices)} of {len(r.speedups)} rounds past {r.devices}x: {past})" if past else ""
     return (f"above the bound, the median itself past {r.devices} devices' {r.devices}x: a finding to explain, "
             f"which no reference explains{rounds}")
@@ -365,13 +366,13 @@ def rounds_above_bound(r: Row) -> str:
     the number of devices (2x on two), which equal work overlapped cannot give, is a finding to explain
     wherever it appears: no spread explains it (the same words as ``_work_reference_verdict``). "" if no
     round passed the bound or the median itself did (the headline's verdict reads that)."""
-    above = [s for s in r.speedups if above_as_printed(s, r.bound)]  # 1.78x beside a 1.78x bound is not above
+    above = [s for s in r.speedups if round_above(s, r.bound)]  # 1.78x beside a 1.78x bound is not above
     if not above or above_as_printed(r.speedup, r.bound):
         return ""
     spread = printed_spread(r.speedups)
-    past = [s for s in above if above_as_printed(s, r.devices)]
+    past = [s for s in above if round_above(s, r.devices)]
     of_them = f", {len(past)} of them past {r.devices} devices' {r.devices}x" if past else ""
-    said = f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {max(above):.2f}x{of_them})"
+    said = f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x{of_them})"
     if as_printed(r.speedup, 2) + spread < as_printed(r.bound, 2):
         return f"{said}: beyond the rounds' spread of the median (± {spread:.2f}): a finding to explain"
     near = f"the bound is within the rounds' spread of the median (± {spread:.2f})"

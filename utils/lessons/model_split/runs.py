@@ -29,7 +29,7 @@ import torch.distributed as dist
 
 from utils import bench, launch, precision, timeline
 from utils.claims import as_printed, printed_ratio
-from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound
+from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound, round_above
 from utils.lessons.model_split.instrument import RecordedStage, span_timer, sync_barrier
 from utils.lessons.model_split.schedules import build_schedule, gpipe_in_process, naive_step, stage_device, train_step
 from utils.lessons.model_split.split import output_shape, split_sequential
@@ -253,7 +253,7 @@ class Row:
         give. Reported with the others, never left out: such a round is a finding. Either the split made
         the work itself cheaper (each process's caches hold less; ``work_inflation`` below 1, and the
         ``work_ceiling`` above the number of devices), or that round's one-device step was disturbed."""
-        return [s for s in self.speedups if as_printed(s, 2) > self.devices]  # as printed: 2.00x is not above 2x
+        return [s for s in self.speedups if round_above(s, self.devices)]  # as printed: 2.002 is above 2x
 
     @property
     def speedup(self) -> float:
