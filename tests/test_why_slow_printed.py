@@ -184,3 +184,19 @@ def test_the_retimed_roof_is_printed_beside_the_share_that_divides_by_it():
     assert memory_roof.retimed_roof_said(point, capped) == ("the compute ceiling, 1.5 GFLOP/s (lower than 0.0833 × "
                                                             "24.2 GB/s = 2.0 GFLOP/s)")
     assert f"{memory_roof.retimed_share(point, capped):.0%}" == "133%"
+
+
+def test_the_profiled_steps_shares_are_worked_from_the_ms_the_table_prints():
+    """Reader t8_0001: the shares' list had its median at 75.0% beside the table's median step, 74.9% (64.5 /
+    86.1 ms): the list rounded each step's unrounded share. Each step's share is now worked from its ms as
+    printed, the table's way, so the list's median is the table's figure."""
+    from utils.lessons.why_slow import profile
+
+    runs = [(None, wall, None, {"matmul": mm}) for wall, mm in ((0.08606, 0.06454), (0.0861, 0.063), (0.086, 0.066))]
+    shares = tuple(sorted(profile._matmul_share(r) for r in runs))
+    assert [round(s * 100, 1) for s in shares] == [73.2, 74.9, 76.7]  # 64.54 / 86.06 alone is 75.0%
+    step = profile.StepProfile(0.08606, {"matmul": 0.06454, "memory-bound": 0.015, "Python & dispatch": 0.00652},
+                               [], None, None, None, attention_seconds=0.008, matmul_shares=shares + (0.74, 0.752))
+    said = step.split_sentence()
+    assert "matmuls 74.9% of it" in said and "ran 73.2%, 74.0%, 74.9%, 75.2%, 76.7%" in said
+    assert step.printed_matmul_shares[2] == round(step.share("matmul") * 100, 1) == 74.9
