@@ -169,3 +169,30 @@ def test_an_in_pass_price_above_the_loss_is_said_to_break_its_assumption():
                                    token=7.18e-3)
     assert "(105% of the loss)" in under and "does not carry over" not in under
     assert under.endswith("so only the excess is carried over)")
+
+
+# eighth reading
+
+
+def _parts_miss(after_both: float) -> dict:
+    """A longer-step rank 0 whose compute is 0.60 ms beyond t1/2's 5 % (11.10 - 1.05 x 10.00) and whose time
+    after both arrived is ``after_both`` against alpha-beta's 0.69 ms and a worst residual of 50%."""
+    slow = {"compute": 0.01110, "waited": 0.0001, "after_both": after_both, "after_other": 0.0,
+            "allreduce": 0.0001 + after_both, "step": 0.0112 + after_both, "thread_cpu": 0.0112 + after_both,
+            "other_threads_cpu": 0.001}
+    fast = dict(slow, compute=0.0109, waited=0.0, allreduce=after_both, step=0.0109 + after_both)
+    return {"model_comm": 0.00069, "one": 0.02, "others": 0.0, "steal": 0.0, "paired": True, "residual": 0.5,
+            "waiting_core": None, "corun": {}, "ranks": [slow, fast]}
+
+
+def test_the_miss_s_parts_are_worked_from_the_printed_figures_half_up():
+    """Reader (eighth), cell 29: 1.45 - 0.69 x 1.50 = 0.415, printed 0.41 from the seconds; by hand 0.42, and
+    0.60 / 0.42 = 1.43 prints "1.4x the next" (not 1.5x)."""
+    cause = " ".join(report.miss_answer(_parts_miss(0.00145), "")[0])
+    assert "the compute beyond t1/2 and its 5 % 0.60 ms" in cause
+    assert "beyond alpha + n/beta and the fit's error 0.42 ms" in cause
+    assert "No part dominates (the largest is 1.4x the next)" in cause
+    # the other outcome: 1.44 - 1.035 = 0.405 prints 0.41 half up, and 0.60 / 0.41 = 1.46 prints 1.5x: dominates
+    cause = " ".join(report.miss_answer(_parts_miss(0.00144), "")[0])
+    assert "the fit's error 0.41 ms" in cause
+    assert "The largest, the compute beyond t1/2 and its 5 %, is 1.5x the next: it dominates" in cause

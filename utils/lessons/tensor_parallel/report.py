@@ -295,7 +295,6 @@ def miss_story(m: dict, label: str) -> list[str]:
                 "time: this split of the step into its terms runs on gloo only (on GPUs the profiler's NCCL "
                 f"kernel time is the measure){label}."]
     slow = max(ranks, key=lambda r: r["step"])
-    extra_comm = slow["allreduce"] - m["model_comm"]
     missed = slow["step"] > m["model_step"]
     out = [f"On rank {ranks.index(slow)}, the rank whose split step took longer (the longer-step rank below), "
            f"the step took {slow['step'] * 1e3:.1f} ms against the model's "
@@ -309,7 +308,7 @@ def miss_story(m: dict, label: str) -> list[str]:
         out.append(_shard_apart(m, corun))
     out.extend(_inside_the_step(m, slow, corun))
     shared = _shared(m, slow)
-    parts = _miss_parts(m, slow, extra_comm)
+    parts = _miss_parts(m, slow)
     if missed:
         out.append(_cause(m, slow, parts, shared))
     if m["waiting_core"] is not None:
@@ -381,19 +380,20 @@ def _shard_apart(m: dict, corun: dict) -> str:
                "beyond 5 %, faster than the model assumes."))
 
 
-def _miss_parts(m: dict, slow: dict, extra_comm: float) -> dict:
-    """The slower rank's miss cut into parts (name -> seconds) for ``_cause``: the compute beyond t1/2, and
-    the all-reduces' time beyond alpha + n/beta, cut where both ranks timed each call into waiting for the
-    other rank and the time after both arrived (``_terms`` says them)."""
-    # t1/2's own 5 % allowance (section 4's rule); each part as printed, so "2.2x the next" divides as printed
-    parts = {COMPUTE_PART: max(slow["compute"] - 1.05 * m["model_compute"], 0.0)}
+def _miss_parts(m: dict, slow: dict) -> dict:
+    """The slower rank's miss in parts (name -> seconds) for ``_cause``: the compute beyond t1/2 and its 5 %,
+    the all-reduces beyond alpha + n/beta (where both ranks timed each call: the wait, then the time after both
+    arrived). Each worked from its operands as printed, half up, as a reader does (1.45 - 0.69 x 1.50 = 0.42)."""
+    def ms(key, of=slow):   # a figure as the table prints it, in ms
+        return as_printed(of[key], 2, 1e-3)
+    parts = {COMPUTE_PART: ms("compute") - 1.05 * ms("model_compute", m)}
     if not m.get("paired"):
-        parts["the all-reduces"] = max(extra_comm, 0.0)
+        parts["the all-reduces"] = ms("allreduce") - ms("model_comm", m)
     else:
-        parts["waiting for the other rank"] = slow["waited"]
-        parts["the time after both arrived, beyond alpha + n/beta and the fit's error"] = max(
-            slow["after_both"] - m["model_comm"] * (1 + m["residual"]), 0.0)
-    return {k: as_printed(v, 2, 1e-3) * 1e-3 for k, v in parts.items()}
+        parts["waiting for the other rank"] = ms("waited")
+        parts["the time after both arrived, beyond alpha + n/beta and the fit's error"] = (
+            ms("after_both") - ms("model_comm", m) * (1 + as_printed(m["residual"], 2)))
+    return {k: max(half_up(v, 2), 0.0) * 1e-3 for k, v in parts.items()}
 
 
 def _terms(m: dict, slow: dict) -> str:
@@ -475,10 +475,10 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
 
 def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
     """The cause of the miss as far as the run measured it, or 'not known' with what it ruled out; first the
-    parts it measured apart, and whether one of them dominates (1.5x the next) or the run supports none
-    alone."""
+    parts it measured apart, and whether one dominates (1.5x the next, as printed) or none does alone."""
     ranked = sorted(parts.items(), key=lambda kv: -kv[1])
-    largest, second = ranked[0][0], (ranked[1][1] if len(ranked) > 1 else 0.0)
+    largest, second = ranked[0][0], ranked[1][1] if len(ranked) > 1 else 0.0
+    times = half_up(parts[largest] / second, 1) if second else 0.0   # the printed parts' ratio, as printed
     listed = ", ".join(f"{k} {v * 1e3:.2f} ms" for k, v in ranked)
     tolerance = (" (the compute's part counts only what lies beyond t1/2 and a 5 % tolerance this lesson "
                  "chooses for timing noise)" if COMPUTE_PART in parts else "")
@@ -486,9 +486,9 @@ def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
     if parts[largest] <= 0:
         return lead + ("Every part is within its allowance (t1/2's 5 %, the fit's error): what is left of the "
                        "miss is within the model's own error, and this run names no cause.")
-    lead += (f"No part dominates (the largest is {parts[largest] / second:.1f}x the next): this run supports no "
-             f"single cause, and takes the largest apart. " if second and parts[largest] < 1.5 * second else
-             f"The largest, {largest}, is {parts[largest] / second:.1f}x the next: it dominates. " if second else
+    lead += (f"No part dominates (the largest is {times:.1f}x the next): this run supports no "
+             f"single cause, and takes the largest apart. " if second and times < 1.5 else
+             f"The largest, {largest}, is {times:.1f}x the next: it dominates. " if second else
              f"Only {largest} is above zero: it is the whole miss. ")
     return lead + _largest_cause(m, slow, parts, shared, largest)
 
