@@ -402,8 +402,11 @@ def _case_study_walk_holds(m) -> bool:
 
 def paired(ratios: list[float]) -> tuple[float, float]:
     """The median of paired rounds' ratios and their spread (``claims.printed_spread``: from the rounds as
-    printed, half up), as the rows print them (two decimals), so that a verdict reads the figures the page shows."""
-    return words.as_printed(_median(ratios), 2), words.printed_spread(ratios)
+    printed, half up), as the rows print them (two decimals), so that a verdict reads the figures the page shows.
+    The median too is worked from the rounds as printed and rounded half up, as a reader redoes it: rounds
+    printed 1.20 and 1.25 in the middle give 1.225, printed 1.23x."""
+    shown = [words.as_printed(r, 2) for r in ratios]
+    return words.half_up(_median(shown), 2), words.printed_spread(ratios)
 
 
 def rounds_verdict(ratios: list[float], bound: float | None, slower: str) -> str:

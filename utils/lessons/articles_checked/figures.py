@@ -11,6 +11,7 @@ import psutil
 
 from utils import article, claims as words, devices
 from utils.lessons.articles_checked import case_study, evidence as ev, host_memory, snippets
+from utils.lessons.model_split.bounds import round_above  # one round against a mark, with the digits it prints
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
@@ -399,8 +400,9 @@ def rounds_above(record: dict) -> tuple[list[float], list[float], bool]:
     if not rounds:
         return [], [], True
     bound = record["bound"]
-    above = [r for r in rounds if above_as_printed(r, bound)]  # 1.78 is not above a bound printed 1.78x
-    past = [r for r in above if above_as_printed(r, DEVICES)]
+    # each round with the digits lesson 02 prints it with (2.002, not 2.00): 1.78 is not above a bound printed 1.78x
+    above = [r for r in rounds if round_above(r, bound)]
+    past = [r for r in above if round_above(r, DEVICES)]
     # the course's one noise rule on the figures as printed: median - spread <= bound <= median + spread
     near = words.within_noise(words.as_printed(record["value"], 2), spread_of(record), words.as_printed(bound, 2))
     return above, past, near

@@ -325,9 +325,10 @@ def bytes_share_part(big: float, small: float, noise_bound: bool) -> Part:
                     "(less only on NVLink, RDMA)", ARITHMETIC)
     big_us, small_us = _us(big), _us(small)
     data = max(big_us - small_us, 0)  # the bytes' part of a 4 MiB message: what a faster link cuts
+    faster_link = claims.half_up(small_us + data / 10, 0)  # half up, as by hand: 86 + 104.5 = 190.5 is 191
     return Part(f"the 4 MiB message's bytes: {big_us} - {small_us} = {data} µs, "
-                f"{data / small_us:.1f}x a few-byte message's time; on a link with 10x the bandwidth alone "
-                f"{small_us} + {data} / 10 = {small_us + data / 10:.0f} µs; a message of a "
+                f"{claims.half_up(data / small_us, 1):.1f}x a few-byte message's time; on a link with 10x the "
+                f"bandwidth alone {small_us} + {data} / 10 = {faster_link:.0f} µs; a message of a "
                 f"few bytes stays about {small_us} µs there, less only where the link's own fixed cost "
                 "is smaller too (NVLink, RDMA)", ARITHMETIC)
 

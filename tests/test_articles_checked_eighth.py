@@ -1,0 +1,50 @@
+"""Lesson 09, the eighth reading (t8_09): B18 names B5's split alone among the cures that showed no gain; the
+paired median is worked from the rounds as printed, half up (A21's 1.225 is 1.23x); B10's sum half up (190.5 is
+191); a round printed 2.002 is past 2x (lesson 02's digits); the cell-5 note credits each row with its own
+figures and reads lesson 02 §9's rounds past 2x as lesson 02 does; A19's "all of it" from the speed-up as printed."""
+
+from __future__ import annotations
+
+from test_articles_checked import _figures, _recorded
+from test_articles_checked_as_printed import _compressed
+
+from utils.lessons.articles_checked import checks, figures, timed_rows, verdicts
+
+
+def _b18(m: dict) -> str:
+    return verdicts.EVIDENCE["B18"](m)[0].render()
+
+
+def test_b18_names_the_split_alone_within_noise_and_leaves_it_out_past_its_bound():
+    paid = {"compressed": _compressed(1900, 200)}
+    split = _recorded(0.98, 1.0, rounds=[0.93, 0.96, 0.98, 1.01, 1.03])  # the spread covers 1x
+    noisy = _b18(_figures(naive_split=split, ddp=_recorded(1.6), pipeline=_recorded(1.6, 16 / 9))
+                 | paid)
+    assert "in this run one cure showed no gain: B5's split alone (lesson 02), 0.98x (within noise: no effect " \
+        "shown; row B5's check: " in noisy, noisy
+    # the other outcome: the split past its 1x bound is no "no gain" (its own row reads it as a finding)
+    past = _b18(_figures(naive_split=_recorded(1.3, 1.0), ddp=_recorded(1.6), pipeline=_recorded(1.6, 16 / 9))
+                | paid)
+    assert "split alone" not in past and "cure" not in past, past
+
+
+def test_the_paired_median_is_worked_from_the_rounds_as_printed_half_up():
+    # the reader's A21 rounds: the middle two print 1.20 and 1.25, (1.20 + 1.25) / 2 = 1.225, printed 1.23x
+    rounds = [1.2712, 1.2489, 1.1301, 1.2004, 1.3587, 1.0912]
+    assert checks.paired(rounds)[0] == 1.23
+    # an odd count: the middle round as printed
+    assert checks.paired([1.811, 1.734, 1.6449, 1.18, 1.05])[0] == 1.64
+
+
+def test_b10s_faster_link_sum_is_rounded_half_up_both_ways():
+    said = timed_rows.bytes_share_part(1131e-6, 86e-6, False).render()
+    assert "1131 - 86 = 1045 µs" in said and "86 + 1045 / 10 = 191 µs" in said, said
+    assert "86 + 1044 / 10 = 190 µs" in timed_rows.bytes_share_part(1130e-6, 86e-6, False).render()
+
+
+def test_a_round_printed_2_002_is_counted_past_2x_as_lesson_02_prints_it():
+    record = {"value": 1.99, "bound": 1.78, "rounds": [2.0024, 2.03, 1.99, 1.77, 1.98]}
+    above, past, _ = figures.rounds_above(record)
+    assert past == [2.0024, 2.03], past
+    # 1.9996 prints 1.9996: not past 2x
+    assert figures.rounds_above(record | {"rounds": [1.9996, 2.03, 1.99, 1.77, 1.98]})[1] == [2.03]
