@@ -1010,3 +1010,14 @@ def test_the_slower_part_of_the_uint8_path_is_named_only_where_every_round_agree
                                  convert=[2.000 * ms] * 3)
     assert "about the same time: within 2 % of each other in all 3 rounds (the crossing's time over the " \
         "conversion's, each round: 1.00x, 0.99x, 1.00x)" in transfer.slower_part(mixed)
+
+
+def test_the_bounds_are_the_readers_own_sums_of_the_printed_l_and_c():
+    # lesson 05's eighth reader: "L + C = 2.84 s" beside L = 1.56 s and C = 1.29 s (1.56 + 1.29 = 2.85), and a
+    # 0-worker bound of 1.41 s beside (1.54 + 1.29) / 2 = 1.415, which a reader rounds to 1.42
+    from utils.lessons.data_prefetch.ranks import per_rank_bound
+    assert f"{epoch.printed_bound(1.5551, 1.2851, 0):.2f}" == "2.85"   # 1.56 + 1.29 as printed
+    assert epoch.printed_bound(1.5549, 0.5, 2) == 0.78   # 1.55 / 2 = 0.775, half up
+    assert epoch.printed_bound(1.5549, 1.29, 2) == 1.29   # max(L/2, C): C
+    assert f"{per_rank_bound(1.5449, 1.2851, world=2, workers=0):.2f}" == "1.42"   # (1.54 + 1.29) / 2 = 1.415
+    assert per_rank_bound(1.54, 1.29, world=2, workers=2, cores=2) == 0.77   # 1.54 / 2 / 1 core a rank

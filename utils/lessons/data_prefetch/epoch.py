@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from torch.utils.data import DataLoader, Dataset
 
 from utils import timeline
-from utils.claims import as_printed, printed_ratio
+from utils.claims import as_printed, half_up, printed_ratio
 from utils.lessons.data_prefetch.busy import BusyMeter
 from utils.lessons.data_prefetch.loaders import loader_notes
 
@@ -135,6 +135,13 @@ def bound(load_seconds: float, compute_seconds: float, loaders: int) -> float:
     if loaders <= 0:
         return load_seconds + compute_seconds
     return max(load_seconds / loaders, compute_seconds)
+
+
+def printed_bound(load_seconds: float, compute_seconds: float, loaders: int) -> float:
+    """``bound`` as the page prints it: worked from L and C as printed (two decimals, in seconds) and rounded
+    half up, so that a reader who adds 1.56 + 1.29 beside "L + C" finds 2.85, and halves 1.55 to 0.78."""
+    exact = bound(as_printed(load_seconds, 2), as_printed(compute_seconds, 2), loaders)
+    return half_up(exact, 2)
 
 
 def bound_formula(loaders: int) -> str:

@@ -18,7 +18,7 @@ from torch.nn.parallel import DistributedDataParallel
 from torch.utils.data.distributed import DistributedSampler
 
 from utils import models
-from utils.claims import printed_ratio
+from utils.claims import as_printed, half_up, printed_ratio
 from utils.launch import process_group
 from utils.lessons.data_prefetch.dataset import SlowDigits
 from utils.lessons.data_prefetch.epoch import run_epoch
@@ -33,12 +33,14 @@ def per_rank_bound(load: float, compute: float, world: int, workers: int, cores:
     """The shortest epoch one rank can have: it reads and computes ``1 / world`` of the epoch, its reads
     spread over its ``workers`` (0: it reads itself, in turn with computing). ``load`` and ``compute``: the
     whole epoch's L and C in one process. ``cores``: where reading is CPU work, the host's cores, which the
-    ranks' workers share: a rank's reads then run on at most ``cores / world`` of them. Lesson 05."""
-    load, compute = load / world, compute / world
+    ranks' workers share: a rank's reads then run on at most ``cores / world`` of them. Worked from L and C
+    as printed (two decimals) and rounded half up, as a reader redoes it: (1.54 + 1.29) / 2 = 1.415 is 1.42.
+    Lesson 05."""
+    load, compute = as_printed(load, 2) / world, as_printed(compute, 2) / world
     if workers == 0:
-        return load + compute
+        return half_up(load + compute, 2)
     parallel = workers if cores is None else min(workers, cores / world)
-    return max(load / parallel, compute)
+    return half_up(max(load / parallel, compute), 2)
 
 
 def rank_epoch(s: Settings, workers: int, epochs: int = 2, cpu_reads: bool = False) -> dict:
