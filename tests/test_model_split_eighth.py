@@ -1,7 +1,7 @@
 """Lesson 02's eighth reading (session 52, round 3): each sentence follows from the figures printed beside it,
 in both outcomes. Unit tests on synthetic rows, CPU only."""
 
-from utils.lessons.model_split import report, runs
+from utils.lessons.model_split import link as link_module, report, runs
 
 
 def _m1(speedups):
@@ -26,3 +26,25 @@ def test_a_round_printed_2002_is_starred_and_listed_past_2x():
     under = runs.Row(64, 4, "zbv", 0.1, 0.2, [0.09, 0.09], speedups=[1.9996, 2.03, 1.99, 1.77, 1.98])
     assert report.every_round(under) == "1.9996 2.03* 1.99 1.77 1.98"
     assert report.rounds_past_devices(under).startswith("1 of 5 rounds above 2 devices' 2x (2.03x)")
+
+
+def test_the_summary_reads_the_link_share_at_the_price_section_8_leaves_standing():
+    # session 52: "under it at section 5's price, 16.4% at the probe's: above it there" where section 8 refutes
+    # the probe's 7.8x price and the most a message cost there is 3.9x: 2.1% x 3.9 = 8.2%
+    refuted = report.planning_verdict(0.021, 7.8, 3.9)
+    assert refuted == ("under the planning figure at both prices (8.2% at the most this launch's placements allow "
+                       "(3.9x; the probe's 7.8x refuted))")
+    assert "above it there" in report.planning_verdict(0.021, 7.8, 5.0)  # 2.1% x 5.0 = 10.5%
+    # the probe's price not refuted: it is the one read
+    assert report.planning_verdict(0.021, 7.8) == "under it at section 5's price, 16.4% at the probe's: above it there"
+    assert report.planning_verdict(0.021, 1.6) == "under the planning figure at both prices (3.4% at the probe's)"
+    assert report.planning_verdict(0.12, 1.6).startswith("above the planning figure")
+
+
+def test_the_probe_price_is_worked_from_alpha_and_beta_as_printed():
+    # session 52: "α + bytes/β: 0.504 ms" beside α 84.0 µs, β 2.50 GB/s: 0.084 + 1.048576 / 2.50 = 0.503 ms
+    link = runs.Link(84.04e-6, 2.4951e9, "a fit", 0.76, True)
+    assert round(link_module.message_time(link, 2**20) * 1e3, 4) == 0.5034
+    said = report.probe_reading(3.93e-3, 2**20, link, 0.021)
+    assert "α + bytes/β: 0.503 ms for this 1.0 MiB activation" in said
+    assert report.probe_price(3.93e-3, link, 2**20) == 3.93 / 0.503

@@ -188,10 +188,10 @@ def test_a_refuted_probe_price_is_replaced_by_the_ceiling_the_placements_allow_i
 
 
 def test_the_probes_price_is_divided_from_the_two_ms_printed():
-    link = runs.Link(88e-6, 1.358e9, "a fit", 0.93, True)  # 1 MiB: 0.860 ms
+    link = runs.Link(88e-6, 1.358e9, "a fit", 0.93, True)  # 1 MiB at α 88.0 µs, β 1.36 GB/s as printed: 0.859 ms
     said = report.probe_reading(1.9749e-3, 2**20, link, 0.028)
-    assert "0.860 ms for this 1.0 MiB activation, which took 1.97 ms here (2.3x that price)" in said
-    assert report.probe_price(1.9749e-3, link, 2**20) == 1.97 / 0.860
+    assert "0.859 ms for this 1.0 MiB activation, which took 1.97 ms here (2.3x that price)" in said
+    assert report.probe_price(1.9749e-3, link, 2**20) == 1.97 / 0.859
 
 
 def test_section_9_reads_the_links_share_of_each_loss_by_section_5s_rule():

@@ -53,6 +53,13 @@ def link_time(r: Row, alpha: float, beta: float) -> float:
     return r.messages * as_printed(alpha, 1, 1e-6) * 1e-6 + r.bytes_sent / shown_beta
 
 
+def message_time(link: Link, n_bytes: float) -> float:
+    """Seconds ``link`` gives one message of ``n_bytes``, worked from α and β as the page prints them (α to 0.1 µs,
+    β to 0.01 GB/s), as ``link_time``: 0.084 + 1.048576 / 2.50 = 0.503 ms, the reader's own sum."""
+    shown_beta = as_printed(link.beta, 2, 1e9) * 1e9 or link.beta  # a β printed as 0.00 GB/s: its own value
+    return as_printed(link.alpha, 1, 1e-6) * 1e-6 + n_bytes / shown_beta
+
+
 LOSS_COLUMNS = ["one device ms", "speedup", "bound"]  # what "lost to the bound" is worked from, as printed
 
 
@@ -130,6 +137,27 @@ def at_price(share: float, price: float, digits: int = 3) -> float:
     """A share of a step printed to ``digits`` decimals (3: "4.0%") at ``price`` times the fit's price (printed
     to 0.1), worked from the two as printed: 4.0% at 1.6x reads 6.4%, the reader's own product."""
     return as_printed(as_printed(share, digits) * as_printed(price, 1), digits)
+
+
+PLANNING_SHARE = 0.10  # the summary's planning figure: messages under a tenth of a step (a target, not a bound)
+
+
+def planning_verdict(share: float, probe_ratio: float, ceiling: float | None = None) -> str:
+    """The summary's reading of the messages' largest share of a step against the 10 % planning figure, at
+    section 5's price and at the price section 8 leaves standing: the probe's (``probe_ratio`` times section 5's),
+    or, where the placements refute it, the most a message cost there (``ceiling``, ``placement.price_ceiling``).
+    Each share as printed, the second worked from the two printed figures (2.1% x 3.9 = 8.2%)."""
+    if as_printed(share, 3) >= PLANNING_SHARE:
+        return "above the planning figure: the link takes a share worth planning for"
+    if ceiling is None:  # the probe's price holds in this launch
+        price, where = probe_ratio, "at the probe's"
+    else:
+        price = ceiling
+        where = f"at the most this launch's placements allow ({ceiling:.1f}x; the probe's {probe_ratio:.1f}x refuted)"
+    other = at_price(share, price)
+    if other < PLANNING_SHARE:
+        return f"under the planning figure at both prices ({other:.1%} {where})"
+    return f"under it at section 5's price, {other:.1%} {where}: above it there"
 
 
 def link_reading(rows: list[Row], alpha: float, beta: float, reread: bool = True) -> str:
@@ -342,7 +370,7 @@ MESSAGE = 2**20  # bytes: the one message size every link below is priced at, si
 
 
 def _ms(link, n_bytes: int = MESSAGE) -> float:
-    return link.time(n_bytes) * 1e3
+    return message_time(link, n_bytes) * 1e3
 
 
 def _compare(ratio: float, accuracy: float) -> str:
@@ -420,7 +448,7 @@ def _ledger_reading(unpinned: Link, recorded: Link) -> str:
 def probe_price(probe: float, link: Link, n_bytes: int) -> float:
     """The probe's time (s) over the price ``link`` gives the same message, worked from the two ms as section 8
     prints them (3 significant figures, ``claims.sig_text``): 1.97 / 0.860 = 2.3x, the reader's division."""
-    fitted = as_printed_sig(link.time(n_bytes), 3, 1e-3)  # never 0 ms to 3 figures: a message costs time
+    fitted = as_printed_sig(message_time(link, n_bytes), 3, 1e-3)  # never 0 ms to 3 figures: a message costs time
     return as_printed_sig(probe, 3, 1e-3) / fitted
 
 
@@ -436,7 +464,7 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     ``ceiling``: where section 8's placements refute the probe's price (``placement.price_ceiling``), the most
     a message cost there, times the fit's price: the rows are read at it too, and only those whose word
     changes up to it are not decided (``_at_ceiling``)."""
-    fitted = link.time(n_bytes)
+    fitted = message_time(link, n_bytes)
     ratio, size = probe_price(probe, link, n_bytes), f"{n_bytes / 2**20:.1f} MiB"
     said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {sig_text(fitted, 3, 1e-3)} ms for "
             f"this {size} activation, which took {sig_text(probe, 3, 1e-3)} ms here ({ratio:.1f}x that price): ")

@@ -25,6 +25,7 @@ from torch.distributed.pipelining import ScheduleLoopedBFS
 from utils import launch, precision
 from utils.claims import as_printed, as_printed_sig, paired_spread, printed_ratio, within_noise
 from utils.lessons.model_split.instrument import RecordedStage
+from utils.lessons.model_split.link import message_time
 from utils.lessons.model_split.report import reading, rounds_text
 from utils.lessons.model_split.outputs import launch_losses
 from utils.lessons.model_split.runs import Row, baseline_runner, loss_values, pin_cpu_worker, time_rounds
@@ -393,7 +394,7 @@ def price_ceiling(got: dict, link) -> float | None:
     if not overpriced(got):
         return None
     each = as_printed(_largest_extra(got) / extra_time(got)[2], 2)  # ms, as probe_refuted prints it
-    fitted = as_printed_sig(link.time(got["message"]["activation_bytes"]), 3, 1e-3)  # ms, as the block prints it
+    fitted = as_printed_sig(message_time(link, got["message"]["activation_bytes"]), 3, 1e-3)  # ms, as the block prints it
     return each / fitted
 
 

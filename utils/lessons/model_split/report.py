@@ -18,7 +18,7 @@ import textwrap
 from utils.claims import Claim, as_printed, printed_ratio, printed_spread, speedup_verdict, within_noise
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading,  # noqa: F401
-                                           link_sources, link_table, link_time, lost_time,  # re-exported
+                                           planning_verdict, link_sources, link_table, link_time, lost_time,  # re-exported
                                            price_table, probe_line, probe_price, probe_reading, step_share)
 from utils.lessons.model_split.bounds import round_above, round_as_printed, round_digits  # noqa: F401
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
