@@ -267,6 +267,30 @@ def test_the_block_take_away_follows_the_learners_blocks(case):
     assert "gave no fitting plan yet" in blocks_take_away(fewest_for(place="last"), case, COSTS)
     said = blocks_take_away(fewest_for(), case, COSTS, rounds=4)
     assert "nearest the loss measured" in said and "over the budget" in said and "every block" in said, said
+    assert "the course's 0.02 timing floor" in " ".join(said.split())   # no cost table's rounds given
+    table = {"plain": [1.0, 1.1, 1.0, 1.05, 1.08], "selective": [1.15] * 5, "every block": [1.16] * 5,
+             "chunked loss": [1.03] * 5, "micro-batch": [1.0] * 5}   # the cost table's rounds: ± 0.04
+    said = " ".join(blocks_take_away(fewest_for(), case, COSTS, rounds=2, cost_rounds=table).split())
+    assert "+ 0.04 = " in said and "plus the cost table's ± 0.04, printed under it" in said, said
+
+
+def test_the_blocks_model_gap_allows_the_cost_tables_printed_noise_both_ways():
+    """Eighth reading: the gap allowed added a fixed 0.02 called "the cost table's own timing" while the table
+    printed ± 0.03; it now adds the table's printed noise (``cost_noise``), named where it is printed."""
+    from utils.labs.fit_the_budget.blocks import _model_gap
+    from utils.labs.fit_the_budget.checks import cost_noise
+    rounds = {"plain": [1.0, 1.1, 1.0, 1.05, 1.08], "selective": [1.15] * 5, "every block": [1.16] * 5,
+              "chunked loss": [1.03] * 5, "micro-batch": [1.0] * 5}
+    noise = cost_noise(rounds)
+    assert noise == 0.04
+    named = "the cost table's ± {:.2f}, printed under it"
+    said = " ".join(_model_gap(0.91, 0.93, 0.02, noise, named).split())   # off by 0.02 <= 0.02 + 0.04
+    assert "off by 0.02, within the 0.02 + 0.04 = 0.06 allowed" in said and "the cost table's ± 0.04" in said
+    said = " ".join(_model_gap(0.88, 0.93, 0.02, 0.03, named).split())   # 0.05 between 0.04 and 0.05: the table's
+    assert "off by 0.05, more than the 0.02 + 0.03 = 0.05" not in said and "within the 0.02 + 0.03 = 0.05" in said
+    said = " ".join(_model_gap(0.87, 0.93, 0.02, 0.03, named).split())
+    assert "off by 0.06, more than the 0.02 + 0.03 = 0.05 allowed" in said and "printed under it" in said
+    assert "0.02 for the cost table's own timing" not in said
 
 
 @pytest.mark.mutants

@@ -7,7 +7,7 @@ calculator's lines, and learns where in backward a recompute falls.
 
     CASE = blocks_case(SETUP)                  # this machine's: the lab's GPT and a budget set between peaks
     check_blocks(fewest_checkpoints, CASE)     # measured here and on hidden shapes and budgets
-    print(blocks_take_away(fewest_checkpoints, CASE, COSTS))   # COSTS: the lab's measured technique costs
+    print(blocks_take_away(fewest_checkpoints, CASE, COSTS, cost_rounds=COST_ROUNDS))   # the cost table's
 
 Every peak is measured with lesson 06's ``measure_peak`` (``MemTracker`` on the CPU,
 ``torch.cuda.max_memory_allocated`` on a GPU) of a step with the lab's ``plan_loss``. Each case's budget sits
@@ -26,7 +26,7 @@ from functools import lru_cache, partial
 import torch
 
 from utils import checks, claims
-from utils.labs.fit_the_budget.checks import NOISE_FLOOR, noise_side
+from utils.labs.fit_the_budget.checks import NOISE_FLOOR, cost_noise, noise_side
 from utils.labs.fit_the_budget.losses import plan_loss
 from utils.lessons.memory.calculator import Shape, estimate
 from utils.lessons.memory.measure import batch_of, interleaved_rounds, measure_peak, new_model, training_step
@@ -208,11 +208,13 @@ def check_blocks(fewest: Callable, case: BlocksCase, show: bool = True) -> check
     return checks.run_check("blocks", body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
-def blocks_take_away(fewest: Callable, case: BlocksCase, costs: dict, rounds: int = 5) -> str:
+def blocks_take_away(fewest: Callable, case: BlocksCase, costs: dict, rounds: int = 5,
+                     cost_rounds: dict[str, list[float]] | None = None) -> str:
     """What exercise B showed, printed from the run once ``fewest`` gives the fewest blocks that fit: where
     they sit against the same number nearest the loss (measured), and the step's time against every block's
     (paired rounds), beside the cost model's prediction from the one figure the lab measured for every block
-    (``costs["every block"]``). Never raises on a wrong or unfinished answer."""
+    (``costs["every block"]``), allowed the cost table's printed noise (``cost_noise`` of ``cost_rounds``; the
+    course's floor where not given). Never raises on a wrong or unfinished answer."""
     try:
         blocks = _as_blocks(fewest(case.shape, case.batch, case.usable), case, "fewest_checkpoints()")
         _judge(blocks, case)
@@ -228,15 +230,18 @@ def blocks_take_away(fewest: Callable, case: BlocksCase, costs: dict, rounds: in
             "still holds its activations." if late > usable else
             "under the budget too: where they sit did not decide the peak here (the cross-entropy's "
             "temporaries at the start of backward did)."))
-    lines.append(_timing(blocks, case, costs["every block"], rounds, costs.get("chunked loss", 0.0)))
+    table = (claims.as_printed(cost_noise(cost_rounds), 2), "the cost table's ± {:.2f}, printed under it") \
+        if cost_rounds else (NOISE_FLOOR, "the course's {:.2f} timing floor, the cost table's noise not given")
+    lines.append(_timing(blocks, case, costs["every block"], rounds, costs.get("chunked loss", 0.0), table))
     return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
 
 
-def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int, loss: float = 0.0) -> str:
+def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int, loss: float = 0.0,
+            table: tuple[float, str] = (NOISE_FLOOR, "the course's {:.2f} timing floor")) -> str:
     """The step checkpointing ``blocks`` against the step checkpointing every block, paired in interleaved
     rounds (both with the chunked loss); ``every``: every block's extra share over the plain step, the one
     figure the lab's cost table measured for it, and ``loss`` the chunked loss's, from which the cost model
-    (the lab's: 1 + c + l) predicts the ratio."""
+    (the lab's: 1 + c + l) predicts the ratio; ``table``: the cost table's noise and the words naming it."""
     calls = {}
     for name, chosen in (("yours", blocks), ("every block", _first(case.shape.depth))):
         model, optimizer = new_model(case.shape, case.device)
@@ -256,7 +261,7 @@ def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int
             f"{note}): {said}{case.label}. "
             f"The cost model, with every block's {_cost(every)} and the chunked loss's {_cost(loss)} from "
             f"the cost table, predicts {model} for {k} of {depth} blocks: "
-            + _model_gap(ratio, predicted, spread)
+            + _model_gap(ratio, predicted, spread, *table)
             + _under_no_recompute(ratio, none, spread))
 
 
@@ -289,17 +294,19 @@ def _cost(share: float) -> str:
     return f"+{share:.0%}" if claims.as_printed(share, 2) else "0 (none measured)"
 
 
-def _model_gap(ratio: float, predicted: float, spread: float) -> str:
+def _model_gap(ratio: float, predicted: float, spread: float, table: float = NOISE_FLOOR,
+               named: str = "the course's {:.2f} timing floor") -> str:
     """The measured ratio against the cost model's, compared as printed (two decimals each), with one noise
-    figure: what is allowed, the rounds' spread (printed in the sentence before) plus 0.02 for the cost
-    table's own timing."""
-    gap, allowed = claims.as_printed(abs(ratio - predicted), 2), claims.as_printed(spread + 0.02, 2)
+    figure: what is allowed, the rounds' spread (printed in the sentence before) plus ``table``, the noise of
+    the cost table the model's figures come from, as printed (``named`` says where it is printed)."""
+    table = claims.as_printed(table, 2)
+    gap, allowed = claims.as_printed(abs(ratio - predicted), 2), claims.as_printed(spread + table, 2)
+    where = f"the rounds' spread above, plus {named.format(table)}"
     if gap <= allowed:
-        return (f"off by {gap:.2f}, within the {allowed:.2f} allowed (the rounds' spread above, plus 0.02 "
-                "for the cost table's own timing).")
-    return (f"off by {gap:.2f}, more than the {allowed:.2f} allowed (the rounds' spread above, plus 0.02 for "
-            "the cost table's own timing): the cost table's rounds and these met the machine differently, or "
-            "the blocks' recomputes are not equal shares; this run does not separate the two.")
+        return f"off by {gap:.2f}, within the {spread:.2f} + {table:.2f} = {allowed:.2f} allowed ({where})."
+    return (f"off by {gap:.2f}, more than the {spread:.2f} + {table:.2f} = {allowed:.2f} allowed ({where}): the "
+            "cost table's rounds and these met the machine differently, or the blocks' recomputes are not "
+            "equal shares; this run does not separate the two.")
 
 
 def _under_no_recompute(ratio: float, none: float, spread: float) -> str:
