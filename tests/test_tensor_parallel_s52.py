@@ -3,7 +3,7 @@ a rank's wait is the other rank finishing late, read alike by section 4's cause 
 
 from __future__ import annotations
 
-from utils.lessons.tensor_parallel import report, verdicts
+from utils.lessons.tensor_parallel import cost, report, verdicts
 
 
 def test_the_fastest_of_ratio_divides_the_two_ms_printed_beside_it():
@@ -196,3 +196,22 @@ def test_the_miss_s_parts_are_worked_from_the_printed_figures_half_up():
     cause = " ".join(report.miss_answer(_parts_miss(0.00144), "")[0])
     assert "the fit's error 0.41 ms" in cause
     assert "The largest, the compute beyond t1/2 and its 5 %, is 1.5x the next: it dominates" in cause
+
+
+def _width_row(alpha: float, beta: float, nbytes: float) -> list[str]:
+    """Width 128's row of the width table, from a noiseless fit of ``alpha`` and ``beta``."""
+    sizes = [1e3, 1e4, 1e5, 1e6]
+    got = {"sizes": sizes, "seconds": [alpha + s / beta for s in sizes],
+           "rows": [{"width": 128, "one": 0.00275, "two": 0.0032, "bytes": nbytes, "one_rounds": [0.00275] * 4,
+                     "two_rounds": [0.0032] * 4}]}
+    return report.cost_table(cost.analyse(got), 2.0, "").rows[0]
+
+
+def test_the_width_table_s_all_reduces_are_priced_from_alpha_and_beta_as_printed():
+    """Reader (eighth), cell 26: alpha 242 us and beta 5.14 GB/s are printed beside the table; 2 x (242 +
+    131,072 / 5,140) us = 535.0 us, 0.54 ms (the unrounded fit gave 0.53); the model ms and speed-up follow."""
+    row = _width_row(241.6e-6, 5.1444e9, 131072)   # unrounded: 2 x (241.6 + 25.48) us = 534.2 us
+    assert row[4] == "0.54" and row[3] == "1.92" and row[6] == "1.43x"   # 2.75 / 2 + 0.54 = 1.915; 2.75 / 1.92
+    # the other direction: the unrounded fit gives 535.8 us (0.54), the printed one 534.9 us, so 0.53 is printed
+    row = _width_row(242.45e-6, 5.14e9, 130813)
+    assert row[4] == "0.53" and row[3] == "1.91" and row[6] == "1.44x"   # 1.375 + 0.53 = 1.905 -> 1.91
