@@ -586,9 +586,16 @@ def test_part_over_whole_notes_only_a_part_longer_than_its_whole():
 def test_threads_reading_decides_from_the_paired_rounds():
     # one round at 2.0x: nothing shown above the 2x bound (the session 49 reader's case)
     at = summary.threads_reading([2.0, 2.3, 2.5], 2, 1.0)
-    assert "2 threads ran at 2.30x ± 0.25 one thread's rate" in at and "at the bound (within noise" in at and "finding" not in at
-    # its ± (half the range) leaves 2.00x out, but a round sits at it: a ceiling is passed only by every round
-    assert "a round at or under 2.00x" in at
+    assert "2 threads ran at 2.30x ± 0.25 one thread's rate" in at and "finding" not in at
+    # its ± (half the range) leaves 2.00x out, but a round sits at it: a ceiling is passed only by every round,
+    # and "within noise" would contradict 2.30 - 0.25 = 2.05 (lesson 06's eighth reader: 2.04x ± 0.03)
+    assert "above the bound by its median, not in every round (lowest 2.00x): not shown to pass it" in at
+    assert "within noise" not in at and "every round passed it" not in at
+    seen = summary.threads_reading([2.0, 2.04, 2.05], 2, 1.0)
+    assert "2.04x ± 0.03" in seen and "not in every round (lowest 2.00x)" in seen and "within noise" not in seen
+    # a ± that reaches the bound, as printed: within noise (2.04 - 0.05 = 1.99)
+    near = summary.threads_reading([2.0, 2.04, 2.1], 2, 1.0)
+    assert "2.04x ± 0.05" in near and "at the bound (within noise" in near and "not in every round" not in near
     above = summary.threads_reading([2.3, 2.4, 2.5], 2, 1.0)
     assert "above the bound: a finding to explain" in above and "every round passed it" in above
     under = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0)
