@@ -200,3 +200,32 @@ def test_the_profiled_steps_shares_are_worked_from_the_ms_the_table_prints():
     said = step.split_sentence()
     assert "matmuls 74.9% of it" in said and "ran 73.2%, 74.0%, 74.9%, 75.2%, 76.7%" in said
     assert step.printed_matmul_shares[2] == round(step.share("matmul") * 100, 1) == 74.9
+
+
+def test_section_3_answers_the_latency_question_by_the_closing_rows_rule():
+    """Reader t8_0001: section 3 said "1,657.0 µs, 9% of it latency" where the closing row said "within noise
+    (latency 9% to 114% of its time, by the small messages' spread)": one question, two answers. The sentence
+    now reads the verdict's range (``latency_range``); a spread clear of half gives the share and its side."""
+    from utils import machine
+    from utils.lessons.why_slow import link_report, report, transfers
+
+    sizes = [8, 512, 4096, 8192, 16384, 65536, 262144, 524288, 2**20, 2**22, 2**24]
+    us = [1886.2, 143.0, 1891.4, 1657.0, 1900.0, 1950.0, 2100.0, 2300.0, 2600.0, 3000.0, 6000.0]
+    link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in us])
+    costs = transfers.batch_costs(link, 16, 64, 128)
+    said = report.link_sentence(link, costs, False)
+    assert "takes 1,657.0 µs: between 9% and 114% of it latency by the small messages' spread" in said
+    assert "this run does not say whether it is mostly latency" in said and "9% of it latency" not in said
+    assert "latency. Its bytes take " in said and " µs at β: the rest of its time is not its bytes." in said
+    assert report.mostly_latency_verdict(link, costs[0]).startswith("within noise: no effect shown (latency 9% to 114%")
+    lo_hi = link_report.latency_range(link, costs[0])
+    assert [round(x, 4) for x in lo_hi] == [0.0863, 1.1415]  # 143.0 / 1657.0, 1891.4 / 1657.0
+    # the other outcomes: the small messages steady, the batch mostly latency or clearly not
+    held = _link()  # 86.7 of 126.7 µs: 68%
+    ids = transfers.batch_costs(held, 16, 64, 128)[0]
+    assert "takes 126.7 µs, 68% of it latency (counted as the fastest small-message time, 86.7 µs, the figure " \
+        "the table counts as latency): mostly latency." in link_report._ids_sentence(ids, held)
+    slow = _link({8192: 200.04e-6, 512: 90.0e-6})  # 43% to 45%: clear of half, below it
+    ids = transfers.batch_costs(slow, 16, 64, 128)[0]
+    said = link_report._ids_sentence(ids, slow)
+    assert ": not mostly latency, beyond the small messages' spread (43% to 45%)" in said

@@ -30,15 +30,25 @@ def share_cell(share: float) -> str:
     return f"{share:.0%}"
 
 
-def _ids_sentence(ids, floor: float, beta: float) -> str:
-    """What the single batch of token ids took, and how much of it is latency: honest where it ran faster than
-    the fastest small-message time (its share then passes 100 %), with what its bytes take at the fit's ``beta``."""
+def _ids_sentence(ids, link, most: float = 0.5) -> str:
+    """What the single batch of token ids took, and how much of it is latency, by the rule of the closing
+    table's verdict (``mostly_latency_verdict``): where the small messages' spread covers ``most``, the range,
+    not one share (one question, one answer); honest where it ran faster than the fastest small-message time
+    (its share then passes 100 %); with what its bytes take at the fit's beta."""
     took = f"A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.1f} µs"
-    counted = f"{LATENCY_NAME}, {floor * 1e6:,.1f} µs, the figure the table counts as latency"
-    if round(ids.latency_share, 2) <= 1:
-        return f"{took}, {ids.latency_share:.0%} of it latency (counted as {counted})."
-    return (f"{took}, less than {counted} ({ids.latency_share:.0%}): the fixed cost itself varies from moment "
-            f"to moment (block below). {_bytes_said(ids, beta)}")
+    counted = f"{LATENCY_NAME}, {latency(link) * 1e6:,.1f} µs, the figure the table counts as latency"
+    if round(ids.latency_share, 2) > 1:
+        return (f"{took}, less than {counted} ({ids.latency_share:.0%}): the fixed cost itself varies from moment "
+                f"to moment (block below). {_bytes_said(ids, link.fit.beta)}")
+    lo, hi = latency_range(link, ids)
+    moving = f"Its bytes take {ids.n_bytes / ids.transfers / link.fit.beta * 1e6:,.1f} µs at β"
+    if round(lo, 2) <= most <= round(hi, 2):
+        return (f"{took}: between {lo:.0%} and {hi:.0%} of it latency by the small messages' spread (counting the "
+                "fastest or the slowest of them as latency), so this run does not say whether it is mostly "
+                f"latency. {moving}: the rest of its time is not its bytes.")
+    mostly = "mostly latency" if lo > most else "not mostly latency"
+    spread = "" if f"{lo:.0%}" == f"{hi:.0%}" else f", beyond the small messages' spread ({lo:.0%} to {hi:.0%})"
+    return f"{took}, {ids.latency_share:.0%} of it latency (counted as {counted}): {mostly}{spread}. {moving}."
 
 
 def _bytes_said(cost, beta: float) -> str:
@@ -78,7 +88,7 @@ def link_sentence(link, costs, can_predict: bool) -> str:
     ratio = total / claims.as_printed(ids.measured, 1, 1e-6)
     why = ("" if round(ratio, 1) <= pieces.transfers else
            f": more than {pieces.transfers}x, since the single message ran faster than one piece did")
-    return (f"{link.name}, {THIS_FIT}: {fit}. {_ids_sentence(ids, latency(link), f.beta)} Sent as "
+    return (f"{link.name}, {THIS_FIT}: {fit}. {_ids_sentence(ids, link)} Sent as "
             f"{pieces.transfers} messages of "
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
             f"measured time of one such message ({one:,.1f} µs): {total:,.1f} µs "
@@ -147,12 +157,7 @@ def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
     """Whether ``cost`` (a ``transfers.BatchCost``) is mostly latency, by the course's noise rule: its latency
     share counted with each small message's time (the fastest to the slowest of at most SMALL bytes, the
     loopback's own noise); a range that covers ``most`` is "within noise", whichever side the share falls."""
-    from utils.lessons.why_slow.transfers import SMALL
-
-    small = [s for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
-    # from the µs as printed, as ``latency_share`` is: one message's time over the fastest and slowest small one
-    one = us(cost.measured / cost.transfers) or 0.1
-    lo, hi = (us(s) / one for s in (min(small), max(small)))  # over 1: beat that time
+    lo, hi = latency_range(link, cost)
     if round(cost.latency_share, 2) > 1:  # not a share: judge by the bytes' share of its time instead
         return _beat_latency_verdict(cost, link.fit.beta, most)
     if round(lo, 2) <= most <= round(hi, 2):
@@ -160,6 +165,18 @@ def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
                 "spread)")
     share = f"latency {cost.latency_share:.0%} of its time"
     return f"holds: {share}" if lo > most else f"does not hold: {share}"
+
+
+def latency_range(link, cost) -> tuple[float, float]:
+    """``cost``'s latency share counted with the fastest and with the slowest small message's time (at most
+    SMALL bytes: their spread is the loopback's own noise), from the µs as printed, as ``latency_share`` is.
+    Section 3's sentence and the closing table's verdict both read it, so one question gets one answer."""
+    from utils.lessons.why_slow.transfers import SMALL
+
+    small = [s for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
+    one = us(cost.measured / cost.transfers) or 0.1  # one message's time
+    lo, hi = (us(s) / one for s in (min(small), max(small)))  # over 1: beat that time
+    return lo, hi
 
 
 def _beat_latency_verdict(cost, beta: float, most: float) -> str:
