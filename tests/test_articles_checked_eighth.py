@@ -48,3 +48,13 @@ def test_a_round_printed_2_002_is_counted_past_2x_as_lesson_02_prints_it():
     assert past == [2.0024, 2.03], past
     # 1.9996 prints 1.9996: not past 2x
     assert figures.rounds_above(record | {"rounds": [1.9996, 2.03, 1.99, 1.77, 1.98]})[1] == [2.03]
+
+
+def test_a19_says_all_of_it_only_from_a_speed_up_of_2x_as_printed():
+    from utils.lessons.articles_checked import wording
+    near = wording.kept_most_words({"ZBV (two stages per device)": 1.99 / 2, "data parallel": 1.73 / 2})
+    assert "none kept all of each GPU's rate (ZBV (two stages per device) came nearest, 99.5%)" in near, near
+    assert "ZBV (two stages per device) 99.5%, data parallel 87%" in near and "all of it or more" not in near
+    full = wording.kept_most_words({"ZBV (two stages per device)": 2.0 / 2, "data parallel": 1.73 / 2})
+    assert "ZBV (two stages per device) kept all of it or more" in full and "100%, data parallel" in full
+    assert figures.share_text(1.99) == "99.5" and figures.share_text(1.77) == "89"

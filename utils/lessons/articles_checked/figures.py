@@ -208,6 +208,23 @@ def share_of_rate(speedup: float, n: int = 2) -> int:
     return int(words.half_up(words.as_printed(speedup, 2) / n * 100, 0))
 
 
+def percent_text(share: float) -> str:
+    """A share (0.995) in per cent as the page prints it: whole per cent half up, with a decimal more where the
+    whole figure would read 100% of a share under all of it (1.99x / 2 = 99.5%, never "100%" beside 1.99x)."""
+    exact = words.half_up(share * 100, 9)
+    for digits in range(0, 4):
+        shown = words.half_up(exact, digits)
+        if not (exact < 100 <= shown):
+            return f"{shown:.{digits}f}"
+    return f"{exact:g}"
+
+
+def share_text(speedup: float, n: int = 2) -> str:
+    """Each of ``n`` devices' share of its rate as printed beside the speed-up: ``share_of_rate``'s whole per
+    cent, "99.5" where that would round a share under all of it up to 100."""
+    return percent_text(words.as_printed(speedup, 2) / n)
+
+
 def fused_verdict(c) -> str:
     """Lesson 01 §5's pair (an ``algorithms.Comparison``) as rows B4 and B14 print it: the speed-up (from the
     times as printed) and its rounds' spread as printed, beside its bytes ceiling where it has one."""

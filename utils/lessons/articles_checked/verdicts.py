@@ -25,7 +25,7 @@ from utils.lessons.articles_checked.checks import (  # noqa: F401
     spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
     TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
-    kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, walk_told)
+    kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, share_text, walk_told)
 from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, MEASURED, NONE,
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
@@ -295,7 +295,7 @@ def a19(m):
     split_share = as_printed(split, 2) / 2  # each share from its speed-up as printed: 0.95x / 2 = 48%
     kept = {"the article's split": split_share}
     parts = [Part(f"the article's split (attention, FFN), {m['setups']['07']}: {split:.2f}x one device ({how}), "
-                  f"{share_of_rate(split)}% of one device's rate each, against its bound of 1x (halves that take "
+                  f"{share_text(split)}% of one device's rate each, against its bound of 1x (halves that take "
                   f"turns): {article_split_words(m)}{busy_note(m, 'passes', 2)}", MEASURED,
                   two_devices(m["plan"], m["hw"]))]
     pipeline = f"{sections.cite(PIPELINE_SECTION)}'s pipeline"  # its §5 figure: the sweep's best
@@ -304,7 +304,7 @@ def a19(m):
         if m["results"][name] is not None:
             kept[label] = as_printed(m["results"][name].record["value"], 2) / 2
         parts.append(quote(m, name, lambda r, label=label, setup=setup, name=name:
-                           f"{label}, {setup}: {r['value']:.2f}x one, {share_of_rate(r['value'])}% each "
+                           f"{label}, {setup}: {r['value']:.2f}x one, {share_text(r['value'])}% each "
                            f"(speed-up / 2{_median(r)}){_bound_note(m, name, r)}"))
     two_stages, two_stages_kept = two_stage_parts(m, noted_words)  # lesson 02 §9's, where recorded
     parts += two_stages

@@ -8,8 +8,8 @@ from utils import claims, devices
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, share_of_rate,
                                                    too_wide)
 from utils.lessons.articles_checked import sections
-from utils.lessons.articles_checked.figures import (TWO_STAGES, _units_note, fused_verdict, rounds_above_words,
-                                                    spread_of)
+from utils.lessons.articles_checked.figures import (TWO_STAGES, _units_note, fused_verdict, percent_text,
+                                                    rounds_above_words, share_text, spread_of)
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
 
 TWO_STAGES_SECTION = ("02", "two stages per device")  # lesson 02 §9, cited from its heading
@@ -43,8 +43,8 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
     keep, by a margin for noise), whether the split left one idle at a time, and which kept the most of the
     figures the row reads."""
     pct = {name: int(claims.half_up(share * 100, 0)) for name, share in kept.items()}  # as printed (half up)
-    ranked = sorted(pct.items(), key=lambda item: -item[1])
-    shares = ", ".join(f"{name} {share}%" for name, share in ranked)
+    ranked = sorted(pct.items(), key=lambda item: -kept[item[0]])
+    shares = ", ".join(f"{name} {percent_text(kept[name])}%" for name, _ in ranked)
     line = int(claims.as_printed(BOTH_WORKING, 0, scale=0.01))
     working = [name for name, share in ranked if name != split and share > line]
     nearest = min(ranked, key=lambda item: abs(item[1] - line))
@@ -56,9 +56,11 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
     if split in pct:
         both += (f"; {split} kept about half or less: one GPU idle at a time" if pct[split] <= line
                  else f"; {split} kept over {line}%: not one GPU at a time")
-    best = ranked[0]
-    lead = ("of the figures this row reads, none kept all of each GPU's rate" if best[1] < 100
-            else f"{best[0]} kept all of it or more")
+    best = ranked[0][0]
+    # "all of it" from the share itself (the speed-up as printed, 2.00x or more), never from a rounded 100%
+    lead = (f"of the figures this row reads, none kept all of each GPU's rate ({best} came nearest, "
+            f"{percent_text(kept[best])}%)" if claims.half_up(kept[best] * 100, 9) < 100
+            else f"{best} kept all of it or more")
     return f"{both}; {lead}; each GPU's share here, most first: {shares}"
 
 
@@ -134,7 +136,7 @@ def two_stage_parts(m, verdict_words) -> tuple[list[Part], dict[str, float]]:
         setup = r.get("what", "").split(", against")[0].removeprefix(f"{schedule}, ")  # "two stages per worker, ..."
         parts.append(found.part(
             f"{sections.cite(TWO_STAGES_SECTION)}'s {schedule}{', ' + setup if setup else ''}: "
-            f"{r['value']:.2f}x one, {share_of_rate(r['value'])}% each (speed-up / 2; {rounds}), against its bound of "
+            f"{r['value']:.2f}x one, {share_text(r['value'])}% each (speed-up / 2; {rounds}), against its bound of "
             f"{r['bound']:.2f}x: {verdict_words(m, name)}; {rounds_above_words(r, sections.cite(TWO_STAGES_SECTION))}"))
     return parts, kept
 
