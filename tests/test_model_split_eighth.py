@@ -1,7 +1,7 @@
 """Lesson 02's eighth reading (session 52, round 3): each sentence follows from the figures printed beside it,
 in both outcomes. Unit tests on synthetic rows, CPU only."""
 
-from utils.lessons.model_split import link as link_module, report, runs
+from utils.lessons.model_split import balance, bounds, link as link_module, report, runs
 
 
 def _m1(speedups):
@@ -48,3 +48,14 @@ def test_the_probe_price_is_worked_from_alpha_and_beta_as_printed():
     said = report.probe_reading(3.93e-3, 2**20, link, 0.021)
     assert "α + bytes/β: 0.503 ms for this 1.0 MiB activation" in said
     assert report.probe_price(3.93e-3, link, 2**20) == 3.93 / 0.503
+
+
+def test_a_stage_cost_is_the_sum_of_its_layers_as_printed():
+    # session 52: "stage costs 9.9 / 29.3 ms" beside layers printed 0.33 + 9.62 = 9.95; the prediction 1.24x
+    costs = [0.000334, 0.009616, 0.0146, 0.01467]  # printed 0.33, 9.62, 14.60, 14.67
+    per_stage = balance.printed_stage_costs(costs, [2])
+    assert per_stage == [9.95, 29.27]
+    assert f"{bounds.predicted_speedup(per_stage, 4):.2f}x" == "1.23x"  # 4 x 39.22 / (39.22 + 3 x 29.27) = 1.235
+    assert f"{balance.imbalance(costs, [2]):.2f}" == "1.49"  # 29.27 / ((9.95 + 29.27) / 2)
+    # the other outcome: layers whose printed sum is the rounded sum give the same stage cost either way
+    assert balance.printed_stage_costs([0.0095, 0.0289], [1]) == [9.5, 28.9]

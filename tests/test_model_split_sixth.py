@@ -74,9 +74,9 @@ def test_the_naive_row_has_one_verdict_section_3s_in_every_place():
 
 def test_the_imbalance_is_worked_from_the_stage_costs_as_printed():
     # session 52: "stage costs 9.5 / 28.9 ms, imbalance 1.50" (28.9 / ((9.5 + 28.9) / 2) = 1.505: 1.51)
-    costs, points = [0.00954, 0.02886], [1]
-    assert balance.printed_stage_costs(costs, points) == [9.5, 28.9]
-    assert f"{balance.imbalance(costs, points):.2f}" == "1.51"
+    costs, points = [0.00954, 0.02886], [1]  # stage costs printed to two decimals since session 52's eighth reading
+    assert balance.printed_stage_costs(costs, points) == [9.54, 28.86]
+    assert f"{balance.imbalance(costs, points):.2f}" == "1.50"  # 28.86 / ((9.54 + 28.86) / 2) = 1.503
     # the other outcome: even stages read 1.00
     assert balance.imbalance([0.0188, 0.0188], [1]) == 1.0
 

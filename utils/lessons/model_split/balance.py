@@ -32,14 +32,16 @@ def stage_costs(costs: Sequence[float], split_points: Sequence[int]) -> list[flo
 
 
 def printed_stage_costs(costs: Sequence[float], split_points: Sequence[int]) -> list[float]:
-    """Each stage's cost (``costs`` in seconds) in ms as the lesson prints it, one decimal: the figures a
-    reader works the imbalance and the predicted speedup from."""
-    return [as_printed(c, 1, 1e-3) for c in stage_costs(costs, split_points)]
+    """Each stage's cost in ms as the lesson prints it: the sum of its layers' costs (``costs`` in seconds) as the
+    profile table prints them, two decimals (0.33 + 9.62 = 9.95, not 9.9 from the unrounded sum), the figures a
+    reader works the imbalance and the predicted speedup from. Printed with two decimals too."""
+    layers = [as_printed(c, 2, 1e-3) for c in costs]
+    return [as_printed(sum(layers[a:b]), 2) for a, b in stage_ranges(len(costs), split_points)]
 
 
 def imbalance(costs: Sequence[float], split_points: Sequence[int]) -> float:
     """Slowest stage / average stage: 1.0 is perfectly balanced; a pipeline loses this factor. Worked from
-    the stage costs as printed (``printed_stage_costs``), so that 28.9 / ((9.5 + 28.9) / 2) reads 1.51."""
+    the stage costs as printed (``printed_stage_costs``), so that 29.27 / ((9.95 + 29.27) / 2) reads 1.49."""
     per_stage = printed_stage_costs(costs, split_points)
     mean = sum(per_stage) / len(per_stage)
     return max(per_stage) / mean if mean else 1.0
