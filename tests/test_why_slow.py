@@ -340,7 +340,7 @@ def test_a_fit_that_needs_a_negative_fixed_cost_does_not_hold():
     assert failed["depth"] == "only with a negative fixed cost d"
     assert failed["every axis"] == "the fixed cost d differs by axis (width +2.0 ms, depth -2.9 ms)"
     said = report.scaling_sentence(series, scaling.fit)
-    one_model = "holds per axis, each with its own c and d: it fits"
+    one_model = "per axis only (d differs across axes), each axis with its own c and d: it fits"
     assert f"tolerance, {one_model} within ±10% on 1 of 2 axes (width):" in said
     assert "negative fixed cost (d = -2.9 ± " in said
     # the end-to-end ratio is the two printed ps per FLOP divided, as a reader would
@@ -372,12 +372,13 @@ def test_a_fixed_cost_within_its_noise_of_zero_is_its_own_verdict_in_the_sentenc
         series, scaling.fit)
     said, table = report.scaling_sentence(series, scaling.fit), report.scaling_verdict(series, scaling.fit)
     # d within noise counts as fitting; the fixed costs differ (+9.7 against -0.2 ms): no one model, said first
-    head = ("holds per axis, each with its own c and d: it fits "
+    head = ("per axis only (d differs across axes), each axis with its own c and d: it fits "
             "within ±10% on every axis (2 of 2), d within noise of zero on 1 (depth)")
     assert f"tolerance, {head}:" in said and table.startswith(head)
     assert "below zero but within noise (d = -0.2 ± 0.3 ms" in said and "not ruled out" in said
     assert "depth fits within" in table and "d within noise of zero" in table and "a finding across axes: the fixed cost d differs" in table
     assert table.endswith("so no one c and d model the whole step")
+    assert "holds" not in table.split(";")[0]  # reader t8_0001: no "holds" in the cell that denies one model
     assert "(its ± covers zero: within noise)" in report.scaling_rows(series, scaling.fit)[1][2]
     flat = {"width": series["width"], "depth": axis("depth", 9.7e-3, (0, 0, 0, 0))}  # one fixed cost: one model
     assert report.scaling_verdict(flat, scaling.fit).startswith("holds on every axis (2 of 2)")
