@@ -503,7 +503,25 @@ def test_the_reading_tables_shares_divide_the_figures_it_prints():
     reading = dict(_READING, step=1076.4, load=10.44)
     table = lab.diagnosis_table(lab.Diagnosis(3, {}, [("ok", reading)]))
     load = next(row for row in table.rows if row[0] == "load")
-    assert load[1:] == ("10.4", f"{10.4 / 1076:.0%}") and "1076 ms a step" in table.title
+    assert load[1:] == ("10.4", "1.0%") and "1076 ms a step" in table.title   # 10.4 / 1076 = 0.97%
+
+
+def test_shares_print_to_one_decimal_so_the_rows_add_up_to_the_take_aways():
+    """Eighth reading: the table's whole percents (64% + 1%) did not add up to the take-away's 64% (nor 23% + 3%
+    to 26.7%); every share now prints to one decimal, half up, and the take-away names the rows' ms it sums."""
+    from utils.labs.make_it_fast.takeaways import printed_share, rows_text
+    assert lab.share_text(0.1225) == "12.3%" and lab.share_text(0.0056) == "0.6%"   # half up, one decimal
+    reading = dict(_READING, step=1003.2, load=90.94, evaluate=233.9, checkpoint=33.4, optimizer=5.6)
+    reading["forward and backward"] = 637.2
+    table = lab.diagnosis_table(lab.Diagnosis(3, {}, [("ok", reading)]))
+    shares = {row[0]: row[2] for row in table.rows}
+    assert shares["forward and backward"] == "63.5%" and shares["optimizer"] == "0.6%", shares
+    assert shares["evaluate"] == "23.3%" and shares["checkpoint"] == "3.3%" and shares["load"] == "9.1%", shares
+    compute = printed_share(reading, "forward and backward", "optimizer")
+    assert lab.share_text(compute) == "64.1%"   # 642.8 / 1003, printed beside the ms it is worked from
+    assert rows_text(reading, "forward and backward", "optimizer") == "637.2 + 5.6 = 642.8 ms of 1003, the table's rows"
+    assert lab.share_text(printed_share(reading, "evaluate", "checkpoint")) == "26.7%"   # 267.3 / 1003
+    assert rows_text(reading, "load") == "90.9 ms of 1003, the table's rows"
 
 
 def test_the_take_aways_work_their_rates_and_differences_from_the_figures_as_printed():
@@ -542,3 +560,19 @@ def test_the_last_hint_points_to_what_a_profile_shows_not_the_list_of_fixes():
     assert "A profile shows where a step's time went" in last, last
     for fix in ("persisten", "prefetch", "no_sync", "set_num_threads", "DataLoader"):
         assert fix not in last, (fix, last)
+
+
+def test_the_take_aways_print_each_share_to_one_decimal_beside_the_rows_ms(monkeypatch):
+    """Eighth reading: "took 64%" beside rows printed 64% and 1%; the take-aways print 64.1% with its ms."""
+    from types import SimpleNamespace
+    from utils.labs.make_it_fast import takeaways
+    monkeypatch.setattr(takeaways.checks, "HISTORY", {"speed": SimpleNamespace(passed=True)})
+    watch = {"allreduce_bytes": 2.0, "optimizer_steps": 1, "gradient_bytes": 1.0}
+    monkeypatch.setattr(takeaways, "launched", lambda train_fn: [{"threads": [1], "cores": 2, "watch": watch}])
+    monkeypatch.setattr(takeaways, "measured_step", lambda train_fn, runs: (198.0, "the speed check's median"))
+    reading = dict(_READING, step=1003.2, load=90.94, evaluate=233.9, checkpoint=33.4, optimizer=5.6)
+    reading["forward and backward"] = 637.2
+    said = " ".join(takeaways.take_aways(lab.Diagnosis(3, reading, []), object()).split())
+    assert "took 64.1% of the slow script's step (637.2 + 5.6 = 642.8 ms of 1003, the table's rows)" in said, said
+    assert "Evaluating and saving took 26.7% of the slow script's step (233.9 + 33.4 = 267.3 ms of 1003" in said
+    assert "the largest, 'evaluate', 23.3%)" in said and "Loading took 9.1% of the slow step (90.9 ms" in said

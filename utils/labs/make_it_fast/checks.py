@@ -201,11 +201,16 @@ def diagnosis_table(diagnosis: Diagnosis) -> Table | str:
         return "⏳ your reading (exercise A) is not done yet: the table appears once it is"
     step = reading["step"] or float("nan")
     shown_step = claims.as_printed(step, 0) or 1.0   # the step as the title prints it (whole ms)
-    rows = [(region, f"{reading[region]:.1f}", f"{claims.as_printed(reading[region], 1) / shown_step:.0%}")
+    rows = [(region, f"{reading[region]:.1f}", share_text(claims.as_printed(reading[region], 1) / shown_step))
             for region in REGIONS[1:]]   # each share from the two figures as printed
     return Table(["region (rank 0)", "ms a step", "share of the step"], rows,
                  title=f"The slow script on rank 0 (your reading of its profile): {step:.0f} ms a step, "
                        f"{reading[ALL_REDUCES]:.3g} all-reduce calls a step")
+
+
+def share_text(share: float) -> str:
+    """A share to one decimal, rounded half up (63.45% -> "63.5%"): whole percents of rows do not add up."""
+    return f"{claims.half_up(100 * share, 1):.1f}%"
 
 
 def show_target(diagnosis: Diagnosis, steps: int = script.STEPS) -> None:

@@ -10,8 +10,8 @@ import textwrap
 
 from utils import checks, claims
 from utils.labs.make_it_fast import script
-from utils.labs.make_it_fast.checks import (ALL_REDUCES, SPEEDS, Diagnosis, launched, tokens_per_s,
-                                            tokens_per_step)
+from utils.labs.make_it_fast.checks import (ALL_REDUCES, SPEEDS, Diagnosis, launched, share_text,
+                                            tokens_per_s, tokens_per_step)
 from utils.labs.make_it_fast.prediction import prediction_sentence
 
 
@@ -69,6 +69,14 @@ def printed_share(reading: dict, *regions: str) -> float:
     return sum(claims.as_printed(reading[region], 1) for region in regions) / step
 
 
+def rows_text(reading: dict, *regions: str) -> str:
+    """Where a take-away's share comes from, in the table's printed ms: "637.2 + 5.6 = 642.8 ms of 1003", so
+    that a reader redoes it from the ms (the rows' shares, each rounded, may add up to 0.1 point less or more)."""
+    ms = [claims.as_printed(reading[region], 1) for region in regions]
+    worked = " + ".join(f"{x:.1f}" for x in ms) + (f" = {sum(ms):.1f}" if len(ms) > 1 else "")
+    return f"{worked} ms of {claims.as_printed(reading['step'], 0):.0f}, the table's rows"
+
+
 def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None, predict=None) -> str:
     """The lab's take-aways, from this run, ordered by what each cost the slow script (its share of a profiled
     step, the check's reading): the slow script's profile and what the checks measured of ``train_fn``;
@@ -91,17 +99,19 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     gradients = statistics.median(run["watch"]["allreduce_bytes"] / max(run["watch"]["optimizer_steps"], 1)
                                   / run["watch"]["gradient_bytes"] for run in runs)
     costed = [  # (the slow script's share of a step it cost, the take-away)
-        (compute, f"Compute and the all-reduces DDP runs during backward (forward and backward, the optimizer) "
-                  f"took {compute:.0%} of the slow script's step{rate}. The slow script's workers asked for "
-                  f"{os.cpu_count()} threads each (os.cpu_count() on this machine), yours computed with "
-                  f"{threads} each, on {runs[0]['cores']} cores; this run did not time one thread count against the other alone, "
-                  "so what the threads cost is not measured here."),
-        (sum(waits.values()), f"Evaluating and saving took {sum(waits.values()):.1%} of the slow script's step "
-                              f"(the largest, {largest!r}, {waits[largest]:.1%}), a region's time including "
+        (compute, f"Compute and the all-reduces DDP runs during backward (forward and backward, the "
+                  f"optimizer) took {share_text(compute)} of the slow script's step "
+                  f"({rows_text(ref, 'forward and backward', 'optimizer')}){rate}. The slow script's workers "
+                  f"asked for {os.cpu_count()} threads each (os.cpu_count() on this machine), yours computed "
+                  f"with {threads} each, on {runs[0]['cores']} cores; this run did not time one thread count "
+                  "against the other alone, so what the threads cost is not measured here."),
+        (sum(waits.values()), f"Evaluating and saving took {share_text(sum(waits.values()))} of the slow "
+                              f"script's step ({rows_text(ref, 'evaluate', 'checkpoint')}; the largest, "
+                              f"{largest!r}, {share_text(waits[largest])}), a region's time including "
                               "everything it calls."),
-        (load, f"Loading took {load:.0%} of the slow step. The slow script's profile "
-                             f"counted {calls:.3g} all-reduce calls a step, inside forward and backward; yours "
-                             f"all-reduced {gradients:.2g}x one gradient's bytes a step, as the check counted them."),
+        (load, f"Loading took {share_text(load)} of the slow step ({rows_text(ref, 'load')}). The slow "
+               f"script's profile counted {calls:.3g} all-reduce calls a step, inside forward and backward; "
+               f"yours all-reduced {gradients:.2g}x one gradient's bytes a step, as the check counted them."),
         (0.0, "The slow script reads the loss with .item() every micro-batch: on a CPU that waits for nothing; on "
               "a GPU (not measured in this run) each call copies the value to the host and so waits for the "
               "device's queue to drain (torch's documentation on synchronizing operations), so read it once a "
