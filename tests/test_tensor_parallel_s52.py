@@ -192,7 +192,7 @@ def test_the_miss_s_parts_are_worked_from_the_printed_figures_half_up():
     assert "the compute beyond t1/2 and its 5 % 0.60 ms" in cause
     assert "beyond alpha + n/beta and the fit's error 0.42 ms" in cause
     assert "No part dominates (the largest is 1.4x the next)" in cause
-    # the other outcome: 1.44 - 1.035 = 0.405 prints 0.41 half up, and 0.60 / 0.41 = 1.46 prints 1.5x: dominates
+    # the other outcome: 1.44 - 1.035 = 0.405 prints 0.41 half up; 0.60 / 0.41 = 1.46 prints 1.5x: dominates
     cause = " ".join(report.miss_answer(_parts_miss(0.00144), "")[0])
     assert "the fit's error 0.41 ms" in cause
     assert "The largest, the compute beyond t1/2 and its 5 %, is 1.5x the next: it dominates" in cause
@@ -202,16 +202,42 @@ def _width_row(alpha: float, beta: float, nbytes: float) -> list[str]:
     """Width 128's row of the width table, from a noiseless fit of ``alpha`` and ``beta``."""
     sizes = [1e3, 1e4, 1e5, 1e6]
     got = {"sizes": sizes, "seconds": [alpha + s / beta for s in sizes],
-           "rows": [{"width": 128, "one": 0.00275, "two": 0.0032, "bytes": nbytes, "one_rounds": [0.00275] * 4,
-                     "two_rounds": [0.0032] * 4}]}
+           "rows": [{"width": 128, "one": 0.00275, "two": 0.0032, "bytes": nbytes,
+                     "one_rounds": [0.00275] * 4, "two_rounds": [0.0032] * 4}]}
     return report.cost_table(cost.analyse(got), 2.0, "").rows[0]
 
 
 def test_the_width_table_s_all_reduces_are_priced_from_alpha_and_beta_as_printed():
     """Reader (eighth), cell 26: alpha 242 us and beta 5.14 GB/s are printed beside the table; 2 x (242 +
-    131,072 / 5,140) us = 535.0 us, 0.54 ms (the unrounded fit gave 0.53); the model ms and speed-up follow."""
+    131,072 / 5,140) us = 535.0 us, 0.54 ms (the unrounded fit gave 0.53); the model ms and speed-up
+    follow."""
     row = _width_row(241.6e-6, 5.1444e9, 131072)   # unrounded: 2 x (241.6 + 25.48) us = 534.2 us
-    assert row[4] == "0.54" and row[3] == "1.92" and row[6] == "1.43x"   # 2.75 / 2 + 0.54 = 1.915; 2.75 / 1.92
-    # the other direction: the unrounded fit gives 535.8 us (0.54), the printed one 534.9 us, so 0.53 is printed
+    # 2.75 / 2 + 0.54 = 1.915 prints 1.92; 2.75 / 1.92 = 1.43
+    assert row[4] == "0.54" and row[3] == "1.92" and row[6] == "1.43x"
+    # the other direction: the unrounded fit gives 535.8 us (0.54), the printed one 534.9 us: 0.53 printed
     row = _width_row(242.45e-6, 5.14e9, 130813)
     assert row[4] == "0.53" and row[3] == "1.91" and row[6] == "1.44x"   # 1.375 + 0.53 = 1.905 -> 1.91
+
+
+def test_the_parts_inside_the_all_reduces_add_up_to_each_rank_s_printed_time_inside():
+    """Reader (eighth), cell 10: each rank's time inside printed 7.74 + 7.76 = 15.50 ms, but its parts were
+    rounded one by one: 0.03 + 15.40 + 0.06 = 15.49 (rank 0 waited 0.01 and stayed 7.72: 7.73, not 7.74). The
+    time after both arrived is now the printed total less the printed wait, so every sum checks."""
+    window = (0.0, 0.02)
+    inside = verdicts.inside_ms({"rank 0": 0.0077398 / 0.02, "rank 1": 0.0077598 / 0.02}, window)
+    assert inside == {"rank 0": 7.74, "rank 1": 7.76}
+    comm = {"rank 0": 0.0077398 / 0.02, "rank 1": 0.0077598 / 0.02}
+    said, mean = verdicts.inside_allreduces(comm, window, 8)
+    assert "rank 0 7.74 ms" in said and "rank 1 7.76 ms" in said
+    assert f"{mean * 1e3:.2f}" == "1.94"   # 15.50 / 8
+    parts = {"rank 0": {"waited": 0.0000149, "after_both": 0.0077249, "after_other": 0.0},
+             "rank 1": {"waited": 0.0000249, "after_both": 0.0077349, "after_other": 0.0000601}}
+    shown = verdicts.parts_as_printed(parts, inside)
+    assert shown["rank 0"] == {"waited": 0.01, "after_both": 7.73, "after_other": 0.0}   # 7.74 - 0.01
+    assert shown["rank 1"] == {"waited": 0.02, "after_both": 7.74, "after_other": 0.06}   # 7.76 - 0.02
+    assert "0.03 + 15.41 + 0.06 = 15.50 ms inside the all-reduces" in verdicts.inside_split(shown)
+    # the other outcome: a rank whose printed stay after the other returned would exceed its time after both
+    # arrived is printed no higher than it (it is a part of it)
+    stayed = {"rank 0": {"waited": 0.0, "after_both": 0.001004, "after_other": 0.001004}}
+    late = verdicts.parts_as_printed(stayed, {"rank 0": 0.99})
+    assert late["rank 0"] == {"waited": 0.0, "after_both": 0.99, "after_other": 0.99}

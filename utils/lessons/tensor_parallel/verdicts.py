@@ -207,11 +207,33 @@ def inside_allreduces(comm: dict[str, float], window: tuple[float, float], calls
     those; and the mean call in seconds, the ranks' printed time inside over their ``calls``, as a reader
     redoes it."""
     span = claims.as_printed(window[1] - window[0], 2, 1e-3)   # ms
-    inside = {k: claims.as_printed(v * (window[1] - window[0]), 2, 1e-3) for k, v in comm.items()}   # ms
+    inside = inside_ms(comm, window)
     said = (f"time inside all-reduces, share of the chart's window ({span:.2f} ms, the pass drawn's first "
             "span to its last on either rank; the chart's comm labels): "
             + ", ".join(f"{k} {t:.2f} ms ({t / max(span, 0.01):.0%})" for k, t in inside.items()))
     return said, sum(inside.values()) * 1e-3 / max(calls, 1)
+
+
+def inside_ms(comm: dict[str, float], window: tuple[float, float]) -> dict[str, float]:
+    """Each rank's time inside the all-reduces in ms as the chart's comm labels print it (2 decimals), from
+    its share ``comm`` of the chart's ``window``."""
+    return {k: claims.as_printed(v * (window[1] - window[0]), 2, 1e-3) for k, v in comm.items()}
+
+
+def parts_as_printed(parts: dict[str, dict], inside: dict[str, float]) -> dict[str, dict]:
+    """Each rank's all-reduces cut in two (``parts``: seconds ``waited``, ``after_both``, ``after_other``) in
+    ms as printed, cut from its printed time inside (``inside``, ms): the wait as printed, and the time after
+    both arrived the rest, worked half up (7.74 - 0.01 = 7.73), so that each rank's two parts add up to its
+    printed time inside and the ranks' parts to their printed sum, as a reader checks them."""
+    shown = {}
+    for k, p in parts.items():
+        waited = claims.as_printed(p["waited"], 2, 1e-3)
+        total = inside.get(k, claims.as_printed(p["waited"] + p["after_both"], 2, 1e-3))
+        after_both = max(claims.half_up(total - waited, 2), 0.0)
+        # after the other had returned is a part of after_both: never printed above it
+        shown[k] = {"waited": waited, "after_both": after_both,
+                    "after_other": min(claims.as_printed(p["after_other"], 2, 1e-3), after_both)}
+    return shown
 
 
 def wait_reading(ranks: list[dict], waiter: int) -> dict:
