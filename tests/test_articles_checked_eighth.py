@@ -58,3 +58,27 @@ def test_a19_says_all_of_it_only_from_a_speed_up_of_2x_as_printed():
     full = wording.kept_most_words({"ZBV (two stages per device)": 2.0 / 2, "data parallel": 1.73 / 2})
     assert "ZBV (two stages per device) kept all of it or more" in full and "100%, data parallel" in full
     assert figures.share_text(1.99) == "99.5" and figures.share_text(1.77) == "89"
+
+
+def test_the_note_groups_the_rows_above_by_the_figures_each_quotes():
+    from utils.lessons.articles_checked import report
+    figures_ = {"naive_split": "the split, 1.10x", "pipeline": "§5's pipeline, 1.82x", "zbv": "§9's ZBV, 1.99x"}
+    said = report.rows_above_words(figures_, ["A10", "B5", "A19"])
+    assert said == ("Rows A10, B5 are above a bound through the split, 1.10x; §5's pipeline, 1.82x. Row A19 is "
+                    "above a bound through §5's pipeline, 1.82x; §9's ZBV, 1.99x"), said
+    # one row alone: no other row credited with its figures
+    assert report.rows_above_words(figures_, ["A10"]) == \
+        "Row A10 is above a bound through the split, 1.10x; §5's pipeline, 1.82x"
+
+
+def test_lesson_02s_two_stage_reading_explains_only_the_median_where_rounds_print_past_2x():
+    from utils.lessons.articles_checked import report
+    zbv = {"value": 1.99, "bound": 1.80, "reference": 2.06, "rounds": [2.0024, 2.03, 1.99, 1.77, 1.98]}
+    said = report.lesson_02_two_stages_reading(zbv, "ZBV")
+    assert "explained by the reference in the median; 2 of its 5 rounds above 2 devices' 2x (2.002x / 2.03x): " \
+        "a finding to explain, not explained by the reference; its reference, 2.06x, is itself past 2x, which " \
+        "equal work on 2 devices cannot give." in said, said
+    # the other outcome: no round past 2x, a reference under 2x: explained by the reference, nothing more
+    quiet = zbv | {"reference": 1.93, "rounds": [1.90, 1.92, 1.88, 1.86, 1.89], "value": 1.88}
+    said = report.lesson_02_two_stages_reading(quiet, "interleaved 1F1B")
+    assert said.endswith("against one device's): explained by the reference."), said

@@ -17,7 +17,7 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
                                                    past_bound, rounds_above_words, rounds_finding, speedup_words,
                                                    spread_of, work_scaled_reference)
 from utils.lessons.articles_checked.figures import (DEVICES, LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD,
-                                                    no_spread)
+                                                    no_spread, round_text, rounds_above)
 from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES
 from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
                                                     two_stages_read_words)
@@ -173,12 +173,13 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
     figures = {name: f"{labels[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
                f"{1.0 if name == 'naive_split' else m['results'][name].record['bound']:.2f}x" for name in found}
     figures |= dict(zip(rounds_found(m, found), rounds_found_words(m, found)))
-    said, elsewhere = figures_by_row(figures, above)
+    _, elsewhere = figures_by_row(figures, above)
     summaries = [i for i in above if i in SUMMED]  # a summary row carries the finding of a row it sums up
-    note = ((f"Rows {', '.join(above)} are" if len(above) > 1 else f"Row {above[0]} is") + " above a bound through " + ("; ".join(said) or "a figure of theirs")
-            + (f" ({' and '.join(summaries)}: " + ("summary rows, from the rows they sum up)" if len(summaries) > 1
-                                                 else "a summary row, from the rows it sums up)") if summaries else "")
-            + "." + quoted_elsewhere_words(elsewhere, rows))
+    plural = len(summaries) > 1
+    note = (rows_above_words(figures, [i for i in above if i not in SUMMED] or above)
+            + (f". {' and '.join(summaries)} {'are summary rows' if plural else 'is a summary row'}, above a "
+               f"bound through the rows {'they sum' if plural else 'it sums'} up" if summaries and len(summaries)
+               < len(above) else "") + "." + quoted_elsewhere_words(elsewhere, rows))
     if "pipeline" in found and not explained:
         note += " " + PIPELINE_ABOVE
     if "naive_split" in found:
@@ -215,6 +216,21 @@ def figures_by_row(figures: dict[str, str], above: list[str]) -> tuple[list[str]
     return mine, elsewhere
 
 
+def rows_above_words(figures: dict[str, str], above: list[str]) -> str:
+    """"Rows A10, B5 are above a bound through X; row A19 through X; Y": each row above its bound credited only
+    with the figures it quotes (``QUOTED_BY``), rows quoting the same figures named together."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for row in above:
+        texts = tuple(text for name, text in figures.items()
+                      if not QUOTED_BY.get(name) or row in QUOTED_BY[name])
+        groups.setdefault(texts, []).append(row)
+    said = []
+    for texts, ids in groups.items():
+        who = f"rows {', '.join(ids)} are" if len(ids) > 1 else f"row {ids[0]} is"
+        said.append(f"{who} above a bound through {'; '.join(texts) or 'a figure of theirs'}")
+    return ". ".join(capitalised(piece) for piece in said)
+
+
 def quoted_elsewhere_words(elsewhere: dict[tuple, list[str]], rows: list[Row]) -> str:
     """" Row A19 also quotes ... past their bounds (row A19's check: disagrees, which it says before a figure
     past its bound)." for each group of figures no row above its bound quotes."""
@@ -245,11 +261,26 @@ def lesson_02_two_stages_reading(record: dict, schedule: str) -> str:
     ref = as_printed(reference, 2)
     if ref > as_printed(record["bound"], 2) and value <= ref:
         return (f"{head} within its work-scaled reference ({ref:.2f}x: the bound scaled by the work each "
-                "stage measured, alone in its process, against one device's): explained by the reference.")
+                "stage measured, alone in its process, against one device's)" + explained_words(record, ref))
     if ref > as_printed(record["bound"], 2) and within_noise(value, spread, ref):
         return (f"{head} within its work-scaled reference ({ref:.2f}x) plus the rounds' spread "
-                f"(± {spread:.2f}): explained by the reference.")
+                f"(± {spread:.2f})" + explained_words(record, ref))
     return f"{head} past its work-scaled reference too ({ref:.2f}x, ± {spread:.2f}): a finding to explain."
+
+
+def explained_words(record: dict, ref: float) -> str:
+    """The end of a §9 median within its reference, in lesson 02's words: explained by the reference; where
+    rounds print past 2 devices' 2x, only in the median (those rounds are a finding no reference explains),
+    and a reference itself past 2x said to be one (equal work on two devices gives no more than 2x)."""
+    past = rounds_above(record)[1]
+    if not past:
+        return ": explained by the reference."
+    beyond = (f"; its reference, {ref:.2f}x, is itself past {DEVICES}x, which equal work on {DEVICES} devices "
+              "cannot give" if ref > DEVICES else "")
+    listed = " / ".join(f"{round_text(r)}x" for r in past)
+    return (f": explained by the reference in the median; {len(past)} of its {len(record['rounds'])} rounds above "
+            f"{DEVICES} devices' {DEVICES}x ({listed}): a finding to explain, not explained by the reference"
+            f"{beyond}.")
 
 
 def rounds_found(m: dict, found: list[str]) -> list[str]:
