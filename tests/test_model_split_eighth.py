@@ -59,3 +59,35 @@ def test_a_stage_cost_is_the_sum_of_its_layers_as_printed():
     assert f"{balance.imbalance(costs, [2]):.2f}" == "1.49"  # 29.27 / ((9.95 + 29.27) / 2)
     # the other outcome: layers whose printed sum is the rounded sum give the same stage cost either way
     assert balance.printed_stage_costs([0.0095, 0.0289], [1]) == [9.5, 28.9]
+
+
+def _one_micro_batch(speedups, cpu, one, schedule="x", naive=True):
+    return runs.Row(32, 1, schedule, 0.160, 0.155, [0.05, 0.05], naive=naive, speedups=speedups, cpu=cpu,
+                    baseline_cpu=one, cpu_workers=True)
+
+
+def test_with_one_micro_batch_the_prediction_is_the_work_scaled_reference_printed_and_read_once():
+    # session 52: attn/ffn "above its work-scaled reference (0.93x) by more than the rounds' spread (± 0.02): a
+    # finding to explain" then "above what the measured work predicts (0.94x), within the rounds' spread": 163/174
+    row = _one_micro_batch([0.94, 0.96, 0.97, 0.95, 0.99], [0.071, 0.103], 0.163)
+    assert row.prediction_is_reference and row.predicted == row.work_bound
+    line = report.explain_row(row)
+    assert "the work-scaled reference is 0.93x (what that work predicts)" in line
+    assert "predict 0.94x" not in line and "what the measured work predicts" not in line
+    assert line.count("work-scaled reference (0.93x)") == 1
+    # the other outcome: m=4, the prediction is its own figure, printed and read beside the reference
+    m4 = runs.Row(128, 4, "gpipe", 0.400, 0.6893, [0.37, 0.38], speedups=[1.65, 1.63, 1.74, 1.74, 1.61],
+                  cpu=[0.307, 0.314], baseline_cpu=0.687, cpu_workers=True)
+    assert not m4.prediction_is_reference and "CPU times predict" in report.explain_row(m4)
+
+
+def test_a_row_says_the_bound_is_within_the_rounds_spread_once():
+    # session 52: "... which explains them" then "; the bound within the rounds' spread of the median"
+    line = report.explain_row(_one_micro_batch([0.93, 1.0049, 0.90, 0.99, 1.01], [0.078, 0.080], 0.150,
+                                               "gpipe", naive=False))
+    assert "2 of 5 rounds above the bound (up to 1.01x)" in line and "which explains them" in line
+    assert "the bound within the rounds' spread" not in line
+    # the other outcome: no round above the bound: the reading is kept, said once
+    alone = report.explain_row(_one_micro_batch([0.97, 0.98, 0.99, 0.99, 1.00], [0.078, 0.080], 0.150, "gpipe",
+                                                naive=False))
+    assert alone.count("the bound within the rounds' spread of the median") == 1

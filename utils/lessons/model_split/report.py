@@ -217,10 +217,11 @@ def explain_row(r: Row, link: tuple[float, float] | None = None) -> str:
     parts = [f"{r.speedup:.2f}x (every round: {rounds_text(lo, hi)}) against a {r.bound:.2f}x bound"]
     if r.above_devices:
         parts.append(_above_devices(r))
+    same = r.prediction_is_reference  # one micro-batch: what the work predicts is the reference, said once
     if r.work_inflation is not None:
         parts.append(f"{_work_name(r)} work {r.work_inflation:.2f}x one device's, so the work-scaled reference is "
-                     f"{r.work_bound:.2f}x")
-    if r.predicted is not None:
+                     f"{r.work_bound:.2f}x" + (" (what that work predicts)" if same else ""))
+    if r.predicted is not None and not same:
         parts.append(f"{_work_name(r)} times predict {r.predicted:.2f}x")
     if r.cpu_share:
         parts.append("CPU/busy " + " / ".join(f"{f:.0%}" for f in r.cpu_share))
@@ -271,6 +272,8 @@ def past_prediction(r: Row) -> str:
     says so: a prediction, like the reference, may be passed; "" where it is not."""
     if r.predicted is None or not above_as_printed(r.speedup, r.predicted):
         return ""
+    if r.prediction_is_reference and r.process_bound is None and past_work_reference(r):
+        return ""  # the same figure as the work-scaled reference, which the headline's verdict already read
     return _passed(r, r.predicted, "what the measured work predicts")
 
 
@@ -410,6 +413,8 @@ def _not_repeated(head: str, said: str) -> str:
         return LESS_WORK_CAUSE
     if said == ABOVE and "(every round above" in head:
         return "these numbers do not explain it"
+    if said == AT_THE_BOUND and "bound is within the rounds' spread of the median" in head:
+        return ""  # the rounds above the bound already read it
     return said
 
 

@@ -319,6 +319,12 @@ class Row:
         return [printed_ratio(c, b, 0, 1e-3) if b else float("nan") for c, b in zip(self.cpu, self.busy)]
 
     @property
+    def prediction_is_reference(self) -> bool:
+        """With one micro-batch (or the naive split) and the 1x bound, what the work predicts, one device's work
+        over the stages' summed work, is the work-scaled reference itself (1x / work): one figure, read once."""
+        return self.bound_override is None and (self.naive or self.m == 1)
+
+    @property
     def predicted(self) -> float | None:
         """The speedup the stages' measured work predicts with each on its own device: one device's work
         over the schedule's (sum + (m − 1)·max of the stages' per-micro-batch work). It includes extra
@@ -328,8 +334,8 @@ class Row:
         work, one = self.work_ms  # as the tables print them, as ``work_inflation``
         if not (one and all(work)):  # a work printed as 0 ms: too short to predict from
             return None
-        if self.naive:
-            return one / sum(work)
+        if self.prediction_is_reference:  # one device's work over the stages' summed: the same figure, one rounding
+            return self.work_bound
         if self.bound_override is not None:  # its own bubble formula: the busiest device at that efficiency
             return one / (max(work) * self.devices / self.bound_override)
         per = [w / self.m for w in work]
