@@ -82,3 +82,12 @@ def test_lesson_02s_two_stage_reading_explains_only_the_median_where_rounds_prin
     quiet = zbv | {"reference": 1.93, "rounds": [1.90, 1.92, 1.88, 1.86, 1.89], "value": 1.88}
     said = report.lesson_02_two_stages_reading(quiet, "interleaved 1F1B")
     assert said.endswith("against one device's): explained by the reference."), said
+
+
+def test_the_short_answer_before_the_note_names_the_rows_above_or_none():
+    from test_articles_checked_seventh import _row
+    from utils.lessons.articles_checked import report
+    said = report.above_bound_answer([_row("A10", verdicts.ABOVE), _row("A19", verdicts.ABOVE),
+                                      _row("A3", verdicts.AGREES)])
+    assert said.startswith("2 rows above a bound in this run (A10, A19): a finding to explain"), said
+    assert report.above_bound_answer([_row("A3", verdicts.AGREES)]).startswith("No row is above its bound")

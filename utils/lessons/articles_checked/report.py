@@ -159,6 +159,18 @@ NOISE_RULE = (
     "(inconclusive), never 'above the bound' on that floor alone.")
 
 
+def above_bound_answer(rows: list[Row]) -> str:
+    """The short answer printed before ``above_bound_note``'s collapsed block: which rows passed a bound in this
+    run (or none), the details left to the block."""
+    above = check_counts(rows)[ABOVE]
+    if not above:
+        return ("No row is above its bound in this run. The note below reads the recorded medians against their "
+                "bounds and gives the noise rule.")
+    return (f"{len(above)} row{'s' if len(above) > 1 else ''} above a bound in this run ({', '.join(above)}): a "
+            "finding to explain, never agreement. The note below names the figure each quotes and what the lesson "
+            "that recorded it found.")
+
+
 def above_bound_note(m: dict, rows: list[Row]) -> str:
     """Lesson 09's one note on the rows whose figure passed its bound: which figure, and what the lesson that
     recorded it found (lesson 02's work-scaled reference for a pipeline); printed under §1's counts."""
