@@ -51,15 +51,20 @@ def test_the_two_devices_gap_is_worked_from_the_printed_ms_and_gain():
 
 
 def test_the_two_devices_bound_rounds_a_half_up_as_a_reader_does():
-    """Reader (eighth): 172.7 / 2 = 86.35 is 86.4 by hand (round gave 86.3), so the gap is 110.7 - 86.4 = 24.3."""
+    """Reader (eighth): 172.7 / 2 = 86.35 is 86.4 by hand (round gave 86.3), so the gap is
+    110.7 - 86.4 = 24.3."""
     c = _compared("two devices", 0.1727, [1.56] * 3, workers=2)
     said = ladder.two_devices_gap(c, 4.0e9, 1.6e6, simulated=False)
     assert "a step took 110.7 ms (the steps before it, 172.7 ms" in said
     assert "against 86.4 ms at the bound (1/2 of those 172.7 ms): 24.3 ms a step the bound" in said
     assert "The floor is 7% of the gap" in said   # 1.6 / 24.3 = 6.6%
     # the other outcome: a half that does not tie (172.8 / 2 = 86.4), the same words from its own figures
-    other = ladder.two_devices_gap(_compared("two devices", 0.1728, [1.56] * 3, workers=2), 4.0e9, 1.6e6, False)
-    assert "a step took 110.8 ms" in other and "against 86.4 ms at the bound" in other and "24.4 ms a step" in other
+    other = ladder.two_devices_gap(_compared("two devices", 0.1728, [1.56] * 3, workers=2), 4e9, 1.6e6, False)
+    assert "a step took 110.8 ms" in other and "against 86.4 ms at the bound" in other
+    assert "24.4 ms a step" in other
+    # the floor's share of the gap rounds half up too: 3.0 / 24.0 = 12.5% prints 13% (":.0%" gave 12%)
+    tie = ladder.two_devices_gap(_compared("two devices", 0.1702, [1.56] * 3, workers=2), 2.0e9, 1.5e6, False)
+    assert "24.0 ms a step" in tie and "priced, 3.0 ms" in tie and "The floor is 13% of the gap" in tie
 
 
 def test_a_slower_step_s_ms_is_the_printed_ms_over_the_printed_gain():

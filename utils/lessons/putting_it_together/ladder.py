@@ -422,7 +422,8 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
         return said + priced + (": the floor alone could explain all of the gap if none of it hid behind "
                                 "backward.")
     other = "the cores that compute and gloo's threads share" if simulated else "the rest of the step"
-    return said + priced + (f". The floor is {comm / gap:.0%} of the gap, so whether most of the gap is the "
+    share = claims.half_up(100 * comm / gap, 0)   # two printed figures' share, half up as a reader rounds it
+    return said + priced + (f". The floor is {share:.0f}% of the gap, so whether most of the gap is the "
                             f"link or {other} this run cannot tell: neither is measured apart here.")
 
 
