@@ -628,3 +628,31 @@ def test_the_link_tables_fitted_column_and_residual_follow_from_the_printed_alph
         " ".join(lab.link_sentence(near).split())
     # a residual tying at half a percent rounds half up, as a reader does: 1 - 99.5 / 100.0 = 0.5%
     assert lab.size_row(lab.AlphaBeta(99.5e-6, 1e18, (1,), (0.0,)), 1, 100.0e-6)[3] == 0.01
+
+
+# --- eighth reading: one answer line first, the aside about jumped rounds once, its grammar from the count ----
+
+
+def test_the_report_answers_in_one_line_and_says_the_jumped_rounds_aside_once():
+    pp = [1, 9] * 4 + [1]   # rounds 2, 4, 6, 8: the ping-pong jumped (over 2x its fastest)
+    one_low = [1.3, 0.7, 1.1, 1.2, 1.2, 1.3, 1.0, 1.1, 0.95]   # one jumped round below 1 (round 2)
+    rounds = {"a": NOISE, "b": one_low}
+    text = " ".join(lab.miss_sentence([1.0, 1.0], [1.0, 1.0], BAND_30, rounds, {"a": pp, "b": pp}).split())
+    assert text.count("sets such rounds aside only against a verdict of 'shorter'") == 1   # once, not per case
+    assert "Of the rounds below 1, 3 in a, 1 in b are rounds in which the ping-pong itself took over 2x" in text
+    alone = " ".join(lab.miss_sentence([1.0], [1.0], BAND_30, {"b": one_low}, {"b": pp}).split())
+    assert "Of the rounds below 1, 1 in b is a round in which the ping-pong" in alone and "are rounds" not in alone
+    assert "aside" not in lab.miss_sentence([1.0], [1.0], BAND_30, {"a": NOISE})   # no jumps: nothing to say
+    answer = lab.miss_answer(rounds, {"a": pp, "b": pp})
+    assert answer.startswith("In none of the 2 plans were the split's messages longer") and "\n" not in answer
+    assert "(the rule: at least 8 of 9 rounds on one side of 1)" in answer and "block below" in answer
+    longer = lab.miss_answer({"a": GAP, "b": NOISE})   # the other branch: a case longer by the rule
+    assert longer.startswith("The split's messages were longer than the ping-pong of the same bytes in 1 of 2 "
+                             "plans (a; the rule") and "whose miss it is" in longer
+
+
+def test_a_set_aside_verdict_says_is_a_round_for_one_jump():
+    pp = [1, 1, 1, 1, 1, 1, 1, 1, 9]   # only round 9 jumped
+    low = [0.5, 0.4, 0.3, 0.6, 0.9, 0.5, 0.8, 1.2, 0.4]   # 8 below 1; without round 9, 7: too few
+    text = " ".join(lab.miss_sentence([1.0], [1.0], BAND_30, {"a": low}, {"a": pp}).split())
+    assert "no difference shown: 1 of the rounds below 1 is a round in which the ping-pong" in text, text

@@ -32,8 +32,8 @@ from utils.checks import expect, run_check
 from utils.labs.fix_the_article import reference as _reference  # kept out of the lab's names
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
-    JUMP, SIGN_LEVEL, band_words, drift_sentence, fit_band, gap_of, jumped_rounds, miss_sentence, owner_words,
-    ping_pong_jumps, side_of, sign_test_least, size_row, us_ratio, verdict_of, worst_residual)
+    JUMP, SIGN_LEVEL, band_words, drift_sentence, fit_band, gap_of, jumped_rounds, miss_answer, miss_sentence,
+    owner_words, ping_pong_jumps, side_of, sign_test_least, size_row, us_ratio, verdict_of, worst_residual)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
 from utils.tables import Table
@@ -497,8 +497,10 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
                    "the split's messages"], rows,
                   title=f"Time on the link a step (median of {ROUNDS} rounds), {link_fit.name}", wrap=26))
     pp_rounds = {name: run.ping_pong_seconds() for name, run in timed.items()}
-    say(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds))
-    how_measured("every round", rounds_table(timed), textwrap.fill(
+    say(miss_answer(rounds, pp_rounds))   # the answer in one line; how it was reached, collapsed below
+    how_measured("the rounds against the model, and every round",
+                 textwrap.fill(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds), WIDTH - 4),
+                 rounds_table(timed), textwrap.fill(
         "A round: one training step of the split, every message timed from its start on the sender's clock to "
         "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "
         "(half a round trip, median of 3 after 1 untimed) at each message's size. The table above gives each "

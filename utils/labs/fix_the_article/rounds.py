@@ -80,10 +80,8 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
             "the prediction, "
             f"the ping-pong of the same sizes {spread_words(pp_ratios)} (the fit's own sizes measured "
             f"{band_words(band)} what it predicts for them: its band). ")
-    n = max(len(r) for r in rounds.values())
-    jumped = {name: jumped_rounds(pp) for name, pp in (pp_rounds or {}).items()}
+    n, jumped, cases = _verdicts(rounds, pp_rounds)
     text += drift_sentence(pp_ratios, band, [len(jumped.get(name, ())) for name in rounds], n)
-    cases = {name: verdict_of(r, jumped.get(name, set())) for name, r in rounds.items()}
     text += (f"The rule, the same for every case: the split's messages differ from the ping-pong of the same bytes "
              f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 as printed (a sign test: a coin does that "
              f"less than 1 time in {round(1 / SIGN_LEVEL)}); the median and the range are given beside. ")
@@ -92,7 +90,7 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
                  "lowered by that jump, so a verdict of 'shorter' that needs such rounds is set aside. ")
     said = "; ".join(_rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds)
     text += said[:1].upper() + said[1:]  # a case's name starts the sentence
-    text += ". "
+    text += ". " + _jumps_counted(rounds, cases, jumped)
     if all(gap != "longer" for gap in cases.values()):
         return text + ("In no case were the split's messages longer by that rule: this run shows no difference "
                        "between a split's messages and a ping-pong's of the same bytes (which is not the same as "
@@ -105,6 +103,48 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
                    "split's message leaves from the middle of a training step; what the receiving worker was "
                    "doing then is not measured here, so the cause is not shown. A model holds for the situation "
                    "it was measured in.")
+
+
+def _verdicts(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None
+              ) -> tuple[int, dict[str, set[int]], dict[str, str]]:
+    """The rounds' count, each case's rounds in which the ping-pong jumped, and each case's verdict."""
+    jumped = {name: jumped_rounds(pp) for name, pp in (pp_rounds or {}).items()}
+    cases = {name: verdict_of(r, jumped.get(name, set())) for name, r in rounds.items()}
+    return max(len(r) for r in rounds.values()), jumped, cases
+
+
+def miss_answer(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None = None) -> str:
+    """The report's answer in one line, before its detail (``miss_sentence``, collapsed): in which cases the
+    split's messages were longer than the ping-pong of the same bytes, by the rule's verdicts."""
+    n, _, cases = _verdicts(rounds, pp_rounds)
+    rule = f"at least {sign_test_least(n)} of {n} rounds on one side of 1"
+    longer = [name for name, gap in cases.items() if gap == "longer"]
+    if not longer:
+        return (f"In none of the {len(cases)} plans were the split's messages longer than lesson 00's ping-pong "
+                f"of the same bytes (the rule: {rule}); the rounds, the rule and the link's drift are in the "
+                "block below.")
+    return (f"The split's messages were longer than the ping-pong of the same bytes in {len(longer)} of "
+            f"{len(cases)} plans ({', '.join(longer)}; the rule: {rule}); whose miss it is, from both figures, "
+            "is in the block below.")
+
+
+def _jumps_counted(rounds: dict[str, list[float]], cases: dict[str, str], jumped: dict[str, set[int]]) -> str:
+    """Said once, not after each case: rounds below 1 in which the ping-pong itself jumped count wherever
+    the verdict is not 'shorter' (only a 'shorter' verdict can rest on them; "jumped" says so itself)."""
+    counts = {name: sum(side_of(rounds[name][i]) == "below" for i in jumped.get(name, ()))
+              for name, gap in cases.items() if gap != "jumped"}
+    counts = {name: k for name, k in counts.items() if k}
+    if not counts:
+        return ""
+    listed = ", ".join(f"{k} in {name}" for name, k in counts.items())
+    return (f"Of the rounds below 1, {listed} {_is_are(sum(counts.values()))} in which the ping-pong itself "
+            f"took over {JUMP:.0f}x its fastest: they count, as the rule sets such rounds aside only against "
+            "a verdict of 'shorter', which their jump could fake. ")
+
+
+def _is_are(count: int) -> str:
+    """ "is a round" for one, "are rounds" for more: the grammar follows the count."""
+    return "is a round" if count == 1 else "are rounds"
 
 
 def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: float) -> str:
@@ -249,12 +289,9 @@ def _rounds_words(name: str, ratios: list[float], gap: str, jumped: set[int] = f
     low_jumps = sum(side_of(ratios[i]) == "below" for i in jumped)
     said = {"longer": "the split's messages longer", "shorter": "the split's messages shorter",
             "none": "no difference shown",
-            "jumped": f"no difference shown: {low_jumps} of the rounds below 1 are rounds in which the ping-pong "
-                      f"itself took over {JUMP:.0f}x its fastest, and without them too few fall below 1"}[gap]
-    if gap == "none" and low_jumps:
-        said += (f" ({low_jumps} of the rounds below 1 are rounds in which the ping-pong itself took over "
-                 f"{JUMP:.0f}x its fastest; the rule sets such rounds aside only against a verdict of "
-                 "'shorter', which their jump could fake, so here they count)")
+            "jumped": f"no difference shown: {low_jumps} of the rounds below 1 {_is_are(low_jumps)} in which the "
+                      f"ping-pong itself took over {JUMP:.0f}x its fastest, and without them too few fall below "
+                      "1"}[gap]
     level = f" and {at_one} at 1.00" if at_one else ""  # printed 1.00: on neither side of 1
     return (f"{name}: {above} of {len(ratios)} rounds above 1{level}, median of the rounds' ratios "
             f"{statistics.median(ratios):.2f}x, "
