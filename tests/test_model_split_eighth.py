@@ -91,3 +91,15 @@ def test_a_row_says_the_bound_is_within_the_rounds_spread_once():
     alone = report.explain_row(_one_micro_batch([0.97, 0.98, 0.99, 0.99, 1.00], [0.078, 0.080], 0.150, "gpipe",
                                                 naive=False))
     assert alone.count("the bound within the rounds' spread of the median") == 1
+
+
+def test_section_8s_visible_line_ends_with_its_conclusion_about_the_link():
+    # session 52: "3 of 3 change" at the probe's price and at the ceiling, the conclusion only in the block
+    fast = [runs.Row(32, m, "gpipe", 0.1, 0.139, [0.05, 0.05], speedups=[s] * 5, messages=2 * m, bytes_sent=2 * 2**20)
+            for m, s in ((2, 1.20), (4, 1.30), (8, 1.40))]
+    link = runs.Link(84e-6, 2.5e9, "a fit", 0.76, True)
+    every = link_module._ceiling_conclusion(3, 3)
+    assert every == ": for these rows the link's part of the loss is not decided by this run"
+    assert link_module._ceiling_conclusion(0, 3) == ": this run does not change section 5's reading of the link"
+    line = report.probe_line(7.8, fast, link, refuted=True, ceiling=3.9)
+    assert line.endswith("(3.9x the fit's price), 3 of 3 change" + every)

@@ -176,13 +176,15 @@ def test_a_refuted_probe_price_is_replaced_by_the_ceiling_the_placements_allow_i
     assert "share at the ceiling (1.6x)" in table.columns and "the probe's 1.7x: refuted" in table.title
     assert [r[-1] for r in table.rows] == ["not decided by this run", "not decided by this run", "stands"]
     assert report.probe_line(1.7, rows, fit, refuted=True, ceiling=1.6).endswith(
-        "at the most a message cost there (1.6x the fit's price), 2 of 3 change")
+        "at the most a message cost there (1.6x the fit's price), 2 of 3 change: for those 2 the link's part of the "
+        "loss is not decided by this run; the other rows' readings stand")
     # the other outcome: a ceiling under which no reading changes: every row stands, said everywhere
     said = report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows, ceiling=1.1)
     assert "Every row's reading stands from the fit's price up to that ceiling" in said and "not decided" not in said
     table = report.price_table(rows, fit, 1.7, refuted=True, ceiling=1.1)
     assert [r[-1] for r in table.rows] == ["stands"] * 3
-    assert report.probe_line(1.7, rows, fit, refuted=True, ceiling=1.1).endswith("(1.1x the fit's price), all 3 stand")
+    assert report.probe_line(1.7, rows, fit, refuted=True, ceiling=1.1).endswith(
+        "(1.1x the fit's price), all 3 stand: this run does not change section 5's reading of the link")
     # not refuted: the probe's price stands, read as before
     assert "this run does not tell which price" in report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows)
 

@@ -363,7 +363,19 @@ def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False,
             moved, c = changed_rows(rows, link, ceiling), as_printed(ceiling, 1)
             said += (f"; at the most a message cost there ({c:.1f}x the fit's price), " +
                      (f"{len(moved)} of {len(short)} change" if moved else f"all {len(short)} stand"))
+            said += _ceiling_conclusion(len(moved), len(short))
     return said
+
+
+def _ceiling_conclusion(moved: int, short: int) -> str:
+    """What the visible line concludes about the link from the readings between the fit's price and the
+    placements' ceiling (``_at_ceiling`` says the same in the block): changed ones are not decided by this run."""
+    if not moved:
+        return ": this run does not change section 5's reading of the link"
+    if moved == short:
+        return ": for these rows the link's part of the loss is not decided by this run"
+    return (f": for those {moved} the link's part of the loss is not decided by this run; the other rows' readings "
+            "stand")
 
 
 MESSAGE = 2**20  # bytes: the one message size every link below is priced at, side by side
