@@ -317,3 +317,12 @@ def test_the_speed_check_prints_the_division_of_its_two_printed_medians_where_it
     assert "11.50x / 3.28x = 3.51x from the two medians" in note and "own ratio, 3.34x ± 0.12" in note
     assert medians_note(PairedSpeed(11.50, 3.51, 0.12, 3.28, 21)) == ""  # the same as printed: nothing to add
     assert medians_note(PairedSpeed(2.0, 2.0, 0.1, 0.87, 21)) == ""  # the trained model set the bar
+
+
+def test_the_last_hint_points_to_the_budgets_factors_not_to_the_three_tools():
+    """Eighth reading: hint A3 named the three tools (neurons removed, distillation, the int8 kind that
+    multiplies); it now asks of every tool which factor of the size budget it changes."""
+    last = " ".join(checks.hint_texts("labs/compress_under_budget")["A"][2].split())
+    assert "which factor it changes" in last and "Quantization overview" in last
+    for named in ("remove whole neurons", "teach a network again", "multiplies in int8", "only stores int8"):
+        assert named not in last, named
