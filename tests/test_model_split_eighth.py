@@ -103,3 +103,14 @@ def test_section_8s_visible_line_ends_with_its_conclusion_about_the_link():
     assert link_module._ceiling_conclusion(0, 3) == ": this run does not change section 5's reading of the link"
     line = report.probe_line(7.8, fast, link, refuted=True, ceiling=3.9)
     assert line.endswith("(3.9x the fit's price), 3 of 3 change" + every)
+
+
+def test_section_7s_rule_compares_the_profiles_prediction_with_the_works():
+    # session 52: split [3], profile 1.58x against the work's 1.45x, never compared where a learner sees it
+    said = balance.profile_against_work([3], 1.581, 1.449, 0.02)
+    assert said == ("split [3]: the profile predicts 1.58x, the stages' measured work 1.45x (|1.58 - 1.45| = 0.13, "
+                    "more than the rounds' spread, ± 0.02): the profile missed work the stages did (messages, work "
+                    "per micro-batch)")
+    assert balance.profile_against_work([2], 1.23, 1.24, 0.02).endswith("they agree; a speedup under both is waiting")
+    assert balance.profile_against_work([2], 1.23, 1.40, 0.02).endswith("the stages did less work than the profile timed")
+    assert "not compared" in balance.profile_against_work([2], 1.23, None, 0.02)

@@ -177,3 +177,22 @@ def profile_on_stage_device(task: Task, batch: int, repeats: int = 5, threads: i
     device = device or stage_devices()[0]
     threads = threads or worker_threads(2)
     return launch.launch(profile_worker, task, batch, device, threads, repeats, seed, nprocs=1, timeout=timeout)[0]
+
+
+def profile_against_work(split: Sequence[int], profile: float, work: float | None, spread: float) -> str:
+    """Section 7's rule, applied where a learner sees it: a split's prediction from the profile (isolated layer
+    timings) beside the one from the work its stages measured in the pipeline (``Row.predicted``), both as
+    printed. Apart by more than the row's paired ``spread`` (as printed), the profile missed work (or timed work
+    the stages did not do); within it, the two agree to what this run resolves, and a lower speedup is waiting."""
+    p = as_printed(profile, 2)
+    said = f"split {list(split)}: the profile predicts {p:.2f}x"
+    if work is None:
+        return said + "; the stages' work was not measured, so the two predictions are not compared"
+    w, d = as_printed(work, 2), as_printed(spread, 2)
+    gap = as_printed(abs(p - w), 2)
+    said += f", the stages' measured work {w:.2f}x (|{p:.2f} - {w:.2f}| = {gap:.2f}"
+    if gap <= d:
+        return said + f", within the rounds' spread, ± {d:.2f}): they agree; a speedup under both is waiting"
+    missed = ("the profile missed work the stages did (messages, work per micro-batch)" if w < p else
+              "the stages did less work than the profile timed")
+    return said + f", more than the rounds' spread, ± {d:.2f}): {missed}"
