@@ -114,3 +114,12 @@ def test_section_7s_rule_compares_the_profiles_prediction_with_the_works():
     assert balance.profile_against_work([2], 1.23, 1.24, 0.02).endswith("they agree; a speedup under both is waiting")
     assert balance.profile_against_work([2], 1.23, 1.40, 0.02).endswith("the stages did less work than the profile timed")
     assert "not compared" in balance.profile_against_work([2], 1.23, None, 0.02)
+
+
+def test_the_gain_divides_the_rounds_at_the_digits_they_are_printed_with():
+    # a round printed "1.005" is divided as 1.005, not as 1.00 (the rows table prints round_text)
+    slow = runs.Row(32, 4, "gpipe", 0.1, 0.139, [0.05, 0.05], speedups=[1.0049] * 3)
+    fast = runs.Row(32, 4, "gpipe", 0.1, 0.139, [0.05, 0.05], speedups=[1.26] * 3)
+    assert report.split_gain(slow, fast)[0] == 1.26 / 1.005
+    # the other outcome: rounds printed with two digits divide as before
+    assert report.split_gain(runs.Row(32, 4, "gpipe", 0.1, 0.139, [0.05, 0.05], speedups=[1.20] * 3), fast)[0] == 1.26 / 1.20

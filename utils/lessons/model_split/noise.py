@@ -158,7 +158,7 @@ def _per_round_verdict(r: Row, per_round) -> str:
     """Each round's speedup against the reference measured in the same round: how many rounds were under it,
     then claims' noise rule against 1x and against the median reference, or the share of the reference's
     gain (``reference_gain``, as ``report.naive_process_reading`` prints it)."""
-    pairs = [(as_printed(s, 2), as_printed(ref, 2)) for s, ref in zip(r.speedups, per_round)]  # as the block prints them
+    pairs = [(round_as_printed(s), as_printed(ref, 2)) for s, ref in zip(r.speedups, per_round)]  # as the block prints them
     under = sum(s < ref for s, ref in pairs)
     reference = statistics.median(per_round)
     where = "every round" if under == len(pairs) else f"{under} of {len(pairs)} rounds"
@@ -187,7 +187,7 @@ def split_gain(slow: Row, fast: Row) -> tuple[float, float]:
     step of the same round, the ratio of their paired speedups): its median and paired spread, as printed
     (``claims.printed_spread``). Each ratio is worked from the two rounds as the rows table prints them (two
     decimals), so that a reader dividing the printed rounds finds the same gain. Section 7."""
-    gains = [as_printed(f, 2) / as_printed(s, 2) for f, s in zip(fast.speedups, slow.speedups)]
+    gains = [round_as_printed(f) / round_as_printed(s) for f, s in zip(fast.speedups, slow.speedups)]  # round_text
     return statistics.median(gains), printed_spread(gains)
 
 
