@@ -483,8 +483,7 @@ def cnn_ddp_rounds(m) -> list[float]:
 
 
 def _case_study_faster(m) -> bool:
-    """Row B22: two DDP workers train the case study's CNN faster than one, within 2x, beyond the rounds'
-    spread."""
+    """Row B22: two DDP workers train the case study's CNN faster than one, within 2x, beyond the spread."""
     needs_quiet_cores(m, "cnn_ddp", 2)
     return faster_by_rounds(cnn_ddp_rounds(m), 2.0, "slower than one worker", "cnn_ddp")
 

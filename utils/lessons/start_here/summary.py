@@ -193,8 +193,7 @@ def fit_verdict(accuracy: float) -> str:
 
 
 def percent_shown(share: float) -> float:
-    """``share`` as ``:.0%`` prints it (0.295 prints 30%, though round(0.295, 2) is 0.29): a margin in points
-    is worked from the printed percentage."""
+    """``share`` as ``:.0%`` prints it (0.295 prints 30%, round(0.295, 2) is 0.29): margins use the printed %."""
     return int(f"{share:.0%}".rstrip("%")) / 100
 
 
@@ -395,8 +394,7 @@ def copies_sentence(points, fixed_seconds: float | None = None, fixed_size: int 
     if small.bound:
         said = (f"The smallest copy ({size_label(small.size)}) reaches {small.fraction_of_bound:.0%} of what it is "
                 f"set beside: it takes {micros(small.seconds)} µs")
-        if fixed_seconds:
-            # from the two µs as printed
+        if fixed_seconds:  # from the two µs as printed
             share = round(min(1.0, micros_time_share(fixed_seconds, small.seconds)), 2)
             how_much = ("most of it" if share >= FIXED_DOMINATES else "a sizeable part of it" if share >= 0.2
                         else "a small part of it")
