@@ -158,7 +158,8 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     - below the baseline (or at it with every round below): ``slower`` + ": no speed-up" (e.g. "slower than
       one device: no speed-up"); at it: "no faster than the baseline: no speed-up";
     - no bound: "faster than the baseline";
-    - the spread covers the bound, from above or below (the same rule): "at the bound (within noise)";
+    - the spread covers the bound, from above or below (the same rule): "at the bound (within noise)", unless
+      ``rounds`` all lie on one side of the bound: then above it or under it, ending "(every round above 1.78x)";
     - above the bound: "above the bound: a finding to explain";
     - otherwise the share of the bound's gain reached: "faster, under the bound: 37% of its gain".
     """

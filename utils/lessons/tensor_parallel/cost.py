@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import decimal
 import math
 import os
 import statistics
@@ -227,11 +226,9 @@ class Model:
 
 def model_ms(one: float, comm: float = 0.0) -> float:
     """The model's split step in ms as a reader works it from the width table: t1/2 + the all-reduces, from
-    ``one`` and ``comm`` (seconds) as printed (ms, 2 decimals), rounded half-up to 2 decimals in decimal
-    arithmetic: 2.83 / 2 + 0.58 = 1.995 prints 2.00, never 1.99 from the unrounded seconds or a float's tie."""
-    halved = decimal.Decimal(str(claims.as_printed(one, 2, 1e-3))) / 2
-    total = halved + decimal.Decimal(str(claims.as_printed(comm, 2, 1e-3)))
-    return float(total.quantize(decimal.Decimal("0.01"), rounding=decimal.ROUND_HALF_UP))
+    ``one`` and ``comm`` (seconds) as printed (ms, 2 decimals), rounded half up to 2 decimals (``claims.half_up``):
+    2.83 / 2 + 0.58 = 1.995 prints 2.00, never 1.99 from the unrounded seconds or a float's tie."""
+    return claims.half_up(claims.as_printed(one, 2, 1e-3) / 2 + claims.as_printed(comm, 2, 1e-3), 2)
 
 
 def analyse(got: dict) -> dict:
