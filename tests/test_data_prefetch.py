@@ -1021,3 +1021,33 @@ def test_the_bounds_are_the_readers_own_sums_of_the_printed_l_and_c():
     assert epoch.printed_bound(1.5549, 1.29, 2) == 1.29   # max(L/2, C): C
     assert f"{per_rank_bound(1.5449, 1.2851, world=2, workers=0):.2f}" == "1.42"   # (1.54 + 1.29) / 2 = 1.415
     assert per_rank_bound(1.54, 1.29, world=2, workers=2, cores=2) == 0.77   # 1.54 / 2 / 1 core a rank
+
+
+def test_section_5s_markdown_promises_what_each_link_verdict_prints():
+    # ninth reading: the markdown promised "calls that a finding and sets it beside the sweep" for any link past
+    # 4x, while a 4.28x ± 0.72 printed "above the bound, within noise": the promise now names every branch
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "05_data_prefetch.ipynb"
+    cells = json.loads(path.read_text())["cells"]
+    prose = next(" ".join("".join(c["source"]).split()) for c in cells
+                 if c["cell_type"] == "markdown" and "model's ceiling" in "".join(c["source"]))
+    sweep = {2**16: 0.03, 2**20: -0.02}
+
+    def rounds(*ratios):
+        return transfer.Compression(400, 100, float_link=list(ratios), uint8_link=[1.0] * 3, convert=[1.0] * 3)
+
+    # every round past 4x beyond 2 %, or the median past it beyond its ±: a finding, set beside the sweep
+    for finding in (rounds(4.3, 4.4, 5.7), rounds(4.05, 4.5, 4.6)):
+        assert "a finding" in transfer.link_alone_line(finding)
+        assert "In the link's sweep above" in transfer.link_only_note(finding, 0.1, 0.0, sweep, 3.9)
+    assert "it calls that a finding and the details set it beside the link's sweep" in prose
+    # the ± still covering 4x (this run's 4.29, 3.56, 4.28): no breach, and no sweep reading promised
+    for covered in (rounds(4.29, 3.56, 4.28), rounds(3.7, 4.0, 4.5)):
+        assert "no breach shown" in transfer.link_alone_line(covered)
+        assert "sweep" not in transfer.link_only_note(covered, 0.1, 0.0, sweep, 3.9)
+    assert "where the ± still covers 4×, it says that no breach is shown" in prose
+    # every round at or under 4x: as the model allows
+    assert "as alpha + n/beta allows" in transfer.link_alone_line(rounds(3.5, 3.8, 3.9))
+    assert "at or under 4×, or the median under it beyond its ±, it says the model allows that" in prose
