@@ -795,3 +795,19 @@ def test_collectives_sentence_works_its_bytes_ratios_from_the_mb_as_printed():
     # the ring's bytes as cell 38 prints them; the table's rows (4.52 + 2.00 over 3.00) as a reader adds them
     assert f"it moves {round(wire / 1e6, 2) / 3.00:.2f}x the bytes" in text
     assert "add up to 2.17x" in text
+
+
+def test_selectives_share_of_full_checkpointings_extra_time_moves_both_steps_plus_minus():
+    # ninth reading: "59% ... (45%-73% within the rounds' noise)" moved selective's ± 0.03 alone; full
+    # checkpointing's 1.21x printed its own ± 0.01 beside it: 7.7 / 18.0 to 12.5 / 16.4 ms is 43%-76%
+    plain, full, selective = 80.3, 97.5, 90.4   # ms, as the table printed them
+    part, whole = selective / plain - 1, full / plain - 1
+    low, high = summary.share_range(part, whole, 0.03, 0.01)
+    assert f"{low:.2f}-{high:.2f}" == "0.43-0.76"
+    line = summary.share_with_range(part, whole, 0.03, 0.01, "of full checkpointing's extra time")
+    assert line == "59% of full checkpointing's extra time (43%-76% within both steps' ±)"
+    assert summary.share_range(0.10, 0.20, 0.30, 0.0)[0] == 0.0   # never under nothing
+    # the other outcome: full's own extra time within its ± of zero, so no share can be read
+    assert summary.share_range(0.05, 0.01, 0.03, 0.02) == (0.0, float("inf"))
+    unread = summary.share_with_range(0.05, 0.01, 0.03, 0.02, "of full checkpointing's extra time")
+    assert unread.startswith("an unread share of full") and "within its ± 0.02 of zero" in unread

@@ -8,6 +8,7 @@ lesson measured" table (``utils.claims``): nothing here is written by hand.
 
 from __future__ import annotations
 
+import math
 import statistics
 import textwrap
 
@@ -235,6 +236,27 @@ def recompute_cost(extra: float, forward: float, noise: float = 0.0) -> str:
     verdict = ("about one forward, as predicted" if abs(forwards - 1) <= max(0.1, noise / forward) else
                "less than the predicted forward" if forwards < 1 else "more than the predicted forward")
     return f"{forwards:.2f} of a forward ({forwards:.0%} of the predicted extra time): {verdict}"
+
+
+def share_range(part: float, whole: float, part_pm: float, whole_pm: float) -> tuple[float, float]:
+    """The range of ``part / whole`` that both figures' ± allow, each ± as printed beside its figure: the
+    lowest share from the smallest part over the largest whole, the highest from the largest part over the
+    smallest whole (moving one ± alone would read the share more exactly than the rounds measured it). Never
+    under 0; where the whole's ± reaches zero, no upper end (``math.inf``). Lesson 06 (selective's extra time
+    over full checkpointing's, each in plain steps)."""
+    if whole - whole_pm <= 0:   # the whole may be nothing at all: any share fits
+        return 0.0, math.inf
+    return max((part - part_pm) / (whole + whole_pm), 0.0), (part + part_pm) / (whole - whole_pm)
+
+
+def share_with_range(part: float, whole: float, part_pm: float, whole_pm: float, of_what: str) -> str:
+    """``part / whole`` in whole percent ``of_what``, with ``share_range``'s range, rounded half up as a reader
+    rounds: "59% of full's extra time (43%-76% within both steps' ±)". Lesson 06."""
+    low, high = share_range(part, whole, part_pm, whole_pm)
+    if high == math.inf:
+        return f"an unread share {of_what} (that extra time is within its ± {whole_pm:.2f} of zero)"
+    return (f"{claims.percent(part / whole)} {of_what} ({claims.percent(low)}-{claims.percent(high)} within "
+            "both steps' ±)")
 
 
 def gain_range(verdict: str, value: float, spread: float, bound: float, baseline: float = 1.0) -> str:
