@@ -176,3 +176,42 @@ def test_the_model_ms_and_the_miss_tables_totals_add_up_as_printed():
     # printing the printed figures again changes nothing
     again = cost.miss_as_printed(cost.miss_as_printed(m))
     assert again["ranks"][0]["step"] == cost.miss_as_printed(m)["ranks"][0]["step"]
+
+
+def _width_rows(*columns):
+    """``cost.analyse`` rows from the width table's printed ms: (width, one, comm, model)."""
+    return [{"width": w, "one": one * 1e-3, "comm": comm * 1e-3, "predicted": model * 1e-3}
+            for w, one, comm, model in columns]
+
+
+SWEEP = ((32, 0.53, 0.31, 0.58), (64, 0.98, 0.34, 0.83), (128, 2.76, 0.40, 1.78), (256, 9.84, 0.52, 5.44),
+         (512, 35.82, 0.76, 18.67))
+
+
+def test_residual_reach_names_only_the_widths_where_the_all_reduces_are_most_of_the_step():
+    """Ninth reading, cell 26: "more at small widths, where they are most of it" was fixed text, yet the
+    table's all-reduces were 53% of the split step at width 32 only (41% at 64, 22% at 128)."""
+    said = verdicts.residual_reach(_width_rows(*SWEEP), 0.37)
+    assert "between 1.89x and 1.95x (the all-reduces are 4% of its split step)" in said
+    assert said.endswith("the all-reduces are most of the split step at width 32 (53%)")
+    assert "64 (" not in said and "where they are most of it" not in said
+    wider = _width_rows((32, 0.53, 0.40, 0.60), (64, 0.98, 0.36, 0.70), *SWEEP[2:])   # 67% and 51%
+    two = verdicts.residual_reach(wider, 0.37)
+    assert two.endswith("most of the split step at widths 32 (67%), 64 (51%)")
+
+
+def test_residual_reach_says_so_when_no_width_has_the_all_reduces_most_of_the_step():
+    """The other outcome: 0.29 / 0.58 prints 50%, half and not most, so no width is named as 'most'."""
+    said = verdicts.residual_reach(_width_rows((32, 0.53, 0.29, 0.58), *SWEEP[1:]), 0.37)
+    assert said.endswith("at no width swept are they most of it (the largest share, 50%, at width 32)")
+    assert "most of the split step at width" not in said
+
+
+def test_cell_26_prints_the_residual_reach_from_the_run():
+    import json
+    from pathlib import Path
+
+    nb = json.loads(Path(__file__).parents[1].joinpath("notebooks/07_tensor_parallel.ipynb").read_text())
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "verdicts.residual_reach(A['rows'], R)" in code
+    assert "where they are most of it" not in code

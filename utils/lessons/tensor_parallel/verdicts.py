@@ -293,3 +293,29 @@ def inside_split(ranks: dict[str, dict]) -> str:
         return said + ". No one part is the largest"
     name = next(what for what, ms in parts.items() if ms == largest).split(" (")[0]
     return said + ". The largest part is " + name
+
+
+def residual_reach(rows: list[dict], residual: float) -> str:
+    """What the alpha-beta fit's worst residual does to the model's speed-ups (section 4's width table,
+    ``cost.analyse`` rows: one, comm, predicted in seconds), worked from the table's ms as printed and the
+    residual as its whole per cent. An all-reduce off by R moves a speed-up by the factor 1 / (1 + R x share),
+    share being the all-reduces' part of the split step: the larger the share, the further it moves. The
+    widths where that share is most of the step are read from the printed shares, never assumed."""
+    big = rows[-1]
+    one_ms, comm_ms = (claims.as_printed(big[k], 2, 1e-3) for k in ("one", "comm"))
+    r_shown = claims.as_printed(residual, 2)
+    low_x, high_x = (claims.half_up(one_ms / (one_ms / 2 + comm_ms * k), 2)
+                     for k in (1 + r_shown, max(1 - r_shown, 0.0)))
+    # each width's share as printed: whole per cent, half up, from the table's two ms columns
+    shares = {r["width"]: claims.percent(claims.printed_ratio(r["comm"], r["predicted"], 2, 1e-3))
+              for r in rows}
+    points = {w: int(p[:-1]) for w, p in shares.items()}   # the printed whole per cents, to compare
+    most = [w for w in points if points[w] > 50]
+    top = max(points, key=points.get)   # the width with the largest printed share
+    where = (f"the all-reduces are most of the split step at width{'s' * (len(most) > 1)} "
+             + ", ".join(f"{w} ({shares[w]})" for w in most) if most else
+             f"at no width swept are they most of it (the largest share, {shares[top]}, at width {top})")
+    return (f"a predicted all-reduce may be off by {residual:.0%}, which moves the model's speed-up at "
+            f"width {big['width']} between {low_x:.2f}x and {high_x:.2f}x (the all-reduces are "
+            f"{shares[big['width']]} of its split step); the larger their share of a split step, the further "
+            f"in proportion the residual moves its speed-up, and {where}")
