@@ -455,8 +455,8 @@ def test_the_take_aways_set_both_scripts_rates_against_the_same_peak():
     class Peak:
         best, name = 100e9, "fp32 matmul peak"
     said = rates_sentence(2e9, Peak(), slow_ms=1000.0, fast_ms=200.0, source="the speed check's median")
-    assert "at 2.0% of the machine profile's fp32 matmul peak" in said, said
-    assert "whole step of 200 ms (the speed check's median), 10.0% of that peak" in said, said
+    assert "ran 2.00 GFLOP in 1000 ms a step = 2.0 GFLOP/s, 2.0% of the machine profile's fp32 matmul peak" in said
+    assert "whole step of 200 ms (the speed check's median) = 10.0 GFLOP/s, 10.0% of that peak" in said, said
     assert "at least that fast" in said, said
 
 
@@ -533,7 +533,7 @@ def test_the_take_aways_work_their_rates_and_differences_from_the_figures_as_pri
         best, name = 99.12e9, "fp32 matmul peak"
     assert round(printed_rate(10.7e9, 215.4), 2) == 49.77
     said = rates_sentence(10.7e9, Peak(), slow_ms=918.1, fast_ms=215.4)
-    assert "whole step of 215 ms, 50.2% of that peak" in said, said
+    assert "whole step of 215 ms = 49.8 GFLOP/s, 50.3% of that peak" in said, said   # 49.8 / 99.1, as printed
     reading = lab.Diagnosis(3, {}, [("ok", {"forward and backward": 918.4})])
     computed = " ".join(compute_sentence(reading, 10.7e9, Peak()).split())  # unwrapped
     assert "10.70 GFLOP in 918 ms a step = 11.7 GFLOP/s, 11.8% of that peak" in computed, computed
@@ -576,3 +576,42 @@ def test_the_take_aways_print_each_share_to_one_decimal_beside_the_rows_ms(monke
     assert "took 64.1% of the slow script's step (637.2 + 5.6 = 642.8 ms of 1003, the table's rows)" in said, said
     assert "Evaluating and saving took 26.7% of the slow script's step (233.9 + 33.4 = 267.3 ms of 1003" in said
     assert "the largest, 'evaluate', 23.3%)" in said and "Loading took 9.1% of the slow step (90.9 ms" in said
+
+
+def test_cell_13_and_the_take_aways_print_one_share_of_the_peak_worked_from_the_printed_rate():
+    """Ninth reading: cell 13 printed "24.9 GFLOP/s, 25.1% of that peak" and the take-aways 25.2% for the same
+    429.1 ms (10.70 / 0.429 / 99.1 = 25.17%): both now divide the rate as printed (24.9 / 99.1 = 25.1%)."""
+    from utils.labs.make_it_fast.takeaways import compute_sentence, rates_sentence, share_of_peak
+
+    class Peak:
+        best, name = 99.12e9, "fp32 matmul peak"
+    computed = " ".join(compute_sentence(lab.Diagnosis(3, {}, [("ok", {"forward and backward": 429.1})]),
+                                         10.7e9, Peak()).split())
+    assert "10.70 GFLOP in 429 ms a step = 24.9 GFLOP/s, 25.1% of that peak" in computed, computed
+    said = rates_sentence(10.7e9, Peak(), slow_ms=429.1, fast_ms=192.1, source="the speed check's median")
+    assert "ran 10.70 GFLOP in 429 ms a step = 24.9 GFLOP/s, 25.1% of the machine profile's" in said, said
+    assert "whole step of 192 ms (the speed check's median) = 55.7 GFLOP/s, 56.2% of that peak" in said, said
+
+    class Even:
+        best, name = 200.0e9, "fp32 matmul peak"
+    assert round(share_of_peak(10.02e9, 200.0, Even()), 6) == 0.2505   # 50.1 / 200.0, a tie
+    assert "50.1 GFLOP/s, 25.1% of the machine profile's" in rates_sentence(10.02e9, Even(), 200.0, 400.0)
+
+
+def test_the_printed_prediction_is_worked_from_the_reading_as_the_table_prints_it(capsys):
+    """Ninth reading: "477 ms a step" beside a table whose figures give 770 - 86.1 - 5/6 x (220.0 + 27.4) =
+    477.7, so 478 (the function ran on the unrounded 769.6 ms): the printed prediction and the ms under it
+    come from the table's figures, the check still judges the unrounded reading."""
+    from utils.labs.make_it_fast.prediction import prediction_sentence
+    reading = dict(_READING, step=769.6, load=86.14, evaluate=219.96, checkpoint=27.44, optimizer=5.0)
+    reading["forward and backward"] = 429.1
+    assert f"{_needed(reading):.0f}" == "477"   # unrounded: what the page printed before
+    diagnosis = lab.Diagnosis(3, reading, [])
+    lab.show_prediction(_needed, diagnosis)
+    assert "your prediction: 478 ms a step, against the slow script's 770 ms" in capsys.readouterr().out
+    verdict = lab.check_prediction(_needed, diagnosis, show=False)
+    assert verdict.passed and verdict.message.startswith("478 ms a step predicted from the slow script's 770 ms")
+    text = prediction_sentence(_needed, diagnosis, 192.1, "the speed check's median")
+    assert "prediction from the profile: 478 ms a step" in text and "286 ms under the prediction" in text, text
+    assert "within 10% of it" in prediction_sentence(_needed, diagnosis, 470.2, "x")   # the other branches
+    assert "more than 10% over it" in prediction_sentence(_needed, diagnosis, 530.0, "x")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from utils import checks, claims
 from utils.checks import expect, run_check
 from utils.labs.make_it_fast import script
-from utils.labs.make_it_fast.checks import BANK, Diagnosis
+from utils.labs.make_it_fast.checks import ALL_REDUCES, BANK, Diagnosis
 
 NAME = "your prediction from the profile"
 # Readings the learner's function never sees: the check's reading with some regions' times scaled (the step
@@ -54,6 +54,19 @@ def _predicted(predict: Callable, reading: dict) -> float:
     return float(value)
 
 
+def printed_reading(reading: dict) -> dict:
+    """``reading`` as cell 11's table prints it: the step to whole ms, each region to 0.1 ms, the all-reduce
+    count unchanged. The prediction the page prints comes from these figures, so that a reader who works it
+    from the table (770 - 86.1 - 5/6 x (220.0 + 27.4) = 477.7) finds the printed 478, not 477 from 769.6 ms."""
+    return {key: value if key == ALL_REDUCES else claims.as_printed(value, 0 if key == "step" else 1)
+            for key, value in reading.items()}
+
+
+def _printed_prediction(predict: Callable, diagnosis: Diagnosis) -> float:
+    """The learner's prediction for the check's reading as the table prints it (``printed_reading``)."""
+    return _predicted(predict, printed_reading(diagnosis.reference))
+
+
 def check_prediction(predict: Callable, diagnosis: Diagnosis, show: bool = True) -> checks.Verdict:
     """The learner's prediction on the check's reading of the profile and on ``HIDDEN_SCALES``' readings,
     against ``needed_step_ms``; a failure says on which reading, never the expected value."""
@@ -68,7 +81,7 @@ def check_prediction(predict: Callable, diagnosis: Diagnosis, show: bool = True)
                    f"for {where} (a step of {step:.0f} ms), your prediction is {value:.0f} ms, more than "
                    f"{TOLERANCE:.0%} of the step from the work that step needs: which regions would still "
                    "run in the training process, and how often would each run?")
-        mine = _predicted(predict, diagnosis.reference)
+        mine = _printed_prediction(predict, diagnosis)  # judged above on the unrounded reading
         slow = diagnosis.reference["step"]
         return (f"{mine:.0f} ms a step predicted from the slow script's {slow:.0f} ms, and right on "
                 f"{len(hidden)} readings you never saw")
@@ -79,7 +92,7 @@ def check_prediction(predict: Callable, diagnosis: Diagnosis, show: bool = True)
 def show_prediction(predict: Callable, diagnosis: Diagnosis) -> None:
     """Print the learner's prediction beside the slow step it comes from; the check judges it later."""
     try:
-        value = _predicted(predict, diagnosis.reference)
+        value = _printed_prediction(predict, diagnosis)
     except NotImplementedError:
         print("⏳ your prediction is not done yet: it appears here once predicted_step_ms returns a number")
         return
@@ -96,7 +109,7 @@ def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float
     """The learner's prediction against the step their script measured (``measured`` ms a step; ``source``:
     where that figure comes from, in words, e.g. the speed check's median): under it by more than ``within``,
     within it, or over it; each branch says what follows."""
-    predicted, slow = _predicted(predict, diagnosis.reference), diagnosis.reference["step"]
+    predicted, slow = _printed_prediction(predict, diagnosis), diagnosis.reference["step"]
     # judged and subtracted as printed (whole ms): 983 - 215 is 768 on the page, whatever 982.9 - 215.4 gives
     predicted, measured = claims.as_printed(predicted, 0), claims.as_printed(measured, 0)
     said = (f"Your prediction from the profile: {predicted:.0f} ms a step, with forward and backward and the "

@@ -25,16 +25,28 @@ def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
     if not value > 0:
         return (f"forward and backward against it: your reading gives it {value:g} ms a step, and the region "
                 "computes every step: exercise A's check says what is wrong")
-    rate = printed_rate(flops, value)
-    share = claims.as_printed(rate, 1) / claims.as_printed(peak.best, 1, 1e9)  # the rate and peak as printed
-    return textwrap.fill(f"forward and backward (its all-reduces included): {flops / 1e9:.2f} GFLOP in {value:.0f} "
-                         f"ms a step = {rate:.1f} GFLOP/s, {share:.1%} of that peak", 110)
+    return textwrap.fill(f"forward and backward (its all-reduces included): {flops / 1e9:.2f} GFLOP in "
+                         f"{value:.0f} ms a step = {rate_text(flops, value, peak)} of that peak", 110)
 
 
 def printed_rate(flops: float, ms: float) -> float:
     """GFLOP/s worked from the FLOPs and the step as the take-aways print them (GFLOP to two decimals, ms to
     none: 10.70 GFLOP in 215 ms is 49.77 GFLOP/s), so that a reader who divides them finds the figure."""
     return claims.as_printed(flops, 2, 1e9) / (claims.as_printed(ms, 0) / 1e3)
+
+
+def share_of_peak(flops: float, ms: float, peak) -> float:
+    """The share of ``peak`` (a ``machine`` ceiling) that ``flops`` in ``ms`` reached, worked from the rate and
+    the peak as printed (GFLOP/s to one decimal): 24.9 / 99.1 is 25.1%, wherever the page prints it, and not
+    the 25.2% that the unrounded 24.94 gives. Cell 13 and the take-aways both use it."""
+    return claims.as_printed(printed_rate(flops, ms), 1) / claims.as_printed(peak.best, 1, 1e9)
+
+
+def rate_text(flops: float, ms: float, peak) -> str:
+    """"24.9 GFLOP/s, 25.1%": the rate of ``flops`` in ``ms`` and its share of ``peak``, each worked from the
+    figures as printed (``printed_rate``, ``share_of_peak``), the share half up."""
+    rate = claims.as_printed(printed_rate(flops, ms), 1)
+    return f"{rate:.1f} GFLOP/s, {share_text(share_of_peak(flops, ms, peak))}"
 
 
 def measured_step(train_fn, runs: list[dict], steps: int = script.STEPS) -> tuple[float, str]:
@@ -52,13 +64,13 @@ def rates_sentence(flops: float, peak, slow_ms: float, fast_ms: float, source: s
     forward and backward region (``slow_ms`` a step, under the profiler), and your script's whole step
     (``fast_ms``, no region timed alone: its rate is a floor on its forward and backward's; ``source``: where
     that step time comes from, in words). ``flops``: one worker's a step."""
-    slow, fast = (printed_rate(flops, ms) / claims.as_printed(peak.best, 1, 1e9) for ms in (slow_ms, fast_ms))
     name = getattr(peak, "name", "peak")
-    return (f", forward and backward (its all-reduces included) at {slow:.1%} of the machine profile's "
-            f"{name}; "
-            f"yours ran the same {flops / 1e9:.2f} GFLOP a worker in a whole step of {fast_ms:.0f} ms"
-            f"{f' ({source})' if source else ''}, "
-            f"{fast:.1%} of that peak (the whole step timed, so its compute ran at least that fast)")
+    gflop = f"{flops / 1e9:.2f} GFLOP"
+    return (f", forward and backward (its all-reduces included) ran {gflop} in {slow_ms:.0f} ms a step = "
+            f"{rate_text(flops, slow_ms, peak)} of the machine profile's {name}; yours ran the same {gflop} a "
+            f"worker in a whole step of {fast_ms:.0f} ms{f' ({source})' if source else ''} = "
+            f"{rate_text(flops, fast_ms, peak)} of that peak (the whole step timed, so its compute ran at least "
+            "that fast)")
 
 
 def printed_share(reading: dict, *regions: str) -> float:
