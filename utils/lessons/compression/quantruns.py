@@ -31,8 +31,8 @@ from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, in
 from utils.lessons.compression.roofline import Rates, Reference, int8_reference
 
 __all__ = ["Variant", "Run", "BY_HAND_BYTES", "by_hand_bytes", "by_hand_sum", "quant_variants", "time_variants",
-           "reference_of", "outside_matmuls", "compile_alone", "over_compile", "int4_reading", "against_base",
-           "paired_base_note", "shown_name"]
+           "reference_of", "outside_matmuls", "outside_words", "compile_alone", "compile_part", "over_compile",
+           "int4_reading", "against_base", "paired_base_note", "shown_name"]
 
 MATMUL_OPS = ("mm", "linear", "matmul")  # in a profiler's operator names: aten::addmm, aten::mm, mkl::_mkl_linear
 
@@ -192,6 +192,30 @@ def outside_matmuls(ops: list[tuple[str, float]]) -> tuple[float, list[tuple[str
     return sum(share for _, share in rest), rest
 
 
+def _whole_percent(share: float) -> int:
+    """``share`` in whole per cent as ``:.0%`` prints it (the profile's shares print so): 0.012 -> 1."""
+    return int(f"{share:.0%}"[:-1])
+
+
+def outside_words(share: float, rest: list[tuple[str, float]]) -> str:
+    """"3% of its pass outside its matmul operators (aten::clamp_min 1%, aten::copy_ 1%, other operators
+    1%)": ``share`` (as printed) and its largest parts (``outside_matmuls``'s ``rest``), the operators not
+    named summed into one part. Each part is rounded on its own, so where the parts as printed do not add up
+    to the whole, the line says so: a reader who adds them must not find a contradiction. Lesson 04."""
+    named = [(op, s) for op, s in rest[:3] if s >= 0.005]  # a part printed 0% would name nothing
+    if not named:
+        return f"{share:.0%} of its pass outside its matmul operators (none above 0.5% each)"
+    parts = [(op, _whole_percent(s)) for op, s in named]
+    others = sum(s for _, s in rest) - sum(s for _, s in named)  # the operators not named, together
+    if len(rest) > len(named) and _whole_percent(others):
+        parts.append(("other operators", _whole_percent(others)))
+    total = sum(p for _, p in parts)
+    apart = ("" if total == _whole_percent(share) else
+             f"; each share is rounded on its own, so these add up to {total}%, not {share:.0%}")
+    return (f"{share:.0%} of its pass outside its matmul operators "
+            f"({', '.join(f'{op} {p}%' for op, p in parts)}{apart})")
+
+
 def compile_alone(batch: int, ratio: float, verdict: str, noise: float, reference: float,
                   eager_ops: list[tuple[str, float]], compiled_ops: list[tuple[str, float]] = ()) -> str:
     """Why compiling the fp32 model alone changes its speed at ``batch`` although its roofline ``reference``
@@ -199,14 +223,14 @@ def compile_alone(batch: int, ratio: float, verdict: str, noise: float, referenc
     the eager pass's whole profile (``eager_ops``) and the compiled one's (``compiled_ops``, largest first).
     ``ratio``, ``verdict``, ``noise``: compiled fp32 against eager fp32, paired (``compare``). Lesson 04."""
     share, rest = outside_matmuls(eager_ops)
+    share = claims.as_printed(share, 2)  # the one figure the whole % and the 1/(1 - share) below both print
     fusion = 1 / (1 - share) if share < 1 else float("inf")  # every step outside the matmuls removed
-    named = ", ".join(f"{op} {s:.0%}" for op, s in rest[:3] if s >= 0.005) or "none above 0.5%"
     line = (f"Compiling fp32 alone runs {ratio:.2f}x at batch {batch} ({verdict}), beside a roofline reference of "
             f"{reference:.2f}x: the reference prices only the matmuls' arithmetic and the weights' bytes, which "
-            f"compile leaves as they are. Eager fp32 spends {share:.0%} of its pass outside its matmul operators "
-            f"({named}): compile can fuse those steps into its matmul calls, which removes at most 1/(1 - "
-            f"{share:.2f}) = {fusion:.2f}x, and with freezing on it packs the weights for its own matmul kernel, "
-            "which can change the matmul's own speed; this run does not time the two apart. ")
+            f"compile leaves as they are. Eager fp32 spends {outside_words(share, rest)}: compile can fuse those "
+            f"steps into its matmul calls, which removes at most 1/(1 - {share:.2f}) = "
+            f"{claims.half_up(fusion, 2):.2f}x, and with freezing on it packs the weights for its own matmul "
+            "kernel, which can change the matmul's own speed; this run does not time the two apart. ")
     if verdict.startswith("within"):
         return line + "Here compile gained nothing beyond noise."
     if ratio < 1:
@@ -264,6 +288,22 @@ def why_legacy_leads(batch: int, legacy: tuple[str, float, float], compiled: tup
                    ("the same fixed cost per call as compiling fp32, not int8's." if same else
                     "more than compiling fp32 costs: part of the gap is int8's compiled overhead."
                     if overhead > fp32_overhead else "less than compiling fp32 costs."))
+
+
+def compile_part(batch: int, alone: float, verdict: str) -> str:
+    """What compiling fp32 alone (``alone``: compiled fp32 over eager fp32, paired; ``verdict``: beyond or
+    within noise) does to the compiled int8 figure beside it, read from its sign as printed: part of that
+    figure is compile's only where compile alone sped fp32 up; where it slowed it, the int8 figure carries
+    compile's cost. Lesson 04, section 4."""
+    shown = claims.as_printed(alone, 2)
+    measured = f"fp32 compiled alone runs {alone:.2f}x at batch {batch} ({verdict})"
+    if verdict.startswith("beyond") and shown > 1:
+        return (f"Compile alone speeds this pass up: {measured}, so part of the int8 figure above is compile's, "
+                "not quantization's. ")
+    if verdict.startswith("beyond") and shown < 1:
+        return (f"Compile alone slows this pass down: {measured}, so the int8 figure above carries compile's "
+                "cost besides quantization's effect. ")
+    return f"Compile alone is not what sets the int8 figure above: {measured}. "
 
 
 def over_compile(ratio: float, noise: float, verdict: str, reference: Reference) -> str:

@@ -27,7 +27,8 @@ from torch import nn
 from utils import claims, devices, machine
 
 __all__ = ["Rates", "measure_rates", "linear_shapes", "intensity", "Reference", "attainable",
-           "int8_reference", "rate_spread", "figure_text", "busy_note", "ROUGH", "no_cache_rate"]
+           "int8_reference", "printed_rate_ratio", "rate_spread", "figure_text", "busy_note", "ROUGH",
+           "no_cache_rate"]
 
 
 @dataclass(frozen=True)
@@ -234,13 +235,21 @@ def _roof(rates: Rates, int8_compute: bool, compute: float | None) -> float:
     return compute or (rates.int8_ops if int8_compute and rates.int8_ops else rates.fp32_flops)
 
 
+def printed_rate_ratio(over: float, under: float, digits: int, scale: float = 1.0) -> float:
+    """``over / under`` as a reader works it from the two figures printed (``digits`` decimals, in units of
+    ``scale``: ``claims.printed_ratio``): 220.4 / 100.0 G operations/s is 2.20x, not the unrounded rates'
+    2.21x, wherever the lesson quotes it (section 4's reference, section 5's 16-bit rate), so one ratio
+    never prints two ways."""
+    return claims.printed_ratio(over, under, digits, scale)
+
+
 def _from_printed(value: float, over: float, under: float, digits: int, scale: float = 1.0) -> float:
-    """``value`` worked from the two figures printed beside it (``claims.printed_ratio``) where it is their
+    """``value`` worked from the two figures printed beside it (``printed_rate_ratio``) where it is their
     ratio (a pass limited by the same roof in both), so that a reader who divides them finds the reference
     printed; else ``value`` unchanged (the quantized pass met another roof: its reference is not that ratio)."""
     if abs(value - over / under) > 1e-9 * value:
         return value
-    return claims.printed_ratio(over, under, digits, scale)
+    return printed_rate_ratio(over, under, digits, scale)
 
 
 def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: float = 1,
