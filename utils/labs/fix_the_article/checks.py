@@ -499,13 +499,19 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
     pp_rounds = {name: run.ping_pong_seconds() for name, run in timed.items()}
     say(miss_answer(rounds, pp_rounds))   # the answer in one line; how it was reached, collapsed below
     how_measured("the rounds against the model, and every round",
-                 textwrap.fill(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds), WIDTH - 4),
+                 _wrapped(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds)),
                  rounds_table(timed), textwrap.fill(
         "A round: one training step of the split, every message timed from its start on the sender's clock to "
         "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "
         "(half a round trip, median of 3 after 1 untimed) at each message's size. The table above gives each "
         "column's median round, as alpha and beta were fitted on medians.", WIDTH - 4))
     return timed
+
+
+def _wrapped(lines: str) -> str:
+    """Each line of the report's reading wrapped on its own (a plan's line indented under its dash), so that
+    its parts (the model, the link, the rule, one line a plan, the verdict) stay apart."""
+    return "\n".join(textwrap.fill(line, WIDTH - 4, subsequent_indent="  ") for line in lines.splitlines())
 
 
 # The report after the checks (misses, the link's choice of cut, memory, take-aways): in report.py.

@@ -11,7 +11,8 @@ from utils import claims
 from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans and helpers
     CASES, MB, PLANS, Plan, SplitRun, UNSEEN_PLANS,
     WIDTH, _median, _try, _us, fits, judging_links,
-    band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, us_ratio, verdict_of,
+    band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, sign_test_least, us_ratio,
+    verdict_of,
 )
 
 
@@ -39,16 +40,21 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
 def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float]) -> str:
     """Whether a case's miss is the split's own, by the report's rule (every branch written): its rounds
     against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test), then both
-    medians against ``predicted`` and the fit's ``band`` (``owner_words``)."""
+    medians against ``predicted`` and the fit's ``band`` (``owner_words``). Where the rule shows no
+    difference, it says so, never that the two did not differ (a failure to show is not a finding)."""
     ratios = [us_ratio(a, b) for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]  # as the table's
-    if verdict_of(ratios, jumped_rounds(run.ping_pong_seconds())) == "longer":
+    verdict = verdict_of(ratios, jumped_rounds(run.ping_pong_seconds()))
+    if verdict == "longer":
         return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes: "
                 + owner_words(us_ratio(_median(run.link_seconds()), predicted),
                               us_ratio(_median(run.ping_pong_seconds()), predicted), band,
                               _median(ratios)) + ".")
-    return ("by the report's rule its rounds did not differ from the ping-pong of the same bytes (they "
-            "scattered too widely): this run does not show that miss to be the split's own rather than the "
-            "link's noise.")
+    if verdict == "shorter":
+        return ("by the report's rule its rounds ran shorter than the ping-pong of the same bytes: this run "
+                "does not show that miss to be the split's own.")
+    return ("by the report's rule its rounds were not shown to differ from the ping-pong of the same bytes "
+            f"(that needs at least {sign_test_least(len(ratios))} of {len(ratios)} rounds on one side of 1): "
+            "this run does not show that miss to be the split's own rather than the link's noise.")
 
 
 def _best_cut(plan: Plan, link, runs: dict[str, SplitRun]) -> tuple[int, SplitRun] | None:

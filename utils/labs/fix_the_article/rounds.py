@@ -67,42 +67,59 @@ def spread_words(ratios) -> str:
 
 def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
                   pp_rounds: dict[str, list[float]] | None = None) -> str:
-    """What the measurement says about lesson 00's model (every branch written). ``ratios`` and ``pp_ratios``:
-    for each case, the median round of the split's messages and of the ping-pong of the same sizes, over the
-    model's time (medians, as the fit is made on medians). ``band``: the fit's own sizes, measured / fitted
-    (``fit_band``). ``rounds``: for each case, every round's split over
-    that same round's ping-pong; a case shows a gap when enough of its rounds fall on one side of 1
-    (``gap_of``: a sign test, one rule for every case). ``pp_rounds``: each case's ping-pong seconds, round by
-    round; a round where the ping-pong itself jumped (``jumped_rounds``) lowers that round's ratio, so a
-    "shorter" verdict that needs such rounds is set aside, and the rule says so where it applies."""
-    text = (f"Medians of the rounds against alpha + n / beta, fitted as in lesson 00 (this lab's run) on "
-            f"medians too, over the {len(ratios)} plans: the split's messages took {spread_words(ratios)} "
-            "the prediction, "
-            f"the ping-pong of the same sizes {spread_words(pp_ratios)} (the fit's own sizes measured "
-            f"{band_words(band)} what it predicts for them: its band). ")
+    """What the measurement says about lesson 00's model (every branch written), one short paragraph a line
+    (the model, the link, the rule, one line a plan, the verdict): the caller wraps each line. ``ratios`` and
+    ``pp_ratios``: for each case, the median round of the split's messages and of the ping-pong of the same
+    sizes, over the model's time (medians, as the fit is made on medians). ``band``: the fit's own sizes,
+    measured / fitted (``fit_band``). ``rounds``: for each case, every round's split over that same round's
+    ping-pong; a case shows a gap when enough of its rounds fall on one side of 1 (``gap_of``: a sign test,
+    one rule for every case). ``pp_rounds``: each case's ping-pong seconds, round by round; a round where the
+    ping-pong itself jumped (``jumped_rounds``) lowers that round's ratio, so a "shorter" verdict that needs
+    such rounds is set aside, and the rule says so where it applies."""
     n, jumped, cases = _verdicts(rounds, pp_rounds)
-    text += drift_sentence(pp_ratios, band, [len(jumped.get(name, ())) for name in rounds], n)
-    text += (f"The rule, the same for every case: the split's messages differ from the ping-pong of the same bytes "
-             f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 as printed (a sign test: a coin does that "
-             f"less than 1 time in {round(1 / SIGN_LEVEL)}); the median and the range are given beside. ")
-    if "jumped" in cases.values():
-        text += (f"A round in which the ping-pong itself took over {JUMP:.0f}x its fastest round has a ratio "
-                 "lowered by that jump, so a verdict of 'shorter' that needs such rounds is set aside. ")
-    said = "; ".join(_rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds)
-    text += said[:1].upper() + said[1:]  # a case's name starts the sentence
-    text += ". " + _jumps_counted(rounds, cases, jumped)
+    lines = [
+        f"The model: alpha + n / beta, fitted as in lesson 00 (this lab's run) on medians. Over the {len(ratios)} "
+        f"plans, the median rounds of the split's messages took {spread_words(ratios)} its prediction, those of "
+        f"the ping-pong of the same sizes {spread_words(pp_ratios)} (its band: the fit's own sizes measured "
+        f"{band_words(band)} what it predicts for them).",
+        "The link: " + _lower_first(drift_sentence(pp_ratios, band, [len(jumped.get(name, ())) for name in rounds],
+                                                   n).strip()),
+        f"The rule, the same for every plan: the split's messages differ from the ping-pong of the same bytes "
+        f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 as printed (a sign test: a coin "
+        f"does that less than 1 time in {round(1 / SIGN_LEVEL)}). ",
+    ]
+    if "jumped" in cases.values():  # said only where a verdict needed it
+        lines[-1] += (f"A round in which the ping-pong itself took over {JUMP:.0f}x its fastest round has a ratio "
+                      "lowered by that jump, so a verdict of 'shorter' that needs such rounds is set aside. ")
+    lines[-1] += "For each plan, its rounds above 1, and the median and range of its rounds' ratios (table below):"
+    lines += ["- " + _rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds]
+    return "\n".join(lines + _verdict_lines(ratios, pp_ratios, band, rounds, cases))
+
+
+def _verdict_lines(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
+                   cases: dict[str, str]) -> list[str]:
+    """The report's verdict (every branch written): what the rule showed, never more. Where it showed no
+    difference, that is said as a failure to show one, not as a finding that the two cost the same."""
+    shorter = [name for name, gap in cases.items() if gap == "shorter"]
     if all(gap != "longer" for gap in cases.values()):
-        return text + ("In no case were the split's messages longer by that rule: this run shows no difference "
-                       "between a split's messages and a ping-pong's of the same bytes (which is not the same as "
-                       "showing that they cost the same: the ranges above say how widely the rounds scattered).")
-    owners = [f"{name}: {owner_words(x, pp, band, statistics.median(rounds[name]))}"
+        if shorter:
+            return [f"By that rule the rounds showed the split's messages longer in no plan, and shorter than the "
+                    f"ping-pong of the same bytes in {len(shorter)} ({', '.join(shorter)})."]
+        return ["By that rule the rounds showed the split's messages longer in no plan: this run shows no "
+                "difference between a split's messages and a ping-pong's of the same bytes (which is not the "
+                "same as showing that they cost the same: the ranges above say how widely the rounds scattered)."]
+    owners = [f"- {name}: {owner_words(x, pp, band, statistics.median(rounds[name]))}"
               for name, x, pp in zip(rounds, ratios, pp_ratios) if cases[name] == "longer"]
-    return text + ("Whose miss it is where the split's messages are longer, from both figures: " + "; ".join(owners)
-                   + ". The split's own part, its excess over the ping-pong of the same bytes, has a candidate "
-                   "cause: alpha and beta were fitted on a loop of messages that nothing interrupts, while a "
-                   "split's message leaves from the middle of a training step; what the receiving worker was "
-                   "doing then is not measured here, so the cause is not shown. A model holds for the situation "
-                   "it was measured in.")
+    return (["Whose miss it is where the split's messages are longer, from both figures:"] + owners
+            + ["The split's own part, its excess over the ping-pong of the same bytes, has a candidate cause: "
+               "alpha and beta were fitted on a loop of messages that nothing interrupts, while a split's message "
+               "leaves from the middle of a training step; what the receiving worker was doing then is not "
+               "measured here, so the cause is not shown. A model holds for the situation it was measured in."])
+
+
+def _lower_first(sentence: str) -> str:
+    """A sentence that follows a colon: its first letter in lower case ("The link: the ping-pong's ...")."""
+    return sentence[:1].lower() + sentence[1:]
 
 
 def _verdicts(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None
@@ -115,31 +132,20 @@ def _verdicts(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] 
 
 def miss_answer(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None = None) -> str:
     """The report's answer in one line, before its detail (``miss_sentence``, collapsed): in which cases the
-    split's messages were longer than the ping-pong of the same bytes, by the rule's verdicts."""
+    rounds showed the split's messages longer than the ping-pong of the same bytes, by the rule's verdicts.
+    Where they showed none, it says what was shown (no difference), not that the messages were not longer."""
     n, _, cases = _verdicts(rounds, pp_rounds)
     rule = f"at least {sign_test_least(n)} of {n} rounds on one side of 1"
     longer = [name for name, gap in cases.items() if gap == "longer"]
+    shorter = [name for name, gap in cases.items() if gap == "shorter"]
     if not longer:
-        return (f"In none of the {len(cases)} plans were the split's messages longer than lesson 00's ping-pong "
-                f"of the same bytes (the rule: {rule}); the rounds, the rule and the link's drift are in the "
-                "block below.")
-    return (f"The split's messages were longer than the ping-pong of the same bytes in {len(longer)} of "
-            f"{len(cases)} plans ({', '.join(longer)}; the rule: {rule}); whose miss it is, from both figures, "
+        also = f"; they showed them shorter in {len(shorter)} ({', '.join(shorter)})" if shorter else ""
+        return (f"In none of the {len(cases)} plans did the rounds show the split's messages longer than lesson "
+                f"00's ping-pong of the same bytes (the rule: {rule}){also}; the rounds, the rule and the link's "
+                "drift are in the block below.")
+    return (f"The rounds showed the split's messages longer than the ping-pong of the same bytes in {len(longer)} "
+            f"of {len(cases)} plans ({', '.join(longer)}; the rule: {rule}); whose miss it is, from both figures, "
             "is in the block below.")
-
-
-def _jumps_counted(rounds: dict[str, list[float]], cases: dict[str, str], jumped: dict[str, set[int]]) -> str:
-    """Said once, not after each case: rounds below 1 in which the ping-pong itself jumped count wherever
-    the verdict is not 'shorter' (only a 'shorter' verdict can rest on them; "jumped" says so itself)."""
-    counts = {name: sum(side_of(rounds[name][i]) == "below" for i in jumped.get(name, ()))
-              for name, gap in cases.items() if gap != "jumped"}
-    counts = {name: k for name, k in counts.items() if k}
-    if not counts:
-        return ""
-    listed = ", ".join(f"{k} in {name}" for name, k in counts.items())
-    return (f"Of the rounds below 1, {listed} {_is_are(sum(counts.values()))} in which the ping-pong itself "
-            f"took over {JUMP:.0f}x its fastest: they count, as the rule sets such rounds aside only against "
-            "a verdict of 'shorter', which their jump could fake. ")
 
 
 def _is_are(count: int) -> str:
@@ -293,6 +299,5 @@ def _rounds_words(name: str, ratios: list[float], gap: str, jumped: set[int] = f
                       f"ping-pong itself took over {JUMP:.0f}x its fastest, and without them too few fall below "
                       "1"}[gap]
     level = f" and {at_one} at 1.00" if at_one else ""  # printed 1.00: on neither side of 1
-    return (f"{name}: {above} of {len(ratios)} rounds above 1{level}, median of the rounds' ratios "
-            f"{statistics.median(ratios):.2f}x, "
+    return (f"{name}: {above} of {len(ratios)} above 1{level}, median {statistics.median(ratios):.2f}x, "
             f"range {min(ratios):.2f}-{max(ratios):.2f}x: {said}")
