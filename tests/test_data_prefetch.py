@@ -793,7 +793,8 @@ def test_the_recipe_two_gpu_cell_sets_the_run_fastest_beside_the_rule():
     assert rank_cell(1, run) == "1 a rank"   # the run agrees with the rule: nothing to add
     assert rank_cell(0, None) == "0 a rank"   # section 6 not given
     tied = {0: [1.43] * 3, 1: [1.00] * 3, 2: [1.005] * 3}
-    assert rank_cell(0, tied) == "0 a rank (the rule; this run fastest with 1 or 2, see below)"
+    # ninth reading: "fastest with 1 or 2" in the table, "named no fastest" under it: one wording, a tie
+    assert rank_cell(0, tied) == "0 a rank (the rule; this run: 1 and 2 tie, within noise, see below)"
 
 
 def test_the_ranks_note_names_no_fastest_among_counts_within_noise():
@@ -802,11 +803,17 @@ def test_the_ranks_note_names_no_fastest_among_counts_within_noise():
 
     run = {0: [1.46, 1.47, 1.46], 1: [1.18, 1.13, 1.16], 2: [1.16, 1.19, 1.22]}   # 1 and 2 overlap
     note = ranks_note(run, 2, simulated=True, label=" (simulated on CPU)")
-    assert "fastest" not in note.replace("named no fastest", "")
-    assert "named no fastest: 1 and 2 loader workers a rank were within noise of each other" in note
+    assert "fastest" not in note.replace("none the fastest", "")
+    assert "Section 6: 1 and 2 loader workers a rank tie, within noise of each other, none the fastest" in note
+    assert "and each beat the two-GPU column's 0" in note   # each of 1 and 2 quicker than 0 beyond noise
     assert "1.46 s with 0, slower beyond noise" in note and note.endswith("(simulated on CPU).")
     apart = {0: [1.46] * 3, 1: [1.10, 1.11, 1.12], 2: [1.20, 1.21, 1.22]}   # no overlap, > 2 % apart
     assert "fastest with 1 loader worker a rank" in ranks_note(apart, 2, simulated=True)
+    # the other outcomes: 0 within noise of the slower tied count, or 0 not timed at all
+    near = {0: [1.200, 1.205, 1.210], 1: [1.160, 1.165, 1.170], 2: [1.180, 1.185, 1.190]}
+    assert "and the quickest beat the two-GPU column's 0" in ranks_note(near, 2, simulated=True)
+    untimed = ranks_note({1: [1.18, 1.13, 1.16], 2: [1.16, 1.19, 1.22]}, 2, simulated=True)
+    assert "0 was not measured there" in untimed and "the two-GPU column's 0 was not timed" in untimed
     tied_start = {0: [1.15, 1.16, 1.17], 1: [1.14, 1.16, 1.18]}
     assert "does not tell these counts apart" in ranks_note(tied_start, 2, simulated=True)
 
