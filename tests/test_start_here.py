@@ -45,6 +45,25 @@ def test_the_table_flags_a_copy_above_a_bound_and_not_above_a_reference():
     assert rows[1][4] == "DRAM bound" and "ABOVE BOUND" in rows[1][-1]
 
 
+def test_the_fit_tables_residual_is_worked_from_the_printed_alpha_beta_and_time():
+    """Reader t9_0001: "+8%" at 64 KiB from the unrounded fit, beside α 0.29 µs, β 37.90 GB/s and the copy's
+    printed 2.18 µs, which give (2.18 - (0.29 + 65,536 / 37,900)) / 2.18 = +7.4%: +7%. Each residual is now
+    worked from the figures the lesson prints, rounded half up."""
+    from utils.linkmodel import AlphaBeta
+
+    alpha, beta, measured = 0.2851e-6, 37.904e9, 2.1849e-6  # print as 0.29 µs, 37.90 GB/s and 2.18 µs
+    unrounded = (measured - (alpha + 64 * KIB / beta)) / measured
+    assert f"{unrounded:+.0%}" == "+8%"  # the figure the table printed
+    fit = AlphaBeta(alpha, beta, (64 * KIB,), (unrounded,))
+    rows = bandwidth.fit_table({"host memcpy": fit}).rows
+    assert rows[:2] == [("fitted α", "0.29 µs"), ("fitted β", "37.90 GB/s")]
+    assert rows[2] == ("residual at 64 KiB", "+7%")
+    assert bandwidth.printed_residual(fit, 64 * KIB, unrounded) == 0.07
+    # a slower copy, below the line: (1.80 - 2.02) / 1.80 = -12.2%, printed -12%
+    slow = AlphaBeta(alpha, beta, (64 * KIB,), (1 - fit.time(64 * KIB) / 1.8e-6,))
+    assert bandwidth.fit_table({"host memcpy": slow}).rows[2] == ("residual at 64 KiB", "-12%")
+
+
 def test_the_fit_covers_every_size_and_reports_each_residual():
     sizes = [4, 4 * KIB, 64 * KIB, MIB, 16 * MIB]
     points = [CopyPoint(loopback.PATH, n, 100e-6 + n / 2e9, None) for n in sizes]

@@ -110,23 +110,35 @@ def test_a_fits_margin_in_points_is_worked_from_its_printed_plus_minus():
     assert "outside the tolerance by 21 points" in summary.fit_verdict(0.7051)  # prints 71%: 71 - 50
 
 
-def test_one_size_alone_deciding_the_line_verdict_is_said_with_its_neighbours_rates():
-    """Reader t7_0001: 4 MiB (+56%) alone put this run off the profile's line, at 1.58 GB/s beside 1 MiB's 2.81
-    and 16 MiB's 3.03: one noisy median decided the verdict, and the lesson did not say so."""
+def test_one_size_alone_deciding_the_line_verdict_is_said_with_its_neighbours_times():
+    """Reader t7_0001: 4 MiB (+56%) alone put this run off the profile's line: one noisy median decided the
+    verdict, and the lesson did not say so. Reader t9_0001: 512 KiB was called "an outlier" for a rate 3.7%
+    above its larger neighbour's, inside the ±10% edge; the size's time is now set against the straight line
+    through its neighbours' printed times, and called an outlier only past that edge."""
     from utils.lessons.start_here import line_check
 
-    def check(times_us, misses):
-        sizes = [2**20, 4 * 2**20, 16 * 2**20]
+    def check(times_us, misses, sizes=(2**20, 4 * 2**20, 16 * 2**20)):
         return line_check.LineCheck([(n, t * 1e-6, t * 1e-6 * (1 - m), m)
                                      for n, t, m in zip(sizes, times_us, misses)], 0.30)
 
     said = check((372.8, 2659.9, 5532.9), (0.10, 0.56, 0.05)).sentence()
     assert "the line does not describe this run's link" in said
-    assert ("One size alone decides this verdict: 4 MiB (4 MiB ran at 1.58 GB/s, 1 MiB at 2.81 and 16 MiB at "
-            "3.03: slower than both its neighbours, an outlier among them") in said
+    # 372.8 + (5532.9 - 372.8) x 3 / 15 = 1404.8 µs; (2659.9 - 1404.8) / 2659.9 = +47%
+    assert ("One size alone decides this verdict: 4 MiB (it took 2,659.9 µs, against 1,404.8 µs on the straight "
+            "line through its neighbours' times, 372.8 µs at 1 MiB and 5,532.9 µs at 16 MiB: +47% of its measured "
+            "time, slower than that line by more than the ±10% one noisy median may miss by: an outlier among its "
+            "neighbours") in said
     assert "time it again before reading the line as wrong" in said
-    inside = check((372.8, 1450.0, 5532.9), (0.10, 0.56, 0.05)).sentence()  # 2.89 GB/s: between 2.81 and 3.03
-    assert "4 MiB ran at 2.89 GB/s" in inside and "between its neighbours, no outlier among them" in inside
+    inside = check((372.8, 1450.0, 5532.9), (0.10, 0.56, 0.05)).sentence()  # (1450.0 - 1404.8) / 1450.0 = +3%
+    assert "+3% of its measured time, within the ±10% one noisy median may miss by: no outlier" in inside
+    assert "an outlier among" not in inside
+    # the reader's run: 512 KiB 156.5 µs between 129.3 and 324.4 µs: 194.3 on the line, -24%, faster: an outlier
+    kib = 2**10
+    run = check((129.3, 156.5, 324.4), (0.10, -0.52, 0.05), (256 * kib, 512 * kib, 1024 * kib)).sentence()
+    assert "against 194.3 µs on the straight line" in run and "-24% of its measured time, faster than" in run
+    assert "an outlier among its neighbours" in run
+    edge = check((129.3, 176.6, 324.4), (0.10, -0.52, 0.05), (256 * kib, 512 * kib, 1024 * kib)).sentence()
+    assert "-10% of its measured time, within the ±10%" in edge  # (176.6 - 194.3) / 176.6 = -10.02%: at the edge
     end = check((372.8, 2659.9, 5532.9), (0.10, 0.05, 0.56)).sentence()
     assert "One size alone decides this verdict: 16 MiB, the end of the sizes" in end
     two = check((372.8, 2659.9, 5532.9), (0.60, 0.56, 0.05)).sentence()

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 import torch
 
 from utils import bench, claims, devices
-from utils.lessons.start_here.printed import micros, shown_seconds
+from utils.lessons.start_here.printed import micros, printed_residual, shown_seconds
 from utils.lessons.start_here.regimes import measure_regimes, regime_of
 from utils.lessons.start_here.summary import FIT_USABLE, below_next_level, fit_source
 from utils.linkmodel import AlphaBeta, fit_alpha_beta
@@ -181,7 +181,7 @@ def fit_table(fits: dict[str, AlphaBeta]):
     measured. A few per cent everywhere: one α and one β describe the path; tens of per cent: they do not.
     The fitted α and β of each path are the table's first two rows."""
     sizes = sorted({n for f in fits.values() for n in f.sizes})
-    res = {path: dict(zip(f.sizes, f.residuals)) for path, f in fits.items()}
+    res = {path: {n: printed_residual(f, n, r) for n, r in zip(f.sizes, f.residuals)} for path, f in fits.items()}
     # α as the lesson prints times (two decimals under 10 µs): at one decimal, a 0.42 µs α printed "0.4 µs" moves
     # a small copy's redone residual by a few per cent (reader t5_0001: +7% printed, +8% redone from 0.4 µs)
     rows = [("fitted α", *(f"{micros(f.alpha)} µs" for f in fits.values())),

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from math import comb
 
 from utils import claims
+from utils.lessons.start_here.printed import printed_residual
 from utils.plots import size_label
 
 
@@ -33,11 +34,6 @@ def misses(fit, sizes, seconds) -> list[tuple[int, float, float, float]]:
         shown, line = claims.as_printed(t, 1, 1e-6) or 0.1, claims.as_printed(printed_time(fit, n), 1, 1e-6)
         out.append((n, t, printed_time(fit, n), (shown - line) / shown))
     return out
-
-
-def _gbs(miss) -> str:
-    """A size's rate n/t in GB/s to 3 significant figures, from its time in µs as printed (``_us``)."""
-    return claims.sig_text(miss[0] / (_us(miss[1]) * 1e-6), 3, 1e9)
 
 
 def _size(n: int) -> str:
@@ -120,9 +116,11 @@ class LineCheck:
                 "measured times, not the line." + self.lone_size_sentence())
 
     def lone_size_sentence(self) -> str:
-        """Where one size alone misses past the edge, one median decides the verdict: said, with its rate n/t
-        beside its neighbours' (from the µs as printed, 3 significant figures), so that a reader can tell an
-        outlier among them (one noisy median makes one as well as a changed link) and knows to time it again."""
+        """Where one size alone misses past the edge, one median decides the verdict: said, with its time set
+        against the straight line through its two neighbours' times (all in µs as printed), the local form of
+        α + n/β: it is "an outlier among them" only where it misses that line by more than ``EDGE`` (one noisy
+        median's miss), and a reader knows to time it again either way. (Rates alone cannot single it out:
+        under α + n/β a rate rises with size, so running faster than a smaller neighbour is expected.)"""
         if len(self.beyond) != 1:
             return ""
         pts = sorted(self.misses)
@@ -131,16 +129,19 @@ class LineCheck:
         if not 0 < i < len(pts) - 1:
             return head + (", the end of the sizes (one neighbour only); time it again to tell one noisy median "
                            "from a changed link.")
-        rate = lambda m: claims.as_printed_sig(m[0] / (_us(m[1]) * 1e-6), 3, 1e9)  # noqa: E731 - GB/s as printed
-        mine, (lo, hi) = rate(pts[i]), sorted((rate(pts[i - 1]), rate(pts[i + 1])))
-        rates = (f"{_size(pts[i][0])} ran at {_gbs(pts[i])} GB/s, {_size(pts[i - 1][0])} at {_gbs(pts[i - 1])} "
-                 f"and {_size(pts[i + 1][0])} at {_gbs(pts[i + 1])}")
-        if lo <= mine <= hi:
-            return (f"{head} ({rates}: between its neighbours, no outlier among them); time it again to tell one "
-                    "noisy median from a changed link.")
-        side = "slower" if mine < lo else "faster"
-        return (f"{head} ({rates}: {side} than both its neighbours, an outlier among them, which one noisy median "
-                "makes as well as a changed link); time it again before reading the line as wrong.")
+        (n_lo, t_lo, *_), (n, t, *_), (n_hi, t_hi, *_) = pts[i - 1], pts[i], pts[i + 1]
+        mine, between = _us(t), neighbours_line(n, (n_lo, _us(t_lo)), (n_hi, _us(t_hi)))
+        miss = claims.half_up((mine - between) / mine * 100, 0)  # the course's residual, of the printed µs
+        times = (f"it took {mine:,.1f} µs, against {between:,.1f} µs on the straight line through its neighbours' "
+                 f"times, {_us(t_lo):,.1f} µs at {_size(n_lo)} and {_us(t_hi):,.1f} µs at {_size(n_hi)}: {miss:+.0f}% of "
+                 f"its measured time")
+        if abs(miss) <= EDGE * 100:
+            return (f"{head} ({times}, within the ±{EDGE:.0%} one noisy median may miss by: no outlier among its "
+                    "neighbours shown); time it again to tell one noisy median from a changed link.")
+        side = "slower" if miss > 0 else "faster"
+        return (f"{head} ({times}, {side} than that line by more than the ±{EDGE:.0%} one noisy median may miss "
+                "by: an outlier among its neighbours, which one noisy median makes as well as a changed link); "
+                "time it again before reading the line as wrong.")
 
     def claim(self, name: str) -> claims.Claim:
         """The closing tables' row: lesson 00's and lesson 01's are the same test."""
@@ -242,8 +243,18 @@ def shape_note(this_run) -> str:
     """For section 3's measurement block: how this run's own fit (a ``machine.LinkFit``) misses its sizes
     (``pattern_sentence``: the sign test, and the rate at the largest sizes)."""
     fit = this_run.fit
+    # the misses as the fit table prints them (worked from its printed α, β and times), so the two agree
+    shown = [printed_residual(fit, n, r) for n, r in zip(fit.sizes, fit.residuals)]
     return (f"This run's own fit of {this_run.name} (its column of residuals above). "
-            + pattern_sentence(fit.sizes, fit.residuals, this_run.seconds))
+            + pattern_sentence(fit.sizes, shown, this_run.seconds))
+
+
+def neighbours_line(n: int, lower: tuple[int, float], upper: tuple[int, float]) -> float:
+    """The time in µs (one decimal, half up) that the straight line through two neighbours' (size, µs as
+    printed) gives ``n`` bytes: α + n/β fitted to those two points alone. 512 KiB between 256 KiB's 129.3 µs and
+    1 MiB's 324.4 µs: 129.3 + (324.4 - 129.3) x (512 - 256) / (1024 - 256) = 194.3 µs."""
+    (n_lo, t_lo), (n_hi, t_hi) = lower, upper
+    return claims.half_up(t_lo + (t_hi - t_lo) * (n - n_lo) / (n_hi - n_lo), 1)
 
 
 def _us(seconds: float) -> float:

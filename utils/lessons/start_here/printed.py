@@ -36,3 +36,15 @@ def mean_of_two(value: float, digits: int) -> str:
 def micros_time_share(part: float, whole: float) -> float:
     """``part / whole`` (two times) worked from the two times as printed by ``micros``: 0.87 of 2.13 µs is 41%."""
     return shown_seconds(part) / shown_seconds(whole)
+
+
+def printed_residual(fit, size: int, residual: float) -> float:
+    """A fit's (``linkmodel.AlphaBeta``) residual at ``size`` as a fraction, worked from the figures the lesson
+    prints and rounded half up to the whole percent the fit table prints (reader t9_0001: +8% from the
+    unrounded fit beside α 0.29 µs, β 37.90 GB/s and 2.18 µs, which give +7%): the measured time as ``micros``
+    prints it, less α as ``micros`` prints it plus ``size`` over β (GB/s to two decimals), over that time. The
+    measured time is the fit's own: fitted / (1 - residual)."""
+    measured = shown_seconds(fit.time(size) / (1 - residual))
+    alpha = claims.as_printed(fit.alpha, us_digits(fit.alpha), 1e-6) * 1e-6
+    line = alpha + size / ((claims.as_printed(fit.beta, 2, 1e9) or 0.01) * 1e9)
+    return claims.half_up((measured - line) / measured * 100, 0) / 100

@@ -125,24 +125,36 @@ class StepProfile:
 
     def printed_rows(self) -> list[tuple[str, float, float]]:
         """(category, ms, % of the step) as the lesson's table prints them (one decimal each), worked from the
-        printed figures so that they add up for a reader: the linear layers' ms and share are the printed matmul
-        total less the printed attention; on a CPU, where Python & dispatch is the wall time less every
-        operator's self time, its row is the printed wall time less the other printed rows."""
+        printed figures: the linear layers' ms are the printed matmul total less the printed attention; on a CPU,
+        where Python & dispatch is the wall time less every operator's self time, its ms are the printed wall
+        time less the other printed rows. Each share is its own row's printed ms over the printed wall time,
+        rounded half up on its own (a reader's division), so the shares may not add to exactly 100%:
+        ``shares_note`` says so under the table."""
         wall = claims.as_printed(self.wall_seconds, 1, 1e-3)
         ms = {name: claims.as_printed(s, 1, 1e-3) for name, s in self.by_category.items()}
         attention = claims.as_printed(self.attention_seconds, 1, 1e-3)
         if self.time_source == HOST_TIME:
             ms["Python & dispatch"] = round(wall - sum(v for k, v in ms.items() if k != "Python & dispatch"), 1)
-        pct = lambda part: round(part / (wall or 0.1) * 100, 1)  # noqa: E731 - a share of the printed wall ms
-        total, att = pct(ms["matmul"]), pct(attention)
-        rows = [("matmul: linear layers (mm, addmm, bmm)", round(ms["matmul"] - attention, 1), round(total - att, 1)),
-                ("matmul: fused attention (scaled_dot_product_*)", attention, att)]
-        rows += [(OTHER_ROW if name == "memory-bound" else name, v, pct(v)) for name, v in ms.items()
-                 if name != "matmul"]
-        if self.time_source == HOST_TIME:  # the residual row's share too, so that the shares add to 100.0%
-            others = sum(p for name, _, p in rows if name != "Python & dispatch")
-            rows = [(n, v, round(100 - others, 1) if n == "Python & dispatch" else p) for n, v, p in rows]
-        return rows
+        named = [("matmul: linear layers (mm, addmm, bmm)", round(ms["matmul"] - attention, 1)),
+                 ("matmul: fused attention (scaled_dot_product_*)", attention)]
+        named += [(OTHER_ROW if name == "memory-bound" else name, v) for name, v in ms.items() if name != "matmul"]
+        return [(name, v, self._printed_pct(v)) for name, v in named]
+
+    def _printed_pct(self, printed_ms: float) -> float:
+        """``printed_ms`` over the printed wall ms, in % to one decimal, rounded half up as a reader rounds."""
+        wall = claims.as_printed(self.wall_seconds, 1, 1e-3) or 0.1  # a wall printed as 0.0 counts as 0.1 ms
+        return claims.half_up(printed_ms / wall * 100, 1)
+
+    def shares_note(self) -> str:
+        """The line under the category table: how each share is worked, and what the printed shares sum to
+        (each rounded on its own, they may miss 100% by a rounding step or two)."""
+        rows = self.printed_rows()
+        total = round(sum(p for _, _, p in rows), 1)
+        wall = claims.as_printed(self.wall_seconds, 1, 1e-3)
+        summed = ("they sum to 100.0% here" if f"{total:.1f}" == "100.0" else
+                  f"here they sum to {total:.1f}%, not 100.0%, by that rounding alone")
+        return (f"Each share is its row's ms over the step's {wall:.1f} ms, rounded on its own (the rows are not "
+                f"adjusted to add up), so the shares may not add to exactly 100%: {summed}.")
 
     @property
     def printed_matmul_shares(self) -> list[float]:
@@ -166,13 +178,18 @@ class StepProfile:
 
     def split_sentence(self, label: str = "") -> str:
         """The step's split as printed, what "matmul" counts, and how steady the matmul share was."""
-        # the shares as the category table prints them (``printed_rows``): the linear layers' and the
-        # attention's add up to the printed matmul total, and every row to its table figure
-        (_, _, linear), (_, _, attention), *rest = self.printed_rows()
+        # the shares as the category table prints them (``printed_rows``), each its own ms over the wall ms; the
+        # matmul total is the printed matmul ms over the wall ms, so its two parts, each rounded on its own, may
+        # miss it by 0.1: the sentence then says so rather than adjusting a part
+        (_, linear_ms, linear), (_, attention_ms, attention), *rest = self.printed_rows()
         share = dict((name, p) for name, _, p in rest)
+        total = self._printed_pct(round(linear_ms + attention_ms, 1))
+        apart = ("" if f"{round(linear + attention, 1):.1f}" == f"{total:.1f}" else
+                 ", each rounded on its own, so they add to "
+                 f"{round(linear + attention, 1):.1f}%")
         text = (f"One step took {self.wall_seconds * 1e3:.1f} ms under the profiler{label}: matmuls "
-                f"{round(linear + attention, 1):.1f}% of it (the linear layers' {linear:.1f}%, the fused attention "
-                f"kernels {attention:.1f}%), {OTHER_OPS} {share[OTHER_ROW]:.1f}%, Python & dispatch "
+                f"{total:.1f}% of it (the linear layers' {linear:.1f}%, the fused attention "
+                f"kernels {attention:.1f}%{apart}), {OTHER_OPS} {share[OTHER_ROW]:.1f}%, Python & dispatch "
                 f"{share['Python & dispatch']:.1f}%.")
         if len(self.matmul_shares) < 4:
             return text + " One profiled step shows no spread, so no verdict on 'most of the step' is drawn."
