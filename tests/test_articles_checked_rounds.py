@@ -5,7 +5,7 @@ row A19 gives lesson 02 §9's rounds; B18 names row B8's own check; A4, B9, B13 
 from __future__ import annotations
 
 from test_articles_checked import _figures, _recorded
-from test_articles_checked_as_printed import _compressed
+from test_articles_checked_as_printed import ZEROING_PAID, _compressed
 
 from utils import machine as profile
 from utils.lessons.articles_checked import checks, claims, report, verdicts, wording
@@ -84,12 +84,12 @@ def test_a19_gives_lesson_02_section_9s_rounds_and_its_check_names_a_finding():
 
 
 def test_b18_names_row_b8s_own_check_and_words_for_each_outcome():
-    slower = verdicts.EVIDENCE["B18"](_figures() | {"compressed": _compressed(3725, 2751)})[0].render()
+    slower = verdicts.EVIDENCE["B18"](_figures() | {"compressed": _compressed(3725, 2751)} | ZEROING_PAID)[0].render()
     assert ("in this run one cure did not pay: B8's compression (slower than sending fp32: no speed-up; its "
             "condition failed, which its verdict allows; row B8's check: agrees)") in slower
     noisy = _compressed(2222, 2751) | {"packed": [k * 1e-6 for k in (1900, 2500, 2222, 2000, 2450, 2222, 2100,
                                                                       2350, 2222)]}
-    said = verdicts.EVIDENCE["B18"](_figures() | {"compressed": noisy})[0].render()
+    said = verdicts.EVIDENCE["B18"](_figures() | {"compressed": noisy} | ZEROING_PAID)[0].render()
     assert ("in this run one cure showed no gain: B8's compression (within noise: no effect shown; its condition "
             "failed, which its verdict allows; row B8's check: inconclusive: noise-bound)") in said
     assert "did not pay" not in said and "so its row agrees" not in said

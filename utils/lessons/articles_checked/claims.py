@@ -61,8 +61,8 @@ CLAIMS = [
     Claim("A24", "two GPUs raise compute efficiency, to a degree (在一定程度上提高计算效率)", CONDITIONS,
           "read as throughput, work done a second (the article pairs the words with less training and inference "
           "time): it rises, within 2x, less the communication not hidden (rows A3, A21); work per GPU, speed-up "
-          "/ 2, falls at any speed-up up to 2x (row A4's GPU-hours are its inverse), and rises only past 2x "
-          "(superlinear scaling: each GPU's half fits a faster memory the whole did not); the summary says it "
+          "/ 2, falls at any speed-up under 2x (equal at 2x; row A4's GPU-hours are its inverse), rises only "
+          "past 2x (superlinear scaling: each GPU's half fits a faster memory the whole did not); the summary says it "
           "again", (("03", "How much faster"), ("08", "The steps"))),
     Claim("A3", "two GPUs cut training time, to a degree (在一定程度上)", CONDITIONS,
           "data parallel: at most 2x, less the all-reduce that is not hidden (inference: row A21)",

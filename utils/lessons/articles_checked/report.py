@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from utils.claims import as_printed, printed_ratio, speedup_verdict, within_noise
+from utils.claims import as_printed, half_up, printed_ratio, speedup_verdict, within_noise
 from utils.lessons.articles_checked import claims, sections
 from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREES, EXPLAINED_MARGIN, NOISY,
                                                    READ_AS_LESSON_02, SUMMED, WAITING, explained_by_reference,
@@ -347,19 +347,25 @@ def bench_medians(m: dict) -> list[tuple[str, float, float, float]]:
 def past_in_noise(x: float, bound: float, spread: float | None) -> bool:
     """Past its bound by more than its rounds' spread, judged as printed (two decimals), as lesson 02 judges
     it. A median kept without rounds (spread None) is never counted past: see ``past_no_spread``."""
-    return spread is not None and past_bound(speedup_verdict(as_printed(x, 2), as_printed(bound, 2), spread))
+    return spread is not None and past_bound(speedup_verdict(half_up(x, 2), as_printed(bound, 2), spread))
 
 
 def past_no_spread(x: float, bound: float, spread: float | None) -> bool:
     """A median kept without rounds that lies past its bound beyond the 2% floor: the noise rule reads it
     'no spread recorded' (inconclusive), so it is named apart and never counted as passing its bound. The 2%
     floor only decides 'within'."""
-    return spread is None and past_bound(speedup_verdict(as_printed(x, 2), as_printed(bound, 2), LEDGER_NOISE * x))
+    return spread is None and past_bound(speedup_verdict(half_up(x, 2), as_printed(bound, 2), LEDGER_NOISE * x))
+
+
+def bench_text(x: float) -> str:
+    """A make bench median as printed: half up, as a reader rounds (1.365 -> 1.37x; ``:.2f`` gives 1.36, the
+    float being 1.36499...), and as ``past_in_noise`` and ``past_no_spread`` judge it."""
+    return f"{half_up(x, 2):.2f}x"
 
 
 def unspread_words(bench: list) -> str:
     """The medians without rounds past their bound, named apart ("" where none)."""
-    found = [f"{name} {x:.2f}x against {bound:.2f}x" for name, x, bound, spread in bench
+    found = [f"{name} {bench_text(x)} against {bound:.2f}x" for name, x, bound, spread in bench
              if past_no_spread(x, bound, spread)]
     return (f"; past it with no spread recorded (that run kept no rounds; inconclusive, not counted past): "
             f"{len(found)}: {', '.join(found)}" if found else "")
@@ -392,15 +398,15 @@ def bench_words(m: dict, lead: bool = True) -> str:
     found = m["results"]["pipeline_configs"]
     r, reference = found.record, work_scaled_reference(found.record)
     past = [(name, x, bound) for name, x, bound, spread in bench if past_in_noise(x, bound, spread)]
-    listed = ", ".join(f"{name} {x:.2f}x against {bound:.2f}x" for name, x, bound in past)
+    listed = ", ".join(f"{name} {bench_text(x)} against {bound:.2f}x" for name, x, bound in past)
     kept = sum(spread is not None for *_, spread in bench)  # medians with their rounds: the rule reads these
     first = {name.removeprefix("first run: "): x for name, x, _, _ in bench if name.startswith("first run")}
     chosen = bench[0][0].removeprefix("reported: ") if bench[0][0].startswith("reported") else ""
     chose = (f"a first run over {len(first)} configurations chose {chosen} ("
-             + (f"{first[chosen]:.2f}x there; " if chosen in first else "")
+             + (f"{bench_text(first[chosen])} there; " if chosen in first else "")
              + "that run kept no rounds and no work-scaled references), and " if first and chosen else "")
     text = (f"make bench timed lesson 02's pipeline in two runs, which no row's check reads: {chose}a second run "
-            f"of the chosen configuration alone reported {r['value']:.2f}x against {r['bound']:.2f}x"
+            f"of the chosen configuration alone reported {bench_text(r['value'])} against {r['bound']:.2f}x"
             + (f" (its work-scaled reference {reference:.2f}x)" if reference else "")
             + "; each run gives its own median. Past their own 2m/(m+1) beyond their rounds' spread: "
             + (f"{len(past) or 'none'} of the {kept} with rounds kept" if kept else "none kept its rounds")
@@ -458,9 +464,9 @@ def pipeline_rounds(m: dict) -> str:
 
 def pipeline_explained(m: dict) -> str:
     """Where lesson 02's best pipeline passed 2m/(m+1) within its work-scaled reference (an older entry: by
-    less than ``EXPLAINED_MARGIN``): what it measured, on which set-up, and lesson 02's explanation of it,
-    beside a verdict that stays "a finding to explain" ("" where it did not pass, or passed the reference
-    too)."""
+    less than ``EXPLAINED_MARGIN``): what it measured, on which set-up, and lesson 02's explanation of it, in
+    the median only, with what no reference explains (``past_two_words``), beside a verdict that stays "a
+    finding to explain" ("" where it did not pass, or passed the reference too)."""
     found = m["results"].get("pipeline")
     if found is None or not past_bound(speedup_words(m, "pipeline")):
         return ""
@@ -468,16 +474,33 @@ def pipeline_explained(m: dict) -> str:
         return ""
     r = found.record
     reference = work_scaled_reference(r)
-    within = (f"within its work-scaled reference of {reference:.2f}x (recorded by lesson 02)" if reference else
-              f"under {EXPLAINED_MARGIN:.0%}")
+    within = (f"within its work-scaled reference of {reference:.2f}x (recorded by lesson 02) in the median"
+              if reference else f"under {EXPLAINED_MARGIN:.0%}")
     return (f"{capitalised(pipeline_setup(m))}, {r['value']:.2f}x, passed its 2m/(m+1) bound of "
             f"{r['bound']:.2f}x by {printed_ratio(r['value'], r['bound']) - 1:.0%}, {within}: lesson 02 §5 "
-            "explains such a figure by its work-scaled reference: 2m/(m+1) assumes the two stages' work adds up "
+            "explains such a median by its work-scaled reference: 2m/(m+1) assumes the two stages' work adds up "
             "to one device's, and each stage, alone in its process with only its part of the model, measured "
             "less, which raises the reference by that factor (its 'How this was measured' block gives the "
-            "factor). That is an explanation, not agreement: no row reads a figure past its bound as "
-            "agreeing, and each that quotes it gives this explanation beside its check; a figure past its "
-            "reference too would have none here.")
+            f"factor).{past_two_words(r, reference)} That is an explanation, not agreement: no row reads a "
+            "figure past its bound as agreeing, and each that quotes it gives this explanation beside its "
+            "check; a median past its reference too would have none here.")
+
+
+def past_two_words(record: dict, reference: float | None) -> str:
+    """What lesson 02's work-scaled reference cannot explain, as lesson 02 §5 reads it: a reference itself past
+    2 devices' 2x (equal work on two devices gives no more: the part above 2x would be work the split saved,
+    not overlap), and single rounds past 2x, a finding no reference explains ("" where neither, as printed)."""
+    said = ""
+    if reference is not None and as_printed(reference, 2) > DEVICES:
+        said += (f" Its reference, {reference:.2f}x, is itself past {DEVICES} devices' {DEVICES}x, which equal "
+                 f"work on {DEVICES} devices cannot give: past {DEVICES}x it counts work the split saved, not "
+                 f"overlap, so it explains no figure past {DEVICES}x.")
+    past = rounds_above(record)[1]
+    if past:
+        listed = ", ".join(f"{round_text(x)}x" for x in past)
+        said += (f" {len(past)} of its {len(record['rounds'])} rounds above {DEVICES} devices' {DEVICES}x "
+                 f"({listed}): a finding to explain, which no reference explains.")
+    return said
 
 
 def stops_as_written(row: Row) -> bool:

@@ -4,7 +4,7 @@ with its own row's check). Used by ``verdicts``."""
 
 from __future__ import annotations
 
-from utils.claims import as_printed
+from utils.claims import as_printed, half_up, printed_ratio
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, SUMMED, article_split_speedup,
                                                    compression_reading, run_check, speedup_words, too_busy)
 from utils.lessons.articles_checked.figures import (LOADED, capstone_two_devices, disturbed, fused_verdict, quote,
@@ -15,7 +15,7 @@ from utils.lessons.articles_checked.sources import ARITHMETIC, ROWS, Part
 # split alone too (the article's "split the model over nodes"), whose bound is one device's time
 TIMED_CURES = (("split alone (lesson 02)", ("B5",), "naive_split"), ("data parallel", ("B5", "B16"), "ddp"),
                ("pipeline (lesson 02)", ("B5",), "pipeline"))
-NO_GAIN = ("slower", "not faster", "within noise")  # the course's words for no speed-up (claims.speedup_verdict)
+NO_GAIN = ("slower", "not faster", "no faster", "within noise")  # no speed-up (claims.speedup_verdict's words)
 COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
@@ -72,9 +72,26 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
         state = {"fails": "failed", "holds": "held"}.get(condition, "at break-even")
         found.append((f"B8's compression ({said}; its condition {state}, which its verdict allows; row B8's "
                       f"check: {run_check('B8', m, {})})", said))
+    if (zeroed := zeroed_unpaid(m)) is not None:
+        found.append(zeroed)
     if "algorithms" in m and (said := fused_verdict(m["algorithms"]["gelu"])).startswith(NO_GAIN):
         found.append((f"B14's fusion ({said}; row B14's check: {run_check('B14', m, {})})", said))
     return found
+
+
+def zeroed_unpaid(m) -> tuple[str, str] | None:
+    """Row B12's zeroed connections (half the weights zeroed, "remove unimportant connections") where they
+    gave no speed-up: their time at or above the dense time, as B12 prints the ratio (None where they were
+    faster, or the cores were busy: no evidence). Zeroed weights in dense kernels cost as much, as the
+    verdict says: naming them is the run's outcome, not a contradiction."""
+    if "prune" not in m or too_busy(m, "prune", 1):
+        return None
+    ratio = half_up(printed_ratio(m["prune"]["zeroed"], m["prune"]["dense"], 2, 1e-3))  # as row B12 prints it
+    if ratio < 1.0:
+        return None
+    said = f"{'slower than' if ratio > 1.0 else 'not faster than'} the dense layer: no speed-up"
+    return (f"B12's zeroed connections, {ratio:.2f}x the dense time ({said}, which its verdict allows; row B12's "
+            f"check: {run_check('B12', m, {})})", said)
 
 
 def b18(m):
@@ -84,7 +101,7 @@ def b18(m):
     unpaid = unpaid_cures(m)
     if not unpaid:
         return [Part(rows, ROWS)]
-    slower = [said.startswith(("slower", "not faster")) for _, said in unpaid]
+    slower = [said.startswith(("slower", "not faster", "no faster")) for _, said in unpaid]
     outcome = "did not pay" if all(slower) else "showed no gain" if not any(slower) else \
         "did not pay or showed no gain"
     n = len(unpaid)

@@ -194,7 +194,7 @@ def b2(m):
 
 
 PARTS_GAP = 0.2  # the packed way's median off its parts' sum by more than this share: the parts do not add up
-APART = "each part is timed apart (the packing alone, in one process; the bytes alone, a round trip)"
+APART = "each part is timed apart (the packing alone, in one process; the bytes alone, half a round trip)"
 
 
 def parts_gap_words(c: dict) -> str:
@@ -272,14 +272,20 @@ def other_timing_words(m, plain_us: float, sent_us: float) -> str:
     figure printed from the run; the cause of a difference is not measured)."""
     sec = _sends(m)
     b10_plain, b10_sent = sec[2**22] * 1e6, sec[2**20] * 1e6
-    return (f"; rows B2 and B10 time the same link otherwise, the median of {LINK_REPEATS} round trips in a "
-            "row "
-            f"at one size: 4 MiB {b10_plain:.0f} µs and 1 MiB {b10_sent:.0f} µs there; here each is one "
+    # both timers return half a round trip (one way): the words say so, as cell 22's rounds do
+    return (f"; rows B2 and B10 time the same link otherwise, the median of {LINK_REPEATS} one-way times (half a "
+            "round trip each) in a row "
+            f"at one size: 4 MiB {b10_plain:.0f} µs and 1 MiB {b10_sent:.0f} µs there; here each is half of one "
             "round "
-            f"trip in a round that also sends the other ways and packs: {plain_us / b10_plain:.2f}x and "
-            f"{sent_us / b10_sent:.2f}x those. Which part of the timing makes that difference is not "
+            f"trip in a round that also sends the other ways and packs: {_times(plain_us, b10_plain)} and "
+            f"{_times(sent_us, b10_sent)} those. Which part of the timing makes that difference is not "
             "measured, "
             "so this row compares its parts only with each other, within the same rounds")
+
+
+def _times(over_us: float, under_us: float) -> str:
+    """"1.23x": the ratio of two times printed in whole µs, worked from them as printed, rounded half up."""
+    return f"{claims.half_up(claims.printed_ratio(over_us, under_us, 0), 2):.2f}x"
 
 
 def b8_in_this_run(m) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from utils import devices
-from utils.claims import as_printed, printed_ratio
+from utils.claims import as_printed, half_up, printed_ratio
 from utils.lessons.articles_checked import case_study, claims, host_memory, sections, snippets
 # Re-exported (noqa: F401) for the notebook and the tests, which import lesson 09's judging from here.
 from utils.lessons.articles_checked.checks import (  # noqa: F401
@@ -432,7 +432,7 @@ def b11(m):
                                             "is memory-bound, allow)"
                                             f"{_units_note(recorded_int8_units(r), 'int8')}")]
     p = m["prune"]
-    times = lambda k: printed_ratio(p[k], p["dense"], 2, 1e-3)  # noqa: E731  (from row B12's printed ms)
+    times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (from B12's printed ms)
     parts.append(Part(f"one thread, {PRUNE_SHAPE}: half the neurons removed (half the operations) "
                       f"{times('removed'):.2f}x the dense time; half the weights zeroed (the same operations) "
                       f"{times('zeroed'):.2f}x (row B12){busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU))
@@ -453,7 +453,7 @@ def prune_accuracy_words(record: dict) -> str:
 def b12(m):
     p = m["prune"]
     dense, zeroed, removed = (as_printed(p[k], 2, 1e-3) for k in ("dense", "zeroed", "removed"))  # ms
-    times = lambda k: printed_ratio(p[k], p["dense"], 2, 1e-3)  # noqa: E731  (of the dense time, as printed)
+    times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (of the dense ms printed)
     return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed:.2f} ms, "
                  f"{times('zeroed'):.2f}x the dense time; half the neurons removed (0.5 of the FLOPs) {removed:.2f} "
                  f"ms, {times('removed'):.2f}x; CSR at 95% zeros: {m['csr']:.2f}x"
