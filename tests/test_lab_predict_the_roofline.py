@@ -585,6 +585,22 @@ def test_check_3s_allowance_says_what_it_covers_the_labs_ops_and_not_a_read_only
     assert "room for" not in said and "(1.50x) would need more" in said
 
 
+def test_the_allowance_is_no_room_for_ops_held_below_their_roof():
+    """Reader t9_labs04 (01-1): "room for the lab's ops (at most 0.77x)": an op held to 0.77x its roof gets no
+    write-allocate room above it; the 25 % is then all a margin for noise (and on a GPU, always)."""
+    from types import SimpleNamespace as NS
+
+    said = report._allowance_words(0.774, 1.33)
+    assert "a margin for noise, as the lab's memory-bound ops get no write-allocate room above their roof " \
+           "(at most 0.77x)" in said and "room for the lab's ops" not in said
+    assert "no write-allocate room" in report._allowance_words(1.004, 1.33)  # 1.00x as printed: none above
+    assert "room for the lab's ops (at most 1.01x)" in report._allowance_words(1.006, 1.33)
+    gpu = NS(threads=None, bandwidth=NS(name="fp32 memory bandwidth, STREAM add"), ceilings=NS(ridge=10.0))
+    said = report.headroom_sentence([], gpu)
+    assert "held to 1.00x their memory roof" in said and "a margin for noise." in said
+    assert "larger share" not in said and "moved more" not in said  # a GPU has no write-allocate to count
+
+
 def test_the_ridge_and_the_turning_length_are_worked_from_the_ceilings_as_printed():
     """98.46 GFLOP/s and 22.54 GB/s print as 98.5 and 22.5: a ridge of 4.38 (not the unrounded 4.37), from
     which a hand count of the causal attention's turning length, (T + 1) / 8 FLOPs a byte, gives 35 (not 34)."""

@@ -242,35 +242,51 @@ def headroom_sentence(rows, roof) -> str:
     """Why a right count may pass its memory roof a little, computed as lesson 01 computes it
     (``roofline.headroom``: the write-allocate traffic an op that writes less than STREAM's kernel gets
     back), for the ops whose roof here is the memory's (a compute-bound op's roof is the peak, which
-    write-allocate does not move), set beside the allowance of check 3 (every branch written)."""
+    write-allocate does not move), set beside the allowance of check 3 (every branch written, a GPU's too:
+    it does not read a line before writing it whole, so nothing comes back there)."""
     cpu, name = roof.threads is not None, roof.bandwidth.name
+    peak_words = ("The compute-bound ones have the peak for roof, which write-allocate does not move: they are "
+                  "held to the peak as measured, within check 3's allowance (the peak is a probe's rate, which an "
+                  "op's own kernel can pass). ")
+    if not cpu:
+        return ("- The roofline here is made of rates measured on this machine, a reference. A GPU does not read "
+                "a line before writing it whole (lesson 01), so its memory roof gives no op write-allocate "
+                "traffic back: the memory-bound ops here, and an op that only reads, are held to 1.00x their "
+                f"memory roof. {peak_words}Check 3 allows {FASTER:.0%} or the measurement's spread: a margin "
+                "for noise.")
     memory_bound = [r for r in rows if r.point.op.intensity < roof.ceilings.ridge]  # a lookup always is
     most = max(memory_bound, key=lambda r: roofline.headroom(r.point.op, name, cpu))
     most_room = roofline.headroom(most.point.op, name, cpu)
     counted, moved = roofline.STREAM_TRAFFIC["add" if "STREAM add" in name else "copy"]
-    read_only = moved / counted if cpu else 1.0
+    read_only = moved / counted
+    room = claims.as_printed(most_room, 2)  # as printed: 1.004 reads 1.00x, no room above the roof
+    why = ("" if room > 1 else ": its bytes are writes in the same share as STREAM's, so write-allocate costs it "
+           "what the roof counts" if room == 1 else ": a larger share of its bytes are writes than of STREAM's, "
+           "so write-allocate costs it more than the roof counts")
     text = ("- The roofline here is made of rates measured on this machine, a reference, and its memory roof "
             "counts STREAM's bytes, while the memory moved more (write-allocate, lesson 01): an op that writes "
             "less than STREAM's kernel gets some of that traffic back. Computed as lesson 01 does, that "
-            + ("allows" if most_room > 1 else "leaves")
-            + f" the memory-bound ops here at most {most_room:.2f}x their memory roof ({most.op.name}"
-            + ("" if most_room > 1 else ": a larger share of its bytes are writes than of STREAM's, so "
-               "write-allocate costs it more than the roof counts")
+            + ("allows" if room > 1 else "leaves")
+            + f" the memory-bound ops here at most {most_room:.2f}x their memory roof ({most.op.name}{why}"
             + f"; an op that only reads, such as lesson 01's matrix-vector product, up to {read_only:.2f}x its "
-            "memory roof here). The compute-bound ones have the peak for roof, which write-allocate does not "
-            "move: they are held to the peak as measured, within check 3's allowance (the peak is a probe's "
-            "rate, which an op's own kernel can pass). ")
+            f"memory roof here). {peak_words}")
     return text + _allowance_words(most_room, read_only)
 
 
 def _allowance_words(most_room: float, read_only: float) -> str:
-    """What check 3's allowance covers, judged on the headrooms as printed: the lab's ops (the allowance's
-    reason) and an op that only reads (the most write-allocate can give back), each branch written."""
-    ops_fit = round(most_room - 1, 2) <= FASTER
+    """What check 3's allowance covers, judged on the headrooms as printed: the lab's ops (room above their
+    roof only where their headroom prints above 1.00x; at or below it, the allowance is all a margin for
+    noise) and an op that only reads (the most write-allocate can give back), each branch written."""
+    room = claims.as_printed(most_room, 2)
     reads_fit = round(read_only - 1, 2) <= FASTER
-    text = (f"Check 3 allows {FASTER:.0%} or the measurement's spread: room for the lab's ops (at most "
-            f"{most_room:.2f}x) and for noise" if ops_fit else
-            f"That is more than check 3's {FASTER:.0%} (or the spread): a right count could fail it on this op")
+    if room <= 1:
+        text = (f"Check 3 allows {FASTER:.0%} or the measurement's spread: a margin for noise, as the lab's "
+                f"memory-bound ops get no write-allocate room above their roof (at most {most_room:.2f}x)")
+    elif round(room - 1, 2) <= FASTER:
+        text = (f"Check 3 allows {FASTER:.0%} or the measurement's spread: room for the lab's ops (at most "
+                f"{most_room:.2f}x) and for noise")
+    else:
+        text = f"That is more than check 3's {FASTER:.0%} (or the spread): a right count could fail it on this op"
     return text + ("; an op that only reads fits it too." if reads_fit else
                    f"; an op that only reads ({read_only:.2f}x) would need more than the {FASTER:.0%} (the lab "
                    "times none).")
