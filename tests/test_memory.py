@@ -811,3 +811,23 @@ def test_selectives_share_of_full_checkpointings_extra_time_moves_both_steps_plu
     assert summary.share_range(0.05, 0.01, 0.03, 0.02) == (0.0, float("inf"))
     unread = summary.share_with_range(0.05, 0.01, 0.03, 0.02, "of full checkpointing's extra time")
     assert unread.startswith("an unread share of full") and "within its ± 0.02 of zero" in unread
+
+
+def test_checkpointings_printed_plus_minus_keeps_the_lessons_2_percent_floor():
+    # ninth reading: checkpointing printed "1.21x ± 0.01" (its rounds' spread alone) in its line and the claims,
+    # where bf16, autocast and accumulation print "± the rounds' spread, at least 2 %"
+    import json
+    from pathlib import Path
+
+    notebook = json.loads((Path(__file__).parents[1] / "notebooks" / "06_memory.ipynb").read_text())
+    code = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code")
+    assert "full_noise, sel_noise = max(full_spread, 0.02), max(sel_spread, 0.02)" in code
+    assert "SEL_OVER_FULL_NOISE = max(paired_spread(" in code and "(± the paired rounds' spread, at least 2 %)" in code
+    # the claims and the summary read the same floored ±, never the raw spread again
+    assert "step_spread=full_noise" in code and "ckpt_spread=SEL_OVER_FULL_NOISE" in code
+    assert 'paired_spread(CKPT_ROUNDS, "checkpointed step", "step")' not in code
+    # the details still say which set it: a raw ± 0.01 under the floor is named as the floor
+    assert summary.noise_name(0.01, floor=0.02).startswith("the noise floor, 2% of the plain step")
+    assert summary.noise_name(0.03, floor=0.02) == "the rounds' noise, their ± 0.03 of the plain step"
+    ckpt = {"step": 0.0803, "checkpointed step": 0.0975, "blocks' forward": 0.0244}
+    assert "1.21x ± 0.02 the plain step's time" in summary.checkpointing_summary(ckpt, max(0.01, 0.02))
