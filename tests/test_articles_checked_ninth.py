@@ -93,3 +93,20 @@ def test_a24_and_section_2_say_equal_at_2x():
     text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     assert "for any speed-up up to 2x" not in text and "a speed-up up to 2x" not in text
     assert "below one GPU's for any speed-up under 2x (equal at 2x)" in text
+
+
+def test_the_note_is_printed_one_paragraph_a_topic_with_the_same_words():
+    # the ~700-word note, one paragraph in the eighth run: each topic now its own part of the collapsed block
+    m = _figures(naive_split=_recorded(1.06, 1.0, reference=1.02, rounds=[1.04, 1.05, 1.06, 1.07, 1.08]),
+                 pipeline=_recorded(1.97, BOUND_8, reference=2.05, rounds=[2.03, 1.97, 1.87, 2.05, 1.97]),
+                 ddp=_recorded(1.6))
+    rows = [verdicts.judge(claims.BY_ID[i], m, {}) for i in ("A10", "B5", "A19")]
+    parts = report.above_bound_paragraphs(m, rows)
+    assert report.above_bound_note(m, rows) == " ".join(parts)
+    assert parts[0].startswith("Rows A10, B5 are above a bound through lesson 02's split alone, 1.06x")
+    assert parts[1].startswith("Lesson 02 §5's best GPipe/1F1B configuration") and "in the median" in parts[1]
+    assert parts[-1].startswith("The noise rule:")
+    # the split alone: §3's figure is the ledger's only launch of that step; lesson 02 reads its launches together
+    assert "the ledger keeps §3's figure only, so rows A10 and B5 quote that one" in parts[0]
+    quiet = report.above_bound_paragraphs(_figures(ddp=_recorded(1.6), pipeline=_recorded(1.6, BOUND_8)), [])
+    assert quiet[0].startswith("Of the ") and quiet[-1].startswith("The noise rule:") and all(quiet)

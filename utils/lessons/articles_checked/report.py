@@ -151,7 +151,9 @@ SPLIT_ABOVE = (
     "stages' times, each stage timed alone in its own process): each stage alone measured less than its share "
     "of one device's work, so a split within that reference (its median less the rounds' spread at or under "
     "it) is 'explained by the reference'; beyond it, the figure stays a finding to explain, and each row says "
-    "which beside its finding.")
+    "which beside its finding. Lesson 02 also runs the same step in later sections, with other code, and sets "
+    "those launches beside §3's (whether they agree is its to say, from its own run); the ledger keeps §3's "
+    "figure only, so rows A10 and B5 quote that one: read it with lesson 02's note on those launches.")
 NOISE_RULE = (
     " The noise rule: a figure kept with its paired rounds is read with their spread (the course's rule); one kept "
     f"without them (the ledger keeps a median, its bound and its reference) is read within {LEDGER_NOISE:.0%} of "
@@ -172,13 +174,21 @@ def above_bound_answer(rows: list[Row]) -> str:
 
 
 def above_bound_note(m: dict, rows: list[Row]) -> str:
-    """Lesson 09's one note on the rows whose figure passed its bound: which figure, and what the lesson that
-    recorded it found (lesson 02's work-scaled reference for a pipeline); printed under §1's counts."""
+    """Lesson 09's one note on the rows whose figure passed its bound, as one text (``above_bound_paragraphs``)."""
+    return " ".join(above_bound_paragraphs(m, rows))
+
+
+def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
+    """Lesson 09's note on the rows whose figure passed its bound, printed under §1's counts, one paragraph a
+    topic so that each leads with its figures: which figure each row quotes (and what the lesson that
+    recorded it found), lesson 02's explanation of its pipeline, make bench's runs, where lesson 02 reads its
+    other configurations, and the noise rule."""
     above = check_counts(rows)[ABOVE]
     explained = pipeline_explained(m)
     if not above:
         counted = not explained  # the medians sentence counts lesson 02 §9's medians among the rest
-        return (explained or medians_sentence(m) + pipeline_rounds(m)) + configs_tail(m, counted) + NOISE_RULE
+        return [explained or medians_sentence(m) + pipeline_rounds(m), configs_tail(m, counted).strip(),
+                NOISE_RULE.strip()]
     labels = recorded_speedups()
     found = [name for name in labels if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
@@ -202,10 +212,9 @@ def above_bound_note(m: dict, rows: list[Row]) -> str:
         note += f" For the others, {' and '.join(dict.fromkeys(others))} reads the figure in its own section."
     note += "".join(f" {lesson_02_two_stages_reading(m['results'][name].record, TWO_STAGES[name])}"
                     for name in found if name in TWO_STAGES)
-    bench = bench_words(m)
     named = [name for name in TWO_STAGES if name in found or name in rounds_found(m, found)]
-    return (note + (f" {explained}" if explained else "") + (f" {bench}" if bench else "")
-            + configs_tail(m, False, named) + NOISE_RULE)
+    return [part for part in (note, explained, bench_words(m), configs_tail(m, False, named).strip(),
+                              NOISE_RULE.strip()) if part]
 
 
 # The rows that quote each recorded speed-up (the figures ``above_bound_note`` names), so that the note credits
