@@ -30,7 +30,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import precision
-from utils.claims import as_printed, half_up, printed_ratio
+from utils.claims import as_printed, half_up, percent, printed_ratio
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.gradients import fixed_global_batch, flat_grad
 from utils.lessons.ddp.settings import Settings, build_model, text_data
@@ -409,15 +409,46 @@ def beyond_wait(left_ms: float, isolated_ms: float) -> str:
     return f"beyond the wait, {half_up(ratio * 100, 0):.0f}% of the isolated all-reduce"
 
 
+def step_range(ranks: list[dict]) -> tuple[float, float, float]:
+    """The fastest, slowest and median timed step of a way's slowest rank (``timeline``'s ranks), in ms as
+    the lesson prints them (0.1 ms): the figures a step's noise is worked from, so a reader can redo it."""
+    times = [s["step"] for s in slowest(ranks)["steps"]]
+    return tuple(as_printed(t, 1, 1e-3) for t in (min(times), max(times), statistics.median(times)))
+
+
+def way_noise(ranks: list[dict]) -> float:
+    """Half the range of a way's step times over their median (``step_range``, as printed): its own noise."""
+    low, high, median = step_range(ranks)
+    return (high - low) / 2 / median if median else 0.0
+
+
 def step_noise(*ways: list[dict]) -> float:
     """The noise of a step time in section 2: for each way (``timeline``'s ranks), half the range of its slowest
-    rank's timed step times as a share of their median; the largest of them, and never under ``NOISE_FLOOR``.
-    The one rule section 2 and the closing table read the bucket comparison with."""
-    spreads = []
-    for ranks in ways:
-        times = [s["step"] for s in slowest(ranks)["steps"]]
-        spreads.append((max(times) - min(times)) / 2 / statistics.median(times))
-    return max([NOISE_FLOOR, *spreads])
+    rank's timed step times as a share of their median (``way_noise``, from the ms printed); the largest of
+    them, and never under ``NOISE_FLOOR``. The one rule section 2 and the closing table read the bucket
+    comparison with."""
+    return max([NOISE_FLOOR, *(way_noise(ranks) for ranks in ways)])
+
+
+def noise_percent(share: float) -> str:
+    """A step noise in whole per cent, rounded half up as a reader rounds it (``claims.percent``): every line
+    that prints a way's noise or the noise a comparison reads with prints it so, and they agree."""
+    return percent(share)
+
+
+def noise_ranges(ways: dict[str, list[dict]]) -> str:
+    """Where section 2's step noise comes from: each way's fastest and slowest step and their median (the rank
+    shown, as printed) and half the range over the median, so that the noise a comparison quotes (the larger
+    of its two ways', never under ``NOISE_FLOOR``) can be checked from the page."""
+    parts = []
+    for way, ranks in ways.items():
+        low, high, median = step_range(ranks)
+        parts.append(f"{way} {low:.1f} to {high:.1f} ms around a median of {median:.1f} ms "
+                     f"({noise_percent(way_noise(ranks))})")
+    n = len(slowest(next(iter(ways.values())))["steps"])
+    return (f"Step noise, from the rank shown's {n} timed steps of each way (half the range over the median): "
+            f"{'; '.join(parts)}. A comparison of two ways reads with the larger of their two figures, never "
+            f"under {noise_percent(NOISE_FLOOR)}.")
 
 
 def compare_steps(step: float, other: float, spread: float | None = None) -> str:
