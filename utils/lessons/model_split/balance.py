@@ -20,7 +20,7 @@ import torch
 from torch import nn
 
 from utils import bench, devices, launch, precision
-from utils.claims import as_printed
+from utils.claims import as_printed, within_noise
 from utils.lessons.model_split.schedules import stage_devices
 from utils.lessons.model_split.split import stage_ranges
 from utils.lessons.model_split.tasks import SEQ_LEN, VOCAB, Task
@@ -179,11 +179,13 @@ def profile_on_stage_device(task: Task, batch: int, repeats: int = 5, threads: i
     return launch.launch(profile_worker, task, batch, device, threads, repeats, seed, nprocs=1, timeout=timeout)[0]
 
 
-def profile_against_work(split: Sequence[int], profile: float, work: float | None, spread: float) -> str:
+def profile_against_work(split: Sequence[int], profile: float, work: float | None, value: float,
+                         spread: float) -> str:
     """Section 7's rule, applied where a learner sees it: a split's prediction from the profile (isolated layer
     timings) beside the one from the work its stages measured in the pipeline (``Row.predicted``), both as
     printed. Apart by more than the row's paired ``spread`` (as printed), the profile missed work (or timed work
-    the stages did not do); within it, the two agree to what this run resolves, and a lower speedup is waiting."""
+    the stages did not do). Within it, these rounds do not tell the two apart, and the measured ``value`` (the
+    row's median) is read against both by claims' one noise rule (``_measured_against_both``)."""
     p = as_printed(profile, 2)
     said = f"split {list(split)}: the profile predicts {p:.2f}x"
     if work is None:
@@ -192,7 +194,22 @@ def profile_against_work(split: Sequence[int], profile: float, work: float | Non
     gap = as_printed(abs(p - w), 2)
     said += f", the stages' measured work {w:.2f}x (|{p:.2f} - {w:.2f}| = {gap:.2f}"
     if gap <= d:
-        return said + f", within the rounds' spread, ± {d:.2f}): they agree; a speedup under both is waiting"
+        return (said + f", within the rounds' spread, ± {d:.2f}): these rounds do not tell them apart; "
+                + _measured_against_both(as_printed(value, 2), d, p, w))
     missed = ("the profile missed work the stages did (messages, work per micro-batch)" if w < p else
               "the stages did less work than the profile timed")
     return said + f", more than the rounds' spread, ± {d:.2f}): {missed}"
+
+
+def _measured_against_both(v: float, d: float, profile: float, work: float) -> str:
+    """The measured median ``v`` ± ``d`` against the two predictions (all as printed), by claims' one noise rule:
+    within noise of either, no wait is shown; under both by more than the spread, the gap is waiting (time
+    outside the work both predictions count); above both, a finding."""
+    measured = f"the measured {v:.2f}x ± {d:.2f}"
+    covered = [f"the {name}'s {x:.2f}x" for name, x in (("profile", profile), ("work", work))
+               if within_noise(v, d, x)]
+    if covered:
+        return f"{measured} is within noise of {' and '.join(covered)}: no waiting shown"
+    if v < min(profile, work):
+        return f"{measured} is under both by more than its spread: the gap is waiting (time outside the work both count)"
+    return f"{measured} is above both by more than its spread: a finding to explain"

@@ -382,6 +382,7 @@ MESSAGE = 2**20  # bytes: the one message size every link below is priced at, si
 
 
 def _ms(link, n_bytes: int = MESSAGE) -> float:
+    """A message's price in ms, as every sentence on the page prices it (``message_time``: α and β as printed)."""
     return message_time(link, n_bytes) * 1e3
 
 
@@ -426,7 +427,7 @@ def link_sources(recorded: Link | None, fit: Link, unpinned: Link | None = None)
 
 def _layout_reading(fit: Link, unpinned: Link) -> str:
     """What pinning changed, from two fits of this run that differ only in the workers' layout."""
-    ratio = printed_ratio(fit.time(MESSAGE), unpinned.time(MESSAGE), 2, 1e-3)  # the two ms as printed
+    ratio = printed_ratio(_ms(fit), _ms(unpinned))  # the two ms as printed (message_time, two decimals)
     accuracy = max(fit.accuracy, unpinned.accuracy)
     how = _compare(ratio, accuracy)
     pinned_ms, placed_ms = f"{_ms(fit):.2f}", f"{_ms(unpinned):.2f}"
@@ -443,7 +444,7 @@ def _layout_reading(fit: Link, unpinned: Link) -> str:
 
 def _ledger_reading(unpinned: Link, recorded: Link) -> str:
     """Lesson 00's layout measured now against lesson 00's own fit: the same path, another run."""
-    ratio = printed_ratio(unpinned.time(MESSAGE), recorded.time(MESSAGE), 2, 1e-3)  # the two ms as printed
+    ratio = printed_ratio(_ms(unpinned), _ms(recorded))  # the two ms as printed (message_time, two decimals)
     accuracy = max(recorded.accuracy, unpinned.accuracy)
     now_ms, then_ms = f"{_ms(unpinned):.2f}", f"{_ms(recorded):.2f}"
     if _compare(ratio, accuracy) == "within" and now_ms == then_ms:
@@ -494,8 +495,9 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
                  f"{'short' if how == 'above' else 'long'} by about as much (its largest share of a step, "
                  f"{largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).")
     said += _at_probe_price(rows or [], link, ratio, ceiling)  # section 5 promised it: at either price, every row
-    others = ([f"{unpinned.time(n_bytes) * 1e3:.2f} ms by section 5's fit"] if unpinned else []) + (
-        [f"{recorded.time(n_bytes) * 1e3:.2f} ms by lesson 00's (from the ledger)"] if recorded else [])
+    # priced as link_sources prints them (message_time: α and β as printed), one price per message on the page
+    others = ([f"{_ms(unpinned, n_bytes):.2f} ms by section 5's fit"] if unpinned else []) + (
+        [f"{_ms(recorded, n_bytes):.2f} ms by lesson 00's (from the ledger)"] if recorded else [])
     if link.pinned and others:
         said += (" Between workers the operating system placed, lesson 00's layout, the same message costs "
                  + " and ".join(others) + ": this probe, like section 5's price, was timed between workers "

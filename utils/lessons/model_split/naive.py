@@ -5,14 +5,14 @@
 from __future__ import annotations
 
 from utils import timeline
-from utils.claims import Claim, as_printed, printed_ratio, within_noise
+from utils.claims import Claim, as_printed, half_up, within_noise
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, near_reference,
                                             noise_of_one, noise_of_reference, noise_of_weak_reference, printed,
-                                            reference_gain, rounds_text)
+                                            reference_gain, round_text, rounds_text)
 from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_verdict,
                                              process_reference_explains, process_reference_spread, reading,
                                              row_verdict, within_process_reference)
-from utils.lessons.model_split.runs import PipelineRun, Row
+from utils.lessons.model_split.runs import PipelineRun, Row, tenth_ms
 from utils.tables import Table
 
 
@@ -99,8 +99,9 @@ def naive_process_reading(r: Row) -> str:
     one = ms_as_printed(r.baseline, *r.alone)
     parts = [ms_as_printed(a, r.baseline, *r.alone) for a in r.alone]
     stages, total = " + ".join(f"{p:g}" for p in parts), as_printed(sum(parts), 1)
-    medians = (f"the medians' own ratio, {one:g} / {total:g} = {one / total:.2f}x, pairs figures from "
-               f"different rounds" if f"{one / total:.2f}" != f"{r.process_bound:.2f}" else
+    divided = half_up(one / total, 2)  # a worked figure, rounded as a reader rounds it
+    medians = (f"the medians' own ratio, {one:g} / {total:g} = {divided:.2f}x, pairs figures from "
+               f"different rounds" if divided != r.process_bound else
                f"the same as the medians' ratio, {one:g} / {total:g}")
     return (f"Each stage alone in its own process: {stages} ms (medians), against one device's {one:g} ms for "
             f"the whole step. Round by round, one device's step over the sum of that round's two stages (the "
@@ -180,21 +181,33 @@ def naive_closing(r: Row) -> str:
                    "finding to explain (the same step's other launches, in sections 5 and 8, put it in context).")
 
 
+def _paired_ms(one: float, split: float) -> tuple[str, str]:
+    """One round's two step times (s) as the rounds table prints them: to 0.1 ms, or finer where the two ms at
+    0.1 would divide to another figure than the round prints (``round_text``): a round of 0.99996 from
+    155.3 / 155.3 = 1.00 prints its ms as 155.294 / 155.300, whose ratio a reader finds beside them."""
+    shown = round_text(one / split)
+    for digits in range(1, 5):  # 0.1 ms to 0.1 µs: the first precision whose ratio prints as the round does
+        o, t = as_printed(one, digits, 1e-3), as_printed(split, digits, 1e-3)
+        if t and round_text(o / t) == shown:
+            break
+    return f"{o:.{digits}f}", f"{t:.{digits}f}"
+
+
 def naive_rounds_table(run: PipelineRun, row: Row) -> Table:
-    """The naive split round by round: one device's step, the split's step, their paired ratio (the speedup),
-    each stage timed alone in its own process, and one device over their sum (the bound measured per
-    process). Every round measured, none left out. The ms are printed to 0.1 and each ratio is worked from
-    them as printed (``printed_ratio``): a reader who divides two printed ms finds the ratio beside them."""
+    """The naive split round by round: one device's step, the split's step, their paired ratio (the speedup,
+    printed as every round is, ``round_text``), each stage timed alone in its own process, and one device over
+    their sum (the per-process reference, ``runs.process_reference``, the figures ``Row.process_bound`` is the
+    median of). Every round measured, none left out. The ms are printed to 0.1 (finer where a round needs it,
+    ``_paired_ms``) and each ratio is worked from them as printed: a reader who divides two printed ms finds
+    the ratio beside them."""
     times = run.raw[0]["times"]
     one, split = times[f"batch {row.batch} one device"], times[row.key]
     alone = [times[f"{row.key} stage {k} alone"] for k in range(len(run.raw))]
-    ms = lambda seconds: as_printed(seconds, 1, 1e-3)  # noqa: E731  (one precision for every ms here)
     rows = []
     for i, (o, t) in enumerate(zip(one, split)):
-        parts = [ms(a[i]) for a in alone]
-        total = as_printed(sum(parts), 1)  # the sum of the stages as printed
-        rows.append((i + 1, f"{ms(o):.1f}", f"{ms(t):.1f}", f"{printed_ratio(ms(o), ms(t)):.2f}x",
-                     " + ".join(f"{p:.1f}" for p in parts), f"{printed_ratio(ms(o), total):.2f}x"))
+        parts = [tenth_ms(a[i]) for a in alone]  # the figures runs.process_reference sums
+        rows.append((i + 1, *_paired_ms(o, t), f"{round_text(row.speedups[i])}x",
+                     " + ".join(f"{p:.1f}" for p in parts), f"{row.process_bounds[i]:.2f}x"))
     return Table(["round", "one device ms", "naive split ms", "speedup", "stages alone ms",
                   "per-process reference"], rows, title=f"Naive split, batch {row.batch}, every round")
 

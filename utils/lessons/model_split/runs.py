@@ -28,7 +28,7 @@ import torch
 import torch.distributed as dist
 
 from utils import bench, launch, precision, timeline
-from utils.claims import as_printed, printed_ratio
+from utils.claims import as_printed, half_up, printed_ratio
 from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound, round_above
 from utils.lessons.model_split.instrument import RecordedStage, span_timer, sync_barrier
 from utils.lessons.model_split.schedules import build_schedule, gpipe_in_process, naive_step, stage_device, train_step
@@ -203,6 +203,21 @@ def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Con
                 "precision": regime, "regime": regime, "losses": loss_values(losses)}
 
 
+def tenth_ms(seconds: float) -> float:
+    """A time in ms as section 3's rounds table prints it, to 0.1 ms: the figures its ratios are worked from."""
+    return as_printed(seconds, 1, 1e-3)
+
+
+def process_reference(one: float, alone: Sequence[float]) -> float:
+    """One round's per-process reference as section 3's rounds table prints it: one device's step (s) over the
+    sum of the stages each timed ``alone`` (s), both worked from their ms as printed (``tenth_ms``) and
+    rounded half up to two decimals, as a reader rounds by hand (159.1 / 148.0 = 1.075 prints 1.08x).
+    Computed once, here: the table prints these and ``Row.process_bound`` is their median, so the text's
+    figure is the median of the printed column."""
+    total = as_printed(sum(tenth_ms(a) for a in alone), 1) or 0.1  # a sum printed as 0.0 ms: its step
+    return half_up(tenth_ms(one) / total, 2)
+
+
 # --- what a run measured ----------------------------------------------------------------------------------
 
 
@@ -235,7 +250,8 @@ class Row:
         """The naive split's per-process reference: one device over the stages' summed time, each
         timed alone in its own process (median of the rounds). 1x if a stage cost the same in its own
         process as inside the whole model; above 1x when the split itself makes the work cheaper."""
-        return statistics.median(self.process_bounds) if self.process_bounds else None
+        # an even count's median halves two printed figures: rounded as a reader rounds it (1.075 -> 1.08)
+        return half_up(statistics.median(self.process_bounds), 2) if self.process_bounds else None
 
     @property
     def key(self) -> str:
@@ -412,7 +428,8 @@ def measure_pipeline(task: Task, split_points: Sequence[int], configs: Sequence[
                         on_cpu, baseline_busy[c.batch], bytes_sent=sum(b for b, _ in sent),
                         messages=sum(n for _, n in sent),
                         alone=[med(a) for a in alone],
-                        process_bounds=[o / sum(parts) for o, *parts in zip(one, *alone)] if alone else []))
+                        process_bounds=[process_reference(o, parts) for o, *parts in zip(one, *alone)]
+                        if alone else []))
     # "simulated on CPU" follows where the workers ran, not the mode
     return PipelineRun(rows, raw, tuple(split_points), raw[0]["threads"], on_cpu, baseline_busy)
 
