@@ -110,3 +110,23 @@ def test_the_note_is_printed_one_paragraph_a_topic_with_the_same_words():
     assert "the ledger keeps §3's figure only, so rows A10 and B5 quote that one" in parts[0]
     quiet = report.above_bound_paragraphs(_figures(ddp=_recorded(1.6), pipeline=_recorded(1.6, BOUND_8)), [])
     assert quiet[0].startswith("Of the ") and quiet[-1].startswith("The noise rule:") and all(quiet)
+
+
+def _us(values: list[int]) -> list[float]:
+    return [v * 1e-6 for v in values]
+
+
+def test_b8_reads_its_condition_round_by_round_every_branch():
+    # the reader's run: the bytes alone ~350 µs in some rounds, ~1500 in others; their median sits between
+    c = {"plain": _us([1365, 1698, 1741, 2176, 1853, 1561, 1730, 1173, 1634]),
+         "packed": _us([2921, 2846, 2650, 2544, 2406, 2447, 2531, 2466, 2463]),
+         "bytes": _us([2817, 353, 330, 382, 1692, 1545, 340, 1455, 1514]),
+         "packing": _us([4898, 2256, 2195, 2127, 2049, 2012, 1985, 1879, 1854])}
+    said = timed_rows.per_round_words(c)
+    # 1365 - 2817 = -1452, 2176 - 382 = 1794; packing 4898 > -1452, ..., 1985 > 1730 - 340 = 1390: every round
+    assert ("the saving ran from -1452 to 1794 µs (below 0: the 1 MiB message took longer that round), and "
+            "packing cost more than it in every round") in said, said
+    some = timed_rows.per_round_words(c | {"packing": _us([1000] * 9)})
+    assert "packing cost more than it in 5 of 9 rounds" in some, some
+    none = timed_rows.per_round_words(c | {"packing": _us([10] * 9), "bytes": _us([300] * 9)})
+    assert "the saving ran from 873 to 1876 µs, and packing cost more than it in none of the rounds" in none, none
