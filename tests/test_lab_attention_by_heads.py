@@ -118,7 +118,7 @@ def test_the_solution_passes_every_check():
     verdicts = [check(solution) for check in CHECKS]
     assert all(v.passed for v in verdicts), [str(v) for v in verdicts]
     flat = " ".join(lab.take_aways(solution).split())  # the scale's take-away names what backs it
-    assert "scaled by one head's width, not the block's (your outputs equal the full block's, which a " \
+    assert "scaled by 1/√(one head's width), not the block's (your outputs equal the full block's, which a " \
            "full-width scale does not)" in flat, flat
 
 

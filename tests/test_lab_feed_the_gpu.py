@@ -655,12 +655,12 @@ def test_the_cache_s_share_of_l_against_its_share_of_the_items_every_branch_as_p
     compares the two whole percents printed beside it."""
     from utils.labs.feed_the_gpu.cache import share_sentence
 
-    assert share_sentence(0.38, 0.06).startswith("Where a total hides bursts")
+    assert share_sentence(0.38, 0.06).startswith("Where a total hides slow reads")
     assert "(38% of L for 6% of the items)" in share_sentence(0.38, 0.06)
     little = share_sentence(0.08, 0.06)
     assert little.startswith("Your cache saved a little more than its share of the items (8% of L for 6% of")
     assert "no more" not in little
     assert share_sentence(0.09, 0.06).startswith("Your cache saved a little more")  # 9 is not over 1.5 x 6
-    assert share_sentence(0.10, 0.06).startswith("Where a total hides bursts")
+    assert share_sentence(0.10, 0.06).startswith("Where a total hides slow reads")
     assert "its share of the items and no more (6% of L for 6% of the items)" in share_sentence(0.06, 0.06)
     assert "less than its share of the items (2% of L for 6%" in share_sentence(0.02, 0.06)

@@ -559,6 +559,19 @@ def test_the_fitting_plans_costs_are_priced_from_the_costs_as_printed():
     assert "from 1.02x to 1.15x (the dearest: " in said and "13% apart" in said, said
     close = cost_range(fitting[:2], costs)   # the other branch's figures: 1.02x to 1.02x, 0% apart
     assert "from 1.02x to 1.02x" in close and "0% apart" in close
+    assert "costs the same" not in said and "cost the same" not in said, said   # one dearest plan
+
+
+def test_the_dearest_plan_says_how_many_more_cost_as_much():
+    """Ninth reading: the cost model prices micro-batches at 0, so every block with 2 and with 4 micro-batches
+    both cost 1.24x, and the take-away named one of them without saying so."""
+    from utils.labs.fit_the_budget.checks import cost_range
+    costs = {"selective": 0.085, "every block": 0.17, "chunked loss": 0.07, "micro-batch": 0.0}
+    fitting = [(False, 4, 4), (True, 2, 4), (True, 4, 4)]   # 1.07x, 1.24x, 1.24x
+    said = cost_range(fitting, costs)
+    assert "from 1.07x to 1.24x (the dearest: " in said and "; 1 more plan costs the same), 16% apart" in said, said
+    three = cost_range(fitting + [(True, 8, 4)], costs)
+    assert "; 2 more plans cost the same), 16% apart" in three, three
 
 
 def test_a_step_faster_in_every_round_but_within_its_spread_says_so():
@@ -572,8 +585,9 @@ def test_a_step_faster_in_every_round_but_within_its_spread_says_so():
 
 
 def test_two_plans_differing_in_two_techniques_are_read_against_twice_the_tables_noise():
-    """Cell 8: a plan's cost adds the noise of every technique it uses. 0.03 apart against ± 0.02 (the table's
-    floor) for each of the 2 techniques the plans differ in (± 0.04): not separated; in one technique: separated."""
+    """Cell 8: a gap is set against the noise once for each technique the plans differ in. 0.03 apart
+    against ± 0.02 (the table's floor) for each of the 2 techniques the plans differ in (± 0.04): not
+    separated; in one technique: separated."""
     from utils.labs.fit_the_budget.checks import _runner_up, cost_noise
     rounds = {name: [1.0, 1.0, 1.01, 1.0, 1.0] for name in ("plain", "selective", "every block", "chunked loss",
                                                           "micro-batch")}

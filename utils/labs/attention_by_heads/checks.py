@@ -558,7 +558,7 @@ def take_aways(attention_cls) -> str:
         f"each other. Your block all-reduced once each way, {sent[0]:,} values forward on the lab's block "
         f"({CASES[0].heads} heads) and {sent[1]:,} on the unseen one ({CASES[1].heads} heads): tokens x width "
         "each time, whatever the number of heads.",
-        "A bias after a sum is added once; a head's scores are scaled by one head's width, not the block's (your "
+        "A bias after a sum is added once; a head's scores are scaled by 1/√(one head's width), not the block's (your "
         "outputs equal the full block's, which a full-width scale does not); f sits after the replicated "
         "norm, so its backward sums the input's gradient over the ranks before the norm's backward, and the norm "
         "learns from every head.",

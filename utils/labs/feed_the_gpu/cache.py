@@ -131,7 +131,7 @@ def share_sentence(of_l: float, share: float) -> str:
     pair = f"({of_l:.0%} of L for {share:.0%} of the items)"
     percent_l, percent_items = round(of_l * 100), round(share * 100)  # the two whole percents printed
     if percent_l > 1.5 * percent_items:
-        return ("Where a total hides bursts, a little memory in the right place saves more than its share "
+        return ("Where a total hides slow reads, a little memory in the right place saves more than its share "
                 f"{pair}.")
     if percent_l > percent_items:
         return (f"Your cache saved a little more than its share of the items {pair}, not half again as much: "

@@ -530,12 +530,15 @@ def _spread(fitting: list[tuple], costs: dict) -> float:
 
 
 def cost_range(fitting: list[tuple], costs: dict) -> str:
-    """The fitting plans' costs from the cheapest to the dearest (named), each priced as printed
-    (``printed_cost``), and how far apart: "1.02x to 1.15x (the dearest: ...), 13% apart"."""
+    """The fitting plans' costs from the cheapest to the dearest (named, with how many more cost as much: the
+    model may price micro-batches at 0), each priced as printed (``printed_cost``), and how far apart:
+    "1.02x to 1.15x (the dearest: ...; 1 more plan costs the same), 13% apart"."""
     dearest = max(fitting, key=lambda p: printed_cost(p, costs))
     low, high = min(printed_cost(p, costs) for p in fitting), printed_cost(dearest, costs)
-    return (f"the fitting plans' costs run from {low:.2f}x to {high:.2f}x (the dearest: {describe_plan(dearest)}), "
-            f"{_spread(fitting, costs):.0%} apart")
+    tied = sum(printed_cost(p, costs) == high for p in fitting) - 1   # both rounded to 2 decimals: exact
+    also = f"; {tied} more plan{'s cost' if tied > 1 else ' costs'} the same" if tied else ""
+    return (f"the fitting plans' costs run from {low:.2f}x to {high:.2f}x (the dearest: {describe_plan(dearest)}"
+            f"{also}), {_spread(fitting, costs):.0%} apart")
 
 
 def _choice_matters(fitting: list[tuple], costs: dict, rounds: dict | None) -> str:
@@ -560,9 +563,8 @@ def _choice_matters(fitting: list[tuple], costs: dict, rounds: dict | None) -> s
 
 def _beyond_noise(best: tuple, other: tuple, costs: dict, rounds: dict[str, list[float]]) -> tuple:
     """Two plans' costs as printed (``printed_cost``), their gap against the cost table's noise
-    (``cost_noise``) once for each technique they differ in (cell 8's rule: a plan's cost adds the noise of
-    every technique it uses), by the course's noise rule (``claims.within_noise``) on the printed figures:
-    (the gap, where the allowance comes from, beyond it or not)."""
+    (``cost_noise``) once for each technique they differ in (cell 8's rule), by ``claims.within_noise`` on
+    the printed figures: (the gap, where the allowance comes from, beyond it or not)."""
     noise = cost_noise(rounds)   # the one printed under the cost table
     differ = max(1, sum(x != y for x, y in zip(best, other)))   # checkpointing, micro-batches, loss chunks
     allowed = claims.as_printed(differ * noise, 2)
@@ -574,10 +576,8 @@ def _beyond_noise(best: tuple, other: tuple, costs: dict, rounds: dict[str, list
 
 
 def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[float]]) -> str:
-    """The cheapest fitting plan against the next, by the cost model, beside the noise of their difference:
-    the cost table's noise (``cost_noise``) once for each technique the two plans differ in (cell 8's rule:
-    a plan's cost adds the noise of every technique it uses): apart beyond it, or a ranking the run cannot
-    confirm."""
+    """The cheapest fitting plan against the next, by the cost model, beside the noise of their difference
+    (``_beyond_noise``, cell 8's rule): apart beyond it, or a ranking the run cannot confirm."""
     a, b = printed_cost(best, costs), printed_cost(nearest, costs)   # each from the costs as printed
     gap, where, beyond = _beyond_noise(best, nearest, costs, rounds)
     said = (f"{gap:.2f} apart, more than the cost table's noise ({where}): its rounds separate the two."
