@@ -195,7 +195,8 @@ def _rows():
     return report.step_rows([base], compared, keep, peaks, {"fp32": 1e-3, "bf16": 3e-2},
                             held_out={"baseline": 2.9, "precision": 2.91, "two devices": 2.9},
                             mfu=dict.fromkeys(["baseline", "feeding", "precision", "two devices"], 0.25),
-                            why={"precision": "a step took 20 ms against 18 ms before it"})
+                            why={"precision": "the steps before it, 18 ms, over the paired gain, 0.90x, give "
+                                              "20 ms a step"})
 
 
 def test_the_ledger_multiplies_kept_gains_and_flags_a_step_above_its_bound():
@@ -211,7 +212,7 @@ def test_the_ledger_multiplies_kept_gains_and_flags_a_step_above_its_bound():
     table = str(report.headline_table(_rows()))
     assert "(25%)" in table and "(≤ 2.00x)" in table  # MFU beside tokens/s, the bound beside the gain
     detail = {row[0]: row[-1] for row in report.detail_table(_rows()).rows}
-    assert "not kept: a step took 20 ms" in detail["precision"]  # its measured reason
+    assert "not kept: the steps before it, 18 ms" in detail["precision"]  # its measured reason
 
 
 def _compile_compared(first_step_s: float):
@@ -244,7 +245,8 @@ def test_a_step_that_did_not_pay_says_its_measured_reason():
     before = [{"tokens_per_s": 1024 / 0.10, "cpu_s": 1.0, "timed_s": 1.0}] * 3
     after = [{"tokens_per_s": 1024 / 0.12, "cpu_s": 1.0, "timed_s": 1.0}] * 3
     kept, why = ladder.Climb(base, {}, {}, 1.0, 96).verdict(ladder.Compared(low, base, before, after))
-    assert not kept and "120 ms against 100 ms" in why and "width 128" in why
+    assert not kept and "100 ms (their median in the same rounds)" in why and "give 120 ms a step" in why
+    assert "width 128" in why
     two = ladder.Rung("two devices", base.settings.scaled(batch_per_worker=8), 2, 2.0, "")
     after = [{"tokens_per_s": 1024 / 0.12, "cpu_s": 0.6, "timed_s": 1.0}] * 3
     assert "60% of a core" in ladder.why_slower(ladder.Compared(two, base, before, after))
@@ -411,7 +413,7 @@ def test_a_step_is_kept_only_when_it_paid_beyond_the_noise_of_its_rounds():
     kept, why = climb.verdict(_paired("compile", [1.20, 1.25, 1.22, 1.30]))  # paid, and pays back its compile
     assert kept and "break-even" in why
     kept, why = climb.verdict(_paired("precision", [0.80, 0.82, 0.79, 0.81]))
-    assert not kept and "ms against" in why  # clearly slower: the measured reason, not "within noise"
+    assert not kept and "ms a step; at width" in why  # clearly slower: its measured reason, not "within noise"
 
 
 def test_the_claims_and_detail_tables_follow_the_keep_rule_and_share_one_figure():

@@ -43,11 +43,27 @@ def test_the_two_devices_gap_is_worked_from_the_printed_ms_and_gain():
     said = ladder.two_devices_gap(c, 4.0e9, 1.6e6, simulated=False)   # 2 x 1/2 x 4 B x 1.6 M / 4 GB/s: 1.6 ms
     ideal = claims.half_up(199.3 / 2, 1)
     gap = claims.half_up(133.8 - ideal, 1)
-    assert "a step took 133.8 ms (the steps before it, 199.3 ms" in said and "gain, 1.49x)" in said
+    assert "the steps before it, 199.3 ms (their median in the same rounds), over the paired gain, 1.49x, " \
+        "give 133.8 ms a step" in said
     assert f"against {ideal:.1f} ms at the bound" in said and f"{gap:.1f} ms a step the bound" in said
     assert f"The floor is {1.6 / gap:.0%} of the gap" in said
     # the other branch: a floor larger than the gap as printed
     assert "could explain all of the gap" in ladder.two_devices_gap(c, 0.1e9, 1.6e6, simulated=False)
+
+
+def test_the_step_time_beside_a_gain_is_worded_as_worked_not_as_timed():
+    """Ninth reading, lesson 08 cell 24: "a step took 110.5 ms" (167.9 / 1.52) stood beside its runs' median
+    9,302 tokens/s, which is 110.1 ms a step: the figure is worked from the printed ones, and says so."""
+    c = _compared("two devices", 0.1679, [1.52] * 3, workers=2)
+    said = ladder.two_devices_gap(c, 4.0e9, 1.6e6, simulated=False)
+    assert "the steps before it, 167.9 ms (their median in the same rounds), over the paired gain, 1.52x, " \
+        "give 110.5 ms a step (a paired figure: its runs' median tokens/s, timed apart, can give " \
+        "another)" in said
+    assert "took" not in said and "84.0 ms at the bound" in said and "26.5 ms a step the bound" in said
+    # compile's reason, worked the same way (108.9 ms printed whole, 109 / 0.98 = 111.2 -> 111)
+    slow = ladder.why_slower(_compared("compile", 0.1089, [0.98] * 3))
+    assert slow == ("the steps before it, 109 ms (their median in the same rounds), over the paired rounds' "
+                    "median gain, 0.98x, give 111 ms a step") and "took" not in slow
 
 
 def test_the_two_devices_bound_rounds_a_half_up_as_a_reader_does():
@@ -55,12 +71,13 @@ def test_the_two_devices_bound_rounds_a_half_up_as_a_reader_does():
     110.7 - 86.4 = 24.3."""
     c = _compared("two devices", 0.1727, [1.56] * 3, workers=2)
     said = ladder.two_devices_gap(c, 4.0e9, 1.6e6, simulated=False)
-    assert "a step took 110.7 ms (the steps before it, 172.7 ms" in said
+    assert "the steps before it, 172.7 ms (their median in the same rounds), over the paired gain, 1.56x, " \
+        "give 110.7 ms a step" in said
     assert "against 86.4 ms at the bound (1/2 of those 172.7 ms): 24.3 ms a step the bound" in said
     assert "The floor is 7% of the gap" in said   # 1.6 / 24.3 = 6.6%
     # the other outcome: a half that does not tie (172.8 / 2 = 86.4), the same words from its own figures
     other = ladder.two_devices_gap(_compared("two devices", 0.1728, [1.56] * 3, workers=2), 4e9, 1.6e6, False)
-    assert "a step took 110.8 ms" in other and "against 86.4 ms at the bound" in other
+    assert "give 110.8 ms a step" in other and "against 86.4 ms at the bound" in other
     assert "24.4 ms a step" in other
     # the floor's share of the gap rounds half up too: 3.0 / 24.0 = 12.5% prints 13% (":.0%" gave 12%)
     tie = ladder.two_devices_gap(_compared("two devices", 0.1702, [1.56] * 3, workers=2), 2.0e9, 1.5e6, False)
@@ -69,7 +86,8 @@ def test_the_two_devices_bound_rounds_a_half_up_as_a_reader_does():
 
 def test_a_slower_step_s_ms_is_the_printed_ms_over_the_printed_gain():
     c = _compared("memory", 0.2004, [0.8449, 0.8449, 0.8449])   # 200 ms / 0.84 = 238 ms (not 237, from 0.845)
-    assert ladder.why_slower(c).startswith("a step took 238 ms against 200 ms before it")
+    assert ladder.why_slower(c).startswith("the steps before it, 200 ms (their median in the same rounds), "
+                                           "over the paired rounds' median gain, 0.84x, give 238 ms a step")
 
 
 def test_compile_s_payback_divides_the_printed_eager_ms_by_the_printed_gain():

@@ -409,9 +409,11 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
     slower = _median(c.ratios) + claims.printed_spread(c.ratios) < 1
     core = (f"; rank 0 had {_median(cores):.0%} of a core in its timed steps" if simulated and cores
             and not slower else "")
-    said = (f"In this step's rounds a step took {after:.1f} ms (the steps before it, {before:.1f} ms, their "
-            f"median in the same rounds, over the paired gain, {c.gain:.2f}x) against {ideal:.1f} ms at the "
-            f"bound (1/{n} of those {before:.1f} ms): {gap:.1f} ms a step the bound does not see{core}.")
+    # the step time is worked (before / gain), never "took": its runs' tokens/s, unpaired, give another figure
+    said = (f"In this step's rounds, the steps before it, {before:.1f} ms (their median in the same rounds), "
+            f"over the paired gain, {c.gain:.2f}x, give {after:.1f} ms a step (a paired figure: its runs' "
+            f"median tokens/s, timed apart, can give another) against {ideal:.1f} ms at the bound (1/{n} of "
+            f"those {before:.1f} ms): {gap:.1f} ms a step the bound does not see{core}.")
     if link_rate is None or gap <= 0:
         return said
     comm = claims.as_printed(2 * (n - 1) / n * 4 * parameters / link_rate, 1, 1e-3)   # ms, as printed
@@ -428,12 +430,14 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
 
 
 def why_slower(c: Compared) -> str:
-    """A step that did not pay: its measured step time against the step before, and what it cost here."""
+    """A step that did not pay: its step time, worked from the step before over the paired gain (a worked
+    figure, so worded as one: its runs' tokens/s, unpaired, can give another), and what it cost here."""
     before, after = paired_step_ms(c, digits=0)   # the paired gain's figure, from the printed ms
-    measured = (f"a step took {after:.0f} ms against {before:.0f} ms before it (that over the paired rounds' "
-                f"median gain, {c.gain:.2f}x)")
+    measured = (f"the steps before it, {before:.0f} ms (their median in the same rounds), over the paired "
+                f"rounds' median gain, {c.gain:.2f}x, give {after:.0f} ms a step")
     if c.rung.removes_s:
-        return measured + f"; the for-loop AdamW it replaces was {c.removable_s * 1e3:.1f} ms of them"
+        return measured + (f"; the for-loop AdamW it replaces was {c.removable_s * 1e3:.1f} ms of the "
+                           f"{before:.0f} ms before it")
     core = _median([r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")])
     cause = {
         "feeding": "handing a batch over from the loader process costs more than the loading it hides",
