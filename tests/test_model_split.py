@@ -963,7 +963,7 @@ def test_section_8_answers_in_two_sentences_for_every_outcome():
            "extra_rounds": [0.0065, 0.0129, 0.038, 0.011, 0.015],
            "message": {"tiny": 6.6e-5, "activation": 1.81e-3, "activation_bytes": 2**20}}
     said = placement.placement_answer(got)
-    assert said.startswith("No, slower by the paired rounds (the two speedups, 1.00x and 1.00x, do not show it). The attention/feed-forward placement took +12.9 ± 2.0 ms per step")
+    assert said.startswith("No, slower than the layers split by the paired rounds (the two speedups, 1.00x and 1.00x, do not show it). The attention/feed-forward placement took +12.9 ± 2.0 ms per step")
     # (79 + 79) - (71 + 71) = +16, from the per-stage ms as printed
     assert "work rose by +16 ms" in said and "that alone covers the extra step time" in said
     got["extra_rounds"] = [-0.01, 0.02, 0.0, 0.005, -0.004]

@@ -117,9 +117,9 @@ def test_section_8_answers_its_question_first_in_every_direction():
     got["attn/ffn"]["row"].speedups[:] = [0.93]
     got["layers"]["row"].speedups[:] = [1.08]
     assert placement.placement_answer(got).startswith(
-        "No, slower: 0.93x over one device against the layers split's 1.08x. The attention/feed-forward")
+        "No, slower than the layers split: 0.93x over one device against the layers split's 1.08x. The attention/feed-forward")
     got["extra_rounds"] = [-x for x in got["extra_rounds"]]
     got["attn/ffn"]["row"].speedups[:] = [1.10]
-    assert placement.placement_answer(got).startswith("Yes, faster: 1.10x over one device against")
+    assert placement.placement_answer(got).startswith("Yes, faster than the layers split: 1.10x over one device against")
     got["extra_rounds"] = [-0.01, 0.02, 0.0, 0.005, -0.004]
     assert placement.placement_answer(got).startswith("Not shown (within noise): 1.10x over one device")

@@ -461,7 +461,9 @@ def _does_it_help(got: dict) -> str:
     (``resolved``), beside the two placements' speedups as the table prints them."""
     placed, layers = (as_printed(got[name]["row"].speedup, 2) for name in ("attn/ffn", "layers"))
     slower = extra_time(got)[0] > 0
-    word = "Not shown (within noise)" if not resolved(got) else "No, slower" if slower else "Yes, faster"
+    than = "than the layers split"  # the question compares the placements; one device's 1x is the table's
+    word = ("Not shown (within noise)" if not resolved(got) else
+            f"No, slower {than}" if slower else f"Yes, faster {than}")
     agree = not resolved(got) or (placed < layers if slower else placed > layers)  # the speedups say it too
     return (f"{word}: {placed:.2f}x over one device against the layers split's {layers:.2f}x. " if agree else
             f"{word} by the paired rounds (the two speedups, {placed:.2f}x and {layers:.2f}x, do not show it). ")
