@@ -1058,3 +1058,16 @@ def test_section_5s_markdown_promises_what_each_link_verdict_prints():
     # every round at or under 4x: as the model allows
     assert "as alpha + n/beta allows" in transfer.link_alone_line(rounds(3.5, 3.8, 3.9))
     assert "at or under 4×, or the median under it beyond its ±, it says the model allows that" in prose
+
+
+def test_one_batchs_link_times_measured_apart_are_read_as_the_links_play():
+    # ninth reading: the float32 batch took 4.218 ms in the sweep and 4.67-5.13 ms in the paired rounds,
+    # and the lesson said nothing of it: the line now works the play from the times as printed, both outcomes
+    loose = transfer.repeat_reading("float32", 4.2181e-3, [4.6702e-3, 5.1249e-3, 4.9003e-3])
+    assert "took 4.218 ms in the sweep and 4.670-5.125 ms in the paired rounds, 22% from" in loose   # 0.907 / 4.218
+    assert "moves that much between measurements" in loose and "repeats" not in loose
+    steady = transfer.repeat_reading("uint8", 1.000e-3, [1.010e-3, 1.020e-3])   # 2% as printed: within the floor
+    assert "2% from its quickest to its slowest: within 2 %, this link repeats its time" in steady
+    assert "moves that much" not in steady
+    # a round quicker than the sweep counts too: the play runs from the quickest of all to the slowest
+    assert "10% from" in transfer.repeat_reading("uint8", 1.100e-3, [1.000e-3, 1.050e-3])

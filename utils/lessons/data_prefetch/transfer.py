@@ -234,6 +234,21 @@ def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE
             f"{byte_ratio:.0f}x, stands as its ceiling")
 
 
+def repeat_reading(name: str, sweep_seconds: float, round_seconds: list[float]) -> str:
+    """How far one batch's link times lie apart when it is measured more than once (the sweep once, each paired
+    round once), from the times as the two tables print them (ms, 3 decimals): the link's own play for one
+    size, which a single measurement, sweep or round, carries and the link ratio's ± reflects. Lesson 05."""
+    sweep, rounds = as_printed(sweep_seconds, 3, MS), [as_printed(t, 3, MS) for t in round_seconds]
+    low, high = min(sweep, *rounds), max(sweep, *rounds)
+    play = half_up((high - low) / low * 100, 0)   # in whole percent, from the printed times
+    head = (f"the {name} batch took {sweep:.3f} ms in the sweep and {min(rounds):.3f}-{max(rounds):.3f} ms in the "
+            f"paired rounds, {play:.0f}% from its quickest to its slowest")
+    if play <= NOISE_FLOOR * 100:
+        return head + ": within 2 %, this link repeats its time for that size"
+    return (head + ": this link's time for one size moves that much between measurements, so each one, sweep or "
+            "round, is read with that much play")
+
+
 def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int, float] | None,
                   predicted: float | None, measured: float) -> str:
     """What the link's sweep shows beside a link ratio above the bytes' ratio, and only that: the two batches'
