@@ -178,15 +178,16 @@ def _misses_by_m(p: Pipelined) -> str:
 
 
 def _measured_where(p: Pipelined, found: list[Row], where: str) -> str:
-    """What the next line measures of a systematic miss (every branch written): only the learner's choice is
-    profiled, so a miss at other m's has no measured cause."""
+    """What the next line measures of a systematic miss (every branch written): the profile covers every m,
+    but only the learner's choice had its stages' work measured in the timed run, so a miss at other m's has
+    no measured cause."""
     if not p.profiled or p.mine.key not in p.predicted:
         return "."
     if any(row.key == p.mine.key for row in found):
         return ": the next line measures both for your choice."
     met = "met the measurement" if _miss(p.mine, p.predicted[p.mine.key]) is None else "missed the other way"
-    return (f". Only your choice, m={p.mine.m}, is profiled, and there your model {met}: the cause at {where} "
-            "is not measured (the next line reads the work at your choice only).")
+    return (f". Only your choice, m={p.mine.m}, had its stages' work measured in the timed run, and there your "
+            f"model {met}: the cause at {where} is not measured (the next line reads the work at your choice only).")
 
 
 def _largest_words(found: list[Row]) -> str:
@@ -264,17 +265,33 @@ def miss_cause(p: Pipelined) -> str:
     # together: the sum of the stages' figures as printed, against the sum of the profile's as printed
     stages = as_printed(printed_ratio(sum(done), sum(profiled), 0) - 1, 2)
     what = "thread CPU time" if r.cpu_workers else "device time"
-    said = (f"Where your model and the measurement part (work, {what}, medians): one worker's step worked "
+    side = _miss(r, p.predicted[r.key])
+    header = "Where your model and the measurement part" if side else "Your model's parts, as the run measured them"
+    said = (f"{header} (work, {what}, medians): one worker's step worked "
             f"{_ms(r.baseline_work):.0f} ms against the {_ms(got['one worker']):.0f} ms its layers took in the "
             f"profile ({one:+.0%}); your stages worked {_sum_text(done)} ms a step against the profile's "
             f"{_sum_text(profiled)} ms ({stages:+.0%} together: "
             + ", ".join(f"stage {i} {work_change(w, g):+.0%}"
                         for i, (w, g) in enumerate(zip(r.work, got["stages"])))
             + f"{_profile_from(r.m, got)}). ")
-    side = _miss(r, p.predicted[r.key])
     if side is None:
-        return said + "Your model met the measurement within the rounds' noise: no cause to name."
+        return said + _met_parts(p)
     return said + _work_part(p, side, one, stages)
+
+
+def _met_parts(p: Pipelined) -> str:
+    """A model that met the measurement, redone with the work measured (``_model_with_work``), every branch
+    written: still met, no cause to name; or it moves past the rounds' noise, so the model met the measurement
+    only because the work's change and the stages' waiting cancelled (``_waiting`` names the waiting)."""
+    r = p.mine
+    worked, working = _model_with_work(p)
+    rest = _miss(r, worked)
+    if rest is None:
+        return (f"Your model met the measurement within the rounds' noise, and so does it with the work as "
+                f"measured ({working}, against {r.speedup:.2f}x ± {noise(r):.2f}): no cause to name.")
+    return (f"Your model met the measurement within the rounds' noise, but not part by part: with the work as "
+            f"measured it gives {working}, against {r.speedup:.2f}x ± {noise(r):.2f} measured, so the change "
+            "in work and the stages' waiting pulled opposite ways and cancelled" + _waiting(r, worked, rest) + ".")
 
 
 def _sum_text(figures: list[float]) -> str:
