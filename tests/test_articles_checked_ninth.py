@@ -130,3 +130,17 @@ def test_b8_reads_its_condition_round_by_round_every_branch():
     assert "packing cost more than it in 5 of 9 rounds" in some, some
     none = timed_rows.per_round_words(c | {"packing": _us([10] * 9), "bytes": _us([300] * 9)})
     assert "the saving ran from 873 to 1876 µs, and packing cost more than it in none of the rounds" in none, none
+
+
+def test_rows_quoting_the_pipeline_say_its_reference_past_2x_explains_nothing_past_2x():
+    seen = _figures(naive_split=_recorded(1.0, 1.0, reference=1.05), ddp=_recorded(1.6),
+                    pipeline=_recorded(1.97, BOUND_8, reference=2.05, rounds=[2.03, 1.97, 1.87, 2.05, 1.97]))
+    a10 = verdicts.judge(claims.BY_ID["A10"], seen, {})
+    assert ("within its work-scaled reference 2.05x in the median, lesson 02 §5's explanation (the stages' work "
+            "below one device's); that reference is itself past 2 devices' 2x, so it explains no figure past "
+            "2x") in a10.evidence, a10.evidence
+    under = _figures(naive_split=_recorded(1.0, 1.0, reference=1.05), ddp=_recorded(1.6),
+                     pipeline=_recorded(1.84, BOUND_8, reference=1.87, rounds=[1.80, 1.82, 1.84, 1.86, 1.88]))
+    a10 = verdicts.judge(claims.BY_ID["A10"], under, {})
+    assert "within its work-scaled reference 1.87x in the median" in a10.evidence
+    assert "is itself past" not in a10.evidence

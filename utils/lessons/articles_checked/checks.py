@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from utils import claims as words
-from utils.lessons.articles_checked import host_memory
+from utils.lessons.articles_checked import figures, host_memory
 from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_above_words: re-exported)
     LEDGER_NOISE, READ_AS_LESSON_02, TWO_STAGES, Busy, Missing, needs_undisturbed, _sends, _stopped,
     capstone_two_devices, cnn_rounds, compression_rounds, fixed_cost, fused_verdict, no_spread, recorded, recorded_int8_units,
@@ -95,11 +95,11 @@ def speedup_words(m, name: str) -> str:
 
 
 def pipeline_explanation(record: dict) -> str:
-    """Beside a pipeline past 2m/(m+1) that lesson 02 explains: "within its work-scaled reference 1.87x,
-    lesson 02 §5's explanation (...)" (the verdict stays above the bound: a finding to explain)."""
+    """Beside a pipeline past 2m/(m+1): lesson 02's explanation, in the median (the verdict stays above it)."""
     reference = work_scaled_reference(record)
     if reference is not None:
-        return f"within its work-scaled reference {reference:.2f}x, {PIPELINE_EXPLAINED}"
+        return (f"within its work-scaled reference {reference:.2f}x in the median, {PIPELINE_EXPLAINED}"
+                + figures.reference_past_devices(reference))
     return f"past it by under {EXPLAINED_MARGIN:.0%}: a work-scaled reference would be {PIPELINE_EXPLAINED}"
 
 

@@ -410,6 +410,15 @@ READ_AS_LESSON_02 = ("pipeline", *TWO_STAGES)  # lesson 02's pipelines: their si
 DEVICES = 2  # the rows' two devices: a round past 2x is more than equal work on both can give
 
 
+def reference_past_devices(reference: float) -> str:
+    """Beside a pipeline read within its work-scaled reference: where that reference is itself past 2 devices'
+    2x (as printed), that it explains no figure past 2x: equal work on two devices gives no more, so the part
+    above 2x would be work the split saved, not overlap (lesson 02 §5). "" where the reference is at most 2x."""
+    if words.as_printed(reference, 2) <= DEVICES:
+        return ""
+    return f"; that reference is itself past {DEVICES} devices' {DEVICES}x, so it explains no figure past {DEVICES}x"
+
+
 def rounds_above(record: dict) -> tuple[list[float], list[float], bool]:
     """A record's rounds above its bound and those past 2x (each as printed, lesson 02's rule), and whether the
     bound lies within the rounds' spread of the median (``claims.within_noise``, as printed)."""
