@@ -215,3 +215,16 @@ def test_cell_26_prints_the_residual_reach_from_the_run():
     code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     assert "verdicts.residual_reach(A['rows'], R)" in code
     assert "where they are most of it" not in code
+
+
+def test_the_step_beside_the_shard_prints_the_difference_the_tolerance_lets_through():
+    """Ninth reading, cell 29: "within 5 % of the shard (19.11 against 18.21 ms): the step added nothing
+    measurable" named no figure for the 0.90 ms between them; it is printed, with the 0.91 ms tolerance."""
+    said = verdicts.step_beside_shard(0.01911, 0.01821)
+    assert "(19.11 ms) differs by 0.90 ms from the shard" in said and "tolerance (0.91 ms)" in said
+    assert said.endswith("beyond that noise; those 0.90 ms are not timed apart in this run.")
+    shorter = verdicts.step_beside_shard(0.01761, 0.01821)   # below the shard: nothing left to time
+    assert "differs by 0.60 ms" in shorter and shorter.endswith("beyond that noise.")
+    assert verdicts.step_beside_shard(0.01913, 0.01821) is None   # 0.92 ms beyond 0.91: taken apart instead
+    # judged as printed: 19.124 - 18.206 is 0.918 unrounded, beyond 0.910, but 19.12 - 18.21 = 0.91 is within
+    assert "differs by 0.91 ms" in verdicts.step_beside_shard(0.019124, 0.018206)

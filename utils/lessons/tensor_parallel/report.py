@@ -435,11 +435,8 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
         return out
     apart, inside = corun["together"], slow["compute"]
     extra = inside - apart
-    if abs(extra) <= 0.05 * apart:
-        out.append(f"The longer-step rank's compute inside the step ({inside * 1e3:.2f} ms) is within 5 % of the "
-                   f"shard measured apart with both ranks computing ({apart * 1e3:.2f} ms): the step added "
-                   "nothing measurable to the shard's work.")
-        return out
+    if within := verdicts.step_beside_shard(inside, apart):   # within the 5 % tolerance, as printed
+        return out + [within]
     if extra < 0:
         out.append(f"The longer-step rank's compute inside the step ({inside * 1e3:.2f} ms, one round) is shorter "
                    f"than the shard measured apart with both ranks computing ({apart * 1e3:.2f} ms, the fastest "

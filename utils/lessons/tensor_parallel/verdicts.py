@@ -319,3 +319,20 @@ def residual_reach(rows: list[dict], residual: float) -> str:
             f"width {big['width']} between {low_x:.2f}x and {high_x:.2f}x (the all-reduces are "
             f"{shares[big['width']]} of its split step); the larger their share of a split step, the further "
             f"in proportion the residual moves its speed-up, and {where}")
+
+
+def step_beside_shard(inside: float, apart: float) -> str | None:
+    """The longer-step rank's compute inside the step (one round) beside the shard measured apart with both
+    ranks computing (seconds), where the two differ by no more than the lesson's 5 % tolerance, worked from
+    the ms as printed; None beyond it (the caller then takes the gap apart). The difference is printed, not
+    only judged: a chain of tolerances each passed can still add up to a miss, so the reader sees it."""
+    inside_ms, apart_ms = claims.as_printed(inside, 2, 1e-3), claims.as_printed(apart, 2, 1e-3)
+    extra = claims.half_up(inside_ms - apart_ms, 2)   # worked from the two printed ms
+    allowed = claims.half_up(TOLERANCE * apart_ms, 2)
+    if abs(extra) > allowed:
+        return None
+    return (f"The longer-step rank's compute inside the step ({inside_ms:.2f} ms) differs by "
+            f"{abs(extra):.2f} ms from the shard measured apart with both ranks computing ({apart_ms:.2f} ms): within the 5 % "
+            f"tolerance ({allowed:.2f} ms) this lesson allows for timing noise, so the step added nothing "
+            "measurable to the shard's work beyond that noise" + (
+                f"; those {extra:.2f} ms are not timed apart in this run." if extra > 0 else "."))
