@@ -649,6 +649,13 @@ def test_the_report_answers_in_one_line_with_what_the_rule_showed():
                              "in 1 of 2 plans (a; the rule") and "whose miss it is" in longer
     low = [0.5] * 9   # a third branch: shorter by the rule, and said
     assert "they showed them shorter in 1 (b)" in lab.miss_answer({"a": NOISE, "b": low})
+    # the reader's run: every split median printed the longer (292 against 241 µs, ...), none shown by the rule
+    medians = {"a": (292e-6, 241e-6), "b": (378e-6, 324e-6)}
+    said = lab.miss_answer(rounds, {"a": pp, "b": pp}, medians)
+    assert "(the rule: at least 8 of 9 rounds on one side of 1), though the table prints the split's median the " \
+           "longer in 2 of 2: a median alone is not the rule's verdict; the rounds" in said
+    tied = {"a": (241.4e-6, 240.6e-6), "b": (300e-6, 324e-6)}   # 241 against 241 µs as printed: not longer
+    assert "though" not in lab.miss_answer(rounds, {"a": pp, "b": pp}, tied)
 
 
 def test_the_reading_is_short_lines_one_a_plan_without_the_moot_aside():

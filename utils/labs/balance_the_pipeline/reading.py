@@ -187,7 +187,8 @@ def _measured_where(p: Pipelined, found: list[Row], where: str) -> str:
         return ": the next line measures both for your choice."
     met = "met the measurement" if _miss(p.mine, p.predicted[p.mine.key]) is None else "missed the other way"
     return (f". Only your choice, m={p.mine.m}, had its stages' work measured in the timed run, and there your "
-            f"model {met}: the cause at {where} is not measured (the next line reads the work at your choice only).")
+            f"model {met}: the cause at {where} is not measured (the next line reads the work at your choice "
+            "only).")
 
 
 def _largest_words(found: list[Row]) -> str:
@@ -266,7 +267,8 @@ def miss_cause(p: Pipelined) -> str:
     stages = as_printed(printed_ratio(sum(done), sum(profiled), 0) - 1, 2)
     what = "thread CPU time" if r.cpu_workers else "device time"
     side = _miss(r, p.predicted[r.key])
-    header = "Where your model and the measurement part" if side else "Your model's parts, as the run measured them"
+    header = ("Where your model and the measurement part" if side else  # nothing parts where the model met
+              "Your model's parts, as the run measured them")
     said = (f"{header} (work, {what}, medians): one worker's step worked "
             f"{_ms(r.baseline_work):.0f} ms against the {_ms(got['one worker']):.0f} ms its layers took in the "
             f"profile ({one:+.0%}); your stages worked {_sum_text(done)} ms a step against the profile's "

@@ -497,7 +497,9 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
                    "the split's messages"], rows,
                   title=f"Time on the link a step (median of {ROUNDS} rounds), {link_fit.name}", wrap=26))
     pp_rounds = {name: run.ping_pong_seconds() for name, run in timed.items()}
-    say(miss_answer(rounds, pp_rounds))   # the answer in one line; how it was reached, collapsed below
+    medians = {name: (_median(run.link_seconds()), _median(run.ping_pong_seconds()))
+               for name, run in timed.items()}
+    say(miss_answer(rounds, pp_rounds, medians))   # the answer in one line; how it was reached, collapsed
     how_measured("the rounds against the model, and every round",
                  _wrapped(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds)),
                  rounds_table(timed), textwrap.fill(
