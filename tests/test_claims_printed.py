@@ -21,7 +21,29 @@ def test_significant_figures_keep_the_least_decimals_asked():
 def test_a_time_as_printed_in_ms_to_three_figures():
     assert claims.as_printed_sig(0.01234, 3, 1e-3) == 12.3
     assert claims.sig_text(0.0001234, 3, 1e-3) == "0.123"
-    assert claims.as_printed_sig(1.2345, 3, 1e-3) == 1234.0  # whole, never 1.23e+03
+    assert claims.as_printed_sig(1.2344, 3, 1e-3) == 1234.0  # whole, never 1.23e+03
+    assert claims.sig_text(1.2344, 3, 1e-3) == "1234"
+
+
+def test_three_figures_round_half_up_and_print_what_they_round():
+    """One rule for 3 significant figures: half up, as a reader rounds, and the text is that value."""
+    assert f"{3.625:.2f}" == "3.62"                          # why: Python rounds the tie to even
+    assert claims.as_printed_sig(3.625) == 3.63 and claims.sig_text(3.625) == "3.63"
+    assert claims.as_printed_sig(1234, least=-3) == 1230.0   # tens, where a figure may round to tens
+    assert claims.as_printed_sig(0.0) == 0.0 and claims.sig_text(0.0146) == "0.0146"
+    assert claims.sig_text(1.2345e-8) == "0.0000000123"      # a tiny figure keeps its figures
+
+
+def test_rounds_are_counted_past_a_mark_as_printed():
+    """A round printed "1.78" is not above a bound printed "1.78x"; with more decimals shown it can be."""
+    assert claims.one_side([1.7804, 1.79], 1.78) is None
+    assert claims.one_side([1.79, 1.80], 1.78) == "above"
+    assert claims.one_side([1.7796, 1.70], 1.78) is None     # 1.7796 prints 1.78: not below 1.78x
+    assert claims.one_side([1.76, 1.70], 1.78) == "below"
+    assert not claims.round_above(1.0004, 1.0)
+    assert claims.round_above(1.0004, 1.0, shown=lambda x: round(x, 4))
+    verdict = claims.speedup_verdict(1.78, 1.78, 0.01, rounds=[1.7804, 1.79, 1.775])
+    assert verdict == "at the bound (within noise)"
 
 
 def test_half_up_rounds_as_a_reader_does():

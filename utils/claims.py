@@ -77,23 +77,28 @@ def sig_decimals(value: float, figures: int = 3, least: int = 0) -> int:
 
 
 def as_printed_sig(value: float, figures: int = 3, scale: float = 1.0, least: int = 0) -> float:
-    """``value / scale`` as the page prints it to ``figures`` significant figures (``sig_decimals``): the
-    course's one rule for a time whose size varies by decades (0.146, 3.63, 12.4 ms). ``sig_text`` prints it."""
+    """``value / scale`` as the page prints it to ``figures`` significant figures (``sig_decimals``), rounded
+    half up as a reader rounds (``half_up``: 126.5 -> 127): the course's one rule for a figure whose size varies
+    by decades (0.146, 3.63, 12.4 ms). ``sig_text`` prints this value. A negative ``least`` lets a large figure
+    round to tens (1,234 -> 1,230 with ``least=-3``)."""
     shown = value / scale
-    return round(shown, sig_decimals(shown, figures, least))
+    if not shown or not math.isfinite(shown):
+        return shown
+    return half_up(shown, sig_decimals(shown, figures, least))
 
 
 def sig_text(value: float, figures: int = 3, scale: float = 1.0, least: int = 0) -> str:
     """``value / scale`` printed to ``figures`` significant figures: the text of ``as_printed_sig``."""
     shown = value / scale
-    return f"{shown:.{sig_decimals(shown, figures, least)}f}"
+    return f"{as_printed_sig(shown, figures, 1.0, least):.{max(0, sig_decimals(shown, figures, least))}f}"
 
 
 def half_up(value: float, digits: int = 2) -> float:
     """``value`` rounded to ``digits`` decimals half up, as a reader rounds by hand (0.045 -> 0.05; ``round``
     gives 0.04, 0.045 being stored as 0.04499...). For a figure worked from printed figures, whose exact
-    value is a decimal: 9 decimals first wipe the float error (1.49 - 1.46 is 0.0300000000000000266)."""
-    exact = Decimal(repr(round(value, 9)))
+    value is a decimal: 9 decimals first wipe the float error (1.49 - 1.46 is 0.0300000000000000266); more
+    where more are asked for (a tiny time in seconds)."""
+    exact = Decimal(repr(round(value, max(9, digits + 6))))
     return float(exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
@@ -137,18 +142,30 @@ def within_noise(value: float, spread: float, baseline: float = 1.0) -> bool:
     return round(value - spread, 9) <= baseline <= round(value + spread, 9)
 
 
-def one_side(rounds, baseline: float = 1.0) -> str | None:
-    """"below" or "above" where every round (unrounded) lies strictly on that side of ``baseline``, else None.
-    Such rounds are not noise around the baseline, even where the median ± the spread, rounded, touches it."""
+def one_side(rounds, baseline: float = 1.0, shown=None) -> str | None:
+    """"below" or "above" where every round, as the page prints it, lies strictly on that side of ``baseline``
+    (printed with two decimals, "1.78x"), else None. Such rounds are not noise around the baseline, even where
+    the median ± the spread, rounded, touches it. ``shown``: how the page prints one round (default two
+    decimals; lesson 02 prints more near 1x and 2x), so that a round printed "1.78" is never counted above a
+    bound printed "1.78x"."""
     if not rounds:
         return None
-    if all(x < baseline for x in rounds):
+    if all(round_above(x, baseline, shown, below=True) for x in rounds):
         return "below"
-    return "above" if all(x > baseline for x in rounds) else None
+    return "above" if all(round_above(x, baseline, shown) for x in rounds) else None
+
+
+def round_above(x: float, mark: float, shown=None, below: bool = False) -> bool:
+    """Whether one round, as printed (``shown``, default two decimals), lies above ``mark`` as printed (two
+    decimals), or below it with ``below=True``. The one rule for counting rounds past a mark: 1.004 printed
+    "1.00" is not above 1.00x; printed "1.004" (``shown`` with more decimals) it is."""
+    seen = shown(x) if shown else as_printed(x, 2)
+    line = as_printed(mark, 2)
+    return seen < line if below else seen > line
 
 
 def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.0, baseline: float = 1.0,
-                    slower: str = "slower than the baseline", rounds=None) -> str:
+                    slower: str = "slower than the baseline", rounds=None, shown=None) -> str:
     """The verdict of a speed-up ``value`` (x ``baseline``) against its ceiling ``bound``. ``spread``: how far
     the paired rounds' ratios spread around ``value`` (same unit). In the order tested:
 
@@ -162,18 +179,20 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
       ``rounds`` all lie on one side of the bound: then above it or under it, ending "(every round above 1.78x)";
     - above the bound: "above the bound: a finding to explain";
     - otherwise the share of the bound's gain reached: "faster, under the bound: 37% of its gain".
+
+    Rounds are read as printed (``one_side``; ``shown``: how the page prints one round, default two decimals).
     """
-    side = one_side(rounds, baseline)
+    side = one_side(rounds, baseline, shown)
     # a spread printed as 0.00 still leaves rounds on both sides of the baseline: that is noise too
     noise = within_noise(value, spread, baseline) and (spread > 0 or (bool(rounds) and side is None))
     if noise and (side is None or (side == "above") == (value <= baseline)):  # rounded onto the other side
         return "within noise: no effect shown"
     note = f" (every round {side} {baseline:.2f}x)" if noise else ""
-    return _beside_bound(value, bound, spread, baseline, slower, side, rounds) + note
+    return _beside_bound(value, bound, spread, baseline, slower, side, rounds, shown) + note
 
 
 def _beside_bound(value: float, bound: float | None, spread: float, baseline: float, slower: str,
-                  side: str | None = None, rounds=None) -> str:
+                  side: str | None = None, rounds=None, shown=None) -> str:
     """``speedup_verdict`` past the noise test: slower, faster without a bound, or against the bound. Against
     the bound the same noise rule as against the baseline: rounds all on one side of it are not noise."""
     if value < baseline or (value == baseline and side == "below"):
@@ -183,7 +202,7 @@ def _beside_bound(value: float, bound: float | None, spread: float, baseline: fl
     if bound is None:
         return "faster than the baseline"
     if within_noise(value, spread, bound):  # value ± spread covers the bound (equal as printed when no spread)
-        past = one_side(rounds, bound)
+        past = one_side(rounds, bound, shown)
         if past is None:
             return "at the bound (within noise)"
         every = f" (every round {past} {bound:.2f}x)"
@@ -208,7 +227,8 @@ def gain_share(value: float, bound: float, baseline: float = 1.0) -> str:
 
 
 def against_speedup(claim: str, value: float, bound: float | None, spread: float = 0.0, baseline: float = 1.0,
-                    slower: str = "slower than the baseline", digits: int = 2, rounds=None) -> Claim:
+                    slower: str = "slower than the baseline", digits: int = 2, rounds=None,
+                    shown=None) -> Claim:
     """A speed-up set beside its ceiling, judged by ``speedup_verdict``; ``spread`` shows as "± 0.05". The
     verdict reads the figures as printed (rounded to ``digits``), so "1.04x ± 0.04" is within noise of 1x."""
     value, spread = round(value, digits), round(spread, digits)
@@ -216,7 +236,7 @@ def against_speedup(claim: str, value: float, bound: float | None, spread: float
     noise = f" ± {spread:.{digits}f}" if spread > 0 else ""
     against = f"bound {bound:.{digits}f}x" if bound is not None else f"baseline {baseline:.{digits}f}x"
     return Claim(claim, f"{value:.{digits}f}x{noise}", against,
-                 speedup_verdict(value, bound, spread, baseline, slower, rounds))
+                 speedup_verdict(value, bound, spread, baseline, slower, rounds, shown))
 
 
 def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "slower than the baseline",

@@ -11,7 +11,7 @@ import psutil
 
 from utils import article, claims as words, devices
 from utils.lessons.articles_checked import case_study, evidence as ev, host_memory, snippets
-from utils.lessons.model_split.bounds import round_above  # one round against a mark, with the digits it prints
+from utils.lessons.model_split.bounds import round_above, round_as_printed  # one round, with the digits it prints
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
@@ -243,7 +243,9 @@ def recorded_verdict(record: dict, bound: float | None, slower: str = "slower th
     ``LEDGER_NOISE`` floor alone: "past the bound by 3%, no spread recorded" (inconclusive)."""
     value, bound = words.as_printed(record["value"], 2), None if bound is None else words.as_printed(bound, 2)
     rounds = record.get("rounds")
-    text = words.speedup_verdict(value, bound, spread_of(record), slower=slower, rounds=rounds or None)
+    shown = round_as_printed if record.get("lesson") == "02" else None   # lesson 02 prints 1.9996, not 2.00
+    text = words.speedup_verdict(value, bound, spread_of(record), slower=slower, rounds=rounds or None,
+                                 shown=shown)
     if rounds or bound is None or value <= bound or text.startswith("within noise"):
         return text
     return (f"past the bound by {value / bound - 1:.0%}, {NO_SPREAD}: the ledger kept no rounds, so this page "

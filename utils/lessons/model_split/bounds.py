@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from utils.claims import as_printed
+from utils.claims import one_side
+from utils.claims import round_above as claims_round_above
 
 
 def pipeline_bound(m: int, p: int = 2) -> float:
@@ -57,6 +59,13 @@ def round_as_printed(x: float) -> float:
 
 def round_above(x: float, mark: float) -> bool:
     """Whether one round is above a mark (the bound, the devices' count) as both are printed: the round with
-    ``round_digits`` decimals, the mark with two. 1.005 is above 1.00x; 2.000 would be neither, so it is
-    printed 1.9996 or 2.0004."""
-    return round_as_printed(x) > as_printed(mark, 2)
+    ``round_digits`` decimals, the mark with two (``claims.round_above``, the course's one rule, with this
+    lesson's way of printing a round). 1.005 is above 1.00x; 2.000 would be neither, so it is printed 1.9996
+    or 2.0004."""
+    return claims_round_above(x, mark, shown=round_as_printed)
+
+
+def printed_side(rounds, mark: float) -> str | None:
+    """"below" or "above" where every round, printed as this lesson prints it (``round_as_printed``), lies on
+    that side of ``mark`` printed with two decimals (``claims.one_side``), else None."""
+    return one_side(rounds, mark, shown=round_as_printed)

@@ -7,7 +7,8 @@
 
 from __future__ import annotations
 
-from utils.claims import as_printed, one_side, printed_ratio, within_noise
+from utils.claims import as_printed, printed_ratio, within_noise
+from utils.lessons.model_split.bounds import printed_side
 from utils.lessons.model_split.noise import above_as_printed, printed, round_text
 from utils.lessons.model_split.runs import Row
 
@@ -91,7 +92,7 @@ def p_at_this_m(r: Row) -> str:
         return said + (f"the median is past p = {p}x at this m, a figure {p} devices sharing equal work cannot "
                        "give: a finding to explain, which no reference explains (the table's verdict reads "
                        "it)." + _past_p_candidates(r))
-    side = one_side(r.speedups, p)  # every round on one side of p: not noise, as median_verdict reads it
+    side = printed_side(r.speedups, p)  # every round on one side of p: not noise, as median_verdict reads it
     if side == "below":
         return said + f"short of p = {p}x in every round (up to {round_text(max(r.speedups))}x), as its bound is."
     if within_noise(value, spread, p) and side is None:

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import statistics
 
-from utils.claims import (Claim, as_printed, medians_divide_to, one_side, paired_spread, printed_spread,
+from utils.claims import (Claim, as_printed, medians_divide_to, paired_spread, printed_spread,
                           within_noise)
-from utils.lessons.model_split.bounds import round_above, round_as_printed, round_digits
+from utils.lessons.model_split.bounds import printed_side, round_above, round_as_printed, round_digits
 from utils.lessons.model_split.runs import Row
 
 
@@ -68,7 +68,7 @@ def noise_of_one(r: Row) -> bool:
     """The course's one noise rule (``claims.within_noise``) against 1x: the median ± the paired spread covers
     it, unless every round lies on one side of 1x (``claims.one_side``): that is not noise, whatever the rounding."""
     value, spread = printed(r)
-    return within_noise(value, spread, 1.0) and one_side(r.speedups, 1.0) is None
+    return within_noise(value, spread, 1.0) and printed_side(r.speedups, 1.0) is None
 
 
 def at_bound_in_noise(r: Row) -> bool:
@@ -77,7 +77,7 @@ def at_bound_in_noise(r: Row) -> bool:
     not all lie below it. Rounds all under the bound are not noise around it (section 3's rule, as against
     1x): such a row is under its bound and lost time to it."""
     value, spread = printed(r)
-    return within_noise(value, spread, as_printed(r.bound, 2)) and one_side(r.speedups, r.bound) != "below"
+    return within_noise(value, spread, as_printed(r.bound, 2)) and printed_side(r.speedups, r.bound) != "below"
 
 
 def reference_in_noise_of_one(per_round) -> bool:
@@ -87,7 +87,7 @@ def reference_in_noise_of_one(per_round) -> bool:
     if not per_round:
         return False
     median, spread = as_printed(statistics.median(per_round), 2), printed_spread(per_round)
-    return within_noise(median, spread, 1.0) and one_side(per_round, 1.0) is None
+    return within_noise(median, spread, 1.0) and printed_side(per_round, 1.0) is None
 
 
 def near_reference(r: Row, reference: float) -> bool:

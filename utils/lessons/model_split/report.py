@@ -285,7 +285,7 @@ def median_verdict(r: Row) -> str:
     explains it; rounds above the bound under a median below it are said by one rule (``rounds_above_bound``)."""
     spread = printed_spread(r.speedups)
     said = speedup_verdict(as_printed(r.speedup, 2), as_printed(r.bound, 2), spread, slower="slower than one device",
-                           rounds=r.speedups)  # every round on one side of 1x: not noise
+                           rounds=r.speedups, shown=round_as_printed)  # rounds on one side of 1x, as printed: not noise
     naive = None if above_as_printed(r.speedup, r.devices) else naive_verdict(r)
     if naive:  # section 3's one verdict, against the one reference section 3 prints
         return naive

@@ -119,10 +119,9 @@ def _gb(x: float) -> str:
 
 def _sig3(x: float) -> float:
     """``x`` as the guide prints it, to 3 significant figures, rounded half up as a reader rounds (126.5 ->
-    127; ``:.3g`` rounds half to even: 126): every quotient is worked from these."""
-    if not x or not math.isfinite(x):
-        return x
-    return claims.half_up(x, 2 - math.floor(math.log10(abs(x))))   # 3 figures: 1,234 -> 1,230
+    127): ``claims.as_printed_sig``, the course's one rule, here also rounding large figures to tens
+    (1,234 -> 1,230). Every quotient is worked from these."""
+    return claims.as_printed_sig(x, 3, least=-12)
 
 
 def _figure(x: float) -> str:
