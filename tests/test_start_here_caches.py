@@ -112,7 +112,7 @@ def test_a_rate_change_within_one_noisy_medians_miss_is_flat_not_a_trend():
     assert [summary.rate_trend(3.87e9, 3.47e9), summary.rate_trend(4.0e9, 3.6e9)] == ["falling", "flat"]
     assert "flat within noise (-9.6%, within" in summary.weights_sentence(msgs(3.84, 3.47), 14, "")
     from utils.lessons.start_here import line_check
-    shape = line_check._falling_said([16 * MIB, 64 * MIB], [16 * MIB / 3.87e9, 64 * MIB / 3.47e9])
+    shape = line_check.falling_sentence([16 * MIB, 64 * MIB], [16 * MIB / 3.87e9, 64 * MIB / 3.47e9])
     assert "3.87 GB/s at 16 MiB, 3.47 at 64 MiB: -10.3%, past the ±10%" in shape
 
 

@@ -250,3 +250,40 @@ def test_section_3_answers_the_latency_question_by_the_closing_rows_rule():
     ids = transfers.batch_costs(slow, 16, 64, 128)[0]
     said = link_report._ids_sentence(ids, slow)
     assert ": not mostly latency, beyond the small messages' spread (43% to 45%)" in said
+
+
+def test_a_latency_share_past_100_percent_is_said_to_be_the_fixed_costs_own_spread():
+    """Reader t9_0001: "mostly latency, beyond the small messages' spread (98% to 163%)": a share above 100%
+    puzzles a learner. Where counting the slowest small message gives more than the whole, the sentence says
+    why and how far the fixed cost itself ran; where it does not, nothing is added."""
+    from utils import machine
+    from utils.lessons.why_slow import link_report, transfers
+
+    sizes = [8, 512, 4096, 8192, 16384, 65536, 262144, 524288, 2**20, 2**22, 2**24]
+    us = [171.5, 103.1, 110.0, 104.9, 120.0, 130.0, 180.0, 156.5, 324.4, 1100.0, 3500.0]
+    link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in us])
+    ids = transfers.batch_costs(link, 16, 64, 128)[0]
+    said = link_report._ids_sentence(ids, link)
+    assert ("beyond the small messages' spread (98% to 163%; past 100% because the slowest small message took "
+            "longer than this batch: the fixed cost itself ran from 103.1 to 171.5 µs on this run)") in said
+    slow = _link({8192: 200.04e-6, 512: 90.0e-6})  # 43% to 45%: no share past 100%
+    said = link_report._ids_sentence(transfers.batch_costs(slow, 16, 64, 128)[0], slow)
+    assert "(43% to 45%)" in said and "past 100%" not in said
+
+
+def test_section_3s_fit_sentence_says_where_the_rate_falls_at_the_largest_sizes():
+    """Reader t9_0001: β (5.01 GB/s) sat above every measured rate, which fell from 4.10 GB/s at 4 MiB to 3.47
+    at 16 MiB (-15.5%), and lesson 01, unlike lesson 00, did not say so. Its fit sentence now adds lesson 00's
+    falling-rate sentence where the rate falls past the ±10% edge, and nothing where it does not."""
+    from utils import machine
+    from utils.lessons.why_slow import report, transfers
+
+    sizes = [8, 512, 4096, 8192, 16384, 65536, 262144, 524288, 2**20, 2**22, 2**24]
+    us = [171.5, 103.1, 110.0, 104.9, 120.0, 130.0, 180.0, 156.5, 324.4, 1023.0, 4835.0]
+    link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in us])
+    said = report.link_sentence(link, transfers.batch_costs(link, 16, 64, 128), False)
+    # 4 MiB / 1,023.0 µs = 4.10 GB/s; 16 MiB / 4,835.0 µs = 3.47 GB/s: 3.47 / 4.10 - 1 = -15.4%
+    assert "But the rate n/t falls at the largest sizes (4.10 GB/s at 4 MiB, 3.47 at 16 MiB: -15.4%" in said
+    steady = us[:-1] + [3900.0]  # 4.30 GB/s: rising
+    link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in steady])
+    assert "rate n/t falls" not in report.link_sentence(link, transfers.batch_costs(link, 16, 64, 128), False)

@@ -183,7 +183,9 @@ def falling_rate(sizes, seconds) -> tuple[float, float] | None:
     return (n1 / t1, n2 / t2) if rate_trend(n1 / t1, n2 / t2) == "falling" else None
 
 
-def _falling_said(sizes, seconds) -> str:
+def falling_sentence(sizes, seconds) -> str:
+    """" But the rate n/t falls at the largest sizes (...)" where ``falling_rate`` finds it, else "": lesson 00's
+    sign test and lesson 01's fit sentence both add it, since one line (whose rate only rises) misses that."""
     fall = falling_rate(sizes, seconds)
     if fall is None:
         return ""
@@ -203,7 +205,7 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
     k, listed = sign_changes([r for _, r in far]), ", ".join(f"{r:+.0%} at {_size(n)}" for n, r in far)
     beyond = (f"larger than ±{round(EDGE * 100)}% of the measured time (a threshold the course chooses, not "
               "measured here: about what one noisy median may miss by)")
-    falling = _falling_said(sizes, seconds) if seconds is not None else ""
+    falling = falling_sentence(sizes, seconds) if seconds is not None else ""
     if len(far) < PATTERN_SIZES:
         return (f"{len(far)} of its {len(residuals)} misses are {beyond}" + (f" ({listed})" if far else "")
                 + f": too few (under {PATTERN_SIZES}) to tell a shape the line misses from noise by their signs."

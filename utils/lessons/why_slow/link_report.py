@@ -6,7 +6,7 @@ every name, so a cell calls ``report.link_sentence``.
 from __future__ import annotations
 
 from utils import claims
-from utils.lessons.start_here.line_check import check_line  # lesson 00's test: does a run lie on the kept line
+from utils.lessons.start_here.line_check import check_line, falling_sentence  # lesson 00's tests of a run's line
 from utils.lessons.why_slow.transfers import LATENCY_NAME, PREDICTS, latency, printed_residual, printed_time, us
 from utils.tables import Table
 
@@ -44,11 +44,25 @@ def _ids_sentence(ids, link, most: float = 0.5) -> str:
     moving = f"Its bytes take {ids.n_bytes / ids.transfers / link.fit.beta * 1e6:,.1f} µs at β"
     if round(lo, 2) <= most <= round(hi, 2):
         return (f"{took}: between {lo:.0%} and {hi:.0%} of it latency by the small messages' spread (counting the "
-                "fastest or the slowest of them as latency), so this run does not say whether it is mostly "
+                f"fastest or the slowest of them as latency{_past_whole(link, hi)}), so this run does not say whether "
+                "it is mostly "
                 f"latency. {moving}: the rest of its time is not its bytes.")
     mostly = "mostly latency" if lo > most else "not mostly latency"
-    spread = "" if f"{lo:.0%}" == f"{hi:.0%}" else f", beyond the small messages' spread ({lo:.0%} to {hi:.0%})"
+    spread = ("" if f"{lo:.0%}" == f"{hi:.0%}" else
+              f", beyond the small messages' spread ({lo:.0%} to {hi:.0%}{_past_whole(link, hi)})")
     return f"{took}, {ids.latency_share:.0%} of it latency (counted as {counted}): {mostly}{spread}. {moving}."
+
+
+def _past_whole(link, hi: float) -> str:
+    """Where counting the slowest small message as latency gives a share over 100 % (as printed), why: a share
+    of a time cannot pass the whole, so that end says only how far the fixed cost itself varies on this run."""
+    if round(hi, 2) <= 1:
+        return ""
+    from utils.lessons.why_slow.transfers import SMALL
+
+    small = [us(s) for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
+    return (f"; past 100% because the slowest small message took longer than this batch: the fixed cost itself "
+            f"ran from {min(small):,.1f} to {max(small):,.1f} µs on this run")
 
 
 def _bytes_said(cost, beta: float) -> str:
@@ -88,7 +102,8 @@ def link_sentence(link, costs, can_predict: bool) -> str:
     ratio = total / claims.as_printed(ids.measured, 1, 1e-6)
     why = ("" if round(ratio, 1) <= pieces.transfers else
            f": more than {pieces.transfers}x, since the single message ran faster than one piece did")
-    return (f"{link.name}, {THIS_FIT}: {fit}. {_ids_sentence(ids, link)} Sent as "
+    falling = falling_sentence(f.sizes, link.seconds)  # β is a fitted parameter: the rate may fall short of it
+    return (f"{link.name}, {THIS_FIT}: {fit}.{falling} {_ids_sentence(ids, link)} Sent as "
             f"{pieces.transfers} messages of "
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
             f"measured time of one such message ({one:,.1f} µs): {total:,.1f} µs "
