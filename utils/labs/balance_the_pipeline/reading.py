@@ -10,7 +10,8 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from utils.claims import as_printed, half_up, one_side, paired_spread, printed_ratio, printed_spread, within_noise
+from utils.claims import (as_printed, half_up, one_side, paired_spread, printed_ratio, printed_spread,
+                          round_above, within_noise)
 from utils.lessons.model_split.report import rounds_above_bound
 from utils.lessons.model_split.runs import Row
 
@@ -210,12 +211,11 @@ def percent_range(lo: float, hi: float) -> str:
     return f"{lo:.0%}-{hi:.0%}" if f"{lo:.0%}" != f"{hi:.0%}" else f"{lo:.1%}-{hi:.1%}"
 
 
-def rounds_listed(rounds: list[float], predicted: float) -> str:
-    """Every paired round, lowest first, so that a reader counts those above and below the prediction: "rounds
-    1.51, 1.60, 1.64"; to three decimals, the prediction too, where two decimals would tie a round with it."""
-    digits = 3 if any(f"{x:.2f}" == f"{predicted:.2f}" for x in rounds) else 2
-    listed = ", ".join(f"{x:.{digits}f}" for x in sorted(rounds))
-    return f"rounds {listed}" + (f" against {predicted:.3f}x" if digits == 3 else "")
+def rounds_listed(rounds: list[float]) -> str:
+    """Every paired round, lowest first, as the page prints rounds (two decimals), so that a reader counts
+    those above and below the prediction as the rule counts them (``claims.round_above``): "rounds 1.51, 1.60,
+    1.64"; a round printed equal to the prediction is on neither side."""
+    return "rounds " + ", ".join(f"{x:.2f}" for x in sorted(rounds))
 
 
 def prediction_lines(p: Pipelined) -> list[str]:
@@ -231,14 +231,14 @@ def prediction_lines(p: Pipelined) -> list[str]:
         below = _miss(r, predicted) == "over"  # the measurement below the prediction
         # the gap from the two figures as printed (1.50x against 1.59x: 6%), as a reader works it out
         gap = printed_ratio(r.speedup, predicted) - 1
-        side = [s for s in r.speedups if (s < predicted if below else s > predicted)]
+        side = [s for s in r.speedups if round_above(s, predicted, below=below)]  # counted as printed
         side_all = len(side) == len(r.speedups)
         where = "every round" if side_all else f"{len(side)} of {len(r.speedups)} rounds"
         way = "below" if below else "above"
         # a count of some rounds comes with the rounds, so that a reader counts them; every round, their range
-        rounds = f"; rounds {lo:.2f}-{hi:.2f}" if side_all else ": " + rounds_listed(r.speedups, predicted)
+        rounds = f"; rounds {lo:.2f}-{hi:.2f}" if side_all else ": " + rounds_listed(r.speedups)
         how = (f"within the rounds' noise (± {spread:.2f}) as printed, but a miss, not noise: {where} {way} "
-               f"the prediction ({predicted:.3f}x; rounds {lo:.3f}-{hi:.3f}: three decimals, as two hide it)."
+               f"the prediction ({predicted:.2f}x; rounds {lo:.2f}-{hi:.2f})."
                if _one_sided(r, predicted) else
                f"farther than the rounds' noise (± {spread:.2f}): a miss, not noise ({where} {way} the "
                f"prediction{rounds}).")
