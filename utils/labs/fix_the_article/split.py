@@ -9,8 +9,8 @@ CPU processes on gloo in ``cpu`` mode, as in lesson 00). Both functions run on t
 
 A case is a model cut in two: layers ``[:cut]`` on rank 0, ``[cut:]`` on rank 1, the loss on rank 1 (which
 reads the labels itself, as a loader would hand them to the second device). Each round trains one step and
-then sends messages of the step's sizes back and forth (lesson 00's ping-pong), so that a busy moment slows
-both alike.
+then sends messages of the step's sizes back and forth (lesson 00's ping-pong): a busy spell that lasts the
+round can slow both, a shorter jump only one of the two (the rule counts each round's side of 1, not its size).
 """
 
 from __future__ import annotations
