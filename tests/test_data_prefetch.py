@@ -846,6 +846,21 @@ def test_one_epochs_noise_is_read_from_repeated_epochs_and_shares_carry_their_ra
     assert row.measured == "1.19x ± 0.02" and "(61%-75% across its ±)" in row.verdict
 
 
+def test_one_epochs_noise_names_its_range_as_printed_and_the_floor_only_where_it_set_the_noise():
+    # tenth reading: epochs 1.60-1.63 s printed "a range of 2.0% of their median (the 2 % floor: they came
+    # closer)"; a reader works (1.63 - 1.60) / 1.615 = 1.9%
+    names = ["a", "b", "c", "d"]
+    assert report.epoch_range([1.60, 1.62, 1.63, 1.61]) == pytest.approx(0.019)
+    text = report.noise_details([1.60, 1.62, 1.63, 1.61], names)
+    assert "a range of 1.9% of their median (under the 2% floor, so one epoch's noise is taken as 2.0%)" in text
+    assert text.startswith("One epoch's noise (2.0%): 4 epochs") and "gap under 2.0% is noise" in text
+    # the other outcome: a range above the floor is the noise itself, and no floor is named
+    text = report.noise_details([1.61, 1.65, 1.65, 1.59], names)
+    assert "a range of 3.7% of their median (taken as one epoch's noise)" in text and "floor" not in text
+    # a range that prints 2.0% is the floor's figure too: no "under the floor" beside 2.0%
+    assert "floor" not in report.noise_details([1.00, 1.02], names[:2])
+
+
 def test_the_rounds_spread_is_worked_from_the_ratios_as_printed():
     # fifth reading: rounds 1.6434x and 1.2979x printed "1.64x ± 0.35"; a reader redoes 1.64 - 1.30 = 0.34
     ms = 1e-3
