@@ -82,13 +82,33 @@ def call_as_printed(link, nbytes: float) -> float:
     return alpha_us * 1e-6 + nbytes / (beta_gbs * 1e9)
 
 
-def residual_allowance(model: float, call: float, residual: float) -> tuple[float, float, float]:
+def residual_allowance(model: float, call: float, residual: float) -> tuple[float, float, float, float]:
     """A measured call against the alpha-beta model (seconds), worked from the figures as printed (ms to 2
-    decimals, the residual to a whole percent): (the call above the model, the model plus its residual, the
-    part of the call beyond that allowance), in seconds."""
+    decimals, the residual to a whole percent): (the call above the model, the excess the residual allows,
+    the model plus that allowance, the part of the call beyond it), in seconds."""
     model, call = seconds_as_printed(model), seconds_as_printed(call)
     allowed = seconds_as_printed(model * (1 + claims.as_printed(residual, 2)))   # the residual: a whole per cent
-    return call - model, allowed, call - allowed
+    return call - model, allowed - model, allowed, call - allowed
+
+
+def call_against_model(model: float, call: float, residual: float, parts: bool) -> str:
+    """Section 1's measured all-reduce (``call``) read against the alpha-beta ``model`` and the fit's worst
+    ``residual``, both ways, from the figures as printed. The residual's allowance is named as an excess
+    (ms above the model) beside the call's own excess, so the two compare like with like; ``parts``: the
+    call was timed with both ranks inside (the wait for the other rank left out)."""
+    above, allowance, allowed, beyond = residual_allowance(model, call, residual)
+    if claims.half_up(beyond * 1e3, 2) > 0:   # ms as printed: no float dust decides it
+        why = ("inside a pass the exchange itself cost more than the sweep's all-reduces, timed back to back "
+               "with no compute between; this run does not time why" if parts else
+               "the call also holds the rank's wait for the other to arrive, which alpha and beta do not price "
+               "and which this run does not time apart")
+        return (f"{above * 1e3:.2f} ms a call above the model; the fit's {residual:.0%} residual allows "
+                f"{allowance * 1e3:.2f} ms of that excess (a call up to {allowed * 1e3:.2f} ms), so "
+                f"{beyond * 1e3:.2f} ms lies beyond the residual: {why}")
+    if claims.half_up((above + allowance) * 1e3, 2) < 0:   # below the model by more than the residual allows
+        return ("below the model by more than its residual: inside a pass the exchange cost less than the "
+                "sweep's all-reduces; this run does not time why")
+    return "within the fit's residual: the fixed cost and the bytes account for it"
 
 
 def in_pass_price(calls: int, floor_each: float, excess: dict, gap: float, bytes_here: int,
