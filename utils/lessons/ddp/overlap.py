@@ -308,11 +308,34 @@ def drawn_text(way: str, ranks: list[dict], step: int, label: str = "") -> str:
     # (0.1 ms), so that the reader's sum of the two printed figures gives the third
     skew_ms, lag_ms = as_printed(skew, 1, 1e-3), as_printed(lags(ranks)[step], 1, 1e-3)
     own_ms = as_printed(lag_ms - skew_ms, 1)  # rounded again: 0.3 - 0.1 is 0.19999999999999998 in floats
-    why = ("mostly because it left the barrier later, not because it computed longer" if abs(skew_ms) >= abs(own_ms)
-           else f"mostly because its forward+backward took {abs(own_ms):.1f} ms longer, not because of the start")
+    why = late_because(skew_ms, own_ms, lag_ms)
     return (text + f"{left}. Rank {w['late']}'s last gradient was ready {ms(w['lag'])} after rank {w['waited']}'s "
             f"(on the clock both share), so rank {w['waited']} waited: its last all-reduce could not finish "
             f"before rank {w['late']} joined it. Rank {w['late']} was late {why}{label}.")
+
+
+def late_because(skew_ms: float, own_ms: float, lag_ms: float) -> str:
+    """Why the later rank's last gradient came ``lag_ms`` late (ms as printed; > 0: rank 1 was late): it left
+    the starting barrier ``skew_ms`` later (rank 1 less rank 0) and computed ``own_ms`` longer (rank 1's
+    forward+backward less rank 0's), the two adding up to the lag. Each part is read from the late rank's side
+    and its share of the lag with ``MOSTLY``, as the closing table reads shares: 1.1 ms and 1.2 ms of 2.3 ms
+    is "about half each", never "mostly" either. A part of the other sign made up some of the lag."""
+    side = 1 if lag_ms > 0 else -1
+    start, own = skew_ms * side, own_ms * side  # each part's push on the late rank's lag (ms)
+    barrier = f"it left the barrier {abs(start):.1f} ms {'later' if start > 0 else 'earlier'}"
+    computed = f"its forward+backward took {abs(own):.1f} ms {'longer' if own > 0 else 'less'}"
+    if start <= 0 < own:  # computing made all the lag; the start added nothing, or took some back
+        return f"because {computed}" + (", not because of the start" if start == 0 else
+                                         f"; {barrier}, which made up part of that")
+    if own <= 0 < start:
+        return f"because {barrier}" + (", not because it computed longer" if own == 0 else
+                                        f"; {computed}, which made up part of that")
+    share = half_up(own / (own + start), 6)  # both parts pushed the same way: computing's share of the lag
+    if share > MOSTLY:
+        return f"mostly because {computed}; leaving the barrier {abs(start):.1f} ms later made the rest"
+    if share < 1 - MOSTLY:
+        return f"mostly because {barrier}; computing {abs(own):.1f} ms longer made the rest"
+    return f"about equally because {barrier} and because {computed} (about half each)"
 
 
 def waiting(ranks: list[dict]) -> dict:

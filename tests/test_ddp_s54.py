@@ -1,0 +1,47 @@
+"""Tenth reading (t10_0304), lesson 03: why the later rank was late, read with the lesson's MOSTLY rule."""
+
+from utils.lessons.ddp import overlap
+from utils.lessons.ddp.overlap import late_because
+
+
+def test_a_start_and_a_compute_part_of_about_the_same_size_read_about_half_each():
+    # the tenth reading: left the barrier 1.1 ms later, computed 1.2 ms longer, 2.3 ms late (rank 0, so all
+    # three are negative from rank 1's side): "mostly because its forward+backward took 1.2 ms longer" was false
+    said = late_because(-1.1, -1.2, -2.3)
+    assert said == ("about equally because it left the barrier 1.1 ms later and because its forward+backward "
+                    "took 1.2 ms longer (about half each)")
+    assert "mostly" not in said and "not because of the start" not in said
+
+
+def test_each_side_of_mostly_names_the_larger_part_and_the_rest():
+    assert late_because(0.5, 4.9, 5.4) == ("mostly because its forward+backward took 4.9 ms longer; leaving the "
+                                           "barrier 0.5 ms later made the rest")
+    assert late_because(4.0, 1.0, 5.0) == ("mostly because it left the barrier 4.0 ms later; computing 1.0 ms "
+                                           "longer made the rest")
+    # the edges of MOSTLY (0.6): 1.2 of 3.0 (0.4) and 1.8 of 3.0 (0.6) are still "about half", as printed
+    assert late_because(1.8, 1.2, 3.0).endswith("(about half each)")
+    assert late_because(1.2, 1.8, 3.0).endswith("(about half each)")
+
+
+def test_one_part_alone_or_a_part_against_the_lag_is_named_with_its_sign():
+    assert late_because(0.0, 5.4, 5.4) == "because its forward+backward took 5.4 ms longer, not because of the start"
+    assert late_because(3.0, 0.0, 3.0) == "because it left the barrier 3.0 ms later, not because it computed longer"
+    against = late_because(4.0, -1.0, 3.0)  # left 4.0 ms later, computed 1.0 ms less: 3.0 ms late
+    assert against == ("because it left the barrier 4.0 ms later; its forward+backward took 1.0 ms less, which "
+                       "made up part of that")
+    earlier = late_because(1.0, -5.0, -4.0)  # rank 0 late by 4.0 ms: computed 5.0 ms longer, left 1.0 ms earlier
+    assert earlier == ("because its forward+backward took 5.0 ms longer; it left the barrier 1.0 ms earlier, "
+                       "which made up part of that")
+
+
+def test_the_drawn_line_reads_the_runs_case_from_the_ranks_times():
+    # rank 0 left 1.1 ms after rank 1 and computed 1.2 ms longer: its last gradient came 2.3 ms later
+    ranks = [{"rank": 0, "step": 0.1926, "exposed": 0.005,
+              "steps": [{"start": 0.0011, "ready": 0.0842, "step": 0.1926, "calls": {}}]},
+             {"rank": 1, "step": 0.1937, "exposed": 0.005,
+              "steps": [{"start": 0.0, "ready": 0.0830, "step": 0.1937, "calls": {}}]}]
+    text = overlap.drawn_text("by hand", ranks, 0)
+    assert "Rank 0 left the starting barrier 1.1 ms after rank 1" in text
+    assert "Rank 0's last gradient was ready 2.3 ms after rank 1's" in text
+    assert "Rank 0 was late about equally because it left the barrier 1.1 ms later and because its " \
+           "forward+backward took 1.2 ms longer (about half each)." in text
