@@ -64,6 +64,13 @@ def test_one_answer_line_leads_section_3_on_every_branch():
     assert "with this run's fit" in summary.cost_answer(kept, kept, tol)
     loose = profile(0.95)
     assert "outside the ±50% tolerance" in summary.cost_answer(loose, loose, tol)
+    # reader t10_0001: one size alone off the line (4 KiB, -67%) decides nothing: the answer is the measured
+    # time, and the line is neither read as this run's nor as wrong
+    lone = link_fit(GLOO, SIZES, [t * (0.6 if n == 4096 else 1.0) for n, t in zip(SIZES, kept.seconds)])
+    said = summary.cost_answer(kept, lone, tol)
+    assert said.endswith("its measured time (listed below): whether its messages lie on the profile's line "
+                         "(alpha 106.0 µs, beta 3.98 GB/s) is not shown, one size alone missing it (4 KiB, -67%).")
+    assert "up to -67% (below)" in summary.link_sentence(kept, lone)
     # the sign test and the falling-rate reading left the visible sentence for the block
     assert "sign" not in summary.rerun_link_sentence(kept, reader_run())
     assert "a sign test" in summary.shape_note(reader_run())
@@ -121,17 +128,27 @@ def test_one_size_alone_deciding_the_line_verdict_is_said_with_its_neighbours_ti
         return line_check.LineCheck([(n, t * 1e-6, t * 1e-6 * (1 - m), m)
                                      for n, t, m in zip(sizes, times_us, misses)], 0.30)
 
-    said = check((372.8, 2659.9, 5532.9), (0.10, 0.56, 0.05)).sentence()
-    assert "the line does not describe this run's link" in said
+    lone = check((372.8, 2659.9, 5532.9), (0.10, 0.56, 0.05))
+    said = lone.sentence()
+    # reader t10_0001: "does not describe this run's link" and "time it again before reading the line as wrong"
+    # were two answers; one size alone past the edge now gets one verdict, "not shown", with its branches
+    assert lone.grade == "one size" and "does not describe" not in said and "reading the line as wrong" not in said
+    assert "1 of this run's 3 sizes misses by more than" in said
+    assert "this run does not show whether the line describes its link; time that size again" in said
+    first, second = said.split("\n")  # one finding per line: the verdict, then the size beside its neighbours
     # 372.8 + (5532.9 - 372.8) x 3 / 15 = 1404.8 µs; (2659.9 - 1404.8) / 2659.9 = +47%
-    assert ("One size alone decides this verdict: 4 MiB (it took 2,659.9 µs, against 1,404.8 µs on the straight "
-            "line through its neighbours' times, 372.8 µs at 1 MiB and 5,532.9 µs at 16 MiB: +47% of its measured "
-            "time, slower than that line by more than the ±10% one noisy median may miss by: an outlier among its "
-            "neighbours") in said
-    assert "time it again before reading the line as wrong" in said
-    inside = check((372.8, 1450.0, 5532.9), (0.10, 0.56, 0.05)).sentence()  # (1450.0 - 1404.8) / 1450.0 = +3%
-    assert "+3% of its measured time, within the ±10% one noisy median may miss by: no outlier" in inside
-    assert "an outlier among" not in inside
+    assert second == ("4 MiB against its neighbours: it took 2,659.9 µs, against 1,404.8 µs on the straight "
+                      "line through its neighbours' times, 372.8 µs at 1 MiB and 5,532.9 µs at 16 MiB: +47% of its "
+                      "measured time, slower than that line by more than the ±10% one noisy median may miss by: an "
+                      "outlier among its neighbours.")
+    assert lone.verdict == ("not shown: one size (4 MiB), an outlier among its neighbours; time it again "
+                            "(meanwhile use measured times)")
+    assert lone.claim("gloo").verdict == lone.verdict and "no:" not in lone.verdict
+    inside = check((372.8, 1450.0, 5532.9), (0.10, 0.56, 0.05))  # (1450.0 - 1404.8) / 1450.0 = +3%
+    assert "+3% of its measured time, within the ±10% one noisy median may miss by: on its neighbours' line, " \
+           "not an outlier among them." in inside.sentence()
+    assert "an outlier among its" not in inside.sentence() and "on its neighbours' line" in inside.verdict
+    assert inside.verdict.startswith("not shown: one size (4 MiB)")
     # the reader's run: 512 KiB 156.5 µs between 129.3 and 324.4 µs: 194.3 on the line, -24%, faster: an outlier
     kib = 2**10
     run = check((129.3, 156.5, 324.4), (0.10, -0.52, 0.05), (256 * kib, 512 * kib, 1024 * kib)).sentence()
@@ -139,7 +156,9 @@ def test_one_size_alone_deciding_the_line_verdict_is_said_with_its_neighbours_ti
     assert "an outlier among its neighbours" in run
     edge = check((129.3, 176.6, 324.4), (0.10, -0.52, 0.05), (256 * kib, 512 * kib, 1024 * kib)).sentence()
     assert "-10% of its measured time, within the ±10%" in edge  # (176.6 - 194.3) / 176.6 = -10.02%: at the edge
-    end = check((372.8, 2659.9, 5532.9), (0.10, 0.05, 0.56)).sentence()
-    assert "One size alone decides this verdict: 16 MiB, the end of the sizes" in end
-    two = check((372.8, 2659.9, 5532.9), (0.60, 0.56, 0.05)).sentence()
-    assert "One size alone" not in two
+    end = check((372.8, 2659.9, 5532.9), (0.10, 0.05, 0.56))
+    assert "16 MiB against its neighbours: it is the end of the sizes (one neighbour only)" in end.sentence()
+    assert end.verdict.startswith("not shown: one size (16 MiB), the end of the sizes; time it again")
+    two = check((372.8, 2659.9, 5532.9), (0.60, 0.56, 0.05))
+    assert two.grade == "beyond" and "against its neighbours" not in two.sentence() and "\n" not in two.sentence()
+    assert "the line does not describe this run's link" in two.sentence() and two.verdict.startswith("no:")

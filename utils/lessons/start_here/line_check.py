@@ -85,18 +85,26 @@ class LineCheck:
 
     @property
     def grade(self) -> str:
-        """"within" (every size within the fit's own error), "edge" (some past it by at most EDGE), "beyond"."""
+        """"within" (every size within the fit's own error), "edge" (some past it by at most EDGE), "one size"
+        (one size alone past the edge: one median, which cannot tell noise from a changed link), "beyond"."""
+        if len(self.beyond) == 1:
+            return "one size"
         if self.beyond:
             return "beyond"
         return "edge" if round(abs(self.worst[3]), 2) > round(self.error, 2) else "within"
 
     @property
     def verdict(self) -> str:
+        if self.grade == "one size":
+            return (f"not shown: one size ({_size(self.beyond[0][0])}){self._lone_said()}; time it again "
+                    "(meanwhile use measured times)")
         return {"within": "yes: within the fit's own error",
                 "edge": f"yes, at the edge: past the fit's own error by at most {_points(EDGE)}",
                 "beyond": "no: use this run's measured times"}[self.grade]
 
     def sentence(self) -> str:
+        """The test's verdict, then (one size alone past the edge) that size against its neighbours, on a line
+        of its own ("\n" between them): one finding per line."""
         n, t, line, miss = self.worst
         # both times in µs to one decimal: the figures ``misses`` works the miss from, so it can be redone
         at = (f"its worst at {_size(n)}: {t * 1e6:,.1f} µs measured, {line * 1e6:,.1f} µs on the line, "
@@ -110,38 +118,57 @@ class LineCheck:
                     f"{_points(EDGE)} the course allows one noisy median ({at}): the line describes this run's link, "
                     "at the edge of its own error.")
         far = ", ".join(f"{_size(m[0])} ({m[3]:+.0%})" for m in self.beyond)
-        return (f"Against the profile's line, {len(self.beyond)} of this run's {len(self.misses)} sizes miss by more "
-                f"than {own} plus the {_points(EDGE)} the course allows one noisy median ({far}): the line does not "
-                "describe this run's link, measured at another moment than the profile; for this run, use its "
-                "measured times, not the line." + self.lone_size_sentence())
+        head = (f"Against the profile's line, {len(self.beyond)} of this run's {len(self.misses)} sizes "
+                f"miss{'es' * (len(self.beyond) == 1)} by more than {own} plus the {_points(EDGE)} the course "
+                f"allows one noisy median ({far})")
+        if self.grade == "one size":
+            return (head + ": one median alone, which one noisy median makes as well as a changed link, so this "
+                    "run does not show whether the line describes its link; time that size again (meanwhile, "
+                    "use this run's measured times).\n" + self.lone_size_sentence())
+        return (head + ": the line does not describe this run's link, measured at another moment than the "
+                "profile; for this run, use its measured times, not the line.")
 
-    def lone_size_sentence(self) -> str:
-        """Where one size alone misses past the edge, one median decides the verdict: said, with its time set
-        against the straight line through its two neighbours' times (all in µs as printed), the local form of
-        α + n/β: it is "an outlier among them" only where it misses that line by more than ``EDGE`` (one noisy
-        median's miss), and a reader knows to time it again either way. (Rates alone cannot single it out:
-        under α + n/β a rate rises with size, so running faster than a smaller neighbour is expected.)"""
-        if len(self.beyond) != 1:
-            return ""
+    def _lone(self):
+        """(its µs, the neighbours' line µs, lower (size, µs), upper (size, µs), miss in %) for the one size
+        past the edge, or None where it is the first or last size (one neighbour only)."""
         pts = sorted(self.misses)
         i = [m[0] for m in pts].index(self.beyond[0][0])
-        head = f" One size alone decides this verdict: {_size(pts[i][0])}"
         if not 0 < i < len(pts) - 1:
-            return head + (", the end of the sizes (one neighbour only); time it again to tell one noisy median "
-                           "from a changed link.")
+            return None
         (n_lo, t_lo, *_), (n, t, *_), (n_hi, t_hi, *_) = pts[i - 1], pts[i], pts[i + 1]
         mine, between = _us(t), neighbours_line(n, (n_lo, _us(t_lo)), (n_hi, _us(t_hi)))
         miss = claims.half_up((mine - between) / mine * 100, 0)  # the course's residual, of the printed µs
+        return mine, between, (n_lo, _us(t_lo)), (n_hi, _us(t_hi)), miss
+
+    def _lone_said(self) -> str:
+        """The verdict's few words on the lone size: ", an outlier among its neighbours" or not, or its place."""
+        lone = self._lone()
+        if lone is None:
+            return ", the end of the sizes"
+        return ", an outlier among its neighbours" if abs(lone[4]) > EDGE * 100 else ", on its neighbours' line"
+
+    def lone_size_sentence(self) -> str:
+        """Where one size alone misses past the edge: its time set against the straight line through its two
+        neighbours' times (all in µs as printed), the local form of α + n/β: it is "an outlier among them"
+        only where it misses that line by more than ``EDGE`` (one noisy median's miss). Either way the verdict
+        is the same (``grade`` "one size": time it again). (Rates alone cannot single it out: under α + n/β
+        a rate rises with size, so running faster than a smaller neighbour is expected.)"""
+        if len(self.beyond) != 1:
+            return ""
+        head = f"{_size(self.beyond[0][0])} against its neighbours: "
+        lone = self._lone()
+        if lone is None:
+            return head + "it is the end of the sizes (one neighbour only), so no line through two neighbours."
+        mine, between, (n_lo, t_lo), (n_hi, t_hi), miss = lone
         times = (f"it took {mine:,.1f} µs, against {between:,.1f} µs on the straight line through its neighbours' "
-                 f"times, {_us(t_lo):,.1f} µs at {_size(n_lo)} and {_us(t_hi):,.1f} µs at {_size(n_hi)}: {miss:+.0f}% of "
-                 f"its measured time")
+                 f"times, {t_lo:,.1f} µs at {_size(n_lo)} and {t_hi:,.1f} µs at {_size(n_hi)}: {miss:+.0f}% of "
+                 "its measured time")
         if abs(miss) <= EDGE * 100:
-            return (f"{head} ({times}, within the ±{EDGE:.0%} one noisy median may miss by: no outlier among its "
-                    "neighbours shown); time it again to tell one noisy median from a changed link.")
+            return (f"{head}{times}, within the ±{EDGE:.0%} one noisy median may miss by: on its neighbours' "
+                    "line, not an outlier among them.")
         side = "slower" if miss > 0 else "faster"
-        return (f"{head} ({times}, {side} than that line by more than the ±{EDGE:.0%} one noisy median may miss "
-                "by: an outlier among its neighbours, which one noisy median makes as well as a changed link); "
-                "time it again before reading the line as wrong.")
+        return (f"{head}{times}, {side} than that line by more than the ±{EDGE:.0%} one noisy median may miss "
+                "by: an outlier among its neighbours.")
 
     def claim(self, name: str) -> claims.Claim:
         """The closing tables' row: lesson 00's and lesson 01's are the same test."""
@@ -310,5 +337,9 @@ def cost_answer(kept, this_run, tolerance: float) -> str:
     if check.grade == "beyond":
         return (head + f"its measured time (listed below), not the profile's line ({line}), which this run's "
                 f"messages miss by up to {check.worst[3]:+.0%}.")
+    if check.grade == "one size":  # one median alone: neither the line nor its failure shown
+        return (head + f"its measured time (listed below): whether its messages lie on the profile's line "
+                f"({line}) is not shown, one size alone missing it ({_size(check.worst[0])}, "
+                f"{check.worst[3]:+.0%}).")
     return (head + f"about alpha + n/beta on the profile's line ({line}): this run's messages lie on it "
             f"({check.verdict}).")

@@ -224,7 +224,7 @@ def link_sentence(link, this_run=None) -> str:
     if acc <= tol:
         barely = ": barely" if tol - shown < 0.1 else ""
         good = f"good to about ±{acc:.0%}."
-        if check is not None and check.grade == "beyond":
+        if check is not None and check.grade in ("beyond", "one size"):
             good = (f"good to ±{acc:.0%} on the run that measured it; this run's messages miss it by up to "
                     f"{check.worst[3]:+.0%} (below).")
         return (f"{fit} fit every size within {within}: inside the ±{tol:.0%} tolerance within which the course "
@@ -238,8 +238,8 @@ RESIDUAL_PM = "±: its largest miss at any size, relative to the measured time"
 
 
 def rerun_link_sentence(kept, this_run) -> str:
-    """This run's messages fitted the same way, beside the profile's link (named apart, with the difference);
-    empty where the profile's link is this run's (measured now)."""
+    """This run's messages fitted the same way, beside the profile's link (named apart, with the difference),
+    then the line test and the plot's note, each on its own line ("\n" between: print each one wrapped)."""
     if kept.seconds == this_run.seconds and "not kept" in kept.measured:
         return ("Not kept: the profile keeps a fit only once it is within the tolerance, so the next run "
                 "measures the link again.")
@@ -255,7 +255,7 @@ def rerun_link_sentence(kept, this_run) -> str:
                "predict")
     return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
             f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), every size within ±{acc:.0%}: "
-            f"{verdict} (how its misses run: the block below). {kept_line_sentence(kept, this_run)} The plot shows "
+            f"{verdict} (how its misses run: the block below).\n{kept_line_sentence(kept, this_run)}\nThe plot shows "
             "this run's messages beside the profile's line; set REMEASURE_PROFILE = True to keep a new fit.")
 
 

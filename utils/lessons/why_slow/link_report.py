@@ -241,7 +241,7 @@ def link_against_profile(link, kept) -> str:
     own = (" This section predicts with its own fit, measured beside the batch." if link.accuracy <= PREDICTS else
            f" This section's own fit misses some size by ±{link.accuracy:.0%}, beyond the ±{PREDICTS:.0%} "
            "tolerance too, so the section uses measured times only.")
-    follow = "" if check.grade != "beyond" else own
+    follow = "\n" + own.strip() if check.grade in ("beyond", "one size") else ""  # not on its line: own fit
     return (source + said + f". {THIS_FIT[0].upper()}{THIS_FIT[1:]}, differs by {da:+.0%} in α and {db:+.0%} "
             "in β (a fit's α and β trade against each other, so the verdict is on the measured points, as in "
             f"lesson 00). {check.sentence()}{follow}")
