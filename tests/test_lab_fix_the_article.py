@@ -576,7 +576,7 @@ def test_a_case_below_the_band_says_its_own_jumps_never_that_they_did_not_jump()
     assert "did not jump" not in said, said
     assert ("at 0.60x, 4 of 9 rounds took over 2x its fastest, but a jump only lengthens a round, so it cannot "
             "take the median below the band; at 0.79x, 1 of 9 rounds took over 2x its fastest, but") in said
-    assert "its rounds' jumps do not explain it: set its time beside the link table's measured time" in said
+    assert "its rounds' jumps do not explain it, and this report does not tell which of two causes does" in said
     calm = lab.drift_sentence([0.60, 1.20], (0.81, 5.43), [0, 0], 9)
     assert "(at 0.60x, no round took over 2x its fastest)" in calm
     few = lab.drift_sentence([6.00, 1.20], (0.81, 5.43), [3, 0], 9)
@@ -599,7 +599,11 @@ def test_every_case_out_of_the_band_on_mixed_sides_is_said_so_with_no_others():
     said = lab.drift_sentence([5.73, 0.66, 0.87], (0.90, 1.37), [5, 0, 0], 9)
     assert "left the fit's band in every case, above it in 1 and below it in 2" in said, said
     assert "the others" not in said and "not a miss of the fit" not in said
-    assert "link table's measured time at that message size" in said  # the two below: read by hand
+    assert "does not tell which of two causes does" in said  # the two below: not explained by jumps
+    # reader t10 (other problem 1): the report's times are a step's, so it never sends the learner to compare
+    # them with one row of the link table (32,768 bytes a step is two messages of 16,384)
+    assert "set its time beside" not in said and "at that message size" not in said
+    assert "not comparable with the link table's measured time at one size" in said
     some = lab.drift_sentence([5.73, 1.0, 0.87], (0.90, 1.37), [5, 0, 0], 9)
     assert "in 2 of 3 cases and stayed inside it in the other:" in some
 

@@ -223,8 +223,9 @@ def _left_where(pp_ratios: list[float], lo: float, hi: float, out: list[bool]) -
 def _why_out(pp_ratios: list[float], lo: float, hi: float, out: list[bool], jumps: list[int], n_rounds: int) -> str:
     """Why some cases' ping-pong left the band, from the figures only. Above it with at least half its rounds
     jumped, the median is a jumped round: the link was slower in those rounds than when fitted. The fit
-    band holds the fit's misses at its own sizes, so any other case is read by hand against the link table's
-    row at its message size; each such case says its own jump count (never "did not jump" beside jumps)."""
+    band holds the fit's misses at its own sizes; any other case's cause is not told (its time a step sums its
+    messages, so no row of the link table matches it); each such case says its own jump count (never "did not
+    jump" beside jumps)."""
     lifted = [out_ and r > hi and 2 * j >= n_rounds > 0 for r, out_, j in zip(pp_ratios, out, jumps)]
     counts = " and ".join(str(j) for j, yes in zip(jumps, lifted) if yes)
     said = "" if not any(lifted) else (
@@ -234,9 +235,11 @@ def _why_out(pp_ratios: list[float], lo: float, hi: float, out: list[bool], jump
     rest = [_unlifted_words(r, j, lo, n_rounds) for r, out_, j, up in zip(pp_ratios, out, jumps, lifted)
             if out_ and not up]
     if rest:
-        said += (f"Where it left the band otherwise ({'; '.join(rest)}), its rounds' jumps do not explain it: set "
-                 "its time beside the link table's measured time at that message size (the fit's own miss there, "
-                 "or the link faster or slower than when fitted). ")
+        # the report's times are a step's (all its messages together): no row of the link table matches them
+        said += (f"Where it left the band otherwise ({'; '.join(rest)}), its rounds' jumps do not explain it, and "
+                 "this report does not tell which of two causes does: the fit's own miss at that case's message "
+                 "sizes, or the link faster or slower than when fitted (its time is a step's, all its messages "
+                 "together, so it is not comparable with the link table's measured time at one size). ")
     return said
 
 
