@@ -901,3 +901,30 @@ def test_a_tie_prints_the_ratio_to_the_fastest_and_its_spread_that_decide_it():
     assert median - spread <= 1 <= median + spread  # the printed figures redo the tie
     one = " ".join(lab.winners([fast], close.key, fast.key).split())  # the other branch: one winner
     assert one == "The fastest measured here used m=16 (1.49x one worker)." and "ratio" not in one
+
+
+def _fewer_run(low_speedup, predicted_low, split_low=(9,)):
+    """Reader t10_labs04 (02-3): m=8 at 1.21x against m=16 at 1.59x, 1.31x apart, where the bubble by the
+    formula (11% against 6%) is worth only 1.06x; m=8's split [9] under the cap, m=16's [10]."""
+    row = lambda m, sp, split: runs.Row(4096, m, "1f1b", 1.0, 1.0, [0.5, 0.5], split_points=split,  # noqa: E731
+                                        speedups=sp)
+    rows = [row(8, [low_speedup] * 5, split_low), row(16, [1.55, 1.58, 1.59, 1.60, 1.63], (10,))]
+    predicted = {rows[0].key: predicted_low, rows[1].key: 1.55}
+    p = lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, predicted, False, "", cap=7.41e6)
+    return " ".join(lab.take_away(p).split())
+
+
+def test_the_bubble_is_named_as_why_fewer_micro_batches_lost_only_where_it_is_large_enough():
+    said = _fewer_run(1.21, 1.18)
+    assert "at m=8, 1.21x against 1.59x at m=16 (1.31x apart)" in said
+    assert "bubble at 11% of the step" in said and "against 6%, worth only 1.06x by itself" in said
+    assert "the bubble alone cannot make that gap" in said
+    assert ("also prices each m's best split that fits the cap (m=8 [9], m=16 [10]) and each micro-batch's size: "
+            "it predicted 1.18x against 1.55x, 1.31x apart, at least as far apart as measured") in said
+    same = _fewer_run(1.21, 1.18, (10,))   # the same split: only the micro-batch's size is priced beyond it
+    assert "each micro-batch's size (the split is [10] at both)" in same
+    short = _fewer_run(1.21, 1.40)   # 1.55 / 1.40 = 1.11x predicted apart, against 1.31x measured
+    assert "1.11x apart, less than the 1.31x measured: the rest is outside your model" in short
+    close = _fewer_run(1.51, 1.50)   # 1.59 / 1.51 = 1.05x: within the bubble's 1.06x
+    assert "(1.05x apart)" in close and "worth 1.06x by itself: the bubble alone can make that gap" in close
+    assert "also prices" not in close

@@ -27,7 +27,7 @@ from utils.claims import as_printed, paired_spread, printed_ratio, speedup_verdi
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
     TIMED_COLUMNS, Pipelined, noise, percent_range, prediction_lines, splits_by_m, tied_with,
-    ratio_to, timed_table_rows, winners)
+    fewer_words, ratio_to, timed_table_rows, winners)
 from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
                                                       current_settings, lab_task)
 from utils.lessons.model_split.memory import measure_memory
@@ -538,9 +538,7 @@ def take_away(p: Pipelined | None) -> str:
         fewest = f"m={first.m}, the fewest among the fastest" if len(top) > 1 else f"m={first.m}"
         slower = ("ran slower" if as_printed(least.speedup, 2) < min(as_printed(x.speedup, 2) for x in top)
                   else "fell outside the tie")  # the speed-ups as printed beside it
-        lines[-1] += (f"Fewer micro-batches {slower}: at m={least.m}, {least.speedup:.2f}x, where the formula "
-                      f"(p-1)/(m+p-1) puts the bubble at {1 / (least.m + 1):.0%} of the step (equal stages, free "
-                      f"micro-batches: not measured) against {1 / (first.m + 1):.0%} at {fewest}. ")
+        lines[-1] += fewer_words(p, least, first, fewest, slower)  # only causes large enough for the gap
     if larger:
         most = max(larger, key=lambda x: x.m)
         lines[-1] += (f"More of them paid their own cost once each: at m={most.m} the step ran "

@@ -385,3 +385,40 @@ def work_change(measured: float, profiled: float) -> float:
     redoes it from the page, and itself as printed (whole percent): 176 ms against 180 ms is -2% (the
     unrounded 175.6 / 180.4 would print -3%)."""
     return as_printed(printed_ratio(measured, profiled, 0, scale=1e-3) - 1, 2)
+
+
+def fewer_words(p: Pipelined, least: Row, first: Row, fewest: str, slower: str) -> str:
+    """Why the fewest micro-batches timed (``least``) ran slower than the fastest's fewest (``first``), naming
+    only causes large enough for the gap, from the figures as printed (every branch written). The bubble by
+    the formula (p-1)/(m+p-1) can cost at most (1 - its share at ``first``) / (1 - its share at ``least``) of
+    throughput; a gap past that factor needs more, and the learner's model, which prices the bubble, each
+    m's split and each micro-batch's size, says whether its parts are large enough."""
+    shares = [half_up(100 / (r.m + 1), 0) for r in (least, first)]  # whole percent, as printed (p = 2)
+    worth = half_up((100 - shares[1]) / (100 - shares[0]), 2)  # the bubble alone, as a factor of throughput
+    gap = half_up(printed_ratio(first.speedup, least.speedup), 2)
+    said = (f"Fewer micro-batches {slower}: at m={least.m}, {least.speedup:.2f}x against {first.speedup:.2f}x at "
+            f"{fewest} ({gap:.2f}x apart), where the formula (p-1)/(m+p-1) puts the bubble at {shares[0]:.0f}% "
+            f"of the step (equal stages, free micro-batches: not measured) against {shares[1]:.0f}%, ")
+    if gap <= worth:
+        return said + f"worth {worth:.2f}x by itself: the bubble alone can make that gap. "
+    said += f"worth only {worth:.2f}x by itself: the bubble alone cannot make that gap. "
+    return said + _priced_beyond_bubble(p, least, first, gap)
+
+
+def _priced_beyond_bubble(p: Pipelined, least: Row, first: Row, gap: float) -> str:
+    """Whether the learner's model, which prices more than the bubble (the split, each micro-batch's size),
+    predicted a gap as large as the measured one between ``least`` and ``first`` (every branch written)."""
+    if least.key not in p.predicted or first.key not in p.predicted:
+        return "What else made it is not measured here. "
+    low, high = p.predicted[least.key], p.predicted[first.key]
+    apart = half_up(printed_ratio(high, low), 2)
+    if list(least.split_points) != list(first.split_points):
+        priced = (f"each m's best split{' that fits the cap' if p.cap is not None else ''} (m={least.m} "
+                  f"{list(least.split_points)}, m={first.m} {list(first.split_points)}) and each micro-batch's size")
+    else:
+        priced = f"each micro-batch's size (the split is {list(first.split_points)} at both)"
+    said = (f"Your model, bubble counted, also prices {priced}: it predicted {low:.2f}x against {high:.2f}x, "
+            f"{apart:.2f}x apart")
+    if apart >= gap:
+        return said + ", at least as far apart as measured: what it prices beyond the bubble covers the gap. "
+    return said + f", less than the {gap:.2f}x measured: the rest is outside your model (not measured here). "
