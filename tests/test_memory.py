@@ -831,3 +831,15 @@ def test_checkpointings_printed_plus_minus_keeps_the_lessons_2_percent_floor():
     assert summary.noise_name(0.03, floor=0.02) == "the rounds' noise, their ± 0.03 of the plain step"
     ckpt = {"step": 0.0803, "checkpointed step": 0.0975, "blocks' forward": 0.0244}
     assert "1.21x ± 0.02 the plain step's time" in summary.checkpointing_summary(ckpt, max(0.01, 0.02))
+
+
+def test_the_policys_cost_is_a_reason_only_where_selectives_forward_was_slower_beyond_its_noise():
+    # tenth reading: "its whole forward alone took 0.97x the plain one (the policy deciding ...)" was set among
+    # the reasons selective cost so much; 0.97x (28.6 / 29.4 ms) is no cost
+    text = summary.policy_clause(28.6 / 29.4, 0.02)
+    assert text.startswith("its whole forward alone took 0.97x ± 0.02 the plain one: no cost of the policy")
+    assert "extra time lies in its backward and AdamW" in text and "deciding" not in text
+    assert "no cost" in summary.policy_clause(1.02, 0.02)   # 1.02 - 0.02 reaches 1: within noise, no cost shown
+    text = summary.policy_clause(1.06, 0.02)   # the other outcome: slower beyond its ±
+    assert text == ("its whole forward alone took 1.06x ± 0.02 the plain one (the policy deciding, operation by "
+                    "operation, what to keep): slower beyond its ±")

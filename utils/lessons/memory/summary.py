@@ -238,6 +238,19 @@ def recompute_cost(extra: float, forward: float, noise: float = 0.0) -> str:
     return f"{forwards:.2f} of a forward ({forwards:.0%} of the predicted extra time): {verdict}"
 
 
+def policy_clause(policy: float, spread: float) -> str:
+    """Selective checkpointing's whole forward alone against the plain one (``policy``, x the plain time, with
+    its rounds' ``spread``), as a clause of the "not shown cheap" reading: the policy's own cost is named as a
+    reason only where that forward was slower beyond its ±, as printed; 0.97x ± 0.02 is no cost, and then the
+    step's extra time lies in the backward and AdamW (the step less its forward). Lesson 06."""
+    shown, pm = as_shown(policy, spread)
+    head = f"its whole forward alone took {shown:.2f}x ± {pm:.2f} the plain one"
+    if shown - pm > 1:
+        return head + " (the policy deciding, operation by operation, what to keep): slower beyond its ±"
+    return (head + ": no cost of the policy shown there, so the step's extra time lies in its backward and "
+            "AdamW (the step less its forward)")
+
+
 def share_range(part: float, whole: float, part_pm: float, whole_pm: float) -> tuple[float, float]:
     """The range of ``part / whole`` that both figures' ± allow, each ± as printed beside its figure: the
     lowest share from the smallest part over the largest whole, the highest from the largest part over the
