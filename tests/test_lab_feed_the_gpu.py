@@ -664,3 +664,12 @@ def test_the_cache_s_share_of_l_against_its_share_of_the_items_every_branch_as_p
     assert share_sentence(0.10, 0.06).startswith("Where a total hides slow reads")
     assert "its share of the items and no more (6% of L for 6% of the items)" in share_sentence(0.06, 0.06)
     assert "less than its share of the items (2% of L for 6%" in share_sentence(0.02, 0.06)
+
+
+def test_the_hints_hold_for_a_draw_whose_slow_batches_come_one_at_a_time():
+    """Tenth reading: the hints spoke of "a bursty draw" and "slow items bunched together", while a draw may
+    have its slow batches one at a time (runs of 1, 3 or 4): they now name both, for every draw."""
+    texts = checks.hint_texts("labs/feed_the_gpu")
+    joined = " ".join(t for levels in texts.values() for t in levels)
+    assert "burst" not in joined and "bunch" not in joined, joined
+    assert "(alone or in runs)" in texts["B"][0] and "how many of them come in a row" in texts["A"][-1]

@@ -615,3 +615,45 @@ def test_the_printed_prediction_is_worked_from_the_reading_as_the_table_prints_i
     assert "prediction from the profile: 478 ms a step" in text and "286 ms under the prediction" in text, text
     assert "within 10% of it" in prediction_sentence(_needed, diagnosis, 470.2, "x")   # the other branches
     assert "more than 10% over it" in prediction_sentence(_needed, diagnosis, 530.0, "x")
+
+
+def test_rows_whose_rounded_shares_add_to_another_figure_say_so_beside_the_share():
+    """Tenth reading, cell 33: "59.5% ... (512.8 + 9.4 = 522.2 ms of 877)" beside the table's 58.5% + 1.1% =
+    59.6%: the share stays worked from the ms, and the take-away names the rows' sum where it differs."""
+    from utils.labs.make_it_fast.takeaways import printed_share, rows_text
+    reading = dict(_READING, step=877.2, load=90.1, evaluate=238.7, checkpoint=25.1, optimizer=9.4)
+    reading["forward and backward"] = 512.8
+    shares = {row[0]: row[2] for row in lab.diagnosis_table(lab.Diagnosis(3, {}, [("ok", reading)])).rows}
+    assert (shares["forward and backward"], shares["optimizer"]) == ("58.5%", "1.1%"), shares
+    assert lab.share_text(printed_share(reading, "forward and backward", "optimizer")) == "59.5%"  # 522.2 / 877
+    assert rows_text(reading, "forward and backward", "optimizer") == (
+        "512.8 + 9.4 = 522.2 ms of 877, the table's rows; their shares in the table, each rounded apart, add to "
+        "59.6%")
+    assert rows_text(reading, "evaluate", "checkpoint") == "238.7 + 25.1 = 263.8 ms of 877, the table's rows"
+
+
+def test_the_prediction_has_its_own_hint_which_keeps_the_compute_as_profiled():
+    """Tenth reading: the prediction's stub raised exercise B's first hint, which asks whether the compute runs
+    as fast as one core can, while the prediction must keep forward and backward as profiled."""
+    import ast
+    import json
+    from pathlib import Path
+
+    from utils.tools import nbtools
+    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "08_make_it_fast.ipynb").read_text())
+    sources = {"".join(c["source"]).split("(")[0]: "".join(c["source"]) for c in nb["cells"]
+               if c["cell_type"] == "code" and "".join(c["source"]).startswith("def ")}
+
+    def raised(source):  # the message the student copy's stub raises
+        stub = nbtools.strip_solutions(source, "labs/make_it_fast")
+        return next(node.exc.args[0].value for node in ast.walk(ast.parse(stub)) if isinstance(node, ast.Raise))
+    first = checks.hint_texts("labs/make_it_fast")["B-prediction"][0]
+    assert raised(sources["def predicted_step_ms"]).startswith(f"exercise B-prediction: {first}")
+    assert "as profiled" in first and "MFU" not in first and "as fast as one core" not in first
+    assert "MFU" in checks.stub_message("labs/make_it_fast", "B")   # fast_train keeps exercise B's own
+    assert raised(sources["def fast_train"]).startswith("exercise B: ")
+
+    def predicted_step_ms(reading):
+        raise NotImplementedError
+    hint = lab.check_prediction(predicted_step_ms, lab.Diagnosis(3, dict(_READING), []), show=False).hint
+    assert hint.startswith("exercise B-prediction: ") and "'B-prediction', 2)" in hint, hint

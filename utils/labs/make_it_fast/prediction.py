@@ -19,6 +19,7 @@ from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.checks import ALL_REDUCES, BANK, Diagnosis
 
 NAME = "your prediction from the profile"
+PART = "B-prediction"  # its own hints (hints.toml): B's first asks how fast the compute could run
 # Readings the learner's function never sees: the check's reading with some regions' times scaled (the step
 # grows or shrinks by as much), so that a prediction must come from the reading it is given.
 HIDDEN_SCALES = ({"load": 3.0, "evaluate": 0.5}, {"load": 0.2, "checkpoint": 4.0, "optimizer": 2.0})
@@ -86,7 +87,7 @@ def check_prediction(predict: Callable, diagnosis: Diagnosis, show: bool = True)
         return (f"{mine:.0f} ms a step predicted from the slow script's {slow:.0f} ms, and right on "
                 f"{len(hidden)} readings you never saw")
 
-    return run_check(NAME, body, show=show, hint=checks.stub_message(BANK, "B"))
+    return run_check(NAME, body, show=show, hint=checks.stub_message(BANK, PART))
 
 
 def show_prediction(predict: Callable, diagnosis: Diagnosis) -> None:

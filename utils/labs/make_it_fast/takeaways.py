@@ -83,10 +83,15 @@ def printed_share(reading: dict, *regions: str) -> float:
 
 def rows_text(reading: dict, *regions: str) -> str:
     """Where a take-away's share comes from, in the table's printed ms: "637.2 + 5.6 = 642.8 ms of 1003", so
-    that a reader redoes it from the ms (the rows' shares, each rounded, may add up to 0.1 point less or more)."""
+    that a reader redoes it from the ms. The rows' shares, each rounded in the table, may add up to 0.1 point
+    more or less than the share of the summed ms: where they do, it says so, with their sum."""
     ms = [claims.as_printed(reading[region], 1) for region in regions]
     worked = " + ".join(f"{x:.1f}" for x in ms) + (f" = {sum(ms):.1f}" if len(ms) > 1 else "")
-    return f"{worked} ms of {claims.as_printed(reading['step'], 0):.0f}, the table's rows"
+    text = f"{worked} ms of {claims.as_printed(reading['step'], 0):.0f}, the table's rows"
+    rows = sum(claims.half_up(100 * printed_share(reading, region), 1) for region in regions)
+    if f"{rows:.1f}%" != share_text(printed_share(reading, *regions)):
+        text += f"; their shares in the table, each rounded apart, add to {rows:.1f}%"
+    return text
 
 
 def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None, predict=None) -> str:
