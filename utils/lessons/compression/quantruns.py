@@ -234,7 +234,7 @@ def compile_alone(batch: int, ratio: float, verdict: str, noise: float, referenc
     if verdict.startswith("within"):
         return line + "Here compile gained nothing beyond noise."
     if ratio < 1:
-        return line + compiled_slower(share, compiled_ops)
+        return line + compiled_slower(share, compiled_ops, ratio)
     if ratio <= fusion:
         return line + "The gain fits within what fusing those steps can remove."
     if ratio <= fusion * (1 + noise):  # above the fusion figure, but by less than the round-to-round noise
@@ -248,22 +248,32 @@ def compile_alone(batch: int, ratio: float, verdict: str, noise: float, referenc
     return line + f"The gain is more than fusing those steps can remove: the rest came from the matmuls{kernels}."
 
 
-def compiled_slower(outside: float, compiled_ops: list[tuple[str, float]]) -> str:
-    """Why compiled fp32 ran slower than eager, only as far as the profiles show it: the compiled graph's call
-    and dynamo's guards (their share of the compiled pass, ``compiled_ops``) are named as the cause only where
-    that share, as printed, exceeds ``outside``, the eager pass's share outside its matmuls (what fusing could
-    remove); else they do not explain it, and the packed matmul, not timed apart, is left open. Lesson 04."""
-    fixed = sum(s for op, s in compiled_ops if "Compiled" in op or "Dynamo" in op)
+def compiled_slower(outside: float, compiled_ops: list[tuple[str, float]], ratio: float = 1.0) -> str:
+    """Why compiled fp32 ran slower than eager (``ratio`` < 1, compiled over eager), only as far as the
+    profiles show it. The slowdown is ``1 - ratio`` of the compiled pass (the time eager did not spend); the
+    compiled graph's call and dynamo's guards (``fixed``, their share of that pass in ``compiled_ops``) add
+    time, fusing saves up to ``outside`` (the eager pass's share outside its matmuls), and this run times
+    neither the saving nor the packed matmul apart. So the fixed cost cannot explain the slowdown alone where
+    it is smaller, explains it where it passes the slowdown plus all fusing could save, and in between explains
+    it only if fusing saved little. All three figures are compared as printed, in whole per cent. Lesson 04."""
     if not compiled_ops:
         return ("Here compile cost more than it fused; with no profile of the compiled pass, this run does not "
                 "show why.")
-    if round(fixed * 100) > round(outside * 100):  # as printed, whole per cent
-        return (f"Here compile cost more than it fused: the compiled graph's call and dynamo's guards take "
-                f"{fixed:.0%} of the compiled pass (the profile above), more than the {outside:.0%} that fusing "
-                "could remove.")
-    return (f"Here compile cost more than it fused, and the profile above does not show why: the compiled graph's "
-            f"call and dynamo's guards take {fixed:.0%} of the compiled pass, no more than the {outside:.0%} that "
-            "fusing could remove, so they do not explain it; the packed matmul's own speed, not timed apart, may.")
+    fixed = round(100 * sum(s for op, s in compiled_ops if "Compiled" in op or "Dynamo" in op))  # % as printed
+    loss, most = round(100 - 100 * claims.as_printed(ratio, 2)), round(100 * outside)  # % as printed
+    line = (f"Here compile cost more than it fused: at {ratio:.2f}x, {loss}% of the compiled pass is time eager "
+            f"fp32 did not spend; the compiled graph's call and dynamo's guards take {fixed}% of it (the profile "
+            f"above), and fusing could save at most {most}% (of the eager pass): ")
+    if fixed < loss:
+        return line + ("less than the slowdown, so they cannot explain it alone; the packed matmul's own speed, "
+                       "not timed apart, may explain the rest.")
+    if fixed > loss + most:
+        return line + "more than the slowdown and all that fusing could save together, so they explain it."
+    if fixed == loss:
+        return line + ("as much as the slowdown, so they explain it only if fusing saved nothing; this run does "
+                       "not time fusion apart.")
+    return line + (f"more than the slowdown, so they explain it if fusing saved at most {fixed - loss}% of the pass; this run does not time "
+                   "fusion apart, nor the packed matmul's own speed.")
 
 
 def why_legacy_leads(batch: int, legacy: tuple[str, float, float], compiled: tuple[str, float, float],
