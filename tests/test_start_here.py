@@ -26,7 +26,7 @@ def test_every_cpu_regime_is_a_measured_reference_never_a_bound():
     assert all("not a bound" in r.note for r in got) and got[-1].note.startswith("DRAM reference")
     assert [r.name for r in regimes.measure_regimes(MIB, caches={}, repeats=1)] == ["DRAM"]
     # One byte model: a copy moves each byte twice, so DRAM's reference is half a given rate
-    assert regimes.measure_regimes(MIB, caches={}, repeats=1, dram_rate=18e9)[-1].reference == 9e9
+    assert regimes.measure_regimes(MIB, caches={}, repeats=1, dram_rate=18e9)[-1].reference == pytest.approx(9e9)
 
 
 def test_drams_read_buffer_is_sized_beyond_the_last_cache_the_machine_reports():

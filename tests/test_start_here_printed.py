@@ -3,6 +3,9 @@ the page prints them (``utils.claims``' rule), with the figures of reading t4_00
 
 from types import SimpleNamespace as NS
 
+import pytest
+
+from utils import claims
 from utils.lessons.start_here import bandwidth, loopback, summary
 from utils.lessons.start_here.bandwidth import CopyPoint
 from utils.lessons.start_here.printed import micros, micros_time_share
@@ -44,6 +47,17 @@ def test_the_reference_is_half_the_printed_read_exactly():
     for read, said in ((19.2898e9, "19.29 GB/s / 2 = 9.645 GB/s"), (19.2812e9, "19.28 GB/s / 2 = 9.64 GB/s")):
         dram = CopyPoint("host memcpy", 64 * MIB, 7089.0e-6, read / 2, "DRAM", False)
         assert said in summary.dram_reference_sentence(128 * MIB, {"L2": 2 * MIB, "L3": 32 * MIB}, [dram])
+    # reader t10_0001: 17.81 / 2 = 8.905 beside "8.90 GB/s in the tables" (from the unrounded 8.9049): the
+    # reference is now half the printed read rate, rounded half up where printed (8.91), twice it still 17.81
+    from utils.lessons.start_here import regimes
+
+    ref = regimes.printed_half(17.8098e9)
+    dram = CopyPoint("host memcpy", 64 * MIB, 7670.3e-6, ref, "DRAM", False)
+    said = summary.dram_reference_sentence(128 * MIB, {"L2": 2 * MIB, "L3": 32 * MIB}, [dram])
+    assert "17.81 GB/s / 2 = 8.905 GB/s (a copy counts each byte twice: read, then written; 8.91 GB/s in the " \
+           "tables)" in said
+    assert f"{ref / 1e9:.2f}" == "8.91" and claims.printed_ratio(10.07e9, ref, 2, 1e9) == pytest.approx(10.07 / 8.91)
+    assert f"{regimes.printed_half(17.80e9) / 1e9:.2f}" == "8.90"  # no tie: the plain half
 
 
 def test_the_dram_buffers_size_is_said_with_the_rule_that_set_it():

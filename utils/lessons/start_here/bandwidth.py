@@ -226,7 +226,8 @@ def _regime_spans(pts: list[CopyPoint]) -> list[tuple[CopyPoint, float, float]]:
 
 # What each bound or reference is, for the plot's legend (CPU copies: by regime; GPU copies: by path).
 BOUND_NOTES = {"L2": "L2 reference: read rate in L2 / 2", "L3": "L3 reference: read rate in L3 / 2",
-               "DRAM": "beyond the caches: read rate of 2 x the last cache / 2",
+               # its buffer's size is set by a rule the block above names (2 x the largest copy, or the cache)
+               "DRAM": "beyond the caches: read rate of a large buffer / 2 (its size: the block above)",
                "host to GPU 0, pageable": "PCIe peak", "host to GPU 0, pinned": "PCIe peak",
                "GPU 0 to GPU 0": "memory bandwidth / 2", "GPU 0 to GPU 1": "link peak"}
 
