@@ -62,7 +62,8 @@ def test_b18_names_b12s_zeroed_connections_where_they_gave_no_speed_up_every_bra
     slower = _b18(_figures() | {"compressed": _compressed(1900, 200)} | _zeroed(5.60))
     assert ("in this run one cure did not pay: B12's zeroed connections, 1.05x the dense time (slower than the "
             "dense layer: no speed-up") in slower, slower
-    paid = _b18(_figures() | {"compressed": _compressed(1900, 200)} | _zeroed(5.20))
+    # faster beyond the 2% floor (0.96x); 0.98x lies within it since the tenth reading (test_..._tenth)
+    paid = _b18(_figures() | {"compressed": _compressed(1900, 200)} | _zeroed(5.10))
     assert "did not pay" not in paid and "zeroed" not in paid, paid
     busy = _b18(_figures() | {"compressed": _compressed(1900, 200)} | _zeroed(5.60) | {"others": {"prune": 0.9}})
     assert "zeroed" not in busy, busy  # a timing without its core: no evidence either way

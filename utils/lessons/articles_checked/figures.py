@@ -351,6 +351,18 @@ def printed_ratios(over: list[float], under: list[float], digits: int, scale: fl
     return [words.as_printed(words.printed_ratio(o, u, digits, scale), 2) for o, u in zip(over, under)]
 
 
+def zeroed_ratio(prune: dict) -> float:
+    """Half the weights zeroed over the dense layer, as rows B11 and B12 print it: from the ms they print, half up."""
+    return words.half_up(words.printed_ratio(prune["zeroed"], prune["dense"], 2, 1e-3))
+
+
+def zeroed_no_faster(prune: dict) -> bool:
+    """Row B12's "zeroed connections cost as much", one rule for its check and row B18: the zeroed time, a
+    fastest time kept without rounds, is at least the dense time less the ``LEDGER_NOISE`` floor, as printed
+    (0.99x: within noise, no faster; 0.97x: faster)."""
+    return zeroed_ratio(prune) >= words.half_up(1 - LEDGER_NOISE, 2)
+
+
 def compression_rounds(c: dict) -> list[float]:
     """Row B8's rounds: the plain way's time over the packed way's, from the whole µs the page prints."""
     return printed_ratios(c["plain"], c["packed"], 0, 1e-6)

@@ -253,11 +253,24 @@ def b8(m):
             Part(f"the parts the condition weighs, medians of the same rounds: 4 MiB as fp32 {plain:.0f} µs, 1 MiB "
                  f"of uint8 {sent:.0f} µs, {saved_words(saved)}; packing and "
                  f"unpacking {packing:.0f} µs, {condition_words(condition, saved)}{per_round_words(c)}"
-                 f"{parts_gap_words(c)}; "
+                 f"{parts_gap_words(c)}{medians_words(c)}; "
                  f"{few_bytes_words(m)}"
                  f"{other_timing_words(m, plain, sent)}",
                  MEASURED, two_devices(m["plan"], m["hw"])),
             Part(_lesson_05_differs(m), ARITHMETIC)]
+
+
+def medians_words(c: dict) -> str:
+    """Row B8's paired figure beside the two medians it prints (4 MiB as fp32, the packed way's), where the two
+    divide to another figure: the median of each round's own ratio need not be the ratio of the medians, which
+    may come from different rounds, so the row says which it printed (``claims.medians_clause``); "" where the
+    division gives the figure printed."""
+    median = paired(compression_rounds(c))[0]  # the figure "the packed way 0.54x" prints
+    plain, packed = _us(_median(c["plain"])), _us(_median(c["packed"]))  # whole µs, as the row prints them
+    divided = claims.medians_divide_to(median, plain, packed, 2)
+    if divided is None:
+        return ""
+    return "; " + claims.medians_clause(median, f"{plain} µs", f"{packed} µs", divided)
 
 
 def per_round_words(c: dict) -> str:

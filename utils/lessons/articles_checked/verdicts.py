@@ -24,8 +24,9 @@ from utils.lessons.articles_checked.checks import (  # noqa: F401
     needs_quiet_cores, past_bound, peak_ratio, rounds_above_words, run_check, speedup_words, split_reference,
     spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
-    TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
-    kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, share_text, walk_told)
+    LEDGER_NOISE, TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
+    kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, share_text, walk_told,
+    zeroed_no_faster)
 from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, MEASURED, NONE,
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
@@ -450,13 +451,22 @@ def prune_accuracy_words(record: dict) -> str:
             "moves the accuracy by a fraction of a point")
 
 
+def zeroed_reading(prune: dict) -> str:
+    """Under 1x, the zeroed time read by the line of row B12's check and row B18 (``zeroed_no_faster``: a
+    fastest time kept without rounds, within the 2% noise floor); at or above 1x, no words: the ratio says it."""
+    if half_up(printed_ratio(prune["zeroed"], prune["dense"], 2, 1e-3)) >= 1.0:
+        return ""
+    floor = f"{LEDGER_NOISE:.0%} noise floor"
+    return f" (no faster: within the {floor})" if zeroed_no_faster(prune) else f" (faster, beyond the {floor})"
+
+
 def b12(m):
     p = m["prune"]
     dense, zeroed, removed = (as_printed(p[k], 2, 1e-3) for k in ("dense", "zeroed", "removed"))  # ms
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (of the dense ms printed)
     return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed:.2f} ms, "
-                 f"{times('zeroed'):.2f}x the dense time; half the neurons removed (0.5 of the FLOPs) {removed:.2f} "
-                 f"ms, {times('removed'):.2f}x; CSR at 95% zeros: {m['csr']:.2f}x"
+                 f"{times('zeroed'):.2f}x the dense time{zeroed_reading(p)}; half the neurons removed (0.5 of the "
+                 f"FLOPs) {removed:.2f} ms, {times('removed'):.2f}x; CSR at 95% zeros: {m['csr']:.2f}x"
                  f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU)]
 
 
