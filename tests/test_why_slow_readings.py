@@ -76,6 +76,8 @@ def test_the_latency_is_named_as_the_fastest_small_message_not_the_smallest():
 def test_streams_rate_is_counted_drams_by_size_only_and_section_7_says_the_same():
     said = report.stream_sentence(2**25, {"L2": 2**21, "L3": 2**25})
     assert "by lesson 00's regime rule it is counted as DRAM's rate; the rule goes by size" in said
+    # reader t10_0001: the bandwidth beside it is STREAM add, which touches three arrays, not the copy's two
+    assert said.startswith("STREAM's arrays are 32 MiB each (its copy touches 64 MiB, its add 96 MiB): more than")
     import utils.devices as devices
 
     real = devices.cpu_caches
@@ -322,3 +324,22 @@ def test_section_3s_ratios_and_shares_are_worked_from_the_printed_microseconds()
     verdict = link_report._beat_latency_verdict(cost, 1e9, 0.5)
     assert verdict.startswith("does not hold") and verdict.endswith("the bytes take 51% of its time")
     assert link_report._beat_latency_verdict(cost, 1e9, 0.4).startswith("holds")  # the other branch
+
+
+def test_section_4_sets_its_step_beside_section_1s_as_section_1_prints_it():
+    """Reader t10_0001: "Section 1 timed the same step at 75.9 ms" where section 1's table printed 75.95 ms."""
+    from utils.lessons.why_slow import profile
+
+    said = profile.retimed_sentence(75.949e-3, 75.12e-3)
+    assert said.startswith("Section 1 timed the same step at 75.95 ms (the median of its rounds' fastest")
+    assert "the 75.1 ms here is the fastest of this section's own steps: -1% from it" in said  # 75.1 / 75.95
+    assert "+5% from it" in profile.retimed_sentence(0.100, 0.105)  # 105.0 / 100.00: the other side
+
+
+def test_the_remaining_gap_is_the_difference_of_the_printed_counts():
+    """Reader t10_0001: 5.376e+09 - 5.309e+09 printed as 6.71e+07 (the unrounded difference); it is 6.7e+07."""
+    from utils.lessons.why_slow import flops
+
+    gap = flops.remaining_gap(5.37612e9, 5.30911e9)
+    assert f"{gap:.3g}" == "6.7e+07" and f"{flops.printed_gap(6.712e7, gap, 3) + 1:.0%}" == "100%"
+    assert flops.remaining_gap(5.30911e9, 5.37612e9) < 0  # the counter under the formula: the other branch

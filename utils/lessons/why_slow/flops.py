@@ -50,6 +50,13 @@ def printed_gap(count: float, reference: float, significant: int = 4) -> float:
     return printed(count, significant) / printed(reference, significant) - 1
 
 
+def remaining_gap(counted: float, formula: float) -> float:
+    """The counter's count less the formula's, worked from the two counts as printed (4 figures each), so that
+    a reader who subtracts 5.309e+09 from 5.376e+09 finds the printed 6.7e+07 (reader t10_0001: the unrounded
+    difference printed 6.71e+07)."""
+    return printed(counted) - printed(formula)
+
+
 def _cpu_attention_flops(query, key, value, *args, out_val=None, **kwargs) -> int:
     """torch's counter has formulas for the GPU attention kernels; this is the same formula for the CPU's."""
     return flop_counter.sdpa_flop_count(query.shape, key.shape, value.shape)

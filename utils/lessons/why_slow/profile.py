@@ -348,3 +348,15 @@ def _gpu_busy_idle(prof) -> tuple[float, float]:
         end = max(end, e)
     span = end - kernels[0][0]
     return busy / 1e6, (span - busy) / 1e6
+
+
+def retimed_sentence(section1_seconds: float, here_seconds: float) -> str:
+    """Section 4's two timings of one step, each under its own name: section 1's median of its rounds' fastest
+    (``section1_seconds``), in ms to two decimals as section 1's table prints it, beside this section's fastest
+    unprofiled step (one decimal), and the move between them worked from the two figures as printed (reader
+    t10_0001: "75.9 ms" beside section 1's "75.95 ms")."""
+    before, here = claims.as_printed(section1_seconds * 1e3, 2), claims.as_printed(here_seconds * 1e3, 1)
+    moved = claims.half_up(here / before - 1)
+    return (f"Section 1 timed the same step at {before:.2f} ms (the median of its rounds' fastest, at another "
+            f"moment); the {here:.1f} ms here is the fastest of this section's own steps: {moved:+.0%} from it, "
+            "which is how far a moment moves one step's time on this machine.")

@@ -75,7 +75,9 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
     cache is counted in it), so that the memory bandwidth is named by whose rate it is."""
     from utils.plots import size_label
 
-    sizes = f"STREAM's arrays are {size_label(stream_bytes)} each (its copy touches {size_label(2 * stream_bytes)})"
+    # the profile's bandwidth is STREAM add (three arrays), its copy two: both footprints, the rule on the copy's
+    sizes = (f"STREAM's arrays are {size_label(stream_bytes)} each (its copy touches {size_label(2 * stream_bytes)}, "
+             f"its add {size_label(3 * stream_bytes)})")
     last = next((name for name in ("L3", "L2") if name in caches), None)
     if last is None:
         return f"{sizes}; this machine's cache sizes are not readable, so where they sit is not known."
