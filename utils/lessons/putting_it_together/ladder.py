@@ -305,8 +305,7 @@ class Climb:
         """One rule for every step: kept when it paid beyond noise (``paid``); compile also when the run pays
         back its compile. Else the measured reason: slower, or within noise with its rounds."""
         if not paid(c.ratios):
-            slower = _median(c.ratios) + claims.printed_spread(c.ratios) < 1
-            why = why_slower(c) if slower else within_noise(c.ratios)
+            why = why_slower(c) if shown_slower(c) else within_noise(c.ratios)
             if c.rung.name == "compile":  # the break-even rule, printed in both branches
                 why += "; " + compile_break_even(c, self.run_steps)
             return False, why
@@ -316,6 +315,15 @@ class Climb:
                 "inductor's cache as earlier runs on this machine left it (warm: a first run compiles longer)"
             return payback.applies, f"{payback.why}; the compile measured with {cache}"
         return True, ""
+
+
+def shown_slower(c: Compared) -> bool:
+    """Whether the page shows the step slower: the claims table's verdict (``claims.against_speedup`` on the
+    paired gain and its ± as printed, as ``report.claim_rows`` calls it), so that the reason a step gives
+    (``why_slower``, or ``within_noise``) is the one its claims-table row reads, in every branch: "0.96x ±
+    0.04" reaches 1.00x, within noise, though the unrounded 0.955 + 0.04 is below 1."""
+    verdict = claims.against_speedup("", c.gain, None, claims.printed_spread(c.ratios)).verdict
+    return verdict.startswith("slower")
 
 
 def paid(ratios: list[float], digits: int = 2) -> bool:
@@ -406,9 +414,8 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
     gap = claims.half_up(after - ideal, 1)
     cores = [r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")]  # CPU workers: a core's share
     # then ``why_slower`` has already said the core's share
-    slower = _median(c.ratios) + claims.printed_spread(c.ratios) < 1
     core = (f"; rank 0 had {_median(cores):.0%} of a core in its timed steps" if simulated and cores
-            and not slower else "")
+            and not shown_slower(c) else "")
     # the step time is worked (before / gain), never "took": its runs' tokens/s, unpaired, give another figure
     said = (f"In this step's rounds, the steps before it, {before:.1f} ms (their median in the same rounds), "
             f"over the paired gain, {c.gain:.2f}x, give {after:.1f} ms a step (a paired figure: its runs' "
@@ -432,12 +439,13 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
 def why_slower(c: Compared) -> str:
     """A step that did not pay: its step time, worked from the step before over the paired gain (a worked
     figure, so worded as one: its runs' tokens/s, unpaired, can give another), and what it cost here."""
-    before, after = paired_step_ms(c, digits=0)   # the paired gain's figure, from the printed ms
-    measured = (f"the steps before it, {before:.0f} ms (their median in the same rounds), over the paired "
-                f"rounds' median gain, {c.gain:.2f}x, give {after:.0f} ms a step")
+    # one decimal, as compile's break-even prints the same median: one figure, printed one way
+    before, after = paired_step_ms(c)   # the paired gain's figure, from the printed ms
+    measured = (f"the steps before it, {before:.1f} ms (their median in the same rounds), over the paired "
+                f"rounds' median gain, {c.gain:.2f}x, give {after:.1f} ms a step")
     if c.rung.removes_s:
         return measured + (f"; the for-loop AdamW it replaces was {c.removable_s * 1e3:.1f} ms of the "
-                           f"{before:.0f} ms before it")
+                           f"{before:.1f} ms before it")
     core = _median([r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")])
     cause = {
         "feeding": "handing a batch over from the loader process costs more than the loading it hides",
