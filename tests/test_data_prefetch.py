@@ -985,6 +985,15 @@ def test_epoch_two_subtracts_the_epochs_as_printed_on_every_branch():
     assert report.epoch_two(1.404, 1.398) == "Epoch 2 took the same time kept, at this precision"
 
 
+def test_the_fits_ratio_is_a_prediction_only_where_the_fit_keeps_to_its_own_sizes():
+    # tenth reading: residuals from -31% to +79%, yet the details said "It predicts 3.69x"
+    loose = transfer.fit_prediction(3.69, {2**16: -0.31, 2**18: 0.79, 2**20: 0.05})
+    assert loose == ("It would predict 3.69x for the link alone, which a fit this loose (more than 10% off "
+                     "its own sizes) cannot support")
+    close = transfer.fit_prediction(3.69, {2**16: 0.04, 2**20: -0.10})   # -10% printed: within 10%
+    assert close == "It predicts 3.69x for the link alone"
+
+
 def test_fit_reading_says_whether_the_link_follows_its_model_on_both_sides_of_the_threshold():
     # lesson 05's fourth reader: the fit missed its own sizes by -26% to +69%; its 4x is then the model's
     loose = transfer.fit_reading({2**16: 0.69, 2**20: -0.26, 2**24: 0.05}, 4.0)

@@ -220,14 +220,28 @@ def link_only_note(c: Compression, float_residual: float, uint8_residual: float,
             + sweep_reading(float_residual, uint8_residual, sweep, predicted, c.link_ratio))
 
 
+def is_loose(sweep: dict[int, float], loose: float = LOOSE_FIT) -> bool:
+    """Whether the link's fit misses one of its own sizes (``sweep``: size -> ``residual``) by more than
+    ``loose``, judged on the residuals as printed (whole percents): -10% printed is within 10 %. Lesson 05."""
+    return max(abs(as_printed(r, 2)) for r in sweep.values()) > loose
+
+
+def fit_prediction(predicted: float, sweep: dict[int, float], loose: float = LOOSE_FIT) -> str:
+    """The fit's own float32 / uint8 ratio for the link alone, said as a prediction only where the fit keeps
+    to its own sizes (``is_loose``): a fit that misses them by up to 79% cannot support one (lesson 05)."""
+    if is_loose(sweep, loose):
+        return (f"It would predict {predicted:.2f}x for the link alone, which a fit this loose (more than "
+                f"{loose:.0%} off its own sizes) cannot support")
+    return f"It predicts {predicted:.2f}x for the link alone"
+
+
 def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE_FIT) -> str:
     """How well alpha + n/beta fits the link's own sweep (``sweep``: size -> ``residual``, as printed), and
     so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05)."""
     low, high = min(sweep.values()), max(sweep.values())
-    worst = max(abs(as_printed(low, 2)), abs(as_printed(high, 2)))   # the residuals as printed, whole percents
     head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {low:+.0%} to {high:+.0%} "
             "(the details above)")
-    if worst > loose:
+    if is_loose(sweep, loose):
         return (f"{head}: more than {loose:.0%}, so this link follows that model only loosely, and the bytes' "
                 f"ratio, {byte_ratio:.0f}x, is the model's ceiling, not one this link was shown to keep")
     return (f"{head}: within {loose:.0%}, so this link follows that model, and the bytes' ratio, "
@@ -265,9 +279,9 @@ def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int,
     factor = half_up(printed_ratio(measured, predicted), 2)   # how far the rounds' ratio lies from the fit's
     low, high = min(sweep.values()), max(sweep.values())
     reach = half_up((1 - as_printed(low, 2)) / (1 - as_printed(high, 2)), 2)   # the most two fitted sizes set
-    text += (f"; the fit predicts {predicted:.2f}x, so {measured:.2f}x is {factor:.2f} times the fit's ratio; the "
-             f"sweep's own fitted sizes sat from {low:+.0%} to {high:+.0%} off the same fit, a scatter that "
-             f"alone can move a ratio up to {reach:.2f} times")
+    text += (f"; the fit's own ratio is {predicted:.2f}x, so {measured:.2f}x is {factor:.2f} times the "
+             f"fit's ratio; the sweep's own fitted sizes sat from {low:+.0%} to {high:+.0%} off the same "
+             f"fit, a scatter that alone can move a ratio up to {reach:.2f} times")
     if reach >= factor:
         return (text + ": this link's times follow alpha + n/beta only that loosely, so two of them can pass its "
                 "ceiling. What sets the scatter (the shared cores' scheduling, gloo's transport, caches or "
