@@ -228,3 +228,18 @@ def test_the_step_beside_the_shard_prints_the_difference_the_tolerance_lets_thro
     assert verdicts.step_beside_shard(0.01913, 0.01821) is None   # 0.92 ms beyond 0.91: taken apart instead
     # judged as printed: 19.124 - 18.206 is 0.918 unrounded, beyond 0.910, but 19.12 - 18.21 = 0.91 is within
     assert "differs by 0.91 ms" in verdicts.step_beside_shard(0.019124, 0.018206)
+
+
+def test_the_chained_5_percent_allowances_are_added_up_beside_the_compute_s_miss():
+    """Tenth reading, cell 29: the compute was booked as a 0.34 ms miss part (19.39 against 18.14 x 1.05), and
+    the evidence said the step "added nothing measurable" (19.39 against 18.51, within 0.93 ms), each link
+    passing its 5 %. The evidence now adds the links up: 0.37 + 0.88 = 1.25 ms, beyond t1/2's 0.91 ms."""
+    said = verdicts.step_beside_shard(0.019394, 0.018511, 0.018142)
+    assert "from t1/2 (18.14 ms) the compute went 0.37 ms to the shard apart and 0.88 ms more inside the " \
+        "step, each within its 5 %, 1.25 ms together, beyond the 5 % of t1/2 (0.91 ms)" in said
+    assert said.endswith("the compute's part of the miss counted above.")
+    # no chain: the sum within t1/2's 5 % (18.14 -> 18.30 -> 18.70), or no t1/2 given
+    assert "chain" not in verdicts.step_beside_shard(0.018701, 0.018301, 0.018142)
+    assert "chain" not in verdicts.step_beside_shard(0.019394, 0.018511)
+    # the shard apart itself beyond t1/2's 5 % (17.00 -> 18.51): that link is not "within", no chain told
+    assert "chain" not in verdicts.step_beside_shard(0.019394, 0.018511, 0.017)

@@ -437,7 +437,7 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
         return out
     apart, inside = corun["together"], slow["compute"]
     extra = inside - apart
-    if within := verdicts.step_beside_shard(inside, apart):   # within the 5 % tolerance, as printed
+    if within := verdicts.step_beside_shard(inside, apart, m.get("model_compute")):   # within 5 %, as printed
         return out + [within]
     if extra < 0:
         out.append(f"The longer-step rank's compute inside the step ({inside * 1e3:.2f} ms, one round) is shorter "

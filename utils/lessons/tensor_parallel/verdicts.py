@@ -341,18 +341,37 @@ def residual_reach(rows: list[dict], residual: float) -> str:
             f"in proportion the residual moves its speed-up, and {where}")
 
 
-def step_beside_shard(inside: float, apart: float) -> str | None:
+def step_beside_shard(inside: float, apart: float, half: float | None = None) -> str | None:
     """The longer-step rank's compute inside the step (one round) beside the shard measured apart with both
     ranks computing (seconds), where the two differ by no more than the lesson's 5 % tolerance, worked from
     the ms as printed; None beyond it (the caller then takes the gap apart). The difference is printed, not
-    only judged: a chain of tolerances each passed can still add up to a miss, so the reader sees it."""
+    only judged: a chain of tolerances each passed can still add up to a miss, so the reader sees it, and
+    with ``half`` (the model's t1/2) the chain is added up against the miss's compute part."""
     inside_ms, apart_ms = claims.as_printed(inside, 2, 1e-3), claims.as_printed(apart, 2, 1e-3)
     extra = claims.half_up(inside_ms - apart_ms, 2)   # worked from the two printed ms
     allowed = claims.half_up(TOLERANCE * apart_ms, 2)
     if abs(extra) > allowed:
         return None
     return (f"The longer-step rank's compute inside the step ({inside_ms:.2f} ms) differs by "
-            f"{abs(extra):.2f} ms from the shard measured apart with both ranks computing ({apart_ms:.2f} ms): within the 5 % "
-            f"tolerance ({allowed:.2f} ms) this lesson allows for timing noise, so the step added nothing "
-            "measurable to the shard's work beyond that noise" + (
-                f"; those {extra:.2f} ms are not timed apart in this run." if extra > 0 else "."))
+            f"{abs(extra):.2f} ms from the shard measured apart with both ranks computing ({apart_ms:.2f} ms): "
+            f"within the 5 % tolerance ({allowed:.2f} ms) this lesson allows for timing noise, so the step added "
+            "nothing measurable to the shard's work beyond that noise" + (
+                f"; those {extra:.2f} ms are not timed apart in this run" if extra > 0 else "")
+            + _chained(inside_ms, apart_ms, half) + ".")
+
+
+def _chained(inside_ms: float, apart_ms: float, half: float | None) -> str:
+    """Where the compute inside the step passed t1/2's 5 % though each link (t1/2 to the shard apart, the shard
+    to the step) passed its own: the two links named and added up, so the miss's compute part is accounted
+    for beside "added nothing measurable". '' where there is no such chain."""
+    if half is None:
+        return ""
+    half_ms = claims.as_printed(half, 2, 1e-3)
+    to_shard, in_step = claims.half_up(apart_ms - half_ms, 2), claims.half_up(inside_ms - apart_ms, 2)
+    total, allowed = claims.half_up(to_shard + in_step, 2), claims.half_up(TOLERANCE * half_ms, 2)
+    if not (0 < to_shard <= allowed and in_step > 0 and total > allowed):   # each link within, the sum beyond
+        return ""
+    return (f". The two 5 % allowances chain: from t1/2 ({half_ms:.2f} ms) the compute went {to_shard:.2f} ms "
+            f"to the shard apart and {in_step:.2f} ms more inside the step, each within its 5 %, "
+            f"{total:.2f} ms together, beyond the 5 % of t1/2 ({allowed:.2f} ms): that excess is the compute's "
+            "part of the miss counted above")
