@@ -261,8 +261,9 @@ def test_a_rejected_link_fit_is_not_drawn_as_a_result():
     import matplotlib.pyplot as plt
 
     pts = [NS(size=n, seconds=1e-4 + n / 3e9, path="gloo") for n in (4, 4096, 65536, 2**20)]
-    fit = NS(alpha=8e-5, beta=3e9, time=lambda n: 8e-5 + n / 3e9)
+    sizes = (4, 4096, 65536, 2**20)
     for accuracy, drawn in ((0.55, False), (0.3, True)):
+        fit = NS(alpha=8e-5, beta=3e9, time=lambda n: 8e-5 + n / 3e9, sizes=sizes, residuals=(accuracy, 0, 0, 0))
         fig, ax = plt.subplots()
         bandwidth._plot_message_times(ax, pts, NS(accuracy=accuracy, fit=fit, measured="in this run"))
         labels = [t.get_text() for t in ax.get_legend().get_texts()]

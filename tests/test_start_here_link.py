@@ -162,3 +162,24 @@ def test_one_size_alone_deciding_the_line_verdict_is_said_with_its_neighbours_ti
     two = check((372.8, 2659.9, 5532.9), (0.60, 0.56, 0.05))
     assert two.grade == "beyond" and "against its neighbours" not in two.sentence() and "\n" not in two.sentence()
     assert "the line does not describe this run's link" in two.sentence() and two.verdict.startswith("no:")
+
+
+def test_a_fits_plus_minus_is_the_largest_residual_its_table_prints():
+    """The ± said of a fit ("every size within ±26%") is the largest residual of the fit table beside it, both
+    worked from the printed α, β and times (``printed_accuracy``), not the unrounded worst residual: here
+    0.2554 prints 26% unrounded, while the table, from α 106.0 µs and β 3.98 GB/s, prints 25% at 16 MiB."""
+    from utils.lessons.start_here import bandwidth, summary
+    from utils.lessons.start_here.printed import printed_accuracy, printed_residual
+
+    fit = AlphaBeta(106.04e-6, 3.984e9, tuple(SIZES), (0.1, 0.05, 0.02, 0.01, 0.03, 0.04, 0.2554, 0.02))
+    run = LinkFit(GLOO, fit, tuple(fit.time(n) / (1 - r) for n, r in zip(SIZES, fit.residuals)))
+    column = [printed_residual(fit, n, r) for n, r in zip(SIZES, fit.residuals)]
+    assert f"{run.accuracy:.0%}" == "26%" and printed_accuracy(run) == max(map(abs, column)) == 0.25
+    said = summary.rerun_link_sentence(profile(), run)
+    assert "every size within ±25%: inside the ±50% tolerance (25 points to spare)" in said
+    assert "within ±25% (±: its largest miss" in summary.link_sentence(run)
+    from types import SimpleNamespace as NS
+
+    one_thread = NS(peak=lambda *args, **kwargs: NS(threads=1), ceilings=[])  # no ceilings' rows: the link's only
+    assert summary.lesson_claims(one_thread, [], [], run, [])[-1].measured.startswith("±25% worst residual")
+    assert "±26%" not in said and bandwidth.printed_accuracy is printed_accuracy

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 import torch
 
 from utils import bench, claims, devices
-from utils.lessons.start_here.printed import micros, printed_residual, shown_seconds
+from utils.lessons.start_here.printed import micros, printed_accuracy, printed_residual, shown_seconds
 from utils.lessons.start_here.regimes import measure_regimes, regime_of
 from utils.lessons.start_here.summary import FIT_USABLE, below_next_level, fit_source
 from utils.linkmodel import AlphaBeta, fit_alpha_beta
@@ -305,12 +305,12 @@ def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
         grid = [pts[0].size * (pts[-1].size / pts[0].size) ** (j / 60) for j in range(61)]
         ax.plot(grid, [f.time(n) * 1e6 for n in grid], color="C3", lw=1, alpha=0.7,
                 label=f"{fit_source(link_fit)}: alpha {f.alpha * 1e6:.0f} µs + n / ({f.beta / 1e9:.1f} GB/s), "
-                      f"±{link_fit.accuracy:.0%}")
+                      f"±{printed_accuracy(link_fit):.0%}")
         ax.axhline(f.alpha * 1e6, color="0.4", ls=":", lw=1,
                    label="alpha: the fit's fixed cost of a message (an average over the sizes)")
     elif link_fit is not None:  # rejected by its own verdict: no line, and the legend says why
         ax.plot([], [], " ", label=f"no fit drawn: {fit_source(link_fit)} misses a size by "
-                                   f"±{link_fit.accuracy:.0%}, beyond the ±{FIT_USABLE:.0%} tolerance")
+                                   f"±{printed_accuracy(link_fit):.0%}, beyond the ±{FIT_USABLE:.0%} tolerance")
     ax.set_yscale("log")
     _plain_ticks(ax)
     _size_axis(ax, [p.size for p in pts])

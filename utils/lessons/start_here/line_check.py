@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from math import comb
 
 from utils import claims
-from utils.lessons.start_here.printed import printed_residual
+from utils.lessons.start_here.printed import printed_accuracy, printed_residual
 from utils.plots import size_label
 
 
@@ -260,7 +260,8 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
 
 def check_line(kept, this_run) -> LineCheck:
     """This run's messages (``this_run``: a ``machine.LinkFit``, any sizes) against the kept profile's line."""
-    return LineCheck(misses(kept.fit, this_run.fit.sizes, this_run.seconds), kept.accuracy)
+    # the kept fit's own error as lesson 00 prints it (``printed_accuracy``), so both lessons quote one ±
+    return LineCheck(misses(kept.fit, this_run.fit.sizes, this_run.seconds), printed_accuracy(kept))
 
 
 def kept_line_sentence(kept, this_run) -> str:
@@ -328,11 +329,12 @@ def cost_answer(kept, this_run, tolerance: float) -> str:
     where it is within ``tolerance`` and this run lies on its line (``check_line``), else its measured time."""
     line = f"alpha {kept.fit.alpha * 1e6:,.1f} µs, beta {kept.fit.beta / 1e9:.2f} GB/s"
     head = f"What a message costs on '{kept.name}' in this run: "
-    if kept.accuracy > tolerance:
+    acc = printed_accuracy(kept)  # the ± the fit table's residuals print
+    if acc > tolerance:
         return (head + f"its measured time (listed below): one alpha and one beta fit its sizes only within "
-                f"±{kept.accuracy:.0%}, outside the ±{tolerance:.0%} tolerance.")
+                f"±{acc:.0%}, outside the ±{tolerance:.0%} tolerance.")
     if kept.seconds == this_run.seconds:
-        return head + f"about alpha + n/beta with this run's fit ({line}), good to about ±{kept.accuracy:.0%}."
+        return head + f"about alpha + n/beta with this run's fit ({line}), good to about ±{acc:.0%}."
     check = check_line(kept, this_run)
     if check.grade == "beyond":
         return (head + f"its measured time (listed below), not the profile's line ({line}), which this run's "

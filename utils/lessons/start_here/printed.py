@@ -48,3 +48,12 @@ def printed_residual(fit, size: int, residual: float) -> float:
     alpha = claims.as_printed(fit.alpha, us_digits(fit.alpha), 1e-6) * 1e-6
     line = alpha + size / ((claims.as_printed(fit.beta, 2, 1e9) or 0.01) * 1e9)
     return claims.half_up((measured - line) / measured * 100, 0) / 100
+
+
+def printed_accuracy(link) -> float:
+    """A link fit's ± (``machine.LinkFit``): its largest residual as the fit table prints them
+    (``printed_residual``, from the printed α, β and times), so that "every size within ±26%" is the largest
+    figure of the column beside it. ``LinkFit.accuracy`` (the unrounded worst residual) keeps its meaning for
+    the gates; a ± printed in lesson 00 is this one."""
+    fit = link.fit
+    return max(abs(printed_residual(fit, n, r)) for n, r in zip(fit.sizes, fit.residuals))

@@ -17,7 +17,7 @@ from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's 
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, cost_answer, kept_line_sentence, message_times_sentence, misses, pattern_sentence,
     rate_change, rate_trend, shape_note)
-from utils.lessons.start_here.printed import mean_of_two, micros, micros_time_share
+from utils.lessons.start_here.printed import mean_of_two, micros, micros_time_share, printed_accuracy
 from utils.plots import size_label
 
 # A fit whose worst residual is within this share is used to predict times; beyond it, only measured times.
@@ -215,7 +215,7 @@ def link_sentence(link, this_run=None) -> str:
     """The fit of the link's messages (the machine profile's, measured once), and whether it is good enough
     to predict times with. ``this_run``: this run's messages fitted; where they miss the kept line past its
     own error (``check_line``), the fit's ± is said to be the measuring run's, beside this run's worst miss."""
-    acc, tol = link.accuracy, FIT_USABLE
+    acc, tol = printed_accuracy(link), FIT_USABLE  # the ± as the fit's residuals print (``printed_accuracy``)
     shown = percent_shown(acc)  # margins in points from the ± as printed
     check = check_line(link, this_run) if this_run is not None and this_run.seconds != link.seconds else None
     fit = (f"{link.name}, {fit_source(link)}: alpha "
@@ -248,7 +248,7 @@ def rerun_link_sentence(kept, this_run) -> str:
     # from the figures as printed: alpha in µs to 1 decimal, beta in GB/s to 2
     da = claims.printed_ratio(this_run.fit.alpha, kept.fit.alpha, 1, 1e-6) - 1
     db = claims.printed_ratio(this_run.fit.beta, kept.fit.beta, 2, 1e9) - 1
-    acc, tol = this_run.accuracy, FIT_USABLE
+    acc, tol = printed_accuracy(this_run), FIT_USABLE  # the largest residual of the fit table beside it
     shown = percent_shown(acc)  # margins in points from the ± as printed
     verdict = (f"inside the ±{tol:.0%} tolerance ({points(tol - shown)} to spare)" if acc <= tol else
                f"outside the ±{tol:.0%} tolerance by {points(shown - tol)}: this run's own fit would not be used to "
@@ -302,8 +302,8 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
         rows.append(_fixed_cost_noted(row, fixed_cost_bound(points)))
     if link is not None:
         rows.append(claims.Claim(f"one alpha and one beta describe {link.name}",
-                                 f"±{link.accuracy:.0%} worst residual ({fit_source(link)})",
-                                 f"tolerance ±{FIT_USABLE:.0%}", fit_verdict(link.accuracy)))
+                                 f"±{printed_accuracy(link):.0%} worst residual ({fit_source(link)})",
+                                 f"tolerance ±{FIT_USABLE:.0%}", fit_verdict(printed_accuracy(link))))
         if this_run is not None and this_run.seconds != link.seconds:
             rows.append(check_line(link, this_run).claim(link.name))
     if messages:  # memcpy beside gloo: the copies section 2 kept in their regime (``memcpy_references``)
@@ -543,10 +543,10 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
         beta = claims.as_printed(link.fit.beta, 2, 1e9)
         text += f"; at the fitted beta, {beta:.2f} GB/s, {weights_gb / beta:.1f} s"
     if past <= 1:
-        return text + (f" (the fit is good to ±{link.accuracy:.0%} over these sizes)." if fitted else ".")
+        return text + (f" (the fit is good to ±{printed_accuracy(link):.0%} over these sizes)." if fitted else ".")
     text += (f". {'Both are estimates, extrapolated' if fitted else 'It is an estimate, extrapolated'} "
              f"{past:,.0f}x past the largest size measured (its model: every byte moves at that rate)"
-             + (f" (the fit's ±{link.accuracy:.0%} holds only over the sizes it was fitted on)" if fitted else ""))
+             + (f" (the fit's ±{printed_accuracy(link):.0%} holds only over the sizes it was fitted on)" * fitted))
     if len(pts) < 2:
         return text + ": a single size says nothing of how the rate goes on."
     prev = pts[-2]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from utils import claims
 from utils.lessons.start_here.line_check import check_line, falling_sentence  # lesson 00's tests of a run's line
+from utils.lessons.start_here.printed import printed_accuracy
 from utils.lessons.why_slow.transfers import LATENCY_NAME, PREDICTS, latency, printed_residual, printed_time, us
 from utils.tables import Table
 
@@ -233,7 +234,7 @@ def link_against_profile(link, kept) -> str:
     if kept.accuracy > PREDICTS:
         return (source + f", a fit lesson 00 rejected (±{kept.accuracy:.0%} worst residual, beyond the "
                 f"±{PREDICTS:.0%} tolerance): this section compares nothing with it and uses its own fit.")
-    said = f" (within ±{kept.accuracy:.0%} of every size there)"
+    said = f" (within ±{printed_accuracy(kept):.0%} of every size there)"  # lesson 00's printed ±
     # from the figures as printed: α in µs to one decimal, β in GB/s to two
     da = claims.printed_ratio(link.fit.alpha, f.alpha, 1, 1e-6) - 1
     db = claims.printed_ratio(link.fit.beta, f.beta, 2, 1e9) - 1
