@@ -484,6 +484,37 @@ def compare_steps(step: float, other: float, spread: float | None = None) -> str
     return "shorter" if step < other else "longer"
 
 
+def _reading(read: str, ratio: float, noise: float, step_ms: float, other_ms: float) -> str:
+    """One comparison of ``answer``: ``read`` (``compare_steps``'s word), ``ratio`` (the other way's step over
+    this one's, as printed), ``noise`` (the share it was read with) and the two steps (ms as printed)."""
+    if read == "within noise":
+        return f"within noise ({step_ms:.1f} vs {other_ms:.1f} ms, noise {noise_percent(noise)})"
+    pace = f"{ratio:.2f}x faster" if ratio >= 1 else f"{1 / ratio:.2f}x slower"
+    return f"{'paid' if read == 'shorter' else 'cost'}: {pace}, beyond {noise_percent(noise)} noise"
+
+
+def step_reads(hand: float, large: float, small: float, noise: float, fewer_noise: float) -> tuple[str, str]:
+    """Section 2's two readings (``compare_steps``' words), worked from the step times as printed (0.1 ms) and
+    the noises as printed (whole per cent), so that a reader who redoes them from the page agrees: overlap
+    (``small`` buckets against ``large``, read with ``noise``) and fewer messages (``large`` against ``hand``,
+    read with ``fewer_noise``). Step times in seconds."""
+    ms = lambda seconds: as_printed(seconds, 1, 1e-3)
+    return (compare_steps(ms(small), ms(large), half_up(noise, 2)),
+            compare_steps(ms(large), ms(hand), half_up(fewer_noise, 2)))
+
+
+def answer(hand: float, large: float, small: float, noise: float, fewer_noise: float) -> str:
+    """Section 2's answer in one line, printed before its table and charts: did starting small buckets during
+    the backward (``small`` against ``large``) and sending fewer messages (``large`` against ``hand``) shorten
+    the step? Read by ``step_reads``, as the collapsed block's lines are, so the two never disagree."""
+    ms = lambda seconds: as_printed(seconds, 1, 1e-3)
+    ratios, (overlap_read, fewer_read) = step_ratios(hand, large, small), step_reads(hand, large, small, noise,
+                                                                                      fewer_noise)
+    overlap = _reading(overlap_read, ratios["overlapped"], noise, ms(small), ms(large))
+    fewer = _reading(fewer_read, ratios["fewer"], fewer_noise, ms(large), ms(hand))
+    return f"Answer: overlap {overlap}; fewer messages {fewer}."
+
+
 def step_ratios(hand: float, large: float, small: float) -> dict:
     """The three step ratios of section 2, worked from the step times as printed (0.1 ms), so a learner who
     divides the printed figures gets the printed ratios: ``total`` (by hand over small buckets), ``fewer``
