@@ -202,14 +202,20 @@ def profile_against_work(split: Sequence[int], profile: float, work: float | Non
 
 
 def _measured_against_both(v: float, d: float, profile: float, work: float) -> str:
-    """The measured median ``v`` ± ``d`` against the two predictions (all as printed), by claims' one noise rule:
-    within noise of either, no wait is shown; under both by more than the spread, the gap is waiting (time
-    outside the work both predictions count); above both, a finding."""
+    """The measured median ``v`` ± ``d`` against the two predictions (all as printed), by claims' one noise rule.
+    Waiting is read against the work's prediction (it adds what the profile leaves out): within noise of it, no
+    waiting is shown; within noise of the profile's only, under the work's, waiting or an off prediction (these
+    rounds do not tell which); under both by more than the spread, the gap is waiting; above, a finding."""
     measured = f"the measured {v:.2f}x ± {d:.2f}"
-    covered = [f"the {name}'s {x:.2f}x" for name, x in (("profile", profile), ("work", work))
-               if within_noise(v, d, x)]
-    if covered:
-        return f"{measured} is within noise of {' and '.join(covered)}: no waiting shown"
+    if within_noise(v, d, work):
+        both = f"the profile's {profile:.2f}x and " if within_noise(v, d, profile) else ""
+        return f"{measured} is within noise of {both}the work's {work:.2f}x: no waiting shown"
+    if within_noise(v, d, profile):  # the profile's only: the work's prediction lies outside the spread
+        if v < work:
+            return (f"{measured} is within noise of the profile's {profile:.2f}x, under the work's {work:.2f}x by "
+                    "more than its spread: waiting, or the work's prediction is off; these rounds do not tell which")
+        return (f"{measured} is within noise of the profile's {profile:.2f}x, above the work's {work:.2f}x by more "
+                "than its spread: a finding to explain")
     if v < min(profile, work):
         return f"{measured} is under both by more than its spread: the gap is waiting (time outside the work both count)"
     return f"{measured} is above both by more than its spread: a finding to explain"

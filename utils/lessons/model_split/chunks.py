@@ -7,9 +7,9 @@
 
 from __future__ import annotations
 
-from utils.claims import as_printed, printed_ratio, within_noise
+from utils.claims import as_printed, half_up, printed_ratio, within_noise
 from utils.lessons.model_split.bounds import printed_side
-from utils.lessons.model_split.noise import above_as_printed, printed, round_text
+from utils.lessons.model_split.noise import above_as_printed, printed, round_text, rounds_text
 from utils.lessons.model_split.runs import Row
 
 
@@ -17,6 +17,13 @@ def idle_shares(r: Row) -> list[float]:
     """Each stage's idle share of the step, 1 - busy / step: the bubble as measured (with the messages' waits),
     worked from the busy and step ms as the rows table prints them (whole ms: 1 - 311 / 373 = 17%)."""
     return [max(1 - printed_ratio(b, r.seconds, 0, 1e-3), 0.0) for b in r.busy]
+
+
+def measured_text(r: Row) -> str:
+    """A row's median with its paired spread and every round's range, as section 9's table prints it
+    ("1.52x ± 0.05 (1.41-1.64)"): the ± that every comparison beside plain 1F1B reads."""
+    value, spread = printed(r)
+    return f"{value:.2f}x ± {spread:.2f} ({rounds_text(*r.speedup_range)})"
 
 
 def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
@@ -45,26 +52,40 @@ def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
     return text + " " + _beside_plain(rows, plain)
 
 
+def baseline_gap(here: float, there: float) -> float:
+    """How far apart two launches' one-device steps are, worked from their ms as printed (whole ms) and rounded
+    half up to whole percent: 679 and 669 ms are 1.5% apart, printed 1%, the figure every reading then uses."""
+    shown = as_printed(there, 0, 1e-3) or 1.0  # a step printed as 0 ms counts as its rounding step
+    return half_up(abs(as_printed(here, 0, 1e-3) / shown - 1), 2)
+
+
+def _against_plain(v: float, d: float, pv: float, pd: float, gap: float) -> str:
+    """One row's median ``v`` ± ``d`` beside plain 1F1B's ``pv`` ± ``pd``, all as printed, with the launches'
+    printed ``gap``: within noise, within the noise widened by the gap (not read), or faster or slower."""
+    if within_noise(v, d, pv) or within_noise(pv, pd, v):
+        return "within noise of it"
+    # where plain 1F1B's figure could lie: its band widened by the gap (9 decimals wipe the float error)
+    low, high = round((pv - pd) * (1 - gap), 9), round((pv + pd) * (1 + gap), 9)
+    apart = f"{half_up((v / pv - 1) * 100, 0):+.0f}%"  # worked from the two printed medians
+    if low <= round(v + d, 9) and round(v - d, 9) <= high:
+        return f"{apart}, within the noise and the baselines' {gap:.0%} gap: not read"
+    return f"{apart}: " + ("faster" if v > pv else "slower")
+
+
 def _beside_plain(rows: list[Row], plain: Row) -> str:
     """Each speedup beside plain 1F1B's, measured in another launch against that launch's own one-device step.
-    Two launches' one-device steps differ (``gap``): a speedup moves by that share with its baseline alone, so
-    plain 1F1B's noise band (its median ± its spread) is widened by the gap on either side, and only a speedup
-    whose own band lies wholly outside it is read as faster or slower."""
-    (pv, pd), said = printed(plain), []
-    here = rows[0].baseline
-    gap = abs(here / plain.baseline - 1)
-    low, high = (pv - pd) * (1 - gap), (pv + pd) * (1 + gap)  # where plain 1F1B's figure could lie
-    for r in rows:
+    Two launches' one-device steps differ (``baseline_gap``): a speedup moves by that share with its baseline
+    alone, so plain 1F1B's noise band (its median ± its spread) is widened by the gap on either side, and only a
+    speedup whose own band lies wholly outside it is read as faster or slower. Every figure as printed."""
+    (pv, pd), here = printed(plain), rows[0].baseline
+    gap = baseline_gap(here, plain.baseline)
+    said = []
+    for r in rows:  # each row's ± printed beside it: the reader checks the band from the page
         v, d = printed(r)
-        if within_noise(v, d, pv) or within_noise(pv, pd, v):
-            how = "within noise of it"
-        elif low <= v + d and v - d <= high:
-            how = f"{v / pv - 1:+.0%}, within the noise and the baselines' {gap:.0%} gap: not read"
-        else:
-            how = f"{v / pv - 1:+.0%}: " + ("faster" if v > pv else "slower")
-        said.append(f"{r.schedule} {v:.2f}x ({how})")
+        said.append(f"{r.schedule} {v:.2f}x ± {d:.2f} ({_against_plain(v, d, pv, pd, gap)})")
     return (f"Speedups beside plain 1F1B's {pv:.2f}x ± {pd:.2f}, each over its own launch's one-device step "
-            f"({here * 1e3:.0f} ms in this launch, {plain.baseline * 1e3:.0f} ms in plain 1F1B's: {gap:.0%} "
+            f"({as_printed(here, 0, 1e-3):.0f} ms in this launch, {as_printed(plain.baseline, 0, 1e-3):.0f} ms in "
+            f"plain 1F1B's: {gap:.0%} "
             "apart, a share a speedup carries with its baseline): " + ", ".join(said) + ". Faster or slower "
             "only where a row's median ± its spread clears plain 1F1B's, widened by that gap.")
 

@@ -10,7 +10,7 @@ and whether that time is what keeps a pipeline from its bound. ``report`` re-exp
 
 from __future__ import annotations
 
-from utils.claims import as_printed, as_printed_sig, printed_ratio, sig_text
+from utils.claims import as_printed, as_printed_sig, half_up, printed_ratio, sig_text
 from utils.lessons.model_split.noise import at_bound_in_noise, beside_line, percent_as_printed
 from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
@@ -128,15 +128,17 @@ def link_share(r: Row, alpha: float, beta: float, price: float = 1.0) -> float:
     """A row's messages' estimated time over the time it lost to its bound, on the figures as printed (both to
     0.1 ms), to two decimals (whole percent): the share a reader computes from the page, and the one
     ``_link_says`` reads. At another ``price`` (how many times the fit's, as printed to 0.1), that printed share
-    times the price, as the page says it: 19% at 1.6x the price reads 30%."""
-    share = as_printed(printed_ratio(link_time(r, alpha, beta), lost_time(r), 1, 1e-3), 2)
-    return as_printed(share * as_printed(price, 1), 2)
+    times the price, as the page says it, rounded half up: 19% at 1.6x the price reads 30%, 9% at 2.5x 23%."""
+    # half up, as a reader rounds a worked figure: 9% x 2.5 = 22.5% reads 23%, as 17% x 2.5 = 42.5% reads 43%
+    # (``round`` would give 22%: 0.09 * 2.5 is stored as 0.22499...)
+    share = half_up(printed_ratio(link_time(r, alpha, beta), lost_time(r), 1, 1e-3), 2)
+    return half_up(share * as_printed(price, 1), 2)
 
 
 def at_price(share: float, price: float, digits: int = 3) -> float:
     """A share of a step printed to ``digits`` decimals (3: "4.0%") at ``price`` times the fit's price (printed
     to 0.1), worked from the two as printed: 4.0% at 1.6x reads 6.4%, the reader's own product."""
-    return as_printed(as_printed(share, digits) * as_printed(price, 1), digits)
+    return half_up(as_printed(share, digits) * as_printed(price, 1), digits)
 
 
 PLANNING_SHARE = 0.10  # the summary's planning figure: messages under a tenth of a step (a target, not a bound)
@@ -410,8 +412,8 @@ def link_sources(recorded: Link | None, fit: Link, unpinned: Link | None = None)
                           f"{recorded.alpha * 1e6:.1f} µs, β {recorded.beta / 1e9:.2f} GB/s, {recorded.where}; beside it, the link's datasheet "
                           f"peak: β {fit.beta / 1e9:.0f} GB/s, no fixed cost. The arithmetic below uses lesson 00's, "
                           "measured on this machine's link.")
-    said = (f"The link, as the pipeline's workers send: {fit.where}. The arithmetic below uses this fit, because "
-            f"these workers, in this layout, send the pipeline's messages. A {MESSAGE // 2**20} MiB message: "
+    said = (f"The link, as the pipeline's workers send: {fit.where}.{_coarse_fit(fit)} The arithmetic below uses "
+            f"this fit, because these workers, in this layout, send the pipeline's messages. A {MESSAGE // 2**20} MiB message: "
             f"{_ms(fit):.2f} ms by it")
     if unpinned is not None:
         said += (f"; {_ms(unpinned):.2f} ms between workers the operating system placed (lesson 00's layout), "
@@ -423,6 +425,18 @@ def link_sources(recorded: Link | None, fit: Link, unpinned: Link | None = None)
         if recorded is not None:
             said += " " + _ledger_reading(unpinned, recorded)
     return fit, said
+
+
+COARSE_FIT = 0.50  # a fit that misses some size by this share or more: its prices are orders of magnitude
+
+
+def _coarse_fit(fit: Link) -> str:
+    """Said once, up front, where the fit misses some timed size by ``COARSE_FIT`` or more (as printed): every
+    link time, share and price read from it is then an order of magnitude, not a measurement ("" otherwise)."""
+    if not fit.accuracy or as_printed(fit.accuracy, 2) < COARSE_FIT:
+        return ""
+    return (f" That fit misses some size by up to ±{fit.accuracy:.0%}: every link time, share of a loss and price "
+            "read from it below is an order of magnitude, not a measurement.")
 
 
 def _layout_reading(fit: Link, unpinned: Link) -> str:

@@ -36,12 +36,13 @@ def naive_reading(r: Row, spans) -> str:
     """What the naive split's timeline and numbers say, from this run: the stages' busy fractions (their sum
     near 100 % means one device at a time), and where the median stands against 1x and against the bound
     measured per process (each stage timed alone in its own process)."""
-    busy = timeline.busy_fractions(spans)
+    # each share in whole percent, rounded half up; "together" adds the shares as printed (49% + 51% is 100%)
+    busy = {name: half_up(f * 100, 0) for name, f in timeline.busy_fractions(spans).items()}
     total = sum(busy.values())
-    shares = ", ".join(f"{name} {f:.0%}" for name, f in busy.items())
-    turns = ("one device works at a time" if total <= 1.1 else
+    shares = ", ".join(f"{name} {p:.0f}%" for name, p in busy.items())
+    turns = ("one device works at a time" if total <= 110 else
              "they overlapped a little (a send can finish while the other stage starts)")
-    text = f"Busy on the timeline: {shares}; together {total:.0%}: {turns}."
+    text = f"Busy on the timeline: {shares}; together {total:.0f}%: {turns}."
     if r.process_bound is None:  # no stage timed alone: the verdict's cause, from the measured work
         word = row_verdict(r)
         if word.startswith(GAP) and EXTRA in word:

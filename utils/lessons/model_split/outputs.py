@@ -44,7 +44,8 @@ def same_losses(losses: dict[str, float], names, regime: str = "fp32") -> list[s
 def rows_losses(raw: list[dict], rows, name) -> str:
     """Rule 3 for a launch of ``runs.measure_pipeline`` (sections 3, 5 and 7): each row's loss beside one
     device's loss of the same batch, in the same launch, by ``same_losses``'s tolerance. One line where every
-    row matches (with the largest |diff| as printed); otherwise the line of each row that does not (its
+    row matches (with the largest |diff| as printed; the notebook prints it before the speed-ups it vouches
+    for, hence "below"); otherwise the line of each row that does not (its
     speed-up does not count). ``name(row)``: what the row ran ("gpipe m=4")."""
     kept = launch_losses(raw)
     regime = raw[0].get("regime", "fp32") if raw else "fp32"
@@ -61,7 +62,9 @@ def rows_losses(raw: list[dict], rows, name) -> str:
             said.append(line)
     if not said:
         tol = LOSS_TOL.get(regime, LOSS_TOL["tf32"])
-        return textwrap.fill(f"Outputs (the loss) of all {len(rows)} rows match one device's loss of the same batch "
-                             f"within {tol:.0e} (largest |diff| = {max(diffs):.1e}): each speed-up above counts "
-                             "(rule 3).", 110)
+        # printed before the table or headline it vouches for (sections 3, 5 and 7): "below"
+        whose, each = (("all {} rows".format(len(rows)), "each speed-up below counts") if len(rows) > 1 else
+                       ("the 1 row", "its speed-up below counts"))
+        return textwrap.fill(f"Outputs (the loss) of {whose} match one device's loss of the same batch "
+                             f"within {tol:.0e} (largest |diff| = {max(diffs):.1e}): {each} (rule 3).", 110)
     return "\n".join(said)

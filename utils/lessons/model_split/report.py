@@ -162,7 +162,8 @@ def cpu_busy_note(rows: list[Row]) -> str:
 def _gaps(r: Row) -> list[str]:
     """What the measured work opened between this row's speedup and its bound."""
     gaps = []
-    extra = r.work_inflation is not None and r.work_inflation > EXTRA_WORK
+    # as printed: a work printed 1.10x is not above 1.10x, whichever side of it the unrounded figure lies
+    extra = r.work_inflation is not None and as_printed(r.work_inflation, 2) > EXTRA_WORK
     short = _short_of_bound(r, extra)
     if short and stage_imbalance(r) > STAGES_EVEN:  # tested first: an unbalanced split also adds work
         gaps.append(IMBALANCE)
@@ -170,7 +171,7 @@ def _gaps(r: Row) -> list[str]:
         gaps.append(EXTRA)
     if r.cpu_share and beside_line(min(r.cpu_share), CONTENDED) == "below":  # as printed
         gaps.append(CONTENTION)
-    if r.predicted is not None and r.speedup < SHORT_OF_PREDICTION * r.predicted and CONTENTION not in gaps:
+    if r.predicted is not None and _below_share(r.speedup, SHORT_OF_PREDICTION, r.predicted) and CONTENTION not in gaps:
         gaps.append(WAITING)
     return gaps
 
@@ -178,9 +179,15 @@ def _gaps(r: Row) -> list[str]:
 def _short_of_bound(r: Row, extra: bool) -> bool:
     """The work predicts well short of the bound, and the extra work alone does not account for it (the
     prediction is short of the work-scaled reference too, bound / work)."""
-    if r.predicted is None or r.predicted >= SHORT_OF_BOUND * r.bound:
+    if r.predicted is None or not _below_share(r.predicted, SHORT_OF_BOUND, r.bound):
         return False
-    return not extra or r.work_bound is None or r.predicted < SHORT_OF_BOUND * r.work_bound
+    return not extra or r.work_bound is None or _below_share(r.predicted, SHORT_OF_BOUND, r.work_bound)
+
+
+def _below_share(value: float, share: float, of: float) -> bool:
+    """``value`` below ``share`` of ``of``, both as printed (two decimals): the reader's own check (0.91x is
+    not below 90% of 1.00x); 9 decimals wipe the float error of the product (0.9 * 1.1)."""
+    return round(as_printed(value, 2) - share * as_printed(of, 2), 9) < 0
 
 
 def stage_imbalance(r: Row) -> float:
@@ -578,4 +585,5 @@ from utils.lessons.model_split.naive import (  # noqa: E402, F401
 )
 
 # Section 9, two stages per worker: in chunks.py, re-exported for the notebook.
-from utils.lessons.model_split.chunks import bubble_answer, idle_shares, p_at_this_m  # noqa: E402, F401
+from utils.lessons.model_split.chunks import (baseline_gap, bubble_answer, idle_shares,  # noqa: E402, F401
+                                             measured_text, p_at_this_m)
