@@ -343,3 +343,17 @@ def test_the_remaining_gap_is_the_difference_of_the_printed_counts():
     gap = flops.remaining_gap(5.37612e9, 5.30911e9)
     assert f"{gap:.3g}" == "6.7e+07" and f"{flops.printed_gap(6.712e7, gap, 3) + 1:.0%}" == "100%"
     assert flops.remaining_gap(5.30911e9, 5.37612e9) < 0  # the counter under the formula: the other branch
+
+
+def test_a_share_of_the_ceilings_gain_is_given_with_the_range_its_spread_allows():
+    """Reader t10_0001: "40% of its gain" beside 5.04x ± 1.56 and 11.00x read as exact; across the ± it runs
+    from (3.48 - 1) / 10 = 25% to (6.60 - 1) / 10 = 56%, and the compiled GELU's 38% lies within it."""
+    from utils.lessons.why_slow.algorithms import Comparison
+
+    fused = Comparison("GELU", "gelu_op_by_op", "gelu_fused", 5.04e-3, 1e-3, 2e-7, "20 of 22",
+                       round_ratios=(3.0, 3.48, 5.04, 6.6, 7.0), ceiling=11.0)
+    assert round(fused.spread, 2) == 1.56  # the reader's 5.04x ± 1.56
+    assert fused.verdict == "faster, under the bound: 40% of its gain (25%-56% across its ±)"
+    assert report.comparison_rows([fused])[0][4].startswith("faster, 40% of its gain (")
+    tight = _gelu_pair(3.59, 1.0, (3.59,) * 5)  # no spread: no range
+    assert tight.verdict == "faster, under the bound: 26% of its gain"
