@@ -435,8 +435,8 @@ def _coarse_fit(fit: Link) -> str:
     link time, share and price read from it is then an order of magnitude, not a measurement ("" otherwise)."""
     if not fit.accuracy or as_printed(fit.accuracy, 2) < COARSE_FIT:
         return ""
-    return (f" That fit misses some size by up to ±{fit.accuracy:.0%}: every link time, share of a loss and price "
-            "read from it below is an order of magnitude, not a measurement.")
+    return (f" A fit that far off (±{fit.accuracy:.0%}) makes every link time, share of a loss and price read from it "
+            "below an order of magnitude, not a measurement.")
 
 
 def _layout_reading(fit: Link, unpinned: Link) -> str:

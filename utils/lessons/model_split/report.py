@@ -456,7 +456,7 @@ def verdict_table(cpu_times: bool = True) -> Table:
         (GAP + IMBALANCE, f"otherwise, predicted below {SHORT_OF_BOUND:.0%} of the bound (and, where the work is "
                           f"above {EXTRA_WORK:.2f}x one device's, of the work-scaled reference too), with the "
                           f"busiest stage's work above {STAGES_EVEN:.2f}x the stages' mean"),
-        (GAP + EXTRA, f"also, work above {EXTRA_WORK:.2f}x one device's, or predicted that short with the stages' "
+        (GAP + EXTRA, f"also, work printed above {EXTRA_WORK:.2f}x one device's, or predicted that short with the stages' "
                       f"work within {STAGES_EVEN:.2f}x of their mean (even stages: the work is what is left)"),
         (GAP + CONTENTION, f"also, any stage's CPU/busy below {CONTENDED:.0%}"),
         (GAP + WAITING, f"also, if no contention: measured below {SHORT_OF_PREDICTION:.0%} of predicted"),
