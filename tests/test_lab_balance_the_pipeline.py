@@ -611,7 +611,12 @@ def _with_work(cpu, baseline_cpu, predicted, profiled):
 
 
 def _said(cpu, baseline_cpu, predicted, profiled):
-    return " ".join(lab.take_away(_with_work(cpu, baseline_cpu, predicted, profiled)).split())
+    return _both(_with_work(cpu, baseline_cpu, predicted, profiled))
+
+
+def _both(p):
+    """The take-away and the collapsed block below it (the model's parts, measured), as one text."""
+    return " ".join((lab.take_away(p) + " " + lab.model_parts(p)).split())
 
 
 def test_the_miss_is_set_beside_the_work_measured_and_its_cause_named_every_branch():
@@ -641,7 +646,11 @@ def test_the_miss_is_set_beside_the_work_measured_and_its_cause_named_every_bran
     assert "met the measurement within the rounds' noise, and so does it with the work as measured (1.71 × " \
            "(255 / 250) / (380 / 380) = 1.74x, against 1.71x ± 0.03): no cause to name" in met
     assert "Where your model and the measurement part" not in met and "Your model's parts, as the run" in met
-    assert all(len(line) <= 110 for line in lab.take_away(_with_work([0.14, 0.13], 0.25, 1.29, profiled)).splitlines())
+    shown = _with_work([0.14, 0.13], 0.25, 1.29, profiled)
+    assert all(len(line) <= 110 for line in (lab.take_away(shown) + "\n" + lab.model_parts(shown)).splitlines())
+    # reader t10 (other problem 3): the model's parts sit in the collapsed block, not in the take-away itself
+    assert "your stages worked" not in lab.take_away(shown) and "your stages worked" in lab.model_parts(shown)
+    assert lab.model_parts(None) == ""
 
 
 def test_a_model_that_over_predicted_reads_the_work_the_other_way_every_branch():
@@ -667,7 +676,7 @@ def test_the_readers_run_the_work_more_than_covers_the_miss_and_the_rounds_are_l
                    baseline_cpu=0.289, speedups=[1.51, 1.60, 1.62, 1.64, 1.65, 1.66, 1.68])
     profiled = {"one worker": 0.285, "stages": [0.165, 0.171], "per micro-batch": 0.00091}
     p = lab.Pipelined(row, [row], row, 1.0, lab.MIN_MARGIN, {row.key: 1.57}, False, "", profiled=profiled)
-    said = " ".join(lab.take_away(p).split())
+    said = _both(p)
     assert "6 of 7 rounds above the prediction: rounds 1.51, 1.60, 1.62, 1.64, 1.65, 1.66, 1.68)" in said
     assert "the profile's: 16 micro-batches, each the stage's layers in the per-layer table's m=16 column " \
            "plus 0.91 ms" in said
@@ -683,14 +692,14 @@ def test_a_model_that_met_only_because_work_and_waiting_cancelled_is_said_so():
                    baseline_cpu=0.289, speedups=[1.46, 1.49, 1.51, 1.53, 1.55, 1.57, 1.63])
     profiled = {"one worker": 0.284, "stages": [0.166, 0.173], "per micro-batch": 0.00098}
     p = lab.Pipelined(row, [row], row, 1.0, lab.MIN_MARGIN, {row.key: 1.54}, False, "", profiled=profiled)
-    said = " ".join(lab.take_away(p).split())
+    said = _both(p)
     assert "Your model's parts, as the run measured them (work" in said and "measurement part" not in said
     assert "met the measurement within the rounds' noise, but not part by part: with the work as measured it " \
            "gives 1.54 × (289 / 284) / (316 / 339) = 1.68x, against 1.53x ± 0.04 measured" in said
     assert "pulled opposite ways and cancelled; the rest (1.68x against 1.53x measured) is not work: the stages " \
            "waited (for each other, for messages or for a core) more" in said and "no cause to name" not in said
     p.mine.cpu = [0.170, 0.180]   # the other branch: stages that worked 350 ms, the model then 1.52x: still met
-    said = " ".join(lab.take_away(p).split())
+    said = _both(p)
     assert "1.54 × (289 / 284) / (350 / 339) = 1.52x, against 1.53x ± 0.04): no cause to name" in said
 
 
@@ -739,10 +748,10 @@ def test_a_miss_away_from_the_choice_is_said_to_have_no_measured_cause():
     at = lambda mine: lab.Pipelined(mine, rows, mine, 1.0, lab.MIN_MARGIN, predicted, False, "",  # noqa: E731
                                     profiled=profiled)
     said = " ".join(reading._misses_by_m(at(rows[1])).split())
-    assert "under-predicted at m=8, 32" in said and "the next line measures both" not in said
+    assert "under-predicted at m=8, 32" in said and "the block below measures both" not in said
     assert "Only your choice, m=16, had its stages' work measured in the timed run, and there your model met the " \
            "measurement: the cause at m=8, 32 is not measured" in said and "is profiled" not in said
-    assert "the next line measures both for your choice." in reading._misses_by_m(at(rows[0]))  # the choice missed
+    assert "the block below measures both for your choice." in reading._misses_by_m(at(rows[0]))  # the choice missed
     unprofiled = lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, predicted, False, "")
     assert reading._misses_by_m(unprofiled).endswith("the stages' part.")
 
@@ -798,12 +807,12 @@ def test_a_stages_change_is_worked_from_its_whole_milliseconds_as_printed():
     is -2%, as the reader redoes it; the sum, one worker's step and the named cause from the same figures."""
     assert f"{reading.work_change(0.1756, 0.1804):+.0%}" == "-2%"
     profiled = {"one worker": 0.3474, "stages": [0.1935, 0.1804]}
-    said = " ".join(lab.take_away(_with_work([0.1884, 0.1756], 0.3356, 1.71, profiled)).split())
+    said = _both(_with_work([0.1884, 0.1756], 0.3356, 1.71, profiled))
     assert "one worker's step worked 336 ms against the 347 ms its layers took in the profile (-3%)" in said
     assert "your stages worked 188 + 176 = 364 ms a step against the profile's 194 + 180 = 374 ms" in said
     assert "(-3% together: stage 0 -3%, stage 1 -2%)" in said  # 364 / 374 - 1 = -2.7%
     profiled = {"one worker": 0.250, "stages": [0.1004, 0.200]}  # stage 0: 111 / 100 is +11%
-    over = " ".join(lab.take_away(_with_work([0.1106, 0.200], 0.250, 2.40, profiled)).split())
+    over = _both(_with_work([0.1106, 0.200], 0.250, 2.40, profiled))
     assert "stage 0 +11%" in over  # unrounded 110.6 / 100.4 printed +10%
     assert "2.40 × (250 / 250) / (311 / 300) = 2.32x" in over  # the sums of the whole ms as printed
 

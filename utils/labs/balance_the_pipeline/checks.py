@@ -26,7 +26,7 @@ from utils import checks
 from utils.claims import as_printed, paired_spread, printed_ratio, speedup_verdict
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
-    TIMED_COLUMNS, Pipelined, noise, percent_range, prediction_lines, splits_by_m, tied_with,
+    TIMED_COLUMNS, Pipelined, miss_cause, noise, percent_range, prediction_lines, splits_by_m, tied_with,
     fewer_words, ratio_to, timed_table_rows, winners)
 from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
                                                       current_settings, lab_task)
@@ -552,6 +552,12 @@ def take_away(p: Pipelined | None) -> str:
         lines.append(_cap_line(p))
     lines += prediction_lines(p)
     return "\n".join(textwrap.fill(line, 110) for line in lines)
+
+
+def model_parts(p: Pipelined | None) -> str:
+    """The take-away's detail, shown collapsed below it: the learner's model's parts (work, waiting) as the
+    run measured them at the learner's choice (``miss_cause``); "" where nothing was measured."""
+    return textwrap.fill(miss_cause(p), 106, break_on_hyphens=False) if p is not None else ""
 
 
 def _profile_not_bubble(p: Pipelined, top: list[Row]) -> str:

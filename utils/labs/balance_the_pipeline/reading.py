@@ -179,17 +179,17 @@ def _misses_by_m(p: Pipelined) -> str:
 
 
 def _measured_where(p: Pipelined, found: list[Row], where: str) -> str:
-    """What the next line measures of a systematic miss (every branch written): the profile covers every m,
+    """What the block below the take-away (``model_parts``) measures of a systematic miss (every branch written): the profile covers every m,
     but only the learner's choice had its stages' work measured in the timed run, so a miss at other m's has
     no measured cause."""
     if not p.profiled or p.mine.key not in p.predicted:
         return "."
     if any(row.key == p.mine.key for row in found):
-        return ": the next line measures both for your choice."
+        return ": the block below measures both for your choice."
     met = "met the measurement" if _miss(p.mine, p.predicted[p.mine.key]) is None else "missed the other way"
     return (f". Only your choice, m={p.mine.m}, had its stages' work measured in the timed run, and there your "
-            f"model {met}: the cause at {where} is not measured (the next line reads the work at your choice "
-            "only).")
+            f"model {met}: the cause at {where} is not measured (the block below reads the work at your "
+            "choice only).")
 
 
 def _largest_words(found: list[Row]) -> str:
@@ -245,10 +245,7 @@ def prediction_lines(p: Pipelined) -> list[str]:
         lines = [f"Your model predicted {predicted:.2f}x for your choice; the median, {r.speedup:.2f}x, came "
                  f"{abs(gap):.0%} {'under' if below else 'over'} it, " + how]
     lines.append(_misses_by_m(p))
-    cause = miss_cause(p)
-    if cause:
-        lines.append(cause)
-    return lines
+    return lines  # the model's parts, as the run measured them (``miss_cause``): collapsed below the take-away
 
 
 def miss_cause(p: Pipelined) -> str:
