@@ -251,8 +251,7 @@ def rerun_link_sentence(kept, this_run) -> str:
     acc, tol = printed_accuracy(this_run), FIT_USABLE  # the largest residual of the fit table beside it
     shown = percent_shown(acc)  # margins in points from the ± as printed
     verdict = (f"inside the ±{tol:.0%} tolerance ({points(tol - shown)} to spare)" if acc <= tol else
-               f"outside the ±{tol:.0%} tolerance by {points(shown - tol)}: this run's own fit would not be used to "
-               "predict")
+               f"outside the ±{tol:.0%} tolerance by {points(shown - tol)}: so this fit is not used to predict")
     return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
             f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), every size within ±{acc:.0%}: "
             f"{verdict} (how its misses run: the block below).\n{kept_line_sentence(kept, this_run)}\nThe plot shows "
@@ -542,11 +541,12 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     if fitted:
         beta = claims.as_printed(link.fit.beta, 2, 1e9)
         text += f"; at the fitted beta, {beta:.2f} GB/s, {weights_gb / beta:.1f} s"
+    pm = f"±{printed_accuracy(link):.0%}" if fitted else ""  # the fit's ± as its table prints it
     if past <= 1:
-        return text + (f" (the fit is good to ±{printed_accuracy(link):.0%} over these sizes)." if fitted else ".")
+        return text + (f" (the fit is good to {pm} over these sizes)." if fitted else ".")
     text += (f". {'Both are estimates, extrapolated' if fitted else 'It is an estimate, extrapolated'} "
              f"{past:,.0f}x past the largest size measured (its model: every byte moves at that rate)"
-             + (f" (the fit's ±{printed_accuracy(link):.0%} holds only over the sizes it was fitted on)" * fitted))
+             + (f" (the fit's {pm} holds only over the sizes it was fitted on)" if fitted else ""))
     if len(pts) < 2:
         return text + ": a single size says nothing of how the rate goes on."
     prev = pts[-2]
