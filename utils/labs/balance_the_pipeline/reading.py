@@ -179,9 +179,9 @@ def _misses_by_m(p: Pipelined) -> str:
 
 
 def _measured_where(p: Pipelined, found: list[Row], where: str) -> str:
-    """What the block below the take-away (``model_parts``) measures of a systematic miss (every branch written): the profile covers every m,
-    but only the learner's choice had its stages' work measured in the timed run, so a miss at other m's has
-    no measured cause."""
+    """What the block below the take-away (``model_parts``) measures of a systematic miss (every branch
+    written): the profile covers every m, but only the learner's choice had its stages' work measured in the
+    timed run, so a miss at other m's has no measured cause."""
     if not p.profiled or p.mine.key not in p.predicted:
         return "."
     if any(row.key == p.mine.key for row in found):
