@@ -122,7 +122,7 @@ class LineCheck:
                 f"miss{'es' * (len(self.beyond) == 1)} by more than {own} plus the {_points(EDGE)} the course "
                 f"allows one noisy median ({far})")
         if self.grade == "one size":
-            return (head + ": one median alone, which one noisy median makes as well as a changed link, so this "
+            return (head + ": one size's median alone, which noise can make as well as a changed link, so this "
                     "run does not show whether the line describes its link; time that size again (meanwhile, "
                     "use this run's measured times).\n" + self.lone_size_sentence())
         return (head + ": the line does not describe this run's link, measured at another moment than the "
