@@ -225,6 +225,22 @@ def test_the_course_map_lists_every_lesson_on_disk_with_its_lab_and_measured_tim
     assert all(len(line) <= 110 for line in table.to_text().splitlines())
 
 
+def test_the_course_map_rounds_a_run_time_half_up_as_a_reader_does(tmp_path):
+    """The eleventh reading: results/run-times.json held 8.5 s and the map printed 8 s (round() is half to
+    even); a reader rounds half up: 9 s, and 22.5 s to the nearest 5 s is 25 s."""
+    import json
+
+    from utils import course
+
+    for folder, name in (("notebooks", "01_a.ipynb"), ("labs", "01_b.ipynb")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / name).write_text(json.dumps({"cells": [{"source": [f"# 01 · {name}"]}]}))
+    (tmp_path / "results").mkdir()
+    times = {"notebooks/01_a.ipynb": {"seconds": 22.5}, "labs/01_b.ipynb": {"seconds": 8.5}}
+    (tmp_path / "results" / "run-times.json").write_text(json.dumps({"notebooks": times}))
+    assert course.course_map(tmp_path).rows[0][3] == "25 s + 9 s"
+
+
 def test_the_smallest_copys_fixed_cost_and_the_weights_time_are_measured_figures():
     from utils import machine
     from utils.lessons.start_here import summary

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from utils import claims
 from utils.tables import Table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,8 +65,11 @@ def course_map(root: Path = ROOT, printed_in: str | None = None) -> Table:
 
 def stated(seconds: float) -> int:
     """How a run time is written: whole seconds under 20 s, else to the nearest 5 s (runs vary by more). Every
-    lesson's header, README's course map and lesson 00's map round this one way (``utils.tools.runtimes``)."""
-    return round(seconds) if seconds < 20 else 5 * round(seconds / 5)
+    lesson's header, README's course map and lesson 00's map round this one way (``utils.tools.runtimes``).
+    Half up, as a reader rounds the file's figure by hand: 8.5 s is 9 s (``round`` gives 8, half to even)."""
+    if seconds < 20:
+        return int(claims.half_up(seconds, 0))
+    return 5 * int(claims.half_up(seconds / 5, 0))
 
 
 def _seconds(e: Entry, printed_in: str | None = None) -> str:
