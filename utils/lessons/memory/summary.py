@@ -436,40 +436,62 @@ def threads_reading(paired: list[float], cores: int, load: float,
     """What the CPU AdamW's rate on ``cores`` threads came to, x one thread's, read from each interleaved round's
     own ratio (``paired``) by ``claims.speedup_verdict`` against the bound ``cores`` (equal work on N threads
     gives at most Nx): their median, ± the course's spread of rounds (``claims.printed_spread``: with 3 rounds,
-    half their range, from the rounds as printed), above the bound only where every round is. ``load``: the
-    machine's load average, said where more threads were no faster. ``fastest``: each round's rate
-    (parameters/s) on one thread and on ``cores``; the fastest of each is printed beside it in M/s, and their
-    ratio is given too, named for what it is (two rounds, or one round's own), so that it never reads as the
-    verdict's. Lesson 06."""
+    half their range, from the rounds as printed). A round past the bound, as printed, is a finding, never
+    noise: where some rounds pass it and others do not, those are named and the verdict reads the others
+    (``_past_some_rounds``). ``load``: the machine's load average, said where more threads were no faster.
+    ``fastest``: each round's rate (parameters/s) on one thread and on ``cores``; the fastest of each is printed
+    beside it in M/s, and their ratio is given too, named for what it is (two rounds, or one round's own), so
+    that it never reads as the verdict's. Lesson 06."""
     shown = sorted(claims.as_printed(r, 2) for r in paired)   # the rounds as printed: 1.50-1.90x
-    median, spread = claims.half_up(statistics.median(shown), 2), claims.printed_spread(paired)   # a reader's
+    median = claims.half_up(statistics.median(shown), 2)   # a reader's median of the printed rounds
+    opening = _fastest_rounds(*fastest, cores) if fastest else ""
+    past = [k for k, r in enumerate(paired, 1) if claims.round_above(r, cores)]   # rounds past the ceiling
+    if past and len(past) < len(paired):
+        said, verdict = _past_some_rounds(paired, past, median, shown, cores)
+        return opening + said + _verdict_ending(verdict, cores, load)
+    spread = claims.printed_spread(paired)
     verdict = claims.speedup_verdict(median, float(cores), spread, slower=f"no faster on {cores} threads",
                                      rounds=shown)
-    every_round_above = claims.one_side(shown, cores) == "above"   # a ceiling is passed only by every round
-    if verdict.startswith("above the bound") and not every_round_above:
-        verdict = _above_by_median(median, spread, shown[0], cores)
     said = (f"{cores} threads ran at {median:.2f}x ± {spread:.2f} one thread's rate (the median of each round's own ratio, "
             f"{shown[0]:.2f}-{shown[-1]:.2f}x; ± half their range), against the bound {cores:.2f}x (the same work "
             f"on {cores} threads): {verdict}")
-    if fastest:
-        said = _fastest_rounds(*fastest, cores) + said
-    if verdict.startswith("above the bound") and every_round_above:
-        return said + (f" ({cores}x is the most {cores} threads can give the same work, and every round passed it; "
-                       f"a disturbed one-thread round is the first suspect)")
+    if past:   # every round passed the ceiling
+        return opening + said + (f" ({cores}x is the most {cores} threads can give the same work, and every round "
+                                 f"passed it; a disturbed one-thread round is the first suspect)")
+    return opening + said + _verdict_ending(verdict, cores, load)
+
+
+def _past_some_rounds(paired: list[float], past: list[int], median: float, shown: list[float],
+                      cores: int) -> tuple[str, str]:
+    """``threads_reading`` where some rounds pass the bound and others do not: the rounds past it are named as a
+    finding (equal work on ``cores`` threads cannot pass ``cores``x, so a disturbed one-thread round is the
+    first suspect) and left out; the verdict reads the other rounds, their median ± their spread. Returns the
+    sentence and that verdict. The range's ± is not printed: it would come from the round past the bound."""
+    kept = [claims.as_printed(r, 2) for k, r in enumerate(paired, 1) if k not in past]
+    rest = claims.half_up(statistics.median(kept), 2)
+    spread = claims.printed_spread(kept)
+    verdict = claims.speedup_verdict(rest, float(cores), spread, slower=f"no faster on {cores} threads",
+                                     rounds=kept)
+    names = " and ".join(f"round {k}'s {claims.as_printed(paired[k - 1], 2):.2f}x" for k in past)
+    passes = "passes" if len(past) == 1 else "pass"
+    others = ", ".join(f"{r:.2f}x" for r in kept)
+    if len(kept) > 1:   # one round left has no median or spread of its own to print
+        others += f": {rest:.2f}x ± {spread:.2f}"
+    said = (f"{cores} threads ran at {median:.2f}x one thread's rate (the median of each round's own ratio, "
+            f"{shown[0]:.2f}-{shown[-1]:.2f}x), against the bound {cores:.2f}x (the same work on {cores} threads): "
+            f"{names} {passes} the {cores}x that equal work on {cores} threads allows, a finding to explain (a "
+            f"disturbed one-thread round is the first suspect), so the verdict reads the other "
+            f"{'round' if len(kept) == 1 else 'rounds'} ({others}): {verdict}")
+    return said, verdict
+
+
+def _verdict_ending(verdict: str, cores: int, load: float) -> str:
+    """``threads_reading``'s last clause: where more threads were no faster, the machine's load; else that
+    more threads divide the step."""
     if verdict.startswith(("within noise", "no faster")):
-        return said + (f"; {cores} threads share the cores with other programs here (load {load:.1f}): a host "
-                       f"with free cores divides the step")
-    return said + "; more threads divide the step"
-
-
-def _above_by_median(median: float, spread: float, lowest: float, cores: int) -> str:
-    """``threads_reading``'s verdict where the median lies above the bound but a round does not: "within
-    noise" only where the median ± its spread, as printed, reaches the bound (``claims.within_noise``); where
-    the ± clears it, the median is above but the lowest round is not, so nothing is shown passed."""
-    if claims.within_noise(median, spread, float(cores)):
-        return f"at the bound (within noise: its ± reaches {cores:.2f}x, and a round sits at or under it)"
-    return (f"above the bound by its median, not in every round (lowest {lowest:.2f}x): not shown to pass "
-            "it")
+        return (f"; {cores} threads share the cores with other programs here (load {load:.1f}): a host "
+                f"with free cores divides the step")
+    return "; more threads divide the step"
 
 
 def _fastest_rounds(ones: list[float], manys: list[float], cores: int) -> str:
