@@ -316,7 +316,10 @@ def test_an_op_far_below_its_roof_passes_the_check_and_is_read_in_the_report(cap
     assert "a limit the two roofs leave out" in said
     assert "this run does not measure it" in said
     assert "The convolution reached 95% of the peak" in out and all(len(line) <= 110 for line in out.splitlines())
-    assert f"batch x length² near {SETUP.turning_work:,} (each batch the whole number nearest" in said
+    # Eleventh reading: 524,288 was never explained; it is named as the lab's fixed work, beside the other's
+    assert f"batch x length² near {SETUP.turning_work:,} (2¹⁹), a fixed work a call that the lab sets for " \
+           f"these two ops (the length-1024 attentions above do 1,048,576); each batch is the whole number " \
+           f"nearest" in said, said
 
 
 def test_a_lookup_above_its_roof_is_not_read_as_at_its_roof(capsys):
@@ -485,6 +488,28 @@ def test_the_lookup_is_judged_against_its_write_allocate_ceiling_as_lesson_01_wo
     assert "95% of the roof is 123% of that ceiling: above that ceiling" in above, above
     copy = lookup.lookup_ceiling(op, "STREAM copy, 32 MiB arrays", cpu=True)  # 3 moved for 2 counted
     assert copy.room == round(1.5 * 46.5 / 80.05, 2) == 0.87
+
+
+def test_the_lookups_ceiling_says_what_it_writes_and_reads_as_the_code_does():
+    """Eleventh reading: "it writes a row for every row it reads" beside 12.90 MB read and 33.55 MB written.
+    The lookup writes one row per id, repeats included, and reads each distinct row once at best: words that
+    hold whichever of the two byte counts is the larger (and on a GPU, nothing about them)."""
+    for read, written in ((12.90e6, 33.55e6), (40.00e6, 10.00e6)):
+        op = SimpleNamespace(bytes=read + written, written=written)
+        said = " ".join(lookup.ceiling_words(0.6, lookup.lookup_ceiling(op, "STREAM copy", cpu=True)).split())
+        assert "it writes one row per id, repeats included, and it reads each distinct row from memory once at " \
+               f"best ({read / 1e6:.2f} MB read, {written / 1e6:.2f} MB written)" in said, said
+        assert "a row for every row" not in said
+    gpu = lookup.ceiling_words(0.6, lookup.lookup_ceiling(op, "STREAM copy", cpu=False))
+    assert "row" not in gpu and "the roof itself" in gpu
+
+
+def test_the_aimed_work_is_named_as_a_power_of_two_beside_the_attentions_own():
+    causal = SimpleNamespace(op=SimpleNamespace(dims={"batch": 8, "length": 1024}))
+    assert report.aim_words(2**22, causal) == (" 4,194,304 (2²²), a fixed work a call that the lab sets for "
+                                               "these two ops (the length-1024 attentions above do 8,388,608)")
+    assert "(2" not in report.aim_words(500_000, causal)  # not a power of two: no power said
+    assert report.aim_words(None, causal) == " a fixed work a call that the lab sets for these two ops"
 
 
 def test_the_lookups_gap_within_the_margin_reads_plainly_with_its_sum():

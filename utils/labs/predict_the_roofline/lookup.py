@@ -2,10 +2,10 @@
 
 The memory roof counts STREAM's bytes, while a CPU reads a cache line before writing it (write-allocate): each
 byte an op writes costs two. Lesson 01 works out how far an op's counted bytes can then flow against that roof
-(``roofline.headroom``). A lookup writes a row for every row it reads, so on a CPU its ceiling lies below the
-roof (about 0.77x), and judging it against 80 % of the roof itself would call a lookup that runs as fast as
-its bytes allow a shortfall. The ceiling here is worked from the bytes as the sentence prints them (MB, two
-decimals), so that a reader can redo it.
+(``roofline.headroom``). A lookup writes one row per id it looks up, repeats included, while it reads each
+distinct row from memory once at best, so on a CPU its ceiling lies below the roof, and judging it against
+80 % of the roof itself would call a lookup that runs as fast as its bytes allow a shortfall. The ceiling here
+is worked from the bytes as the sentence prints them (MB, two decimals), so that a reader can redo it.
 """
 
 from __future__ import annotations
@@ -54,8 +54,9 @@ def ceiling_words(f: float, ceiling: LookupCeiling) -> str:
     of_ceiling = claims.half_up(f / ceiling.room, 2)
     return (f"its ceiling is {ceiling.room:.2f}x that roof, worked as lesson 01 does: the roof counts "
             f"STREAM's bytes ({ceiling.moved} arrays moved for {ceiling.counted} counted), while each byte "
-            f"the lookup writes costs two (write-allocate), and it writes a row for every row it reads "
-            f"({ceiling.read_mb:.2f} MB read, {ceiling.written_mb:.2f} MB written). {f:.0%} of the roof is "
+            f"the lookup writes costs two (write-allocate), and it writes one row per id, repeats included, "
+            f"and it reads each distinct row from memory once at best ({ceiling.read_mb:.2f} MB read, "
+            f"{ceiling.written_mb:.2f} MB written). {f:.0%} of the roof is "
             f"{of_ceiling:.0%} of that ceiling")
 
 

@@ -18,6 +18,7 @@ from utils.tables import show as display
 
 WIDTH = 110
 AT_ROOF = 0.8  # an op measured at 80 % of its roof or more is "at its roof" here
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")  # 2¹⁹, as a reader writes a power
 ROUGH = 0.5  # an op whose rounds spread more than this ((slowest - fastest) / median): its share is rough
 
 
@@ -89,17 +90,27 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int
         at, beyond = turning
         length, far = at.op.dims["length"], beyond.op.dims["length"]
         work = [r.op.dims["batch"] * r.op.dims["length"] ** 2 for r in turning]
-        aim = f" {target:,}" if target else ""
         out.append(f"Both run at a batch sized so that a call does about the same work, batch x length² near"
-                   f"{aim} (each batch the whole number nearest that over length², at least one): "
-                   f"{at.op.dims['batch']} sequences at length {length} ({work[0]:,}), {beyond.op.dims['batch']} "
-                   f"at {far} ({work[1]:,}), {max(work) / min(work):.2f}x apart, so that a short "
-                   "sequence's call is long enough to time. Each share in the table above is against the roof "
+                   f"{aim_words(target, causal)}; each batch is the whole number nearest that over length², "
+                   f"at least one, here {at.op.dims['batch']} sequences at length {length} ({work[0]:,}) and "
+                   f"{beyond.op.dims['batch']} at {far} ({work[1]:,}), {max(work) / min(work):.2f}x apart, so "
+                   "that a short sequence's call is long enough to time. Each share in the table above is against the roof "
                    "of its own work, so the shares compare across that difference; the times do not.")
         out.append(turning_limit_sentence(at, length, ceilings, first_ridge))
         out.append(f"At {length} it reached {share(at):.0%} of its roof; at {far}, {share(beyond):.0%}. "
                    + no_overlap_sentence(at, ceilings, share(at)))
     return out
+
+
+def aim_words(target: int | None, causal) -> str:
+    """The work a call the turning attentions aim at, named for what it is: a fixed amount the lab sets (a
+    power of two), not the work of the length-1024 attentions above, whose own is printed beside it."""
+    if not target:
+        return " a fixed work a call that the lab sets for these two ops"
+    power = f" (2{str(target.bit_length() - 1).translate(SUPERSCRIPT)})" if target & (target - 1) == 0 else ""
+    above = causal.op.dims["batch"] * causal.op.dims["length"] ** 2
+    return (f" {target:,}{power}, a fixed work a call that the lab sets for these two ops (the length-"
+            f"{causal.op.dims['length']} attentions above do {above:,})")
 
 
 def conv_sentence(f: float) -> str:
