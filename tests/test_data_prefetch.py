@@ -125,6 +125,25 @@ def test_epoch_spans_put_compute_and_the_threads_reads_on_two_rows():
 
 
 @pytest.mark.timeout(30)
+def test_epoch_spans_draws_a_prefetching_epoch_whole_and_its_busy_share_counts_every_read():
+    # the eleventh reader: cut at 8 batches, the thread was drawn idle (and counted idle: "busy 91%") while it
+    # read batch 8, as reads (49 ms) outlast steps (40 ms). Drawn whole, every read is on the chart and counted
+    loads = epoch.RecordLoads(slow_items(6, 0.02))
+    result = epoch.run_epoch(Prefetcher(loads), lambda b: time.sleep(0.01))
+    spans = epoch.epoch_spans(result, loads=loads.spans, batches=None)
+    assert sorted((s.device, s.index) for s in spans) == sorted(
+        [("device (computes)", k) for k in range(6)] + [("prefetch thread", k) for k in range(6)])
+    reads = [s for s in spans if s.device == "prefetch thread"]
+    window = max(s.end for s in spans) - min(s.start for s in spans)
+    # the chart's busy share is the one of the spans it draws: one thread's reads (never overlapping) over the
+    # drawn window
+    assert timeline.busy_fractions(spans)["prefetch thread"] == pytest.approx(
+        sum(s.end - s.start for s in reads) / window)
+    cut = epoch.epoch_spans(result, loads=loads.spans, batches=3)   # the first 3: the read of batch 3 left out
+    assert max(s.index for s in cut) == 2
+
+
+@pytest.mark.timeout(30)
 def test_prefetcher_overlaps_loading_with_compute():
     n, seconds = 10, 0.03  # load and compute 30 ms each: 0.6 s one after the other, ~0.33 s overlapped
     sequential = epoch.run_epoch(slow_items(n, seconds), lambda b: time.sleep(seconds))

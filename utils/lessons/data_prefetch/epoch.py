@@ -115,13 +115,19 @@ def run_epoch(batches: Iterable, step: Callable, wait_name: str = "wait", row: s
     return EpochResult(seconds, k, waited, spans)
 
 
-def epoch_spans(result: EpochResult, loads: list | None = None, batches: int = 8) -> list:
-    """The first ``batches`` batches of an epoch as two timeline rows: the device's compute and the loading.
+def epoch_spans(result: EpochResult, loads: list | None = None, batches: int | None = 8) -> list:
+    """The first ``batches`` batches of an epoch as two timeline rows: the device's compute and the loading;
+    ``batches=None``: every batch of the epoch.
 
     Without ``loads`` the loading is the epoch's own "load" waits (no workers: the training process reads);
     with them (``RecordLoads.spans``) it is the thread's reads. Waits are left out: they are idle time.
+    A thread reads ahead: while step k-1 computes it reads batch k, so cutting at ``batches`` would draw it idle
+    while it reads the first batch left out (and its "busy %" would count that time idle). Draw a prefetching
+    epoch whole (``batches=None``): the chart's busy % (``timeline.busy_fractions`` of these spans) then covers
+    every read and step it draws.
     """
-    first = [s for s in result.spans + list(loads or []) if s.index is not None and s.index < batches]
+    everything = result.spans + list(loads or [])
+    first = [s for s in everything if s.index is not None and (batches is None or s.index < batches)]
     compute = [replace(s, device="device (computes)") for s in first if s.name == "compute"]
     if loads is None:
         reads = [replace(s, device="loading (training process)") for s in first if s.name == "load"]
