@@ -53,15 +53,16 @@ def test_b18_names_b12s_zeroed_connections_where_they_gave_no_speed_up_every_bra
     # the reader's run: 5.32 ms dense, 5.33 ms zeroed: 1.00x the dense time, as B11 and B12 print it
     m = _figures() | {"compressed": _compressed(3725, 2751)} | _zeroed(5.33)
     said = _b18(m)
-    assert ("in this run two cures did not pay: B8's compression (slower than sending fp32: no speed-up; its "
-            "condition failed, which its verdict allows; row B8's check: agrees); B12's zeroed connections, 1.00x "
-            "the dense time (not faster than the dense layer: no speed-up, which its verdict allows; row B12's "
-            "check: agrees)") in said, said
+    # 1.00x lies within the 2% floor (both sides of the dense time since the eleventh reading): no gain shown
+    assert ("in this run two cures did not pay or showed no gain: B8's compression (slower than sending fp32: no "
+            "speed-up; its condition failed, which its verdict allows; row B8's check: agrees); B12's zeroed "
+            "connections, 1.00x the dense time (within noise of the dense layer, by the 2% floor for a time kept "
+            "without rounds: no speed-up, which its verdict allows; row B12's check: agrees)") in said, said
     assert "half the weights zeroed 5.33 ms, 1.00x the dense time" in verdicts.judge(claims.BY_ID["B12"], m,
                                                                                       {}).evidence
     slower = _b18(_figures() | {"compressed": _compressed(1900, 200)} | _zeroed(5.60))
     assert ("in this run one cure did not pay: B12's zeroed connections, 1.05x the dense time (slower than the "
-            "dense layer: no speed-up") in slower, slower
+            "dense layer, beyond the 2% floor: no speed-up") in slower, slower
     # faster beyond the 2% floor (0.96x); 0.98x lies within it since the tenth reading (test_..._tenth)
     paid = _b18(_figures() | {"compressed": _compressed(1900, 200)} | _zeroed(5.10))
     assert "did not pay" not in paid and "zeroed" not in paid, paid

@@ -9,7 +9,7 @@ from utils.lessons.articles_checked.checks import (BOTH_WORKING, SUMMED, article
                                                    compression_reading, run_check, speedup_words, too_busy)
 from utils.lessons.articles_checked.figures import (LEDGER_NOISE, LOADED, capstone_two_devices, disturbed,
                                                     fused_verdict, quote, share_of_rate, zeroed_no_faster,
-                                                    zeroed_ratio)
+                                                    zeroed_ratio, zeroed_side)
 from utils.lessons.articles_checked.sources import ARITHMETIC, ROWS, Part
 
 # The cures rows B5 to B16 time against one device (or the plain way), each with the rows that quote it: B5's
@@ -83,17 +83,17 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
 def zeroed_unpaid(m) -> tuple[str, str] | None:
     """Row B12's zeroed connections (half the weights zeroed, "remove unimportant connections") where they
     gave no speed-up, by the line row B12's check reads (``zeroed_no_faster``: within the noise floor of the
-    dense time, or above it), their ratio as B12 prints it (None where they were faster beyond that floor, or
-    the cores were busy: no evidence). Zeroed weights in dense kernels cost as much, as the verdict says:
-    naming them is the run's outcome, not a contradiction."""
+    dense time on either side, or slower beyond it), their ratio as B12 prints it (None where they were faster
+    beyond that floor, or the cores were busy: no evidence). Zeroed weights in dense kernels cost as much, as
+    the verdict says: naming them is the run's outcome, not a contradiction."""
     if "prune" not in m or too_busy(m, "prune", 1) or not zeroed_no_faster(m["prune"]):
         return None
     ratio = zeroed_ratio(m["prune"])  # as rows B11 and B12 print it
-    if ratio < 1.0:  # a fastest time without rounds, within the floor: noise, as B5's 1.03x is noise
+    if zeroed_side(m["prune"]) == "within":  # a fastest time without rounds, 0.98x to 1.02x: noise either side
         said = (f"within noise of the dense layer, by the {LEDGER_NOISE:.0%} floor for a time kept without "
                 "rounds: no speed-up")
-    else:
-        said = f"{'slower than' if ratio > 1.0 else 'not faster than'} the dense layer: no speed-up"
+    else:  # slower beyond the floor (faster beyond it returned None above)
+        said = f"slower than the dense layer, beyond the {LEDGER_NOISE:.0%} floor: no speed-up"
     return (f"B12's zeroed connections, {ratio:.2f}x the dense time ({said}, which its verdict allows; row B12's "
             f"check: {run_check('B12', m, {})})", said)
 

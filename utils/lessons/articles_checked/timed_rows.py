@@ -13,8 +13,8 @@ from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_r
                                                    paired, rounds_verdict, sizes_out_of_order, small_share,
                                                    tensor_parallel_rounds, too_busy)
 from utils.lessons.articles_checked.evidence import CNN_BATCH, LINK_REPEATS, PASS_ROUNDS, small_gpt_words
-from utils.lessons.articles_checked.figures import (_sends, cnn_rounds, compression_rounds, fixed_cost, quote,
-                                                    recorded_verdict, spread_of)
+from utils.lessons.articles_checked.figures import (DEVICES, LEDGER_NOISE, _sends, cnn_rounds, compression_rounds,
+                                                    fixed_cost, quote, recorded_verdict, spread_of)
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
 from utils.lessons.articles_checked.wording import _lesson_05_differs
 
@@ -93,9 +93,14 @@ def decode_times(record: dict) -> tuple[float, float, float]:
 
 
 def decode_words(record: dict) -> str:
+    """The decode's two times and the pair's speed over one device, beside its bound (two workers: 2x) and the
+    course's verdict: one timing each, no rounds, so read by the ``LEDGER_NOISE`` floor as the page's note says
+    ("0.17x one device's speed, bound 2x: slower than one device: no speed-up")."""
     one, tp, speed = decode_times(record)
+    speed, bound = claims.half_up(speed, 2), record.get("bound", DEVICES)  # make bench's two workers' bound
+    said = claims.speedup_verdict(speed, bound, LEDGER_NOISE * speed, slower="slower than one device")
     return (f"one device {one:.2f} ms a token, tensor parallel on two workers {tp:.2f} ms: {speed:.2f}x one "
-            "device's speed")
+            f"device's speed, bound {bound:g}x: {said}")
 
 
 def decode_priced(m, record: dict) -> Part | None:
@@ -388,6 +393,21 @@ def compression_rounds_line(c: dict) -> str:
     ratios = ", ".join(f"{r:.2f}x" for r in compression_rounds(c))
     return (f"Compression, gloo, 2 processes, each round (µs; half a round trip): {times}; the plain way's "
             f"time over the packed way's, each round (row B8 quotes their median): {ratios}")
+
+
+ARTICLE_SPLIT_BOUND = 1  # the article's halves take turns: at most one device's speed (rows A11 and A19)
+
+
+def passes_rounds_line(passes: dict, where: str) -> str:
+    """The "How this was measured" line of lesson 07's passes: each list of paired rounds after its own bound,
+    as the rows read them (the article's split 1x, rows A11 and A19; tensor parallel lesson 07's 2x, row A21),
+    never one bound for both."""
+    lists = (("article split", f"the article's split (bound {ARTICLE_SPLIT_BOUND}x: halves that take turns)"),
+             ("tensor parallel", f"tensor parallel (bound {passes['bound']:g}x)"))
+    rounds = "; ".join(f"{label} " + ", ".join(f"{r:.2f}x" for r in passes.get(f"{name} rounds", []))
+                       for name, label in lists)
+    return (f"Lesson 07's blocks, forward passes, in paired rounds against one device ({where}); each round, one "
+            f"device's time over the pair's (rows A11, A19 and A21 quote their median): {rounds}")
 
 
 def cnn_rounds_line(cnn) -> str:

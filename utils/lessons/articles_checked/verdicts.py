@@ -26,7 +26,7 @@ from utils.lessons.articles_checked.checks import (  # noqa: F401
 from utils.lessons.articles_checked.figures import (  # noqa: F401
     LEDGER_NOISE, TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
     kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, share_text, walk_told,
-    zeroed_no_faster)
+    zeroed_side)
 from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, MEASURED, NONE,
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
@@ -452,12 +452,11 @@ def prune_accuracy_words(record: dict) -> str:
 
 
 def zeroed_reading(prune: dict) -> str:
-    """Under 1x, the zeroed time read by the line of row B12's check and row B18 (``zeroed_no_faster``: a
-    fastest time kept without rounds, within the 2% noise floor); at or above 1x, no words: the ratio says it."""
-    if half_up(printed_ratio(prune["zeroed"], prune["dense"], 2, 1e-3)) >= 1.0:
-        return ""
+    """The zeroed time read by the line of row B12's check and row B18 (``zeroed_side``: a fastest time kept
+    without rounds, read by the 2% noise floor on both sides of the dense time, so 1.01x is noise as 0.99x is)."""
     floor = f"{LEDGER_NOISE:.0%} noise floor"
-    return f" (no faster: within the {floor})" if zeroed_no_faster(prune) else f" (faster, beyond the {floor})"
+    return {"within": f" (no faster: within the {floor})", "faster": f" (faster, beyond the {floor})",
+            "slower": f" (slower, beyond the {floor})"}[zeroed_side(prune)]
 
 
 def b12(m):
