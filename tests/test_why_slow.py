@@ -449,6 +449,14 @@ def test_the_flattest_axis_and_the_best_fit_are_read_apart_and_a_noisy_miss_is_s
     assert "differ here: the flattest axis, depth (1.12x), is not the best fit (12.9%, against context's 4.6%)" in said
     agree = report.flat_and_fit_sentence({"width": 1.75, "depth": 1.05}, {"width": 0.07, "depth": 0.02})
     assert "depth (1.05x), is also the best fit (2.0%): the two readings agree" in agree
+    # the eleventh reading: misses printed 3.9% and 3.9% are a tie, not "not the best fit"
+    tie = report.flat_and_fit_sentence({"width": 1.87, "depth": 1.10, "context": 1.33},
+                                       {"width": 0.0391, "depth": 0.0394, "context": 0.061})
+    assert "the flattest axis, depth (1.10x), is also the best fit (3.9%, tied with width's 3.9%): the two " \
+           "readings agree" in tie and "differ" not in tie
+    # a tie for flattest as printed is said, and the one of them that fits best is named
+    both = report.flat_and_fit_sentence({"width": 1.101, "depth": 1.099}, {"width": 0.02, "depth": 0.05})
+    assert "the flattest axis, width (1.10x, tied with depth's 1.10x), is also the best fit (2.0%)" in both
     off = [scaling.ScalePoint("depth", v, 1e-11 * f * (1.3 if v == 2 else 1), f, 100 * v, 1)
            for v, f in ((1, 1e9), (2, 2e9), (4, 4e9), (6, 6e9))]
     assert report.scaling_failures({"depth": off}, scaling.fit)["depth"] == "off by more than 10%"

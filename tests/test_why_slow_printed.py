@@ -287,3 +287,21 @@ def test_section_3s_fit_sentence_says_where_the_rate_falls_at_the_largest_sizes(
     steady = us[:-1] + [3900.0]  # 4.30 GB/s: rising
     link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in steady])
     assert "rate n/t falls" not in report.link_sentence(link, transfers.batch_costs(link, 16, 64, 128), False)
+
+
+def test_section_3_says_where_a_message_ran_slower_than_a_larger_one_as_lesson_00_does():
+    """The eleventh reading: 4 KiB took 227.5 µs against 8 KiB's 101.7 µs, and 256 KiB 1,369.2 µs against
+    512 KiB's 157.4 µs, and section 3, unlike lesson 00, did not say so. Both branches."""
+    from utils import machine
+    from utils.lessons.why_slow import report, transfers
+
+    sizes = [8, 512, 4096, 8192, 16384, 65536, 262144, 524288, 2**20, 2**22, 2**24]
+    us = [103.0, 104.0, 227.5, 101.7, 110.0, 130.0, 1369.2, 157.4, 324.4, 1023.0, 3900.0]
+    link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in us])
+    said = report.link_sentence(link, transfers.batch_costs(link, 16, 64, 128), False)
+    assert "(4 KiB took 227.5 µs against 101.7 µs at 8 KiB; 256 KiB took 1,369.2 µs against 157.4 µs at " \
+           "512 KiB): a smaller message taking longer is something α + n/β cannot do" in said
+    assert "2 messages ran slower than a larger one" in said
+    steady = us[:2] + [105.0, 106.0, 110.0, 130.0, 150.0, 157.4] + us[8:]
+    link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in steady])
+    assert "ran slower" not in report.link_sentence(link, transfers.batch_costs(link, 16, 64, 128), False)

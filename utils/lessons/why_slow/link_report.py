@@ -6,7 +6,8 @@ every name, so a cell calls ``report.link_sentence``.
 from __future__ import annotations
 
 from utils import claims
-from utils.lessons.start_here.line_check import check_line, falling_sentence  # lesson 00's tests of a run's line
+from utils.lessons.start_here.line_check import (  # lesson 00's tests of a run's line
+    EDGE, _size, check_line, falling_sentence, slower_than_larger)
 from utils.lessons.start_here.printed import printed_accuracy
 from utils.lessons.why_slow.transfers import LATENCY_NAME, PREDICTS, latency, printed_residual, printed_time, us
 from utils.tables import Table
@@ -104,12 +105,28 @@ def link_sentence(link, costs, can_predict: bool) -> str:
     why = ("" if round(ratio, 1) <= pieces.transfers else
            f": more than {pieces.transfers}x, since the single message ran faster than one piece did")
     falling = falling_sentence(f.sizes, link.seconds)  # β is a fitted parameter: the rate may fall short of it
+    falling += slower_sentence(f.sizes, link.seconds)
     return (f"{link.name}, {THIS_FIT}: {fit}.{falling} {_ids_sentence(ids, link)} Sent as "
             f"{pieces.transfers} messages of "
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
             f"measured time of one such message ({one:,.1f} µs): {total:,.1f} µs "
             f"({ratio:.1f}x the single message{why})."
             + noisy_piece_sentence(link, ids, pieces, can_predict))  # latency's figures: the block below
+
+
+def slower_sentence(sizes, seconds) -> str:
+    """Lesson 00's flag (``line_check.slower_than_larger``), said here too: a message that took longer than a
+    larger one by more than one noisy median's miss (the eleventh reading: 256 KiB at 1,369.2 µs, 512 KiB at
+    157.4 µs), which no α + n/β can fit. Empty where no message did."""
+    slow = slower_than_larger(sizes, seconds)
+    if not slow:
+        return ""
+    said = "; ".join(f"{_size(n)} took {t:,.1f} µs against {u:,.1f} µs at {_size(m)}" for n, t, m, u in slow)
+    many = len(slow) > 1
+    return (f" {len(slow)} message{'s' * many} ran slower than a larger one, by more than the {EDGE:.0%} one "
+            f"noisy median may miss by ({said}): a smaller message taking longer is something α + n/β cannot do "
+            f"(its time only grows with n), so the fit misses {'them' if many else 'it'} whatever its α and β. "
+            "This run does not measure why.")
 
 
 THIS_FIT = "this section's fit over the sizes a batch sends, this run"  # named apart from the profile's link

@@ -184,18 +184,30 @@ def scaling_sentence(series, fit) -> str:
             + flat_and_fit_sentence(flat, worst))
 
 
+def _tied(axis: str, shown: dict[str, str], others: list[str]) -> str:
+    """", tied with width's 3.9%" for the axes of ``others`` (not ``axis``) printed the same figure."""
+    same = [a for a in others if a != axis]
+    return f", tied with {' and '.join(a + chr(39) + 's' for a in same)} {shown[axis]}" if same else ""
+
+
 def flat_and_fit_sentence(flat: dict[str, float], worst: dict[str, float]) -> str:
     """The spread of time per FLOP and the fit's worst miss measure different things: a flat axis has one rate
     and no fixed cost; the fit allows a fixed cost d, so it can follow an axis whose time per FLOP varies and
-    miss a flat one by a single noisy point. Says whether this run's flattest axis is also its best fit."""
-    flattest, best = min(flat, key=flat.get), min(worst, key=worst.get)
-    if flattest == best or len(flat) < 2:
-        return (f" Here the flattest axis, {flattest} ({flat[flattest]:.2f}x), is also the best fit "
-                f"({worst[flattest]:.1%}): the two readings agree.")
-    return (f" The two readings differ here: the flattest axis, {flattest} ({flat[flattest]:.2f}x), is not the best "
-            f"fit ({worst[flattest]:.1%}, against {best}'s {worst[best]:.1%}). Flat time per FLOP means one rate "
-            "and no fixed cost; the fit allows a fixed cost d, so it can follow an axis whose time per FLOP "
-            "varies and miss a flat one by one slow point.")
+    miss a flat one by a single noisy point. Says whether this run's flattest axis is also its best fit,
+    judged on the figures as printed: 3.9% against 3.9% is a tie (the eleventh reading), so they agree."""
+    spread = {a: f"{v:.2f}x" for a, v in flat.items()}
+    miss = {a: f"{w:.1%}" for a, w in worst.items()}
+    flattest = [a for a in flat if float(spread[a][:-1]) == min(float(v[:-1]) for v in spread.values())]
+    best = [a for a in worst if float(miss[a][:-1]) == min(float(v[:-1]) for v in miss.values())]
+    # among axes tied for flattest, name one that is also a best fit where there is one
+    axis = next((a for a in flattest if a in best), flattest[0])
+    head = f"the flattest axis, {axis} ({spread[axis]}{_tied(axis, spread, flattest)})"
+    if axis in best or len(flat) < 2:
+        return f" Here {head}, is also the best fit ({miss[axis]}{_tied(axis, miss, best)}): the two readings agree."
+    against = " and ".join(f"{a}'s" for a in best)
+    return (f" The two readings differ here: {head}, is not the best fit ({miss[axis]}, against {against} "
+            f"{miss[best[0]]}). Flat time per FLOP means one rate and no fixed cost; the fit allows a fixed cost "
+            "d, so it can follow an axis whose time per FLOP varies and miss a flat one by one slow point.")
 
 
 def activations_sentence(series) -> str:
