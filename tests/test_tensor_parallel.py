@@ -230,7 +230,8 @@ def test_the_miss_names_the_term_that_missed_and_the_cpu_behind_it():
     # one measure of the time off the core, said once and quoted with the same bounds wherever it returns
     assert "off its core between 0.00 ms" in open_ and "does not show it off its core" not in open_
     got["peer_rows"][0]["split_round"]["thread_cpu"] = 0.017
-    assert "held its core" in " ".join(report.miss_story(cost.miss(cost.analyse(got)), ""))
+    # eleventh reading: within the lesson's 5 % is a tolerance, not a thread shown on its core all through
+    assert "within the tolerance this lesson allows" in " ".join(report.miss_story(cost.miss(cost.analyse(got)), ""))
     for r in got["rows"] + got["peer_rows"]:
         r["split_round"]["allreduce"] = None  # NCCL: host time is not the all-reduce's time
     assert "gloo only" in report.miss_story(cost.miss(cost.analyse(got)), "")[0]
@@ -421,7 +422,10 @@ def test_the_miss_sets_the_ranks_and_the_shard_apart_side_by_side_and_names_what
     # session 48's reader: the time off the core is measured once (its two bounds) and every later sentence
     # quotes those bounds, never a verdict of its own ("does not show it off its core")
     assert "off its core between 0.02 ms" in story and "cannot tell" in story   # 12.26 - 12.24, as printed
-    assert "(off it 0.02 to 1.05 ms, below)" in story and "up to 1.05 ms, above) may hold" in story
+    # eleventh reading: 1.05 ms off its core at most, under the compute's 1.53 ms miss part and the 2.46 ms gap
+    assert ("losing its core as the whole of the compute's miss (off it at most 1.05 ms, less than the 1.53 ms"
+            in story.split("Not ruled out")[0])
+    assert "(up to 1.05 ms, above) may hold some of it." in story
     assert "does not show it off its core" not in story
     m["corun"]["together"] = 0.0125   # the shard apart as long as inside the step: nothing added
     assert "added nothing measurable" in " ".join(report.miss_story(m, ""))

@@ -217,43 +217,27 @@ def _other_threads(rank: dict, which: str) -> str:
             f"for more CPU than its one core (oversubscription)")
 
 
-def _compute_cpu(slow: dict) -> float:
-    """The least CPU time the step's thread can have had during its compute: its CPU time over the step, less
-    all of its wall time inside the all-reduces (where it may have used CPU too)."""
-    return max(slow["thread_cpu"] - slow["allreduce"], 0.0)
-
-
-def _off_core(slow: dict) -> tuple[float, float]:
-    """Seconds of the slower rank's compute its thread spent off its core, as far as its CPU time (read over
-    the whole step, all-reduces included) bounds them: at least the compute less all of that CPU time, at most
-    the compute less the CPU time left after all of its time inside the all-reduces is taken out."""
-    return max(slow["compute"] - slow["thread_cpu"], 0.0), max(slow["compute"] - _compute_cpu(slow), 0.0)
-
-
 def _held_core(slow: dict) -> bool:
-    """Whether the run shows the step's thread on its core through the compute (within 5 %): off it at most
-    5 % of the compute, even if every moment inside the all-reduces used CPU."""
-    return _off_core(slow)[1] <= 0.05 * slow["compute"]
+    """Whether the step's thread was off its core at most 5 % of the compute (the lesson's tolerance for
+    timing noise), even if every moment inside the all-reduces used CPU: within it, not proof of none."""
+    return verdicts.off_core(slow)[1] <= 0.05 * slow["compute"]
 
 
 def _off_core_known(slow: dict) -> bool:
     """Whether the run shows the step's thread off its core for more than 5 % of the compute (the least the
     bounds allow)."""
-    return _off_core(slow)[0] > 0.05 * slow["compute"]
+    return verdicts.off_core(slow)[0] > 0.05 * slow["compute"]
 
 
-def _ruled_out(m: dict, slow: dict) -> tuple[str, str]:
-    """What this run's figures rule out as the miss's cause, and what they leave open (each with its figure)."""
+def _ruled_out(m: dict, slow: dict, miss: float) -> tuple[str, str]:
+    """What this run's figures rule out as the miss's cause, and what they leave open (each with its figure);
+    ``miss``: the compute's part of the miss (``_miss_parts``), which the time off the core is set against."""
     out, open_ = [f"other programs ({m['others']:.2f} of a core)",
                   f"steal, time the host ran other work while this machine's CPUs were ready "
                   f"({m['steal']:.2f} of a core)"], []
-    low, high = _off_core(slow)
-    if _held_core(slow):
-        out.append(f"the step's thread losing its core (off it at most {high * 1e3:.2f} ms of "
-                   f"{slow['compute'] * 1e3:.2f} ms of compute, below)")
-    elif not _off_core_known(slow):
-        open_.append(f"the step's thread losing its core during the compute (off it {low * 1e3:.2f} to "
-                     f"{high * 1e3:.2f} ms, below)")
+    ruled_core, open_core = verdicts.core_loss(slow, miss)   # its bound set against the compute's miss
+    out += [ruled_core] if ruled_core else []
+    open_ += [open_core] if open_core else []
     corun = m.get("corun") or {}
     if corun.get("alone") and corun.get("together"):
         corun_x = corun["together"] / corun["alone"]
@@ -330,19 +314,19 @@ def miss_answer(m: dict, label: str) -> tuple[list[str], list[str]]:
 
 def _thread_cpu(m: dict, slow: dict) -> str:
     """The one sentence on the slower rank's thread and its core during the compute: how long it was off its
-    core, bounded from its CPU time (``_off_core``), said in each of the three cases (held it, left it, cannot
-    tell), and what the other programs and the hypervisor took over these rounds."""
+    core, bounded from its CPU time (``verdicts.off_core``), said in each of the three cases (within 5 %, left it,
+    cannot tell), and what the other programs and the hypervisor took over these rounds."""
     others = (f"other programs used {m['others']:.2f} of a core and the hypervisor (the host software that runs "
               f"this virtual machine) took {m['steal']:.2f} (steal: time this machine's CPUs were ready to run "
               "but the host ran something else)")
-    low, high = _off_core(slow)
+    low, high = verdicts.off_core(slow)
     got = (f"The step's thread got {slow['thread_cpu'] * 1e3:.2f} ms of CPU over the step on the longer-step "
            f"rank, for {slow['compute'] * 1e3:.2f} ms of compute and {slow['allreduce'] * 1e3:.2f} ms inside "
            f"the all-reduces, so during the compute it was off its core between {low * 1e3:.2f} ms (had "
            f"it used no CPU inside the all-reduces) and {high * 1e3:.2f} ms (had it used CPU all through "
            "them): ")
     if _held_core(slow):
-        said = "at most 5 % of the compute, so it held its core"
+        said = "at most 5 % of the compute, within the tolerance this lesson allows for timing noise"
     elif _off_core_known(slow):
         said = f"at least {low / slow['compute']:.0%} of the compute, so it lost its core"
     else:
@@ -445,8 +429,9 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
                    "of its rounds): the two were measured at different moments of a machine loaded differently, "
                    "so this run cannot say what the step adds to the shard's work.")
         return out
-    off_core = min(_off_core(slow)[0], extra)   # the least time off its core the run shows (above)
+    off_core = min(verdicts.off_core(slow)[0], extra)   # the least time off its core the run shows (above)
     left = extra - (off_core if off_core > 0.05 * extra else 0.0)   # what the run does not account for
+    most = as_printed(verdicts.off_core(slow)[1], 2, 1e-3)   # the most time off its core, in ms as printed
     if left <= 0.05 * extra:
         out.append(f"Between the shard measured apart with both ranks computing ({apart * 1e3:.2f} ms, the "
                    f"fastest of its rounds) and the longer-step rank's compute inside the step ({inside * 1e3:.2f} ms, "
@@ -463,9 +448,9 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
                f"of CPU beside it. Unexplained by this run: what the step's thread did with "
                + (f"the {left * 1e3:.2f} ms left. " if off_core > 0.05 * extra else   # some subtracted
                   f"those {left * 1e3:.2f} ms, the whole gap (none of it accounted for). ")
-               + ("" if _held_core(slow) or off_core > 0.05 * extra else
-                  f"Its time off its core (up to {_off_core(slow)[1] * 1e3:.2f} ms, above) may hold some or "
-                  "all of it. ")
+               + ("" if most <= 0 or off_core > 0.05 * extra else   # what the time off its core may hold
+                  f"Its time off its core (up to {most:.2f} ms, above) may hold "
+                  + ("some or all of it. " if most >= as_printed(left, 2, 1e-3) else "some of it. "))
                + "The step adds f's and g's copies and the bias to the shard's work, the all-reduces pass "
                "through the same caches, and one round is set against the fastest of many; none of these is "
                "timed apart.")
@@ -494,7 +479,7 @@ def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
 
 def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest: str) -> str:
     """Why the largest part of the miss took its time, as far as the run measured it."""
-    ruled, left_open = _ruled_out(m, slow)
+    ruled, left_open = _ruled_out(m, slow, parts.get(COMPUTE_PART, 0.0))
     if shared:
         waited = (largest == "waiting for the other rank" and len(m["ranks"]) == 2
                   and verdicts.wait_reading(m["ranks"], m["ranks"].index(slow))["late"])   # section 4's rule

@@ -82,6 +82,16 @@ def call_as_printed(link, nbytes: float) -> float:
     return alpha_us * 1e-6 + nbytes / (beta_gbs * 1e9)
 
 
+def call_terms_as_printed(link, nbytes: float) -> tuple[float, float, float]:
+    """One all-reduce of ``nbytes`` at section 4's fit, as its two terms print in whole us: (alpha us,
+    bytes/beta us, their sum in seconds). Alpha is the figure section 4 prints (whole us) and beta its GB/s
+    to 2 decimals; the sum is worked from the two printed terms and rounded half up to the ms the page
+    prints (2 decimals), so "175 us + 115 us = 0.29 ms" checks by hand and alpha is one figure everywhere."""
+    alpha_us = claims.as_printed(link.alpha, 0, 1e-6)
+    bytes_us = claims.as_printed(nbytes / (claims.as_printed(link.beta, 2, 1e9) * 1e9), 0, 1e-6)
+    return alpha_us, bytes_us, claims.half_up((alpha_us + bytes_us) / 1e3, 2) * 1e-3
+
+
 def residual_allowance(model: float, call: float, residual: float) -> tuple[float, float, float, float]:
     """A measured call against the alpha-beta model (seconds), worked from the figures as printed (ms to 2
     decimals, the residual to a whole percent): (the call above the model, the excess the residual allows,
@@ -375,3 +385,32 @@ def _chained(inside_ms: float, apart_ms: float, half: float | None) -> str:
             f"to the shard apart and {in_step:.2f} ms more inside the step, each within its 5 %, "
             f"{total:.2f} ms together, beyond the 5 % of t1/2 ({allowed:.2f} ms): that excess is the compute's "
             "part of the miss counted above")
+
+
+def off_core(slow: dict) -> tuple[float, float]:
+    """Seconds of the slower rank's compute its thread spent off its core, as far as its CPU time (read over
+    the whole step, all-reduces included) bounds them: at least the compute less all of that CPU time, at most
+    the compute less the CPU time left after all of its time inside the all-reduces is taken out (where it
+    may have used CPU too)."""
+    least_cpu = max(slow["thread_cpu"] - slow["allreduce"], 0.0)   # the CPU its compute can have had
+    return max(slow["compute"] - slow["thread_cpu"], 0.0), max(slow["compute"] - least_cpu, 0.0)
+
+
+def core_loss(slow: dict, miss: float) -> tuple[str, str]:
+    """The step's thread losing its core, set against the compute's miss part (``miss``: seconds beyond t1/2
+    and its 5 %), both as printed: (words for 'ruled out', '') only where the most time off its core is
+    smaller than that part, so it cannot be the whole of it (or no part is left); else ('', words for 'not
+    ruled out'). Both '' where the least time off its core already passes 5 % of the compute: a measured
+    candidate, said with the cores' sharing instead."""
+    low, high = off_core(slow)
+    if low > 0.05 * slow["compute"]:
+        return "", ""
+    high_ms, miss_ms = claims.as_printed(high, 2, 1e-3), claims.as_printed(miss, 2, 1e-3)
+    if miss_ms <= 0:
+        return (f"the step's thread losing its core (the compute lies within t1/2 and its 5 %, so no miss of "
+                f"the compute is left for it to explain)"), ""
+    if high_ms < miss_ms:
+        return (f"the step's thread losing its core as the whole of the compute's miss (off it at most "
+                f"{high_ms:.2f} ms, less than the {miss_ms:.2f} ms beyond t1/2 and its 5 %, below)"), ""
+    return "", (f"the step's thread losing its core during the compute (off it {low * 1e3:.2f} to "
+                f"{high_ms:.2f} ms, below, which can cover the {miss_ms:.2f} ms beyond t1/2 and its 5 %)")
