@@ -54,10 +54,11 @@ def test_extra_work_is_read_on_the_work_as_printed():
     for cpu in ([0.079, 0.115], [0.094, 0.099]):
         r = _placement(cpu)
         assert f"{r.work_inflation:.2f}x" == "1.10x"
-        assert report.row_verdict(r) == report.GAP + report.UNRESOLVED
+        # not extra work; session 53 round 3: 0.88x ± 0.01 under the work's 0.91x is waiting (the noise rule)
+        assert report.row_verdict(r) == (report.GAP + report.WAITING + ": 0.88x ± 0.01 under the work's 0.91x")
     # the other outcome: 196 / 176 prints 1.11x, above 1.10x
     r = _placement([0.079, 0.117])
-    assert f"{r.work_inflation:.2f}x" == "1.11x" and report.row_verdict(r) == report.GAP + report.EXTRA
+    assert f"{r.work_inflation:.2f}x" == "1.11x" and report.row_verdict(r).startswith(report.GAP + report.EXTRA + ", ")
 
 
 def test_ninety_percent_of_a_figure_is_read_on_the_printed_figures():

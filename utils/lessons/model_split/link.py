@@ -167,7 +167,8 @@ def link_reading(rows: list[Row], alpha: float, beta: float, reread: bool = True
     under its bound (as printed), its loss (``lost_time``, from the same median the verdicts read) set beside
     its messages' estimated time (``link_time``); the largest share with its
     arithmetic, then every row by what its share says (``_link_says``: all, most, a real part, or not).
-    ``reread``: section 8 reads these rows again at its probe's price (section 5's rows; section 9's are not)."""
+    ``reread``: section 8 reads these rows again at its probe's price (section 5's rows; section 9 reads its
+    own right after, with ``reread_at_probe``)."""
     under = [r for r in rows if _under_bound(r)]
     if not under:
         return "No row's speedup is under its bound: there is no loss for the link to explain."
@@ -217,13 +218,13 @@ def link_reading(rows: list[Row], alpha: float, beta: float, reread: bool = True
 def link_cause(r: Row, alpha: float, beta: float) -> str:
     """The gap's cause ``link_reading`` names for a losing row, as a clause of ``report.explain_row``'s "gap:"
     (one reading of one gap): where the messages' estimated time is all or most of the loss, at the fit's
-    price; "" where the row lost nothing or its share reads less ("a real part" names no cause alone)."""
+    price, or a real part of it; "" where the row lost nothing or its share reads less."""
     if r not in losing_rows([r]):
         return ""
     word = _short_word(link_share(r, alpha, beta))
-    if word not in ("all", "most"):
+    if word not in ("all", "most", "a real part"):
         return ""
-    covers = "covers all of" if word == "all" else "is most of"
+    covers = {"all": "covers all of", "most": "is most of", "a real part": "is a real part of"}[word]
     return f"the messages' estimated time (the link's fit) {covers} the loss (the traffic reading below)"
 
 
@@ -264,29 +265,30 @@ def _moves(short: list[Row], link: Link, price: float) -> str:
     return "; ".join(out)
 
 
-def _at_ceiling(rows: list[Row], link: Link, ceiling: float, changed: int) -> str:
+def _at_ceiling(rows: list[Row], link: Link, ceiling: float, changed: int, whose: str = "section 5") -> str:
     """Where section 8's placements refute the probe's price, section 5's rows read at the most their messages
     can have cost (``ceiling`` times the fit's price, as printed to 0.1): a row whose word is the same at the
     fit's price and at that ceiling stands (the words only grow with the price); only the others are not
     decided by this run. ``changed``: how many rows the probe's price would have changed."""
     short, k = losing_rows(rows), as_printed(ceiling, 1)
     moved = changed_rows(rows, link, ceiling)
-    said = (f" At the probe's price section 5's reading would change for {changed} of {len(short)} rows, but this "
-            f"launch's placements refute that price: each extra message cost at most {k:.1f}x the fit's price "
+    said = (f" At the probe's price {whose}'s reading would change for {changed} of {len(short)} rows, "
+            f"but this launch's placements refute that price: each extra message cost at most {k:.1f}x the fit's price "
             f"(the placements' reading above). Every losing row, at the fit's price then at that ceiling: "
             f"{_moves(short, link, ceiling)}.")
     if not moved:
         return said + (" Every row's reading stands from the fit's price up to that ceiling: this run does not "
-                       "change section 5's reading of the link.")
+                       f"change {whose}'s reading of the link.")
     names = ", ".join(f"batch {r.batch} {_name(r)}" for r in moved)
     return said + (f" {len(moved)} of {len(short)} rows change between the fit's price and that ceiling ({names}): "
                    "for those the link's part of the loss is not decided by this run; the other rows' readings "
                    "stand.")
 
 
-def _at_probe_price(rows: list[Row], link: Link, ratio: float, ceiling: float | None = None) -> str:
-    """Section 5's per-row reading of the link read again with every message ``ratio`` times dearer (the
-    probe's price, as printed): the largest share at both prices, then every row whose reading changes, with
+def _at_probe_price(rows: list[Row], link: Link, ratio: float, ceiling: float | None = None,
+                    whose: str = "section 5") -> str:
+    """Section 5's (``whose``) per-row reading of the link read again with every message ``ratio`` times
+    dearer (the probe's price, as printed): the largest share at both prices, then every row whose reading changes, with
     its arithmetic ("" where no row lost time). ``ceiling``: where section 8's placements refute the probe's
     price, the most a message can have cost (times the fit's price): the rows are read again at it
     (``_at_ceiling``), and only those whose word changes up to it are not decided."""
@@ -295,20 +297,28 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float, ceiling: float | 
     short, k = losing_rows(rows), as_printed(ratio, 1)
     fit = {id(r): link_share(r, link.alpha, link.beta) for r in short}
     dear = {id(r): link_share(r, link.alpha, link.beta, ratio) for r in short}
-    worst = max(short, key=lambda r: fit[id(r)])
-    said = (f" Section 5's link verdicts read again at the probe's price ({k:.1f}x the fit's: each row's share "
+    worst, cap = max(short, key=lambda r: fit[id(r)]), whose[0].upper() + whose[1:]
+    said = (f" {cap}'s link verdicts read again at the probe's price ({k:.1f}x the fit's: each row's share "
             f"of its loss, as printed in whole percent, times {k:.1f}): its largest share (batch {worst.batch} "
             f"{_name(worst)}) goes from {fit[id(worst)]:.0%} to {dear[id(worst)]:.0%}: "
             f"{_link_says(dear[id(worst)])}.")
     changed = changed_rows(rows, link, ratio)
     said += f" Every losing row, at the fit's price then the probe's: {_moves(short, link, ratio)}."
     if not changed:
-        return said + f" Every row's reading of the link in section 5 ({len(short)} rows) stands at either price."
+        return said + (f" Every row's reading of the link in {whose} ({len(short)} rows) stands at "
+                       "either price.")
     if ceiling is not None:
-        return said + _at_ceiling(rows, link, ceiling, len(changed))
-    return said + (f" Section 5's reading changes for {len(changed)} of {len(short)} rows: this run does not tell "
-                   "which price the pipeline's messages paid, so for those rows the link's part of the loss is not "
+        return said + _at_ceiling(rows, link, ceiling, len(changed), whose)
+    return said + (f" {cap}'s reading changes for {len(changed)} of {len(short)} rows: this run does not "
+                   "tell which price the pipeline's messages paid, so for those rows the link's part of the loss is not "
                    "decided by this run.")
+
+
+def reread_at_probe(rows: list[Row], link: Link, ratio: float, ceiling: float | None = None,
+                    whose: str = "section 9") -> str:
+    """Section 8's rule for any other section's rows (``whose``): their link verdicts read again at the
+    probe's price (or, where the placements refute it, at the ceiling), each row whose word changes not decided."""
+    return _at_probe_price(rows, link, ratio, ceiling, whose).strip()
 
 
 def price_table(rows: list[Row], link: Link, ratio: float, refuted: bool = False,

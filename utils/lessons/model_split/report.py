@@ -19,7 +19,8 @@ from utils.claims import Claim, as_printed, printed_ratio, printed_spread, speed
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading,  # noqa: F401
                                            planning_verdict, link_sources, link_table, link_time, lost_time,  # re-exported
-                                           price_table, probe_line, probe_price, probe_reading, step_share)
+                                           price_table, probe_line, probe_price, probe_reading, reread_at_probe,
+                                           step_share)
 from utils.lessons.model_split.bounds import round_above, round_as_printed, round_digits  # noqa: F401
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
                                             beside_line, percent_as_printed,
@@ -37,7 +38,6 @@ from utils.tables import Table
 EXTRA_WORK = 1.10  # the stages' work above this multiple of one device's: the split added work
 SHORT_OF_BOUND = 0.90  # the work-based prediction below this share of the bound: imbalance or extra work
 STAGES_EVEN = 1.05  # the busiest stage's work within this multiple of the stages' mean: balanced, not imbalance
-SHORT_OF_PREDICTION = 0.90  # measured below this share of the prediction: waiting outside the work
 CONTENDED = 0.80  # CPU time below this share of a stage's busy wall time: it waited for a core
 
 # explain_row's verdicts, word for word.
@@ -59,6 +59,7 @@ EXTRA = "extra work"
 IMBALANCE = "imbalance (the stages' work differs)"
 CONTENTION = "waiting for a core (contention)"
 WAITING = "waiting outside the stages' work (messages, synchronisation)"
+PREDICTED = "what the stages' measured work predicts"  # the median within noise of it, it under the bound
 UNRESOLVED = "within what these numbers resolve"
 
 
@@ -171,8 +172,12 @@ def _gaps(r: Row) -> list[str]:
         gaps.append(EXTRA)
     if r.cpu_share and beside_line(min(r.cpu_share), CONTENDED) == "below":  # as printed
         gaps.append(CONTENTION)
-    if r.predicted is not None and _below_share(r.speedup, SHORT_OF_PREDICTION, r.predicted) and CONTENTION not in gaps:
-        gaps.append(WAITING)
+    against = against_prediction(*printed(r), r.predicted) if r.predicted is not None else ""
+    v, d = printed(r)
+    if against == "below it" and CONTENTION not in gaps:  # the one noise rule: v + d under the work's P
+        gaps.append(f"{WAITING}: {v:.2f}x ± {d:.2f} under the work's {r.predicted:.2f}x")
+    elif against == "within noise of it" and not gaps and as_printed(r.predicted, 2) < as_printed(r.bound, 2):
+        gaps.append(f"{PREDICTED} ({r.predicted:.2f}x)")  # the work's own prediction is under the bound
     return gaps
 
 
@@ -459,11 +464,15 @@ def verdict_table(cpu_times: bool = True) -> Table:
         (GAP + EXTRA, f"also, work printed above {EXTRA_WORK:.2f}x one device's, or predicted that short with the stages' "
                       f"work within {STAGES_EVEN:.2f}x of their mean (even stages: the work is what is left)"),
         (GAP + CONTENTION, f"also, any stage's CPU/busy below {CONTENDED:.0%}"),
-        (GAP + WAITING, f"also, if no contention: measured below {SHORT_OF_PREDICTION:.0%} of predicted"),
-        (GAP + "the messages' estimated time (the link's fit) covers all of / is most of the loss",
+        (GAP + WAITING, "also, if no contention: the median plus its spread (± d) under the work's "
+                        "prediction P"),
+        (GAP + PREDICTED + " (P)", "else, where no cause above: the median ± d covers P, and P is under "
+                                   "the bound"),
+        (GAP + "the messages' estimated time (the link's fit) covers all of / is most of / is a real part of "
+         "the loss",
          "also, where the block prints a traffic reading of the row (section 9): its link time 100% / past "
-         "50% of the time the row lost to its bound"),
-        (GAP + UNRESOLVED, "below the bound and none of the causes above"),
+         "50% / past 25% of the time the row lost to its bound"),
+        (GAP + UNRESOLVED, "below the bound, outside its noise, and none of the causes above"),
         ("(last, any row) above what the measured work predicts (P), within the rounds' spread (± d)",
          "median above the work's prediction P, the median minus its spread d at or under P (a prediction may be "
          "passed: it is not a bound)"),
