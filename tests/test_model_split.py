@@ -8,6 +8,7 @@ and ``naive_split`` benchmarks, never a timed test. Lab 02's checks: tests/test_
 import statistics
 import itertools
 import random
+import re
 
 import pytest
 import torch
@@ -306,6 +307,9 @@ def test_every_verdict_explain_row_gives_is_in_the_table_the_notebook_prints():
         r = _row(s, s * rng.uniform(0.5, 1), s * rng.uniform(1, 1.5), m=rng.choice([1, 2, 4, 8]),
                  work=rng.uniform(0.8, 1.4), cpu_share=rng.uniform(0.5, 1.05), naive=rng.random() < 0.2)
         v = report.verdict(r)
+        # the figures a cause carries (session 53: "... under the work's 1.47x", "... predicts (0.93x)") read as P
+        v = re.sub(r": \d+\.\d\dx ± \d+\.\d\d under the work's \d+\.\d\dx", "", v)
+        v = re.sub(r"predicts \(\d+\.\d\dx\)", "predicts (P)", v)
         rest = v[len(report.GAP):] if v.startswith(report.GAP) else None
         for cause in causes if rest is not None else ():
             rest = rest.replace(cause, "")
@@ -518,7 +522,8 @@ def test_an_unbalanced_split_reads_imbalance_before_extra_work():
     # extra work only
     even = runs.Row(32, 4, "gpipe", 0.080, 0.105, [0.057, 0.056], cpu=[0.058, 0.058], baseline_cpu=0.104,
                     speedups=[1.30, 1.36, 1.29, 1.34, 1.30], split_points=(3,))
-    assert report.verdict(even) == report.GAP + report.EXTRA
+    # session 53: its 1.30x ± 0.02 is under the work's 1.43x by more than the spread: waiting too (the noise rule)
+    assert report.verdict(even).startswith(report.GAP + report.EXTRA + ", " + report.WAITING)
 
 
 def test_the_naive_split_against_its_per_process_reference_follows_the_noise_rule():
