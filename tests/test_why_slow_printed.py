@@ -237,7 +237,10 @@ def test_section_3_answers_the_latency_question_by_the_closing_rows_rule():
     said = report.link_sentence(link, costs, False)
     assert "takes 1,657.0 µs: between 9% and 114% of it latency by the small messages' spread" in said
     assert "this run does not say whether it is mostly latency" in said and "9% of it latency" not in said
-    assert "latency. Its bytes take " in said and " µs at β: the rest of its time is not its bytes." in said
+    # the eleventh reading: the fit is rejected, so its β does not time the bytes; the fastest measured rate
+    # does (16 MiB in 6,000.0 µs: 2.80 GB/s; 8,192 bytes at 2.80 GB/s take 2.9 µs)
+    assert "latency. Its bytes take 2.9 µs at the fastest rate this run measured (2.80 GB/s): the rest of its " \
+           "time is not its bytes." in said and "at β" not in said
     assert report.mostly_latency_verdict(link, costs[0]).startswith("within noise: no effect shown (latency 9% to 114%")
     lo_hi = link_report.latency_range(link, costs[0])
     assert [round(x, 4) for x in lo_hi] == [0.0863, 1.1415]  # 143.0 / 1657.0, 1891.4 / 1657.0
@@ -305,3 +308,16 @@ def test_section_3_says_where_a_message_ran_slower_than_a_larger_one_as_lesson_0
     steady = us[:2] + [105.0, 106.0, 110.0, 130.0, 150.0, 157.4] + us[8:]
     link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in steady])
     assert "ran slower" not in report.link_sentence(link, transfers.batch_costs(link, 16, 64, 128), False)
+
+
+def test_the_bytes_time_is_at_beta_only_where_the_fit_predicts():
+    """The eleventh reading: 'Its bytes take 1.8 µs at β' beside a fit the sentence rejects. A fit that
+    predicts times the bytes at its β; a rejected one at the fastest rate the run measured."""
+    from utils import machine
+    from utils.lessons.why_slow import report, transfers
+
+    sizes = [8, 512, 4096, 8192, 16384, 65536, 262144, 524288, 2**20, 2**22, 2**24]
+    line = machine.link_fit("gloo loopback, 2 processes", sizes, [100e-6 + n / 4e9 for n in sizes])
+    assert transfers.can_predict(line)
+    said = report.link_sentence(line, transfers.batch_costs(line, 16, 64, 128), True)
+    assert "Its bytes take 2.0 µs at β" in said and "fastest rate" not in said  # 8,192 B / 4.00 GB/s

@@ -9,7 +9,8 @@ from utils import claims
 from utils.lessons.start_here.line_check import (  # lesson 00's tests of a run's line
     EDGE, _size, check_line, falling_sentence, slower_than_larger)
 from utils.lessons.start_here.printed import printed_accuracy
-from utils.lessons.why_slow.transfers import LATENCY_NAME, PREDICTS, latency, printed_residual, printed_time, us
+from utils.lessons.why_slow.transfers import (
+    LATENCY_NAME, PREDICTS, can_predict, latency, printed_residual, printed_time, us)
 from utils.tables import Table
 
 
@@ -41,9 +42,10 @@ def _ids_sentence(ids, link, most: float = 0.5) -> str:
     counted = f"{LATENCY_NAME}, {latency(link) * 1e6:,.1f} µs, the figure the table counts as latency"
     if round(ids.latency_share, 2) > 1:
         return (f"{took}, less than {counted} ({ids.latency_share:.0%}): the fixed cost itself varies from moment "
-                f"to moment (block below). {_bytes_said(ids, link.fit.beta)}")
+                f"to moment (block below). {_bytes_said(ids, link)}")
     lo, hi = latency_range(link, ids)
-    moving = f"Its bytes take {ids.n_bytes / ids.transfers / link.fit.beta * 1e6:,.1f} µs at β"
+    rate, at = _bytes_rate(link)
+    moving = f"Its bytes take {ids.n_bytes / ids.transfers / rate * 1e6:,.1f} µs at {at}"
     if round(lo, 2) <= most <= round(hi, 2):
         return (f"{took}: between {lo:.0%} and {hi:.0%} of it latency by the small messages' spread (counting the "
                 f"fastest or the slowest of them as latency{_past_whole(link, hi)}), so this run does not say whether "
@@ -67,10 +69,21 @@ def _past_whole(link, hi: float) -> str:
             f"ran from {min(small):,.1f} to {max(small):,.1f} µs on this run")
 
 
-def _bytes_said(cost, beta: float) -> str:
-    """What ``cost``'s bytes take at ``beta``: whether latency dominates it, where its share passed 100 %."""
-    moving = cost.n_bytes / cost.transfers / beta
-    return (f"Its bytes take {moving * 1e6:,.1f} µs at β" + (", so latency dominates it." if moving < cost.measured
+def _bytes_rate(link) -> tuple[float, str]:
+    """The rate a message's bytes are timed at, and its name: the fit's β where the fit predicts; else the
+    fastest rate this run measured, as printed (the eleventh reading: β came from the fit the same sentence
+    rejects). Bytes at a slower rate would take longer still, and the fit's β sat above every measured rate."""
+    if can_predict(link):
+        return link.fit.beta, "β"
+    fastest = claims.as_printed(max(n / t for n, t in zip(link.fit.sizes, link.seconds)), 2, 1e9)
+    return fastest * 1e9, f"the fastest rate this run measured ({fastest:.2f} GB/s)"
+
+
+def _bytes_said(cost, link) -> str:
+    """What ``cost``'s bytes take (``_bytes_rate``): whether latency dominates it, where its share passed 100 %."""
+    rate, at = _bytes_rate(link)
+    moving = cost.n_bytes / cost.transfers / rate
+    return (f"Its bytes take {moving * 1e6:,.1f} µs at {at}" + (", so latency dominates it." if moving < cost.measured
             / cost.transfers / 2 else ", half its time or more: how much of it is latency is not shown."))
 
 
