@@ -55,3 +55,12 @@ def test_the_miss_story_leaves_the_core_open_beside_a_smaller_miss():
     m["ranks"][0]["thread_cpu"] = 0.02051   # off its core at most 0.50 ms: ruled out as the whole miss
     story = " ".join(report.miss_story(m, ""))
     assert "losing its core as the whole of the compute's miss (off it at most 0.50 ms" in story
+
+
+def test_the_cost_plots_one_x_line_has_its_legend_entry_below_the_panel():
+    rows = [dict(width=w, one=w * 1e-6, two=w * 6e-7, predicted=w * 5.5e-7, speedup=1.6,
+                 predicted_speedup=1.8, spread=0.1) for w in (64, 128, 256)]
+    fig = report.plot_cost({"rows": rows}, 2.0, "", True)
+    legend = fig.axes[1].get_legend()
+    assert "1x: one device" in [t.get_text() for t in legend.get_texts()]
+    assert legend.get_bbox_to_anchor().y0 < fig.axes[1].get_window_extent().y0   # below the panel

@@ -124,11 +124,29 @@ def detail_table(rows: list[dict]) -> Table:
                  wrap=40)
 
 
+SHORT_BAR = 0.03   # a bar under 3 % of the log axis's height (about 5 pixels here) draws as a hairline
+
+
+def _waterfall_limits(steps: list[dict]) -> tuple[float, float]:
+    """The waterfall's y range (log): every bound and error bar inside it, 0.8x to 2x at the least."""
+    tops = [max(r["x_prev"] + r.get("noise", 0.0), r["bound"] or 0) for r in steps] or [2.0]
+    bottoms = [(r["x_prev"] - r.get("noise", 0.0)) * 0.9 for r in steps]   # a slower bar's error bar shows whole
+    return max(min([0.8] + bottoms), 0.05), max(tops) * 1.35
+
+
+def too_short(r: dict, steps: list[dict]) -> bool:
+    """Whether the step's bar, from 1x to its x previous, is too short to see on the log axis: such a bar
+    gets a diamond at its end, so a step that ran never looks like no bar at all."""
+    low, high = _waterfall_limits(steps)
+    return abs(math.log(r["x_prev"])) < SHORT_BAR * math.log(high / low)
+
+
 def plot_waterfall(rows: list[dict], label: str = ""):
     """Is every step within its bound? One bar per step that ran: its gain over the steps before it (x
     previous, the median of its paired rounds, the rounds' spread as an error bar), its bound drawn as a black
-    tick above it, 1x dashed. Kept steps solid, steps not kept hatched grey; log scale (bounds reach 6x and
-    more, gains sit near 1x). The same figures as the ledger's table."""
+    tick above it, 1x dashed. Kept steps solid, steps not kept hatched grey; a bar too short to see (near 1x)
+    gets a diamond at its end, in its bar's colour; log scale (bounds reach 6x and more, gains sit near 1x).
+    The same figures as the ledger's table."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -140,9 +158,13 @@ def plot_waterfall(rows: list[dict], label: str = ""):
     plt.close(fig)   # shown once, by the notebook's display(fig), above the caption printed under it
     for i, r in enumerate(steps):
         # from 1x: a gain rises, a loss falls
-        ax.bar(i, r["x_prev"] - 1, bottom=1.0, color=kept_color if r["kept"] else dropped, edgecolor="black",
+        color = kept_color if r["kept"] else dropped
+        ax.bar(i, r["x_prev"] - 1, bottom=1.0, color=color, edgecolor="black",
                linewidth=0.6, hatch=None if r["kept"] else "//", width=0.6)
-        ax.errorbar(i, r["x_prev"], yerr=r.get("noise", 0.0), color="black", capsize=4)
+        if too_short(r, steps):   # a hairline on the log axis: its end marked so the bar is seen
+            ax.plot(i, r["x_prev"], marker="D", markersize=9, markerfacecolor=color, markeredgecolor="black",
+                    linestyle="", zorder=2.5)
+        ax.errorbar(i, r["x_prev"], yerr=r.get("noise", 0.0), color="black", capsize=4, zorder=3)
         # the table's figure, set off the dashed 1x line where the bar ends near it
         near = "top" if r["x_prev"] < 1 else "bottom" if r["x_prev"] < 1.1 else "center"
         ax.text(i + 0.42, r["x_prev"], f"{r['x_prev']:.2f}x", va=near, fontsize=8)
@@ -151,9 +173,7 @@ def plot_waterfall(rows: list[dict], label: str = ""):
             ax.text(i - 0.4, r["bound"] * 1.04, f"bound {r['bound']:.2f}x", ha="left", va="bottom", fontsize=8)
     ax.axhline(1.0, color="black", linestyle="--", linewidth=0.8)
     ax.set_yscale("log")
-    tops = [max(r["x_prev"] + r.get("noise", 0.0), r["bound"] or 0) for r in steps] or [2.0]
-    bottoms = [(r["x_prev"] - r.get("noise", 0.0)) * 0.9 for r in steps]   # a slower bar's error bar shows whole
-    ax.set_ylim(max(min([0.8] + bottoms), 0.05), max(tops) * 1.35)
+    ax.set_ylim(*_waterfall_limits(steps))
     ax.set_xlim(-0.6, len(steps) - 1 + 0.8)   # room right of the last bar for its figure (at i + 0.42)
     ax.set_xticks(range(len(steps)), [r["step"] + ("" if r["kept"] else "\n(not kept)") for r in steps],
                   fontsize=9)
@@ -161,11 +181,15 @@ def plot_waterfall(rows: list[dict], label: str = ""):
     ax.yaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(  # a few labels: 9x beside 10x is clutter
         lambda v, _: f"{v:g}x" if round(v, 3) in (0.5, 0.8, 2, 3, 5, 20, 50) else ""))
     ax.set_ylabel("x the steps before (log)")
-    ax.legend(handles=[Patch(facecolor=kept_color, edgecolor="black", label="kept: median of paired rounds"),
-                       Patch(facecolor=dropped, edgecolor="black", hatch="//", label="not kept"),
-                       Line2D([], [], color="black", linewidth=2.5, label="its bound"),
-                       Line2D([], [], color="black", linestyle="--", linewidth=0.8, label="1x: no gain")],
-              fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=4, frameon=False)  # off the bars
+    handles = [Patch(facecolor=kept_color, edgecolor="black", label="kept: median of paired rounds"),
+               Patch(facecolor=dropped, edgecolor="black", hatch="//", label="not kept"),
+               Line2D([], [], color="black", linewidth=2.5, label="its bound"),
+               Line2D([], [], color="black", linestyle="--", linewidth=0.8, label="1x: no gain")]
+    if any(too_short(r, steps) for r in steps):
+        handles.append(Line2D([], [], marker="D", markersize=7, markerfacecolor="white", markeredgecolor="black",
+                              linestyle="", label="end of a bar too short to see"))
+    ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=len(handles),
+              frameon=False)   # below the axis: off the bars
     ax.set_title(f"Each step against its bound: x the steps kept before it{label}", fontsize=9)
     fig.tight_layout()
     return fig
@@ -174,12 +198,15 @@ def plot_waterfall(rows: list[dict], label: str = ""):
 def waterfall_caption(rows: list[dict]) -> str:
     """The line under the waterfall, from the rows as the ledger's table prints them: each bar is a step's
     'x previous', its tick the bound in that column's brackets, and the kept (solid) bars multiply to the
-    'x baseline' column; a hatched bar was not kept and adds nothing to it."""
+    'x baseline' column; a hatched bar was not kept and adds nothing to it; a bar too short to see is named
+    with the diamond that marks its end (``too_short``, the rule the plot draws by)."""
     steps = ran(rows)[1:]
     if not steps:
         return "No step ran after the baseline: the chart has no bar, and x baseline stays 1.00x."
-    bars = ", ".join(f"{r['step']} {r['x_prev']:.2f}x" + (f" (tick {r['bound']:.2f}x)" if r["bound"] else
-                                                          " (no bound, no tick)") for r in steps)
+    bars = ", ".join(f"{r['step']} {r['x_prev']:.2f}x ("
+                     + (f"tick {r['bound']:.2f}x" if r["bound"] else "no bound, no tick")
+                     + ("; a bar too short to see, a diamond at its end" if too_short(r, steps) else "") + ")"
+                     for r in steps)
     kept = [r for r in steps if r["kept"]]
     dropped = [r["step"] for r in steps if not r["kept"]]
     out = ("The chart holds the figures of the ledger's table below: each bar is a step's x previous, its "

@@ -45,7 +45,7 @@ def plot_cost(analysis: dict, bound: float, label: str, simulated: bool):
     ax2.plot(w, [r["predicted_speedup"] for r in rows], "o--", mfc="none", label="model")
     ax2.set_xscale("log")
     ax2.axhline(bound, color="grey", ls=":", label=f"bound {bound:g}x")
-    ax2.axhline(1, color="black", lw=0.6)
+    ax2.axhline(1, color="black", lw=0.6, label="1x: one device")   # the mark every verdict reads against
     ax2.set_xlabel("width")
     ax2.set_ylabel("speedup over 1 device")
     ax2.set_ylim(top=bound * 1.08)                # the bound's line inside the frame, not hidden by its edge
