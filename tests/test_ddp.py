@@ -564,11 +564,11 @@ def test_knob_rows_that_print_alike_are_explained_and_others_are_not():
 
 
 def test_a_step_difference_under_the_noise_reads_within_noise():
-    # section 2's figures: 56.7 ms against 57.2 ms with no spread measured, then against section 4's 21%
-    assert overlap.compare_steps(0.0567, 0.0572) == "within noise"
-    assert overlap.compare_steps(0.0500, 0.0572) == "shorter"
-    assert overlap.compare_steps(0.0650, 0.0572) == "longer"
-    assert overlap.compare_steps(0.0500, 0.0572, spread=0.21) == "within noise"
+    # a step ratio (the other way's step over this one's) against the noise: 57.2 / 56.7 ms is 1.01x, within 5%
+    assert overlap.read_ratio(57.2 / 56.7, 0.05) == "within noise"
+    assert overlap.read_ratio(57.2 / 50.0, 0.05) == "shorter"
+    assert overlap.read_ratio(57.2 / 65.0, 0.05) == "longer"
+    assert overlap.read_ratio(57.2 / 50.0, 0.21) == "within noise"
 
 
 def _ranks(ready0, ready1, starts1=None, steps0=None, steps1=None):

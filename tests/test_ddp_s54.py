@@ -51,7 +51,7 @@ def test_the_sections_answer_comes_in_one_line_read_as_the_collapsed_block_reads
     # the tenth reading: the section's answer stood in the middle of the cell's output; it is now printed first,
     # one line, with the same readings (``step_reads``) as the paragraphs collapsed under the charts
     run = overlap.answer(0.1937, 0.0927, 0.0965, 0.05, 0.17)  # the run the reader saw
-    assert run == ("Answer: overlap within noise (96.5 vs 92.7 ms, noise 5%); fewer messages paid: 2.09x faster, "
+    assert run == ("Answer: overlap within noise (1.04x slower, noise 5%); fewer messages paid: 2.09x faster, "
                    "beyond 17% noise.")
     assert len(run) <= 110
     assert overlap.step_reads(0.1937, 0.0927, 0.0965, 0.05, 0.17) == ("within noise", "shorter")
@@ -59,7 +59,7 @@ def test_the_sections_answer_comes_in_one_line_read_as_the_collapsed_block_reads
     assert "overlap paid: 1.16x faster, beyond 5% noise" in paid
     cost = overlap.answer(0.0937, 0.0927, 0.1200, 0.05, 0.05)
     assert "overlap cost: 1.29x slower, beyond 5% noise" in cost
-    assert "fewer messages within noise (92.7 vs 93.7 ms, noise 5%)" in cost
+    assert "fewer messages within noise (1.01x faster, noise 5%)" in cost
     assert "fewer messages cost: 1.50x slower" in overlap.answer(0.0800, 0.1200, 0.1200, 0.05, 0.05)
 
 

@@ -238,11 +238,12 @@ def gain_over_compile(a: float, c: float, tie: bool) -> str:
 
 def load_sentence(pairs: list[tuple[str, str, str]]) -> str:
     """Where every pair of timings agrees within noise: which pairs' figures differ as printed (``pairs``: the
-    name and its two figures as printed), and only those are said to differ by the machine's load, so a
-    pair printed 1.00x and 1.00x is never said to "differ". Lesson 04, section 7."""
+    name and its two figures as printed), said to differ by no more than their rounds' noise, so no cause is
+    named for them (the machine's load is named only where a pair is apart beyond noise, a sentence the lesson
+    prints itself), and a pair printed 1.00x and 1.00x is never said to "differ". Lesson 04, section 7."""
     apart = [name for name, here, there in pairs if here != there]
     head = "Each pair agrees within the two timings' noise (the sum of their spreads)"
     if not apart:
         return head + ": every pair prints the same figure in both sets of rounds."
-    return (head + f": where a pair's figures differ as printed ({', '.join(apart)}), they differ by the "
-            "machine's load from one set of rounds to the other, not by the models.")
+    return (head + f": where a pair's figures differ as printed ({', '.join(apart)}), they differ by no more "
+            "than their rounds' noise, so no difference between the two sets of rounds is shown.")

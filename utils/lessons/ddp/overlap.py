@@ -396,6 +396,38 @@ def longer_or_shorter(grew_ms: float) -> str:
     return f"{abs(grew_ms):.1f} ms {'longer' if grew_ms > 0 else 'shorter'}"
 
 
+def parts_account(small: dict, large: dict, steps: int) -> str:
+    """How much of the whole step's difference (``small`` buckets' step over ``large``'s, the table's medians,
+    as printed) the two parts explain: forward+backward and exposed, each a difference of printed figures.
+    A cause is named only for the part that rose, and only as where it would show (this run does not time a
+    bucket's fixed cost or the backward's slowdown apart); the rest of the step's difference is left in the
+    step's own median over ``steps`` steps, each column of the table being a median of its own."""
+    fb, exposed = printed_difference(small["ready"], large["ready"]), printed_difference(small["exposed"],
+                                                                                         large["exposed"])
+    together, whole = as_printed(fb + exposed, 1), printed_difference(small["step"], large["step"])
+    where = []  # where each part that rose would show a cause: named for that part only
+    if fb > 0:
+        where.append("the forward+backward rise is where the all-reduces inside the backward would slow it, their "
+                     "copies and sums sharing the workers' cores, or the GPU, with it")
+    if exposed > 0:
+        where.append("the exposed rise is where the more buckets' fixed costs would show")
+    cause = "".join(f"; {clause}" for clause in where)
+    rest = f"the whole step's own median of {steps} steps (each column is a median of its own)"
+    if whole <= 0:  # the other outcome: no step difference to account for
+        return f"; the whole step was not longer as printed ({whole:+.1f} ms)"
+    if together <= 0:
+        return (f"; the two parts together did not rise as printed ({together:+.1f} ms), so none of the "
+                f"{whole:.1f} ms the whole steps differ by is in a part this run times: it is in {rest}")
+    if together >= whole:
+        return (f"; the two parts rose {together:.1f} ms together, all of the {whole:.1f} ms the whole steps "
+                f"differ by{cause}")
+    share = percent(together / whole)
+    share = "nearly all" if share == "100%" else share  # 29.9 of 30.0 ms rounds to 100%, yet 0.1 ms is left
+    return (f"; the two parts rose {together:.1f} ms together, {share} of the {whole:.1f} ms "
+            f"the whole steps differ by; the other {as_printed(whole - together, 1):.1f} ms is in {rest}, not in "
+            f"a part this run times{cause}")
+
+
 def shown_rank_waited(lags_ms: list[float]) -> str:
     """How many of the table's rows show the rank whose backward finished first, and so waited for the other
     at the step's last all-reduce: ``lags_ms`` holds, per row, how much later the OTHER rank's last gradient
@@ -474,44 +506,51 @@ def noise_ranges(ways: dict[str, list[dict]]) -> str:
             f"under {noise_percent(NOISE_FLOOR)}.")
 
 
-def compare_steps(step: float, other: float, spread: float | None = None) -> str:
-    """``"shorter"``, ``"longer"`` or ``"within noise"``: ``step`` against ``other`` (seconds), a difference
-    read as noise when it is under ``spread`` (a measured round-to-round spread, a share of a step) or, with
-    no spread measured, under ``NOISE_FLOOR``."""
-    noise = NOISE_FLOOR if spread is None else spread
-    if abs(step - other) <= noise * other:
+def pace(ratio: float) -> str:
+    """A step ratio (the other way's step over this one's) as the page prints it: "1.92x faster" or "1.09x
+    slower", the multiple rounded half up as a reader rounds it (``printed_multiple``)."""
+    return f"{printed_multiple(ratio):.2f}x {'faster' if ratio >= 1 else 'slower'}"
+
+
+def printed_multiple(ratio: float) -> float:
+    """The multiple ``pace`` prints: ``ratio`` or, under 1x, its inverse, rounded half up (1.005 -> 1.01)."""
+    return half_up(ratio if ratio >= 1 else 1 / ratio, 2)
+
+
+def read_ratio(ratio: float, noise: float) -> str:
+    """``"shorter"``, ``"longer"`` or ``"within noise"``: a step ratio (the other way's step over this one's)
+    judged as a reader judges it from the page, the multiple as printed ("1.09x slower") against the noise as
+    printed (whole per cent, "9%"). A tie is within noise: 1.09x beside 9% is at the noise, not past it."""
+    if round(printed_multiple(ratio) - 1, 9) <= half_up(noise, 2):
         return "within noise"
-    return "shorter" if step < other else "longer"
+    return "shorter" if ratio > 1 else "longer"
 
 
-def _reading(read: str, ratio: float, noise: float, step_ms: float, other_ms: float) -> str:
-    """One comparison of ``answer``: ``read`` (``compare_steps``'s word), ``ratio`` (the other way's step over
-    this one's, as printed), ``noise`` (the share it was read with) and the two steps (ms as printed)."""
+def _reading(read: str, ratio: float, noise: float) -> str:
+    """One comparison of ``answer``: ``read`` (``read_ratio``'s word), ``ratio`` (the other way's step over this
+    one's, from the steps as printed) and ``noise`` (the share it was read with)."""
     if read == "within noise":
-        return f"within noise ({step_ms:.1f} vs {other_ms:.1f} ms, noise {noise_percent(noise)})"
-    pace = f"{ratio:.2f}x faster" if ratio >= 1 else f"{1 / ratio:.2f}x slower"
-    return f"{'paid' if read == 'shorter' else 'cost'}: {pace}, beyond {noise_percent(noise)} noise"
+        return f"within noise ({pace(ratio)}, noise {noise_percent(noise)})"
+    return f"{'paid' if read == 'shorter' else 'cost'}: {pace(ratio)}, beyond {noise_percent(noise)} noise"
 
 
 def step_reads(hand: float, large: float, small: float, noise: float, fewer_noise: float) -> tuple[str, str]:
-    """Section 2's two readings (``compare_steps``' words), worked from the step times as printed (0.1 ms) and
-    the noises as printed (whole per cent), so that a reader who redoes them from the page agrees: overlap
-    (``small`` buckets against ``large``, read with ``noise``) and fewer messages (``large`` against ``hand``,
-    read with ``fewer_noise``). Step times in seconds."""
-    ms = lambda seconds: as_printed(seconds, 1, 1e-3)
-    return (compare_steps(ms(small), ms(large), half_up(noise, 2)),
-            compare_steps(ms(large), ms(hand), half_up(fewer_noise, 2)))
+    """Section 2's two readings (``read_ratio``'s words), worked from the step ratios as printed (``step_ratios``,
+    from the steps as printed, 0.1 ms) and the noises as printed (whole per cent), so that a reader who redoes
+    them from the page agrees: overlap (``small`` buckets against ``large``, read with ``noise``) and fewer
+    messages (``large`` against ``hand``, read with ``fewer_noise``). Step times in seconds."""
+    ratios = step_ratios(hand, large, small)
+    return read_ratio(ratios["overlapped"], noise), read_ratio(ratios["fewer"], fewer_noise)
 
 
 def answer(hand: float, large: float, small: float, noise: float, fewer_noise: float) -> str:
     """Section 2's answer in one line, printed before its table and charts: did starting small buckets during
     the backward (``small`` against ``large``) and sending fewer messages (``large`` against ``hand``) shorten
     the step? Read by ``step_reads``, as the collapsed block's lines are, so the two never disagree."""
-    ms = lambda seconds: as_printed(seconds, 1, 1e-3)
     ratios, (overlap_read, fewer_read) = step_ratios(hand, large, small), step_reads(hand, large, small, noise,
                                                                                       fewer_noise)
-    overlap = _reading(overlap_read, ratios["overlapped"], noise, ms(small), ms(large))
-    fewer = _reading(fewer_read, ratios["fewer"], fewer_noise, ms(large), ms(hand))
+    overlap = _reading(overlap_read, ratios["overlapped"], noise)
+    fewer = _reading(fewer_read, ratios["fewer"], fewer_noise)
     return f"Answer: overlap {overlap}; fewer messages {fewer}."
 
 

@@ -1,0 +1,57 @@
+"""Lesson 03, the eleventh reading: section 2's readings judged on the ratios and noises as printed, and the
+collapsed verdict naming a cause only for the share of the step's difference the printed parts explain."""
+
+from utils.lessons.ddp import overlap
+
+# the run the reader saw: by hand 169.5 ms, 25 MiB buckets 88.2 ms, 1 MiB buckets 96.5 ms; noises 8.6% and 9.9%
+HAND, LARGE, SMALL, NOISE, FEWER_NOISE = 0.1695, 0.0882, 0.0965, 0.0856, 0.099
+
+
+def test_a_ratio_printed_at_the_noise_reads_within_it():
+    # 96.5 / 88.2 prints 1.09x slower beside a 9% noise: at the mark, not past it (8.3 / 88.2 is 9.4% unrounded)
+    run = overlap.answer(HAND, LARGE, SMALL, NOISE, FEWER_NOISE)
+    assert run == ("Answer: overlap within noise (1.09x slower, noise 9%); fewer messages paid: 1.92x faster, "
+                   "beyond 10% noise.")
+    assert len(run) <= 110
+    assert overlap.step_reads(HAND, LARGE, SMALL, NOISE, FEWER_NOISE) == ("within noise", "shorter")
+    # the other outcome: 96.6 / 88.2 prints 1.10x, past the 9%
+    past = overlap.answer(HAND, LARGE, 0.0966, NOISE, FEWER_NOISE)
+    assert "overlap cost: 1.10x slower, beyond 9% noise" in past
+    assert overlap.step_reads(HAND, LARGE, 0.0966, NOISE, FEWER_NOISE)[0] == "longer"
+    # and the faster side: 88.2 / 80.9 prints 1.09x faster (within 9%), 88.2 / 80.0 prints 1.10x, past it
+    assert overlap.step_reads(HAND, LARGE, 0.0809, NOISE, FEWER_NOISE)[0] == "within noise"
+    assert overlap.step_reads(HAND, LARGE, 0.0800, NOISE, FEWER_NOISE)[0] == "shorter"
+
+
+def test_the_printed_multiple_rounds_half_up():
+    assert overlap.pace(100.5 / 100.0) == "1.01x faster"   # f"{1.005:.2f}" would print 1.00
+    assert overlap.pace(88.2 / 96.5) == "1.09x slower"
+    assert overlap.read_ratio(1.05, 0.05) == "within noise" and overlap.read_ratio(1.06, 0.05) == "shorter"
+
+
+def _row(ready_ms, exposed_ms, step_ms):
+    return {"ready": ready_ms / 1e3, "exposed": exposed_ms / 1e3, "step": step_ms / 1e3}
+
+
+def test_the_parts_explain_only_their_share_of_the_step_difference():
+    # the run: forward+backward 83.8 and 83.8 ms, exposed 7.5 against 5.9 ms, steps 96.5 against 88.2 ms
+    said = overlap.parts_account(_row(83.8, 7.5, 96.5), _row(83.8, 5.9, 88.2), 5)
+    assert said.startswith("; the two parts rose 1.6 ms together, 19% of the 8.3 ms the whole steps differ by; "
+                           "the other 6.7 ms is in the whole step's own median of 5 steps")
+    assert said.endswith("; the exposed rise is where the more buckets' fixed costs would show")
+    assert "forward+backward rise" not in said and "paid its fixed cost" not in said
+    # forward+backward rose too: both parts named, each for its own rise
+    both = overlap.parts_account(_row(86.0, 7.5, 96.5), _row(83.8, 5.9, 88.2), 5)
+    assert "rose 3.8 ms together, 46% of the 8.3 ms" in both and "the other 4.5 ms" in both
+    assert "forward+backward rise is where the all-reduces inside the backward would slow it" in both
+    # the parts explain all of it
+    every = overlap.parts_account(_row(90.0, 7.5, 96.5), _row(83.8, 5.9, 88.2), 5)
+    assert "rose 7.8 ms together, 94% of the 8.3 ms" in every and "the other 0.5 ms" in every
+    whole = overlap.parts_account(_row(90.5, 7.5, 96.5), _row(83.8, 5.9, 88.2), 5)
+    assert "rose 8.3 ms together, all of the 8.3 ms the whole steps differ by" in whole
+    # the parts did not rise: no cause named
+    none = overlap.parts_account(_row(82.9, 5.9, 96.5), _row(83.8, 5.9, 88.2), 5)
+    assert "did not rise as printed (-0.9 ms), so none of the 8.3 ms" in none and "would show" not in none
+    # rounding would print 100% with 0.1 ms left: words instead
+    near = overlap.parts_account(_row(83.8, 35.8, 119.6), _row(83.8, 5.9, 89.6), 5)
+    assert "nearly all of the 30.0 ms" in near and "the other 0.1 ms" in near
