@@ -37,7 +37,7 @@ def test_a_real_part_of_the_loss_is_named_as_a_cause(monkeypatch):
     r = _row([1.48, 1.49, 1.50, 1.51, 1.52], [0.20, 0.20])  # under its 1.60x bound
     monkeypatch.setattr(link_module, "link_share", lambda row, a, b, price=1.0: 0.45 * price)
     monkeypatch.setattr(link_module, "losing_rows", lambda rows: list(rows))
-    assert "is a real part of the loss" in report.row_verdict(r, (0.0, 1.0))
+    assert "is a real part of the loss at the fit's price" in report.row_verdict(r, (0.0, 1.0))
     monkeypatch.setattr(link_module, "link_share", lambda row, a, b, price=1.0: 0.10 * price)
     assert "the link's fit" not in report.row_verdict(r, (0.0, 1.0))
 

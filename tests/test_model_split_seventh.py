@@ -99,8 +99,8 @@ def test_a_gap_the_traffic_reading_explains_is_not_left_unresolved():
     row = _zb([1.72, 1.73, 1.74, 1.74, 1.75])
     assert "the link alone can explain it" in report.link_reading([row], *link, reread=False)
     line = report.explain_row(row, link)
-    assert line.endswith("gap: the messages' estimated time (the link's fit) covers all of the loss (the traffic "
-                         "reading below)") and "within what these numbers resolve" not in line
+    assert line.endswith("gap: the messages' estimated time (the link's fit) covers all of the loss at the fit's "
+                         "price (the traffic reading below reads it at the probe's too)") and "within what these numbers resolve" not in line
     # the other outcome: few messages, a share that names no cause: the gap stays unresolved
     few = _zb([1.72, 1.73, 1.74, 1.74, 1.75], messages=2)
     assert report.explain_row(few, link).endswith("gap: within what these numbers resolve")

@@ -225,7 +225,8 @@ def link_cause(r: Row, alpha: float, beta: float) -> str:
     if word not in ("all", "most", "a real part"):
         return ""
     covers = {"all": "covers all of", "most": "is most of", "a real part": "is a real part of"}[word]
-    return f"the messages' estimated time (the link's fit) {covers} the loss (the traffic reading below)"
+    return (f"the messages' estimated time (the link's fit) {covers} the loss at the fit's price (the traffic "
+            "reading below reads it at the probe's too)")
 
 
 def _short_word(part: float) -> str:
