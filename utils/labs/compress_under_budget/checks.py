@@ -172,6 +172,10 @@ def _why_not_smaller(model: nn.Module, baseline: nn.Module) -> str:
             "stay) at your bytes per weight")
 
 
+# The last speed check's (widths, kind, PairedSpeed): ``plan_sentence`` prints its reading from these figures
+MEASURED_SPEED: list = []
+
+
 def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Module, factor: float,
                  rounds: int = 21, show: bool = True) -> checks.Verdict:
     """Lab 04: compiled for ``x`` (``compile_quantized``), the candidate's outputs stay within int8's tolerance
@@ -182,6 +186,7 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Modu
     the spread still covers ``factor``, ``rounds`` more rounds are timed and all of them judged together."""
 
     def body():
+        MEASURED_SPEED.clear()  # a model not timed here must not inherit an earlier one's speed
         model = _build(candidate)
         kind = quantization_of(model)
         if kind == "torch.ao":
@@ -200,6 +205,7 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Modu
             more = _paired_samples(baseline, whole, fast, x, rounds)
             samples = {name: seconds + more[name] for name, seconds in samples.items()}
         speed = paired_speed(samples)
+        MEASURED_SPEED[:] = [(hidden_widths(model), kind, speed)]  # the plan's summary reads these same figures
         runs = (f"batch of {len(x)}, on the CPU; each figure the median of {speed.rounds} interleaved "
                 "rounds' own ratios, a round timing the three in turn")
         reading, why = speed_reading(speed, factor), _why_not_faster(model, baseline)
@@ -480,10 +486,37 @@ def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
             f"held-out ones ({step(held_out)}; paired standard errors); {verdict}.")
 
 
+def _speed_line(model: nn.Module, baseline: nn.Module, whole: nn.Module | None) -> str:
+    """The speed check's reading (goal 2: which saving buys speed, against int8 alone), from the figures that
+    check printed for this same model; where it did not time this model, said so."""
+    kind, widths = quantization_of(model), hidden_widths(model)
+    if not MEASURED_SPEED or MEASURED_SPEED[0][:2] != (widths, kind):
+        return "Speed: not timed for this plan (run the speed check above on it)."
+    speed = MEASURED_SPEED[0][2]
+    narrower = widths != hidden_widths(baseline)
+    said = f"Speed: int8 alone ran {speed.gain:.2f}x the trained model's speed, yours {speed.ratio:.2f}x it. "
+    if speed.gain > 1:  # int8 of the whole model set the bar
+        against = f"{speed.over:.2f}x ± {speed.spread:.2f} int8 alone's speed{medians_note(speed)}"
+        whole_kind = quantization_of(getattr(whole, "_orig_mod", whole)) if whole is not None else "int8_dynamic"
+        if kind == whole_kind:
+            return said + (f"With int8 in both, your narrower widths made the difference: {against}." if narrower
+                           else f"With int8 in both and the same widths, yours is int8 alone: {against}.")
+        return said + (f"Against int8 alone, yours ran {against}; your weights' type and your widths both differ "
+                       "from it, and this run does not time the two apart.")
+    bar = f"{speed.over:.2f}x ± {speed.spread:.2f} the trained model's speed"
+    said += f"Int8 alone bought no speed here, so the trained model set the bar: yours ran {bar}"
+    if kind == "float":
+        return said + (", float in both: your narrower widths made the difference." if narrower else
+                       ", float in both and the same widths: the same model.")
+    return said + ("; your weights' type and your widths both differ from it, and this run does not time the "
+                   "two apart." if narrower else ", the same widths: your weights' type made the difference.")
+
+
 def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict], size_target: float = 12.0,
                   seed: int = 0, whole: nn.Module | None = None) -> str:
     """Lab 04's take-away, from the run: what the learner's plan is, which budgets it met, which factor of the
-    bytes each saving changed, and whether the accuracy judged on validation held on the held-out images."""
+    bytes each saving changed, what the speed check measured against int8 alone, and whether the accuracy
+    judged on validation held on the held-out images."""
     try:
         model = _build(candidate)
     except Exception:  # unfinished or wrong: the checks above have said why
@@ -495,7 +528,8 @@ def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict]
             f"{kind.replace('_', ' ')}, {model_bytes(baseline) / model_bytes(model):.1f}x fewer bytes. "
             + ("It meets every budget at once." if not missed else f"Met: {met}; still missed: {', '.join(missed)}.")]
     try:
-        said += [_size_line(baseline, model, size_target, whole), _accuracy_line(baseline, model, seed)]
+        said += [_size_line(baseline, model, size_target, whole), _speed_line(model, baseline, whole),
+                 _accuracy_line(baseline, model, seed)]
     except Exception as exc:  # noqa: BLE001 - a model that cannot be measured: the checks say why
         said.append(f"Its bytes and accuracy could not be read ({type(exc).__name__}): the checks above say "
                     "why.")
