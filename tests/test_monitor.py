@@ -338,3 +338,35 @@ def test_overhead_benchmark_is_registered_and_measures_thread_cpu_time():
     assert bench.discover("utils.benchmarks")["monitor"] is monitor_bench.monitor_overhead_bench
     percent = monitor_bench.overhead_percent(hz=10, seconds=1.0)
     assert 0 < percent < 25 and not math.isnan(percent)
+
+
+def test_a_worker_first_seen_between_fork_and_exec_gets_its_rank_at_the_next_scan():
+    """CI caught a worker labelled "pid N" for good: the first scan met it before exec, when its name and
+    environment were still the parent's. A label by pid is asked again at every scan; a rank label is kept."""
+
+    class Child:
+        pid, name_now = 4242, "python"
+
+        def name(self):
+            return self.name_now
+
+        def environ(self):
+            return {}
+
+        def cpu_percent(self, interval=None):
+            return 0.0
+
+    class Root:
+        def children(self, recursive=True):
+            return [child]
+
+    child = Child()
+    sampler = sampling.Sampler(gpus=[], rescan_seconds=0.0)
+    sampler.root = Root()
+    sampler._workers = {child.pid: (child, f"pid {child.pid}")}   # as the first scan left it
+    child.name_now = "twogpu-rank1"                                 # after exec: the launcher's name
+    sampler._rescan()
+    assert sampler._workers[child.pid][1] == "rank 1"
+    child.name_now = "python"                                       # a rank label is never asked again
+    sampler._rescan()
+    assert sampler._workers[child.pid][1] == "rank 1"

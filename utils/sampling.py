@@ -139,7 +139,10 @@ class Sampler:
         alive = {}
         for proc in children:
             if proc.pid in self._workers:
-                alive[proc.pid] = self._workers[proc.pid]  # keep the object: it holds the CPU % baseline
+                known, label = self._workers[proc.pid]  # keep the object: it holds the CPU % baseline
+                if label.startswith("pid "):  # seen between fork and exec, before its RANK or name: ask again
+                    label = _worker_label(known)
+                alive[proc.pid] = (known, label)
             elif _is_worker(proc):
                 proc.cpu_percent(interval=None)  # the first call only sets the baseline
                 alive[proc.pid] = (proc, _worker_label(proc))
