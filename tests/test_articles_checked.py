@@ -721,7 +721,7 @@ def test_the_session_47_review_one_state_for_one_outlier_both_halves_of_b11_and_
                       "threads": {"step_s": 0.02, "gradient_bytes": 1_700_000}}
     b2, b10 = (verdicts.judge(c[i], m, {}) for i in ("B2", "B10"))
     assert b2.check == b10.check == verdicts.NOISY
-    assert all("took longer than the 64 KiB one (108 µs)" in r.evidence for r in (b2, b10))
+    assert all("took longer than the 64 KiB (108 µs) one" in r.evidence for r in (b2, b10))
     assert "almost all fixed cost" not in b2.evidence
     # B11: true of pruning that removes neurons, false of quantization (row B13's reading); its check tests both
     assert c["B11"].verdict == claims.CONDITIONS and c["B11"].why.startswith("pruning that removes neurons")

@@ -4,9 +4,6 @@ make bench's reported median past its bound in the course's words, with its roun
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from test_articles_checked import _figures, _recorded
 from test_articles_checked_as_printed import _compressed
 
@@ -15,7 +12,6 @@ from utils.lessons.articles_checked import claims, evidence, report, summary_row
 from utils.lessons.articles_checked.checks import run_check
 
 BOUND_8 = 16 / 9  # 2m/(m+1) for m = 8
-BENCH = Path(__file__).resolve().parents[1] / "results" / "bench-cpu.json"
 
 
 def _us(values: list[int]) -> list[float]:
@@ -90,7 +86,9 @@ def _bench(rounds: list[float], value: float, reference: float | None) -> dict:
 
 
 def test_the_note_reads_make_bench_past_its_bound_in_the_course_words_with_its_round_past_2x():
-    bench = [r for r in json.loads(BENCH.read_text()) if r["name"] == "pipeline"][0]
+    # one make bench run's pipeline figures (2026-12-06), kept here: results/bench-cpu.json changes with every run
+    bench = {"rounds": [2.016, 1.591, 1.873, 1.956, 1.826, 1.749, 1.889, 1.885, 1.901, 1.868, 1.452, 1.814, 1.791,
+                        1.915, 1.808], "measured": 1.8675, "work_scaled_reference": 1.943}
     note = report.above_bound_note(_bench(bench["rounds"], bench["measured"], bench["work_scaled_reference"]), [])
     assert ("reported: batch 128 1F1B m=8 1.87x against 1.78x, above the bound (a finding to explain) and within "
             "its work-scaled reference, 1.94x: lesson 02 §5's explanation, in the median") in note, note

@@ -1,5 +1,6 @@
 """Lesson 03, the eleventh reading: section 2's readings judged on the ratios and noises as printed, and the
-collapsed verdict naming a cause only for the share of the step's difference the printed parts explain."""
+collapsed verdict naming a cause only for the share of the step's difference the printed parts explain; the
+twelfth: its "did not pay" clause naming the faster bucket size beside that size's own figure."""
 
 from utils.lessons.ddp import overlap
 
@@ -55,3 +56,29 @@ def test_the_parts_explain_only_their_share_of_the_step_difference():
     # rounding would print 100% with 0.1 ms left: words instead
     near = overlap.parts_account(_row(83.8, 35.8, 119.6), _row(83.8, 5.9, 89.6), 5)
     assert "nearly all of the 30.0 ms" in near and "the other 0.1 ms" in near
+
+
+def test_the_collapsed_verdict_names_the_faster_bucket_size_with_its_own_figure():
+    # twelfth reading: "fewer messages were faster in this run (1.10x slower, ...)": the figure was the 1 MiB
+    # buckets' step against the 25 MiB ones' (93.8 vs 85.4 ms), the words about the 25 MiB ones
+    hand, large, small = 0.1747, 0.0854, 0.0938
+    overlapped = overlap.step_ratios(hand, large, small)["overlapped"]
+    assert overlap.step_reads(hand, large, small, 0.05, 0.10)[0] == "longer"   # the branch that prints it
+    assert "overlap cost: 1.10x slower" in overlap.answer(hand, large, small, 0.05, 0.10)
+    clause = overlap.faster_buckets(overlapped, 1, 25)
+    assert clause == ("fewer messages were faster in this run (the 25 MiB buckets' step 1.10x faster than "
+                      "the 1 MiB buckets'")
+    # the other outcome: the small buckets' step the shorter, so they are the subject, and still "faster"
+    other = overlap.faster_buckets(overlap.step_ratios(hand, large, 0.0776)["overlapped"], 1, 25)
+    assert other == ("more, smaller messages were faster in this run (the 1 MiB buckets' step 1.10x faster "
+                     "than the 25 MiB buckets'")
+    assert "slower" not in clause + other
+
+
+def test_lesson_03_prints_the_faster_bucket_size_clause():
+    import json
+    from pathlib import Path
+    cells = json.loads((Path(__file__).parent.parent / "notebooks" / "03_ddp.ipynb").read_text())["cells"]
+    source = "".join(cells[38]["source"])
+    assert "overlap.faster_buckets(overlapped, OVERLAP_BUCKET_MB, 25)" in source
+    assert "fewer messages were faster in this run ({pace(overlapped)}" not in source

@@ -317,8 +317,9 @@ def test_an_op_far_below_its_roof_passes_the_check_and_is_read_in_the_report(cap
     assert "this run does not measure it" in said
     assert "The convolution reached 95% of the peak" in out and all(len(line) <= 110 for line in out.splitlines())
     # Eleventh reading: 524,288 was never explained; it is named as the lab's fixed work, beside the other's
-    assert f"batch x length² near {SETUP.turning_work:,} (2¹⁹), a fixed work a call that the lab sets for " \
-           f"these two ops (the length-1024 attentions above do 1,048,576); each batch is the whole number " \
+    # (twelfth: in plain English, "a fixed amount of work per call", never "a fixed work a call")
+    assert f"batch x length² near {SETUP.turning_work:,} (2¹⁹), a fixed amount of work per call, set by the lab " \
+           f"for these two ops (the length-1024 attentions above do 1,048,576); each batch is the whole number " \
            f"nearest" in said, said
 
 
@@ -506,10 +507,10 @@ def test_the_lookups_ceiling_says_what_it_writes_and_reads_as_the_code_does():
 
 def test_the_aimed_work_is_named_as_a_power_of_two_beside_the_attentions_own():
     causal = SimpleNamespace(op=SimpleNamespace(dims={"batch": 8, "length": 1024}))
-    assert report.aim_words(2**22, causal) == (" 4,194,304 (2²²), a fixed work a call that the lab sets for "
-                                               "these two ops (the length-1024 attentions above do 8,388,608)")
+    assert report.aim_words(2**22, causal) == (" 4,194,304 (2²²), a fixed amount of work per call, set by the "
+                                               "lab for these two ops (the length-1024 attentions above do 8,388,608)")
     assert "(2" not in report.aim_words(500_000, causal)  # not a power of two: no power said
-    assert report.aim_words(None, causal) == " a fixed work a call that the lab sets for these two ops"
+    assert report.aim_words(None, causal) == " a fixed amount of work per call, set by the lab for these two ops"
 
 
 def test_the_lookups_gap_within_the_margin_reads_plainly_with_its_sum():

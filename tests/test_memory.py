@@ -812,14 +812,32 @@ def test_selectives_share_of_full_checkpointings_extra_time_moves_both_steps_plu
     plain, full, selective = 80.3, 97.5, 90.4   # ms, as the table printed them
     part, whole = selective / plain - 1, full / plain - 1
     low, high = summary.share_range(part, whole, 0.03, 0.01)
-    assert f"{low:.2f}-{high:.2f}" == "0.43-0.76"
+    # twelfth reading: worked from the steps as printed, 1.13x and 1.21x: 0.10 / 0.22 to 0.16 / 0.20
+    assert f"{low:.3f}-{high:.3f}" == "0.455-0.800"
     line = summary.share_with_range(part, whole, 0.03, 0.01, "of full checkpointing's extra time")
-    assert line == "59% of full checkpointing's extra time (43%-76% within both steps' ±)"
+    assert line == "62% of full checkpointing's extra time (45%-80% within both steps' ±)"
     assert summary.share_range(0.10, 0.20, 0.30, 0.0)[0] == 0.0   # never under nothing
     # the other outcome: full's own extra time within its ± of zero, so no share can be read
     assert summary.share_range(0.05, 0.01, 0.03, 0.02) == (0.0, float("inf"))
     unread = summary.share_with_range(0.05, 0.01, 0.03, 0.02, "of full checkpointing's extra time")
     assert unread.startswith("an unread share of full") and "within its ± 0.02 of zero" in unread
+
+
+def test_selectives_share_and_its_range_are_worked_from_the_steps_as_printed():
+    # twelfth reading: "62% ... (45%-84% within both steps' ±)" beside selective 1.16x ± 0.03 and full
+    # 1.26x ± 0.03; from those, the highest share is 0.19 / 0.23 = 82.6%, printed 83%
+    # (84% was the unrounded 0.1891 / 0.2261)
+    plain, full, selective = 77.3, 97.1, 89.6   # ms, as the table printed them
+    part, whole = selective / plain - 1, full / plain - 1
+    assert (f"{1 + part:.2f}", f"{1 + whole:.2f}") == ("1.16", "1.26")   # the page's two figures
+    assert (summary.as_printed_extra(part), summary.as_printed_extra(whole)) == (0.16, 0.26)
+    line = summary.share_with_range(part, whole, 0.03, 0.03, "of full checkpointing's extra time")
+    assert line == "62% of full checkpointing's extra time (45%-83% within both steps' ±)"
+    # a share that ties at half a percent as printed rounds up, as a reader rounds: 0.13 / 0.20 = 65%,
+    # 0.10 / 0.23 = 43.48%, 0.16 / 0.17 = 94.12%; and 0.33 / 0.40 = 82.5% -> 83%
+    within = "within both steps' ±"
+    assert summary.share_with_range(0.33, 0.40, 0.0, 0.0, "of it") == f"83% of it (83%-83% {within})"
+    assert summary.share_with_range(0.13, 0.20, 0.03, 0.03, "of it") == f"65% of it (43%-94% {within})"
 
 
 def test_checkpointings_printed_plus_minus_keeps_the_lessons_2_percent_floor():

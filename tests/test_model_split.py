@@ -350,11 +350,12 @@ def test_a_speedup_above_its_bound_within_the_work_scaled_reference_is_explained
     r = runs.Row(128, 2, "1f1b", 1.0, 1.0, [0.5, 0.5], cpu=[0.48, 0.48], baseline_cpu=1.0,
                  speedups=[1.50, 1.39, 1.36, 1.35, 1.35])
     assert report.headline_verdict(r) == ("above the bound, within the work-scaled reference: explained by the reference"
-                                         "; 5 of 5 rounds above the bound")
+                                         "; 5 of 5 rounds above the bound, read with the median")
     assert report.verdict(r) == report.LESS_WORK_VERDICT
     more = runs.Row(128, 2, "1f1b", 1.0, 1.0, [0.5, 0.5], cpu=[0.5, 0.5], baseline_cpu=1.0,
                     speedups=[1.50, 1.39, 1.38, 1.37, 1.37])  # no cheaper work: nothing explains it
-    assert report.headline_verdict(more) == "above the bound: a finding to explain; 5 of 5 rounds above the bound"
+    assert report.headline_verdict(more) == ("above the bound: a finding to explain; 5 of 5 rounds above the bound, "
+                                            "read with the median")
 
 
 def test_rounds_above_the_bound_under_a_median_below_it_are_said_and_one_rounding_serves_both_tables():
@@ -463,7 +464,8 @@ def test_a_naive_median_above_1x_is_called_noise_by_claims_rule_not_by_its_range
                      process_bounds=[1.1, 1.1, 1.1])
     assert "is above 1x (1.06x ± 0.01), and below the per-process reference (1.10x)" in \
         report.naive_reading(clear, spans)
-    assert report.headline_verdict(clear).endswith("explained by the reference; 4 of 5 rounds above the bound")
+    assert report.headline_verdict(clear).endswith("explained by the reference; 4 of 5 rounds above the bound, "
+                                                   "read with the median")
     assert report.speedup_claim("naive", clear).verdict == report.headline_verdict(clear)
 
 
@@ -500,7 +502,7 @@ def test_a_median_past_the_work_scaled_reference_says_the_spread_it_leans_on():
                  speedups=[1.51, 1.46, 1.45, 1.36, 1.32])
     assert report.headline_verdict(r) == ("above the bound, within the work-scaled reference (1.40x) plus the "
                                           "rounds' spread (± 0.05): explained by the reference; 4 of 5 rounds above "
-                                          "the bound")
+                                          "the bound, read with the median")
 
 
 def test_a_round_above_the_devices_count_is_a_finding_not_explained_by_the_reference():
@@ -895,7 +897,7 @@ def test_the_naive_verdict_is_one_in_every_place_and_reads_the_reference_by_the_
                  speedups=[1.12, 1.02, 0.98, 1.02, 1.04], process_bounds=[1.13, 1.08, 0.97, 1.07, 1.05])
     verdict = report.headline_verdict(r)
     assert verdict == ("above the bound, within the per-process reference: explained by the reference"
-                       "; 4 of 5 rounds above the bound")
+                       "; 4 of 5 rounds above the bound, read with the median")
     assert verdict in report.naive_reading(r, []) and "no cause to read" not in report.naive_reading(r, [])
     assert report.speedup_claim("naive", r).verdict == verdict and report.verdict(r) == report.PER_PROCESS
     # the reference itself within noise of 1x: it explains nothing, in the sentence as in the tables
@@ -978,8 +980,8 @@ def test_section_8_answers_in_two_sentences_for_every_outcome():
 def test_rounds_above_the_bound_are_counted_whatever_the_median():
     # session 49: section 5 says rounds above the bound are counted whatever the median; a median above it too
     over = runs.Row(128, 4, "1f1b", 0.380, 0.639, [0.270, 0.267], speedups=[1.74, 1.68, 1.74, 1.66, 1.70])
-    assert report.headline_verdict(over).endswith("; 5 of 5 rounds above the bound")
+    assert report.headline_verdict(over).endswith("; 5 of 5 rounds above the bound, read with the median")
     some = runs.Row(128, 4, "1f1b", 0.380, 0.639, [0.270, 0.267], speedups=[1.74, 1.58, 1.74, 1.56, 1.70])
-    assert report.headline_verdict(some).endswith("; 3 of 5 rounds above the bound")
+    assert report.headline_verdict(some).endswith("; 3 of 5 rounds above the bound, read with the median")
     under = runs.Row(128, 4, "1f1b", 0.380, 0.639, [0.270, 0.267], speedups=[1.34, 1.38, 1.34, 1.36, 1.30])
     assert "rounds above the bound" not in report.headline_verdict(under)

@@ -50,7 +50,8 @@ def test_the_work_scaled_reference_is_the_bound_over_the_stages_measured_work():
     assert "1 of 2 rounds above 2 devices' 2x (2.05x): a finding to explain" in said
     under = runs.Row(128, 8, "1f1b", 1.0, 1.8, [0.5, 0.5], cpu=[0.435, 0.435], baseline_cpu=1.0, speedups=[1.9, 1.95])
     assert report.headline_table([under]).rows[0][5] == ("above the bound, within the work-scaled reference: "
-                                                         "explained by the reference; 2 of 2 rounds above the bound")
+                                                         "explained by the reference; 2 of 2 rounds above the bound, "
+                                                         "read with the median")
     assert runs.Row(8, 4, "gpipe", 1.0, 1.0, [0.5, 0.5]).work_bound is None  # no work measured: none claimed
 
 

@@ -235,11 +235,14 @@ def test_the_chained_5_percent_allowances_are_added_up_beside_the_compute_s_miss
     the evidence said the step "added nothing measurable" (19.39 against 18.51, within 0.93 ms), each link
     passing its 5 %. The evidence now adds the links up: 0.37 + 0.88 = 1.25 ms, beyond t1/2's 0.91 ms."""
     said = verdicts.step_beside_shard(0.019394, 0.018511, 0.018142)
-    assert "from t1/2 (18.14 ms) the compute went 0.37 ms to the shard apart and 0.88 ms more inside the " \
-        "step, each within its 5 %, 1.25 ms together, beyond the 5 % of t1/2 (0.91 ms)" in said
+    assert "Added up from t1/2 (18.14 ms), the compute went 0.37 ms to the shard apart, within its 5 % " \
+        "(0.91 ms), and 0.88 ms more inside the step, within its 5 % (0.93 ms): 1.25 ms together, beyond " \
+        "the 5 % of t1/2 (0.91 ms)" in said
     assert said.endswith("the compute's part of the miss counted above.")
-    # no chain: the sum within t1/2's 5 % (18.14 -> 18.30 -> 18.70), or no t1/2 given
-    assert "chain" not in verdicts.step_beside_shard(0.018701, 0.018301, 0.018142)
-    assert "chain" not in verdicts.step_beside_shard(0.019394, 0.018511)
-    # the shard apart itself beyond t1/2's 5 % (17.00 -> 18.51): that link is not "within", no chain told
-    assert "chain" not in verdicts.step_beside_shard(0.019394, 0.018511, 0.017)
+    # no sum told: the sum within t1/2's 5 % (18.14 -> 18.30 -> 18.70), or no t1/2 given
+    assert "Added up" not in verdicts.step_beside_shard(0.018701, 0.018301, 0.018142)
+    assert "Added up" not in verdicts.step_beside_shard(0.019394, 0.018511)
+    # twelfth reading: the shard apart itself beyond t1/2's 5 % (17.00 -> 18.51): the sum is told, that link
+    # said by its own verdict, beyond, never "each within"
+    beyond = verdicts.step_beside_shard(0.019394, 0.018511, 0.017)
+    assert "went 1.51 ms to the shard apart, beyond its 5 % (0.85 ms), and 0.88 ms more" in beyond

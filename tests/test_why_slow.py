@@ -495,7 +495,7 @@ def test_a_fused_ops_bandwidth_is_set_beside_the_roof_and_a_noisy_piece_uses_the
     # two figures for one fixed cost, each named, with their difference
     assert "the fastest small-message time, 48.5 µs (the fastest message of at most 4,096 bytes)" in said
     assert "this section's fitted α, 56.4 µs (+16% from it)" in said
-    assert "No larger message took less than the fastest small-message time" in said and "the slowest 78% above the fastest" in said
+    assert "No larger message took less than the fastest small-message time" in said and "the slowest 77.7% above the fastest" in said
     assert "differ by less than that" in said  # +16 % inside the small messages' 78 % spread
     link.fit.sizes, link.seconds = [8, 512, 16384], [80.4e-6, 62.3e-6, 59.0e-6]
     said = report.latency_figures_sentence(link)

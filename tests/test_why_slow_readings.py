@@ -76,6 +76,10 @@ def test_the_latency_is_named_as_the_fastest_small_message_not_the_smallest():
 def test_streams_rate_is_counted_drams_by_size_only_and_section_7_says_the_same():
     said = report.stream_sentence(2**25, {"L2": 2**21, "L3": 2**25})
     assert "by lesson 00's regime rule it is counted as DRAM's rate; the rule goes by size" in said
+    # reader t12_0001: lesson 00's comparison may not tell whether a cache served part of it: say what it looks for
+    assert said.endswith("a read of DRAM it measures, to look for a cache's share in it: its sentence says whether "
+                         "that run could tell.")
+    assert "which says whether a cache served" not in said
     # reader t10_0001: the bandwidth beside it is STREAM add, which touches three arrays, not the copy's two
     assert said.startswith("STREAM's arrays are 32 MiB each (its copy touches 64 MiB, its add 96 MiB): more than")
     import utils.devices as devices
@@ -357,3 +361,30 @@ def test_a_share_of_the_ceilings_gain_is_given_with_the_range_its_spread_allows(
     assert report.comparison_rows([fused])[0][4].startswith("faster, 40% of its gain (")
     tight = _gelu_pair(3.59, 1.0, (3.59,) * 5)  # no spread: no range
     assert tight.verdict == "faster, under the bound: 26% of its gain"
+
+
+def test_the_small_messages_gap_is_noise_only_within_the_edge_that_flags_a_slower_message():
+    """Reader t12_0001: 8 B took 125.4 µs against 111.6 µs at 512 B (+12.4%), flagged past the 10% edge by the
+    sentence, and called "the loopback's noise" by the block: one rule now decides both."""
+    from utils.lessons.start_here.line_check import slower_than_larger
+
+    sizes = [8, 512, 4096, 16384]
+
+    def block(small_us):
+        link = NS(fit=NS(sizes=sizes, alpha=129.8e-6, beta=2.12e9), seconds=[u * 1e-6 for u in small_us + [140.0]])
+        return report.latency_figures_sentence(link), slower_than_larger(sizes, link.seconds)
+
+    said, flagged = block([125.4, 111.6, 118.0])  # this run's figures: past the edge, flagged
+    assert "took 111.6 to 125.4 µs (each size is one median, timed at another moment): the slowest 12.4% above" in said
+    assert "more than the 10% one noisy median may miss by, so not noise alone (this run does not measure why)" in said
+    assert "noise (" not in said and "the loopback's noise" not in said and flagged
+    assert "Latency is known to that range at best; the two figures differ by more than that" in said  # +16%
+    said, flagged = block([120.0, 111.6, 118.0])  # +7.5%: within the edge, noise, nothing flagged
+    assert "the slowest 7.5% above the fastest, between sizes whose bytes take no time: within the 10%" in said
+    assert "within the 10% one noisy median may miss by, the loopback's noise. Latency is known" in said
+    assert not flagged and "not noise alone" not in said
+    # at the edge, to the tenth of a percent as printed: 122.8 / 111.6 = +10.0% is noise, 122.9 is +10.1%, flagged
+    said, flagged = block([122.8, 111.6, 118.0])
+    assert "the slowest 10.0% above the fastest" in said and "the loopback's noise" in said and not flagged
+    said, flagged = block([122.9, 111.6, 118.0])
+    assert "the slowest 10.1% above the fastest" in said and "not noise alone" in said and flagged

@@ -14,6 +14,7 @@ from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans 
     band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, sign_test_least, us_ratio,
     verdict_of,
 )
+from utils.labs.fix_the_article.rounds import JUMP, median_jumped
 
 
 def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
@@ -121,12 +122,28 @@ def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None
         missing = cut1 if fast is None else cut2
         return (f" None of your timed cuts sent cut {missing}'s messages: this run measured no order of the "
                 "two.")
-    split, pp = (tuple(_us(_median(getattr(r, f)())) for r in (fast, slow))
-                 for f in ("link_seconds", "ping_pong_seconds"))
+    split = tuple(_us(_median(r.link_seconds())) for r in (fast, slow))
     return (f" The report timed messages of both sizes (medians of rounds taken at different moments): the "
             f"split's took {split[0]} for cut {cut1}'s and {split[1]} for cut {cut2}'s, "
-            f"{_order_words(fast, slow, 'link_seconds')}; the ping-pong of the same sizes {pp[0]} and {pp[1]}, "
-            f"{_order_words(fast, slow, 'ping_pong_seconds')}.")
+            f"{_order_words(fast, slow, 'link_seconds')}; {_ping_pong_order(fast, slow)}.")
+
+
+def _ping_pong_order(fast: SplitRun, slow: SplitRun) -> str:
+    """The ping-pong of the same sizes, in the model's order or not, where neither median is a jumped round
+    (``median_jumped``); where one is, it says so beside that median and reads no order from the two: a jumped
+    median is a busy spell of the link, not its speed at that size (every branch written)."""
+    medians, any_jumped = [], False
+    for run in (fast, slow):
+        seconds = run.ping_pong_seconds()
+        jumps = len(jumped_rounds(seconds))
+        jumped = median_jumped(jumps, len(seconds))
+        any_jumped |= jumped
+        medians.append(_us(_median(seconds)) + (f" (a jumped round: {jumps} of {len(seconds)} rounds took over "
+                                                f"{JUMP:.0f}x its fastest)" if jumped else ""))
+    said = f"the ping-pong of the same sizes {medians[0]} and {medians[1]}"
+    if any_jumped:
+        return said + ": no order shown by them, a jumped median being a busy spell of the link, not its speed"
+    return said + f", {_order_words(fast, slow, 'ping_pong_seconds')}"
 
 
 def _order_words(fast: SplitRun, slow: SplitRun, timing: str) -> str:

@@ -221,38 +221,47 @@ def _left_where(pp_ratios: list[float], lo: float, hi: float, out: list[bool]) -
 
 
 def _why_out(pp_ratios: list[float], lo: float, hi: float, out: list[bool], jumps: list[int], n_rounds: int) -> str:
-    """Why some cases' ping-pong left the band, from the figures only. Above it with at least half its rounds
-    jumped, the median is a jumped round: the link was slower in those rounds than when fitted. The fit
-    band holds the fit's misses at its own sizes; any other case's cause is not told (its time a step sums its
-    messages, so no row of the link table matches it); each such case says its own jump count (never "did not
-    jump" beside jumps)."""
-    lifted = [out_ and r > hi and 2 * j >= n_rounds > 0 for r, out_, j in zip(pp_ratios, out, jumps)]
-    counts = " and ".join(str(j) for j, yes in zip(jumps, lifted) if yes)
+    """Why some cases' ping-pong left the band, from the figures only, each case named by its ratio as printed.
+    The cases split on what differs between them, whether the median is a jumped round (``median_jumped``),
+    never on the side (a case "above" set against "otherwise" reads as if the other left below). Above the
+    band with its median a jumped round: the link was slower in those rounds than when fitted. Any other case's
+    cause is not told (its time a step sums its messages, so no row of the link table matches it); each such
+    case says its own jump count (never "did not jump" beside jumps)."""
+    lifted = [out_ and r > hi and median_jumped(j, n_rounds) for r, out_, j in zip(pp_ratios, out, jumps)]
+    cases = "; ".join(f"at {r:.2f}x, {j} of {n_rounds} rounds took over {JUMP:.0f}x its fastest, over half"
+                      for r, j, yes in zip(pp_ratios, jumps, lifted) if yes)
     said = "" if not any(lifted) else (
-        f"Where it left the band above, the ping-pong itself took over {JUMP:.0f}x its fastest round in {counts} "
-        f"of {n_rounds} rounds, so its median is such a round: the link was slower during those rounds than "
-        "when fitted. ")
+        f"Where the ping-pong's median is a jumped round above the band ({cases}), the link was slower during "
+        "those rounds than when fitted. ")
     rest = [_unlifted_words(r, j, lo, n_rounds) for r, out_, j, up in zip(pp_ratios, out, jumps, lifted)
             if out_ and not up]
     if rest:
         # the report's times are a step's (all its messages together): no row of the link table matches them
-        said += (f"Where it left the band otherwise ({'; '.join(rest)}), its rounds' jumps do not explain it, and "
-                 "this report does not tell which of two causes does: the fit's own miss at that case's message "
-                 "sizes, or the link faster or slower than when fitted (its time is a step's, all its messages "
-                 "together, so it is not comparable with the link table's measured time at one size). ")
+        said += (f"Where its rounds' jumps do not explain it ({'; '.join(rest)}), this report does not tell "
+                 "which of two causes does: the fit's own miss at that case's message sizes, or the link faster "
+                 "or slower than when fitted (its time is a step's, all its messages together, so it is not "
+                 "comparable with the link table's measured time at one size). ")
     return said
+
+
+def median_jumped(jumps: int, n_rounds: int) -> bool:
+    """Whether a case's median ping-pong round is a jumped one: over half its rounds jumped. A jumped round is
+    longer than any other (over JUMP x the fastest), so the jumped rounds are the longest; with over half of
+    them jumped, the middle round (both middle rounds, for an even count) is one of them."""
+    return 2 * jumps > n_rounds > 0
 
 
 def _unlifted_words(pp_ratio: float, jumps: int, lo: float, n_rounds: int) -> str:
     """One case out of the band that its jumps do not explain, with its own jump count: none; a median below
     the band (a jump only lengthens a round, so it cannot pull a median down); or too few jumps to be the
-    median (under half its rounds)."""
+    median (half its rounds or fewer)."""
     if jumps == 0:
         return f"at {pp_ratio:.2f}x, no round took over {JUMP:.0f}x its fastest"
     jumped = f"at {pp_ratio:.2f}x, {jumps} of {n_rounds} rounds took over {JUMP:.0f}x its fastest"
     if pp_ratio < lo:
         return f"{jumped}, but a jump only lengthens a round, so it cannot take the median below the band"
-    return f"{jumped}, under half, so its median is not a jumped round"
+    half = "only half" if 2 * jumps == n_rounds else "under half"
+    return f"{jumped}, {half}, so its median is not a jumped round"
 
 
 JUMP = 2.0  # a ping-pong round over this many times its fastest round: the ping-pong itself jumped

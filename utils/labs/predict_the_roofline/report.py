@@ -103,13 +103,13 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int
 
 
 def aim_words(target: int | None, causal) -> str:
-    """The work a call the turning attentions aim at, named for what it is: a fixed amount the lab sets (a
+    """The work per call that the turning attentions aim at, named for what it is: a fixed amount the lab sets (a
     power of two), not the work of the length-1024 attentions above, whose own is printed beside it."""
     if not target:
-        return " a fixed work a call that the lab sets for these two ops"
+        return " a fixed amount of work per call, set by the lab for these two ops"
     power = f" (2{str(target.bit_length() - 1).translate(SUPERSCRIPT)})" if target & (target - 1) == 0 else ""
     above = causal.op.dims["batch"] * causal.op.dims["length"] ** 2
-    return (f" {target:,}{power}, a fixed work a call that the lab sets for these two ops (the length-"
+    return (f" {target:,}{power}, a fixed amount of work per call, set by the lab for these two ops (the length-"
             f"{causal.op.dims['length']} attentions above do {above:,})")
 
 

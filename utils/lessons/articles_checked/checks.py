@@ -12,13 +12,15 @@ rounds' spread, as the lesson that measured them reads them), the course's words
 from __future__ import annotations
 
 import re
+import statistics
 
 from utils import claims as words
 from utils.lessons.articles_checked import figures, host_memory
 from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_above_words: re-exported)
     LEDGER_NOISE, READ_AS_LESSON_02, TWO_STAGES, Busy, Missing, needs_undisturbed, _sends, _stopped,
-    capstone_two_devices, cnn_rounds, compression_rounds, fixed_cost, fused_verdict, no_spread, recorded, recorded_int8_units,
-    recorded_verdict, rounds_above_words, rounds_finding, share_of_rate, spread_of, value)
+    PACKED_BOUND, capstone_two_devices, cnn_rounds, compression_rounds, fixed_cost, fused_verdict, inversions,
+    no_spread, paired, recorded, recorded_int8_units, recorded_verdict, rounds_above_words, rounds_finding,
+    rounds_record, share_of_rate, spread_of, value)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive: noise-bound"  # report.NOISY_WORDS
@@ -259,7 +261,8 @@ def _a19(m) -> bool:
         raise Missing("ddp")
     quoted = ("pipeline", "ddp", *TWO_STAGES)  # lesson 02 §9's schedules too, where recorded
     return all_hold(lambda: needs_undisturbed(m, "ddp") or share_of_rate(value(m, "ddp")) > line,
-                    *(lambda name=name: not_past_bound(m, name) for name in quoted))
+                    *(lambda name=name: not_past_bound(m, name) for name in quoted),
+                    lambda: split_rounds_in_bound(m))  # the split's single rounds, by the same rule as A11's
 
 
 def not_past_bound(m, name: str) -> bool:
@@ -276,6 +279,15 @@ def article_split_speedup(m) -> tuple[float, bool]:
     p = m["passes"]
     rounds = p.get("article split rounds")
     return (paired(rounds)[0], True) if rounds else (p["article split"], False)
+
+
+def split_rounds_in_bound(m) -> bool:
+    """True, or ``AboveBound`` where a single round of the article's split is above its 1x bound beyond the
+    rounds' spread (lesson 02's rule, ``rounds_finding``: one rule for every row that lists rounds)."""
+    rounds = m["passes"].get("article split rounds")
+    if rounds and rounds_finding(rounds_record(rounds, 1.0)):
+        raise AboveBound("article split")
+    return True
 
 
 def article_split_words(m) -> str:
@@ -322,25 +334,19 @@ def _peer_path_faster(m) -> bool:
     return faster_direct == bool(m["hw"].link and m["hw"].link.peer_access)
 
 
-def sizes_out_of_order(m) -> tuple[int, float] | None:
-    """The larger message (bytes, seconds) that took less time than the 4 KiB one, the fastest such; None where
-    every larger message took longer. Such a 4 KiB time is an outlier no bytes explain: rows B2 and B10 both read
-    the fixed cost from it, so both are inconclusive then, and both print this figure."""
-    sec = _sends(m)
-    faster = [(t, n) for n, t in sec.items() if n > 2**12 and t < sec[2**12]]
-    if not faster:
-        return None
-    t, n = min(faster)
-    return n, t
+def sizes_out_of_order(m) -> list[tuple[int, int]]:
+    """Every pair of sizes whose larger message took less time (``inversions``; [] where all are in order):
+    rows B2 and B10 read the fixed cost and the bytes from these times, so both are inconclusive where any
+    pair is out of order, and both name every such pair."""
+    return inversions(m)
 
 
 def fixed_cost_dominates(m) -> bool:
     """A 4-byte message takes more than half a 4 KiB one's time (the fixed cost is most of a small message);
-    ``Noisy`` where the 4 KiB message took longer than a larger one (``sizes_out_of_order``)."""
-    sec = _sends(m)
+    ``Noisy`` where any larger message took less time than a smaller one (``sizes_out_of_order``)."""
     if sizes_out_of_order(m):
         raise Noisy("link")
-    return small_share(sec) > 50
+    return small_share(_sends(m)) > 50
 
 
 def small_share(sec: dict[int, float]) -> float:
@@ -351,7 +357,7 @@ def small_share(sec: dict[int, float]) -> float:
 
 def bytes_dominate_4_mib(m) -> bool:
     """Row B10: a 4 MiB message takes more than twice a few-byte message's time (the bytes, not the fixed cost,
-    take most of it); ``Noisy`` where the fixed cost is read from an outlier (``sizes_out_of_order``)."""
+    take most of it); ``Noisy`` where any sizes' times are out of order (``sizes_out_of_order``)."""
     if sizes_out_of_order(m):
         raise Noisy("link")
     return _sends(m)[2**22] > 2 * fixed_cost(m)
@@ -400,15 +406,6 @@ def _case_study_walk_holds(m) -> bool:
 # --- Paired rounds read by the course's noise rule (utils.claims.speedup_verdict) ----------------------------
 
 
-def paired(ratios: list[float]) -> tuple[float, float]:
-    """The median of paired rounds' ratios and their spread (``claims.printed_spread``: from the rounds as
-    printed, half up), as the rows print them (two decimals), so that a verdict reads the figures the page shows.
-    The median too is worked from the rounds as printed and rounded half up, as a reader redoes it: rounds
-    printed 1.20 and 1.25 in the middle give 1.225, printed 1.23x."""
-    shown = [words.as_printed(r, 2) for r in ratios]
-    return words.half_up(_median(shown), 2), words.printed_spread(ratios)
-
-
 def rounds_verdict(ratios: list[float], bound: float | None, slower: str) -> str:
     """The course's words for paired rounds' median beside its bound, their spread the noise."""
     median, spread = paired(ratios)
@@ -421,8 +418,8 @@ def faster_by_rounds(ratios: list[float], bound: float | None, slower: str, name
     said = rounds_verdict(ratios, bound, slower)
     if said.startswith("within noise"):
         raise Noisy(name)
-    if past_bound(said):
-        raise AboveBound(name)
+    if past_bound(said) or rounds_finding(rounds_record(ratios, bound)):
+        raise AboveBound(name)  # the median past its bound, or a single round lesson 02 reads as a finding
     return faster(said)
 
 
@@ -438,9 +435,11 @@ def _tensor_parallel_beats_taking_turns(m) -> bool:
     and A19 quote the split)."""
     needs_quiet_cores(m, "passes", 2)  # each worker needs a core of its own for either to gain
     rounds = tensor_parallel_rounds(m)
-    cut = faster_by_rounds(rounds, m["passes"]["bound"], "slower than one device", "tensor parallel")
-    # lesson 07's recorded pass, which the row quotes: past its bound, a finding to explain, never agreement
-    return cut and paired(rounds)[0] > article_split_speedup(m)[0] and not_past_bound(m, "tensor_parallel")
+    # lesson 07's recorded pass past its bound: a finding, never agreement; a slower figure is said first
+    return all_hold(lambda: faster_by_rounds(rounds, m["passes"]["bound"], "slower than one device",
+                                             "tensor parallel"),
+                    lambda: paired(rounds)[0] > article_split_speedup(m)[0],
+                    lambda: not_past_bound(m, "tensor_parallel"))
 
 
 BREAK_EVEN = 0.05  # packing within 5 % of what it saves: at break-even, within the timings' noise
@@ -455,13 +454,10 @@ def compression_reading(m) -> tuple[str, str]:
     saved, packing = us["plain"] - us["bytes"], us["packing"]
     condition = ("break-even" if abs(packing - saved) <= BREAK_EVEN * max(abs(saved), packing) else
                  "holds" if packing < saved else "fails")
-    return condition, rounds_verdict(compression_rounds(c), None, "slower than sending fp32")
+    return condition, rounds_verdict(compression_rounds(c), PACKED_BOUND, "slower than sending fp32")
 
 
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+_median = statistics.median  # the middle value; of an even count, the mean of the two middle ones
 
 
 def _compression_follows_its_condition(m) -> bool:
@@ -471,6 +467,9 @@ def _compression_follows_its_condition(m) -> bool:
     condition, said = compression_reading(m)
     if condition == "break-even" or said.startswith("within noise"):
         raise Noisy("compressed")
+    ratios = compression_rounds(m["compressed"])  # past a quarter of the bytes' 4x: a finding, as every row's
+    if past_bound(said) or rounds_finding(rounds_record(ratios, PACKED_BOUND, devices=None)):
+        raise AboveBound("compressed")
     return (condition == "holds") == said.startswith("faster")
 
 
@@ -517,7 +516,8 @@ CHECKS = {
     "A9": lambda m: _paths(m)["direct"].fit.alpha < _paths(m)["one PCIe hop"].fit.alpha,
     "A10": _a10,
     "A11": lambda m: quiet(m, "passes", 2)  # a busy core slows one side of a pair more than the other
-    and not past_bound(article_split_words(m)),  # past 1x beyond the noise: they did not take turns
+    and not past_bound(article_split_words(m))  # past 1x beyond the noise: they did not take turns
+    and split_rounds_in_bound(m),
     "A12": lambda m: any(_stopped(s) for s in m["split"][:-1]) and not _stopped(m["split"][-1]),
     "A22": lambda m: m["copies"]["same_layers"] and len(set(m["copies"]["parameters"])) == 1,
     "A20": lambda m: m["merges"]["linear_diff"] < 1e-4 and m["merges"]["bn_diff"] < 1e-3,

@@ -18,7 +18,7 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
                                                    spread_of, work_scaled_reference)
 from utils.lessons.articles_checked.figures import (DEVICES, LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD,
                                                     no_spread, round_text, rounds_above)
-from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES
+from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES, rounds_found_here
 from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
                                                     two_stages_read_words)
 from utils.lessons.articles_checked.wording import _listed
@@ -194,7 +194,7 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
              and past_bound(speedup_words(m, name))]
     figures = {name: f"{labels[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
                f"{1.0 if name == 'naive_split' else m['results'][name].record['bound']:.2f}x" for name in found}
-    figures |= dict(zip(rounds_found(m, found), rounds_found_words(m, found)))
+    figures |= dict(zip(rounds_found(m, found), rounds_found_words(m, found))) | rounds_found_here(m)
     _, elsewhere = figures_by_row(figures, above)
     summaries = [i for i in above if i in SUMMED]  # a summary row carries the finding of a row it sums up
     plural = len(summaries) > 1
@@ -221,7 +221,8 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
 # a row only with the figures it shows
 QUOTED_BY = {"naive_split": ("A10", "B5"), "pipeline": ("A10", "B5", "A19"),
              "ddp": ("A24", "A3", "A4", "A19", "B5", "B16", "B21"), "tensor_parallel": ("A21", "B2"),
-             **{name: ("A19",) for name in TWO_STAGES}}
+             **{name: ("A19",) for name in TWO_STAGES}, "tensor parallel rounds": ("A21",),  # this page's rounds
+             "article split rounds": ("A11", "A19"), "cnn_ddp rounds": ("B22",), "compressed rounds": ("B8",)}
 
 
 def figures_by_row(figures: dict[str, str], above: list[str]) -> tuple[list[str], dict[tuple, list[str]]]:

@@ -13,8 +13,9 @@ from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_r
                                                    paired, rounds_verdict, sizes_out_of_order, small_share,
                                                    tensor_parallel_rounds, too_busy)
 from utils.lessons.articles_checked.evidence import CNN_BATCH, LINK_REPEATS, PASS_ROUNDS, small_gpt_words
-from utils.lessons.articles_checked.figures import (DEVICES, LEDGER_NOISE, _sends, cnn_rounds, compression_rounds,
-                                                    fixed_cost, quote, recorded_verdict, spread_of)
+from utils.lessons.articles_checked.figures import (DEVICES, LEDGER_NOISE, PACKED_BOUND, _sends, cnn_rounds,
+                                                    compression_rounds, fixed_cost, quote, recorded_verdict,
+                                                    rounds_above_words, rounds_finding, rounds_record, spread_of)
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
 from utils.lessons.articles_checked.wording import _lesson_05_differs
 
@@ -29,6 +30,43 @@ def rounds_words(ratios: list[float], what: str = "paired rounds") -> str:
     median, spread = paired(ratios)
     return (f"{median:.2f}x ± {spread:.2f} (median of {len(ratios)} {what}, range {min(ratios):.2f}-"
             f"{max(ratios):.2f}x)")
+
+
+def rounds_above_note(ratios: list[float], bound: float, devices: int | None = DEVICES) -> str:
+    """"; 1 of 6 rounds above the bound (up to 2.03x, ...): a finding to explain": each single round against
+    the bound by lesson 02's rule (``rounds_above_words``), the one rule for every row that lists rounds, so
+    a round past a ceiling is never left unsaid beside a median under it ("" where no rounds were kept)."""
+    if len(ratios) < 2:
+        return ""
+    return "; " + rounds_above_words(rounds_record(ratios, bound, devices))
+
+
+def rounds_found_here(m) -> dict[str, str]:
+    """This page's own paired rounds that lesson 02's rule reads as a finding to explain (a round past 2x, or
+    above the bound beyond the rounds' spread), by list, each with its figures, so the note under §1's counts
+    names them as it names the ledger's (``report.QUOTED_BY`` says which rows quote each list)."""
+    p, cnn, packed = m.get("passes") or {}, m.get("cnn_ddp"), m.get("compressed")  # each where it was timed
+    lists = {"tensor parallel rounds": ("tensor-parallel passes", p.get("tensor parallel rounds"),
+                                        p.get("bound", DEVICES), DEVICES),
+             "article split rounds": ("article's split", p.get("article split rounds"), ARTICLE_SPLIT_BOUND,
+                                      DEVICES),
+             "cnn_ddp rounds": ("CNN on two DDP workers", None if cnn is None or isinstance(cnn, Exception)
+                                else cnn_rounds(cnn), 2.0, DEVICES),
+             "compressed rounds": ("packed way", packed and compression_rounds(packed), PACKED_BOUND, None)}
+    found = {}
+    for name, (label, ratios, bound, devices) in lists.items():
+        if len(ratios or []) < 2:  # a fastest pass alone, or not timed: no single rounds to read
+            continue
+        record = rounds_record(ratios, bound, devices)
+        if rounds_finding(record):
+            found[name] = (f"this page's {label}, {record['value']:.2f}x against a bound of {bound:.2f}x, by "
+                           f"its single rounds: {rounds_above_words(record)}")
+    return found
+
+
+def split_rounds_note(m) -> str:
+    """``rounds_above_note`` for the article's split against its 1x bound (halves that take turns)."""
+    return rounds_above_note(m["passes"].get("article split rounds") or [], ARTICLE_SPLIT_BOUND)
 
 
 def article_split_figure(m) -> str:
@@ -69,16 +107,27 @@ def size_words(n: int) -> str:
 
 
 def out_of_order_words(m) -> str:
-    """Where the 4 KiB message took longer than a larger one: the two figures, and why rows B2 and B10 read no
-    fixed cost from them ("" where the sizes' times are in order)."""
+    """Where any larger message took less time than a smaller one (``sizes_out_of_order``): every such pair,
+    whatever their sizes, and why rows B2 and B10 read neither share from these times ("" where in order)."""
     found = sizes_out_of_order(m)
-    if found is None:
+    if not found:
         return ""
-    n, t = found
-    return (f"; INCONCLUSIVE: the 4 KiB message ({_sends(m)[2**12] * 1e6:.0f} µs) took longer than the "
-            f"{size_words(n)} one ({t * 1e6:.0f} µs), which no bytes explain: the small messages' times are "
-            "noise-bound here, so neither the fixed cost's share (row B2) nor the bytes' share (row B10) is read "
-            "from them")
+    return (f"; INCONCLUSIVE: this run's message times are out of order, which no bytes explain: "
+            f"{inversions_words(m, found)}; so neither the fixed cost's share (row B2) nor the bytes' share "
+            "(row B10) is read from them")
+
+
+def inversions_words(m, found: list[tuple[int, int]]) -> str:
+    """"the 4 KiB message (1942 µs) took longer than the 256 KiB (191 µs) and 4 MiB (1256 µs) ones": each
+    smaller message that took longer, with every larger one that took less time, in whole µs as printed."""
+    us = {n: _us(t) for n, t in _sends(m).items()}
+    said = []
+    for small in dict.fromkeys(a for a, _ in found):
+        larger = [f"{size_words(b)} ({us[b]} µs)" for a, b in found if a == small]
+        listed = ", ".join(larger[:-1]) + " and " + larger[-1] if len(larger) > 1 else larger[0]
+        said.append(f"the {size_words(small)} message ({us[small]} µs) took longer than the {listed} "
+                    f"one{'s' if len(larger) > 1 else ''}")
+    return "; ".join(said)
 
 
 # --- Decoding on two workers -----------------------------------------------------------------------------------
@@ -144,7 +193,8 @@ def a21(m):
     ratios = tensor_parallel_rounds(m)
     said = rounds_verdict(ratios, p["bound"], "slower than one device")
     parts = [Part(f"{m['setups']['07']}, tensor parallel: {rounds_words(ratios)} one device's speed, bound "
-                  f"{p['bound']:g}x: {said}; the article's split in its own paired rounds (row A11): "
+                  f"{p['bound']:g}x: {said}{rounds_above_note(ratios, p['bound'])}; the article's split in its "
+                  "own paired rounds (row A11): "
                   f"{article_split_figure(m)}{busy_note(m, 'passes', 2)}", MEASURED, where)]
     if m["results"].get("tensor_parallel"):  # lesson 07 §1's run of the same blocks (the row's why compares)
         parts.append(quote(m, "tensor_parallel", lambda r: lesson_07_words(m, r)))
@@ -170,7 +220,7 @@ def b2(m):
     # The measured times themselves, not a fit: a fit can miss a size by tens of per cent.
     link, t, sec = m["link"], m["threads"], _sends(m)
     share = small_share(sec)  # per cent, from the two times as printed (whole µs), as the check reads it
-    if sizes_out_of_order(m):  # the 4 KiB time is an outlier: no share is read from it (said at the end)
+    if sizes_out_of_order(m):  # times out of order: no share is read from them (said at the end)
         order = "no share of the fixed cost read from them (a larger message took less time, below"
     elif _us(sec[4]) == _us(sec[2**12]):  # equal as printed: no order to read between them
         order = "both almost all fixed cost (the two took the same, as printed"
@@ -253,7 +303,9 @@ def b8(m):
     plain, sent, packing = (_median(c[k]) * 1e6 for k in ("plain", "bytes", "packing"))
     saved = int(claims.as_printed(plain, 0)) - int(claims.as_printed(sent, 0))  # whole µs, as printed
     return [Part(f"gloo, 2 processes: 4 MiB of fp32 sent as they are, against packed to uint8 (1 MiB), sent and "
-                 f"unpacked, end to end: the packed way {rounds_words(ratios)} the plain way's speed: {said}"
+                 f"unpacked, end to end: the packed way {rounds_words(ratios)} the plain way's speed, bound "
+                 f"{PACKED_BOUND}x (a quarter of the bytes; the fixed cost stays): {said}"
+                 f"{rounds_above_note(ratios, PACKED_BOUND, devices=None)}"
                  f"{busy_note(m, 'compressed', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
             Part(f"the parts the condition weighs, medians of the same rounds: 4 MiB as fp32 {plain:.0f} µs, 1 MiB "
                  f"of uint8 {sent:.0f} µs, {saved_words(saved)}; packing and "
@@ -293,10 +345,10 @@ def per_round_words(c: dict) -> str:
 
 
 def few_bytes_words(m) -> str:
-    """A few-byte message's time, as row B10 reads it; where B10 finds the small messages noise-bound, B8
-    does not quote it as a figure either."""
-    if sizes_out_of_order(m) is not None:
-        return "a few-byte message's time is noise-bound here (row B10), so none is quoted"
+    """A few-byte message's time, as row B10 reads it; where B10 finds this run's message times out of order,
+    B8 does not quote it as a figure either."""
+    if sizes_out_of_order(m):
+        return "this run's message times are out of order (row B10), so no few-byte time is quoted"
     return f"a few-byte message still takes about {fixed_cost(m) * 1e6:.0f} µs here (row B10)"
 
 
@@ -304,16 +356,23 @@ def other_timing_words(m, plain_us: float, sent_us: float) -> str:
     """Row B8's messages beside rows B2 and B10's of the same sizes: the same link, timed two ways (each
     figure printed from the run; the cause of a difference is not measured)."""
     sec = _sends(m)
-    b10_plain, b10_sent = sec[2**22] * 1e6, sec[2**20] * 1e6
+    # a size whose time is out of order beside another's is noise there: not set against this row's (row B10)
+    noisy = {n for pair in sizes_out_of_order(m) for n in pair}
+    kept = [(size, here) for size, here in ((2**22, plain_us), (2**20, sent_us)) if size not in noisy]
     # both timers return half a round trip (one way): the words say so, as cell 22's rounds do
-    return (f"; rows B2 and B10 time the same link otherwise, the median of {LINK_REPEATS} one-way times (half a "
-            "round trip each) in a row "
-            f"at one size: 4 MiB {b10_plain:.0f} µs and 1 MiB {b10_sent:.0f} µs there; here each is half of one "
-            "round "
-            f"trip in a round that also sends the other ways and packs: {_times(plain_us, b10_plain)} and "
-            f"{_times(sent_us, b10_sent)} those. Which part of the timing makes that difference is not "
-            "measured, "
-            "so this row compares its parts only with each other, within the same rounds")
+    said = (f"; rows B2 and B10 time the same link otherwise, the median of {LINK_REPEATS} one-way times (half a "
+            "round trip each) in a row at one size")
+    if noisy & {2**22, 2**20}:
+        dropped = " and ".join(size_words(n) for n in (2**22, 2**20) if n in noisy)
+        said += f"; their {dropped} time{'s are' if ' and ' in dropped else ' is'} out of order (row B10)"
+        if not kept:
+            return said + ", so this row compares its parts only with each other, within the same rounds"
+    there = " and ".join(f"{size_words(n)} {_us(sec[n])} µs" for n, _ in kept)
+    times = " and ".join(_times(here, _us(sec[n])) for n, here in kept)
+    return (f"{said}: {there} there; here each is half of one round trip in a round that also sends the other "
+            f"ways and packs: {times} {'those' if len(kept) > 1 else 'that'}. Which part of the timing makes "
+            "that difference is not measured, so this row compares its parts only with each other, within the "
+            "same rounds")
 
 
 def _times(over_us: float, under_us: float) -> str:
@@ -350,16 +409,16 @@ def b10(m):
                  f"fit, {link.fit.alpha * 1e6:.0f} µs and {link.fit.beta / 1e9:.2f} GB/s, misses some size by up "
                  f"to {link.accuracy:.0%}){out_of_order_words(m)}{busy_note(m, 'link', 2)}", MEASURED,
                  two_devices(m["plan"], m["hw"])),
-            bytes_share_part(big, small, sizes_out_of_order(m) is not None)]
+            bytes_share_part(big, small, bool(sizes_out_of_order(m)))]
 
 
 def bytes_share_part(big: float, small: float, noise_bound: bool) -> Part:
-    """Row B10's arithmetic: the 4 MiB message's bytes against a few-byte message's time. Where the small
-    messages' times are noise-bound, the row has just said the bytes' share is not read from them: so it
+    """Row B10's arithmetic: the 4 MiB message's bytes against a few-byte message's time. Where this run's
+    message times are out of order, the row has just said the bytes' share is not read from them: so it
     is not worked out, only said why (whole µs as printed, so the subtraction can be done again)."""
     if noise_bound:
-        return Part("the bytes' share of the 4 MiB message is not worked out: it would subtract a few-byte "
-                    "message's time, noise-bound in this run (above); a link with 10x the bandwidth cuts only "
+        return Part("the bytes' share of the 4 MiB message is not worked out: it would be read from this run's "
+                    "message times, out of order (above); a link with 10x the bandwidth cuts only "
                     "the bytes' part, and a message of a few bytes costs the link's own fixed cost there too "
                     "(less only on NVLink, RDMA)", ARITHMETIC)
     big_us, small_us = _us(big), _us(small)
@@ -382,7 +441,8 @@ def b22(m):
     return [Part(f"article 2's CNN, {CNN_BATCH} digits a training step, on one worker (the other waiting) and on "
                  f"two DDP workers ({CNN_BATCH // 2} digits each), taking turns: one worker's time over two's "
                  f"{rounds_words(ratios)}, bound 2x: "
-                 f"{rounds_verdict(ratios, 2.0, 'slower than one worker')}{busy_note(m, 'cnn_ddp', 2)}",
+                 f"{rounds_verdict(ratios, 2.0, 'slower than one worker')}{rounds_above_note(ratios, 2.0)}"
+                 f"{busy_note(m, 'cnn_ddp', 2)}",
                  MEASURED, two_devices(m["plan"], m["hw"]))]
 
 
@@ -436,7 +496,8 @@ def a21_in_this_run(m) -> str:
     median, spread = paired(ratios)
     if said.startswith(("faster", "at the bound", "above the bound")):
         return (f"; in this run tensor parallel inference was faster than one device ({median:.2f}x ± "
-                f"{spread:.2f}: {said}){lesson_07_note(m, ratios, said)}")
+                f"{spread:.2f}: {said}{found_in_rounds(ratios, m['passes']['bound'])})"
+                f"{lesson_07_note(m, ratios, said)}")
     training = ("; make bench's MLP-block figure below includes training's backward pass, so it is no inference "
                 "figure" if m["results"].get("decode") else "")
     if said.startswith("within noise"):
@@ -446,6 +507,14 @@ def a21_in_this_run(m) -> str:
     return (f"; in this run tensor parallel inference was slower than one device ({median:.2f}x ± {spread:.2f}): "
             "the condition (a larger model or batch, where a step's work outweighs its messages) is not reached "
             f"here{lesson_07_note(m, ratios, said)}{training}")
+
+
+def found_in_rounds(ratios: list[float], bound: float) -> str:
+    """A single round that lesson 02's rule reads as a finding to explain, beside the median's verdict (a median
+    under its bound does not clear a round past it); "" where none is."""
+    if len(ratios) < 2 or not rounds_finding(rounds_record(ratios, bound)):
+        return ""
+    return rounds_above_note(ratios, bound)
 
 
 def reading(verdict: str) -> str:

@@ -32,10 +32,11 @@ from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATAS
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
 from utils.lessons.articles_checked.summary_rows import a4, b18, data_parallel_reason
-from utils.lessons.articles_checked.timed_rows import RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22
+from utils.lessons.articles_checked.timed_rows import (RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22,
+                                                      split_rounds_note)
 from utils.lessons.articles_checked.wording import (TWO_STAGES_SECTION, _peak_part, int8_mlp_words,  # noqa: F401
-                                                    fused_words, int8_reference_words, kept_most_words,
-                                                    load_and_compute, per_worker_words, share_of_rate,
+                                                    fused_words, int8_against_reference, int8_reference_words,
+                                                    kept_most_words, load_and_compute, per_worker_words, share_of_rate,
                                                     two_stage_parts, two_stages_read_words)
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
@@ -207,6 +208,7 @@ def a11(m):
                    "without micro-batches")
     return [Part(f"as stated, which the verdict and its check read: attention on one worker, FFN on the other, "
                  f"{m['setups']['07']}, no micro-batches: {article_split_figure(m)}, bound 1x: {reading}"
+                 f"{split_rounds_note(m)}"
                  f"{busy_note(m, 'passes', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
             Part("with m micro-batches (a pipeline, which the article never names, and which no run here "
                  "checks): at most 2m/(m+1); and a token costs attention's projections 4d² multiply-adds, the FFN "
@@ -297,7 +299,7 @@ def a19(m):
     kept = {"the article's split": split_share}
     parts = [Part(f"the article's split (attention, FFN), {m['setups']['07']}: {split:.2f}x one device ({how}), "
                   f"{share_text(split)}% of one device's rate each, against its bound of 1x (halves that take "
-                  f"turns): {article_split_words(m)}{busy_note(m, 'passes', 2)}", MEASURED,
+                  f"turns): {article_split_words(m)}{split_rounds_note(m)}{busy_note(m, 'passes', 2)}", MEASURED,
                   two_devices(m["plan"], m["hw"]))]
     pipeline = f"{sections.cite(PIPELINE_SECTION)}'s pipeline"  # its §5 figure: the sweep's best
     for name, label, setup in (("pipeline", pipeline, f"its best GPipe/1F1B configuration, {pipeline_config(m)}"),
@@ -378,8 +380,8 @@ def b4(m):
 
 def b5(m):
     return a10(m) + [quote(m, "ddp", lambda r: f"data parallel, as the case study's code is, measured on "
-                                               f"{m['setups']['03']}: {r['value']:.2f}x "
-                                               f"({speedup_words(m, 'ddp')})")]
+                                               f"{m['setups']['03']}: {r['value']:.2f}x against a bound of "
+                                               f"{r['bound']:.2f}x ({speedup_words(m, 'ddp')})")]
 
 
 def b6(m):
@@ -427,10 +429,9 @@ def b9(m):
 
 
 def b11(m):
-    parts = [quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, against its reference "
-                                            f"{int8_reference_words(r)} (lesson 04's roofline reference: the "
-                                            "speed-up the int8 and fp32 matmul peaks, or the bytes where the pass "
-                                            "is memory-bound, allow)"
+    why = (" (lesson 04's roofline reference: the speed-up the int8 and fp32 matmul peaks, or the bytes where the "
+           "pass is memory-bound, allow)")
+    parts = [quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, {int8_against_reference(r, why)}"
                                             f"{_units_note(recorded_int8_units(r), 'int8')}")]
     p = m["prune"]
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (from B12's printed ms)
@@ -475,7 +476,7 @@ def b13(m):
                   "changes each operation's cost, not their count", ARITHMETIC),
              _peak_part(m, "int8", m["units"].int8_dot)]
     if m["results"]["quantize"]:
-        parts.append(quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}"
+        parts.append(quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, {int8_against_reference(r)} (row B11)"
                                                     f"{_units_note(recorded_int8_units(r), 'int8')}"))
     return parts
 

@@ -8,8 +8,8 @@ from utils import claims, devices
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, share_of_rate,
                                                    too_wide)
 from utils.lessons.articles_checked import sections
-from utils.lessons.articles_checked.figures import (TWO_STAGES, _units_note, fused_verdict, percent_text,
-                                                    rounds_above_words, share_text, spread_of)
+from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, _units_note, fused_verdict,
+                                                    percent_text, rounds_above_words, share_text, spread_of)
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
 
 TWO_STAGES_SECTION = ("02", "two stages per device")  # lesson 02 §9, cited from its heading
@@ -35,6 +35,18 @@ def int8_reference_words(record: dict) -> str:
     marker = "against its roofline reference "
     what = record.get("what", "")
     return what.split(marker, 1)[1] if marker in what else f"{record['bound']:.2f}x"
+
+
+def int8_against_reference(record: dict, why: str = "") -> str:
+    """"against its reference 4.47x: faster: 76% of the reference's gain": lesson 04's figure beside its
+    roofline reference in lesson 04's own words (``verdict_against``: a reference, which may be passed), read
+    within the ``LEDGER_NOISE`` floor (the ledger keeps no rounds); ``why`` says what the reference is."""
+    from utils.lessons.compression.report import verdict_against
+
+    reference = int8_reference_words(record)
+    said = verdict_against(record["value"], record["bound"], LEDGER_NOISE, kind="reference",
+                           rough="rough" in reference)
+    return f"against its reference {reference}{why}: {said}"
 
 
 def kept_most_words(kept: dict[str, float], split: str = "the article's split") -> str:

@@ -251,25 +251,36 @@ def policy_clause(policy: float, spread: float) -> str:
             "AdamW (the step less its forward)")
 
 
+def as_printed_extra(extra: float) -> float:
+    """An extra time in plain steps (0.1891 for a step 1.1891x the plain one) as the page prints it: from the
+    step's "1.19x", so 0.19. The share below is worked from these, as a reader redoes it. Lesson 06."""
+    return round(claims.as_printed(1 + extra, 2) - 1, 2)   # round again: 1.19 - 1 is 0.18999999...
+
+
 def share_range(part: float, whole: float, part_pm: float, whole_pm: float) -> tuple[float, float]:
-    """The range of ``part / whole`` that both figures' ± allow, each ± as printed beside its figure: the
-    lowest share from the smallest part over the largest whole, the highest from the largest part over the
-    smallest whole (moving one ± alone would read the share more exactly than the rounds measured it). Never
-    under 0; where the whole's ± reaches zero, no upper end (``math.inf``). Lesson 06 (selective's extra time
-    over full checkpointing's, each in plain steps)."""
+    """The range of ``part / whole`` that both figures' ± allow, each figure and ± as printed beside it (the
+    extra times from their "1.16x" and "1.26x", ``as_printed_extra``): the lowest share from the smallest
+    part over the largest whole, the highest from the largest part over the smallest whole (moving one ±
+    alone would read the share more exactly than the rounds measured it). Never under 0; where the whole's ±
+    reaches zero, no upper end (``math.inf``). Lesson 06 (selective's extra time over full checkpointing's,
+    in plain steps)."""
+    part, whole = as_printed_extra(part), as_printed_extra(whole)
+    part_pm, whole_pm = claims.as_printed(part_pm, 2), claims.as_printed(whole_pm, 2)
     if whole - whole_pm <= 0:   # the whole may be nothing at all: any share fits
         return 0.0, math.inf
     return max((part - part_pm) / (whole + whole_pm), 0.0), (part + part_pm) / (whole - whole_pm)
 
 
 def share_with_range(part: float, whole: float, part_pm: float, whole_pm: float, of_what: str) -> str:
-    """``part / whole`` in whole percent ``of_what``, with ``share_range``'s range, rounded half up as a reader
-    rounds: "59% of full's extra time (43%-76% within both steps' ±)". Lesson 06."""
+    """``part / whole`` in whole percent ``of_what``, with ``share_range``'s range, both worked from the
+    figures as printed (1.16x and 1.26x: 0.16 / 0.26) and rounded half up as a reader rounds: "62% of full's
+    extra time (45%-83% within both steps' ±)". Lesson 06."""
     low, high = share_range(part, whole, part_pm, whole_pm)
     if high == math.inf:
         return f"an unread share {of_what} (that extra time is within its ± {whole_pm:.2f} of zero)"
-    return (f"{claims.percent(part / whole)} {of_what} ({claims.percent(low)}-{claims.percent(high)} within "
-            "both steps' ±)")
+    share = as_printed_extra(part) / as_printed_extra(whole)
+    return (f"{claims.percent(share)} {of_what} ({claims.percent(low)}-{claims.percent(high)} within both "
+            "steps' ±)")
 
 
 def gain_range(verdict: str, value: float, spread: float, bound: float, baseline: float = 1.0) -> str:

@@ -248,13 +248,13 @@ def within_work_reference(r: Row) -> bool:
 
 
 def headline_verdict(r: Row) -> str:
-    """``median_verdict``, with the rounds above the bound counted whatever the median (section 5's one rule):
-    where the median is above the bound too, its verdict reads them, so the count is added as it stands."""
+    """``median_verdict``, with the rounds above the bound counted whatever the median (section 3's rule):
+    where the median is above the bound too, its verdict reads them with it, as the count says."""
     said = median_verdict(r)
     above = sum(round_above(s, r.bound) for s in r.speedups)
     counted = "rounds above the bound" in said or "(every round above" in said  # claims' verdict said them
     if above and above_as_printed(r.speedup, r.bound) and not counted:
-        said += f"; {above} of {len(r.speedups)} rounds above the bound"
+        said += f"; {above} of {len(r.speedups)} rounds above the bound, read with the median"
     passed = past_work_reference(r) if r.process_bound is None else ""  # section 3 prints no work reference
     return f"{said}; {passed}" if passed else said
 
@@ -594,5 +594,5 @@ from utils.lessons.model_split.naive import (  # noqa: E402, F401
 )
 
 # Section 9, two stages per worker: in chunks.py, re-exported for the notebook.
-from utils.lessons.model_split.chunks import (baseline_gap, bubble_answer, idle_shares,  # noqa: E402, F401
-                                             measured_text, p_at_this_m)
+from utils.lessons.model_split.chunks import (baseline_gap, baseline_note, bubble_answer,  # noqa: E402, F401
+                                             idle_shares, measured_text, p_at_this_m)

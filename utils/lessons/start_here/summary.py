@@ -435,10 +435,9 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
 
 
 def stream_against_dram(stream, points, read_bytes: int | None, caches: dict[str, int]) -> str:
-    """The profile's STREAM figure (a ``machine.Ceiling``) beside this run's DRAM read rate (twice the DRAM
-    copies' reference): a STREAM kernel moves its counted bytes no faster than a read loop moves its own, so a
-    STREAM figure above that read by more than its own spread is not DRAM's alone. Empty where there is no
-    DRAM read beyond the last cache to compare with."""
+    """The profile's STREAM figure (a ``machine.Ceiling``) beside this run's DRAM read (twice the DRAM copies'
+    reference). A kernel moves its bytes no faster than a read loop, so STREAM above that read beyond its spread
+    is either not DRAM's alone or timed at a quieter moment: a run cannot tell which. Empty with no DRAM read."""
     dram = next((p for p in points if p.regime == "DRAM" and not p.is_bound and p.bound), None)
     last = next((name for name in ("L3", "L2") if name in caches), None)
     if stream is None or dram is None or last is None or not read_bytes or read_bytes <= caches[last]:
@@ -453,8 +452,9 @@ def stream_against_dram(stream, points, read_bytes: int | None, caches: dict[str
         return (head + f"{above:.0%} above it, within STREAM's own {spread:.0%} spread: this run does not show "
                 "whether a cache served part of it.")
     return (head + f"{above:.0%} above it, more than STREAM's own {spread:.0%} spread. A kernel moves its bytes "
-            "no faster than a read loop does, so STREAM's figure is not DRAM's alone: part of its bytes came from "
-            f"the {last}, or this run's read met a busier moment than the profile's rounds.")
+            f"no faster than a read loop does, so either part of STREAM's bytes came from the {last} (not DRAM's "
+            "alone), or this run's read met a busier moment than the profile's rounds (the read and STREAM were "
+            "timed at different moments; then it may be DRAM's): this run does not tell which.")
 
 
 def dram_reference_name(read_bytes: int | None, caches: dict[str, int] | None) -> str:

@@ -39,16 +39,21 @@ def plot_cost(analysis: dict, bound: float, label: str, simulated: bool):
     ax1.set_xlabel("width (hidden = 4 x width)")
     ax1.set_ylabel("ms per step")
     ax1.legend(fontsize=8)
-    # error bars: each width's paired-rounds spread, so a median near 1x reads against its noise
-    ax2.errorbar(w, [r["speedup"] for r in rows], yerr=[r["spread"] for r in rows], fmt="o-", capsize=3,
-                 label="measured (± half the paired rounds' middle-half range)")
+    # error bars: each width's paired-rounds spread, so a median near 1x reads against its noise; a speed-up
+    # is never negative, so a lower bar longer than its median is cut at 0 (the legend says where it was)
+    lower = [min(r["spread"], r["speedup"]) for r in rows]
+    cut = [r["width"] for r, low in zip(rows, lower) if low < r["spread"]]
+    ax2.errorbar(w, [r["speedup"] for r in rows], yerr=[lower, [r["spread"] for r in rows]], fmt="o-",
+                 capsize=3, label="measured (± half the paired rounds' middle-half range"
+                 + (f";\nthe lower bar cut at 0 at width {', '.join(map(str, cut))}: no speed-up is below 0)"
+                    if cut else ")"))
     ax2.plot(w, [r["predicted_speedup"] for r in rows], "o--", mfc="none", label="model")
     ax2.set_xscale("log")
     ax2.axhline(bound, color="grey", ls=":", label=f"bound {bound:g}x")
     ax2.axhline(1, color="black", lw=0.6, label="1x: one device")   # the mark every verdict reads against
     ax2.set_xlabel("width")
     ax2.set_ylabel("speedup over 1 device")
-    ax2.set_ylim(top=bound * 1.08)                # the bound's line inside the frame, not hidden by its edge
+    ax2.set_ylim(0, bound * 1.08)   # from 0, no speed-up below it; the bound's line inside the frame
     # below the panel: inside, any corner covers the bound's line or a point on some run
     ax2.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
     for ax in (ax1, ax2):
@@ -219,22 +224,26 @@ def _other_threads(rank: dict, which: str) -> str:
 
 def _held_core(slow: dict) -> bool:
     """Whether the step's thread was off its core at most 5 % of the compute (the lesson's tolerance for
-    timing noise), even if every moment inside the all-reduces used CPU: within it, not proof of none."""
-    return verdicts.off_core(slow)[1] <= 0.05 * slow["compute"]
+    timing noise), even if every moment inside the all-reduces used CPU: within it, not proof of none.
+    Judged in ms as printed (``verdicts.off_core_printed``): a bound printed as the tolerance is within."""
+    _, high, tolerance = verdicts.off_core_printed(slow)
+    return high <= tolerance
 
 
 def _off_core_known(slow: dict) -> bool:
     """Whether the run shows the step's thread off its core for more than 5 % of the compute (the least the
-    bounds allow)."""
-    return verdicts.off_core(slow)[0] > 0.05 * slow["compute"]
+    bounds allow), in ms as printed."""
+    low, _, tolerance = verdicts.off_core_printed(slow)
+    return low > tolerance
 
 
-def _ruled_out(m: dict, slow: dict, miss: float) -> tuple[str, str]:
+def _ruled_out(m: dict, slow: dict, miss: float, also_open: tuple[str, ...] = ()) -> tuple[str, str]:
     """What this run's figures rule out as the miss's cause, and what they leave open (each with its figure);
-    ``miss``: the compute's part of the miss (``_miss_parts``), which the time off the core is set against."""
+    ``miss``: the compute's part of the miss (``_miss_parts``), which the time off the core is set against;
+    ``also_open``: candidates the caller leaves open, listed first."""
     out, open_ = [f"other programs ({m['others']:.2f} of a core)",
                   f"steal, time the host ran other work while this machine's CPUs were ready "
-                  f"({m['steal']:.2f} of a core)"], []
+                  f"({m['steal']:.2f} of a core)"], list(also_open)
     ruled_core, open_core = verdicts.core_loss(slow, miss)   # its bound set against the compute's miss
     out += [ruled_core] if ruled_core else []
     open_ += [open_core] if open_core else []
@@ -330,7 +339,8 @@ def _thread_cpu(m: dict, slow: dict) -> str:
     elif _off_core_known(slow):
         said = f"at least {low / slow['compute']:.0%} of the compute, so it lost its core"
     else:
-        said = (f"the least is within 5 % of the compute ({0.05 * slow['compute'] * 1e3:.2f} ms), the most "
+        tolerance = verdicts.off_core_printed(slow)[2]   # 5 % of the compute, in ms as printed
+        said = (f"the least is within 5 % of the compute ({tolerance:.2f} ms), the most "
                 "beyond it, so whether it lost its core this run cannot tell (the thread's CPU time read "
                 "around the compute alone would)")
     return got + said + f"; over these rounds {others}."
@@ -489,6 +499,11 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
                 f"of the miss is {largest} ({parts[largest] * 1e3:.2f} ms), and the sharing is {how}. What "
                 f"would show the model's speed-up: ranks that each have their device to themselves, on a "
                 f"machine with nothing else running.")
+    if largest == COMPUTE_PART and (within := verdicts.step_added_nothing(m, slow, parts[COMPUTE_PART])):
+        said, step_added = within   # where the compute's part lies; the step's additions, left open
+        ruled, left_open = _ruled_out(m, slow, parts[COMPUTE_PART], (step_added,))
+        return (f"{said} {ruled}{left_open} What would show the model's speed-up: widths where half the "
+                "compute outweighs the all-reduces and what they disturb.")
     if largest == COMPUTE_PART:
         return (f"Cause: the shard's compute inside the split step ({slow['compute'] * 1e3:.2f} ms against t1/2 "
                 f"{m['model_compute'] * 1e3:.2f} ms): the same matmuls ran slower inside the step than the model "

@@ -351,40 +351,60 @@ def residual_reach(rows: list[dict], residual: float) -> str:
             f"in proportion the residual moves its speed-up, and {where}")
 
 
+def compute_links(inside: float, apart: float, half: float | None = None) -> dict:
+    """The compute's path from the model's t1/2 to the longer-step rank's compute inside the step, through the
+    shard measured apart with both ranks computing (seconds in), in ms as printed: each link's step and its
+    5 % allowance (of the figure it starts from), each worked from the printed figures, half up. Without
+    ``half`` only the link inside the step."""
+    inside_ms, apart_ms = claims.as_printed(inside, 2, 1e-3), claims.as_printed(apart, 2, 1e-3)
+    links = {"inside_ms": inside_ms, "apart_ms": apart_ms,
+             "in_step": claims.half_up(inside_ms - apart_ms, 2),
+             "in_step_allowed": claims.half_up(TOLERANCE * apart_ms, 2)}
+    if half is not None:
+        half_ms = claims.as_printed(half, 2, 1e-3)
+        links.update(half_ms=half_ms, to_shard=claims.half_up(apart_ms - half_ms, 2),
+                     allowed=claims.half_up(TOLERANCE * half_ms, 2))   # t1/2's 5 %: the shard's and the sum's
+    return links
+
+
+def within_words(step: float, allowed: float) -> str:
+    """A link's own verdict against its 5 % allowance, both as printed: a tie is within."""
+    return f"{'within' if step <= allowed else 'beyond'} its 5 % ({allowed:.2f} ms)"
+
+
 def step_beside_shard(inside: float, apart: float, half: float | None = None) -> str | None:
     """The longer-step rank's compute inside the step (one round) beside the shard measured apart with both
     ranks computing (seconds), where the two differ by no more than the lesson's 5 % tolerance, worked from
     the ms as printed; None beyond it (the caller then takes the gap apart). The difference is printed, not
     only judged: a chain of tolerances each passed can still add up to a miss, so the reader sees it, and
     with ``half`` (the model's t1/2) the chain is added up against the miss's compute part."""
-    inside_ms, apart_ms = claims.as_printed(inside, 2, 1e-3), claims.as_printed(apart, 2, 1e-3)
-    extra = claims.half_up(inside_ms - apart_ms, 2)   # worked from the two printed ms
-    allowed = claims.half_up(TOLERANCE * apart_ms, 2)
+    k = compute_links(inside, apart, half)
+    extra, allowed = k["in_step"], k["in_step_allowed"]
     if abs(extra) > allowed:
         return None
-    return (f"The longer-step rank's compute inside the step ({inside_ms:.2f} ms) differs by "
-            f"{abs(extra):.2f} ms from the shard measured apart with both ranks computing ({apart_ms:.2f} ms): "
-            f"within the 5 % tolerance ({allowed:.2f} ms) this lesson allows for timing noise, so the step added "
-            "nothing measurable to the shard's work beyond that noise" + (
+    return (f"The longer-step rank's compute inside the step ({k['inside_ms']:.2f} ms) differs by "
+            f"{abs(extra):.2f} ms from the shard measured apart with both ranks computing "
+            f"({k['apart_ms']:.2f} ms): within the 5 % tolerance ({allowed:.2f} ms) this lesson allows for "
+            "timing noise, so the step added nothing measurable to the shard's work beyond that noise" + (
                 f"; those {extra:.2f} ms are not timed apart in this run" if extra > 0 else "")
-            + _chained(inside_ms, apart_ms, half) + ".")
+            + _chained(k) + ".")
 
 
-def _chained(inside_ms: float, apart_ms: float, half: float | None) -> str:
-    """Where the compute inside the step passed t1/2's 5 % though each link (t1/2 to the shard apart, the shard
-    to the step) passed its own: the two links named and added up, so the miss's compute part is accounted
-    for beside "added nothing measurable". '' where there is no such chain."""
-    if half is None:
+def _chained(k: dict) -> str:
+    """Where the compute inside the step passed t1/2's 5 % though the step's own link (the shard apart to the
+    step) passed its 5 %: the two links (t1/2 to the shard apart, and the shard to the step), each said by
+    its own verdict, named and added up, so the miss's compute part is accounted for beside "added nothing
+    measurable". '' where there is no such sum (no t1/2, a link not above zero, or the sum within)."""
+    if "half_ms" not in k:
         return ""
-    half_ms = claims.as_printed(half, 2, 1e-3)
-    to_shard, in_step = claims.half_up(apart_ms - half_ms, 2), claims.half_up(inside_ms - apart_ms, 2)
-    total, allowed = claims.half_up(to_shard + in_step, 2), claims.half_up(TOLERANCE * half_ms, 2)
-    if not (0 < to_shard <= allowed and in_step > 0 and total > allowed):   # each link within, the sum beyond
+    to_shard, in_step, allowed = k["to_shard"], k["in_step"], k["allowed"]
+    total = claims.half_up(to_shard + in_step, 2)
+    if not (to_shard > 0 and in_step > 0 and total > allowed):   # the step's link within, the sum beyond
         return ""
-    return (f". The two 5 % allowances chain: from t1/2 ({half_ms:.2f} ms) the compute went {to_shard:.2f} ms "
-            f"to the shard apart and {in_step:.2f} ms more inside the step, each within its 5 %, "
-            f"{total:.2f} ms together, beyond the 5 % of t1/2 ({allowed:.2f} ms): that excess is the compute's "
-            "part of the miss counted above")
+    return (f". Added up from t1/2 ({k['half_ms']:.2f} ms), the compute went {to_shard:.2f} ms to the shard "
+            f"apart, {within_words(to_shard, allowed)}, and {in_step:.2f} ms more inside the step, "
+            f"{within_words(in_step, k['in_step_allowed'])}: {total:.2f} ms together, beyond the 5 % of t1/2 "
+            f"({allowed:.2f} ms); that excess is the compute's part of the miss counted above")
 
 
 def off_core(slow: dict) -> tuple[float, float]:
@@ -396,21 +416,57 @@ def off_core(slow: dict) -> tuple[float, float]:
     return max(slow["compute"] - slow["thread_cpu"], 0.0), max(slow["compute"] - least_cpu, 0.0)
 
 
+def off_core_printed(slow: dict) -> tuple[float, float, float]:
+    """``off_core``'s two bounds in ms as printed, with the lesson's 5 % of the compute as printed (half up):
+    every verdict on the time off the core compares these, so a bound printed as its tolerance is within."""
+    low, high = off_core(slow)
+    compute_ms = claims.as_printed(slow["compute"], 2, 1e-3)
+    return (claims.as_printed(low, 2, 1e-3), claims.as_printed(high, 2, 1e-3),
+            claims.half_up(TOLERANCE * compute_ms, 2))
+
+
 def core_loss(slow: dict, miss: float) -> tuple[str, str]:
     """The step's thread losing its core, set against the compute's miss part (``miss``: seconds beyond t1/2
     and its 5 %), both as printed: (words for 'ruled out', '') only where the most time off its core is
     smaller than that part, so it cannot be the whole of it (or no part is left); else ('', words for 'not
     ruled out'). Both '' where the least time off its core already passes 5 % of the compute: a measured
     candidate, said with the cores' sharing instead."""
-    low, high = off_core(slow)
-    if low > 0.05 * slow["compute"]:
+    low_ms, high_ms, tol_ms = off_core_printed(slow)
+    if low_ms > tol_ms:
         return "", ""
-    high_ms, miss_ms = claims.as_printed(high, 2, 1e-3), claims.as_printed(miss, 2, 1e-3)
+    miss_ms = claims.as_printed(miss, 2, 1e-3)
     if miss_ms <= 0:
         return (f"the step's thread losing its core (the compute lies within t1/2 and its 5 %, so no miss of "
                 f"the compute is left for it to explain)"), ""
     if high_ms < miss_ms:
         return (f"the step's thread losing its core as the whole of the compute's miss (off it at most "
                 f"{high_ms:.2f} ms, less than the {miss_ms:.2f} ms beyond t1/2 and its 5 %, below)"), ""
-    return "", (f"the step's thread losing its core during the compute (off it {low * 1e3:.2f} to "
+    return "", (f"the step's thread losing its core during the compute (off it {low_ms:.2f} to "
                 f"{high_ms:.2f} ms, below, which can cover the {miss_ms:.2f} ms beyond t1/2 and its 5 %)")
+
+
+def step_added_nothing(m: dict, slow: dict, part: float) -> tuple[str, str] | None:
+    """The compute's part of the miss (``part``, seconds) where the shard was measured apart with both ranks
+    computing and the step's own link (that shard to the compute inside the step) lies within its 5 %, as
+    printed: where the part lies along the printed links from t1/2, each by its own verdict, naming no cause
+    for what is within noise; and the step's additions (gloo's threads, the all-reduces' copies) as a
+    candidate left open, not named. None where the shard was not measured apart or the step's link is
+    beyond."""
+    together = (m.get("corun") or {}).get("together")
+    if not together or m.get("model_compute") is None:
+        return None
+    k = compute_links(slow["compute"], together, m["model_compute"])
+    if abs(k["in_step"]) > k["in_step_allowed"]:
+        return None
+    where = (f"from t1/2 ({k['half_ms']:.2f} ms) to the shard measured apart with both ranks computing "
+             f"({k['apart_ms']:.2f} ms) {k['to_shard']:+.2f} ms, "
+             f"{within_words(k['to_shard'], k['allowed'])}; "
+             f"then inside the step ({k['inside_ms']:.2f} ms) {k['in_step']:+.2f} ms, "
+             f"{within_words(k['in_step'], k['in_step_allowed'])}")
+    said = (f"No cause found: the compute's part of the miss ({part * 1e3:.2f} ms beyond t1/2 and its 5 %) "
+            f"builds up along two links, {where}. The step added nothing measurable, and "
+            + ("the shard measured apart beside the other rank's was already past t1/2's 5 %: why is not "
+               "timed apart in this run." if k["to_shard"] > k["allowed"] else
+               "each link lies within its noise: only their sum passes t1/2's 5 %."))
+    return said, (f"gloo's threads and the all-reduces' copies passing through the core and its caches "
+                  f"(inside the step {k['in_step']:+.2f} ms against the shard apart, within noise)")

@@ -181,16 +181,20 @@ def latency_figures_sentence(link) -> str:
     small = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
     beat = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n > SMALL and us(s) < us(floor)]
     lo, hi = min(s for _, s in small), max(s for _, s in small)
-    # slowest over fastest, less one (from the µs as printed): not the lesson's spread (range over median),
-    # so the sentence names it by what it is
-    above = claims.printed_ratio(hi, lo, 1, 1e-6) - 1
-    agree = ("the two figures differ by less than that" if round(abs(apart), 2) <= round(above, 2) else
+    # slowest over fastest, less one (from the µs as printed, to the tenth of a percent, as slower_than_larger
+    # judges a gap): not the lesson's spread (range over median), so the sentence names it by what it is
+    above = claims.half_up(claims.printed_ratio(hi, lo, 1, 1e-6) - 1, 3)
+    agree = ("the two figures differ by less than that" if round(abs(apart), 2) <= above else
              "the two figures differ by more than that: the line through every size, not the small messages, "
              "sets the fit's α")
-    spread = (f" The messages of at most {SMALL:,} bytes took {lo * 1e6:,.1f} to {hi * 1e6:,.1f} µs: the "
-              f"slowest {above:.0%} above the fastest, between sizes whose bytes take no time, which is the "
-              "loopback's noise "
-              f"(each size is one median, timed at another moment), so latency is known to that at best; {agree}.")
+    # one noise rule: the loopback's noise only within the edge one noisy median may miss by (EDGE), the
+    # edge past which section 3 flags a message slower than a larger one
+    gap = (f"within the {EDGE:.0%} one noisy median may miss by, the loopback's noise" if above <= EDGE else
+           f"more than the {EDGE:.0%} one noisy median may miss by, so not noise alone (this run does not "
+           "measure why)")
+    spread = (f" The messages of at most {SMALL:,} bytes took {lo * 1e6:,.1f} to {hi * 1e6:,.1f} µs (each size "
+              f"is one median, timed at another moment): the slowest {above:.1%} above the fastest, between "
+              f"sizes whose bytes take no time: {gap}. Latency is known to that range at best; {agree}.")
     if beat:
         listed = ", ".join(f"{n:,} bytes in {s * 1e6:,.1f} µs" for n, s in beat)
         return text + (f" {len(beat)} larger message{'s' * (len(beat) != 1)} beat {LATENCY_NAME} ({listed}), "
@@ -201,8 +205,8 @@ def latency_figures_sentence(link) -> str:
 
 def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
     """Whether ``cost`` (a ``transfers.BatchCost``) is mostly latency, by the course's noise rule: its latency
-    share counted with each small message's time (the fastest to the slowest of at most SMALL bytes, the
-    loopback's own noise); a range that covers ``most`` is "within noise", whichever side the share falls."""
+    share counted with each small message's time (the fastest to the slowest of at most SMALL bytes: latency is
+    known to that range at best); a range that covers ``most`` is "within noise", whichever side it falls."""
     lo, hi = latency_range(link, cost)
     if round(cost.latency_share, 2) > 1:  # not a share: judge by the bytes' share of its time instead
         return _beat_latency_verdict(cost, link.fit.beta, most)
@@ -215,7 +219,7 @@ def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
 
 def latency_range(link, cost) -> tuple[float, float]:
     """``cost``'s latency share counted with the fastest and with the slowest small message's time (at most
-    SMALL bytes: their spread is the loopback's own noise), from the µs as printed, as ``latency_share`` is.
+    SMALL bytes: latency is known to their range at best), from the µs as printed, as ``latency_share`` is.
     Section 3's sentence and the closing table's verdict both read it, so one question gets one answer."""
     from utils.lessons.why_slow.transfers import SMALL
 

@@ -84,7 +84,8 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
     if 2 * stream_bytes > caches[last] // 2:  # a rule on sizes: lesson 00 sets STREAM beside a DRAM read
         return (f"{sizes}: more than half of the last cache ({last}, {size_label(caches[last])}), so by lesson "
                 "00's regime rule it is counted as DRAM's rate; the rule goes by size, and lesson 00 sets STREAM "
-                "beside a read of DRAM it measures, which says whether a cache served part of it.")
+                "beside a read of DRAM it measures, to look for a cache's share in it: its sentence says whether "
+                "that run could tell.")
     return (f"{sizes}: within half of this machine's {last} ({size_label(caches[last])}), so by lesson 00's regime "
             f"rule the bandwidth may be {last}'s rather than DRAM's alone; an op whose bytes leave the {last} may "
             "run under the memory roof it gives.")
