@@ -204,6 +204,11 @@ def _worker_cpu(panel_text: str) -> dict[str, int]:
     return {f"rank {r}": int(cpu) for r, cpu in re.findall(r"rank (\d+)\s+\d+\s+(\d+)%", panel_text)}
 
 
+def _working(busy: int, idle: int) -> bool:
+    """One rank's turn: it uses 20 % of a core or more and at least 3x the other's CPU."""
+    return busy >= 20 and idle * 3 <= busy
+
+
 @pytest.mark.timeout(180)
 def test_monitor_renders_and_updates_live_in_jupyterlab(lab, page):
     lab.wait_ready()
@@ -223,10 +228,11 @@ def test_monitor_renders_and_updates_live_in_jupyterlab(lab, page):
         lab.remember_children()  # the kernel and its workers, so that stop() can end them by pid
         if len(cpu) == 2:
             snapshots.append(cpu)
-            # Relative, not absolute: on a loaded 2-core machine the working rank may get only ~50 %.
-            if cpu["rank 0"] >= 40 and cpu["rank 1"] <= cpu["rank 0"] / 3:
+            # Relative, not absolute: on a loaded 2-core machine the working rank got only 38 % once
+            # (other tests loading the cores), so a turn is one rank at 3x the other's CPU, and 20 % or more.
+            if _working(cpu["rank 0"], cpu["rank 1"]):
                 turns.add("rank 0 works, rank 1 waits")
-            if cpu["rank 1"] >= 40 and cpu["rank 0"] <= cpu["rank 1"] / 3:
+            if _working(cpu["rank 1"], cpu["rank 0"]):
                 turns.add("rank 1 works, rank 0 waits")
             if shot_at is None and len(snapshots) >= 16:  # ~8 s in: both have had turns in the sparklines
                 panel.scroll_into_view_if_needed()
