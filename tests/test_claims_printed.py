@@ -95,3 +95,15 @@ def test_the_share_of_the_bounds_gain_rounds_half_up():
 def test_a_share_of_a_bound_or_reference_rounds_half_up():
     assert claims.percent(0.385) == "39%" and claims.percent(0.384) == "38%"
     assert claims.bound_verdict(7.7, 20.0) == "39% of the bound"
+
+
+def test_gain_share_range_spans_the_spread_as_printed():
+    # (1.24 - 1) / (2 - 1) = 24 %, (1.56 - 1) / (2 - 1) = 56 %
+    assert claims.gain_share_range(1.404, 0.158, 2.0) == " (24%-56% across its ±)"
+    # clipped at both ends: 1.10 ± 0.20 under 1.50x runs from below 1x to past the bound
+    assert claims.gain_share_range(1.10, 0.60, 1.50) == " (0%-100% across its ±)"
+    # no spread, or one printed share at both ends: nothing to add
+    assert claims.gain_share_range(1.40, 0.0, 2.0) == ""
+    assert claims.gain_share_range(1.400, 0.001, 2.0) == ""
+    # half up: (1.385 - 1) / 1 -> 38.5 % -> 39 %
+    assert claims.gain_share_range(1.485, 0.10, 2.0) == " (39%-59% across its ±)"

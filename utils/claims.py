@@ -226,6 +226,19 @@ def gain_share(value: float, bound: float, baseline: float = 1.0) -> str:
     return percent(min((value - baseline) / (bound - baseline), 1.0))
 
 
+def gain_share_range(value: float, spread: float, bound: float, baseline: float = 1.0) -> str:
+    """The range of the bound's gain that a speed-up's ``± spread`` allows, from the figures as printed (two
+    decimals), each end clipped to 0-100 % and rounded half up: " (25%-56% across its ±)" beside "40% of its
+    gain" for 1.40x ± 0.16 under 2.00x, so that one share is never read more exactly than its rounds measured
+    it. "" where there is no spread or both ends print the same share (a range of one figure adds nothing)."""
+    value, spread, bound = as_printed(value, 2), as_printed(spread, 2), as_printed(bound, 2)
+    if spread <= 0 or bound <= baseline:
+        return ""
+    low, high = (percent(max(0.0, min((v - baseline) / (bound - baseline), 1.0)))
+                 for v in (value - spread, value + spread))
+    return f" ({low}-{high} across its ±)" if low != high else ""
+
+
 def against_speedup(claim: str, value: float, bound: float | None, spread: float = 0.0, baseline: float = 1.0,
                     slower: str = "slower than the baseline", digits: int = 2, rounds=None,
                     shown=None) -> Claim:
