@@ -76,9 +76,10 @@ def test_lesson_02s_two_stage_reading_explains_only_the_median_where_rounds_prin
     from utils.lessons.articles_checked import report
     zbv = {"value": 1.99, "bound": 1.80, "reference": 2.06, "rounds": [2.0024, 2.03, 1.99, 1.77, 1.98]}
     said = report.lesson_02_two_stages_reading(zbv, "ZBV")
-    assert "explained by the reference in the median; 2 of its 5 rounds above 2 devices' 2x (2.002x / 2.03x): " \
-        "a finding to explain, not explained by the reference; its reference, 2.06x, is itself past 2x, which " \
-        "equal work on 2 devices cannot give." in said, said
+    assert "explained by the reference in the median; 2 of its 5 rounds above 2 devices' 2x (2.002x, 2.03x): " \
+        "a finding to explain, which no reference explains; its reference, 2.06x, is itself past 2 devices' 2x, " \
+        "which equal work on 2 devices cannot give: past 2x it counts work the split saved, not overlap, so it " \
+        "explains no figure past 2x." in said, said
     # the other outcome: no round past 2x, a reference under 2x: explained by the reference, nothing more
     quiet = zbv | {"reference": 1.93, "rounds": [1.90, 1.92, 1.88, 1.86, 1.89], "value": 1.88}
     said = report.lesson_02_two_stages_reading(quiet, "interleaved 1F1B")

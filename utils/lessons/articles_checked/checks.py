@@ -100,8 +100,8 @@ def pipeline_explanation(record: dict) -> str:
     """Beside a pipeline past 2m/(m+1): lesson 02's explanation, in the median (the verdict stays above it)."""
     reference = work_scaled_reference(record)
     if reference is not None:
-        return (f"within its work-scaled reference {reference:.2f}x in the median, {PIPELINE_EXPLAINED}"
-                + figures.reference_past_devices(reference))
+        return "; ".join(filter(None, (f"within its work-scaled reference {reference:.2f}x in the median, "
+                                       f"{PIPELINE_EXPLAINED}", figures.reference_past_two_words(reference))))
     return f"past it by under {EXPLAINED_MARGIN:.0%}: a work-scaled reference would be {PIPELINE_EXPLAINED}"
 
 

@@ -16,6 +16,8 @@ from utils.lessons.model_split.bounds import round_above, round_as_printed  # on
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
+# each device's share of its rate, one printer for every row (re-exported: checks and verdicts read it here)
+from utils.lessons.articles_checked.shares import percent_text, share_of_rate, share_text  # noqa: F401
 
 
 # A figure kept without its rounds (the ledger keeps a median, its bound and its reference) is read within this
@@ -202,30 +204,6 @@ def spread_of(record: dict) -> float:
     return LEDGER_NOISE * record["value"]
 
 
-def share_of_rate(speedup: float, n: int = 2) -> int:
-    """Each of ``n`` devices' share of its rate alone, in whole per cent as a reader works it: the speed-up as
-    printed over ``n``, rounded half up (1.77x / 2 = 88.5% -> 89%, 1.79x / 2 = 89.5% -> 90%; ``:.0%`` rounds
-    half to even on the binary value and gives 88% and 90%)."""
-    return int(words.half_up(words.as_printed(speedup, 2) / n * 100, 0))
-
-
-def percent_text(share: float) -> str:
-    """A share (0.995) in per cent as the page prints it: whole per cent half up, with a decimal more where the
-    whole figure would read 100% of a share under all of it (1.99x / 2 = 99.5%, never "100%" beside 1.99x)."""
-    exact = words.half_up(share * 100, 9)
-    for digits in range(0, 4):
-        shown = words.half_up(exact, digits)
-        if not (exact < 100 <= shown):
-            return f"{shown:.{digits}f}"
-    return f"{exact:g}"
-
-
-def share_text(speedup: float, n: int = 2) -> str:
-    """Each of ``n`` devices' share of its rate as printed beside the speed-up: ``share_of_rate``'s whole per
-    cent, "99.5" where that would round a share under all of it up to 100."""
-    return percent_text(words.as_printed(speedup, 2) / n)
-
-
 def fused_verdict(c) -> str:
     """Lesson 01 §5's pair (an ``algorithms.Comparison``) as rows B4 and B14 print it: the speed-up (from the
     times as printed) and its rounds' spread as printed, beside its bytes ceiling where it has one."""
@@ -396,7 +374,7 @@ def zeroed_side(prune: dict) -> str:
     """The zeroed time against the dense one, a fastest time kept without rounds read by the ``LEDGER_NOISE``
     floor on both sides, on the ratio as printed: "within" (0.98x to 1.02x), else "faster" or "slower"."""
     ratio = zeroed_ratio(prune)
-    if round(abs(ratio - 1), 9) <= LEDGER_NOISE:  # rounded: 1.02 - 1 is 0.020000000000000018 in floats
+    if words.within_noise(ratio, LEDGER_NOISE):  # the course's one noise rule: the ratio ± 0.02 covers 1.00x
         return "within"
     return "faster" if ratio < 1 else "slower"
 
@@ -469,13 +447,28 @@ READ_AS_LESSON_02 = ("pipeline", *TWO_STAGES)  # lesson 02's pipelines: their si
 DEVICES = 2  # the rows' two devices: a round past 2x is more than equal work on both can give
 
 
-def reference_past_devices(reference: float) -> str:
-    """Beside a pipeline read within its work-scaled reference: where that reference is itself past 2 devices'
-    2x (as printed), that it explains no figure past 2x: equal work on two devices gives no more, so the part
-    above 2x would be work the split saved, not overlap (lesson 02 §5). "" where the reference is at most 2x."""
-    if words.as_printed(reference, 2) <= DEVICES:
+def reference_past_two_words(reference: float | None) -> str:
+    """Lesson 02 §5's reading of a work-scaled reference itself past 2 devices' 2x (as printed), one wording for
+    every row and note that sets a pipeline beside its reference: equal work on two devices gives no more, so
+    the part above 2x would be work the split saved, not overlap, and the reference explains no figure past 2x.
+    "" where no reference is kept or it is at most 2x."""
+    if reference is None or words.as_printed(reference, 2) <= DEVICES:
         return ""
-    return f"; that reference is itself past {DEVICES} devices' {DEVICES}x, so it explains no figure past {DEVICES}x"
+    return (f"its reference, {words.as_printed(reference, 2):.2f}x, is itself past {DEVICES} devices' {DEVICES}x, "
+            f"which equal work on {DEVICES} devices cannot give: past {DEVICES}x it counts work the split saved, "
+            f"not overlap, so it explains no figure past {DEVICES}x")
+
+
+def rounds_past_two_words(record: dict) -> str:
+    """A record's single rounds past 2 devices' 2x (each as printed, lesson 02's rule), one wording and one
+    separator for every row and note that lists them: "2 of its 5 rounds above 2 devices' 2x (2.002x, 2.03x): a
+    finding to explain, which no reference explains"; "" where none is."""
+    past = rounds_above(record)[1]
+    if not past:
+        return ""
+    listed = ", ".join(f"{round_text(x)}x" for x in past)
+    return (f"{len(past)} of its {len(record['rounds'])} rounds above {DEVICES} devices' {DEVICES}x ({listed}): "
+            "a finding to explain, which no reference explains")
 
 
 def rounds_above(record: dict) -> tuple[list[float], list[float], bool]:

@@ -17,7 +17,7 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
                                                    past_bound, rounds_above_words, rounds_finding, speedup_words,
                                                    spread_of, work_scaled_reference)
 from utils.lessons.articles_checked.figures import (DEVICES, LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD,
-                                                    no_spread, round_text, rounds_above)
+                                                    no_spread, reference_past_two_words, rounds_past_two_words)
 from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES, rounds_found_here
 from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
                                                     two_stages_read_words)
@@ -293,16 +293,13 @@ def lesson_02_two_stages_reading(record: dict, schedule: str) -> str:
 def explained_words(record: dict, ref: float) -> str:
     """The end of a §9 median within its reference, in lesson 02's words: explained by the reference; where
     rounds print past 2 devices' 2x, only in the median (those rounds are a finding no reference explains),
-    and a reference itself past 2x said to be one (equal work on two devices gives no more than 2x)."""
-    past = rounds_above(record)[1]
-    if not past:
+    and a reference itself past 2x said to be one (``reference_past_two_words``: equal work on two devices gives
+    no more than 2x)."""
+    rounds = rounds_past_two_words(record)
+    if not rounds:
         return ": explained by the reference."
-    beyond = (f"; its reference, {ref:.2f}x, is itself past {DEVICES}x, which equal work on {DEVICES} devices "
-              "cannot give" if ref > DEVICES else "")
-    listed = " / ".join(f"{round_text(r)}x" for r in past)
-    return (f": explained by the reference in the median; {len(past)} of its {len(record['rounds'])} rounds above "
-            f"{DEVICES} devices' {DEVICES}x ({listed}): a finding to explain, not explained by the reference"
-            f"{beyond}.")
+    beyond = reference_past_two_words(ref)
+    return f": explained by the reference in the median; {rounds}" + (f"; {beyond}" if beyond else "") + "."
 
 
 def rounds_found(m: dict, found: list[str]) -> list[str]:
@@ -442,13 +439,9 @@ def bench_past_reading(record: dict, reference: float | None) -> str:
 
 def bench_rounds_past_two(record: dict) -> str:
     """make bench's reported rounds past 2 devices' 2x, each a finding to explain that no reference explains
-    (lesson 02's reading of such a round, wherever it appears); "" where none is, as printed."""
-    past = rounds_above(record)[1]
-    if not past:
-        return ""
-    listed = ", ".join(f"{round_text(x)}x" for x in past)
-    return (f"; {len(past)} of its {len(record['rounds'])} rounds above {DEVICES} devices' {DEVICES}x ({listed}): "
-            "a finding to explain, which no reference explains")
+    (lesson 02's reading of such a round, ``rounds_past_two_words``); "" where none is, as printed."""
+    rounds = rounds_past_two_words(record)
+    return f"; {rounds}" if rounds else ""
 
 
 def configs_tail(m: dict, counted: bool, named: list[str] = ()) -> str:
@@ -525,20 +518,11 @@ def pipeline_explained(m: dict) -> str:
 
 
 def past_two_words(record: dict, reference: float | None) -> str:
-    """What lesson 02's work-scaled reference cannot explain, as lesson 02 §5 reads it: a reference itself past
-    2 devices' 2x (equal work on two devices gives no more: the part above 2x would be work the split saved,
-    not overlap), and single rounds past 2x, a finding no reference explains ("" where neither, as printed)."""
-    said = ""
-    if reference is not None and as_printed(reference, 2) > DEVICES:
-        said += (f" Its reference, {reference:.2f}x, is itself past {DEVICES} devices' {DEVICES}x, which equal "
-                 f"work on {DEVICES} devices cannot give: past {DEVICES}x it counts work the split saved, not "
-                 f"overlap, so it explains no figure past {DEVICES}x.")
-    past = rounds_above(record)[1]
-    if past:
-        listed = ", ".join(f"{round_text(x)}x" for x in past)
-        said += (f" {len(past)} of its {len(record['rounds'])} rounds above {DEVICES} devices' {DEVICES}x "
-                 f"({listed}): a finding to explain, which no reference explains.")
-    return said
+    """What lesson 02's work-scaled reference cannot explain, as lesson 02 §5 reads it, each a sentence of its
+    own: a reference itself past 2 devices' 2x (``reference_past_two_words``), and single rounds past 2x
+    (``rounds_past_two_words``), a finding no reference explains ("" where neither, as printed)."""
+    return "".join(f" {capitalised(said)}." for said in (reference_past_two_words(reference),
+                                                          rounds_past_two_words(record)) if said)
 
 
 def stops_as_written(row: Row) -> bool:

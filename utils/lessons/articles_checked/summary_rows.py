@@ -4,12 +4,13 @@ with its own row's check). Used by ``verdicts``."""
 
 from __future__ import annotations
 
-from utils.claims import as_printed
+from utils.claims import as_printed, percent
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, SUMMED, article_split_speedup,
                                                    compression_reading, run_check, speedup_words, too_busy)
 from utils.lessons.articles_checked.figures import (LEDGER_NOISE, LOADED, capstone_two_devices, disturbed,
-                                                    fused_verdict, quote, share_of_rate, zeroed_no_faster,
-                                                    zeroed_ratio, zeroed_side)
+                                                    fused_verdict, quote, zeroed_no_faster, zeroed_ratio,
+                                                    zeroed_side)
+from utils.lessons.articles_checked.shares import share_of_rate, share_text
 from utils.lessons.articles_checked.sources import ARITHMETIC, ROWS, Part
 
 # The cures rows B5 to B16 time against one device (or the plain way), each with the rows that quote it: B5's
@@ -24,9 +25,9 @@ def a4(m):
     def cost(speedup: float) -> str:
         speedup = as_printed(speedup, 2)  # 2 / 1.34 = 1.49 from the figure as printed, not from 1.336
         saved = "past 2x: fewer, superlinear" if speedup > 2 else "not past 2x: none saved"
-        return (f"{speedup:.2f}x (bound 2x): the time {1 / speedup:.0%} of one GPU's (per machine-hour or against "
-                f"a deadline: {'less' if speedup > 1 else 'no less'} cost); 2 / {speedup:.2f} = {2 / speedup:.2f}x "
-                f"the GPU-hours of one GPU ({saved})")
+        return (f"{speedup:.2f}x (bound 2x): the time {percent(1 / speedup)} of one GPU's (per machine-hour or "
+                f"against a deadline: {'less' if speedup > 1 else 'no less'} cost); 2 / {speedup:.2f} = "
+                f"{2 / speedup:.2f}x the GPU-hours of one GPU ({saved})")
     # A4 adds the cost to A3's time: whether two GPUs cut the time at all is A3's check, named here, not A4's
     return [quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}, {cost(r['value'])}"),
             quote(m, "capstone", lambda r: f"{m['setups']['08']}, {cost(capstone_two_devices(r))}"),
@@ -41,20 +42,23 @@ def data_parallel_reason(m) -> Part | None:
     found = m["results"].get("ddp")
     if found is None:
         return None
+    # the whole per cent judged against the line, the share printed as every row prints it (99.5%, never 100%)
     share, line = share_of_rate(found.record["value"]), as_printed(BOTH_WORKING * 100, 0)
+    shown = share_text(found.record["value"])
     if disturbed(m, "ddp"):
-        return Part(f"data parallel's {share}% of each GPU's rate was {LOADED}: whether it kept both GPUs "
+        return Part(f"data parallel's {shown}% of each GPU's rate was {LOADED}: whether it kept both GPUs "
                     "working here is for a rerun on a quiet machine to say", ARITHMETIC)
     if share > line:
-        return Part(f"data parallel kept {share}% of each GPU's rate, above the row's {line:.0f}% line: both GPUs "
+        return Part(f"data parallel kept {shown}% of each GPU's rate, above the row's {line:.0f}% line: both GPUs "
                     "working in this run, as the verdict's reason says", ARITHMETIC)
-    said = f"data parallel kept {share}% of each GPU's rate, not above the row's {line:.0f}% line"
-    split = share_of_rate(article_split_speedup(m)[0])  # the split's share as the row prints it
-    if split > line:  # the split kept both working too: the check reads that against the verdict itself
+    said = f"data parallel kept {shown}% of each GPU's rate, not above the row's {line:.0f}% line"
+    split = article_split_speedup(m)[0]
+    if share_of_rate(split) > line:  # the split kept both working too: the check reads that against the verdict
         return Part(said, ARITHMETIC)
-    return Part(f"{said}: none of the article's three methods (its split {split}%, data parallel {share}%, a "
-                "merge none of a second GPU) kept both GPUs working in this run; a check that disagrees here "
-                "disagrees with the verdict's reason (data parallel's exception), not with its 'false'", ARITHMETIC)
+    return Part(f"{said}: none of the article's three methods (its split {share_text(split)}%, data parallel "
+                f"{shown}%, a merge none of a second GPU) kept both GPUs working in this run; a check that "
+                "disagrees here disagrees with the verdict's reason (data parallel's exception), not with its "
+                "'false'", ARITHMETIC)
 
 
 def unpaid_cures(m) -> list[tuple[str, str]]:

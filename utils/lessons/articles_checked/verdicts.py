@@ -31,6 +31,7 @@ from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATAS
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
+from utils.lessons.articles_checked.shares import printed_share
 from utils.lessons.articles_checked.summary_rows import a4, b18, data_parallel_reason
 from utils.lessons.articles_checked.timed_rows import (RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22,
                                                       split_rounds_note)
@@ -295,8 +296,7 @@ def a19(m):
     split, is_median = article_split_speedup(m)
     how = (f"the median of {PASS_ROUNDS} paired rounds" if is_median else
            f"fastest pass against one device's fastest, over {PASS_ROUNDS} paired rounds: no rounds kept")
-    split_share = as_printed(split, 2) / 2  # each share from its speed-up as printed: 0.95x / 2 = 48%
-    kept = {"the article's split": split_share}
+    kept = {"the article's split": printed_share(split)}  # from the speed-up as printed: 0.95x / 2 = 48%
     parts = [Part(f"the article's split (attention, FFN), {m['setups']['07']}: {split:.2f}x one device ({how}), "
                   f"{share_text(split)}% of one device's rate each, against its bound of 1x (halves that take "
                   f"turns): {article_split_words(m)}{split_rounds_note(m)}{busy_note(m, 'passes', 2)}", MEASURED,
@@ -305,7 +305,7 @@ def a19(m):
     for name, label, setup in (("pipeline", pipeline, f"its best GPipe/1F1B configuration, {pipeline_config(m)}"),
                                ("ddp", "data parallel", m["setups"]["03"])):
         if m["results"][name] is not None:
-            kept[label] = as_printed(m["results"][name].record["value"], 2) / 2
+            kept[label] = printed_share(m["results"][name].record["value"])
         parts.append(quote(m, name, lambda r, label=label, setup=setup, name=name:
                            f"{label}, {setup}: {r['value']:.2f}x one, {share_text(r['value'])}% each "
                            f"(speed-up / 2{_median(r)}){_bound_note(m, name, r)}"))

@@ -7,6 +7,8 @@ from __future__ import annotations
 from utils import claims, devices
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, share_of_rate,
                                                    too_wide)
+# per_worker_words re-exported: verdicts reads it here
+from utils.lessons.articles_checked.shares import per_worker_words, printed_share  # noqa: F401
 from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, _units_note, fused_verdict,
                                                     percent_text, rounds_above_words, share_text, spread_of)
@@ -59,10 +61,10 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
     shares = ", ".join(f"{name} {percent_text(kept[name])}%" for name, _ in ranked)
     line = int(claims.as_printed(BOTH_WORKING, 0, scale=0.01))
     working = [name for name, share in ranked if name != split and share > line]
-    nearest = min(ranked, key=lambda item: abs(item[1] - line))
+    nearest = min(ranked, key=lambda item: abs(item[1] - line))[0]
     over = (f"each keeps over {line}% of its rate: past the 50% that two GPUs taking turns keep at most, by a "
             f"margin for a timing's noise that this course chose (no standard); the share nearest that line "
-            f"here: {nearest[0]} {nearest[1]}%")
+            f"here: {nearest} {percent_text(kept[nearest])}%")  # printed as every share is printed
     both = (f"kept both GPUs working ({over}): {', '.join(working)}" if working else
             f"no method kept both GPUs working ({over}) here")
     if split in pct:
@@ -92,14 +94,6 @@ def fused_words(c, names: tuple[str, str], setup: str) -> str:
     return (f"{names[0]} {slow} ms, {names[1]} {fast} ms ({setup}, the fastest of {len(c.round_ratios)} "
             f"interleaved rounds each): {slow} / {fast} = {claims.as_printed(c.speedup, 2):.2f}x ± {spread:.2f} "
             f"(the rounds' ratios), {same}; {ceiling}: {fused_verdict(c)}")
-
-
-def per_worker_words(speedup: float, n: int = 2) -> str:
-    """Each worker's work a second against one worker alone (speed-up / n), and which way it went."""
-    share = share_of_rate(speedup, n)  # as printed, half up: the words follow the printed figure
-    went = ("it falls" if share < 100 else "it holds" if share == 100 else
-            "it rises: superlinear, a finding to explain")
-    return f"{share}% of one worker's work a second each (speed-up / {n}: {went})"
 
 
 def _lesson_05_differs(m) -> str:
@@ -141,8 +135,7 @@ def two_stage_parts(m, verdict_words) -> tuple[list[Part], dict[str, float]]:
         if found is None:
             continue
         r = found.record
-        share = claims.as_printed(r["value"], 2) / 2  # from the speed-up as printed
-        kept[f"{schedule} (two stages per device)"] = share
+        kept[f"{schedule} (two stages per device)"] = printed_share(r["value"])  # from the speed-up as printed
         rounds = (f"the median of {len(r['rounds'])} paired rounds, ± {spread_of(r):.2f}" if r.get("rounds")
                   else "no rounds kept")  # the spread that decides "at the bound (within noise)", printed
         setup = r.get("what", "").split(", against")[0].removeprefix(f"{schedule}, ")  # "two stages per worker, ..."
