@@ -342,10 +342,10 @@ def test_the_models_crossover_prints_two_figures_and_its_miss_as_a_factor():
 
 def test_a_share_of_the_bounds_gain_is_printed_with_its_range():
     said = report.gain_range("faster, under the bound: 24% of its gain", 1.24, 0.23, 2.0)
-    assert said == "faster, under the bound: 24% of its gain (1% to 47% over the ± spread)"
+    assert said == "faster, under the bound: 24% of its gain (1%-47% across its ±)"   # claims.gain_share_range
     assert report.gain_range("within noise: no effect shown", 1.1, 0.2, 2.0) == "within noise: no effect shown"
-    assert report.gain_range("faster, under the bound: 90% of its gain", 1.9, 0.2, 2.0).endswith("to 100% over "
-                                                                                                "the ± spread)")
+    assert report.gain_range("faster, under the bound: 90% of its gain", 1.9, 0.2, 2.0).endswith("-100% across "
+                                                                                                "its ±)")
 
 
 def _lesson_cells():

@@ -243,9 +243,9 @@ def policy_clause(policy: float, spread: float) -> str:
     its rounds' ``spread``), as a clause of the "not shown cheap" reading: the policy's own cost is named as a
     reason only where that forward was slower beyond its ±, as printed; 0.97x ± 0.02 is no cost, and then the
     step's extra time lies in the backward and AdamW (the step less its forward). Lesson 06."""
-    shown, pm = as_shown(policy, spread)
+    shown, pm = claims.as_printed(policy, 2), claims.as_printed(spread, 2)
     head = f"its whole forward alone took {shown:.2f}x ± {pm:.2f} the plain one"
-    if shown - pm > 1:
+    if shown > 1 and not claims.within_noise(shown, pm):   # the course's one noise rule, on the printed figures
         return head + " (the policy deciding, operation by operation, what to keep): slower beyond its ±"
     return (head + ": no cost of the policy shown there, so the step's extra time lies in its backward and "
             "AdamW (the step less its forward)")
@@ -286,12 +286,11 @@ def share_with_range(part: float, whole: float, part_pm: float, whole_pm: float,
 def gain_range(verdict: str, value: float, spread: float, bound: float, baseline: float = 1.0) -> str:
     """A ``claims`` verdict whose share of the bound's gain is given with the range its ``± spread`` allows
     ("80% of its gain (53%-100% across its ±)"): a share is never read more exactly than the rounds measured
-    it. Other verdicts come back unchanged. Lesson 06."""
-    if spread <= 0 or not verdict.endswith("of its gain"):
+    it (the range from the printed figures, rounded half up: ``claims.gain_share_range``, the course's one
+    rule). Other verdicts come back unchanged. Lesson 06."""
+    if not verdict.endswith("of its gain"):
         return verdict
-    low = max((value - spread - baseline) / (bound - baseline), 0.0)
-    high = min((value + spread - baseline) / (bound - baseline), 1.0)
-    return verdict + f" ({low:.0%}-{high:.0%} across its ±)"
+    return verdict + claims.gain_share_range(value, spread, bound, baseline)
 
 
 def checkpointing_summary(ckpt: dict, step_spread: float) -> str:

@@ -9,7 +9,8 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter
 
 from utils import plots
-from utils.claims import Claim, against_speedup, as_printed, half_up, printed_ratio, printed_spread
+from utils.claims import (Claim, against_speedup, as_printed, gain_share_range, half_up, printed_ratio,
+                          printed_spread)
 from utils.lessons.tensor_parallel import inference, verdicts
 from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed, printed_median
 from utils.tables import Table
@@ -97,12 +98,11 @@ def crossover_miss(model_x: float | None, before: int | None, won: int | None, w
 
 def gain_range(verdict: str, value: float, spread: float, bound: float) -> str:
     """A verdict's share of the bound's gain ("faster, under the bound: 44% of its gain") with the range that
-    the ± spread gives it (as printed: two decimals), so that a share is never read without its noise."""
-    if not verdict.startswith("faster, under the bound") or not spread:
+    the ± spread gives it (``claims.gain_share_range``, the course's one rule: from the figures as printed,
+    rounded half up), so that a share is never read without its noise."""
+    if not verdict.startswith("faster, under the bound"):
         return verdict
-    value, spread = as_printed(value, 2), as_printed(spread, 2)
-    low, high = ((v - 1) / (bound - 1) for v in (value - spread, min(value + spread, bound)))
-    return f"{verdict} ({max(low, 0.0):.0%} to {high:.0%} over the ± spread)"
+    return verdict + gain_share_range(value, spread, bound)
 
 
 def crossover_table(here: tuple[float, float, float, int], datasheet_rows, tokens: int,
