@@ -121,15 +121,11 @@ class Comparison:
         return said + self.gain_range() if said.endswith("of its gain") else said
 
     def gain_range(self) -> str:
-        """The share of the ceiling's gain across the speed-up's ± (figures as printed), so that one share is
-        not read more exactly than its rounds measured it (reader t10_0001: "40% of its gain" beside
-        5.04x ± 1.56 and 11.00x runs from 25% to 56%); "" where the ± moves no printed share."""
-        value, spread, ceiling = round(self.speedup, 2), round(self.spread, 2), claims.as_printed(self.ceiling, 2)
-        if not spread:
-            return ""
-        low, high = (claims.percent(max(0.0, min((v - 1) / (ceiling - 1), 1.0))) for v in (value - spread,
-                                                                                             value + spread))
-        return f" ({low}-{high} across its ±)" if low != high else ""  # a range of one figure adds nothing
+        """The share of the ceiling's gain across the speed-up's ± (``claims.gain_share_range``, the course's
+        one rule, on the figures as printed), so that one share is not read more exactly than its rounds
+        measured it (reader t10_0001: "40% of its gain" beside 5.04x ± 1.56 and 11.00x runs from 25% to 56%);
+        "" where the ± moves no printed share."""
+        return claims.gain_share_range(self.speedup, self.spread, self.ceiling)
 
     @property
     def faster(self) -> bool:

@@ -28,33 +28,54 @@ def cost_rows(costs, link, can_predict: bool) -> list[tuple]:
 def share_cell(share: float) -> str:
     """A latency share as printed. Over 100 % (as printed) the transfer beat the latency counted: a share of
     its time cannot exceed the whole, so the cell says the share is not measurable and why, with no figure."""
-    if round(share, 2) > 1:
+    if _beat_latency(share):
         return f"not measurable (took less than {LATENCY_NAME})"
-    return f"{share:.0%}"
+    return claims.percent(share)
+
+
+def _beat_latency(share: float) -> bool:
+    """Whether a latency share, as printed (``claims.percent``: whole percent, half up), passes 100 %: the
+    transfer ran faster than the latency counted. The cost table, section 3's sentence and the closing table's
+    verdict all branch on this one test."""
+    return claims.half_up(share, 2) > 1
 
 
 def _ids_sentence(ids, link, most: float = 0.5) -> str:
-    """What the single batch of token ids took, and how much of it is latency, by the rule of the closing
-    table's verdict (``mostly_latency_verdict``): where the small messages' spread covers ``most``, the range,
-    not one share (one question, one answer); honest where it ran faster than the fastest small-message time
-    (its share then passes 100 %); with what its bytes take at the fit's beta."""
+    """What the single batch of token ids took, and how much of it is latency, by the rules of the closing
+    table's verdict (``mostly_latency_verdict``), so that one question gets one answer: where the small
+    messages' spread covers ``most``, the range, not one share (``_latency_side``); where it ran faster than
+    the fastest small-message time (its share then passes 100 %), its bytes' share of its time
+    (``_bytes_share``: the same bytes, at the same rate, under the same test)."""
     took = f"A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.1f} µs"
     counted = f"{LATENCY_NAME}, {latency(link) * 1e6:,.1f} µs, the figure the table counts as latency"
-    if round(ids.latency_share, 2) > 1:
-        return (f"{took}, less than {counted} ({ids.latency_share:.0%}): the fixed cost itself varies from moment "
-                f"to moment (block below). {_bytes_said(ids, link)}")
-    lo, hi = latency_range(link, ids)
+    share = claims.percent(ids.latency_share)
+    if _beat_latency(ids.latency_share):
+        return (f"{took}, less than {counted} ({share}): the fixed cost itself varies from moment to moment "
+                f"(block below). {_bytes_said(ids, link, most)}")
+    lo, hi, side = _latency_side(link, ids, most)
     rate, at = _bytes_rate(link)
-    moving = f"Its bytes take {ids.n_bytes / ids.transfers / rate * 1e6:,.1f} µs at {at}"
-    if round(lo, 2) <= most <= round(hi, 2):
-        return (f"{took}: between {lo:.0%} and {hi:.0%} of it latency by the small messages' spread (counting the "
+    moving = f"Its bytes take {_bytes_share(ids, rate)[0] * 1e6:,.1f} µs at {at}"
+    low, high = claims.percent(lo), claims.percent(hi)
+    if side is None:
+        return (f"{took}: between {low} and {high} of it latency by the small messages' spread (counting the "
                 f"fastest or the slowest of them as latency{_past_whole(link, hi)}), so this run does not say whether "
                 "it is mostly "
                 f"latency. {moving}: the rest of its time is not its bytes.")
-    mostly = "mostly latency" if lo > most else "not mostly latency"
-    spread = ("" if f"{lo:.0%}" == f"{hi:.0%}" else
-              f", beyond the small messages' spread ({lo:.0%} to {hi:.0%}{_past_whole(link, hi)})")
-    return f"{took}, {ids.latency_share:.0%} of it latency (counted as {counted}): {mostly}{spread}. {moving}."
+    mostly = "mostly latency" if side == "above" else "not mostly latency"
+    spread = ("" if low == high else
+              f", beyond the small messages' spread ({low} to {high}{_past_whole(link, hi)})")
+    return f"{took}, {share} of it latency (counted as {counted}): {mostly}{spread}. {moving}."
+
+
+def _latency_side(link, cost, most: float) -> tuple[float, float, str | None]:
+    """``cost``'s latency share range (``latency_range``), each end as printed (whole percent, half up), and
+    where it lies: "above" or "below" ``most``, or None where it covers it. The course's noise rule
+    (``claims.within_noise``), the range being the band: section 3's sentence and the closing table's verdict
+    both read this, so the two cannot disagree."""
+    lo, hi = (claims.half_up(end, 2) for end in latency_range(link, cost))
+    if claims.within_noise((lo + hi) / 2, (hi - lo) / 2, most):  # lo <= most <= hi, as printed
+        return lo, hi, None
+    return lo, hi, "above" if lo > most else "below"
 
 
 def _past_whole(link, hi: float) -> str:
@@ -79,12 +100,33 @@ def _bytes_rate(link) -> tuple[float, str]:
     return fastest * 1e9, f"the fastest rate this run measured ({fastest:.2f} GB/s)"
 
 
-def _bytes_said(cost, link) -> str:
-    """What ``cost``'s bytes take (``_bytes_rate``): whether latency dominates it, where its share passed 100 %."""
+def _bytes_share(cost, rate: float) -> tuple[float, float]:
+    """The seconds ``cost``'s bytes (all its transfers) take at ``rate`` (``_bytes_rate``'s) and their share of
+    its measured time, from the two µs as printed. Section 3's sentence and the closing table's verdict both
+    time the batch's bytes here, so they judge the same figures."""
+    moving = cost.n_bytes / rate
+    return moving, claims.printed_ratio(moving, cost.measured, 1, 1e-6)
+
+
+def _latency_dominates(share: float, most: float) -> bool:
+    """Where a transfer beat the latency counted: latency dominates it when its bytes take less than
+    ``1 - most`` of its time (``share``: ``_bytes_share``'s). The one test of the sentence and the verdict."""
+    return share < 1 - most
+
+
+def _of_its_time(part: float) -> str:
+    """``1 - most`` in words: "half its time" at the lesson's default, else its whole percent."""
+    return "half its time" if part == 0.5 else f"{claims.percent(part)} of its time"
+
+
+def _bytes_said(cost, link, most: float = 0.5) -> str:
+    """What ``cost``'s bytes take (``_bytes_share``): whether latency dominates it (``_latency_dominates``),
+    where its share passed 100 %. The closing table's ``_beat_latency_verdict`` reads the same figures."""
     rate, at = _bytes_rate(link)
-    moving = cost.n_bytes / cost.transfers / rate
-    return (f"Its bytes take {moving * 1e6:,.1f} µs at {at}" + (", so latency dominates it." if moving < cost.measured
-            / cost.transfers / 2 else ", half its time or more: how much of it is latency is not shown."))
+    moving, share = _bytes_share(cost, rate)
+    return (f"Its bytes take {moving * 1e6:,.1f} µs at {at}" + (
+        ", so latency dominates it." if _latency_dominates(share, most) else
+        f", {_of_its_time(1 - most)} or more: how much of it is latency is not shown."))
 
 
 def _one_message_us(c) -> float:
@@ -206,15 +248,16 @@ def latency_figures_sentence(link) -> str:
 def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
     """Whether ``cost`` (a ``transfers.BatchCost``) is mostly latency, by the course's noise rule: its latency
     share counted with each small message's time (the fastest to the slowest of at most SMALL bytes: latency is
-    known to that range at best); a range that covers ``most`` is "within noise", whichever side it falls."""
-    lo, hi = latency_range(link, cost)
-    if round(cost.latency_share, 2) > 1:  # not a share: judge by the bytes' share of its time instead
-        return _beat_latency_verdict(cost, link.fit.beta, most)
-    if round(lo, 2) <= most <= round(hi, 2):
-        return (f"within noise: no effect shown (latency {lo:.0%} to {hi:.0%} of its time, by the small messages' "
-                "spread)")
-    share = f"latency {cost.latency_share:.0%} of its time"
-    return f"holds: {share}" if lo > most else f"does not hold: {share}"
+    known to that range at best); a range that covers ``most`` is "within noise", whichever side it falls.
+    Section 3's sentence (``_ids_sentence``) reads the same helpers, so it gives the same answer."""
+    if _beat_latency(cost.latency_share):  # not a share: judge by the bytes' share of its time instead
+        return _beat_latency_verdict(cost, _bytes_rate(link)[0], most)  # the rate the sentence times them at
+    lo, hi, side = _latency_side(link, cost, most)
+    if side is None:
+        return (f"within noise: no effect shown (latency {claims.percent(lo)} to {claims.percent(hi)} of its time, "
+                "by the small messages' spread)")
+    share = f"latency {claims.percent(cost.latency_share)} of its time"
+    return f"holds: {share}" if side == "above" else f"does not hold: {share}"
 
 
 def latency_range(link, cost) -> tuple[float, float]:
@@ -229,16 +272,15 @@ def latency_range(link, cost) -> tuple[float, float]:
     return lo, hi
 
 
-def _beat_latency_verdict(cost, beta: float, most: float) -> str:
+def _beat_latency_verdict(cost, rate: float, most: float) -> str:
     """A message faster than the fastest small-message time (share over 100 %): mostly latency when its bytes, at
-    ``beta``, take less than ``1 - most`` of its time."""
-    moving, took = cost.n_bytes / beta, cost.measured  # seconds, all transfers together
-    said = (f"the message took less than {LATENCY_NAME} ({cost.latency_share:.0%}): "
-            f"bytes {moving * 1e6:,.1f} µs of {took * 1e6:,.1f} µs")
-    share = claims.printed_ratio(moving, took, 1, 1e-6)  # the bytes' share, from the two µs as printed
-    if share < 1 - most:
+    ``rate`` (``_bytes_rate``'s, as section 3's sentence), take less than ``1 - most`` of its time."""
+    moving, share = _bytes_share(cost, rate)  # seconds, all transfers together; the share from the µs as printed
+    said = (f"the message took less than {LATENCY_NAME} ({claims.percent(cost.latency_share)}): "
+            f"bytes {moving * 1e6:,.1f} µs of {cost.measured * 1e6:,.1f} µs")
+    if _latency_dominates(share, most):
         return f"holds: {said}: latency (not bytes) dominates it"
-    return f"does not hold: {said}: the bytes take {share:.0%} of its time"
+    return f"does not hold: {said}: the bytes take {claims.percent(share)} of its time"
 
 
 def link_table(link) -> Table:

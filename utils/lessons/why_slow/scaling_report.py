@@ -195,10 +195,13 @@ def flat_and_fit_sentence(flat: dict[str, float], worst: dict[str, float]) -> st
     and no fixed cost; the fit allows a fixed cost d, so it can follow an axis whose time per FLOP varies and
     miss a flat one by a single noisy point. Says whether this run's flattest axis is also its best fit,
     judged on the figures as printed: 3.9% against 3.9% is a tie (the eleventh reading), so they agree."""
-    spread = {a: f"{v:.2f}x" for a, v in flat.items()}
-    miss = {a: f"{w:.1%}" for a, w in worst.items()}
-    flattest = [a for a in flat if float(spread[a][:-1]) == min(float(v[:-1]) for v in spread.values())]
-    best = [a for a in worst if float(miss[a][:-1]) == min(float(v[:-1]) for v in miss.values())]
+    # each figure as printed (claims.as_printed): the text and the comparison are made from the same number
+    flat_shown = {a: claims.as_printed(v, 2) for a, v in flat.items()}  # "1.75x"
+    miss_shown = {a: claims.as_printed(100 * w, 1) for a, w in worst.items()}  # "3.9%", as f"{w:.1%}" prints it
+    spread = {a: f"{v:.2f}x" for a, v in flat_shown.items()}
+    miss = {a: f"{w:.1f}%" for a, w in miss_shown.items()}
+    flattest = [a for a in flat if flat_shown[a] == min(flat_shown.values())]
+    best = [a for a in worst if miss_shown[a] == min(miss_shown.values())]
     # among axes tied for flattest, name one that is also a best fit where there is one
     axis = next((a for a in flattest if a in best), flattest[0])
     head = f"the flattest axis, {axis} ({spread[axis]}{_tied(axis, spread, flattest)})"
