@@ -124,17 +124,19 @@ def test_slower_is_judged_past_one_medians_noise_on_the_times_as_printed():
 
 
 def test_a_fits_margin_in_points_is_worked_from_its_printed_plus_minus():
-    """A worst residual of 0.295 prints ±30% (``:.0%`` rounds 29.5 to even), though round(0.295, 2) is 0.29:
+    """A worst residual of 0.295 prints ±30% (``claims.percent``, half up), though round(0.295, 2) is 0.29:
     the margin in points is worked from the printed percentage (50% - 30% = 20), whatever the rounding."""
+    from utils import claims
     from utils.lessons.start_here import summary
 
     for acc in (0.295, 0.2951, 0.3049):
         said = summary.link_sentence(profile(acc))
-        shown = f"{acc:.0%}"
+        shown = claims.percent(acc)   # the course's one percent printer, half up
         spare = 50 - int(shown[:-1])
         assert f"within ±{shown}" in said and f"({spare} points to spare)" in said
         assert summary.fit_verdict(acc) == f"within the tolerance, {spare} points to spare"
     assert summary.percent_shown(0.295) == 0.30 and round(0.295, 2) == 0.29
+    assert summary.percent_shown(0.285) == 0.29   # half up as claims.percent prints it (``:.0%`` printed 28%)
     assert "outside the tolerance by 21 points" in summary.fit_verdict(0.7051)  # prints 71%: 71 - 50
 
 

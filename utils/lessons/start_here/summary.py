@@ -193,8 +193,8 @@ def fit_verdict(accuracy: float) -> str:
 
 
 def percent_shown(share: float) -> float:
-    """``share`` as ``:.0%`` prints it (0.295 prints 30%, round(0.295, 2) is 0.29): margins use the printed %."""
-    return int(f"{share:.0%}".rstrip("%")) / 100
+    """``share`` as ``claims.percent`` prints it, half up (0.295: 30%; 0.285: 29%): margins use the printed %."""
+    return int(claims.percent(share).rstrip("%")) / 100
 
 
 def points(share: float) -> str:
@@ -220,13 +220,13 @@ def link_sentence(link, this_run=None) -> str:
     check = check_line(link, this_run) if this_run is not None and this_run.seconds != link.seconds else None
     fit = (f"{link.name}, {fit_source(link)}: alpha "
            f"{link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s. One alpha and one beta")
-    within = f"±{acc:.0%} ({RESIDUAL_PM})"
+    within = f"±{claims.percent(acc)} ({RESIDUAL_PM})"
     if acc <= tol:
         barely = ": barely" if tol - shown < 0.1 else ""
-        good = f"good to about ±{acc:.0%}."
+        good = f"good to about ±{claims.percent(acc)}."
         if check is not None and check.grade in ("beyond", "one size"):
-            good = (f"good to ±{acc:.0%} on the run that measured it; this run's messages miss it by up to "
-                    f"{check.worst[3]:+.0%} (below).")
+            good = (f"good to ±{claims.percent(acc)} on the run that measured it; this run's messages miss it "
+                    f"by up to {check.worst[3]:+.0%} (below).")
         return (f"{fit} fit every size within {within}: inside the ±{tol:.0%} tolerance within which the course "
                 f"predicts with a fit ({points(tol - shown)} to spare{barely}), so a time it predicts is {good}")
     return (f"{fit} fit every size only within {within}: outside the ±{tol:.0%} tolerance within which the "
@@ -253,7 +253,7 @@ def rerun_link_sentence(kept, this_run) -> str:
     verdict = (f"inside the ±{tol:.0%} tolerance ({points(tol - shown)} to spare)" if acc <= tol else
                f"outside the ±{tol:.0%} tolerance by {points(shown - tol)}: so this fit is not used to predict")
     return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
-            f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), every size within ±{acc:.0%}: "
+            f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), every size within ±{claims.percent(acc)}: "
             f"{verdict} (how its misses run: the block below).\n{kept_line_sentence(kept, this_run)}\nThe plot shows "
             "this run's messages beside the profile's line; set REMEASURE_PROFILE = True to keep a new fit.")
 
@@ -301,7 +301,7 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
         rows.append(_fixed_cost_noted(row, fixed_cost_bound(points)))
     if link is not None:
         rows.append(claims.Claim(f"one alpha and one beta describe {link.name}",
-                                 f"±{printed_accuracy(link):.0%} worst residual ({fit_source(link)})",
+                                 f"±{claims.percent(printed_accuracy(link))} worst residual ({fit_source(link)})",
                                  f"tolerance ±{FIT_USABLE:.0%}", fit_verdict(printed_accuracy(link))))
         if this_run is not None and this_run.seconds != link.seconds:
             rows.append(check_line(link, this_run).claim(link.name))
