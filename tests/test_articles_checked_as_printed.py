@@ -120,14 +120,14 @@ def test_b18_names_a_cure_that_did_not_pay_in_this_run_both_branches():
 
 def test_rounds_above_the_bound_are_counted_as_printed_as_lesson_02_counts_them():
     from utils.lessons.articles_checked import checks
-    from utils.lessons.model_split.report import above_as_printed
+    from utils.lessons.model_split.bounds import round_above  # the count lesson 02 prints (report.headline_verdict)
 
     # the reader's run: lesson 02 printed "2 of 5 rounds above the bound"; 1.78 is not above a bound printed 1.78x
     rounds = [1.64, 1.83, 1.78, 1.74, 1.84]
     record = {"value": 1.78, "bound": 16 / 9, "rounds": rounds}
     said = checks.rounds_above_words(record)
     assert said.startswith("2 of 5 rounds above the bound (up to 1.84x)"), said
-    assert sum(above_as_printed(r, 16 / 9) for r in rounds) == 2  # lesson 02's own count, the same rule
+    assert sum(round_above(r, 16 / 9) for r in rounds) == 2  # lesson 02's own count, the same rule
     assert checks.rounds_above_words(record | {"rounds": [1.70, 1.78, 1.7801]}).startswith("none of its 3")
 
 

@@ -87,10 +87,17 @@ def ratio_to(row: Row, winner: Row) -> tuple[float, float]:
 
 def tied_with(rows: list[Row], key: str) -> list[Row]:
     """The rows the paired rounds cannot tell from row ``key``: their round-by-round ratio to it (``ratio_to``,
-    the figures ``winners`` prints) is within its ± of 1, by the course's one noise rule (``within_noise``)."""
+    the figures ``winners`` prints) is within its ± of 1, by the course's one noise rule (``within_noise``),
+    and those ratios do not all lie on one side of 1 (``one_side``): a row slower, or faster, in every round
+    is told apart, whatever its ±."""
     winner = next(row for row in rows if row.key == key)
-    tied = [row for row in rows if row.key == key or (row.speedups and within_noise(*ratio_to(row, winner)))]
-    return sorted(tied, key=lambda x: x.m)
+    return sorted([row for row in rows if row.key == key or _tied(row, winner)], key=lambda x: x.m)
+
+
+def _tied(row: Row, winner: Row) -> bool:
+    """Whether the paired rounds cannot tell ``row`` from ``winner`` (``tied_with``'s rule, claims' one)."""
+    ratios = [a / b for a, b in zip(row.speedups, winner.speedups)]  # ratio_to's rounds
+    return bool(ratios) and within_noise(*ratio_to(row, winner)) and one_side(ratios, 1.0) is None
 
 
 def winners(top: list[Row], mine: str, fastest: str | None = None) -> str:

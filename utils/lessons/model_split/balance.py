@@ -193,7 +193,7 @@ def profile_against_work(split: Sequence[int], profile: float, work: float | Non
     w, d = as_printed(work, 2), as_printed(spread, 2)
     gap = as_printed(abs(p - w), 2)
     said += f", the stages' measured work {w:.2f}x (|{p:.2f} - {w:.2f}| = {gap:.2f}"
-    if gap <= d:
+    if within_noise(p, d, w):  # claims' one noise rule: the profile's p ± the rounds' d covers the work's w
         return (said + f", within the rounds' spread, ± {d:.2f}): these rounds do not tell them apart; "
                 + _measured_against_both(as_printed(value, 2), d, p, w))
     missed = ("the profile missed work the stages did (messages, work per micro-batch)" if w < p else

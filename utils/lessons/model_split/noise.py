@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import statistics
 
-from utils.claims import (Claim, as_printed, medians_divide_to, paired_spread, printed_spread,
+from utils.claims import (Claim, as_printed, half_up, medians_divide_to, paired_spread, percent, printed_spread,
                           within_noise)
+from utils.claims import round_above as claims_round_above
 from utils.lessons.model_split.bounds import printed_side, round_above, round_as_printed, round_digits
 from utils.lessons.model_split.runs import Row
 
@@ -45,8 +46,10 @@ def printed(r: Row) -> tuple[float, float]:
 
 
 def percent_as_printed(share: float) -> int:
-    """A share as the page prints it, in whole percent (0.248 -> 25, "25%")."""
-    return int(as_printed(share, 0, 0.01))
+    """A share as the page prints it, in whole percent: the number ``claims.percent`` prints, rounded half up
+    as a reader rounds (0.248 -> 25, "25%"; 33 / 40 = 0.825 -> 83, where ``round`` and ``:.0%`` give 82), so
+    that a share judged against a line is the one printed with ``claims.percent`` beside it."""
+    return int(half_up(share * 100, 0))  # claims.percent's rounding, as a number to compare
 
 
 def beside_line(share: float, line: float) -> str:
@@ -59,9 +62,10 @@ def beside_line(share: float, line: float) -> str:
 
 
 def above_as_printed(value: float, bound: float) -> bool:
-    """Whether a speedup is above its bound on the figures as printed (two decimals): one rule for the
-    median, for every round counted above the bound, and for the tables' verdicts."""
-    return as_printed(value, 2) > as_printed(bound, 2)
+    """Whether a median speedup (or a reference) is above its bound, both as printed with two decimals:
+    ``claims.round_above``, the course's one rule, with the median printed as the page prints it ("1.78x").
+    A single round is printed with more digits near 1x and 2x: count rounds with ``bounds.round_above``."""
+    return claims_round_above(value, bound)
 
 
 def noise_of_one(r: Row) -> bool:
@@ -158,8 +162,9 @@ def _per_round_verdict(r: Row, per_round) -> str:
     """Each round's speedup against the reference measured in the same round: how many rounds were under it,
     then claims' noise rule against 1x and against the median reference, or the share of the reference's
     gain (``reference_gain``, as ``report.naive_process_reading`` prints it)."""
-    pairs = [(round_as_printed(s), as_printed(ref, 2)) for s, ref in zip(r.speedups, per_round)]  # as the block prints them
-    under = sum(s < ref for s, ref in pairs)
+    # claims' one rule for counting rounds past a mark, each round printed as lesson 02 prints it (round_text)
+    pairs = list(zip(r.speedups, per_round))
+    under = sum(claims_round_above(s, ref, shown=round_as_printed, below=True) for s, ref in pairs)
     reference = statistics.median(per_round)
     where = "every round" if under == len(pairs) else f"{under} of {len(pairs)} rounds"
     said = f"under its own round's reference in {where}"
@@ -227,7 +232,7 @@ def medians_note(slow: Row, fast: Row, gain: float, earlier: Row | None = None, 
     if line != "above":
         return said + f" One device's step: {here} ms here, {there} ms in {where}: " + (
             "within 5 % of each other." if line == "below" else "5% apart, at the 5 % line: taken as one baseline.")
-    return said + (f" One device's step: {here} ms here, {there} ms in {where} ({abs(apart):.0%} "
+    return said + (f" One device's step: {here} ms here, {there} ms in {where} ({percent(abs(apart))} "
                    f"{'slower' if apart > 0 else 'faster'} here): each launch pairs its speedups with its own "
                    "one-device rounds, so the two launches' speedups do not share a baseline.")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import textwrap
 
-from utils.claims import Claim, as_printed, printed_ratio, printed_spread, speedup_verdict, within_noise
+from utils.claims import Claim, as_printed, percent, printed_ratio, printed_spread, speedup_verdict, within_noise
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading,  # noqa: F401
                                            planning_verdict, link_sources, link_table, link_time, lost_time,  # re-exported
@@ -112,7 +112,7 @@ def rows_table(run: PipelineRun, title: str | None = None) -> Table:
                f"{r.speedup:.2f}x ({rounds_text(lo, hi)})", f"{r.bound:.2f}x", f"{wb:.2f}x" if wb else "",
                " / ".join(f"{b * 1e3:.0f}" for b in r.busy)]
         if cpu:
-            row += [" / ".join(f"{c * 1e3:.0f}" for c in r.cpu), " / ".join(f"{f:.0%}" for f in r.cpu_share)]
+            row += [" / ".join(f"{c * 1e3:.0f}" for c in r.cpu), " / ".join(percent(f) for f in r.cpu_share)]
         one_work = f"{r.work_ms[1]:.0f}" if r.baseline_work else ""  # the work's denominator, printed
         rows.append(tuple(row + [one_work, f"{work:.2f}x" if work else "", every_round(r)]))
     columns = ["batch", "schedule", "step ms", "one device ms", "speedup (range)", "bound", "work-scaled reference",
@@ -143,7 +143,8 @@ def cpu_busy_note(rows: list[Row]) -> str:
     if not shares:
         return ""
     low, high = min(shares), max(shares)
-    text = f"CPU/busy ran from {low:.0%} to {high:.0%} over these rows."
+    # printed half up (claims.percent), the rounding percent_as_printed and beside_line judge them by
+    text = f"CPU/busy ran from {percent(low)} to {percent(high)} over these rows."
     percents = [percent_as_printed(f) for f in shares]  # counted as printed: "100%" is not above 100 %
     if max(percents) > 100:
         above = sum(p > 100 for p in percents)
@@ -236,7 +237,7 @@ def explain_row(r: Row, link: tuple[float, float] | None = None) -> str:
     if r.predicted is not None and not same:
         parts.append(f"{_work_name(r)} times predict {r.predicted:.2f}x")
     if r.cpu_share:
-        parts.append("CPU/busy " + " / ".join(f"{f:.0%}" for f in r.cpu_share))
+        parts.append("CPU/busy " + " / ".join(percent(f) for f in r.cpu_share))
     return "; ".join(parts) + f" -> {reading(r, link)}"
 
 
