@@ -133,12 +133,8 @@ def test_epoch_spans_draws_a_prefetching_epoch_whole_and_its_busy_share_counts_e
     spans = epoch.epoch_spans(result, loads=loads.spans, batches=None)
     assert sorted((s.device, s.index) for s in spans) == sorted(
         [("device (computes)", k) for k in range(6)] + [("prefetch thread", k) for k in range(6)])
-    reads = [s for s in spans if s.device == "prefetch thread"]
-    window = max(s.end for s in spans) - min(s.start for s in spans)
-    # the chart's busy share is the one of the spans it draws: one thread's reads (never overlapping) over the
-    # drawn window
-    assert timeline.busy_fractions(spans)["prefetch thread"] == pytest.approx(
-        sum(s.end - s.start for s in reads) / window)
+    # every read is drawn: the busy share it gives, against the cut epoch's, is tested on literal spans (not
+    # sleeps) in test_readback_s54.test_a_prefetching_epoch_drawn_whole_counts_the_read_a_cut_draws_idle
     cut = epoch.epoch_spans(result, loads=loads.spans, batches=3)   # the first 3: the read of batch 3 left out
     assert max(s.index for s in cut) == 2
 
@@ -1052,8 +1048,8 @@ def test_the_slower_part_of_the_uint8_path_is_named_only_where_every_round_agree
                                       convert=[2.000 * ms, 1.900 * ms, 1.986 * ms])
     assert "the conversion is the slower part of the uint8 path in all 3 rounds" in transfer.slower_part(conversion)
     # every round with the crossing slower, but one by under 2 %: not named either
-    close = transfer.Compression(4, 1, float_link=[7.5 * ms] * 3, uint8_link=[2.010 * ms, 2.1 * ms, 2.1 * ms],
-                                 convert=[2.000 * ms] * 3)
+    close = transfer.Compression(4, 1, float_link=[7.5 * ms] * 3, uint8_link=[2.020 * ms, 2.1 * ms, 2.1 * ms],
+                                 convert=[2.000 * ms] * 3)   # 1.01x, 1.05x, 1.05x as printed
     assert "the crossing took the longer time in all 3 rounds, but not beyond 2 % in every one" in (
         transfer.slower_part(close))
     mixed = transfer.Compression(4, 1, float_link=[7.5 * ms] * 3, uint8_link=[2.010 * ms, 1.990 * ms, 2.0 * ms],

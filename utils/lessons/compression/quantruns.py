@@ -193,8 +193,9 @@ def outside_matmuls(ops: list[tuple[str, float]]) -> tuple[float, list[tuple[str
 
 
 def _whole_percent(share: float) -> int:
-    """``share`` in whole per cent as ``:.0%`` prints it (the profile's shares print so): 0.012 -> 1."""
-    return int(f"{share:.0%}"[:-1])
+    """``share`` in whole per cent as the page prints it (``claims.percent``, half up: 0.125 -> 13, where
+    ``:.0%`` and ``round`` print 12), as a number to add or compare: 0.012 -> 1."""
+    return int(claims.percent(share)[:-1])
 
 
 def outside_words(share: float, rest: list[tuple[str, float]]) -> str:
@@ -204,15 +205,15 @@ def outside_words(share: float, rest: list[tuple[str, float]]) -> str:
     to the whole, the line says so: a reader who adds them must not find a contradiction. Lesson 04."""
     named = [(op, s) for op, s in rest[:3] if s >= 0.005]  # a part printed 0% would name nothing
     if not named:
-        return f"{share:.0%} of its pass outside its matmul operators (none above 0.5% each)"
+        return f"{claims.percent(share)} of its pass outside its matmul operators (none above 0.5% each)"
     parts = [(op, _whole_percent(s)) for op, s in named]
     others = sum(s for _, s in rest) - sum(s for _, s in named)  # the operators not named, together
     if len(rest) > len(named) and _whole_percent(others):
         parts.append(("other operators", _whole_percent(others)))
     total = sum(p for _, p in parts)
     apart = ("" if total == _whole_percent(share) else
-             f"; each share is rounded on its own, so these add up to {total}%, not {share:.0%}")
-    return (f"{share:.0%} of its pass outside its matmul operators "
+             f"; each share is rounded on its own, so these add up to {total}%, not {claims.percent(share)}")
+    return (f"{claims.percent(share)} of its pass outside its matmul operators "
             f"({', '.join(f'{op} {p}%' for op, p in parts)}{apart})")
 
 
@@ -259,8 +260,9 @@ def compiled_slower(outside: float, compiled_ops: list[tuple[str, float]], ratio
     if not compiled_ops:
         return ("Here compile cost more than it fused; with no profile of the compiled pass, this run does not "
                 "show why.")
-    fixed = round(100 * sum(s for op, s in compiled_ops if "Compiled" in op or "Dynamo" in op))  # % as printed
-    loss, most = round(100 - 100 * claims.as_printed(ratio, 2)), round(100 * outside)  # % as printed
+    # the three figures in whole per cent as printed, half up (``claims.percent``)
+    fixed = _whole_percent(sum(s for op, s in compiled_ops if "Compiled" in op or "Dynamo" in op))
+    loss, most = _whole_percent(1 - claims.as_printed(ratio, 2)), _whole_percent(outside)
     line = (f"Here compile cost more than it fused: at {ratio:.2f}x, {loss}% of the compiled pass is time eager "
             f"fp32 did not spend; the compiled graph's call and dynamo's guards take {fixed}% of it (the profile "
             f"above), and fusing could save at most {most}% (of the eager pass): ")

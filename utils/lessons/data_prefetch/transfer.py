@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import torch
 
 from utils import bench
-from utils.claims import Claim, as_printed, half_up, one_side, printed_ratio, within_noise
+from utils.claims import Claim, as_printed, half_up, one_side, printed_ratio, round_above, within_noise
 from utils.data import MNIST_STD
 from utils.lessons.data_prefetch.dataset import decode_images, decode_into
 
@@ -140,8 +140,10 @@ def slower_part(c: Compression) -> str:
     """Which part of the uint8 path, the crossing or the conversion, took longer: decided across the rounds,
     not from the median round alone, since one round's order can flip in the next. A part is named only where
     it was slower in every round beyond the lesson's 2 % floor (``claims.one_side`` on each round's ratio of
-    the two times as printed); "about the same time" only where every round's ratio lies within 2 % of 1x;
-    otherwise neither part was the slower in every round, and each round's ratio is given. Lesson 05."""
+    the two times as printed); "about the same time" only where every round's ratio, as printed, lies
+    within 2 % of 1x (``claims.within_noise``); otherwise neither part was the slower in every round, and
+    each round's ratio is given, the rounds counted as printed (``claims.round_above``: a round printed 1.00x
+    is neither part's). Lesson 05."""
     crossing_over = [printed_ratio(u, v, 3, MS) for u, v in zip(c.uint8_link, c.convert)]
     convert_over = [printed_ratio(v, u, 3, MS) for u, v in zip(c.uint8_link, c.convert)]
     n, table = len(crossing_over), c.median_round   # the table's round: its two times divide to its figure
@@ -151,18 +153,22 @@ def slower_part(c: Compression) -> str:
     if one_side(convert_over, 1 + NOISE_FLOOR) == "above":
         return (f"the conversion is the slower part of the uint8 path in all {n} rounds, beyond 2 % "
                 f"({convert_over[table]:.2f}x the crossing in the table's round)")
-    crossing, conversion = sum(r > 1 for r in crossing_over), sum(r < 1 for r in crossing_over)
+    # the rounds as the sentence prints them (2 decimals): a round printed 1.00x took neither part longer
+    crossing = sum(round_above(r, 1.0) for r in crossing_over)
+    conversion = sum(round_above(r, 1.0, below=True) for r in crossing_over)
     each = ", ".join(f"{r:.2f}x" for r in crossing_over)
-    # "about the same" is a claim about size: every round's longer part within 2 % of the shorter one
-    if all(max(a, b) <= 1 + NOISE_FLOOR for a, b in zip(crossing_over, convert_over)):
+    # "about the same" is a claim about size: every round's ratio, as printed, within 2 % of 1x
+    if all(within_noise(as_printed(r, 2), NOISE_FLOOR, 1.0) for r in crossing_over):
         return (f"the crossing and the conversion took about the same time: within 2 % of each other in all "
                 f"{n} rounds (the crossing's time over the conversion's, each round: {each})")
     if n in (crossing, conversion):   # one part longer in every round, but not beyond 2 % in each
         part = "crossing" if crossing == n else "conversion"
         return (f"the {part} took the longer time in all {n} rounds, but not beyond 2 % in every one (the "
                 f"crossing's time over the conversion's, each round: {each})")
+    level = n - crossing - conversion
+    level = f", level as printed in {level}" if level else ""
     return (f"neither part was the slower in every round (the crossing in {crossing} of {n}, the conversion in "
-            f"{conversion}; the crossing's time over the conversion's, each round: {each})")
+            f"{conversion}{level}; the crossing's time over the conversion's, each round: {each})")
 
 
 def link_ratio_verdict(c: Compression) -> str:

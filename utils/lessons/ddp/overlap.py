@@ -30,7 +30,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import precision
-from utils.claims import as_printed, half_up, percent, printed_ratio
+from utils.claims import as_printed, half_up, percent, printed_ratio, within_noise
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.gradients import fixed_global_batch, flat_grad
 from utils.lessons.ddp.settings import Settings, build_model, text_data
@@ -422,7 +422,8 @@ def parts_account(small: dict, large: dict, steps: int) -> str:
         return (f"; the two parts rose {together:.1f} ms together, all of the {whole:.1f} ms the whole steps "
                 f"differ by{cause}")
     share = percent(together / whole)
-    share = "nearly all" if share == "100%" else share  # 29.9 of 30.0 ms rounds to 100%, yet 0.1 ms is left
+    # 29.9 of 30.0 ms rounds to 100%, yet 0.1 ms is left; 0.1 of 30.0 ms rounds to 0%, yet the parts rose
+    share = {"100%": "nearly all", "0%": "almost none"}.get(share, share)
     return (f"; the two parts rose {together:.1f} ms together, {share} of the {whole:.1f} ms "
             f"the whole steps differ by; the other {as_printed(whole - together, 1):.1f} ms is in {rest}, not in "
             f"a part this run times{cause}")
@@ -485,10 +486,8 @@ def step_noise(*ways: list[dict]) -> float:
     return max([NOISE_FLOOR, *(way_noise(ranks) for ranks in ways)])
 
 
-def noise_percent(share: float) -> str:
-    """A step noise in whole per cent, rounded half up as a reader rounds it (``claims.percent``): every line
-    that prints a way's noise or the noise a comparison reads with prints it so, and they agree."""
-    return percent(share)
+# A step noise in whole per cent: ``claims.percent`` itself (half up), by the name lesson 03's notebook uses
+noise_percent = percent
 
 
 def noise_ranges(ways: dict[str, list[dict]]) -> str:
@@ -499,11 +498,11 @@ def noise_ranges(ways: dict[str, list[dict]]) -> str:
     for way, ranks in ways.items():
         low, high, median = step_range(ranks)
         parts.append(f"{way} {low:.1f} to {high:.1f} ms around a median of {median:.1f} ms "
-                     f"({noise_percent(way_noise(ranks))})")
+                     f"({percent(way_noise(ranks))})")
     n = len(slowest(next(iter(ways.values())))["steps"])
     return (f"Step noise, from the rank shown's {n} timed steps of each way (half the range over the median): "
             f"{'; '.join(parts)}. A comparison of two ways reads with the larger of their two figures, never "
-            f"under {noise_percent(NOISE_FLOOR)}.")
+            f"under {percent(NOISE_FLOOR)}.")
 
 
 def pace(ratio: float) -> str:
@@ -533,8 +532,10 @@ def faster_buckets(overlapped: float, small_mb: float, large_mb: float) -> str:
 def read_ratio(ratio: float, noise: float) -> str:
     """``"shorter"``, ``"longer"`` or ``"within noise"``: a step ratio (the other way's step over this one's)
     judged as a reader judges it from the page, the multiple as printed ("1.09x slower") against the noise as
-    printed (whole per cent, "9%"). A tie is within noise: 1.09x beside 9% is at the noise, not past it."""
-    if round(printed_multiple(ratio) - 1, 9) <= half_up(noise, 2):
+    printed (whole per cent, "9%"), by the course's one noise rule (``claims.within_noise``) on those two
+    printed figures: the multiple the page prints ("1.10x slower" for 0.91), not the ratio it does not print.
+    A tie is within noise: 1.09x beside 9% is at the noise, not past it."""
+    if within_noise(printed_multiple(ratio), half_up(noise, 2), 1.0):
         return "within noise"
     return "shorter" if ratio > 1 else "longer"
 
@@ -543,8 +544,8 @@ def _reading(read: str, ratio: float, noise: float) -> str:
     """One comparison of ``answer``: ``read`` (``read_ratio``'s word), ``ratio`` (the other way's step over this
     one's, from the steps as printed) and ``noise`` (the share it was read with)."""
     if read == "within noise":
-        return f"within noise ({pace(ratio)}, noise {noise_percent(noise)})"
-    return f"{'paid' if read == 'shorter' else 'cost'}: {pace(ratio)}, beyond {noise_percent(noise)} noise"
+        return f"within noise ({pace(ratio)}, noise {percent(noise)})"
+    return f"{'paid' if read == 'shorter' else 'cost'}: {pace(ratio)}, beyond {percent(noise)} noise"
 
 
 def step_reads(hand: float, large: float, small: float, noise: float, fewer_noise: float) -> tuple[str, str]:
