@@ -107,3 +107,13 @@ def test_gain_share_range_spans_the_spread_as_printed():
     assert claims.gain_share_range(1.400, 0.001, 2.0) == ""
     # half up: (1.385 - 1) / 1 -> 38.5 % -> 39 %
     assert claims.gain_share_range(1.485, 0.10, 2.0) == " (39%-59% across its ±)"
+
+
+def test_rounds_past_spread_are_above_the_mark_and_the_median_plus_spread_as_printed():
+    rounds = [1.62, 1.70, 1.78, 1.86, 1.65]
+    assert claims.rounds_past_spread(rounds, 1.70, 0.08, 1.78) == [1.86]  # 1.78 touches the band's top
+    assert claims.rounds_past_spread(rounds, 1.80, 0.08, 1.78) == []      # the band reaches 1.88
+    assert claims.rounds_past_spread([2.16, 2.26], 1.75, 0.45, 2.0) == [2.26]
+    # as printed: 1.8649 prints 1.86, not above a top of 1.86
+    assert claims.rounds_past_spread([1.8649], 1.78, 0.08, 1.78) == []
+    assert claims.rounds_past_spread([], 1.0, 0.1, 1.0) == []

@@ -164,6 +164,16 @@ def round_above(x: float, mark: float, shown=None, below: bool = False) -> bool:
     return seen < line if below else seen > line
 
 
+def rounds_past_spread(rounds, median: float, spread: float, mark: float, shown=None) -> list:
+    """The rounds above ``mark`` (a bound, 2 devices' 2x) that the rounds' spread does not explain: each above
+    the mark and above the median + the spread, all as printed (``round_above``). A round within median ±
+    spread is noise around the median even where it passes the mark; one beyond both is a finding to explain,
+    whatever the median: 1.70x ± 0.08 under a 1.78x bound reaches 1.78, so a 1.78x round is noise and a 1.86x
+    round a finding; 1.80x ± 0.08 reaches 1.88 and explains the 1.86x round."""
+    top = as_printed(median, 2) + as_printed(spread, 2)
+    return [x for x in rounds if round_above(x, mark, shown) and round_above(x, top, shown)]
+
+
 def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.0, baseline: float = 1.0,
                     slower: str = "slower than the baseline", rounds=None, shown=None) -> str:
     """The verdict of a speed-up ``value`` (x ``baseline``) against its ceiling ``bound``. ``spread``: how far
