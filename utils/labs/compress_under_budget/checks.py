@@ -253,10 +253,17 @@ def paired_speed(samples: dict[str, list[float]]) -> PairedSpeed:
     """Lab 04: ``PairedSpeed`` from the seconds of "baseline", "whole" and "yours", round by round."""
     base, whole, yours = samples["baseline"], samples["whole"], samples["yours"]
     gain = statistics.median(b / w for b, w in zip(base, whole))
-    reference = whole if gain > 1 else base  # the faster of the two, by their own paired rounds
+    reference = whole if int8_set_the_bar(gain) else base  # the faster of the two, by their own paired rounds
     over = [r / y for r, y in zip(reference, yours)]
     return PairedSpeed(statistics.median(b / y for b, y in zip(base, yours)), statistics.median(over),
                        claims.paired_spread(over), gain, len(yours))
+
+
+def int8_set_the_bar(gain: float) -> bool:
+    """Whether int8 of the whole model is the faster of the two, judged on its speed-up over the trained model
+    as printed (two decimals): int8 alone at 1.004x prints "1.00x", no faster, so the trained model is the bar,
+    and every sentence that names the bar says so from the same printed figure."""
+    return claims.as_printed(gain, 2) > 1
 
 
 def speed_reading(speed: PairedSpeed, factor: float) -> str:
@@ -274,7 +281,7 @@ def medians_note(speed: PairedSpeed) -> str:
     another figure than the paired one (11.50x / 3.28x = 3.51x against 3.34x), the clause that prints that
     division and says which one the check reads (``claims.medians_divide_to``: the figures as printed); else ""."""
     ratio, gain = claims.as_printed(speed.ratio, 2), claims.as_printed(speed.gain, 2)
-    if gain <= 1:
+    if not int8_set_the_bar(gain):
         return ""  # the trained model set the bar: the two figures are the same median
     divided = claims.medians_divide_to(speed.over, ratio, gain)
     if divided is None:  # they divide to the paired figure as printed: nothing to add
@@ -286,7 +293,7 @@ def medians_note(speed: PairedSpeed) -> str:
 def reference_words(gain: float) -> str:
     """What int8 of the whole model bought in the speed check's runs, and so which model the budget is set by
     (the figure is measured in the same interleaved runs as the learner's model, and printed only there)."""
-    if gain > 1:
+    if int8_set_the_bar(gain):
         return f"in these runs int8 of the whole model ran {gain:.2f}x the trained model's speed, so it set the bar"
     return (f"in these runs int8 of the whole model ran {gain:.2f}x the trained model's speed, no faster, so the "
             "trained model set the bar")
@@ -495,21 +502,37 @@ def _speed_line(model: nn.Module, baseline: nn.Module, whole: nn.Module | None) 
     speed = MEASURED_SPEED[0][2]
     narrower = widths != hidden_widths(baseline)
     said = f"Speed: int8 alone ran {speed.gain:.2f}x the trained model's speed, yours {speed.ratio:.2f}x it. "
-    if speed.gain > 1:  # int8 of the whole model set the bar
+    if int8_set_the_bar(speed.gain):  # the same printed figure as the check's own words
         against = f"{speed.over:.2f}x ± {speed.spread:.2f} int8 alone's speed{medians_note(speed)}"
         whole_kind = quantization_of(getattr(whole, "_orig_mod", whole)) if whole is not None else "int8_dynamic"
         if kind == whole_kind:
-            return said + (f"With int8 in both, your narrower widths made the difference: {against}." if narrower
-                           else f"With int8 in both and the same widths, yours is int8 alone: {against}.")
+            return said + (f"With int8 in both, {what_it_did('your narrower widths', speed)}: {against}."
+                           if narrower else f"With int8 in both and the same widths, yours is int8 alone: {against}.")
         return said + (f"Against int8 alone, yours ran {against}; your weights' type and your widths both differ "
                        "from it, and this run does not time the two apart.")
     bar = f"{speed.over:.2f}x ± {speed.spread:.2f} the trained model's speed"
     said += f"Int8 alone bought no speed here, so the trained model set the bar: yours ran {bar}"
     if kind == "float":
-        return said + (", float in both: your narrower widths made the difference." if narrower else
+        return said + (f", float in both: {what_it_did('your narrower widths', speed)}." if narrower else
                        ", float in both and the same widths: the same model.")
-    return said + ("; your weights' type and your widths both differ from it, and this run does not time the "
-                   "two apart." if narrower else ", the same widths: your weights' type made the difference.")
+    if narrower:
+        return said + "; your weights' type and your widths both differ from it, and this run does not time the " \
+                      "two apart."
+    return said + ", the same widths: " + what_it_did("your weights' type", speed) + "."
+
+
+def what_it_did(change: str, speed: PairedSpeed) -> str:
+    """What the one ``change`` between yours and the bar did to the speed, read from the printed ``over ±
+    spread`` by the course's noise rule (``claims.speedup_verdict``), every outcome in its own words: "made the
+    difference" only where yours ran faster than the bar beyond noise."""
+    verdict = claims.speedup_verdict(claims.as_printed(speed.over, 2), spread=claims.as_printed(speed.spread, 2))
+    if verdict.startswith("faster"):
+        return f"{change} made the difference"
+    if verdict.startswith("within noise"):
+        return f"{change} made no difference this run can tell from its noise (its ± covers 1.00x)"
+    if verdict.startswith("slower"):
+        return f"{change} made yours slower, not faster"
+    return f"{change} made no difference (1.00x, no spread)"  # equal as printed, every round alike
 
 
 def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict], size_target: float = 12.0,

@@ -306,9 +306,11 @@ def gap_of(ratios: list[float]) -> str:
 
 def side_of(ratio: float) -> str:
     """"above", "below" or "at": a round's side of 1 as the page prints it (two decimals), so that a round
-    printed 1.00 is counted on neither side, as a learner reading the table would count it."""
-    printed = claims.as_printed(ratio, 2)
-    return "above" if printed > 1 else "below" if printed < 1 else "at"
+    printed 1.00 is counted on neither side, as a learner reading the table would count it (the course's one
+    rule for counting rounds past a mark, ``claims.round_above``)."""
+    if claims.round_above(ratio, 1.0):
+        return "above"
+    return "below" if claims.round_above(ratio, 1.0, below=True) else "at"
 
 
 def _rounds_words(name: str, ratios: list[float], gap: str, jumped: set[int] = frozenset()) -> str:
