@@ -34,7 +34,7 @@ def test_losing_the_core_is_ruled_out_only_below_the_compute_miss():
     # equal as printed: it can cover it, so it stays open
     assert verdicts.core_loss(_slow(0.01974, 0.02018, 0.00127), 0.00083)[0] == ""
     # no compute miss left; and a thread shown off its core beyond 5 % (said with the sharing instead)
-    assert "no miss of the compute is left" in verdicts.core_loss(slow, 0.0)[0]
+    assert "as the cause of the compute's part of the miss (none beyond" in verdicts.core_loss(slow, 0.0)[0]
     assert verdicts.core_loss(_slow(0.01974, 0.015, 0.00127), 0.00083) == ("", "")
 
 

@@ -191,12 +191,15 @@ def test_a_recorded_pass_is_timed_on_rank_0_and_a_longer_window_is_said():
     drawn = timelines.pass_spans(spans, 0)
     assert len(drawn) == 6 and max(s.end for s in drawn) == 0.0277   # rank 1's late return is drawn
     split, alone = [0.0270, 0.0448], [0.0300]
-    late = verdicts.drawn_pass_caption(1, [0.0241, 0.0159], split, alone, 0.0277, 0.0)
+    back = timelines.late_return_at_end(drawn)   # rank 1 left its last all-reduce 15.60 ms after rank 0
+    late = verdicts.drawn_pass_caption(1, [0.0241, 0.0159], split, alone, 0.0277, 0.0, back)
     assert "24.1 ms" in late and "faster than every one of 2 timed passes (27.0 to 44.8 ms)" in late
-    assert "The chart's window is longer, 27.7 ms" in late and "rank 1 ended 3.6 ms after rank 0" in late
+    assert "The chart's window is longer, 27.70 ms" in late and "rank 1 ended 3.60 ms after rank 0, having " \
+        "stayed 15.60 ms in the pass's last all-reduce after rank 0 had returned (a late return), its last " \
+        "sub-layer 12.00 ms quicker than rank 0's" in late   # 0.1 ms against rank 0's 12 ms
     early = verdicts.drawn_pass_caption(1, [0.0241], split, alone, 0.0277, 0.0011)
-    assert "rank 1 started 1.1 ms before rank 0 and ended 2.5 ms after rank 0" in early
-    same = verdicts.drawn_pass_caption(1, [0.0241], split, alone, 0.02412, 0.0)
+    assert "rank 1 started 1.10 ms before rank 0 and ended 2.50 ms after rank 0: its last sub-layer" in early
+    same = verdicts.drawn_pass_caption(1, [0.0241], split, alone, 0.024104, 0.0)
     assert "window is longer" not in same
     assert "window" not in verdicts.drawn_pass_caption(1, [0.0241], split, alone)
     code = " ".join(text for kind, text in _lesson_cells() if kind == "code")

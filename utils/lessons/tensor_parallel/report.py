@@ -209,6 +209,7 @@ def miss_table(m: dict, label: str) -> Table:
 
 
 COMPUTE_PART = "the compute beyond t1/2 and its 5 %"   # the compute's miss, less the lesson's 5 % allowance
+AFTER_PART = "the time after both arrived, beyond alpha + n/beta and the fit's error"
 
 
 def _other_threads(rank: dict, which: str) -> str:
@@ -237,16 +238,16 @@ def _off_core_known(slow: dict) -> bool:
     return low > tolerance
 
 
-def _ruled_out(m: dict, slow: dict, miss: float, also_open: tuple[str, ...] = ()) -> tuple[str, str]:
+def _ruled_out(m: dict, slow: dict, parts: dict, also_open: tuple[str, ...] = ()) -> tuple[str, str]:
     """What this run's figures rule out as the miss's cause, and what they leave open (each with its figure);
-    ``miss``: the compute's part of the miss (``_miss_parts``), which the time off the core is set against;
-    ``also_open``: candidates the caller leaves open, listed first."""
+    ``parts``: the miss's (``_miss_parts``), the time off the core set against the compute's part (and the
+    late return where the all-reduces' part is above 0); ``also_open``: the caller's open ones, first."""
     out, open_ = [f"other programs ({m['others']:.2f} of a core)",
                   f"steal, time the host ran other work while this machine's CPUs were ready "
                   f"({m['steal']:.2f} of a core)"], list(also_open)
-    ruled_core, open_core = verdicts.core_loss(slow, miss)   # its bound set against the compute's miss
-    out += [ruled_core] if ruled_core else []
-    open_ += [open_core] if open_core else []
+    late = slow.get("after_other", 0.0) if parts.get(AFTER_PART, 0.0) > 0 else 0.0   # a late return missed
+    ruled_core, open_core = verdicts.core_loss(slow, parts.get(COMPUTE_PART, 0.0), late)
+    out, open_ = out + [ruled_core] * bool(ruled_core), open_ + [open_core] * bool(open_core)   # if said
     corun = m.get("corun") or {}
     if corun.get("alone") and corun.get("together"):
         corun_x = corun["together"] / corun["alone"]
@@ -387,7 +388,7 @@ def _miss_parts(m: dict, slow: dict) -> dict:
         parts["the all-reduces"] = ms("allreduce") - ms("model_comm", m)
     else:
         parts["waiting for the other rank"] = ms("waited")
-        parts["the time after both arrived, beyond alpha + n/beta and the fit's error"] = (
+        parts[AFTER_PART] = (
             ms("after_both") - ms("model_comm", m) * (1 + as_printed(m["residual"], 2)))
     return {k: max(half_up(v, 2), 0.0) * 1e-3 for k, v in parts.items()}
 
@@ -489,7 +490,7 @@ def _cause(m: dict, slow: dict, parts: dict, shared: list[str]) -> str:
 
 def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest: str) -> str:
     """Why the largest part of the miss took its time, as far as the run measured it."""
-    ruled, left_open = _ruled_out(m, slow, parts.get(COMPUTE_PART, 0.0))
+    ruled, left_open = _ruled_out(m, slow, parts)
     if shared:
         waited = (largest == "waiting for the other rank" and len(m["ranks"]) == 2
                   and verdicts.wait_reading(m["ranks"], m["ranks"].index(slow))["late"])   # section 4's rule
@@ -501,7 +502,7 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
                 f"machine with nothing else running.")
     if largest == COMPUTE_PART and (within := verdicts.step_added_nothing(m, slow, parts[COMPUTE_PART])):
         said, step_added = within   # where the compute's part lies; the step's additions, left open
-        ruled, left_open = _ruled_out(m, slow, parts[COMPUTE_PART], (step_added,))
+        ruled, left_open = _ruled_out(m, slow, parts, (step_added,))
         return (f"{said} {ruled}{left_open} What would show the model's speed-up: widths where half the "
                 "compute outweighs the all-reduces and what they disturb.")
     if largest == COMPUTE_PART:

@@ -171,6 +171,15 @@ def parallel_worker(b: Blocks) -> dict:
                 "others": others}  # cores' worth of CPU other programs used while the passes were drawn
 
 
+def _call_rows(spans: list[Span]) -> dict[str, list[tuple[float, float]]] | None:
+    """Each row's all-reduce calls (start, end) in order; None unless two rows hold the same number."""
+    rows: dict[str, list[tuple[float, float]]] = {}
+    for s in sorted(spans, key=lambda s: s.start):
+        if s.name == "all-reduce":
+            rows.setdefault(s.device, []).append((s.start, s.end))
+    return rows if len(rows) == 2 and len({len(calls) for calls in rows.values()}) == 1 else None
+
+
 def allreduce_parts(spans: list[Span]) -> dict | None:
     """The drawn pass's all-reduces on both ranks cut in two, as section 4 cuts a step's (``cost.arrivals``,
     one clock for both): per rank, the seconds ``waited`` between its arrival and the other's (no byte moves
@@ -178,17 +187,26 @@ def allreduce_parts(spans: list[Span]) -> dict | None:
     rank had returned; ``both_inside``, every call's time with both ranks inside (from the later arrival to
     the earlier return: the exchange itself), sorted. None where the two rows do not hold the same number
     of calls."""
-    rows: dict[str, list[tuple[float, float]]] = {}
-    for s in sorted(spans, key=lambda s: s.start):
-        if s.name == "all-reduce":
-            rows.setdefault(s.device, []).append((s.start, s.end))
-    if len(rows) != 2 or len({len(calls) for calls in rows.values()}) != 1:
+    rows = _call_rows(spans)
+    if rows is None:
         return None
     (a, mine), (b, theirs) = sorted(rows.items())
     parts = {a: arrivals(mine, theirs), b: arrivals(theirs, mine)}
     together = [min(end, their_end) - max(start, their_start)   # both inside: one figure a call
                 for (start, end), (their_start, their_end) in zip(mine, theirs)]
     return {"ranks": parts, "both_inside": sorted(max(t, 0.0) for t in together)}
+
+
+def late_return_at_end(spans: list[Span]) -> float:
+    """Seconds the row that ends the drawn pass last stayed inside the pass's last all-reduce after the other
+    row's had returned (``cost.arrivals``' ``after_other`` of that one call): the part of its later end that
+    is a late return, the rest being its last sub-layer. 0 where the two rows do not hold the same calls."""
+    rows = _call_rows(spans)
+    last = max(spans, key=lambda s: s.end).device if spans else None   # the row whose last span ends last
+    if rows is None or last not in rows:
+        return 0.0
+    mine, theirs = rows.pop(last), next(iter(rows.values()))
+    return arrivals(mine[-1:], theirs[-1:])["after_other"]
 
 
 def carve(spans: list[Span]) -> list[Span]:

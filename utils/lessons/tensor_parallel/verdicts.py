@@ -159,29 +159,50 @@ def _beside(drawn: float, times: list[float]) -> str:
     return f"{where} {len(times)} timed passes ({lo:.1f} to {hi:.1f} ms)"
 
 
-def _window_note(drawn: float, window: float, early: float) -> str:
+def _window_note(drawn: float, window: float, early: float, late: float = 0.0) -> str:
     """Where the chart's ``window`` (both ranks' spans, seconds) is longer than the pass drawn (rank 0's,
-    ``drawn``) as printed (ms, one decimal): how much lies before rank 0's pass (``early``) and after it, so
-    that the two lengths printed under one chart do not read as a contradiction; '' where they print equal."""
-    shown, wide = (claims.as_printed(t, 1, scale=1e-3) for t in (drawn, window))
+    ``drawn``) as printed (ms, two decimals, as the block under the chart prints the window): how much lies
+    before rank 0's pass (``early``) and after it, so that the two lengths printed under one chart do not
+    read as a contradiction; '' where they print equal. Of the time after, only ``late`` (seconds rank 1
+    stayed in the pass's last all-reduce after rank 0's had returned, ``timelines.late_return_at_end``) is
+    called a late return; the rest is rank 1's last sub-layer ending later."""
+    shown, wide = (claims.as_printed(t, 2, scale=1e-3) for t in (drawn, window))
     if wide <= shown:
         return ""
-    before = min(claims.as_printed(early, 1, scale=1e-3), round(wide - shown, 1))
-    after = round(wide - shown - before, 1)   # the printed window less the printed pass and its lead
-    parts = ([f"started {before:.1f} ms before rank 0"] if before > 0 else []) + (
-        [f"ended {after:.1f} ms after rank 0, having stayed in the pass's last all-reduce after rank 0 had "
-         "returned (a late return)"] if after > 0 else [])
-    return (f" The chart's window is longer, {wide:.1f} ms from the first span to the last on either rank: "
-            f"rank 1 " + " and ".join(parts) + "; the timed rounds, like the pass above, time rank 0's pass.")
+    before = min(claims.as_printed(early, 2, scale=1e-3), claims.half_up(wide - shown, 2))
+    after = claims.half_up(wide - shown - before, 2)   # the printed window less the printed pass and its lead
+    parts = [f"started {before:.2f} ms before rank 0"] if before > 0 else []
+    if after > 0:
+        late_ms = claims.as_printed(late, 2, scale=1e-3)
+        parts.append(f"ended {after:.2f} ms after rank 0" + _after_words(after, late_ms))
+    return (f" The chart's window is longer, {wide:.2f} ms from the first span to the last on either rank, "
+            f"against rank 0's pass of {shown:.2f} ms: rank 1 " + " and ".join(parts)
+            + "; the timed rounds, like the pass above, time rank 0's pass.")
+
+
+def _after_words(after: float, late: float) -> str:
+    """What the ``after`` ms by which rank 1 ended after rank 0 hold: its ``late`` ms in the last all-reduce
+    after rank 0 had returned (a late return), and the rest, its last sub-layer ending later (both ms as
+    printed: the rest is worked from them)."""
+    if late <= 0:
+        return ": its last sub-layer ended later (no late return from the last all-reduce)"
+    said = (f", having stayed {late:.2f} ms in the pass's last all-reduce after rank 0 had returned "
+            "(a late return)")
+    rest = claims.half_up(after - late, 2)
+    if rest > 0:
+        return said + f", and its last sub-layer ended {rest:.2f} ms later"
+    return said + (f", its last sub-layer {-rest:.2f} ms quicker than rank 0's" if rest < 0 else "")
 
 
 def drawn_pass_caption(number: int, recorded: list[float], split_rounds: list[float],
-                       alone_rounds: list[float], window: float | None = None, early: float = 0.0) -> str:
+                       alone_rounds: list[float], window: float | None = None, early: float = 0.0,
+                       late: float = 0.0) -> str:
     """The line under section 1's Gantt chart: which recorded pass it draws (``number``, counting from 1, of
     the ``recorded`` passes, in seconds: rank 0's first span to its last, as the timed rounds time a pass)
     and how that pass compares with the timed rounds' split passes and one device's passes, so that a chart
     slower than every timed pass cannot pass for the verdict; and where the chart's ``window`` (both ranks,
-    seconds; ``early``: rank 1's lead over rank 0) is longer than the pass, by how much and why."""
+    seconds; ``early``: rank 1's lead over rank 0; ``late``: its late return from the last all-reduce) is
+    longer than the pass, by how much and why."""
     drawn = recorded[number - 1]
     shown = claims.as_printed(drawn, 1, scale=1e-3)   # ms, as the caption prints it
     slower_than_alone = shown > claims.as_printed(min(alone_rounds), 1, scale=1e-3)
@@ -194,7 +215,7 @@ def drawn_pass_caption(number: int, recorded: list[float], split_rounds: list[fl
                "The chart shows who computes and who waits, in what order; the speed-up is the timed "
                "rounds' above, not this pass's")
             + " (the block under the chart says more)."
-            + ("" if window is None else _window_note(drawn, window, early)))
+            + ("" if window is None else _window_note(drawn, window, early, late)))
 
 
 def _relation(x: float, one: float) -> str:
@@ -425,24 +446,31 @@ def off_core_printed(slow: dict) -> tuple[float, float, float]:
             claims.half_up(TOLERANCE * compute_ms, 2))
 
 
-def core_loss(slow: dict, miss: float) -> tuple[str, str]:
+def core_loss(slow: dict, miss: float, late: float = 0.0) -> tuple[str, str]:
     """The step's thread losing its core, set against the compute's miss part (``miss``: seconds beyond t1/2
     and its 5 %), both as printed: (words for 'ruled out', '') only where the most time off its core is
     smaller than that part, so it cannot be the whole of it (or no part is left); else ('', words for 'not
     ruled out'). Both '' where the least time off its core already passes 5 % of the compute: a measured
-    candidate, said with the cores' sharing instead."""
+    candidate, said with the cores' sharing instead. ``late``: seconds the rank stayed inside the all-reduces
+    after the other had returned, given where the all-reduces' part of the miss is above 0: ruling the core
+    out for the compute says nothing of that late return, which the time off its core may hold."""
     low_ms, high_ms, tol_ms = off_core_printed(slow)
     if low_ms > tol_ms:
         return "", ""
+    late_ms = claims.as_printed(late, 2, 1e-3)
+    inside = (f"a thread of the longer-step rank losing its core inside the all-reduces (late return "
+              f"{late_ms:.2f} ms; off its core at most {high_ms:.2f} ms over the step)"
+              if late_ms > 0 and high_ms > 0 else "")
     miss_ms = claims.as_printed(miss, 2, 1e-3)
     if miss_ms <= 0:
-        return (f"the step's thread losing its core (the compute lies within t1/2 and its 5 %, so no miss of "
-                f"the compute is left for it to explain)"), ""
+        return ("the step's thread losing its core as the cause of the compute's part of the miss (none "
+                "beyond t1/2 and its 5 %)"), inside
     if high_ms < miss_ms:
         return (f"the step's thread losing its core as the whole of the compute's miss (off it at most "
-                f"{high_ms:.2f} ms, less than the {miss_ms:.2f} ms beyond t1/2 and its 5 %, below)"), ""
-    return "", (f"the step's thread losing its core during the compute (off it {low_ms:.2f} to "
-                f"{high_ms:.2f} ms, below, which can cover the {miss_ms:.2f} ms beyond t1/2 and its 5 %)")
+                f"{high_ms:.2f} ms, less than the {miss_ms:.2f} ms beyond t1/2 and its 5 %, below)"), inside
+    return "", "; ".join(filter(None, [
+        f"the step's thread losing its core during the compute (off it {low_ms:.2f} to {high_ms:.2f} ms, "
+        f"below, which can cover the {miss_ms:.2f} ms beyond t1/2 and its 5 %)", inside]))
 
 
 def step_added_nothing(m: dict, slow: dict, part: float) -> tuple[str, str] | None:
