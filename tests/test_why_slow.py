@@ -590,7 +590,8 @@ def test_a_time_computed_from_one_measured_message_is_not_shown_as_measured():
     one = NS(what="ids", n_bytes=8192, transfers=1, measured=83.9e-6, predicted=69.3e-6, latency_share=0.8)
     pieces = NS(what="ids x 16", n_bytes=8192, transfers=16, measured=16 * 67.2e-6, predicted=1.076e-3,
                 latency_share=1.0)
-    rows = report.cost_rows([one, pieces], NS(accuracy=0.18), True)
+    link = NS(accuracy=0.18, fit=NS(sizes=(512, 8192)), seconds=(67.2e-6, 83.9e-6))  # the share's range reads them
+    rows = report.cost_rows([one, pieces], link, True)
     assert rows[0][2] == "83.9 µs, measured" and rows[1][2] == "16 x 67.2 µs = 1,075.2 µs, computed"
     assert "measured" not in report.COST_COLUMNS[2].split()  # the header claims no measurement for every row
 

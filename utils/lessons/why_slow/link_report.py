@@ -22,7 +22,19 @@ def cost_rows(costs, link, can_predict: bool) -> list[tuple]:
     its cell says so: only a one-transfer row's time was measured as it stands."""
     return [(c.what, f"{c.n_bytes:,}", _time_cell(c),
              f"{c.predicted * 1e6:,.1f} µs ±{link.accuracy:.0%}" if can_predict else "cannot predict",
-             share_cell(c.latency_share)) for c in costs]
+             share_range_cell(link, c)) for c in costs]
+
+
+def share_range_cell(link, cost) -> str:
+    """The table's latency share, by the rule section 3's sentence and the closing verdict use
+    (``latency_range``): counted with the fastest and with the slowest small message, each end as printed.
+    One figure where the two ends print alike; else "lo – hi", hi capped at 100 % (a share of a time cannot
+    pass the whole), so that a row never states one share where latency is known to a range only."""
+    if _beat_latency(cost.latency_share):
+        return share_cell(cost.latency_share)
+    lo, hi = (claims.half_up(end, 2) for end in latency_range(link, cost))
+    low, high = claims.percent(lo), claims.percent(min(hi, 1.0))
+    return low if low == high else f"{low} – {high}"
 
 
 def share_cell(share: float) -> str:
@@ -142,7 +154,9 @@ def _time_cell(c) -> str:
     return f"{c.transfers} x {one:,.1f} µs = {c.transfers * one:,.1f} µs, computed"
 
 
-COST_COLUMNS = ["what", "bytes", "time (this run's messages)", "α + n/β predicts", "latency share"]
+# the share is a range where the small messages' times differ (``share_range_cell``)
+COST_COLUMNS = ["what", "bytes", "time (this run's messages)", "α + n/β predicts",
+                "latency share (fastest – slowest small message)"]
 
 
 def link_sentence(link, costs, can_predict: bool) -> str:
@@ -285,9 +299,10 @@ def _beat_latency_verdict(cost, rate: float, most: float) -> str:
 
 def link_table(link) -> Table:
     """Every size: measured µs, α + n/β from the α and β as printed, the residual and the rate, both worked from
-    the µs as printed (``transfers.printed_time``), so that each column follows from the ones beside it."""
+    the µs as printed (``transfers.printed_time``), so that each column follows from the ones beside it. The
+    rate to two decimals, the precision the sentences above work from (2.52 GB/s, not 2.521 beside it)."""
     rows = [(f"{n:,}", f"{s * 1e6:,.1f}", f"{printed_time(link.fit, n) * 1e6:,.1f}",
-             f"{printed_residual(link.fit, n, s):+.0%}", f"{n / ((us(s) or 0.1) * 1e-6) / 1e9:.3f}")
+             f"{printed_residual(link.fit, n, s):+.0%}", f"{n / ((us(s) or 0.1) * 1e-6) / 1e9:.2f}")
             for n, s in zip(link.fit.sizes, link.seconds)]
     name, _, rest = link.describe().partition(": ")
     return Table(["bytes", "measured µs", "α + n/β µs", "residual", "GB/s"], rows,

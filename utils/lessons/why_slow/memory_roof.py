@@ -72,10 +72,10 @@ def memory_grade(point, roof) -> str:
 
     share, spread = round(point.fraction, 2), round(getattr(point, "spread", 0.0), 2)
     room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
+    if is_bandwidth_probe(point, roof.bandwidth):  # first: on either side of 100 %, one kernel timed twice
+        return "probe"
     if share <= 1:
         return "under"
-    if is_bandwidth_probe(point, roof.bandwidth):
-        return "probe"
     if share <= 1 + spread:
         return "noise"
     if crosses_roof(point, roof):
@@ -83,6 +83,23 @@ def memory_grade(point, roof) -> str:
     if share <= round(room, 2):
         return "write-allocate"
     return "room-noise" if share <= round(room + spread, 2) else "cache"
+
+
+def apart_from_probe(points, roof) -> tuple[list, list]:
+    """The memory-bound ``points`` split into (the others, the roof's own probe): a count, a range or a
+    "nearest" op is made of the others only, since the probe's share, either side of 100 %, is one kernel
+    timed twice, not evidence about the roof (the thirteenth reading: add counted "under its roof")."""
+    memory = [p for p in points if p.bound == "memory"]
+    probes = [p for p in memory if is_bandwidth_probe(p, roof.bandwidth)]
+    return [p for p in memory if p not in probes], probes
+
+
+def probe_left_out(probes) -> str:
+    """The clause that says the probe is left out of a count: "" where none is."""
+    if not probes:
+        return ""
+    names = ", ".join(p.op.name for p in probes)
+    return f"{names}, the roof's own STREAM kernel, left out: one kernel timed twice"
 
 
 # What write-allocate is, said once where the headroom is first used
@@ -172,7 +189,8 @@ def roof_choice_sentence(point, roof) -> str:
 def other_crossings(point, roof) -> str:
     """Every other memory-bound op that the re-timed probe puts on the other side of its roof (the closing
     table's row lists the same ones), or "" where none is."""
-    more = [p for p in getattr(roof, "points", ()) if p.bound == "memory" and p is not point and crosses_roof(p, roof)]
+    others = apart_from_probe(getattr(roof, "points", ()), roof)[0]  # the probe's own reading says its side
+    more = [p for p in others if p is not point and crosses_roof(p, roof)]
     if not more:
         return ""
     listed = ", ".join(f"{p.op.name} ({p.fraction:.0%}, re-timed {retimed_reading(p, roof)})" for p in more)

@@ -27,8 +27,8 @@ from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re
     profile_line_claim,
 )
 from utils.lessons.why_slow.memory_roof import (  # noqa: F401 - section 2's memory readings, re-exported
-    crosses_roof, is_bandwidth_probe, memory_grade, memory_reading, memory_verdict, other_crossings,
-    retimed_reading, retimed_share, roof_choice_sentence)
+    apart_from_probe, crosses_roof, is_bandwidth_probe, memory_grade, memory_reading, memory_verdict, other_crossings,
+    probe_left_out, retimed_reading, retimed_share, roof_choice_sentence)
 from utils.lessons.why_slow.roofline import is_probe  # noqa: F401 - section 2's, re-exported
 from utils.tables import Table
 
@@ -223,15 +223,18 @@ def roofline_sentence(roof) -> str:
     memory = [p.op.name for p in roof.points if p.bound == "memory"]
     matmuls = [p for p in roof.points if p.bound == "compute"]
     largest = max(matmuls, key=lambda p: p.op.flops)
-    nearest = max((p for p in roof.points if p.bound == "memory"), key=lambda p: p.fraction)
+    others, probes = apart_from_probe(roof.points, roof)  # the roof's own probe is no evidence about it
+    nearest = max(others or probes, key=lambda p: p.fraction)
+    l3 = devices.cpu_caches().get("L3") if roof.threads is not None else None
+    probe = "".join(" " + memory_reading(p, roof, l3) for p in probes if p is not nearest)
     ridge = claims.printed_ratio(c.flops, c.bandwidth, 1, 1e9)  # the two ceilings as the profile prints them
     return (f"Ridge point: {ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
             f"by the roofline's count (intensity below the ridge): {', '.join(memory) or 'none'}. Compute-bound by "
             f"count: {', '.join(p.op.name for p in matmuls)}. (Which limit an op met in this run is its share of "
             "its roof, in the block below.) "
             + largest_matmul_reading(largest, roof.peak, roof.from_profile, next(iter(roof.retimed), None))
-            + memory_reading(nearest, roof, devices.cpu_caches().get("L3") if roof.threads is not None else None)
-            + roof_choice_sentence(nearest, roof) + rough_roof_sentence(roof))
+            + memory_reading(nearest, roof, l3) + roof_choice_sentence(nearest, roof) + probe
+            + rough_roof_sentence(roof))
 
 
 def rough_roof_sentence(roof) -> str:
@@ -393,10 +396,17 @@ def memory_bound_sentence(roof, rows) -> str:
 
 def _against_limit(memory, roof=None) -> str:
     """Where section 2's memory-bound ops ran against their memory roof here, in words from their shares (as
-    printed); with ``roof``, each one above it carries section 2's own verdict (``memory_verdict``)."""
+    printed); with ``roof``, each one above it carries section 2's own verdict (``memory_verdict``), and the
+    roof's own probe is left out of the count (``apart_from_probe``: one kernel timed twice)."""
+    probes = []
+    if roof is not None:
+        memory, probes = apart_from_probe(memory, roof)
+        if not memory:
+            return f"here only {probe_left_out(probes)}"
     under = [p for p in memory if round(p.fraction, 2) <= 1]
     above = [p for p in memory if round(p.fraction, 2) > 1]
     text = f"here {len(under)} of {len(memory)} ran under that limit"
+    text += f" ({probe_left_out(probes)})" if probes else ""
     if above and roof is not None:
         text += ("; above it, by section 2's reading: "
                  + "; ".join(f"{p.op.name} {memory_verdict(p, roof)}" for p in above)
@@ -482,14 +492,17 @@ def compute_claim(roof):
 
 def memory_claim(roof):
     """The claims-table row for the memory roof: every memory-bound op's share of it, as a range (no one op
-    chosen), and how many stayed under it; the highest's verdict says whether write-allocate explains it."""
-    ops = sorted((p for p in roof.points if p.bound == "memory"), key=lambda p: p.fraction)
+    chosen), and how many stayed under it; the highest's verdict says whether write-allocate explains it. The
+    roof's own probe is left out of the count and the range (``apart_from_probe``), and the row says so."""
+    others, probes = apart_from_probe(roof.points, roof)
+    ops = sorted(others or probes, key=lambda p: p.fraction)  # only the probe ran: its own verdict alone
     under = sum(round(p.fraction, 2) <= 1 for p in ops)  # as printed, as ``memory_grade`` judges
     top = ops[-1]
-    said = f"{under} of {len(ops)} under the roof"
-    if top.fraction > 1:
+    said = f"{under} of {len(ops)} under the roof" if others else f"{top.op.name} {memory_verdict(top, roof)}"
+    if others and round(top.fraction, 2) > 1:
         said += f"; {top.op.name} {memory_verdict(top, roof)}"
-    for p in (p for p in ops if crosses_roof(p, roof)):  # section 2's hedge, carried here
+    said += f" ({probe_left_out(probes)})" if others and probes else ""
+    for p in (p for p in others if crosses_roof(p, roof)):  # section 2's hedge, carried here
         said += (f"; {p.op.name} {retimed_reading(p, roof)} against the probe re-timed beside the ops: which "
                  "side of its roof is not shown")
     rough = rough_spreads([("the roof's", roof.bandwidth)])  # lesson 00's rule for a spread over ROUGH

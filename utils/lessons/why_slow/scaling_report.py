@@ -216,16 +216,33 @@ def flat_and_fit_sentence(flat: dict[str, float], worst: dict[str, float]) -> st
 def activations_sentence(series) -> str:
     """How the saved activations grew along each axis against the axis's own growth (every branch written):
     per layer they are the batch of tokens x the width, so at most linear in width, depth and (with the fused
-    attention) context; a larger growth means a term above linear was saved."""
-    grew = {axis: (pts[-1].value / pts[0].value, pts[-1].saved_bytes / pts[0].saved_bytes)
+    attention) context; a larger growth means a term above linear was saved. Judged on the ratios as printed
+    (one decimal, the bytes are counted, not timed): "x8.0" on a x8 axis is at it, "x8.1" past it."""
+    grew = {axis: (pts[-1].value / pts[0].value,
+                   claims.as_printed(pts[-1].saved_bytes / pts[0].saved_bytes, 1))
             for axis, pts in series.items()}
     parts = ", ".join(f"{axis} x{size:g}: activations x{act:.1f}" for axis, (size, act) in grew.items())
-    faster = [axis for axis, (size, act) in grew.items() if act > 1.1 * size]
+    faster = [axis for axis, (size, act) in grew.items() if act > size]
     text = (f"Saved activations (the weights autograd also keeps left out: they are the model's own, counted in "
             f"weights+grads+AdamW): {parts}. ")
-    if not faster:
-        return text + ("None grew faster than its axis: linear at most, as the batch of tokens x the width per "
-                       "layer says; the parts that do not grow with an axis (the logits, for one) "
-                       "keep a ratio under it.")
-    return text + (f"{', '.join(faster)} grew them faster than the axis itself: a term above linear was saved "
-                   "(attention's T² scores, where a kernel keeps them).")
+    if faster:
+        return text + (f"{_names(faster)} grew them faster than the axis itself: a term above linear was saved "
+                       "(attention's T² scores, where a kernel keeps them).")
+    under = [axis for axis, (size, act) in grew.items() if act < size]
+    at = [axis for axis in grew if axis not in under]
+    text += "None grew faster than its axis: linear at most, as the batch of tokens x the width per layer says."
+    if at:
+        text += f" {_names(at)} grew them as fast as {'its axis' if len(at) == 1 else 'their axes'}."
+    if under:
+        many = len(under) > 1
+        # the logits (batch x tokens x vocabulary) are one such part of width and depth, never of context
+        logits = "" if "context" in under else " (the logits, batch x tokens x vocabulary, for one)"
+        text += (f" {_names(under)} keep{'' if many else 's'} a ratio under {'theirs' if many else 'its own'}: "
+                 f"some saved parts do not grow with {'them' if many else 'it'}{logits}.")
+    return text
+
+
+def _names(axes) -> str:
+    """"width", "width and depth", "width, depth and context": axes named as a sentence lists them."""
+    axes = list(axes)
+    return axes[0] if len(axes) == 1 else f"{', '.join(axes[:-1])} and {axes[-1]}"
