@@ -187,9 +187,12 @@ def reference_of(variant: Variant, mlp: nn.Module, batch: int, rates: Rates) -> 
 
 def outside_matmuls(ops: list[tuple[str, float]]) -> tuple[float, list[tuple[str, float]]]:
     """The share of a pass spent outside its matmul operators, and those operators, largest first, from a
-    whole profile (``time_by_op(model, x, top=None)``). Lesson 04."""
+    whole profile (``time_by_op(model, x, top=None)``). The share is 100% less the matmul operators' shares as
+    the profile prints them (whole per cent, ``claims.percent``): "aten::addmm 96%, ..., aten::linear 0%" reads
+    4% outside, the reader's subtraction, not 3% from the unrounded 96.8%. Lesson 04."""
     rest = [(op, share) for op, share in ops if not any(k in op for k in MATMUL_OPS)]
-    return sum(share for _, share in rest), rest
+    matmuls = sum(_whole_percent(share) for op, share in ops if any(k in op for k in MATMUL_OPS))
+    return max(100 - matmuls, 0) / 100, rest
 
 
 def _whole_percent(share: float) -> int:
@@ -243,7 +246,8 @@ def compile_alone(batch: int, ratio: float, verdict: str, noise: float, referenc
                        "it may be fusion alone, or part of it the matmuls; this run cannot tell.")
     eager_mm = next((op for op, _ in eager_ops if any(k in op for k in MATMUL_OPS)), None)
     compiled_mm = next(((op, s) for op, s in compiled_ops if any(k in op for k in MATMUL_OPS)), None)
-    kernels = (f": compiled, the pass multiplies in {compiled_mm[0]} ({compiled_mm[1]:.0%} of it) where eager fp32 "
+    kernels = (f": compiled, the pass multiplies in {compiled_mm[0]} ({claims.percent(compiled_mm[1])} of it) "
+               "where eager fp32 "
                f"calls {eager_mm}, on weights packed at compile time" if compiled_mm and eager_mm
                and compiled_mm[0] != eager_mm else ", which this run does not time apart")
     return line + f"The gain is more than fusing those steps can remove: the rest came from the matmuls{kernels}."
@@ -286,17 +290,19 @@ def why_legacy_leads(batch: int, legacy: tuple[str, float, float], compiled: tup
     ``fp32_overhead``: the same share for compiled fp32. Kernel time ~ share x the pass's median. Lesson 04."""
     (op_a, share_a, time_a), (op_b, share_b, time_b) = legacy, compiled
     kernel_a, kernel_b = share_a * time_a, share_b * time_b  # seconds, estimated from the profile's shares
-    line = (f"Why torch.ao leads at batch {batch}: its {op_a} takes about {kernel_a * 1e6:.0f} µs ({share_a:.0%} of "
-            f"its pass), torchao's {op_b} about {kernel_b * 1e6:.0f} µs ({share_b:.0%} of its pass; both estimated "
+    line = (f"Why torch.ao leads at batch {batch}: its {op_a} takes about {kernel_a * 1e6:.0f} µs "
+            f"({claims.percent(share_a)} of its pass), torchao's {op_b} about {kernel_b * 1e6:.0f} µs "
+            f"({claims.percent(share_b)} of its pass; both estimated "
             "as share x the pass's median). ")
     if kernel_b > 1.2 * kernel_a > 0:  # beyond a 20 % margin: the profiler's shares are rough
         slower = claims.printed_ratio(kernel_b, kernel_a, 0, 1e-6)   # the two µs as printed above
         line += f"The int8 kernel itself is {slower:.1f}x slower: that is most of the gap. "
     else:
         line += "The two kernels take about the same time: the gap lies outside them. "
-    same = abs(overhead - fp32_overhead) <= 0.05  # within 5 points of the pass: the profiler's resolution here
-    return line + (f"The compiled graph's own code and dynamo's guards take {overhead:.0%} of torchao's pass, "
-                   f"{fp32_overhead:.0%} of compiled fp32's: " +
+    # within 5 points of the pass (the profiler's resolution here), the two shares as printed (whole %)
+    same = abs(_whole_percent(overhead) - _whole_percent(fp32_overhead)) <= 5
+    return line + (f"The compiled graph's own code and dynamo's guards take {claims.percent(overhead)} of "
+                   f"torchao's pass, {claims.percent(fp32_overhead)} of compiled fp32's: " +
                    ("the same fixed cost per call as compiling fp32, not int8's." if same else
                     "more than compiling fp32 costs: part of the gap is int8's compiled overhead."
                     if overhead > fp32_overhead else "less than compiling fp32 costs."))
@@ -342,7 +348,8 @@ def int4_reading(hi: int, hi_ratio: float, op: str, share: float, lo: int, lo_ra
     ``report.verdict_against`` beside ``lo_ref``); otherwise the line says the run does not show it.
     ``device``: where it ran, which names the kernel. Lesson 04, section 4."""
     kernel = "torch's CPU int4 kernel" if device == "cpu" else "tinygemm, torchao's int4 GPU kernel,"
-    line = (f"int4 at batch {hi} runs {hi_ratio:.2f}x its bf16 base: {op} takes {share:.0%} of the pass. {kernel} "
+    line = (f"int4 at batch {hi} runs {hi_ratio:.2f}x its bf16 base: {op} takes {claims.percent(share)} of the "
+            f"pass. {kernel} "
             "is made for decoding, a few rows at a time (its design, not measured here): at a large batch it "
             "unpacks the 4-bit weights again for every block of rows, while the bf16 matmul it replaces runs at "
             "full speed. ")

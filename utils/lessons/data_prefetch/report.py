@@ -15,7 +15,8 @@ from dataclasses import replace
 
 from utils import plots
 from utils.claims import (Claim, against_speedup, bound_verdict, no_gain_claim,  # noqa: F401 (lesson 05 imports
-                          as_printed, printed_ratio, speedup_verdict, within_noise)  # no_gain_claim from here)
+                          as_printed, percent, printed_ratio, speedup_verdict,  # no_gain_claim from here)
+                          within_noise)
 from utils.lessons.data_prefetch.epoch import bound_formula
 from utils.tables import Table
 
@@ -107,16 +108,30 @@ def speedup_claim(claim: str, value: float, bound: float | None, spread: float, 
 def bound_share(limit: float, seconds: float) -> str:
     """The share of its bound an epoch reached, "96%", worked from the two figures as printed (two decimals,
     ``claims.printed_ratio``): 1.29 s over 1.35 s reads 96%, a reader's division, not 95% from unrounded
-    seconds."""
-    return f"{printed_ratio(limit, seconds):.0%}"
+    seconds. Whole per cent half up (``claims.percent``), as ``epoch_claim``'s verdict prints it."""
+    return percent(printed_ratio(limit, seconds))
+
+
+def bound_note(limit: float, seconds: float, noise: float = NOISE_FLOOR) -> str:
+    """The note after "an epoch, N% of its bound", judged on the two figures as printed (0.01 s), as
+    ``epoch_claim`` judges them: "" where the epoch prints at or over its bound (2.86 s beside 2.86 s is at
+    it, even where the unrounded epoch is a hair under), "within noise" where it prints under by at most
+    ``noise``, else "under it beyond noise" (lesson 05)."""
+    ratio = printed_ratio(limit, seconds)   # > 1: the epoch, as printed, is shorter than its bound
+    if ratio <= 1:
+        return ""
+    return (" (within noise of it: L and C are measured too)" if ratio <= 1 + noise else
+            " (under it beyond noise: L or C was measured at a busier moment)")
 
 
 def epoch_claim(claim: str, seconds: float, limit: float, loaders: int, noise: float = NOISE_FLOOR) -> Claim:
     """An epoch beside its bound, the shortest epoch its configuration allows: the verdict is the share of
     the bound's speed reached, 1/epoch against 1/bound; an epoch under its bound by less than ``noise`` (one
-    epoch's, ``epoch_noise``) is at the bound, within noise (lesson 05)."""
-    verdict = ("at the bound (within noise)" if 1 < printed_ratio(limit, seconds) <= 1 + noise
-               else bound_verdict(1 / seconds, 1 / limit))
+    epoch's, ``epoch_noise``) is at the bound, within noise (lesson 05). Both branches read the two figures
+    as printed (0.01 s): an epoch printed 2.86 s beside a bound printed 2.86 s is "100% of the bound", even
+    where the unrounded epoch is a hair under it."""
+    shown = printed_ratio(limit, seconds)   # the bound's speed over the epoch's: 1/epoch over 1/bound
+    verdict = ("at the bound (within noise)" if 1 < shown <= 1 + noise else bound_verdict(shown, 1.0))
     return Claim(claim, f"{seconds:.2f} s", f"bound {bound_formula(loaders)} = {limit:.2f} s", verdict)
 
 

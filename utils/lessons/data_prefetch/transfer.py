@@ -121,8 +121,9 @@ class Compression:
 
     @property
     def rounds_faster(self) -> int:
-        """How many rounds the uint8 path (across + convert) took less time than float32 across."""
-        return sum(r > 1 for r in self.ratios)
+        """How many rounds the uint8 path (across + convert) took less time than float32 across, counted from
+        the rounds' ratios as printed (``claims.round_above``): a round printed 1.00x is not faster."""
+        return sum(round_above(r, 1.0) for r in self.ratios)
 
     @property
     def spread(self) -> float:
