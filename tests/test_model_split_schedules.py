@@ -315,8 +315,8 @@ def test_no_verdict_says_in_the_median_only():
     layers = runs.Row(32, 1, "layers", 0.15, 0.155, [0.07, 0.07], naive=True,
                       speedups=[1.03, 1.0649, 0.99, 1.0051, 1.06])  # 1.03x ± 0.03, as printed
     said = report.headline_verdict(layers)
-    assert said.startswith("within noise: no effect shown; 4 of 5 rounds above the bound (up to 1.06x): the bound is "
-                           "within the rounds' spread of the median")
+    assert said.startswith("within noise: no effect shown; 4 of 5 rounds above the bound (up to 1.06x): within the "
+                           "rounds' spread of the median (± 0.03), which explains them")  # 1.03 + 0.03 = 1.06
     assert said.count("rounds above the bound") == 1
 
 

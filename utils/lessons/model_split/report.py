@@ -31,6 +31,8 @@ from utils.lessons.model_split.noise import (above_as_printed, against_predictio
 from utils.lessons.model_split.reference import (EXPLAINED, naive_verdict,  # noqa: F401 (re-exported)
                                                 process_reference_explains, process_reference_noise,
                                                 process_reference_spread, within_process_reference)
+from utils.lessons.model_split.rounds_above import (rounds_above_bound, rounds_in_noise,  # noqa: F401 (re-exported)
+                                                    rounds_past_devices)
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
 
@@ -323,32 +325,6 @@ def under_bound_verdict(r: Row) -> str:
             "not noise around it)")
 
 
-def rounds_in_noise(r: Row) -> str:
-    """Rounds above the bound where the median, above it as printed, is within noise of it: the one rule of
-    ``rounds_above_bound`` (the bound lies within the rounds' spread of the median, which explains them), a
-    round past the devices' count still a finding (``rounds_past_devices``); "" where no round is above."""
-    above = [s for s in r.speedups if round_above(s, r.bound)]
-    if not above or not above_as_printed(r.speedup, r.bound):
-        return ""
-    if r.above_devices:
-        return rounds_past_devices(r)
-    if len(above) == len(r.speedups):  # every round above: not noise (claims' verdict says so)
-        return ""
-    spread = printed_spread(r.speedups)
-    return (f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x): the "
-            f"bound is within the rounds' spread of the median (± {spread:.2f}), which explains them")
-
-
-def rounds_past_devices(r: Row) -> str:
-    """Rounds above the number of devices (2x on two), in words, whatever the median: equal work overlapped on
-    that many devices cannot give them, so no spread and no reference explains them ("" where none)."""
-    if not r.above_devices:
-        return ""
-    past = ", ".join(f"{round_text(s)}x" for s in r.above_devices)
-    return (f"{len(r.above_devices)} of {len(r.speedups)} rounds above {r.devices} devices' {r.devices}x ({past}): "
-            "a finding to explain")
-
-
 AT_BOUND_VERDICT = "at the bound (within noise)"  # claims.speedup_verdict's words for a median at its bound
 
 
@@ -373,32 +349,6 @@ def _work_reference_verdict(r: Row, spread: float) -> str:
         return (f"above the bound, within the work-scaled reference ({r.work_bound:.2f}x) plus the rounds' "
                 f"spread (± {spread:.2f}): explained by the reference")
     return EXPLAINED.format("work-scaled reference")
-
-
-def rounds_above_bound(r: Row) -> str:
-    """Rounds above the bound under a median at or below it, in words, by one rule (every round is kept and
-    counted in the median): where the bound lies within the rounds' spread of the median (median + spread,
-    ``claims.paired_spread``), that spread explains them; otherwise they are a finding to explain. A round above
-    the number of devices (2x on two), which equal work overlapped cannot give, is a finding to explain
-    wherever it appears: no spread explains it (the same words as ``_work_reference_verdict``). "" if no
-    round passed the bound or the median itself did (the headline's verdict reads that)."""
-    above = [s for s in r.speedups if round_above(s, r.bound)]  # 1.78x beside a 1.78x bound is not above
-    if not above or above_as_printed(r.speedup, r.bound):
-        return ""
-    spread = printed_spread(r.speedups)
-    past = [s for s in above if round_above(s, r.devices)]
-    of_them = f", {len(past)} of them past {r.devices} devices' {r.devices}x" if past else ""
-    said = f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x{of_them})"
-    if as_printed(r.speedup, 2) + spread < as_printed(r.bound, 2):
-        return f"{said}: beyond the rounds' spread of the median (± {spread:.2f}): a finding to explain"
-    near = f"the bound is within the rounds' spread of the median (± {spread:.2f})"
-    if not past:
-        return f"{said}: {near}, which explains them"
-    finding = (f"a round past {r.devices}x is a finding to explain (cheaper work, or a disturbed one-device step), "
-               "which no spread explains")
-    if len(past) == len(above):
-        return f"{said}: {near}, but {finding}"
-    return f"{said}: {near}, which explains those up to {r.devices}x; {finding}"
 
 
 def speedup_claim(claim: str, r: Row) -> Claim:
@@ -426,8 +376,8 @@ def _not_repeated(head: str, said: str) -> str:
         return LESS_WORK_CAUSE
     if said == ABOVE and "(every round above" in head:
         return "these numbers do not explain it"
-    if said == AT_THE_BOUND and "bound is within the rounds' spread of the median" in head:
-        return ""  # the rounds above the bound already read it
+    if said == AT_THE_BOUND and "rounds above the bound (up to" in head:
+        return ""  # the rounds above the bound, read against the same spread, already read it
     return said
 
 

@@ -1,0 +1,76 @@
+"""Lesson 02's thirteenth reading (t13_02, session 54b): each printed sentence follows from the figures printed
+beside it, in every outcome. Synthetic rows, CPU only; each branch."""
+
+import json
+from pathlib import Path
+
+from utils.lessons.model_split import report, runs
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "02_model_split.ipynb"
+
+
+def _row(speedups, bound=None, m=4):
+    return runs.Row(128, m, "zbv", 1.0, 1.0, [0.5, 0.5], speedups=speedups, bound_override=bound)
+
+
+def _cell(index: int) -> str:
+    return "".join(json.loads(NOTEBOOK.read_text())["cells"][index]["source"])
+
+
+# --- item 5: rounds above the bound, round by round (claims.rounds_past_spread) -----------------------------
+
+
+def test_a_round_above_the_bound_and_beyond_the_median_plus_spread_is_a_finding_whatever_the_bound():
+    # t13_09 #2: 1.70x ± 0.08 under a 1.78x bound read a 1.86x round "explained" because the band reached the
+    # bound; here 1.68 + 0.09 = 1.77, under both the 1.79x and the 1.86x round: each a finding to explain
+    r = _row([1.62, 1.86, 1.70, 1.19, 1.79, 1.66], bound=1.78)
+    assert report.printed(r) == (1.68, 0.09)
+    said = report.headline_verdict(r)
+    assert said.endswith("2 of 6 rounds above the bound (up to 1.86x): beyond the rounds' spread of the median "
+                         "(± 0.09): a finding to explain"), said
+    assert "which explains" not in said
+
+
+def test_the_spread_explains_the_rounds_within_it_and_not_the_others():
+    both = _row([1.25, 1.29, 1.31, 1.34, 1.38], m=2)  # 1.31 + 0.03 = 1.34: 1.34x within, 1.38x beyond
+    assert report.printed(both) == (1.31, 0.03)
+    assert report.rounds_above_bound(both) == (
+        "2 of 5 rounds above the bound (up to 1.38x): 1 of them beyond the rounds' spread of the median (± 0.03): "
+        "a finding to explain; 1 within it, which explains it")
+    every = _row([1.22, 1.28, 1.31, 1.34, 1.34], m=2)  # both rounds above the 1.33x bound reach only 1.34
+    assert report.printed(every) == (1.31, 0.03)
+    assert report.rounds_above_bound(every) == ("2 of 5 rounds above the bound (up to 1.34x): within the rounds' "
+                                                "spread of the median (± 0.03), which explains them")
+    assert report.rounds_above_bound(_row([1.25, 1.29, 1.31, 1.33, 1.32], m=2)) == ""  # none above 1.33x
+
+
+def test_a_round_past_2x_within_the_spread_is_still_a_finding():
+    only = _row([1.60, 1.73, 1.88, 2.01, 2.02], bound=1.92)  # 1.88 + 0.14 = 2.02: both within, both past 2x
+    assert report.rounds_above_bound(only).endswith(
+        "within the rounds' spread of the median (± 0.14), but a round past 2x is a finding to explain (cheaper "
+        "work, or a disturbed one-device step), which no spread explains")
+    mixed = _row([1.50, 1.62, 1.90, 1.95, 2.01, 2.15], bound=1.92)  # 1.92 + 0.20 = 2.12: 2.15x beyond
+    assert report.rounds_above_bound(mixed) == (
+        "3 of 6 rounds above the bound (up to 2.15x, 2 of them past 2 devices' 2x): 1 of them beyond the rounds' "
+        "spread of the median (± 0.20): a finding to explain; 2 within it, which explains those up to 2x; a round "
+        "past 2x is a finding to explain (cheaper work, or a disturbed one-device step), which no spread explains")
+
+
+def test_a_median_above_the_bound_within_noise_reads_its_rounds_by_the_same_rule():
+    # the layers placement (t13_02's run): 1.02x ± 0.07 at a 1x bound, rounds up to 1.10x: 1.02 + 0.07 = 1.09
+    layers = runs.Row(32, 1, "layers", 0.15, 0.153, [0.07, 0.07], naive=True,
+                      speedups=[0.86, 1.02, 1.10, 0.95, 1.09])
+    assert report.printed(layers) == (1.02, 0.07)
+    said = report.rounds_in_noise(layers)
+    assert said == ("3 of 5 rounds above the bound (up to 1.10x): 1 of them beyond the rounds' spread of the "
+                    "median (± 0.07): a finding to explain; 2 within it, which explains them")
+    calm = runs.Row(32, 1, "layers", 0.15, 0.153, [0.07, 0.07], naive=True, speedups=[0.86, 1.02, 1.08, 0.95, 1.09])
+    assert report.rounds_in_noise(calm).endswith("within the rounds' spread of the median (± 0.07), which explains "
+                                                 "them")
+
+
+def test_cell_15_states_the_per_round_rule():
+    rule = " ".join(_cell(15).split())
+    assert "a round at most $s + d$ lies within the rounds' spread of the median, which explains it" in rule
+    assert "a round above both the bound and $s + d$ is \"a finding to explain\", whatever the median" in rule
+    assert "$s + d \\ge b$" not in rule

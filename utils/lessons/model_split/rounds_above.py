@@ -1,0 +1,87 @@
+"""Single rounds above a bound, in words, by the course's one per-round rule (``claims.rounds_past_spread``):
+lesson 02's tables and lines, and lab 02's checks, read them here; ``report`` re-exports these functions.
+
+    rounds_above_bound(row)   # rounds above the bound under a median at or below it
+    rounds_in_noise(row)      # rounds above the bound where the median, above it as printed, is within noise
+    rounds_past_devices(row)  # rounds above 2 devices' 2x: a finding, whatever the median
+
+Every round is kept and counted in the median. A round above the bound is explained by the rounds' spread only
+where it lies within it (at most the median + the spread, as printed); one above the bound AND above the median
++ the spread is a finding to explain, whatever the median. A round above the number of devices (2x on two),
+which equal work overlapped on two devices cannot give, is a finding wherever it lies: no spread explains it.
+"""
+
+from __future__ import annotations
+
+from utils.claims import printed_spread, rounds_past_spread
+from utils.lessons.model_split.bounds import round_above, round_as_printed
+from utils.lessons.model_split.noise import above_as_printed, round_text
+from utils.lessons.model_split.runs import Row
+
+# What a round past the devices' count can be: the same words wherever such a round is read.
+PAST_DEVICES_CAUSE = "cheaper work, or a disturbed one-device step"
+
+
+def rounds_past_devices(r: Row) -> str:
+    """Rounds above the number of devices (2x on two), in words, whatever the median: equal work overlapped on
+    that many devices cannot give them, so no spread and no reference explains them ("" where none)."""
+    if not r.above_devices:
+        return ""
+    past = ", ".join(f"{round_text(s)}x" for s in r.above_devices)
+    return (f"{len(r.above_devices)} of {len(r.speedups)} rounds above {r.devices} devices' {r.devices}x ({past}): "
+            "a finding to explain")
+
+
+def rounds_above_bound(r: Row) -> str:
+    """Rounds above the bound under a median at or below it, in words, each read by the per-round rule
+    (``spread_words``). "" if no round passed the bound or the median itself did (the headline's verdict
+    reads that)."""
+    above = [s for s in r.speedups if round_above(s, r.bound)]  # 1.78x beside a 1.78x bound is not above
+    if not above or above_as_printed(r.speedup, r.bound):
+        return ""
+    past = [s for s in above if round_above(s, r.devices)]
+    of_them = f", {len(past)} of them past {r.devices} devices' {r.devices}x" if past else ""
+    said = f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x{of_them})"
+    return f"{said}: {spread_words(r, above)}"
+
+
+def rounds_in_noise(r: Row) -> str:
+    """Rounds above the bound where the median, above it as printed, is within noise of it: the same per-round
+    rule as ``rounds_above_bound``; a round past the devices' count is listed first (``rounds_past_devices``);
+    "" where no round is above, or every round is (not noise: claims' verdict says so)."""
+    above = [s for s in r.speedups if round_above(s, r.bound)]
+    if not above or not above_as_printed(r.speedup, r.bound):
+        return ""
+    if r.above_devices:
+        return rounds_past_devices(r)
+    if len(above) == len(r.speedups):  # every round above: not noise (claims' verdict says so)
+        return ""
+    said = f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x)"
+    return f"{said}: {spread_words(r, above)}"
+
+
+def spread_words(r: Row, above: list[float]) -> str:
+    """What the rounds' spread says of ``above`` (the rounds above the bound), round by round, as printed:
+    those beyond the median + the spread are a finding to explain (``claims.rounds_past_spread``); those
+    within it are explained by it, except a round past the devices' count, which no spread explains."""
+    spread = printed_spread(r.speedups)
+    band = f"the rounds' spread of the median (± {spread:.2f})"
+    beyond = rounds_past_spread(above, r.speedup, spread, r.bound, shown=round_as_printed)
+    inside = [s for s in above if s not in beyond]  # equal rounds print alike, so read alike
+    past = [s for s in inside if round_above(s, r.devices)]
+    clauses = []
+    if beyond:
+        clauses.append(("" if len(beyond) == len(above) else f"{len(beyond)} of them ")
+                       + f"beyond {band}: a finding to explain")
+    if inside:
+        within = f"within {band}" if not beyond else f"{len(inside)} within it"
+        finding = (f"a round past {r.devices}x is a finding to explain ({PAST_DEVICES_CAUSE}), which no spread "
+                   "explains")
+        if not past:
+            within += ", which explains " + ("it" if beyond and len(inside) == 1 else "them")
+        elif len(past) == len(inside):
+            within += f", but {finding}"
+        else:
+            within += f", which explains those up to {r.devices}x; {finding}"
+        clauses.append(within)
+    return "; ".join(clauses)
