@@ -65,8 +65,8 @@ def test_the_closing_row_and_section_7_carry_section_2s_own_verdict():
     assert row == "1 of 1 under the roof (add, the roof's own STREAM kernel, left out: one kernel timed twice)"
     assert "a cache served it" not in row
     said = report._against_limit([add, under], roof)
-    assert said == ("here 1 of 1 ran under that limit (add, the roof's own STREAM kernel, left out: one kernel "
-                    "timed twice)")
+    assert said == ("here 1 of 1 ran under that limit; add, the roof's own STREAM kernel, left out: one kernel "
+                    "timed twice")
     assert "section 2 says why" not in said
 
 

@@ -82,8 +82,8 @@ def test_the_roofs_own_probe_is_no_evidence_on_either_side_of_100_percent():
                                "timed twice)")
         assert row.measured == "9% - 67% of the roof" and "(2 ops)" in row.claim
         said = report._against_limit(roof.points, roof)
-        assert said == ("here 2 of 2 ran under that limit (add, the roof's own STREAM kernel, left out: one "
-                        "kernel timed twice)")
+        assert said == ("here 2 of 2 ran under that limit; add, the roof's own STREAM kernel, left out: one "
+                        "kernel timed twice")
     # an add that is not the probe (other arrays) is counted as before
     roof = add_roof()
     other = memory_point("add", 4_194_304, 0.96, roof)

@@ -406,7 +406,7 @@ def _against_limit(memory, roof=None) -> str:
     under = [p for p in memory if round(p.fraction, 2) <= 1]
     above = [p for p in memory if round(p.fraction, 2) > 1]
     text = f"here {len(under)} of {len(memory)} ran under that limit"
-    text += f" ({probe_left_out(probes)})" if probes else ""
+    text += f"; {probe_left_out(probes)}" if probes else ""  # section 7 prints it inside parentheses
     if above and roof is not None:
         text += ("; above it, by section 2's reading: "
                  + "; ".join(f"{p.op.name} {memory_verdict(p, roof)}" for p in above)
