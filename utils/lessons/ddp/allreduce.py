@@ -16,7 +16,7 @@ from matplotlib.transforms import ScaledTranslation
 
 from utils import machine, plots
 from utils.bench import synchronize
-from utils.claims import as_printed, sig_decimals
+from utils.claims import as_printed, half_up, sig_decimals
 from utils.launch import launch, process_group
 
 MS_DIGITS = 2  # decimals of the ms the table prints a time with: algbw is worked from that printed time
@@ -250,3 +250,8 @@ def isolated_ms(row: dict) -> float:
     and ratio that quotes it uses this one figure, so that a ratio checks against the figures on the page."""
     return as_printed(row["seconds"], MS_DIGITS, 1e-3)
 
+
+def times_text(ratio: float) -> str:
+    """A ratio worked from printed figures, to one decimal, as section 7 prints it: rounded half up as a
+    reader rounds (2.34 / 1.04 = 2.25 -> "2.3x"; ``:.1f`` rounds half to even and prints 2.2x)."""
+    return f"{half_up(ratio, 1):.1f}x"
