@@ -4,7 +4,7 @@ beside it, in every outcome. Synthetic rows, CPU only; each branch."""
 import json
 from pathlib import Path
 
-from utils.lessons.model_split import report, runs
+from utils.lessons.model_split import balance, report, runs
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "02_model_split.ipynb"
 
@@ -74,3 +74,64 @@ def test_cell_15_states_the_per_round_rule():
     assert "a round at most $s + d$ lies within the rounds' spread of the median, which explains it" in rule
     assert "a round above both the bound and $s + d$ is \"a finding to explain\", whatever the median" in rule
     assert "$s + d \\ge b$" not in rule
+
+
+# --- item 2: the timelines draw the median round, and say so -----------------------------------------------
+
+
+def _round_spans(worker: str, end: float) -> list[dict]:
+    return [{"device": worker, "name": "forward", "index": 0, "start": 0.0, "end": end}]
+
+
+def test_a_chart_draws_the_round_whose_speedup_is_the_median_not_the_last():
+    assert runs.median_round([1.70, 1.86, 1.65, 1.72, 1.19]) == 0  # 1.70x, the median, came first
+    assert runs.median_round([1.2, 1.1, 1.4, 1.3]) == 0  # an even count: the lower middle, a measured round
+    # cell 61: the last round, the slowest (1.19x), drew interleaved 1F1B slower than the table's median says
+    row = runs.Row(128, 4, "interleaved 1F1B", 0.497, 0.845, [0.39, 0.39], speedups=[1.70, 1.86, 1.65, 1.72, 1.19])
+    raw = [{"spans": {"interleaved 1F1B": [_round_spans("stage 0", e) for e in (0.50, 0.45, 0.51, 0.49, 0.59)]}},
+           {"spans": {"interleaved 1F1B": [_round_spans("stage 1", e) for e in (0.50, 0.45, 0.51, 0.49, 0.59)]}}]
+    run = runs.PipelineRun([row], raw, (2, 3, 4), 1, True)
+    drawn = run.spans("interleaved 1F1B")
+    assert sorted(s.device for s in drawn) == ["stage 0", "stage 1"] and {s.end for s in drawn} == {0.50}
+
+
+def test_the_chart_caption_names_the_median_round():
+    from utils.timeline import Span
+
+    row = runs.Row(128, 4, "gpipe", 0.5, 0.8, [0.39, 0.40], speedups=[1.6, 1.5, 1.7])
+    spans = [Span("stage 0", "forward", 0, 0.0, 0.4), Span("stage 1", "forward", 0, 0.1, 0.5)]
+    fig = report.plot_schedule(spans, simulated=True, row=row)
+    label = fig.axes[0].get_xlabel()
+    assert "bars: the median round; busy: the table's, median of 3 rounds" in label and "last round" not in label
+
+
+# --- item 1: a median under the work's prediction, within noise of the profile's: no waiting named --------
+
+
+def _split2():
+    """Cell 47's split [2]: 1.19x ± 0.09, the work's 1.32x, the profile's 1.23x (t13_02's run)."""
+    return runs.Row(32, 4, "gpipe", 0.199, 0.250, [0.061, 0.169], split_points=(2,),
+                    speedups=[1.11, 1.36, 1.19, 1.28, 1.09], cpu=[0.066, 0.172], baseline_cpu=0.248)
+
+
+def test_the_block_gives_the_visible_lines_answer_where_the_profiles_prediction_is_met():
+    r = _split2()
+    assert report.printed(r) == (1.19, 0.09) and f"{r.predicted:.2f}" == "1.32"
+    line = report.explain_row(r, profile=1.23)
+    assert ("waiting, or the work's prediction is off (these rounds do not tell which): 1.19x ± 0.09 under the "
+            "work's 1.32x, within noise of the profile's 1.23x") in line
+    assert report.WAITING not in line
+    assert "waiting, or the work's prediction is off; these rounds do not tell which" in \
+        balance.profile_against_work((2,), 1.23, r.predicted, *report.printed(r))  # the visible line's answer
+    # the other outcome: the profile's prediction outside the median's noise too: waiting, as the line says
+    far = report.explain_row(r, profile=1.40)
+    assert f"{report.WAITING}: 1.19x ± 0.09 under the work's 1.32x" in far and "do not tell which" not in far
+    assert f"{report.WAITING}: 1.19x ± 0.09 under the work's 1.32x" in report.explain_row(r)  # no profile beside
+
+
+def test_the_verdict_table_lists_the_new_reading():
+    assert any(report.WAITING_OR_OFF in row[0] for row in report.verdict_table().rows)
+
+
+def test_cell_47_passes_the_profiles_prediction_to_the_block():
+    assert "report.explain_row(r, profile=predict[r.split_points])" in _cell(47)

@@ -54,9 +54,10 @@ def plot_schedule(spans, title: str | None = None, simulated: bool | None = None
     """``timeline.plot_gantt`` with its legend held a fixed distance under the axis and the figure cropped
     to it, so that no empty band separates the legend from the *simulated on CPU* stamp.
 
-    ``row``: the table's row of the schedule drawn. The bars are one step (the last round's); with a row, the
-    busy share written beside each worker is the table's (median busy / median step, ``Row.busy``), so
-    that the chart and the table print one figure, and the axis says which is which."""
+    ``row``: the table's row of the schedule drawn. The bars are one step, the median round's (``PipelineRun.spans``:
+    the round whose paired speedup is the row's median); with a row, the busy share written beside each worker
+    is the table's (median busy / median step, ``Row.busy``), so that the chart and the table print one figure,
+    and the axis says which is which."""
     from matplotlib.transforms import ScaledTranslation
 
     fig = timeline.plot_gantt(spans, title=title, simulated=simulated)
@@ -67,7 +68,7 @@ def plot_schedule(spans, title: str | None = None, simulated: bool | None = None
             # from the two whole ms the table prints: the reader's own division
             text.set_text(f"busy {min(printed_ratio(busy, row.seconds, 0, 1e-3), 1.0):.0%}")
         rounds = len(row.speedups)
-        ax.set_xlabel(ax.get_xlabel() + f"; bars: the last round; busy: the table's, median of {rounds} rounds")
+        ax.set_xlabel(ax.get_xlabel() + f"; bars: the median round; busy: the table's, median of {rounds} rounds")
     legend = ax.get_legend()
     if legend is not None:  # 0.5 inch under the axis, whatever the axis's height turns out to be
         legend.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans))

@@ -61,6 +61,8 @@ EXTRA = "extra work"
 IMBALANCE = "imbalance (the stages' work differs)"
 CONTENTION = "waiting for a core (contention)"
 WAITING = "waiting outside the stages' work (messages, synchronisation)"
+# WAITING's place where the median is within noise of the profile's prediction too (section 7's line beside it)
+WAITING_OR_OFF = "waiting, or the work's prediction is off (these rounds do not tell which)"
 PREDICTED = "what the stages' measured work predicts"  # the median within noise of it, it under the bound
 UNRESOLVED = "within what these numbers resolve"
 
@@ -163,8 +165,10 @@ def cpu_busy_note(rows: list[Row]) -> str:
     return text
 
 
-def _gaps(r: Row) -> list[str]:
-    """What the measured work opened between this row's speedup and its bound."""
+def _gaps(r: Row, profile: float | None = None) -> list[str]:
+    """What the measured work opened between this row's speedup and its bound. ``profile``: the profile's
+    prediction for this row (section 7), where the page prints it beside the row: a median under the work's
+    prediction but within noise of the profile's does not show waiting (``balance._measured_against_both``)."""
     gaps = []
     # as printed: a work printed 1.10x is not above 1.10x, whichever side of it the unrounded figure lies
     extra = r.work_inflation is not None and as_printed(r.work_inflation, 2) > EXTRA_WORK
@@ -178,7 +182,10 @@ def _gaps(r: Row) -> list[str]:
     against = against_prediction(*printed(r), r.predicted) if r.predicted is not None else ""
     v, d = printed(r)
     if against == "below it" and CONTENTION not in gaps:  # the one noise rule: v + d under the work's P
-        gaps.append(f"{WAITING}: {v:.2f}x ± {d:.2f} under the work's {r.predicted:.2f}x")
+        under = f"{v:.2f}x ± {d:.2f} under the work's {r.predicted:.2f}x"
+        met = profile is not None and within_noise(v, d, as_printed(profile, 2))  # the profile's p, as printed
+        gaps.append(f"{WAITING_OR_OFF}: {under}, within noise of the profile's {profile:.2f}x" if met else
+                    f"{WAITING}: {under}")
     elif against == "within noise of it" and not gaps and as_printed(r.predicted, 2) < as_printed(r.bound, 2):
         gaps.append(f"{PREDICTED} ({r.predicted:.2f}x)")  # the work's own prediction is under the bound
     return gaps
@@ -203,10 +210,10 @@ def stage_imbalance(r: Row) -> float:
     return max(r.work) / (sum(r.work) / len(r.work)) if r.work and sum(r.work) else 1.0
 
 
-def row_verdict(r: Row, link: tuple[float, float] | None = None) -> str:
+def row_verdict(r: Row, link: tuple[float, float] | None = None, profile: float | None = None) -> str:
     """The verdict alone: above, at or below the bound, and why (see ``verdict_table``). ``link``: the
     link's fitted (α, β), where a traffic reading (``link_reading``) is printed beside: its cause joins the
-    gap's."""
+    gap's. ``profile``: the profile's prediction, where section 7 prints it beside the row (``_gaps``)."""
     lo = r.speedup_range[0]
     if above_as_printed(r.speedup, r.bound):
         if not headline_verdict(r).startswith("above the bound"):  # the spread covers the excess: noise
@@ -220,14 +227,15 @@ def row_verdict(r: Row, link: tuple[float, float] | None = None) -> str:
         return NOISE if lo <= r.bound else ABOVE
     if at_bound_in_noise(r):  # the one rule, as the headline's verdict and section 5's link reading read it
         return AT_THE_BOUND
-    causes = _gaps(r) + ([link_cause(r, *link)] if link and link_cause(r, *link) else [])
+    causes = _gaps(r, profile) + ([link_cause(r, *link)] if link and link_cause(r, *link) else [])
     return GAP + (", ".join(causes) or UNRESOLVED)
 
 
-def explain_row(r: Row, link: tuple[float, float] | None = None) -> str:
+def explain_row(r: Row, link: tuple[float, float] | None = None, profile: float | None = None) -> str:
     """One line, from this row's numbers only: measured speedup, its range, the bound, the work the stages
     measured (CPU time on CPU workers, device time on GPUs), and the verdict. ``link``: the link's fitted
-    (α, β) where the block prints a traffic reading of the same rows (``row_verdict``)."""
+    (α, β) where the block prints a traffic reading of the same rows; ``profile``: the profile's prediction
+    where section 7 prints it beside the row (``row_verdict``)."""
     lo, hi = r.speedup_range
     parts = [f"{r.speedup:.2f}x (every round: {rounds_text(lo, hi)}) against a {r.bound:.2f}x bound"]
     if r.above_devices:
@@ -240,7 +248,7 @@ def explain_row(r: Row, link: tuple[float, float] | None = None) -> str:
         parts.append(f"{_work_name(r)} times predict {r.predicted:.2f}x")
     if r.cpu_share:
         parts.append("CPU/busy " + " / ".join(percent(f) for f in r.cpu_share))
-    return "; ".join(parts) + f" -> {reading(r, link)}"
+    return "; ".join(parts) + f" -> {reading(r, link, profile)}"
 
 
 def within_work_reference(r: Row) -> bool:
@@ -358,11 +366,11 @@ def speedup_claim(claim: str, r: Row) -> Claim:
     return Claim(claim, f"{r.speedup:.2f}x{noise}", f"bound {r.bound:.2f}x", headline_verdict(r))
 
 
-def reading(r: Row, link: tuple[float, float] | None = None) -> str:
+def reading(r: Row, link: tuple[float, float] | None = None, profile: float | None = None) -> str:
     """The headline's verdict, then what this row's numbers say about it (``row_verdict``): one row, one verdict;
     last, where the median passed what the measured work predicts, that too (``past_prediction``)."""
     passed, verdict_head = past_prediction(r), headline_verdict(r)
-    said = _not_repeated(verdict_head, row_verdict(r, link))
+    said = _not_repeated(verdict_head, row_verdict(r, link, profile))
     head = verdict_head if not said else f"{verdict_head}; {said}"  # said once
     return head + (f"; {passed}" if passed else "")
 
@@ -417,6 +425,8 @@ def verdict_table(cpu_times: bool = True) -> Table:
         (GAP + CONTENTION, f"also, any stage's CPU/busy below {CONTENDED:.0%}"),
         (GAP + WAITING, "also, if no contention: the median plus its spread (± d) under the work's "
                         "prediction P"),
+        (GAP + WAITING_OR_OFF, "instead, where section 7 prints the profile's prediction beside the row: the "
+                               "same, with the median ± d covering the profile's prediction"),
         (GAP + PREDICTED + " (P)", "else, where no cause above: the median ± d covers P, and P is under "
                                    "the bound"),
         (GAP + "the messages' estimated time (the link's fit) covers all of / is most of / is a real part of "

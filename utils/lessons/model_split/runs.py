@@ -3,7 +3,7 @@
     S = plan.lesson_settings(devices.plan(2), devices.hardware())   # sizes, split and bounds for this machine
     run = measure_pipeline(plan.task_for(S.sizes), S.split, [Config(64, 4), Config(64, 4, "1f1b")])
     run.row(64, 4).speedup, run.row(64, 4).bound       # measured, and 2m/(m+1)
-    report.plot_schedule(run.spans(Config(64, 4)))     # both workers' spans of the last round
+    report.plot_schedule(run.spans(Config(64, 4)))     # both workers' spans of the median round
 
 One launch times every configuration and the one-device baseline, interleaved round by round, so they share
 the machine's state; each speedup is the median of EVERY round's paired ratio, with the range over all rounds: a round
@@ -141,7 +141,9 @@ def alone_runners(task: Task, model, rank: int, device, c: Config, split_points,
 
 
 def time_rounds(runners: dict[str, Callable], rounds: int, record: bool, device, label: str) -> dict:
-    """Every runner once per round, each between two barriers: wall time, CPU time, busy time, spans."""
+    """Every runner once per round, each between two barriers: wall time, CPU time, busy time, and every
+    round's spans (``out["spans"][key][i]``: round i's, in the order of the times), so that the parent, which
+    pairs the rounds, picks which one to draw (``PipelineRun.spans``)."""
     out = {"times": {k: [] for k in runners}, "busy": {k: [] for k in runners},
            "cpu": {k: [] for k in runners}, "spans": {}}  # cpu: seconds of this worker's main thread
     for r in range(rounds + 1):  # round 0 warms up (and lets the pipeline stages learn their shapes)
@@ -156,8 +158,7 @@ def time_rounds(runners: dict[str, Callable], rounds: int, record: bool, device,
                 out["cpu"][key].append(time.thread_time() - start_cpu)
                 got = recorder.spans()
                 out["busy"][key].append(sum(s.duration for s in got))
-                if r == rounds:
-                    out["spans"][key] = [s.to_dict() for s in got]
+                out["spans"].setdefault(key, []).append([s.to_dict() for s in got])
     return out
 
 
@@ -181,7 +182,7 @@ def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Con
     Every measurement starts and ends at a barrier, so it is the wall time of the whole step on both
     workers. Returns per config the step times of every round, this rank's busy time (sum of its spans) and
     its main thread's CPU time per round (the work done, which other programs on a shared machine do not
-    inflate; waiting costs none), and the spans of the last round.
+    inflate; waiting costs none), and every round's spans.
     """
     pin_cpu_worker()  # before the process group: gloo's threads inherit the core
     with launch.process_group():
@@ -374,6 +375,13 @@ class Row:
         return bubble_fraction(self.m, len(self.busy))
 
 
+def median_round(speedups: Sequence[float]) -> int:
+    """The index of the round whose paired speedup is the median (of an even count, the lower middle one:
+    a round that was measured, never an average of two)."""
+    order = sorted(range(len(speedups)), key=lambda i: speedups[i])
+    return order[(len(order) - 1) // 2]
+
+
 @dataclass
 class PipelineRun:
     """Everything one ``measure_pipeline`` call measured: rows, the raw times and the timelines."""
@@ -393,9 +401,14 @@ class PipelineRun:
         raise KeyError(f"no row for batch {batch}, m={m}, {schedule}, naive={naive}")
 
     def spans(self, config: Config | str) -> list[timeline.Span]:
-        """The last round's spans of ``config`` from both workers (for ``timeline.plot_gantt``)."""
+        """Both workers' spans of ``config`` in its median round (``median_round``: the round whose paired
+        speedup is the row's median), for ``timeline.plot_gantt``: the step a chart draws is one the table's
+        median speaks for, not whichever round came last (a slow last round would rank the schedules against
+        the table). ``config``: a ``Config``, its key, or a schedule's name (section 9's rows)."""
         key = config if isinstance(config, str) else config.key
-        return timeline.flatten([worker["spans"][key] for worker in self.raw if key in worker["spans"]])
+        row = next(r for r in self.rows if key in (r.key, r.schedule))
+        i = median_round(row.speedups)  # the same round on both workers: the parent pairs the rounds
+        return timeline.flatten([worker["spans"][key][i] for worker in self.raw if key in worker["spans"]])
 
     def best(self) -> Row:
         """The fastest pipelined configuration (m >= 2: with one micro-batch nothing overlaps)."""
