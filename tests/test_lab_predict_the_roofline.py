@@ -663,13 +663,14 @@ def test_ratios_and_shares_beside_printed_times_are_worked_from_those_times():
 
 
 def test_an_intensity_and_a_ridge_equal_to_two_decimals_are_told_apart():
-    """An intensity of 3.926 under a ridge of 3.927 both print 3.93 at two decimals: the sentence that says
-    the ridge is above the intensity prints four (3.9270 above 3.9260); apart at two, it keeps two."""
+    """An intensity of 3.92 (from counts as printed, 3.92e+03 / 1.00e+03) under a ridge of 3.9249 both print
+    3.92 at two decimals: the sentence that says the ridge is above the intensity prints four (3.9249 above
+    3.9200); apart at two, it keeps two."""
     from types import SimpleNamespace as NS
 
-    close = report.turning_limit_sentence(NS(flops=3926.0, n_bytes=1000.0, bound="memory"), 31, NS(ridge=3.927),
+    close = report.turning_limit_sentence(NS(flops=3920.0, n_bytes=1000.0, bound="memory"), 31, NS(ridge=3.9249),
                                           None)
-    assert "ridge at 3.9270, above the op's own intensity at that length, 3.9260 FLOPs/byte" in close
+    assert "ridge at 3.9249, above the op's own intensity at that length, 3.9200 FLOPs/byte" in close
     apart = report.turning_limit_sentence(NS(flops=3900.0, n_bytes=1000.0, bound="memory"), 31, NS(ridge=3.927),
                                           None)
     assert "ridge at 3.93, above the op's own intensity at that length, 3.90 FLOPs/byte" in apart

@@ -33,7 +33,8 @@ from utils.labs.fix_the_article import reference as _reference  # kept out of th
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
     JUMP, SIGN_LEVEL, band_words, drift_sentence, fit_band, gap_of, jumped_rounds, miss_answer, miss_sentence,
-    owner_words, ping_pong_jumps, side_of, sign_test_least, size_row, us_ratio, verdict_of, worst_residual)
+    owner_words, ping_pong_jumps, side_of, sign_test_least, size_row, table_pairs, us_ratio, verdict_of,
+    worst_residual)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
 from utils.tables import Table
@@ -501,7 +502,8 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
                for name, run in timed.items()}
     say(miss_answer(rounds, pp_rounds, medians))   # the answer in one line; how it was reached, collapsed
     how_measured("the rounds against the model, and every round",
-                 _wrapped(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds)),
+                 _wrapped(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds,
+                                        table_pairs(link_fit, timed.values()))),
                  rounds_table(timed), textwrap.fill(
         "A round: one training step of the split, every message timed from its start on the sender's clock to "
         "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "

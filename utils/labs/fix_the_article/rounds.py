@@ -66,7 +66,8 @@ def spread_words(ratios) -> str:
 
 
 def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
-                  pp_rounds: dict[str, list[float]] | None = None) -> str:
+                  pp_rounds: dict[str, list[float]] | None = None,
+                  tables: list[tuple[float, float] | None] | None = None) -> str:
     """What the measurement says about lesson 00's model (every branch written), one short paragraph a line
     (the model, the link, the rule, one line a plan, the verdict): the caller wraps each line. ``ratios`` and
     ``pp_ratios``: for each case, the median round of the split's messages and of the ping-pong of the same
@@ -75,7 +76,8 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
     ping-pong; a case shows a gap when enough of its rounds fall on one side of 1 (``gap_of``: a sign test,
     one rule for every case). ``pp_rounds``: each case's ping-pong seconds, round by round; a round where the
     ping-pong itself jumped (``jumped_rounds``) lowers that round's ratio, so a "shorter" verdict that needs
-    such rounds is set aside, and the rule says so where it applies."""
+    such rounds is set aside, and the rule says so where it applies. ``tables``: each case's ping-pong median
+    beside the link table's own time for the same messages (``table_pairs``), for the link's line."""
     n, jumped, cases = _verdicts(rounds, pp_rounds)
     lines = [
         f"The model: alpha + n / beta, fitted as in lesson 00 (this lab's run) on medians. Over the {len(ratios)} "
@@ -83,7 +85,7 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
         f"the ping-pong of the same sizes {spread_words(pp_ratios)} (its band: the fit's own sizes measured "
         f"{band_words(band)} what it predicts for them).",
         "The link: " + _lower_first(drift_sentence(pp_ratios, band, [len(jumped.get(name, ())) for name in rounds],
-                                                   n).strip()),
+                                                   n, tables).strip()),
         f"The rule, the same for every plan: the split's messages differ from the ping-pong of the same bytes "
         f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 as printed (a sign test: a coin "
         f"does that less than 1 time in {round(1 / SIGN_LEVEL)}). ",
@@ -170,29 +172,35 @@ def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: 
     """Whose miss a case's is, where its split ran longer than the ping-pong of the same bytes (every branch
     written, judged on the figures as printed). ``split_x`` and ``pp_x``: the split's and the ping-pong's
     medians over the prediction; ``band``: the fit's own sizes, measured / fitted (``fit_band``); ``excess``:
-    the median round of split over ping-pong. The miss against the prediction is the split's own only where
-    the split ran over the prediction and the ping-pong of the same bytes stayed inside the fit's band: a
-    ping-pong outside it means the fit itself missed at that size."""
+    the median round of split over ping-pong, always the split's own part. The gap to the prediction is a miss
+    of the model only where the split's median lies outside the fit's band (inside it, the fit predicts no
+    better than that for any size); and it is the split's own only where the ping-pong of the same bytes
+    stayed inside the band: a ping-pong outside it means the fit itself missed at that size."""
     lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)
-    pp_inside = lo <= claims.as_printed(pp_x, 2) <= hi
-    if claims.as_printed(split_x, 2) > 1 and pp_inside:
-        return (f"the miss is the split's own (the split took {split_x:.2f}x the prediction, the ping-pong of "
-                f"the same bytes {pp_x:.2f}x, inside the fit's band {band_words(band)})")
+    split = claims.as_printed(split_x, 2)
     own = f"the split's own part is its excess over the ping-pong of the same bytes (median {excess:.2f}x)"
-    if not pp_inside:
+    pp = f"the ping-pong of the same bytes {pp_x:.2f}x"
+    if not lo <= claims.as_printed(pp_x, 2) <= hi:
         return (f"{own}; at that size the fit itself missed (ping-pong {pp_x:.2f}x the prediction, outside "
                 f"its band {band_words(band)}), so the split's {split_x:.2f}x is not the split's miss alone")
-    return (f"{own}; its {split_x:.2f}x against the prediction, not over it, is no miss of the split's: the "
-            f"ping-pong of the same bytes took {pp_x:.2f}x, inside the fit's band {band_words(band)}")
+    if split > hi:
+        return (f"{own}; against the prediction it took {split_x:.2f}x, above the fit's band "
+                f"{band_words(band)}, and {pp}, inside it: the miss is the split's own")
+    if split < lo:
+        return (f"{own}; against the prediction it took {split_x:.2f}x, under the fit's band "
+                f"{band_words(band)}, and {pp}, inside it: a miss under the prediction, not the split's excess")
+    return (f"{own}; against the prediction it took {split_x:.2f}x, inside the fit's band {band_words(band)} "
+            f"({pp}): no miss of the model")
 
 
 def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: list[int] | None = None,
-                   n_rounds: int = 0) -> str:
+                   n_rounds: int = 0, tables: list[tuple[float, float] | None] | None = None) -> str:
     """Whether the link drifted between the fit and the rounds: shown only when the ping-pong's median left
     the fit's band (``fit_band``: measured / fitted at the fit's own sizes) on the same side in every case
     (every branch written), judged on the figures as printed (two decimals). ``jumps``: for each case, how many
     of its ``n_rounds`` ping-pong rounds took over JUMP x its fastest (``jumped_rounds``), the one figure that
-    tells why a single case left the band."""
+    tells why a single case left the band. ``tables``: for each case, its ping-pong's median and the link
+    table's own time for the same messages, µs as printed (``table_pairs``; None where the table lacks a size)."""
     lo, hi = (claims.as_printed(end, 2) for end in band)
     pp_ratios = [claims.as_printed(r, 2) for r in pp_ratios]
     out = [r > hi or r < lo for r in pp_ratios]
@@ -204,7 +212,7 @@ def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: lis
                 "drifted between the fit and these rounds (what else ran on the machine then is not measured); "
                 "your predictions are judged against the fit as it was measured above, a reference for its "
                 "own moment. ")
-    why = _why_out(pp_ratios, lo, hi, out, jumps or [0] * len(out), n_rounds)
+    why = _why_out(pp_ratios, lo, hi, out, jumps or [0] * len(out), n_rounds, tables or [None] * len(out))
     return _left_where(pp_ratios, lo, hi, out) + why
 
 
@@ -220,28 +228,81 @@ def _left_where(pp_ratios: list[float], lo: float, hi: float, out: list[bool]) -
             f"in {others}: no drift of the link as a whole shown. ")
 
 
-def _why_out(pp_ratios: list[float], lo: float, hi: float, out: list[bool], jumps: list[int], n_rounds: int) -> str:
+def _why_out(pp_ratios: list[float], lo: float, hi: float, out: list[bool], jumps: list[int], n_rounds: int,
+             tables: list[tuple[float, float] | None]) -> str:
     """Why some cases' ping-pong left the band, from the figures only, each case named by its ratio as printed.
-    The cases split on what differs between them, whether the median is a jumped round (``median_jumped``),
-    never on the side (a case "above" set against "otherwise" reads as if the other left below). Above the
-    band with its median a jumped round: the link was slower in those rounds than when fitted. Any other case's
-    cause is not told (its time a step sums its messages, so no row of the link table matches it); each such
-    case says its own jump count (never "did not jump" beside jumps)."""
+    The cases split on what differs between them, never on the side (a case "above" set against "otherwise"
+    reads as if the other left below). Above the band with its median a jumped round (``median_jumped``): the
+    link was slower in those rounds than when fitted. Any other case whose messages the link table timed: its
+    ping-pong against the table's own time for the same messages (``table_words``); beyond the band, the link
+    was slower or faster than when fitted. The rest's cause is not told, each case with its own jump count
+    (never "did not jump" beside jumps)."""
     lifted = [out_ and r > hi and median_jumped(j, n_rounds) for r, out_, j in zip(pp_ratios, out, jumps)]
     cases = "; ".join(f"at {r:.2f}x, {j} of {n_rounds} rounds took over {JUMP:.0f}x its fastest, over half"
                       for r, j, yes in zip(pp_ratios, jumps, lifted) if yes)
     said = "" if not any(lifted) else (
         f"Where the ping-pong's median is a jumped round above the band ({cases}), the link was slower during "
         "those rounds than when fitted. ")
-    rest = [_unlifted_words(r, j, lo, n_rounds) for r, out_, j, up in zip(pp_ratios, out, jumps, lifted)
-            if out_ and not up]
+    told, rest, untabled = {"slower": [], "faster": []}, [], []
+    for r, out_, j, up, pair in zip(pp_ratios, out, jumps, lifted, tables):
+        if not out_ or up:
+            continue
+        side = table_side(pair, lo, hi)
+        if side:  # the table timed the same messages, and the ping-pong left the band against it too
+            told[side].append(f"at {r:.2f}x: {table_words(pair)}")
+            continue
+        inside = (f", and its ping-pong against the link table's time for the same messages is {table_words(pair)}, "
+                  "inside the band") if pair else ""
+        rest.append(_unlifted_words(r, j, lo, n_rounds) + inside)
+        untabled.append(pair is None)
+    for side, named in told.items():
+        if named:
+            said += (f"Where the ping-pong also left the band against the link table's own time for the same "
+                     f"messages ({'; '.join(named)}), the link was {side} in those rounds than when fitted. ")
     if rest:
-        # the report's times are a step's (all its messages together): no row of the link table matches them
-        said += (f"Where its rounds' jumps do not explain it ({'; '.join(rest)}), this report does not tell "
-                 "which of two causes does: the fit's own miss at that case's message sizes, or the link faster "
-                 "or slower than when fitted (its time is a step's, all its messages together, so it is not "
-                 "comparable with the link table's measured time at one size). ")
+        lead = "its rounds' jumps do not" if all(untabled) else "neither its rounds' jumps nor the link table"
+        no_row = ("" if not any(untabled) else " (the link table holds no measured time for its messages' sizes "
+                  "to set beside it)" if all(untabled) else " (where no table time is given, the link table "
+                  "holds none for that case's message sizes)")
+        said += (f"Where {lead} explain it ({'; '.join(rest)}), this report does not tell which of two causes "
+                 "does: the fit's own miss at that case's message sizes, or the link faster or slower than when "
+                 f"fitted{no_row}. ")
     return said
+
+
+def table_side(pair: tuple[float, float] | None, lo: float, hi: float) -> str | None:
+    """"slower" or "faster" where a case's ping-pong over the link table's own time for the same messages (as
+    printed, two decimals) lies beyond the fit's band (lo, hi, as printed); None inside it or without a table."""
+    if pair is None:
+        return None
+    x = claims.half_up(pair[0] / pair[1], 2)
+    return "slower" if x > hi else "faster" if x < lo else None
+
+
+def table_words(pair: tuple[float, float]) -> str:
+    """"587 µs against 342.4 µs, 1.71x": a case's ping-pong against the link table's own time for the same
+    messages, and the reader's own division of the two printed times."""
+    return f"{pair[0]:,.0f} µs against {pair[1]:,.1f} µs, {claims.half_up(pair[0] / pair[1], 2):.2f}x"
+
+
+def table_time(link_fit, sizes: list[int]) -> float | None:
+    """The link table's own measured time for a step's messages: its rows' measured µs as the table prints
+    them (``size_row``, one decimal), one a message, added up; None where a message's size has no row."""
+    rows = {n: size_row(link_fit.fit, n, t)[0] for n, t in zip(link_fit.fit.sizes, link_fit.seconds)}
+    if not sizes or any(n not in rows for n in sizes):
+        return None
+    return claims.half_up(sum(rows[n] for n in sizes), 1)
+
+
+def table_pairs(link_fit, runs) -> list[tuple[float, float] | None]:
+    """For each timed case (a ``SplitRun``), its ping-pong's median in whole µs as the report's table prints
+    it, beside the link table's own time for the same messages (``table_time``); None where it has none."""
+    pairs = []
+    for run in runs:
+        table = table_time(link_fit, [m.nbytes for m in run.messages])
+        median = claims.as_printed(statistics.median(run.ping_pong_seconds()), 0, 1e-6)
+        pairs.append((median, table) if table else None)
+    return pairs
 
 
 def median_jumped(jumps: int, n_rounds: int) -> bool:

@@ -157,14 +157,16 @@ def no_overlap_sentence(row, ceilings, share: float) -> str:
 
 def turning_limit_sentence(at, length: int, ceilings, first_ridge: float | None) -> str:
     """Why the table's limit at the turning length may read "memory": the length was computed on the ridge
-    measured before the exercises, the table's limit on the ridge of the rounds that timed the ops. The ridge
-    and the op's intensity get the decimals that tell them apart (two, or four where two print them equal)."""
-    intensity = at.flops / at.n_bytes
-    d = 2 if f"{intensity:.2f}" != f"{ceilings.ridge:.2f}" else 4
-    timed = f"the rounds that timed it measured the ridge at {ceilings.ridge:.{d}f}"
+    measured before the exercises, the table's limit on the ridge of the rounds that timed the ops. The op's
+    intensity is worked from its counts as printed (``printed_count``, as its limit is: 5.54e+08 / 1.34e+08),
+    and both figures are rounded half up as a reader rounds (33/8 = 4.125 prints 4.13), with the decimals that
+    tell them apart (two, or four or six where fewer print them equal)."""
+    intensity = printed_count(at.flops) / printed_count(at.n_bytes)
+    d = next((d for d in (2, 4) if claims.half_up(intensity, d) != claims.half_up(ceilings.ridge, d)), 6)
+    timed = f"the rounds that timed it measured the ridge at {claims.half_up(ceilings.ridge, d):.{d}f}"
     before = (f"Your turning length, {length}, comes from the ceilings measured before the exercises (ridge "
               f"{first_ridge:.2f} FLOPs/byte); " if first_ridge else f"Your turning length, {length}: ")
-    own = f"the op's own intensity at that length, {intensity:.{d}f} FLOPs/byte"
+    own = f"the op's own intensity at that length, {claims.half_up(intensity, d):.{d}f} FLOPs/byte"
     if at.bound == "compute":
         return (before + f"{timed}, and {own}, is at or above that ridge too: the table's limit is compute, as "
                 "predicted.")

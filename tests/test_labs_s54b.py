@@ -1,0 +1,103 @@
+"""Thirteenth reading, labs (t13_labs04, t13_labs58): the words of labs 00, 01, 04 and 05 follow from the figures
+printed beside them on every outcome."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace as NS
+
+import pytest
+
+from utils.labs.fix_the_article import rounds
+
+BAND = (0.83, 1.50)  # the reader's run: the fit's own sizes measured 0.83-1.50x what it predicts
+
+
+# --- lab 00-1: the split's own part is always its excess over the ping-pong; a miss only outside the band ------
+
+
+def test_a_split_inside_the_band_is_no_miss_of_the_model_and_its_own_part_is_its_excess():
+    """The reader's run: the split 190 µs against 187 µs predicted (1.02x), the ping-pong 0.83x, the rounds'
+    median excess 1.15x: "the miss is the split's own (the split took 1.02x ...)" pinned a 2% gap on it."""
+    said = rounds.owner_words(1.02, 0.83, BAND, 1.15)
+    assert said == ("the split's own part is its excess over the ping-pong of the same bytes (median 1.15x); "
+                    "against the prediction it took 1.02x, inside the fit's band 0.83-1.50x (the ping-pong of the "
+                    "same bytes 0.83x): no miss of the model")
+    assert "the miss is the split's own" not in said
+
+
+@pytest.mark.parametrize("split_x, pp_x, words", [
+    (1.71, 1.03, "took 1.71x, above the fit's band 0.83-1.50x, and the ping-pong of the same bytes 1.03x, inside "
+                 "it: the miss is the split's own"),
+    (1.506, 1.03, "took 1.51x, above the fit's band"),   # 1.51 as printed: past the band's printed end
+    (1.504, 1.03, "took 1.50x, inside the fit's band"),   # 1.50 as printed: at its end, inside
+    (0.80, 0.90, "took 0.80x, under the fit's band 0.83-1.50x, and the ping-pong of the same bytes 0.90x, inside "
+                 "it: a miss under the prediction, not the split's excess"),
+    (1.71, 1.57, "at that size the fit itself missed (ping-pong 1.57x the prediction, outside its band"),
+])
+def test_whose_miss_follows_the_printed_split_and_ping_pong_on_every_branch(split_x, pp_x, words):
+    said = rounds.owner_words(split_x, pp_x, BAND, 1.38)
+    assert said.startswith("the split's own part is its excess over the ping-pong of the same bytes (median 1.38x)")
+    assert words in said, said
+
+
+# --- lab 00-2: a case out of the band whose messages the link table timed is told by that table --------------
+
+
+def test_a_case_out_of_the_band_is_read_against_the_link_tables_time_for_the_same_messages():
+    """The reader's run: the 6.5 MB plan's ping-pong 587 µs (1.57x its prediction), 2 messages of 262,144 B,
+    a row of the link table at 171.2 µs: 587 / 342.4 = 1.71x, beyond the band: the link was slower then."""
+    tables = [(242.0, 200.0), (587.0, 342.4), (156.0, 171.2)]
+    said = rounds.drift_sentence([1.03, 1.57, 0.83], BAND, [1, 0, 0], 9, tables)
+    assert ("Where the ping-pong also left the band against the link table's own time for the same messages (at "
+            "1.57x: 587 µs against 342.4 µs, 1.71x), the link was slower in those rounds than when fitted.") in said
+    assert "does not tell which of two causes" not in said and "no row" not in said, said
+    faster = rounds.drift_sentence([1.03, 0.70], BAND, [0, 0], 9, [None, (100.0, 200.0)])
+    assert "(at 0.70x: 100 µs against 200.0 µs, 0.50x), the link was faster in those rounds" in faster, faster
+
+
+def test_a_table_time_inside_the_band_or_none_keeps_the_two_causes_with_its_figure():
+    inside = rounds.drift_sentence([1.03, 1.57], BAND, [0, 0], 9, [None, (587.0, 500.0)])
+    assert ("Where neither its rounds' jumps nor the link table explain it (at 1.57x, no round took over 2x its "
+            "fastest, and its ping-pong against the link table's time for the same messages is 587 µs against "
+            "500.0 µs, 1.17x, inside the band), this report does not tell which of two causes does") in inside
+    assert "holds no measured time" not in inside
+    untabled = rounds.drift_sentence([1.03, 1.57], BAND, [0, 0], 9, [None, None])
+    assert "Where its rounds' jumps do not explain it (at 1.57x, no round took over 2x its fastest)" in untabled
+    assert "(the link table holds no measured time for its messages' sizes to set beside it)" in untabled
+    mixed = rounds.drift_sentence([1.03, 1.57, 0.70], BAND, [0, 0, 0], 9, [None, (587.0, 500.0), None])
+    assert "(where no table time is given, the link table holds none for that case's message sizes)" in mixed
+    jumped = rounds.drift_sentence([1.03, 4.00], BAND, [0, 5], 9, [None, (2000.0, 342.4)])
+    assert "is a jumped round above the band" in jumped and "against the link table" not in jumped  # jumps first
+
+
+def test_the_link_tables_time_for_a_steps_messages_adds_its_printed_rows():
+    from utils.linkmodel import AlphaBeta
+
+    sizes = (16384, 262144)
+    fit = AlphaBeta(100e-6, 3.5e9, sizes, (0.0, 0.0))
+    link = NS(fit=fit, seconds=(104.96e-6, 171.24e-6))  # printed 105.0 and 171.2 µs
+    assert rounds.table_time(link, [262144, 262144]) == 342.4
+    assert rounds.table_time(link, [16384, 16384]) == 210.0
+    assert rounds.table_time(link, [16384, 4096]) is None and rounds.table_time(link, []) is None
+    message = NS(nbytes=262144)
+    run = NS(messages=[message, message], ping_pong_seconds=lambda: [580e-6, 587.4e-6, 600e-6])
+    lonely = NS(messages=[NS(nbytes=8)], ping_pong_seconds=lambda: [50e-6])
+    assert rounds.table_pairs(link, [run, lonely]) == [(587.0, 342.4), None]
+
+
+# --- lab 01-1: the turning length's intensity from the printed counts, half up --------------------------------
+
+
+def test_the_turning_lengths_intensity_is_33_over_8_rounded_half_up():
+    """Length 32, causal fp32: 33/8 = 4.125 printed 4.12 by round-half-even; a reader writes 4.13 (and the
+    details table's 5.54e+08 / 1.34e+08 = 4.134 gives 4.13 too)."""
+    from utils.labs.predict_the_roofline import report
+
+    exact = report.turning_limit_sentence(NS(flops=33 * 8.0, n_bytes=64.0, bound="compute"), 32, NS(ridge=3.89),
+                                          4.01)
+    assert "the op's own intensity at that length, 4.13 FLOPs/byte, is at or above that ridge" in exact, exact
+    counted = report.turning_limit_sentence(NS(flops=5.5404e8, n_bytes=1.3431e8, bound="compute"), 32,
+                                            NS(ridge=99.7 / 25.6), 4.01)
+    assert "measured the ridge at 3.89, and the op's own intensity at that length, 4.13 FLOPs/byte" in counted
+    below = report.turning_limit_sentence(NS(flops=3.88e3, n_bytes=1e3, bound="memory"), 31, NS(ridge=4.125), None)
+    assert "ridge at 4.13, above the op's own intensity at that length, 3.88 FLOPs/byte" in below, below
