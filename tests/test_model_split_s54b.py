@@ -135,3 +135,19 @@ def test_the_verdict_table_lists_the_new_reading():
 
 def test_cell_47_passes_the_profiles_prediction_to_the_block():
     assert "report.explain_row(r, profile=predict[r.split_points])" in _cell(47)
+
+
+# --- item 3: "section 5's fit" names one fit in a paragraph -------------------------------------------------
+
+
+def test_the_unpinned_fit_is_not_called_section_5s_fit_beside_the_pinned_one():
+    from utils.lessons.model_split import link
+
+    fit = runs.Link(84e-6, 1.1e9, "pinned workers", 0.39, True)  # section 5's fit, the price of the paragraph
+    unpinned = runs.Link(90.04e-6, 1.604e9, "workers the OS placed", 0.39)
+    probe = link.probe_reading(1.2e-3, 2**20, fit, 0.03, None, unpinned)
+    assert probe.startswith("Section 5 priced its messages with the link it used")
+    assert "the same message costs 0.75 ms by the fit section 5 made of that layout:" in probe
+    assert "section 5's fit" not in probe
+    # the other outcome: no unpinned fit, nothing named
+    assert "that layout" not in link.probe_reading(1.2e-3, 2**20, fit, 0.03, None, None)

@@ -521,7 +521,8 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
                  f"{largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).")
     said += _at_probe_price(rows or [], link, ratio, ceiling)  # section 5 promised it: at either price, every row
     # priced as link_sources prints them (message_time: α and β as printed), one price per message on the page
-    others = ([f"{_ms(unpinned, n_bytes):.2f} ms by section 5's fit"] if unpinned else []) + (
+    # "section 5's fit" alone names the pinned fit priced above: this one is the fit of the unpinned layout
+    others = ([f"{_ms(unpinned, n_bytes):.2f} ms by the fit section 5 made of that layout"] if unpinned else []) + (
         [f"{_ms(recorded, n_bytes):.2f} ms by lesson 00's (from the ledger)"] if recorded else [])
     if link.pinned and others:
         said += (" Between workers the operating system placed, lesson 00's layout, the same message costs "
