@@ -25,11 +25,16 @@ def test_a_round_past_two_devices_2x_is_a_finding_to_explain_as_lesson_02_reads_
                                               "devices' 2x): beyond the rounds' spread of the median (± 0.02): a "
                                               "finding to explain")
     near = {"value": 1.90, "bound": 1.92, "rounds": [1.85, 1.88, 1.90, 1.93, 2.03]}  # 1.90 + 0.03 reaches 1.92
-    assert checks.rounds_above_words(near).endswith(
-        "the bound is within the rounds' spread of the median (± 0.03), which explains those up to 2x; a round "
-        "past 2x is a finding to explain, which no spread explains")
+    assert checks.rounds_above_words(near).endswith(  # 2.03x past 1.90 + 0.03 too: a finding, round by round
+        "1 of them beyond the rounds' spread of the median (± 0.03): a finding to explain; 1 within it, which "
+        "explains it")
+    inside = near | {"rounds": [1.70, 1.78, 1.90, 2.03, 2.04]}  # ± 0.13 reaches 2.03: 2.03x within, past 2x
+    assert checks.rounds_above_words(inside).endswith(
+        "1 of them beyond the rounds' spread of the median (± 0.13): a finding to explain; 1 within it, but a "
+        "round past 2x is a finding to explain, which no spread explains")
+    assert checks.rounds_finding(inside)
     # the other branches: above the bound within the spread (explained), beyond it (a finding), none above
-    within = {"value": 1.76, "bound": BOUND_8, "rounds": [1.66, 1.72, 1.76, 1.80, 1.84]}
+    within = {"value": 1.76, "bound": BOUND_8, "rounds": [1.66, 1.72, 1.76, 1.80, 1.80]}
     assert checks.rounds_above_words(within).endswith("(± 0.04), which explains them")
     assert not checks.rounds_finding(within)
     beyond = {"value": 1.68, "bound": BOUND_8, "rounds": [1.62, 1.66, 1.68, 1.70, 1.86]}  # 1.68 + 0.02 < 1.78
@@ -48,6 +53,7 @@ def test_a10_and_b5_name_a_round_past_2x_and_their_check_reads_it_as_a_finding()
     for claim_id in ("A10", "B5"):
         row = verdicts.judge(claims.BY_ID[claim_id], m, {})
         assert "1 of 5 rounds above 2 devices' 2x (2.05x): a finding to explain" in row.evidence
+        # only the rounds within the median plus the spread are explained by it, never the one past 2x
         assert "which explains them" not in row.evidence and row.check == verdicts.ABOVE
     quiet = _figures(**_split_and_pipeline([1.64, 1.72, 1.84, 1.88, 1.92]), ddp=_recorded(1.6))  # ± 0.08
     row = verdicts.judge(claims.BY_ID["A10"], quiet, {})

@@ -17,7 +17,8 @@ BOUND_8, BOUND_4 = 16 / 9, 16 / 9  # 2m/(m+1): 1.78x; interleaved 1F1B at m=4 ha
 INTERLEAVED = dict(value=1.8802, bound=BOUND_4, reference=1.956,
                    rounds=[1.9297, 1.7563, 1.7685, 1.9012, 1.8802])
 ZBV = dict(value=1.9496, bound=1.92, reference=2.0426, rounds=[2.0581, 1.9258, 1.8296, 2.0660, 1.9496])
-ZB = dict(value=1.88, bound=1.92, reference=2.04, rounds=[1.80, 1.84, 1.88, 1.92, 1.93])  # ± 0.04: within
+# ± 0.05: each round above 1.92x within 1.88 + 0.05 = 1.93 (a round past that band: a finding, t13_09 #2)
+ZB = dict(value=1.88, bound=1.92, reference=2.04, rounds=[1.80, 1.84, 1.88, 1.93, 1.93])
 
 
 def test_rounds_above_a_median_above_its_bound_beyond_the_spread_are_only_counted():
@@ -27,9 +28,15 @@ def test_rounds_above_a_median_above_its_bound_beyond_the_spread_are_only_counte
     assert checks.rounds_finding(INTERLEAVED)
     # the other branch: a median above the bound within its spread (1.80 - 0.04 <= 1.78): the spread explains them
     within = {"value": 1.80, "bound": BOUND_8, "rounds": [1.70, 1.76, 1.80, 1.84, 1.90]}
-    assert checks.rounds_above_words(within) == ("3 of 5 rounds above the bound (up to 1.90x): the bound is within "
-                                                 "the rounds' spread of the median (± 0.04), which explains them")
-    assert not checks.rounds_finding(within)
+    assert checks.rounds_above_words(within | {"rounds": [1.70, 1.76, 1.80, 1.84, 1.84]}) == (
+        "3 of 5 rounds above the bound (up to 1.84x): within the rounds' spread of the median (± 0.04), which "
+        "explains them")
+    assert not checks.rounds_finding(within | {"rounds": [1.70, 1.76, 1.80, 1.84, 1.84]})
+    # a round past that band is a finding to explain, even beside a median at its bound (t13_09 #2)
+    assert checks.rounds_above_words(within) == (
+        "3 of 5 rounds above the bound (up to 1.90x): 1 of them beyond the rounds' spread of the median (± 0.04): "
+        "a finding to explain; 2 within it, which explains them")
+    assert checks.rounds_finding(within)
     # rounds past 2x beside a median above its bound: a finding, then lesson 02's count of those above the bound
     assert checks.rounds_above_words(ZBV) == ("2 of 5 rounds above 2 devices' 2x (2.06x, 2.07x): a finding to "
                                               "explain; 4 of 5 rounds above the bound (up to 2.07x)")

@@ -400,11 +400,12 @@ def cnn_rounds(c: dict) -> list[float]:
 
 
 def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
-    """A recorded median's single rounds above its bound, by lesson 02's rule: where the bound lies within the
-    rounds' spread of the median (``claims.within_noise`` on the figures as printed) they are noise, else a
-    finding to explain; a round past 2 devices' 2x (equal work on two devices cannot give it) is a finding to
-    explain whatever the spread. A median itself above its bound beyond the spread is read by its own verdict:
-    its rounds are only counted (lesson 02's words). A record without its rounds says where they are counted."""
+    """A recorded median's single rounds above its bound, by lesson 02's rule, read round by round: a round
+    above the bound and above the median + the rounds' spread (``claims.rounds_past_spread``, as printed) is a
+    finding to explain, whatever the median; only a round within that band is explained by the spread; a round
+    past 2 devices' 2x (equal work on two devices cannot give it) is a finding to explain whatever the spread.
+    A median itself above its bound beyond the spread is read by its own verdict: its rounds are only counted
+    (lesson 02's words). A record without its rounds says where they are counted."""
     rounds = record.get("rounds")
     if not rounds:
         return (f"a median of paired rounds; the ledger keeps no rounds, so single rounds above the bound do not "
@@ -414,33 +415,60 @@ def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
         return f"none of its {len(rounds)} rounds above the bound"
     if above_as_printed(record["value"], record["bound"]):
         return _rounds_above_a_median_above(record, above, past, near)
-    spread = spread_of(record)
     of_them = f", {len(past)} of them past {DEVICES} devices' {DEVICES}x" if past else ""
     said = f"{len(above)} of {len(rounds)} rounds above the bound (up to {round_text(max(above))}x{of_them})"
-    if not near:
-        return f"{said}: beyond the rounds' spread of the median (± {spread:.2f}): a finding to explain"
-    within = f"the bound is within the rounds' spread of the median (± {spread:.2f})"
-    if not past:
-        return f"{said}: {within}, which explains them"
-    finding = f"a round past {DEVICES}x is a finding to explain, which no spread explains"
-    if len(past) == len(above):
-        return f"{said}: {within}, but {finding}"
-    return f"{said}: {within}, which explains those up to {DEVICES}x; {finding}"
+    return f"{said}: {per_round_words(record, above)}"
+
+
+def per_round_words(record: dict, above: list[float]) -> str:
+    """What the rounds' spread says of ``above`` (rounds above the bound), round by round, as printed, in lesson
+    02's words (``model_split.rounds_above.spread_words``): those beyond the median + the spread are a finding to
+    explain (``rounds_past_spread``); those within it are explained by it, except a round past 2 devices' 2x,
+    which no spread explains."""
+    band = f"the rounds' spread of the median (± {spread_of(record):.2f})"
+    beyond = [x for x in rounds_past_spread(record) if x in above]
+    inside = [x for x in above if x not in beyond]  # equal rounds print alike, so read alike
+    devices = record.get("devices", DEVICES)  # None: a bound that counts no devices (row B8's bytes)
+    past = [x for x in inside if devices is not None and round_above(x, devices)]
+    clauses = []
+    if beyond:
+        clauses.append(("" if len(beyond) == len(above) else f"{len(beyond)} of them ")
+                       + f"beyond {band}: a finding to explain")
+    if inside:
+        within = f"within {band}" if not beyond else f"{len(inside)} within it"
+        finding = f"a round past {DEVICES}x is a finding to explain, which no spread explains"
+        if not past:
+            within += ", which explains " + ("it" if beyond and len(inside) == 1 else "them")
+        elif len(past) == len(inside):
+            within += f", but {finding}"
+        else:
+            within += f", which explains those up to {DEVICES}x; {finding}"
+        clauses.append(within)
+    return "; ".join(clauses)
+
+
+def rounds_past_spread(record: dict) -> list[float]:
+    """A record's rounds above its bound and above the median + the rounds' spread, as printed (the course's
+    one rule, ``claims.rounds_past_spread``, each round printed as lesson 02 prints it)."""
+    return words.rounds_past_spread(record["rounds"], record["value"], spread_of(record), record["bound"],
+                                    shown=round_as_printed)
 
 
 def _rounds_above_a_median_above(record: dict, above: list[float], past: list[float], near: bool) -> str:
     """``rounds_above_words`` where the median itself is above its bound as printed (lesson 02's words beside
-    such a median): rounds past 2x first, a finding to explain; then the count of rounds above the bound, which
-    the spread explains only where the bound lies within it (the median "at the bound (within noise)")."""
+    such a median): rounds past 2x first, a finding to explain, then the count of rounds above the bound; with
+    none past 2x, each read round by round (``per_round_words``) where the bound lies within the spread (the
+    median "at the bound (within noise)"); beyond it, the row's verdict reads the median: they are only counted."""
     said = f"{len(above)} of {len(record['rounds'])} rounds above the bound (up to {round_text(max(above))}x)"
     if past:
         listed = ", ".join(f"{round_text(r)}x" for r in past)
-        return (f"{len(past)} of {len(record['rounds'])} rounds above {DEVICES} devices' {DEVICES}x ({listed}): "
+        said = (f"{len(past)} of {len(record['rounds'])} rounds above {DEVICES} devices' {DEVICES}x ({listed}): "
                 f"a finding to explain; {said}")
-    if near:  # median - spread <= bound: the spread reaches the bound, so the rounds above it are noise
-        return (f"{said}: the bound is within the rounds' spread of the median (± {spread_of(record):.2f}), "
-                "which explains them")
-    return said  # the median is above its bound beyond the spread: the row's verdict reads it, not the spread
+    # past 2x: a finding already, so the spread is not read beside it (lesson 02's ``rounds_in_noise``); beyond
+    # the spread: the row's verdict reads the median, and the rounds are only counted
+    if past or not near:
+        return said
+    return f"{said}: {per_round_words(record, above)}"
 
 
 READ_AS_LESSON_02 = ("pipeline", *TWO_STAGES)  # lesson 02's pipelines: their single rounds read by its rule
@@ -489,7 +517,8 @@ def rounds_above(record: dict) -> tuple[list[float], list[float], bool]:
 
 
 def rounds_finding(record: dict) -> bool:
-    """Rounds that lesson 02 reads as a finding to explain: one past 2x, or above the bound beyond the rounds'
-    spread of the median (a row quoting them says so, and its check reads ``AboveBound``)."""
+    """Rounds that lesson 02 reads as a finding to explain: one past 2x, or one above the bound and above the
+    median + the rounds' spread (``rounds_past_spread``), or any above a bound outside the spread (a row quoting
+    them says so, and its check reads ``AboveBound``)."""
     above, past, near = rounds_above(record)
-    return bool(past) or bool(above) and not near
+    return bool(past) or bool(above) and (not near or bool(rounds_past_spread(record)))

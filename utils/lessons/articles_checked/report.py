@@ -10,15 +10,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from utils.claims import as_printed, half_up, printed_ratio, speedup_verdict, within_noise
+from utils.claims import as_printed, half_up, printed_ratio, speedup_verdict
 from utils.lessons.articles_checked import claims, sections
 from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREES, EXPLAINED_MARGIN, NOISY,
                                                    READ_AS_LESSON_02, SUMMED, WAITING, explained_by_reference,
                                                    past_bound, rounds_above_words, rounds_finding, speedup_words,
                                                    spread_of, work_scaled_reference)
-from utils.lessons.articles_checked.figures import (DEVICES, LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD,
+from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD,
                                                     no_spread, reference_past_two_words, rounds_past_two_words)
 from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES, rounds_found_here
+# lesson 02 §9's readings of its schedules with two stages per device (re-exported: tests read them here)
+from utils.lessons.articles_checked.two_stages import (capitalised, explained_words,  # noqa: F401
+                                                       lesson_02_rounds_reading, lesson_02_two_stages_reading)
 from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
                                                     two_stages_read_words)
 from utils.lessons.articles_checked.wording import _listed
@@ -212,6 +215,9 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
         note += f" For the others, {' and '.join(dict.fromkeys(others))} reads the figure in its own section."
     note += "".join(f" {lesson_02_two_stages_reading(m['results'][name].record, TWO_STAGES[name])}"
                     for name in found if name in TWO_STAGES)
+    # a schedule named by its single rounds: what lesson 02 §9 found about them, beside its work-scaled reference
+    note += "".join(f" {lesson_02_rounds_reading(m['results'][name].record, TWO_STAGES[name])}"
+                    for name in rounds_found(m, found) if name in TWO_STAGES)
     named = [name for name in TWO_STAGES if name in found or name in rounds_found(m, found)]
     return [part for part in (note, explained, bench_words(m), configs_tail(m, False, named).strip(),
                               NOISE_RULE.strip()) if part]
@@ -267,41 +273,6 @@ def quoted_elsewhere_words(elsewhere: dict[tuple, list[str]], rows: list[Row]) -
     return out
 
 
-def lesson_02_two_stages_reading(record: dict, schedule: str) -> str:
-    """What lesson 02 §9 found for a schedule with two stages per device whose median passed its bound, by
-    its rule on the figures the ledger keeps (the median, its rounds' spread, the work-scaled reference): a
-    median past 2 devices' 2x is a finding no reference explains; one within the work-scaled reference (plus
-    the rounds' spread) is explained by it; past that too, or with no reference kept, a finding to explain."""
-    value, spread = as_printed(record["value"], 2), spread_of(record)
-    head = f"{capitalised(sections.cite(TWO_STAGES_SECTION))} reads {schedule}, {value:.2f}x,"
-    if value > DEVICES:
-        return (f"{head} as past {DEVICES} devices' {DEVICES}x: a finding to explain, which no reference "
-                "explains.")
-    reference = work_scaled_reference(record)
-    if reference is None:
-        return f"{head} against a work-scaled reference the ledger does not keep: a finding to explain here."
-    ref = as_printed(reference, 2)
-    if ref > as_printed(record["bound"], 2) and value <= ref:
-        return (f"{head} within its work-scaled reference ({ref:.2f}x: the bound scaled by the work each "
-                "stage measured, alone in its process, against one device's)" + explained_words(record, ref))
-    if ref > as_printed(record["bound"], 2) and within_noise(value, spread, ref):
-        return (f"{head} within its work-scaled reference ({ref:.2f}x) plus the rounds' spread "
-                f"(± {spread:.2f})" + explained_words(record, ref))
-    return f"{head} past its work-scaled reference too ({ref:.2f}x, ± {spread:.2f}): a finding to explain."
-
-
-def explained_words(record: dict, ref: float) -> str:
-    """The end of a §9 median within its reference, in lesson 02's words: explained by the reference; where
-    rounds print past 2 devices' 2x, only in the median (those rounds are a finding no reference explains),
-    and a reference itself past 2x said to be one (``reference_past_two_words``: equal work on two devices gives
-    no more than 2x)."""
-    rounds = rounds_past_two_words(record)
-    if not rounds:
-        return ": explained by the reference."
-    beyond = reference_past_two_words(ref)
-    return f": explained by the reference in the median; {rounds}" + (f"; {beyond}" if beyond else "") + "."
-
-
 def rounds_found(m: dict, found: list[str]) -> list[str]:
     """The names ``rounds_found_words`` gives: lesson 02's pipelines read by their single rounds."""
     return [name for name in READ_AS_LESSON_02 if name not in found and m["results"].get(name) is not None
@@ -310,7 +281,8 @@ def rounds_found(m: dict, found: list[str]) -> list[str]:
 
 def rounds_found_words(m: dict, found: list[str]) -> list[str]:
     """Lesson 02's pipelines whose median is not past its bound but whose single rounds lesson 02 reads as a
-    finding to explain (one past 2x, or above the bound beyond the rounds' spread): each with its rounds."""
+    finding to explain (one past 2x, or one above the bound and above the median + the rounds' spread, round
+    by round: ``figures.rounds_finding``): each with its rounds."""
     labels = recorded_speedups()
     out = []
     for name in rounds_found(m, found):
@@ -476,10 +448,6 @@ def two_stages_named(m: dict, counted: bool, named: list[str]) -> str:
         return f"; {_listed(inside)} {are} among the figures named above{ROUNDS_WHERE}."
     return (f"; {_listed(inside)} {are} among the figures named above; {_listed(outside)} "
             f"{'is' if len(outside) == 1 else 'are'} not{ROUNDS_WHERE}.")
-
-
-def capitalised(text: str) -> str:
-    return text[0].upper() + text[1:]
 
 
 def pipeline_rounds(m: dict) -> str:

@@ -43,8 +43,8 @@ def rounds_above_note(ratios: list[float], bound: float, devices: int | None = D
 
 def rounds_found_here(m) -> dict[str, str]:
     """This page's own paired rounds that lesson 02's rule reads as a finding to explain (a round past 2x, or
-    above the bound beyond the rounds' spread), by list, each with its figures, so the note under §1's counts
-    names them as it names the ledger's (``report.QUOTED_BY`` says which rows quote each list)."""
+    above the bound and above the median + the rounds' spread), by list, each with its figures, so the note
+    under §1's counts names them as it names the ledger's (``report.QUOTED_BY`` says which rows quote each list)."""
     p, cnn, packed = m.get("passes") or {}, m.get("cnn_ddp"), m.get("compressed")  # each where it was timed
     lists = {"tensor parallel rounds": ("tensor-parallel passes", p.get("tensor parallel rounds"),
                                         p.get("bound", DEVICES), DEVICES),
@@ -402,14 +402,25 @@ def b10(m):
     # Read from the measured times, not the fit: a fit that misses some size by tens of per cent confirms nothing.
     link, sec = m["link"], _sends(m)
     small, big = fixed_cost(m), sec[2**22]
-    return [Part(f"{link.name}, one message each, this run: 4 bytes {sec[4] * 1e6:.0f} µs, 1 MiB "
-                 f"{sec[2**20] * 1e6:.0f} µs, 4 MiB {big * 1e6:.0f} µs; a few-byte message's time read as the "
-                 f"smaller of a 4-byte and a 4 KiB message's, {small * 1e6:.0f} µs ({profile_alpha_words(m)}; "
+    times, aside = few_bytes_read(m)
+    return [Part(f"{link.name}, one message each, this run: {times} ({aside}{profile_alpha_words(m)}; "
                  f"this run's alpha-beta "
                  f"fit, {link.fit.alpha * 1e6:.0f} µs and {link.fit.beta / 1e9:.2f} GB/s, misses some size by up "
                  f"to {link.accuracy:.0%}){out_of_order_words(m)}{busy_note(m, 'link', 2)}", MEASURED,
                  two_devices(m["plan"], m["hw"])),
             bytes_share_part(big, small, bool(sizes_out_of_order(m)))]
+
+
+def few_bytes_read(m) -> tuple[str, str]:
+    """Row B10's times and the few-byte time it reads from them, with the aside that opens the parenthesis
+    after them: where this run's message times are out of order, none is read (as rows B2 and B8 say), the
+    4-byte and 4 KiB times printed as they came, and the aside says why."""
+    sec = _sends(m)
+    if sizes_out_of_order(m):
+        return (f"4 bytes {_us(sec[4])} µs, 4 KiB {_us(sec[2**12])} µs, 1 MiB {_us(sec[2**20])} µs, 4 MiB "
+                f"{_us(sec[2**22])} µs; no few-byte time read from them", "out of order, below; ")
+    return (f"4 bytes {_us(sec[4])} µs, 1 MiB {_us(sec[2**20])} µs, 4 MiB {_us(sec[2**22])} µs; a few-byte "
+            f"message's time read as the smaller of a 4-byte and a 4 KiB message's, {_us(fixed_cost(m))} µs", "")
 
 
 def bytes_share_part(big: float, small: float, noise_bound: bool) -> Part:
