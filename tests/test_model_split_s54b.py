@@ -151,3 +151,53 @@ def test_the_unpinned_fit_is_not_called_section_5s_fit_beside_the_pinned_one():
     assert "section 5's fit" not in probe
     # the other outcome: no unpinned fit, nothing named
     assert "that layout" not in link.probe_reading(1.2e-3, 2**20, fit, 0.03, None, None)
+
+
+# --- item 4: cell 36's one-device CPU / wall share, from the two medians the table prints ------------------
+
+
+def _one_device(cpu: float, wall: float) -> runs.Row:
+    return runs.Row(32, 2, "gpipe", 0.14, wall, [0.07, 0.07], cpu=[0.07, 0.07], baseline_cpu=cpu,
+                    speedups=[1.3, 1.31, 1.32, 1.29, 1.33])
+
+
+def test_the_one_device_cpu_share_is_divided_from_the_figures_printed_beside_it():
+    r = _one_device(0.1840, 0.1853)  # t13_02: "97%" from sums never printed, beside 184 and 185 ms
+    table = report.rows_table(runs.PipelineRun([r], [], (3,), 1, True))
+    assert table.rows[0][3] == "185" and table.rows[0][-3] == "184"  # one device ms, one device CPU ms
+    assert report.baseline_cpu_note(r) == ("one device, batch 32: CPU time / wall time 184 / 185 ms = 99% (medians "
+                                           "of 5 rounds, as the table prints them): not below 80%, it ran "
+                                           "whenever it worked")
+    assert "= 100%" in report.baseline_cpu_note(_one_device(0.7360, 0.7389))  # 736 / 739 = 99.6%, half up
+    # the other outcome: under the 80% line as printed, it waited for a core
+    assert report.baseline_cpu_note(_one_device(0.140, 0.185)).endswith("140 / 185 ms = 76% (medians of 5 "
+                                                                         "rounds, as the table prints them): "
+                                                                         "below 80%, it waited for a core")
+    assert report.baseline_cpu_note(_one_device(0.148, 0.185)).endswith("= 80% (medians of 5 rounds, as the table "
+                                                                        "prints them): not below 80%, it ran "
+                                                                        "whenever it worked")
+
+
+def test_cell_36_prints_the_note_not_a_share_of_sums():
+    assert "report.baseline_cpu_note(" in _cell(36) and "sum(cpu) / sum(wall)" not in _cell(36)
+
+
+# --- item 6: section 3's CPU/busy shares printed half up (claims.percent), as beside_line judges them ---------
+
+
+def test_the_naive_splits_cpu_busy_shares_are_printed_half_up():
+    from utils.lessons.model_split import naive
+    from utils.timeline import Span
+
+    # 33 / 40 ms = 0.825: claims.percent prints 83%, ``:.0%`` printed 82%
+    r = runs.Row(32, 1, "gpipe", 0.2, 0.16, [0.040, 0.040], naive=True, speedups=[0.78, 0.80, 0.79, 0.81, 0.80],
+                 cpu=[0.030, 0.033], baseline_cpu=0.15, process_bounds=[1.05, 1.06, 1.04])
+    assert r.cpu_share == [0.75, 0.825] and f"{0.825:.0%}" == "82%"
+    assert naive._rest(r) == "the messages, the turn-taking and waiting for a core (CPU/busy 75% / 83%)"
+    spans = [Span("stage 0", "forward", 0, 0.0, 0.05), Span("stage 1", "forward", 0, 0.05, 0.1)]
+    assert "the stages also waited for a core (CPU/busy 75% / 83%: other programs" in report.naive_reading(r, spans)
+    # the other outcome: no stage below 80% as printed: no waiting for a core named
+    calm = runs.Row(32, 1, "gpipe", 0.2, 0.16, [0.040, 0.040], naive=True, speedups=[0.78, 0.80, 0.79, 0.81, 0.80],
+                    cpu=[0.032, 0.033], baseline_cpu=0.15, process_bounds=[1.05, 1.06, 1.04])
+    assert naive._rest(calm) == "the messages and the turn-taking"
+    assert "waited for a core" not in report.naive_reading(calm, spans)

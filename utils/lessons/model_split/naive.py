@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from utils import timeline
-from utils.claims import Claim, as_printed, half_up, within_noise
+from utils.claims import Claim, as_printed, half_up, percent, within_noise
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, near_reference,
                                             noise_of_one, noise_of_reference, noise_of_weak_reference, printed,
                                             reference_gain, round_text, rounds_text)
@@ -76,7 +76,7 @@ def naive_reading(r: Row, spans) -> str:
     else:
         waited = bool(r.cpu_share) and beside_line(min(r.cpu_share), CONTENDED) == "below"  # waited for a core
         rest = (noise_of_reference(r, pb) if near_reference(r, pb) else
-                f"the stages also waited for a core (CPU/busy {' / '.join(f'{f:.0%}' for f in r.cpu_share)}: "
+                f"the stages also waited for a core (CPU/busy {' / '.join(percent(f) for f in r.cpu_share)}: "
                 "other programs shared the machine)" if waited else "the rest is the messages and the turn-taking")
         why = (f"below 1x by more than the rounds' spread ({value:.2f}x ± {spread:.2f}): slower than one device; "
                f"against the per-process reference ({pb:.2f}x): {rest}")
@@ -150,7 +150,7 @@ def _rest(r: Row) -> str:
     waiting for a core where a stage's CPU/busy fell below ``CONTENDED`` (as ``naive_reading`` says it)."""
     if r.cpu_share and beside_line(min(r.cpu_share), CONTENDED) == "below":  # as printed
         return ("the messages, the turn-taking and waiting for a core (CPU/busy "
-                + " / ".join(f"{f:.0%}" for f in r.cpu_share) + ")")
+                + " / ".join(percent(f) for f in r.cpu_share) + ")")  # half up, as beside_line judges
     return "the messages and the turn-taking"
 
 

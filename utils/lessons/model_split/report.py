@@ -165,6 +165,20 @@ def cpu_busy_note(rows: list[Row]) -> str:
     return text
 
 
+def baseline_cpu_note(r: Row) -> str:
+    """The one-device step's CPU time over its wall time (CPU workers), divided from the two medians the rows
+    table prints beside it in whole ms ("one device CPU ms", "one device ms"), so that a reader redoes it from
+    the page; judged against ``CONTENDED`` as printed (``beside_line``): at or above it, the step ran whenever
+    it worked; below it, it waited for a core."""
+    cpu, wall = as_printed(r.baseline_cpu, 0, 1e-3), as_printed(r.baseline, 0, 1e-3)
+    share = printed_ratio(r.baseline_cpu, r.baseline, 0, 1e-3)
+    said = (f"one device, batch {r.batch}: CPU time / wall time {cpu:.0f} / {wall:.0f} ms = {percent(share)} "
+            f"(medians of {len(r.speedups)} rounds, as the table prints them)")
+    if beside_line(share, CONTENDED) == "below":
+        return said + f": below {CONTENDED:.0%}, it waited for a core"
+    return said + f": not below {CONTENDED:.0%}, it ran whenever it worked"
+
+
 def _gaps(r: Row, profile: float | None = None) -> list[str]:
     """What the measured work opened between this row's speedup and its bound. ``profile``: the profile's
     prediction for this row (section 7), where the page prints it beside the row: a median under the work's
