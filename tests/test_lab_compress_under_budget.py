@@ -58,12 +58,19 @@ def test_the_solution_meets_the_three_budgets(lab):
                 check_accuracy(model, solution, DROP, show=False)]
     assert all(v.passed for v in verdicts), [v.message for v in verdicts]
     assert "in these runs int8 of the whole model ran" in verdicts[1].message  # the one measurement, printed
+    # thirteenth reading: one sentence, each figure once; the division of the medians and the speed in
+    # proportion to the work are the plan's Speed line's
+    speed = verdicts[1].message
+    assert speed.count(" ± ") == 1 and "from the two medians" not in speed and "in proportion" not in speed, speed
+    assert "compiled as the trained model is, yours ran" in speed and "off its float twin's" in speed
     assert "paired standard error, 630 images" in verdicts[2].message  # the held-out images, not validation
     assert "at two standard errors, within the limit" in verdicts[2].message  # its upper bound, not the estimate
     said = plan_sentence(model, solution, verdicts, SIZE, whole=whole)
     assert "meets every budget" in said and "neither alone reaches 20x" in said, said  # measured, both factors
     assert "Speed: int8 alone ran" in said and "your narrower widths made the difference" in " ".join(
         said.split()), said  # goal 2, from the speed check's figures
+    line = " ".join(said.split()).split("Speed: ")[1].split("Accuracy: ")[0]
+    assert "Were time in proportion to the work" in line and line.count(" ± ") == 1, line
     assert "a weight as int8 of the whole model" in " ".join(said.split()) or \
         "what is stored beyond one byte a weight" in " ".join(said.split()), said  # why 3.95x differs from 3.86x
     assert "validation images you could judge it on" in said and "standard errors" in said, said
@@ -316,7 +323,8 @@ def test_the_speed_check_prints_the_division_of_its_two_printed_medians_where_it
     # Reader (fifth reading, check 2): 11.50x and 3.28x printed beside "3.34x ± 0.12": 11.50 / 3.28 = 3.51x
     from utils.labs.compress_under_budget.checks import PairedSpeed, medians_note
     note = medians_note(PairedSpeed(11.50, 3.34, 0.12, 3.28, 21))
-    assert "11.50x / 3.28x = 3.51x from the two medians" in note and "own ratio, 3.34x ± 0.12" in note
+    assert "11.50x / 3.28x = 3.51x from the two medians" in note and note.endswith("each round's own ratio)")
+    assert "3.34x" not in note  # the paired figure stands just before the clause: not printed twice
     assert medians_note(PairedSpeed(11.50, 3.51, 0.12, 3.28, 21)) == ""  # the same as printed: nothing to add
     assert medians_note(PairedSpeed(2.0, 2.0, 0.1, 0.87, 21)) == ""  # the trained model set the bar
 

@@ -101,3 +101,35 @@ def test_the_turning_lengths_intensity_is_33_over_8_rounded_half_up():
     assert "measured the ridge at 3.89, and the op's own intensity at that length, 4.13 FLOPs/byte" in counted
     below = report.turning_limit_sentence(NS(flops=3.88e3, n_bytes=1e3, bound="memory"), 31, NS(ridge=4.125), None)
     assert "ridge at 4.13, above the op's own intensity at that length, 3.88 FLOPs/byte" in below, below
+
+
+# --- lab 04 (other problem 1): the speed check's line is one sentence; its reading is the plan's Speed line -------
+
+
+def test_the_plans_speed_line_holds_the_reading_the_check_line_left_each_figure_once(monkeypatch):
+    """The reader's run: 11.11x, 3.47x, 3.16x ± 0.29 (11.11 / 3.47 = 3.20x), 5.31x fewer weights. The check
+    printed "3.16x ± 0.29" twice and the plan's Speed line repeated the medians clause word for word."""
+    from utils.labs.compress_under_budget import checks as lab04
+
+    widths = {"yours": [276] * 4, "trained": [768] * 4, "whole": [768] * 4}
+    kinds = {"yours": "int8_dynamic", "trained": "float", "whole": "int8_dynamic"}
+    monkeypatch.setattr(lab04, "hidden_widths", lambda m: widths[m])
+    monkeypatch.setattr(lab04, "quantization_of", lambda m: kinds[m])
+    monkeypatch.setattr(lab04, "MEASURED_SPEED", [([276] * 4, "int8_dynamic",
+                                                   lab04.PairedSpeed(11.11, 3.16, 0.29, 3.47, 21, 5.312))])
+    said = lab04._speed_line("yours", "trained", "whole")
+    assert said == (
+        "Speed: int8 alone ran 3.47x the trained model's speed, yours 11.11x it. Were time in proportion to the "
+        "work, a multiply-add a weight (5.31x fewer weights than the whole model's), and int8's gain the same at "
+        "every width, yours would run 5.31x int8 of the whole model's speed and 5.31 x 3.47 = 18.43x the trained "
+        "model's: the measured 11.11x is 60% of that; the costs that do not shrink with the widths (each call's "
+        "own, the activations' traffic, the other layers) weigh more in a thinner model, and this run does not "
+        "measure which. With int8 in both, your narrower widths made the difference: 3.16x ± 0.29 int8 alone's "
+        "speed (11.11x / 3.47x = 3.20x from the two medians; the check reads the median of each round's own "
+        "ratio)."), said
+    kinds["yours"] = "float"   # float, the trained model the bar: the float reference, then the bar's words
+    monkeypatch.setattr(lab04, "MEASURED_SPEED", [([276] * 4, "float",
+                                                   lab04.PairedSpeed(2.10, 2.10, 0.10, 0.95, 21, 5.312))])
+    said = lab04._speed_line("yours", "trained", "whole")
+    assert "yours would run 5.31x the trained model's speed: the measured 2.10x is 40% of that" in said, said
+    assert said.endswith("float in both: your narrower widths made the difference."), said

@@ -25,7 +25,7 @@ import functools
 import statistics
 import textwrap
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch import nn
@@ -204,7 +204,8 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Modu
         if speed_reading(paired_speed(samples), factor) == "cannot tell":  # more rounds before saying either
             more = _paired_samples(baseline, whole, fast, x, rounds)
             samples = {name: seconds + more[name] for name, seconds in samples.items()}
-        speed = paired_speed(samples)
+        fewer = _weights(baseline) / max(_weights(model), 1)  # as the plan line counts them
+        speed = replace(paired_speed(samples), fewer=fewer)
         MEASURED_SPEED[:] = [(hidden_widths(model), kind, speed)]  # the plan's summary reads these same figures
         runs = (f"batch of {len(x)}, on the CPU; each figure the median of {speed.rounds} interleaved "
                 "rounds' own ratios, a round timing the three in turn")
@@ -216,13 +217,10 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Modu
         if reading == "cannot tell":
             raise checks.CheckFailed(f"your model is {said}: the rounds' spread covers {factor:g}x, so this "
                                      f"run cannot tell it at least {factor:g}x; leave a margin{why}")
-        fewer = _weights(baseline) / max(_weights(model), 1)  # as the plan line counts them
-        same = kind == quantization_of(getattr(whole, "_orig_mod", whole))
-        return (f"{speed.ratio:.2f}x faster than the trained model (both compiled), {speed.over:.2f}x ± "
-                f"{speed.spread:.2f} the faster of it and int8 of the whole model{medians_note(speed)} "
-                f"({reference_words(speed.gain)}; {runs}); "
-                f"{proportional_words(speed.ratio, speed.gain, fewer, kind, same)}; compiled, its "
-                f"outputs are {off:.2%} off its float twin's (tolerance {TOLERANCE['int8']:.0%})")
+        # one sentence: the plan's Speed line reads the rest (the medians' division, the work's proportion)
+        return (f"compiled as the trained model is, yours ran {speed.over:.2f}x ± {speed.spread:.2f} the faster "
+                f"of it and int8 of the whole model ({reference_words(speed.gain)}; {runs}), and its outputs "
+                f"are {off:.2%} off its float twin's (tolerance {TOLERANCE['int8']:.0%})")
 
     return checks.run_check(f"at least {factor:g}x the speed of the faster of fp32 and whole-model int8", body,
                             show=show,
@@ -239,6 +237,7 @@ class PairedSpeed:
     spread: float  # ``claims.paired_spread`` of the rounds' ``over`` ratios
     gain: float    # the trained model's time over int8 of the whole model's: above 1, int8 is the reference
     rounds: int
+    fewer: float | None = None  # the whole model's weights over yours (``_weights``), once the check counted them
 
 
 def _paired_samples(baseline: nn.Module, whole: nn.Module, fast: nn.Module, x: torch.Tensor,
@@ -279,7 +278,8 @@ def speed_reading(speed: PairedSpeed, factor: float) -> str:
 def medians_note(speed: PairedSpeed) -> str:
     """Where int8 of the whole model set the bar and the two speeds printed over the trained model divide to
     another figure than the paired one (11.50x / 3.28x = 3.51x against 3.34x), the clause that prints that
-    division and says which one the check reads (``claims.medians_divide_to``: the figures as printed); else ""."""
+    division and says which one the check reads (``claims.medians_divide_to``: the figures as printed); else "".
+    It follows the paired figure, so it does not print that figure again."""
     ratio, gain = claims.as_printed(speed.ratio, 2), claims.as_printed(speed.gain, 2)
     if not int8_set_the_bar(gain):
         return ""  # the trained model set the bar: the two figures are the same median
@@ -287,7 +287,7 @@ def medians_note(speed: PairedSpeed) -> str:
     if divided is None:  # they divide to the paired figure as printed: nothing to add
         return ""
     return (f" ({speed.ratio:.2f}x / {speed.gain:.2f}x = {divided:.2f}x from the two medians; the check reads "
-            f"the median of each round's own ratio, {speed.over:.2f}x ± {speed.spread:.2f})")
+            "the median of each round's own ratio)")
 
 
 def reference_words(gain: float) -> str:
@@ -501,10 +501,11 @@ def _speed_line(model: nn.Module, baseline: nn.Module, whole: nn.Module | None) 
         return "Speed: not timed for this plan (run the speed check above on it)."
     speed = MEASURED_SPEED[0][2]
     narrower = widths != hidden_widths(baseline)
-    said = f"Speed: int8 alone ran {speed.gain:.2f}x the trained model's speed, yours {speed.ratio:.2f}x it. "
+    whole_kind = quantization_of(getattr(whole, "_orig_mod", whole)) if whole is not None else "int8_dynamic"
+    said = (f"Speed: int8 alone ran {speed.gain:.2f}x the trained model's speed, yours {speed.ratio:.2f}x it. "
+            + _in_proportion(speed, kind, kind == whole_kind))
     if int8_set_the_bar(speed.gain):  # the same printed figure as the check's own words
         against = f"{speed.over:.2f}x ± {speed.spread:.2f} int8 alone's speed{medians_note(speed)}"
-        whole_kind = quantization_of(getattr(whole, "_orig_mod", whole)) if whole is not None else "int8_dynamic"
         if kind == whole_kind:
             return said + (f"With int8 in both, {what_it_did('your narrower widths', speed)}: {against}."
                            if narrower else f"With int8 in both and the same widths, yours is int8 alone: {against}.")
@@ -519,6 +520,15 @@ def _speed_line(model: nn.Module, baseline: nn.Module, whole: nn.Module | None) 
         return said + "; your weights' type and your widths both differ from it, and this run does not time the " \
                       "two apart."
     return said + ", the same widths: " + what_it_did("your weights' type", speed) + "."
+
+
+def _in_proportion(speed: PairedSpeed, kind: str, same_kind: bool) -> str:
+    """The speed-up over the trained model beside its value in proportion to the work (``proportional_words``),
+    a sentence of the plan's Speed line; "" where the speed check did not count the weights (``fewer``)."""
+    if speed.fewer is None:
+        return ""
+    words = proportional_words(speed.ratio, speed.gain, speed.fewer, kind, same_kind)
+    return words[:1].upper() + words[1:] + ". "
 
 
 def what_it_did(change: str, speed: PairedSpeed) -> str:
