@@ -10,10 +10,10 @@ equality check of a whole block, inference and decoding with a KV cache). The co
 from __future__ import annotations
 
 import torch
-import torch.distributed as dist
 from torch import nn
 
-from utils.lessons.tensor_parallel.layers import CopyToParallel, ReduceFromParallel, TensorParallelMLP, shard
+from utils.lessons.tensor_parallel.layers import (CopyToParallel, ReduceFromParallel, TensorParallelMLP,
+                                                  all_reduce, shard)
 
 
 class TensorParallelAttention(nn.Module):
@@ -77,6 +77,6 @@ def cached_attention(attn: nn.Module, x: torch.Tensor, cache: dict, key: int) ->
     y = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=T > 1)  # T > 1: the prompt, no cache
     out = attn.proj(y.transpose(1, 2).reshape(B, T, -1))
     if hasattr(attn, "proj_bias"):  # tensor parallel: g, the all-reduce of the partial outputs
-        dist.all_reduce(out)
+        all_reduce(out)  # dist.all_reduce, timed while decode.timing_all_reduces records
         out = out + attn.proj_bias
     return out

@@ -18,6 +18,7 @@ KV cache of fixed size, so that every token runs the same kernels on the same bu
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -28,6 +29,7 @@ from utils.claims import against_speedup, as_printed, printed_ratio
 from utils.launch import process_group
 from utils.lessons.tensor_parallel.inference import Generation, _timed, printed_noise
 from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock, cached_attention
+from utils.lessons.tensor_parallel.layers import AllReduceClock
 
 
 def step(model, idx: torch.Tensor, start: int, cache: dict) -> torch.Tensor:
@@ -40,9 +42,25 @@ def step(model, idx: torch.Tensor, start: int, cache: dict) -> torch.Tensor:
     return model.head(h)
 
 
-def cached_greedy(model, idx: torch.Tensor, new_tokens: int) -> tuple[torch.Tensor, float]:
+@contextmanager
+def timing_all_reduces(calls: list | None):
+    """While inside, each all-reduce of the tensor-parallel forward appends the seconds this rank spent in it
+    to ``calls`` (``layers.AllReduceClock``); with ``calls=None``, nothing is recorded."""
+    if calls is None:
+        yield
+        return
+    AllReduceClock.calls = calls
+    try:
+        yield
+    finally:
+        AllReduceClock.calls = None   # recording stops with the block, even on an error
+
+
+def cached_greedy(model, idx: torch.Tensor, new_tokens: int, all_reduces: list | None = None
+                  ) -> tuple[torch.Tensor, float]:
     """Greedy generation with a KV cache; returns the tokens and the seconds of the decode (after the
-    prompt's prefill) per new token."""
+    prompt's prefill) per new token. ``all_reduces`` (a list): each all-reduce of the timed tokens appends its
+    seconds on this rank (the prefill's are left out, as its time is)."""
     def now() -> float:
         if idx.is_cuda:
             torch.cuda.synchronize(idx.device)
@@ -51,9 +69,10 @@ def cached_greedy(model, idx: torch.Tensor, new_tokens: int) -> tuple[torch.Tens
     cache: dict = {}
     token = step(model, idx, 0, cache)[:, -1].argmax(-1, keepdim=True)
     out, start = [idx, token], now()
-    for n in range(1, new_tokens):
-        token = step(model, token, idx.shape[1] + n - 1, cache)[:, -1].argmax(-1, keepdim=True)
-        out.append(token)
+    with timing_all_reduces(all_reduces):
+        for n in range(1, new_tokens):
+            token = step(model, token, idx.shape[1] + n - 1, cache)[:, -1].argmax(-1, keepdim=True)
+            out.append(token)
     return torch.cat(out, dim=1), (now() - start) / max(1, new_tokens - 1)
 
 
@@ -169,10 +188,29 @@ def weight_bytes(model: nn.Module) -> dict[str, int]:
     return {"blocks": blocks, "rest": sum(p.numel() * p.element_size() for p in model.parameters()) - blocks}
 
 
+def gather_rounds(rounds: list[list[float]], device) -> torch.Tensor:
+    """Every rank's seconds inside each all-reduce call of each timed round, on every rank (a tiny
+    all_gather): (ranks, rounds, calls). Both ranks run the same calls, so the shapes agree."""
+    mine = torch.tensor(rounds, dtype=torch.float64, device=device)
+    every = [torch.empty_like(mine) for _ in range(dist.get_world_size())]
+    dist.all_gather(every, mine)
+    return torch.stack(every).cpu()
+
+
+def all_reduces_of_round(every: torch.Tensor, fastest: int, tokens: int) -> dict:
+    """Per token, in the round ``fastest``: the seconds each rank spent inside its all-reduces, each call's
+    shorter side summed ("both inside": a call's time after the later rank arrived, the rest of the other
+    rank's being its wait), and the calls a token."""
+    calls = every[:, fastest]   # (ranks, calls)
+    said = {f"rank {r}": calls[r].sum().item() / tokens for r in range(calls.shape[0])}
+    return said | {"both inside": calls.min(0).values.sum().item() / tokens, "calls": calls.shape[1] / tokens}
+
+
 def decode_worker(g: Generation, batch: int = 1) -> dict | None:
     """On each worker: decode ``g.new_tokens`` tokens of one prompt with a KV cache, on rank 0 alone and
     tensor-parallel on both, in alternating rounds; rank 0 returns the fastest seconds per token of each,
-    the weight bytes each device reads per token, and whether the tokens agree."""
+    the weight bytes each device reads per token, whether the tokens agree, and, for the fastest
+    tensor-parallel round, the seconds each rank spent inside its all-reduces a token."""
     if g.threads:
         torch.set_num_threads(g.threads)
     with process_group() as device, torch.inference_mode():
@@ -182,18 +220,25 @@ def decode_worker(g: Generation, batch: int = 1) -> dict | None:
         tp.blocks = nn.ModuleList(TensorParallelBlock(b, rank, world) for b in tp.blocks)
         idx = g.prompts(batch).to(device)
         times = {"one device": [], "tensor parallel": []}
-        tokens = {}
+        tokens, inside = {}, []   # inside: per timed round, this rank's seconds in each all-reduce call
         for r in range(g.rounds + 1):  # round 0: warm-up
             for name, model in (("one device", one), ("tensor parallel", tp)):
                 dist.barrier()
                 if name == "one device" and rank:
                     continue
-                _, (tokens[name], per_token) = _timed(lambda: cached_greedy(model, idx, g.new_tokens), device)
+                calls = [] if name == "tensor parallel" else None   # one device has no all-reduce
+                _, (tokens[name], per_token) = _timed(lambda: cached_greedy(model, idx, g.new_tokens, calls),
+                                                      device)
                 if r:
                     times[name].append(per_token)
+                    if calls is not None:
+                        inside.append(calls)
         tp_ops = ops_per_token(tp, idx)  # on both ranks at once: its all-reduces need the other rank
+        every = gather_rounds(inside, device)   # both ranks, before rank 1 leaves
         if rank:
             return None
+        fastest = times["tensor parallel"].index(min(times["tensor parallel"]))   # the round reported
+        in_all_reduces = all_reduces_of_round(every, fastest, max(1, g.new_tokens - 1))
         ops, per_op = ops_per_token(one, idx), per_op_seconds(device)
         graphed = same = None
         if device.type == "cuda":  # one device, a CUDA graph per token: the launches replayed at once
@@ -205,7 +250,7 @@ def decode_worker(g: Generation, batch: int = 1) -> dict | None:
                 "bytes": {"one device": weight_bytes(one), "tensor parallel": weight_bytes(tp)},
                 "same_tokens": torch.equal(tokens["one device"], tokens["tensor parallel"].to(device)),
                 "ops": ops, "tp_ops": tp_ops, "per_op": per_op, "graph": graphed,
-                "graph_same_tokens": same,
+                "graph_same_tokens": same, "all_reduces": in_all_reduces,
                 "batch": batch, "new_tokens": g.new_tokens}
 
 

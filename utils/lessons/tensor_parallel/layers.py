@@ -23,6 +23,8 @@ before you solve the lab spoils it).
 
 from __future__ import annotations
 
+import time
+
 import torch
 import torch.distributed as dist
 from torch import nn
@@ -48,12 +50,36 @@ class ReduceFromParallel(torch.autograd.Function):
     @staticmethod
     def forward(ctx, partial):
         total = partial.clone()
-        dist.all_reduce(total)  # the full output = the sum of the row-parallel partial outputs
+        all_reduce(total)  # dist.all_reduce: the full output = the sum of the row-parallel partial outputs
         return total
 
     @staticmethod
     def backward(ctx, grad):
         return grad
+
+
+class AllReduceClock:
+    """Seconds this rank spends inside each forward all-reduce (``all_reduce`` below), kept only while
+    ``calls`` is a list: lesson 07's decode sets it for its timed tokens (``decode.timing_all_reduces``).
+    ``None`` otherwise: no clock is read."""
+
+    calls: list[float] | None = None
+
+
+def all_reduce(t: torch.Tensor) -> None:
+    """``dist.all_reduce(t)``, the sum over the ranks in place; while ``AllReduceClock.calls`` is a list, the
+    seconds this rank spent inside the call (its wait for the other rank included) are appended to it."""
+    calls = AllReduceClock.calls
+    if calls is None:  # not recording: the bare call
+        dist.all_reduce(t)
+        return
+    if t.is_cuda:  # the work queued before the call is not the call's: let it finish first
+        torch.cuda.synchronize(t.device)
+    start = time.perf_counter()
+    dist.all_reduce(t)
+    if t.is_cuda:  # NCCL returns once the sum is queued: wait until it has run
+        torch.cuda.synchronize(t.device)
+    calls.append(time.perf_counter() - start)
 
 
 def shard(t: torch.Tensor, dim: int, rank: int, world: int) -> torch.Tensor:
