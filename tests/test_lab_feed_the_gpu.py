@@ -520,7 +520,9 @@ def test_a_busy_machine_is_named_only_beyond_the_noise_of_c_measured_alone():
     assert "within noise of the 1.29 s measured alone" in said and "busy machine" not in said, said
     said = _bound_uses(busy, 1.40, load=1.06, compute=1.29, loaders=2)
     assert "longer than the 1.29 s measured alone: a busy machine" in said, said
-    assert _bound_uses(close, 1.29, load=1.06, compute=1.29, loaders=2) == " (max(L/2, C), C measured alone)"
+    assert _bound_uses(close, 1.29, load=1.06, compute=1.29, loaders=2) == (
+        " (max(L/2, C), C the 1.29 s measured alone; your epoch: 1.30 s of its own steps + 0.07 s of waits for "
+        "data = 1.37 s)")
 
 
 def test_why_slow_follows_when_the_device_waited():

@@ -133,3 +133,36 @@ def test_the_plans_speed_line_holds_the_reading_the_check_line_left_each_figure_
     said = lab04._speed_line("yours", "trained", "whole")
     assert "yours would run 5.31x the trained model's speed: the measured 2.10x is 40% of that" in said, said
     assert said.endswith("float in both: your narrower widths made the difference."), said
+
+
+# --- lab 05 (other problem 3): steps + waits = the epoch, printed on every branch of the bound's words ------------
+
+
+@pytest.mark.parametrize("seconds, waits, limit, says", [
+    (1.39, 0.09, 1.30, "with C the 1.30 s your epoch's own steps took, within noise of the 1.29 s measured alone"),
+    (1.47, 0.07, 1.40, "with C the 1.40 s your epoch's own steps took, longer than the 1.29 s measured alone: a "
+                       "busy machine"),
+    (1.39, 0.14, 1.29, "(max(L/2, C), C the 1.29 s measured alone; your epoch: 1.25 s of its own steps"),
+])
+def test_the_bounds_words_always_add_the_epochs_steps_and_waits_up_to_the_epoch(seconds, waits, limit, says):
+    """The reader's run closed 1.30 + 0.09 = 1.39 only because its steps took longer than C (1.29 s): where they
+    took less, "C measured alone" printed no steps, and C + waits overshot the epoch."""
+    from utils.labs.feed_the_gpu.checks import _bound_uses
+    from utils.lessons.data_prefetch.epoch import EpochResult
+
+    said = _bound_uses(EpochResult(seconds, 32, waits), limit, load=1.08, compute=1.29, loaders=2)
+    assert says in said, said
+    steps = round(seconds - waits, 2)
+    assert f"your epoch: {steps:.2f} s of its own steps + {waits:.2f} s of waits for data = {seconds:.2f} s" in said
+
+
+def test_the_steps_are_the_printed_epoch_less_the_printed_waits_so_the_bound_and_the_sum_agree():
+    """1.394 s with 0.086 s of waits print 1.39 and 0.09: the steps are 1.30 (not 1.308, printed 1.31), and the
+    bound that takes them prints the same 1.30."""
+    from utils.labs.feed_the_gpu.checks import _bound_uses, epoch_bound, own_steps
+    from utils.lessons.data_prefetch.epoch import EpochResult
+
+    epoch = EpochResult(1.394, 32, 0.086)
+    assert own_steps(epoch) == 1.30 and epoch_bound(epoch, load=1.08, compute=1.29, loaders=2) == 1.30
+    said = _bound_uses(epoch, 1.30, load=1.08, compute=1.29, loaders=2)
+    assert "C the 1.30 s your epoch's own steps took" in said and "1.30 s of its own steps + 0.09 s" in said, said

@@ -31,12 +31,13 @@ import torch
 
 from utils import checks, claims, models
 from utils.data import MNIST_MEAN, MNIST_STD
+from utils.labs.feed_the_gpu.against_bound import (  # noqa: F401 - the epoch against its bound, read here
+    STEPS_NOISE, _against_bound, _bound_uses, _over_by, closest_to_bound, epoch_bound, own_steps)
 from utils.labs.feed_the_gpu.measure import IMAGE_SIDE, CountedDigits, Crossings
 from utils.lessons.data_prefetch.dataset import SlowDigits, decode_images
 from utils.lessons.data_prefetch.epoch import (
     EpochResult,
     bottleneck,
-    bound,
     measure_compute,
     measure_load,
     run_epoch,
@@ -346,10 +347,11 @@ def check_data(make_batches: Callable, to_device_fn: Callable, device="cpu", set
 
 def your_bottleneck(epoch: EpochResult, limit: float, tolerance: float) -> str:
     """Which stage held the learner's own epoch back, from how long the device waited for data."""
+    waited = claims.as_printed(epoch.wait_seconds, 2)  # as the bound's sum prints it (``_bound_uses``)
     if epoch.wait_seconds > tolerance * limit:
-        return (f"In your run loading is the bottleneck: the device waited {epoch.wait_seconds:.2f} s for "
+        return (f"In your run loading is the bottleneck: the device waited {waited:.2f} s for "
                 f"data ({epoch.wait_seconds / epoch.seconds:.0%} of the epoch).")
-    return (f"In your run compute is the bottleneck: the device waited only {epoch.wait_seconds:.2f} s "
+    return (f"In your run compute is the bottleneck: the device waited only {waited:.2f} s "
             f"for data.")
 
 
@@ -445,23 +447,8 @@ def _expect_reads_in_loaders(setup: LabSetup, unread: int, trained: int, own: in
                   f"loaders than that does not count (yours took {seconds:.2f} s)")
 
 
-def epoch_bound(epoch: EpochResult, load: float, compute: float, loaders: int) -> float:
-    """max(load / loaders, C) for one of the learner's epochs, its C the larger of ``compute`` (measured alone)
-    and what the epoch's own steps took: on a busy machine the steps slow down too, and only the waits for
-    data are the loading's to answer for (lab 05)."""
-    return bound(load, max(compute, epoch.seconds - epoch.wait_seconds), loaders)
-
-
-def closest_to_bound(epochs: list[EpochResult], load: float, compute: float,
-                     loaders: int) -> tuple[EpochResult, float]:
-    """The epoch nearest its own bound (``epoch_bound``), and that bound (lab 05)."""
-    best = min(epochs, key=lambda epoch: epoch.seconds / epoch_bound(epoch, load, compute, loaders))
-    return best, epoch_bound(best, load, compute, loaders)
-
-
 EXTRA_ROUNDS = 2  # short of the bound, two more epochs at most this many times: six in all
 LAST_EPOCH: dict = {}  # what check_epoch measured when the learner's loading last met every rule (take_aways)
-STEPS_NOISE = 0.02  # the course's least timing noise: steps this close to C measured alone show no busy machine
 DEPTH_SLACK = 2  # batches' worth of memory beyond the least the draw needs, before it counts as waste
 
 
@@ -521,35 +508,6 @@ def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, comp
                   "of the step): another configuration meets it holding less. What does a second loader cost, "
                   "and what read-ahead does it save on this draw's runs of slow batches? Or: how far ahead must "
                   "the reading really run?")
-
-
-def _bound_uses(epoch: EpochResult, limit: float, load: float, compute: float, loaders: int) -> str:
-    """Which compute time the bound max(L/2, C) took (``epoch_bound``): C measured alone, or, where the epoch's
-    own steps took longer (other programs on the cores), those steps."""
-    steps = epoch.seconds - epoch.wait_seconds
-    if limit <= bound(load, compute, loaders):
-        return " (max(L/2, C), C measured alone)"
-    if claims.printed_ratio(steps, compute) <= 1 + STEPS_NOISE:   # as printed
-        return (f" (max(L/2, C) with C the {steps:.2f} s your epoch's own steps took, within noise of the "
-                f"{compute:.2f} s measured alone)")
-    return (f" (max(L/2, C) with C the {steps:.2f} s your epoch's own steps took, longer than the {compute:.2f} s "
-            f"measured alone: a busy machine, and only the waits for data are the loading's)")
-
-
-def _over_by(seconds: float, limit: float) -> str:
-    """"5% over it": the epoch against its bound, from the two figures as printed (two decimals), so that a
-    reader's own division gives the same."""
-    over = claims.printed_ratio(seconds, limit) - 1
-    return f"{over:.0%} over it" if over >= 0 else f"{-over:.0%} under it"
-
-
-def _against_bound(seconds: float, limit: float, tolerance: float) -> str:
-    """Where an epoch that met the target lies against its bound, from the figures: over it (within the target),
-    or under it (a bound is a floor on time: a finding to explain)."""
-    figures = f"{seconds:.2f} s against {limit:.2f} s, {_over_by(seconds, limit)}"
-    if claims.as_printed(seconds, 2) >= claims.as_printed(limit, 2):
-        return f"within the {tolerance:.0%} target of the bound ({figures})"
-    return f"under the bound ({figures}: faster than the bound allows, a finding to explain)"
 
 
 def _timed_batch_read(setup: LabSetup, k: int) -> float:

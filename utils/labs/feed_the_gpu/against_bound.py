@@ -1,0 +1,63 @@
+"""Lab 05's epoch against its bound, max(L/2, C): which compute time C the bound takes (measured alone, or the
+epoch's own steps on a busy machine), and the words that set an epoch beside it, every figure as printed so
+that a reader's own sum or division gives the page's. Split from ``checks``, which reads these names."""
+
+from __future__ import annotations
+
+from utils import claims
+from utils.lessons.data_prefetch.epoch import EpochResult, bound, bound_formula
+
+STEPS_NOISE = 0.02  # the course's least timing noise: steps this close to C measured alone show no busy machine
+
+
+def own_steps(epoch: EpochResult) -> float:
+    """The seconds the epoch's own steps took: the epoch less its waits for data, both as printed (two
+    decimals), so that the printed steps and waits add up to the printed epoch (1.39 s = 1.30 + 0.09)."""
+    return claims.half_up(claims.as_printed(epoch.seconds, 2) - claims.as_printed(epoch.wait_seconds, 2), 2)
+
+
+def epoch_bound(epoch: EpochResult, load: float, compute: float, loaders: int) -> float:
+    """max(load / loaders, C) for one of the learner's epochs, its C the larger of ``compute`` (measured alone)
+    and what the epoch's own steps took (``own_steps``): on a busy machine the steps slow down too, and only
+    the waits for data are the loading's to answer for (lab 05)."""
+    return bound(load, max(compute, own_steps(epoch)), loaders)
+
+
+def closest_to_bound(epochs: list[EpochResult], load: float, compute: float,
+                     loaders: int) -> tuple[EpochResult, float]:
+    """The epoch nearest its own bound (``epoch_bound``), and that bound (lab 05)."""
+    best = min(epochs, key=lambda epoch: epoch.seconds / epoch_bound(epoch, load, compute, loaders))
+    return best, epoch_bound(best, load, compute, loaders)
+
+
+def _bound_uses(epoch: EpochResult, limit: float, load: float, compute: float, loaders: int) -> str:
+    """Which compute time the bound max(L/2, C) took (``epoch_bound``): C measured alone, or, where the epoch's
+    own steps took longer (other programs on the cores), those steps; then, on every branch, the epoch as its
+    own steps plus its waits for data, a sum that closes on the printed figures (``own_steps``)."""
+    steps, waits = own_steps(epoch), claims.as_printed(epoch.wait_seconds, 2)
+    parts = (f"; your epoch: {steps:.2f} s of its own steps + {waits:.2f} s of waits for data = "
+             f"{claims.as_printed(epoch.seconds, 2):.2f} s")
+    formula = bound_formula(loaders)
+    if limit <= bound(load, compute, loaders):
+        return f" ({formula}, C the {compute:.2f} s measured alone{parts})"
+    if claims.printed_ratio(steps, compute) <= 1 + STEPS_NOISE:   # as printed
+        return (f" ({formula} with C the {steps:.2f} s your epoch's own steps took, within noise of the "
+                f"{compute:.2f} s measured alone{parts})")
+    return (f" ({formula} with C the {steps:.2f} s your epoch's own steps took, longer than the {compute:.2f} s "
+            f"measured alone: a busy machine, and only the waits for data are the loading's{parts})")
+
+
+def _over_by(seconds: float, limit: float) -> str:
+    """"5% over it": the epoch against its bound, from the two figures as printed (two decimals), so that a
+    reader's own division gives the same."""
+    over = claims.printed_ratio(seconds, limit) - 1
+    return f"{over:.0%} over it" if over >= 0 else f"{-over:.0%} under it"
+
+
+def _against_bound(seconds: float, limit: float, tolerance: float) -> str:
+    """Where an epoch that met the target lies against its bound, from the figures: over it (within the target),
+    or under it (a bound is a floor on time: a finding to explain)."""
+    figures = f"{seconds:.2f} s against {limit:.2f} s, {_over_by(seconds, limit)}"
+    if claims.as_printed(seconds, 2) >= claims.as_printed(limit, 2):
+        return f"within the {tolerance:.0%} target of the bound ({figures})"
+    return f"under the bound ({figures}: faster than the bound allows, a finding to explain)"
