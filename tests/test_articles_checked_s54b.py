@@ -76,12 +76,13 @@ def test_the_note_says_what_lesson_02_found_about_zbv_rounds_past_its_reference(
     note = report.above_bound_note(m, [verdicts.judge(claims.BY_ID["A19"], m, {})])
     assert ("Lesson 02 §9 printed ZBV's work-scaled reference, 2.02x (the bound scaled by the work each stage "
             "measured, alone in its process, against one device's): 2 of its 5 rounds past it too (2.26x, "
-            "2.16x): a finding to explain, which no reference explains; both past 2 devices' 2x too: lesson 02 §9 "
+            "2.16x), beyond the rounds' spread of the median (± 0.23): a finding to explain, which no reference explains; both past 2 devices' 2x too: lesson 02 §9 "
             "names what such a round can be (cheaper work, or a disturbed one-device step); its reference, "
             "2.02x, is itself past 2 devices' 2x") in note, note
     assert ("Lesson 02 §9 printed interleaved 1F1B's work-scaled reference, 1.84x (the bound scaled by the work "
             "each stage measured, alone in its process, against one device's): 1 of its 5 rounds past it too "
-            "(1.86x): a finding to explain, which no reference explains.") in note
+            "(1.86x), beyond the rounds' spread of the median (± 0.08): a finding to explain, which no reference "
+            "explains.") in note
     # the other outcomes: rounds within the reference; a round past 2x within it; no reference kept
     within = report.lesson_02_rounds_reading(INTERLEAVED | {"reference": 1.90}, "interleaved 1F1B")
     assert within.endswith("against one device's): its rounds above the bound lie within it.")

@@ -10,7 +10,7 @@ from utils.claims import as_printed, within_noise
 from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.checks import spread_of, work_scaled_reference
 from utils.lessons.articles_checked.figures import (DEVICES, reference_past_two_words, rounds_above,
-                                                    rounds_past_two_words)
+                                                    rounds_past_spread, rounds_past_two_words)
 from utils.lessons.articles_checked.wording import TWO_STAGES_SECTION
 from utils.lessons.model_split.bounds import round_above
 from utils.lessons.model_split.noise import round_text
@@ -60,25 +60,38 @@ def explained_words(record: dict, ref: float) -> str:
 def lesson_02_rounds_reading(record: dict, schedule: str) -> str:
     """What lesson 02 §9 found about a schedule named by its single rounds (its median within its bound): the
     work-scaled reference it printed, and which of the rounds above the bound lie past that reference too
-    (each as lesson 02 prints it): a finding no reference explains; a round past 2 devices' 2x is one whatever
-    the reference, with the causes lesson 02 names for it."""
+    (each as lesson 02 prints it). Read by the one per-round rule (``rounds_past_spread``): a round past the
+    reference and beyond the median + the rounds' spread is a finding no reference explains; one past it within
+    the spread is explained by the spread; a round past 2 devices' 2x is one whatever the reference, with the
+    causes lesson 02 names for it."""
     head = f"{capitalised(sections.cite(TWO_STAGES_SECTION))} printed {schedule}'s work-scaled reference"
     reference = work_scaled_reference(record)
     if reference is None:
         return f"{head}: the ledger does not keep it, so its rounds above the bound are a finding to explain here."
     ref = as_printed(reference, 2)
     above, past, _ = rounds_above(record)
-    beyond = [x for x in above if round_above(x, ref)]
+    spread_beyond = rounds_past_spread(record)
+    beyond = [x for x in above if round_above(x, ref) and x in spread_beyond]
+    # past the reference, within the spread, and not past 2x (a round past 2x no spread explains: said below)
+    within = [x for x in above if round_above(x, ref) and x not in spread_beyond and x not in past]
     head += f", {ref:.2f}x ({REFERENCE_IS})"
-    if beyond:
-        listed = ", ".join(f"{round_text(x)}x" for x in beyond)
-        said = (f"{head}: {len(beyond)} of its {len(record['rounds'])} rounds past it too ({listed}): a finding to "
-                "explain, which no reference explains")
-    else:
-        said = f"{head}: its rounds above the bound lie within it"
+    said = [f"{len(beyond)} of its {len(record['rounds'])} rounds past it too ({listed(beyond)}), beyond the "
+            f"rounds' spread of the median (± {spread_of(record):.2f}): a finding to explain, which no reference "
+            "explains"] if beyond else []
+    if within:
+        said.append(f"{len(within)}" + ("" if beyond else f" of its {len(record['rounds'])} rounds")
+                    + f" past it too ({listed(within)}), within the rounds' spread"
+                    + ("" if beyond else f" of the median (± {spread_of(record):.2f})")
+                    + f", which explains {'it' if len(within) == 1 else 'them'}")
+    said = f"{head}: " + ("; ".join(said) if said else "its rounds above the bound lie within it")
     if past:  # lesson 02 §9 names what a round past 2x can be, beside its table
-        listed = (f"{'both' if len(past) == 2 else len(past)} past {DEVICES} devices' {DEVICES}x too"
-                  if set(past) <= set(beyond) else rounds_past_two_words(record))
-        said += f"; {listed}: lesson 02 §9 names what such a round can be ({PAST_DEVICES_CAUSE})"
+        counted = (f"{'both' if len(past) == 2 else len(past)} past {DEVICES} devices' {DEVICES}x too"
+                   if set(past) <= set(beyond) else rounds_past_two_words(record))
+        said += f"; {counted}: lesson 02 §9 names what such a round can be ({PAST_DEVICES_CAUSE})"
     beyond_two = reference_past_two_words(ref)
     return said + (f"; {beyond_two}" if beyond_two else "") + "."
+
+
+def listed(rounds: list[float]) -> str:
+    """Rounds as lesson 02 prints them: "2.01x, 1.99x"."""
+    return ", ".join(f"{round_text(x)}x" for x in rounds)
