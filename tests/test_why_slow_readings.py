@@ -30,7 +30,9 @@ def test_the_roofs_own_probe_is_one_kernel_timed_twice_not_a_cache():
     assert "add ran at 104% of its memory roof; it is the roof's own probe (STREAM add on the same 32 MiB" in said
     assert "not a finding" in said and "L3" not in said and "came back" not in said
     verdict = report.memory_verdict(add, roof)
-    assert verdict == "104%: the roof's own probe timed twice, not a finding" and "cache" not in verdict
+    # 2.6 GFLOP/s / 0.0833 = 31.2 GB/s, 92% of the re-timed 33.8: within add's 16% spread (t14_0001 #4)
+    assert verdict == ("104%: the roof's own probe timed twice, within the larger of its two timings' spreads: "
+                       "not a finding") and "cache" not in verdict
 
 
 def test_a_memory_share_is_called_cache_served_only_past_headroom_and_spread_and_on_one_side():

@@ -17,7 +17,7 @@ def _retimed_roof_parts(point, roof) -> tuple[float, float, float, float]:
     profile's roof; the roof is the product or the compute ceiling, whichever is lower."""
     intensity = claims.as_printed_sig(point.op.intensity, 3)
     bandwidth = claims.as_printed(roof.retimed[1].best, 1, 1e9)
-    product = claims.as_printed(intensity * bandwidth, 1)
+    product = claims.half_up(intensity * bandwidth, 1)  # a reader rounds 0.5 x 29.7 = 14.85 up, to 14.9
     return intensity, bandwidth, product, min(product, claims.as_printed(roof.ceilings.flops, 1, 1e9))
 
 
@@ -102,6 +102,56 @@ def probe_left_out(probes) -> str:
     return f"{names}, the roof's own STREAM kernel, left out: one kernel timed twice"
 
 
+def _printed_op_rate(point) -> tuple[float, float, float]:
+    """(GFLOP/s, FLOPs per byte, GB/s) of ``point`` as the block prints the first two, the third worked from
+    them (half up): a reader divides 2.1 GFLOP/s by 0.0833 FLOPs per byte and finds 25.2 GB/s."""
+    gflops = claims.as_printed(point.achieved, 1, 1e9)
+    intensity = claims.as_printed_sig(point.op.intensity, 3)
+    return gflops, intensity, claims.half_up(gflops / intensity, 1)
+
+
+def probe_beside_itself(point, roof) -> tuple[float, object, bool]:
+    """The roof's own probe (``is_bandwidth_probe``) set beside its other timing: (the op's share of it as
+    printed, that other timing, whether the gap is within the larger of the two timings' spreads as printed,
+    ``claims.within_noise``). The other timing is the probe re-timed in the same rounds where the lesson has
+    one, else the roof's bandwidth itself (the same rounds, or the profile's moment without a re-timing)."""
+    if roof.from_profile and len(roof.retimed) >= 2:
+        other = roof.retimed[1]
+        share = claims.half_up(_printed_op_rate(point)[2] / (claims.as_printed(other.best, 1, 1e9) or 0.1), 2)
+    else:
+        other, share = roof.bandwidth, round(point.fraction, 2)  # the share the head prints
+    yardstick = max(round(getattr(point, "spread", 0.0), 2), round(getattr(other, "spread", 0.0), 2))
+    return share, other, claims.within_noise(share, yardstick)
+
+
+def probe_reading(point, roof) -> str:
+    """What the roof's own probe's share says, after its head ("add ran at 84% of its memory roof"): the op
+    against the same kernel timed at the same moment, within both timings' spreads or beyond them, every
+    branch; and, apart, the re-timed probe against the profile's figure, the only gap that is "this moment
+    against the profile's" (the fourteenth reading: a 15% gap at one moment was put down to a -2% moment)."""
+    name, arrays = point.op.name, size_label(int(point.op.bytes // 3))
+    share, other, within = probe_beside_itself(point, roof)
+    retimed = roof.from_profile and len(roof.retimed) >= 2
+    text = f"; it is the roof's own probe (STREAM add on the same {arrays} arrays)"
+    if retimed:
+        gflops, intensity, rate = _printed_op_rate(point)
+        text += (f": its {gflops:.1f} GFLOP/s at {intensity:.3g} FLOPs per byte is {rate:.1f} GB/s, {share:.0%} "
+                 f"of the same kernel timed in the same rounds ({other.best / 1e9:.1f} GB/s)")
+    elif roof.from_profile:
+        text += ", so its share is one kernel timed at two moments, this one and the profile's"
+    else:
+        text += ", so its share is one kernel timed twice in the same rounds"
+    spreads = f"{name} {getattr(point, 'spread', 0.0):.0%}, the probe {getattr(other, 'spread', 0.0):.0%}"
+    one_moment = "" if roof.from_profile and not retimed else "one kernel at one moment, "
+    text += (f", within the larger of the two timings' spreads ({spreads}): not a finding." if within else
+             f", beyond both timings' spreads ({spreads}): {one_moment}a gap this run does not explain.")
+    if retimed:
+        moment = claims.printed_ratio(other.best, roof.bandwidth.best, 1, 1e9) - 1  # as the block's note
+        text += (f" That probe ran {moment:+.0%} from the profile's {roof.bandwidth.best / 1e9:.1f} GB/s: this "
+                 f"moment against the profile's (the probe's spread there: {roof.bandwidth.spread:.0%}).")
+    return text
+
+
 # What write-allocate is, said once where the headroom is first used
 WRITE_ALLOCATE = ("a CPU reads a cache line, the fixed-size block its caches move, before writing it "
                   "(write-allocate), traffic STREAM's count leaves out")
@@ -118,10 +168,7 @@ def memory_reading(point, roof, l3_bytes: int | None = None) -> str:
     if grade == "under":
         return f"{head}: at or under it, as the roofline says."
     if grade == "probe":
-        arrays = size_label(int(point.op.bytes // 3))
-        return (f"{head}; it is the roof's own probe (STREAM add on the same {arrays} arrays), so its share is "
-                f"one kernel timed twice: this moment against the profile's (the probe's spread there: "
-                f"{roof.bandwidth.spread:.0%}), not a finding.")
+        return head + probe_reading(point, roof)
     if grade == "noise":
         return f"{head}: above it by no more than its own {spread:.0%} spread, so no excess is shown."
     if grade == "crosses":
@@ -155,8 +202,10 @@ def memory_verdict(point, roof) -> str:
     share, grade = f"{point.fraction:.0%}", memory_grade(point, roof)
     spread = f"{getattr(point, 'spread', 0.0):.0%}"
     room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
+    probe = ("within the larger of its two timings' spreads: not a finding" if grade == "probe"
+             and probe_beside_itself(point, roof)[2] else "beyond both timings' spreads: a gap not explained here")
     return {"under": f"{share} of its roof",
-            "probe": f"{share}: the roof's own probe timed twice, not a finding",
+            "probe": f"{share}: the roof's own probe timed twice, {probe}",
             "noise": f"{share}, within its {spread} spread: no excess shown",
             "crosses": f"{share} against the profile's figure",
             "write-allocate": f"{share}: above the roof, within its {room:.2f}x (write-allocate)",
