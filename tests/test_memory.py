@@ -807,37 +807,31 @@ def test_collectives_sentence_works_its_bytes_ratios_from_the_mb_as_printed():
 
 
 def test_selectives_share_of_full_checkpointings_extra_time_moves_both_steps_plus_minus():
-    # ninth reading: "59% ... (45%-73% within the rounds' noise)" moved selective's ± 0.03 alone; full
-    # checkpointing's 1.21x printed its own ± 0.01 beside it: 7.7 / 18.0 to 12.5 / 16.4 ms is 43%-76%
+    # ninth reading: the range moved selective's ± alone; both steps' ± move it now. Fourteenth reading: in
+    # ms as the parts print them (the ratios 1.13x and 1.21x rounded the extra times a second time)
     plain, full, selective = 80.3, 97.5, 90.4   # ms, as the table printed them
-    part, whole = selective / plain - 1, full / plain - 1
-    low, high = summary.share_range(part, whole, 0.03, 0.01)
-    # twelfth reading: worked from the steps as printed, 1.13x and 1.21x: 0.10 / 0.22 to 0.16 / 0.20
-    assert f"{low:.3f}-{high:.3f}" == "0.455-0.800"
-    line = summary.share_with_range(part, whole, 0.03, 0.01, "of full checkpointing's extra time")
-    assert line == "62% of full checkpointing's extra time (45%-80% within both steps' ±)"
-    assert summary.share_range(0.10, 0.20, 0.30, 0.0)[0] == 0.0   # never under nothing
+    part, whole = selective - plain, full - plain   # +10.1 and +17.2 ms
+    low, high = summary.share_range(part, whole, 0.03 * plain, 0.01 * plain)   # ± 2.4 and 0.8 ms as printed
+    assert f"{low:.3f}-{high:.3f}" == "0.428-0.762"   # 7.7 / 18.0 and 12.5 / 16.4
+    line = summary.share_with_range(part, whole, 0.03 * plain, 0.01 * plain,
+                                    "of full checkpointing's extra time")
+    assert line == ("59% of full checkpointing's extra time (10.1 / 17.2 ms; 43%-76% within both steps' "
+                    "± 2.4 and 0.8 ms)")
+    assert summary.share_range(10.0, 20.0, 30.0, 0.0)[0] == 0.0   # never under nothing
     # the other outcome: full's own extra time within its ± of zero, so no share can be read
-    assert summary.share_range(0.05, 0.01, 0.03, 0.02) == (0.0, float("inf"))
-    unread = summary.share_with_range(0.05, 0.01, 0.03, 0.02, "of full checkpointing's extra time")
-    assert unread.startswith("an unread share of full") and "within its ± 0.02 of zero" in unread
+    assert summary.share_range(4.0, 0.8, 2.4, 1.6) == (0.0, float("inf"))
+    unread = summary.share_with_range(4.0, 0.8, 2.4, 1.6, "of full checkpointing's extra time")
+    assert unread.startswith("an unread share of full") and "+0.8 ms, is within its ± 1.6 ms of zero" in unread
 
 
 def test_selectives_share_and_its_range_are_worked_from_the_steps_as_printed():
-    # twelfth reading: "62% ... (45%-84% within both steps' ±)" beside selective 1.16x ± 0.03 and full
-    # 1.26x ± 0.03; from those, the highest share is 0.19 / 0.23 = 82.6%, printed 83%
-    # (84% was the unrounded 0.1891 / 0.2261)
-    plain, full, selective = 77.3, 97.1, 89.6   # ms, as the table printed them
-    part, whole = selective / plain - 1, full / plain - 1
-    assert (f"{1 + part:.2f}", f"{1 + whole:.2f}") == ("1.16", "1.26")   # the page's two figures
-    assert (summary.as_printed_extra(part), summary.as_printed_extra(whole)) == (0.16, 0.26)
-    line = summary.share_with_range(part, whole, 0.03, 0.03, "of full checkpointing's extra time")
-    assert line == "62% of full checkpointing's extra time (45%-83% within both steps' ±)"
-    # a share that ties at half a percent as printed rounds up, as a reader rounds: 0.13 / 0.20 = 65%,
-    # 0.10 / 0.23 = 43.48%, 0.16 / 0.17 = 94.12%; and 0.33 / 0.40 = 82.5% -> 83%
+    # a share that ties at half a percent as printed rounds up, as a reader rounds: 13 / 20 = 65%,
+    # 10 / 23 = 43.48%, 16 / 17 = 94.12%; and 33 / 40 = 82.5% -> 83%
     within = "within both steps' ±"
-    assert summary.share_with_range(0.33, 0.40, 0.0, 0.0, "of it") == f"83% of it (83%-83% {within})"
-    assert summary.share_with_range(0.13, 0.20, 0.03, 0.03, "of it") == f"65% of it (43%-94% {within})"
+    assert (summary.share_with_range(33.0, 40.0, 0.0, 0.0, "of it")
+            == f"83% of it (33.0 / 40.0 ms; 83%-83% {within} 0.0 and 0.0 ms)")
+    assert (summary.share_with_range(13.0, 20.0, 3.0, 3.0, "of it")
+            == f"65% of it (13.0 / 20.0 ms; 43%-94% {within} 3.0 and 3.0 ms)")
 
 
 def test_checkpointings_printed_plus_minus_keeps_the_lessons_2_percent_floor():

@@ -179,17 +179,25 @@ def outliers(rows: list[dict], wide: float = 0.5) -> list[str]:
 
 
 def inversions(rows: list[dict]) -> list[str]:
-    """Where a larger message took less time than the size before it, whether the repeats' ranges overlap
-    (noise at the scale of the fixed cost) or not (the path changes between the two sizes)."""
+    """Where a larger message took no longer than the size before it, as the table prints the two medians
+    (``ms_text``, so that 2.725 ms is read as the table's 2.72): less, or the same as printed; and whether the
+    repeats' ranges, as printed, overlap (noise at the scale of the fixed cost) or not (the path changes
+    between the two sizes)."""
+    shown = printed_seconds  # every comparison on the figures as the table prints them
     out = []
     for small, large in zip(rows, rows[1:]):
-        if large["seconds"] < small["seconds"]:
-            noise = large["high"] >= small["low"]
-            out.append(f"{_label(large['bytes'])} took less than {_label(small['bytes'])} "
-                       f"({large['seconds'] * 1e3:.3f} against {small['seconds'] * 1e3:.3f} ms): "
-                       + ("their repeats' ranges overlap, so the two cost the same within noise"
-                          if noise else "beyond both ranges of repeats: the path's regime changes between them, "
-                          "which this lesson does not measure further"))
+        if shown(large["seconds"]) > shown(small["seconds"]):
+            continue
+        if shown(large["seconds"]) == shown(small["seconds"]):
+            took = f"took the same time as {_label(small['bytes'])} as printed ({ms_text(large['seconds'])} ms each)"
+        else:
+            took = (f"took less than {_label(small['bytes'])} "
+                    f"({ms_text(large['seconds'])} against {ms_text(small['seconds'])} ms)")
+        noise = shown(large["high"]) >= shown(small["low"])
+        out.append(f"{_label(large['bytes'])} {took}: "
+                   + ("their repeats' ranges overlap, so the two cost the same within noise"
+                      if noise else "beyond both ranges of repeats: the path's regime changes between them, "
+                      "which this lesson does not measure further"))
     return out
 
 
@@ -255,3 +263,41 @@ def times_text(ratio: float) -> str:
     """A ratio worked from printed figures, to one decimal, as section 7 prints it: rounded half up as a
     reader rounds (2.34 / 1.04 = 2.25 -> "2.3x"; ``:.1f`` rounds half to even and prints 2.2x)."""
     return f"{half_up(ratio, 1):.1f}x"
+
+
+def _worked_ms(value: float) -> str:
+    """A time in ms worked from printed figures, to the table's precision (``ms_decimals``), rounded half up."""
+    digits = sig_decimals(value, 3, least=MS_DIGITS)
+    return f"{half_up(value, digits):.{digits}f}"
+
+
+def bucket_pieces(rows: list[dict], whole: int, cap: int) -> str:
+    """Whether cutting ``whole`` bytes into messages of ``cap`` bytes (DDP's buckets) costs more than sending
+    it whole, priced from section 6's table alone: the whole's MiB over the cap's (to 0.01), times the cap row's
+    median, against the whole row's median, and the same product over each row's repeats. Where the two ranges
+    of repeats overlap the two cost the same within noise; otherwise more or less. Every operand as printed.
+    Lesson 03: the run, not the markdown, says whether the buckets' smaller size is a cause."""
+    by_size = {r["bytes"]: r for r in rows}
+    if whole <= cap:
+        return f"The {_label(whole)} fit one {_label(cap)} bucket: no smaller messages to price"
+    if cap not in by_size or whole not in by_size:
+        return f"Section 6's table has no {_label(cap)} row: this run does not price its buckets' size alone"
+    piece, alone = by_size[cap], by_size[whole]
+    count = half_up(whole / cap, 2)  # the whole's size in buckets, as its label and the cap's print it
+    ms_of = lambda seconds: printed_seconds(seconds) * 1e3  # the table's figure
+    summed = [count * ms_of(piece[k]) for k in ("seconds", "low", "high")]
+    whole_ms = [ms_of(alone[k]) for k in ("seconds", "low", "high")]
+    shown = [float(_worked_ms(t)) for t in summed]  # the sums as printed: the comparison reads them
+    priced = (f"section 6's table prices the {_label(whole)} sent {_label(cap)} at a time, at that row's "
+              f"{ms_text(piece['seconds'])} ms each: {count:.2f} x {ms_text(piece['seconds'])} = "
+              f"{_worked_ms(summed[0])} ms ({_worked_ms(summed[1])}-{_worked_ms(summed[2])} ms over its repeats), "
+              f"against the whole's {ms_text(alone['seconds'])} ms ({ms_text(alone['low'])}-"
+              f"{ms_text(alone['high'])} ms)")
+    if shown[1] <= whole_ms[2] and shown[2] >= whole_ms[1]:
+        return (f"Cut into {_label(cap)} buckets: {priced}: the same within the repeats' ranges, so this run "
+                "does not show smaller messages costing more")
+    if shown[0] > whole_ms[0]:
+        return (f"Cut into {_label(cap)} buckets: {priced}: more, beyond the repeats' ranges: here the smaller "
+                "messages cost more for the same bytes: the buckets' size adds to the calls' time")
+    return (f"Cut into {_label(cap)} buckets: {priced}: less, beyond the repeats' ranges: here the smaller "
+            "messages cost less for the same bytes: the buckets' size adds nothing to the calls' time")

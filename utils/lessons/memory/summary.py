@@ -251,36 +251,41 @@ def policy_clause(policy: float, spread: float) -> str:
             "AdamW (the step less its forward)")
 
 
-def as_printed_extra(extra: float) -> float:
-    """An extra time in plain steps (0.1891 for a step 1.1891x the plain one) as the page prints it: from the
-    step's "1.19x", so 0.19. The share below is worked from these, as a reader redoes it. Lesson 06."""
-    return round(claims.as_printed(1 + extra, 2) - 1, 2)   # round again: 1.19 - 1 is 0.18999999...
-
-
 def share_range(part: float, whole: float, part_pm: float, whole_pm: float) -> tuple[float, float]:
-    """The range of ``part / whole`` that both figures' ± allow, each figure and ± as printed beside it (the
-    extra times from their "1.16x" and "1.26x", ``as_printed_extra``): the lowest share from the smallest
-    part over the largest whole, the highest from the largest part over the smallest whole (moving one ±
-    alone would read the share more exactly than the rounds measured it). Never under 0; where the whole's ±
-    reaches zero, no upper end (``math.inf``). Lesson 06 (selective's extra time over full checkpointing's,
-    in plain steps)."""
-    part, whole = as_printed_extra(part), as_printed_extra(whole)
-    part_pm, whole_pm = claims.as_printed(part_pm, 2), claims.as_printed(whole_pm, 2)
+    """The range of ``part / whole`` that both figures' ± allow: extra step times in ms, each with its ± in ms,
+    all as printed (0.1 ms: "+13.6 ms", "± 9.1 ms"). The lowest share is the smallest part over the largest
+    whole, the highest the largest part over the smallest whole (moving one ± alone would read the share more
+    exactly than the rounds measured it). Never under 0; where the whole's ± reaches zero, no upper end
+    (``math.inf``). Lesson 06 (selective's extra time over full checkpointing's)."""
+    part, whole, part_pm, whole_pm = (claims.as_printed(v, 1) for v in (part, whole, part_pm, whole_pm))
     if whole - whole_pm <= 0:   # the whole may be nothing at all: any share fits
         return 0.0, math.inf
     return max((part - part_pm) / (whole + whole_pm), 0.0), (part + part_pm) / (whole - whole_pm)
 
 
 def share_with_range(part: float, whole: float, part_pm: float, whole_pm: float, of_what: str) -> str:
-    """``part / whole`` in whole percent ``of_what``, with ``share_range``'s range, both worked from the
-    figures as printed (1.16x and 1.26x: 0.16 / 0.26) and rounded half up as a reader rounds: "62% of full's
-    extra time (45%-83% within both steps' ±)". Lesson 06."""
+    """``part / whole`` in whole percent ``of_what``, with ``share_range``'s range, worked from the extra times
+    in ms as the page prints them (+13.6 and +19.8 ms, not the rounded ratios 1.16x and 1.24x: 0.16 / 0.24
+    would read 67% where 13.6 / 19.8 is 69%), rounded half up as a reader rounds: "69% of full's extra time
+    (13.6 / 19.8 ms; 18%-162% within both steps' ± 9.1 and 5.8 ms)". Lesson 06."""
+    part, whole, part_pm, whole_pm = (claims.as_printed(v, 1) for v in (part, whole, part_pm, whole_pm))
     low, high = share_range(part, whole, part_pm, whole_pm)
     if high == math.inf:
-        return f"an unread share {of_what} (that extra time is within its ± {whole_pm:.2f} of zero)"
-    share = as_printed_extra(part) / as_printed_extra(whole)
-    return (f"{claims.percent(share)} {of_what} ({claims.percent(low)}-{claims.percent(high)} within both "
-            "steps' ±)")
+        return (f"an unread share {of_what} (that extra time, {whole:+.1f} ms, is within its ± {whole_pm:.1f} ms "
+                "of zero)")
+    return (f"{claims.percent(part / whole)} {of_what} ({part:.1f} / {whole:.1f} ms; {claims.percent(low)}-"
+            f"{claims.percent(high)} within both steps' ± {part_pm:.1f} and {whole_pm:.1f} ms)")
+
+
+def saving_share(base: float, full: float, selective: float) -> str:
+    """Selective's saving of the peak as a share of full checkpointing's, from the three peaks in MB as the
+    peaks table prints them (2 decimals): "32% of its saving (7.39 / 22.88 MB)", which a reader redoes from the
+    table (the two rounded percents beside it, 16% and 49%, would give 33%). Lesson 06."""
+    base, full, selective = (claims.as_printed(v, 2, MB) for v in (base, full, selective))
+    part, whole = round(base - selective, 2), round(base - full, 2)   # round again: float subtraction
+    if whole <= 0:   # full checkpointing saved nothing as printed: no share to read
+        return f"no share of its saving (full checkpointing's peak, {full:.2f} MB, is not below {base:.2f} MB)"
+    return f"{claims.percent(part / whole)} of its saving ({part:.2f} / {whole:.2f} MB)"
 
 
 def gain_range(verdict: str, value: float, spread: float, bound: float, baseline: float = 1.0) -> str:
