@@ -50,14 +50,17 @@ def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one devi
     return plots.finish(fig, title)
 
 
-def plot_schedule(spans, title: str | None = None, simulated: bool | None = None, row=None):
+def plot_schedule(spans, title: str | None = None, simulated: bool | None = None, row=None,
+                  rounds: int | None = None):
     """``timeline.plot_gantt`` with its legend held a fixed distance under the axis and the figure cropped
     to it, so that no empty band separates the legend from the *simulated on CPU* stamp.
 
     ``row``: the table's row of the schedule drawn. The bars are one step, the median round's (``PipelineRun.spans``:
     the round whose paired speedup is the row's median); with a row, the busy share written beside each worker
     is the table's (median busy / median step, ``Row.busy``), so that the chart and the table print one figure,
-    and the axis says which is which."""
+    and the axis says which is which. ``rounds``: without a row (section 3's naive split, whose busy shares
+    no table prints), the rounds the median round was picked from: the axis says the bars and their busy
+    labels are that one round's."""
     from matplotlib.transforms import ScaledTranslation
 
     fig = timeline.plot_gantt(spans, title=title, simulated=simulated)
@@ -69,6 +72,8 @@ def plot_schedule(spans, title: str | None = None, simulated: bool | None = None
             text.set_text(f"busy {min(printed_ratio(busy, row.seconds, 0, 1e-3), 1.0):.0%}")
         rounds = len(row.speedups)
         ax.set_xlabel(ax.get_xlabel() + f"; bars: the median round; busy: the table's, median of {rounds} rounds")
+    elif rounds:  # the busy labels are the drawn bars' own: say which round they are
+        ax.set_xlabel(ax.get_xlabel() + f"; bars and busy: the median round of {rounds}")
     legend = ax.get_legend()
     if legend is not None:  # 0.5 inch under the axis, whatever the axis's height turns out to be
         legend.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans))

@@ -225,8 +225,8 @@ def link_cause(r: Row, alpha: float, beta: float) -> str:
     if word not in ("all", "most", "a real part"):
         return ""
     covers = {"all": "covers all of", "most": "is most of", "a real part": "is a real part of"}[word]
-    return (f"the messages' estimated time (the link's fit) {covers} the loss at the fit's price (the traffic "
-            "reading below reads it at the probe's too)")
+    return (f"the messages' estimated time (the link's fit) {covers} the loss at the fit's price (read again "
+            "at section 8's probe's price: the traffic reading says where)")  # sections 5 and 9 both print it
 
 
 def _short_word(part: float) -> str:

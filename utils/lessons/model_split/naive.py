@@ -240,6 +240,18 @@ def _the_rest(entries: list, shown: list[str]) -> str:
     return " and ".join(where for where, _, _ in entries if where not in shown)
 
 
+def _covers(a: str, ra: Row, b: str, rb: Row) -> str:
+    """Which band covers which, for two launches within each other's noise: the noise rule asks only that one
+    median ± its spread cover the other's, and a narrow band may not reach back ("section 3's 0.97x ± 0.10
+    covers 0.99x; section 5's ± 0.01 does not reach 0.97x")."""
+    (va, sa), (vb, sb) = printed(ra), printed(rb)
+    ab, ba = within_noise(va, sa, vb), within_noise(vb, sb, va)
+    if ab and ba:
+        return f"{a}'s {va:.2f}x ± {sa:.2f} and {b}'s {vb:.2f}x ± {sb:.2f} each cover the other's median"
+    (wide, v, s), (narrow, w, t) = ((a, va, sa), (b, vb, sb)) if ab else ((b, vb, sb), (a, va, sa))
+    return f"{wide}'s {v:.2f}x ± {s:.2f} covers {w:.2f}x; {narrow}'s ± {t:.2f} does not reach {v:.2f}x"
+
+
 def same_step_note(entries: list[tuple[str, str, Row]], split=None) -> str:
     """One step (one batch, one split, one micro-batch) run by different code in different launches, e.g.
     section 3's hand-written naive split, section 5's ``ScheduleGPipe`` with m=1 and section 8's layers
@@ -266,8 +278,10 @@ def same_step_note(entries: list[tuple[str, str, Row]], split=None) -> str:
     elif apart:
         said += f" Outside each other's noise: {'; '.join(apart)}; {together}."
     else:
-        return said + (" Each lies within the others' noise and the verdicts agree on whether there is an "
-                       f"effect; {together}.")
+        covers = "; ".join(_covers(a, ra, b, rb) for i, (a, _, ra) in enumerate(entries)
+                           for b, _, rb in entries[i + 1:])
+        return said + (" Within noise of each other by the lesson's rule (one median ± its spread covers the "
+                       f"other's): {covers}; the verdicts agree on whether there is an effect; {together}.")
     return said + (" One launch's ± understates how far the figure moves between launches and codes, so no "
                    "launch's verdict alone decides; read them together.")
 

@@ -243,22 +243,24 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
     if rest >= 0:
         text += (f"; {ms(extra)} - {ms(fixed)} - {ms(in_bytes)} leaves {ms(rest)} ms that the messages do not "
                  "explain")
-        covered = work_rise(got, extra)
-        text += (f": the stages' measured work, {covered:+.0f} ms, covers the whole extra time (where "
-                 "it went inside the work, untimed here)" if covered is not None else
+        covered = work_rise(got, extra, as_printed(noise, d))
+        text += (f": the stages' measured work, {covered:+.0f} ms, covers the whole extra time"
+                 f"{_within_spread(covered, extra, as_printed(noise, d), d)} (where it went inside the work, "
+                 "untimed here)" if covered is not None else
                  ": this run did not measure where it went (candidates, untimed here: the schedule's "
                  "bookkeeping, one more forward and backward call per sub-layer)")
         share = "most" if fixed + in_bytes > rest else "less than half"
         return text + f". The messages measured here account for {share} of the extra time."
     if not overpriced(got):  # above the median, not above its largest reading: the price is not decided
         undecided = messages_undecided(got)
-        return text + f". {undecided[0].upper()}{undecided[1:]}." + work_note(got, extra)
+        return text + f". {undecided[0].upper()}{undecided[1:]}." + work_note(got, extra, as_printed(noise, d), d)
     # one micro-batch: nothing overlaps, so the messages' whole cost is in the step: the probe overprices them
     text += (f", {ms(-rest)} ms more than the placement's whole extra time: the probe, timing one message "
              "alone, overprices these messages inside the step (this run does not tell why)")
     cause = ("their fixed cost (the 4-byte probe's time, per message), not bytes" if fixed > in_bytes
              else "bytes, not the number of crossings")
-    return text + f". Of the messages' cost at the probe's price, most is {cause}." + work_note(got, extra)
+    return (text + f". Of the messages' cost at the probe's price, most is {cause}." +
+            work_note(got, extra, as_printed(noise, d), d))
 
 
 def printed_work_rise(got: dict) -> float | None:
@@ -271,22 +273,36 @@ def printed_work_rise(got: dict) -> float | None:
     return sum(placed.work_ms[0]) - sum(layers.work_ms[0])
 
 
-def work_rise(got: dict, extra_ms: float) -> float | None:
-    """``printed_work_rise`` where it covers ``extra_ms``, the extra step time, as ``work_note`` says it; None
-    where the rows carry no work or it falls short. One computation for the headline, the reading and the
-    claims table."""
+def work_covers(more: float, extra_ms: float, noise_ms: float) -> bool:
+    """Whether the work's rise ``more`` accounts for the extra step time ``extra_ms`` (± ``noise_ms``, the
+    paired rounds' spread), all as printed: at least as large, or short of it by less than the spread (the one
+    noise rule, ``claims.within_noise``). A shortfall the spread covers is noise, not waiting shown."""
+    return more >= extra_ms or within_noise(extra_ms, noise_ms, more)
+
+
+def _within_spread(more: float, extra_ms: float, noise_ms: float, digits: int) -> str:
+    """" within its spread of ± 1.9 ms" where the work covers the extra time only by the noise rule, else ""."""
+    return "" if more >= extra_ms else f" within its spread of ± {ms_text(noise_ms, digits=digits)} ms"
+
+
+def work_rise(got: dict, extra_ms: float, noise_ms: float) -> float | None:
+    """``printed_work_rise`` where it covers ``extra_ms``, the extra step time ± ``noise_ms`` (``work_covers``),
+    as ``work_note`` says it; None where the rows carry no work or it falls short by more than the spread. One
+    computation for the headline, the reading and the claims table."""
     more = printed_work_rise(got)
-    return more if more is not None and more >= extra_ms else None
+    return more if more is not None and work_covers(more, extra_ms, noise_ms) else None
 
 
-def work_note(got: dict, extra_ms: float) -> str:
+def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> str:
     """The stages' measured work (both workers, ``Row.work``: CPU time on CPU workers, which also covers
     their sends and receives; device time on GPUs) of the attention/feed-forward placement over the layers
-    split's, set beside the extra step time (ms): with one micro-batch the stages take turns, so extra work
-    shows in full in the step. "" where the rows carry no work."""
+    split's, set beside the extra step time (ms, ± ``noise_ms``, both as printed with ``digits`` decimals): with
+    one micro-batch the stages take turns, so extra work shows in full in the step. A rise short of the extra
+    time by less than its spread covers it within noise: no waiting is named. "" where the rows carry no work."""
     more = printed_work_rise(got)  # from the table's per-stage ms: the reader's own sum
     if more is None:
         return ""
+    ms = lambda x, sign=False: ms_text(x, sign, digits)  # noqa: E731
     said = (f" The stages' measured work rose by {more:+.0f} ms against the layers split's (their CPU time "
             "on CPU workers, sends and receives included, summed from the table's ms per stage): "
             if got["attn/ffn"]["row"].cpu_workers else
@@ -294,8 +310,13 @@ def work_note(got: dict, extra_ms: float) -> str:
             "the table's ms per stage): ")
     if more >= extra_ms:
         return said + "that alone covers the extra step time, since with one micro-batch the stages take turns."
-    return said + (f"less than the extra step time; the other {as_printed(extra_ms - more, 1):.1f} ms is waiting, which the "
-                   "work leaves out (for a message, or for the other stage).")
+    if work_covers(more, extra_ms, noise_ms):
+        return said + (f"within the extra step time's spread ({ms(extra_ms, True)} ± {ms(noise_ms)} ms covers "
+                       f"{more:+.0f}), so it covers the extra step time: no waiting shown, since with one "
+                       "micro-batch the stages take turns.")
+    return said + (f"less than the extra step time by more than its spread (± {ms(noise_ms)} ms); the other "
+                   f"{as_printed(extra_ms - more, 1):.1f} ms is waiting, which the work leaves out (for a message, "
+                   "or for the other stage).")
 
 
 def extra_note(got: dict) -> str:
@@ -318,10 +339,11 @@ def extra_note(got: dict) -> str:
                 "split into causes is not decided by this run")
     if cost > extra:  # above the median but within its spread: not refuted, and not a split either
         return f"{said}: {messages_undecided(got)}" + _work_split(got)
-    rest, covered = ms_text(as_printed(extra - cost, d), digits=d), work_rise(got, extra)
+    rest, covered = ms_text(as_printed(extra - cost, d), digits=d), work_rise(got, extra, as_printed(noise, d))
     return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
-            (f"the other {rest} ms lie in the stages' measured work ({covered:+.0f} ms, which covers the "
-             "whole difference)" if covered is not None else f"{rest} ms are not explained by this run"))
+            (f"the other {rest} ms lie in the stages' measured work ({covered:+.0f} ms, which covers the whole "
+             f"difference{_within_spread(covered, extra, as_printed(noise, d), d)})" if covered is not None
+             else f"{rest} ms are not explained by this run"))
 
 
 def messages_undecided(got: dict) -> str:
@@ -379,9 +401,11 @@ def _work_split(got: dict) -> str:
     if not split_decided(got) or more is None:
         return ""
     extra, noise = extra_time(got)[:2]
-    shown = as_printed(extra, _sum_digits(extra, noise))  # the extra time as section 8's line prints it
-    if more >= shown:
-        return f"; the stages' measured work, {more:+.0f} ms, covers the extra time"
+    d = _sum_digits(extra, noise)
+    shown, spread = as_printed(extra, d), as_printed(noise, d)  # as section 8's line prints them
+    if work_covers(more, shown, spread):
+        within = _within_spread(more, shown, spread, d)
+        return f"; the stages' measured work, {more:+.0f} ms, covers the extra time{within}"
     return (f"; of the extra time, the stages' measured work rose by {more:+.0f} ms and the other "
             f"{as_printed(shown - more, 1):.1f} ms is waiting")
 
@@ -481,4 +505,4 @@ def placement_answer(got: dict) -> str:
     said += medians_clause(got)
     if not resolved(got):
         return said + " That difference is within noise of 0: this run does not resolve it."
-    return said + (work_note(got, as_printed(extra, d)) if split_decided(got) else "")
+    return said + (work_note(got, as_printed(extra, d), as_printed(noise, d), d) if split_decided(got) else "")

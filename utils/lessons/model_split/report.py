@@ -76,6 +76,14 @@ def config_name(r: Row) -> str:
     return "naive split" if r.naive else f"{r.schedule} m={r.m}"
 
 
+def best_tie(run: PipelineRun) -> str:
+    """"; tied as printed with batch 128 1f1b m=8, 1.88x" where another plain schedule's median prints the same
+    as the sweep's best (``PipelineRun.tied_with_best``): a tie said as a tie; "" where the best stands alone."""
+    tied = run.tied_with_best()
+    names = " and ".join(f"batch {r.batch} {config_name(r)}" for r in tied)
+    return f"; tied as printed with {names}, {run.best().speedup:.2f}x" if tied else ""
+
+
 def headline_table(rows: list[Row], title: str | None = None) -> Table:
     """The answer of a sweep in six columns: each configuration's speedup over one device (median of every
     paired round, and their range) beside its bound and beside the bound scaled by the work its stages
@@ -445,7 +453,7 @@ def verdict_table(cpu_times: bool = True) -> Table:
                                    "the bound"),
         (GAP + "the messages' estimated time (the link's fit) covers all of / is most of / is a real part of "
          "the loss",
-         "also, where the block prints a traffic reading of the row (section 9): its link time 100% / past "
+         "also, where the block prints a traffic reading of the row (sections 5 and 9): its link time 100% / past "
          "50% / past 25% of the time the row lost to its bound"),
         (GAP + UNRESOLVED, "below the bound, outside its noise, and none of the causes above"),
         ("(last, any row) above what the measured work predicts (P), within the rounds' spread (± d)",

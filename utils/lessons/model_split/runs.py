@@ -412,7 +412,17 @@ class PipelineRun:
 
     def best(self) -> Row:
         """The fastest pipelined configuration (m >= 2: with one micro-batch nothing overlaps)."""
-        return max((r for r in self.rows if not r.naive and r.m >= 2), key=lambda r: r.speedup)
+        return max(self._pipelined(), key=lambda r: r.speedup)
+
+    def tied_with_best(self) -> list[Row]:
+        """The other pipelined rows whose median prints the same as the best's (two decimals): "best" then
+        rests on digits the page does not print, so the sentences say the tie."""
+        best = self.best()
+        return [r for r in self._pipelined() if r is not best
+                and as_printed(r.speedup, 2) == as_printed(best.speedup, 2)]
+
+    def _pipelined(self) -> list[Row]:
+        return [r for r in self.rows if not r.naive and r.m >= 2]
 
 
 def measure_pipeline(task: Task, split_points: Sequence[int], configs: Sequence[Config], rounds: int = 5,
