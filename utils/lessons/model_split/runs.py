@@ -422,6 +422,7 @@ class PipelineRun:
                 and as_printed(r.speedup, 2) == as_printed(best.speedup, 2)]
 
     def _pipelined(self) -> list[Row]:
+        """The rows that overlap work: not the naive split, and m >= 2 (with one micro-batch nothing overlaps)."""
         return [r for r in self.rows if not r.naive and r.m >= 2]
 
 
