@@ -131,8 +131,6 @@ def test_a_decode_call_is_priced_from_alpha_and_beta_as_printed():
     call = verdicts.call_as_printed(Link, 1024)
     assert abs(call - (205e-6 + 1024 / 3.02e9)) < 1e-12
     assert f"{verdicts.seconds_as_printed(8 * call) * 1e3:.2f}" == "1.64"   # 8 x 205.34 us, not 1.65
-    said = verdicts.in_pass_price(8, call, {"the wait included": 0.0}, 0.00609, 1024, 524288)
-    assert said.startswith("That price, 1.64 ms, is a floor")
 
 
 def test_the_time_inside_the_all_reduces_is_cut_three_ways_and_the_largest_named():
@@ -154,21 +152,6 @@ def test_the_time_inside_the_all_reduces_is_cut_three_ways_and_the_largest_named
     tied = {"rank 0": {"waited": 1.0, "after_both": 1.0, "after_other": 0.0},
             "rank 1": {"waited": 0.0, "after_both": 1.0, "after_other": 1.0}}
     assert verdicts.inside_split(tied).endswith("No one part is the largest")
-
-
-def test_an_in_pass_price_above_the_loss_is_said_to_break_its_assumption():
-    # the reader's run: 8 calls at 0.2053 ms, a 6.11 ms loss; one excess prices 51% of it, the other 547%
-    said = verdicts.in_pass_price(8, 0.2053e-3, {"both ranks inside": 0.18e-3, "the wait included": 3.97e-3},
-                                  6.11e-3, 1024, 524288, token=7.18e-3)
-    assert "(547% of the loss) with the wait included" in said
-    assert said.endswith("Priced with the wait included, the all-reduces alone would cost more than the whole "
-                         "tensor-parallel token (7.18 ms): that excess does not carry over to these calls")
-    assert "Priced with both ranks inside" not in said
-    # above the loss but within the token: the halved bytes' saving may offset it, so nothing is said
-    under = verdicts.in_pass_price(8, 0.2053e-3, {"both ranks inside": 0.6e-3}, 6.11e-3, 1024, 524288,
-                                   token=7.18e-3)
-    assert "(105% of the loss)" in under and "does not carry over" not in under
-    assert under.endswith("so only the excess is carried over)")
 
 
 # eighth reading

@@ -32,18 +32,6 @@ def test_the_real_width_sentence_says_the_ratio_decides_and_isolates_the_link_on
     assert "the ratio alone does not order the pairs" in said and "keeps no more of the 2x" in said
 
 
-def test_the_decode_all_reduces_are_priced_at_the_floor_and_at_the_in_pass_excess():
-    said = verdicts.in_pass_price(8, 0.19e-3, {"both ranks inside": 0.24e-3, "the wait": 1.93e-3}, 8.65e-3,
-                                  1024, 524288)
-    assert "1.52 ms, is a floor" in said and "3.44 ms" in said and "(0.24 ms a call above the model)" in said
-    said = verdicts.in_pass_price(8, 0.19e-3, {"both ranks inside": -1e-5}, 8.65e-3, 1024, 524288)
-    assert "no more than the model a call" in said
-    # the reader's run: floor 1.90 ms, excesses printed 0.32 and 0.34 ms, so 1.90 + 8 x each, as printed
-    said = verdicts.in_pass_price(8, 0.2375e-3, {"both": 0.3249e-3, "wait": 0.3351e-3}, 6.95e-3, 1024, 524288)
-    assert "1.90 ms, is a floor" in said and "4.46 ms" in said and "4.62 ms" in said
-    assert "(0.32 ms a call above the model)" in said and "(0.34 ms a call above the model)" in said
-
-
 def test_the_call_above_the_model_is_worked_from_the_printed_figures():
     """Session 50's reader: 0.49 ms with a 28% residual allows 0.14 ms more (a call up to 0.63 ms, not 0.62),
     and 0.81 - 0.63 = 0.18."""

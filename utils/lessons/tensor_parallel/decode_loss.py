@@ -4,9 +4,11 @@ the decode loop itself.
 ``decode.decode_worker`` times, on both ranks, every all-reduce of its timed tensor-parallel tokens
 (``perf_counter`` around ``dist.all_reduce``) and returns, for the round it reports, each rank's seconds
 inside them a token (``result["all_reduces"]``). The loss, the tensor-parallel token over one device's, then
-splits into two measured parts: the time inside the all-reduces, and the rest, outside them. Section 4's
-alpha-and-beta price of the same calls is set beside the first as its floor (section 4 ran its calls back to
-back, with nothing between them), and the extra operations' fixed cost beside the second.
+splits into measured parts: rank 0's time inside the all-reduces, cut into the exchange with both ranks
+inside and its wait for rank 1, and the rest, outside them. Section 4's alpha-and-beta price of the same
+calls prices the exchange alone (no wait: section 4 ran its calls back to back), so it is set beside the
+exchange, like for like, with its fit's worst residual as its ±; the extra operations' fixed cost is set
+beside the rest.
 
 Every figure is worked from the figures as the page prints them (ms to 2 decimals, shares in whole per cent
 rounded half up), so each difference and share checks by hand.
@@ -15,6 +17,7 @@ rounded half up), so each difference and share checks by hand.
 from __future__ import annotations
 
 from utils import claims
+from utils.lessons.tensor_parallel import verdicts
 
 # how close the all-reduces must come to the loss to "account for it": a share of the loss
 WITHIN = 0.05
@@ -30,17 +33,61 @@ def text(seconds: float) -> str:
     return f"{claims.half_up(seconds * 1e3, 2):.2f} ms"
 
 
-def inside_clause(gap: float, inside: dict, floor: float, saved: float) -> str:
-    """The measured time inside the all-reduces: rank 0's (its clock timed the token, so its time inside
-    and outside the calls adds up to the token), rank 1's beside it, and section 4's price as their floor."""
-    mine, theirs = ms(inside["rank 0"]), ms(inside["rank 1"])
-    above = claims.half_up((mine - floor) * 1e3, 2) * 1e-3
-    return (f"rank 0, whose clock timed the token, spent {text(mine)} a token inside its {inside['calls']:g} "
-            f"all-reduces (rank 1: {text(theirs)}), {claims.percent(mine / gap)} of the loss; section 4's "
-            f"alpha and beta price them at {text(floor)} ({'more' if floor > saved else 'no more'} than the "
-            f"{text(saved)} the halved bytes save), a floor: its calls ran back to back, nothing between; "
-            + (f"here they took {text(above)} more" if above > 0 else "here they took no more" if above == 0
-               else f"here they took {text(-above)} less, under that floor"))
+def less(a: float, b: float) -> float:
+    """``a - b`` in seconds, both as printed, rounded half up to the ms the page prints: no float dust."""
+    return claims.half_up((a - b) * 1e3, 2) * 1e-3
+
+
+def section_1_excess(model: float, call: float, residual: float, parts: bool) -> tuple[float, float] | None:
+    """Section 1's in-pass all-reduce against the alpha-beta model, as section 4 prints it
+    (``verdicts.call_against_model``): (ms a call above the model, ms beyond the fit's residual), in seconds,
+    where section 4 printed that call, timed with both ranks inside (``parts``), beyond the residual; else
+    None (no such figures on the page to set the decode's exchange beside)."""
+    above, _, _, beyond = verdicts.residual_allowance(model, call, residual)
+    if not parts or claims.half_up(beyond * 1e3, 2) <= 0:
+        return None
+    return above, beyond
+
+
+def inside_clause(gap: float, inside: dict) -> str:
+    """Rank 0's measured time inside the all-reduces (its clock timed the token, so its time inside and
+    outside the calls adds up to the token), rank 1's beside it, and rank 0's cut in two: the exchange with
+    both ranks inside, and its wait for rank 1, named apart as a share of the loss."""
+    mine, theirs, both = ms(inside["rank 0"]), ms(inside["rank 1"]), ms(inside["both inside"])
+    wait = less(mine, both)
+    said = (f"rank 0, whose clock timed the token, spent {text(mine)} a token inside its {inside['calls']:g} "
+            f"all-reduces (rank 1: {text(theirs)}), {claims.percent(mine / gap)} of the loss: ")
+    if wait <= 0:
+        return said + "all of it the exchange with both ranks inside, no wait for rank 1"
+    return (said + f"{text(both)} the exchange with both ranks inside, the other {text(wait)} "
+            f"({claims.percent(wait / gap)} of the loss) waiting for rank 1")
+
+
+def price_band(price: float, residual: float) -> tuple[float, float, str]:
+    """Section 4's price of the calls (seconds, as printed) widened by its fit's worst residual as printed
+    (a whole per cent): (lowest, highest, "±28%"), the two ends rounded half up to the ms the page prints."""
+    share = claims.as_printed(residual, 2) * 100   # as section 4 prints it ("28%"), and prices with it
+    low, high = (claims.half_up(price * 1e3 * (1 + sign * share / 100), 2) * 1e-3 for sign in (-1, 1))
+    return low, high, f"±{share:.0f}%"
+
+
+def exchange_clause(gap: float, inside: dict, price: float, saved: float, residual: float) -> str:
+    """The exchange with both ranks inside against section 4's alpha-beta price of the same calls, which
+    prices no wait: like for like. Three outcomes, from the figures as printed: above the price's band
+    (the fit's worst residual), within it, below it."""
+    both = ms(inside["both inside"])
+    low, high, band = price_band(price, residual)
+    said = (f"section 4's alpha and beta price these calls at {text(price)} ({band}, its fit's worst "
+            f"residual: {text(low)} to {text(high)}; {'more' if price > saved else 'no more'} than the "
+            f"{text(saved)} the halved bytes save), the exchange alone, no wait: ")
+    if both > high:
+        above = less(both, price)
+        return (said + f"the exchange took {text(above)} more than that price ({claims.percent(above / gap)} "
+                f"of the loss), {text(less(both, high))} beyond its {band}")
+    if both < low:
+        return (said + f"the exchange took {text(less(price, both))} less, below its {band}: inside the loop "
+                "the calls cost less than section 4's back to back; this run does not time why")
+    return said + f"the exchange lies within its {band}: the calls' fixed cost and bytes account for it"
 
 
 def rest_clause(one_t: float, tp_t: float, inside: dict, extra_ops: int, extra_launch: float,
@@ -63,17 +110,60 @@ def rest_clause(one_t: float, tp_t: float, inside: dict, extra_ops: int, extra_l
             f"({text(gap)} - {text(mine)}), of which {ops}; this run does not take the rest apart")
 
 
-def loss_by_cause(one_t: float, tp_t: float, inside: dict, floor: float, saved: float, extra_ops: int,
-                  extra_launch: float, per_op: float) -> str:
+def parts_of_loss(gap: float, inside: dict, price: float, residual: float) -> dict[str, float]:
+    """The loss's measured parts, seconds as printed, each above zero: the exchange (split into its price
+    and the excess over it where it lies above the price's band), rank 0's wait for rank 1, and the time
+    outside the all-reduces."""
+    mine, both = ms(inside["rank 0"]), ms(inside["both inside"])
+    parts = ({"price": price, "excess": less(both, price)} if both > price_band(price, residual)[1] else
+             {"exchange": both})
+    parts.update(wait=less(mine, both), outside=less(gap, mine))
+    return {name: size for name, size in parts.items() if size > 0}
+
+
+def largest_part(gap: float, inside: dict, price: float, residual: float,
+                 in_pass: tuple[float, float] | None) -> str:
+    """The loss's largest measured part, and what this run can say of it. The exchange's excess over its
+    price is the kind of excess section 1's calls met inside a pass, named with section 4's figures where the
+    page prints them (``in_pass``: ``section_1_excess``); nothing here times its cause apart."""
+    parts = parts_of_loss(gap, inside, price, residual)
+    whole = "of the loss" if "outside" in parts else "of rank 0's time inside the all-reduces"
+    ranked = sorted(parts.items(), key=lambda part: part[1], reverse=True)
+    if not ranked or len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return f"No one part {whole} is the largest"
+    name, size = ranked[0]
+    calls = inside["calls"]
+    section_1 = (f"the same kind of excess section 1's calls met inside a pass (section 4: "
+                 f"{text(in_pass[0])} a call above the model, {text(in_pass[1])} beyond its residual); "
+                 "this run does not time why"
+                 if in_pass else "not timed apart")
+    said = {"excess": f"the exchange's {text(size)} above its price ({text(size / calls)} a call): "
+                      + section_1,
+            "price": f"the calls' price, {text(size)}: their fixed cost and bytes at section 4's fit",
+            "exchange": f"the exchange with both ranks inside, {text(size)}, "
+                        + ("within its price's band" if size >= price_band(price, residual)[0] else
+                           "below its price's band: not timed apart"),
+            "wait": f"rank 0's {text(size)} waiting for rank 1 inside the calls: not timed apart",
+            "outside": f"the {text(size)} outside the all-reduces: not timed apart beyond its extra "
+                       "operations"}
+    return f"The largest part {whole} is " + said[name]
+
+
+def loss_by_cause(one_t: float, tp_t: float, inside: dict, price: float, saved: float, extra_ops: int,
+                  extra_launch: float, per_op: float, *, residual: float,
+                  in_pass: tuple[float, float] | None = None) -> str:
     """The answer sentence: a tensor-parallel token's loss over one device's (``tp_t - one_t``, seconds as
     printed) split into the time inside its all-reduces, measured in the decode loop (``inside``:
-    ``decode_worker``'s ``"all_reduces"``), and the rest, outside them. ``floor``: section 4's price of the
-    token's all-reduces (as printed); ``saved``: the weight floor the halved bytes save; ``extra_ops`` and
-    ``extra_launch``: the operations a rank runs beyond one device's and its all-reduces, and their cost."""
+    ``decode_worker``'s ``"all_reduces"``), and the rest, outside them. ``price``: section 4's alpha-beta
+    price of the token's all-reduces (as printed), ``residual`` its fit's worst residual; ``saved``: the
+    weight floor the halved bytes save; ``extra_ops`` and ``extra_launch``: the operations a rank runs beyond
+    one device's and its all-reduces, and their cost; ``in_pass``: ``section_1_excess``."""
     gap = tp_t - one_t
     return (f"Its loss, {text(gap)} a token over one device, timed inside the decode loop: "
-            + inside_clause(gap, inside, floor, saved) + "; "
-            + rest_clause(one_t, tp_t, inside, extra_ops, extra_launch, per_op))
+            + inside_clause(gap, inside) + "; "
+            + exchange_clause(gap, inside, price, saved, residual) + "; "
+            + rest_clause(one_t, tp_t, inside, extra_ops, extra_launch, per_op) + ". "
+            + largest_part(gap, inside, price, residual, in_pass))
 
 
 def how_timed(inside: dict) -> str:

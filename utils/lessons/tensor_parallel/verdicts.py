@@ -121,35 +121,6 @@ def call_against_model(model: float, call: float, residual: float, parts: bool) 
     return "within the fit's residual: the fixed cost and the bytes account for it"
 
 
-def in_pass_price(calls: int, floor_each: float, excess: dict, gap: float, bytes_here: int,
-                  bytes_there: int, token: float | None = None) -> str:
-    """A decode token's all-reduces priced twice more than at section 4's back-to-back alpha-beta (a floor:
-    no compute between the calls there): each call plus the excess over the model a call met inside section
-    1's pass (``excess``: what was measured -> seconds a call above the model); ``gap`` is the loss to
-    explain, in seconds a token; ``token``, the tensor-parallel token's whole time (as printed): a price above
-    it cannot be what the token paid, and is said to break the assumption (one between the loss and the
-    token can be: the halved weight bytes save time that offsets part of it)."""
-    floor = seconds_as_printed(calls * floor_each)   # as printed: totals add from these
-    priced, over = [], []   # over: the prices above the whole token
-    for what, extra in excess.items():
-        extra = seconds_as_printed(extra)   # a call's excess as printed, so floor + calls x it checks by hand
-        total = floor + calls * max(extra, 0.0)
-        priced.append(f"{total * 1e3:.2f} ms ({total / gap:.0%} of the loss) with {what} ("
-                      + (f"{extra * 1e3:.2f} ms a call above the model)" if extra > 0 else
-                         "no more than the model a call)"))
-        if token and claims.half_up(total * 1e3, 2) > claims.half_up(token * 1e3, 2):   # ms as printed
-            over.append(what)
-    said = (f"That price, {floor * 1e3:.2f} ms, is a floor: section 4 timed its all-reduces back to back, "
-            f"with no compute between. At the excess over the model that section 1's calls met inside a pass, "
-            f"the {calls} would cost " + "; or ".join(priced) + f" (an assumption: section 1's calls carried "
-            f"{bytes_there / 1e6:.2f} MB, these {bytes_here / 1e3:.1f} KB, so only the excess is carried "
-            "over)")
-    if over:   # a price above the measured loss cannot be what the token paid: the carried excess is too much
-        said += (f". Priced with {' or '.join(over)}, the all-reduces alone would cost more than the whole "
-                 f"tensor-parallel token ({token * 1e3:.2f} ms): that excess does not carry over to these calls")
-    return said
-
-
 def _beside(drawn: float, times: list[float]) -> str:
     """Where one pass (seconds) falls against a set of timed passes, judged on the figures as printed (ms, one
     decimal, as the caption prints them)."""
