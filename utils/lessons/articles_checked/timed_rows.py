@@ -152,11 +152,16 @@ def decode_words(record: dict) -> str:
             f"device's speed, bound {bound:g}x: {said}")
 
 
+def _share_of(ms: float, lost: float) -> str:
+    """A price's share of the token's loss, from both as printed (two decimals), half up."""
+    return claims.percent(claims.as_printed(ms, 2) / claims.as_printed(lost, 2))
+
+
 def decode_priced(m, record: dict) -> Part | None:
     """What the decode's all-reduces would cost a token (two a block, ``width`` fp32 values each, as lesson 07
     §5 prices them) at the machine profile's alpha and beta, beside the time a token lost; the share at make
-    bench's own fit in that run named as such. Each price is a floor (the calls back to back, nothing between),
-    never the share: lesson 07 §5 times the all-reduces inside its own decode loop, and the ledger keeps no such
+    bench's own fit in that run named as such. Each price assumes the calls back to back, nothing between, and
+    is only as good as its fit (lesson 07 §5 sets its price beside the fit's worst residual); never the share: lesson 07 §5 times the all-reduces inside its own decode loop, and the ledger keeps no such
     figure, so the row points there. Arithmetic."""
     depth, width = m["setups"]["decode"]
     one, tp, _ = decode_times(record)
@@ -172,19 +177,18 @@ def decode_priced(m, record: dict) -> Part | None:
     if link is not None:
         ms = cost(*link)
         said.append(f"at this machine's profile, alpha {link[0] * 1e6:.0f} µs and beta {link[1] / 1e9:.1f} GB/s "
-                    f"(lesson 00): at least {ms:.2f} ms, {claims.as_printed(ms, 2) / lost:.0%} of it")  # as printed
+                    f"(lesson 00): {ms:.2f} ms, {_share_of(ms, lost)} of it")
     if "alpha_s" in record:
         ms = cost(record["alpha_s"], record["beta_bytes_per_s"])
         said.append(f"at make bench's own fit of the link in that run (alpha {record['alpha_s'] * 1e6:.0f} µs, "
-                    f"beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s): at least {ms:.2f} ms, "
-                    f"{claims.as_printed(ms, 2) / lost:.0%}")
+                    f"beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s): {ms:.2f} ms, {_share_of(ms, lost)}")
     if not said:
         return None
     where = sections.cite(("07", "Decoding with"))
     return Part(f"a token lost {tp:.2f} - {one:.2f} = {lost:.2f} ms on two workers; its {2 * depth} all-reduces a "
                 f"token (lesson 07's decode model, depth {depth}, width {width}, batch 1) priced "
-                f"{'; '.join(said)}: floors, as if the calls ran back to back with nothing between, which depend "
-                f"on the link's alpha; {where} times the all-reduces inside its own decode loop, in its own run: "
+                f"{'; '.join(said)}: prices as if the calls ran back to back with nothing between, each only as good "
+                f"as its fit of the link; {where} times the all-reduces inside its own decode loop, in its own run: "
                 f"read its split of the loss there ({where} also counts more operations a token on a rank than "
                 "on one device)", ARITHMETIC)
 
