@@ -399,7 +399,7 @@ def test_the_turning_lengths_limit_is_read_on_the_ceilings_that_timed_it():
 
     moved = report.turning_limit_sentence(NS(flops=1e3, n_bytes=100.0, bound="memory"), 77, NS(ridge=10.2), 9.68)
     assert "ridge 9.68" in moved and "measured the ridge at 10.20" in moved and "limit for it is memory" in moved
-    assert "above the op's own intensity at that length, 10.00 FLOPs/byte" in moved  # two quantities, two names
+    assert "above the op's own intensity at that length, 1,000 / 100 = 10.00 FLOPs/byte" in moved  # two names
     same = report.turning_limit_sentence(NS(flops=1e3, n_bytes=100.0, bound="compute"), 77, NS(ridge=9.9), 9.68)
     assert "the table's limit is compute, as predicted" in same
 
@@ -670,10 +670,10 @@ def test_an_intensity_and_a_ridge_equal_to_two_decimals_are_told_apart():
 
     close = report.turning_limit_sentence(NS(flops=3920.0, n_bytes=1000.0, bound="memory"), 31, NS(ridge=3.9249),
                                           None)
-    assert "ridge at 3.9249, above the op's own intensity at that length, 3.9200 FLOPs/byte" in close
+    assert "ridge at 3.9249, above the op's own intensity at that length, 3,920 / 1,000 = 3.9200 FLOPs/byte" in close
     apart = report.turning_limit_sentence(NS(flops=3900.0, n_bytes=1000.0, bound="memory"), 31, NS(ridge=3.927),
                                           None)
-    assert "ridge at 3.93, above the op's own intensity at that length, 3.90 FLOPs/byte" in apart
+    assert "ridge at 3.93, above the op's own intensity at that length, 3,900 / 1,000 = 3.90 FLOPs/byte" in apart
 
 
 def test_the_share_of_its_roof_is_the_roof_time_over_the_measured_time_as_the_table_prints_them():
@@ -687,7 +687,7 @@ def test_the_share_of_its_roof_is_the_roof_time_over_the_measured_time_as_the_ta
     right = lab.Compared(op, 1.0, 1.0, 5.31e-3, "compute", point)
     assert f"{report.roof_share(right, ceilings):.0%}" == "35%"
     table = report.compared_table([right], ceilings).to_text()
-    assert "(roof" not in table and "35%" in table and "15 ms" in table
+    assert "(roof" not in table and "35%" in table and "15.0 ms" in table  # 3 figures, the zero kept
     wrong = lab.Compared(op, 1.0, 1.0, 10.62e-3, "compute", point)   # counts twice the work
     assert "10.6 ms (roof 5.31 ms)" in report.compared_table([wrong], ceilings).to_text()
 

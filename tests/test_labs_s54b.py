@@ -20,8 +20,8 @@ def test_a_split_inside_the_band_is_no_miss_of_the_model_and_its_own_part_is_its
     median excess 1.15x: "the miss is the split's own (the split took 1.02x ...)" pinned a 2% gap on it."""
     said = rounds.owner_words(1.02, 0.83, BAND, 1.15)
     assert said == ("the split's own part is its excess over the ping-pong of the same bytes (median 1.15x); "
-                    "against the prediction it took 1.02x, inside the fit's band 0.83-1.50x (the ping-pong of the "
-                    "same bytes 0.83x): no miss of the model")
+                    "against the prediction it took 1.02x, inside the fit's band 0.83-1.50x, and the ping-pong of the "
+                    "same bytes 0.83x, inside it: no miss of the model")
     assert "the miss is the split's own" not in said
 
 
@@ -32,7 +32,7 @@ def test_a_split_inside_the_band_is_no_miss_of_the_model_and_its_own_part_is_its
     (1.504, 1.03, "took 1.50x, inside the fit's band"),   # 1.50 as printed: at its end, inside
     (0.80, 0.90, "took 0.80x, under the fit's band 0.83-1.50x, and the ping-pong of the same bytes 0.90x, inside "
                  "it: a miss under the prediction, not the split's excess"),
-    (1.71, 1.57, "at that size the fit itself missed (ping-pong 1.57x the prediction, outside its band"),
+    (1.71, 1.57, "took 1.71x, above the fit's band 0.83-1.50x, and the ping-pong of the same bytes 1.57x, above it"),
 ])
 def test_whose_miss_follows_the_printed_split_and_ping_pong_on_every_branch(split_x, pp_x, words):
     said = rounds.owner_words(split_x, pp_x, BAND, 1.38)
@@ -95,12 +95,13 @@ def test_the_turning_lengths_intensity_is_33_over_8_rounded_half_up():
 
     exact = report.turning_limit_sentence(NS(flops=33 * 8.0, n_bytes=64.0, bound="compute"), 32, NS(ridge=3.89),
                                           4.01)
-    assert "the op's own intensity at that length, 4.13 FLOPs/byte, is at or above that ridge" in exact, exact
+    assert "the op's own intensity at that length, 264 / 64 = 4.13 FLOPs/byte, is at or above that ridge" in exact
     counted = report.turning_limit_sentence(NS(flops=5.5404e8, n_bytes=1.3431e8, bound="compute"), 32,
                                             NS(ridge=99.7 / 25.6), 4.01)
-    assert "measured the ridge at 3.89, and the op's own intensity at that length, 4.13 FLOPs/byte" in counted
+    assert "measured the ridge at 3.89, and the op's own intensity at that length, 554,040,000 / 134,310,000 = " \
+           "4.13 FLOPs/byte" in counted
     below = report.turning_limit_sentence(NS(flops=3.88e3, n_bytes=1e3, bound="memory"), 31, NS(ridge=4.125), None)
-    assert "ridge at 4.13, above the op's own intensity at that length, 3.88 FLOPs/byte" in below, below
+    assert "ridge at 4.13, above the op's own intensity at that length, 3,880 / 1,000 = 3.88 FLOPs/byte" in below
 
 
 # --- lab 04 (other problem 1): the speed check's line is one sentence; its reading is the plan's Speed line -------

@@ -151,8 +151,8 @@ def _one_sided(row: Row, predicted: float) -> bool:
 
 def _misses_by_m(p: Pipelined) -> str:
     """The model against the measurement at every m timed, by the sign of its error (``_miss``). Errors of one
-    sign are a systematic miss, named with the m's where they show and what that sign means; none of them, no
-    miss shown."""
+    sign are named with the m's where they show and what that sign means: "systematic" only where they show at
+    every m timed (a learner reads it as "every configuration"); none of them, no miss shown."""
     rows = sorted((row for row in p.rows if row.key in p.predicted), key=lambda row: row.m)
     sides = {row.key: _miss(row, p.predicted[row.key]) for row in rows}
     under = [row for row in rows if sides[row.key] == "under"]
@@ -172,9 +172,11 @@ def _misses_by_m(p: Pipelined) -> str:
                             f"± {noise(row):.2f}"
                             + (f", every round {'above' if side == 'under' else 'below'} it"
                                if _one_sided(row, p.predicted[row.key]) else "") for row in found)
+        those = "that m" if len(found) == 1 else "those m's"
+        kind = "a systematic miss" if every else f"a miss at {those}, not at every m timed"  # "systematic": all
         said.append(f"Your model {side}-predicted at {where}{_largest_words(found) if largest else ''} "
                     f"({figures}): the measurement {'above' if side == 'under' else 'below'} the prediction "
-                    "beyond the rounds' noise (past the ±, or in every round), a systematic miss. " + (
+                    f"beyond the rounds' noise (past the ±, or in every round), {kind}. " + (
                         ("Every m missed the same way: the one-worker step, the same for every m, can be the cause, "
                          "or the stages' work" if every else
                          "The one-worker step alone is not the cause: it is the same for every m, and "
@@ -186,7 +188,7 @@ def _misses_by_m(p: Pipelined) -> str:
 
 
 def _measured_where(p: Pipelined, found: list[Row], where: str) -> str:
-    """What the block below the take-away (``model_parts``) measures of a systematic miss (every branch
+    """What the block below the take-away (``model_parts``) measures of a miss of one sign (every branch
     written): the profile covers every m, but only the learner's choice had its stages' work measured in the
     timed run, so a miss at other m's has no measured cause."""
     if not p.profiled or p.mine.key not in p.predicted:

@@ -16,11 +16,17 @@ def own_steps(epoch: EpochResult) -> float:
     return claims.half_up(claims.as_printed(epoch.seconds, 2) - claims.as_printed(epoch.wait_seconds, 2), 2)
 
 
+def steps_longer(epoch: EpochResult, compute: float) -> bool:
+    """Whether the epoch's own steps (``own_steps``) took longer than C measured alone, both as printed (two
+    decimals): 1.30 s of steps beside a C that prints 1.30 s did not, whatever the unrounded C."""
+    return own_steps(epoch) > claims.as_printed(compute, 2)
+
+
 def epoch_bound(epoch: EpochResult, load: float, compute: float, loaders: int) -> float:
     """max(load / loaders, C) for one of the learner's epochs, its C the larger of ``compute`` (measured alone)
-    and what the epoch's own steps took (``own_steps``): on a busy machine the steps slow down too, and only
-    the waits for data are the loading's to answer for (lab 05)."""
-    return bound(load, max(compute, own_steps(epoch)), loaders)
+    and what the epoch's own steps took (``own_steps``), judged as printed (``steps_longer``): on a busy machine
+    the steps slow down too, and only the waits for data are the loading's to answer for (lab 05)."""
+    return bound(load, own_steps(epoch) if steps_longer(epoch, compute) else compute, loaders)
 
 
 def closest_to_bound(epochs: list[EpochResult], load: float, compute: float,
@@ -32,13 +38,14 @@ def closest_to_bound(epochs: list[EpochResult], load: float, compute: float,
 
 def _bound_uses(epoch: EpochResult, limit: float, load: float, compute: float, loaders: int) -> str:
     """Which compute time the bound max(L/2, C) took (``epoch_bound``): C measured alone, or, where the epoch's
-    own steps took longer (other programs on the cores), those steps; then, on every branch, the epoch as its
-    own steps plus its waits for data, a sum that closes on the printed figures (``own_steps``)."""
+    own steps took longer as printed (``steps_longer``: other programs on the cores), those steps; then, on
+    every branch, the epoch as its own steps plus its waits for data, a sum that closes on the printed figures
+    (``own_steps``)."""
     steps, waits = own_steps(epoch), claims.as_printed(epoch.wait_seconds, 2)
     parts = (f"; your epoch: {steps:.2f} s of its own steps + {waits:.2f} s of waits for data = "
              f"{claims.as_printed(epoch.seconds, 2):.2f} s")
     formula = bound_formula(loaders)
-    if limit <= bound(load, compute, loaders):
+    if not steps_longer(epoch, compute) or limit <= bound(load, compute, loaders):  # as printed, or L/2 won
         return f" ({formula}, C the {compute:.2f} s measured alone{parts})"
     if claims.printed_ratio(steps, compute) <= 1 + STEPS_NOISE:   # as printed
         return (f" ({formula} with C the {steps:.2f} s your epoch's own steps took, within noise of the "

@@ -14,12 +14,13 @@ from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans 
     band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, sign_test_least, us_ratio,
     verdict_of,
 )
-from utils.labs.fix_the_article.rounds import JUMP, median_jumped
+from utils.labs.fix_the_article.rounds import JUMP, median_jumped, table_pairs
 
 
-def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
+def prediction_misses(plan_split, link, timed: dict[str, SplitRun], link_fit=None) -> str:
     """Goal 3, read: each prediction beside the split's median round (the statistic of the report and of the
-    fit), and how far the largest miss went."""
+    fit), and how far the largest miss went. ``link_fit``: the link's table (``checks.link_table``), whose own
+    time for the same messages tells a ping-pong out of the fit's band (``owner_words``)."""
     pairs = []
     for plan in PLANS:
         x, _ = plan.case(1).batch_of()
@@ -33,23 +34,26 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
     miss = lambda p, m: max(us_ratio(m, p), us_ratio(p, m))  # noqa: E731 - over or under, as a factor
     worst = max(pairs, key=lambda t: miss(t[1], t[2]))
     side = "over" if us_ratio(worst[2], worst[1]) > 1 else "under"
+    pair = table_pairs(link_fit, [timed[worst[0]]])[0] if link_fit is not None else None
     return (f"- Your predictions against the split's median rounds, as in the report above: {named}. The "
             f"largest miss of the medians, {worst[0]}, is {miss(worst[1], worst[2]):.2f}x "
-            f"{side} the prediction; {_miss_owner(timed[worst[0]], worst[1], fit_band(link))}")
+            f"{side} the prediction; {_miss_owner(timed[worst[0]], worst[1], fit_band(link), pair)}")
 
 
-def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float]) -> str:
+def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float],
+                pair: tuple[float, float] | None = None) -> str:
     """Whether a case's miss is the split's own, by the report's rule (every branch written): its rounds
     against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test), then both
     medians against ``predicted`` and the fit's ``band`` (``owner_words``). Where the rule shows no
-    difference, it says so, never that the two did not differ (a failure to show is not a finding)."""
+    difference, it says so, never that the two did not differ (a failure to show is not a finding). ``pair``:
+    its ping-pong beside the link table's time for the same messages (``table_pairs``)."""
     ratios = [us_ratio(a, b) for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]  # as the table's
     verdict = verdict_of(ratios, jumped_rounds(run.ping_pong_seconds()))
     if verdict == "longer":
         return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes: "
                 + owner_words(us_ratio(_median(run.link_seconds()), predicted),
                               us_ratio(_median(run.ping_pong_seconds()), predicted), band,
-                              _median(ratios)) + ".")
+                              _median(ratios), pair) + ".")
     if verdict == "shorter":
         return ("by the report's rule its rounds ran shorter than the ping-pong of the same bytes: this run "
                 "does not show that miss to be the split's own.")
@@ -197,7 +201,7 @@ def take_aways(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun],
         f"message's bytes cost less than its alpha.",
         link_choice_line(link, runs, timed),
         memory_line(runs),
-        prediction_misses(plan_split, link, timed),
+        prediction_misses(plan_split, link, timed, link_fit),
         "- A split alone is not parallel: the second device waits for the first. Lesson 02 measures it, and "
         "pipelines micro-batches: more messages, each paying alpha.",
     ]

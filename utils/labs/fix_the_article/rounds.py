@@ -95,13 +95,14 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
                       "lowered by that jump, so a verdict of 'shorter' that needs such rounds is set aside. ")
     lines[-1] += "For each plan, its rounds above 1, and the median and range of its rounds' ratios (table below):"
     lines += ["- " + _rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds]
-    return "\n".join(lines + _verdict_lines(ratios, pp_ratios, band, rounds, cases))
+    return "\n".join(lines + _verdict_lines(ratios, pp_ratios, band, rounds, cases, tables))
 
 
 def _verdict_lines(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
-                   cases: dict[str, str]) -> list[str]:
+                   cases: dict[str, str], tables: list | None = None) -> list[str]:
     """The report's verdict (every branch written): what the rule showed, never more. Where it showed no
-    difference, that is said as a failure to show one, not as a finding that the two cost the same."""
+    difference, that is said as a failure to show one, not as a finding that the two cost the same.
+    ``tables``: each case's ping-pong beside the link table's time for its messages (``table_pairs``)."""
     shorter = [name for name, gap in cases.items() if gap == "shorter"]
     if all(gap != "longer" for gap in cases.values()):
         if shorter:
@@ -110,8 +111,9 @@ def _verdict_lines(ratios, pp_ratios, band: tuple[float, float], rounds: dict[st
         return ["By that rule the rounds showed the split's messages longer in no plan: this run shows no "
                 "difference between a split's messages and a ping-pong's of the same bytes (which is not the "
                 "same as showing that they cost the same: the ranges above say how widely the rounds scattered)."]
-    owners = [f"- {name}: {owner_words(x, pp, band, statistics.median(rounds[name]))}"
-              for name, x, pp in zip(rounds, ratios, pp_ratios) if cases[name] == "longer"]
+    owners = [f"- {name}: {owner_words(x, pp, band, statistics.median(rounds[name]), pair)}"
+              for name, x, pp, pair in zip(rounds, ratios, pp_ratios, tables or [None] * len(rounds))
+              if cases[name] == "longer"]
     return (["Whose miss it is where the split's messages are longer, from both figures:"] + owners
             + ["The split's own part, its excess over the ping-pong of the same bytes, has a candidate cause: "
                "alpha and beta were fitted on a loop of messages that nothing interrupts, while a split's message "
@@ -168,29 +170,46 @@ def _is_are(count: int) -> str:
     return "is a round" if count == 1 else "are rounds"
 
 
-def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: float) -> str:
+def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: float,
+                pair: tuple[float, float] | None = None) -> str:
     """Whose miss a case's is, where its split ran longer than the ping-pong of the same bytes (every branch
     written, judged on the figures as printed). ``split_x`` and ``pp_x``: the split's and the ping-pong's
     medians over the prediction; ``band``: the fit's own sizes, measured / fitted (``fit_band``); ``excess``:
-    the median round of split over ping-pong, always the split's own part. The gap to the prediction is a miss
-    of the model only where the split's median lies outside the fit's band (inside it, the fit predicts no
-    better than that for any size); and it is the split's own only where the ping-pong of the same bytes
-    stayed inside the band: a ping-pong outside it means the fit itself missed at that size."""
+    the median round of split over ping-pong, always the split's own part; ``pair``: the ping-pong's median
+    beside the link table's own time for the same messages (``table_pairs``; None where it lacks a size).
+    The split is judged on the band first, in every branch: a "miss" is a ratio outside the band (inside it,
+    the fit predicts no better than that for any size). A ping-pong outside the band is told by the link
+    table, as ``drift_sentence`` tells it; a split's miss on the ping-pong's side is not the split's alone."""
     lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)
-    split = claims.as_printed(split_x, 2)
+    split, pp = claims.as_printed(split_x, 2), claims.as_printed(pp_x, 2)
     own = f"the split's own part is its excess over the ping-pong of the same bytes (median {excess:.2f}x)"
-    pp = f"the ping-pong of the same bytes {pp_x:.2f}x"
-    if not lo <= claims.as_printed(pp_x, 2) <= hi:
-        return (f"{own}; at that size the fit itself missed (ping-pong {pp_x:.2f}x the prediction, outside "
-                f"its band {band_words(band)}), so the split's {split_x:.2f}x is not the split's miss alone")
-    if split > hi:
-        return (f"{own}; against the prediction it took {split_x:.2f}x, above the fit's band "
-                f"{band_words(band)}, and {pp}, inside it: the miss is the split's own")
-    if split < lo:
-        return (f"{own}; against the prediction it took {split_x:.2f}x, under the fit's band "
-                f"{band_words(band)}, and {pp}, inside it: a miss under the prediction, not the split's excess")
-    return (f"{own}; against the prediction it took {split_x:.2f}x, inside the fit's band {band_words(band)} "
-            f"({pp}): no miss of the model")
+    where = "above" if split > hi else "under" if split < lo else "inside"
+    said = (f"{own}; against the prediction it took {split_x:.2f}x, {where} the fit's band "
+            f"{band_words(band)}, and the ping-pong of the same bytes {pp_x:.2f}x, "
+            f"{_ping_pong_side(pp, lo, hi, pair)}")
+    pp_where = "above" if pp > hi else "under" if pp < lo else "inside"
+    if where == "inside":
+        return said + ": no miss of the model"
+    too = " (the ping-pong of the same bytes left the band on that side too)" if pp_where == where else ""
+    if where == "above":
+        return said + (f": a miss, not the split's alone{too}" if too else ": the miss is the split's own")
+    return said + f": a miss under the prediction, not the split's excess{too}"
+
+
+def _ping_pong_side(pp: float, lo: float, hi: float, pair: tuple[float, float] | None) -> str:
+    """Where a case's ping-pong (over the prediction, as printed) lies against the band, and, outside it, why,
+    from the link table's own time for the same messages (``table_side``): the link slower or faster than when
+    fitted where that ratio left the band too; otherwise the two causes, not told apart."""
+    if lo <= pp <= hi:
+        return "inside it"
+    side = "above it" if pp > hi else "under it"
+    told = table_side(pair, lo, hi)
+    if told:
+        return (f"{side} (against the link table's own time for the same messages, {table_words(pair)}: the "
+                f"link ran {told} than when fitted)")
+    table = (f"against the link table's own time for the same messages, {table_words(pair)}, inside the band"
+             if pair else "the link table holds no time for these message sizes")
+    return f"{side} ({table}: the fit's miss at that size or the link's drift, not told apart)"
 
 
 def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: list[int] | None = None,

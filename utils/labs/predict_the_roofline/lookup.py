@@ -56,8 +56,8 @@ def ceiling_words(f: float, ceiling: LookupCeiling) -> str:
             f"STREAM's bytes ({ceiling.moved} arrays moved for {ceiling.counted} counted), while each byte "
             f"the lookup writes costs two (write-allocate), and it writes one row per id, repeats included, "
             f"and it reads each distinct row from memory once at best ({ceiling.read_mb:.2f} MB read, "
-            f"{ceiling.written_mb:.2f} MB written). {f:.0%} of the roof is "
-            f"{of_ceiling:.0%} of that ceiling")
+            f"{ceiling.written_mb:.2f} MB written). {claims.percent(f)} of the roof is "
+            f"{claims.percent(of_ceiling)} of that ceiling")
 
 
 def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
@@ -66,14 +66,15 @@ def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
     gap passes the rounds' spread by more than ``NOISE_MARGIN`` (every branch written)."""
     from utils.labs.predict_the_roofline.report import AT_ROOF, rough_note  # the rules every op's share reads
 
-    f, spread, room = claims.as_printed(f, 2), claims.as_printed(spread, 2), ceiling.room  # as printed
+    f, spread, room = claims.half_up(f, 2), claims.half_up(spread, 2), ceiling.room  # as printed: whole %, half up
     of_ceiling = claims.half_up(f / room, 2)
     gap = claims.half_up(room - f, 2)  # in points of the roof
-    spread_said = f"its rounds' spread of {spread:.0%} (the slowest round minus the fastest, over their median)"
+    spread_said = (f"its rounds' spread of {claims.percent(spread)} (the slowest round minus the fastest, over "
+                   "their median)")
     # the spread and the margin in whole points, and their sum, as a reader adds them: "16 + 10 = 26"
     allowed = (f"{spread * 100:.0f} + {NOISE_MARGIN * 100:.0f} = "
                f"{round((spread + NOISE_MARGIN) * 100):.0f} points")
-    text = (f"The lookup reached {f:.0%} of its memory roof; {ceiling_words(f, ceiling)}: " + (
+    text = (f"The lookup reached {claims.percent(f)} of its memory roof; {ceiling_words(f, ceiling)}: " + (
         f"above that ceiling by more than {spread_said}: a cache served some of its bytes faster than "
         "memory, or the bandwidth, measured in the same rounds, came out low; this run does not tell which."
         if of_ceiling > ABOVE and not within_noise(f, spread, room) else

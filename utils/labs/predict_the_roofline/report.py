@@ -46,17 +46,29 @@ def causal_time_share(causal, full) -> float:
     return printed_ms(causal.point.seconds) / printed_ms(full.point.seconds)
 
 
+def ms_text(seconds: float) -> str:
+    """A time as the lab's tables print it, 3 significant figures half up with their trailing zeros ("20.0 ms",
+    "1.90 ms": ``.3g`` would print "20 ms", read as two figures): the value ``printed_ms`` works with."""
+    return f"{claims.sig_text(seconds, 3, 1e-3)} ms"
+
+
+def printed_percent(share: float) -> float:
+    """A share as ``claims.percent`` prints it, in whole percent half up (0.555 -> 56): the figure every
+    comparison of shares on this page is judged on, so that the words follow the percents printed."""
+    return claims.half_up(share * 100, 0)
+
+
 def compared_table(rows, ceilings) -> Table:
     return Table(["op", "limit (your counts)", "predicted", "measured", "of its roof"],
-                 [(r.op.name, r.bound, predicted_cell(r, ceilings), f"{r.point.seconds * 1e3:.3g} ms",
-                   f"{roof_share(r, ceilings):.0%}") for r in rows], wrap=44)
+                 [(r.op.name, r.bound, predicted_cell(r, ceilings), ms_text(r.point.seconds),
+                   claims.percent(roof_share(r, ceilings))) for r in rows], wrap=44)
 
 
 def predicted_cell(row, ceilings) -> str:
     """The learner's predicted time; where it prints other than the roof of what the op does (counts that
     miss), the roof too, so that the share beside it is always a division of two times on the page."""
     predicted, roof = printed_ms(row.predicted), printed_ms(roof_seconds(row, ceilings))
-    return f"{predicted:.3g} ms" + ("" if predicted == roof else f" (roof {roof:.3g} ms)")
+    return f"{claims.sig_text(predicted)} ms" + ("" if predicted == roof else f" (roof {claims.sig_text(roof)} ms)")
 
 
 def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int | None = None,
@@ -74,18 +86,19 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int
     ceiling = lookup_ceiling(embedding.point.op, ceilings.bandwidth_name, cpu)  # lesson 01's byte model
     out = [lookup_sentence(share(embedding), embedding.point.spread, ceiling)]
     out.append(conv_sentence(share(conv)) + rough_note(conv.point.spread))
-    out.append(f"Causal attention at length 1024 reached {share(causal):.0%} of its roof, the same attention "
-               f"without its mask {share(full):.0%}: with half the work, the causal one took "
-               f"{causal_time_share(causal, full):.0%} of the other's time. " + (
+    pct = claims.percent
+    out.append(f"Causal attention at length 1024 reached {pct(share(causal))} of its roof, the same attention "
+               f"without its mask {pct(share(full))}: with half the work, the causal one took "
+               f"{pct(causal_time_share(causal, full))} of the other's time. " + (
                    "In theory, skipping the masked half is not free: the fused kernel works through the scores in "
                    "tiles (blocks of queries x keys sized to stay in the caches); the tiles on the diagonal are "
                    "only partly masked and are computed whole, and every tile pays fixed costs (loading it, its "
                    "softmax bookkeeping) on half the work. This run times whole calls, not tiles, so it cannot "
                    "confirm that"
-                   if share(causal) < share(full) - 0.1 else
+                   if printed_percent(share(causal)) < printed_percent(share(full)) - 10 else
                    "The kernel skips the masked half about as efficiently as it computes the rest, as far as "
-                   "these rounds show") + f" (the two ops' rounds spread {causal.point.spread:.0%} and "
-               f"{full.point.spread:.0%}).")
+                   "these rounds show") + f" (the two ops' rounds spread {pct(causal.point.spread)} and "
+               f"{pct(full.point.spread)}).")
     if len(turning) == 2:
         at, beyond = turning
         length, far = at.op.dims["length"], beyond.op.dims["length"]
@@ -97,7 +110,7 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int
                    "that a short sequence's call is long enough to time. Each share in the table above is against the roof "
                    "of its own work, so the shares compare across that difference; the times do not.")
         out.append(turning_limit_sentence(at, length, ceilings, first_ridge))
-        out.append(f"At {length} it reached {share(at):.0%} of its roof; at {far}, {share(beyond):.0%}. "
+        out.append(f"At {length} it reached {pct(share(at))} of its roof; at {far}, {pct(share(beyond))}. "
                    + no_overlap_sentence(at, ceilings, share(at)))
     return out
 
@@ -116,21 +129,22 @@ def aim_words(target: int | None, causal) -> str:
 def conv_sentence(f: float) -> str:
     """The convolution's share ``f`` of the peak, read as printed (every branch written): above 100 %, the
     peak is shown to be a probe's rate and not the machine's limit."""
-    said = f"The convolution reached {f:.0%} of the peak: "
-    if claims.as_printed(f, 2) > 1:
+    said = f"The convolution reached {claims.percent(f)} of the peak: "
+    if printed_percent(f) > 100:
         return said + ("above the measured peak. The peak is a 1024³ matmul's rate on this machine, a probe, "
                        "not the hardware's limit: this convolution's kernel (a matmul over image patches, with "
                        "64 channels in and out) ran faster than that probe in these rounds.")
-    if f >= AT_ROOF:
+    if printed_percent(f) >= printed_percent(AT_ROOF):
         return said + "with 64 channels in and out it is a large matmul over image patches, and ran like one."
     return said + ("the peak is a 1024³ matmul's rate, and this convolution, a matmul over image patches in a "
                    "layout of its own, did not reach it in this run.")
 
 
 def rough_note(spread: float) -> str:
-    """A share from rounds that spread more than ROUGH is said to be rough (empty when they were steady)."""
-    return (f" Its rounds spread {spread:.0%} (over {ROUGH:.0%}): something else ran meanwhile, so read this "
-            "share as rough." if spread > ROUGH else "")
+    """A share from rounds that spread more than ROUGH is said to be rough (empty when they were steady),
+    judged on the spread as printed (whole percent, half up)."""
+    return (f" Its rounds spread {claims.percent(spread)} (over {ROUGH:.0%}): something else ran meanwhile, so "
+            "read this share as rough." if printed_percent(spread) > printed_percent(ROUGH) else "")
 
 
 def no_overlap_share(row, ceilings) -> float:
@@ -145,8 +159,8 @@ def no_overlap_sentence(row, ceilings, share: float) -> str:
     other they leave it no lower than ``no_overlap_share``; a share under that needs another cost."""
     floor = no_overlap_share(row, ceilings)
     said = (f"Paying its arithmetic and its memory traffic one after the other, never overlapped, would leave "
-            f"this op at {floor:.0%} of its roof. ")
-    if share >= floor:
+            f"this op at {claims.percent(floor)} of its roof. ")
+    if printed_percent(share) >= printed_percent(floor):  # the two percents as printed
         return said + ("It ran at or above that: the two limits at once account for its gap to the roof, as "
                        "far as this run shows.")
     dims = row.op.dims
@@ -158,19 +172,31 @@ def no_overlap_sentence(row, ceilings, share: float) -> str:
 def turning_limit_sentence(at, length: int, ceilings, first_ridge: float | None) -> str:
     """Why the table's limit at the turning length may read "memory": the length was computed on the ridge
     measured before the exercises, the table's limit on the ridge of the rounds that timed the ops. The op's
-    intensity is worked from its counts as printed (``printed_count``, as its limit is: 5.54e+08 / 1.34e+08),
-    and both figures are rounded half up as a reader rounds (33/8 = 4.125 prints 4.13), with the decimals that
-    tell them apart (two, or four or six where fewer print them equal)."""
-    intensity = printed_count(at.flops) / printed_count(at.n_bytes)
+    intensity is worked from its exact counts, printed in full so that the division is on the page
+    (554,631,168 / 138,657,792 = 4.00: the 3-figure counts 5.55e+08 / 1.39e+08 would give 3.99 beside a ridge
+    of 4.00), and both figures are rounded half up (33/8 = 4.125 prints 4.13), with the decimals that tell them
+    apart (two, or four or six where fewer print them equal). The words about the ridge are judged on those
+    printed figures; where the table's limit, worked from the 3-figure counts, falls on the other side, the
+    sentence says so (every branch written)."""
+    intensity = at.flops / at.n_bytes
     d = next((d for d in (2, 4) if claims.half_up(intensity, d) != claims.half_up(ceilings.ridge, d)), 6)
-    timed = f"the rounds that timed it measured the ridge at {claims.half_up(ceilings.ridge, d):.{d}f}"
+    shown, ridge = claims.half_up(intensity, d), claims.half_up(ceilings.ridge, d)
+    timed = f"the rounds that timed it measured the ridge at {ridge:.{d}f}"
     before = (f"Your turning length, {length}, comes from the ceilings measured before the exercises (ridge "
               f"{first_ridge:.2f} FLOPs/byte); " if first_ridge else f"Your turning length, {length}: ")
-    own = f"the op's own intensity at that length, {claims.half_up(intensity, d):.{d}f} FLOPs/byte"
+    own = (f"the op's own intensity at that length, {at.flops:,.0f} / {at.n_bytes:,.0f} = {shown:.{d}f} "
+           "FLOPs/byte")
+    if (shown >= ridge) != (at.bound == "compute"):  # the ridge lies between the exact and the 3-figure counts
+        three = printed_count(at.flops) / printed_count(at.n_bytes)
+        side = "at or above" if shown >= ridge else "under"
+        return (before + f"{timed}, and {own}, is {side} that ridge; the table's limit, worked from your counts "
+                f"to 3 figures ({printed_count(at.flops):.3g} / {printed_count(at.n_bytes):.3g} = "
+                f"{claims.half_up(three, d):.{d}f}), reads {at.bound}: the two differ only by that rounding, so "
+                "at this length the op sits on the ridge.")
     if at.bound == "compute":
         return (before + f"{timed}, and {own}, is at or above that ridge too: the table's limit is compute, as "
                 "predicted.")
-    moved = f" (here from {first_ridge:.2f} to {ceilings.ridge:.2f})" if first_ridge else ""
+    moved = f" (here from {first_ridge:.2f} to {claims.half_up(ceilings.ridge, 2):.2f})" if first_ridge else ""
     return (before + f"{timed}, above {own}, so on those ceilings the table's limit for it is memory. A ridge "
             f"measured twice moves with the machine{moved}, and at the turning length the limit moves with it.")
 
@@ -246,7 +272,7 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
             "." if answers else ": those counts, check 1's answers, join this table once check 1 passes."),
         WIDTH - 4),
         Table(["op", "measured ms", "spread"] + done,
-              [(r.op.name, f"{r.point.seconds * 1e3:.3g}", f"{r.point.spread:.0%}")
+              [(r.op.name, claims.sig_text(r.point.seconds, 3, 1e-3), claims.percent(r.point.spread))
                + ((f"{r.point.op.flops:.3g}", f"{r.point.op.bytes:.3g}") if answers else ()) for r in rows],
               wrap=44))
 
@@ -327,7 +353,7 @@ def take_aways(measured: list, passed: bool) -> None:
         "(half the bytes), but where it turns compute-bound is set by the dtype's own ridge (its own peak over "
         "the bandwidth; lesson 01 section 7 measured the 16-bit peak apart from fp32's): the 16-bit turning "
         "length is the fp32 one x (16-bit ridge / fp32 ridge) / 2. Here the causal kernel took "
-        f"{causal_time_share(causal, full):.0%} of the unmasked one's time for half its work.",
+        f"{claims.percent(causal_time_share(causal, full))} of the unmasked one's time for half its work.",
         headroom_sentence(rows, roof) + " An op far above the roof of your counts points at a "
         "count holding work or bytes the op does not do; one below it by more than its spread and a margin has a "
         "limit the two roofs leave out (candidates: scattered reads, per-tile costs; this lab does not measure which) or, "
