@@ -36,6 +36,7 @@ from utils.bench import alternate
 from utils.checks import expect, run_check
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.own_work import is_the_reference  # noqa: F401 (the tests call it here)
+from utils.labs.make_it_fast.threads_cost import profiled_then_timed
 from utils.launch import launch
 from utils.lessons.why_slow.profile import without_profiler_notices
 from utils.tables import Table, show as display
@@ -119,6 +120,7 @@ class Diagnosis:
     steps: int
     reference: dict[str, float]
     readings: list[tuple[str, object]]  # one (status, reading or message) per reader
+    threads: dict | None = None  # the slow script's forward and backward at two thread counts (threads_cost)
 
     @property
     def yours(self) -> tuple[str, object]:
@@ -134,8 +136,9 @@ class Diagnosis:
 def profile_slow(*readers, steps: int = PROFILE_STEPS) -> Diagnosis:
     """Launch the slow script on two workers for ``steps`` steps, rank 0 under ``torch.profiler``; each
     ``reader(prof, steps)`` reads that profile there (the learner's ``where_time_goes``)."""
-    outcome = launch(_profiled_slow, steps, readers, nprocs=WORLD, timeout=LAUNCH_TIMEOUT_S)[0]
-    return Diagnosis(steps, outcome["reference"], outcome["readings"])
+    worker = (profiled_then_timed, _profiled_slow)  # the profile, then its threads timed on the same workers
+    outcome = launch(*worker, steps, readers, nprocs=WORLD, timeout=LAUNCH_TIMEOUT_S)[0]
+    return Diagnosis(steps, outcome["reference"], outcome["readings"], outcome.get("threads"))
 
 
 def _close(value: float, target: float, rel: float = 0.02, abs_tol: float = 0.05) -> bool:
@@ -462,8 +465,7 @@ def check_asked_for(train_fn, steps: int = script.STEPS, show: bool = True) -> c
 
 
 def what_is_left(runs: list[dict], steps: int) -> list[str]:
-    """What a run measured beyond what training needs, in words (for a speed check that fails): the
-    measurement, not the fix."""
+    """What a run measured beyond what training needs, in words (for a failing speed check): not the fix."""
     left = []
     threads = max(max(run["threads"] or [0]) for run in runs)
     if threads * WORLD > runs[0]["cores"]:
@@ -533,8 +535,7 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
 
 
 def check_clean_up(train_fn, steps: int = script.STEPS, show: bool = True) -> checks.Verdict:
-    """Nothing left: every rank destroyed its process group, its loader processes ended with the function,
-    and no worker of the launch runs on."""
+    """Nothing left: each rank destroyed its group, its loaders ended with the function, no worker runs on."""
     from utils.labs.ddp_from_scratch.checks import kernel_children
 
     def body():

@@ -105,14 +105,27 @@ def show_prediction(predict: Callable, diagnosis: Diagnosis) -> None:
           "profiler)\nthe take-aways set it beside your script's step, measured")
 
 
+def _printed_pair(predict: Callable, diagnosis: Diagnosis, measured: float) -> tuple[float, float]:
+    """The prediction and the measured step (ms) as the take-away prints them, whole ms: judged and subtracted
+    as printed, 983 - 215 is 768 on the page, whatever 982.9 - 215.4 gives."""
+    return claims.as_printed(_printed_prediction(predict, diagnosis), 0), claims.as_printed(measured, 0)
+
+
+def prediction_miss(predict: Callable, diagnosis: Diagnosis, measured: float,
+                    within: float = 0.1) -> float | None:
+    """The ms by which the step measured fell under the prediction, as ``prediction_sentence`` prints it where
+    it says so (more than ``within`` under); None on its other branches (no miss under to account for)."""
+    predicted, measured = _printed_pair(predict, diagnosis, measured)
+    return predicted - measured if measured < (1 - within) * predicted else None
+
+
 def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float, source: str,
                         within: float = 0.1) -> str:
     """The learner's prediction against the step their script measured (``measured`` ms a step; ``source``:
     where that figure comes from, in words, e.g. the speed check's median): under it by more than ``within``,
     within it, or over it; each branch says what follows."""
-    predicted, slow = _printed_prediction(predict, diagnosis), diagnosis.reference["step"]
-    # judged and subtracted as printed (whole ms): 983 - 215 is 768 on the page, whatever 982.9 - 215.4 gives
-    predicted, measured = claims.as_printed(predicted, 0), claims.as_printed(measured, 0)
+    predicted, measured = _printed_pair(predict, diagnosis, measured)
+    slow = diagnosis.reference["step"]
     said = (f"Your prediction from the profile: {predicted:.0f} ms a step, with forward and backward and the "
             f"optimizer as profiled (the slow script's step: {slow:.0f} ms, under the profiler, which slows "
             f"it); your script measured {measured:.0f} ms a step ({source})")

@@ -12,7 +12,8 @@ from utils import checks, claims
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.checks import (ALL_REDUCES, SPEEDS, Diagnosis, launched, share_text,
                                             tokens_per_s, tokens_per_step)
-from utils.labs.make_it_fast.prediction import prediction_sentence
+from utils.labs.make_it_fast.prediction import prediction_miss, prediction_sentence
+from utils.labs.make_it_fast.threads_cost import threads_sentence
 
 
 def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
@@ -112,6 +113,8 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     load = printed_share(ref, "load")
     fast_ms, source = measured_step(train_fn, runs)  # one step time for every bullet: the speed check's median
     rate = rates_sentence(flops, peak, ref["forward and backward"], fast_ms, source) if flops and peak else ""
+    miss = prediction_miss(predict, diagnosis, fast_ms) if predict is not None else None  # ms, as printed
+    timed = threads_sentence(diagnosis.threads, ref["forward and backward"], miss)  # alone, after the profile
     # Each bullet states what this run measured, not why it cost what it did: the quiz asks the why.
     gradients = statistics.median(run["watch"]["allreduce_bytes"] / max(run["watch"]["optimizer_steps"], 1)
                                   / run["watch"]["gradient_bytes"] for run in runs)
@@ -120,8 +123,7 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
                   f"optimizer) took {share_text(compute)} of the slow script's step "
                   f"({rows_text(ref, 'forward and backward', 'optimizer')}){rate}. The slow script's workers "
                   f"asked for {os.cpu_count()} threads each (os.cpu_count() on this machine), yours computed "
-                  f"with {threads} each, on {runs[0]['cores']} cores; this run did not time one thread count "
-                  "against the other alone, so what the threads cost is not measured here."),
+                  f"with {threads} each, on {runs[0]['cores']} cores; {timed}."),
         (sum(waits.values()), f"Evaluating and saving took {share_text(sum(waits.values()))} of the slow "
                               f"script's step ({rows_text(ref, 'evaluate', 'checkpoint')}; the largest, "
                               f"{largest!r}, {share_text(waits[largest])}), a region's time including "
