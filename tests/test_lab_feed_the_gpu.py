@@ -584,9 +584,12 @@ def test_the_draws_per_item_costs_show_only_in_how_long_a_read_takes():
     data.open()
     seconds = []
     for i in (0, FIRST_BURST * setup.batch_size):  # a fast item, then one of the first slow batch
-        start = time.perf_counter()
-        data[i]
-        seconds.append(time.perf_counter() - start)
+        reads = []
+        for _ in range(5):  # the fastest of five: a busy machine only ever slows a read (CI saw 1.95x once)
+            start = time.perf_counter()
+            data[i]
+            reads.append(time.perf_counter() - start)
+        seconds.append(min(reads))
     assert seconds[1] > 2 * seconds[0]  # the draw's costs are still paid, where only timing sees them
     assert "dataset.py" not in " ".join(checks.hint_texts("labs/feed_the_gpu")["B"])
 
