@@ -15,6 +15,7 @@ from utils.lessons.articles_checked import case_study, evidence as ev, host_memo
 from utils.lessons.model_split.bounds import round_above, round_as_printed  # one round, with the digits it prints
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
+from utils.lessons.model_split.rounds_above import band_clauses  # lesson 02's words for rounds above a bound
 from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
 # each device's share of its rate, one printer for every row (re-exported: checks and verdicts read it here)
 from utils.lessons.articles_checked.shares import percent_text, share_of_rate, share_text  # noqa: F401
@@ -425,26 +426,11 @@ def per_round_words(record: dict, above: list[float]) -> str:
     02's words (``model_split.rounds_above.spread_words``): those beyond the median + the spread are a finding to
     explain (``rounds_past_spread``); those within it are explained by it, except a round past 2 devices' 2x,
     which no spread explains."""
-    band = f"the rounds' spread of the median (± {spread_of(record):.2f})"
     beyond = [x for x in rounds_past_spread(record) if x in above]
-    inside = [x for x in above if x not in beyond]  # equal rounds print alike, so read alike
     devices = record.get("devices", DEVICES)  # None: a bound that counts no devices (row B8's bytes)
-    past = [x for x in inside if devices is not None and round_above(x, devices)]
-    clauses = []
-    if beyond:
-        clauses.append(("" if len(beyond) == len(above) else f"{len(beyond)} of them ")
-                       + f"beyond {band}: a finding to explain")
-    if inside:
-        within = f"within {band}" if not beyond else f"{len(inside)} within it"
-        finding = f"a round past {DEVICES}x is a finding to explain, which no spread explains"
-        if not past:
-            within += ", which explains " + ("it" if beyond and len(inside) == 1 else "them")
-        elif len(past) == len(inside):
-            within += f", but {finding}"
-        else:
-            within += f", which explains those up to {DEVICES}x; {finding}"
-        clauses.append(within)
-    return "; ".join(clauses)
+    past = [x for x in above if x not in beyond and devices is not None and round_above(x, devices)]
+    finding = f"a round past {DEVICES}x is a finding to explain, which no spread explains"
+    return band_clauses(above, beyond, past, spread_of(record), DEVICES, finding)
 
 
 def rounds_past_spread(record: dict) -> list[float]:

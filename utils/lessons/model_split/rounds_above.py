@@ -65,23 +65,30 @@ def spread_words(r: Row, above: list[float]) -> str:
     those beyond the median + the spread are a finding to explain (``claims.rounds_past_spread``); those
     within it are explained by it, except a round past the devices' count, which no spread explains."""
     spread = printed_spread(r.speedups)
-    band = f"the rounds' spread of the median (± {spread:.2f})"
     beyond = rounds_past_spread(above, r.speedup, spread, r.bound, shown=round_as_printed)
+    past = [s for s in above if s not in beyond and round_above(s, r.devices)]
+    finding = f"a round past {r.devices}x is a finding to explain ({PAST_DEVICES_CAUSE}), which no spread explains"
+    return band_clauses(above, beyond, past, spread, r.devices, finding)
+
+
+def band_clauses(above: list[float], beyond: list[float], past: list[float], spread: float, devices: int,
+                 finding: str) -> str:
+    """The words for the rounds above a bound, read against the band median ± ``spread``: ``beyond`` (past
+    the band: a finding to explain), the rest within it (explained by it), of which ``past`` lie past the
+    devices' count (``finding``: no spread explains them). Lessons 02 and 09 print these same words."""
+    band = f"the rounds' spread of the median (± {spread:.2f})"
     inside = [s for s in above if s not in beyond]  # equal rounds print alike, so read alike
-    past = [s for s in inside if round_above(s, r.devices)]
     clauses = []
     if beyond:
         clauses.append(("" if len(beyond) == len(above) else f"{len(beyond)} of them ")
                        + f"beyond {band}: a finding to explain")
     if inside:
         within = f"within {band}" if not beyond else f"{len(inside)} within it"
-        finding = (f"a round past {r.devices}x is a finding to explain ({PAST_DEVICES_CAUSE}), which no spread "
-                   "explains")
         if not past:
             within += ", which explains " + ("it" if beyond and len(inside) == 1 else "them")
         elif len(past) == len(inside):
             within += f", but {finding}"
         else:
-            within += f", which explains those up to {r.devices}x; {finding}"
+            within += f", which explains those up to {devices}x; {finding}"
         clauses.append(within)
     return "; ".join(clauses)
