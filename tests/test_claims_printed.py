@@ -66,7 +66,7 @@ def test_a_spread_of_two_or_three_rounds_is_half_their_range_and_one_round_none(
 def test_two_medians_that_divide_to_the_paired_figure_need_no_clause():
     assert claims.medians_divide_to(1.79, 175.0, 98.0) is None
     divided = claims.medians_divide_to(1.75, 175.0, 98.0)
-    assert divided == pytest.approx(1.7857, abs=1e-4)
+    assert divided == 1.79
     assert claims.medians_clause(1.75, "175 ms", "98 ms", divided).endswith("(175 ms / 98 ms = 1.79x)")
 
 
@@ -117,3 +117,10 @@ def test_rounds_past_spread_are_above_the_mark_and_the_median_plus_spread_as_pri
     # as printed: 1.8649 prints 1.86, not above a top of 1.86
     assert claims.rounds_past_spread([1.8649], 1.78, 0.08, 1.78) == []
     assert claims.rounds_past_spread([], 1.0, 0.1, 1.0) == []
+
+
+def test_medians_divide_to_rounds_the_worked_ratio_half_up():
+    # 706 / 400 = 1.765: a reader writes 1.77x (the float division stores 1.7649999...)
+    assert claims.medians_divide_to(1.76, 706, 400) == 1.77
+    assert claims.medians_divide_to(1.77, 706, 400) is None
+    assert "706 ms / 400 ms = 1.77x" in claims.medians_clause(1.76, "706 ms", "400 ms", 1.77)

@@ -120,7 +120,7 @@ def medians_divide_to(paired: float, over: float, under: float, digits: int = 2)
     (the median of each round's own ratio), the ratio a reader divides from the two medians, or None where
     it prints as the paired figure. The two differ because the two medians may come from different rounds:
     lessons say so with the division (``medians_clause``)."""
-    divided = over / (under or 10.0 ** -digits)
+    divided = half_up(over / (under or 10.0 ** -digits), digits)  # worked from printed figures: half up
     return None if f"{divided:.{digits}f}" == f"{paired:.{digits}f}" else divided
 
 
