@@ -105,7 +105,7 @@ def test_the_turning_lengths_intensity_is_the_division_of_the_exact_counts_on_th
      "differ only by that rounding"),
     # the exact 3.9950 under a ridge of 3.9980, the 3-figure counts 4.00e+03 / 1e+03 = 4.0000 above it
     (3995.0, 3.998, "compute", "3,995 / 1,000 = 3.9950 FLOPs/byte, is under that ridge; the table's limit, worked "
-     "from your counts to 3 figures (4e+03 / 1e+03 = 4.0000), reads compute"),
+     "from your counts to 3 figures (4.00e+03 / 1.00e+03 = 4.0000), reads compute"),
 ])
 def test_a_ridge_between_the_exact_and_the_three_figure_intensity_is_said_so(flops, ridge, bound, words):
     from utils.labs.predict_the_roofline import report

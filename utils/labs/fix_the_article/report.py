@@ -14,7 +14,7 @@ from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans 
     band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, sign_test_least, us_ratio,
     verdict_of,
 )
-from utils.labs.fix_the_article.rounds import JUMP, median_jumped, table_pairs
+from utils.labs.fix_the_article.rounds import JUMP, _ping_pong_side, median_jumped, table_pairs
 
 
 def prediction_misses(plan_split, link, timed: dict[str, SplitRun], link_fit=None) -> str:
@@ -56,10 +56,22 @@ def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float],
                               _median(ratios), pair) + ".")
     if verdict == "shorter":
         return ("by the report's rule its rounds ran shorter than the ping-pong of the same bytes: this run "
-                "does not show that miss to be the split's own.")
+                f"does not show that miss to be the split's own; {_ping_pong_words(run, predicted, band, pair)}.")
     return ("by the report's rule its rounds were not shown to differ from the ping-pong of the same bytes "
             f"(that needs at least {sign_test_least(len(ratios))} of {len(ratios)} rounds on one side of 1): "
-            "this run does not show that miss to be the split's own rather than the link's noise.")
+            f"this run does not show that miss to be the split's own; "
+            f"{_ping_pong_words(run, predicted, band, pair)}.")
+
+
+def _ping_pong_words(run: SplitRun, predicted: float, band: tuple[float, float],
+                     pair: tuple[float, float] | None) -> str:
+    """The ping-pong of the same bytes against the prediction and the fit's band, with the link table's
+    verdict where it left the band (``_ping_pong_side``, the words ``owner_words`` prints in the block): where
+    the split was not shown to differ from it, the ping-pong is what the miss is made of."""
+    pp_x = us_ratio(_median(run.ping_pong_seconds()), predicted)
+    lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)
+    return (f"the ping-pong of the same bytes took {pp_x:.2f}x the prediction, "
+            f"{_ping_pong_side(claims.as_printed(pp_x, 2), lo, hi, pair)}")
 
 
 def _best_cut(plan: Plan, link, runs: dict[str, SplitRun]) -> tuple[int, SplitRun] | None:

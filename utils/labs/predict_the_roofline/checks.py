@@ -253,6 +253,12 @@ def printed_count(count: float) -> float:
     return float(f"{count:.3g}")
 
 
+def count_text(count: float) -> str:
+    """A count as the lab's tables print it: ``printed_count``'s 3 figures with their zeros ("1.30e+07", "4.00";
+    ".3g" prints "1.3e+07", read as two figures), and no bare point after a whole number ("165")."""
+    return f"{count:#.3g}".rstrip(".")
+
+
 def predicted(flops: float, n_bytes: float, c: Ceilings) -> tuple[str, float]:
     """Lesson 01's roofline on the learner's counts: the side of the ridge, and the slower limit's time, both
     worked from the counts as printed (``printed_count``)."""
@@ -369,8 +375,8 @@ def prediction_table(count: Callable, ceilings: Ceilings, setup: LabSetup):
             flops, n_bytes = counted(count, op)
             bound, seconds = predicted(flops, n_bytes, ceilings)
             intensity = printed_count(flops) / printed_count(n_bytes)   # from the two counts as printed
-            rows.append((op.name, f"{flops:.3g}", f"{n_bytes:.3g}", f"{intensity:.3g}", bound,
-                         f"{seconds * 1e3:.3g} ms"))
+            rows.append((op.name, count_text(flops), count_text(n_bytes), count_text(intensity), bound,
+                         f"{claims.sig_text(seconds, 3, 1e-3)} ms"))
         except NotImplementedError:
             rows.append((op.name, "not done yet", "", "", "", ""))
         except checks.CheckFailed:

@@ -8,7 +8,8 @@ import textwrap
 
 from utils.details import how_measured
 from utils import checks
-from utils.labs.predict_the_roofline.checks import COUNTS_CHECK, FASTER, printed_ceilings, printed_count
+from utils.labs.predict_the_roofline.checks import (COUNTS_CHECK, FASTER, count_text, printed_ceilings,
+                                                     printed_count)
 from utils.lessons.why_slow.algorithms import printed_ms
 from utils.lessons.why_slow import roofline
 from utils import claims
@@ -190,7 +191,7 @@ def turning_limit_sentence(at, length: int, ceilings, first_ridge: float | None)
         three = printed_count(at.flops) / printed_count(at.n_bytes)
         side = "at or above" if shown >= ridge else "under"
         return (before + f"{timed}, and {own}, is {side} that ridge; the table's limit, worked from your counts "
-                f"to 3 figures ({printed_count(at.flops):.3g} / {printed_count(at.n_bytes):.3g} = "
+                f"to 3 figures ({count_text(at.flops)} / {count_text(at.n_bytes)} = "
                 f"{claims.half_up(three, d):.{d}f}), reads {at.bound}: the two differ only by that rounding, so "
                 "at this length the op sits on the ridge.")
     if at.bound == "compute":
@@ -273,7 +274,7 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
         WIDTH - 4),
         Table(["op", "measured ms", "spread"] + done,
               [(r.op.name, claims.sig_text(r.point.seconds, 3, 1e-3), claims.percent(r.point.spread))
-               + ((f"{r.point.op.flops:.3g}", f"{r.point.op.bytes:.3g}") if answers else ()) for r in rows],
+               + ((count_text(r.point.op.flops), count_text(r.point.op.bytes)) if answers else ()) for r in rows],
               wrap=44))
 
 
