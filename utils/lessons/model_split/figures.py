@@ -11,7 +11,8 @@ from __future__ import annotations
 from utils import plots, timeline
 from utils.claims import printed_ratio
 from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound
-from utils.lessons.model_split.runs import PipelineRun
+from utils.lessons.model_split.noise import round_text
+from utils.lessons.model_split.runs import PipelineRun, median_round
 
 
 def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one device against 2m/(m+1)"):
@@ -50,8 +51,7 @@ def plot_speedups(run: PipelineRun, title: str = "Pipeline speedup over one devi
     return plots.finish(fig, title)
 
 
-def plot_schedule(spans, title: str | None = None, simulated: bool | None = None, row=None,
-                  rounds: int | None = None):
+def plot_schedule(spans, title: str | None = None, simulated: bool | None = None, row=None, rounds=None):
     """``timeline.plot_gantt`` with its legend held a fixed distance under the axis and the figure cropped
     to it, so that no empty band separates the legend from the *simulated on CPU* stamp.
 
@@ -59,8 +59,8 @@ def plot_schedule(spans, title: str | None = None, simulated: bool | None = None
     the round whose paired speedup is the row's median); with a row, the busy share written beside each worker
     is the table's (median busy / median step, ``Row.busy``), so that the chart and the table print one figure,
     and the axis says which is which. ``rounds``: without a row (section 3's naive split, whose busy shares
-    no table prints), the rounds the median round was picked from: the axis says the bars and their busy
-    labels are that one round's."""
+    no table prints), the rounds the median round was picked from (their count, or every round's speedup,
+    so that the axis names the round: ``drawn_round``): the bars and their busy labels are that one round's."""
     from matplotlib.transforms import ScaledTranslation
 
     fig = timeline.plot_gantt(spans, title=title, simulated=simulated)
@@ -73,13 +73,23 @@ def plot_schedule(spans, title: str | None = None, simulated: bool | None = None
         rounds = len(row.speedups)
         ax.set_xlabel(ax.get_xlabel() + f"; bars: the median round; busy: the table's, median of {rounds} rounds")
     elif rounds:  # the busy labels are the drawn bars' own: say which round they are
-        ax.set_xlabel(ax.get_xlabel() + f"; bars and busy: the median round of {rounds}")
+        ax.set_xlabel(ax.get_xlabel() + "; bars and busy: " + drawn_round(rounds))
     legend = ax.get_legend()
     if legend is not None:  # 0.5 inch under the axis, whatever the axis's height turns out to be
         legend.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans))
     fig.set_size_inches(fig.get_size_inches()[0], 0.55 * len(ax.get_yticks()) + 1.7)
     fig.tight_layout()
     return fig
+
+
+def drawn_round(rounds) -> str:
+    """Which round a chart of ``PipelineRun.spans`` draws: with every round's speedup, the round of the median
+    speedup by number ("round 4 of 5, the median speedup's (0.997x), not the median step"): its step need not
+    be the median step a table prints beside it. With a count alone, "the median round of 5"."""
+    if isinstance(rounds, int):
+        return f"the median round of {rounds}"
+    i = median_round(rounds)
+    return f"round {i + 1} of {len(rounds)}, the median speedup's ({round_text(rounds[i])}x), not the median step"
 
 
 def plot_ideal(names, m: int, costs=None, title: str | None = None):

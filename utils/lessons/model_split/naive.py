@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 from utils import timeline
-from utils.claims import Claim, as_printed, half_up, percent, within_noise
+from utils.claims import Claim, as_printed, half_up, percent, rounds_past_spread, within_noise
+from utils.lessons.model_split.bounds import round_as_printed
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, near_reference,
                                             noise_of_one, noise_of_reference, noise_of_weak_reference, printed,
                                             reference_gain, round_text, rounds_text)
@@ -89,12 +90,15 @@ def naive_process_reading(r: Row) -> str:
     if r.process_bound is None:
         return ""
     lo, hi = min(r.process_bounds), max(r.process_bounds)
-    if lo > 1:
+    low = [p for p in r.process_bounds if as_printed(p, 2) <= 1]  # as the table's last column prints them
+    if not low:
         reading = ("; in every round the two stages alone cost less than one device's step (consistent with "
                    "each process holding half the model in its caches; the caches were not measured)")
     elif r.process_bound > 1:
-        reading = ("; in most rounds the two stages alone cost less than one device's step, though the lowest "
-                   "round is at or below 1x: a tendency, not a law")
+        where = ", ".join(f"{p:.2f}x" for p in low)
+        reading = (f"; in most rounds the two stages alone cost less than one device's step, though {len(low)} "
+                   f"of {len(r.process_bounds)} rounds {'is' if len(low) == 1 else 'are'} at or below 1x ({where}): "
+                   "a tendency, not a law")
     else:
         reading = "; within the rounds' spread the stages cost what the whole model does"
     one = ms_as_printed(r.baseline, *r.alone)
@@ -181,22 +185,51 @@ def naive_closing(r: Row) -> str:
     value, spread = printed(r)
     pb = as_printed(r.process_bound, 2)
     said = f"In short, this run's naive split: {value:.2f}x ± {spread:.2f} against its 1x bound; "
-    if noise_of_one(r):
-        return said + "within noise of it, as theory says: nothing left to explain."
+    past = rounds_past_words(r)
+    if noise_of_one(r):  # "nothing left" only where no round lies past median + spread
+        return said + ("within noise of it, as theory says: nothing left to explain." if not past else
+                       f"within noise of it, as theory says; but {past}.")
+    also = f" Round by round, {past}." if past else ""  # a finding whatever the median, as sections 5 and 8 say
+    return said + _closing_verdict(r, value, pb) + also
+
+
+def rounds_past(r: Row) -> list[float]:
+    """The rounds above the bound that the rounds' spread does not explain: above the bound AND above the
+    median + the spread, as printed (``claims.rounds_past_spread``, the rule sections 5 and 8 read rows by)."""
+    value, spread = printed(r)
+    return rounds_past_spread(r.speedups, value, spread, r.bound, shown=round_as_printed)
+
+
+def rounds_past_words(r: Row) -> str:
+    """``rounds_past`` in words, with the sum a reader checks: "1 of 5 rounds (1.11x) lies above the 1x bound
+    and past the median + the spread (1.00 + 0.03 = 1.03): a finding to explain"; "" where none."""
+    past = rounds_past(r)
+    if not past:
+        return ""
+    value, spread = printed(r)
+    verb = "lies" if len(past) == 1 else "lie"
+    return (f"{len(past)} of {len(r.speedups)} rounds ({', '.join(f'{round_text(s)}x' for s in past)}) {verb} "
+            f"above the {r.bound:.2f}x bound and past the median + the spread ({value:.2f} + {spread:.2f} = "
+            f"{as_printed(value + spread, 2):.2f}): a finding to explain")
+
+
+def _closing_verdict(r: Row, value: float, pb: float) -> str:
+    """``naive_closing``'s verdict past the noise of 1x: slower, explained by the per-process reference, or a
+    part this run does not explain."""
     if value <= 1:
-        return said + _slower_closing(r)
+        return _slower_closing(r)
     if process_reference_explains(r):
-        return said + (f"above it, explained by each stage's lower cost in its own process (the per-process "
-                       f"reference, {pb:.2f}x); why a stage costs less alone (its caches, say) is not measured.")
+        return (f"above it, explained by each stage's lower cost in its own process (the per-process "
+                f"reference, {pb:.2f}x); why a stage costs less alone (its caches, say) is not measured.")
     if within_process_reference(r):  # a reference itself within noise of 1x explains none of it
-        return said + (f"above it, and the per-process reference ({pb:.2f}x) is itself within noise of 1x: this "
-                       "run does not explain the excess, a finding to explain.")
+        return (f"above it, and the per-process reference ({pb:.2f}x) is itself within noise of 1x: this "
+                "run does not explain the excess, a finding to explain.")
     if pb <= 1:  # a reference at or under 1x offers no gain to explain an excess with
-        return said + (f"above it and above the per-process reference ({pb:.2f}x), which offers no gain over 1x: "
-                       "this run does not explain the excess, a finding to explain.")
-    return said + (f"above it; the per-process reference explains up to {pb:.2f}x, and the rest "
-                   f"({value:.2f} - {pb:.2f} = {as_printed(value - pb, 2):.2f}) this run does not explain: a "
-                   "finding to explain (the same step's other launches, in sections 5 and 8, put it in context).")
+        return (f"above it and above the per-process reference ({pb:.2f}x), which offers no gain over 1x: "
+                "this run does not explain the excess, a finding to explain.")
+    return (f"above it; the per-process reference explains up to {pb:.2f}x, and the rest "
+            f"({value:.2f} - {pb:.2f} = {as_printed(value - pb, 2):.2f}) this run does not explain: a "
+            "finding to explain (the same step's other launches, in sections 5 and 8, put it in context).")
 
 
 def _paired_ms(one: float, split: float) -> tuple[str, str]:
@@ -306,7 +339,19 @@ def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
         verdict = (f"within {far:.2f} of 1x across {len(entries)} launches; {', '.join(shown)} "
                    f"read{'s' if len(shown) == 1 else ''} an effect, {_the_rest(entries, shown)} none")
     return Claim(claim, f"{min(values):.2f}x to {max(values):.2f}x ({len(entries)} launches)", "bound 1.00x",
-                 verdict)
+                 verdict + _launches_past(entries))
+
+
+def _launches_past(entries: list[tuple[str, str, Row]]) -> str:
+    """The rounds past median + spread in each launch (``rounds_past``), kept in the claims row whatever the
+    launches' medians say, as each section prints them: "; rounds past the spread: section 3 1.11x, section 5
+    1.15x (findings to explain)"; "" where no launch has one."""
+    named = [(where, past) for where, _, r in entries if (past := rounds_past(r))]
+    if not named:
+        return ""
+    said = ", ".join(f"{where} {' and '.join(f'{round_text(s)}x' for s in past)}" for where, past in named)
+    many = sum(len(past) for _, past in named) > 1
+    return f"; rounds past the spread: {said} ({'findings' if many else 'a finding'} to explain)"
 
 
 def _directions(entries: list, values: list[float]) -> str:

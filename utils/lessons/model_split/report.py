@@ -510,22 +510,29 @@ def balance_reading(slow: Row, fast: Row, predicted: dict) -> tuple[str, str]:
 
 def _shares_beside_ratio(slow: Row, fast: Row, predicted: dict, spread: float, side: str) -> str:
     """Both splits off their own predictions on one side (``side``: "below" or "above"), the paired ratio
-    within noise of the predicted one: by how much each missed (as printed), and whether those shares cancel,
-    read by the noise rule on the ratio of the two printed medians (within the gain's ``spread`` of the
-    predicted ratio). Where they do not, only the paired ratio agrees (``split_gain``: each round's one-device
-    step cancels in it), not the two shares."""
+    within noise of the predicted one: by how much each missed (whole percent, half up), and what the ratio of
+    the two printed medians does against the predicted ratio (the noise rule, within the gain's ``spread``).
+    "Cancel" only where the two shares print equal; else the points between them are said. Where the ratio
+    is outside the spread, only the paired ratio agrees (``split_gain``: each round's one-device step cancels
+    in it), not the two medians."""
     (vs, _), (vf, _) = printed(slow), printed(fast)
     ps, pf = as_printed(predicted[slow.split_points], 2), as_printed(predicted[fast.split_points], 2)
-    missed = f"by {abs(vs / ps - 1):.0%} (unbalanced) and {abs(vf / pf - 1):.0%} (balanced)"
+    shares = [percent(abs(vs / ps - 1)), percent(abs(vf / pf - 1))]  # as printed, half up
+    missed = f"by {shares[0]} (unbalanced) and {shares[1]} (balanced)"
+    points = abs(int(shares[0][:-1]) - int(shares[1][:-1]))  # from the two printed percents
     medians = as_printed(printed_ratio(fast.speedup, slow.speedup), 2)  # the reader's division, as printed
     ratio = as_printed(printed_ratio(predicted[fast.split_points], predicted[slow.split_points]), 2)
+    division = f"{vf:.2f} / {vs:.2f} = {medians:.2f}x"
     if within_noise(medians, spread, ratio):
-        return (f"Both splits ran {side} their own predictions, {missed}: shares that cancel in the ratio (the "
-                f"two median speedups' {vf:.2f} / {vs:.2f} = {medians:.2f}x is within the gain's ± {spread:.2f} "
-                f"of {ratio:.2f}x),"
+        how = (f"shares that cancel in the ratio (the two median speedups' {division} is within the gain's "
+               f"± {spread:.2f} of {ratio:.2f}x)" if not points else
+               f"shares that differ by {points} points; the ratio they leave (the two median speedups' "
+               f"{division}) is within the gain's ± {spread:.2f} of {ratio:.2f}x")
+        return (f"Both splits ran {side} their own predictions, {missed}: {how},"
                 " so the predicted ratio held though neither predicted speedup did.")
-    return (f"Both splits ran {side} their own predictions, {missed}: shares that do not cancel (the two median "
-            f"speedups' {vf:.2f} / {vs:.2f} = {medians:.2f}x is outside the gain's ± {spread:.2f} of {ratio:.2f}x); the "
+    how = "shares that do not cancel" if points else "equal shares, yet the medians' ratio misses"
+    return (f"Both splits ran {side} their own predictions, {missed}: {how} (the two median speedups' "
+            f"{division} is outside the gain's ± {spread:.2f} of {ratio:.2f}x); the "
             "paired ratio (each round's unbalanced step over its balanced step, the one-device step cancelled) "
             "still agrees within its spread.")
 
