@@ -50,7 +50,8 @@ def test_the_buckets_pieces_are_priced_from_section_six_table_on_every_outcome()
     # the reader's run: 1 MiB 0.594 ms (0.39-1.95), the whole 3.09 ms (0.97-4.36): 3.15 x 0.594 = 1.87 ms
     run = [row(2**20, 0.594, 0.39, 1.95), row(WHOLE, 3.092, 0.97, 4.36)]
     said = allreduce.bucket_pieces(run, WHOLE, 2**20)
-    assert "3.15 x 0.594 = 1.87 ms (1.23-6.14 ms over its repeats)" in said
+    # four whole messages (t15): 3 of 1 MiB, the last 0.15 MiB at the nearest timed size above it (1 MiB here)
+    assert "3 x 0.594 + 0.594 = 2.38 ms (1.56-7.80 ms over its repeats)" in said
     assert "against the whole's 3.09 ms (0.970-4.36 ms)" in said
     assert said.endswith("the same within the repeats' ranges, so this run does not show smaller messages "
                          "costing more")
@@ -58,7 +59,7 @@ def test_the_buckets_pieces_are_priced_from_section_six_table_on_every_outcome()
     assert "less, beyond the repeats' ranges" in allreduce.bucket_pieces(tight, WHOLE, 2**20)
     dear = [row(2**20, 1.2, 1.1, 1.3), row(WHOLE, 3.092, 3.0, 3.2)]
     said = allreduce.bucket_pieces(dear, WHOLE, 2**20)
-    assert "3.15 x 1.20 = 3.78 ms" in said and "more, beyond the repeats' ranges" in said
+    assert "3 x 1.20 + 1.20 = 4.80 ms" in said and "more, beyond the repeats' ranges" in said
     assert "no 1 MiB row" in allreduce.bucket_pieces([row(WHOLE, 3.0, 2.9, 3.1)], WHOLE, 2**20)
     assert "fit one 4 MiB bucket" in allreduce.bucket_pieces(run, WHOLE, 2**22)
 
@@ -68,7 +69,7 @@ def test_the_markdown_no_longer_states_the_smaller_messages_as_a_cause():
     assert "each a smaller message than the whole" not in markdown
     assert "the last line\nabove prices from section 6's table" in markdown
     code = cell_source("03_ddp.ipynb", 61)
-    assert code.rstrip().endswith('say(allreduce.bucket_pieces(ar_rows, full, OVERLAP_BUCKET_MB * 2**20) + LABEL + ".")')
+    assert code.rstrip().endswith('say(allreduce.bucket_pieces(ar_rows, full, OVERLAP_BUCKET_MB * 2**20, ddp["messages"]) + LABEL + ".")')
 
 
 # --- lesson 06, cell 16: selective's shares, from the ms and the MB as printed ---------------------------

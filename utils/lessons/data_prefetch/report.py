@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from utils import plots
 from utils.claims import (Claim, against_speedup, bound_verdict, no_gain_claim,  # noqa: F401 (lesson 05 imports
-                          as_printed, percent, printed_ratio, speedup_verdict,  # no_gain_claim from here)
-                          within_noise)
+                          as_printed, half_up, paired_spread, percent, printed_ratio,  # no_gain_claim
+                          speedup_verdict, within_noise)  # from here)
 from utils.lessons.data_prefetch.epoch import bound_formula
 from utils.tables import Table
 
@@ -41,6 +41,14 @@ def runner_up(fastest: float, runner: float, noise: float) -> tuple[float, float
     speed = as_printed(printed_ratio(fastest, runner), 3)
     spread = as_printed(noise * speed, 3)
     return speed, spread, within_noise(speed, spread)
+
+
+def paired_noise(ratios: list[float], floor: float = NOISE_FLOOR, digits: int = 3) -> float:
+    """The noise of paired rounds' ratios: their own spread (``claims.paired_spread``), at least ``floor`` of
+    their median AS PRINTED (``digits``), rounded half up: 2 % of a printed 1.025x is 0.0205, so ± 0.021,
+    never a ± under the 2 % the sentence states (2 % of an unrounded 1.0249 would print 0.020). Lesson 05."""
+    floor_share = half_up(floor * as_printed(statistics.median(ratios), digits), digits)
+    return half_up(max(paired_spread(ratios), floor_share), digits)
 
 
 def epoch_range(epochs: list[float]) -> float:

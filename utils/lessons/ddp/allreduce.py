@@ -147,12 +147,7 @@ def trend(rows: list[dict], flat: float = 0.10) -> str:
     top = peak(ordered)
     after = ordered[ordered.index(top) + 1:]
     if not after:  # the peak is the largest size
-        before, last = ordered[-2:]
-        gain = gbs(last) / gbs(before) - 1
-        figures = f"busbw {_at(before)}, {_at(last)} ({gain:+.0%})"
-        if gain < flat:
-            return f"The curve flattens at the largest sizes: {figures}"
-        return f"The curve is still rising at the largest size measured, so no plateau is reached here: {figures}"
+        return _rising_or_level(ordered, flat, gbs)
     later = ", ".join(_at(r) for r in after)
     if min(gbs(r) for r in after) >= (1 - flat) * gbs(top):
         return (f"The curve levels off from {_label(top['bytes'])}: busbw peaks at {_at(top)}, and every larger "
@@ -169,6 +164,36 @@ def trend(rows: list[dict], flat: float = 0.10) -> str:
     drop = f"{drop}, {noise}"
     return (f"busbw falls after its peak instead of levelling off: it peaks at {_at(top)}, then reads {later}; "
             f"{drop}. The peak is the best rate measured, not a plateau")
+
+
+def _repeat_rate(row: dict, seconds: float) -> float:
+    """The busbw of one repeat's time: the row's factor times its bytes over that time."""
+    return row["busbw"] * row["seconds"] / seconds
+
+
+def _rising_or_level(ordered: list[dict], flat: float, gbs) -> str:
+    """The curve's shape where its highest median is the largest size: set against the best earlier size
+    (not merely the one before), still rising only where it gains more than ``flat`` AND beyond the repeats'
+    ranges (the best earlier size's fastest repeat slower than the largest's slowest); a middle size more
+    than ``flat`` under that best is named as a dip, with its repeats. One rough median is no trend."""
+    *earlier, last = ordered
+    best = max(earlier, key=lambda r: r["busbw"])
+    gain = gbs(last) / gbs(best) - 1
+    figures = f"busbw {_at(best)}, {_at(last)} ({gain:+.0%})"
+    fast_best, slow_last = _repeat_rate(best, best["low"]), _repeat_rate(last, last["high"])
+    ranges = (f"{_label(best['bytes'])}'s fastest repeat {fast_best / 1e9:.2f} GB/s, "
+              f"{_label(last['bytes'])}'s slowest {slow_last / 1e9:.2f} GB/s")
+    dips = [r for r in ordered[ordered.index(best) + 1:-1] if gbs(r) < (1 - flat) * gbs(best)]
+    dip = "".join(f", with a dip at {_label(r['bytes'])} ({gbs(r):.2f} GB/s), "
+                  + ("within its repeats" if _repeat_rate(r, r["low"]) >= _repeat_rate(best, best["high"])
+                     else "beyond its repeats") for r in dips)
+    if gain >= flat and printed_gbs(fast_best) < printed_gbs(slow_last):
+        return (f"The curve is still rising at the largest size measured, beyond the repeats' ranges ({ranges}), "
+                f"so no plateau is reached here: {figures}{dip}")
+    if gain >= flat:
+        return (f"The largest size reads highest ({figures} over the best earlier size), but no trend beyond the "
+                f"repeats' ranges ({ranges}): this run does not show whether the curve still rises{dip}")
+    return f"The curve levels off from {_label(best['bytes'])} (within {flat:.0%}): {figures}{dip}"
 
 
 def outliers(rows: list[dict], wide: float = 0.5) -> list[str]:
@@ -271,11 +296,13 @@ def _worked_ms(value: float) -> str:
     return f"{half_up(value, digits):.{digits}f}"
 
 
-def bucket_pieces(rows: list[dict], whole: int, cap: int) -> str:
+def bucket_pieces(rows: list[dict], whole: int, cap: int, sent: float | None = None) -> str:
     """Whether cutting ``whole`` bytes into messages of ``cap`` bytes (DDP's buckets) costs more than sending
-    it whole, priced from section 6's table alone: the whole's MiB over the cap's (to 0.01), times the cap row's
-    median, against the whole row's median, and the same product over each row's repeats. Where the two ranges
-    of repeats overlap the two cost the same within noise; otherwise more or less. Every operand as printed.
+    it whole, priced from section 6's table alone: the whole messages DDP sends, each at its size's row (the last,
+    smaller one at its own size's row or the nearest timed size above it: a fraction of a message would charge
+    a fraction of the fixed cost), against the whole row's median, and the same sum over each row's repeats.
+    Where the two ranges of repeats overlap the two cost the same within noise; otherwise more or less.
+    Every operand as printed; ``sent``, DDP's own count of buckets (section 2), is printed beside the count.
     Lesson 03: the run, not the markdown, says whether the buckets' smaller size is a cause."""
     by_size = {r["bytes"]: r for r in rows}
     if whole <= cap:
@@ -283,13 +310,25 @@ def bucket_pieces(rows: list[dict], whole: int, cap: int) -> str:
     if cap not in by_size or whole not in by_size:
         return f"Section 6's table has no {_label(cap)} row: this run does not price its buckets' size alone"
     piece, alone = by_size[cap], by_size[whole]
-    count = half_up(whole / cap, 2)  # the whole's size in buckets, as its label and the cap's print it
+    full, rest = divmod(whole, cap)  # DDP sends whole messages: each pays the fixed cost once
     ms_of = lambda seconds: printed_seconds(seconds) * 1e3  # the table's figure
-    summed = [count * ms_of(piece[k]) for k in ("seconds", "low", "high")]
+    terms = [(full, piece)]
+    if rest:  # the last, smaller message: at its own size's row, or the nearest timed size above it
+        tail = min((r for r in rows if r["bytes"] >= rest), key=lambda r: r["bytes"])
+        terms.append((1, tail))
+    summed = [sum(n * ms_of(r[k]) for n, r in terms) for k in ("seconds", "low", "high")]
     whole_ms = [ms_of(alone[k]) for k in ("seconds", "low", "high")]
     shown = [float(_worked_ms(t)) for t in summed]  # the sums as printed: the comparison reads them
-    priced = (f"section 6's table prices the {_label(whole)} sent {_label(cap)} at a time, at that row's "
-              f"{ms_text(piece['seconds'])} ms each: {count:.2f} x {ms_text(piece['seconds'])} = "
+    worked = f"{full} x {ms_text(piece['seconds'])}"
+    last = ""
+    if rest:
+        at = ("its own size's row" if tail["bytes"] == rest
+              else f"the nearest timed size above it, {_label(tail['bytes'])}")
+        worked += f" + {ms_text(tail['seconds'])}"
+        last = f", the last {rest / 2**20:.2f} MiB at {at}"
+    counted = "" if sent is None else f" (section 2 counted {sent:.0f} of DDP's buckets)"
+    priced = (f"section 6's table prices the {_label(whole)} as {full + bool(rest)} whole messages{counted}, "
+              f"{full} of {_label(cap)} at that row's {ms_text(piece['seconds'])} ms each{last}: {worked} = "
               f"{_worked_ms(summed[0])} ms ({_worked_ms(summed[1])}-{_worked_ms(summed[2])} ms over its repeats), "
               f"against the whole's {ms_text(alone['seconds'])} ms ({ms_text(alone['low'])}-"
               f"{ms_text(alone['high'])} ms)")

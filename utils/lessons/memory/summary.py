@@ -216,7 +216,35 @@ def parts_off(plain: dict, variant: dict, predicted: dict, tolerance: float) -> 
     forward, rest = _parts(plain, variant)
     off = {"forward": forward - _printed_ms(predicted["forward"]) * 1e-3,
            "backward and AdamW": rest - _printed_ms(predicted["rest"]) * 1e-3}
-    return {k: v for k, v in off.items() if abs(v) > tolerance}
+    return {k: v for k, v in off.items() if not _within_ms(v, tolerance)}
+
+
+def _within_ms(off: float, tolerance: float) -> bool:
+    """The one rule for a miss against the rounds' noise, both in ms as printed (0.1 ms): a 1.7 ms miss is
+    within a ± printed 1.7 ms. The whole step's miss and its parts' are judged by it alike."""
+    return abs(claims.half_up(off * 1e3, 1)) <= _printed_ms(tolerance)
+
+
+def prediction_within(measured: float, predicted: float, tolerance: float) -> bool:
+    """Whether a step's time (seconds) is within ``tolerance`` seconds of its prediction, both in ms as
+    printed (``_within_ms``): the rule ``prediction_miss`` words and ``step_parts``' ``step_off`` reads."""
+    return _within_ms((_printed_ms(measured) - _printed_ms(predicted)) * 1e-3, tolerance)
+
+
+def prediction_miss(measured: float, predicted: float, plain: float, tolerance: float, noise: str,
+                    located: bool) -> str:
+    """A step's time against its prediction, in ms as printed, judged by ``_within_ms`` against ``tolerance``
+    seconds (the rounds' noise, a share of the plain step, named by ``noise``), so that the whole step and
+    ``step_parts`` (the same rule, the same basis) cannot disagree: "+2.2 ms (+2.6% of the plain step), above
+    it beyond the rounds' noise (± 1.7 ms)". ``located``: whether ``parts_off`` found a part off. Lesson 06."""
+    miss = (_printed_ms(measured) - _printed_ms(predicted)) * 1e-3
+    said = f"{miss * 1e3:+.1f} ms ({miss / plain:+.1%} of the plain step)"
+    pm = f"± {_printed_ms(tolerance):.1f} ms"
+    if prediction_within(measured, predicted, tolerance):
+        return f"{said}: within {noise} ({pm}) of that prediction"
+    where = ("the parts below say where" if located else
+             "the parts below, each within that noise of its own prediction, cannot say where")
+    return f"{said}: {'above' if miss > 0 else 'below'} it beyond {noise} ({pm}); {where}"
 
 
 def share_verdict(share: float, n: int) -> str:
