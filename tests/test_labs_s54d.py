@@ -59,3 +59,48 @@ def test_the_prediction_table_keeps_the_zeros_of_its_three_figures():
     table = lab.prediction_table(lambda o: (2.15e9, 1.30e7), Ceilings(102.3e9, 102.3e9), setup).to_text()
     assert "21.0 ms" in table and "1.30e+07" in table and "2.15e+09" in table and "165 " in table and "165." not in table
     assert "21 ms" not in table and "1.3e+07" not in table
+
+
+# --- lab 02-1: the model's gap judged against the measured gap's noise; lab 02's "-0%" -------------------------
+
+
+def _fewer(low_rounds, high_rounds, predicted_low, predicted_high):
+    from utils.labs.balance_the_pipeline import checks as lab
+    from utils.lessons.model_split import runs
+
+    row = lambda m, sp, split: runs.Row(4096, m, "1f1b", 1.0, 1.0, [0.5, 0.5], split_points=split,  # noqa: E731
+                                        speedups=sp)
+    rows = [row(8, low_rounds, (9,)), row(16, high_rounds, (10,))]
+    predicted = {rows[0].key: predicted_low, rows[1].key: predicted_high}
+    p = lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, predicted, False, "", cap=7.41e6)
+    return " ".join(lab.take_away(p).split())
+
+
+M8 = [1.10, 1.15, 1.18, 1.20, 1.22, 1.25, 1.30]    # 1.20 ± 0.05
+M16 = [1.48, 1.54, 1.57, 1.60, 1.63, 1.66, 1.70]   # 1.60 ± 0.06
+
+
+def test_a_model_gap_inside_the_measured_gaps_noise_covers_it():
+    """The reader's run: m=8 1.20 ± 0.05, m=16 1.60 ± 0.06 (1.33x apart, 1.23-1.44x within the noise); the model
+    predicted 1.17x against 1.54x, 1.32x apart: "the rest is outside your model" was printed."""
+    said = _fewer(M8, M16, 1.17, 1.54)
+    assert ("1.32x apart, within the rounds' noise (1.23-1.44x, from the two rows' ±) of the 1.33x measured: "
+            "what it prices beyond the bubble covers the gap") in said
+    assert "outside your model" not in said
+
+
+def test_a_model_gap_past_the_noise_on_either_side_is_said_so():
+    below = _fewer(M8, M16, 1.40, 1.54)   # 1.10x apart, under 1.23x
+    assert ("1.10x apart, less than the 1.33x measured, beyond the rounds' noise (1.23-1.44x, from the two rows' "
+            "±): the rest is outside your model") in below
+    above = _fewer(M8, M16, 1.00, 1.54)   # 1.54x apart, over 1.44x
+    assert ("1.54x apart, more than the 1.33x measured, beyond the rounds' noise (1.23-1.44x, from the two rows' "
+            "±): it prices more than the gap that was measured") in above
+
+
+def test_a_change_that_rounds_to_none_prints_without_a_sign():
+    """The reader's run: 327 ms against 328 ms printed "(-0% together: ...)"."""
+    from utils.labs.balance_the_pipeline.reading import change_text, work_change
+
+    assert change_text(work_change(0.327, 0.328)) == "0%"
+    assert change_text(work_change(0.161, 0.167)) == "-4%" and change_text(0.02) == "+2%"

@@ -277,9 +277,9 @@ def miss_cause(p: Pipelined) -> str:
               "Your model's parts, as the run measured them")
     said = (f"{header} (work, {what}, medians): one worker's step worked "
             f"{_ms(r.baseline_work):.0f} ms against the {_ms(got['one worker']):.0f} ms its layers took in the "
-            f"profile ({one:+.0%}); your stages worked {_sum_text(done)} ms a step against the profile's "
-            f"{_sum_text(profiled)} ms ({stages:+.0%} together: "
-            + ", ".join(f"stage {i} {work_change(w, g):+.0%}"
+            f"profile ({change_text(one)}); your stages worked {_sum_text(done)} ms a step against the profile's "
+            f"{_sum_text(profiled)} ms ({change_text(stages)} together: "
+            + ", ".join(f"stage {i} {change_text(work_change(w, g))}"
                         for i, (w, g) in enumerate(zip(r.work, got["stages"])))
             + f"{_profile_from(r.m, got)}). ")
     if side is None:
@@ -358,7 +358,8 @@ def _work_part(p: Pipelined, side: str, one: float, stages: float) -> str:
 
 def _work_moved(one: float, stages: float, way: int) -> str:
     """Which work figures moved the speed-up which way: a stage's work up, or one worker's down, slows it."""
-    parts = [(f"your stages' work together {stages:+.0%}", -stages * way), (f"one worker's {one:+.0%}", one * way)]
+    parts = [(f"your stages' work together {change_text(stages)}", -stages * way),
+             (f"one worker's {change_text(one)}", one * way)]
     toward = [text for text, push in parts if push > 0]
     away = [text for text, push in parts if push < 0]
     said = (" and ".join(toward) + " toward the measurement") if toward else ""
@@ -393,6 +394,12 @@ def work_change(measured: float, profiled: float) -> float:
     return as_printed(printed_ratio(measured, profiled, 0, scale=1e-3) - 1, 2)
 
 
+def change_text(change: float) -> str:
+    """A change in whole percent with its sign ("+2%", "-3%"), and a change that rounds to none as "0%": 327 ms
+    against 328 ms is -0.3%, which ``+.0%`` prints "-0%", a signed zero a reader takes for a slip."""
+    return "0%" if as_printed(change, 2) == 0 else f"{change:+.0%}"
+
+
 def fewer_words(p: Pipelined, least: Row, first: Row, fewest: str, slower: str) -> str:
     """Why the fewest micro-batches timed (``least``) ran slower than the fastest's fewest (``first``), naming
     only causes large enough for the gap, from the figures as printed (every branch written). The bubble by
@@ -425,6 +432,23 @@ def _priced_beyond_bubble(p: Pipelined, least: Row, first: Row, gap: float) -> s
         priced = f"each micro-batch's size (the split is {list(first.split_points)} at both)"
     said = (f"Your model, bubble counted, also prices {priced}: it predicted {low:.2f}x against {high:.2f}x, "
             f"{apart:.2f}x apart")
-    if apart >= gap:
-        return said + ", at least as far apart as measured: what it prices beyond the bubble covers the gap. "
-    return said + f", less than the {gap:.2f}x measured: the rest is outside your model (not measured here). "
+    lo, hi = _gap_range(least, first)
+    span = f"{lo:.2f}-{hi:.2f}x" if hi != float("inf") else f"{lo:.2f}x and more"
+    noise_range = f"the rounds' noise ({span}, from the two rows' ±)"
+    if lo <= apart <= hi:
+        return said + (f", within {noise_range} of the {gap:.2f}x measured: what it prices beyond the bubble "
+                       "covers the gap. ")
+    if apart > hi:
+        return said + (f", more than the {gap:.2f}x measured, beyond {noise_range}: it prices more than the "
+                       "gap that was measured. ")
+    return said + (f", less than the {gap:.2f}x measured, beyond {noise_range}: the rest is outside your "
+                   "model (not measured here). ")
+
+
+def _gap_range(least: Row, first: Row) -> tuple[float, float]:
+    """How far apart the two speed-ups may lie within their rounds' noise, worked from the figures as printed:
+    (first - its ±) / (least + its ±) to (first + its ±) / (least - its ±), each half up to 2 decimals."""
+    f, n_f = as_printed(first.speedup, 2), noise(first)
+    l, n_l = as_printed(least.speedup, 2), noise(least)
+    high = half_up((f + n_f) / (l - n_l), 2) if l > n_l else float("inf")  # a ± as large as the speed-up: no top
+    return half_up((f - n_f) / (l + n_l), 2), high
