@@ -135,7 +135,8 @@ def test_a_batch_of_token_ids_is_mostly_latency_measured_at_every_size_it_sends(
     ids, per_seq, acts = batch_costs(link, batch=16, context=64, width=128)
     assert ids.latency_share > 0.5 and per_seq.measured > ids.measured and acts.n_bytes == 16 * 64 * 128 * 4
     assert per_seq.transfers == 16 and per_seq.measured == pytest.approx(16 * (1e-5 + 512 / 1e10))
-    assert ids.predicted == pytest.approx(ids.measured) and can_predict(link)
+    # the prediction is worked to the µs as printed (one decimal), so it agrees to within 0.05 µs
+    assert ids.predicted == pytest.approx(ids.measured, abs=5e-8) and can_predict(link)
     # the share is worked from the two µs as printed: 10.0 / 10.8
     assert latency(link) == link.seconds[0] and ids.latency_share == pytest.approx(10.0 / 10.8)
     noisy = machine.link_fit("noisy", sizes, [(1e-5 + n / 1e10) * (3 if k % 2 else 1) for k, n in enumerate(sizes)])

@@ -63,7 +63,8 @@ def test_the_fit_column_is_alpha_plus_n_over_beta_as_printed():
     # 109.9 + 16,777,216 B / 3.13 GB/s = 5,470.0 µs; (5,727.0 - 5,470.0) / 5,727.0 = +4%
     assert rows["16,777,216"][1:4] == ("5,727.0", "5,470.0", "+4%")
     pieces = transfers.batch_costs(_link(), batch=16, context=64, width=128)[1]
-    assert f"{pieces.predicted * 1e6:,.1f}" == "1,761.0"  # 16 x (109.9 + 512 B / 3.13 GB/s)
+    # 16 x the piece as printed: 109.9 + 512 B / 3.13 GB/s = 110.06, printed 110.1 (t15_0001 #2)
+    assert f"{pieces.predicted * 1e6:,.1f}" == "1,761.6"
 
 
 def test_the_probe_timed_twice_gap_is_worked_from_the_printed_gflops():

@@ -98,8 +98,10 @@ def test_the_roofline_sentence_reads_the_nearest_op_that_is_not_the_probe(monkey
     said = report.roofline_sentence(roof)
     assert "softmax ran at 67% of its memory roof: at or under it, as the roofline says." in said
     assert "add ran at 96% of its memory roof; it is the roof's own probe" in said
-    # 1.8 / 0.0833 = 21.6 GB/s, 83% of the probe re-timed at 26.0, beyond both spreads (5%, 0%) (t14 #4)
-    assert "83% of the same kernel timed in the same rounds (26.0 GB/s), beyond both timings' spreads" in said
+    # against the probe re-timed at 26.0: 0.0833 x 26.0 = 2.2 GFLOP/s, 1.8 / 2.2 = 82%, beyond both
+    # spreads (5%, 0%) (t14 #4); worked in GFLOP/s, as the head's 96% and the table's share are (t15_0001 #1)
+    assert ("the same kernel timed in the same rounds (26.0 GB/s), its roof is 0.0833 × 26.0 GB/s = "
+            "2.2 GFLOP/s and it reads 1.8 / 2.2 GFLOP/s = 82%, beyond both timings' spreads") in said
     assert "add ran at 96% of its memory roof: at or under it" not in said
 
 

@@ -80,23 +80,25 @@ def _add(share=0.84, spread=0.16, achieved=2.1e9):
 
 def test_the_probe_is_read_against_the_same_kernel_in_the_same_rounds_and_the_moment_apart():
     """The reader's run: add at 84% of the profile's roof was put down to "this moment against the profile's",
-    where the probe re-timed in the same rounds was only -2% from the profile. Now: 2.1 GFLOP/s / 0.0833 =
-    25.2 GB/s, 85% of the re-timed 29.7 GB/s, judged against the larger of the two timings' spreads; the -2%
-    alone is this moment against the profile's."""
+    where the probe re-timed in the same rounds was only -2% from the profile. Now: against the re-timed
+    29.7 GB/s its roof is 0.0833 x 29.7 = 2.5 GFLOP/s and 2.1 / 2.5 = 84% (in GFLOP/s, the head's own route:
+    reader t15_0001 #1), judged against the larger of the two timings' spreads; the -2% alone is this moment
+    against the profile's."""
     roof, add = _roof(), _add()
     assert report.memory_grade(add, roof) == "probe"
     said = report.memory_reading(add, roof)
     assert said == (
         "add ran at 84% of its memory roof; it is the roof's own probe (STREAM add on the same 32 MiB arrays): "
-        "its 2.1 GFLOP/s at 0.0833 FLOPs per byte is 25.2 GB/s, 85% of the same kernel timed in the same rounds "
-        "(29.7 GB/s), within the larger of the two timings' spreads (add 16%, the probe 12%): not a finding. "
+        "against the same kernel timed in the same rounds (29.7 GB/s), its roof is 0.0833 × 29.7 GB/s = 2.5 "
+        "GFLOP/s and it reads 2.1 / 2.5 GFLOP/s = 84%, within the larger of the two timings' spreads "
+        "(add 16%, the probe 12%): not a finding. "
         "That probe ran -2% from the profile's 30.2 GB/s: this moment against the profile's (the probe's spread "
         "there: 11%).")
     assert report.memory_verdict(add, roof).endswith("within the larger of its two timings' spreads: not a finding")
-    # beyond both spreads (add 5%, the probe 12%: 85% + 12% < 100%): a gap at one moment, not explained here
+    # beyond both spreads (add 5%, the probe 12%: 84% + 12% < 100%): a gap at one moment, not explained here
     tight = _add(spread=0.05)
     said = report.memory_reading(tight, roof)
-    assert ("85% of the same kernel timed in the same rounds (29.7 GB/s), beyond both timings' spreads (add 5%, "
+    assert ("2.1 / 2.5 GFLOP/s = 84%, beyond both timings' spreads (add 5%, "
             "the probe 12%): one kernel at one moment, a gap this run does not explain.") in said
     assert "not a finding" not in said and said.count("this moment against the profile's") == 1
     assert said.index("That probe ran -2%") < said.index("this moment against the profile's")

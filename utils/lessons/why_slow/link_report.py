@@ -21,8 +21,17 @@ def cost_rows(costs, link, can_predict: bool) -> list[tuple]:
     """One row per case; a batch sent in pieces is computed from one measured message (pieces x its time), and
     its cell says so: only a one-transfer row's time was measured as it stands."""
     return [(c.what, f"{c.n_bytes:,}", _time_cell(c),
-             f"{c.predicted * 1e6:,.1f} µs ±{link.accuracy:.0%}" if can_predict else "cannot predict",
+             f"{_predicted_cell(c)} ±{link.accuracy:.0%}" if can_predict else "cannot predict",
              share_range_cell(link, c)) for c in costs]
+
+
+def _predicted_cell(c) -> str:
+    """The fit's prediction; for a batch in pieces worked as the measured column is: pieces x one piece's
+    prediction as printed ("16 x 91.6 µs = 1,465.6 µs"), so that the product follows from the figure shown."""
+    if c.transfers == 1:
+        return f"{c.predicted * 1e6:,.1f} µs"
+    one = claims.half_up(c.predicted * 1e6 / c.transfers, 1)
+    return f"{c.transfers} x {one:,.1f} µs = {c.predicted * 1e6:,.1f} µs"
 
 
 def share_range_cell(link, cost) -> str:

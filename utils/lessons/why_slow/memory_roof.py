@@ -102,22 +102,15 @@ def probe_left_out(probes) -> str:
     return f"{names}, the roof's own STREAM kernel, left out: one kernel timed twice"
 
 
-def _printed_op_rate(point) -> tuple[float, float, float]:
-    """(GFLOP/s, FLOPs per byte, GB/s) of ``point`` as the block prints the first two, the third worked from
-    them (half up): a reader divides 2.1 GFLOP/s by 0.0833 FLOPs per byte and finds 25.2 GB/s."""
-    gflops = claims.as_printed(point.achieved, 1, 1e9)
-    intensity = claims.as_printed_sig(point.op.intensity, 3)
-    return gflops, intensity, claims.half_up(gflops / intensity, 1)
-
-
 def probe_beside_itself(point, roof) -> tuple[float, object, bool]:
     """The roof's own probe (``is_bandwidth_probe``) set beside its other timing: (the op's share of it as
     printed, that other timing, whether the gap is within the larger of the two timings' spreads as printed,
-    ``claims.within_noise``). The other timing is the probe re-timed in the same rounds where the lesson has
-    one, else the roof's bandwidth itself (the same rounds, or the profile's moment without a re-timing)."""
+    ``claims.within_noise``), the share worked as ``retimed_reading`` prints it. The other timing is the probe
+    re-timed in the same rounds where the lesson has one, else the roof's bandwidth itself (the same rounds,
+    or the profile's moment without a re-timing)."""
     if roof.from_profile and len(roof.retimed) >= 2:
-        other = roof.retimed[1]
-        share = claims.half_up(_printed_op_rate(point)[2] / (claims.as_printed(other.best, 1, 1e9) or 0.1), 2)
+        # the route every memory-bound share takes (the table's): GFLOP/s as printed over the roof's
+        other, share = roof.retimed[1], retimed_share(point, roof)
     else:
         other, share = roof.bandwidth, round(point.fraction, 2)  # the share the head prints
     yardstick = max(round(getattr(point, "spread", 0.0), 2), round(getattr(other, "spread", 0.0), 2))
@@ -134,9 +127,10 @@ def probe_reading(point, roof) -> str:
     retimed = roof.from_profile and len(roof.retimed) >= 2
     text = f"; it is the roof's own probe (STREAM add on the same {arrays} arrays)"
     if retimed:
-        gflops, intensity, rate = _printed_op_rate(point)
-        text += (f": its {gflops:.1f} GFLOP/s at {intensity:.3g} FLOPs per byte is {rate:.1f} GB/s, {share:.0%} "
-                 f"of the same kernel timed in the same rounds ({other.best / 1e9:.1f} GB/s)")
+        # in GFLOP/s, as the head's share and the table's are: an op's GB/s over the roof's GB/s is a second
+        # route, which the rounding can put on the other side of a percent (the fifteenth reading: 76% vs 75%)
+        text += (f": against the same kernel timed in the same rounds ({other.best / 1e9:.1f} GB/s), its "
+                 f"roof is {retimed_roof_said(point, roof)} and it reads {retimed_reading(point, roof)}")
     elif roof.from_profile:
         text += ", so its share is one kernel timed at two moments, this one and the profile's"
     else:

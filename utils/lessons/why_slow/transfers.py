@@ -30,7 +30,7 @@ class BatchCost:
     n_bytes: int  # in all
     transfers: int  # pieces it is sent in
     measured: float  # seconds: transfers x the measured time of one piece (one message of that size, timed)
-    predicted: float  # seconds: transfers x (alpha + piece / beta)
+    predicted: float  # seconds: transfers x (alpha + piece / beta), the piece's µs as printed
     latency_share: float  # transfers x ``latency(link)``, over ``measured``: what no bandwidth shortens; over 1
     # where the transfer ran faster than the latency counted (the fixed cost varies from moment to moment)
 
@@ -75,13 +75,15 @@ def printed_residual(fit, n: float, seconds: float) -> float:
 
 def batch_costs(link, batch: int, context: int, width: int) -> list[BatchCost]:
     """Each case of ``batch_cases`` on ``link`` (a ``machine.LinkFit`` measured at ``message_sizes``): the
-    measured time, the fit's prediction (``printed_time``), and the share of the time that is latency, worked
-    from the µs as printed: k x 86.7 over k x 126.7 µs."""
+    measured time, the fit's prediction (``printed_time``: k x one piece's, as printed), and the share of the
+    time that is latency, worked from the µs as printed: k x 86.7 over k x 126.7 µs."""
     measured = dict(zip(link.fit.sizes, link.seconds))
     empty = us(latency(link))
     out = []
     for what, n_bytes, k in batch_cases(batch, context, width):
         piece = measured[n_bytes // k]
-        out.append(BatchCost(what, n_bytes, k, k * piece, k * printed_time(link.fit, n_bytes / k),
+        # k x the piece's prediction as the table prints it (µs, one decimal): 16 x 91.6 µs = 1,465.6 µs
+        predicted = k * us(printed_time(link.fit, n_bytes / k)) * 1e-6
+        out.append(BatchCost(what, n_bytes, k, k * piece, predicted,
                              empty / (us(piece) or 0.1)))  # unclipped: over 1 where it ran faster than that
     return out
