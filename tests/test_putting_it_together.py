@@ -210,7 +210,7 @@ def test_the_ledger_multiplies_kept_gains_and_flags_a_step_above_its_bound():
     assert len(report.headline_table(_rows()).columns) <= 6
     assert rows["precision"]["loss"] == 2.91 and rows["baseline"]["loss"] == 2.9  # held-out, not a batch's
     table = str(report.headline_table(_rows()))
-    assert "(25%)" in table and "(≤ 2.00x)" in table  # MFU beside tokens/s, the bound beside the gain
+    assert "(25.0%)" in table and "(≤ 2.00x)" in table  # MFU beside tokens/s, the bound beside the gain
     detail = {row[0]: row[-1] for row in report.detail_table(_rows()).rows}
     assert "not kept: the steps before it, 18 ms" in detail["precision"]  # its measured reason
 

@@ -451,9 +451,10 @@ def serving_verdict(gain: float, noise: float, against: str = "fp32 compiled") -
 
 
 def mfu_text(mfu: float) -> str:
-    """The MFU in whole percent, rounded half up from the figure the compile step's bound and the ledger's
-    bound print (three decimals, 39.5% or 0.395): "40%", not ``:.0%``'s 39% of the unrounded 0.3946."""
-    return claims.percent(claims.as_printed(mfu, 3))
+    """The MFU rounded once, half up, from the unrounded figure to a tenth of a percent: the same figure the
+    compile step's bound and the ledger's bound print (0.565, 56.5%). Never a whole percent of that rounded
+    figure: 0.5648 -> 0.565 -> 57% rounds twice, where the measured 56.48% is 56%."""
+    return f"{claims.as_printed(mfu, 3):.1%}"
 
 
 def serving_gain(serving: dict, against: str | None = None, model: str = "int8") -> tuple[float, float]:

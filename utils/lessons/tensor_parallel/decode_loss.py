@@ -52,15 +52,18 @@ def section_1_excess(model: float, call: float, residual: float, parts: bool) ->
 def inside_clause(gap: float, inside: dict) -> str:
     """Rank 0's measured time inside the all-reduces (its clock timed the token, so its time inside and
     outside the calls adds up to the token), rank 1's beside it, and rank 0's cut in two: the exchange with
-    both ranks inside, and its wait for rank 1, named apart as a share of the loss."""
+    both ranks inside, and its wait for rank 1, named apart as a share of the loss. The calls were timed by
+    durations alone, with no clock the ranks share: each call's exchange is the shorter rank's time, which
+    can still hold a rank returning late, so the exchange is said as at most that figure."""
     mine, theirs, both = ms(inside["rank 0"]), ms(inside["rank 1"]), ms(inside["both inside"])
     wait = less(mine, both)
     said = (f"rank 0, whose clock timed the token, spent {text(mine)} a token inside its {inside['calls']:g} "
             f"all-reduces (rank 1: {text(theirs)}), {claims.percent(mine / gap)} of the loss: ")
     if wait <= 0:
         return said + "all of it the exchange with both ranks inside, no wait for rank 1"
-    return (said + f"{text(both)} the exchange with both ranks inside, the other {text(wait)} "
-            f"({claims.percent(wait / gap)} of the loss) waiting for rank 1")
+    return (said + f"at most {text(both)} the exchange with both ranks inside (each call's shorter rank "
+            f"time, no shared clock: it can hold a late return), the other {text(wait)} "
+            f"({claims.percent(wait / gap)} of the loss) waiting for rank 1 or returning late")
 
 
 def price_band(price: float, residual: float) -> tuple[float, float, str]:

@@ -170,15 +170,15 @@ def batch_trend(rows: list[dict], new_tokens: int,
                 methods: tuple[str, ...] = ("tensor parallel", "pipeline")) -> str:
     """Whether each two-device method kept more of one device's speed as the batch grew, read from the run's
     rows (seconds for ``new_tokens`` steps per method, the rounds' spread per method): its speed-up batch by
-    batch (``over_one_device``, as printed), called a rise only where every step up passes the rounds' spread
-    (as printed, a whole per cent) of both figures. Lesson 07."""
+    batch (``over_one_device``, as printed), called a rise beyond the rounds' spread only where every
+    step up's ± ranges do not touch (``rose_apart``). Lesson 07."""
     said = []
     for method in methods:
         xs = [(r["batch"], over_one_device(r, method, new_tokens),
                claims.as_printed(max(r["spread"]["one device"], r["spread"][method]), 2)) for r in rows]
         steps = list(zip(xs, xs[1:]))   # each batch beside the next larger one
         figures = ", ".join(f"{x:.2f}x at batch {b}" for b, x, _ in xs)
-        if all(x2 > x1 * (1 + max(n1, n2)) for (_, x1, n1), (_, x2, n2) in steps):
+        if all(rose_apart(x1, n1, x2, n2) for (_, x1, n1), (_, x2, n2) in steps):
             verdict = ("rose with every larger batch, beyond the rounds' spread: it lost less as the batch "
                        "grew")
         elif all(x2 > x1 for (_, x1, _), (_, x2, _) in steps):
@@ -189,14 +189,22 @@ def batch_trend(rows: list[dict], new_tokens: int,
     return "Larger batches, expected to lose less to communication: " + "; ".join(said)
 
 
+def rose_apart(x1: float, n1: float, x2: float, n2: float) -> bool:
+    """The larger batch's speed-up ``x2`` rose beyond the rounds' spread from ``x1``: its range's foot
+    (x2 less its ± as the claims table prints it, ``printed_noise``) above the smaller batch's top, the
+    lesson's rule for any two figures with a ± ("they differ beyond their noise" only where the ranges do
+    not touch). ``n1``, ``n2``: each batch's rounds' spread (a share)."""
+    return claims.half_up(x2 - printed_noise(x2, n2), 2) > claims.half_up(x1 + printed_noise(x1, n1), 2)
+
+
 def _rise_in_part(xs: list[tuple], steps: list[tuple]) -> str:
     """Every step up rose, not every one beyond the rounds' spread: the smallest batch against the largest,
     by the same rule, says whether the method lost less over the whole range. ``xs``: (batch, speed-up,
     spread) per batch; ``steps``: each beside the next larger."""
     (b0, x0, n0), (bn, xn, nn) = xs[0], xs[-1]
     quiet = ", ".join(f"batch {b1} to {b2}" for (b1, x1, n1), (b2, x2, n2) in steps
-                      if x2 <= x1 * (1 + max(n1, n2)))  # the steps within their spread
-    if xn > x0 * (1 + max(n0, nn)):
+                      if not rose_apart(x1, n1, x2, n2))  # the steps within their spread
+    if rose_apart(x0, n0, xn, nn):
         return (f"rose from batch {b0} to batch {bn} beyond the rounds' spread ({x0:.2f}x to {xn:.2f}x): it "
                 f"lost less as the batch grew, though the step from {quiet} lies within that spread")
     return ("rose with every larger batch, not every rise beyond the rounds' spread, nor the smallest batch "

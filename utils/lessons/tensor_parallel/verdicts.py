@@ -261,17 +261,19 @@ def parts_as_printed(parts: dict[str, dict], inside: dict[str, float]) -> dict[s
 def wait_reading(ranks: list[dict], waiter: int) -> dict:
     """Whether rank ``waiter``'s wait inside its all-reduces is the other rank finishing its compute late: the
     one rule that section 4's cause and its collapsed evidence both read, from the figures as printed (ms, 2
-    decimals). The other rank finished late where it computed longer beyond the 5 % timing tolerance (the gap
-    over the waiter's compute, a whole per cent as printed) or by half the wait or more (as printed)."""
+    decimals). The other rank finished late where it computed longer beyond the 5 % timing tolerance (in ms,
+    as the compute's own check: the gap against 5 % of the waiter's compute, rounded half up to the 0.01 ms
+    printed, so a reader compares two printed ms) or by half the wait or more (as printed)."""
     other = 1 - waiter
     ms = [claims.as_printed(r["compute"], 2, 1e-3) for r in ranks]
     gap = claims.half_up(ms[other] - ms[waiter], 2)   # how much longer the other rank computed
     wait = claims.as_printed(ranks[waiter]["waited"], 2, 1e-3)
-    pct = claims.half_up(100 * gap / ms[waiter], 0) if gap > 0 and ms[waiter] else 0.0
+    allowed = claims.half_up(TOLERANCE * ms[waiter], 2)   # the tolerance in ms, as printed
+    beyond = gap > allowed
     share = claims.half_up(100 * gap / wait, 0) if gap > 0 and wait else 0.0
-    late = gap > 0 and (pct > 100 * TOLERANCE or share >= 50)
-    return {"waiter": waiter, "other": other, "ms": ms, "gap": gap, "wait": wait, "pct": pct, "share": share,
-            "late": late}
+    late = gap > 0 and (beyond or share >= 50)
+    return {"waiter": waiter, "other": other, "ms": ms, "gap": gap, "wait": wait, "allowed": allowed,
+            "beyond": beyond, "share": share, "late": late}
 
 
 def wait_words(r: dict) -> str:
@@ -280,9 +282,9 @@ def wait_words(r: dict) -> str:
     if gap <= 0:
         return (f"rank {w}, which waited {wait:.2f} ms, computed no less than rank {o} ({ms[w]:.2f} against "
                 f"{ms[o]:.2f} ms): its wait is not rank {o} finishing its compute late")
-    side = "beyond" if r["pct"] > 100 * TOLERANCE else "within"
-    said = (f"rank {o} computed {gap:.2f} ms longer than rank {w} ({r['pct']:.0f}% of rank {w}'s "
-            f"{ms[w]:.2f} ms, {side} the lesson's 5 % timing tolerance), ")
+    side = "beyond" if r["beyond"] else "within"
+    said = (f"rank {o} computed {gap:.2f} ms longer than rank {w} ({side} the lesson's 5 % timing "
+            f"tolerance: 5 % of rank {w}'s {ms[w]:.2f} ms is {r['allowed']:.2f} ms), ")
     if not wait:
         return said + (f"and rank {w} did not wait for it (0.00 ms): rank {o} finished its compute late, but "
                        "no wait came of it" if r["late"] else f"and rank {w} did not wait for it (0.00 ms): "
