@@ -104,3 +104,39 @@ def test_a_change_that_rounds_to_none_prints_without_a_sign():
 
     assert change_text(work_change(0.327, 0.328)) == "0%"
     assert change_text(work_change(0.161, 0.167)) == "-4%" and change_text(0.02) == "+2%"
+
+
+# --- lab 08: the threads' verdict names its baseline and why no bound; the miss's rest named as candidates ------
+
+
+def _threads(*ratios, slow=2, launcher=1):
+    return {"slow": slow, "launcher": launcher, "ratios": list(ratios), "slow_ms": [], "launcher_ms": []}
+
+
+def test_the_threads_speed_up_is_against_its_own_count_with_no_bound_and_why():
+    """The reader's run: 2.59x ± 0.11 "faster than the baseline", a baseline never defined, no bound said."""
+    from utils.labs.make_it_fast.threads_cost import threads_sentence
+
+    said = " ".join(threads_sentence(_threads(2.4, 2.5, 2.59, 2.7, 2.8), 441.6, 303.0).split())
+    assert "faster than the baseline" not in said and "elsewhere" not in said
+    assert ("as at its 2: faster than at its own 2 (no bound beside it: a thread count's ceiling is the cores, "
+            "and both counts ran on the same 2 cores, so the gain is what oversubscribing them cost)") in said
+    assert said.endswith("part of it; the other 32 ms: your script's other changes inside forward and backward "
+                         "(fewer all-reduces a step, for one) and the profiler's own overhead on the slow script's "
+                         "step, candidates not timed apart")
+    equal = " ".join(threads_sentence(_threads(0.97, 1.0, 1.0, 1.0, 1.02), 441.6, 303.0).split())
+    assert "no bound beside it" not in equal and "the baseline" not in equal
+
+
+def test_the_prediction_sentence_points_to_the_threads_timed_part_only_where_it_was_timed():
+    from utils.labs.make_it_fast import checks as lab
+    from utils.labs.make_it_fast.prediction import prediction_sentence
+
+    reading = {"step": 810.0, "load": 89.2, "forward and backward": 441.6, "optimizer": 18.1,
+               "evaluate": 230.9, "checkpoint": 29.8, lab.ALL_REDUCES: 7.67}
+    timed = lab.Diagnosis(3, reading, [], threads=_threads(2.4, 2.5, 2.59, 2.7, 2.8))
+    said = " ".join(prediction_sentence(lambda r: 504.0, timed, 201.0, "x").split())
+    assert "303 ms under the prediction" in said
+    assert "(the threads' part timed below; the rest not measured apart)" in said
+    untimed = " ".join(prediction_sentence(lambda r: 504.0, lab.Diagnosis(3, reading, []), 201.0, "x").split())
+    assert "step (not measured apart)" in untimed and "timed below" not in untimed

@@ -119,6 +119,12 @@ def prediction_miss(predict: Callable, diagnosis: Diagnosis, measured: float,
     return predicted - measured if measured < (1 - within) * predicted else None
 
 
+def _threads_timed(diagnosis: Diagnosis) -> bool:
+    """Whether this run timed the slow script's thread counts against each other (``threads_cost``): then the
+    take-away's next sentence measures part of the miss apart."""
+    return bool(diagnosis.threads and diagnosis.threads.get("ratios"))
+
+
 def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float, source: str,
                         within: float = 0.1) -> str:
     """The learner's prediction against the step their script measured (``measured`` ms a step; ``source``:
@@ -130,10 +136,12 @@ def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float
             f"optimizer as profiled (the slow script's step: {slow:.0f} ms, under the profiler, which slows "
             f"it); your script measured {measured:.0f} ms a step ({source})")
     if measured < (1 - within) * predicted:
+        apart = ("the threads' part timed below; the rest not measured apart" if _threads_timed(diagnosis)
+                 else "not measured apart")
         return (said + f": {predicted - measured:.0f} ms under the prediction, saved inside the regions it "
-                "kept as profiled, and in the profiler's own overhead on the slow script's step (not "
-                "measured apart). A region's time alone does not say how fast it could run: the rate under the table, "
-                "against what a core can do, does.")
+                f"kept as profiled, and in the profiler's own overhead on the slow script's step ({apart}). A "
+                "region's time alone does not say how fast it could run: the rate under the table, against what "
+                "a core can do, does.")
     if measured <= (1 + within) * predicted:
         return (said + f": within {within:.0%} of it, so the work outside those regions is what your script "
                 "saved.")
