@@ -258,6 +258,12 @@ def _recorded(value: float, bound: float = 2.0, hardware: str = "CPU X (AVX512; 
     return Recorded(record, sources.LEDGER, "lesson 00, a date; simulated on CPU, this machine")
 
 
+def _split(value: float, bound: float = 1.0, **extra) -> Recorded:
+    """Lesson 02's split alone with rounds none of which lesson 02 §3 reads as a finding (none beyond the
+    median + the rounds' spread above 1x): the checks that read the median alone."""
+    return _recorded(value, bound, rounds=[value * k for k in (0.98, 0.99, 1.0, 1.01, 1.01)], **extra)
+
+
 def _figures(**results) -> dict:
     plan = devices.plan(2, mode_name="cpu", n_gpus=0)
     names = ("ddp", "naive_split", "pipeline", "capstone", "quantize", "mfu", "prefetch", "fsdp", "prune", "decode",
@@ -279,23 +285,23 @@ def _figures(**results) -> dict:
     ("A3", dict(ddp=_recorded(1.75), capstone=_recorded(1.34)), verdicts.AGREES),
     ("A3", dict(ddp=_recorded(0.9), capstone=_recorded(0.8)), verdicts.DISAGREES),  # no faster at all
     ("A3", dict(ddp=_recorded(1.75)), verdicts.WAITING),  # lesson 08 not run yet
-    ("A10", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.57, 1.78)), verdicts.AGREES),
+    ("A10", dict(naive_split=_split(0.99, 1.07), pipeline=_recorded(1.57, 1.78)), verdicts.AGREES),
     # the sixth reading (t6_09 #1): a split alone past its bound is lesson 02's "finding to explain" (its timeline
     # shows the stages taking turns), whether or not its per-process reference explains it
     ("A10", dict(naive_split=_recorded(1.5, 1.07), pipeline=_recorded(1.57, 1.78)), verdicts.ABOVE),
     # the second review: 1.96x past a 1.78x bound was read as agreeing; it is a finding to explain
-    ("A10", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.96, 1.78)), verdicts.ABOVE),
-    ("B5", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.96, 1.78), ddp=_recorded(1.6)),
+    ("A10", dict(naive_split=_split(0.99, 1.07), pipeline=_recorded(1.96, 1.78)), verdicts.ABOVE),
+    ("B5", dict(naive_split=_split(0.99, 1.07), pipeline=_recorded(1.96, 1.78), ddp=_recorded(1.6)),
      verdicts.ABOVE),
-    ("B5", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.6, 1.78), ddp=_recorded(1.6)),
+    ("B5", dict(naive_split=_split(0.99, 1.07), pipeline=_recorded(1.6, 1.78), ddp=_recorded(1.6)),
      verdicts.AGREES),
-    ("A10", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.96, 1.78, rounds=[1.4, 1.5, 1.9, 1.95,
+    ("A10", dict(naive_split=_split(0.99, 1.07), pipeline=_recorded(1.96, 1.78, rounds=[1.4, 1.5, 1.9, 1.95,
                                                                                           1.99])),
      verdicts.AGREES),  # past the bound by less than the rounds' spread: at the bound, within noise
-    ("A10", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.96, 1.78, rounds=[1.5, 1.6, 1.9, 2.1,
+    ("A10", dict(naive_split=_split(0.99, 1.07), pipeline=_recorded(1.96, 1.78, rounds=[1.5, 1.6, 1.9, 2.1,
                                                                                           2.2])),
      verdicts.ABOVE),  # the same median with rounds past 2x: lesson 02 reads those as a finding to explain
-    ("A10", dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(0.97, 1.78)), verdicts.DISAGREES),
+    ("A10", dict(naive_split=_split(0.99, 1.07), pipeline=_recorded(0.97, 1.78)), verdicts.DISAGREES),
     ("B16", dict(ddp=_recorded(2.3)), verdicts.ABOVE),
     ("A3", dict(ddp=_recorded(2.3), capstone=_recorded(1.34)), verdicts.ABOVE),
     ("A24", dict(ddp=_recorded(1.62), capstone=_recorded(1.22)), verdicts.AGREES),
@@ -351,7 +357,7 @@ def test_the_two_device_passes_can_contradict_a11_and_a21(article_split, tensor_
                                                            a21):
     passes = {"article split": article_split, "tensor parallel": tensor_parallel, "bound": 2.0,
               "tensor parallel rounds": rounds}
-    m = _figures(naive_split=_recorded(0.99, 1.07)) | {"passes": passes, "others": {"passes": others}}
+    m = _figures(naive_split=_split(0.99, 1.07)) | {"passes": passes, "others": {"passes": others}}
     assert verdicts.judge(claims.BY_ID["A11"], m, {}).check == a11
     row = verdicts.judge(claims.BY_ID["A21"], m, {})
     assert row.check == a21 and "simulated on CPU" in row.evidence
@@ -535,13 +541,13 @@ def test_b22_times_the_case_studys_cnn_on_one_worker_and_on_two(one, two, expect
 
 
 def test_a_figure_past_its_bound_is_explained_once_and_its_rows_point_there():
-    m = _figures(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.96, 1.78), ddp=_recorded(1.6))
+    m = _figures(naive_split=_split(0.99, 1.07), pipeline=_recorded(1.96, 1.78), ddp=_recorded(1.6))
     rows = [verdicts.judge(claims.BY_ID[i], m, {}) for i in ("A10", "B5")]
     assert all(r.check == verdicts.ABOVE and verdicts.ABOVE_NOTE in r.evidence for r in rows)
     assert all("note under §1's counts" in report.verdict_cell(r) for r in rows)
     note = report.above_bound_note(m, rows)
     assert "A10, B5" in note and "1.96x" in note and "work-scaled reference" in note
-    within = _figures(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.6, 1.78, rounds=None),
+    within = _figures(naive_split=_split(0.99, 1.07), pipeline=_recorded(1.6, 1.78, rounds=None),
                       ddp=_recorded(1.6))
     row = verdicts.judge(claims.BY_ID["A10"], within, {})
     assert verdicts.ABOVE_NOTE not in row.evidence
@@ -591,7 +597,7 @@ def test_the_sixth_review_split_alone_message_sizes_walks_and_readme():
     from utils import machine
 
     # lesson 02's split alone is read against its 1x bound, the ledger's per-process figure as a reference
-    m = _figures(naive_split=_recorded(1.005, 1.032), pipeline=_recorded(1.6, 1.78), ddp=_recorded(1.6))
+    m = _figures(naive_split=_split(1.005, 1.032), pipeline=_recorded(1.6, 1.78), ddp=_recorded(1.6))
     a10 = verdicts.judge(claims.BY_ID["A10"], m, {})
     assert "1.00x against a 1x bound, within noise" in a10.evidence and "per-process reference 1.03x" in a10.evidence
     assert a10.check == verdicts.AGREES
@@ -783,18 +789,18 @@ EXPLAINED_PIPELINE = dict(value=1.84, bound=1.78, reference=1.87, what="1f1b m=8
 
 @pytest.mark.parametrize("claim_id, figures, expected", [
     # a pipeline past 2m/(m+1), within the work-scaled reference lesson 02 recorded: above, never agreement
-    ("A10", dict(naive_split=_recorded(1.0, 1.0, reference=1.05), pipeline=_recorded(**EXPLAINED_PIPELINE)),
+    ("A10", dict(naive_split=_split(1.0, 1.0, reference=1.05), pipeline=_recorded(**EXPLAINED_PIPELINE)),
      verdicts.ABOVE),
-    ("B5", dict(naive_split=_recorded(1.0, 1.0, reference=1.05), pipeline=_recorded(**EXPLAINED_PIPELINE),
+    ("B5", dict(naive_split=_split(1.0, 1.0, reference=1.05), pipeline=_recorded(**EXPLAINED_PIPELINE),
                 ddp=_recorded(1.6)), verdicts.ABOVE),
     # past its bound by less than the ledger's noise floor (2 %: no rounds kept): at the bound, within noise
-    ("A10", dict(naive_split=_recorded(1.0, 1.0, reference=1.05), pipeline=_recorded(1.80, 1.78, reference=1.92,
+    ("A10", dict(naive_split=_split(1.0, 1.0, reference=1.05), pipeline=_recorded(1.80, 1.78, reference=1.92,
                                                                           rounds=[1.72, 1.76, 1.80, 1.84, 1.84])),
      verdicts.AGREES),  # every round within 1.80 + 0.04 (a round past that band: a finding, t13_09 #2)
     # the other branch: under its bound, the same rows agree
-    ("A10", dict(naive_split=_recorded(1.0, 1.0, reference=1.05), pipeline=_recorded(1.7, 1.78, reference=1.87)),
+    ("A10", dict(naive_split=_split(1.0, 1.0, reference=1.05), pipeline=_recorded(1.7, 1.78, reference=1.87)),
      verdicts.AGREES),
-    ("B5", dict(naive_split=_recorded(1.0, 1.0, reference=1.05), pipeline=_recorded(1.7, 1.78), ddp=_recorded(1.6)),
+    ("B5", dict(naive_split=_split(1.0, 1.0, reference=1.05), pipeline=_recorded(1.7, 1.78), ddp=_recorded(1.6)),
      verdicts.AGREES),
     # the split alone past its 1x bound within its per-process reference: above, never agreement
     ("A10", dict(naive_split=_recorded(1.1, 1.0, reference=1.08), pipeline=_recorded(1.7, 1.78)), verdicts.ABOVE),
@@ -804,7 +810,7 @@ EXPLAINED_PIPELINE = dict(value=1.84, bound=1.78, reference=1.87, what="1f1b m=8
     # a contradiction is said before a finding: one figure past its bound, another against the verdict
     ("A10", dict(naive_split=_recorded(1.1, 1.0, reference=1.08), pipeline=_recorded(0.97, 1.78)),
      verdicts.DISAGREES),
-    ("B5", dict(naive_split=_recorded(1.0, 1.0, reference=1.05), pipeline=_recorded(**EXPLAINED_PIPELINE),
+    ("B5", dict(naive_split=_split(1.0, 1.0, reference=1.05), pipeline=_recorded(**EXPLAINED_PIPELINE),
                 ddp=_recorded(0.9)), verdicts.DISAGREES),
     ("A3", dict(ddp=_recorded(2.3), capstone=_recorded(0.8)), verdicts.DISAGREES),
 ])
@@ -817,7 +823,7 @@ def test_a_figure_past_its_bound_never_reads_as_agreement(claim_id, figures, exp
 
 
 def test_lesson_02s_explanation_stands_beside_the_finding_and_the_note_says_it_is_not_agreement():
-    m = _figures(naive_split=_recorded(1.0, 1.0, reference=1.05), pipeline=_recorded(**EXPLAINED_PIPELINE),
+    m = _figures(naive_split=_split(1.0, 1.0, reference=1.05), pipeline=_recorded(**EXPLAINED_PIPELINE),
                  ddp=_recorded(1.6))
     a10 = verdicts.judge(claims.BY_ID["A10"], m, {})
     assert "1.84x against a bound of 1.78x (above the bound: a finding to explain; within its work-scaled " \
@@ -828,7 +834,7 @@ def test_lesson_02s_explanation_stands_beside_the_finding_and_the_note_says_it_i
     assert "nothing on this page explains it" not in note
     assert not any(words in note for words in ("and agree", "read the figure as lesson 02 does"))
     # past the reference too: no explanation, the note says so
-    past = _figures(naive_split=_recorded(1.0, 1.0, reference=1.05), pipeline=_recorded(
+    past = _figures(naive_split=_split(1.0, 1.0, reference=1.05), pipeline=_recorded(
         **(EXPLAINED_PIPELINE | dict(value=1.95))))
     a10 = verdicts.judge(claims.BY_ID["A10"], past, {})
     assert a10.check == verdicts.ABOVE and checks.PIPELINE_EXPLAINED not in a10.evidence
@@ -856,7 +862,7 @@ ABOUT_ONE = [0.86, 0.88, 0.9, 0.9, 0.92, 0.95]  # the article's split, each pair
 def test_a11_a19_and_a21_quote_the_article_split_by_one_statistic_the_median(split_rounds, a11):
     passes = {"article split": max(split_rounds), "tensor parallel": 1.2, "bound": 2.0,
               "tensor parallel rounds": TIGHT, "article split rounds": split_rounds}
-    m = _figures(naive_split=_recorded(0.99, 1.07)) | {"passes": passes}
+    m = _figures(naive_split=_split(0.99, 1.07)) | {"passes": passes}
     rows = {i: verdicts.judge(claims.BY_ID[i], m, {}) for i in ("A11", "A19", "A21")}
     median = f"{checks.paired(split_rounds)[0]:.2f}x"
     assert rows["A11"].check == a11
@@ -913,7 +919,8 @@ def test_b13_states_its_reading_of_the_term_before_its_verdict():
 @pytest.mark.parametrize("reported, expected_head, listed", [
     (1.87, "Of the 16 recorded medians read against a bound, 1 passed it (1 more lie past it with no spread "
      "recorded: not counted): none of the 3 the rows' checks read",
-     ["alone reported 1.87x against 1.78x (its work-scaled reference 1.94x)",
+     ["alone reported 1.87x ± 0.00 (15 of 15 rounds above the bound, up to 1.87x) against 1.78x (its work-scaled "
+      "reference 1.94x)",
       "reported: batch 128 1F1B m=8 1.87x against 1.78x", "first run: batch 32 1F1B m=2 1.36x against 1.33x"]),
     (1.70, "Of the 16 recorded medians read against a bound, none passed it (1 more lie past it with no spread "
      "recorded: not counted): none of the 3", ["no spread recorded (that run kept no rounds; inconclusive, not "

@@ -4,7 +4,7 @@ row A19 gives lesson 02 §9's rounds; B18 names row B8's own check; A4, B9, B13 
 
 from __future__ import annotations
 
-from test_articles_checked import _figures, _recorded
+from test_articles_checked import _figures, _recorded, _split
 from test_articles_checked_as_printed import ZEROING_PAID, _compressed
 
 from utils import machine as profile
@@ -45,7 +45,7 @@ def test_a_round_past_two_devices_2x_is_a_finding_to_explain_as_lesson_02_reads_
 
 
 def _split_and_pipeline(rounds):
-    return dict(naive_split=_recorded(0.99, 1.07), pipeline=_recorded(1.84, BOUND_8, rounds=rounds))
+    return dict(naive_split=_split(0.99, 1.07), pipeline=_recorded(1.84, BOUND_8, rounds=rounds))
 
 
 def test_a10_and_b5_name_a_round_past_2x_and_their_check_reads_it_as_a_finding():

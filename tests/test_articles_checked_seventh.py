@@ -5,7 +5,7 @@ figures it quotes and says where lesson 02 §9's rounds are printed; A1's 17.5-f
 
 from __future__ import annotations
 
-from test_articles_checked import _figures, _recorded
+from test_articles_checked import _figures, _recorded, _split
 from test_articles_checked_as_printed import ZEROING_PAID, _compressed
 
 from utils.lessons.articles_checked import claims, report, verdicts
@@ -14,7 +14,7 @@ SLOW_DDP = [0.94, 0.95, 0.96]  # the reader's run: lesson 03's DDP 0.96x from 3 
 
 
 def _slow(**more) -> dict:
-    return _figures(naive_split=_recorded(0.99, 1.0), pipeline=_recorded(1.6, 16 / 9),
+    return _figures(naive_split=_split(0.99, 1.0), pipeline=_recorded(1.6, 16 / 9),
                     ddp=_recorded(0.96, rounds=SLOW_DDP), capstone=_recorded(1.61), **more)
 
 

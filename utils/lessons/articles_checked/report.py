@@ -14,16 +14,18 @@ from utils.claims import as_printed, half_up, printed_ratio, speedup_verdict
 from utils.lessons.articles_checked import claims, sections
 from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREES, EXPLAINED_MARGIN, NOISY,
                                                    READ_AS_LESSON_02, SUMMED, WAITING, explained_by_reference,
-                                                   past_bound, rounds_above_words, rounds_finding, speedup_words,
-                                                   spread_of, work_scaled_reference)
+                                                   past_bound, read_by_rounds, rounds_above_words, rounds_finding,
+                                                   speedup_words, spread_of, work_scaled_reference)
 from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD,
-                                                    no_spread, reference_past_two_words, rounds_past_two_words)
+                                                    no_spread, reference_past_two_words, rounds_above,
+                                                    rounds_past_two_words)
+from utils.lessons.model_split.noise import round_text
 from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES, rounds_found_here
 # lesson 02 §9's readings of its schedules with two stages per device (re-exported: tests read them here)
 from utils.lessons.articles_checked.two_stages import (capitalised, explained_words,  # noqa: F401
                                                        lesson_02_rounds_reading, lesson_02_two_stages_reading)
-from utils.lessons.articles_checked.verdicts import (TWO_STAGES_SECTION, Row, pipeline_label, pipeline_setup,
-                                                    two_stages_read_words)
+from utils.lessons.articles_checked.verdicts import (PIPELINE_SECTION, SPLIT_SECTION, TWO_STAGES_SECTION, Row,
+                                                    pipeline_label, pipeline_setup, two_stages_read_words)
 from utils.lessons.articles_checked.wording import _listed
 from utils.tables import Table
 
@@ -215,9 +217,9 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
         note += f" For the others, {' and '.join(dict.fromkeys(others))} reads the figure in its own section."
     note += "".join(f" {lesson_02_two_stages_reading(m['results'][name].record, TWO_STAGES[name])}"
                     for name in found if name in TWO_STAGES)
-    # a schedule named by its single rounds: what lesson 02 §9 found about them, beside its work-scaled reference
-    note += "".join(f" {lesson_02_rounds_reading(m['results'][name].record, TWO_STAGES[name])}"
-                    for name in rounds_found(m, found) if name in TWO_STAGES)
+    # a figure named by its single rounds: what lesson 02 found about them, beside the reference it printed
+    note += "".join(f" {rounds_reading(read_by_rounds(name, m['results'][name].record), name)}"
+                    for name in rounds_found(m, found))
     named = [name for name in TWO_STAGES if name in found or name in rounds_found(m, found)]
     return [part for part in (note, explained, bench_words(m), configs_tail(m, False, named).strip(),
                               NOISE_RULE.strip()) if part]
@@ -276,7 +278,24 @@ def quoted_elsewhere_words(elsewhere: dict[tuple, list[str]], rows: list[Row]) -
 def rounds_found(m: dict, found: list[str]) -> list[str]:
     """The names ``rounds_found_words`` gives: lesson 02's pipelines read by their single rounds."""
     return [name for name in READ_AS_LESSON_02 if name not in found and m["results"].get(name) is not None
-            and rounds_finding(m["results"][name].record)]
+            and rounds_finding(read_by_rounds(name, m["results"][name].record))]
+
+
+# What lesson 02 §3's per-process reference is: the split alone's 1x bound scaled by the work each stage measured
+PER_PROCESS_IS = ("one device's time over the two stages' times, each stage timed alone in its own process: the "
+                  "1x bound scaled by the work each stage measured")
+
+
+def rounds_reading(record: dict, name: str) -> str:
+    """Lesson 02's reading of a figure named by its single rounds, one treatment for each (``two_stages.
+    lesson_02_rounds_reading``): §9's schedules and §5's pipeline against their work-scaled references, §3's
+    split alone against its per-process reference."""
+    if name in TWO_STAGES:
+        return lesson_02_rounds_reading(record, TWO_STAGES[name])
+    if name == "pipeline":
+        return lesson_02_rounds_reading(record, "its best GPipe/1F1B configuration", PIPELINE_SECTION)
+    return lesson_02_rounds_reading(record, "the split alone", SPLIT_SECTION, "per-process reference",
+                                    PER_PROCESS_IS)
 
 
 def rounds_found_words(m: dict, found: list[str]) -> list[str]:
@@ -286,7 +305,7 @@ def rounds_found_words(m: dict, found: list[str]) -> list[str]:
     labels = recorded_speedups()
     out = []
     for name in rounds_found(m, found):
-        r = m["results"][name].record
+        r = read_by_rounds(name, m["results"][name].record)
         out.append(f"{labels[name]}, {r['value']:.2f}x against a bound of {r['bound']:.2f}x, by its single rounds: "
                    f"{rounds_above_words(r)}")
     return out
@@ -387,12 +406,26 @@ def bench_words(m: dict, lead: bool = True) -> str:
              + (f"{bench_text(first[chosen])} there; " if chosen in first else "")
              + "that run kept no rounds and no work-scaled references), and " if first and chosen else "")
     text = (f"make bench timed lesson 02's pipeline in two runs, which no row's check reads: {chose}a second run "
-            f"of the chosen configuration alone reported {bench_text(r['value'])} against {r['bound']:.2f}x"
-            + (f" (its work-scaled reference {reference:.2f}x)" if reference else "") + bench_rounds_past_two(r)
+            f"of the chosen configuration alone reported {bench_text(r['value'])}{bench_rounds_counted(r)} "
+            f"against {r['bound']:.2f}x" + (f" (its work-scaled reference {reference:.2f}x)" if reference else "")
+            + bench_rounds_past_two(r)
             + "; each run gives its own median. Past their own 2m/(m+1) beyond their rounds' spread: "
             + (f"{len(past) or 'none'} of the {kept} with rounds kept" if kept else "none kept its rounds")
             + (f": {listed}" if past else "") + unspread_words(bench) + f" [{found.kind}: {found.detail}]")
     return f"{text[0].upper()}{text[1:]}." if lead else text
+
+
+def bench_rounds_counted(record: dict) -> str:
+    """make bench's reported median's spread and its rounds above the bound, counted (the rule that reads it
+    "beyond their rounds' spread" shown on the page): " ± 0.06 (12 of 15 rounds above the bound, up to
+    2.02x)"; "" where the run kept no rounds."""
+    rounds = record.get("rounds")
+    if not rounds:
+        return ""
+    above = rounds_above(record)[0]
+    counted = (f"{len(above)} of {len(rounds)} rounds above the bound, up to {round_text(max(above))}x" if above
+               else f"none of its {len(rounds)} rounds above the bound")
+    return f" ± {spread_of(record):.2f} ({counted})"
 
 
 def bench_past_reading(record: dict, reference: float | None) -> str:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from utils.claims import as_printed, percent
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, SUMMED, article_split_speedup,
-                                                   compression_reading, run_check, speedup_words, too_busy)
-from utils.lessons.articles_checked.figures import (LEDGER_NOISE, LOADED, capstone_two_devices, disturbed,
-                                                    fused_verdict, quote, zeroed_no_faster, zeroed_ratio,
-                                                    zeroed_side)
+                                                   compression_reading, read_by_rounds, run_check, speedup_words,
+                                                   too_busy)
+from utils.lessons.articles_checked.figures import (LEDGER_NOISE, LOADED, READ_AS_LESSON_02, capstone_two_devices,
+                                                    disturbed, fused_verdict, quote, rounds_above_words,
+                                                    rounds_finding, zeroed_no_faster, zeroed_ratio, zeroed_side)
 from utils.lessons.articles_checked.shares import share_of_rate, share_text
 from utils.lessons.articles_checked.sources import ARITHMETIC, ROWS, Part
 
@@ -70,8 +71,11 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
             continue
         if (said := speedup_words(m, name)).startswith(NO_GAIN):
             checks = ", ".join(f"row {i}'s check: {run_check(i, m, {})}" for i in ids)
-            value = as_printed(m["results"][name].record["value"], 2)
-            found.append((f"{', '.join(ids)}'s {label}, {value:.2f}x ({said}; {checks})", said))
+            record = read_by_rounds(name, m["results"][name].record)
+            value = as_printed(record["value"], 2)
+            # no gain in the median, but single rounds lesson 02 reads as a finding: named, as its row names them
+            rounds = f"; {rounds_above_words(record)}" if name in READ_AS_LESSON_02 and rounds_finding(record) else ""
+            found.append((f"{', '.join(ids)}'s {label}, {value:.2f}x ({said}{rounds}; {checks})", said))
     condition, said = compression_reading(m)
     if said.startswith(NO_GAIN) and not too_busy(m, "compressed", 2):
         state = {"fails": "failed", "holds": "held"}.get(condition, "at break-even")

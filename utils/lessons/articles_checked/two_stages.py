@@ -57,14 +57,17 @@ def explained_words(record: dict, ref: float) -> str:
     return f": explained by the reference in the median; {rounds}" + (f"; {beyond}" if beyond else "") + "."
 
 
-def lesson_02_rounds_reading(record: dict, schedule: str) -> str:
-    """What lesson 02 §9 found about a schedule named by its single rounds (its median within its bound): the
-    work-scaled reference it printed, and which of the rounds above the bound lie past that reference too
-    (each as lesson 02 prints it). Read by the one per-round rule (``rounds_past_spread``): a round past the
-    reference and beyond the median + the rounds' spread is a finding no reference explains; one past it within
-    the spread is explained by the spread; a round past 2 devices' 2x is one whatever the reference, with the
-    causes lesson 02 names for it."""
-    head = f"{capitalised(sections.cite(TWO_STAGES_SECTION))} printed {schedule}'s work-scaled reference"
+def lesson_02_rounds_reading(record: dict, schedule: str, section: tuple = TWO_STAGES_SECTION,
+                             kind: str = "work-scaled reference", reference_is: str = REFERENCE_IS) -> str:
+    """What lesson 02 found about a figure named by its single rounds (its median within its bound): the
+    reference it printed (§9's and §5's work-scaled one, §3's per-process one for the split alone: ``kind``,
+    from ``section``), and which of the rounds above the bound lie past that reference too (each as lesson 02
+    prints it). Read by the one per-round rule (``rounds_past_spread``): a round past the reference and beyond
+    the median + the rounds' spread is a finding no reference explains; one past it within the spread is
+    explained by the spread; a round past 2 devices' 2x is one whatever the reference, with the causes lesson
+    02 names for it. One treatment for every such figure, so that like rounds read alike."""
+    where = sections.cite(section)
+    head = f"{capitalised(where)} printed {schedule}'s {kind}"
     reference = work_scaled_reference(record)
     if reference is None:
         return f"{head}: the ledger does not keep it, so its rounds above the bound are a finding to explain here."
@@ -74,7 +77,7 @@ def lesson_02_rounds_reading(record: dict, schedule: str) -> str:
     beyond = [x for x in above if round_above(x, ref) and x in spread_beyond]
     # past the reference, within the spread, and not past 2x (a round past 2x no spread explains: said below)
     within = [x for x in above if round_above(x, ref) and x not in spread_beyond and x not in past]
-    head += f", {ref:.2f}x ({REFERENCE_IS})"
+    head += f", {ref:.2f}x ({reference_is})"
     said = [f"{len(beyond)} of its {len(record['rounds'])} rounds past it too ({listed(beyond)}), beyond the "
             f"rounds' spread of the median (± {spread_of(record):.2f}): a finding to explain, which no reference "
             "explains"] if beyond else []
@@ -87,7 +90,7 @@ def lesson_02_rounds_reading(record: dict, schedule: str) -> str:
     if past:  # lesson 02 §9 names what a round past 2x can be, beside its table
         counted = (f"{'both' if len(past) == 2 else len(past)} past {DEVICES} devices' {DEVICES}x too"
                    if set(past) <= set(beyond) else rounds_past_two_words(record))
-        said += f"; {counted}: lesson 02 §9 names what such a round can be ({PAST_DEVICES_CAUSE})"
+        said += f"; {counted}: {where} names what such a round can be ({PAST_DEVICES_CAUSE})"
     beyond_two = reference_past_two_words(ref)
     return said + (f"; {beyond_two}" if beyond_two else "") + "."
 

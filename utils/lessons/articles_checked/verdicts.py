@@ -21,8 +21,8 @@ from utils.lessons.articles_checked import case_study, claims, host_memory, sect
 from utils.lessons.articles_checked.checks import (  # noqa: F401
     ABOVE, AGREES, BUSY, CHECKS, DISAGREES, EXPLAINED_MARGIN, NOISY, PIPELINE_EXPLAINED, READ_AS_LESSON_02, SUMMED,
     WAITING, WIDE_SPREAD, Busy, article_split_speedup, article_split_words, busy_note, compression_reading,
-    needs_quiet_cores, past_bound, peak_ratio, rounds_above_words, run_check, speedup_words, split_reference,
-    spread_of, too_busy, too_wide, turns_words)
+    needs_quiet_cores, past_bound, peak_ratio, read_by_rounds, rounds_above_words, run_check, speedup_words,
+    split_reference, spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
     LEDGER_NOISE, TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
     kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, share_text, walk_told,
@@ -179,10 +179,16 @@ def noted_words(m, name: str) -> str:
     return f"{text}; {ABOVE_NOTE}" if past_bound(text) else text
 
 
+SPLIT_SECTION = ("02", "Does a naive split")  # lesson 02 §3: the split alone, its rounds and per-process reference
+
+
 def _split_alone(m) -> Part:
     def say(r):
         reference = split_reference(r)
+        # its single rounds read by lesson 02 §3's per-round rule, as the pipeline's are beside it
+        rounds = rounds_above_words(read_by_rounds("naive_split", r), sections.cite(SPLIT_SECTION))
         return (f"lesson 02's split alone: {r['value']:.2f}x against a 1x bound, {speedup_words(m, 'naive_split')}"
+                f"; {rounds}"
                 + (f"; per-process reference {reference:.2f}x (one device's time over the two stages' times, "
                    "each stage timed alone in its own process: the 1x bound scaled by the work each stage "
                    "measured)" if reference else ""))
