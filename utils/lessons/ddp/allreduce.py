@@ -136,8 +136,8 @@ def _at(row: dict) -> str:
 
 
 def trend(rows: list[dict], flat: float = 0.10) -> str:
-    """The shape of the busbw curve, read from its figures: still rising at the largest size, flattening
-    there (the largest within ``flat``, a share, of the size before), levelling off after a peak (every
+    """The shape of the busbw curve, read from its figures: where the largest size peaks, still rising or
+    levelling off (``_rising_or_level``: against the best earlier size and the repeats), levelling off after a peak (every
     larger size within ``flat`` of the peak), a dip (a fall, then the largest size back within ``flat`` of
     the peak), or a peak then a fall. A fall is set against the repeats:
     within noise where a later size's fastest repeat beats the peak's slowest. Every share is worked from the
