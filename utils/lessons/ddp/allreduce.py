@@ -137,8 +137,8 @@ def _at(row: dict) -> str:
 
 def trend(rows: list[dict], flat: float = 0.10) -> str:
     """The shape of the busbw curve, read from its figures: where the largest size peaks, still rising or
-    levelling off (``_rising_or_level``: against the best earlier size and the repeats), levelling off after a peak (every
-    larger size within ``flat`` of the peak), a dip (a fall, then the largest size back within ``flat`` of
+    levelling off (``_rising_or_level``: against the best earlier size and the repeats); after a peak,
+    levelling off (every larger size within ``flat`` of the peak), a dip (a fall, then the largest size back within ``flat`` of
     the peak), or a peak then a fall. A fall is set against the repeats:
     within noise where a later size's fastest repeat beats the peak's slowest. Every share is worked from the
     GB/s as printed (``printed_gbs``), so that 0.94 against 1.18 reads 20% under the peak. Lesson 03."""
