@@ -65,7 +65,8 @@ def test_no_speed_up_explains_none_of_the_miss(ratios, verdict):
 
 def test_without_a_miss_or_a_timing_or_two_counts_it_says_so():
     said = threads_sentence(_timed(6.0, 6.1, 6.12, 6.2, 6.3), FB_MS, None)
-    assert said.endswith("= 1318 ms a step, beside a prediction that did not miss under your step"), said
+    assert said.endswith("= 1318 ms a step, beside a prediction (forward and backward as profiled) that did not "
+                         "miss under your step: your step did not show that saving, a finding to explain"), said
     assert threads_sentence(None, FB_MS, MISS_MS) == threads_cost.NOT_TIMED
     same = threads_sentence(_timed(slow=1, launcher=1), FB_MS, MISS_MS)
     assert same == "the launcher gives 1 too, so the thread count cost nothing to time here"

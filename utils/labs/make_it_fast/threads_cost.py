@@ -147,5 +147,7 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None) ->
     saved = (f"; scaled to the profile's {fb:.0f} ms a step of it, the launcher's count saves {fb:.0f} - "
              f"{fb:.0f} / {value:.2f} = {_saved_ms(fb, value):.0f} ms a step")
     if not miss_ms or miss_ms <= 0:
-        return said + saved + ", beside a prediction that did not miss under your step"
+        # the prediction keeps forward and backward as profiled: a step that meets it did not show the saving
+        return said + saved + (", beside a prediction (forward and backward as profiled) that did not miss under "
+                               "your step: your step did not show that saving, a finding to explain")
     return said + saved + ", " + _share_of_miss(fb, value, spread, miss_ms)
