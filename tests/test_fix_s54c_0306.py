@@ -1,18 +1,12 @@
 """Fourteenth reading, lessons 03 and 06 (readers t14_0304 and t14_0506): each printed sentence follows from
 the figures printed beside it, judged as printed, on every outcome branch."""
 
-import json
-from pathlib import Path
+from test_fix_s54b_030405 import cell_source
 
 from utils.lessons.ddp import allreduce
 from utils.lessons.memory import summary
 
-NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
 WHOLE = 3_303_424  # one step's gradients in lesson 03's CPU run: 3.15 MiB
-
-
-def cell_source(notebook: str, index: int) -> str:
-    return "".join(json.loads((NOTEBOOKS / notebook).read_text())["cells"][index]["source"])
 
 
 def row(size: int, ms: float, low: float, high: float) -> dict:

@@ -1,24 +1,18 @@
 """Fifteenth reading, lessons 03, 05 and 06 (readers t15_0304 and t15_0506): each printed sentence follows from
 the figures printed beside it, judged as printed, on every outcome branch."""
 
-import json
-from pathlib import Path
+from test_fix_s54b_030405 import cell_source
+from test_fix_s54c_0306 import WHOLE
+from test_fix_s54c_0306 import row as row_without_busbw
 
 from utils.lessons.data_prefetch import report
 from utils.lessons.ddp import allreduce
 from utils.lessons.memory import summary
 
-NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
-WHOLE = 3_303_424  # one step's gradients in lesson 03's CPU run: 3.15 MiB
-
-
-def cell_source(notebook: str, index: int) -> str:
-    return "".join(json.loads((NOTEBOOKS / notebook).read_text())["cells"][index]["source"])
-
 
 def row(size: int, ms: float, low: float, high: float) -> dict:
-    seconds = ms * 1e-3
-    return {"bytes": size, "seconds": seconds, "low": low * 1e-3, "high": high * 1e-3, "busbw": size / seconds}
+    """A size's row as `allreduce` returns it, with the bus bandwidth the trend reads."""
+    return {**row_without_busbw(size, ms, low, high), "busbw": size / (ms * 1e-3)}
 
 
 # --- lesson 03, cell 59: one rough median is no trend -------------------------------------------------------
