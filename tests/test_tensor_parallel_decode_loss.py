@@ -78,7 +78,8 @@ def test_all_reduces_within_5_percent_of_the_loss_account_for_it():
     assert "at most 7.50 ms the exchange with both ranks inside (each call's shorter rank time, no shared " \
         "clock: it can hold a late return), the other 1.10 ms (13% of the loss) waiting for rank 1 or " \
         "returning late" in said
-    assert "the exchange took 5.04 ms more than that price (57% of the loss), 4.35 ms beyond its ±28%" in said
+    assert "the exchange took at most 5.04 ms more than that price (57% of the loss), at most 4.35 ms beyond " \
+        "its ±28%" in said
     assert "a floor" not in said and "6.14 ms" not in said   # no longer the wait included against the price
     assert "account for the loss, within 5 %: 0.19 ms of it lies outside them (8.79 ms - 8.60 ms)" in said
     assert "its 12 extra operations cost 0.03 ms at 2.5 us each" in said
@@ -111,9 +112,11 @@ def test_the_edges_of_5_percent_are_read_from_the_printed_figures():
 def test_an_exchange_within_the_price_band_is_said_so():
     level = {"rank 0": 2.0e-3, "rank 1": 2.0e-3, "both inside": 2.0e-3, "calls": 8.0}
     said = decode_loss.loss_by_cause(ONE, TP, level, FLOOR, 3.0e-3, 12, 0.03e-3, 2.5e-6, residual=0.28)
-    assert "the exchange lies within its ±28%: the calls' fixed cost and bytes account for it" in said
+    assert "the calls' time with both ranks inside lies within its ±28%, so the exchange, at most that " \
+        "time, is not above it: the calls' fixed cost and bytes account for it" in said
     assert "no more than the 3.00 ms the halved bytes save" in said
-    assert "all of it the exchange with both ranks inside, no wait for rank 1" in said
+    assert "at most 2.00 ms the exchange with both ranks inside (each call's shorter rank time, no shared " \
+        "clock: it can hold a late return): all of rank 0's time inside, no wait for rank 1" in said
 
 
 def test_the_sentence_and_its_detail_wrap_at_110_characters():
@@ -122,8 +125,9 @@ def test_the_sentence_and_its_detail_wrap_at_110_characters():
         lines = textwrap.fill(text, 110, break_on_hyphens=False).splitlines()
         assert all(len(line) <= 110 for line in lines)
     assert "8 calls, rank 0 9.50 ms inside them, rank 1 9.10 ms" in detail
-    assert "8.80 ms a token with both ranks inside; the other 0.70 ms of rank 0's (9.50 ms - 8.80 ms)" \
-        in detail
+    assert "summed, a token: at most 8.80 ms the exchange with both ranks inside (each call's shorter rank " \
+        "time, no shared clock: it can hold a late return); the other 0.70 ms of rank 0's (9.50 ms - 8.80 " \
+        "ms), waiting for rank 1 or returning late." in detail
 
 
 def test_the_decode_cell_prints_the_measured_split_not_the_unexplained_rest():

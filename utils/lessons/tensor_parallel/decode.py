@@ -29,6 +29,7 @@ from utils.claims import against_speedup, as_printed, percent, printed_ratio
 from utils.launch import process_group
 from utils.lessons.tensor_parallel.inference import Generation, _timed, printed_noise
 from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock, cached_attention
+from utils.lessons.tensor_parallel.decode_loss import SHORTER_SIDE
 from utils.lessons.tensor_parallel.layers import AllReduceClock
 
 
@@ -309,8 +310,8 @@ def cache_against_uncached(cached: dict, uncached: dict, new_tokens: int) -> lis
 
 def _tp_cache_note(cached: dict) -> str:
     """Why the cache did not shorten a tensor-parallel token, as far as this run measured it: the cached
-    token's exchange inside its all-reduces with both ranks inside, timed in the decode loop
-    (``"all_reduces"``), time that no saved compute shortens (rank 0's wait for rank 1, which holds rank 1's
+    token's exchange inside its all-reduces with both ranks inside, at most their time with both inside (in
+    ``decode_loss``'s words), timed in the decode loop (``"all_reduces"``), time that no saved compute shortens (rank 0's wait for rank 1, which holds rank 1's
     compute, is left out); the uncached generation's all-reduces were not timed, so the two are not compared
     part by part."""
     inside = cached.get("all_reduces")
@@ -320,7 +321,7 @@ def _tp_cache_note(cached: dict) -> str:
                 "launches)")
     token = as_printed(cached["seconds"]["tensor parallel"], 2, 1e-3)
     both = as_printed(inside["both inside"], 2, 1e-3)   # ms as the decode cell's detail prints them
-    return (f" (not taken apart here: with the cache, {both:.2f} ms of rank 0's {token:.2f} ms token "
-            f"({percent(both / token)}) was its all-reduces' exchange with both ranks inside, timed in the "
-            "decode loop, time no saved compute shortens; the generation without the cache, timed in a "
+    return (f" (not taken apart here: with the cache, at most {both:.2f} ms of rank 0's {token:.2f} ms token "
+            f"({percent(both / token)}) was its all-reduces' exchange with both ranks inside {SHORTER_SIDE}, "
+            "timed in the decode loop, time no saved compute shortens; the generation without the cache, timed in a "
             "separate launch, did not time its all-reduces)")

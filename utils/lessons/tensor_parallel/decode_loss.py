@@ -22,6 +22,19 @@ from utils.lessons.tensor_parallel import verdicts
 # how close the all-reduces must come to the loss to "account for it": a share of the loss
 WITHIN = 0.05
 
+# The calls were timed by durations alone, with no clock the ranks share: each call's shorter rank time is
+# the time after the later rank arrived, but it can still hold a rank returning late, so the exchange is at
+# most that time, and the rest of rank 0's time inside is a wait or a late return. Every sentence that prints
+# these figures (the answer, its detail, the cache note in decode.py) says them in these words.
+SHORTER_SIDE = "(each call's shorter rank time, no shared clock: it can hold a late return)"
+WAIT = "waiting for rank 1 or returning late"
+LATE = "exchange or a late return, which no shared clock tells apart"
+
+
+def exchange_at_most(both: float) -> str:
+    """The calls' time with both ranks inside (seconds), said as the ceiling on the exchange it is."""
+    return f"at most {text(both)} the exchange with both ranks inside {SHORTER_SIDE}"
+
 
 def ms(seconds: float) -> float:
     """Seconds as the page prints them in ms (2 decimals), given back in seconds: the sums work from these."""
@@ -52,18 +65,16 @@ def section_1_excess(model: float, call: float, residual: float, parts: bool) ->
 def inside_clause(gap: float, inside: dict) -> str:
     """Rank 0's measured time inside the all-reduces (its clock timed the token, so its time inside and
     outside the calls adds up to the token), rank 1's beside it, and rank 0's cut in two: the exchange with
-    both ranks inside, and its wait for rank 1, named apart as a share of the loss. The calls were timed by
-    durations alone, with no clock the ranks share: each call's exchange is the shorter rank's time, which
-    can still hold a rank returning late, so the exchange is said as at most that figure."""
+    both ranks inside (at most: ``SHORTER_SIDE``) and its wait for rank 1 or late return, named apart as a share of
+    the loss."""
     mine, theirs, both = ms(inside["rank 0"]), ms(inside["rank 1"]), ms(inside["both inside"])
     wait = less(mine, both)
     said = (f"rank 0, whose clock timed the token, spent {text(mine)} a token inside its {inside['calls']:g} "
             f"all-reduces (rank 1: {text(theirs)}), {claims.percent(mine / gap)} of the loss: ")
     if wait <= 0:
-        return said + "all of it the exchange with both ranks inside, no wait for rank 1"
-    return (said + f"at most {text(both)} the exchange with both ranks inside (each call's shorter rank "
-            f"time, no shared clock: it can hold a late return), the other {text(wait)} "
-            f"({claims.percent(wait / gap)} of the loss) waiting for rank 1 or returning late")
+        return said + exchange_at_most(both) + ": all of rank 0's time inside, no wait for rank 1"
+    return (said + exchange_at_most(both) + f", the other {text(wait)} ({claims.percent(wait / gap)} of the "
+            f"loss) {WAIT}")
 
 
 def price_band(price: float, residual: float) -> tuple[float, float, str]:
@@ -77,7 +88,9 @@ def price_band(price: float, residual: float) -> tuple[float, float, str]:
 def exchange_clause(gap: float, inside: dict, price: float, saved: float, residual: float) -> str:
     """The exchange with both ranks inside against section 4's alpha-beta price of the same calls, which
     prices no wait: like for like. Three outcomes, from the figures as printed: above the price's band
-    (the fit's worst residual), within it, below it."""
+    (the fit's worst residual), within it, below it. The calls' time with both ranks inside is what was
+    measured; the exchange is at most that time (``SHORTER_SIDE``), so an excess over the price is a ceiling
+    and a shortfall below it a floor."""
     both = ms(inside["both inside"])
     low, high, band = price_band(price, residual)
     said = (f"section 4's alpha and beta price these calls at {text(price)} ({band}, its fit's worst "
@@ -85,12 +98,14 @@ def exchange_clause(gap: float, inside: dict, price: float, saved: float, residu
             f"{text(saved)} the halved bytes save), the exchange alone, no wait: ")
     if both > high:
         above = less(both, price)
-        return (said + f"the exchange took {text(above)} more than that price ({claims.percent(above / gap)} "
-                f"of the loss), {text(less(both, high))} beyond its {band}")
+        return (said + f"the exchange took at most {text(above)} more than that price "
+                f"({claims.percent(above / gap)} of the loss), at most {text(less(both, high))} beyond its "
+                f"{band}")
     if both < low:
-        return (said + f"the exchange took {text(less(price, both))} less, below its {band}: inside the loop "
-                "the calls cost less than section 4's back to back; this run does not time why")
-    return said + f"the exchange lies within its {band}: the calls' fixed cost and bytes account for it"
+        return (said + f"the exchange took at least {text(less(price, both))} less, below its {band}: inside "
+                "the loop the calls cost less than section 4's back to back; this run does not time why")
+    return (said + f"the calls' time with both ranks inside lies within its {band}, so the exchange, at most "
+            "that time, is not above it: the calls' fixed cost and bytes account for it")
 
 
 def rest_clause(one_t: float, tp_t: float, inside: dict, extra_ops: int, extra_launch: float,
@@ -127,8 +142,10 @@ def parts_of_loss(gap: float, inside: dict, price: float, residual: float) -> di
 def largest_part(gap: float, inside: dict, price: float, residual: float,
                  in_pass: tuple[float, float] | None) -> str:
     """The loss's largest measured part, and what this run can say of it. The exchange's excess over its
-    price is the kind of excess section 1's calls met inside a pass, named with section 4's figures where the
-    page prints them (``in_pass``: ``section_1_excess``); nothing here times its cause apart."""
+    price is measured as the calls' time with both ranks inside beyond it, exchange or a late return (no
+    shared clock tells them apart), so that is what is ranked and named; section 1's calls, on one clock,
+    met an exchange's excess inside a pass, named with section 4's figures where the page prints them
+    (``in_pass``: ``section_1_excess``); nothing here times its cause apart."""
     parts = parts_of_loss(gap, inside, price, residual)
     whole = "of the loss" if "outside" in parts else "of rank 0's time inside the all-reduces"
     ranked = sorted(parts.items(), key=lambda part: part[1], reverse=True)
@@ -136,17 +153,17 @@ def largest_part(gap: float, inside: dict, price: float, residual: float,
         return f"No one part {whole} is the largest"
     name, size = ranked[0]
     calls = inside["calls"]
-    section_1 = (f"the same kind of excess section 1's calls met inside a pass (section 4: "
-                 f"{text(in_pass[0])} a call above the model, {text(in_pass[1])} beyond its residual); "
-                 "this run does not time why"
+    section_1 = (f"section 1's calls, on one clock with any late return left out, met an excess inside a "
+                 f"pass too (section 4: {text(in_pass[0])} a call above the model, {text(in_pass[1])} beyond "
+                 "its residual); this run does not time why"
                  if in_pass else "not timed apart")
-    said = {"excess": f"the exchange's {text(size)} above its price ({text(size / calls)} a call): "
-                      + section_1,
+    said = {"excess": f"the calls' {text(size)} with both ranks inside beyond their price "
+                      f"({text(size / calls)} a call), {LATE}: " + section_1,
             "price": f"the calls' price, {text(size)}: their fixed cost and bytes at section 4's fit",
-            "exchange": f"the exchange with both ranks inside, {text(size)}, "
+            "exchange": f"the calls' {text(size)} with both ranks inside ({LATE}), "
                         + ("within its price's band" if size >= price_band(price, residual)[0] else
                            "below its price's band: not timed apart"),
-            "wait": f"rank 0's {text(size)} waiting for rank 1 inside the calls: not timed apart",
+            "wait": f"rank 0's {text(size)} inside the calls {WAIT}: not timed apart",
             "outside": f"the {text(size)} outside the all-reduces: not timed apart beyond its extra "
                        "operations"}
     return f"The largest part {whole} is " + said[name]
@@ -172,13 +189,14 @@ def loss_by_cause(one_t: float, tp_t: float, inside: dict, price: float, saved: 
 def how_timed(inside: dict) -> str:
     """The detail behind the answer, for the cell's "How this was measured" block: how the all-reduces were
     timed, and each rank's time inside them cut into the calls' time with both ranks inside (each call's
-    shorter side of the two, summed) and rank 0's wait for rank 1 (the rest of its time inside)."""
+    shorter side of the two, summed: at most the exchange, ``SHORTER_SIDE``) and rank 0's wait for rank 1 or
+    late return (the rest of its time inside)."""
     mine, both = ms(inside["rank 0"]), ms(inside["both inside"])
     wait = claims.half_up((mine - both) * 1e3, 2) * 1e-3
     return (f" All-reduces timed inside the decode loop: perf_counter around each dist.all_reduce of the "
             f"timed tensor-parallel tokens, on both ranks (on a GPU, synchronized before and after, which "
             f"the timed token includes); the fastest round's figures, a token, rank 1's gathered to rank 0: "
             f"{inside['calls']:g} calls, rank 0 {text(mine)} inside them, rank 1 {text(inside['rank 1'])}. "
-            f"Each call's shorter side of the two ranks (its time after the later rank arrived), summed: "
-            f"{text(both)} a token with both ranks inside; the other {text(wait)} of rank 0's "
-            f"({text(mine)} - {text(both)}), waiting for rank 1.")
+            f"Each call's shorter side of the two ranks (its time after the later rank arrived), summed, "
+            f"a token: {exchange_at_most(both)}; the other {text(wait)} of rank 0's "
+            f"({text(mine)} - {text(both)}), {WAIT}.")

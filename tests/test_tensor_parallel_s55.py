@@ -1,0 +1,78 @@
+"""Lesson 07, sixteenth reading (t16_0708): the decode's calls were timed by durations alone, so their time
+with both ranks inside is a ceiling on the exchange (it can hold a late return). Every sentence that prints
+it says so in one wording: the answer (inside, against the price, the largest part), its detail and the
+cache note."""
+
+from __future__ import annotations
+
+import re
+
+from utils.lessons.tensor_parallel import decode, decode_loss
+
+# the reader's run (c38): one device 1.13 ms, tensor parallel 9.79 ms a token; rank 0 7.84 ms inside its 8
+# all-reduces, rank 1 7.76 ms, 6.56 ms with both ranks inside; section 4's price 2.14 ms, worst residual 33%
+ONE, TP, PRICE, RESIDUAL = 1.13e-3, 9.79e-3, 2.14e-3, 0.33
+SEEN = {"rank 0": 7.84e-3, "rank 1": 7.76e-3, "both inside": 6.56e-3, "calls": 8.0}
+CEILING = ("at most 6.56 ms the exchange with both ranks inside (each call's shorter rank time, no shared "
+           "clock: it can hold a late return)")
+
+
+def _answer(inside: dict = SEEN, one: float = ONE) -> str:
+    return decode_loss.loss_by_cause(one, TP, inside, PRICE, 0.20e-3, 12, 0.03e-3, 2.2e-6, residual=RESIDUAL)
+
+
+def _cache_note(inside: dict = SEEN) -> str:
+    cached = {"seconds": {"one device": ONE, "tensor parallel": TP},
+              "spread": {"one device": 0.45, "tensor parallel": 0.41}, "all_reduces": inside}
+    uncached = {"one device": 7 * 4.06e-3, "tensor parallel": 7 * 16.28e-3,
+                "spread": {"one device": 0.5, "tensor parallel": 0.5}}
+    return decode.cache_against_uncached(cached, uncached, 7)[1]
+
+
+def test_every_sentence_says_the_exchange_is_at_most_its_shorter_rank_time():
+    answer, detail, note = _answer(), decode_loss.how_timed(SEEN), _cache_note()
+    assert CEILING in answer and CEILING in detail
+    assert "at most 6.56 ms of rank 0's 9.79 ms token (67%) was its all-reduces' exchange with both ranks " \
+           "inside (each call's shorter rank time, no shared clock: it can hold a late return)" in note
+    # no sentence states 6.56 ms as the exchange without "at most" before it
+    for said in (answer, detail, note):
+        assert not re.search(r"(?<!at most )6\.56 ms (a token )?with both ranks inside", said)
+    # the other 1.28 ms reads the same in the answer and its detail
+    assert "the other 1.28 ms (15% of the loss) waiting for rank 1 or returning late" in answer
+    assert "the other 1.28 ms of rank 0's (7.84 ms - 6.56 ms), waiting for rank 1 or returning late." in detail
+
+
+def test_an_excess_over_the_price_is_a_ceiling_and_the_largest_part_names_what_was_measured():
+    said = _answer()
+    # 6.56 - 2.14 = 4.42 (51% of 8.66), 6.56 - 2.85 = 3.71: both ceilings on the exchange's excess
+    assert "the exchange took at most 4.42 ms more than that price (51% of the loss), at most 3.71 ms beyond " \
+           "its ±33%" in said
+    assert "the exchange took 4.42 ms" not in said and "the exchange's 4.42 ms" not in said
+    # ranked: 4.42 (time with both inside beyond the price) > 1.28 (wait or late return) > 0.82 (outside),
+    # all measured; the largest is named as the measured time, with what it can hold
+    assert said.endswith("The largest part of the loss is the calls' 4.42 ms with both ranks inside beyond "
+                         "their price (0.55 ms a call), exchange or a late return, which no shared clock tells "
+                         "apart: not timed apart")
+
+
+def test_below_and_within_the_band_follow_from_the_ceiling():
+    below = _answer({"rank 0": 1.1e-3, "rank 1": 1.1e-3, "both inside": 1.0e-3, "calls": 8.0})
+    # 2.14 - 1.00 = 1.14 ms: the exchange, at most 1.00 ms, is at least that far below the price
+    assert "the exchange took at least 1.14 ms less, below its ±33%" in below
+    within = _answer({"rank 0": 2.2e-3, "rank 1": 2.2e-3, "both inside": 2.2e-3, "calls": 8.0})
+    assert "the calls' time with both ranks inside lies within its ±33%, so the exchange, at most that time, " \
+           "is not above it" in within
+    assert "at most 2.20 ms the exchange with both ranks inside (each call's shorter rank time, no shared " \
+           "clock: it can hold a late return): all of rank 0's time inside, no wait for rank 1" in within
+    waiting = _answer({"rank 0": 7.84e-3, "rank 1": 7.76e-3, "both inside": 2.2e-3, "calls": 8.0})
+    assert waiting.endswith("The largest part of the loss is rank 0's 5.64 ms inside the calls waiting for "
+                            "rank 1 or returning late: not timed apart")
+
+
+def test_the_cache_note_without_timed_calls_is_unchanged():
+    cached = {"seconds": {"one device": ONE, "tensor parallel": TP},
+              "spread": {"one device": 0.45, "tensor parallel": 0.41}}
+    uncached = {"one device": 7 * 4.06e-3, "tensor parallel": 7 * 16.28e-3,
+                "spread": {"one device": 0.5, "tensor parallel": 0.5}}
+    tp = decode.cache_against_uncached(cached, uncached, 7)[1]
+    assert "not taken apart here: the cache saves compute" in tp and "at most" not in tp
