@@ -45,7 +45,8 @@ def test_the_buckets_pieces_are_priced_from_section_six_table_on_every_outcome()
     run = [row(2**20, 0.594, 0.39, 1.95), row(WHOLE, 3.092, 0.97, 4.36)]
     said = allreduce.bucket_pieces(run, WHOLE, 2**20)
     # four whole messages (t15): 3 of 1 MiB, the last 0.15 MiB at the nearest timed size above it (1 MiB here)
-    assert "3 x 0.594 + 0.594 = 2.38 ms (1.56-7.80 ms over its repeats)" in said
+    # one operation at a time (t16 CI): the sum from the product as printed, 1.78 + 0.594 = 2.37
+    assert "3 × 0.594 ms = 1.78 ms, and 1.78 ms + 0.594 ms = 2.37 ms (1.56-7.80 ms over its repeats)" in said
     assert "against the whole's 3.09 ms (0.970-4.36 ms)" in said
     assert said.endswith("the same within the repeats' ranges, so this run does not show smaller messages "
                          "costing more")
@@ -53,7 +54,8 @@ def test_the_buckets_pieces_are_priced_from_section_six_table_on_every_outcome()
     assert "less, beyond the repeats' ranges" in allreduce.bucket_pieces(tight, WHOLE, 2**20)
     dear = [row(2**20, 1.2, 1.1, 1.3), row(WHOLE, 3.092, 3.0, 3.2)]
     said = allreduce.bucket_pieces(dear, WHOLE, 2**20)
-    assert "3 x 1.20 + 1.20 = 4.80 ms" in said and "more, beyond the repeats' ranges" in said
+    assert "3 × 1.20 ms = 3.60 ms, and 3.60 ms + 1.20 ms = 4.80 ms" in said
+    assert "more, beyond the repeats' ranges" in said
     assert "no 1 MiB row" in allreduce.bucket_pieces([row(WHOLE, 3.0, 2.9, 3.1)], WHOLE, 2**20)
     assert "fit one 4 MiB bucket" in allreduce.bucket_pieces(run, WHOLE, 2**22)
 

@@ -52,16 +52,16 @@ def test_the_buckets_are_priced_as_whole_messages_the_last_at_the_nearest_timed_
     said = allreduce.bucket_pieces(run, WHOLE, 2**20, 4)
     assert ("prices the 3.15 MiB as 4 whole messages (section 2 counted 4 of DDP's buckets), 3 of 1 MiB at "
             "that row's 0.813 ms each, the last 0.15 MiB at the nearest timed size above it, 256 KiB: "
-            "3 x 0.813 + 0.500 = 2.94 ms") in said
+            "3 × 0.813 ms = 2.44 ms, and 2.44 ms + 0.500 ms = 2.94 ms") in said
     assert "3.15 x" not in said and "the same within the repeats' ranges" in said
     # a remainder the table times at its own size
     exact = [row(2**18, 0.30, 0.29, 0.31), row(2**20, 0.80, 0.79, 0.81), row(2**20 + 2**18, 1.5, 1.4, 1.6)]
     said = allreduce.bucket_pieces(exact, 2**20 + 2**18, 2**20)
-    assert "the last 0.25 MiB at its own size's row: 1 x 0.800 + 0.300 = 1.10 ms" in said
+    assert "the last 0.25 MiB at its own size's row: 0.800 ms + 0.300 ms = 1.10 ms" in said
     assert "less, beyond the repeats' ranges" in said and "section 2 counted" not in said
     # no remainder: whole messages only
     said = allreduce.bucket_pieces([row(2**20, 0.5, 0.49, 0.51), row(2**22, 1.0, 0.9, 1.1)], 2**22, 2**20)
-    assert "as 4 whole messages, 4 of 1 MiB at that row's 0.500 ms each: 4 x 0.500 = 2.00 ms" in said
+    assert "as 4 whole messages, 4 of 1 MiB at that row's 0.500 ms each: 4 × 0.500 ms = 2.00 ms" in said
     assert "more, beyond the repeats' ranges" in said
     assert 'ddp["messages"]) + LABEL' in cell_source("03_ddp.ipynb", 61)
 

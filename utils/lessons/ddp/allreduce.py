@@ -153,7 +153,7 @@ def trend(rows: list[dict], flat: float = 0.10) -> str:
         return (f"The curve levels off from {_label(top['bytes'])}: busbw peaks at {_at(top)}, and every larger "
                 f"size stays within {flat:.0%} of it ({later})")
     low = min(after, key=lambda r: r["busbw"])
-    best_of_low, worst_of_peak = low["bytes"] / low["low"], top["bytes"] / top["high"]  # from the repeats' times
+    best_of_low, worst_of_peak = _repeat_gbs(low, low["low"]), _repeat_gbs(top, top["high"])  # from the repeats
     noise = ("within the repeats' ranges, so the fall may be noise" if best_of_low >= worst_of_peak else
              "beyond the repeats' ranges")
     drop = f"the lowest of these is {1 - gbs(low) / gbs(top):.0%} under the peak"
@@ -166,9 +166,12 @@ def trend(rows: list[dict], flat: float = 0.10) -> str:
             f"{drop}. The peak is the best rate measured, not a plateau")
 
 
-def _repeat_rate(row: dict, seconds: float) -> float:
-    """The busbw of one repeat's time: the row's factor times its bytes over that time."""
-    return row["busbw"] * row["seconds"] / seconds
+def _repeat_gbs(row: dict, seconds: float) -> float:
+    """The busbw of one repeat, in GB/s as printed (``printed_gbs``), worked from its time as the table prints
+    it (``printed_seconds``): 3,303,424 B / 1.83 ms on the page gives 1.81 GB/s, which is the figure printed
+    and the figure compared. The row's busbw times its printed median is its bytes times the bus factor."""
+    bus_bytes = row["busbw"] * printed_seconds(row["seconds"])
+    return printed_gbs(bus_bytes / printed_seconds(seconds))
 
 
 def _rising_or_level(ordered: list[dict], flat: float, gbs) -> str:
@@ -180,14 +183,14 @@ def _rising_or_level(ordered: list[dict], flat: float, gbs) -> str:
     best = max(earlier, key=lambda r: r["busbw"])
     gain = gbs(last) / gbs(best) - 1
     figures = f"busbw {_at(best)}, {_at(last)} ({gain:+.0%})"
-    fast_best, slow_last = _repeat_rate(best, best["low"]), _repeat_rate(last, last["high"])
-    ranges = (f"{_label(best['bytes'])}'s fastest repeat {fast_best / 1e9:.2f} GB/s, "
-              f"{_label(last['bytes'])}'s slowest {slow_last / 1e9:.2f} GB/s")
+    fast_best, slow_last = _repeat_gbs(best, best["low"]), _repeat_gbs(last, last["high"])  # as printed
+    ranges = (f"{_label(best['bytes'])}'s fastest repeat {fast_best:.2f} GB/s, "
+              f"{_label(last['bytes'])}'s slowest {slow_last:.2f} GB/s")
     dips = [r for r in ordered[ordered.index(best) + 1:-1] if gbs(r) < (1 - flat) * gbs(best)]
     dip = "".join(f", with a dip at {_label(r['bytes'])} ({gbs(r):.2f} GB/s), "
-                  + ("within its repeats" if _repeat_rate(r, r["low"]) >= _repeat_rate(best, best["high"])
+                  + ("within its repeats" if _repeat_gbs(r, r["low"]) >= _repeat_gbs(best, best["high"])
                      else "beyond its repeats") for r in dips)
-    if gain >= flat and printed_gbs(fast_best) < printed_gbs(slow_last):
+    if gain >= flat and fast_best < slow_last:
         return (f"The curve is still rising at the largest size measured, beyond the repeats' ranges ({ranges}), "
                 f"so no plateau is reached here: {figures}{dip}")
     if gain >= flat:
@@ -198,9 +201,10 @@ def _rising_or_level(ordered: list[dict], flat: float, gbs) -> str:
 
 def outliers(rows: list[dict], wide: float = 0.5) -> list[str]:
     """Sizes whose repeats spread widely (range over median above ``wide``): their median is a rough figure,
-    said with its range. Lesson 03."""
-    return [f"{_label(r['bytes'])}: median {r['seconds'] * 1e3:.2f} ms, repeats {r['low'] * 1e3:.2f}-"
-            f"{r['high'] * 1e3:.2f} ms" for r in rows if is_rough(r, wide)]
+    said with its range, each figure as the table prints it (``ms_text``: 0.335, not a second rounding to
+    0.33). Lesson 03."""
+    return [f"{_label(r['bytes'])}: median {ms_text(r['seconds'])} ms, repeats {ms_text(r['low'])}-"
+            f"{ms_text(r['high'])} ms" for r in rows if is_rough(r, wide)]
 
 
 def inversions(rows: list[dict]) -> list[str]:
@@ -296,6 +300,21 @@ def _worked_ms(value: float) -> str:
     return f"{half_up(value, digits):.{digits}f}"
 
 
+def _priced_sum(full: int, each: str, last: str | None) -> tuple[str, float]:
+    """``full`` messages at ``each`` ms, plus one at ``last`` ms where there is one (the table's figures, as
+    ``ms_text`` prints them), written one operation at a time, so that each "a op b = c" redoes from its
+    printed operands: "3 × 3.19 ms = 9.57 ms, and 9.57 ms + 0.524 ms = 10.09 ms", the sum worked from the
+    product as printed. (One line "3 x 3.19 + 0.524 = 10.09" reads as 3.19 + 0.524 to a reader who scans
+    for "a + b = c".) Returns the text and the total as printed."""
+    product = _worked_ms(full * float(each))
+    if last is None:
+        return f"{full} × {each} ms = {product} ms", float(product)
+    total = _worked_ms(float(product) + float(last))
+    if full == 1:  # one whole message: no product to write
+        return f"{each} ms + {last} ms = {total} ms", float(total)
+    return f"{full} × {each} ms = {product} ms, and {product} ms + {last} ms = {total} ms", float(total)
+
+
 def bucket_pieces(rows: list[dict], whole: int, cap: int, sent: float | None = None) -> str:
     """Whether cutting ``whole`` bytes into messages of ``cap`` bytes (DDP's buckets) costs more than sending
     it whole, priced from section 6's table alone: the whole messages DDP sends, each at its size's row (the last,
@@ -318,18 +337,17 @@ def bucket_pieces(rows: list[dict], whole: int, cap: int, sent: float | None = N
         terms.append((1, tail))
     summed = [sum(n * ms_of(r[k]) for n, r in terms) for k in ("seconds", "low", "high")]
     whole_ms = [ms_of(alone[k]) for k in ("seconds", "low", "high")]
-    shown = [float(_worked_ms(t)) for t in summed]  # the sums as printed: the comparison reads them
-    worked = f"{full} x {ms_text(piece['seconds'])}"
+    worked, median = _priced_sum(full, ms_text(piece["seconds"]), ms_text(tail["seconds"]) if rest else None)
+    shown = [median] + [float(_worked_ms(t)) for t in summed[1:]]  # as printed: the comparison reads them
     last = ""
     if rest:
         at = ("its own size's row" if tail["bytes"] == rest
               else f"the nearest timed size above it, {_label(tail['bytes'])}")
-        worked += f" + {ms_text(tail['seconds'])}"
         last = f", the last {rest / 2**20:.2f} MiB at {at}"
     counted = "" if sent is None else f" (section 2 counted {sent:.0f} of DDP's buckets)"
     priced = (f"section 6's table prices the {_label(whole)} as {full + bool(rest)} whole messages{counted}, "
-              f"{full} of {_label(cap)} at that row's {ms_text(piece['seconds'])} ms each{last}: {worked} = "
-              f"{_worked_ms(summed[0])} ms ({_worked_ms(summed[1])}-{_worked_ms(summed[2])} ms over its repeats), "
+              f"{full} of {_label(cap)} at that row's {ms_text(piece['seconds'])} ms each{last}: {worked} "
+              f"({_worked_ms(summed[1])}-{_worked_ms(summed[2])} ms over its repeats), "
               f"against the whole's {ms_text(alone['seconds'])} ms ({ms_text(alone['low'])}-"
               f"{ms_text(alone['high'])} ms)")
     if shown[1] <= whole_ms[2] and shown[2] >= whole_ms[1]:
