@@ -28,21 +28,25 @@ def test_the_take_away_names_the_link_tables_cause_where_the_split_is_not_shown_
 
     said = " ".join(lab._miss_owner(_run(SCATTERED, [268.0] * 9), 167.5e-6, BAND, (268.0, 136.0)).split())
     assert "not shown to differ" in said and "link's noise" not in said
-    assert said.endswith("this run does not show that miss to be the split's own; the ping-pong of the same bytes "
-                         "took 1.60x the prediction, above it (against the link table's own time for the same "
-                         "messages, 268 µs against 136.0 µs, 1.97x: the link ran slower than when fitted).")
+    # sixteenth reading (00-1): both medians against the fit's band, named (not "inside it" after the prediction)
+    assert said.endswith("against the prediction the split took 1.79x, above the fit's band 0.81-1.57x, and the "
+                         "ping-pong of the same bytes 1.60x, above it (against the link table's own time for the "
+                         "same messages, 268 µs against 136.0 µs, 1.97x: the link ran slower than when fitted): a "
+                         "miss, which this run does not show to be the split's own (the ping-pong of the same "
+                         "bytes left the band on that side too).")
 
 
 def test_the_take_aways_ping_pong_inside_the_band_and_without_a_table():
     from utils.labs.fix_the_article import checks as lab
 
     inside = " ".join(lab._miss_owner(_run(SCATTERED, [268.0] * 9), 268e-6, BAND, (268.0, 136.0)).split())
-    assert inside.endswith("the ping-pong of the same bytes took 1.00x the prediction, inside it.")
+    assert inside.endswith("the split took 1.12x, inside the fit's band 0.81-1.57x, and the ping-pong of the same "
+                           "bytes 1.00x, inside it: no miss of the model.")
     untold = " ".join(lab._miss_owner(_run(SCATTERED, [268.0] * 9), 167.5e-6, BAND, None).split())
     assert "above it (the link table holds no time for these message sizes: the fit's miss at that size or the " \
-           "link's drift, not told apart)." in untold
+           "link's drift, not told apart): a miss" in untold
     shorter = " ".join(lab._miss_owner(_run([100.0] * 9, [268.0] * 9), 167.5e-6, BAND, (268.0, 136.0)).split())
-    assert "ran shorter than the ping-pong" in shorter and "the link ran slower than when fitted)." in shorter
+    assert "ran shorter than the ping-pong" in shorter and "the link ran slower than when fitted): a miss under the prediction" in shorter
 
 
 # --- lab 01-2: the prediction table prints 3 figures with their zeros ------------------------------------------

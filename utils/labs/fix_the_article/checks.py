@@ -32,9 +32,9 @@ from utils.checks import expect, run_check
 from utils.labs.fix_the_article import reference as _reference  # kept out of the lab's names
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
-    JUMP, SIGN_LEVEL, band_words, drift_sentence, fit_band, gap_of, jumped_rounds, miss_answer, miss_sentence,
-    owner_words, ping_pong_jumps, side_of, sign_test_least, size_row, table_pairs, us_ratio, verdict_of,
-    worst_residual)
+    JUMP, SIGN_LEVEL, band_left_out, band_source, band_words, drift_sentence, fit_band, gap_of, jumped_rounds,
+    miss_answer, miss_sentence, owner_words, ping_pong_jumps, side_of, sign_test_least, size_row, table_pairs,
+    us_ratio, verdict_of, worst_residual)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
 from utils.tables import Table
@@ -384,14 +384,20 @@ def _us(seconds) -> str:
 
 def link_sentence(link_fit) -> str:
     """The link's fit in one sentence, its band said against what it predicts (``fit_band``: measured /
-    fitted at its own sizes), with how far to trust it (both branches written); the band and the largest
-    residual as the table below prints them (``size_row``), judged on that printed residual."""
-    fit, worst = link_fit.fit, worst_residual(link_fit.fit)
-    trust = ("so a time it predicts is good to about that band" if worst <= 0.5 else
+    fitted at its own sizes but the farthest, named with its own ratio: ``band_left_out``), with how far to
+    trust it (both branches written); the band and the largest residual as the table below prints them
+    (``size_row``), judged on that printed residual."""
+    fit, worst, left_out = link_fit.fit, worst_residual(link_fit.fit), band_left_out(link_fit.fit)
+    sizes, far, others = "every size fitted", "", ""
+    if left_out is not None:  # the band leaves out its farthest size: that size is said on its own
+        sizes = f"every size fitted but {left_out[0]:,} bytes"
+        far = f", and {left_out[0]:,} bytes {band_words((left_out[1], left_out[1]))}"
+        others = ", at the other sizes"
+    trust = (f"so a time it predicts is good to about that band{others}" if worst <= 0.5 else
              "outside the ±50% tolerance within which lesson 00 predicts with a fit: the exercises still use "
-             "it, as the model you practise, but a time it predicts is good to about that band only")
-    return (f"{link_fit.name}: alpha {fit.alpha * 1e6:,.1f} µs, beta {fit.beta / 1e9:.2f} GB/s; every size "
-            f"fitted measured {band_words(fit_band(fit))} of what one alpha and one beta predict for it "
+             f"it, as the model you practise, but a time it predicts is good to about that band only{others}")
+    return (f"{link_fit.name}: alpha {fit.alpha * 1e6:,.1f} µs, beta {fit.beta / 1e9:.2f} GB/s; {sizes} "
+            f"measured {band_words(fit_band(fit))} of what one alpha and one beta predict for it{far} "
             f"(residuals up to ±{worst:.0%} of the measured time), {trust}.")
 
 
@@ -503,7 +509,7 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
     say(miss_answer(rounds, pp_rounds, medians))   # the answer in one line; how it was reached, collapsed
     how_measured("the rounds against the model, and every round",
                  _wrapped(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds,
-                                        table_pairs(link_fit, timed.values()))),
+                                        table_pairs(link_fit, timed.values()), band_source(link))),
                  rounds_table(timed), textwrap.fill(
         "A round: one training step of the split, every message timed from its start on the sender's clock to "
         "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "

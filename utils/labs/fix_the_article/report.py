@@ -11,15 +11,15 @@ from utils import claims
 from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans and helpers
     CASES, MB, PLANS, Plan, SplitRun, UNSEEN_PLANS,
     WIDTH, _median, _try, _us, fits, judging_links,
-    band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, sign_test_least, us_ratio,
-    verdict_of,
+    band_source, band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, sign_test_least,
+    us_ratio, verdict_of,
 )
 from utils.labs.fix_the_article.rounds import JUMP, _ping_pong_side, median_jumped, table_pairs
 
 
 def prediction_misses(plan_split, link, timed: dict[str, SplitRun], link_fit=None) -> str:
     """Goal 3, read: each prediction beside the split's median round (the statistic of the report and of the
-    fit), and how far the largest miss went. ``link_fit``: the link's table (``checks.link_table``), whose own
+    fit), and how far the largest gap went. ``link_fit``: the link's table (``checks.link_table``), whose own
     time for the same messages tells a ping-pong out of the fit's band (``owner_words``)."""
     pairs = []
     for plan in PLANS:
@@ -35,18 +35,21 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun], link_fit=Non
     worst = max(pairs, key=lambda t: miss(t[1], t[2]))
     side = "over" if us_ratio(worst[2], worst[1]) > 1 else "under"
     pair = table_pairs(link_fit, [timed[worst[0]]])[0] if link_fit is not None else None
+    # a "gap", not a "miss": whether it is a miss of the model is judged against the fit's band after it
     return (f"- Your predictions against the split's median rounds, as in the report above: {named}. The "
-            f"largest miss of the medians, {worst[0]}, is {miss(worst[1], worst[2]):.2f}x "
-            f"{side} the prediction; {_miss_owner(timed[worst[0]], worst[1], fit_band(link), pair)}")
+            f"largest gap of the medians from their predictions, {worst[0]}, is "
+            f"{miss(worst[1], worst[2]):.2f}x {side} the prediction; "
+            f"{_miss_owner(timed[worst[0]], worst[1], fit_band(link), pair)}")
 
 
 def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float],
                 pair: tuple[float, float] | None = None) -> str:
     """Whether a case's miss is the split's own, by the report's rule (every branch written): its rounds
     against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test), then both
-    medians against ``predicted`` and the fit's ``band`` (``owner_words``). Where the rule shows no
-    difference, it says so, never that the two did not differ (a failure to show is not a finding). ``pair``:
-    its ping-pong beside the link table's time for the same messages (``table_pairs``)."""
+    medians against ``predicted`` and the fit's ``band``, in every branch (``owner_words`` where the rounds
+    ran longer, ``_medians_in_band`` otherwise). Where the rule shows no difference, it says so, never that
+    the two did not differ (a failure to show is not a finding). ``pair``: its ping-pong beside the link
+    table's time for the same messages (``table_pairs``)."""
     ratios = [us_ratio(a, b) for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]  # as the table's
     verdict = verdict_of(ratios, jumped_rounds(run.ping_pong_seconds()))
     if verdict == "longer":
@@ -55,23 +58,36 @@ def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float],
                               us_ratio(_median(run.ping_pong_seconds()), predicted), band,
                               _median(ratios), pair) + ".")
     if verdict == "shorter":
-        return ("by the report's rule its rounds ran shorter than the ping-pong of the same bytes: this run "
-                f"does not show that miss to be the split's own; {_ping_pong_words(run, predicted, band, pair)}.")
+        return ("by the report's rule its rounds ran shorter than the ping-pong of the same bytes; "
+                f"{_medians_in_band(run, predicted, band, pair)}.")
     return ("by the report's rule its rounds were not shown to differ from the ping-pong of the same bytes "
-            f"(that needs at least {sign_test_least(len(ratios))} of {len(ratios)} rounds on one side of 1): "
-            f"this run does not show that miss to be the split's own; "
-            f"{_ping_pong_words(run, predicted, band, pair)}.")
+            f"(that needs at least {sign_test_least(len(ratios))} of {len(ratios)} rounds on one side of 1); "
+            f"{_medians_in_band(run, predicted, band, pair)}.")
 
 
-def _ping_pong_words(run: SplitRun, predicted: float, band: tuple[float, float],
+def _medians_in_band(run: SplitRun, predicted: float, band: tuple[float, float],
                      pair: tuple[float, float] | None) -> str:
-    """The ping-pong of the same bytes against the prediction and the fit's band, with the link table's
-    verdict where it left the band (``_ping_pong_side``, the words ``owner_words`` prints in the block): where
-    the split was not shown to differ from it, the ping-pong is what the miss is made of."""
+    """Where the rounds did not show the split longer than the ping-pong of the same bytes: both medians
+    against the prediction and the fit's band, named (every branch written). Inside the band the fit
+    predicts no better than that for its own sizes: no miss of the model; outside it, a miss that this run
+    does not show to be the split's own (the ping-pong's too where it left the band on that side). The
+    ping-pong's side comes with the link table's verdict where it left the band (``_ping_pong_side``, the
+    words ``owner_words`` prints in the block)."""
+    split_x = us_ratio(_median(run.link_seconds()), predicted)
     pp_x = us_ratio(_median(run.ping_pong_seconds()), predicted)
     lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)
-    return (f"the ping-pong of the same bytes took {pp_x:.2f}x the prediction, "
-            f"{_ping_pong_side(claims.as_printed(pp_x, 2), lo, hi, pair)}")
+    split, pp = claims.as_printed(split_x, 2), claims.as_printed(pp_x, 2)
+    side_of_band = lambda x: "above" if x > hi else "under" if x < lo else "inside"  # noqa: E731 - as printed
+    where = side_of_band(split)
+    said = (f"against the prediction the split took {split_x:.2f}x, {where} the fit's band "
+            f"{band_words(band)}, and the ping-pong of the same bytes {pp_x:.2f}x, "
+            f"{_ping_pong_side(pp, lo, hi, pair)}")
+    if where == "inside":
+        return said + ": no miss of the model"
+    miss = "a miss" if where == "above" else "a miss under the prediction"
+    too = (" (the ping-pong of the same bytes left the band on that side too)"
+           if side_of_band(pp) == where else "")
+    return said + f": {miss}, which this run does not show to be the split's own{too}"
 
 
 def _best_cut(plan: Plan, link, runs: dict[str, SplitRun]) -> tuple[int, SplitRun] | None:
@@ -112,7 +128,7 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, 
     lo, hi = fit_band(link)
     # both ratios from the figures as printed: the times in whole µs, the band's ends to two decimals
     apart, swap = claims.as_printed(us_ratio(second, first), 2), claims.printed_ratio(hi, lo)
-    band = (f"the fit's own sizes measured {band_words((lo, hi))} of what it predicts for them, a band "
+    band = (f"{band_source(link)} measured {band_words((lo, hi))} of what it predicts for them, a band "
             f"{'wide enough' if apart <= swap else 'too narrow'} to swap two times {apart:.2f}x apart")
     measured = _measured_order({cut1: fitting[cut1], cut2: fitting[cut2]}, timed)
     if apart <= swap:

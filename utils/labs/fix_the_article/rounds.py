@@ -36,11 +36,40 @@ def _measured_times(fit) -> list[float]:
 
 def fit_band(fit) -> tuple[float, float]:
     """How far the fit's own sizes ran from what it predicts for them: the lowest and highest of measured /
-    fitted, as the link's table prints them (``size_row``): a residual of +25% is 1.33x the prediction, one of
-    -25% is 0.80x (a residual of 100% or more: no upper end)."""
-    ratios = [size_row(fit, n, t)[2] if math.isfinite(t) else math.inf
-              for n, t in zip(fit.sizes, _measured_times(fit))]
-    return min(ratios), max(ratios)
+    fitted, as the link's table prints them (``size_row``), over every size but the one farthest from its
+    prediction (``band_left_out``), so that one size cannot stretch the band by itself (a first size slowed
+    by a busy moment once made it 0.87-9.09x, when every other size ran 0.87-1.22x). A residual of +25% is
+    1.33x the prediction, one of -25% is 0.80x (a residual of 100% or more: no upper end)."""
+    ratios = _size_ratios(fit)
+    left_out = band_left_out(fit)
+    kept = [x for n, x in ratios if left_out is None or n != left_out[0]]
+    return min(kept), max(kept)
+
+
+def _size_ratios(fit) -> list[tuple[int, float]]:
+    """Each of the fit's sizes with its measured / fitted as the link's table prints it (``size_row``)."""
+    return [(n, size_row(fit, n, t)[2] if math.isfinite(t) else math.inf)
+            for n, t in zip(fit.sizes, _measured_times(fit))]
+
+
+def band_left_out(fit) -> tuple[int, float] | None:
+    """The size the band leaves out, with its ratio: the one farthest from its prediction, either way (2x over
+    it as far as 0.5x), the first of a tie; None where the fit has under 3 sizes (a band needs 2 left)."""
+    ratios = _size_ratios(fit)
+    if len(ratios) < 3:
+        return None
+    return max(ratios, key=lambda pair: max(pair[1], 1 / pair[1]))
+
+
+def band_source(fit) -> str:
+    """What the band is measured on, in words, to be followed by "measured": "the fit's own sizes but 4
+    bytes, the farthest from its prediction at 9.09x," (``band_left_out``), or "the fit's own sizes"."""
+    left_out = band_left_out(fit)
+    if left_out is None:
+        return "the fit's own sizes"
+    n, x = left_out
+    at = "with a residual of 100% or more" if math.isinf(x) else f"at {x:.2f}x"
+    return f"the fit's own sizes but {n:,} bytes, the farthest from its prediction {at},"
 
 
 def worst_residual(fit) -> float:
@@ -67,7 +96,8 @@ def spread_words(ratios) -> str:
 
 def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
                   pp_rounds: dict[str, list[float]] | None = None,
-                  tables: list[tuple[float, float] | None] | None = None) -> str:
+                  tables: list[tuple[float, float] | None] | None = None,
+                  source: str = "the fit's own sizes") -> str:
     """What the measurement says about lesson 00's model (every branch written), one short paragraph a line
     (the model, the link, the rule, one line a plan, the verdict): the caller wraps each line. ``ratios`` and
     ``pp_ratios``: for each case, the median round of the split's messages and of the ping-pong of the same
@@ -77,12 +107,13 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
     one rule for every case). ``pp_rounds``: each case's ping-pong seconds, round by round; a round where the
     ping-pong itself jumped (``jumped_rounds``) lowers that round's ratio, so a "shorter" verdict that needs
     such rounds is set aside, and the rule says so where it applies. ``tables``: each case's ping-pong median
-    beside the link table's own time for the same messages (``table_pairs``), for the link's line."""
+    beside the link table's own time for the same messages (``table_pairs``), for the link's line. ``source``:
+    what the band is measured on (``band_source``)."""
     n, jumped, cases = _verdicts(rounds, pp_rounds)
     lines = [
         f"The model: alpha + n / beta, fitted as in lesson 00 (this lab's run) on medians. Over the {len(ratios)} "
         f"plans, the median rounds of the split's messages took {spread_words(ratios)} its prediction, those of "
-        f"the ping-pong of the same sizes {spread_words(pp_ratios)} (its band: the fit's own sizes measured "
+        f"the ping-pong of the same sizes {spread_words(pp_ratios)} (its band: {source} measured "
         f"{band_words(band)} what it predicts for them).",
         "The link: " + _lower_first(drift_sentence(pp_ratios, band, [len(jumped.get(name, ())) for name in rounds],
                                                    n, tables).strip()),
