@@ -599,7 +599,7 @@ def test_the_sixth_review_split_alone_message_sizes_walks_and_readme():
     # lesson 02's split alone is read against its 1x bound, the ledger's per-process figure as a reference
     m = _figures(naive_split=_split(1.005, 1.032), pipeline=_recorded(1.6, 1.78), ddp=_recorded(1.6))
     a10 = verdicts.judge(claims.BY_ID["A10"], m, {})
-    assert "1.00x against a 1x bound, within noise" in a10.evidence and "per-process reference 1.03x" in a10.evidence
+    assert "1.00x ± 0.02 against a 1x bound, within noise" in a10.evidence and "per-process reference 1.03x" in a10.evidence
     assert a10.check == verdicts.AGREES
     # B2: a 4-byte message slower than a 4 KiB one is noise, never a share capped at 100 %
     sizes = evidence.LINK_SIZES
@@ -826,7 +826,7 @@ def test_lesson_02s_explanation_stands_beside_the_finding_and_the_note_says_it_i
     m = _figures(naive_split=_split(1.0, 1.0, reference=1.05), pipeline=_recorded(**EXPLAINED_PIPELINE),
                  ddp=_recorded(1.6))
     a10 = verdicts.judge(claims.BY_ID["A10"], m, {})
-    assert "1.84x against a bound of 1.78x (above the bound: a finding to explain; within its work-scaled " \
+    assert "1.84x ± 0.02 against a bound of 1.78x (above the bound: a finding to explain; within its work-scaled " \
         "reference 1.87x in the median, lesson 02 §5's explanation" in a10.evidence
     note = report.above_bound_note(m, [a10])
     assert note.startswith("Row A10 is above a bound through lesson 02 §5's best GPipe/1F1B configuration, 1.84x")
@@ -1181,5 +1181,5 @@ def test_a21_sets_lesson_07s_recorded_pass_beside_its_own_rounds_and_says_why_re
     row = verdicts.judge(claims.BY_ID["A21"], m, {})
     assert row.check == verdicts.ABOVE and "bound 2x: above the bound: a finding to explain" in row.evidence
     note = report.above_bound_note(m, [row])
-    assert note.startswith("Row A21 is above a bound through lesson 07 §1's tensor-parallel pass, 2.30x against a "
+    assert note.startswith("Row A21 is above a bound through lesson 07 §1's tensor-parallel pass, 2.30x ± 0.02 against a "
                            "bound of 2.00x"), note

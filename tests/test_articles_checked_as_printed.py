@@ -75,7 +75,7 @@ def test_lesson_02s_recorded_pipeline_is_named_by_its_section_everywhere():
         "1.69x one, 85% each" in a19.evidence  # 1.69 / 2 = 84.5%, half up (the sixth reading)
     note = report.above_bound_note(m, [a10])
     assert "lesson 02's best pipeline" not in note and "Lesson 02's best pipeline" not in note
-    assert "Lesson 02 §5's best GPipe/1F1B configuration, 1.69x against 1.78x" in note
+    assert "Lesson 02 §5's best GPipe/1F1B configuration, 1.69x ± 0.02 against 1.78x" in note
     assert "Lesson 02 §9's schedules with two stages per device are not recorded yet (run lesson 02 to record " \
         "them), so no figure here reads them." in note
 

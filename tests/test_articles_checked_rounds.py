@@ -72,12 +72,13 @@ def test_a19_gives_lesson_02_section_9s_rounds_and_its_check_names_a_finding():
     assert "87% of its gain; 1 of 5 rounds above the bound (up to 1.86x): beyond the rounds' spread" in row.evidence
     assert "(up to 2.02x, 1 of them past 2 devices' 2x)" in row.evidence and row.check == verdicts.ABOVE
     assert "against its bound of 1x (halves that take turns): " in row.evidence  # every speed-up with its bound
-    assert "1.60x one, 80% each (speed-up / 2); against a bound of 1.78x: faster, under the bound" in row.evidence
+    assert ("1.60x one, 80% each (speed-up / 2; the median of 5 paired rounds, ± 0.02); against a bound of 1.78x: "
+            "faster, under the bound") in row.evidence
     past = verdicts.judge(claims.BY_ID["A19"], m | {"results": m["results"] | _split_and_pipeline(READERS_ROUNDS)}, {})
     assert "1 of 5 rounds above 2 devices' 2x (2.05x): a finding to explain" in past.evidence  # what its check reads
     rows = [row]
     note = report.above_bound_note(m, rows)
-    assert note.startswith("Row A19 is above a bound through lesson 02 §9's interleaved 1F1B, 1.68x against a "
+    assert note.startswith("Row A19 is above a bound through lesson 02 §9's interleaved 1F1B, 1.68x ± 0.02 against a "
                            "bound of 1.78x, by its single rounds: 1 of 5 rounds above the bound"), note
     # both are named by their single rounds in the note's opening (t5_09 #2: the tail reads that list)
     assert ("interleaved 1F1B and ZBV are among the figures named above (row A19 reads them against their bounds; "

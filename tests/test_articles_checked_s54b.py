@@ -61,14 +61,14 @@ def test_a19_counts_interleaved_1f1b_by_its_round_and_the_note_names_it():
             "1.78x: at the bound (within noise); 1 of 5 rounds above the bound (up to 1.86x): beyond the rounds' "
             "spread of the median (± 0.08): a finding to explain") in row.evidence, row.evidence
     note = report.above_bound_note(m, [row])
-    assert "lesson 02 §9's interleaved 1F1B, 1.70x against a bound of 1.78x, by its single rounds" in note, note
-    assert "lesson 02 §9's ZBV, 1.75x against a bound of 1.92x, by its single rounds" in note
+    assert "lesson 02 §9's interleaved 1F1B, 1.70x ± 0.08 against a bound of 1.78x, by its single rounds" in note, note
+    assert "lesson 02 §9's ZBV, 1.75x ± 0.23 against a bound of 1.92x, by its single rounds" in note
     assert "interleaved ZB, 1.59x" not in note  # none of its rounds above its bound
     # with the 1.86x round inside the band, only ZBV is named, and A19 is still above through it
     calm = _section_9(interleaved_1f1b=INTERLEAVED | {"value": 1.80}, zb=ZB, zbv=ZBV)
     row = verdicts.judge(claims.BY_ID["A19"], calm, {})
     note = report.above_bound_note(calm, [row])
-    assert "interleaved 1F1B, 1.80x against" not in note and "ZBV, 1.75x against" in note
+    assert "interleaved 1F1B, 1.80x" not in note and "ZBV, 1.75x ± 0.23 against" in note
 
 
 def test_the_note_says_what_lesson_02_found_about_zbv_rounds_past_its_reference():

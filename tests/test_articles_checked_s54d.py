@@ -28,7 +28,7 @@ def test_a10_and_b5_read_the_split_alones_rounds_as_lesson_02_section_3_does():
     m = _m()
     for claim_id in ("A10", "B5"):
         row = verdicts.judge(claims.BY_ID[claim_id], m, {})
-        assert ("lesson 02's split alone: 1.00x against a 1x bound, within noise: no effect shown; 2 of 5 rounds "
+        assert ("lesson 02's split alone: 1.00x ± 0.03 against a 1x bound, within noise: no effect shown; 2 of 5 rounds "
                 "above the bound (up to 1.11x): 1 of them beyond the rounds' spread of the median (± 0.03): a "
                 "finding to explain; 1 within it, which explains it; per-process reference 1.11x") in row.evidence, \
             row.evidence
@@ -46,7 +46,7 @@ def test_the_note_reads_the_split_alone_and_the_pipeline_against_the_references_
     m = _m()
     rows = [verdicts.judge(claims.BY_ID[i], m, {}) for i in ("A10", "B5")]
     note = report.above_bound_note(m, rows)
-    assert "lesson 02's split alone, 1.00x against a bound of 1.00x, by its single rounds: 2 of 5 rounds" in note, note
+    assert "lesson 02's split alone, 1.00x ± 0.03 against a bound of 1.00x, by its single rounds: 2 of 5 rounds" in note, note
     assert ("Lesson 02 §3 printed the split alone's per-process reference, 1.11x (one device's time over the two "
             "stages' times, each stage timed alone in its own process: the 1x bound scaled by the work each stage "
             "measured): its rounds above the bound lie within it.") in note, note

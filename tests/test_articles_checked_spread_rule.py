@@ -58,8 +58,8 @@ def test_a19_never_says_the_spread_explains_rounds_beside_a_finding():
 def test_the_note_says_what_lesson_02_found_and_which_section_9_medians_it_named():
     m = _section_9(interleaved_1f1b=INTERLEAVED, zbv=ZBV, zb=ZB)
     note = report.above_bound_note(m, [verdicts.judge(claims.BY_ID["A19"], m, {})])
-    assert "lesson 02 §9's interleaved 1F1B, 1.88x against a bound of 1.78x" in note  # named: past its bound
-    assert "lesson 02 §9's ZBV, 1.95x against a bound of 1.92x, by its single rounds" in note  # named: its rounds
+    assert "lesson 02 §9's interleaved 1F1B, 1.88x ± 0.07 against a bound of 1.78x" in note  # named: past its bound
+    assert "lesson 02 §9's ZBV, 1.95x ± 0.07 against a bound of 1.92x, by its single rounds" in note  # its rounds
     assert ("Lesson 02 §9 reads interleaved 1F1B, 1.88x, within its work-scaled reference (1.96x: the bound "
             "scaled by the work each stage measured, alone in its process, against one device's): explained by "
             "the reference.") in note
@@ -139,4 +139,4 @@ def test_the_pipelines_share_past_its_bound_is_worked_from_the_printed_figures()
     # 1.8049 / 1.7778 = 1.5% unrounded, but the page prints 1.80x and 1.78x: 1.80 / 1.78 - 1 = 1.1%, so 1%
     m = _figures(pipeline=_recorded(1.8049, BOUND_8, reference=1.9, rounds=[1.80, 1.803, 1.8049, 1.806, 1.81]))
     said = report.pipeline_explained(m)
-    assert "1.80x, passed its 2m/(m+1) bound of 1.78x by 1%, within its work-scaled reference" in said, said
+    assert "1.80x ± 0.01, passed its 2m/(m+1) bound of 1.78x by 1%, within its work-scaled reference" in said, said

@@ -205,6 +205,13 @@ def spread_of(record: dict) -> float:
     return LEDGER_NOISE * record["value"]
 
 
+def median_text(record: dict) -> str:
+    """A recorded speed-up as a row or the note quotes it: "1.88x ± 0.09" where its paired rounds were kept (the
+    spread its verdict and its rounds' count are read with, printed beside it), "1.88x" where none were."""
+    spread = f" ± {spread_of(record):.2f}" if record.get("rounds") else ""
+    return f"{record['value']:.2f}x{spread}"
+
+
 def fused_verdict(c) -> str:
     """Lesson 01 §5's pair (an ``algorithms.Comparison``) as rows B4 and B14 print it: the speed-up (from the
     times as printed) and its rounds' spread as printed, beside its bytes ceiling where it has one."""

@@ -16,14 +16,15 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
                                                    READ_AS_LESSON_02, SUMMED, WAITING, explained_by_reference,
                                                    past_bound, read_by_rounds, rounds_above_words, rounds_finding,
                                                    speedup_words, spread_of, work_scaled_reference)
-from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD,
+from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD, median_text,
                                                     no_spread, reference_past_two_words, rounds_above,
                                                     rounds_past_two_words)
 from utils.lessons.model_split.noise import round_text
 from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES, rounds_found_here
 # lesson 02 §9's readings of its schedules with two stages per device (re-exported: tests read them here)
 from utils.lessons.articles_checked.two_stages import (capitalised, explained_words,  # noqa: F401
-                                                       lesson_02_rounds_reading, lesson_02_two_stages_reading)
+                                                       lesson_02_rounds_reading, lesson_02_two_stages_reading,
+                                                       split_above_words)
 from utils.lessons.articles_checked.verdicts import (PIPELINE_SECTION, SPLIT_SECTION, TWO_STAGES_SECTION, Row,
                                                     pipeline_label, pipeline_setup, two_stages_read_words)
 from utils.lessons.articles_checked.wording import _listed
@@ -151,14 +152,6 @@ PIPELINE_ABOVE = (
     "finding to explain' and point here.")
 
 
-SPLIT_ABOVE = (
-    "Lesson 02 §3 reads its split alone against its per-process reference (one device's time over the two "
-    "stages' times, each stage timed alone in its own process): each stage alone measured less than its share "
-    "of one device's work, so a split within that reference (its median less the rounds' spread at or under "
-    "it) is 'explained by the reference'; beyond it, the figure stays a finding to explain, and each row says "
-    "which beside its finding. Lesson 02 also runs the same step in later sections, with other code, and sets "
-    "those launches beside §3's (whether they agree is its to say, from its own run); the ledger keeps §3's "
-    "figure only, so rows A10 and B5 quote that one: read it with lesson 02's note on those launches.")
 NOISE_RULE = (
     " The noise rule: a figure kept with its paired rounds is read with their spread (the course's rule); one kept "
     f"without them (the ledger keeps a median, its bound and its reference) is read within {LEDGER_NOISE:.0%} of "
@@ -197,7 +190,8 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
     labels = recorded_speedups()
     found = [name for name in labels if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
-    figures = {name: f"{labels[name]}, {m['results'][name].record['value']:.2f}x against a bound of "
+    # each median with its rounds' spread where kept: the verdict above the bound is read with it
+    figures = {name: f"{labels[name]}, {median_text(m['results'][name].record)} against a bound of "
                f"{1.0 if name == 'naive_split' else m['results'][name].record['bound']:.2f}x" for name in found}
     figures |= dict(zip(rounds_found(m, found), rounds_found_words(m, found))) | rounds_found_here(m)
     _, elsewhere = figures_by_row(figures, above)
@@ -209,8 +203,8 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
                < len(above) else "") + "." + quoted_elsewhere_words(elsewhere, rows))
     if "pipeline" in found and not explained:
         note += " " + PIPELINE_ABOVE
-    if "naive_split" in found:
-        note += " " + SPLIT_ABOVE
+    if "naive_split" in found:  # lesson 02 §3's reading, from the per-process reference this run recorded
+        note += " " + split_above_words(m["results"]["naive_split"].record)
     others = [WHERE_TO_RECORD[name] for name in found
               if name not in ("pipeline", "naive_split") and name not in TWO_STAGES]
     if others:
@@ -306,7 +300,7 @@ def rounds_found_words(m: dict, found: list[str]) -> list[str]:
     out = []
     for name in rounds_found(m, found):
         r = read_by_rounds(name, m["results"][name].record)
-        out.append(f"{labels[name]}, {r['value']:.2f}x against a bound of {r['bound']:.2f}x, by its single rounds: "
+        out.append(f"{labels[name]}, {median_text(r)} against a bound of {r['bound']:.2f}x, by its single rounds: "
                    f"{rounds_above_words(r)}")
     return out
 
@@ -490,7 +484,7 @@ def pipeline_rounds(m: dict) -> str:
     if found is None:
         return ""
     verb = "has" if found.record.get("rounds") else "is"  # "has 3 of 5 rounds above", "is a median of rounds"
-    return (f" {capitalised(pipeline_label())}, {found.record['value']:.2f}x against {found.record['bound']:.2f}x, "
+    return (f" {capitalised(pipeline_label())}, {median_text(found.record)} against {found.record['bound']:.2f}x, "
             f"{verb} {rounds_above_words(found.record)}.")
 
 
@@ -508,7 +502,7 @@ def pipeline_explained(m: dict) -> str:
     reference = work_scaled_reference(r)
     within = (f"within its work-scaled reference of {reference:.2f}x (recorded by lesson 02) in the median"
               if reference else f"under {EXPLAINED_MARGIN:.0%}")
-    return (f"{capitalised(pipeline_setup(m))}, {r['value']:.2f}x, passed its 2m/(m+1) bound of "
+    return (f"{capitalised(pipeline_setup(m))}, {median_text(r)}, passed its 2m/(m+1) bound of "
             f"{r['bound']:.2f}x by {printed_ratio(r['value'], r['bound']) - 1:.0%}, {within}: lesson 02 §5 "
             "explains such a median by its work-scaled reference: 2m/(m+1) assumes the two stages' work adds up "
             "to one device's, and each stage, alone in its process with only its part of the model, measured "

@@ -1,7 +1,8 @@
-"""Lesson 02 §9's readings of its schedules with two stages per device (interleaved 1F1B, interleaved ZB, ZBV),
-as lesson 09's note under §1's counts gives them: a median past its bound against its work-scaled reference
-(``lesson_02_two_stages_reading``), and single rounds past their bound against the same reference
-(``lesson_02_rounds_reading``). Used by ``report``.
+"""Lesson 02's readings against its references, as lesson 09's note under §1's counts gives them: §9's schedules
+with two stages per device (interleaved 1F1B, interleaved ZB, ZBV), a median past its bound against its
+work-scaled reference (``lesson_02_two_stages_reading``); single rounds past their bound against the reference
+lesson 02 printed (``lesson_02_rounds_reading``, §3's, §5's and §9's figures); §3's split alone against its
+per-process reference (``split_above_words``). Used by ``report``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from utils.claims import as_printed, within_noise
 from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.checks import spread_of, work_scaled_reference
 from utils.lessons.articles_checked.figures import (DEVICES, reference_past_two_words, rounds_above,
-                                                    rounds_past_spread, rounds_past_two_words)
+                                                    rounds_past_spread, rounds_past_two_words, split_reference)
 from utils.lessons.articles_checked.wording import TWO_STAGES_SECTION
 from utils.lessons.model_split.bounds import round_above
 from utils.lessons.model_split.noise import round_text
@@ -74,25 +75,80 @@ def lesson_02_rounds_reading(record: dict, schedule: str, section: tuple = TWO_S
     ref = as_printed(reference, 2)
     above, past, _ = rounds_above(record)
     spread_beyond = rounds_past_spread(record)
-    beyond = [x for x in above if round_above(x, ref) and x in spread_beyond]
-    # past the reference, within the spread, and not past 2x (a round past 2x no spread explains: said below)
-    within = [x for x in above if round_above(x, ref) and x not in spread_beyond and x not in past]
+    past_ref = [x for x in above if round_above(x, ref)]  # each round as lesson 02 prints it
+    beyond = [x for x in past_ref if x in spread_beyond]
+    # past the reference within the spread: explained by it, except a round past 2x, which no spread explains
+    two = [x for x in past_ref if x not in spread_beyond and x in past]
+    within = [x for x in past_ref if x not in spread_beyond and x not in past]
     head += f", {ref:.2f}x ({reference_is})"
-    said = [f"{len(beyond)} of its {len(record['rounds'])} rounds past it too ({listed(beyond)}), beyond the "
-            f"rounds' spread of the median (± {spread_of(record):.2f}): a finding to explain, which no reference "
-            "explains"] if beyond else []
-    if within:
-        said.append(f"{len(within)}" + ("" if beyond else f" of its {len(record['rounds'])} rounds")
-                    + f" past it too ({listed(within)}), within the rounds' spread"
-                    + ("" if beyond else f" of the median (± {spread_of(record):.2f})")
-                    + f", which explains {'it' if len(within) == 1 else 'them'}")
+    said = past_reference_clauses(record, beyond, two, within)
     said = f"{head}: " + ("; ".join(said) if said else "its rounds above the bound lie within it")
     if past:  # lesson 02 §9 names what a round past 2x can be, beside its table
-        counted = (f"{'both' if len(past) == 2 else len(past)} past {DEVICES} devices' {DEVICES}x too"
-                   if set(past) <= set(beyond) else rounds_past_two_words(record))
-        said += f"; {counted}: {where} names what such a round can be ({PAST_DEVICES_CAUSE})"
+        counted = past_two_counted(record, past, beyond, two)
+        said += f"; {counted}{where} names what such a round can be ({PAST_DEVICES_CAUSE})"
     beyond_two = reference_past_two_words(ref)
     return said + (f"; {beyond_two}" if beyond_two else "") + "."
+
+
+def past_reference_clauses(record: dict, beyond: list[float], two: list[float], within: list[float]) -> list[str]:
+    """The rounds past the reference, each group with what explains it (the first names the count of rounds and
+    the spread): beyond the median + the spread, a finding no reference explains; within the spread but past 2
+    devices' 2x, a finding too (neither spread nor reference explains it); within the spread, explained by it."""
+    groups = [(beyond, "beyond the rounds' spread{spread}: a finding to explain, which no "
+                       "reference explains"),
+              (two, f"within the rounds' spread{{spread}} but past {DEVICES} devices' {DEVICES}x: neither spread "
+                    "nor reference explains {them}"),
+              (within, "within the rounds' spread{spread}, which explains {them}")]
+    said = []
+    for rounds, words in groups:
+        if not rounds:
+            continue
+        first = not said  # the first group says of how many rounds, and the spread
+        said.append(f"{len(rounds)}" + (f" of its {len(record['rounds'])} rounds" if first else "")
+                    + f" past it too ({listed(rounds)}), "
+                    + words.format(spread=f" of the median (± {spread_of(record):.2f})" if first else "",
+                                   them="it" if len(rounds) == 1 else "them"))
+    return said
+
+
+def past_two_counted(record: dict, past: list[float], beyond: list[float], two: list[float]) -> str:
+    """Before lesson 02's causes of a round past 2x: which rounds those are, unless the clauses before said it
+    ("" where every one was said past 2x; "both past 2 devices' 2x too: " where each lies beyond the spread)."""
+    if set(past) <= set(two):
+        return ""
+    if set(past) <= set(beyond) and not two:
+        return f"{'both' if len(past) == 2 else len(past)} past {DEVICES} devices' {DEVICES}x too: "
+    return f"{rounds_past_two_words(record)}: "
+
+
+# Lesson 02 §3's per-process reference, as the note names it
+PER_PROCESS = ("Lesson 02 §3 reads its split alone against its per-process reference (one device's time over the "
+               "two stages' times, each stage timed alone in its own process)")
+SPLIT_LAUNCHES = (
+    "Lesson 02 also runs the same step in later sections, with other code, and sets those launches beside §3's "
+    "(whether they agree is its to say, from its own run); the ledger keeps §3's figure only, so rows A10 and B5 "
+    "quote that one: read it with lesson 02's note on those launches.")
+
+
+def split_above_words(record: dict) -> str:
+    """The note's paragraph on lesson 02's split alone past its 1x bound, from the per-process reference this
+    run recorded (as printed): above 1x, each stage alone measured less than its share of one device's work
+    and a split within it is explained by it; at or under 1x, the stages alone cost at least one device's work
+    and it explains no split above 1x; none kept, nothing here explains it."""
+    reference = split_reference(record)
+    if reference is None:
+        reading = (": the ledger keeps none for this figure, so nothing on this page explains a split above 1x; "
+                   "it stays a finding to explain.")
+    elif as_printed(reference, 2) > 1:
+        reading = (f", here {as_printed(reference, 2):.2f}x: each stage alone measured less than its share of one "
+                   "device's work, so a split within that reference (its median less the rounds' spread at or "
+                   "under it) is 'explained by the reference'; beyond it, the figure stays a finding to explain, "
+                   "and each row says which beside its finding.")
+    else:
+        reading = (f", here {as_printed(reference, 2):.2f}x, at or under the 1x bound: the stages alone cost at "
+                   "least one device's work, so the reference offers no gain over 1x and explains no split above "
+                   "it: a finding to explain, as each row says.")
+    return f"{PER_PROCESS}{reading} {SPLIT_LAUNCHES}"
 
 
 def listed(rounds: list[float]) -> str:

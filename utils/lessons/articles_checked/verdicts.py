@@ -24,9 +24,9 @@ from utils.lessons.articles_checked.checks import (  # noqa: F401
     needs_quiet_cores, past_bound, peak_ratio, read_by_rounds, rounds_above_words, run_check, speedup_words,
     split_reference, spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
-    LEDGER_NOISE, TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities, capstone_two_devices, ddp_batches,
-    kept_before_two_devices, measure, quote, read_results, recorded_int8_units, setups, share_text, walk_told,
-    zeroed_side)
+    LEDGER_NOISE, TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities,
+    capstone_two_devices, ddp_batches, kept_before_two_devices, measure, median_text, quote, read_results,
+    recorded_int8_units, setups, share_text, walk_told, zeroed_side)
 from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, MEASURED, NONE,
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
@@ -187,7 +187,7 @@ def _split_alone(m) -> Part:
         reference = split_reference(r)
         # its single rounds read by lesson 02 §3's per-round rule, as the pipeline's are beside it
         rounds = rounds_above_words(read_by_rounds("naive_split", r), sections.cite(SPLIT_SECTION))
-        return (f"lesson 02's split alone: {r['value']:.2f}x against a 1x bound, {speedup_words(m, 'naive_split')}"
+        return (f"lesson 02's split alone: {median_text(r)} against a 1x bound, {speedup_words(m, 'naive_split')}"
                 f"; {rounds}"
                 + (f"; per-process reference {reference:.2f}x (one device's time over the two stages' times, "
                    "each stage timed alone in its own process: the 1x bound scaled by the work each stage "
@@ -197,7 +197,7 @@ def _split_alone(m) -> Part:
 
 def a10(m):
     return [_split_alone(m),
-            quote(m, "pipeline", lambda r: f"with micro-batches ({pipeline_setup(m)}): {r['value']:.2f}x against a "
+            quote(m, "pipeline", lambda r: f"with micro-batches ({pipeline_setup(m)}): {median_text(r)} against a "
                                            f"bound of {r['bound']:.2f}x ({noted_words(m, 'pipeline')}; "
                                            f"{rounds_above_words(r)})")]
 
@@ -332,6 +332,9 @@ def _bound_note(m, name: str, record: dict) -> str:
 
 
 def _median(record: dict) -> str:
+    """How a quoted speed-up was worked out; with its paired rounds kept, their count and spread (its verdict's)."""
+    if record.get("rounds"):
+        return f"; the median of {len(record['rounds'])} paired rounds, ± {spread_of(record):.2f}"
     return "; the median of paired rounds" if "median" in record.get("what", "") else ""
 
 
