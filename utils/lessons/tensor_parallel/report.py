@@ -13,6 +13,7 @@ from utils.claims import (Claim, against_speedup, as_printed, gain_share_range, 
                           printed_spread)
 from utils.lessons.tensor_parallel import inference, verdicts
 from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed, printed_median
+from utils.lessons.tensor_parallel.miss_parts import COMPUTE_PART, LATE_PART, miss_parts as _miss_parts
 from utils.tables import Table
 
 
@@ -208,10 +209,6 @@ def miss_table(m: dict, label: str) -> Table:
                  title=f"Where the split step's time went, {which}" + label)
 
 
-COMPUTE_PART = "the compute beyond t1/2 and its 5 %"   # the compute's miss, less the lesson's 5 % allowance
-AFTER_PART = "the time after both arrived, beyond alpha + n/beta and the fit's error"
-
-
 def _other_threads(rank: dict, which: str) -> str:
     """A candidate the run measures but cannot rule out: the worker's other threads (gloo's) wanting CPU beside
     the step's thread on ``rank`` ('' where they used none); ``which`` names that rank for the reader."""
@@ -245,7 +242,7 @@ def _ruled_out(m: dict, slow: dict, parts: dict, also_open: tuple[str, ...] = ()
     out, open_ = [f"other programs ({m['others']:.2f} of a core)",
                   f"steal, time the host ran other work while this machine's CPUs were ready "
                   f"({m['steal']:.2f} of a core)"], list(also_open)
-    late = slow.get("after_other", 0.0) if parts.get(AFTER_PART, 0.0) > 0 else 0.0   # a late return missed
+    late = slow.get("after_other", 0.0) if parts.get(LATE_PART, 0.0) > 0 else 0.0   # a late return missed
     ruled_core, open_core = verdicts.core_loss(slow, parts.get(COMPUTE_PART, 0.0), late)
     out, open_ = out + [ruled_core] * bool(ruled_core), open_ + [open_core] * bool(open_core)   # if said
     corun = m.get("corun") or {}
@@ -375,22 +372,6 @@ def _shard_apart(m: dict, corun: dict) -> str:
                "so the shard's own compute explains no miss beyond that." if best_x >= 0.95 else
                f"The faster of the two took {best_x:.2f}x t1/2: less than half the block's time "
                "beyond 5 %, faster than the model assumes."))
-
-
-def _miss_parts(m: dict, slow: dict) -> dict:
-    """The slower rank's miss in parts (name -> seconds) for ``_cause``: the compute beyond t1/2 and its 5 %,
-    the all-reduces beyond alpha + n/beta (where both ranks timed each call: the wait, then the time after both
-    arrived). Each worked from its operands as printed, half up, as a reader does (1.45 - 0.69 x 1.50 = 0.42)."""
-    def ms(key, of=slow):   # a figure as the table prints it, in ms
-        return as_printed(of[key], 2, 1e-3)
-    parts = {COMPUTE_PART: ms("compute") - 1.05 * ms("model_compute", m)}
-    if not m.get("paired"):
-        parts["the all-reduces"] = ms("allreduce") - ms("model_comm", m)
-    else:
-        parts["waiting for the other rank"] = ms("waited")
-        parts[AFTER_PART] = (
-            ms("after_both") - ms("model_comm", m) * (1 + as_printed(m["residual"], 2)))
-    return {k: max(half_up(v, 2), 0.0) * 1e-3 for k, v in parts.items()}
 
 
 def _terms(m: dict, slow: dict) -> str:

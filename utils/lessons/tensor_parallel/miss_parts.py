@@ -1,0 +1,33 @@
+"""Lesson 07, section 4: the split step's miss against the cost model, cut into the parts ``report._cause``
+ranks. Where both ranks timed each call on one clock, a rank's time after both had arrived holds two kinds of
+time: the exchange, which alpha + n/beta prices, and any time it stayed inside after the other rank had
+returned (a late return), which no exchange explains. The two are parts of their own, as section 1 cuts them
+(``timelines``), so which part of the miss is the largest never rests on counting a late return as exchange.
+"""
+
+from __future__ import annotations
+
+from utils.claims import as_printed, half_up
+
+COMPUTE_PART = "the compute beyond t1/2 and its 5 %"   # the compute's miss, less the lesson's 5 % allowance
+AFTER_PART = ("the exchange after both arrived (less the late return) beyond alpha + n/beta and the fit's "
+              "error")
+LATE_PART = "the late return (inside after the other had returned)"
+
+
+def miss_parts(m: dict, slow: dict) -> dict:
+    """The slower rank's miss in parts (name -> seconds): the compute beyond t1/2 and its 5 %, the
+    all-reduces beyond alpha + n/beta (where both ranks timed each call: the wait, the exchange after both
+    arrived less the late return, and the late return). Each worked from its operands as printed, half up, as
+    a reader does (2.00 - 0.44 - 0.92 x 1.33 = 0.34)."""
+    def ms(key, of=slow):   # a figure as the table prints it, in ms
+        return as_printed(of[key], 2, 1e-3)
+    parts = {COMPUTE_PART: ms("compute") - 1.05 * ms("model_compute", m)}
+    if not m.get("paired"):
+        parts["the all-reduces"] = ms("allreduce") - ms("model_comm", m)
+    else:
+        late = ms("after_other")   # no more than the time after both arrived, as the table prints it
+        parts["waiting for the other rank"] = ms("waited")
+        parts[AFTER_PART] = ms("after_both") - late - ms("model_comm", m) * (1 + as_printed(m["residual"], 2))
+        parts[LATE_PART] = late
+    return {k: max(half_up(v, 2), 0.0) * 1e-3 for k, v in parts.items()}
