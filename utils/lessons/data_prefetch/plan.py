@@ -25,8 +25,9 @@ import statistics
 from dataclasses import dataclass, replace
 
 from utils import devices, gpu_specs
-from utils.claims import as_printed, speedup_verdict, within_noise
+from utils.claims import as_printed, one_side, speedup_verdict, within_noise
 from utils.lessons.data_prefetch.epoch import median_speedup
+from utils.lessons.data_prefetch.transfer import NOISE_FLOOR
 
 BATCHES_PER_EPOCH = 32  # in every mode: the timelines, the first-batch start-up and the warm-up read the same
 LOAD_PER_STEP = 1.2  # a batch's read / a step: one loader cannot hide it (L > C), two can (L/2 < C)
@@ -166,36 +167,54 @@ def recipe_columns(mode: str) -> list[str]:
     return ["knob"] + [names[m] + (" (here)" if m == here else "") for m in MODES] + ["why"]
 
 
-def compression_outcome(speedup: float, spread: float) -> str:
+def compression_outcome(speedup: float, spread: float, rounds=None) -> str:
     """Section 5's net verdict on uint8 + convert against float32: "pays" beyond the rounds' noise, "slower"
-    beyond it, or "noise": ``claims.speedup_verdict``'s rule, on the figures as printed (lesson 05)."""
-    verdict = speedup_verdict(as_printed(speedup, 2), None, as_printed(spread, 2))
+    beyond it, or "noise": ``claims.speedup_verdict``'s rule, on the figures as printed (lesson 05).
+    ``rounds``: every round's net ratio; rounds all on one side of 1x are not noise (``claims.one_side``),
+    even where the ± (which reaches the farthest round) covers 1x."""
+    verdict = speedup_verdict(as_printed(speedup, 2), None, as_printed(spread, 2), rounds=rounds)
     return "noise" if verdict.startswith("within noise") else "slower" if "no speed-up" in verdict else "pays"
 
 
-def rounds_agree(ratios: list[float]) -> str:
-    """Whether section 5's verdict rests on its median round: each round's own net ratio judged by
-    ``compression_outcome`` with the 2 % floor as its noise; one clause (lesson 05)."""
-    outcomes = {compression_outcome(r, 0.02 * r) for r in ratios}
-    if len(outcomes) == 1:
-        return (f"every round's own net figure ({min(ratios):.2f}x-{max(ratios):.2f}x) reads the same way, so the "
-                "net verdict does not rest on its median round")
-    each = ", ".join(f"{r:.2f}x" for r in ratios)
-    return (f"the rounds' own net figures ({each}) do not all read the same way: the net verdict rests on its "
-            "median round")
+OUTCOME_WORDS = {"pays": "faster", "noise": "within noise", "slower": "slower"}   # how a sentence names one
 
 
-def images_row(compression: tuple[float, float], mode: str, same_inputs: bool = True) -> tuple[str, ...]:
+def rounds_agree(ratios: list[float], net: str) -> str:
+    """Whether section 5's net verdict ``net`` (``compression_outcome``'s word) reads as each round does: each
+    round's own net ratio judged alone by ``compression_outcome``, the 2 % floor as its noise; one clause.
+    "Reads as the net verdict does" only where every round gives the net verdict's word (lesson 05)."""
+    each = [compression_outcome(r, NOISE_FLOOR * r) for r in ratios]
+    said = f"'{OUTCOME_WORDS[net]}'"
+    low, high = f"{min(ratios):.2f}x", f"{max(ratios):.2f}x"
+    span = low if low == high else f"{low}-{high}"   # as the rounds' table prints them
+    if set(each) == {net}:
+        return (f"every round's own net figure ({span}) reads as the net verdict does ({said}), so the net "
+                "verdict does not rest on its median round")
+    if len(set(each)) == 1:   # the rounds agree with one another, not with the net verdict: say why
+        side = one_side(ratios)
+        why = ("its ± (to the farthest round) covers 1x" if net == "noise"
+               else f"it rests on every round lying {side} 1x, not on any one round" if side
+               else "each round is judged with its own 2 % floor, the net figure with the rounds' ±")
+        return (f"every round's own net figure ({span}) reads '{OUTCOME_WORDS[each[0]]}' alone (its 2 % "
+                f"floor), the net verdict {said}: {why}")
+    figures = ", ".join(f"{r:.2f}x ('{OUTCOME_WORDS[o]}')" for r, o in zip(ratios, each))
+    agree = sum(o == net for o in each)
+    return (f"the rounds' own net figures, each alone ({figures}), do not all read the same way: {agree} of "
+            f"{len(ratios)} {'reads' if agree == 1 else 'read'} as the net verdict does ({said})")
+
+
+def images_row(compression: tuple, mode: str, same_inputs: bool = True) -> tuple[str, ...]:
     """The recipe's row for the images across the link: (knob, no GPU, one GPU, two GPUs, why).
 
-    ``compression``: section 5's (net speed-up, spread) in this run. The column of this machine's mode follows
-    this run's verdict (uint8 only where it paid beyond the noise); the other columns say what to measure
-    there. Without a GPU one process loads and trains: no link to cross, so the no-GPU column is "n/a"; section
-    5's link between two CPU processes (a stand-in for PCIe) is quoted in the why only. ``same_inputs``:
-    whether section 5's images were within tolerance of float32's; if not, its speed-up does not count and
-    this mode's column keeps float32 (lesson 05)."""
-    speedup, spread = compression
-    outcome = compression_outcome(speedup, spread) if same_inputs else "differs"
+    ``compression``: section 5's (net speed-up, spread, every round's net ratio) in this run (the rounds
+    optional: rounds all on one side of 1x are not noise, ``compression_outcome``). The column of this
+    machine's mode follows this run's verdict (uint8 only where it paid); the other columns say what to
+    measure there. Without a GPU one process loads and trains: no link to cross, so the no-GPU column is
+    "n/a"; section 5's link between two CPU processes (a stand-in for PCIe) is quoted in the why only.
+    ``same_inputs``: whether section 5's images were within tolerance of float32's; if not, its speed-up does
+    not count and this mode's column keeps float32 (lesson 05)."""
+    speedup, spread, rounds = (*compression, None)[:3]
+    outcome = compression_outcome(speedup, spread, rounds) if same_inputs else "differs"
     here = "2gpu" if mode == "ngpu" else mode
     convert = "in training" if here == "cpu" else "on the GPU"
     on_here = {"pays": f"uint8, convert {convert} (paid here)", "noise": "either (no difference shown here)",
@@ -207,7 +226,9 @@ def images_row(compression: tuple[float, float], mode: str, same_inputs: bool = 
               "noise": "within noise (the rounds' spread, at least 2 %): either; no difference shown here",
               "slower": "the conversion cost more than the bytes saved",
               "differs": "its images lay beyond tolerance of float32's: the speed-up does not count"}[outcome]
-    measured = f"uint8 + convert {speedup:.2f}x ± {spread:.2f} float32's speed: {reason}"
+    side = one_side(rounds) if outcome in ("pays", "slower") else None
+    every = f" (every round {side} 1.00x)" if side else ""   # why a ± that covers 1x is not noise here
+    measured = f"uint8 + convert {speedup:.2f}x ± {spread:.2f} float32's speed: {reason}{every}"
     why = (f"no GPU: nothing crosses a link; section 5's stand-in for PCIe (two CPU processes): {measured}; "
            "on a GPU the balance differs (PCIe is slower than the memory a GPU converts in): measure it there"
            if here == "cpu"
@@ -255,14 +276,15 @@ def rank_cell(each: int, rank_rounds: dict[int, list[float]] | None) -> str:
     return f"{cell} (the rule; this run fastest with {tied[0]}, see below)"
 
 
-def recipe(s: Settings, cores: int, compression: tuple[float, float] | None = None,
+def recipe(s: Settings, cores: int, compression: tuple | None = None,
            mode: str = "cpu", same_inputs: bool = True,
            rank_rounds: dict[int, list[float]] | None = None) -> list[tuple[str, ...]]:
     """Where to start: (knob, no GPU, one GPU, two GPUs, why) for each knob the lesson measured, the worker
-    counts from this host's ``cores`` (lesson 05). ``compression``: section 5's (net speed-up, spread) in this
-    run, which decides this ``mode``'s column of the images row where it has a link (``images_row``; None:
-    not measured, no row; ``same_inputs``: section 5's tolerance check). ``rank_rounds``: section 6's epochs
-    by workers a rank, set beside the two-GPU count where they disagree (``rank_cell``)."""
+    counts from this host's ``cores`` (lesson 05). ``compression``: section 5's (net speed-up, spread, every
+    round's ratio) in this run, which decides this ``mode``'s column of the images row where it has a link
+    (``images_row``; None: not measured, no row; ``same_inputs``: section 5's tolerance check).
+    ``rank_rounds``: section 6's epochs by workers a rank, set beside the two-GPU count where they disagree
+    (``rank_cell``)."""
     # Without a GPU the training process computes on the CPU itself (``torch_threads`` cores, 1 if unset).
     # With a GPU each training process still needs a core of its own: it launches the kernels and takes each
     # batch over from the loaders (section 2's hand-over). The loader processes get the cores left free.
