@@ -478,7 +478,9 @@ def test_the_lookup_is_judged_against_its_write_allocate_ceiling_as_lesson_01_wo
     assert "as fast as the memory allows" in said and "below 80%" not in said, said
     # the other outcomes, against the same ceiling: the spread covers the gap, a gap within the margin, a
     # shortfall past it, and above the ceiling by more than the spread
-    assert "below 80% of it, but its rounds' spread of 20% (" in lookup.lookup_sentence(0.60, 0.20, cpu)
+    covered = " ".join(lookup.lookup_sentence(0.60, 0.20, cpu).split())  # 77 - 60 = 17 points, within 20
+    assert "below 80% of it; the gap to the ceiling, 77 - 60 = 17 points of the roof, is within its rounds' " \
+           "spread of 20% (" in covered, covered
     margin = " ".join(lookup.lookup_sentence(0.55, 0.15, cpu).split())  # 0.77 - 0.55 = 22 points, 15 + 10
     assert "below it by 22 points of the roof" in margin and "within noise: no effect shown" in margin, margin
     short = " ".join(lookup.lookup_sentence(0.50, 0.10, cpu).split())  # 27 points, past 10 + 10

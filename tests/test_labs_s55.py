@@ -94,3 +94,26 @@ def test_the_take_away_calls_the_largest_gap_a_gap_before_judging_it():
     said = " ".join(lab.prediction_misses(lambda *a: (1, 222e-6), link, timed).split())
     assert "The largest gap of the medians from their predictions, every layer learns" in said
     assert "is 1.48x over the prediction; by the report's rule" in said and "largest miss" not in said
+
+
+# --- lab 01-1: the lookup's gap within noise is said in points of the roof, from the printed shares ------------
+
+
+def test_the_lookups_gap_within_noise_is_worked_in_points_of_the_roof():
+    """Reader 01-1: "61% of the roof is 79% of that ceiling: below 80% of it, but its rounds' spread of 19% ...
+    covers the gap": on the ceiling's scale the gap is 21 points, more than 19; the rule compares 77 - 61 = 16
+    points of the roof with the spread."""
+    from utils.labs.predict_the_roofline import lookup
+
+    ceiling = lookup.LookupCeiling(0.77, 12.95, 33.55, 3, 4)
+    said = " ".join(lookup.lookup_sentence(0.61, 0.19, ceiling).split())
+    assert ("61% of the roof is 79% of that ceiling: below 80% of it; the gap to the ceiling, 77 - 61 = 16 points "
+            "of the roof, is within its rounds' spread of 19% (the slowest round minus the fastest, over their "
+            "median), counted as 19 points as the course's noise rule counts it: within noise: no effect shown."
+            ) in said
+    assert "covers the gap" not in said
+    # the other outcomes: a gap past the spread but within the margin, and past both, in points of the roof too
+    margin = " ".join(lookup.lookup_sentence(0.61, 0.10, ceiling).split())
+    assert "below it by 16 points of the roof" in margin and "16 does not pass it" in margin
+    short = " ".join(lookup.lookup_sentence(0.61, 0.05, ceiling).split())
+    assert "(16 against 5 + 10 = 15 points): a limit the two roofs leave out" in short

@@ -63,7 +63,8 @@ def ceiling_words(f: float, ceiling: LookupCeiling) -> str:
 def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
     """The lookup's share ``f`` of its memory roof, judged against its own ceiling (``lookup_ceiling``) by the
     course's noise rule (``claims.within_noise``) with a margin: below it, a shortfall is shown only where the
-    gap passes the rounds' spread by more than ``NOISE_MARGIN`` (every branch written)."""
+    gap passes the rounds' spread by more than ``NOISE_MARGIN`` (every branch written). Every gap is said in
+    points of the roof, worked from the two printed shares ("77 - 61 = 16"), never of the ceiling's share."""
     from utils.labs.predict_the_roofline.report import AT_ROOF, rough_note  # the rules every op's share reads
 
     f, spread, room = claims.half_up(f, 2), claims.half_up(spread, 2), ceiling.room  # as printed: whole %, half up
@@ -80,7 +81,9 @@ def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
         if of_ceiling > ABOVE and not within_noise(f, spread, room) else
         "reading only the rows its ids name, it moved what you counted about as fast as the memory allows."
         if of_ceiling >= AT_ROOF else
-        f"below {AT_ROOF:.0%} of it, but {spread_said} covers the gap: within noise: no effect shown."
+        f"below {AT_ROOF:.0%} of it; the gap to the ceiling, {room * 100:.0f} - {f * 100:.0f} = {gap * 100:.0f} "
+        f"points of the roof, is within {spread_said}, counted as {spread * 100:.0f} points as the course's noise "
+        "rule counts it: within noise: no effect shown."
         if within_noise(f, spread, room) else
         f"below it by {gap * 100:.0f} points of the roof, against {spread_said}. A gap counts as a "
         f"shortfall only past the spread by over {NOISE_MARGIN * 100:.0f} points ({allowed}); "
