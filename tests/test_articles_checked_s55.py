@@ -87,3 +87,44 @@ def test_a_recorded_median_with_its_rounds_is_quoted_with_its_spread():
     bare = _figures(pipeline=_recorded(1.88, 16 / 9, rounds=None), ddp=_recorded(1.69))
     row = verdicts.judge(claims.BY_ID["A10"], bare, {})
     assert "1.88x against a bound of 1.78x" in row.evidence and "1.88x ±" not in row.evidence
+
+
+def test_b2_names_the_blocks_lesson_07_timed_and_a21_keeps_the_same_blocks():
+    from test_articles_checked_as_printed import _link_m
+
+    m = _link_m([81.5e-6 + n / 4.63e9 for n in (4, 2**12, 2**16, 2**18, 2**20, 2**22)])
+    m["results"]["tensor_parallel"] = _recorded(1.17, 2.0)
+    b2 = verdicts.judge(claims.BY_ID["B2"], m, {}).evidence
+    assert "lesson 07 §1's own run, tensor parallel on lesson 07's blocks: 1.17x ± 0.01" in b2, b2
+    assert "the same blocks" not in b2
+    # row A21 names the blocks first (its own timing of them), so "the same blocks" reads there
+    a21 = verdicts.judge(claims.BY_ID["A21"], m, {}).evidence
+    assert "lesson 07 §1's own run of the same blocks, tensor parallel: 1.17x" in a21, a21
+
+
+def test_b12_reads_the_removed_neurons_against_their_flops_by_the_noise_floor():
+    from utils.lessons.articles_checked.figures import removed_reading
+
+    # the reader's run: 0.49x of the dense time for 0.5 of the FLOPs, 2% under it: within the floor (0.01)
+    assert removed_reading(0.49) == " (as its FLOPs predict: within the 2% noise floor of 0.50x)"
+    assert removed_reading(0.51).startswith(" (as its FLOPs predict")
+    # the other outcomes: beyond the floor on either side
+    assert removed_reading(0.47).startswith(" (less time than its FLOPs alone predict, beyond the 2% noise floor")
+    assert removed_reading(0.53).startswith(" (more time than its FLOPs alone predict, beyond the 2% noise floor")
+    m = _figures()
+    m["prune"] = {"dense": 5.34e-3, "zeroed": 5.29e-3, "removed": 2.61e-3}
+    b12 = verdicts.judge(claims.BY_ID["B12"], m, {}).evidence
+    assert ("half the neurons removed (0.5 of the FLOPs) 2.61 ms, 0.49x (as its FLOPs predict: within the 2% "
+            "noise floor of 0.50x); CSR at 95% zeros") in b12, b12
+
+
+def test_cell_22_capitalises_only_the_first_letter():
+    import json
+    from pathlib import Path
+
+    from utils.lessons.articles_checked import evidence
+
+    nb = Path(__file__).resolve().parent.parent / "notebooks" / "09_articles_checked.ipynb"
+    cell = "".join(json.loads(nb.read_text())["cells"][22]["source"])
+    assert ".capitalize()" not in cell and "report.capitalised(evidence.small_gpt_words(128))" in cell
+    assert report.capitalised(evidence.small_gpt_words(128)).startswith("A small GPT (width 128")

@@ -387,6 +387,17 @@ def zeroed_side(prune: dict) -> str:
     return "faster" if ratio < 1 else "slower"
 
 
+def removed_reading(ratio: float, share: float = 0.5) -> str:
+    """Half the neurons removed (``ratio``, its time over the dense one as printed) against the share of the
+    FLOPs it keeps, by the ``LEDGER_NOISE`` floor of that share (a fastest time kept without rounds: 2% of 0.5
+    is 0.01, so 0.49x is within it and 0.47x is not), each side said."""
+    floor = f"{LEDGER_NOISE:.0%} noise floor of {share:.2f}x"
+    if words.within_noise(ratio, LEDGER_NOISE * share, share):  # the course's one noise rule, as printed
+        return f" (as its FLOPs predict: within the {floor})"
+    side = "less" if ratio < share else "more"
+    return f" ({side} time than its FLOPs alone predict, beyond the {floor}; this run does not time why)"
+
+
 def zeroed_no_faster(prune: dict) -> bool:
     """Row B12's "zeroed connections cost as much", one rule for its check and row B18: the zeroed time is
     within the ``LEDGER_NOISE`` floor of the dense time or slower (0.99x and 1.01x: within noise; 0.97x:

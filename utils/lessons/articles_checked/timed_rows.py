@@ -247,7 +247,8 @@ def b2(m):
                   MEASURED,
                   two_devices(m["plan"], m["hw"]))]
     if m["results"].get("tensor_parallel"):  # lesson 07 §1's run of the same blocks (the row's why compares)
-        parts.append(quote(m, "tensor_parallel", lambda r: lesson_07_words(m, r)))
+        # no blocks named before it in this row: it names them
+        parts.append(quote(m, "tensor_parallel", lambda r: lesson_07_words(m, r, m["setups"]["07"])))
     if m["results"]["decode"]:
         parts.append(quote(m, "decode", lambda r: f"inference: {decode_words(r)}"))
         priced = decode_priced(m, m["results"]["decode"].record)
@@ -543,11 +544,13 @@ def reading(verdict: str) -> str:
     return "slower" if verdict.endswith("no speed-up") else "faster"
 
 
-def lesson_07_words(m, record: dict) -> str:
+def lesson_07_words(m, record: dict, blocks: str | None = None) -> str:
     """Lesson 07 §1's recorded tensor-parallel pass: its median ± its rounds' spread against its bound, read by
-    the course's rule with the rounds lesson 07 recorded (``recorded_verdict``)."""
+    the course's rule with the rounds lesson 07 recorded (``recorded_verdict``). ``blocks``: their set-up, for
+    a row that names none before (row B2); else "the same blocks" as the row's own timing of them."""
     n = len(record.get("rounds") or [])
-    return (f"{sections.cite(LESSON_07_PASSES)}'s own run of the same blocks, tensor parallel: "
+    run = f"own run, tensor parallel on {blocks}" if blocks else "own run of the same blocks, tensor parallel"
+    return (f"{sections.cite(LESSON_07_PASSES)}'s {run}: "
             f"{record['value']:.2f}x ± {spread_of(record):.2f} one device's speed (median of {n} paired rounds), "
             f"bound {record['bound']:g}x: {recorded_verdict(record, record['bound'])}")
 

@@ -26,7 +26,7 @@ from utils.lessons.articles_checked.checks import (  # noqa: F401
 from utils.lessons.articles_checked.figures import (  # noqa: F401
     LEDGER_NOISE, TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities,
     capstone_two_devices, ddp_batches, kept_before_two_devices, measure, median_text, quote, read_results,
-    recorded_int8_units, setups, share_text, walk_told, zeroed_side)
+    recorded_int8_units, removed_reading, setups, share_text, walk_told, zeroed_side)
 from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, MEASURED, NONE,
                                                     PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
@@ -475,7 +475,8 @@ def b12(m):
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (of the dense ms printed)
     return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed:.2f} ms, "
                  f"{times('zeroed'):.2f}x the dense time{zeroed_reading(p)}; half the neurons removed (0.5 of the "
-                 f"FLOPs) {removed:.2f} ms, {times('removed'):.2f}x; CSR at 95% zeros: {m['csr']:.2f}x"
+                 f"FLOPs) {removed:.2f} ms, {times('removed'):.2f}x{removed_reading(times('removed'))}; CSR at 95% "
+                 f"zeros: {m['csr']:.2f}x"
                  f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU)]
 
 
