@@ -114,7 +114,7 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     fast_ms, source = measured_step(train_fn, runs)  # one step time for every bullet: the speed check's median
     rate = rates_sentence(flops, peak, ref["forward and backward"], fast_ms, source) if flops and peak else ""
     miss = prediction_miss(predict, diagnosis, fast_ms) if predict is not None else None  # ms, as printed
-    timed = threads_sentence(diagnosis.threads, ref["forward and backward"], miss)  # alone, after the profile
+    timed = threads_sentence(diagnosis.threads, ref["forward and backward"], miss, ref)  # alone, after it
     # Each bullet states what this run measured, not why it cost what it did: the quiz asks the why.
     gradients = statistics.median(run["watch"]["allreduce_bytes"] / max(run["watch"]["optimizer_steps"], 1)
                                   / run["watch"]["gradient_bytes"] for run in runs)

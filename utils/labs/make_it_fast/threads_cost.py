@@ -5,7 +5,7 @@ alternating paired rounds after a warm-up; the take-aways scale the measured spe
 forward and backward, against the prediction's miss.
 
     outcome = launch(profiled_then_timed, profiled, steps, readers, nprocs=2)[0]   # the diagnosis's launch
-    threads_sentence(outcome["threads"], fb_ms, miss_ms)                            # the take-away's words
+    threads_sentence(outcome["threads"], fb_ms, miss_ms, reading)                   # the take-away's words
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from utils.labs.make_it_fast import script
 from utils.launch import current_backend, current_device, keep_until_exit
 
 ROUNDS = 5  # paired rounds after one warm-up pair: from 4 rounds on, claims' spread is the middle half's
+KEPT = ("optimizer", "evaluate", "checkpoint")  # besides forward and backward, what the prediction keeps
 NOT_TIMED = ("this run did not time one thread count against the other alone, so what the threads cost is "
              "not measured here")
 
@@ -98,32 +99,105 @@ def _saved_ms(fb_ms: float, speedup: float) -> float:
     return max(0.0, claims.half_up(fb_ms - fb_ms / speedup, 0)) if speedup > 0 else 0.0
 
 
-def _share_of_miss(fb_ms: float, value: float, spread: float, miss_ms: float) -> str:
-    """What the saving is of the prediction's miss (``miss_ms``): its share, the share's range across the ±
-    (where the ends differ), and the branch, judged on the shares as printed (whole percent, half up): the
-    whole miss within noise (the range reaches 100%), more than it, or part of it."""
+def kept_ms(reading: dict) -> tuple[float, str]:
+    """The regions besides forward and backward that the prediction keeps at their profiled cost
+    (``prediction.needed_step_ms``): the optimizer every step, the held-out loss every ``EVAL_EVERY``-th step,
+    the checkpoint every ``CHECKPOINT_EVERY``-th, worked from cell 11's rows as printed (0.1 ms) and rounded
+    half up, with the working: (129.0, "76.5 + 281.3 / 6 + 35.2 / 6 = 129"). They ran at the slow script's
+    thread count too, but the threads were timed on forward and backward alone."""
+    optimizer, evaluate, checkpoint = (claims.as_printed(reading[region], 1) for region in KEPT)
+    ms = claims.half_up(optimizer + evaluate / script.EVAL_EVERY + checkpoint / script.CHECKPOINT_EVERY, 0)
+    return ms, (f"{optimizer:.1f} + {evaluate:.1f} / {script.EVAL_EVERY} + {checkpoint:.1f} / "
+                f"{script.CHECKPOINT_EVERY} = {ms:.0f}")
+
+
+def _percent(ms: float, of_ms: float) -> float:
+    """``ms`` as a whole percent of ``of_ms`` (both as printed), half up; none of nothing is unbounded."""
+    return claims.half_up(100 * ms / of_ms, 0) if of_ms > 0 else float("inf")
+
+
+def _candidates(rest_ms: float, kept: float) -> str:
+    """The miss the threads' saving leaves, and what may hold it: named as candidates, since this run times
+    none of them apart (the kept regions first: they ran at the slow count too, and can hold at most their
+    own ms)."""
+    first = f"the kept regions above (up to {kept:.0f} ms of it), " if kept else ""
+    return (f"; the other {rest_ms:.0f} ms: {first}your script's other changes inside forward and backward "
+            "(fewer all-reduces a step, for one) and the profiler's own overhead on the slow script's step, "
+            "candidates not timed apart")
+
+
+def _range(low: float, high: float) -> str:
+    """"71%-104%", or "76%" where both ends print alike."""
+    return f"{low:.0f}%" if low == high else f"{low:.0f}%-{high:.0f}%"
+
+
+def _share_text(saved: float, ends: tuple, miss_ms: float, kept: tuple) -> tuple[str, float, float]:
+    """The saving's share of the part of the miss forward and backward can hold, like with like: the whole miss
+    where the prediction keeps nothing else (``kept`` none), else from the miss less the most the kept regions
+    could save (all their ms) up to the whole miss. Returns the words and the ends across the ± (``ends``:
+    the ms saved at the speed-up less and plus its spread), as printed."""
+    kept_most, worked = kept
+    part = miss_ms - kept_most  # the least of the miss forward and backward can hold
+    low, high = _percent(ends[0], miss_ms), _percent(ends[1], part)
+    centre = (_percent(saved, miss_ms), _percent(saved, part))
+    across = f" ({_range(low, high)} across its ±)" if (low, high) != centre else ""
+    if not kept_most:
+        return f", {centre[0]:.0f}%{across} of the prediction's {miss_ms:.0f} ms miss", low, high
+    said = (f" on forward and backward alone; the prediction's {miss_ms:.0f} ms miss also holds what the "
+            f"other regions it keeps saved (the optimizer, and the evaluations and checkpoints it keeps: "
+            f"{worked} ms as profiled, at the slow script's count too, not timed apart), at most those "
+            f"{kept_most:.0f} ms")
+    if part <= 0:  # they could hold it all: forward and backward's part has no floor, the share no ceiling
+        across = f" ({low:.0f}% or more across its ±)" if low != centre[0] else ""
+        said += f", so the saving is {centre[0]:.0f}% or more{across} of forward and backward's part"
+        return said, low, high
+    said += (f", so forward and backward's part of it is {part:.0f} to {miss_ms:.0f} ms, and the saving is "
+             f"{_range(*centre)}{across} of that part")
+    return said, low, high
+
+
+def _share_of_miss(fb_ms: float, value: float, spread: float, miss_ms: float, kept: tuple = (0.0, "")) -> str:
+    """What the saving on forward and backward is of its part of the prediction's miss (``miss_ms``; ``kept``:
+    ``kept_ms``'s, the other regions the prediction keeps), and the branch, judged on the shares as printed
+    (whole percent, half up): more than the whole miss even at the speed-up's low end, part of even the least
+    part forward and backward can hold at its high end, or within noise of that part."""
     saved = _saved_ms(fb_ms, value)
-    share, low, high = (claims.half_up(100 * ms / miss_ms, 0) for ms in
-                        (saved, _saved_ms(fb_ms, value - spread), _saved_ms(fb_ms, value + spread)))
-    across = f" ({low:.0f}%-{high:.0f}% across its ±)" if low != high else ""
-    said = f"{share:.0f}%{across} of the prediction's {miss_ms:.0f} ms miss"
-    if low <= 100 <= high:
-        return said + ": the threads explain the whole miss, within noise"
+    ends = (_saved_ms(fb_ms, value - spread), _saved_ms(fb_ms, value + spread))
+    said, low, high = _share_text(saved, ends, miss_ms, kept)
+    rest = _candidates(miss_ms - saved, kept[0])
     if low > 100:
         return said + ": more than the whole miss, a finding to explain"
-    # what else the fast script changed inside forward and backward, and what the profile itself added: named
-    # as candidates, since this run times neither apart
-    return said + (f": part of it; the other {miss_ms - saved:.0f} ms: your script's other changes inside "
-                   "forward and backward (fewer all-reduces a step, for one) and the profiler's own overhead on "
-                   "the slow script's step, candidates not timed apart")
+    if high < 100:
+        return said + ": part of it" + rest
+    if saved >= miss_ms or not kept[0]:
+        left = f", leaving none of it to the other kept regions' {kept[0]:.0f} ms" if kept[0] else ""
+        return said + ": the threads explain the whole miss, within noise" + left
+    if miss_ms - kept[0] <= 0:
+        return said + ": how much of that part the threads explain is not told apart here" + rest
+    return said + ": the threads may explain forward and backward's whole part, within noise" + rest
 
 
-def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None) -> str:
+def _beside_the_profile(timed: dict, fb_ms: float) -> str:
+    """The slow count's ms a micro-batch, timed without the profiler (the rounds' median), beside the profile's
+    forward and backward a micro-batch at the same count, under it (cell 11's row over ``ACCUMULATE``, as
+    printed): the speed-up is scaled to the profiled ms, so the reader sees how far apart the two are."""
+    if not timed["slow_ms"]:
+        return ""
+    fb, per = claims.as_printed(fb_ms, 1), script.ACCUMULATE
+    median = statistics.median(timed["slow_ms"])
+    return (f"; at {timed['slow']} threads a median {median:.1f} ms a micro-batch, the profile's {fb:.1f} / "
+            f"{per} = {claims.half_up(fb / per, 1):.1f} ms under the profiler")
+
+
+def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
+                     reading: dict | None = None) -> str:
     """The take-away on the threads, from this run: how much faster the slow script's forward and backward ran
     at the launcher's thread count than at its own (the paired rounds' median ± spread, claims' verdict), and,
     scaled to the profile's ``fb_ms`` a step, what share of the prediction's miss (``miss_ms``, as printed;
-    None where the prediction did not miss under the measured step) that accounts for. ``timed``: from
-    ``time_thread_counts``; None where this run did not time them."""
+    None where the prediction did not miss under the measured step) that accounts for: of the part of the miss
+    forward and backward can hold, the other regions the prediction keeps (from ``reading``, the profile's
+    reading; None: none kept) holding the rest. ``timed``: from ``time_thread_counts``; None where this run did
+    not time them."""
     if not timed:
         return NOT_TIMED
     slow, launcher, ratios = timed["slow"], timed["launcher"], timed["ratios"]
@@ -133,10 +207,10 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None) ->
     verdict = claims.speedup_verdict(value, None, spread, rounds=ratios, slower="its own count ran faster")
     verdict = verdict.replace("than the baseline", f"than at its own {slow}")  # the baseline here: its own count
     plural = "s" if launcher > 1 else ""
-    said = (f"timed alone on the same two workers after the profile (one micro-batch, {len(ratios)} paired "
-            f"rounds after a warm-up), the slow script's forward and backward ran {value:.2f}x ± "
-            f"{spread:.2f} as fast at the launcher's {launcher} thread{plural} (cores // workers) as at its "
-            f"{slow}: {verdict}")
+    said = (f"timed alone, without the profiler, on the same two workers after the profile (one micro-batch, "
+            f"{len(ratios)} paired rounds after a warm-up{_beside_the_profile(timed, fb_ms)}), the slow "
+            f"script's forward and backward ran {value:.2f}x ± {spread:.2f} as fast at the launcher's "
+            f"{launcher} thread{plural} (cores // workers) as at its {slow}: {verdict}")
     none = (f"the threads explain none of the prediction's {miss_ms:.0f} ms miss" if miss_ms and miss_ms > 0
             else "the thread count saved nothing measured here")
     if not verdict.startswith("faster"):  # within noise of 1x, equal as printed, or the slow count faster
@@ -144,10 +218,12 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None) ->
     fb = claims.as_printed(fb_ms, 0)
     said += (f" (no bound beside it: a thread count's ceiling is the cores, and both counts ran on the same "
              f"{slow} cores, so the gain is what oversubscribing them cost)")
-    saved = (f"; scaled to the profile's {fb:.0f} ms a step of it, the launcher's count saves {fb:.0f} - "
-             f"{fb:.0f} / {value:.2f} = {_saved_ms(fb, value):.0f} ms a step")
+    saved = (f"; scaled to the profile's {fb:.0f} ms a step of it (under the profiler, the speed-up without "
+             f"it), the launcher's count saves {fb:.0f} - {fb:.0f} / {value:.2f} = {_saved_ms(fb, value):.0f} ms "
+             "a step")
     if not miss_ms or miss_ms <= 0:
         # the prediction keeps forward and backward as profiled: a step that meets it did not show the saving
         return said + saved + (", beside a prediction (forward and backward as profiled) that did not miss under "
                                "your step: your step did not show that saving, a finding to explain")
-    return said + saved + ", " + _share_of_miss(fb, value, spread, miss_ms)
+    kept = kept_ms(reading) if reading else (0.0, "")
+    return said + saved + _share_of_miss(fb, value, spread, miss_ms, kept)
