@@ -115,7 +115,7 @@ def test_a_naive_split_near_a_reference_within_noise_of_1x_stays_a_finding_every
     claim = report.reference_claim("x", weak, weak.process_bound, "per-process reference", weak.process_bounds)
     assert "a finding to explain" in headline and "explains nothing" in headline
     for said in (block, claim.verdict):
-        assert "which is itself within noise of 1x (1.09x ± 0.09): the excess over 1x stays a finding" in said
+        assert "the reference (1.09x ± 0.09) is itself within noise of 1x: the excess over 1x stays a finding" in said
         assert "no cause to read" not in said
     # the other branch: a reference clear of 1x explains the excess, and being near it leaves no cause to read
     strong = runs.Row(32, 1, "gpipe", 0.150, 0.162, [0.07, 0.07], naive=True, alone=[0.074, 0.082],

@@ -195,7 +195,8 @@ def test_the_naive_splits_cpu_busy_shares_are_printed_half_up():
     assert r.cpu_share == [0.75, 0.825] and f"{0.825:.0%}" == "82%"
     assert naive._rest(r) == "the messages, the turn-taking and waiting for a core (CPU/busy 75% / 83%)"
     spans = [Span("stage 0", "forward", 0, 0.0, 0.05), Span("stage 1", "forward", 0, 0.05, 0.1)]
-    assert "the stages also waited for a core (CPU/busy 75% / 83%: other programs" in report.naive_reading(r, spans)
+    assert "the rest is the messages, the turn-taking and waiting for a core (CPU/busy 75% / 83%)" in \
+        report.naive_reading(r, spans)
     # the other outcome: no stage below 80% as printed: no waiting for a core named
     calm = runs.Row(32, 1, "gpipe", 0.2, 0.16, [0.040, 0.040], naive=True, speedups=[0.78, 0.80, 0.79, 0.81, 0.80],
                     cpu=[0.032, 0.033], baseline_cpu=0.15, process_bounds=[1.05, 1.06, 1.04])

@@ -53,9 +53,10 @@ def test_the_naive_row_has_one_verdict_section_3s_in_every_place():
     # "above the bound, within the work-scaled reference: explained by the reference" (never printed there)
     past = _naive([1.05, 1.09, 1.01, 1.14, 1.06])
     said = report.headline_verdict(past)
-    assert said.startswith("above the bound and above the per-process reference (1.06x) by more than the rounds' "
-                           "spread (± 0.02): a finding to explain") and "work-scaled" not in said
-    assert f"The median, 1.09x, is {said}." in report.naive_reading(past, SPANS)
+    assert said.startswith("above the bound and above the per-process reference by more than the paired spread, "
+                           "round by round (each round's speedup over its own round's reference: median 1.03x "
+                           "± 0.02; no round under it): a finding to explain") and "work-scaled" not in said
+    assert f"The median, 1.09x, is above 1x (1.09x ± 0.02): {said}." in report.naive_reading(past, SPANS)
     m1 = runs.Row(32, 1, "gpipe", 0.152, 0.150, [0.07, 0.07], speedups=[0.97, 0.98, 0.99, 0.99, 0.98])
     note = report.same_step_note([("section 3", "hand-written", past), ("section 5", "GPipe m=1", m1)], (3,))
     assert f"Section 3 (hand-written): 1.09x ± 0.02, {said};" in note and "explained by" not in note
@@ -63,8 +64,8 @@ def test_the_naive_row_has_one_verdict_section_3s_in_every_place():
     # the other outcome: the median within the per-process reference (1.10x): explained by it, everywhere
     within = _naive([1.08, 1.10, 1.09, 1.14, 1.11])
     said = report.headline_verdict(within)
-    assert said.startswith("above the bound, within the per-process reference: explained by the reference")
-    assert said in report.naive_reading(within, SPANS)
+    assert said.startswith("above the bound, under the per-process reference, round by round")
+    assert "): explained by the reference" in said and said in report.naive_reading(within, SPANS)
     # every launch above 1x: the claims row leaves each section's verdict to read it, explained or not
     again = _naive([1.08, 1.10, 1.09, 1.14, 1.11], [1.06, 1.08, 1.07, 1.10, 1.09])
     claim = report.launches_claim("x", [("section 3", "a", past), ("section 8", "b", again)])
@@ -210,8 +211,9 @@ def test_section_9_reads_the_links_share_of_each_loss_by_section_5s_rule():
 def test_section_3_closes_on_what_this_run_explains_in_every_branch():
     past = _naive([1.05, 1.09, 1.01, 1.14, 1.06])  # 1.09x ± 0.02 beside a 1.06x reference
     said = report.naive_closing(past)
-    assert said.startswith("In short, this run's naive split: 1.09x ± 0.02 against its 1x bound; above it;")
-    assert "explains up to 1.06x, and the rest (1.09 - 1.06 = 0.03) this run does not explain" in said
+    assert said.startswith("In short, this run's naive split: 1.09x ± 0.02 against its 1x bound; above it, and "
+                           "above the per-process reference by more than the paired spread, round by round")
+    assert "(1.09 - 1.06" not in said  # never the two medians subtracted (t16_02 #2)
     within = _naive([1.08, 1.10, 1.09, 1.14, 1.11])
     assert "explained by each stage's lower cost in its own process" in report.naive_closing(within)
     noise = _naive([1.06, 1.07, 1.08, 1.09, 1.10], speedups=(0.97, 1.02, 0.99, 1.02, 1.00))  # none past 1.02

@@ -75,6 +75,23 @@ def step_share(r: Row, alpha: float, beta: float) -> float:
     return as_printed(link_time(r, alpha, beta), 1, 1e-3) / (as_printed(r.seconds, 0, 1e-3) or 1.0)
 
 
+def largest_share(rows: list[Row], alpha: float, beta: float) -> tuple[Row, str]:
+    """The row whose messages' share of its step (``step_share``) is the largest, and how to name it: "batch 128,
+    interleaved ZB m=4", or, where other rows print the same share (one decimal of a percent), a tie said as a
+    tie: "tied as printed: batch 128 interleaved 1F1B m=4 and batch 128 interleaved ZB m=4"."""
+    top = max(rows, key=lambda r: step_share(r, alpha, beta))
+    shown = f"{step_share(top, alpha, beta):.1%}"  # as the traffic tables print it
+    tied = [r for r in rows if f"{step_share(r, alpha, beta):.1%}" == shown]
+    if len(tied) == 1:
+        return top, f"batch {top.batch}, {_row_name(top)}"
+    return top, "tied as printed: " + " and ".join(f"batch {r.batch} {_row_name(r)}" for r in tied)
+
+
+def _row_name(r: Row) -> str:
+    """A row's schedule as the tables name it (``report.config_name``'s words; report imports this module)."""
+    return "naive split" if r.naive else f"{r.schedule} m={r.m}"
+
+
 def bound_step(r: Row) -> float:
     """The step (s) the bound allows: one device's step over the bound, on the figures as the tables and
     ``link_reading`` print them (one device's median step to 0.1 ms, the bound to two decimals, as every

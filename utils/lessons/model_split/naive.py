@@ -7,9 +7,10 @@ from __future__ import annotations
 from utils import timeline
 from utils.claims import Claim, as_printed, half_up, percent, rounds_past_spread, within_noise
 from utils.lessons.model_split.bounds import round_as_printed
-from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, near_reference,
-                                            noise_of_one, noise_of_reference, noise_of_weak_reference, printed,
-                                            reference_gain, round_text, rounds_text)
+from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, noise_of_one,
+                                            printed, reference_gain, reference_reading, reference_side,
+                                            weak_reference_words,
+                                            round_text, rounds_text)
 from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_verdict,
                                              process_reference_explains, process_reference_spread, reading,
                                              row_verdict, within_process_reference)
@@ -57,30 +58,18 @@ def naive_reading(r: Row, spans) -> str:
     if noise_of_one(r):  # claims' one rule: the median ± the paired spread covers 1x
         why = (f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no effect shown, as the 1x bound "
                f"says, and no cause to read against the per-process reference ({pb:.2f}x)")
-    elif value > 1 and within_process_reference(r):  # the verdict is headline_verdict's, as every table's
-        # a median printed at the reference is "at" it: the reader compares the two printed figures
-        where = ("at" if value == as_printed(pb, 2) else "below" if value < as_printed(pb, 2) else
-                 f"within the rounds' spread (± {spread:.2f}) of")
-        pd = process_reference_spread(r)
-        if process_reference_explains(r):
-            why = (f"above 1x ({value:.2f}x ± {spread:.2f}), and {where} the per-process reference "
-                   f"({pb:.2f}x), itself above 1x by more than its rounds' spread (± {pd:.2f}): "
-                   f"{headline_verdict(r)}. Each "
-                   "stage alone in its own process cost less than its share of one device's step, consistent "
-                   "with each process's caches holding only half the model (not measured here)")
-        else:  # the reference's own median ± its spread covers 1x: it explains nothing
-            why = (f"above 1x ({value:.2f}x ± {spread:.2f}), and {where} the per-process reference "
-                   f"({pb:.2f}x), whose own median ± its rounds' spread (± {pd:.2f}) covers 1x: "
-                   f"{headline_verdict(r)}")
     elif value > 1:  # the one verdict of the naive row (reference.naive_verdict), as every table prints it
-        why = headline_verdict(r)
+        why = f"above 1x ({value:.2f}x ± {spread:.2f}): {headline_verdict(r)}"
+        if process_reference_explains(r):
+            why += (f". The reference ({pb:.2f}x) is itself above 1x by more than its rounds' spread "
+                    f"(± {process_reference_spread(r):.2f}): each stage alone in its own process cost less than its "
+                    "share of one device's step, consistent with each process's caches holding only half the model "
+                    "(not measured here)")
     else:
-        waited = bool(r.cpu_share) and beside_line(min(r.cpu_share), CONTENDED) == "below"  # waited for a core
-        rest = (noise_of_reference(r, pb) if near_reference(r, pb) else
-                f"the stages also waited for a core (CPU/busy {' / '.join(percent(f) for f in r.cpu_share)}: "
-                "other programs shared the machine)" if waited else "the rest is the messages and the turn-taking")
+        side = reference_side(r, r.process_bounds)  # paired round by round, the one reading
+        rest = f": the rest is {_rest(r)}" if side == "under" else ""
         why = (f"below 1x by more than the rounds' spread ({value:.2f}x ± {spread:.2f}): slower than one device; "
-               f"against the per-process reference ({pb:.2f}x): {rest}")
+               f"{reference_reading(r, r.process_bounds)}{rest}")
     return f"{text} The median, {r.speedup:.2f}x, is {why}."
 
 
@@ -129,24 +118,23 @@ def _process_gain(r: Row) -> str:
 
 
 def _against_process_reference(r: Row) -> str:
-    """The end of ``naive_process_reading``, in the order the claims table reads it (``_per_round_verdict``),
-    by claims' one noise rule: within noise of 1x, no gain shown; within noise of the reference, no cause to
-    read, unless the reference is itself within noise of 1x (then the excess over 1x stays a finding, as the
-    headline says); above it by more than the spread, a finding; under it, the share of its gain and the
-    rest."""
+    """The end of ``naive_process_reading``: the one reading against the reference, paired round by round
+    (``noise.reference_reading``, as the claims table and the verdict print it), after claims' noise rule
+    against 1x; where the split is above 1x, a reference itself within noise of 1x explains none of it; under
+    a reference above 1x, the share of its gain and the rest."""
     value, spread = printed(r)
-    if noise_of_one(r) and near_reference(r, r.process_bound):
-        return (f"is within noise of 1x and of the reference ({value:.2f}x ± {spread:.2f} covers both): no gain "
-                "shown, no cause to read.")
-    if noise_of_one(r):
-        return f"is within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown."
-    if excess_past_weak_reference(r, r.process_bounds) and near_reference(r, r.process_bound):
-        return f"is {noise_of_weak_reference(r, r.process_bound, r.process_bounds)}."
-    if near_reference(r, r.process_bound):
-        return f"is {noise_of_reference(r, r.process_bound)}."
-    if r.speedup > r.process_bound:
-        return "is above it by more than the rounds' spread: a finding to explain."
-    return f"reaches {_process_gain(r)}: the rest is {_rest(r)}."
+    said = reference_reading(r, r.process_bounds)
+    side = reference_side(r, r.process_bounds)
+    if noise_of_one(r):  # no gain shown: nothing to share, and no cause read where the reference is near too
+        near = ": no cause to read" if side == "within noise" else ""
+        return f"is within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; {said}{near}."
+    if side == "above":
+        return f"is {said}."
+    if excess_past_weak_reference(r, r.process_bounds):  # a reference within noise of 1x explains nothing
+        return f"is {said}; {weak_reference_words(r.process_bounds)}."
+    if side == "within noise":
+        return f"is {said}: no cause to read."
+    return f"is {said}: it reaches {_process_gain(r)}; the rest is {_rest(r)}."
 
 
 def _rest(r: Row) -> str:
@@ -162,17 +150,15 @@ def _slower_closing(r: Row) -> str:
     """``naive_closing`` for a split slower than one device, read against the per-process reference by the
     same rule as the line above the block (``_against_process_reference``): within its noise, no cost is left
     for the messages to name; above it by more than the spread, a finding; under it, the rest is named."""
-    value, spread = printed(r)
-    pb = as_printed(r.process_bound, 2)
     said = "slower than one device, as the bound allows"
-    if near_reference(r, r.process_bound):
-        return (f"{said}, and within noise of the per-process reference ({value:.2f}x ± {spread:.2f} covers "
-                f"{pb:.2f}x): the two stages, each timed alone in its own process, cost together what this "
-                "step did, so no cost of the messages or the turn-taking shows beyond them.")
-    if r.speedup > r.process_bound:
-        return (f"{said}, but above the per-process reference ({pb:.2f}x) by more than the rounds' spread: a "
-                "finding to explain.")
-    return f"{said}: the rest is {_rest(r)}, not timed one by one."
+    paired = reference_reading(r, r.process_bounds)
+    side = reference_side(r, r.process_bounds)
+    if side == "within noise":
+        return (f"{said}, and {paired}: the two stages, each timed alone in its own process, cost together what "
+                "this step did, so no cost of the messages or the turn-taking shows beyond them.")
+    if side == "above":
+        return f"{said}, but {paired}."
+    return f"{said}; {paired}: the rest is {_rest(r)}, not timed one by one."
 
 
 def naive_closing(r: Row) -> str:
@@ -189,8 +175,15 @@ def naive_closing(r: Row) -> str:
     if noise_of_one(r):  # "nothing left" only where no round lies past median + spread
         return said + ("within noise of it, as theory says: nothing left to explain." if not past else
                        f"within noise of it, as theory says; but {past}.")
-    also = f" Round by round, {past}." if past else ""  # a finding whatever the median, as sections 5 and 8 say
+    # round by round only where the verdict is not "above the bound" (those rounds are read with the median)
+    also = f" Round by round, {past}." if past and not read_with_median(r) else ""
     return said + _closing_verdict(r, value, pb) + also
+
+
+def read_with_median(r: Row) -> bool:
+    """Whether the row's verdict is "above the bound": its rounds above the bound are read with the median
+    (section 3's rule, cell "How a verdict reads"), not one by one against the spread."""
+    return headline_verdict(r).startswith("above the bound")
 
 
 def rounds_past(r: Row) -> list[float]:
@@ -218,18 +211,15 @@ def _closing_verdict(r: Row, value: float, pb: float) -> str:
     part this run does not explain."""
     if value <= 1:
         return _slower_closing(r)
+    paired = reference_reading(r, r.process_bounds)  # the one reading against the reference, round by round
     if process_reference_explains(r):
-        return (f"above it, explained by each stage's lower cost in its own process (the per-process "
-                f"reference, {pb:.2f}x); why a stage costs less alone (its caches, say) is not measured.")
+        return (f"above it, and {paired}: explained by each stage's lower cost in its own process (the "
+                f"per-process reference, {pb:.2f}x); why a stage costs less alone (its caches, say) is not measured.")
     if within_process_reference(r):  # a reference itself within noise of 1x explains none of it
-        return (f"above it, and the per-process reference ({pb:.2f}x) is itself within noise of 1x: this "
-                "run does not explain the excess, a finding to explain.")
-    if pb <= 1:  # a reference at or under 1x offers no gain to explain an excess with
-        return (f"above it and above the per-process reference ({pb:.2f}x), which offers no gain over 1x: "
-                "this run does not explain the excess, a finding to explain.")
-    return (f"above it; the per-process reference explains up to {pb:.2f}x, and the rest "
-            f"({value:.2f} - {pb:.2f} = {as_printed(value - pb, 2):.2f}) this run does not explain: a "
-            "finding to explain (the same step's other launches, in sections 5 and 8, put it in context).")
+        return (f"above it, and {paired}; but the per-process reference ({pb:.2f}x) is itself within noise of "
+                "1x: this run does not explain the excess, a finding to explain.")
+    return (f"above it, and {paired} (the same step's other launches, in sections 5 and 8, put it in "
+            "context).")
 
 
 def _paired_ms(one: float, split: float) -> tuple[str, str]:
@@ -306,8 +296,8 @@ def same_step_note(entries: list[tuple[str, str, Row]], split=None) -> str:
     values = [printed(r)[0] for _, _, r in entries]
     together = f"together they range from {min(values):.2f}x to {max(values):.2f}x against the same 1x bound"
     if 0 < len(shown) < len(entries):
-        said += (f" The launches disagree on whether there is an effect: {', '.join(shown)} "
-                 f"read{'s' if len(shown) == 1 else ''} one, {_the_rest(entries, shown)} none; {together}.")
+        said += (f" The launches disagree on whether there is an effect: {_effect_sides(entries, shown)}, "
+                 f"{_the_rest(entries, shown)} none; {together}.")
     elif apart:
         said += f" Outside each other's noise: {'; '.join(apart)}; {together}."
     else:
@@ -336,22 +326,34 @@ def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
     elif len(shown) == len(entries):  # every launch reads an effect, not all in one direction
         verdict = _directions(entries, values) + f"; within {far:.2f} of 1x"
     else:
-        verdict = (f"within {far:.2f} of 1x across {len(entries)} launches; {', '.join(shown)} "
-                   f"read{'s' if len(shown) == 1 else ''} an effect, {_the_rest(entries, shown)} none")
+        verdict = (f"within {far:.2f} of 1x across {len(entries)} launches; {_effect_sides(entries, shown)}, "
+                   f"{_the_rest(entries, shown)} no effect")
     return Claim(claim, f"{min(values):.2f}x to {max(values):.2f}x ({len(entries)} launches)", "bound 1.00x",
                  verdict + _launches_past(entries))
 
 
 def _launches_past(entries: list[tuple[str, str, Row]]) -> str:
-    """The rounds past median + spread in each launch (``rounds_past``), kept in the claims row whatever the
-    launches' medians say, as each section prints them: "; rounds past the spread: section 3 1.11x, section 5
-    1.15x (findings to explain)"; "" where no launch has one."""
-    named = [(where, past) for where, _, r in entries if (past := rounds_past(r))]
+    """The rounds past median + spread in each launch (``rounds_past``) whose verdict reads them round by round
+    (not "above the bound", ``read_with_median``), kept in the claims row as each section prints them:
+    "; rounds past the spread: section 3 1.11x, section 5 1.15x (findings to explain)"; "" where none."""
+    named = [(where, past) for where, _, r in entries if not read_with_median(r) and (past := rounds_past(r))]
     if not named:
         return ""
     said = ", ".join(f"{where} {' and '.join(f'{round_text(s)}x' for s in past)}" for where, past in named)
     many = sum(len(past) for _, past in named) > 1
     return f"; rounds past the spread: {said} ({'findings' if many else 'a finding'} to explain)"
+
+
+def _effect_sides(entries: list, shown: list[str]) -> str:
+    """The launches that read an effect, each with its side of 1x as printed, so that two opposite effects are
+    not lumped together as one: "section 3 reads above 1x, section 8 below it"."""
+    sides = []
+    for where, _, r in entries:
+        if where in shown:
+            v = printed(r)[0]
+            side = "above 1x" if v > 1 else "below 1x" if v < 1 else "at 1x"
+            sides.append(f"{where} reads {side}")
+    return ", ".join(sides)
 
 
 def _directions(entries: list, values: list[float]) -> str:

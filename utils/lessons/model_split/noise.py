@@ -4,6 +4,7 @@ them (``claims.within_noise``: the median ± the paired rounds' spread covers th
     printed(row)                    # the median speedup and the paired spread, as printed
     noise_of_one(row)               # within noise of 1x: no effect shown (section 9 reads it too)
     near_reference(row, reference)  # within noise of a reference measured in the run
+    reference_reading(row, rounds)  # against a reference measured round by round: paired, the one verdict
     reference_claim(...)            # the summary's claims row against a reference (per-process, work-scaled)
     split_gain(slow, fast)          # section 7: the balanced split's gain over the unbalanced, round by round
     against_prediction(v, d, p)     # section 7: a measured figure against the profile's prediction
@@ -158,33 +159,72 @@ def reference_claim(claim: str, r: Row, reference: float, name: str, per_round=N
     return Claim(claim, measured, f"{name} {reference:.2f}x", verdict)
 
 
+def paired_reference(r: Row, per_round) -> tuple[float, float, int]:
+    """Each round's speedup over the reference measured in the same round (as the rounds table prints both,
+    ``round_as_printed``): their median and paired spread, as printed, and how many rounds lay under their own
+    round's reference. Paired round by round, as the speedup itself is: two medians may come from different
+    rounds, so the split is never judged against its reference by the two medians."""
+    ratios = [round_as_printed(s) / round_as_printed(p) for s, p in zip(r.speedups, per_round)]
+    under = sum(claims_round_above(s, p, shown=round_as_printed, below=True) for s, p in zip(r.speedups, per_round))
+    return as_printed(statistics.median(ratios), 2), printed_spread(ratios), under
+
+
+def reference_side(r: Row, per_round) -> str:
+    """The one verdict of a split against a per-round reference: "within noise" (the paired ratios' median ±
+    their spread covers 1, ``claims.within_noise``, and they do not all lie on one side of it), "above" or
+    "under" it. Section 3's lines, its closing, the tables' verdict and the claims row all read this."""
+    value, spread, _ = paired_reference(r, per_round)
+    ratios = [round_as_printed(s) / round_as_printed(p) for s, p in zip(r.speedups, per_round)]
+    if within_noise(value, spread, 1.0) and printed_side(ratios, 1.0) is None:
+        return "within noise"
+    return "above" if value > 1 else "under"
+
+
+def reference_reading(r: Row, per_round) -> str:
+    """``reference_side`` in words, with the figures a reader redoes from the rounds table: "within noise of
+    the per-process reference, round by round (each round's speedup over its own round's reference: median
+    0.96x ± 0.09; 3 of 5 rounds under it)"."""
+    value, spread, under = paired_reference(r, per_round)
+    where = ("every round" if under == len(r.speedups) else "no round" if not under else
+             f"{under} of {len(r.speedups)} rounds")
+    figures = (f"(each round's speedup over its own round's reference: median {value:.2f}x ± {spread:.2f}; "
+               f"{where} under it)")
+    side = reference_side(r, per_round)
+    if side == "within noise":
+        return f"within noise of the per-process reference, round by round {figures}"
+    if side == "above":
+        return (f"above the per-process reference by more than the paired spread, round by round {figures}: a "
+                "finding to explain")
+    return f"under the per-process reference, round by round {figures}"
+
+
+def weak_reference_words(per_round) -> str:
+    """Why a reference within noise of 1x explains no excess over 1x, with its own median ± spread."""
+    median, own = as_printed(statistics.median(per_round), 2), printed_spread(per_round)
+    return (f"the reference ({median:.2f}x ± {own:.2f}) is itself within noise of 1x: the excess over 1x stays a "
+            "finding to explain")
+
+
 def _per_round_verdict(r: Row, per_round) -> str:
-    """Each round's speedup against the reference measured in the same round: how many rounds were under it,
-    then claims' noise rule against 1x and against the median reference, or the share of the reference's
-    gain (``reference_gain``, as ``report.naive_process_reading`` prints it)."""
-    # claims' one rule for counting rounds past a mark, each round printed as lesson 02 prints it (round_text)
-    pairs = list(zip(r.speedups, per_round))
-    under = sum(claims_round_above(s, ref, shown=round_as_printed, below=True) for s, ref in pairs)
-    reference = statistics.median(per_round)
-    where = "every round" if under == len(pairs) else f"{under} of {len(pairs)} rounds"
-    said = f"under its own round's reference in {where}"
+    """The claims row's verdict against a per-round reference: the one reading (``reference_reading``, as
+    section 3 prints it), after claims' noise rule against 1x, with what it leaves: a reference itself within
+    noise of 1x explains no excess; under a reference above 1x, the share of its gain (``reference_gain``)."""
     value, spread = printed(r)
-    if noise_of_one(r) and near_reference(r, reference):  # the words section 3 prints (report._against_...)
-        return (f"within noise of 1x and of the reference ({value:.2f}x ± {spread:.2f} covers both): no gain "
-                f"shown, no cause to read ({said})")
-    if noise_of_one(r):
-        return f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown ({said})"
-    if near_reference(r, reference):
-        near = (noise_of_weak_reference(r, reference, per_round) if excess_past_weak_reference(r, per_round)
-                else noise_of_reference(r, reference))
-        return f"{near} ({said})"
-    if under == 0:
-        return "at or above its own round's reference in every round: a finding to explain"
+    said = reference_reading(r, per_round)
+    side = reference_side(r, per_round)
+    if noise_of_one(r):  # the words section 3's block prints (naive._against_process_reference)
+        near = ": no cause to read" if side == "within noise" else ""
+        return f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; {said}{near}"
+    if side == "above":
+        return said
+    if excess_past_weak_reference(r, per_round):  # near or under a reference that offers no gain over 1x
+        return f"{said}; {weak_reference_words(per_round)}"
     if value <= 1:  # no share of a gain below 1x (section 3: "none of its gain")
-        return f"none of the reference's gain ({value:.2f}x is at or below 1x; {said})"
-    if as_printed(reference, 2) <= 1 or value >= as_printed(reference, 2):  # no gain to share
-        return f"{said}: the median {value:.2f}x against the reference's {reference:.2f}x"
-    return f"{reference_gain(r, reference):.0%} of the reference's gain ({said})"
+        return f"{said}; none of the reference's gain ({value:.2f}x is at or below 1x)"
+    reference = statistics.median(per_round)
+    if side == "within noise" or as_printed(reference, 2) <= 1 or value >= as_printed(reference, 2):
+        return said + (": no cause to read" if side == "within noise" else "")
+    return f"{said}: {reference_gain(r, reference):.0%} of the reference's gain"
 
 
 def split_gain(slow: Row, fast: Row) -> tuple[float, float]:

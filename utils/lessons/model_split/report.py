@@ -19,7 +19,8 @@ from utils.claims import Claim, as_printed, percent, printed_ratio, printed_spre
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading,  # noqa: F401
                                            planning_verdict, link_sources, link_table, link_time, lost_time,  # re-exported
-                                           price_table, probe_line, probe_price, probe_reading, reread_at_probe,
+                                           largest_share, price_table, probe_line, probe_price, probe_reading,
+                                           reread_at_probe,
                                            step_share)
 from utils.lessons.model_split.bounds import round_above, round_as_printed, round_digits  # noqa: F401
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
@@ -286,7 +287,8 @@ def headline_verdict(r: Row) -> str:
     said = median_verdict(r)
     above = sum(round_above(s, r.bound) for s in r.speedups)
     counted = "rounds above the bound" in said or "(every round above" in said  # claims' verdict said them
-    if above and above_as_printed(r.speedup, r.bound) and not counted:
+    # "read with the median" only under an "above the bound" verdict; every other one reads them round by round
+    if above and said.startswith("above the bound") and not counted:
         said += f"; {above} of {len(r.speedups)} rounds above the bound, read with the median"
     passed = past_work_reference(r) if r.process_bound is None else ""  # section 3 prints no work reference
     return f"{said}; {passed}" if passed else said
@@ -341,7 +343,8 @@ def median_verdict(r: Row) -> str:
             return past_devices_verdict(r)
         if within_work_reference(r):
             return _work_reference_verdict(r, spread)
-    if said.startswith((AT_BOUND_VERDICT, "faster, under the bound", "within noise")):
+    # every verdict but "above the bound" reads its rounds above the bound one by one (section 3's rule)
+    if said.startswith((AT_BOUND_VERDICT, "faster, under the bound", "within noise", "slower than one device")):
         rounds = rounds_above_bound(r) or rounds_in_noise(r)  # the second: a median above the bound, as printed
         said += "; " + rounds if rounds else ""
     return said
@@ -430,9 +433,9 @@ def verdict_table(cpu_times: bool = True) -> Table:
         (WITHIN_SPREAD, "median above the bound, but the headline's verdict is within noise or at the bound"),
         (WITHIN_SPREAD_PAST, "the same, with a round above the number of devices (2x on two)"),
         (PAST_DEVICES, "median above the bound and above the number of devices (2x on two), as printed"),
-        (PER_PROCESS, "naive split: median above 1x, at or below one device / the stages' sum timed alone "
-                      "(the per-process reference) plus the paired spread, the reference's own median ± its "
-                      "spread clear of 1x"),
+        (PER_PROCESS, "naive split: median above 1x; each round's speedup over its own round's one device / "
+                      "the stages' sum timed alone (the per-process reference): their median ± their spread "
+                      "covers 1 or lies under it; the reference's own median ± its spread clear of 1x"),
         (LESS_WORK_VERDICT, "median above the bound, work below one device's and the median at or below "
                             "bound / work (the work-scaled reference) plus the paired spread"),
         (NOISE, "median above the bound, the lowest round at or below it"),

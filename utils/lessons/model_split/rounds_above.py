@@ -47,16 +47,16 @@ def rounds_above_bound(r: Row) -> str:
 
 def rounds_in_noise(r: Row) -> str:
     """Rounds above the bound where the median, above it as printed, is within noise of it: the same per-round
-    rule as ``rounds_above_bound``; a round past the devices' count is listed first (``rounds_past_devices``);
-    "" where no round is above, or every round is (not noise: claims' verdict says so)."""
+    rule as ``rounds_above_bound``, every round above read (``spread_words`` names a round past the devices'
+    count as a finding); "" where no round is above, or every round is (not noise: claims' verdict says so)."""
     above = [s for s in r.speedups if round_above(s, r.bound)]
     if not above or not above_as_printed(r.speedup, r.bound):
         return ""
-    if r.above_devices:
-        return rounds_past_devices(r)
     if len(above) == len(r.speedups):  # every round above: not noise (claims' verdict says so)
         return ""
-    said = f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x)"
+    past = [s for s in above if round_above(s, r.devices)]
+    of_them = f", {len(past)} of them past {r.devices} devices' {r.devices}x" if past else ""
+    said = f"{len(above)} of {len(r.speedups)} rounds above the bound (up to {round_text(max(above))}x{of_them})"
     return f"{said}: {spread_words(r, above)}"
 
 
