@@ -849,9 +849,12 @@ def test_the_layer_work_table_is_worked_from_its_printed_columns():
     def profile(ms_at_64):
         return workload.Profile(4096, {1: [0.34731], 64: [ms_at_64 * 1e-3]}, 0.001)
 
-    rows = workload.work_per_step_rows(profile(7.8849))  # 64 x 7.88 = 504.3 (not 504.6); 504.3 / 347.3
+    # 64 x 7.88 = 504.3 (not 504.6); 504.3 / 347.3. The layer prints 7.884 in the per-layer table (three
+    # decimals), and the micro-batch's figure is that column added up as printed (sixteenth reading, 02-1)
+    rows = workload.work_per_step_rows(profile(7.8841))
     assert rows == [(1, 4096, "347.31", "347.3", "1.00x"), (64, 64, "7.88", "504.3", "1.45x")]
-    assert workload.work_growth_line(profile(7.8849)) == (
+    assert workload.work_per_step_rows(profile(7.8849))[1][2] == "7.89"  # printed 7.885 per layer: 7.89
+    assert workload.work_growth_line(profile(7.8841)) == (
         "At m=64 the layers' work is 1.45x the whole batch's: small micro-batches cost more per row here.")
     assert workload.work_growth_line(profile(5.0)).endswith("0.92x the whole batch's: small micro-batches cost "
                                                             "less per row here.")

@@ -117,3 +117,51 @@ def test_the_lookups_gap_within_noise_is_worked_in_points_of_the_roof():
     assert "below it by 16 points of the roof" in margin and "16 does not pass it" in margin
     short = " ".join(lookup.lookup_sentence(0.61, 0.05, ceiling).split())
     assert "(16 against 5 + 10 = 15 points): a limit the two roofs leave out" in short
+
+
+# --- lab 02-1: a micro-batch's work is the per-layer table's column added up as printed ----------------------------
+
+M1_MS = [3.248, 5.300, 5.223, 5.256, 5.273, 5.293, 5.239, 5.175, 20.943, 69.614, 69.871, 70.188, 5.535]
+M32_MS = [0.228, 0.274, 0.271, 0.262, 0.262, 0.264, 0.261, 0.255, 0.782, 2.417, 2.413, 2.443, 0.323]
+
+
+def _profile(per_micro_batch: float = 0.9e-3):
+    """The reader's m=1 and m=32 columns, each layer 0.4 µs under its printed figure: unrounded, the m=32
+    column adds up to 10.4498 ms (printed 10.45 before), as printed to 10.455 (10.46)."""
+    from utils.labs.balance_the_pipeline.workload import Profile
+
+    layers = {m: [(t - 0.0004) * 1e-3 for t in col] for m, col in ((1, M1_MS), (32, M32_MS))}
+    return Profile(4096, layers, per_micro_batch)
+
+
+def test_one_micro_batch_is_the_per_layer_column_added_as_printed():
+    """Reader 02-1: cell 9's m=32 column adds up to 10.455, printed 10.46 half up; cell 8 printed 10.45."""
+    from utils.labs.balance_the_pipeline import workload
+
+    profile = _profile()
+    assert [f"{workload.layer_ms(profile, 32, k):.3f}" for k in range(13)] == [f"{t:.3f}" for t in M32_MS]
+    assert f"{sum(profile.layers[32]) * 1e3:.2f}" == "10.45"  # the unrounded sum: what the table printed
+    rows = {row[0]: row for row in workload.work_per_step_rows(profile)}
+    assert rows[1][2:] == ("276.16", "276.2", "1.00x")
+    assert rows[32][2:] == ("10.46", "334.7", "1.21x")  # 32 x 10.46 = 334.72; 334.7 / 276.2 = 1.21
+
+
+# --- lab 02, other problem 2: the per-micro-batch cost is used as printed -----------------------------------------
+
+
+def test_the_per_micro_batch_cost_is_the_printed_slope_of_the_printed_steps():
+    """The reader's nearly empty pipeline: 7.65, 15.78, 60.48 ms at m = 4, 16, 64 (as printed); their
+    least-squares slope is 1804.32 / 2016 = 0.895 ms, printed 0.90, and 0.90 ms is what every figure uses."""
+    from utils.labs.balance_the_pipeline import workload
+
+    printed = {4: 7.65e-3, 16: 15.78e-3, 64: 60.48e-3}
+    assert workload.per_micro_batch_seconds(printed) == 0.9e-3
+    # unrounded steps that print the same, whose own slope (0.8948 ms) would print 0.89: the slope is worked
+    # from what the table shows, not from them
+    unrounded = {4: 7.6549e-3, 16: 15.7849e-3, 64: 60.4751e-3}
+    weights = {m: (m - 28) / 2016 for m in unrounded}  # least squares over m = 4, 16, 64 (mean 28)
+    assert f"{sum(weights[m] * t for m, t in unrounded.items()) * 1e3:.2f}" == "0.89"
+    assert [f"{workload.empty_step_ms(t):.2f}" for t in unrounded.values()] == ["7.65", "15.78", "60.48"]
+    assert workload.per_micro_batch_seconds(unrounded) == 0.9e-3
+    assert workload.per_micro_batch_seconds({4: 0.010, 16: 0.009, 64: 0.008}) == 0.0  # never below zero
+

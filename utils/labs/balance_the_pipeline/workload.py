@@ -23,7 +23,7 @@ import torch
 from torch import nn
 
 from utils import bench, devices, launch, models, precision
-from utils.claims import as_printed, printed_ratio
+from utils.claims import as_printed, half_up, printed_ratio
 from utils.lessons.model_split.balance import worker_threads
 from utils.lessons.model_split.memory import SavedActivations
 from utils.lessons.model_split.plan import lesson_settings
@@ -102,7 +102,7 @@ class Profile:
     """What the learner decides from. ``layers[m][k]``: seconds of layer k's forward + backward on ONE
     micro-batch of ``batch // m`` rows (``layers[1]``: the whole batch at once, as one worker runs it);
     ``per_micro_batch``: seconds each micro-batch costs each stage beyond its layers (the messages, the
-    schedule's own work), from a pipeline whose stages do almost nothing."""
+    schedule's own work), from a pipeline whose stages do almost nothing, as printed (0.01 ms)."""
 
     batch: int
     layers: dict[int, list[float]]
@@ -196,9 +196,17 @@ def memory_cap(profile: Profile) -> float:
 WORK_COLUMNS = ["m", "rows per micro-batch", "one micro-batch, all layers ms", "m of them ms", "vs the whole batch"]
 
 
+def layer_ms(profile: Profile, m: int, k: int) -> float:
+    """Layer ``k``'s forward + backward on one micro-batch at ``m``, ms, as the per-layer table prints it (three
+    decimals): the figure every sum of layers on the page is worked from."""
+    return as_printed(profile.layers[m][k], 3, scale=1e-3)
+
+
 def _one_micro_batch_ms(profile: Profile, m: int) -> float:
-    """One micro-batch's forward + backward through every layer at ``m``, ms, as the table prints it."""
-    return as_printed(sum(profile.layers[m]), 2, scale=1e-3)
+    """One micro-batch's forward + backward through every layer at ``m``, ms, as the table prints it: the
+    per-layer figures as printed (``layer_ms``), added up and rounded half up, so that a reader who adds the
+    per-layer table's column finds it (0.228 + ... + 0.323 = 10.455, printed 10.46)."""
+    return half_up(sum(layer_ms(profile, m, k) for k in range(len(profile.layers[m]))), 2)
 
 
 def _step_work_ms(profile: Profile, m: int) -> float:
@@ -243,14 +251,22 @@ def _empty_task() -> Task:
     return Task(build, batch, mse, name="nearly empty pipeline")
 
 
+def empty_step_ms(seconds: float) -> float:
+    """One step of the nearly empty pipeline, ms, as its table prints it (two decimals)."""
+    return as_printed(seconds, 2, scale=1e-3)
+
+
 def per_micro_batch_seconds(steps: dict[int, float]) -> float:
     """The slope of the nearly empty pipeline's step time over m (least squares): what one more micro-batch
     costs. In a two-stage pipeline each of the m + 1 slots pays it once, so it is what a micro-batch costs
-    each stage beyond its layers. Never below zero."""
-    ms, ts = list(steps), list(steps.values())
+    each stage beyond its layers. Worked from the steps as printed (``empty_step_ms``) and rounded half up to
+    the 0.01 ms the notebook prints, so that the figure every prediction uses is the printed one, and a reader
+    who fits the printed steps finds it (7.65, 15.78, 60.48 ms at m = 4, 16, 64: 0.895, printed 0.90).
+    Never below zero."""
+    ms, ts = list(steps), [empty_step_ms(t) for t in steps.values()]
     mean_m, mean_t = statistics.fmean(ms), statistics.fmean(ts)
     slope = sum((m - mean_m) * (t - mean_t) for m, t in zip(ms, ts)) / sum((m - mean_m) ** 2 for m in ms)
-    return max(slope, 0.0)
+    return max(half_up(slope, 2), 0.0) / 1e3
 
 
 def measure_profile(settings: LabSettings | None = None, repeats: int = PROFILE_REPEATS, ms=CANDIDATE_M,
