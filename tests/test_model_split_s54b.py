@@ -102,7 +102,9 @@ def test_the_chart_caption_names_the_median_round():
     spans = [Span("stage 0", "forward", 0, 0.0, 0.4), Span("stage 1", "forward", 0, 0.1, 0.5)]
     fig = report.plot_schedule(spans, simulated=True, row=row)
     label = fig.axes[0].get_xlabel()
-    assert "bars: the median round; busy: the table's, median of 3 rounds" in label and "last round" not in label
+    # t16_02 other 1: the drawn round named, and its length (500 ms beside the table's 500 ms step here)
+    assert ("bars: round 1 of 3, the median speedup's (1.60x), 500 ms, not the median step;\nbusy: the table's, "
+            "median of 3 rounds") in label and "last round" not in label
 
 
 # --- item 1: a median under the work's prediction, within noise of the profile's: no waiting named --------

@@ -70,26 +70,37 @@ def plot_schedule(spans, title: str | None = None, simulated: bool | None = None
         for text, busy in zip(sorted(labels, key=lambda t: t.get_position()[1]), row.busy):
             # from the two whole ms the table prints: the reader's own division
             text.set_text(f"busy {min(printed_ratio(busy, row.seconds, 0, 1e-3), 1.0):.0%}")
-        rounds = len(row.speedups)
-        ax.set_xlabel(ax.get_xlabel() + f"; bars: the median round; busy: the table's, median of {rounds} rounds")
+        # the bars are one round's step, not the median step the table prints: say which, and how long it took
+        drawn = drawn_round(row.speedups, _extent_ms(spans))
+        ax.set_xlabel(ax.get_xlabel() + f"; bars: {drawn};\nbusy: the table's, median of {len(row.speedups)} rounds")
     elif rounds:  # the busy labels are the drawn bars' own: say which round they are
         ax.set_xlabel(ax.get_xlabel() + "; bars and busy: " + drawn_round(rounds))
     legend = ax.get_legend()
-    if legend is not None:  # 0.5 inch under the axis, whatever the axis's height turns out to be
-        legend.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes + ScaledTranslation(0, -0.5, fig.dpi_scale_trans))
-    fig.set_size_inches(fig.get_size_inches()[0], 0.55 * len(ax.get_yticks()) + 1.7)
+    extra = 0.18 * ax.get_xlabel().count("\n")  # inches: a caption's second line pushes the legend down
+    if legend is not None:  # 0.5 inch under the axis (plus the caption's extra lines), whatever the axis's height
+        shift = ScaledTranslation(0, -0.5 - extra, fig.dpi_scale_trans)
+        legend.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes + shift)
+    fig.set_size_inches(fig.get_size_inches()[0], 0.55 * len(ax.get_yticks()) + 1.7 + extra)
     fig.tight_layout()
     return fig
 
 
-def drawn_round(rounds) -> str:
+def drawn_round(rounds, step_ms: float | None = None) -> str:
     """Which round a chart of ``PipelineRun.spans`` draws: with every round's speedup, the round of the median
     speedup by number ("round 4 of 5, the median speedup's (0.997x), not the median step"): its step need not
-    be the median step a table prints beside it. With a count alone, "the median round of 5"."""
+    be the median step a table prints beside it. ``step_ms``: the drawn bars' length, said beside it ("…
+    (1.88x), 470 ms, not the median step"), so that bars longer or shorter than the table's step are
+    explained. With a count alone, "the median round of 5"."""
     if isinstance(rounds, int):
         return f"the median round of {rounds}"
     i = median_round(rounds)
-    return f"round {i + 1} of {len(rounds)}, the median speedup's ({round_text(rounds[i])}x), not the median step"
+    ms = f", {step_ms:.0f} ms" if step_ms is not None else ""
+    return f"round {i + 1} of {len(rounds)}, the median speedup's ({round_text(rounds[i])}x){ms}, not the median step"
+
+
+def _extent_ms(spans) -> float:
+    """The drawn bars' length in ms: from the first span's start to the last span's end."""
+    return (max(s.end for s in spans) - min(s.start for s in spans)) * 1e3
 
 
 def plot_ideal(names, m: int, costs=None, title: str | None = None):
