@@ -478,14 +478,16 @@ def test_the_lookup_is_judged_against_its_write_allocate_ceiling_as_lesson_01_wo
     assert "as fast as the memory allows" in said and "below 80%" not in said, said
     # the other outcomes, against the same ceiling: the spread covers the gap, a gap within the margin, a
     # shortfall past it, and above the ceiling by more than the spread
-    covered = " ".join(lookup.lookup_sentence(0.60, 0.20, cpu).split())  # 77 - 60 = 17 points, within 20
+    covered = " ".join(lookup.lookup_sentence(0.60, 0.30, cpu).split())  # 77 - 60 = 17 points, within 0.3 x 60
     assert "below 80% of it; the gap to the ceiling, 77 - 60 = 17 points of the roof, is within its rounds' " \
-           "spread of 20% (" in covered, covered
-    margin = " ".join(lookup.lookup_sentence(0.55, 0.15, cpu).split())  # 0.77 - 0.55 = 22 points, 15 + 10
+           "spread of 30% (the slowest round minus the fastest, over their median: 18 points of the roof at " \
+           "60%)" in covered, covered
+    margin = " ".join(lookup.lookup_sentence(0.55, 0.25, cpu).split())  # 22 points, 0.25 x 55 = 14 + 10
     assert "below it by 22 points of the roof" in margin and "within noise: no effect shown" in margin, margin
-    short = " ".join(lookup.lookup_sentence(0.50, 0.10, cpu).split())  # 27 points, past 10 + 10
+    short = " ".join(lookup.lookup_sentence(0.50, 0.10, cpu).split())  # 27 points, past 0.1 x 50 = 5 + 10
     assert "below it by 27 points of the roof, past its rounds' spread of 10% (the slowest round minus the " \
-           "fastest, over their median) by over 10 points (27 against 10 + 10 = 20 points)" in short, short
+           "fastest, over their median: 5 points of the roof at 50%) by over 10 points (27 against 5 + 10 = 15 " \
+           "points)" in short, short
     assert "leave out" in short, short
     above = " ".join(lookup.lookup_sentence(0.95, 0.05, cpu).split())  # 0.95 / 0.77 = 123%
     assert "95% of the roof is 123% of that ceiling: above that ceiling" in above, above
@@ -517,13 +519,14 @@ def test_the_aimed_work_is_named_as_a_power_of_two_beside_the_attentions_own():
 
 def test_the_lookups_gap_within_the_margin_reads_plainly_with_its_sum():
     """Seventh reading: the spread read as though it were a second gap. The run's figures: 60% of the roof,
-    ceiling 0.77, spread 16%: 17 points below, against 16 + 10 = 26 (each branch above)."""
+    ceiling 0.77, spread 16% (0.16 x 60 = 10 points): 17 points below, against 10 + 10 = 20 (each branch above)."""
     op = SimpleNamespace(bytes=12.90e6 + 33.55e6, written=33.55e6)
     cpu = lookup.lookup_ceiling(op, "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", cpu=True)
     said = " ".join(lookup.lookup_sentence(0.60, 0.16, cpu).split())
     assert "60% of the roof is 78% of that ceiling: below it by 17 points of the roof, against its rounds' " \
-           "spread of 16% (the slowest round minus the fastest, over their median). A gap counts as a " \
-           "shortfall only past the spread by over 10 points (16 + 10 = 26 points); 17 does not pass it: " \
+           "spread of 16% (the slowest round minus the fastest, over their median: 10 points of the roof at " \
+           "60%). A gap counts as a shortfall only past the spread by over 10 points (10 + 10 = 20 points); 17 " \
+           "does not pass it: " \
            "within noise: no effect shown." in said, said
 
 

@@ -64,31 +64,32 @@ def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
     """The lookup's share ``f`` of its memory roof, judged against its own ceiling (``lookup_ceiling``) by the
     course's noise rule (``claims.within_noise``) with a margin: below it, a shortfall is shown only where the
     gap passes the rounds' spread by more than ``NOISE_MARGIN`` (every branch written). Every gap is said in
-    points of the roof, worked from the two printed shares ("77 - 61 = 16"), never of the ceiling's share."""
+    points of the roof, worked from the two printed shares ("77 - 61 = 16"), never of the ceiling's share, and
+    so is the spread: a spread of 19 % of the median share 61 % is 0.19 x 61 = 12 points, not 19."""
     from utils.labs.predict_the_roofline.report import AT_ROOF, rough_note  # the rules every op's share reads
 
     f, spread, room = claims.half_up(f, 2), claims.half_up(spread, 2), ceiling.room  # as printed: whole %, half up
     of_ceiling = claims.half_up(f / room, 2)
     gap = claims.half_up(room - f, 2)  # in points of the roof
+    points = claims.half_up(spread * f, 2)  # the spread is relative to the median share: in points of the roof
     spread_said = (f"its rounds' spread of {claims.percent(spread)} (the slowest round minus the fastest, over "
-                   "their median)")
-    # the spread and the margin in whole points, and their sum, as a reader adds them: "16 + 10 = 26"
-    allowed = (f"{spread * 100:.0f} + {NOISE_MARGIN * 100:.0f} = "
-               f"{round((spread + NOISE_MARGIN) * 100):.0f} points")
+                   f"their median: {points * 100:.0f} points of the roof at {claims.percent(f)})")
+    # the spread and the margin in whole points, and their sum, as a reader adds them: "12 + 10 = 22"
+    allowed = (f"{points * 100:.0f} + {NOISE_MARGIN * 100:.0f} = "
+               f"{round((points + NOISE_MARGIN) * 100):.0f} points")
     text = (f"The lookup reached {claims.percent(f)} of its memory roof; {ceiling_words(f, ceiling)}: " + (
         f"above that ceiling by more than {spread_said}: a cache served some of its bytes faster than "
         "memory, or the bandwidth, measured in the same rounds, came out low; this run does not tell which."
-        if of_ceiling > ABOVE and not within_noise(f, spread, room) else
+        if of_ceiling > ABOVE and not within_noise(f, points, room) else
         "reading only the rows its ids name, it moved what you counted about as fast as the memory allows."
         if of_ceiling >= AT_ROOF else
         f"below {AT_ROOF:.0%} of it; the gap to the ceiling, {room * 100:.0f} - {f * 100:.0f} = {gap * 100:.0f} "
-        f"points of the roof, is within {spread_said}, counted as {spread * 100:.0f} points as the course's noise "
-        "rule counts it: within noise: no effect shown."
-        if within_noise(f, spread, room) else
+        f"points of the roof, is within {spread_said}: within noise: no effect shown."
+        if within_noise(f, points, room) else
         f"below it by {gap * 100:.0f} points of the roof, against {spread_said}. A gap counts as a "
         f"shortfall only past the spread by over {NOISE_MARGIN * 100:.0f} points ({allowed}); "
         f"{gap * 100:.0f} does not pass it: within noise: no effect shown."
-        if gap <= round(spread + NOISE_MARGIN, 9) else
+        if gap <= round(points + NOISE_MARGIN, 9) else
         f"below it by {gap * 100:.0f} points of the roof, past {spread_said} by over "
         f"{NOISE_MARGIN * 100:.0f} points ({gap * 100:.0f} against {allowed}): a limit the two roofs leave "
         "out. One candidate: a gather reads rows scattered through the table, where STREAM streams long "
