@@ -49,10 +49,13 @@ def figure(name: str, mode: str | None = None) -> dict | None:
 
 
 def record(name: str, value: float, unit: str, bound: float | None = None, lesson: str = "", what: str = "",
-           mode: str | None = None, reference: float | None = None, rounds: list[float] | None = None) -> None:
+           mode: str | None = None, reference: float | None = None, rounds: list[float] | None = None,
+           reference_rounds: list[float] | None = None) -> None:
     """Add or replace one figure (others are kept: a learner may run a single lesson). Returns nothing, so
     that a notebook cell ending with it prints nothing. ``rounds``: a speed-up's paired rounds' ratios, kept so
-    that a reader (lesson 09) judges the figure with the same spread as the lesson that measured it."""
+    that a reader (lesson 09) judges the figure with the same spread as the lesson that measured it;
+    ``reference_rounds``: a reference measured in the same rounds, one per round, so that the reader pairs
+    them round by round as the lesson does (never the two medians)."""
     from utils import bench, devices
 
     mode = mode or devices.mode()
@@ -61,6 +64,8 @@ def record(name: str, value: float, unit: str, bound: float | None = None, lesso
              "hardware": bench.hardware_label(), "date": datetime.date.today().isoformat()}
     if rounds:
         entry["rounds"] = [float(x) for x in rounds]
+    if reference_rounds:
+        entry["reference_rounds"] = [float(x) for x in reference_rounds]
     figures = read(mode)
     figures[name] = entry
     file = path(mode)

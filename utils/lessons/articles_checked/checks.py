@@ -21,6 +21,8 @@ from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_abov
     PACKED_BOUND, capstone_two_devices, cnn_rounds, compression_rounds, fixed_cost, fused_verdict, inversions,
     no_spread, paired, read_by_rounds, recorded, recorded_int8_units, recorded_verdict, rounds_above_words,
     rounds_finding, rounds_record, share_of_rate, split_reference, spread_of, value)
+from utils.lessons.articles_checked.split_alone import (  # noqa: F401  (re-exported: report, verdicts, tests)
+    past_bound, split_alone_words, split_explained)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive: noise-bound"  # report.NOISY_WORDS
@@ -124,31 +126,6 @@ def explained_by_reference(record: dict) -> bool:
         spread = spread_of(record) if record.get("rounds") else 0.0
         return round(words.as_printed(record["value"], 2) - spread, 9) <= words.as_printed(reference, 2)
     return record["value"] <= record["bound"] * (1 + EXPLAINED_MARGIN)
-
-
-def split_alone_words(record: dict) -> str:
-    """Lesson 02's split without micro-batches (its bound 1x: the stages take turns); past 1x, a finding to
-    explain, with lesson 02 §3's reading of its per-process reference: explained by it, or not."""
-    text = recorded_verdict(record, 1.0)  # its bound: one device's time (the stages take turns)
-    reference = split_reference(record)
-    if not past_bound(text) or not reference:
-        return text
-    if split_explained(record, text):
-        return f"{text}; within the per-process reference {reference:.2f}x: explained by the reference (lesson 02 §3)"
-    return (f"{text}; above the per-process reference ({reference:.2f}x) too, by more than the rounds' spread "
-            f"(± {spread_of(record):.2f}): not explained by it (lesson 02 §3)")
-
-
-def split_explained(record: dict, text: str) -> bool:
-    """The split past its 1x bound within lesson 02's per-process reference, by lesson 02 §3's rule on the
-    figures as printed: the median less the rounds' spread at or under it (1.09x ± 0.02 is beyond 1.06x)."""
-    reference = split_reference(record)
-    return (past_bound(text) and bool(reference)  # rounded to 9 decimals: the float error of a difference
-            and round(words.as_printed(record["value"], 2) - spread_of(record), 9) <= words.as_printed(reference, 2))
-
-
-def past_bound(text: str) -> bool:
-    return text.startswith("above the bound")
 
 
 def faster(text: str) -> bool:

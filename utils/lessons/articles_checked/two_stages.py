@@ -14,7 +14,7 @@ from utils.lessons.articles_checked.figures import (DEVICES, reference_past_two_
                                                     rounds_past_spread, rounds_past_two_words, split_reference)
 from utils.lessons.articles_checked.wording import TWO_STAGES_SECTION
 from utils.lessons.model_split.bounds import round_above
-from utils.lessons.model_split.noise import round_text
+from utils.lessons.model_split.noise import reference_in_noise_of_one, round_text, weak_reference_words
 from utils.lessons.model_split.rounds_above import PAST_DEVICES_CAUSE  # lesson 02's words for a round past 2x
 
 REFERENCE_IS = "the bound scaled by the work each stage measured, alone in its process, against one device's"
@@ -132,18 +132,21 @@ SPLIT_LAUNCHES = (
 
 def split_above_words(record: dict) -> str:
     """The note's paragraph on lesson 02's split alone past its 1x bound, from the per-process reference this
-    run recorded (as printed): above 1x, each stage alone measured less than its share of one device's work
-    and a split within it is explained by it; at or under 1x, the stages alone cost at least one device's work
-    and it explains no split above 1x; none kept, nothing here explains it."""
-    reference = split_reference(record)
+    run recorded (as printed): above 1x and clear of it, each stage alone measured less than its share of one
+    device's work and a split within it is explained by it; within noise of 1x (its own rounds, where the ledger
+    kept them) or at or under 1x, it explains no split above 1x; none kept, nothing here explains it."""
+    reference, rounds = split_reference(record), record.get("reference_rounds")
+    how = ("round by round, each round's speedup over its own round's reference, as lesson 02 §3 reads it"
+           if rounds else "its median less the rounds' spread at or under it")
     if reference is None:
         reading = (": the ledger keeps none for this figure, so nothing on this page explains a split above 1x; "
                    "it stays a finding to explain.")
+    elif as_printed(reference, 2) > 1 and rounds and reference_in_noise_of_one(rounds):
+        reading = f", here {weak_reference_words(rounds)}, and no split above 1x is explained by it."
     elif as_printed(reference, 2) > 1:
         reading = (f", here {as_printed(reference, 2):.2f}x: each stage alone measured less than its share of one "
-                   "device's work, so a split within that reference (its median less the rounds' spread at or "
-                   "under it) is 'explained by the reference'; beyond it, the figure stays a finding to explain, "
-                   "and each row says which beside its finding.")
+                   f"device's work, so a split within that reference ({how}) is 'explained by the reference'; "
+                   "beyond it, the figure stays a finding to explain, and each row says which beside its finding.")
     else:
         reading = (f", here {as_printed(reference, 2):.2f}x, at or under the 1x bound: the stages alone cost at "
                    "least one device's work, so the reference offers no gain over 1x and explains no split above "

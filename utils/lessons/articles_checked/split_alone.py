@@ -1,0 +1,69 @@
+"""Lesson 09's reading of lesson 02's split alone (no micro-batches: the stages take turns, so its bound is 1x)
+against lesson 02's per-process reference (each stage timed alone in its own process), from the ledger. Where
+the ledger kept the reference's own rounds, the split is read round by round by lesson 02's own functions
+(``model_split.reference``), so that this page and lesson 02 §3 print one verdict; an older entry keeps only
+the medians, read by the rule lesson 02 used before it paired them."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from utils import claims as words
+from utils.lessons.articles_checked.figures import recorded_verdict, split_reference, spread_of
+from utils.lessons.model_split import reference as lesson_02
+from utils.lessons.model_split.noise import reference_reading
+
+
+def past_bound(text: str) -> bool:
+    """Whether a verdict's words put its figure past its bound (the course's words: "above the bound...")."""
+    return text.startswith("above the bound")
+
+
+def split_alone_words(record: dict) -> str:
+    """Lesson 02's split without micro-batches (its bound 1x: the stages take turns); past 1x, a finding to
+    explain, with lesson 02 §3's reading of its per-process reference: explained by it, or not. Where the
+    ledger kept the reference's own rounds, read round by round by lesson 02's own functions (each round's
+    speedup over that round's reference), the words section 3 prints."""
+    text = recorded_verdict(record, 1.0)  # its bound: one device's time (the stages take turns)
+    reference = split_reference(record)
+    if not past_bound(text) or not reference:
+        return text
+    paired = split_row(record)
+    if paired is not None:
+        said = reference_reading(paired, paired.process_bounds)
+        if lesson_02.process_reference_explains(paired):
+            return f"{text}; {said}: explained by the reference (lesson 02 §3)"
+        if lesson_02.within_process_reference(paired):
+            return (f"{text}; {said}, but the reference itself ({reference:.2f}x ± "
+                    f"{words.printed_spread(paired.process_bounds):.2f}) is within noise of 1x: it explains "
+                    "nothing (lesson 02 §3)")
+        return f"{text}; {said} (lesson 02 §3)"
+    if split_explained(record, text):
+        return f"{text}; within the per-process reference {reference:.2f}x: explained by the reference (lesson 02 §3)"
+    return (f"{text}; above the per-process reference ({reference:.2f}x) too, by more than the rounds' spread "
+            f"(± {spread_of(record):.2f}): not explained by it (lesson 02 §3)")
+
+
+def split_row(record: dict):
+    """The ledger's split as lesson 02's Row reads it (its rounds and its reference's, one per round), or None
+    where an older entry kept no reference rounds: then the medians are all there is."""
+    rounds, references = record.get("rounds"), record.get("reference_rounds")
+    if not rounds or not references or len(rounds) != len(references):
+        return None
+    return SimpleNamespace(speedups=list(rounds), process_bounds=list(references),
+                           process_bound=split_reference(record))
+
+
+def split_explained(record: dict, text: str) -> bool:
+    """The split past its 1x bound explained by lesson 02's per-process reference, by lesson 02 §3's rule:
+    round by round where the ledger kept the reference's rounds (``model_split.reference
+    .process_reference_explains``: within it, paired, and the reference itself clear of 1x); an older entry, by
+    the figures as printed: the median less the rounds' spread at or under it (1.09x ± 0.02 is beyond 1.06x)."""
+    reference = split_reference(record)
+    if not past_bound(text) or not reference:
+        return False
+    paired = split_row(record)
+    if paired is not None:
+        return lesson_02.process_reference_explains(paired)
+    # rounded to 9 decimals: the float error of a difference
+    return round(words.as_printed(record["value"], 2) - spread_of(record), 9) <= words.as_printed(reference, 2)
