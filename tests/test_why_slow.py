@@ -339,17 +339,18 @@ def test_a_fit_that_needs_a_negative_fixed_cost_does_not_hold():
     assert scaling.fixed_cost_is_negative(neg) and not scaling.fixed_cost_is_negative(ok)
     failed = report.scaling_failures(series, scaling.fit)
     assert failed["depth"] == "only with a negative fixed cost d"
-    assert failed["every axis"] == "the fixed cost d differs by axis (width +2.0 ms, depth -2.9 ms)"
+    # depth's d comes from a fit that does not hold: it is no second fixed cost (reader t17_0001 #1)
+    assert "every axis" not in failed
     said = report.scaling_sentence(series, scaling.fit)
-    one_model = "per axis only (d differs across axes), each axis with its own c and d: it fits"
-    assert f"tolerance, {one_model} within ±10% on 1 of 2 axes (width):" in said
+    assert "tolerance, holds on 1 of 2 axes (width):" in said
+    assert "depth's -2.9 ms comes from a fit that holds only with a negative fixed cost" in said
     assert "negative fixed cost (d = -2.9 ± " in said
     # the end-to-end ratio is the two printed ps per FLOP divided, as a reader would
     first, last, ratio = re.search(r"went from ([\d.]+) to ([\d.]+) ps .*?\(([\d.]+)x, end to end", said).groups()
     assert ratio == f"{float(last) / float(first):.2f}"
     verdict = report.scaling_verdict(series, scaling.fit)
-    assert verdict.startswith(f"{one_model} within ±10% on 1 of 2 axes (width); depth does not hold")
-    assert "one cost per step cannot differ by which size grows" in said
+    assert verdict.startswith("holds on 1 of 2 axes (width); depth does not hold") and "d differs" not in verdict
+    assert "one cost per step cannot differ by which size grows" not in said
     same = {"width": ok, "depth": [scaling.ScalePoint("depth", v, 2e-3 + 1e-11 * f, f, 100 * v, 1)
                                    for v, f in ((1, 1e9), (2, 2e9))]}
     assert "every axis" not in report.scaling_failures(same, scaling.fit)

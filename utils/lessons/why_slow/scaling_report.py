@@ -104,10 +104,12 @@ def scaling_verdict(series, fit, repeats: int | None = None) -> str:
     differ = fixed_costs_differ(series, fit)
     text = holds_count(status, differ) + "".join(
         f"; {axis} {read[axis]}" for axis, v in status.items() if v != "holds")
+    fitting = fitting_fixed_costs(series, fit)
     if differ:
-        text += ("; a finding across axes: the fixed cost d differs (" + ", ".join(
-            f"{axis} {d * 1e3:+.1f} ms" for axis, d in fixed_costs(series, fit).items())
-                 + "), so no one c and d model the whole step")
+        text += (f"; a finding across {_across(status)}: the fixed cost d differs ({_d_list(fitting)}), "
+                 "so no one c and d model the whole step")
+    elif len(fitting) > 1 and len(fitting) < len(status):
+        text += f"; the axes that fit agree on d ({_d_list(fitting)})"
     return text
 
 
@@ -121,8 +123,7 @@ def scaling_failures(series, fit, repeats: int | None = None) -> dict[str, str]:
         out[axis] = (f"misses by {miss_text(fit(series[axis])[1])}"
                      + (f" ({repeats} repeats a point: noisy)" if repeats < 5 else f" ({repeats} repeats a point)"))
     if fixed_costs_differ(series, fit):
-        out["every axis"] = "the fixed cost d differs by axis (" + ", ".join(
-            f"{axis} {d * 1e3:+.1f} ms" for axis, d in fixed_costs(series, fit).items()) + ")"
+        out["every axis"] = f"the fixed cost d differs by axis ({_d_list(fitting_fixed_costs(series, fit))})"
     return out
 
 
@@ -131,26 +132,75 @@ def fixed_costs(series, fit) -> dict[str, float]:
     return {axis: float(fit(pts)[0][1]) for axis, pts in series.items()}
 
 
+# The verdicts (``scaling_holds``) whose fit places d: only these axes say what a fixed cost per step is
+FITTING = ("holds", "d within noise")
+
+
+def fitting_fixed_costs(series, fit) -> dict[str, float]:
+    """The fixed cost d (seconds) of each axis whose fit holds (``FITTING``). A fit that misses, or that holds
+    only with a negative d, does not place d: its d says nothing about a second fixed cost."""
+    status = scaling_holds(series, fit)
+    return {axis: d for axis, d in fixed_costs(series, fit).items() if status[axis] in FITTING}
+
+
+def _d_list(ds: dict[str, float]) -> str:
+    """"width +7.1 ms, context +6.4 ms": fixed costs as printed everywhere."""
+    return ", ".join(f"{axis} {d * 1e3:+.1f} ms" for axis, d in ds.items())
+
+
+def _across(status: dict[str, str]) -> str:
+    """"axes" where every axis fits, else "the axes that fit": the finding is theirs alone."""
+    return "axes" if all(v in FITTING for v in status.values()) else "the axes that fit"
+
+
+def _shortest_ms(series) -> float:
+    """The shortest step measured, in ms as printed (one decimal): where d weighs most."""
+    return claims.as_printed(min(p.seconds for pts in series.values() for p in pts), 1, 1e-3)
+
+
 def fixed_costs_differ(series, fit) -> bool:
-    """A fixed cost per step is one cost, whichever size grows: the axes' fitted d should agree. They differ
-    where their range passes the fit's tolerance (±FOLLOWS) of the shortest step measured, where d weighs most."""
-    ds = fixed_costs(series, fit).values()
-    shortest = min(p.seconds for pts in series.values() for p in pts)
-    return len(ds) > 1 and max(ds) - min(ds) > FOLLOWS * shortest
+    """A fixed cost per step is one cost, whichever size grows: the fitted d of the axes whose fit holds
+    (``fitting_fixed_costs``) should agree. They differ where their range, worked from the d as printed (ms, one
+    decimal), passes the fit's tolerance (±FOLLOWS) of the shortest step measured, where d weighs most."""
+    ds = [claims.as_printed(d, 1, 1e-3) for d in fitting_fixed_costs(series, fit).values()]
+    return len(ds) > 1 and round(max(ds) - min(ds), 1) > FOLLOWS * _shortest_ms(series)
+
+
+def _unfit_d(series, fit) -> list[str]:
+    """"depth's +0.2 ms comes from a fit that misses by 17.0%": per axis whose fit does not hold, its d and why
+    that d places no fixed cost (the fit that gave it fails)."""
+    status, ds = scaling_holds(series, fit), fixed_costs(series, fit)
+    why = {"off": lambda a: f"misses by {miss_text(fit(series[a])[1])}",
+           "negative d": lambda a: "holds only with a negative fixed cost"}
+    return [f"{axis}'s {ds[axis] * 1e3:+.1f} ms comes from a fit that {why[v](axis)}"
+            for axis, v in status.items() if v not in FITTING]
 
 
 def fixed_cost_sentence(series, fit) -> str:
-    """Whether the axes' fixed costs agree, as one fixed cost per step must (both branches)."""
-    ds = fixed_costs(series, fit)
-    listed = ", ".join(f"{d * 1e3:+.1f} ms along {axis}" for axis, d in ds.items())
-    shortest = min(p.seconds for pts in series.values() for p in pts)
+    """Whether the fixed costs of the axes that fit agree, as one fixed cost per step must (every branch: they
+    differ, they agree, fewer than two axes fit). A failing axis's d is named with why it counts for nothing."""
+    fitting, unfit = fitting_fixed_costs(series, fit), _unfit_d(series, fit)
+    shortest = f"{_shortest_ms(series):.1f} ms"
+    unfit_text = "; ".join(unfit)
+    if len(fitting) < 2:
+        one = f"only {_d_list(fitting)} comes from a fit that holds" if fitting else "no axis's fit holds"
+        return (f" Fixed cost per step: {one}; {unfit_text}. So no two axes' fixed costs can be compared here, "
+                "and no second fixed cost is shown.")
+    listed = ", ".join(f"{d * 1e3:+.1f} ms along {axis}" for axis, d in fitting.items())
+    head = f" The fixed cost per step comes out {listed}" + (" (the axes that fit)" if unfit else "")
+    # one failing axis is "it", more are "they": the closing clause names what its fit cannot show
+    left = ("" if not unfit else f" ({unfit_text}: {'it is' if len(unfit) == 1 else 'they are'} left out)")
     if fixed_costs_differ(series, fit):
-        return (f" The fixed cost per step comes out {listed}: one cost per step cannot differ by which size "
-                f"grows (they differ by more than ±{FOLLOWS:.0%} of the shortest step, {shortest * 1e3:.1f} ms), "
-                "so c × FLOPs + d misses something: a cost that grows with some sizes but not as the formula's "
-                "FLOPs do. Each axis's fit describes that axis alone.")
-    return (f" The fixed cost per step comes out {listed}: within ±{FOLLOWS:.0%} of the shortest step "
-            f"({shortest * 1e3:.1f} ms) of each other, as one fixed cost per step should.")
+        return (f"{head}: one cost per step cannot differ by which size grows (they differ by more than "
+                f"±{FOLLOWS:.0%} of the shortest step, {shortest}), so c × FLOPs + d misses something: a cost "
+                f"that grows with some sizes but not as the formula's FLOPs do{left}. Each axis's fit describes "
+                "that axis alone.")
+    if unfit:
+        return (f"{head}: within ±{FOLLOWS:.0%} of the shortest step ({shortest}) of each other, as one fixed "
+                f"cost per step should; {unfit_text}, so {'it shows' if len(unfit) == 1 else 'they show'} no "
+                "second fixed cost.")
+    return (f"{head}: within ±{FOLLOWS:.0%} of the shortest step ({shortest}) of each other, as one fixed "
+            "cost per step should.")
 
 
 def scaling_sentence(series, fit) -> str:
