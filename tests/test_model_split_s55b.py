@@ -57,3 +57,36 @@ def test_an_above_the_bound_verdict_reads_the_reference_once_itself():
 def test_the_verdict_table_says_the_rule():
     first = report.verdict_table().rows[0][1]
     assert "under any verdict but 'above the bound'" in first and "'within the work-scaled reference'" in first
+
+
+# --- other problem 1: the probe's price, re-reading sections 5 and 9, says what it stands on ----------------
+
+from utils.lessons.model_split import placement  # noqa: E402
+
+
+def _placements(extra_rounds, placed_s=0.229):
+    """t17_02's section 8: +7.3 ± 2.4 ms (rounds -0.1 to +34.6 ms), the table's 229 and 214 ms, 12 more
+    messages at the probe's 0.076 ms each and 1.83 ms an activation (0.9 + 21.0 = 21.9 ms)."""
+    def row(seconds):
+        return runs.Row(32, 1, "x", seconds, 0.22, [0.1, 0.1], naive=True, speedups=[1.0])
+    return {"layers": {"row": row(0.214), "crossings": 1}, "attn/ffn": {"row": row(placed_s), "crossings": 7},
+            "extra_rounds": [x / 1e3 for x in extra_rounds],
+            "message": {"tiny": 7.6e-5, "activation": 1.83e-3, "activation_bytes": 2**20}}
+
+
+def test_the_probes_price_says_it_stands_on_one_round():
+    got = _placements([-0.1, 4.9, 7.3, 9.7, 34.6])
+    assert not placement.overpriced(got)  # the price is kept, and sections 5 and 9 are read again at it
+    said = placement.price_support(got)
+    assert said == ("The probe's price stands on the extra time's readings: at it, section 8's 12 extra messages "
+                    "would cost 0.9 + 21.0 = 21.9 ms; the extra time read 9.7 ms (the paired median plus its "
+                    "spread), 15 ms (the table's median steps' difference), 34.6 ms (the highest of 5 rounds): "
+                    "only the highest of 5 rounds allows it, so the price rests on one round")
+    # the other outcomes: two readings allow it; the price refuted (nothing to say); every reading allows it
+    two = placement.price_support(_placements([-0.1, 4.9, 7.3, 9.7, 34.6], placed_s=0.238))  # medians 24 ms apart
+    assert two.endswith("2 of 3 allow it (the table's median steps' difference and the highest of 5 rounds)")
+    assert placement.price_support(_placements([-0.1, 4.9, 7.3, 9.7, 12.0])) == ""  # overpriced: refuted
+    assert placement.overpriced(_placements([-0.1, 4.9, 7.3, 9.7, 12.0]))
+    every = placement.price_support(_placements([20.0, 22.0, 24.0, 26.0, 30.0], placed_s=0.24))
+    assert every.endswith("every one of them allows it")
+    assert placement.price_support(_placements([-5.0, -1.0, 1.0, 3.0, 30.0])) == ""  # within noise of 0

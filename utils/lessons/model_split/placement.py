@@ -410,6 +410,40 @@ def _work_split(got: dict) -> str:
             f"{as_printed(shown - more, 1):.1f} ms is waiting")
 
 
+def price_support(got: dict) -> str:
+    """Where the probe's price stands (the difference resolved, not ``overpriced``), what it stands on: the extra
+    messages' cost at that price beside each reading of the extra time ``_largest_extra`` weighs, as printed,
+    and which of them allow it. Sections 5 and 9 are read again at that price, so a price that only the highest
+    round allows is said to rest on one round. "" where the price is refuted or nothing is resolved."""
+    extra, noise, messages, fixed, in_bytes = extra_time(got)
+    if not resolved(got) or messages <= 0 or overpriced(got):
+        return ""
+    d = _sum_digits(fixed, in_bytes)
+    fixed, in_bytes = as_printed(fixed, d), as_printed(in_bytes, d)
+    cost = as_printed(fixed + in_bytes, d)  # the sum of the two printed terms, as section 8's block adds them
+    placed, layers, _ = medians_apart(got)
+    readings = [(as_printed(extra, 1) + as_printed(noise, 1), "the paired median plus its spread", 1),
+                (placed - layers, "the table's median steps' difference", 0),
+                (as_printed(extra_range(got)[1], 1), f"the highest of {len(got['extra_rounds'])} rounds", 1)]
+    listed = ", ".join(f"{value:.{digits}f} ms ({name})" for value, name, digits in readings)
+    which = _which_allow([name for value, name, _ in readings if value >= cost], len(readings))
+    return (f"The probe's price stands on the extra time's readings: at it, section 8's {messages} extra messages "
+            f"would cost {ms_text(fixed, digits=d)} + {ms_text(in_bytes, digits=d)} = {ms_text(cost, digits=d)} "
+            f"ms; the extra time read {listed}: {which}")
+
+
+def _which_allow(allow: list[str], count: int) -> str:
+    """Which readings of the extra time reach the messages' cost at the probe's price, in words."""
+    if len(allow) == count:
+        return "every one of them allows it"
+    if len(allow) == 1:  # the highest round alone: one round of five carries the price
+        rests = ", so the price rests on one round" if allow[0].startswith("the highest") else ""
+        return f"only {allow[0]} allows it{rests}"
+    if allow:
+        return f"{len(allow)} of {count} allow it ({' and '.join(allow)})"
+    return "none of them, as printed, reaches it"
+
+
 def price_ceiling(got: dict, link) -> float | None:
     """Where the placements refute the probe's price (``overpriced``), the most each extra message cost in this
     launch (``probe_refuted``'s "at most 22.6 / 12 = 1.88 ms") over the price section 5's link (``link``, a
