@@ -20,6 +20,7 @@ from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, WH
                                                     no_spread, reference_past_two_words, rounds_above,
                                                     rounds_past_two_words)
 from utils.lessons.model_split.noise import round_text
+from utils.lessons.articles_checked.reference_rounds import past_reference_clauses
 from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES, rounds_found_here
 # lesson 02 §9's readings of its schedules with two stages per device (re-exported: tests read them here)
 from utils.lessons.articles_checked.two_stages import (capitalised, explained_words,  # noqa: F401
@@ -437,10 +438,15 @@ def bench_past_reading(record: dict, reference: float | None) -> str:
 
 
 def bench_rounds_past_two(record: dict) -> str:
-    """make bench's reported rounds past 2 devices' 2x, each a finding to explain that no reference explains
-    (lesson 02's reading of such a round, ``rounds_past_two_words``); "" where none is, as printed."""
+    """make bench's reported rounds past its work-scaled reference, read as lesson 02's figures are
+    (``reference_rounds.past_reference_clauses``: a round past it beyond the rounds' spread is a finding no
+    reference explains), then its rounds past 2 devices' 2x (``rounds_past_two_words``), a finding whatever
+    the reference; "" where none is, as printed."""
+    reference = work_scaled_reference(record)
+    said = (past_reference_clauses(record, as_printed(reference, 2), "that reference")
+            if reference is not None and record.get("rounds") else [])
     rounds = rounds_past_two_words(record)
-    return f"; {rounds}" if rounds else ""
+    return "".join(f"; {clause}" for clause in said + ([rounds] if rounds else []))
 
 
 def configs_tail(m: dict, counted: bool, named: list[str] = ()) -> str:

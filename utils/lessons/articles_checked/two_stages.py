@@ -11,10 +11,11 @@ from utils.claims import as_printed, within_noise
 from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.checks import spread_of, work_scaled_reference
 from utils.lessons.articles_checked.figures import (DEVICES, reference_past_two_words, rounds_above,
-                                                    rounds_past_spread, rounds_past_two_words, split_reference)
+                                                    rounds_past_two_words, split_reference)
+from utils.lessons.articles_checked.reference_rounds import (median_words, past_reference_clauses,
+                                                             rounds_past_reference)
 from utils.lessons.articles_checked.wording import TWO_STAGES_SECTION
-from utils.lessons.model_split.bounds import round_above
-from utils.lessons.model_split.noise import reference_in_noise_of_one, round_text, weak_reference_words
+from utils.lessons.model_split.noise import reference_in_noise_of_one, weak_reference_words
 from utils.lessons.model_split.rounds_above import PAST_DEVICES_CAUSE  # lesson 02's words for a round past 2x
 
 REFERENCE_IS = "the bound scaled by the work each stage measured, alone in its process, against one device's"
@@ -62,10 +63,11 @@ def lesson_02_rounds_reading(record: dict, schedule: str, section: tuple = TWO_S
                              kind: str = "work-scaled reference", reference_is: str = REFERENCE_IS) -> str:
     """What lesson 02 found about a figure named by its single rounds (its median within its bound): the
     reference it printed (§9's and §5's work-scaled one, §3's per-process one for the split alone: ``kind``,
-    from ``section``), and which of the rounds above the bound lie past that reference too (each as lesson 02
-    prints it). Read by the one per-round rule (``rounds_past_spread``): a round past the reference and beyond
-    the median + the rounds' spread is a finding no reference explains; one past it within the spread is
-    explained by the spread; a round past 2 devices' 2x is one whatever the reference, with the causes lesson
+    from ``section``): first its median against that reference by the noise rule, then which of its rounds lie
+    past that reference (each as lesson 02 prints it), counted over all its rounds: a reference under the bound
+    is passed below the bound too (``reference_rounds``). Read by the one per-round rule
+    (``rounds_past_spread``): a round past the reference and beyond the median + the rounds' spread is a
+    finding no reference explains; one past it within the spread is explained by the spread; a round past 2 devices' 2x is one whatever the reference, with the causes lesson
     02 names for it. One treatment for every such figure, so that like rounds read alike."""
     where = sections.cite(section)
     head = f"{capitalised(where)} printed {schedule}'s {kind}"
@@ -73,42 +75,18 @@ def lesson_02_rounds_reading(record: dict, schedule: str, section: tuple = TWO_S
     if reference is None:
         return f"{head}: the ledger does not keep it, so its rounds above the bound are a finding to explain here."
     ref = as_printed(reference, 2)
-    above, past, _ = rounds_above(record)
-    spread_beyond = rounds_past_spread(record)
-    past_ref = [x for x in above if round_above(x, ref)]  # each round as lesson 02 prints it
-    beyond = [x for x in past_ref if x in spread_beyond]
-    # past the reference within the spread: explained by it, except a round past 2x, which no spread explains
-    two = [x for x in past_ref if x not in spread_beyond and x in past]
-    within = [x for x in past_ref if x not in spread_beyond and x not in past]
+    past = rounds_above(record)[1]
+    # every round past the reference, above the bound or not (a reference under the bound is passed below it)
+    beyond, two, _ = rounds_past_reference(record, ref)
     head += f", {ref:.2f}x ({reference_is})"
-    said = past_reference_clauses(record, beyond, two, within)
+    said = [median_words(record, ref, "it")] if median_words(record, ref, "it") else []
+    said += past_reference_clauses(record, ref)
     said = f"{head}: " + ("; ".join(said) if said else "its rounds above the bound lie within it")
     if past:  # lesson 02 §9 names what a round past 2x can be, beside its table
         counted = past_two_counted(record, past, beyond, two)
         said += f"; {counted}{where} names what such a round can be ({PAST_DEVICES_CAUSE})"
     beyond_two = reference_past_two_words(ref)
     return said + (f"; {beyond_two}" if beyond_two else "") + "."
-
-
-def past_reference_clauses(record: dict, beyond: list[float], two: list[float], within: list[float]) -> list[str]:
-    """The rounds past the reference, each group with what explains it (the first names the count of rounds and
-    the spread): beyond the median + the spread, a finding no reference explains; within the spread but past 2
-    devices' 2x, a finding too (neither spread nor reference explains it); within the spread, explained by it."""
-    groups = [(beyond, "beyond the rounds' spread{spread}: a finding to explain, which no "
-                       "reference explains"),
-              (two, f"within the rounds' spread{{spread}} but past {DEVICES} devices' {DEVICES}x: neither spread "
-                    "nor reference explains {them}"),
-              (within, "within the rounds' spread{spread}, which explains {them}")]
-    said = []
-    for rounds, words in groups:
-        if not rounds:
-            continue
-        first = not said  # the first group says of how many rounds, and the spread
-        said.append(f"{len(rounds)}" + (f" of its {len(record['rounds'])} rounds" if first else "")
-                    + f" past it too ({listed(rounds)}), "
-                    + words.format(spread=f" of the median (± {spread_of(record):.2f})" if first else "",
-                                   them="it" if len(rounds) == 1 else "them"))
-    return said
 
 
 def past_two_counted(record: dict, past: list[float], beyond: list[float], two: list[float]) -> str:
@@ -153,7 +131,3 @@ def split_above_words(record: dict) -> str:
                    "it: a finding to explain, as each row says.")
     return f"{PER_PROCESS}{reading} {SPLIT_LAUNCHES}"
 
-
-def listed(rounds: list[float]) -> str:
-    """Rounds as lesson 02 prints them: "2.01x, 1.99x"."""
-    return ", ".join(f"{round_text(x)}x" for x in rounds)

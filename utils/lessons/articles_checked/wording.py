@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from utils import claims, devices
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, share_of_rate,
-                                                   too_wide)
+                                                   too_wide, work_scaled_reference)
+from utils.lessons.articles_checked.reference_rounds import median_past_reference
 # per_worker_words re-exported: verdicts reads it here
 from utils.lessons.articles_checked.shares import per_worker_words, printed_share  # noqa: F401
 from utils.lessons.articles_checked import sections
@@ -71,10 +72,13 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
         both += (f"; {split} kept about half or less: one GPU idle at a time" if pct[split] <= line
                  else f"; {split} kept over {line}%: not one GPU at a time")
     best = ranked[0][0]
+    # every name printed with the top share: a tie as printed is said as a tie, never one name of two
+    tied = [name for name, _ in ranked if percent_text(kept[name]) == percent_text(kept[best])]
+    names, each = _listed(tied), (" each" if len(tied) > 1 else "")
     # "all of it" from the share itself (the speed-up as printed, 2.00x or more), never from a rounded 100%
-    lead = (f"of the figures this row reads, none kept all of each GPU's rate ({best} came nearest, "
-            f"{percent_text(kept[best])}%)" if claims.half_up(kept[best] * 100, 9) < 100
-            else f"{best} kept all of it or more")
+    lead = (f"of the figures this row reads, none kept all of each GPU's rate ({names} came nearest, "
+            f"{percent_text(kept[best])}%{each})" if claims.half_up(kept[best] * 100, 9) < 100
+            else f"{names} kept all of it or more")
     return f"{both}; {lead}; each GPU's share here, most first: {shares}"
 
 
@@ -142,8 +146,20 @@ def two_stage_parts(m, verdict_words) -> tuple[list[Part], dict[str, float]]:
         parts.append(found.part(
             f"{sections.cite(TWO_STAGES_SECTION)}'s {schedule}{', ' + setup if setup else ''}: "
             f"{r['value']:.2f}x one, {share_text(r['value'])}% each (speed-up / 2; {rounds}), against its bound of "
-            f"{r['bound']:.2f}x: {verdict_words(m, name)}; {rounds_above_words(r, sections.cite(TWO_STAGES_SECTION))}"))
+            f"{r['bound']:.2f}x: {verdict_words(m, name)}; {rounds_above_words(r, sections.cite(TWO_STAGES_SECTION))}"
+            + reference_note(r)))
     return parts, kept
+
+
+def reference_note(record: dict) -> str:
+    """Row A19's reading of a §9 median against its work-scaled reference, as lesson 02 prints it: past it by
+    more than the rounds' spread, a finding to explain; within the spread, said so; "" where the median is not
+    past it or no reference is kept (``reference_rounds.median_past_reference``)."""
+    reference = work_scaled_reference(record)
+    if reference is None:
+        return ""
+    past = median_past_reference(record, claims.as_printed(reference, 2))
+    return f"; above its work-scaled reference ({claims.as_printed(reference, 2):.2f}x) {past}" if past else ""
 
 
 def two_stages_read_words(m) -> str:

@@ -1,0 +1,82 @@
+"""A figure's median and its single rounds against the reference lesson 02 printed for it (§3's per-process one,
+§5's and §9's work-scaled ones, make bench's), counted over every round as printed: a reference under the bound
+is passed by rounds under the bound too, so the rounds above the bound alone would miscount them. One rule for
+the note's paragraphs on lesson 02 (``two_stages``), row A19 (``wording``) and make bench's runs (``report``).
+"""
+
+from __future__ import annotations
+
+from utils.claims import as_printed, within_noise
+from utils.lessons.articles_checked.checks import spread_of
+from utils.lessons.articles_checked.figures import DEVICES, rounds_above, rounds_past_spread
+from utils.lessons.model_split.bounds import round_above
+from utils.lessons.model_split.noise import round_text
+
+
+def median_past_reference(record: dict, ref: float) -> str:
+    """Lesson 02's reading of a median against its reference (``ref``, as printed), by the noise rule on the
+    figures as printed: "by more than the rounds' spread (± 0.17): a finding to explain"; "within the rounds'
+    spread (± 0.21)"; "" where the median is not above it (or no rounds were kept to give a spread)."""
+    value = as_printed(record["value"], 2)
+    if not record.get("rounds") or value <= ref:
+        return ""
+    spread = spread_of(record)
+    if within_noise(value, spread, ref):
+        return f"within the rounds' spread (± {spread:.2f})"
+    return f"by more than the rounds' spread (± {spread:.2f}): a finding to explain"
+
+
+def median_words(record: dict, ref: float, name: str = "its reference") -> str:
+    """``median_past_reference`` as a clause of its own: "its median, 1.83x, above its reference (1.61x) by more
+    than the rounds' spread (± 0.17): a finding to explain"; "" where the median is not above it."""
+    past = median_past_reference(record, ref)
+    value = as_printed(record["value"], 2)
+    shown = name if name == "it" else f"{name} ({ref:.2f}x)"  # "it": the reference just named
+    return f"its median, {value:.2f}x, above {shown} {past}" if past else ""
+
+
+def rounds_past_reference(record: dict, ref: float) -> tuple[list[float], list[float], list[float]]:
+    """Every round past the reference (each as lesson 02 prints it), in three groups: beyond the median + the
+    rounds' spread (a finding, ``claims.rounds_past_spread`` with the reference as the mark); within the spread
+    but past 2 devices' 2x (a finding too); within the spread (explained by it)."""
+    past_ref = [x for x in record["rounds"] if round_above(x, ref)]
+    beyond_spread = rounds_past_spread(record | {"bound": ref})
+    past_two = rounds_above(record)[1]
+    beyond = [x for x in past_ref if x in beyond_spread]
+    two = [x for x in past_ref if x not in beyond_spread and x in past_two]
+    within = [x for x in past_ref if x not in beyond_spread and x not in past_two]
+    return beyond, two, within
+
+
+def past_reference_clauses(record: dict, ref: float, it: str = "it") -> list[str]:
+    """The rounds past the reference, each group with what explains it (the first names the count of rounds and
+    the spread): beyond the median + the spread, a finding no reference explains; within the spread but past 2
+    devices' 2x, a finding too (neither spread nor reference explains it); within the spread, explained by it
+    (noise around the median: where the median is itself past the reference beyond it, a finding, the clause
+    says they lie around it). "too" (past
+    the bound too) only where the reference is at or above the bound, so every round past it is above it."""
+    too = " too" if ref >= as_printed(record["bound"], 2) else ""
+    # a median past the reference beyond its spread is a finding itself: rounds around it are not explained
+    median_finding = median_past_reference(record, ref).endswith("a finding to explain")
+    around = ", around a median itself past it" if median_finding else ", which explains {them}"
+    groups = [(0, "beyond the rounds' spread{spread}: a finding to explain, which no reference explains"),
+              (1, f"within the rounds' spread{{spread}} but past {DEVICES} devices' {DEVICES}x: neither spread "
+                  "nor reference explains {them}"),
+              (2, "within the rounds' spread{spread}" + around)]
+    split = rounds_past_reference(record, ref)
+    said = []
+    for index, words in groups:
+        rounds = split[index]
+        if not rounds:
+            continue
+        first = not said  # the first group says of how many rounds, and the spread
+        said.append(f"{len(rounds)}" + (f" of its {len(record['rounds'])} rounds" if first else "")
+                    + f" past {it if first else 'it'}{too} ({listed(rounds)}), "
+                    + words.format(spread=f" of the median (± {spread_of(record):.2f})" if first else "",
+                                   them="it" if len(rounds) == 1 else "them"))
+    return said
+
+
+def listed(rounds: list[float]) -> str:
+    """Rounds as lesson 02 prints them: "2.01x, 1.99x"."""
+    return ", ".join(f"{round_text(x)}x" for x in rounds)
