@@ -456,7 +456,9 @@ def test_the_wait_is_blamed_on_the_rank_that_computed_late_not_on_the_longer_ste
          "ranks": [rank(0.01281, 0.00367, 0.00112, 0.00178), rank(0.01445, 0.00140, 0.00088, 0.0)]}
     story = " ".join(report.miss_story(m, ""))
     assert "On rank 0, the rank whose split step took longer" in story and "slower rank" not in story
-    assert "0.88 ms of CPU on rank 1, the later to finish computing" in story and "1.12 ms of CPU on" not in story
+    # rank 0's other threads (1.12 ms) used more than rank 1's (0.88 ms), the rank waited for: no candidate
+    assert ("1.12 ms of CPU on rank 0 and 0.88 ms on rank 1, the rank waited for: they do not explain the gap by "
+            "themselves") in story and "one candidate for" not in story
     answer, evidence = report.miss_answer(m, "")
     assert answer[0].startswith("On rank 0") and answer[-1].startswith("The miss, part by part")
     assert evidence and not set(answer) & set(evidence) and len(answer + evidence) == len(report.miss_story(m, ""))

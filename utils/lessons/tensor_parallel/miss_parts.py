@@ -12,6 +12,7 @@ from utils.claims import as_printed, half_up
 COMPUTE_PART = "the compute beyond t1/2 and its 5 %"   # the compute's miss, less the lesson's 5 % allowance
 AFTER_PART = ("the exchange after both arrived (less the late return) beyond alpha + n/beta and the fit's "
               "error")
+WAIT_PART = "waiting for the other rank"   # observed on one clock: no allowance (``report._cause``)
 LATE_PART = "the late return (inside after the other had returned)"
 
 
@@ -27,7 +28,7 @@ def miss_parts(m: dict, slow: dict) -> dict:
         parts["the all-reduces"] = ms("allreduce") - ms("model_comm", m)
     else:
         late = ms("after_other")   # no more than the time after both arrived, as the table prints it
-        parts["waiting for the other rank"] = ms("waited")
+        parts[WAIT_PART] = ms("waited")
         parts[AFTER_PART] = ms("after_both") - late - ms("model_comm", m) * (1 + as_printed(m["residual"], 2))
         parts[LATE_PART] = late
     return {k: max(half_up(v, 2), 0.0) * 1e-3 for k, v in parts.items()}

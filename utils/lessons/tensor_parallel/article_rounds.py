@@ -1,0 +1,43 @@
+"""Section 1's article split, round by round: the rounds whose ratio passed the 1x this split cannot pass
+(its two halves run in turn), read by the course's one per-round rule (``claims.rounds_past_spread``): a
+round above 1x and above the median + the spread, as printed, is a finding to explain, whatever the median;
+one within the median + the spread is the rounds' noise. Lesson 07."""
+
+from __future__ import annotations
+
+from utils.claims import as_printed, printed_spread, round_above, rounds_past_spread
+from utils.lessons.tensor_parallel.cost import printed_median
+
+
+def _listed(rounds: list[float]) -> str:
+    """Rounds as the page prints them: "1.17x and 1.16x", "1.03x, 1.05x and 1.16x"."""
+    shown = [f"{as_printed(x, 2):.2f}x" for x in rounds]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def rounds_words(alone_rounds: list[float], split_rounds: list[float], verdict: str, load: str = "") -> str:
+    """What the rounds above 1x say, beside the article split's ``verdict``: "" where no round passed 1x as
+    printed. ``load``: the machine's load at the start, in words, for the median-above-1x branch."""
+    rounds = [a / s for a, s in zip(alone_rounds, split_rounds)]
+    above = [x for x in rounds if round_above(x, 1.0)]   # 1.00x printed is not above 1x
+    if not above:
+        return ""
+    median, spread = printed_median(rounds), printed_spread(rounds)
+    top = as_printed(median, 2) + as_printed(spread, 2)   # the median + the spread, as printed
+    band = f"the median + the spread ({as_printed(median, 2):.2f} + {as_printed(spread, 2):.2f} = {top:.2f}x)"
+    past = rounds_past_spread(above, median, spread, 1.0)
+    inside = [x for x in above if x not in past]
+    of_n = f"{len(above)} of {len(rounds)} rounds above 1x"
+    if verdict.startswith("above"):   # the median itself passed 1x: the verdict already says "a finding"
+        return (f"{of_n}, the median among them: above the bound, which this split cannot pass (its halves "
+                f"run in turn), so the rounds met the machine differently{load}, and this run does not "
+                "measure why")
+    said = []
+    if past:
+        said.append(f"rounds {_listed(past)} passed the 1x this split cannot pass, beyond {band}: a finding "
+                    "to explain (the one-device pass meeting a busier moment in those rounds is one "
+                    "candidate; not measured)")
+    if inside:
+        said.append(f"{'the other ' if past else ''}rounds above 1x ({_listed(inside)}) lie within "
+                    f"{band if not past else 'it'}: the rounds' noise around the median")
+    return f"{of_n}: " + "; ".join(said)
