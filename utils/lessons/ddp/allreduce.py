@@ -125,10 +125,27 @@ def largest(rows: list[dict]) -> dict:
     return max(rows, key=lambda r: r["bytes"])
 
 
+def peak_rows(rows: list[dict]) -> list[dict]:
+    """Every row whose busbw (a median over its repeats) prints the highest GB/s (``printed_gbs``), by size: the
+    peak as the table shows it. Two sizes that print the same figure tie; the unrounded digits pick no winner."""
+    best = max(printed_gbs(r["busbw"]) for r in rows)
+    return sorted((r for r in rows if printed_gbs(r["busbw"]) == best), key=lambda r: r["bytes"])
+
+
 def peak(rows: list[dict]) -> dict:
-    """The row of the highest busbw (a median over its repeats): the best rate this run's all-reduce reached,
-    the figure the lesson sets beside the link, wherever on the curve it lies. Lesson 03."""
-    return max(rows, key=lambda r: r["busbw"])
+    """The row of the highest busbw as printed (``peak_rows``): the best rate this run's all-reduce reached, the
+    figure the lesson sets beside the link, wherever on the curve it lies. Where sizes tie as printed, the
+    largest of them: no later size reads higher, so the curve's shape is read from there. Lesson 03."""
+    return peak_rows(rows)[-1]
+
+
+def peak_where(rows: list[dict]) -> str:
+    """"its peak (16 MiB)", or every size that ties as printed: "its peak (3.15 MiB and 16 MiB, tied as
+    printed)", so that the sentence never names one winner the table does not show. Lesson 03."""
+    tied = [_label(r["bytes"]) for r in peak_rows(rows)]
+    if len(tied) == 1:
+        return f"its peak ({tied[0]})"
+    return f"its peak ({', '.join(tied[:-1])} and {tied[-1]}, tied as printed)"
 
 
 def _at(row: dict) -> str:
