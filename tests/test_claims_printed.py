@@ -124,3 +124,13 @@ def test_medians_divide_to_rounds_the_worked_ratio_half_up():
     assert claims.medians_divide_to(1.76, 706, 400) == 1.77
     assert claims.medians_divide_to(1.77, 706, 400) is None
     assert "706 ms / 400 ms = 1.77x" in claims.medians_clause(1.76, "706 ms", "400 ms", 1.77)
+
+
+def test_rounds_on_one_side_of_a_bound_at_the_baseline_are_said_once():
+    """Lesson 07's article split (bound 1x, baseline 1x): the rounds' side was printed twice, once for the
+    baseline and once for the bound, "(every round above 1.00x) (every round above 1.00x)"."""
+    said = claims.speedup_verdict(1.02, 1.0, 0.03, rounds=[1.01, 1.02, 1.04])
+    assert said == "above the bound: a finding to explain (every round above 1.00x)", said
+    # a bound above the baseline keeps both notes: they say different things
+    both = claims.speedup_verdict(1.02, 1.5, 0.03, rounds=[1.01, 1.02, 1.04])
+    assert both == "faster, under the bound: 4% of its gain (every round above 1.00x)", both

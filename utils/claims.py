@@ -198,7 +198,8 @@ def speedup_verdict(value: float, bound: float | None = None, spread: float = 0.
     if noise and (side is None or (side == "above") == (value <= baseline)):  # rounded onto the other side
         return "within noise: no effect shown"
     note = f" (every round {side} {baseline:.2f}x)" if noise else ""
-    return _beside_bound(value, bound, spread, baseline, slower, side, rounds, shown) + note
+    said = _beside_bound(value, bound, spread, baseline, slower, side, rounds, shown)
+    return said if note and said.endswith(note) else said + note  # a bound at the baseline: said once
 
 
 def _beside_bound(value: float, bound: float | None, spread: float, baseline: float, slower: str,
