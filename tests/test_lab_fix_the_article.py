@@ -531,7 +531,7 @@ def test_the_measured_order_of_the_two_leading_cuts_is_read_out(split_us, says):
     said = lab._measured_order({1: _sent(one, 0, 0), 3: _sent(two, 0, 0)}, timed)
     assert f"{said.split('took ')[1].split(';')[0]}".endswith(says)
     assert "the ping-pong of the same sizes 162 µs and 340 µs, the model's order" in said
-    assert "cut 1's messages" in lab._measured_order({1: _sent(one, 0, 0), 3: _sent(two, 0, 0)},
+    assert "the messages of this plan's cut 1 (one of 262,144 bytes)" in lab._measured_order({1: _sent(one, 0, 0), 3: _sent(two, 0, 0)},
                                                      {"learns": timed["learns"]})
     assert lab._measured_order({1: _sent(one, 0, 0), 3: _sent(two, 0, 0)}, None) == ""
 

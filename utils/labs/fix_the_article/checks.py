@@ -33,8 +33,8 @@ from utils.labs.fix_the_article import reference as _reference  # kept out of th
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
     JUMP, SIGN_LEVEL, band_left_out, band_source, band_words, drift_sentence, fit_band, gap_of, jumped_rounds,
-    miss_answer, miss_sentence, owner_words, ping_pong_jumps, side_of, sign_test_least, size_row, table_pairs,
-    us_ratio, verdict_of, worst_residual)
+    miss_answer, miss_sentence, owner_words, ping_pong_jumps, printed_fit, side_of, sign_test_least, size_row,
+    table_pairs, us_ratio, verdict_of, worst_residual)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
 from utils.tables import Table
@@ -344,7 +344,7 @@ def check_plan(plan_split, link, runs: dict[str, SplitRun], show: bool = True) -
     def body():
         for plan in PLANS + UNSEEN_PLANS:
             x, _ = plan.case(1).batch_of()
-            for name, fit in judging_links(link).items():
+            for name, fit in judging_links(printed_fit(link)).items():  # this run's link as printed
                 answer = plan_split(plan.case(1).build(), x, fit, plan.budget)  # a fresh model each time
                 mistake = plan_mistake(plan, answer, fit, name, runs)
                 expect(mistake is None, mistake or "")
@@ -465,7 +465,9 @@ def plan_table(plan_split, link) -> Table:
     rows = []
     for plan in PLANS:
         x, _ = plan.case(1).batch_of()
-        rows.append((plan.name, *_plan_text(_try(plan_split, plan.case(1).build(), x, link, plan.budget))))
+        # the fit as printed, as the link's table works its column: a hand check finds the same µs
+        rows.append((plan.name, *_plan_text(_try(plan_split, plan.case(1).build(), x, printed_fit(link),
+                                                  plan.budget))))
     return Table(["plan (on this run's link)", "your cut", "your time on the link a step"], rows)
 
 
@@ -482,7 +484,7 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
         print("⏳ not done yet: your cuts are timed once checks 1 and 2 pass (the measurement states the "
               "answers)")
         return None
-    link = link_fit.fit
+    link = printed_fit(link_fit.fit)  # predictions from alpha and beta as printed, as in the link's table
     chosen = {}
     for plan in PLANS:
         x, _ = plan.case(1).batch_of()

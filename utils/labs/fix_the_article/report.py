@@ -14,7 +14,7 @@ from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans 
     band_source, band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, sign_test_least,
     us_ratio, verdict_of,
 )
-from utils.labs.fix_the_article.rounds import JUMP, _ping_pong_side, median_jumped, table_pairs
+from utils.labs.fix_the_article.rounds import JUMP, _ping_pong_side, median_jumped, printed_fit, table_pairs
 
 
 def prediction_misses(plan_split, link, timed: dict[str, SplitRun], link_fit=None) -> str:
@@ -152,12 +152,22 @@ def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None
     (cut1, fast), (cut2, slow) = found.items()
     if fast is None or slow is None:
         missing = cut1 if fast is None else cut2
-        return (f" None of your timed cuts sent cut {missing}'s messages: this run measured no order of the "
-                "two.")
+        # a timed cut of another plan may bear the same number and send other messages: say which are missing
+        return (f" None of your timed cuts sent the messages of this plan's cut {missing} "
+                f"({_messages_words(cuts[missing])}): this run measured no order of the two.")
     split = tuple(_us(_median(r.link_seconds())) for r in (fast, slow))
     return (f" The report timed messages of both sizes (medians of rounds taken at different moments): the "
             f"split's took {split[0]} for cut {cut1}'s and {split[1]} for cut {cut2}'s, "
             f"{_order_words(fast, slow, 'link_seconds')}; {_ping_pong_order(fast, slow)}.")
+
+
+def _messages_words(run: SplitRun) -> str:
+    """A cut's messages in words: "one of 262,144 bytes", "two of 1,024 and 4,096 bytes"."""
+    sizes = [m.nbytes for m in run.messages]
+    count = {1: "one", 2: "two"}.get(len(sizes), str(len(sizes)))
+    if len(set(sizes)) == 1:
+        return f"{count} of {sizes[0]:,} bytes"
+    return f"{count} of {', '.join(f'{n:,}' for n in sizes[:-1])} and {sizes[-1]:,} bytes"
 
 
 def _ping_pong_order(fast: SplitRun, slow: SplitRun) -> str:
@@ -214,7 +224,7 @@ def take_aways(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun],
     if timed is None:  # measured_report times your cuts only once both checks pass
         print("⏳ not done yet: the take-aways appear once checks 1 and 2 pass (they state the answers)")
         return
-    link = link_fit.fit
+    link = printed_fit(link_fit.fit)  # every worked figure from alpha and beta as printed (``printed_fit``)
     fc1, pool1, one, frozen = (runs[c.name] for c in CASES)
     share = lambda run: len(run.messages) * link.alpha / model_seconds(run, link)  # noqa: E731
     lines = [

@@ -4,6 +4,7 @@ one rule for every case (a sign test), in words printed from the run (every bran
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 
@@ -26,6 +27,19 @@ def size_row(fit, n: int, measured: float) -> tuple[float, float, float, float]:
     shown = claims.as_printed(measured, 1, 1e-6) or 0.1
     fitted = claims.as_printed(printed_time(fit, n), 1, 1e-6) or 0.1
     return shown, fitted, claims.half_up(shown / fitted, 2), claims.half_up(1 - fitted / shown, 2)
+
+
+def printed_fit(fit):
+    """``fit`` with alpha and beta as the link's sentence prints them (µs to one decimal, GB/s to two), the
+    fit every prediction of the lab is worked from, as the link's table is (``size_row``): a reader who redoes
+    2 x 114.3 µs + 524,288 bytes / 1.74 GB/s finds the printed 530 µs, not the unrounded fit's 529. Its
+    residuals are redone against the same measured times, so its band (``fit_band``) is the fit's."""
+    alpha = claims.as_printed(fit.alpha, 1, 1e-6) * 1e-6
+    beta = claims.as_printed(fit.beta, 2, 1e9) * 1e9
+    measured = _measured_times(fit)
+    residuals = tuple(1 - (alpha + n / beta) / t if math.isfinite(t) else r
+                      for n, t, r in zip(fit.sizes, measured, fit.residuals))
+    return dataclasses.replace(fit, alpha=alpha, beta=beta, residuals=residuals)
 
 
 def _measured_times(fit) -> list[float]:

@@ -202,14 +202,21 @@ def turning_limit_sentence(at, length: int, ceilings, first_ridge: float | None)
             f"measured twice moves with the machine{moved}, and at the turning length the limit moves with it.")
 
 
+_AS_PRINTED = "to 3 figures, as the tables print them (the longer of FLOPs / peak and bytes / bandwidth),"
+
+
 def predicted_again_sentence(before, now) -> str:
     """Why the table's predictions differ from those printed before the exercises: the same counts on the
-    ceilings measured again, in the rounds that timed the ops (every branch written)."""
+    ceilings measured again, in the rounds that timed the ops (every branch written). It says the counts are
+    taken to 3 figures, as the tables print them (``checks.predicted``): 1.07e+09 FLOPs / 93.0 GFLOP/s is the
+    printed 11.5 ms, where the exact 1,074,790,400 would give 11.6 (a reader's t17 check)."""
     peak_moved = claims.as_printed(before.flops, 1, 1e9) != claims.as_printed(now.flops, 1, 1e9)
     bandwidth_moved = claims.as_printed(before.bandwidth, 1, 1e9) != claims.as_printed(now.bandwidth, 1, 1e9)
     if not (peak_moved or bandwidth_moved):
-        return "The 'predicted' column is your counts on the same ceilings as the predictions before the exercises."
-    return (f"The 'predicted' column is your counts on the ceilings measured again in these rounds (peak "
+        return (f"The 'predicted' column is your counts {_AS_PRINTED} on the same ceilings as the predictions "
+                "before the exercises.")
+    return (f"The 'predicted' column is your counts {_AS_PRINTED} on the ceilings measured again in these "
+            f"rounds (peak "
             f"{now.flops / 1e9:.1f} GFLOP/s, bandwidth {now.bandwidth / 1e9:.1f} GB/s), not on those measured "
             f"before the exercises ({before.flops / 1e9:.1f} GFLOP/s, {before.bandwidth / 1e9:.1f} GB/s): the same "
             f"counts, a ceiling measured twice: {_which_moved(peak_moved, bandwidth_moved)}.")
