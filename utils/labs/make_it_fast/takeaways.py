@@ -123,7 +123,7 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
                   f"optimizer) took {share_text(compute)} of the slow script's step "
                   f"({rows_text(ref, 'forward and backward', 'optimizer')}){rate}. The slow script's workers "
                   f"asked for {os.cpu_count()} threads each (os.cpu_count() on this machine), yours computed "
-                  f"with {threads} each, on {runs[0]['cores']} cores; {timed}."),
+                  f"with {threads} each, on {runs[0]['cores']} cores. {timed[:1].upper()}{timed[1:]}."),
         (sum(waits.values()), f"Evaluating and saving took {share_text(sum(waits.values()))} of the slow "
                               f"script's step ({rows_text(ref, 'evaluate', 'checkpoint')}; the largest, "
                               f"{largest!r}, {share_text(waits[largest])}), a region's time including "

@@ -116,14 +116,95 @@ def _percent(ms: float, of_ms: float) -> float:
     return claims.half_up(100 * ms / of_ms, 0) if of_ms > 0 else float("inf")
 
 
-def _candidates(rest_ms: float, kept: float) -> str:
-    """The miss the threads' saving leaves, and what may hold it: named as candidates, since this run times
-    none of them apart (the kept regions first: they ran at the slow count too, and can hold at most their
-    own ms)."""
+def _bases(timed: dict, fb_ms: float) -> list[float]:
+    """The ms a step of forward and backward at the slow count that the speed-up is scaled to, as printed:
+    timed alone (``ACCUMULATE`` x the rounds' median a micro-batch, as printed: 4 x 166.3 = 665), where this
+    run kept the rounds' ms, then the profile's (``fb_ms``, under the profiler). Both are readings of the same
+    work: the profiled one may hold the profiler's overhead, which the speed-up was not timed on."""
+    bases = [claims.as_printed(fb_ms, 0)]
+    if timed["slow_ms"]:
+        per = claims.as_printed(statistics.median(timed["slow_ms"]), 1)
+        bases.insert(0, claims.as_printed(script.ACCUMULATE * per, 0))
+    return bases
+
+
+def _beside_the_profile(timed: dict, fb_ms: float) -> str:
+    """The slow count's forward and backward timed alone (the rounds' median a micro-batch, times
+    ``ACCUMULATE``) beside the profile's at the same count, under the profiler (cell 11's row), and how far
+    apart they are: that gap is a candidate of its own in the miss. Empty where no ms were kept."""
+    if not timed["slow_ms"]:
+        return ""
+    per, fb = claims.as_printed(statistics.median(timed["slow_ms"]), 1), claims.as_printed(fb_ms, 1)
+    alone, profiled = _bases(timed, fb_ms)
+    gap = profiled - alone
+    apart = (f"{profiled:.0f} - {alone:.0f} = {gap:.0f} ms more" if gap > 0 else
+             f"{alone:.0f} - {profiled:.0f} = {-gap:.0f} ms less" if gap < 0 else "as much")
+    return (f". At {timed['slow']} threads a micro-batch took a median {per:.1f} ms timed alone, "
+            f"{script.ACCUMULATE} x {per:.1f} = {alone:.0f} ms a step; under the profiler, forward and backward "
+            f"took {profiled:.0f} ms a step ({fb:.1f} / {script.ACCUMULATE} = "
+            f"{claims.half_up(fb / script.ACCUMULATE, 1):.1f} ms a micro-batch), {apart} at the same count")
+
+
+def _saving_text(bases: list[float], value: float) -> str:
+    """What the speed-up saves on each basis (``_bases``), worked from the printed figures. Scaling the
+    profiled ms assumes the profiler's overhead shrank in the speed-up's ratio: not measured, so said."""
+    worked = [f"{ms:.0f} - {ms:.0f} / {value:.2f} = {_saved_ms(ms, value):.0f} ms" for ms in bases]
+    if len(bases) == 1:
+        return (f". Scaled to the profile's {bases[0]:.0f} ms a step of it (under the profiler, the speed-up "
+                f"without it), the launcher's count saves {worked[0]} a step")
+    shrank = ", if the profiler's overhead shrank in the same ratio (not measured)" if bases[1] > bases[0] else ""
+    return (f". Scaled to the {bases[0]:.0f} ms timed alone, the launcher's count saves {worked[0]} a step; "
+            f"scaled to the profiled {bases[1]:.0f} ms, it saves {worked[1]}{shrank}")
+
+
+def _ends(value: float, spread: float, ratios: list) -> tuple[float, float, str]:
+    """The speed-up's low and high ends across its ±, each kept within the rounds as printed (a wide spread
+    can reach below the slowest round, even below 0x: no round ran that slow), and the words for a clipped end."""
+    shown = [claims.as_printed(r, 2) for r in ratios]
+    low, high = claims.half_up(value - spread, 2), claims.half_up(value + spread, 2)
+    notes = []
+    if low < min(shown):
+        low = min(shown)
+        notes.append(f"its low end at the slowest round, {low:.2f}x")
+    if high > max(shown):
+        high = max(shown)
+        notes.append(f"its high end at the fastest round, {high:.2f}x")
+    return low, high, "".join(f", {note}" for note in notes)
+
+
+def _rest_text(low: float, high: float) -> str:
+    """The miss the saving leaves, as printed: "the other 215 ms", "the other 215 to 573 ms", or "the rest,
+    up to 573 ms" where the largest saving covers the whole miss."""
+    low = max(low, 0.0)
+    if low == high:
+        return f"the other {high:.0f} ms"
+    return f"the rest, up to {high:.0f} ms" if not low else f"the other {low:.0f} to {high:.0f} ms"
+
+
+def _candidates(rest: str, kept: float, gap: str = "") -> str:
+    """The miss the threads' saving leaves (``rest``, ``_rest_text``'s), and what may hold it: named as
+    candidates, since this run times none of them apart (the kept regions first: they ran at the slow count
+    too, and can hold at most their own ms; then ``gap``, the profiled forward and backward over the timed,
+    where this run kept both; where it did not, the profiler's overhead in general)."""
     first = f"the kept regions above (up to {kept:.0f} ms of it), " if kept else ""
-    return (f"; the other {rest_ms:.0f} ms: {first}your script's other changes inside forward and backward "
+    if gap:  # three candidates or more: a sentence of their own
+        return (f". {rest[0].upper()}{rest[1:]} of the miss: candidates not timed apart, {first}{gap}, and your "
+                "script's other changes inside forward and backward (fewer all-reduces a step, for one)")
+    return (f"; {rest}: {first}your script's other changes inside forward and backward "
             "(fewer all-reduces a step, for one) and the profiler's own overhead on the slow script's step, "
             "candidates not timed apart")
+
+
+def _gap_text(bases: list[float], value: float) -> str:
+    """The profiled forward and backward over the one timed alone, a candidate of its own (the profiler's
+    overhead, or the profiled run's share of the cores), with how much of it the profiled scaling counts as
+    the threads'. Empty with one basis, or where the profiled ms are no more than the timed."""
+    if len(bases) < 2 or bases[1] <= bases[0]:
+        return ""
+    counted = _saved_ms(bases[1], value) - _saved_ms(bases[0], value)
+    return (f"forward and backward's {bases[1] - bases[0]:.0f} ms more under the profiler than timed alone (the "
+            f"profiled scaling counts {_saved_ms(bases[1], value):.0f} - {_saved_ms(bases[0], value):.0f} = "
+            f"{counted:.0f} ms of it as the threads')")
 
 
 def _range(low: float, high: float) -> str:
@@ -131,73 +212,80 @@ def _range(low: float, high: float) -> str:
     return f"{low:.0f}%" if low == high else f"{low:.0f}%-{high:.0f}%"
 
 
-def _share_text(saved: float, ends: tuple, miss_ms: float, kept: tuple) -> tuple[str, float, float]:
+def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: str) -> tuple[str, float, float]:
     """The saving's share of the part of the miss forward and backward can hold, like with like: the whole miss
     where the prediction keeps nothing else (``kept`` none), else from the miss less the most the kept regions
-    could save (all their ms) up to the whole miss. Returns the words and the ends across the ± (``ends``:
-    the ms saved at the speed-up less and plus its spread), as printed."""
+    could save (all their ms) up to the whole miss. ``saved``: the least and most ms saved across the bases;
+    ``ends``: the same at the speed-up's low and high ends (``_ends``; ``notes``: its clipped ends). Returns the
+    words and the shares' ends, as printed."""
     kept_most, worked = kept
     part = miss_ms - kept_most  # the least of the miss forward and backward can hold
     low, high = _percent(ends[0], miss_ms), _percent(ends[1], part)
-    centre = (_percent(saved, miss_ms), _percent(saved, part))
-    across = f" ({_range(low, high)} across its ±)" if (low, high) != centre else ""
+    centre = (_percent(saved[0], miss_ms), _percent(saved[1], part))
+    across = f" ({_range(low, high)} across its ±{notes})" if (low, high) != centre else ""
+    either = " on either scaling" if saved[0] != saved[1] else ""
     if not kept_most:
-        return f", {centre[0]:.0f}%{across} of the prediction's {miss_ms:.0f} ms miss", low, high
-    said = (f" on forward and backward alone; the prediction's {miss_ms:.0f} ms miss also holds what the "
-            f"other regions it keeps saved (the optimizer, and the evaluations and checkpoints it keeps: "
-            f"{worked} ms as profiled, at the slow script's count too, not timed apart), at most those "
-            f"{kept_most:.0f} ms")
+        return f". That is{either} {_range(*centre)}{across} of the prediction's {miss_ms:.0f} ms miss", low, high
+    said = (f". The prediction's {miss_ms:.0f} ms miss also holds what the other regions it keeps saved: the "
+            f"optimizer, and the evaluations and checkpoints it keeps ({worked} ms as profiled, at the slow "
+            f"script's count too, not timed apart), at most those {kept_most:.0f} ms")
     if part <= 0:  # they could hold it all: forward and backward's part has no floor, the share no ceiling
-        across = f" ({low:.0f}% or more across its ±)" if low != centre[0] else ""
-        said += f", so the saving is {centre[0]:.0f}% or more{across} of forward and backward's part"
+        across = f" ({low:.0f}% or more across its ±{notes})" if low != centre[0] else ""
+        said += f". So the saving{either} is {centre[0]:.0f}% or more{across} of forward and backward's part"
         return said, low, high
-    said += (f", so forward and backward's part of it is {part:.0f} to {miss_ms:.0f} ms, and the saving is "
-             f"{_range(*centre)}{across} of that part")
+    said += (f". So forward and backward's part of it is {part:.0f} to {miss_ms:.0f} ms. The saving{either} "
+             f"is {_range(*centre)}{across} of that part")
     return said, low, high
 
 
-def _share_of_miss(fb_ms: float, value: float, spread: float, miss_ms: float, kept: tuple = (0.0, "")) -> str:
-    """What the saving on forward and backward is of its part of the prediction's miss (``miss_ms``; ``kept``:
-    ``kept_ms``'s, the other regions the prediction keeps), and the branch, judged on the shares as printed
-    (whole percent, half up): more than the whole miss even at the speed-up's low end, part of even the least
-    part forward and backward can hold at its high end, or within noise of that part."""
-    saved = _saved_ms(fb_ms, value)
-    ends = (_saved_ms(fb_ms, value - spread), _saved_ms(fb_ms, value + spread))
-    said, low, high = _share_text(saved, ends, miss_ms, kept)
-    rest = _candidates(miss_ms - saved, kept[0])
+def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list, miss_ms: float,
+                   kept: tuple = (0.0, "")) -> str:
+    """What the saving on forward and backward (scaled to each of ``bases``) is of its part of the prediction's
+    miss (``miss_ms``; ``kept``: ``kept_ms``'s, the other regions the prediction keeps), and the branch, judged
+    on the shares as printed (whole percent, half up) across both scalings and the speed-up's ± (kept within
+    the rounds): more than the whole miss even at the low end, part of even the least part forward and
+    backward can hold at the high end, the whole miss across the ±, or not told apart (the ± reaching both)."""
+    savings = [_saved_ms(ms, value) for ms in bases]
+    low_x, high_x, notes = _ends(value, spread, ratios)
+    saved = (min(savings), max(savings))
+    ends = (min(_saved_ms(ms, low_x) for ms in bases), max(_saved_ms(ms, high_x) for ms in bases))
+    said, low, high = _share_text(saved, ends, miss_ms, kept, notes)
+    rest = _candidates(_rest_text(miss_ms - saved[1], miss_ms - saved[0]), kept[0], _gap_text(bases, value))
     if low > 100:
         return said + ": more than the whole miss, a finding to explain"
     if high < 100:
         return said + ": part of it" + rest
-    if saved >= miss_ms or not kept[0]:
+    if low >= 100:  # the low end touches the whole as printed: nothing across the ± falls short of it
         left = f", leaving none of it to the other kept regions' {kept[0]:.0f} ms" if kept[0] else ""
         return said + ": the threads explain the whole miss, within noise" + left
     if miss_ms - kept[0] <= 0:
         return said + ": how much of that part the threads explain is not told apart here" + rest
-    return said + ": the threads may explain forward and backward's whole part, within noise" + rest
+    # the range reaches past the whole and below it: one reading is not told from the other
+    if saved[0] >= miss_ms:  # every scaling's median covers the miss; only its ± leaves some of it
+        rest = _candidates(_rest_text(0.0, miss_ms - ends[0]), kept[0], _gap_text(bases, value))
+        medians = "every scaling's median covers" if len(bases) > 1 else "the median covers"
+        return (said + f": {medians} the whole miss, but its ± reaches {low:.0f}%, so whether the threads "
+                "explain all of it is not told apart here" + rest)
+    return said + ": whether the threads explain all of it is not told apart here" + rest
 
 
-def _beside_the_profile(timed: dict, fb_ms: float) -> str:
-    """The slow count's ms a micro-batch, timed without the profiler (the rounds' median), beside the profile's
-    forward and backward a micro-batch at the same count, under it (cell 11's row over ``ACCUMULATE``, as
-    printed): the speed-up is scaled to the profiled ms, so the reader sees how far apart the two are."""
-    if not timed["slow_ms"]:
-        return ""
-    fb, per = claims.as_printed(fb_ms, 1), script.ACCUMULATE
-    median = statistics.median(timed["slow_ms"])
-    return (f"; at {timed['slow']} threads a median {median:.1f} ms a micro-batch, the profile's {fb:.1f} / "
-            f"{per} = {claims.half_up(fb / per, 1):.1f} ms under the profiler")
+def _rounds_text(timed: dict) -> str:
+    """The rounds' ratios as printed, slowest first, so that a reader sees how far they spread."""
+    shown = ", ".join(f"{claims.as_printed(r, 2):.2f}x" for r in sorted(timed["ratios"]))
+    return (f". Its {len(timed['ratios'])} paired rounds (one micro-batch each, on the same two workers after "
+            f"the profile, after a warm-up) ran, slowest first: {shown}")
 
 
 def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
                      reading: dict | None = None) -> str:
-    """The take-away on the threads, from this run: how much faster the slow script's forward and backward ran
-    at the launcher's thread count than at its own (the paired rounds' median ± spread, claims' verdict), and,
-    scaled to the profile's ``fb_ms`` a step, what share of the prediction's miss (``miss_ms``, as printed;
-    None where the prediction did not miss under the measured step) that accounts for: of the part of the miss
-    forward and backward can hold, the other regions the prediction keeps (from ``reading``, the profile's
-    reading; None: none kept) holding the rest. ``timed``: from ``time_thread_counts``; None where this run did
-    not time them."""
+    """The take-away on the threads, from this run, in short sentences: how much faster the slow script's
+    forward and backward ran at the launcher's thread count than at its own (the paired rounds' median ±
+    spread, claims' verdict, and the rounds), and, scaled to that work's ms a step timed alone and to the
+    profile's ``fb_ms``, what share of the prediction's miss (``miss_ms``, as printed; None where the
+    prediction did not miss under the measured step) that accounts for: of the part of the miss forward and
+    backward can hold, the other regions the prediction keeps (from ``reading``, the profile's reading; None:
+    none kept) holding the rest. ``timed``: from ``time_thread_counts``; None where this run did not time
+    them. Starts in lower case: the take-away goes on from its own clause."""
     if not timed:
         return NOT_TIMED
     slow, launcher, ratios = timed["slow"], timed["launcher"], timed["ratios"]
@@ -207,23 +295,20 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
     verdict = claims.speedup_verdict(value, None, spread, rounds=ratios, slower="its own count ran faster")
     verdict = verdict.replace("than the baseline", f"than at its own {slow}")  # the baseline here: its own count
     plural = "s" if launcher > 1 else ""
-    said = (f"timed alone, without the profiler, on the same two workers after the profile (one micro-batch, "
-            f"{len(ratios)} paired rounds after a warm-up{_beside_the_profile(timed, fb_ms)}), the slow "
-            f"script's forward and backward ran {value:.2f}x ± {spread:.2f} as fast at the launcher's "
-            f"{launcher} thread{plural} (cores // workers) as at its {slow}: {verdict}")
+    said = (f"timed alone, without the profiler, the slow script's forward and backward ran {value:.2f}x ± "
+            f"{spread:.2f} as fast at the launcher's {launcher} thread{plural} (cores // workers) as at its "
+            f"{slow}: {verdict}")
     none = (f"the threads explain none of the prediction's {miss_ms:.0f} ms miss" if miss_ms and miss_ms > 0
             else "the thread count saved nothing measured here")
     if not verdict.startswith("faster"):  # within noise of 1x, equal as printed, or the slow count faster
-        return said + f"; so {none}"
-    fb = claims.as_printed(fb_ms, 0)
+        return said + f"; so {none}" + _rounds_text(timed)
     said += (f" (no bound beside it: a thread count's ceiling is the cores, and both counts ran on the same "
              f"{slow} cores, so the gain is what oversubscribing them cost)")
-    saved = (f"; scaled to the profile's {fb:.0f} ms a step of it (under the profiler, the speed-up without "
-             f"it), the launcher's count saves {fb:.0f} - {fb:.0f} / {value:.2f} = {_saved_ms(fb, value):.0f} ms "
-             "a step")
+    bases = _bases(timed, fb_ms)
+    said += _rounds_text(timed) + _beside_the_profile(timed, fb_ms) + _saving_text(bases, value)
     if not miss_ms or miss_ms <= 0:
         # the prediction keeps forward and backward as profiled: a step that meets it did not show the saving
-        return said + saved + (", beside a prediction (forward and backward as profiled) that did not miss under "
-                               "your step: your step did not show that saving, a finding to explain")
+        return said + (". Beside a prediction (forward and backward as profiled) that did not miss under your "
+                       "step, your step did not show that saving: a finding to explain")
     kept = kept_ms(reading) if reading else (0.0, "")
-    return said + saved + _share_of_miss(fb, value, spread, miss_ms, kept)
+    return said + _share_of_miss(bases, value, spread, ratios, miss_ms, kept)
