@@ -46,7 +46,7 @@ def test_precision_says_where_the_rest_of_its_bound_went_from_printed_figures():
     assert "250.0 / 1.53 = 163.4 ms against the bound's 35.5 + 91.1 = 126.6 ms, 36.8 ms short" in said
     assert "in fp32 they ran at 92% of theirs (section 2)" in said   # 94.9 / 103.3, as section 2 prints it
     assert "(0.92 × 223.6 = 205.7 GFLOP/s) their 20.36 GFLOP take 99.0 ms, 7.9 ms more: 21% of the" in said
-    assert "The other 28.9 ms are what the bound holds still: the casts" in said   # 36.8 - 7.9
+    assert "The other 28.9 ms are the casts autocast adds, any growth of the 35.5 ms" in said   # 36.8 - 7.9
     assert "35.5 ms outside the matmuls" in said and "not timed here" in said
 
 
@@ -58,7 +58,7 @@ def test_precision_shortfall_other_outcomes():
     assert report.precision_shortfall(_profile(), 2.00, PEAKS).endswith(": no shortfall to place.")
     # matmuls at (or above) their fp32 peak: their rate places none of it
     none = report.precision_shortfall(_profile(), 1.53, {"fp32": 90.0e9, "bf16": 223.6e9})
-    assert "reached their peak, so their rate accounts for none of it. The 36.8 ms are what the bound" in none
+    assert "reached their peak, so their rate accounts for none of it. The 36.8 ms are the casts autocast adds" in none
     # a bound from the peaks' ratio alone (no FLOPs): no sentence
     from utils.lessons.putting_it_together import guide
     assert report.precision_shortfall(guide.Profile({"matmul": 0.2}, peak_ratio=2.0), 1.5, PEAKS) == ""

@@ -264,7 +264,7 @@ def optimizer_step(plan: devices.Plan, shape: Shape, n: int, profile: Profile | 
     share = profile.optimizer_share if profile is not None else None
     arith = ""
     if share is not None:
-        share = claims.as_printed(share, 3)   # as printed (3.0%, 0.030): the bound is the reader's division
+        share = claims.half_up(share, 3)   # as printed (3.3%, 0.033), half up: the bound is the reader's division
         bound = 1 / (1 - share)
         arith = (f"the for-loop AdamW step is {share:.1%} of a step: fused, at most 1/(1 - {share:.3f}) = "
                  f"{bound:.3f}x")

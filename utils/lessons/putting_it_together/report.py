@@ -325,7 +325,7 @@ def precision_shortfall(profile: guide.Profile | None, gain: float, peaks: dict[
     said = head + f", {gap:.1f} ms short. The bound prices the matmuls at the full {low} peak"
     if share >= 1:
         return said + (f"; in fp32 they reached their peak, so their rate accounts for none of it. The "
-                       f"{gap:.1f} ms are {_held_still(outside, low)}")
+                       f"{gap:.1f} ms are {_rest_of_shortfall(outside, low)}")
     at_share = claims.half_up(share * peak, 1)
     slow = claims.half_up(gflop / at_share * 1e3, 1)
     extra = claims.half_up(slow - at_low, 1)
@@ -337,14 +337,17 @@ def precision_shortfall(profile: guide.Profile | None, gain: float, peaks: dict[
              "timed here).")
     if extra >= gap:
         return said
-    return said + f" The other {claims.half_up(gap - extra, 1):.1f} ms are " + _held_still(outside, low)
+    return said + f" The other {claims.half_up(gap - extra, 1):.1f} ms are " + _rest_of_shortfall(outside, low)
 
 
-def _held_still(outside: float, low: str) -> str:
-    """What the precision bound holds unchanged, named as the rest of its shortfall."""
-    return (f"what the bound holds still: the casts autocast adds and the {outside:.1f} ms outside the "
-            f"matmuls (section 2's other rows), which {low} does not speed up and may slow; this run does not "
-            f"time them apart in the {low} step (a profile of that step would).")
+def _rest_of_shortfall(outside: float, low: str) -> str:
+    """The rest of the precision bound's shortfall, named: what this run does not time apart."""
+    # the parts outside the matmuls are inside the bound already (at their fp32 time): only their growth
+    # can be part of the shortfall, so they are named as growth, never as a share of its ms
+    return (f"the casts autocast adds, any growth of the {outside:.1f} ms outside the matmuls (section 2's "
+            f"other rows; the bound keeps them at their fp32 time, and {low} does not speed them up and may "
+            f"slow them), and {low} matmuls further below their peak than fp32's were; this run does not time "
+            f"them apart in the {low} step (a profile of that step would).")
 
 
 def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
