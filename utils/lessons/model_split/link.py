@@ -304,7 +304,7 @@ def _at_ceiling(rows: list[Row], link: Link, ceiling: float, changed: int, whose
 
 
 def _at_probe_price(rows: list[Row], link: Link, ratio: float, ceiling: float | None = None,
-                    whose: str = "section 5") -> str:
+                    whose: str = "section 5", either: str = "either price") -> str:
     """Section 5's (``whose``) per-row reading of the link read again with every message ``ratio`` times
     dearer (the probe's price, as printed): the largest share at both prices, then every row whose reading changes, with
     its arithmetic ("" where no row lost time). ``ceiling``: where section 8's placements refute the probe's
@@ -324,7 +324,7 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float, ceiling: float | 
     said += f" Every losing row, at the fit's price then the probe's: {_moves(short, link, ratio)}."
     if not changed:
         return said + (f" Every row's reading of the link in {whose} ({len(short)} rows) stands at "
-                       "either price.")
+                       f"{either}.")
     if ceiling is not None:
         return said + _at_ceiling(rows, link, ceiling, len(changed), whose)
     return said + (f" {cap}'s reading changes for {len(changed)} of {len(short)} rows: this run does not "
@@ -373,12 +373,13 @@ def price_table(rows: list[Row], link: Link, ratio: float, refuted: bool = False
 
 
 def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False,
-               ceiling: float | None = None) -> str:
+               ceiling: float | None = None, figures: tuple[float, float, int] | None = None) -> str:
     """Section 8's visible line on the probe: its price against section 5's, and, only where the block below
     reads section 5's link verdicts again (``rereads``), how many of them change at the probe's price.
     ``refuted``: the placements' extra messages cost less than the probe's price in this launch
     (``placement.overpriced``): then the re-reading is said not to hold here, whatever it changes, and, with
-    ``ceiling`` (the most a message cost there, times the fit's price), how many readings change up to it."""
+    ``ceiling`` (the most a message cost there, times the fit's price), how many readings change up to it.
+    ``figures``: (the 4-byte probe, the activation, its bytes): how many change at the probe's two figures."""
     said = f"One activation, timed here: {ratio:.1f}x the price section 5 used"
     if not rereads(rows):
         return said
@@ -394,6 +395,11 @@ def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False,
             said += (f"; at the most a message cost there ({c:.1f}x the fit's price), " +
                      (f"{len(moved)} of {len(short)} change" if moved else f"all {len(short)} stand"))
             said += _ceiling_conclusion(len(moved), len(short))
+    if figures:  # (4-byte probe s, activation s, its bytes): the rows priced per message, not by one ratio
+        moved = fixed_cost_moved(rows, link, *figures)
+        said += (f"; at the probe's own fixed and per-byte cost, {len(moved)} of {len(short)} change: "
+                 "not decided by this run" if moved else
+                 f"; at the probe's own fixed and per-byte cost, all {len(short)} stand too")
     return said
 
 
@@ -508,7 +514,8 @@ def probe_price(probe: float, link: Link, n_bytes: int) -> float:
 
 
 def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, recorded: Link | None = None,
-                  unpinned: Link | None = None, rows: list[Row] | None = None, ceiling: float | None = None) -> str:
+                  unpinned: Link | None = None, rows: list[Row] | None = None, ceiling: float | None = None,
+                  tiny: float | None = None) -> str:
     """Section 8's check of the price section 5 used: one activation of ``n_bytes``, timed in section 8's
     launch (``probe``, s, the median of its round trips, halved), against ``link`` (the one section 5's
     arithmetic used, whose ``largest_share`` of a step it printed), in both directions; then, where given,
@@ -518,7 +525,8 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     section 5 promises, within the fit's accuracy or beyond it, and the sentence says which readings change.
     ``ceiling``: where section 8's placements refute the probe's price (``placement.price_ceiling``), the most
     a message cost there, times the fit's price: the rows are read at it too, and only those whose word
-    changes up to it are not decided (``_at_ceiling``)."""
+    changes up to it are not decided (``_at_ceiling``). ``tiny``: the same launch's 4-byte message (s), the
+    probe's fixed cost: the rows are read again at the probe's two figures (``fixed_cost_reading``)."""
     fitted = message_time(link, n_bytes)
     ratio, size = probe_price(probe, link, n_bytes), f"{n_bytes / 2**20:.1f} MiB"
     said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {sig_text(fitted, 3, 1e-3)} ms for "
@@ -536,7 +544,11 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
         said += (f"beyond the fit's accuracy (±{link.accuracy:.0%}): section 5's link times may run "
                  f"{'short' if how == 'above' else 'long'} by about as much (its largest share of a step, "
                  f"{largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).")
-    said += _at_probe_price(rows or [], link, ratio, ceiling)  # section 5 promised it: at either price, every row
+    # one ratio at 1 MiB prices every size alike: with the 4-byte probe, the rows are priced at its two figures too
+    either = "either price" if tiny is None else f"the fit's price and at {as_printed(ratio, 1):.1f}x it"
+    said += _at_probe_price(rows or [], link, ratio, ceiling, either=either)  # section 5 promised it: every row
+    if tiny is not None and rereads(rows or []):
+        said += " " + fixed_cost_reading(rows or [], link, tiny, probe, n_bytes)
     # priced as link_sources prints them (message_time: α and β as printed), one price per message on the page
     # "section 5's fit" alone names the pinned fit priced above: this one is the fit of the unpinned layout
     others = ([f"{_ms(unpinned, n_bytes):.2f} ms by the fit section 5 made of that layout"] if unpinned else []) + (
@@ -546,3 +558,43 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
                  + " and ".join(others) + ": this probe, like section 5's price, was timed between workers "
                  "pinned to their own cores, as every timing launch of this lesson.")
     return said
+
+
+def probe_link_time(r: Row, tiny: float, activation: float, n_bytes: int) -> float:
+    """A row's messages (s) priced with the probe's own two figures, as section 8 prints them: each message the
+    4-byte probe's time (0.086 ms, its fixed cost), each MiB the activation's time less that (1.78 - 0.086 ms per
+    MiB): 16 x 0.086 + 2 x 1.694 = 4.8 ms. Not one ratio at 1 MiB: a small message pays mostly its fixed cost."""
+    fixed = as_printed(tiny, 3, 1e-3)
+    per_mib = max(as_printed_sig(activation, 3, 1e-3) - fixed, 0.0) / (n_bytes / 2**20)
+    return (r.messages * fixed + r.bytes_sent / 2**20 * per_mib) * 1e-3
+
+
+def probe_share(r: Row, tiny: float, activation: float, n_bytes: int) -> float:
+    """A row's share of its loss at the probe's two figures, from the two ms as printed (4.8 / 40.8 = 12%)."""
+    return half_up(printed_ratio(probe_link_time(r, tiny, activation, n_bytes), lost_time(r), 1, 1e-3), 2)
+
+
+def fixed_cost_moved(rows: list[Row], link: Link, tiny: float, activation: float, n_bytes: int) -> list[Row]:
+    """The losing rows whose word differs between the fit's price and the probe's two figures."""
+    return [r for r in losing_rows(rows) if _short_word(link_share(r, link.alpha, link.beta))
+            != _short_word(probe_share(r, tiny, activation, n_bytes))]
+
+
+def fixed_cost_reading(rows: list[Row], link: Link, tiny: float, activation: float, n_bytes: int) -> str:
+    """Section 5's losing rows read at the probe's two figures (``probe_link_time``) beside the fit's price:
+    whether the probe's fixed cost agrees with the fit's α (within the fit's accuracy), and which rows' words
+    change between the two prices: those are not decided by this run (the fit and the probe disagree)."""
+    short, fixed, alpha = losing_rows(rows), as_printed(tiny, 3, 1e-3), as_printed(link.alpha, 3, 1e-3)
+    gap = _compare(fixed / alpha if alpha else float("inf"), link.accuracy or 0.0)
+    said = (f"The 4-byte probe's {fixed:.3f} ms is {'within' if gap == 'within' else 'beyond'} the fit's "
+            f"±{link.accuracy or 0:.0%} of its α ({alpha:.3f} ms)")
+    moved = [f"batch {r.batch} {_name(r)} {probe_link_time(r, tiny, activation, n_bytes) * 1e3:.1f} of "
+             f"{lost_time(r) * 1e3:.1f} ms, {link_share(r, link.alpha, link.beta):.0%} to "
+             f"{probe_share(r, tiny, activation, n_bytes):.0%}"
+             for r in fixed_cost_moved(rows, link, tiny, activation, n_bytes)]
+    said += (f"; with the probe's own figures ({fixed:.3f} ms a message, "
+             f"{sig_text(activation, 3, 1e-3)} - {fixed:.3f} ms per {n_bytes / 2**20:.1f} MiB), ")
+    if not moved:
+        return said + f"all {len(short)} rows read the same word there too."
+    return said + (f"{len(moved)} of {len(short)} rows' readings change ({'; '.join(moved)}): the fit and the probe "
+                   "disagree on them, so for those rows the link's part of the loss is not decided by this run.")
