@@ -25,7 +25,7 @@ def test_zbvs_median_past_its_reference_beyond_its_spread_is_a_finding_and_every
     assert (f"1.61x {HEAD}its median, 1.83x, above it by more than the rounds' spread (± 0.17): a finding to "
             "explain; 1 of its 5 rounds past it (2.35x), beyond the rounds' spread of the median (± 0.17): a "
             "finding to explain, which no reference explains; 2 past it (1.86x, 1.83x), within the rounds' "
-            "spread, around a median itself past it; 1 past 2 devices' 2x too") in said, said
+            "spread, around a median itself past it; the 2.35x round is past 2 devices' 2x too") in said, said
     assert "past it too" not in said  # a reference under the bound: not every round past it is above the bound
 
 

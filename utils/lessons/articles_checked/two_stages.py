@@ -15,7 +15,7 @@ from utils.lessons.articles_checked.figures import (DEVICES, reference_past_two_
 from utils.lessons.articles_checked.reference_rounds import (median_words, past_reference_clauses,
                                                              rounds_past_reference)
 from utils.lessons.articles_checked.wording import TWO_STAGES_SECTION
-from utils.lessons.model_split.noise import reference_in_noise_of_one, weak_reference_words
+from utils.lessons.model_split.noise import reference_in_noise_of_one, round_text, weak_reference_words
 from utils.lessons.model_split.rounds_above import PAST_DEVICES_CAUSE  # lesson 02's words for a round past 2x
 
 REFERENCE_IS = "the bound scaled by the work each stage measured, alone in its process, against one device's"
@@ -91,11 +91,15 @@ def lesson_02_rounds_reading(record: dict, schedule: str, section: tuple = TWO_S
 
 def past_two_counted(record: dict, past: list[float], beyond: list[float], two: list[float]) -> str:
     """Before lesson 02's causes of a round past 2x: which rounds those are, unless the clauses before said it
-    ("" where every one was said past 2x; "both past 2 devices' 2x too: " where each lies beyond the spread)."""
+    ("" where every one was said past 2x; "the 2.09x round is past 2 devices' 2x too: " where each lies beyond
+    the spread: the rounds named again, never a count, which would read as more rounds than those)."""
     if set(past) <= set(two):
         return ""
     if set(past) <= set(beyond) and not two:
-        return f"{'both' if len(past) == 2 else len(past)} past {DEVICES} devices' {DEVICES}x too: "
+        shown = [f"{round_text(x)}x" for x in past]
+        listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        rounds = "round is" if len(shown) == 1 else "rounds are"
+        return f"the {listed} {rounds} past {DEVICES} devices' {DEVICES}x too: "
     return f"{rounds_past_two_words(record)}: "
 
 
