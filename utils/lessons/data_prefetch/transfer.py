@@ -43,6 +43,19 @@ def residual(measured: float, fitted: float) -> float:
     return (shown - fit) / max(shown, 10 ** -3)
 
 
+def signed_percent(share: float) -> str:
+    """``share`` (a fraction) as a signed whole percent, half up away from zero as a reader rounds
+    (``claims.half_up``): -0.225 prints -23%. Python's ``:+.0%`` rounds half to even on the binary float
+    (-0.22499...) and prints -22%, a residual the reader's own (0.280 - 0.343) / 0.280 does not give. Lesson 05."""
+    return f"{printed_percent(share):+.0f}%"
+
+
+def printed_percent(share: float) -> float:
+    """``share`` in whole percent as ``signed_percent`` prints it (-0.225 -> -23.0); ``+ 0.0`` turns the -0.0 of
+    a tiny negative share into 0, so it prints +0%, not -0%. Lesson 05."""
+    return half_up(share * 100, 0) + 0.0
+
+
 def farthest_printed(ratios: list[float], centre: float) -> float:
     """How far the farthest round lies from ``centre``, both as the page prints them (2 decimals): the ``±``
     beside "1.64x" is then 1.64 - 1.30 = 0.34 for a reader who redoes it, not 0.35 from unrounded ratios.
@@ -230,7 +243,7 @@ def link_only_note(c: Compression, float_residual: float, uint8_residual: float,
 def is_loose(sweep: dict[int, float], loose: float = LOOSE_FIT) -> bool:
     """Whether the link's fit misses one of its own sizes (``sweep``: size -> ``residual``) by more than
     ``loose``, judged on the residuals as printed (whole percents): -10% printed is within 10 %. Lesson 05."""
-    return max(abs(as_printed(r, 2)) for r in sweep.values()) > loose
+    return max(abs(printed_percent(r)) for r in sweep.values()) > half_up(loose * 100, 0)
 
 
 def fit_prediction(predicted: float, sweep: dict[int, float], loose: float = LOOSE_FIT) -> str:
@@ -246,8 +259,8 @@ def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE
     """How well alpha + n/beta fits the link's own sweep (``sweep``: size -> ``residual``, as printed), and
     so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05)."""
     low, high = min(sweep.values()), max(sweep.values())
-    head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {low:+.0%} to {high:+.0%} "
-            "(the details above)")
+    head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {signed_percent(low)} to "
+            f"{signed_percent(high)} (the details above)")
     if is_loose(sweep, loose):
         return (f"{head}: more than {loose:.0%}, so this link follows that model only loosely, and the bytes' "
                 f"ratio, {byte_ratio:.0f}x, is the model's ceiling, not one this link was shown to keep")
@@ -277,18 +290,19 @@ def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int,
     from it. A time t sits at fit / (1 - residual), so two sizes at the scatter's ends set a ratio up to
     (1 - lowest) / (1 - highest) times the fit's: where that reaches the measured / predicted factor, the link
     follows alpha + n/beta only that loosely. What sets the scatter is a hypothesis, not tested. Lesson 05."""
-    text = (f"In the link's sweep above, the float32 batch sat {float_residual:+.0%} from the fit, the uint8 "
-            f"batch {uint8_residual:+.0%}")
+    text = (f"In the link's sweep above, the float32 batch sat {signed_percent(float_residual)} from the fit, the "
+            f"uint8 batch {signed_percent(uint8_residual)}")
     if not sweep or not predicted:
         return text + ". Why is not measured here: no fit and fitted sizes to set the ratio beside"
     # worked from the figures as printed (two decimals, residuals in whole percents), half up as a reader
     # rounds, and compared as printed: a reader who redoes 4.43 / 3.80 finds the factor printed beside it
     factor = half_up(printed_ratio(measured, predicted), 2)   # how far the rounds' ratio lies from the fit's
     low, high = min(sweep.values()), max(sweep.values())
-    reach = half_up((1 - as_printed(low, 2)) / (1 - as_printed(high, 2)), 2)   # the most two fitted sizes set
+    low_shown, high_shown = printed_percent(low) / 100, printed_percent(high) / 100   # as printed: -23% is -0.23
+    reach = half_up((1 - low_shown) / (1 - high_shown), 2)   # the most two fitted sizes set
     text += (f"; the fit's own ratio is {predicted:.2f}x, so {measured:.2f}x is {factor:.2f} times the "
-             f"fit's ratio; the sweep's own fitted sizes sat from {low:+.0%} to {high:+.0%} off the same "
-             f"fit, a scatter that alone can move a ratio up to {reach:.2f} times")
+             f"fit's ratio; the sweep's own fitted sizes sat from {signed_percent(low)} to {signed_percent(high)} "
+             f"off the same fit, a scatter that alone can move a ratio up to {reach:.2f} times")
     if reach >= factor:
         return (text + ": this link's times follow alpha + n/beta only that loosely, so two of them can pass its "
                 "ceiling. What sets the scatter (the shared cores' scheduling, gloo's transport, caches or "
