@@ -440,8 +440,10 @@ def test_the_miss_sets_the_ranks_and_the_shard_apart_side_by_side_and_names_what
 
 
 def test_the_miss_names_gloos_threads_as_a_candidate_only_where_they_used_cpu():
-    assert "1.24 ms of CPU on rank 1" in report._other_threads({"other_threads_cpu": 0.00124}, "rank 1")
-    assert report._other_threads({"other_threads_cpu": 0.0}, "x") == "" and report._other_threads({}, "x") == ""
+    from utils.lessons.tensor_parallel.other_threads import threads_candidate
+    ranks = [{"step": 0.02, "thread_cpu": 0.019, "other_threads_cpu": 0.0}, {"other_threads_cpu": 0.00124}]
+    assert "0.00 ms of CPU on rank 0 and 1.24 ms on rank 1" in threads_candidate(ranks, "x")
+    assert threads_candidate([{"other_threads_cpu": 0.0}], "x") == "" and threads_candidate([{}], "x") == ""
 
 
 def test_the_wait_is_blamed_on_the_rank_that_computed_late_not_on_the_longer_step():

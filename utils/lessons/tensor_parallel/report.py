@@ -16,7 +16,7 @@ from utils.lessons.tensor_parallel import inference, verdicts
 from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed, printed_median
 from utils.lessons.tensor_parallel.miss_parts import COMPUTE_PART, LATE_PART, WAIT_PART
 from utils.lessons.tensor_parallel.miss_parts import miss_parts as _miss_parts
-from utils.lessons.tensor_parallel.other_threads import gap_candidate
+from utils.lessons.tensor_parallel.other_threads import gap_candidate, threads_candidate
 from utils.tables import Table
 
 
@@ -210,17 +210,6 @@ def miss_table(m: dict, label: str) -> Table:
     which = "the same round on both ranks" if m.get("paired") else "fastest round"
     return Table([f"width {m['width']}, ms", "model", "rank 0", "rank 1"], rows,
                  title=f"Where the split step's time went, {which}" + label)
-
-
-def _other_threads(rank: dict, which: str) -> str:
-    """A candidate the run measures but cannot rule out: the worker's other threads (gloo's) wanting CPU beside
-    the step's thread on ``rank`` ('' where they used none); ``which`` names that rank for the reader."""
-    other = rank.get("other_threads_cpu") or 0.0
-    if other <= 0:
-        return ""
-    return (f"; one candidate this run does not rule out: the worker's other threads (gloo's) used "
-            f"{other * 1e3:.2f} ms of CPU on {which} beside the step's thread, so each process asked "
-            f"for more CPU than its one core (oversubscription)")
 
 
 def _held_core(slow: dict) -> bool:
@@ -512,7 +501,7 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
                 "would show the model's speed-up: widths where half the compute outweighs the all-reduces and "
                 "the waits, whatever they cost.")
     return (f"No cause found: the largest part of the miss is {largest} ({parts[largest] * 1e3:.2f} ms); why "
-            f"is not known from this run{_other_threads(slow, 'the longer-step rank')}. {ruled}{left_open} "
+            f"is not known from this run{threads_candidate(m['ranks'], 'its cause')}. {ruled}{left_open} "
             f"What would show the model's speed-up: widths "
             f"where half the compute outweighs the all-reduces, whatever they cost.")
 
