@@ -306,12 +306,12 @@ def test_section_2s_ratio_is_reconciled_with_the_paired_one_from_the_figures():
     r = {"ratio": 1.88, "one": 189.0, "two": 355.0}
     line = scaling.against_one_process(r, 364.0, 269.0, "2 thread(s)")
     assert "Section 2 measured 1.35x, this section 1.88x" in line and "ran 1.42x one worker's rate" in line
-    assert "agree within 10% (364 and 355 samples/s): the gap is the references'" in line
+    assert "agree within 10% (364 and 355.0 samples/s): the gap is the references'" in line
     neither = scaling.against_one_process(r, 364.0, 192.0, "2 thread(s)")
-    assert "agree within 5% (192 and 189 samples/s: section 2's process ran at one worker's rate)" in neither
+    assert "agree within 5% (192 and 189.0 samples/s: section 2's process ran at one worker's rate)" in neither
     assert "neither differs beyond those lines" in neither and "load" not in neither
     both = scaling.against_one_process(r, 300.0, 269.0, "2")  # 0.85x: beyond 10%, within the 20% line
-    assert "the two-worker figures differ (300 against 355 samples/s, 0.85x): both differ" in both
+    assert "the two-worker figures differ (300 against 355.0 samples/s, 0.85x): both differ" in both
     assert "within the 20% line" in both and "load changed" not in both
     assert "different single runs" not in line + neither + both  # said only where the references differ
 
@@ -322,25 +322,25 @@ def test_the_same_setting_far_apart_in_two_sections_says_the_load_changed():
     cause, and the headline went to the ledger as DDP's figure."""
     r = {"ratio": 0.96, "one": 192.3, "two": 181.3, "twos": [181.3, 181.1, 187.4]}
     line = scaling.against_one_process(r, 329.4, 183.2, "the launcher's 2 thread(s)", (1.9, 5.3), 2)
-    assert "references agree within 5% (183 and 192 samples/s" in line and "so do the references" not in line
-    assert "the two-worker figures differ (329 against 181 samples/s, 1.82x): the gap is the two-worker" in line
-    assert "ran 1.82x apart in two runs of this notebook, beyond the 20% line" in line
+    assert "references agree within 5% (183 and 192.3 samples/s" in line and "so do the references" not in line
+    assert "the two-worker figures differ (329 against 181.3 samples/s, 1.81x): the gap is the two-worker" in line
+    assert "ran 1.81x apart in two runs of this notebook, beyond the 20% line" in line
     assert "the machine's load changed between the runs (load average over the last minute: 1.9 after " \
            "section 2's run, 5.3 after this section's rounds, on 2 cores)" in line
     assert "headline is not comparable" in line and "one run of its own length" not in line
     assert scaling.load_changed(329.4, r)
-    assert "329 samples/s in section 2 and 181 in section 3" in scaling.disturbed_note(329.4, r)
+    assert "329 samples/s in section 2 and 181.3 in section 3" in scaling.disturbed_note(329.4, r)
     assert "load average" not in scaling.against_one_process(r, 329.4, 183.2, "2", None, 2)  # no OS figure
     # the other outcome: far from the median, but inside the rounds' own range: the rounds spread that far
     wide = dict(r, twos=[181.3, 120.0, 340.0])
     assert not scaling.load_changed(329.4, wide)
-    assert "inside the rounds' own range, 120-340 samples/s" in scaling.against_one_process(wide, 329.4, 183.2, "2")
+    assert "inside the rounds' own range, 120.0-340.0 samples/s" in scaling.against_one_process(wide, 329.4, 183.2, "2")
     assert not scaling.load_changed(200.0, r)  # 1.10x: within the line
     # on GPUs section 2 runs deterministic kernels: another setting, so its rate says nothing of the load
     gpu = "section 2's run used deterministic kernels (section 6 needs them)"
     assert not scaling.load_changed(329.4, r, gpu)
     other = scaling.against_one_process(r, 329.4, 183.2, "2", (1.9, 5.3), 2, gpu)
-    assert "1.82x apart, but section 2's run used deterministic kernels" in other and "load changed" not in other
+    assert "1.81x apart, but section 2's run used deterministic kernels" in other and "load changed" not in other
 
 
 def test_a_disturbed_headline_is_marked_in_the_ledger_and_an_undisturbed_one_is_not(monkeypatch, tmp_path):
@@ -861,7 +861,7 @@ def test_the_scaling_ratios_are_worked_from_the_rates_as_printed(monkeypatch):
     assert r["ratios"] == [printed_ratio(325.5, 168.8, 1)] and f"{r['ratio']:.2f}" == "1.93"
     # section 2's line: whole samples/s, 297 / 247 = 1.20x
     line = scaling.against_one_process({"ratio": 1.34, "one": 168.6, "two": 251.6}, 296.6, 247.4, "2")
-    assert "Section 2 measured 1.20x" in line and "297 against 252 samples/s, 1.18x" in line
+    assert "Section 2 measured 1.20x" in line and "297 against 251.6 samples/s, 1.18x" in line
 
 
 def test_the_link_model_is_worked_from_alpha_and_beta_as_printed():

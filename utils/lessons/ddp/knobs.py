@@ -192,25 +192,42 @@ def bookkeeping_reading(times: dict[str, list[float]], apart: list[str]) -> str:
 
 
 def knob_conclusion(apart: list[str], most: float, spread: float,
-                    base_range: tuple[float, float] | None = None) -> str:
+                    base_range: tuple[float, float] | None = None, hideable: float | None = None) -> str:
     """One conclusion for the knobs' table: which variants stood apart from the defaults (``apart``: every
     round outside the defaults' range of rounds), read beside the most the bucket size could save (``most``,
     the exposed share of a step) and the defaults' round-to-round ``spread`` (both shares). ``base_range``:
-    the defaults' fastest and slowest round in ms, as the table prints them, to name the rule's range."""
+    the defaults' fastest and slowest round in ms, as the table prints them, to name the rule's range;
+    ``hideable``: the most it could save, in ms (printed to one decimal). Given both, the saving is judged
+    against the range in ms, as printed: 5.1 ms is more than 100 - 95 = 5 ms, though both read 5% of 97 ms."""
     named = ", ".join(apart)
     rng = f" {base_range[0]:.0f}-{base_range[1]:.0f} ms" if base_range else ""
     outside = f"every round outside the defaults'{rng} range of rounds"  # the rule apart_from_defaults applies
     median = "a median outside that range, with some rounds inside it, is not a difference shown"
-    if as_printed(most, 2) <= as_printed(spread, 2):  # as printed (0%): the largest possible saving is within the noise
-        return (f"That is no more than the defaults' own spread from round to round (whole range/median: "
-                f"{spread:.0%}; section 2's noise is half a range), so no saving can show here; "
+    if base_range and hideable is not None:  # in ms as printed: one decimal against the range's whole ms
+        span = base_range[1] - base_range[0]
+        within = as_printed(hideable, 1) <= span
+        shares = spread_words(most, spread)
+        versus = f"{hideable:.1f} ms against {base_range[1]:.0f} - {base_range[0]:.0f} = {span:.0f} ms; {shares}"
+    else:  # the shares alone, as printed (whole percents)
+        within = as_printed(most, 2) <= as_printed(spread, 2)
+        versus = f"whole range/median: {spread:.0%}"
+    if within:  # the largest possible saving is within the noise
+        return (f"That is no more than the defaults' own spread from round to round ({versus}; section 2's "
+                "noise is half a range), so no saving can show here; "
                 + (f"only {named} had {outside} (a difference this large is a cost or a gain "
                 f"of its own, not hidden all-reduce time); the others cannot show here: {median}." if apart else
                 f"and no setting had {outside}, the rule this table is read by: {median}."))
-    return (f"That is more than the defaults' spread (whole range/median: {spread:.0%}), so a knob that hid more "
-            "of it could show: "
+    return (f"That is more than the defaults' spread ({versus}), so a knob that hid more of it could show: "
             + (f"{named} had {outside}; the others did not ({median})." if apart
                else f"none had {outside} here ({median})."))
+
+
+def spread_words(most: float, spread: float) -> str:
+    """The defaults' spread as a share of their median, beside the saving's share where both print alike as
+    whole percents (5% and 5%): then both to one decimal, so that the words "more" or "no more" show."""
+    if f"{most:.0%}" != f"{spread:.0%}":
+        return f"whole range/median: {spread:.0%}"
+    return f"whole range/median: {spread:.1%}, against the saving's {most:.1%}"
 
 
 def memory_reading(knob: dict, world: int = 2) -> tuple[str, float]:

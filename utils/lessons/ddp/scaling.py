@@ -166,9 +166,15 @@ def load_changed(two_workers: float, r: dict, setting_differs: str = "") -> bool
     if setting_differs:
         return False
     shown = as_printed(two_workers, 0)
-    rounds = [as_printed(x, 0) for x in r.get("twos") or [r["two"]]]
-    apart = abs(printed_ratio(two_workers, r["two"], 0) - 1) > LOAD_LINE
+    rounds = [as_printed(x, 1) for x in r.get("twos") or [r["two"]]]
+    apart = abs(against_table(two_workers, r["two"]) - 1) > LOAD_LINE
     return apart and not min(rounds) <= shown <= max(rounds)
+
+
+def against_table(whole: float, tabled: float) -> float:
+    """A section-2 figure, printed whole (253 samples/s), over this section's, printed as its table prints
+    them (one decimal: 267.5): the ratio a reader works from the two figures the page shows."""
+    return as_printed(whole, 0) / (as_printed(tabled, 1) or 0.1)
 
 
 def load_words(loads: tuple[float | None, float | None] | None, cores: int | None) -> str:
@@ -184,7 +190,7 @@ def load_words(loads: tuple[float | None, float | None] | None, cores: int | Non
 def disturbed_note(two_workers: float, r: dict) -> str:
     """What the ledger and the closing table say where ``load_changed``: why the headline is not comparable."""
     return (f"not comparable: the same two-worker setting ran {two_workers:.0f} samples/s in section 2 and "
-            f"{r['two']:.0f} in section 3, beyond the {LOAD_LINE:.0%} line: the machine's load changed; rerun")
+            f"{r['two']:.1f} in section 3, beyond the {LOAD_LINE:.0%} line: the machine's load changed; rerun")
 
 
 def against_one_process(r: dict, two_workers: float, one_process: float, process_threads: str,
@@ -198,24 +204,24 @@ def against_one_process(r: dict, two_workers: float, one_process: float, process
     machine's load changed (``loads``: the load average after each run) and the headline is not comparable,
     unless ``setting_differs`` names how section 2's run was another setting (then it says that instead).
     Lesson 03."""
-    # from the whole samples/s the line prints, so that each ratio checks against its two figures
-    ratio = lambda over, under: printed_ratio(over, under, 0)
-    earlier, reference = ratio(two_workers, one_process), ratio(one_process, r["one"])
-    runs = ratio(two_workers, r["two"])
+    # from the samples/s the line prints (section 2's whole, this section's medians to one decimal, as its
+    # table prints them), so that each ratio checks against its two figures
+    earlier = printed_ratio(two_workers, one_process, 0)
+    reference, runs = against_table(one_process, r["one"]), against_table(two_workers, r["two"])
     refs_differ, twos_differ = abs(reference - 1) > 0.05, abs(runs - 1) > 0.10
-    refs = (f"the references differ ({one_process:.0f} against {r['one']:.0f} samples/s: section 2's process ran "
+    refs = (f"the references differ ({one_process:.0f} against {r['one']:.1f} samples/s: section 2's process ran "
             f"{reference:.2f}x one worker's rate)" if refs_differ else
-            f"the references agree within 5% ({one_process:.0f} and {r['one']:.0f} samples/s: section 2's process "
+            f"the references agree within 5% ({one_process:.0f} and {r['one']:.1f} samples/s: section 2's process "
             "ran at one worker's rate)")
-    twos = (f"the two-worker figures differ ({two_workers:.0f} against {r['two']:.0f} samples/s, {runs:.2f}x)"
+    twos = (f"the two-worker figures differ ({two_workers:.0f} against {r['two']:.1f} samples/s, {runs:.2f}x)"
             if twos_differ else
-            f"the two-worker figures agree within 10% ({two_workers:.0f} and {r['two']:.0f} samples/s)")
+            f"the two-worker figures agree within 10% ({two_workers:.0f} and {r['two']:.1f} samples/s)")
     gap = ("both differ" if refs_differ and twos_differ else "the gap is the references'" if refs_differ else
            "the gap is the two-worker figures'" if twos_differ else "neither differs beyond those lines")
     line = (f"Section 2 measured {earlier:.2f}x, this section {r['ratio']:.2f}x. Section 2's reference was one "
             f"process with the whole global batch and {process_threads}: {one_process:.0f} samples/s; this "
             f"section's is one worker with one worker's batch and threads, as each of the two has: "
-            f"{r['one']:.0f} samples/s (median). {refs[0].upper() + refs[1:]}, and {twos}: {gap}")
+            f"{r['one']:.1f} samples/s (median). {refs[0].upper() + refs[1:]}, and {twos}: {gap}")
     if setting_differs and abs(runs - 1) > LOAD_LINE:  # not one setting: the load is not what it shows
         return line + (f" (the two-worker figures are {runs:.2f}x apart, but {setting_differs}: not one setting, "
                        "so not read as a change of the machine's load)")
@@ -227,7 +233,7 @@ def against_one_process(r: dict, two_workers: float, one_process: float, process
     if abs(runs - 1) > LOAD_LINE:  # that far apart, but the rounds themselves spread as far
         low, high = (min(r["twos"]), max(r["twos"])) if r.get("twos") else (r["two"], r["two"])
         return line + (f" (the two-worker figures are {runs:.2f}x apart, beyond the {LOAD_LINE:.0%} line, but "
-                       f"section 2's lies inside the rounds' own range, {low:.0f}-{high:.0f} samples/s: the "
+                       f"section 2's lies inside the rounds' own range, {low:.1f}-{high:.1f} samples/s: the "
                        "rounds spread that far themselves)")
     if twos_differ:  # beyond 10%, within the load line: not told apart from the run's own length
         return line + (f" (the two-worker figures are {runs:.2f}x apart, within the {LOAD_LINE:.0%} line that "
