@@ -341,8 +341,8 @@ def test_section_4_sets_its_step_beside_section_1s_as_section_1_prints_it():
 
     said = profile.retimed_sentence(75.949e-3, 75.12e-3)
     assert said.startswith("Section 1 timed the same step at 75.95 ms (the median of its rounds' fastest")
-    assert "the 75.1 ms here is the fastest of this section's own steps: -1% from it" in said  # 75.1 / 75.95
-    assert "+5% from it" in profile.retimed_sentence(0.100, 0.105)  # 105.0 / 100.00: the other side
+    assert "the 75.1 ms here is the fastest of this section's own steps: -1.1% from it" in said  # 75.1 / 75.95
+    assert "+5.0% from it" in profile.retimed_sentence(0.100, 0.105)  # 105.0 / 100.00: the other side
 
 
 def test_the_remaining_gap_is_the_difference_of_the_printed_counts():

@@ -11,28 +11,58 @@ import math
 import statistics
 
 from utils import claims
-from utils.lessons.start_here.printed import mean_of_two, micros, micros_time_share
+from utils.lessons.start_here.printed import mean_of_two, micros, micros_time_share, shown_seconds
 from utils.plots import size_label
 
 SMALLER_CACHE = {"L3": "L2", "L2": "L1d"}
 LEVELS = ("L1d", "L2", "L3", "DRAM")  # nearest the core first: each level is no faster than the one before
-# A copy whose time is at least this share the call's own fixed cost is "mostly" fixed cost: its shortfall from
-# its cache's rate is that cost, whatever else it is near (the fixed cost is measured, a cache miss is not)
+# A copy whose time is at least this share the call's own fixed cost (as printed: half or more) is read for that
+# cost first: where its time less that cost reaches its cache's reference, its shortfall is that cost, whatever
+# else it is near (the fixed cost is measured, a cache miss is not)
 FIXED_DOMINATES = 0.5
+
+
+def time_share(fixed_seconds: float, seconds: float) -> float:
+    """The fixed cost's share of a copy's time, worked from the two µs as printed and rounded half up to the
+    percent it is printed with (``claims.half_up``), at most 1."""
+    return claims.half_up(min(1.0, micros_time_share(fixed_seconds, seconds)), 2)
 
 
 def fixed_share(p) -> float | None:
     """The share of a copy's time that is the call's own fixed cost (``CopyPoint.fixed_seconds``: a 64-byte copy
-    timed the same way), worked from the two µs as printed and printed to the percent; None where that cost was
-    not measured."""
-    return round(min(1.0, micros_time_share(p.fixed_seconds, p.seconds)), 2) if p.fixed_seconds else None
+    timed the same way), as ``time_share`` prints it; None where that cost was not measured."""
+    return time_share(p.fixed_seconds, p.seconds) if p.fixed_seconds else None
+
+
+def fixed_cost_words(share: float) -> str:
+    """How much of a time a printed share is, in words the printed percent bears out (reader t18_0001: "most of
+    it" beside 50%, 1.63 of 3.29 µs, which is not more than half): "most" only above a printed 50%."""
+    shown = claims.half_up(share * 100, 0)
+    if shown >= 100:
+        return "all of it" if share >= 1 else "nearly all of it"
+    return ("most of it" if shown > 50 else "about half of it" if shown == 50 else
+            "a sizeable part of it" if shown >= 20 else "a small part of it")
+
+
+def rest_seconds(p) -> float:
+    """A copy's time less the call's fixed cost, from the two µs as printed (two decimals: the fixed cost's)."""
+    return claims.half_up((shown_seconds(p.seconds) - shown_seconds(p.fixed_seconds)) * 1e6, 2) * 1e-6
+
+
+def rest_reaches_reference(p) -> bool:
+    """Whether the copy's bytes over its time less the fixed cost (``rest_seconds``) reach its reference, both
+    in GB/s as printed: where they do, the fixed cost is the whole of its shortfall, a figure a reader redoes."""
+    rest = rest_seconds(p)
+    return rest <= 0 or claims.as_printed(p.size / rest, 2, 1e9) >= claims.as_printed(p.bound, 2, 1e9)
 
 
 def fixed_cost_bound(points) -> list:
-    """The copies counted in a cache that ran below their cache's reference (as printed) with most of their time
-    the call's fixed cost: that cost explains their shortfall, so no cache is read into it."""
+    """The copies counted in a cache that ran below their cache's reference (as printed) with half or more of
+    their time (as printed) the call's fixed cost, and whose time less that cost reaches the reference: that
+    cost explains their shortfall, so no cache is read into it."""
     in_a_cache = [p for p in points if not p.is_bound and p.bound and p.regime in LEVELS[:-1]]  # not DRAM
-    return [p for p in in_a_cache if round(p.fraction_of_bound, 2) < 1 and (fixed_share(p) or 0) >= FIXED_DOMINATES]
+    return [p for p in in_a_cache if round(p.fraction_of_bound, 2) < 1 and (fixed_share(p) or 0) >= FIXED_DOMINATES
+            and rest_reaches_reference(p)]
 
 
 def straddling(points, caches: dict[str, int] | None) -> list:
@@ -126,11 +156,16 @@ def out_of_cache_sentence(points) -> str:
 
 
 def _fixed_cost_said(p) -> str:
-    """One copy of ``fixed_cost_bound``: its shortfall is the call's fixed cost, and it stays in its cache's row."""
+    """One copy of ``fixed_cost_bound``: its shortfall is the call's fixed cost, and it stays in its cache's row.
+    The rate without that cost is printed, worked from the printed µs, so the reader can redo the reading."""
+    rest = rest_seconds(p)
+    without = ("nothing of its time is left" if rest <= 0 else
+               f"{size_label(p.size)} in the other {rest * 1e6:,.2f} µs is {p.size / rest / 1e9:.2f} GB/s, which "
+               "reaches that reference")
     return (f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
             f"{p.regime}'s reference ({p.bound / 1e9:.2f} GB/s), but the call's own fixed cost is {fixed_share(p):.0%} "
-            f"of its time ({micros(p.fixed_seconds)} of {micros(p.seconds)} µs): its shortfall is the call's "
-            f"fixed cost, not a cache, so it stays in {p.regime}'s row.")
+            f"of its time ({micros(p.fixed_seconds)} of {micros(p.seconds)} µs); without it, {without}: its "
+            f"shortfall is the call's fixed cost, not a cache, so it stays in {p.regime}'s row.")
 
 
 def above_cache_sentence(points, caches: dict[str, int] | None, margin: float = 0.1) -> str:

@@ -114,7 +114,7 @@ class LineCheck:
             return (f"Against the profile's line, every size of this run lies within {own} ({at}): the line "
                     f"describes this run's link too. {EDGE_SAID}")
         if self.grade == "edge":
-            return (f"Against the profile's line, this run's worst size lies past {own} by less than the "
+            return (f"Against the profile's line, this run's worst size lies past {own} by at most the "
                     f"{_points(EDGE)} the course allows one noisy median ({at}): the line describes this run's link, "
                     "at the edge of its own error.")
         far = ", ".join(f"{_size(m[0])} ({m[3]:+.0%})" for m in self.beyond)

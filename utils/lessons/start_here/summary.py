@@ -12,12 +12,13 @@ from dataclasses import dataclass, replace
 from utils import claims
 from utils.lessons.start_here import regimes
 from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's cache readings, named here too)
-    FIXED_DOMINATES, SMALLER_CACHE, above_cache_sentence, below_next_level, fixed_cost_bound, fixed_share,
-    inverted_references, inverted_sentence, memcpy_references, out_of_cache_sentence, straddling)
+    FIXED_DOMINATES, SMALLER_CACHE, above_cache_sentence, below_next_level, fixed_cost_bound, fixed_cost_words,
+    fixed_share, inverted_references, inverted_sentence, memcpy_references, out_of_cache_sentence, straddling,
+    time_share)
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, cost_answer, kept_line_sentence, message_times_sentence, misses, pattern_sentence,
     rate_change, rate_trend, shape_note)
-from utils.lessons.start_here.printed import mean_of_two, micros, micros_time_share, printed_accuracy
+from utils.lessons.start_here.printed import mean_of_two, micros, printed_accuracy
 from utils.plots import size_label
 
 # A fit whose worst residual is within this share is used to predict times; beyond it, only measured times.
@@ -394,9 +395,8 @@ def copies_sentence(points, fixed_seconds: float | None = None, fixed_size: int 
         said = (f"The smallest copy ({size_label(small.size)}) reaches {small.fraction_of_bound:.0%} of what it is "
                 f"set beside: it takes {micros(small.seconds)} µs")
         if fixed_seconds:  # from the two µs as printed
-            share = round(min(1.0, micros_time_share(fixed_seconds, small.seconds)), 2)
-            how_much = ("most of it" if share >= FIXED_DOMINATES else "a sizeable part of it" if share >= 0.2
-                        else "a small part of it")
+            share = time_share(fixed_seconds, small.seconds)
+            how_much = fixed_cost_words(share)  # "most" only above a printed 50%
             said += (f", {how_much} the call's own fixed cost: a {fixed_size}-byte copy, timed the same way, "
                      f"takes {micros(fixed_seconds)} µs ({share:.0%} of it).")
         else:

@@ -350,13 +350,29 @@ def _gpu_busy_idle(prof) -> tuple[float, float]:
     return busy / 1e6, (span - busy) / 1e6
 
 
-def retimed_sentence(section1_seconds: float, here_seconds: float) -> str:
+def retimed_sentence(section1_seconds: float, here_seconds: float, rounds: list[float] | None = None) -> str:
     """Section 4's two timings of one step, each under its own name: section 1's median of its rounds' fastest
     (``section1_seconds``), in ms to two decimals as section 1's table prints it, beside this section's fastest
     unprofiled step (one decimal), and the move between them worked from the two figures as printed (reader
-    t10_0001: "75.9 ms" beside section 1's "75.95 ms")."""
+    t10_0001: "75.9 ms" beside section 1's "75.95 ms"). One pair of timings does not say how far a moment moves
+    a step (reader t18_0001: "-0%" beside rounds 78.61 to 93.43 ms): section 1's ``rounds`` (each round's
+    fastest, in seconds) do, so their range is named, and where this step lies against it."""
     before, here = claims.as_printed(section1_seconds * 1e3, 2), claims.as_printed(here_seconds * 1e3, 1)
-    moved = claims.half_up(here / before - 1)
-    return (f"Section 1 timed the same step at {before:.2f} ms (the median of its rounds' fastest, at another "
-            f"moment); the {here:.1f} ms here is the fastest of this section's own steps: {moved:+.0%} from it, "
-            "which is how far a moment moves one step's time on this machine.")
+    moved = claims.half_up(here / before - 1, 3)
+    said = (f"Section 1 timed the same step at {before:.2f} ms (the median of its rounds' fastest, at another "
+            f"moment); the {here:.1f} ms here is the fastest of this section's own steps: {moved:+.1%} from it.")
+    if not rounds:
+        return said + " One pair of timings: it does not say how far a moment moves one step's time."
+    return said + " " + _rounds_range_said(here, [claims.as_printed(r * 1e3, 2) for r in rounds])
+
+
+def _rounds_range_said(here: float, shown: list[float]) -> str:
+    """How far a moment moves one step's time, from section 1's rounds as its table prints them (ms), and where
+    this section's step (ms, as printed) lies against their range."""
+    fastest, slowest = min(shown), max(shown)
+    spread = claims.half_up(slowest / fastest - 1, 3)
+    where = ("inside that range" if fastest <= here <= slowest else
+             "below that range: faster than every round" if here < fastest else
+             "above that range: slower than every round")
+    return (f"How far a moment moves one step's time is section 1's range of rounds: {fastest:.2f} to "
+            f"{slowest:.2f} ms, the slowest {spread:+.1%} over the fastest; this step lies {where}.")
