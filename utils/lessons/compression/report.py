@@ -19,7 +19,7 @@ from utils.lessons.compression.roofline import figure_text
 from utils.tables import Table
 
 __all__ = ["say", "headline", "medians_note", "fmt_seconds_as_printed", "full_table", "speedup_claim", "verdict_against",
-           "WIDTH", "above_reference", "pair_spread", "ties", "agree_within"]
+           "WIDTH", "above_reference", "pair_spread", "ties", "agree_within", "stored_size_words"]
 
 WIDTH = 110  # no visible output line is wider (the learner's form)
 
@@ -247,3 +247,18 @@ def load_sentence(pairs: list[tuple[str, str, str]]) -> str:
         return head + ": every pair prints the same figure in both sets of rounds."
     return (head + f": where a pair's figures differ as printed ({', '.join(apart)}), they differ by no more "
             "than their rounds' noise, so no difference between the two sets of rounds is shown.")
+
+
+def stored_size_words(base: int, size: int, digits: int = 2, base_name: str = "") -> str:
+    """A variant's stored size against its family's fp32 (``base``), both in whole bytes as the tables print
+    them: the ratio is worked from those bytes, as section 4's table works it, so one model reads one ratio
+    everywhere in the lesson (11,656,269 / 2,943,603 = 3.96x, where MB to two decimals, 11.66 / 2.94, give
+    3.97x). ``base_name`` ("dense") names the base where the line does not; ``digits``: the ratio's decimals."""
+    than, as_base = (f" than {base_name}", f" as {base_name}") if base_name else ("", "")
+    if size == base:
+        return f"the same stored size{as_base} ({size:,} bytes)"
+    if f"{base / size:.{digits}f}" == f"{1:.{digits}f}":  # a few bytes apart: no ratio to read
+        return f"about the same stored size{as_base} ({size:,} against {base:,} bytes)"
+    if size > base:
+        return f"{size / base:.{digits}f}x the stored bytes{' of ' + base_name if base_name else ''}"
+    return f"{base / size:.{digits}f}x fewer stored bytes{than}"
