@@ -15,6 +15,11 @@ def _listed(rounds: list[float]) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
+def _rounds(rounds: list[float]) -> str:
+    """"round 1.01x" for one round, "rounds 1.17x and 1.16x" for more."""
+    return ("round " if len(rounds) == 1 else "rounds ") + _listed(rounds)
+
+
 def rounds_words(alone_rounds: list[float], split_rounds: list[float], verdict: str, load: str = "") -> str:
     """What the rounds above 1x say, beside the article split's ``verdict``: "" where no round passed 1x as
     printed. ``load``: the machine's load at the start, in words, for the median-above-1x branch."""
@@ -34,10 +39,13 @@ def rounds_words(alone_rounds: list[float], split_rounds: list[float], verdict: 
                 "measure why")
     said = []
     if past:
-        said.append(f"rounds {_listed(past)} passed the 1x this split cannot pass, beyond {band}: a finding "
-                    "to explain (the one-device pass meeting a busier moment in those rounds is one "
+        these = "that round" if len(past) == 1 else "those rounds"
+        said.append(f"{_rounds(past)} passed the 1x this split cannot pass, beyond {band}: a finding "
+                    f"to explain (the one-device pass meeting a busier moment in {these} is one "
                     "candidate; not measured)")
     if inside:
-        said.append(f"{'the other ' if past else ''}rounds above 1x ({_listed(inside)}) lie within "
-                    f"{band if not past else 'it'}: the rounds' noise around the median")
+        one = len(inside) == 1
+        said.append(f"{'the other ' if past else ''}{'round' if one else 'rounds'} above 1x "
+                    f"({_listed(inside)}) {'lies' if one else 'lie'} within {band if not past else 'it'}: "
+                    "the rounds' noise around the median")
     return f"{of_n}: " + "; ".join(said)

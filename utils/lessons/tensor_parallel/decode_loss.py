@@ -108,14 +108,34 @@ def exchange_clause(gap: float, inside: dict, price: float, saved: float, residu
             "that time, is not above it: the calls' fixed cost and bytes account for it")
 
 
+def extra_ops_words(extra_ops: int, extra_launch: float, per_op: float,
+                    counts: tuple[int, int, int] | None = None) -> str:
+    """What the operations a rank runs beyond one device's, outside its all-reduces, cost, with the
+    subtraction a reader redoes from the table: "its 12 extra operations outside the all-reduces (116 - 96 - 8
+    all-reduces, each counted as one) cost 0.04 ms at 3.3 us each". The table's columns differ by 20,
+    all-reduces included; those lie inside the time already timed, so they are named as taken out.
+    ``counts``: (a rank's operations a token, one device's, the all-reduces a token)."""
+    cost = f"cost {text(extra_launch)} at {per_op * 1e6:.1f} us each"
+    if counts is None:
+        return f"its {extra_ops} extra operations outside the all-reduces {cost}"
+    tp_ops, one_ops, calls = counts
+    left = tp_ops - one_ops - calls
+    sum_text = f"{tp_ops} - {one_ops} - {calls} all-reduces"
+    if left <= 0:   # the table's extra operations are all all-reduces, or fewer
+        return f"the extra operations outside the all-reduces cost nothing: {sum_text} = {left}"
+    return (f"its {extra_ops} extra operations outside the all-reduces ({sum_text}, each counted as one) "
+            + cost)
+
+
 def rest_clause(one_t: float, tp_t: float, inside: dict, extra_ops: int, extra_launch: float,
-                per_op: float) -> str:
+                per_op: float, counts: tuple[int, int, int] | None = None) -> str:
     """What is left outside the all-reduces, read against the loss: the three outcomes, each said from the
-    run's figures as printed (within 5 % of the loss, more than it, less than it)."""
+    run's figures as printed (within 5 % of the loss, more than it, less than it). ``counts``: as in
+    ``extra_ops_words``."""
     gap, mine = tp_t - one_t, ms(inside["rank 0"])
     rest = claims.half_up((gap - mine) * 1e3, 2) * 1e-3   # the loss outside the all-reduces
     outside = claims.half_up((tp_t - mine) * 1e3, 2) * 1e-3   # rank 0's token outside them
-    ops = f"its {extra_ops} extra operations cost {text(extra_launch)} at {per_op * 1e6:.1f} us each"
+    ops = extra_ops_words(extra_ops, extra_launch, per_op, counts)
     if abs(rest) <= WITHIN * gap:
         return (f"so the all-reduces account for the loss, within 5 %: {text(rest)} of it lies outside them "
                 f"({text(gap)} - {text(mine)}), beside which {ops}")
@@ -171,18 +191,20 @@ def largest_part(gap: float, inside: dict, price: float, residual: float,
 
 def loss_by_cause(one_t: float, tp_t: float, inside: dict, price: float, saved: float, extra_ops: int,
                   extra_launch: float, per_op: float, *, residual: float,
-                  in_pass: tuple[float, float] | None = None) -> str:
+                  in_pass: tuple[float, float] | None = None,
+                  counts: tuple[int, int, int] | None = None) -> str:
     """The answer sentence: a tensor-parallel token's loss over one device's (``tp_t - one_t``, seconds as
     printed) split into the time inside its all-reduces, measured in the decode loop (``inside``:
     ``decode_worker``'s ``"all_reduces"``), and the rest, outside them. ``price``: section 4's alpha-beta
     price of the token's all-reduces (as printed), ``residual`` its fit's worst residual; ``saved``: the
     weight floor the halved bytes save; ``extra_ops`` and ``extra_launch``: the operations a rank runs beyond
-    one device's and its all-reduces, and their cost; ``in_pass``: ``section_1_excess``."""
+    one device's and its all-reduces, and their cost; ``in_pass``: ``section_1_excess``; ``counts``: the
+    table's operation counts and the all-reduces, so the extra operations print as a subtraction."""
     gap = tp_t - one_t
     return (f"Its loss, {text(gap)} a token over one device, timed inside the decode loop: "
             + inside_clause(gap, inside) + "; "
             + exchange_clause(gap, inside, price, saved, residual) + "; "
-            + rest_clause(one_t, tp_t, inside, extra_ops, extra_launch, per_op) + ". "
+            + rest_clause(one_t, tp_t, inside, extra_ops, extra_launch, per_op, counts) + ". "
             + largest_part(gap, inside, price, residual, in_pass))
 
 
