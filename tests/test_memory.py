@@ -602,7 +602,7 @@ def test_threads_reading_names_a_round_past_the_bound_and_judges_the_others():
     assert "± 1.13" not in said and "within noise" not in said
     assert "round 2's 3.70x passes the 2x that equal work on 2 threads allows, a finding to explain" in said
     assert "the verdict reads the other rounds (1.44x, 1.46x: 1.45x ± 0.01): faster, under the bound: 45% of its " \
-           "gain; more threads divide the step" in said
+           "gain (44%-46% across its ±); more threads divide the step" in said
     # the other outcomes of the rounds left: one round at the bound; two no faster (the load is said)
     at = summary.threads_reading([2.0, 2.3, 2.5], 2, 1.0)
     assert "round 2's 2.30x and round 3's 2.50x pass the 2x" in at

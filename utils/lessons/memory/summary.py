@@ -15,6 +15,7 @@ import textwrap
 from utils import claims
 from utils.lessons.memory.report import relative_error
 from utils.lessons.memory.sharding import wire_bytes
+from utils.lessons.memory.threads_rounds import across_verdict
 from utils.tables import Table
 
 MB = 1e6
@@ -481,7 +482,8 @@ def threads_reading(paired: list[float], cores: int, load: float,
     gives at most Nx): their median, ± the course's spread of rounds (``claims.printed_spread``: with 3 rounds,
     half their range, from the rounds as printed). A round past the bound, as printed, is a finding, never
     noise: where some rounds pass it and others do not, those are named and the verdict reads the others
-    (``_past_some_rounds``). ``load``: the machine's load average, said where more threads were no faster.
+    (``_past_some_rounds``). A round on the other side of 1x past the ± is named beside the median's verdict
+    (``_rounds_verdict``). ``load``: the machine's load average, said where more threads were no faster.
     ``fastest``: each round's rate (parameters/s) on one thread and on ``cores``; the fastest of each is printed
     beside it in M/s, and their ratio is given too, named for what it is (two rounds, or one round's own), so
     that it never reads as the verdict's. Lesson 06."""
@@ -493,8 +495,7 @@ def threads_reading(paired: list[float], cores: int, load: float,
         said, verdict = _past_some_rounds(paired, past, median, shown, cores)
         return opening + said + _verdict_ending(verdict, cores, load)
     spread = claims.printed_spread(paired)
-    verdict = claims.speedup_verdict(median, float(cores), spread, slower=f"no faster on {cores} threads",
-                                     rounds=shown)
+    verdict = _rounds_verdict(list(enumerate(paired, 1)), median, spread, cores)
     said = (f"{cores} threads ran at {median:.2f}x ± {spread:.2f} one thread's rate (the median of each round's own ratio, "
             f"{shown[0]:.2f}-{shown[-1]:.2f}x; ± half their range), against the bound {cores:.2f}x (the same work "
             f"on {cores} threads): {verdict}")
@@ -513,8 +514,7 @@ def _past_some_rounds(paired: list[float], past: list[int], median: float, shown
     kept = [claims.as_printed(r, 2) for k, r in enumerate(paired, 1) if k not in past]
     rest = claims.half_up(statistics.median(kept), 2)
     spread = claims.printed_spread(kept)
-    verdict = claims.speedup_verdict(rest, float(cores), spread, slower=f"no faster on {cores} threads",
-                                     rounds=kept)
+    verdict = _rounds_verdict([(k, r) for k, r in enumerate(paired, 1) if k not in past], rest, spread, cores)
     names = " and ".join(f"round {k}'s {claims.as_printed(paired[k - 1], 2):.2f}x" for k in past)
     passes = "passes" if len(past) == 1 else "pass"
     others = ", ".join(f"{r:.2f}x" for r in kept)
@@ -528,10 +528,22 @@ def _past_some_rounds(paired: list[float], past: list[int], median: float, shown
     return said, verdict
 
 
+def _rounds_verdict(numbered: list[tuple[int, float]], median: float, spread: float, cores: int) -> str:
+    """``claims.speedup_verdict`` on the median of the (round, ratio) pairs against the bound ``cores``, its
+    share of the gain given with the range its ± allows (``gain_range``), and any round on the other side of
+    1x past the ± named after it (``threads_rounds.across_verdict``): 1.29x ± 0.26 is faster by the median,
+    but a 0.79x round was slower than one thread, which "faster" alone would hide."""
+    ratios = [claims.as_printed(r, 2) for _, r in numbered]
+    verdict = claims.speedup_verdict(median, float(cores), spread, slower=f"no faster on {cores} threads",
+                                     rounds=ratios)
+    return across_verdict(gain_range(verdict, median, spread, cores), numbered, median, spread)
+
+
 def _verdict_ending(verdict: str, cores: int, load: float) -> str:
-    """``threads_reading``'s last clause: where more threads were no faster, the machine's load; else that
-    more threads divide the step."""
-    if verdict.startswith(("within noise", "no faster")):
+    """``threads_reading``'s last clause: where more threads were no faster, or some round disagreed with the
+    median ("by the median", ``across_verdict``), the machine's load; else that more threads divide the
+    step."""
+    if verdict.startswith(("within noise", "no faster", "by the median")):
         return (f"; {cores} threads share the cores with other programs here (load {load:.1f}): a host "
                 f"with free cores divides the step")
     return "; more threads divide the step"

@@ -1,0 +1,50 @@
+"""Lesson 06's threads verdict, round by round: a round on the other side of 1x from the median, beyond the
+rounds' ± (``claims.rounds_past_spread``'s rule, read against the baseline instead of a bound), is named, so
+that a median "faster" is never read as faster in every round where one round was slower (and the other way
+round). Used by ``summary.threads_reading``.
+
+    numbered = list(enumerate(paired, 1))          # (round, ratio), in the order they were timed
+    verdict = across_verdict(verdict, numbered, 1.29, 0.26)
+"""
+
+from __future__ import annotations
+
+from utils import claims
+
+
+def rounds_across(numbered: list[tuple[int, float]], median: float, spread: float,
+                  baseline: float = 1.0) -> list[tuple[int, float]]:
+    """The rounds (round number, ratio) on the other side of ``baseline`` from ``median`` that the spread does
+    not explain: past the baseline AND past median ∓ spread, all as printed (``claims.round_above``, the one
+    rule for counting rounds past a mark). Above the median's side: ``claims.rounds_past_spread``; below it,
+    the same rule mirrored. None where the median ± spread reaches the baseline: that verdict is already
+    "within noise", which no round contradicts."""
+    median, spread = claims.as_printed(median, 2), claims.as_printed(spread, 2)
+    if claims.within_noise(median, spread, baseline):
+        return []
+    if median < baseline:   # a slower median: rounds faster than the baseline, above median + spread
+        past = claims.rounds_past_spread([r for _, r in numbered], median, spread, baseline)
+        return [(k, r) for k, r in numbered if r in past]
+    low = claims.half_up(median - spread, 2)   # a faster median: rounds slower than it, below median - spread
+    return [(k, r) for k, r in numbered
+            if claims.round_above(r, baseline, below=True) and claims.round_above(r, low, below=True)]
+
+
+def across_verdict(verdict: str, numbered: list[tuple[int, float]], median: float, spread: float,
+                   baseline: float = 1.0) -> str:
+    """``verdict`` (``claims.speedup_verdict`` on the median) with the rounds that ``rounds_across`` finds
+    named after it: "by the median, faster, ..., but round 3's 0.79x was slower than one thread, past the ±
+    (1.29 - 0.26 = 1.03x): not faster in every round, a finding to explain". Unchanged where there are none.
+    The verdict then starts "by the median", which ``summary`` reads as the rounds disagreeing."""
+    across = rounds_across(numbered, median, spread, baseline)
+    if not across:
+        return verdict
+    median, spread = claims.as_printed(median, 2), claims.as_printed(spread, 2)
+    faster = median > baseline   # the median's side; the named rounds lie on the other
+    edge = claims.half_up(median - spread if faster else median + spread, 2)
+    names = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in across)
+    was = "was" if len(across) == 1 else "were"
+    other = "slower" if faster else "faster"
+    sign, side = ("-", "faster") if faster else ("+", "slower")
+    return (f"by the median, {verdict}, but {names} {was} {other} than one thread, past the ± ({median:.2f} "
+            f"{sign} {spread:.2f} = {edge:.2f}x): not {side} in every round, a finding to explain")
