@@ -26,8 +26,8 @@ def test_the_cost_tables_share_is_the_small_messages_range_where_its_ends_differ
     link = _link(READ)
     costs = transfers.batch_costs(link, 16, 64, 128)
     rows = link_report.cost_rows(costs, link, True)
-    assert [r[-1] for r in rows[:2]] == ["68% – 100%", "7% – 100%"]  # hi capped: a share cannot pass the whole
-    assert rows[2][-1] == "34% – 100%"  # 137.8 / 400.0; 2,047.3 / 400.0 is past the whole
+    assert [r[-1] for r in rows[:2]] == ["68% – 100% (capped)", "7% – 100%"]  # 2,047.3 / 2,047.3: the whole, not past it
+    assert rows[2][-1] == "34% – 100% (capped)"  # 137.8 / 400.0; 2,047.3 / 400.0 is past the whole
     table = Table(report.COST_COLUMNS, rows, wrap=40).to_text()
     assert max(len(line) for line in table.splitlines()) <= 110
     # the other outcome: small messages that agree to the percent give one figure, as before

@@ -247,12 +247,17 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
     head = (f"In order of size, its {len(far)} misses {beyond} change sign {k} time{'s' * (k != 1)} ({listed}); "
             f"{odds}: ")
     # signs going back and forth are noise's only while the misses are of noise's size: one noisy median
-    # misses by about EDGE, so misses past twice that scatter more than such noise explains
-    wide = [r for _, r in far if round(abs(r), 2) > 2 * EDGE]
+    # misses by about EDGE, so misses past twice that scatter more than such noise explains; one such miss
+    # alone is one size's median, which noise can make (the verdict on the kept line reads it the same way)
+    wide = [(n, r) for n, r in far if round(abs(r), 2) > 2 * EDGE]
+    twice = f"±{round(2 * EDGE * 100)}%, twice one median's noise"
+    if len(wide) == 1:
+        (n, r), = wide
+        return (head + f"their signs show no shape the line misses, but {_size(n)} ({r:+.0%}) is past {twice}: "
+                "one size's median alone, which noise can make; time it again." + falling)
     if wide:
         return (head + f"their signs show no shape the line misses, but {len(wide)} of them are larger than "
-                f"±{round(2 * EDGE * 100)}%, twice one median's noise: the misses scatter more than noise "
-                "explains." + falling)
+                f"{twice}: the misses scatter more than noise explains." + falling)
     if falling:
         return head + "by their signs alone, back and forth, as noise leaves them." + falling
     return head + "back and forth, as noise around one line leaves them, not a shape the line misses."

@@ -43,7 +43,14 @@ def share_range_cell(link, cost) -> str:
         return share_cell(cost.latency_share)
     lo, hi = (claims.half_up(end, 2) for end in latency_range(link, cost))
     low, high = claims.percent(lo), claims.percent(min(hi, 1.0))
-    return low if low == high else f"{low} – {high}"
+    # the cap named in the cell, as section 3's sentence names it, so both print one band
+    return low if low == high else f"{low} – {high}" + (" (capped)" if _past_100(hi) else "")
+
+
+def _past_100(hi: float) -> bool:
+    """Whether the slowest small message's share end passes 100 % as printed: there, the table and section 3's
+    sentence both print the band capped at 100 % and say so."""
+    return claims.half_up(hi, 2) > 1
 
 
 def share_cell(share: float) -> str:
@@ -76,7 +83,8 @@ def _ids_sentence(ids, link, most: float = 0.5) -> str:
     lo, hi, side = _latency_side(link, ids, most)
     rate, at = _bytes_rate(link)
     moving = f"Its bytes take {_bytes_share(ids, rate)[0] * 1e6:,.1f} µs at {at}"
-    low, high = claims.percent(lo), claims.percent(hi)
+    # the upper end capped at 100 %, as the table prints it (``share_range_cell``): one band in both places
+    low, high = claims.percent(lo), claims.percent(min(hi, 1.0))
     if side is None:
         return (f"{took}: between {low} and {high} of it latency by the small messages' spread (counting the "
                 f"fastest or the slowest of them as latency{_past_whole(link, hi)}), so this run does not say whether "
@@ -102,13 +110,14 @@ def _latency_side(link, cost, most: float) -> tuple[float, float, str | None]:
 def _past_whole(link, hi: float) -> str:
     """Where counting the slowest small message as latency gives a share over 100 % (as printed), why: a share
     of a time cannot pass the whole, so that end says only how far the fixed cost itself varies on this run."""
-    if round(hi, 2) <= 1:
+    if not _past_100(hi):
         return ""
     from utils.lessons.why_slow.transfers import SMALL
 
     small = [us(s) for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
-    return (f"; past 100% because the slowest small message took longer than this batch: the fixed cost itself "
-            f"ran from {min(small):,.1f} to {max(small):,.1f} µs on this run")
+    return (f", capped: the slowest small message, {max(small):,.1f} µs, took longer than this batch, so its end "
+            f"would pass the whole; the fixed cost itself ran from {min(small):,.1f} to {max(small):,.1f} µs on "
+            "this run")
 
 
 def _bytes_rate(link) -> tuple[float, str]:
@@ -285,8 +294,9 @@ def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
         return _beat_latency_verdict(cost, _bytes_rate(link)[0], most)  # the rate the sentence times them at
     lo, hi, side = _latency_side(link, cost, most)
     if side is None:
-        return (f"within noise: no effect shown (latency {claims.percent(lo)} to {claims.percent(hi)} of its time, "
-                "by the small messages' spread)")
+        capped = " (capped)" if _past_100(hi) else ""  # one band, as the table and section 3 print it
+        return (f"within noise: no effect shown (latency {claims.percent(lo)} to {claims.percent(min(hi, 1.0))}"
+                f"{capped} of its time, by the small messages' spread)")
     share = f"latency {claims.percent(cost.latency_share)} of its time"
     return f"holds: {share}" if side == "above" else f"does not hold: {share}"
 

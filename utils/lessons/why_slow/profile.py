@@ -88,9 +88,12 @@ class StepProfile:
                            "nothing beyond the rounding of the two tables"))
         return "Against the category table: " + "; ".join(said) + "."
 
-    def overhead_sentence(self) -> str:
+    def overhead_sentence(self, rounds: list[float] | None = None) -> str:
         """The profiled step beside the same step timed without the profiler (every branch written): the
-        profiler records every op, and that recording costs time inside the step it measures."""
+        profiler records every op, and that recording costs time inside the step it measures. With section 1's
+        ``rounds`` (each round's fastest, seconds), the move is also set against how far a moment moves one step
+        (reader t19_0001: +7.2% put down to recording beside rounds 30.0% apart): within that range this run
+        cannot tell recording's cost from a moment's, and the sentence says so; beyond it, it says that too."""
         if self.unprofiled_seconds is None:
             return ""
         # the two times as printed (ms, one decimal), as a reader divides them; judged on the overhead as printed
@@ -102,6 +105,8 @@ class StepProfile:
         base = (f"The same step without the profiler, timed just before (fastest of {UNPROFILED}), took "
                 f"{alone:.1f} ms: the profiled step took {wall:.1f} ms / {alone:.1f} ms = "
                 f"{claims.half_up(ratio, 2):.2f}x that ({added:+.1f}%). ")
+        if rounds:
+            return base + _overhead_against_rounds(added, rounds_range(rounds))
         if added < -OVERHEAD_EDGE:  # the profiler cannot speed a step up: the two steps met different moments
             return base + ("The profiled step ran faster than the unprofiled one, so the two met different "
                            "moments of the machine: the profiler's own cost is not measured here. Read the "
@@ -364,6 +369,34 @@ def retimed_sentence(section1_seconds: float, here_seconds: float, rounds: list[
     if not rounds:
         return said + " One pair of timings: it does not say how far a moment moves one step's time."
     return said + " " + _rounds_range_said(here, [claims.as_printed(r * 1e3, 2) for r in rounds])
+
+
+def rounds_range(rounds: list[float]) -> tuple[float, float, float]:
+    """Section 1's rounds (each round's fastest, seconds) as its table prints them: (fastest ms, slowest ms,
+    the slowest over the fastest less one, to a tenth of a percent): how far a moment moves one step."""
+    shown = [claims.as_printed(r * 1e3, 2) for r in rounds]
+    fastest, slowest = min(shown), max(shown)
+    return fastest, slowest, claims.half_up(slowest / fastest - 1, 3)
+
+
+def _overhead_against_rounds(added: float, moment: tuple[float, float, float]) -> str:
+    """What a profiled step's move over the unprofiled one (``added``, % as printed) says about the profiler's
+    cost, set against how far a moment moves one step (``rounds_range``): a move inside that range may be a
+    moment's, so this run cannot tell the recording's cost; only a slowdown past it shows the recording's."""
+    fastest, slowest, spread = moment
+    spread_pct = claims.half_up(spread * 100, 1)
+    moves = (f"the {spread_pct:+.1f}% a moment moves one step (section 1's rounds, {fastest:.2f} to "
+             f"{slowest:.2f} ms)")
+    shares = ("read its shares, not its times, and compare a profiled step only with another profiled one.")
+    if abs(added) <= spread_pct:
+        return (f"That {added:+.1f}% is within {moves}: this run cannot tell what recording every op costs from "
+                f"a moment's move. The table's ms are a profiled step's all the same: {shares}")
+    if added < 0:  # the profiler cannot speed a step up: the two steps met different moments
+        return (f"The profiled step ran faster than the unprofiled one, by more than {moves}: the profiler "
+                "cannot speed a step up, so the two met different moments of the machine and this run cannot "
+                "tell what recording every op costs. Read the table's shares, not its ms.")
+    return (f"That {added:+.1f}% is past {moves}, more than a moment moves a step: recording every op adds time "
+            f"here, inside the ops and between them, so the table's ms are a profiled step's: {shares}")
 
 
 def _rounds_range_said(here: float, shown: list[float]) -> str:
