@@ -455,7 +455,7 @@ def test_the_take_aways_set_both_scripts_rates_against_the_same_peak():
     class Peak:
         best, name = 100e9, "fp32 matmul peak"
     said = rates_sentence(2e9, Peak(), slow_ms=1000.0, fast_ms=200.0, source="the speed check's median")
-    assert "ran 2.00 GFLOP in 1000 ms a step = 2.0 GFLOP/s, 2.0% of the machine profile's fp32 matmul peak" in said
+    assert "ran 2.00 GFLOP in 1000 ms a step = 2.00 GFLOP/s, 2.0% of the machine profile's fp32 matmul peak" in said
     assert "whole step of 200 ms (the speed check's median) = 10.0 GFLOP/s, 10.0% of that peak" in said, said
     assert "at least that fast" in said, said
 

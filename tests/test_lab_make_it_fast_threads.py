@@ -31,7 +31,8 @@ def test_part_of_the_miss_is_worked_from_the_printed_speed_up_and_ms():
     assert "ran 6.12x ± 0.05 as fast at the launcher's 1 thread (cores // workers) as at its 2" in said, said
     assert ": faster than at its own 2 (no bound beside it" in said, said
     assert "Its 5 paired rounds (one micro-batch each, on the same two workers after the profile, after a " \
-           "warm-up) ran, slowest first: 6.00x, 6.10x, 6.12x, 6.20x, 6.30x." in said, said
+           "warm-up) ran, slowest first: 6.00x, 6.10x, 6.12x, 6.20x, 6.30x; rounds 6.20x and 6.30x lie beyond " \
+           "the median + the spread (6.12 + 0.05 = 6.17x)" in said, said
     # 1576 / 6.12 = 257.52; 1576 - 257.52 = 1318.48 -> 1318; 1318 / 1683 = 78.3 % -> 78 %
     assert "the launcher's count saves 1576 - 1576 / 6.12 = 1318 ms a step. That is 78% of the prediction's " \
            "1683 ms miss: part of it; the other 365 ms: your script's other changes inside forward and " \
@@ -196,7 +197,7 @@ def test_the_speed_up_s_ends_stay_within_the_printed_rounds():
 
 def test_the_reader_s_run_is_not_told_apart_across_both_scalings_and_the_rounds():
     said = _said_17(1041.0)
-    assert "3.37x ± 11.69" in said and "slowest first: 1.20x, 1.50x, 3.37x, 24.88x, 30.00x." in said, said
+    assert "3.37x ± 11.69" in said and "slowest first: 1.20x, 1.50x, 3.37x, 24.88x, 30.00x; rounds 24.88x and 30.00x" in said, said
     assert "4 x 166.3 = 665 ms a step; under the profiler, forward and backward took 1175 ms a step (1175.2 / 4 = " \
            "293.8 ms a micro-batch), 1175 - 665 = 510 ms more at the same count." in said, said
     assert "Scaled to the 665 ms timed alone, the launcher's count saves 665 - 665 / 3.37 = 468 ms a step; scaled " \
@@ -259,3 +260,29 @@ def test_the_diagnosis_times_both_thread_counts_on_its_workers():
     if timed["slow"] > timed["launcher"]:
         assert len(timed["ratios"]) == threads_cost.ROUNDS and all(r > 0 for r in timed["ratios"]), timed
         assert len(timed["slow_ms"]) == len(timed["launcher_ms"]) == threads_cost.ROUNDS
+
+
+def test_rounds_past_the_median_plus_spread_are_named_and_none_past_says_nothing():
+    """Nineteenth reading (t19_labs, lab 08): the rounds 1.95x-8.92x were summed up as 2.53x ± 0.14 and the
+    8.92x round, far past 2.53 + 0.14 = 2.67x, went unnamed. claims.rounds_past_spread, the median as mark."""
+    said = _flat(threads_sentence(_timed(1.95, 2.39, 2.53, 2.67, 8.92), FB_MS, MISS_MS))
+    assert "ran 2.53x ± 0.14 as fast" in said, said
+    assert ("slowest first: 1.95x, 2.39x, 2.53x, 2.67x, 8.92x; round 8.92x lies beyond the median + the spread "
+            "(2.53 + 0.14 = 2.67x), which the ± leaves out: a finding to explain, not timed apart here") in said
+    assert "2.67x lies" not in said   # 2.67x as printed is at median + spread, not beyond it
+    # every round within median + spread: nothing named
+    quiet = threads_sentence(_timed(2.30, 2.50, 2.53, 2.56, 2.56), FB_MS, MISS_MS)   # 2.53 + 0.03
+    assert "beyond the median + the spread" not in quiet and "2.56x." in quiet
+    # the branch where the slow count is not beaten names them too
+    slow = _flat(threads_sentence(_timed(0.98, 0.99, 1.00, 1.01, 1.40), FB_MS, MISS_MS))
+    assert "round 1.40x lies beyond the median + the spread (1.00 + 0.01 = 1.01x)" in slow, slow
+
+
+def test_the_rate_prints_three_figures_so_its_share_of_peak_is_worked_from_it():
+    """Nineteenth reading (t19_labs, lab 08): "10.70 GFLOP in 1632 ms = 6.6 GFLOP/s, 6.7% of that peak": the
+    share came from the rate as rounded, a reader's 10.70 / 1.632 = 6.56 gives 6.6%. The rate now prints to
+    three figures and the share is worked from it."""
+    peak = SimpleNamespace(best=99.1e9)
+    assert takeaways.rate_text(10.70e9, 1632.1, peak) == "6.56 GFLOP/s, 6.6%"   # 6.56 / 99.1 = 6.62 %
+    assert takeaways.rate_text(10.70e9, 429.0, peak) == "24.9 GFLOP/s, 25.1%"   # 24.9 / 99.1 = 25.13 %
+    assert takeaways.rate_text(10.70e9, 80.0, peak) == "134 GFLOP/s, 135.2%"    # 133.75 -> 134; 134 / 99.1

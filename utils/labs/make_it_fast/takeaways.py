@@ -36,18 +36,27 @@ def printed_rate(flops: float, ms: float) -> float:
     return claims.as_printed(flops, 2, 1e9) / (claims.as_printed(ms, 0) / 1e3)
 
 
+def shown_rate(flops: float, ms: float) -> float:
+    """The GFLOP/s the page prints: ``printed_rate`` to three significant figures, half up (6.56, 24.9, 125),
+    so that the share of peak worked from it is the share a reader works from the GFLOP and the ms: 10.70
+    GFLOP in 1632 ms is 6.56 GFLOP/s, 6.6% of a 99.1 peak, not 6.6 GFLOP/s and 6.7%."""
+    return claims.as_printed_sig(printed_rate(flops, ms), 3)
+
+
 def share_of_peak(flops: float, ms: float, peak) -> float:
-    """The share of ``peak`` (a ``machine`` ceiling) that ``flops`` in ``ms`` reached, worked from the rate and
-    the peak as printed (GFLOP/s to one decimal): 24.9 / 99.1 is 25.1%, wherever the page prints it, and not
-    the 25.2% that the unrounded 24.94 gives. Cell 13 and the take-aways both use it."""
-    return claims.as_printed(printed_rate(flops, ms), 1) / claims.as_printed(peak.best, 1, 1e9)
+    """The share of ``peak`` (a ``machine`` ceiling) that ``flops`` in ``ms`` reached, worked from the rate as
+    printed (``shown_rate``) and the peak as printed (GFLOP/s to one decimal): 24.9 / 99.1 is 25.1%,
+    wherever the page prints it, and not the 25.2% that the unrounded 24.94 gives. Cell 13 and the take-aways
+    use it."""
+    return shown_rate(flops, ms) / claims.as_printed(peak.best, 1, 1e9)
 
 
 def rate_text(flops: float, ms: float, peak) -> str:
-    """"24.9 GFLOP/s, 25.1%": the rate of ``flops`` in ``ms`` and its share of ``peak``, each worked from the
-    figures as printed (``printed_rate``, ``share_of_peak``), the share half up."""
-    rate = claims.as_printed(printed_rate(flops, ms), 1)
-    return f"{rate:.1f} GFLOP/s, {share_text(share_of_peak(flops, ms, peak))}"
+    """"24.9 GFLOP/s, 25.1%": the rate of ``flops`` in ``ms`` (three significant figures) and its share of
+    ``peak``, each worked from the figures as printed (``shown_rate``, ``share_of_peak``), the share half
+    up."""
+    rate = claims.sig_text(printed_rate(flops, ms), 3)
+    return f"{rate} GFLOP/s, {share_text(share_of_peak(flops, ms, peak))}"
 
 
 def measured_step(train_fn, runs: list[dict], steps: int = script.STEPS) -> tuple[float, str]:

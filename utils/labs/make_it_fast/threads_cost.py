@@ -269,11 +269,27 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
     return said + ": whether the threads explain all of it is not told apart here" + rest
 
 
+def _past_spread_text(ratios: list) -> str:
+    """The rounds above the median + the spread, as printed (claims' ``rounds_past_spread``, the median as the
+    mark): the ± leaves them out, so they are named, a finding to explain; "" where none is."""
+    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
+    past = sorted(claims.rounds_past_spread(ratios, value, spread, value))
+    if not past:
+        return ""
+    top = claims.half_up(value + spread, 2)
+    shown = [f"{claims.as_printed(r, 2):.2f}x" for r in past]
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    which = f"round {listed} lies" if len(past) == 1 else f"rounds {listed} lie"
+    return (f"; {which} beyond the median + the spread ({value:.2f} + {spread:.2f} = {top:.2f}x), which "
+            "the ± leaves out: a finding to explain, not timed apart here")
+
+
 def _rounds_text(timed: dict) -> str:
-    """The rounds' ratios as printed, slowest first, so that a reader sees how far they spread."""
+    """The rounds' ratios as printed, slowest first, so that a reader sees how far they spread, and those
+    beyond the median + the spread named (``_past_spread_text``)."""
     shown = ", ".join(f"{claims.as_printed(r, 2):.2f}x" for r in sorted(timed["ratios"]))
     return (f". Its {len(timed['ratios'])} paired rounds (one micro-batch each, on the same two workers after "
-            f"the profile, after a warm-up) ran, slowest first: {shown}")
+            f"the profile, after a warm-up) ran, slowest first: {shown}" + _past_spread_text(timed["ratios"]))
 
 
 def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
