@@ -134,3 +134,10 @@ def test_rounds_on_one_side_of_a_bound_at_the_baseline_are_said_once():
     # a bound above the baseline keeps both notes: they say different things
     both = claims.speedup_verdict(1.02, 1.5, 0.03, rounds=[1.01, 1.02, 1.04])
     assert both == "faster, under the bound: 4% of its gain (every round above 1.00x)", both
+
+
+def test_a_signed_share_prints_half_up_away_from_zero():
+    """One rule for residuals and changes (lesson 05 prints through it): -22.5 % is -23 %, never -0 %."""
+    assert claims.signed_percent((0.280 - 0.343) / 0.280) == "-23%"
+    assert claims.signed_percent(0.225) == "+23%" and claims.signed_percent(-0.2249) == "-22%"
+    assert claims.signed_percent(-0.004) == "+0%" and claims.printed_percent(-0.225) == -23.0

@@ -230,6 +230,18 @@ def percent(share: float) -> str:
     return f"{half_up(share * 100, 0):.0f}%"
 
 
+def signed_percent(share: float) -> str:
+    """A share that may be negative (a residual, a change) as a signed whole percent, half up away from zero
+    as a reader rounds it: -0.225 -> "-23%" (``:+.0%`` rounds the binary float -0.22499... to "-22%"); a tiny
+    negative share prints "+0%", never "-0%"."""
+    return f"{printed_percent(share):+.0f}%"
+
+
+def printed_percent(share: float) -> float:
+    """``share`` in whole percent as ``signed_percent`` prints it (-0.225 -> -23.0; + 0.0 turns -0.0 into 0)."""
+    return half_up(share * 100, 0) + 0.0
+
+
 def gain_share(value: float, bound: float, baseline: float = 1.0) -> str:
     """The share of the bound's gain a speed-up reached, in whole percent rounded half up as a reader rounds
     it from the printed figures: (1.25 - 1) / (1.65 - 1) = 38.46 % -> "38%", (1.77 - 1) / (3.0 - 1) = 38.5 %

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import torch
 
 from utils import bench
-from utils.claims import Claim, as_printed, half_up, one_side, printed_ratio, round_above, within_noise
+from utils.claims import (Claim, as_printed, half_up, one_side, printed_percent, printed_ratio, round_above,
+                          signed_percent, within_noise)
 from utils.data import MNIST_STD
 from utils.lessons.data_prefetch.dataset import decode_images, decode_into
 
@@ -41,19 +42,6 @@ def residual(measured: float, fitted: float) -> float:
     them (ms, 3 decimals): 0.156 against 0.180 reads -15%, not the -16% of unrounded times (lesson 05)."""
     shown, fit = as_printed(measured, 3, MS), as_printed(fitted, 3, MS)
     return (shown - fit) / max(shown, 10 ** -3)
-
-
-def signed_percent(share: float) -> str:
-    """``share`` (a fraction) as a signed whole percent, half up away from zero as a reader rounds
-    (``claims.half_up``): -0.225 prints -23%. Python's ``:+.0%`` rounds half to even on the binary float
-    (-0.22499...) and prints -22%, a residual the reader's own (0.280 - 0.343) / 0.280 does not give. Lesson 05."""
-    return f"{printed_percent(share):+.0f}%"
-
-
-def printed_percent(share: float) -> float:
-    """``share`` in whole percent as ``signed_percent`` prints it (-0.225 -> -23.0); ``+ 0.0`` turns the -0.0 of
-    a tiny negative share into 0, so it prints +0%, not -0%. Lesson 05."""
-    return half_up(share * 100, 0) + 0.0
 
 
 def farthest_printed(ratios: list[float], centre: float) -> float:
