@@ -141,3 +141,13 @@ def test_a_signed_share_prints_half_up_away_from_zero():
     assert claims.signed_percent((0.280 - 0.343) / 0.280) == "-23%"
     assert claims.signed_percent(0.225) == "+23%" and claims.signed_percent(-0.2249) == "-22%"
     assert claims.signed_percent(-0.004) == "+0%" and claims.printed_percent(-0.225) == -23.0
+
+
+def test_no_lesson_prints_a_signed_share_with_the_half_even_format():
+    # ``:+.0%`` rounds the binary float half to even (-0.225 -> "-22%"); every signed share goes through
+    # claims.signed_percent, which rounds half up as the reader does and never prints "-0%"
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[1] / "utils"
+    offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
+                 if p.name != "claims.py" and ":+.0%}" in p.read_text()]
+    assert offenders == [], offenders

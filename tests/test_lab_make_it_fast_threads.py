@@ -268,7 +268,7 @@ def test_rounds_past_the_median_plus_spread_are_named_and_none_past_says_nothing
     said = _flat(threads_sentence(_timed(1.95, 2.39, 2.53, 2.67, 8.92), FB_MS, MISS_MS))
     assert "ran 2.53x ± 0.14 as fast" in said, said
     assert ("slowest first: 1.95x, 2.39x, 2.53x, 2.67x, 8.92x; round 8.92x lies beyond the median + the spread "
-            "(2.53 + 0.14 = 2.67x), which the ± leaves out: a finding to explain, not timed apart here") in said
+            "(2.53 + 0.14 = 2.67x), which the ± does not reach: an outlying moment of this run, not timed apart here") in said
     assert "2.67x lies" not in said   # 2.67x as printed is at median + spread, not beyond it
     # every round within median + spread: nothing named
     quiet = threads_sentence(_timed(2.30, 2.50, 2.53, 2.56, 2.56), FB_MS, MISS_MS)   # 2.53 + 0.03

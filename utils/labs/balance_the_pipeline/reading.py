@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from utils.claims import (as_printed, half_up, one_side, paired_spread, printed_ratio, printed_spread,
+from utils.claims import (signed_percent, as_printed, half_up, one_side, paired_spread, printed_ratio, printed_spread,
                           round_above, within_noise)
 from utils.lessons.model_split.report import rounds_above_bound
 from utils.lessons.model_split.runs import Row
@@ -397,7 +397,7 @@ def work_change(measured: float, profiled: float) -> float:
 def change_text(change: float) -> str:
     """A change in whole percent with its sign ("+2%", "-3%"), and a change that rounds to none as "0%": 327 ms
     against 328 ms is -0.3%, which ``+.0%`` prints "-0%", a signed zero a reader takes for a slip."""
-    return "0%" if as_printed(change, 2) == 0 else f"{change:+.0%}"
+    return "0%" if as_printed(change, 2) == 0 else f"{signed_percent(change)}"
 
 
 def fewer_words(p: Pipelined, least: Row, first: Row, fewest: str, slower: str) -> str:

@@ -240,7 +240,7 @@ def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
     their printed costs against the table's noise (``cost_noise``) once, for the one technique they differ in."""
     shares = measured_shares(rounds)
     # each cost read back from the table's own percent ("+16%": 1.16), so that the sum is the reader's
-    selective, every = (1 + int(f"{shares[k]:+.0%}"[:-1]) / 100 for k in ("selective", "every block"))
+    selective, every = (1 + int(f"{claims.signed_percent(shares[k])}"[:-1]) / 100 for k in ("selective", "every block"))
     noise = cost_noise(rounds)
     (high, dear), (low, cheap) = sorted([(selective, "selective"), (every, "every block")], reverse=True)
     gap = claims.as_printed(high - low, 2)   # the reader's subtraction of the two printed costs
@@ -303,9 +303,9 @@ def _signed(share: float, noise: float = 0.0) -> str:
         return ": no gap"
     if claims.as_printed(abs(share), 2) <= noise:
         counted = "; the cost model counts 0" if share < 0 else ""  # the cost model clamps negative costs
-        return f" {share:+.0%} (within noise: no gap measured{counted})"
+        return f" {claims.signed_percent(share)} (within noise: no gap measured{counted})"
     faster = " (measured faster than the plain step; the cost model counts 0)" if share < 0 else ""
-    return f" {share:+.0%}{faster}"
+    return f" {claims.signed_percent(share)}{faster}"
 
 
 def _as_plan(plan, where: str) -> tuple:
@@ -451,7 +451,7 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
             peak = _measured(train_step, plan, setup)
             want_peak = predicted(setup, plan).peak
             error = off_prediction(peak, want_peak)
-            measured = f"{where} measured {peak / MB:.1f} MB, {error:+.0%}"
+            measured = f"{where} measured {peak / MB:.1f} MB, {claims.signed_percent(error)}"
             said = f"the calculator's prediction ({want_peak / MB:.1f} MB){setup.label}"
             checks.expect(error <= tolerance,
                           f"{measured} over {said}: does the step run every technique of the plan?")
@@ -464,7 +464,7 @@ def check_step(train_step: Callable, choose: Callable, setup: LabSetup | None = 
                       f"{setup.margin:.0%} of the {setup.capacity / MB:.1f} MB free")
         free = 1 - claims.printed_ratio(peak, setup.capacity, 1, MB)   # from 28.1 MB and the 32.1 MB printed
         return (f"3 plans train as one step on the whole batch; yours measured {peak / MB:.1f} MB "
-                f"({error:+.0%} of its prediction, {want_peak / MB:.1f} MB){setup.label}, {free:.0%} of the "
+                f"({claims.signed_percent(error)} of its prediction, {want_peak / MB:.1f} MB){setup.label}, {free:.0%} of the "
                 f"{setup.capacity / MB:.1f} MB capacity free")
 
     return checks.run_check("step", body, show=show, hint=checks.stub_message(BANK, "C"))

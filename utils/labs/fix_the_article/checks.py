@@ -407,7 +407,7 @@ def link_table(link_fit) -> Table:
     rows = []
     for n, t in zip(link_fit.fit.sizes, link_fit.seconds):
         shown, fitted, ratio, residual = size_row(link_fit.fit, n, t)
-        rows.append((f"{n:,}", f"{shown:,.1f}", f"{fitted:,.1f}", f"{ratio:.2f}x", f"{residual:+.0%}"))
+        rows.append((f"{n:,}", f"{shown:,.1f}", f"{fitted:,.1f}", f"{ratio:.2f}x", f"{claims.signed_percent(residual)}"))
     return Table(["bytes", "measured µs", "alpha + n / beta µs", "measured / fitted", "residual"], rows)
 
 

@@ -16,7 +16,7 @@ from matplotlib.transforms import ScaledTranslation
 
 from utils import machine, plots
 from utils.bench import synchronize
-from utils.claims import as_printed, half_up, sig_decimals
+from utils.claims import signed_percent, as_printed, half_up, sig_decimals
 from utils.launch import launch, process_group
 
 MS_DIGITS = 2  # decimals of the ms the table prints a time with: algbw is worked from that printed time
@@ -199,7 +199,7 @@ def _rising_or_level(ordered: list[dict], flat: float, gbs) -> str:
     *earlier, last = ordered
     best = max(earlier, key=lambda r: r["busbw"])
     gain = gbs(last) / gbs(best) - 1
-    figures = f"busbw {_at(best)}, {_at(last)} ({gain:+.0%})"
+    figures = f"busbw {_at(best)}, {_at(last)} ({signed_percent(gain)})"
     fast_best, slow_last = _repeat_gbs(best, best["low"]), _repeat_gbs(last, last["high"])  # as printed
     ranges = (f"{_label(best['bytes'])}'s fastest repeat {fast_best:.2f} GB/s, "
               f"{_label(last['bytes'])}'s slowest {slow_last:.2f} GB/s")

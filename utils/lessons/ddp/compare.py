@@ -20,7 +20,7 @@ from torch.utils.data import DataLoader, DistributedSampler
 
 from utils import precision
 from utils.bench import synchronize, threads
-from utils.claims import as_printed, printed_ratio
+from utils.claims import signed_percent, as_printed, printed_ratio
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.hooks import builtin_bytes_per_sync, register_hook
 from utils.lessons.ddp.instrumentation import ByteCounter
@@ -115,7 +115,7 @@ def reading(rows: dict[str, dict], reference: str) -> list[str]:
                    ("faster, beyond the noise" if change > 0 else "slower, beyond the noise"))
         fewer = rows[reference]["bytes_per_step"] / row["bytes_per_step"]
         sent = "the same bytes" if fewer == 1 else f"{fewer:.1f}x fewer bytes"
-        shift = f"{change:+.0%} samples/s"
+        shift = f"{signed_percent(change)} samples/s"
         if shift[1:].startswith("0%"):  # under half a percent either way: no sign to read
             shift = "0% samples/s (no change at this rounding)"
         lines.append(f"{name}: {shift} against {reference}, {verdict}; {sent}")

@@ -51,7 +51,7 @@ def line_error(predicted: float, measured: float | None) -> str:
     if measured is None:
         return "-"
     off = f"{claims.as_printed(predicted, 2, MB) - claims.as_printed(measured, 2, MB):+.2f} MB"
-    return off + (f" ({relative_error(predicted, measured):+.0%})" if measured > 0.01 * MB else "")
+    return off + (f" ({claims.signed_percent(relative_error(predicted, measured))})" if measured > 0.01 * MB else "")
 
 
 def sixteen_bit_units(features, on_cpu: bool) -> str:

@@ -23,7 +23,7 @@ from torch import nn
 from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch, precision
-from utils.claims import as_printed, as_printed_sig, paired_spread, printed_ratio, within_noise
+from utils.claims import signed_percent, as_printed, as_printed_sig, paired_spread, printed_ratio, within_noise
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.link import message_time
 from utils.lessons.model_split.report import reading, rounds_text
@@ -221,7 +221,7 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
     beside = ""
     if alphas and any(alphas.values()):
         beside = "; beside it, the fitted α of " + ", ".join(
-            f"{name}: {a * 1e3:.3f} ms (the probe {printed_ratio(tiny, a, 3, 1e-3) - 1:+.0%} from it)"
+            f"{name}: {a * 1e3:.3f} ms (the probe {signed_percent(printed_ratio(tiny, a, 3, 1e-3) - 1)} from it)"
             for name, a in alphas.items() if a)   # from the two ms as printed, as a reader divides them
     low, high = extra_range(got)
     d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # one precision for the sentence's ms

@@ -44,9 +44,9 @@ def profiled_against_timed(profiled_s: float, compute_s: float) -> str:
     change = claims.as_printed(profiled / (timed or 1) - 1, 2)   # whole %, from the two printed ms
     said = f"the one step run under the profiler took {profiled:.0f} ms"
     if change > 0:
-        return (f"{said}, {change:+.0%} against the timed median ({timed:.0f} ms): a profiled step also "
+        return (f"{said}, {claims.signed_percent(change)} against the timed median ({timed:.0f} ms): a profiled step also "
                 "records every op, and it ran at another moment of the machine")
-    against = "within 1% of" if change == 0 else f"{change:+.0%} against"
+    against = "within 1% of" if change == 0 else f"{claims.signed_percent(change)} against"
     return (f"{said}, {against} the timed median ({timed:.0f} ms): the profiler's own recording did not "
             "show; the two ran at different moments of the machine")
 

@@ -186,7 +186,7 @@ def fit_table(fits: dict[str, AlphaBeta]):
     # a small copy's redone residual by a few per cent (reader t5_0001: +7% printed, +8% redone from 0.4 µs)
     rows = [("fitted α", *(f"{micros(f.alpha)} µs" for f in fits.values())),
             ("fitted β", *(f"{f.beta / 1e9:.2f} GB/s" for f in fits.values()))]
-    rows += [(f"residual at {bytes_label(n)}", *(f"{res[p][n]:+.0%}" if n in res[p] else "" for p in fits))
+    rows += [(f"residual at {bytes_label(n)}", *(f"{claims.signed_percent(res[p][n])}" if n in res[p] else "" for p in fits))
              for n in sizes]
     return Table(["", *fits], rows, title="t(n) = α + n/β fitted over all sizes of each path")
 

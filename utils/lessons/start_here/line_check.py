@@ -108,7 +108,7 @@ class LineCheck:
         n, t, line, miss = self.worst
         # both times in µs to one decimal: the figures ``misses`` works the miss from, so it can be redone
         at = (f"its worst at {_size(n)}: {t * 1e6:,.1f} µs measured, {line * 1e6:,.1f} µs on the line, "
-              f"{miss:+.0%} of the measured time")
+              f"{claims.signed_percent(miss)} of the measured time")
         own = f"that fit's own ±{self.error:.0%}"
         if self.grade == "within":
             return (f"Against the profile's line, every size of this run lies within {own} ({at}): the line "
@@ -117,7 +117,7 @@ class LineCheck:
             return (f"Against the profile's line, this run's worst size lies past {own} by at most the "
                     f"{_points(EDGE)} the course allows one noisy median ({at}): the line describes this run's link, "
                     "at the edge of its own error.")
-        far = ", ".join(f"{_size(m[0])} ({m[3]:+.0%})" for m in self.beyond)
+        far = ", ".join(f"{_size(m[0])} ({claims.signed_percent(m[3])})" for m in self.beyond)
         head = (f"Against the profile's line, {len(self.beyond)} of this run's {len(self.misses)} sizes "
                 f"miss{'es' * (len(self.beyond) == 1)} by more than {own} plus the {_points(EDGE)} the course "
                 f"allows one noisy median ({far})")
@@ -173,7 +173,7 @@ class LineCheck:
     def claim(self, name: str) -> claims.Claim:
         """The closing tables' row: lesson 00's and lesson 01's are the same test."""
         return claims.Claim(f"this run's messages lie on the profile's line ({name})",
-                            f"worst miss {self.worst[3]:+.0%} ({_size(self.worst[0])})",
+                            f"worst miss {claims.signed_percent(self.worst[3])} ({_size(self.worst[0])})",
                             f"the fit's own ±{self.error:.0%}, edge +{_points(EDGE)}", self.verdict)
 
 
@@ -229,7 +229,7 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
     with ``seconds`` (the measured times), a rate falling at the largest sizes is also said to be a shape."""
     # judged as printed (to the percent): a miss printed -10% is not larger than ±10%
     far = [(n, r) for n, r in zip(sizes, residuals) if round(abs(r), 2) > EDGE]
-    k, listed = sign_changes([r for _, r in far]), ", ".join(f"{r:+.0%} at {_size(n)}" for n, r in far)
+    k, listed = sign_changes([r for _, r in far]), ", ".join(f"{claims.signed_percent(r)} at {_size(n)}" for n, r in far)
     beyond = (f"larger than ±{round(EDGE * 100)}% of the measured time (a threshold the course chooses, not "
               "measured here: about what one noisy median may miss by)")
     falling = falling_sentence(sizes, seconds) if seconds is not None else ""
@@ -253,7 +253,7 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
     twice = f"±{round(2 * EDGE * 100)}%, twice one median's noise"
     if len(wide) == 1:
         (n, r), = wide
-        return (head + f"their signs show no shape the line misses, but {_size(n)} ({r:+.0%}) is past {twice}: "
+        return (head + f"their signs show no shape the line misses, but {_size(n)} ({claims.signed_percent(r)}) is past {twice}: "
                 "one size's median alone, which noise can make; time it again." + falling)
     if wide:
         return (head + f"their signs show no shape the line misses, but {len(wide)} of them are larger than "
@@ -364,10 +364,10 @@ def cost_answer(kept, this_run, tolerance: float) -> str:
     check = check_line(kept, this_run)
     if check.grade == "beyond":
         return (head + f"its measured time (listed below), not the profile's line ({line}), which this run's "
-                f"messages miss by up to {check.worst[3]:+.0%}.")
+                f"messages miss by up to {claims.signed_percent(check.worst[3])}.")
     if check.grade == "one size":  # one median alone: neither the line nor its failure shown
         return (head + f"its measured time (listed below): whether its messages lie on the profile's line "
                 f"({line}) is not shown, one size alone missing it ({_size(check.worst[0])}, "
-                f"{check.worst[3]:+.0%}).")
+                f"{claims.signed_percent(check.worst[3])}).")
     return (head + f"about alpha + n/beta on the profile's line ({line}): this run's messages lie on it "
             f"({check.verdict}).")

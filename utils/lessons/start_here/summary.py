@@ -227,7 +227,7 @@ def link_sentence(link, this_run=None) -> str:
         good = f"good to about ±{claims.percent(acc)}."
         if check is not None and check.grade in ("beyond", "one size"):
             good = (f"good to ±{claims.percent(acc)} on the run that measured it; this run's messages miss it "
-                    f"by up to {check.worst[3]:+.0%} (below).")
+                    f"by up to {claims.signed_percent(check.worst[3])} (below).")
         return (f"{fit} fit every size within {within}: inside the ±{tol:.0%} tolerance within which the course "
                 f"predicts with a fit ({points(tol - shown)} to spare{barely}), so a time it predicts is {good}")
     return (f"{fit} fit every size only within {within}: outside the ±{tol:.0%} tolerance within which the "
@@ -254,7 +254,7 @@ def rerun_link_sentence(kept, this_run) -> str:
     verdict = (f"inside the ±{tol:.0%} tolerance ({points(tol - shown)} to spare)" if acc <= tol else
                f"outside the ±{tol:.0%} tolerance by {points(shown - tol)}: so this fit is not used to predict")
     return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
-            f"({da:+.0%}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({db:+.0%}), every size within ±{claims.percent(acc)}: "
+            f"({claims.signed_percent(da)}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({claims.signed_percent(db)}), every size within ±{claims.percent(acc)}: "
             f"{verdict} (how its misses run: the block below).\n{kept_line_sentence(kept, this_run)}\nThe plot shows "
             "this run's messages beside the profile's line; set REMEASURE_PROFILE = True to keep a new fit.")
 

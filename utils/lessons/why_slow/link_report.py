@@ -237,7 +237,7 @@ def noisy_piece_sentence(link, ids, pieces, can_predict: bool) -> str:
     residual = None if seconds is None else printed_residual(link.fit, size, seconds)  # as the table prints it
     if residual is None or abs(residual) <= NOISY:
         return ""
-    text = (f" That one {size:,}-byte message sits {residual:+.0%} off the fit (a single point, noisy"
+    text = (f" That one {size:,}-byte message sits {claims.signed_percent(residual)} off the fit (a single point, noisy"
             + (f"; it took longer than the {ids.n_bytes:,}-byte one" if _one_message_us(pieces)
                > claims.as_printed(ids.measured, 1, 1e-6) else "") + ")")
     if not can_predict:
@@ -258,7 +258,7 @@ def latency_figures_sentence(link) -> str:
     apart = claims.printed_ratio(alpha, floor, 1, 1e-6) - 1  # from the two µs as printed
     text = (f" Latency, two figures of this run named apart: {LATENCY_NAME}, {floor * 1e6:,.1f} µs (the fastest "
             f"message of at most {SMALL:,} bytes), which the table's latency share counts; and this section's "
-            f"fitted α, {alpha * 1e6:,.1f} µs ({apart:+.0%} from it), the fixed cost as the line through "
+            f"fitted α, {alpha * 1e6:,.1f} µs ({claims.signed_percent(apart)} from it), the fixed cost as the line through "
             "every size places it.")
     small = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
     beat = [(n, s) for n, s in zip(link.fit.sizes, link.seconds) if n > SMALL and us(s) < us(floor)]
@@ -329,7 +329,7 @@ def link_table(link) -> Table:
     the µs as printed (``transfers.printed_time``), so that each column follows from the ones beside it. The
     rate to two decimals, the precision the sentences above work from (2.52 GB/s, not 2.521 beside it)."""
     rows = [(f"{n:,}", f"{s * 1e6:,.1f}", f"{printed_time(link.fit, n) * 1e6:,.1f}",
-             f"{printed_residual(link.fit, n, s):+.0%}", f"{printed_rate(n, s):.2f}")
+             f"{claims.signed_percent(printed_residual(link.fit, n, s))}", f"{printed_rate(n, s):.2f}")
             for n, s in zip(link.fit.sizes, link.seconds)]
     name, _, rest = link.describe().partition(": ")
     return Table(["bytes", "measured µs", "α + n/β µs", "residual", "GB/s"], rows,
@@ -361,7 +361,7 @@ def link_against_profile(link, kept) -> str:
            f" This section's own fit misses some size by ±{link.accuracy:.0%}, beyond the ±{PREDICTS:.0%} "
            "tolerance too, so the section uses measured times only.")
     follow = "\n" + own.strip() if check.grade in ("beyond", "one size") else ""  # not on its line: own fit
-    return (source + said + f". {THIS_FIT[0].upper()}{THIS_FIT[1:]}, differs by {da:+.0%} in α and {db:+.0%} "
+    return (source + said + f". {THIS_FIT[0].upper()}{THIS_FIT[1:]}, differs by {claims.signed_percent(da)} in α and {claims.signed_percent(db)} "
             "in β (a fit's α and β trade against each other, so the verdict is on the measured points, as in "
             f"lesson 00). {check.sentence()}{follow}")
 

@@ -141,7 +141,7 @@ def probe_reading(point, roof) -> str:
              f", beyond both timings' spreads ({spreads}): {one_moment}a gap this run does not explain.")
     if retimed:
         moment = claims.printed_ratio(other.best, roof.bandwidth.best, 1, 1e9) - 1  # as the block's note
-        text += (f" That probe ran {moment:+.0%} from the profile's {roof.bandwidth.best / 1e9:.1f} GB/s: this "
+        text += (f" That probe ran {claims.signed_percent(moment)} from the profile's {roof.bandwidth.best / 1e9:.1f} GB/s: this "
                  f"moment against the profile's (the probe's spread there: {roof.bandwidth.spread:.0%}).")
     return text
 
@@ -219,7 +219,7 @@ def roof_choice_sentence(point, roof) -> str:
     text = (f" That roof is {bw.name}, {bw.best / 1e9:.1f} GB/s: the profile's figure on {on}, the threads the "
             f"ops ran on (an all-threads bandwidth is not what {on} can draw), and the one figure every lesson "
             f"quotes under that name. Against {roof.RETIMED} ({again.best / 1e9:.1f} GB/s, "
-            f"{claims.printed_ratio(again.best, bw.best, 1, 1e9) - 1:+.0%}), its roof would be "
+            f"{claims.signed_percent(claims.printed_ratio(again.best, bw.best, 1, 1e9) - 1)}), its roof would be "
             f"{retimed_roof_said(point, roof)} and {point.op.name} would read {retimed_reading(point, roof)}: ")
     if not crosses_roof(point, roof):
         text += "on the same side of its roof, so the reading does not depend on which of the two is used."

@@ -144,7 +144,7 @@ def mfu_table(U) -> Table:
 
 def _retimed_gap(U) -> str:
     """The re-timed probe against the profile's figure: ``+7% from the profile's``."""
-    return f"{retimed_gap(U):+.0%} from the profile's"
+    return f"{claims.signed_percent(retimed_gap(U))} from the profile's"
 
 
 def retimed_gap(U) -> float:
@@ -161,7 +161,7 @@ def _where(U) -> str:
 def mfu_sentence(U) -> str:
     against = ("the machine profile's figure" if U.profile_peak else "a peak measured here, in the same rounds")
     moved = (f" The same probe, timed beside the step in this run, ran at {_gflops(U.retimed)} "
-             f"({retimed_gap(U):+.0%}): how far this moment's load moved it; "
+             f"({claims.signed_percent(retimed_gap(U))}): how far this moment's load moved it; "
              f"against it, MFU would read {_retimed_mfu_worked(U)}." if U.profile_peak else "")
     return (f"MFU = {U.median:.0%} of the {U.peak_name}, {_gflops(U.peak)} (100 %: that peak's rate, a "
             f"measured reference, not a bound), {against}.{moved} "
@@ -201,7 +201,7 @@ def mfu_notes(U, profile, S) -> str:
             f"one untimed call, on {where}; MFU per round = model FLOPs / that round's fastest step / "
             + (f"the profile's {same.name}, {same.formatted()} ({profile.measured}), the one figure every lesson "
                f"quotes under that name. The matmul column is {U.RETIMED}: fastest {_gflops(U.retimed)}, "
-               f"{retimed_gap(U):+.0%} from the profile's, which shows how far this moment moved it "
+               f"{claims.signed_percent(retimed_gap(U))} from the profile's, which shows how far this moment moved it "
                "(a busy machine only slows a kernel; a faster run means the profile met a busier moment)."
                if U.profile_peak else
                f"the fastest matmul of all rounds ({_gflops(U.peak)}), so a slow matmul measurement cannot lift a "
@@ -258,7 +258,7 @@ def largest_matmul_reading(largest, peak, from_profile: bool = False, retimed=No
     share = f"The largest matmul reaches {largest.fraction:.0%} of its roof"
     if is_probe(largest, peak) and from_profile and retimed is not None:
         return (f"{share} ({_gflops(largest.achieved)}); it is the same {peak.size} kernel as the peak's probe, "
-                f"which ran at {_gflops(retimed.best)} in the same rounds ({_gap(largest.achieved, retimed.best):+.0%}:"
+                f"which ran at {_gflops(retimed.best)} in the same rounds ({claims.signed_percent(_gap(largest.achieved, retimed.best))}:"
                 f" one kernel timed twice at one moment). Both set beside the profile's {_gflops(peak.best)} show "
                 f"this moment against the profile's (the probe's spread there: {peak.spread:.0%}), not a finding. ")
     if is_probe(largest, peak) and from_profile:
@@ -281,7 +281,7 @@ def roofline_notes(roof, profile) -> list[str]:
                     f"probes ran again in the same interleaved rounds as the {len(roof.points)} ops "
                     "(utils.machine.measure_ceilings), each keeping its fastest run: " + "; ".join(
                         f"{c.kind}, {roof.RETIMED} ({c.size.split(', ')[0]}): {c.formatted()}, "
-                        f"{claims.printed_ratio(c.best, theirs.best, 1, 1e9) - 1:+.0%} from the profile's "
+                        f"{claims.signed_percent(claims.printed_ratio(c.best, theirs.best, 1, 1e9) - 1)} from the profile's "
                         f"(spread {c.spread:.0%})"
                         for c, theirs in zip(roof.retimed, (roof.peak, roof.bandwidth)))
                     + ". The roof is made of the profile's figures, so the ridge follows from the ceilings "
@@ -328,7 +328,7 @@ def _above_why(point, roof) -> str:
                 "gap is this machine's timing noise, not a finding.")
     if grade == "probe":
         return (f"It is the roof's own probe ({roof.peak.size}) timed twice: {roof.RETIMED} ran at "
-                f"{_gflops(again.best)} ({_gap(point.achieved, again.best):+.0%}), so its share is this moment "
+                f"{_gflops(again.best)} ({claims.signed_percent(_gap(point.achieved, again.best))}), so its share is this moment "
                 "against the profile's, not a finding.")
     if grade == "moment":
         return (f"It ran no faster than the {roof.peak.size} matmul that measured the peak{beside}: it passed "
