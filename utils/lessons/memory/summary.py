@@ -321,10 +321,12 @@ def gain_range(verdict: str, value: float, spread: float, bound: float, baseline
     """A ``claims`` verdict whose share of the bound's gain is given with the range its ``± spread`` allows
     ("80% of its gain (53%-100% across its ±)"): a share is never read more exactly than the rounds measured
     it (the range from the printed figures, rounded half up: ``claims.gain_share_range``, the course's one
-    rule). Other verdicts come back unchanged. Lesson 06."""
-    if not verdict.endswith("of its gain"):
+    rule). The range goes right after "of its gain" wherever the verdict says it, since a note may follow
+    (" (every round above 1.00x)" where the ± reaches 1x: the weak case, where the range matters most).
+    Other verdicts come back unchanged. Lesson 06."""
+    if "of its gain" not in verdict:
         return verdict
-    return verdict + claims.gain_share_range(value, spread, bound, baseline)
+    return verdict.replace("of its gain", "of its gain" + claims.gain_share_range(value, spread, bound, baseline), 1)
 
 
 def checkpointing_summary(ckpt: dict, step_spread: float) -> str:
