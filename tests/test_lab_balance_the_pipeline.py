@@ -268,9 +268,10 @@ PROFILE = ref.HIDDEN[-1].profile  # the lab's shape reversed: best split [3], m=
 NOISE = [1.0, 1.03, 0.98, 1.01, 0.99, 1.02, 0.97]
 
 
-def _fake_measure(step, calls=None, busy=1.0):
+def _fake_measure(step, calls=None, busy=1.0, loss=lambda c: 2.5):
     """measure_pipeline's stand-in: configuration c takes step(c) seconds, one worker 1 s, with a few percent of
-    round-to-round noise (different for every configuration, as on a real machine)."""
+    round-to-round noise (different for every configuration, as on a real machine); c's step computes the loss
+    ``loss(c)``, one worker's 2.5 (rule 3)."""
 
     def fake(task, split_points, configs, rounds=5, record=True, seed=0, timeout=600):
         if calls is not None:
@@ -284,7 +285,8 @@ def _fake_measure(step, calls=None, busy=1.0):
             rows.append(runs.Row(c.batch, c.m, c.schedule, statistics.median(t), 1.0, [0.5, 0.5],
                                  split_points=c.split_points, cpu=[0.5 * busy, 0.5 * busy],
                                  speedups=[a / b for a, b in zip(one, t)]))
-        return runs.PipelineRun(rows, [{"times": times}], tuple(split_points), 1, True)
+        losses = {f"batch {configs[0].batch} one device": 2.5, **{c.key: loss(c) for c in configs}}
+        return runs.PipelineRun(rows, [{"times": times, "losses": losses}], tuple(split_points), 1, True)
 
     return fake
 

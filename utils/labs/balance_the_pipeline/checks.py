@@ -28,6 +28,7 @@ from utils.labs.balance_the_pipeline import reference as _reference  # the answe
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
     TIMED_COLUMNS, Pipelined, miss_cause, noise, percent_range, prediction_lines, splits_by_m, tied_with,
     fewer_words, ratio_to, timed_table_rows, winners)
+from utils.labs.balance_the_pipeline.same_outputs import not_counted, outputs_line, wrong_loss_message
 from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
                                                       current_settings, lab_task)
 from utils.lessons.model_split.memory import measure_memory
@@ -255,7 +256,8 @@ def _against_fastest(task, mine: Config, refs: list[Config], rounds: int):
     timed again on their own and the fresh ratios decide. Returns (run, final run, fastest key, ratios, again)."""
     configs = [mine] + [c for c in refs if c.key != mine.key]
     run = measure_pipeline(task, mine.split_points, configs, rounds=rounds, record=False)
-    ratios = {c.key: paired_ratios(run, c.key, mine.key) for c in configs if c.key != mine.key}
+    wrong = not_counted(run)  # rule 3: a reference whose loss missed one worker's is no faster configuration
+    ratios = {c.key: paired_ratios(run, c.key, mine.key) for c in configs if c.key not in (mine.key, *wrong)}
     if not ratios:
         return run, run, mine.key, [1.0] * rounds, False
     key = min(ratios, key=lambda k: statistics.median(ratios[k]))
@@ -307,7 +309,7 @@ def measure_choice(choose, predict, profile: Profile, cap: float | None = None,
     profiled = profiled_work(profile, split, m)
     return Pipelined(_row(final, mine.key), run.rows, _row(final, key), ratio,
                      noise_margin(ratios) if key != mine.key else MIN_MARGIN, predicted, again, s.label, cap,
-                     memory, profiled)
+                     memory, profiled, outputs_line(run), frozenset(not_counted(run) | not_counted(final)))
 
 
 def profiled_work(profile: Profile, split: Sequence[int], m: int) -> dict:
@@ -382,6 +384,7 @@ def check_pipelined(choose, predict, profile: Profile, cap: float | None = None,
                                  "does a stage keep per micro-batch, and how many micro-batches does it hold at "
                                  "once?")
         result.append(p)
+        checks.expect(p.mine.key not in p.not_counted, wrong_loss_message(p.mine, p.outputs))
         again = (", timed again on its own against yours (the table below is the first launch)" if p.timed_again
                  else "")
         if p.fastest.key == p.mine.key:

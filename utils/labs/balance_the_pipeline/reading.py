@@ -33,6 +33,8 @@ class Pipelined:
     # the profile's own figures for the learner's configuration, seconds a step: "one worker" (its layers on the
     # whole batch) and "stages" (each stage's m micro-batches of its layers, plus what each costs beyond them)
     profiled: dict | None = None
+    outputs: str = ""  # rule 3: the timed rows' losses against one worker's (``same_outputs.outputs_line``)
+    not_counted: frozenset = frozenset()  # keys whose loss missed one worker's: their speed-ups do not count
 
 
 TIMED_COLUMNS = ["m", "split", "your model predicts", "measured ± noise (range)", "bound 2m/(m+1)",
@@ -56,7 +58,9 @@ def timed_table_rows(p: Pipelined) -> list[tuple]:
         mark = " (yours)" if r.key == p.mine.key else ""
         above = rounds_above_bound(r) or ("the median itself" if r.speedup > r.bound else "none")
         rows.append((f"{r.m}{mark}", str(list(r.split_points)), f"{p.predicted.get(r.key, float('nan')):.2f}x",
-                     f"{r.speedup:.2f}x ± {noise(r):.2f} ({lo:.2f}-{hi:.2f})", f"{r.bound:.2f}x", above))
+                     f"{r.speedup:.2f}x ± {noise(r):.2f} ({lo:.2f}-{hi:.2f})"
+                     + (" not counted: its loss missed one worker's" if r.key in p.not_counted else ""),
+                     f"{r.bound:.2f}x", above))
     return rows
 
 
