@@ -455,8 +455,8 @@ def test_the_take_aways_set_both_scripts_rates_against_the_same_peak():
     class Peak:
         best, name = 100e9, "fp32 matmul peak"
     said = rates_sentence(2e9, Peak(), slow_ms=1000.0, fast_ms=200.0, source="the speed check's median")
-    assert "ran 2.00 GFLOP in 1000 ms a step = 2.00 GFLOP/s, 2.0% of the machine profile's fp32 matmul peak" in said
-    assert "whole step of 200 ms (the speed check's median) = 10.0 GFLOP/s, 10.0% of that peak" in said, said
+    assert "ran 2.00 GFLOP in 1000 ms a step = 2.00 GFLOP/s, 2.00 / 100.0 = 2.0% of the machine profile's fp32 matmul peak" in said
+    assert "whole step of 200 ms (the speed check's median) = 10.0 GFLOP/s, 10.0 / 100.0 = 10.0% of that peak" in said, said
     assert "at least that fast" in said, said
 
 
@@ -533,10 +533,10 @@ def test_the_take_aways_work_their_rates_and_differences_from_the_figures_as_pri
         best, name = 99.12e9, "fp32 matmul peak"
     assert round(printed_rate(10.7e9, 215.4), 2) == 49.77
     said = rates_sentence(10.7e9, Peak(), slow_ms=918.1, fast_ms=215.4)
-    assert "whole step of 215 ms = 49.8 GFLOP/s, 50.3% of that peak" in said, said   # 49.8 / 99.1, as printed
+    assert "whole step of 215 ms = 49.8 GFLOP/s, 49.8 / 99.1 = 50.3% of that peak" in said, said   # 49.8 / 99.1, as printed
     reading = lab.Diagnosis(3, {}, [("ok", {"forward and backward": 918.4})])
     computed = " ".join(compute_sentence(reading, 10.7e9, Peak()).split())  # unwrapped
-    assert "10.70 GFLOP in 918 ms a step = 11.7 GFLOP/s, 11.8% of that peak" in computed, computed
+    assert "10.70 GFLOP in 918 ms a step = 11.7 GFLOP/s, 11.7 / 99.1 = 11.8% of that peak" in computed, computed
     from utils.labs.make_it_fast import prediction
     text = prediction.prediction_sentence(lambda reading: 982.9, lab.Diagnosis(3, dict(_READING), []), 215.4, "x")
     assert "983 ms a step" in text and "768 ms under the prediction" in text, text
@@ -587,15 +587,15 @@ def test_cell_13_and_the_take_aways_print_one_share_of_the_peak_worked_from_the_
         best, name = 99.12e9, "fp32 matmul peak"
     computed = " ".join(compute_sentence(lab.Diagnosis(3, {}, [("ok", {"forward and backward": 429.1})]),
                                          10.7e9, Peak()).split())
-    assert "10.70 GFLOP in 429 ms a step = 24.9 GFLOP/s, 25.1% of that peak" in computed, computed
+    assert "10.70 GFLOP in 429 ms a step = 24.9 GFLOP/s, 24.9 / 99.1 = 25.1% of that peak" in computed, computed
     said = rates_sentence(10.7e9, Peak(), slow_ms=429.1, fast_ms=192.1, source="the speed check's median")
-    assert "ran 10.70 GFLOP in 429 ms a step = 24.9 GFLOP/s, 25.1% of the machine profile's" in said, said
-    assert "whole step of 192 ms (the speed check's median) = 55.7 GFLOP/s, 56.2% of that peak" in said, said
+    assert "ran 10.70 GFLOP in 429 ms a step = 24.9 GFLOP/s, 24.9 / 99.1 = 25.1% of the machine profile's" in said, said
+    assert "whole step of 192 ms (the speed check's median) = 55.7 GFLOP/s, 55.7 / 99.1 = 56.2% of that peak" in said, said
 
     class Even:
         best, name = 200.0e9, "fp32 matmul peak"
     assert round(share_of_peak(10.02e9, 200.0, Even()), 6) == 0.2505   # 50.1 / 200.0, a tie
-    assert "50.1 GFLOP/s, 25.1% of the machine profile's" in rates_sentence(10.02e9, Even(), 200.0, 400.0)
+    assert "50.1 GFLOP/s, 50.1 / 200.0 = 25.1% of the machine profile's" in rates_sentence(10.02e9, Even(), 200.0, 400.0)
 
 
 def test_the_printed_prediction_is_worked_from_the_reading_as_the_table_prints_it(capsys):

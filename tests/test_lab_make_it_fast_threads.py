@@ -31,8 +31,9 @@ def test_part_of_the_miss_is_worked_from_the_printed_speed_up_and_ms():
     assert "ran 6.12x ± 0.05 as fast at the launcher's 1 thread (cores // workers) as at its 2" in said, said
     assert ": faster than at its own 2 (no bound beside it" in said, said
     assert "Its 5 paired rounds (one micro-batch each, on the same two workers after the profile, after a " \
-           "warm-up) ran, slowest first: 6.00x, 6.10x, 6.12x, 6.20x, 6.30x; rounds 6.20x and 6.30x lie beyond " \
-           "the median + the spread (6.12 + 0.05 = 6.17x)" in said, said
+           "warm-up) ran, slowest first: 6.00x, 6.10x, 6.12x, 6.20x, 6.30x; round 6.00x lies below the median - " \
+           "the spread (6.12 - 0.05 = 6.07x); rounds 6.20x and 6.30x lie beyond the median + the spread " \
+           "(6.12 + 0.05 = 6.17x)" in said, said
     # 1576 / 6.12 = 257.52; 1576 - 257.52 = 1318.48 -> 1318; 1318 / 1683 = 78.3 % -> 78 %
     assert "the launcher's count saves 1576 - 1576 / 6.12 = 1318 ms a step. That is 78% of the prediction's " \
            "1683 ms miss: part of it; the other 365 ms: your script's other changes inside forward and " \
@@ -267,12 +268,13 @@ def test_rounds_past_the_median_plus_spread_are_named_and_none_past_says_nothing
     8.92x round, far past 2.53 + 0.14 = 2.67x, went unnamed. claims.rounds_past_spread, the median as mark."""
     said = _flat(threads_sentence(_timed(1.95, 2.39, 2.53, 2.67, 8.92), FB_MS, MISS_MS))
     assert "ran 2.53x ± 0.14 as fast" in said, said
-    assert ("slowest first: 1.95x, 2.39x, 2.53x, 2.67x, 8.92x; round 8.92x lies beyond the median + the spread "
-            "(2.53 + 0.14 = 2.67x), which the ± does not reach: an outlying moment of this run, not timed apart here") in said
+    assert ("slowest first: 1.95x, 2.39x, 2.53x, 2.67x, 8.92x; round 1.95x lies below the median - the spread "
+            "(2.53 - 0.14 = 2.39x); round 8.92x lies beyond the median + the spread (2.53 + 0.14 = 2.67x): the ± "
+            "reaches none of them, outlying moments of this run, not timed apart here") in said, said
     assert "2.67x lies" not in said   # 2.67x as printed is at median + spread, not beyond it
-    # every round within median + spread: nothing named
+    # every round within median + spread: none named above it (2.30x, below 2.53 - 0.03, is named below)
     quiet = threads_sentence(_timed(2.30, 2.50, 2.53, 2.56, 2.56), FB_MS, MISS_MS)   # 2.53 + 0.03
-    assert "beyond the median + the spread" not in quiet and "2.56x." in quiet
+    assert "beyond the median + the spread" not in quiet and "2.56x; round 2.30x lies below" in quiet, quiet
     # the branch where the slow count is not beaten names them too
     slow = _flat(threads_sentence(_timed(0.98, 0.99, 1.00, 1.01, 1.40), FB_MS, MISS_MS))
     assert "round 1.40x lies beyond the median + the spread (1.00 + 0.01 = 1.01x)" in slow, slow
@@ -283,6 +285,6 @@ def test_the_rate_prints_three_figures_so_its_share_of_peak_is_worked_from_it():
     share came from the rate as rounded, a reader's 10.70 / 1.632 = 6.56 gives 6.6%. The rate now prints to
     three figures and the share is worked from it."""
     peak = SimpleNamespace(best=99.1e9)
-    assert takeaways.rate_text(10.70e9, 1632.1, peak) == "6.56 GFLOP/s, 6.6%"   # 6.56 / 99.1 = 6.62 %
-    assert takeaways.rate_text(10.70e9, 429.0, peak) == "24.9 GFLOP/s, 25.1%"   # 24.9 / 99.1 = 25.13 %
-    assert takeaways.rate_text(10.70e9, 80.0, peak) == "134 GFLOP/s, 135.2%"    # 133.75 -> 134; 134 / 99.1
+    assert takeaways.rate_text(10.70e9, 1632.1, peak) == "6.56 GFLOP/s, 6.56 / 99.1 = 6.6%"   # 6.56 / 99.1 = 6.62 %
+    assert takeaways.rate_text(10.70e9, 429.0, peak) == "24.9 GFLOP/s, 24.9 / 99.1 = 25.1%"   # 24.9 / 99.1 = 25.13 %
+    assert takeaways.rate_text(10.70e9, 80.0, peak) == "134 GFLOP/s, 134 / 99.1 = 135.2%"    # 133.75 -> 134; 134 / 99.1

@@ -269,26 +269,45 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
     return said + ": whether the threads explain all of it is not told apart here" + rest
 
 
-def _past_spread_text(ratios: list) -> str:
-    """The rounds above the median + the spread, as printed (claims' ``rounds_past_spread``, the median as the
-    mark): the ± (half the middle half's range) leaves them out, so they are named as outliers; "" where none is."""
-    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
-    past = sorted(claims.rounds_past_spread(ratios, value, spread, value))
-    if not past:
-        return ""
-    top = claims.half_up(value + spread, 2)
-    shown = [f"{claims.as_printed(r, 2):.2f}x" for r in past]
+def _listed(rounds: list, side: str, worked: str) -> str:
+    """"round 1.95x lies below the median - the spread (2.77 - 0.12 = 2.65x)": ``rounds`` on one ``side``
+    of the ± as printed, slowest first, with the working of the edge they pass."""
+    shown = [f"{claims.as_printed(r, 2):.2f}x" for r in sorted(rounds)]
     listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-    which = f"round {listed} lies" if len(past) == 1 else f"rounds {listed} lie"
+    which = f"round {listed} lies" if len(rounds) == 1 else f"rounds {listed} lie"
+    return f"{which} {side} ({worked})"
+
+
+def _past_spread_text(ratios: list) -> str:
+    """The rounds outside the median ± the spread, as printed, on either side (above: claims'
+    ``rounds_past_spread``, the median as the mark; below: ``round_above(..., below=True)``, the same rule
+    turned round): the ± (half the middle half's range) leaves them out, so they are named as outliers; ""
+    where none is."""
+    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
+    top, bottom = claims.half_up(value + spread, 2), claims.half_up(value - spread, 2)
+    above = claims.rounds_past_spread(ratios, value, spread, value)
+    below = [r for r in ratios if claims.round_above(r, bottom, below=True)]
+    clauses = []
+    if below:
+        clauses.append(_listed(below, "below the median - the spread",
+                               f"{value:.2f} - {spread:.2f} = {bottom:.2f}x"))
+    if above:
+        clauses.append(_listed(above, "beyond the median + the spread",
+                               f"{value:.2f} + {spread:.2f} = {top:.2f}x"))
+    if not clauses:
+        return ""
     # from 4 rounds the ± is half the middle half's range, so a round outside it is expected now and then:
     # it is named as an outlying moment, not as a finding (no bound is passed here)
-    return (f"; {which} beyond the median + the spread ({value:.2f} + {spread:.2f} = {top:.2f}x), which "
-            "the ± does not reach: an outlying moment of this run, not timed apart here")
+    if len(clauses) == 1:
+        moment = "an outlying moment" if len(above + below) == 1 else "outlying moments"
+        return f"; {clauses[0]}, which the ± does not reach: {moment} of this run, not timed apart here"
+    return (f"; {clauses[0]}; {clauses[1]}: the ± reaches none of them, outlying moments of this run, "
+            "not timed apart here")
 
 
 def _rounds_text(timed: dict) -> str:
     """The rounds' ratios as printed, slowest first, so that a reader sees how far they spread, and those
-    beyond the median + the spread named (``_past_spread_text``)."""
+    outside the median ± the spread named, on either side (``_past_spread_text``)."""
     shown = ", ".join(f"{claims.as_printed(r, 2):.2f}x" for r in sorted(timed["ratios"]))
     return (f". Its {len(timed['ratios'])} paired rounds (one micro-batch each, on the same two workers after "
             f"the profile, after a warm-up) ran, slowest first: {shown}" + _past_spread_text(timed["ratios"]))
