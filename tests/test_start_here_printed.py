@@ -39,8 +39,8 @@ def test_a_copy_above_dram_reads_its_shares_from_the_printed_rates():
     said = warm.sentence(32 * MIB)
     assert "warm 11.58 GB/s = 120% of the reference beyond the caches (9.64 GB/s)" in said  # 11.58 / 9.64
     assert "cold (caches flushed first) 8.64 GB/s = 90%." in said and warm.grade == "cache"  # 8.64 / 9.64
-    at = summary.Passed(16 * MIB, 11.58e9, 9.6449e9 * 1.006, DRAM_REF)  # 9.70 printed: 101%, within noise
-    assert at.grade == "at" and "9.70 GB/s = 101%" in at.sentence(32 * MIB)
+    at = summary.Passed(16 * MIB, 11.58e9, 9.6449e9 * 1.006, DRAM_REF)  # 9.70 printed: 101%, 19 points down
+    assert at.grade == "cache" and "9.70 GB/s = 101%" in at.sentence(32 * MIB)
 
 
 def test_the_reference_is_half_the_printed_read_exactly():

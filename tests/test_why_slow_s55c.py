@@ -61,7 +61,8 @@ def test_a_profiled_step_inside_a_moments_move_is_not_put_down_to_the_profiler()
     """The reader's run: 84.7 ms / 79.0 ms = +7.2%, and section 1's rounds ran 80.72 to 104.95 ms (+30.0%)."""
     said = _step(84.7e-3, 79.0e-3).overhead_sentence(ROUNDS)
     assert "84.7 ms / 79.0 ms = 1.07x that (+7.2%)." in said
-    assert ("That +7.2% is within the +30.0% a moment moves one step (section 1's rounds, 80.72 to 104.95 ms): "
+    assert ("That +7.2% is within the +30.0% a moment moves one step (section 1's rounds: the slowest over the "
+            "fastest, 104.95 / 80.72 ms): "
             "this run cannot tell what recording every op costs from a moment's move.") in said
     assert "Recording every op adds time" not in said and "recording every op adds time" not in said
     # near zero, or faster but within the range: still cannot tell, never "added little"
@@ -72,7 +73,8 @@ def test_a_profiled_step_inside_a_moments_move_is_not_put_down_to_the_profiler()
 
 def test_a_profiled_step_past_a_moments_move_is_said_to_be_past_it():
     said = _step(110.0e-3, 79.0e-3).overhead_sentence(ROUNDS)  # 110.0 / 79.0 = 1.392: +39.2%
-    assert ("That +39.2% is past the +30.0% a moment moves one step (section 1's rounds, 80.72 to 104.95 ms), "
+    assert ("That +39.2% is past the +30.0% a moment moves one step (section 1's rounds: the slowest over the "
+            "fastest, 104.95 / 80.72 ms; the profiled 110.0 ms lies above every round, 104.95 ms at most), "
             "more than a moment moves a step: recording every op adds time here") in said
     faster = _step(50.0e-3, 79.0e-3).overhead_sentence(ROUNDS)  # -36.7%: the profiler cannot speed a step up
     assert "ran faster than the unprofiled one, by more than the +30.0% a moment moves one step" in faster

@@ -57,3 +57,13 @@ def printed_accuracy(link) -> float:
     the gates; a ± printed in lesson 00 is this one."""
     fit = link.fit
     return max(abs(printed_residual(fit, n, r)) for n, r in zip(fit.sizes, fit.residuals))
+
+
+def percent_shown(share: float) -> float:
+    """``share`` as ``claims.percent`` prints it, half up (0.295: 30%; 0.285: 29%): margins use the printed %."""
+    return int(claims.percent(share).rstrip("%")) / 100
+
+
+def points(share: float) -> str:
+    """A difference of two percentages, in percentage points: 0.05 -> "5 points" (45% against 50%)."""
+    return f"{round(share * 100):.0f} point" + ("" if round(share * 100) == 1 else "s")

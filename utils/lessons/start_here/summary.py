@@ -7,7 +7,7 @@ figures (the machine profile, the copies, the messages and their fit), never wri
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from utils import claims
 from utils.lessons.start_here import regimes
@@ -18,69 +18,12 @@ from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's 
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, cost_answer, kept_line_sentence, message_times_sentence, misses, pattern_sentence,
     rate_change, rate_trend, shape_note)
-from utils.lessons.start_here.printed import mean_of_two, micros, printed_accuracy
+from utils.lessons.start_here.cold_copy import NOISE, NOISE_SAID, Passed, copies_above_dram  # noqa: F401
+from utils.lessons.start_here.printed import mean_of_two, micros, percent_shown, points, printed_accuracy
 from utils.plots import size_label
 
 # A fit whose worst residual is within this share is used to predict times; beyond it, only measured times.
 FIT_USABLE = 0.5
-
-
-# How far above its reference a cold copy may run and still read "at" it: both are medians of 5 runs with no
-# spread kept, so the course allows one noisy median's miss (line_check.EDGE), a chosen threshold
-NOISE = EDGE
-NOISE_SAID = "one noisy median may miss by (a threshold the course chooses: no spread is kept)"
-
-
-@dataclass(frozen=True)
-class Passed:
-    """A copy above DRAM's reference, and the same copy measured cold (its caches flushed first)."""
-
-    size: int
-    warm_rate: float
-    cold_rate: float
-    bound: float
-    repeats: int = 5  # copies behind each median, warm and cold
-
-    @property
-    def grade(self) -> str:
-        """"cache" (cold stays under the reference), "at" (cold above it by no more than NOISE, as printed),
-        "low" (cold above it by more: the reference is low for this copy)."""
-        if self.share(self.cold_rate) <= 1:
-            return "cache"
-        return "at" if claims.as_printed(self.share(self.cold_rate) - 1, 2) <= NOISE else "low"
-
-    def share(self, rate: float) -> float:
-        """``rate``'s share of the reference, from the two GB/s as printed (two decimals): 11.58 / 9.64 = 120%."""
-        return claims.printed_ratio(rate, self.bound, 2, 1e9)
-
-    def sentence(self, l3_bytes: int | None) -> str:
-        where = f"the {size_label(l3_bytes)} L3" if l3_bytes else "the last cache"
-        return (f"{size_label(self.size)}: warm {self.warm_rate / 1e9:.2f} GB/s = {self.share(self.warm_rate):.0%} "
-                f"of the reference beyond the caches ({self.bound / 1e9:.2f} GB/s); cold (caches flushed first) "
-                f"{self.cold_rate / 1e9:.2f} GB/s = {self.share(self.cold_rate):.0%}. "
-                + {"cache": f"Its {size_label(2 * self.size)} working set is partly held by {where}: a warm copy is "
-                            "not served by DRAM alone.",
-                   "at": f"Cold it is at the reference too, within the {NOISE:.0%} {NOISE_SAID}: no cache is "
-                         "needed to explain it, and nothing shows that the reference is low.",
-                   "low": f"Cold it passes too, by more than the {NOISE:.0%} {NOISE_SAID}, so no cache explains "
-                          "it: this copy streams faster than the read loop this reference halves, so the "
-                          "reference is low for this copy. That is why a measured rate is a reference, never a "
-                          "bound (the block below says what follows for the caches' references)."}[self.grade])
-
-    @property
-    def verdict(self) -> str:
-        return {"cache": "yes: cold stays under",
-                "at": f"no cache needed: cold at its reference (within the {NOISE:.0%} one noisy median may miss by)",
-                "low": "no: the reference is low (the read loop it halves streams slower than this copy)"}[self.grade]
-
-    def note(self) -> str:
-        """For the measurement block: what the cold copy's verdict rests on, and what it says of the other
-        references, which are the same read loop, halved."""
-        return (f"{size_label(self.size)} above DRAM's reference: warm and cold are each the median of "
-                f"{self.repeats} copies (no spread is kept); a busy moment while the read loop ran would make the "
-                "reference low too, since a busy machine only slows a loop. The L2 and L3 references are the same "
-                "loop, halved, so they may be low alike: a copy's share of them compares it with that loop, not "
-                "with what the memory can do.")
 
 
 def threads_sentence(profile) -> str:
@@ -193,16 +136,6 @@ def fit_verdict(accuracy: float) -> str:
                                                                   if margin < 0.1 else ""))
 
 
-def percent_shown(share: float) -> float:
-    """``share`` as ``claims.percent`` prints it, half up (0.295: 30%; 0.285: 29%): margins use the printed %."""
-    return int(claims.percent(share).rstrip("%")) / 100
-
-
-def points(share: float) -> str:
-    """A difference of two percentages, in percentage points: 0.05 -> "5 points" (45% against 50%)."""
-    return f"{round(share * 100):.0f} point" + ("" if round(share * 100) == 1 else "s")
-
-
 def fit_source(link) -> str:
     """Whose fit ``link`` (a ``machine.LinkFit``) is: the machine profile's, with the date it was measured, or
     this run's (one the profile did not keep). Plot legends and tables name it so, never "this run" for a
@@ -290,8 +223,8 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     for p in passed:
         said = f"a {size_label(p.size)} copy above the reference beyond the caches: do caches explain it?"
         rows.append(claims.Claim(said,
-                                 f"warm {p.warm_rate / 1e9:.2f} GB/s = {p.share(p.warm_rate):.0%}, cold "
-                                 f"{p.cold_rate / 1e9:.2f} GB/s = {p.share(p.cold_rate):.0%}",
+                                 f"warm {p.warm_rate / 1e9:.2f} GB/s = {claims.percent(p.warm_shown)}, cold "
+                                 f"{p.cold_rate / 1e9:.2f} GB/s = {claims.percent(p.cold_shown)}",
                                  f"reference {p.bound / 1e9:.2f} GB/s",
                                  p.verdict))
     cached = [p for p in points if not p.is_bound and p.bound and p.regime != "DRAM"]  # a cache's, not DRAM's
@@ -357,24 +290,6 @@ def _fixed_cost_noted(row: claims.Claim, fixed) -> claims.Claim:
     said = ", ".join(f"{size_label(p.size)} ({p.fraction_of_bound:.0%}; fixed cost {fixed_share(p):.0%} of its time)"
                      for p in fixed)
     return replace(row, verdict=row.verdict + f"; below it by the call's fixed cost, not a cache: {said}")
-
-
-def copies_above_dram(points, repeats: int = 5) -> list[Passed]:
-    """Every host memcpy out of DRAM above DRAM's reference, copied again cold (4 x L3 streamed through the
-    caches first), on one thread like the warm copy: the measurement that says whether a cache explains it."""
-    from utils import bench, devices
-    from utils.lessons.start_here.regimes import cold_copy_seconds
-
-    evict = 4 * devices.cpu_caches().get("L3", 32 * 2**20)
-    found = []
-    with bench.threads(1):
-        for p in points:
-            # above as printed (to the percent): a copy printed at 100% is not called above its reference
-            above = p.fraction_of_bound and round(p.fraction_of_bound, 2) > 1
-            if p.path == "host memcpy" and p.regime == "DRAM" and above:
-                found.append(Passed(p.size, p.rate, p.size / cold_copy_seconds(p.size, evict, repeats), p.bound,
-                                    repeats))
-    return found
 
 
 def copies_sentence(points, fixed_seconds: float | None = None, fixed_size: int = 64) -> str:

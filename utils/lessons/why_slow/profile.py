@@ -106,7 +106,7 @@ class StepProfile:
                 f"{alone:.1f} ms: the profiled step took {wall:.1f} ms / {alone:.1f} ms = "
                 f"{claims.half_up(ratio, 2):.2f}x that ({added:+.1f}%). ")
         if rounds:
-            return base + _overhead_against_rounds(added, rounds_range(rounds))
+            return base + _overhead_against_rounds(added, rounds_range(rounds), wall)
         if added < -OVERHEAD_EDGE:  # the profiler cannot speed a step up: the two steps met different moments
             return base + ("The profiled step ran faster than the unprofiled one, so the two met different "
                            "moments of the machine: the profiler's own cost is not measured here. Read the "
@@ -379,14 +379,16 @@ def rounds_range(rounds: list[float]) -> tuple[float, float, float]:
     return fastest, slowest, claims.half_up(slowest / fastest - 1, 3)
 
 
-def _overhead_against_rounds(added: float, moment: tuple[float, float, float]) -> str:
+def _overhead_against_rounds(added: float, moment: tuple[float, float, float], profiled_ms: float) -> str:
     """What a profiled step's move over the unprofiled one (``added``, % as printed) says about the profiler's
     cost, set against how far a moment moves one step (``rounds_range``): a move inside that range may be a
-    moment's, so this run cannot tell the recording's cost; only a slowdown past it shows the recording's."""
+    moment's, so this run cannot tell the recording's cost; only a slowdown past it shows the recording's.
+    The range is quoted as a ratio only (reader t20_0001: "+7.0% within ... 77.86 to 84.28 ms" read as a span
+    of ms that the profiled 85.2 ms lies outside); where the profiled ms lies outside the rounds, it says so."""
     fastest, slowest, spread = moment
     spread_pct = claims.half_up(spread * 100, 1)
-    moves = (f"the {spread_pct:+.1f}% a moment moves one step (section 1's rounds, {fastest:.2f} to "
-             f"{slowest:.2f} ms)")
+    moves = (f"the {spread_pct:+.1f}% a moment moves one step (section 1's rounds: the slowest over the fastest, "
+             f"{slowest:.2f} / {fastest:.2f} ms{_profiled_beside_rounds(profiled_ms, fastest, slowest)})")
     shares = ("read its shares, not its times, and compare a profiled step only with another profiled one.")
     if abs(added) <= spread_pct:
         return (f"That {added:+.1f}% is within {moves}: this run cannot tell what recording every op costs from "
@@ -397,6 +399,16 @@ def _overhead_against_rounds(added: float, moment: tuple[float, float, float]) -
                 "tell what recording every op costs. Read the table's shares, not its ms.")
     return (f"That {added:+.1f}% is past {moves}, more than a moment moves a step: recording every op adds time "
             f"here, inside the ops and between them, so the table's ms are a profiled step's: {shares}")
+
+
+def _profiled_beside_rounds(profiled_ms: float, fastest: float, slowest: float) -> str:
+    """Where the profiled step (ms as printed) lies against section 1's rounds, said only where it lies outside
+    them: a ratio within the rounds' spread does not put the step's ms within their span."""
+    if profiled_ms > slowest:
+        return f"; the profiled {profiled_ms:.1f} ms lies above every round, {slowest:.2f} ms at most"
+    if profiled_ms < fastest:
+        return f"; the profiled {profiled_ms:.1f} ms lies below every round, {fastest:.2f} ms at least"
+    return ""
 
 
 def _rounds_range_said(here: float, shown: list[float]) -> str:

@@ -1,0 +1,132 @@
+"""Lesson 00's copies above DRAM's reference, copied again cold (caches flushed first): what the cold copy says
+of caches and of the reference, judged on the shares as printed.
+
+Introduced in lesson 00 (``notebooks/00_start_here.ipynb``, section 2); ``summary`` names these too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from utils import claims
+from utils.lessons.start_here.line_check import EDGE
+from utils.lessons.start_here.printed import percent_shown, points
+from utils.plots import size_label
+
+# How far a cold copy may sit from its warm copy, or above its reference, and still read as the same figure:
+# both are medians of 5 runs with no spread kept, so the course allows one noisy median's miss
+# (line_check.EDGE), a chosen threshold
+NOISE = EDGE
+NOISE_SAID = "one noisy median may miss by (a threshold the course chooses: no spread is kept)"
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A copy above DRAM's reference, and the same copy measured cold (its caches flushed first)."""
+
+    size: int
+    warm_rate: float
+    cold_rate: float
+    bound: float
+    repeats: int = 5  # copies behind each median, warm and cold
+
+    @property
+    def grade(self) -> str:
+        """Judged on the shares as printed (reader t20_0001: the cold share alone never says what a cache did):
+        "low" (cold above the reference by more than NOISE: the reference is low for this copy), "cache" (cold
+        at or under it, and slower than warm by more than NOISE: a cache served part of the warm copy), "not
+        shown" (warm and cold within NOISE of each other: this run shows no cache at work)."""
+        if self.cold_shown - 1 > NOISE:
+            return "low"
+        return "cache" if self.drop_points > round(NOISE * 100) else "not shown"
+
+    @property
+    def warm_shown(self) -> float:
+        """The warm share as printed (whole percent, half up): 1.24 for "124%"."""
+        return percent_shown(self.share(self.warm_rate))
+
+    @property
+    def cold_shown(self) -> float:
+        return percent_shown(self.share(self.cold_rate))
+
+    @property
+    def drop_points(self) -> int:
+        """How many points the copy lost once its caches were flushed, from the two printed percents."""
+        return round((self.warm_shown - self.cold_shown) * 100)
+
+    def share(self, rate: float) -> float:
+        """``rate``'s share of the reference, from the two GB/s as printed (two decimals): 11.58 / 9.64 = 120%."""
+        return claims.printed_ratio(rate, self.bound, 2, 1e9)
+
+    def _drop_said(self) -> str:
+        """"warm 124% → cold 107%: 17 points", the move the grade judges, from the printed percents."""
+        return (f"warm {claims.percent(self.warm_shown)} → cold {claims.percent(self.cold_shown)}: "
+                f"{points(self.drop_points / 100)}")
+
+    def _cache_said(self, where: str, than: str) -> str:
+        """A drop past the noise once the caches were flushed: the warm copy was partly served by ``where``."""
+        return (f"Cold it ran slower ({self._drop_said()}), more than {than}: its {size_label(2 * self.size)} "
+                f"working set was partly held by {where}, so a warm copy is not served by DRAM alone.")
+
+    def sentence(self, l3_bytes: int | None) -> str:
+        """Section 2's reading of this copy, warm and cold, on every branch of ``grade``."""
+        where = f"the {size_label(l3_bytes)} L3" if l3_bytes else "the last cache"
+        noise = f"the {NOISE:.0%} {NOISE_SAID}"
+        head = (f"{size_label(self.size)}: warm {self.warm_rate / 1e9:.2f} GB/s = "
+                f"{claims.percent(self.warm_shown)} of the reference beyond the caches ({self.bound / 1e9:.2f} "
+                f"GB/s); cold (caches flushed first) {self.cold_rate / 1e9:.2f} GB/s = "
+                f"{claims.percent(self.cold_shown)}. ")
+        if self.grade == "cache":
+            return head + self._cache_said(where, noise)
+        if self.grade == "not shown":  # warm > 100% and a drop within NOISE: cold is within NOISE of 100%
+            return head + (f"Warm and cold differ by {points(self.drop_points / 100)}, within {noise}: this run "
+                           "does not show a cache serving the warm copy, and cold is within that "
+                           f"{NOISE:.0%} of the reference, so nothing shows that the reference is low either.")
+        low = (f"Cold it passes the reference too, by more than {noise}: this copy streams faster than the read "
+               "loop this reference halves, so the reference is low for this copy. That is why a measured rate is "
+               "a reference, never a bound (the block below says what follows for the caches' references).")
+        if self.drop_points > round(NOISE * 100):
+            return head + low + " " + self._cache_said(where, f"that {NOISE:.0%} too")
+        return head + low + (f" Warm and cold differ by {points(self.drop_points / 100)}, within that "
+                             f"{NOISE:.0%}: no cache is needed to explain the warm copy.")
+
+    @property
+    def verdict(self) -> str:
+        drop = f"({self._drop_said()}, more than the {NOISE:.0%} one noisy median may miss by)"
+        within = (f"warm and cold differ by {points(self.drop_points / 100)}, within the {NOISE:.0%} one noisy "
+                  "median may miss by")
+        if self.grade == "cache":
+            return f"yes: a cache held part of it {drop}"
+        if self.grade == "not shown":
+            return f"not shown: {within}"
+        low = "the reference is low (the read loop it halves streams slower than this copy)"
+        if self.drop_points > round(NOISE * 100):
+            return f"partly: {low}, and a cache held part of the warm copy {drop}"
+        return f"no: {low}; {within}"
+
+    def note(self) -> str:
+        """For the measurement block: what the cold copy's verdict rests on, and what it says of the other
+        references, which are the same read loop, halved."""
+        return (f"{size_label(self.size)} above DRAM's reference: warm and cold are each the median of "
+                f"{self.repeats} copies (no spread is kept); a busy moment while the read loop ran would make the "
+                "reference low too, since a busy machine only slows a loop. The L2 and L3 references are the same "
+                "loop, halved, so they may be low alike: a copy's share of them compares it with that loop, not "
+                "with what the memory can do.")
+
+
+def copies_above_dram(points, repeats: int = 5) -> list[Passed]:
+    """Every host memcpy out of DRAM above DRAM's reference, copied again cold (4 x L3 streamed through the
+    caches first), on one thread like the warm copy: the measurement that says whether a cache explains it."""
+    from utils import bench, devices
+    from utils.lessons.start_here.regimes import cold_copy_seconds
+
+    evict = 4 * devices.cpu_caches().get("L3", 32 * 2**20)
+    found = []
+    with bench.threads(1):
+        for p in points:
+            # above as printed (to the percent): a copy printed at 100% is not called above its reference
+            above = p.fraction_of_bound and round(p.fraction_of_bound, 2) > 1
+            if p.path == "host memcpy" and p.regime == "DRAM" and above:
+                found.append(Passed(p.size, p.rate, p.size / cold_copy_seconds(p.size, evict, repeats), p.bound,
+                                    repeats))
+    return found
