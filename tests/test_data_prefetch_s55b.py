@@ -23,7 +23,7 @@ def test_signed_percent_rounds_half_up_away_from_zero():
 def test_fit_reading_prints_the_run_residuals_half_up_on_both_sides_of_the_threshold():
     sweep = {2**16: 0.27, 2**18: -0.13, 2**20: transfer.residual(0.280e-3, 0.343e-3), 2**22: 0.09}
     loose = transfer.fit_reading(sweep, 4.0)
-    assert "by -23% to +27% (the details above): more than 10%" in loose and "-22%" not in loose
+    assert "by -23% to +27% of their measured times (the details above): more than 10%" in loose and "-22%" not in loose
     # the threshold is judged on the residuals as printed: -10.5% prints -11%, past 10%; -10.4% prints -10%
     edge = transfer.fit_reading({2**16: -0.105, 2**20: 0.02}, 4.0)
     assert "by -11% to +2%" in edge and "more than 10%" in edge
@@ -37,12 +37,12 @@ def test_sweep_reading_prints_residuals_half_up_and_works_its_reach_from_them():
     sweep = {2**16: 0.265, 2**20: seen}   # +27% and -23% as printed
     c = transfer.Compression(4, 1, float_link=[4.60] * 3, uint8_link=[1.0] * 3, convert=[1.0] * 3)
     note = transfer.link_only_note(c, 0.225, seen, sweep, 4.00)
-    assert "the float32 batch sat +23% from the fit, the uint8 batch -23%" in note
+    assert "the float32 batch sat +23% of its measured time from the fit, the uint8 batch -23% of its own" in note
     # reach from the residuals as printed: (1 + 0.23) / (1 - 0.27) = 1.68, past 4.60 / 4.00 = 1.15
     assert "from -23% to +27%" in note and "up to 1.68 times" in note and "only that loosely" in note
     # the other branch: a scatter that cannot reach the factor, still printed half up
     narrow = transfer.link_only_note(c, -0.025, 0.015, {2**16: -0.025, 2**20: 0.045}, 4.00)
-    assert "the float32 batch sat -3% from the fit, the uint8 batch +2%" in narrow
+    assert "the float32 batch sat -3% of its measured time from the fit, the uint8 batch +2% of its own" in narrow
     assert "from -3% to +5%" in narrow and "up to 1.08 times" in narrow
     assert "stands out from the sweep's scatter" in narrow
 

@@ -37,11 +37,26 @@ LEVEL = 1 / 255 / MNIST_STD  # one step between stored uint8 levels, in normalis
 MS = 1e-3  # the compression tables print seconds in ms, 3 decimals
 
 
+# what a residual is, said wherever one is printed: a share of the measured time, not of the fit's, so a
+# reader who divides 6.016 by 4.522 (+33%) is told why the page says +25% ((6.016 - 4.522) / 6.016)
+RESIDUAL = "residual: measured - fit, as a share of the measured time"
+
+
 def residual(measured: float, fitted: float) -> float:
-    """(measured - fit) / measured for one size of the link's sweep, from the two times as the table prints
-    them (ms, 3 decimals): 0.156 against 0.180 reads -15%, not the -16% of unrounded times (lesson 05)."""
+    """(measured - fit) / measured for one size of the link's sweep (``RESIDUAL``), from the two times as the
+    table prints them (ms, 3 decimals): 0.156 against 0.180 reads -15%, not the -16% of unrounded times. The
+    same definition as ``linkmodel.fit_alpha_beta``'s residuals, which the fit's "within ±" uses (lesson 05)."""
     shown, fit = as_printed(measured, 3, MS), as_printed(fitted, 3, MS)
     return (shown - fit) / max(shown, 10 ** -3)
+
+
+def fit_line(name: str, alpha: float, beta: float, sweep: dict[int, float]) -> str:
+    """The link's fit in the details, its "within ±" the largest residual of its fitted sizes (``sweep``:
+    size -> ``residual``) as the table prints them, with the definition named: a reader who redoes 4.793
+    against 3.950 as a ratio finds +21%, the page's +18% is (4.793 - 3.950) / 4.793 (lesson 05)."""
+    worst = max(abs(printed_percent(r)) for r in sweep.values())
+    return (f"{name}: alpha {alpha * 1e6:,.1f} µs, beta {beta / 1e9:.2f} GB/s (fits every size within "
+            f"±{worst:.0f}% of its measured time; {RESIDUAL})")
 
 
 def farthest_printed(ratios: list[float], centre: float) -> float:
@@ -248,7 +263,7 @@ def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE
     so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05)."""
     low, high = min(sweep.values()), max(sweep.values())
     head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {signed_percent(low)} to "
-            f"{signed_percent(high)} (the details above)")
+            f"{signed_percent(high)} of their measured times (the details above)")
     if is_loose(sweep, loose):
         return (f"{head}: more than {loose:.0%}, so this link follows that model only loosely, and the bytes' "
                 f"ratio, {byte_ratio:.0f}x, is the model's ceiling, not one this link was shown to keep")
@@ -256,19 +271,38 @@ def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE
             f"{byte_ratio:.0f}x, stands as its ceiling")
 
 
+def repeat_head(name: str, sweep_seconds: float, round_seconds: list[float]) -> tuple[str, float]:
+    """One batch's link times, sweep and paired rounds, as the two tables print them (ms, 3 decimals), and
+    their play: how far its quickest and slowest lie apart, in whole percent (lesson 05)."""
+    sweep, rounds = as_printed(sweep_seconds, 3, MS), [as_printed(t, 3, MS) for t in round_seconds]
+    low, high = min(sweep, *rounds), max(sweep, *rounds)
+    play = half_up((high - low) / low * 100, 0)   # in whole percent, from the printed times
+    return (f"the {name} batch took {sweep:.3f} ms in the sweep and {min(rounds):.3f}-{max(rounds):.3f} ms in the "
+            f"paired rounds, {play:.0f}% from its quickest to its slowest"), play
+
+
 def repeat_reading(name: str, sweep_seconds: float, round_seconds: list[float]) -> str:
     """How far one batch's link times lie apart when it is measured more than once (the sweep once, each paired
     round once), from the times as the two tables print them (ms, 3 decimals): the link's own play for one
     size, which a single measurement, sweep or round, carries and the link ratio's ± reflects. Lesson 05."""
-    sweep, rounds = as_printed(sweep_seconds, 3, MS), [as_printed(t, 3, MS) for t in round_seconds]
-    low, high = min(sweep, *rounds), max(sweep, *rounds)
-    play = half_up((high - low) / low * 100, 0)   # in whole percent, from the printed times
-    head = (f"the {name} batch took {sweep:.3f} ms in the sweep and {min(rounds):.3f}-{max(rounds):.3f} ms in the "
-            f"paired rounds, {play:.0f}% from its quickest to its slowest")
+    head, play = repeat_head(name, sweep_seconds, round_seconds)
     if play <= NOISE_FLOOR * 100:
         return head + ": within 2 %, this link repeats its time for that size"
     return (head + ": this link's time for one size moves that much between measurements, so each one, sweep or "
             "round, is read with that much play")
+
+
+def repeats_reading(batches: list[tuple[str, float, list[float]]]) -> str:
+    """``repeat_reading`` for several batches (name, sweep time, round times), its reading said once after
+    all of them rather than once a batch; where only some move past 2 %, those are named (lesson 05)."""
+    heads = [repeat_head(*batch) for batch in batches]
+    text = "; ".join(head for head, _ in heads)
+    moved = [name for (name, _, _), (_, play) in zip(batches, heads) if play > NOISE_FLOOR * 100]
+    if not moved:
+        return text + ": each within 2 %, this link repeats its time for one size"
+    which = "" if len(moved) == len(batches) else f" ({' and '.join(moved)}; the rest within 2 %)"
+    return (text + f": this link's time for one size moves that much between measurements{which}, so each "
+            "one, sweep or round, is read with that much play")
 
 
 def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int, float] | None,
@@ -278,8 +312,8 @@ def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int,
     from it. A time t sits at fit / (1 - residual), so two sizes at the scatter's ends set a ratio up to
     (1 - lowest) / (1 - highest) times the fit's: where that reaches the measured / predicted factor, the link
     follows alpha + n/beta only that loosely. What sets the scatter is a hypothesis, not tested. Lesson 05."""
-    text = (f"In the link's sweep above, the float32 batch sat {signed_percent(float_residual)} from the fit, the "
-            f"uint8 batch {signed_percent(uint8_residual)}")
+    text = (f"In the link's sweep above, the float32 batch sat {signed_percent(float_residual)} of its measured "
+            f"time from the fit, the uint8 batch {signed_percent(uint8_residual)} of its own")
     if not sweep or not predicted:
         return text + ". Why is not measured here: no fit and fitted sizes to set the ratio beside"
     # worked from the figures as printed (two decimals, residuals in whole percents), half up as a reader
@@ -290,7 +324,7 @@ def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int,
     reach = half_up((1 - low_shown) / (1 - high_shown), 2)   # the most two fitted sizes set
     text += (f"; the fit's own ratio is {predicted:.2f}x, so {measured:.2f}x is {factor:.2f} times the "
              f"fit's ratio; the sweep's own fitted sizes sat from {signed_percent(low)} to {signed_percent(high)} "
-             f"off the same fit, a scatter that alone can move a ratio up to {reach:.2f} times")
+             f"of their measured times off the same fit, a scatter that alone can move a ratio up to {reach:.2f} times")
     if reach >= factor:
         return (text + ": this link's times follow alpha + n/beta only that loosely, so two of them can pass its "
                 "ceiling. What sets the scatter (the shared cores' scheduling, gloo's transport, caches or "
