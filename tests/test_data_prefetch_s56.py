@@ -50,3 +50,13 @@ def test_the_repeat_reading_is_said_once_after_both_batches():
     assert "between measurements (uint8; the rest within 2 %)" in one
     steady = transfer.repeats_reading([("float32", 1.000e-3, [1.010e-3]), ("uint8", 1.000e-3, [1.020e-3])])
     assert steady.endswith(": each within 2 %, this link repeats its time for one size")
+
+
+def test_the_kept_workers_ratio_prints_its_bound_beside_it():
+    """Cell 20 (carried): 1.17x stood without the 1.25x the claims row judges it against."""
+    from utils.lessons.data_prefetch.report import kept_ratio
+    said = kept_ratio(1.61, 1.38, 1.29)
+    assert said == ("1.61 s / 1.38 s = 1.17x the restarted loader's speed, against its bound 1.25x: "
+                    "1.61 s / 1.29 s, the restarted epoch over the ideal max(L/2, C)")
+    # the other outcome, kept past the bound: the ratio and the bound are printed as they are, no verdict
+    assert "= 1.40x the restarted loader's speed, against its bound 1.25x" in kept_ratio(1.614, 1.15, 1.29)

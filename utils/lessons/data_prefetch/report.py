@@ -88,6 +88,16 @@ def epoch_two(restarted: float, kept: float) -> str:
     return f"Epoch 2 took {gap:.2f} s " + ("less" if kept < restarted else "more") + " kept"
 
 
+def kept_ratio(restarted: float, kept: float, ideal: float) -> str:
+    """Epoch 2's speed kept over restarted, with the bound beside it that the claims table judges it against:
+    the restarted epoch over the ideal max(L/2, C), all as printed (0.01 s), so "1.17x" never stands alone
+    ("1.61 s / 1.38 s = 1.17x ..., against its bound 1.25x: 1.61 s / 1.29 s"). Lesson 05."""
+    restarted, kept, ideal = (as_printed(x, 2) for x in (restarted, kept, ideal))
+    return (f"{restarted:.2f} s / {kept:.2f} s = {printed_ratio(restarted, kept):.2f}x the restarted loader's "
+            f"speed, against its bound {printed_ratio(restarted, ideal):.2f}x: {restarted:.2f} s / {ideal:.2f} s, "
+            f"the restarted epoch over the ideal max(L/2, C)")
+
+
 def gain_verdict(value: float, bound: float | None, spread: float, slower: str, baseline: float = 1.0,
                  digits: int = 2, rounds=None) -> str:
     """``claims.speedup_verdict`` on the figures as printed, with the share of the bound's gain given as the
