@@ -230,4 +230,4 @@ def test_two_layouts_prices_are_compared_from_the_two_ms_printed():
     placed = runs.Link(0.0, 2**20 / 0.4049e-3, "placed", 0.2, False)  # 1 MiB: 0.4049 ms, printed 0.40
     _, said = report.link_sources(None, pinned, placed)
     assert "0.87 ms by it; 0.40 ms between workers" in said
-    assert "costs 2.2x what it costs in lesson 00's" in said  # 0.87 / 0.40, not 0.8651 / 0.4049 = 2.14
+    assert "costs 2.18x what it costs in lesson 00's" in said  # 0.87 / 0.40, not 0.8651 / 0.4049 = 2.14

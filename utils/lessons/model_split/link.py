@@ -11,6 +11,8 @@ and whether that time is what keeps a pipeline from its bound. ``report`` re-exp
 from __future__ import annotations
 
 from utils.claims import as_printed, as_printed_sig, half_up, printed_ratio, sig_text
+from utils.lessons.model_split.fit_accuracy import (against_fit, factor_text, layout_reading, ledger_reading,
+                                                   tolerance_text)
 from utils.lessons.model_split.noise import at_bound_in_noise, beside_line, percent_as_printed
 from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
@@ -422,13 +424,6 @@ def _ms(link, n_bytes: int = MESSAGE) -> float:
     return message_time(link, n_bytes) * 1e3
 
 
-def _compare(ratio: float, accuracy: float) -> str:
-    """"above", "below" or "within": a ratio of two links' prices against the fits' accuracy (a share)."""
-    if ratio > 1 + accuracy:
-        return "above"
-    return "below" if ratio < 1 / (1 + accuracy) else "within"
-
-
 def link_sources(recorded: Link | None, fit: Link, unpinned: Link | None = None) -> tuple[Link, str]:
     """Which link the lesson's arithmetic uses, and a sentence that says so and why. ``fit``: this run's fit
     of the link in the pipeline workers' own layout (``runs.link_model``: on CPU workers, each pinned to its
@@ -455,9 +450,9 @@ def link_sources(recorded: Link | None, fit: Link, unpinned: Link | None = None)
     said += (f"; {_ms(recorded):.2f} ms by lesson 00's fit, the machine profile's (from the ledger)." if recorded else
              "; lesson 00 has not recorded the link in this mode's ledger (run lesson 00 to set it beside these).")
     if unpinned is not None and fit.pinned:
-        said += " " + _layout_reading(fit, unpinned)
+        said += " " + layout_reading(_ms(fit), _ms(unpinned), max(fit.accuracy, unpinned.accuracy))
         if recorded is not None:
-            said += " " + _ledger_reading(unpinned, recorded)
+            said += " " + ledger_reading(_ms(unpinned), _ms(recorded), max(recorded.accuracy, unpinned.accuracy))
     return fit, said
 
 
@@ -471,39 +466,6 @@ def _coarse_fit(fit: Link) -> str:
         return ""
     return (f" A fit that far off (±{fit.accuracy:.0%}) makes every link time, share of a loss and price read from it "
             "below an order of magnitude, not a measurement.")
-
-
-def _layout_reading(fit: Link, unpinned: Link) -> str:
-    """What pinning changed, from two fits of this run that differ only in the workers' layout."""
-    ratio = printed_ratio(_ms(fit), _ms(unpinned))  # the two ms as printed (message_time, two decimals)
-    accuracy = max(fit.accuracy, unpinned.accuracy)
-    how = _compare(ratio, accuracy)
-    pinned_ms, placed_ms = f"{_ms(fit):.2f}", f"{_ms(unpinned):.2f}"
-    if how == "within" and pinned_ms == placed_ms:  # the same price as printed: the fits agree
-        return f"The two layouts give the same price ({pinned_ms} ms): pinning did not change what a message costs."
-    if how == "within":  # apart, by less than the fits resolve: no effect shown, none ruled out
-        return (f"The two layouts' prices ({pinned_ms} vs {placed_ms} ms) differ by less than their fits' accuracy "
-                f"(±{accuracy:.0%}): no effect of pinning on what a message costs is shown.")
-    return (f"In the pipeline's layout a message costs {ratio:.1f}x what it costs in lesson 00's, beyond the fits' "
-            f"accuracy (±{accuracy:.0%}): the layout, the one difference between the two fits, made it "
-            + ("dearer (pinned, a worker's gloo threads run on its own core beside its compute, where unpinned "
-               "they could run on any core)." if how == "above" else "cheaper."))
-
-
-def _ledger_reading(unpinned: Link, recorded: Link) -> str:
-    """Lesson 00's layout measured now against lesson 00's own fit: the same path, another run."""
-    ratio = printed_ratio(_ms(unpinned), _ms(recorded))  # the two ms as printed (message_time, two decimals)
-    accuracy = max(recorded.accuracy, unpinned.accuracy)
-    now_ms, then_ms = f"{_ms(unpinned):.2f}", f"{_ms(recorded):.2f}"
-    if _compare(ratio, accuracy) == "within" and now_ms == then_ms:
-        return f"Lesson 00's layout measured now gives lesson 00's price ({now_ms} ms): the path has not moved."
-    if _compare(ratio, accuracy) == "within":
-        return (f"Lesson 00's layout measured now agrees with lesson 00's fit within its accuracy "
-                f"(±{accuracy:.0%}; {now_ms} vs {then_ms} ms): no move of the path since lesson 00's run is "
-                "shown.")
-    return (f"Lesson 00's layout measured now is {ratio:.1f}x lesson 00's fit, beyond its accuracy "
-            f"(±{accuracy:.0%}): the same path moved between lesson 00's run and this one (this run does not tell "
-            "why).")
 
 
 def probe_price(probe: float, link: Link, n_bytes: int) -> float:
@@ -529,19 +491,21 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     probe's fixed cost: the rows are read again at the probe's two figures (``fixed_cost_reading``)."""
     fitted = message_time(link, n_bytes)
     ratio, size = probe_price(probe, link, n_bytes), f"{n_bytes / 2**20:.1f} MiB"
+    took, priced = as_printed_sig(probe, 3, 1e-3), as_printed_sig(fitted, 3, 1e-3)  # the two ms as printed
     said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {sig_text(fitted, 3, 1e-3)} ms for "
-            f"this {size} activation, which took {sig_text(probe, 3, 1e-3)} ms here ({ratio:.1f}x that price): ")
+            f"this {size} activation, which took {sig_text(probe, 3, 1e-3)} ms here "
+            f"({factor_text(took, priced, 1)} that price): ")
     if link.accuracy is None:  # a datasheet peak: a bound, which a message can only take longer than
         return said + ("faster than the datasheet's peak allows: a finding to explain." if ratio < 1 else
                        f"above it, as a bound allows: section 5's link times may run short by about as much (its "
                        f"largest share of a step, {largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).") \
             + _at_probe_price(rows or [], link, ratio, ceiling)
-    how = _compare(ratio, link.accuracy)
+    how = against_fit(took, priced, link.accuracy, 1)  # the factor as printed beside the tolerance's
     if how == "within":
-        said += (f"within the fit's accuracy (±{link.accuracy:.0%}): section 5's prices hold for these messages, "
-                 "to that accuracy.")
+        said += (f"within the fit's accuracy ({tolerance_text(link.accuracy)}): section 5's prices hold for these "
+                 "messages, to that accuracy.")
     else:
-        said += (f"beyond the fit's accuracy (±{link.accuracy:.0%}): section 5's link times may run "
+        said += (f"beyond the fit's accuracy ({tolerance_text(link.accuracy)}): section 5's link times may run "
                  f"{'short' if how == 'above' else 'long'} by about as much (its largest share of a step, "
                  f"{largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).")
     # one ratio at 1 MiB prices every size alike: with the 4-byte probe, the rows are priced at its two figures too
@@ -585,9 +549,10 @@ def fixed_cost_reading(rows: list[Row], link: Link, tiny: float, activation: flo
     whether the probe's fixed cost agrees with the fit's α (within the fit's accuracy), and which rows' words
     change between the two prices: those are not decided by this run (the fit and the probe disagree)."""
     short, fixed, alpha = losing_rows(rows), as_printed(tiny, 3, 1e-3), as_printed(link.alpha, 3, 1e-3)
-    gap = _compare(fixed / alpha if alpha else float("inf"), link.accuracy or 0.0)
-    said = (f"The 4-byte probe's {fixed:.3f} ms is {'within' if gap == 'within' else 'beyond'} the fit's "
-            f"±{link.accuracy or 0:.0%} of its α ({alpha:.3f} ms)")
+    # a factor either way, as the tolerance: 0.060 ms is 1/1.73 of 0.104 ms, beyond a factor of 1.55
+    gap = against_fit(fixed, alpha, link.accuracy or 0.0)
+    said = (f"The 4-byte probe's {fixed:.3f} ms is {factor_text(fixed, alpha)} the fit's α ({alpha:.3f} ms): "
+            f"{'within' if gap == 'within' else 'beyond'} the fit's accuracy ({tolerance_text(link.accuracy or 0)})")
     moved = [f"batch {r.batch} {_name(r)} {probe_link_time(r, tiny, activation, n_bytes) * 1e3:.1f} of "
              f"{lost_time(r) * 1e3:.1f} ms, {link_share(r, link.alpha, link.beta):.0%} to "
              f"{probe_share(r, tiny, activation, n_bytes):.0%}"

@@ -1,0 +1,69 @@
+"""Lesson 02, twentieth reading (t20_02 #1): section 8's 4-byte probe against the fit's α was "beyond the
+fit's ±55%" beside "the probe -42% from it", though -42% lies inside a ±55% band: the test is a factor either
+way (1/1.55 = 0.645), so the tolerance and every deviation beside it now print as factors ("1/1.73 of", "a
+factor of 1.55 either way"). Sentences from synthetic figures, each outcome; no timing."""
+
+import statistics
+
+import pytest
+
+from utils.lessons.model_split import fit_accuracy, link, placement, report, runs
+
+FIT = runs.Link(104e-6, 1.41e9, "pinned workers", 0.55, True)  # α 0.104 ms; 1 MiB: 0.104 + 0.744 = 0.848 ms
+
+
+def _m4():  # a losing row: 8 messages, 2 MiB
+    return runs.Row(32, 4, "gpipe", 0.148, 0.1007, [0.07, 0.07], speedups=[1.23, 1.40, 1.47, 1.55, 1.76],
+                    messages=8, bytes_sent=2 * 2**20)
+
+
+@pytest.mark.parametrize("tiny, factor, word", [
+    (0.060e-3, "1/1.73 of", "beyond"),   # the run the reader saw: 0.104 / 0.060 = 1.73, beyond 1.55
+    (0.180e-3, "1.73x", "beyond"),       # the other side: 0.180 / 0.104 = 1.73
+    (0.080e-3, "1/1.30 of", "within"),   # 0.104 / 0.080 = 1.30: within a factor of 1.55 (a band reads -23%)
+    (0.067e-3, "1/1.55 of", "within"),   # at the factor as printed: within, not beyond
+])
+def test_the_probe_against_alpha_prints_the_factor_the_test_compares(tiny, factor, word):
+    said = link.fixed_cost_reading([_m4()], FIT, tiny, 1.38e-3, 2**20)
+    assert said.startswith(f"The 4-byte probe's {tiny * 1e3:.3f} ms is {factor} the fit's α (0.104 ms): {word} the "
+                           "fit's accuracy (a factor of 1.55 either way)")
+    assert "±55%" not in said
+
+
+def test_the_activation_against_the_price_is_a_factor_both_ways():
+    above = report.probe_reading(1.38e-3, 2**20, FIT, 0.027, rows=[_m4()])
+    assert "which took 1.38 ms here (1.6x that price): beyond the fit's accuracy (a factor of 1.55 either way)" in above
+    below = report.probe_reading(0.45e-3, 2**20, FIT, 0.027, rows=[_m4()])  # 0.848 / 0.45 = 1.9
+    assert "which took 0.450 ms here (1/1.9 of that price): beyond the fit's accuracy" in below
+    assert "may run long by about as much" in below
+    inside = report.probe_reading(1.10e-3, 2**20, FIT, 0.027, rows=[_m4()])  # 1.10 / 0.848 = 1.3
+    assert "(1.3x that price): within the fit's accuracy (a factor of 1.55 either way)" in inside
+
+
+def test_the_factor_is_judged_as_printed():
+    assert fit_accuracy.tolerance_text(0.55) == "a factor of 1.55 either way"
+    assert fit_accuracy.against_fit(0.060, 0.104, 0.55) == "below"   # 1.73 > 1.55
+    assert fit_accuracy.against_fit(0.0671, 0.104, 0.55) == "within"  # 1.549 prints 1.55: at it, within
+    assert fit_accuracy.against_fit(0.160, 0.100, 0.55) == "above"   # 1.60 > 1.55
+    assert fit_accuracy.factor_text(0.160, 0.100, 1) == "1.6x"
+    assert fit_accuracy.factor_text(0.100, 0.160, 1) == "1/1.6 of"
+
+
+def test_the_placement_sets_the_probe_beside_alpha_as_the_same_factor():
+    row = lambda s: runs.Row(32, 1, "x", s, 0.145, [0.05, 0.05], naive=True, speedups=[1.0])  # noqa: E731
+    extra = [0.018, 0.020, 0.022, 0.019, 0.021]
+    got = {"layers": {"row": row(0.139), "crossings": 1},
+           "attn/ffn": {"row": row(0.139 + statistics.median(extra)), "crossings": 7}, "extra_rounds": extra,
+           "message": {"tiny": 0.060e-3, "activation": 1.38e-3, "activation_bytes": 2**20}}
+    said = placement.placement_reading(got, "gloo", {"section 5's fit": 0.104e-3, "lesson 00's": 0.050e-3})
+    assert "section 5's fit: 0.104 ms (the probe 1/1.73 of it)" in said
+    assert "lesson 00's: 0.050 ms (the probe 1.20x it)" in said and "%" not in said.split("beside it")[1][:80]
+
+
+def test_two_layouts_below_each_other_print_the_factor_the_other_way():
+    said = fit_accuracy.layout_reading(0.40, 0.87, 0.2)  # pinned cheaper: 0.87 / 0.40 = 2.18
+    assert said.startswith("In the pipeline's layout a message costs 1/2.18 of what it costs in lesson 00's "
+                           "(0.40 vs 0.87 ms), beyond the fits' accuracy (a factor of 1.20 either way)")
+    assert said.endswith("made it cheaper.")
+    moved = fit_accuracy.ledger_reading(0.40, 0.87, 0.2)
+    assert moved.startswith("Lesson 00's layout measured now is 1/2.18 of lesson 00's fit (0.40 vs 0.87 ms), beyond")

@@ -1,0 +1,86 @@
+"""Lesson 02's one way of setting a measured price beside a fitted one (the link's α, a message's price, two
+layouts' fits): as a *factor*, either way. A fit's accuracy (its worst miss, "±55%") is read as a factor of
+1.55 either way, the test the lesson has always made; so every sentence prints the tolerance as that factor
+and the deviation as a factor too ("1.64x", or "1/1.73 of" below), never as a signed percent, which a reader
+would set beside "±55%" as a band (-42% looks within ±55%, while 1/1.73 is beyond a factor of 1.55).
+``link`` (sections 5 and 8) and ``placement`` (section 8) print through these.
+
+    factor_text(0.060, 0.104)            # "1/1.73 of": the probe against the fit's α, as printed
+    against_fit(0.060, 0.104, 0.55)      # "below": 1.73 is beyond a factor of 1.55
+    tolerance_text(0.55)                 # "a factor of 1.55 either way"
+"""
+
+from __future__ import annotations
+
+from utils.claims import as_printed, half_up
+
+
+def tolerance(accuracy: float) -> float:
+    """A fit's accuracy (a share, its worst miss) as the factor the lesson compares prices by: ±55% -> 1.55."""
+    return half_up(1 + accuracy, 2)
+
+
+def tolerance_text(accuracy: float) -> str:
+    """"a factor of 1.55 either way": a fit's accuracy as every comparing sentence prints it."""
+    return f"a factor of {tolerance(accuracy):.2f} either way"
+
+
+def factor(over: float, under: float, digits: int = 2) -> float:
+    """How many times the larger of two figures (as printed) is the smaller, rounded as a reader rounds it;
+    infinite where the smaller one is 0 (no factor reaches it)."""
+    small, large = sorted((over, under))
+    return half_up(large / small, digits) if small > 0 else float("inf")
+
+
+def factor_text(over: float, under: float, digits: int = 2) -> str:
+    """``over`` against ``under`` as a factor a reader sets beside the tolerance: "1.64x" at or above it,
+    "1/1.73 of" below it (the factor the other way). Reads in a sentence as "is 1.64x its α", "is 1/1.73 of
+    its α"."""
+    shown = factor(over, under, digits)
+    if shown == float("inf"):
+        return "infinitely far from" if over != under else f"{1:.{digits}f}x"
+    return f"{shown:.{digits}f}x" if over >= under else f"1/{shown:.{digits}f} of"
+
+
+def against_fit(over: float, under: float, accuracy: float, digits: int = 2) -> str:
+    """"above", "below" or "within": ``over`` against ``under`` (both as printed), by the factor as
+    ``factor_text`` prints it against the tolerance as printed: beyond it only where the printed factor
+    exceeds it (1.55 against a factor of 1.55 is within)."""
+    if factor(over, under, digits) <= tolerance(accuracy):
+        return "within"
+    return "above" if over > under else "below"
+
+
+def layout_reading(pinned_ms: float, placed_ms: float, accuracy: float) -> str:
+    """What pinning changed, from two fits of this run that differ only in the workers' layout: the price
+    of one message in each (ms, as printed) against the two fits' accuracy (the larger of the two)."""
+    pinned_ms, placed_ms = as_printed(pinned_ms, 2), as_printed(placed_ms, 2)  # the reader's own division
+    how, pinned, placed = against_fit(pinned_ms, placed_ms, accuracy), f"{pinned_ms:.2f}", f"{placed_ms:.2f}"
+    if how == "within" and pinned == placed:  # the same price as printed: the fits agree
+        return f"The two layouts give the same price ({pinned} ms): pinning did not change what a message costs."
+    if how == "within":  # apart, by less than the fits resolve: no effect shown, none ruled out
+        apart = factor(pinned_ms, placed_ms)
+        return (f"The two layouts' prices ({pinned} vs {placed} ms, a factor of {apart:.2f} apart) "
+                f"differ by less than their fits' accuracy ({tolerance_text(accuracy)}): no effect of pinning on "
+                "what a message costs is shown.")
+    return (f"In the pipeline's layout a message costs {factor_text(pinned_ms, placed_ms)} what it costs in lesson "
+            f"00's ({pinned} vs {placed} ms), beyond the fits' accuracy ({tolerance_text(accuracy)}): the layout, "
+            "the one difference between the two fits, made it "
+            + ("dearer (pinned, a worker's gloo threads run on its own core beside its compute, where unpinned "
+               "they could run on any core)." if how == "above" else "cheaper."))
+
+
+def ledger_reading(now_ms: float, then_ms: float, accuracy: float) -> str:
+    """Lesson 00's layout measured now against lesson 00's own fit (ms of one message, as printed): the same
+    path, another run, against the two fits' accuracy (the larger of the two)."""
+    now_ms, then_ms = as_printed(now_ms, 2), as_printed(then_ms, 2)  # the reader's own division
+    how, now, then = against_fit(now_ms, then_ms, accuracy), f"{now_ms:.2f}", f"{then_ms:.2f}"
+    if how == "within" and now == then:
+        return f"Lesson 00's layout measured now gives lesson 00's price ({now} ms): the path has not moved."
+    if how == "within":
+        return (f"Lesson 00's layout measured now agrees with lesson 00's fit within its accuracy "
+                f"({tolerance_text(accuracy)}; {now} vs {then} ms, a factor of {factor(now_ms, then_ms):.2f} "
+                "apart): no move of the path since lesson 00's run is shown.")
+    return (f"Lesson 00's layout measured now is {factor_text(now_ms, then_ms)} lesson 00's fit ({now} vs {then} "
+            f"ms), beyond its accuracy ({tolerance_text(accuracy)}): the same path moved between lesson 00's run "
+            "and this one (this run does not tell why).")
