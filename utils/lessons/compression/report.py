@@ -262,3 +262,26 @@ def stored_size_words(base: int, size: int, digits: int = 2, base_name: str = ""
     if size > base:
         return f"{size / base:.{digits}f}x the stored bytes{' of ' + base_name if base_name else ''}"
     return f"{base / size:.{digits}f}x fewer stored bytes{than}"
+
+
+def retimed_verdict(ratio: float, noise: float, reference, same_rounds: bool, batch: int, device: str) -> str:
+    """A speedup timed again in the trade-off table's rounds, set beside section 4's roofline reference for the
+    same variant where that reference was worked for this batch on this device (``same_rounds``), as section 4
+    sets its own figures; else the words say why no reference stands beside it. ``reference``: a
+    ``roofline.Reference`` or None. Lesson 04."""
+    if not same_rounds:
+        return (f"{verdict_against(ratio, None, noise)}; no reference beside it: section 4's roofline references "
+                f"are worked for batch {batch} on {device}, not for this table's batch and device")
+    if reference is None:
+        return (f"{verdict_against(ratio, None, noise)}; no reference beside it: section 4 worked none for this "
+                "variant")
+    verdict = verdict_against(ratio, reference.value, noise, "reference", rough=reference.rough)
+    return (f"against section 4's roofline reference of {reference.text()} ({reference.label}, batch {batch}, "
+            f"this device): {verdict}")
+
+
+def cnn_int8_verdict(ratio: float, noise: float) -> str:
+    """The CNN's int8 speedup: no reference stands beside it, and the words say why (section 4's roofline
+    references are worked for the MLP's Linear layers, not for this CNN, whose convolutions stay fp32)."""
+    return (f"{verdict_against(ratio, None, noise)}; no reference beside it: section 4's roofline references "
+            "are worked for the MLP's Linear layers, not for this CNN, whose convolutions stay fp32")

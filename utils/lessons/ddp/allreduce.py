@@ -247,18 +247,34 @@ def inversions(rows: list[dict]) -> list[str]:
     return out
 
 
+RANGE_LABEL = "bars: slowest to fastest repeat"
+
+
+def repeat_range_gbs(rows: list[dict]) -> tuple[list[float], list[float]]:
+    """Each size's error bar below and above its median algbw (GB/s): from its slowest repeat (``high``, the
+    lowest rate) to its fastest (``low``, the highest rate), as the table's "every repeat" column gives them."""
+    below = [(r["algbw"] - r["bytes"] / r["high"]) / 1e9 for r in rows]
+    above = [(r["bytes"] / r["low"] - r["algbw"]) / 1e9 for r in rows]
+    return [max(b, 0.0) for b in below], [max(a, 0.0) for a in above]
+
+
 def plot_all_reduce(rows: list[dict], bound: float | None, bound_label: str, label: str, world: int = 2):
     """algbw and busbw (GB/s, log scale) against message size, with the bound dashed; ``label`` says where the
     numbers were measured (" (simulated on CPU)" stamps the figure too).
 
     A log scale, because small messages reach a thousandth of the bound: on a linear axis they would sit
     flat on zero. With two ranks busbw = algbw (the factor 2(n-1)/n is 1), so the two curves coincide: busbw
-    is drawn dashed with hollow markers over algbw, and the figure says so.
+    is drawn dashed with hollow markers over algbw, and the figure says so. Bars on algbw span each size's
+    repeats, slowest to fastest (the table's "every repeat"), and the legend says so.
     """
     fig, (ax,) = plots.new_figure(rows=1, width=9.0, row_height=3.6)
     sizes = [r["bytes"] for r in rows]
     ax.plot(sizes, [r["algbw"] / 1e9 for r in rows], "o-", color=plots.device_color(0), ms=7,
-            label="algbw = bytes / time")
+            label="algbw = bytes / time (median)")
+    # the repeats' range: a median alone would let a rough size's dip read as a feature of the link
+    if all("low" in r and "high" in r for r in rows):  # the benchmark's rows carry their repeats' range
+        ax.errorbar(sizes, [r["algbw"] / 1e9 for r in rows], yerr=repeat_range_gbs(rows), fmt="none",
+                    ecolor="0.35", elinewidth=1, capsize=3, label=RANGE_LABEL)
     ax.plot(sizes, [r["busbw"] / 1e9 for r in rows], "s--", color=plots.device_color(1), mfc="none", ms=9,
             label="busbw = algbw x 2(n-1)/n")
     if bound:

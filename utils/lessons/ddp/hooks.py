@@ -85,3 +85,11 @@ def trap_outcomes(outcomes: list[str]) -> str:
                 f"for all gradients there is nothing to interleave, and the comparison below uses one")
     return (f"{counts}: the race struck in {failed} of {n} runs here; with one bucket for all gradients "
             f"there is nothing to interleave, and the comparison below uses one")
+
+
+def trap_heading(buckets: float, runs: int, backend: str) -> str:
+    """The trap's line, before its outcomes: how many buckets DDP's default made of this model's gradients in
+    section 2's run (its all-reduces a step), so that the markdown states no count the run could contradict."""
+    count = f"{buckets:.0f} bucket{'' if round(buckets) == 1 else 's'} a step in section 2's table"
+    one = "; with one there is nothing to interleave" if round(buckets) == 1 else ""
+    return f"PowerSGD with DDP's default buckets ({count}{one}), {runs} runs on {backend}: "

@@ -51,3 +51,14 @@ def _box(ax, a: float, b: float, y: float, color: str, label: str, height: float
     ax.add_patch(Rectangle((a, y), b - a, height, facecolor=color, edgecolor="white"))
     ax.text((a + b) / 2, y + height / 2, label, ha="center", va="center", fontsize=7.5,
             color=palette.text_color(color), linespacing=1.0)
+
+
+def drawn_title(way: str, ranks: list[dict], step: int, label: str = "") -> str:
+    """The title of a measured timeline of section 2 (``overlap.timeline``'s results, one per rank): which
+    step it draws (the median lag between the ranks, not the median time) and how long that step took on the
+    rank the table shows, beside the table's median step: a drawn step can be the slowest of the run."""
+    shown = max(ranks, key=lambda r: r["step"])  # the table's rank: its median step took longest
+    n = len(shown["steps"])
+    took, median = shown["steps"][step]["step"] * 1e3, shown["step"] * 1e3
+    return (f"{way}: step {step + 1} of {n}, the median lag between the ranks{label}\n"  # two lines: it fits
+            f"this step took {took:.1f} ms on rank {shown['rank']}, against the table's median step of {median:.1f} ms")
