@@ -8,8 +8,8 @@ import textwrap
 
 from utils.details import how_measured
 from utils import checks
-from utils.labs.predict_the_roofline.checks import (COUNTS_CHECK, FASTER, count_text, printed_ceilings,
-                                                     printed_count)
+from utils.labs.predict_the_roofline.checks import (COUNTS_CHECK, FASTER, count_text, predicted,
+                                                     printed_ceilings, printed_count)
 from utils.lessons.why_slow.algorithms import printed_ms
 from utils.lessons.why_slow import roofline
 from utils import claims
@@ -59,10 +59,30 @@ def printed_percent(share: float) -> float:
     return claims.half_up(share * 100, 0)
 
 
-def compared_table(rows, ceilings) -> Table:
-    return Table(["op", "limit (your counts)", "predicted", "measured", "of its roof"],
-                 [(r.op.name, r.bound, predicted_cell(r, ceilings), ms_text(r.point.seconds),
-                   claims.percent(roof_share(r, ceilings))) for r in rows], wrap=44)
+BEFORE_COLUMN = "predicted above"
+
+
+def compared_table(rows, ceilings, before=None) -> Table:
+    """The learner's predictions on the ceilings measured with the ops, beside each op's time; ``before``: the
+    ceilings the predictions above the exercises were made on (as printed). Where a ceiling moved since, the
+    table keeps those predictions too (``BEFORE_COLUMN``), so the two sets of predictions stand side by side."""
+    again = before is not None and _ceilings_moved(before, ceilings) != (False, False)
+    columns = ["op", "limit (your counts)"] + ([BEFORE_COLUMN] if again else []) + ["predicted", "measured",
+                                                                                   "of its roof"]
+    return Table(columns, [(r.op.name, r.bound) + ((_predicted_before(r, before),) if again else ())
+                           + (predicted_cell(r, ceilings), ms_text(r.point.seconds),
+                              claims.percent(roof_share(r, ceilings))) for r in rows], wrap=44)
+
+
+def _predicted_before(row, before) -> str:
+    """The learner's prediction for ``row`` on the ceilings printed above the exercises (their table's)."""
+    return f"{claims.sig_text(predicted(row.flops, row.n_bytes, before)[1], 3, 1e-3)} ms"
+
+
+def _ceilings_moved(before, now) -> tuple[bool, bool]:
+    """Whether the peak and the bandwidth measured again print other than they did above the exercises."""
+    return (claims.as_printed(before.flops, 1, 1e9) != claims.as_printed(now.flops, 1, 1e9),
+            claims.as_printed(before.bandwidth, 1, 1e9) != claims.as_printed(now.bandwidth, 1, 1e9))
 
 
 def predicted_cell(row, ceilings) -> str:
@@ -210,8 +230,7 @@ def predicted_again_sentence(before, now) -> str:
     ceilings measured again, in the rounds that timed the ops (every branch written). It says the counts are
     taken to 3 figures, as the tables print them (``checks.predicted``): 1.07e+09 FLOPs / 93.0 GFLOP/s is the
     printed 11.5 ms, where the exact 1,074,790,400 would give 11.6 (a reader's t17 check)."""
-    peak_moved = claims.as_printed(before.flops, 1, 1e9) != claims.as_printed(now.flops, 1, 1e9)
-    bandwidth_moved = claims.as_printed(before.bandwidth, 1, 1e9) != claims.as_printed(now.bandwidth, 1, 1e9)
+    peak_moved, bandwidth_moved = _ceilings_moved(before, now)
     if not (peak_moved or bandwidth_moved):
         return (f"The 'predicted' column is your counts {_AS_PRINTED} on the same ceilings as the predictions "
                 "before the exercises.")
@@ -219,7 +238,8 @@ def predicted_again_sentence(before, now) -> str:
             f"rounds (peak "
             f"{now.flops / 1e9:.1f} GFLOP/s, bandwidth {now.bandwidth / 1e9:.1f} GB/s), not on those measured "
             f"before the exercises ({before.flops / 1e9:.1f} GFLOP/s, {before.bandwidth / 1e9:.1f} GB/s): the same "
-            f"counts, a ceiling measured twice: {_which_moved(peak_moved, bandwidth_moved)}.")
+            f"counts, a ceiling measured twice: {_which_moved(peak_moved, bandwidth_moved)}. The column "
+            f"'{BEFORE_COLUMN}' repeats the predictions printed before the exercises, on their ceilings.")
 
 
 def _which_moved(peak_moved: bool, bandwidth_moved: bool) -> str:
@@ -260,8 +280,8 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
         return
     answers = counts_passed() if answers is None else answers
     roof, rows, *target = measured  # target: the attentions' work a call, where the check gave it
-    display(compared_table(rows, roof.ceilings))
     before = printed_ceilings(first.ceilings) if first is not None else None  # as cell 7 printed them
+    display(compared_table(rows, roof.ceilings, before))
     if before is not None:
         print(_fill(predicted_again_sentence(before, roof.ceilings)))
     first_ridge = before.ridge if before is not None else None
