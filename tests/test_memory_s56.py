@@ -26,3 +26,33 @@ def test_a_round_across_1x_is_still_named_after_the_range():
     said = summary._rounds_verdict([(1, 0.79), (2, 1.29), (3, 1.55)], 1.29, 0.26, 2)
     assert said.startswith("by the median, faster, under the bound: 29% of its gain (3%-55% across its ±), but "
                            "round 1's 0.79x was slower than one thread")
+
+
+ROUNDS = {"plain cross-entropy": [0.1310, 0.1330, 0.1320, 0.1350, 0.1340],
+          "chunked, 4 slices": [0.1501, 0.1560, 0.1530, 0.1520, 0.1580]}
+
+
+def test_the_cross_entropy_rounds_are_printed_with_their_ratios_from_the_printed_times():
+    """Cell 26 (carried): the ± 0.03 beside 1.15x came from rounds printed nowhere."""
+    from utils.lessons.memory import report
+    text = str(report.rounds_table(ROUNDS, "chunked, 4 slices", "plain cross-entropy", "Paired rounds"))
+    rows = [line.split() for line in text.splitlines()[3:]]
+    assert rows[0] == ["1", "131.0", "150.1", "1.146x"]   # 150.1 / 131.0, the reader's division
+    assert [row[-1] for row in rows] == ["1.146x", "1.173x", "1.159x", "1.126x", "1.179x"]
+
+
+def test_the_rounds_rule_works_the_spread_from_the_printed_ratios_on_both_sides_of_the_floor():
+    from utils.lessons.memory import report
+    under = report.rounds_rule(ROUNDS, "chunked, 4 slices", "plain cross-entropy")
+    assert under.endswith("(1.173 - 1.146) / 2 = 0.0135, under the floor, so ± 0.02")
+    wide = dict(ROUNDS, **{"chunked, 4 slices": [0.1501, 0.1600, 0.1530, 0.1520, 0.1580]})
+    said = report.rounds_rule(wide, "chunked, 4 slices", "plain cross-entropy")
+    assert said.endswith("(1.179 - 1.146) / 2 = 0.0165, under the floor, so ± 0.02")
+    wider = dict(ROUNDS, **{"chunked, 4 slices": [0.1501, 0.1600, 0.1530, 0.1420, 0.1650]})
+    said = report.rounds_rule(wider, "chunked, 4 slices", "plain cross-entropy")
+    assert said.endswith("(1.203 - 1.146) / 2 = 0.0285, to 2 decimals beside the ratio")
+    from utils.lessons.memory.measure import step_ratio   # the ± the sentence prints: the same 0.03
+    assert f"{step_ratio(wider, 'chunked, 4 slices', 'plain cross-entropy')[1]:.2f}" == "0.03"
+    few = {k: v[:3] for k, v in ROUNDS.items()}
+    assert report.rounds_rule(few, "chunked, 4 slices", "plain cross-entropy").endswith(
+        "fewer than 4 rounds show no spread, so the floor sets it, ± 0.02")

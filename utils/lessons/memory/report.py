@@ -98,3 +98,30 @@ def loss_check(name: str, losses: tuple, fp32: tuple, tolerance: float = LOSS_TO
                 "memory saving counts (one step shows the step is sound, not that a long run ends alike).")
     return (f"{said}, beyond the {tolerance:.0%} allowed ({reason}): it does not train as fp32's step does, so "
             "its memory saving does not count as it stands.")
+
+
+def rounds_table(rounds: dict[str, list[float]], name: str, reference: str, title: str) -> Table:
+    """Each interleaved round's two step times (ms, as the peaks table prints them: 0.1 ms) and their ratio,
+    ``name`` x ``reference`` (above 1: slower), worked from the printed times: the rounds a ± is read from,
+    printed so that a reader can redo it (lesson 06)."""
+    rows = [(k + 1, f"{a * 1e3:.1f}", f"{b * 1e3:.1f}", f"{claims.printed_ratio(b, a, 1, 1e-3):.3f}x")
+            for k, (a, b) in enumerate(zip(rounds[reference], rounds[name]))]
+    return Table(["round", f"{reference} (ms)", f"{name} (ms)", "ratio"], rows, title=title)
+
+
+def rounds_rule(rounds: dict[str, list[float]], name: str, reference: str, floor: float = 0.02) -> str:
+    """How ``measure.step_ratio``'s ± comes from ``rounds_table``'s ratios: half their middle half's range
+    (``claims.paired_spread``), at least ``floor`` (the lesson's 2 %), worked from the ratios as printed
+    (3 decimals); fewer than 4 rounds show no spread, so the floor sets it (lesson 06)."""
+    ratios = sorted(round(claims.printed_ratio(b, a, 1, 1e-3), 3)
+                    for a, b in zip(rounds[reference], rounds[name]))
+    head = (f"The peaks table's step times are each configuration's fastest of these {len(ratios)} rounds (the "
+            f"least disturbed); each round ran the two steps back to back. The ± beside their ratio is half the "
+            f"middle half's range of the rounds' ratios, at least {floor:.2f} (2 %)")
+    if len(ratios) < 4:
+        return head + f": fewer than 4 rounds show no spread, so the floor sets it, ± {floor:.2f}"
+    quarter = len(ratios) // 4
+    low, high = ratios[quarter], ratios[-1 - quarter]
+    half = (high - low) / 2
+    return (head + f": ({high:.3f} - {low:.3f}) / 2 = {half:.4f}"
+            + (f", under the floor, so ± {floor:.2f}" if half < floor else ", to 2 decimals beside the ratio"))
