@@ -132,9 +132,10 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     costed = [  # (the slow script's share of a step it cost, the take-away)
         (compute, f"Compute and the all-reduces DDP runs during backward (forward and backward, the "
                   f"optimizer) took {share_text(compute)} of the slow script's step "
-                  f"({rows_text(ref, 'forward and backward', 'optimizer')}){rate}. The slow script's workers "
-                  f"asked for {os.cpu_count()} threads each (os.cpu_count() on this machine), yours computed "
-                  f"with {threads} each, on {runs[0]['cores']} cores. {timed[:1].upper()}{timed[1:]}."),
+                  f"({rows_text(ref, 'forward and backward', 'optimizer')}){rate}.\n"
+                  f"The slow script's workers asked for {os.cpu_count()} threads each (os.cpu_count() on this "
+                  f"machine), yours computed with {threads} each, on {runs[0]['cores']} cores.\n"
+                  + short_sentences(f"{timed[:1].upper()}{timed[1:]}.")),
         (sum(waits.values()), f"Evaluating and saving took {share_text(sum(waits.values()))} of the slow "
                               f"script's step ({rows_text(ref, 'evaluate', 'checkpoint')}; the largest, "
                               f"{largest!r}, {share_text(waits[largest])}), a region's time including "
@@ -150,4 +151,19 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     bullets = [text for _, text in sorted(costed, key=lambda c: -c[0])]
     if predict is not None:  # the prediction first: it was made before the measurement
         bullets.insert(0, prediction_sentence(predict, diagnosis, fast_ms, source))
-    return "\n".join(textwrap.fill(b, 110, initial_indent="- ", subsequent_indent="  ") for b in bullets)
+    return "\n".join(_wrapped(line) for b in bullets for line in b.split("\n"))
+
+
+def short_sentences(text: str) -> str:
+    """A long take-away cut at its sentences: the first a bullet, each other a sub-bullet under it (marked
+    with a leading space), so that no bullet runs to thirty lines (twentieth reading)."""
+    first, *rest = text.split(". ")
+    return "\n".join([first + ("." if rest else "")]
+                     + [f" {s}{'' if s.endswith('.') else '.'}" for s in rest])
+
+
+def _wrapped(line: str) -> str:
+    """One bullet wrapped to 110 characters: "- " for a bullet, "  - " for a sub-bullet (a leading space)."""
+    if line.startswith(" "):
+        return textwrap.fill(line[1:], 110, initial_indent="  - ", subsequent_indent="    ")
+    return textwrap.fill(line, 110, initial_indent="- ", subsequent_indent="  ")
