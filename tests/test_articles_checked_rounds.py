@@ -16,8 +16,11 @@ READERS_ROUNDS = [2.05, 1.63, 1.87, 1.69, 1.84]  # lesson 02's recorded rounds o
 
 def test_a_round_past_two_devices_2x_is_a_finding_to_explain_as_lesson_02_reads_it():
     record = {"value": 1.84, "bound": BOUND_8, "rounds": READERS_ROUNDS}
+    # t20_09 (b): a median at its bound reads its rounds round by round, past 2x or not (2.05x is beyond too)
     assert checks.rounds_above_words(record) == ("1 of 5 rounds above 2 devices' 2x (2.05x): a finding to "
-                                                 "explain; 3 of 5 rounds above the bound (up to 2.05x)")
+                                                 "explain; 3 of 5 rounds above the bound (up to 2.05x): 1 of them "
+                                                 "beyond the rounds' spread of the median (± 0.09): a finding to "
+                                                 "explain; 2 within it, which explains them")
     assert checks.rounds_finding(record)
     # under its bound, a round past 2x: counted among those above it, and never explained by the spread
     zbv = {"value": 1.80, "bound": 1.92, "rounds": [1.75, 1.78, 1.80, 1.82, 2.02]}
@@ -54,7 +57,8 @@ def test_a10_and_b5_name_a_round_past_2x_and_their_check_reads_it_as_a_finding()
         row = verdicts.judge(claims.BY_ID[claim_id], m, {})
         assert "1 of 5 rounds above 2 devices' 2x (2.05x): a finding to explain" in row.evidence
         # only the rounds within the median plus the spread are explained by it, never the one past 2x
-        assert "which explains them" not in row.evidence and row.check == verdicts.ABOVE
+        assert "(2.05x): a finding to explain; 3 of 5 rounds above the bound (up to 2.05x): 1 of them beyond" \
+            in row.evidence and row.check == verdicts.ABOVE
     quiet = _figures(**_split_and_pipeline([1.64, 1.72, 1.84, 1.88, 1.92]), ddp=_recorded(1.6))  # ± 0.08
     row = verdicts.judge(claims.BY_ID["A10"], quiet, {})
     assert "which explains them" in row.evidence and row.check == verdicts.AGREES

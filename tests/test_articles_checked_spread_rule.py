@@ -37,9 +37,12 @@ def test_rounds_above_a_median_above_its_bound_beyond_the_spread_are_only_counte
         "3 of 5 rounds above the bound (up to 1.90x): 1 of them beyond the rounds' spread of the median (± 0.04): "
         "a finding to explain; 2 within it, which explains them")
     assert checks.rounds_finding(within)
-    # rounds past 2x beside a median above its bound: a finding, then lesson 02's count of those above the bound
+    # rounds past 2x beside a median above its bound within its spread: a finding, then the rounds above the
+    # bound read round by round, as every schedule's are (t20_09 (b))
     assert checks.rounds_above_words(ZBV) == ("2 of 5 rounds above 2 devices' 2x (2.06x, 2.07x): a finding to "
-                                              "explain; 4 of 5 rounds above the bound (up to 2.07x)")
+                                              "explain; 4 of 5 rounds above the bound (up to 2.07x): 2 of them "
+                                              "beyond the rounds' spread of the median (± 0.07): a finding to "
+                                              "explain; 2 within it, which explains them")
 
 
 def _section_9(**records):

@@ -423,8 +423,9 @@ def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
     above the bound and above the median + the rounds' spread (``claims.rounds_past_spread``, as printed) is a
     finding to explain, whatever the median; only a round within that band is explained by the spread; a round
     past 2 devices' 2x (equal work on two devices cannot give it) is a finding to explain whatever the spread.
-    A median itself above its bound beyond the spread is read by its own verdict: its rounds are only counted
-    (lesson 02's words). A record without its rounds says where they are counted."""
+    A median itself above its bound names its rounds past 2x first; beyond the spread it is read by its own
+    verdict and its rounds are counted; within it, they are read as above (one reading for every schedule,
+    past 2x or not). A record without its rounds says where they are counted."""
     rounds = record.get("rounds")
     if not rounds:
         return (f"a median of paired rounds; the ledger keeps no rounds, so single rounds above the bound do not "
@@ -460,17 +461,19 @@ def rounds_past_spread(record: dict) -> list[float]:
 
 def _rounds_above_a_median_above(record: dict, above: list[float], past: list[float], near: bool) -> str:
     """``rounds_above_words`` where the median itself is above its bound as printed (lesson 02's words beside
-    such a median): rounds past 2x first, a finding to explain, then the count of rounds above the bound; with
-    none past 2x, each read round by round (``per_round_words``) where the bound lies within the spread (the
-    median "at the bound (within noise)"); beyond it, the row's verdict reads the median: they are only counted."""
+    such a median): rounds past 2x first, a finding to explain, then the count of rounds above the bound. Where
+    the bound lies within the spread (the median "at the bound (within noise)"), each is read round by round
+    (``per_round_words``: beyond the median + the spread, a finding to explain; within it, explained by it up
+    to 2x), whether or not a round passed 2x: one reading for every schedule, as lesson 02 gives it. Beyond it,
+    the row's verdict reads the median (a finding to explain): its rounds are only counted."""
     said = f"{len(above)} of {len(record['rounds'])} rounds above the bound (up to {round_text(max(above))}x)"
     if past:
         listed = ", ".join(f"{round_text(r)}x" for r in past)
         said = (f"{len(past)} of {len(record['rounds'])} rounds above {DEVICES} devices' {DEVICES}x ({listed}): "
                 f"a finding to explain; {said}")
-    # past 2x: a finding already, so the spread is not read beside it (lesson 02's ``rounds_in_noise``); beyond
-    # the spread: the row's verdict reads the median, and the rounds are only counted
-    if past or not near:
+    # a median above its bound beyond the spread is a finding itself: its spread explains no round above the
+    # bound. At the bound, the same per-round reading as under it; a round past 2x stays a finding within it
+    if not near:
         return said
     return f"{said}: {per_round_words(record, above)}"
 

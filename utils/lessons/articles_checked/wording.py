@@ -97,7 +97,21 @@ def fused_words(c, names: tuple[str, str], setup: str) -> str:
                f"no bytes ceiling (lesson 01 §5: {c.no_ceiling})")
     return (f"{names[0]} {slow} ms, {names[1]} {fast} ms ({setup}, the fastest of {len(c.round_ratios)} "
             f"interleaved rounds each): {slow} / {fast} = {claims.as_printed(c.speedup, 2):.2f}x ± {spread:.2f} "
-            f"(the rounds' ratios), {same}; {ceiling}: {fused_verdict(c)}")
+            f"(the rounds' ratios), {same}; {ceiling}: {fused_verdict(c)}; {lesson_01_conditions(c.what)}")
+
+
+def lesson_01_conditions(what: str) -> str:
+    """What rows B4 and B14 share with lesson 01 §5, which they cite, and what differs (read from the two pages'
+    code, not measured): the same functions, sizes, thread and timer (``algorithms.compare``), but another
+    process at another moment, and for GELU rounds shared with torch.compile's version. The ledger keeps no
+    lesson 01 §5 figure, so the row quotes this run's own: the two pages' ratios need not match."""
+    shared = (", and there the op-by-op GELU shares each round with torch.compile's version too" if what == "gelu"
+              else "")
+    return ("beside lesson 01 §5's ratio: the same two functions, sizes, one thread and timer (algorithms.compare, "
+            "one warm-up call a round), timed in lesson 01's own process at another moment" + shared + "; the "
+            "slow version allocates whole-tensor temporaries every call, the fused one its output only, so each "
+            "run's allocator state and load can weigh on the slow time more; the ledger keeps no "
+            "lesson 01 §5 figure, so this ratio is this run's, not lesson 01's")
 
 
 def _lesson_05_differs(m) -> str:

@@ -1,0 +1,98 @@
+"""Lesson 09's evidence cells, short: each table shows what decides a row's check (its figure, its bound, its
+verdict) in at most ``VISIBLE`` characters; every row's whole evidence goes into the collapsed block under the
+table (``report.full_evidence``), so nothing measured is lost.
+
+Introduced in lesson 09. A row such as A19 reads six figures against their bounds: a learner first needs the
+one its check turns on, and opens the block for the rest.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from utils.lessons.articles_checked.checks import ABOVE
+from utils.lessons.articles_checked.sources import CHECKABLE, Part
+
+VISIBLE = 400  # characters of a row's evidence cell shown in its table
+MORE = " (the rest: in the block under this table)"
+# words that carry a clause's verdict: the clause a short cell keeps beside the figure
+VERDICT_WORDS = ("a finding to explain", "faster", "slower", "under the bound", "above the bound", "at the bound",
+                 "within noise", "no speed-up", "agree", "disagree", "no faster")
+
+
+def top_clauses(text: str) -> list[str]:
+    """``text`` cut at its "; " outside brackets: "a (b; c); d" -> ["a (b; c)", "d"]."""
+    clauses, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if depth == 0 and text.startswith("; ", i):
+            clauses.append(text[start:i])
+            start = i + 2
+    return clauses + [text[start:]]
+
+
+def deciding_part(parts: tuple[Part, ...], check: str | None) -> Part:
+    """The part a row's check turns on: above a bound, the first that names "a finding to explain"; otherwise
+    the first this run could contradict (measured, recorded, error messages), else the first."""
+    if check == ABOVE:
+        found = [p for p in parts if "a finding to explain" in p.text]
+        if found:
+            return found[0]
+    return next((p for p in parts if p.kind in CHECKABLE), parts[0])
+
+
+def short_text(text: str, budget: int) -> str:
+    """``text``'s first clause and its first clause with a verdict, with the clauses after the first while they
+    fit in ``budget`` characters (in order, none skipped: a clause read out of its place misleads); " … " where
+    clauses are left out. A first clause too long beside the verdict's is cut at a word."""
+    clauses = top_clauses(text)
+    keep = {0} | {next((i for i, c in enumerate(clauses) if any(w in c for w in VERDICT_WORDS)), 0)}
+    for i in range(1, len(clauses)):
+        if i not in keep:
+            if len(_joined(clauses, keep | {i})) > budget:
+                break
+            keep.add(i)
+    said = _joined(clauses, keep)
+    if len(said) > budget:  # the first clause too long beside the verdict's: cut it at a word, keep the verdict
+        first = _cut(clauses[0], len(clauses[0]) - (len(said) - budget) - 2)
+        said = _joined([first + (" …" if 1 in keep else ""), *clauses[1:]], keep)
+    if len(said) > budget:  # still too long: cut the whole at a word
+        said = _cut(said, budget - 2) + " …"
+    return said
+
+
+def _cut(text: str, size: int) -> str:
+    """``text`` cut at a word within ``size`` characters (at least 40), before any bracket it leaves open."""
+    said = text[:max(size, 40)].rsplit(" ", 1)[0]
+    while said.count("(") > said.count(")") or said.count("[") > said.count("]"):
+        said = said[:max(said.rfind("("), said.rfind("["))].rstrip(" ,:;")
+    return said
+
+
+def _joined(clauses: list[str], keep: set[int]) -> str:
+    out, last = "", -1
+    for i in sorted(keep):
+        out += ("; " if i == last + 1 else " … ") if out else ""
+        out += clauses[i]
+        last = i
+    return out + (" …" if last < len(clauses) - 1 else "")
+
+
+def visible_cell(parts: tuple[Part, ...], check: str | None, full: str, tail: str) -> str:
+    """A row's evidence cell as its table shows it: ``full`` where it fits in ``VISIBLE`` characters; else the
+    deciding part, short (``short_text``), with its kind and where it ran, a pointer to the block, and ``tail``
+    (the cell's "; check: agrees")."""
+    if len(full) <= VISIBLE:
+        return full
+    part = deciding_part(parts, check)
+    tag = f" [{part.kind}{': ' + part.detail if part.detail else ''}]"
+    budget = max(VISIBLE - len(tag) - len(MORE) - len(tail), 80)
+    return short_text(part.text, budget) + tag + MORE + tail
+
+
+def block_text(row_id: str, full: str, width: int = 106) -> str:
+    """One row's whole evidence for the collapsed block: "A19: ...", wrapped to the course's width."""
+    return textwrap.fill(f"{row_id}: {full}", width, subsequent_indent="  ")
