@@ -374,9 +374,8 @@ def test_a_fixed_cost_within_its_noise_of_zero_is_its_own_verdict_in_the_sentenc
         series, scaling.fit)
     said, table = report.scaling_sentence(series, scaling.fit), report.scaling_verdict(series, scaling.fit)
     # d within noise counts as fitting; the fixed costs differ (+9.7 against -0.2 ms): no one model, said first
-    head = ("per axis only (d differs across axes), each axis with its own c and d: it fits "
-            "within ±10% on every axis (2 of 2), d within noise of zero on 1 (depth)")
-    assert f"tolerance, {head}:" in said and table.startswith(head)
+    head = ("fitted on each axis alone: within ±10% on every axis (2 of 2), d within noise of zero on 1 (depth)")
+    assert f"one fixed cost d {head}:" in said and table.startswith(head)
     assert "below zero but within noise (d = -0.2 ± 0.3 ms" in said and "not ruled out" in said
     assert "depth fits within" in table and "d within noise of zero" in table and "a finding across axes: the fixed cost d differs" in table
     assert table.endswith("so no one c and d model the whole step")

@@ -254,7 +254,7 @@ def test_section_3_answers_the_latency_question_by_the_closing_rows_rule():
     slow = _link({8192: 200.04e-6, 512: 90.0e-6})  # 43% to 45%: clear of half, below it
     ids = transfers.batch_costs(slow, 16, 64, 128)[0]
     said = link_report._ids_sentence(ids, slow)
-    assert ": not mostly latency, beyond the small messages' spread (43% to 45%)" in said
+    assert ": not mostly latency across the small messages' whole spread (43% to 45%, all below 50%)" in said
 
 
 def test_a_latency_share_past_100_percent_is_said_to_be_the_fixed_costs_own_spread():
@@ -269,12 +269,12 @@ def test_a_latency_share_past_100_percent_is_said_to_be_the_fixed_costs_own_spre
     link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in us])
     ids = transfers.batch_costs(link, 16, 64, 128)[0]
     said = link_report._ids_sentence(ids, link)
-    assert ("beyond the small messages' spread (98% to 100%, capped: the slowest small message, 171.5 µs, took "
-            "longer than this batch, so its end would pass the whole; the fixed cost itself ran from 103.1 to "
+    assert ("across the small messages' whole spread (98% to 100%, all above 50%, capped: the slowest small "
+            "message, 171.5 µs, took longer than this batch, so its end would pass the whole; the fixed cost itself ran from 103.1 to "
             "171.5 µs on this run)") in said  # t19_0001: one band, the table's (capped at 100%)
     slow = _link({8192: 200.04e-6, 512: 90.0e-6})  # 43% to 45%: no share past 100%
     said = link_report._ids_sentence(transfers.batch_costs(slow, 16, 64, 128)[0], slow)
-    assert "(43% to 45%)" in said and "past 100%" not in said
+    assert "(43% to 45%, all below 50%)" in said and "past 100%" not in said
 
 
 def test_section_3s_fit_sentence_says_where_the_rate_falls_at_the_largest_sizes():

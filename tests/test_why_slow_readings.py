@@ -110,9 +110,8 @@ def test_a_fit_whose_fixed_costs_differ_by_axis_leads_with_no_one_model():
               "depth": axis("depth", -0.1e-3, (0.03, -0.02, 0.0, 0.002)),
               "context": axis("context", 5.3e-3, (0, 0.005, 0, 0))}
     said, table = report.scaling_sentence(series, scaling.fit), report.scaling_verdict(series, scaling.fit)
-    head = ("per axis only (d differs across axes), each axis with its own c and d: it fits "
-            "within ±10% on every axis (3 of 3), d within noise of zero on 1 (depth)")
-    assert table.startswith(head) and f"tolerance, {head}:" in said
+    head = ("fitted on each axis alone: within ±10% on every axis (3 of 3), d within noise of zero on 1 (depth)")
+    assert table.startswith(head) and f"one fixed cost d {head}:" in said
     assert "holds on" not in said and "holds on" not in table and " But " not in said
     same = {"width": axis("width", 1e-3, (0, 0, 0, 0)), "depth": axis("depth", 1e-3, (0, 0.01, 0, 0))}
     assert report.scaling_verdict(same, scaling.fit) == "holds on every axis (2 of 2)"

@@ -24,8 +24,8 @@ def test_the_token_ids_band_is_the_same_in_the_table_and_the_sentence_with_its_c
     cell = link_report.cost_rows(costs, link, False)[0][-1]
     assert cell == "72% – 100% (capped)"  # 113.8 / 157.6 = 72.2%; 174.7 / 157.6 = 110.8%, past the whole
     said = link_report._ids_sentence(ids, link)
-    assert ("beyond the small messages' spread (72% to 100%, capped: the slowest small message, 174.7 µs, took "
-            "longer than this batch, so its end would pass the whole; the fixed cost itself ran from 113.8 to "
+    assert ("across the small messages' whole spread (72% to 100%, all above 50%, capped: the slowest small "
+            "message, 174.7 µs, took longer than this batch, so its end would pass the whole; the fixed cost itself ran from 113.8 to "
             "174.7 µs on this run)") in said
     assert "111%" not in said and "111%" not in cell
     assert link_report.mostly_latency_verdict(link, ids).startswith("holds: latency 72% of its time")
@@ -36,7 +36,7 @@ def test_a_band_under_the_whole_is_printed_alike_without_a_cap():
     costs = transfers.batch_costs(link, 16, 64, 128)
     assert link_report.cost_rows(costs, link, False)[0][-1] == "72% – 95%"
     said = link_report._ids_sentence(costs[0], link)
-    assert "(72% to 95%)" in said and "capped" not in said
+    assert "(72% to 95%, all above 50%)" in said and "capped" not in said
 
 
 def test_a_band_covering_half_is_capped_alike_in_the_sentence_and_the_verdict():

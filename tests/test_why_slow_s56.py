@@ -35,3 +35,37 @@ def test_a_step_past_the_rounds_shows_the_recordings_cost_and_where_it_lies():
     assert "That +19.3% is past the +8.2% a moment moves one step" in said
     assert "the profiled 95.0 ms lies above every round, 84.28 ms at most), more than a moment moves" in said
     assert "recording every op adds time here" in said
+
+
+
+def test_a_band_clear_of_half_is_said_to_lie_all_on_one_side_of_it_never_beyond_its_own_end():
+    """Reader t20_0001 (other 1): "mostly latency, beyond the small messages' spread (77% to 84%)", where 77% is
+    the band's own low end: every end of the band lies above 50%, and the sentence now says that."""
+    from tests.test_why_slow_s54 import _ids, _link
+    from utils.lessons.why_slow import link_report
+
+    link = _link([50.5, 55.0, 60.0, 100.0, 3500.0, 7000.0], accuracy=0.9)  # the ids: 51% to 60% latency
+    said = link_report._ids_sentence(_ids(link), link)
+    assert "mostly latency across the small messages' whole spread (51% to 60%, all above 50%)" in said
+    assert "beyond" not in said
+    slow = _link([40.0, 42.0, 45.0, 100.0, 3500.0, 7000.0], accuracy=0.9)  # the ids' 100.0 µs: 40% to 45%
+    said = link_report._ids_sentence(_ids(slow), slow)
+    assert "not mostly latency across the small messages' whole spread (40% to 45%, all below 50%)" in said
+
+
+def test_axes_fitted_alone_with_differing_fixed_costs_say_per_axis_once_and_d_differs_once():
+    """Reader t20_0001 (other 2): "fitted per axis within the ±10% tolerance, per axis only (d differs across
+    axes), each axis with its own c and d": now "fitted on each axis alone" once, and that d differs once."""
+    from tests.test_why_slow_s55 import axis
+    from utils.lessons.why_slow import report, scaling
+
+    series = {"width": axis("width", 9.1e-3), "depth": axis("depth", 1.5e-3), "context": axis("context", 4.6e-3)}
+    said, table = report.scaling_sentence(series, scaling.fit), report.scaling_verdict(series, scaling.fit)
+    head = "one fixed cost d fitted on each axis alone: within ±10% on every axis (3 of 3): width within"
+    assert head in said and "per axis" not in said
+    assert table.startswith("fitted on each axis alone: within ±10% on every axis (3 of 3); a finding across")
+    assert table.count("differs") == 1 and "per axis" not in table and "holds" not in table
+    same = {"width": axis("width", 1e-3), "depth": axis("depth", 1e-3)}  # one fixed cost: one model, "holds"
+    assert report.scaling_verdict(same, scaling.fit) == "holds on every axis (2 of 2)"
+    assert "fitted per axis within the ±10% tolerance, holds on every axis (2 of 2)" in report.scaling_sentence(
+        same, scaling.fit)

@@ -91,8 +91,9 @@ def _ids_sentence(ids, link, most: float = 0.5) -> str:
                 "it is mostly "
                 f"latency. {moving}: the rest of its time is not its bytes.")
     mostly = "mostly latency" if side == "above" else "not mostly latency"
-    spread = ("" if low == high else
-              f", beyond the small messages' spread ({low} to {high}{_past_whole(link, hi)})")
+    # every end of the band on one side of ``most`` (reader t20_0001: "beyond ... (77% to 84%)" read as past 77%)
+    spread = ("" if low == high else f" across the small messages' whole spread ({low} to {high}, all {side} "
+              f"{claims.percent(most)}{_past_whole(link, hi)})")
     return f"{took}, {share} of it latency (counted as {counted}): {mostly}{spread}. {moving}."
 
 
