@@ -31,8 +31,8 @@ def test_a_bar_near_one_x_gets_a_diamond_at_its_end_and_the_caption_says_so():
     finally:
         plt.close(fig)
     said = report.waterfall_caption(rows)
-    assert "compile 0.99x (tick 2.38x; a bar too short to see, a diamond at its end)" in said
-    assert "precision 1.54x (tick 2.01x)," in said
+    assert "compile 0.99x (line 2.38x; a bar too short to see, a diamond at its end)" in said
+    assert "precision 1.54x (line 2.01x)," in said
 
 
 def test_bars_that_show_draw_no_diamond_and_no_legend_entry():

@@ -65,7 +65,7 @@ def test_the_waterfalls_caption_ties_its_bars_to_the_tables_columns():
     """Session 50's reader: the waterfall stood above the table without a line saying what to read from it."""
     said = report.waterfall_caption(_ledger())
     assert "each bar is a step's x previous" in said and "the bound in that column's brackets" in said
-    assert "precision 1.47x (tick 2.02x), two devices 1.49x (tick 2.00x), compile 0.98x (no bound" in said
+    assert "precision 1.47x (line 2.02x), two devices 1.49x (line 2.00x), compile 0.98x (no bound" in said
     assert "multiply to the last x baseline: 1.47 x 1.49 = 2.19x" in said
     assert "the hatched bar (compile) not kept, adding nothing to it." in said
     one = report.waterfall_caption(_ledger(two_devices=False))

@@ -74,7 +74,7 @@ def test_the_core_is_ruled_out_for_the_compute_only_and_left_open_for_the_late_r
     assert "no miss of the compute is left" not in story
     assert ("the step's thread losing its core as the cause of the compute's part of the miss (none beyond t1/2 "
             "and its 5 %)") in ruled
-    assert ("a thread of the longer-step rank losing its core inside the all-reduces (late return 0.40 ms; off "
+    assert ("a thread of the longer-step rank losing its core inside the all-reduces (late return 0.40 ms, off "
             "its core at most 1.68 ms over the step)") in left
     # the other outcome: no late return, so nothing inside the all-reduces is left open to the core
     m = _reader_run()

@@ -88,6 +88,12 @@ def _sig4(x: float) -> float:
     return float(f"{x:.4g}")
 
 
+def printed_gflop(flops: float) -> float:
+    """The matmuls' FLOPs in GFLOP as the page prints them (4 figures): the operand of every figure worked
+    from them (their rate, the precision bound, the ladder's MFU)."""
+    return _sig4(flops / 1e9)
+
+
 def amdahl(share: float, speedup: float) -> float:
     """The whole step's speed-up when ``share`` of it runs ``speedup`` times faster: 1/((1-f) + f/s)."""
     return 1 / ((1 - share) + share / speedup)

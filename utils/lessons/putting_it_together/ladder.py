@@ -84,6 +84,14 @@ def flops_per_token(s: Settings, vocab: int) -> float:
     return 6 * weights + 12 * s.depth * s.context * s.width
 
 
+def printed_mfu(tokens_per_s: float, step_flops: float, step_tokens: int, peak: float, workers: int) -> float:
+    """Model FLOPs utilisation worked from its operands as the page prints them, so a reader's division gives
+    the printed MFU: the tokens/s whole, the profiled step's GFLOP to 4 figures over its tokens (section 2's
+    "20.36 GFLOP", a step of 16 x 64 tokens), over the peak to 0.1 GFLOP/s times the workers ("2 x 223.2")."""
+    gflop_a_token = guide.printed_gflop(step_flops) / step_tokens
+    return claims.half_up(tokens_per_s, 0) * gflop_a_token / (claims.as_printed(peak, 1, 1e9) * workers)
+
+
 # Compile comes last: each change after it would compile again in every launch (a new graph), so the settled
 # script is compiled once (TorchTitan, too, compiles the model after its other transformations).
 ORDER = ("feeding", "precision", "optimizer", "two devices", "memory", "compile")
@@ -297,9 +305,11 @@ class Climb:
         """The run's held-out loss at step N (rank 0's weights, first run) and MFU (median tokens/s)."""
         if name not in self.held_out:
             self.held_out[name] = held_out_loss(runs[0], rung.settings)
-        peak = self.peaks.get(rung.settings.precision, self.peaks["fp32"]) * rung.workers
+        peak = self.peaks.get(rung.settings.precision, self.peaks["fp32"])
         tokens_per_s = _median([r["tokens_per_s"] for r in runs])
-        self.mfu[name] = tokens_per_s * flops_per_token(rung.settings, self.vocab) / peak
+        step_tokens = self.base.settings.batch_per_worker * self.base.settings.context   # section 2's step
+        self.mfu[name] = printed_mfu(tokens_per_s, flops_per_token(rung.settings, self.vocab) * step_tokens,
+                                     step_tokens, peak, rung.workers)
 
     def verdict(self, c: Compared) -> tuple[bool, str]:
         """One rule for every step: kept when it paid beyond noise (``paid``); compile also when the run pays

@@ -10,7 +10,7 @@ In cpu mode one worker process with one thread stands in for one GPU, and two su
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import math
 
@@ -93,6 +93,9 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None,
                     width=shape.width, depth=shape.depth, heads=shape.heads,
                     threads=1 if plan.simulated else None,
                     warmup_steps=3 if plan.simulated else 4, max_chars=200_000, lr=3e-3, hook="none")
+    # the vocabulary the model is built with: the corpus's characters (95 in this run, not the calculator's
+    # 96), so the shape printed on the page gives the FLOPs and the MFU printed from it
+    shape = replace(shape, vocab=corpus_vocab(base))
     label = " (simulated on CPU: 1 thread a worker)" if plan.simulated else f" (on {', '.join(plan.devices)})"
     one_label = " (one CPU process, 1 thread)" if plan.simulated else f" (on {plan.devices[0]})"
     # fp32 sums in another order (DDP's all-reduce): 1e-3; bf16 rounds every matmul's inputs: 3e-2 (lesson 04)
@@ -101,6 +104,13 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware | None,
                           probe_iterations=iterations,
                           loss_tolerance={"fp32": 1e-3, "bf16": 3e-2, "fp16": 3e-2},
                           max_growth=2 if plan.simulated else 8, rounds=3 if plan.simulated else 4)
+
+
+def corpus_vocab(s: Settings) -> int:
+    """The training corpus's characters: the model's vocabulary (``ladder.vocab_of``, without its import)."""
+    from utils.lessons.ddp import settings as ddp_settings
+
+    return ddp_settings.text_data(s).corpus.vocab_size
 
 
 def current_settings() -> LessonSettings:

@@ -144,7 +144,7 @@ def too_short(r: dict, steps: list[dict]) -> bool:
 def plot_waterfall(rows: list[dict], label: str = ""):
     """Is every step within its bound? One bar per step that ran: its gain over the steps before it (x
     previous, the median of its paired rounds, the rounds' spread as an error bar), its bound drawn as a black
-    tick above it, 1x dashed. Kept steps solid, steps not kept hatched grey; a bar too short to see (near 1x)
+    line across it, 1x dashed. Kept steps solid, steps not kept hatched grey; a bar too short to see (near 1x)
     gets a diamond at its end, in its bar's colour; log scale (bounds reach 6x and more, gains sit near 1x).
     The same figures as the ledger's table."""
     from matplotlib.lines import Line2D
@@ -197,20 +197,20 @@ def plot_waterfall(rows: list[dict], label: str = ""):
 
 def waterfall_caption(rows: list[dict]) -> str:
     """The line under the waterfall, from the rows as the ledger's table prints them: each bar is a step's
-    'x previous', its tick the bound in that column's brackets, and the kept (solid) bars multiply to the
+    'x previous', its black line the bound in that column's brackets, and the kept (solid) bars multiply to the
     'x baseline' column; a hatched bar was not kept and adds nothing to it; a bar too short to see is named
     with the diamond that marks its end (``too_short``, the rule the plot draws by)."""
     steps = ran(rows)[1:]
     if not steps:
         return "No step ran after the baseline: the chart has no bar, and x baseline stays 1.00x."
     bars = ", ".join(f"{r['step']} {r['x_prev']:.2f}x ("
-                     + (f"tick {r['bound']:.2f}x" if r["bound"] else "no bound, no tick")
+                     + (f"line {r['bound']:.2f}x" if r["bound"] else "no bound, no line")
                      + ("; a bar too short to see, a diamond at its end" if too_short(r, steps) else "") + ")"
                      for r in steps)
     kept = [r for r in steps if r["kept"]]
     dropped = [r["step"] for r in steps if not r["kept"]]
     out = ("The chart holds the figures of the ledger's table below: each bar is a step's x previous, its "
-           "error bar the ± of its paired rounds, its black tick the bound in that column's brackets "
+           "error bar the ± of its paired rounds, its black line the bound in that column's brackets "
            f"({bars}). ")
     product = " x ".join(f"{r['x_prev']:.2f}" for r in kept)   # as printed: x baseline is built from these
     out += (f"The solid bars, the steps kept, multiply to the last x baseline: {product} = "

@@ -202,10 +202,13 @@ def _rise_in_part(xs: list[tuple], steps: list[tuple]) -> str:
     by the same rule, says whether the method lost less over the whole range. ``xs``: (batch, speed-up,
     spread) per batch; ``steps``: each beside the next larger."""
     (b0, x0, n0), (bn, xn, nn) = xs[0], xs[-1]
-    quiet = ", ".join(f"batch {b1} to {b2}" for (b1, x1, n1), (b2, x2, n2) in steps
-                      if not rose_apart(x1, n1, x2, n2))  # the steps within their spread
+    quiet = [f"from batch {b1} to {b2}" for (b1, x1, n1), (b2, x2, n2) in steps
+             if not rose_apart(x1, n1, x2, n2)]  # the steps within their spread
+    # one step "lies", two or more "lie": the verb follows how many the run found
+    which = (f"the step {quiet[0]} lies" if len(quiet) == 1 else
+             "the steps " + ", ".join(quiet[:-1]) + f" and {quiet[-1]} lie")
     if rose_apart(x0, n0, xn, nn):
         return (f"rose from batch {b0} to batch {bn} beyond the rounds' spread ({x0:.2f}x to {xn:.2f}x): it "
-                f"lost less as the batch grew, though the step from {quiet} lies within that spread")
+                f"lost less as the batch grew, though {which} within that spread")
     return ("rose with every larger batch, not every rise beyond the rounds' spread, nor the smallest batch "
             "against the largest: within noise, no trend shown")

@@ -228,6 +228,13 @@ def _off_core_known(slow: dict) -> bool:
 
 
 def _ruled_out(m: dict, slow: dict, parts: dict, also_open: tuple[str, ...] = ()) -> tuple[str, str]:
+    """What this run's figures rule out as the miss's cause, and what they leave open, as two sentences."""
+    out, open_ = _ruled_and_open(m, slow, parts, also_open)
+    ruled = "Ruled out: " + ", ".join(out[:-1]) + f" and {out[-1]}."
+    return ruled, ("" if not open_ else " Not ruled out: " + "; ".join(open_) + ".")
+
+
+def _ruled_and_open(m: dict, slow: dict, parts: dict, also_open: tuple[str, ...] = ()) -> tuple[list, list]:
     """What this run's figures rule out as the miss's cause, and what they leave open (each with its figure);
     ``parts``: the miss's (``_miss_parts``), the time off the core set against the compute's part (and the
     late return where the all-reduces' part is above 0); ``also_open``: the caller's open ones, first."""
@@ -235,8 +242,8 @@ def _ruled_out(m: dict, slow: dict, parts: dict, also_open: tuple[str, ...] = ()
                   f"steal, time the host ran other work while this machine's CPUs were ready "
                   f"({m['steal']:.2f} of a core)"], list(also_open)
     late = slow.get("after_other", 0.0) if parts.get(LATE_PART, 0.0) > 0 else 0.0   # a late return missed
-    ruled_core, open_core = verdicts.core_loss(slow, parts.get(COMPUTE_PART, 0.0), late)
-    out, open_ = out + [ruled_core] * bool(ruled_core), open_ + [open_core] * bool(open_core)   # if said
+    ruled_core, open_core = verdicts.core_losses(slow, parts.get(COMPUTE_PART, 0.0), late)
+    out, open_ = out + [ruled_core] * bool(ruled_core), open_ + open_core   # each open one counts apart
     corun = m.get("corun") or {}
     if corun.get("alone") and corun.get("together"):
         corun_x = corun["together"] / corun["alone"]
@@ -248,8 +255,7 @@ def _ruled_out(m: dict, slow: dict, parts: dict, also_open: tuple[str, ...] = ()
             open_.append(f"the two ranks computing at once (a shard {corun_x:.2f}x as long beside the other's)")
     else:
         open_.append("the two ranks computing at once (not measured apart in this run)")
-    ruled = "Ruled out: " + ", ".join(out[:-1]) + f" and {out[-1]}."
-    return ruled, ("" if not open_ else " Not ruled out: " + "; ".join(open_) + ".")
+    return out, open_
 
 
 def _shared(m: dict, slow: dict) -> list[str]:
@@ -425,11 +431,13 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
         return out
     out.append(f"Between the shard measured apart with both ranks computing ({apart * 1e3:.2f} ms, the fastest "
                f"of its rounds) and the longer-step rank's compute inside the step ({inside * 1e3:.2f} ms, one round) "
-               f"lie {extra * 1e3:.2f} ms. Measured of them: "
-               + (f"at least {off_core * 1e3:.2f} ms with the step's thread off its core (the least of the "
-                  "bounds above); " if off_core > 0.05 * extra else "")
-               + f"the worker's other threads (gloo's) used {max(slow['other_threads_cpu'], 0.0) * 1e3:.2f} ms "
-               f"of CPU beside it. Unexplained by this run: what the step's thread did with "
+               f"lie {extra * 1e3:.2f} ms. "
+               + (f"Measured of them: at least {off_core * 1e3:.2f} ms with the step's thread off its core (the "
+                  "least of the bounds above). " if off_core > 0.05 * extra else "")
+               # gloo's CPU time is spent on other threads: beside the gap, never a part of it
+               + f"Measured beside them, not a part of the gap: the worker's other threads (gloo's) used "
+               f"{max(slow['other_threads_cpu'], 0.0) * 1e3:.2f} ms of CPU. Unexplained by this run: what the "
+               "step's thread did with "
                + (f"the {left * 1e3:.2f} ms left. " if off_core > 0.05 * extra else   # some subtracted
                   f"those {left * 1e3:.2f} ms, the whole gap (none of it accounted for). ")
                + ("" if most <= 0 or off_core > 0.05 * extra else   # what the time off its core may hold
@@ -482,13 +490,7 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
         return (f"{said} {ruled}{left_open} What would show the model's speed-up: widths where half the "
                 "compute outweighs the all-reduces and what they disturb.")
     if largest == COMPUTE_PART:
-        return (f"Cause: the shard's compute inside the split step ({slow['compute'] * 1e3:.2f} ms against t1/2 "
-                f"{m['model_compute'] * 1e3:.2f} ms): the same matmuls ran slower inside the step than the model "
-                f"assumes. Two candidates fit, and this run cannot separate them: gloo's threads (their "
-                f"CPU time is in the table) and the all-reduces' copies, both passing through the core and "
-                f"its caches between the matmuls; neither is timed apart. {ruled}{left_open} What would "
-                f"show the model's speed-up: widths where half the compute outweighs the all-reduces and "
-                f"what they disturb.")
+        return _compute_cause(m, slow, parts)
     if largest == "waiting for the other rank" and len(m["ranks"]) == 2:
         said = verdicts.wait_reading(m["ranks"], m["ranks"].index(slow))   # the rule the evidence reads
         o = said["other"]   # the rank this one waited for
@@ -504,6 +506,21 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
             f"is not known from this run{threads_candidate(m['ranks'], 'its cause')}. {ruled}{left_open} "
             f"What would show the model's speed-up: widths "
             f"where half the compute outweighs the all-reduces, whatever they cost.")
+
+
+def _compute_cause(m: dict, slow: dict, parts: dict) -> str:
+    """The compute's part dominates and the step added more than its 5 %: every candidate this run leaves
+    open, in one list, so that no "Cause:" is followed by more candidates (three at least: no cause found)."""
+    ruled, _ = _ruled_out(m, slow, parts)
+    fits = ["gloo's threads (their CPU time is in the table)",
+            "the all-reduces' copies passing through the core and its caches between the matmuls",
+            "f's and g's copies and the bias, the step's additions to the shard's work"]
+    fits += _ruled_and_open(m, slow, parts)[1]
+    return (f"No cause found for the shard's compute inside the split step ({slow['compute'] * 1e3:.2f} ms "
+            f"against t1/2 {m['model_compute'] * 1e3:.2f} ms): the same matmuls ran slower inside the step than "
+            f"the model assumes. {len(fits)} candidates fit, none timed apart: {'; '.join(fits)}. {ruled} What "
+            "would show the model's speed-up: widths where half the compute outweighs the all-reduces and what "
+            "they disturb.")
 
 
 def paired_ratio(alone_rounds: list[float], split_rounds: list[float]) -> tuple[float, float]:

@@ -420,20 +420,26 @@ def off_core_printed(slow: dict) -> tuple[float, float, float]:
 
 
 def core_loss(slow: dict, miss: float, late: float = 0.0) -> tuple[str, str]:
+    """``core_losses``'s words, its candidates left open joined in one clause."""
+    ruled, open_ = core_losses(slow, miss, late)
+    return ruled, "; ".join(open_)
+
+
+def core_losses(slow: dict, miss: float, late: float = 0.0) -> tuple[str, list[str]]:
     """The step's thread losing its core, set against the compute's miss part (``miss``: seconds beyond t1/2
-    and its 5 %), both as printed: (words for 'ruled out', '') only where the most time off its core is
-    smaller than that part, so it cannot be the whole of it (or no part is left); else ('', words for 'not
-    ruled out'). Both '' where the least time off its core already passes 5 % of the compute: a measured
-    candidate, said with the cores' sharing instead. ``late``: seconds the rank stayed inside the all-reduces
+    and its 5 %), both as printed: (words for 'ruled out', []) only where the most time off its core is
+    smaller than that part, so it cannot be the whole of it (or no part is left); else ('', the candidates
+    'not ruled out', one string each, so a caller can count them). Both empty where the least time off its
+    core already passes 5 % of the compute: a measured candidate, said with the cores' sharing instead. ``late``: seconds the rank stayed inside the all-reduces
     after the other had returned, given where the all-reduces' part of the miss is above 0: ruling the core
     out for the compute says nothing of that late return, which the time off its core may hold."""
     low_ms, high_ms, tol_ms = off_core_printed(slow)
     if low_ms > tol_ms:
-        return "", ""
+        return "", []
     late_ms = claims.as_printed(late, 2, 1e-3)
-    inside = (f"a thread of the longer-step rank losing its core inside the all-reduces (late return "
-              f"{late_ms:.2f} ms; off its core at most {high_ms:.2f} ms over the step)"
-              if late_ms > 0 and high_ms > 0 else "")
+    inside = [f"a thread of the longer-step rank losing its core inside the all-reduces (late return "
+              f"{late_ms:.2f} ms, off its core at most {high_ms:.2f} ms over the step)"   # no ';': it parts a list
+              ] if late_ms > 0 and high_ms > 0 else []
     miss_ms = claims.as_printed(miss, 2, 1e-3)
     if miss_ms <= 0:
         return ("the step's thread losing its core as the cause of the compute's part of the miss (none "
@@ -441,9 +447,8 @@ def core_loss(slow: dict, miss: float, late: float = 0.0) -> tuple[str, str]:
     if high_ms < miss_ms:
         return (f"the step's thread losing its core as the whole of the compute's miss (off it at most "
                 f"{high_ms:.2f} ms, less than the {miss_ms:.2f} ms beyond t1/2 and its 5 %, below)"), inside
-    return "", "; ".join(filter(None, [
-        f"the step's thread losing its core during the compute (off it {low_ms:.2f} to {high_ms:.2f} ms, "
-        f"below, which can cover the {miss_ms:.2f} ms beyond t1/2 and its 5 %)", inside]))
+    return "", [f"the step's thread losing its core during the compute (off it {low_ms:.2f} to {high_ms:.2f} "
+                f"ms, below, which can cover the {miss_ms:.2f} ms beyond t1/2 and its 5 %)"] + inside
 
 
 def step_added_nothing(m: dict, slow: dict, part: float) -> tuple[str, str] | None:
