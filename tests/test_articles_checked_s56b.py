@@ -98,9 +98,25 @@ def test_rows_b4_and_b14_say_what_they_share_with_lesson_01_and_what_differs():
     for said in (gelu, attention):
         assert "the same two functions, sizes, one thread and timer (algorithms.compare" in said
         assert "timed in lesson 01's own process at another moment" in said
-        assert "the ledger keeps no lesson 01 §5 figure, so this ratio is this run's, not lesson 01's" in said
+        assert said.startswith("this run's ratio, not lesson 01 §5's: the ledger keeps no lesson 01 §5 figure; ")
+        assert said.endswith("the two pages' ratios need not match")
     assert "shares each round with torch.compile's version" in gelu
     assert "torch.compile" not in attention
+    # the other outcome: with a GPU, lesson 01 §5 times on it at its own sizes
+    on_gpu = lesson_01_conditions("gelu", gpu=True)
+    assert "on the GPU at its own, larger sizes, this row on this CPU: another device" in on_gpu
+    assert "the same two functions, sizes" not in on_gpu and on_gpu.endswith("need not match")
+    # and the rows print it, after their verdict
+    m = _m() | {"algorithms": {"attention": _comparison("attention"), "gelu": _comparison("gelu")}}
+    b14 = verdicts.judge(claims.BY_ID["B14"], m, {}).evidence
+    assert "faster, under the bound: 50% of its gain; this run's ratio, not lesson 01 §5's" in b14, b14
+    assert "torch.compile" in b14 and "torch.compile" not in verdicts.judge(claims.BY_ID["B4"], m, {}).evidence
+
+
+def _comparison(what):
+    from utils.lessons.why_slow.algorithms import Comparison
+    return Comparison(what, "slow", "fast", 6e-3, 1e-3, 1e-7, round_ratios=(6.0, 6.0, 6.0),
+                      ceiling=11.0 if what == "gelu" else None, no_ceiling="" if what == "gelu" else "none")
 
 
 def test_each_group_cell_shows_its_rows_whole_evidence_in_a_collapsed_block():

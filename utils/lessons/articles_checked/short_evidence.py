@@ -56,12 +56,31 @@ def short_text(text: str, budget: int) -> str:
                 break
             keep.add(i)
     said = _joined(clauses, keep)
+    if len(said) > budget:  # too long: the asides in brackets go first (set-ups, how a figure was worked out)
+        clauses = [without_asides(c) for c in clauses]
+        said = _joined(clauses, keep)
     if len(said) > budget:  # the first clause too long beside the verdict's: cut it at a word, keep the verdict
         first = _cut(clauses[0], len(clauses[0]) - (len(said) - budget) - 2)
         said = _joined([first + (" …" if 1 in keep else ""), *clauses[1:]], keep)
     if len(said) > budget:  # still too long: cut the whole at a word
         said = _cut(said, budget - 2) + " …"
     return said
+
+
+def without_asides(text: str) -> str:
+    """``text`` without its bracketed asides that carry no verdict: "1.96x (the rounds' ratios), the same result
+    (largest difference 6e-07)" -> "1.96x, the same result"; "(faster, under the bound: 79% of its gain)" stays."""
+    kept, depth, start, last = [], 0, 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            start = i if depth == 0 else start
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0 and not any(w in text[start:i + 1] for w in VERDICT_WORDS):
+                kept.append(text[last:start].rstrip(" "))
+                last = i + 1
+    return "".join(kept) + text[last:]
 
 
 def _cut(text: str, size: int) -> str:

@@ -383,7 +383,7 @@ def b3(m):
 
 def b4(m):
     return [Part(fused_words(m["algorithms"]["attention"], ("naive attention", "fused"),
-                             f"{ATTENTION_SHAPE}, fp32, one thread")
+                             f"{ATTENTION_SHAPE}, fp32, one thread", not m["plan"].simulated)
                  + busy_note(m, 'algorithms', 1), MEASURED, THIS_CPU)]
 
 
@@ -493,7 +493,7 @@ def b13(m):
 
 def b14(m):
     return [Part(fused_words(m["algorithms"]["gelu"], ("GELU op by op", "fused into one kernel"),
-                             f"{GELU_SIZE:,} fp32 values, one thread")
+                             f"{GELU_SIZE:,} fp32 values, one thread", not m["plan"].simulated)
                  + busy_note(m, 'algorithms', 1), MEASURED, THIS_CPU)]
 
 

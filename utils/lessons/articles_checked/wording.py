@@ -82,7 +82,7 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
     return f"{both}; {lead}; each GPU's share here, most first: {shares}"
 
 
-def fused_words(c, names: tuple[str, str], setup: str) -> str:
+def fused_words(c, names: tuple[str, str], setup: str, gpu: bool = False) -> str:
     """Rows B4 and B14: lesson 01 §5's pair (an ``algorithms.Comparison``) as the page reads it: the two times
     and their ratio as printed, the rounds' spread, whether the results agree, and ``fused_verdict``'s words
     beside the bytes ceiling lesson 01 gives the pair (or its reason for none)."""
@@ -97,21 +97,25 @@ def fused_words(c, names: tuple[str, str], setup: str) -> str:
                f"no bytes ceiling (lesson 01 §5: {c.no_ceiling})")
     return (f"{names[0]} {slow} ms, {names[1]} {fast} ms ({setup}, the fastest of {len(c.round_ratios)} "
             f"interleaved rounds each): {slow} / {fast} = {claims.as_printed(c.speedup, 2):.2f}x ± {spread:.2f} "
-            f"(the rounds' ratios), {same}; {ceiling}: {fused_verdict(c)}; {lesson_01_conditions(c.what)}")
+            f"(the rounds' ratios), {same}; {ceiling}: {fused_verdict(c)}; {lesson_01_conditions(c.what, gpu)}")
 
 
-def lesson_01_conditions(what: str) -> str:
+def lesson_01_conditions(what: str, gpu: bool = False) -> str:
     """What rows B4 and B14 share with lesson 01 §5, which they cite, and what differs (read from the two pages'
-    code, not measured): the same functions, sizes, thread and timer (``algorithms.compare``), but another
-    process at another moment, and for GELU rounds shared with torch.compile's version. The ledger keeps no
-    lesson 01 §5 figure, so the row quotes this run's own: the two pages' ratios need not match."""
+    code, not measured). With no GPU: the same functions, sizes, thread and timer (``algorithms.compare``), but
+    another process at another moment, and for GELU rounds shared with torch.compile's version. With one
+    (``gpu``), lesson 01 §5 times on it, at its own sizes, and this row on the CPU. The ledger keeps no lesson
+    01 §5 figure, so the row quotes this run's own: the two pages' ratios need not match."""
+    lead = "this run's ratio, not lesson 01 §5's: the ledger keeps no lesson 01 §5 figure; "
+    if gpu:
+        return (lead + "lesson 01 §5 times the same two functions on the GPU at its own, larger sizes, this row on "
+                "this CPU: another device, so the two pages' ratios need not match")
     shared = (", and there the op-by-op GELU shares each round with torch.compile's version too" if what == "gelu"
               else "")
-    return ("beside lesson 01 §5's ratio: the same two functions, sizes, one thread and timer (algorithms.compare, "
-            "one warm-up call a round), timed in lesson 01's own process at another moment" + shared + "; the "
-            "slow version allocates whole-tensor temporaries every call, the fused one its output only, so each "
-            "run's allocator state and load can weigh on the slow time more; the ledger keeps no "
-            "lesson 01 §5 figure, so this ratio is this run's, not lesson 01's")
+    return (lead + "the same two functions, sizes, one thread and timer (algorithms.compare, one warm-up call a "
+            "round), but timed in lesson 01's own process at another moment" + shared + "; the slow version "
+            "allocates whole-tensor temporaries every call, the fused one its output only, so each run's allocator "
+            "state and load can weigh on the slow time more: the two pages' ratios need not match")
 
 
 def _lesson_05_differs(m) -> str:
