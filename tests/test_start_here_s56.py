@@ -65,3 +65,31 @@ def test_every_branch_prints_lines_a_reader_can_wrap():
         said = Passed(16 * MIB, warm, cold, REF).sentence(32 * MIB)
         assert all(len(line) <= 110 for line in textwrap.wrap(said, 110))
         assert summary.Passed is Passed  # named in summary too, as the notebook calls it
+
+
+def test_section_3_prints_the_answer_and_the_measured_times_before_the_tests_which_sit_in_its_block():
+    """Reader t20_0001 (other 3): five paragraphs of tests came before the times that answer "what does a
+    message cost?". The cell now prints the answer, then the times; the tests go into its collapsed block."""
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).parents[1] / "notebooks" / "00_start_here.ipynb").read_text())
+    cell = next("".join(c["source"]) for c in nb["cells"]
+                if c["cell_type"] == "code" and "summary.cost_answer(" in "".join(c["source"]))
+    printed = [line for line in cell.splitlines() if line.startswith("print(")]
+    assert "summary.cost_answer(" in printed[0] and "summary.message_times_sentence(" in printed[1]
+    assert len(printed) == 2  # nothing else printed outside the block
+    block = cell[cell.index("how_measured("):]
+    assert "*tests," in block and cell.index("summary.link_sentence(") < cell.index("how_measured(")
+    assert "summary.rerun_link_sentence(" in cell.split("how_measured(")[0]
+
+
+def test_this_runs_fit_points_to_its_sign_test_inside_the_same_block():
+    from utils import machine
+
+    sizes = [4, 4096, 65536, 2**20, 2**24]
+    kept = machine.link_fit("gloo", sizes, [100e-6 + n / 4e9 for n in sizes])
+    this_run = machine.link_fit("gloo", sizes, [300e-6, 120e-6, 110e-6, 400e-6, 4300e-6])
+    said = summary.rerun_link_sentence(kept, this_run)
+    assert "(how its misses run: the note under the fit table below; both are in section 3's block)" in said
+    assert "the block below" not in said

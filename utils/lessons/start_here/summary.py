@@ -188,7 +188,7 @@ def rerun_link_sentence(kept, this_run) -> str:
                f"outside the ±{tol:.0%} tolerance by {points(shown - tol)}: so this fit is not used to predict")
     return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
             f"({claims.signed_percent(da)}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({claims.signed_percent(db)}), every size within ±{claims.percent(acc)}: "
-            f"{verdict} (how its misses run: the block below).\n{kept_line_sentence(kept, this_run)}\nThe plot shows "
+            f"{verdict} (how its misses run: the note under the fit table below; both are in section 3's block).\n{kept_line_sentence(kept, this_run)}\nThe plot shows "
             "this run's messages beside the profile's line; set REMEASURE_PROFILE = True to keep a new fit.")
 
 
