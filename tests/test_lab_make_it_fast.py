@@ -649,7 +649,9 @@ def test_the_prediction_has_its_own_hint_which_keeps_the_compute_as_profiled():
         return next(node.exc.args[0].value for node in ast.walk(ast.parse(stub)) if isinstance(node, ast.Raise))
     first = checks.hint_texts("labs/make_it_fast")["B-prediction"][0]
     assert raised(sources["def predicted_step_ms"]).startswith(f"exercise B-prediction: {first}")
-    assert "as profiled" in first and "MFU" not in first and "as fast as one core" not in first
+    # twentieth reading: it says every price stays as billed (the compute as profiled), and names no region
+    assert "keeps every price as billed" in first and "MFU" not in first and "as fast as one core" not in first
+    assert "forward and backward" not in first and "averaged over the steps, less" not in first
     assert "MFU" in checks.stub_message("labs/make_it_fast", "B")   # fast_train keeps exercise B's own
     assert raised(sources["def fast_train"]).startswith("exercise B: ")
 
