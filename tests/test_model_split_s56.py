@@ -7,7 +7,8 @@ import statistics
 
 import pytest
 
-from utils.lessons.model_split import fit_accuracy, link, placement, report, runs
+from utils.lessons.model_split import fit_accuracy, link, noise, placement, report, runs
+from utils.timeline import Span
 
 FIT = runs.Link(104e-6, 1.41e9, "pinned workers", 0.55, True)  # α 0.104 ms; 1 MiB: 0.104 + 0.744 = 0.848 ms
 
@@ -67,3 +68,53 @@ def test_two_layouts_below_each_other_print_the_factor_the_other_way():
     assert said.endswith("made it cheaper.")
     moved = fit_accuracy.ledger_reading(0.40, 0.87, 0.2)
     assert moved.startswith("Lesson 00's layout measured now is 1/2.18 of lesson 00's fit (0.40 vs 0.87 ms), beyond")
+
+
+# t20_09 #2: the run both readers saw. Each round's speedup over its own round's reference: 1.17 / 1.16 = 1.01,
+# 1.00, 1.00, 1.00, 1.06 / 1.12 = 0.95; median 1.00 ± 0.00, so round 1 lies past its reference beyond the spread
+ROUNDS, REFERENCES = [1.17, 1.05, 1.07, 1.01, 1.06], [1.16, 1.05, 1.07, 1.01, 1.12]
+PAST = ("; round 1 lies past its own round's reference, beyond the ratios' spread (1.17x / 1.16x = 1.01x, above 1 "
+        "and above 1.00 + 0.00 = 1.00): a finding to explain")
+
+
+def _split(rounds=ROUNDS, references=REFERENCES):
+    return runs.Row(32, 1, "gpipe", 0.151, 0.164, [0.073, 0.078], naive=True, speedups=list(rounds),
+                    process_bounds=list(references), cpu=[0.07, 0.07], baseline_cpu=0.164, alone=[0.073, 0.078])
+
+
+def test_a_round_past_its_own_reference_is_a_finding_not_explained_by_it():
+    row = _split()
+    assert noise.rounds_past_reference(row, row.process_bounds) == [1]
+    said = report.headline_verdict(row)
+    assert said.startswith("above the bound, within noise of the per-process reference, round by round (each "
+                           "round's speedup over its own round's reference: median 1.00x ± 0.00; 1 of 5 rounds "
+                           f"under it){PAST}; the median and the other 4 rounds: explained by the reference"), said
+    spans = [Span("stage 0", "forward", 0, 0.0, 0.05), Span("stage 1", "forward", 0, 0.05, 0.1)]
+    assert f"is above 1x (1.06x ± 0.01): {said}" in report.naive_reading(row, spans)
+    claim = report.reference_claim("naive split, against its per-process reference", row, row.process_bound,
+                                   "per-process reference", row.process_bounds)
+    assert claim.verdict.endswith(f"under it){PAST}; the median and the other 4 rounds: no cause to read")
+    closing = report.naive_closing(row)
+    assert f"{PAST}; the median and the other 4 rounds: explained by each stage's lower cost" in closing
+    assert report.naive_process_reading(row).endswith(f"{PAST}; the median and the other 4 rounds: no cause to "
+                                                      "read.")
+
+
+def test_without_a_round_past_its_reference_the_whole_split_is_explained():
+    row = _split(references=[1.17, 1.05, 1.07, 1.01, 1.12])  # round 1 now 1.00: within the spread
+    assert noise.rounds_past_reference(row, row.process_bounds) == []
+    said = report.headline_verdict(row)
+    assert "1 of 5 rounds under it): explained by the reference; 5 of 5 rounds above the bound" in said, said
+    assert "lies past" not in said and "the other" not in said
+
+
+def test_several_rounds_past_and_a_slower_split_name_each_round():
+    row = _split(rounds=[1.17, 1.05, 1.07, 1.01, 1.20], references=[1.10, 1.05, 1.07, 1.01, 1.12])
+    said = noise.reference_reading(row, row.process_bounds, "explained by the reference")
+    assert ("rounds 1 and 5 lie past their own rounds' references, beyond the ratios' spread (1.17x / 1.10x = "
+            "1.06x, 1.20x / 1.12x = 1.07x, above 1 and above 1.00 + 0.03 = 1.03): findings to explain; the median "
+            "and the other 3 rounds: explained by the reference") in said, said
+    slow = _split(rounds=[0.95, 0.90, 0.91, 0.92, 0.90], references=[0.90, 0.90, 0.91, 0.92, 0.90])
+    closing = report.naive_closing(slow)
+    assert "round 1 lies past its own round's reference" in closing and "the median and the other 4 rounds: the " \
+           "two stages, each timed alone in its own process, cost together what this step did" in closing, closing

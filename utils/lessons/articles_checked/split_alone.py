@@ -14,6 +14,9 @@ from utils.lessons.model_split import reference as lesson_02
 from utils.lessons.model_split.noise import reference_reading
 
 
+THEN = "explained by the reference"  # said of the rounds the reference reaches (lesson 02's reference_reading)
+
+
 def past_bound(text: str) -> bool:
     """Whether a verdict's words put its figure past its bound (the course's words: "above the bound...")."""
     return text.startswith("above the bound")
@@ -31,8 +34,8 @@ def split_alone_words(record: dict) -> str:
     paired = split_row(record)
     if paired is not None:
         said = reference_reading(paired, paired.process_bounds)
-        if lesson_02.process_reference_explains(paired):
-            return f"{text}; {said}: explained by the reference (lesson 02 §3)"
+        if lesson_02.process_reference_explains(paired):  # a round past its own reference stays a finding
+            return f"{text}; {reference_reading(paired, paired.process_bounds, THEN)} (lesson 02 §3)"
         if lesson_02.within_process_reference(paired):
             return (f"{text}; {said}, but the reference itself ({reference:.2f}x ± "
                     f"{words.printed_spread(paired.process_bounds):.2f}) is within noise of 1x: it explains "

@@ -67,9 +67,9 @@ def naive_reading(r: Row, spans) -> str:
                     "(not measured here)")
     else:
         side = reference_side(r, r.process_bounds)  # paired round by round, the one reading
-        rest = f": the rest is {_rest(r)}" if side == "under" else ""
+        rest = f"the rest is {_rest(r)}" if side == "under" else ""
         why = (f"below 1x by more than the rounds' spread ({value:.2f}x ± {spread:.2f}): slower than one device; "
-               f"{reference_reading(r, r.process_bounds)}{rest}")
+               f"{reference_reading(r, r.process_bounds, rest)}")
     return f"{text} The median, {r.speedup:.2f}x, is {why}."
 
 
@@ -125,16 +125,17 @@ def _against_process_reference(r: Row) -> str:
     value, spread = printed(r)
     said = reference_reading(r, r.process_bounds)
     side = reference_side(r, r.process_bounds)
+    near = "no cause to read" if side == "within noise" else ""  # of the rounds the reference reaches only
     if noise_of_one(r):  # no gain shown: nothing to share, and no cause read where the reference is near too
-        near = ": no cause to read" if side == "within noise" else ""
-        return f"is within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; {said}{near}."
+        return (f"is within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; "
+                f"{reference_reading(r, r.process_bounds, near)}.")
     if side == "above":
         return f"is {said}."
     if excess_past_weak_reference(r, r.process_bounds):  # a reference within noise of 1x explains nothing
         return f"is {said}; {weak_reference_words(r.process_bounds)}."
     if side == "within noise":
-        return f"is {said}: no cause to read."
-    return f"is {said}: it reaches {_process_gain(r)}; the rest is {_rest(r)}."
+        return f"is {reference_reading(r, r.process_bounds, near)}."
+    return f"is {reference_reading(r, r.process_bounds, f'it reaches {_process_gain(r)}; the rest is {_rest(r)}')}."
 
 
 def _rest(r: Row) -> str:
@@ -151,14 +152,14 @@ def _slower_closing(r: Row) -> str:
     same rule as the line above the block (``_against_process_reference``): within its noise, no cost is left
     for the messages to name; above it by more than the spread, a finding; under it, the rest is named."""
     said = "slower than one device, as the bound allows"
-    paired = reference_reading(r, r.process_bounds)
     side = reference_side(r, r.process_bounds)
-    if side == "within noise":
-        return (f"{said}, and {paired}: the two stages, each timed alone in its own process, cost together what "
-                "this step did, so no cost of the messages or the turn-taking shows beyond them.")
+    if side == "within noise":  # a round past its own round's reference is named before this conclusion
+        return (f"{said}, and " + reference_reading(r, r.process_bounds, "the two stages, each timed alone in its "
+                "own process, cost together what this step did, so no cost of the messages or the turn-taking "
+                "shows beyond them") + ".")
     if side == "above":
-        return f"{said}, but {paired}."
-    return f"{said}; {paired}: the rest is {_rest(r)}, not timed one by one."
+        return f"{said}, but {reference_reading(r, r.process_bounds)}."
+    return f"{said}; {reference_reading(r, r.process_bounds, f'the rest is {_rest(r)}, not timed one by one')}."
 
 
 def naive_closing(r: Row) -> str:
@@ -212,9 +213,10 @@ def _closing_verdict(r: Row, value: float, pb: float) -> str:
     if value <= 1:
         return _slower_closing(r)
     paired = reference_reading(r, r.process_bounds)  # the one reading against the reference, round by round
-    if process_reference_explains(r):
-        return (f"above it, and {paired}: explained by each stage's lower cost in its own process (the "
-                f"per-process reference, {pb:.2f}x); why a stage costs less alone (its caches, say) is not measured.")
+    if process_reference_explains(r):  # of the median and the rounds within the ratios' spread only
+        explained = (f"explained by each stage's lower cost in its own process (the per-process reference, "
+                     f"{pb:.2f}x); why a stage costs less alone (its caches, say) is not measured")
+        return f"above it, and {reference_reading(r, r.process_bounds, explained)}."
     if within_process_reference(r):  # a reference itself within noise of 1x explains none of it
         return (f"above it, and {paired}; but the per-process reference ({pb:.2f}x) is itself within noise of "
                 "1x: this run does not explain the excess, a finding to explain.")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import statistics
 
 from utils.claims import (Claim, as_printed, half_up, medians_divide_to, paired_spread, percent, printed_spread,
-                          within_noise)
+                          rounds_past_spread, within_noise)
 from utils.claims import round_above as claims_round_above
 from utils.lessons.model_split.bounds import printed_side, round_above, round_as_printed, round_digits
 from utils.lessons.model_split.runs import Row
@@ -159,14 +159,50 @@ def reference_claim(claim: str, r: Row, reference: float, name: str, per_round=N
     return Claim(claim, measured, f"{name} {reference:.2f}x", verdict)
 
 
+def paired_ratios(r: Row, per_round) -> list[float]:
+    """Each round's speedup over the reference measured in the same round, worked from the two as the rounds
+    table prints them (``round_as_printed``): 1.17 / 1.16 = 1.0086, printed "1.01"."""
+    return [round_as_printed(s) / round_as_printed(p) for s, p in zip(r.speedups, per_round)]
+
+
 def paired_reference(r: Row, per_round) -> tuple[float, float, int]:
-    """Each round's speedup over the reference measured in the same round (as the rounds table prints both,
-    ``round_as_printed``): their median and paired spread, as printed, and how many rounds lay under their own
-    round's reference. Paired round by round, as the speedup itself is: two medians may come from different
-    rounds, so the split is never judged against its reference by the two medians."""
-    ratios = [round_as_printed(s) / round_as_printed(p) for s, p in zip(r.speedups, per_round)]
+    """Each round's speedup over the reference measured in the same round (``paired_ratios``): their median
+    and paired spread, as printed, and how many rounds lay under their own round's reference. Paired round by
+    round, as the speedup itself is: two medians may come from different rounds, so the split is never judged
+    against its reference by the two medians."""
+    ratios = paired_ratios(r, per_round)
     under = sum(claims_round_above(s, p, shown=round_as_printed, below=True) for s, p in zip(r.speedups, per_round))
     return as_printed(statistics.median(ratios), 2), printed_spread(ratios), under
+
+
+def rounds_past_reference(r: Row, per_round) -> list[int]:
+    """The rounds (numbered from 1, as the rounds table numbers them) that lie past their own round's
+    reference beyond the ratios' spread: the ratio above 1 and above their median + their spread, as printed
+    (``claims.rounds_past_spread``, the mark 1). The reference does not reach such a round, whatever the median
+    says: it is a finding to explain, never counted as explained by the reference."""
+    value, spread, _ = paired_reference(r, per_round)
+    return [i for i, x in enumerate(paired_ratios(r, per_round), 1)
+            if rounds_past_spread([x], value, spread, 1.0, shown=round_as_printed)]
+
+
+def past_reference_words(r: Row, per_round) -> str:
+    """``rounds_past_reference`` in words, with the divisions a reader redoes from the rounds table: "; round
+    1 lies past its own round's reference, beyond the ratios' spread (1.17x / 1.16x = 1.01x, above 1 and above
+    1.00 + 0.00 = 1.00): a finding to explain"; "" where none, and where the reference is itself within noise
+    of 1x under a split above 1x (``excess_past_weak_reference``): it explains no round, and every reading
+    there says the whole excess is a finding ("it explains nothing")."""
+    past = rounds_past_reference(r, per_round)
+    median, spread = as_printed(statistics.median(r.speedups), 2), printed_spread(r.speedups)  # as ``printed``
+    if not past or (median > 1 and not within_noise(median, spread, 1.0) and reference_in_noise_of_one(per_round)):
+        return ""
+    value, spread, _ = paired_reference(r, per_round)
+    ratios = paired_ratios(r, per_round)
+    worked = ", ".join(f"{round_text(r.speedups[i - 1])}x / {round_text(per_round[i - 1])}x = "
+                       f"{round_text(ratios[i - 1])}x" for i in past)
+    which = (f"round {past[0]} lies past its own round's reference" if len(past) == 1 else
+             f"rounds {', '.join(map(str, past[:-1]))} and {past[-1]} lie past their own rounds' references")
+    return (f"; {which}, beyond the ratios' spread ({worked}, above 1 and above {value:.2f} + {spread:.2f} = "
+            f"{as_printed(value + spread, 2):.2f}): {'a finding' if len(past) == 1 else 'findings'} to explain")
 
 
 def reference_side(r: Row, per_round) -> str:
@@ -174,16 +210,18 @@ def reference_side(r: Row, per_round) -> str:
     their spread covers 1, ``claims.within_noise``, and they do not all lie on one side of it), "above" or
     "under" it. Section 3's lines, its closing, the tables' verdict and the claims row all read this."""
     value, spread, _ = paired_reference(r, per_round)
-    ratios = [round_as_printed(s) / round_as_printed(p) for s, p in zip(r.speedups, per_round)]
-    if within_noise(value, spread, 1.0) and printed_side(ratios, 1.0) is None:
+    if within_noise(value, spread, 1.0) and printed_side(paired_ratios(r, per_round), 1.0) is None:
         return "within noise"
     return "above" if value > 1 else "under"
 
 
-def reference_reading(r: Row, per_round) -> str:
+def reference_reading(r: Row, per_round, then: str = "") -> str:
     """``reference_side`` in words, with the figures a reader redoes from the rounds table: "within noise of
     the per-process reference, round by round (each round's speedup over its own round's reference: median
-    0.96x ± 0.09; 3 of 5 rounds under it)"."""
+    0.96x ± 0.09; 3 of 5 rounds under it)", and any round past its own round's reference beyond the ratios'
+    spread named a finding to explain (``past_reference_words``). ``then``: what the caller concludes of the
+    reading ("explained by the reference", "no cause to read"): said of the whole split where no round lies
+    past, else of the median and the other rounds only, after the findings."""
     value, spread, under = paired_reference(r, per_round)
     where = ("every round" if under == len(r.speedups) else "no round" if not under else
              f"{under} of {len(r.speedups)} rounds")
@@ -191,11 +229,19 @@ def reference_reading(r: Row, per_round) -> str:
                f"{where} under it)")
     side = reference_side(r, per_round)
     if side == "within noise":
-        return f"within noise of the per-process reference, round by round {figures}"
-    if side == "above":
-        return (f"above the per-process reference by more than the paired spread, round by round {figures}: a "
+        said = f"within noise of the per-process reference, round by round {figures}"
+    elif side == "above":
+        said = (f"above the per-process reference by more than the paired spread, round by round {figures}: a "
                 "finding to explain")
-    return f"under the per-process reference, round by round {figures}"
+    else:
+        said = f"under the per-process reference, round by round {figures}"
+    past = past_reference_words(r, per_round)
+    if not then:
+        return said + past
+    if not past:
+        return f"{said}: {then}"
+    rest = len(r.speedups) - len(rounds_past_reference(r, per_round))
+    return f"{said}{past}; the median and the other {rest} round{'s' if rest != 1 else ''}: {then}"
 
 
 def weak_reference_words(per_round) -> str:
@@ -212,9 +258,10 @@ def _per_round_verdict(r: Row, per_round) -> str:
     value, spread = printed(r)
     said = reference_reading(r, per_round)
     side = reference_side(r, per_round)
+    near = "no cause to read" if side == "within noise" else ""  # of the rounds the reference reaches only
     if noise_of_one(r):  # the words section 3's block prints (naive._against_process_reference)
-        near = ": no cause to read" if side == "within noise" else ""
-        return f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; {said}{near}"
+        return f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; " + reference_reading(
+            r, per_round, near)
     if side == "above":
         return said
     if excess_past_weak_reference(r, per_round):  # near or under a reference that offers no gain over 1x
@@ -223,8 +270,8 @@ def _per_round_verdict(r: Row, per_round) -> str:
         return f"{said}; none of the reference's gain ({value:.2f}x is at or below 1x)"
     reference = statistics.median(per_round)
     if side == "within noise" or as_printed(reference, 2) <= 1 or value >= as_printed(reference, 2):
-        return said + (": no cause to read" if side == "within noise" else "")
-    return f"{said}: {reference_gain(r, reference):.0%} of the reference's gain"
+        return reference_reading(r, per_round, near)
+    return reference_reading(r, per_round, f"{reference_gain(r, reference):.0%} of the reference's gain")
 
 
 def split_gain(slow: Row, fast: Row) -> tuple[float, float]:

@@ -50,8 +50,8 @@ def naive_verdict(r: Row) -> str | None:
     if r.process_bound is None or noise_of_one(r) or value <= 1:
         return None
     pb, paired = r.process_bound, reference_reading(r, r.process_bounds)  # the one reading, round by round
-    if process_reference_explains(r):
-        return f"above the bound, {paired}: explained by the reference"
+    if process_reference_explains(r):  # of the median and the rounds within the ratios' spread only
+        return f"above the bound, {reference_reading(r, r.process_bounds, 'explained by the reference')}"
     if within_process_reference(r):  # under a reference that is itself within noise of 1x: no explanation
         return (f"above the bound: a finding to explain (the per-process reference, {pb:.2f}x ± "
                 f"{process_reference_spread(r):.2f}, is itself within noise of 1x: it explains nothing; {paired})")
