@@ -72,7 +72,9 @@ def test_a_work_rise_the_extra_times_spread_covers_names_no_waiting():
     note = placement.extra_note(got)
     assert "not explained" not in note
     assert note.endswith("its extra messages explain 19.2 ms, the other 9.3 ms lie in the stages' measured work "
-                         "(+28 ms, which covers the whole difference within its spread of ± 1.9 ms)"), note
+                         "(+28 ms, which covers the whole difference within its spread of ± 1.9 ms; that work "
+                         "includes the messages' own CPU time (sends and receives), so the two overlap: they are "
+                         "not added)"), note  # t20_02 other 2: the messages' ms lie inside the work's
     assert ("the stages' measured work, +28 ms, covers the whole extra time within its spread of ± 1.9 ms (where "
             "it went inside the work") in placement.placement_reading(got, "gloo")
     assert placement._work_split(got) == ("; the stages' measured work, +28 ms, covers the extra time within its "
@@ -90,7 +92,9 @@ def test_a_work_rise_short_by_more_than_the_spread_is_waiting_in_every_sentence(
     # and a rise at or above the extra time covers it without the spread (unchanged words)
     got = _placements([0.095, 0.095])  # +32
     assert "that alone covers the extra step time" in placement.placement_answer(got)
-    assert placement.extra_note(got).endswith("(+32 ms, which covers the whole difference)")
+    assert placement.extra_note(got).endswith("(+32 ms, which covers the whole difference; that work includes the "
+                                              "messages' own CPU time (sends and receives), so the two overlap: "
+                                              "they are not added)")
 
 
 # --- item 3: section 5's rows read with the link, one answer beside the traffic line ----------------------

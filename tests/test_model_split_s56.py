@@ -118,3 +118,51 @@ def test_several_rounds_past_and_a_slower_split_name_each_round():
     closing = report.naive_closing(slow)
     assert "round 1 lies past its own round's reference" in closing and "the median and the other 4 rounds: the " \
            "two stages, each timed alone in its own process, cost together what this step did" in closing, closing
+
+
+# t20_02 other 1: section 7 printed the unbalanced split 1.10x and the balanced 1.06x beside "the balanced split
+# ran 1.05x as fast": 1.06 / 1.10 = 0.96. The run's rounds, as the rows table printed them:
+UNBALANCED, BALANCED = [1.10, 1.11, 1.11, 1.005, 0.98], [1.03, 1.05, 1.17, 1.06, 1.14]
+
+
+def _splits(slow_rounds, fast_rounds):
+    slow = runs.Row(32, 4, "gpipe", 0.156, 0.167, [0.062, 0.139], split_points=(2,), speedups=slow_rounds)
+    fast = runs.Row(32, 4, "gpipe", 0.151, 0.167, [0.114, 0.114], split_points=(3,), speedups=fast_rounds)
+    return slow, fast
+
+
+def test_the_gain_says_why_the_two_printed_speedups_divide_to_another_figure():
+    text, _ = report.balance_reading(*_splits(UNBALANCED, BALANCED), {(2,): 1.23, (3,): 1.59})
+    assert ("The balanced split ran 1.05x ± 0.05 as fast as the unbalanced (median of 5 paired rounds; the two "
+            "speedups printed above, 1.06x / 1.10x, divide to 0.96x instead: each is the median of its own "
+            "split's rounds, and the two medians may come from different rounds, while the gain divides the two "
+            "splits' speedups within each round (in round order 0.94, 0.95, 1.05, 1.05, 1.16; 2 of 5 under 1x) "
+            "and takes their median): within noise of 1x") in text, text
+
+
+def test_speedups_that_divide_to_the_gain_need_no_note():
+    same = [1.20, 1.21, 1.22, 1.23, 1.24]
+    slow, fast = _splits([1.00, 1.00, 1.00, 1.00, 1.00], same)  # 1.22 / 1.00 = 1.22, the gain
+    assert noise.speedups_apart(slow, fast) == ""
+    text, _ = report.balance_reading(slow, fast, {(2,): 1.0, (3,): 1.22})
+    assert "(median of 5 paired rounds): " in text and "divide to" not in text
+
+
+# t20_02 other 2: section 8's messages (16.5 ms) and the stages' measured work (+23 ms) read as if added
+def _placements(placed_cpu, cpu_workers=True):
+    row = lambda s, cpu: runs.Row(32, 1, "x", s, 0.145, [0.05, 0.05], naive=True, speedups=[1.0],  # noqa: E731
+                                  cpu=cpu, baseline_cpu=0.145, cpu_workers=cpu_workers)
+    extra = [0.0240, 0.0266, 0.0285, 0.0304, 0.0330]  # +28.5 ± 1.9 ms; 12 x 1.60 = 19.2 ms of messages
+    return {"layers": {"row": row(0.158, [0.079, 0.079]), "crossings": 1},
+            "attn/ffn": {"row": row(0.158 + 0.0285, placed_cpu), "crossings": 7},
+            "extra_rounds": extra, "message": {"tiny": 6.3e-5, "activation": 1.60e-3, "activation_bytes": 2**20}}
+
+
+def test_the_messages_and_the_work_are_said_to_overlap_on_cpu_workers():
+    got = _placements([0.095, 0.095])  # work +32 ms
+    overlap = ("that work includes the messages' own CPU time (sends and receives), so the two overlap: they are "
+               "not added")
+    assert placement.extra_note(got).endswith(f"(+32 ms, which covers the whole difference; {overlap})")
+    assert f"(where it went inside the work, untimed here; {overlap})" in placement.placement_reading(got, "gloo")
+    on_gpus = _placements([0.095, 0.095], cpu_workers=False)  # device time: not said to hold the messages
+    assert placement.overlap(on_gpus) == "" and "overlap" not in placement.extra_note(on_gpus)

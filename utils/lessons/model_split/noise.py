@@ -283,6 +283,24 @@ def split_gain(slow: Row, fast: Row) -> tuple[float, float]:
     return statistics.median(gains), printed_spread(gains)
 
 
+def speedups_apart(slow: Row, fast: Row) -> str:
+    """Section 7: where the two splits' speedups, as printed, divide to another figure than the gain printed
+    beside them (``split_gain``), why: each speedup is the median of its own split's rounds, and the two
+    medians may come from different rounds, while the gain is the median of the two splits' speedups divided
+    round by round (listed, with how many lie under 1x, as printed). "" where they divide to the gain."""
+    gain, _ = split_gain(slow, fast)
+    (a, _), (b, _) = printed(fast), printed(slow)
+    divided = medians_divide_to(as_printed(gain, 2), a, b)  # None: the reader's division gives the gain
+    if divided is None:
+        return ""
+    gains = [round_as_printed(f) / round_as_printed(s) for f, s in zip(fast.speedups, slow.speedups)]
+    under = sum(claims_round_above(g, 1.0, shown=round_as_printed, below=True) for g in gains)
+    return (f"; the two speedups printed above, {a:.2f}x / {b:.2f}x, divide to {divided:.2f}x instead: each is "
+            "the median of its own split's rounds, and the two medians may come from different rounds, while the "
+            "gain divides the two splits' speedups within each round (in round order "
+            f"{', '.join(round_text(g) for g in gains)}; {under} of {len(gains)} under 1x) and takes their median")
+
+
 def against_prediction(value: float, spread: float, predicted: float) -> str:
     """A measured figure beside what the profile predicted, by claims' one noise rule on the figures as
     printed: "within noise of it", "below it" or "above it"."""

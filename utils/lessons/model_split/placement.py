@@ -247,7 +247,7 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
         covered = work_rise(got, extra, as_printed(noise, d))
         text += (f": the stages' measured work, {covered:+.0f} ms, covers the whole extra time"
                  f"{_within_spread(covered, extra, as_printed(noise, d), d)} (where it went inside the work, "
-                 "untimed here)" if covered is not None else
+                 f"untimed here{overlap(got)})" if covered is not None else
                  ": this run did not measure where it went (candidates, untimed here: the schedule's "
                  "bookkeeping, one more forward and backward call per sub-layer)")
         share = "most" if fixed + in_bytes > rest else "less than half"
@@ -292,6 +292,16 @@ def work_rise(got: dict, extra_ms: float, noise_ms: float) -> float | None:
     computation for the headline, the reading and the claims table."""
     more = printed_work_rise(got)
     return more if more is not None and work_covers(more, extra_ms, noise_ms) else None
+
+
+def overlap(got: dict) -> str:
+    """Why the messages' ms and the work's rise are not added: on CPU workers the stages' measured work is
+    their CPU time, sends and receives included, so it holds the messages' time too ("" on GPUs, whose
+    device time is read on its own)."""
+    if not got["attn/ffn"]["row"].cpu_workers:
+        return ""
+    return ("; that work includes the messages' own CPU time (sends and receives), so the two overlap: they are "
+            "not added")
 
 
 def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> str:
@@ -343,7 +353,7 @@ def extra_note(got: dict) -> str:
     rest, covered = ms_text(as_printed(extra - cost, d), digits=d), work_rise(got, extra, as_printed(noise, d))
     return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
             (f"the other {rest} ms lie in the stages' measured work ({covered:+.0f} ms, which covers the whole "
-             f"difference{_within_spread(covered, extra, as_printed(noise, d), d)})" if covered is not None
+             f"difference{_within_spread(covered, extra, as_printed(noise, d), d)}{overlap(got)})" if covered is not None
              else f"{rest} ms are not explained by this run"))
 
 

@@ -28,7 +28,7 @@ from utils.lessons.model_split.noise import (above_as_printed, against_predictio
                                             at_bound_in_noise, near_reference, noise_of_one, noise_of_reference,
                                             printed, reference_claim, reference_in_noise_of_one, reference_gain,
                                             round_text, rounds_text, split_gain, medians_note, steps_note,
-                                            row_label)
+                                            row_label, speedups_apart)
 from utils.lessons.model_split.reference import (EXPLAINED, naive_verdict,  # noqa: F401 (re-exported)
                                                 process_reference_explains, process_reference_noise,
                                                 process_reference_spread, within_process_reference)
@@ -502,7 +502,8 @@ def balance_reading(slow: Row, fast: Row, predicted: dict) -> tuple[str, str]:
              "slower than the unbalanced split: no gain" if g < 1 else "faster")
     on_ratio = against_prediction(g, d, ratio)
     text = (f"Against the profile's predictions: {each[0]}; {each[1]}. The balanced split ran {g:.2f}x "
-            f"± {d:.2f} as fast as the unbalanced (median of {len(fast.speedups)} paired rounds): {shown}; the profile "
+            f"± {d:.2f} as fast as the unbalanced (median of {len(fast.speedups)} paired rounds"
+            f"{speedups_apart(slow, fast)}): {shown}; the profile "
             f"predicted {ratio:.2f}x: {on_ratio}.")
     if on_ratio != "within noise of it":
         text += " The profile's prediction missed the ratio as measured."
