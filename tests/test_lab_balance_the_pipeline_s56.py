@@ -40,3 +40,16 @@ def test_a_faster_reference_with_a_wrong_loss_is_not_the_fastest(monkeypatch):
     assert "m=8: outputs (the loss) differ from one device's by 5.0e-01" in p.outputs
     row = next(r for r in lab.timed_table_rows(p) if r[0] == "8")
     assert "not counted" in row[3]
+
+
+def test_a_launch_that_kept_a_loss_for_one_worker_only_counts_no_row_without_one(monkeypatch):
+    from utils.labs.balance_the_pipeline import same_outputs
+    from utils.lessons.model_split import runs
+
+    row = runs.Row(96, 4, "1f1b", 0.6, 1.0, [0.5, 0.5], split_points=(3,), speedups=[1.6])
+    kept = runs.PipelineRun([row], [{"losses": {"batch 96 one device": 2.5}}], (3,), 1, True)
+    assert same_outputs.not_counted(kept) == {row.key}
+    assert "no loss kept beside one device's: the outputs were not compared" in same_outputs.outputs_line(kept)
+    none_kept = runs.PipelineRun([row], [], (3,), 1, True)  # a stand-in's launch: nothing to compare
+    assert same_outputs.not_counted(none_kept) == set()
+    assert "the outputs were not compared" in same_outputs.outputs_line(none_kept)

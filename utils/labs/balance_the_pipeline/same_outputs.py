@@ -25,7 +25,11 @@ def loss_line(run: PipelineRun, row: Row) -> str:
 
 
 def not_counted(run: PipelineRun) -> set[str]:
-    """The keys of ``run``'s rows whose speed-up does not count: a loss outside the tolerance, or none kept."""
+    """The keys of ``run``'s rows whose speed-up does not count: a loss outside the tolerance, or none kept in a
+    launch whose workers kept losses (the timing workers always do; a launch that kept none, a stand-in's,
+    has nothing to compare, and ``outputs_line`` says its outputs were not compared)."""
+    if not launch_losses(run.raw):
+        return set()
     return {r.key for r in run.rows if "match one device's" not in loss_line(run, r)}
 
 
