@@ -39,7 +39,9 @@ def ledger_quotes() -> list[tuple[str, str, str]]:
     """``(lesson, figure as printed, the part quoting it)`` for each figure lesson 09's tables quote from the
     ledger."""
     found = []
-    for part in LEDGER_PART.finditer(outputs("09")):
+    # the collapsed blocks wrap long rows at ~106 characters: a line ending in "=" is joined to the next, so
+    # "2 / 1.78 =" at the end of one line still marks the "1.12x" starting the next as lesson 09's arithmetic
+    for part in LEDGER_PART.finditer(re.sub(r"=\s*\n\s*", "= ", outputs("09"))):
         text, lesson = part.group(1), part.group(2)
         found += [(lesson, f"{figure}x", text) for figure in QUOTED.findall(text)]
     return found
