@@ -140,7 +140,7 @@ def test_a_signed_share_prints_half_up_away_from_zero():
     """One rule for residuals and changes (lesson 05 prints through it): -22.5 % is -23 %, never -0 %."""
     assert claims.signed_percent((0.280 - 0.343) / 0.280) == "-23%"
     assert claims.signed_percent(0.225) == "+23%" and claims.signed_percent(-0.2249) == "-22%"
-    assert claims.signed_percent(-0.004) == "+0%" and claims.printed_percent(-0.225) == -23.0
+    assert claims.signed_percent(-0.004) == "0%" and claims.printed_percent(-0.225) == -23.0
 
 
 def test_no_lesson_prints_a_signed_share_with_the_half_even_format():

@@ -16,7 +16,7 @@ def test_signed_percent_rounds_half_up_away_from_zero():
     assert transfer.signed_percent(seen) == "-23%"    # what the reader's division gives
     assert transfer.signed_percent(0.225) == "+23%"   # the positive side, as claims.percent rounds
     assert transfer.signed_percent(-0.2249) == "-22%" and transfer.signed_percent(0.2749) == "+27%"
-    assert transfer.signed_percent(-0.004) == "+0%"   # no "-0%"
+    assert transfer.signed_percent(-0.004) == "0%"   # no "-0%", no "+0%"
     assert transfer.printed_percent(seen) == -23.0
 
 

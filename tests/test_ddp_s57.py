@@ -27,7 +27,7 @@ def test_a_peak_tied_as_printed_names_every_size_that_ties():
     assert where == "its peak (3.15 MiB and 16 MiB, tied as printed)"
     # the curve's shape reads the same tie: levelling off, +0% as printed
     assert allreduce.trend(rows).startswith("The curve levels off from 3.15 MiB (within 10%): busbw 1.14 GB/s at "
-                                            "3.15 MiB, 1.14 GB/s at 16 MiB (+0%)")
+                                            "3.15 MiB, 1.14 GB/s at 16 MiB (0%)")
     # the figure set beside the link is the same whichever tied row is read
     assert allreduce.printed_gbs(allreduce.peak(rows)["busbw"]) == 1.14
     assert allreduce.busbw_share(allreduce.peak(rows)["busbw"], 3.98e9) == allreduce.busbw_share(

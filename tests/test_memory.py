@@ -146,7 +146,7 @@ def test_errors_and_per_call_times_follow_from_the_figures_printed_beside_them()
     assert f"{report.relative_error(32.5251e6, 32.7749e6):+.1%}" == "-0.7%"   # the other side
     # a line of 2.10 MB against 2.88 MB is 0.78 MB under, as a reader subtracts the printed lines
     assert report.line_error(2.0951e6, 2.8849e6) == "-0.78 MB (-27%)"
-    assert report.line_error(6.6149e6, 6.6051e6) == "+0.00 MB (+0%)"
+    assert report.line_error(6.6149e6, 6.6051e6) == "+0.00 MB (0%)"
     # 13.3 ms inside 2 calls prints 6.65 ms a call (unrounded 13.34 ms gave 6.67)
     runs = {"ddp": [{"collective_seconds_per_step": {"all-reduce": 0.01334},
                      "calls_per_step": {"all-reduce": 2},

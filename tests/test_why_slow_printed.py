@@ -32,7 +32,7 @@ def test_a_lower_retimed_roof_never_reads_a_lower_share():
               RETIMED="the same probe timed beside the ops, this run")
     said = report.roof_choice_sentence(point, both)
     # 2.4 / (0.0833 x 30.1 = 2.5): 96%, as against 30.2, not 95% from the unrounded rates
-    assert "(30.1 GB/s, +0%), its roof would be 0.0833 × 30.1 GB/s = 2.5 GFLOP/s and add would read 2.4 / 2.5 " \
+    assert "(30.1 GB/s, 0%), its roof would be 0.0833 × 30.1 GB/s = 2.5 GFLOP/s and add would read 2.4 / 2.5 " \
         "GFLOP/s = 96%: on the same side" in said
     lower = NS(**{**vars(both), "retimed": (None, NS(best=24.0e9))})  # 2.4 / 2.0: 120%, the other side
     assert "add would read 2.4 / 2.0 GFLOP/s = 120%: on the other side" in report.roof_choice_sentence(point, lower)

@@ -187,7 +187,7 @@ def test_the_roofs_own_matmul_above_it_is_the_probe_timed_twice_in_the_note_and_
     assert probe.above_roof
     note = report._above_why(probe, roof)
     assert note == ("It is the roof's own probe (1024³) timed twice: the same probe timed beside the ops, this run "
-                    "ran at 102.8 GFLOP/s (+0%), so its share is this moment against the profile's, not a finding.")
+                    "ran at 102.8 GFLOP/s (0%), so its share is this moment against the profile's, not a finding.")
     assert "smaller" not in note and "faster than" not in note
     assert roofline.points_rows([probe], roof)[0][7] == "103% its own probe"
     assert roofline.points_rows([probe])[0][7] == "103% ⚠ above"  # no roof given: the flag alone

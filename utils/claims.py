@@ -232,9 +232,11 @@ def percent(share: float) -> str:
 
 def signed_percent(share: float) -> str:
     """A share that may be negative (a residual, a change) as a signed whole percent, half up away from zero
-    as a reader rounds it: -0.225 -> "-23%" (``:+.0%`` rounds the binary float -0.22499... to "-22%"); a tiny
-    negative share prints "+0%", never "-0%"."""
-    return f"{printed_percent(share):+.0f}%"
+    as a reader rounds it: -0.225 -> "-23%" (``:+.0%`` rounds the binary float -0.22499... to "-22%"). A share
+    that rounds to zero prints "0%", with no sign: "+0%" beside 98.7 against 99.1 would tell the reader the
+    figure was not below, and "-0%" reads as a loss."""
+    shown = printed_percent(share)
+    return "0%" if shown == 0 else f"{shown:+.0f}%"
 
 
 def printed_percent(share: float) -> float:
