@@ -485,10 +485,12 @@ def test_a_fused_ops_bandwidth_is_set_beside_the_roof_and_a_noisy_piece_uses_the
     link = NS(fit=NS(sizes=[8, 512, 8192], alpha=56.4e-6, beta=1.024e9), seconds=[48.5e-6, 86.2e-6, 61e-6])
     ids = NS(n_bytes=8192, measured=61e-6)
     pieces = NS(transfers=16, measured=1379e-6, predicted=904.3e-6)
+    link.accuracy = 0.34
     said = report.noisy_piece_sentence(link, ids, pieces, True)
     assert "512-byte message sits +34% off the fit" in said and "longer than the 8,192-byte one" in said
-    assert "the fit's prediction is the steadier figure: 904 µs (14.8x the single message)" in said
-    assert "read the figure as rough" in report.noisy_piece_sentence(link, ids, pieces, False)
+    assert "By the fit, the 16 pieces take 904.3 µs (14.8x the single message)" in said
+    assert "between 904.3 and 1,379.2 µs" in said and "noisy;" not in said  # 16 x 86.2 µs measured
+    assert "this run's only figure" in report.noisy_piece_sentence(link, ids, pieces, False)
     link.seconds = [48.5e-6, 63e-6, 61e-6]  # (63.0 - 56.9) / 63.0 = +10%: steady
     assert report.noisy_piece_sentence(link, ids, pieces, True) == ""
     link.seconds = [48.5e-6, 86.2e-6, 61e-6]

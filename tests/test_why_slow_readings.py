@@ -325,9 +325,10 @@ def test_section_3s_ratios_and_shares_are_worked_from_the_printed_microseconds()
 
     link = NS(fit=NS(sizes=[512], alpha=59.4e-6, beta=1.024e9), seconds=[90e-6])  # 59.9 µs predicted: +33%
     ids = NS(n_bytes=8192, measured=86.34e-6)
+    link.accuracy = 0.33
     pieces = NS(transfers=16, measured=16 * 90e-6, predicted=1230.0e-6)
     said = link_report.noisy_piece_sentence(link, ids, pieces, True)
-    assert "1,230 µs (14.3x the single message)" in said and f"{1230.0 / 86.34:.1f}" == "14.2"
+    assert "1,230.0 µs (14.3x the single message)" in said and f"{1230.0 / 86.34:.1f}" == "14.2"
     cost = NS(n_bytes=10060, measured=19.94e-6, latency_share=1.2)  # 10.06 µs of bytes at 1 GB/s
     verdict = link_report._beat_latency_verdict(cost, 1e9, 0.5)
     assert verdict.startswith("does not hold") and verdict.endswith("the bytes take 51% of its time")

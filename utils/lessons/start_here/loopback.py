@@ -14,6 +14,7 @@ from __future__ import annotations
 from utils import claims, launch, machine
 from utils.machine import ping_pong_worker  # the same worker as the machine profile's link
 from utils.lessons.start_here.bandwidth import CopyPoint
+from utils.lessons.start_here.printed import micros, shown_seconds
 from utils.plots import size_label
 from utils.tables import Table
 
@@ -27,11 +28,20 @@ def measure_loopback(sizes: list[int], repeats: int = 9, timeout: float = 120) -
     return [CopyPoint(PATH, size, s, None) for size, s in zip(sizes, seconds)]
 
 
+def message_us(seconds: float) -> float:
+    """A message's one-way time in µs as section 3's list prints it (one decimal, never 0), so the table's
+    time is the list's."""
+    return claims.as_printed(seconds, 1, 1e-6) or 0.1
+
+
 def compare_table(copies: list[CopyPoint], messages: list[CopyPoint]):
-    """At each size both paths measured: memcpy inside one process against a gloo message between two,
-    and how many times slower the message is, worked from the two GB/s as printed (30.71 / 0.30: 102.4x)."""
+    """At each size both paths measured: the memcpy inside one process against the gloo message between two,
+    as times (the same µs the copies table and the message list print), and how many times slower the message
+    is, worked from the two times as printed (290.9 / 3.20 µs: 90.9x). Times, not GB/s: at one size the ratio
+    is the same, and a GB/s printed to two decimals (0.23) is too coarse to divide (89.0x, reader t21_0001)."""
     mem = {p.size: p for p in copies}
-    rows = [(size_label(g.size), f"{mem[g.size].rate / 1e9:.2f}", f"{g.rate / 1e9:.2f}",
-             f"{claims.printed_ratio(mem[g.size].rate, g.rate, 2, 1e9):.1f}x") for g in messages if g.size in mem]
-    return Table(["size", "memcpy GB/s of n (one process)", "gloo GB/s (two processes)", "gloo slower by"], rows,
-                 title="The two CPU paths at the same sizes")
+    rows = [(size_label(g.size), micros(mem[g.size].seconds), f"{message_us(g.seconds):,.1f}",
+             f"{claims.half_up(message_us(g.seconds) / (shown_seconds(mem[g.size].seconds) * 1e6), 1):.1f}x")
+            for g in messages if g.size in mem]
+    return Table(["size", "memcpy µs (one process)", "gloo µs, one way (two processes)",
+                  "gloo slower by (gloo µs / memcpy µs)"], rows, title="The two CPU paths at the same sizes")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from utils import claims
 from utils.lessons.start_here.line_check import (  # lesson 00's tests of a run's line
     EDGE, _size, check_line, falling_sentence, slower_than_larger)
-from utils.lessons.start_here.printed import printed_accuracy
+from utils.lessons.start_here.printed import percent_shown, printed_accuracy
 from utils.lessons.why_slow.transfers import (
     LATENCY_NAME, PREDICTS, can_predict, latency, printed_residual, printed_time, us)
 from utils.tables import Table
@@ -227,25 +227,39 @@ def slower_sentence(sizes, seconds) -> str:
 
 THIS_FIT = "this section's fit over the sizes a batch sends, this run"  # named apart from the profile's link
 
-NOISY = 0.2  # a single size off the fit by more than this is read as one noisy point, not as the link's cost
-
-
 def noisy_piece_sentence(link, ids, pieces, can_predict: bool) -> str:
-    """When the one message a split batch repeats sits far off the fit (more than NOISY), its single measured
-    time is multiplied by the number of pieces: give the fit's prediction beside it (empty when steady)."""
+    """Where the one message a split batch repeats sits off the fit by more than one noisy median may miss
+    (EDGE, as printed), the two figures for the pieces: its measured time times the pieces, and the fit's.
+    Neither is called the steadier (reader t21_0001: "a single point, noisy" beside a cell whose own test
+    puts the small messages' spread past noise, and +27% inside the fit's own ±32%): the run gives a range.
+    Empty where the piece lies on the fit within noise (the table's prediction says the same)."""
     size = ids.n_bytes // pieces.transfers
     seconds = dict(zip(link.fit.sizes, link.seconds)).get(size)
     residual = None if seconds is None else printed_residual(link.fit, size, seconds)  # as the table prints it
-    if residual is None or abs(residual) <= NOISY:
+    if residual is None or percent_shown(abs(residual)) <= EDGE:
         return ""
-    text = (f" That one {size:,}-byte message sits {claims.signed_percent(residual)} off the fit (a single point, noisy"
-            + (f"; it took longer than the {ids.n_bytes:,}-byte one" if _one_message_us(pieces)
-               > claims.as_printed(ids.measured, 1, 1e-6) else "") + ")")
+    single = claims.as_printed(ids.measured, 1, 1e-6)  # the µs the sentence and the table print
+    measured = pieces.transfers * _one_message_us(pieces)
+    longer = (f"; it took longer than the {ids.n_bytes:,}-byte one" if _one_message_us(pieces) > single else "")
+    text = (f" That one {size:,}-byte message sits {claims.signed_percent(residual)} off the fit: more than the "
+            f"{EDGE:.0%} one noisy median may miss by")
     if not can_predict:
-        return text + ", and the fit cannot predict here: read the figure as rough."
-    return (text + f", so the fit's prediction is the steadier figure: {pieces.predicted * 1e6:,.0f} µs "
-            f"({claims.as_printed(pieces.predicted, 0, 1e-6) / claims.as_printed(ids.measured, 1, 1e-6):.1f}x the "
-            "single message).")  # the two µs figures as printed
+        return text + (f"{longer}. The fit cannot predict here, so the measured {measured:,.1f} µs is this run's "
+                       f"only figure for the {pieces.transfers} pieces: one median, repeated {pieces.transfers} times.")
+    return text + _piece_range(link, residual, measured, pieces, single, longer)
+
+
+def _piece_range(link, residual: float, measured: float, pieces, single: float, longer: str) -> str:
+    """The fit's figure for the pieces beside the measured one, both in µs as printed (the fit's as the table's
+    prediction column prints it), and the range between them: this run does not say which end is the cost."""
+    fitted = claims.as_printed(pieces.predicted, 1, 1e-6)
+    accuracy = f"{link.accuracy:.0%}"  # the fit's ± as the sentence above prints it
+    inside = int(claims.percent(abs(residual)).rstrip("%")) <= int(accuracy.rstrip("%"))
+    low, high = sorted((fitted, measured))
+    return (f", {'within' if inside else 'past'} the fit's own ±{accuracy}{longer}. By the fit, the "
+            f"{pieces.transfers} pieces take {fitted:,.1f} µs ({claims.half_up(fitted / single, 1):.1f}x the single message): "
+            f"neither figure is the steadier one, so this run puts their cost between {low:,.1f} and "
+            f"{high:,.1f} µs.")
 
 
 def latency_figures_sentence(link) -> str:
