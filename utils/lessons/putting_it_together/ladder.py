@@ -433,8 +433,9 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
             f"those {before:.1f} ms): {gap:.1f} ms a step the bound does not see{core}.")
     if link_rate is None or gap <= 0:
         return said
-    comm = claims.as_printed(2 * (n - 1) / n * 4 * parameters / link_rate, 1, 1e-3)   # ms, as printed
-    priced = (f" The all-reduce the guide priced, {comm:.1f} ms, is a one-way estimate, a floor: the "
+    # ms, the very figure the guide's table prints (3 figures, worked from its GB and GB/s): 3.24, not 3.2
+    comm = guide._sig3(guide._on_link(2 * (n - 1) / n * 4 * parameters, link_rate))
+    priced = (f" The all-reduce the guide priced, {guide._figure(comm)} ms, is a one-way estimate, a floor: the "
               "ring's bytes (2(n-1)/n x 4 B a parameter) at lesson 00's one-way send/recv rate, with no "
               "fixed cost a call; the all-reduce itself costs more, and this run does not time it")
     if comm >= gap:

@@ -288,8 +288,8 @@ def miss_story(m: dict, label: str) -> list[str]:
     slow = max(ranks, key=lambda r: r["step"])
     missed = slow["step"] > m["model_step"]
     out = [f"On rank {ranks.index(slow)}, the rank whose split step took longer (the longer-step rank below), "
-           f"the step took {slow['step'] * 1e3:.1f} ms against the model's "
-           f"{m['model_step'] * 1e3:.1f}: " + _terms(m, slow) + (
+           f"the step took {slow['step'] * 1e3:.2f} ms against the model's "   # the table's 2 decimals
+           f"{m['model_step'] * 1e3:.2f}: " + _terms(m, slow) + (
                " The miss is taken apart, part by part, below" if missed else
                f" No slower than the model: the one-device step t1 it is built from "
                f"({m['one'] * 1e3:.1f} ms) met a busier moment than the split rounds") + f"{label}."]
@@ -401,7 +401,7 @@ def _inside_the_step(m: dict, slow: dict, corun: dict) -> list[str]:
     out, ranks = [], m["ranks"]
     if m.get("paired") and len(ranks) == 2:
         c0, c1 = (r["compute"] for r in ranks)
-        said = verdicts.wait_reading(ranks, int(c1 < c0))   # the faster to compute waits for the other
+        said = verdicts.wait_reading(ranks, verdicts.waiter_of(ranks))   # the rank that waited, as measured
         out.append(f"The two ranks computed equal shards in the same round in {c0 * 1e3:.2f} ms (rank 0) and "
                    f"{c1 * 1e3:.2f} ms (rank 1): " + verdicts.wait_words(said)
                    + (". Why one computed longer this run does not time apart: each thread's CPU time in the "

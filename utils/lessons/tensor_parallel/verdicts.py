@@ -258,6 +258,17 @@ def parts_as_printed(parts: dict[str, dict], inside: dict[str, float]) -> dict[s
     return shown
 
 
+def waiter_of(ranks: list[dict]) -> int:
+    """The rank that waited for the other, read from the two ranks' measured waits as printed (ms, 2
+    decimals): the longer wait; where the two print equal (both 0.00 ms, say), the faster to compute, the one
+    that would have waited. A rank can wait for one that computed no longer: it arrived late for another
+    reason (a late return from the last all-reduce), so the compute alone does not say who waited."""
+    waits = [claims.as_printed(r["waited"], 2, 1e-3) for r in ranks]
+    if waits[0] != waits[1]:
+        return int(waits[1] > waits[0])
+    return int(claims.as_printed(ranks[1]["compute"], 2, 1e-3) < claims.as_printed(ranks[0]["compute"], 2, 1e-3))
+
+
 def wait_reading(ranks: list[dict], waiter: int) -> dict:
     """Whether rank ``waiter``'s wait inside its all-reduces is the other rank finishing its compute late: the
     one rule that section 4's cause and its collapsed evidence both read, from the figures as printed (ms, 2
@@ -273,7 +284,8 @@ def wait_reading(ranks: list[dict], waiter: int) -> dict:
     share = claims.half_up(100 * gap / wait, 0) if gap > 0 and wait else 0.0
     late = gap > 0 and (beyond or share >= 50)
     return {"waiter": waiter, "other": other, "ms": ms, "gap": gap, "wait": wait, "allowed": allowed,
-            "beyond": beyond, "share": share, "late": late}
+            "beyond": beyond, "share": share, "late": late,
+            "other_wait": claims.as_printed(ranks[other]["waited"], 2, 1e-3)}   # the wait the other way
 
 
 def wait_words(r: dict) -> str:
@@ -281,18 +293,30 @@ def wait_words(r: dict) -> str:
     w, o, ms, gap, wait = r["waiter"], r["other"], r["ms"], r["gap"], r["wait"]
     if gap <= 0:
         return (f"rank {w}, which waited {wait:.2f} ms, computed no less than rank {o} ({ms[w]:.2f} against "
-                f"{ms[o]:.2f} ms): its wait is not rank {o} finishing its compute late")
+                f"{ms[o]:.2f} ms): its wait is not rank {o} finishing its compute late (a longer compute), rank {o} "
+                f"reached the all-reduces late for another reason")
     side = "beyond" if r["beyond"] else "within"
     said = (f"rank {o} computed {gap:.2f} ms longer than rank {w} ({side} the lesson's 5 % timing "
             f"tolerance: 5 % of rank {w}'s {ms[w]:.2f} ms is {r['allowed']:.2f} ms), ")
     if not wait:
-        return said + (f"and rank {w} did not wait for it (0.00 ms): rank {o} finished its compute late, but "
-                       "no wait came of it" if r["late"] else f"and rank {w} did not wait for it (0.00 ms): "
-                       "no rank finished its compute late")
+        return said + f"and rank {w} did not wait for it (0.00 ms): " + _no_wait(r)
     said += (f"{gap:.2f} / {wait:.2f} = {r['share']:.0f}% of the {wait:.2f} ms rank {w} waited for it "
              f"({'half or more' if r['share'] >= 50 else 'under half'}): ")
     return said + (f"the wait is rank {o} finishing its compute late" if r["late"] else
                    "no rank finished its compute late enough to explain the wait")
+
+
+def _no_wait(r: dict) -> str:
+    """``wait_words``'s close where rank w waited 0.00 ms for the longer-computing rank o: what rank o's longer
+    compute cost, and the wait the other way read from rank o's own measured wait, so "no rank finished late"
+    is said only where both ranks' waits print 0.00 ms."""
+    w, o, other_wait = r["waiter"], r["other"], r.get("other_wait", 0.0)
+    said = (f"rank {o} finished its compute late, but no wait came of it" if r["late"] else
+            f"rank {o}'s longer compute cost no wait")
+    if other_wait:
+        return said + (f"; rank {o} waited {other_wait:.2f} ms for rank {w}, which computed no longer: rank "
+                       f"{w}'s late arrival, not a longer compute")
+    return said if r["late"] else said + f", and rank {o} did not wait either: no rank finished its compute late"
 
 
 def inside_split(ranks: dict[str, dict]) -> str:
