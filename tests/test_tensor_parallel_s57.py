@@ -61,3 +61,16 @@ def test_the_step_is_set_against_the_model_at_the_tables_two_decimals():
     # the longer step (rank 1's here) as the table's row prints it
     table_step = f"{max(r['step'] for r in report.miss_as_printed(_miss(ranks))['ranks']) * 1e3:.2f}"
     assert f"the step took {table_step} ms" in said
+
+
+def test_a_trend_with_no_rise_beyond_the_spread_says_none():
+    from utils.lessons.tensor_parallel import inference
+
+    def rise(xs):
+        return inference._rise_in_part(xs, list(zip(xs, xs[1:])))
+    # the reader's run: 1 -> 4 foot 0.69 under top 0.77, 4 -> 16 foot 0.76 under 0.91: none passes
+    none = rise([(1, 0.54, 0.43), (4, 0.80, 0.14), (16, 0.85, 0.10)])
+    assert none.startswith("rose with every larger batch, no rise beyond the rounds' spread, nor the smallest")
+    # the other outcome: one step passes (0.59 above 0.51), the next and the whole range do not
+    some = rise([(1, 0.50, 0.02), (4, 0.60, 0.02), (16, 0.62, 0.50)])
+    assert some.startswith("rose with every larger batch, not every rise beyond the rounds' spread, nor")

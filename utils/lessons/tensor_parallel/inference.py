@@ -210,5 +210,7 @@ def _rise_in_part(xs: list[tuple], steps: list[tuple]) -> str:
     if rose_apart(x0, n0, xn, nn):
         return (f"rose from batch {b0} to batch {bn} beyond the rounds' spread ({x0:.2f}x to {xn:.2f}x): it "
                 f"lost less as the batch grew, though {which} within that spread")
-    return ("rose with every larger batch, not every rise beyond the rounds' spread, nor the smallest batch "
+    # "not every" only where some step did pass the spread; where none did, say none
+    some = "no rise" if len(quiet) == len(steps) else "not every rise"
+    return (f"rose with every larger batch, {some} beyond the rounds' spread, nor the smallest batch "
             "against the largest: within noise, no trend shown")
