@@ -31,3 +31,17 @@ def test_every_row_is_its_printed_gloo_time_over_its_printed_memcpy_time():
 def test_the_header_names_the_division():
     table = loopback.compare_table([CopyPoint("host memcpy", KIB, 1e-6, None)], [CopyPoint(loopback.PATH, KIB, 1e-4, None)])
     assert table.columns[-1] == "gloo slower by (gloo µs / memcpy µs)" and "µs" in table.columns[1]
+
+
+def test_both_size_axes_say_they_are_log_scale():
+    from utils import machine
+    from utils.lessons.start_here import bandwidth
+
+    sizes = [4, 4 * KIB, 64 * KIB, MIB]
+    messages = [CopyPoint(loopback.PATH, n, 100e-6 + n / 4e9, None) for n in sizes]
+    link = machine.link_fit(loopback.PATH, sizes, [m.seconds for m in messages])
+    (msgs,) = bandwidth.plot_messages(messages, link, True).axes
+    assert msgs.get_xlabel() == "bytes sent (log scale)" and msgs.get_xscale() == "log"
+    copies = [CopyPoint("host memcpy", n, n / 30e9, None) for n in sizes[1:]]
+    (axis,) = bandwidth.plot_copies(copies, simulated=True).axes
+    assert axis.get_xlabel() == "bytes copied (log scale)" and axis.get_xscale() == "log"

@@ -42,3 +42,17 @@ def test_where_the_fit_cannot_predict_the_measured_figure_stands_alone():
     said = link_report.noisy_piece_sentence(*_case(130.7), False)
     assert "the measured 2,091.2 µs is this run's only figure for the 16 pieces" in said
     assert "By the fit" not in said and "noisy;" not in said
+
+
+def test_gpus_with_the_same_datasheet_figures_share_one_dot_named_for_both():
+    from utils.lessons.why_slow import hardware, plotting
+
+    rows = [(n, p, b) for n, _, _, p, b, _ in hardware.datasheet_rows()]
+    once = plotting.same_point_once(rows)
+    assert "A100 PCIe 40GB and A100 SXM 40GB (same figures)" in [name for name, _, _ in once]
+    assert len({(p, b) for _, p, b in once}) == len(once) == len(rows) - 1  # one dot per point
+    fig = plotting.plot_hardware(rows, ("this CPU, 2 threads (bf16, measured)", 1.5e11, 1.6e10), dtype="16-bit")
+    dots = [line for line in fig.axes[0].get_lines() if line.get_marker() == "o"]
+    assert len(dots) == len(once)
+    assert plotting.overlapping_labels(fig) == [] and plotting.labels_over_marks(fig) == []
+    assert plotting.same_point_once([("a", 1.0, 2.0), ("b", 1.0, 3.0)]) == [("a", 1.0, 2.0), ("b", 1.0, 3.0)]

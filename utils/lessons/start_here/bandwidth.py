@@ -290,7 +290,7 @@ def _plot_copy_rates(ax, points: list[CopyPoint]) -> None:
     _size_axis(ax, sorted({p.size for p in points}))
     ax.set_yscale("log")  # the caches' rates sit several times above DRAM's: one decade or more
     _plain_ticks(ax)
-    ax.set_xlabel("bytes copied")
+    ax.set_xlabel("bytes copied (log scale)")
     ax.set_ylabel("GB/s of n copied (moves 2n; log scale)")
     ax.set_title("Copies inside one process", fontsize=10)
     ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
@@ -314,7 +314,7 @@ def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
     ax.set_yscale("log")
     _plain_ticks(ax)
     _size_axis(ax, [p.size for p in pts])
-    ax.set_xlabel("bytes sent")
+    ax.set_xlabel("bytes sent (log scale)")
     ax.set_ylabel("µs per message (log scale)")
     ax.set_title(f"Messages between two processes ({pts[0].path})", fontsize=10)
     ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1, frameon=False)

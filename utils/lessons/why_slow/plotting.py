@@ -141,10 +141,12 @@ overlapping_labels = plots.overlapping_labels  # lesson 01's tests ask it of the
 
 
 def plot_hardware(rows, mine: tuple[str, float, float] | None, dtype: str = "bf16"):
-    """Peak FLOP/s against memory bandwidth, one dot per datasheet GPU, and this machine (measured) as a star.
+    """Peak FLOP/s against memory bandwidth, one dot per datasheet GPU (GPUs with the same figures share one,
+    named for both: ``same_point_once``), and this machine (measured) as a star.
 
     ``rows``: (name, peak FLOP/s, bandwidth B/s); lines of equal ridge point run diagonally."""
     fig, (ax,) = plots.new_figure(1, width=8.0, row_height=4.2)
+    rows = same_point_once(rows)
     for name, peak, bw in rows:
         ax.loglog(bw, peak, "o", color=plots.device_color(0))
     if mine:
@@ -160,3 +162,14 @@ def plot_hardware(rows, mine: tuple[str, float, float] | None, dtype: str = "bf1
     fig = plots.finish(fig, "Datasheet peaks of the course's GPUs, and this machine measured")
     place_labels(ax, [(bw, peak, name) for name, peak, bw in rows + ([mine] if mine else [])])
     return fig
+
+
+def same_point_once(rows: list[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
+    """One (name, peak, bandwidth) per point: GPUs whose datasheets give the same peak and bandwidth (A100 PCIe
+    and SXM 40GB) would draw one dot under two labels, so they share one dot whose label names both (reader
+    t21_0001)."""
+    names: dict[tuple[float, float], list[str]] = {}
+    for name, peak, bw in rows:
+        names.setdefault((peak, bw), []).append(name)
+    return [(" and ".join(same) + (" (same figures)" if len(same) > 1 else ""), peak, bw)
+            for (peak, bw), same in names.items()]
