@@ -29,7 +29,8 @@ def test_every_row_is_its_printed_gloo_time_over_its_printed_memcpy_time():
 
 
 def test_the_header_names_the_division():
-    table = loopback.compare_table([CopyPoint("host memcpy", KIB, 1e-6, None)], [CopyPoint(loopback.PATH, KIB, 1e-4, None)])
+    one = [CopyPoint("host memcpy", KIB, 1e-6, None)]
+    table = loopback.compare_table(one, [CopyPoint(loopback.PATH, KIB, 1e-4, None)])
     assert table.columns[-1] == "gloo slower by (gloo µs / memcpy µs)" and "µs" in table.columns[1]
 
 

@@ -256,8 +256,9 @@ def _piece_range(link, residual: float, measured: float, pieces, single: float, 
     accuracy = f"{link.accuracy:.0%}"  # the fit's ± as the sentence above prints it
     inside = int(claims.percent(abs(residual)).rstrip("%")) <= int(accuracy.rstrip("%"))
     low, high = sorted((fitted, measured))
+    times = claims.half_up(fitted / single, 1)  # from the two µs as printed
     return (f", {'within' if inside else 'past'} the fit's own ±{accuracy}{longer}. By the fit, the "
-            f"{pieces.transfers} pieces take {fitted:,.1f} µs ({claims.half_up(fitted / single, 1):.1f}x the single message): "
+            f"{pieces.transfers} pieces take {fitted:,.1f} µs ({times:.1f}x the single message): "
             f"neither figure is the steadier one, so this run puts their cost between {low:,.1f} and "
             f"{high:,.1f} µs.")
 
