@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from utils import claims
 from utils.lessons.memory.calculator import Budget
-from utils.lessons.memory.measure import Measured
+from utils.lessons.memory.measure import Measured, round_ratios, step_ratio
 from utils.tables import Table
 
 MB = 1e6
@@ -102,26 +102,46 @@ def loss_check(name: str, losses: tuple, fp32: tuple, tolerance: float = LOSS_TO
 
 def rounds_table(rounds: dict[str, list[float]], name: str, reference: str, title: str) -> Table:
     """Each interleaved round's two step times (ms, as the peaks table prints them: 0.1 ms) and their ratio,
-    ``name`` x ``reference`` (above 1: slower), worked from the printed times: the rounds a ± is read from,
-    printed so that a reader can redo it (lesson 06)."""
-    rows = [(k + 1, f"{a * 1e3:.1f}", f"{b * 1e3:.1f}", f"{claims.printed_ratio(b, a, 1, 1e-3):.3f}x")
-            for k, (a, b) in enumerate(zip(rounds[reference], rounds[name]))]
+    ``name`` x ``reference`` (above 1: slower), worked from the printed times and printed to 2 decimals, as the
+    verdict reads them (``measure.round_ratios``): the rounds a median and a ± are read from, printed so that
+    a reader can redo both (lesson 06)."""
+    ratios = round_ratios(rounds, name, reference)
+    rows = [(k, f"{a * 1e3:.1f}", f"{b * 1e3:.1f}", f"{r:.2f}x")
+            for k, (a, b, r) in enumerate(zip(rounds[reference], rounds[name], ratios), 1)]
     return Table(["round", f"{reference} (ms)", f"{name} (ms)", "ratio"], rows, title=title)
 
 
-def rounds_rule(rounds: dict[str, list[float]], name: str, reference: str, floor: float = 0.02) -> str:
-    """How ``measure.step_ratio``'s ± comes from ``rounds_table``'s ratios: half their middle half's range
-    (``claims.paired_spread``), at least ``floor`` (the lesson's 2 %), worked from the ratios as printed
-    (3 decimals); fewer than 4 rounds show no spread, so the floor sets it (lesson 06)."""
-    ratios = sorted(round(claims.printed_ratio(b, a, 1, 1e-3), 3)
-                    for a, b in zip(rounds[reference], rounds[name]))
-    head = (f"The peaks table's step times are each configuration's fastest of these {len(ratios)} rounds (the "
-            f"least disturbed); each round ran the two steps back to back. The ± beside their ratio is half the "
-            f"middle half's range of the rounds' ratios, at least {floor:.2f} (2 %)")
-    if len(ratios) < 4:
-        return head + f": fewer than 4 rounds show no spread, so the floor sets it, ± {floor:.2f}"
-    quarter = len(ratios) // 4
-    low, high = ratios[quarter], ratios[-1 - quarter]
-    half = (high - low) / 2
-    return (head + f": ({high:.3f} - {low:.3f}) / 2 = {half:.4f}"
-            + (f", under the floor, so ± {floor:.2f}" if half < floor else ", to 2 decimals beside the ratio"))
+def rounds_rule(rounds: dict[str, list[float]], name: str, reference: str, floor: float = 0.02,
+                fastest: bool = True) -> str:
+    """How ``measure.step_ratio``'s figure and ± come from ``rounds_table``'s ratios as printed: their median,
+    and ``claims.printed_spread`` (half the middle half's range from 4 rounds on, half the range below that),
+    at least ``floor`` (the lesson's 2 %), worked out; and what the fastest step of each divides to where that
+    prints otherwise (the two come from different rounds, or one round's own), so that the table's ms never
+    read as the sentence's ratio; ``fastest=False`` where no table prints both steps' ms (lesson 06)."""
+    median, spread, each = step_ratio(rounds, name, reference, floor)
+    shown = sorted(claims.as_printed(r, 2) for r in each)
+    if len(shown) >= 4:
+        quarter = len(shown) // 4
+        low, high, how = shown[quarter], shown[-1 - quarter], "half the middle half's range"
+    else:
+        low, high, how = shown[0], shown[-1], "half their range (fewer than 4 rounds)"
+    half = claims.half_up((high - low) / 2, 3)
+    said = (f"Each round ran the two steps back to back. The ratio is the median of these {len(shown)} rounds' "
+            f"own ratios, {median:.2f}x; its ± is {how}, at least {floor:.2f} (2 %): ({high:.2f} - {low:.2f}) / "
+            f"2 = {half:.3f}" + (f", under the floor, so ± {floor:.2f}" if claims.half_up(half, 2) < floor
+                                 else f", ± {spread:.2f}"))
+    return said + (_fastest_apart(rounds, name, reference, median) if fastest else "")
+
+
+def _fastest_apart(rounds: dict[str, list[float]], name: str, reference: str, median: float) -> str:
+    """``rounds_rule``'s last clause: the fastest step of each, divided as printed (the peaks table's ms), where
+    it prints otherwise than the rounds' median; the rounds they came from named. "" where it prints alike."""
+    slow, fast = min(rounds[name]), min(rounds[reference])
+    fastest = claims.printed_ratio(slow, fast, 1, 1e-3)
+    if f"{fastest:.2f}" == f"{median:.2f}":
+        return ""
+    mine, ref = rounds[name].index(slow) + 1, rounds[reference].index(fast) + 1
+    source = (f"both from round {mine}, that round's own ratio" if mine == ref else
+              f"from different rounds, {name}: round {mine}; {reference}: round {ref}")
+    return (f". The peaks table's step times, the fastest of each, divide to {slow * 1e3:.1f} / {fast * 1e3:.1f}"
+            f" = {fastest:.2f}x ({source}): the verdict reads the rounds pair by pair")

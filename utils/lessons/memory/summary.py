@@ -15,7 +15,9 @@ import textwrap
 from utils import claims
 from utils.lessons.memory.report import relative_error
 from utils.lessons.memory.sharding import wire_bytes
-from utils.lessons.memory.threads_rounds import across_verdict
+# time_verdict is re-exported: the notebook and the tests import it from here, beside the other verdicts
+from utils.lessons.memory.step_verdicts import as_shown, chunked_cost, time_verdict  # noqa: F401
+from utils.lessons.memory.threads_rounds import across_verdict, outlying_clause
 from utils.tables import Table
 
 MB = 1e6
@@ -117,31 +119,26 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
 
 
 def peaks_table(rows: dict, times: dict | None = None, label: str = "",
-                relative_to: str | None = None, spreads: dict | None = None) -> Table:
+                relative_to: str | None = None, spreads: dict | None = None, ratios: dict | None = None) -> Table:
     """Configuration | calculator | measured | error | step ms (where timed, at 0.1 ms: the precision the
     sentences work in); ``relative_to``: the step as a multiple of that configuration's, timed in the same rounds
-    (its ms given once, where first measured), divided from the ms as printed (``measure.step_ratio``'s rule),
-    each with its paired rounds' spread from ``spreads`` (name -> spread); the reference row reads
-    "1 (reference)"."""
+    (its ms given once, where first measured): ``ratios[name]`` where given (``measure.step_ratio``'s median of
+    the rounds' own ratios, the sentence's figure), else divided from the ms as printed; each with its paired
+    rounds' spread from ``spreads`` (name -> spread); the reference row reads "1 (reference)"."""
     body = []
     for name, (budget, m) in rows.items():
         t = (times or {}).get(name)
+        ratio = (ratios or {}).get(name)
+        if ratio is None and t is not None and relative_to:   # the ms as printed, a reader's division
+            ratio = claims.printed_ratio(t, times[relative_to], 1, 1e-3)
         step = ("-" if t is None else f"{t * 1e3:.1f}" if relative_to is None else
                 "1 (reference)" if name == relative_to else
-                f"{claims.printed_ratio(t, times[relative_to], 1, 1e-3):.2f}x"
-                + (f" ± {spreads[name]:.2f}" if spreads and name in spreads else ""))
+                f"{ratio:.2f}x" + (f" ± {spreads[name]:.2f}" if spreads and name in spreads else ""))
         body.append((name, f"{budget.peak / MB:.2f}", f"{m.peak / MB:.2f}", f"{relative_error(budget.peak, m.peak):+.1%}",
                      step))
     column = "step (ms)" if relative_to is None else f"step time (x {relative_to}; above 1: slower)"
     return Table(["configuration", "calculator (MB)", "measured (MB)", "error", column], body,
                  title=f"Peak memory and step time{label}")
-
-
-def as_shown(value: float, spread: float, digits: int = 2) -> tuple[float, float]:
-    """A ratio and its noise rounded as the page prints them (``digits``), the noise a hair wider, so that a
-    verdict never disagrees with the figures beside it: 1.04x ± 0.04 reaches 1.00x and reads within noise,
-    whatever the digits behind the print were (lesson 06)."""
-    return claims.as_printed(value, digits), (claims.as_printed(spread, digits) + 1e-9 if spread > 0 else 0.0)
 
 
 def noise_seconds(spread: float, step: float, floor: float = 0.0) -> float:
@@ -347,36 +344,6 @@ def accumulation_verdict(ratio: float, noise: float) -> str:
     return "slower beyond noise" if ratio > 1 else "faster beyond noise"
 
 
-def time_verdict(ratio: float, noise: float, than: str, rounds: list[float] | None = None) -> str:
-    """A step time x ``than``'s (above 1: slower) in the claims' words, judged on the figures as printed
-    (``as_shown``): ``claims.within_noise``, the course's one rule (1.02x ± 0.02 reaches 1.00x: "within noise:
-    no effect shown"), unless every round's own ratio (``rounds``) lies on one side of 1x (``claims.one_side``),
-    which says so. Otherwise slower or faster than ``than`` beyond noise. Lesson 06."""
-    shown, spread = as_shown(ratio, noise)
-    noisy = claims.within_noise(shown, spread)
-    side = claims.one_side(rounds)
-    if noisy and (side is None or shown == 1 or (side == "above") != (shown > 1)):
-        return "within noise: no effect shown"
-    word = "slower" if shown > 1 else "faster"
-    if noisy:   # every round on one side: not noise, though the ± reaches 1x
-        return f"{word} than {than} (every round {side} 1.00x, though its ± reaches it)"
-    return f"{word} than {than} beyond noise"
-
-
-def chunked_cost(ratio: float, noise: float, rounds: list[float] | None = None) -> str:
-    """The chunked cross-entropy's step time x the plain loss's, in ``time_verdict``'s words, beside what the
-    theory expects: a little more time (backward makes each slice's logits again). Every outcome reads right:
-    the cost shown, no cost shown, or faster, which the theory does not expect (lesson 06)."""
-    verdict = time_verdict(ratio, noise, "the plain loss", rounds)
-    if verdict.startswith("within noise"):
-        return (verdict + ": whatever making each slice's logits again in backward costs lies within the "
-                "step's noise")
-    if verdict.startswith("slower"):
-        return verdict + ": backward makes each slice's logits again, the expected cost (not timed apart here)"
-    return (verdict + ": not the small cost the theory expects; unexplained here, re-run to see whether it "
-            "repeats")
-
-
 def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: str = "",
                   ckpt_spread: float = 0.0, step_spread: float = 0.0,
                   accumulation_time: tuple[float, float] | None = None,
@@ -538,7 +505,8 @@ def _rounds_verdict(numbered: list[tuple[int, float]], median: float, spread: fl
     ratios = [claims.as_printed(r, 2) for _, r in numbered]
     verdict = claims.speedup_verdict(median, float(cores), spread, slower=f"no faster on {cores} threads",
                                      rounds=ratios)
-    return across_verdict(gain_range(verdict, median, spread, cores), numbered, median, spread)
+    return (across_verdict(gain_range(verdict, median, spread, cores), numbered, median, spread)
+            + outlying_clause(numbered, median, spread, bound=cores))   # the other rounds beyond the ±
 
 
 def _verdict_ending(verdict: str, cores: int, load: float) -> str:

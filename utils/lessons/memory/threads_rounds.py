@@ -36,15 +36,54 @@ def across_verdict(verdict: str, numbered: list[tuple[int, float]], median: floa
     named after it: "by the median, faster, ..., but round 3's 0.79x was slower than one thread, past the ±
     (1.29 - 0.26 = 1.03x): not faster in every round, a finding to explain". Unchanged where there are none.
     The verdict then starts "by the median", which ``summary`` reads as the rounds disagreeing."""
+    said = across_clause(numbered, median, spread, baseline)
+    return f"by the median, {verdict}, but{said}" if said else verdict
+
+
+def across_clause(numbered: list[tuple[int, float]], median: float, spread: float, baseline: float = 1.0,
+                  words: tuple[str, str, str] = ("faster", "slower", "one thread")) -> str:
+    """``rounds_across``'s rounds in words: " round 3's 0.79x was slower than one thread, past the ± (1.29 -
+    0.26 = 1.03x): not faster in every round, a finding to explain" ("" where there are none). ``words``: what
+    a ratio above the baseline is, what one below it is, and what it is measured against (a step time's ratio,
+    above 1 slower, reads ("slower", "faster", "the plain loss"))."""
     across = rounds_across(numbered, median, spread, baseline)
     if not across:
-        return verdict
+        return ""
     median, spread = claims.as_printed(median, 2), claims.as_printed(spread, 2)
-    faster = median > baseline   # the median's side; the named rounds lie on the other
-    edge = claims.half_up(median - spread if faster else median + spread, 2)
+    high = median > baseline   # the median's side; the named rounds lie on the other
+    edge = claims.half_up(median - spread if high else median + spread, 2)
     names = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in across)
-    was = "was" if len(across) == 1 else "were"
-    other = "slower" if faster else "faster"
-    sign, side = ("-", "faster") if faster else ("+", "slower")
-    return (f"by the median, {verdict}, but {names} {was} {other} than one thread, past the ± ({median:.2f} "
-            f"{sign} {spread:.2f} = {edge:.2f}x): not {side} in every round, a finding to explain")
+    above, below, against = words
+    other, side = (below, above) if high else (above, below)
+    return (f" {names} {'was' if len(across) == 1 else 'were'} {other} than {against}, past the ± "
+            f"({median:.2f} {'-' if high else '+'} {spread:.2f} = {edge:.2f}x): not {side} in every round, "
+            "a finding to explain")
+
+
+def outlying_rounds(numbered: list[tuple[int, float]], median: float, spread: float, bound: float | None = None,
+                    baseline: float = 1.0) -> list[tuple[int, float]]:
+    """The rounds (round number, ratio) beyond the median ± the spread, as printed (``claims.round_above``),
+    other than those named as a finding elsewhere: past the ``bound`` (None: none), or across the baseline
+    (``rounds_across``). A reader finds them by hand from the printed rounds, so the page names them too."""
+    across = rounds_across(numbered, median, spread, baseline)
+    median, spread = claims.as_printed(median, 2), claims.as_printed(spread, 2)
+    low, high = claims.half_up(median - spread, 2), claims.half_up(median + spread, 2)
+    return [(k, r) for k, r in numbered if (k, r) not in across
+            and not (bound is not None and claims.round_above(r, bound))
+            and (claims.round_above(r, high) or claims.round_above(r, low, below=True))]
+
+
+def outlying_clause(numbered: list[tuple[int, float]], median: float, spread: float, bound: float | None = None,
+                    baseline: float = 1.0) -> str:
+    """``outlying_rounds`` in words, to follow a verdict: "; round 3's 1.50x lies beyond the ± (1.15 ± 0.20:
+    0.95-1.35x): an outlying moment of this run". They pass no mark, so they change no verdict: the machine's
+    load moves single rounds. "" where every round lies within the ±."""
+    out = outlying_rounds(numbered, median, spread, bound, baseline)
+    if not out:
+        return ""
+    median, spread = claims.as_printed(median, 2), claims.as_printed(spread, 2)
+    low, high = claims.half_up(median - spread, 2), claims.half_up(median + spread, 2)
+    names = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in out)
+    one = len(out) == 1
+    return (f"; {names} {'lies' if one else 'lie'} beyond the ± ({median:.2f} ± {spread:.2f}: "
+            f"{low:.2f}-{high:.2f}x): {'an outlying moment' if one else 'outlying moments'} of this run")
