@@ -275,6 +275,7 @@ class Climb:
     keep: dict = field(default_factory=dict)
     base_runs: list = field(default_factory=list)
     why: dict = field(default_factory=dict)  # by step: why it was not kept (compile: its break-even)
+    brief: dict = field(default_factory=dict)  # by step: ``why`` in a few words, for the pages after section 4
     held_out: dict = field(default_factory=dict)  # by step and "baseline": held-out loss at step N
     mfu: dict = field(default_factory=dict)  # by step and "baseline": model FLOPs utilisation
 
@@ -293,6 +294,8 @@ class Climb:
                 self.measure("baseline", kept, self.base_runs[:1])  # the baseline's one figure: its first run
             self.measure(name, rung, c.after)
             self.keep[name], self.why[name] = self.verdict(c)
+            # section 4 prints the reason in full once; the ledger, its table and the summary refer to it
+            self.brief[name] = self.why[name] if paid(c.ratios) else brief_reason(c)
             self.kept = rung if self.keep[name] else kept  # the next step builds on what was kept
         return c
 
@@ -364,6 +367,23 @@ def within_noise(ratios: list[float]) -> str:
             f"less the spread {low:.2f}x, {'above' if low > 1 else 'not above'} 1x; "
             f"{above} of {len(ratios)} rounds above 1x" + ("" if above > len(ratios) / 2 else ", not more than half")
             + ")")
+
+
+def brief_reason(c: Compared) -> str:
+    """Why a step that did not pay is not kept, in a few words that refer to section 4's full reason (its
+    rounds, its compile and break-even): the same verdict, from the same rules (``shown_slower``, compile's
+    break-even), so the short words never say what the full ones do not."""
+    said = "slower" if shown_slower(c) else "within noise"
+    if c.rung.name == "compile":
+        steps = _break_even(c)
+        said += ", never pays back" if not math.isfinite(steps) else f", pays back after {steps:,.0f} steps"
+    return said + " (section 4)"
+
+
+def _break_even(c: Compared) -> float:
+    """Compile's break-even in steps, from the figures ``compile_break_even`` prints."""
+    eager, compiled, compile_s = compile_seconds(c)
+    return guide.break_even_steps(compile_s, eager, compiled)
 
 
 def step_seconds(result: dict, rung: Rung) -> float:
