@@ -8,16 +8,23 @@ one its check turns on, and opens the block for the rest.
 
 from __future__ import annotations
 
+import re
 import textwrap
 
-from utils.lessons.articles_checked.checks import ABOVE
+from utils.lessons.articles_checked.checks import ABOVE, DISAGREES, NOISY
 from utils.lessons.articles_checked.sources import CHECKABLE, Part
 
 VISIBLE = 400  # characters of a row's evidence cell shown in its table
-MORE = " (the rest: in the block under this table)"
+MORE = " (the rest: in the block below)"
 # words that carry a clause's verdict: the clause a short cell keeps beside the figure
 VERDICT_WORDS = ("a finding to explain", "faster", "slower", "under the bound", "above the bound", "at the bound",
-                 "within noise", "no speed-up", "agree", "disagree", "no faster")
+                 "within noise", "no speed-up", "agree", "disagree", "no faster", "INCONCLUSIVE")
+# the words that carry what a row's check turns on, most telling first: a short cell always keeps the first
+# clause holding one of them (with the figure that clause compares), so the cell never reads "within noise"
+# beside a check that says "above its bound"
+CHECK_WORDS = {ABOVE: ("a finding to explain",), NOISY: ("INCONCLUSIVE", "no spread recorded", "within noise"),
+               DISAGREES: ("disagree", "slower", "no faster")}
+SHORT_ASIDE = 12  # an aside this short, "(38.0x)" or "(6 MiB)", is a figure: it stays in a short cell
 
 
 def top_clauses(text: str) -> list[str]:
@@ -44,27 +51,49 @@ def deciding_part(parts: tuple[Part, ...], check: str | None) -> Part:
     return next((p for p in parts if p.kind in CHECKABLE), parts[0])
 
 
-def short_text(text: str, budget: int) -> str:
-    """``text``'s first clause and its first clause with a verdict, with the clauses after the first while they
-    fit in ``budget`` characters (in order, none skipped: a clause read out of its place misleads); " … " where
-    clauses are left out. A first clause too long beside the verdict's is cut at a word."""
+def deciding_clause(clauses: list[str], check: str | None) -> int:
+    """The clause a short cell must keep: the first carrying its check's own words (``CHECK_WORDS``, most
+    telling first), else the first with any verdict word, else the first."""
+    for word in CHECK_WORDS.get(check, ()):
+        found = next((i for i, c in enumerate(clauses) if word in c), None)
+        if found is not None:
+            return found
+    return next((i for i, c in enumerate(clauses) if any(w in c for w in VERDICT_WORDS)), 0)
+
+
+def short_text(text: str, budget: int, check: str | None = None) -> str:
+    """``text``'s first clause and the clause its check turns on (``deciding_clause``), with the other clauses
+    in order while they fit in ``budget`` characters (none skipped: a clause read out of its place misleads);
+    " … " where clauses are left out. Too long: the other clauses' asides go first, then the first clause is
+    cut at a word; the deciding clause is never cut."""
     clauses = top_clauses(text)
-    keep = {0} | {next((i for i, c in enumerate(clauses) if any(w in c for w in VERDICT_WORDS)), 0)}
+    must = deciding_clause(clauses, check)
+    # the asides go, but the deciding clause's own (its rounds' "(up to 1.14x)"); the first clause's set-up's go
+    bare = [c if i == must != 0 else without_asides(c) for i, c in enumerate(clauses)]
+    for version in (clauses, bare):  # the whole text where it fits, else without asides where that fits
+        keep = _filled(version, {0, must}, budget)
+        if len(keep) == len(version) and len(_joined(version, keep)) <= budget:
+            return _joined(version, keep)
+    clauses = bare
+    keep = _filled(clauses, {0, must}, budget)
+    said = _joined(clauses, keep)
+    if len(said) > budget and must != 0:  # the first clause too long beside the deciding one: cut it at a word
+        first = _cut_first(clauses[0], len(clauses[0]) - (len(said) - budget) - 2)
+        said = _joined([first + (" …" if 1 in keep else ""), *clauses[1:]], keep)
+    if len(said) > budget:  # still too long: cut the whole at a word
+        said = _cut(said, budget - 2) + " …"
+    return said
+
+
+def _filled(clauses: list[str], keep: set[int], budget: int) -> set[int]:
+    """``keep`` with the clauses after the first, in order, while they fit in ``budget``."""
+    keep = set(keep)
     for i in range(1, len(clauses)):
         if i not in keep:
             if len(_joined(clauses, keep | {i})) > budget:
                 break
             keep.add(i)
-    said = _joined(clauses, keep)
-    if len(said) > budget:  # too long: the asides in brackets go first (set-ups, how a figure was worked out)
-        clauses = [without_asides(c) for c in clauses]
-        said = _joined(clauses, keep)
-    if len(said) > budget:  # the first clause too long beside the verdict's: cut it at a word, keep the verdict
-        first = _cut(clauses[0], len(clauses[0]) - (len(said) - budget) - 2)
-        said = _joined([first + (" …" if 1 in keep else ""), *clauses[1:]], keep)
-    if len(said) > budget:  # still too long: cut the whole at a word
-        said = _cut(said, budget - 2) + " …"
-    return said
+    return keep
 
 
 def without_asides(text: str) -> str:
@@ -77,7 +106,8 @@ def without_asides(text: str) -> str:
             depth += 1
         elif ch == ")" and depth:
             depth -= 1
-            if depth == 0 and not any(w in text[start:i + 1] for w in VERDICT_WORDS):
+            aside = text[start:i + 1]
+            if depth == 0 and len(aside) > SHORT_ASIDE and not any(w in aside for w in VERDICT_WORDS):
                 kept.append(text[last:start].rstrip(" "))
                 last = i + 1
     return "".join(kept) + text[last:]
@@ -89,6 +119,19 @@ def _cut(text: str, size: int) -> str:
     while said.count("(") > said.count(")") or said.count("[") > said.count("]"):
         said = said[:max(said.rfind("("), said.rfind("["))].rstrip(" ,:;")
     return said
+
+
+def _cut_first(clause: str, size: int) -> str:
+    """A first clause cut to ``size``: its set-up shortened before its headline figure ("…: 0.91x ± 0.09 one
+    device's speed"), which stays; the figure's own words cut at a word where even they do not fit."""
+    figure = re.search(r": [\d.]+x\b", clause)  # the set-up (what ran, how) ends where its figure begins
+    if not figure or len(clause) <= size:
+        return _cut(clause, size)
+    rest = clause[figure.start() + 2:]
+    room = size - len(rest) - 3
+    if room >= 40:
+        return _cut(clause[:figure.start()], room) + " … " + rest
+    return "… " + _cut(rest, size - 2)
 
 
 def _joined(clauses: list[str], keep: set[int]) -> str:
@@ -107,9 +150,11 @@ def visible_cell(parts: tuple[Part, ...], check: str | None, full: str, tail: st
     if len(full) <= VISIBLE:
         return full
     part = deciding_part(parts, check)
-    tag = f" [{part.kind}{': ' + part.detail if part.detail else ''}]"
+    # where it ran, without the machine's description after its first ": " (in the block): room for figures
+    detail = without_asides(part.detail.split(": ", 1)[0])
+    tag = f" [{part.kind}{': ' + detail if detail else ''}]"
     budget = max(VISIBLE - len(tag) - len(MORE) - len(tail), 80)
-    return short_text(part.text, budget) + tag + MORE + tail
+    return short_text(part.text, budget, check) + tag + MORE + tail
 
 
 def block_text(row_id: str, full: str, width: int = 106) -> str:
