@@ -25,7 +25,7 @@ def test_the_other_outcomes_quote_the_table_too():
     r = reader_rounds()
     # beyond 10%, within the load line: 230 / 267.5 = 0.86x, and the references within 5%: 175 / 170.4 = 1.03
     both = scaling.against_one_process(r, 230.0, 175.0, "2")
-    assert "the two-worker figures differ (230 against 267.5 samples/s, 0.86x)" in both
+    assert "the two-worker figures differ (230 against 267.5 samples/s, 0.86x: beyond the 10% line" in both
     assert "The references agree within 5% (175 and 170.4 samples/s" in both
     # far apart and outside every round: the load changed, and the note quotes the median as the table does
     low = dict(r, twos=[257.3, 267.46, 280.0])

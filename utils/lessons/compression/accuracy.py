@@ -14,7 +14,7 @@ from torch import nn
 
 from utils import claims, models
 
-__all__ = ["standard_error", "paired_drop", "paired_difference", "within", "recovery_text"]
+__all__ = ["standard_error", "paired_drop", "paired_difference", "within", "recovery_text", "front_pairs"]
 
 
 def standard_error(accuracy: float, n: int) -> float:
@@ -88,3 +88,29 @@ def t_critical(samples: int) -> float:
     if df > 30:
         return 1.96
     return T_95[max(d for d in T_95 if d <= df)]
+
+
+def front_pairs(variants: list[dict]) -> list[str]:
+    """One line for each pair of variants of one family that are both on the Pareto front while their
+    accuracies print differently (94.4% and 95.6%): the paired difference on the same test images with its
+    standard error, and whether it is within two of them (a tie, so accuracy decides nothing between the
+    two) or beyond (a difference: each stays on the front by its size or latency). The table shows two
+    accuracies and two "yes": these lines let a reader check the tie. ``variants``: dicts with ``family``,
+    ``name``, ``acc``, ``answers`` ((n,) 0/1, ``models.correct_answers``) and ``front``, numbered from 1 in
+    the table's order. Lesson 04, section 7."""
+    front = [(k, v) for k, v in enumerate(variants, 1) if v["front"]]
+    lines = []
+    for i, (k, a) in enumerate(front):
+        for m, b in front[i + 1:]:
+            if a["family"] != b["family"] or f"{a['acc']:.1%}" == f"{b['acc']:.1%}":
+                continue
+            difference, error = paired_difference(a["answers"], b["answers"])  # b less a, image by image
+            two = claims.as_printed(error, DECIMALS) * 2
+            reading = (f"within two standard errors ({two:.3f}): a tie, so accuracy decides nothing between them"
+                       if within(difference, error) else
+                       f"beyond two standard errors ({two:.3f}): a difference; each stays on the front by its "
+                       "size or latency")
+            lines.append(f"#{k} and #{m} ({a['family']} {a['name']}, {b['family']} {b['name']}), both on the "
+                         f"front: accuracy {a['acc']:.1%} and {b['acc']:.1%}, paired difference "
+                         f"{difference:+.3f} ± {error:.3f} (#{m} less #{k}, on the same test images), {reading}.")
+    return lines

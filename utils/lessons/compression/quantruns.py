@@ -295,7 +295,7 @@ def why_legacy_leads(batch: int, legacy: tuple[str, float, float], compiled: tup
             f"({claims.percent(share_b)} of its pass; both estimated "
             "as share x the pass's median). ")
     if kernel_b > 1.2 * kernel_a > 0:  # beyond a 20 % margin: the profiler's shares are rough
-        slower = claims.printed_ratio(kernel_b, kernel_a, 0, 1e-6)   # the two µs as printed above
+        slower = claims.half_up(claims.printed_ratio(kernel_b, kernel_a, 0, 1e-6), 1)  # the µs as printed above
         line += f"The int8 kernel itself is {slower:.1f}x slower: that is most of the gap. "
     else:
         line += "The two kernels take about the same time: the gap lies outside them. "

@@ -183,7 +183,9 @@ def busy_note(wide: list[str]) -> str:
 def figure_text(value: float, rough: bool = False) -> str:
     """How lesson 04 prints a reference: ``5.04x``, or ``~5.0x (rough)`` where a measured term it rests on
     spread by more than ``ROUGH``: one mark for every rough reference, in tables, sentences and claims."""
-    return f"~{value:.1f}x (rough)" if rough else f"{value:.2f}x"
+    # half up, as a reader rounds a ratio worked from printed rates (434.5 / 100.0 = 4.345: 4.35x, not the
+    # binary 4.34499...'s 4.34x)
+    return f"~{claims.half_up(value, 1):.1f}x (rough)" if rough else f"{claims.half_up(value, 2):.2f}x"
 
 
 def rate_spread(rates: Rates, *values: float | None) -> float:

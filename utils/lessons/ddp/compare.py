@@ -116,7 +116,7 @@ def reading(rows: dict[str, dict], reference: str) -> list[str]:
         fewer = rows[reference]["bytes_per_step"] / row["bytes_per_step"]
         sent = "the same bytes" if fewer == 1 else f"{fewer:.1f}x fewer bytes"
         shift = f"{signed_percent(change)} samples/s"
-        if shift[1:].startswith("0%"):  # under half a percent either way: no sign to read
+        if shift.lstrip("+-").startswith("0%"):  # under half a percent either way: no sign to read
             shift = "0% samples/s (no change at this rounding)"
         lines.append(f"{name}: {shift} against {reference}, {verdict}; {sent}")
     return lines

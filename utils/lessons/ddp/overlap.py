@@ -589,7 +589,8 @@ def step_ratios(hand: float, large: float, small: float) -> dict:
     (each ratio is rounded on its own), else ``""``."""
     ratio = lambda over, under: printed_ratio(over, under, 1, 1e-3)  # step times as the table prints them (ms)
     total, fewer, overlapped = ratio(hand, small), ratio(hand, large), ratio(large, small)
-    product = as_printed(fewer, 2) * as_printed(overlapped, 2)
+    # the two factors as printed (half up, as a reader rounds: 1.365 -> 1.37x), multiplied and rounded by hand
+    product = half_up(half_up(fewer, 2) * half_up(overlapped, 2), 2)
     rounding = (f" (the two factors as printed multiply to {product:.2f}x: each ratio is rounded on its own)"
-                if f"{product:.2f}" != f"{total:.2f}" else "")
+                if product != half_up(total, 2) else "")
     return {"total": total, "fewer": fewer, "overlapped": overlapped, "product": product, "rounding": rounding}
