@@ -35,7 +35,7 @@ def test_a_reference_clear_of_one_explains_a_split_under_it_round_by_round():
     clear = SPLIT | {"reference": 1.10, "reference_rounds": [1.10, 1.12, 1.09, 1.11, 1.10]}
     said = checks.split_alone_words(clear)
     assert ("under the per-process reference, round by round (each round's speedup over its own round's "
-            "reference: median 0.95x ± 0.02; every round under it): explained by the reference (lesson 02 §3)"
+            "reference: median 0.95x ± 0.01; every round under it): explained by the reference (lesson 02 §3)"
             ) in said, said
     assert checks.split_explained(clear, said)
     note = two_stages.split_above_words(clear)

@@ -23,7 +23,7 @@ def test_section_8_rereads_section_5s_link_verdicts_within_the_fits_accuracy_too
                   messages=8, bytes_sent=2 * 2**20)  # 1.6 / 24.4 = 7%: 11% at 1.7x, its reading stands
     rows = [m1, m2, m4]
     said = report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows)
-    assert "within the fit's accuracy (a factor of 1.91 either way)" in said and "read again at the probe's price (1.7x" in said
+    assert "within the fit's accuracy (a factor of 1.91 below, 11.11 above)" in said and "read again at the probe's price (1.7x" in said
     assert "changes for 2 of 3 rows" in said
     # session 51: the words say "each row's share times 1.7", so the shares are the printed ones times 1.7
     # (17% x 1.7 = 29%), and every losing row is listed at both prices, so the count can be checked by hand

@@ -55,7 +55,7 @@ def test_the_naive_row_has_one_verdict_section_3s_in_every_place():
     said = report.headline_verdict(past)
     assert said.startswith("above the bound and above the per-process reference by more than the paired spread, "
                            "round by round (each round's speedup over its own round's reference: median 1.03x "
-                           "± 0.02; no round under it): a finding to explain") and "work-scaled" not in said
+                           "± 0.01; no round under it): a finding to explain") and "work-scaled" not in said
     assert f"The median, 1.09x, is above 1x (1.09x ± 0.02): {said}." in report.naive_reading(past, SPANS)
     m1 = runs.Row(32, 1, "gpipe", 0.152, 0.150, [0.07, 0.07], speedups=[0.97, 0.98, 0.99, 0.99, 0.98])
     note = report.same_step_note([("section 3", "hand-written", past), ("section 5", "GPipe m=1", m1)], (3,))
@@ -147,9 +147,14 @@ def test_the_refuted_probes_tail_keeps_the_work_and_waiting_split_section_8_prin
                          "the stages' measured work rose by +12 ms and the other 2.3 ms is waiting")
     assert "not split into causes" not in tail and tail in placement.extra_note(got)
     # the other outcome: the work covers the extra time, and the tail says so as the line does
+    got = _with_work(0.0240)  # +24 ms, past every reading (t21_02: +16 covers the median and 14 ms only)
+    assert "that alone covers the extra step time at every reading of it" in placement.placement_answer(got)
+    assert placement.probe_refuted(got).endswith("the stages' measured work, +24 ms, covers every reading of the "
+                                                 "extra time, up to 22.6 ms (the highest of 5 rounds)")
     got = _with_work(0.0150)
-    assert "that alone covers the extra step time" in placement.placement_answer(got)
-    assert placement.probe_refuted(got).endswith("the stages' measured work, +16 ms, covers the extra time")
+    assert placement.probe_refuted(got).endswith("+16 ms, covers the median extra time (+14.3 ms) and 14 ms (the "
+                                                 "table's median steps' difference), not 16.3 ms (the paired median "
+                                                 "plus its spread) or 22.6 ms (the highest of 5 rounds)")
 
 
 def _section_5():

@@ -1,13 +1,15 @@
 """Lesson 02's one way of setting a measured price beside a fitted one (the link's α, a message's price, two
-layouts' fits): as a *factor*, either way. A fit's accuracy (its worst miss, "±55%") is read as a factor of
-1.55 either way, the test the lesson has always made; so every sentence prints the tolerance as that factor
-and the deviation as a factor too ("1.64x", or "1/1.73 of" below), never as a signed percent, which a reader
-would set beside "±55%" as a band (-42% looks within ±55%, while 1/1.73 is beyond a factor of 1.55).
+layouts' fits): as a *factor*. A fit's accuracy is its worst residual, (measured - fitted) / measured
+(``utils.linkmodel``): a share of the *measured* time, so "±79%" lets a measured time lie from 1/1.79 of the
+fitted one (measured = fitted / (1 + 0.79)) up to 4.76x it (fitted / (1 - 0.79)). The ledger keeps only the
+worst |residual|, not its side, so both sides are allowed. Every sentence prints that tolerance and the
+deviation as factors ("1.64x", or "1/1.73 of" below), never as a signed percent, which a reader would set
+beside "±79%" as a band of the fitted price.
 ``link`` (sections 5 and 8) and ``placement`` (section 8) print through these.
 
     factor_text(0.060, 0.104)            # "1/1.73 of": the probe against the fit's α, as printed
-    against_fit(0.060, 0.104, 0.55)      # "below": 1.73 is beyond a factor of 1.55
-    tolerance_text(0.55)                 # "a factor of 1.55 either way"
+    against_fit(0.060, 0.104, 0.55)      # "below": 1.73 is beyond a factor of 1.55 below
+    tolerance_text(0.79)                 # "a factor of 1.79 below, 4.76 above"
 """
 
 from __future__ import annotations
@@ -15,14 +17,24 @@ from __future__ import annotations
 from utils.claims import as_printed, half_up
 
 
-def tolerance(accuracy: float) -> float:
-    """A fit's accuracy (a share, its worst miss) as the factor the lesson compares prices by: ±55% -> 1.55."""
-    return half_up(1 + accuracy, 2)
+def tolerance(accuracy: float) -> tuple[float, float]:
+    """A fit's accuracy (its worst |residual|, a share of the measured time) as the two factors the lesson
+    compares prices by, (below, above): ±55% -> (1.55, 2.22), ±79% -> (1.79, 4.76). Above is infinite where
+    the fit missed by 100% or more (no factor above is ruled out)."""
+    shown = as_printed(accuracy, 2)  # the whole percent printed ("±79%"), as a reader redoes the factors
+    above = half_up(1 / (1 - shown), 2) if shown < 1 else float("inf")
+    return half_up(1 + shown, 2), above
 
 
 def tolerance_text(accuracy: float) -> str:
-    """"a factor of 1.55 either way": a fit's accuracy as every comparing sentence prints it."""
-    return f"a factor of {tolerance(accuracy):.2f} either way"
+    """"a factor of 1.79 below, 4.76 above": a fit's accuracy as every comparing sentence prints it."""
+    below, above = tolerance(accuracy)
+    return f"a factor of {below:.2f} below, " + (f"{above:.2f} above" if above != float("inf") else "any above")
+
+
+def accuracy_text(accuracy: float) -> str:
+    """"±79% of the measured time": the fit's worst residual, saying what it is a share of."""
+    return f"±{accuracy:.0%} of the measured time"
 
 
 def factor(over: float, under: float, digits: int = 2) -> float:
@@ -43,10 +55,11 @@ def factor_text(over: float, under: float, digits: int = 2) -> str:
 
 
 def against_fit(over: float, under: float, accuracy: float, digits: int = 2) -> str:
-    """"above", "below" or "within": ``over`` against ``under`` (both as printed), by the factor as
-    ``factor_text`` prints it against the tolerance as printed: beyond it only where the printed factor
-    exceeds it (1.55 against a factor of 1.55 is within)."""
-    if factor(over, under, digits) <= tolerance(accuracy):
+    """"above", "below" or "within": ``over`` (the measured price) against ``under`` (the fitted one), both as
+    printed, by the factor as ``factor_text`` prints it against the tolerance on its side as printed: beyond
+    it only where the printed factor exceeds it (1.79 against a factor of 1.79 below is within)."""
+    below, above = tolerance(accuracy)
+    if factor(over, under, digits) <= (above if over >= under else below):
         return "within"
     return "above" if over > under else "below"
 

@@ -11,8 +11,8 @@ and whether that time is what keeps a pipeline from its bound. ``report`` re-exp
 from __future__ import annotations
 
 from utils.claims import as_printed, as_printed_sig, half_up, printed_ratio, sig_text
-from utils.lessons.model_split.fit_accuracy import (against_fit, factor_text, layout_reading, ledger_reading,
-                                                   tolerance_text)
+from utils.lessons.model_split.fit_accuracy import (accuracy_text, against_fit, factor_text, layout_reading,
+                                                   ledger_reading, tolerance_text)
 from utils.lessons.model_split.noise import at_bound_in_noise, beside_line, percent_as_printed
 from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
@@ -464,7 +464,8 @@ def _coarse_fit(fit: Link) -> str:
     link time, share and price read from it is then an order of magnitude, not a measurement ("" otherwise)."""
     if not fit.accuracy or as_printed(fit.accuracy, 2) < COARSE_FIT:
         return ""
-    return (f" A fit that far off (±{fit.accuracy:.0%}) makes every link time, share of a loss and price read from it "
+    return (f" A fit that far off ({accuracy_text(fit.accuracy)}: {tolerance_text(fit.accuracy)} its line) makes "
+            "every link time, share of a loss and price read from it "
             "below an order of magnitude, not a measurement.")
 
 

@@ -172,7 +172,14 @@ def paired_reference(r: Row, per_round) -> tuple[float, float, int]:
     against its reference by the two medians."""
     ratios = paired_ratios(r, per_round)
     under = sum(claims_round_above(s, p, shown=round_as_printed, below=True) for s, p in zip(r.speedups, per_round))
-    return as_printed(statistics.median(ratios), 2), printed_spread(ratios), under
+    return half_up(statistics.median(ratios), 2), ratios_spread(ratios), under
+
+
+def ratios_spread(ratios: list[float]) -> float:
+    """The ± of the paired ratios as a reader works it from the rounds table: each ratio divided from the printed
+    speedup and reference (``paired_ratios``) and, being printed nowhere, not rounded before the spread is taken
+    (1.08 / 1.04 = 1.038 ... 1.03 / 1.06 = 0.972: ± 0.033, printed 0.03, where 1.04 and 0.97 would give 0.04)."""
+    return half_up(printed_spread(ratios, 9), 2)  # 9 decimals: the claims rule, without rounding the ratios
 
 
 def rounds_past_reference(r: Row, per_round) -> list[int]:

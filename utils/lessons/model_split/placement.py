@@ -245,9 +245,9 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
         text += (f"; {ms(extra)} - {ms(fixed)} - {ms(in_bytes)} leaves {ms(rest)} ms that the messages do not "
                  "explain")
         covered = work_rise(got, extra, as_printed(noise, d))
-        text += (f": the stages' measured work, {covered:+.0f} ms, covers the whole extra time"
-                 f"{_within_spread(covered, extra, as_printed(noise, d), d)} (where it went inside the work, "
-                 f"untimed here{overlap(got)})" if covered is not None else
+        text += (f": the stages' measured work, {covered:+.0f} ms, covers "
+                 f"{covers_words(*work_reach(got, covered, extra, as_printed(noise, d), d))} (where it went inside "
+                 f"the work, untimed here{overlap(got)})" if covered is not None else
                  ": this run did not measure where it went (candidates, untimed here: the schedule's "
                  "bookkeeping, one more forward and backward call per sub-layer)")
         share = "most" if fixed + in_bytes > rest else "less than half"
@@ -281,11 +281,6 @@ def work_covers(more: float, extra_ms: float, noise_ms: float) -> bool:
     return more >= extra_ms or within_noise(extra_ms, noise_ms, more)
 
 
-def _within_spread(more: float, extra_ms: float, noise_ms: float, digits: int) -> str:
-    """" within its spread of ± 1.9 ms" where the work covers the extra time only by the noise rule, else ""."""
-    return "" if more >= extra_ms else f" within its spread of ± {ms_text(noise_ms, digits=digits)} ms"
-
-
 def work_rise(got: dict, extra_ms: float, noise_ms: float) -> float | None:
     """``printed_work_rise`` where it covers ``extra_ms``, the extra step time ± ``noise_ms`` (``work_covers``),
     as ``work_note`` says it; None where the rows carry no work or it falls short by more than the spread. One
@@ -309,7 +304,9 @@ def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> s
     their sends and receives; device time on GPUs) of the attention/feed-forward placement over the layers
     split's, set beside the extra step time (ms, ± ``noise_ms``, both as printed with ``digits`` decimals): with
     one micro-batch the stages take turns, so extra work shows in full in the step. A rise short of the extra
-    time by less than its spread covers it within noise: no waiting is named. "" where the rows carry no work."""
+    time by less than its spread covers it within noise: no waiting is named. The rise is set against every
+    reading of the extra time, as the messages' price is (``work_reach``): "covers the extra step time" only
+    where it reaches them all. "" where the rows carry no work."""
     more = printed_work_rise(got)  # from the table's per-stage ms: the reader's own sum
     if more is None:
         return ""
@@ -319,15 +316,54 @@ def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> s
             if got["attn/ffn"]["row"].cpu_workers else
             f" The stages' measured device time rose by {more:+.0f} ms against the layers split's (summed from "
             "the table's ms per stage): ")
-    if more >= extra_ms:
-        return said + "that alone covers the extra step time, since with one micro-batch the stages take turns."
-    if work_covers(more, extra_ms, noise_ms):
-        return said + (f"within the extra step time's spread ({ms(extra_ms, True)} ± {ms(noise_ms)} ms covers "
-                       f"{more:+.0f}), so it covers the extra step time: no waiting shown, since with one "
-                       "micro-batch the stages take turns.")
-    return said + (f"less than the extra step time by more than its spread (± {ms(noise_ms)} ms); the other "
-                   f"{as_printed(extra_ms - more, 1):.1f} ms is waiting, which the work leaves out (for a message, "
-                   "or for the other stage).")
+    reached, missed = work_reach(got, more, extra_ms, noise_ms, digits)
+    if not reached:  # short of the median by more than its spread
+        return said + (f"less than the extra step time by more than its spread (± {ms(noise_ms)} ms); the other "
+                       f"{as_printed(extra_ms - more, 1):.1f} ms is waiting, which the work leaves out (for a "
+                       "message, or for the other stage).")
+    if not missed:
+        return said + (f"that alone covers the extra step time at every reading of it, up to {reached[-1]}, "
+                       "since with one micro-batch the stages take turns.")
+    return said + (f"that covers {covers_words(reached, missed)}: with one micro-batch the "
+                   "stages take turns, so the work explains the extra time at the readings it covers; what the "
+                   "larger ones hold beyond it is not explained by this run.")
+
+
+def covers_words(reached: list, missed: list) -> str:
+    """What a work rise covers, from ``work_reach``'s two lists, after "covers": every reading, or which."""
+    if not missed:
+        return f"every reading of the extra time, up to {reached[-1]}"
+    return f"{_listed(reached, 'and')}, not {_listed(missed, 'or')}"
+
+
+def _listed(items: list, word: str) -> str:
+    """"a, b and c": a list in words."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def extra_readings(got: dict) -> list[tuple[float, str, int]]:
+    """The readings of the extra time above its median that section 8's block prints, as printed: (ms, what
+    it is, decimals). The messages' price and the work's rise are both set against these (one test for both)."""
+    extra, noise = extra_time(got)[:2]
+    placed, layers, _ = medians_apart(got)
+    return [(as_printed(extra, 1) + as_printed(noise, 1), "the paired median plus its spread", 1),
+            (placed - layers, "the table's median steps' difference", 0),
+            (as_printed(extra_range(got)[1], 1), f"the highest of {len(got['extra_rounds'])} rounds", 1)]
+
+
+def work_reach(got: dict, more: float, extra_ms: float, noise_ms: float, digits: int) -> tuple[list, list]:
+    """Which readings of the extra time the work's rise ``more`` (whole ms, as printed) covers, in words, and
+    which it does not: the median (``extra_ms`` ± ``noise_ms``, as printed: covered within its spread by the
+    noise rule, ``work_covers``), then each of ``extra_readings`` (covered only where reached)."""
+    ms = lambda x, sign=False: ms_text(x, sign, digits)  # noqa: E731
+    median = (f"the median extra time ({ms(extra_ms, True)} ms)" if more >= extra_ms else
+              f"the median extra time within its spread ({ms(extra_ms, True)} ± {ms(noise_ms)} ms covers {more:+.0f})")
+    if not work_covers(more, extra_ms, noise_ms):
+        return [], [median]
+    reached, missed = [median], []
+    for value, name, shown in sorted(extra_readings(got)):  # smallest first: "not 17.4 ms or 26.7 ms"
+        (reached if more >= value else missed).append(f"{value:.{shown}f} ms ({name})")
+    return reached, missed
 
 
 def extra_note(got: dict) -> str:
@@ -351,10 +387,10 @@ def extra_note(got: dict) -> str:
     if cost > extra:  # above the median but within its spread: not refuted, and not a split either
         return f"{said}: {messages_undecided(got)}" + _work_split(got)
     rest, covered = ms_text(as_printed(extra - cost, d), digits=d), work_rise(got, extra, as_printed(noise, d))
+    covers = covered is not None and covers_words(*work_reach(got, covered, extra, as_printed(noise, d), d))
     return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
-            (f"the other {rest} ms lie in the stages' measured work ({covered:+.0f} ms, which covers the whole "
-             f"difference{_within_spread(covered, extra, as_printed(noise, d), d)}{overlap(got)})" if covered is not None
-             else f"{rest} ms are not explained by this run"))
+            (f"the other {rest} ms lie in the stages' measured work ({covered:+.0f} ms, which covers "
+             f"{covers}{overlap(got)})" if covered is not None else f"{rest} ms are not explained by this run"))
 
 
 def messages_undecided(got: dict) -> str:
@@ -374,10 +410,7 @@ def _largest_extra(got: dict) -> float:
     """The largest reading of the placement's extra ms this run prints: the paired median plus its spread, the
     table's two median steps' difference (whole ms), or the highest round (section 8's block prints every
     round's range: one round alone may cost more than the median plus its spread), all as printed."""
-    extra, noise = extra_time(got)[:2]
-    placed, layers, _ = medians_apart(got)
-    highest = as_printed(extra_range(got)[1], 1)
-    return max(as_printed(extra, 1) + as_printed(noise, 1), placed - layers, highest)
+    return max(value for value, _, _ in extra_readings(got))  # the readings work_reach sets the work against
 
 
 def overpriced(got: dict) -> bool:
@@ -414,11 +447,11 @@ def _work_split(got: dict) -> str:
     extra, noise = extra_time(got)[:2]
     d = _sum_digits(extra, noise)
     shown, spread = as_printed(extra, d), as_printed(noise, d)  # as section 8's line prints them
-    if work_covers(more, shown, spread):
-        within = _within_spread(more, shown, spread, d)
-        return f"; the stages' measured work, {more:+.0f} ms, covers the extra time{within}"
-    return (f"; of the extra time, the stages' measured work rose by {more:+.0f} ms and the other "
-            f"{as_printed(shown - more, 1):.1f} ms is waiting")
+    reached, missed = work_reach(got, more, shown, spread, d)
+    if not reached:
+        return (f"; of the extra time, the stages' measured work rose by {more:+.0f} ms and the other "
+                f"{as_printed(shown - more, 1):.1f} ms is waiting")
+    return f"; the stages' measured work, {more:+.0f} ms, covers {covers_words(reached, missed)}"
 
 
 def price_support(got: dict) -> str:
@@ -426,16 +459,13 @@ def price_support(got: dict) -> str:
     messages' cost at that price beside each reading of the extra time ``_largest_extra`` weighs, as printed,
     and which of them allow it. Sections 5 and 9 are read again at that price, so a price that only the highest
     round allows is said to rest on one round. "" where the price is refuted or nothing is resolved."""
-    extra, noise, messages, fixed, in_bytes = extra_time(got)
+    _, _, messages, fixed, in_bytes = extra_time(got)
     if not resolved(got) or messages <= 0 or overpriced(got):
         return ""
     d = _sum_digits(fixed, in_bytes)
     fixed, in_bytes = as_printed(fixed, d), as_printed(in_bytes, d)
     cost = as_printed(fixed + in_bytes, d)  # the sum of the two printed terms, as section 8's block adds them
-    placed, layers, _ = medians_apart(got)
-    readings = [(as_printed(extra, 1) + as_printed(noise, 1), "the paired median plus its spread", 1),
-                (placed - layers, "the table's median steps' difference", 0),
-                (as_printed(extra_range(got)[1], 1), f"the highest of {len(got['extra_rounds'])} rounds", 1)]
+    readings = extra_readings(got)  # the same readings the work's rise is set against (work_reach)
     listed = ", ".join(f"{value:.{digits}f} ms ({name})" for value, name, digits in readings)
     which = _which_allow([name for value, name, _ in readings if value >= cost], len(readings))
     return (f"The probe's price stands on the extra time's readings: at it, section 8's {messages} extra messages "

@@ -29,6 +29,7 @@ import torch.distributed as dist
 
 from utils import bench, launch, precision, timeline
 from utils.claims import as_printed, half_up, printed_ratio
+from utils.lessons.model_split.fit_accuracy import accuracy_text
 from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound, round_above
 from utils.lessons.model_split.instrument import RecordedStage, span_timer, sync_barrier
 from utils.lessons.model_split.schedules import build_schedule, gpipe_in_process, naive_step, stage_device, train_step
@@ -520,7 +521,7 @@ def recorded_link(mode: str | None = None) -> Link | None:
     worst = ledger.figure("link_fit_worst_residual", mode)  # the fit's own accuracy travels with it
     accuracy = worst["value"] if worst and worst.get("value") is not None else 0.0
     if accuracy:
-        what += f", within ±{accuracy:.0%} of every size lesson 00 timed"
+        what += f", within {accuracy_text(accuracy)} at every size lesson 00 timed"
     return Link(alpha["value"], beta["value"], what, accuracy)
 
 
@@ -577,7 +578,7 @@ def link_model(cpu_workers: bool, hw, sizes=(4, 2**14, 2**17, 2**20, 2**22), pin
             f" from {kept[0]:,} bytes up (smaller messages ran slower than larger ones here, as lesson 00's "
             "small messages can on a shared machine: no single line fits them)")
         return Link(fit.alpha, fit.beta, f"gloo loopback fitted now, {layout}: α {fit.alpha * 1e6:.1f} µs, "
-                    f"β {fit.beta / 1e9:.2f} GB/s, within ±{fit.worst_residual:.0%} of every size{dropped}",
+                    f"β {fit.beta / 1e9:.2f} GB/s, within {accuracy_text(fit.worst_residual)} at every size{dropped}",
                     fit.worst_residual, done)
     peak = (hw.link.bandwidth if hw.link and hw.link.bandwidth else hw.gpus[0].pcie_bandwidth) or float("inf")
     return Link(0.0, peak, f"link peak {peak / 1e9:.0f} GB/s, datasheet")
