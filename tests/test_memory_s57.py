@@ -82,3 +82,18 @@ def test_rounds_named_as_findings_are_not_named_again_as_moments():
     assert "round 1's 2.50x passes the 2x" in past and "round 1's 2.50x lies" not in past
     across = summary._rounds_verdict([(1, 0.79), (2, 1.29), (3, 1.55)], 1.29, 0.26, 2)
     assert "round 1's 0.79x was slower than one thread" in across and "0.79x lies" not in across
+
+
+def test_the_accumulation_verdict_names_its_rounds_in_the_sentence_and_the_claims_row():
+    # section 3 (t21 other 1): its ratio is the rounds' median too, and a round beyond the ± is named
+    rounds = {"one batch": [0.0825, 0.0830, 0.0840, 0.0820, 0.0835],
+              "micro-batches": [0.0889, 0.0900, 0.0910, 0.0800, 0.0905]}
+    ratio, noise, each = measure.step_ratio(rounds, "micro-batches", "one batch")
+    assert f"{ratio:.2f}x ± {noise:.2f}" == "1.08x ± 0.02"
+    said = summary.accumulation_verdict(ratio, noise, each)
+    assert said.startswith("slower beyond noise; round 4's 0.98x was faster than one batch, past the ± "
+                           "(1.08 - 0.02 = 1.06x): not slower in every round, a finding to explain")
+    assert summary.accumulation_verdict(1.10, 0.02) == "slower beyond noise"   # no rounds: nothing named
+    assert summary.accumulation_verdict(1.08, 0.02, [1.07, 1.08, 1.09]) == "slower beyond noise"
+    rule = report.rounds_rule(rounds, "micro-batches", "one batch", fastest=False)
+    assert f"± {noise:.2f}" in rule and "the median of these 5 rounds' own ratios, 1.08x" in rule

@@ -16,7 +16,7 @@ from utils import claims
 from utils.lessons.memory.report import relative_error
 from utils.lessons.memory.sharding import wire_bytes
 # time_verdict is re-exported: the notebook and the tests import it from here, beside the other verdicts
-from utils.lessons.memory.step_verdicts import as_shown, chunked_cost, time_verdict  # noqa: F401
+from utils.lessons.memory.step_verdicts import as_shown, chunked_cost, rounds_named, time_verdict  # noqa: F401
 from utils.lessons.memory.threads_rounds import across_verdict, outlying_clause
 from utils.tables import Table
 
@@ -335,25 +335,27 @@ def checkpointing_summary(ckpt: dict, step_spread: float) -> str:
             + recompute_cost(c - s, f, step_spread * s) + ".")
 
 
-def accumulation_verdict(ratio: float, noise: float) -> str:
+def accumulation_verdict(ratio: float, noise: float, rounds: list[float] | None = None) -> str:
     """Section 3's step time with micro-batches against one batch's, judged as printed: within the noise, or
-    slower or faster beyond it (lesson 06)."""
+    slower or faster beyond it, then any of its ``rounds`` beyond the ± named (``rounds_named``) (lesson 06)."""
+    named = rounds_named(ratio, noise, "one batch", rounds)
     ratio, noise = claims.as_printed(ratio, 2), claims.as_printed(noise, 2)
     if abs(ratio - 1) <= noise:
-        return "within noise: no change in step time shown"
-    return "slower beyond noise" if ratio > 1 else "faster beyond noise"
+        return "within noise: no change in step time shown" + named
+    return ("slower beyond noise" if ratio > 1 else "faster beyond noise") + named
 
 
 def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: str = "",
                   ckpt_spread: float = 0.0, step_spread: float = 0.0,
-                  accumulation_time: tuple[float, float] | None = None,
+                  accumulation_time: tuple | None = None,
                   chunked_time: tuple[float, float, list[float]] | None = None) -> list[claims.Claim]:
     """The Summary's statements, each with this run's figure. ``measured``: name -> (budget, Measured) at the
     lesson's shape; ``ckpt``: step times {"step", "checkpointed step", "selective step", "blocks' forward"};
     ``chunked``: name -> (budget, Measured) at the large vocabulary; ``runs``: the sharding runs;
     ``ckpt_spread``: the noise of selective's speed-up over full checkpointing, ``step_spread``: of full
     checkpointing's step over the plain one (both ``paired_spread``); ``accumulation_time``: section 3's step
-    with micro-batches, x one batch's, and its noise (the rounds' spread, at least 2 %), or None: no row;
+    with micro-batches, x one batch's, its noise and (optional) each round's ratio (``measure.step_ratio``), or
+    None: no row;
     ``chunked_time``: section 5's chunked loss step x the plain loss's, its noise and each round's ratio
     (``measure.step_ratio``), or None: no row."""
     worst = max((abs(relative_error(b.peak, m.peak)), n) for n, (b, m) in {**measured, **chunked}.items())
@@ -385,10 +387,10 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
     rows.append(claims.against_reference(f"accumulation ({k}) shrinks the peak", measured[k][1].peak, base, "MB",
                                          MB, 2))
     if accumulation_time is not None:   # no direction predicted: the theory names causes both ways
-        ratio, noise = accumulation_time
+        ratio, noise, *each = accumulation_time   # each round's ratio, where given, names the outlying ones
         rows.append(claims.Claim(f"accumulation ({k}): its step time, x one batch's (above 1: slower)",
                                  f"{ratio:.2f}x ± {noise:.2f}", "reference 1x (one batch)",
-                                 accumulation_verdict(ratio, noise)))
+                                 accumulation_verdict(ratio, noise, *each)))
     auto = [n for n in measured if "autocast" in n][0]
     rows.append(claims.against_reference(f"{auto} shrinks the peak", measured[auto][1].peak, base, "MB", MB, 2))
     plain, chunks = (chunked[n][1].peak for n in chunked)
