@@ -296,15 +296,15 @@ def _name(name: str) -> str:
 
 def _signed(share: float, noise: float = 0.0) -> str:
     """A measured share of the plain step's time, after its name: " +14%", ": no gap" (0% as printed),
-    " -1% (within noise: no gap measured; the cost model counts 0)" where the table's ``noise`` covers it
-    (a negative share counted as 0, since the cost model clamps it), or
-    " -5% (measured faster than the plain step; the cost model counts 0)"."""
+    " -1% (within noise: no gap measured; the cost model counts 0)" where the table's ``noise`` covers it, or
+    " -5% (measured faster ..., beyond the table's noise; the cost model counts 0: ...)" (``costs_of`` clamps)."""
     if claims.as_printed(share, 2) == 0:   # printed as a whole percent: 0.4 % reads 0%
         return ": no gap"
     if claims.as_printed(abs(share), 2) <= noise:
         counted = "; the cost model counts 0" if share < 0 else ""  # the cost model clamps negative costs
         return f" {claims.signed_percent(share)} (within noise: no gap measured{counted})"
-    faster = " (measured faster than the plain step; the cost model counts 0)" if share < 0 else ""
+    faster = (" (measured faster than the plain step, beyond the table's noise; the cost model counts 0: it never "
+              "credits a technique with a saving)") if share < 0 else ""
     return f" {claims.signed_percent(share)}{faster}"
 
 
