@@ -366,13 +366,15 @@ def _timed(split_us: list[float], pp_us: list[float]) -> lab.SplitRun:
 def test_the_largest_miss_is_called_the_splits_own_only_by_the_reports_rule():
     steady = [100.0] * 9
     said = lab._miss_owner(_timed([300.0] * 9, steady), 100e-6, BAND_30)  # ping-pong 1.00x: inside the band
+    # twenty-first reading: the report's block says whose miss it is; the take-away points to it
+    assert "its rounds ran longer" in said and "is this plan's line in the report's block above" in said, said
     assert ("against the prediction it took 3.00x, above the fit's band 0.77-1.43x, and the ping-pong of the same "
-            "bytes 1.00x, inside it: the miss is the split's own") in said
+            "bytes 1.00x, inside it: the miss is the split's own") in lab.owner_words(3.00, 1.00, BAND_30, 3.00)
     scattered = [300, 30, 300, 90, 300, 30, 300, 300, 300]  # 3 of 9 rounds below the ping-pong
     said = " ".join(lab._miss_owner(_timed(scattered, steady), 100e-6, BAND_30).split())
     assert "above the fit's band 0.77-1.43x" in said and "a miss, which this run does not show to be the split's own" in said
     # the reader's plan 2: split 381 us, ping-pong 277 us, predicted 615 us, band 0.89-8.35x
-    said = " ".join(lab._miss_owner(_timed([381.0] * 9, [277.0] * 9), 615e-6, (0.89, 8.35)).split())
+    said = " ".join(lab.owner_words(0.62, 0.45, (0.89, 8.35), 1.38).split())  # printed in the block only
     assert "the split's own part is its excess over the ping-pong of the same bytes (median 1.38x)" in said
     assert ("against the prediction it took 0.62x, under the fit's band 0.89-8.35x, and the ping-pong of the same "
             "bytes 0.45x, under it (the link table holds no time for these message sizes") in said
@@ -567,7 +569,7 @@ def test_every_ratio_of_the_report_is_the_division_of_the_microseconds_it_prints
     said = " ".join(lab.prediction_misses(lambda *a: (1, 195.4e-6), link, timed).split())
     assert "195 µs predicted, 288 µs measured (1.48x)" in said and "1.47x" not in said
     assert "is 1.48x over the prediction" in said
-    assert "against the prediction it took 1.48x, above the fit's band" in said  # owner_words fed the printed ratio
+    assert "whose miss it is, from both figures, is this plan's line in the report's block above" in said
     table = lab.rounds_table({"plan": _timed([287.6, 300.4], [195.4, 100.0])}).to_text()
     assert "288 µs" in table and "195 µs" in table and "1.48" in table and "1.47" not in table
     assert "300 µs" in table and "3.00" in table  # 300.4 / 100.0 is 3.004: 3.00 either way

@@ -11,10 +11,12 @@ from utils import claims
 from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans and helpers
     CASES, MB, PLANS, Plan, SplitRun, UNSEEN_PLANS,
     WIDTH, _median, _try, _us, fits, judging_links,
-    band_source, band_words, fit_band, jumped_rounds, model_seconds, owner_words, plan_cuts, sign_test_least,
+    band_source, band_words, fit_band, jumped_rounds, model_seconds, plan_cuts, sign_test_least,
     us_ratio, verdict_of,
 )
-from utils.labs.fix_the_article.rounds import JUMP, _ping_pong_side, median_jumped, printed_fit, table_pairs
+from utils.labs.fix_the_article.rounds import (
+    JUMP, _ping_pong_side, band_left_out, full_band, median_jumped, printed_fit, table_pairs,
+)
 
 
 def prediction_misses(plan_split, link, timed: dict[str, SplitRun], link_fit=None) -> str:
@@ -47,16 +49,14 @@ def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float],
     """Whether a case's miss is the split's own, by the report's rule (every branch written): its rounds
     against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test), then both
     medians against ``predicted`` and the fit's ``band``, in every branch (``owner_words`` where the rounds
-    ran longer, ``_medians_in_band`` otherwise). Where the rule shows no difference, it says so, never that
+    ran longer, printed once, in the report's block: pointed to here; ``_medians_in_band`` otherwise). Where the rule shows no difference, it says so, never that
     the two did not differ (a failure to show is not a finding). ``pair``: its ping-pong beside the link
     table's time for the same messages (``table_pairs``)."""
     ratios = [us_ratio(a, b) for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]  # as the table's
     verdict = verdict_of(ratios, jumped_rounds(run.ping_pong_seconds()))
-    if verdict == "longer":
-        return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes: "
-                + owner_words(us_ratio(_median(run.link_seconds()), predicted),
-                              us_ratio(_median(run.ping_pong_seconds()), predicted), band,
-                              _median(ratios), pair) + ".")
+    if verdict == "longer":  # the report's block prints whose miss it is (owner_words): pointed to, not repeated
+        return ("by the report's rule its rounds ran longer than the ping-pong of the same bytes; whose miss it "
+                "is, from both figures, is this plan's line in the report's block above.")
     if verdict == "shorter":
         return ("by the report's rule its rounds ran shorter than the ping-pong of the same bytes; "
                 f"{_medians_in_band(run, predicted, band, pair)}.")
@@ -125,10 +125,10 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, 
     if not others:
         return ""
     second, cut2 = others[0]  # the fastest cut that sends other messages than the fastest
-    lo, hi = fit_band(link)
+    lo, hi, source = _swap_band(link, [fitting[cut1], fitting[cut2]])
     # both ratios from the figures as printed: the times in whole µs, the band's ends to two decimals
     apart, swap = claims.as_printed(us_ratio(second, first), 2), claims.printed_ratio(hi, lo)
-    band = (f"{band_source(link)} measured {band_words((lo, hi))} of what it predicts for them, a band "
+    band = (f"{source} measured {band_words((lo, hi))} of what it predicts for them, a band "
             f"{'wide enough' if apart <= swap else 'too narrow'} to swap two times {apart:.2f}x apart")
     measured = _measured_order({cut1: fitting[cut1], cut2: fitting[cut2]}, timed)
     if apart <= swap:
@@ -137,6 +137,18 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, 
                 f"about this machine.{measured}")
     return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {apart:.2f}x the time "
             f"of cut {cut1} ({_us(first)}); {band}.{measured}")
+
+
+def _swap_band(link, compared: list[SplitRun]) -> tuple[float, float, str]:
+    """The band that may swap the compared cuts, and its words: the fit's band (``fit_band``, its farthest size
+    left out), but where a compared cut sends that very size, every size, that one included: the band must
+    hold the sizes the cuts send (cut 1's 262,144 bytes, at 0.87x, makes 0.92-1.10x into 0.87-1.10x)."""
+    left_out = band_left_out(link)
+    sent = {m.nbytes for run in compared for m in run.messages}
+    if left_out is None or left_out[0] not in sent:
+        return (*fit_band(link), band_source(link))
+    lo, hi = full_band(link)
+    return lo, hi, f"the fit's own sizes, {left_out[0]:,} bytes included (a compared cut sends it),"
 
 
 def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None) -> str:

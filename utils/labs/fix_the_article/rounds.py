@@ -60,6 +60,13 @@ def fit_band(fit) -> tuple[float, float]:
     return min(kept), max(kept)
 
 
+def full_band(fit) -> tuple[float, float]:
+    """``fit_band`` with no size left out: the lowest and highest measured / fitted over every one of the
+    fit's sizes, for a comparison of cuts that send the size ``fit_band`` leaves out."""
+    ratios = [x for _, x in _size_ratios(fit)]
+    return min(ratios), max(ratios)
+
+
 def _size_ratios(fit) -> list[tuple[int, float]]:
     """Each of the fit's sizes with its measured / fitted as the link's table prints it (``size_row``)."""
     return [(n, size_row(fit, n, t)[2] if math.isfinite(t) else math.inf)
