@@ -74,7 +74,8 @@ def test_a_work_rise_the_extra_times_spread_covers_names_no_waiting():
     assert note.endswith("its extra messages explain 19.2 ms, the other 9.3 ms lie in the stages' measured work "
                          "(+28 ms, which covers the median extra time within its spread (+28.5 ± 1.9 ms covers +28) "
                          "and 28 ms (the table's median steps' difference), not 30.4 ms (the paired median plus its "
-                         "spread) or 33.0 ms (the highest of 5 rounds); that work includes the messages' own CPU time (sends and receives), so the two overlap: they are "
+                         "spread) or 33.0 ms (the highest of 5 rounds); that work includes the messages' own CPU time (sends and "
+                         "receives), so the two overlap: they are "
                          "not added)"), note  # t20_02 other 2: the messages' ms lie inside the work's
     assert ("the stages' measured work, +28 ms, covers the median extra time within its spread (+28.5 ± 1.9 ms "
             "covers +28) and 28 ms") in placement.placement_reading(got, "gloo")
