@@ -101,7 +101,8 @@ def _miss(after_other: float = 0.00044) -> dict:
 
 
 def _parts_line(m: dict) -> str:
-    return next(s for s in report.miss_answer(m, "")[0] if s.startswith("The miss, part by part"))
+    # the whole sentence, its lists of what was ruled out included (the page prints those in the block)
+    return next(s for s in report.miss_story(m, "") if s.startswith("The miss, part by part"))
 
 
 def test_the_late_return_is_a_part_of_its_own_and_the_compute_is_then_the_largest():

@@ -16,7 +16,7 @@ def _candidates(said: str) -> tuple[int, list[str]]:
 
 def test_the_compute_cause_prints_one_list_counted_as_printed():
     # the reader's figures: the step beyond its 5 %, the core can cover the compute's part (off it up to 1.01)
-    said = " ".join(report.miss_answer(_reader_run(together=0.01900), "")[0])
+    said = " ".join(report.miss_story(_reader_run(together=0.01900), ""))   # the lists in the block too
     assert "Cause: " not in said and "Two candidates fit" not in said and "Not ruled out" not in said
     assert "No cause found for the shard's compute inside the split step (20.18 ms against t1/2 18.43 ms)" in said
     count, listed = _candidates(said)

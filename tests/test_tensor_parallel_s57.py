@@ -74,3 +74,19 @@ def test_a_trend_with_no_rise_beyond_the_spread_says_none():
     # the other outcome: one step passes (0.59 above 0.51), the next and the whole range do not
     some = rise([(1, 0.50, 0.02), (4, 0.60, 0.02), (16, 0.62, 0.50)])
     assert some.startswith("rose with every larger batch, not every rise beyond the rounds' spread, nor")
+
+
+def test_the_answer_is_short_and_what_was_ruled_out_goes_to_the_block():
+    m = _miss([_rank(0.02258, 0.0, 0.00125), _rank(0.02296, 0.00079)])
+    answer, evidence = report.miss_answer(m, "")
+    said = " ".join(answer)
+    assert "No cause found: the largest part of the miss is" in said and "What would show" in said
+    assert "Ruled out" not in said and evidence[0].startswith("Ruled out: other programs (0.00 of a core)")
+    assert "Not ruled out: " in evidence[0] and "What would show" not in evidence[0]
+    # every sentence of the story is printed once, in the answer or the block
+    assert " ".join(report.miss_story(m, "")).replace(" Ruled out: ", " ").replace(" What would show", "") \
+        .count("Not ruled out") == " ".join(answer + evidence).count("Not ruled out")
+    # the other outcome: the cores shared, no lists of ruled-out causes: nothing to cut
+    shared = report.miss_answer(m | {"others": 0.5}, "")
+    assert not any(s.startswith("Ruled out") for s in shared[1]) and "the cores were shared" in " ".join(shared[0])
+    assert verdicts.ruled_apart("No lists here.") == ("No lists here.", "")

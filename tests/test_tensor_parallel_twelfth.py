@@ -48,7 +48,7 @@ def test_no_addition_of_the_step_is_named_where_the_step_added_nothing_measurabl
             "(19.36 ms) +0.93 ms, beyond its 5 % (0.92 ms); then inside the step (20.18 ms) +0.82 ms, within "
             "its 5 % (0.97 ms). The step added nothing measurable, and the shard measured apart beside the other "
             "rank's was already past t1/2's 5 %") in said
-    open_ = said.split("Not ruled out: ")[1]
+    open_ = proof.split("Not ruled out: ")[1]   # the lists of what was ruled out are in the block
     assert open_.startswith("gloo's threads and the all-reduces' copies passing through the core and its "
                             "caches (inside the step +0.82 ms against the shard apart, within noise)")
     assert "gloo" not in said.split("Not ruled out: ")[0]

@@ -311,10 +311,11 @@ def miss_story(m: dict, label: str) -> list[str]:
 def miss_answer(m: dict, label: str) -> tuple[list[str], list[str]]:
     """``miss_story`` cut for the page: the answer (how far the step missed, and the miss part by part with its
     cause) to print, and the evidence behind it (CPU time, the shard measured apart, the two ranks side by
-    side, the reference's fairness) for the collapsed block. Lesson 07."""
+    side, the reference's fairness, and what it ruled out and left open) for the collapsed block. Lesson 07."""
     story = miss_story(m, label)
     answer = [story[0]] + [s for s in story[1:] if s.startswith("The miss, part by part")]
-    return answer, [s for s in story[1:] if s not in answer]
+    cut = [verdicts.ruled_apart(s) for s in answer[1:]]   # what it ruled out and left open: to the block
+    return [answer[0]] + [a for a, _ in cut], [r for _, r in cut if r] + [s for s in story[1:] if s not in answer]
 
 
 def _thread_cpu(m: dict, slow: dict) -> str:

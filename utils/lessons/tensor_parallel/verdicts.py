@@ -319,6 +319,17 @@ def _no_wait(r: dict) -> str:
     return said if r["late"] else said + f", and rank {o} did not wait either: no rank finished its compute late"
 
 
+def ruled_apart(sentence: str) -> tuple[str, str]:
+    """The miss's cause (``report._cause``'s sentence) cut from what the run ruled out and left open ("Ruled
+    out: ... Not ruled out: ...", up to "What would show"): the answer stays short, and the two lists go to
+    the collapsed block. ("", where the sentence has no such lists.)"""
+    head, found, rest = sentence.partition(" Ruled out: ")
+    if not found:
+        return sentence, ""
+    ruled, found, tail = rest.partition(" What would show")
+    return head + (" What would show" + tail if found else ""), "Ruled out: " + ruled
+
+
 def inside_split(ranks: dict[str, dict]) -> str:
     """The two ranks' time inside the all-reduces (``ranks``: each rank's ``waited``, ``after_both`` and of it
     ``after_other``, ms as printed) cut three ways, each summed over the ranks: the wait for the other rank (no
