@@ -293,7 +293,7 @@ def wait_words(r: dict) -> str:
     w, o, ms, gap, wait = r["waiter"], r["other"], r["ms"], r["gap"], r["wait"]
     if gap <= 0:
         return (f"rank {w}, which waited {wait:.2f} ms, computed no less than rank {o} ({ms[w]:.2f} against "
-                f"{ms[o]:.2f} ms): its wait is not rank {o} finishing its compute late (a longer compute), rank {o} "
+                f"{ms[o]:.2f} ms): its wait is not rank {o} finishing its compute late (a longer compute); rank {o} "
                 f"reached the all-reduces late for another reason")
     side = "beyond" if r["beyond"] else "within"
     said = (f"rank {o} computed {gap:.2f} ms longer than rank {w} ({side} the lesson's 5 % timing "
