@@ -64,7 +64,8 @@ def test_a_long_evidence_cell_shows_its_deciding_figure_bound_and_verdict_within
     assert len(a10) <= short_evidence.VISIBLE + 20
     # nothing lost: the block holds every row's whole cell
     block = report.full_evidence(["A10", "B5", "A19"], list(rows.values()))
-    assert [text.split(":")[0] for text in block] == ["A10", "B5", "A19"]
+    # t21_09: a long verdict's whole reason follows its row's evidence
+    assert [text.split(":")[0] for text in block] == ["A10", "B5", "A19", "A19, verdict, whole"]
     assert " ".join(" ".join(block[2].split()).split("A19: ", 1)[1:]) == " ".join(
         report.evidence_cell(rows["A19"]).split())
     assert all(len(line) <= 110 for text in block for line in text.splitlines())
@@ -125,4 +126,5 @@ def test_each_group_cell_shows_its_rows_whole_evidence_in_a_collapsed_block():
     sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
     for k in range(len(report.GROUPS)):
         cell = next(s for s in sources if s.startswith(f"show(report.group_table(*report.GROUPS[{k}], ROWS))"))
-        assert f"how_measured(\"each row's evidence in full\", *report.full_evidence(report.GROUPS[{k}][1], " in cell
+        assert (f"how_measured(\"each row's evidence and verdict in full\", "
+                f"*report.full_evidence(report.GROUPS[{k}][1], ") in cell

@@ -111,10 +111,12 @@ def _notebook_rows() -> dict[str, tuple[tuple[Part, ...], str, str]]:
     for cell in json.loads(NOTEBOOK.read_text())["cells"]:
         for out in cell.get("outputs", []):
             page = html.unescape("".join(out.get("data", {}).get("text/html", "")))
-            if "each row's evidence in full" not in page:
+            if "each row's evidence" not in page:  # "... in full", "... and verdict in full"
                 continue
             for text in re.findall(r"<pre[^>]*>(.*?)</pre>", page, re.S):
                 row_id, full = text.split(": ", 1)
+                if short_evidence.WHOLE_VERDICT in row_id:  # a long verdict's reason, not a row's evidence
+                    continue
                 full = " ".join(full.split())
                 found = CHECK.search(full)
                 if found:
@@ -156,3 +158,30 @@ def test_every_checked_row_of_the_committed_run_shows_what_its_check_turns_on():
 def _visible(rows, row_id: str) -> str:
     parts, check, full = rows[row_id]
     return short_evidence.visible_cell(parts, check, full, full[len(full.rsplit("; check", 1)[0]):])
+
+
+# --- (2) a long verdict shows its first sentence; the whole reason is in the block ------------------------------
+
+A19_WHY = ("as stated, true of data parallel only. Read the way most favourable to the claim that a run can test "
+           "(the reading policy of rows B11 and B13 too): 充分发挥 as keeping both GPUs working, neither idle by "
+           "turns; unlike row B20's 'key factor', it names methods a run can test. " + "Of the three methods, " * 40)
+A21_WHY = ("where a step's work outweighs its messages (a batch's forward pass, each layer's weights split over the "
+           "two: tensor parallel); not token-by-token decoding over a slow link, and not the article's split (row "
+           "A11); in this run tensor parallel inference, 0.96x ± 0.13, is within its spread of one device's speed: "
+           "this run cannot tell whether the condition holds (more paired rounds would narrow the spread); " * 3)
+
+
+def test_a_long_verdict_shows_its_first_sentence_and_the_block_holds_it_whole():
+    head = "true under conditions -- INCONCLUSIVE, noise-bound: see its evidence"
+    for why, shown in ((A19_WHY, "as stated, true of data parallel only …"),
+                       (A21_WHY, "where a step's work outweighs its messages (a batch's forward pass, each layer's "
+                                 "weights split over the two: tensor parallel) …")):
+        cell = f"{head}: {why} (lesson 03 §3)"
+        visible = short_evidence.visible_verdict(cell, why)
+        assert visible == f"{head}: {shown} (lesson 03 §3){short_evidence.MORE}", visible
+        block = short_evidence.verdict_block("A19", why)
+        assert " ".join(block.split()) == " ".join(f"A19, verdict, whole: {why}".split())  # never lost
+        assert all(len(line) <= 110 for line in block.splitlines())
+    # a short reason stays whole, with no block of its own
+    assert short_evidence.visible_verdict("true: why (here)", "why") == "true: why (here)"
+    assert short_evidence.verdict_block("A1", "why") == ""

@@ -79,7 +79,8 @@ def group_table(title: str, ids: list[str], rows: list[Row]) -> Table:
     in ``full_evidence``'s block."""
     by_id = {r.id: r for r in rows}
     return Table(["#", "the article says", "verdict: why (where)", "evidence [kind: where it ran]"],
-                 [(i, by_id[i].says, verdict_cell(by_id[i]), short_cell(by_id[i])) for i in ids],
+                 [(i, by_id[i].says, short_evidence.visible_verdict(verdict_cell(by_id[i]), by_id[i].why),
+                   short_cell(by_id[i])) for i in ids],
                  title=title, wrap=36)
 
 
@@ -90,9 +91,12 @@ def short_cell(row: Row) -> str:
 
 
 def full_evidence(ids: list[str], rows: list[Row]) -> list[str]:
-    """Every row's whole evidence cell, one text a row, for the collapsed block under its group's table."""
+    """Every row's whole evidence cell, one text a row, and each long verdict's whole reason after its row's, for
+    the collapsed block under its group's table."""
     by_id = {r.id: r for r in rows}
-    return [short_evidence.block_text(i, evidence_cell(by_id[i])) for i in ids]
+    texts = [(short_evidence.block_text(i, evidence_cell(by_id[i])), short_evidence.verdict_block(i, by_id[i].why))
+             for i in ids]
+    return [text for pair in texts for text in pair if text]
 
 
 def verdict_counts(rows: list[Row]) -> Table:

@@ -157,6 +157,36 @@ def visible_cell(parts: tuple[Part, ...], check: str | None, full: str, tail: st
     return short_text(part.text, budget, check) + tag + MORE + tail
 
 
+VERDICT_VISIBLE = 300  # characters of a verdict's reason shown in its table; the whole in the block
+WHOLE_VERDICT = "verdict, whole"
+
+
+def visible_verdict(cell: str, why: str) -> str:
+    """A verdict cell as its table shows it: ``cell`` where its reason ``why`` is short; else the reason's first
+    sentence (or clause), with a pointer to the block that holds the whole (``verdict_block``)."""
+    if len(why) <= VERDICT_VISIBLE:
+        return cell
+    return cell.replace(why, short_why(why), 1) + MORE
+
+
+def short_why(why: str) -> str:
+    """The first sentence of a long reason, else its first clause, else its first words: "as stated, true of
+    data parallel only. Read the way ..." -> "as stated, true of data parallel only …"."""
+    first = re.split(r"(?<=[\w)'])\. (?=[A-Z]|[^\x00-\x7f])", why, maxsplit=1)[0]  # a capital or a CJK word
+    if len(first) > VERDICT_VISIBLE:
+        first = top_clauses(first)[0]
+    if len(first) > VERDICT_VISIBLE:
+        first = _cut(first, VERDICT_VISIBLE - 2)
+    return first.rstrip(".") + " …"
+
+
+def verdict_block(row_id: str, why: str, width: int = 106) -> str:
+    """A long reason whole, for the block under its table ("" for a reason its table shows whole)."""
+    if len(why) <= VERDICT_VISIBLE:
+        return ""
+    return textwrap.fill(f"{row_id}, {WHOLE_VERDICT}: {why}", width, subsequent_indent="  ")
+
+
 def block_text(row_id: str, full: str, width: int = 106) -> str:
     """One row's whole evidence for the collapsed block: "A19: ...", wrapped to the course's width."""
     return textwrap.fill(f"{row_id}: {full}", width, subsequent_indent="  ")
