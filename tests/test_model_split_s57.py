@@ -3,6 +3,8 @@ extra time as the messages' price ("+17 ms ... covers" beside 17.4 and 26.7 ms);
 a share of the *measured* time, so its tolerance is asymmetric (1/1.79 below, 4.76x above at ±79%); (3) the
 paired ratios' ± worked from the divisions a reader makes (0.03, not 0.04). Synthetic figures; no timing."""
 
+import dataclasses
+
 from utils.lessons.model_split import fit_accuracy, link, noise, placement, runs
 
 
@@ -107,3 +109,17 @@ def test_the_ratios_spread_is_worked_from_the_printed_rounds_unrounded():
     # the other outcome: a wider middle gives a wider ± (ratios 0.90 ... 1.10 over a 1.00x reference)
     wide = noise.paired_reference(_naive([1.10, 0.90, 1.02, 1.00, 0.95]), [1.0] * 5)
     assert wide[:2] == (1.0, 0.04)  # middle three 0.95-1.02: ± 0.035, half up 0.04
+
+
+# --- other 1: section 8's every round, printed --------------------------------------------------------------
+
+
+def test_section_8_prints_every_round_behind_its_counts():
+    got = _placements([0.077, 0.105])
+    got["layers"]["row"] = dataclasses.replace(got["layers"]["row"], speedups=[1.07, 0.95, 1.09, 1.08, 1.06])
+    got["attn/ffn"]["row"] = dataclasses.replace(got["attn/ffn"]["row"], speedups=[1.01, 0.92, 1.03, 1.02, 0.98])
+    said = placement.rounds_note(got)
+    assert said.splitlines() == [
+        "layers, every round's speedup over one device: 1.07x, 0.95x, 1.09x, 1.08x, 1.06x",
+        "attn/ffn, every round's speedup over one device: 1.01x, 0.92x, 1.03x, 1.02x, 0.98x",
+        "attn/ffn minus layers, every round's paired difference: -9.4, +1.6, +9.5, +17.4, +26.7 ms"]

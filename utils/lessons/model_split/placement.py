@@ -27,7 +27,7 @@ from utils.claims import as_printed, as_printed_sig, paired_spread, within_noise
 from utils.lessons.model_split.fit_accuracy import factor_text
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.link import message_time
-from utils.lessons.model_split.report import reading, rounds_text
+from utils.lessons.model_split.report import reading, round_text, rounds_text
 from utils.lessons.model_split.outputs import launch_losses
 from utils.lessons.model_split.runs import Row, baseline_runner, loss_values, pin_cpu_worker, time_rounds
 from utils.lessons.model_split.schedules import stage_device
@@ -193,6 +193,16 @@ def placements_table(got: dict, title: str, full: bool = False) -> Table:
         columns += ["one device ms", f"{kind} ms per stage", f"one device {kind} ms", "work vs 1 dev",
                     "reading against 1x"]
     return Table(columns, rows, title=title)
+
+
+def rounds_note(got: dict) -> str:
+    """Every round behind section 8's counts and ± (t21_02: the table prints only each range): each placement's
+    speedup round by round, and each round's paired difference, so that a reader redoes "4 of 5 rounds above
+    the bound", the ± and "4 of 5 paired rounds above 0" from the page."""
+    lines = [f"{name}, every round's speedup over one device: " + ", ".join(
+        f"{round_text(x)}x" for x in got[name]["row"].speedups) for name in PLACEMENTS]
+    return "\n".join(lines + ["attn/ffn minus layers, every round's paired difference: " + ", ".join(
+        ms_text(x * 1e3, True, 1) for x in got["extra_rounds"]) + " ms"])
 
 
 def ms_text(ms: float, sign: bool = False, digits: int | None = None) -> str:
