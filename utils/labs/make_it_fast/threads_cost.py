@@ -157,18 +157,19 @@ def _saving_text(bases: list[float], value: float) -> str:
             f"scaled to the profiled {bases[1]:.0f} ms, it saves {worked[1]}{shrank}")
 
 
-def _ends(value: float, spread: float, ratios: list) -> tuple[float, float, str]:
+def _ends(value: float, spread: float, ratios: list, kept: str = "") -> tuple[float, float, str]:
     """The speed-up's low and high ends across its ±, each kept within the rounds as printed (a wide spread
-    can reach below the slowest round, even below 0x: no round ran that slow), and the words for a clipped end."""
+    can reach below the slowest round, even below 0x: no round ran that slow), and the words for a clipped end
+    (``kept``: " the ± keeps" where ``ratios`` are the rounds left once the outlying ones were set apart)."""
     shown = [claims.as_printed(r, 2) for r in ratios]
     low, high = claims.half_up(value - spread, 2), claims.half_up(value + spread, 2)
     notes = []
     if low < min(shown):
         low = min(shown)
-        notes.append(f"its low end at the slowest round, {low:.2f}x")
+        notes.append(f"its low end at the slowest round{kept}, {low:.2f}x")
     if high > max(shown):
         high = max(shown)
-        notes.append(f"its high end at the fastest round, {high:.2f}x")
+        notes.append(f"its high end at the fastest round{kept}, {high:.2f}x")
     return low, high, "".join(f", {note}" for note in notes)
 
 
@@ -239,14 +240,15 @@ def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: s
 
 
 def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list, miss_ms: float,
-                   kept: tuple = (0.0, "")) -> str:
+                   kept: tuple = (0.0, ""), apart: bool = False) -> str:
     """What the saving on forward and backward (scaled to each of ``bases``) is of its part of the prediction's
     miss (``miss_ms``; ``kept``: ``kept_ms``'s, the other regions the prediction keeps), and the branch, judged
     on the shares as printed (whole percent, half up) across both scalings and the speed-up's ± (kept within
     the rounds): more than the whole miss even at the low end, part of even the least part forward and
-    backward can hold at the high end, the whole miss across the ±, or not told apart (the ± reaching both)."""
+    backward can hold at the high end, the whole miss across the ±, or not told apart (the ± reaching both).
+    ``apart``: ``ratios`` are the rounds the ± keeps, the outlying ones set apart (``spread_apart``)."""
     savings = [_saved_ms(ms, value) for ms in bases]
-    low_x, high_x, notes = _ends(value, spread, ratios)
+    low_x, high_x, notes = _ends(value, spread, ratios, " the ± keeps" if apart else "")
     saved = (min(savings), max(savings))
     ends = (min(_saved_ms(ms, low_x) for ms in bases), max(_saved_ms(ms, high_x) for ms in bases))
     said, low, high = _share_text(saved, ends, miss_ms, kept, notes)
@@ -278,15 +280,56 @@ def _listed(rounds: list, side: str, worked: str) -> str:
     return f"{which} {side} ({worked})"
 
 
-def _past_spread_text(ratios: list) -> str:
-    """The rounds outside the median ± the spread, as printed, on either side (above: claims'
-    ``rounds_past_spread``, the median as the mark; below: ``round_above(..., below=True)``, the same rule
-    turned round): the ± (half the middle half's range) leaves them out, so they are named as outliers; ""
-    where none is."""
-    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
-    top, bottom = claims.half_up(value + spread, 2), claims.half_up(value - spread, 2)
-    above = claims.rounds_past_spread(ratios, value, spread, value)
+def _outside(ratios: list, value: float, spread: float) -> tuple[list, list]:
+    """The rounds below the median - the spread and beyond the median + the spread, as printed (above:
+    claims' ``rounds_past_spread``, the median as the mark; below: ``round_above(..., below=True)``)."""
+    bottom = claims.half_up(value - spread, 2)
     below = [r for r in ratios if claims.round_above(r, bottom, below=True)]
+    return below, claims.rounds_past_spread(ratios, value, spread, value)
+
+
+def spread_apart(ratios: list) -> tuple[float, float, list, list, float]:
+    """The median as printed, the ± the page prints, the rounds that ± is worked from, the rounds set apart,
+    and all the rounds' ±. The ± is half the middle half's range (claims' ``printed_spread``); where it
+    reaches past the slowest or the fastest round as printed, the rounds on its other side beyond it set it
+    (2.45x ± 5.75, set by 13.54x, reaches -3.30x): those are named apart as outlying, and the ± is worked from
+    the other rounds, once (a second pass would trim every spread down to nothing)."""
+    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
+    shown = [claims.as_printed(r, 2) for r in ratios]
+    below, above = _outside(ratios, value, spread)
+    if claims.half_up(value - spread, 2) < min(shown) and above:
+        apart = above
+    elif claims.half_up(value + spread, 2) > max(shown) and below:
+        apart = below
+    else:
+        return value, spread, list(ratios), [], spread
+    kept = [r for r in ratios if r not in apart]
+    return value, claims.printed_spread(kept), kept, apart, spread
+
+
+def _set_apart_text(ratios: list) -> str:
+    """Where ``spread_apart`` set rounds apart: those rounds, with the working of all the rounds' ± they lie
+    past, and that the ± printed is the other rounds'; "" where none was set apart."""
+    value, spread, kept, apart, whole = spread_apart(ratios)
+    if not apart:
+        return ""
+    high = apart[0] > value
+    edge = claims.half_up(value + whole if high else value - whole, 2)
+    side = "beyond the median + " if high else "below the median - "
+    worked = f"{value:.2f} {'+' if high else '-'} {whole:.2f} = {edge:.2f}x"
+    side += f"all {len(ratios)} rounds' spread"
+    return (f"; {_listed(apart, side, worked)}: outlying moments of this run, not timed apart here. That ± "
+            f"reaches past the {'slowest' if high else 'fastest'} round, so they set it themselves: the ± printed "
+            f"({spread:.2f}) is the other {len(kept)} rounds' alone")
+
+
+def _past_spread_text(ratios: list) -> str:
+    """The rounds outside the median ± the spread the page prints (``spread_apart``'s), as printed, on either
+    side: the ± (half the middle half's range) leaves them out, so they are named as outliers; "" where none
+    is. Rounds set apart are named first (``_set_apart_text``)."""
+    value, spread, kept, _, _ = spread_apart(ratios)
+    top, bottom = claims.half_up(value + spread, 2), claims.half_up(value - spread, 2)
+    below, above = _outside(kept, value, spread)
     clauses = []
     if below:
         clauses.append(_listed(below, "below the median - the spread",
@@ -294,14 +337,18 @@ def _past_spread_text(ratios: list) -> str:
     if above:
         clauses.append(_listed(above, "beyond the median + the spread",
                                f"{value:.2f} + {spread:.2f} = {top:.2f}x"))
+    first = _set_apart_text(ratios)
     if not clauses:
-        return ""
+        return first
+    if first:  # a sentence of its own after the rounds set apart
+        clauses[0] = clauses[0][0].upper() + clauses[0][1:]
+        first += "."
     # from 4 rounds the ± is half the middle half's range, so a round outside it is expected now and then:
     # it is named as an outlying moment, not as a finding (no bound is passed here)
     if len(clauses) == 1:
         moment = "an outlying moment" if len(above + below) == 1 else "outlying moments"
-        return f"; {clauses[0]}, which the ± does not reach: {moment} of this run, not timed apart here"
-    return (f"; {clauses[0]}; {clauses[1]}: the ± reaches none of them, outlying moments of this run, "
+        return f"{first or ';'} {clauses[0]}, which the ± does not reach: {moment} of this run, not timed apart here"
+    return (f"{first or ';'} {clauses[0]}; {clauses[1]}: the ± reaches none of them, outlying moments of this run, "
             "not timed apart here")
 
 
@@ -328,7 +375,7 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
     slow, launcher, ratios = timed["slow"], timed["launcher"], timed["ratios"]
     if not ratios:
         return f"the launcher gives {launcher} too, so the thread count cost nothing to time here"
-    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
+    value, spread, kept_rounds, apart, _ = spread_apart(ratios)  # a ± the outlying rounds do not set
     verdict = claims.speedup_verdict(value, None, spread, rounds=ratios, slower="its own count ran faster")
     verdict = verdict.replace("than the baseline", f"than at its own {slow}")  # the baseline here: its own count
     plural = "s" if launcher > 1 else ""
@@ -348,4 +395,4 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
         return said + (". Beside a prediction (forward and backward as profiled) that did not miss under your "
                        "step, your step did not show that saving: a finding to explain")
     kept = kept_ms(reading) if reading else (0.0, "")
-    return said + _share_of_miss(bases, value, spread, ratios, miss_ms, kept)
+    return said + _share_of_miss(bases, value, spread, kept_rounds, miss_ms, kept, bool(apart))

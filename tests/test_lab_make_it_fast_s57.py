@@ -1,0 +1,57 @@
+"""Twenty-first reading (t21_labs48, lab 08): the speed target worked from the reference's tokens/s as printed,
+and a thread-count ± that the outlying rounds do not set."""
+
+from types import SimpleNamespace
+
+from utils.labs.make_it_fast import checks, threads_cost
+from utils.labs.make_it_fast.threads_cost import threads_sentence
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _target(monkeypatch, capsys, reference: float) -> str:
+    monkeypatch.setattr(checks, "reference_runs", lambda steps: [None])
+    monkeypatch.setattr(checks, "tokens_per_s", lambda run: reference)
+    checks.show_target(SimpleNamespace(slow_tokens_per_s=2354.0))
+    return _flat(capsys.readouterr().out)
+
+
+def test_the_target_is_80_percent_of_the_reference_as_printed(monkeypatch, capsys):
+    """"17,317 tokens/s" printed beside "about 13,853": 0.8 x 17,317 = 13,853.6 -> 13,854 (half up)."""
+    said = _target(monkeypatch, capsys, 17316.9)
+    assert "17,317 tokens/s" in said and "about 13,854 tokens/s" in said, said
+    said = _target(monkeypatch, capsys, 17318.4)  # 0.8 x 17,318 = 13,854.4 -> 13,854 (not 13,855 from 17,318.4)
+    assert "17,318 tokens/s" in said and "about 13,854 tokens/s" in said, said
+    assert checks.SPEED_SHARE == 0.8 and "at least 80% of the reference plan's" in said
+
+
+READER = [1.50, 2.04, 2.45, 13.54, 18.59]  # 2.45x ± 5.75 as the reader's run printed: (13.54 - 2.04) / 2
+
+
+def test_rounds_that_set_a_spread_past_the_slowest_round_are_set_apart():
+    """2.45 - 5.75 = -3.30x: the ± is set by 13.54x, itself beyond 2.45 + 5.75 = 8.20x. Set apart with
+    18.59x, the ± is the other 3 rounds' (half their range, (2.45 - 1.50) / 2 = 0.475 -> 0.48)."""
+    value, spread, kept, apart, whole = threads_cost.spread_apart(READER)
+    assert (value, spread, kept, apart, whole) == (2.45, 0.48, [1.50, 2.04, 2.45], [13.54, 18.59], 5.75)
+    # the mirror: a round far below sets a ± that reaches past the fastest round
+    assert threads_cost.spread_apart([0.10, 0.50, 2.40, 2.45, 2.50])[3] == [0.10, 0.50]
+    # an ordinary ±, within the rounds on both sides, is kept as claims prints it
+    assert threads_cost.spread_apart([6.0, 6.1, 6.12, 6.2, 6.3]) == (6.12, 0.05, [6.0, 6.1, 6.12, 6.2, 6.3], [],
+                                                                     0.05)
+
+
+def test_the_reader_s_run_prints_a_spread_and_shares_the_outliers_do_not_set():
+    timed = {"slow": 2, "launcher": 1, "ratios": READER, "slow_ms": [135.7] * 5, "launcher_ms": [50.0] * 5}
+    reading = {"optimizer": 163.8, "evaluate": 245.9, "checkpoint": 36.5}
+    said = _flat(threads_sentence(timed, 1199.3, 1175.0, reading))
+    assert "ran 2.45x ± 0.48 as fast" in said and "± 5.75 as fast" not in said, said
+    assert ("rounds 13.54x and 18.59x lie beyond the median + all 5 rounds' spread (2.45 + 5.75 = 8.20x): outlying "
+            "moments of this run, not timed apart here. That ± reaches past the slowest round, so they set it "
+            "themselves: the ± printed (0.48) is the other 3 rounds' alone. Round 1.50x lies below the median - "
+            "the spread (2.45 - 0.48 = 1.97x)") in said, said
+    # 543 - 543 / 1.97 = 267, 267 / 1175 = 23 %; the high end at 2.45x: 710 / 964 = 74 % (no share past 100 %)
+    assert ("The saving on either scaling is 27%-74% (23%-74% across its ±, its high end at the fastest round the "
+            "± keeps, 2.45x) of that part: part of it.") in said, said
+    assert "109%" not in said and "15%" not in said
