@@ -50,12 +50,14 @@ def figure(name: str, mode: str | None = None) -> dict | None:
 
 def record(name: str, value: float, unit: str, bound: float | None = None, lesson: str = "", what: str = "",
            mode: str | None = None, reference: float | None = None, rounds: list[float] | None = None,
-           reference_rounds: list[float] | None = None) -> None:
+           reference_rounds: list[float] | None = None, **extra) -> None:
     """Add or replace one figure (others are kept: a learner may run a single lesson). Returns nothing, so
     that a notebook cell ending with it prints nothing. ``rounds``: a speed-up's paired rounds' ratios, kept so
     that a reader (lesson 09) judges the figure with the same spread as the lesson that measured it;
     ``reference_rounds``: a reference measured in the same rounds, one per round, so that the reader pairs
-    them round by round as the lesson does (never the two medians)."""
+    them round by round as the lesson does (never the two medians). ``extra``: any further field a reader needs,
+    kept as given (JSON values), e.g. lesson 02's ``launches`` and ``launch_spreads``: one step's figure in each
+    launch that measured it, so that a reader sees every launch, not one."""
     from utils import bench, devices
 
     mode = mode or devices.mode()
@@ -66,6 +68,10 @@ def record(name: str, value: float, unit: str, bound: float | None = None, lesso
         entry["rounds"] = [float(x) for x in rounds]
     if reference_rounds:
         entry["reference_rounds"] = [float(x) for x in reference_rounds]
+    clash = set(extra) & set(entry)
+    if clash:  # a field of its own name is set above, with its type: never overwritten by an extra one
+        raise ValueError(f"ledger.record: {sorted(clash)} are fields of their own, not extra fields")
+    entry.update(extra)
     figures = read(mode)
     figures[name] = entry
     file = path(mode)

@@ -334,6 +334,15 @@ def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
                  verdict + _launches_past(entries))
 
 
+def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list[float]]:
+    """The ledger's extra fields for one step measured in several launches (``same_step_note``): each launch's
+    median speedup and its ± as printed, in the launches' order, so that a reader of the ledger (lesson 09)
+    sees every launch, not the one whose figure is recorded as ``value``:
+    ``ledger.record("naive_split_speedup", ..., **launch_fields(launches))``."""
+    figures = [printed(r) for _, _, r in entries]
+    return {"launches": [v for v, _ in figures], "launch_spreads": [s for _, s in figures]}
+
+
 def _launches_past(entries: list[tuple[str, str, Row]]) -> str:
     """The rounds past median + spread in each launch (``rounds_past``) whose verdict reads them round by round
     (not "above the bound", ``read_with_median``), kept in the claims row as each section prints them:

@@ -591,7 +591,7 @@ def references_past_devices(rows: list[Row], name=config_name) -> str:
 # Section 3, the naive split: in naive.py, re-exported for the notebook (and read by the summary above).
 from utils.lessons.model_split.naive import (  # noqa: E402, F401
     naive_headline, naive_reading, naive_process_reading, naive_rounds_table, same_step_note, launches_claim,
-    naive_closing,
+    naive_closing, launch_fields,
     _process_gain, _against_process_reference, _rest,
 )
 

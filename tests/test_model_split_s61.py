@@ -1,0 +1,50 @@
+"""Lesson 02, twenty-third reading (t23_02, and t23_09 #1): fabricated figures; no timing."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from utils import devices, ledger
+from utils.lessons.model_split import report, runs
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _row(speedups, batch=32):
+    """A naive-split row whose paired rounds are ``speedups`` (its median and ± come from them)."""
+    return runs.Row(batch, 1, "naive", 0.1, 0.1, [0.05, 0.05], naive=True, speedups=speedups)
+
+
+# --- t23_09 #1: the naive split's ledger record carries every launch -------------------------------------
+
+
+def test_every_launch_of_the_naive_step_goes_to_the_ledger_as_printed(monkeypatch, tmp_path):
+    """Three launches of one step (1.04x ± 0.03, 0.95x ± 0.02, 1.01x ± 0.04 as printed): the record keeps
+    section 3's figure as ``value`` and adds each launch's median and ± as the page prints them."""
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    launches = [("section 3", "a", _row([1.00, 1.02, 1.04, 1.08, 1.09])),
+                ("section 5", "b", _row([0.92, 0.93, 0.95, 0.97, 0.99])),
+                ("section 8", "c", _row([0.96, 0.97, 1.01, 1.05, 1.06]))]
+    fields = report.launch_fields(launches)
+    assert fields == {"launches": [1.04, 0.95, 1.01], "launch_spreads": [0.03, 0.02, 0.04]}
+    assert fields["launches"] == [report.printed(r)[0] for _, _, r in launches]
+    ledger.record("naive_split_speedup", 1.04, "x", bound=1.0, lesson="02", rounds=[1.0, 1.04], **fields)
+    got = ledger.figure("naive_split_speedup", mode=devices.mode())
+    assert (got["value"], got["bound"], got["rounds"]) == (1.04, 1.0, [1.0, 1.04])  # the fields kept as they were
+    assert (got["launches"], got["launch_spreads"]) == ([1.04, 0.95, 1.01], [0.03, 0.02, 0.04])
+
+
+def test_an_extra_field_never_overwrites_one_of_the_records_own(monkeypatch, tmp_path):
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    with pytest.raises(ValueError, match="hardware"):
+        ledger.record("naive_split_speedup", 1.04, "x", lesson="02", hardware="another machine")
+
+
+def test_the_notebook_records_the_naive_split_with_every_launch():
+    cells = json.loads((ROOT / "notebooks/02_model_split.ipynb").read_text())["cells"]
+    source = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    call = source[source.index('ledger.record("naive_split_speedup"'):]
+    call = call[:call.index("ledger.record(", 1)]
+    assert "**report.launch_fields(launches)" in call
+    assert source.index('launches = [("section 3"') < source.index('ledger.record("naive_split_speedup"')
