@@ -21,9 +21,10 @@ def test_the_readers_rounds_outside_the_spread_are_each_named():
     assert said.startswith("slower than the plain loss beyond noise: backward makes each slice's logits again")
     assert ("round 2's 0.99x was faster than the plain loss, past the ± (1.10 - 0.04 = 1.06x): not slower in "
             "every round, a finding to explain") in said
-    assert ("round 1's 1.03x and round 4's 1.16x lie beyond the ± (1.10 ± 0.04: 1.06-1.14x): outlying moments "
-            "of this run") in said
-    assert "round 3" not in said and "round 5" not in said   # 1.10x and 1.11x lie within it
+    # t23_0506 #1: round 1's 1.03x is the middle half's low end, which the ± is made from: not named
+    assert ("round 4's 1.16x lies outside both the rounds' middle half (1.03-1.11x) and the ± (1.10 ± 0.04: "
+            "1.06-1.14x): 1 of 5 rounds, an outlying moment of this run") in said
+    assert "round 1" not in said and "round 3" not in said and "round 5" not in said
 
 
 def test_the_claims_row_prints_the_same_median_and_names_the_same_rounds():
@@ -38,8 +39,9 @@ def test_rounds_within_the_spread_name_nothing_and_the_other_outcomes_read_right
     assert faster.startswith("faster than fp32 beyond noise; round 4's 1.01x was slower than fp32, past the ± "
                              "(0.90 + 0.02 = 0.92x): not faster in every round, a finding to explain")
     within = summary.time_verdict(1.01, 0.02, "fp32", [1.00, 1.01, 1.02, 1.08, 0.99])
-    assert within.startswith("within noise: no effect shown; round 4's 1.08x lies beyond the ± "
-                             "(1.01 ± 0.02: 0.99-1.03x): an outlying moment of this run")
+    assert within.startswith("within noise: no effect shown; round 4's 1.08x lies outside both the rounds' "
+                             "middle half (1.00-1.02x) and the ± (1.01 ± 0.02: 0.99-1.03x): 1 of 5 rounds, an "
+                             "outlying moment of this run")
     assert summary.time_verdict(1.13, 0.02, "fp32") == "slower than fp32 beyond noise"   # no rounds: no names
     faster_loss = summary.chunked_cost(0.95, 0.02, [0.95, 0.94, 0.96])
     assert faster_loss.startswith("faster than the plain loss beyond noise: not the small cost")

@@ -60,14 +60,30 @@ def across_clause(numbered: list[tuple[int, float]], median: float, spread: floa
             "a finding to explain")
 
 
+def middle_half(ratios: list[float]) -> tuple[float, float] | None:
+    """The rounds' middle half as printed (2 decimals): the lowest and highest round left once the quarter at
+    each end is set aside, the two that ``claims.paired_spread`` halves into the ±. None below 4 rounds, where
+    the ± is half the whole range instead (``claims.printed_spread``)."""
+    if len(ratios) < 4:
+        return None
+    shown = sorted(claims.as_printed(r, 2) for r in ratios)
+    quarter = len(shown) // 4
+    return shown[quarter], shown[-1 - quarter]
+
+
 def outlying_rounds(numbered: list[tuple[int, float]], median: float, spread: float, bound: float | None = None,
                     baseline: float = 1.0) -> list[tuple[int, float]]:
-    """The rounds (round number, ratio) beyond the median ± the spread, as printed (``claims.round_above``),
-    other than those named as a finding elsewhere: past the ``bound`` (None: none), or across the baseline
-    (``rounds_across``). A reader finds them by hand from the printed rounds, so the page names them too."""
+    """The rounds (round number, ratio) beyond the median ± the spread AND outside the rounds' middle half
+    (``middle_half``), as printed (``claims.round_above``), other than those named as a finding elsewhere: past
+    the ``bound`` (None: none), or across the baseline (``rounds_across``). A round of the middle half is never
+    named: the ± is made from it, and by construction at least half the rounds lie in it, so the rounds named
+    are always the fewer. A reader finds them by hand from the printed rounds, so the page names them too."""
     across = rounds_across(numbered, median, spread, baseline)
     median, spread = claims.as_printed(median, 2), claims.as_printed(spread, 2)
     low, high = claims.half_up(median - spread, 2), claims.half_up(median + spread, 2)
+    middle = middle_half([r for _, r in numbered])
+    if middle:   # the band a typical round fills: the ± and the middle half together
+        low, high = min(low, middle[0]), max(high, middle[1])
     return [(k, r) for k, r in numbered if (k, r) not in across
             and not (bound is not None and claims.round_above(r, bound))
             and (claims.round_above(r, high) or claims.round_above(r, low, below=True))]
@@ -76,8 +92,10 @@ def outlying_rounds(numbered: list[tuple[int, float]], median: float, spread: fl
 def outlying_clause(numbered: list[tuple[int, float]], median: float, spread: float, bound: float | None = None,
                     baseline: float = 1.0) -> str:
     """``outlying_rounds`` in words, to follow a verdict: "; round 3's 1.50x lies beyond the ± (1.15 ± 0.20:
-    0.95-1.35x): an outlying moment of this run". They pass no mark, so they change no verdict: the machine's
-    load moves single rounds. "" where every round lies within the ±."""
+    0.95-1.35x): an outlying moment of this run"; from 4 rounds on, the middle half too and how many of the
+    rounds: "; round 4's 0.75x lies outside both the rounds' middle half (0.90-0.93x) and the ± (0.93 ± 0.02:
+    0.91-0.95x): 1 of 5 rounds, an outlying moment of this run". They pass no mark, so they change no verdict:
+    the machine's load moves single rounds. "" where every round lies within them."""
     out = outlying_rounds(numbered, median, spread, bound, baseline)
     if not out:
         return ""
@@ -85,5 +103,12 @@ def outlying_clause(numbered: list[tuple[int, float]], median: float, spread: fl
     low, high = claims.half_up(median - spread, 2), claims.half_up(median + spread, 2)
     names = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in out)
     one = len(out) == 1
-    return (f"; {names} {'lies' if one else 'lie'} beyond the ± ({median:.2f} ± {spread:.2f}: "
-            f"{low:.2f}-{high:.2f}x): {'an outlying moment' if one else 'outlying moments'} of this run")
+    band = f"the ± ({median:.2f} ± {spread:.2f}: {low:.2f}-{high:.2f}x)"
+    middle = middle_half([r for _, r in numbered])
+    where, count = f"beyond {band}", ""
+    if middle:
+        span = f"{middle[0]:.2f}x" if middle[0] == middle[1] else f"{middle[0]:.2f}-{middle[1]:.2f}x"
+        where = f"outside both the rounds' middle half ({span}) and {band}"
+        count = f"{len(out)} of {len(numbered)} rounds, "
+    return (f"; {names} {'lies' if one else 'lie'} {where}: {count}"
+            f"{'an outlying moment' if one else 'outlying moments'} of this run")

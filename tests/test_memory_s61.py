@@ -1,0 +1,42 @@
+"""Twenty-third reading, lesson 06 (t23_0506): a round of the middle half, which the ± is made from, is never
+named as lying beyond the ±, and the rounds named are counted, so that they are always the fewer (#1)."""
+from utils.lessons.memory import summary, threads_rounds
+
+
+def test_the_middle_half_is_what_the_spread_halves():
+    assert threads_rounds.middle_half([0.93, 0.96, 0.93, 0.75, 0.90]) == (0.90, 0.93)
+    assert threads_rounds.middle_half([1.04, 1.03, 1.07, 1.06, 1.06, 1.03, 1.04]) == (1.03, 1.06)
+    assert threads_rounds.middle_half([1.11, 1.15, 1.50]) is None   # under 4 rounds: half the range instead
+
+
+def test_a_round_at_the_middle_halfs_end_is_not_called_outlying():
+    # 0.93x ± 0.02 from (0.93 - 0.90) / 2: the 0.90x round built the ± and lies in the middle half
+    said = summary.time_verdict(0.93, 0.02, "fp32", [0.93, 0.96, 0.93, 0.75, 0.90])
+    assert said == ("faster than fp32 beyond noise; round 2's 0.96x and round 4's 0.75x lie outside both the "
+                    "rounds' middle half (0.90-0.93x) and the ± (0.93 ± 0.02: 0.91-0.95x): 2 of 5 rounds, "
+                    "outlying moments of this run")
+    assert "round 5" not in said
+
+
+def test_a_middle_half_of_one_value_prints_once_and_the_floor_still_counts():
+    said = summary.time_verdict(0.91, 0.02, "fp32", [0.91, 0.91, 0.91, 0.77, 0.94])
+    assert ("round 4's 0.77x and round 5's 0.94x lie outside both the rounds' middle half (0.91x) and the ± "
+            "(0.91 ± 0.02: 0.89-0.93x): 2 of 5 rounds") in said
+    # 0.92x lies outside the middle half but within the ± (the 2 % floor): not named
+    assert "round" not in summary.time_verdict(0.91, 0.02, "fp32", [0.91, 0.91, 0.91, 0.92, 0.90])
+
+
+def test_a_middle_half_wider_than_the_spread_on_one_side_names_nothing_inside_it():
+    # median 1.10, middle half 1.04-1.11, ± 0.04 (1.06-1.14): the 1.04x round lies beyond the ± but in the
+    # middle half, so only the 1.03x and 1.30x rounds are named
+    rounds = [1.04, 1.10, 1.03, 1.10, 1.11, 1.30]
+    numbered = list(enumerate(rounds, 1))
+    assert threads_rounds.middle_half(rounds) == (1.04, 1.11)
+    assert threads_rounds.outlying_rounds(numbered, 1.10, 0.04) == [(3, 1.03), (6, 1.30)]
+    assert "2 of 6 rounds, outlying moments" in threads_rounds.outlying_clause(numbered, 1.10, 0.04)
+
+
+def test_under_four_rounds_the_clause_reads_the_spread_alone():
+    said = threads_rounds.outlying_clause([(1, 1.11), (2, 1.15), (3, 1.50)], 1.15, 0.20)
+    assert said == "; round 3's 1.50x lies beyond the ± (1.15 ± 0.20: 0.95-1.35x): an outlying moment of this run"
+    assert threads_rounds.outlying_clause([(1, 1.03), (2, 1.04), (3, 1.05), (4, 1.04)], 1.04, 0.02) == ""
