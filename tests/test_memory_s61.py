@@ -40,3 +40,20 @@ def test_under_four_rounds_the_clause_reads_the_spread_alone():
     said = threads_rounds.outlying_clause([(1, 1.11), (2, 1.15), (3, 1.50)], 1.15, 0.20)
     assert said == "; round 3's 1.50x lies beyond the ± (1.15 ± 0.20: 0.95-1.35x): an outlying moment of this run"
     assert threads_rounds.outlying_clause([(1, 1.03), (2, 1.04), (3, 1.05), (4, 1.04)], 1.04, 0.02) == ""
+
+
+def test_the_same_step_timed_in_two_sections_is_reconciled_in_every_outcome():
+    # #3: fabricated fastest rounds (s) against another section's; the gap worked from the ms as printed
+    from utils.lessons.memory.report import same_step_apart
+    above = same_step_apart("one batch here", 0.0890, 0.0839, "section 2's step", "the micro-batch steps")
+    assert above.startswith("one batch here, 89.0 ms, is 6.1% above section 2's step (83.9 ms), beyond the "
+                            "lesson's 2% noise")
+    assert "(the micro-batch steps)" in above and "never a time from another section" in above
+    below = same_step_apart("one batch here", 0.0800, 0.0839, "section 2's step", "x")
+    assert below.startswith("one batch here, 80.0 ms, is 4.6% below section 2's step (83.9 ms), beyond")
+    within = same_step_apart("fp32 here", 0.0843, 0.0839, "section 2's step", "x")
+    assert within == ("fp32 here, 84.3 ms, is 0.5% above section 2's step (83.9 ms), within the lesson's 2% "
+                      "noise: the same step, timed again")
+    assert "within" in same_step_apart("a", 0.1020, 0.1000, "b", "x")   # 2.0% exactly: the floor is a ceiling
+    assert "beyond" in same_step_apart("a", 0.1021, 0.1000, "b", "x")
+    assert same_step_apart("a", 0.08394, 0.0839, "b", "x").startswith("a, 83.9 ms, prints as b (83.9 ms), within")

@@ -145,3 +145,24 @@ def _fastest_apart(rounds: dict[str, list[float]], name: str, reference: str, me
               f"from different rounds, {name}: round {mine}; {reference}: round {ref}")
     return (f". The peaks table's step times, the fastest of each, divide to {slow * 1e3:.1f} / {fast * 1e3:.1f}"
             f" = {fastest:.2f}x ({source}): the verdict reads the rounds pair by pair")
+
+
+def same_step_apart(name: str, here: float, there: float, there_name: str, beside: str,
+                    floor: float = 0.02) -> str:
+    """One step timed in two sections, its fastest round here (``here``, seconds) against ``there`` (another
+    section's fastest), worked from the ms as the tables print them (0.1 ms) and the gap printed to 0.1 %
+    (half up): within the lesson's ``floor`` (2 %), the same step timed again; beyond it, said with its likely
+    cause, so that a reader comparing tables meets no unexplained figure (lesson 06):
+    "one batch's fastest round here, 89.0 ms, is 6.1% above section 2's plain step (83.9 ms), beyond the
+    lesson's 2 % noise: ..."."""
+    mine, theirs = claims.as_printed(here * 1e3, 1), claims.as_printed(there * 1e3, 1)
+    gap = claims.half_up((mine / theirs - 1) * 100, 1) + 0.0
+    said = f"{name}, {mine:.1f} ms, "
+    said += (f"prints as {there_name} ({theirs:.1f} ms)" if gap == 0 else
+             f"is {abs(gap):.1f}% {'above' if gap > 0 else 'below'} {there_name} ({theirs:.1f} ms)")
+    if abs(gap) <= floor * 100:
+        return said + f", within the lesson's {floor:.0%} noise: the same step, timed again"
+    return (said + f", beyond the lesson's {floor:.0%} noise, for the same model, batch and step. A step's time "
+            f"moves with the steps it takes turns with ({beside}) and with the machine's load (neither timed "
+            "apart here); every ratio on this page divides steps timed in the same rounds, never a time from another "
+            "section")
