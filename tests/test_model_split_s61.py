@@ -48,3 +48,30 @@ def test_the_notebook_records_the_naive_split_with_every_launch():
     call = call[:call.index("ledger.record(", 1)]
     assert "**report.launch_fields(launches)" in call
     assert source.index('launches = [("section 3"') < source.index('ledger.record("naive_split_speedup"')
+
+
+# --- t23_02 #6: a share of a reference's gain rounds half up, as a reader rounds the printed figures ---------
+
+
+def test_a_share_of_the_references_gain_rounds_half_up_from_the_printed_figures():
+    """(1.74 - 1) / (1.80 - 1) = 0.925 is 93 %; the float 0.74 / 0.80 = 0.92499... gives 92 % with ``:.0%``."""
+    row = _row([1.72, 1.73, 1.74, 1.75, 1.76], batch=128)  # 1.74x ± 0.01: under 1.80 by more than its spread
+    claim = report.reference_claim("the same, vs its work-scaled reference", row, 1.80, "work-scaled reference")
+    assert claim.verdict == "faster, under the reference: 93% of its gain"
+    under = runs.Row(128, 8, "1f1b", 0.1, 0.174, [0.05, 0.05], speedups=[1.74] * 5, bound_override=1.80)
+    assert report.under_bound_verdict(under).startswith("faster, under the bound: 93% of its gain")
+
+
+# --- t23_02 #3: no "rule 3" the page never defines -------------------------------------------------------
+
+
+def test_the_same_loss_line_says_its_rule_in_words():
+    from utils.lessons.model_split import outputs
+
+    rows = [_row([1.0] * 5)]
+    raw = [{"regime": "fp32", "losses": {"batch 32 one device": 5.0}}, {"losses": {rows[0].key: 5.00001}}]
+    said = " ".join(outputs.rows_losses(raw, rows, report.config_name).split())
+    assert "rule 3" not in said
+    assert said.endswith("since a speed-up counts only where the split computes the loss one device computes.")
+    cells = json.loads((ROOT / "notebooks/02_model_split.ipynb").read_text())["cells"]
+    assert not any("rule 3" in "".join(c["source"]) for c in cells)

@@ -387,7 +387,8 @@ def test_rule_3_reads_each_rows_loss_beside_one_devices_loss_of_the_same_batch()
            {"losses": {rows[0].key: 5.00001, rows[1].key: 4.90003}}]
     said = outputs.rows_losses(raw, rows, report.config_name)
     assert " ".join(said.split("\n")) == ("Outputs (the loss) of all 2 rows match one device's loss of the same batch "
-                                         "within 1e-04 (largest |diff| = 3.0e-05): each speed-up below counts (rule 3).")
+                                         "within 1e-04 (largest |diff| = 3.0e-05): each speed-up below counts, since a "
+                                         "speed-up counts only where the split computes the loss one device computes.")
     raw[1]["losses"][rows[1].key] = 4.95  # the other branch: a row off by 5e-2 does not count
     said = outputs.rows_losses(raw, rows, report.config_name)
     assert said.startswith("batch 128 1f1b m=4: outputs (the loss) differ from one device's by 5.0e-02")

@@ -113,7 +113,7 @@ def _process_gain(r: Row) -> str:
         return f"no share of its gain: the reference ({pb:.2f}x) offers none over 1x"
     if value <= 1:
         return f"none of its gain ({value:.2f}x is at or below 1x)"
-    return (f"{reference_gain(r, pb):.0%} of its gain (({value:.2f} - 1) / ({pb:.2f} - 1): the share of the way "
+    return (f"{percent(reference_gain(r, pb))} of its gain (({value:.2f} - 1) / ({pb:.2f} - 1): the share of the way "
             "from 1x to the reference)")
 
 

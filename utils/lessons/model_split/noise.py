@@ -155,7 +155,7 @@ def reference_claim(claim: str, r: Row, reference: float, name: str, per_round=N
     elif value > reference:
         verdict = "above the reference by more than the rounds' spread: a finding to explain"
     else:
-        verdict = f"faster, under the reference: {reference_gain(r, reference):.0%} of its gain"
+        verdict = f"faster, under the reference: {percent(reference_gain(r, reference))} of its gain"
     return Claim(claim, measured, f"{name} {reference:.2f}x", verdict)
 
 
@@ -278,7 +278,7 @@ def _per_round_verdict(r: Row, per_round) -> str:
     reference = statistics.median(per_round)
     if side == "within noise" or as_printed(reference, 2) <= 1 or value >= as_printed(reference, 2):
         return reference_reading(r, per_round, near)
-    return reference_reading(r, per_round, f"{reference_gain(r, reference):.0%} of the reference's gain")
+    return reference_reading(r, per_round, f"{percent(reference_gain(r, reference))} of the reference's gain")
 
 
 def split_gain(slow: Row, fast: Row) -> tuple[float, float]:

@@ -1,4 +1,4 @@
-"""Rule 3 beside lesson 02's speedups of sections 3, 5, 7 (``rows_losses``), 8 and 9: a speedup counts only
+"""The same loss beside lesson 02's speedups of sections 3, 5, 7 (``rows_losses``), 8 and 9: a speedup counts only
 where the split computes what one device computes. The timed steps keep their losses (``runs.baseline_runner``,
 and the schedules' last stage: the mean of its micro-batches' losses, the whole batch's loss), read after the
 rounds, so that the check adds no step and no wait to the timing; each is set beside one device's loss of the
@@ -42,7 +42,7 @@ def same_losses(losses: dict[str, float], names, regime: str = "fp32") -> list[s
 
 
 def rows_losses(raw: list[dict], rows, name) -> str:
-    """Rule 3 for a launch of ``runs.measure_pipeline`` (sections 3, 5 and 7): each row's loss beside one
+    """The same-loss check for a launch of ``runs.measure_pipeline`` (sections 3, 5 and 7): each row's loss beside one
     device's loss of the same batch, in the same launch, by ``same_losses``'s tolerance. One line where every
     row matches (with the largest |diff| as printed; the notebook prints it before the speed-ups it vouches
     for, hence "below"); otherwise the line of each row that does not (its
@@ -66,5 +66,6 @@ def rows_losses(raw: list[dict], rows, name) -> str:
         whose, each = (("all {} rows".format(len(rows)), "each speed-up below counts") if len(rows) > 1 else
                        ("the 1 row", "its speed-up below counts"))
         return textwrap.fill(f"Outputs (the loss) of {whose} match one device's loss of the same batch "
-                             f"within {tol:.0e} (largest |diff| = {max(diffs):.1e}): {each} (rule 3).", 110)
+                             f"within {tol:.0e} (largest |diff| = {max(diffs):.1e}): {each}, since a speed-up counts "
+                             "only where the split computes the loss one device computes.", 110)
     return "\n".join(said)

@@ -168,7 +168,7 @@ def measure_placements(task: Task, batch: int, split_points: Sequence[int], roun
     trips = raw[0]["trips"]  # rank 0's round trips, every round's: one way is half of one
     out["message"] = {"tiny": med(trips["message 4 B"]) / 2, "activation": med(trips["message activation"]) / 2,
                       "activation_bytes": raw[0]["activation_bytes"]}
-    out["losses"], out["regime"] = launch_losses(raw), raw[0]["regime"]  # rule 3: ``outputs.same_losses``
+    out["losses"], out["regime"] = launch_losses(raw), raw[0]["regime"]  # the same loss as one device: ``outputs.same_losses``
     return out
 
 

@@ -360,8 +360,8 @@ def under_bound_verdict(r: Row) -> str:
     """A median whose spread reaches the bound while every round lies under it: not noise around the bound
     (the one rule, ``at_bound_in_noise``), so under it, read by the share of its gain, as printed."""
     value, bound = as_printed(r.speedup, 2), as_printed(r.bound, 2)
-    return (f"faster, under the bound: {(value - 1) / (bound - 1):.0%} of its gain (every round below the bound: "
-            "not noise around it)")
+    return (f"faster, under the bound: {percent((value - 1) / (bound - 1))} of its gain (every round below the "
+            "bound: not noise around it)")
 
 
 AT_BOUND_VERDICT = "at the bound (within noise)"  # claims.speedup_verdict's words for a median at its bound

@@ -86,7 +86,7 @@ def loss_values(losses: dict) -> dict[str, float]:
 def _config_runner(task: Task, model, rank: int, device, c: Config, split_points, x, y, sent: dict,
                    losses: dict | None = None) -> Callable:
     """A runner of one step of ``c``; it leaves (bytes, messages) this worker sent in ``sent[c.key]`` and, on
-    the last stage's worker, the step's losses in ``losses[c.key]`` (kept, read after the rounds: rule 3)."""
+    the last stage's worker, the step's losses in ``losses[c.key]`` (kept, read after the rounds: ``outputs.rows_losses``)."""
     stages = split_sequential(model, c.split_points or split_points)
     if len(stages) != dist.get_world_size():
         raise ValueError(f"{len(stages)} stages need {len(stages)} workers")
@@ -191,7 +191,7 @@ def timing_worker(task: Task, split_points: Sequence[int], configs: Sequence[Con
         regime = precision.fp32_matmuls(device)  # TF32 on Ampere+ GPUs, as in practice (checks stay IEEE fp32)
         model = task.build().to(device)
         batches = {b: tuple(t.to(device) for t in task.make_batch(b, seed)) for b in {c.batch for c in configs}}
-        losses: dict = {}  # every step's loss, kept for rule 3 (``outputs.rows_losses``), read after the rounds
+        losses: dict = {}  # every step's loss, kept to check it is one device's (``outputs.rows_losses``), read after the rounds
         runners = {f"batch {b} one device": baseline_runner(task, model, rank, *batches[b], losses,
                                                              f"batch {b} one device") for b in sorted(batches)}
         sent: dict = {}
