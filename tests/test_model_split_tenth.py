@@ -134,8 +134,8 @@ def test_a_coarse_link_fit_is_said_up_front_to_give_orders_of_magnitude():
     coarse = runs.Link(70.7e-6, 1.74e9, "gloo loopback fitted now, within ±96% of every size", 0.96, True)
     _, said = report.link_sources(None, coarse)
     assert ("within ±96% of every size. A fit that far off (±96% of the measured time: a factor of 1.96 below, "
-            "25.00 above its line) makes every link time, share of a loss and price read from it below an order of "
-            "magnitude") in said  # t21_02: the residual is a share of the measured time
+            "25.00 above its line) makes every link time, share of a loss and price read from it good to about an order "
+            "of magnitude only: an estimate, not a measurement") in said  # t21_02: the residual is a share of the measured time
     assert said.index("order of magnitude") < said.index("The arithmetic below uses this fit")
     _, said = report.link_sources(None, coarse._replace(accuracy=0.30))
     assert "order of magnitude" not in said

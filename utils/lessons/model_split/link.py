@@ -466,7 +466,7 @@ def _coarse_fit(fit: Link) -> str:
         return ""
     return (f" A fit that far off ({accuracy_text(fit.accuracy)}: {tolerance_text(fit.accuracy)} its line) makes "
             "every link time, share of a loss and price read from it "
-            "below an order of magnitude, not a measurement.")
+            "good to about an order of magnitude only: an estimate, not a measurement.")
 
 
 def probe_price(probe: float, link: Link, n_bytes: int) -> float:

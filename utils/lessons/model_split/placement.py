@@ -478,21 +478,23 @@ def price_support(got: dict) -> str:
     readings = extra_readings(got)  # the same readings the work's rise is set against (work_reach)
     listed = ", ".join(f"{value:.{digits}f} ms ({name})" for value, name, digits in readings)
     which = _which_allow([name for value, name, _ in readings if value >= cost], len(readings))
-    return (f"The probe's price stands on the extra time's readings: at it, section 8's {messages} extra messages "
-            f"would cost {ms_text(fixed, digits=d)} + {ms_text(in_bytes, digits=d)} = {ms_text(cost, digits=d)} "
-            f"ms; the extra time read {listed}: {which}")
+    # the rule first (one reading as large as the cost keeps the price), then which readings meet it
+    return ("The probe's price is not ruled out while some reading of the extra time is as large as what the extra "
+            f"messages would cost at that price: section 8's {messages} extra messages would cost "
+            f"{ms_text(fixed, digits=d)} + {ms_text(in_bytes, digits=d)} = {ms_text(cost, digits=d)} ms at it; the "
+            f"extra time read {listed}: {which}")
 
 
 def _which_allow(allow: list[str], count: int) -> str:
     """Which readings of the extra time reach the messages' cost at the probe's price, in words."""
     if len(allow) == count:
-        return "every one of them allows it"
+        return "every one of them reaches that cost"
     if len(allow) == 1:  # the highest round alone: one round of five carries the price
         rests = ", so the price rests on one round" if allow[0].startswith("the highest") else ""
-        return f"only {allow[0]} allows it{rests}"
+        return f"only {allow[0]} reaches that cost{rests}"
     if allow:
-        return f"{len(allow)} of {count} allow it ({' and '.join(allow)})"
-    return "none of them, as printed, reaches it"
+        return f"{len(allow)} of {count} reach that cost ({' and '.join(allow)})"
+    return "none of them, as printed, reaches that cost"
 
 
 def price_ceiling(got: dict, link) -> float | None:
