@@ -37,7 +37,7 @@ import torch
 
 from utils import claims
 from utils.bench import alternate
-from utils.lessons.putting_it_together import guide
+from utils.lessons.putting_it_together import guide, peaks
 from utils.lessons.putting_it_together.guide import amdahl
 from utils.lessons.putting_it_together.script import DTYPES, Settings, train
 
@@ -103,6 +103,8 @@ def compile_bound(kept_mfu: float | None, precision: str = "fp32") -> tuple[floa
     measured time: the kept step's MFU; the bound is 1/f'. None without a measured MFU."""
     if not kept_mfu or not math.isfinite(kept_mfu) or kept_mfu <= 0:
         return None, "none from theory: the kept step's MFU is unknown"
+    if peaks.beaten(kept_mfu):   # the kept step beat its peak: a share of it above 100% bounds nothing
+        return None, f"none: the kept step's MFU, {claims.as_printed(kept_mfu, 3):.1%}, is above 100%, so its peak is no ceiling"
     share = claims.as_printed(min(1.0, kept_mfu), 3)   # the share as printed (34.9%): the bound is 1 over it
     bound = claims.printed_ratio(1, share, digits=3)
     # A loose ceiling, said so on the page: everything but the matmuls at their peak counts as removable,
@@ -293,6 +295,7 @@ class Climb:
                 self.base_runs.extend(c.before)
                 self.measure("baseline", kept, self.base_runs[:1])  # the baseline's one figure: its first run
             self.measure(name, rung, c.after)
+            c.rung = peaks.unbeaten(rung, self.mfu[name])   # no bound read off a peak this step beat
             self.keep[name], self.why[name] = self.verdict(c)
             # section 4 prints the reason in full once; the ledger, its table and the summary refer to it
             self.brief[name] = self.why[name] if paid(c.ratios) else brief_reason(c)

@@ -32,6 +32,7 @@ BF16_WIDTH = 256
 PLAIN_WIDTH = 128  # no bf16 units: the lesson's small model, fastest to run
 
 RUN_STEPS = 5000  # the training run the steps are chosen for (compile's break-even); the ladder times a few
+CPU_PROBE_N = 1024  # a CPU's peak probe: lesson 00's matmul size (machine.measure_profile's matmul_n)
 GPU_PROBE_N = 8192  # a GPU's peak probe: n x n x n, compute-bound on every GPU (lesson 01's peak matmul)
 GPU_PROBE_S = 0.01  # ... repeated inside one pair of CUDA events for at least this long at the datasheet peak
 
@@ -64,11 +65,12 @@ def cpu_width(features: devices.CpuFeatures) -> tuple[int, str]:
 
 
 def probe_size(plan: devices.Plan, hw: devices.Hardware | None) -> tuple[int, int]:
-    """The peak probes' (n, iterations): on a CPU one 512³ matmul (milliseconds on one thread, no launch to
-    hide); on a GPU an n = 8192 matmul, compute-bound, repeated so that one pair of CUDA events holds at
-    least GPU_PROBE_S at the device's fastest datasheet peak (a 512³ matmul: ~1 µs of work, 5-10 µs of launch)."""
+    """The peak probes' (n, iterations): on a CPU one 1024³ matmul, lesson 00's size (tens of milliseconds on
+    one thread, no launch to hide; a 512³ one, timed fewer times, once gave a peak the step itself beat); on
+    a GPU an n = 8192 matmul, compute-bound, repeated so that one pair of CUDA events holds at least
+    GPU_PROBE_S at the device's fastest datasheet peak (a 512³ matmul: ~1 µs of work, 5-10 µs of launch)."""
     if plan.simulated or hw is None or not hw.gpus:
-        return 512, 1
+        return CPU_PROBE_N, 1
     spec = gpu_specs.spec_for(hw.gpus[0].name)
     floats = [f for d, f in (spec.peak_flops if spec else {}).items() if d in ("fp32", "bf16", "fp16")]
     fastest = max(floats, default=1e15)  # a GPU without a datasheet row: about an H100's bf16

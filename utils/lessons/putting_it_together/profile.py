@@ -1,6 +1,7 @@
 """Lesson 08's look before the steps: one step of the baseline profiled (lesson 01), its loading timed
-apart from its compute (lesson 05's L and C) and the matmul peaks measured (the machine profile), all in one
-launched worker on the plan's first device, so that the notebook itself never starts CUDA.
+apart from its compute (lesson 05's L and C) and the matmul peaks probed (lesson 00's probe, re-timed here
+and named so: ``peaks``), all in one launched worker on the plan's first device, so that the notebook itself
+never starts CUDA.
 
     found = launch(profile_worker, S.training, S.probe_n, S.probe_iterations, nprocs=1)[0]
     found["load"], found["compute"], found["optimizer"], found["shares"], found["peaks"], found["top"]
@@ -15,6 +16,7 @@ import torch
 from utils import bench, machine
 from utils.lessons.ddp import settings as ddp_settings
 from utils.lessons.ddp.recipe import build
+from utils.lessons.putting_it_together import peaks
 from utils.lessons.putting_it_together.ladder import _median, flops_per_token, vocab_of
 from utils.lessons.putting_it_together.script import Settings
 from utils.lessons.why_slow.profile import profile_step
@@ -83,10 +85,12 @@ def peak_probe(n: int, dtype: str, device, iterations: int = 1) -> machine.Probe
     return machine.Probe(one.kind, dtype, one.threads, size, one.work * iterations, one.unit, make)
 
 
-def profile_worker(s: Settings, probe_size: int = 512, iterations: int = 1) -> dict:
+def profile_worker(s: Settings, probe_size: int = 1024, iterations: int = 1) -> dict:
     """In a launched worker: L, C and the optimizer's seconds, the profile's seconds by part, its top ops and
     the fp32 and low-precision matmul peaks of this device (one thread on a CPU; ``iterations`` matmuls a
-    timing on a GPU, plan.probe_size)."""
+    timing on a GPU, plan.probe_size), each the fastest of ``peaks.PROBE_ROUNDS`` x ``PROBE_RUNS`` runs:
+    "peaks" the ones the lesson reads (``peaks.ceiling_peaks``: fp32 lifted to the step's own matmul rate
+    where that beat the probe, "fp32_lifted"), "probed" the probes' own."""
     from utils.launch import current_device
 
     device = current_device()
@@ -95,21 +99,25 @@ def profile_worker(s: Settings, probe_size: int = 512, iterations: int = 1) -> d
         prof = profile_one_step(s, device)
         on_cpu = device.type == "cpu"
         dtypes = ("fp32", "bf16") if on_cpu else ("fp32", "bf16", "fp16")  # fp16: a T4's precision step
-        probes = [peak_probe(probe_size, dtype, device, iterations) for dtype in dtypes]
-        ceilings = machine.measure_ceilings(probes, rounds=3, runs=2, device=str(device))[0]
+        probes = [peaks.named(peak_probe(probe_size, dtype, device, iterations)) for dtype in dtypes]
+        ceilings = machine.measure_ceilings(probes, rounds=peaks.PROBE_ROUNDS, runs=peaks.PROBE_RUNS,
+                                            device=str(device))[0]
     # The profiler's parts give the shares; their seconds are scaled to the timed step C (under the profiler
     # a step runs slower: it records every op), so that the parts add up to L + C, the step printed
     profiled_s = sum(prof.by_category.values())
     scaled = {part: seconds * compute / profiled_s for part, seconds in prof.by_category.items()}
     tokens = s.batch_per_worker * s.context  # one batch a step, as step_parts and the profile ran it
+    matmul_flops = flops_per_token(s, vocab_of(s)) * tokens
+    probed = {c.dtype: c.best for c in ceilings}
+    # a peak the step beats is no ceiling: the fp32 peak is the higher of the probe's and the step's own rate
+    kept, lifted = peaks.ceiling_peaks(probed, matmul_flops, scaled.get("matmul"))
     return {"load": load, "compute": compute, "optimizer": optimizer, "profiled_s": profiled_s,
-            "matmul_flops": flops_per_token(s, vocab_of(s)) * tokens,
-            "shares": {"load": load, **scaled},
-            "top": prof.top, "peaks": {c.dtype: c.best for c in ceilings},
+            "matmul_flops": matmul_flops, "shares": {"load": load, **scaled},
+            "top": prof.top, "peaks": kept, "probed": probed, "fp32_lifted": lifted,
             "ceilings": [str(c) for c in ceilings]}
 
 
-def look_first(s: Settings, probe_size: int = 512, simulated: bool = True, iterations: int = 1) -> dict:
+def look_first(s: Settings, probe_size: int = 1024, simulated: bool = True, iterations: int = 1) -> dict:
     """``profile_worker``'s figures: in this process on a CPU (the profiler's C++ library complains when it
     starts in a launched worker's thread), in one launched worker on a GPU (the notebook never starts CUDA)."""
     if simulated:

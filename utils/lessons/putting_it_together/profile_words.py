@@ -57,17 +57,26 @@ def printed_ms_share(part_s: float, whole_s: float, part_digits: int = 1, whole_
     return claims.as_printed(part_s, part_digits, 1e-3) / whole
 
 
-def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float]) -> str:
+def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float],
+                probed: dict[str, float] | None = None) -> str:
     """The step's own fp32 matmuls' rate against the fp32 and bf16 peaks, all in GFLOP/s to 0.1 as printed
-    (the collapsed block prints the peaks so): the rate is their GFLOP (4 figures, as the guide prints them)
+    (the collapsed block prints the probes so): the rate is their GFLOP (4 figures, as the guide prints them)
     over the table's seconds, and the share of the fp32 peak and the bf16 peak's ratio over the rate are the
-    reader's own divisions."""
+    reader's own divisions. ``probed``: the probes' own peaks, where ``peaks`` took the step's rate as the fp32
+    peak because it beat the probe (``peaks.ceiling_peaks``): the sentence says so, never "124% of a peak"."""
     rate = guide.matmul_gflops(matmul_flops, matmul_s)
     fp32, bf16 = claims.as_printed(peaks["fp32"], 1, 1e9), claims.as_printed(peaks["bf16"], 1, 1e9)
+    probe = claims.as_printed((probed or peaks)["fp32"], 1, 1e9)
     measured = guide.Profile({"matmul": matmul_s}, matmul_flops=matmul_flops, low_peak=peaks["bf16"])
     faster = measured.matmul_speedup   # bf16 over the rate, each as printed
-    return (f"The step's own matmuls, {matmul_flops / 1e9:.4g} GFLOP in {claims.as_printed(matmul_s, 4):.4f} s, "
-            f"ran at {rate:,.1f} GFLOP/s in fp32, {rate / fp32:.0%} of that fp32 peak "
-            f"({fp32:,.1f} GFLOP/s), so at the bf16 peak ({bf16:,.1f} GFLOP/s) they would take "
-            f"{faster:.2f}x less time: the guide's precision bound prices them so, their FLOPs at the bf16 "
-            "peak (its FLOPs/peak term), not at the peaks' ratio.")   # guide.Profile.matmul_speedup
+    said = (f"The step's own matmuls, {matmul_flops / 1e9:.4g} GFLOP in {claims.as_printed(matmul_s, 4):.4f} s, "
+            f"ran at {rate:,.1f} GFLOP/s in fp32, ")
+    if rate > probe:   # a peak the step beats is no ceiling: the lesson reads the higher figure
+        said += (f"faster than the fp32 probe ({probe:,.1f} GFLOP/s): a peak the step beats is no ceiling, so "
+                 f"this lesson takes their rate, {fp32:,.1f} GFLOP/s, as the fp32 peak (the MFU and the bounds "
+                 "below read it)")
+    else:
+        said += f"{rate / fp32:.0%} of that fp32 peak ({fp32:,.1f} GFLOP/s)"
+    return said + (f", so at the bf16 peak ({bf16:,.1f} GFLOP/s) they would take {faster:.2f}x less time: the "
+                   "guide's precision bound prices them so, their FLOPs at the bf16 peak (its FLOPs/peak term), "
+                   "not at the peaks' ratio.")   # guide.Profile.matmul_speedup

@@ -13,7 +13,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 
 from utils import claims, ledger
-from utils.lessons.putting_it_together import guide
+from utils.lessons.putting_it_together import guide, peaks
 from utils.lessons.putting_it_together.ladder import ORDER, _median, paid
 from utils.palette import KIND_COLORS
 from utils.tables import Table
@@ -247,14 +247,17 @@ def total_bound(rows: list[dict]) -> float | None:
     FLOP at its precision's matmul peak on each of its workers) over the baseline, i.e. x baseline / the last
     kept step's MFU, from the figures as printed (x baseline to 2 decimals, the MFU to 3). None without an MFU."""
     last = final(rows)
-    if math.isnan(last["mfu"]) or claims.as_printed(last["mfu"], 3) <= 0:
-        return None
+    if math.isnan(last["mfu"]) or claims.as_printed(last["mfu"], 3) <= 0 or peaks.beaten(last["mfu"]):
+        return None   # no MFU, or one above 100%: a peak the step beat is no ceiling
     return claims.as_printed(last["x_base"], 2) / claims.as_printed(last["mfu"], 3)
 
 
 def total_bound_formula(rows: list[dict]) -> str:
     """How ``total_bound`` is computed, with the printed figures a reader can divide again."""
     last, bound = final(rows), total_bound(rows)
+    if bound is None and peaks.beaten(last["mfu"]):
+        return (f"none: the last kept step's MFU, {mfu_text(last['mfu'])}, so that peak is no ceiling and "
+                "no bound for the whole ledger is read from it")
     if bound is None:
         return "no MFU was measured for the last kept step: no ceiling for the whole ledger"
     return (f"x baseline / the last kept step's MFU = {last['x_base']:.2f} / {last['mfu']:.3f} = {bound:.2f}x "
@@ -288,8 +291,9 @@ def rounds_above_bound(rows: list[dict]) -> list[tuple[str, str]]:
     return out
 
 
-def mfu_denominators(rows: list[dict], peaks: dict[str, float]) -> str:
-    """Why the MFU column's denominator changes: each step's own precision's peak x its workers."""
+def mfu_denominators(rows: list[dict], peaks: dict[str, float], fp32_lifted: bool = False) -> str:
+    """Why the MFU column's denominator changes: each step's own precision's peak x its workers.
+    ``fp32_lifted``: the fp32 peak is the profiled step's own matmul rate (it beat the probe, section 2)."""
     seen = {}
     for r in ran(rows):
         key = (r["precision"], r["workers"])
@@ -297,9 +301,10 @@ def mfu_denominators(rows: list[dict], peaks: dict[str, float]) -> str:
     said = []
     for (prec, workers), step in seen.items():
         peak = claims.as_printed(peaks[prec], 1, 1e9)   # as section 1 prints it; a product worked from it
+        why = ", the step's own matmul rate: section 2" if fp32_lifted and prec == "fp32" else ""
         times = (f"{workers} x the {prec} peak ({workers} x {peak:,.1f} = "
-                 f"{claims.half_up(workers * peak, 1):,.1f} GFLOP/s)")
-        said.append(f"from {step} on, " + (times if workers > 1 else f"the {prec} peak ({peak:,.1f} GFLOP/s)"))
+                 f"{claims.half_up(workers * peak, 1):,.1f} GFLOP/s{why})")
+        said.append(f"from {step} on, " + (times if workers > 1 else f"the {prec} peak ({peak:,.1f} GFLOP/s{why})"))
     return "; ".join(said)
 
 
@@ -457,7 +462,8 @@ def mfu_text(mfu: float) -> str:
     """The MFU rounded once, half up, from the unrounded figure to a tenth of a percent: the same figure the
     compile step's bound and the ledger's bound print (0.565, 56.5%). Never a whole percent of that rounded
     figure: 0.5648 -> 0.565 -> 57% rounds twice, where the measured 56.48% is 56%."""
-    return f"{claims.as_printed(mfu, 3):.1%}"
+    shown = f"{claims.as_printed(mfu, 3):.1%}"
+    return shown + (": above 100%, the step beat its peak" if peaks.beaten(mfu) else "")
 
 
 def serving_gain(serving: dict, against: str | None = None, model: str = "int8") -> tuple[float, float]:
