@@ -580,7 +580,7 @@ def test_the_chunked_losss_step_time_is_named_for_every_outcome():
 def test_part_over_whole_notes_only_a_part_longer_than_its_whole():
     assert summary.part_over_whole("blocks' forward", 0.0247, "forward", 0.0270) == ""
     note = summary.part_over_whole("selective blocks' forward", 0.0310, "selective forward", 0.0303)
-    assert "took longer than the selective forward" in note and "0.7 ms gap is noise" in note
+    assert "took longer than the selective forward" in note and "0.7 ms gap comes from timing them apart" in note
 
 
 def test_threads_reading_decides_from_the_paired_rounds():

@@ -57,3 +57,44 @@ def test_the_same_step_timed_in_two_sections_is_reconciled_in_every_outcome():
     assert "within" in same_step_apart("a", 0.1020, 0.1000, "b", "x")   # 2.0% exactly: the floor is a ceiling
     assert "beyond" in same_step_apart("a", 0.1021, 0.1000, "b", "x")
     assert same_step_apart("a", 0.08394, 0.0839, "b", "x").startswith("a, 83.9 ms, prints as b (83.9 ms), within")
+
+
+def test_the_prediction_reads_the_blocks_forward_at_most_the_whole_forward():
+    # #5: fabricated times (s). Blocks' forward 28.4 ms alone, the whole forward 26.9: a range, both ends
+    from utils.lessons.memory import forward_bound as fb
+    times = {"step": 0.0839, "checkpointed step": 0.1030, "blocks' forward": 0.0284, "forward": 0.0269}
+    low, high = fb.blocks_forward_range(times)
+    assert (round(low * 1e3, 1), round(high * 1e3, 1)) == (26.9, 28.4)
+    assert fb.predicted_speed(0.0839, low, high) == "1.32-1.34x"   # (83.9 + 26.9) / 83.9, (83.9 + 28.4) / 83.9
+    assert fb.forward_words(low, high) == ("26.9-28.4 ms: 28.4 timed alone, at most the whole forward that "
+                                           "contains it, 26.9")
+    assert fb.forwards_cost(0.0191, low, high) == ("0.67-0.71 of a forward (67%-71% of the predicted extra "
+                                                   "time): less than the predicted forward")
+    # the whole forward longer, or not timed: one figure, as before
+    one = fb.blocks_forward_range({"blocks' forward": 0.0250, "forward": 0.0270})
+    assert one[0] == one[1] and fb.predicted_speed(0.0839, *one) == "1.30x" and fb.forward_words(*one) == "25.0 ms"
+    assert fb.blocks_forward_range({"blocks' forward": 0.0250})[0] == 0.025
+    assert fb.forwards_cost(0.0250, *one) == "1.00 of a forward (100% of the predicted extra time): about one " \
+        "forward, as predicted"
+    assert fb.forwards_cost(0.0300, *one).endswith("more than the predicted forward")   # 1.20: past 10 %
+
+
+def test_a_range_that_reaches_one_forward_reads_as_predicted_and_noise_widens_it():
+    from utils.lessons.memory import forward_bound as fb
+    # 24.5 ms extra over 25.0-28.0 ms: 0.88-0.98 of a forward, within 10 % of one at the high end
+    assert fb.forwards_cost(0.0245, 0.0250, 0.0280).endswith("about one forward, as predicted")
+    # 20.0 over 25.0: 0.80, under 0.9; a ± of 6 ms (0.24 of the forward) reaches one
+    assert fb.forwards_cost(0.0200, 0.0250, 0.0250).endswith("less than the predicted forward")
+    assert fb.forwards_cost(0.0200, 0.0250, 0.0250, noise=0.006).endswith("about one forward, as predicted")
+
+
+def test_the_summary_and_claims_row_print_the_range_and_the_part_over_whole_note_its_spread():
+    from utils.lessons.memory import summary
+    ckpt = {"step": 0.0839, "checkpointed step": 0.1030, "blocks' forward": 0.0284, "forward": 0.0269}
+    said = summary.checkpointing_summary(ckpt, 0.02)
+    assert "one extra forward, 1.32-1.34x here: 0.67-0.71 of a forward" in said
+    note = summary.part_over_whole("blocks' forward", 0.0284, "forward", 0.0269, 0.02, "then this")
+    assert ("the 1.5 ms gap comes from timing them apart (1.06x ± 0.02 the whole's time in their paired rounds: "
+            "beyond their noise, a cause not timed apart here), and then this.") in note
+    near = summary.part_over_whole("blocks' forward", 0.0275, "forward", 0.0269, 0.03)
+    assert "(1.02x ± 0.03 the whole's time in their paired rounds: within their noise), and no figure" in near

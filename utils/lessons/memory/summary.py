@@ -13,6 +13,7 @@ import statistics
 import textwrap
 
 from utils import claims
+from utils.lessons.memory.forward_bound import blocks_forward_range, forwards_cost, predicted_speed
 from utils.lessons.memory.report import relative_error
 from utils.lessons.memory.sharding import wire_bytes
 # time_verdict is re-exported: the notebook and the tests import it from here, beside the other verdicts
@@ -328,11 +329,13 @@ def gain_range(verdict: str, value: float, spread: float, bound: float, baseline
 
 def checkpointing_summary(ckpt: dict, step_spread: float) -> str:
     """The Summary's checkpointing statement with this run's figure: the theory predicts one extra forward of
-    the blocks; the run says what it cost, in forwards, beside that prediction (lesson 06)."""
-    s, c, f = (ckpt[k] for k in ("step", "checkpointed step", "blocks' forward"))
+    the blocks; the run says what it cost, in forwards, beside that prediction: both at each end of the
+    blocks' forward's range (``forward_bound``), where the whole forward printed shorter (lesson 06)."""
+    s, c = ckpt["step"], ckpt["checkpointed step"]
+    low, high = blocks_forward_range(ckpt)
     return (f"Checkpointing every block, in this run: {c / s:.2f}x ± {step_spread:.2f} the plain step's time (above "
-            f"1: slower), against the theory's one extra forward, {(s + f) / s:.2f}x here: "
-            + recompute_cost(c - s, f, step_spread * s) + ".")
+            f"1: slower), against the theory's one extra forward, {predicted_speed(s, low, high)} here: "
+            + forwards_cost(c - s, low, high, step_spread * s) + ".")
 
 
 def accumulation_verdict(ratio: float, noise: float, rounds: list[float] | None = None) -> str:
@@ -364,11 +367,12 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
                          f"tolerance {WITHIN:.0%}", "within the tolerance" if worst[0] <= WITHIN else
                          "outside the tolerance: a line the calculator misses")]
     base = measured["fp32"][1].peak
-    s, c, sel, f = (ckpt[k] for k in ("step", "checkpointed step", "selective step", "blocks' forward"))
+    s, c, sel = (ckpt[k] for k in ("step", "checkpointed step", "selective step"))
+    low, high = blocks_forward_range(ckpt)   # the forward the prediction adds, at most the whole forward
     rows.append(claims.Claim("checkpointing every block costs time: predicted, one extra forward",
                              f"{c / s:.2f}x ± {step_spread:.2f} the plain step's time (above 1: slower)",
-                             f"prediction {(s + f) / s:.2f}x",
-                             recompute_cost(c - s, f, step_spread * s)))
+                             f"prediction {predicted_speed(s, low, high)}",
+                             forwards_cost(c - s, low, high, step_spread * s)))
     gain, noise = as_shown(c / sel, ckpt_spread)  # judged as printed: 1.04x ± 0.04 reaches 1x, within noise
     # the bound: selective with no recompute at all would take the plain step, so full / selective <= full / plain
     row = claims.against_speedup("selective recomputes less: its speed, x full checkpointing's (above 1: faster; "
@@ -433,17 +437,27 @@ def fsdp_step_claim(runs: dict) -> claims.Claim | None:
                         verdict)
 
 
-def part_over_whole(part: str, part_s: float, whole: str, whole_s: float) -> str:
+def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread: float | None = None,
+                    then: str = "no figure here is built on their difference") -> str:
     """A note where a timed part took longer than the timed whole that contains it (e.g. the blocks' forward
-    and the whole loss's forward, timed apart): a part cannot take longer than its whole, so the gap is the
-    separate timings' noise, and nothing is built on it. "" where the part is shorter. Lesson 06."""
+    and the whole loss's forward, timed apart): a part cannot take longer than its whole, so the gap comes
+    from timing them apart, and ``then`` says what is built on it. ``spread``: the pair's paired rounds' ±
+    (x the whole's time), printed so that "within" or "beyond" their noise is the reader's to check. "" where
+    the part is shorter. Lesson 06."""
     # as printed, in ms: 26.4 - 25.4 is 1.0
     part_ms, whole_ms = claims.as_printed(part_s, 1, 1e-3), claims.as_printed(whole_s, 1, 1e-3)
     if part_ms <= whole_ms:
         return ""
+    gap = f"the {part_ms - whole_ms:.1f} ms gap comes from timing them apart"
+    if spread is not None:
+        ratio, pm = claims.half_up(part_ms / whole_ms, 2), claims.as_printed(spread, 2)
+        within = claims.within_noise(ratio, pm)
+        gap += (f" ({ratio:.2f}x ± {pm:.2f} the whole's time in their paired rounds: "
+                + ("within" if within else "beyond") + " their noise"
+                + ("" if within else ", a cause not timed apart here")
+                + ")")
     return (f"The {part} ({part_ms:.1f} ms) took longer than the {whole} that contains it "
-            f"({whole_ms:.1f} ms): timed apart, the {part_ms - whole_ms:.1f} ms gap is noise, and no "
-            f"figure here is built on their difference.")
+            f"({whole_ms:.1f} ms): {gap}, and {then}.")
 
 
 def threads_reading(paired: list[float], cores: int, load: float,
