@@ -879,12 +879,14 @@ def test_a_model_that_fits_in_the_l3_without_an_l3_rate_says_why_dram_is_used():
     line = roofline.no_cache_rate(no_rate, 11.7e6, "MLP")
     assert "11.7 MB of fp32 weights fit in the 32 MiB last-level cache" in line
     assert "three arrays of that size (35.1 MB) do not" in line and "DRAM's bandwidth" in line
+    assert "says nothing of where the bytes come from" in line  # t23_0304 #1: DRAM's rate, not DRAM's bytes
     too_big = roofline.no_cache_rate(no_rate, 40e6, "MLP")
     assert "do not fit in the 32 MiB" in too_big and "come from DRAM" in too_big
     measured = roofline.Rates(**dram, cache_bandwidth=100e9, cache_bytes=32 << 20, last_cache=32 << 20)
     assert roofline.no_cache_rate(measured, 11.7e6) == ""  # the L3's rate was measured: the lesson says so
     assert roofline.no_cache_rate(roofline.Rates(**dram), 11.7e6) == ""  # no cache size known (a GPU)
-    assert roofline.int8_reference(training.linear_heavy_mlp(1024, 3), 1, no_rate).label == "memory-bound (DRAM)"
+    assert roofline.int8_reference(training.linear_heavy_mlp(1024, 3), 1, no_rate).label == \
+        "memory-bound (L3 or DRAM)"  # t23_0304 #1: it fits; only its rate is DRAM's
 
 
 def test_paired_note_names_the_median_of_ratios_only_where_the_printed_figures_divide_differently():

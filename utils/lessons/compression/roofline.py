@@ -24,11 +24,11 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from utils import claims, devices, machine
+from utils import bench, claims, devices, machine
 
 __all__ = ["Rates", "measure_rates", "linear_shapes", "intensity", "Reference", "attainable",
            "int8_reference", "printed_rate_ratio", "rate_spread", "figure_text", "busy_note", "ROUGH",
-           "no_cache_rate"]
+           "no_cache_rate", "pass_rate_note"]
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,13 @@ class Rates:
 
     def bandwidth_for(self, moved: float) -> tuple[float, str]:
         """The bandwidth a pass moving ``moved`` bytes meets, and its regime: a warm pass whose bytes fit in
-        the last-level cache is fed from the cache ("L3"), not from DRAM."""
+        the last-level cache is fed from the cache ("L3"), not from DRAM. Where they fit but no L3 rate was
+        measured (``no_cache_rate``), DRAM's rate is used, yet nothing says the bytes come from DRAM: the
+        regime is "L3 or DRAM" (``pass_rate_note`` reads the pass's own time for a hint)."""
         if self.cache_bandwidth and moved <= self.cache_bytes:
             return self.cache_bandwidth, "L3"
+        if moved <= self.last_cache:
+            return self.bandwidth, "L3 or DRAM"
         return self.bandwidth, "DRAM"
 
 
@@ -131,8 +135,10 @@ def measure_rates(device: str, batch: int, k: int, n: int, *, rounds: int = 5, c
 def no_cache_rate(rates: Rates, weights: float, model: str = "model") -> str:
     """Why no L3 rate stands beside a model's bytes, where none was measured (``rates.cache_bytes`` 0): its
     ``weights`` (bytes) do not fit in the last-level cache, or they fit but STREAM's three arrays of their size
-    do not, so the L3's rate cannot be measured on them; either way every reference uses DRAM's bandwidth.
-    "" where an L3 rate was measured, or no cache size is known (a GPU). Lesson 04."""
+    do not, so the L3's rate cannot be measured on them; either way the ridge point uses DRAM's bandwidth.
+    Where they fit, that does not make DRAM where the bytes come from: the sentence says so, and that the pass's
+    own time is read later (``pass_rate_note``). "" where an L3 rate was measured, or no cache size is known
+    (a GPU). Lesson 04."""
     if rates.cache_bytes or not rates.last_cache:
         return ""
     size, cache = f"{weights / 1e6:.1f} MB", f"{rates.last_cache / 2**20:.0f} MiB"
@@ -141,8 +147,40 @@ def no_cache_rate(rates: Rates, weights: float, model: str = "model") -> str:
                 "reports: its bytes come from DRAM, and every reference uses DRAM's bandwidth.")
     return (f"The {model}'s {size} of fp32 weights fit in the {cache} last-level cache this CPU reports, but "
             f"STREAM's three arrays of that size ({3 * weights / 1e6:.1f} MB) do not, so no L3 rate was measured "
-            "for them: every reference here uses DRAM's bandwidth, as the lines above say (a pass read from the "
-            "L3, where it is faster, would give a lower ridge point than the one printed).")
+            "for them: the ridge points above use DRAM's bandwidth. That says nothing of where the bytes come "
+            "from: run again and again, the model may be read partly or wholly from the L3 (hence \"L3 or "
+            "DRAM\"), whose higher rate would give a lower ridge point than the one printed. The memory-bound "
+            "references are ratios of bytes, so they hold either way; the fp32 pass's own time, read after the "
+            "timings, shows whether it moved its bytes faster than DRAM's rate.")
+
+
+def pass_rate_note(rates: Rates, model: nn.Module, batch: int, seconds: float, name: str = "fp32") -> str:
+    """What a memory-bound pass's own time says of where its bytes come from: the bytes ``intensity`` counts
+    for ``model`` at ``batch`` over ``seconds`` (its median), beside STREAM's DRAM rate. A pass that moves its
+    bytes faster than DRAM's rate cannot be reading them all from DRAM: part at least comes from a cache. Not
+    faster proves nothing (a pass also pays for its arithmetic). The rate is worked from the figures printed
+    (MB to 2 decimals, the time as ``bench.fmt_seconds`` prints it) and set beside DRAM's as printed.
+    "" where the pass is compute-bound (its time then says nothing of its bytes). Lesson 04."""
+    ops, moved = intensity(linear_shapes(model), batch)
+    bandwidth, regime = rates.bandwidth_for(moved)
+    if ops / moved >= rates.fp32_flops / bandwidth:
+        return ""
+    shown = bench.fmt_seconds(seconds)  # "374.7 µs": the operand a reader divides
+    value, unit = shown.split(" ")
+    mb = claims.as_printed(moved, 2, 1e6)
+    rate = claims.half_up(mb / (float(value) * {"µs": 1e-6, "ms": 1e-3, "s": 1.0}[unit]) / 1e3, 1)  # GB/s
+    dram = float(f"{rates.bandwidth / 1e9:.1f}")  # as the roofline's terms print it
+    head = f"The {name} pass at batch {batch} moves {mb:.2f} MB in {shown} (median): {rate:.1f} GB/s, "
+    if rate > dram:
+        where = {"L3": "as its L3 regime expects", "DRAM": "a cache holds part of what it reads"}.get(
+            regime, "the L3 holds the whole model: \"L3 or DRAM\" is here at least partly the L3")
+        return (head + f"faster than STREAM's {dram:.1f} GB/s from DRAM allows, so part of its bytes at least came "
+                f"from a cache ({where}). The memory-bound references stand: they are ratios of bytes.")
+    said = (f"no faster than STREAM's {dram:.1f} GB/s from DRAM: its time does not say whether its bytes came from "
+            "the L3 or DRAM (it also pays for its arithmetic)." if regime != "DRAM" else
+            f"no faster than STREAM's {dram:.1f} GB/s from DRAM, as a pass too large for the last-level cache "
+            "should be." if rates.last_cache else f"no faster than STREAM's {dram:.1f} GB/s from DRAM.")
+    return head + said
 
 
 def linear_shapes(model: nn.Module, takes: Callable[[nn.Module], bool] | None = None) -> list[tuple[int, int]]:
@@ -203,7 +241,7 @@ class Reference:
     intensity: float  # the fp32 model's operations per byte
     ridge_point: float  # the device's fp32 operations per byte (measured) from where the pass's bytes live
     why: str  # one line: where the value comes from
-    regime: str = "DRAM"  # where the fp32 pass's bytes live: "L3" (cache-resident) or "DRAM"
+    regime: str = "DRAM"  # where the fp32 pass's bytes live: "L3" (cache-resident), "DRAM", or "L3 or DRAM"
     spread: float = 0.0  # the widest spread of the measured terms the value is a ratio of (0: bytes, or 1x)
 
     @property
@@ -292,10 +330,11 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
         if len(taken) < len(shapes):
             some = (f" in the {len(taken)} of {len(shapes)} Linear layers it takes "
                     f"(the others stay at {base_bytes:g})")
-        where = "the L3 (it fits)" if regime == "L3" else "DRAM"
+        where = {"L3": "read from the L3 (it fits)", "DRAM": "read from DRAM"}.get(
+            regime, "priced at DRAM's rate (it fits in the L3, whose rate is not measured here)")
         acts = f", {base_bytes:g} an activation -> {act:g}" if act != base_bytes else ""  # a 16-bit cast
         why = (f"bytes moved, {base_bytes:g} bytes a weight -> {weight_bytes:g}{acts}{some}: "
-               f"{base / 1e6:.2f} MB -> {small / 1e6:.2f} MB a pass, read from {where}")
+               f"{base / 1e6:.2f} MB -> {small / 1e6:.2f} MB a pass, {where}")
         value = _from_printed(value, base, small, 2, 1e6)
     elif _roof(rates, int8_compute, compute) != (base_compute or rates.fp32_flops):
         spread = rate_spread(rates, _roof(rates, int8_compute, compute), base_compute or rates.fp32_flops)
