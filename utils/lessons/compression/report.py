@@ -240,12 +240,14 @@ def load_sentence(pairs: list[tuple[str, str, str]]) -> str:
     """Where every pair of timings agrees within noise: which pairs' figures differ as printed (``pairs``: the
     name and its two figures as printed), said to differ by no more than their rounds' noise, so no cause is
     named for them (the machine's load is named only where a pair is apart beyond noise, a sentence the lesson
-    prints itself), and a pair printed 1.00x and 1.00x is never said to "differ". Lesson 04, section 7."""
+    prints itself), and a pair printed 1.00x and 1.00x is never said to "differ". The names are parted by
+    semicolons, since a name may hold a comma. Lesson 04, section 7."""
     apart = [name for name, here, there in pairs if here != there]
     head = "Each pair agrees within the two timings' noise (the sum of their spreads)"
     if not apart:
         return head + ": every pair prints the same figure in both sets of rounds."
-    return (head + f": where a pair's figures differ as printed ({', '.join(apart)}), they differ by no more "
+    named = "; ".join(apart)  # names hold commas ("torchao int8 dynamic, compiled"): semicolons part them
+    return (head + f": where a pair's figures differ as printed ({named}), they differ by no more "
             "than their rounds' noise, so no difference between the two sets of rounds is shown.")
 
 
