@@ -123,7 +123,8 @@ def test_lesson_07_cells_work_their_figures_from_the_printed_ones():
     code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     assert "verdicts.inside_allreduces(comm, window, len(reduces))" in code
     assert "largest['speedup'] / largest['predicted_speedup']" not in code
-    assert "claims.printed_ratio(largest['speedup'], largest['predicted_speedup'])" in code
+    # the claims row's share of the prediction: every width's, as printed (t23_0708 #2: model_claims)
+    assert 'model_claims.prediction(A["rows"])' in code
     assert "r['one device'] / r['tensor parallel']" not in code
     assert 'row["one device"] / row[method]' not in code
     assert "inference.printed_noise(one_t / tp_t" in code

@@ -1,0 +1,41 @@
+"""Lesson 07, the twenty-third reading (t23_0708 #2): the claims table sets the cost model's prediction over
+every width swept beside the largest width's, and its crossover width beside the measured one. Fabricated
+figures only."""
+from utils.lessons.tensor_parallel import model_claims, report
+
+
+def _rows(pairs):
+    return [{"width": w, "speedup": s, "predicted_speedup": p} for w, s, p in pairs]
+
+
+def test_the_prediction_row_gives_every_width_not_the_largest_alone():
+    rows = _rows([(32, 0.22, 0.61), (64, 0.51, 0.86), (128, 0.67, 1.31), (256, 0.92, 1.67), (512, 1.64, 1.86)])
+    claim = model_claims.prediction(rows)
+    assert claim.measured == "1.64x measured at width 512" and claim.against == "model 1.86x"
+    # as section 4 prints them: 0.36, 0.59, 0.51, 0.55, 0.88
+    assert [model_claims.measured_over_model(r) for r in rows] == [0.36, 0.59, 0.51, 0.55, 0.88]
+    assert claim.verdict == ("88% of the prediction at width 512; 36% to 88% over widths 32 to 512; below the "
+                             "model at every width")
+    assert "widths 32 to 512" in claim.claim
+
+
+def test_the_prediction_row_names_a_side_only_where_every_width_is_on_it():
+    above = model_claims.prediction(_rows([(64, 1.2, 1.0), (128, 1.5, 1.4)]))
+    assert above.verdict.endswith("107% to 120% over widths 64 to 128; above the model at every width")
+    both = model_claims.prediction(_rows([(64, 0.8, 1.0), (128, 1.5, 1.4)]))
+    assert both.verdict.endswith("80% to 107% over widths 64 to 128")
+    exact = model_claims.prediction(_rows([(64, 1.0, 1.0), (128, 0.9, 1.0)]))   # 1.00 is neither side
+    assert "every width" not in exact.verdict
+    one = model_claims.prediction(_rows([(512, 1.64, 1.86)]))
+    assert one.verdict == "88% of the prediction at width 512"
+
+
+def test_the_crossover_row_sets_the_measured_width_beside_the_model_s():
+    widths = [32, 64, 128, 256, 512]
+    later = report.crossover_miss(79, 256, 512, widths)
+    claim = model_claims.crossover("width 256 to 512", "79 (59 to 96 with every all-reduce off by the fit's 30%)",
+                                   later)
+    assert claim.measured == "width 256 to 512" and claim.against.startswith("model width 79 (59 to 96")
+    assert claim.verdict == "the measured width is 3.2x to 6.5x the model's"
+    agree = model_claims.crossover("width 64 to 128", "79", report.crossover_miss(79, 64, 128, widths))
+    assert agree.verdict.endswith("they agree")

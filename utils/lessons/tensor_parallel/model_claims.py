@@ -1,0 +1,41 @@
+"""Lesson 07's claims rows about the cost model: its prediction over every width swept (not the largest
+alone, where it comes closest on a CPU), and its crossover width beside the measured one.
+
+    show_claims([..., model_claims.prediction(A["rows"]), model_claims.crossover(MEASURED_AT, model, MISSED_BY)])
+"""
+
+from __future__ import annotations
+
+from utils import claims
+from utils.claims import Claim
+
+
+def measured_over_model(row: dict) -> float:
+    """A width's measured over predicted speed-up, as section 4 prints it (two decimals, from the two x as
+    printed): the figure its "Measured / predicted speed-up, width by width" line shows."""
+    return claims.as_printed(claims.printed_ratio(row["speedup"], row["predicted_speedup"]), 2)
+
+
+def prediction(rows: list[dict]) -> Claim:
+    """The model's prediction against the measured speed-up: the largest width's share of the prediction,
+    and the range over every width swept, with the side the model erred on where it was the same at every
+    width (as printed: 1.00 is neither side)."""
+    largest, shares = rows[-1], [measured_over_model(r) for r in rows]
+    widths = f"widths {rows[0]['width']} to {largest['width']}"
+    verdict = f"{shares[-1]:.0%} of the prediction at width {largest['width']}"
+    if len(rows) > 1:
+        side = ("; below the model at every width" if max(shares) < 1 else
+                "; above the model at every width" if min(shares) > 1 else "")
+        verdict += f"; {min(shares):.0%} to {max(shares):.0%} over {widths}{side}"
+    return Claim(f"the cost model predicts the split step (measured / model speed-up, {widths})",
+                 f"{largest['speedup']:.2f}x measured at width {largest['width']}",
+                 f"model {largest['predicted_speedup']:.2f}x", verdict)
+
+
+def crossover(measured_at: str, model_width: str, missed_by: str) -> Claim:
+    """The model's crossover width (where splitting starts to pay) beside the measured one: ``measured_at``
+    as section 4's crossover table prints it ("width 256 to 512"), ``model_width`` the model's with its
+    residual's range ("79 (59 to 96 with every all-reduce off by the fit's 30%)"), ``missed_by`` the factor
+    between them in words (``report.crossover_miss``), which is the verdict."""
+    return Claim("the cost model tells where splitting starts to pay (the crossover width)", measured_at,
+                 f"model width {model_width}", missed_by)
