@@ -175,7 +175,8 @@ def pass_rate_note(rates: Rates, model: nn.Module, batch: int, seconds: float, n
         where = {"L3": "as its L3 regime expects", "DRAM": "a cache holds part of what it reads"}.get(
             regime, "the L3 holds the whole model: \"L3 or DRAM\" is here at least partly the L3")
         return (head + f"faster than STREAM's {dram:.1f} GB/s from DRAM allows, so part of its bytes at least came "
-                f"from a cache ({where}). The memory-bound references stand: they are ratios of bytes.")
+                f"from a cache ({where}). The memory-bound references stand (ratios of bytes), though a pass "
+                "served partly from a cache can pass them.")
     said = (f"no faster than STREAM's {dram:.1f} GB/s from DRAM: its time does not say whether its bytes came from "
             "the L3 or DRAM (it also pays for its arithmetic)." if regime != "DRAM" else
             f"no faster than STREAM's {dram:.1f} GB/s from DRAM, as a pass too large for the last-level cache "
