@@ -13,14 +13,29 @@ import string
 import textwrap
 from dataclasses import replace
 
-from utils import plots
-from utils.claims import (Claim, against_speedup, bound_verdict, no_gain_claim,  # noqa: F401 (lesson 05 imports
-                          as_printed, half_up, paired_spread, percent, printed_ratio,  # no_gain_claim
-                          speedup_verdict, within_noise)  # from here)
+from utils import claims, plots
+from utils.claims import (Claim, against_speedup, bound_verdict,  # noqa: F401
+                          as_printed, half_up, paired_spread, percent, printed_ratio,
+                          speedup_verdict, within_noise)
 from utils.lessons.data_prefetch.epoch import bound_formula
 from utils.tables import Table
 
 WIDTH = 110  # the course's widest visible line
+
+
+def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "slower than the baseline",
+                  digits: int = 2, bound: float | None = None) -> Claim:
+    """``claims.no_gain_claim`` (a change the model expects to gain nothing: 1x), with its slower verdict read
+    for what it is: a slowdown beyond noise gains nothing, as the bound allows, but the model predicts no loss
+    either, so it is not "as the model expects": "slower than 1 a rank beyond noise: no gain, as the bound
+    allows, but a loss the model (1x) does not predict". Every other verdict as ``claims`` gives it. Lesson 05."""
+    row = claims.no_gain_claim(claim, value, spread, slower, digits, bound)
+    agrees = ": no gain, as the model expects (1x)"
+    if not row.verdict.endswith(agrees):
+        return row
+    allows = ", as the bound allows" if bound is not None else ""
+    return Claim(row.claim, row.measured, row.against, row.verdict.removesuffix(agrees)
+                 + f" beyond noise: no gain{allows}, but a loss the model (1x) does not predict")
 
 
 def say(text: str) -> None:
