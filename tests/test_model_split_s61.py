@@ -75,3 +75,59 @@ def test_the_same_loss_line_says_its_rule_in_words():
     assert said.endswith("since a speed-up counts only where the split computes the loss one device computes.")
     cells = json.loads((ROOT / "notebooks/02_model_split.ipynb").read_text())["cells"]
     assert not any("rule 3" in "".join(c["source"]) for c in cells)
+
+
+# --- t23_02 #7 and #2: section 8's extra time, its ± from the rounds as printed, read the same for every reading ---
+
+
+def _placed(seconds, cpu):
+    return runs.Row(32, 1, "x", seconds, 0.177, [0.05, 0.05], naive=True, speedups=[1.0], cpu=cpu,
+                    baseline_cpu=0.177, cpu_workers=True)
+
+
+def _placements(extra_ms, placed_cpu=(0.077, 0.102), placed_s=0.182):
+    """Rounds printed +18.4, +16.7, +18.8, -20.5, +0.1 ms (unrounded 18.36 ... 0.14: their own spread 9.11);
+    the table's medians 182 and 164 ms (18 ms apart); the work 81 + 84 ms against ``placed_cpu`` (+14 ms)."""
+    return {"layers": {"row": _placed(0.164, [0.081, 0.084]), "crossings": 1},
+            "attn/ffn": {"row": _placed(placed_s, list(placed_cpu)), "crossings": 7},
+            "extra_rounds": [x / 1e3 for x in extra_ms],
+            "message": {"tiny": 0.062e-3, "activation": 2.04e-3, "activation_bytes": 2**20}}
+
+
+ROUNDS_MS = [18.36, 16.71, 18.83, -20.47, 0.14]
+
+
+def test_the_extra_times_spread_is_worked_from_the_rounds_as_printed():
+    from utils.lessons.model_split import placement
+
+    got = _placements(ROUNDS_MS)
+    extra, noise = placement.extra_time(got)[:2]
+    assert (extra, noise) == (16.7, 9.15)  # (18.4 - 0.1) / 2 = 9.15, printed 9.2 (the unrounded rounds: 9.11)
+    assert "+18.4, +16.7, +18.8, -20.5, +0.1 ms" in placement.rounds_note(got)
+    assert placement.extra_readings(got)[0] == (16.7 + 9.2, "the paired median plus its spread", 1)
+    assert "+16.7 ± 9.2 ms" in placement.placement_answer(got)
+
+
+def test_every_reading_of_the_extra_time_is_read_with_the_medians_spread():
+    """+14 ms of work: 18 - 9.2 and 18.8 - 9.2 are under it (covered within the spread, as the median is);
+    25.9 ms already adds the spread to the median, so it is covered only where reached."""
+    from utils.lessons.model_split import placement
+
+    got = _placements(ROUNDS_MS)
+    said = " ".join(placement.placement_answer(got).split())
+    assert ("that covers the median extra time within its spread (+16.7 ± 9.2 ms covers +14), 18 ms (the table's "
+            "median steps' difference, within the same spread) and 18.8 ms (the highest of 5 rounds, within the "
+            "same spread), not 25.9 ms (the paired median plus its spread)") in said
+    # a work rise that reaches a reading needs no spread; one short of it by more than the spread misses it
+    reached = " ".join(placement.placement_answer(_placements(ROUNDS_MS, placed_cpu=(0.077, 0.107))).split())
+    assert "+19 ms" in reached and "18 ms (the table's median steps' difference) and 18.8 ms (the highest" in reached
+    short = _placements([20.7, 16.7, 21.0, -20.5, 12.7], placed_cpu=(0.077, 0.101))  # +13 ms against 16.7 ± 4.0
+    missed = " ".join(placement.placement_answer(short).split())
+    assert ("covers the median extra time within its spread (+16.7 ± 4.0 ms covers +13), not 18 ms (the table's "
+            "median steps' difference), 20.7 ms (the paired median plus its spread) or 21.0 ms (the highest of 5 "
+            "rounds)") in missed
+    # the reading that already holds the spread: reached, it is covered; within a second spread of it, not
+    top = placement.work_reach(got, 26.0, 16.7, 9.2, 1)
+    assert top[1] == [] and top[0][-1] == "25.9 ms (the paired median plus its spread)"
+    below = placement.work_reach(got, 17.0, 16.7, 9.2, 1)
+    assert below[1] == ["25.9 ms (the paired median plus its spread)"]

@@ -23,7 +23,7 @@ from torch import nn
 from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch, precision
-from utils.claims import as_printed, as_printed_sig, paired_spread, within_noise
+from utils.claims import as_printed, as_printed_sig, half_up, paired_spread, within_noise
 from utils.lessons.model_split.fit_accuracy import factor_text
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.link import message_time
@@ -202,7 +202,7 @@ def rounds_note(got: dict) -> str:
     lines = [f"{name}, every round's speedup over one device: " + ", ".join(
         f"{round_text(x)}x" for x in got[name]["row"].speedups) for name in PLACEMENTS]
     return "\n".join(lines + ["attn/ffn minus layers, every round's paired difference: " + ", ".join(
-        ms_text(x * 1e3, True, 1) for x in got["extra_rounds"]) + " ms"])
+        ms_text(as_printed(x * 1e3, 1), True, 1) for x in got["extra_rounds"]) + " ms"])
 
 
 def ms_text(ms: float, sign: bool = False, digits: int | None = None) -> str:
@@ -372,7 +372,10 @@ def work_reach(got: dict, more: float, extra_ms: float, noise_ms: float, digits:
         return [], [median]
     reached, missed = [median], []
     for value, name, shown in sorted(extra_readings(got)):  # smallest first: "not 17.4 ms or 26.7 ms"
-        (reached if more >= value else missed).append(f"{value:.{shown}f} ms ({name})")
+        # the median's ± for every reading of the same extra time, bar the one that adds it already (not twice)
+        covered = more >= value or ("plus its spread" not in name and work_covers(more, value, noise_ms))
+        within = ", within the same spread" if covered and more < value else ""
+        (reached if covered else missed).append(f"{value:.{shown}f} ms ({name}{within})")
     return reached, missed
 
 
@@ -558,10 +561,10 @@ def extra_time(got: dict) -> tuple[float, float, int, float, float]:
     paired rounds' differences), their spread (ms, ``claims.paired_spread``: half the middle half's range, as
     every ± of the course), its extra messages, and what they should cost in ms: fixed (the 4-byte probe's
     time each) and bytes, worked from the probe and the activation as printed (0.062 ms, 2.04 ms), so that
-    "12 x 0.062" is the reader's own product. The extra ms and its spread stay unrounded until printed."""
-    diffs = [d * 1e3 for d in got["extra_rounds"]]
+    "12 x 0.062" is the reader's own product. The extra ms and its spread are worked from the rounds as printed."""
+    diffs = [as_printed(d * 1e3, 1) for d in got["extra_rounds"]]  # as ``rounds_note`` prints them (0.1 ms)
     extra = statistics.median(diffs)
-    noise = paired_spread(diffs)  # half the middle half of the paired differences
+    noise = half_up(paired_spread(diffs), 2)  # the middle half's half range, as a reader works it: 9.15, not 9.1499
     messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
     tiny, one = as_printed(got["message"]["tiny"], 3, 1e-3), as_printed(got["message"]["activation"], 2, 1e-3)
     return extra, noise, messages, messages * tiny, messages * max(one - tiny, 0.0)
