@@ -97,7 +97,8 @@ def test_the_miss_is_taken_apart_from_the_table_as_printed():
     # every part within its allowance: the other branch, still from the printed figures
     calm = _miss()
     for rank in calm["ranks"]:   # both ranks: each step is its compute + its all-reduces, as printed
-        rank.update(compute=0.01995, after_both=0.0011349, waited=0.0)   # 19.95: within 1.05 x 19.18
+        rank.update(compute=0.01995, after_both=0.0011349, waited=0.0,   # 19.95: within 1.05 x 19.18
+                    step=0.01995 + 0.0011349)   # the step is the wall time; compute is the step less inside
     assert "Every part is within its allowance" in " ".join(report.miss_story(calm, ""))
 
 
@@ -155,7 +156,8 @@ def test_the_model_speedup_is_the_width_tables_two_ms_divided():
 def test_the_model_ms_and_the_miss_tables_totals_add_up_as_printed():
     """Fifth reading, 07 N3 and N2: width 128's model ms is 2.83 / 2 + 0.58 = 1.995, printed 2.00 (not 1.99
     from the unrounded seconds), and the model speed-up divides the two printed ms; the miss table's totals
-    are the sums of their printed parts (0.26 + 1.55 = 1.81 inside, 19.50 + 1.81 = 21.31 the step)."""
+    are the sums of their printed parts (0.26 + 1.55 = 1.81 inside; since t23_0708 #6 the step is its wall
+    time as printed, 21.30, and the compute 21.30 - 1.81 = 19.49)."""
     assert cost.model_ms(0.0028349, 0.000576) == 2.00   # 2.83 / 2 + 0.58, half-up
     assert cost.model_ms(0.00297, 0.0) == 1.49          # 2.97 / 2 = 1.485: half-up, not a float's 1.48
     got = {"sizes": [1e3, 1e4, 1e5], "seconds": [1e-4 + s / 1e9 for s in (1e3, 1e4, 1e5)],
@@ -171,7 +173,10 @@ def test_the_model_ms_and_the_miss_tables_totals_add_up_as_printed():
     table = report.miss_table(m, "")
     by_row = {row[0].strip(): row[1:] for row in table.rows}
     assert by_row["inside the 2 all-reduces"][1] == "1.81"    # 0.26 + 1.55, not 1.80 from the seconds
-    assert by_row["the split step"][1] == "21.31"             # 19.50 + 1.81, not 21.30 from the seconds
+    # t23_0708 #6: the step is its wall time as the width table prints it (21.30), and the compute is the
+    # step less inside as printed (21.30 - 1.81 = 19.49): the rows still add up, and no step reads 0.01 off
+    assert by_row["the split step"][1] == "21.30"
+    assert by_row["compute, outside the all-reduces"][1] == "19.49"
     model_rows = (by_row["compute, outside the all-reduces"][0], by_row["inside the 2 all-reduces"][0])
     assert by_row["the split step"][0] == f"{sum(float(c.split()[0]) for c in model_rows):.2f}"
     # printing the printed figures again changes nothing

@@ -1,6 +1,6 @@
 """Lesson 07, the twenty-third reading (t23_0708 #2): the claims table sets the cost model's prediction over
-every width swept beside the largest width's, and its crossover width beside the measured one. Fabricated
-figures only."""
+every width swept beside the largest width's, and its crossover width beside the measured one (#2); the miss
+table's split step is the wall time the width table prints (#6). Fabricated figures only."""
 from utils.lessons.tensor_parallel import model_claims, report
 
 
@@ -39,3 +39,18 @@ def test_the_crossover_row_sets_the_measured_width_beside_the_model_s():
     assert claim.verdict == "the measured width is 3.2x to 6.5x the model's"
     agree = model_claims.crossover("width 64 to 128", "79", report.crossover_miss(79, 64, 128, widths))
     assert agree.verdict.endswith("they agree")
+
+
+def test_the_miss_table_s_step_is_the_wall_time_the_width_table_prints():
+    """Reader: the width table printed the fastest split step 22.87 ms, the miss table the same step 22.86
+    (19.96 + 2.90, each part rounded on its own). Now the step is the wall as printed, and the compute is the
+    step less inside, so the rows still add up."""
+    from tests.test_tensor_parallel_as_printed import _miss
+
+    m = _miss()
+    m["ranks"][0].update(step=0.022866, compute=0.019964, allreduce=0.002902, waited=0.0, after_both=0.002902,
+                         after_other=0.0)
+    rows = {row[0].strip(): row[1:] for row in report.miss_table(m, "").rows}
+    assert rows["the split step"][1] == "22.87"                       # the wall, as the width table prints it
+    assert rows["inside the 2 all-reduces"][1] == "2.90"
+    assert rows["compute, outside the all-reduces"][1] == "19.97"     # 22.87 - 2.90
