@@ -20,3 +20,14 @@ def test_every_other_outcome_is_the_shared_rule_unchanged():
         mine = no_gain_claim("x", value, spread, "slower than 1 a rank", bound=bound)
         shared = claims.no_gain_claim("x", value, spread, "slower than 1 a rank", bound=bound)
         assert mine == shared
+
+
+def test_the_measured_load_is_set_beside_the_setting_in_every_outcome():
+    # #8: section 1's L is measured (waits); section 6's 1.54 s is the setting. Fabricated figures (s)
+    from utils.lessons.data_prefetch.epoch import load_setting
+    over = load_setting(1.5632, 512, 3, 32)
+    assert over.startswith("the setting: 1.54 s (512 reads of 3 ms); measured 0.02 s over, 0.6 ms a batch")
+    assert "Section 6's CPU-bound reads use the setting" in over
+    assert load_setting(1.537, 512, 3, 32) == "the setting: 1.54 s (512 reads of 3 ms), as measured"
+    under = load_setting(1.50, 512, 3, 32)
+    assert under.endswith("measured 0.04 s under it: a wait cannot end early, a finding to explain")
