@@ -131,3 +131,40 @@ def test_every_reading_of_the_extra_time_is_read_with_the_medians_spread():
     assert top[1] == [] and top[0][-1] == "25.9 ms (the paired median plus its spread)"
     below = placement.work_reach(got, 17.0, 16.7, 9.2, 1)
     assert below[1] == ["25.9 ms (the paired median plus its spread)"]
+
+
+# --- t23_02 #8: the sweep's best, read against a runner-up within its noise ---------------------------------
+
+
+def _sweep(best, other, far=(1.50,) * 5):
+    rows = [runs.Row(128, 8, "1f1b", 1.0, 1.0, [0.5, 0.5], speedups=list(best)),
+            runs.Row(128, 8, "gpipe", 1.0, 1.0, [0.5, 0.5], speedups=list(other)),
+            runs.Row(128, 4, "gpipe", 1.0, 1.0, [0.5, 0.5], speedups=list(far))]
+    return runs.PipelineRun(rows, [], (3,), 1, True)
+
+
+def test_a_runner_up_within_noise_is_named_with_the_paired_rounds():
+    """1f1b m=8 1.74x ± 0.02 against gpipe m=8 1.70x ± 0.07 (which covers 1.74): not separated by the medians;
+    round by round 1.05, 1.04, 1.07, 1.05, 0.99 (± 0.01 around 1.05): ahead."""
+    gpipe = [1.63, 1.70, 1.58, 1.77, 1.80]
+    f1b = [1.71, 1.77, 1.69, 1.86, 1.78]  # each round 1.05, 1.04, 1.07, 1.05, 0.99 times gpipe's
+    sweep = _sweep(f1b, gpipe)
+    assert [report.printed(r) for r in sweep.rows[:2]] == [(1.77, 0.04), (1.70, 0.07)]  # 1.70 + 0.07 covers 1.77
+    assert report.best_tie(sweep) == (
+        "; batch 128 gpipe m=8 (1.70x ± 0.07) is within noise of 1f1b m=8's 1.77x; paired round by round, 1f1b m=8 over it in "
+        "rounds 1-5: 1.05, 1.04, 1.07, 1.05, 0.99, median 1.05 ± 0.00, above 1 beyond its spread: ahead in the "
+        "paired rounds")
+
+
+def test_a_runner_up_the_paired_rounds_do_not_separate_either():
+    said = report.best_tie(_sweep([1.72, 1.76, 1.74, 1.70, 1.78], [1.74, 1.74, 1.72, 1.73, 1.76]))
+    assert said.endswith("within noise of 1: not separated round by round either")
+    assert "is within noise of 1f1b m=8's" in said or "as printed" in said
+
+
+def test_a_best_by_median_only_and_a_tie_as_printed_and_a_best_alone():
+    behind = report.best_tie(_sweep([1.80, 1.80, 1.80, 1.60, 1.60], [1.85, 1.85, 1.70, 1.65, 1.65]))  # 0.97 x4
+    assert behind.endswith("below 1 beyond its spread: behind in the paired rounds, ahead by the median only")
+    tie = report.best_tie(_sweep([1.79, 1.86, 1.881, 1.92, 1.99], [1.74, 1.85, 1.879, 1.90, 1.97]))
+    assert tie.startswith("; batch 128 gpipe m=8 (1.88x ± 0.03) ties 1f1b m=8's 1.88x as printed; paired round by round")
+    assert report.best_tie(_sweep([1.90] * 5, [1.70] * 5)) == ""

@@ -77,14 +77,6 @@ def config_name(r: Row) -> str:
     return "naive split" if r.naive else f"{r.schedule} m={r.m}"
 
 
-def best_tie(run: PipelineRun) -> str:
-    """"; tied as printed with batch 128 1f1b m=8, 1.88x" where another plain schedule's median prints the same
-    as the sweep's best (``PipelineRun.tied_with_best``): a tie said as a tie; "" where the best stands alone."""
-    tied = run.tied_with_best()
-    names = " and ".join(f"batch {r.batch} {config_name(r)}" for r in tied)
-    return f"; tied as printed with {names}, {run.best().speedup:.2f}x" if tied else ""
-
-
 def headline_table(rows: list[Row], title: str | None = None) -> Table:
     """The answer of a sweep in six columns: each configuration's speedup over one device (median of every
     paired round, and their range) beside its bound and beside the bound scaled by the work its stages
@@ -598,3 +590,4 @@ from utils.lessons.model_split.naive import (  # noqa: E402, F401
 # Section 9, two stages per worker: in chunks.py, re-exported for the notebook.
 from utils.lessons.model_split.chunks import (baseline_gap, baseline_note, bubble_answer,  # noqa: E402, F401
                                              idle_shares, measured_text, p_at_this_m)
+from utils.lessons.model_split.best import best_tie  # noqa: E402, F401 (section 5's best, read by the noise rule)
