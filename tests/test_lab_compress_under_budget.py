@@ -63,6 +63,8 @@ def test_the_solution_meets_the_three_budgets(lab):
     speed = verdicts[1].message
     assert speed.count(" ± ") == 1 and "from the two medians" not in speed and "in proportion" not in speed, speed
     assert "compiled as the trained model is, yours ran" in speed and "off its float twin's" in speed
+    # twenty-third reading: the name is said where it is used
+    assert "off its float twin's (the same int8-rounded weights multiplied in float; tolerance" in speed, speed
     assert "paired standard error, 630 images" in verdicts[2].message  # the held-out images, not validation
     assert "at two standard errors, within the limit" in verdicts[2].message  # its upper bound, not the estimate
     said = plan_sentence(model, solution, verdicts, SIZE, whole=whole)
@@ -198,6 +200,7 @@ def test_mutant_full_range_int8_on_a_cpu_without_vnni_is_a_fast_wrong_answer():
     assert done.returncode == 0, done.stderr[-2000:]
     wrong, right = done.stdout.splitlines()[-2:]
     assert "a fast wrong answer" in wrong and "16 bits" in wrong
+    assert "off its float twin's (the same int8-rounded weights multiplied in float), beyond" in wrong, wrong
     assert "off its float twin's" in right  # the 7-bit path the lesson chooses here is within tolerance
 
 

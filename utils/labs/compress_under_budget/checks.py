@@ -120,6 +120,10 @@ def _compiled(model: nn.Module, x: torch.Tensor) -> nn.Module:
         return compile_quantized(model, x)[0]
 
 
+# What the check's messages call the float twin, said where they use the name (twenty-third reading)
+TWIN = "the same int8-rounded weights multiplied in float"
+
+
 def float_twin(model: nn.Module) -> nn.Module:
     """Lab 04: a copy of ``model`` whose quantized Linear weights are dequantized to fp32: the same rounded
     weights multiplied in float, against which the int8 kernels' own error is measured (correct before fast)."""
@@ -197,9 +201,10 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Modu
             off = output_error(fast, float_twin(model), x)  # the int8 kernels' error, not the weights' rounding
         if kind.startswith("int8") and not off <= TOLERANCE["int8"]:  # a NaN error is not within it either
             shown = f"{off:.1%}" if off < 10 else "over 1000%"
-            raise checks.CheckFailed(f"compiled, your model's outputs are {shown} off its float twin's, "
-                                     f"beyond int8's tolerance of {TOLERANCE['int8']:.0%}: a fast wrong answer "
-                                     f"(this CPU: {int8_path(x.device)}); see section 4's int8 on older CPUs")
+            raise checks.CheckFailed(f"compiled, your model's outputs are {shown} off its float twin's "
+                                     f"({TWIN}), beyond int8's tolerance of {TOLERANCE['int8']:.0%}: a fast "
+                                     f"wrong answer (this CPU: {int8_path(x.device)}); see section 4's int8 "
+                                     "on older CPUs")
         samples = _paired_samples(baseline, whole, fast, x, rounds)
         if speed_reading(paired_speed(samples), factor) == "cannot tell":  # more rounds before saying either
             more = _paired_samples(baseline, whole, fast, x, rounds)
@@ -220,7 +225,7 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Modu
         # one sentence: the plan's Speed line reads the rest (the medians' division, the work's proportion)
         return (f"compiled as the trained model is, yours ran {speed.over:.2f}x ± {speed.spread:.2f} the faster "
                 f"of it and int8 of the whole model ({reference_words(speed.gain)}; {runs}), and its outputs "
-                f"are {off:.2%} off its float twin's (tolerance {TOLERANCE['int8']:.0%})")
+                f"are {off:.2%} off its float twin's ({TWIN}; tolerance {TOLERANCE['int8']:.0%})")
 
     return checks.run_check(f"at least {factor:g}x the speed of the faster of fp32 and whole-model int8", body,
                             show=show,
@@ -301,7 +306,7 @@ def reference_words(gain: float) -> str:
 
 def proportional_words(ratio: float, gain: float, fewer: float, kind: str, same_kind: bool) -> str:
     """A reference beside the speed-up over the trained model (every branch written): the speed-up were time in
-    proportion to the work, one multiply-add (a bias: one add) per weight a sample (``fewer``: the whole
+    proportion to the work, one multiply-add per weight a sample, a bias's add left out (``fewer``: the whole
     model's weights over yours, ``_weights``, as the plan line counts them) and, for a model stored as int8
     of the whole model is, int8's measured ``gain`` the same at every width. A reference, not a ceiling:
     per-call costs can keep a thin model below it, caches can lift it above. Judged on the printed figures."""
@@ -423,18 +428,18 @@ def budget_sentence(baseline: nn.Module, whole: nn.Module, x: torch.Tensor, size
 
 
 def _weights(model: nn.Module) -> int:
-    """The weights and biases of every linear layer, counted from its shape (float or quantized alike)."""
+    """The weights of every linear layer, its matrix's entries counted from its shape (float or quantized
+    alike), biases not counted: "weight" means one thing wherever the plan's lines use it (twenty-third
+    reading: the Bytes line counted the biases as weights, the next sentence as stored beyond them)."""
     shaped = [m for m in model.modules() if all(isinstance(getattr(m, name, None), int)
                                                  for name in ("in_features", "out_features"))]
-    return sum(m.in_features * m.out_features + m.out_features for m in shaped)
+    return sum(m.in_features * m.out_features for m in shaped)
 
 
 def _beyond_a_byte(model: nn.Module) -> float:
     """The share of an int8 model's stored bytes that is not its weights' one byte each: each row's scale, the
     biases, the file's own overhead (measured from the state dict's size and the layers' shapes)."""
-    weights = sum(m.in_features * m.out_features for m in model.modules()
-                  if all(isinstance(getattr(m, name, None), int) for name in ("in_features", "out_features")))
-    return 1 - weights / model_bytes(model)
+    return 1 - _weights(model) / model_bytes(model)
 
 
 def _against_whole(baseline: nn.Module, model: nn.Module, whole: nn.Module | None, per_weight: float) -> str:
