@@ -86,3 +86,29 @@ def test_the_mfu_denominators_say_where_a_lifted_fp32_peak_comes_from():
     said = report.mfu_denominators(_rows(), {"fp32": 92.4e9, "bf16": 211.5e9}, fp32_lifted=True)
     assert "the fp32 peak (92.4 GFLOP/s, the step's own matmul rate: section 2)" in said
     assert "section 2" not in report.mfu_denominators(_rows(), {"fp32": 92.4e9, "bf16": 211.5e9})
+
+
+def test_the_two_devices_gap_is_set_against_lesson_07_s_all_reduce_fit_where_kept():
+    """t23_0708 #3: lesson 07 fits whole all-reduces on the same link (314 us, 1.28 GB/s) at about a third of
+    lesson 00's one-way rate; the gap is set against that price too, not the floor alone."""
+    from test_putting_it_together_printed import _compared
+
+    from utils import bench
+    from utils.lessons.putting_it_together import allreduce_fit
+
+    c = _compared("two devices", 0.1815, [1.49] * 3, workers=2)   # 181.5 / 1.49 = 121.8 against 90.8: 31.0
+    fit = (314e-6, 1.28e9, 0.30)
+    said = ladder.two_devices_gap(c, 3.98e9, 3.225e6, simulated=True, fit=fit)
+    assert "31.0 ms a step the bound does not see" in said and "The all-reduce the guide priced, 3.24 ms" in said
+    # 12.9 MB: 0.31 + 12.9e6 / 1.28e9 = 0.31 + 10.08 = 10.39 ms, 34% of 31.0
+    assert "prices one call of the 0.0129 GB of gradients at 0.31 + 10.08 = 10.39 ms" in said
+    assert ": 34% of the gap, if none of it hid behind backward; the other 20.61 ms are the cores" in said
+    assert "this run cannot tell" not in said
+    slow = allreduce_fit.against_gap((314e-6, 0.3e9, 0.3), 12.9e6, 31.0, "the rest of the step")
+    assert "could explain all of the gap" in slow                 # 0.31 + 43.00 ms: past the gap
+    without = ladder.two_devices_gap(c, 3.98e9, 3.225e6, simulated=True)
+    assert "The floor is 10% of the gap" in without and "Lesson 07" not in without
+    # the ledger's record, only where lesson 07 ran on this hardware
+    record = {"value": 1.28, "alpha_s": 314e-6, "worst_residual": 0.3, "hardware": bench.hardware_label()}
+    assert allreduce_fit.lesson_07(record) == (314e-6, 1.28e9, 0.3)
+    assert allreduce_fit.lesson_07(dict(record, hardware="another machine")) is None

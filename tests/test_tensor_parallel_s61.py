@@ -54,3 +54,25 @@ def test_the_miss_table_s_step_is_the_wall_time_the_width_table_prints():
     assert rows["the split step"][1] == "22.87"                       # the wall, as the width table prints it
     assert rows["inside the 2 all-reduces"][1] == "2.90"
     assert rows["compute, outside the all-reduces"][1] == "19.97"     # 22.87 - 2.90
+
+
+def test_the_all_reduce_fit_is_set_beside_lesson_00_s_one_way_link_and_kept_for_lesson_08(tmp_path, monkeypatch):
+    """t23_0708 #3: 314 us and 1.28 GB/s beside lesson 00's 106 us and 3.98 GB/s: 32% (1.28 / 3.98)."""
+    from types import SimpleNamespace as NS
+
+    from utils import ledger
+    from utils.lessons.putting_it_together import allreduce_fit
+    from utils.lessons.tensor_parallel import link_words
+
+    link = NS(alpha=314e-6, beta=1.28e9, sizes=[8, 512, 4096], worst_residual=0.30)
+    kept = NS(name="gloo loopback, 2 processes", fit=NS(alpha=106e-6, beta=3.98e9))
+    said = link_words.beside_send_recv(link, None, kept)
+    assert said.startswith("Lesson 00's one-way send/recv on gloo loopback, 2 processes: alpha 106 us, beta "
+                           "3.98 GB/s; this all-reduce's beta is 32% of it.")
+    assert "sums what it receives on the workers' own cores" in said
+    monkeypatch.setattr(link_words, "kept_send_recv", lambda plan: None)
+    assert link_words.beside_send_recv(link, None) == ""          # no link kept on this path: nothing said
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    link_words.record(link, "gloo")
+    assert link_words.RECORD == allreduce_fit.RECORD
+    assert allreduce_fit.lesson_07() == (314e-6, 1.28e9, 0.30)   # lesson 08 reads what lesson 07 kept

@@ -37,7 +37,7 @@ import torch
 
 from utils import claims
 from utils.bench import alternate
-from utils.lessons.putting_it_together import guide, peaks
+from utils.lessons.putting_it_together import allreduce_fit, guide, peaks
 from utils.lessons.putting_it_together.guide import amdahl
 from utils.lessons.putting_it_together.script import DTYPES, Settings, train
 
@@ -438,9 +438,11 @@ def compile_break_even(c: Compared, run_steps: int | None = None) -> str:
             f"(their median), and that over the paired gain): after {steps:,.0f} steps" + planned)
 
 
-def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, simulated: bool) -> str:
+def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, simulated: bool,
+                    fit: tuple[float, float, float] | None = None) -> str:
     """How far the two-devices step fell short of its bound, in ms a step, against the all-reduce the guide
-    priced (ring: 2(n-1)/n x 4 B a parameter over the link's measured rate) and rank 0's share of a core."""
+    priced (ring: 2(n-1)/n x 4 B a parameter over the link's measured rate), rank 0's share of a core, and
+    ``fit``: lesson 07's whole all-reduce on this machine (``allreduce_fit.lesson_07``), where it was kept."""
     n = c.rung.workers
     before, after = paired_step_ms(c)   # ms as printed: every figure below is worked from the printed ones
     ideal = claims.half_up(before / n, 1)   # worked from printed ms: half up, as a reader (172.7/2 = 86.4)
@@ -465,6 +467,8 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
         return said + priced + (": the floor alone could explain all of the gap if none of it hid behind "
                                 "backward.")
     other = "the cores that compute and gloo's threads share" if simulated else "the rest of the step"
+    if fit:   # a measured all-reduce price beside the floor (t23_0708 #3)
+        return said + priced + ". " + allreduce_fit.against_gap(fit, 4 * parameters, gap, other)
     share = claims.half_up(100 * comm / gap, 0)   # two printed figures' share, half up as a reader rounds it
     return said + priced + (f". The floor is {share:.0f}% of the gap, so whether most of the gap is the "
                             f"link or {other} this run cannot tell: neither is measured apart here.")

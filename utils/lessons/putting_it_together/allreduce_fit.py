@@ -1,0 +1,44 @@
+"""Lesson 08's two-devices step beside lesson 07's fit of a whole all-reduce on this machine.
+
+    fit = allreduce_fit.lesson_07()     # (alpha s, beta B/s, worst residual) from the course ledger, or None
+    ladder.two_devices_gap(c, link_rate, parameters, simulated, fit)
+
+Why: the guide prices DDP's all-reduce at lesson 00's one-way send/recv rate, a floor. Lesson 07 fits whole
+all-reduces on the same link, which also sum and wait for the other rank; where it has, the gap is set against
+that price too, so the page does not leave a measured all-reduce rate unquoted.
+"""
+
+from __future__ import annotations
+
+from utils import bench, claims, ledger
+
+RECORD = "allreduce_fit_beta"   # written by lesson 07 (tensor_parallel.link_words.record)
+
+
+def lesson_07(record: dict | None = None) -> tuple[float, float, float] | None:
+    """(alpha seconds, beta bytes/s, worst residual) of lesson 07's all-reduce fit in this mode's ledger, if
+    it was measured on this hardware; else None. ``record`` stands in for the ledger's in tests."""
+    record = record if record is not None else ledger.figure(RECORD)
+    if not record or record.get("hardware") != bench.hardware_label() or "alpha_s" not in record:
+        return None
+    return record["alpha_s"], record["value"] * 1e9, record.get("worst_residual", 0.0)
+
+
+def against_gap(fit: tuple[float, float, float], grad_bytes: float, gap_ms: float, other: str) -> str:
+    """One all-reduce of the gradients (``grad_bytes``) at lesson 07's fit, alpha + n/beta, every term in ms
+    to 2 decimals as printed, set against the gap (ms as printed): what share of it the call could be. DDP
+    makes one call a bucket, each with its alpha, so one call is the least it pays."""
+    alpha, beta, residual = fit
+    alpha_ms, bytes_ms = claims.as_printed(alpha, 2, 1e-3), claims.as_printed(grad_bytes / beta, 2, 1e-3)
+    call = claims.half_up(alpha_ms + bytes_ms, 2)
+    said = (f"Lesson 07's fit of a whole all-reduce on this machine (alpha {alpha * 1e6:.0f} us, beta "
+            f"{beta / 1e9:.2f} GB/s, worst residual {residual:.0%}: it also sums and waits for the other rank) "
+            f"prices one call of the {grad_bytes / 1e9:.4f} GB of gradients at {alpha_ms:.2f} + {bytes_ms:.2f} = "
+            f"{call:.2f} ms (DDP makes one call a bucket, each with its alpha)")
+    if call >= gap_ms:
+        return said + ": at that price the all-reduce alone could explain all of the gap, if none of it hid " \
+                      "behind backward."
+    share = claims.half_up(100 * call / gap_ms, 0)
+    return said + (f": {share:.0f}% of the gap, if none of it hid behind backward; the other "
+                   f"{claims.half_up(gap_ms - call, 2):.2f} ms are {other}, more calls than one or the fit's "
+                   "error, none measured apart here.")
