@@ -168,3 +168,31 @@ def test_a_best_by_median_only_and_a_tie_as_printed_and_a_best_alone():
     tie = report.best_tie(_sweep([1.79, 1.86, 1.881, 1.92, 1.99], [1.74, 1.85, 1.879, 1.90, 1.97]))
     assert tie.startswith("; batch 128 gpipe m=8 (1.88x ± 0.03) ties 1f1b m=8's 1.88x as printed; paired round by round")
     assert report.best_tie(_sweep([1.90] * 5, [1.70] * 5)) == ""
+
+
+# --- t23_02 #1: the link's labels, read across the fit's own accuracy --------------------------------------
+
+
+def test_a_label_the_fits_band_crosses_is_not_decided():
+    """±60%: a factor of 1.60 below, 2.50 above. 6% spans 4%-15% (keeps "not what keeps it"); 30% spans
+    19%-75% and 78% spans 49%-195%: each crosses a line."""
+    from utils.lessons.model_split import link
+
+    rows = [_row([1.0] * 5, batch=b) for b in (1, 2, 3)]
+    part = {id(r): p for r, p in zip(rows, (0.06, 0.30, 0.78))}
+    said = link.fit_band(rows, part, 0.60)
+    assert said == (" At the fit's accuracy (a factor of 1.60 below, 2.50 above its line), batch 2 naive split "
+                    "(30%: 19%-75%); batch 3 naive split (78%: 49%-195%) cross a line: not decided at this fit's "
+                    "accuracy; batch 1 naive split (6%: 4%-15%) keeps its label.")
+    assert link.fit_band(rows[:1], part, 0.60).endswith("every label holds: each share's band stays on one side "
+                                                        "of the lines.")
+    one = link.fit_band(rows[1:2], part, 0.60)
+    assert one.endswith("(30%: 19%-75%) crosses a line: not decided at this fit's accuracy.")
+    assert link.fit_band(rows, part, None) == "" and link.fit_band([], part, 0.60) == ""
+    assert "any share" in link.fit_band(rows[:1], part, 1.0)  # a fit off by 100%: no factor above ruled out
+
+
+def test_the_notebook_reads_the_links_labels_at_the_fits_accuracy():
+    cells = json.loads((ROOT / "notebooks/02_model_split.ipynb").read_text())["cells"]
+    source = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert source.count("accuracy=LINK.accuracy") >= 2  # sections 5 and 9

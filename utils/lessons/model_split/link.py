@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from utils.claims import as_printed, as_printed_sig, half_up, printed_ratio, sig_text
 from utils.lessons.model_split.fit_accuracy import (accuracy_text, against_fit, factor_text, layout_reading,
-                                                   ledger_reading, tolerance_text)
+                                                   ledger_reading, tolerance, tolerance_text)
 from utils.lessons.model_split.noise import at_bound_in_noise, beside_line, percent_as_printed
 from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
@@ -181,13 +181,15 @@ def planning_verdict(share: float, probe_ratio: float, ceiling: float | None = N
     return f"under it at section 5's price, {other:.1%} {where}: above it there"
 
 
-def link_reading(rows: list[Row], alpha: float, beta: float, reread: bool = True) -> str:
+def link_reading(rows: list[Row], alpha: float, beta: float, reread: bool = True,
+                 accuracy: float | None = None) -> str:
     """Whether the link's own time explains what keeps the rows from their bound: every row whose speedup is
     under its bound (as printed), its loss (``lost_time``, from the same median the verdicts read) set beside
     its messages' estimated time (``link_time``); the largest share with its
     arithmetic, then every row by what its share says (``_link_says``: all, most, a real part, or not).
     ``reread``: section 8 reads these rows again at its probe's price (section 5's rows; section 9 reads its
-    own right after, with ``reread_at_probe``)."""
+    own right after, with ``reread_at_probe``). ``accuracy``: the fit's, where fitted: which labels it decides
+    (``fit_band``)."""
     under = [r for r in rows if _under_bound(r)]
     if not under:
         return "No row's speedup is under its bound: there is no loss for the link to explain."
@@ -231,7 +233,29 @@ def link_reading(rows: list[Row], alpha: float, beta: float, reread: bool = True
                  else f"{len(members)} other rows ({min(shares):.0%} to {max(shares):.0%} of their loss)")
         plural = "keeps them from their" if len(members) > 1 else "keeps it from its"
         said += f". {names[0].upper()}{names[1:]}: at this price, " + says.replace("keeps it from its", plural)
-    return said + "."
+    return said + "." + fit_band(short, part, accuracy)
+
+
+def fit_band(short: list[Row], part: dict, accuracy: float | None) -> str:
+    """Which of ``link_reading``'s labels the fit's own accuracy decides: the link time may lie a factor
+    ``tolerance(accuracy)`` below or above the fit's, so each share (as printed) spans share / below to share x
+    above; a label holds only where both ends read the same word (30% at ±60%: 19%-75%, across 25% and 50%)."""
+    if not accuracy or not short:
+        return ""
+    below, above = tolerance(accuracy)
+    held, open_ = [], []
+    for r in sorted(short, key=lambda r: part[id(r)]):
+        shown = percent_as_printed(part[id(r)]) / 100
+        low, high = shown / below, shown * above
+        top = f"{percent_as_printed(high)}%" if high != float("inf") else "any share"  # ±100%: no ceiling
+        band = f"batch {r.batch} {_name(r)} ({percent_as_printed(shown)}%: {percent_as_printed(low)}%-{top})"
+        (held if _short_word(low) == (_short_word(high) if top != "any share" else "all") else open_).append(band)
+    said = f" At the fit's accuracy ({tolerance_text(accuracy)} its line), "
+    if not open_:
+        return said + "every label holds: each share's band stays on one side of the lines."
+    return said + (f"{'; '.join(open_)} {'cross' if len(open_) > 1 else 'crosses'} a line: not decided at this "
+                   "fit's accuracy" + (f"; {'; '.join(held)} {'keep their labels' if len(held) > 1 else 'keeps its label'}."
+                                       if held else "."))
 
 
 def link_cause(r: Row, alpha: float, beta: float) -> str:
