@@ -76,3 +76,27 @@ def test_the_all_reduce_fit_is_set_beside_lesson_00_s_one_way_link_and_kept_for_
     link_words.record(link, "gloo")
     assert link_words.RECORD == allreduce_fit.RECORD
     assert allreduce_fit.lesson_07() == (314e-6, 1.28e9, 0.30)   # lesson 08 reads what lesson 07 kept
+
+
+def test_the_crossover_table_says_its_f_is_not_what_this_machine_s_model_used():
+    """t23_0708 other 1: 0.085 TFLOP/s beside width 79 gave about 105 in the closed form, not 79: the row's
+    model is built from each width's step, so its F is marked as not used; the closed form's row says nothing."""
+    table = report.crossover_table((8.5e10, 314e-6, 1.28e9, 4), [], 256, here_width=79.0)
+    assert table.rows[0][2] == "0.085 (fp32; the largest width's, not used: the model uses each width's step)"
+    assert report.crossover_table((8.5e10, 314e-6, 1.28e9, 4), [], 256).rows[0][2] == "0.085 (fp32)"
+
+
+def test_a_late_compute_within_the_tolerance_says_the_wait_decides_it():
+    """t23_0708 other 2: 0.48 ms 'within the 5 % tolerance' and then 'the wait is rank 1 finishing late' read
+    as a contradiction; the clause now says the compute alone is within noise and the one-clock wait decides."""
+    from utils.lessons.tensor_parallel import verdicts
+
+    def rank(compute, waited):
+        return {"compute": compute, "waited": waited}
+    late = verdicts.wait_words(verdicts.wait_reading([rank(0.01898, 0.00092), rank(0.01986, 0.0)], 0))
+    assert ("is 0.95 ms, so the compute alone does not show it; the wait, on one clock for both, does), "
+            in late) and late.endswith("the wait is rank 1 finishing its compute late")
+    early = verdicts.wait_words(verdicts.wait_reading([rank(0.01898, 0.00092), rank(0.01920, 0.0)], 0))
+    assert "one clock" not in early                              # not late: the tolerance clause alone
+    beyond = verdicts.wait_words(verdicts.wait_reading([rank(0.01898, 0.00092), rank(0.02100, 0.0)], 0))
+    assert "beyond the lesson's 5 %" in beyond and "one clock" not in beyond

@@ -117,7 +117,8 @@ def crossover_table(here: tuple[float, float, float, int], datasheet_rows, token
     out, nothing measured). Lesson 07."""
     flops, alpha, beta, value_bytes = here
     width = crossover_width(flops, beta, alpha, tokens, value_bytes) if here_width is None else here_width
-    rows = [("this machine (model: measured link and steps)", f"{beta / 1e9:.2f}", f"{flops / 1e12:.3f} (fp32)",
+    used = "" if here_width is None else "; the largest width's, not used: the model uses each width's step"
+    rows = [("this machine (model: measured link and steps)", f"{beta / 1e9:.2f}", f"{flops / 1e12:.3f} (fp32{used})",
              f"{alpha * 1e6:.0f}", "never" if width is None else two_figures(width) if here_width is None
              else f"{width:.0f}", measured)]   # here_width: a whole width, as section 4 prints it
     for gpu, link, dtype, peak, link_bw in datasheet_rows:
