@@ -470,7 +470,7 @@ def test_a_fits_misses_in_order_of_size_are_read_as_a_pattern_or_as_noise_and_th
     # a tilt: all 5 misses past ±10% on one side (0 changes: 6% under random signs): a pattern
     tilt = line_check.pattern_sentence(sizes, [0.50, -0.04, 0.18, 0.27, 0.01, 0.05, 0.49, 0.81])
     assert "its 5 misses larger than ±10% of the measured time (a threshold the course chooses" in tilt
-    assert "change sign only 0 times" in tilt and "random signs change at most 0 times in 5 6% of the time" in tilt
+    assert "change sign only 0 times" in tilt and "with 5 misses of random sign, no change happens 6% of the time" in tilt
     assert "a pattern, not noise: the line's shape misses" in tilt
     # reader t5_0001's run: + + - + + (2 changes in 5: random signs do that 69% of the time): no pattern
     bow = line_check.pattern_sentence(sizes, [0.0, 0.28, 0.0, 0.13, -0.30, 0.0, 0.21, 0.13])
@@ -533,11 +533,11 @@ def test_the_worst_miss_is_printed_with_the_two_times_it_is_worked_from():
     for measured in (150.04e-6, 158.4e-6, 112e-6):  # within the fit's ±30%, at its edge, on the line
         check = line_check.LineCheck(line_check.misses(fit, [4096], [measured]), 0.30)
         said = check.sentence()
-        t, line, miss = re.search(r"([\d,.]+) µs measured, ([\d,.]+) µs on the line, ([+-]\d+)%", said).groups()
+        t, line, miss = re.search(r"([\d,.]+) µs measured, ([\d,.]+) µs on the line, ([+-][\d.]+)%", said).groups()
         redone = (float(t) - float(line)) / float(t)
-        assert round(redone * 100) == int(miss)
-        assert check.grade == ("within" if round(abs(redone), 2) <= 0.30 else "edge")
-        assert check.claim("gloo").measured == f"worst miss {int(miss):+d}% (4 KiB)"
+        assert round(redone * 100, 1) == float(miss)  # printed to the tenth it is judged at (t23_0001 #1)
+        assert check.grade == ("within" if round(abs(redone), 3) <= 0.30 else "edge")
+        assert check.claim("gloo").measured == f"worst miss {float(miss):+.1f}% (4 KiB)"
 
 
 def test_the_fit_tables_alpha_is_printed_so_that_a_small_copys_residual_can_be_redone():

@@ -36,6 +36,18 @@ def misses(fit, sizes, seconds) -> list[tuple[int, float, float, float]]:
     return out
 
 
+def miss_shown(miss: float) -> float:
+    """A miss as the line check prints and judges it: to the tenth of a percent, half up (0.40406 -> 0.404).
+    Judged at this precision, not the whole percent: +40.4% against ±30% plus 10 points is past the edge,
+    though both would print "40%" (reader t23_0001 #1)."""
+    return claims.half_up(miss, 3)
+
+
+def miss_text(miss: float) -> str:
+    """A miss as the line check prints it: "+40.4%", "-32.8%" (``miss_shown``)."""
+    return f"{miss_shown(miss) * 100:+.1f}%"
+
+
 def _size(n: int) -> str:
     """A message size: "8 B" under a KiB (lesson 01 sends such messages), else "64 KiB", "16 MiB"."""
     return f"{n} B" if n < 2**10 else size_label(n)
@@ -81,7 +93,14 @@ class LineCheck:
     @property
     def beyond(self) -> list:
         """The sizes missing by more than the fit's own error plus the edge: what says the line is not this run's."""
-        return [m for m in self.misses if round(abs(m[3]), 2) > round(self.error + EDGE, 2)]
+        # the miss to the tenth of a percent it prints at, against the error as printed (whole percent) plus
+        # the edge: rounding both to the whole percent would call +40.4% "at most 10 points past ±30%"
+        return [m for m in self.misses if abs(miss_shown(m[3])) > self._own + EDGE]
+
+    @property
+    def _own(self) -> float:
+        """The fit's own error as the sentences print it (whole percent): the figure a reader compares with."""
+        return claims.half_up(self.error, 2)
 
     @property
     def grade(self) -> str:
@@ -91,7 +110,7 @@ class LineCheck:
             return "one size"
         if self.beyond:
             return "beyond"
-        return "edge" if round(abs(self.worst[3]), 2) > round(self.error, 2) else "within"
+        return "edge" if abs(miss_shown(self.worst[3])) > self._own else "within"
 
     @property
     def verdict(self) -> str:
@@ -108,7 +127,7 @@ class LineCheck:
         n, t, line, miss = self.worst
         # both times in µs to one decimal: the figures ``misses`` works the miss from, so it can be redone
         at = (f"its worst at {_size(n)}: {t * 1e6:,.1f} µs measured, {line * 1e6:,.1f} µs on the line, "
-              f"{claims.signed_percent(miss)} of the measured time")
+              f"{miss_text(miss)} of the measured time")
         own = f"that fit's own ±{self.error:.0%}"
         if self.grade == "within":
             return (f"Against the profile's line, every size of this run lies within {own} ({at}): the line "
@@ -117,7 +136,7 @@ class LineCheck:
             return (f"Against the profile's line, this run's worst size lies past {own} by at most the "
                     f"{_points(EDGE)} the course allows one noisy median ({at}): the line describes this run's link, "
                     "at the edge of its own error.")
-        far = ", ".join(f"{_size(m[0])} ({claims.signed_percent(m[3])})" for m in self.beyond)
+        far = ", ".join(f"{_size(m[0])} ({miss_text(m[3])})" for m in self.beyond)
         head = (f"Against the profile's line, {len(self.beyond)} of this run's {len(self.misses)} sizes "
                 f"miss{'es' * (len(self.beyond) == 1)} by more than {own} plus the {_points(EDGE)} the course "
                 f"allows one noisy median ({far})")
@@ -173,7 +192,7 @@ class LineCheck:
     def claim(self, name: str) -> claims.Claim:
         """The closing tables' row: lesson 00's and lesson 01's are the same test."""
         return claims.Claim(f"this run's messages lie on the profile's line ({name})",
-                            f"worst miss {claims.signed_percent(self.worst[3])} ({_size(self.worst[0])})",
+                            f"worst miss {miss_text(self.worst[3])} ({_size(self.worst[0])})",
                             f"the fit's own ±{self.error:.0%}, edge +{_points(EDGE)}", self.verdict)
 
 
@@ -238,7 +257,8 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
                 + f": too few (under {PATTERN_SIZES}) to tell a shape the line misses from noise by their signs."
                 + falling)
     chance = few_changes_chance(len(far), k)
-    odds = (f"random signs change at most {k} time{'s' * (k != 1)} in {len(far)} {chance:.0%} of the time, and "
+    few = "no change happens" if k == 0 else f"{k} or fewer changes happen"
+    odds = (f"with {len(far)} misses of random sign, {few} {chance:.0%} of the time, and "
             f"the course calls signs a pattern only under {PATTERN_P:.0%} (a sign test)")
     if chance < PATTERN_P:
         return (f"In order of size, its {len(far)} misses {beyond} change sign only {k} time{'s' * (k != 1)} "
@@ -364,10 +384,10 @@ def cost_answer(kept, this_run, tolerance: float) -> str:
     check = check_line(kept, this_run)
     if check.grade == "beyond":
         return (head + f"its measured time (listed below), not the profile's line ({line}), which this run's "
-                f"messages miss by up to {claims.signed_percent(check.worst[3])}.")
+                f"messages miss by up to {miss_text(check.worst[3])}.")
     if check.grade == "one size":  # one median alone: neither the line nor its failure shown
         return (head + f"its measured time (listed below): whether its messages lie on the profile's line "
                 f"({line}) is not shown, one size alone missing it ({_size(check.worst[0])}, "
-                f"{claims.signed_percent(check.worst[3])}).")
+                f"{miss_text(check.worst[3])}).")
     return (head + f"about alpha + n/beta on the profile's line ({line}): this run's messages lie on it "
             f"({check.verdict}).")

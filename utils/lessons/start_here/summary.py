@@ -16,8 +16,8 @@ from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's 
     fixed_share, inverted_references, inverted_sentence, memcpy_references, out_of_cache_sentence, straddling,
     time_share)
 from utils.lessons.start_here.line_check import (  # noqa: F401
-    EDGE, LineCheck, check_line, cost_answer, kept_line_sentence, message_times_sentence, misses, pattern_sentence,
-    rate_change, rate_trend, shape_note)
+    EDGE, LineCheck, check_line, cost_answer, kept_line_sentence, message_times_sentence, miss_text, misses,
+    pattern_sentence, rate_change, rate_trend, shape_note)
 from utils.lessons.start_here.cold_copy import NOISE, NOISE_SAID, Passed, copies_above_dram  # noqa: F401
 from utils.lessons.start_here.printed import mean_of_two, micros, percent_shown, points, printed_accuracy
 from utils.plots import size_label
@@ -160,7 +160,7 @@ def link_sentence(link, this_run=None) -> str:
         good = f"good to about ±{claims.percent(acc)}."
         if check is not None and check.grade in ("beyond", "one size"):
             good = (f"good to ±{claims.percent(acc)} on the run that measured it; this run's messages miss it "
-                    f"by up to {claims.signed_percent(check.worst[3])} (below).")
+                    f"by up to {miss_text(check.worst[3])} (below).")
         return (f"{fit} fit every size within {within}: inside the ±{tol:.0%} tolerance within which the course "
                 f"predicts with a fit ({points(tol - shown)} to spare{barely}), so a time it predicts is {good}")
     return (f"{fit} fit every size only within {within}: outside the ±{tol:.0%} tolerance within which the "
@@ -259,7 +259,9 @@ def in_cache_claim(cached, caches: dict[str, int] | None, left_out=(), low=()) -
     regimes = " and ".join(dict.fromkeys(p.regime for p in sorted(cached, key=lambda p: p.size)))
     between = set(map(id, straddling(cached, caches)))
     above = [p for p in sorted(cached, key=lambda p: p.size) if round(p.fraction_of_bound, 2) > 1]  # as printed
-    verdict = f"median {percent(median)} of the reference"
+    # to the whole percent the shares print at (half up: 95% and 100% give 98%): "97.5%" would claim a tenth of
+    # a percent the shares do not carry (reader t23_0001 #7: their GB/s give 97.9%)
+    verdict = f"median {claims.percent(median)} of the reference"
     if above:
         verdict += "; above it: " + ", ".join(
             f"{size_label(p.size)} ({p.fraction_of_bound:.0%}"
@@ -494,8 +496,10 @@ def large_transfer_advice(big, link) -> str:
             f"{size_label(big.size)} it gives {fitted_rate / 1e9:.2f} GB/s where {big.rate / 1e9:.2f} was measured.")
 
 
-def to_ledger(profile, points, link) -> str:
-    """Lesson 00's headline figures into the ledger (``utils.ledger``); returns the line that says so."""
+def to_ledger(profile, points, link, this_run=None) -> str:
+    """Lesson 00's headline figures into the ledger (``utils.ledger``); returns the line that says so.
+    ``this_run``: this run's messages of the link (a ``machine.LinkFit``), kept so that lesson 01, which times
+    the same link, sets its run beside this one (reader t23_0001 #2: the two runs differed by up to 1.9x)."""
     from utils import ledger
 
     every = profile.peak("fp32")
@@ -512,4 +516,7 @@ def to_ledger(profile, points, link) -> str:
         ledger.record("link_beta", link.fit.beta, "B/s", lesson="00", what=link.name)
         # the fit's own verdict travels with it: a later lesson that quotes alpha and beta says whether they held
         ledger.record("link_fit_worst_residual", link.accuracy, "", lesson="00", what=link.name)
+    if this_run is not None:  # the name lesson 01 reads (``why_slow.link_report.LESSON00_RUN``)
+        ledger.record("link_this_run_00", max(this_run.seconds), "s", lesson="00", what=this_run.name,
+                      sizes=[int(n) for n in this_run.fit.sizes], seconds=[float(t) for t in this_run.seconds])
     return f"Headline figures saved to the ledger (results/{ledger.path().name}): lesson 09 and the README quote them."
