@@ -270,7 +270,7 @@ def test_a_latency_share_past_100_percent_is_said_to_be_the_fixed_costs_own_spre
     ids = transfers.batch_costs(link, 16, 64, 128)[0]
     said = link_report._ids_sentence(ids, link)
     assert ("across the small messages' whole spread (98% to 100%, all above 50%, capped: the slowest small "
-            "message, 171.5 µs, took longer than this batch, so its end would pass the whole; the fixed cost itself ran from 103.1 to "
+            "message, 171.5 µs, took longer than this batch, so counting it would give a share over 100%, shown as 100%; the fixed cost itself ran from 103.1 to "
             "171.5 µs on this run)") in said  # t19_0001: one band, the table's (capped at 100%)
     slow = _link({8192: 200.04e-6, 512: 90.0e-6})  # 43% to 45%: no share past 100%
     said = link_report._ids_sentence(transfers.batch_costs(slow, 16, 64, 128)[0], slow)

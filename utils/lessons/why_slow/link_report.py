@@ -116,8 +116,8 @@ def _past_whole(link, hi: float) -> str:
     from utils.lessons.why_slow.transfers import SMALL
 
     small = [us(s) for n, s in zip(link.fit.sizes, link.seconds) if n <= SMALL]
-    return (f", capped: the slowest small message, {max(small):,.1f} µs, took longer than this batch, so its end "
-            f"would pass the whole; the fixed cost itself ran from {min(small):,.1f} to {max(small):,.1f} µs on "
+    return (f", capped: the slowest small message, {max(small):,.1f} µs, took longer than this batch, so counting it "
+            f"would give a share over 100%, shown as 100%; the fixed cost itself ran from {min(small):,.1f} to {max(small):,.1f} µs on "
             "this run")
 
 
@@ -388,3 +388,41 @@ def profile_line_claim(link, kept):
     if kept is None or kept.name != link.name or kept.accuracy > PREDICTS:
         return None
     return check_line(kept, link).claim(link.name)
+
+
+# lesson 00's own run of the link, kept in the ledger by ``start_here.summary.to_ledger``
+LESSON00_RUN = "link_this_run_00"
+
+
+def _run_us(sizes, seconds) -> dict[int, float]:
+    """A run's one-way times by size, in µs to one decimal as both lessons print them."""
+    return {int(n): claims.as_printed(t, 1, 1e-6) or 0.1 for n, t in zip(sizes, seconds)}
+
+
+def between_runs_sentence(link, record: dict | None) -> str:
+    """This section's messages beside lesson 00's run of the same link (``record``: the ledger's
+    ``LESSON00_RUN``, or None), at the sizes both timed: each pair of µs and their ratio (this run over lesson
+    00's, from the µs as printed, two decimals). Reader t23_0001 #2: both lessons' runs passed the line check
+    while one size took 1.88x as long in one as in the other; a line's ± is one run's, and how far the link
+    itself moves between runs is this. Within ``EDGE`` (one noisy median's miss) at every size: it held still."""
+    head = "Lesson 00's run of the link (its section 3, kept in the ledger): "
+    if record is None:
+        return head + "none recorded (run lesson 00 first), so this run has no second run to be set beside."
+    if record.get("what") != link.name:
+        return head + f"of another path ({record.get('what')}), so it says nothing about this link's move."
+    theirs, mine = _run_us(record["sizes"], record["seconds"]), _run_us(link.fit.sizes, link.seconds)
+    shared = sorted(set(theirs) & set(mine))
+    if not shared:
+        return head + "no size in common with this section's, so the two runs cannot be set side by side."
+    ratio = {n: claims.half_up(mine[n] / theirs[n], 2) for n in shared}
+    pairs = "; ".join(f"{_size(n)} {theirs[n]:,.1f} and {mine[n]:,.1f} ({ratio[n]:.2f}x)" for n in shared)
+    said = (head + f"at the sizes both timed, one way, lesson 00's µs and this section's (this over lesson "
+            f"00's): {pairs}. ")
+    low, high = min(ratio.values()), max(ratio.values())
+    if all(claims.half_up(abs(r - 1), 2) <= EDGE for r in ratio.values()):  # 1.10x: within ±10%
+        return said + (f"Every pair agrees within the ±{EDGE:.0%} one noisy median may miss by: the link held "
+                       "still between the two lessons' runs.")
+    span = f"{low:.2f}x" if low == high else f"{low:.2f}x to {high:.2f}x"
+    return said + (f"The same size took {span} lesson 00's time, past the ±{EDGE:.0%} one noisy median may "
+                   "miss by: the link itself moved between the two runs, more than one fit's ± says, so a time "
+                   "measured or fitted in one run holds for another only to about that factor.")

@@ -106,7 +106,7 @@ class StepProfile:
                 f"{alone:.1f} ms: the profiled step took {wall:.1f} ms / {alone:.1f} ms = "
                 f"{claims.half_up(ratio, 2):.2f}x that ({added:+.1f}%). ")
         if rounds:
-            return base + _overhead_against_rounds(added, rounds_range(rounds), wall)
+            return base + _overhead_against_rounds(added, rounds_range(rounds, alone), wall)
         if added < -OVERHEAD_EDGE:  # the profiler cannot speed a step up: the two steps met different moments
             return base + ("The profiled step ran faster than the unprofiled one, so the two met different "
                            "moments of the machine: the profiler's own cost is not measured here. Read the "
@@ -371,12 +371,20 @@ def retimed_sentence(section1_seconds: float, here_seconds: float, rounds: list[
     return said + " " + _rounds_range_said(here, [claims.as_printed(r * 1e3, 2) for r in rounds])
 
 
-def rounds_range(rounds: list[float]) -> tuple[float, float, float]:
-    """Section 1's rounds (each round's fastest, seconds) as its table prints them: (fastest ms, slowest ms,
-    the slowest over the fastest less one, to a tenth of a percent): how far a moment moves one step."""
-    shown = [claims.as_printed(r * 1e3, 2) for r in rounds]
-    fastest, slowest = min(shown), max(shown)
-    return fastest, slowest, claims.half_up(slowest / fastest - 1, 3)
+def rounds_range(rounds: list[float], alone_ms: float | None = None) -> tuple:
+    """How far a moment moves one step: the range of its unprofiled timings, each as printed: section 1's
+    ``rounds`` (each round's fastest, seconds; ms to two decimals) and, where given, this section's unprofiled
+    step (``alone_ms``, one decimal). Reader t23_0001 #6: "+15.5% a moment moves one step" (105.62 / 91.48 ms)
+    beside an unprofiled 85.2 ms of the same step, +24.0% from the slowest round. Returns (fastest ms, slowest
+    ms, the slowest over the fastest less one to a tenth of a percent, the two as printed "85.2" and "105.62",
+    the rounds' own fastest and slowest ms, whether the unprofiled step widens the range)."""
+    shown = [(claims.as_printed(r * 1e3, 2), f"{claims.as_printed(r * 1e3, 2):.2f}") for r in rounds]
+    own = (min(shown)[0], max(shown)[0])
+    if alone_ms is not None:
+        shown.append((alone_ms, f"{alone_ms:.1f}"))
+    (fastest, fast_text), (slowest, slow_text) = min(shown), max(shown)
+    wider = (fastest, slowest) != own
+    return fastest, slowest, claims.half_up(slowest / fastest - 1, 3), fast_text, slow_text, own, wider
 
 
 def _overhead_against_rounds(added: float, moment: tuple[float, float, float], profiled_ms: float) -> str:
@@ -385,10 +393,13 @@ def _overhead_against_rounds(added: float, moment: tuple[float, float, float], p
     moment's, so this run cannot tell the recording's cost; only a slowdown past it shows the recording's.
     The range is quoted as a ratio only (reader t20_0001: "+7.0% within ... 77.86 to 84.28 ms" read as a span
     of ms that the profiled 85.2 ms lies outside); where the profiled ms lies outside the rounds, it says so."""
-    fastest, slowest, spread = moment
+    _, _, spread, fast_text, slow_text, (fastest, slowest), wider = moment
     spread_pct = claims.half_up(spread * 100, 1)
-    moves = (f"the {spread_pct:+.1f}% a moment moves one step (section 1's rounds: the slowest over the fastest, "
-             f"{slowest:.2f} / {fastest:.2f} ms{_profiled_beside_rounds(profiled_ms, fastest, slowest)})")
+    # the unprofiled step is a timing of the same step at another moment: where it lies outside the rounds,
+    # the range counts it (else "+15.5%" sits beside a step 24.0% faster than the slowest round)
+    whose = "section 1's rounds and the unprofiled step here" if wider else "section 1's rounds"
+    moves = (f"the {spread_pct:+.1f}% a moment moves one step ({whose}: the slowest over the fastest, "
+             f"{slow_text} / {fast_text} ms{_profiled_beside_rounds(profiled_ms, fastest, slowest)})")
     shares = ("read its shares, not its times, and compare a profiled step only with another profiled one.")
     if abs(added) <= spread_pct:
         return (f"That {added:+.1f}% is within {moves}: this run cannot tell what recording every op costs from "
@@ -419,5 +430,12 @@ def _rounds_range_said(here: float, shown: list[float]) -> str:
     where = ("inside that range" if fastest <= here <= slowest else
              "below that range: faster than every round" if here < fastest else
              "above that range: slower than every round")
-    return (f"How far a moment moves one step's time is section 1's range of rounds: {fastest:.2f} to "
+    said = (f"How far a moment moves one step's time is section 1's range of rounds: {fastest:.2f} to "
             f"{slowest:.2f} ms, the slowest {spread:+.1%} over the fastest; this step lies {where}.")
+    if fastest <= here <= slowest:
+        return said
+    # outside the rounds, this step widens how far a moment moves the step: say by how much (t23_0001 #6)
+    low, high = (f"{here:.1f}", f"{slowest:.2f}") if here < fastest else (f"{fastest:.2f}", f"{here:.1f}")
+    whole = claims.half_up(float(high) / float(low) - 1, 3)
+    return said + (f" Counting it, the same step took {low} to {high} ms, the slowest {whole:+.1%} over the "
+                   "fastest: a moment moves it that far.")

@@ -15,7 +15,9 @@ from utils.lessons.why_slow import flops
 from utils.lessons.start_here.summary import ROUGH, threads_reading  # lesson 00's rough rule and threads reading
 from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re-exported for the notebook
     COST_COLUMNS,
+    LESSON00_RUN,
     THIS_FIT,
+    between_runs_sentence,
     cost_rows,
     latency_figures_sentence,
     link_against_profile,
