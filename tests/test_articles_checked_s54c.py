@@ -63,8 +63,11 @@ def test_zbvs_rounds_past_its_reference_are_read_by_the_spread_rule_in_the_note(
 
 def test_cell_0_rule_matches_how_a_median_above_its_bound_reads_its_rounds():
     cell = "".join(json.loads(NOTEBOOK.read_text())["cells"][0]["source"])
-    assert "beside any median; a round above the bound beyond the rounds' spread of the median is one" in cell
-    assert "a median above its bound beyond its spread is read by its own\nverdict, and its rounds are counted" in cell
+    # t23_09 #9: the rule as a numbered list, one reading a line
+    assert "1. a round past two devices' 2x is a finding to explain, whatever the median;" in cell
+    assert ("2. a round above the bound and beyond the rounds' spread of the median is a finding to explain, where "
+            "the\n   median is under its bound or within its spread of it;") in cell
+    assert "3. a median above its bound beyond its spread is a finding by its own verdict, and its rounds are counted" in cell
     # §5's pipeline, 1.88x ± 0.07 above 1.78x: its rounds are counted, as cell 0 now says
     assert checks.rounds_above_words(PIPELINE) == "5 of 5 rounds above the bound (up to 1.99x)"
     # the other outcome: a median above its bound within its spread reads each round (1.80 ± 0.07 reaches 1.73)

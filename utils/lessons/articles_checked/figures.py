@@ -12,6 +12,7 @@ import psutil
 
 from utils import article, claims as words, devices
 from utils.lessons.articles_checked import case_study, evidence as ev, host_memory, snippets
+from utils.lessons.articles_checked.stored_peaks import stored_peaks
 from utils.lessons.model_split.bounds import round_above, round_as_printed  # one round, with the digits it prints
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
@@ -81,9 +82,11 @@ def read_results() -> dict:
             "capstone": results_figure("capstone_speedup", "capstone", gpu_figure=True),
             "quantize": results_figure("quantize_speedup", "quantize", gpu_figure=False),
             "mfu": results_figure("mfu", "mfu", gpu_figure=False),
-            # the benchmark keeps every configuration of lesson 05 (before and after); the ledger the best
-            "prefetch": (from_bench("prefetch", gpu_figure=True)
-                         or from_ledger("prefetch_epoch", gpu_figure=True)),
+            # this run's lesson 05 (the ledger keeps its best epoch) first; make bench's run, which keeps every
+            # configuration (before and after) and may come from another machine, beside it (row B9)
+            "prefetch": (from_ledger("prefetch_epoch", gpu_figure=True)
+                         or from_bench("prefetch", gpu_figure=True)),
+            "prefetch_configs": from_bench("prefetch", gpu_figure=True),
             "fsdp": from_bench("fsdp", gpu_figure=True), "prune": from_bench("prune", gpu_figure=False),
             "decode": from_bench("tensor_parallel", gpu_figure=True),
             # every pipeline configuration make bench tried for lesson 02 (the ledger keeps only the best)
@@ -93,6 +96,8 @@ def read_results() -> dict:
             "link_beta": from_ledger("link_beta", gpu_figure=True),
             # lesson 07 §1's tensor-parallel pass (row A21 sets it beside this page's own rounds)
             "tensor_parallel": from_ledger("tensor_parallel_speedup", gpu_figure=True),
+            # lesson 07 §1's article split (rows A11 and A19 set it beside this page's own rounds)
+            "article_split": from_ledger("article_split_speedup", gpu_figure=True),
             # lesson 02 §9's schedules with two stages per device (row A19 reads them)
             **{name: from_ledger(f"pipeline_{name}_speedup", gpu_figure=True) for name in TWO_STAGES}}
 
@@ -103,9 +108,11 @@ TWO_STAGES = {"interleaved_1f1b": "interleaved 1F1B", "zb": "interleaved ZB", "z
 
 WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "lesson 02",
                    "capstone": "lesson 08", "quantize": "lesson 04", "mfu": "lesson 01", "prefetch": "lesson 05",
+                   "prefetch_configs": "make bench prefetch",
                    "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel",
                    "pipeline_configs": "make bench pipeline",
                    "link_alpha": "lesson 00", "link_beta": "lesson 00", "tensor_parallel": "lesson 07",
+                   "article_split": "lesson 07",
                    **{name: "lesson 02" for name in TWO_STAGES}}
 
 
@@ -124,7 +131,7 @@ def measure(plan) -> dict:
          "sheet": ev.datasheet_ratios(), "bytes": ev.step_bytes(),
          "split": snippets.split_steps(plan.devices), "conv": snippets.conv_steps(plan.devices),
          "ddp": snippets.ddp_walk(), "case_study": case_study.walk(), "sizes": ev.published_sizes(),
-         "setups": setups(plan, hw),
+         "setups": setups(plan, hw), "stored_peaks": stored_peaks(),  # lesson 00's kept peaks, beside this run's
          "missing": {"A16": snippets.missing_pieces(article.ddp_loop_as_written),
                      "B17": snippets.missing_pieces(article.cnn_case_study_as_written)}}
     for name, fn in TIMED.items():

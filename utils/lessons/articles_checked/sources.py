@@ -27,13 +27,14 @@ LEDGER = "from the ledger"  # a lesson's figure, recorded with its machine and d
 BENCH = "from make bench"  # results/bench-<mode>.json: a benchmark's figure, with its machine
 ROWS = "from the rows"  # a summary claim, judged by the rows it sums up
 ERRORS = "error messages"  # a code block run in this run: what Python raised
+LINTED = "a linter's reading"  # a code block read in this run: names it uses and never defines (nothing raised)
 READ = "read from this machine"  # what the driver (NVML) reports: a fact, not a measurement
 DATASHEET = "datasheet"
 PUBLISHED = "published"  # a paper's or a vendor's documented figure
 ARITHMETIC = "arithmetic"  # shown in the text
 NONE = "nothing measured here"  # a claim this run cannot test: the text says what would
-KINDS = (MEASURED, LEDGER, BENCH, ROWS, ERRORS, READ, DATASHEET, PUBLISHED, ARITHMETIC, NONE)
-CHECKABLE = {MEASURED, LEDGER, BENCH, ROWS, ERRORS}
+KINDS = (MEASURED, LEDGER, BENCH, ROWS, ERRORS, LINTED, READ, DATASHEET, PUBLISHED, ARITHMETIC, NONE)
+CHECKABLE = {MEASURED, LEDGER, BENCH, ROWS, ERRORS, LINTED}
 THIS_CPU = "this CPU"  # lesson 09's own timings run in the notebook's process, on the CPU, in every mode
 
 

@@ -2,14 +2,17 @@
 against lesson 02's per-process reference (each stage timed alone in its own process), from the ledger. Where
 the ledger kept the reference's own rounds, the split is read round by round by lesson 02's own functions
 (``model_split.reference``), so that this page and lesson 02 §3 print one verdict; an older entry keeps only
-the medians, read by the rule lesson 02 used before it paired them."""
+the medians, read by the rule lesson 02 used before it paired them. Lesson 02 runs the same step in several
+launches (§3's hand-written split, §5's ScheduleGPipe with m=1, §8's layers placement); where the ledger keeps
+every launch (``launches``, ``launch_spreads``), the launches are read together, as lesson 02 reads them: no
+launch's verdict alone decides (``launches_words``)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 from utils import claims as words
-from utils.lessons.articles_checked.figures import recorded_verdict, split_reference, spread_of
+from utils.lessons.articles_checked.figures import median_text, recorded_verdict, split_reference, spread_of
 from utils.lessons.model_split import reference as lesson_02
 from utils.lessons.model_split.noise import reference_reading
 
@@ -22,12 +25,69 @@ def past_bound(text: str) -> bool:
     return text.startswith("above the bound")
 
 
+def launches(record: dict) -> list[tuple[float, float]]:
+    """Lesson 02's launches of the split alone, each (median, its ±) as recorded; [] for an older entry, which
+    keeps one launch only (§3's, its ``value``): then that figure is read alone, as before."""
+    values, spreads = record.get("launches") or [], record.get("launch_spreads") or []
+    if len(values) < 2 or len(values) != len(spreads):
+        return []
+    return [(float(v), float(s)) for v, s in zip(values, spreads)]
+
+
+def launch_verdict(value: float, spread: float) -> str:
+    """One launch against the split's 1x bound, by the course's one rule on its figures as printed."""
+    return words.speedup_verdict(words.as_printed(value, 2), 1.0, words.as_printed(spread, 2),
+                                 slower="slower than one device")
+
+
+def launches_text(record: dict) -> str:
+    """Every launch as printed, with its ±, then their range: "1.04x ± 0.03, 0.95x ± 0.02 and 1.01x ± 0.04 in
+    3 launches (0.95x to 1.04x)"; an older entry's one figure (``median_text``) where it keeps one launch."""
+    found = launches(record)
+    if not found:
+        return median_text(record)
+    each = [f"{v:.2f}x ± {s:.2f}" for v, s in found]
+    low, high = min(v for v, _ in found), max(v for v, _ in found)
+    return f"{', '.join(each[:-1])} and {each[-1]} in {len(found)} launches ({low:.2f}x to {high:.2f}x)"
+
+
+LAUNCHES_DISAGREE = "inconclusive: the launches disagree"  # not "above the bound": split_takes_turns reads Noisy
+
+
+def launches_words(record: dict) -> str:
+    """Lesson 02's launches of the split read together against the 1x bound: "" where every launch is past
+    it (the median's own reading follows) or the ledger keeps one launch; "within the bound in every launch
+    (...)" where none is past it; where some are and some are not, the launches disagree and no launch alone
+    decides: inconclusive, never "above the bound" on one launch's figure."""
+    found = launches(record)
+    if not found:
+        return ""
+    verdicts = [launch_verdict(v, s) for v, s in found]
+    above = [f"{v:.2f}x ± {s:.2f}" for (v, s), said in zip(found, verdicts) if past_bound(said)]
+    if len(above) == len(found):
+        return ""
+    if not above:
+        each = "; ".join(f"{v:.2f}x ± {s:.2f}, {said}" for (v, s), said in zip(found, verdicts))
+        return f"none of its {len(found)} launches above the 1x bound ({each})"
+    others = [f"{v:.2f}x ± {s:.2f}, {said.split(':')[0]}" for (v, s), said in zip(found, verdicts)
+              if not past_bound(said)]
+    return (f"{LAUNCHES_DISAGREE}: {len(above)} of {len(found)} above the 1x bound beyond its spread "
+            f"({', '.join(above)}), {len(others)} not ({'; '.join(others)}); one launch's ± understates how far "
+            "the figure moves between launches and codes, so no launch's verdict alone decides (lesson 02's note "
+            "on its launches)")
+
+
 def split_alone_words(record: dict) -> str:
     """Lesson 02's split without micro-batches (its bound 1x: the stages take turns); past 1x, a finding to
     explain, with lesson 02 §3's reading of its per-process reference: explained by it, or not. Where the
     ledger kept the reference's own rounds, read round by round by lesson 02's own functions (each round's
     speedup over that round's reference), the words section 3 prints."""
+    together = launches_words(record)  # every launch lesson 02 ran, where the ledger keeps them
+    if together.startswith(LAUNCHES_DISAGREE):
+        return together
     text = recorded_verdict(record, 1.0)  # its bound: one device's time (the stages take turns)
+    if together:  # no launch past the bound: the recorded launch's own reading, then all of them
+        return f"{text}; {together}"
     reference = split_reference(record)
     if not past_bound(text) or not reference:
         return text

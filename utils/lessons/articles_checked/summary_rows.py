@@ -78,7 +78,7 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
             found.append((f"{', '.join(ids)}'s {label}, {value:.2f}x ({said}{rounds}; {checks})", said))
     condition, said = compression_reading(m)
     if said.startswith(NO_GAIN) and not too_busy(m, "compressed", 2):
-        state = {"fails": "failed", "holds": "held"}.get(condition, "at break-even")
+        state = {"fails": "failed", "holds": "held", "unread": "not read"}.get(condition, "at break-even")
         found.append((f"B8's compression ({said}; its condition {state}, which its verdict allows; row B8's "
                       f"check: {run_check('B8', m, {})})", said))
     if (zeroed := zeroed_unpaid(m)) is not None:

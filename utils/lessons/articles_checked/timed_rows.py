@@ -283,25 +283,31 @@ def parts_gap_words(c: dict) -> str:
 
 CONDITION_WORDS = {"holds": "less than they save: the condition holds",
                    "fails": "more than they save: the condition fails",
-                   "break-even": "about what they save: at break-even, within the timings' noise"}
+                   "break-even": "about what they save: at break-even, within the timings' noise",
+                   "unread": ("less than the whole plain send, and the saving is lost in the timings' noise: "
+                              "whether packing costs less than the bytes save is not read from this run")}
 
 
 def saved_words(saved: int) -> str:
-    """What the 3 MiB not sent saved, in whole µs as printed, by its sign: a smaller message that took longer
-    saved nothing (it cost time), which the words say rather than "save -94 µs"."""
+    """What the 3 MiB not sent saved, in whole µs as printed, by its sign: where the smaller message took as
+    long or longer, no saving is read from the two times (fewer bytes cannot take longer by their own cost: the
+    timings' noise), never "save -94 µs" nor "save nothing"."""
     if saved > 0:
         return f"so the 3 MiB not sent save {saved} µs"
-    if saved == 0:
-        return "so the 3 MiB not sent save nothing (the two took the same time)"
-    return (f"so the 3 MiB not sent save nothing: the 1 MiB message took {-saved} µs longer than the 4 MiB one "
-            "(fewer bytes cannot take longer by their own cost: the timings' noise)")
+    took = ("the two took the same time" if saved == 0 else
+            f"the 1 MiB message took {-saved} µs longer than the 4 MiB one, and fewer bytes cannot take longer by "
+            "their own cost")
+    return f"so no saving is read from these two times ({took}: the timings' noise)"
 
 
-def condition_words(condition: str, saved: int) -> str:
-    """Packing against what it saves (``CONDITION_WORDS``); where nothing was saved, packing has nothing to
-    pay for, so it can only cost: the condition fails as timed."""
+def condition_words(condition: str, saved: int, plain: int = 0, packing: int = 0) -> str:
+    """Packing against what it saves (``CONDITION_WORDS``). Where no saving is read (``saved_words``), the
+    condition fails only for a reason the noise cannot touch: the packing alone cost at least the whole plain
+    send (``plain``, ``packing``: whole µs as printed), so no saving from the bytes, at most that whole send,
+    could repay it."""
     if saved <= 0 and condition == "fails":
-        return "with nothing saved to pay for them: the condition fails as timed"
+        return (f"at least the whole plain send ({packing} against {plain} µs): no saving from the bytes, at most "
+                "that whole send, could repay it, so the condition fails whatever the noise")
     return CONDITION_WORDS[condition]
 
 
@@ -317,8 +323,9 @@ def b8(m):
                  f"{rounds_above_note(ratios, PACKED_BOUND, devices=None)}"
                  f"{busy_note(m, 'compressed', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
             Part(f"the parts the condition weighs, medians of the same rounds: 4 MiB as fp32 {plain:.0f} µs, 1 MiB "
-                 f"of uint8 {sent:.0f} µs, {saved_words(saved)}; packing and "
-                 f"unpacking {packing:.0f} µs, {condition_words(condition, saved)}{per_round_words(c)}"
+                 f"of uint8 {sent:.0f} µs, {saved_words(saved)}; packing and unpacking {packing:.0f} µs, "
+                 f"{condition_words(condition, saved, *(int(claims.as_printed(x, 0)) for x in (plain, packing)))}"
+                 f"{per_round_words(c)}"
                  f"{parts_gap_words(c)}{medians_words(c)}; "
                  f"{few_bytes_words(m)}"
                  f"{other_timing_words(m, plain, sent)}",
@@ -395,16 +402,32 @@ def b8_in_this_run(m) -> str:
     c = m["compressed"]
     if too_busy(m, "compressed", 2):
         return "; in this run: other programs held the cores, so neither is shown (rerun on a quiet machine)"
+    if condition == "unread":
+        return "; in this run the bytes' saving was lost in the timings' noise, so the condition is not read"
     if condition == "break-even" or said.startswith("within noise"):
         return "; in this run: at break-even or within noise, neither shown"
     if condition == "holds":
         return ("; in this run the condition held: " + ("compression cut the latency" if said.startswith("faster")
                                                         else f"yet compression did not cut the latency ({said})"))
     saved = _us(_median(c["plain"])) - _us(_median(c["bytes"]))  # whole µs, as row B8 prints them
-    why = "packing cost more than it saved" if saved > 0 else "the bytes not sent saved nothing as timed"
+    why = ("packing cost more than it saved" if saved > 0 else
+           "the packing alone cost more than the whole plain send, which no saving could repay")
     return (f"; in this run the condition failed ({why}): "
             + ("compression added latency (no speed-up)" if not said.startswith("faster")
                else "yet compression cut the latency"))
+
+
+def tolerance_words(link) -> str:
+    """A link fit's worst miss against lesson 00's ±50% tolerance, in lesson 00's words (``fit_verdict``)."""
+    from utils.lessons.start_here.summary import FIT_USABLE, fit_verdict
+
+    return f"by lesson 00's ±{FIT_USABLE:.0%} tolerance, {fit_verdict(link.accuracy)}"
+
+
+def link_line(link) -> str:
+    """The link's fit as the details block prints it: its alpha, beta and worst miss, read by lesson 00's rule."""
+    return (f"{link.name}: alpha {link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s (worst miss "
+            f"±{link.accuracy:.0%}, {tolerance_words(link)})")
 
 
 def b10(m):
@@ -415,7 +438,8 @@ def b10(m):
     return [Part(f"{link.name}, one message each, this run: {times} ({aside}{profile_alpha_words(m)}; "
                  f"this run's alpha-beta "
                  f"fit, {link.fit.alpha * 1e6:,.1f} µs and {link.fit.beta / 1e9:.2f} GB/s, misses some size by up "
-                 f"to {link.accuracy:.0%}){out_of_order_words(m)}{busy_note(m, 'link', 2)}", MEASURED,
+                 f"to {link.accuracy:.0%}: {tolerance_words(link)}){out_of_order_words(m)}"
+                 f"{busy_note(m, 'link', 2)}", MEASURED,
                  two_devices(m["plan"], m["hw"])),
             bytes_share_part(big, small, bool(sizes_out_of_order(m)))]
 

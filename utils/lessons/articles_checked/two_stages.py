@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from utils.claims import as_printed, within_noise
 from utils.lessons.articles_checked import sections
-from utils.lessons.articles_checked.checks import spread_of, work_scaled_reference
+from utils.lessons.articles_checked.checks import launches, spread_of, work_scaled_reference
 from utils.lessons.articles_checked.figures import (DEVICES, reference_past_two_words, rounds_above,
                                                     rounds_past_two_words, split_reference)
 from utils.lessons.articles_checked.reference_rounds import (median_words, past_reference_clauses,
@@ -110,6 +110,9 @@ SPLIT_LAUNCHES = (
     "Lesson 02 also runs the same step in later sections, with other code, and sets those launches beside §3's "
     "(whether they agree is its to say, from its own run); the ledger keeps §3's figure only, so rows A10 and B5 "
     "quote that one: read it with lesson 02's note on those launches.")
+# Where the ledger keeps every launch (``split_alone.launches``): the rows read them together
+EVERY_LAUNCH = ("Lesson 02 also runs the same step in later sections, with other code; the ledger keeps every "
+                "launch, and rows A10 and B5 read them together, as lesson 02 does: here each is past the 1x bound.")
 
 
 def split_above_words(record: dict) -> str:
@@ -133,5 +136,5 @@ def split_above_words(record: dict) -> str:
         reading = (f", here {as_printed(reference, 2):.2f}x, at or under the 1x bound: the stages alone cost at "
                    "least one device's work, so the reference offers no gain over 1x and explains no split above "
                    "it: a finding to explain, as each row says.")
-    return f"{PER_PROCESS}{reading} {SPLIT_LAUNCHES}"
+    return f"{PER_PROCESS}{reading} {EVERY_LAUNCH if launches(record) else SPLIT_LAUNCHES}"
 

@@ -22,22 +22,24 @@ from utils.lessons.articles_checked.checks import (  # noqa: F401
     ABOVE, AGREES, BUSY, CHECKS, DISAGREES, EXPLAINED_MARGIN, NOISY, PIPELINE_EXPLAINED, READ_AS_LESSON_02, SUMMED,
     WAITING, WIDE_SPREAD, Busy, article_split_speedup, article_split_words, busy_note, compression_reading,
     needs_quiet_cores, past_bound, peak_ratio, read_by_rounds, rounds_above_words, run_check, speedup_words,
-    split_reference, spread_of, too_busy, too_wide, turns_words)
+    launches, launches_text, split_reference, spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
     LEDGER_NOISE, TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities,
     capstone_two_devices, ddp_batches, kept_before_two_devices, measure, median_text, quote, read_results,
     recorded_int8_units, removed_reading, setups, share_text, walk_told, zeroed_side)
-from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, MEASURED, NONE,
-                                                    PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
+from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, LINTED, MEASURED,
+                                                    NONE, PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
+from utils.lessons.articles_checked.lesson_07_split import lesson_07_split_words
+from utils.lessons.articles_checked.prefetch_row import b9
 from utils.lessons.articles_checked.shares import printed_share
 from utils.lessons.articles_checked.summary_rows import a4, b18, data_parallel_reason
 from utils.lessons.articles_checked.timed_rows import (RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22,
                                                       split_rounds_note)
 from utils.lessons.articles_checked.wording import (TWO_STAGES_SECTION, _peak_part, int8_mlp_words,  # noqa: F401
                                                     fused_words, int8_against_reference, int8_reference_words,
-                                                    kept_most_words, load_and_compute, per_worker_words, share_of_rate,
+                                                    kept_most_words, per_worker_words, share_of_rate,
                                                     two_stage_parts, two_stages_read_words)
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
@@ -187,8 +189,10 @@ def _split_alone(m) -> Part:
         reference = split_reference(r)
         # its single rounds read by lesson 02 §3's per-round rule, as the pipeline's are beside it
         rounds = rounds_above_words(read_by_rounds("naive_split", r), sections.cite(SPLIT_SECTION))
-        return (f"lesson 02's split alone: {median_text(r)} against a 1x bound, {speedup_words(m, 'naive_split')}"
-                f"; {rounds}"
+        if launches(r):  # every launch lesson 02 ran, read together; the rounds kept are one launch's
+            rounds = f"the launch whose rounds the ledger keeps, {median_text(r)}: {rounds}"
+        return (f"lesson 02's split alone: {launches_text(r)} against a 1x bound, "
+                f"{speedup_words(m, 'naive_split')}; {rounds}"
                 + (f"; per-process reference {reference:.2f}x (one device's time over the two stages' times, "
                    "each stage timed alone in its own process: the 1x bound scaled by the work each stage "
                    "measured)" if reference else ""))
@@ -215,7 +219,7 @@ def a11(m):
                    "without micro-batches")
     return [Part(f"as stated, which the verdict and its check read: attention on one worker, FFN on the other, "
                  f"{m['setups']['07']}, no micro-batches: {article_split_figure(m)}, bound 1x: {reading}"
-                 f"{split_rounds_note(m)}"
+                 f"{split_rounds_note(m)}{lesson_07_split_words(m)}"
                  f"{busy_note(m, 'passes', 2)}", MEASURED, two_devices(m["plan"], m["hw"])),
             Part("with m micro-batches (a pipeline, which the article never names, and which no run here "
                  "checks): at most 2m/(m+1); and a token costs attention's projections 4d² multiply-adds, the FFN "
@@ -285,7 +289,7 @@ def a15(m):
 
 
 def a16(m):
-    return [Part(_missing(m, "A16"), ERRORS, "this run, read as a linter reads it"),
+    return [Part(_missing(m, "A16"), LINTED, "this run"),
             Part(walk_told(m["ddp"], ARTICLE_2_ONLY), ERRORS, in_ddp_workers(m))]
 
 
@@ -305,7 +309,8 @@ def a19(m):
     kept = {"the article's split": printed_share(split)}  # from the speed-up as printed: 0.95x / 2 = 48%
     parts = [Part(f"the article's split (attention, FFN), {m['setups']['07']}: {split:.2f}x one device ({how}), "
                   f"{share_text(split)}% of one device's rate each, against its bound of 1x (halves that take "
-                  f"turns): {article_split_words(m)}{split_rounds_note(m)}{busy_note(m, 'passes', 2)}", MEASURED,
+                  f"turns): {article_split_words(m)}{split_rounds_note(m)}{lesson_07_split_words(m)}"
+                  f"{busy_note(m, 'passes', 2)}", MEASURED,
                   two_devices(m["plan"], m["hw"]))]
     pipeline = f"{sections.cite(PIPELINE_SECTION)}'s pipeline"  # its §5 figure: the sweep's best
     for name, label, setup in (("pipeline", pipeline, f"its best GPipe/1F1B configuration, {pipeline_config(m)}"),
@@ -418,25 +423,6 @@ def b7(m):
     return parts
 
 
-def b9(m):
-    def say(r):
-        configs = r.get("configs")
-        if not configs:
-            return f"lesson 05's best: {r['value']:.2f} s an epoch against its bound {r['bound']:.2f} s"
-        none, thread = configs["no workers"], configs["Prefetcher thread"]
-        load, compute = load_and_compute(none["bound"], thread["bound"], r["bound"])
-        return (f"an epoch: load {load:.2f} s, compute {compute:.2f} s (as printed; each bound from these two); "
-                f"no prefetch {none['seconds']:.2f} s (load + compute {load + compute:.2f} s); one Prefetcher "
-                f"thread {thread['seconds']:.2f} s (max(load, compute) {max(load, compute):.2f} s); 2 loader "
-                f"workers and the Prefetcher {r['value']:.2f} s (max(load / 2, compute) "
-                f"{max(load / 2, compute):.2f} s)")
-    part = quote(m, "prefetch", say)
-    if m["plan"].simulated and "simulated on CPU" in part.detail:  # say what stood in for what
-        part = Part(part.text, part.kind, part.detail.replace(
-            "simulated on CPU", "simulated on CPU (reads that wait like storage, a CPU step held to a GPU's pace)"))
-    return [part]
-
-
 def b11(m):
     why = (" (lesson 04's roofline reference: the speed-up the int8 and fp32 matmul peaks, or the bytes where the "
            "pass is memory-bound, allow)")
@@ -517,7 +503,7 @@ def b21(m):
 
 
 def b17(m):
-    return [Part(_missing(m, "B17") + "; os, never imported", ERRORS, "this run, read as a linter reads it"),
+    return [Part(_missing(m, "B17") + "; os, never imported", LINTED, "this run"),
             Part(walk_told(m["case_study"]), ERRORS, f"article 2's code rebuilt (its CNN, {case_study.IMAGES} digits, "
                  f"{case_study.EPOCHS} epochs), run here on 2 workers, {two_devices(m['plan'], m['hw'])}")]
 
