@@ -158,6 +158,12 @@ def _with_input(model, cut, x):
     return link_bytes(model, cut, x) + x.numel() * x.element_size()
 
 
+def _stops_at_frozen(model, cut, x):  # the backward pass stops at the nearest layer with parameters, if frozen
+    size, _ = _activation(model, cut, x)
+    nearest = [layer for layer in model[:cut] if list(layer.parameters())][-1:]
+    return 2 * size if any(p.requires_grad for layer in nearest for p in layer.parameters()) else size
+
+
 def _bits(model, cut, x):
     return 8 * link_bytes(model, cut, x)
 
@@ -171,6 +177,8 @@ CROSSING_MUTANTS = [  # (mistake, the learner's link_bytes, what the message mus
     ("forward pass only", _forward_only, "the way forward only: a training step runs backward too. What"),
     ("4 bytes an element whatever the dtype", _four_bytes, "4 bytes an element"),
     ("the weights too", _with_weights, "weights too"),
+    ("the backward pass stops at a frozen layer", _stops_at_frozen,
+     "a frozen layer does not stop the backward pass, a layer before it still learns"),
     ("the activation one layer later", _next_layer, "neighbouring layer"),
     ("the input too", _with_input, "the input"),
     ("bits", _bits, "bits, not bytes"),
@@ -711,9 +719,9 @@ def test_the_report_answers_in_one_line_with_what_the_rule_showed():
     assert "(the rule: at least 8 of 9 rounds on one side of 1)" in answer and "block below" in answer
     longer = lab.miss_answer({"a": GAP, "b": NOISE})   # the other branch: a case longer by the rule
     assert longer.startswith("The rounds showed the split's messages longer than the ping-pong of the same bytes "
-                             "in 1 of 2 plans (a; the rule") and "whose miss it is" in longer
+                             'in 1 of 2 plans ("a"; the rule') and "whether the model or the split caused" in longer
     low = [0.5] * 9   # a third branch: shorter by the rule, and said
-    assert "they showed them shorter in 1 (b)" in lab.miss_answer({"a": NOISE, "b": low})
+    assert 'they showed them shorter in 1 ("b")' in lab.miss_answer({"a": NOISE, "b": low})
     # the reader's run: every split median printed the longer (292 against 241 µs, ...), none shown by the rule
     medians = {"a": (292e-6, 241e-6), "b": (378e-6, 324e-6)}
     said = lab.miss_answer(rounds, {"a": pp, "b": pp}, medians)
@@ -736,7 +744,7 @@ def test_the_reading_is_short_lines_one_a_plan_without_the_moot_aside():
     assert lines[5].startswith("By that rule the rounds showed the split's messages longer in no plan: this run "
                                "shows no difference") and "were the split's messages longer" not in text
     shorter = lab.miss_sentence([1.0], [1.0], BAND_30, {"a": [0.5] * 9})
-    assert shorter.endswith("longer in no plan, and shorter than the ping-pong of the same bytes in 1 (a).")
+    assert shorter.endswith('longer in no plan, and shorter than the ping-pong of the same bytes in 1 ("a").')
     wrapped = lab._wrapped(text)   # each line wrapped alone, a plan's continuation indented
     assert all(len(line) <= lab.WIDTH - 4 for line in wrapped.splitlines())
     assert wrapped.count("\n- ") == 2

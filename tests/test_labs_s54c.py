@@ -20,7 +20,9 @@ def test_the_readers_split_inside_the_band_is_no_miss_and_its_ping_pong_is_told_
     160 µs against the link table's 192.6 µs for the same message (0.83x): "at that size the fit itself missed"
     and "not the split's miss alone" were printed beside "the link drifted"."""
     said = rounds.owner_words(0.96, 0.72, BAND, 1.55, (160.0, 192.6))
-    assert said == ("the split's own part is its excess over the ping-pong of the same bytes (median 1.55x); "
+    # t23_labs03 #6: inside the band only because the ping-pong left it the other way: said to be a coincidence
+    assert said.endswith("the model's agreement here is a coincidence")
+    assert said.startswith("the split's own part is its excess over the ping-pong of the same bytes (median 1.55x); "
                     "against the prediction it took 0.96x, inside the fit's band 0.86-1.10x, and the ping-pong of "
                     "the same bytes 0.72x, under it (against the link table's own time for the same messages, "
                     "160 µs against 192.6 µs, 0.83x: the link ran faster than when fitted): no miss of the model")

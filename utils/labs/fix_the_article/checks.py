@@ -53,13 +53,16 @@ CASES = (
     Case("cut before fc1, 64 images, convolutions frozen", "cnn", cut=7, batch=64, frozen=("conv1", "conv2")),
 )
 # Cases the learner's code never sees before the checks: another width, another model in bfloat16, a frozen
-# layer before the cut while another still learns, everything before the cut frozen.
+# layer before the cut while another still learns (after it, or before it), everything before the cut frozen.
 UNSEEN = (
     Case("CNN at half width cut after relu2, 16 images", "cnn half", cut=5, batch=16),
     Case("MLP 256-512-128-10 in bfloat16 cut after its first ReLU, 32 rows", "mlp", cut=2, batch=32,
          dtype=torch.bfloat16),
     Case("CNN cut before fc2, 8 images, conv1 frozen", "cnn", cut=9, batch=8, frozen=("conv1",)),
     Case("CNN cut after pool1, 4 images, conv1 frozen", "cnn", cut=3, batch=4, frozen=("conv1",)),
+    # A frozen layer after one that learns: the backward pass must go on through it to conv1, so the gradient
+    # still crosses (every other frozen case freezes a prefix, which a count that stops there would pass).
+    Case("CNN cut before fc1, 16 images, conv2 frozen", "cnn", cut=7, batch=16, frozen=("conv2",)),
 )
 
 
@@ -101,7 +104,11 @@ def crossing_mistake(case: Case, answer: float, run: SplitRun) -> str | None:
                for part in (model, model[:case.cut], model[case.cut:])}
     others = {_reference.activation_bytes(model, case.cut + k, x) for k in (-1, 1)} - {0, activation}
     learns_before = any(p.requires_grad for p in model[:case.cut].parameters())
+    nearest = [layer for layer in model[:case.cut] if any(True for _ in layer.parameters())][-1:]
+    stops_at_frozen = learns_before and any(not p.requires_grad for layer in nearest for p in layer.parameters())
     named = [
+        (messages == 2 and answer == activation and stops_at_frozen,
+         "only the way forward: a frozen layer does not stop the backward pass, a layer before it still learns"),
         (messages == 2 and answer == activation and case.frozen,
          "only the way forward: one layer before the cut is frozen, but another before it still learns"),
         (messages == 2 and answer == activation,
@@ -144,7 +151,8 @@ def check_crossing(link_bytes, runs: dict[str, SplitRun], show: bool = True) -> 
             mistake = crossing_mistake(case, answer, runs[case.name])
             expect(mistake is None, mistake or "")
         return (f"your count equals what the split's workers sent in each of {len(CASES) + len(UNSEEN)} cases, "
-                f"{len(UNSEEN)} of them unseen: another width, an MLP in bfloat16, frozen layers before the cut")
+                f"{len(UNSEEN)} of them unseen: another width, an MLP in bfloat16, frozen layers before the cut "
+                f"(one behind a layer that still learns)")
 
     return run_check("what crosses the cut", body, show=show, hint=checks.stub_message(BANK, "A"))
 

@@ -15,7 +15,7 @@ from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans 
     us_ratio, verdict_of,
 )
 from utils.labs.fix_the_article.rounds import (
-    JUMP, _ping_pong_side, band_left_out, full_band, median_jumped, printed_fit, table_pairs,
+    JUMP, _ping_pong_side, band_left_out, cancelled_words, full_band, median_jumped, printed_fit, table_pairs,
 )
 
 
@@ -83,7 +83,7 @@ def _medians_in_band(run: SplitRun, predicted: float, band: tuple[float, float],
             f"{band_words(band)}, and the ping-pong of the same bytes {pp_x:.2f}x, "
             f"{_ping_pong_side(pp, lo, hi, pair)}")
     if where == "inside":
-        return said + ": no miss of the model"
+        return said + ": no miss of the model" + cancelled_words(where, side_of_band(pp))
     miss = "a miss" if where == "above" else "a miss under the prediction"
     too = (" (the ping-pong of the same bytes left the band on that side too)"
            if side_of_band(pp) == where else "")

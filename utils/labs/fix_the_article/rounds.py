@@ -9,6 +9,7 @@ import math
 import statistics
 
 from utils import claims
+from utils.labs.fix_the_article import split  # the two ping-pongs' protocols, where they differ
 from utils.lessons.start_here.line_check import printed_time  # lesson 00's: alpha + n / beta from the printed two
 
 
@@ -159,7 +160,7 @@ def _verdict_lines(ratios, pp_ratios, band: tuple[float, float], rounds: dict[st
     if all(gap != "longer" for gap in cases.values()):
         if shorter:
             return [f"By that rule the rounds showed the split's messages longer in no plan, and shorter than the "
-                    f"ping-pong of the same bytes in {len(shorter)} ({', '.join(shorter)})."]
+                    f"ping-pong of the same bytes in {len(shorter)} ({plans_named(shorter)})."]
         return ["By that rule the rounds showed the split's messages longer in no plan: this run shows no "
                 "difference between a split's messages and a ping-pong's of the same bytes (which is not the "
                 "same as showing that they cost the same: the ranges above say how widely the rounds scattered)."]
@@ -197,13 +198,20 @@ def miss_answer(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]
     longer = [name for name, gap in cases.items() if gap == "longer"]
     shorter = [name for name, gap in cases.items() if gap == "shorter"]
     if not longer:
-        also = f"; they showed them shorter in {len(shorter)} ({', '.join(shorter)})" if shorter else ""
+        also = f"; they showed them shorter in {len(shorter)} ({plans_named(shorter)})" if shorter else ""
         return (f"In none of the {len(cases)} plans did the rounds show the split's messages longer than lesson "
                 f"00's ping-pong of the same bytes (the rule: {rule}){also}{_medians_anyway(medians)}; the "
                 "rounds, the rule and the link's drift are in the block below.")
     return (f"The rounds showed the split's messages longer than the ping-pong of the same bytes in {len(longer)} "
-            f"of {len(cases)} plans ({', '.join(longer)}; the rule: {rule}); whose miss it is, from both figures, "
-            "is in the block below.")
+            f"of {len(cases)} plans ({plans_named(longer)}; the rule: {rule}); whether the model or the split "
+            "caused the gap is worked out in the block below.")
+
+
+def plans_named(names: list[str]) -> str:
+    """Plan names quoted and joined ('"a, 8 MB" and "b, 6 MB"'): the names hold commas of their own, so a list
+    joined by commas alone cannot be read back (how many plans, which)."""
+    quoted = [f'"{name}"' for name in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def _medians_anyway(medians: dict[str, tuple[float, float]] | None) -> str:
@@ -241,11 +249,23 @@ def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: 
             f"{_ping_pong_side(pp, lo, hi, pair)}")
     pp_where = "above" if pp > hi else "under" if pp < lo else "inside"
     if where == "inside":
-        return said + ": no miss of the model"
+        return said + ": no miss of the model" + cancelled_words(where, pp_where)
     too = " (the ping-pong of the same bytes left the band on that side too)" if pp_where == where else ""
     if where == "above":
         return said + (f": a miss, not the split's alone{too}" if too else ": the miss is the split's own")
     return said + f": a miss under the prediction, not the split's excess{too}"
+
+
+def cancelled_words(split_where: str, pp_where: str) -> str:
+    """Where the split's median lies inside the fit's band and the ping-pong's of the same bytes outside it: the
+    model lands in the band only because two gaps pulled opposite ways (the link's, the split's own), which
+    the verdict must say (every branch written; "" where there is nothing to say)."""
+    if split_where != "inside" or pp_where == "inside":
+        return ""
+    faster, longer = ("faster", "longer") if pp_where == "under" else ("slower", "shorter")
+    return (f", but only because two gaps cancelled: the ping-pong of the same bytes ran {faster} than the fit "
+            f"({pp_where} its band) and the split's median took {longer} than that ping-pong's: the model's "
+            "agreement here is a coincidence")
 
 
 def _ping_pong_side(pp: float, lo: float, hi: float, pair: tuple[float, float] | None) -> str:
@@ -280,7 +300,10 @@ def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: lis
     if all(r > hi for r in pp_ratios) or all(r < lo for r in pp_ratios):
         which = "slower" if pp_ratios[0] > hi else "faster"
         return (f"In every case the ping-pong's median ran {which} than the fit, outside its band: the link "
-                "drifted between the fit and these rounds (what else ran on the machine then is not measured); "
+                "drifted between the fit and these rounds, or the rounds' shorter ping-pong (a median of "
+                f"{split.ROUND_PINGS} after {split.ROUND_WARMUP} untimed, right after a training step, against "
+                f"the fit's {split.LINK_REPEATS} after {split.LINK_WARMUP}) times it otherwise: not told apart "
+                "here (what else ran on the machine then is not measured); "
                 "your predictions are judged against the fit as it was measured above, a reference for its "
                 "own moment. ")
     why = _why_out(pp_ratios, lo, hi, out, jumps or [0] * len(out), n_rounds, tables or [None] * len(out))

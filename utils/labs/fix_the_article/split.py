@@ -26,7 +26,10 @@ from torch import nn
 from utils import devices, launch, machine, models
 
 LINK_SIZES = (4, 2**10, 2**14, 2**16, 2**18, 2**20, 2**22)  # bytes: the range the lab's splits send
-LINK_REPEATS = 15  # round trips per size (after 3 untimed), the median kept, as lessons 00 and 01 do
+LINK_REPEATS = 15  # round trips per size (after LINK_WARMUP untimed), the median kept, as lessons 00 and 01 do
+LINK_WARMUP = 3
+ROUND_PINGS = 3  # round trips per size in each round of a split, after one untimed (ROUND_WARMUP): rounds are
+ROUND_WARMUP = 1  # many, and each follows a training step
 TIMEOUT_S = 240
 
 
@@ -132,7 +135,7 @@ def link_name(plan: devices.Plan) -> str:
 
 def _link_worker(sizes: tuple[int, ...], repeats: int) -> list[float]:
     with launch.process_group() as device:
-        return [statistics.median(ping_pong(size, repeats, device, warmup=3)) for size in sizes]
+        return [statistics.median(ping_pong(size, repeats, device, warmup=LINK_WARMUP)) for size in sizes]
 
 
 def measure_link(sizes: tuple[int, ...] = LINK_SIZES, repeats: int = LINK_REPEATS) -> machine.LinkFit:
@@ -247,7 +250,8 @@ def _case_worker_rounds(case: Case, rounds: int, device, pings: bool = True) -> 
         out["steps"].append(events)
         if pings:
             sizes = [n for n, *_ in events]
-            out["ping_pong"].append([statistics.median(ping_pong(n, 3, device, warmup=1)) for n in sizes])
+            out["ping_pong"].append([statistics.median(ping_pong(n, ROUND_PINGS, device, warmup=ROUND_WARMUP))
+                                     for n in sizes])
     return out
 
 
