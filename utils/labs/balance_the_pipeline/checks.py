@@ -27,7 +27,7 @@ from utils.claims import as_printed, paired_spread, printed_ratio, speedup_verdi
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
     TIMED_COLUMNS, Pipelined, miss_cause, noise, percent_range, prediction_lines, splits_by_m, tied_with,
-    fewer_words, ratio_to, timed_table_rows, winners)
+    fewer_words, ratio_to, timed_table_rows, uncapped_splits, winners)
 from utils.labs.balance_the_pipeline.same_outputs import not_counted, outputs_line, wrong_loss_message
 from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
                                                       current_settings, lab_task)
@@ -307,9 +307,10 @@ def measure_choice(choose, predict, profile: Profile, cap: float | None = None,
     ratio = statistics.median(ratios) if key != mine.key else 1.0
     predicted = your_predictions(predict, profile, [mine] + refs)
     profiled = profiled_work(profile, split, m)
+    free = uncapped_splits(profile, refs, cap, lambda c: your_predictions(predict, profile, [c])[c.key])
     return Pipelined(_row(final, mine.key), run.rows, _row(final, key), ratio,
                      noise_margin(ratios) if key != mine.key else MIN_MARGIN, predicted, again, s.label, cap,
-                     memory, profiled, outputs_line(run), frozenset(not_counted(run) | not_counted(final)))
+                     memory, profiled, outputs_line(run), frozenset(not_counted(run) | not_counted(final)), free)
 
 
 def profiled_work(profile: Profile, split: Sequence[int], m: int) -> dict:

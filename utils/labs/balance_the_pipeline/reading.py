@@ -7,9 +7,11 @@ notebook imports them from ``checks``.
 
 from __future__ import annotations
 
+import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
+from utils.labs.balance_the_pipeline import reference as _reference  # the answers: never printed
 from utils.claims import (signed_percent, as_printed, half_up, one_side, paired_spread, printed_ratio, printed_spread,
                           round_above, within_noise)
 from utils.lessons.model_split.report import rounds_above_bound
@@ -35,6 +37,9 @@ class Pipelined:
     profiled: dict | None = None
     outputs: str = ""  # rule 3: the timed rows' losses against one worker's (``same_outputs.outputs_line``)
     not_counted: frozenset = frozenset()  # keys whose loss missed one worker's: their speed-ups do not count
+    # m -> (the best split without the cap, the learner's prediction for it): only the m whose best split the
+    # cap moved, so the reading tells the cap's effect from the layers' costs (``uncapped_splits``)
+    uncapped: dict = field(default_factory=dict)
 
 
 TIMED_COLUMNS = ["m", "split", "your model predicts", "measured ± noise (range)", "bound 2m/(m+1)",
@@ -64,8 +69,21 @@ def timed_table_rows(p: Pipelined) -> list[tuple]:
     return rows
 
 
+def uncapped_splits(profile, configs, cap: float | None, predict) -> dict:
+    """For each timed configuration (``configs``, each m's best split that fits ``cap``) whose split the cap
+    moved: m -> (the best split without the cap, by exercise A's model, and ``predict(config)``, the learner's
+    speed-up for it). Empty without a cap. A split that changes with m may be the cap's doing, not the costs'."""
+    moved = {}
+    for c in configs if cap is not None else ():
+        free = _reference.best_split_at(profile, c.m)
+        if free is not None and tuple(free) != tuple(c.split_points):
+            moved[c.m] = (tuple(free), predict(replace(c, split_points=tuple(free))))
+    return moved
+
+
 def splits_by_m(p: Pipelined) -> str:
-    """Whether this run's best split on the profile changed with m (each timed m ran its own best split)."""
+    """Whether this run's best split on the profile changed with m (each timed m ran its own best split), and
+    whether the cap or the layers' costs moved it (``_moved_by_cap``)."""
     # at m=1 nothing overlaps: every split predicts the same step, so its split says nothing about balance
     splits = {r.m: list(r.split_points) for r in sorted(p.rows, key=lambda r: r.m) if r.m > 1}
     fitting = " that fits the cap" if p.cap is not None else ""
@@ -74,11 +92,45 @@ def splits_by_m(p: Pipelined) -> str:
     if len({str(s) for s in splits.values()}) == 1:
         return (f"Every m timed above 1 ran the same best split{fitting} on this profile, "
                 f"{next(iter(splits.values()))}: here it did not change with m, and no split by layer count was "
-                "timed.")
+                "timed." + _moved_by_cap(p, splits))
     return (f"The best split{fitting} on this profile changed with m: "
             + ", ".join(f"m={m} {s}" for m, s in splits.items())
             + (" (at m=1 nothing overlaps: every split predicts the same)." if any(r.m == 1 for r in p.rows)
-               else "."))
+               else ".") + _moved_by_cap(p, splits))
+
+
+def _predicted_at(p: Pipelined, m: int, split: list[int]) -> float | None:
+    """The learner's prediction for the timed row of ``m`` at ``split`` (None if none was timed)."""
+    row = next((r for r in p.rows if r.m == m and list(r.split_points) == split), None)
+    return p.predicted.get(row.key) if row is not None else None
+
+
+def _moved_by_cap(p: Pipelined, splits: dict[int, list[int]]) -> str:
+    """Whether the cap moved any m's best split, with the split it ruled out and the learner's figures for
+    both; and whether, without the cap, the best split would still change with m (the layers' costs)."""
+    if p.cap is None:
+        return ""
+    moved = {m: p.uncapped[m] for m in splits if m in p.uncapped}
+    if not moved:
+        return " The cap moved no split: each is the best without it too."
+    free = {m: list(moved[m][0]) if m in moved else s for m, s in splits.items()}
+    each = "; ".join(f"at m={m} it would be {list(split)}" + _both(p, m, list(split), figure, splits[m])
+                     for m, (split, figure) in moved.items())
+    where = " and ".join(f"m={m}" for m in moved)
+    if len({str(s) for s in free.values()}) == 1:
+        return (f" Without the cap, {each}: the best split would be {next(iter(free.values()))} at every m, so "
+                f"the cap, not the layers' costs, moved the split at {where}.")
+    return (f" Without the cap, {each}: the best split would still change with m ("
+            + ", ".join(f"m={m} {s}" for m, s in free.items()) + f"), so the layers' costs moved it too; the cap "
+            f"moved it at {where}.")
+
+
+def _both(p: Pipelined, m: int, free: list[int], figure: float, kept: list[int]) -> str:
+    """The learner's predictions for the split the cap ruled out and the one that fits, at ``m``."""
+    fitted = _predicted_at(p, m, kept)
+    if not math.isfinite(figure) or fitted is None or not math.isfinite(fitted):
+        return ""
+    return f" (your model: {figure:.2f}x for {free}, {fitted:.2f}x for {kept})"
 
 
 def ratio_to(row: Row, winner: Row) -> tuple[float, float]:
@@ -440,13 +492,32 @@ def _priced_beyond_bubble(p: Pipelined, least: Row, first: Row, gap: float) -> s
     span = f"{lo:.2f}-{hi:.2f}x" if hi != float("inf") else f"{lo:.2f}x and more"
     noise_range = f"the rounds' noise ({span}, from the two rows' ±)"
     if lo <= apart <= hi:
-        return said + (f", within {noise_range} of the {gap:.2f}x measured: what it prices beyond the bubble "
-                       "covers the gap. ")
-    if apart > hi:
-        return said + (f", more than the {gap:.2f}x measured, beyond {noise_range}: it prices more than the "
-                       "gap that was measured. ")
-    return said + (f", less than the {gap:.2f}x measured, beyond {noise_range}: the rest is outside your "
-                   "model (not measured here). ")
+        said += (f", within {noise_range} of the {gap:.2f}x measured: what it prices beyond the bubble "
+                 "covers the gap. ")
+    elif apart > hi:
+        said += (f", more than the {gap:.2f}x measured, beyond {noise_range}: it prices more than the "
+                 "gap that was measured. ")
+    else:
+        said += (f", less than the {gap:.2f}x measured, beyond {noise_range}: the rest is outside your "
+                 "model (not measured here). ")
+    return said + _cap_forced(p, least, first, high)
+
+
+def _cap_forced(p: Pipelined, least: Row, first: Row, high: float) -> str:
+    """Whether, by the learner's model, the fewer micro-batches or the split the cap forced at ``least.m``
+    made it slower than ``first``: its prediction at the split the cap ruled out, against ``first``'s."""
+    if least.m not in p.uncapped or not math.isfinite(p.uncapped[least.m][1]):
+        return ""
+    free, figure = p.uncapped[least.m]
+    said = (f"The cap ruled out {list(free)} at m={least.m}, for which your model predicts {figure:.2f}x, ")
+    if as_printed(figure, 2) <= as_printed(p.predicted[least.key], 2):
+        return said + (f"no more than the split that fits: by your model the fewer micro-batches, not the cap, "
+                       "make that gap. ")
+    if as_printed(figure, 2) >= as_printed(high, 2):
+        return said + (f"not below m={first.m}'s {high:.2f}x: by your model the split the cap forced, not the "
+                       "fewer micro-batches, makes that gap. ")
+    return said + (f"still below m={first.m}'s {high:.2f}x: by your model the fewer micro-batches cost some of "
+                   "that gap, and the split the cap forced the rest. ")
 
 
 def _gap_range(least: Row, first: Row) -> tuple[float, float]:
