@@ -124,7 +124,8 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int
         at, beyond = turning
         length, far = at.op.dims["length"], beyond.op.dims["length"]
         work = [r.op.dims["batch"] * r.op.dims["length"] ** 2 for r in turning]
-        out.append(f"Both run at a batch sized so that a call does about the same work, batch x length² near"
+        out.append(f"The attentions at your turning length, {length}, and at {far} run at a batch sized so "
+                   f"that a call does about the same work, batch x length² near"
                    f"{aim_words(target, causal)}; each batch is the whole number nearest that over length², "
                    f"at least one, here {at.op.dims['batch']} sequences at length {length} ({work[0]:,}) and "
                    f"{beyond.op.dims['batch']} at {far} ({work[1]:,}), {max(work) / min(work):.2f}x apart, so "
