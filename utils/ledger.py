@@ -10,8 +10,8 @@ it. One file per mode, ``results/ledger-<mode>.json``, one record per figure nam
 The names lesson 09 reads (a lesson that measures one records it under this name): ``mfu`` (01),
 ``naive_split_speedup``, ``pipeline_speedup`` and the two-stages-per-device schedules'
 ``pipeline_interleaved_1f1b_speedup``, ``pipeline_zb_speedup``, ``pipeline_zbv_speedup`` (02), ``ddp_speedup`` (03),
-``quantize_speedup`` (04), ``prefetch_epoch`` (05), ``tensor_parallel_speedup`` (07). Where a name is missing, lesson 09 reads ``make bench``'s file, or says which
-lesson to run first.
+``quantize_speedup`` (04), ``prefetch_epoch`` (05), ``tensor_parallel_speedup`` and ``article_split_speedup``
+(07). Where a name is missing, lesson 09 reads ``make bench``'s file, or says which lesson to run first.
 
 A ``bound`` is a ceiling from theory; a ``reference`` (optional) is a figure the lesson measured that a result is
 also read against (lesson 02's per-process and work-scaled references: lesson 00's glossary).

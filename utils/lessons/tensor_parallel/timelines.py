@@ -245,6 +245,19 @@ def record_speedup(alone_rounds: list[float], split_rounds: list[float], bound: 
                   rounds=ratios)
 
 
+def record_article_speedup(alone_rounds: list[float], split_rounds: list[float], blocks: Blocks) -> None:
+    """Section 1's article split in the ledger as ``article_split_speedup``: the median of the paired rounds'
+    ratios (as section 1 prints it), its 1x bound (the halves take turns) and every round's ratio, so that
+    lesson 09's rows A11 and A19 set this run beside their own rounds of the same worker. Returns nothing."""
+    from utils import ledger
+
+    ratios = [a / s for a, s in zip(alone_rounds, split_rounds)]
+    ledger.record("article_split_speedup", printed_median(ratios), "x", bound=1.0, lesson="07",
+                  what=f"a forward pass of {blocks.depth} GPT blocks of width {blocks.width}, split the article's "
+                       f"way (attention on one worker, FFN on the other): the median of {len(ratios)} paired rounds",
+                  rounds=ratios)
+
+
 def pass_bounds(spans: list[Span]) -> list[tuple[float, float]]:
     """Each recorded pass's (start, end), k = 0, 1, ...: its first span's start to its last span's end over
     ``spans`` (give rank 0's alone to time a pass as ``round_times`` does: the sub-layer spans enclose the
