@@ -21,3 +21,39 @@ def test_lab04_the_float_twin_is_named_with_what_it_is():
     assert lab04.TWIN == "the same int8-rounded weights multiplied in float"
     twin = lab04.float_twin(nn.Linear(2, 2))
     assert isinstance(twin, nn.Linear) and torch.equal(twin.weight, twin.weight.float())
+
+
+# --- lab 08 (t23_labs48 #1, #2): the Checks list does not name exercise B's habits; the prediction's rule ----
+
+def _lab08_cells() -> list[str]:
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).resolve().parents[1] / "labs" / "08_make_it_fast.ipynb").read_text())
+    return [" ".join("".join(c["source"]).split()) for c in nb["cells"]]
+
+
+def test_lab08_the_checks_list_leaves_what_the_habits_checks_count_to_the_fourth_hint():
+    from utils import checks
+
+    page = " ".join(_lab08_cells())
+    counted = ("all-reduced a step", "read itself", "threads each worker computed with",
+               "the held-out evaluations and the checkpoints")
+    for said in counted:  # each names a habit (no_sync, loader processes, threads, how often): not on the page
+        assert said not in page, said
+    fourth = checks.hint("labs/make_it_fast", "B", 4).text
+    assert all(said in fourth for said in counted), fourth
+    assert '`checks.hint("labs/make_it_fast", "B", 4)` says what each counts' in page
+    for fix in ("persisten", "prefetch", "no_sync", "set_num_threads", "DataLoader", "num_workers"):
+        assert fix not in fourth, fix  # what is counted, not the line to type
+
+
+def test_lab08_the_prediction_states_the_feeding_rule_it_needs_and_its_hint_points_to_it():
+    from utils import checks
+
+    spec = next(c for c in _lab08_cells() if "write `predicted_step_ms(reading)`" in c)
+    assert "batches are read by loader processes ahead of the step, so the training process spends no time " \
+           "reading them" in spec
+    assert "(lab 05's) holds" not in spec
+    first = checks.hint("labs/make_it_fast", "B-prediction", 1).text
+    assert "the rule in the exercise on who does the reading" in first and "lab 05" not in first
