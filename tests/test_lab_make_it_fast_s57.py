@@ -48,10 +48,10 @@ def test_the_reader_s_run_prints_a_spread_and_shares_the_outliers_do_not_set():
     said = _flat(threads_sentence(timed, 1199.3, 1175.0, reading))
     assert "ran 2.45x ± 0.48 as fast" in said and "± 5.75 as fast" not in said, said
     assert ("rounds 13.54x and 18.59x lie beyond the median + all 5 rounds' spread (2.45 + 5.75 = 8.20x): outlying "
-            "moments of this run, not timed apart here. That ± reaches past the slowest round, so they set it "
+            "moments of this run, not timed apart here. That ± reaches past the smallest round, so they set it "
             "themselves: the ± printed (0.48) is the other 3 rounds' alone. Round 1.50x lies below the median - "
             "the spread (2.45 - 0.48 = 1.97x)") in said, said
     # 543 - 543 / 1.97 = 267, 267 / 1175 = 23 %; the high end at 2.45x: 710 / 964 = 74 % (no share past 100 %)
-    assert ("The saving on either scaling is 27%-74% (23%-74% across its ±, its high end at the fastest round the "
+    assert ("The saving on either scaling is 27%-74% (23%-74% across its ±, its high end at the largest round the "
             "± keeps, 2.45x) of that part: part of it.") in said, said
     assert "109%" not in said and "15%" not in said

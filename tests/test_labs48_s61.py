@@ -57,3 +57,38 @@ def test_lab08_the_prediction_states_the_feeding_rule_it_needs_and_its_hint_poin
     assert "(lab 05's) holds" not in spec
     first = checks.hint("labs/make_it_fast", "B-prediction", 1).text
     assert "the rule in the exercise on who does the reading" in first and "lab 05" not in first
+
+
+# --- lab 08 (t23_labs48 #7): the threads' speed-up said once, why no bound, the rounds smallest first -------
+
+def _timed(*ratios):
+    return {"slow": 2, "launcher": 1, "ratios": list(ratios), "slow_ms": [], "launcher_ms": []}
+
+
+def test_lab08_a_faster_thread_count_is_said_once_with_why_no_bound_stands_beside_it():
+    from utils.labs.make_it_fast.threads_cost import threads_sentence
+
+    said = " ".join(threads_sentence(_timed(2.4, 2.5, 2.59, 2.7, 2.8), 441.6, 303.0).split())
+    assert ("ran 2.59x ± 0.10 as fast with the launcher's 1 thread a worker (cores // workers) as with its own 2 "
+            "(both counts ran on the same 2 cores: the gain is what oversubscribing them cost; there is no bound "
+            "to set it against). Its 5 paired rounds") in said, said
+    assert "faster than" not in said and "slowest" not in said
+    assert "gave, smallest first: 2.40x, 2.50x, 2.59x, 2.70x, 2.80x" in said, said
+
+
+def test_lab08_a_spread_that_covers_1x_with_every_round_above_it_says_so_inside_the_same_parenthesis():
+    from utils.labs.make_it_fast.threads_cost import threads_sentence
+
+    said = " ".join(threads_sentence(_timed(1.01, 1.02, 1.04), 441.6, 303.0).split())
+    assert ("as with its own 2 (every round above 1.00x; both counts ran on the same 2 cores: the gain is what "
+            "oversubscribing them cost; there is no bound to set it against)") in said, said
+
+
+def test_lab08_a_thread_count_not_shown_faster_keeps_its_verdict_against_its_own_count():
+    from utils.labs.make_it_fast.threads_cost import threads_sentence
+
+    slower = " ".join(threads_sentence(_timed(0.8, 0.8, 0.81, 0.82, 0.85), 441.6, 303.0).split())
+    assert "as with its own 2: its own count ran faster: no speed-up; so the threads explain none" in slower, slower
+    noise = " ".join(threads_sentence(_timed(0.97, 0.98, 1.0, 1.02, 1.05), 441.6, 303.0).split())
+    assert "as with its own 2: within noise: no effect shown; so" in noise, noise
+    assert "no bound to set it against" not in slower + noise

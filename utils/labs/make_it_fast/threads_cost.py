@@ -159,17 +159,17 @@ def _saving_text(bases: list[float], value: float) -> str:
 
 def _ends(value: float, spread: float, ratios: list, kept: str = "") -> tuple[float, float, str]:
     """The speed-up's low and high ends across its ±, each kept within the rounds as printed (a wide spread
-    can reach below the slowest round, even below 0x: no round ran that slow), and the words for a clipped end
+    can reach below the smallest round, even below 0x: no round ran that slow), and the words for a clipped end
     (``kept``: " the ± keeps" where ``ratios`` are the rounds left once the outlying ones were set apart)."""
     shown = [claims.as_printed(r, 2) for r in ratios]
     low, high = claims.half_up(value - spread, 2), claims.half_up(value + spread, 2)
     notes = []
     if low < min(shown):
         low = min(shown)
-        notes.append(f"its low end at the slowest round{kept}, {low:.2f}x")
+        notes.append(f"its low end at the smallest round{kept}, {low:.2f}x")
     if high > max(shown):
         high = max(shown)
-        notes.append(f"its high end at the fastest round{kept}, {high:.2f}x")
+        notes.append(f"its high end at the largest round{kept}, {high:.2f}x")
     return low, high, "".join(f", {note}" for note in notes)
 
 
@@ -273,7 +273,7 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
 
 def _listed(rounds: list, side: str, worked: str) -> str:
     """"round 1.95x lies below the median - the spread (2.77 - 0.12 = 2.65x)": ``rounds`` on one ``side``
-    of the ± as printed, slowest first, with the working of the edge they pass."""
+    of the ± as printed, smallest first, with the working of the edge they pass."""
     shown = [f"{claims.as_printed(r, 2):.2f}x" for r in sorted(rounds)]
     listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     which = f"round {listed} lies" if len(rounds) == 1 else f"rounds {listed} lie"
@@ -291,7 +291,7 @@ def _outside(ratios: list, value: float, spread: float) -> tuple[list, list]:
 def spread_apart(ratios: list) -> tuple[float, float, list, list, float]:
     """The median as printed, the ± the page prints, the rounds that ± is worked from, the rounds set apart,
     and all the rounds' ±. The ± is half the middle half's range (claims' ``printed_spread``); where it
-    reaches past the slowest or the fastest round as printed, the rounds on its other side beyond it set it
+    reaches past the smallest or the largest round as printed, the rounds on its other side beyond it set it
     (2.45x ± 5.75, set by 13.54x, reaches -3.30x): those are named apart as outlying, and the ± is worked from
     the other rounds, once (a second pass would trim every spread down to nothing)."""
     value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
@@ -319,7 +319,7 @@ def _set_apart_text(ratios: list) -> str:
     worked = f"{value:.2f} {'+' if high else '-'} {whole:.2f} = {edge:.2f}x"
     side += f"all {len(ratios)} rounds' spread"
     return (f"; {_listed(apart, side, worked)}: outlying moments of this run, not timed apart here. That ± "
-            f"reaches past the {'slowest' if high else 'fastest'} round, so they set it themselves: the ± printed "
+            f"reaches past the {'smallest' if high else 'largest'} round, so they set it themselves: the ± printed "
             f"({spread:.2f}) is the other {len(kept)} rounds' alone")
 
 
@@ -353,11 +353,12 @@ def _past_spread_text(ratios: list) -> str:
 
 
 def _rounds_text(timed: dict) -> str:
-    """The rounds' ratios as printed, slowest first, so that a reader sees how far they spread, and those
-    outside the median ± the spread named, on either side (``_past_spread_text``)."""
+    """The rounds' ratios as printed, smallest first (ratios, not times: no round is "slowest", twenty-third
+    reading), so that a reader sees how far they spread, and those outside the median ± the spread named, on
+    either side (``_past_spread_text``)."""
     shown = ", ".join(f"{claims.as_printed(r, 2):.2f}x" for r in sorted(timed["ratios"]))
     return (f". Its {len(timed['ratios'])} paired rounds (one micro-batch each, on the same two workers after "
-            f"the profile, after a warm-up) ran, slowest first: {shown}" + _past_spread_text(timed["ratios"]))
+            f"the profile, after a warm-up) gave, smallest first: {shown}" + _past_spread_text(timed["ratios"]))
 
 
 def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
@@ -377,17 +378,21 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
         return f"the launcher gives {launcher} too, so the thread count cost nothing to time here"
     value, spread, kept_rounds, apart, _ = spread_apart(ratios)  # a ± the outlying rounds do not set
     verdict = claims.speedup_verdict(value, None, spread, rounds=ratios, slower="its own count ran faster")
-    verdict = verdict.replace("than the baseline", f"than at its own {slow}")  # the baseline here: its own count
+    verdict = verdict.replace("than the baseline", f"than with its own {slow}")  # the baseline: its own count
     plural = "s" if launcher > 1 else ""
     said = (f"timed alone, without the profiler, the slow script's forward and backward ran {value:.2f}x ± "
-            f"{spread:.2f} as fast at the launcher's {launcher} thread{plural} (cores // workers) as at its "
-            f"{slow}: {verdict}")
+            f"{spread:.2f} as fast with the launcher's {launcher} thread{plural} a worker (cores // workers) as "
+            f"with its own {slow}")
     none = (f"the threads explain none of the prediction's {miss_ms:.0f} ms miss" if miss_ms and miss_ms > 0
             else "the thread count saved nothing measured here")
     if not verdict.startswith("faster"):  # within noise of 1x, equal as printed, or the slow count faster
-        return said + f"; so {none}" + _rounds_text(timed)
-    said += (f" (no bound beside it: a thread count's ceiling is the cores, and both counts ran on the same "
-             f"{slow} cores, so the gain is what oversubscribing them cost)")
+        return said + f": {verdict}; so {none}" + _rounds_text(timed)
+    # faster: the figure says so; what is left to say is why no bound stands beside it (twenty-third reading:
+    # "faster than at its own 2" repeated the clause before it), and where the spread covers 1x that every
+    # round is above it
+    every = verdict.removeprefix(f"faster than with its own {slow}").strip(" ()")
+    said += (f" ({every}; " if every else " (") + (f"both counts ran on the same {slow} cores: the gain is what "
+                                                   "oversubscribing them cost; there is no bound to set it against)")
     bases = _bases(timed, fb_ms)
     said += _rounds_text(timed) + _beside_the_profile(timed, fb_ms) + _saving_text(bases, value)
     if not miss_ms or miss_ms <= 0:
