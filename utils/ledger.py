@@ -7,7 +7,8 @@ it. One file per mode, ``results/ledger-<mode>.json``, one record per figure nam
     ledger.record("pipeline_speedup", 1.6, "x", bound=1.78, reference=1.9, lesson="02", what="1f1b m=8")
     ledger.figure("copy_dram_GBps")      # the record, or None: "run lesson 00 first"
 
-The names lesson 09 reads (a lesson that measures one records it under this name): ``mfu`` (01),
+The names lesson 09 reads (a lesson that measures one records it under this name): ``mfu``, and §5's pairs
+``fused_attention_speedup`` and ``fused_gelu_speedup`` (01, with each pair's printed times and sizes),
 ``naive_split_speedup``, ``pipeline_speedup`` and the two-stages-per-device schedules'
 ``pipeline_interleaved_1f1b_speedup``, ``pipeline_zb_speedup``, ``pipeline_zbv_speedup`` (02), ``ddp_speedup`` (03),
 ``quantize_speedup`` (04), ``prefetch_epoch`` (05), ``tensor_parallel_speedup`` and ``article_split_speedup``
