@@ -98,6 +98,9 @@ def read_results() -> dict:
             "tensor_parallel": from_ledger("tensor_parallel_speedup", gpu_figure=True),
             # lesson 07 §1's article split (rows A11 and A19 set it beside this page's own rounds)
             "article_split": from_ledger("article_split_speedup", gpu_figure=True),
+            # lesson 01 §5's fused pairs (rows B4 and B14 set them beside this page's own rounds on the CPU)
+            "fused_attention": from_ledger("fused_attention_speedup", gpu_figure=False),
+            "fused_gelu": from_ledger("fused_gelu_speedup", gpu_figure=False),
             # lesson 02 §9's schedules with two stages per device (row A19 reads them)
             **{name: from_ledger(f"pipeline_{name}_speedup", gpu_figure=True) for name in TWO_STAGES}}
 
@@ -112,7 +115,7 @@ WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "
                    "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel",
                    "pipeline_configs": "make bench pipeline",
                    "link_alpha": "lesson 00", "link_beta": "lesson 00", "tensor_parallel": "lesson 07",
-                   "article_split": "lesson 07",
+                   "article_split": "lesson 07", "fused_attention": "lesson 01", "fused_gelu": "lesson 01",
                    **{name: "lesson 02" for name in TWO_STAGES}}
 
 

@@ -388,7 +388,8 @@ def b3(m):
 
 def b4(m):
     return [Part(fused_words(m["algorithms"]["attention"], ("naive attention", "fused"),
-                             f"{ATTENTION_SHAPE}, fp32, one thread", not m["plan"].simulated)
+                             f"{ATTENTION_SHAPE}, fp32, one thread", not m["plan"].simulated,
+                             m["results"].get("fused_attention"))
                  + busy_note(m, 'algorithms', 1), MEASURED, THIS_CPU)]
 
 
@@ -479,7 +480,8 @@ def b13(m):
 
 def b14(m):
     return [Part(fused_words(m["algorithms"]["gelu"], ("GELU op by op", "fused into one kernel"),
-                             f"{GELU_SIZE:,} fp32 values, one thread", not m["plan"].simulated)
+                             f"{GELU_SIZE:,} fp32 values, one thread", not m["plan"].simulated,
+                             m["results"].get("fused_gelu"))
                  + busy_note(m, 'algorithms', 1), MEASURED, THIS_CPU)]
 
 

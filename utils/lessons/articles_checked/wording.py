@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from utils import claims, devices
 from utils.lessons.articles_checked.stored_peaks import stored_words
+from utils.lessons.articles_checked.lesson_01_pairs import lesson_01_beside, shared_conditions
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, share_of_rate,
                                                    too_wide, work_scaled_reference)
 from utils.lessons.articles_checked.reference_rounds import median_past_reference
@@ -83,10 +84,12 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
     return f"{both}; {lead}; each GPU's share here, most first: {shares}"
 
 
-def fused_words(c, names: tuple[str, str], setup: str, gpu: bool = False) -> str:
+def fused_words(c, names: tuple[str, str], setup: str, gpu: bool = False, recorded=None) -> str:
     """Rows B4 and B14: lesson 01 §5's pair (an ``algorithms.Comparison``) as the page reads it: the two times
     and their ratio as printed, the rounds' spread, whether the results agree, and ``fused_verdict``'s words
-    beside the bytes ceiling lesson 01 gives the pair (or its reason for none)."""
+    beside the bytes ceiling lesson 01 gives the pair (or its reason for none). ``recorded``: lesson 01 §5's run
+    of the pair from the ledger (``m["results"]``, None where none is kept): on the CPU, set beside this one
+    (``lesson_01_pairs.lesson_01_beside``); on a GPU, lesson 01 timed another device (``lesson_01_conditions``)."""
     from utils.lessons.why_slow.algorithms import SAME_RESULT
 
     slow, fast = (claims.sig_text(t, 3, 1e-3) for t in (c.slow_seconds, c.fast_seconds))  # ms, as lesson 01
@@ -98,26 +101,33 @@ def fused_words(c, names: tuple[str, str], setup: str, gpu: bool = False) -> str
                f"no bytes ceiling (lesson 01 §5: {c.no_ceiling})")
     return (f"{names[0]} {slow} ms, {names[1]} {fast} ms ({setup}, the fastest of {len(c.round_ratios)} "
             f"interleaved rounds each): {slow} / {fast} = {claims.as_printed(c.speedup, 2):.2f}x ± {spread:.2f} "
-            f"(the rounds' ratios), {same}; {ceiling}: {fused_verdict(c)}; {lesson_01_conditions(c.what, gpu)}")
+            f"(the rounds' ratios), {same}; {ceiling}: {fused_verdict(c)}; {_lesson_01(c, names, gpu, recorded)}")
 
 
-def lesson_01_conditions(what: str, gpu: bool = False) -> str:
+def _lesson_01(c, names: tuple[str, str], gpu: bool, recorded) -> str:
+    """Lesson 01 §5's run beside this one where the ledger keeps it and both ran on the CPU; else the words
+    that say why the row quotes only its own run."""
+    if recorded is None or gpu:
+        return lesson_01_conditions(c.what, gpu, recorded is not None)
+    return lesson_01_beside(c, names, recorded.record)
+
+
+def lesson_01_conditions(what: str, gpu: bool = False, recorded: bool = False) -> str:
     """What rows B4 and B14 share with lesson 01 §5, which they cite, and what differs (read from the two pages'
-    code, not measured). With no GPU: the same functions, sizes, thread and timer (``algorithms.compare``), but
-    another process at another moment, and for GELU rounds shared with torch.compile's version. With one
-    (``gpu``), lesson 01 §5 times on it, at its own sizes, and this row on the CPU. The ledger keeps no lesson
-    01 §5 figure, so the row quotes this run's own; on the CPU, where the set-ups match, a gap between the two
-    pages' ratios beyond their spreads is a finding to explain (no cause is measured, so none is named)."""
-    lead = "this run's ratio, not lesson 01 §5's: the ledger keeps no lesson 01 §5 figure; "
+    code, not measured), where the row quotes only its own run. With no GPU and no lesson 01 §5 figure in the
+    ledger (an older ledger: ``lesson_01_pairs`` sets a kept one beside the row): the same functions, sizes,
+    thread and timer (``algorithms.compare``), but another process at another moment, and for GELU rounds shared
+    with torch.compile's version; a gap between the two pages' ratios beyond their spreads would be a finding to
+    explain (no cause is measured, so none is named). With a GPU (``gpu``), lesson 01 §5 times on it, at its own
+    sizes, and this row on the CPU: its figure (``recorded``: the ledger keeps one) is another device's."""
+    kept = ("the ledger's lesson 01 §5 figure is the GPU's" if gpu and recorded
+            else "the ledger keeps no lesson 01 §5 figure")
+    lead = f"this run's ratio, not lesson 01 §5's: {kept}; "
     if gpu:
         return (lead + "lesson 01 §5 times the same two functions on the GPU at its own, larger sizes, this row on "
                 "this CPU: another device, so the two pages' ratios need not match")
-    shared = (", and there the op-by-op GELU shares each round with torch.compile's version too" if what == "gelu"
-              else "")
-    return (lead + "the same two functions, sizes, one thread and timer (algorithms.compare, one warm-up call a "
-            "round), but timed in lesson 01's own process at another moment" + shared + ": where the two pages' "
-            "ratios differ beyond their spreads, the gap is a finding to explain, which neither run measures the "
-            "cause of")
+    return (lead + shared_conditions(what) + ": where the two pages' ratios differ beyond their spreads, the gap "
+            "is a finding to explain, which neither run measures the cause of")
 
 
 def _lesson_05_differs(m) -> str:

@@ -1,0 +1,78 @@
+"""Lesson 01 §5's fused pairs (naive against fused attention, GELU op by op against one kernel) as lesson 01
+timed them, beside this page's own rounds of the same pairs (rows B4 and B14). Lesson 01 records them in the
+ledger as ``fused_attention_speedup`` and ``fused_gelu_speedup`` (the speed-up, its spread and both times as it
+prints them, every round's ratio, the sizes and the device: ``why_slow.fused_ledger``); an older ledger has none,
+and the rows keep their words for that. Introduced in lesson 09."""
+
+from __future__ import annotations
+
+from utils import bench, claims
+from utils.lessons.articles_checked.evidence import ATTENTION_DIMS, GELU_SIZE
+from utils.lessons.articles_checked.figures import spread_of
+
+RESULTS = {"attention": "fused_attention", "gelu": "fused_gelu"}  # m["results"] keys (figures.read_results)
+SIZES = {"attention": list(ATTENTION_DIMS), "gelu": [GELU_SIZE]}  # this page's sizes, as lesson 01 records them
+
+
+def same_setup(what: str, record: dict) -> bool:
+    """Whether lesson 01 timed the pair as this page does: on the CPU, at this page's sizes, on this machine (a
+    ledger copied from another machine holds another CPU's times)."""
+    return (record.get("device") == "cpu" and record.get("sizes") == SIZES[what]
+            and record.get("hardware") == bench.hardware_label())
+
+
+def shared_conditions(what: str) -> str:
+    """What the two pages share and what they do not, read from their code (not measured)."""
+    shared = (", and there the op-by-op GELU shares each round with torch.compile's version too" if what == "gelu"
+              else "")
+    return ("the same two functions, sizes, one thread and timer (algorithms.compare, one warm-up call a round), "
+            "but timed in lesson 01's own process at another moment" + shared)
+
+
+def lesson_01_figures(record: dict, names: tuple[str, str]) -> tuple[str, tuple[float, float]]:
+    """"naive attention 10.4 ms, fused 2.20 ms: 10.4 / 2.20 = 4.73x ± 0.04 (its 5 rounds' ratios)": lesson 01
+    §5's figures as it printed them, and its (speed-up, spread) for the noise rule."""
+    slow, fast = (claims.sig_text(record[k], 3) for k in ("slow_ms", "fast_ms"))
+    theirs = (record["value"], record.get("spread", spread_of(record)))
+    n = len(record.get("rounds") or [])
+    return (f"{names[0]} {slow} ms, {names[1]} {fast} ms: {slow} / {fast} = {theirs[0]:.2f}x ± {theirs[1]:.2f} "
+            f"(its {n} rounds' ratios)", theirs)
+
+
+def time_moved(c, record: dict, names: tuple[str, str]) -> str:
+    """Which of the two times moved between the runs, from the times as both pages print them: each one there
+    and here, and how far apart (the larger over the smaller, worked from the printed ms); the one further apart
+    named first as the one that moved more, a tie as printed said as one."""
+    here = [claims.as_printed_sig(t, 3, 1e-3) for t in (c.slow_seconds, c.fast_seconds)]
+    there = [record["slow_ms"], record["fast_ms"]]
+    apart = [claims.half_up(max(a, b) / min(a, b), 2) for a, b in zip(there, here)]
+    who = [f"the {role} one ({name})" for role, name in zip(("slow", "fast"), names)]
+    times = [f"{claims.sig_text(a, 3)} ms there, {claims.sig_text(b, 3)} ms here ({x:.2f}x apart)"
+             for a, b, x in zip(there, here, apart)]
+    if apart[0] == apart[1]:
+        return f"both times moved by as much: {who[0]} {times[0]}, {who[1]} {times[1]}"
+    i, j = (0, 1) if apart[0] > apart[1] else (1, 0)
+    return f"of the two times, {who[i]} moved more: {times[i]}; {who[j]} {times[j]}"
+
+
+def lesson_01_beside(c, names: tuple[str, str], record: dict) -> str:
+    """Rows B4 and B14 on the CPU, where the ledger keeps lesson 01 §5's run of the pair: its times and ratio
+    ± spread beside this page's, whether the two agree by the course's noise rule (``lesson_07_split.agree``),
+    and, where they do not, that the gap is a finding neither run measures the cause of, with the time that
+    moved. Where lesson 01 timed the pair on another set-up (``same_setup``): said, and not set beside
+    this one."""
+    from utils.lessons.articles_checked.lesson_07_split import agree  # here: lesson_07_split imports wording
+
+    if not same_setup(c.what, record):
+        return (f"this run's ratio, not lesson 01 §5's: the ledger's lesson 01 §5 figure of the pair "
+                f"({record['value']:.2f}x, {record.get('what', 'no set-up recorded')}) was timed on another "
+                "set-up than this row's (another device, size or machine), so the two are not set side by side")
+    said, theirs = lesson_01_figures(record, names)
+    mine = (claims.as_printed(c.speedup, 2), claims.printed_spread(list(c.round_ratios)))
+    lead = f"lesson 01 §5's own run of the pair, recorded {record['date']} ({shared_conditions(c.what)}): " + said
+    if agree(mine, theirs):
+        return (f"{lead}: within noise of this page's {mine[0]:.2f}x ± {mine[1]:.2f} (one ratio ± its spread "
+                "covers the other's)")
+    return (f"{lead}: outside this page's {mine[0]:.2f}x ± {mine[1]:.2f} (neither ratio ± its spread covers the "
+            "other's): the gap is a finding to explain, which neither run measures the cause of; "
+            f"{time_moved(c, record, names)}. The row's verdict reads this page's rounds")
