@@ -92,3 +92,30 @@ def test_lab08_a_thread_count_not_shown_faster_keeps_its_verdict_against_its_own
     noise = " ".join(threads_sentence(_timed(0.97, 0.98, 1.0, 1.02, 1.05), 441.6, 303.0).split())
     assert "as with its own 2: within noise: no effect shown; so" in noise, noise
     assert "no bound to set it against" not in slower + noise
+
+
+# --- lab 08 (t23_labs48 #8): the prediction's take-away says all it kept, on every branch -------------------
+
+_READING = {"step": 2494.0, "load": 90.6, "forward and backward": 1810.9, "optimizer": 212.8, "evaluate": 346.4,
+            "checkpoint": 31.3, "all-reduces": 7.67}
+
+
+def test_lab08_what_the_prediction_kept_names_the_rarer_regions_at_their_share():
+    from utils.labs.make_it_fast.prediction import kept_words
+
+    assert kept_words(6, 6) == ("forward and backward and the optimizer as profiled, 'evaluate' and 'checkpoint' "
+                                "at 1/6 of their profiled cost, and no 'load'")
+    assert "'evaluate' at 1/5 and 'checkpoint' at 1/10 of their profiled cost" in kept_words(5, 10)
+
+
+def test_lab08_the_prediction_sentence_says_it_on_each_branch():
+    from utils.labs.make_it_fast import checks as lab
+    from utils.labs.make_it_fast.prediction import kept_words, prediction_sentence
+
+    diagnosis = lab.Diagnosis(3, dict(_READING), [])
+    for measured, outcome in ((500.0, "ms under the prediction"), (1000.0, "within 10% of it, so the work the "
+                                                                          "prediction leaves out is what your"),
+                              (1500.0, "more than 10% over it")):
+        said = " ".join(prediction_sentence(lambda r: 1000.0, diagnosis, measured, "x").split())
+        assert f"1000 ms a step, with {kept_words()} (the slow script's step: 2494 ms" in said, said
+        assert outcome in said, said

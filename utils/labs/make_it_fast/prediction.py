@@ -125,6 +125,17 @@ def _threads_timed(diagnosis: Diagnosis) -> bool:
     return bool(diagnosis.threads and diagnosis.threads.get("ratios"))
 
 
+def kept_words(eval_every: int = script.EVAL_EVERY, checkpoint_every: int = script.CHECKPOINT_EVERY) -> str:
+    """What a prediction from the profile keeps of it, as ``needed_step_ms`` works it: all of it but the
+    reading, and the held-out loss and the checkpoint only as often as the specification asks (twenty-third
+    reading: the take-away named forward and backward and the optimizer only)."""
+    if eval_every == checkpoint_every:
+        rarer = f"'evaluate' and 'checkpoint' at 1/{eval_every} of their profiled cost"
+    else:
+        rarer = f"'evaluate' at 1/{eval_every} and 'checkpoint' at 1/{checkpoint_every} of their profiled cost"
+    return f"forward and backward and the optimizer as profiled, {rarer}, and no 'load'"
+
+
 def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float, source: str,
                         within: float = 0.1) -> str:
     """The learner's prediction against the step their script measured (``measured`` ms a step; ``source``:
@@ -132,9 +143,9 @@ def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float
     within it, or over it; each branch says what follows."""
     predicted, measured = _printed_pair(predict, diagnosis, measured)
     slow = diagnosis.reference["step"]
-    said = (f"Your prediction from the profile: {predicted:.0f} ms a step, with forward and backward and the "
-            f"optimizer as profiled (the slow script's step: {slow:.0f} ms, under the profiler, which slows "
-            f"it); your script measured {measured:.0f} ms a step ({source})")
+    said = (f"Your prediction from the profile: {predicted:.0f} ms a step, with {kept_words()} (the slow "
+            f"script's step: {slow:.0f} ms, under the profiler, which slows it); your script measured "
+            f"{measured:.0f} ms a step ({source})")
     if measured < (1 - within) * predicted:
         apart = ("the threads' part timed below; the rest not measured apart" if _threads_timed(diagnosis)
                  else "not measured apart")
@@ -143,7 +154,7 @@ def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float
                 "region's time alone does not say how fast it could run: the rate under the table, against what "
                 "a core can do, does.")
     if measured <= (1 + within) * predicted:
-        return (said + f": within {within:.0%} of it, so the work outside those regions is what your script "
-                "saved.")
+        return (said + f": within {within:.0%} of it, so the work the prediction leaves out is what your "
+                "script saved.")
     return (said + f": more than {within:.0%} over it, so your script waits for something the slow script's "
             "profile did not show: profile your own script's steps.")
