@@ -342,7 +342,8 @@ def test_the_loaders_and_read_ahead_the_draw_needs_pass(loaders):
     assert verdict.passed, verdict
     read = "read" if loaders == 1 else "reads"
     assert f"{loaders} {read} at once" in verdict.message and "none by the training process" in verdict.message
-    assert any(f"{side} it; the target is within" in verdict.message for side in ("over", "under"))
+    assert any(f"{side} it, the target within" in verdict.message for side in ("over", "under"))
+    assert ") (" not in verdict.message, verdict.message  # twenty-third reading: no parentheses side by side
     assert "batches' worth of memory (allowed: " in verdict.message and "max(L/2, C" in verdict.message
 
 

@@ -21,7 +21,7 @@ from utils import checks
 from utils.claims import as_printed, printed_ratio
 from utils.labs.feed_the_gpu.checks import BANK, LabSetup, lab_dataset, lab_setup
 
-HIDDEN_SEEDS = (101, 202)  # draws the learner's code never sees: one needs one loader, the other two
+HIDDEN_SEEDS = (101, 202)  # draws the learner's code never sees, each with its own costliest items
 ENOUGH = 0.95  # a choice must save this share of the most the room can save (a timing hiccup may swap an item)
 ROOM_BATCHES = 2  # the cache holds two batches' worth of items
 

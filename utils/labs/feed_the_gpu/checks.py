@@ -410,17 +410,18 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
         busy = _bound_uses(best, limit, load, compute, setup.loaders)
         yours = your_bottleneck(best, limit, setup.tolerance)
         checks.expect(best.seconds <= limit * (1 + setup.tolerance),
-                      f"your epoch took {best.seconds:.2f} s against a bound of {limit:.2f} s{busy} ("
-                      f"{_over_by(best.seconds, limit)}; the target is within {setup.tolerance:.0%})"
-                      f"{setup.label}, the closest of {len(epochs)} epochs, with {reads} "
+                      f"your epoch took {best.seconds:.2f} s{setup.label} against a bound of {limit:.2f} s"
+                      f"{busy}: {_over_by(best.seconds, limit)}, the target within {setup.tolerance:.0%}; "
+                      f"the closest of {len(epochs)} epochs, with {reads} "
                       f"read{'s' * (reads != 1)} at once and up to "
                       f"{ahead[0]} batches read ahead of the step. {yours}"
                       f"{_why_slow(reads, ahead[0], load, compute, best)}")
         _expect_no_excess(setup, reads, ahead[0], load, compute)   # after the bound: its message says it met it
         LAST_EPOCH.update(reads=reads, ahead=ahead[0], seconds=best.seconds, limit=limit, load=load,
                           compute=compute, waited=best.wait_seconds)
-        return (f"epoch {best.seconds:.2f} s against a bound of {limit:.2f} s{busy} ("
-                f"{_over_by(best.seconds, limit)}; the target is within {setup.tolerance:.0%}){setup.label}: "
+        # one parenthesis at a time (twenty-third reading: three stood side by side)
+        return (f"epoch {best.seconds:.2f} s{setup.label} against a bound of {limit:.2f} s{busy}: "
+                f"{_over_by(best.seconds, limit)}, the target within {setup.tolerance:.0%}; with "
                 f"{reads} read{'s' if reads != 1 else ''} at once (budget {setup.loaders}), up to {ahead[0]} "
                 f"batches read ahead of the step{_allowed_ahead(setup, reads, ahead[0])}, none by the training "
                 f"process; L = {load:.2f} s, C = {compute:.2f} s. {yours}")
