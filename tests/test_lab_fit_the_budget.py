@@ -438,7 +438,7 @@ def test_the_cost_table_prints_each_share_signed_or_no_gap_never_a_clamped_zero(
     costs = costs_of(rounds)
     assert costs["micro-batch"] == 0.0  # the cost model's
     said = describe_costs(costs, rounds)
-    assert "selective +14%" in said and "chunked loss: no gap" in said and "+0%" not in said, said
+    assert "selective +14%" in said and "chunked loss 0% (no gap)" in said and "+0%" not in said, said
     # -2% is within the table's 2 % floor: no gap measured, never a finding (lab 06, session 49)
     assert "each extra micro-batch -2% (within noise: no gap measured; the cost model counts 0)" in said, said
     assert "the table's noise ± 0.02 of the plain step" in said and "at least 0.02" in said, said
