@@ -295,10 +295,9 @@ def _name(name: str) -> str:
 
 
 def _signed(share: float, noise: float = 0.0) -> str:
-    """A measured share of the plain step's time, after its name: " +14%", " 0% (no gap)" (0% as printed: the
-    figure the cost model's term reads, twenty-third reading),
-    " -1% (within noise: no gap measured; the cost model counts 0)" where the table's ``noise`` covers it, or
-    " -5% (measured faster ..., beyond the table's noise; the cost model counts 0: ...)" (``costs_of`` clamps)."""
+    """A measured share of the plain step's time, after its name: " +14%", " 0% (no gap)" (0% as printed), " -1%
+    (within noise: no gap measured; the cost model counts 0)" where the table's ``noise`` covers it, or " -5%
+    (measured faster ..., beyond the table's noise; the cost model counts 0: ...)" (``costs_of`` clamps)."""
     if claims.as_printed(share, 2) == 0:   # printed as a whole percent: 0.4 % reads 0%
         return " 0% (no gap)"
     if claims.as_printed(abs(share), 2) <= noise:
