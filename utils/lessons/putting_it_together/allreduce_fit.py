@@ -25,11 +25,13 @@ def lesson_07(record: dict | None = None) -> tuple[float, float, float] | None:
 
 
 def against_gap(fit: tuple[float, float, float], grad_bytes: float, gap_ms: float, other: str) -> str:
-    """One all-reduce of the gradients (``grad_bytes``) at lesson 07's fit, alpha + n/beta, every term in ms
-    to 2 decimals as printed, set against the gap (ms as printed): what share of it the call could be. DDP
-    makes one call a bucket, each with its alpha, so one call is the least it pays."""
+    """One all-reduce of the gradients (``grad_bytes``) at lesson 07's fit, alpha + n/beta, set against the gap
+    (ms as printed): what share of it the call could be. DDP makes one call a bucket, each with its alpha, so
+    one call is the least it pays. Each term is worked from the figures the sentence prints (alpha in whole
+    us, the GB to 4 decimals, beta in GB/s to 2), so "0.0129 GB / 2.49 GB/s = 5.18 ms" checks by hand."""
     alpha, beta, residual = fit
-    alpha_ms, bytes_ms = claims.as_printed(alpha, 2, 1e-3), claims.as_printed(grad_bytes / beta, 2, 1e-3)
+    alpha_ms = claims.half_up(claims.as_printed(alpha, 0, 1e-6) / 1e3, 2)
+    bytes_ms = claims.half_up(claims.as_printed(grad_bytes, 4, 1e9) / claims.as_printed(beta, 2, 1e9) * 1e3, 2)
     call = claims.half_up(alpha_ms + bytes_ms, 2)
     said = (f"Lesson 07's fit of a whole all-reduce on this machine (alpha {alpha * 1e6:.0f} us, beta "
             f"{beta / 1e9:.2f} GB/s, worst residual {residual:.0%}: it also sums and waits for the other rank) "
