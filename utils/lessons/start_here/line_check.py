@@ -103,9 +103,31 @@ class LineCheck:
         return claims.half_up(self.error, 2)
 
     @property
+    def one_sided(self) -> list:
+        """The misses past ``EDGE`` (one noisy median's) where they are at least ``PATTERN_SIZES`` and all of one
+        sign, else []: a sign test on the misses against the kept line, as on a fit's own (``pattern_sentence``).
+        Every size slower (or faster) than the line is a run whose link moved as a whole, however small each
+        miss is beside the fit's own error (t24_0001 #2: 7 sizes, all slower, 1/64 by chance)."""
+        far = [m for m in self.misses if abs(miss_shown(m[3])) > EDGE]
+        if len(far) < PATTERN_SIZES or sign_changes([m[3] for m in far]) != 0:
+            return []
+        return far
+
+    @property
+    def side(self) -> str:
+        """"slower" or "faster": which side of the line the one-sided misses lie (a positive miss: slower)."""
+        return "slower" if self.one_sided and self.one_sided[0][3] > 0 else "faster"
+
+    @property
     def grade(self) -> str:
         """"within" (every size within the fit's own error), "edge" (some past it by at most EDGE), "one size"
-        (one size alone past the edge: one median, which cannot tell noise from a changed link), "beyond"."""
+        (one size alone past the edge: one median, which cannot tell noise from a changed link), "one side"
+        (no more than one size past the edge, but the misses past noise all on one side of the line: a sign
+        test says the run moved), "beyond" (two sizes or more past the edge)."""
+        if len(self.beyond) > 1:
+            return "beyond"
+        if self.one_sided:
+            return "one side"
         if len(self.beyond) == 1:
             return "one size"
         if self.beyond:
@@ -117,6 +139,9 @@ class LineCheck:
         if self.grade == "one size":
             return (f"not shown: one size ({_size(self.beyond[0][0])}){self._lone_said()}; time it again "
                     "(meanwhile use measured times)")
+        if self.grade == "one side":
+            return (f"no: {self.side} than the line at every size past one median's noise (a sign test): use "
+                    "this run's measured times")
         return {"within": "yes: within the fit's own error",
                 "edge": f"yes, at the edge: past the fit's own error by at most {_points(EDGE)}",
                 "beyond": "no: use this run's measured times"}[self.grade]
@@ -129,6 +154,8 @@ class LineCheck:
         at = (f"its worst at {_size(n)}: {t * 1e6:,.1f} µs measured, {line * 1e6:,.1f} µs on the line, "
               f"{miss_text(miss)} of the measured time")
         own = f"that fit's own ±{self.error:.0%}"
+        if self.grade == "one side":
+            return self._one_side_sentence(own, at)
         if self.grade == "within":
             return (f"Against the profile's line, every size of this run lies within {own} ({at}): the line "
                     f"describes this run's link too. {EDGE_SAID}")
@@ -146,6 +173,19 @@ class LineCheck:
                     "use this run's measured times).\n" + self.lone_size_sentence())
         return (head + ": the line does not describe this run's link, measured at another moment than the "
                 "profile; for this run, use its measured times, not the line.")
+
+    def _one_side_sentence(self, own: str, at: str) -> str:
+        """The sign test's finding: the misses past noise all on one side of the line (``one_sided``)."""
+        far = self.one_sided
+        low, high = sorted((miss_shown(m[3]) for m in far), key=abs)[::len(far) - 1]
+        past = "no size" if not self.beyond else f"only {_size(self.beyond[0][0])}"
+        return (f"Against the profile's line, {past} of this run lies past {own} plus the {_points(EDGE)} the "
+                f"course allows one noisy median ({at}), but all {len(far)} of its {len(self.misses)} sizes that "
+                f"miss by more than the ±{EDGE:.0%} one noisy median may miss by are {self.side} than the line "
+                f"({low:+.1%} to {high:+.1%}); with {len(far)} misses of random sign, all on one side happens "
+                f"{few_changes_chance(len(far), 0):.0%} of the time, under the {PATTERN_P:.0%} at which the course "
+                f"calls signs a pattern (a sign test): this run's link was {self.side} than the profile's at "
+                "every size, so the line does not describe this run; use its measured times.")
 
     def _lone(self):
         """(its µs, the neighbours' line µs, lower (size, µs), upper (size, µs), miss in %) for the one size
@@ -382,6 +422,10 @@ def cost_answer(kept, this_run, tolerance: float) -> str:
     if kept.seconds == this_run.seconds:
         return head + f"about alpha + n/beta with this run's fit ({line}), good to about ±{acc:.0%}."
     check = check_line(kept, this_run)
+    if check.grade == "one side":  # every miss past noise on one side: the run's link moved as a whole
+        return (head + f"its measured time (listed below), not the profile's line ({line}): this run's messages "
+                f"are {check.side} than that line at every size past one median's noise (up to "
+                f"{miss_text(check.worst[3])}), a pattern by the course's sign test.")
     if check.grade == "beyond":
         return (head + f"its measured time (listed below), not the profile's line ({line}), which this run's "
                 f"messages miss by up to {miss_text(check.worst[3])}.")

@@ -6,6 +6,7 @@ figures (the machine profile, the copies, the messages and their fit), never wri
 
 from __future__ import annotations
 
+import datetime
 import statistics
 from dataclasses import replace
 
@@ -158,7 +159,7 @@ def link_sentence(link, this_run=None) -> str:
     if acc <= tol:
         barely = ": barely" if tol - shown < 0.1 else ""
         good = f"good to about ±{claims.percent(acc)}."
-        if check is not None and check.grade in ("beyond", "one size"):
+        if check is not None and check.grade in ("beyond", "one size", "one side"):
             good = (f"good to ±{claims.percent(acc)} on the run that measured it; this run's messages miss it "
                     f"by up to {miss_text(check.worst[3])} (below).")
         return (f"{fit} fit every size within {within}: inside the ±{tol:.0%} tolerance within which the course "
@@ -516,7 +517,15 @@ def to_ledger(profile, points, link, this_run=None) -> str:
         ledger.record("link_beta", link.fit.beta, "B/s", lesson="00", what=link.name)
         # the fit's own verdict travels with it: a later lesson that quotes alpha and beta says whether they held
         ledger.record("link_fit_worst_residual", link.accuracy, "", lesson="00", what=link.name)
+    now = datetime.datetime.now()  # the date and time of day this run's figures are kept under
+    stamp = f"{now.date().isoformat()} at {now:%H:%M}"
     if this_run is not None:  # the name lesson 01 reads (``why_slow.link_report.LESSON00_RUN``)
+        # the time of day too: two runs on one day share the date, and lesson 01 says which run it quotes
         ledger.record("link_this_run_00", max(this_run.seconds), "s", lesson="00", what=this_run.name,
-                      sizes=[int(n) for n in this_run.fit.sizes], seconds=[float(t) for t in this_run.seconds])
-    return f"Headline figures saved to the ledger (results/{ledger.path().name}): lesson 09 and the README quote them."
+                      sizes=[int(n) for n in this_run.fit.sizes], seconds=[float(t) for t in this_run.seconds],
+                      time=f"{now:%H:%M}")
+    said = (f"Headline figures saved to the ledger (results/{ledger.path().name}) on {stamp}: lesson 09 and the "
+            "README quote them.")
+    if this_run is not None:  # a line of its own: the page stays within its width
+        said += "\nLesson 01 sets its run of the link beside this one, named by that date and time."
+    return said

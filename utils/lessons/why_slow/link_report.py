@@ -376,7 +376,7 @@ def link_against_profile(link, kept) -> str:
     own = (" This section predicts with its own fit, measured beside the batch." if link.accuracy <= PREDICTS else
            f" This section's own fit misses some size by ±{link.accuracy:.0%}, beyond the ±{PREDICTS:.0%} "
            "tolerance too, so the section uses measured times only.")
-    follow = "\n" + own.strip() if check.grade in ("beyond", "one size") else ""  # not on its line: own fit
+    follow = "\n" + own.strip() if check.grade in ("beyond", "one size", "one side") else ""  # not on its line: own fit
     return (source + said + f". {THIS_FIT[0].upper()}{THIS_FIT[1:]}, differs by {claims.signed_percent(da)} in α and {claims.signed_percent(db)} "
             "in β (a fit's α and β trade against each other, so the verdict is on the measured points, as in "
             f"lesson 00). {check.sentence()}{follow}")
@@ -399,15 +399,23 @@ def _run_us(sizes, seconds) -> dict[int, float]:
     return {int(n): claims.as_printed(t, 1, 1e-6) or 0.1 for n, t in zip(sizes, seconds)}
 
 
+def _when(record: dict) -> str:
+    """" on <date> at <time>": when lesson 00 kept its run (lesson 00 prints the same, under its closing table),
+    so that a reader can tell which of lesson 00's runs is quoted (t24_0001 #1); as much as the record holds."""
+    date, time = record.get("date"), record.get("time")
+    return (f" on {date}" if date else "") + (f" at {time}" if date and time else "")
+
+
 def between_runs_sentence(link, record: dict | None) -> str:
     """This section's messages beside lesson 00's run of the same link (``record``: the ledger's
     ``LESSON00_RUN``, or None), at the sizes both timed: each pair of µs and their ratio (this run over lesson
     00's, from the µs as printed, two decimals). Reader t23_0001 #2: both lessons' runs passed the line check
     while one size took 1.88x as long in one as in the other; a line's ± is one run's, and how far the link
     itself moves between runs is this. Within ``EDGE`` (one noisy median's miss) at every size: it held still."""
-    head = "Lesson 00's run of the link (its section 3, kept in the ledger): "
     if record is None:
-        return head + "none recorded (run lesson 00 first), so this run has no second run to be set beside."
+        return ("Lesson 00's run of the link (its section 3, kept in the ledger): none recorded (run lesson 00 "
+                "first), so this run has no second run to be set beside.")
+    head = f"Lesson 00's run of the link (its section 3, kept in the ledger{_when(record)}): "
     if record.get("what") != link.name:
         return head + f"of another path ({record.get('what')}), so it says nothing about this link's move."
     theirs, mine = _run_us(record["sizes"], record["seconds"]), _run_us(link.fit.sizes, link.seconds)
