@@ -230,7 +230,7 @@ def test_the_small_gpt_gets_ddp_with_the_links_bytes_against_compute():
 
 def test_fsdp_moves_two_all_gathers_and_a_reduce_scatter():
     why = answers("2 of 8 H100", "7B")["two devices"].why
-    assert "all-gather x2 + reduce-scatter 3(n-1)/n x 2 B" in why and "(DDP: " in why
+    assert "all-gather x2 + reduce-scatter 3(n-1)/n x 2 B" in why and "(DDP with the same: " in why
 
 
 def test_fused_adamw_on_gpus_with_the_foreach_temporary_it_saves():

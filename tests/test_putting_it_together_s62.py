@@ -20,3 +20,32 @@ def test_alpha_s_term_is_the_printed_whole_microseconds_in_ms():
     assert "could explain all" not in said
     past = allreduce_fit.against_gap((185.4e-6, 0.3e9, 0.3), 12.9e6, 31.0, "the rest")
     assert "could explain all of the gap" in past               # 0.19 + 43.00 ms: past the gap
+
+
+def test_fsdp_s_two_devices_row_sets_ddp_beside_it_with_the_same_checkpointing():
+    """t24_0708 #3: the two-devices row printed FSDP with selective checkpointing (70.8 GB) beside DDP with
+    none (167 GB), while the memory row priced DDP with selective checkpointing (154 GB). DDP's figure is now
+    the same plan's: the row names its checkpointing and prints the memory row's DDP figure."""
+    import re
+
+    from test_guide import answers
+
+    steps = answers("2 of 8 H100", "7B")
+    two, memory = steps["two devices"].why, steps["memory"].why
+    said = re.search(r"usable with selective checkpointing \(DDP with the same: ([\d.]+ GB)\)", two)
+    assert said, two
+    assert f"ddp with selective checkpointing: {said.group(1)}" in memory
+
+
+def test_ddp_beside_fsdp_without_checkpointing_names_none(monkeypatch):
+    """The branch where FSDP fits with no checkpointing: the row says so and DDP's bytes are for none too."""
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.putting_it_together import fit, guide
+
+    asked = []
+    monkeypatch.setattr(fit, "held", lambda shape, micro, prec, strategy, n, ckpt: asked.append(
+        (micro, strategy, n, ckpt)) or NS(peak=167e9))
+    found = guide.Fit("fsdp", 2, False, 4, NS(peak=81e9), [])
+    assert guide._ddp_alike(None, found, "bf16") == " with no checkpointing (DDP with the same: 167 GB)"
+    assert asked == [(4, "ddp", 2, False)]                     # the same micro-batch and checkpointing

@@ -435,11 +435,17 @@ def two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link)
     name = {"ddp": "DDP", "fsdp": "FSDP"}[found.strategy]
     tokens = found.micro * shape.context
     why = (f"{found.micro} sequences a device hold {_gb(found.held.peak)} of {_gb(room)} usable"
-           + ("" if found.strategy == "ddp" else
-              f" (DDP: {_gb(fit.held(shape, max(1, batch // n), prec or 'fp32', 'ddp', n).peak)})") + "; "
+           + ("" if found.strategy == "ddp" else _ddp_alike(shape, found, prec or "fp32")) + "; "
            + link_reason(shape, found.strategy, n, prec, hw, plan, profile, tokens, measured_link,
                          batch * shape.context))
     return Step("two devices", f"{name} over {n}", why), found
+
+
+def _ddp_alike(shape: Shape, found: Fit, prec: str) -> str:
+    """Beside FSDP's bytes, DDP's for the same sequences and the same checkpointing, so the two compare like
+    with like and DDP's figure is the one the memory row prints for that plan."""
+    ddp = fit.held(shape, found.micro, prec, "ddp", found.n, found.checkpointing)
+    return f" with {CKPT_NAME[found.checkpointing]} (DDP with the same: {_gb(ddp.peak)})"
 
 
 def shown(step: Step) -> str:
