@@ -330,12 +330,12 @@ def test_the_article_split_reads_the_verdict_words_and_its_bound_only_beside_the
 
 def test_the_models_crossover_prints_two_figures_and_its_miss_as_a_factor():
     assert report.two_figures(1651.3) == "1,700" and report.two_figures(687.0) == "690"
-    assert report.two_figures(32.0) == "32" and report.two_figures(4.0) == "4"
+    assert report.two_figures(32.0) == "32" and report.two_figures(4.0) == "4.0"
     widths = [32, 64, 128, 256, 512]
     later = report.crossover_miss(32.0, 128, 256, widths)   # the model at the smallest width, measured 128-256
-    assert "4x to 8x the model's, or more" in later
+    assert "4.0x to 8.0x the model's, or more" in later
     assert "agree" in report.crossover_miss(100.0, 64, 128, widths)
-    assert "the model's width is 2x to 4x the measured one" == report.crossover_miss(256.0, 64, 128, widths)
+    assert "the model's width is 2.0x to 4.0x the measured one" == report.crossover_miss(256.0, 64, 128, widths)
     assert "never" in report.crossover_miss(64.0, None, None, widths)
     assert "never" in report.crossover_miss(None, 64, 128, widths)
 

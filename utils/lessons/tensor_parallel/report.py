@@ -70,9 +70,10 @@ def plot_cost(analysis: dict, bound: float, label: str, simulated: bool):
 
 
 def two_figures(x: float) -> str:
-    """A model's figure to two significant figures (1,651 -> "1,700"): a model that misses by several times
-    earns no more digits."""
-    return f"{float(f'{x:.2g}'):,.0f}" if x >= 10 else f"{x:.2g}"
+    """A model's figure to two significant figures (1,651 -> "1,700"; 1.97 -> "2.0", so "2.0x to 3.9x"): a
+    model that misses by several times earns no more digits."""
+    rounded = float(f"{x:.2g}")   # 9.96 -> 10: printed as a whole number, not "10."
+    return f"{rounded:,.0f}" if rounded >= 10 else f"{x:#.2g}"
 
 
 def crossover_miss(model_x: float | None, before: int | None, won: int | None, widths: list[int]) -> str:
