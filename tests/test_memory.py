@@ -605,8 +605,8 @@ def test_threads_reading_names_a_round_past_the_bound_and_judges_the_others():
            "gain (44%-46% across its ±); more threads divide the step" in said
     # the other outcomes of the rounds left: one round at the bound; two no faster (the load is said)
     at = summary.threads_reading([2.0, 2.3, 2.5], 2, 1.0)
-    assert "round 2's 2.30x and round 3's 2.50x pass the 2x" in at
-    assert "the verdict reads the other round (2.00x): at the bound (within noise)" in at
+    assert "2 of 3 rounds (round 2's 2.30x and round 3's 2.50x) pass the 2x" in at
+    assert "the rounds disagree, no verdict from this run (load 1.0)" in at and "within noise" not in at
     slow = summary.threads_reading([0.9, 0.95, 2.3], 2, 3.5)
     assert "round 3's 2.30x passes the 2x" in slow and "(0.90x, 0.95x: 0.93x ± 0.03): no faster on 2 threads" in slow
     assert "load 3.5" in slow
@@ -678,7 +678,7 @@ def test_threads_reading_names_the_fastest_rounds_ratio_apart_from_the_paired_ve
 @pytest.mark.parametrize("verdict, said", [
     ("faster than fp32 beyond noise", "what the 16-bit path saved outweighed the casts"),
     ("faster than fp32 (every round below 1.00x, though its ± reaches it)", "outweighed the casts"),
-    ("slower than fp32 beyond noise", "the casts outweighed what the 16-bit path saved"),
+    ("slower than fp32 beyond noise", "the 16-bit path did not pay: the step was slower"),
     ("within noise: no effect shown", "neither outweighed the other beyond noise"),
 ])
 def test_the_autocast_reading_follows_the_timed_step_and_names_the_units_used(verdict, said):

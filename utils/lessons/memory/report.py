@@ -64,20 +64,37 @@ def sixteen_bit_units(features, on_cpu: bool) -> str:
     return f"this CPU's bf16 instructions ({', '.join(names)})" if features.bf16_units and names else ""
 
 
-def autocast_time_reading(verdict: str, width: int, units: str) -> str:
+def autocast_time_reading(verdict: str, width: int, units: str, pure: str = "") -> str:
     """What section 4's timed step says of the theory that autocast saves time only where the matmuls are large
     enough for 16-bit units to outweigh the casts. ``verdict``: ``summary.time_verdict``'s (faster, slower or
-    within noise); ``width``: the model's; ``units``: ``sixteen_bit_units``'s ("" where there are none). Each
-    outcome is read from the run: a step faster on the whole means that what the 16-bit path saved outweighed
-    the casts, whatever the theory expected at this width. Lesson 06."""
+    within noise); ``width``: the model's; ``units``: ``sixteen_bit_units``'s ("" where there are none);
+    ``pure``: pure bf16's verdict against the same fp32 step ("" where not timed). Only whole steps are timed,
+    so a slower autocast step names the casts only where pure bf16 (16-bit kernels, no weight copies to cast)
+    was faster; where pure bf16 was no faster, the 16-bit kernels themselves did not pay at this width, casts
+    or not. Lesson 06."""
     have = f"with {units}" if units else "with no 16-bit units (torch converts bf16 to fp32)"
     theory = ("Autocast saves time where the matmuls are large enough for 16-bit units to outweigh the casts; "
               f"here, {have}")
     if verdict.startswith("faster"):
         return f"{theory}, what the 16-bit path saved outweighed the casts at this model's width ({width})"
     if verdict.startswith("slower"):
-        return f"{theory}, the casts outweighed what the 16-bit path saved at this model's width ({width})"
+        return f"{theory}, at this model's width ({width}) the 16-bit path did not pay: " + _slower_why(pure)
     return f"{theory}, neither outweighed the other beyond noise at this model's width ({width})"
+
+
+def _slower_why(pure: str) -> str:
+    """``autocast_time_reading``'s slower branch: what pure bf16's verdict (``pure``) says of the cause, the
+    casts and the 16-bit kernels being timed only together, in the whole step."""
+    apart = "the casts and the 16-bit kernels not timed apart"
+    if pure.startswith("faster"):
+        return (f"the step was slower, while pure bf16, with no weight copies, was faster: what autocast adds, "
+                f"the casts most likely, outweighed the kernels' saving ({apart})")
+    if pure.startswith("slower"):
+        return f"the step was slower ({apart}; pure bf16, with no weight copies, was slower too)"
+    if pure:
+        return (f"the step was slower ({apart}; pure bf16, with no weight copies, was no faster beyond "
+                "noise either)")
+    return f"the step was slower ({apart})"
 
 
 def loss_check(name: str, losses: tuple, fp32: tuple, tolerance: float = LOSS_TOLERANCE) -> str:
