@@ -478,6 +478,8 @@ def threads_reading(paired: list[float], cores: int, load: float,
     past = [k for k, r in enumerate(paired, 1) if claims.round_above(r, cores)]   # rounds past the ceiling
     if past and len(past) < len(paired):
         said, verdict = _past_some_rounds(paired, past, median, shown, cores)
+        if not verdict:   # most rounds past the bound: no verdict; the load beside the disturbed rounds
+            return opening + said + f" (load {load:.1f})"
         return opening + said + _verdict_ending(verdict, cores, load)
     spread = claims.printed_spread(paired)
     verdict = _rounds_verdict(list(enumerate(paired, 1)), median, spread, cores)
@@ -494,22 +496,28 @@ def _past_some_rounds(paired: list[float], past: list[int], median: float, shown
                       cores: int) -> tuple[str, str]:
     """``threads_reading`` where some rounds pass the bound and others do not: the rounds past it are named as a
     finding (equal work on ``cores`` threads cannot pass ``cores``x, so a disturbed one-thread round is the
-    first suspect) and left out; the verdict reads the other rounds, their median ± their spread. Returns the
-    sentence and that verdict. The range's ± is not printed: it would come from the round past the bound."""
+    first suspect). Where they are the fewer, they are left out and the verdict reads the other rounds, their
+    median ± their spread. Where they are half the rounds or more, the rounds left are the minority, and a
+    verdict read from them would set aside most of what was measured: the rounds disagree, no verdict (and so
+    no share of the gain, which one round could not measure to its ±). Returns the sentence and the verdict
+    ("" where none). The range's ± is not printed: it would come from the round past the bound."""
     kept = [claims.as_printed(r, 2) for k, r in enumerate(paired, 1) if k not in past]
+    names = " and ".join(f"round {k}'s {claims.as_printed(paired[k - 1], 2):.2f}x" for k in past)
+    opening = (f"{cores} threads ran at {median:.2f}x one thread's rate (the median of each round's own ratio, "
+               f"{shown[0]:.2f}-{shown[-1]:.2f}x), against the bound {cores:.2f}x (the same work on {cores} "
+               "threads): ")
+    if len(past) >= len(kept):
+        return (opening + f"{len(past)} of {len(paired)} rounds ({names}) pass the {cores}x that equal work on "
+                f"{cores} threads allows, most likely a disturbed one-thread round: the rounds disagree, no "
+                "verdict from this run"), ""
     rest = claims.half_up(statistics.median(kept), 2)
     spread = claims.printed_spread(kept)
     verdict = _rounds_verdict([(k, r) for k, r in enumerate(paired, 1) if k not in past], rest, spread, cores)
-    names = " and ".join(f"round {k}'s {claims.as_printed(paired[k - 1], 2):.2f}x" for k in past)
     passes = "passes" if len(past) == 1 else "pass"
-    others = ", ".join(f"{r:.2f}x" for r in kept)
-    if len(kept) > 1:   # one round left has no median or spread of its own to print
-        others += f": {rest:.2f}x ± {spread:.2f}"
-    said = (f"{cores} threads ran at {median:.2f}x one thread's rate (the median of each round's own ratio, "
-            f"{shown[0]:.2f}-{shown[-1]:.2f}x), against the bound {cores:.2f}x (the same work on {cores} threads): "
-            f"{names} {passes} the {cores}x that equal work on {cores} threads allows, a finding to explain (a "
-            f"disturbed one-thread round is the first suspect), so the verdict reads the other "
-            f"{'round' if len(kept) == 1 else 'rounds'} ({others}): {verdict}")
+    others = ", ".join(f"{r:.2f}x" for r in kept) + f": {rest:.2f}x ± {spread:.2f}"
+    said = (opening + f"{names} {passes} the {cores}x that equal work on {cores} threads allows, a finding to "
+            f"explain (a disturbed one-thread round is the first suspect), so the verdict reads the other rounds "
+            f"({others}): {verdict}")
     return said, verdict
 
 
