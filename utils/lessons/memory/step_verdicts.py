@@ -44,7 +44,10 @@ def rounds_named(ratio: float, noise: float, than: str, rounds: list[float] | No
     side of 1x, a finding to explain (``threads_rounds.across_clause``, as the threads verdict names it);
     any other, an outlying moment of this run (``outlying_clause``). "" where every round lies within the ±."""
     numbered = list(enumerate(rounds or [], 1))
-    across = across_clause(numbered, ratio, noise, words=("slower", "faster", than))
+    # what a round across 1x changes: the verdict is the median's, said so; its cause is not measured here
+    across = across_clause(numbered, ratio, noise, words=("slower", "faster", than),
+                           then="so the verdict holds for the rounds' median, not for each round (no cause "
+                                "timed apart here)")
     return (f";{across}" if across else "") + outlying_clause(numbered, ratio, noise)
 
 

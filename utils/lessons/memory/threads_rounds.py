@@ -41,11 +41,13 @@ def across_verdict(verdict: str, numbered: list[tuple[int, float]], median: floa
 
 
 def across_clause(numbered: list[tuple[int, float]], median: float, spread: float, baseline: float = 1.0,
-                  words: tuple[str, str, str] = ("faster", "slower", "one thread")) -> str:
+                  words: tuple[str, str, str] = ("faster", "slower", "one thread"),
+                  then: str = "a finding to explain") -> str:
     """``rounds_across``'s rounds in words: " round 3's 0.79x was slower than one thread, past the ± (1.29 -
     0.26 = 1.03x): not faster in every round, a finding to explain" ("" where there are none). ``words``: what
     a ratio above the baseline is, what one below it is, and what it is measured against (a step time's ratio,
-    above 1 slower, reads ("slower", "faster", "the plain loss"))."""
+    above 1 slower, reads ("slower", "faster", "the plain loss")). ``then``: what that round changes, said
+    last (the threads verdict says "a finding to explain" and then the machine's load)."""
     across = rounds_across(numbered, median, spread, baseline)
     if not across:
         return ""
@@ -57,7 +59,7 @@ def across_clause(numbered: list[tuple[int, float]], median: float, spread: floa
     other, side = (below, above) if high else (above, below)
     return (f" {names} {'was' if len(across) == 1 else 'were'} {other} than {against}, past the ± "
             f"({median:.2f} {'-' if high else '+'} {spread:.2f} = {edge:.2f}x): not {side} in every round, "
-            "a finding to explain")
+            f"{then}")
 
 
 def middle_half(ratios: list[float]) -> tuple[float, float] | None:
@@ -95,20 +97,30 @@ def outlying_clause(numbered: list[tuple[int, float]], median: float, spread: fl
     0.95-1.35x): an outlying moment of this run"; from 4 rounds on, the middle half too and how many of the
     rounds: "; round 4's 0.75x lies outside both the rounds' middle half (0.90-0.93x) and the ± (0.93 ± 0.02:
     0.91-0.95x): 1 of 5 rounds, an outlying moment of this run". They pass no mark, so they change no verdict:
-    the machine's load moves single rounds. "" where every round lies within them."""
+    the machine's load moves single rounds. The count is of every round outside both bands: a round across
+    the baseline named before it (``rounds_across``) that lies outside them too is counted and pointed to
+    ("2 of 7 rounds, with round 2's named above"), so that the count never reads fewer rounds than a reader
+    finds. "" where every round lies within them."""
     out = outlying_rounds(numbered, median, spread, bound, baseline)
     if not out:
         return ""
+    across = rounds_across(numbered, median, spread, baseline)
     median, spread = claims.as_printed(median, 2), claims.as_printed(spread, 2)
     low, high = claims.half_up(median - spread, 2), claims.half_up(median + spread, 2)
     names = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in out)
     one = len(out) == 1
     band = f"the ± ({median:.2f} ± {spread:.2f}: {low:.2f}-{high:.2f}x)"
     middle = middle_half([r for _, r in numbered])
-    where, count = f"beyond {band}", ""
+    where, count, tail = f"beyond {band}", "", ""
     if middle:
         span = f"{middle[0]:.2f}x" if middle[0] == middle[1] else f"{middle[0]:.2f}-{middle[1]:.2f}x"
         where = f"outside both the rounds' middle half ({span}) and {band}"
-        count = f"{len(out)} of {len(numbered)} rounds, "
+        also = [(k, r) for k, r in across if claims.round_above(r, min(low, middle[0]), below=True)
+                or claims.round_above(r, max(high, middle[1]))]   # named above, outside both bands too
+        count = f"{len(out)} of {len(numbered)} rounds, " if not also else ""
+        if also:   # the count after the moments, every round outside both bands in it
+            above = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in also)
+            tail = (f"; with {above} named above, {len(out) + len(also)} of {len(numbered)} rounds lie outside "
+                    "both")
     return (f"; {names} {'lies' if one else 'lie'} {where}: {count}"
-            f"{'an outlying moment' if one else 'outlying moments'} of this run")
+            f"{'an outlying moment' if one else 'outlying moments'} of this run" + tail)
