@@ -16,7 +16,7 @@ from dataclasses import replace
 from utils import claims, plots
 from utils.claims import (Claim, against_speedup, bound_verdict,  # noqa: F401
                           as_printed, half_up, paired_spread, percent, printed_ratio,
-                          speedup_verdict, within_noise)
+                          signed_percent, speedup_verdict, within_noise)
 from utils.lessons.data_prefetch.epoch import bound_formula
 from utils.tables import Table
 
@@ -124,10 +124,22 @@ def gain_verdict(value: float, bound: float | None, spread: float, slower: str, 
     verdict = speedup_verdict(value, bound, spread, baseline, slower, rounds)
     verdict, bracket, note = verdict.partition(" (every round")   # the one-side note goes last
     if spread > 0 and verdict.endswith("of its gain") and bound is not None:
-        low = max((value - spread - baseline) / (bound - baseline), 0.0)
-        high = min((value + spread - baseline) / (bound - baseline), 1.0)
-        verdict += f" ({low:.0%}-{high:.0%} across its ±)"
+        verdict += gain_share_range(value, spread, bound, baseline)
     return verdict + bracket + note
+
+
+def gain_share_range(value: float, spread: float, bound: float, baseline: float = 1.0) -> str:
+    """``gain_verdict``'s range of the share of the gain, from the figures as printed, each end rounded half up:
+    " (5%-21% across its ±)". A low end under 0 is printed as it is, not clipped to 0%, with what it means:
+    " (-1% to 7% across its ±, which reaches below 1x)", so that every end comes out of the printed figures
+    (1.09x ± 0.13 under 4.00x: (0.96 - 1) / 3 = -1%). The verdict stays the caller's: "faster" beside such a
+    range rests on every round above 1x (``claims.one_side``). The high end is at most 100%: past it, the
+    verdict reads "at the bound", never a share. ``claims.gain_share_range`` clips at 0%; lesson 05 does not."""
+    low = (value - spread - baseline) / (bound - baseline)
+    high = min((value + spread - baseline) / (bound - baseline), 1.0)
+    if half_up(low * 100, 0) < 0:
+        return f" ({signed_percent(low)} to {percent(high)} across its ±, which reaches below 1x)"
+    return f" ({percent(max(low, 0.0))}-{percent(high)} across its ±)"   # a low end of -0.4% prints 0%
 
 
 def speedup_claim(claim: str, value: float, bound: float | None, spread: float, slower: str,
