@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from utils.claims import as_printed
+from utils.claims import as_printed, half_up, printed_spread
 from utils.claims import one_side
 from utils.claims import round_above as claims_round_above
 
@@ -55,6 +55,15 @@ def round_digits(x: float) -> int:
 def round_as_printed(x: float) -> float:
     """One round's ratio as the page prints it (``round_digits`` decimals)."""
     return as_printed(x, round_digits(x))
+
+
+def rounds_spread(rounds) -> float:
+    """The ``±`` of paired rounds as a reader works it from the rounds this lesson prints (``round_as_printed``:
+    "0.95 0.97 0.998" spread (0.998 - 0.95) / 2 = 0.024, printed 0.02), rounded half up to two decimals. Not
+    from the rounds cut to two decimals (0.998 read as 1.00 would give 0.03): the ± and every count of rounds
+    use the one rounding the page shows."""
+    shown = [round_as_printed(x) for x in rounds]
+    return half_up(printed_spread(shown, 9), 2)  # 9 decimals: claims' rule on the rounds exactly as shown
 
 
 def round_above(x: float, mark: float) -> bool:

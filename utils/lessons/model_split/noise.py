@@ -23,7 +23,7 @@ import statistics
 from utils.claims import (Claim, as_printed, half_up, medians_divide_to, paired_spread, percent, printed_spread,
                           rounds_past_spread, within_noise)
 from utils.claims import round_above as claims_round_above
-from utils.lessons.model_split.bounds import printed_side, round_above, round_as_printed, round_digits
+from utils.lessons.model_split.bounds import printed_side, round_above, round_as_printed, round_digits, rounds_spread
 from utils.lessons.model_split.runs import Row
 
 
@@ -39,11 +39,11 @@ def rounds_text(lo: float, hi: float) -> str:
 
 
 def printed(r: Row) -> tuple[float, float]:
-    """A row's median speedup and its paired rounds' spread (``claims.printed_spread``: from the rounds as
-    printed, rounded half up) as the page prints them, two decimals: what the noise rule reads, so that a
+    """A row's median speedup and its paired rounds' spread (``bounds.rounds_spread``: from the rounds as
+    ``round_text`` prints them, rounded half up) as the page prints them, two decimals: what the noise rule reads, so that a
     reader checks every verdict from the page. Every row has 5 rounds (``ROUNDS``): ``paired_spread``'s half
     middle half."""
-    return as_printed(r.speedup, 2), printed_spread(r.speedups)
+    return as_printed(r.speedup, 2), rounds_spread(r.speedups)
 
 
 def percent_as_printed(share: float) -> int:
@@ -91,7 +91,7 @@ def reference_in_noise_of_one(per_round) -> bool:
     Such a reference offers no gain over 1x, so it explains no excess over 1x."""
     if not per_round:
         return False
-    median, spread = as_printed(statistics.median(per_round), 2), printed_spread(per_round)
+    median, spread = as_printed(statistics.median(per_round), 2), rounds_spread(per_round)
     return within_noise(median, spread, 1.0) and printed_side(per_round, 1.0) is None
 
 
@@ -121,7 +121,7 @@ def noise_of_weak_reference(r: Row, reference: float, per_round) -> str:
     """``noise_of_reference`` where the reference is itself within noise of 1x: the median is near it, but the
     excess over 1x stays a finding to explain (the words of the headline verdict: "it explains nothing")."""
     value, spread = printed(r)
-    own = printed_spread(per_round)
+    own = rounds_spread(per_round)
     return (f"within noise of it ({value:.2f}x ± {spread:.2f} covers {reference:.2f}x), which is itself within "
             f"noise of 1x ({reference:.2f}x ± {own:.2f}): the excess over 1x stays a finding to explain")
 
@@ -199,7 +199,7 @@ def past_reference_words(r: Row, per_round) -> str:
     of 1x under a split above 1x (``excess_past_weak_reference``): it explains no round, and every reading
     there says the whole excess is a finding ("it explains nothing")."""
     past = rounds_past_reference(r, per_round)
-    median, spread = as_printed(statistics.median(r.speedups), 2), printed_spread(r.speedups)  # as ``printed``
+    median, spread = as_printed(statistics.median(r.speedups), 2), rounds_spread(r.speedups)  # as ``printed``
     if not past or (median > 1 and not within_noise(median, spread, 1.0) and reference_in_noise_of_one(per_round)):
         return ""
     value, spread, _ = paired_reference(r, per_round)
@@ -253,7 +253,7 @@ def reference_reading(r: Row, per_round, then: str = "") -> str:
 
 def weak_reference_words(per_round) -> str:
     """Why a reference within noise of 1x explains no excess over 1x, with its own median ± spread."""
-    median, own = as_printed(statistics.median(per_round), 2), printed_spread(per_round)
+    median, own = as_printed(statistics.median(per_round), 2), rounds_spread(per_round)
     return (f"the reference ({median:.2f}x ± {own:.2f}) is itself within noise of 1x: the excess over 1x stays a "
             "finding to explain")
 
@@ -284,10 +284,10 @@ def _per_round_verdict(r: Row, per_round) -> str:
 def split_gain(slow: Row, fast: Row) -> tuple[float, float]:
     """The balanced split's gain over the unbalanced one, round by round (the unbalanced step over the balanced
     step of the same round, the ratio of their paired speedups): its median and paired spread, as printed
-    (``claims.printed_spread``). Each ratio is worked from the two rounds as the rows table prints them (two
+    (``bounds.rounds_spread``). Each ratio is worked from the two rounds as the rows table prints them (two
     decimals), so that a reader dividing the printed rounds finds the same gain. Section 7."""
     gains = [round_as_printed(f) / round_as_printed(s) for f, s in zip(fast.speedups, slow.speedups)]  # round_text
-    return statistics.median(gains), printed_spread(gains)
+    return statistics.median(gains), rounds_spread(gains)
 
 
 def speedups_apart(slow: Row, fast: Row) -> str:

@@ -6,7 +6,8 @@ claims table print one verdict, read against the one reference section 3 prints.
 
 from __future__ import annotations
 
-from utils.claims import as_printed, printed_spread
+from utils.claims import as_printed
+from utils.lessons.model_split.bounds import rounds_spread
 from utils.lessons.model_split.noise import (noise_of_one, printed, reference_in_noise_of_one, reference_reading,
                                             reference_side)
 from utils.lessons.model_split.runs import Row
@@ -24,7 +25,7 @@ def within_process_reference(r: Row) -> bool:
 
 def process_reference_spread(r: Row) -> float:
     """The per-process reference's own paired spread (its rounds, ``claims.paired_spread``), as printed."""
-    return printed_spread(r.process_bounds or [])
+    return rounds_spread(r.process_bounds or [])
 
 
 def process_reference_noise(r: Row) -> bool:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import textwrap
 
-from utils.claims import Claim, as_printed, percent, printed_ratio, printed_spread, speedup_verdict, within_noise
+from utils.claims import Claim, as_printed, percent, printed_ratio, speedup_verdict, within_noise
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading,  # noqa: F401
                                            planning_verdict, link_sources, link_table, link_time, lost_time,  # re-exported
                                            largest_share, price_table, probe_line, probe_price, probe_reading,
                                            reread_at_probe,
                                            step_share)
-from utils.lessons.model_split.bounds import round_above, round_as_printed, round_digits  # noqa: F401
+from utils.lessons.model_split.bounds import round_above, round_as_printed, round_digits, rounds_spread  # noqa: F401
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
                                             beside_line, percent_as_printed,
                                             at_bound_in_noise, near_reference, noise_of_one, noise_of_reference,
@@ -270,7 +270,7 @@ def within_work_reference(r: Row) -> bool:
     """Whether a speedup above its bound stays within the work-scaled reference (bound / work, above the bound
     when the split made the work cheaper), allowing the paired rounds' spread, as the bound itself does."""
     wb = r.work_bound
-    return wb is not None and wb > r.bound and as_printed(r.speedup, 2) <= as_printed(wb, 2) + printed_spread(r.speedups)
+    return wb is not None and wb > r.bound and as_printed(r.speedup, 2) <= as_printed(wb, 2) + rounds_spread(r.speedups)
 
 
 def headline_verdict(r: Row) -> str:
@@ -328,7 +328,7 @@ def median_verdict(r: Row) -> str:
     is claims' one rule (``claims.within_noise``: the median ± the paired spread covers 1x), under every bound.
     Above the bound but within a reference measured here (per process, or scaled by the work), the reference
     explains it; rounds above the bound under a median below it are said by one rule (``rounds_above_bound``)."""
-    spread = printed_spread(r.speedups)
+    spread = rounds_spread(r.speedups)
     said = speedup_verdict(as_printed(r.speedup, 2), as_printed(r.bound, 2), spread, slower="slower than one device",
                            rounds=r.speedups, shown=round_as_printed)  # rounds on one side of 1x, as printed: not noise
     naive = None if above_as_printed(r.speedup, r.devices) else naive_verdict(r)
@@ -384,7 +384,7 @@ def _work_reference_verdict(r: Row, spread: float) -> str:
 
 def speedup_claim(claim: str, r: Row) -> Claim:
     """A claims-table row of a speedup against its bound, with the headline table's verdict (one rounding)."""
-    spread = printed_spread(r.speedups)
+    spread = rounds_spread(r.speedups)
     noise = f" ± {spread:.2f}" if spread > 0 else ""
     return Claim(claim, f"{r.speedup:.2f}x{noise}", f"bound {r.bound:.2f}x", headline_verdict(r))
 

@@ -13,8 +13,8 @@ which equal work overlapped on two devices cannot give, is a finding wherever it
 
 from __future__ import annotations
 
-from utils.claims import printed_spread, rounds_past_spread
-from utils.lessons.model_split.bounds import round_above, round_as_printed
+from utils.claims import rounds_past_spread
+from utils.lessons.model_split.bounds import round_above, round_as_printed, rounds_spread
 from utils.lessons.model_split.noise import above_as_printed, round_text
 from utils.lessons.model_split.runs import Row
 
@@ -64,7 +64,7 @@ def spread_words(r: Row, above: list[float]) -> str:
     """What the rounds' spread says of ``above`` (the rounds above the bound), round by round, as printed:
     those beyond the median + the spread are a finding to explain (``claims.rounds_past_spread``); those
     within it are explained by it, except a round past the devices' count, which no spread explains."""
-    spread = printed_spread(r.speedups)
+    spread = rounds_spread(r.speedups)
     beyond = rounds_past_spread(above, r.speedup, spread, r.bound, shown=round_as_printed)
     past = [s for s in above if s not in beyond and round_above(s, r.devices)]
     finding = f"a round past {r.devices}x is a finding to explain ({PAST_DEVICES_CAUSE}), which no spread explains"
