@@ -27,9 +27,14 @@ def _naive(speedups=ROUNDS, process_bounds=REFERENCES):
 
 def test_the_closing_reads_a_round_past_median_and_spread_within_noise_of_1x():
     said = report.naive_closing(_naive())
+    # t24_02 #3: round 1 is not past its own round's per-process reference (1.11x), so no finding
     assert said == ("In short, this run's naive split: 1.00x ± 0.03 against its 1x bound; within noise of it, as "
                     "theory says; but 1 of 5 rounds (1.11x) lies above the 1.00x bound and past the median + the "
-                    "spread (1.00 + 0.03 = 1.03): a finding to explain.")
+                    "spread (1.00 + 0.03 = 1.03); round 1 is not past its own round's per-process reference "
+                    "(1.11x / 1.11x = 1.00x): no finding left.")
+    # the same round past its own round's reference (1.11x / 1.00x, past the ratios' 0.98 + 0.03): a finding
+    found = report.naive_closing(_naive(process_bounds=(1.00, 1.11, 1.14, 1.00, 0.99)))
+    assert found.endswith("(1.00 + 0.03 = 1.03): a finding to explain.")
     # the other outcome: no round past 1.03: nothing left to explain
     calm = report.naive_closing(_naive((1.03, 1.02, 0.96, 0.997, 0.97)))
     assert calm.endswith("within noise of it, as theory says: nothing left to explain.")
@@ -58,7 +63,8 @@ def test_the_claims_row_keeps_each_launchs_rounds_past_the_spread():
     claim = report.launches_claim("naive", [("section 3", "a", _naive()), ("section 5", "b", s5),
                                             ("section 8", "c", s8)])
     assert claim.verdict.startswith("within noise of 1x in every launch: no effect shown (within 0.06 of 1x)")
-    assert claim.verdict.endswith("; rounds past the spread: section 3 1.11x, section 5 1.15x, section 8 1.18x "
+    # t24_02 #3: section 3's 1.11x is not past its own round's per-process reference (1.11x): left out
+    assert claim.verdict.endswith("; rounds past the spread: section 5 1.15x, section 8 1.18x "
                                   "(findings to explain)")
     # one launch's round only: singular; none: no clause
     calm = _naive((1.03, 1.02, 0.96, 0.997, 0.97))

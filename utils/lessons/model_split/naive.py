@@ -9,7 +9,7 @@ from utils.claims import Claim, as_printed, half_up, percent, rounds_past_spread
 from utils.lessons.model_split.bounds import round_as_printed
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, noise_of_one,
                                             printed, reference_gain, reference_reading, reference_side,
-                                            weak_reference_words,
+                                            paired_reference, rounds_past_reference, weak_reference_words,
                                             round_text, rounds_text)
 from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_verdict,
                                              process_reference_explains, process_reference_spread, reading,
@@ -194,17 +194,74 @@ def rounds_past(r: Row) -> list[float]:
     return rounds_past_spread(r.speedups, value, spread, r.bound, shown=round_as_printed)
 
 
+def _past_indices(r: Row) -> list[int]:
+    """``rounds_past`` as round numbers (from 1, as the rounds table numbers them)."""
+    value, spread = printed(r)
+    return [i for i, s in enumerate(r.speedups, 1)
+            if rounds_past_spread([s], value, spread, r.bound, shown=round_as_printed)]
+
+
+def own_reference_explains(r: Row) -> list[int]:
+    """The rounds past the median + the spread (``rounds_past``) that lie within their own round's per-process
+    reference (not past it beyond the ratios' spread, ``rounds_past_reference``): section 3's block pairs each
+    round with its own round's reference, never with the reference's median, so such a round is no finding.
+    None where no stage was timed alone, or where the reference is itself within noise of 1x under a split
+    above 1x (``excess_past_weak_reference``: it explains no excess)."""
+    per_round = r.process_bounds
+    if not per_round or excess_past_weak_reference(r, per_round):
+        return []
+    own = set(rounds_past_reference(r, per_round))
+    return [i for i in _past_indices(r) if i not in own]
+
+
+def findings_past(r: Row) -> list[float]:
+    """``rounds_past`` less the rounds not past their own round's per-process reference
+    (``own_reference_explains``): the rounds past the spread that stay findings to explain."""
+    explained = own_reference_explains(r)
+    return [r.speedups[i - 1] for i in _past_indices(r) if i not in explained]
+
+
+def _own_reference_words(r: Row, explained: list[int]) -> str:
+    """"round 3 is not past its own round's per-process reference (1.09x / 1.11x = 0.98x)": the rounds
+    ``own_reference_explains`` names, each with the division a reader redoes from the rounds table."""
+    value, spread, _ = paired_reference(r, r.process_bounds)  # the ratios' median and spread, as printed
+    divisions = []
+    for i in explained:
+        s, p = r.speedups[i - 1], r.process_bounds[i - 1]
+        ratio = round_as_printed(s) / round_as_printed(p)  # as ``noise.paired_ratios`` works it
+        within = (f", within the ratios' {value:.2f} + {spread:.2f} = {as_printed(value + spread, 2):.2f}"
+                  if round_as_printed(ratio) > 1 else "")  # past 1, but not past the ratios' spread
+        divisions.append(f"{round_text(s)}x / {round_text(p)}x = {round_text(ratio)}x{within}")
+    if len(explained) == 1:
+        return f"round {explained[0]} is not past its own round's per-process reference ({divisions[0]})"
+    names = ", ".join(map(str, explained[:-1])) + f" and {explained[-1]}"
+    return f"rounds {names} are not past their own rounds' per-process references ({'; '.join(divisions)})"
+
+
 def rounds_past_words(r: Row) -> str:
     """``rounds_past`` in words, with the sum a reader checks: "1 of 5 rounds (1.11x) lies above the 1x bound
-    and past the median + the spread (1.00 + 0.03 = 1.03): a finding to explain"; "" where none."""
-    past = rounds_past(r)
-    if not past:
+    and past the median + the spread (1.00 + 0.03 = 1.03): a finding to explain"; "" where none. A round not
+    past its own round's per-process reference (``own_reference_explains``, the pairing section 3's block
+    reads) is named with its division and is no finding: "2 of 5 rounds (1.19x, 1.09x) lie ... (0.99 + 0.06 =
+    1.05); round 3 is not past its own round's per-process reference (1.09x / 1.11x = 0.98x): no finding;
+    round 1: a finding to explain"."""
+    indices = _past_indices(r)
+    if not indices:
         return ""
     value, spread = printed(r)
-    verb = "lies" if len(past) == 1 else "lie"
-    return (f"{len(past)} of {len(r.speedups)} rounds ({', '.join(f'{round_text(s)}x' for s in past)}) {verb} "
-            f"above the {r.bound:.2f}x bound and past the median + the spread ({value:.2f} + {spread:.2f} = "
-            f"{as_printed(value + spread, 2):.2f}): a finding to explain")
+    verb = "lies" if len(indices) == 1 else "lie"
+    shown = ", ".join(f"{round_text(r.speedups[i - 1])}x" for i in indices)
+    said = (f"{len(indices)} of {len(r.speedups)} rounds ({shown}) {verb} above the {r.bound:.2f}x bound and past "
+            f"the median + the spread ({value:.2f} + {spread:.2f} = {as_printed(value + spread, 2):.2f})")
+    explained = own_reference_explains(r)
+    rest = [i for i in indices if i not in explained]
+    if not explained:
+        return said + (": a finding to explain" if len(indices) == 1 else ": findings to explain")
+    own = _own_reference_words(r, explained)
+    if not rest:
+        return f"{said}; {own}: no finding left"
+    which = f"round {rest[0]}: a finding" if len(rest) == 1 else f"rounds {', '.join(map(str, rest))}: findings"
+    return f"{said}; {own}: no finding; {which} to explain"
 
 
 def _closing_verdict(r: Row, value: float, pb: float) -> str:
@@ -346,8 +403,9 @@ def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list[float]]
 def _launches_past(entries: list[tuple[str, str, Row]]) -> str:
     """The rounds past median + spread in each launch (``rounds_past``) whose verdict reads them round by round
     (not "above the bound", ``read_with_median``), kept in the claims row as each section prints them:
-    "; rounds past the spread: section 3 1.11x, section 5 1.15x (findings to explain)"; "" where none."""
-    named = [(where, past) for where, _, r in entries if not read_with_median(r) and (past := rounds_past(r))]
+    "; rounds past the spread: section 3 1.11x, section 5 1.15x (findings to explain)"; "" where none. A round
+    not past its own round's per-process reference is left out, as section 3 says (``findings_past``)."""
+    named = [(where, past) for where, _, r in entries if not read_with_median(r) and (past := findings_past(r))]
     if not named:
         return ""
     said = ", ".join(f"{where} {' and '.join(f'{round_text(s)}x' for s in past)}" for where, past in named)
