@@ -831,7 +831,7 @@ def test_why_legacy_leads_follows_the_profiles_kernel_times_and_overhead_shares(
     from utils.lessons.compression.quantruns import why_legacy_leads
     slow_kernel = why_legacy_leads(1, ("quantized::linear_dynamic", 0.83, 206e-6),
                                    ("onednn::qlinear_pointwise", 0.75, 638e-6), 0.22, 0.21)
-    assert "about 171 µs" in slow_kernel and "about 478 µs" in slow_kernel
+    assert "about 171 µs" in slow_kernel and "about 479 µs" in slow_kernel  # 75% x 638.0 = 478.5, half up
     assert "2.8x slower: that is most of the gap" in slow_kernel and "the same fixed cost" in slow_kernel
     same_kernel = why_legacy_leads(1, ("a", 0.5, 200e-6), ("b", 0.4, 260e-6), 0.35, 0.2)
     assert "about the same time: the gap lies outside them" in same_kernel
@@ -944,7 +944,7 @@ def test_the_roofline_references_divide_from_the_operands_printed_beside_them():
 
 def test_the_int8_kernels_slowdown_divides_the_two_times_printed():
     from utils.lessons.compression.quantruns import why_legacy_leads
-    # 0.5 x 201e-6 = 100.5 µs prints "100 µs" (round half to even), 0.5 x 309e-6 = 154.5 µs prints "154 µs"
+    # 50% x 201.0 µs = 100.5 prints "101 µs" (half up, as a reader rounds), 50% x 309.0 µs = 154.5 prints "155 µs"
     line = why_legacy_leads(1, ("a", 0.5, 201e-6), ("b", 0.5, 309e-6), 0.1, 0.1)
     shown = [float(x) for x in __import__("re").findall(r"about (\d+) µs", line)]
     assert f"{shown[1] / shown[0]:.1f}x slower" in line, line

@@ -70,12 +70,12 @@ def sparsity(model: nn.Module) -> float:
     return zeros / total if total else 0.0
 
 
-def macs(model: nn.Module, input_shape: tuple[int, ...]) -> int:
+def macs(model: nn.Module, input_shape: tuple[int, ...], layers: tuple[type, ...] = WEIGHT_LAYERS) -> int:
     """Multiply-accumulates of one sample's forward pass through the Conv2d and Linear layers (FLOPs ≈ 2×).
 
     ``input_shape`` excludes the batch: (1, 28, 28) for a digit image. Counted with forward hooks on a
     zero input of batch 1, so it follows whatever shapes the model really has (e.g. after channel removal).
-    Lesson 04.
+    ``layers``: which kinds to count, ``(nn.Conv2d,)`` for the convolutions' part alone. Lesson 04.
     """
     total = 0
 
@@ -87,7 +87,7 @@ def macs(model: nn.Module, input_shape: tuple[int, ...]) -> int:
         elif isinstance(module, nn.Linear):
             total += output.numel() * module.in_features
 
-    handles = [m.register_forward_hook(count) for m in model.modules() if isinstance(m, WEIGHT_LAYERS)]
+    handles = [m.register_forward_hook(count) for m in model.modules() if isinstance(m, layers)]
     try:
         with torch.inference_mode():
             model(torch.zeros(1, *input_shape))

@@ -25,7 +25,7 @@ from torch import nn
 from utils import bench, claims
 from utils.lessons.compression.measure import compare, compare_latency, timed_batch
 from utils.lessons.compression.precision import HalfWeights
-from utils.lessons.compression.report import verdict_against
+from utils.lessons.compression.report import fmt_seconds_as_printed, verdict_against
 from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, int4_fits, output_error,
                                                 quantize_dynamic_int8, quantize_torchao, weight_only_int8)
 from utils.lessons.compression.roofline import Rates, Reference, int8_reference
@@ -140,6 +140,14 @@ def time_variants(variants: dict[str, Variant], batches, test_set, device: str, 
                 run.speedup[name], run.noise[name], run.verdict[name] = compare(times[v.base], times[name])
         runs[b] = run
     return runs
+
+
+def compile_seconds_total(runs: dict[int, Run]) -> float:
+    """Every variant's compile seconds at every batch, summed as the timing block prints them (one decimal
+    each), so that the total beside them is the reader's own sum: 2.8 + 0.9 + ... = 12.6 s, where the unrounded
+    seconds could sum to 12.4 and print 12 s. Lesson 04, section 4."""
+    return claims.half_up(sum(claims.as_printed(s, 1) for run in runs.values()
+                              for s in run.compile_seconds.values()), 1)
 
 
 def shown_name(variants: dict[str, Variant], name: str) -> str:
@@ -287,15 +295,16 @@ def why_legacy_leads(batch: int, legacy: tuple[str, float, float], compiled: tup
     """Why torch.ao's eager int8 beats torchao's compiled int8 at ``batch``, read from both profiles.
     ``legacy``/``compiled``: (kernel operator, its share of the pass, the pass's median seconds);
     ``overhead``: the compiled int8 pass's share in the compiled graph's code and dynamo's guards,
-    ``fp32_overhead``: the same share for compiled fp32. Kernel time ~ share x the pass's median. Lesson 04."""
+    ``fp32_overhead``: the same share for compiled fp32. Kernel time ~ share x the pass's median, worked
+    from both as printed (``_kernel_us``). Lesson 04."""
     (op_a, share_a, time_a), (op_b, share_b, time_b) = legacy, compiled
-    kernel_a, kernel_b = share_a * time_a, share_b * time_b  # seconds, estimated from the profile's shares
-    line = (f"Why torch.ao leads at batch {batch}: its {op_a} takes about {kernel_a * 1e6:.0f} µs "
-            f"({claims.percent(share_a)} of its pass), torchao's {op_b} about {kernel_b * 1e6:.0f} µs "
+    kernel_a, kernel_b = _kernel_us(share_a, time_a), _kernel_us(share_b, time_b)  # µs, as printed below
+    line = (f"Why torch.ao leads at batch {batch}: its {op_a} takes about {kernel_a:.0f} µs "
+            f"({claims.percent(share_a)} of its pass), torchao's {op_b} about {kernel_b:.0f} µs "
             f"({claims.percent(share_b)} of its pass; both estimated "
             "as share x the pass's median). ")
     if kernel_b > 1.2 * kernel_a > 0:  # beyond a 20 % margin: the profiler's shares are rough
-        slower = claims.half_up(claims.printed_ratio(kernel_b, kernel_a, 0, 1e-6), 1)  # the µs as printed above
+        slower = claims.half_up(kernel_b / kernel_a, 1)  # the two µs as printed above, divided
         line += f"The int8 kernel itself is {slower:.1f}x slower: that is most of the gap. "
     else:
         line += "The two kernels take about the same time: the gap lies outside them. "
@@ -306,6 +315,14 @@ def why_legacy_leads(batch: int, legacy: tuple[str, float, float], compiled: tup
                    ("the same fixed cost per call as compiling fp32, not int8's." if same else
                     "more than compiling fp32 costs: part of the gap is int8's compiled overhead."
                     if overhead > fp32_overhead else "less than compiling fp32 costs."))
+
+
+def _kernel_us(share: float, seconds: float) -> float:
+    """A kernel's time in whole µs, estimated as its share of the pass times the pass's median, each taken as
+    the page prints it (the share in whole percent, the median as ``bench.fmt_seconds`` shows it), so that a
+    reader who multiplies the two printed figures finds it: 72% x 748.0 µs = 538.56 -> 539 (half up)."""
+    median_us = fmt_seconds_as_printed(seconds)[1] * 1e6
+    return claims.half_up(claims.printed_percent(share) * median_us / 100, 0)
 
 
 def compile_part(batch: int, alone: float, verdict: str) -> str:
