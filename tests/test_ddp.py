@@ -824,7 +824,7 @@ def test_the_memory_line_works_zero1s_share_from_the_mib_it_prints():
     knob = {"grad_copy_bytes": {False: 3_303_424, True: 0}, "grad_bytes": 3_303_424,
             "optimizer_bytes": {"AdamW": 6_606_848, "ZeRO-1": 3_303_424}}
     said, share = knobs.memory_reading(knob)
-    assert "6.30 MiB plain, 3.15 MiB with ZeRO-1 (50% of plain: the even share" in said
+    assert "6.30 MiB plain, 3.15 MiB with ZeRO-1 (50% of plain: exactly 1/world size = 50%)" in said
     assert "gradients are 3.15 MiB" in said and share == printed_ratio(3.15, 6.30)
     knob["optimizer_bytes"]["ZeRO-1"] = int(3.6 * mib)  # an uneven split: 3.60 / 6.30 = 57%
     said, share = knobs.memory_reading(knob)

@@ -26,7 +26,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import precision
 from utils.bench import synchronize, threads
-from utils.claims import as_printed, printed_ratio
+from utils.claims import Claim, as_printed, half_up, percent, printed_ratio
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.settings import Settings, build_model, text_data
 
@@ -232,20 +232,46 @@ def spread_words(most: float, spread: float) -> str:
 
 def memory_reading(knob: dict, world: int = 2) -> tuple[str, float]:
     """The sentence on the memory ``measure_knobs`` measured (rank 0), and ZeRO-1's share of AdamW's state,
-    worked from the two MiB figures as the sentence prints them (two decimals): 3.15 MiB of 6.30 MiB reads
-    50%, and a share that is not the even 1/``world`` is named as such. The closing table reads the share."""
+    worked from the two MiB figures as the sentence prints them (two decimals): 3.16 MiB of 6.30 MiB reads
+    50%, near the even 1/``world`` but not exactly it (``zero_split``). The closing table reads the share."""
     mib = lambda n: as_printed(n, 2, 2**20)  # the figures the sentence prints
     adamw, zero1 = knob["optimizer_bytes"]["AdamW"], knob["optimizer_bytes"]["ZeRO-1"]
-    share = printed_ratio(zero1, adamw, 2, 2**20)
-    even = f"{share:.0%}" == f"{1 / world:.0%}"  # equal as printed
-    split = ("the even share" if even else "not the even share: the parameters split unevenly between the "
-             "ranks, so this one holds " + ("more" if share > 1 / world else "less"))
+    share, split = zero_split(knob, world)
+    even = f"1/world size = {percent(1 / world)}"
+    words = {"even": f"exactly {even}",
+             "near-even": f"near {even}, not exactly it: ZeroRedundancyOptimizer gives each rank whole tensors, so "
+                          "the shares are only as even as the tensors' sizes allow"}.get(
+        split, f"not the even share, {even}: the parameters split unevenly between the ranks, so this one holds "
+               f"{split}")
     copies = knob["grad_copy_bytes"]
     return (f"Memory, measured: without gradient_as_bucket_view, {mib(copies[False]):.2f} MiB of gradients live "
             f"apart from DDP's buckets (the model's gradients are {mib(knob['grad_bytes']):.2f} MiB); with it, "
             f"{mib(copies[True]):.2f} MiB. AdamW's state on rank 0: {mib(adamw):.2f} MiB plain, "
-            f"{mib(zero1):.2f} MiB with ZeRO-1 ({share:.0%} of plain: {split}, 1/world size = {1 / world:.0%})."
-            ), share
+            f"{mib(zero1):.2f} MiB with ZeRO-1 ({percent(share)} of plain: {words})."), share
+
+
+def zero_split(knob: dict, world: int = 2) -> tuple[float, str]:
+    """ZeRO-1's share of AdamW's state on rank 0, from the two MiB figures as printed, and how even it is:
+    "even" where the ZeRO-1 figure is the plain one over ``world`` to the digit (6.30 / 2 = 3.15), "near-even"
+    where it only rounds to the same whole percent (3.16 of 6.30: 50%), else "more" or "less" than 1/world.
+    ZeroRedundancyOptimizer hands out whole tensors, so an exact split is the exception, not the rule."""
+    plain, zero1 = (as_printed(knob["optimizer_bytes"][k], 2, 2**20) for k in ("AdamW", "ZeRO-1"))
+    share = printed_ratio(knob["optimizer_bytes"]["ZeRO-1"], knob["optimizer_bytes"]["AdamW"], 2, 2**20)
+    if half_up(plain / world, 2) == zero1:
+        return share, "even"
+    if percent(share) == percent(1 / world):
+        return share, "near-even"
+    return share, "more" if share > 1 / world else "less"
+
+
+def zero_claim(knob: dict, world: int = 2) -> Claim:
+    """The closing table's row for ZeRO-1, its verdict from ``zero_split``: equal, near-even or unequal shares."""
+    share, split = zero_split(knob, world)
+    plain, zero1 = (as_printed(knob["optimizer_bytes"][k], 2, 2**20) for k in ("AdamW", "ZeRO-1"))
+    verdict = {"even": "equal shares", "near-even": "near-even shares (whole tensors per rank)"}.get(
+        split, "unequal shares")
+    return Claim("ZeRO-1 shares AdamW's state", f"{zero1:.2f} of {plain:.2f} MiB on rank 0 ({percent(share)})",
+                 f"even share: 1/world size = {percent(1 / world)}", verdict)
 
 
 def identical_rows_note(rows: list[tuple[str, str, str]], buckets: dict[str, int | None]) -> str:
