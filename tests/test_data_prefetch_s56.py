@@ -15,8 +15,9 @@ def _sweep():
 
 def test_the_fit_line_names_its_residual_and_takes_its_worst_from_the_printed_rows():
     line = transfer.fit_line("gloo loopback, 2 processes", 96.8e-6, 4.35e9, _sweep())
-    assert line == ("gloo loopback, 2 processes: alpha 96.8 µs, beta 4.35 GB/s (fits every size within ±18% of "
-                    "its measured time; residual: measured - fit, as a share of the measured time)")
+    assert line == (f"gloo loopback, 2 processes: alpha 96.8 µs, beta 4.35 GB/s (fits each of the {len(RUN)} "
+                    "sizes it was fitted to within ±18% of its measured time; residual: measured - fit, as a share "
+                    "of the measured time)")
     # (4.793 - 3.950) / 4.793 = 17.6%: +18%, the figure a reader finds with the named definition
     assert f"{transfer.residual(4.793e-3, 3.950e-3):+.0%}" == "+18%"
 

@@ -55,8 +55,10 @@ def fit_line(name: str, alpha: float, beta: float, sweep: dict[int, float]) -> s
     size -> ``residual``) as the table prints them, with the definition named: a reader who redoes 4.793
     against 3.950 as a ratio finds +21%, the page's +18% is (4.793 - 3.950) / 4.793 (lesson 05)."""
     worst = max(abs(printed_percent(r)) for r in sweep.values())
-    return (f"{name}: alpha {alpha * 1e6:,.1f} µs, beta {beta / 1e9:.2f} GB/s (fits every size within "
-            f"±{worst:.0f}% of its measured time; {RESIDUAL})")
+    # "each of the N sizes it was fitted to": the table below also prints sizes left out of the fit, which
+    # may miss by more
+    return (f"{name}: alpha {alpha * 1e6:,.1f} µs, beta {beta / 1e9:.2f} GB/s (fits each of the {len(sweep)} "
+            f"sizes it was fitted to within ±{worst:.0f}% of its measured time; {RESIDUAL})")
 
 
 def farthest_printed(ratios: list[float], centre: float) -> float:
