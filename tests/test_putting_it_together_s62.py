@@ -49,3 +49,19 @@ def test_ddp_beside_fsdp_without_checkpointing_names_none(monkeypatch):
     found = guide.Fit("fsdp", 2, False, 4, NS(peak=81e9), [])
     assert guide._ddp_alike(None, found, "bf16") == " with no checkpointing (DDP with the same: 167 GB)"
     assert asked == [(4, "ddp", 2, False)]                     # the same micro-batch and checkpointing
+
+
+def test_a_step_in_minutes_prints_three_figures_so_the_run_s_hours_check_either_way():
+    """t24_0708 other 3: 6 x 6.86 bn x 16,384 / 2,719 GFLOP/s = 248 s printed as "4.1 min", and 5,000 steps
+    from it as 342 h, where the seconds give 344 h. The minutes now carry 3 figures: 4.13 min, 344 h."""
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.putting_it_together import guide
+
+    shape = NS(parameters=lambda: 6.86e9, context=2048)
+    memory = guide.Step("memory", "QLoRA", "fits")
+    said = guide._with_step_time(memory, shape, 8, 1, NS(low_peak=2719e9), 5000).why
+    assert "/ (1 x 2,719.0 GFLOP/s, the measured peak) = 4.13 min" in said
+    assert "(5,000 steps: at least 344 h); rent GPUs" in said    # 4.13 x 5,000 / 60 = 344.2
+    quick = guide._with_step_time(memory, shape, 8, 1, NS(low_peak=2719e12), 50).why
+    assert "= 0.248 s" in quick and "50 steps: at least 0.0 h" in quick and "impractical" not in quick

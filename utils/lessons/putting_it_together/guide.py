@@ -538,8 +538,9 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
     # every figure from the ones printed before it: the weights to 3 figures, the peak as every cell prints it
     bn, gflops = _sig3(shape.parameters() / 1e9), claims.as_printed(peak, 1, 1e9)   # "219.5 GFLOP/s"
     step = 6 * bn * batch * shape.context / (n * gflops)   # seconds
-    shown = f"{step / 60:.1f} min" if step >= 60 else f"{_sig3(step):.3g} s"
-    step = claims.as_printed(step, 1, 60) * 60 if step >= 60 else _sig3(step)   # as printed
+    # minutes to 3 figures too (4.13, not 4.1): the run's hours then come out alike from the minutes or seconds
+    shown = f"{claims.sig_text(step, 3, 60, least=-12)} min" if step >= 60 else f"{_sig3(step):.3g} s"
+    step = claims.as_printed_sig(step, 3, 60, least=-12) * 60 if step >= 60 else _sig3(step)   # as printed
     run_h = step * run_steps / 3600
     hours = f"{run_h:,.0f}" if run_h >= 100 else f"{run_h:.1f}"
     slow = step > 60 or run_h > 24  # a minute a step, or a day a run: no way to try, measure and iterate
