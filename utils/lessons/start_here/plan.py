@@ -50,6 +50,9 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware, copy_sizes, gpu_ex
     workers = ("gloo over loopback TCP between the worker processes (lessons 02, 03 and 07 and their labs; "
                "lesson 05 sends a batch over it)" if gloo else
                f"NCCL between {' and '.join(plan.devices)} (lesson 03 measures it)")
+    if gloo and not plan.simulated:  # 1gpu: the profile's link (host to GPU) is not the workers' path (t24_0001 #6)
+        workers += (f", each message staged through host memory, both processes sharing {plan.devices[0]}: not "
+                    "the machine profile's link (the host-to-GPU copy), so lesson 01 times this path itself")
     if plan.simulated:
         threads = tuple(sorted({1, max(1, hw.cpu_cores)}))
         return Settings(tuple(copy_sizes), LOOPBACK_PATH,
