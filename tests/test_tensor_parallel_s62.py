@@ -31,3 +31,14 @@ def test_section_5_s_plus_minus_is_described_as_the_speed_up_times_the_spread():
     joined = "\n".join(c.source for c in cells)
     assert "(± the rounds' spread, (slowest - fastest) / fastest)" not in joined
     assert "section 5's (slowest - fastest) / fastest)" not in joined
+
+
+def test_the_set_up_prints_section_5_s_model_so_its_all_reduces_check_by_hand():
+    """t24_0708 other 1: section 5's GPT (width, depth, heads, prompt) was printed nowhere, so "8 calls x
+    (alpha + 4 B x width / beta)" could not be checked; the set-up cell now prints it and the count."""
+    cells = nbformat.read(NOTEBOOK, 4).cells
+    setup = next(c.source for c in cells if c.cell_type == "code" and "S = lesson_settings(" in c.source)
+    ast.parse(setup)
+    for name in ("depth", "width", "heads", "prompt", "new_tokens"):
+        assert f"{{S.generation.{name}}}" in setup
+    assert "{2 * S.generation.depth} a token" in setup
