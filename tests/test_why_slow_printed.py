@@ -107,8 +107,8 @@ def test_the_datasheet_tables_ratio_and_ridge_are_worked_from_its_printed_figure
     from utils.lessons.why_slow import hardware
 
     rows = {r[0]: r for r in hardware.table_rows(("this CPU", 0.19684e12, "bf16", 0.41552e12, 41.6e9))}
-    # 0.4155 / 0.1968 = 2.1x; 0.4155 TFLOP/s over 42 GB/s = 10 FLOPs per byte
-    assert rows["this CPU"][1:] == ("0.1968", "0.4155 (bf16)", "42", "10", "2.1x")
+    # 0.4155 / 0.1968 = 2.1x; 0.4155 TFLOP/s over 41.6 GB/s (the profile's decimal) = 10 FLOPs per byte
+    assert rows["this CPU"][1:] == ("0.1968", "0.4155 (bf16)", "41.6", "10", "2.1x")
     assert rows["A100 SXM 80GB"][1:] == ("19.50", "312.00 (bf16)", "2039", "153", "16x")
     assert rows["H100 PCIe"][5] == "15x"  # 756 / 51 = 14.8
 

@@ -20,3 +20,23 @@ def test_the_op_by_op_chains_rate_is_set_beside_the_roof_and_above_it_is_a_refer
     # exactly at the roof as printed (100%) is not above it
     at = algorithms_report.chain_rate_sentence(_gelu(9.87), 8 * 2**20, 18.7e9, 22)
     assert at.endswith("100% of that roof.")
+
+
+def test_this_machines_row_prints_its_rates_as_the_profile_so_its_ridge_is_the_sentences():
+    """t24_0001 #4: 1278.6 GFLOP/s over 43.5 GB/s is 29.4 (the sentence's 29); printed 1.28 and 43, the table
+    worked 29.8 (30). The measured row now keeps the profile's decimals; a datasheet row keeps its own."""
+    from utils import claims
+    from utils.lessons.why_slow import hardware
+
+    mine = ("this CPU", 348.2e9, "bf16", 1278.6e9, 43.5e9)
+    row = {r[0]: r for r in hardware.table_rows(mine)}["this CPU"]
+    assert row[1:5] == ("0.3482", "1.2786 (bf16)", "43.5", "29")
+    assert row[4] == f"{claims.printed_ratio(1278.6e9, 43.5e9, 1, 1e9):.0f}"  # the sentence's own working
+    assert {r[0]: r for r in hardware.table_rows(mine)}["T4"][1:5] == ("8.10", "65.00 (fp16)", "320", "203")
+
+
+def test_a_ratio_several_gpus_share_names_every_one_of_them():
+    """t24_0001 other: "16x (A100 SXM 80GB)" read as the only one; four A100s print 16x."""
+    ratios = sorted([(2.01, "P100"), (16.0, "A100 PCIe"), (16.0, "A100 SXM"), (14.8, "H100 PCIe"), (8.0, "T4")])
+    assert report._named_at(ratios, ratios[-1][0]) == "16x (A100 PCIe, A100 SXM)"
+    assert report._named_at(ratios, ratios[0][0]) == "2x (P100)"

@@ -418,6 +418,13 @@ def _against_limit(memory, roof=None) -> str:
     return text
 
 
+def _named_at(ratios, ratio: float) -> str:
+    """"16x (A100 PCIe 40GB, ..., A100 SXM 80GB)": a 16-bit / fp32 ratio as printed, with every GPU that prints
+    it, so that one of several is not read as the only one (t24_0001: four A100s at 16x)."""
+    names = [name for r, name in ratios if f"{r:.0f}" == f"{ratio:.0f}"]
+    return f"{ratio:.0f}x ({', '.join(names)})"
+
+
 def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, roof) -> list[str]:
     """``rows``: ``hardware.datasheet_rows()``; ``ranges``/``pairs``: ``hardware.ridge_range`` and
     ``hardware.more_bandwidth_pairs``; ``profile``: the machine profile (this machine's row, on all threads);
@@ -451,8 +458,8 @@ def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, 
     return [
         f"The datasheet GPUs' 16-bit ridge points lie between {lo:.0f} and {hi:.0f} FLOPs per byte"
         + (f", except {odd}." if odd else ".") + " " + memory_bound_sentence(roof, rows),
-        f"Same 16-bit compute, more bandwidth: {more}. The 16-bit rate is {ratios[0][0]:.0f}x ({ratios[0][1]}) "
-        f"to {ratios[-1][0]:.0f}x ({ratios[-1][1]}) the fp32 rate (the datasheets' plain fp32, not TF32: from "
+        f"Same 16-bit compute, more bandwidth: {more}. The 16-bit rate is {_named_at(ratios, ratios[0][0])} "
+        f"to {_named_at(ratios, ratios[-1][0])} the fp32 rate (the datasheets' plain fp32, not TF32: from "
         "the A100 on, tensor cores also "
         "run fp32 matmuls in TF32, a 10-bit mantissa, at half the 16-bit rate where torch allows it); the full "
         "16-bit factor goes to a model run in 16 bits.",
