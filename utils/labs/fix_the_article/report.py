@@ -22,7 +22,7 @@ from utils.labs.fix_the_article.rounds import (
 def prediction_misses(plan_split, link, timed: dict[str, SplitRun], link_fit=None) -> str:
     """Goal 3, read: each prediction beside the split's median round (the statistic of the report and of the
     fit), and how far the largest gap went. ``link_fit``: the link's table (``checks.link_table``), whose own
-    time for the same messages tells a ping-pong out of the fit's band (``owner_words``)."""
+    times for the same messages split a ping-pong's gap out of the fit's band in two (``owner_words``)."""
     pairs = []
     for plan in PLANS:
         x, _ = plan.case(1).batch_of()
@@ -45,7 +45,7 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun], link_fit=Non
 
 
 def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float],
-                pair: tuple[float, float] | None = None) -> str:
+                pair: tuple[float, float, float] | None = None) -> str:
     """Whether a case's miss is the split's own, by the report's rule (every branch written): its rounds
     against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test), then both
     medians against ``predicted`` and the fit's ``band``, in every branch (``owner_words`` where the rounds
@@ -66,13 +66,13 @@ def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float],
 
 
 def _medians_in_band(run: SplitRun, predicted: float, band: tuple[float, float],
-                     pair: tuple[float, float] | None) -> str:
+                     pair: tuple[float, float, float] | None) -> str:
     """Where the rounds did not show the split longer than the ping-pong of the same bytes: both medians
     against the prediction and the fit's band, named (every branch written). Inside the band the fit
     predicts no better than that for its own sizes: no miss of the model; outside it, a miss that this run
     does not show to be the split's own (the ping-pong's too where it left the band on that side). The
-    ping-pong's side comes with the link table's verdict where it left the band (``_ping_pong_side``, the
-    words ``owner_words`` prints in the block)."""
+    ping-pong's side comes with its gap split in two by the link table where it left the band
+    (``_ping_pong_side``, the words ``owner_words`` prints in the block)."""
     split_x = us_ratio(_median(run.link_seconds()), predicted)
     pp_x = us_ratio(_median(run.ping_pong_seconds()), predicted)
     lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)

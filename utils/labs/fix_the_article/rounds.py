@@ -118,7 +118,7 @@ def spread_words(ratios) -> str:
 
 def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
                   pp_rounds: dict[str, list[float]] | None = None,
-                  tables: list[tuple[float, float] | None] | None = None,
+                  tables: list[tuple[float, float, float] | None] | None = None,
                   source: str = "the fit's own sizes") -> str:
     """What the measurement says about lesson 00's model (every branch written), one short paragraph a line
     (the model, the link, the rule, one line a plan, the verdict): the caller wraps each line. ``ratios`` and
@@ -129,8 +129,8 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
     one rule for every case). ``pp_rounds``: each case's ping-pong seconds, round by round; a round where the
     ping-pong itself jumped (``jumped_rounds``) lowers that round's ratio, so a "shorter" verdict that needs
     such rounds is set aside, and the rule says so where it applies. ``tables``: each case's ping-pong median
-    beside the link table's own time for the same messages (``table_pairs``), for the link's line. ``source``:
-    what the band is measured on (``band_source``)."""
+    beside the link table's own measured and fitted times for the same messages (``table_pairs``), for the
+    link's line. ``source``: what the band is measured on (``band_source``)."""
     n, jumped, cases = _verdicts(rounds, pp_rounds)
     lines = [
         f"The model: alpha + n / beta, fitted as in lesson 00 (this lab's run) on medians. Over the {len(ratios)} "
@@ -231,15 +231,16 @@ def _is_are(count: int) -> str:
 
 
 def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: float,
-                pair: tuple[float, float] | None = None) -> str:
+                pair: tuple[float, float, float] | None = None) -> str:
     """Whose miss a case's is, where its split ran longer than the ping-pong of the same bytes (every branch
     written, judged on the figures as printed). ``split_x`` and ``pp_x``: the split's and the ping-pong's
     medians over the prediction; ``band``: the fit's own sizes, measured / fitted (``fit_band``); ``excess``:
     the median round of split over ping-pong, always the split's own part; ``pair``: the ping-pong's median
-    beside the link table's own time for the same messages (``table_pairs``; None where it lacks a size).
+    beside the link table's measured and fitted times for the same messages (``table_pairs``; None where it
+    lacks a size).
     The split is judged on the band first, in every branch: a "miss" is a ratio outside the band (inside it,
-    the fit predicts no better than that for any size). A ping-pong outside the band is told by the link
-    table, as ``drift_sentence`` tells it; a split's miss on the ping-pong's side is not the split's alone."""
+    the fit predicts no better than that for any size). A ping-pong outside the band has its gap split in two
+    by the link table (``_ping_pong_side``); a split's miss on the ping-pong's side is not the split's alone."""
     lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)
     split, pp = claims.as_printed(split_x, 2), claims.as_printed(pp_x, 2)
     own = f"the split's own part is its excess over the ping-pong of the same bytes (median {excess:.2f}x)"
@@ -268,30 +269,37 @@ def cancelled_words(split_where: str, pp_where: str) -> str:
             "agreement here is a coincidence")
 
 
-def _ping_pong_side(pp: float, lo: float, hi: float, pair: tuple[float, float] | None) -> str:
-    """Where a case's ping-pong (over the prediction, as printed) lies against the band, and, outside it, why,
-    from the link table's own time for the same messages (``table_side``): the link slower or faster than when
-    fitted where that ratio left the band too; otherwise the two causes, not told apart."""
+def _ping_pong_side(pp: float, lo: float, hi: float, pair: tuple[float, float, float] | None) -> str:
+    """Where a case's ping-pong (over the prediction, as printed) lies against the band, and, outside it, its
+    gap split in two where the link table timed the same messages (``table_words``): the fit's own miss at
+    those sizes, and the ping-pong now against the table then. The band spreads the fit's residuals; it is no
+    tolerance for one measurement of the same bytes against another, so the second factor is named, not judged
+    on it. Without a table time, the causes are named, not told apart."""
     if lo <= pp <= hi:
         return "inside it"
     side = "above it" if pp > hi else "under it"
-    told = table_side(pair, lo, hi)
-    if told:
-        return (f"{side} (against the link table's own time for the same messages, {table_words(pair)}: the "
-                f"link ran {told} than when fitted)")
-    table = (f"against the link table's own time for the same messages, {table_words(pair)}, inside the band"
-             if pair else "the link table holds no time for these message sizes")
-    return f"{side} ({table}: the fit's miss at that size or the link's drift, not told apart)"
+    if pair:
+        return f"{side} ({table_words(pair)})"
+    return (f"{side} (the link table holds no time for these message sizes: the fit's miss at them, the link now "
+            "against when fitted, or the rounds' shorter ping-pong, not told apart)")
+
+
+def shorter_ping_pong() -> str:
+    """How the rounds' ping-pong differs from the fit's, the candidate cause every link sentence names beside
+    the link's own drift: fewer round trips, fewer untimed, and right after a training step."""
+    return (f"a median of {split.ROUND_PINGS} after {split.ROUND_WARMUP} untimed, right after a training step, "
+            f"against the fit's {split.LINK_REPEATS} after {split.LINK_WARMUP}")
 
 
 def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: list[int] | None = None,
-                   n_rounds: int = 0, tables: list[tuple[float, float] | None] | None = None) -> str:
+                   n_rounds: int = 0, tables: list[tuple[float, float, float] | None] | None = None) -> str:
     """Whether the link drifted between the fit and the rounds: shown only when the ping-pong's median left
     the fit's band (``fit_band``: measured / fitted at the fit's own sizes) on the same side in every case
     (every branch written), judged on the figures as printed (two decimals). ``jumps``: for each case, how many
     of its ``n_rounds`` ping-pong rounds took over JUMP x its fastest (``jumped_rounds``), the one figure that
     tells why a single case left the band. ``tables``: for each case, its ping-pong's median and the link
-    table's own time for the same messages, µs as printed (``table_pairs``; None where the table lacks a size)."""
+    table's own measured and fitted times for the same messages, µs as printed (``table_pairs``; None where
+    the table lacks a size)."""
     lo, hi = (claims.as_printed(end, 2) for end in band)
     pp_ratios = [claims.as_printed(r, 2) for r in pp_ratios]
     out = [r > hi or r < lo for r in pp_ratios]
@@ -300,10 +308,8 @@ def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: lis
     if all(r > hi for r in pp_ratios) or all(r < lo for r in pp_ratios):
         which = "slower" if pp_ratios[0] > hi else "faster"
         return (f"In every case the ping-pong's median ran {which} than the fit, outside its band: the link "
-                "drifted between the fit and these rounds, or the rounds' shorter ping-pong (a median of "
-                f"{split.ROUND_PINGS} after {split.ROUND_WARMUP} untimed, right after a training step, against "
-                f"the fit's {split.LINK_REPEATS} after {split.LINK_WARMUP}) times it otherwise: not told apart "
-                "here (what else ran on the machine then is not measured); "
+                f"drifted between the fit and these rounds, or the rounds' shorter ping-pong ({shorter_ping_pong()}) "
+                "times it otherwise: not told apart here (what else ran on the machine then is not measured); "
                 "your predictions are judged against the fit as it was measured above, a reference for its "
                 "own moment. ")
     why = _why_out(pp_ratios, lo, hi, out, jumps or [0] * len(out), n_rounds, tables or [None] * len(out))
@@ -323,79 +329,73 @@ def _left_where(pp_ratios: list[float], lo: float, hi: float, out: list[bool]) -
 
 
 def _why_out(pp_ratios: list[float], lo: float, hi: float, out: list[bool], jumps: list[int], n_rounds: int,
-             tables: list[tuple[float, float] | None]) -> str:
+             tables: list[tuple[float, float, float] | None]) -> str:
     """Why some cases' ping-pong left the band, from the figures only, each case named by its ratio as printed.
     The cases split on what differs between them, never on the side (a case "above" set against "otherwise"
     reads as if the other left below). Above the band with its median a jumped round (``median_jumped``): the
     link was slower in those rounds than when fitted. Any other case whose messages the link table timed: its
-    ping-pong against the table's own time for the same messages (``table_words``); beyond the band, the link
-    was slower or faster than when fitted. The rest's cause is not told, each case with its own jump count
-    (never "did not jump" beside jumps)."""
+    gap split in two (``table_words``), the fit's own miss at those sizes and the ping-pong now against the
+    table then. The rest's cause is not told, each case with its own jump count (never "did not jump" beside
+    jumps). Where a cause named is the rounds' shorter ping-pong, how it is shorter is said once."""
     lifted = [out_ and r > hi and median_jumped(j, n_rounds) for r, out_, j in zip(pp_ratios, out, jumps)]
     cases = "; ".join(f"at {r:.2f}x, {j} of {n_rounds} rounds took over {JUMP:.0f}x its fastest, over half"
                       for r, j, yes in zip(pp_ratios, jumps, lifted) if yes)
     said = "" if not any(lifted) else (
         f"Where the ping-pong's median is a jumped round above the band ({cases}), the link was slower during "
         "those rounds than when fitted. ")
-    told, rest, untabled = {"slower": [], "faster": []}, [], []
+    tabled, rest = [], []
     for r, out_, j, up, pair in zip(pp_ratios, out, jumps, lifted, tables):
         if not out_ or up:
             continue
-        side = table_side(pair, lo, hi)
-        if side:  # the table timed the same messages, and the ping-pong left the band against it too
-            told[side].append(f"at {r:.2f}x: {table_words(pair)}")
-            continue
-        inside = (f", and its ping-pong against the link table's time for the same messages is {table_words(pair)}, "
-                  "inside the band") if pair else ""
-        rest.append(_unlifted_words(r, j, lo, n_rounds) + inside)
-        untabled.append(pair is None)
-    for side, named in told.items():
-        if named:
-            said += (f"Where the ping-pong also left the band against the link table's own time for the same "
-                     f"messages ({'; '.join(named)}), the link was {side} in those rounds than when fitted. ")
+        if pair:  # the table timed the same messages: the gap's two factors, printed
+            tabled.append(f"at {r:.2f}x: {table_words(pair)}")
+        else:
+            rest.append(_unlifted_words(r, j, lo, n_rounds))
+    if tabled:
+        said += f"Where the link table timed the same messages, the gap splits in two ({'; '.join(tabled)}). "
     if rest:
-        lead = "its rounds' jumps do not" if all(untabled) else "neither its rounds' jumps nor the link table"
-        no_row = ("" if not any(untabled) else " (the link table holds no measured time for its messages' sizes "
-                  "to set beside it)" if all(untabled) else " (where no table time is given, the link table "
-                  "holds none for that case's message sizes)")
-        said += (f"Where {lead} explain it ({'; '.join(rest)}), this report does not tell which of two causes "
-                 "does: the fit's own miss at that case's message sizes, or the link faster or slower than when "
-                 f"fitted{no_row}. ")
+        said += (f"Where its rounds' jumps do not explain it ({'; '.join(rest)}) and the link table holds no "
+                 "measured time for its messages' sizes to set beside it, this report does not tell which of "
+                 "three causes does: the fit's own miss at those sizes, the link faster or slower than when "
+                 "fitted, or the rounds' shorter ping-pong. ")
+    if tabled or rest:
+        said += f"The rounds' ping-pong is the shorter: {shorter_ping_pong()}. "
     return said
 
 
-def table_side(pair: tuple[float, float] | None, lo: float, hi: float) -> str | None:
-    """"slower" or "faster" where a case's ping-pong over the link table's own time for the same messages (as
-    printed, two decimals) lies beyond the fit's band (lo, hi, as printed); None inside it or without a table."""
-    if pair is None:
-        return None
-    x = claims.half_up(pair[0] / pair[1], 2)
-    return "slower" if x > hi else "faster" if x < lo else None
+def table_words(pair: tuple[float, float, float]) -> str:
+    """A ping-pong's gap from the fit split in two, where the link table timed the same messages (``pair``: the
+    ping-pong's median, the table's measured and fitted time for those messages, µs as printed): the fit's own
+    miss at those sizes (measured over fitted, in the fit's own run), then the ping-pong now over the table's
+    measured time then, whose cause is the link now against when fitted or the rounds' shorter ping-pong, not
+    told apart. Each ratio is the reader's own division of the two printed times."""
+    pp, table, fitted = pair
+    return (f"the fit's own miss at these sizes, the link table's {table:,.1f} µs against {fitted:,.1f} µs fitted, "
+            f"{claims.half_up(table / fitted, 2):.2f}x; the ping-pong against that table, {pp:,.0f} µs against "
+            f"{table:,.1f} µs, {claims.half_up(pp / table, 2):.2f}x: the link now against when fitted, or the "
+            "rounds' shorter ping-pong, not told apart")
 
 
-def table_words(pair: tuple[float, float]) -> str:
-    """"587 µs against 342.4 µs, 1.71x": a case's ping-pong against the link table's own time for the same
-    messages, and the reader's own division of the two printed times."""
-    return f"{pair[0]:,.0f} µs against {pair[1]:,.1f} µs, {claims.half_up(pair[0] / pair[1], 2):.2f}x"
-
-
-def table_time(link_fit, sizes: list[int]) -> float | None:
-    """The link table's own measured time for a step's messages: its rows' measured µs as the table prints
-    them (``size_row``, one decimal), one a message, added up; None where a message's size has no row."""
-    rows = {n: size_row(link_fit.fit, n, t)[0] for n, t in zip(link_fit.fit.sizes, link_fit.seconds)}
+def table_time(link_fit, sizes: list[int], column: int = 0) -> float | None:
+    """The link table's own time for a step's messages: its rows' measured µs (``column`` 0) or fitted µs (1)
+    as the table prints them (``size_row``, one decimal), one a message, added up; None where a message's size
+    has no row."""
+    rows = {n: size_row(link_fit.fit, n, t)[column] for n, t in zip(link_fit.fit.sizes, link_fit.seconds)}
     if not sizes or any(n not in rows for n in sizes):
         return None
     return claims.half_up(sum(rows[n] for n in sizes), 1)
 
 
-def table_pairs(link_fit, runs) -> list[tuple[float, float] | None]:
+def table_pairs(link_fit, runs) -> list[tuple[float, float, float] | None]:
     """For each timed case (a ``SplitRun``), its ping-pong's median in whole µs as the report's table prints
-    it, beside the link table's own time for the same messages (``table_time``); None where it has none."""
+    it, beside the link table's own measured and fitted times for the same messages (``table_time``); None
+    where the table has no row for one of its sizes."""
     pairs = []
     for run in runs:
-        table = table_time(link_fit, [m.nbytes for m in run.messages])
+        sizes = [m.nbytes for m in run.messages]
+        table = table_time(link_fit, sizes)
         median = claims.as_printed(statistics.median(run.ping_pong_seconds()), 0, 1e-6)
-        pairs.append((median, table) if table else None)
+        pairs.append((median, table, table_time(link_fit, sizes, column=1)) if table else None)
     return pairs
 
 
