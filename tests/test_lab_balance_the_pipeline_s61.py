@@ -84,7 +84,7 @@ def _fewer(uncapped_figure, low=1.15, high=1.47):
 
 def test_the_gap_is_put_on_the_forced_split_when_the_model_puts_the_ruled_out_split_past_the_fastest():
     said = _fewer(1.55)
-    assert ("The cap ruled out [10] at m=8, for which your model predicts 1.55x, not below m=16's 1.47x: by your "
+    assert ("The cap ruled out [10] at m=8, for which your model predicts 1.55x, above m=16's 1.47x: by your "
             "model the split the cap forced, not the fewer micro-batches, makes that gap.") in said
 
 

@@ -34,3 +34,13 @@ def test_lab_02s_fixed_take_aways_leave_exercise_bs_count_per_stage_to_the_learn
     said = _cell("02_balance_the_pipeline.ipynb", 25)
     assert "1F1B holds fewer micro-batches than GPipe (how many, stage by stage, was exercise B)" in said
     assert "last stage than on the first" not in said and "to the later stage" not in said
+
+
+def test_lab_02s_forced_split_is_above_or_level_with_the_fastest_never_not_below():
+    """t24_labs03 (other problem): "predicts 1.52x, not below m=16's 1.31x" read as a template for ties."""
+    from test_lab_balance_the_pipeline_s61 import _fewer
+
+    assert "predicts 1.55x, above m=16's 1.47x" in _fewer(1.55)
+    level = _fewer(1.47)
+    assert "predicts 1.47x, level with m=16's 1.47x: by your model the split the cap forced" in level, level
+    assert "not below" not in _fewer(1.55) + level

@@ -465,7 +465,8 @@ def fewer_words(p: Pipelined, least: Row, first: Row, fewest: str, slower: str) 
     shares = [half_up(100 / (r.m + 1), 0) for r in (least, first)]  # whole percent, as printed (p = 2)
     worth = half_up((100 - shares[1]) / (100 - shares[0]), 2)  # the bubble alone, as a factor of throughput
     gap = half_up(printed_ratio(first.speedup, least.speedup), 2)
-    said = (f"Fewer micro-batches {slower}: at m={least.m}, {least.speedup:.2f}x against {first.speedup:.2f}x at "
+    # it opens on the m, not on "fewer micro-batches": whether the fewer micro-batches caused it is the question
+    said = (f"m={least.m} {slower}: {least.speedup:.2f}x against {first.speedup:.2f}x at "
             f"{fewest} ({gap:.2f}x apart), where the formula (p-1)/(m+p-1) puts the bubble at {shares[0]:.0f}% "
             f"of the step (equal stages, free micro-batches: not measured) against {shares[1]:.0f}%, ")
     if gap <= worth:
@@ -514,7 +515,8 @@ def _cap_forced(p: Pipelined, least: Row, first: Row, high: float) -> str:
         return said + (f"no more than the split that fits: by your model the fewer micro-batches, not the cap, "
                        "make that gap. ")
     if as_printed(figure, 2) >= as_printed(high, 2):
-        return said + (f"not below m={first.m}'s {high:.2f}x: by your model the split the cap forced, not the "
+        level = "above" if as_printed(figure, 2) > as_printed(high, 2) else "level with"
+        return said + (f"{level} m={first.m}'s {high:.2f}x: by your model the split the cap forced, not the "
                        "fewer micro-batches, makes that gap. ")
     return said + (f"still below m={first.m}'s {high:.2f}x: by your model the fewer micro-batches cost some of "
                    "that gap, and the split the cap forced the rest. ")
