@@ -250,7 +250,7 @@ CLAIMS = [
           "removing neurons shrinks the matmul; zeroed connections cost as much, unless sparse kernels (CSR: "
           "compressed sparse rows, storing only the nonzero weights and their column indices) or 2:4 sparsity "
           "(two zeros in every four weights, a pattern tensor cores of Ampere and later skip) use them",
-          (("04", "Zeros do not"), ("04", "Removing channels"))),
+          (("04", "Do zeros make"), ("04", "Does removing channels"))),
     Claim("B13", "(计算量 read as the cost of the computation, the reading most favourable to the claim, "
           "as rows "
           "B11 and A19 read theirs) quantization turns float parameters into integers, cutting compute "

@@ -5,7 +5,7 @@ Introduced in lesson 09. A claim names a lesson (or a lab) and a few words of th
 ``cite(ref)`` finds that heading in ``notebooks/NN_*.ipynb`` (or ``labs/``) and writes its number:
 
     cite(("03", "How much faster"))     # "lesson 03 §3": "## 3 · How much faster are two workers?"
-    cite(("04", "Zeros do not"))        # "lesson 04 §3": a sub-heading takes its section's number
+    cite(("04", "Do zeros make"))       # "lesson 04 §3": a sub-heading takes its section's number
     cite(("00", "The articles on links"))  # "lesson 00 'The articles on links'": a heading with no number
     cite(("lab 00", None))              # "lab 00": the whole lab
 
