@@ -101,8 +101,8 @@ def test_rows_b4_and_b14_say_what_they_share_with_lesson_01_and_what_differs():
         assert "the same two functions, sizes, one thread and timer (algorithms.compare" in said
         assert "timed in lesson 01's own process at another moment" in said
         assert said.startswith("this run's ratio, not lesson 01 §5's: the ledger keeps no lesson 01 §5 figure; ")
-        # t23_09 #4: on the same set-up, a gap is a finding to explain, no unmeasured cause named
-        assert said.endswith("the gap is a finding to explain, which neither run measures the cause of")
+        # t23_09 #4: on the same set-up, a gap is one to explain, no unmeasured cause named (t24_09 #2: between runs)
+        assert said.endswith("that is a gap between runs to explain, which neither run measures the cause of")
         assert "allocator" not in said
     assert "shares each round with torch.compile's version" in gelu
     assert "torch.compile" not in attention

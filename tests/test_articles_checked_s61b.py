@@ -40,8 +40,8 @@ def test_outside_the_noise_the_slow_time_moved_the_run_the_reader_saw():
         "faster than the baseline; lesson 01 §5's own run of the pair, recorded 2026-12-20 (the same two functions, "
         "sizes, one thread and timer (algorithms.compare, one warm-up call a round), but timed in lesson 01's own "
         "process at another moment): naive attention 10.4 ms, fused 2.20 ms: 10.4 / 2.20 = 4.73x ± 0.04 (its 5 "
-        "rounds' ratios): outside this page's 2.07x ± 0.02 (neither ratio ± its spread covers the other's): the gap "
-        "is a finding to explain, which neither run measures the cause of; of the two times, the slow one (naive "
+        "rounds' ratios): outside this page's 2.07x ± 0.02 (neither ratio ± its spread covers the other's): a gap "
+        "between runs to explain, which neither run measures the cause of; of the two times, the slow one (naive "
         "attention) moved more: 10.4 ms there, 4.40 ms here (2.36x apart); the fast one (fused) 2.20 ms there, "
         "2.13 ms here (1.03x apart). The row's verdict reads this page's rounds"), said
     # 10.4 / 4.40 = 2.3636 -> 2.36; 2.20 / 2.13 = 1.0329 -> 1.03: worked from the printed ms
@@ -105,8 +105,8 @@ def test_no_record_keeps_todays_words_and_a_gpu_keeps_them_too():
     assert wording.fused_words(HERE, NAMES, "s").endswith(
         "; this run's ratio, not lesson 01 §5's: the ledger keeps no lesson 01 §5 figure; the same two functions, "
         "sizes, one thread and timer (algorithms.compare, one warm-up call a round), but timed in lesson 01's own "
-        "process at another moment: where the two pages' ratios differ beyond their spreads, the gap is a finding "
-        "to explain, which neither run measures the cause of")
+        "process at another moment: where the two pages' ratios differ beyond their spreads, that is a gap between "
+        "runs to explain, which neither run measures the cause of")
     on_gpu = wording.fused_words(HERE, NAMES, "s", True, _record(40.0, 0.5, 10.0, 0.25, device="cuda"))
     assert on_gpu.endswith("this run's ratio, not lesson 01 §5's: the ledger's lesson 01 §5 figure is the GPU's; "
                            "lesson 01 §5 times the same two functions on the GPU at its own, larger sizes, this row "

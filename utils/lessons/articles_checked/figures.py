@@ -12,7 +12,7 @@ import psutil
 
 from utils import article, claims as words, devices
 from utils.lessons.articles_checked import case_study, evidence as ev, host_memory, snippets
-from utils.lessons.articles_checked.stored_peaks import stored_peaks
+from utils.lessons.articles_checked.stored_peaks import stored_peaks, stored_spreads
 from utils.lessons.model_split.bounds import round_above, round_as_printed  # one round, with the digits it prints
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
@@ -134,7 +134,8 @@ def measure(plan) -> dict:
          "sheet": ev.datasheet_ratios(), "bytes": ev.step_bytes(),
          "split": snippets.split_steps(plan.devices), "conv": snippets.conv_steps(plan.devices),
          "ddp": snippets.ddp_walk(), "case_study": case_study.walk(), "sizes": ev.published_sizes(),
-         "setups": setups(plan, hw), "stored_peaks": stored_peaks(),  # lesson 00's kept peaks, beside this run's
+         "setups": setups(plan, hw),
+         "stored_peaks": stored_peaks(), "stored_spreads": stored_spreads(),  # lesson 00's kept peaks, beside ours
          "missing": {"A16": snippets.missing_pieces(article.ddp_loop_as_written),
                      "B17": snippets.missing_pieces(article.cnn_case_study_as_written)}}
     for name, fn in TIMED.items():

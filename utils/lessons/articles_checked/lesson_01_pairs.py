@@ -12,6 +12,10 @@ from utils.lessons.articles_checked.figures import spread_of
 
 RESULTS = {"attention": "fused_attention", "gelu": "fused_gelu"}  # m["results"] keys (figures.read_results)
 SIZES = {"attention": list(ATTENTION_DIMS), "gelu": [GELU_SIZE]}  # this page's sizes, as lesson 01 records them
+# One step's two runs (this page's and the lesson's) outside each other's spread: a gap between the runs, not a
+# figure past its bound; one wording for every row that sets two runs side by side (B4, B14, A11, A19), which
+# the checks' sentence lists apart from the figures past a bound (``report.gaps_between_runs``)
+GAP_BETWEEN_RUNS = "a gap between runs to explain, which neither run measures the cause of"
 
 
 def same_setup(what: str, record: dict) -> bool:
@@ -58,7 +62,7 @@ def time_moved(c, record: dict, names: tuple[str, str]) -> str:
 def lesson_01_beside(c, names: tuple[str, str], record: dict) -> str:
     """Rows B4 and B14 on the CPU, where the ledger keeps lesson 01 §5's run of the pair: its times and ratio
     ± spread beside this page's, whether the two agree by the course's noise rule (``lesson_07_split.agree``),
-    and, where they do not, that the gap is a finding neither run measures the cause of, with the time that
+    and, where they do not, that the gap is one between runs, which neither measures the cause of, with the time that
     moved. Where lesson 01 timed the pair on another set-up (``same_setup``): said, and not set beside
     this one."""
     from utils.lessons.articles_checked.lesson_07_split import agree  # here: lesson_07_split imports wording
@@ -74,5 +78,5 @@ def lesson_01_beside(c, names: tuple[str, str], record: dict) -> str:
         return (f"{lead}: within noise of this page's {mine[0]:.2f}x ± {mine[1]:.2f} (one ratio ± its spread "
                 "covers the other's)")
     return (f"{lead}: outside this page's {mine[0]:.2f}x ± {mine[1]:.2f} (neither ratio ± its spread covers the "
-            "other's): the gap is a finding to explain, which neither run measures the cause of; "
+            f"other's): {GAP_BETWEEN_RUNS}; "
             f"{time_moved(c, record, names)}. The row's verdict reads this page's rounds")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from utils import claims as words
 from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.figures import paired, recorded_verdict, spread_of
+from utils.lessons.articles_checked.lesson_01_pairs import GAP_BETWEEN_RUNS  # one wording for a gap between runs
 from utils.lessons.articles_checked.shares import share_text
 from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES
 
@@ -53,7 +54,7 @@ def lesson_07_split_words(m) -> str:
         return (f"{said}: within noise of this page's {mine[0]:.2f}x ± {mine[1]:.2f} (one median ± its spread "
                 "covers the other's)")
     return (f"{said}: outside this page's {mine[0]:.2f}x ± {mine[1]:.2f} (neither median ± its spread covers the "
-            f"other's). The two runs differ only in their launch, their moment on the machine and their count of "
-            f"rounds ({len(rounds)} here, {n} there); neither measures why their rounds met the cores differently, "
-            "so this run cannot separate those causes; one launch's ± understates how far the figure moves "
-            "between launches. The check reads this page's rounds")
+            f"other's): {GAP_BETWEEN_RUNS}. The two runs differ only in their launch, their moment on the "
+            f"machine and their count of rounds ({len(rounds)} here, {n} there), so this run cannot separate those "
+            "causes; one launch's ± understates how far the figure moves between launches. The check reads this "
+            "page's rounds")

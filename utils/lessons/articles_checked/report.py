@@ -17,6 +17,10 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
                                                    READ_AS_LESSON_02, SUMMED, WAITING, explained_by_reference,
                                                    past_bound, read_by_rounds, rounds_above_words, rounds_finding,
                                                    speedup_words, work_scaled_reference)
+# lesson 02 §3's per-process reference in lesson 02's words, and its rounds read round by round (PER_PROCESS_IS
+# re-exported: tests read it here)
+from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS, split_rounds_reading
+from utils.lessons.articles_checked.lesson_01_pairs import GAP_BETWEEN_RUNS
 from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD, median_text,
                                                     no_spread, reference_past_two_words, rounds_above,
                                                     rounds_past_two_words)
@@ -133,8 +137,15 @@ def summaries_words(rows: list[Row]) -> str:
 def quoting_past_bound(own: list[Row]) -> list[str]:
     """Rows that quote a figure past its bound ("a finding to explain") while their check answers otherwise
     first (a contradiction is said before a finding; a busy machine or a spread): row A19 quoting lesson 02
-    §9's ZBV past 2x beside data parallel's share, say."""
+    §9's ZBV past 2x beside data parallel's share, say. A gap between two runs of one step is no figure past a
+    bound: its rows say ``GAP_BETWEEN_RUNS``, never "a finding to explain", and ``gaps_between_runs`` lists them."""
     return [r.id for r in own if r.check not in (None, ABOVE) and "a finding to explain" in r.evidence]
+
+
+def gaps_between_runs(own: list[Row]) -> list[str]:
+    """Rows whose evidence sets this page's run of a step beside a lesson's, outside each other's spread
+    (``GAP_BETWEEN_RUNS``): a gap to explain that no bound names, listed on its own, whatever the row's check."""
+    return [r.id for r in own if GAP_BETWEEN_RUNS in r.evidence]
 
 
 def checks_sentence(rows: list[Row]) -> str:
@@ -150,6 +161,9 @@ def checks_sentence(rows: list[Row]) -> str:
     if quoting := quoting_past_bound(own):  # beside the rows above their bound: no finding hides in a count
         others.insert(2, "a figure past its bound quoted by a row whose check answers otherwise first: "
                       + ", ".join(quoting))
+    if gaps := gaps_between_runs(own):  # two runs of one step apart: not a bound passed, and not hidden either
+        others.insert(2, f"{GAP_BETWEEN_RUNS.split(',')[0]} (this page's and a lesson's, neither ± its spread "
+                      f"covering the other's): {', '.join(gaps)}")
     return (f"checked and agreeing: {len(c[AGREES])} of {checkable} rows with their own measurement; "
             f"{summaries_words(rows)}; " + "; ".join(others)
             + f"; not checkable ({len(c['unchecked'])}): {', '.join(c['unchecked'])}")
@@ -296,21 +310,18 @@ def rounds_found(m: dict, found: list[str]) -> list[str]:
             and rounds_finding(read_by_rounds(name, m["results"][name].record))]
 
 
-# What lesson 02 §3's per-process reference is: the split alone's 1x bound scaled by the work each stage measured
-PER_PROCESS_IS = ("one device's time over the two stages' times, each stage timed alone in its own process: the "
-                  "1x bound scaled by the work each stage measured")
-
-
 def rounds_reading(record: dict, name: str) -> str:
     """Lesson 02's reading of a figure named by its single rounds, one treatment for each (``two_stages.
     lesson_02_rounds_reading``): §9's schedules and §5's pipeline against their work-scaled references, §3's
-    split alone against its per-process reference."""
+    split alone against its per-process reference: round by round, each round against its own round's
+    reference, where the ledger kept them (``split_alone.split_rounds_reading``, lesson 02 §3's rule); an older
+    entry, which kept the median only, against that."""
     if name in TWO_STAGES:
         return lesson_02_rounds_reading(record, TWO_STAGES[name])
     if name == "pipeline":
         return lesson_02_rounds_reading(record, "its best GPipe/1F1B configuration", PIPELINE_SECTION)
-    return lesson_02_rounds_reading(record, "the split alone", SPLIT_SECTION, "per-process reference",
-                                    PER_PROCESS_IS)
+    return split_rounds_reading(record) or lesson_02_rounds_reading(
+        record, "the split alone", SPLIT_SECTION, "per-process reference", PER_PROCESS_IS)
 
 
 def rounds_found_words(m: dict, found: list[str]) -> list[str]:

@@ -12,9 +12,11 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from utils import claims as words
-from utils.lessons.articles_checked.figures import median_text, recorded_verdict, split_reference, spread_of
+from utils.lessons.articles_checked.figures import (median_text, recorded_verdict, rounds_past_spread,
+                                                    split_reference, spread_of)
+from utils.lessons.model_split import noise as lesson_02_noise
 from utils.lessons.model_split import reference as lesson_02
-from utils.lessons.model_split.noise import reference_reading
+from utils.lessons.model_split.noise import reference_reading, round_text
 
 
 THEN = "explained by the reference"  # said of the rounds the reference reaches (lesson 02's reference_reading)
@@ -130,3 +132,49 @@ def split_explained(record: dict, text: str) -> bool:
         return lesson_02.process_reference_explains(paired)
     # rounded to 9 decimals: the float error of a difference
     return round(words.as_printed(record["value"], 2) - spread_of(record), 9) <= words.as_printed(reference, 2)
+
+
+# What lesson 02 §3's per-process reference is, in lesson 02's own words (cell "How a speedup is measured"): not
+# the work-scaled reference (§5: the bound divided by the stages' measured work), which lesson 02 keeps apart
+PER_PROCESS_IS = ("one device's step over the two stages' times, each stage timed alone in its own process: the "
+                  "median of that ratio over the rounds")
+
+
+def split_rounds_reading(record: dict) -> str | None:
+    """Lesson 02 §3's reading of the split alone's single rounds, where the ledger kept the reference's own
+    rounds (``reference_rounds``): each round against its own round's per-process reference, never against the
+    reference's median (lesson 02 §3's rule: two medians may come from different rounds), by lesson 02's own
+    function (``noise.reference_reading``); then each round above the 1x bound beyond the rounds' spread that
+    lies within its own round's reference (``within_own_words``), so that no round reads as past the reference
+    here that lesson 02 reads within it. None for an older entry: then the medians are all there is."""
+    paired = split_row(record)
+    if paired is None:
+        return None
+    references = ", ".join(f"{round_text(p)}x" for p in paired.process_bounds)
+    said = (f"Lesson 02 §3 printed the split alone's per-process reference, {paired.process_bound:.2f}x "
+            f"({PER_PROCESS_IS}), and reads each round against its own round's reference ({references}), never "
+            f"against that median: {reference_reading(paired, paired.process_bounds)}")
+    within = within_own_words(record | {"bound": 1.0}, paired)
+    return said + (f"; {within}" if within else "") + "."
+
+
+def within_own_words(record: dict, paired) -> str:
+    """The rounds above the 1x bound beyond the median + the rounds' spread (those the rows count as a finding)
+    that do not lie past their own round's reference beyond the ratios' spread, with the division a reader redoes
+    from lesson 02's rounds table: "the 1.09x round lies under its own round's reference (1.09x / 1.11x = 0.98x):
+    lesson 02 §3 counts 1 of the 2 past the reference, not 2"; "" where every such round lies past it."""
+    above = rounds_past_spread(record)
+    past = {paired.speedups[i - 1] for i in lesson_02_noise.rounds_past_reference(paired, paired.process_bounds)}
+    inside = [(i, x) for i, x in enumerate(paired.speedups) if x in above and x not in past]
+    if not inside:
+        return ""
+    ratios = lesson_02_noise.paired_ratios(paired, paired.process_bounds)
+    each = []
+    for i, x in inside:
+        side = ("under" if words.as_printed(ratios[i], 2) <= 1 else
+                "past, but within the ratios' spread of,")  # above 1, not beyond the ratios' median + spread
+        each.append(f"the {round_text(x)}x round lies {side} its own round's reference ({round_text(x)}x / "
+                    f"{round_text(paired.process_bounds[i])}x = {round_text(ratios[i])}x)")
+    counted = len(above) - len(inside)
+    return (f"of its {len(above)} rounds above the 1x bound beyond the rounds' spread, {'; '.join(each)}: lesson "
+            f"02 §3 counts {counted} of them past the reference, not {len(above)}")

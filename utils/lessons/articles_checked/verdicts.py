@@ -32,6 +32,7 @@ from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATAS
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
 from utils.lessons.articles_checked.lesson_07_split import lesson_07_split_words
+from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS  # lesson 02 §3's words for it
 from utils.lessons.articles_checked.prefetch_row import b9
 from utils.lessons.articles_checked.shares import printed_share
 from utils.lessons.articles_checked.summary_rows import a4, b18, data_parallel_reason
@@ -193,9 +194,7 @@ def _split_alone(m) -> Part:
             rounds = f"the launch whose rounds the ledger keeps, {median_text(r)}: {rounds}"
         return (f"lesson 02's split alone: {launches_text(r)} against a 1x bound, "
                 f"{speedup_words(m, 'naive_split')}; {rounds}"
-                + (f"; per-process reference {reference:.2f}x (one device's time over the two stages' times, "
-                   "each stage timed alone in its own process: the 1x bound scaled by the work each stage "
-                   "measured)" if reference else ""))
+                + (f"; per-process reference {reference:.2f}x ({PER_PROCESS_IS})" if reference else ""))
     return quote(m, "naive_split", say)
 
 

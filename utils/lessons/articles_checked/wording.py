@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from utils import claims, devices
 from utils.lessons.articles_checked.stored_peaks import stored_words
-from utils.lessons.articles_checked.lesson_01_pairs import lesson_01_beside, shared_conditions
+from utils.lessons.articles_checked.lesson_01_pairs import GAP_BETWEEN_RUNS, lesson_01_beside, shared_conditions
 from utils.lessons.articles_checked.checks import (BOTH_WORKING, WIDE_SPREAD, busy_note, peak_ratio, share_of_rate,
                                                    too_wide, work_scaled_reference)
 from utils.lessons.articles_checked.reference_rounds import median_past_reference
@@ -117,8 +117,8 @@ def lesson_01_conditions(what: str, gpu: bool = False, recorded: bool = False) -
     code, not measured), where the row quotes only its own run. With no GPU and no lesson 01 §5 figure in the
     ledger (an older ledger: ``lesson_01_pairs`` sets a kept one beside the row): the same functions, sizes,
     thread and timer (``algorithms.compare``), but another process at another moment, and for GELU rounds shared
-    with torch.compile's version; a gap between the two pages' ratios beyond their spreads would be a finding to
-    explain (no cause is measured, so none is named). With a GPU (``gpu``), lesson 01 §5 times on it, at its own
+    with torch.compile's version; a gap between the two pages' ratios beyond their spreads would be a gap
+    between runs to explain (no cause is measured, so none is named). With a GPU (``gpu``), lesson 01 §5 times on it, at its own
     sizes, and this row on the CPU: its figure (``recorded``: the ledger keeps one) is another device's."""
     kept = ("the ledger's lesson 01 §5 figure is the GPU's" if gpu and recorded
             else "the ledger keeps no lesson 01 §5 figure")
@@ -126,8 +126,8 @@ def lesson_01_conditions(what: str, gpu: bool = False, recorded: bool = False) -
     if gpu:
         return (lead + "lesson 01 §5 times the same two functions on the GPU at its own, larger sizes, this row on "
                 "this CPU: another device, so the two pages' ratios need not match")
-    return (lead + shared_conditions(what) + ": where the two pages' ratios differ beyond their spreads, the gap "
-            "is a finding to explain, which neither run measures the cause of")
+    return (lead + shared_conditions(what) + ": where the two pages' ratios differ beyond their spreads, that is "
+            + GAP_BETWEEN_RUNS)
 
 
 def _lesson_05_differs(m) -> str:
@@ -155,7 +155,8 @@ def _peak_part(m, dtype: str, has_units: bool, note: str = "") -> Part:
     spreads = tuple(f"{claims.as_printed(c.spread, 2):.0%}" for c in (other, fp32))
     return Part(f"{other.name}: {ratio:.1f}x the fp32 peak; with the spreads of their timed runs ({spreads[0]}, "
                 f"fp32 {spreads[1]}): {ratio:.1f}x / (1 + {spreads[0]}) = {low:.1f}x to {ratio:.1f}x x (1 + "
-                f"{spreads[1]}) = {high:.1f}x{wide}{stored_words(m.get('stored_peaks', {}), dtype, fp32)}"
+                f"{spreads[1]}) = {high:.1f}x{wide}"
+                f"{stored_words(m.get('stored_peaks', {}), dtype, fp32, m.get('stored_spreads'))}"
                 f"{_units_note(has_units, dtype)}{note}"
                 f"{busy_note(m, 'peaks', None)}", MEASURED, f"{THIS_CPU}, {devices.cpu_isa()}")
 
