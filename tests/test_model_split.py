@@ -651,7 +651,7 @@ def test_on_gpu_workers_the_arithmetic_uses_lesson_00s_fit_else_the_datasheet():
 def test_the_probe_checks_section_5s_price_in_both_directions():
     fit = _link(100, 3.0, 0.3, pinned=True)  # 1 MiB: 0.45 ms
     said = report.probe_reading(1.55e-3, 2**20, fit, 0.016, _link(75.8, 3.48, 0.45), _link(94, 3.09, 0.3))
-    assert "(3.4x that price)" in said and "run short by about as much" in said and "would be 5.4%" in said  # 1.6% x 3.4, as printed
+    assert "(3.44x that price)" in said and "run short by about as much" in said and "would be 5.5%" in said  # 1.6% x 3.44, as printed
     assert "0.38 ms by lesson 00's" in said and "0.43 ms by the fit section 5 made of that layout" in said and "pinned" in said
     said = report.probe_reading(0.5e-3, 2**20, fit, 0.016)
     assert "section 5's prices hold for these messages" in said and "would be" not in said

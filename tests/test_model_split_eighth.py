@@ -33,7 +33,7 @@ def test_the_summary_reads_the_link_share_at_the_price_section_8_leaves_standing
     # the probe's 7.8x price and the most a message cost there is 3.9x: 2.1% x 3.9 = 8.2%
     refuted = report.planning_verdict(0.021, 7.8, 3.9)
     assert refuted == ("under the planning figure at both prices (8.2% at the most this launch's placements allow "
-                       "(3.9x; the probe's 7.8x refuted))")
+                       "(3.90x; the probe's 7.80x refuted))")
     assert "above it there" in report.planning_verdict(0.021, 7.8, 5.0)  # 2.1% x 5.0 = 10.5%
     # the probe's price not refuted: it is the one read
     assert report.planning_verdict(0.021, 7.8) == "under it at section 5's price, 16.4% at the probe's: above it there"
@@ -102,7 +102,7 @@ def test_section_8s_visible_line_ends_with_its_conclusion_about_the_link():
     assert every == ": for these rows the link's part of the loss is not decided by this run"
     assert link_module._ceiling_conclusion(0, 3) == ": this run does not change section 5's reading of the link"
     line = report.probe_line(7.8, fast, link, refuted=True, ceiling=3.9)
-    assert line.endswith("(3.9x the fit's price), 3 of 3 change" + every)
+    assert line.endswith("(3.90x the fit's price), 3 of 3 change" + every)
 
 
 def test_section_7s_rule_compares_the_profiles_prediction_with_the_works():

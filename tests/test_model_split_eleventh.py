@@ -54,7 +54,7 @@ def test_section_9s_link_verdicts_are_read_again_at_the_probes_price(monkeypatch
     monkeypatch.setattr(link_module, "link_share",
                         lambda r, a, b, price=1.0: link_module.half_up(shares[id(r)] * round(price, 1), 2))
     said = report.reread_at_probe(rows, _link(), 5.0)
-    assert said.startswith("Section 9's link verdicts read again at the probe's price (5.0x")
+    assert said.startswith("Section 9's link verdicts read again at the probe's price (5.00x")
     assert "Section 9's reading changes for 3 of 3 rows" in said and "not decided by this run" in said
     assert "40% to 200%" in said
     # the other outcome: at 1.1x no word changes, and the reading stands

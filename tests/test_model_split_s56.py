@@ -34,13 +34,13 @@ def test_the_probe_against_alpha_prints_the_factor_the_test_compares(tiny, facto
 
 def test_the_activation_against_the_price_is_a_factor_both_ways():
     above = report.probe_reading(2.0e-3, 2**20, FIT, 0.027, rows=[_m4()])  # 2.00 / 0.848 = 2.4, past 2.22
-    assert ("which took 2.00 ms here (2.4x that price): beyond the fit's accuracy (a factor of 1.55 below, 2.22 "
+    assert ("which took 2.00 ms here (2.36x that price): beyond the fit's accuracy (a factor of 1.55 below, 2.22 "
             "above)") in above
     below = report.probe_reading(0.45e-3, 2**20, FIT, 0.027, rows=[_m4()])  # 0.848 / 0.45 = 1.9
-    assert "which took 0.450 ms here (1/1.9 of that price): beyond the fit's accuracy" in below
+    assert "which took 0.450 ms here (0.53x that price, 1/1.88 of it): beyond the fit's accuracy" in below
     assert "may run long by about as much" in below
     inside = report.probe_reading(1.10e-3, 2**20, FIT, 0.027, rows=[_m4()])  # 1.10 / 0.848 = 1.3
-    assert "(1.3x that price): within the fit's accuracy (a factor of 1.55 below, 2.22 above)" in inside
+    assert "(1.30x that price): within the fit's accuracy (a factor of 1.55 below, 2.22 above)" in inside
 
 
 def test_the_factor_is_judged_as_printed():

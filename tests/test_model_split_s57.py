@@ -79,10 +79,10 @@ FIT = runs.Link(363.1e-6, 8.44e9, "pinned workers", 0.79, True)  # t21_02's fit:
 
 def test_the_probe_at_32x_the_fit_is_within_its_accuracy_and_past_it_beyond():
     said = link.probe_reading(1.57e-3, 2**20, FIT, 0.052)
-    assert ("which took 1.57 ms here (3.2x that price): within the fit's accuracy (a factor of 1.79 below, 4.76 "
+    assert ("which took 1.57 ms here (3.22x that price): within the fit's accuracy (a factor of 1.79 below, 4.76 "
             "above)") in said
     said = link.probe_reading(2.60e-3, 2**20, FIT, 0.052)  # 2.60 / 0.487 = 5.3x
-    assert "(5.3x that price): beyond the fit's accuracy (a factor of 1.79 below, 4.76 above)" in said
+    assert "(5.34x that price): beyond the fit's accuracy (a factor of 1.79 below, 4.76 above)" in said
 
 
 def test_a_coarse_fit_says_what_its_percent_is_a_share_of():

@@ -68,3 +68,26 @@ def test_the_claims_row_keeps_only_the_findings():
     assert claim.verdict.endswith("; rounds past the spread: section 3 1.19x (a finding to explain)")
     none = report.launches_claim("naive", [("section 3", "a", _naive((1.19, 1.02, 1.11, 0.98, 1.03)))])
     assert "rounds past the spread" not in none.verdict
+
+
+# --- #1: the probe's price to two decimals wherever a share is read again at it -----------------------------
+
+
+def test_a_share_is_read_again_at_the_price_to_two_decimals():
+    from utils.lessons.model_split import link
+    fit = runs.Link(1150e-6, 1e12, "a fit", 0.5, True)  # 2 messages x 1.15 ms = 2.3 ms
+    row = runs.Row(32, 2, "gpipe", 0.100, 0.1250, [0.06, 0.06], speedups=[1.14, 1.15, 1.16, 1.15, 1.14],
+                   messages=2, bytes_sent=0)  # 125.0 / 1.15 - 125.0 / 1.33 = 14.7 ms lost: 16%
+    assert link.link_share(row, fit.alpha, fit.beta) == 0.16
+    assert link.link_share(row, fit.alpha, fit.beta, 0.938) == 0.15  # 16% x 0.94, not x 0.9 (14%)
+    assert link.at_price(0.042, 0.938) == 0.039  # the summary's 4.2% x 0.94 = 3.9%, not x 0.9 = 3.8%
+    assert link._short_word(0.27 * 0.94) == link._short_word(0.25)  # 27% x 0.94 prints 25%: at the line
+
+
+def test_the_probe_sentence_prints_the_ratio_it_multiplies_by():
+    fit = runs.Link(482e-6, 1e15, "a fit", 0.74, True)  # 1 MiB: 0.482 ms, nearly all fixed cost
+    below = report.probe_reading(0.452e-3, 2**20, fit, 0.042)
+    assert "which took 0.452 ms here (0.94x that price, 1/1.07 of it)" in below
+    above = report.probe_reading(0.964e-3, 2**20, fit, 0.042)
+    assert "(2.00x that price)" in above
+    assert report.planning_verdict(0.042, 0.938) == "under the planning figure at both prices (3.9% at the probe's)"

@@ -178,14 +178,14 @@ def test_a_refuted_probe_price_is_replaced_by_the_ceiling_the_placements_allow_i
     fit, rows = _section_5()
     said = report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows, ceiling=1.6)  # probe 1.7x, ceiling 1.6x
     assert "would change for 2 of 3 rows, but this launch's placements refute that price" in said
-    assert "each extra message cost at most 1.6x the fit's price" in said
+    assert "each extra message cost at most 1.60x the fit's price" in said
     assert "2 of 3 rows change between the fit's price and that ceiling (batch 32 gpipe m=1, batch 128 gpipe m=2)" in said
     assert "this run does not tell which price" not in said
     table = report.price_table(rows, fit, 1.7, refuted=True, ceiling=1.6)
-    assert "share at the ceiling (1.6x)" in table.columns and "the probe's 1.7x: refuted" in table.title
+    assert "share at the ceiling (1.60x)" in table.columns and "the probe's 1.70x: refuted" in table.title
     assert [r[-1] for r in table.rows] == ["not decided by this run", "not decided by this run", "stands"]
     assert report.probe_line(1.7, rows, fit, refuted=True, ceiling=1.6).endswith(
-        "at the most a message cost there (1.6x the fit's price), 2 of 3 change: for those 2 the link's part of the "
+        "at the most a message cost there (1.60x the fit's price), 2 of 3 change: for those 2 the link's part of the "
         "loss is not decided by this run; the other rows' readings stand")
     # the other outcome: a ceiling under which no reading changes: every row stands, said everywhere
     said = report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows, ceiling=1.1)
@@ -193,7 +193,7 @@ def test_a_refuted_probe_price_is_replaced_by_the_ceiling_the_placements_allow_i
     table = report.price_table(rows, fit, 1.7, refuted=True, ceiling=1.1)
     assert [r[-1] for r in table.rows] == ["stands"] * 3
     assert report.probe_line(1.7, rows, fit, refuted=True, ceiling=1.1).endswith(
-        "(1.1x the fit's price), all 3 stand: this run does not change section 5's reading of the link")
+        "(1.10x the fit's price), all 3 stand: this run does not change section 5's reading of the link")
     # not refuted: the probe's price stands, read as before
     assert "this run does not tell which price" in report.probe_reading(0.94e-3, 2**20, fit, 0.022, rows=rows)
 
@@ -201,7 +201,7 @@ def test_a_refuted_probe_price_is_replaced_by_the_ceiling_the_placements_allow_i
 def test_the_probes_price_is_divided_from_the_two_ms_printed():
     link = runs.Link(88e-6, 1.358e9, "a fit", 0.93, True)  # 1 MiB at α 88.0 µs, β 1.36 GB/s as printed: 0.859 ms
     said = report.probe_reading(1.9749e-3, 2**20, link, 0.028)
-    assert "0.859 ms for this 1.0 MiB activation, which took 1.97 ms here (2.3x that price)" in said
+    assert "0.859 ms for this 1.0 MiB activation, which took 1.97 ms here (2.29x that price)" in said
     assert report.probe_price(1.9749e-3, link, 2**20) == 1.97 / 0.859
 
 

@@ -102,5 +102,5 @@ def test_section_9s_markdown_holds_whether_or_not_the_probes_price_stands():
             "prints") in text
     # the summary prints each outcome: the probe's price where it stands, the placements' ceiling where not
     assert "at the probe's" in link.planning_verdict(0.043, 2.3)
-    assert "at the most this launch's placements allow (1.8x; the probe's 2.3x refuted)" in \
+    assert "at the most this launch's placements allow (1.80x; the probe's 2.30x refuted)" in \
         link.planning_verdict(0.043, 2.3, 1.8)

@@ -146,20 +146,23 @@ def losing_rows(rows: list[Row]) -> list[Row]:
 def link_share(r: Row, alpha: float, beta: float, price: float = 1.0) -> float:
     """A row's messages' estimated time over the time it lost to its bound, on the figures as printed (both to
     0.1 ms), to two decimals (whole percent): the share a reader computes from the page, and the one
-    ``_link_says`` reads. At another ``price`` (how many times the fit's, as printed to 0.1), that printed share
+    ``_link_says`` reads. At another ``price`` (how many times the fit's, as printed: ``PRICE_DIGITS``), that share
     times the price, as the page says it, rounded half up: 19% at 1.6x the price reads 30%, 9% at 2.5x 23%."""
     # half up, as a reader rounds a worked figure: 9% x 2.5 = 22.5% reads 23%, as 17% x 2.5 = 42.5% reads 43%
     # (``round`` would give 22%: 0.09 * 2.5 is stored as 0.22499...)
     share = half_up(printed_ratio(link_time(r, alpha, beta), lost_time(r), 1, 1e-3), 2)
-    return half_up(share * as_printed(price, 1), 2)
+    return half_up(share * as_printed(price, PRICE_DIGITS), 2)
 
 
 def at_price(share: float, price: float, digits: int = 3) -> float:
     """A share of a step printed to ``digits`` decimals (3: "4.0%") at ``price`` times the fit's price (printed
-    to 0.1), worked from the two as printed: 4.0% at 1.6x reads 6.4%, the reader's own product."""
-    return half_up(as_printed(share, digits) * as_printed(price, 1), digits)
+    to ``PRICE_DIGITS``), worked from the two as printed: 4.2% at 0.94x reads 3.9%, the reader's own product."""
+    return half_up(as_printed(share, digits) * as_printed(price, PRICE_DIGITS), digits)
 
 
+# a price (times the fit's) to two decimals wherever a share is read again at it: to 0.1, a probe at 0.938x
+# would read 0.9x and move a 27% share to 24%, where 0.94x gives 25%, the product a reader works from the two ms
+PRICE_DIGITS = 2
 PLANNING_SHARE = 0.10  # the summary's planning figure: messages under a tenth of a step (a target, not a bound)
 
 
@@ -174,7 +177,7 @@ def planning_verdict(share: float, probe_ratio: float, ceiling: float | None = N
         price, where = probe_ratio, "at the probe's"
     else:
         price = ceiling
-        where = f"at the most this launch's placements allow ({ceiling:.1f}x; the probe's {probe_ratio:.1f}x refuted)"
+        where = f"at the most this launch's placements allow ({ceiling:.2f}x; the probe's {probe_ratio:.2f}x refuted)"
     other = at_price(share, price)
     if other < PLANNING_SHARE:
         return f"under the planning figure at both prices ({other:.1%} {where})"
@@ -311,13 +314,13 @@ def _moves(short: list[Row], link: Link, price: float) -> str:
 
 def _at_ceiling(rows: list[Row], link: Link, ceiling: float, changed: int, whose: str = "section 5") -> str:
     """Where section 8's placements refute the probe's price, section 5's rows read at the most their messages
-    can have cost (``ceiling`` times the fit's price, as printed to 0.1): a row whose word is the same at the
+    can have cost (``ceiling`` times the fit's price, as printed: ``PRICE_DIGITS``): a row whose word is the same at the
     fit's price and at that ceiling stands (the words only grow with the price); only the others are not
     decided by this run. ``changed``: how many rows the probe's price would have changed."""
-    short, k = losing_rows(rows), as_printed(ceiling, 1)
+    short, k = losing_rows(rows), as_printed(ceiling, PRICE_DIGITS)
     moved = changed_rows(rows, link, ceiling)
     said = (f" At the probe's price {whose}'s reading would change for {changed} of {len(short)} rows, "
-            f"but this launch's placements refute that price: each extra message cost at most {k:.1f}x the fit's price "
+            f"but this launch's placements refute that price: each extra message cost at most {k:.2f}x the fit's price "
             f"(the placements' reading above). Every losing row, at the fit's price then at that ceiling: "
             f"{_moves(short, link, ceiling)}.")
     if not moved:
@@ -338,12 +341,12 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float, ceiling: float | 
     (``_at_ceiling``), and only those whose word changes up to it are not decided."""
     if not rereads(rows):
         return ""
-    short, k = losing_rows(rows), as_printed(ratio, 1)
+    short, k = losing_rows(rows), as_printed(ratio, PRICE_DIGITS)
     fit = {id(r): link_share(r, link.alpha, link.beta) for r in short}
     dear = {id(r): link_share(r, link.alpha, link.beta, ratio) for r in short}
     worst, cap = max(short, key=lambda r: fit[id(r)]), whose[0].upper() + whose[1:]
-    said = (f" {cap}'s link verdicts read again at the probe's price ({k:.1f}x the fit's: each row's share "
-            f"of its loss, as printed in whole percent, times {k:.1f}): its largest share (batch {worst.batch} "
+    said = (f" {cap}'s link verdicts read again at the probe's price ({k:.2f}x the fit's: each row's share "
+            f"of its loss, as printed in whole percent, times {k:.2f}): its largest share (batch {worst.batch} "
             f"{_name(worst)}) goes from {fit[id(worst)]:.0%} to {dear[id(worst)]:.0%}: "
             f"{_link_says(dear[id(worst)])}.")
     changed = changed_rows(rows, link, ratio)
@@ -374,7 +377,7 @@ def price_table(rows: list[Row], link: Link, ratio: float, refuted: bool = False
     price (``placement.overpriced``), so the title says the probe's column does not hold in this launch; with
     ``ceiling`` (``placement.price_ceiling``: the most a message cost there), the second price is that ceiling,
     and a last column says whether each row's word stands between the two prices or is not decided."""
-    short, k = losing_rows(rows), as_printed(ratio, 1)
+    short, k = losing_rows(rows), as_printed(ratio, PRICE_DIGITS)
     if not short:
         return ""
     at_ceiling = refuted and ceiling is not None  # the probe's price refuted: read at the most a message cost
@@ -389,13 +392,13 @@ def price_table(rows: list[Row], link: Link, ratio: float, refuted: bool = False
     columns = ["batch", "schedule", "link time ms", *LOSS_COLUMNS, "lost to the bound ms", "share at the fit's price",
                "it reads"]
     if not at_ceiling:
-        return Table(columns + [f"share at the probe's ({k:.1f}x)", "it reads"], out, wrap=30,
-                     title=f"Does the link explain each row's loss? At the fit's price and at {k:.1f}x it" + (
+        return Table(columns + [f"share at the probe's ({k:.2f}x)", "it reads"], out, wrap=30,
+                     title=f"Does the link explain each row's loss? At the fit's price and at {k:.2f}x it" + (
                          " (a price this launch's placements refute)" if refuted else ""))
-    c = as_printed(ceiling, 1)
-    return Table(columns + [f"share at the ceiling ({c:.1f}x)", "it reads", "between the two prices"], out, wrap=30,
-                 title=(f"Does the link explain each row's loss? At the fit's price and at {c:.1f}x it, the most "
-                        f"this launch's placements allow a message (the probe's {k:.1f}x: refuted)"))
+    c = as_printed(ceiling, PRICE_DIGITS)
+    return Table(columns + [f"share at the ceiling ({c:.2f}x)", "it reads", "between the two prices"], out, wrap=30,
+                 title=(f"Does the link explain each row's loss? At the fit's price and at {c:.2f}x it, the most "
+                        f"this launch's placements allow a message (the probe's {k:.2f}x: refuted)"))
 
 
 def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False,
@@ -406,7 +409,7 @@ def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False,
     (``placement.overpriced``): then the re-reading is said not to hold here, whatever it changes, and, with
     ``ceiling`` (the most a message cost there, times the fit's price), how many readings change up to it.
     ``figures``: (the 4-byte probe, the activation, its bytes): how many change at the probe's two figures."""
-    said = f"One activation, timed here: {ratio:.1f}x the price section 5 used"
+    said = f"One activation, timed here: {as_printed(ratio, PRICE_DIGITS):.2f}x the price section 5 used"
     if not rereads(rows):
         return said
     changed, short = changed_rows(rows, link, ratio), losing_rows(rows)
@@ -417,8 +420,8 @@ def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False,
         said += (". But this launch's placements refute that price: their extra messages cost less than the probe "
                  "says, so the re-reading at the probe's price does not hold here")
         if ceiling is not None:  # the block reads them again at the most a message cost: said the same way
-            moved, c = changed_rows(rows, link, ceiling), as_printed(ceiling, 1)
-            said += (f"; at the most a message cost there ({c:.1f}x the fit's price), " +
+            moved, c = changed_rows(rows, link, ceiling), as_printed(ceiling, PRICE_DIGITS)
+            said += (f"; at the most a message cost there ({c:.2f}x the fit's price), " +
                      (f"{len(moved)} of {len(short)} change" if moved else f"all {len(short)} stand"))
             said += _ceiling_conclusion(len(moved), len(short))
     if figures:  # (4-byte probe s, activation s, its bytes): the rows priced per message, not by one ratio
@@ -519,13 +522,14 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     took, priced = as_printed_sig(probe, 3, 1e-3), as_printed_sig(fitted, 3, 1e-3)  # the two ms as printed
     said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {sig_text(fitted, 3, 1e-3)} ms for "
             f"this {size} activation, which took {sig_text(probe, 3, 1e-3)} ms here "
-            f"({factor_text(took, priced, 1)} that price): ")
+            f"({as_printed(ratio, PRICE_DIGITS):.2f}x that price" +  # the ratio each re-reading multiplies by
+            (f", {factor_text(took, priced, PRICE_DIGITS)} it" if took < priced else "") + "): ")  # beside tolerance
     if link.accuracy is None:  # a datasheet peak: a bound, which a message can only take longer than
         return said + ("faster than the datasheet's peak allows: a finding to explain." if ratio < 1 else
                        f"above it, as a bound allows: section 5's link times may run short by about as much (its "
                        f"largest share of a step, {largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).") \
             + _at_probe_price(rows or [], link, ratio, ceiling)
-    how = against_fit(took, priced, link.accuracy, 1)  # the factor as printed beside the tolerance's
+    how = against_fit(took, priced, link.accuracy, PRICE_DIGITS)  # the factor beside the tolerance's
     if how == "within":
         said += (f"within the fit's accuracy ({tolerance_text(link.accuracy)}): section 5's prices hold for these "
                  "messages, to that accuracy.")
@@ -534,7 +538,7 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
                  f"{'short' if how == 'above' else 'long'} by about as much (its largest share of a step, "
                  f"{largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).")
     # one ratio at 1 MiB prices every size alike: with the 4-byte probe, the rows are priced at its two figures too
-    either = "either price" if tiny is None else f"the fit's price and at {as_printed(ratio, 1):.1f}x it"
+    either = "either price" if tiny is None else f"the fit's price and at {as_printed(ratio, PRICE_DIGITS):.2f}x it"
     said += _at_probe_price(rows or [], link, ratio, ceiling, either=either)  # section 5 promised it: every row
     if tiny is not None and rereads(rows or []):
         said += " " + fixed_cost_reading(rows or [], link, tiny, probe, n_bytes)
