@@ -1039,7 +1039,7 @@ def test_a21_blames_its_condition_only_on_a_slower_figure_and_a11_checks_what_it
     assert "other programs held the cores" in busy.why and "not reached" not in busy.why
     # A11's verdict is the reading its check tests: false as stated (session 50)
     a11 = report.evidence_cell(verdicts.judge(claims.BY_ID["A11"], m, {}))
-    assert a11.startswith("as stated, which the verdict and its check read") and a11.endswith("; check: agrees")
+    assert a11.startswith("as stated: attention on one worker") and a11.endswith("; check: agrees")
     assert "which no run here checks" in a11
 
 
