@@ -17,6 +17,7 @@ from utils import checks, claims
 from utils.checks import expect, run_check
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.checks import ALL_REDUCES, BANK, Diagnosis
+from utils.labs.make_it_fast.threads_cost import gathered
 
 NAME = "your prediction from the profile"
 PART = "B-prediction"  # its own hints (hints.toml): B's first asks how fast the compute could run
@@ -120,9 +121,11 @@ def prediction_miss(predict: Callable, diagnosis: Diagnosis, measured: float,
 
 
 def _threads_timed(diagnosis: Diagnosis) -> bool:
-    """Whether this run timed the slow script's thread counts against each other (``threads_cost``): then the
-    take-away's next sentence measures part of the miss apart."""
-    return bool(diagnosis.threads and diagnosis.threads.get("ratios"))
+    """Whether this run timed the slow script's thread counts against each other (``threads_cost``) in rounds
+    that gather around one figure: then the take-away's next sentence measures part of the miss apart. Rounds
+    in two groups measure no part of it (``threads_cost.gathered``)."""
+    ratios = diagnosis.threads.get("ratios") if diagnosis.threads else None
+    return bool(ratios) and gathered(ratios)
 
 
 def kept_words(eval_every: int = script.EVAL_EVERY, checkpoint_every: int = script.CHECKPOINT_EVERY) -> str:

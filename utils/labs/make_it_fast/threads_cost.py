@@ -157,19 +157,19 @@ def _saving_text(bases: list[float], value: float) -> str:
             f"scaled to the profiled {bases[1]:.0f} ms, it saves {worked[1]}{shrank}")
 
 
-def _ends(value: float, spread: float, ratios: list, kept: str = "") -> tuple[float, float, str]:
+def _ends(value: float, spread: float, ratios: list) -> tuple[float, float, str]:
     """The speed-up's low and high ends across its ±, each kept within the rounds as printed (a wide spread
-    can reach below the smallest round, even below 0x: no round ran that slow), and the words for a clipped end
-    (``kept``: " the ± keeps" where ``ratios`` are the rounds left once the outlying ones were set apart)."""
+    can reach below the smallest round, even below 0x: no round ran that slow), and the words for a clipped
+    end."""
     shown = [claims.as_printed(r, 2) for r in ratios]
     low, high = claims.half_up(value - spread, 2), claims.half_up(value + spread, 2)
     notes = []
     if low < min(shown):
         low = min(shown)
-        notes.append(f"its low end at the smallest round{kept}, {low:.2f}x")
+        notes.append(f"its low end at the smallest round, {low:.2f}x")
     if high > max(shown):
         high = max(shown)
-        notes.append(f"its high end at the largest round{kept}, {high:.2f}x")
+        notes.append(f"its high end at the largest round, {high:.2f}x")
     return low, high, "".join(f", {note}" for note in notes)
 
 
@@ -240,15 +240,14 @@ def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: s
 
 
 def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list, miss_ms: float,
-                   kept: tuple = (0.0, ""), apart: bool = False) -> str:
+                   kept: tuple = (0.0, "")) -> str:
     """What the saving on forward and backward (scaled to each of ``bases``) is of its part of the prediction's
     miss (``miss_ms``; ``kept``: ``kept_ms``'s, the other regions the prediction keeps), and the branch, judged
     on the shares as printed (whole percent, half up) across both scalings and the speed-up's ± (kept within
     the rounds): more than the whole miss even at the low end, part of even the least part forward and
-    backward can hold at the high end, the whole miss across the ±, or not told apart (the ± reaching both).
-    ``apart``: ``ratios`` are the rounds the ± keeps, the outlying ones set apart (``spread_apart``)."""
+    backward can hold at the high end, the whole miss across the ±, or not told apart (the ± reaching both)."""
     savings = [_saved_ms(ms, value) for ms in bases]
-    low_x, high_x, notes = _ends(value, spread, ratios, " the ± keeps" if apart else "")
+    low_x, high_x, notes = _ends(value, spread, ratios)
     saved = (min(savings), max(savings))
     ends = (min(_saved_ms(ms, low_x) for ms in bases), max(_saved_ms(ms, high_x) for ms in bases))
     said, low, high = _share_text(saved, ends, miss_ms, kept, notes)
@@ -289,11 +288,11 @@ def _outside(ratios: list, value: float, spread: float) -> tuple[list, list]:
 
 
 def spread_apart(ratios: list) -> tuple[float, float, list, list, float]:
-    """The median as printed, the ± the page prints, the rounds that ± is worked from, the rounds set apart,
-    and all the rounds' ±. The ± is half the middle half's range (claims' ``printed_spread``); where it
-    reaches past the smallest or the largest round as printed, the rounds on its other side beyond it set it
-    (2.45x ± 5.75, set by 13.54x, reaches -3.30x): those are named apart as outlying, and the ± is worked from
-    the other rounds, once (a second pass would trim every spread down to nothing)."""
+    """The median as printed, the ± of the rounds near it, those rounds, the rounds set apart, and all the
+    rounds' ±. The ± is half the middle half's range (claims' ``printed_spread``); where it reaches past the
+    smallest or the largest round as printed, the rounds on its other side beyond it set it (2.45x ± 5.75, set
+    by 13.54x, reaches -3.30x): those are set apart, and the ± is worked from the other rounds, once (a second
+    pass would trim every spread down to nothing). ``gathered`` reads rounds set apart as two groups."""
     value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
     shown = [claims.as_printed(r, 2) for r in ratios]
     below, above = _outside(ratios, value, spread)
@@ -307,29 +306,23 @@ def spread_apart(ratios: list) -> tuple[float, float, list, list, float]:
     return value, claims.printed_spread(kept), kept, apart, spread
 
 
-def _set_apart_text(ratios: list) -> str:
-    """Where ``spread_apart`` set rounds apart: those rounds, with the working of all the rounds' ± they lie
-    past, and that the ± printed is the other rounds'; "" where none was set apart."""
-    value, spread, kept, apart, whole = spread_apart(ratios)
-    if not apart:
-        return ""
-    high = apart[0] > value
-    edge = claims.half_up(value + whole if high else value - whole, 2)
-    side = "beyond the median + " if high else "below the median - "
-    worked = f"{value:.2f} {'+' if high else '-'} {whole:.2f} = {edge:.2f}x"
-    side += f"all {len(ratios)} rounds' spread"
-    return (f"; {_listed(apart, side, worked)}: outlying moments of this run, not timed apart here. That ± "
-            f"reaches past the {'smallest' if high else 'largest'} round, so they set it themselves: the ± printed "
-            f"({spread:.2f}) is the other {len(kept)} rounds' alone")
+def gathered(ratios: list) -> bool:
+    """Whether the rounds gather around one figure, so that their median ± spread describes them: not where
+    ``spread_apart`` sets rounds apart. It does so only where all the rounds' ± reaches past the rounds' far
+    end, which takes the middle half itself reaching into a group far from the median: two groups, as in
+    1.76x, 1.91x, 3.10x, 28.49x, 34.36x (3.10x ± 13.29). The ± of the nearer group alone left most of the
+    rounds outside it too (3.10x ± 0.67 beside 1.76x and 1.91x, twenty-fourth reading), so neither ± is
+    printed, nor anything scaled from the median."""
+    return not spread_apart(ratios)[3]
 
 
 def _past_spread_text(ratios: list) -> str:
-    """The rounds outside the median ± the spread the page prints (``spread_apart``'s), as printed, on either
-    side: the ± (half the middle half's range) leaves them out, so they are named as outliers; "" where none
-    is. Rounds set apart are named first (``_set_apart_text``)."""
-    value, spread, kept, _, _ = spread_apart(ratios)
+    """The rounds outside the median ± the spread the page prints, as printed, on either side: the ± (half the
+    middle half's range) leaves them out, so they are named as outliers; "" where none is. Rounds that
+    ``gathered`` reads as two groups take ``_groups_text`` instead."""
+    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
     top, bottom = claims.half_up(value + spread, 2), claims.half_up(value - spread, 2)
-    below, above = _outside(kept, value, spread)
+    below, above = _outside(ratios, value, spread)
     clauses = []
     if below:
         clauses.append(_listed(below, "below the median - the spread",
@@ -337,19 +330,15 @@ def _past_spread_text(ratios: list) -> str:
     if above:
         clauses.append(_listed(above, "beyond the median + the spread",
                                f"{value:.2f} + {spread:.2f} = {top:.2f}x"))
-    first = _set_apart_text(ratios)
     if not clauses:
-        return first
-    if first:  # a sentence of its own after the rounds set apart
-        clauses[0] = clauses[0][0].upper() + clauses[0][1:]
-        first += "."
+        return ""
     # from 4 rounds the ± is half the middle half's range, so a round outside it is expected now and then:
     # it is named as an outlying moment, not as a finding (no bound is passed here)
     if len(clauses) == 1:
         moment = "an outlying moment" if len(above + below) == 1 else "outlying moments"
-        return f"{first or ';'} {clauses[0]}, which the ± does not reach: {moment} of this run, not timed apart here"
-    return (f"{first or ';'} {clauses[0]}; {clauses[1]}: the ± reaches none of them, outlying moments of this run, "
-            "not timed apart here")
+        return f"; {clauses[0]}, which the ± does not reach: {moment} of this run, not timed apart here"
+    return (f"; {clauses[0]}; {clauses[1]}: the ± reaches none of them, outlying moments of this run, not timed "
+            "apart here")
 
 
 def _rounds_text(timed: dict) -> str:
@@ -361,11 +350,57 @@ def _rounds_text(timed: dict) -> str:
             f"the profile, after a warm-up) gave, smallest first: {shown}" + _past_spread_text(timed["ratios"]))
 
 
+def _group(rounds: list) -> str:
+    """"3 rounds from 1.76x to 3.10x", or "1 round at 28.49x": one group of rounds, as printed."""
+    shown = sorted(claims.as_printed(r, 2) for r in rounds)
+    if len(shown) == 1:
+        return f"1 round at {shown[0]:.2f}x"
+    return f"{len(shown)} rounds from {shown[0]:.2f}x to {shown[-1]:.2f}x"
+
+
+def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
+    """The take-away where the rounds fall in two groups (``gathered`` false): the range, the groups, why all
+    the rounds' median ± describes neither (its working), the slow count's ms a micro-batch as a range beside
+    the profile's, and no saving scaled from one figure: what share of the miss the threads hold is not
+    measured (twenty-fourth reading: 287 ms scaled from 3.10x, beside rounds of 1.76x, which give 183 ms)."""
+    slow, ratios = timed["slow"], timed["ratios"]
+    value, _, kept, apart, whole = spread_apart(ratios)
+    shown = sorted(claims.as_printed(r, 2) for r in ratios)
+    side = claims.one_side(ratios, 1.0)
+    sides = {"above": "every round above 1.00x; both counts ran on the same "
+                      f"{slow} cores: the gain is what oversubscribing them cost; there is no bound to set it against",
+             "below": "every round below 1.00x: its own count ran faster"}.get(side, "rounds on both sides of 1.00x")
+    plural = "s" if timed["launcher"] > 1 else ""
+    high = apart[0] > value  # the far group above the median: all the rounds' ± reaches below the smallest
+    edge = claims.half_up(value - whole if high else value + whole, 2)
+    said = (f"timed alone, without the profiler, the slow script's forward and backward ran between {shown[0]:.2f}x "
+            f"and {shown[-1]:.2f}x as fast with the launcher's {timed['launcher']} thread{plural} a worker "
+            f"(cores // workers) as with its own {slow}, in rounds that fall in two groups: this run cannot put "
+            f"one figure on it ({sides}). Its {len(ratios)} paired rounds (one micro-batch each, on the same two "
+            f"workers after the profile, after a warm-up) gave, smallest first: "
+            + ", ".join(f"{x:.2f}x" for x in shown)
+            + f": {' and '.join(_group(g) for g in sorted((kept, apart), key=min))}. All {len(ratios)} rounds' "
+            f"median ± spread, {value:.2f}x ± {whole:.2f}, reaches {'below the smallest' if high else 'past the largest'}"
+            f" round ({value:.2f} {'-' if high else '+'} {whole:.2f} = {edge:.2f}x): it describes neither group")
+    if timed["slow_ms"]:
+        ms = [claims.as_printed(x, 1) for x in timed["slow_ms"]]
+        fb = claims.as_printed(fb_ms, 1)
+        said += (f". At its own {slow} threads a micro-batch took {min(ms):.1f} to {max(ms):.1f} ms timed alone "
+                 f"across the rounds; under the profiler, {fb:.1f} / {script.ACCUMULATE} = "
+                 f"{claims.half_up(fb / script.ACCUMULATE, 1):.1f} ms")
+    if miss_ms and miss_ms > 0:
+        return said + (f". So how much of the prediction's {miss_ms:.0f} ms miss the threads explain is not "
+                       "measured here: a saving scaled from one figure would claim a precision these rounds do "
+                       "not have")
+    return said + ". So what the thread count saves a step is not measured here"
+
+
 def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
                      reading: dict | None = None) -> str:
     """The take-away on the threads, from this run, in short sentences: how much faster the slow script's
     forward and backward ran at the launcher's thread count than at its own (the paired rounds' median ±
-    spread, claims' verdict, and the rounds), and, scaled to that work's ms a step timed alone and to the
+    spread, claims' verdict, and the rounds; where the rounds fall in two groups, their range alone,
+    ``_groups_text``), and, scaled to that work's ms a step timed alone and to the
     profile's ``fb_ms``, what share of the prediction's miss (``miss_ms``, as printed; None where the
     prediction did not miss under the measured step) that accounts for: of the part of the miss forward and
     backward can hold, the other regions the prediction keeps (from ``reading``, the profile's reading; None:
@@ -376,7 +411,9 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
     slow, launcher, ratios = timed["slow"], timed["launcher"], timed["ratios"]
     if not ratios:
         return f"the launcher gives {launcher} too, so the thread count cost nothing to time here"
-    value, spread, kept_rounds, apart, _ = spread_apart(ratios)  # a ± the outlying rounds do not set
+    if not gathered(ratios):  # two groups: no median ±, and nothing scaled from one
+        return _groups_text(timed, fb_ms, miss_ms)
+    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
     verdict = claims.speedup_verdict(value, None, spread, rounds=ratios, slower="its own count ran faster")
     verdict = verdict.replace("than the baseline", f"than with its own {slow}")  # the baseline: its own count
     plural = "s" if launcher > 1 else ""
@@ -400,4 +437,4 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
         return said + (". Beside a prediction (forward and backward as profiled) that did not miss under your "
                        "step, your step did not show that saving: a finding to explain")
     kept = kept_ms(reading) if reading else (0.0, "")
-    return said + _share_of_miss(bases, value, spread, kept_rounds, miss_ms, kept, bool(apart))
+    return said + _share_of_miss(bases, value, spread, ratios, miss_ms, kept)
