@@ -537,7 +537,7 @@ def test_the_naive_split_against_its_per_process_reference_follows_the_noise_rul
     naive = runs.Row(32, 1, "gpipe", 0.113, 0.112, [0.05, 0.05], naive=True, alone=[0.052, 0.056],
                      speedups=[1.09, 0.97, 1.09, 1.05, 0.93], process_bounds=[1.15, 1.02, 1.09, 1.01, 0.98])
     said = report.naive_process_reading(naive)
-    assert "within noise of 1x (1.05x ± 0.06 covers it): no gain shown; under the per-process reference" in said
+    assert "within noise of 1x (1.05x ± 0.06 covers it): no gain shown; and it is under the per-process reference" in said
     assert "the rest is" not in said
     # session 46's run: 0.98x ± 0.03 against a 1.00x reference: the sentence above the block names no cause
     from utils.timeline import Span
@@ -549,7 +549,7 @@ def test_the_naive_split_against_its_per_process_reference_follows_the_noise_rul
     assert "no cause to read" in text and "the rest is" not in text
     # paired round by round, 0.98x ± 0.01 under its reference: no gain shown, and no cost named either
     block = report.naive_process_reading(at)
-    assert "no gain shown; under the per-process reference" in block and "the rest is" not in block
+    assert "no gain shown; and it is under the per-process reference" in block and "the rest is" not in block
     clear = runs.Row(32, 1, "gpipe", 0.113, 0.112, [0.05, 0.05], naive=True, alone=[0.048, 0.050],
                      speedups=[0.90, 0.91, 0.92, 0.91, 0.90], process_bounds=[1.15, 1.12, 1.14, 1.13, 1.16])
     assert "the rest is the messages and the turn-taking" in report.naive_process_reading(clear)
@@ -788,8 +788,8 @@ def test_the_per_process_claim_reads_as_section_3_prints_it():
     claim = report.reference_claim("x", naive, naive.process_bound, "per-process reference",
                                    naive.process_bounds)
     printed = report.naive_process_reading(naive)
-    assert claim.verdict.startswith("within noise of 1x (1.02x ± 0.02 covers it): no gain shown; within noise of "
-                                    "the per-process reference, round by round")
+    assert claim.verdict.startswith("within noise of 1x (1.02x ± 0.02 covers it): no gain shown; and it is within "
+                                    "noise of the per-process reference, round by round")
     assert claim.verdict in printed  # section 3's block prints the claims row's words
 
 

@@ -102,7 +102,7 @@ def naive_process_reading(r: Row) -> str:
             f"table's last column) gives the per-process reference: {r.process_bound:.2f}x, the median of those "
             f"ratios (rounds {rounds_text(lo, hi)}; {medians})"
             + reading
-            + ". Against that reference the naive split " + _against_process_reference(r))
+            + ". The naive split " + _against_process_reference(r))
 
 
 def _process_gain(r: Row) -> str:
@@ -127,7 +127,7 @@ def _against_process_reference(r: Row) -> str:
     side = reference_side(r, r.process_bounds)
     near = "no cause to read" if side == "within noise" else ""  # of the rounds the reference reaches only
     if noise_of_one(r):  # no gain shown: nothing to share, and no cause read where the reference is near too
-        return (f"is within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; "
+        return (f"is within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; and it is "
                 f"{reference_reading(r, r.process_bounds, near)}.")
     if side == "above":
         return f"is {said}."

@@ -267,7 +267,7 @@ def _per_round_verdict(r: Row, per_round) -> str:
     side = reference_side(r, per_round)
     near = "no cause to read" if side == "within noise" else ""  # of the rounds the reference reaches only
     if noise_of_one(r):  # the words section 3's block prints (naive._against_process_reference)
-        return f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; " + reference_reading(
+        return f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; and it is " + reference_reading(
             r, per_round, near)
     if side == "above":
         return said
