@@ -380,7 +380,7 @@ def test_selective_against_every_block_reads_the_paired_rounds_noise():
     assert "cost less than every block here" in selective_against_every_block(cheaper)
     noisy = dict(dearer, selective=[1.09, 1.35, 1.2, 1.25, 1.3])  # the same fastest round, rounds apart
     said = selective_against_every_block(noisy)
-    assert "within the cost table's noise: no effect shown" in said and "±" in said, said
+    assert "no effect shown, within the cost table's noise" in said and "±" in said, said
     assert costs_of(dearer)["selective"] == pytest.approx(1.29 / 0.99 - 1)
 
 
@@ -398,12 +398,12 @@ def test_selective_against_every_block_is_judged_by_cell_8s_rule_on_the_printed_
     said = selective_against_every_block(seen)
     assert said.startswith("selective checkpointing cost less than every block here, beyond the cost table's "
                            "noise (every block 1.24 - selective 1.16 = 0.08, 1 plus each share in the table"), said
-    assert "against the table's noise ± 0.06 above, once: the two differ in one technique" in said, said
+    assert "; against the table's noise ± 0.06 above, once, as the two differ in one technique" in said, said
     assert "0.94x" not in said and "within" not in said, said
     tie = dict(seen, **{"every block": [1.22] * 5})   # 1.22 - 1.16 = 0.06: a tie as printed is within the noise
     said = selective_against_every_block(tie)
-    assert said.startswith("selective checkpointing against every block here: within the cost table's noise: no "
-                           "effect shown (every block 1.22 - selective 1.16 = 0.06,"), said
+    assert said.startswith("selective checkpointing against every block here: no effect shown, within the cost "
+                           "table's noise (every block 1.22 - selective 1.16 = 0.06,"), said
     dearer = dict(seen, selective=[1.32] * 5)
     said = selective_against_every_block(dearer)
     assert "cost more than every block here, beyond the cost table's noise (selective 1.32 - every block 1.24 = " \
@@ -439,8 +439,8 @@ def test_the_cost_table_prints_each_share_signed_or_no_gap_never_a_clamped_zero(
     assert costs["micro-batch"] == 0.0  # the cost model's
     said = describe_costs(costs, rounds)
     assert "selective +14%" in said and "chunked loss 0% (no gap)" in said and "+0%" not in said, said
-    # -2% is within the table's 2 % floor: no gap measured, never a finding (lab 06, session 49)
-    assert "each extra micro-batch -2% (within noise: no gap measured; the cost model counts 0)" in said, said
+    # -2% is within the table's 2 % floor: no effect shown, never a finding (lab 06, session 49)
+    assert "each extra micro-batch -2% (within the noise: no effect shown; the cost model counts 0)" in said, said
     assert "the table's noise ± 0.02 of the plain step" in said and "at least 0.02" in said, said
     faster = dict(rounds, **{"micro-batch": [0.95] * 5})
     said = describe_costs(costs_of(faster), faster)
@@ -448,7 +448,7 @@ def test_the_cost_table_prints_each_share_signed_or_no_gap_never_a_clamped_zero(
            "model counts 0: it never credits a technique with a saving)" in " ".join(said.split()), said
     above = dict(rounds, **{"micro-batch": [1.01] * 5})  # within noise the other way: counted as measured
     said = describe_costs(costs_of(above), above)
-    assert "each extra micro-batch +1% (within noise: no gap measured)" in said, said
+    assert "each extra micro-batch +1% (within the noise: no effect shown)" in said, said
 
 
 def test_one_noise_for_the_cost_table_a_one_percent_gap_is_within_it():
@@ -461,7 +461,7 @@ def test_one_noise_for_the_cost_table_a_one_percent_gap_is_within_it():
     assert noise > 0.02
     said = selective_against_every_block(rounds)  # +15% and +16%: 0.01 apart, within the table's noise
     assert "every block 1.16 - selective 1.15 = 0.01" in said and f"the table's noise ± {noise:.2f} above" in said, said
-    assert "within the cost table's noise: no effect shown" in said, said
+    assert "no effect shown, within the cost table's noise" in said, said
     assert f"the table's noise ± {noise:.2f}" in describe_costs(costs_of(rounds), rounds)
     quiet = {name: [1.0] * 5 for name in rounds}
     assert cost_noise(quiet) == 0.02   # the floor

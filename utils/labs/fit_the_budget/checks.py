@@ -245,11 +245,11 @@ def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
     (high, dear), (low, cheap) = sorted([(selective, "selective"), (every, "every block")], reverse=True)
     gap = claims.as_printed(high - low, 2)   # the reader's subtraction of the two printed costs
     figures = (f"{dear} {high:.2f} - {cheap} {low:.2f} = {gap:.2f}, 1 plus each share in the table, fastest of "
-               f"{len(rounds['plain'])} interleaved rounds each, against the table's noise ± {noise:.2f} above, once: "
-               "the two differ in one technique, checkpointing")
-    if claims.within_noise(gap, noise, 0.0):
-        return (f"selective checkpointing against every block here: within the cost table's noise: no effect shown "
-                f"({figures})")
+               f"{len(rounds['plain'])} interleaved rounds each; against the table's noise ± {noise:.2f} above, once, "
+               "as the two differ in one technique, checkpointing")
+    if claims.within_noise(gap, noise, 0.0):  # one colon: t24_labs48 read four in one sentence
+        return f"selective checkpointing against every block here: no effect shown, within the cost table's noise " \
+               f"({figures})"
     if selective > every:
         return (f"selective checkpointing cost more than every block here, beyond the cost table's noise ({figures}): "
                 "it saves recomputing the matmuls, which pays only where they dominate a block's time (lesson 06 "
@@ -280,7 +280,7 @@ def noise_side(ratio: float, spread: float, rounds: list[float]) -> tuple[str | 
 def describe_costs(costs: dict, rounds: dict[str, list[float]] | None = None) -> str:
     """The costs as shares of the plain step; the micro-batch's is what each one beyond the first adds. Given
     the cost table's ``rounds``, the shares as measured, signed and read against the table's noise
-    (``cost_noise``, printed with where it comes from): "no gap measured" within it, and a negative one beyond
+    (``cost_noise``, printed with where it comes from): "no effect shown" within it, and a negative one beyond
     it beside the 0 the cost model counts."""
     if not rounds:
         return ", ".join(_name(name) + _signed(costs[name]) for name in COST_KEYS)
@@ -295,14 +295,14 @@ def _name(name: str) -> str:
 
 
 def _signed(share: float, noise: float = 0.0) -> str:
-    """A measured share of the plain step's time, after its name: " +14%", " 0% (no gap)" (0% as printed), " -1%
-    (within noise: no gap measured; the cost model counts 0)" where the table's ``noise`` covers it, or " -5%
-    (measured faster ..., beyond the table's noise; the cost model counts 0: ...)" (``costs_of`` clamps)."""
+    """A measured share of the plain step's time, after its name: " +14%", " 0% (no gap)" (0% as printed),
+    " -1% (within the noise: no effect shown; the cost model counts 0)" where the table's ``noise`` covers it,
+    or " -5% (measured faster ..., beyond the table's noise; the cost model counts 0: ...)" (``costs_of``)."""
     if claims.as_printed(share, 2) == 0:   # printed as a whole percent: 0.4 % reads 0%
         return " 0% (no gap)"
     if claims.as_printed(abs(share), 2) <= noise:
         counted = "; the cost model counts 0" if share < 0 else ""  # the cost model clamps negative costs
-        return f" {claims.signed_percent(share)} (within noise: no gap measured{counted})"
+        return f" {claims.signed_percent(share)} (within the noise: no effect shown{counted})"
     faster = (" (measured faster than the plain step, beyond the table's noise; the cost model counts 0: it never "
               "credits a technique with a saving)") if share < 0 else ""
     return f" {claims.signed_percent(share)}{faster}"
