@@ -125,3 +125,17 @@ def test_lab04_two_standard_errors_of_the_difference_are_worked_from_the_printed
     assert "larger by more than two standard errors" in said, said
     said = _line(monkeypatch, (0.0039, 0.00104), (0.0010, 0.00104))
     assert "smaller by more than two standard errors" in said, said
+
+
+# --- lab 08 (t24_labs48 #4): the target says the speed check counts its run, not that it measures it again ----
+
+
+def test_lab08_the_target_says_the_speed_check_counts_this_run_as_its_first_round(monkeypatch, capsys):
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(lab, "reference_runs", lambda steps: [None])
+    monkeypatch.setattr(lab, "tokens_per_s", lambda run: 24405.2)
+    lab.show_target(SimpleNamespace(slow_tokens_per_s=2354.0))
+    said = _flat(capsys.readouterr().out)
+    assert "(the speed check counts this run as its first round and times more)" in said, said
+    assert "measured again" not in said
