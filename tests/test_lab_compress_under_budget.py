@@ -315,7 +315,8 @@ def test_validation_and_held_out_drops_are_compared_as_printed(monkeypatch):
     drops = iter([(0.97, 0.97, 0.00156, 0.0010), (0.97, 0.97, 0.004686, 0.0012)])
     monkeypatch.setattr(lab04, "paired_drop", lambda *a: next(drops))
     said = " ".join(lab04._accuracy_line(None, None, 0).split())
-    assert "they differ by 0.31 points, within two standard errors of their difference (0.31)" in said
+    assert "they differ by 0.31 points, within two standard errors of their difference (2 x √(0.10² + 0.12²) = " \
+           "0.31)" in said
     drops = iter([(0.97, 0.97, 0.00156, 0.0010), (0.97, 0.97, 0.00476, 0.0012)])  # 0.16 and 0.48: 0.32 apart
     assert "larger by more than two standard errors" in lab04._accuracy_line(None, None, 0)
     drops = iter([(0.97, 0.97, 0.00476, 0.0010), (0.97, 0.97, 0.00156, 0.0012)])
