@@ -344,6 +344,7 @@ def test_the_loaders_and_read_ahead_the_draw_needs_pass(loaders):
     assert f"{loaders} {read} at once" in verdict.message and "none by the training process" in verdict.message
     assert any(f"{side} it, the target within" in verdict.message for side in ("over", "under"))
     assert ") (" not in verdict.message, verdict.message  # twenty-third reading: no parentheses side by side
+    assert ". Your loading: " in verdict.message and ". L = " in verdict.message  # t24_labs48: three sentences
     assert "batches' worth of memory (allowed: " in verdict.message and "max(L/2, C" in verdict.message
 
 
@@ -419,9 +420,10 @@ def test_the_memory_allowed_is_traced_to_the_least_configuration_and_its_loaders
     from utils.labs.feed_the_gpu.checks import _allowed_ahead
 
     said = _allowed_ahead(_draw(1), 1, 5)
-    assert said == ("; holding 8 batches' worth of memory (allowed: 10: the least of the configurations that "
-                    "meet the target, 8 with 1 loader, plus 2 of slack)"), said
-    assert "16 with 2 loaders, plus 2 of slack" in _allowed_ahead(_draw(2), 2, 10)
+    assert said == ("; holding 8 batches' worth of memory (allowed: 8 + 2 = 10, the least a configuration "
+                    "meeting the target holds, with 1 loader, plus 2 of slack)"), said
+    assert "(allowed: 16 + 2 = 18, the least a configuration meeting the target holds, with 2 loaders, plus 2 of " \
+           "slack)" in _allowed_ahead(_draw(2), 2, 10)
 
 
 # --- exercise B: room for a few files --------------------------------------------------------------------------

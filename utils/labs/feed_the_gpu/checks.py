@@ -419,12 +419,13 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
         _expect_no_excess(setup, reads, ahead[0], load, compute)   # after the bound: its message says it met it
         LAST_EPOCH.update(reads=reads, ahead=ahead[0], seconds=best.seconds, limit=limit, load=load,
                           compute=compute, waited=best.wait_seconds)
-        # one parenthesis at a time (twenty-third reading: three stood side by side)
+        # one parenthesis at a time (twenty-third reading: three stood side by side); one sentence each for
+        # the epoch, the loading and the two times (twenty-fourth reading: one of 90 words)
         return (f"epoch {best.seconds:.2f} s{setup.label} against a bound of {limit:.2f} s{busy}: "
-                f"{_over_by(best.seconds, limit)}, the target within {setup.tolerance:.0%}; with "
-                f"{reads} read{'s' if reads != 1 else ''} at once (budget {setup.loaders}), up to {ahead[0]} "
-                f"batches read ahead of the step{_allowed_ahead(setup, reads, ahead[0])}, none by the training "
-                f"process; L = {load:.2f} s, C = {compute:.2f} s. {yours}")
+                f"{_over_by(best.seconds, limit)}, the target within {setup.tolerance:.0%}. Your loading: "
+                f"{reads} read{'s' if reads != 1 else ''} at once (budget {setup.loaders}), none by the training "
+                f"process, up to {ahead[0]} batches read ahead of the step{_allowed_ahead(setup, reads, ahead[0])}"
+                f". L = {load:.2f} s, C = {compute:.2f} s. {yours}")
 
     return checks.run_check(f"epoch within {setup.tolerance:.0%} of the bound", body, show=show,
                             hint=checks.stub_message(BANK, "A"))
@@ -491,9 +492,9 @@ def _allowed_ahead(setup: LabSetup, reads: int, ahead: int) -> str:
     needs = _draw_needs(setup)
     if not needs.memory:
         return ""
-    return (f"; holding {held_memory(setup, reads, ahead)} batches' worth of memory (allowed: "
-            f"{needs.memory + DEPTH_SLACK}: the least of the configurations that meet the target, {needs.memory} "
-            f"with {needs.loaders} loader{'s' * (needs.loaders != 1)}, plus {DEPTH_SLACK} of slack)")
+    return (f"; holding {held_memory(setup, reads, ahead)} batches' worth of memory (allowed: {needs.memory} + "
+            f"{DEPTH_SLACK} = {needs.memory + DEPTH_SLACK}, the least a configuration meeting the target holds, with "
+            f"{needs.loaders} loader{'s' * (needs.loaders != 1)}, plus {DEPTH_SLACK} of slack)")
 
 
 def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, compute: float) -> None:
