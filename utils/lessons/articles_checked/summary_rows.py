@@ -73,9 +73,15 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
             checks = ", ".join(f"row {i}'s check: {run_check(i, m, {})}" for i in ids)
             record = read_by_rounds(name, m["results"][name].record)
             value = as_printed(record["value"], 2)
-            # no gain in the median, but single rounds lesson 02 reads as a finding: named, as its row names them
-            rounds = f"; {rounds_above_words(record)}" if name in READ_AS_LESSON_02 and rounds_finding(record) else ""
-            found.append((f"{', '.join(ids)}'s {label}, {value:.2f}x ({said}{rounds}; {checks})", said))
+            named = f"{', '.join(ids)}'s {label}"
+            if name in READ_AS_LESSON_02 and rounds_finding(record):
+                # no gain in the median, but single rounds lesson 02 reads as a finding: named as its row names
+                # them, in a clause of their own with the row's check, so that a short cell keeps it whole
+                # (short_evidence); the median's verdict to its first clause (the row holds the rest)
+                found.append((f"{named}, {value:.2f}x ({said.split('; ', 1)[0]}); {named}: "
+                              f"{rounds_above_words(record)}; {checks}", said))
+                continue
+            found.append((f"{named}, {value:.2f}x ({said}; {checks})", said))
     condition, said = compression_reading(m)
     if said.startswith(NO_GAIN) and not too_busy(m, "compressed", 2):
         state = {"fails": "failed", "holds": "held", "unread": "not read"}.get(condition, "at break-even")
