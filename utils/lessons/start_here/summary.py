@@ -524,8 +524,8 @@ def to_ledger(profile, points, link, this_run=None) -> str:
         ledger.record("link_this_run_00", max(this_run.seconds), "s", lesson="00", what=this_run.name,
                       sizes=[int(n) for n in this_run.fit.sizes], seconds=[float(t) for t in this_run.seconds],
                       time=f"{now:%H:%M}")
-    said = (f"Headline figures saved to the ledger (results/{ledger.path().name}) on {stamp}: lesson 09 and the "
-            "README quote them.")
+    said = (f"Headline figures saved to the ledger on {stamp}: lesson 09 and the README quote them\n"
+            f"(results/{ledger.path().name}).")
     if this_run is not None:  # a line of its own: the page stays within its width
         said += "\nLesson 01 sets its run of the link beside this one, named by that date and time."
     return said
