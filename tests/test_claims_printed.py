@@ -100,8 +100,15 @@ def test_a_share_of_a_bound_or_reference_rounds_half_up():
 def test_gain_share_range_spans_the_spread_as_printed():
     # (1.24 - 1) / (2 - 1) = 24 %, (1.56 - 1) / (2 - 1) = 56 %
     assert claims.gain_share_range(1.404, 0.158, 2.0) == " (24%-56% across its ±)"
-    # clipped at both ends: 1.10 ± 0.20 under 1.50x runs from below 1x to past the bound
-    assert claims.gain_share_range(1.10, 0.60, 1.50) == " (0%-100% across its ±)"
+    # 1.10 ± 0.60 under 1.50x runs from below 1x to past the bound: the low end as printed ((0.50 - 1) / 0.5),
+    # said to reach below 1x; the high end clipped at 100 % (past it the verdict says "at the bound")
+    assert claims.gain_share_range(1.10, 0.60, 1.50) == " (-100% to 100% across its ±, which reaches below 1x)"
+    # a low end under 0 that rounds to 0 % prints 0 %: (0.99 - 1) / 3 = -0.3 %
+    assert claims.gain_share_range(1.10, 0.11, 4.0) == " (0%-7% across its ±)"
+    # both ends past the bound: one printed share, nothing to add
+    assert claims.gain_share_range(2.60, 0.05, 1.50) == ""
+    # lesson 05's three-decimal figures read as printed: (1.002 - 1) / 0.09 = 2 %, (1.042 - 1) / 0.09 = 47 %
+    assert claims.gain_share_range(1.022, 0.020, 1.09, digits=3) == " (2%-47% across its ±)"
     # no spread, or one printed share at both ends: nothing to add
     assert claims.gain_share_range(1.40, 0.0, 2.0) == ""
     assert claims.gain_share_range(1.400, 0.001, 2.0) == ""

@@ -756,7 +756,9 @@ def test_a_no_gain_claim_calls_1x_the_model_and_names_the_real_ceiling():
     assert seen.verdict == "within noise: no effect shown"
     ddp = no_gain_claim("DDP", 0.94, 0.02, "slower than 1 a rank", bound=0.99 / 0.77)   # section 6's run
     assert ddp.against == "bound 1.29x; model 1.00x"
-    assert ddp.verdict == "slower than 1 a rank: no gain, as the model expects (1x)"
+    assert ddp.verdict == ("slower than 1 a rank beyond noise: no gain, as the bound allows, but a loss the model "
+                           "(1x) does not predict")
+    assert no_gain_claim("x", 1.0, 0.0).verdict == "no faster than the baseline: no gain, as the model expects (1x)"
     # faster beyond noise, under the ceiling: a share of its gain, never "above its bound"
     under = no_gain_claim("DDP", 1.10, 0.02, "slower than 1 a rank", bound=1.29).verdict
     assert under == "faster, under the bound: 34% of its gain; the model expected 1x"

@@ -246,7 +246,7 @@ def test_a_no_gain_row_names_1x_the_model_and_its_ceiling_the_bound():
     assert row.against == "bound 1.23x; model 1.00x"
     assert row.verdict == "faster, under the bound: 43% of its gain; the model expected 1x"
     assert no_gain_claim("more workers", 0.90, 0.02, "slower than fewer", bound=1.23).verdict == (
-        "slower than fewer: no gain, as the model expects (1x)")
+        "slower than fewer beyond noise: no gain, as the bound allows, but a loss the model (1x) does not predict")
     assert "bound" not in no_gain_claim("x", 1.0, 0.02).against   # no ceiling known: 1x is the baseline
 
 

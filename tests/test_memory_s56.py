@@ -5,10 +5,11 @@ from utils.lessons.memory import summary
 
 
 def test_the_range_goes_after_of_its_gain_before_the_rounds_note():
-    """Cell 43's figures: 1.11x ± 0.13 against 2.00x, rounds 1.07-1.33x: 11% of its gain (0%-24%)."""
+    """Cell 43's figures: 1.11x ± 0.13 against 2.00x, rounds 1.07-1.33x: 11% of its gain, -2% to 24% across the
+    ± as printed ((0.98 - 1) / 1, not clipped to 0%), with every round above 1x after it."""
     said = summary._rounds_verdict([(1, 1.07), (2, 1.11), (3, 1.33)], 1.11, 0.13, 2)
-    assert said.startswith("faster, under the bound: 11% of its gain (0%-24% across its ±) (every round above "
-                           "1.00x)")   # then round 3's 1.33x, beyond 1.24x, named (t21: test_memory_s57.py)
+    assert said.startswith("faster, under the bound: 11% of its gain (-2% to 24% across its ±, which reaches below "
+                           "1x) (every round above 1.00x)")   # then round 3's 1.33x, beyond 1.24x, named (t21: test_memory_s57.py)
 
 
 def test_a_verdict_ending_in_of_its_gain_still_gets_its_range_at_the_end():

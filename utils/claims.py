@@ -251,17 +251,24 @@ def gain_share(value: float, bound: float, baseline: float = 1.0) -> str:
     return percent(min((value - baseline) / (bound - baseline), 1.0))
 
 
-def gain_share_range(value: float, spread: float, bound: float, baseline: float = 1.0) -> str:
-    """The range of the bound's gain that a speed-up's ``± spread`` allows, from the figures as printed (two
-    decimals), each end clipped to 0-100 % and rounded half up: " (25%-56% across its ±)" beside "40% of its
-    gain" for 1.40x ± 0.16 under 2.00x, so that one share is never read more exactly than its rounds measured
-    it. "" where there is no spread or both ends print the same share (a range of one figure adds nothing)."""
-    value, spread, bound = as_printed(value, 2), as_printed(spread, 2), as_printed(bound, 2)
+def gain_share_range(value: float, spread: float, bound: float, baseline: float = 1.0, digits: int = 2) -> str:
+    """The range of the bound's gain that a speed-up's ``± spread`` allows, from the figures as printed
+    (``digits`` decimals), each end rounded half up: " (25%-56% across its ±)" beside "40% of its gain" for
+    1.40x ± 0.16 under 2.00x, so that one share is never read more exactly than its rounds measured it. The
+    high end is at most 100 % (past it the verdict reads "at the bound", never a share). A low end under 0 is
+    printed as it is, not clipped, with what it means: " (-1% to 7% across its ±, which reaches below 1x)"
+    for 1.09x ± 0.13 under 4.00x ((0.96 - 1) / 3 = -1%), so that every end comes out of the printed figures;
+    the verdict beside it stays the caller's. "" where there is no spread or both ends print the same share
+    (a range of one figure adds nothing)."""
+    value, spread, bound = (as_printed(x, digits) for x in (value, spread, bound))
     if spread <= 0 or bound <= baseline:
         return ""
-    low, high = (percent(max(0.0, min((v - baseline) / (bound - baseline), 1.0)))
-                 for v in (value - spread, value + spread))
-    return f" ({low}-{high} across its ±)" if low != high else ""
+    low = (value - spread - baseline) / (bound - baseline)
+    high = min((value + spread - baseline) / (bound - baseline), 1.0)
+    if half_up(low * 100, 0) < 0:
+        return f" ({signed_percent(low)} to {percent(high)} across its ±, which reaches below {baseline:g}x)"
+    low_shown, high_shown = percent(min(max(low, 0.0), 1.0)), percent(high)   # -0.4% prints 0%
+    return f" ({low_shown}-{high_shown} across its ±)" if low_shown != high_shown else ""
 
 
 def against_speedup(claim: str, value: float, bound: float | None, spread: float = 0.0, baseline: float = 1.0,
@@ -284,7 +291,9 @@ def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "
     baseline's time over the shared bound (1.59 s against a bound of 1.29 s: 1.23x), how much faster the
     change could be without passing any bound; None where no ceiling is known. Lesson 05.
 
-    - slower beyond noise: ``slower`` + ": no gain, as the model expects (1x)";
+    - slower beyond noise: ``slower`` + " beyond noise: no gain, as the bound allows, but a loss the model (1x)
+      does not predict" (a slowdown gains nothing, as any bound allows, but the model predicts no loss either,
+      so it is not "as the model expects"; without a bound, "as the bound allows" is left out);
     - within noise of 1x: "within noise: no effect shown";
     - faster beyond noise: ``speedup_verdict`` against ``bound`` (the share of its gain, at it, or above it:
       a finding), followed by "; the model expected 1x" (without a bound: a finding to explain).
@@ -293,8 +302,12 @@ def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "
     against = (f"bound {round(bound, digits):.{digits}f}x; model {1:.{digits}f}x" if bound is not None else
                f"baseline {1:.{digits}f}x (the model's)")
     verdict = row.verdict
-    if verdict.endswith("no speed-up"):   # slower: what the model allows
-        verdict = verdict.removesuffix("no speed-up") + "no gain, as the model expects (1x)"
+    if verdict == "no faster than the baseline: no speed-up":   # 1x as printed: what the model expects
+        verdict = "no faster than the baseline: no gain, as the model expects (1x)"
+    elif verdict.endswith(": no speed-up"):   # slower beyond noise: no gain, but a loss 1x does not predict
+        allows = ", as the bound allows" if bound is not None else ""
+        verdict = (verdict.removesuffix(": no speed-up")
+                   + f" beyond noise: no gain{allows}, but a loss the model (1x) does not predict")
     elif not verdict.startswith("within noise"):   # faster beyond noise: more than the model says
         verdict += ("; the model expected 1x" if bound is not None else
                     ": the model expected 1x, a finding to explain")

@@ -13,29 +13,14 @@ import string
 import textwrap
 from dataclasses import replace
 
-from utils import claims, plots
+from utils import plots
 from utils.claims import (Claim, against_speedup, bound_verdict,  # noqa: F401
-                          as_printed, half_up, paired_spread, percent, printed_ratio,
-                          signed_percent, speedup_verdict, within_noise)
+                          as_printed, gain_share_range, half_up, no_gain_claim, paired_spread, percent,
+                          printed_ratio, signed_percent, speedup_verdict, within_noise)
 from utils.lessons.data_prefetch.epoch import bound_formula
 from utils.tables import Table
 
 WIDTH = 110  # the course's widest visible line
-
-
-def no_gain_claim(claim: str, value: float, spread: float = 0.0, slower: str = "slower than the baseline",
-                  digits: int = 2, bound: float | None = None) -> Claim:
-    """``claims.no_gain_claim`` (a change the model expects to gain nothing: 1x), with its slower verdict read
-    for what it is: a slowdown beyond noise gains nothing, as the bound allows, but the model predicts no loss
-    either, so it is not "as the model expects": "slower than 1 a rank beyond noise: no gain, as the bound
-    allows, but a loss the model (1x) does not predict". Every other verdict as ``claims`` gives it. Lesson 05."""
-    row = claims.no_gain_claim(claim, value, spread, slower, digits, bound)
-    agrees = ": no gain, as the model expects (1x)"
-    if not row.verdict.endswith(agrees):
-        return row
-    allows = ", as the bound allows" if bound is not None else ""
-    return Claim(row.claim, row.measured, row.against, row.verdict.removesuffix(agrees)
-                 + f" beyond noise: no gain{allows}, but a loss the model (1x) does not predict")
 
 
 def say(text: str) -> None:
@@ -124,22 +109,8 @@ def gain_verdict(value: float, bound: float | None, spread: float, slower: str, 
     verdict = speedup_verdict(value, bound, spread, baseline, slower, rounds)
     verdict, bracket, note = verdict.partition(" (every round")   # the one-side note goes last
     if spread > 0 and verdict.endswith("of its gain") and bound is not None:
-        verdict += gain_share_range(value, spread, bound, baseline)
+        verdict += gain_share_range(value, spread, bound, baseline, digits)
     return verdict + bracket + note
-
-
-def gain_share_range(value: float, spread: float, bound: float, baseline: float = 1.0) -> str:
-    """``gain_verdict``'s range of the share of the gain, from the figures as printed, each end rounded half up:
-    " (5%-21% across its ±)". A low end under 0 is printed as it is, not clipped to 0%, with what it means:
-    " (-1% to 7% across its ±, which reaches below 1x)", so that every end comes out of the printed figures
-    (1.09x ± 0.13 under 4.00x: (0.96 - 1) / 3 = -1%). The verdict stays the caller's: "faster" beside such a
-    range rests on every round above 1x (``claims.one_side``). The high end is at most 100%: past it, the
-    verdict reads "at the bound", never a share. ``claims.gain_share_range`` clips at 0%; lesson 05 does not."""
-    low = (value - spread - baseline) / (bound - baseline)
-    high = min((value + spread - baseline) / (bound - baseline), 1.0)
-    if half_up(low * 100, 0) < 0:
-        return f" ({signed_percent(low)} to {percent(high)} across its ±, which reaches below 1x)"
-    return f" ({percent(max(low, 0.0))}-{percent(high)} across its ±)"   # a low end of -0.4% prints 0%
 
 
 def speedup_claim(claim: str, value: float, bound: float | None, spread: float, slower: str,
