@@ -158,3 +158,11 @@ def test_no_lesson_prints_a_signed_share_with_the_half_even_format():
     offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
                  if p.name != "claims.py" and ":+.0%}" in p.read_text()]
     assert offenders == [], offenders
+
+
+def test_two_runs_agree_where_either_median_and_its_spread_covers_the_other():
+    # t25 (one rule for two launches, two lessons): a wide band may cover a narrow one that does not reach back
+    assert claims.runs_agree(0.97, 0.10, 0.99, 0.01)       # 0.87-1.07 covers 0.99; 0.98-1.00 misses 0.97
+    assert claims.runs_agree(0.99, 0.01, 0.97, 0.10)       # either order
+    assert claims.runs_agree(1.08, 0.09, 0.99, 0.0)        # the edge as printed (0.99 exactly): within noise
+    assert not claims.runs_agree(1.20, 0.05, 1.00, 0.05)   # 1.15-1.25 and 0.95-1.05: apart

@@ -142,6 +142,13 @@ def within_noise(value: float, spread: float, baseline: float = 1.0) -> bool:
     return round(value - spread, 9) <= baseline <= round(value + spread, 9)
 
 
+def runs_agree(value: float, spread: float, other: float, other_spread: float) -> bool:
+    """The noise rule between two runs' medians (two launches, two lessons), each with its own paired spread:
+    they agree where either median ± its spread covers the other's median (``within_noise`` both ways), so a
+    run with a narrow spread is not judged apart from one whose wider spread covers it. Figures as printed."""
+    return within_noise(value, spread, other) or within_noise(other, other_spread, value)
+
+
 def one_side(rounds, baseline: float = 1.0, shown=None) -> str | None:
     """"below" or "above" where every round, as the page prints it, lies strictly on that side of ``baseline``
     (printed with two decimals, "1.78x"), else None. Such rounds are not noise around the baseline, even where

@@ -61,12 +61,10 @@ def time_moved(c, record: dict, names: tuple[str, str]) -> str:
 
 def lesson_01_beside(c, names: tuple[str, str], record: dict) -> str:
     """Rows B4 and B14 on the CPU, where the ledger keeps lesson 01 §5's run of the pair: its times and ratio
-    ± spread beside this page's, whether the two agree by the course's noise rule (``lesson_07_split.agree``),
+    ± spread beside this page's, whether the two agree by the course's noise rule (``claims.runs_agree``),
     and, where they do not, that the gap is one between runs, which neither measures the cause of, with the time that
     moved. Where lesson 01 timed the pair on another set-up (``same_setup``): said, and not set beside
     this one."""
-    from utils.lessons.articles_checked.lesson_07_split import agree  # here: lesson_07_split imports wording
-
     if not same_setup(c.what, record):
         return (f"this run's ratio, not lesson 01 §5's: the ledger's lesson 01 §5 figure of the pair "
                 f"({record['value']:.2f}x, {record.get('what', 'no set-up recorded')}) was timed on another "
@@ -74,7 +72,7 @@ def lesson_01_beside(c, names: tuple[str, str], record: dict) -> str:
     said, theirs = lesson_01_figures(record, names)
     mine = (claims.as_printed(c.speedup, 2), claims.printed_spread(list(c.round_ratios)))
     lead = f"lesson 01 §5's own run of the pair, recorded {record['date']} ({shared_conditions(c.what)}): " + said
-    if agree(mine, theirs):
+    if claims.runs_agree(*mine, *theirs):
         return (f"{lead}: within noise of this page's {mine[0]:.2f}x ± {mine[1]:.2f} (one ratio ± its spread "
                 "covers the other's)")
     return (f"{lead}: outside this page's {mine[0]:.2f}x ± {mine[1]:.2f} (neither ratio ± its spread covers the "

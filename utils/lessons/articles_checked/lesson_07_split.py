@@ -26,8 +26,7 @@ def lesson_07_split(m) -> dict | None:
 def agree(mine: tuple[float, float], theirs: tuple[float, float]) -> bool:
     """The course's one noise rule between two runs' medians, as printed: either median ± its spread covers the
     other's (lesson 02's rule for one step timed in two launches)."""
-    (a, sa), (b, sb) = mine, theirs
-    return words.within_noise(a, sa, b) or words.within_noise(b, sb, a)
+    return words.runs_agree(*mine, *theirs)
 
 
 def lesson_07_split_words(m) -> str:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import statistics
 
-from utils.claims import half_up, within_noise
-from utils.lessons.model_split.bounds import round_as_printed
-from utils.lessons.model_split.noise import printed, ratios_spread
+from utils.claims import half_up, runs_agree, within_noise
+from utils.lessons.model_split.noise import paired_ratios, printed, ratios_spread
 from utils.lessons.model_split.runs import PipelineRun, Row
 
 
@@ -24,13 +23,13 @@ def rivals(run: PipelineRun) -> list[Row]:
     best = run.best()
     value, spread = printed(best)
     return [r for r in run.rows if r is not best and not r.naive and r.m >= 2
-            and (within_noise(*printed(r), value) or within_noise(value, spread, printed(r)[0]))]
+            and runs_agree(*printed(r), value, spread)]
 
 
 def paired_lead(best: Row, other: Row) -> tuple[list[float], float, float]:
     """The best's speedup over ``other``'s in each round (both divided as the rounds print them; the same
     one-device round cancels), their median and ± (``ratios_spread``), the median rounded half up."""
-    ratios = [round_as_printed(a) / round_as_printed(b) for a, b in zip(best.speedups, other.speedups)]
+    ratios = paired_ratios(best, other.speedups)   # ``other`` as the reference of each round
     return ratios, half_up(statistics.median(ratios), 2), ratios_spread(ratios)
 
 

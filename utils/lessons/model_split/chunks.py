@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from utils.claims import as_printed, half_up, printed_ratio, within_noise
+from utils.claims import as_printed, half_up, printed_ratio, runs_agree, within_noise
 from utils.lessons.model_split.bounds import printed_side
 from utils.lessons.model_split.noise import above_as_printed, beside_line, printed, round_text, rounds_text
 from utils.lessons.model_split.runs import Row
@@ -80,7 +80,7 @@ def baseline_note(here: float, there: float, batch: int) -> str:
 def _against_plain(v: float, d: float, pv: float, pd: float, gap: float) -> str:
     """One row's median ``v`` ± ``d`` beside plain 1F1B's ``pv`` ± ``pd``, all as printed, with the launches'
     printed ``gap``: within noise, within the noise widened by the gap (not read), or faster or slower."""
-    if within_noise(v, d, pv) or within_noise(pv, pd, v):
+    if runs_agree(v, d, pv, pd):
         return "within noise of it"
     # where plain 1F1B's figure could lie: its band widened by the gap (9 decimals wipe the float error)
     low, high = round((pv - pd) * (1 - gap), 9), round((pv + pd) * (1 + gap), 9)

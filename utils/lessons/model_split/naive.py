@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from utils import timeline
-from utils.claims import Claim, as_printed, half_up, percent, rounds_past_spread, within_noise
+from utils.claims import Claim, as_printed, half_up, percent, rounds_past_spread, runs_agree, within_noise
 from utils.lessons.model_split.bounds import round_as_printed
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, noise_of_one,
                                             printed, reference_gain, reference_reading, reference_side,
@@ -350,7 +350,7 @@ def same_step_note(entries: list[tuple[str, str, Row]], split=None) -> str:
     said = (f"The same step (batch {first.batch}{split}, one micro-batch, bound 1x) ran in {len(entries)} "
             f"launches, each with its own code and its own one-device rounds. {each[0].upper()}{each[1:]}.")
     apart = [f"{a} and {b}" for i, (a, _, ra) in enumerate(entries) for b, _, rb in entries[i + 1:]
-             if not (within_noise(*printed(ra), printed(rb)[0]) or within_noise(*printed(rb), printed(ra)[0]))]
+             if not runs_agree(*printed(ra), *printed(rb))]
     shown = [where for where, _, r in entries if _effect(r)]
     values = [printed(r)[0] for _, _, r in entries]
     together = f"together they range from {min(values):.2f}x to {max(values):.2f}x against the same 1x bound"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import textwrap
 
-from utils.claims import Claim, as_printed, percent, printed_ratio, speedup_verdict, within_noise
+from utils.claims import Claim, as_printed, percent, printed_ratio, runs_agree, speedup_verdict, within_noise
 from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_speedups  # noqa: F401 (re-exported)
 from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading,  # noqa: F401
                                            planning_verdict, link_sources, link_table, link_time, lost_time,  # re-exported
@@ -549,7 +549,7 @@ def same_config_note(first: Row, again: Row, where: str) -> str:
     split = f", split {list(again.split_points)}" if again.split_points else ""
     said = (f"The same configuration (batch {again.batch}, {config_name(again)}{split}) measured {v1:.2f}x ± "
             f"{d1:.2f} (rounds {rounds_text(*first.speedup_range)}) in {where} and {v2:.2f}x ± {d2:.2f} here: ")
-    if within_noise(v1, d1, v2) or within_noise(v2, d2, v1):
+    if runs_agree(v1, d1, v2, d2):
         return said + "within noise of each other."
     return (said + "outside each other's noise: the ± of one launch understates how far a figure moves between "
             "launches, so compare figures within one launch (as the lesson's tables do), not across launches.")
