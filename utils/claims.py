@@ -102,12 +102,14 @@ def half_up(value: float, digits: int = 2) -> float:
     return float(exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
-def printed_spread(rounds: list[float], digits: int = 2) -> float:
+def printed_spread(rounds: list[float], digits: int = 2, shown=None) -> float:
     """The ``±`` of paired rounds as the page prints it: worked from the rounds as printed (``digits``
     decimals) and rounded half up (``half_up``). From 4 rounds on, ``paired_spread`` (half the middle half's
     range); with 2 or 3 rounds, half their range; 0.0 for one round. Rounds printed 1.77, 1.75, 1.70, 1.68
-    spread (1.75 - 1.70) / 2 = 0.025, printed 0.03 in every table."""
-    shown = [as_printed(x, digits) for x in rounds]
+    spread (1.75 - 1.70) / 2 = 0.025, printed 0.03 in every table. ``shown``: where the page prints the rounds
+    otherwise (lesson 02's three decimals near 1x), each round as it prints it (``float`` for ratios printed
+    nowhere, taken exactly); the ± is still rounded to ``digits``."""
+    shown = [shown(x) if shown else as_printed(x, digits) for x in rounds]
     if len(shown) >= 4:
         half = paired_spread(shown)
     else:

@@ -62,8 +62,7 @@ def rounds_spread(rounds) -> float:
     "0.95 0.97 0.998" spread (0.998 - 0.95) / 2 = 0.024, printed 0.02), rounded half up to two decimals. Not
     from the rounds cut to two decimals (0.998 read as 1.00 would give 0.03): the ± and every count of rounds
     use the one rounding the page shows."""
-    shown = [round_as_printed(x) for x in rounds]
-    return half_up(printed_spread(shown, 9), 2)  # 9 decimals: claims' rule on the rounds exactly as shown
+    return printed_spread(rounds, shown=round_as_printed)
 
 
 def round_above(x: float, mark: float) -> bool:

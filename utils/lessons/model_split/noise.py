@@ -179,7 +179,7 @@ def ratios_spread(ratios: list[float]) -> float:
     """The ± of the paired ratios as a reader works it from the rounds table: each ratio divided from the printed
     speedup and reference (``paired_ratios``) and, being printed nowhere, not rounded before the spread is taken
     (1.08 / 1.04 = 1.038 ... 1.03 / 1.06 = 0.972: ± 0.033, printed 0.03, where 1.04 and 0.97 would give 0.04)."""
-    return half_up(printed_spread(ratios, 9), 2)  # 9 decimals: the claims rule, without rounding the ratios
+    return printed_spread(ratios, shown=float)  # the claims rule, without rounding the ratios
 
 
 def rounds_past_reference(r: Row, per_round) -> list[int]:
