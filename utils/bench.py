@@ -169,6 +169,14 @@ def fmt_seconds(s: float) -> str:
     return f"{s:.2f} s"
 
 
+def fmt_seconds_as_printed(seconds: float) -> tuple[str, float]:
+    """A time as ``fmt_seconds`` prints it, and that printed figure back in seconds (3.43 ms -> 0.00343): the
+    operand a reader divides. (``ddp.allreduce.printed_seconds`` is another rule: 3 significant figures.)"""
+    text = fmt_seconds(seconds)
+    value, unit = text.split(" ")
+    return text, float(value) * {"µs": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
+
+
 # --- Results and the registry ---------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import textwrap
 
 from utils import bench, claims
+from utils.bench import fmt_seconds_as_printed  # noqa: F401  (re-exported: lesson 04 imports it from here)
 from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare, printed_ratio_spread,
                                                speedup_cells, spread, timing_cells)
 from utils.lessons.compression.measure import verdict as against_one  # beyond or within noise of 1x
@@ -104,14 +105,6 @@ def full_table(times: dict[str, bench.Measurement], baseline: str, title: str = 
     return Table(["variant", *TIMING_COLUMNS, *SPEEDUP_COLUMNS],
                  [(n, *timing_cells(t), *speedup_cells(times, baseline, n)) for n, t in times.items()],
                  title=f"{title} ({MEDIAN_OF_RATIOS})" if title else MEDIAN_OF_RATIOS)
-
-
-def fmt_seconds_as_printed(seconds: float) -> tuple[str, float]:
-    """A time as ``bench.fmt_seconds`` prints it, and that printed figure back in seconds (3.43 ms -> 0.00343):
-    the operand a reader divides. (``ddp.allreduce.printed_seconds`` is another rule: 3 significant figures.)"""
-    text = bench.fmt_seconds(seconds)
-    value, unit = text.split(" ")
-    return text, float(value) * {"µs": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
 
 
 def medians_note(times: dict[str, bench.Measurement], baseline: str) -> str:

@@ -165,10 +165,9 @@ def pass_rate_note(rates: Rates, model: nn.Module, batch: int, seconds: float, n
     bandwidth, regime = rates.bandwidth_for(moved)
     if ops / moved >= rates.fp32_flops / bandwidth:
         return ""
-    shown = bench.fmt_seconds(seconds)  # "374.7 µs": the operand a reader divides
-    value, unit = shown.split(" ")
+    shown, printed_seconds = bench.fmt_seconds_as_printed(seconds)  # "374.7 µs": the operand a reader divides
     mb = claims.as_printed(moved, 2, 1e6)
-    rate = claims.half_up(mb / (float(value) * {"µs": 1e-6, "ms": 1e-3, "s": 1.0}[unit]) / 1e3, 1)  # GB/s
+    rate = claims.half_up(mb / printed_seconds / 1e3, 1)  # GB/s
     dram = float(f"{rates.bandwidth / 1e9:.1f}")  # as the roofline's terms print it
     head = f"The {name} pass at batch {batch} moves {mb:.2f} MB in {shown} (median): {rate:.1f} GB/s, "
     if rate > dram:
