@@ -67,4 +67,4 @@ def test_every_round_outside_both_bands_is_counted_the_one_across_1x_too():
     assert "round 2's 0.99x was faster than one batch" in across and "of 7 rounds" not in across
     # the threads verdict keeps its own words for a round across 1x (its load follows)
     threads = summary.threads_reading([1.29, 1.30, 0.79], 2, 0.4)
-    assert "not faster in every round, a finding to explain" in threads and "load 0.4" in threads
+    assert "not faster in every round, a finding to explain" in threads and "load average was 0.4 on 2 cores" in threads

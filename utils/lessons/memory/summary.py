@@ -527,19 +527,24 @@ def _rounds_verdict(numbered: list[tuple[int, float]], median: float, spread: fl
     1x past the ± named after it (``threads_rounds.across_verdict``): 1.29x ± 0.26 is faster by the median,
     but a 0.79x round was slower than one thread, which "faster" alone would hide."""
     ratios = [claims.as_printed(r, 2) for _, r in numbered]
-    verdict = claims.speedup_verdict(median, float(cores), spread, slower=f"no faster on {cores} threads",
-                                     rounds=ratios)
+    # a median whose ± stays under 1x is a slowdown beyond noise, named as one (as ``time_verdict`` does);
+    # under 1x within noise, the verdict is reached only where every round is below 1x, and says so after it
+    beyond = not claims.within_noise(median, spread, 1.0)
+    slower = "slower than one thread" + (" beyond noise" if beyond else "")
+    verdict = claims.speedup_verdict(median, float(cores), spread, slower=slower, rounds=ratios)
     return (across_verdict(gain_range(verdict, median, spread, cores), numbered, median, spread)
             + outlying_clause(numbered, median, spread, bound=cores))   # the other rounds beyond the ±
 
 
 def _verdict_ending(verdict: str, cores: int, load: float) -> str:
-    """``threads_reading``'s last clause: where more threads were no faster, or some round disagreed with the
-    median ("by the median", ``across_verdict``), the machine's load; else that more threads divide the
-    step."""
-    if verdict.startswith(("within noise", "no faster", "by the median")):
-        return (f"; {cores} threads share the cores with other programs here (load {load:.1f}): a host "
-                f"with free cores divides the step")
+    """``threads_reading``'s last clause: where more threads were no faster or slower, or some round disagreed
+    with the median ("by the median", ``across_verdict``), the machine's load average, as a figure beside the
+    verdict, not its cause: it is a decaying 1-minute average that counts this notebook's own threads (and
+    workers that exited seconds before), and nothing here times the threads' slowdown apart; else that more
+    threads divide the step."""
+    if verdict.startswith(("within noise", "no faster", "slower", "by the median")):
+        return (f"; the load average was {load:.1f} on {cores} cores (this notebook's own threads counted in it): "
+                "the cause is not timed apart here")
     return "; more threads divide the step"
 
 
