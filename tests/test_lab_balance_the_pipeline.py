@@ -336,7 +336,7 @@ def test_a_timing_on_a_busy_machine_fails_nobody_and_says_so(monkeypatch):
     monkeypatch.setattr(lab, "measure_pipeline", _fake_measure(_steps(), busy=0.3))
     monkeypatch.setattr(lab, "_choice_passes", lambda choose: True)  # check 3's own reading, past check 2
     verdict, _ = lab.check_pipelined(_largest_m, predict_speedup, PROFILE)  # check 2 fails it; a busy timing cannot
-    assert verdict.status == checks.PASSED and "cannot judge your choice (check 2 did)" in verdict.message
+    assert verdict.status == checks.PASSED and "this timing does not judge your choice; check 2 did" in verdict.message
 
 
 def test_a_busy_machine_is_named_in_the_take_away(monkeypatch):
@@ -421,7 +421,7 @@ def test_a_winner_inside_the_rounds_spread_is_a_tie_and_a_miss_at_every_m_is_sys
     p = lab.Pipelined(rows[2], rows, rows[2], 1.0, lab.MIN_MARGIN,
                       {r.key: r.speedup * 1.08 for r in rows}, False, "")
     said = " ".join(lab.take_away(p).split())
-    assert "m=4 and m=8 tie" in said and "yours is one of them" in said
+    assert "m=4 and m=8 apart: they tie for the fastest" in said and "yours is one of them" in said
     assert "within the rounds' noise" not in said and "every round below the prediction; rounds 1.17-1.48" in said
     assert "Your model over-predicted at every m timed (m=2: 1.30x predicted, 1.20x measured ± " in said
     assert "systematic" in said
@@ -910,7 +910,7 @@ def test_a_tie_prints_the_ratio_to_the_fastest_and_its_spread_that_decide_it():
     assert within_noise(median, spread) and not within_noise(*lab.ratio_to(slow, fast))
     top = lab.tied_with(rows, fast.key)
     said = " ".join(lab.winners(top, fast.key, fast.key).split())
-    assert [r.m for r in top] == [16, 32] and "m=16 and m=32 tie (1.49x, 1.32x one worker)" in said
+    assert [r.m for r in top] == [16, 32] and "m=16 and m=32 apart: they tie for the fastest (1.49x, 1.32x one worker)" in said
     assert f"m=32 ran {median:.2f} ± {spread:.2f} of m=16's speed" in said and "covers 1, a tie" in said
     assert "not the table's ± of each speed-up" in said and "yours is one of them" in said
     assert median - spread <= 1 <= median + spread  # the printed figures redo the tie

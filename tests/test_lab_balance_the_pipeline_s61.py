@@ -49,7 +49,7 @@ def test_a_split_only_the_cap_moved_is_said_to_be_the_caps_doing():
     p = _run({8: (9,), 16: (10,), 32: (10,), 64: (10,)}, {8: ((10,), 1.55)})
     said = _said(splits_by_m(p))
     assert ("changed with m: m=8 [9], m=16 [10], m=32 [10], m=64 [10]. Without the cap, at m=8 it would be [10] "
-            "(your model: 1.55x for [10], 1.15x for [9]): the best split would be [10] at every m, so the cap, "
+            "(your model: 1.55x for [10], 1.15x for [9]): the best split would be [10] at every m timed, so the cap, "
             "not the layers' costs, moved the split at m=8.") in said
 
 
@@ -65,7 +65,7 @@ def test_one_split_at_every_m_that_the_cap_held_back_is_named():
     said = _said(splits_by_m(p))
     assert "ran the same best split that fits the cap on this profile, [9]" in said
     assert ("at m=8 it would be [10] (your model: 1.55x for [10], 1.15x for [9]); at m=16 it would be [10] (your "
-            "model: 1.60x for [10], 1.47x for [9]): the best split would be [10] at every m, so the cap, not the "
+            "model: 1.60x for [10], 1.47x for [9]): the best split would be [10] at every m timed, so the cap, not the "
             "layers' costs, moved the split at m=8 and m=16.") in said
 
 

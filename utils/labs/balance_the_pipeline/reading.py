@@ -42,6 +42,25 @@ class Pipelined:
     uncapped: dict = field(default_factory=dict)
 
 
+# Below this share of their busy time on a CPU, the workers waited for cores that other programs held: the
+# timing cannot tell one configuration from another, so it judges nothing (check 2 has judged the choice).
+BUSY_SHARE = 0.7
+
+
+def busy_share(p: Pipelined) -> float | None:
+    """The lowest CPU time over busy time of any stage in the learner's row and the fastest's (CPU workers
+    only; None on GPUs, where a host thread's time says nothing about the device's)."""
+    shares = [x for r in (p.mine, p.fastest) for x in r.cpu_share if x == x]  # x == x: not NaN
+    return min(shares) if shares else None
+
+
+def cores_held(p: Pipelined) -> bool:
+    """Whether the workers waited for cores that other programs held (``busy_share`` under ``BUSY_SHARE``): then
+    the timing judges nothing, a pass no more than a fail, and the take-away reads no miss from it."""
+    busy = busy_share(p)
+    return busy is not None and busy < BUSY_SHARE
+
+
 TIMED_COLUMNS = ["m", "split", "your model predicts", "measured ± noise (range)", "bound 2m/(m+1)",
                  "rounds above the bound"]
 
@@ -118,7 +137,7 @@ def _moved_by_cap(p: Pipelined, splits: dict[int, list[int]]) -> str:
                      for m, (split, figure) in moved.items())
     where = " and ".join(f"m={m}" for m in moved)
     if len({str(s) for s in free.values()}) == 1:
-        return (f" Without the cap, {each}: the best split would be {next(iter(free.values()))} at every m, so "
+        return (f" Without the cap, {each}: the best split would be {next(iter(free.values()))} at every m timed, so "
                 f"the cap, not the layers' costs, moved the split at {where}.")
     return (f" Without the cap, {each}: the best split would still change with m ("
             + ", ".join(f"m={m} {s}" for m, s in free.items()) + f"), so the layers' costs moved it too; the cap "
@@ -167,7 +186,8 @@ def winners(top: list[Row], mine: str, fastest: str | None = None) -> str:
                 f"({x.speedup:.2f}x one worker). ")
     names = ", ".join(f"m={x.m}" for x in top[:-1]) + f" and m={top[-1].m}"
     speeds = ", ".join(f"{x.speedup:.2f}x" for x in top)
-    said = (f"At the top, {names} tie ({speeds} one worker){'; yours is one of them' if yours else ''}. ")
+    said = (f"The paired rounds cannot tell {names} apart: they tie for the fastest ({speeds} one worker)"
+            f"{'; yours is one of them' if yours else ''}. ")
     best = next((x for x in top if x.key == fastest), None)
     if best is None:
         return said
@@ -289,6 +309,10 @@ def prediction_lines(p: Pipelined) -> list[str]:
     r, predicted = p.mine, p.predicted[p.mine.key]
     lo, hi = r.speedup_range
     spread = noise(r)
+    if cores_held(p):  # the timing judges nothing (``cores_held``): no miss, and no match, is read from it
+        return [f"Your model predicted {predicted:.2f}x for your choice, against {r.speedup:.2f}x ± {spread:.2f} "
+                f"measured: not judged, here or at any other m timed (the cores were held: the workers' threads "
+                f"ran only {busy_share(p):.0%} of the time they were busy; rerun on an idle machine)."]
     if _miss(r, predicted) is None:
         lines = [f"Your model predicted {predicted:.2f}x for your choice: within the rounds' noise of the "
                  f"measurement ({r.speedup:.2f}x ± {spread:.2f}, every round {lo:.2f}-{hi:.2f})."]
