@@ -23,3 +23,37 @@ def test_the_load_average_is_a_figure_beside_the_verdict_not_its_cause():
                              "the cause is not timed apart here")
         assert "other programs" not in said and "a host with free cores" not in said
     assert summary.threads_reading([1.5, 1.6, 1.7], 2, 3.5).endswith("; more threads divide the step")
+
+
+# t25_0506 #2: the sweep's own two batches give a link ratio too, printed beside the paired rounds'
+
+from utils.lessons.data_prefetch.transfer import Compression, sweep_ratio_reading   # noqa: E402
+
+
+def _rounds(float_ms: list[float], uint8_ms: list[float]) -> Compression:
+    n = len(float_ms)
+    return Compression(4 * 4_816_896, 4_816_896, [f / 1e3 for f in float_ms], [u / 1e3 for u in uint8_ms],
+                       [3e-3] * n)
+
+
+def test_a_sweep_ratio_past_the_bound_and_outside_the_rounds_is_called_a_disagreement():
+    c = _rounds([8.545, 8.754, 9.069], [2.158, 2.369, 2.012])   # link ratios 3.96x, 3.70x, 4.51x
+    said = sweep_ratio_reading(c, 7.843e-3, 1.602e-3)
+    assert said.startswith("the sweep's own two batches give 7.843 / 1.602 = 4.90x for the link alone, past the "
+                           "bytes' ratio, 4x, and outside the paired rounds' 3.96x ± 0.55 (3.41-4.51x)")
+    assert said.endswith("the two measurements disagree by more than the rounds' ±, so this run shows the link's "
+                         "play, not the model's ceiling kept or broken")
+
+
+def test_a_sweep_ratio_inside_the_rounds_band_agrees():
+    c = _rounds([8.545, 8.754, 9.069], [2.158, 2.369, 2.012])
+    said = sweep_ratio_reading(c, 7.8e-3, 2.0e-3)   # 3.90x
+    assert said.endswith("within the bytes' ratio, 4x, and within the paired rounds' 3.96x ± 0.55 (3.41-4.51x): "
+                         "the two measurements agree")
+
+
+def test_a_sweep_ratio_under_the_rounds_band_and_all_under_the_bound_is_a_disagreement_only():
+    c = _rounds([8.0, 8.0, 8.0], [2.4, 2.45, 2.5])   # 3.33x, 3.27x, 3.20x: band wholly under 4x
+    said = sweep_ratio_reading(c, 8.0e-3, 4.0e-3)   # 2.00x
+    assert "= 2.00x for the link alone, within the bytes' ratio, 4x, and outside" in said
+    assert said.endswith("disagree by more than the rounds' ±")

@@ -307,6 +307,27 @@ def repeats_reading(batches: list[tuple[str, float, list[float]]]) -> str:
             "one, sweep or round, is read with that much play")
 
 
+def sweep_ratio_reading(c: Compression, float_sweep: float, uint8_sweep: float) -> str:
+    """The link-alone ratio the sweep's own two batches give (float32's time over uint8's, from the times as
+    the sweep's table prints them, ms to 3 decimals), beside the paired rounds' median ± its spread and the
+    bytes' ratio: the same two batches timed twice, so where the sweep's ratio lies outside the rounds' band the
+    two measurements disagree, and a ratio past the bytes' ratio in either one shows the link's play, not the
+    model's ceiling kept or broken. Lesson 05 (t25_0506 #2)."""
+    ratio = half_up(printed_ratio(float_sweep, uint8_sweep, 3, MS), 2)
+    middle, spread = as_printed(c.link_ratio, 2), as_printed(c.link_spread, 2)
+    low, high = half_up(middle - spread, 2), half_up(middle + spread, 2)
+    head = (f"the sweep's own two batches give {as_printed(float_sweep, 3, MS):.3f} / "
+            f"{as_printed(uint8_sweep, 3, MS):.3f} = {ratio:.2f}x for the link alone")
+    bound = f"past the bytes' ratio, {c.byte_ratio:.0f}x" if ratio > c.byte_ratio else \
+        f"within the bytes' ratio, {c.byte_ratio:.0f}x"
+    rounds = f"the paired rounds' {middle:.2f}x ± {spread:.2f} ({low:.2f}-{high:.2f}x)"
+    if low <= ratio <= high:
+        return f"{head}, {bound}, and within {rounds}: the two measurements agree"
+    then = (", so this run shows the link's play, not the model's ceiling kept or broken"
+            if ratio > c.byte_ratio or high > c.byte_ratio else "")
+    return f"{head}, {bound}, and outside {rounds}: the two measurements disagree by more than the rounds' ±{then}"
+
+
 def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int, float] | None,
                   predicted: float | None, measured: float) -> str:
     """What the link's sweep shows beside a link ratio above the bytes' ratio, and only that: the two batches'
