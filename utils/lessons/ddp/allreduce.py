@@ -327,6 +327,16 @@ def times_text(ratio: float) -> str:
     return f"{half_up(ratio, 1):.1f}x"
 
 
+def with_article(figure: str) -> str:
+    """``figure`` (a number as printed, with its unit: "84 ms") after "a" or "an", as it is read aloud: "an"
+    before a number said with a vowel first, eight (8, 84, 8.5, 800) or eleven and eighteen (11, 18, and
+    11,000 or 18,000, said "eleven thousand"), "a" before any other ("a 76 ms step"). The step time is
+    printed from the run, so the article cannot be written by hand beside it. Lesson 03, section 7."""
+    digits = figure.lstrip().split(".")[0].split(" ")[0].replace(",", "")
+    eleven = len(digits) % 3 == 2 and digits[:2] in ("11", "18")  # 11, 18, 11 000, 18 000 000 ...
+    return f"{'an' if digits.startswith('8') or eleven else 'a'} {figure}"
+
+
 def _worked_ms(value: float) -> str:
     """A time in ms worked from printed figures, to the table's precision (``ms_decimals``), rounded half up."""
     digits = sig_decimals(value, 3, least=MS_DIGITS)
