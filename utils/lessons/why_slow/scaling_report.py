@@ -109,6 +109,10 @@ def scaling_verdict(series, fit, repeats: int | None = None) -> str:
     if differ:
         text += (f"; a finding across {_across(status)}: the fixed cost d differs ({_d_list(fitting)}), "
                  "so no one c and d model the whole step")
+    elif fixed_cost_agreement(series, fit) == "within noise":
+        # reader t25_0001 #1: the gap is past ±10% of the shortest step, but the ± printed beside the d cover it
+        which = "the axes that fit" if len(fitting) < len(status) else "the axes"
+        text += f"; {which} agree on d within its ± ({_d_list(fitting)})"
     elif len(fitting) > 1 and len(fitting) < len(status):
         text += f"; the axes that fit agree on d ({_d_list(fitting)})"
     return text
@@ -154,17 +158,39 @@ def _across(status: dict[str, str]) -> str:
     return "axes" if all(v in FITTING for v in status.values()) else "the axes that fit"
 
 
-def _shortest_ms(series) -> float:
-    """The shortest step measured, in ms as printed (one decimal): where d weighs most."""
-    return claims.as_printed(min(p.seconds for pts in series.values() for p in pts), 1, 1e-3)
+def _shortest_ms(series, fit) -> float:
+    """The shortest step measured on the axes whose fit holds (``FITTING``), in ms as printed (one decimal):
+    where d weighs most. A failing axis's steps do not enter: its d is not compared (reader t25_0001 #1)."""
+    status = scaling_holds(series, fit)
+    steps = [p.seconds for axis, pts in series.items() if status[axis] in FITTING for p in pts]
+    return claims.as_printed(min(steps or [p.seconds for pts in series.values() for p in pts]), 1, 1e-3)
+
+
+def _printed_d(series, fit) -> dict[str, tuple[float, float]]:
+    """Each fitting axis's d and its ± (``scaling.fixed_cost_noise``), in ms as printed beside it ("+7.7 ± 0.6")."""
+    from utils.lessons.why_slow.scaling import fixed_cost_noise
+
+    return {axis: (claims.as_printed(d, 1, 1e-3), claims.as_printed(fixed_cost_noise(series[axis]), 1, 1e-3))
+            for axis, d in fitting_fixed_costs(series, fit).items()}
+
+
+def fixed_cost_agreement(series, fit) -> str:
+    """Whether the d of the axes that fit (``fitting_fixed_costs``) agree, as one fixed cost per step must:
+    "differ" where some two of them, as printed (ms, one decimal), are apart by more than the sum of the ± printed
+    beside them (the course's noise rule, ``claims.within_noise``, on their gap) and by more than the fit's
+    tolerance (±FOLLOWS) of the shortest step of those axes; "within noise" where every such gap past the tolerance
+    is covered by the two ±; "within tolerance" otherwise (fewer than two axes fit included)."""
+    ds, limit = list(_printed_d(series, fit).values()), FOLLOWS * _shortest_ms(series, fit)
+    wide = [(a, b) for i, a in enumerate(ds) for b in ds[i + 1:] if round(abs(a[0] - b[0]), 1) > limit]
+    if any(not claims.within_noise(round(abs(a[0] - b[0]), 1), a[1] + b[1], 0.0) for a, b in wide):
+        return "differ"
+    return "within noise" if wide else "within tolerance"
 
 
 def fixed_costs_differ(series, fit) -> bool:
-    """A fixed cost per step is one cost, whichever size grows: the fitted d of the axes whose fit holds
-    (``fitting_fixed_costs``) should agree. They differ where their range, worked from the d as printed (ms, one
-    decimal), passes the fit's tolerance (±FOLLOWS) of the shortest step measured, where d weighs most."""
-    ds = [claims.as_printed(d, 1, 1e-3) for d in fitting_fixed_costs(series, fit).values()]
-    return len(ds) > 1 and round(max(ds) - min(ds), 1) > FOLLOWS * _shortest_ms(series)
+    """A fixed cost per step is one cost, whichever size grows: the d of the axes that fit differ only where
+    ``fixed_cost_agreement`` finds a gap past both their ± and the fit's tolerance of the shortest step."""
+    return fixed_cost_agreement(series, fit) == "differ"
 
 
 def _unfit_d(series, fit) -> list[str]:
@@ -181,7 +207,7 @@ def fixed_cost_sentence(series, fit) -> str:
     """Whether the fixed costs of the axes that fit agree, as one fixed cost per step must (every branch: they
     differ, they agree, fewer than two axes fit). A failing axis's d is named with why it counts for nothing."""
     fitting, unfit = fitting_fixed_costs(series, fit), _unfit_d(series, fit)
-    shortest = f"{_shortest_ms(series):.1f} ms"
+    shortest = f"{_shortest_ms(series, fit):.1f} ms"
     unfit_text = "; ".join(unfit)
     if len(fitting) < 2:
         one = f"only {_d_list(fitting)} comes from a fit that holds" if fitting else "no axis's fit holds"
@@ -191,17 +217,21 @@ def fixed_cost_sentence(series, fit) -> str:
     head = f" The fixed cost per step comes out {listed}" + (" (the axes that fit)" if unfit else "")
     # one failing axis is "it", more are "they": the closing clause names what its fit cannot show
     left = ("" if not unfit else f" ({unfit_text}: {'it is' if len(unfit) == 1 else 'they are'} left out)")
-    if fixed_costs_differ(series, fit):
-        return (f"{head}: one cost per step cannot differ by which size grows (they differ by more than "
-                f"±{FOLLOWS:.0%} of the shortest step, {shortest}), so c × FLOPs + d misses something: a cost "
-                f"that grows with some sizes but not as the formula's FLOPs do{left}. Each axis's fit describes "
-                "that axis alone.")
+    agreement = fixed_cost_agreement(series, fit)
+    if agreement == "differ":
+        return (f"{head}: one cost per step cannot differ by which size grows (they differ by more than the ± "
+                f"printed beside each d, and by more than ±{FOLLOWS:.0%} of the shortest step, {shortest}), so "
+                f"c × FLOPs + d misses something: a cost that grows with some sizes but not as the formula's FLOPs "
+                f"do{left}. Each axis's fit describes that axis alone.")
+    # reader t25_0001 #1: a gap past ±10% of the shortest step that the printed ± cover is no finding
+    near = ("within the ± printed beside each d of each other (their gap is more than "
+            f"±{FOLLOWS:.0%} of the shortest step, {shortest}, but not more than their ± together)"
+            if agreement == "within noise" else
+            f"within ±{FOLLOWS:.0%} of the shortest step ({shortest}) of each other")
     if unfit:
-        return (f"{head}: within ±{FOLLOWS:.0%} of the shortest step ({shortest}) of each other, as one fixed "
-                f"cost per step should; {unfit_text}, so {'it shows' if len(unfit) == 1 else 'they show'} no "
-                "second fixed cost.")
-    return (f"{head}: within ±{FOLLOWS:.0%} of the shortest step ({shortest}) of each other, as one fixed "
-            "cost per step should.")
+        return (f"{head}: {near}, as one fixed cost per step should; {unfit_text}, so "
+                f"{'it shows' if len(unfit) == 1 else 'they show'} no second fixed cost.")
+    return f"{head}: {near}, as one fixed cost per step should."
 
 
 def scaling_sentence(series, fit) -> str:
