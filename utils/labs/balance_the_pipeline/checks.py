@@ -27,7 +27,8 @@ from utils.claims import as_printed, paired_spread, printed_ratio, speedup_verdi
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
     TIMED_COLUMNS, Pipelined, miss_cause, noise, percent_range, prediction_lines, splits_by_m, tied_with,
-    busy_share, cores_held, fewer_words, ratio_to, timed_table_rows, uncapped_splits, winners)
+    busy_share, cores_held, fewer_words, largest_among_fastest, paired_words, ratio_to, timed_table_rows,
+    uncapped_splits, winners)
 from utils.labs.balance_the_pipeline.same_outputs import not_counted, outputs_line, wrong_loss_message
 from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
                                                       current_settings, lab_task)
@@ -392,7 +393,7 @@ def check_pipelined(choose, predict, profile: Profile, cap: float | None = None,
         if p.fastest.key == p.mine.key:
             return f"{describe(p)}; no configuration measured here ran faster than yours"
         share, allowed = reached(p)  # judged as printed: "95%" against "95%" is a pass
-        paired = _paired_words(p)
+        paired = paired_words(p)
         if share < allowed and _tied_on_your_model(p):
             return (f"{describe(p)}; the fastest measured here, split {list(p.fastest.split_points)} with "
                     f"m={p.fastest.m}{again}, ran faster: {paired} you reached {share:.0%} of it, "
@@ -452,14 +453,6 @@ def reached(p: Pipelined) -> tuple[float, float]:
     allows (``1 - margin``), as check 3 prints them (whole percent): the check judges these, so that a reader
     who sees "95%" against "95%" sees a pass."""
     return as_printed(p.ratio, 2), as_printed(1 - p.margin, 2)
-
-
-def _paired_words(p: Pipelined) -> str:
-    """How check 3's share is worked, so that a reader does not redo it from the table's two medians: each
-    paired round's ratio, then their median (a busy round slows both alike and cancels in its ratio)."""
-    n = len(p.mine.speedups)
-    return (f"round by round (the median of the {n} paired rounds' ratios, not one median over the other: a busy "
-            "round slows both alike)")
 
 
 def margin_text(p: Pipelined) -> str:
@@ -547,26 +540,13 @@ def take_away(p: Pipelined | None) -> str:
                       f"{most.speedup:.2f}x, though the bubble by the formula (p-1)/(m+p-1) shrank to "
                       f"{1 / (most.m + 1):.0%}.")
     else:
-        lines[-1] += _largest_among_fastest(top, smaller)
+        lines[-1] += largest_among_fastest(top, smaller)
     lines[-1] += _profile_not_bubble(p, top)
     lines.append(splits_by_m(p))
     if p.cap is not None:
         lines.append(_cap_line(p))
     lines += prediction_lines(p)
     return "\n".join(textwrap.fill(line, 110) for line in lines)
-
-
-def _largest_among_fastest(top: list[Row], smaller: list[Row]) -> str:
-    """Where the largest m timed is among the fastest, what that shows of the bubble against one more
-    micro-batch's cost (every branch written): something only where fewer micro-batches were told apart as
-    slower; a tie of every m timed, or one m timed, tells neither cost from the other."""
-    if smaller:
-        return ("The largest count timed was among the fastest, and fewer micro-batches ran slower: the bubble "
-                "still cost more than a micro-batch.")
-    if len(top) > 1:
-        return ("Every m timed ties: this run does not tell whether the bubble or one more micro-batch cost "
-                "more.")
-    return ""
 
 
 def model_parts(p: Pipelined | None) -> str:

@@ -201,6 +201,27 @@ def winners(top: list[Row], mine: str, fastest: str | None = None) -> str:
             "each speed-up, because a busy round slows both alike and cancels in their ratio. ")
 
 
+def paired_words(p: Pipelined) -> str:
+    """How check 3's share is worked, so that a reader does not redo it from the table's two medians: each
+    paired round's ratio, then their median (a busy round slows both alike and cancels in its ratio)."""
+    n = len(p.mine.speedups)
+    return (f"round by round (the median of the {n} paired rounds' ratios, not one median over the other: a busy "
+            "round slows both alike)")
+
+
+def largest_among_fastest(top: list[Row], smaller: list[Row]) -> str:
+    """Where the largest m timed is among the fastest, what that shows of the bubble against one more
+    micro-batch's cost (every branch written): something only where fewer micro-batches were told apart as
+    slower; a tie of every m timed, or one m timed, tells neither cost from the other."""
+    if smaller:
+        return ("The largest count timed was among the fastest, and fewer micro-batches ran slower: the bubble "
+                "still cost more than a micro-batch.")
+    if len(top) > 1:
+        return ("Every m timed ties: this run does not tell whether the bubble or one more micro-batch cost "
+                "more.")
+    return ""
+
+
 def _miss(row: Row, predicted: float) -> str | None:
     """The sign of the model's error at one configuration, by the course's one noise rule
     (``utils.claims``): None (noise) where the median ± the paired rounds' spread, as printed (two
