@@ -57,3 +57,33 @@ def test_a_sweep_ratio_under_the_rounds_band_and_all_under_the_bound_is_a_disagr
     said = sweep_ratio_reading(c, 8.0e-3, 4.0e-3)   # 2.00x
     assert "= 2.00x for the link alone, within the bytes' ratio, 4x, and outside" in said
     assert said.endswith("disagree by more than the rounds' ±")
+
+
+# t25_0506 #3: section 4 sets the sampled mean beside its timed share, as section 1 does, naming its line
+
+from utils.lessons.data_prefetch import busy, epoch   # noqa: E402
+from utils.monitor import Recording   # noqa: E402
+from utils.timeline import Span   # noqa: E402
+
+
+def _recording(busy_by_time, t0=100.0):
+    samples = [{"t": t0 + t, "gpus": [], "host": {"cpu": 100.0, "mem_used": 2e9},
+                "workers": [{"pid": 0, "label": "device (simulated)", "cpu": b, "rss": float("nan")}]}
+               for t, b in busy_by_time]
+    return Recording(interval=0.1, samples=samples)
+
+
+def _epoch(first_step, last_end, t0=100.0):
+    spans = [Span("training process", "compute", 0, t0 + first_step, t0 + first_step + 0.04),
+             Span("training process", "compute", 1, t0 + last_end - 0.04, t0 + last_end)]
+    return epoch.EpochResult(last_end, 2, 0.0, spans)
+
+
+def test_the_sampled_mean_names_which_line_of_the_chart_it_reads():
+    recording = _recording(((0.0, 0.0), (0.1, 50.0), (0.2, 98.0), (0.3, 98.0), (0.4, 98.0), (0.5, 98.0)))
+    said = busy.sampled_against_timed(recording, _epoch(0.1, 0.5), "2 persistent workers + Prefetcher")
+    assert said.startswith("The recording below (its 2 persistent workers + Prefetcher line) samples the simulated "
+                           "device's busy share")
+    assert "the mean of its points, 98%" in said
+    plain = busy.sampled_against_timed(recording, _epoch(0.1, 0.5))
+    assert plain.startswith("The recording below samples the simulated device's busy share")

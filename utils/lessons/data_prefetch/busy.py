@@ -116,9 +116,10 @@ def sampled_mean(busy: list[float]) -> float | None:
     return statistics.fmean(measured) if measured else None
 
 
-def sampled_against_timed(recording, result) -> str:
+def sampled_against_timed(recording, result, which: str = "") -> str:
     """The recording's mean busy % set beside the timed share ``result.busy_between_steps``, one sentence: the
-    two measure the same window, one sampled, one from the steps' own spans (lesson 05)."""
+    two measure the same window, one sampled, one from the steps' own spans (lesson 05). ``which``: the
+    chart's name for this recording, where the chart below draws more than one."""
     mean = sampled_mean(device_busy(recording, result)[2])
     timed = 100 * result.busy_between_steps
     what = ("the simulated device's busy share of each tenth of a second" if recording.simulated
@@ -126,7 +127,8 @@ def sampled_against_timed(recording, result) -> str:
     if mean is None:
         return f"The recording below ({what}) has no sample within the epoch: the timed {timed:.0f}% stands."
     apart = round(abs(mean - timed))
-    return (f"The recording below samples {what}, over the same window: the mean of its points, {mean:.0f}%, "
+    which = f" (its {which} line)" if which else ""
+    return (f"The recording below{which} samples {what}, over the same window: the mean of its points, {mean:.0f}%, "
             f"is {apart} point{'s' * (apart != 1)} from the timed {timed:.0f}% "
             "(a point's tenth of a second starts wherever the sampler woke, not at a step's edge).")
 
