@@ -38,8 +38,8 @@ def test_part_of_the_miss_is_worked_from_the_printed_speed_up_and_ms():
            "the spread (6.12 - 0.05 = 6.07x); rounds 6.20x and 6.30x lie beyond the median + the spread " \
            "(6.12 + 0.05 = 6.17x)" in said, said
     # 1576 / 6.12 = 257.52; 1576 - 257.52 = 1318.48 -> 1318; 1318 / 1683 = 78.3 % -> 78 %
-    assert "the launcher's count saves 1576 - 1576 / 6.12 = 1318 ms a step. That is 78% of the prediction's " \
-           "1683 ms miss: part of it; the other 365 ms: your script's other changes inside forward and " \
+    assert "the launcher's thread count saves 1576 - 1576 / 6.12 = 1318 ms a step. That is 78% of the prediction's " \
+           "1683 ms miss: the threads explain part of the miss, not all of it; the other 365 ms: your script's other changes inside forward and " \
            "backward" in said, said
     assert "across its ±" not in said  # 6.07x and 6.17x both give 78 %: one figure, no range
 
@@ -48,9 +48,9 @@ def test_a_wide_spread_prints_the_share_s_range():
     said = threads_sentence(_timed(1.2, 1.3, 1.31, 1.4, 1.5), FB_MS, MISS_MS)
     # 1.31x ± 0.05: 1576 - 1576 / 1.31 = 373 ms, 22 %; 1.26x: 325 ms, 19 %; 1.36x: 417 ms, 25 %
     assert "1.31x ± 0.05" in said, said
-    assert "= 373 ms a step. That is 22% (19%-25% across its ±) of the prediction's" in said, said
+    assert "= 373 ms a step. That is 22% (19% to 25% across its ±) of the prediction's" in said, said
     assert said.endswith("the profiler's own overhead on the slow script's step, candidates not timed apart"), said
-    assert "part of it; the other 1310 ms: " in said, said
+    assert "the threads explain part of the miss, not all of it; the other 1310 ms: " in said, said
 
 
 def test_the_whole_miss_within_noise_and_more_than_it():
@@ -106,7 +106,7 @@ def test_the_take_aways_print_the_threads_sentence_from_the_diagnosis(monkeypatc
     assert ("= 1318 ms a step. - The prediction's 1683 ms miss also holds what the other regions it keeps saved: the "
             "optimizer, and the evaluations and checkpoints it keeps (268.6 + 215.9 / 6 + 27.5 / 6 = 309 ms as "
             "profiled") in said, said
-    assert "part of it is 1374 to 1683 ms. - The saving is 78%-96% of that part: part of it" in said, said
+    assert "part of it is 1374 to 1683 ms. - The launcher's thread count saves 78% to 96% of that part: the threads explain part of the miss, not all of it" in said, said
     assert "not measured here" not in said
     untimed = _flat(takeaways.take_aways(lab.Diagnosis(3, reading, []), object()))
     assert "on 2 cores. - This run did not time one thread count against the other alone, so what the threads " \
@@ -140,24 +140,26 @@ def test_the_sixteenth_reader_s_run_is_not_told_apart_from_part_of_forward_and_b
            "+ 35.2 / 6 = 129 ms as profiled, at the slow script's count too, not timed apart), at most those 129 " \
            "ms." in said, said
     # 573 - 129 = 444; 437 / 573 = 76 %, 437 / 444 = 98 %; at 2.61x 408 / 573 = 71 %, at 3.27x 460 / 444 = 104 %
-    assert "part of it is 444 to 573 ms. The saving is 76%-98% (71%-104% across its ±) of that part: whether the " \
+    assert "part of it is 444 to 573 ms. The launcher's thread count saves 76% to 98% of that part (71% to 104% " \
+           "across its ±): whether the " \
            "threads explain all of it is not told apart here; the other 136 ms: the kept regions above (up to 129 " \
            "ms of it), your script's other changes inside forward and backward" in said, said
-    assert "part of it;" not in said and "the whole miss" not in said and "may explain" not in said
+    assert "the threads explain part of the miss, not all of it" not in said and "the whole miss" not in said and "may explain" not in said
 
 
 def test_part_of_even_the_least_part_whole_more_and_no_floor():
     part = _said_16(700.0)  # 571 to 700 ms; 437 / 571 = 77 %, 460 / 571 = 81 %: under 100 at the high end
-    assert "571 to 700 ms. The saving is 62%-77% (58%-81% across its ±) of that part: part of it; the " \
+    assert "571 to 700 ms. The launcher's thread count saves 62% to 77% of that part (58% to 81% across its ±): " \
+           "the threads explain part of the miss, not all of it; the " \
            "other 263 ms: the kept regions above (up to 129 ms of it)" in part, part
     median = _said_16(430.0)  # 437 >= 430, but 408 / 430 = 95 %: the ± reaches below the whole
-    assert "(95%-153% across its ±) of that part: the median covers the whole miss, but its ± reaches 95%, so " \
+    assert "of that part (95% to 153% across its ±): the median covers the whole miss, but its ± reaches 95%, so " \
            "whether the threads explain all of it is not told apart here; the rest, up to 22 ms: the kept " \
            "regions above" in median, median
     whole = threads_sentence(_timed(8.0, 9.0, 9.3, 9.6, 10.0), FB_MS, 1400.0)  # 1401 / 1400: 100 % at the low end
     assert whole.endswith("the threads explain the whole miss, within noise"), whole
     more = _said_16(300.0)  # 408 / 300 = 136 %: more even at the speed-up's low end
-    assert "(136%-269% across its ±) of that part: more than the whole miss, a finding to explain" in more, more
+    assert "of that part (136% to 269% across its ±): more than the whole miss, a finding to explain" in more, more
     # a miss the kept regions' 129 ms could hold alone: forward and backward's part has no floor
     floor = _said_16(125.0, ratios=(1.1, 1.15, 1.2, 1.25, 1.3))
     assert "at most those 129 ms. So the saving is 88% or more (69% or more across its ±) of forward and " \
@@ -206,14 +208,14 @@ def test_the_reader_s_run_is_not_told_apart_across_both_scalings_and_the_rounds(
     assert "3.37x ± 0.05" in said and "smallest first: 3.20x, 3.30x, 3.37x, 3.40x, 3.50x;" in said, said
     assert "4 x 166.3 = 665 ms a step; under the profiler, forward and backward took 1175 ms a step (1175.2 / 4 = " \
            "293.8 ms a micro-batch), 1175 - 665 = 510 ms more at the same count." in said, said
-    assert "Scaled to the 665 ms timed alone, the launcher's count saves 665 - 665 / 3.37 = 468 ms a step; scaled " \
-           "to the profiled 1175 ms, it saves 1175 - 1175 / 3.37 = 826 ms, if the profiler's overhead shrank in " \
+    assert "Scaled to the 665 ms timed alone, the launcher's thread count saves 665 - 665 / 3.37 = 468 ms a " \
+           "step; scaled to the profiled 1175 ms, it saves 1175 - 1175 / 3.37 = 826 ms, if the profiler's overhead shrank in " \
            "the same ratio (not measured)." in said, said
     # 468 / 1041 = 45 %, 826 / 952 = 87 %; across the ±, at 3.32x 465 / 1041 = 45 %, at 3.42x 831 / 952 = 87 %
-    assert "So forward and backward's part of it is 952 to 1041 ms. The saving on either scaling is 45%-87% " \
-           "of that part: part of it." in said, said
+    assert "So forward and backward's part of it is 952 to 1041 ms. On either scaling, the launcher's thread count " \
+           "saves 45% to 87% of that part: the threads explain part of the miss, not all of it." in said, said
     # the gap is a candidate of its own: 826 - 468 = 358 ms of it counted as the threads' by the profiled scaling
-    assert said.endswith("The other 215 to 573 ms of the miss: candidates not timed apart, the kept regions above "
+    assert said.endswith("The other 215 to 573 ms of the miss has candidates not timed apart: the kept regions above "
                          "(up to 89 ms of it), forward and backward's 510 ms more under the profiler than timed alone "
                          "(the profiled scaling counts 826 - 468 = 358 ms of it as the threads'), and your script's "
                          "other changes inside forward and backward (fewer all-reduces a step, for one)"), said
@@ -227,10 +229,10 @@ def test_the_unprofiled_scaling_keeps_a_profiled_more_than_the_miss_from_being_s
     assert "more than the whole miss, a finding to explain" in alone, alone
     # timed alone: 665 - 665 / 3.32 = 465 ms, 465 / 500 = 93 %: the two scalings reach both sides of the whole
     both = _said_17(500.0, ratios=narrow)
-    assert "The saving on either scaling is 94%-201% (93%-202% across its ±) of that part: whether the threads " \
-           "explain all of it is not told apart here." in both, both
+    assert "On either scaling, the launcher's thread count saves 94% to 201% of that part (93% to 202% across its " \
+           "±): whether the threads explain all of it is not told apart here." in both, both
     part = _said_17(1041.0, ratios=narrow)  # 465 / 1041 = 45 %, 831 / 952 = 87 %: under 100 on both scalings
-    assert "The saving on either scaling is 45%-87% of that part: part of it." in part, part
+    assert "On either scaling, the launcher's thread count saves 45% to 87% of that part: the threads explain part of the miss, not all of it." in part, part
 
 
 def test_profiled_ms_no_more_than_the_timed_name_no_gap():

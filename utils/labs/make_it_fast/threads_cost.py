@@ -26,6 +26,7 @@ from utils.launch import current_backend, current_device, keep_until_exit
 
 ROUNDS = 5  # paired rounds after one warm-up pair: from 4 rounds on, claims' spread is the middle half's
 KEPT = ("optimizer", "evaluate", "checkpoint")  # besides forward and backward, what the prediction keeps
+PART = "the threads explain part of the miss, not all of it"  # the verdict where even the high end falls short
 NOT_TIMED = ("this run did not time one thread count against the other alone, so what the threads cost is "
              "not measured here")
 
@@ -151,10 +152,10 @@ def _saving_text(bases: list[float], value: float) -> str:
     worked = [f"{ms:.0f} - {ms:.0f} / {value:.2f} = {_saved_ms(ms, value):.0f} ms" for ms in bases]
     if len(bases) == 1:
         return (f". Scaled to the profile's {bases[0]:.0f} ms a step of it (under the profiler, the speed-up "
-                f"without it), the launcher's count saves {worked[0]} a step")
+                f"without it), the launcher's thread count saves {worked[0]} a step")
     shrank = ", if the profiler's overhead shrank in the same ratio (not measured)" if bases[1] > bases[0] else ""
-    return (f". Scaled to the {bases[0]:.0f} ms timed alone, the launcher's count saves {worked[0]} a step; "
-            f"scaled to the profiled {bases[1]:.0f} ms, it saves {worked[1]}{shrank}")
+    return (f". Scaled to the {bases[0]:.0f} ms timed alone, the launcher's thread count saves {worked[0]} a "
+            f"step; scaled to the profiled {bases[1]:.0f} ms, it saves {worked[1]}{shrank}")
 
 
 def _ends(value: float, spread: float, ratios: list) -> tuple[float, float, str]:
@@ -189,8 +190,8 @@ def _candidates(rest: str, kept: float, gap: str = "") -> str:
     where this run kept both; where it did not, the profiler's overhead in general)."""
     first = f"the kept regions above (up to {kept:.0f} ms of it), " if kept else ""
     if gap:  # three candidates or more: a sentence of their own
-        return (f". {rest[0].upper()}{rest[1:]} of the miss: candidates not timed apart, {first}{gap}, and your "
-                "script's other changes inside forward and backward (fewer all-reduces a step, for one)")
+        return (f". {rest[0].upper()}{rest[1:]} of the miss has candidates not timed apart: {first}{gap}, and "
+                "your script's other changes inside forward and backward (fewer all-reduces a step, for one)")
     return (f"; {rest}: {first}your script's other changes inside forward and backward "
             "(fewer all-reduces a step, for one) and the profiler's own overhead on the slow script's step, "
             "candidates not timed apart")
@@ -209,8 +210,22 @@ def _gap_text(bases: list[float], value: float) -> str:
 
 
 def _range(low: float, high: float) -> str:
-    """"71%-104%", or "76%" where both ends print alike."""
-    return f"{low:.0f}%" if low == high else f"{low:.0f}%-{high:.0f}%"
+    """"71% to 104%", or "76%" where both ends print alike."""
+    return f"{low:.0f}%" if low == high else f"{low:.0f}% to {high:.0f}%"
+
+
+def _across(ends: tuple, centre: tuple, notes: str) -> str:
+    """The shares across the speed-up's ± beside the central ones, naming only an end that prints differently
+    (twenty-fifth reading: "22%-76% (22%-78% across its ±)" repeated the low end): " (up to 78% across its ±)",
+    " (down to 71% across its ±)", " (71% to 104% across its ±)", or "" where both ends print alike."""
+    low, high = ends
+    if (low, high) == centre:
+        return ""
+    if low == centre[0]:
+        return f" (up to {high:.0f}% across its ±{notes})"
+    if high == centre[1]:
+        return f" (down to {low:.0f}% across its ±{notes})"
+    return f" ({_range(low, high)} across its ±{notes})"
 
 
 def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: str) -> tuple[str, float, float]:
@@ -223,7 +238,7 @@ def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: s
     part = miss_ms - kept_most  # the least of the miss forward and backward can hold
     low, high = _percent(ends[0], miss_ms), _percent(ends[1], part)
     centre = (_percent(saved[0], miss_ms), _percent(saved[1], part))
-    across = f" ({_range(low, high)} across its ±{notes})" if (low, high) != centre else ""
+    across = _across((low, high), centre, notes)
     either = " on either scaling" if saved[0] != saved[1] else ""
     if not kept_most:
         return f". That is{either} {_range(*centre)}{across} of the prediction's {miss_ms:.0f} ms miss", low, high
@@ -234,8 +249,9 @@ def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: s
         across = f" ({low:.0f}% or more across its ±{notes})" if low != centre[0] else ""
         said += f". So the saving{either} is {centre[0]:.0f}% or more{across} of forward and backward's part"
         return said, low, high
-    said += (f". So forward and backward's part of it is {part:.0f} to {miss_ms:.0f} ms. The saving{either} "
-             f"is {_range(*centre)}{across} of that part")
+    saves = "On either scaling, the launcher's thread count saves" if either else "The launcher's thread count saves"
+    said += (f". So forward and backward's part of it is {part:.0f} to {miss_ms:.0f} ms. {saves} "
+             f"{_range(*centre)} of that part{across}")
     return said, low, high
 
 
@@ -255,7 +271,7 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
     if low > 100:
         return said + ": more than the whole miss, a finding to explain"
     if high < 100:
-        return said + ": part of it" + rest
+        return said + f": {PART}" + rest
     if low >= 100:  # the low end touches the whole as printed: nothing across the ± falls short of it
         left = f", leaving none of it to the other kept regions' {kept[0]:.0f} ms" if kept[0] else ""
         return said + ": the threads explain the whole miss, within noise" + left

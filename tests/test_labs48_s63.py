@@ -1,0 +1,36 @@
+"""Twenty-fifth reading (t25_labs48): lab 08's threads verdict in words a newcomer parses, naming only the
+share's end its ± moves; lab 06's runner-up tied with other plans; lab 04's speed verdict with its noun."""
+
+from __future__ import annotations
+
+from utils.labs.make_it_fast import threads_cost
+
+PART = "the threads explain part of the miss, not all of it"
+
+
+def test_the_share_across_the_spread_names_only_an_end_that_prints_differently():
+    assert threads_cost._across((22.0, 76.0), (22.0, 76.0), "") == ""
+    assert threads_cost._across((22.0, 78.0), (22.0, 76.0), "") == " (up to 78% across its ±)"
+    assert threads_cost._across((20.0, 76.0), (22.0, 76.0), "") == " (down to 20% across its ±)"
+    assert threads_cost._across((20.0, 78.0), (22.0, 76.0), ", its low end at the smallest round, 1.20x") == \
+        " (20% to 78% across its ±, its low end at the smallest round, 1.20x)"
+
+
+def test_the_reader_s_part_of_the_miss_reads_as_a_sentence():
+    # the reader's figures: 328 and 828 ms saved, 1473 ms miss, 378 ms kept; 328 / 1473 = 22 %, 828 / 1095 = 76 %;
+    # at the ±'s high end 850 / 1095 = 78 %, at its low end 322 / 1473 = 22 % again: only the high end named
+    said, low, high = threads_cost._share_text((328.0, 828.0), (322.0, 850.0), 1473.0, (378.0, "w"), "")
+    assert said.endswith("So forward and backward's part of it is 1095 to 1473 ms. On either scaling, the "
+                         "launcher's thread count saves 22% to 76% of that part (up to 78% across its ±)"), said
+    assert (low, high) == (22.0, 78.0)
+    one, _, _ = threads_cost._share_text((437.0, 437.0), (437.0, 437.0), 573.0, (129.0, "w"), "")
+    assert one.endswith("The launcher's thread count saves 76% to 98% of that part"), one
+    assert "(22%-" not in said and "%-" not in one
+
+
+def test_part_of_the_miss_says_what_it_explains_and_the_rest_is_a_sentence():
+    said = threads_cost._share_of_miss([500.0, 1264.0], 2.90, 0.17, [1.85, 2.73, 2.90, 3.07, 18.66], 1473.0,
+                                       (378.0, "w"))
+    assert f"of that part (up to 78% across its ±): {PART}. The other 645 to 1145 ms of the miss has candidates " \
+           "not timed apart: the kept regions above (up to 378 ms of it)" in said, said
+    assert ": part of it" not in said
