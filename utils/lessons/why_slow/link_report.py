@@ -406,12 +406,13 @@ def _when(record: dict) -> str:
     return (f" on {date}" if date else "") + (f" at {time}" if date and time else "")
 
 
-def between_runs_sentence(link, record: dict | None) -> str:
+def between_runs_sentence(link, record: dict | None, kept=None) -> str:
     """This section's messages beside lesson 00's run of the same link (``record``: the ledger's
     ``LESSON00_RUN``, or None), at the sizes both timed: each pair of µs and their ratio (this run over lesson
     00's, from the µs as printed, two decimals). Reader t23_0001 #2: both lessons' runs passed the line check
     while one size took 1.88x as long in one as in the other; a line's ± is one run's, and how far the link
-    itself moves between runs is this. Within ``EDGE`` (one noisy median's miss) at every size: it held still."""
+    itself moves between runs is this. Within ``EDGE`` (one noisy median's miss) at every size: it held still.
+    Past it, the move is set beside the fits' ± (``_against_fits``; ``kept``: the profile's link, or None)."""
     if record is None:
         return ("Lesson 00's run of the link (its section 3, kept in the ledger): none recorded (run lesson 00 "
                 "first), so this run has no second run to be set beside.")
@@ -431,6 +432,32 @@ def between_runs_sentence(link, record: dict | None) -> str:
         return said + (f"Every pair agrees within the ±{EDGE:.0%} one noisy median may miss by: the link held "
                        "still between the two lessons' runs.")
     span = f"{low:.2f}x" if low == high else f"{low:.2f}x to {high:.2f}x"
+    move = max(claims.half_up(abs(r - 1), 2) for r in ratio.values())
     return said + (f"The same size took {span} lesson 00's time, past the ±{EDGE:.0%} one noisy median may "
-                   "miss by: the link itself moved between the two runs, more than one fit's ± says, so a time "
-                   "measured or fitted in one run holds for another only to about that factor.")
+                   f"miss by: {_against_fits(move, link, kept)}, so a time measured or fitted in one run holds "
+                   "for another only to about that factor.")
+
+
+def _fit_spreads(link, kept) -> dict[str, float]:
+    """The fits' ± as the page prints them (whole percent, "fit, worst miss ±45%"): this section's, and the
+    profile's where it is a fit of the same path."""
+    fits = {"this section's fit": round(link.accuracy, 2)}
+    if kept is not None and kept.name == link.name:
+        fits["the profile's"] = round(kept.accuracy, 2)
+    return fits
+
+
+def _against_fits(move: float, link, kept) -> str:
+    """How far the link moved between the runs (``move``: the largest |ratio - 1|, as printed) beside the fits'
+    ± (``_fit_spreads``), every branch: past all of them, within all of them, past some. Reader t25_0001 #2: a
+    move of 28% against fits of ±30% and ±45% was called "more than one fit's ± says"."""
+    fits = _fit_spreads(link, kept)
+    past = [f"{name} ±{a:.0%}" for name, a in fits.items() if move > a]
+    inside = [f"{name} ±{a:.0%}" for name, a in fits.items() if move <= a]
+    if not inside:
+        return f"the link itself moved between the two runs, more than {' and '.join(past)} allow"
+    if not past:
+        return (f"within {' and '.join(inside)}, but the link moved between the two runs, by about that "
+                "factor")
+    return (f"the link itself moved between the two runs, more than {' and '.join(past)} allow, within "
+            f"{' and '.join(inside)}")
