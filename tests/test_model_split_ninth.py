@@ -29,7 +29,8 @@ def test_the_per_process_reference_is_the_median_of_the_printed_column():
     column = [r[-1] for r in report.naive_rounds_table(run, row).rows]
     assert column == ["1.08x", "1.05x", "0.94x", "1.17x", "1.08x"]
     assert f"{row.process_bound:.2f}x" == statistics.median(column) == "1.08x"
-    assert "gives the per-process reference: 1.08x, the median of those ratios" in report.naive_process_reading(row)
+    said = report.naive_process_reading(row)
+    assert "gives the per-process reference: 1.08x ± 0.02, the median of those ratios" in said
     # the other outcome: a column whose median is 1.07x says 1.07x (round 5 at 171.7 / 161.0 = 1.066)
     other = [ALONE[0][:4] + [0.08079], ALONE[1][:4] + [0.08022]]
     run, row = _naive_run(alone=other)

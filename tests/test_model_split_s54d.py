@@ -33,8 +33,12 @@ def test_the_closing_reads_a_round_past_median_and_spread_within_noise_of_1x():
                     "spread (1.00 + 0.03 = 1.03); round 1 is not past its own round's per-process reference "
                     "(1.11x / 1.11x = 1.00x): no finding left.")
     # the same round past its own round's reference (1.11x / 1.00x, past the ratios' 0.98 + 0.03): a finding
-    found = report.naive_closing(_naive(process_bounds=(1.00, 1.11, 1.14, 1.00, 0.99)))
+    found = report.naive_closing(_naive(process_bounds=(1.05, 1.11, 1.14, 1.06, 1.07)))
     assert found.endswith("(1.00 + 0.03 = 1.03): a finding to explain.")
+    # t25_02 #1: a reference itself within noise of 1x (1.00x ± 0.06) reaches no round: a finding, said why
+    weak = report.naive_closing(_naive(process_bounds=(1.00, 1.11, 1.14, 1.00, 0.99)))
+    assert weak.endswith("(1.00 + 0.03 = 1.03); the per-process reference (1.00x ± 0.06) is itself within noise "
+                         "of 1x: it explains no round: a finding to explain.")
     # the other outcome: no round past 1.03: nothing left to explain
     calm = report.naive_closing(_naive((1.03, 1.02, 0.96, 0.997, 0.97)))
     assert calm.endswith("within noise of it, as theory says: nothing left to explain.")

@@ -5,14 +5,16 @@
 from __future__ import annotations
 
 from utils import timeline
-from utils.claims import Claim, as_printed, half_up, percent, rounds_past_spread, runs_agree, within_noise
+from utils.claims import Claim, as_printed, half_up, percent, runs_agree, within_noise
 from utils.lessons.model_split.bounds import round_as_printed
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, noise_of_one,
                                             printed, reference_gain, reference_reading, reference_side,
-                                            paired_reference, rounds_past_reference, weak_reference_words,
+                                            paired_reference, weak_reference_words,
                                             round_text, rounds_text)
+from utils.lessons.model_split.reference import findings_past, own_reference_explains, past_indices
 from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_verdict,
-                                             process_reference_explains, process_reference_spread, reading,
+                                             process_reference_explains, process_reference_noise,
+                                             process_reference_spread, reading,
                                              row_verdict, within_process_reference)
 from utils.lessons.model_split.runs import PipelineRun, Row, tenth_ms
 from utils.tables import Table
@@ -90,6 +92,9 @@ def naive_process_reading(r: Row) -> str:
                    "a tendency, not a law")
     else:
         reading = "; within the rounds' spread the stages cost what the whole model does"
+    if process_reference_noise(r) and as_printed(r.process_bound, 2) > 1:  # the rule a gain over 1x needs
+        reading += (f"; its ± {process_reference_spread(r):.2f} covers 1x, so the reference is itself within noise "
+                    "of 1x and explains no excess over 1x")
     one = ms_as_printed(r.baseline, *r.alone)
     parts = [ms_as_printed(a, r.baseline, *r.alone) for a in r.alone]
     stages, total = " + ".join(f"{p:g}" for p in parts), as_printed(sum(parts), 1)
@@ -99,8 +104,9 @@ def naive_process_reading(r: Row) -> str:
                f"the same as the medians' ratio, {one:g} / {total:g}")
     return (f"Each stage alone in its own process: {stages} ms (medians), against one device's {one:g} ms for "
             f"the whole step. Round by round, one device's step over the sum of that round's two stages (the "
-            f"table's last column) gives the per-process reference: {r.process_bound:.2f}x, the median of those "
-            f"ratios (rounds {rounds_text(lo, hi)}; {medians})"
+            f"table's last column) gives the per-process reference: {r.process_bound:.2f}x ± "
+            f"{process_reference_spread(r):.2f}, the median of those ratios ± their spread (rounds "
+            f"{rounds_text(lo, hi)}; {medians})"
             + reading
             + ". The naive split " + _against_process_reference(r))
 
@@ -187,40 +193,6 @@ def read_with_median(r: Row) -> bool:
     return headline_verdict(r).startswith("above the bound")
 
 
-def rounds_past(r: Row) -> list[float]:
-    """The rounds above the bound that the rounds' spread does not explain: above the bound AND above the
-    median + the spread, as printed (``claims.rounds_past_spread``, the rule sections 5 and 8 read rows by)."""
-    value, spread = printed(r)
-    return rounds_past_spread(r.speedups, value, spread, r.bound, shown=round_as_printed)
-
-
-def _past_indices(r: Row) -> list[int]:
-    """``rounds_past`` as round numbers (from 1, as the rounds table numbers them)."""
-    value, spread = printed(r)
-    return [i for i, s in enumerate(r.speedups, 1)
-            if rounds_past_spread([s], value, spread, r.bound, shown=round_as_printed)]
-
-
-def own_reference_explains(r: Row) -> list[int]:
-    """The rounds past the median + the spread (``rounds_past``) that lie within their own round's per-process
-    reference (not past it beyond the ratios' spread, ``rounds_past_reference``): section 3's block pairs each
-    round with its own round's reference, never with the reference's median, so such a round is no finding.
-    None where no stage was timed alone, or where the reference is itself within noise of 1x under a split
-    above 1x (``excess_past_weak_reference``: it explains no excess)."""
-    per_round = r.process_bounds
-    if not per_round or excess_past_weak_reference(r, per_round):
-        return []
-    own = set(rounds_past_reference(r, per_round))
-    return [i for i in _past_indices(r) if i not in own]
-
-
-def findings_past(r: Row) -> list[float]:
-    """``rounds_past`` less the rounds not past their own round's per-process reference
-    (``own_reference_explains``): the rounds past the spread that stay findings to explain."""
-    explained = own_reference_explains(r)
-    return [r.speedups[i - 1] for i in _past_indices(r) if i not in explained]
-
-
 def _own_reference_words(r: Row, explained: list[int]) -> str:
     """"round 3 is not past its own round's per-process reference (1.09x / 1.11x = 0.98x)": the rounds
     ``own_reference_explains`` names, each with the division a reader redoes from the rounds table."""
@@ -238,14 +210,24 @@ def _own_reference_words(r: Row, explained: list[int]) -> str:
     return f"rounds {names} are not past their own rounds' per-process references ({'; '.join(divisions)})"
 
 
+def _weak_reference_note(r: Row) -> str:
+    """Why no round is set beside its own round's per-process reference, where that reference is itself within
+    noise of 1x (``process_reference_noise``), with its median ± spread for the reader to check: "; the
+    per-process reference (1.06x ± 0.12) is itself within noise of 1x: it explains no round"; "" otherwise."""
+    if not r.process_bounds or not process_reference_noise(r):
+        return ""
+    return (f"; the per-process reference ({as_printed(r.process_bound, 2):.2f}x ± "
+            f"{process_reference_spread(r):.2f}) is itself within noise of 1x: it explains no round")
+
+
 def rounds_past_words(r: Row) -> str:
-    """``rounds_past`` in words, with the sum a reader checks: "1 of 5 rounds (1.11x) lies above the 1x bound
+    """``findings_past`` in words, with the sum a reader checks: "1 of 5 rounds (1.11x) lies above the 1x bound
     and past the median + the spread (1.00 + 0.03 = 1.03): a finding to explain"; "" where none. A round not
     past its own round's per-process reference (``own_reference_explains``, the pairing section 3's block
     reads) is named with its division and is no finding: "2 of 5 rounds (1.19x, 1.09x) lie ... (0.99 + 0.06 =
     1.05); round 3 is not past its own round's per-process reference (1.09x / 1.11x = 0.98x): no finding;
     round 1: a finding to explain"."""
-    indices = _past_indices(r)
+    indices = past_indices(r)
     if not indices:
         return ""
     value, spread = printed(r)
@@ -256,7 +238,8 @@ def rounds_past_words(r: Row) -> str:
     explained = own_reference_explains(r)
     rest = [i for i in indices if i not in explained]
     if not explained:
-        return said + (": a finding to explain" if len(indices) == 1 else ": findings to explain")
+        return said + _weak_reference_note(r) + (": a finding to explain" if len(indices) == 1 else
+                                                 ": findings to explain")
     own = _own_reference_words(r, explained)
     if not rest:
         return f"{said}; {own}: no finding left"
@@ -401,7 +384,7 @@ def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list[float]]
 
 
 def _launches_past(entries: list[tuple[str, str, Row]]) -> str:
-    """The rounds past median + spread in each launch (``rounds_past``) whose verdict reads them round by round
+    """The rounds past median + spread in each launch (``past_indices``) whose verdict reads them round by round
     (not "above the bound", ``read_with_median``), kept in the claims row as each section prints them:
     "; rounds past the spread: section 3 1.11x, section 5 1.15x (findings to explain)"; "" where none. A round
     not past its own round's per-process reference is left out, as section 3 says (``findings_past``)."""

@@ -6,10 +6,10 @@ claims table print one verdict, read against the one reference section 3 prints.
 
 from __future__ import annotations
 
-from utils.claims import as_printed
-from utils.lessons.model_split.bounds import rounds_spread
+from utils.claims import as_printed, rounds_past_spread
+from utils.lessons.model_split.bounds import round_as_printed, rounds_spread
 from utils.lessons.model_split.noise import (noise_of_one, printed, reference_in_noise_of_one, reference_reading,
-                                            reference_side)
+                                            reference_side, rounds_past_reference)
 from utils.lessons.model_split.runs import Row
 
 EXPLAINED = "above the bound, within the {}: explained by the reference"  # the headline's words for it
@@ -57,3 +57,34 @@ def naive_verdict(r: Row) -> str | None:
         return (f"above the bound: a finding to explain (the per-process reference, {pb:.2f}x ± "
                 f"{process_reference_spread(r):.2f}, is itself within noise of 1x: it explains nothing; {paired})")
     return f"above the bound and {paired}"
+
+
+def past_indices(r: Row) -> list[int]:
+    """The rounds above the bound that the rounds' spread does not explain, as round numbers (from 1, as the
+    rounds table numbers them): above the bound AND above the median + the spread, as printed
+    (``claims.rounds_past_spread``, the rule sections 5 and 8 read rows by)."""
+    value, spread = printed(r)
+    return [i for i, s in enumerate(r.speedups, 1)
+            if rounds_past_spread([s], value, spread, r.bound, shown=round_as_printed)]
+
+
+def own_reference_explains(r: Row) -> list[int]:
+    """The rounds past the median + the spread (``past_indices``) that lie within their own round's
+    per-process reference (not past it beyond the ratios' spread, ``rounds_past_reference``): section 3's block
+    pairs each round with its own round's reference, never with the reference's median, so such a round is no
+    finding. None where no stage was timed alone, or where the reference is itself within noise of 1x
+    (``process_reference_noise``, the rule of cell "How a verdict reads"), whatever the split's median: such a
+    reference offers no gain over 1x, so it explains no round above 1x."""
+    per_round = r.process_bounds
+    if not per_round or process_reference_noise(r):
+        return []
+    own = set(rounds_past_reference(r, per_round))
+    return [i for i in past_indices(r) if i not in own]
+
+
+def findings_past(r: Row) -> list[float]:
+    """The rounds past the spread (``past_indices``) less those not past their own round's per-process
+    reference (``own_reference_explains``): the rounds that stay findings to explain. Section 3's sentence
+    (``rounds_past_words``), the claims row (``launches_claim``) and lesson 09 read this one list."""
+    explained = own_reference_explains(r)
+    return [r.speedups[i - 1] for i in past_indices(r) if i not in explained]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from utils.claims import rounds_past_spread
 from utils.lessons.model_split.bounds import round_above, round_as_printed, rounds_spread
 from utils.lessons.model_split.noise import above_as_printed, round_text
+from utils.lessons.model_split.reference import own_reference_explains
 from utils.lessons.model_split.runs import Row
 
 # What a round past the devices' count can be: the same words wherever such a round is read.
@@ -63,12 +64,27 @@ def rounds_in_noise(r: Row) -> str:
 def spread_words(r: Row, above: list[float]) -> str:
     """What the rounds' spread says of ``above`` (the rounds above the bound), round by round, as printed:
     those beyond the median + the spread are a finding to explain (``claims.rounds_past_spread``); those
-    within it are explained by it, except a round past the devices' count, which no spread explains."""
+    within it are explained by it, except a round past the devices' count, which no spread explains; those
+    beyond it that their own round's per-process reference reaches (section 3) are no finding."""
     spread = rounds_spread(r.speedups)
+    own = [r.speedups[i - 1] for i in own_reference_explains(r)]  # section 3: reached by their own round's reference
+    above = [s for s in above if s not in own]
     beyond = rounds_past_spread(above, r.speedup, spread, r.bound, shown=round_as_printed)
     past = [s for s in above if s not in beyond and round_above(s, r.devices)]
     finding = f"a round past {r.devices}x is a finding to explain ({PAST_DEVICES_CAUSE}), which no spread explains"
-    return band_clauses(above, beyond, past, spread, r.devices, finding)
+    said = band_clauses(above, beyond, past, spread, r.devices, finding) if above else ""
+    return "; ".join(filter(None, [said, _own_reference_clause(own)]))
+
+
+def _own_reference_clause(own: list[float]) -> str:
+    """The rounds past the rounds' spread that their own round's per-process reference reaches (section 3's
+    ``reference.own_reference_explains``, the one list its sentence and the claims row read): no finding."""
+    if not own:
+        return ""
+    shown = ", ".join(f"{round_text(s)}x" for s in own)
+    if len(own) == 1:
+        return f"{shown} past the rounds' spread, but not past its own round's per-process reference: no finding"
+    return f"{shown} past the rounds' spread, but not past their own rounds' per-process references: no finding"
 
 
 def band_clauses(above: list[float], beyond: list[float], past: list[float], spread: float, devices: int,
