@@ -87,3 +87,20 @@ def test_the_sampled_mean_names_which_line_of_the_chart_it_reads():
     assert "the mean of its points, 98%" in said
     plain = busy.sampled_against_timed(recording, _epoch(0.1, 0.5))
     assert plain.startswith("The recording below samples the simulated device's busy share")
+
+
+# lesson 05 cell 49 (t25_0506 other): the wall time beside the reads' CPU work, printed to 2 decimals, no cause
+
+from utils.lessons.data_prefetch.ranks import wall_reading   # noqa: E402
+
+
+def test_a_wall_time_past_the_cpu_work_gives_its_ratio_and_share_without_a_cause():
+    said = wall_reading(1.72, 1.54)
+    assert said == (", 1.12x its CPU work: 10% of the wall time went to something else (the loader's own batching, "
+                    "or the cores taken by other work: not timed apart here)")
+    assert "other programs" not in said
+
+
+def test_a_wall_time_within_1_10x_of_the_cpu_work_adds_nothing():
+    assert wall_reading(1.69, 1.54) == ""   # 1.097 prints 1.10: not past it
+    assert wall_reading(1.54, 1.54) == ""

@@ -26,7 +26,7 @@ from utils.lessons.data_prefetch.loaders import loader_notes, make_loader
 from utils.lessons.data_prefetch.plan import Settings
 from utils.lessons.data_prefetch.step import paced, train_step
 
-__all__ = ["rank_epoch", "per_rank_bound", "past_cores_why"]
+__all__ = ["rank_epoch", "per_rank_bound", "past_cores_why", "wall_reading"]
 
 
 def per_rank_bound(load: float, compute: float, world: int, workers: int, cores: int | None = None) -> float:
@@ -116,3 +116,17 @@ def past_cores_why(verdict: str, crowding: float) -> str:
                          f"ours got a larger share of them (one process read {crowding:.1f}x slower than its CPU "
                          "work)")
     return closed + "; why is not timed apart here: re-run to see whether it repeats"
+
+
+def wall_reading(wall: float, cpu: float) -> str:
+    """Section 6's reads timed in one process (``wall``, s) beside the CPU work they were built to do (``cpu``,
+    s), as printed (2 decimals): where the wall time passes 1.10x the CPU work, the ratio and the share of the
+    wall time that was not that work (1 - cpu / wall), without a cause: the loader's own batching in the same
+    process and the cores taken by other work (this lesson's own processes among them) are not timed apart.
+    "" where it does not. Lesson 05 (t25_0506)."""
+    ratio = half_up(printed_ratio(wall, cpu), 2)
+    if ratio <= 1.10:
+        return ""
+    off = half_up(100 * (1 - as_printed(cpu, 2) / as_printed(wall, 2)), 0)
+    return (f", {ratio:.2f}x its CPU work: {off:.0f}% of the wall time went to something else (the loader's own "
+            "batching, or the cores taken by other work: not timed apart here)")
