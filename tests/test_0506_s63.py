@@ -104,3 +104,17 @@ def test_a_wall_time_past_the_cpu_work_gives_its_ratio_and_share_without_a_cause
 def test_a_wall_time_within_1_10x_of_the_cpu_work_adds_nothing():
     assert wall_reading(1.69, 1.54) == ""   # 1.097 prints 1.10: not past it
     assert wall_reading(1.54, 1.54) == ""
+
+
+# lesson 05 cell 55 (t25_0506 other): the tie names the quickest count, both ways round
+
+from utils.lessons.data_prefetch.plan import ranks_note   # noqa: E402
+
+
+def test_a_tie_with_the_start_count_names_which_count_was_quickest():
+    other = ranks_note({0: [2.06] * 3, 1: [2.12] * 3, 2: [2.05] * 3}, 2, simulated=True)
+    assert ("Section 6's 0 a rank, where the two-GPU column starts, was within noise of section 6's quickest "
+            "count by its median, 2 a rank (") in other and "its quickest epochs" not in other
+    itself = ranks_note({0: [2.00] * 3, 1: [2.03] * 3}, 2, simulated=True)
+    assert "0 a rank, where the two-GPU column starts, was section 6's quickest count by its median, within " \
+           "noise of the others (2.00 s with 0, 2.03 s with 1 a rank, each the median of its epochs)" in itself

@@ -799,7 +799,8 @@ def test_the_ranks_note_sets_section_6_beside_the_recipe_for_every_outcome():
     assert "sleep" in paced and paced.endswith("(simulated on CPU).")
     assert "this host" in ranks_note({0: [1.43] * 3, 1: [1.02] * 3}, 2, simulated=False)
     assert "where the two-GPU column starts" in ranks_note({0: [1.00] * 3, 1: [1.20] * 3}, 2, simulated=True)
-    assert "within noise of its quickest" in ranks_note({0: [1.01] * 3, 1: [1.00] * 3}, 2, simulated=True)
+    assert "within noise of section 6's quickest count by its median, 1 a rank" in ranks_note(
+        {0: [1.01] * 3, 1: [1.00] * 3}, 2, simulated=True)
     assert "3 was not measured" in ranks_note({0: [2.0] * 3, 4: [1.0] * 3}, 8, simulated=False)
 
 

@@ -336,8 +336,11 @@ def ranks_note(rounds: dict[int, list[float]], cores: int, simulated: bool, labe
         if len(tied) == 1:
             return (f"Section 6's fastest, {start} loader worker{'s' * (start != 1)} a rank "
                     f"({median[start]:.2f} s), is where the two-GPU column starts{label}.")
-        return (f"Section 6's {start} a rank, where the two-GPU column starts, was within noise of its quickest "
-                f"epochs ({times} a rank): section 6 does not tell these counts apart{label}.")
+        # the quickest named, by its median: "its quickest epochs" left the reader to guess whose
+        where = ("was section 6's quickest count by its median, within noise of the others" if quickest == start
+                 else f"was within noise of section 6's quickest count by its median, {quickest} a rank")
+        return (f"Section 6's {start} a rank, where the two-GPU column starts, {where} ({times} a rank, each "
+                f"the median of its epochs): section 6 does not tell these counts apart{label}.")
     start_time = (f"{median[start]:.2f} s with {start}, slower beyond noise" if start in median
                   else f"{start} was not measured there")
     why = ("its step is paced: mostly a sleep, which leaves the training process's core to the loaders; a "
