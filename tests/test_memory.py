@@ -434,17 +434,6 @@ def test_the_offload_model_is_named_once_for_its_class_and_its_count():
     assert round(big.parameters() / 1e9, 1) == 6.7
 
 
-def test_the_recompute_cost_is_read_in_forwards_for_every_outcome():
-    # lesson 06's reader: "costs about one extra forward" stood beside 49% of the predicted extra
-    half = summary.recompute_cost(0.049, 0.1)
-    assert half.startswith("0.49 of a forward (49% of the predicted extra time)")
-    assert "less than the predicted forward" in half
-    assert "about one forward, as predicted" in summary.recompute_cost(0.105, 0.1)
-    assert "more than the predicted forward" in summary.recompute_cost(0.15, 0.1)
-    # within the rounds' noise it is about one forward, whatever the 10 % says
-    assert "about one forward" in summary.recompute_cost(0.08, 0.1, noise=0.03)
-
-
 def test_a_checkpointed_steps_extra_time_splits_into_parts_that_add_up():
     # lesson 06's reader: selective below the sum of its parts, unexplained; the parts are now measured, and
     # they add up to the step's extra time by construction

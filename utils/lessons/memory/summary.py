@@ -255,16 +255,6 @@ def share_verdict(share: float, n: int) -> str:
     return f"off the prediction 1/{n} by {off:+.1%}: a finding to explain"
 
 
-def recompute_cost(extra: float, forward: float, noise: float = 0.0) -> str:
-    """What checkpointing's extra step time came to, in forwards of the blocks: "0.49 of a forward (49% of the
-    predicted extra)", and whether that is about the one predicted (within 10 %, or within ``noise``, the
-    rounds' spread in seconds, where that is wider). Lesson 06."""
-    forwards = extra / forward
-    verdict = ("about one forward, as predicted" if abs(forwards - 1) <= max(0.1, noise / forward) else
-               "less than the predicted forward" if forwards < 1 else "more than the predicted forward")
-    return f"{forwards:.2f} of a forward ({forwards:.0%} of the predicted extra time): {verdict}"
-
-
 def policy_clause(policy: float, spread: float) -> str:
     """Selective checkpointing's whole forward alone against the plain one (``policy``, x the plain time, with
     its rounds' ``spread``), as a clause of the "not shown cheap" reading: the policy's own cost is named as a
