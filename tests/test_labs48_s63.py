@@ -34,3 +34,42 @@ def test_part_of_the_miss_says_what_it_explains_and_the_rest_is_a_sentence():
     assert f"of that part (up to 78% across its ±): {PART}. The other 645 to 1145 ms of the miss has candidates " \
            "not timed apart: the kept regions above (up to 378 ms of it)" in said, said
     assert ": part of it" not in said
+
+
+QUIET = {name: [1.0, 1.0, 1.01, 1.0, 1.0] for name in ("plain", "selective", "every block", "chunked loss",
+                                                        "micro-batch")}   # the cost table's noise: its 0.02 floor
+
+
+def test_a_plan_tied_with_the_next_is_named_beside_it():
+    from utils.labs.fit_the_budget.checks import _runner_up
+    # the reader's figures: selective +17%, every block +17%, chunked +5%: 1.05x, then two plans at 1.17x
+    costs = {"selective": 0.17, "every block": 0.17, "chunked loss": 0.05, "micro-batch": 0.0}
+    best, nearest, tied = (False, 4, 4), ("selective", 4, 1), (True, 4, 1)
+    said = _runner_up(best, nearest, costs, QUIET, [best, nearest, tied])
+    assert ("The cheapest, no checkpointing, 4 micro-batches, chunked cross-entropy (4), and the next, selective "
+            "checkpointing, 4 micro-batches, plain cross-entropy (1 more plan costs the same: checkpointing every "
+            "block, 4 micro-batches, plain cross-entropy), cost 1.05x and 1.17x by the cost model: 0.12 apart, "
+            "more than the cost table's noise") in said, said
+    assert said.endswith("its rounds separate the two."), said   # both tied plans differ in 2 techniques
+    two = _runner_up(best, nearest, costs, QUIET, [best, nearest, tied, ("selective", 2, 1)])
+    assert "(2 more plans cost the same: checkpointing every block, 4 micro-batches, plain cross-entropy; " \
+           "selective checkpointing, 2 micro-batches, plain cross-entropy)" in two, two
+    alone = _runner_up(best, nearest, costs, QUIET, [best, nearest, (True, 4, 4)])   # 1.22x: no tie
+    assert "costs the same" not in alone and "cost the same" not in alone
+    assert "costs the same" not in _runner_up(best, nearest, costs, QUIET)   # no fitting plans given
+
+
+def test_a_tied_plan_the_noise_reads_otherwise_is_said_apart():
+    from utils.labs.fit_the_budget.checks import _runner_up
+    # 1.02x, then 1.05x twice: selective differs in 2 techniques (± 0.04: within), every block in 1 (± 0.02: beyond)
+    costs = {"selective": 0.05, "every block": 0.03, "chunked loss": 0.02, "micro-batch": 0.0}
+    best, nearest, tied = (False, 4, 4), ("selective", 4, 1), (True, 4, 4)
+    said = _runner_up(best, nearest, costs, QUIET, [best, nearest, tied])
+    assert "0.03 apart, within the cost table's noise (± 0.04: its ± 0.02, printed under it, for each of the 2 " \
+           "techniques they differ in): the cost model ranks them, the cost table's rounds do not tell them " \
+           "apart. Against checkpointing every block, 4 micro-batches, chunked cross-entropy (4), the same gap " \
+           "is more than the cost table's noise (± 0.02, printed under it)." in said, said
+    back = _runner_up(best, tied, costs, QUIET, [best, tied, nearest])   # the other way round: within, said so
+    assert back.endswith("Against selective checkpointing, 4 micro-batches, plain cross-entropy, the same gap is "
+                         "within the cost table's noise (± 0.04: its ± 0.02, printed under it, for each of the 2 "
+                         "techniques they differ in)."), back
