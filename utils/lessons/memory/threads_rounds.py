@@ -66,6 +66,8 @@ def middle_half(ratios: list[float]) -> tuple[float, float] | None:
     """The rounds' middle half as printed (2 decimals): the lowest and highest round left once the quarter at
     each end is set aside, the two that ``claims.paired_spread`` halves into the ±. None below 4 rounds, where
     the ± is half the whole range instead (``claims.printed_spread``)."""
+    # Not claims.paired_spread: that returns one number, half the middle half's width, from the unrounded
+    # ratios; the band here needs the middle half's two ends, each as the page prints it. Same quarter rule.
     if len(ratios) < 4:
         return None
     shown = sorted(claims.as_printed(r, 2) for r in ratios)
