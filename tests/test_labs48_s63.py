@@ -73,3 +73,16 @@ def test_a_tied_plan_the_noise_reads_otherwise_is_said_apart():
     assert back.endswith("Against selective checkpointing, 4 micro-batches, plain cross-entropy, the same gap is "
                          "within the cost table's noise (± 0.04: its ± 0.02, printed under it, for each of the 2 "
                          "techniques they differ in)."), back
+
+
+def test_the_lab_04_speed_verdict_has_its_noun():
+    import torch
+
+    from utils.labs.compress_under_budget import checks as lab04
+    model = torch.nn.Linear(2, 2)
+    verdict = lab04.check_faster(model, lambda: torch.nn.Linear(2, 2), torch.zeros(4, 2), model, 1e-9, rounds=2,
+                                 show=False)
+    flat = " ".join(verdict.message.split())
+    assert verdict.passed and "yours ran at " in flat, flat
+    assert " the speed of the faster of the trained model and int8 of the whole model (" in flat, flat
+    assert "the faster of it" not in flat

@@ -223,8 +223,9 @@ def check_faster(baseline: nn.Module, candidate, x: torch.Tensor, whole: nn.Modu
             raise checks.CheckFailed(f"your model is {said}: the rounds' spread covers {factor:g}x, so this "
                                      f"run cannot tell it at least {factor:g}x; leave a margin{why}")
         # one sentence: the plan's Speed line reads the rest (the medians' division, the work's proportion)
-        return (f"compiled as the trained model is, yours ran {speed.over:.2f}x ± {speed.spread:.2f} the faster "
-                f"of it and int8 of the whole model ({reference_words(speed.gain)}; {runs}), and its outputs "
+        return (f"compiled as the trained model is, yours ran at {speed.over:.2f}x ± {speed.spread:.2f} the speed "
+                f"of the faster of the trained model and int8 of the whole model ({reference_words(speed.gain)}; "
+                f"{runs}), and its outputs "
                 f"are {off:.2%} off its float twin's ({TWIN}; tolerance {TOLERANCE['int8']:.0%})")
 
     return checks.run_check(f"at least {factor:g}x the speed of the faster of fp32 and whole-model int8", body,
