@@ -349,7 +349,7 @@ def test_the_ledger_s_ceiling_is_the_last_kept_step_at_full_mfu_not_a_product_of
     assert report.total_bound(rows) == pytest.approx(1.87 / 0.25)
     assert "x baseline / the last kept step's MFU = 1.87 / 0.250 = 7.48x" in report.total_bound_formula(rows)
     said = report.mfu_denominators(rows, {"fp32": 100e9, "bf16": 600e9})
-    assert "from baseline on, the fp32 peak (100.0 GFLOP/s)" in said
+    assert "for baseline and feeding, the fp32 peak (100.0 GFLOP/s)" in said
     assert "2 x the fp32 peak (2 x 100.0 = 200.0 GFLOP/s)" in said
 
 

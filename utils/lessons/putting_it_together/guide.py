@@ -142,8 +142,10 @@ def feeding_step(plan: devices.Plan, profile: Profile | None) -> Step:
     if profile is None:
         return Step("feeding", "skip", "profile first: loader workers pay only when loading is a visible "
                     "share of a step")
-    share, bound = profile.share("load"), feeding_bound(profile.parts.get("load", 0.0), profile.step_s)
-    arith = f"loading is {share:.1%} of a step: overlapping it with the compute buys at most {bound:.3f}x"
+    # the share as section 2's table prints it (the reader's division), the bound from the seconds timed
+    share = printed_part_share(profile.parts, "load")
+    bound = feeding_bound(profile.parts.get("load", 0.0), profile.step_s)
+    arith = f"loading is {share_text(share)} of a step: overlapping it with the compute buys at most {bound:.3f}x"
     if bound - 1 <= profile.noise:
         return Step("feeding", "skip", f"{arith}, within the {profile.noise:.0%} the guide allows for a repeated "
                     "run's noise (a planning figure, not this run's spread): too small to gain from overlapping")
@@ -215,6 +217,23 @@ def printed_step_s(parts: dict[str, float]) -> float:
     """The step in seconds as section 2's table prints it: the sum of its parts, each printed to 4 decimals
     (``profile_words.printed_step``), so the bound's T is the table's bottom row."""
     return claims.as_printed(sum(claims.as_printed(s, 4) for s in parts.values()), 4)
+
+
+def printed_part_share(parts: dict[str, float], part: str) -> float:
+    """A part's share of the step as section 2's table prints it: its seconds (4 decimals) over the printed
+    step (``printed_step_s``). The guide's feeding line and the table quote this one figure."""
+    return claims.printed_ratio(parts.get(part, 0.0), printed_step_s(parts), 4)
+
+
+def share_digits(share: float) -> int:
+    """Decimals of a per cent a share of a step prints with: 1, or 2 where 1 would show a share above zero as
+    0.0% (loading's 0.05%: a 0.0% beside a bound of 1.001x would not give that bound)."""
+    return 2 if share > 0 and f"{share:.1%}" == "0.0%" else 1
+
+
+def share_text(share: float) -> str:
+    """A share of a step as the page prints it (``share_digits``): "85.9%", "0.05%"."""
+    return f"{share:.{share_digits(share)}%}"
 
 
 def precision_bound(profile: Profile | None) -> float | None:

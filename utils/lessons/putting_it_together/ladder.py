@@ -105,7 +105,7 @@ def compile_bound(kept_mfu: float | None, precision: str = "fp32") -> tuple[floa
         return None, "none from theory: the kept step's MFU is unknown"
     if peaks.beaten(kept_mfu):   # the kept step beat its peak: a share of it above 100% bounds nothing
         return None, f"none: the kept step's MFU, {claims.as_printed(kept_mfu, 3):.1%}, is above 100%, so its peak is no ceiling"
-    share = claims.as_printed(min(1.0, kept_mfu), 3)   # the share as printed (34.9%): the bound is 1 over it
+    share = claims.as_printed(kept_mfu, 3)   # as printed (34.9%), at most 100% (not beaten): the bound 1 over it
     bound = claims.printed_ratio(1, share, digits=3)
     # A loose ceiling, said so on the page: everything but the matmuls at their peak counts as removable,
     # including what regional compile leaves eager (embedding, loss, optimizer, the two workers' all-reduce).
@@ -226,8 +226,8 @@ class Compared:
     def bound(self) -> float | None:
         """The bound as a factor over the step before (an absolute tokens/s bound divided by its rate)."""
         r = self.rung
-        if r.removes_s:  # Amdahl with the removable seconds' share of the kept step: 1/(1 - O/T)
-            share = self.removable_share
+        if r.removes_s:  # Amdahl with the removable seconds' share of the kept step, as printed: 1/(1 - O/T)
+            share = claims.as_printed(self.removable_share, 3)
             return 1 / (1 - share) if share < 1 else None
         if r.bound and not r.same_maths:
             return r.bound / _median([b["tokens_per_s"] for b in self.before])

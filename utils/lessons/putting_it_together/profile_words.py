@@ -17,11 +17,13 @@ def parts_rows(shares: dict[str, float]) -> tuple[list[tuple[str, str, str]], fl
 
     The seconds print to 4 decimals; the step row is the sum of the printed parts, and each share is its
     printed seconds over that printed step: the column adds up on the page, and each share divides out.
-    Each share rounds on its own, so the shares can add up to 100.1%: then the step row says so."""
+    Each share rounds on its own, so the shares can add up to 100.1%: then the step row says so. A share
+    under 0.05% prints to 2 decimals (``guide.share_text``), never as a 0.0% beside its bound."""
     step = printed_step(shares)
-    rows = [(part, f"{claims.as_printed(s, 4):.4f}", f"{printed_share(shares, part):.1%}")
+    rows = [(part, f"{claims.as_printed(s, 4):.4f}", guide.share_text(printed_share(shares, part)))
             for part, s in shares.items()]
-    total = claims.as_printed(sum(claims.as_printed(printed_share(shares, p), 3) for p in shares), 3)
+    shown = [printed_share(shares, p) for p in shares]
+    total = claims.as_printed(sum(claims.as_printed(x, guide.share_digits(x) + 2) for x in shown), 3)
     whole = "100%" if total == 1 else f"100% (the shares above add up to {total:.1%}: each rounded on its own)"
     return rows + [("the step, timed (load + compute)", f"{step:.4f}", whole)], step
 
@@ -34,7 +36,7 @@ def printed_step(shares: dict[str, float]) -> float:
 def printed_share(shares: dict[str, float], part: str) -> float:
     """A part's share of the step as the table prints it (its printed seconds over the printed step): the one
     figure for "matmuls take 85.9%" in section 2 and for the precision bound's "matmuls 85.9% of a step"."""
-    return claims.printed_ratio(shares.get(part, 0.0), printed_step(shares), 4)
+    return guide.printed_part_share(shares, part)
 
 
 def profiled_against_timed(profiled_s: float, compute_s: float) -> str:
@@ -58,12 +60,13 @@ def printed_ms_share(part_s: float, whole_s: float, part_digits: int = 1, whole_
 
 
 def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float],
-                probed: dict[str, float] | None = None) -> str:
+                probed: dict[str, float] | None = None, lifted: bool = False) -> str:
     """The step's own fp32 matmuls' rate against the fp32 and bf16 peaks, all in GFLOP/s to 0.1 as printed
     (the collapsed block prints the probes so): the rate is their GFLOP (4 figures, as the guide prints them)
     over the table's seconds, and the share of the fp32 peak and the bf16 peak's ratio over the rate are the
-    reader's own divisions. ``probed``: the probes' own peaks, where ``peaks`` took the step's rate as the fp32
-    peak because it beat the probe (``peaks.ceiling_peaks``): the sentence says so, never "124% of a peak"."""
+    reader's own divisions. ``lifted``: ``peaks.ceiling_peaks`` took the step's rate as the fp32 peak because
+    it beat the probe (``probed``, the probes' own peaks): the sentence says so, never "124% of a peak"; this
+    function does not decide it again."""
     rate = guide.matmul_gflops(matmul_flops, matmul_s)
     fp32, bf16 = claims.as_printed(peaks["fp32"], 1, 1e9), claims.as_printed(peaks["bf16"], 1, 1e9)
     probe = claims.as_printed((probed or peaks)["fp32"], 1, 1e9)
@@ -71,7 +74,7 @@ def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float],
     faster = measured.matmul_speedup   # bf16 over the rate, each as printed
     said = (f"The step's own matmuls, {matmul_flops / 1e9:.4g} GFLOP in {claims.as_printed(matmul_s, 4):.4f} s, "
             f"ran at {rate:,.1f} GFLOP/s in fp32, ")
-    if rate > probe:   # a peak the step beats is no ceiling: the lesson reads the higher figure
+    if lifted:   # a peak the step beats is no ceiling: the lesson reads the higher figure
         said += (f"faster than the fp32 probe ({probe:,.1f} GFLOP/s): a peak the step beats is no ceiling, so "
                  f"this lesson takes their rate, {fp32:,.1f} GFLOP/s, as the fp32 peak (the MFU and the bounds "
                  "below read it)")

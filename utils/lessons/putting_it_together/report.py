@@ -50,7 +50,7 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
                      "x_base": chain * claims.as_printed(c.gain, 2), "peak": peaks.get(name, math.nan),
                      "loss": loss,
                      "dloss": dloss, "tol": tol, "loss_ok": abs(dloss) <= tol,
-                     "same_maths": c.rung.same_maths, "bound": bound, "bound_what": c.rung.bound_what,
+                     "same_maths": c.rung.same_maths, "bound": bound, "bound_what": bound_words(c),
                      "share": share_of_bound(c.gain, bound, paid(c.ratios)), "paid": paid(c.ratios),
                      "within": bound is None or c.gain <= bound, "kept": kept[name],
                      "workers": c.rung.workers, "precision": c.rung.settings.precision,
@@ -58,6 +58,15 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
                      "ratios": c.ratios, "wall_s": [r["wall_s"] for r in c.before + c.after]})
         chain *= claims.as_printed(c.gain, 2) if kept[name] else 1.0
     return rows
+
+
+def bound_words(c) -> str:
+    """A step's "what the bound is" (``ladder.Compared``'s rung), with the optimizer's O/T as printed (3
+    decimals; ``Compared.bound`` is worked from it), so that its 1/(1 - O/T) checks by hand."""
+    if not c.rung.removes_s:
+        return c.rung.bound_what
+    share = claims.as_printed(c.removable_share, 3)
+    return f"{c.rung.bound_what}; here O/T = {share:.3f}, so 1/(1 - {share:.3f})"
 
 
 def share_of_bound(gain: float, bound: float | None, paid_off: bool = True) -> float | None:
@@ -292,19 +301,21 @@ def rounds_above_bound(rows: list[dict]) -> list[tuple[str, str]]:
 
 
 def mfu_denominators(rows: list[dict], peaks: dict[str, float], fp32_lifted: bool = False) -> str:
-    """Why the MFU column's denominator changes: each step's own precision's peak x its workers.
+    """Why the MFU column's denominator changes: each step's own precision's peak x its workers, naming the
+    rows each denominator covers (a step not kept leaves the next on the workers before it: compile after an
+    unkept two devices runs on one, so "from two devices on" would misread its MFU).
     ``fp32_lifted``: the fp32 peak is the profiled step's own matmul rate (it beat the probe, section 2)."""
-    seen = {}
+    steps = {}
     for r in ran(rows):
-        key = (r["precision"], r["workers"])
-        seen.setdefault(key, r["step"])
+        steps.setdefault((r["precision"], r["workers"]), []).append(r["step"])
     said = []
-    for (prec, workers), step in seen.items():
+    for (prec, workers), names in steps.items():
         peak = claims.as_printed(peaks[prec], 1, 1e9)   # as section 1 prints it; a product worked from it
         why = ", the step's own matmul rate: section 2" if fp32_lifted and prec == "fp32" else ""
         times = (f"{workers} x the {prec} peak ({workers} x {peak:,.1f} = "
                  f"{claims.half_up(workers * peak, 1):,.1f} GFLOP/s{why})")
-        said.append(f"from {step} on, " + (times if workers > 1 else f"the {prec} peak ({peak:,.1f} GFLOP/s{why})"))
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        said.append(f"for {listed}, " + (times if workers > 1 else f"the {prec} peak ({peak:,.1f} GFLOP/s{why})"))
     return "; ".join(said)
 
 

@@ -26,7 +26,8 @@ from utils import bench, claims, models
 from utils.launch import current_backend, process_group
 from utils.linkmodel import AlphaBeta, fit_alpha_beta
 from utils.lessons.tensor_parallel.layers import TensorParallelMLP
-from utils.lessons.tensor_parallel.verdicts import call_as_printed
+from utils.lessons.tensor_parallel.verdicts import call_as_printed, rank_as_printed
+from utils.lessons.tensor_parallel.verdicts import seconds_dict_as_printed as _seconds_as_printed
 
 ALLREDUCES_PER_STEP = 2  # g in the forward pass, f in the backward pass
 
@@ -350,31 +351,6 @@ def arrivals(mine: list[tuple[float, float]], theirs: list[tuple[float, float]])
     return {"waited": waited, "after_both": after_both, "after_other": after_other}
 
 
-RANK_SECONDS = ("step", "compute", "allreduce", "waited", "after_both", "after_other", "thread_cpu",
-                "other_threads_cpu")   # a rank's figures in ``miss_table``, printed in ms to 2 decimals
-
-
-def _seconds_as_printed(d: dict, keys) -> dict:
-    """A copy of ``d`` with its seconds at ``keys`` as the page prints them (ms to 2 decimals, given back in
-    seconds): the miss sentences work every difference, product and ratio from these, so that a reader who
-    redoes one from ``miss_table`` finds the figure printed (20.22 - 19.18 is the +1.04 ms said)."""
-    return d | {k: claims.as_printed(d[k], 2, 1e-3) * 1e-3 for k in keys if d.get(k) is not None}
-
-
-def _rank_as_printed(rank: dict) -> dict:
-    """A rank's seconds as printed, the rows adding up as the reader adds them: inside the all-reduces =
-    waiting + after both (where the calls were cut); the step is its wall time as every table prints it (the
-    width table's 22.87 for the same round), and the compute, the step outside the all-reduces, is the step
-    less inside, both as printed (rounding each part on its own once printed a step 0.01 ms off the wall)."""
-    r = _seconds_as_printed(rank, RANK_SECONDS)
-    ms = lambda *keys: claims.as_printed(sum(r[k] for k in keys), 2, 1e-3) * 1e-3  # noqa: E731
-    if r.get("waited") is not None and r.get("after_both") is not None:
-        r["allreduce"] = ms("waited", "after_both")
-    if r.get("step") is not None and r.get("allreduce") is not None:
-        r["compute"] = claims.half_up((r["step"] - r["allreduce"]) * 1e3, 2) * 1e-3
-    return r
-
-
 def miss_as_printed(m: dict) -> dict:
     """``miss``'s figures as printed (``report.miss_table``'s): the model's and each rank's seconds
     (``_seconds_as_printed``; each total the sum of its printed parts), the shard timed apart, and the fit's
@@ -384,7 +360,7 @@ def miss_as_printed(m: dict) -> dict:
     model["model_compute"] = model_ms(m["one"]) * 1e-3   # t1/2 from t1 as printed
     model["model_step"] = model_ms(m["one"], m["model_comm"]) * 1e-3   # t1/2 + the all-reduces, as printed
     return m | {**model,
-                "ranks": [_rank_as_printed(r) for r in m["ranks"]],
+                "ranks": [rank_as_printed(r) for r in m["ranks"]],
                 "corun": _seconds_as_printed(corun, ("alone", "together")) if corun else corun,
                 "residual": claims.as_printed(m["residual"], 2)}
 

@@ -16,8 +16,10 @@ rounded half up), so each difference and share checks by hand.
 
 from __future__ import annotations
 
-from utils import claims
+from utils import claims, ledger
 from utils.lessons.tensor_parallel import verdicts
+
+RECORD = "tensor_parallel_decode_allreduce_share"   # lesson 09 reads this name and its fields
 
 # how close the all-reduces must come to the loss to "account for it": a share of the loss
 WITHIN = 0.05
@@ -222,3 +224,22 @@ def how_timed(inside: dict) -> str:
             f"Each call's shorter side of the two ranks (its time after the later rank arrived), summed, "
             f"a token: {exchange_at_most(both)}; the other {text(wait)} of rank 0's "
             f"({text(mine)} - {text(both)}), {WAIT}.")
+
+
+def record_allreduce_share(one_s: float, tp_s: float, decode: dict, generation, label: str) -> None:
+    """Keep in the course ledger how much of tensor parallel's decode loss lies inside its all-reduces, for
+    lesson 09: ``allreduce_ms``, rank 0's time inside them a token (``decode["all_reduces"]``), and
+    ``loss_ms``, the tensor-parallel token less one device's (``one_s``, ``tp_s``), each in ms as section 5
+    prints them (2 decimals); the value is their ratio, not clipped (above 1 where the calls took more than
+    the whole loss, negative where tensor parallel was faster). A loss printed as 0.00 ms has no share:
+    nothing is recorded. Returns nothing."""
+    allreduce_ms = claims.half_up(ms(decode["all_reduces"]["rank 0"]) * 1e3, 2)
+    loss_ms = claims.half_up(less(tp_s, one_s) * 1e3, 2)
+    if loss_ms == 0:
+        return
+    g = generation
+    ledger.record(RECORD, allreduce_ms / loss_ms, "share", lesson="07",
+                  what=(f"KV-cache decode, batch {decode['batch']}, {decode['new_tokens'] - 1} tokens after a "
+                        f"{g.prompt}-token prompt, a GPT of width {g.width}, depth {g.depth}{label}: rank 0's ms "
+                        "inside its all-reduces a token over the tensor-parallel token's ms less one device's"),
+                  allreduce_ms=allreduce_ms, loss_ms=loss_ms)

@@ -232,29 +232,22 @@ def parallel_pass(blocks, x, rec: SpanRecorder, k: int) -> None:
             h = h + block.ffn(h)
 
 
-def record_speedup(alone_rounds: list[float], split_rounds: list[float], bound: float, blocks: Blocks) -> None:
-    """Section 1's tensor-parallel pass in the ledger as ``tensor_parallel_speedup``: the median of the paired
-    rounds' ratios (one device's time over the split's: the figure the section prints), the plan's bound, and
-    every round's ratio, so that lesson 09's row A21 reads it with the spread printed here. Returns nothing."""
+def record_speedup(alone_rounds: list[float], split_rounds: list[float], bound: float, blocks: Blocks,
+                   article: bool = False) -> None:
+    """A section 1 split in the ledger: the median of the paired rounds' ratios (one device's time over the
+    split's: the figure the section prints), its bound and every round's ratio, so that lesson 09 reads it
+    with the spread printed here. Tensor parallel as ``tensor_parallel_speedup`` (row A21, the plan's bound);
+    ``article``: the article's split as ``article_split_speedup`` (rows A11 and A19, which set it beside
+    their own rounds of the same worker; its bound 1x: the halves take turns). Returns nothing."""
     from utils import ledger
 
     ratios = [a / s for a, s in zip(alone_rounds, split_rounds)]
-    ledger.record("tensor_parallel_speedup", printed_median(ratios), "x", bound=bound, lesson="07",
-                  what=f"a forward pass of {blocks.depth} GPT blocks of width {blocks.width}, batch {blocks.batch} "
-                       f"x {blocks.context} tokens, tensor parallel: the median of {len(ratios)} paired rounds",
-                  rounds=ratios)
-
-
-def record_article_speedup(alone_rounds: list[float], split_rounds: list[float], blocks: Blocks) -> None:
-    """Section 1's article split in the ledger as ``article_split_speedup``: the median of the paired rounds'
-    ratios (as section 1 prints it), its 1x bound (the halves take turns) and every round's ratio, so that
-    lesson 09's rows A11 and A19 set this run beside their own rounds of the same worker. Returns nothing."""
-    from utils import ledger
-
-    ratios = [a / s for a, s in zip(alone_rounds, split_rounds)]
-    ledger.record("article_split_speedup", printed_median(ratios), "x", bound=1.0, lesson="07",
-                  what=f"a forward pass of {blocks.depth} GPT blocks of width {blocks.width}, split the article's "
-                       f"way (attention on one worker, FFN on the other): the median of {len(ratios)} paired rounds",
+    name, how = (("article_split_speedup", "split the article's way (attention on one worker, FFN on the other)")
+                 if article else ("tensor_parallel_speedup",
+                                  f"batch {blocks.batch} x {blocks.context} tokens, tensor parallel"))
+    ledger.record(name, printed_median(ratios), "x", bound=bound, lesson="07",
+                  what=f"a forward pass of {blocks.depth} GPT blocks of width {blocks.width}, {how}: the median "
+                       f"of {len(ratios)} paired rounds",
                   rounds=ratios)
 
 

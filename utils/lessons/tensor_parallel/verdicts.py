@@ -7,16 +7,43 @@ from utils.lessons.tensor_parallel import inference
 TOLERANCE = 0.05   # the lesson's chosen allowance for timing noise: 5 % of the figure compared against
 
 
+RANK_SECONDS = ("step", "compute", "allreduce", "waited", "after_both", "after_other", "thread_cpu",
+                "other_threads_cpu")   # a rank's figures in ``miss_table``, printed in ms to 2 decimals
+
+
+def seconds_dict_as_printed(d: dict, keys) -> dict:
+    """A copy of ``d`` with its seconds at ``keys`` as the page prints them (ms to 2 decimals, given back in
+    seconds): the miss sentences work every difference, product and ratio from these, so that a reader who
+    redoes one from ``report.miss_table`` finds the figure printed (20.22 - 19.18 is the +1.04 ms said)."""
+    return d | {k: claims.as_printed(d[k], 2, 1e-3) * 1e-3 for k in keys if d.get(k) is not None}
+
+
+def rank_as_printed(rank: dict) -> dict:
+    """A rank's seconds as printed, the rows adding up as the reader adds them: inside the all-reduces =
+    waiting + after both (where the calls were cut); the step is its wall time as every table prints it (the
+    width table's 22.87 for the same round), and the compute, the step outside the all-reduces, is the step
+    less inside, both as printed (rounding each part on its own once printed a step 0.01 ms off the wall)."""
+    r = seconds_dict_as_printed(rank, RANK_SECONDS)
+    ms = lambda *keys: claims.as_printed(sum(r[k] for k in keys), 2, 1e-3) * 1e-3  # noqa: E731
+    if r.get("waited") is not None and r.get("after_both") is not None:
+        r["allreduce"] = ms("waited", "after_both")
+    if r.get("step") is not None and r.get("allreduce") is not None:
+        r["compute"] = claims.half_up((r["step"] - r["allreduce"]) * 1e3, 2) * 1e-3
+    return r
+
+
 def cpu_row_verdict(m: dict) -> str:
     """The miss table's CPU row read against its model (``cost.miss``): a thread that holds its core through
     the step gets at least its compute's time in CPU, so each rank's CPU time should be >= its compute; below
-    it by more than the 5 % tolerance, the thread lost its core that long. '' where the CPU was not timed."""
-    ranks = [r for r in m.get("ranks") or [] if r and r.get("thread_cpu") is not None and r.get("compute")]
-    if not ranks:
+    it by more than the 5 % tolerance, the thread lost its core that long. '' where the CPU was not timed.
+    Each figure is the table's as printed (``rank_as_printed``: the compute is step - all-reduces as printed),
+    so the line, the table and the subtraction a reader does from them agree."""
+    ranks = [rank_as_printed(r) if r else r for r in m.get("ranks") or []]
+    if not any(r and r.get("thread_cpu") is not None and r.get("compute") for r in ranks):
         return ""
     said = []
-    for index, rank in enumerate(m["ranks"]):
-        if rank not in ranks:
+    for index, rank in enumerate(ranks):
+        if not (rank and rank.get("thread_cpu") is not None and rank.get("compute")):
             continue
         cpu, compute = rank["thread_cpu"], rank["compute"]
         head = f"rank {index} {cpu * 1e3:.2f} ms against {compute * 1e3:.2f} ms"
