@@ -519,9 +519,10 @@ def test_mfu_and_the_roof_divide_by_the_profiles_figures_and_name_the_re_timing_
                                                                                      5e9 / 0.06 / 180e9])
     said = report.mfu_sentence(u)
     assert "fp32 matmul peak, 1 thread, 1024³, 180.0 GFLOP/s" in said and "the machine profile's figure" in said
-    assert "timed beside the step in this run, ran at 200.0 GFLOP/s (+11%)" in said
+    # t25_0001 #4: the re-timed probe is the rounds' median (195.0 over 180.0 is +8%), as every MFU is
+    assert "timed beside the step in this run, ran at 195.0 GFLOP/s (median, +8%)" in said
     rows = report.mfu_table(u).rows
-    assert any(r[0].startswith(u.RETIMED) and r[1] == "200.0 GFLOP/s" for r in rows)
+    assert any(r[0].startswith(u.RETIMED) and r[1] == "195.0 GFLOP/s" for r in rows)
     assert not any(r[0] == "fp32 matmul peak, 1 thread, 1024³" and r[1] != "180.0 GFLOP/s" for r in rows)
 
 

@@ -137,9 +137,13 @@ def mfu_table(U) -> Table:
         ("step time (median of the rounds' fastest)", f"{step * 1e3:.2f} ms"),
         ("model FLOP/s", _gflops(step_flop_rate(U, step))),
         *([(f"{U.peak_name} (machine profile, what MFU divides by)", _gflops(U.peak)),
-           (f"{U.RETIMED} ({_retimed_gap(U)})", _gflops(U.retimed))] if U.profile_peak else
+           (f"{U.RETIMED}, median of {len(U.peak_flops)} rounds ({_retimed_gap(U)})", _gflops(U.retimed_median))]
+          if U.profile_peak else
           [(f"{U.peak_name} (same rounds)", _gflops(U.peak))]),
-        (f"MFU (median of {len(U.mfus)} rounds)", f"{U.median:.0%}"),
+        (f"MFU (median of {len(U.mfus)} rounds' ratios)", f"{U.median:.0%}"),
+        # the same rule against the re-timed probe (reader t25_0001 #4): one way to work every MFU on the page
+        *([(f"MFU against the re-timed probe (median of {len(U.peak_flops)} rounds' ratios)",
+            f"{retimed_mfu(U):.0%}")] if U.profile_peak else []),
     ])
 
 
@@ -149,8 +153,9 @@ def _retimed_gap(U) -> str:
 
 
 def retimed_gap(U) -> float:
-    """The re-timed peak over the profile's, less one, worked from the two as printed (GFLOP/s, one decimal)."""
-    return claims.printed_ratio(U.retimed, U.peak, 1, 1e9) - 1
+    """The re-timed peak (the rounds' median) over the profile's, less one, worked from the two as printed
+    (GFLOP/s, one decimal)."""
+    return claims.printed_ratio(U.retimed_median, U.peak, 1, 1e9) - 1
 
 
 def _where(U) -> str:
@@ -161,8 +166,8 @@ def _where(U) -> str:
 
 def mfu_sentence(U) -> str:
     against = ("the machine profile's figure" if U.profile_peak else "a peak measured here, in the same rounds")
-    moved = (f" The same probe, timed beside the step in this run, ran at {_gflops(U.retimed)} "
-             f"({claims.signed_percent(retimed_gap(U))}): how far this moment's load moved it; "
+    moved = (f" The same probe, timed beside the step in this run, ran at {_gflops(U.retimed_median)} (median, "
+             f"{claims.signed_percent(retimed_gap(U))}): how far this moment's load moved it; "
              f"against it, MFU would read {_retimed_mfu_worked(U)}." if U.profile_peak else "")
     return (f"MFU = {U.median:.0%} of the {U.peak_name}, {_gflops(U.peak)} (100 %: that peak's rate, a "
             f"measured reference, not a bound), {against}.{moved} "
@@ -173,26 +178,35 @@ def mfu_sentence(U) -> str:
             f"Section 2 shows which ops cannot use the peak at all, section 6 where the step's time goes.")
 
 
+def retimed_ratios(U) -> list[float]:
+    """Each round's MFU against that round's re-timed matmul: its step GFLOP/s over its matmul GFLOP/s, both as
+    the rounds table prints them (one decimal), the ratio rounded half up to the percent as a reader does."""
+    return [claims.half_up(claims.printed_ratio(step_flop_rate(U, s), p, 1, 1e9), 2)
+            for s, p in zip(U.step_seconds, U.peak_flops)]
+
+
 def retimed_mfu(U) -> float:
-    """The MFU against the peak re-timed beside the step, by the table's own definition (model FLOP/s over the
-    peak), worked from the two as printed (GFLOP/s, one decimal) and rounded half up to the percent as a reader
-    does: 68.8 / 100.4 = 69%. (Scaling the printed MFU by the two peaks would stack its own rounding on it.)"""
-    step = statistics.median(U.step_seconds)
-    return claims.half_up(claims.printed_ratio(step_flop_rate(U, step), U.retimed, 1, 1e9), 2)
+    """The MFU against the probe re-timed beside the step, by the rule of the MFU itself (reader t25_0001 #4): the
+    median of the rounds' ratios (``retimed_ratios``), not a median step over the fastest matmul."""
+    return claims.half_up(statistics.median(retimed_ratios(U)), 2)
 
 
 def _retimed_mfu_worked(U) -> str:
-    """``retimed_mfu`` with its operands, as the page prints them: "68.8 GFLOP/s / 100.4 GFLOP/s = 69%"."""
-    step = statistics.median(U.step_seconds)
-    return f"{_gflops(step_flop_rate(U, step))} / {_gflops(U.retimed)} = {retimed_mfu(U):.0%}"
+    """``retimed_mfu`` with how it is worked: "48% (the median of the 5 rounds' ratios, as MFU itself)"."""
+    return f"{retimed_mfu(U):.0%} (the median of the {len(U.peak_flops)} rounds' ratios, as MFU itself)"
 
 
 def mfu_rounds_table(U) -> Table:
     rows = [(k + 1, f"{s * 1e3:.2f}", f"{step_flop_rate(U, s) / 1e9:.1f}", f"{p / 1e9:.1f}", f"{m:.0%}")
             for k, (s, p, m) in enumerate(zip(U.step_seconds, U.peak_flops, U.mfus))]
     against = "MFU (profile's peak)" if U.profile_peak else "MFU against the best matmul"
-    return Table(["round", "step ms (fastest)", "step GFLOP/s", "matmul GFLOP/s (re-timed)", against],
-                 rows, title="MFU, round by round")
+    if not U.profile_peak:
+        return Table(["round", "step ms (fastest)", "step GFLOP/s", "matmul GFLOP/s (re-timed)", against],
+                     rows, title="MFU, round by round")
+    # the ratios the re-timed MFU is the median of (``retimed_mfu``), so that a reader finds its figure here
+    rows = [row + (f"{r:.0%}",) for row, r in zip(rows, retimed_ratios(U))]
+    return Table(["round", "step ms (fastest)", "step GFLOP/s", "matmul GFLOP/s (re-timed)", against,
+                  "MFU (re-timed matmul)"], rows, title="MFU, round by round")
 
 
 def mfu_notes(U, profile, S) -> str:
@@ -201,9 +215,11 @@ def mfu_notes(U, profile, S) -> str:
     text = (f"Each round times the matmul (the machine profile's probe), then the training step, each after "
             f"one untimed call, on {where}; MFU per round = model FLOPs / that round's fastest step / "
             + (f"the profile's {same.name}, {same.formatted()} ({profile.measured}), the one figure every lesson "
-               f"quotes under that name. The matmul column is {U.RETIMED}: fastest {_gflops(U.retimed)}, "
-               f"{claims.signed_percent(retimed_gap(U))} from the profile's, which shows how far this moment moved it "
-               "(a busy machine only slows a kernel; a faster run means the profile met a busier moment)."
+               f"quotes under that name. The matmul column is {U.RETIMED}: median {_gflops(U.retimed_median)} "
+               f"(fastest {_gflops(U.retimed)}), {claims.signed_percent(retimed_gap(U))} from the profile's, which "
+               "shows how far this moment moved it (a busy machine only slows a kernel; a faster run means the "
+               "profile met a busier moment). The last column is each round's step GFLOP/s over that round's "
+               "matmul GFLOP/s; every MFU on this page is the median of such per-round ratios."
                if U.profile_peak else
                f"the fastest matmul of all rounds ({_gflops(U.peak)}), so a slow matmul measurement cannot lift a "
                f"round over 100 %. The machine profile measured the same probe at {same.formatted()} "

@@ -49,6 +49,12 @@ class StepUtilisation:
         return max(self.peak_flops)
 
     @property
+    def retimed_median(self) -> float:
+        """The rounds' median matmul FLOP/s: how far this moment moved the probe, by the rule every MFU on the page
+        follows (a median over the rounds, reader t25_0001 #4), not the fastest round alone."""
+        return statistics.median(self.peak_flops)
+
+    @property
     def peak(self) -> float:
         """What MFU divides by: the stored profile's peak where given, else the fastest re-timed matmul."""
         return self.profile_peak if self.profile_peak else self.retimed

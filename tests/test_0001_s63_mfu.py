@@ -1,0 +1,38 @@
+"""Twenty-fifth reading (t25_0001 #4), lesson 01: every MFU on the page is the median of per-round ratios; the
+re-timed probe is the rounds' median, and the MFU against it is the median of each round's step GFLOP/s over
+that round's matmul GFLOP/s, as the rounds table prints them."""
+
+from utils.lessons.why_slow import report, utilisation
+
+# the reader's run: re-timed 148.8, 158.0, 152.8, 159.9, 163.0 GFLOP/s; the step's 72.8, 72.8, 73.0, 76.9, 76.0
+STEP_GFLOPS = (72.8, 72.8, 73.0, 76.9, 76.0)
+MATMUL = (148.8, 158.0, 152.8, 159.9, 163.0)
+FLOPS = 5.309e9
+
+
+def run():
+    steps = [FLOPS / (g * 1e9) for g in STEP_GFLOPS]
+    return utilisation.StepUtilisation(FLOPS, steps, [m * 1e9 for m in MATMUL], "fp32", 1,
+                                       "fp32 matmul peak, 1 thread, 1024³", 180e9)
+
+
+def test_the_re_timed_mfu_is_the_median_of_the_rounds_ratios_not_a_median_over_the_fastest():
+    u = run()
+    ratios = report.retimed_ratios(u)
+    rows = report.mfu_rounds_table(u).rows
+    # each round's ratio is worked from the two figures the row prints, and printed beside them
+    for row, r in zip(rows, ratios):
+        assert r == round(float(row[2]) / float(row[3]) + 1e-12, 2) and row[5] == f"{r:.0%}"
+    assert report.retimed_mfu(u) == sorted(ratios)[2]
+    assert f"{report.retimed_mfu(u):.0%}" == "48%"  # the fastest matmul would give 73.0 / 163.0 = 45%
+    said = report.mfu_sentence(u)
+    assert "ran at 158.0 GFLOP/s (median, -12%)" in said.replace("−", "-")
+    assert "MFU would read 48% (the median of the 5 rounds' ratios, as MFU itself)" in said
+    table = dict((r[0], r[1]) for r in report.mfu_table(u).rows)
+    assert table["MFU against the re-timed probe (median of 5 rounds' ratios)"] == "48%"
+
+
+def test_without_a_profile_the_rounds_table_has_no_re_timed_column():
+    u = utilisation.StepUtilisation(FLOPS, [0.07] * 2, [150e9, 160e9], "fp32", 1)
+    assert len(report.mfu_rounds_table(u).rows[0]) == 5
+    assert "would read" not in report.mfu_sentence(u)
