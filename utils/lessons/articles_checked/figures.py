@@ -39,9 +39,27 @@ class Busy(Exception):
 
 def disturbed(m, name: str) -> str:
     """The note of a recorded figure its lesson marked measured on a loaded machine (lesson 03's field
-    ``disturbed``: the machine's load changed between its sections), or "" where it did not."""
+    ``disturbed``: the machine's load changed between its sections; lesson 02's CPU/busy below its line:
+    ``contended``), or "" where it did not."""
     found = m["results"].get(name)
-    return found.record.get("disturbed", "") if found is not None else ""
+    return found.record.get("disturbed", "") or contended(found.record) if found is not None else ""
+
+
+def contended(record: dict) -> str:
+    """Lesson 02's own warning on a pipeline figure, where its ledger record keeps it: each worker's CPU/busy
+    (``cpu_busy``, CPU time over busy wall time) and the host's load average (``load``, on ``cores``). Below
+    lesson 02's line (``CONTENDED``) a stage waited for a core (other programs held it): "CPU/busy 76% / 88%,
+    host load average 2.5 on 2 cores: below 80%, a stage waited for a core"; "" where every worker kept its
+    core, or the record keeps no CPU/busy (an older ledger)."""
+    from utils.lessons.model_split.report import CONTENDED  # lesson 02's line, one rule on both pages
+
+    busy = record.get("cpu_busy")
+    if not busy or min(words.half_up(b * 100, 0) for b in busy) >= CONTENDED * 100:  # as printed, whole per cent
+        return ""
+    load = (f", host load average {record['load']:.1f} on {record['cores']} cores" if "load" in record
+            and "cores" in record else "")
+    return (f"CPU/busy {' / '.join(words.percent(b) for b in busy)}{load}: below {CONTENDED:.0%}, a stage waited "
+            "for a core")
 
 
 def needs_undisturbed(m, name: str) -> None:
@@ -96,6 +114,8 @@ def read_results() -> dict:
             "link_beta": from_ledger("link_beta", gpu_figure=True),
             # lesson 07 §1's tensor-parallel pass (row A21 sets it beside this page's own rounds)
             "tensor_parallel": from_ledger("tensor_parallel_speedup", gpu_figure=True),
+            # lesson 07 §5's decode: the share of its loss timed inside the all-reduces (row B2)
+            "decode_allreduce": from_ledger("tensor_parallel_decode_allreduce_share", gpu_figure=True),
             # lesson 07 §1's article split (rows A11 and A19 set it beside this page's own rounds)
             "article_split": from_ledger("article_split_speedup", gpu_figure=True),
             # lesson 01 §5's fused pairs (rows B4 and B14 set them beside this page's own rounds on the CPU)
@@ -115,6 +135,7 @@ WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "
                    "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel",
                    "pipeline_configs": "make bench pipeline",
                    "link_alpha": "lesson 00", "link_beta": "lesson 00", "tensor_parallel": "lesson 07",
+                   "decode_allreduce": "lesson 07",
                    "article_split": "lesson 07", "fused_attention": "lesson 01", "fused_gelu": "lesson 01",
                    **{name: "lesson 02" for name in TWO_STAGES}}
 
@@ -271,7 +292,7 @@ def quote(m, name: str, say) -> Part:
     found = m["results"][name]
     if found is None:
         return Part("no figure yet", LEDGER, f"not recorded: run {WHERE_TO_RECORD[name]} first")
-    note = found.record.get("disturbed")  # lesson 03's mark: the load changed while it measured
+    note = disturbed(m, name)  # its lesson's mark: the load changed while it measured, or a stage lacked a core
     return found.part(say(found.record) + (f"; {WHERE_TO_RECORD[name]} marked it {LOADED} ({note})" if note else ""))
 
 

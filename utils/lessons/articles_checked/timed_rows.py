@@ -13,11 +13,14 @@ from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_r
                                                    paired, rounds_verdict, sizes_out_of_order, small_share,
                                                    tensor_parallel_rounds, too_busy)
 from utils.lessons.articles_checked.evidence import CNN_BATCH, LINK_REPEATS, PASS_ROUNDS, small_gpt_words
-from utils.lessons.articles_checked.figures import (DEVICES, LEDGER_NOISE, PACKED_BOUND, _sends, cnn_rounds,
+from utils.lessons.articles_checked.figures import (DEVICES, PACKED_BOUND, _sends, cnn_rounds,
                                                     compression_rounds, fixed_cost, quote, recorded_verdict,
                                                     rounds_above_words, rounds_finding, rounds_record, spread_of)
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
 from utils.lessons.articles_checked.wording import _lesson_05_differs
+# the decode on two workers (rows A21, B2); re-exported: the tests read them here
+from utils.lessons.articles_checked.decode_loss import (decode_priced, decode_times,  # noqa: F401
+                                                        decode_words, profile_link)
 
 
 def _us(seconds: float) -> int:
@@ -82,14 +85,6 @@ def article_split_figure(m) -> str:
 # --- The machine profile's link: one alpha ---------------------------------------------------------------------
 
 
-def profile_link(m) -> tuple[float, float] | None:
-    """Lesson 00's alpha (s) and beta (B/s) for this machine's link, from the ledger; None where not recorded."""
-    alpha, beta = m["results"].get("link_alpha"), m["results"].get("link_beta")
-    if alpha is None or beta is None:
-        return None
-    return alpha.record["value"], beta.record["value"]
-
-
 def profile_alpha_words(m) -> str:
     """"the machine profile's alpha (lesson 00): 74 µs", or what to run where lesson 00 has not recorded it."""
     link = profile_link(m)
@@ -128,69 +123,6 @@ def inversions_words(m, found: list[tuple[int, int]]) -> str:
         said.append(f"the {size_words(small)} message ({us[small]} µs) took longer than the {listed} "
                     f"one{'s' if len(larger) > 1 else ''}")
     return "; ".join(said)
-
-
-# --- Decoding on two workers -----------------------------------------------------------------------------------
-
-
-def decode_times(record: dict) -> tuple[float, float, float]:
-    """make bench's decode: one device's and tensor parallel's ms a token, as printed (two decimals), and the
-    speed of the pair over one device computed from those printed figures (one rounding on every row)."""
-    one, tp = (record["decode_seconds_per_token"][k] for k in ("one device", "tensor parallel"))
-    return (claims.as_printed(one, 2, 1e-3), claims.as_printed(tp, 2, 1e-3),
-            claims.printed_ratio(one, tp, 2, 1e-3))
-
-
-def decode_words(record: dict) -> str:
-    """The decode's two times and the pair's speed over one device, beside its bound (two workers: 2x) and the
-    course's verdict: one timing each, no rounds, so read by the ``LEDGER_NOISE`` floor as the page's note says
-    ("0.17x one device's speed, bound 2x: slower than one device: no speed-up")."""
-    one, tp, speed = decode_times(record)
-    speed, bound = claims.half_up(speed, 2), record.get("bound", DEVICES)  # make bench's two workers' bound
-    said = claims.speedup_verdict(speed, bound, LEDGER_NOISE * speed, slower="slower than one device")
-    return (f"one device {one:.2f} ms a token, tensor parallel on two workers {tp:.2f} ms: {speed:.2f}x one "
-            f"device's speed, bound {bound:g}x: {said}")
-
-
-def _share_of(ms: float, lost: float) -> str:
-    """A price's share of the token's loss, from both as printed (two decimals), half up."""
-    return claims.percent(claims.as_printed(ms, 2) / claims.as_printed(lost, 2))
-
-
-def decode_priced(m, record: dict) -> Part | None:
-    """What the decode's all-reduces would cost a token (two a block, ``width`` fp32 values each, as lesson 07
-    §5 prices them) at the machine profile's alpha and beta, beside the time a token lost; the share at make
-    bench's own fit in that run named as such. Each price assumes the calls back to back, nothing between, and
-    is only as good as its fit (lesson 07 §5 sets its price beside the fit's worst residual); never the share: lesson 07 §5 times the all-reduces inside its own decode loop, and the ledger keeps no such
-    figure, so the row points there. Arithmetic."""
-    depth, width = m["setups"]["decode"]
-    one, tp, _ = decode_times(record)
-    lost = tp - one
-    if lost <= 0:
-        return None
-
-    def cost(alpha: float, beta: float) -> float:  # ms a token
-        return 2 * depth * (alpha + 4 * width / beta) * 1e3
-
-    said = []
-    link = profile_link(m)
-    if link is not None:
-        ms = cost(*link)
-        said.append(f"at this machine's profile, alpha {link[0] * 1e6:.0f} µs and beta {link[1] / 1e9:.1f} GB/s "
-                    f"(lesson 00): {ms:.2f} ms, {_share_of(ms, lost)} of it")
-    if "alpha_s" in record:
-        ms = cost(record["alpha_s"], record["beta_bytes_per_s"])
-        said.append(f"at make bench's own fit of the link in that run (alpha {record['alpha_s'] * 1e6:.0f} µs, "
-                    f"beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s): {ms:.2f} ms, {_share_of(ms, lost)}")
-    if not said:
-        return None
-    where = sections.cite(("07", "Decoding with"))
-    return Part(f"a token lost {tp:.2f} - {one:.2f} = {lost:.2f} ms on two workers; its {2 * depth} all-reduces a "
-                f"token (lesson 07's decode model, depth {depth}, width {width}, batch 1) priced "
-                f"{'; '.join(said)}: prices as if the calls ran back to back with nothing between, each only as good "
-                f"as its fit of the link; {where} times the all-reduces inside its own decode loop, in its own run: "
-                f"read its split of the loss there ({where} also counts more operations a token on a rank than "
-                "on one device)", ARITHMETIC)
 
 
 # --- The rows ------------------------------------------------------------------------------------------------

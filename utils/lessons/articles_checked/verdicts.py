@@ -25,12 +25,13 @@ from utils.lessons.articles_checked.checks import (  # noqa: F401
     launches, launches_text, split_reference, spread_of, too_busy, too_wide, turns_words)
 from utils.lessons.articles_checked.figures import (  # noqa: F401
     LEDGER_NOISE, TIMED, TWO_STAGES, WHERE_TO_RECORD, _sends, fixed_cost, _units_note, _walk, capabilities,
-    capstone_two_devices, ddp_batches, kept_before_two_devices, measure, median_text, quote, read_results,
+    capstone_two_devices, ddp_batches, disturbed, kept_before_two_devices, measure, median_text, quote, read_results,
     recorded_int8_units, removed_reading, setups, share_text, walk_told, zeroed_side)
 from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, LINTED, MEASURED,
                                                     NONE, PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
+from utils.lessons.articles_checked.capstone import two_devices_text
 from utils.lessons.articles_checked.lesson_07_split import lesson_07_split_words
 from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS  # lesson 02 §3's words for it
 from utils.lessons.articles_checked.prefetch_row import b9
@@ -103,7 +104,7 @@ def a2(m):
 def a3(m):
     def lesson_08(r):
         kept = kept_before_two_devices(r)
-        return (f"lesson 08's two-device step: {capstone_two_devices(r):.2f}x against a bound of 2x; "
+        return (f"lesson 08's two-device step: {two_devices_text(r)}; "
                 f"{m['setups']['08']} (its one-device batch split in two)"
                 + (f", after the steps it kept before it ({kept})" if kept else "")
                 + ": another model, batch and recipe than lesson 03's, so the gap between the two figures has "
@@ -315,7 +316,7 @@ def a19(m):
     pipeline = f"{sections.cite(PIPELINE_SECTION)}'s pipeline"  # its §5 figure: the sweep's best
     for name, label, setup in (("pipeline", pipeline, f"its best GPipe/1F1B configuration, {pipeline_config(m)}"),
                                ("ddp", "data parallel", m["setups"]["03"])):
-        if m["results"][name] is not None:
+        if m["results"][name] is not None and not disturbed(m, name):  # a busy machine's figure: not ranked
             kept[label] = printed_share(m["results"][name].record["value"])
         parts.append(quote(m, name, lambda r, label=label, setup=setup, name=name:
                            f"{label}, {setup}: {r['value']:.2f}x one, {share_text(r['value'])}% each "

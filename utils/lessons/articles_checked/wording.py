@@ -13,7 +13,7 @@ from utils.lessons.articles_checked.reference_rounds import median_past_referenc
 # per_worker_words re-exported: verdicts reads it here
 from utils.lessons.articles_checked.shares import per_worker_words, printed_share  # noqa: F401
 from utils.lessons.articles_checked import sections
-from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, _units_note, fused_verdict,
+from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, _units_note, disturbed, fused_verdict,
                                                     percent_text, rounds_above_words, share_text, spread_of)
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
 
@@ -171,7 +171,8 @@ def two_stage_parts(m, verdict_words) -> tuple[list[Part], dict[str, float]]:
         if found is None:
             continue
         r = found.record
-        kept[f"{schedule} (two stages per device)"] = printed_share(r["value"])  # from the speed-up as printed
+        if not disturbed(m, name):  # a figure from a busy machine is quoted, never ranked
+            kept[f"{schedule} (two stages per device)"] = printed_share(r["value"])  # from the speed-up as printed
         rounds = (f"the median of {len(r['rounds'])} paired rounds, ± {spread_of(r):.2f}" if r.get("rounds")
                   else "no rounds kept")  # the spread that decides "at the bound (within noise)", printed
         setup = r.get("what", "").split(", against")[0].removeprefix(f"{schedule}, ")  # "two stages per worker, ..."
