@@ -47,7 +47,8 @@ CLAIMS = [
           "with a wrong example: read the way most favourable to the claim (the page's reading policy), 可达 "
           "('can reach') gives the range of the class it names, large models, and GPT-3's 1.75e11 is 17.5 x "
           "1e10, over ten billion (the phrase understates it 17.5-fold); BERT, one of its two examples, is wrong: "
-          "its 1.1e8 to 3.4e8 is about ten times smaller than 'several billion' (GPT-3 is 500 to 1,600 times "
+          "its 1.1e8 to 3.4e8 is some six times smaller or more than 'several billion' (2e9 / 3.4e8 = 5.9; GPT-3 is "
+          "500 to 1,600 times "
           "larger). The stricter reading, each example reaching those sizes, is false (BERT)",
           (("09", "why two GPUs"),)),
     Claim("A23", "so training and inference need many floating-point operations (大量的浮点运算)", TRUE,
