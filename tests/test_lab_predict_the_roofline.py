@@ -286,10 +286,10 @@ def test_the_measurement_passes_the_solution_and_measures_attention_where_it_tur
     verdict = lab.check_measured(count, turning_length, CEILINGS, SETUP, show=False, measure=fake_measure({}),
                                  results=results)
     assert verdict.passed, verdict.message
-    roof, rows, work = results
+    roof, rows, work, printed = results
     lengths = [r.op.dims["length"] for r in rows[len(SETUP.ops):]]
     assert lengths == [turning_length(SETUP.ops[2], CEILINGS), 8 * turning_length(SETUP.ops[2], CEILINGS)]
-    assert all(0.9 < r.ratio < 1.3 for r in rows) and work == SETUP.turning_work
+    assert all(0.9 < r.ratio < 1.3 for r in rows) and work == SETUP.turning_work and printed == len(SETUP.ops)
 
 
 @pytest.mark.mutants
@@ -310,8 +310,8 @@ def test_an_op_far_below_its_roof_passes_the_check_and_is_read_in_the_report(cap
     out = capsys.readouterr().out
     said = " ".join(out.split())
     # judged against its own ceiling (write-allocate's, under the fake roof's STREAM copy: 0.87x the roof)
-    assert "The lookup reached 30% of its memory roof; its ceiling is 0.87x that roof" in said, said
-    assert "30% of the roof is 34% of that ceiling: below it by 57 points of the roof, past its rounds' " \
+    assert "The lookup reached 30% of its memory roof; its write-allocate bound is 0.87x that roof" in said, said
+    assert "30% of the roof is 34% of that bound: below it by 57 points of the roof, past its rounds' " \
            "spread" in said
     assert "a limit the two roofs leave out" in said
     assert "this run does not measure it" in said
@@ -329,8 +329,8 @@ def test_a_lookup_above_its_roof_is_not_read_as_at_its_roof(capsys):
                        measure=fake_measure({"embedding": 1.3, "conv2d": 0.95}), results=results)
     report.show_comparison(results, "")
     out = " ".join(capsys.readouterr().out.split())
-    assert "The lookup reached 130% of its memory roof; its ceiling is 0.87x that roof" in out, out
-    assert "130% of the roof is 149% of that ceiling: above that ceiling by more" in out
+    assert "The lookup reached 130% of its memory roof; its write-allocate bound is 0.87x that roof" in out, out
+    assert "130% of the roof is 149% of that bound: above that bound by more" in out
     assert "this run does not tell which" in out
 
 
@@ -364,7 +364,7 @@ def test_the_real_measurement_times_every_op_beside_both_ceilings():
     results = []
     small = dataclasses.replace(SETUP, rounds=1)
     lab.check_measured(count, turning_length, CEILINGS, small, show=False, results=results)
-    roof, rows, work = results
+    roof, rows, work, printed = results
     assert [r.op.name for r in rows][:4] == [op.name for op in SETUP.ops] and len(rows) == 6
     assert roof.threads == 1 and all(r.point.seconds > 0 for r in rows)
 
@@ -462,7 +462,7 @@ def test_the_lookups_shortfall_needs_a_gap_past_its_spread_by_a_margin():
     said = lookup.lookup_sentence(0.50, 0.10, gpu)
     assert "a limit the two roofs leave out" in said and "slowest round minus the fastest" in said
     assert "as fast as the memory allows" in lookup.lookup_sentence(0.90, 0.05, gpu)
-    assert "its ceiling is the roof itself" in said
+    assert "its write-allocate bound is the roof itself" in said
 
 
 def test_the_lookup_is_judged_against_its_write_allocate_ceiling_as_lesson_01_works_it():
@@ -473,13 +473,13 @@ def test_the_lookup_is_judged_against_its_write_allocate_ceiling_as_lesson_01_wo
     cpu = lookup.lookup_ceiling(op, "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", cpu=True)
     assert (cpu.room, cpu.read_mb, cpu.written_mb) == (0.77, 12.95, 33.55)
     said = " ".join(lookup.lookup_sentence(0.73, 0.30, cpu).split())
-    assert "its ceiling is 0.77x that roof" in said and "(4 arrays moved for 3 counted)" in said, said
-    assert "(12.95 MB read, 33.55 MB written). 73% of the roof is 95% of that ceiling" in said, said
+    assert "its write-allocate bound is 0.77x that roof" in said and "(4 arrays moved for 3 counted)" in said, said
+    assert "(12.95 MB read, 33.55 MB written). 73% of the roof is 95% of that bound" in said, said
     assert "as fast as the memory allows" in said and "below 80%" not in said, said
     # the other outcomes, against the same ceiling: the spread covers the gap, a gap within the margin, a
     # shortfall past it, and above the ceiling by more than the spread
     covered = " ".join(lookup.lookup_sentence(0.60, 0.30, cpu).split())  # 77 - 60 = 17 points, within 0.3 x 60
-    assert "below 80% of it; the gap to the ceiling, 77 - 60 = 17 points of the roof, is within its rounds' " \
+    assert "below 80% of it; the gap to the bound, 77 - 60 = 17 points of the roof, is within its rounds' " \
            "spread of 30% (the slowest round minus the fastest, over their median: 18 points of the roof at " \
            "60%)" in covered, covered
     margin = " ".join(lookup.lookup_sentence(0.55, 0.25, cpu).split())  # 22 points, 0.25 x 55 = 14 + 10
@@ -490,7 +490,7 @@ def test_the_lookup_is_judged_against_its_write_allocate_ceiling_as_lesson_01_wo
            "points)" in short, short
     assert "leave out" in short, short
     above = " ".join(lookup.lookup_sentence(0.95, 0.05, cpu).split())  # 0.95 / 0.77 = 123%
-    assert "95% of the roof is 123% of that ceiling: above that ceiling" in above, above
+    assert "95% of the roof is 123% of that bound: above that bound" in above, above
     copy = lookup.lookup_ceiling(op, "STREAM copy, 32 MiB arrays", cpu=True)  # 3 moved for 2 counted
     assert copy.room == round(1.5 * 46.5 / 80.05, 2) == 0.87
 
@@ -523,7 +523,7 @@ def test_the_lookups_gap_within_the_margin_reads_plainly_with_its_sum():
     op = SimpleNamespace(bytes=12.90e6 + 33.55e6, written=33.55e6)
     cpu = lookup.lookup_ceiling(op, "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", cpu=True)
     said = " ".join(lookup.lookup_sentence(0.60, 0.16, cpu).split())
-    assert "60% of the roof is 78% of that ceiling: below it by 17 points of the roof, against its rounds' " \
+    assert "60% of the roof is 78% of that bound: below it by 17 points of the roof, against its rounds' " \
            "spread of 16% (the slowest round minus the fastest, over their median: 10 points of the roof at " \
            "60%). A gap counts as a shortfall only past the spread by over 10 points (10 + 10 = 20 points); 17 " \
            "does not pass it: " \

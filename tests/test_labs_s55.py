@@ -100,21 +100,21 @@ def test_the_take_away_calls_the_largest_gap_a_gap_before_judging_it():
 
 
 def test_the_lookups_gap_within_noise_is_worked_in_points_of_the_roof():
-    """Reader 01-1: "61% of the roof is 79% of that ceiling: below 80% of it, but its rounds' spread of 19% ...
+    """Reader 01-1: "61% of the roof is 79% of that bound: below 80% of it, but its rounds' spread of 19% ...
     covers the gap": the gap is 77 - 61 = 16 points of the roof, and the spread, 19 % of the median share 61 %,
     is 0.19 x 61 = 12 points of the roof (not 19): both in one unit, from the printed figures."""
     from utils.labs.predict_the_roofline import lookup
 
     ceiling = lookup.LookupCeiling(0.77, 12.95, 33.55, 3, 4)
     said = " ".join(lookup.lookup_sentence(0.61, 0.19, ceiling).split())
-    assert ("61% of the roof is 79% of that ceiling: below it by 16 points of the roof, against its rounds' spread "
+    assert ("61% of the roof is 79% of that bound: below it by 16 points of the roof, against its rounds' spread "
             "of 19% (the slowest round minus the fastest, over their median: 12 points of the roof at 61%). A gap "
             "counts as a shortfall only past the spread by over 10 points (12 + 10 = 22 points); 16 does not pass "
             "it: within noise: no effect shown.") in said, said
     assert "covers the gap" not in said
     # the spread covers the gap (0.30 x 61 = 18 points), and a gap past both spread and margin
     covered = " ".join(lookup.lookup_sentence(0.61, 0.30, ceiling).split())
-    assert ("the gap to the ceiling, 77 - 61 = 16 points of the roof, is within its rounds' spread of 30% (the "
+    assert ("the gap to the bound, 77 - 61 = 16 points of the roof, is within its rounds' spread of 30% (the "
             "slowest round minus the fastest, over their median: 18 points of the roof at 61%): within noise"
             ) in covered, covered
     short = " ".join(lookup.lookup_sentence(0.61, 0.05, ceiling).split())

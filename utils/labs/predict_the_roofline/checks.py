@@ -283,6 +283,13 @@ def measured_ops(turning_length: Callable | None, ceilings: Ceilings, setup: Lab
     return ops
 
 
+def short_name(op: LabOp) -> str:
+    """An op's name up to its first comma, and an attention's length: "causal attention, length 76" (check 3's
+    line names each ratio without the table's full names)."""
+    head = op.name.split(", ")[0]
+    return f"{head}, length {op.dims['length']}" if op.kind == "attention" else head
+
+
 def printed_ceilings(c: Ceilings) -> Ceilings:
     """``c`` as the lab prints it, GFLOP/s and GB/s to one decimal (``claims.as_printed``): the ridge, the
     turning length and the predictions worked from it are then what a learner works out from the page (98.5
@@ -343,10 +350,12 @@ def check_measured(count: Callable, turning_length: Callable, ceilings: Ceilings
         roof = measure(ops, setup)
         rows = compare(count, roof, ops)
         if results is not None:
-            results[:] = [roof, rows, setup.turning_work]  # the last: the attentions' work a call
+            # then the attentions' work a call, and how many ops the table before the exercises printed
+            results[:] = [roof, rows, setup.turning_work, len(setup.ops)]
         off = [why for why in map(faster_than_roof, rows) if why]
         expect(not off, " | ".join(off))
-        shown = ", ".join(f"{r.printed_ratio:.2f}x" for r in rows)  # from the times the report's table prints
+        # each op named: the ratios come from the times the report's table prints, row by row
+        shown = ", ".join(f"{short_name(r.op)} {r.printed_ratio:.2f}x" for r in rows)
         return (f"{beat_words(rows)}; measured / predicted: {shown} ({roof.threads or 'all'} "
                 f"thread(s), ceilings measured in the same rounds){setup.settings.label}")
 

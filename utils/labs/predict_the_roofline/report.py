@@ -226,7 +226,7 @@ def turning_limit_sentence(at, length: int, ceilings, first_ridge: float | None)
 _AS_PRINTED = "to 3 figures, as the tables print them (the longer of FLOPs / peak and bytes / bandwidth),"
 
 
-def predicted_again_sentence(before, now) -> str:
+def predicted_again_sentence(before, now, added=()) -> str:
     """Why the table's predictions differ from those printed before the exercises: the same counts on the
     ceilings measured again, in the rounds that timed the ops (every branch written). It says the counts are
     taken to 3 figures, as the tables print them (``checks.predicted``): 1.07e+09 FLOPs / 93.0 GFLOP/s is the
@@ -239,8 +239,24 @@ def predicted_again_sentence(before, now) -> str:
             f"rounds (peak "
             f"{now.flops / 1e9:.1f} GFLOP/s, bandwidth {now.bandwidth / 1e9:.1f} GB/s), not on those measured "
             f"before the exercises ({before.flops / 1e9:.1f} GFLOP/s, {before.bandwidth / 1e9:.1f} GB/s): the same "
-            f"counts, a ceiling measured twice: {_which_moved(peak_moved, bandwidth_moved)}. The column "
-            f"'{BEFORE_COLUMN}' repeats the predictions printed before the exercises, on their ceilings.")
+            f"counts, a ceiling measured twice: {_which_moved(peak_moved, bandwidth_moved)}. "
+            + _before_column_words(before, added))
+
+
+def _before_column_words(before, added) -> str:
+    """What the column ``BEFORE_COLUMN`` holds (every branch written): the predictions printed before the
+    exercises, and, for the rows ``added`` since (the attentions at the turning length), the same counts on
+    those ceilings, never printed there, each by the limit those ceilings give it, which the 'limit' column
+    (on the ceilings measured here) may not show."""
+    if not added:
+        return f"The column '{BEFORE_COLUMN}' repeats the predictions printed before the exercises, on their ceilings."
+    limits = [predicted(r.flops, r.n_bytes, before)[0] for r in added]
+    names = " and ".join(r.op.name for r in added)
+    each = (f"{limits[0]} for {'both' if len(added) == 2 else 'each'}" if len(set(limits)) == 1 else
+            ", ".join(f"{limit} for {r.op.name}" for limit, r in zip(limits, added)))
+    return (f"The column '{BEFORE_COLUMN}' is your counts on the ceilings measured before the exercises: the lab's "
+            f"ops as printed there; {names}, not printed there, worked the same way, each by the limit "
+            f"those ceilings give it ({each}; the 'limit' column is on the ceilings measured here).")
 
 
 def _which_moved(peak_moved: bool, bandwidth_moved: bool) -> str:
@@ -280,11 +296,13 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
         print("⏳ not done yet: the comparison appears once your counts pass the measurement check")
         return
     answers = counts_passed() if answers is None else answers
-    roof, rows, *target = measured  # target: the attentions' work a call, where the check gave it
+    # target: the attentions' work a call, then how many ops the table before the exercises printed
+    roof, rows, *target = measured
     before = printed_ceilings(first.ceilings) if first is not None else None  # as cell 7 printed them
     display(compared_table(rows, roof.ceilings, before))
     if before is not None:
-        print(_fill(predicted_again_sentence(before, roof.ceilings)))
+        added = rows[target[1]:] if len(target) > 1 else []  # the attentions at the turning length
+        print(_fill(predicted_again_sentence(before, roof.ceilings, added)))
     first_ridge = before.ridge if before is not None else None
     for sentence in miss_sentences(rows, roof.ceilings, first_ridge, target[0] if target else None,
                                    cpu=roof.threads is not None):
@@ -370,8 +388,9 @@ def take_aways(measured: list, passed: bool) -> None:
     table_bytes = embedding.op.dims["vocab"] * embedding.op.dims["width"] * embedding.op.dtype.itemsize
     lines = [
         f"- A lookup does no arithmetic and reads only the rows it names, and each once: "
-        f"{(embedding.point.op.bytes - embedding.point.op.written) / 2**20:.0f} MiB read here (its ids and rows), "
-        f"from a table of {table_bytes / 2**20:.0f} MiB, and {embedding.point.op.written / 2**20:.0f} MiB written "
+        # in MB to two decimals, as the lookup's sentence above the take-aways prints the same traffic
+        f"{(embedding.point.op.bytes - embedding.point.op.written) / 1e6:.2f} MB read here (its ids and rows), "
+        f"from a table of {table_bytes / 1e6:.2f} MB, and {embedding.point.op.written / 1e6:.2f} MB written "
         "(one row per id). Memory-bound on every device, however large the table.",
         f"- A convolution is a matmul over image patches: 2 FLOPs per kernel term, per input channel, per output "
         f"position; at 64 channels its intensity is {conv.point.op.intensity:.0f} FLOPs a byte, compute-bound "
