@@ -357,11 +357,12 @@ def test_the_ranking_of_cuts_is_the_models_within_the_fits_accuracy(measured):
     # (CI's run printed 9.99x or 10.01x for 10x): the words are the band's as printed, near 0.1x and 10x
     lo, hi = fit_band(rough)
     assert abs(lo - 0.10) <= 0.01 and abs(hi - 10.0) <= 0.05
-    assert f"measured {lo:.2f}-{hi:.2f}x of what it predicts for them, a band wide enough to swap" in said
+    assert f"the fit's band, {lo:.2f}-{hi:.2f}x (measured / predicted at its own sizes" in said
+    assert "is wide enough to swap" in said
     exact = lab.AlphaBeta(link.fit.alpha, link.fit.beta, (1,), (0.0,))
     said = lab._ranking_note(plan, exact, runs)  # a fit that met its sizes exactly swaps no two times
     assert "x the time of cut" in said and "ahead" not in said  # a ratio that reads one way only
-    assert "measured 1.00x of what it predicts for them, a band too narrow to swap" in said
+    assert "the fit's band, 1.00x (measured / predicted at its own sizes), is too narrow to swap" in said
 
 
 def _timed(split_us: list[float], pp_us: list[float]) -> lab.SplitRun:
@@ -500,7 +501,7 @@ def test_the_band_is_measured_over_fitted_and_the_medians_print_their_range():
     assert lab.band_left_out(fit) == (65536, 2.5)
     text = " ".join(lab.miss_sentence([1.23, 1.17, 1.85], [0.73, 0.79, 0.80], (lo, hi), {"a": GAP}).split())
     assert "the split's messages took 1.17-1.85x its prediction, those of the ping-pong of the same sizes 0.73-0.80x" in text
-    assert "(its band: the fit's own sizes measured 0.83-1.33x what it predicts for them)" in text
+    assert "(its band: 0.83-1.33x, measured / predicted at its own sizes)" in text
     assert "ran faster than the fit, outside its band" in text  # 0.80x is below 0.83x: outside, as printed
     alike = " ".join(lab.miss_sentence([1.231, 1.229], [1.0, 1.0], (lo, hi), {"a": GAP}).split())
     assert "messages took 1.23x its prediction" in alike and "stayed within the fit's band" in alike

@@ -128,7 +128,7 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, 
     lo, hi, source = _swap_band(link, [fitting[cut1], fitting[cut2]])
     # both ratios from the figures as printed: the times in whole µs, the band's ends to two decimals
     apart, swap = claims.as_printed(us_ratio(second, first), 2), claims.printed_ratio(hi, lo)
-    band = (f"{source} measured {band_words((lo, hi))} of what it predicts for them, a band "
+    band = (f"the fit's band, {band_words((lo, hi))} (measured / predicted at {source}), is "
             f"{'wide enough' if apart <= swap else 'too narrow'} to swap two times {apart:.2f}x apart")
     measured = _measured_order({cut1: fitting[cut1], cut2: fitting[cut2]}, timed)
     if apart <= swap:
@@ -148,7 +148,7 @@ def _swap_band(link, compared: list[SplitRun]) -> tuple[float, float, str]:
     if left_out is None or left_out[0] not in sent:
         return (*fit_band(link), band_source(link))
     lo, hi = full_band(link)
-    return lo, hi, f"the fit's own sizes, {left_out[0]:,} bytes included (a compared cut sends it),"
+    return lo, hi, f"its own sizes, {left_out[0]:,} bytes included (a compared cut sends it)"
 
 
 def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None) -> str:

@@ -84,14 +84,14 @@ def band_left_out(fit) -> tuple[int, float] | None:
 
 
 def band_source(fit) -> str:
-    """What the band is measured on, in words, to be followed by "measured": "the fit's own sizes but 4
-    bytes, the farthest from its prediction at 9.09x," (``band_left_out``), or "the fit's own sizes"."""
+    """What the band is measured on, in words, after the band itself ("0.74-1.54x, measured / predicted at
+    ..."): "its own sizes except 4 bytes, the farthest at 9.09x" (``band_left_out``), or "its own sizes"."""
     left_out = band_left_out(fit)
     if left_out is None:
-        return "the fit's own sizes"
+        return "its own sizes"
     n, x = left_out
-    at = "with a residual of 100% or more" if math.isinf(x) else f"at {x:.2f}x"
-    return f"the fit's own sizes but {n:,} bytes, the farthest from its prediction {at},"
+    at = "the farthest, with a residual of 100% or more" if math.isinf(x) else f"the farthest at {x:.2f}x"
+    return f"its own sizes except {n:,} bytes, {at}"
 
 
 def worst_residual(fit) -> float:
@@ -119,7 +119,7 @@ def spread_words(ratios) -> str:
 def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
                   pp_rounds: dict[str, list[float]] | None = None,
                   tables: list[tuple[float, float, float] | None] | None = None,
-                  source: str = "the fit's own sizes") -> str:
+                  source: str = "its own sizes") -> str:
     """What the measurement says about lesson 00's model (every branch written), one short paragraph a line
     (the model, the link, the rule, one line a plan, the verdict): the caller wraps each line. ``ratios`` and
     ``pp_ratios``: for each case, the median round of the split's messages and of the ping-pong of the same
@@ -135,8 +135,8 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
     lines = [
         f"The model: alpha + n / beta, fitted as in lesson 00 (this lab's run) on medians. Over the {len(ratios)} "
         f"plans, the median rounds of the split's messages took {spread_words(ratios)} its prediction, those of "
-        f"the ping-pong of the same sizes {spread_words(pp_ratios)} (its band: {source} measured "
-        f"{band_words(band)} what it predicts for them).",
+        f"the ping-pong of the same sizes {spread_words(pp_ratios)} (its band: {band_words(band)}, "
+        f"measured / predicted at {source}).",
         "The link: " + _lower_first(drift_sentence(pp_ratios, band, [len(jumped.get(name, ())) for name in rounds],
                                                    n, tables).strip()),
         f"The rule, the same for every plan: the split's messages differ from the ping-pong of the same bytes "
