@@ -326,8 +326,8 @@ def memory_text(p: Pipelined) -> str:
     """Each stage's measured peak against the cap, in MB ("" without a cap)."""
     if p.memory is None or p.cap is None:
         return ""
-    kept = " and ".join(f"{b / 1e6:.1f}" for b in p.memory)
-    return f"its stages kept {kept} MB at their peaks (measured; the cap {p.cap / 1e6:.1f} MB)"
+    kept = " and ".join(f"{b / 1e6:.2f}" for b in p.memory)  # two decimals, as cell 13 prints the cap
+    return f"its stages kept {kept} MB at their peaks (measured; the cap {p.cap / 1e6:.2f} MB)"
 
 
 def describe(p: Pipelined) -> str:
