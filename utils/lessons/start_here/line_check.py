@@ -130,8 +130,6 @@ class LineCheck:
             return "one side"
         if len(self.beyond) == 1:
             return "one size"
-        if self.beyond:
-            return "beyond"
         return "edge" if abs(miss_shown(self.worst[3])) > self._own else "within"
 
     @property
@@ -300,6 +298,8 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
     few = "no change happens" if k == 0 else f"{k} or fewer changes happen"
     odds = (f"with {len(far)} misses of random sign, {few} {chance:.0%} of the time, and "
             f"the course calls signs a pattern only under {PATTERN_P:.0%} (a sign test)")
+    if k == len(far) - 1:  # t25_0001: "4 or fewer changes happen 100% of the time" tells a reader nothing
+        odds = "at every step, the most they can: no run of one sign, so no shape by the sign test"
     if chance < PATTERN_P:
         return (f"In order of size, its {len(far)} misses {beyond} change sign only {k} time{'s' * (k != 1)} "
                 f"({listed}); {odds}: a pattern, not noise: the line's shape misses, one alpha and one beta "
@@ -420,7 +420,8 @@ def cost_answer(kept, this_run, tolerance: float) -> str:
         return (head + f"its measured time (listed below): one alpha and one beta fit its sizes only within "
                 f"±{acc:.0%}, outside the ±{tolerance:.0%} tolerance.")
     if kept.seconds == this_run.seconds:
-        return head + f"about alpha + n/beta with this run's fit ({line}), good to about ±{acc:.0%}."
+        return (head + f"about alpha + n/beta with this run's fit ({line}), good to about ±{acc:.0%}"
+                f"{_below_fall(this_run)}.")
     check = check_line(kept, this_run)
     if check.grade == "one side":  # every miss past noise on one side: the run's link moved as a whole
         return (head + f"its measured time (listed below), not the profile's line ({line}): this run's messages "
@@ -434,4 +435,14 @@ def cost_answer(kept, this_run, tolerance: float) -> str:
                 f"({line}) is not shown, one size alone missing it ({_size(check.worst[0])}, "
                 f"{miss_text(check.worst[3])}).")
     return (head + f"about alpha + n/beta on the profile's line ({line}): this run's messages lie on it "
-            f"({check.verdict}).")
+            f"({check.verdict}){_below_fall(this_run)}.")
+
+
+def _below_fall(this_run) -> str:
+    """", for messages under 16 MiB: from 16 MiB up, ..." where this run's rate falls at its largest sizes
+    (``falling_rate``), a shape no line has, else "". Reader t25_0001: the answer said "lie on it" while the block
+    found the line under-predicting the largest messages, and an exercise predicts with that line."""
+    if falling_rate(this_run.fit.sizes, this_run.seconds) is None:
+        return ""
+    n1 = _size(sorted(this_run.fit.sizes)[-2])
+    return f", for messages under {n1}: from {n1} up, where the rate falls, use the measured times"
