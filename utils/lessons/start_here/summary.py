@@ -497,6 +497,11 @@ def large_transfer_advice(big, link) -> str:
             f"{size_label(big.size)} it gives {fitted_rate / 1e9:.2f} GB/s where {big.rate / 1e9:.2f} was measured.")
 
 
+# the ledger name of lesson 00's own run of the link: written by ``to_ledger``, read by lesson 01
+# (``why_slow.link_report`` imports it, so the two lessons cannot spell it apart)
+LESSON00_RUN = "link_this_run_00"
+
+
 def to_ledger(profile, points, link, this_run=None) -> str:
     """Lesson 00's headline figures into the ledger (``utils.ledger``); returns the line that says so.
     ``this_run``: this run's messages of the link (a ``machine.LinkFit``), kept so that lesson 01, which times
@@ -519,9 +524,9 @@ def to_ledger(profile, points, link, this_run=None) -> str:
         ledger.record("link_fit_worst_residual", link.accuracy, "", lesson="00", what=link.name)
     now = datetime.datetime.now()  # the date and time of day this run's figures are kept under
     stamp = f"{now.date().isoformat()} at {now:%H:%M}"
-    if this_run is not None:  # the name lesson 01 reads (``why_slow.link_report.LESSON00_RUN``)
+    if this_run is not None:  # the name lesson 01 reads (``LESSON00_RUN``)
         # the time of day too: two runs on one day share the date, and lesson 01 says which run it quotes
-        ledger.record("link_this_run_00", max(this_run.seconds), "s", lesson="00", what=this_run.name,
+        ledger.record(LESSON00_RUN, max(this_run.seconds), "s", lesson="00", what=this_run.name,
                       sizes=[int(n) for n in this_run.fit.sizes], seconds=[float(t) for t in this_run.seconds],
                       time=f"{now:%H:%M}")
     said = (f"Headline figures saved to the ledger on {stamp}: lesson 09 and the README quote them\n"

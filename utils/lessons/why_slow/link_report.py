@@ -9,6 +9,8 @@ from utils import claims
 from utils.lessons.start_here.line_check import (  # lesson 00's tests of a run's line
     EDGE, _size, check_line, falling_sentence, slower_than_larger)
 from utils.lessons.start_here.printed import percent_shown, printed_accuracy
+# lesson 00's own run of the link: the ledger name ``start_here.summary.to_ledger`` writes (one constant)
+from utils.lessons.start_here.summary import LESSON00_RUN  # noqa: F401  (re-exported by ``report``)
 from utils.lessons.why_slow.transfers import (
     LATENCY_NAME, PREDICTS, can_predict, latency, printed_residual, printed_time, us)
 from utils.tables import Table
@@ -388,10 +390,6 @@ def profile_line_claim(link, kept):
     if kept is None or kept.name != link.name or kept.accuracy > PREDICTS:
         return None
     return check_line(kept, link).claim(link.name)
-
-
-# lesson 00's own run of the link, kept in the ledger by ``start_here.summary.to_ledger``
-LESSON00_RUN = "link_this_run_00"
 
 
 def _run_us(sizes, seconds) -> dict[int, float]:
