@@ -397,7 +397,7 @@ def test_take_aways_follow_the_run():
     lab.LAST_EPOCH.update(reads=1, ahead=6, seconds=1.35, limit=1.3, load=0.7, compute=1.3, waited=0.05)
     text = take_aways(setup, 0.7, 1.3, "- the cache's line")
     flat = " ".join(text.split())
-    assert "the compute sets the bound" in flat and "1 read(s) at once" in flat
+    assert "the compute sets the bound" in flat and "1 read at once" in flat
     assert "within the 10% target of the bound (1.35 s against 1.30 s, 4% over it)" in flat
     assert "steps of compute" in flat and flat.endswith("the cache's line")
     assert "the first one, timed now" in flat and "measured L = 0.70 s and C = 1.30 s again" in flat
@@ -411,6 +411,13 @@ def test_take_aways_follow_the_run():
     assert "they come one at a time, not several in a row (the batches after the first, timed now)" in flat
     flat = " ".join(take_aways(_draw(2), 0.7, 1.3).split())  # a draw whose slow batches come 3 in a row
     assert "they come 3 in a row (the batches after the first, timed now)" in flat, flat
+    # twenty-fifth reading: "2 reads", not "2 read(s)"; the re-measured L and C a sentence of their own, not a
+    # second parenthesis straight after the first
+    lab.LAST_EPOCH.update(reads=2)
+    flat = " ".join(take_aways(setup, 0.7, 1.3).split())
+    assert "4% under it, a finding to explain) with 2 reads at once" in flat or ") with 2 reads at once (" in flat
+    assert "for data in all. The check measured L = 0.70 s and C = 1.30 s again, in the same run as your epoch." \
+        in flat and ") (" not in flat, flat
     lab.LAST_EPOCH.clear()
 
 

@@ -86,3 +86,8 @@ def test_the_lab_04_speed_verdict_has_its_noun():
     assert verdict.passed and "yours ran at " in flat, flat
     assert " the speed of the faster of the trained model and int8 of the whole model (" in flat, flat
     assert "the faster of it" not in flat
+
+
+def test_counts_of_calls_print_their_plural():
+    from utils.labs.attention_by_heads.checks import _all_reduces
+    assert [_all_reduces(n) for n in (0, 1, 2)] == ["0 all-reduces", "1 all-reduce", "2 all-reduces"]

@@ -509,6 +509,11 @@ def check_backward(attention_cls):
                      hint="every rank read the whole input; what is the gradient of a sum's terms?")
 
 
+def _all_reduces(count: int) -> str:
+    """"1 all-reduce", "2 all-reduces": a count of calls, as the check's messages print it."""
+    return f"{count} all-reduce{'s' if count != 1 else ''}"
+
+
 def check_communication(attention_cls):
     """Skill: one all-reduce forward (``g``) and one backward (``f``), of tokens x width values each."""
 
@@ -521,9 +526,9 @@ def check_communication(attention_cls):
                                    f"{way} pass: the heads never need each other's outputs, and proj's partial "
                                    "outputs combine in one all-reduce")
             fwd, bwd = r["forward"].get("all_reduce", []), r["backward"].get("all_reduce", [])
-            expect(len(fwd) == 1, f"{who} ran {len(fwd)} all-reduce(s) in the forward pass: the only sum the "
+            expect(len(fwd) == 1, f"{who} ran {_all_reduces(len(fwd))} in the forward pass: the only sum the "
                                   "forward needs is of proj's partial outputs")
-            expect(len(bwd) == 1, f"{who} ran {len(bwd)} all-reduce(s) in the backward pass: the input's "
+            expect(len(bwd) == 1, f"{who} ran {_all_reduces(len(bwd))} in the backward pass: the input's "
                                   "gradient (f) needs one; the output's sum needs none on the way back")
             expect(fwd == [values], f"{who} all-reduced {fwd[0]:,} values in the forward pass: not the block's "
                                     "whole output (tokens x width)")

@@ -546,13 +546,14 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
         one = "one reader keeps up on average" if load < compute else "one reader cannot keep up on average"
         if e["reads"] > 1 and load < compute:
             one += ": the second is there for the runs of slow reads, not for the mean"
-        again = (f" (the check measured L = {e['load']:.2f} s and C = {e['compute']:.2f} s again, in the same run "
-                 "as your epoch)")
+        again = (f" The check measured L = {e['load']:.2f} s and C = {e['compute']:.2f} s again, in the same run "
+                 "as your epoch.")
         held = held_memory(setup, e["reads"], e["ahead"])
-        lines.append(f"- Your loading came {_against_bound(e['seconds'], e['limit'], setup.tolerance)}{again} "
-                     f"with {e['reads']} read(s) at once ({one}) and up to {e['ahead']} batches read ahead of the "
+        reads = f"{e['reads']} read{'s' if e['reads'] != 1 else ''}"
+        lines.append(f"- Your loading came {_against_bound(e['seconds'], e['limit'], setup.tolerance)} "
+                     f"with {reads} at once ({one}) and up to {e['ahead']} batches read ahead of the "
                      f"step, holding {held} batches' worth of memory; the device waited {e['waited']:.2f} s for "
-                     "data in all.")
+                     f"data in all.{again}")
     else:
         lines.append("- Your loading has not met the bound within the rules yet: the epoch check says where.")
     if cache_line:

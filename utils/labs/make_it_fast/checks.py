@@ -39,7 +39,7 @@ from utils.labs.make_it_fast.own_work import is_the_reference  # noqa: F401 (the
 from utils.labs.make_it_fast.threads_cost import profiled_then_timed
 from utils.launch import launch
 from utils.lessons.why_slow.profile import without_profiler_notices
-from utils.tables import Table, show as display
+from utils.tables import Table
 
 BANK = "labs/make_it_fast"  # hints: utils/labs/make_it_fast/hints.toml
 WORLD = 2
@@ -314,7 +314,8 @@ def tokens_per_s(runs: list[dict]) -> float:
     """Rank 0's tokens/s over both workers, from the optimizer steps' times: from the end of the first step
     to the end of the last (the first pays for starting: the loader's processes, DDP's buckets)."""
     stamps = runs[0]["stamps"]
-    expect(len(stamps) >= 2, f"the optimizer stepped {len(stamps)} time(s) on rank 0; the speed needs 2 or more")
+    times = f"{len(stamps)} time{'s' if len(stamps) != 1 else ''}"
+    expect(len(stamps) >= 2, f"the optimizer stepped {times} on rank 0; the speed needs 2 or more")
     return (len(stamps) - 1) * tokens_per_step() / (stamps[-1] - stamps[0])
 
 
@@ -431,7 +432,7 @@ def check_threads(train_fn, steps: int = script.STEPS, show: bool = True) -> che
                f"each worker computed with {threads} threads: {WORLD} workers x {threads} = "
                f"{WORLD * threads} threads on {cores} cores, so they take turns on the cores: more threads "
                "compute than the machine has cores to run them")
-        return f"{threads} thread(s) per worker x {WORLD} workers on {cores} cores"
+        return f"{threads} thread{'s' if threads != 1 else ''} per worker x {WORLD} workers on {cores} cores"
 
     return run_check("threads", body, show=show, hint=checks.stub_message(BANK, "B"))
 
@@ -558,38 +559,11 @@ def check_clean_up(train_fn, steps: int = script.STEPS, show: bool = True) -> ch
 # --- What the lab's own cells print from the learner's answers: never raising on a wrong one ------------------
 
 
-def check_fixes(train_fn, steps: int = script.STEPS, show: bool = True) -> list[checks.Verdict]:
-    """Exercise B's habits, one verdict each: communication, feeding, threads, the work asked for. One call, so
-    that the notebook's cell does not name what exercise A asks the learner to find: until all four pass it
-    shows one verdict, how many passed and what the failing ones measured in the learner's run, never their
-    names; once they pass, each by name."""
-    found = [check(train_fn, steps, show=False)
-             for check in (check_communication, check_feeding, check_threads, check_asked_for)]
-    if show:
-        for verdict in found if all(v.passed for v in found) else [fixes_verdict(found)]:
-            display(verdict)
-    return found
-
-
-def fixes_verdict(found: list[checks.Verdict]) -> checks.Verdict:
-    """One verdict for exercise B's habits that names none: not done yet, or how many of them passed and,
-    for the rest, what the run measured (each failure's first clause: the learner's evidence, not the fix)."""
-    name, hint = "exercise B's fixes", checks.stub_message(BANK, "B")
-    if any(v.status == checks.NOT_DONE for v in found):
-        return checks.Verdict(name, checks.NOT_DONE, "the exercise still raises NotImplementedError", hint)
-    failed = [v for v in found if not v.passed]
-    if not failed:
-        return checks.Verdict(name, checks.PASSED, f"{len(found)} of {len(found)} found")
-    evidence = list(dict.fromkeys(v.message if v.message.startswith("your code raised")
-                                  else v.message.split(": ")[0] for v in failed))
-    return checks.Verdict(name, checks.FAILED, f"{len(found) - len(failed)} of {len(found)} passed; what the "
-                          f"{len(failed)} others measured in your run: {'; '.join(evidence)}", hint)
-
-
 # The lab's cells call these through this module; they live in their own modules, which import this one, so
-# they are looked up on first use (PEP 562) and any of the three modules can be imported first.
+# they are looked up on first use (PEP 562) and any of these modules can be imported first.
 _ELSEWHERE = {"compute_sentence": "takeaways", "take_aways": "takeaways",
-              "check_prediction": "prediction", "show_prediction": "prediction"}
+              "check_prediction": "prediction", "show_prediction": "prediction",
+              "check_fixes": "fixes", "fixes_verdict": "fixes"}
 
 
 def __getattr__(name: str):
