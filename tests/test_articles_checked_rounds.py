@@ -160,7 +160,7 @@ def test_b2_reads_the_small_messages_share_from_its_printed_times_and_its_check_
 
 def test_b11_quotes_row_b12s_ratios_from_the_printed_times():
     m = _figures() | {"prune": {"dense": 1.004e-3, "zeroed": 0.996e-3, "removed": 0.4951e-3}}
-    b11 = verdicts.EVIDENCE["B11"](m)[1].text
+    b11 = verdicts.EVIDENCE["B11"](m)[2].text  # after lesson 04's two batches
     b12 = verdicts.EVIDENCE["B12"](m)[0].text
     assert "half the neurons removed (half the operations) 0.50x the dense time" in b11  # 0.50 / 1.00
     assert "the same operations) 1.00x (row B12)" in b11

@@ -236,8 +236,9 @@ CLAIMS = [
     # Article 2, cures: model complexity
     Claim("B11", "prune and quantize to cut complexity and compute (模型压缩)", CONDITIONS,
           "pruning that removes neurons, and quantization where integer units and a kernel use them on a "
-          "compute-bound pass (a large batch; a small batch waits on memory, where they gain little: lesson 04 "
-          "§4 and lesson 08 time it). 计算量 "
+          "compute-bound pass (a large batch); on a memory-bound pass (a small batch) integer units have little "
+          "to speed up, and what can pay is fewer weight bytes, where the kernel reads them (lesson 04 §4 times "
+          "both batches; the evidence prints what it recorded). 计算量 "
           "read "
           "as the cost of the computation, as row B13 reads it (the reading most favourable to the claim, "
           "as row "
@@ -257,8 +258,8 @@ CLAIMS = [
           "B11 and A19 read theirs) quantization turns float parameters into integers, cutting compute "
           "(量化: 减少计算量)", CONDITIONS,
           "integer units and a kernel that uses them (VNNI, AMX, tensor cores), on a compute-bound pass (a "
-          "large batch; a small batch waits on memory, where they gain little): each operation is cheaper "
-          "there; "
+          "large batch): each operation is cheaper there; on a memory-bound pass (a small batch) what can pay "
+          "is fewer bytes, not cheaper operations (row B11); "
           "the operations stay as many (read as their number, the claim is false); weight-only int8 saves "
           "bytes",
           (("04", "Quantization"),)),
@@ -272,8 +273,9 @@ CLAIMS = [
           "within the processor count, less the communication", (("03", "How much faster"),)),
     Claim("B21", "so parallel execution raises compute efficiency (提高计算效率)", CONDITIONS,
           "the words of row A24, read the same way: throughput, work done a second, rises within N times one "
-          "processor's, less the communication not hidden (row B16); work per processor, speed-up / N, falls "
-          "below N and rises only past it (superlinear scaling)",
+          "processor's, less the communication not hidden (row B16); each processor's work a second, "
+          "(speed-up / N) times one processor's, falls at any speed-up under N and rises only past N "
+          "(superlinear scaling)",
           (("03", "How much faster"),)),
     # Article 2: the case study and the summary
     Claim("B17", "code: the DDP case study", DOES_NOT_RUN,

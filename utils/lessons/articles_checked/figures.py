@@ -99,6 +99,7 @@ def read_results() -> dict:
             "pipeline": results_figure("pipeline_speedup", "pipeline", gpu_figure=True),
             "capstone": results_figure("capstone_speedup", "capstone", gpu_figure=True),
             "quantize": results_figure("quantize_speedup", "quantize", gpu_figure=False),
+            "quantize_small": from_ledger("quantize_small_batch_speedup", gpu_figure=False),  # §4's batch 1
             "mfu": results_figure("mfu", "mfu", gpu_figure=False),
             # this run's lesson 05 (the ledger keeps its best epoch) first; make bench's run, which keeps every
             # configuration (before and after) and may come from another machine, beside it (row B9)
@@ -130,7 +131,8 @@ TWO_STAGES = {"interleaved_1f1b": "interleaved 1F1B", "zb": "interleaved ZB", "z
 
 
 WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "lesson 02",
-                   "capstone": "lesson 08", "quantize": "lesson 04", "mfu": "lesson 01", "prefetch": "lesson 05",
+                   "capstone": "lesson 08", "quantize": "lesson 04", "quantize_small": "lesson 04",
+                   "mfu": "lesson 01", "prefetch": "lesson 05",
                    "prefetch_configs": "make bench prefetch",
                    "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel",
                    "pipeline_configs": "make bench pipeline",

@@ -21,12 +21,17 @@ from utils.launch import LaunchTimeout, WorkerError, launch
 from utils.lessons.ddp.articles import ARTICLE_FIXES, article_ddp
 
 
+MESSAGE_WIDTH = 260  # characters of an error's first line kept: room for the longest the rows print whole
+
+
 def first_line(exc: BaseException) -> str:
-    """``Type: first line of the message`` (a worker's error: its own type and message, not the wrapper's)."""
+    """``Type: first line of the message`` (a worker's error: its own type and message, not the wrapper's),
+    whole up to ``MESSAGE_WIDTH`` characters: torch's launcher and DDP errors run to some 220, and a message cut
+    before what it names (RANK "expected, but not set"; DDP's "single-device ..." modules) says nothing."""
     kind = getattr(exc, "exc_type", None) or getattr(exc, "type_name", None) or type(exc).__name__
     text = str(getattr(exc, "message", None) or exc).strip()
     first = text.splitlines()[0] if text else ""
-    return f"{kind}: {textwrap.shorten(first, 100, placeholder=' ...')}"
+    return f"{kind}: {textwrap.shorten(first, MESSAGE_WIDTH, placeholder=' ...')}"
 
 
 def split_steps(plan_devices: tuple[str, ...]) -> list[str]:

@@ -12,7 +12,7 @@ from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.checks import (_median, busy_note, cnn_ddp_rounds, compression_reading,
                                                    paired, rounds_verdict, sizes_out_of_order, small_share,
                                                    tensor_parallel_rounds, too_busy)
-from utils.lessons.articles_checked.evidence import CNN_BATCH, LINK_REPEATS, PASS_ROUNDS, small_gpt_words
+from utils.lessons.articles_checked.evidence import CNN_BATCH, CNN_STEPS, LINK_REPEATS, PASS_ROUNDS, small_gpt_words
 from utils.lessons.articles_checked.figures import (DEVICES, PACKED_BOUND, _sends, cnn_rounds,
                                                     compression_rounds, fixed_cost, quote, recorded_verdict,
                                                     rounds_above_words, rounds_finding, rounds_record, spread_of)
@@ -420,6 +420,21 @@ def b22(m):
                  f"{rounds_verdict(ratios, 2.0, 'slower than one worker')}{rounds_above_note(ratios, 2.0)}"
                  f"{busy_note(m, 'cnn_ddp', 2)}",
                  MEASURED, two_devices(m["plan"], m["hw"]))]
+
+
+def one_worker_beside(m) -> str:
+    """Row B19's step time set beside row B22's one-worker rounds, which time the same step otherwise: B19's is
+    the fastest of a few single steps in this page's own process; B22's each round averages ``CNN_STEPS`` steps
+    in a worker process of its own, and B22 quotes their median. A fastest time lies at or below a median, so
+    the two need not match; where B22's launch failed there is nothing to set beside it."""
+    c = m.get("cnn_ddp")
+    if not isinstance(c, dict) or not c.get("one"):
+        return " (the fastest of its repeats, in this page's own process)"
+    median_ms = claims.as_printed(_median(c["one"]), 1, 1e-3)  # as the rounds' line prints each round
+    return (f" (the fastest of its repeats, in this page's own process; row B22 times the same step in a worker "
+            f"process of its own, {CNN_STEPS} steps a round averaged: median {median_ms:.1f} ms over its "
+            f"{len(c['one'])} rounds; a fastest time lies at or below a median, and the set-ups differ, so the "
+            "two need not match)")
 
 
 def compression_rounds_line(c: dict) -> str:

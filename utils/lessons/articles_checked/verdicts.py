@@ -35,10 +35,11 @@ from utils.lessons.articles_checked.capstone import two_devices_text
 from utils.lessons.articles_checked.lesson_07_split import lesson_07_split_words
 from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS  # lesson 02 §3's words for it
 from utils.lessons.articles_checked.prefetch_row import b9
+from utils.lessons.articles_checked.quantize_reading import b11_reference_why, b13_ratio_note, small_batch_part
 from utils.lessons.articles_checked.shares import printed_share
 from utils.lessons.articles_checked.summary_rows import a4, b18, data_parallel_reason
 from utils.lessons.articles_checked.timed_rows import (RUN_NOTES, a21, article_split_figure, b2, b8, b10, b22,
-                                                      split_rounds_note)
+                                                      one_worker_beside, split_rounds_note)
 from utils.lessons.articles_checked.wording import (TWO_STAGES_SECTION, _peak_part, int8_mlp_words,  # noqa: F401
                                                     fused_words, int8_against_reference, int8_reference_words,
                                                     kept_most_words, per_worker_words, share_of_rate,
@@ -426,10 +427,8 @@ def b7(m):
 
 
 def b11(m):
-    why = (" (lesson 04's roofline reference: the speed-up the int8 and fp32 matmul peaks, or the bytes where the "
-           "pass is memory-bound, allow)")
-    parts = [quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, {int8_against_reference(r, why)}"
-                                            f"{_units_note(recorded_int8_units(r), 'int8')}")]
+    parts = [quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, {int8_against_reference(r, b11_reference_why(r))}"
+                                            f"{_units_note(recorded_int8_units(r), 'int8')}"), small_batch_part(m)]
     p = m["prune"]
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (from B12's printed ms)
     parts.append(Part(f"one thread, {PRUNE_SHAPE}: half the neurons removed (half the operations) "
@@ -472,7 +471,8 @@ def b13(m):
     size = m["peaks"].peak("int8").size  # "1024³": the shape fp32's peak is timed on too
     parts = [Part(f"an int8 matmul of {size} does as many multiply-adds as the fp32 one of {size}: quantization "
                   "changes each operation's cost, not their count", ARITHMETIC),
-             _peak_part(m, "int8", m["units"].int8_dot)]
+             _peak_part(m, "int8", m["units"].int8_dot, note=b13_ratio_note(
+                 m["results"]["quantize"] and m["results"]["quantize"].record))]
     if m["results"]["quantize"]:
         parts.append(quote(m, "quantize", lambda r: f"{int8_mlp_words(r)}, {int8_against_reference(r)} (row B11)"
                                                     f"{_units_note(recorded_int8_units(r), 'int8')}"))
@@ -514,7 +514,8 @@ def b17(m):
 def b19(m):
     c = m["cnn"]
     return [Part(f"{c['parameters']:,} parameters, {175e9 / c['parameters']:,.0f} times fewer than GPT-3; a training "
-                 f"step on 64 digits: {c['step_s'] * 1e3:.1f} ms on one core", MEASURED, THIS_CPU)]
+                 f"step on 64 digits: {c['step_s'] * 1e3:.1f} ms on one core{one_worker_beside(m)}", MEASURED,
+                 THIS_CPU)]
 
 
 EVIDENCE = {"A1": a1, "A23": a23, "A2": a2, "A24": a24, "A3": a3, "A21": a21, "A4": a4, "A5": a5, "A6": a6,
