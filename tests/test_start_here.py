@@ -511,13 +511,16 @@ def test_messages_below_the_alpha_line_are_named_or_none_said():
     from utils.lessons.start_here import bandwidth
     from utils.lessons.start_here.bandwidth import CopyPoint
 
-    link = NS(accuracy=0.1, fit=NS(alpha=76e-6, beta=4e9))
+    from utils.linkmodel import AlphaBeta
+
+    # whether a line is drawn is read from the fit's ± as printed (``summary.fit_usable``): a real fit
+    link = NS(accuracy=0.1, fit=AlphaBeta(76e-6, 4e9, (4,), (0.1,)))
     pts = [CopyPoint("gloo", n, s, None) for n, s in [(4, 80e-6), (4096, 65.1e-6), (65536, 64.9e-6)]]
     said = bandwidth.below_alpha_sentence(pts, link)
     assert said.startswith("Below the dotted alpha line (76.0 µs): 4 KiB in 65.1 µs, 64 KiB in 64.9 µs.")
     assert "fixed cost itself varies" in said
     assert bandwidth.below_alpha_sentence(pts[:1], link).startswith("No message ran below")
-    assert bandwidth.below_alpha_sentence(pts, NS(accuracy=9.0, fit=link.fit)) == ""
+    assert bandwidth.below_alpha_sentence(pts, NS(accuracy=0.9, fit=AlphaBeta(76e-6, 4e9, (4,), (0.9,)))) == ""
 
 
 

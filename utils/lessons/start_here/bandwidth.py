@@ -30,7 +30,7 @@ import torch
 from utils import bench, claims, devices
 from utils.lessons.start_here.printed import micros, printed_accuracy, printed_residual, shown_seconds
 from utils.lessons.start_here.regimes import measure_regimes, regime_of
-from utils.lessons.start_here.summary import FIT_USABLE, below_next_level, fit_source
+from utils.lessons.start_here.summary import FIT_USABLE, below_next_level, fit_source, fit_usable
 from utils.linkmodel import AlphaBeta, fit_alpha_beta
 from utils.plots import size_label
 from utils.tables import Table
@@ -306,7 +306,7 @@ def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
     pts = sorted(messages, key=lambda p: p.size)
     ax.plot([p.size for p in pts], [p.seconds * 1e6 for p in pts], "o", color="C3",
             label="measured in this run (one way)")
-    if link_fit is not None and link_fit.accuracy <= FIT_USABLE:  # a fit is drawn only where it was accepted
+    if link_fit is not None and fit_usable(link_fit):  # a fit is drawn only where it was accepted, as printed
         f = link_fit.fit
         grid = [pts[0].size * (pts[-1].size / pts[0].size) ** (j / 60) for j in range(61)]
         ax.plot(grid, [f.time(n) * 1e6 for n in grid], color="C3", lw=1, alpha=0.7,
@@ -329,7 +329,7 @@ def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
 def below_alpha_sentence(messages: list[CopyPoint], link_fit) -> str:
     """Which messages ran below the plot's dotted alpha line (judged on the figures as printed), and why one
     may: alpha is the fit's average fixed cost, and the fixed cost itself varies. "" where no line is drawn."""
-    if link_fit is None or link_fit.accuracy > FIT_USABLE:
+    if link_fit is None or not fit_usable(link_fit):
         return ""
     alpha = round(link_fit.fit.alpha * 1e6, 1)  # µs
     below = [p for p in sorted(messages, key=lambda p: p.size) if round(p.seconds * 1e6, 1) < alpha]

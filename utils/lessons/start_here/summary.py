@@ -128,13 +128,22 @@ def threads_claim(what: str, one, many) -> claims.Claim:
 
 
 def fit_verdict(accuracy: float) -> str:
-    """A fit's worst residual against the tolerance within which the lesson predicts times with it."""
+    """A fit's worst residual against the tolerance within which the lesson predicts times with it, judged on
+    the ± as printed (whole percent, half up): a 50.4% worst residual prints "50%" and is within the tolerance,
+    as a reader reads it beside the fit table, not "outside by 0 points"."""
     shown = percent_shown(accuracy)  # the margin in points from the ± as printed: 50% - 30% = 20
-    if accuracy > FIT_USABLE:
+    if shown > FIT_USABLE:
         return f"outside the tolerance by {points(shown - FIT_USABLE)}: measured times only"
     margin = FIT_USABLE - shown
     return (f"within the tolerance, {points(margin)} to spare" + (": barely, so its predictions are rough"
                                                                   if margin < 0.1 else ""))
+
+
+def fit_usable(link) -> bool:
+    """Whether the course predicts with ``link``'s fit (a ``machine.LinkFit``): its ± as the fit table prints it
+    (``printed_accuracy``) within FIT_USABLE, so that a line drawn, a beta quoted and the verdict beside them
+    read the one figure a reader sees."""
+    return printed_accuracy(link) <= FIT_USABLE
 
 
 def fit_source(link) -> str:
@@ -455,7 +464,7 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     text = (f"Moving the {weights_gb:.0f} GB of a 7B model's fp16 weights over '{big.path}' at the rate of its "
             f"largest measured message, {big.rate / 1e9:.2f} GB/s ({size_label(big.size)}), takes about "
             f"{weights_gb / rate:.1f} s{label}")
-    fitted = link is not None and link.accuracy <= FIT_USABLE and past <= far and not falling
+    fitted = link is not None and fit_usable(link) and past <= far and not falling
     if fitted:
         beta = claims.as_printed(link.fit.beta, 2, 1e9)
         text += f"; at the fitted beta, {beta:.2f} GB/s, {weights_gb / beta:.1f} s"
@@ -478,7 +487,7 @@ def weights_sentence(link_points, weights_gb: float, label: str, link=None, far:
     if falling:
         return (text + ": if it keeps falling, the transfer takes longer than this estimate, which is therefore "
                 "no bound, only the time at the last rate measured." + large_transfer_advice(big, link))
-    if link is not None and link.accuracy <= FIT_USABLE and not fitted:
+    if link is not None and fit_usable(link) and not fitted:
         return text + "." + large_transfer_advice(big, link)
     return text + "."
 
