@@ -303,12 +303,12 @@ def _outside(ratios: list, value: float, spread: float) -> tuple[list, list]:
     return below, claims.rounds_past_spread(ratios, value, spread, value)
 
 
-def spread_apart(ratios: list) -> tuple[float, float, list, list, float]:
-    """The median as printed, the ± of the rounds near it, those rounds, the rounds set apart, and all the
-    rounds' ±. The ± is half the middle half's range (claims' ``printed_spread``); where it reaches past the
-    smallest or the largest round as printed, the rounds on its other side beyond it set it (2.45x ± 5.75, set
-    by 13.54x, reaches -3.30x): those are set apart, and the ± is worked from the other rounds, once (a second
-    pass would trim every spread down to nothing). ``gathered`` reads rounds set apart as two groups."""
+def spread_apart(ratios: list) -> tuple[float, list, list, float]:
+    """The median as printed, the rounds near it, the rounds set apart, and all the rounds' ± (half the middle
+    half's range, claims' ``printed_spread``). Where that ± reaches past the smallest or the largest round as
+    printed, the rounds on its other side beyond it set it (2.45x ± 5.75, set by 13.54x, reaches -3.30x): those
+    are set apart, once (a second pass would trim every spread down to nothing). ``gathered`` reads rounds set
+    apart as two groups; no ± of the rounds near the median is printed beside two groups, so none is worked."""
     value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
     shown = [claims.as_printed(r, 2) for r in ratios]
     below, above = _outside(ratios, value, spread)
@@ -317,9 +317,8 @@ def spread_apart(ratios: list) -> tuple[float, float, list, list, float]:
     elif claims.half_up(value + spread, 2) > max(shown) and below:
         apart = below
     else:
-        return value, spread, list(ratios), [], spread
-    kept = [r for r in ratios if r not in apart]
-    return value, claims.printed_spread(kept), kept, apart, spread
+        return value, list(ratios), [], spread
+    return value, [r for r in ratios if r not in apart], apart, spread
 
 
 def gathered(ratios: list) -> bool:
@@ -329,7 +328,7 @@ def gathered(ratios: list) -> bool:
     1.76x, 1.91x, 3.10x, 28.49x, 34.36x (3.10x ± 13.29). The ± of the nearer group alone left most of the
     rounds outside it too (3.10x ± 0.67 beside 1.76x and 1.91x, twenty-fourth reading), so neither ± is
     printed, nor anything scaled from the median."""
-    return not spread_apart(ratios)[3]
+    return not spread_apart(ratios)[2]
 
 
 def _past_spread_text(ratios: list) -> str:
@@ -380,7 +379,7 @@ def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
     the profile's, and no saving scaled from one figure: what share of the miss the threads hold is not
     measured (twenty-fourth reading: 287 ms scaled from 3.10x, beside rounds of 1.76x, which give 183 ms)."""
     slow, ratios = timed["slow"], timed["ratios"]
-    value, _, kept, apart, whole = spread_apart(ratios)
+    value, kept, apart, whole = spread_apart(ratios)
     shown = sorted(claims.as_printed(r, 2) for r in ratios)
     side = claims.one_side(ratios, 1.0)
     sides = {"above": "every round above 1.00x; both counts ran on the same "
