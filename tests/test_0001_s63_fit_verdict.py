@@ -24,3 +24,4 @@ def test_the_fit_table_the_verdict_and_the_plot_read_one_printed_figure():
         assert summary.fit_verdict(summary.printed_accuracy(link)).startswith("within" if usable else "outside")
     assert edge.accuracy > summary.FIT_USABLE  # unrounded past it: the raw figure would have said "outside"
     assert bandwidth.below_alpha_sentence([], edge) != "" and bandwidth.below_alpha_sentence([], past) == ""
+

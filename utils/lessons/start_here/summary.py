@@ -268,7 +268,11 @@ def in_cache_claim(cached, caches: dict[str, int] | None, left_out=(), low=()) -
     median = statistics.median(claims.as_printed(s, 2) for s in shares)  # of the shares as printed: 93% and 96%
     regimes = " and ".join(dict.fromkeys(p.regime for p in sorted(cached, key=lambda p: p.size)))
     between = set(map(id, straddling(cached, caches)))
-    above = [p for p in sorted(cached, key=lambda p: p.size) if round(p.fraction_of_bound, 2) > 1]  # as printed
+    # as printed, and past the NOISE one median may miss by, as section 2's sentence reads them
+    # (``above_cache_sentence``); 101% to 110% is at the reference (reader t25_0001: 103% and 101% were "above")
+    ordered = sorted(cached, key=lambda p: p.size)
+    above = [p for p in ordered if round(p.fraction_of_bound, 2) > 1 + NOISE]
+    near = [p for p in ordered if 1 < round(p.fraction_of_bound, 2) <= 1 + NOISE]
     # to the whole percent the shares print at (half up: 95% and 100% give 98%): "97.5%" would claim a tenth of
     # a percent the shares do not carry (reader t23_0001 #7: their GB/s give 97.9%)
     verdict = f"median {claims.percent(median)} of the reference"
@@ -279,7 +283,10 @@ def in_cache_claim(cached, caches: dict[str, int] | None, left_out=(), low=()) -
                f", {p.regime}'s reference measured below the next level's)" if p.regime in low else ")")
             for p in above)
     else:
-        verdict += "; none above it"
+        verdict += "; none above it" + (f" by more than {NOISE:.0%}" if near else "")
+    if near:  # the 10% one noisy median may miss by (``NOISE_SAID``), said where section 2 reads them
+        verdict += f"; at it (within {NOISE:.0%}, one median's noise): " + ", ".join(
+            f"{size_label(p.size)} ({p.fraction_of_bound:.0%})" for p in near)
     if left_out:
         verdict += "; left out, ran as out of its cache: " + ", ".join(
             f"{size_label(p.size)} ({p.fraction_of_bound:.0%})" for p in left_out)
