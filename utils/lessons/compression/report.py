@@ -20,7 +20,8 @@ from utils.lessons.compression.roofline import figure_text
 from utils.tables import Table
 
 __all__ = ["say", "headline", "medians_note", "fmt_seconds_as_printed", "full_table", "speedup_claim", "verdict_against",
-           "WIDTH", "above_reference", "pair_spread", "ties", "agree_within", "stored_size_words"]
+           "WIDTH", "folded", "above_reference", "beside_reference", "passed_references",
+           "references_reading", "pair_spread", "ties", "agree_within", "stored_size_words"]
 
 WIDTH = 110  # no visible output line is wider (the learner's form)
 
@@ -30,7 +31,13 @@ def say(text: str) -> None:
     note that this run does not need, such as ``medians_note``'s). Lesson 04."""
     if not text:
         return
-    print("\n".join(textwrap.fill(part, WIDTH, subsequent_indent="  ") for part in text.split("\n")))
+    print(folded(text))
+
+
+def folded(text: str) -> str:
+    """``text`` folded at 110 characters as ``say`` prints it, each paragraph (``\n``) apart: the same lines
+    for a part of a collapsed block (``utils.details.how_measured``) as for a visible sentence. Lesson 04."""
+    return "\n".join(textwrap.fill(part, WIDTH, subsequent_indent="  ") for part in text.split("\n"))
 
 
 def headline(times: dict[str, bench.Measurement], baseline: str, bounds: dict[str, float] | None = None,
@@ -183,13 +190,63 @@ def above_reference(ratio: float, noise: float, reference: float, cause: str) ->
     ratio as printed times its noise as printed, half up), by the one noise rule (``claims.within_noise``), or
     beyond it, which a reference allows (``cause``: the likely reason). Judged on the figures the page prints,
     so 1.05x ±2% beside 1.03x reads within noise (0.02 covers the 0.02 gap) whatever the unrounded noise."""
-    shown, ref = claims.as_printed(ratio, 2), claims.as_printed(reference, 2)
-    if shown <= ref:
+    if claims.as_printed(ratio, 2) <= claims.as_printed(reference, 2):
         return ""
-    if claims.within_noise(shown, printed_ratio_spread(ratio, noise), ref):
+    if beside_reference(ratio, noise, reference) == "at":
         return (f" Above the reference: the excess is within the speedup's noise (±{noise:.0%}), so no gain "
                 "beyond the reference is measured.")
     return f" Above the reference: beyond its noise, which a reference allows: {cause}."
+
+
+def beside_reference(ratio: float, noise: float, reference: float) -> str:
+    """Where a speedup stands against its ``reference``, both as printed (two decimals), by the one noise rule
+    (``claims.within_noise``) on the speedup's spread as printed (``printed_ratio_spread``): "at" where the
+    spread covers the reference, else "above" or "below" it beyond noise. Lesson 04."""
+    shown, ref = claims.as_printed(ratio, 2), claims.as_printed(reference, 2)
+    if claims.within_noise(shown, printed_ratio_spread(ratio, noise), ref):
+        return "at"
+    return "above" if shown > ref else "below"
+
+
+def passed_references(rows: list[tuple[str, float, float, float]]) -> list[str]:
+    """The rows that passed their reference beyond noise, each named with its figures as the tables print
+    them: "int8 weight-only, by hand (0.29x against its 0.24x reference, noise ±3%)". ``rows``: (name as
+    printed, speedup, noise, reference) of every row timed at one batch. What ``roofline.pass_rate_note``
+    names beside its word that a pass served from a cache can pass a memory-bound reference. Lesson 04."""
+    return [f"{name} ({ratio:.2f}x against its {reference:.2f}x reference, noise ±{noise:.0%})"
+            for name, ratio, noise, reference in rows if beside_reference(ratio, noise, reference) == "above"]
+
+
+def _how_far(ratio: float, noise: float, reference: float) -> str:
+    """One row of ``references_reading``: its speedup, its reference, and where it stands: short of the
+    reference with no gain beyond noise, slower, or the share of the reference's gain it reached (from the
+    figures as printed, as ``verdict_against`` works it); at the reference within noise; or above it."""
+    shown, ref = claims.as_printed(ratio, 2), claims.as_printed(reference, 2)
+    figures = f"{ratio:.2f}x against {reference:.2f}x"
+    side = beside_reference(ratio, noise, reference)
+    if side != "below":
+        return figures + (" (at it, within noise)" if side == "at" else " (above it, beyond noise)")
+    if against_one(ratio, noise) == "within noise":
+        return figures + " (no gain beyond noise)"
+    if shown < 1 or ref <= 1:
+        return figures + (" (slower)" if shown < 1 else "")
+    return figures + f" ({claims.percent((shown - 1) / (ref - 1))} of its gain)"  # half up, as a reader rounds
+
+
+def references_reading(batch: int, label: str, rows: list[tuple[str, float, float, float]]) -> str:
+    """How this run's quantized paths at ``batch`` (its regime, ``label``: "memory-bound (L3)") stood against
+    their roofline references: all short of them, some, or none, then each with its figures. ``rows``: (name,
+    speedup, noise, reference). Lesson 04: section 4's answer, and the line under the closing table that the
+    summary's quantization bullet points to (a reference says what the bytes could give, not what they did)."""
+    short = [row for row in rows if beside_reference(*row[1:]) == "below"]
+    if len(short) == len(rows):
+        head = "every quantized path fell short of its roofline reference"
+    elif not short:
+        head = "no quantized path fell short of its roofline reference"
+    else:
+        head = f"{len(short)} of {len(rows)} quantized paths fell short of their roofline references"
+    each = "; ".join(f"{name} {_how_far(ratio, noise, ref)}" for name, ratio, noise, ref in rows)
+    return f"At batch {batch} ({label}) {head}: {each}."
 
 
 def pair_spread(a: float, a_noise: float, b: float, b_noise: float) -> float:

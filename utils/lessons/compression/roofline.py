@@ -154,13 +154,16 @@ def no_cache_rate(rates: Rates, weights: float, model: str = "model") -> str:
             "timings, shows whether it moved its bytes faster than DRAM's rate.")
 
 
-def pass_rate_note(rates: Rates, model: nn.Module, batch: int, seconds: float, name: str = "fp32") -> str:
+def pass_rate_note(rates: Rates, model: nn.Module, batch: int, seconds: float, name: str = "fp32",
+                   passed: list[str] | None = None) -> str:
     """What a memory-bound pass's own time says of where its bytes come from: the bytes ``intensity`` counts
     for ``model`` at ``batch`` over ``seconds`` (its median), beside STREAM's DRAM rate. A pass that moves its
     bytes faster than DRAM's rate cannot be reading them all from DRAM: part at least comes from a cache. Not
     faster proves nothing (a pass also pays for its arithmetic). The rate is worked from the figures printed
     (MB to 2 decimals, the time as ``bench.fmt_seconds`` prints it) and set beside DRAM's as printed.
-    "" where the pass is compute-bound (its time then says nothing of its bytes). Lesson 04."""
+    "" where the pass is compute-bound (its time then says nothing of its bytes). ``passed``, where given: the
+    rows of this batch that passed their reference beyond noise (``report.passed_references``), named beside
+    the word that a pass can pass them, or said to be none. Lesson 04."""
     ops, moved = intensity(linear_shapes(model), batch)
     bandwidth, regime = rates.bandwidth_for(moved)
     if ops / moved >= rates.fp32_flops / bandwidth:
@@ -175,12 +178,29 @@ def pass_rate_note(rates: Rates, model: nn.Module, batch: int, seconds: float, n
             regime, "the L3 holds the whole model: \"L3 or DRAM\" is here at least partly the L3")
         return (head + f"faster than STREAM's {dram:.1f} GB/s from DRAM allows, so part of its bytes at least came "
                 f"from a cache ({where}). The memory-bound references stand (ratios of bytes), though a pass "
-                "served partly from a cache can pass them.")
+                "served partly from a cache can pass them" + _passed_words(passed, batch))
     said = (f"no faster than STREAM's {dram:.1f} GB/s from DRAM: its time does not say whether its bytes came from "
             "the L3 or DRAM (it also pays for its arithmetic)." if regime != "DRAM" else
             f"no faster than STREAM's {dram:.1f} GB/s from DRAM, as a pass too large for the last-level cache "
             "should be." if rates.last_cache else f"no faster than STREAM's {dram:.1f} GB/s from DRAM.")
-    return head + said
+    passed_anyway = (f" All the same, {_named(passed)} passed {'its' if len(passed) == 1 else 'their'} "
+                     "reference beyond noise: a reference is not a ceiling." if passed else "")
+    return head + said + passed_anyway
+
+
+def _named(rows: list[str]) -> str:
+    """Rows' names with their figures, as one list: "A", "A and B", "A, B and C"."""
+    return rows[0] if len(rows) == 1 else ", ".join(rows[:-1]) + " and " + rows[-1]
+
+
+def _passed_words(passed: list[str] | None, batch: int) -> str:
+    """The end of ``pass_rate_note``'s sentence that a cache can let a pass beat its reference: which rows of
+    this run did, or that none did; a full stop alone where the rows were not given."""
+    if passed is None:
+        return "."
+    if not passed:
+        return f"; at batch {batch} no row of this run passed its reference beyond noise."
+    return f": at batch {batch} {_named(passed)} {'does' if len(passed) == 1 else 'do'}."
 
 
 def linear_shapes(model: nn.Module, takes: Callable[[nn.Module], bool] | None = None) -> list[tuple[int, int]]:
