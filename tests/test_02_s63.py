@@ -53,3 +53,53 @@ def test_process_reading_prints_the_references_spread():
     assert "gives the per-process reference: 1.06x ± 0.12, the median of those ratios ± their spread" in said
     assert "its ± 0.12 covers 1x, so the reference is itself within noise of 1x" in said
     assert "covers 1x" not in naive.naive_process_reading(STRONG)
+
+
+# --- #2: section 8's extra time beyond the messages, split by the stages' measured work ------------------------
+
+from utils.lessons.model_split import placement  # noqa: E402
+
+
+def _worked(seconds, cpu, cpu_workers=True):
+    return runs.Row(32, 1, "x", seconds, 0.583, [0.05, 0.05], naive=True, speedups=[1.0], cpu=cpu,
+                    baseline_cpu=0.5, cpu_workers=cpu_workers)
+
+
+def _placements(placed_cpu, layers_cpu=(0.080, 0.080)):
+    """+97.4 ± 12.6 ms for 12 more messages (12 x 0.106 = 1.3 ms fixed, 12 x 0.49 = 5.9 ms of bytes)."""
+    extra = [0.0800, 0.0848, 0.0974, 0.1100, 0.1200]  # median 97.4, middle three 84.8-110.0: ± 12.6
+    return {"layers": {"row": _worked(0.160, list(layers_cpu)), "crossings": 1},
+            "attn/ffn": {"row": _worked(0.160 + 0.0974, placed_cpu), "crossings": 7},
+            "extra_rounds": extra, "message": {"tiny": 1.06e-4, "activation": 5.96e-4, "activation_bytes": 2**20}}
+
+
+def test_a_work_rise_short_of_the_rest_accounts_for_part_of_it_the_rest_is_waiting():
+    got = _placements([0.0945, 0.0945])  # +29 ms, as the table prints each stage (whole ms)
+    more = placement.printed_work_rise(got)
+    assert 0 < more < 90.2
+    line, said = placement.placement_answer(got), placement.placement_reading(got, "gloo")
+    note = placement.extra_note(got)
+    assert f"the other {97 - more:.0f} ms is waiting" in line  # at the line's digits: whole ms, not "68.0"
+    assert (f"97.4 - 1.3 - 5.9 leaves 90.2 ms that the messages do not explain: of the 90.2 ms, the stages' "
+            f"measured work accounts for up to {more:+.0f} ms (their CPU time, sends and receives included); the "
+            "rest is waiting (for a message, or for the other stage)") in said
+    assert "did not measure" not in said and "not explained by this run" not in note
+    assert note.endswith(f"its extra messages explain 7.2 ms, of the other 90.2 ms, the stages' measured work "
+                         f"accounts for up to {more:+.0f} ms (their CPU time, sends and receives included); the "
+                         "rest is waiting")
+
+
+def test_a_work_rise_at_or_below_zero_and_no_work_measured():
+    fell = _placements([0.075, 0.075])  # the work fell: none of the extra time is work
+    assert placement.printed_work_rise(fell) < 0
+    assert "the stages' measured work accounts for none (it rose by -10 ms" in placement.extra_note(fell)
+    none = _placements([])  # no work measured: the run says so
+    none["layers"]["row"].cpu = []
+    assert placement.printed_work_rise(none) is None
+    assert "this run did not measure where it went" in placement.placement_reading(none, "gloo")
+    assert placement.extra_note(none).endswith("90.2 ms are not explained by this run")
+    gpu = _placements([0.0945, 0.0945])
+    for name, busy in (("layers", [0.080, 0.080]), ("attn/ffn", [0.0945, 0.0945])):  # device time on GPUs
+        gpu[name]["row"].cpu_workers, gpu[name]["row"].busy = False, busy
+    rise = placement.printed_work_rise(gpu)
+    assert f"accounts for up to {rise:+.0f} ms (their device time); the rest is waiting" in placement.extra_note(gpu)

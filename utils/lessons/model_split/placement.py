@@ -23,12 +23,14 @@ from torch import nn
 from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch, precision
-from utils.claims import as_printed, as_printed_sig, half_up, paired_spread, within_noise
+from utils.claims import as_printed, as_printed_sig, within_noise
 from utils.lessons.model_split.fit_accuracy import factor_text
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.link import message_time
 from utils.lessons.model_split.report import reading, round_text, rounds_text
 from utils.lessons.model_split.outputs import launch_losses
+from utils.lessons.model_split.placement_figures import (extra_range, extra_time, medians_apart, ms_text,  # noqa: F401
+                                                        resolved, sum_digits)
 from utils.lessons.model_split.runs import Row, baseline_runner, loss_values, pin_cpu_worker, time_rounds
 from utils.lessons.model_split.schedules import stage_device
 from utils.lessons.model_split.split import output_shape, split_sequential
@@ -205,18 +207,6 @@ def rounds_note(got: dict) -> str:
         ms_text(as_printed(x * 1e3, 1), True, 1) for x in got["extra_rounds"]) + " ms"])
 
 
-def ms_text(ms: float, sign: bool = False, digits: int | None = None) -> str:
-    """Milliseconds as printed: one decimal under 10 ms, whole above (or ``digits``, one precision for every
-    figure of a sum, so that it adds up as printed); the arithmetic keeps every digit."""
-    digits = (1 if abs(ms) < 10 else 0) if digits is None else digits
-    return f"{ms:+.{digits}f}" if sign else f"{ms:.{digits}f}"
-
-
-def _sum_digits(*terms: float) -> int:
-    """One decimal for every term of a printed sum where any term is under 10 ms, else whole ms."""
-    return 1 if min(abs(t) for t in terms) < 10 else 0
-
-
 def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None = None) -> str:
     """Where the attention/feed-forward placement's extra time went, from the run's own numbers: the extra
     messages' fixed cost (each costs what a 4-byte message took in this launch: the probe), their bytes (an
@@ -235,7 +225,7 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
         beside = "; beside it, the fitted α of " + ", ".join(  # a factor either way, as the link block reads it
             f"{name}: {a * 1e3:.3f} ms (the probe {probe(a)} it)" for name, a in alphas.items() if a)
     low, high = extra_range(got)
-    d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # one precision for the sentence's ms
+    d = sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # one precision for the sentence's ms
     extra, fixed, in_bytes = (as_printed(x, d) for x in (extra, fixed, in_bytes))  # as printed: its sums add up
     rest = as_printed(extra - fixed - in_bytes, d)
     ms = lambda x, sign=False: ms_text(x, sign, d)  # noqa: E731
@@ -255,9 +245,11 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
         text += (f"; {ms(extra)} - {ms(fixed)} - {ms(in_bytes)} leaves {ms(rest)} ms that the messages do not "
                  "explain")
         covered = work_rise(got, extra, as_printed(noise, d))
+        short = work_beside_rest(got, rest, d)  # the work measured, short of the extra time
         text += (f": the stages' measured work, {covered:+.0f} ms, covers "
                  f"{covers_words(*work_reach(got, covered, extra, as_printed(noise, d), d))} (where it went inside "
                  f"the work, untimed here{overlap(got)})" if covered is not None else
+                 f": {short} (for a message, or for the other stage)" if short else
                  ": this run did not measure where it went (candidates, untimed here: the schedule's "
                  "bookkeeping, one more forward and backward call per sub-layer)")
         share = "most" if fixed + in_bytes > rest else "less than half"
@@ -309,6 +301,28 @@ def overlap(got: dict) -> str:
             "not added")
 
 
+def work_beside_rest(got: dict, rest: float, digits: int, other: str = "") -> str:
+    """What the stages' measured work says of the ``rest`` ms the messages leave (as printed, ``digits``
+    decimals; ``other``: "other " where the sentence named the messages' part first), where its rise falls
+    short of the extra time by more than the spread (``work_rise`` is None): it accounts for up to its rise,
+    which on CPU workers holds the messages' own CPU time too, and the rest is waiting, as section 8's line
+    says (``work_note``); a rise as large as the rest could be all of it (the two overlap). "" where the rows
+    carry no work: then the run did not measure it."""
+    more = printed_work_rise(got)  # the table's per-stage ms, summed: the line's figure
+    if more is None:
+        return ""
+    what = ("their CPU time, sends and receives included" if got["attn/ffn"]["row"].cpu_workers else
+            "their device time")
+    of = f"the {other}{ms_text(rest, digits=digits)} ms"
+    if more >= rest:  # the work could be all of it: it overlaps the messages' own time
+        return (f"the stages' measured work ({more:+.0f} ms, {what}) could account for all of {of}: it overlaps "
+                "the messages' time, and this run does not split them further")
+    if more <= 0:  # the work fell: none of the extra time is work
+        return (f"of {of}, the stages' measured work accounts for none (it rose by {more:+.0f} ms, {what}): it "
+                "is waiting")
+    return f"of {of}, the stages' measured work accounts for up to {more:+.0f} ms ({what}); the rest is waiting"
+
+
 def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> str:
     """The stages' measured work (both workers, ``Row.work``: CPU time on CPU workers, which also covers
     their sends and receives; device time on GPUs) of the attention/feed-forward placement over the layers
@@ -329,7 +343,7 @@ def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> s
     reached, missed = work_reach(got, more, extra_ms, noise_ms, digits)
     if not reached:  # short of the median by more than its spread
         return said + (f"less than the extra step time by more than its spread (± {ms(noise_ms)} ms); the other "
-                       f"{as_printed(extra_ms - more, 1):.1f} ms is waiting, which the work leaves out (for a "
+                       f"{ms(extra_ms - more)} ms is waiting, which the work leaves out (for a "
                        "message, or for the other stage).")
     if not missed:
         return said + (f"that alone covers the extra step time at every reading of it, up to {reached[-1]}, "
@@ -354,11 +368,17 @@ def _listed(items: list, word: str) -> str:
 def extra_readings(got: dict) -> list[tuple[float, str, int]]:
     """The readings of the extra time above its median that section 8's block prints, as printed: (ms, what
     it is, decimals). The messages' price and the work's rise are both set against these (one test for both)."""
-    extra, noise = extra_time(got)[:2]
     placed, layers, _ = medians_apart(got)
-    return [(as_printed(extra, 1) + as_printed(noise, 1), "the paired median plus its spread", 1),
+    return [(median_plus_spread(got), "the paired median plus its spread", 1),
             (placed - layers, "the table's median steps' difference", 0),
             (as_printed(extra_range(got)[1], 1), f"the highest of {len(got['extra_rounds'])} rounds", 1)]
+
+
+def median_plus_spread(got: dict) -> float:
+    """The paired median extra time plus its spread (ms), each as printed to 0.1 ms: the reading of the extra
+    time that holds the spread already (``extra_readings``), so ``work_reach`` adds it to no other figure."""
+    extra, noise = extra_time(got)[:2]
+    return as_printed(extra, 1) + as_printed(noise, 1)
 
 
 def work_reach(got: dict, more: float, extra_ms: float, noise_ms: float, digits: int) -> tuple[list, list]:
@@ -370,10 +390,10 @@ def work_reach(got: dict, more: float, extra_ms: float, noise_ms: float, digits:
               f"the median extra time within its spread ({ms(extra_ms, True)} ± {ms(noise_ms)} ms covers {more:+.0f})")
     if not work_covers(more, extra_ms, noise_ms):
         return [], [median]
-    reached, missed = [median], []
+    reached, missed, with_spread = [median], [], median_plus_spread(got)
     for value, name, shown in sorted(extra_readings(got)):  # smallest first: "not 17.4 ms or 26.7 ms"
         # the median's ± for every reading of the same extra time, bar the one that adds it already (not twice)
-        covered = more >= value or ("plus its spread" not in name and work_covers(more, value, noise_ms))
+        covered = more >= value or (value != with_spread and work_covers(more, value, noise_ms))
         within = ", within the same spread" if covered and more < value else ""
         (reached if covered else missed).append(f"{value:.{shown}f} ms ({name}{within})")
     return reached, missed
@@ -385,7 +405,7 @@ def extra_note(got: dict) -> str:
     extra, noise, _, fixed, in_bytes = extra_time(got)
     if not resolved(got) or extra <= 0:
         return ""
-    d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # the precision section 8's sentence uses
+    d = sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # the precision section 8's sentence uses
     extra, fixed, in_bytes = (as_printed(x, d) for x in (extra, fixed, in_bytes))
     cost = as_printed(fixed + in_bytes, d)
     above = sum(x > 0 for x in got["extra_rounds"])
@@ -403,7 +423,8 @@ def extra_note(got: dict) -> str:
     covers = covered is not None and covers_words(*work_reach(got, covered, extra, as_printed(noise, d), d))
     return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
             (f"the other {rest} ms lie in the stages' measured work ({covered:+.0f} ms, which covers "
-             f"{covers}{overlap(got)})" if covered is not None else f"{rest} ms are not explained by this run"))
+             f"{covers}{overlap(got)})" if covered is not None else
+             work_beside_rest(got, as_printed(extra - cost, d), d, "other ") or f"{rest} ms are not explained by this run"))
 
 
 def messages_undecided(got: dict) -> str:
@@ -411,7 +432,7 @@ def messages_undecided(got: dict) -> str:
     its largest reading (``overpriced`` is False): the one conclusion section 8 prints of the link, in every place
     (the block, the claims table), as a clause: neither refuted nor a share of the extra time."""
     extra, noise, _, fixed, in_bytes = extra_time(got)
-    d = _sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)
+    d = sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)
     cost = as_printed(as_printed(fixed, d) + as_printed(in_bytes, d), d)
     return (f"the extra messages, at the probe's price, would cost {ms_text(cost, digits=d)} ms, more than "
             f"the median difference but not more than {_largest_extra(got):.1f} ms, its largest reading (the "
@@ -441,7 +462,7 @@ def probe_refuted(got: dict) -> str:
     if not overpriced(got):
         return ""
     _, _, messages, fixed, in_bytes = extra_time(got)
-    top, d = _largest_extra(got), _sum_digits(fixed, in_bytes)
+    top, d = _largest_extra(got), sum_digits(fixed, in_bytes)
     cost = as_printed(as_printed(fixed, d) + as_printed(in_bytes, d), d)  # the sum of the two printed terms
     probe = as_printed(got["message"]["activation"], 2, 1e-3)
     return (f"probe overprices these messages: at its price they would cost {ms_text(cost, digits=d)} ms, more "
@@ -458,12 +479,12 @@ def _work_split(got: dict) -> str:
     if not split_decided(got) or more is None:
         return ""
     extra, noise = extra_time(got)[:2]
-    d = _sum_digits(extra, noise)
+    d = sum_digits(extra, noise)
     shown, spread = as_printed(extra, d), as_printed(noise, d)  # as section 8's line prints them
     reached, missed = work_reach(got, more, shown, spread, d)
     if not reached:
         return (f"; of the extra time, the stages' measured work rose by {more:+.0f} ms and the other "
-                f"{as_printed(shown - more, 1):.1f} ms is waiting")
+                f"{ms_text(shown - more, digits=d)} ms is waiting")  # at the line's digits, as work_note
     return f"; the stages' measured work, {more:+.0f} ms, covers {covers_words(reached, missed)}"
 
 
@@ -475,7 +496,7 @@ def price_support(got: dict) -> str:
     _, _, messages, fixed, in_bytes = extra_time(got)
     if not resolved(got) or messages <= 0 or overpriced(got):
         return ""
-    d = _sum_digits(fixed, in_bytes)
+    d = sum_digits(fixed, in_bytes)
     fixed, in_bytes = as_printed(fixed, d), as_printed(in_bytes, d)
     cost = as_printed(fixed + in_bytes, d)  # the sum of the two printed terms, as section 8's block adds them
     readings = extra_readings(got)  # the same readings the work's rise is set against (work_reach)
@@ -512,31 +533,6 @@ def price_ceiling(got: dict, link) -> float | None:
     return each / fitted
 
 
-def extra_range(got: dict) -> tuple[float, float]:
-    """The lowest and highest round's extra ms (attention/feed-forward step minus layers step, same round)."""
-    diffs = got["extra_rounds"]
-    return min(diffs) * 1e3, max(diffs) * 1e3
-
-
-def resolved(got: dict) -> bool:
-    """Whether the placements' difference clears the noise, by the course's one rule (``claims.within_noise``):
-    the median extra time ± the paired rounds' spread (``claims.paired_spread`` of the differences) does not
-    cover 0. Only then is the difference split into causes: noise is not explained."""
-    extra, noise = extra_time(got)[:2]
-    return not within_noise(extra, noise, 0.0)
-
-
-def medians_apart(got: dict) -> tuple[float, float, bool]:
-    """The two placements' median steps as the placements table prints them (whole ms), and whether their
-    difference lies outside the paired median's ± (``claims.within_noise``, as printed to 0.1 ms) widened by
-    the table's rounding (each whole-ms median is up to 0.5 ms off, so their difference up to 1 ms). The paired
-    median pairs each round's two steps; the two medians may come from different rounds, so they can differ."""
-    placed = as_printed(got["attn/ffn"]["row"].seconds, 0, 1e-3)
-    layers = as_printed(got["layers"]["row"].seconds, 0, 1e-3)
-    extra, noise = extra_time(got)[:2]
-    return placed, layers, not within_noise(as_printed(extra, 1), as_printed(noise, 1) + 1.0, placed - layers)
-
-
 def medians_clause(got: dict) -> str:
     """Set the paired difference beside the two median steps the table prints, so that a reader sees why they
     differ; where they differ by more than the paired spread, the extra time is not split into causes."""
@@ -554,20 +550,6 @@ def split_decided(got: dict) -> bool:
     """Whether the extra time is split into causes: it clears the noise (``resolved``) and the two median
     steps agree with it within its spread (``medians_apart``)."""
     return resolved(got) and not medians_apart(got)[2]
-
-
-def extra_time(got: dict) -> tuple[float, float, int, float, float]:
-    """The attention/feed-forward placement's extra ms per step over the layers placement (the median of the
-    paired rounds' differences), their spread (ms, ``claims.paired_spread``: half the middle half's range, as
-    every ± of the course), its extra messages, and what they should cost in ms: fixed (the 4-byte probe's
-    time each) and bytes, worked from the probe and the activation as printed (0.062 ms, 2.04 ms), so that
-    "12 x 0.062" is the reader's own product. The extra ms and its spread are worked from the rounds as printed."""
-    diffs = [as_printed(d * 1e3, 1) for d in got["extra_rounds"]]  # as ``rounds_note`` prints them (0.1 ms)
-    extra = statistics.median(diffs)
-    noise = half_up(paired_spread(diffs), 2)  # the middle half's half range, as a reader works it: 9.15, not 9.1499
-    messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
-    tiny, one = as_printed(got["message"]["tiny"], 3, 1e-3), as_printed(got["message"]["activation"], 2, 1e-3)
-    return extra, noise, messages, messages * tiny, messages * max(one - tiny, 0.0)
 
 
 def _does_it_help(got: dict) -> str:
@@ -589,7 +571,7 @@ def placement_answer(got: dict) -> str:
     the noise (``resolved``), what the stages' measured work says of it (``work_note``), else that the run does
     not resolve it. The full arithmetic (the probe, the messages' price) is ``placement_reading``."""
     extra, noise, messages, _, _ = extra_time(got)
-    d = _sum_digits(extra, noise)
+    d = sum_digits(extra, noise)
     said = _does_it_help(got) + (f"The attention/feed-forward placement took {ms_text(extra, True, d)} ± {ms_text(noise, False, d)} ms "
             f"per step against the layers split (paired round by round) for {messages} more messages.")
     said += medians_clause(got)
