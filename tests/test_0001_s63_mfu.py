@@ -36,3 +36,15 @@ def test_without_a_profile_the_rounds_table_has_no_re_timed_column():
     u = utilisation.StepUtilisation(FLOPS, [0.07] * 2, [150e9, 160e9], "fp32", 1)
     assert len(report.mfu_rounds_table(u).rows[0]) == 5
     assert "would read" not in report.mfu_sentence(u)
+
+
+def test_the_probe_beside_the_profile_is_said_in_one_plain_clause():
+    """Reader t25_0001 (hard to parse): "Both set beside the profile's 180.0 GFLOP/s show this moment against the
+    profile's"; now: both measure this moment, not the profile's, so their gap is no finding."""
+    from types import SimpleNamespace as NS
+
+    stored = NS(size="1024³", spread=0.26, best=180e9)
+    op = NS(op=NS(flops=2 * 1024**3), fraction=0.89, achieved=160.5e9)
+    said = report.largest_matmul_reading(op, stored, True, NS(best=162e9))
+    assert ("Against the profile's 180.0 GFLOP/s, both measure this moment, not the profile's (whose probe spread "
+            "26%): their gap is no finding.") in said
