@@ -177,7 +177,7 @@ def planning_verdict(share: float, probe_ratio: float, ceiling: float | None = N
         price, where = probe_ratio, "at the probe's"
     else:
         price = ceiling
-        where = f"at the most this launch's placements allow ({ceiling:.2f}x; the probe's {probe_ratio:.2f}x refuted)"
+        where = f"at the most this launch's placements allow ({ceiling:.{PRICE_DIGITS}f}x; the probe's {probe_ratio:.{PRICE_DIGITS}f}x refuted)"
     other = at_price(share, price)
     if other < PLANNING_SHARE:
         return f"under the planning figure at both prices ({other:.1%} {where})"
@@ -320,7 +320,7 @@ def _at_ceiling(rows: list[Row], link: Link, ceiling: float, changed: int, whose
     short, k = losing_rows(rows), as_printed(ceiling, PRICE_DIGITS)
     moved = changed_rows(rows, link, ceiling)
     said = (f" At the probe's price {whose}'s reading would change for {changed} of {len(short)} rows, "
-            f"but this launch's placements refute that price: each extra message cost at most {k:.2f}x the fit's price "
+            f"but this launch's placements refute that price: each extra message cost at most {k:.{PRICE_DIGITS}f}x the fit's price "
             f"(the placements' reading above). Every losing row, at the fit's price then at that ceiling: "
             f"{_moves(short, link, ceiling)}.")
     if not moved:
@@ -345,8 +345,8 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float, ceiling: float | 
     fit = {id(r): link_share(r, link.alpha, link.beta) for r in short}
     dear = {id(r): link_share(r, link.alpha, link.beta, ratio) for r in short}
     worst, cap = max(short, key=lambda r: fit[id(r)]), whose[0].upper() + whose[1:]
-    said = (f" {cap}'s link verdicts read again at the probe's price ({k:.2f}x the fit's: each row's share "
-            f"of its loss, as printed in whole percent, times {k:.2f}): its largest share (batch {worst.batch} "
+    said = (f" {cap}'s link verdicts read again at the probe's price ({k:.{PRICE_DIGITS}f}x the fit's: each row's share "
+            f"of its loss, as printed in whole percent, times {k:.{PRICE_DIGITS}f}): its largest share (batch {worst.batch} "
             f"{_name(worst)}) goes from {fit[id(worst)]:.0%} to {dear[id(worst)]:.0%}: "
             f"{_link_says(dear[id(worst)])}.")
     changed = changed_rows(rows, link, ratio)
@@ -392,13 +392,13 @@ def price_table(rows: list[Row], link: Link, ratio: float, refuted: bool = False
     columns = ["batch", "schedule", "link time ms", *LOSS_COLUMNS, "lost to the bound ms", "share at the fit's price",
                "it reads"]
     if not at_ceiling:
-        return Table(columns + [f"share at the probe's ({k:.2f}x)", "it reads"], out, wrap=30,
-                     title=f"Does the link explain each row's loss? At the fit's price and at {k:.2f}x it" + (
+        return Table(columns + [f"share at the probe's ({k:.{PRICE_DIGITS}f}x)", "it reads"], out, wrap=30,
+                     title=f"Does the link explain each row's loss? At the fit's price and at {k:.{PRICE_DIGITS}f}x it" + (
                          " (a price this launch's placements refute)" if refuted else ""))
     c = as_printed(ceiling, PRICE_DIGITS)
-    return Table(columns + [f"share at the ceiling ({c:.2f}x)", "it reads", "between the two prices"], out, wrap=30,
-                 title=(f"Does the link explain each row's loss? At the fit's price and at {c:.2f}x it, the most "
-                        f"this launch's placements allow a message (the probe's {k:.2f}x: refuted)"))
+    return Table(columns + [f"share at the ceiling ({c:.{PRICE_DIGITS}f}x)", "it reads", "between the two prices"], out, wrap=30,
+                 title=(f"Does the link explain each row's loss? At the fit's price and at {c:.{PRICE_DIGITS}f}x it, the most "
+                        f"this launch's placements allow a message (the probe's {k:.{PRICE_DIGITS}f}x: refuted)"))
 
 
 def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False,
@@ -409,7 +409,7 @@ def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False,
     (``placement.overpriced``): then the re-reading is said not to hold here, whatever it changes, and, with
     ``ceiling`` (the most a message cost there, times the fit's price), how many readings change up to it.
     ``figures``: (the 4-byte probe, the activation, its bytes): how many change at the probe's two figures."""
-    said = f"One activation, timed here: {as_printed(ratio, PRICE_DIGITS):.2f}x the price section 5 used"
+    said = f"One activation, timed here: {as_printed(ratio, PRICE_DIGITS):.{PRICE_DIGITS}f}x the price section 5 used"
     if not rereads(rows):
         return said
     changed, short = changed_rows(rows, link, ratio), losing_rows(rows)
@@ -421,7 +421,7 @@ def probe_line(ratio: float, rows: list[Row], link: Link, refuted: bool = False,
                  "says, so the re-reading at the probe's price does not hold here")
         if ceiling is not None:  # the block reads them again at the most a message cost: said the same way
             moved, c = changed_rows(rows, link, ceiling), as_printed(ceiling, PRICE_DIGITS)
-            said += (f"; at the most a message cost there ({c:.2f}x the fit's price), " +
+            said += (f"; at the most a message cost there ({c:.{PRICE_DIGITS}f}x the fit's price), " +
                      (f"{len(moved)} of {len(short)} change" if moved else f"all {len(short)} stand"))
             said += _ceiling_conclusion(len(moved), len(short))
     if figures:  # (4-byte probe s, activation s, its bytes): the rows priced per message, not by one ratio
@@ -522,7 +522,7 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
     took, priced = as_printed_sig(probe, 3, 1e-3), as_printed_sig(fitted, 3, 1e-3)  # the two ms as printed
     said = (f"Section 5 priced its messages with the link it used, α + bytes/β: {sig_text(fitted, 3, 1e-3)} ms for "
             f"this {size} activation, which took {sig_text(probe, 3, 1e-3)} ms here "
-            f"({as_printed(ratio, PRICE_DIGITS):.2f}x that price" +  # the ratio each re-reading multiplies by
+            f"({as_printed(ratio, PRICE_DIGITS):.{PRICE_DIGITS}f}x that price" +  # the ratio each re-reading multiplies by
             (f", {factor_text(took, priced, PRICE_DIGITS)} it" if took < priced else "") + "): ")  # beside tolerance
     if link.accuracy is None:  # a datasheet peak: a bound, which a message can only take longer than
         return said + ("faster than the datasheet's peak allows: a finding to explain." if ratio < 1 else
@@ -538,7 +538,7 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
                  f"{'short' if how == 'above' else 'long'} by about as much (its largest share of a step, "
                  f"{largest_share:.1%}, would be {at_price(largest_share, ratio):.1%}).")
     # one ratio at 1 MiB prices every size alike: with the 4-byte probe, the rows are priced at its two figures too
-    either = "either price" if tiny is None else f"the fit's price and at {as_printed(ratio, PRICE_DIGITS):.2f}x it"
+    either = "either price" if tiny is None else f"the fit's price and at {as_printed(ratio, PRICE_DIGITS):.{PRICE_DIGITS}f}x it"
     said += _at_probe_price(rows or [], link, ratio, ceiling, either=either)  # section 5 promised it: every row
     if tiny is not None and rereads(rows or []):
         said += " " + fixed_cost_reading(rows or [], link, tiny, probe, n_bytes)

@@ -415,13 +415,6 @@ class PipelineRun:
         """The fastest pipelined configuration (m >= 2: with one micro-batch nothing overlaps)."""
         return max(self._pipelined(), key=lambda r: r.speedup)
 
-    def tied_with_best(self) -> list[Row]:
-        """The other pipelined rows whose median prints the same as the best's (two decimals): "best" then
-        rests on digits the page does not print, so the sentences say the tie."""
-        best = self.best()
-        return [r for r in self._pipelined() if r is not best
-                and as_printed(r.speedup, 2) == as_printed(best.speedup, 2)]
-
     def _pipelined(self) -> list[Row]:
         """The rows that overlap work: not the naive split, and m >= 2 (with one micro-batch nothing overlaps)."""
         return [r for r in self.rows if not r.naive and r.m >= 2]
