@@ -71,3 +71,12 @@ def test_the_largest_m_among_the_fastest_says_only_what_the_rounds_tell():
     alone = _run([(8, ROUNDS)])  # one m timed: nothing to say of the bubble
     said = _said(lab.take_away(alone))
     assert "bubble still cost" not in said and "Every m timed ties" not in said
+
+
+def test_the_quiz_gate_opens_only_once_every_check_ran_passed(monkeypatch):
+    monkeypatch.setattr(checks, "HISTORY", {})
+    assert not checks.all_passed()  # nothing ran yet
+    checks.HISTORY["a"] = checks.Verdict("a", checks.PASSED, "")
+    assert checks.all_passed()
+    checks.HISTORY["b"] = checks.Verdict("b", checks.FAILED, "")
+    assert not checks.all_passed()

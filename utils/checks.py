@@ -193,6 +193,12 @@ def expect_at_most(value: float, target: float, what: str, unit: str = "") -> No
                             f"by {value - target:.3g}{unit}")
 
 
+def all_passed() -> bool:
+    """Whether at least one check ran in this kernel and every check run passed (``HISTORY``): the gate of a
+    lab's quiz and take-aways, which state the checks' answers."""
+    return bool(HISTORY) and all(v.passed for v in HISTORY.values())
+
+
 def summary(verdicts: list[Verdict] | None = None) -> str:
     """One line for the end of a lab: how many checks passed, failed, or are not done yet.
 
