@@ -83,7 +83,7 @@ def _medians_in_band(run: SplitRun, predicted: float, band: tuple[float, float],
             f"{band_words(band)}, and the ping-pong of the same bytes {pp_x:.2f}x, "
             f"{_ping_pong_side(pp, lo, hi, pair)}")
     if where == "inside":
-        return said + ": no miss of the model" + cancelled_words(where, side_of_band(pp))
+        return said + ": no miss of the model" + cancelled_words(side_of_band(pp))
     miss = "a miss" if where == "above" else "a miss under the prediction"
     too = (" (the ping-pong of the same bytes left the band on that side too)"
            if side_of_band(pp) == where else "")

@@ -250,18 +250,18 @@ def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: 
             f"{_ping_pong_side(pp, lo, hi, pair)}")
     pp_where = "above" if pp > hi else "under" if pp < lo else "inside"
     if where == "inside":
-        return said + ": no miss of the model" + cancelled_words(where, pp_where)
+        return said + ": no miss of the model" + cancelled_words(pp_where)
     too = " (the ping-pong of the same bytes left the band on that side too)" if pp_where == where else ""
     if where == "above":
         return said + (f": a miss, not the split's alone{too}" if too else ": the miss is the split's own")
     return said + f": a miss under the prediction, not the split's excess{too}"
 
 
-def cancelled_words(split_where: str, pp_where: str) -> str:
-    """Where the split's median lies inside the fit's band and the ping-pong's of the same bytes outside it: the
-    model lands in the band only because two gaps pulled opposite ways (the link's, the split's own), which
-    the verdict must say (every branch written; "" where there is nothing to say)."""
-    if split_where != "inside" or pp_where == "inside":
+def cancelled_words(pp_where: str) -> str:
+    """Said where the split's median lies inside the fit's band (its callers' only case): where the ping-pong's
+    of the same bytes lies outside it, the model lands in the band only because two gaps pulled opposite ways
+    (the link's, the split's own), which the verdict must say (every branch written; "" where both lie inside)."""
+    if pp_where == "inside":
         return ""
     faster, longer = ("faster", "longer") if pp_where == "under" else ("slower", "shorter")
     return (f", but only because two gaps cancelled: the ping-pong of the same bytes ran {faster} than the fit "
