@@ -12,10 +12,9 @@ The bounds, one per step, from theory or the machine profile of this run:
 - feeding: (L + C) / max(L, C), lesson 05's, with L the time to load a step's batch and C its compute;
 - precision: Amdahl's bound 1/((1 - f) + f/r), with f the matmuls' share of the profiled step and r the
   low-precision matmul peak over the fp32 one (the machine profile): only the matmuls speed up;
-- compile: Amdahl's again: fusion shortens at most the time outside the matmuls, so at best 1/f' with f' the
-  matmuls' share of the kept step: their FLOPs at the kept precision's peak (per worker) over the kept step's
-  measured time, i.e. the kept step's MFU;
-  it is kept only when it also pays back its measured compile in the run (break-even, ``guide.compile_step``);
+- compile: Amdahl's again: fusion shortens at most the time outside the matmuls, so at best 1/f', f' the kept
+  step's MFU (its matmuls' FLOPs at the kept precision's peak per worker over its measured time); kept only
+  when it also pays back its measured compile in the run (break-even, ``guide.compile_step``);
 - optimizer: Amdahl's with the whole AdamW step taken off: 1/(1 - O/T), O the for-loop AdamW's seconds and T
   the kept step's, both from the kept step's paired runs (on a GPU O from the profile): precision and compile
   leave O as it was and shrink T;
@@ -33,13 +32,12 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
-import torch
-
 from utils import claims
 from utils.bench import alternate
 from utils.lessons.putting_it_together import allreduce_fit, guide, peaks
 from utils.lessons.putting_it_together.guide import amdahl
-from utils.lessons.putting_it_together.script import DTYPES, Settings, train
+from utils.lessons.putting_it_together.script import Settings, train
+from utils.lessons.putting_it_together.step_memory import peak_of, step_peak  # noqa: F401  (the notebook's ladder.step_peak)
 
 # What each setting turns on in the script: the diff a learner reads, one line each.
 CODE = {
@@ -562,30 +560,3 @@ def command_line(rungs: list[Rung], steps: int | None = None) -> str:
             flags.append(flag if value is True else f"{flag} {value}")
     runner = f"torchrun --nproc-per-node {last.workers}" if last.workers > 1 else "python"
     return f"{runner} -m utils.lessons.putting_it_together " + " ".join(flags)
-
-
-def peak_of(s: Settings, shape) -> float:
-    """One worker's peak memory for a step of ``s`` (lesson 06's ``measure_peak``: on a CPU its tracker sees
-    every tensor), with the rung's batch, precision and checkpointing."""
-    from torch.utils.checkpoint import checkpoint
-
-    from utils import models
-    from utils.lessons.memory import measure
-
-    def loss_fn(model, x, y):
-        with torch.autocast("cpu", DTYPES.get(s.precision), enabled=s.precision in DTYPES):
-            h = model.embed(x)
-            for block in model.blocks:
-                h = checkpoint(block, h, use_reentrant=False) if s.checkpointing else block(h)
-            return models.cross_entropy(model.head(h), y)
-
-    model, optimizer = measure.new_model(shape, "cpu", lr=s.lr)
-    x, y = measure.batch_of(shape, s.batch_per_worker, "cpu")
-    step = measure.training_step(model, optimizer, x, y, loss_fn=loss_fn)
-    return measure.measure_peak(step, model, optimizer, "cpu").peak
-
-
-def step_peak(s: Settings, shape, runs: list[dict], simulated: bool) -> float:
-    """One worker's peak memory for a step of ``s``: on a CPU lesson 06's tracker (``peak_of``: the process's
-    resident set counts torch itself); on a GPU the CUDA allocator's peak that the workers reported."""
-    return peak_of(s, shape) if simulated else max(r["peak_bytes"] for r in runs)
