@@ -34,6 +34,7 @@ from utils.lessons.model_split.reference import (EXPLAINED, naive_verdict,  # no
                                                 process_reference_spread, within_process_reference)
 from utils.lessons.model_split.rounds_above import (rounds_above_bound, rounds_in_noise,  # noqa: F401 (re-exported)
                                                     rounds_past_devices)
+from utils.lessons.model_split.host import WHO_WAITED, load_note  # noqa: F401 (load_note re-exported)
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
 
@@ -142,7 +143,8 @@ def _above_devices(r: Row) -> str:
 
 def cpu_busy_note(rows: list[Row]) -> str:
     """What this run's CPU/busy figures say (CPU workers only; "" elsewhere), both directions: below
-    ``CONTENDED`` a stage waited for a core inside its passes; above 100 % its thread's CPU time also covers
+    ``CONTENDED`` a stage waited for a core inside its passes (``host.WHO_WAITED``: its own gloo threads or other
+    programs, which this run does not tell apart); above 100 % its thread's CPU time also covers
     what it ran outside the timed passes."""
     shares = [f for r in rows for f in r.cpu_share]
     if not shares:
@@ -158,7 +160,7 @@ def cpu_busy_note(rows: list[Row]) -> str:
                  "what it runs outside them (sends, receives and the schedule's bookkeeping between passes).")
     where = beside_line(low, CONTENDED)  # as printed: a lowest printed 80% is at the line, not below it
     if where == "below":
-        text += f" Below {CONTENDED:.0%}, a stage waited for a core inside its passes (other programs)."
+        text += f" Below {CONTENDED:.0%}, a stage waited for a core inside its passes (for {WHO_WAITED})."
     elif where == "at":
         text += f" The lowest is at the {CONTENDED:.0%} line, not below it: no stage shows waiting for a core."
     else:
