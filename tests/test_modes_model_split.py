@@ -235,5 +235,5 @@ def test_section_9s_schedules_go_to_the_ledger_under_lesson_09s_names(monkeypatc
         assert (got["value"], got["bound"], got["reference"], got["rounds"], got["lesson"]) == (
             r.speedup, 1.78, 1.7, [1.5, 1.6], "02")
     cells = json.loads((ROOT / "notebooks/02_model_split.ipynb").read_text())["cells"]
-    assert any("multi.measure_multi(" in "".join(c["source"]) and "multi.record_ledger(chunked.rows)"
+    assert any("multi.measure_multi(" in "".join(c["source"]) and "multi.record_ledger(chunked.rows"
                in "".join(c["source"]) for c in cells)

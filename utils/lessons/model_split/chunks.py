@@ -1,13 +1,13 @@
 """Section 9's readings of lesson 02 (``notebooks/02_model_split.ipynb``): two stages per worker (interleaved
 1F1B, interleaved zero bubble, ZBV) beside plain 1F1B, from the run's own figures. ``report`` re-exports them.
 
-    say(bubble_answer(chunked.rows, plain, "section 5's launch"))  # idle shares, then speedups beside plain 1F1B
+    say(bubble_answer(chunked.rows, plain, "section 5's launch"))  # idle shares ± spread, then speedups
     say(p_at_this_m(zbv_row))                                     # ZBV against p = 2x at this m, from the run
 """
 
 from __future__ import annotations
 
-from utils.claims import as_printed, half_up, printed_ratio, runs_agree, within_noise
+from utils.claims import as_printed, half_up, paired_spread, printed_ratio, runs_agree, within_noise
 from utils.lessons.model_split.bounds import printed_side
 from utils.lessons.model_split.noise import above_as_printed, beside_line, printed, round_text, rounds_text
 from utils.lessons.model_split.runs import Row
@@ -26,29 +26,66 @@ def measured_text(r: Row) -> str:
     return f"{value:.2f}x ± {spread:.2f} ({rounds_text(*r.speedup_range)})"
 
 
+def idle_spread(r: Row) -> list[float]:
+    """Per worker, how far its idle share spread over the rounds: half the middle half of the rounds' own shares
+    (``Row.idle_rounds``, ``claims.paired_spread``, the ± every speedup carries), rounded half up to whole
+    percent as printed; 0 where the row kept no rounds."""
+    rounds = r.idle_rounds or [[] for _ in r.busy]
+    return [as_printed(paired_spread(k), 2) for k in rounds]
+
+
+def _idle_text(r: Row) -> str:
+    """Each worker's idle share ± its rounds' spread, whole percent: "25 ± 2% / 32 ± 1%"."""
+    return " / ".join(f"{f * 100:.0f} ± {d * 100:.0f}%"
+                      for f, d in zip((as_printed(f, 2) for f in idle_shares(r)), idle_spread(r)))
+
+
+def _idle_apart(r: Row, plain: Row) -> tuple[list[int], list[int]]:
+    """Worker by worker, as printed: where this row's idle share ± its spread lies wholly below plain 1F1B's
+    (less idle), and where the two bands overlap (not separated by these rounds). The rule the speedups beside
+    plain 1F1B are read by (``_against_plain``): only bands that clear each other are read. No baselines' gap
+    widens them: an idle share divides two times of the same round, not a speedup's one-device step."""
+    less, unresolved = [], []
+    shares = zip(idle_shares(r), idle_spread(r), idle_shares(plain), idle_spread(plain))
+    for k, (f, d, b, bd) in enumerate(shares):
+        f, b = as_printed(f, 2), as_printed(b, 2)
+        if round(f + d, 9) < round(b - bd, 9):  # 9 decimals wipe the float error of the printed figures
+            less.append(k)
+        elif round(f - d, 9) <= round(b + bd, 9):
+            unresolved.append(k)
+    return less, unresolved
+
+
 def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
     """Section 9's answer, from the run: each two-stages-per-worker schedule's idle share of the step on each
-    worker (``idle_shares``) beside plain 1F1B's on the same worker, at the same batch and m (``plain``,
-    measured in ``where``, another launch), then its speedup beside plain 1F1B's (``_beside_plain``). Both
-    directions are said: less idle on every worker, on some (named), or on none; faster, slower or not
-    read."""
-    idle = lambda r: " / ".join(f"{f:.0%}" for f in idle_shares(r))  # noqa: E731
-    base = [as_printed(f, 2) for f in idle_shares(plain)]  # as printed: 21% against 22% is a difference seen
-    every, some, none = [], [], []
+    worker (``idle_shares``, ± ``idle_spread``) beside plain 1F1B's on the same worker, at the same batch and m
+    (``plain``, measured in ``where``, another launch), then its speedup beside plain 1F1B's (``_beside_plain``).
+    "Less idle" only where the two shares' bands clear each other (``_idle_apart``); shares whose bands overlap
+    are named as not separated. Both directions are said: less idle on every worker, on some (named), or on
+    none; faster, slower or not read."""
+    every, some, none, unresolved = [], [], [], []
     for r in rows:
-        less = [k for k, (f, b) in enumerate(zip(idle_shares(r), base)) if as_printed(f, 2) < b]
-        (every if len(less) == len(base) else some if less else none).append(
-            r.schedule if len(less) in (0, len(base)) else
+        less, within = _idle_apart(r, plain)
+        (every if len(less) == len(r.busy) else some if less else none).append(
+            r.schedule if len(less) in (0, len(r.busy)) else
             f"{r.schedule} (worker {', '.join(str(k) for k in less)} only)")
-    text = (f"Idle share of the step per worker (1 - busy / step, medians of the rounds, the bubble with the "
-            f"messages' waits): plain 1F1B m={plain.m} {idle(plain)} ({where}); "
-            + "; ".join(f"{r.schedule} {idle(r)}" for r in rows) + ". ")
+        if within:
+            unresolved.append(f"{r.schedule} on worker{'s' if len(within) > 1 else ''} "
+                              f"{', '.join(str(k) for k in within)}")
+    text = (f"Idle share of the step per worker (1 - busy / step from the medians, ± half the middle half of the "
+            f"rounds' own shares; the bubble with the messages' waits): plain 1F1B m={plain.m} {_idle_text(plain)} "
+            f"({where}); " + "; ".join(f"{r.schedule} {_idle_text(r)}" for r in rows) + ". ")
     found = [f"on every worker: {', '.join(every)}" if every else "",
              f"on some workers only: {', '.join(some)}" if some else "",
              f"on no worker: {', '.join(none)}" if none else ""]
-    text += "Less idle than plain 1F1B " + "; ".join(f for f in found if f) + "."
+    text += ("Less idle than plain 1F1B " + "; ".join(f for f in found if f)
+             + " (less: the share ± its spread wholly below plain 1F1B's).")
+    if unresolved:
+        text += (" Within what these rounds resolve (the two ± overlap, so neither less nor more idle is read): "
+                 + "; ".join(unresolved) + ".")
     if not every:
-        text += " Two stages per worker did not shrink the measured bubble on every worker here."
+        text += (" Two stages per worker did not shrink the measured bubble on every worker here"
+                 + (", by more than these rounds resolve." if unresolved else "."))
     return text + " " + _beside_plain(rows, plain)
 
 

@@ -31,10 +31,11 @@ from torch.distributed.pipelining import (ScheduleInterleaved1F1B, ScheduleInter
 from utils import launch, precision, timeline
 from utils.lessons.model_split.balance import balanced_split
 from utils.lessons.model_split.bounds import pipeline_bound
+from utils.lessons.model_split.host import ledger_fields
 from utils.lessons.model_split.ideal import achievable
 from utils.lessons.model_split.instrument import RecordedStage
-from utils.lessons.model_split.runs import (PipelineRun, Row, baseline_runner, loss_values, pin_cpu_worker,
-                                           time_rounds)
+from utils.lessons.model_split.runs import (PipelineRun, Row, baseline_runner, idle_by_round, loss_values,
+                                           pin_cpu_worker, time_rounds)
 from utils.lessons.model_split.schedules import stage_device
 from utils.lessons.model_split.split import split_sequential
 from utils.lessons.model_split.tasks import Task
@@ -128,7 +129,8 @@ def measure_multi(task: Task, costs: Sequence[float], batch: int, m: int, names:
                         cpu=[med(w["cpu"][name]) for w in raw], baseline_cpu=med(raw[0]["cpu"]["one device"]),
                         speedups=[a / b for a, b in zip(one, t)], cpu_workers=on_cpu,
                         baseline_busy=med(raw[0]["busy"]["one device"]), bound_override=achievable(name, m),
-                        bytes_sent=sum(b for b, _ in sent), messages=sum(n for _, n in sent)))
+                        bytes_sent=sum(b for b, _ in sent), messages=sum(n for _, n in sent),
+                        idle_rounds=idle_by_round(raw, name, t)))
     return PipelineRun(rows, raw, tuple(points), raw[0]["threads"], on_cpu)
 
 
@@ -147,14 +149,15 @@ LEDGER_NAMES = {"interleaved 1F1B": "pipeline_interleaved_1f1b_speedup", "interl
                 "ZBV": "pipeline_zbv_speedup"}  # the names lesson 09 reads
 
 
-def record_ledger(rows: Sequence[Row]) -> None:
+def record_ledger(rows: Sequence[Row], load: float | None = None, cores: int | None = None) -> None:
     """Record each two-stages-per-worker schedule's speedup in the ledger (``LEDGER_NAMES``), beside its bound
     at this m and its work-scaled reference, with its paired rounds, so that lesson 09 judges it with the
-    spread this lesson printed. Returns nothing (a cell ending with it prints nothing)."""
+    spread this lesson printed; with each worker's CPU/busy and the host's ``load`` on its ``cores`` where the
+    workers are CPU processes (``host.ledger_fields``). Returns nothing (a cell ending with it prints nothing)."""
     from utils import ledger
 
     for r in rows:
         ledger.record(LEDGER_NAMES[r.schedule], r.speedup, "x", bound=r.bound, reference=r.work_bound,
                       lesson="02", rounds=r.speedups,
                       what=f"{r.schedule}, two stages per worker, batch {r.batch}, m={r.m}, against its bound "
-                           "at this m (section 9)")
+                           "at this m (section 9)", **ledger_fields(r, load, cores))

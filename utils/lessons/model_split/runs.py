@@ -246,6 +246,7 @@ class Row:
     messages: int = 0  # sends per step, both workers
     alone: list[float] = field(default_factory=list)  # naive split: median seconds of each stage alone
     process_bounds: list[float] = field(default_factory=list)  # per round: one device / sum of stages alone
+    idle_rounds: list[list[float]] = field(default_factory=list)  # per stage, per round: 1 - busy / step
 
     @property
     def process_bound(self) -> float | None:
@@ -330,8 +331,9 @@ class Row:
     def cpu_share(self) -> list[float]:
         """Per stage, CPU time / busy wall time, for CPU workers only (empty on GPUs, where a host thread's
         time says nothing about the device's): near 1 the thread ran whenever it worked; well below 1 it
-        was waiting for a core (other processes), which wall time counts and CPU time does not. Worked from
-        the two times as the tables print them (whole ms), so that 83 / 81 reads 102%, the reader's division."""
+        was waiting for a core (held by its own gloo threads or by other programs), which wall time counts and
+        CPU time does not. Worked from the two times as the tables print them (whole ms), so that 83 / 81 reads
+        102%, the reader's division."""
         if not self.cpu_workers:
             return []
         return [printed_ratio(c, b, 0, 1e-3) if b else float("nan") for c, b in zip(self.cpu, self.busy)]
@@ -420,6 +422,13 @@ class PipelineRun:
         return [r for r in self.rows if not r.naive and r.m >= 2]
 
 
+def idle_by_round(raw: list[dict], key: str, steps: Sequence[float]) -> list[list[float]]:
+    """Per worker, each round's idle share of that round's step, 1 - busy / step (``steps``: rank 0's step
+    times of ``key``, round by round), so that the idle shares read from the medians carry their rounds' spread
+    (``chunks.idle_spread``)."""
+    return [[1 - b / s for b, s in zip(w["busy"][key], steps)] for w in raw]
+
+
 def measure_pipeline(task: Task, split_points: Sequence[int], configs: Sequence[Config], rounds: int = 5,
                      record: bool = True, seed: int = 0, timeout: float = 600) -> PipelineRun:
     """Time ``configs`` on two workers and one device, interleaved round by round, in one launch.
@@ -447,7 +456,7 @@ def measure_pipeline(task: Task, split_points: Sequence[int], configs: Sequence[
                         messages=sum(n for _, n in sent),
                         alone=[med(a) for a in alone],
                         process_bounds=[process_reference(o, parts) for o, *parts in zip(one, *alone)]
-                        if alone else []))
+                        if alone else [], idle_rounds=idle_by_round(raw, c.key, t)))
     # "simulated on CPU" follows where the workers ran, not the mode
     return PipelineRun(rows, raw, tuple(split_points), raw[0]["threads"], on_cpu, baseline_busy)
 
