@@ -219,3 +219,21 @@ def _measured_against_both(v: float, d: float, profile: float, work: float) -> s
     if v < min(profile, work):
         return f"{measured} is under both by more than its spread: the gap is waiting (time outside the work both count)"
     return f"{measured} is above both by more than its spread: a finding to explain"
+
+
+def takeaway(gain: float, spread: float, predicted: float) -> str:
+    """The summary's take-away on balancing, from section 7's run: the balanced split's paired gain over the
+    unbalanced one (``report.split_gain``: median ``gain`` ± ``spread``) beside the profile's ``predicted`` ratio,
+    read as section 7's line reads it (``report.balance_reading``: claims' noise rule on the printed figures).
+    Three outcomes: it paid (profile, then balance), no gain shown (the theory stands; this run did not show it
+    pay, so measure), or it lost (measure a split before keeping it)."""
+    g, d, p = as_printed(gain, 2), as_printed(spread, 2), as_printed(predicted, 2)
+    ran = f"the balanced split ran {g:.2f}x ± {d:.2f} as fast as the unbalanced one, the profile predicted {p:.2f}x"
+    if within_noise(g, d, 1.0):
+        return (f"Balancing, on this run (section 7): {ran}; within noise of 1x, so no gain shown. A pipeline runs "
+                "at its slowest stage's pace in theory, but here something else set the pace as much: profile, "
+                "balance, and measure whether the balanced split pays.")
+    if g > 1:
+        return f"Balancing, on this run (section 7): {ran}; it paid: profile, then balance the split."
+    return (f"Balancing, on this run (section 7): {ran}; it was slower, beyond noise: measure a split before "
+            "keeping it, whatever the profile predicts.")

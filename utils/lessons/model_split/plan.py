@@ -109,7 +109,7 @@ def _where(plan: devices.Plan, cpu_workers: bool) -> str:
     if not cpu_workers:
         return f"each worker process runs its stage on its own GPU ({', '.join(plan.devices)}, NCCL)"
     if plan.mode == "cpu":
-        return "two CPU processes stand in for the two GPUs (no GPU here)"
+        return "two CPU processes stand in for the two GPUs, as there is no GPU here"  # LABEL follows in brackets
     return ("two CPU processes stand in for the two GPUs: this machine gives the two workers one GPU to "
             "share, over gloo, whose send and receive move host memory only")
 
