@@ -48,7 +48,7 @@ def disturbed(m, name: str) -> str:
 def contended(record: dict) -> str:
     """Lesson 02's own warning on a pipeline figure, where its ledger record keeps it: each worker's CPU/busy
     (``cpu_busy``, CPU time over busy wall time) and the host's load average (``load``, on ``cores``). Below
-    lesson 02's line (``CONTENDED``) a stage waited for a core (other programs held it): "CPU/busy 76% / 88%,
+    lesson 02's line (``CONTENDED``) a stage waited for a core (its own gloo threads or other programs held it): "CPU/busy 76% / 88%,
     host load average 2.5 on 2 cores: below 80%, a stage waited for a core"; "" where every worker kept its
     core, or the record keeps no CPU/busy (an older ledger)."""
     from utils.lessons.model_split.report import CONTENDED  # lesson 02's line, one rule on both pages
