@@ -276,8 +276,9 @@ def _misses_by_m(p: Pipelined) -> str:
                     f"beyond the rounds' noise (past the ±, or in every round), {kind}. " + (
                         ("Every m missed the same way: the one-worker step, the same for every m, can be the cause, "
                          "or the stages' work" if every else
-                         "The one-worker step alone is not the cause: it is the same for every m, and "
-                         + _matched_words(rows, sides) + ", though it can add to the stages' part"
+                         "One worker's step cannot be the whole cause: every m's speed-up is worked against "
+                         "that same step, yet " + _matched_words(rows, sides) + ". The cause is in what changes "
+                         "with m, the stages' work or their waiting (an error in one worker's step can add to it)"
                          ) if side == "under" else
                         "The stages' work or their waiting cost more than your model has them cost")
                     + _measured_where(p, found, where))
@@ -304,10 +305,11 @@ def _largest_words(found: list[Row]) -> str:
 
 def _matched_words(rows: list[Row], sides: dict) -> str:
     """The m's where the model met the measurement, or missed the other way (every branch written)."""
-    matched = [str(row.m) for row in rows if sides[row.key] is None]
+    matched = [f"m={row.m}" for row in rows if sides[row.key] is None]
     if matched:
-        return f"at m={', '.join(matched)} the model met the measurement"
-    return "at the other m's the model missed the other way"
+        listed = matched[0] if len(matched) == 1 else ", ".join(matched[:-1]) + " and " + matched[-1]
+        return f"at {listed} your model met the measurement"
+    return "at the other m's your model missed the other way"
 
 
 def percent_range(lo: float, hi: float) -> str:
@@ -361,31 +363,64 @@ def prediction_lines(p: Pipelined) -> list[str]:
 def miss_cause(p: Pipelined) -> str:
     """Where the learner's model and the measurement part, from what the run measured of the learner's row:
     one worker's work against the profile's layers on the whole batch (the speed-up's numerator), and each
-    stage's work a step against the profile's m micro-batches (its denominator's). Work is a CPU worker's
-    thread time (waiting for a core or a message leaves it out), a GPU's device time. The work's part is
-    judged from the printed figures (``_model_with_work``): the model's figure redone with the work measured, set
-    beside the measurement; what it leaves is waiting, which the model plays as none ("" without figures)."""
+    stage's work a step against the profile's m micro-batches; the slower stage sets the pipeline's pace (the
+    other waits for it), so its work is the denominator's (``_pace``). Work is a CPU worker's thread time
+    (waiting for a core or a message leaves it out), a GPU's device time. The work's part is judged from the
+    printed figures (``_model_with_work``): the model's figure redone with the work measured, set beside the
+    measurement; what it leaves is waiting, which the model plays as none ("" without figures)."""
     r, got = p.mine, p.profiled
     if not got or not r.work or not r.baseline_work or r.key not in p.predicted:
         return ""
     one = work_change(r.baseline_work, got["one worker"])
     done, profiled = [_ms(w) for w in r.work], [_ms(g) for g in got["stages"]]
-    # together: the sum of the stages' figures as printed, against the sum of the profile's as printed
-    stages = as_printed(printed_ratio(sum(done), sum(profiled), 0) - 1, 2)
+    pace = _pace_change(done, profiled)
     what = "thread CPU time" if r.cpu_workers else "device time"
     side = _miss(r, p.predicted[r.key])
     header = ("Where your model and the measurement part" if side else  # nothing parts where the model met
               "Your model's parts, as the run measured them")
     said = (f"{header} (work, {what}, medians): one worker's step worked "
             f"{_ms(r.baseline_work):.0f} ms against the {_ms(got['one worker']):.0f} ms its layers took in the "
-            f"profile ({change_text(one)}); your stages worked {_sum_text(done)} ms a step against the profile's "
-            f"{_sum_text(profiled)} ms ({change_text(stages)} together: "
+            f"profile ({change_text(one)}); your stages worked {_ms_list(done)} a step against the profile's "
+            f"{_ms_list(profiled)} ("
             + ", ".join(f"stage {i} {change_text(work_change(w, g))}"
                         for i, (w, g) in enumerate(zip(r.work, got["stages"])))
-            + f"{_profile_from(r.m, got)}). ")
+            + f"{_profile_from(r.m, got)}). {_pace_text(done, profiled, pace)} ")
     if side is None:
         return said + _met_parts(p)
-    return said + _work_part(p, side, one, stages)
+    return said + _work_part(p, side, one, pace)
+
+
+def _ms_list(figures: list[float]) -> str:
+    """Whole-ms figures, stage by stage: "123 ms and 131 ms"."""
+    shown = [f"{x:.0f} ms" for x in figures]
+    return ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]
+
+
+def _slower(figures: list[float]) -> tuple[str, float]:
+    """The stage that sets the pace, the slower (its whole ms as printed): "stage 1", or "both stages" where
+    they print alike, and its figure."""
+    slowest = max(figures)
+    which = [i for i, x in enumerate(figures) if x == slowest]
+    return ("both stages" if len(which) > 1 else f"stage {which[0]}"), slowest
+
+
+def _pace_change(done: list[float], profiled: list[float]) -> float:
+    """How far the slower stage's work moved from the profile's slower stage's, from the whole ms as printed
+    (whole percent, half up as a reader rounds: 215 / 200 is +8%): the change that moves the pipeline's step,
+    whichever stage is the slower in each."""
+    return half_up(max(done) / (max(profiled) or 1.0) - 1, 2)
+
+
+def _pace_text(done: list[float], profiled: list[float], pace: float) -> str:
+    """Which stage sets the pace, measured and in the profile, every branch written: the same stage, or the
+    slower stage swapped between the profile and the run (the reader then compares two different stages)."""
+    (now, slow), (then, slow_then) = _slower(done), _slower(profiled)
+    said = "The slower stage sets the pace (the other waits for it): "
+    if now == then:
+        return said + f"{now}, {slow:.0f} ms against {slow_then:.0f} ms in the profile ({change_text(pace)})."
+    was = "were the slower, both" if then == "both stages" else "was the slower,"
+    return (said + f"{now} at {slow:.0f} ms in this run; in the profile {then} {was} at "
+            f"{slow_then:.0f} ms ({change_text(pace)}).")
 
 
 def _met_parts(p: Pipelined) -> str:
@@ -403,11 +438,6 @@ def _met_parts(p: Pipelined) -> str:
             "in work and the stages' waiting pulled opposite ways and cancelled" + _waiting(r, worked, rest) + ".")
 
 
-def _sum_text(figures: list[float]) -> str:
-    """Whole-ms figures and their sum, as a reader adds them: "151 + 163 = 314"."""
-    return " + ".join(f"{x:.0f}" for x in figures) + f" = {sum(figures):.0f}"
-
-
 def _profile_from(m: int, got: dict) -> str:
     """What the profile's stage figures are worked from, where the check passed it ("" otherwise)."""
     if "per micro-batch" not in got:
@@ -418,18 +448,19 @@ def _profile_from(m: int, got: dict) -> str:
 
 def _model_with_work(p: Pipelined) -> tuple[float, str]:
     """The learner's model with the work measured, from the figures as printed: its speed-up times one worker's
-    work over the profile's, over the stages' work together over the profile's (the step scaled with the
-    stages' sum), rounded half up: 1.57 x (289 / 285) / (314 / 336) = 1.70x. The figure and its working."""
+    work over the profile's, over the slower stage's work over the profile's slower stage's (the step moves
+    with the stage that sets the pace, ``_pace_text``), rounded half up: 1.38 x (197 / 203) / (131 / 140) =
+    1.43x. The figure and its working."""
     r, got = p.mine, p.profiled
     predicted = as_printed(p.predicted[r.key], 2)
     one, one_profiled = _ms(r.baseline_work), _ms(got["one worker"]) or 1.0
-    stages, stages_profiled = sum(_ms(w) for w in r.work) or 1.0, sum(_ms(g) for g in got["stages"]) or 1.0
-    value = half_up(predicted * (one / one_profiled) / (stages / stages_profiled), 2)
-    return value, (f"{predicted:.2f} × ({one:.0f} / {one_profiled:.0f}) / ({stages:.0f} / {stages_profiled:.0f}) "
+    slow, slow_profiled = max(_ms(w) for w in r.work) or 1.0, max(_ms(g) for g in got["stages"]) or 1.0
+    value = half_up(predicted * (one / one_profiled) / (slow / slow_profiled), 2)
+    return value, (f"{predicted:.2f} × ({one:.0f} / {one_profiled:.0f}) / ({slow:.0f} / {slow_profiled:.0f}) "
                    f"= {value:.2f}x")
 
 
-def _work_part(p: Pipelined, side: str, one: float, stages: float) -> str:
+def _work_part(p: Pipelined, side: str, one: float, pace: float) -> str:
     """The work's part in a miss (``side``: "under", the measurement above the model; "over", below), every
     branch written: the model redone with the work measured (``_model_with_work``) moved toward the measurement or
     not; reached it within the rounds' noise, fell short of it, or passed it; what is left is waiting."""
@@ -438,9 +469,9 @@ def _work_part(p: Pipelined, side: str, one: float, stages: float) -> str:
     way = 1 if side == "under" else -1  # the way the speed-up must move to explain the miss
     rest = _miss(r, worked)  # the measurement against the model with the work measured
     said = (f"With the work as measured, your model gives {working} (its figure, times one worker's work "
-            "over the profile's, divided by the stages' work together over the profile's), against "
+            "over the profile's, divided by the slower stage's work over the profile's slower stage's), against "
             f"{r.speedup:.2f}x ± {noise(r):.2f} measured: ")
-    moved = _work_moved(one, stages, way)
+    moved = _work_moved(one, pace, way)
     if (worked - predicted) * way <= 0:
         said += ("the work does not explain the miss: " + (f"it moved your model's figure the other way ({moved})"
                  if worked != predicted else "it leaves your model's figure where it was"))
@@ -450,16 +481,17 @@ def _work_part(p: Pipelined, side: str, one: float, stages: float) -> str:
         said += f"the change in work explains part of the miss ({moved})"
     else:
         said += f"the change in work explains the whole miss, and more ({moved})"
-    if side == "under" and stages < 0:
+    if side == "under" and pace < 0:
         said += ("; why the stages worked less is not measured here (one guess: each process ran only its own "
                  "layers, where the profile ran every layer and every micro-batch size in turn in one process)")
     # moved the other way, the miss itself is what waiting must explain, even where the rounds touch the figure
     return said + _waiting(r, worked, rest if (worked - predicted) * way > 0 else rest or side) + "."
 
 
-def _work_moved(one: float, stages: float, way: int) -> str:
-    """Which work figures moved the speed-up which way: a stage's work up, or one worker's down, slows it."""
-    parts = [(f"your stages' work together {change_text(stages)}", -stages * way),
+def _work_moved(one: float, pace: float, way: int) -> str:
+    """Which work figures moved the speed-up which way: the slower stage's work up, or one worker's down,
+    slows it."""
+    parts = [(f"the slower stage's work {change_text(pace)}", -pace * way),
              (f"one worker's {change_text(one)}", one * way)]
     toward = [text for text, push in parts if push > 0]
     away = [text for text, push in parts if push < 0]
