@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from utils.labs.balance_the_pipeline import checks as lab
 from utils.labs.balance_the_pipeline import reference as ref
-from utils.labs.balance_the_pipeline.reading import fewer_words, splits_by_m, uncapped_splits
+from utils.labs.balance_the_pipeline.fewer import fewer_words
+from utils.labs.balance_the_pipeline.reading import splits_by_m, uncapped_splits
 from utils.lessons.model_split import runs
 
 M8 = [1.10, 1.15, 1.18, 1.20, 1.22, 1.25, 1.30]    # 1.20 ± 0.05

@@ -27,8 +27,9 @@ from utils.claims import as_printed, paired_spread, printed_ratio, speedup_verdi
 from utils.labs.balance_the_pipeline import reference as _reference  # the answers: kept out of the lab's names
 from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's reading, imported from here
     TIMED_COLUMNS, Pipelined, miss_cause, noise, percent_range, prediction_lines, splits_by_m, tied_with,
-    busy_share, cores_held, fewer_words, largest_among_fastest, paired_words, ratio_to, timed_table_rows,
+    busy_share, cores_held, largest_among_fastest, paired_words, ratio_to, timed_table_rows,
     uncapped_splits, winners)
+from utils.labs.balance_the_pipeline.fewer import fewer_words
 from utils.labs.balance_the_pipeline.same_outputs import not_counted, outputs_line, wrong_loss_message
 from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
                                                       current_settings, lab_task)
