@@ -79,3 +79,27 @@ def test_an_under_prediction_at_some_m_says_why_one_workers_step_is_not_the_whol
     assert "yet at m=8, m=32 and m=64 your model met the measurement." in three
     other = _misses([1.40, 1.50, 1.60, 1.10])  # under at m=16; over at m=8, 32 and 64
     assert "yet at the other m's your model missed the other way." in other
+
+
+# --- the labs' opening cells: what a learner needs before starting, no measured outcome ------------------------
+
+
+def _opening(lab):
+    import nbformat
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "labs" / lab
+    return " ".join(nbformat.read(path, as_version=4).cells[0].source.split())
+
+
+def test_lab_01_opening_says_how_the_checks_work_in_a_few_lines_and_points_to_the_list():
+    # t25_labs03: it ran to 210 words, the allowance's write-allocate reasoning among them (now under **Checks**)
+    said = _opening("01_predict_the_roofline.ipynb")
+    checks_part = said[said.index("**How the checks work.**"):said.index("**Modes and time.**")]
+    assert len(checks_part.split()) <= 110 and "write-allocate" not in checks_part, checks_part
+    assert "under **Checks**" in checks_part and 'checks.hint("labs/predict_the_roofline", "A", 2)' in checks_part
+
+
+def test_lab_03_opening_leaves_the_share_rounded_to_zero_to_the_run():
+    said = _opening("03_ddp_from_scratch.ipynb")
+    assert "about half" not in said and "round to 0 (the take-aways print the share, from this run)" in said
