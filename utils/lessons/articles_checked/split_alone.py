@@ -162,11 +162,12 @@ def within_own_words(record: dict, paired) -> str:
     """The rounds above the 1x bound beyond the median + the rounds' spread (those the rows count as a finding)
     that do not lie past their own round's reference beyond the ratios' spread, with the division a reader redoes
     from lesson 02's rounds table: "the 1.09x round lies under its own round's reference (1.09x / 1.11x = 0.98x):
-    lesson 02 §3 counts 1 of the 2 past the reference, not 2"; "" where every such round lies past it."""
+    lesson 02 §3 counts 1 of the 2 past the reference, not 2"; "" where every such round lies past it, or where
+    the reference is itself within noise of 1x (``reference.own_reference_explains``: it then explains none)."""
     above = rounds_past_spread(record)
     past = {paired.speedups[i - 1] for i in lesson_02_noise.rounds_past_reference(paired, paired.process_bounds)}
     inside = [(i, x) for i, x in enumerate(paired.speedups) if x in above and x not in past]
-    if not inside:
+    if not inside or lesson_02.process_reference_noise(paired):   # lesson 02's rule: such a reference explains none
         return ""
     ratios = lesson_02_noise.paired_ratios(paired, paired.process_bounds)
     each = []
