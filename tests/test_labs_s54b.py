@@ -150,9 +150,9 @@ def test_the_plans_speed_line_holds_the_reading_the_check_line_left_each_figure_
 
 
 @pytest.mark.parametrize("seconds, waits, limit, says", [
-    (1.39, 0.09, 1.30, "with C the 1.30 s your epoch's own steps took, within noise of the 1.29 s measured alone"),
-    (1.47, 0.07, 1.40, "with C the 1.40 s your epoch's own steps took, longer than the 1.29 s measured alone: a "
-                       "busy machine"),
+    (1.39, 0.09, 1.30, "with C the 1.30 s your epoch's own steps took, within the course's 2% timing noise of the 1.29 s measured alone (+1%)"),
+    (1.47, 0.07, 1.40, "with C the 1.40 s your epoch's own steps took, longer than the 1.29 s measured alone (+9%, "
+                       "past the course's 2% timing noise): a busy machine"),
     (1.39, 0.14, 1.29, "(max(L/2, C), C the 1.29 s measured alone; your epoch: 1.25 s of its own steps"),
 ])
 def test_the_bounds_words_always_add_the_epochs_steps_and_waits_up_to_the_epoch(seconds, waits, limit, says):

@@ -232,7 +232,7 @@ def test_steps_that_print_as_c_alone_leave_the_bound_on_c_measured_alone():
     limit = epoch_bound(slower, load=1.07, compute=compute, loaders=2)
     assert limit == 1.31
     said = _bound_uses(slower, limit, 1.07, compute, 2)
-    assert "C the 1.31 s your epoch's own steps took, within noise of the 1.30 s measured alone" in said, said
+    assert "C the 1.31 s your epoch's own steps took, within the course's 2% timing noise of the 1.30 s measured alone (+1%)" in said, said
     busy = EpochResult(1.50, 32, 0.06)
     said = _bound_uses(busy, epoch_bound(busy, 1.07, compute, 2), 1.07, compute, 2)
-    assert "C the 1.44 s your epoch's own steps took, longer than the 1.30 s measured alone: a busy" in said, said
+    assert "C the 1.44 s your epoch's own steps took, longer than the 1.30 s measured alone (+11%, past" in said, said
