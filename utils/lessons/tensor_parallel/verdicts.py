@@ -161,13 +161,18 @@ def _window_note(drawn: float, window: float, early: float, late: float = 0.0) -
     """Where the chart's ``window`` (both ranks' spans, seconds) is longer than the pass drawn (rank 0's,
     ``drawn``) as printed (ms, two decimals, as the block under the chart prints the window): how much lies
     before rank 0's pass (``early``) and after it, so that the two lengths printed under one chart do not
-    read as a contradiction; '' where they print equal. Of the time after, only ``late`` (seconds rank 1
+    read as a contradiction; '' where they print equal. Where rank 0's last span ends the window, the whole
+    printed difference is rank 1's lead (rank 0 ended last: nothing of rank 1's lies after the pass, and
+    ``late``, then rank 0's own, is not rank 1's). Else, of the time after, only ``late`` (seconds rank 1
     stayed in the pass's last all-reduce after rank 0's had returned, ``timelines.late_return_at_end``) is
     called a late return; the rest is rank 1's last sub-layer ending later."""
     shown, wide = (claims.as_printed(t, 2, scale=1e-3) for t in (drawn, window))
     if wide <= shown:
         return ""
-    before = min(claims.as_printed(early, 2, scale=1e-3), claims.half_up(wide - shown, 2))
+    lead = claims.as_printed(early, 2, scale=1e-3)
+    if _rank_0_ends_window(drawn, window, early):
+        lead = claims.half_up(wide - shown, 2)   # the printed difference: a lead under 0.005 ms prints 0.00
+    before = min(lead, claims.half_up(wide - shown, 2))
     after = claims.half_up(wide - shown - before, 2)   # the printed window less the printed pass and its lead
     parts = [f"started {before:.2f} ms before rank 0"] if before > 0 else []
     if after > 0:
@@ -176,6 +181,13 @@ def _window_note(drawn: float, window: float, early: float, late: float = 0.0) -
     return (f" The chart's window is longer, {wide:.2f} ms from the first span to the last on either rank, "
             f"against rank 0's pass of {shown:.2f} ms: rank 1 " + " and ".join(parts)
             + "; the timed rounds, like the pass above, time rank 0's pass.")
+
+
+def _rank_0_ends_window(drawn: float, window: float, early: float) -> bool:
+    """Whether rank 0's last span ends the chart's window (seconds): the window less rank 1's lead and rank
+    0's pass leaves nothing after rank 0's end. A nanosecond absorbs the float error of the subtractions, a
+    thousand times below the 0.005 ms that would print."""
+    return window - early - drawn <= 1e-9
 
 
 def _after_words(after: float, late: float) -> str:

@@ -1,0 +1,53 @@
+"""Twenty-sixth reading, lessons 07 and 08: section 1's caption names the rank that ended last (07 cell 10),
+and lesson 08's ledger record keeps each step's spread and rounds and its probe size, for lesson 09."""
+
+from utils.lessons.tensor_parallel import timelines, verdicts
+from utils.timeline import Span
+
+SPLIT, ALONE = [0.0216, 0.0385], [0.0250, 0.0268]
+
+
+def _span(rank, name, start, end, k=None):
+    return Span(f"rank {rank} (cpu)", name, k, start, end)
+
+
+def _caption(spans):
+    """The caption as cell 10 builds it from one drawn pass's spans."""
+    rank_0 = timelines.pass_bounds([s for s in spans if s.device.startswith("rank 0")])
+    window = (min(s.start for s in spans), max(s.end for s in spans))
+    drawn = rank_0[0][1] - rank_0[0][0]
+    return verdicts.drawn_pass_caption(1, [drawn], SPLIT, ALONE, window[1] - window[0],
+                                       rank_0[0][0] - window[0], timelines.late_return_at_end(spans))
+
+
+def test_rank_0_ending_last_leaves_the_whole_difference_to_rank_1s_lead():
+    """t26_0708 #1: rank 1 started 0.004 ms before rank 0 (printed 0.00), and rank 0 stayed 2.04 ms in the
+    last all-reduce after rank 1 had returned, so rank 0 ended last; the window (23.70 ms) printed 0.01 ms
+    longer than rank 0's pass (23.69 ms). The caption gave the 0.01 ms and rank 0's 2.04 ms to rank 1."""
+    spans = [_span(0, "attention", 0.000004, 0.0100, 0), _span(1, "attention", 0.0, 0.0100, 0),
+             _span(0, "all-reduce", 0.0100, 0.02364), _span(1, "all-reduce", 0.0100, 0.0216),
+             _span(0, "ffn", 0.02364, 0.023698, 0), _span(1, "ffn", 0.0216, 0.0217, 0)]
+    assert abs(timelines.late_return_at_end(spans) - 0.00204) < 1e-9   # rank 0's, the row that ends last
+    said = _caption(spans)
+    assert ("The chart's window is longer, 23.70 ms from the first span to the last on either rank, against "
+            "rank 0's pass of 23.69 ms: rank 1 started 0.01 ms before rank 0; the timed rounds") in said
+    assert "ended" not in said.split("window is longer")[1] and "late return" not in said
+
+
+def test_rank_0_ending_last_with_a_printed_lead_says_the_lead_alone():
+    # rank 1 1.10 ms ahead; rank 0 ends the window: the difference is the lead, whatever rank 0's late return
+    said = verdicts.drawn_pass_caption(1, [0.0241], SPLIT, ALONE, 0.0252, 0.0011, 0.0030)
+    assert "rank 1 started 1.10 ms before rank 0; the timed rounds" in said
+    assert "ended" not in said.split("window is longer")[1]
+
+
+def test_rank_1_ending_last_keeps_its_late_return_and_its_lead():
+    # rank 1 ends 0.03 ms after rank 0, 0.01 ms of it a late return; it started 0.02 ms ahead
+    said = verdicts.drawn_pass_caption(1, [0.03412], SPLIT, ALONE, 0.03417, 0.00002, 0.00001)
+    assert ("rank 1 started 0.02 ms before rank 0 and ended 0.03 ms after rank 0, having stayed 0.01 ms in the "
+            "pass's last all-reduce after rank 0 had returned (a late return), and its last sub-layer ended "
+            "0.02 ms later;") in said
+    # rank 1 starting with rank 0 and ending last without a late return: its last sub-layer ended later
+    said = verdicts.drawn_pass_caption(1, [0.03412], SPLIT, ALONE, 0.03415, 0.0, 0.0)
+    assert "rank 1 ended 0.03 ms after rank 0: its last sub-layer ended later" in said
+    assert "started" not in said.split("window is longer")[1]
