@@ -6,8 +6,10 @@ every name, so a cell calls ``report.link_sentence``.
 from __future__ import annotations
 
 from utils import claims
+from types import SimpleNamespace as NS
+
 from utils.lessons.start_here.line_check import (  # lesson 00's tests of a run's line
-    EDGE, _size, check_line, falling_sentence, slower_than_larger)
+    EDGE, _size, check_line, falling_sentence, miss_text, slower_than_larger)
 from utils.lessons.start_here.printed import percent_shown, printed_accuracy
 # lesson 00's own run of the link: the ledger name ``start_here.summary.to_ledger`` writes (one constant)
 from utils.lessons.start_here.summary import LESSON00_RUN  # noqa: F401  (re-exported by ``report``)
@@ -410,7 +412,8 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
     00's, from the µs as printed, two decimals). Reader t23_0001 #2: both lessons' runs passed the line check
     while one size took 1.88x as long in one as in the other; a line's ± is one run's, and how far the link
     itself moves between runs is this. Within ``EDGE`` (one noisy median's miss) at every size: it held still.
-    Past it, the move is set beside the fits' ± (``_against_fits``; ``kept``: the profile's link, or None)."""
+    Past it, the move is set beside the profile's line (``_against_line``; ``kept``: the profile's link, or
+    None), the one line both lessons test their run against."""
     if record is None:
         return ("Lesson 00's run of the link (its section 3, kept in the ledger): none recorded (run lesson 00 "
                 "first), so this run has no second run to be set beside.")
@@ -430,32 +433,49 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
         return said + (f"Every pair agrees within the ±{EDGE:.0%} one noisy median may miss by: the link held "
                        "still between the two lessons' runs.")
     span = f"{low:.2f}x" if low == high else f"{low:.2f}x to {high:.2f}x"
-    move = max(claims.half_up(abs(r - 1), 2) for r in ratio.values())
     return said + (f"The same size took {span} lesson 00's time, past the ±{EDGE:.0%} one noisy median may "
-                   f"miss by: {_against_fits(move, link, kept)}, so a time measured or fitted in one run holds "
-                   "for another only to about that factor.")
+                   f"miss by: {_against_line(low, high, link, record, kept)}, so a time measured or fitted in "
+                   "one run holds for another only to about that factor.")
 
 
-def _fit_spreads(link, kept) -> dict[str, float]:
-    """The fits' ± as the page prints them (whole percent, "fit, worst miss ±45%"): this section's, and the
-    profile's where it is a fit of the same path."""
-    fits = {"this section's fit": round(link.accuracy, 2)}
-    if kept is not None and kept.name == link.name:
-        fits["the profile's"] = round(kept.accuracy, 2)
-    return fits
+def runs_apart(a: float) -> float:
+    """How many times one run's time can be another's where both lie within ±``a`` of one line, as printed (two
+    decimals). A miss is a share of the measured time, (m - line) / m, so m runs from line / (1 + a) to
+    line / (1 - a): (1 + a) / (1 - a) apart, 2.64x for ±45% (reader t26_0001 #1: a move of 1.61x was called
+    more than a ±45% line allows, while both runs lay on it). None at ±100% or more: no bound."""
+    return claims.half_up((1 + a) / (1 - a), 2) if a < 1 else None
 
 
-def _against_fits(move: float, link, kept) -> str:
-    """How far the link moved between the runs (``move``: the largest |ratio - 1|, as printed) beside the fits'
-    ± (``_fit_spreads``), every branch: past all of them, within all of them, past some. Reader t25_0001 #2: a
-    move of 28% against fits of ±30% and ±45% was called "more than one fit's ± says"."""
-    fits = _fit_spreads(link, kept)
-    past = [f"{name} ±{a:.0%}" for name, a in fits.items() if move > a]
-    inside = [f"{name} ±{a:.0%}" for name, a in fits.items() if move <= a]
-    if not inside:
-        return f"the link itself moved between the two runs, more than {' and '.join(past)} allow"
-    if not past:
-        return (f"within {' and '.join(inside)}, but the link moved between the two runs, by about that "
-                "factor")
-    return (f"the link itself moved between the two runs, more than {' and '.join(past)} allow, within "
-            f"{' and '.join(inside)}")
+def _against_line(low: float, high: float, link, record: dict, kept) -> str:
+    """The runs' ratios (``low`` to ``high``, as printed) beside the profile's line (``kept``), the one line
+    both lessons test their run against (``check_line``): where both runs lie on it (within its ±, or at the
+    edge: then its ± plus ``EDGE``), how far apart that line lets two runs be (``runs_apart``), every branch.
+    A fit of one run (this section's) says nothing of another run's times, so it is not a yardstick here."""
+    if kept is None or kept.name != link.name or kept.accuracy > PREDICTS:
+        return ("the link itself moved between the two runs (the profile keeps no line of this path that both "
+                "runs were tested against, to set the move beside)")
+    fit = NS(sizes=record["sizes"])
+    checks = {"lesson 00's run": check_line(kept, NS(fit=fit, seconds=record["seconds"])),
+              "this run": check_line(kept, link)}
+    off = [name for name, c in checks.items() if c.grade not in ("within", "edge")]
+    if off:
+        return (f"{' and '.join(off)} {'do' if len(off) > 1 else 'does'} not lie on the profile's line (lesson "
+                "00's test), so the link itself moved between the two runs")
+    edge = any(c.grade == "edge" for c in checks.values())
+    a = claims.half_up(claims.half_up(checks["this run"].error, 2) + (EDGE if edge else 0), 2)
+    band = f"±{a:.0%}" + (f" (its ±{a - EDGE:.0%} plus the {EDGE:.0%} edge)" if edge else "")
+    worst = ", ".join(f"{name} {miss_text(c.worst[3])} at {_size(c.worst[0])}" for name, c in checks.items())
+    return _apart_sentence(low, high, a, f"both runs lie on the profile's line, within {band} (worst: {worst})")
+
+
+def _apart_sentence(low: float, high: float, a: float, on: str) -> str:
+    """``on`` (both runs lie within ±``a`` of one line), then whether their ratios (as printed) stay within the
+    ``runs_apart`` that line allows two such runs, either way."""
+    bound = runs_apart(a)
+    if bound is None:
+        return f"{on}, a band so wide it does not bound how far apart two runs can be"
+    allows = (f"two runs each within ±{a:.0%} of one line can take {1 / bound:.2f}x to {bound:.2f}x each other's "
+              f"time (a miss is a share of the measured time: (1 + {a:.2f}) / (1 - {a:.2f}) = {bound:.2f})")
+    if 1 / bound <= low and high <= bound:
+        return f"{on}; {allows}: the line holds both runs, and the moves between them are within what it allows"
+    return f"{on}, yet the runs are further apart than {allows}: the link itself moved between the two runs"
