@@ -51,3 +51,40 @@ def test_rank_1_ending_last_keeps_its_late_return_and_its_lead():
     said = verdicts.drawn_pass_caption(1, [0.03412], SPLIT, ALONE, 0.03415, 0.0, 0.0)
     assert "rank 1 ended 0.03 ms after rank 0: its last sub-layer ended later" in said
     assert "started" not in said.split("window is longer")[1]
+
+
+def _ledger_rows():
+    from utils import claims
+
+    def step(name, ratios, kept):
+        ratios = sorted(ratios)
+        return {"step": name, "x_prev": ratios[len(ratios) // 2], "ratios": ratios, "kept": kept,
+                "noise": claims.printed_spread(ratios), "x_base": 1.0, "mfu": float("nan")}
+    return [{"step": "baseline", "x_prev": 1.0, "ratios": [], "kept": True, "x_base": 1.0, "mfu": float("nan")},
+            step("precision", [1.80, 1.84, 1.90], True),
+            step("two devices", [1.23, 1.28, 1.31], True),
+            {"step": "memory", "skipped": "it fits"},
+            step("compile", [0.97, 1.00, 1.02], False)]
+
+
+def test_the_ledger_record_keeps_each_steps_spread_and_rounds_and_the_probe_size(tmp_path, monkeypatch):
+    """t26_0708 #2: lesson 09 quoted lesson 08's two-device step (1.28x ± 0.04 here) with its 2% floor,
+    ± 0.03, because the record kept no steps; and #3: it wrote 512³ for the probe lesson 08 timed on 1024³."""
+    from utils import ledger
+    from utils.lessons.articles_checked import capstone
+    from utils.lessons.putting_it_together import report
+
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))
+    entry = report.record(_ledger_rows(), 1024)
+    two = entry["steps"]["two devices"]
+    assert two == {"value": 1.28, "x_previous": 1.28, "spread": 0.04, "rounds": [1.23, 1.28, 1.31],
+                   "kept": True}
+    assert set(entry["steps"]) == {"precision", "two devices", "compile"}   # measured steps only
+    assert entry["steps"]["compile"]["kept"] is False and entry["steps"]["precision"]["spread"] == 0.05
+    assert entry["probe_size"] == 1024
+    assert "two devices 1.28x" in entry["what"] and entry["lesson"] == "08"   # the fields kept as they were
+    # lesson 09 now reads the step's own ±, not its floor
+    assert capstone.two_devices_spread(entry) == (0.04, True)
+    assert "1.28x ± 0.04 (its rounds' spread)" in capstone.two_devices_text(entry)
+    # without a probe size, no such field
+    assert "probe_size" not in report.record(_ledger_rows())

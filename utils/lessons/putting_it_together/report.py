@@ -487,11 +487,25 @@ def serving_gain(serving: dict, against: str | None = None, model: str = "int8")
     return _median(pairs), claims.printed_spread(pairs) if len(pairs) >= 4 else 0.0
 
 
-def record(rows: list[dict]) -> dict:
-    """The headline in the course ledger (``utils.ledger``): the last kept step's x baseline; returns the
-    record as the ledger now holds it."""
+def record(rows: list[dict], probe_size: int | None = None) -> dict:
+    """The headline in the course ledger (``utils.ledger``): the last kept step's x baseline, with every step
+    measured (``ledger_steps``) so that lesson 09 quotes a step with this page's ± (``probe_size``: the n of
+    the n³ matmuls section 2 timed the fp32 and bf16 peaks on, where given); returns the record as the ledger
+    now holds it."""
     steps = ", ".join(f"{r['step']} {r['x_prev']:.2f}x{'' if r['kept'] else ' (not kept)'}"
                       for r in ran(rows)[1:])
+    extra = {} if probe_size is None else {"probe_size": int(probe_size)}
     ledger.record("capstone_speedup", final(rows)["x_base"], "x", bound=total_bound(rows), lesson="08",
-                  what=f"the small GPT's tokens/s, the kept steps over the baseline ({steps})")
+                  what=f"the small GPT's tokens/s, the kept steps over the baseline ({steps})",
+                  steps=ledger_steps(rows), **extra)
     return ledger.figure("capstone_speedup")
+
+
+def ledger_steps(rows: list[dict]) -> dict[str, dict]:
+    """Each step measured, by name: its x previous (the median of its paired rounds, as ``value`` and as
+    ``x_previous``, the name lesson 09 reads), its ± as the claims table prints it, its rounds' ratios and
+    whether it was kept. A skipped step has no figure and is left out."""
+    return {r["step"]: {"value": float(r["x_prev"]), "x_previous": float(r["x_prev"]),
+                        "spread": float(r.get("noise", 0.0)), "rounds": [float(x) for x in r["ratios"]],
+                        "kept": bool(r["kept"])}
+            for r in ran(rows)[1:]}
