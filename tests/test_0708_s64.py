@@ -88,3 +88,14 @@ def test_the_ledger_record_keeps_each_steps_spread_and_rounds_and_the_probe_size
     assert "1.28x ± 0.04 (its rounds' spread)" in capstone.two_devices_text(entry)
     # without a probe size, no such field
     assert "probe_size" not in report.record(_ledger_rows())
+
+
+def test_the_gap_less_the_all_reduce_keeps_the_gaps_one_decimal():
+    """t26_0708 other (from t25): "the other 27.36 ms" was worked from a gap printed "32.1 ms"; a figure
+    worked from a one-decimal figure prints one decimal."""
+    from utils.lessons.putting_it_together import allreduce_fit
+
+    said = allreduce_fit.against_gap((198e-6, 2.84e9, 0.47), 12.9e6, 32.1, "the rest")
+    assert "at 0.20 + 4.54 = 4.74 ms" in said
+    assert "15% of the gap, if none of it hid behind backward; the other 27.4 ms are the rest" in said
+    assert "27.36" not in said

@@ -102,7 +102,7 @@ def test_the_two_devices_gap_is_set_against_lesson_07_s_all_reduce_fit_where_kep
     assert "31.0 ms a step the bound does not see" in said and "The all-reduce the guide priced, 3.24 ms" in said
     # 12.9 MB: 0.31 + 12.9e6 / 1.28e9 = 0.31 + 10.08 = 10.39 ms, 34% of 31.0
     assert "prices one call of the 0.0129 GB of gradients at 0.31 + 10.08 = 10.39 ms" in said
-    assert ": 34% of the gap, if none of it hid behind backward; the other 20.61 ms are the cores" in said
+    assert ": 34% of the gap, if none of it hid behind backward; the other 20.6 ms are the cores" in said
     assert "this run cannot tell" not in said
     slow = allreduce_fit.against_gap((314e-6, 0.3e9, 0.3), 12.9e6, 31.0, "the rest of the step")
     assert "could explain all of the gap" in slow                 # 0.31 + 43.00 ms: past the gap

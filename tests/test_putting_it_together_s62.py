@@ -9,7 +9,7 @@ def test_the_all_reduce_fit_s_bytes_term_is_worked_from_the_printed_gb_and_beta(
     said = allreduce_fit.against_gap((184e-6, 2.486e9, 0.2), 4 * 3_224_576, 33.90, "the rest")
     assert "(alpha 184 us, beta 2.49 GB/s, worst residual 20%" in said
     assert "prices one call of the 0.0129 GB of gradients at 0.18 + 5.18 = 5.36 ms" in said
-    assert ": 16% of the gap, if none of it hid behind backward; the other 28.54 ms are the rest" in said
+    assert ": 16% of the gap, if none of it hid behind backward; the other 28.5 ms are the rest" in said
 
 
 def test_alpha_s_term_is_the_printed_whole_microseconds_in_ms():

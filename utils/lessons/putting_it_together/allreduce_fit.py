@@ -26,9 +26,11 @@ def lesson_07(record: dict | None = None) -> tuple[float, float, float] | None:
 
 def against_gap(fit: tuple[float, float, float], grad_bytes: float, gap_ms: float, other: str) -> str:
     """One all-reduce of the gradients (``grad_bytes``) at lesson 07's fit, alpha + n/beta, set against the gap
-    (ms as printed): what share of it the call could be. DDP makes one call a bucket, each with its alpha, so
-    one call is the least it pays. Each term is worked from the figures the sentence prints (alpha in whole
-    us, the GB to 4 decimals, beta in GB/s to 2), so "0.0129 GB / 2.49 GB/s = 5.18 ms" checks by hand."""
+    (ms as printed, one decimal, as ``ladder.two_devices_gap`` prints it): what share of it the call could be.
+    DDP makes one call a bucket, each with its alpha, so one call is the least it pays. Each term is worked
+    from the figures the sentence prints (alpha in whole us, the GB to 4 decimals, beta in GB/s to 2), so
+    "0.0129 GB / 2.49 GB/s = 5.18 ms" checks by hand; the gap less the call keeps the gap's one decimal (32.1
+    - 4.74 prints 27.4, not 27.36: no more digits than the coarser figure has)."""
     alpha, beta, residual = fit
     alpha_ms = claims.half_up(claims.as_printed(alpha, 0, 1e-6) / 1e3, 2)
     bytes_ms = claims.half_up(claims.as_printed(grad_bytes, 4, 1e9) / claims.as_printed(beta, 2, 1e9) * 1e3, 2)
@@ -42,5 +44,5 @@ def against_gap(fit: tuple[float, float, float], grad_bytes: float, gap_ms: floa
                       "behind backward."
     share = claims.half_up(100 * call / gap_ms, 0)
     return said + (f": {share:.0f}% of the gap, if none of it hid behind backward; the other "
-                   f"{claims.half_up(gap_ms - call, 2):.2f} ms are {other}, more calls than one or the fit's "
+                   f"{claims.half_up(gap_ms - call, 1):.1f} ms are {other}, more calls than one or the fit's "
                    "error, none measured apart here.")
