@@ -40,8 +40,10 @@ def test_two_groups_print_the_range_and_no_median_or_scaled_saving():
                            "with its own 2, in rounds that fall in two groups: this run cannot put one figure on "
                            "it (every round above 1.00x; both counts"), said
     assert ("smallest first: 1.76x, 1.91x, 3.10x, 28.49x, 34.36x: 3 rounds from 1.76x to 3.10x and 2 rounds from "
-            "28.49x to 34.36x. All 5 rounds' median ± spread, 3.10x ± 13.29, reaches below the smallest round (3.10 "
-            "- 13.29 = -10.19x): it describes neither group.") in said, said
+            "28.49x to 34.36x, a gap of 28.49 - 3.10 = 25.39x, wider than either group's range (3.10 - 1.76 = "
+            "1.34x; 34.36 - 28.49 = 5.87x). All 5 rounds' median ± spread, 3.10x ± 13.29, reaches below the "
+            "smallest round (3.10 - 13.29 = -10.19x) and stops short of the other group (3.10 + 13.29 = 16.39x): "
+            "one ± cannot describe two groups.") in said, said
     assert ("At its own 2 threads a micro-batch took 60.2 to 1203.4 ms timed alone across the rounds; under the "
             "profiler, 1596.0 / 4 = 399.0 ms.") in said, said
     assert said.endswith("So how much of the prediction's 1481 ms miss the threads explain is not measured here: a "

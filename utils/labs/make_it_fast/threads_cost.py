@@ -303,12 +303,39 @@ def _outside(ratios: list, value: float, spread: float) -> tuple[list, list]:
     return below, claims.rounds_past_spread(ratios, value, spread, value)
 
 
+def _range_of(rounds: list) -> float:
+    """One group's range as printed (largest - smallest round, two decimals, half up); 0.0 for one round."""
+    shown = [claims.as_printed(r, 2) for r in rounds]
+    return claims.half_up(max(shown) - min(shown), 2)
+
+
+def _gap(near: list, apart: list) -> float:
+    """The gap between two groups of rounds as printed: from the nearer group's edge to the other's (28.49 -
+    3.10 = 25.39), on whichever side the other lies; 0.0 or less where they overlap."""
+    near_s, apart_s = ([claims.as_printed(r, 2) for r in g] for g in (near, apart))
+    if min(apart_s) > max(near_s):
+        return claims.half_up(min(apart_s) - max(near_s), 2)
+    return claims.half_up(min(near_s) - max(apart_s), 2)
+
+
+def really_apart(near: list, apart: list) -> bool:
+    """Whether two groups of rounds are really apart: the gap between them wider than either group's range,
+    so that no round sits nearer the other group than its own reaches. 1.76x, 1.91x, 3.10x beside 28.49x,
+    34.36x are (a gap of 25.39 against ranges of 1.34 and 5.87); 1.81x, 2.43x, 2.55x beside 4.04x, 23.50x are
+    not (1.49 against 19.46: 4.04x lies far nearer 2.55x than 23.50x, twenty-sixth reading)."""
+    gap = _gap(near, apart)
+    return gap > _range_of(near) and gap > _range_of(apart)
+
+
 def spread_apart(ratios: list) -> tuple[float, list, list, float]:
     """The median as printed, the rounds near it, the rounds set apart, and all the rounds' ± (half the middle
     half's range, claims' ``printed_spread``). Where that ± reaches past the smallest or the largest round as
     printed, the rounds on its other side beyond it set it (2.45x ± 5.75, set by 13.54x, reaches -3.30x): those
-    are set apart, once (a second pass would trim every spread down to nothing). ``gathered`` reads rounds set
-    apart as two groups; no ± of the rounds near the median is printed beside two groups, so none is worked."""
+    are set apart, once (a second pass would trim every spread down to nothing), but only where the two groups
+    are really apart (``really_apart``): a ± that passes the far end by a hair beside rounds that run on
+    without a gap (2.55x ± 0.81 beside 1.81x and 4.04x, twenty-sixth reading) is an ordinary ± with outlying
+    rounds. ``gathered`` reads rounds set apart as two groups; no ± of the rounds near the median is printed
+    beside two groups, so none is worked."""
     value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
     shown = [claims.as_printed(r, 2) for r in ratios]
     below, above = _outside(ratios, value, spread)
@@ -318,16 +345,19 @@ def spread_apart(ratios: list) -> tuple[float, list, list, float]:
         apart = below
     else:
         return value, list(ratios), [], spread
-    return value, [r for r in ratios if r not in apart], apart, spread
+    near = [r for r in ratios if r not in apart]
+    if not really_apart(near, apart):
+        return value, list(ratios), [], spread
+    return value, near, apart, spread
 
 
 def gathered(ratios: list) -> bool:
     """Whether the rounds gather around one figure, so that their median ± spread describes them: not where
     ``spread_apart`` sets rounds apart. It does so only where all the rounds' ± reaches past the rounds' far
-    end, which takes the middle half itself reaching into a group far from the median: two groups, as in
-    1.76x, 1.91x, 3.10x, 28.49x, 34.36x (3.10x ± 13.29). The ± of the nearer group alone left most of the
-    rounds outside it too (3.10x ± 0.67 beside 1.76x and 1.91x, twenty-fourth reading), so neither ± is
-    printed, nor anything scaled from the median."""
+    end, which takes the middle half itself reaching into a group far from the median, and where that group is
+    really apart: two groups, as in 1.76x, 1.91x, 3.10x, 28.49x, 34.36x (3.10x ± 13.29). The ± of the nearer
+    group alone left most of the rounds outside it too (3.10x ± 0.67 beside 1.76x and 1.91x, twenty-fourth
+    reading), so neither ± is printed, nor anything scaled from the median."""
     return not spread_apart(ratios)[2]
 
 
@@ -373,9 +403,20 @@ def _group(rounds: list) -> str:
     return f"{len(shown)} rounds from {shown[0]:.2f}x to {shown[-1]:.2f}x"
 
 
+def _apart_text(near: list, apart: list) -> str:
+    """Why the two groups are apart, worked from the rounds as printed: "a gap of 28.49 - 3.10 = 25.39x,
+    wider than either group's range (3.10 - 1.76 = 1.34x; 34.36 - 28.49 = 5.87x)" (``really_apart``)."""
+    groups = sorted((near, apart), key=min)
+    low, high = ([claims.as_printed(r, 2) for r in g] for g in groups)
+    ranges = "; ".join(f"{max(g):.2f} - {min(g):.2f} = {claims.half_up(max(g) - min(g), 2):.2f}x" if len(g) > 1
+                       else f"one round, {g[0]:.2f}x: none" for g in (low, high))
+    return (f"a gap of {min(high):.2f} - {max(low):.2f} = {_gap(near, apart):.2f}x, wider than either group's "
+            f"range ({ranges})")
+
+
 def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
-    """The take-away where the rounds fall in two groups (``gathered`` false): the range, the groups, why all
-    the rounds' median ± describes neither (its working), the slow count's ms a micro-batch as a range beside
+    """The take-away where the rounds fall in two groups (``gathered`` false): the range, the groups, how far apart
+    they are and why all the rounds' median ± describes neither (its working), the slow count's ms a micro-batch as a range beside
     the profile's, and no saving scaled from one figure: what share of the miss the threads hold is not
     measured (twenty-fourth reading: 287 ms scaled from 3.10x, beside rounds of 1.76x, which give 183 ms)."""
     slow, ratios = timed["slow"], timed["ratios"]
@@ -388,15 +429,18 @@ def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
     plural = "s" if timed["launcher"] > 1 else ""
     high = apart[0] > value  # the far group above the median: all the rounds' ± reaches below the smallest
     edge = claims.half_up(value - whole if high else value + whole, 2)
+    other = claims.half_up(value + whole if high else value - whole, 2)  # the edge short of the far group
     said = (f"timed alone, without the profiler, the slow script's forward and backward ran between {shown[0]:.2f}x "
             f"and {shown[-1]:.2f}x as fast with the launcher's {timed['launcher']} thread{plural} a worker "
             f"(cores // workers) as with its own {slow}, in rounds that fall in two groups: this run cannot put "
             f"one figure on it ({sides}). Its {len(ratios)} paired rounds (one micro-batch each, on the same two "
             f"workers after the profile, after a warm-up) gave, smallest first: "
             + ", ".join(f"{x:.2f}x" for x in shown)
-            + f": {' and '.join(_group(g) for g in sorted((kept, apart), key=min))}. All {len(ratios)} rounds' "
-            f"median ± spread, {value:.2f}x ± {whole:.2f}, reaches {'below the smallest' if high else 'past the largest'}"
-            f" round ({value:.2f} {'-' if high else '+'} {whole:.2f} = {edge:.2f}x): it describes neither group")
+            + f": {' and '.join(_group(g) for g in sorted((kept, apart), key=min))}, {_apart_text(kept, apart)}. "
+            f"All {len(ratios)} rounds' median ± spread, {value:.2f}x ± {whole:.2f}, reaches "
+            f"{'below the smallest' if high else 'past the largest'} round ({value:.2f} {'-' if high else '+'} "
+            f"{whole:.2f} = {edge:.2f}x) and stops short of the other group ({value:.2f} {'+' if high else '-'} "
+            f"{whole:.2f} = {other:.2f}x): one ± cannot describe two groups")
     if timed["slow_ms"]:
         ms = [claims.as_printed(x, 1) for x in timed["slow_ms"]]
         fb = claims.as_printed(fb_ms, 1)
