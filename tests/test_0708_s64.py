@@ -99,3 +99,13 @@ def test_the_gap_less_the_all_reduce_keeps_the_gaps_one_decimal():
     assert "at 0.20 + 4.54 = 4.74 ms" in said
     assert "15% of the gap, if none of it hid behind backward; the other 27.4 ms are the rest" in said
     assert "27.36" not in said
+
+
+def test_the_excess_a_call_is_not_read_as_the_calls_price():
+    """t26_0708 other (from t25): "beyond their price (0.35 ms a call)" read as a price of 0.35 ms a call;
+    the price was 0.20 ms a call and 0.35 the excess over it."""
+    from utils.lessons.tensor_parallel import decode_loss
+
+    inside = {"rank 0": 5.07e-3, "rank 1": 5.10e-3, "both inside": 4.38e-3, "calls": 8.0}
+    said = decode_loss.largest_part(5.70e-3, inside, 1.59e-3, 0.47, None)   # 4.38 - 1.59 = 2.79 ms, / 8
+    assert "beyond their price (an excess of 0.35 ms a call)" in said, said

@@ -107,15 +107,15 @@ def test_the_largest_part_is_named_with_section_1s_excess_where_the_page_prints_
     assert [round(x * 1e3, 2) for x in IN_PASS] == [1.23, 1.12]   # as section 4 prints them
     said = _loss(SEEN)
     assert said.endswith("The largest part of the loss is the calls' 5.52 ms with both ranks inside beyond "
-                         "their price (0.69 ms a call), exchange or a late return, which no shared clock "
-                         "tells apart: section 1's calls, on one clock with any late return left out, met an "
+                         "their price (an excess of 0.69 ms a call), exchange or a late return, which no "
+                         "shared clock tells apart: section 1's calls, on one clock with any late return left out, met an "
                          "excess inside a pass too (section 4: 1.23 ms a call above the model, 1.12 ms "
                          "beyond its residual); this run does not time why")
     # no such figures on the page (section 1 timed without parts, or within its residual): not timed apart
     assert decode_loss.section_1_excess(0.41e-3, 1.64e-3, 0.28, False) is None
     assert decode_loss.section_1_excess(0.41e-3, 0.50e-3, 0.28, True) is None   # up to 0.52 ms: within
-    assert _loss(SEEN, None).endswith("beyond their price (0.69 ms a call), exchange or a late return, "
-                                      "which no shared clock tells apart: not timed apart")
+    assert _loss(SEEN, None).endswith("beyond their price (an excess of 0.69 ms a call), exchange or a late "
+                                      "return, which no shared clock tells apart: not timed apart")
 
 
 def test_every_other_part_can_be_the_largest():

@@ -51,8 +51,8 @@ def test_an_excess_over_the_price_is_a_ceiling_and_the_largest_part_names_what_w
     # ranked: 4.42 (time with both inside beyond the price) > 1.28 (wait or late return) > 0.82 (outside),
     # all measured; the largest is named as the measured time, with what it can hold
     assert said.endswith("The largest part of the loss is the calls' 4.42 ms with both ranks inside beyond "
-                         "their price (0.55 ms a call), exchange or a late return, which no shared clock tells "
-                         "apart: not timed apart")
+                         "their price (an excess of 0.55 ms a call), exchange or a late return, which no "
+                         "shared clock tells apart: not timed apart")
 
 
 def test_below_and_within_the_band_follow_from_the_ceiling():

@@ -180,7 +180,7 @@ def largest_part(gap: float, inside: dict, price: float, residual: float,
                  "its residual); this run does not time why"
                  if in_pass else "not timed apart")
     said = {"excess": f"the calls' {text(size)} with both ranks inside beyond their price "
-                      f"({text(size / calls)} a call), {LATE}: " + section_1,
+                      f"(an excess of {text(size / calls)} a call), {LATE}: " + section_1,
             "price": f"the calls' price, {text(size)}: their fixed cost and bytes at section 4's fit",
             "exchange": f"the calls' {text(size)} with both ranks inside ({LATE}), "
                         + ("within its price's band" if size >= price_band(price, residual)[0] else
