@@ -78,3 +78,26 @@ def test_the_steps_against_c_print_their_percent_and_the_noise(seconds, waits, s
 
     said = _bound_uses(EpochResult(seconds, 32, waits), 1.35, load=1.08, compute=1.29, loaders=2)
     assert says in said, said
+
+
+# --- lab 08's take-aways: the threads bullet opens with its conclusion in one line ---------------------------
+
+KEPT = {"optimizer": 16.3, "evaluate": 194.8, "checkpoint": 30.4}
+
+
+@pytest.mark.parametrize("timed, miss, says", [
+    (None, 1040.0, "not timed here"),
+    ({"slow": 1, "launcher": 1, "ratios": [], "slow_ms": [], "launcher_ms": []}, 1040.0,
+     "the launcher gives the slow script's count: nothing to time"),
+    (_timed(1.76, 1.91, 3.10, 28.49, 34.36), 1040.0,
+     "its rounds fall in two groups, so what the thread count saves is not measured here"),
+    (_timed(0.98, 0.99, 1.00, 1.01, 1.02), 1040.0, "ran no faster measured here, so the threads explain none"),
+    (_timed(2.5, 2.5, 2.55, 2.6, 2.6), None, "ran faster, but your step did not show that saving"),
+    (_timed(*RUNS_ON), 1040.0, "ran 2.55x ± 0.81 as fast: the threads explain part of the miss, not all of it"),
+    (_timed(*RUNS_ON), 400.0, "ran 2.55x ± 0.81 as fast: more than the whole miss, a finding to explain"),
+])
+def test_the_threads_verdict_is_the_branch_the_sentence_takes(timed, miss, says):
+    said = threads_cost.threads_verdict(timed, 1153.7, miss, KEPT)
+    assert says in said, said
+    if timed and timed["ratios"] and threads_cost.gathered(timed["ratios"]) and miss and "faster" not in says:
+        assert says.split(": ")[-1] in threads_sentence(timed, 1153.7, miss, KEPT)

@@ -13,7 +13,7 @@ from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.checks import (ALL_REDUCES, SPEEDS, Diagnosis, launched, share_text,
                                             tokens_per_s, tokens_per_step)
 from utils.labs.make_it_fast.prediction import prediction_miss, prediction_sentence
-from utils.labs.make_it_fast.threads_cost import threads_sentence
+from utils.labs.make_it_fast.threads_cost import threads_sentence, threads_verdict
 
 
 def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
@@ -126,6 +126,7 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     rate = rates_sentence(flops, peak, ref["forward and backward"], fast_ms, source) if flops and peak else ""
     miss = prediction_miss(predict, diagnosis, fast_ms) if predict is not None else None  # ms, as printed
     timed = threads_sentence(diagnosis.threads, ref["forward and backward"], miss, ref)  # alone, after it
+    verdict = threads_verdict(diagnosis.threads, ref["forward and backward"], miss, ref)
     # Each bullet states what this run measured, not why it cost what it did: the quiz asks the why.
     gradients = statistics.median(run["watch"]["allreduce_bytes"] / max(run["watch"]["optimizer_steps"], 1)
                                   / run["watch"]["gradient_bytes"] for run in runs)
@@ -135,6 +136,7 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
                   f"({rows_text(ref, 'forward and backward', 'optimizer')}){rate}.\n"
                   f"The slow script's workers asked for {os.cpu_count()} threads each (os.cpu_count() on this "
                   f"machine), yours computed with {threads} each, on {runs[0]['cores']} cores.\n"
+                  f"The thread count, in one line: {verdict}.\n"  # the conclusion first, how it was timed after
                   + short_sentences(f"{timed[:1].upper()}{timed[1:]}.")),
         (sum(waits.values()), f"Evaluating and saving took {share_text(sum(waits.values()))} of the slow "
                               f"script's step ({rows_text(ref, 'evaluate', 'checkpoint')}; the largest, "

@@ -286,6 +286,13 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
     return said + ": whether the threads explain all of it is not told apart here" + rest
 
 
+# the branches of ``_share_of_miss``, as its words end, for ``threads_verdict``'s one line (most specific first)
+_VERDICTS = ("more than the whole miss, a finding to explain", PART,
+             "the threads explain the whole miss, within noise",
+             "how much of that part the threads explain is not told apart here",
+             "whether the threads explain all of it is not told apart here")
+
+
 def _listed(rounds: list, side: str, worked: str) -> str:
     """"round 1.95x lies below the median - the spread (2.77 - 0.12 = 2.65x)": ``rounds`` on one ``side``
     of the ± as printed, smallest first, with the working of the edge they pass."""
@@ -452,6 +459,26 @@ def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
                        "measured here: a saving scaled from one figure would claim a precision these rounds do "
                        "not have")
     return said + ". So what the thread count saves a step is not measured here"
+
+
+def threads_verdict(timed: dict | None, fb_ms: float, miss_ms: float | None, reading: dict | None = None) -> str:
+    """The threads take-away's conclusion in one clause, for the first line of its bullet (twenty-sixth reading:
+    the point came last, after four sub-bullets): the branch ``threads_sentence`` reaches, worked the same way
+    from the same figures, which follow it. Starts in lower case."""
+    if not timed or not timed["ratios"]:
+        return "not timed here" if not timed else "the launcher gives the slow script's count: nothing to time"
+    if not gathered(timed["ratios"]):
+        return "its rounds fall in two groups, so what the thread count saves is not measured here"
+    ratios = timed["ratios"]
+    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
+    if not claims.speedup_verdict(value, None, spread, rounds=ratios).startswith("faster"):
+        return "the launcher's count ran no faster measured here, so the threads explain none of the miss"
+    if not miss_ms or miss_ms <= 0:
+        return "the launcher's count ran faster, but your step did not show that saving: a finding to explain"
+    said = _share_of_miss(_bases(timed, fb_ms), value, spread, ratios, miss_ms,
+                          kept_ms(reading) if reading else (0.0, ""))
+    verdict = next(v for v in _VERDICTS if v in said)
+    return f"the launcher's count ran {value:.2f}x ± {spread:.2f} as fast: {verdict} (worked below)"
 
 
 def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
