@@ -109,3 +109,31 @@ def test_the_excess_a_call_is_not_read_as_the_calls_price():
     inside = {"rank 0": 5.07e-3, "rank 1": 5.10e-3, "both inside": 4.38e-3, "calls": 8.0}
     said = decode_loss.largest_part(5.70e-3, inside, 1.59e-3, 0.47, None)   # 4.38 - 1.59 = 2.79 ms, / 8
     assert "beyond their price (an excess of 0.35 ms a call)" in said, said
+
+
+def _waterfall(optimizer=1.05, compile_x=0.97):
+    return [{"step": "baseline", "kept": True, "x_prev": 1.0, "x_base": 1.0, "bound": None},
+            {"step": "precision", "kept": True, "x_prev": 1.48, "bound": 2.84, "noise": 0.05},
+            {"step": "optimizer", "kept": True, "x_prev": optimizer, "bound": 1.13, "noise": 0.02},
+            {"step": "two devices", "kept": True, "x_prev": 1.28, "bound": 2.00, "noise": 0.04, "x_base": 1.99},
+            {"step": "compile", "kept": False, "x_prev": compile_x, "bound": 12.20, "noise": 0.04}]
+
+
+def test_a_thin_bar_that_shows_is_called_short_not_too_short_to_see():
+    """t26_0708 other (from t25): the optimizer's 1.00x-to-1.05x bar showed, thin, and the caption called it
+    "a bar too short to see". The words now follow the bar's height on the axis: a short bar (diamond kept),
+    and too short to see only under about 2 pixels (its edges touch)."""
+    from utils.lessons.putting_it_together import report
+
+    rows = _waterfall()
+    steps = rows[1:]
+    assert report.too_short(steps[1], steps) and report.bar_height(steps[1], steps) > report.UNSEEN_BAR
+    said = report.waterfall_caption(rows)
+    assert "optimizer 1.05x (line 1.13x; a short bar, a diamond at its end)" in said
+    assert "compile 0.97x (line 12.20x; a short bar, a diamond at its end)" in said
+    assert "too short to see" not in said and "precision 1.48x (line 2.84x)," in said
+    # a bar a thousandth from 1x on the same axis: too short to see
+    said = report.waterfall_caption(_waterfall(optimizer=1.001))
+    assert "optimizer 1.00x (line 1.13x; a bar too short to see, a diamond at its end)" in said
+    # a bar that is not short: no diamond named
+    assert "diamond" not in report.short_bar_words(steps[0], steps)

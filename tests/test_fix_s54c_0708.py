@@ -108,8 +108,8 @@ def test_the_largest_part_is_named_with_section_1s_excess_where_the_page_prints_
     said = _loss(SEEN)
     assert said.endswith("The largest part of the loss is the calls' 5.52 ms with both ranks inside beyond "
                          "their price (an excess of 0.69 ms a call), exchange or a late return, which no "
-                         "shared clock tells apart: section 1's calls, on one clock with any late return left out, met an "
-                         "excess inside a pass too (section 4: 1.23 ms a call above the model, 1.12 ms "
+                         "shared clock tells apart: section 1's calls, on one clock with any late return left "
+                         "out, met an excess inside a pass too (section 4: 1.23 ms a call above the model, 1.12 ms "
                          "beyond its residual); this run does not time why")
     # no such figures on the page (section 1 timed without parts, or within its residual): not timed apart
     assert decode_loss.section_1_excess(0.41e-3, 1.64e-3, 0.28, False) is None

@@ -26,7 +26,7 @@ def test_a_bar_near_one_x_gets_a_diamond_at_its_end_and_the_caption_says_so():
         (diamond,) = _diamonds(fig)
         assert list(diamond.get_ydata()) == [0.99] and diamond.get_markerfacecolor() != "none"
         legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-        assert "end of a bar too short to see" in legend and "not kept" in legend
+        assert "end of a short bar" in legend and "not kept" in legend
         assert overlapping_labels(fig) == []
     finally:
         plt.close(fig)
@@ -41,7 +41,7 @@ def test_bars_that_show_draw_no_diamond_and_no_legend_entry():
     try:
         assert _diamonds(fig) == []
         legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-        assert "end of a bar too short to see" not in legend
+        assert "end of a short bar" not in legend
     finally:
         plt.close(fig)
     assert "diamond" not in report.waterfall_caption(rows)

@@ -133,7 +133,8 @@ def detail_table(rows: list[dict]) -> Table:
                  wrap=40)
 
 
-SHORT_BAR = 0.03   # a bar under 3 % of the log axis's height (about 5 pixels here) draws as a hairline
+SHORT_BAR = 0.03   # a bar under 3 % of the log axis's height (about 7 of its ~230 pixels): a thin bar, marked
+UNSEEN_BAR = 0.008   # under about 2 pixels: no taller than its two edges (0.6 pt each), it shows no fill at all
 
 
 def _waterfall_limits(steps: list[dict]) -> tuple[float, float]:
@@ -143,18 +144,32 @@ def _waterfall_limits(steps: list[dict]) -> tuple[float, float]:
     return max(min([0.8] + bottoms), 0.05), max(tops) * 1.35
 
 
-def too_short(r: dict, steps: list[dict]) -> bool:
-    """Whether the step's bar, from 1x to its x previous, is too short to see on the log axis: such a bar
-    gets a diamond at its end, so a step that ran never looks like no bar at all."""
+def bar_height(r: dict, steps: list[dict]) -> float:
+    """The step's bar, from 1x to its x previous, as a share of the log axis's height."""
     low, high = _waterfall_limits(steps)
-    return abs(math.log(r["x_prev"])) < SHORT_BAR * math.log(high / low)
+    return abs(math.log(r["x_prev"])) / math.log(high / low)
+
+
+def too_short(r: dict, steps: list[dict]) -> bool:
+    """Whether the step's bar is short on the log axis (under ``SHORT_BAR``): such a bar gets a diamond at
+    its end, so a step that ran never looks like no bar at all."""
+    return bar_height(r, steps) < SHORT_BAR
+
+
+def short_bar_words(r: dict, steps: list[dict]) -> str:
+    """How the caption names a short bar, from its height: under ``UNSEEN_BAR`` too short to see (its edges
+    touch), else a short bar that shows, thin; '' for a bar that is not short (no diamond)."""
+    if not too_short(r, steps):
+        return ""
+    size = "a bar too short to see" if bar_height(r, steps) < UNSEEN_BAR else "a short bar"
+    return f"; {size}, a diamond at its end"
 
 
 def plot_waterfall(rows: list[dict], label: str = ""):
     """Is every step within its bound? One bar per step that ran: its gain over the steps before it (x
     previous, the median of its paired rounds, the rounds' spread as an error bar), its bound drawn as a black
-    line across it, 1x dashed. Kept steps solid, steps not kept hatched grey; a bar too short to see (near 1x)
-    gets a diamond at its end, in its bar's colour; log scale (bounds reach 6x and more, gains sit near 1x).
+    line across it, 1x dashed. Kept steps solid, steps not kept hatched grey; a short bar (near 1x) gets a
+    diamond at its end, in its bar's colour; log scale (bounds reach 6x and more, gains sit near 1x).
     The same figures as the ledger's table."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -170,7 +185,7 @@ def plot_waterfall(rows: list[dict], label: str = ""):
         color = kept_color if r["kept"] else dropped
         ax.bar(i, r["x_prev"] - 1, bottom=1.0, color=color, edgecolor="black",
                linewidth=0.6, hatch=None if r["kept"] else "//", width=0.6)
-        if too_short(r, steps):   # a hairline on the log axis: its end marked so the bar is seen
+        if too_short(r, steps):   # a thin bar on the log axis: its end marked so the bar is seen
             ax.plot(i, r["x_prev"], marker="D", markersize=9, markerfacecolor=color, markeredgecolor="black",
                     linestyle="", zorder=2.5)
         ax.errorbar(i, r["x_prev"], yerr=r.get("noise", 0.0), color="black", capsize=4, zorder=3)
@@ -196,7 +211,7 @@ def plot_waterfall(rows: list[dict], label: str = ""):
                Line2D([], [], color="black", linestyle="--", linewidth=0.8, label="1x: no gain")]
     if any(too_short(r, steps) for r in steps):
         handles.append(Line2D([], [], marker="D", markersize=7, markerfacecolor="white", markeredgecolor="black",
-                              linestyle="", label="end of a bar too short to see"))
+                              linestyle="", label="end of a short bar"))
     ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=len(handles),
               frameon=False)   # below the axis: off the bars
     ax.set_title(f"Each step against its bound: x the steps kept before it{label}", fontsize=9)
@@ -207,14 +222,15 @@ def plot_waterfall(rows: list[dict], label: str = ""):
 def waterfall_caption(rows: list[dict]) -> str:
     """The line under the waterfall, from the rows as the ledger's table prints them: each bar is a step's
     'x previous', its black line the bound in that column's brackets, and the kept (solid) bars multiply to the
-    'x baseline' column; a hatched bar was not kept and adds nothing to it; a bar too short to see is named
-    with the diamond that marks its end (``too_short``, the rule the plot draws by)."""
+    'x baseline' column; a hatched bar was not kept and adds nothing to it; a short bar is named with the
+    diamond that marks its end (``too_short``, the rule the plot draws by), and as too short to see only
+    where its height says so (``short_bar_words``)."""
     steps = ran(rows)[1:]
     if not steps:
         return "No step ran after the baseline: the chart has no bar, and x baseline stays 1.00x."
     bars = ", ".join(f"{r['step']} {r['x_prev']:.2f}x ("
                      + (f"line {r['bound']:.2f}x" if r["bound"] else "no bound, no line")
-                     + ("; a bar too short to see, a diamond at its end" if too_short(r, steps) else "") + ")"
+                     + short_bar_words(r, steps) + ")"
                      for r in steps)
     kept = [r for r in steps if r["kept"]]
     dropped = [r["step"] for r in steps if not r["kept"]]
