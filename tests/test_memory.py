@@ -366,8 +366,9 @@ def test_the_claims_call_the_calculators_ten_percent_a_tolerance_and_never_say_h
     measured = {name: (budget, m(budget.peak * 1.05)) for name, budget in budgets.items()}
     runs = {"ddp": [{"state_bytes": 2.0e6}] * 2, "fsdp": [{"state_bytes": 1.0e6}] * 2}   # two ranks each
     times = {"step": 1.0, "checkpointed step": 1.3, "selective step": 1.2, "blocks' forward": 0.33}
+    full = (1.30, 0.02, [1.30])   # full's step x the plain one, read pair by pair (measure.step_ratio)
     rows = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, runs,
-                                 ckpt_spread=0.02)
+                                 full_time=full, selective_gain=(1.08, 0.02, [1.08]))
     assert rows[0].against == "tolerance 10%" and rows[0].verdict == "within the tolerance"
     # lesson 06's reader: 1/N read "100% of the bound"; a share equal to 1/N agrees with a prediction
     share = rows[-1]
@@ -375,14 +376,15 @@ def test_the_claims_call_the_calculators_ten_percent_a_tolerance_and_never_say_h
     assert share.verdict == "agrees with the prediction 1/2 (within 1%)"
     # the share from the totals as section 6's table prints them: 1.00 / 2.00 MB, not 1.0049 / 2.004 (0.501)
     printed = {"ddp": [{"state_bytes": 2.004e6}] * 2, "fsdp": [{"state_bytes": 1.0049e6}] * 2}
-    as_printed = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, printed)
+    as_printed = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, printed,
+                                       full_time=full, selective_gain=(1.08, 0.02, [1.08]))
     assert as_printed[-1].measured == "0.500 x DDP"
     assert all("holds" not in r.verdict for r in rows)
     selective = rows[2]
     assert selective.measured == "1.08x ± 0.02" and selective.verdict.startswith("faster")
-    times["selective step"] = 1.3 / 1.04  # 1.04x with a noise printed as 0.04: the ± reaches 1x
+    # 1.04x with a noise printed as 0.04: the ± reaches 1x
     rows = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, runs,
-                                 ckpt_spread=0.0351)
+                                 full_time=full, selective_gain=(1.04, 0.0351, [1.04]))
     assert rows[2].measured == "1.04x ± 0.04" and rows[2].verdict.startswith("within noise")
 
 
@@ -395,7 +397,7 @@ def test_the_savings_in_the_claims_come_from_the_peaks_as_printed():
     runs = {"ddp": [{"state_bytes": 2.0e6}] * 2, "fsdp": [{"state_bytes": 1.0e6}] * 2}
     times = {"step": 1.0, "checkpointed step": 1.3, "selective step": 1.2, "blocks' forward": 0.33}
     rows = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, runs,
-                                 ckpt_spread=0.02)
+                                 full_time=(1.30, 0.02, [1.30]), selective_gain=(1.08, 0.02, [1.08]))
     (saves,) = [r for r in rows if r.claim == "selective saves less memory than full"]
     # 0.61 MB against 1.00 MB as printed: 39% off (the unrounded bytes give 39.7%, printed 40%)
     assert saves.measured == "39% off the peak" and saves.against == "full: 50% off"
@@ -511,7 +513,7 @@ def test_selectives_share_of_the_gain_carries_its_range_and_the_summary_prints_t
         "(53%-100% across its ±)")
     assert summary.gain_range("within noise: no effect shown", 1.02, 0.04, 1.15) == "within noise: no effect shown"
     times = {"step": 0.0734, "checkpointed step": 0.0842, "blocks' forward": 0.0207}
-    text = summary.checkpointing_summary(times, 0.05)
+    text = summary.checkpointing_summary(times, (1.15, 0.05, [1.15]))
     assert "1.15x ± 0.05 the plain step's time (above 1: slower)" in text and "1.28x" in text
     assert "less than the predicted forward" in text
 
@@ -561,6 +563,7 @@ def test_the_chunked_losss_step_time_is_named_for_every_outcome():
     runs = {"ddp": [{"state_bytes": 2.0e6}] * 2, "fsdp": [{"state_bytes": 1.0e6}] * 2}
     times = {"step": 1.0, "checkpointed step": 1.3, "selective step": 1.2, "blocks' forward": 0.33}
     rows = summary.lesson_claims(measured, times, {"p": (b, m(b.peak)), "c": (b, m(b.peak))}, runs,
+                                 full_time=(1.30, 0.02, [1.30]), selective_gain=(1.08, 0.02, [1.08]),
                                  chunked_time=(0.96, 0.02, [0.95, 0.96, 0.97]))
     row = [r for r in rows if "chunked cross-entropy: its step time" in r.claim][0]
     assert row.measured == "0.96x ± 0.02" and row.verdict.startswith("faster than the plain loss")
@@ -648,12 +651,12 @@ def test_threads_reading_names_the_fastest_rounds_ratio_apart_from_the_paired_ve
     # lesson 06's reader: "465 M parameters/s on one thread, 649 M on 2" (1.40x) beside "1.19x", the bound unsaid
     said = summary.threads_reading([1.09, 1.19, 1.73], 2, 1.0,
                                    fastest=([465e6, 300e6, 310e6], [500e6, 649e6, 530e6]))
-    assert said.startswith("those fastest rounds give 1.40x, but they come from different rounds (1 thread's from "
-                           "round 1, 2 threads' from round 2)")
+    assert said.startswith("those fastest rounds give 1.40x; the two come from different rounds (1 thread's from "
+                           "round 1, 2 threads' from round 2), each at its own moment of the machine's load")
     assert "2 threads ran at 1.19x ± 0.32 one thread's rate" in said and "against the bound 2.00x" in said
     assert "faster, under the bound: 19% of its gain" in said
     past = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0, fastest=([200e6, 300e6], [650e6, 400e6]))   # 2.17x
-    assert "2.17x, above the 2x bound: those rounds met different loads" in past
+    assert "2.17x, above the 2x bound, but the two come from different rounds" in past
     assert "2 threads ran at 1.60x" in past and "finding" not in past   # the verdict reads the pairs
     assert not summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0).startswith("those fastest")
     # lesson 06's seventh reader: "they come from different rounds" was said unchecked, where 435 and 119 M/s
@@ -831,16 +834,19 @@ def test_checkpointings_printed_plus_minus_keeps_the_lessons_2_percent_floor():
 
     notebook = json.loads((Path(__file__).parents[1] / "notebooks" / "06_memory.ipynb").read_text())
     code = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code")
-    assert "full_noise, sel_noise = max(full_spread, 0.02), max(sel_spread, 0.02)" in code
-    assert "SEL_OVER_FULL_NOISE = max(paired_spread(" in code and "(± the paired rounds' spread, at least 2 %)" in code
+    # twenty-sixth reading: the ratios are read pair by pair (step_ratio, whose ± has the 2 % floor), never the
+    # fastest of each divided
+    assert "FULL_TIME, SEL_TIME, SEL_OVER_FULL = (step_ratio(CKPT_ROUNDS, *pair) for pair in STEP_PAIRS)" in code
+    assert "(full_x, full_noise, full_each), (sel_x, sel_noise, sel_each) = FULL_TIME, SEL_TIME" in code
     # the claims and the summary read the same floored ±, never the raw spread again
-    assert "step_spread=full_noise" in code and "ckpt_spread=SEL_OVER_FULL_NOISE" in code
-    assert 'paired_spread(CKPT_ROUNDS, "checkpointed step", "step")' not in code
+    assert "full_time=FULL_TIME, selective_gain=SEL_OVER_FULL" in code
+    assert "checkpointing_summary(CKPT_TIMES, FULL_TIME)" in code
+    assert "ckpt_step / plain_step" not in code and "ckpt_step / sel_step" not in code
     # the details still say which set it: a raw ± 0.01 under the floor is named as the floor
     assert summary.noise_name(0.01, floor=0.02).startswith("the noise floor, 2% of the plain step")
     assert summary.noise_name(0.03, floor=0.02) == "the rounds' noise, their ± 0.03 of the plain step"
     ckpt = {"step": 0.0803, "checkpointed step": 0.0975, "blocks' forward": 0.0244}
-    assert "1.21x ± 0.02 the plain step's time" in summary.checkpointing_summary(ckpt, max(0.01, 0.02))
+    assert "1.21x ± 0.02 the plain step's time" in summary.checkpointing_summary(ckpt, (1.21, max(0.01, 0.02), []))
 
 
 def test_the_policys_cost_is_a_reason_only_where_selectives_forward_was_slower_beyond_its_noise():

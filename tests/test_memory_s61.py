@@ -91,8 +91,9 @@ def test_a_range_that_reaches_one_forward_reads_as_predicted_and_noise_widens_it
 def test_the_summary_and_claims_row_print_the_range_and_the_part_over_whole_note_its_spread():
     from utils.lessons.memory import summary
     ckpt = {"step": 0.0839, "checkpointed step": 0.1030, "blocks' forward": 0.0284, "forward": 0.0269}
-    said = summary.checkpointing_summary(ckpt, 0.02)
-    assert "one extra forward, 1.32-1.34x here: 0.67-0.71 of a forward" in said
+    said = summary.checkpointing_summary(ckpt, (1.23, 0.02, [1.23]))   # 103.0 / 83.9 ms: 1.23x
+    # (1.23 - 1) x 83.9 = 19.297 ms over 28.4 and 26.9 ms: the ratio read pair by pair, not 103.0 - 83.9
+    assert "one extra forward, 1.32-1.34x here: 0.68-0.72 of a forward" in said
     note = summary.part_over_whole("blocks' forward", 0.0284, "forward", 0.0269, 0.02, "then this")
     assert ("the 1.5 ms gap comes from timing them apart (1.06x ± 0.02 the whole's time in their paired rounds: "
             "beyond their noise, a cause not timed apart here), and then this.") in note

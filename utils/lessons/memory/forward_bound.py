@@ -6,6 +6,7 @@ and the extra time measured is read in forwards at both ends, so no figure rests
     low, high = blocks_forward_range(CKPT_TIMES)            # seconds, as the step-times table prints them
     predicted_speed(step, low, high)                        # "1.32-1.34x"
     forwards_cost(extra, low, high, noise)                  # "0.67-0.71 of a forward (...): less than ..."
+    ratio_in_forwards(1.17, step, low, high, noise)         # the same, from a ratio read pair by pair
 """
 
 from __future__ import annotations
@@ -47,7 +48,21 @@ def forwards_cost(extra: float, low: float, high: float, noise: float = 0.0) -> 
     About the one predicted where the range comes within 10 % of 1 (or within ``noise``, the rounds' spread in
     seconds, where that is wider); less or more only where the whole range is. Worked from the ms as printed
     (0.1 ms), so that 19.1 / 28.4 and 19.1 / 26.9 are a reader's own divisions."""
-    extra_ms = claims.as_printed(extra * 1e3, 1)
+    return _in_forwards(claims.as_printed(extra * 1e3, 1), low, high, noise)
+
+
+def ratio_in_forwards(ratio: float, step: float, low: float, high: float, noise: float = 0.0) -> str:
+    """``forwards_cost`` for a step-time ``ratio`` read pair by pair (``measure.step_ratio``, x the plain
+    ``step``): its extra time is (ratio - 1) x the step, from the ratio as printed (2 decimals) and the step in
+    ms as printed (0.1 ms), not rounded again, so that (1.17 - 1) x 69.7 / 21.7 is a reader's own working.
+    ``noise``: the ratio's ± in seconds (its ± x the step)."""
+    extra_ms = (claims.as_printed(ratio, 2) - 1) * claims.as_printed(step * 1e3, 1)
+    return _in_forwards(extra_ms, low, high, noise)
+
+
+def _in_forwards(extra_ms: float, low: float, high: float, noise: float) -> str:
+    """The extra time (ms) over the blocks' forward at both ends of its range, with the verdict: the body of
+    ``forwards_cost`` and ``ratio_in_forwards``."""
     lo_ms, hi_ms = claims.as_printed(low * 1e3, 1), claims.as_printed(high * 1e3, 1)
     fewest, most = extra_ms / hi_ms, extra_ms / lo_ms
     tolerance = max(0.1, noise * 1e3 / lo_ms)

@@ -135,6 +135,15 @@ def rounds_rule(rounds: dict[str, list[float]], name: str, reference: str, floor
     at least ``floor`` (the lesson's 2 %), worked out; and what the fastest step of each divides to where that
     prints otherwise (the two come from different rounds, or one round's own), so that the table's ms never
     read as the sentence's ratio; ``fastest=False`` where no table prints both steps' ms (lesson 06)."""
+    median = step_ratio(rounds, name, reference, floor)[0]
+    said = (f"Each round ran the two steps back to back. The ratio is the median of these {len(rounds[name])} "
+            f"rounds' own ratios, " + _median_working(rounds, name, reference, floor))
+    return said + (_fastest_apart(rounds, name, reference, median) if fastest else "")
+
+
+def _median_working(rounds: dict[str, list[float]], name: str, reference: str, floor: float) -> str:
+    """``rounds_rule``'s working for one pair: "1.17x; its ± is half the middle half's range, at least 0.02
+    (2 %): (1.19 - 1.15) / 2 = 0.020, ± 0.02"."""
     median, spread, each = step_ratio(rounds, name, reference, floor)
     shown = sorted(claims.as_printed(r, 2) for r in each)
     if len(shown) >= 4:
@@ -143,11 +152,32 @@ def rounds_rule(rounds: dict[str, list[float]], name: str, reference: str, floor
     else:
         low, high, how = shown[0], shown[-1], "half their range (fewer than 4 rounds)"
     half = claims.half_up((high - low) / 2, 3)
-    said = (f"Each round ran the two steps back to back. The ratio is the median of these {len(shown)} rounds' "
-            f"own ratios, {median:.2f}x; its ± is {how}, at least {floor:.2f} (2 %): ({high:.2f} - {low:.2f}) / "
-            f"2 = {half:.3f}" + (f", under the floor, so ± {floor:.2f}" if claims.half_up(half, 2) < floor
-                                 else f", ± {spread:.2f}"))
-    return said + (_fastest_apart(rounds, name, reference, median) if fastest else "")
+    return (f"{median:.2f}x; its ± is {how}, at least {floor:.2f} (2 %): ({high:.2f} - {low:.2f}) / 2 = "
+            f"{half:.3f}" + (f", under the floor, so ± {floor:.2f}" if claims.half_up(half, 2) < floor
+                             else f", ± {spread:.2f}"))
+
+
+def pairs_table(rounds: dict[str, list[float]], pairs: list[tuple[str, str]], title: str) -> Table:
+    """``rounds_table`` for several pairs timed in the same rounds: each call's time in each round (ms, 0.1 ms)
+    and each pair's own ratio, ``name`` / ``reference`` (``measure.round_ratios``), so that every median and ±
+    the page prints from these rounds is a reader's to redo (lesson 06, section 2's three step times)."""
+    paired = {n for pair in pairs for n in pair}
+    names = [n for n in rounds if n in paired]   # each call once, in the order the rounds timed them
+    ratios = [round_ratios(rounds, name, reference) for name, reference in pairs]
+    rows = [(k, *(f"{rounds[n][k - 1] * 1e3:.1f}" for n in names), *(f"{r[k - 1]:.2f}x" for r in ratios))
+            for k in range(1, len(rounds[names[0]]) + 1)]
+    return Table(["round", *(f"{n} (ms)" for n in names), *(f"{a} / {b}" for a, b in pairs)], rows, title=title,
+                 wrap=14)
+
+
+def pairs_rule(rounds: dict[str, list[float]], pairs: list[tuple[str, str]], floor: float = 0.02) -> str:
+    """``rounds_rule`` for ``pairs_table``: each pair's median and ± worked out, and, where it prints
+    otherwise, what the fastest time of each divides to (they may come from different rounds)."""
+    said = [f"{name} / {reference}: " + _median_working(rounds, name, reference, floor)
+            + _fastest_apart(rounds, name, reference, step_ratio(rounds, name, reference, floor)[0])
+            for name, reference in pairs]
+    return ("The calls took turns in each round. Each ratio is the median of the rounds' own ratios. "
+            + ". ".join(said) + ".")
 
 
 def _fastest_apart(rounds: dict[str, list[float]], name: str, reference: str, median: float) -> str:

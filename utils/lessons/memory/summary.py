@@ -13,7 +13,7 @@ import statistics
 import textwrap
 
 from utils import claims
-from utils.lessons.memory.forward_bound import blocks_forward_range, forwards_cost, predicted_speed
+from utils.lessons.memory.forward_bound import blocks_forward_range, predicted_speed, ratio_in_forwards
 from utils.lessons.memory.report import relative_error
 from utils.lessons.memory.sharding import wire_bytes
 # time_verdict is re-exported: the notebook and the tests import it from here, beside the other verdicts
@@ -317,15 +317,18 @@ def gain_range(verdict: str, value: float, spread: float, bound: float, baseline
     return verdict.replace("of its gain", "of its gain" + claims.gain_share_range(value, spread, bound, baseline), 1)
 
 
-def checkpointing_summary(ckpt: dict, step_spread: float) -> str:
+def checkpointing_summary(ckpt: dict, full_time: tuple) -> str:
     """The Summary's checkpointing statement with this run's figure: the theory predicts one extra forward of
     the blocks; the run says what it cost, in forwards, beside that prediction: both at each end of the
-    blocks' forward's range (``forward_bound``), where the whole forward printed shorter (lesson 06)."""
-    s, c = ckpt["step"], ckpt["checkpointed step"]
+    blocks' forward's range (``forward_bound``), where the whole forward printed shorter. ``full_time``: the
+    checkpointed step x the plain one read pair by pair (``measure.step_ratio``: median, ±, each round's), never
+    the fastest of each divided; ``ckpt``: the fastest times, for the step and the forward in ms (lesson 06)."""
+    s = ckpt["step"]
+    ratio, noise = full_time[0], full_time[1]
     low, high = blocks_forward_range(ckpt)
-    return (f"Checkpointing every block, in this run: {c / s:.2f}x ± {step_spread:.2f} the plain step's time (above "
-            f"1: slower), against the theory's one extra forward, {predicted_speed(s, low, high)} here: "
-            + forwards_cost(c - s, low, high, step_spread * s) + ".")
+    return (f"Checkpointing every block, in this run: {ratio:.2f}x ± {noise:.2f} the plain step's time (above "
+            f"1: slower), the median of each round's own ratio, against the theory's one extra forward, "
+            f"{predicted_speed(s, low, high)} here: " + ratio_in_forwards(ratio, s, low, high, noise * s) + ".")
 
 
 def accumulation_verdict(ratio: float, noise: float, rounds: list[float] | None = None) -> str:
@@ -338,15 +341,17 @@ def accumulation_verdict(ratio: float, noise: float, rounds: list[float] | None 
     return ("slower beyond noise" if ratio > 1 else "faster beyond noise") + named
 
 
-def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: str = "",
-                  ckpt_spread: float = 0.0, step_spread: float = 0.0,
+def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: str = "", *,
+                  full_time: tuple, selective_gain: tuple,
                   accumulation_time: tuple | None = None,
                   chunked_time: tuple[float, float, list[float]] | None = None) -> list[claims.Claim]:
     """The Summary's statements, each with this run's figure. ``measured``: name -> (budget, Measured) at the
     lesson's shape; ``ckpt``: step times {"step", "checkpointed step", "selective step", "blocks' forward"};
     ``chunked``: name -> (budget, Measured) at the large vocabulary; ``runs``: the sharding runs;
-    ``ckpt_spread``: the noise of selective's speed-up over full checkpointing, ``step_spread``: of full
-    checkpointing's step over the plain one (both ``paired_spread``); ``accumulation_time``: section 3's step
+    ``full_time``: full checkpointing's step x the plain one, ``selective_gain``: full's step x selective's
+    (above 1: selective faster), both read pair by pair (``measure.step_ratio``: median, ±, each round's; the
+    fastest of each, ``ckpt``, may come from different rounds, so they give only the step and forward in ms);
+    ``accumulation_time``: section 3's step
     with micro-batches, x one batch's, its noise and (optional) each round's ratio (``measure.step_ratio``), or
     None: no row;
     ``chunked_time``: section 5's chunked loss step x the plain loss's, its noise and each round's ratio
@@ -357,23 +362,24 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
                          f"tolerance {WITHIN:.0%}", "within the tolerance" if worst[0] <= WITHIN else
                          "outside the tolerance: a line the calculator misses")]
     base = measured["fp32"][1].peak
-    s, c, sel = (ckpt[k] for k in ("step", "checkpointed step", "selective step"))
+    s = ckpt["step"]
+    full, full_noise = full_time[0], full_time[1]
     low, high = blocks_forward_range(ckpt)   # the forward the prediction adds, at most the whole forward
     rows.append(claims.Claim("checkpointing every block costs time: predicted, one extra forward",
-                             f"{c / s:.2f}x ± {step_spread:.2f} the plain step's time (above 1: slower)",
+                             f"{full:.2f}x ± {full_noise:.2f} the plain step's time (above 1: slower)",
                              f"prediction {predicted_speed(s, low, high)}",
-                             forwards_cost(c - s, low, high, step_spread * s)))
-    gain, noise = as_shown(c / sel, ckpt_spread)  # judged as printed: 1.04x ± 0.04 reaches 1x, within noise
+                             ratio_in_forwards(full, s, low, high, full_noise * s)))
+    gain, noise = as_shown(*selective_gain[:2])  # judged as printed: 1.04x ± 0.04 reaches 1x, within noise
     # the bound: selective with no recompute at all would take the plain step, so full / selective <= full / plain
+    bound = claims.as_printed(full, 2)
     row = claims.against_speedup("selective recomputes less: its speed, x full checkpointing's (above 1: faster; "
                                  "bound: full's step / the plain step, selective recomputing nothing)",
-                                 gain, c / s, spread=noise, slower="slower than full checkpointing")
-    bound = claims.as_printed(c / s, 2)
+                                 gain, bound, spread=noise, slower="slower than full checkpointing")
     rows.append(claims.Claim(row.claim, row.measured, row.against,
                              gain_range(row.verdict, gain, claims.as_printed(noise, 2), bound)))
-    full, selective = measured["fp32 + checkpointing"][1].peak, measured["fp32 + selective checkpointing"][1].peak
     # the savings from the peaks as printed (MB, 2 decimals): a reader's division of the peaks table's figures
-    sel_off, full_off = (1 - claims.printed_ratio(p, base, 2, MB) for p in (selective, full))
+    sel_off, full_off = (1 - claims.printed_ratio(measured[k][1].peak, base, 2, MB)
+                         for k in ("fp32 + selective checkpointing", "fp32 + checkpointing"))
     rows.append(claims.Claim("selective saves less memory than full", f"{sel_off:.0%} off the peak",
                              f"full: {full_off:.0%} off", f"saves {sel_off:.0%} vs {full_off:.0%}: " +
                              ("less, as expected" if sel_off < full_off else "as much or more: a finding to explain")))
@@ -476,9 +482,11 @@ def threads_reading(paired: list[float], cores: int, load: float,
     said = (f"{cores} threads ran at {median:.2f}x ± {spread:.2f} one thread's rate (the median of each round's own ratio, "
             f"{shown[0]:.2f}-{shown[-1]:.2f}x; ± half their range), against the bound {cores:.2f}x (the same work "
             f"on {cores} threads): {verdict}")
-    if past:   # every round passed the ceiling
+    if past:   # every round passed the ceiling: one disturbed round cannot explain them all, and each pair met
+        # the same load (timed back to back), so no suspect is named
         return opening + said + (f" ({cores}x is the most {cores} threads can give the same work, and every round "
-                                 f"passed it; a disturbed one-thread round is the first suspect)")
+                                 f"passed it, though each pair was timed back to back: the cause is not timed "
+                                 f"apart here)")
     return opening + said + _verdict_ending(verdict, cores, load)
 
 
@@ -486,7 +494,8 @@ def _past_some_rounds(paired: list[float], past: list[int], median: float, shown
                       cores: int) -> tuple[str, str]:
     """``threads_reading`` where some rounds pass the bound and others do not: the rounds past it are named as a
     finding (equal work on ``cores`` threads cannot pass ``cores``x, so a disturbed one-thread round is the
-    first suspect). Where they are the fewer, they are left out and the verdict reads the other rounds, their
+    first suspect where one or a few do; where most do, one disturbed round cannot explain them, and no suspect
+    is named). Where they are the fewer, they are left out and the verdict reads the other rounds, their
     median ± their spread. Where they are half the rounds or more, the rounds left are the minority, and a
     verdict read from them would set aside most of what was measured: the rounds disagree, no verdict (and so
     no share of the gain, which one round could not measure to its ±). Returns the sentence and the verdict
@@ -498,8 +507,8 @@ def _past_some_rounds(paired: list[float], past: list[int], median: float, shown
                "threads): ")
     if len(past) >= len(kept):
         return (opening + f"{len(past)} of {len(paired)} rounds ({names}) pass the {cores}x that equal work on "
-                f"{cores} threads allows, most likely a disturbed one-thread round: the rounds disagree, no "
-                "verdict from this run"), ""
+                f"{cores} threads allows, though each pair was timed back to back (the cause is not timed apart "
+                "here): the rounds disagree, no verdict from this run"), ""
     rest = claims.half_up(statistics.median(kept), 2)
     spread = claims.printed_spread(kept)
     verdict = _rounds_verdict([(k, r) for k, r in enumerate(paired, 1) if k not in past], rest, spread, cores)
@@ -545,15 +554,15 @@ def _fastest_rounds(ones: list[float], manys: list[float], cores: int) -> str:
     one, many = max(ones), max(manys)
     ratio = claims.printed_ratio(many, one, digits=0, scale=1e6)   # the rates as printed, in M/s
     first, second = ones.index(one) + 1, manys.index(many) + 1   # which round gave each fastest rate
+    above = claims.as_printed(ratio, 2) > cores
     if first == second:
         source = f"both from round {first}, so that is that round's own ratio"
-        past = f", above the {cores}x bound" if claims.as_printed(ratio, 2) > cores else ""
+        said = f", above the {cores}x bound, {source}" if above else f", {source}"
     else:
-        source = (f"but they come from different rounds (1 thread's from round {first}, {cores} threads' from "
-                  f"round {second})")
-        past = (f", above the {cores}x bound: those rounds met different loads"
-                if claims.as_printed(ratio, 2) > cores else "")
-    return (f"those fastest rounds give {ratio:.2f}x{past}, {source}; the verdict reads the rounds pair by pair "
+        source = (f"the two come from different rounds (1 thread's from round {first}, {cores} threads' from "
+                  f"round {second}), each at its own moment of the machine's load")
+        said = f", above the {cores}x bound, but {source}" if above else f"; {source}"
+    return (f"those fastest rounds give {ratio:.2f}x{said}; the verdict reads the rounds pair by pair "
             f"(the two counts timed back to back): ")
 
 
