@@ -158,7 +158,7 @@ def memory_reading(point, roof, l3_bytes: int | None = None) -> str:
     name, share, grade = point.op.name, point.fraction, memory_grade(point, roof)
     spread = getattr(point, "spread", 0.0)
     room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
-    head = f"{name} ran at {share:.0%} of its memory roof"
+    head = f"{name} ran at {claims.percent(share)} of its memory roof"  # half up, as the table's share
     if grade == "under":
         return f"{head}: at or under it, as the roofline says."
     if grade == "probe":
@@ -193,7 +193,7 @@ def memory_verdict(point, roof) -> str:
     """The claims-table verdict of ``memory_reading`` (the same grade), in a few words."""
     from utils.lessons.why_slow.roofline import headroom
 
-    share, grade = f"{point.fraction:.0%}", memory_grade(point, roof)
+    share, grade = claims.percent(point.fraction), memory_grade(point, roof)
     spread = f"{getattr(point, 'spread', 0.0):.0%}"
     room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
     probe = ("within the larger of its two timings' spreads: not a finding" if grade == "probe"
@@ -236,7 +236,7 @@ def other_crossings(point, roof) -> str:
     more = [p for p in others if p is not point and crosses_roof(p, roof)]
     if not more:
         return ""
-    listed = ", ".join(f"{p.op.name} ({p.fraction:.0%}, re-timed {retimed_reading(p, roof)})" for p in more)
+    listed = ", ".join(f"{p.op.name} ({claims.percent(p.fraction)}, re-timed {retimed_reading(p, roof)})" for p in more)
     many = len(more) > 1
     return (f" The re-timed figure puts {len(more)} more op{'s' * many} on the other side of "
             f"{'their' if many else 'its'} roof ({listed}): for {'them' if many else 'it'} too, which side is "

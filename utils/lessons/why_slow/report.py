@@ -272,7 +272,7 @@ def largest_matmul_reading(largest, peak, from_profile: bool = False, retimed=No
     """The largest matmul against its roof. When it is the peak's own probe (same n x n x n), the two are one
     kernel timed twice: in the same rounds, their ratio shows timing noise; against the stored profile, how far
     this moment differs from the profile's (noise and load), not a finding."""
-    share = f"The largest matmul reaches {largest.fraction:.0%} of its roof"
+    share = f"The largest matmul reaches {claims.percent(largest.fraction)} of its roof"
     if is_probe(largest, peak) and from_profile and retimed is not None:
         return (f"{share} ({_gflops(largest.achieved)}); it is the same {peak.size} kernel as the peak's probe, "
                 f"which ran at {_gflops(retimed.best)} in the same rounds ({claims.signed_percent(_gap(largest.achieved, retimed.best))}:"
@@ -311,7 +311,7 @@ def roofline_notes(roof, profile) -> list[str]:
         notes.append(f"The machine profile measured {theirs}. These rounds measured {mine} ({moment}).")
     above = [p for p in roof.points if p.above_roof]
     for p in above:
-        notes.append(f"{p.op.name}: {p.fraction:.0%} of its roof, more than its {p.spread:.0%} spread. "
+        notes.append(f"{p.op.name}: {claims.percent(p.fraction)} of its roof, more than its {p.spread:.0%} spread. "
                      + _above_why(p, roof))
     if not above:
         notes.append("No point sits above its roof by more than its own spread.")
@@ -429,7 +429,7 @@ def _against_limit(memory, roof=None) -> str:
                  + "; ".join(f"{p.op.name} {memory_verdict(p, roof)}" for p in above)
                  + " (that roof is a reference, a rate measured here, which an op may pass)")
     elif above:
-        text += ("; " + ", ".join(f"{p.op.name} at {p.fraction:.0%}" for p in above)
+        text += ("; " + ", ".join(f"{p.op.name} at {claims.percent(p.fraction)}" for p in above)
                  + " above it: that roof is a reference, a rate measured here, which an op may pass")
     return text
 
@@ -492,7 +492,7 @@ def roof_claim(claim: str, point, roof=None):
     compute-bound op ran no faster than the probe re-timed beside it (``compute_above_grade``): then not."""
     from utils.claims import Claim
 
-    share = f"{point.fraction:.0%} of its roof"
+    share = f"{claims.percent(point.fraction)} of its roof"
     why = "caches" if point.bound == "memory" else "a finding, see section 2"
     moment = roof is not None and point.bound == "compute" and point.above_roof
     if moment and compute_above_grade(point, roof) == "moment":
@@ -535,7 +535,7 @@ def memory_claim(roof):
 
     return Claim(f"ops memory-bound by count (below the ridge) run at most near the memory roof, far under the "
                  f"peak ({len(ops)} ops)",
-                 f"{ops[0].fraction:.0%} - {top.fraction:.0%} of the roof",
+                 f"{claims.percent(ops[0].fraction)} - {claims.percent(top.fraction)} of the roof",
                  f"roof: intensity × {roof.ceilings.bandwidth / 1e9:.1f} GB/s", said)
 
 
