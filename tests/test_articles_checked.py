@@ -335,7 +335,7 @@ def test_b11_reads_the_amount_of_computation_as_b13_does_and_its_check_needs_the
     row = verdicts.judge(claims.BY_ID["B11"], _figures(quantize=_recorded(4.2, 8.0)), {})
     assert "row B13" in claims.BY_ID["B11"].why and "half the operations" in row.evidence
     assert row.check == verdicts.AGREES
-    zeroing_paid = _figures(quantize=_recorded(4.2, 8.0)) | {"prune": {"dense": 1e-3, "zeroed": 6e-4,
+    zeroing_paid = _figures(quantize=_recorded(4.2, 8.0)) | {"prune": {"dense": 1e-3, "zeroed": 6e-4, "zeroed_rounds": [0.58, 0.59, 0.6, 0.61, 0.62],
                                                                        "removed": 5e-4}}
     assert verdicts.judge(claims.BY_ID["B11"], zeroing_paid, {}).check == verdicts.DISAGREES
 

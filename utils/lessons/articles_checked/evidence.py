@@ -142,13 +142,17 @@ PRUNE_SHAPE = f"{PRUNE_ROWS} x {PRUNE_WIDTH} inputs by a {PRUNE_WIDTH} x {PRUNE_
 
 def pruning_costs(rounds: int = 5) -> dict:
     """A 1024 -> 1024 layer on 256 rows: dense, half its weights zeroed (connections), half its output
-    neurons removed: the fastest time of each, on one thread, in rounds that take turns."""
+    neurons removed: the fastest time of each, on one thread, in rounds that take turns; and each round's
+    zeroed time over its dense time (``zeroed_rounds``), the paired figure rows B11, B12 and B18 read."""
+    from utils.lessons.articles_checked.zeroed import round_ratios
+
     torch.manual_seed(0)
     x, w = torch.randn(PRUNE_ROWS, PRUNE_WIDTH), torch.randn(PRUNE_WIDTH, PRUNE_WIDTH)
     zeroed, half = w * (torch.rand_like(w) > 0.5), w[:512].contiguous()
     calls = {"dense": lambda: x @ w.T, "zeroed": lambda: x @ zeroed.T, "removed": lambda: x @ half.T}
     timed = machine.run_rounds([(1, fn) for fn in calls.values()], rounds=rounds, runs=2)
-    return {name: m.min for name, m in zip(calls, timed)}
+    found = {name: m.min for name, m in zip(calls, timed)}
+    return found | {"zeroed_rounds": round_ratios(timed[0].samples, timed[1].samples, runs=2)}
 
 
 def sparse_at(density: float = 0.05, rounds: int = 5) -> float:

@@ -11,7 +11,7 @@ import statistics
 import psutil
 
 from utils import article, claims as words, devices
-from utils.lessons.articles_checked import case_study, evidence as ev, host_memory, snippets
+from utils.lessons.articles_checked import case_study, evidence as ev, host_memory, snippets, zeroed
 from utils.lessons.articles_checked.stored_peaks import stored_peaks, stored_spreads
 from utils.lessons.model_split.bounds import round_above, round_as_printed  # one round, with the digits it prints
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
@@ -409,16 +409,13 @@ def printed_ratios(over: list[float], under: list[float], digits: int, scale: fl
 
 def zeroed_ratio(prune: dict) -> float:
     """Half the weights zeroed over the dense layer, as rows B11 and B12 print it: from the ms they print, half up."""
-    return words.half_up(words.printed_ratio(prune["zeroed"], prune["dense"], 2, 1e-3))
+    return zeroed.fastest_ratio(prune)
 
 
 def zeroed_side(prune: dict) -> str:
-    """The zeroed time against the dense one, a fastest time kept without rounds read by the ``LEDGER_NOISE``
-    floor on both sides, on the ratio as printed: "within" (0.98x to 1.02x), else "faster" or "slower"."""
-    ratio = zeroed_ratio(prune)
-    if words.within_noise(ratio, LEDGER_NOISE):  # the course's one noise rule: the ratio ± 0.02 covers 1.00x
-        return "within"
-    return "faster" if ratio < 1 else "slower"
+    """The zeroed time against the dense one (``zeroed.side``): by the paired rounds where the run kept them;
+    without them, a fastest-of ratio within the ``LEDGER_NOISE`` floor is "within", and beyond it "unpaired"."""
+    return zeroed.side(prune, LEDGER_NOISE)
 
 
 def removed_reading(ratio: float, share: float = 0.5) -> str:
@@ -433,10 +430,10 @@ def removed_reading(ratio: float, share: float = 0.5) -> str:
 
 
 def zeroed_no_faster(prune: dict) -> bool:
-    """Row B12's "zeroed connections cost as much", one rule for its check and row B18: the zeroed time is
-    within the ``LEDGER_NOISE`` floor of the dense time or slower (0.99x and 1.01x: within noise; 0.97x:
-    faster)."""
-    return zeroed_side(prune) != "faster"
+    """Row B12's "zeroed connections cost as much", one rule for its check and row B18: the paired rounds
+    show no gain, or a loss (``zeroed_side`` "within" or "slower"); "unpaired" decides nothing (the check
+    reads it as noise)."""
+    return zeroed_side(prune) in (zeroed.WITHIN, zeroed.SLOWER)
 
 
 def compression_rounds(c: dict) -> list[float]:

@@ -96,32 +96,42 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
 
 def zeroed_unpaid(m) -> tuple[str, str] | None:
     """Row B12's zeroed connections (half the weights zeroed, "remove unimportant connections") where they
-    gave no speed-up, by the line row B12's check reads (``zeroed_no_faster``: within the noise floor of the
-    dense time on either side, or slower beyond it), their ratio as B12 prints it (None where they were faster
-    beyond that floor, or the cores were busy: no evidence). Zeroed weights in dense kernels cost as much, as
-    the verdict says: naming them is the run's outcome, not a contradiction."""
+    gave no speed-up by the line row B12's check reads (``zeroed_no_faster``: the paired rounds within noise of
+    the dense time, or slower beyond it), their ratio as B12 prints it (None where they were faster, where only
+    two fastest times decide nothing, or where the cores were busy: no evidence). Zeroed weights in dense
+    kernels cost as much, as the verdict says: naming them is the run's outcome, not a contradiction."""
     if "prune" not in m or too_busy(m, "prune", 1) or not zeroed_no_faster(m["prune"]):
         return None
     ratio = zeroed_ratio(m["prune"])  # as rows B11 and B12 print it
-    if zeroed_side(m["prune"]) == "within":  # a fastest time without rounds, 0.98x to 1.02x: noise either side
-        said = (f"within noise of the dense layer, by the {LEDGER_NOISE:.0%} floor for a time kept without "
-                "rounds: no speed-up")
-    else:  # slower beyond the floor (faster beyond it returned None above)
-        said = f"slower than the dense layer, beyond the {LEDGER_NOISE:.0%} floor: no speed-up"
+    if zeroed_side(m["prune"]) == "within":
+        said = "within noise of the dense layer (row B12 gives the paired figure): no speed-up"
+    else:  # slower beyond the noise (faster, or undecided, returned None above)
+        said = "slower than the dense layer, beyond the noise (row B12 gives the paired figure): no speed-up"
     return (f"B12's zeroed connections, {ratio:.2f}x the dense time ({said}, which its verdict allows; row B12's "
             f"check: {run_check('B12', m, {})})", said)
+
+
+def zeroed_faster_part(m) -> Part | None:
+    """Where the zeroed layer ran faster than the dense one beyond its paired rounds' spread: row B12's
+    "cost as much" fails, but a cure that ran faster is not against this row's "speed up" (its check counts
+    rows B11 and B12 so, ``checks.FOR_B18``)."""
+    if "prune" not in m or too_busy(m, "prune", 1) or zeroed_side(m["prune"]) != "faster":
+        return None
+    return Part(f"B12's zeroed connections ran faster than the dense layer ({zeroed_ratio(m['prune']):.2f}x, "
+                f"beyond its paired rounds' spread; row B12's check: {run_check('B12', m, {})}): faster than its "
+                "verdict expects, which is not against this row's 'speed up'", ROWS)
 
 
 def b18(m):
     # Each cure's row is checked against its own, conditional verdict; every cure that gave no speed-up in this
     # run is named with its own row's check, so the count is the list's length, never a fixed "one".
     rows = "rows " + ", ".join(SUMMED["B18"])
-    unpaid = unpaid_cures(m)
+    unpaid, faster = unpaid_cures(m), [p for p in (zeroed_faster_part(m),) if p is not None]
     if not unpaid:
-        return [Part(rows, ROWS)]
+        return [Part(rows, ROWS)] + faster
     slower = [said.startswith(("slower", "not faster", "no faster")) for _, said in unpaid]
     outcome = "did not pay" if all(slower) else "showed no gain" if not any(slower) else \
         "did not pay or showed no gain"
     n = len(unpaid)
     return [Part(f"{rows}; in this run {COUNT_WORDS.get(n, str(n))} cure{'s' if n > 1 else ''} {outcome}: "
-                 + "; ".join(words for words, _ in unpaid), ROWS)]
+                 + "; ".join(words for words, _ in unpaid), ROWS)] + faster

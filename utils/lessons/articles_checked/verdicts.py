@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from utils import devices
 from utils.claims import as_printed, half_up, printed_ratio
-from utils.lessons.articles_checked import case_study, claims, host_memory, sections, snippets
+from utils.lessons.articles_checked import case_study, claims, host_memory, sections, snippets, zeroed
 # Re-exported (noqa: F401) for the notebook and the tests, which import lesson 09's judging from here.
 from utils.lessons.articles_checked.checks import (  # noqa: F401
     ABOVE, AGREES, BUSY, CHECKS, DISAGREES, EXPLAINED_MARGIN, NOISY, PIPELINE_EXPLAINED, READ_AS_LESSON_02, SUMMED,
@@ -433,7 +433,8 @@ def b11(m):
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (from B12's printed ms)
     parts.append(Part(f"one thread, {PRUNE_SHAPE}: half the neurons removed (half the operations) "
                       f"{times('removed'):.2f}x the dense time; half the weights zeroed (the same operations) "
-                      f"{times('zeroed'):.2f}x (row B12){busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU))
+                      f"{times('zeroed'):.2f}x{zeroed.reading(p, LEDGER_NOISE)} (row B12){busy_note(m, 'prune', 1)}",
+                      MEASURED, THIS_CPU))
     if m["results"]["prune"]:
         parts.append(quote(m, "prune", prune_accuracy_words))
     return parts
@@ -449,11 +450,11 @@ def prune_accuracy_words(record: dict) -> str:
 
 
 def zeroed_reading(prune: dict) -> str:
-    """The zeroed time read by the line of row B12's check and row B18 (``zeroed_side``: a fastest time kept
-    without rounds, read by the 2% noise floor on both sides of the dense time, so 1.01x is noise as 0.99x is)."""
-    floor = f"{LEDGER_NOISE:.0%} noise floor"
-    return {"within": f" (no faster: within the {floor})", "faster": f" (faster, beyond the {floor})",
-            "slower": f" (slower, beyond the {floor})"}[zeroed_side(prune)]
+    """The zeroed time read by the line of row B12's check and row B18 (``zeroed.reading``: the paired rounds'
+    median ± spread where the run kept them; a ratio of two fastest times alone decides nothing beyond the 2%
+    floor), and where lesson 04 times the same question in paired rounds (the ledger keeps none of its figures)."""
+    return zeroed.reading(prune, LEDGER_NOISE)[:-1] + f"; {sections.cite(('04', 'Do zeros make'))} times " \
+        "zeros in a dense kernel in paired rounds too)"
 
 
 def b12(m):

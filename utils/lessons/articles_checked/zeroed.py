@@ -1,0 +1,65 @@
+"""Row B12's zeroed weights against the dense layer (rows B11, B12 and B18 read it): by the paired rounds'
+ratios where the run kept them (``evidence.pruning_costs``), never by a ratio of two fastest times alone. A
+fastest-of ratio compares two best cases that need not come from one moment: within the noise floor it shows
+no gain, and beyond it it decides nothing (lesson 07 reads such a figure the same way)."""
+
+from __future__ import annotations
+
+from utils import claims as words
+
+WITHIN, FASTER, SLOWER, UNPAIRED = "within", "faster", "slower", "unpaired"
+
+
+def fastest_ratio(prune: dict) -> float:
+    """Half the weights zeroed over the dense layer, from the two fastest times as the rows print them (ms,
+    two decimals), half up."""
+    return words.half_up(words.printed_ratio(prune["zeroed"], prune["dense"], 2, 1e-3))
+
+
+def paired(prune: dict) -> tuple[float, float, list[float]] | None:
+    """The paired rounds' median and spread as printed (two decimals), with the rounds; None where the run
+    kept no rounds (fewer than 2)."""
+    rounds = prune.get("zeroed_rounds") or []
+    if len(rounds) < 2:
+        return None
+    ordered = sorted(words.as_printed(r, 2) for r in rounds)
+    mid = len(ordered) // 2
+    median = ordered[mid] if len(ordered) % 2 else words.half_up((ordered[mid - 1] + ordered[mid]) / 2)
+    return median, words.printed_spread(rounds), list(rounds)
+
+
+def side(prune: dict, floor: float) -> str:
+    """``WITHIN`` (no gain shown), ``FASTER`` or ``SLOWER`` (beyond the noise) by the paired rounds: their
+    median ± spread covering 1x is noise, unless every round lies on one side (``claims.one_side``). Without
+    rounds, the fastest-of ratio: within ``floor`` of 1x, ``WITHIN``; beyond it, ``UNPAIRED`` (no verdict)."""
+    found = paired(prune)
+    if found is None:
+        return WITHIN if words.within_noise(fastest_ratio(prune), floor) else UNPAIRED
+    median, spread, rounds = found
+    if words.within_noise(median, spread) and words.one_side(rounds) is None:
+        return WITHIN
+    return FASTER if median < 1 else SLOWER
+
+
+def reading(prune: dict, floor: float) -> str:
+    """The words rows B11 and B12 print after the fastest-of ratio: the paired figure and its reading, or why
+    the fastest-of ratio alone decides nothing."""
+    found, said = paired(prune), side(prune, floor)
+    if found is None:
+        if said == WITHIN:
+            return f" (no faster: within the {floor:.0%} noise floor for two fastest times)"
+        return (f" (a ratio of two fastest times, not paired rounds: beyond the {floor:.0%} noise floor, but it "
+                "decides nothing either way; inconclusive)")
+    median, spread, rounds = found
+    figure = f"paired rounds {median:.2f}x ± {spread:.2f} ({len(rounds)} rounds)"
+    return {WITHIN: f" (two fastest times; {figure}: within noise of 1x, no faster)",
+            FASTER: f" (two fastest times; {figure}: faster, beyond the rounds' spread)",
+            SLOWER: f" (two fastest times; {figure}: slower, beyond the rounds' spread)"}[said]
+
+
+def round_ratios(dense: list[float], zeroed: list[float], runs: int) -> list[float]:
+    """Each round's zeroed time over its dense time, each the faster of the round's ``runs`` runs (the
+    samples ``machine.run_rounds`` keeps, ``runs`` per round in order): the two sides of a round ran
+    moments apart, so a busy moment slows both."""
+    best = lambda s, i: min(s[i * runs:(i + 1) * runs])  # noqa: E731
+    return [best(zeroed, i) / best(dense, i) for i in range(len(dense) // runs)]
