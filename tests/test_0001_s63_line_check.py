@@ -29,8 +29,8 @@ def test_the_answer_on_the_profiles_line_stops_where_the_rate_falls():
     assert line_check.falling_rate(run.fit.sizes, run.seconds) is not None
     assert line_check.check_line(kept, run).grade == "within"
     said = summary.cost_answer(kept, run, summary.FIT_USABLE)
-    assert "this run's messages lie on it (yes: within the fit's own error), for messages under 16 MiB: from " \
-           "16 MiB up, where the rate falls, use the measured times." in said
+    assert "this run's messages lie on it (yes: within the fit's own error), for messages up to 16 MiB: above " \
+           "16 MiB, where the rate falls, use the measured times." in said
     steady = link_fit(GLOO, SIZES, [t * 1.05 for t in kept.seconds])
     assert summary.cost_answer(kept, steady, summary.FIT_USABLE).endswith("(yes: within the fit's own error).")
 
@@ -39,7 +39,7 @@ def test_the_answer_with_this_runs_own_fit_stops_where_the_rate_falls_too():
     run = falling_run()
     said = summary.cost_answer(run, run, 1.0)
     assert "with this run's fit" in said
-    assert said.endswith("from 16 MiB up, where the rate falls, use the measured times.")
+    assert said.endswith("above 16 MiB, where the rate falls, use the measured times.")
 
 
 def test_two_sizes_past_the_edge_grade_beyond_and_one_grades_one_size():

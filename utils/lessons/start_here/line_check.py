@@ -439,10 +439,12 @@ def cost_answer(kept, this_run, tolerance: float) -> str:
 
 
 def _below_fall(this_run) -> str:
-    """", for messages under 16 MiB: from 16 MiB up, ..." where this run's rate falls at its largest sizes
+    """", for messages up to 16 MiB: above 16 MiB, ..." where this run's rate falls at its largest sizes
     (``falling_rate``), a shape no line has, else "". Reader t25_0001: the answer said "lie on it" while the block
     found the line under-predicting the largest messages, and an exercise predicts with that line."""
     if falling_rate(this_run.fit.sizes, this_run.seconds) is None:
         return ""
     n1 = _size(sorted(this_run.fit.sizes)[-2])
-    return f", for messages under {n1}: from {n1} up, where the rate falls, use the measured times"
+    # the rate falls between n1 and the largest size, so n1 itself is still on the line (t26_0001: "from 16 MiB
+    # up" beside a 16 MiB message at the rate's peak, +7.6% off the line)
+    return f", for messages up to {n1}: above {n1}, where the rate falls, use the measured times"
