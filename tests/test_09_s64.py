@@ -45,3 +45,14 @@ def test_b18_does_not_count_a_zeroed_layer_faster_than_b12_expects():
     said = summary_rows.zeroed_faster_part(m).render()
     assert "ran faster than the dense layer (0.93x, beyond its paired rounds' spread" in said, said
     assert summary_rows.zeroed_faster_part(_figures() | _prune(2.90, [0.99, 1.0, 1.0, 1.0, 1.01])) is None
+
+
+def test_b19_says_which_of_its_fastest_step_and_b22s_median_is_higher_both_branches():
+    from utils.lessons.articles_checked import timed_rows
+    rounds = {"one": [0.0229, 0.0195, 0.0195, 0.0197, 0.0197], "two": [0.0185] * 5}  # median 19.7 ms
+    above = timed_rows.one_worker_beside({"cnn_ddp": rounds, "cnn": {"step_s": 0.0202}})
+    assert "this fastest step lies above that median (20.2 ms against 19.7 ms)" in above, above
+    assert "at or below a median" not in above
+    below = timed_rows.one_worker_beside({"cnn_ddp": rounds, "cnn": {"step_s": 0.0197}})
+    assert "lies at or below that median (19.7 ms against 19.7 ms)" in below, below
+    assert "different runs of different set-ups" in below and "need not match" in below
