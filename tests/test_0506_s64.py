@@ -121,3 +121,28 @@ def test_every_round_past_the_bound_blames_no_single_disturbed_round():
 def test_the_fastest_rounds_clause_says_different_rounds_once(ones, manys, said):
     text = summary.threads_reading([1.5, 1.6, 1.7], 2, 1.0, fastest=(ones, manys))
     assert text.startswith(said) and "met different loads" not in text
+
+
+def test_selective_checkpointing_is_explained_before_the_code_that_measures_it():
+    # t26_0506 #5: cell 16 printed "the policy" before cell 17 said what selective checkpointing is
+    cells = json.loads((Path(__file__).parents[1] / "notebooks" / "06_memory.ipynb").read_text())["cells"]
+    text = [" ".join("".join(c["source"]).split()) for c in cells]
+    defined = next(k for k, t in enumerate(text) if "**Selective checkpointing**" in t)
+    measured = next(k for k, t in enumerate(text) if "SEL = estimate(" in t)
+    assert defined < measured and cells[defined]["cell_type"] == "markdown"
+
+
+def test_the_link_alone_holds_a_breach_back_until_the_sweep_says():
+    # t26_0506 (other): cell 44 stated the finding that cell 45's sweep took back
+    from utils.lessons.data_prefetch import transfer
+
+    def rounds(*ratios):
+        return transfer.Compression(400, 100, float_link=list(ratios), uint8_link=[1.0] * 3, convert=[1.0] * 3)
+
+    every = transfer.link_alone_line(rounds(4.3, 4.4, 5.7))
+    assert ("above the bound (every round above it, beyond 2 %): a finding to explain only if the link's sweep "
+            "below, timing the same two batches again, agrees") in every and "strayed" not in every
+    median = transfer.link_alone_line(rounds(4.05, 4.5, 4.6))
+    assert "above the bound (beyond its ±): a finding to explain only if" in median
+    assert "no breach shown" in transfer.link_alone_line(rounds(4.29, 3.56, 4.28))
+    assert transfer.link_alone_line(rounds(3.5, 3.8, 3.9)).endswith("as alpha + n/beta allows")
