@@ -40,12 +40,13 @@ def _idle_text(r: Row) -> str:
                       for f, d in zip((as_printed(f, 2) for f in idle_shares(r)), idle_spread(r)))
 
 
-def _idle_apart(r: Row, plain: Row) -> tuple[list[int], list[int]]:
+def _idle_apart(r: Row, plain: Row) -> tuple[list[int], list[int], list[int]]:
     """Worker by worker, as printed: where this row's idle share ± its spread lies wholly below plain 1F1B's
-    (less idle), and where the two bands overlap (not separated by these rounds). The rule the speedups beside
-    plain 1F1B are read by (``_against_plain``): only bands that clear each other are read. No baselines' gap
-    widens them: an idle share divides two times of the same round, not a speedup's one-device step."""
-    less, unresolved = [], []
+    (less idle), where the two bands overlap (not separated by these rounds), and where it lies wholly above
+    (more idle). The rule the speedups beside plain 1F1B are read by (``_against_plain``): only bands that
+    clear each other are read. No baselines' gap widens them: an idle share divides two times of the same
+    round, not a speedup's one-device step."""
+    less, unresolved, more = [], [], []
     shares = zip(idle_shares(r), idle_spread(r), idle_shares(plain), idle_spread(plain))
     for k, (f, d, b, bd) in enumerate(shares):
         f, b = as_printed(f, 2), as_printed(b, 2)
@@ -53,7 +54,14 @@ def _idle_apart(r: Row, plain: Row) -> tuple[list[int], list[int]]:
             less.append(k)
         elif round(f - d, 9) <= round(b + bd, 9):
             unresolved.append(k)
-    return less, unresolved
+        else:  # the band wholly above plain 1F1B's: this row idled more on that worker
+            more.append(k)
+    return less, unresolved, more
+
+
+def _workers(schedule: str, ks: list[int]) -> str:
+    """A schedule with the workers it is named for: "interleaved ZB on worker 0", "ZBV on workers 0, 1"."""
+    return f"{schedule} on worker{'s' if len(ks) > 1 else ''} {', '.join(str(k) for k in ks)}"
 
 
 def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
@@ -61,17 +69,19 @@ def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
     worker (``idle_shares``, ± ``idle_spread``) beside plain 1F1B's on the same worker, at the same batch and m
     (``plain``, measured in ``where``, another launch), then its speedup beside plain 1F1B's (``_beside_plain``).
     "Less idle" only where the two shares' bands clear each other (``_idle_apart``); shares whose bands overlap
-    are named as not separated. Both directions are said: less idle on every worker, on some (named), or on
-    none; faster, slower or not read."""
-    every, some, none, unresolved = [], [], [], []
+    are named as not separated, and shares wholly above plain 1F1B's as more idle, so that every worker of every
+    row is classed once. Both directions are said: less idle on every worker, on some (named), or on none; more
+    idle where a band clears plain 1F1B's from above; faster, slower or not read."""
+    every, some, none, unresolved, idler = [], [], [], [], []
     for r in rows:
-        less, within = _idle_apart(r, plain)
+        less, within, more = _idle_apart(r, plain)
         (every if len(less) == len(r.busy) else some if less else none).append(
             r.schedule if len(less) in (0, len(r.busy)) else
             f"{r.schedule} (worker {', '.join(str(k) for k in less)} only)")
         if within:
-            unresolved.append(f"{r.schedule} on worker{'s' if len(within) > 1 else ''} "
-                              f"{', '.join(str(k) for k in within)}")
+            unresolved.append(_workers(r.schedule, within))
+        if more:
+            idler.append(_workers(r.schedule, more))
     text = (f"Idle share of the step per worker (1 - busy / step from the medians, ± half the middle half of the "
             f"rounds' own shares; the bubble with the messages' waits): plain 1F1B m={plain.m} {_idle_text(plain)} "
             f"({where}); " + "; ".join(f"{r.schedule} {_idle_text(r)}" for r in rows) + ". ")
@@ -80,6 +90,8 @@ def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
              f"on no worker: {', '.join(none)}" if none else ""]
     text += ("Less idle than plain 1F1B " + "; ".join(f for f in found if f)
              + " (less: the share ± its spread wholly below plain 1F1B's).")
+    if idler:  # the other direction: a band wholly above plain 1F1B's
+        text += " More idle than plain 1F1B (the share ± its spread wholly above it): " + "; ".join(idler) + "."
     if unresolved:
         text += (" Within what these rounds resolve (the two ± overlap, so neither less nor more idle is read): "
                  + "; ".join(unresolved) + ".")
