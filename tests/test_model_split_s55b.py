@@ -42,9 +42,10 @@ def test_a_median_above_the_bound_within_its_reference_says_so_whatever_the_verd
     assert report.headline_verdict(M8).endswith("; within the work-scaled reference (1.84x)")  # at the bound
     assert report.headline_verdict(M1).endswith("; within the work-scaled reference (1.09x)")  # within noise
     assert "what the measured work predicts" not in report.reading(M1)  # m=1: the same figure, read once
-    # the other outcome: at or under the bound, under the reference, nothing said of it
+    # the other outcome: at or under the bound, under the reference by more than d: the share of its gain
+    # (cell 15's rule, t26_02 #3); 1.73x ± 0.02 under 1.84x: 0.73 / 0.84 = 87%
     under = _row(8, [1.70, 1.74, 1.75, 1.73, 1.56], [378, 411], 814)
-    assert "work-scaled reference" not in report.headline_verdict(under)
+    assert report.headline_verdict(under).endswith("; under its work-scaled reference (1.84x): 87% of its gain")
 
 
 def test_an_above_the_bound_verdict_reads_the_reference_once_itself():

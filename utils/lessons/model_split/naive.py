@@ -58,8 +58,9 @@ def naive_reading(r: Row, spans) -> str:
                 f"{rounds_text(*r.speedup_range)}): {headline_verdict(r)}; {cause}.")
     pb, (value, spread) = r.process_bound, printed(r)
     if noise_of_one(r):  # claims' one rule: the median ± the paired spread covers 1x
+        # the block below still sets the rounds beside the reference; no excess means nothing for it to explain
         why = (f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no effect shown, as the 1x bound "
-               f"says, and no cause to read against the per-process reference ({pb:.2f}x)")
+               f"says, so no excess over 1x for the per-process reference ({pb:.2f}x) to explain")
     elif value > 1:  # the one verdict of the naive row (reference.naive_verdict), as every table prints it
         why = f"above 1x ({value:.2f}x ± {spread:.2f}): {headline_verdict(r)}"
         if process_reference_explains(r):

@@ -27,6 +27,7 @@ from utils.lessons.model_split.noise import (above_as_printed, against_predictio
                                             beside_line, percent_as_printed,
                                             at_bound_in_noise, near_reference, noise_of_one, noise_of_reference,
                                             printed, reference_claim, reference_in_noise_of_one, reference_gain,
+                                            under_work_reference,
                                             round_text, rounds_text, split_gain, medians_note, steps_note,
                                             row_label, speedups_apart)
 from utils.lessons.model_split.reference import (EXPLAINED, naive_verdict,  # noqa: F401 (re-exported)
@@ -300,12 +301,15 @@ def _passed(r: Row, reference: float, name: str) -> str:
 
 def past_work_reference(r: Row) -> str:
     """The headline's words on the work-scaled reference, for every verdict but "above the bound" (which reads
-    the reference itself, ``median_verdict``): a median past the reference says by how much (``_passed``); a
-    median above the bound but at or under the reference is "within the work-scaled reference", as section 5
-    promises, whatever the verdict against the bound (within noise, at it). "" where neither applies."""
+    the reference itself, ``median_verdict``): a median past the reference says by how much (``_passed``); one
+    above the bound but at or under the reference is "within the work-scaled reference" (section 5's promise);
+    one at or under the bound, faster than 1x but under the reference by more than d, the share of its gain
+    (``noise.under_work_reference``, cell 15's rule, as the summary prints it). "" where none applies."""
     wb = r.work_bound
     if wb is None or median_verdict(r).startswith("above the bound"):
         return ""
+    if not above_as_printed(r.speedup, r.bound) and (under := under_work_reference(r, wb)):
+        return under
     if not above_as_printed(r.speedup, wb):
         return f"within the work-scaled reference ({wb:.2f}x)" if above_as_printed(r.speedup, r.bound) else ""
     value, spread = printed(r)
@@ -430,8 +434,9 @@ def verdict_table(cpu_times: bool = True) -> Table:
         ("(first) the headline's verdict", "claims.speedup_verdict against the bound, with the paired spread "
                                           "(under any verdict but 'above the bound': a median past its work-scaled "
                                           "reference says by how much; one above the bound and at most that "
-                                          "reference plus d reads 'within the work-scaled reference'); then one "
-                                          "of the readings below"),
+                                          "reference plus d reads 'within the work-scaled reference'; one not "
+                                          "above the bound, faster than 1x, under it by more than d: the share of "
+                                          "its gain); then one of the readings below"),
         (WITHIN_SPREAD, "median above the bound, but the headline's verdict is within noise or at the bound"),
         (WITHIN_SPREAD_PAST, "the same, with a round above the number of devices (2x on two)"),
         (PAST_DEVICES, "median above the bound and above the number of devices (2x on two), as printed"),
