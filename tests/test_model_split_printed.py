@@ -46,11 +46,12 @@ def _placed(extra_rounds, activation, layers=0.139, placed=None):
 
 
 def test_the_probe_against_the_fit_is_worked_from_the_two_printed_ms():
-    # session 51: 0.062 ms beside 0.106 ms, worked from the two printed ms; t20_02: as a factor either way, as
-    # the link block sets the probe beside the fit's accuracy (0.106 / 0.062 = 1.71: "1/1.71 of", not "-42%")
+    # session 51: 0.062 ms beside α, worked from the two as printed; t20_02: as a factor either way, as the link
+    # block sets the probe beside the fit's accuracy; t26_02 #4: α as the traffic tables print it, to 0.1 µs
+    # (106.5 µs = 0.1065 ms; 0.1065 / 0.062 = 1.72, not 0.106 / 0.062 = 1.71)
     got = _placed([0.018, 0.020, 0.022, 0.019, 0.021], 0.45e-3)
     said = placement.placement_reading(got, "gloo", {"lesson 00's link fit": 0.10649e-3})
-    assert "0.106 ms (the probe 1/1.71 of it)" in said and "12 x 0.062 = 0.7 ms" in said
+    assert "106.5 µs = 0.1065 ms (the probe 1/1.72 of it)" in said and "12 x 0.062 = 0.7 ms" in said
 
 
 def test_a_probe_price_above_every_reading_of_the_extra_time_is_refuted_in_every_branch():

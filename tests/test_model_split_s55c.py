@@ -28,7 +28,7 @@ def test_fixed_cost_beyond_the_fits_accuracy_leaves_changed_rows_undecided():
     assert "stands at either price" not in said  # one ratio at 1 MiB no longer speaks for every size
     assert "stands at the fit's price and at 0.97x it." in said  # t24_02 #1: two decimals
     # t20_02: a factor either way, as the test is made (1.646 / 0.086 = 19.14, beyond 1.09)
-    assert ("The 4-byte probe's 0.086 ms is 1/19.14 of the fit's α (1.646 ms): beyond the fit's accuracy (a factor "
+    assert ("The 4-byte probe's 0.086 ms is 1/19.14 of the fit's α (1646.0 µs = 1.6460 ms): beyond the fit's accuracy (a factor "
             "of 1.09 below, 1.10 above)") in said
     assert "with the probe's own figures (0.086 ms a message, 1.78 - 0.086 ms per 1.0 MiB)" in said
     assert "1 of 1 rows' readings change (batch 32 gpipe m=8 4.8 of 40.8 ms, 65% to 12%)" in said
@@ -38,7 +38,7 @@ def test_fixed_cost_beyond_the_fits_accuracy_leaves_changed_rows_undecided():
 def test_fixed_cost_that_agrees_keeps_every_reading():
     # the other outcome: a probe near the fit's α; the rows read the same word at both prices
     said = report.probe_reading(1.78e-3, 2**20, FIT, 0.184, rows=[_m8()], tiny=1.60e-3)
-    assert ("The 4-byte probe's 1.600 ms is 1/1.03 of the fit's α (1.646 ms): within the fit's accuracy (a factor "
+    assert ("The 4-byte probe's 1.600 ms is 1/1.03 of the fit's α (1646.0 µs = 1.6460 ms): within the fit's accuracy (a factor "
             "of 1.09 below, 1.10 above)") in said
     assert "all 1 rows read the same word there too." in said and "not decided" not in said
 

@@ -27,7 +27,7 @@ def _m4():  # a losing row: 8 messages, 2 MiB
 ])
 def test_the_probe_against_alpha_prints_the_factor_the_test_compares(tiny, factor, word):
     said = link.fixed_cost_reading([_m4()], FIT, tiny, 1.38e-3, 2**20)
-    assert said.startswith(f"The 4-byte probe's {tiny * 1e3:.3f} ms is {factor} the fit's α (0.104 ms): {word} the "
+    assert said.startswith(f"The 4-byte probe's {tiny * 1e3:.3f} ms is {factor} the fit's α (104.0 µs = 0.1040 ms): {word} the "
                            "fit's accuracy (a factor of 1.55 below, 2.22 above)")
     assert "±55%" not in said
 
@@ -60,8 +60,8 @@ def test_the_placement_sets_the_probe_beside_alpha_as_the_same_factor():
            "attn/ffn": {"row": row(0.139 + statistics.median(extra)), "crossings": 7}, "extra_rounds": extra,
            "message": {"tiny": 0.060e-3, "activation": 1.38e-3, "activation_bytes": 2**20}}
     said = placement.placement_reading(got, "gloo", {"section 5's fit": 0.104e-3, "lesson 00's": 0.050e-3})
-    assert "section 5's fit: 0.104 ms (the probe 1/1.73 of it)" in said
-    assert "lesson 00's: 0.050 ms (the probe 1.20x it)" in said and "%" not in said.split("beside it")[1][:80]
+    assert "section 5's fit: 104.0 µs = 0.1040 ms (the probe 1/1.73 of it)" in said
+    assert "lesson 00's: 50.0 µs = 0.0500 ms (the probe 1.20x it)" in said and "%" not in said.split("beside it")[1][:80]
 
 
 def test_two_layouts_below_each_other_print_the_factor_the_other_way():

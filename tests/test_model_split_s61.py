@@ -182,12 +182,15 @@ def test_a_label_the_fits_band_crosses_is_not_decided():
     part = {id(r): p for r, p in zip(rows, (0.06, 0.30, 0.78))}
     said = link.fit_band(rows, part, 0.60)
     assert said == (" At the fit's accuracy (a factor of 1.60 below, 2.50 above its line), batch 2 naive split "
-                    "(30%: 19%-75%); batch 3 naive split (78%: 49%-195%) cross a line: not decided at this fit's "
-                    "accuracy; batch 1 naive split (6%: 4%-15%) keeps its label.")
+                    "(30%: 19%-75%); batch 3 naive split (78%: 49%-195%) cross a line: not decided by the fit's "
+                    "accuracy alone (section 8's probe times one message against this price, and the rows are read "
+                    "again at the price it measured); batch 1 naive split (6%: 4%-15%) keeps its label.")
     assert link.fit_band(rows[:1], part, 0.60).endswith("every label holds: each share's band stays on one side "
                                                         "of the lines.")
     one = link.fit_band(rows[1:2], part, 0.60)
-    assert one.endswith("(30%: 19%-75%) crosses a line: not decided at this fit's accuracy.")
+    assert one.endswith("(30%: 19%-75%) crosses a line: not decided by the fit's accuracy alone (section 8's "
+                        "probe times one message against this price, and the rows are read again at the price it "
+                        "measured).")
     assert link.fit_band(rows, part, None) == "" and link.fit_band([], part, 0.60) == ""
     assert "any share" in link.fit_band(rows[:1], part, 1.0)  # a fit off by 100%: no factor above ruled out
 

@@ -11,8 +11,8 @@ and whether that time is what keeps a pipeline from its bound. ``report`` re-exp
 from __future__ import annotations
 
 from utils.claims import as_printed, as_printed_sig, half_up, printed_ratio, sig_text
-from utils.lessons.model_split.fit_accuracy import (accuracy_text, against_fit, factor_text, layout_reading,
-                                                   ledger_reading, tolerance, tolerance_text)
+from utils.lessons.model_split.fit_accuracy import (accuracy_text, against_fit, alpha_ms, alpha_text, factor_text,
+                                                   layout_reading, ledger_reading, tolerance, tolerance_text)
 from utils.lessons.model_split.noise import at_bound_in_noise, beside_line, percent_as_printed
 from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
@@ -256,8 +256,10 @@ def fit_band(short: list[Row], part: dict, accuracy: float | None) -> str:
     said = f" At the fit's accuracy ({tolerance_text(accuracy)} its line), "
     if not open_:
         return said + "every label holds: each share's band stays on one side of the lines."
-    return said + (f"{'; '.join(open_)} {'cross' if len(open_) > 1 else 'crosses'} a line: not decided at this "
-                   "fit's accuracy" + (f"; {'; '.join(held)} {'keep their labels' if len(held) > 1 else 'keeps its label'}."
+    # the fit's band is wide; section 8's probe times a message against the price itself, which narrows it
+    return said + (f"{'; '.join(open_)} {'cross' if len(open_) > 1 else 'crosses'} a line: not decided by the "
+                   "fit's accuracy alone (section 8's probe times one message against this price, and the rows "
+                   "are read again at the price it measured)" + (f"; {'; '.join(held)} {'keep their labels' if len(held) > 1 else 'keeps its label'}."
                                        if held else "."))
 
 
@@ -577,10 +579,11 @@ def fixed_cost_reading(rows: list[Row], link: Link, tiny: float, activation: flo
     """Section 5's losing rows read at the probe's two figures (``probe_link_time``) beside the fit's price:
     whether the probe's fixed cost agrees with the fit's α (within the fit's accuracy), and which rows' words
     change between the two prices: those are not decided by this run (the fit and the probe disagree)."""
-    short, fixed, alpha = losing_rows(rows), as_printed(tiny, 3, 1e-3), as_printed(link.alpha, 3, 1e-3)
+    short, fixed, alpha = losing_rows(rows), as_printed(tiny, 3, 1e-3), alpha_ms(link.alpha)  # α as tabled
     # a factor either way, as the tolerance: 0.060 ms is 1/1.73 of 0.104 ms, beyond a factor of 1.55
     gap = against_fit(fixed, alpha, link.accuracy or 0.0)
-    said = (f"The 4-byte probe's {fixed:.3f} ms is {factor_text(fixed, alpha)} the fit's α ({alpha:.3f} ms): "
+    said = (f"The 4-byte probe's {fixed:.3f} ms is {factor_text(fixed, alpha)} the fit's α "
+            f"({alpha_text(link.alpha)}): "
             f"{'within' if gap == 'within' else 'beyond'} the fit's accuracy ({tolerance_text(link.accuracy or 0)})")
     moved = [f"batch {r.batch} {_name(r)} {probe_link_time(r, tiny, activation, n_bytes) * 1e3:.1f} of "
              f"{lost_time(r) * 1e3:.1f} ms, {link_share(r, link.alpha, link.beta):.0%} to "

@@ -24,7 +24,7 @@ from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch, precision
 from utils.claims import as_printed, as_printed_sig, within_noise
-from utils.lessons.model_split.fit_accuracy import factor_text
+from utils.lessons.model_split.fit_accuracy import alpha_ms, alpha_text, factor_text
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.link import message_time
 from utils.lessons.model_split.report import reading, round_text, rounds_text
@@ -221,9 +221,9 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
     size = got["message"]["activation_bytes"] / 2**20
     beside = ""
     if alphas and any(alphas.values()):
-        probe = lambda a: factor_text(as_printed(tiny, 3, 1e-3), as_printed(a, 3, 1e-3))  # noqa: E731
+        probe = lambda a: factor_text(as_printed(tiny, 3, 1e-3), alpha_ms(a))  # noqa: E731 (α as tabled)
         beside = "; beside it, the fitted α of " + ", ".join(  # a factor either way, as the link block reads it
-            f"{name}: {a * 1e3:.3f} ms (the probe {probe(a)} it)" for name, a in alphas.items() if a)
+            f"{name}: {alpha_text(a)} (the probe {probe(a)} it)" for name, a in alphas.items() if a)
     low, high = extra_range(got)
     d = sum_digits(extra, fixed, in_bytes, extra - fixed - in_bytes)  # one precision for the sentence's ms
     extra, fixed, in_bytes = (as_printed(x, d) for x in (extra, fixed, in_bytes))  # as printed: its sums add up
