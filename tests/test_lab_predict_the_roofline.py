@@ -137,6 +137,8 @@ COUNT_MUTANTS = [  # (mistake, the learner's count, what the message must say)
     ("attention's scores in memory", _mutant("attention", _with_scores), "the T x T scores"),
     ("4 bytes an element in bf16", lambda op: _four_bytes(op, *count(op)), "4 bytes an element"),
     ("elements, not bytes", lambda op: (count(op)[0], count(op)[1] / op.dtype.itemsize), "elements, not bytes"),
+    # t26_labs03 #2: token ids counted at 4 bytes (int32, or an fp32 table's element) instead of int64's 8
+    ("ids at 4 bytes", _mutant("embedding", lambda op, f, b: (f, b - 4 * op.ids.numel())), "the ids' bytes"),
 ]
 
 

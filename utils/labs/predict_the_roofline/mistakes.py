@@ -52,7 +52,10 @@ def _bytes_slips(op: LabOp, right: float) -> list[tuple[float, str]]:
     if op.kind == "embedding":
         n, rows = op.ids.numel(), op.ids.unique().numel()
         ids, row = n * op.ids.element_size(), d["width"] * size
-        slips += [(ids + (d["vocab"] + n) * row, "the whole table: a lookup reads only the rows its ids name"),
+        ids_named = "the ids' bytes: token ids are int64, 8 bytes each (ask the tensor: ids.element_size())"
+        slips += [(right - n * (op.ids.element_size() - 4), ids_named),  # ids taken as int32
+                  (right - n * (op.ids.element_size() - size), ids_named),  # ids at the table's element size
+                  (ids + (d["vocab"] + n) * row, "the whole table: a lookup reads only the rows its ids name"),
                   (ids + 2 * n * row, "a row for every id: ids repeat, and a row named twice needs reading "
                                       "from memory once"),
                   (ids + n * row, "the output only, or the rows only: a lookup reads rows and writes them out"),
