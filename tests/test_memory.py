@@ -478,15 +478,15 @@ def test_the_noise_beside_the_step_parts_names_the_floor_where_the_floor_set_it(
     tolerance = summary.noise_seconds(0.01, 0.0810, floor=0.02)
     text = summary.step_parts("Full checkpointing", plain, variant, {"forward": 0.0, "rest": 0.0248}, tolerance,
                               noise=floor)
-    assert ("Off the prediction by more than the noise floor, 2% of the plain step, above the rounds' ± 0.01: "
-            "1.6 ms; its backward and AdamW 7.2 ms under") in text
+    assert ("Off the prediction by more than 1.6 ms (the noise floor, 2% of the plain step, used as it exceeds "
+            "the rounds' own ± 0.01); its backward and AdamW 7.2 ms under") in text
     assert "the rounds' noise (1.6 ms)" not in text
     # the other branch: the rounds' ± above the floor sets it, and is named
     rounds = summary.noise_name(0.06, floor=0.02)
     assert rounds == "the rounds' noise, their ± 0.06 of the plain step"
     wide = summary.step_parts("Full checkpointing", plain, variant, {"forward": 0.0, "rest": 0.0248},
                               summary.noise_seconds(0.06, 0.0810, floor=0.02), noise=rounds)
-    assert "more than the rounds' noise, their ± 0.06 of the plain step: 4.9 ms; its backward" in wide
+    assert "more than 4.9 ms (the rounds' noise, their ± 0.06 of the plain step); its backward" in wide
     within = summary.step_parts("Full checkpointing", plain, variant, {"forward": 0.0, "rest": 0.0176}, 0.0016,
                                 noise=floor)
     assert "each part within 1.6 ms of its prediction (the noise floor, 2% of the plain step" in within

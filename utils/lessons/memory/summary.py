@@ -155,7 +155,7 @@ def noise_name(spread: float, floor: float = 0.0) -> str:
     floor, 1.6 ms, is what a reader must be told was used). Lesson 06."""
     shown = claims.as_printed(spread, 2)
     if floor > shown:
-        return f"the noise floor, {floor:.0%} of the plain step, above the rounds' ± {shown:.2f}"
+        return f"the noise floor, {floor:.0%} of the plain step, used as it exceeds the rounds' own ± {shown:.2f}"
     return f"the rounds' noise, their ± {shown:.2f} of the plain step"
 
 
@@ -192,7 +192,8 @@ def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance
                                          "memory the backward has just freed)"}
     said = "; ".join(f"its {k} {abs(v) * 1e3:.1f} ms {'under' if v < 0 else 'over'} the prediction"
                      + why.get((k, v < 0), " (why is not timed apart here)") for k, v in beyond.items())
-    return out + f". Off the prediction by more than {noise}: {tolerance * 1e3:.1f} ms; {said}."
+    # the ms first, then what set them: "by more than 1.4 ms (the noise floor, ...)" (t26_0506: hard to parse)
+    return out + f". Off the prediction by more than {tolerance * 1e3:.1f} ms ({noise}); {said}."
 
 
 def _parts(plain: dict, variant: dict) -> tuple[float, float]:
