@@ -75,14 +75,15 @@ def _prune(zeroed_ms: float) -> dict:
 
 
 def test_zeroed_side_is_the_course_noise_rule_on_the_ratio_as_printed_both_sides():
-    for zeroed_ms, side in ((10.0, "within"), (10.2, "within"), (9.8, "within"), (9.7, "faster"),
-                            (10.3, "slower")):
+    # two fastest times beyond the floor decide nothing since t26_09 #1 ("unpaired"; test_09_s64 pairs them)
+    for zeroed_ms, side in ((10.0, "within"), (10.2, "within"), (9.8, "within"), (9.7, "unpaired"),
+                            (10.3, "unpaired")):
         prune = _prune(zeroed_ms)
         assert figures.zeroed_side(prune) == side, (zeroed_ms, figures.zeroed_side(prune))
         # the same answer as claims.within_noise on the ratio rows B11 and B12 print, floor ± 0.02
         ratio = figures.zeroed_ratio(prune)
         assert (side == "within") == course.within_noise(ratio, figures.LEDGER_NOISE), ratio
-    assert figures.zeroed_no_faster(_prune(9.8)) and figures.zeroed_no_faster(_prune(10.3))
+    assert figures.zeroed_no_faster(_prune(9.8)) and not figures.zeroed_no_faster(_prune(10.3))
     assert not figures.zeroed_no_faster(_prune(9.7))
 
 

@@ -542,10 +542,9 @@ def fused_holds(m, name: str) -> bool:
 
 
 def _removing_cuts_zeroing_does_not(m, faster_allowed: bool = False) -> bool:
-    """Half the neurons removed: under 0.8 of the dense time; half the weights zeroed: no faster by the paired
-    rounds (``figures.zeroed_no_faster``, the line row B18 reads too) (rows B11, B12). A ratio of two fastest
-    times beyond the noise floor, without rounds, decides nothing: ``Noisy``. ``faster_allowed``: row B18's
-    reading, where a zeroed layer faster than its row expects is no cure that failed."""
+    """Rows B11, B12: half the neurons removed under 0.8 of the dense time; half the weights zeroed no faster by
+    the paired rounds (``figures.zeroed_no_faster``); two fastest times alone: ``Noisy``. ``faster_allowed``:
+    row B18's reading (a zeroed layer faster than expected is no cure that failed)."""
     quiet(m, "prune", 1)
     if figures.zeroed_side(m["prune"]) == "unpaired":
         raise Noisy("prune")
@@ -553,8 +552,7 @@ def _removing_cuts_zeroing_does_not(m, faster_allowed: bool = False) -> bool:
     return m["prune"]["removed"] < 0.8 * m["prune"]["dense"] and zeroing
 
 
-# Row B18 ("these methods together speed up") reads rows B11 and B12 with a zeroed layer faster than they
-# expect allowed: a cure that ran faster is not against a summary of cures that speed up.
+# Row B18 ("these methods speed up") reads B11 and B12 with a faster zeroed layer allowed (not against it)
 FOR_B18 = {"B11": lambda m: _removing_cuts_zeroing_does_not(m, True)
            and gain_at(value(m, "quantize"), recorded_int8_units(recorded(m, "quantize").record)),
            "B12": lambda m: _removing_cuts_zeroing_does_not(m, True)}
@@ -575,8 +573,7 @@ def run_check(claim_id: str, m: dict, earlier: dict) -> str:
 def _summed_rows_agree(claim_id: str, earlier: dict, m: dict | None = None) -> bool:
     """A summary disagrees where a row it sums up does; otherwise it waits, is inconclusive or carries a
     finding wherever one of them does: a finding before a spread, so that no row's finding hides behind another
-    row's noise (its evidence names every row its check follows, each with its own state). Row B18 reads rows
-    B11 and B12 by ``FOR_B18`` where they disagree."""
+    row's noise (its evidence names every row its check follows, each with its own state); ``_as_summed``."""
     checks = [_as_summed(claim_id, i, earlier[i].check, m) for i in SUMMED[claim_id] if earlier[i].check is not None]
     if DISAGREES in checks:
         return False
@@ -587,8 +584,7 @@ def _summed_rows_agree(claim_id: str, earlier: dict, m: dict | None = None) -> b
 
 
 def _as_summed(claim_id: str, row: str, check: str, m: dict | None) -> str:
-    """Row ``row``'s check as summary ``claim_id`` counts it: its own, except that row B18 recounts a
-    disagreeing row B11 or B12 with a faster zeroed layer allowed (``FOR_B18``)."""
+    """Row ``row``'s check as summary ``claim_id`` counts it: row B18 recounts B11 and B12 by ``FOR_B18``."""
     if claim_id != "B18" or check != DISAGREES or row not in FOR_B18 or m is None:
         return check
     return run_check_with(FOR_B18[row], m)
@@ -596,13 +592,8 @@ def _as_summed(claim_id: str, row: str, check: str, m: dict | None) -> str:
 
 def run_check_with(check, m: dict) -> str:
     """One of ``STATES`` from a check function, as ``run_check`` reads ``CHECKS``."""
+    states = ((Missing, WAITING), (Busy, BUSY), (AboveBound, ABOVE), (Noisy, NOISY))
     try:
         return AGREES if check(m) else DISAGREES
-    except Missing:
-        return WAITING
-    except Busy:
-        return BUSY
-    except AboveBound:
-        return ABOVE
-    except Noisy:
-        return NOISY
+    except (Missing, Busy, AboveBound, Noisy) as raised:
+        return next(state for kind, state in states if isinstance(raised, kind))
