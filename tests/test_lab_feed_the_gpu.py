@@ -527,9 +527,9 @@ def test_a_busy_machine_is_named_only_beyond_the_noise_of_c_measured_alone():
 
     close, busy = EpochResult(1.37, 32, 0.07), EpochResult(1.47, 32, 0.07)   # steps: 1.30 s, 1.40 s
     said = _bound_uses(close, 1.30, load=1.06, compute=1.29, loaders=2)
-    assert "within noise of the 1.29 s measured alone" in said and "busy machine" not in said, said
+    assert "within the course's 2% timing noise of the 1.29 s measured alone (+1%)" in said and "busy machine" not in said, said
     said = _bound_uses(busy, 1.40, load=1.06, compute=1.29, loaders=2)
-    assert "longer than the 1.29 s measured alone: a busy machine" in said, said
+    assert "longer than the 1.29 s measured alone (+9%, past the course's 2% timing noise): a busy machine" in said, said
     assert _bound_uses(close, 1.29, load=1.06, compute=1.29, loaders=2) == (
         " (max(L/2, C), C the 1.29 s measured alone; your epoch: 1.30 s of its own steps + 0.07 s of waits for "
         "data = 1.37 s)")
