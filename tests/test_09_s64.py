@@ -56,3 +56,15 @@ def test_b19_says_which_of_its_fastest_step_and_b22s_median_is_higher_both_branc
     below = timed_rows.one_worker_beside({"cnn_ddp": rounds, "cnn": {"step_s": 0.0197}})
     assert "lies at or below that median (19.7 ms against 19.7 ms)" in below, below
     assert "different runs of different set-ups" in below and "need not match" in below
+
+
+def test_a3_quotes_lesson_08s_two_device_spread_with_its_rounds_count():
+    # t26_09 #6: lesson 08's record gains steps["two devices"] = {"value", "spread", "rounds"}
+    from utils.lessons.articles_checked import capstone
+    kept = {"value": 1.3, "what": "two devices 1.28x", "steps": {"two devices": {
+        "value": 1.28, "spread": 0.04, "rounds": [1.23, 1.28, 1.31]}}}
+    assert capstone.two_devices_text(kept).startswith("1.28x ± 0.04 (its 3 paired rounds' spread)")
+    bare = {"value": 1.3, "what": "two devices 1.28x"}
+    bench = {"value": 1.3, "steps": {"two devices": {"x_previous": 1.28}}}  # make bench's shape
+    assert capstone.capstone_two_devices(bench) == 1.28
+    assert "± 0.03 (the 2% floor for a figure kept without rounds)" in capstone.two_devices_text(bare)

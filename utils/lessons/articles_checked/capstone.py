@@ -35,7 +35,9 @@ def two_devices_text(record: dict) -> str:
     "1.00x ± 0.02 (the 2% floor for a figure kept without rounds) against a bound of 2x: within noise: no
     effect shown"."""
     spread, own = two_devices_spread(record)
-    source = "its rounds' spread" if own else f"the {LEDGER_NOISE:.0%} floor for a figure kept without rounds"
+    rounds = record.get("steps", {}).get("two devices", {}).get("rounds") or []
+    source = (f"its {len(rounds)} paired rounds' spread" if own and rounds else "its rounds' spread" if own
+              else f"the {LEDGER_NOISE:.0%} floor for a figure kept without rounds")
     return (f"{capstone_two_devices(record):.2f}x ± {spread:.2f} ({source}) against a bound of {BOUND:g}x: "
             f"{two_devices_verdict(record)}")
 

@@ -299,9 +299,11 @@ def quote(m, name: str, say) -> Part:
 
 
 def capstone_two_devices(record: dict) -> float:
-    """Lesson 08's two-device step: the benchmark keeps each step; the ledger names them in its text."""
-    if "steps" in record:
-        return record["steps"]["two devices"]["x_previous"]
+    """Lesson 08's two-device step: the benchmark keeps each step (``x_previous``), the ledger its ``value``
+    with its spread and rounds (since t26), an older ledger names it in its text."""
+    step = record.get("steps", {}).get("two devices", {})
+    if "value" in step or "x_previous" in step:
+        return step.get("value", step.get("x_previous"))
     found = re.search(r"two devices (\d+(?:\.\d+)?)x", record.get("what", ""))
     return float(found.group(1)) if found else record["value"]
 
