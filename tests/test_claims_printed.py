@@ -166,3 +166,9 @@ def test_two_runs_agree_where_either_median_and_its_spread_covers_the_other():
     assert claims.runs_agree(0.99, 0.01, 0.97, 0.10)       # either order
     assert claims.runs_agree(1.08, 0.09, 0.99, 0.0)        # the edge as printed (0.99 exactly): within noise
     assert not claims.runs_agree(1.20, 0.05, 1.00, 0.05)   # 1.15-1.25 and 0.95-1.05: apart
+
+
+def test_a_speedups_spread_is_printed_half_up():
+    # t26_0506 #3: 1.80 x 2.5% = 0.045 prints 0.05 (round() gives 0.04: 0.045 is stored as 0.04499...)
+    assert claims.against_speedup("x", 1.80, 1.82, spread=1.80 * 0.025).measured == "1.80x ± 0.05"
+    assert claims.against_speedup("x", 1.80, 1.82, spread=0.044).measured == "1.80x ± 0.04"
