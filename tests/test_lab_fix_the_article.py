@@ -384,7 +384,8 @@ def test_the_largest_miss_is_called_the_splits_own_only_by_the_reports_rule():
     assert "above the fit's band 0.77-1.43x" in said and "a miss, which this run does not show to be the split's own" in said
     # the reader's plan 2: split 381 us, ping-pong 277 us, predicted 615 us, band 0.89-8.35x
     said = " ".join(lab.owner_words(0.62, 0.45, (0.89, 8.35), 1.38).split())  # printed in the block only
-    assert "the split's own part is its excess over the ping-pong of the same bytes (median 1.38x)" in said
+    assert ("the split's excess over the ping-pong of the same bytes, round by round: the median of its rounds' "
+            "ratios is 1.38x") in said
     assert ("against the prediction it took 0.62x, under the fit's band 0.89-8.35x, and the ping-pong of the same "
             "bytes 0.45x, under it (the link table holds no time for these message sizes") in said
     assert "the miss is the split's own" not in said and "the fit itself missed" not in said
@@ -397,7 +398,8 @@ def test_whose_miss_it_is_follows_both_figures_on_every_branch():
                                                                "the ping-pong of the same bytes 1.10x, inside it: "
                                                                "the miss is the split's own")
     outside = lab.owner_words(0.62, 0.45, (0.89, 8.35), 1.38)
-    assert "excess over the ping-pong of the same bytes (median 1.38x); against the prediction it took 0.62x" in outside
+    assert ("excess over the ping-pong of the same bytes, round by round: the median of its rounds' ratios is "
+            "1.38x; against the prediction it took 0.62x") in outside
     assert "a miss under the prediction, not the split's excess (the ping-pong of the same bytes left" in outside
     assert ("the ping-pong of the same bytes 1.50x, above it (the link table holds no time for these message sizes: "
             "the fit's miss at them, the link now against when fitted, or the rounds' shorter ping-pong, not told "
@@ -408,7 +410,7 @@ def test_whose_miss_it_is_follows_both_figures_on_every_branch():
     assert "inside the fit's band 0.77-1.43x" in under and "the fit itself missed" not in under
     assert "no miss of the model" in lab.owner_words(1.004, 0.90, BAND_30, 1.12)  # inside the band
     text = " ".join(lab.miss_sentence([0.62], [0.45], (0.89, 8.35), {"plan 2": GAP}).split())
-    assert "Whose miss it is where the split's messages are longer, from both figures: - plan 2: the split's own" in text
+    assert "Whose miss it is where the split's messages are longer, from both figures: - plan 2: the split's excess" in text
     assert "the miss is the split's own" not in text
 
 

@@ -12,14 +12,15 @@ from utils.labs.fix_the_article import rounds
 BAND = (0.83, 1.50)  # the reader's run: the fit's own sizes measured 0.83-1.50x what it predicts
 
 
-# --- lab 00-1: the split's own part is always its excess over the ping-pong; a miss only outside the band ------
+# --- lab 00-1: the split's excess over the ping-pong, named by its statistic; a miss only outside the band -----
 
 
 def test_a_split_inside_the_band_is_no_miss_of_the_model_and_its_own_part_is_its_excess():
     """The reader's run: the split 190 µs against 187 µs predicted (1.02x), the ping-pong 0.83x, the rounds'
     median excess 1.15x: "the miss is the split's own (the split took 1.02x ...)" pinned a 2% gap on it."""
     said = rounds.owner_words(1.02, 0.83, BAND, 1.15)
-    assert said == ("the split's own part is its excess over the ping-pong of the same bytes (median 1.15x); "
+    assert said == ("the split's excess over the ping-pong of the same bytes, round by round: the median of its "
+                    "rounds' ratios is 1.15x; "
                     "against the prediction it took 1.02x, inside the fit's band 0.83-1.50x, and the ping-pong of the "
                     "same bytes 0.83x, inside it: no miss of the model")
     assert "the miss is the split's own" not in said
@@ -36,7 +37,8 @@ def test_a_split_inside_the_band_is_no_miss_of_the_model_and_its_own_part_is_its
 ])
 def test_whose_miss_follows_the_printed_split_and_ping_pong_on_every_branch(split_x, pp_x, words):
     said = rounds.owner_words(split_x, pp_x, BAND, 1.38)
-    assert said.startswith("the split's own part is its excess over the ping-pong of the same bytes (median 1.38x)")
+    assert said.startswith("the split's excess over the ping-pong of the same bytes, round by round: the median "
+                           "of its rounds' ratios is 1.38x")
     assert words in said, said
 
 

@@ -22,7 +22,8 @@ def test_the_readers_split_inside_the_band_is_no_miss_and_its_ping_pong_is_told_
     said = rounds.owner_words(0.96, 0.72, BAND, 1.55, (160.0, 192.6, 222.2))
     # t23_labs03 #6: inside the band only because the ping-pong left it the other way: said to be a coincidence
     assert said.endswith("the model's agreement here is a coincidence")
-    assert said.startswith("the split's own part is its excess over the ping-pong of the same bytes (median 1.55x); "
+    assert said.startswith("the split's excess over the ping-pong of the same bytes, round by round: the median "
+                    "of its rounds' ratios is 1.55x; "
                     "against the prediction it took 0.96x, inside the fit's band 0.86-1.10x, and the ping-pong of "
                     "the same bytes 0.72x, under it (the fit's own miss at these sizes, the link table's 192.6 µs "
                     "against 222.2 µs fitted, 0.87x; the ping-pong against that table, 160 µs against 192.6 µs, "
@@ -62,7 +63,8 @@ def test_the_readers_split_inside_the_band_is_no_miss_and_its_ping_pong_is_told_
 ])
 def test_whose_miss_judges_the_split_on_the_band_first_on_every_branch(split_x, pp_x, pair, words):
     said = rounds.owner_words(split_x, pp_x, BAND, 1.40, pair)
-    assert said.startswith("the split's own part is its excess over the ping-pong of the same bytes (median 1.40x)")
+    assert said.startswith("the split's excess over the ping-pong of the same bytes, round by round: the median "
+                           "of its rounds' ratios is 1.40x")
     assert words in said, said
     assert "the fit itself missed" not in said and "not the split's miss alone" not in said
     assert "inside the band" not in said and "ran faster than when fitted" not in said
@@ -76,7 +78,8 @@ def test_whose_miss_judges_the_split_on_the_band_first_on_every_branch(split_x, 
 def test_the_report_passes_each_cases_link_table_time_to_whose_miss():
     gap = [1.9, 2.1, 2.4, 1.2, 2.0, 2.2, 1.7, 2.0, 2.5]   # 9 of 9 rounds above 1: the split's messages longer
     text = " ".join(rounds.miss_sentence([0.96], [0.72], BAND, {"frozen": gap}, None, [(160.0, 192.6, 222.2)]).split())
-    assert ("- frozen: the split's own part is its excess over the ping-pong of the same bytes (median 2.00x); "
+    assert ("- frozen: the split's excess over the ping-pong of the same bytes, round by round: the median of the "
+            "9 rounds' ratios is 2.00x; "
             "against the prediction it took 0.96x, inside the fit's band") in text
     assert ("160 µs against 192.6 µs, 0.83x: the link now against when fitted, or the rounds' shorter ping-pong, "
             "not told apart): no miss of the model") in text

@@ -519,7 +519,7 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
     say(miss_answer(rounds, pp_rounds, medians))   # the answer in one line; how it was reached, collapsed
     how_measured("the rounds against the model, and every round",
                  _wrapped(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds,
-                                        table_pairs(link_fit, timed.values()), band_source(link))),
+                                        table_pairs(link_fit, timed.values()), band_source(link), medians)),
                  rounds_table(timed), textwrap.fill(
         "A round: one training step of the split, every message timed from its start on the sender's clock to "
         "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "

@@ -119,7 +119,7 @@ def spread_words(ratios) -> str:
 def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
                   pp_rounds: dict[str, list[float]] | None = None,
                   tables: list[tuple[float, float, float] | None] | None = None,
-                  source: str = "its own sizes") -> str:
+                  source: str = "its own sizes", medians: dict[str, tuple[float, float]] | None = None) -> str:
     """What the measurement says about lesson 00's model (every branch written), one short paragraph a line
     (the model, the link, the rule, one line a plan, the verdict): the caller wraps each line. ``ratios`` and
     ``pp_ratios``: for each case, the median round of the split's messages and of the ping-pong of the same
@@ -130,7 +130,8 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
     ping-pong itself jumped (``jumped_rounds``) lowers that round's ratio, so a "shorter" verdict that needs
     such rounds is set aside, and the rule says so where it applies. ``tables``: each case's ping-pong median
     beside the link table's own measured and fitted times for the same messages (``table_pairs``), for the
-    link's line. ``source``: what the band is measured on (``band_source``)."""
+    link's line. ``source``: what the band is measured on (``band_source``). ``medians``: each case's split and
+    ping-pong median, seconds, as the table prints them (the excess of a longer split, ``excess_words``)."""
     n, jumped, cases = _verdicts(rounds, pp_rounds)
     lines = [
         f"The model: alpha + n / beta, fitted as in lesson 00 (this lab's run) on medians. Over the {len(ratios)} "
@@ -148,14 +149,16 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
                       "lowered by that jump, so a verdict of 'shorter' that needs such rounds is set aside. ")
     lines[-1] += "For each plan, its rounds above 1, and the median and range of its rounds' ratios (table below):"
     lines += ["- " + _rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds]
-    return "\n".join(lines + _verdict_lines(ratios, pp_ratios, band, rounds, cases, tables))
+    return "\n".join(lines + _verdict_lines(ratios, pp_ratios, band, rounds, cases, tables, medians))
 
 
 def _verdict_lines(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
-                   cases: dict[str, str], tables: list | None = None) -> list[str]:
+                   cases: dict[str, str], tables: list | None = None,
+                   medians: dict[str, tuple[float, float]] | None = None) -> list[str]:
     """The report's verdict (every branch written): what the rule showed, never more. Where it showed no
     difference, that is said as a failure to show one, not as a finding that the two cost the same.
-    ``tables``: each case's ping-pong beside the link table's time for its messages (``table_pairs``)."""
+    ``tables``: each case's ping-pong beside the link table's time for its messages (``table_pairs``);
+    ``medians``: each case's split and ping-pong median, seconds (``owner_words``)."""
     shorter = [name for name, gap in cases.items() if gap == "shorter"]
     if all(gap != "longer" for gap in cases.values()):
         if shorter:
@@ -164,11 +167,13 @@ def _verdict_lines(ratios, pp_ratios, band: tuple[float, float], rounds: dict[st
         return ["By that rule the rounds showed the split's messages longer in no plan: this run shows no "
                 "difference between a split's messages and a ping-pong's of the same bytes (which is not the "
                 "same as showing that they cost the same: the ranges above say how widely the rounds scattered)."]
-    owners = [f"- {name}: {owner_words(x, pp, band, statistics.median(rounds[name]), pair)}"
+    medians = medians or {}
+    owners = [f"- {name}: "
+              + owner_words(x, pp, band, statistics.median(rounds[name]), pair, medians.get(name), len(rounds[name]))
               for name, x, pp, pair in zip(rounds, ratios, pp_ratios, tables or [None] * len(rounds))
               if cases[name] == "longer"]
     return (["Whose miss it is where the split's messages are longer, from both figures:"] + owners
-            + ["The split's own part, its excess over the ping-pong of the same bytes, has a candidate cause: "
+            + ["The split's excess over the ping-pong of the same bytes has a candidate cause: "
                "alpha and beta were fitted on a loop of messages that nothing interrupts, while a split's message "
                "leaves from the middle of a training step; what the receiving worker was doing then is not "
                "measured here, so the cause is not shown. A model holds for the situation it was measured in."])
@@ -231,19 +236,20 @@ def _is_are(count: int) -> str:
 
 
 def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: float,
-                pair: tuple[float, float, float] | None = None) -> str:
+                pair: tuple[float, float, float] | None = None, medians: tuple[float, float] | None = None,
+                n_rounds: int = 0) -> str:
     """Whose miss a case's is, where its split ran longer than the ping-pong of the same bytes (every branch
     written, judged on the figures as printed). ``split_x`` and ``pp_x``: the split's and the ping-pong's
     medians over the prediction; ``band``: the fit's own sizes, measured / fitted (``fit_band``); ``excess``:
-    the median round of split over ping-pong, always the split's own part; ``pair``: the ping-pong's median
+    the median of the ``n_rounds`` rounds' ratios, split over ping-pong; ``pair``: the ping-pong's median
     beside the link table's measured and fitted times for the same messages (``table_pairs``; None where it
-    lacks a size).
+    lacks a size); ``medians``: the split's and the ping-pong's median, seconds (``excess_words``).
     The split is judged on the band first, in every branch: a "miss" is a ratio outside the band (inside it,
     the fit predicts no better than that for any size). A ping-pong outside the band has its gap split in two
     by the link table (``_ping_pong_side``); a split's miss on the ping-pong's side is not the split's alone."""
     lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)
     split, pp = claims.as_printed(split_x, 2), claims.as_printed(pp_x, 2)
-    own = f"the split's own part is its excess over the ping-pong of the same bytes (median {excess:.2f}x)"
+    own = excess_words(split_x, pp_x, excess, medians, n_rounds)
     where = "above" if split > hi else "under" if split < lo else "inside"
     said = (f"{own}; against the prediction it took {split_x:.2f}x, {where} the fit's band "
             f"{band_words(band)}, and the ping-pong of the same bytes {pp_x:.2f}x, "
@@ -255,6 +261,27 @@ def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: 
     if where == "above":
         return said + (f": a miss, not the split's alone{too}" if too else ": the miss is the split's own")
     return said + f": a miss under the prediction, not the split's excess{too}"
+
+
+def excess_words(split_x: float, pp_x: float, excess: float, medians: tuple[float, float] | None = None,
+                 n_rounds: int = 0) -> str:
+    """The split's excess over the ping-pong of the same bytes, each figure named by what it is (every branch
+    written): from the table's two medians (``medians``, seconds; their ratio as printed, ``us_ratio``), which
+    the prediction's two ratios (``split_x``, ``pp_x``) also come from, then round by round (``excess``: the
+    median of the rounds' ratios, which the sign test reads), a different figure: one median over the other
+    is not the median of the ratios. Where the ping-pong ran under the prediction, the excess is more than the
+    split's whole miss over it, and says so. Without ``medians``: the rounds' figure alone."""
+    rounds = f"the {n_rounds} rounds'" if n_rounds else "its rounds'"
+    by_rounds = f"the median of {rounds} ratios is {excess:.2f}x"
+    if medians is None:
+        return f"the split's excess over the ping-pong of the same bytes, round by round: {by_rounds}"
+    ratio = us_ratio(*medians)
+    split_us, pp_us = (claims.as_printed(seconds, 0, 1e-6) for seconds in medians)
+    more = (f", more than its {split_x:.2f}x over the prediction, as that ping-pong ran under the prediction"
+            if ratio > claims.as_printed(split_x, 2) and claims.as_printed(pp_x, 2) < 1 else "")
+    return (f"the split's excess over the ping-pong of the same bytes, from the table's medians: {split_us:,.0f} µs "
+            f"against {pp_us:,.0f} µs, {ratio:.2f}x{more} (round by round, {by_rounds}: not one median over "
+            "the other)")
 
 
 def cancelled_words(pp_where: str) -> str:
