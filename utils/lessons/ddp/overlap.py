@@ -282,10 +282,11 @@ def start_skew(ranks: list[dict], step: int) -> float:
 
 
 def drawn_text(way: str, ranks: list[dict], step: int, label: str = "") -> str:
-    """The line under a chart of section 2: which step is drawn (the median lag, not the median step time),
-    what it took beside the table's median, who waited at its end, and whether the later rank was late for
-    leaving the barrier later or for computing longer (the lag is the start skew plus the difference of the
-    ranks' own forward+backward times). ``label``: the run's label (" (simulated on CPU)"), said at the end."""
+    """The collapsed paragraph on a chart of section 2 (``picture.drawn_line`` is the line under it): which
+    step is drawn (the median lag, not the median step time), what it took beside the table's median, who
+    waited at its end, and whether the later rank was late for leaving the barrier later or for computing
+    longer (the lag is the start skew plus the difference of the ranks' own forward+backward times).
+    ``label``: the run's label (" (simulated on CPU)"), said at the end."""
     ms = lambda seconds: f"{abs(seconds) * 1e3:.1f} ms"
     slow, n = slowest(ranks), len(ranks[0]["steps"])
     took = {r["rank"]: r["steps"][step]["step"] for r in ranks}
@@ -300,8 +301,8 @@ def drawn_text(way: str, ranks: list[dict], step: int, label: str = "") -> str:
             if as_printed(abs(skew), 1, 1e-3) > 0 else "Both ranks left the starting barrier level (0.0 ms apart "
             "as printed)")
     if as_printed(w["lag"], 1, 1e-3) == 0:
-        inside = (" (each rank can still wait inside its per-tensor all-reduce calls: the collapsed block gives how "
-                  "long)" if way == "by hand" else "")  # by hand, every call runs after the backward
+        inside = (" (each rank can still wait inside its per-tensor all-reduce calls: the per-row paragraphs "
+                  "below give how long)" if way == "by hand" else "")  # by hand, every call runs after the backward
         return (text + f"{left}; their last gradients were ready level (0.0 ms apart as printed): neither waited for "
                 f"the other's backward to end{inside}{label}.")
     # rank 1's forward+backward less rank 0's, each from its own start: lag less skew, both as printed

@@ -14,6 +14,7 @@ from __future__ import annotations
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
 from utils import palette, plots
+from utils.claims import as_printed
 
 # (label, kind, start, end) per rank, in arbitrary time units; buckets overlap the backward pass
 _WORK = [("forward, own batch", palette.FORWARD, 1.6, 3.4), ("backward, last layer first", palette.BACKWARD, 3.4, 7.6),
@@ -62,3 +63,19 @@ def drawn_title(way: str, ranks: list[dict], step: int, label: str = "") -> str:
     took, median = shown["steps"][step]["step"] * 1e3, shown["step"] * 1e3
     return (f"{way}: step {step + 1} of {n}, the median lag between the ranks{label}\n"  # two lines: it fits
             f"this step took {took:.1f} ms on rank {shown['rank']}, against the table's median step of {median:.1f} ms")
+
+
+def drawn_line(way: str, ranks: list[dict], step: int, label: str = "") -> str:
+    """The one line under a measured timeline of section 2: who waited at the end of the drawn ``step``, from
+    the lag between the ranks' last gradients (as printed, 0.1 ms), or that they were level. How the step was
+    chosen, what it took and why the later rank was late go in the collapsed block (``overlap.drawn_text``),
+    which reads the same step's times: the visible output answers one question (the twenty-sixth reading)."""
+    from utils.lessons.ddp.overlap import who_waited  # overlap imports torch: only when a line is printed
+
+    w = who_waited(ranks, step)
+    head = f"{way[:1].upper() + way[1:]}, step {step + 1}"
+    if as_printed(w["lag"], 1, 1e-3) == 0:
+        return (f"{head}: the ranks' last gradients were ready level (0.0 ms apart as printed): neither waited "
+                f"for the other's backward to end{label}.")
+    return (f"{head}: rank {w['late']}'s last gradient was ready {w['lag'] * 1e3:.1f} ms after rank "
+            f"{w['waited']}'s, so rank {w['waited']} waited at the last all-reduce{label}.")
