@@ -68,16 +68,18 @@ def test_the_references_reading_says_every_some_or_no_path_fell_short():
     legacy = ("torch.ao int8 dynamic (deprecated)", 2.19, 0.04, 3.97)  # (2.19 - 1) / 2.97 = 40.07 %
     int4 = ("torchao int4 weight-only, compiled", 1.43, 0.04, 2.17)  # 0.43 / 1.17 = 36.75 %
     every = report.references_reading(1, "memory-bound (L3)", [int8, legacy, int4])
-    assert every == ("At batch 1 (memory-bound (L3)) every quantized path fell short of its roofline reference: "
+    assert every == ("At batch 1 (memory-bound (L3)) all 3 quantized paths read here fell short of their roofline "
+                     "references: "
                      "torchao's int8 over compiled fp32 1.03x against 3.97x (no gain beyond noise); torch.ao int8 "
                      "dynamic (deprecated) 2.19x against 3.97x (40% of its gain); torchao int4 weight-only, compiled "
                      "1.43x against 2.17x (37% of its gain).")
     at, above = ("A", 3.90, 0.03, 3.97), ("B", 4.50, 0.02, 3.97)
     some = report.references_reading(1, "memory-bound (L3)", [int8, at])
-    assert "1 of 2 quantized paths fell short of their roofline references" in some
+    assert "1 of the 2 quantized paths read here fell short of their roofline references" in some
     assert "A 3.90x against 3.97x (at it, within noise)" in some
     none = report.references_reading(1, "memory-bound (DRAM)", [at, above])
-    assert "no quantized path fell short" in none and "B 4.50x against 3.97x (above it, beyond noise)" in none
+    assert "none of the 2 quantized paths read here fell short" in none
+    assert "B 4.50x against 3.97x (above it, beyond noise)" in none
     slower = report.references_reading(1, "memory-bound (L3)", [("C", 0.80, 0.02, 3.97)])
     assert slower.endswith("C 0.80x against 3.97x (slower).")
     assert report.references_reading(1, "x", [("D", 0.20, 0.02, 0.24)]).endswith("D 0.20x against 0.24x (slower).")

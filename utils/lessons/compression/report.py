@@ -233,20 +233,42 @@ def _how_far(ratio: float, noise: float, reference: float) -> str:
     return figures + f" ({claims.percent((shown - 1) / (ref - 1))} of its gain)"  # half up, as a reader rounds
 
 
-def references_reading(batch: int, label: str, rows: list[tuple[str, float, float, float]]) -> str:
+def references_reading(batch: int, label: str, rows: list[tuple[str, float, float, float]],
+                       timed: list[tuple[str, float, float, float]] | None = None) -> str:
     """How this run's quantized paths at ``batch`` (its regime, ``label``: "memory-bound (L3)") stood against
-    their roofline references: all short of them, some, or none, then each with its figures. ``rows``: (name,
-    speedup, noise, reference). Lesson 04: section 4's answer, and the line under the closing table that the
-    summary's quantization bullet points to (a reference says what the bytes could give, not what they did)."""
-    short = [row for row in rows if beside_reference(*row[1:]) == "below"]
-    if len(short) == len(rows):
-        head = "every quantized path fell short of its roofline reference"
-    elif not short:
-        head = "no quantized path fell short of its roofline reference"
-    else:
-        head = f"{len(short)} of {len(rows)} quantized paths fell short of their roofline references"
+    their roofline references. ``rows``: (name, speedup, noise, reference) of the figures the lesson reads,
+    each printed with its figures. ``timed``: the same for every quantized path timed at that batch (section
+    4's collapsed table); the count ("6 of the 7 quantized paths timed ...") is over them, and those that did
+    not fall short are named, so the head never speaks for rows it was not given (the twenty-sixth reading:
+    "every quantized path fell short" beside a by-hand row at its reference). Without ``timed`` the count is
+    over ``rows`` alone, said to be the paths read here. Lesson 04: section 4's answer, and the line under the
+    closing table that the summary's quantization bullet points to."""
     each = "; ".join(f"{name} {_how_far(ratio, noise, ref)}" for name, ratio, noise, ref in rows)
-    return f"At batch {batch} ({label}) {head}: {each}."
+    if timed is None:
+        return f"At batch {batch} ({label}) {_short_count(rows, 'read here')}: {each}."
+    head = _short_count(timed, "timed (section 4's collapsed table)")
+    spared = [f"{name} {_how_far(ratio, noise, ref)}" for name, ratio, noise, ref in timed
+              if beside_reference(ratio, noise, ref) != "below"]
+    if spared and len(spared) < len(timed):   # some fell short: name those that did not
+        head += "; not short: " + "; ".join(spared)
+    elif spared:                               # none fell short: each with its figures
+        head += ": " + "; ".join(spared)
+    return f"At batch {batch} ({label}) {head}. The figures the lesson reads: {each}."
+
+
+def _short_count(rows: list[tuple[str, float, float, float]], which: str) -> str:
+    """How many of ``rows`` (name, speedup, noise, reference) fell short of their roofline references, in
+    words that fit the count: all of them, some ("2 of 3"), none, or the one row's. ``which``: the paths
+    counted ("read here", "timed ...")."""
+    short = sum(beside_reference(*row[1:]) == "below" for row in rows)
+    if len(rows) == 1:
+        return (f"the one quantized path {which} "
+                + ("fell short of its roofline reference" if short else "did not fall short of its roofline reference"))
+    if short == len(rows):
+        return f"all {len(rows)} quantized paths {which} fell short of their roofline references"
+    if not short:
+        return f"none of the {len(rows)} quantized paths {which} fell short of its roofline reference"
+    return f"{short} of the {len(rows)} quantized paths {which} fell short of their roofline references"
 
 
 def pair_spread(a: float, a_noise: float, b: float, b_noise: float) -> float:
