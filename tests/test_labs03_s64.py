@@ -40,3 +40,17 @@ def test_the_report_passes_each_cases_medians_to_whose_miss():
     assert "- frozen: the split's excess over the ping-pong of the same bytes, from the table's medians: 164 µs" in text
     assert "The split's excess over the ping-pong of the same bytes has a candidate cause" in text
     assert "own part" not in text
+
+
+# --- other problems: the link table's time adds up from its rows; its two factors only about multiply ---------
+
+
+def test_a_steps_table_time_shows_its_rows_and_the_split_says_about():
+    said = rounds.drift_sentence([1.39, 1.01, 0.96], BAND, [2, 0, 0], 9, [(214.0, 151.6, 154.2, 2), None, None])
+    assert ("the gap splits in two (at 1.39x, about the product of two: the fit's own miss at these sizes, the link "
+            "table's 151.6 µs (2 x 75.8 µs, its 2 messages) against 154.2 µs (2 x 77.1 µs, its 2 messages) fitted, "
+            "0.98x; the ping-pong against that table, 214 µs against 151.6 µs, 1.41x") in " ".join(said.split())
+    # one message, or messages of different sizes (0): the total alone
+    assert rounds.rows_words(75.8, 1) == "75.8 µs"
+    assert rounds.rows_words(120.3, 0) == "120.3 µs"
+    assert "(" not in rounds.table_words((100.0, 75.8, 77.1)).split("fitted")[0]  # a 3-item pair: no rows said

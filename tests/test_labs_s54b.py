@@ -54,7 +54,8 @@ def test_a_case_out_of_the_band_has_its_gap_split_by_the_link_tables_time_for_th
     126 / 155.8 = 0.81x, printed "inside the band" as if the band were a tolerance for it."""
     tables = [(126.0, 155.8, 162.6), None, None]
     said = rounds.drift_sentence([0.77, 0.84, 0.89], (0.80, 1.22), [0, 0, 0], 9, tables)
-    assert ("Where the link table timed the same messages, the gap splits in two (at 0.77x: the fit's own miss at "
+    assert ("Where the link table timed the same messages, the gap splits in two (at 0.77x, about the product "
+            "of two: the fit's own miss at "
             "these sizes, the link table's 155.8 µs against 162.6 µs fitted, 0.96x; the ping-pong against that "
             "table, 126 µs against 155.8 µs, 0.81x: the link now against when fitted, or the rounds' shorter "
             "ping-pong, not told apart).") in said, said
@@ -72,7 +73,7 @@ def test_a_case_without_a_table_time_names_three_causes():
             "which of three causes does: the fit's own miss at those sizes, the link faster or slower than when "
             "fitted, or the rounds' shorter ping-pong.") in untabled, untabled
     mixed = rounds.drift_sentence([1.03, 1.57, 0.70], BAND, [0, 0, 0], 9, [None, (587.0, 500.0, 480.0), None])
-    assert "the gap splits in two (at 1.57x: the fit's own miss at these sizes, the link table's 500.0 µs " \
+    assert "the gap splits in two (at 1.57x, about the product of two: the fit's own miss at these sizes, the link table's 500.0 µs " \
            "against 480.0 µs fitted, 1.04x;" in mixed and "(at 0.70x, no round took over 2x its fastest)" in mixed
     assert mixed.count("The rounds' ping-pong is the shorter") == 1, mixed   # how it is shorter: said once
     jumped = rounds.drift_sentence([1.03, 4.00], BAND, [0, 5], 9, [None, (2000.0, 342.4, 350.0)])
@@ -94,7 +95,7 @@ def test_the_link_tables_time_for_a_steps_messages_adds_its_printed_rows():
     message = NS(nbytes=262144)
     run = NS(messages=[message, message], ping_pong_seconds=lambda: [580e-6, 587.4e-6, 600e-6])
     lonely = NS(messages=[NS(nbytes=8)], ping_pong_seconds=lambda: [50e-6])
-    assert rounds.table_pairs(link, [run, lonely]) == [(587.0, 342.4, 349.8), None]
+    assert rounds.table_pairs(link, [run, lonely]) == [(587.0, 342.4, 349.8, 2), None]
 
 
 # --- lab 01-1: the turning length's intensity from the printed counts, half up --------------------------------

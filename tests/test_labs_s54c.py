@@ -91,7 +91,7 @@ def test_the_take_aways_largest_miss_reads_the_same_link_table_time():
     run = lab.SplitRun(lab.CASES[0])
     run.steps = [[lab.split.Message(1000, 0, 250e-6)] for _ in range(9)]
     run.ping_pong = [[150e-6] for _ in range(9)]
-    said = " ".join(lab._miss_owner(run, 200e-6, BAND, (150.0, 200.0, 200.0)).split())  # ping-pong 0.75x, table 0.75x
+    said = " ".join(lab._miss_owner(run, 200e-6, BAND).split())  # ping-pong 0.75x
     # the take-away points to the report block's whose-miss line (printed once, t21_labs03), which reads the
     # same link table time
     assert "whose miss it is, from both figures, is this plan's line in the report's block above" in said

@@ -15,14 +15,14 @@ from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans 
     us_ratio, verdict_of,
 )
 from utils.labs.fix_the_article.rounds import (
-    JUMP, _ping_pong_side, band_left_out, cancelled_words, full_band, median_jumped, printed_fit, table_pairs,
+    JUMP, band_left_out, cancelled_words, full_band, median_jumped, printed_fit,
 )
 
 
-def prediction_misses(plan_split, link, timed: dict[str, SplitRun], link_fit=None) -> str:
+def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
     """Goal 3, read: each prediction beside the split's median round (the statistic of the report and of the
-    fit), and how far the largest gap went. ``link_fit``: the link's table (``checks.link_table``), whose own
-    times for the same messages split a ping-pong's gap out of the fit's band in two (``owner_words``)."""
+    fit), and how far the largest gap went; why a ping-pong left the fit's band is the report block's line on
+    the link, pointed to (``_medians_in_band``), not printed twice."""
     pairs = []
     for plan in PLANS:
         x, _ = plan.case(1).batch_of()
@@ -36,22 +36,19 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun], link_fit=Non
     miss = lambda p, m: max(us_ratio(m, p), us_ratio(p, m))  # noqa: E731 - over or under, as a factor
     worst = max(pairs, key=lambda t: miss(t[1], t[2]))
     side = "over" if us_ratio(worst[2], worst[1]) > 1 else "under"
-    pair = table_pairs(link_fit, [timed[worst[0]]])[0] if link_fit is not None else None
     # a "gap", not a "miss": whether it is a miss of the model is judged against the fit's band after it
     return (f"- Your predictions against the split's median rounds, as in the report above: {named}. The "
             f"largest gap of the medians from their predictions, {worst[0]}, is "
             f"{miss(worst[1], worst[2]):.2f}x {side} the prediction; "
-            f"{_miss_owner(timed[worst[0]], worst[1], fit_band(link), pair)}")
+            f"{_miss_owner(timed[worst[0]], worst[1], fit_band(link))}")
 
 
-def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float],
-                pair: tuple[float, float, float] | None = None) -> str:
+def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float]) -> str:
     """Whether a case's miss is the split's own, by the report's rule (every branch written): its rounds
     against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test), then both
     medians against ``predicted`` and the fit's ``band``, in every branch (``owner_words`` where the rounds
     ran longer, printed once, in the report's block: pointed to here; ``_medians_in_band`` otherwise). Where the rule shows no difference, it says so, never that
-    the two did not differ (a failure to show is not a finding). ``pair``: its ping-pong beside the link
-    table's time for the same messages (``table_pairs``)."""
+    the two did not differ (a failure to show is not a finding)."""
     ratios = [us_ratio(a, b) for a, b in zip(run.link_seconds(), run.ping_pong_seconds())]  # as the table's
     verdict = verdict_of(ratios, jumped_rounds(run.ping_pong_seconds()))
     if verdict == "longer":  # the report's block prints whose miss it is (owner_words): pointed to, not repeated
@@ -59,20 +56,19 @@ def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float],
                 "is, from both figures, is this plan's line in the report's block above.")
     if verdict == "shorter":
         return ("by the report's rule its rounds ran shorter than the ping-pong of the same bytes; "
-                f"{_medians_in_band(run, predicted, band, pair)}.")
+                f"{_medians_in_band(run, predicted, band)}.")
     return ("by the report's rule its rounds were not shown to differ from the ping-pong of the same bytes "
             f"(that needs at least {sign_test_least(len(ratios))} of {len(ratios)} rounds on one side of 1); "
-            f"{_medians_in_band(run, predicted, band, pair)}.")
+            f"{_medians_in_band(run, predicted, band)}.")
 
 
-def _medians_in_band(run: SplitRun, predicted: float, band: tuple[float, float],
-                     pair: tuple[float, float, float] | None) -> str:
+def _medians_in_band(run: SplitRun, predicted: float, band: tuple[float, float]) -> str:
     """Where the rounds did not show the split longer than the ping-pong of the same bytes: both medians
     against the prediction and the fit's band, named (every branch written). Inside the band the fit
     predicts no better than that for its own sizes: no miss of the model; outside it, a miss that this run
-    does not show to be the split's own (the ping-pong's too where it left the band on that side). The
-    ping-pong's side comes with its gap split in two by the link table where it left the band
-    (``_ping_pong_side``, the words ``owner_words`` prints in the block)."""
+    does not show to be the split's own (the ping-pong's too where it left the band on that side). Where the
+    ping-pong left the band, why is the report block's line on the link (``drift_sentence``, which reads every
+    case out of the band): pointed to, not printed twice (t26_labs03)."""
     split_x = us_ratio(_median(run.link_seconds()), predicted)
     pp_x = us_ratio(_median(run.ping_pong_seconds()), predicted)
     lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)
@@ -81,13 +77,21 @@ def _medians_in_band(run: SplitRun, predicted: float, band: tuple[float, float],
     where = side_of_band(split)
     said = (f"against the prediction the split took {split_x:.2f}x, {where} the fit's band "
             f"{band_words(band)}, and the ping-pong of the same bytes {pp_x:.2f}x, "
-            f"{_ping_pong_side(pp, lo, hi, pair)}")
+            f"{_ping_pong_pointed(side_of_band(pp))}")
     if where == "inside":
         return said + ": no miss of the model" + cancelled_words(side_of_band(pp))
     miss = "a miss" if where == "above" else "a miss under the prediction"
     too = (" (the ping-pong of the same bytes left the band on that side too)"
            if side_of_band(pp) == where else "")
     return said + f": {miss}, which this run does not show to be the split's own{too}"
+
+
+def _ping_pong_pointed(side: str) -> str:
+    """The ping-pong's side of the fit's band ("above", "under", "inside"); outside it, where the report's
+    block says why (its line on the link), rather than that line again."""
+    if side == "inside":
+        return "inside it"
+    return f"{side} it (why, as far as this run tells: the report's block above, its line on the link)"
 
 
 def _best_cut(plan: Plan, link, runs: dict[str, SplitRun]) -> tuple[int, SplitRun] | None:
@@ -246,12 +250,13 @@ def take_aways(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun],
         f"traffic; the weights never move.",
         f"- With everything before the cut frozen, the backward pass stops at the cut: {frozen.bytes_per_step:,} "
         f"bytes, one message.",
-        f"- Each message pays alpha: at 1 image alpha is {share(one):.0%} of lesson 00's time for the CNN's "
-        f"cut before fc1, at 64 images {share(fc1):.0%}. Below alpha x beta = {alpha_times_beta(link)}, a "
+        f"- Each message pays alpha: at 1 image alpha is {claims.percent(share(one))} of the time lesson 00's "
+        f"model gives on this run's link for the CNN's cut before fc1, at 64 images "
+        f"{claims.percent(share(fc1))}. Below alpha x beta = {alpha_times_beta(link)}, a "
         f"message's bytes cost less than its alpha.",
         link_choice_line(link, runs, timed),
         memory_line(runs),
-        prediction_misses(plan_split, link, timed, link_fit),
+        prediction_misses(plan_split, link, timed),
         "- A split alone is not parallel: the second device waits for the first. Lesson 02 measures it, and "
         "pipelines micro-batches: more messages, each paying alpha.",
     ]

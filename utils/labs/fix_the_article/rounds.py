@@ -375,7 +375,8 @@ def _why_out(pp_ratios: list[float], lo: float, hi: float, out: list[bool], jump
         if not out_ or up:
             continue
         if pair:  # the table timed the same messages: the gap's two factors, printed
-            tabled.append(f"at {r:.2f}x: {table_words(pair)}")
+            # "about": the two factors, each rounded, need not multiply to the printed ratio to the digit
+            tabled.append(f"at {r:.2f}x, about the product of two: {table_words(pair)}")
         else:
             rest.append(_unlifted_words(r, j, lo, n_rounds))
     if tabled:
@@ -395,12 +396,23 @@ def table_words(pair: tuple[float, float, float]) -> str:
     ping-pong's median, the table's measured and fitted time for those messages, µs as printed): the fit's own
     miss at those sizes (measured over fitted, in the fit's own run), then the ping-pong now over the table's
     measured time then, whose cause is the link now against when fitted or the rounds' shorter ping-pong, not
-    told apart. Each ratio is the reader's own division of the two printed times."""
-    pp, table, fitted = pair
-    return (f"the fit's own miss at these sizes, the link table's {table:,.1f} µs against {fitted:,.1f} µs fitted, "
+    told apart. Each ratio is the reader's own division of the two printed times. A 4th item, the step's
+    messages where they are all one size (``table_pairs``), says how the table's time adds up from its rows
+    (``rows_words``)."""
+    pp, table, fitted, *n = pair
+    return (f"the fit's own miss at these sizes, the link table's {rows_words(table, *n)} against "
+            f"{rows_words(fitted, *n)} fitted, "
             f"{claims.half_up(table / fitted, 2):.2f}x; the ping-pong against that table, {pp:,.0f} µs against "
             f"{table:,.1f} µs, {claims.half_up(pp / table, 2):.2f}x: the link now against when fitted, or the "
             "rounds' shorter ping-pong, not told apart")
+
+
+def rows_words(total: float, messages: int = 1) -> str:
+    """A link table time for a step's ``messages`` of one size, as its rows add up: "151.6 µs (2 x 75.8 µs, its
+    two messages)", the row being what the link table prints; one message: the row itself."""
+    if messages < 2:
+        return f"{total:,.1f} µs"
+    return f"{total:,.1f} µs ({messages} x {total / messages:,.1f} µs, its {messages} messages)"
 
 
 def table_time(link_fit, sizes: list[int], column: int = 0) -> float | None:
@@ -413,16 +425,18 @@ def table_time(link_fit, sizes: list[int], column: int = 0) -> float | None:
     return claims.half_up(sum(rows[n] for n in sizes), 1)
 
 
-def table_pairs(link_fit, runs) -> list[tuple[float, float, float] | None]:
+def table_pairs(link_fit, runs) -> list[tuple[float, float, float, int] | None]:
     """For each timed case (a ``SplitRun``), its ping-pong's median in whole µs as the report's table prints
-    it, beside the link table's own measured and fitted times for the same messages (``table_time``); None
-    where the table has no row for one of its sizes."""
+    it, beside the link table's own measured and fitted times for the same messages (``table_time``), and
+    how many messages of one size those are (0 where their sizes differ: ``rows_words``); None where the table
+    has no row for one of its sizes."""
     pairs = []
     for run in runs:
         sizes = [m.nbytes for m in run.messages]
         table = table_time(link_fit, sizes)
         median = claims.as_printed(statistics.median(run.ping_pong_seconds()), 0, 1e-6)
-        pairs.append((median, table, table_time(link_fit, sizes, column=1)) if table else None)
+        one_size = len(sizes) if len(set(sizes)) == 1 else 0
+        pairs.append((median, table, table_time(link_fit, sizes, column=1), one_size) if table else None)
     return pairs
 
 
