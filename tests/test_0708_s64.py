@@ -85,7 +85,7 @@ def test_the_ledger_record_keeps_each_steps_spread_and_rounds_and_the_probe_size
     assert "two devices 1.28x" in entry["what"] and entry["lesson"] == "08"   # the fields kept as they were
     # lesson 09 now reads the step's own ±, not its floor
     assert capstone.two_devices_spread(entry) == (0.04, True)
-    assert "1.28x ± 0.04 (its rounds' spread)" in capstone.two_devices_text(entry)
+    assert "1.28x ± 0.04 (its 3 paired rounds' spread)" in capstone.two_devices_text(entry)
     # without a probe size, no such field
     assert "probe_size" not in report.record(_ledger_rows())
 
