@@ -44,3 +44,12 @@ def test_lab_02s_forced_split_is_above_or_level_with_the_fastest_never_not_below
     level = _fewer(1.47)
     assert "predicts 1.47x, level with m=16's 1.47x: by your model the split the cap forced" in level, level
     assert "not below" not in _fewer(1.55) + level
+
+
+def test_lab_01s_prose_counts_the_unseen_ops_its_check_holds():
+    # t27_labs03 #1: "six ops you have not seen" beside "14 ops counted within 2%, 7 of them unseen"
+    from utils.labs.predict_the_roofline import checks as roofline_checks
+
+    for index in (0, 16):
+        found = re.search(r"(\w+) (?:ops )?you have not(?:\s+seen)?", _cell("01_predict_the_roofline.ipynb", index))
+        assert found and WORDS[found.group(1)] == len(roofline_checks.UNSEEN), (index, found and found.group(0))
