@@ -321,9 +321,11 @@ def summary_line(hw: Hardware, mode_name: str, p: Plan) -> str:
     torch_part = f"torch {hw.torch_version}" + (f", CUDA {hw.cuda_version}" if hw.cuda_version else "")
     if p.simulated:
         why = hw.no_gpu_reason or "forced by TWOGPU_MODE=cpu"
+        # Every timing here is this CPU's own; what differs is what it stands for. A lesson labels a figure
+        # "simulated on CPU" where the CPU stands in for a GPU, and names this CPU where the CPU is the subject.
         return (f"Mode cpu: {why}; {hw.cpu_cores} CPU cores. Workers are CPU processes on gloo standing in "
-                f"for GPUs: figures of multi-worker runs are simulated on CPU, single-process timings are real "
-                f"CPU timings. {torch_part}.")
+                f"for GPUs. Every timing is measured on this CPU; a figure that stands in for a GPU's is "
+                f"labelled simulated on CPU. {torch_part}.")
     used = hw.gpus[:1] if mode_name == "1gpu" else hw.gpus
     names = sorted({g.name for g in used})
     gpu_part = f"{len(used)} x {' / '.join(names)} ({_gib(used[0].memory_total)} each)"

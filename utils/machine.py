@@ -308,18 +308,20 @@ def stored_profile(device: str = "cpu", peaks: dict[int | None, tuple[str, ...]]
 
 
 def stored_link(link: LinkFit, device: str = "cpu", remeasure: bool = False, path: Path = PROFILE_PATH,
-                tolerance: float | None = None) -> LinkFit:
+                tolerance: float | None = None, accuracy: float | None = None) -> LinkFit:
     """This machine's one fit of the link: the one kept in ``path`` under ``link.name`` (measured once, by
     lesson 00), else ``link`` (this run's), which is then kept. ``remeasure``: keep this run's instead.
     So lesson 00's alpha and beta, and every later lesson quoting them, do not move when it runs again.
     ``tolerance``: a fit whose worst residual passes it (a busy moment) is returned, named as this run's, and
-    not kept, so that a later run measures again."""
+    not kept, so that a later run measures again. ``accuracy``: the fit's ± as the page prints it (lesson 00's
+    ``printed_accuracy``), so that the ± a reader sees and the decision agree; default the unrounded one."""
     saved = _read(path)
     entry = saved.setdefault(machine_key(device), {"ceilings": {}})
     kept = entry.get("link")
     if kept and kept["name"] == link.name and not remeasure:
         return _kept_link(entry)
-    if tolerance is not None and link.accuracy > tolerance:
+    worst = link.accuracy if accuracy is None else accuracy
+    if tolerance is not None and worst > tolerance:
         why = f"in this run, not kept: it misses some size by more than ±{tolerance:.0%}"
         return LinkFit(link.name, link.fit, link.seconds, why)
     entry["link"] = {"name": link.name, "sizes": list(link.fit.sizes), "seconds": list(link.seconds),
