@@ -61,22 +61,9 @@ def test_a_sweep_ratio_under_the_rounds_band_and_all_under_the_bound_is_a_disagr
 
 # t25_0506 #3: section 4 sets the sampled mean beside its timed share, as section 1 does, naming its line
 
-from utils.lessons.data_prefetch import busy, epoch   # noqa: E402
-from utils.monitor import Recording   # noqa: E402
-from utils.timeline import Span   # noqa: E402
+from _prefetch_fixtures import recording as _recording, two_step_epoch as _epoch   # noqa: E402
 
-
-def _recording(busy_by_time, t0=100.0):
-    samples = [{"t": t0 + t, "gpus": [], "host": {"cpu": 100.0, "mem_used": 2e9},
-                "workers": [{"pid": 0, "label": "device (simulated)", "cpu": b, "rss": float("nan")}]}
-               for t, b in busy_by_time]
-    return Recording(interval=0.1, samples=samples)
-
-
-def _epoch(first_step, last_end, t0=100.0):
-    spans = [Span("training process", "compute", 0, t0 + first_step, t0 + first_step + 0.04),
-             Span("training process", "compute", 1, t0 + last_end - 0.04, t0 + last_end)]
-    return epoch.EpochResult(last_end, 2, 0.0, spans)
+from utils.lessons.data_prefetch import busy   # noqa: E402
 
 
 def test_the_sampled_mean_names_which_line_of_the_chart_it_reads():

@@ -16,6 +16,7 @@ import warnings
 
 import pytest
 import torch
+from _prefetch_fixtures import recording as _recording, two_step_epoch as _epoch
 from helpers_prefetch import no_thread_or_process_left  # noqa: F401 - autouse: nothing left running
 from torch.utils.data import DataLoader
 
@@ -27,7 +28,6 @@ from utils.lessons.data_prefetch import dataset as dataset_module
 from utils.lessons.data_prefetch.dataset import SlowDigits, decode_images, decode_pair, digits_uint8
 from utils.lessons.data_prefetch.prefetcher import Prefetcher
 from utils.lessons.data_prefetch.step import paced, train_step
-from utils.monitor import Recording
 
 
 def slow_items(n, seconds, fail_at=None):
@@ -489,22 +489,6 @@ def test_paired_epochs_run_every_configuration_once_a_round_in_alternating_order
     assert {k: len(v) for k, v in seconds.items()} == {"alone": 4, "with": 4}
     firsts = [order[4 * k] for k in range(4)]   # each round: 2 batches of each configuration
     assert firsts == ["a", "w", "a", "w"]   # reversed every other round: neither always goes first
-
-
-def _recording(busy_by_time, t0=100.0):
-    samples = [{"t": t0 + t, "gpus": [], "host": {"cpu": 100.0, "mem_used": 2e9},
-                "workers": [{"pid": 0, "label": "device (simulated)", "cpu": busy, "rss": float("nan")},
-                            {"pid": 7, "label": "loader worker 1", "cpu": 3.0, "rss": 1e8}]}
-               for t, busy in busy_by_time]
-    return Recording(interval=0.1, samples=samples)
-
-
-def _epoch(first_step, last_end, t0=100.0):
-    from utils.timeline import Span
-
-    spans = [Span("training process", "compute", 0, t0 + first_step, t0 + first_step + 0.04),
-             Span("training process", "compute", 1, t0 + last_end - 0.04, t0 + last_end)]
-    return epoch.EpochResult(last_end, 2, 0.0, spans)
 
 
 def test_device_busy_keeps_only_the_device_row():
