@@ -104,7 +104,9 @@ def gain_verdict(value: float, bound: float | None, spread: float, slower: str, 
     range its ``± spread`` allows ("13% of its gain (5-21% across its ±)"), so that a share is never read
     more exactly than the rounds measured it (lesson 05). ``rounds``: every paired round's ratio; where all
     lie on one side of 1x, that is not noise (``claims.one_side``), even where the ± touches 1x."""
-    value, spread = as_printed(value, digits), as_printed(spread, digits)
+    # the ± half up, as ``against_speedup`` prints it in the same row (1.80 x 2.5% = 0.045 -> 0.05): the
+    # verdict's range is worked from that ±, not from ``round``'s 0.04
+    value, spread = as_printed(value, digits), half_up(spread, digits)
     bound = as_printed(bound, digits) if bound is not None else None
     verdict = speedup_verdict(value, bound, spread, baseline, slower, rounds)
     verdict, bracket, note = verdict.partition(" (every round")   # the one-side note goes last
