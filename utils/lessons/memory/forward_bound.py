@@ -7,9 +7,12 @@ and the extra time measured is read in forwards at both ends, so no figure rests
     predicted_speed(step, low, high)                        # "1.32-1.34x"
     forwards_cost(extra, low, high, noise)                  # "0.67-0.71 of a forward (...): less than ..."
     ratio_in_forwards(1.17, step, low, high, noise)         # the same, from a ratio read pair by pair
+    extra_share_words((1.18, 0.05), (1.20, 0.05), "of ...")  # "90% of ... ((1.18 - 1) / (1.20 - 1); ...)"
 """
 
 from __future__ import annotations
+
+import math
 
 from utils import claims
 
@@ -51,18 +54,71 @@ def forwards_cost(extra: float, low: float, high: float, noise: float = 0.0) -> 
     return _in_forwards(claims.as_printed(extra * 1e3, 1), low, high, noise)
 
 
-def ratio_in_forwards(ratio: float, step: float, low: float, high: float, noise: float = 0.0) -> str:
+def ratio_in_forwards(ratio: float, step: float, low: float, high: float, noise: float = 0.0,
+                      working: bool = False) -> str:
     """``forwards_cost`` for a step-time ``ratio`` read pair by pair (``measure.step_ratio``, x the plain
     ``step``): its extra time is (ratio - 1) x the step, from the ratio as printed (2 decimals) and the step in
     ms as printed (0.1 ms), not rounded again, so that (1.17 - 1) x 69.7 / 21.7 is a reader's own working.
-    ``noise``: the ratio's ± in seconds (its ± x the step)."""
-    extra_ms = (claims.as_printed(ratio, 2) - 1) * claims.as_printed(step * 1e3, 1)
-    return _in_forwards(extra_ms, low, high, noise)
+    ``noise``: the ratio's ± in seconds (its ± x the step). ``working``: print the ms it divides, "(63% of the
+    predicted extra time: (1.20 - 1) x 62.2 = 12.44 ms over 19.9 ms)", where the page shows the share first
+    and a fastest-run difference (12.4 ms) may sit nearby (t27_0506 #2)."""
+    extra_ms = extra_from_ratio(ratio, step)
+    lo_ms, hi_ms = (claims.as_printed(v * 1e3, 1) for v in (low, high))
+    over = f"{hi_ms:.1f} ms" if lo_ms == hi_ms else f"{lo_ms:.1f}-{hi_ms:.1f} ms"
+    # the ms the share is worked from, printed beside it, so that a reader's division finds it (t27_0506 #2)
+    return _in_forwards(extra_ms, low, high, noise, f": {ratio_working(ratio, step)} over {over}" if working else "")
 
 
-def _in_forwards(extra_ms: float, low: float, high: float, noise: float) -> str:
+def extra_from_ratio(ratio: float, step: float) -> float:
+    """The extra step time (ms) that a step-time ``ratio`` read pair by pair gives: (ratio - 1) x the plain
+    ``step`` (seconds), both as printed (2 decimals, 0.1 ms), to 0.01 ms half up: (1.20 - 1) x 62.2 = 12.44,
+    exact, where the fastest runs' difference may print 12.4 (74.6 - 62.2) or anything else."""
+    return claims.half_up((claims.as_printed(ratio, 2) - 1) * claims.as_printed(step * 1e3, 1), 2)
+
+
+def ratio_working(ratio: float, step: float) -> str:
+    """``extra_from_ratio``'s working, as a reader redoes it: "(1.20 - 1) x 62.2 = 12.44 ms"."""
+    return (f"({claims.as_printed(ratio, 2):.2f} - 1) x {claims.as_printed(step * 1e3, 1):.1f} = "
+            f"{extra_from_ratio(ratio, step):.2f} ms")
+
+
+def step_from_ratio(ratio: float, step: float) -> float:
+    """The step time (seconds) that a ``ratio`` x the plain ``step`` gives, in ms as printed (0.1 ms, half up):
+    1.18 x 62.2 = 73.4 ms. A step read this way is the rounds' median, as the headline's ratio is, not the
+    fastest run of each (which may come from a round of its own)."""
+    return claims.half_up(claims.as_printed(ratio, 2) * claims.as_printed(step * 1e3, 1), 1) / 1e3
+
+
+def extra_share(part: tuple[float, float], whole: tuple[float, float]) -> tuple[float, float, float]:
+    """One extra time's share of another, from two step-time ratios x the same plain step, each (ratio, ±) as
+    printed (the ± half up, as ``step_ratio``'s rule prints it): (part - 1) / (whole - 1), the plain step cancelling: (1.18 - 1) / (1.20 - 1) = 90%. With the range
+    both ± allow: the smallest part over the largest whole, and the other way round (moving one ± alone would
+    read the share more exactly than the rounds measured it). The low end never under 0; the high end
+    ``math.inf`` where the whole's ± reaches 1x (the whole may be no extra time at all). Returns (share, low,
+    high); ``share`` is ``math.inf`` where the whole prints no extra time."""
+    (p, p_pm), (w, w_pm) = ((claims.as_printed(r, 2) - 1, claims.half_up(pm, 2)) for r, pm in (part, whole))
+    share = p / w if w > 0 else math.inf
+    low = max(0.0, (p - p_pm) / (w + w_pm)) if w + w_pm > 0 else 0.0
+    return share, low, (p + p_pm) / (w - w_pm) if w - w_pm > 0 else math.inf
+
+
+def extra_share_words(part: tuple[float, float], whole: tuple[float, float], of_what: str) -> str:
+    """``extra_share`` in words, half up as a reader rounds: "90% of full checkpointing's extra time
+    ((1.18 - 1) / (1.20 - 1); 52%-153% within both ± 0.05 and 0.05)", or, where the whole's ± reaches 1x, an
+    unread share, said so. Lesson 06 (selective checkpointing's extra time over full checkpointing's)."""
+    share, low, high = extra_share(part, whole)
+    (p, p_pm), (w, w_pm) = ((claims.as_printed(r, 2), claims.half_up(pm, 2)) for r, pm in (part, whole))
+    if high == math.inf:
+        return (f"an unread share {of_what} (that step, {w:.2f}x ± {w_pm:.2f} the plain step's time, is within "
+                f"its ± of no extra time)")
+    return (f"{claims.percent(share)} {of_what} (({p:.2f} - 1) / ({w:.2f} - 1); {claims.percent(low)}-"
+            f"{claims.percent(high)} within both ± {p_pm:.2f} and {w_pm:.2f})")
+
+
+def _in_forwards(extra_ms: float, low: float, high: float, noise: float, working: str = "") -> str:
     """The extra time (ms) over the blocks' forward at both ends of its range, with the verdict: the body of
-    ``forwards_cost`` and ``ratio_in_forwards``."""
+    ``forwards_cost`` and ``ratio_in_forwards``; ``working``: how the extra ms were found, said after the
+    share of the prediction."""
     lo_ms, hi_ms = claims.as_printed(low * 1e3, 1), claims.as_printed(high * 1e3, 1)
     fewest, most = extra_ms / hi_ms, extra_ms / lo_ms
     tolerance = max(0.1, noise * 1e3 / lo_ms)
@@ -70,6 +126,6 @@ def _in_forwards(extra_ms: float, low: float, high: float, noise: float) -> str:
                "more than the predicted forward" if fewest > 1 + tolerance else "about one forward, as predicted")
     a, b = claims.half_up(fewest, 2), claims.half_up(most, 2)
     if a == b:
-        return f"{a:.2f} of a forward ({claims.percent(a)} of the predicted extra time): {verdict}"
+        return f"{a:.2f} of a forward ({claims.percent(a)} of the predicted extra time{working}): {verdict}"
     return (f"{a:.2f}-{b:.2f} of a forward ({claims.percent(a)}-{claims.percent(b)} of the predicted extra "
-            f"time): {verdict}")
+            f"time{working}): {verdict}")

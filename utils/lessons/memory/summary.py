@@ -160,7 +160,8 @@ def noise_name(spread: float, floor: float = 0.0) -> str:
 
 
 def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance: float,
-               step_off: bool = True, forward_basis: str = "", noise: str = "the rounds' noise") -> str:
+               step_off: bool = True, forward_basis: str = "", noise: str = "the rounds' noise",
+               basis: str = "") -> str:
     """A checkpointed step's extra time over the plain step, in two measured parts that add up to it: its
     forward (``loss_forward``: the loss, recording the graph) against the plain forward, and the rest (backward
     and AdamW: the step less its forward) against the plain rest; each beside what the prediction put there
@@ -168,9 +169,10 @@ def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance
     seconds (the rounds' noise). ``plain``, ``variant``: {"forward": s, "step": s}. ``step_off``: whether the
     whole step left its prediction beyond the noise (if not, parts within the noise agree with it, nothing is
     left to locate); ``forward_basis``: where the forward's prediction came from, said beside it; ``noise``:
-    what set ``tolerance`` (``noise_name``), so that its ms can be redone from the page. Lesson 06."""
+    what set ``tolerance`` (``noise_name``), so that its ms can be redone from the page; ``basis``: which runs
+    the parts come from, said after "extra step time" (the fastest runs, beside a headline of medians). Lesson 06."""
     forward, rest = _parts(plain, variant)
-    out = (f"{what}'s extra step time, {(forward + rest) * 1e3:+.1f} ms, in two parts measured in the same rounds "
+    out = (f"{what}'s extra step time{basis}, {(forward + rest) * 1e3:+.1f} ms, in two parts measured in the same rounds "
            f"(they add up to it): its forward {forward * 1e3:+.1f} ms against the plain forward (the prediction "
            f"puts {predicted['forward'] * 1e3:+.1f} there{forward_basis}), its backward and AdamW "
            f"{rest * 1e3:+.1f} ms (predicted {predicted['rest'] * 1e3:+.1f})")
