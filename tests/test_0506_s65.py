@@ -62,3 +62,27 @@ def test_step_parts_name_the_runs_their_parts_come_from():
                            "+12.4 ms")
     assert summary.step_parts("X", plain, full, {"forward": 0.0, "rest": 0.0199}, 0.0031).startswith(
         "X's extra step time, +12.4 ms")
+
+
+# t27_0506 #3: cell 21's autocast paragraph points at the row autocast raises, worked from printed GB
+
+from utils.lessons.memory import widget   # noqa: E402
+
+
+def test_autocast_on_section_9s_stripped_row_rises_as_the_calculator_prints_it():
+    said = widget.autocast_on_stripped()
+    assert said.startswith("with checkpointing, a chunked loss and 4 micro-batches, its peak is ")
+    assert said.endswith("rises by 0.15 GB under autocast (2.84 -> 2.99 GB, the calculator)")
+
+
+@pytest.mark.parametrize("after, moved", [(2.70e9, "falls by 0.14 GB"), (2.842e9, "stays as printed"),
+                                          (3.00e9, "rises by 0.16 GB")])
+def test_autocast_on_the_stripped_row_reads_every_outcome(monkeypatch, after, moved):
+    lines = {"parameters": 0.5e9, "gradients": 0.5e9, "optimizer": 1.0e9, "activations": 0.84e9}
+
+    def fake(shape, batch, precision="fp32", **setup):
+        peak = 2.84e9 if precision == "fp32" else after
+        return type("B", (), {"peak": peak, "at_peak": lines})()
+    monkeypatch.setattr(widget, "estimate", fake)
+    said = widget.autocast_on_stripped()
+    assert "its peak is 70% weights, gradients and AdamW state" in said and moved in said
