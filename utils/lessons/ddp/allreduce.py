@@ -16,7 +16,7 @@ from matplotlib.transforms import ScaledTranslation
 
 from utils import machine, plots
 from utils.bench import synchronize
-from utils.claims import signed_percent, as_printed, half_up, sig_decimals
+from utils.claims import signed_percent, as_printed, half_up, percent, sig_decimals
 from utils.launch import launch, process_group
 
 MS_DIGITS = 2  # decimals of the ms the table prints a time with: algbw is worked from that printed time
@@ -300,6 +300,43 @@ def plot_all_reduce(rows: list[dict], bound: float | None, bound_label: str, lab
     simulated = "simulated on CPU" in label
     plots.stamp_simulated(fig, simulated)
     return plots.finish(fig, "All-reduce bandwidth over message size" + label)
+
+
+SMALL_BYTES = 2**16  # "small messages": up to 64 KiB, where lesson 00's α is expected to weigh most
+
+
+def small_messages(rows: list[dict], small: int = SMALL_BYTES) -> str:
+    """What the table's small messages show of a fixed cost per message, from the medians as printed: the
+    smallest size against the largest up to ``small`` bytes. If a message's time is a fixed part plus a part
+    per byte (lesson 00's α and β), two medians t1 and t2, k times the bytes apart, put the fixed part at
+    (k x t1 - t2) / ((k - 1) x t1) of the smaller message's time: mostly fixed (half or more), partly, or none
+    shown (t2 at least k x t1). "" where fewer than two sizes are that small. Lesson 03, section 6."""
+    few = sorted((r for r in rows if r["bytes"] <= small), key=lambda r: r["bytes"])
+    if len(few) < 2:
+        return ""
+    first, last = few[0], few[-1]
+    t1, t2 = (as_printed(r["seconds"], ms_decimals(r["seconds"]), 1e-3) for r in (first, last))
+    k = last["bytes"] / first["bytes"]
+    fixed = (k * t1 - t2) / ((k - 1) * t1) if t1 else 0.0
+    said = (f"Small messages: from {_label(first['bytes'])} to {_label(last['bytes'])} ({k:g}x the bytes) the "
+            f"median went from {ms_text(first['seconds'])} ms to {ms_text(last['seconds'])} ms "
+            f"({times_text(t2 / t1 if t1 else 0.0)})")
+    if fixed <= 0:
+        said += ": as much as the bytes or more, so no fixed cost per message shows at these sizes"
+    else:
+        worked = f"(({k:g} x {ms_text(first['seconds'])} - {ms_text(last['seconds'])}) / ({k - 1:g} x " \
+                 f"{ms_text(first['seconds'])}))"
+        said += (f". Taken as a fixed part plus a part per byte, these two medians put the fixed part at "
+                 f"{percent(fixed)} of the {_label(first['bytes'])} message's time {worked}: "
+                 + ("mostly a fixed cost per message, whatever its size (the α of lesson 00: a round trip through "
+                    "the socket or the driver), which is why small messages reach so little of the link's rate"
+                    if half_up(fixed * 100, 0) >= 50 else  # as the percent prints
+                    "part of it a fixed cost per message (the α of lesson 00), the rest growing with the bytes"))
+    rough = [_label(r["bytes"]) for r in (first, last) if is_rough(r)]
+    if rough:
+        said += (f"; rough: {' and '.join(rough)} {'medians' if len(rough) > 1 else 'median'}, repeats spread over "
+                 "more than half the median")
+    return said
 
 
 def is_rough(row: dict, wide: float = 0.5) -> bool:

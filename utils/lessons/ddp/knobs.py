@@ -159,13 +159,19 @@ def round_spread(times: list[float]) -> float:
     return (whole_ms(max(times)) - whole_ms(min(times))) / median if median else 0.0
 
 
+def way_from_defaults(times: dict[str, list[float]], name: str) -> str:
+    """How ``name``'s rounds lie against the defaults' range, read in whole ms as the table prints them:
+    "faster" (every round below it), "slower" (every round above it), or "" (some rounds inside it: no
+    difference shown). ``times`` as ``measure_knobs`` returns them, the defaults first."""
+    shown = lambda n: [as_printed(t, 0, 1e-3) for t in times[n]]
+    base, mine = shown(next(iter(times))), shown(name)
+    return "faster" if max(mine) < min(base) else "slower" if min(mine) > max(base) else ""
+
+
 def apart_from_defaults(times: dict[str, list[float]]) -> list[str]:
     """The variants whose every round lies beyond the defaults' range (all slower or all faster), read in
     whole ms as the table prints them: ``times`` as ``measure_knobs`` returns them, the defaults first."""
-    shown = {name: [as_printed(t, 0, 1e-3) for t in rounds] for name, rounds in times.items()}
-    default, *others = shown
-    base = shown[default]
-    return [n for n in others if min(shown[n]) > max(base) or max(shown[n]) < min(base)]
+    return [n for n in list(times)[1:] if way_from_defaults(times, n)]
 
 
 def median_ms(rounds: list[float]) -> float:
@@ -173,16 +179,24 @@ def median_ms(rounds: list[float]) -> float:
     return sorted(rounds)[len(rounds) // 2] * 1e3
 
 
-def bookkeeping_reading(times: dict[str, list[float]], apart: list[str]) -> str:
+# what lesson 03's markdown expects of each setting that changes no bucket size (theory): the way it should move
+# the step, and why
+EXPECTED = {"gradient_as_bucket_view=True": ("faster", "one copy of the gradients fewer"),
+            "static_graph=True": ("faster", "bookkeeping skipped"),
+            "find_unused_parameters=True": ("slower", "a walk of the graph every step")}
+
+
+def bookkeeping_reading(times: dict[str, list[float]], apart: list[str], hideable: float | None = None) -> str:
     """The settings that change no bucket size (``gradient_as_bucket_view``, ``static_graph``,
     ``find_unused_parameters``): what theory expects of them (bookkeeping, smaller than what a bucket size
     could save), then what this run measured, each median beside the defaults' and read by the table's one
-    rule (``apart``: every round outside the defaults' range). ``times`` as ``measure_knobs`` returns them."""
+    rule (``apart``: every round outside the defaults' range), with its way (faster or slower) and its size
+    in whole ms set beside ``hideable`` (the most a bucket size could save, in ms, printed to one decimal) and
+    beside ``EXPECTED``. ``times`` as ``measure_knobs`` returns them."""
     default, *others = times
-    base = median_ms(times[default])
-    read = lambda n: ("every round outside the defaults' range: a difference shown" if n in apart else
-                      "some rounds inside the defaults' range: no difference shown")
-    measured = [f"{n} {median_ms(times[n]):.0f} ms ({read(n)})" for n in others if not n.startswith("bucket_cap")]
+    base = as_printed(median_ms(times[default]), 0)
+    measured = [_bookkeeping_row(n, times, base, n in apart, hideable)
+                for n in others if not n.startswith("bucket_cap")]
     if not measured:
         return ""
     return ("The settings that change no bucket size change bookkeeping (a copy of the gradients, a walk of the "
@@ -191,15 +205,45 @@ def bookkeeping_reading(times: dict[str, list[float]], apart: list[str]) -> str:
             + "; ".join(measured) + ".")
 
 
+def _bookkeeping_row(name: str, times: dict[str, list[float]], base: float, shown: bool,
+                     hideable: float | None) -> str:
+    """One setting's words for ``bookkeeping_reading``: its median and the table's rule; where every round lies
+    outside the defaults' range (``shown``), which way, by how many ms (the two medians as printed), and
+    whether that way (``EXPECTED``) and that size (against ``hideable``) are what theory expects."""
+    median = as_printed(median_ms(times[name]), 0)
+    way = way_from_defaults(times, name) if shown else ""
+    if not way:
+        return f"{name} {median:.0f} ms (some rounds inside the defaults' range: no difference shown)"
+    gap = abs(median - base)  # whole ms, from the two medians as printed
+    kind = {"faster": "a gain", "slower": "a cost"}
+    expected, cause = EXPECTED.get(name, (None, ""))
+    against = expected is not None and expected != way
+    larger = hideable is not None and gap > as_printed(hideable, 1)
+    said = (f"{name} {median:.0f} ms (every round outside the defaults' range: a difference shown): "
+            f"{gap:.0f} ms {way}, {kind[way]}")
+    if expected:
+        said += f" where theory expects {kind[expected]} ({cause})" if against else f", as theory expects ({cause})"
+    if hideable is not None:
+        said += (f", and {'more than' if larger else 'no more than'} the {hideable:.1f} ms any bucket size could "
+                 "save")
+    return said + (": the theory's expectation is not borne out here, and this run does not say why"
+                   if against or larger else "")
+
+
 def knob_conclusion(apart: list[str], most: float, spread: float,
-                    base_range: tuple[float, float] | None = None, hideable: float | None = None) -> str:
+                    base_range: tuple[float, float] | None = None, hideable: float | None = None,
+                    times: dict[str, list[float]] | None = None) -> str:
     """One conclusion for the knobs' table: which variants stood apart from the defaults (``apart``: every
     round outside the defaults' range of rounds), read beside the most the bucket size could save (``most``,
     the exposed share of a step) and the defaults' round-to-round ``spread`` (both shares). ``base_range``:
     the defaults' fastest and slowest round in ms, as the table prints them, to name the rule's range;
     ``hideable``: the most it could save, in ms (printed to one decimal). Given both, the saving is judged
-    against the range in ms, as printed: 5.1 ms is more than 100 - 95 = 5 ms, though both read 5% of 97 ms."""
-    named = ", ".join(apart)
+    against the range in ms, as printed: 5.1 ms is more than 100 - 95 = 5 ms, though both read 5% of 97 ms.
+    ``times`` (as ``measure_knobs`` returns them), where given, names each variant's way (faster or slower)."""
+    ways = {n: way_from_defaults(times, n) for n in apart} if times else {}
+    named = ", ".join(f"{n} ({ways[n]})" if ways.get(n) else n for n in apart)
+    kinds = {"faster": "a gain", "slower": "a cost"}
+    kind = " or ".join(sorted({kinds[w] for w in ways.values() if w})) if ways else "a cost or a gain"
     rng = f" {base_range[0]:.0f}-{base_range[1]:.0f} ms" if base_range else ""
     outside = f"every round outside the defaults'{rng} range of rounds"  # the rule apart_from_defaults applies
     median = "a median outside that range, with some rounds inside it, is not a difference shown"
@@ -214,7 +258,7 @@ def knob_conclusion(apart: list[str], most: float, spread: float,
     if within:  # the largest possible saving is within the noise
         return (f"That is no more than the defaults' own spread from round to round ({versus}; section 2's "
                 "noise is half a range), so no saving can show here; "
-                + (f"only {named} had {outside} (a difference this large is a cost or a gain "
+                + (f"only {named} had {outside} (a difference this large is {kind} "
                 f"of its own, not hidden all-reduce time); the others cannot show here: {median}." if apart else
                 f"and no setting had {outside}, the rule this table is read by: {median}."))
     return (f"That is more than the defaults' spread ({versus}), so a knob that hid more of it could show: "
