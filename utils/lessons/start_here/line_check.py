@@ -255,29 +255,52 @@ def rate_trend(before: float, after: float) -> str:
     return "flat" if abs(change) <= EDGE else "rising" if change > 0 else "falling"
 
 
-def falling_rate(sizes, seconds) -> tuple[float, float] | None:
-    """(rate at the next-largest size, rate at the largest) in B/s where the rate n/t falls between the two
-    largest sizes by more than one noisy median's ``EDGE`` (``rate_trend``, the test lesson 00's weights
-    sentence applies too), else None. Under t = alpha + n/beta the rate only rises with n, so a rate falling
-    past noise there is a shape one line misses."""
+def rate_falls(sizes, seconds) -> list[tuple[int, float, int, float]]:
+    """(size, its rate, the next size, its rate), rates n/t in B/s, for every pair of neighbouring sizes whose
+    rate falls by more than one noisy median's ``EDGE`` (``rate_trend``, the test lesson 00's weights sentence
+    applies too), in order of size. Under t = alpha + n/beta the rate only rises with n, so each such fall is a
+    shape one line misses, wherever it lies along the sizes (t27_0001 #1: 1 MiB -> 4 MiB fell 24% while only
+    the two largest sizes were looked at)."""
     pts = sorted(zip(sizes, seconds))
-    if len(pts) < 2:
+    # a rate printed 0.00 GB/s (a few bytes' message) gives no printed change to judge: skipped, not "-100%"
+    return [(n1, n1 / t1, n2, n2 / t2) for (n1, t1), (n2, t2) in zip(pts, pts[1:])
+            if claims.as_printed(n1 / t1, 2, 1e9) and rate_trend(n1 / t1, n2 / t2) == "falling"]
+
+
+def falling_rate(sizes, seconds) -> tuple[float, float] | None:
+    """(rate before, rate after) in B/s of the largest fall between neighbouring sizes (``rate_falls``), else
+    None."""
+    falls = rate_falls(sizes, seconds)
+    if not falls:
         return None
-    (n1, t1), (n2, t2) = pts[-2], pts[-1]
-    return (n1 / t1, n2 / t2) if rate_trend(n1 / t1, n2 / t2) == "falling" else None
+    _, before, _, after = min(falls, key=lambda f: rate_change(f[1], f[3]))
+    return before, after
+
+
+def _fall_said(fall) -> str:
+    """One fall, as the sentences print it: "2.79 GB/s at 16 MiB, 2.36 at 64 MiB: -15.4%"."""
+    n1, r1, n2, r2 = fall
+    return f"{r1 / 1e9:.2f} GB/s at {_size(n1)}, {r2 / 1e9:.2f} at {_size(n2)}: {rate_change(r1, r2):+.1%}"
 
 
 def falling_sentence(sizes, seconds) -> str:
-    """" But the rate n/t falls at the largest sizes (...)" where ``falling_rate`` finds it, else "": lesson 00's
-    sign test and lesson 01's fit sentence both add it, since one line (whose rate only rises) misses that."""
-    fall = falling_rate(sizes, seconds)
-    if fall is None:
+    """" But the rate n/t falls ..." naming every fall ``rate_falls`` finds (the largest sizes' first, where
+    they fall), else "": lesson 00's sign test and lesson 01's fit sentence both add it, since one line (whose
+    rate only rises) misses that."""
+    falls = rate_falls(sizes, seconds)
+    if not falls:
         return ""
-    n1, n2 = sorted(sizes)[-2:]
-    return (f" But the rate n/t falls at the largest sizes ({fall[0] / 1e9:.2f} GB/s at {_size(n1)}, "
-            f"{fall[1] / 1e9:.2f} at {_size(n2)}: {rate_change(*fall):+.1%}, past the ±{EDGE:.0%} one noisy median "
-            "may miss by), "
-            "which t = alpha + n/beta cannot do (its rate only rises with n): there, a shape the line misses.")
+    noise = f"past the ±{EDGE:.0%} one noisy median may miss by"
+    top = [f for f in falls if f[2] == max(sizes)]  # the two largest sizes' fall, where there is one
+    rest = "; ".join(_fall_said(f) for f in falls if f not in top)
+    if top:
+        said = f"falls at the largest sizes ({_fall_said(top[0])}, {noise})"
+        said += f", and between smaller neighbours too ({rest})" if rest else ""
+    else:
+        each = "each " if len(falls) > 1 else ""
+        said = f"falls between neighbouring sizes ({rest}, {each}{noise})"
+    return (f" But the rate n/t {said}, which t = alpha + n/beta cannot do (its rate only rises with n): there, a "
+            "shape the line misses.")
 
 
 def pattern_sentence(sizes, residuals, seconds=None) -> str:
@@ -393,10 +416,11 @@ def _no_slow_sentence(sizes, seconds) -> str:
             "beyond that noise, no time falls as the size grows, as t = alpha + n/beta has it.")
 
 
-def message_times_sentence(this_run) -> str:
+def message_times_sentence(this_run, kept=None) -> str:
     """This run's time at every size (``this_run``: a ``machine.LinkFit``; the measured times section 3 tells a
     reader to use where the line does not describe the run), and, said plainly, any message that ran slower
-    than a larger one."""
+    than a larger one; with ``kept`` (the profile's link), how far its line misses each such message, judged as
+    the line check judges (t27_0001: "the line misses it" read against "lie on it" one line above)."""
     sizes, seconds = this_run.fit.sizes, this_run.seconds
     listed = ", ".join(f"{_size(n)} {_us(t):,.1f}" for n, t in sorted(zip(sizes, seconds)))
     head = f"This run's messages over '{this_run.name}' took, one way, in µs: {listed}."
@@ -404,10 +428,29 @@ def message_times_sentence(this_run) -> str:
     if not slow:
         return head + _no_slow_sentence(sizes, seconds)
     said = "; ".join(f"{_size(n)} took {t:,.1f} µs against {u:,.1f} µs at {_size(m)}" for n, t, m, u in slow)
-    return (head + f" {len(slow)} message{'s' * (len(slow) != 1)} ran slower than a larger one, by more than "
+    many = len(slow) > 1
+    return (head + f" {len(slow)} message{'s' * many} ran slower than a larger one, by more than "
             f"the {EDGE:.0%} one noisy median may miss by ({said}): a smaller message taking longer is "
-            "something t = alpha + n/beta cannot do (its time only grows with n), so the line misses "
-            f"{'them' if len(slow) > 1 else 'it'} whatever its alpha and beta. This run does not measure why.")
+            "something t = alpha + n/beta cannot do (its time only grows with n), so no line fits "
+            f"{'them' if many else 'it'} exactly, whatever its alpha and beta. This run does not measure why."
+            + _kept_misses(kept, this_run, slow))
+
+
+def _kept_misses(kept, this_run, slow) -> str:
+    """" The profile's line gives 4 B 75.8 µs, +22.6% of its measured time: within that line's own ±45%." for
+    the messages ``slow`` names, judged as ``LineCheck.beyond`` judges (its own error plus ``EDGE``); "" with no
+    ``kept`` or where ``kept`` is this run's own fit."""
+    if kept is None or kept.seconds == this_run.seconds:
+        return ""
+    check = check_line(kept, this_run)
+    past = {m[0] for m in check.beyond}
+    own = f"that line's own ±{check.error:.0%}"
+    parts = []
+    for n, *_ in slow:
+        _, _, line, miss = next(m for m in check.misses if m[0] == n)
+        where = f"past {own} plus the {_points(EDGE)} edge" if n in past else f"within {own}"
+        parts.append(f"{_size(n)} {_us(line):,.1f} µs, {miss_text(miss)} of its measured time: {where}")
+    return " The profile's line gives " + "; ".join(parts) + "."
 
 
 def cost_answer(kept, this_run, tolerance: float) -> str:
@@ -439,12 +482,16 @@ def cost_answer(kept, this_run, tolerance: float) -> str:
 
 
 def _below_fall(this_run) -> str:
-    """", for messages up to 16 MiB: above 16 MiB, ..." where this run's rate falls at its largest sizes
-    (``falling_rate``), a shape no line has, else "". Reader t25_0001: the answer said "lie on it" while the block
-    found the line under-predicting the largest messages, and an exercise predicts with that line."""
-    if falling_rate(this_run.fit.sizes, this_run.seconds) is None:
+    """", for messages up to 1 MiB: above 1 MiB, ..." where this run's rate falls between neighbouring sizes
+    (``rate_falls``: every fall, not only at the largest sizes), a shape no line has, else "". The line is read
+    only up to the first fall's smaller size, whose rate is still the line's (t26_0001); above it lies a fall
+    (t27_0001 #1: 1 MiB -> 4 MiB, -24%, beside a scope "up to 16 MiB"). Reader t25_0001: the answer said "lie on it" while the block found the line
+    under-predicting the largest messages, and an exercise predicts with that line."""
+    falls = rate_falls(this_run.fit.sizes, this_run.seconds)
+    if not falls:
         return ""
-    n1 = _size(sorted(this_run.fit.sizes)[-2])
-    # the rate falls between n1 and the largest size, so n1 itself is still on the line (t26_0001: "from 16 MiB
-    # up" beside a 16 MiB message at the rate's peak, +7.6% off the line)
-    return f", for messages up to {n1}: above {n1}, where the rate falls, use the measured times"
+    n1 = _size(falls[0][0])  # the first fall's smaller size: its rate is still the line's
+    # where the only fall is above n1 itself, "where the rate falls" says it; else each fall is named
+    where = "" if len(falls) == 1 and falls[0][2] == max(this_run.fit.sizes) else \
+        " (" + ", ".join(f"{_size(f[0])} to {_size(f[2])}" for f in falls) + ")"
+    return f", for messages up to {n1}: above {n1}, where the rate falls{where}, use the measured times"
