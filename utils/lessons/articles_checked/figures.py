@@ -113,6 +113,8 @@ def read_results() -> dict:
             # the machine profile's link (lesson 00): the one alpha and beta the rows price messages at
             "link_alpha": from_ledger("link_alpha", gpu_figure=True),
             "link_beta": from_ledger("link_beta", gpu_figure=True),
+            # lesson 00's own message times (row B2 sets a 4-byte message slower than a 4 KiB one beside them)
+            "link_00": from_ledger("link_this_run_00", gpu_figure=True),
             # lesson 07 §1's tensor-parallel pass (row A21 sets it beside this page's own rounds)
             "tensor_parallel": from_ledger("tensor_parallel_speedup", gpu_figure=True),
             # lesson 07 §5's decode: the share of its loss timed inside the all-reduces (row B2)
@@ -136,7 +138,8 @@ WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "
                    "prefetch_configs": "make bench prefetch",
                    "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel",
                    "pipeline_configs": "make bench pipeline",
-                   "link_alpha": "lesson 00", "link_beta": "lesson 00", "tensor_parallel": "lesson 07",
+                   "link_alpha": "lesson 00", "link_beta": "lesson 00", "link_00": "lesson 00",
+                   "tensor_parallel": "lesson 07",
                    "decode_allreduce": "lesson 07",
                    "article_split": "lesson 07", "fused_attention": "lesson 01", "fused_gelu": "lesson 01",
                    **{name: "lesson 02" for name in TWO_STAGES}}
@@ -327,15 +330,15 @@ def _sends(m) -> dict[int, float]:
     return dict(zip(m["link"].fit.sizes, m["link"].seconds))
 
 
-FIXED_COST_PAIR = (4, 2**12)  # both almost all fixed cost: row B2 reads their order itself, noise either way
+FIXED_COST_PAIR = (4, 2**12)  # both almost all fixed cost: row B2 reads their order itself, by lesson 00's 10% rule
 
 
 def inversions(m) -> list[tuple[int, int]]:
     """Every pair of message sizes (smaller, larger) whose larger message took less time, in whole µs as the
-    rows print them: fewer bytes cannot take longer by their own cost, so each is the timings' noise. The
-    4-byte and 4 KiB pair is left to row B2, which reads both as fixed cost (``FIXED_COST_PAIR``); a 4-byte
-    time above the 4 KiB one is that noise already, and the fixed cost is read from the 4 KiB (``fixed_cost``),
-    so it is left out."""
+    rows print them: fewer bytes cannot take longer by their own cost, so no row reads bytes from them. The
+    4-byte and 4 KiB pair is left to row B2, which reads both as fixed cost and says whether the 4-byte one's
+    excess is within lesson 00's noise or beyond it (``timed_rows.slower_small_words``, ``FIXED_COST_PAIR``);
+    the fixed cost is read from the 4 KiB time then (``fixed_cost``), so the 4-byte time is left out."""
     us = {n: int(words.as_printed(t, 0, scale=1e-6)) for n, t in _sends(m).items()}
     small, kib = FIXED_COST_PAIR
     if small in us and kib in us and us[small] > us[kib]:
@@ -346,7 +349,8 @@ def inversions(m) -> list[tuple[int, int]]:
 
 def fixed_cost(m) -> float:
     """The link's fixed cost read from the measured times: the smaller of a 4-byte and a 4 KiB message's (both
-    are almost all fixed cost; where the 4-byte one took longer, that was noise). Rows B2, B8 and B10 use it."""
+    are almost all fixed cost; where the 4-byte one took longer, row B2 says whether by noise). Rows B2, B8
+    and B10 use it."""
     sec = _sends(m)
     return min(sec[4], sec[2**12])
 
