@@ -81,14 +81,20 @@ def decode_priced(m, record: dict) -> Part | None:
                 f"as its fit of the link; {timed_share_words(m, where, max(prices))}", ARITHMETIC)
 
 
-# At least this share of the decode's loss timed inside the all-reduces: the loss is mostly the transfers' delay
+# At least this share of the decode's loss timed inside the all-reduces: the loss is mostly spent inside them
 MOSTLY = 0.5
+
+
+# What lesson 07 times: the calls, not what inside them took the time (it does not tell these apart)
+INSIDE = ("the exchange, waiting for the other rank or a late return: lesson 07 times the calls and does not tell "
+          "these apart")
 
 
 def timed_share_words(m, where: str, priced_ms: float) -> str:
     """Lesson 07 §5's in-loop timing of the all-reduces (ledger ``tensor_parallel_decode_allreduce_share``:
     ``allreduce_ms`` of ``loss_ms``), the share worked from both as printed, and what it makes of the loss:
-    mostly the transfers' delay (the row's claim, in inference) or mostly elsewhere; beside the highest price
+    mostly spent inside the all-reduces (the row's claim, in inference, as far as lesson 07 times it) or
+    mostly elsewhere; beside the highest price
     (``priced_ms``), whether the calls cost more in the loop than back to back. An older ledger without the
     record: lesson 07 must be re-run for it."""
     found = m["results"].get("decode_allreduce")
@@ -101,8 +107,8 @@ def timed_share_words(m, where: str, priced_ms: float) -> str:
     said = (f"{where} timed {claims.percent(share)} of its decode loss inside the all-reduces ({inside:.2f} of "
             f"{lost:.2f} ms a token, in its own run)")
     if claims.half_up(share * 100, 0) <= MOSTLY * 100:
-        return said + (": the transfers' delay is at most half of the loss, the rest elsewhere (more operations a "
-                       "token on a rank)")
+        return said + (": at most half of the loss was spent inside the all-reduces, the rest elsewhere (more "
+                       "operations a token on a rank)")
     more = (f"; more than the highest price here ({priced_ms:.2f} ms): the calls took longer inside the loop than "
             "back to back" if inside > claims.as_printed(priced_ms, 2) else "")
-    return said + ": most of the loss is the transfers' delay, as the row says" + more
+    return said + f": most of the loss was spent inside the all-reduces ({INSIDE})" + more
