@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from utils.claims import as_printed, half_up, speedup_verdict
+from utils.claims import as_printed, half_up, percent, speedup_verdict
 from utils.lessons.articles_checked.checks import explained_by_reference, past_bound, spread_of, work_scaled_reference
 from utils.lessons.articles_checked.figures import LEDGER_NOISE, rounds_above, rounds_past_two_words
 from utils.lessons.articles_checked.reference_rounds import past_reference_clauses
@@ -86,7 +86,7 @@ def bench_words(m: dict, lead: bool = True) -> str:
             f"of the chosen configuration alone reported {bench_text(r['value'])}{bench_rounds_counted(r)} "
             f"against {r['bound']:.2f}x" + (f" (its work-scaled reference {reference:.2f}x)" if reference else "")
             + bench_rounds_past_two(r)
-            + "; each run gives its own median. Past their own 2m/(m+1) beyond their rounds' spread: "
+            + f"; each run gives its own median{lesson_02_beside(m)}. Past their own 2m/(m+1) beyond their rounds' spread: "
             + (f"{len(past) or 'none'} of the {kept} with rounds kept" if kept else "none kept its rounds")
             + (f": {listed}" if past else "") + unspread_words(bench) + f" [{found.kind}: {found.detail}]")
     return f"{text[0].upper()}{text[1:]}." if lead else text
@@ -129,3 +129,40 @@ def bench_rounds_past_two(record: dict) -> str:
             if reference is not None and record.get("rounds") else [])
     rounds = rounds_past_two_words(record)
     return "".join(f"; {clause}" for clause in said + ([rounds] if rounds else []))
+
+
+def same_configuration(bench: dict, lesson: dict) -> bool:
+    """make bench's reported configuration is the one lesson 02 §5 recorded (its ``what`` names "1f1b m=8,
+    batch 128"): the two medians time one set-up, so the page must say why they differ."""
+    what = lesson.get("what", "")
+    return bool(bench.get("m")) and f"{bench.get('schedule')} m={bench['m']}" in what and \
+        f"batch {bench.get('batch')}" in what
+
+
+def lesson_02_beside(m: dict) -> str:
+    """Where make bench reported the configuration lesson 02 §5 recorded, the two medians set side by side, each
+    against its own work-scaled reference (bound / the stages' measured work, lesson 02's reference): about
+    the same share of each (within the 2% floor, as printed) says the runs' stages did different work, which
+    neither run explains; shares that differ say the work does not account for the gap either ("" where the
+    set-ups differ or a reference is missing)."""
+    bench, lesson = m["results"].get("pipeline_configs"), m["results"].get("pipeline")
+    if bench is None or lesson is None or not same_configuration(bench.record, lesson.record):
+        return ""
+    pairs = []
+    for r in (bench.record, lesson.record):
+        reference = work_scaled_reference(r)
+        if reference is None or not r.get("bound"):
+            return ""
+        x, ref = half_up(r["value"], 2), as_printed(reference, 2)
+        bound = as_printed(r["bound"], 2)  # the work, from the bound and reference as printed (1.78 / 1.94)
+        pairs.append((x, ref, x / ref, half_up(bound / ref, 2)))
+    (bx, bref, bshare, bwork), (lx, lref, lshare, lwork) = pairs
+    said = (f"; lesson 02 §5 timed the same configuration at {lx:.2f}x: make bench {bx:.2f}x against its "
+            f"work-scaled reference {bref:.2f}x ({percent(bshare)} of it), lesson 02 {lx:.2f}x against {lref:.2f}x "
+            f"({percent(lshare)})")
+    if abs(half_up(bshare * 100, 0) - half_up(lshare * 100, 0)) <= LEDGER_NOISE * 100:
+        return said + (f": about the same share of each, so the two runs' stages did different work (about "
+                       f"{bwork:.2f}x and {lwork:.2f}x one device's, each bound over its reference), which neither "
+                       "run explains")
+    return said + (": the shares differ too, so the stages' work does not account for the gap between the "
+                   "medians, which neither run explains")

@@ -43,7 +43,8 @@ from utils.lessons.articles_checked.timed_rows import (RUN_NOTES, a21, article_s
 from utils.lessons.articles_checked.wording import (TWO_STAGES_SECTION, _peak_part, int8_mlp_words,  # noqa: F401
                                                     fused_words, int8_against_reference, int8_reference_words,
                                                     kept_most_words, per_worker_words, share_of_rate,
-                                                    two_stage_parts, two_stages_read_words)
+                                                    ranked_figures, ranking_words, two_stage_parts,
+                                                    two_stages_read_words)
 
 ARTICLE_2_ONLY = ("device_ids", "no_move_after_wrap")  # mistakes of article 2's code, not article 1's
 ABOVE_NOTE = "see the note under §1's counts"  # where lesson 09 says, once, what a figure past its bound means
@@ -324,9 +325,10 @@ def a19(m):
                            f"(speed-up / 2{_median(r)}){_bound_note(m, name, r)}"))
     two_stages, two_stages_kept = two_stage_parts(m, noted_words)  # lesson 02 §9's, where recorded
     parts += two_stages
+    ranked = ranking_words(ranked_figures(m, kept | two_stages_kept))  # spreads beside the order (t27_09 #7)
     parts.append(Part(kept_most_words(kept | two_stages_kept) + (
         "" if is_median else " (the split's share from its fastest pass, the others' as their lessons recorded "
-        "them)") + f"; {two_stages_read_words(m)}", ARITHMETIC))
+        "them)") + (f"; {ranked}" if ranked else "") + f"; {two_stages_read_words(m)}", ARITHMETIC))
     return parts + [p for p in (data_parallel_reason(m),) if p]  # the verdict's reason, from lesson 03's figure
 
 

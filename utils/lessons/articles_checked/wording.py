@@ -222,3 +222,40 @@ def load_and_compute(serial: float, overlapped: float, workers: float) -> tuple[
     load_is_big = abs(max(big / 2, small) - workers) <= abs(max(small / 2, big) - workers)
     load, compute = (big, small) if load_is_big else (small, big)
     return claims.as_printed(load, 2), claims.as_printed(compute, 2)
+
+
+def ranked_figures(m, kept: dict[str, float]) -> dict[str, tuple[float, float | None]]:
+    """Row A19's ranked recorded figures (labels as ``kept`` names them), each as printed with its rounds'
+    spread (None where its lesson's ledger record keeps no rounds, as lesson 03's ``ddp_speedup`` does)."""
+    names = {"data parallel": "ddp", **{f"{label} (two stages per device)": name
+                                        for name, label in TWO_STAGES.items()}}
+    found = {}
+    for label in kept:
+        name = "pipeline" if label.endswith("'s pipeline") else names.get(label)
+        r = name and m["results"].get(name)
+        if r:
+            found[label] = (claims.as_printed(r.record["value"], 2),
+                            spread_of(r.record) if r.record.get("rounds") else None)
+    return found
+
+
+def ranking_words(figures: dict[str, tuple[float, float | None]]) -> str:
+    """Whether row A19's order among the recorded figures is read: the top median against each other one, both
+    with their rounds' spreads (medians whose median ± spread overlap: their order is within noise); a figure
+    kept with no rounds has no spread, so its place is not read; each figure's rank holds for its own lesson's
+    run ("" where fewer than two are recorded)."""
+    if len(figures) < 2:
+        return ""
+    best = max(figures, key=lambda label: figures[label][0])
+    x, s = figures[best]
+    spread = {label: t for label, (_, t) in figures.items() if label != best and t is not None}
+    near = [label for label, t in spread.items() if s is not None and x - s <= figures[label][0] + t]
+    bare = [label for label, (_, t) in figures.items() if t is None]
+    said = "the order is by medians, each from its own lesson's run"
+    if near:
+        others = _listed([f"{n} ({figures[n][0]:.2f}x ± {spread[n]:.2f})" for n in near])
+        said += f"; {best} ({x:.2f}x ± {s:.2f}) and {others} overlap within their spreads: their order is within noise"
+    if bare:
+        said += (f"; {_listed(bare)} kept no rounds in the ledger (no spread), so "
+                 f"{'their places are' if len(bare) > 1 else 'its place is'} not read")
+    return said
