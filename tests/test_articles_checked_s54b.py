@@ -74,13 +74,13 @@ def test_a19_counts_interleaved_1f1b_by_its_round_and_the_note_names_it():
 def test_the_note_says_what_lesson_02_found_about_zbv_rounds_past_its_reference():
     m = _section_9(interleaved_1f1b=INTERLEAVED, zb=ZB, zbv=ZBV)
     note = report.above_bound_note(m, [verdicts.judge(claims.BY_ID["A19"], m, {})])
-    assert ("Lesson 02 §9 printed ZBV's work-scaled reference, 2.02x (the bound scaled by the work each stage "
-            "measured, alone in its process, against one device's): 2 of its 5 rounds past it too (2.26x, "
+    assert ("Lesson 02 §9 printed ZBV's work-scaled reference, 2.02x (the bound scaled by the stages' work, "
+            "measured in the pipeline's own run, against one device's): 2 of its 5 rounds past it too (2.26x, "
             "2.16x), beyond the rounds' spread of the median (± 0.23): a finding to explain, which no reference explains; the 2.26x and 2.16x rounds are past 2 devices' 2x too: lesson 02 §9 "
             "names what such a round can be (cheaper work, or a disturbed one-device step); its reference, "
             "2.02x, is itself past 2 devices' 2x") in note, note
-    assert ("Lesson 02 §9 printed interleaved 1F1B's work-scaled reference, 1.84x (the bound scaled by the work "
-            "each stage measured, alone in its process, against one device's): 1 of its 5 rounds past it too "
+    assert ("Lesson 02 §9 printed interleaved 1F1B's work-scaled reference, 1.84x (the bound scaled by the stages' "
+            "work, measured in the pipeline's own run, against one device's): 1 of its 5 rounds past it too "
             "(1.86x), beyond the rounds' spread of the median (± 0.08): a finding to explain, which no reference "
             "explains.") in note
     # the other outcomes: rounds within the reference; a round past 2x within it; no reference kept

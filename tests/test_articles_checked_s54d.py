@@ -53,12 +53,12 @@ def test_the_note_reads_the_split_alone_and_the_pipeline_against_the_references_
             "its rounds above the bound lie within it.") in note, note
     # §5's 1.83x round against its own 1.84x, read as §9's rounds are
     assert ("Lesson 02 §5 printed its best GPipe/1F1B configuration's work-scaled reference, 1.84x (the bound "
-            "scaled by the work each stage measured, alone in its process, against one device's): its rounds above "
+            "scaled by the stages' work, measured in the pipeline's own run, against one device's): its rounds above "
             "the bound lie within it.") in note, note
     # the other outcome: a round past the reference and beyond the spread
     past = _m(pipeline=PIPELINE | {"reference": 1.80})
     note = report.above_bound_note(past, [verdicts.judge(claims.BY_ID["A10"], past, {})])
-    assert ("work-scaled reference, 1.80x (the bound scaled by the work each stage measured, alone in its process, "
+    assert ("work-scaled reference, 1.80x (the bound scaled by the stages' work, measured in the pipeline's own run, "
             "against one device's): 1 of its 5 rounds past it too (1.83x), beyond the rounds' spread of the median "
             "(± 0.02): a finding to explain, which no reference explains.") in note, note
     split_past = _m(split=SPLIT | {"reference": 1.05})

@@ -48,7 +48,7 @@ def test_the_split_paragraph_reads_the_reference_this_run_recorded():
 def test_zbv_rounds_past_its_reference_and_past_2x_are_never_said_to_lie_within_it():
     said = report.lesson_02_rounds_reading(ZBV, "ZBV")
     # 1.95 + 0.11 = 2.06: 2.05x and 2.03x lie within the spread, but past 1.98x and past 2x
-    assert ("1.98x (the bound scaled by the work each stage measured, alone in its process, against one "
+    assert ("1.98x (the bound scaled by the stages' work, measured in the pipeline's own run, against one "
             "device's): 2 of its 5 rounds past it too (2.05x, 2.03x), within the rounds' spread of the median "
             "(± 0.11) but past 2 devices' 2x: neither spread nor reference explains them; lesson 02 §9 names "
             "what such a round can be") in said, said

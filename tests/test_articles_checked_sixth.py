@@ -90,11 +90,10 @@ def test_an_inconclusive_check_is_named_noise_bound_not_only_within_a_spread():
     # other #2): the label names every cause, and "within a spread" is one of them
     row = verdicts.Row(id="B2", says="", verdict="true under conditions", why="why", where="lesson 00 §3",
                        parts=(), check=verdicts.NOISY)
-    assert report.verdict_cell(row) == ("true under conditions -- INCONCLUSIVE, noise-bound (within a spread, with "
-                                        "none recorded, or timings out of order): see its evidence: why "
+    assert report.verdict_cell(row) == (f"true under conditions -- INCONCLUSIVE, noise-bound ({report.NOISY_WHY}): why "
                                         "(lesson 00 §3)")
-    assert report.NOISY_WORDS == ("inconclusive, noise-bound (within a spread, with none recorded, or timings "
-                                  "out of order)")
+    assert report.NOISY_WORDS == ("inconclusive, noise-bound (within a spread, with none recorded, timings out of "
+                                  "order, or launches that disagree: its evidence says which)")
 
 
 def _pair(slow: float, fast: float, ratios, ceiling=None, difference=1e-7):

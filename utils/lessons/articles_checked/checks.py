@@ -35,8 +35,8 @@ TURNS_NOISE = 0.05
 # reads as inconclusive, however far its range lies from the comparison (a quiet machine gives one figure).
 WIDE_SPREAD = 0.5
 # A pipeline past 2m/(m+1) stays "above its bound: a finding to explain", never agreement. Where it is within
-# the work-scaled reference lesson 02 recorded (each stage, alone in its process, measured less work than its
-# share of one device's), the row gives lesson 02 §5's explanation beside it; an older ledger entry kept no
+# the work-scaled reference lesson 02 recorded (the stages' work, measured in the pipeline's own run, came to less
+# than one device's), the row gives lesson 02 §5's explanation beside it; an older ledger entry kept no
 # reference, and an excess under this share of the bound is given the same explanation.
 EXPLAINED_MARGIN = 0.10
 PIPELINE_EXPLAINED = "lesson 02 §5's explanation (the stages' work below one device's)"

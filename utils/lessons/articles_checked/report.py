@@ -52,8 +52,10 @@ GROUPS = [("Article 1: why two GPUs, and what they buy", ["A1", "A23", "A2", "A2
 
 
 # An inconclusive check, whatever made it so: a spread that covers the comparison, a figure kept with no spread,
-# or a link's message times out of size order (rows B2, B10): "within a spread" alone names only the first.
-NOISY_WHY = "within a spread, with none recorded, or timings out of order"
+# a link's message times out of size order (rows B2, B10), or one step's launches that disagree on its bound (rows
+# A10, B5: lesson 02's split alone): every cause named, and the row's evidence says which applies (t27_09 #6).
+NOISY_WHY = ("within a spread, with none recorded, timings out of order, or launches that disagree: its evidence "
+             "says which")
 NOISY_WORDS = f"inconclusive, noise-bound ({NOISY_WHY})"
 
 
@@ -65,7 +67,7 @@ def verdict_cell(row: Row) -> str:
                ABOVE: " -- A FIGURE PASSED ITS BOUND: a finding to explain (the note under §1's counts says "
                       "what its lesson found)",
                BUSY: " -- INCONCLUSIVE on a busy or loaded machine: see its evidence",
-               NOISY: f" -- INCONCLUSIVE, noise-bound ({NOISY_WHY}): see its evidence"}.get(row.check, "")
+               NOISY: f" -- INCONCLUSIVE, noise-bound ({NOISY_WHY})"}.get(row.check, "")
     return f"{row.verdict}{judged}{warning}: {row.why} ({row.where})"
 
 
@@ -180,8 +182,9 @@ def recorded_speedups() -> dict[str, str]:
             **{name: f"{sections.cite(TWO_STAGES_SECTION)}'s {schedule}" for name, schedule in TWO_STAGES.items()}}
 PIPELINE_ABOVE = (
     "Lesson 02 reads a pipeline past 2m/(m+1) against its work-scaled reference: that bound assumes the "
-    "two stages' work adds up to one device's; where each stage, alone in its process with only its part of "
-    "the model (its caches holding only that part), measured less, the reference rises by that factor, and "
+    "two stages' work adds up to one device's; where the stages' work, measured in the pipeline's own run "
+    "(each stage's CPU time in its process, device time on a GPU, summed over one device's step's), came to "
+    "less, the reference rises by that factor, and "
     "lesson 02 §5 gives the factor of its run in its 'How this was measured' block. This figure is past that "
     "reference too, or the ledger keeps none for it, so nothing on this page explains it: the rows keep 'a "
     "finding to explain' and point here.")
@@ -430,8 +433,9 @@ def pipeline_explained(m: dict) -> str:
     return (f"{capitalised(pipeline_setup(m))}, {median_text(r)}, passed its 2m/(m+1) bound of "
             f"{r['bound']:.2f}x by {printed_ratio(r['value'], r['bound']) - 1:.0%}, {within}: lesson 02 §5 "
             "explains such a median by its work-scaled reference: 2m/(m+1) assumes the two stages' work adds up "
-            "to one device's, and each stage, alone in its process with only its part of the model, measured "
-            "less, which raises the reference by that factor (its 'How this was measured' block gives the "
+            "to one device's, and the stages' work, measured in the pipeline's own run (each stage's CPU time "
+            "in its process, device time on a GPU, summed over one device's step's), came to less, which "
+            "raises the reference by that factor (its 'How this was measured' block gives the "
             f"factor).{past_two_words(r, reference)} That is an explanation, not agreement: no row reads a "
             "figure past its bound as agreeing, and each that quotes it gives this explanation beside its "
             "check; a median past its reference too would have none here.")

@@ -18,7 +18,7 @@ from utils.lessons.articles_checked.wording import TWO_STAGES_SECTION
 from utils.lessons.model_split.noise import reference_in_noise_of_one, round_text, weak_reference_words
 from utils.lessons.model_split.rounds_above import PAST_DEVICES_CAUSE  # lesson 02's words for a round past 2x
 
-REFERENCE_IS = "the bound scaled by the work each stage measured, alone in its process, against one device's"
+REFERENCE_IS = "the bound scaled by the stages' work, measured in the pipeline's own run, against one device's"
 
 
 def capitalised(text: str) -> str:
