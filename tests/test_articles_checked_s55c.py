@@ -13,7 +13,7 @@ from utils.lessons.articles_checked.reference_rounds import median_past_referenc
 ZBV = dict(value=1.8282, bound=1.92, reference=1.6134, rounds=[1.8612, 1.8282, 1.5265, 2.3466, 1.5062])
 INTERLEAVED = dict(value=1.7435, bound=16 / 9, reference=1.5893, rounds=[1.7435, 2.0451, 1.5213, 1.9429, 1.2082])
 ZB = dict(value=1.6135, bound=1.92, reference=1.7143, rounds=[1.6102, 2.0407, 1.6135, 1.7707, 1.2297])
-HEAD = "(the bound scaled by the work each stage measured, alone in its process, against one device's): "
+HEAD = "(the bound scaled by the stages' work, measured in the pipeline's own run, against one device's): "
 BENCH = dict(value=1.8675, bound=16 / 9, work_scaled_reference=1.943,
              rounds=[2.016, 1.591, 1.873, 1.956, 1.826, 1.749, 1.889, 1.885, 1.901, 1.868, 1.452, 1.814, 1.791,
                      1.915, 1.808])

@@ -64,7 +64,7 @@ def test_the_note_says_what_lesson_02_found_and_which_section_9_medians_it_named
     assert "lesson 02 §9's interleaved 1F1B, 1.88x ± 0.07 against a bound of 1.78x" in note  # named: past its bound
     assert "lesson 02 §9's ZBV, 1.95x ± 0.07 against a bound of 1.92x, by its single rounds" in note  # its rounds
     assert ("Lesson 02 §9 reads interleaved 1F1B, 1.88x, within its work-scaled reference (1.96x: the bound "
-            "scaled by the work each stage measured, alone in its process, against one device's): explained by "
+            "scaled by the stages' work, measured in the pipeline's own run, against one device's): explained by "
             "the reference.") in note
     assert "reads the figure in its own section" not in note  # the circular pointer is gone
     assert ("interleaved 1F1B and ZBV are among the figures named above; interleaved ZB is not (row A19 reads "
