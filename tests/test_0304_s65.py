@@ -126,3 +126,29 @@ def test_the_notebooks_pass_what_the_new_readings_need():
     assert "fixed time whatever their size" not in ddp[60].source
     quant = nbformat.read("notebooks/04_compression.ipynb", as_version=4).cells[49].source
     assert "runs[lo].times[COMPILED_FP32].median if COMPILED_FP32 in runs[lo].times" in quant
+
+
+def test_the_wait_rows_are_worked_from_the_section_tables_printed_figures():
+    """Cell 38's collapsed block: one table row per way instead of a paragraph each (t27_0304, other problems)."""
+    from utils.lessons.ddp import waits
+
+    hand = waits.row("by hand", {"exposed": 41.94e-3, "communication": 39.31e-3},
+                     {"in_calls": 2.7e-3, "other_in_calls": 0.5e-3, "exposed": 2.0e-3, "lag": 2.0e-3, "me": 0,
+                      "other": 1}, charted=True)
+    # 41.9 - 39.3 = 2.6 ms outside the calls (as printed); by hand all its waiting is exposed: 2.7 of 41.9 = 6%
+    assert hand == ("by hand, rank 0", "2.6 ms", "2.7 / 0.5 ms", "2.0 ms later *", "41.9 ms: 2.7 ms (6%)",
+                    "mostly not waiting")
+    ddp = waits.row("DDP, default buckets", {"exposed": 2.0e-3, "communication": 14.8e-3},
+                    {"in_calls": 1.0e-3, "other_in_calls": 0.0, "exposed": 1.5e-3, "lag": -1.04e-3, "me": 1,
+                     "other": 0})
+    # with DDP the exposed wait is the other rank's lag to its last gradient, not the wait in calls
+    assert ddp[1] == "—" and ddp[3] == "1.0 ms earlier" and ddp[4] == "2.0 ms: 1.5 ms (75%)"
+    assert ddp[5] == "mostly waiting"
+    assert waits.lag_words(0.04e-3) == "level (0.0 ms)" and waits.lag_words(-0.05e-3) == "0.1 ms earlier"
+    assert len(hand) == len(waits.COLUMNS)
+
+
+def test_cell_38_prints_the_waits_as_a_table_under_its_key():
+    source = nbformat.read("notebooks/03_ddp.ipynb", as_version=4).cells[38].source
+    assert "waits.row(way, r, wait, charted=way in DRAWN)" in source and "*drawn, waits.KEY]" in source
+    assert "Table(waits.COLUMNS, wait_rows" in source and "split.append(" not in source
