@@ -65,7 +65,7 @@ def test_the_solution_meets_the_three_budgets(lab):
     assert "compiled as the trained model is, yours ran" in speed and "off its float twin's" in speed
     # twenty-third reading: the name is said where it is used
     assert "off its float twin's (the same int8-rounded weights multiplied in float; tolerance" in speed, speed
-    assert "paired standard error, 630 images" in verdicts[2].message  # the held-out images, not validation
+    assert "of 630 images right): a drop of " in verdicts[2].message  # the held-out images, not validation
     assert "at two standard errors, within the limit" in verdicts[2].message  # its upper bound, not the estimate
     said = plan_sentence(model, solution, verdicts, SIZE, whole=whole)
     assert "meets every budget" in said and "neither alone reaches 20x" in said, said  # measured, both factors
@@ -88,7 +88,7 @@ def test_the_budget_line_says_what_int8_buys_here_and_the_reference(lab):
     text = budget_sentence(model, whole, x, SIZE, FACTOR)
     assert "This CPU's int8:" in text and "at least 20x fewer bytes" in text
     flat = " ".join(text.split())
-    assert "the faster of the trained model and int8 of the whole model" in flat
+    assert "the faster of fp32 and whole-model int8 (batch of" in flat  # the bar by the check's name
     assert "x the trained model's speed" not in flat  # timed once, by the speed check, where it is used
     assert max(len(line) for line in text.splitlines()) <= 110
 
