@@ -397,17 +397,17 @@ def test_selective_against_every_block_is_judged_by_cell_8s_rule_on_the_printed_
     assert cost_noise(seen) == 0.06
     said = selective_against_every_block(seen)
     assert said.startswith("selective checkpointing cost less than every block here, beyond the cost table's "
-                           "noise (every block 1.24 - selective 1.16 = 0.08, 1 plus each share in the table"), said
-    assert "; against the table's noise ± 0.06 above, once, as the two differ in one technique" in said, said
+                           "noise (every block 1.24 - selective 1.16 = 0.08 against ± 0.06; each cost is 1 + its "
+                           "share above): keeping its matmuls' outputs saves recomputing them"), said
     assert "0.94x" not in said and "within" not in said, said
     tie = dict(seen, **{"every block": [1.22] * 5})   # 1.22 - 1.16 = 0.06: a tie as printed is within the noise
     said = selective_against_every_block(tie)
     assert said.startswith("selective checkpointing against every block here: no effect shown, within the cost "
-                           "table's noise (every block 1.22 - selective 1.16 = 0.06,"), said
+                           "table's noise (every block 1.22 - selective 1.16 = 0.06 against ± 0.06;"), said
     dearer = dict(seen, selective=[1.32] * 5)
     said = selective_against_every_block(dearer)
     assert "cost more than every block here, beyond the cost table's noise (selective 1.32 - every block 1.24 = " \
-           "0.08," in said, said
+           "0.08 against ± 0.06;" in said, said
 
 
 def test_paired_rounds_on_one_side_do_not_override_the_gap_rule_and_noise_side_still_reads_them():
@@ -460,7 +460,7 @@ def test_one_noise_for_the_cost_table_a_one_percent_gap_is_within_it():
     noise = cost_noise(rounds)
     assert noise > 0.02
     said = selective_against_every_block(rounds)  # +15% and +16%: 0.01 apart, within the table's noise
-    assert "every block 1.16 - selective 1.15 = 0.01" in said and f"the table's noise ± {noise:.2f} above" in said, said
+    assert f"every block 1.16 - selective 1.15 = 0.01 against ± {noise:.2f};" in said, said  # the table's one noise
     assert "no effect shown, within the cost table's noise" in said, said
     assert f"the table's noise ± {noise:.2f}" in describe_costs(costs_of(rounds), rounds)
     quiet = {name: [1.0] * 5 for name in rounds}
