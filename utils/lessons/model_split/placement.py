@@ -23,7 +23,7 @@ from torch import nn
 from torch.distributed.pipelining import ScheduleLoopedBFS
 
 from utils import launch, precision
-from utils.claims import as_printed, as_printed_sig, within_noise
+from utils.claims import as_printed, as_printed_sig, sig_text, within_noise
 from utils.lessons.model_split.fit_accuracy import alpha_ms, alpha_text, factor_text
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.link import message_time
@@ -233,7 +233,7 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
             f"(the median of each round's difference, paired round by round: {ms(low, True)} to {ms(high, True)} "
             f"ms, ± {ms(noise)} ms) for {messages} more messages ({transport}). Timed in the same launch, a 4-byte "
             f"message takes {tiny * 1e3:.3f} ms (this run's probe of a message's fixed cost: the median of its "
-            f"round trips, halved{beside}) and a {size:.1f} MiB activation {one * 1e3:.2f} ms: the extra "
+            f"round trips, halved{beside}) and a {size:.1f} MiB activation {sig_text(one, 3, 1e-3)} ms: the extra "
             f"messages should cost {messages} x {tiny * 1e3:.3f} = {ms(fixed)} ms of fixed cost and "
             f"{ms(in_bytes)} ms of bytes")
     if not resolved(got):
@@ -464,10 +464,10 @@ def probe_refuted(got: dict) -> str:
     _, _, messages, fixed, in_bytes = extra_time(got)
     top, d = _largest_extra(got), sum_digits(fixed, in_bytes)
     cost = as_printed(as_printed(fixed, d) + as_printed(in_bytes, d), d)  # the sum of the two printed terms
-    probe = as_printed(got["message"]["activation"], 2, 1e-3)
+    probe = sig_text(got["message"]["activation"], 3, 1e-3)  # as the block prints it and extra_time uses it
     return (f"probe overprices these messages: at its price they would cost {ms_text(cost, digits=d)} ms, more "
             f"than {top:.1f} ms, the largest reading of the extra time; so each cost at most {top:.1f} / "
-            f"{messages} = {top / messages:.2f} ms in this launch, under the probe's {probe:.2f} ms: a reading at "
+            f"{messages} = {top / messages:.2f} ms in this launch, under the probe's {probe} ms: a reading at "
             "the probe's price does not hold here, and the messages' share of the extra time is not decided by the "
             "probe" + _work_split(got))
 

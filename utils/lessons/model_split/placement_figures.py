@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import statistics
 
-from utils.claims import as_printed, half_up, paired_spread, within_noise
+from utils.claims import as_printed, as_printed_sig, half_up, paired_spread, within_noise
 
 
 def ms_text(ms: float, sign: bool = False, digits: int | None = None) -> str:
@@ -51,11 +51,13 @@ def extra_time(got: dict) -> tuple[float, float, int, float, float]:
     """The attention/feed-forward placement's extra ms per step over the layers placement (the median of the
     paired rounds' differences), their spread (ms, ``claims.paired_spread``: half the middle half's range, as
     every ± of the course), its extra messages, and what they should cost in ms: fixed (the 4-byte probe's
-    time each) and bytes, worked from the probe and the activation as printed (0.062 ms, 2.04 ms), so that
-    "12 x 0.062" is the reader's own product. The extra ms and its spread are worked from the rounds as printed."""
+    time each) and bytes, worked from the probe and the activation as printed (0.062 ms to three decimals; the
+    activation to three significant figures, 2.04 ms or 0.775 ms, as section 8's block prints it and divides
+    by it), so that "12 x 0.062" and 12 x (0.775 - 0.052) are the reader's own products. The extra ms and its
+    spread are worked from the rounds as printed."""
     diffs = [as_printed(d * 1e3, 1) for d in got["extra_rounds"]]  # as ``rounds_note`` prints them (0.1 ms)
     extra = statistics.median(diffs)
     noise = half_up(paired_spread(diffs), 2)  # the middle half's half range, as a reader works it: 9.15, not 9.1499
     messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
-    tiny, one = as_printed(got["message"]["tiny"], 3, 1e-3), as_printed(got["message"]["activation"], 2, 1e-3)
+    tiny, one = as_printed(got["message"]["tiny"], 3, 1e-3), as_printed_sig(got["message"]["activation"], 3, 1e-3)
     return extra, noise, messages, messages * tiny, messages * max(one - tiny, 0.0)
