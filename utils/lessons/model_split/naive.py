@@ -9,6 +9,7 @@ from utils.claims import Claim, as_printed, half_up, percent, runs_agree, within
 from utils.lessons.model_split.bounds import round_as_printed
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, noise_of_one,
                                             printed, reference_gain, reference_reading, reference_side,
+                                            past_reference_words, reference_then, rounds_past_reference,
                                             paired_reference, weak_reference_words,
                                             round_text, rounds_text)
 from utils.lessons.model_split.reference import findings_past, own_reference_explains, past_indices
@@ -132,7 +133,7 @@ def _against_process_reference(r: Row) -> str:
     value, spread = printed(r)
     said = reference_reading(r, r.process_bounds)
     side = reference_side(r, r.process_bounds)
-    near = "no cause to read" if side == "within noise" else ""  # of the rounds the reference reaches only
+    near = reference_then(r, r.process_bounds)  # of the rounds the reference reaches: the claims row's words
     if noise_of_one(r):  # no gain shown: nothing to share, and no cause read where the reference is near too
         return (f"is within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; and it is "
                 f"{reference_reading(r, r.process_bounds, near)}.")
@@ -180,12 +181,22 @@ def naive_closing(r: Row) -> str:
     pb = as_printed(r.process_bound, 2)
     said = f"In short, this run's naive split: {value:.2f}x ± {spread:.2f} against its 1x bound; "
     past = rounds_past_words(r)
-    if noise_of_one(r):  # "nothing left" only where no round lies past median + spread
-        return said + ("within noise of it, as theory says: nothing left to explain." if not past else
-                       f"within noise of it, as theory says; but {past}.")
+    if noise_of_one(r):  # "nothing left" only where the block above names no finding either
+        found = "; ".join(w for w in (past, _past_own_reference_only(r)) if w)
+        return said + ("within noise of it, as theory says: nothing left to explain." if not found else
+                       f"within noise of it, as theory says; but {found}.")
     # round by round only where the verdict is not "above the bound" (those rounds are read with the median)
     also = f" Round by round, {past}." if past and not read_with_median(r) else ""
     return said + _closing_verdict(r, value, pb) + also
+
+
+def _past_own_reference_only(r: Row) -> str:
+    """The rounds past their own round's per-process reference (``noise.past_reference_words``, which section
+    3's block prints as findings) that ``rounds_past_words`` does not already name (those past the median + the
+    spread): "round 2 lies past its own round's reference, beyond the ratios' spread (...): a finding to
+    explain"; "" where there is none, so that the closing names every finding the block names."""
+    own = set(rounds_past_reference(r, r.process_bounds)) - set(past_indices(r))
+    return past_reference_words(r, r.process_bounds).removeprefix("; ") if own else ""
 
 
 def read_with_median(r: Row) -> bool:
@@ -354,25 +365,38 @@ def same_step_note(entries: list[tuple[str, str, Row]], split=None) -> str:
 
 def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
     """The claims-table row of one step measured in several launches (``same_step_note``), read together:
-    the launches' medians, how far the furthest lies from 1x, and what the launches' verdicts say."""
-    rows = [r for _, _, r in entries]
-    values = [printed(r)[0] for r in rows]
+    the launches' medians, and each launch's verdict against 1x by the lesson's one noise rule (``noise_of_one``,
+    cell 15), no other yardstick: where some launches read above 1x beyond their noise, theory's "no faster
+    than one device" does not hold there, and the row names them."""
+    values = [printed(r)[0] for _, _, r in entries]
     far = max(abs(v - 1) for v in values)
     shown = [where for where, _, r in entries if _effect(r)]
     faster = all(v > 1 for v in values)
     slower = all(v < 1 for v in values)
     if not shown:
-        verdict = f"within noise of 1x in every launch: no effect shown (within {far:.2f} of 1x)"
+        verdict = "within noise of 1x in every launch: no effect shown, as the bound says"
     elif len(shown) == len(entries) and (faster or slower):
         verdict = (f"above the 1x bound in every launch, by up to {far:.2f}: each section's verdict reads it "
                    "against its own reference" if faster else "slower than one device in every launch: no speed-up")
     elif len(shown) == len(entries):  # every launch reads an effect, not all in one direction
-        verdict = _directions(entries, values) + f"; within {far:.2f} of 1x"
+        verdict = _directions(entries, values) + _faster_where(entries)
     else:
-        verdict = (f"within {far:.2f} of 1x across {len(entries)} launches; {_effect_sides(entries, shown)}, "
-                   f"{_the_rest(entries, shown)} no effect")
+        verdict = (f"by the noise rule, launch by launch: {_effect_sides(entries, shown)}, "
+                   f"{_the_rest(entries, shown)} no effect" + _faster_where(entries))
     return Claim(claim, f"{min(values):.2f}x to {max(values):.2f}x ({len(entries)} launches)", "bound 1.00x",
                  verdict + _launches_past(entries))
+
+
+def _faster_where(entries: list[tuple[str, str, Row]]) -> str:
+    """Where only some launches read above 1x beyond their noise: "; above the 1x bound in section 3, beyond its
+    noise: theory's "no faster" does not hold there (that section reads the excess against its own
+    reference)"; "" where none does."""
+    above = [where for where, _, r in entries if _effect(r) and printed(r)[0] > 1]
+    if not above:
+        return ""
+    its, that = ("its", "that section reads") if len(above) == 1 else ("their", "those sections read")
+    return (f"; above the 1x bound in {' and '.join(above)}, beyond {its} noise: theory's \"no faster\" does not "
+            f"hold there ({that} the excess against {its} own reference)")
 
 
 def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list[float]]:

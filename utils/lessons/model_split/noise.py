@@ -271,6 +271,20 @@ def weak_reference_words(per_round) -> str:
             "finding to explain")
 
 
+def reference_then(r: Row, per_round) -> str:
+    """What a split within noise of its per-round reference (``reference_side``) concludes of the rounds that
+    reference reaches: one rule for section 3's line, its block, its closing and the claims row. With an excess
+    over 1x beyond noise, beside a reference clear of 1x, the reference explains it: "explained by the
+    reference" (cell 15); with no excess over 1x (within noise of it, or slower), nothing is there to explain:
+    "no cause to read". "" where the split is not within noise of the reference, or where the reference is
+    itself within noise of 1x under a split above 1x (``excess_past_weak_reference`` says that instead)."""
+    if reference_side(r, per_round) != "within noise":
+        return ""
+    if noise_of_one(r) or printed(r)[0] <= 1:
+        return "no cause to read"
+    return "" if reference_in_noise_of_one(per_round) else "explained by the reference"
+
+
 def _per_round_verdict(r: Row, per_round) -> str:
     """The claims row's verdict against a per-round reference: the one reading (``reference_reading``, as
     section 3 prints it), after claims' noise rule against 1x, with what it leaves: a reference itself within
@@ -278,7 +292,7 @@ def _per_round_verdict(r: Row, per_round) -> str:
     value, spread = printed(r)
     said = reference_reading(r, per_round)
     side = reference_side(r, per_round)
-    near = "no cause to read" if side == "within noise" else ""  # of the rounds the reference reaches only
+    near = reference_then(r, per_round)  # of the rounds the reference reaches only, as section 3 says it
     if noise_of_one(r):  # the words section 3's block prints (naive._against_process_reference)
         return f"within noise of 1x ({value:.2f}x ± {spread:.2f} covers it): no gain shown; and it is " + reference_reading(
             r, per_round, near)
