@@ -66,7 +66,10 @@ def miss_text(worst: float) -> str:
 
 def axis_readings(series, fit, repeats: int | None = None) -> dict[str, str]:
     """Each axis's verdict (``scaling_holds``) in words, with its figures: the same words in the sentence and
-    in the claims table. With ``repeats`` (the steps timed a point), a miss is called noisy under 5 repeats."""
+    in the claims table. With ``repeats`` (the steps timed a point), a miss is called noisy under 5 repeats; a
+    miss whose d is also below zero beyond its ± says so (both of the claim's conditions fail)."""
+    from utils.lessons.why_slow.scaling import fixed_cost_is_negative
+
     status, out = scaling_holds(series, fit), {}
     for axis, pts in series.items():
         worst, d = miss_text(fit(pts)[1]), _d_text(pts, fit)
@@ -76,6 +79,8 @@ def axis_readings(series, fit, repeats: int | None = None) -> dict[str, str]:
                      "off": f"does not hold: misses by {worst}"}[status[axis]]
         if status[axis] == "off" and repeats:
             out[axis] += f" ({repeats} repeats a point{': noisy' if repeats < 5 else ''})"
+        if status[axis] == "off" and fixed_cost_is_negative(pts):  # t27_0001: the row's second condition too
+            out[axis] += f", and its fixed cost is below zero beyond its ± ({d})"
     return out
 
 
