@@ -83,7 +83,7 @@ def test_5_launches_that_read_opposite_effects_are_named_by_side():
     assert ("disagree on whether there is an effect: section 3 reads above 1x, section 8 reads below 1x, "
             "section 5 none") in note
     claim = report.launches_claim("x", entries)
-    assert claim.verdict.startswith("within 0.04 of 1x across 3 launches; section 3 reads above 1x, section 8 "
+    assert claim.verdict.startswith("by the noise rule, launch by launch: section 3 reads above 1x, section 8 "
                                     "reads below 1x, section 5 no effect")
 
 

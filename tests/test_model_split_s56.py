@@ -96,11 +96,11 @@ def test_a_round_past_its_own_reference_is_a_finding_not_explained_by_it():
     assert f"is above 1x (1.06x ± 0.01): {said}" in report.naive_reading(row, spans)
     claim = report.reference_claim("naive split, against its per-process reference", row, row.process_bound,
                                    "per-process reference", row.process_bounds)
-    assert claim.verdict.endswith(f"under it){PAST}; the median and the other 4 rounds: no cause to read")
+    assert claim.verdict.endswith(f"under it){PAST}; the median and the other 4 rounds: explained by the reference")
     closing = report.naive_closing(row)
     assert f"{PAST}; the median and the other 4 rounds: explained by each stage's lower cost" in closing
-    assert report.naive_process_reading(row).endswith(f"{PAST}; the median and the other 4 rounds: no cause to "
-                                                      "read.")
+    assert report.naive_process_reading(row).endswith(f"{PAST}; the median and the other 4 rounds: explained by "
+                                                      "the reference.")
 
 
 def test_without_a_round_past_its_reference_the_whole_split_is_explained():
