@@ -429,10 +429,10 @@ def _compute_seconds(shape, tokens, prec, hw, plan, profile, profiled_tokens=Non
     a device of DDP does its share of the batch) or at the datasheet peak (the fastest it can be)."""
     if profile is not None:
         if profiled_tokens and profiled_tokens != tokens:
-            step_ms = _sig3(profile.step_s * 1e3)   # as printed: the estimate is worked from it
+            step_ms = claims.half_up(printed_step_s(profile.parts) * 1e3, 1)   # section 2's bottom row, as T
             return (step_ms * 1e-3 * tokens / profiled_tokens,
-                    "an estimate before any two-device run: the profiled step's "
-                    f"{_figure(step_ms)} ms x {tokens:,} / {profiled_tokens:,} tokens")
+                    "an estimate before any two-device run: the timed step's "
+                    f"{step_ms:.1f} ms (section 2's table) x {tokens:,} / {profiled_tokens:,} tokens")
         return profile.step_s, "profiled"
     spec = gpu_specs.spec_for(hw.gpus[0].name) if hw is not None and hw.gpus else None
     dtype = prec or "fp32"

@@ -106,13 +106,13 @@ def compile_bound(kept_mfu: float | None, precision: str = "fp32") -> tuple[floa
     share = claims.as_printed(kept_mfu, 3)   # as printed (34.9%), at most 100% (not beaten): the bound 1 over it
     bound = claims.printed_ratio(1, share, digits=3)
     # A loose ceiling, said so on the page: everything but the matmuls at their peak counts as removable,
-    # including what regional compile leaves eager (embedding, loss, optimizer, the two workers' all-reduce).
+    # including what regional compile leaves eager (embedding, loss, optimizer, head, two workers' all-reduce).
     return bound, (f"Amdahl: it counts as removable everything in the kept step but its matmuls at the "
                    f"{precision} peak, which take {share:.1%} of the step's measured time (its MFU): at "
                    f"most {bound:.2f}x (one over that share), the step cut to those matmuls. A loose "
                    f"ceiling: the other {1 - share:.1%} it counts as removable holds the matmuls' own "
                    "time beyond their peak and what regional compile leaves eager (the embedding, the "
-                   "loss, the optimizer and, with two workers, the all-reduce)")
+                   "loss, the optimizer, the head and, with two workers, the all-reduce)")
 
 
 def next_rung(name: str, kept: Rung, guide_steps: dict, peaks: dict[str, float], feeding_bound: float,

@@ -485,6 +485,14 @@ def serving_verdict(gain: float, noise: float, against: str = "fp32 compiled") -
         "the baseline", against)
 
 
+def serving_loss_words(loss: dict) -> str:
+    """int8's held-out loss against fp32's, from the two as the serving table prints them (4 decimals): a
+    reader compares 2.9677 with 2.9678, not the unrounded pair, whose difference may be under 0.00005 while
+    the printed figures differ in their 4th decimal."""
+    diff = claims.half_up(claims.as_printed(loss["int8"], 4) - claims.as_printed(loss["fp32"], 4), 4)
+    return f"differs from fp32's by {diff:+.4f} (as printed)" if diff else "is the same as fp32's to 4 decimals"
+
+
 def mfu_text(mfu: float) -> str:
     """The MFU rounded once, half up, from the unrounded figure to a tenth of a percent: the same figure the
     compile step's bound and the ledger's bound print (0.565, 56.5%). Never a whole percent of that rounded

@@ -18,6 +18,10 @@ def peak_of(s: Settings, shape) -> float:
     return _PEAKS[key]
 
 
+# One tracked step per setting, kept for the kernel's life (a module-level cache, cleared only by a restart):
+# rungs that change only compile or the optimizer's implementation repeat a setting, and a tracked step takes
+# seconds. The key is the step's every input; ``repr(shape)`` stands for the shape, since a shape passed here
+# may hold unhashable fields, and a dataclass's repr names every field, so equal shapes share one key.
 _PEAKS: dict[tuple, float] = {}
 
 
