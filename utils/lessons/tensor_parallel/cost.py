@@ -232,6 +232,14 @@ def model_ms(one: float, comm: float = 0.0) -> float:
     return claims.half_up(claims.as_printed(one, 2, 1e-3) / 2 + claims.as_printed(comm, 2, 1e-3), 2)
 
 
+def half_per_call(one: float, digits: int, calls: int) -> float:
+    """Half one device's time ``one`` (seconds) over a rank's ``calls`` all-reduces: the compute the model
+    puts before each call. Worked from ``one`` as printed (ms to ``digits`` decimals) and rounded half up to
+    0.1 ms, as printed (22.78 ms / 2 / 2 = 5.695 -> 5.7 ms); in seconds. Lesson 07 sets section 1's pass
+    beside section 4's step on this one base."""
+    return claims.half_up(claims.as_printed(one, digits, 1e-3) / 2 / calls, 1) * 1e-3
+
+
 def analyse(got: dict) -> dict:
     """Fit alpha-beta, predict every width, judge each speed-up against its noise, and find the crossovers
     (measured: beyond the noise; predicted)."""
@@ -248,8 +256,10 @@ def analyse(got: dict) -> dict:
                      # one statistic for the speed-up and its noise: the paired rounds' median ratio, and half
                      # their middle half's range, as printed (claims.printed_spread); the times stay the fastest
                      "speedup": statistics.median(ratios), "spread": claims.printed_spread(ratios),
-                     # the model's speed-up as the width table's two ms print it (1 device ms / model ms)
-                     "predicted_speedup": claims.printed_ratio(r["one"], predicted, 2, 1e-3), "comm": comm})
+                     # the model's speed-up as the width table's two ms print it (1 device ms / model ms),
+                     # rounded half up as a reader rounds: 0.94 / 0.80 = 1.175 is 1.18x (the float is 1.17499...)
+                     "predicted_speedup": claims.half_up(claims.printed_ratio(r["one"], predicted, 2, 1e-3), 2),
+                     "comm": comm})
     return {"model": model, "rows": rows, "peer_rows": got.get("peer_rows"), "load": got.get("load"),
             "cores": got.get("cores"), "corun": got.get("corun"),
             "measured_crossover": crossover(rows, "speedup", noise=True),

@@ -13,7 +13,26 @@ from utils.claims import Claim
 def measured_over_model(row: dict) -> float:
     """A width's measured over predicted speed-up, as section 4 prints it (two decimals, from the two x as
     printed): the figure its "Measured / predicted speed-up, width by width" line shows."""
-    return claims.as_printed(claims.printed_ratio(row["speedup"], row["predicted_speedup"]), 2)
+    return claims.half_up(claims.printed_ratio(row["speedup"], row["predicted_speedup"]), 2)   # as a reader rounds
+
+
+def width_words(width: float | None, widths: list[int]) -> str:
+    """A model crossover as a width: never up to the largest swept (None), at or below the smallest swept,
+    or about ``width``."""
+    return (f"never (up to {widths[-1]})" if width is None else
+            f"{widths[0]} or below" if width <= widths[0] else f"{width:.0f}")
+
+
+def model_crossover_words(crossovers: tuple, widths: list[int], residual: float) -> str:
+    """The model's crossover width with its residual's range (``crossovers``: ``cost.analyse``'s
+    "model_crossover", the width as fitted, with every all-reduce ``residual`` cheaper, and dearer):
+    "35 (from 32 or below up to 57, with every all-reduce off by the fit's 35%)"."""
+    middle, low, high = (width_words(w, widths) for w in crossovers)
+    off = f"every all-reduce off by the fit's {residual:.0%}"
+    if low == high:
+        return f"{middle}, with or without {off}"
+    upper = f"up to {high}" if crossovers[2] is not None else f"to beyond the largest width swept ({widths[-1]})"
+    return f"{middle} (from {low} {upper}, with {off})"
 
 
 def prediction(rows: list[dict]) -> Claim:
@@ -35,7 +54,7 @@ def prediction(rows: list[dict]) -> Claim:
 def crossover(measured_at: str, model_width: str, missed_by: str) -> Claim:
     """The model's crossover width (where splitting starts to pay) beside the measured one: ``measured_at``
     as section 4's crossover table prints it ("width 256 to 512"), ``model_width`` the model's with its
-    residual's range ("79 (59 to 96 with every all-reduce off by the fit's 30%)"), ``missed_by`` the factor
+    residual's range ("79 (from 59 up to 96, with every all-reduce off by the fit's 30%)"), ``missed_by`` the factor
     between them in words (``report.crossover_miss``), which is the verdict."""
     return Claim("the cost model tells where splitting starts to pay (the crossover width)", measured_at,
                  f"model width {model_width}", missed_by)
