@@ -399,13 +399,16 @@ def _faster_where(entries: list[tuple[str, str, Row]]) -> str:
             f"hold there ({that} the excess against {its} own reference)")
 
 
-def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list[float]]:
+def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list]:
     """The ledger's extra fields for one step measured in several launches (``same_step_note``): each launch's
     median speedup and its ± as printed, in the launches' order, so that a reader of the ledger (lesson 09)
-    sees every launch, not the one whose figure is recorded as ``value``:
+    sees every launch, not the one whose figure is recorded as ``value``; and each launch's paired rounds
+    (``launch_rounds``: one device's step over the split's, round by round, as ``Row.speedups`` holds them),
+    named by the section that ran it, so that lesson 09 can read each launch's rounds, not only section 3's:
     ``ledger.record("naive_split_speedup", ..., **launch_fields(launches))``."""
     figures = [printed(r) for _, _, r in entries]
-    return {"launches": [v for v, _ in figures], "launch_spreads": [s for _, s in figures]}
+    return {"launches": [v for v, _ in figures], "launch_spreads": [s for _, s in figures],
+            "launch_rounds": [{"where": where, "rounds": [float(x) for x in r.speedups]} for where, _, r in entries]}
 
 
 def _launches_past(entries: list[tuple[str, str, Row]]) -> str:
