@@ -677,7 +677,8 @@ def test_a_batch_faster_than_the_smallest_message_time_is_said_so_unclipped_and_
     assert "takes 75.4 µs, less than the fastest small-message time, 91.3 µs" in said and "(121%)" in said
     assert "so latency dominates it" in said and "100% of it latency" not in said
     assert "19.4x the single message: more than 16x, since the single message ran faster" in said
-    assert report.cost_rows(costs, link, True)[0][4] == "not measurable (took less than the fastest small-message time)"
+    assert report.cost_rows(costs, link, True)[0][4] == ("not measurable (took less than the fastest small-message "
+                                                         "time); bytes 2.4 µs of 75.4 µs: latency dominates")
     assert report.cost_rows(costs, link, True)[1][4].endswith("%")  # a share within 100%: its figure
     verdict = report.mostly_latency_verdict(link, costs[0])
     assert verdict.startswith("holds: the message took less than the fastest small-message time (121%): bytes ")

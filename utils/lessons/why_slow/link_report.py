@@ -38,13 +38,15 @@ def _predicted_cell(c) -> str:
     return f"{c.transfers} x {one:,.1f} µs = {c.predicted * 1e6:,.1f} µs"
 
 
-def share_range_cell(link, cost) -> str:
+def share_range_cell(link, cost, most: float = 0.5) -> str:
     """The table's latency share, by the rule section 3's sentence and the closing verdict use
     (``latency_range``): counted with the fastest and with the slowest small message, each end as printed.
     One figure where the two ends print alike; else "lo – hi", hi capped at 100 % (a share of a time cannot
-    pass the whole), so that a row never states one share where latency is known to a range only."""
+    pass the whole), so that a row never states one share where latency is known to a range only. Where the
+    message beat the latency counted, no share, and the bytes' argument the closing verdict rests on
+    (``bytes_cell``), so that the row and the verdict give one answer (reader t27_0001)."""
     if _beat_latency(cost.latency_share):
-        return share_cell(cost.latency_share)
+        return f"{share_cell(cost.latency_share)}; {bytes_cell(link, cost, most)}"
     lo, hi = (claims.half_up(end, 2) for end in latency_range(link, cost))
     low, high = claims.percent(lo), claims.percent(min(hi, 1.0))
     # the cap named in the cell, as section 3's sentence names it, so both print one band
@@ -63,6 +65,17 @@ def share_cell(share: float) -> str:
     if _beat_latency(share):
         return f"not measurable (took less than {LATENCY_NAME})"
     return claims.percent(share)
+
+
+def bytes_cell(link, cost, most: float = 0.5) -> str:
+    """What ``cost``'s bytes take of its measured time, in the closing verdict's words
+    (``_beat_latency_verdict``: the same ``_bytes_share`` at the same rate, the same ``_latency_dominates``):
+    "bytes 2.2 µs of 75.7 µs: latency dominates", or the bytes' share where they take ``1 - most`` or more."""
+    moving, share = _bytes_share(cost, _bytes_rate(link)[0])
+    said = f"bytes {moving * 1e6:,.1f} µs of {cost.measured * 1e6:,.1f} µs"
+    if _latency_dominates(share, most):
+        return f"{said}: latency dominates"
+    return f"{said}: the bytes take {claims.percent(share)} of its time"
 
 
 def _beat_latency(share: float) -> bool:
