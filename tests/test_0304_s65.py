@@ -150,5 +150,5 @@ def test_the_wait_rows_are_worked_from_the_section_tables_printed_figures():
 
 def test_cell_38_prints_the_waits_as_a_table_under_its_key():
     source = nbformat.read("notebooks/03_ddp.ipynb", as_version=4).cells[38].source
-    assert "waits.row(way, r, wait, charted=way in DRAWN)" in source and "*drawn, waits.KEY]" in source
+    assert "waits.row(way, r, wait, charted=way in DRAWN)" in source and "textwrap.fill(waits.KEY, 106)" in source
     assert "Table(waits.COLUMNS, wait_rows" in source and "split.append(" not in source
