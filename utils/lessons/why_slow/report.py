@@ -276,8 +276,9 @@ def largest_matmul_reading(largest, peak, from_profile: bool = False, retimed=No
     if is_probe(largest, peak) and from_profile and retimed is not None:
         return (f"{share} ({_gflops(largest.achieved)}); it is the same {peak.size} kernel as the peak's probe, "
                 f"which ran at {_gflops(retimed.best)} in the same rounds ({claims.signed_percent(_gap(largest.achieved, retimed.best))}:"
-                f" one kernel timed twice at one moment). Against the profile's {_gflops(peak.best)}, both measure "
-                f"this moment, not the profile's (whose probe spread {peak.spread:.0%}): their gap is no finding. ")
+                f" one kernel timed twice at one moment). The roof's {_gflops(peak.best)} was timed at another moment, "
+                f"when the profile was made (its probe spread {peak.spread:.0%} there): how far these two sit from "
+                "it is how the two moments differ, not a finding. ")
     if is_probe(largest, peak) and from_profile:
         return (f"{share}; it is the same {peak.size} kernel as the profile's probe, so its share is this moment "
                 f"against the profile's (the probe's spread there: {peak.spread:.0%}), not a finding. ")
