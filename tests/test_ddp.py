@@ -891,3 +891,13 @@ def test_what_stays_exposed_beyond_the_wait_reads_as_a_multiple_above_one():
     assert overlap.beyond_wait(1.2, 1.52) == "beyond the wait, 79% of the isolated all-reduce"
     assert overlap.beyond_wait(1.52, 1.52) == "beyond the wait, 1.0x the isolated all-reduce"
     assert overlap.beyond_wait(0.0, 1.52) == "nothing exposed beyond the wait"
+
+
+def test_the_headline_keeps_its_paired_rounds_for_lesson_09(monkeypatch, tmp_path):
+    from utils import ledger
+
+    monkeypatch.setenv(ledger.ENV, str(tmp_path))  # never the committed ledger
+    scaling.record_headline({"ratio": 1.75, "bound": 2.0, "ratios": [1.71, 1.75, 1.80]})
+    assert ledger.figure("ddp_speedup")["rounds"] == [1.71, 1.75, 1.80]
+    scaling.record_headline({"ratio": 1.75, "bound": 2.0})  # a record without rounds stays valid
+    assert "rounds" not in ledger.figure("ddp_speedup")

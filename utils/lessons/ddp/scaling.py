@@ -265,7 +265,9 @@ def record_headline(r: dict, disturbed: str = "") -> None:
     from utils import ledger
 
     what = "2 workers against 1, median of paired rounds" + (f"; {disturbed}" if disturbed else "")
-    ledger.record("ddp_speedup", r["ratio"], "x", bound=r["bound"], lesson="03", what=what)
+    # the paired rounds' ratios go with it: lesson 09 gives data parallel the spread this lesson printed
+    ledger.record("ddp_speedup", r["ratio"], "x", bound=r["bound"], lesson="03", what=what,
+                  rounds=r.get("ratios") or None)
     if not disturbed:
         return
     file = ledger.path()
