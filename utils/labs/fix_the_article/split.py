@@ -42,10 +42,11 @@ MODELS = {  # the lab's models, by name: what a Case builds
     "mlp": lambda: models.MLP([256, 512, 128, 10]),
     "mlp 784-1024-64-1024-256-10": lambda: models.MLP([784, 1024, 64, 1024, 256, 10]),
     "mlp 256-512-512-32-10": lambda: models.MLP([256, 512, 512, 32, 10]),
+    "mlp 64-128-1024-1024-10": lambda: models.MLP([64, 128, 1024, 1024, 10]),  # its wide layers last
 }
 
 INPUTS = {"cnn": (1, 28, 28), "cnn half": (1, 28, 28), "mlp": (256,), "mlp 784-1024-64-1024-256-10": (784,),
-          "mlp 256-512-512-32-10": (256,)}  # the shape of one input row of each model
+          "mlp 256-512-512-32-10": (256,), "mlp 64-128-1024-1024-10": (64,)}  # the shape of one input row of each model
 
 
 @dataclass(frozen=True)
