@@ -54,6 +54,6 @@ def test_no_coincidence_is_claimed_where_both_lie_inside_or_the_split_left_the_b
 def test_a_drift_in_every_case_names_the_two_ping_pongs_protocols_as_the_other_cause():
     said = _said(rounds.drift_sentence([0.68, 0.65, 0.70], BAND))
     assert "ran faster than the fit, outside its band: the link drifted between the fit and these rounds" in said
-    assert (f"or the rounds' shorter ping-pong (a median of {split.ROUND_PINGS} after {split.ROUND_WARMUP} untimed, "
+    assert (f"or the rounds' briefer ping-pong (a median of {split.ROUND_PINGS} after {split.ROUND_WARMUP} untimed, "
             f"right after a training step, against the fit's {split.LINK_REPEATS} after {split.LINK_WARMUP}) times "
             "it otherwise: not told apart here") in said

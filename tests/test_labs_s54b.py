@@ -44,7 +44,7 @@ def test_whose_miss_follows_the_printed_split_and_ping_pong_on_every_branch(spli
 
 # --- lab 00-2: a case out of the band whose messages the link table timed has its gap split in two -------------
 # (t24_labs03 #1: the table's measured time against its fitted time is the fit's own miss at those sizes; the
-# ping-pong against the table is the same messages now against then, the link or the rounds' shorter ping-pong:
+# ping-pong against the table is the same messages now against then, the link or the rounds' briefer ping-pong:
 # the band, a spread of the fit's residuals, is no tolerance for that second ratio)
 
 
@@ -57,9 +57,9 @@ def test_a_case_out_of_the_band_has_its_gap_split_by_the_link_tables_time_for_th
     assert ("Where the link table timed the same messages, the gap splits in two (at 0.77x, about the product "
             "of two: the fit's own miss at "
             "these sizes, the link table's 155.8 µs against 162.6 µs fitted, 0.96x; the ping-pong against that "
-            "table, 126 µs against 155.8 µs, 0.81x: the link now against when fitted, or the rounds' shorter "
+            "table, 126 µs against 155.8 µs, 0.81x: the link now against when fitted, or the rounds' briefer "
             "ping-pong, not told apart).") in said, said
-    assert "The rounds' ping-pong is the shorter: a median of 3 after 1 untimed" in said
+    assert "The rounds' ping-pong is the briefer (fewer repeats): a median of 3 after 1 untimed" in said
     assert "inside the band" not in said and "does not tell which" not in said and "no measured time" not in said
     slower = rounds.drift_sentence([1.03, 1.57], BAND, [0, 0], 9, [None, (587.0, 342.4, 350.0)])
     assert "587 µs against 342.4 µs, 1.71x: the link now against when fitted, or the rounds'" in slower, slower
@@ -71,14 +71,14 @@ def test_a_case_without_a_table_time_names_three_causes():
     assert ("Where its rounds' jumps do not explain it (at 1.57x, no round took over 2x its fastest) and the link "
             "table holds no measured time for its messages' sizes to set beside it, this report does not tell "
             "which of three causes does: the fit's own miss at those sizes, the link faster or slower than when "
-            "fitted, or the rounds' shorter ping-pong.") in untabled, untabled
+            "fitted, or the rounds' briefer ping-pong.") in untabled, untabled
     mixed = rounds.drift_sentence([1.03, 1.57, 0.70], BAND, [0, 0, 0], 9, [None, (587.0, 500.0, 480.0), None])
     assert "the gap splits in two (at 1.57x, about the product of two: the fit's own miss at these sizes, the link table's 500.0 µs " \
            "against 480.0 µs fitted, 1.04x;" in mixed and "(at 0.70x, no round took over 2x its fastest)" in mixed
-    assert mixed.count("The rounds' ping-pong is the shorter") == 1, mixed   # how it is shorter: said once
+    assert mixed.count("The rounds' ping-pong is the briefer") == 1, mixed   # how it is shorter: said once
     jumped = rounds.drift_sentence([1.03, 4.00], BAND, [0, 5], 9, [None, (2000.0, 342.4, 350.0)])
     assert "is a jumped round above the band" in jumped and "link table" not in jumped  # jumps first
-    assert "ping-pong is the shorter" not in rounds.drift_sentence([1.03, 1.04], BAND, [0, 0], 9)
+    assert "ping-pong is the briefer" not in rounds.drift_sentence([1.03, 1.04], BAND, [0, 0], 9)
 
 
 def test_the_link_tables_time_for_a_steps_messages_adds_its_printed_rows():

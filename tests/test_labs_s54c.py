@@ -27,10 +27,10 @@ def test_the_readers_split_inside_the_band_is_no_miss_and_its_ping_pong_is_told_
                     "against the prediction it took 0.96x, inside the fit's band 0.86-1.10x, and the ping-pong of "
                     "the same bytes 0.72x, under it (the fit's own miss at these sizes, the link table's 192.6 µs "
                     "against 222.2 µs fitted, 0.87x; the ping-pong against that table, 160 µs against 192.6 µs, "
-                    "0.83x: the link now against when fitted, or the rounds' shorter ping-pong, not told apart): no "
+                    "0.83x: the link now against when fitted, or the rounds' briefer ping-pong, not told apart): no "
                     "miss of the model")
     learns = rounds.owner_words(0.98, 0.67, BAND, 1.42, (300.0, 385.2, 444.4))
-    assert ("300 µs against 385.2 µs, 0.78x: the link now against when fitted, or the rounds' shorter ping-pong, "
+    assert ("300 µs against 385.2 µs, 0.78x: the link now against when fitted, or the rounds' briefer ping-pong, "
             "not told apart): no miss of the model") in learns
     for text in (said, learns):
         assert "the fit itself missed" not in text and "not the split's miss alone" not in text
@@ -42,16 +42,16 @@ def test_the_readers_split_inside_the_band_is_no_miss_and_its_ping_pong_is_told_
     (1.30, 1.20, (160.0, 150.0, 133.3), "took 1.30x, above the fit's band 0.86-1.10x, and the ping-pong of the same "
      "bytes 1.20x, above it (the fit's own miss at these sizes, the link table's 150.0 µs against 133.3 µs fitted, "
      "1.13x; the ping-pong against that table, 160 µs against 150.0 µs, 1.07x: the link now against when fitted, "
-     "or the rounds' shorter ping-pong, not told apart): a miss, not the split's alone (the ping-pong of the same "
+     "or the rounds' briefer ping-pong, not told apart): a miss, not the split's alone (the ping-pong of the same "
      "bytes left the band on that side too)"),
     (1.30, 1.20, None, "1.20x, above it (the link table holds no time for these message sizes: the fit's miss at "
-     "them, the link now against when fitted, or the rounds' shorter ping-pong, not told apart): a miss, not the "
+     "them, the link now against when fitted, or the rounds' briefer ping-pong, not told apart): a miss, not the "
      "split's alone"),
     (1.30, 1.20, (300.0, 200.0, 250.0), "the link table's 200.0 µs against 250.0 µs fitted, 0.80x; the ping-pong "
      "against that table, 300 µs against 200.0 µs, 1.50x: the link now against when fitted, or the rounds' "
-     "shorter ping-pong, not told apart): a miss, not the split's alone"),
+     "briefer ping-pong, not told apart): a miss, not the split's alone"),
     (1.30, 0.70, (100.0, 150.0, 142.9), "100 µs against 150.0 µs, 0.67x: the link now against when fitted, or the "
-     "rounds' shorter ping-pong, not told apart): the miss is the split's own"),
+     "rounds' briefer ping-pong, not told apart): the miss is the split's own"),
     (1.30, 1.00, None, "took 1.30x, above the fit's band 0.86-1.10x, and the ping-pong of the same bytes 1.00x, "
      "inside it: the miss is the split's own"),
     (0.80, 0.70, None, "took 0.80x, under the fit's band 0.86-1.10x, and the ping-pong of the same bytes 0.70x, "
@@ -81,7 +81,7 @@ def test_the_report_passes_each_cases_link_table_time_to_whose_miss():
     assert ("- frozen: the split's excess over the ping-pong of the same bytes, round by round: the median of the "
             "9 rounds' ratios is 2.00x; "
             "against the prediction it took 0.96x, inside the fit's band") in text
-    assert ("160 µs against 192.6 µs, 0.83x: the link now against when fitted, or the rounds' shorter ping-pong, "
+    assert ("160 µs against 192.6 µs, 0.83x: the link now against when fitted, or the rounds' briefer ping-pong, "
             "not told apart): no miss of the model") in text
 
 
@@ -100,7 +100,7 @@ def test_the_take_aways_largest_miss_reads_the_same_link_table_time():
     assert ("took 1.25x, above the fit's band 0.86-1.10x, and the ping-pong of the same bytes 0.75x, under it "
             "(the fit's own miss at these sizes, the link table's 200.0 µs against 200.0 µs fitted, 1.00x; the "
             "ping-pong against that table, 150 µs against 200.0 µs, 0.75x: the link now against when fitted, or "
-            "the rounds' shorter ping-pong, not told apart)") in block, block
+            "the rounds' briefer ping-pong, not told apart)") in block, block
 
 
 # --- lab 01-1: the turning length's intensity from the exact counts, printed in full ----------------------------

@@ -10,6 +10,7 @@ import statistics
 
 from utils import claims
 from utils.labs.fix_the_article import split  # the two ping-pongs' protocols, where they differ
+from utils.labs.fix_the_article.twins import same_messages, span_us, twin_words  # noqa: F401 (same_messages: checks)
 from utils.lessons.start_here.line_check import printed_time  # lesson 00's: alpha + n / beta from the printed two
 
 
@@ -119,7 +120,8 @@ def spread_words(ratios) -> str:
 def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
                   pp_rounds: dict[str, list[float]] | None = None,
                   tables: list[tuple[float, float, float] | None] | None = None,
-                  source: str = "its own sizes", medians: dict[str, tuple[float, float]] | None = None) -> str:
+                  source: str = "its own sizes", medians: dict[str, tuple[float, float]] | None = None,
+                  twins: list[int | None] | None = None) -> str:
     """What the measurement says about lesson 00's model (every branch written), one short paragraph a line
     (the model, the link, the rule, one line a plan, the verdict): the caller wraps each line. ``ratios`` and
     ``pp_ratios``: for each case, the median round of the split's messages and of the ping-pong of the same
@@ -131,15 +133,17 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
     such rounds is set aside, and the rule says so where it applies. ``tables``: each case's ping-pong median
     beside the link table's own measured and fitted times for the same messages (``table_pairs``), for the
     link's line. ``source``: what the band is measured on (``band_source``). ``medians``: each case's split and
-    ping-pong median, seconds, as the table prints them (the excess of a longer split, ``excess_words``)."""
+    ping-pong median, seconds, as the table prints them (the excess of a longer split, ``excess_words``).
+    ``twins``: for each case, the other case that timed the same messages (``same_messages``), if any."""
     n, jumped, cases = _verdicts(rounds, pp_rounds)
+    spans = [span_us((pp_rounds or {}).get(name, [])) for name in rounds]
     lines = [
         f"The model: alpha + n / beta, fitted as in lesson 00 (this lab's run) on medians. Over the {len(ratios)} "
         f"plans, the median rounds of the split's messages took {spread_words(ratios)} its prediction, those of "
         f"the ping-pong of the same sizes {spread_words(pp_ratios)} (its band: {band_words(band)}, "
         f"measured / predicted at {source}).",
         "The link: " + _lower_first(drift_sentence(pp_ratios, band, [len(jumped.get(name, ())) for name in rounds],
-                                                   n, tables).strip()),
+                                                   n, tables, list(rounds), spans, twins).strip()),
         f"The rule, the same for every plan: the split's messages differ from the ping-pong of the same bytes "
         f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 as printed (a sign test: a coin "
         f"does that less than 1 time in {round(1 / SIGN_LEVEL)}). ",
@@ -308,7 +312,7 @@ def _ping_pong_side(pp: float, lo: float, hi: float, pair: tuple[float, float, f
     if pair:
         return f"{side} ({table_words(pair)})"
     return (f"{side} (the link table holds no time for these message sizes: the fit's miss at them, the link now "
-            "against when fitted, or the rounds' shorter ping-pong, not told apart)")
+            "against when fitted, or the rounds' briefer ping-pong, not told apart)")
 
 
 def shorter_ping_pong() -> str:
@@ -319,14 +323,18 @@ def shorter_ping_pong() -> str:
 
 
 def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: list[int] | None = None,
-                   n_rounds: int = 0, tables: list[tuple[float, float, float] | None] | None = None) -> str:
+                   n_rounds: int = 0, tables: list[tuple[float, float, float] | None] | None = None,
+                   names: list[str] | None = None, spans: list[tuple[float, float] | None] | None = None,
+                   twins: list[int | None] | None = None) -> str:
     """Whether the link drifted between the fit and the rounds: shown only when the ping-pong's median left
     the fit's band (``fit_band``: measured / fitted at the fit's own sizes) on the same side in every case
     (every branch written), judged on the figures as printed (two decimals). ``jumps``: for each case, how many
     of its ``n_rounds`` ping-pong rounds took over JUMP x its fastest (``jumped_rounds``), the one figure that
     tells why a single case left the band. ``tables``: for each case, its ping-pong's median and the link
     table's own measured and fitted times for the same messages, µs as printed (``table_pairs``; None where
-    the table lacks a size)."""
+    the table lacks a size). ``names``, ``spans`` and ``twins``: each case's plan, its ping-pong's range of
+    rounds (µs as printed, ``twins.span_us``) and the other case that timed the same messages (``same_messages``):
+    a case out of the band is named, and set beside its twin where one timed the same bytes."""
     lo, hi = (claims.as_printed(end, 2) for end in band)
     pp_ratios = [claims.as_printed(r, 2) for r in pp_ratios]
     out = [r > hi or r < lo for r in pp_ratios]
@@ -335,11 +343,12 @@ def drift_sentence(pp_ratios: list[float], band: tuple[float, float], jumps: lis
     if all(r > hi for r in pp_ratios) or all(r < lo for r in pp_ratios):
         which = "slower" if pp_ratios[0] > hi else "faster"
         return (f"In every case the ping-pong's median ran {which} than the fit, outside its band: the link "
-                f"drifted between the fit and these rounds, or the rounds' shorter ping-pong ({shorter_ping_pong()}) "
+                f"drifted between the fit and these rounds, or the rounds' briefer ping-pong ({shorter_ping_pong()}) "
                 "times it otherwise: not told apart here (what else ran on the machine then is not measured); "
                 "your predictions are judged against the fit as it was measured above, a reference for its "
                 "own moment. ")
-    why = _why_out(pp_ratios, lo, hi, out, jumps or [0] * len(out), n_rounds, tables or [None] * len(out))
+    why = _why_out(pp_ratios, lo, hi, out, jumps or [0] * len(out), n_rounds, tables or [None] * len(out),
+                   _Cases(names, spans or [None] * len(out), twins or [None] * len(out)))
     return _left_where(pp_ratios, lo, hi, out) + why
 
 
@@ -355,56 +364,79 @@ def _left_where(pp_ratios: list[float], lo: float, hi: float, out: list[bool]) -
             f"in {others}: no drift of the link as a whole shown. ")
 
 
+@dataclasses.dataclass(frozen=True)
+class _Cases:
+    """What names a case out of the band beyond its ratio: its plan (None: by its ratio alone), its ping-pong's
+    range of rounds, and the other case that timed the same messages."""
+
+    names: list[str] | None
+    spans: list[tuple[float, float] | None]
+    twins: list[int | None]
+
+    def label(self, i: int) -> str:
+        return f'"{self.names[i]}" ' if self.names else ""
+
+
 def _why_out(pp_ratios: list[float], lo: float, hi: float, out: list[bool], jumps: list[int], n_rounds: int,
-             tables: list[tuple[float, float, float] | None]) -> str:
+             tables: list[tuple[float, float, float] | None], cases: _Cases | None = None) -> str:
     """Why some cases' ping-pong left the band, from the figures only, each case named by its ratio as printed.
     The cases split on what differs between them, never on the side (a case "above" set against "otherwise"
     reads as if the other left below). Above the band with its median a jumped round (``median_jumped``): the
     link was slower in those rounds than when fitted. Any other case whose messages the link table timed: its
     gap split in two (``table_words``), the fit's own miss at those sizes and the ping-pong now against the
     table then. The rest's cause is not told, each case with its own jump count (never "did not jump" beside
-    jumps). Where a cause named is the rounds' shorter ping-pong, how it is shorter is said once."""
+    jumps). Where a cause named is the rounds' briefer ping-pong, how it is briefer is said once. Where
+    another case timed the same messages (a twin), its ping-pong is printed beside: the same procedure on the
+    same bytes, run lower, rules the procedure out (``twins.twin_words``)."""
+    cases = cases or _Cases(None, [None] * len(out), [None] * len(out))
     lifted = [out_ and r > hi and median_jumped(j, n_rounds) for r, out_, j in zip(pp_ratios, out, jumps)]
-    cases = "; ".join(f"at {r:.2f}x, {j} of {n_rounds} rounds took over {JUMP:.0f}x its fastest, over half"
-                      for r, j, yes in zip(pp_ratios, jumps, lifted) if yes)
+    jumped = "; ".join(f"{cases.label(i)}at {r:.2f}x, {j} of {n_rounds} rounds took over {JUMP:.0f}x its fastest, "
+                       "over half" for i, (r, j, yes) in enumerate(zip(pp_ratios, jumps, lifted)) if yes)
     said = "" if not any(lifted) else (
-        f"Where the ping-pong's median is a jumped round above the band ({cases}), the link was slower during "
+        f"Where the ping-pong's median is a jumped round above the band ({jumped}), the link was slower during "
         "those rounds than when fitted. ")
-    tabled, rest = [], []
-    for r, out_, j, up, pair in zip(pp_ratios, out, jumps, lifted, tables):
+    tabled, rest, procedure = [], [], False
+    for i, (r, out_, j, up, pair) in enumerate(zip(pp_ratios, out, jumps, lifted, tables)):
         if not out_ or up:
             continue
         if pair:  # the table timed the same messages: the gap's two factors, printed
+            k = cases.twins[i]  # another case that timed the same messages: the same procedure, other rounds
+            twin = twin_words(pair, tables[k], cases.names[k] if cases.names else "another plan", pp_ratios[k],
+                              not out[k], cases.spans[i], (j, n_rounds, JUMP)) if k is not None else None
+            procedure = procedure or not (twin and twin.ruled_out)
             # "about": the two factors, each rounded, need not multiply to the printed ratio to the digit
-            tabled.append(f"at {r:.2f}x, about the product of two: {table_words(pair)}")
+            tabled.append(f"{cases.label(i)}at {r:.2f}x, about the product of two: "
+                          f"{table_words(pair, told=not (twin and twin.ruled_out))}{twin.text if twin else ''}")
         else:
-            rest.append(_unlifted_words(r, j, lo, n_rounds))
+            procedure = True
+            rest.append(cases.label(i) + _unlifted_words(r, j, lo, n_rounds))
     if tabled:
         said += f"Where the link table timed the same messages, the gap splits in two ({'; '.join(tabled)}). "
     if rest:
         said += (f"Where its rounds' jumps do not explain it ({'; '.join(rest)}) and the link table holds no "
                  "measured time for its messages' sizes to set beside it, this report does not tell which of "
                  "three causes does: the fit's own miss at those sizes, the link faster or slower than when "
-                 "fitted, or the rounds' shorter ping-pong. ")
-    if tabled or rest:
-        said += f"The rounds' ping-pong is the shorter: {shorter_ping_pong()}. "
+                 "fitted, or the rounds' briefer ping-pong. ")
+    if procedure:
+        said += f"The rounds' ping-pong is the briefer (fewer repeats): {shorter_ping_pong()}. "
     return said
 
 
-def table_words(pair: tuple[float, float, float]) -> str:
+def table_words(pair: tuple[float, float, float], told: bool = True) -> str:
     """A ping-pong's gap from the fit split in two, where the link table timed the same messages (``pair``: the
     ping-pong's median, the table's measured and fitted time for those messages, µs as printed): the fit's own
     miss at those sizes (measured over fitted, in the fit's own run), then the ping-pong now over the table's
-    measured time then, whose cause is the link now against when fitted or the rounds' shorter ping-pong, not
+    measured time then, whose cause is the link now against when fitted or the rounds' briefer ping-pong, not
     told apart. Each ratio is the reader's own division of the two printed times. A 4th item, the step's
     messages where they are all one size (``table_pairs``), says how the table's time adds up from its rows
-    (``rows_words``)."""
+    (``rows_words``). ``told``: without it, the two causes are left to the caller (``twins.twin_words``)."""
     pp, table, fitted, *n = pair
+    causes = (": the link now against when fitted, or the rounds' briefer ping-pong, not told apart" if told
+              else "")
     return (f"the fit's own miss at these sizes, the link table's {rows_words(table, *n)} against "
             f"{rows_words(fitted, *n)} fitted, "
             f"{claims.half_up(table / fitted, 2):.2f}x; the ping-pong against that table, {pp:,.0f} µs against "
-            f"{table:,.1f} µs, {claims.half_up(pp / table, 2):.2f}x: the link now against when fitted, or the "
-            "rounds' shorter ping-pong, not told apart")
+            f"{table:,.1f} µs, {claims.half_up(pp / table, 2):.2f}x{causes}")
 
 
 def rows_words(total: float, messages: int = 1) -> str:
