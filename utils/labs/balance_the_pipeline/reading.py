@@ -304,12 +304,14 @@ def _largest_words(found: list[Row]) -> str:
 
 
 def _matched_words(rows: list[Row], sides: dict) -> str:
-    """The m's where the model met the measurement, or missed the other way (every branch written)."""
+    """The m's where the model met the measurement, or else those where it missed the other way, named (every
+    branch written): their miss is said in the next sentence, so "the other m's" would point ahead unnamed."""
     matched = [f"m={row.m}" for row in rows if sides[row.key] is None]
+    named = matched or [f"m={row.m}" for row in rows if sides[row.key] == "over"]
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     if matched:
-        listed = matched[0] if len(matched) == 1 else ", ".join(matched[:-1]) + " and " + matched[-1]
         return f"at {listed} your model met the measurement"
-    return "at the other m's your model missed the other way"
+    return f"at {listed} your model missed the other way (the next sentence)"
 
 
 def percent_range(lo: float, hi: float) -> str:
