@@ -40,3 +40,45 @@ def test_the_naive_split_record_carries_each_launchs_rounds(monkeypatch, tmp_pat
 def test_a_single_launch_gives_one_entry():
     assert report.launch_fields([("section 3", "a", _row([1.0, 1.1, 1.2]))])["launch_rounds"] == [
         {"where": "section 3", "rounds": [1.0, 1.1, 1.2]}]
+
+
+# --- the first helper's invented case: a split above 1x, under a per-process reference clear of 1x ------------
+
+UNDER = ([1.04, 1.05, 1.05, 1.06, 1.05], [1.10, 1.11, 1.10, 1.09, 1.10])  # 1.05x; each round ~0.95 of its own
+
+
+def _places(speedups, bounds):
+    r = _row(speedups, process_bounds=bounds)
+    claim = report.reference_claim("x", r, r.process_bound, "per-process reference", r.process_bounds)
+    return (report.headline_verdict(r), report.naive_process_reading(r).split("The naive split ")[-1],
+            report.naive_closing(r), claim.verdict)
+
+
+def test_under_a_reference_clear_of_1x_every_place_says_explained_and_the_share():
+    """(1.05 - 1) / (1.10 - 1) = 50%: the headline, the block, the closing and the claims row each say the
+    excess is explained by the reference and that the split reached 50% of its gain; none says one without
+    the other."""
+    head, block, closing, claim = _places(*UNDER)
+    for said in (head, block, claim):
+        assert "under the per-process reference" in said
+        assert "explained by the reference; it reaches 50% of its gain" in said
+    assert "((1.05 - 1) / (1.10 - 1): the share of the way from 1x to the reference); the rest is the messages" in block
+    assert ("explained by each stage's lower cost in its own process (the per-process reference, 1.10x; it reaches "
+            "50% of its gain, the rest is the messages and the turn-taking)") in closing
+
+
+def test_within_noise_of_the_reference_no_share_is_added():
+    """Each round at its own reference (ratios 1.00): explained, and no share of a gain it did not fall short of."""
+    s = [1.04, 1.05, 1.06, 1.05, 1.05]
+    head, block, closing, claim = _places(s, s)
+    for said in (head, block, claim):
+        assert "within noise of the per-process reference" in said and "explained by the reference" in said
+        assert "it reaches" not in said and "of its gain" not in said
+    assert "explained by each stage's lower cost in its own process (the per-process reference, 1.05x)" in closing
+
+
+def test_slower_than_one_device_under_the_reference_is_never_explained():
+    head, block, closing, claim = _places([0.95, 0.96, 0.96, 0.97, 0.96], UNDER[1])
+    assert head == "slower than one device: no speed-up"
+    assert "explained" not in block + closing + claim
+    assert "it reaches none of its gain (0.96x is at or below 1x)" in block

@@ -7,8 +7,9 @@ from __future__ import annotations
 from utils import timeline
 from utils.claims import Claim, as_printed, half_up, percent, runs_agree, within_noise
 from utils.lessons.model_split.bounds import round_as_printed
-from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, ms_as_printed, noise_of_one,
-                                            printed, reference_gain, reference_reading, reference_side,
+from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, explained_then,
+                                            ms_as_printed, noise_of_one, printed, reference_gain,
+                                            reference_reading, reference_side,
                                             past_reference_words, reference_then, rounds_past_reference,
                                             paired_reference, weak_reference_words,
                                             round_text, rounds_text)
@@ -143,7 +144,11 @@ def _against_process_reference(r: Row) -> str:
         return f"is {said}; {weak_reference_words(r.process_bounds)}."
     if side == "within noise":
         return f"is {reference_reading(r, r.process_bounds, near)}."
-    return f"is {reference_reading(r, r.process_bounds, f'it reaches {_process_gain(r)}; the rest is {_rest(r)}')}."
+    # under a reference clear of 1x: the excess over 1x is explained (cell 15), and the share says how much
+    # of the reference's gain the messages and the turn-taking left (the words ``noise.explained_then`` starts)
+    explained = "explained by the reference; " if value > 1 else ""
+    then = f"{explained}it reaches {_process_gain(r)}; the rest is {_rest(r)}"
+    return f"is {reference_reading(r, r.process_bounds, then)}."
 
 
 def _rest(r: Row) -> str:
@@ -266,8 +271,10 @@ def _closing_verdict(r: Row, value: float, pb: float) -> str:
         return _slower_closing(r)
     paired = reference_reading(r, r.process_bounds)  # the one reading against the reference, round by round
     if process_reference_explains(r):  # of the median and the rounds within the ratios' spread only
+        share = explained_then(r, r.process_bounds).partition("; ")[2]  # under it: the share the block works
+        share = f"; {share}, the rest is {_rest(r)}" if share else ""
         explained = (f"explained by each stage's lower cost in its own process (the per-process reference, "
-                     f"{pb:.2f}x); why a stage costs less alone (its caches, say) is not measured")
+                     f"{pb:.2f}x{share}); why a stage costs less alone (its caches, say) is not measured")
         return f"above it, and {reference_reading(r, r.process_bounds, explained)}."
     if within_process_reference(r):  # a reference itself within noise of 1x explains none of it
         return (f"above it, and {paired}; but the per-process reference ({pb:.2f}x) is itself within noise of "

@@ -285,6 +285,18 @@ def reference_then(r: Row, per_round) -> str:
     return "" if reference_in_noise_of_one(per_round) else "explained by the reference"
 
 
+def explained_then(r: Row, per_round) -> str:
+    """What a split above 1x concludes of the rounds a per-round reference clear of 1x reaches (within noise of
+    it, or under it: cell 15's rule): "explained by the reference"; under it by more than the ratios' spread,
+    with the share of the reference's gain it reached (``reference_gain``), so that no place says "explained"
+    where another says only "under the reference: 50% of its gain": "explained by the reference; it reaches 50%
+    of its gain". Section 3's headline, its block, its closing and the claims row all start with these words."""
+    said = "explained by the reference"
+    if reference_side(r, per_round) != "under":
+        return said
+    return f"{said}; it reaches {percent(reference_gain(r, statistics.median(per_round)))} of its gain"
+
+
 def _per_round_verdict(r: Row, per_round) -> str:
     """The claims row's verdict against a per-round reference: the one reading (``reference_reading``, as
     section 3 prints it), after claims' noise rule against 1x, with what it leaves: a reference itself within
@@ -305,7 +317,7 @@ def _per_round_verdict(r: Row, per_round) -> str:
     reference = statistics.median(per_round)
     if side == "within noise" or as_printed(reference, 2) <= 1 or value >= as_printed(reference, 2):
         return reference_reading(r, per_round, near)
-    return reference_reading(r, per_round, f"{percent(reference_gain(r, reference))} of the reference's gain")
+    return reference_reading(r, per_round, explained_then(r, per_round))  # under it: explained, and the share
 
 
 def split_gain(slow: Row, fast: Row) -> tuple[float, float]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from utils.claims import as_printed, rounds_past_spread
 from utils.lessons.model_split.bounds import round_as_printed, rounds_spread
-from utils.lessons.model_split.noise import (noise_of_one, printed, reference_in_noise_of_one, reference_reading,
-                                            reference_side, rounds_past_reference)
+from utils.lessons.model_split.noise import (explained_then, noise_of_one, printed, reference_in_noise_of_one,
+                                            reference_reading, reference_side, rounds_past_reference)
 from utils.lessons.model_split.runs import Row
 
 EXPLAINED = "above the bound, within the {}: explained by the reference"  # the headline's words for it
@@ -52,7 +52,7 @@ def naive_verdict(r: Row) -> str | None:
         return None
     pb, paired = r.process_bound, reference_reading(r, r.process_bounds)  # the one reading, round by round
     if process_reference_explains(r):  # of the median and the rounds within the ratios' spread only
-        return f"above the bound, {reference_reading(r, r.process_bounds, 'explained by the reference')}"
+        return f"above the bound, {reference_reading(r, r.process_bounds, explained_then(r, r.process_bounds))}"
     if within_process_reference(r):  # under a reference that is itself within noise of 1x: no explanation
         return (f"above the bound: a finding to explain (the per-process reference, {pb:.2f}x ± "
                 f"{process_reference_spread(r):.2f}, is itself within noise of 1x: it explains nothing; {paired})")
