@@ -1,5 +1,7 @@
 """Twenty-third reading, lesson 06 (t23_0506): a round of the middle half, which the ± is made from, is never
-named as lying beyond the ±, and the rounds named are counted, so that they are always the fewer (#1)."""
+named as lying beyond the ±, and the rounds named are counted, so that they are always the fewer (#1).
+Twenty-seventh reading (t27_0506, other problems): a round is named only where it lies more than 0.02 (the
+lesson's 2 % floor) past both bands, so the two extremes of 5 rounds are not named by construction."""
 from utils.lessons.memory import summary, threads_rounds
 
 
@@ -10,36 +12,66 @@ def test_the_middle_half_is_what_the_spread_halves():
 
 
 def test_a_round_at_the_middle_halfs_end_is_not_called_outlying():
-    # 0.93x ± 0.02 from (0.93 - 0.90) / 2: the 0.90x round built the ± and lies in the middle half
-    said = summary.time_verdict(0.93, 0.02, "fp32", [0.93, 0.96, 0.93, 0.75, 0.90])
-    assert said == ("faster than fp32 beyond noise; round 2's 0.96x and round 4's 0.75x lie outside both the "
-                    "rounds' middle half (0.90-0.93x) and the ± (0.93 ± 0.02: 0.91-0.95x): 2 of 5 rounds, "
-                    "outlying moments of this run")
+    # 0.93x ± 0.02 from (0.93 - 0.90) / 2: the 0.90x round built the ± and lies in the middle half; the band
+    # 0.90-0.95x: 0.98x lies 0.03 above it, 0.75x 0.15 below it, both named
+    said = summary.time_verdict(0.93, 0.02, "fp32", [0.93, 0.98, 0.93, 0.75, 0.90])
+    assert said == ("faster than fp32 beyond noise; round 2's 0.98x and round 4's 0.75x lie more than 0.02 "
+                    "outside both the rounds' middle half (0.90-0.93x) and the ± (0.93 ± 0.02: 0.91-0.95x): 2 of "
+                    "5 rounds, outlying moments of this run")
     assert "round 5" not in said
+    # 0.96x and 0.97x lie within 0.02 above the band's 0.95x: the highest of 5, outside it by construction,
+    # is not named; 0.75x alone is
+    for high in (0.96, 0.97):
+        one = summary.time_verdict(0.93, 0.02, "fp32", [0.93, high, 0.93, 0.75, 0.90])
+        assert one.endswith("round 4's 0.75x lies more than 0.02 outside both the rounds' middle half "
+                            "(0.90-0.93x) and the ± (0.93 ± 0.02: 0.91-0.95x): 1 of 5 rounds, an outlying moment of "
+                            "this run") and "round 2" not in one, one
+
+
+def test_the_margin_counts_on_both_sides():
+    # 1.01 ± 0.04 from the middle half 0.97-1.05x (t27's cross-entropy): 0.95-1.07x named past, the rest not
+    numbered = list(enumerate([1.05, 0.90, 0.97, 1.01, 1.06], 1))
+    assert threads_rounds.outlying_rounds(numbered, 1.01, 0.04) == [(2, 0.90)]   # 1.06: 0.01 past 1.05
+    assert threads_rounds.outlying_rounds(list(enumerate([1.05, 0.95, 0.97, 1.01, 1.08], 1)), 1.01, 0.04) \
+        == [(5, 1.08)]                                                              # 0.95: 0.02, not more
+    assert threads_rounds.outlying_rounds(list(enumerate([1.05, 0.94, 0.97, 1.01, 1.07], 1)), 1.01, 0.04) \
+        == [(2, 0.94)]                                                              # 1.07: 0.02, not more
+    assert threads_rounds.outlying_clause(list(enumerate([1.05, 0.96, 0.97, 1.01, 1.06], 1)), 1.01, 0.04) == ""
+    # no margin: the band's edges alone, as before, said without "more than"
+    bare = threads_rounds.outlying_clause(numbered, 1.01, 0.04, margin=0.0)
+    assert bare == ("; round 2's 0.90x and round 5's 1.06x lie outside both the rounds' middle half (0.97-1.05x) "
+                    "and the ± (1.01 ± 0.04: 0.97-1.05x): 2 of 5 rounds, outlying moments of this run")
 
 
 def test_a_middle_half_of_one_value_prints_once_and_the_floor_still_counts():
-    said = summary.time_verdict(0.91, 0.02, "fp32", [0.91, 0.91, 0.91, 0.77, 0.94])
-    assert ("round 4's 0.77x and round 5's 0.94x lie outside both the rounds' middle half (0.91x) and the ± "
-            "(0.91 ± 0.02: 0.89-0.93x): 2 of 5 rounds") in said
+    said = summary.time_verdict(0.91, 0.02, "fp32", [0.91, 0.91, 0.91, 0.77, 0.96])
+    assert ("round 4's 0.77x and round 5's 0.96x lie more than 0.02 outside both the rounds' middle half (0.91x) "
+            "and the ± (0.91 ± 0.02: 0.89-0.93x): 2 of 5 rounds") in said
     # 0.92x lies outside the middle half but within the ± (the 2 % floor): not named
     assert "round" not in summary.time_verdict(0.91, 0.02, "fp32", [0.91, 0.91, 0.91, 0.92, 0.90])
 
 
 def test_a_middle_half_wider_than_the_spread_on_one_side_names_nothing_inside_it():
     # median 1.10, middle half 1.04-1.11, ± 0.04 (1.06-1.14): the 1.04x round lies beyond the ± but in the
-    # middle half, so only the 1.03x and 1.30x rounds are named
-    rounds = [1.04, 1.10, 1.03, 1.10, 1.11, 1.30]
+    # middle half, so only the 1.01x and 1.30x rounds are named, each more than 0.02 past 1.04-1.14x
+    rounds = [1.04, 1.10, 1.01, 1.10, 1.11, 1.30]
     numbered = list(enumerate(rounds, 1))
     assert threads_rounds.middle_half(rounds) == (1.04, 1.11)
-    assert threads_rounds.outlying_rounds(numbered, 1.10, 0.04) == [(3, 1.03), (6, 1.30)]
+    assert threads_rounds.outlying_rounds(numbered, 1.10, 0.04) == [(3, 1.01), (6, 1.30)]
+    near = list(enumerate([1.04, 1.10, 1.03, 1.10, 1.11, 1.30], 1))   # 1.03x: 0.01 below the middle half's 1.04
+    assert threads_rounds.outlying_rounds(near, 1.10, 0.04) == [(6, 1.30)]
     assert "2 of 6 rounds, outlying moments" in threads_rounds.outlying_clause(numbered, 1.10, 0.04)
 
 
 def test_under_four_rounds_the_clause_reads_the_spread_alone():
     said = threads_rounds.outlying_clause([(1, 1.11), (2, 1.15), (3, 1.50)], 1.15, 0.20)
-    assert said == "; round 3's 1.50x lies beyond the ± (1.15 ± 0.20: 0.95-1.35x): an outlying moment of this run"
+    assert said == ("; round 3's 1.50x lies more than 0.02 beyond the ± (1.15 ± 0.20: 0.95-1.35x): an outlying "
+                    "moment of this run")
     assert threads_rounds.outlying_clause([(1, 1.03), (2, 1.04), (3, 1.05), (4, 1.04)], 1.04, 0.02) == ""
+    # 0.95-1.35x: 1.37x and 0.93x lie 0.02 out, not more; 1.38x and 0.92x are named
+    assert threads_rounds.outlying_clause([(1, 0.93), (2, 1.15), (3, 1.37)], 1.15, 0.20) == ""
+    both = threads_rounds.outlying_clause([(1, 0.92), (2, 1.15), (3, 1.38)], 1.15, 0.20)
+    assert both.startswith("; round 1's 0.92x and round 3's 1.38x lie more than 0.02 beyond the ±")
 
 
 def test_the_same_step_timed_in_two_sections_is_reconciled_in_every_outcome():

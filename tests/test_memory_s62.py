@@ -48,20 +48,26 @@ def test_most_rounds_past_the_bound_give_no_verdict_and_no_share():
 
 
 def test_every_round_outside_both_bands_is_counted_the_one_across_1x_too():
-    # item 4: round 2's 0.99x (across 1x) and round 5's 1.08x both lie outside 1.02-1.07x and 1.01-1.07x:
-    # "1 of 7 rounds" counted only round 5
-    said = summary.accumulation_verdict(1.04, 0.03, [1.03, 0.99, 1.04, 1.05, 1.08, 1.02, 1.07])
-    assert said.startswith("slower beyond noise; round 2's 0.99x was faster than one batch, past the ± (1.04 - "
+    # item 4: round 2's 0.98x (across 1x) and round 5's 1.10x both lie more than 0.02 outside 1.02-1.07x and
+    # 1.01-1.07x: "1 of 7 rounds" counted only round 5
+    said = summary.accumulation_verdict(1.04, 0.03, [1.03, 0.98, 1.04, 1.05, 1.10, 1.02, 1.07])
+    assert said.startswith("slower beyond noise; round 2's 0.98x was faster than one batch, past the ± (1.04 - "
                            "0.03 = 1.01x): not slower in every round, so the verdict holds for the rounds' median, "
                            "not for each round (no cause timed apart here)")
-    assert said.endswith("round 5's 1.08x lies outside both the rounds' middle half (1.02-1.07x) and the ± "
-                         "(1.04 ± 0.03: 1.01-1.07x): an outlying moment of this run; with round 2's 0.99x named "
-                         "above, 2 of 7 rounds lie outside both")
+    assert said.endswith("round 5's 1.10x lies more than 0.02 outside both the rounds' middle half (1.02-1.07x) "
+                         "and the ± (1.04 ± 0.03: 1.01-1.07x): an outlying moment of this run; with round 2's "
+                         "0.98x named above, 2 of 7 rounds lie that far outside both")
     assert "a finding to explain" not in said and "1 of 7" not in said
+    # the round across 1x within 0.02 of the bands (0.99x beside 1.01x): named above, not in the count
+    near = summary.accumulation_verdict(1.04, 0.03, [1.03, 0.99, 1.04, 1.05, 1.10, 1.02, 1.07])
+    assert "round 2's 0.99x was faster" in near and ": 1 of 7 rounds, an outlying moment" in near
+    assert "named above" not in near
     # no round across 1x: the count as before, at its usual place
-    alone = summary.accumulation_verdict(1.04, 0.03, [1.03, 1.02, 1.04, 1.05, 1.08, 1.02, 1.07])
-    assert "1.08x lies outside both" in alone and ": 1 of 7 rounds, an outlying moment of this run" in alone
+    alone = summary.accumulation_verdict(1.04, 0.03, [1.03, 1.02, 1.04, 1.05, 1.10, 1.02, 1.07])
+    assert "1.10x lies more than 0.02 outside both" in alone and ": 1 of 7 rounds, an outlying moment of this run" in alone
     assert "named above" not in alone
+    # 1.08x lies 0.01 past 1.07x: the highest of 7, not named
+    assert "outlying" not in summary.accumulation_verdict(1.04, 0.03, [1.03, 1.02, 1.04, 1.05, 1.08, 1.02, 1.07])
     # a round across 1x alone, no other outlying round: named once, no count
     across = summary.accumulation_verdict(1.04, 0.03, [1.03, 0.99, 1.04, 1.05, 1.06, 1.02, 1.07])
     assert "round 2's 0.99x was faster than one batch" in across and "of 7 rounds" not in across

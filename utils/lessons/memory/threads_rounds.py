@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from utils import claims
 
+# how far past the band of a typical round (the ± and the middle half) a round must lie to be named: the
+# lesson's 2 % floor on a ratio's noise (``measure.step_ratio``), so the two extremes of 5 rounds, outside the
+# band by construction, are not named for a hundredth (twenty-seventh reading)
+MARGIN = 0.02
+
 
 def rounds_across(numbered: list[tuple[int, float]], median: float, spread: float,
                   baseline: float = 1.0) -> list[tuple[int, float]]:
@@ -76,12 +81,14 @@ def middle_half(ratios: list[float]) -> tuple[float, float] | None:
 
 
 def outlying_rounds(numbered: list[tuple[int, float]], median: float, spread: float, bound: float | None = None,
-                    baseline: float = 1.0) -> list[tuple[int, float]]:
-    """The rounds (round number, ratio) beyond the median ± the spread AND outside the rounds' middle half
-    (``middle_half``), as printed (``claims.round_above``), other than those named as a finding elsewhere: past
-    the ``bound`` (None: none), or across the baseline (``rounds_across``). A round of the middle half is never
-    named: the ± is made from it, and by construction at least half the rounds lie in it, so the rounds named
-    are always the fewer. A reader finds them by hand from the printed rounds, so the page names them too."""
+                    baseline: float = 1.0, margin: float = MARGIN) -> list[tuple[int, float]]:
+    """The rounds (round number, ratio) past both the median ± the spread and the rounds' middle half
+    (``middle_half``) by more than ``margin``, as printed (``claims.round_above``), other than those named as a
+    finding elsewhere: past the ``bound`` (None: none), or across the baseline (``rounds_across``). A round of
+    the middle half is never named: the ± is made from it, and by construction at least half the rounds lie in
+    it, so the rounds named are always the fewer. The margin: with 5 rounds the ± is half the middle half's
+    range, so the lowest and the highest round lie outside both by construction; only one further out than
+    the lesson's 2 % floor is named (a 1.06x round beside 0.97-1.05x is not, a 1.08x one is)."""
     across = rounds_across(numbered, median, spread, baseline)
     median, spread = claims.as_printed(median, 2), claims.as_printed(spread, 2)
     low, high = claims.half_up(median - spread, 2), claims.half_up(median + spread, 2)
@@ -90,20 +97,21 @@ def outlying_rounds(numbered: list[tuple[int, float]], median: float, spread: fl
         low, high = min(low, middle[0]), max(high, middle[1])
     return [(k, r) for k, r in numbered if (k, r) not in across
             and not (bound is not None and claims.round_above(r, bound))
-            and (claims.round_above(r, high) or claims.round_above(r, low, below=True))]
+            and (claims.round_above(r, high + margin) or claims.round_above(r, low - margin, below=True))]
 
 
 def outlying_clause(numbered: list[tuple[int, float]], median: float, spread: float, bound: float | None = None,
-                    baseline: float = 1.0) -> str:
-    """``outlying_rounds`` in words, to follow a verdict: "; round 3's 1.50x lies beyond the ± (1.15 ± 0.20:
-    0.95-1.35x): an outlying moment of this run"; from 4 rounds on, the middle half too and how many of the
-    rounds: "; round 4's 0.75x lies outside both the rounds' middle half (0.90-0.93x) and the ± (0.93 ± 0.02:
-    0.91-0.95x): 1 of 5 rounds, an outlying moment of this run". They pass no mark, so they change no verdict:
-    the machine's load moves single rounds. The count is of every round outside both bands: a round across
-    the baseline named before it (``rounds_across``) that lies outside them too is counted and pointed to
-    ("2 of 7 rounds, with round 2's named above"), so that the count never reads fewer rounds than a reader
-    finds. "" where every round lies within them."""
-    out = outlying_rounds(numbered, median, spread, bound, baseline)
+                    baseline: float = 1.0, margin: float = MARGIN) -> str:
+    """``outlying_rounds`` in words, to follow a verdict, the ``margin`` said: "; round 3's 1.50x lies more
+    than 0.02 beyond the ± (1.15 ± 0.20: 0.95-1.35x): an outlying moment of this run"; from 4 rounds on, the
+    middle half too and how many of the rounds: "; round 4's 0.75x lies more than 0.02 outside both the
+    rounds' middle half (0.90-0.93x) and the ± (0.93 ± 0.02: 0.91-0.95x): 1 of 5 rounds, an outlying moment of
+    this run". They pass no mark, so they change no verdict: the machine's load moves single rounds. The count
+    is of every round that far outside both bands: a round across the baseline named before it
+    (``rounds_across``) that lies that far outside them too is counted and pointed to ("2 of 7 rounds, with
+    round 2's named above"), so that the count never reads fewer rounds than a reader finds. "" where no
+    round lies that far out."""
+    out = outlying_rounds(numbered, median, spread, bound, baseline, margin)
     if not out:
         return ""
     across = rounds_across(numbered, median, spread, baseline)
@@ -112,17 +120,19 @@ def outlying_clause(numbered: list[tuple[int, float]], median: float, spread: fl
     names = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in out)
     one = len(out) == 1
     band = f"the ± ({median:.2f} ± {spread:.2f}: {low:.2f}-{high:.2f}x)"
+    by = f"more than {margin:.2f} " if margin > 0 else ""   # how far out a named round lies, said
     middle = middle_half([r for _, r in numbered])
-    where, count, tail = f"beyond {band}", "", ""
+    where, count, tail = f"{by}beyond {band}", "", ""
     if middle:
         span = f"{middle[0]:.2f}x" if middle[0] == middle[1] else f"{middle[0]:.2f}-{middle[1]:.2f}x"
-        where = f"outside both the rounds' middle half ({span}) and {band}"
-        also = [(k, r) for k, r in across if claims.round_above(r, min(low, middle[0]), below=True)
-                or claims.round_above(r, max(high, middle[1]))]   # named above, outside both bands too
+        where = f"{by}outside both the rounds' middle half ({span}) and {band}"
+        also = [(k, r) for k, r in across   # named above, as far outside both bands too
+                if claims.round_above(r, min(low, middle[0]) - margin, below=True)
+                or claims.round_above(r, max(high, middle[1]) + margin)]
         count = f"{len(out)} of {len(numbered)} rounds, " if not also else ""
-        if also:   # the count after the moments, every round outside both bands in it
+        if also:   # the count after the moments, every round that far outside both bands in it
             above = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in also)
-            tail = (f"; with {above} named above, {len(out) + len(also)} of {len(numbered)} rounds lie outside "
-                    "both")
+            tail = (f"; with {above} named above, {len(out) + len(also)} of {len(numbered)} rounds lie "
+                    f"{'that far ' if margin > 0 else ''}outside both")
     return (f"; {names} {'lies' if one else 'lie'} {where}: {count}"
             f"{'an outlying moment' if one else 'outlying moments'} of this run" + tail)
