@@ -108,7 +108,8 @@ def test_section_8s_visible_line_ends_with_its_conclusion_about_the_link():
 def test_section_7s_rule_compares_the_profiles_prediction_with_the_works():
     # session 52: split [3], profile 1.58x against the work's 1.45x, never compared where a learner sees it
     said = balance.profile_against_work([3], 1.581, 1.449, 1.40, 0.02)
-    assert said == ("split [3]: the profile predicts 1.58x, the stages' measured work 1.45x (|1.58 - 1.45| = 0.13, "
+    assert said == ("split [3]: the profile predicts 1.58x, the stages' CPU times predict 1.45x "
+                    "(imbalance included, unlike the work-scaled reference; |1.58 - 1.45| = 0.13, "
                     "more than the rounds' spread, ± 0.02): the profile missed work the stages did (messages, work "
                     "per micro-batch)")
     assert balance.profile_against_work([2], 1.23, 1.24, 1.16, 0.02).endswith(

@@ -73,7 +73,8 @@ def test_one_message_has_one_price_on_the_page():
 def test_a_speedup_within_noise_of_a_prediction_is_not_waiting():
     # session 53: split [3], profile 1.59x, work 1.50x, measured 1.42x ± 0.11 (covers 1.50): "waiting" was said
     said = balance.profile_against_work([3], 1.59, 1.50, 1.42, 0.11)
-    assert said == ("split [3]: the profile predicts 1.59x, the stages' measured work 1.50x (|1.59 - 1.50| = 0.09, "
+    assert said == ("split [3]: the profile predicts 1.59x, the stages' CPU times predict 1.50x "
+                    "(imbalance included, unlike the work-scaled reference; |1.59 - 1.50| = 0.09, "
                     "within the rounds' spread, ± 0.11): these rounds do not tell them apart; the measured 1.42x ± "
                     "0.11 is within noise of the work's 1.50x: no waiting shown")
     under = balance.profile_against_work([3], 1.59, 1.50, 1.20, 0.11)

@@ -192,7 +192,10 @@ def profile_against_work(split: Sequence[int], profile: float, work: float | Non
         return said + "; the stages' work was not measured, so the two predictions are not compared"
     w, d = as_printed(work, 2), as_printed(spread, 2)
     gap = as_printed(abs(p - w), 2)
-    said += f", the stages' measured work {w:.2f}x (|{p:.2f} - {w:.2f}| = {gap:.2f}"
+    # named as the block's line names it ("CPU times predict"), with what sets it apart from the work-scaled
+    # reference printed beside it: a reader must not take the two work figures for one
+    said += (f", the stages' CPU times predict {w:.2f}x (imbalance included, unlike the work-scaled reference; "
+             f"|{p:.2f} - {w:.2f}| = {gap:.2f}")
     if within_noise(p, d, w):  # claims' one noise rule: the profile's p ± the rounds' d covers the work's w
         return (said + f", within the rounds' spread, ± {d:.2f}): these rounds do not tell them apart; "
                 + _measured_against_both(as_printed(value, 2), d, p, w))
