@@ -28,8 +28,10 @@ def test_the_summary_reads_the_rounds_median_not_the_fastest_of_each():
     assert f"{full[0]:.2f}" == "1.18"   # not 81.0 / 70.0 = 1.16
     said = summary.checkpointing_summary(TIMES, full)
     assert said.startswith("Checkpointing every block, in this run: 1.18x ± ") and "1.16x" not in said
-    # (1.18 - 1) x 70.0 / 20.0 = 0.63 forwards: from the printed ratio, not from 81.0 - 70.0 (0.55)
-    assert "1.29x here: 0.63 of a forward (63% of the predicted extra time): less than the predicted" in said
+    # (1.18 - 1) x 70.0 / 20.0 = 0.63 forwards: from the printed ratio, not from 81.0 - 70.0 (0.55), with the
+    # working that section 2 prints (t27_0506: one line in cells 16 and 48 and the claims row)
+    assert ("1.29x here: 0.63 of a forward (63% of the predicted extra time: (1.18 - 1) x 70.0 = 12.60 ms over "
+            "20.0 ms): less than the predicted") in said
 
 
 @pytest.mark.parametrize("ratio, verdict", [(1.17, "less than the predicted forward"),
@@ -65,6 +67,10 @@ def test_the_claims_rows_read_the_pairs_and_the_bound_is_fulls_printed_ratio():
     rows = _claims(full, gain)
     ckpt = next(r for r in rows if r.claim.startswith("checkpointing every block"))
     assert ckpt.measured.startswith("1.18x ± ") and ckpt.verdict.startswith("0.63 of a forward")
+    # the row prints the share as cell 16 and the Summary's line do, with the ms it divides
+    assert ckpt.verdict == ("0.63 of a forward (63% of the predicted extra time: (1.18 - 1) x 70.0 = 12.60 ms "
+                            "over 20.0 ms): less than the predicted forward")
+    assert ckpt.verdict in summary.checkpointing_summary(TIMES, full)
     sel = next(r for r in rows if r.claim.startswith("selective recomputes less"))
     assert sel.measured.startswith(f"{gain[0]:.2f}x") and sel.against == "bound 1.18x"   # not 81.0 / 70.0
     # each outcome of the selective row: faster, within noise, slower
