@@ -243,3 +243,65 @@ def record_allreduce_share(one_s: float, tp_s: float, decode: dict, generation, 
                         f"{g.prompt}-token prompt, a GPT of width {g.width}, depth {g.depth}{label}: rank 0's ms "
                         "inside its all-reduces a token over the tensor-parallel token's ms less one device's"),
                   allreduce_ms=allreduce_ms, loss_ms=loss_ms)
+
+
+
+def share(part: float, whole: float) -> str:
+    """``part / whole`` in whole per cent, half up, a negative part signed ("-5%"), zero unsigned."""
+    return claims.signed_percent(part / whole).lstrip("+")
+
+
+def loss_rows(one_t: float, tp_t: float, inside: dict, price: float, residual: float,
+              extra_launch: float) -> list[tuple[str, float]]:
+    """The loss's parts as ``loss_table`` prints them: (what, seconds as printed), a part of the row above
+    marked "- ". Rank 0's time inside the all-reduces splits into the calls' time with both ranks inside
+    (cut at section 4's price where it lies above the price's band: the price, then what is beyond it) and
+    its wait; outside them, the extra operations' fixed cost is one part of the rest. Each group of parts
+    adds up, as printed, to the row it splits; the top rows add up to the loss, the last row."""
+    gap, mine, both = less(tp_t, one_t), ms(inside["rank 0"]), ms(inside["both inside"])
+    low, high, band = price_band(price, residual)
+    if both > high:   # the calls took more than the price and its band: the excess is a row of its own
+        inner = [("both ranks inside: section 4's price", price),
+                 ("both ranks inside: beyond the price (exchange or a late return)", less(both, price))]
+    else:
+        inner = [(f"both ranks inside ({'within' if both >= low else 'below'} section 4's price {band})",
+                  both)]
+    if less(mine, both) > 0:
+        inner.append((WAIT, less(mine, both)))
+    outside = less(gap, mine)
+    rows = [("inside rank 0's all-reduces", mine)] + [("- " + what, size) for what, size in inner]
+    rows.append(("outside the all-reduces", outside))
+    if outside > 0 and extra_launch > 0:
+        rows.append(("- the extra operations' fixed cost", extra_launch))
+    return rows + [("the loss (tensor parallel - one device)", gap)]
+
+
+def loss_table(one_t: float, tp_t: float, inside: dict, price: float, residual: float, extra_launch: float,
+               title: str):
+    """The narrow table of where a tensor-parallel token's loss goes (``loss_rows``): ms a token and share of
+    the loss, each worked from the ms as printed, so a reader's own sums and divisions find them. The words
+    on each part are ``loss_by_cause``'s, printed under it."""
+    from utils.tables import Table
+
+    rows = loss_rows(one_t, tp_t, inside, price, residual, extra_launch)
+    gap = rows[-1][1]
+    return Table(["where the loss goes, a token", "ms", "share of the loss"],
+                 [(what, f"{claims.half_up(size * 1e3, 2):.2f}", share(size, gap)) for what, size in rows],
+                 title=title)
+
+
+def answer(one_t: float, tp_t: float, measured: str, verdict: str, inside: dict) -> str:
+    """The cell's one visible sentence: tensor parallel's token against one device's (seconds as printed),
+    its speed-up as printed (``measured``) and verdict, and, where it lost, how much of the loss lay inside
+    rank 0's all-reduces (the block below takes the rest apart). Three outcomes, as the cell branches: within
+    noise, the halved bytes won (no loss), a loss."""
+    said = (f"Tensor parallel: {text(tp_t)} a token against one device's {text(one_t)}, {measured} one "
+            f"device's speed: {verdict}")
+    gap = less(tp_t, one_t)
+    if verdict.startswith("within noise"):
+        return said + "; the rounds' spread covers the difference, so this run shows neither method faster"
+    if gap <= 0:
+        return said + "; the halved weight bytes won"
+    mine = ms(inside["rank 0"])
+    return (said + f"; of its {text(gap)} loss a token, {text(mine)} ({share(mine, gap)}) was rank 0's time "
+            f"inside its {inside['calls']:g} all-reduces (the block below takes the loss apart)")
