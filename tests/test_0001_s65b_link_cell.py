@@ -37,3 +37,35 @@ def test_a_share_within_the_whole_keeps_its_figure_and_no_bytes_argument():
     steady = machine.link_fit("gloo", SIZES, [80e-6 + n / 3.5e9 for n in SIZES])
     cells = [link_report.share_range_cell(steady, c) for c in transfers.batch_costs(steady, 16, 64, 128)]
     assert all(c.endswith("%") and "bytes" not in c for c in cells)
+
+
+def test_the_links_answer_can_leave_its_shape_to_the_block_and_the_block_gets_it_whole():
+    """Reader t27_0001 (length): section 3's answer is shown short; the sizes the fit misses (a falling rate, a
+    smaller message slower than a larger one) go to the block, the same words as before."""
+    from utils.lessons.why_slow import report
+
+    link, _ = _beaten()
+    costs = transfers.batch_costs(link, 16, 64, 128)
+    whole, short = report.link_sentence(link, costs, True), report.link_sentence(link, costs, True, shape=False)
+    shape = report.link_shape_sentence(link)
+    assert shape and shape in whole and shape not in short  # 8 B and 4 KiB took longer than 8 KiB here
+    assert whole.replace(" " + shape, "") == short
+    steady = machine.link_fit("gloo", SIZES, [80e-6 + n / 3.5e9 for n in SIZES])
+    assert report.link_shape_sentence(steady) == ""  # rising rate, no slower message: nothing to add
+    steady_costs = transfers.batch_costs(steady, 16, 64, 128)
+    assert report.link_sentence(steady, steady_costs, True) == report.link_sentence(steady, steady_costs, True,
+                                                                                     shape=False)
+
+
+def test_section_5s_answer_is_the_count_of_its_verdicts():
+    from types import SimpleNamespace as NS
+    from utils.lessons.why_slow import report
+
+    def pair(fast, faster, verdict):
+        return NS(fast=fast, faster=faster, verdict=verdict, same_result=True, max_difference=1e-7)
+
+    said = report.algorithms_answer([pair("a", True, "faster"), pair("b", True, "faster")])
+    assert said == ("What a better algorithm bought in this run (the table above; each pair in the block below): "
+                    "every rewritten version was faster, for the same result (every pair within 1e-05).")
+    mixed = report.algorithms_answer([pair("a", True, "faster"), pair("b", False, "within noise: no effect")])
+    assert "1 of 2 rewritten versions were faster here; 1 within noise" in mixed

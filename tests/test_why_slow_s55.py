@@ -96,5 +96,5 @@ def test_the_summary_states_no_profiler_cost_that_a_run_can_contradict():
     summary = next("".join(c["source"]) for c in nb["cells"]
                    if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## Summary"))
     assert "costs some time of its own" not in summary
-    assert "section 6's sentence says whether this run could tell what the recording costs" in summary.replace(
+    assert "section 6's block says whether this run could tell what the recording costs" in summary.replace(
         "\n  ", " ")

@@ -92,6 +92,13 @@ def algorithms_sentence(comparisons) -> str:
             f"{algorithms_count(comparisons)}.")
 
 
+def algorithms_answer(comparisons) -> str:
+    """Section 5's answer in one sentence (``algorithms_count``'s verdicts); what each pair removes and bought,
+    and the fused GELU against the memory roof, go to the block under it (``algorithms_sentence``)."""
+    return (f"What a better algorithm bought in this run (the table above; each pair in the block below): "
+            f"{algorithms_count(comparisons)}.")
+
+
 def algorithms_count(comparisons) -> str:
     """How many rewritten versions each verdict of ``Comparison.verdict`` got, in its words: the count and the
     rows it counts read the same rule."""

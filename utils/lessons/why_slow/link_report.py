@@ -203,9 +203,10 @@ COST_COLUMNS = ["what", "bytes", "time (this run's messages)", "α + n/β predic
                 "latency share (fastest – slowest small message)"]
 
 
-def link_sentence(link, costs, can_predict: bool) -> str:
+def link_sentence(link, costs, can_predict: bool, shape: bool = True) -> str:
     """Section 3's answer: this run's fit and what a batch of token ids costs, in one piece and in many.
-    ``latency_figures_sentence`` and ``link_against_profile`` go to the measurement block under it."""
+    ``latency_figures_sentence`` and ``link_against_profile`` go to the measurement block under it; with
+    ``shape=False`` so does ``link_shape_sentence`` (the sizes the fit misses), to keep the answer short."""
     f = link.fit
     ids, pieces = costs[0], costs[1]
     fit = (f"α = {f.alpha * 1e6:,.1f} µs and β = {f.beta / 1e9:.2f} GB/s describe every measured size within "
@@ -217,14 +218,20 @@ def link_sentence(link, costs, can_predict: bool) -> str:
     ratio = total / claims.as_printed(ids.measured, 1, 1e-6)
     why = ("" if round(ratio, 1) <= pieces.transfers else
            f": more than {pieces.transfers}x, since the single message ran faster than one piece did")
-    falling = falling_sentence(f.sizes, link.seconds)  # β is a fitted parameter: the rate may fall short of it
-    falling += slower_sentence(f.sizes, link.seconds)
+    falling = " " + link_shape_sentence(link) if shape and link_shape_sentence(link) else ""
     return (f"{link.name}, {THIS_FIT}: {fit}.{falling} {_ids_sentence(ids, link)} Sent as "
             f"{pieces.transfers} messages of "
             f"{ids.n_bytes // pieces.transfers:,} bytes, one per sequence, it would take {pieces.transfers} x the "
             f"measured time of one such message ({one:,.1f} µs): {total:,.1f} µs "
             f"({ratio:.1f}x the single message{why})."
             + noisy_piece_sentence(link, ids, pieces, can_predict))  # latency's figures: the block below
+
+
+def link_shape_sentence(link) -> str:
+    """Where the measured times have a shape no α + n/β can follow: a rate that falls between sizes
+    (``falling_sentence``; β is a fitted parameter, the rate may fall short of it) and a message slower than a
+    larger one (``slower_sentence``); "" where neither. Section 3's answer or its block prints it."""
+    return (falling_sentence(link.fit.sizes, link.seconds) + slower_sentence(link.fit.sizes, link.seconds)).strip()
 
 
 def slower_sentence(sizes, seconds) -> str:

@@ -21,6 +21,7 @@ from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re
     cost_rows,
     latency_figures_sentence,
     link_against_profile,
+    link_shape_sentence,
     link_sentence,
     link_table,
     mostly_latency_verdict,
@@ -369,7 +370,8 @@ from utils.lessons.why_slow.scaling_report import (  # noqa: E402, F401
 # --- section 5: algorithms: in algorithms_report, re-exported for the notebook ------------------------------
 from utils.lessons.why_slow.algorithms_report import (  # noqa: E402, F401
     COMPARISON_COLUMNS, comparison_rows, comparison_summary, same_result_said, verdict_word, ceiling_said,
-    comparison_table, algorithms_sentence, algorithms_count, fused_bandwidth_sentence, payback, payback_sentence,
+    comparison_table, algorithms_sentence, algorithms_answer, algorithms_count, fused_bandwidth_sentence, payback,
+    payback_sentence,
 )
 
 
