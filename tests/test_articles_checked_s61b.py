@@ -39,8 +39,9 @@ def test_outside_the_noise_the_slow_time_moved_the_run_the_reader_saw():
     assert said.endswith(
         "faster than the baseline; lesson 01 §5's own run of the pair, recorded 2026-12-20 (the same two functions, "
         "sizes, one thread and timer (algorithms.compare, one warm-up call a round), but timed in lesson 01's own "
-        "process at another moment): naive attention 10.4 ms, fused 2.20 ms: 10.4 / 2.20 = 4.73x ± 0.04 (its 5 "
-        "rounds' ratios): outside this page's 2.07x ± 0.02 (neither ratio ± its spread covers the other's): a gap "
+        "process at another moment): naive attention 10.4 ms, fused 2.20 ms: 10.4 / 2.20 = 4.73x, its fastest times' "
+        "ratio; its 5 rounds' own ratios: median 4.73x ± 0.04: outside this page's median 2.07x ± 0.02 (neither "
+        "median ± its spread covers the other's): a gap "
         "between runs to explain, which neither run measures the cause of; of the two times, the slow one (naive "
         "attention) moved more: 10.4 ms there, 4.40 ms here (2.36x apart); the fast one (fused) 2.20 ms there, "
         "2.13 ms here (1.03x apart). The row's verdict reads this page's rounds"), said
@@ -57,7 +58,7 @@ def test_outside_the_noise_the_fast_time_moved():
 def test_outside_the_noise_both_times_moved_alike():
     # in opposite directions, by as much as printed: 4.40 / 2.20 = 2.00 and 4.26 / 2.13 = 2.00
     said = wording.fused_words(HERE, NAMES, "one thread", False, _record(0.52, 0.01, 2.20, 4.26))
-    assert "outside this page's 2.07x" in said
+    assert "outside this page's median 2.07x" in said
     assert "both times moved by as much: the slow one (naive attention) 2.20 ms there, 4.40 ms here (2.00x apart), " \
            "the fast one (fused) 4.26 ms there, 2.13 ms here (2.00x apart). The row's verdict" in said, said
 
@@ -65,21 +66,21 @@ def test_outside_the_noise_both_times_moved_alike():
 def test_within_noise_is_said_so_and_names_no_gap():
     # 2.10 - 0.04 = 2.06 <= 2.07: one ratio ± its spread covers the other's
     said = wording.fused_words(HERE, NAMES, "one thread", False, _record(2.10, 0.04, 4.41, 2.10))
-    assert said.endswith("naive attention 4.41 ms, fused 2.10 ms: 4.41 / 2.10 = 2.10x ± 0.04 (its 5 rounds' "
-                         "ratios): within noise of this page's 2.07x ± 0.02 (one ratio ± its spread covers the "
-                         "other's)"), said
+    assert said.endswith("naive attention 4.41 ms, fused 2.10 ms: 4.41 / 2.10 = 2.10x, its fastest times' ratio; "
+                         "its 5 rounds' own ratios: median 2.10x ± 0.04: within noise of this page's median 2.07x ± "
+                         "0.02 (one median ± its spread covers the other's)"), said
     assert "finding" not in said.split("lesson 01 §5's own run")[1]
 
 
 def test_the_noise_rule_reads_either_spread():
     # this page's spread covers lesson 01's figure, lesson 01's does not cover this page's: within noise still
     wide = _pair(4.40, 2.13, (1.9, 2.0, 2.07, 2.2, 2.3))  # ± 0.10 as printed: 2.07 + 0.10 = 2.17 >= 2.15
-    assert "within noise of this page's 2.07x ± 0.10" in wording.fused_words(
+    assert "within noise of this page's median 2.07x ± 0.10" in wording.fused_words(
         wide, NAMES, "s", False, _record(2.15, 0.01, 4.30, 2.00))
     # no spread kept in the record: the one worked from its rounds (lesson 09's spread_of)
     record = _record(4.73, 0.0, 10.4, 2.20)
     del record.record["spread"]
-    assert "4.73x ± 0.00 (its 5 rounds' ratios): outside" in wording.fused_words(HERE, NAMES, "s", False, record)
+    assert "median 4.73x ± 0.00: outside" in wording.fused_words(HERE, NAMES, "s", False, record)
 
 
 def test_gelu_names_its_rounds_shared_with_the_compiled_version():
@@ -87,8 +88,10 @@ def test_gelu_names_its_rounds_shared_with_the_compiled_version():
     said = wording.fused_words(gelu, ("GELU op by op", "fused into one kernel"), "s", False,
                                _record(3.99, 1.10, 9.10, 2.28, what="gelu"))
     assert "at another moment, and there the op-by-op GELU shares each round with torch.compile's version too)" \
-           ": GELU op by op 9.10 ms, fused into one kernel 2.28 ms: 9.10 / 2.28 = 3.99x ± 1.10" in said, said
-    assert said.endswith("within noise of this page's 3.20x ± 0.05 (one ratio ± its spread covers the other's)")
+           ": GELU op by op 9.10 ms, fused into one kernel 2.28 ms: 9.10 / 2.28 = 3.99x, its fastest times' ratio; its 5 " \
+           "rounds' own ratios: median 3.99x ± 1.10" in said, said
+    assert said.endswith("within noise of this page's median 3.20x ± 0.05 (one median ± its spread covers the "
+                         "other's)")
 
 
 def test_a_record_of_another_set_up_is_not_set_beside_this_row():
@@ -105,7 +108,7 @@ def test_no_record_keeps_todays_words_and_a_gpu_keeps_them_too():
     assert wording.fused_words(HERE, NAMES, "s").endswith(
         "; this run's ratio, not lesson 01 §5's: the ledger keeps no lesson 01 §5 figure; the same two functions, "
         "sizes, one thread and timer (algorithms.compare, one warm-up call a round), but timed in lesson 01's own "
-        "process at another moment: where the two pages' ratios differ beyond their spreads, that is a gap between "
+        "process at another moment: where the two pages' medians differ beyond their spreads, that is a gap between "
         "runs to explain, which neither run measures the cause of")
     on_gpu = wording.fused_words(HERE, NAMES, "s", True, _record(40.0, 0.5, 10.0, 0.25, device="cuda"))
     assert on_gpu.endswith("this run's ratio, not lesson 01 §5's: the ledger's lesson 01 §5 figure is the GPU's; "
@@ -124,7 +127,8 @@ def test_rows_b4_and_b14_read_the_ledger_and_keep_their_own_verdict():
     m["results"] |= {"fused_attention": _record(4.73, 0.04, 10.4, 2.20),
                      "fused_gelu": _record(6.50, 0.10, 9.10, 1.40, what="gelu")}
     after = {i: verdicts.judge(claims.BY_ID[i], m, {}) for i in ("B4", "B14")}
-    assert "10.4 / 2.20 = 4.73x ± 0.04" in after["B4"].parts[0].text, after["B4"].parts[0].text
+    assert "10.4 / 2.20 = 4.73x, its fastest times' ratio; its 5 rounds' own ratios: median 4.73x ± 0.04" in \
+        after["B4"].parts[0].text, after["B4"].parts[0].text
     assert "the fast one (fused into one kernel) moved more: 1.40 ms there, 2.84 ms here (2.03x apart)" in \
         after["B14"].parts[0].text
     for i in ("B4", "B14"):  # the verdict reads this page's rounds, whatever lesson 01 recorded

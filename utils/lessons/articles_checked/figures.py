@@ -249,12 +249,19 @@ def median_text(record: dict) -> str:
     return f"{record['value']:.2f}x{spread}"
 
 
+def fused_figure(c) -> tuple[float, float]:
+    """Rows B4 and B14's figure: the median of the pair's rounds' own ratios (slow over fast within one round) ±
+    their spread, as printed (``paired``), never the ratio of the two fastest times, which need not share a
+    round (zeroed.py); that ratio with no spread where a run kept no rounds."""
+    return paired(list(c.round_ratios)) if c.round_ratios else (words.as_printed(c.speedup, 2), 0.0)
+
+
 def fused_verdict(c) -> str:
-    """Lesson 01 §5's pair (an ``algorithms.Comparison``) as rows B4 and B14 print it: the speed-up (from the
-    times as printed) and its rounds' spread as printed, beside its bytes ceiling where it has one."""
+    """Lesson 01 §5's pair (an ``algorithms.Comparison``) as rows B4 and B14 read it: ``fused_figure``'s median
+    ± spread beside its bytes ceiling where it has one."""
     ceiling = words.as_printed(c.ceiling, 2) if c.ceiling else None
-    return words.speedup_verdict(words.as_printed(c.speedup, 2), ceiling, words.printed_spread(list(c.round_ratios)),
-                                 slower=f"not faster than {c.slow}")
+    median, spread = fused_figure(c)
+    return words.speedup_verdict(median, ceiling, spread, slower=f"not faster than {c.slow}")
 
 
 NO_SPREAD = "no spread recorded"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from utils import bench, claims
 from utils.lessons.articles_checked.evidence import ATTENTION_DIMS, GELU_SIZE
-from utils.lessons.articles_checked.figures import spread_of
+from utils.lessons.articles_checked.figures import fused_figure, paired, spread_of
 
 RESULTS = {"attention": "fused_attention", "gelu": "fused_gelu"}  # m["results"] keys (figures.read_results)
 SIZES = {"attention": list(ATTENTION_DIMS), "gelu": [GELU_SIZE]}  # this page's sizes, as lesson 01 records them
@@ -34,13 +34,20 @@ def shared_conditions(what: str) -> str:
 
 
 def lesson_01_figures(record: dict, names: tuple[str, str]) -> tuple[str, tuple[float, float]]:
-    """"naive attention 10.4 ms, fused 2.20 ms: 10.4 / 2.20 = 4.73x ± 0.04 (its 5 rounds' ratios)": lesson 01
-    §5's figures as it printed them, and its (speed-up, spread) for the noise rule."""
+    """"naive attention 10.4 ms, fused 2.20 ms: 10.4 / 2.20 = 4.73x, its fastest times' ratio; its 5 rounds' own
+    ratios: median 4.60x ± 0.04": lesson 01 §5's figures as it printed them, and the (median, spread) the noise
+    rule reads, worked from its rounds as this page works its own (``figures.paired``): a spread sits beside the
+    median it was measured around, not beside the fastest times' ratio. A record without rounds (an older
+    ledger): its ratio ± its spread, as kept."""
     slow, fast = (claims.sig_text(record[k], 3) for k in ("slow_ms", "fast_ms"))
+    rounds = record.get("rounds") or []
+    lead = f"{names[0]} {slow} ms, {names[1]} {fast} ms: {slow} / {fast} = {record['value']:.2f}x"
+    if rounds:
+        theirs = (paired(rounds)[0], record.get("spread", spread_of(record)))
+        return (f"{lead}, its fastest times' ratio; its {len(rounds)} rounds' own ratios: median {theirs[0]:.2f}x "
+                f"± {theirs[1]:.2f}", theirs)
     theirs = (record["value"], record.get("spread", spread_of(record)))
-    n = len(record.get("rounds") or [])
-    return (f"{names[0]} {slow} ms, {names[1]} {fast} ms: {slow} / {fast} = {theirs[0]:.2f}x ± {theirs[1]:.2f} "
-            f"(its {n} rounds' ratios)", theirs)
+    return f"{lead} ± {theirs[1]:.2f} (the ledger keeps no rounds: its ratio and spread as recorded)", theirs
 
 
 def time_moved(c, record: dict, names: tuple[str, str]) -> str:
@@ -70,11 +77,20 @@ def lesson_01_beside(c, names: tuple[str, str], record: dict) -> str:
                 f"({record['value']:.2f}x, {record.get('what', 'no set-up recorded')}) was timed on another "
                 "set-up than this row's (another device, size or machine), so the two are not set side by side")
     said, theirs = lesson_01_figures(record, names)
-    mine = (claims.as_printed(c.speedup, 2), claims.printed_spread(list(c.round_ratios)))
+    mine = fused_figure(c)
     lead = f"lesson 01 §5's own run of the pair, recorded {record['date']} ({shared_conditions(c.what)}): " + said
     if claims.runs_agree(*mine, *theirs):
-        return (f"{lead}: within noise of this page's {mine[0]:.2f}x ± {mine[1]:.2f} (one ratio ± its spread "
-                "covers the other's)")
-    return (f"{lead}: outside this page's {mine[0]:.2f}x ± {mine[1]:.2f} (neither ratio ± its spread covers the "
+        return (f"{lead}: within noise of this page's median {mine[0]:.2f}x ± {mine[1]:.2f} (one median ± its "
+                "spread covers the other's)")
+    return (f"{lead}: outside this page's median {mine[0]:.2f}x ± {mine[1]:.2f} (neither median ± its spread covers the "
             f"other's): {GAP_BETWEEN_RUNS}; "
             f"{time_moved(c, record, names)}. The row's verdict reads this page's rounds")
+
+
+def fused_rounds_line(algorithms: dict) -> str:
+    """The "How this was measured" line of rows B4 and B14: each round's own ratio (slow over fast in that
+    round), as printed, the rounds their medians and spreads are worked from."""
+    listed = "; ".join(f"{name} " + ", ".join(f"{r:.2f}x" for r in algorithms[key].round_ratios)
+                       for name, key in (("attention (row B4)", "attention"), ("GELU (row B14)", "gelu"))
+                       if key in algorithms)
+    return f"Fused against unfused, one thread, each round's slow time over its fast time: {listed}"

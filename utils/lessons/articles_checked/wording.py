@@ -13,8 +13,9 @@ from utils.lessons.articles_checked.reference_rounds import median_past_referenc
 # per_worker_words re-exported: verdicts reads it here
 from utils.lessons.articles_checked.shares import per_worker_words, printed_share  # noqa: F401
 from utils.lessons.articles_checked import sections
-from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, _units_note, disturbed, fused_verdict,
-                                                    percent_text, rounds_above_words, share_text, spread_of)
+from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, _units_note, disturbed, fused_figure,
+                                                    fused_verdict, percent_text, rounds_above_words, share_text,
+                                                    spread_of)
 from utils.lessons.articles_checked.sources import MEASURED, THIS_CPU, Part
 
 TWO_STAGES_SECTION = ("02", "two stages per device")  # lesson 02 §9, cited from its heading
@@ -85,23 +86,32 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
 
 
 def fused_words(c, names: tuple[str, str], setup: str, gpu: bool = False, recorded=None) -> str:
-    """Rows B4 and B14: lesson 01 §5's pair (an ``algorithms.Comparison``) as the page reads it: the two times
-    and their ratio as printed, the rounds' spread, whether the results agree, and ``fused_verdict``'s words
-    beside the bytes ceiling lesson 01 gives the pair (or its reason for none). ``recorded``: lesson 01 §5's run
-    of the pair from the ledger (``m["results"]``, None where none is kept): on the CPU, set beside this one
-    (``lesson_01_pairs.lesson_01_beside``); on a GPU, lesson 01 timed another device (``lesson_01_conditions``)."""
+    """Rows B4 and B14: lesson 01 §5's pair (an ``algorithms.Comparison``) as the page reads it: the two fastest
+    times and their ratio, labelled as such (two best cases need not share a round, so no verdict rests on it),
+    then the median of the rounds' own ratios ± their spread (``fused_figure``, the figure the verdict reads),
+    whether the results agree, and ``fused_verdict``'s words beside the bytes ceiling lesson 01 gives the pair
+    (or its reason for none).
+    ``recorded``: lesson 01 §5's run of the pair from the ledger (``m["results"]``, None where none is kept): on
+    the CPU, set beside this one (``lesson_01_pairs.lesson_01_beside``); on a GPU, lesson 01 timed another
+    device (``lesson_01_conditions``)."""
     from utils.lessons.why_slow.algorithms import SAME_RESULT
 
     slow, fast = (claims.sig_text(t, 3, 1e-3) for t in (c.slow_seconds, c.fast_seconds))  # ms, as lesson 01
-    spread = claims.printed_spread(list(c.round_ratios))
+    median, spread = fused_figure(c)
     same = (f"the same result (largest difference {c.max_difference:.0e}, within {SAME_RESULT:.0e})" if c.same_result
             else f"results apart by {c.max_difference:.0e}, past {SAME_RESULT:.0e}")
     ceiling = (f"against its bytes ceiling {claims.as_printed(c.ceiling, 2):.2f}x ({round(c.ceiling * 2)} "
                "whole-tensor reads and writes cut to 2, lesson 01 §5)" if c.ceiling else
                f"no bytes ceiling (lesson 01 §5: {c.no_ceiling})")
-    return (f"{names[0]} {slow} ms, {names[1]} {fast} ms ({setup}, the fastest of {len(c.round_ratios)} "
-            f"interleaved rounds each): {slow} / {fast} = {claims.as_printed(c.speedup, 2):.2f}x ± {spread:.2f} "
-            f"(the rounds' ratios), {same}; {ceiling}: {fused_verdict(c)}; {_lesson_01(c, names, gpu, recorded)}")
+    n = len(c.round_ratios)
+    figure = (f"each round's own ratio (slow over fast in one round): median {median:.2f}x ± {spread:.2f} (its {n} "
+              "rounds, listed in the collapsed block of quick measurements after section 9)" if n else
+              f"no rounds kept, so the verdict reads the fastest times' ratio {median:.2f}x, with no spread")
+    timed = f"the fastest of {n} interleaved rounds each" if n else "the fastest times"
+    return (f"{names[0]} {slow} ms, {names[1]} {fast} ms ({setup}, {timed}; "
+            f"{slow} / {fast} = {claims.as_printed(c.speedup, 2):.2f}x is the ratio of two fastest times, which "
+            f"need not come from one round); {figure}, {same}; {ceiling}: {fused_verdict(c)}; "
+            f"{_lesson_01(c, names, gpu, recorded)}")
 
 
 def _lesson_01(c, names: tuple[str, str], gpu: bool, recorded) -> str:
@@ -126,7 +136,7 @@ def lesson_01_conditions(what: str, gpu: bool = False, recorded: bool = False) -
     if gpu:
         return (lead + "lesson 01 §5 times the same two functions on the GPU at its own, larger sizes, this row on "
                 "this CPU: another device, so the two pages' ratios need not match")
-    return (lead + shared_conditions(what) + ": where the two pages' ratios differ beyond their spreads, that is "
+    return (lead + shared_conditions(what) + ": where the two pages' medians differ beyond their spreads, that is "
             + GAP_BETWEEN_RUNS)
 
 
@@ -226,7 +236,8 @@ def load_and_compute(serial: float, overlapped: float, workers: float) -> tuple[
 
 def ranked_figures(m, kept: dict[str, float]) -> dict[str, tuple[float, float | None]]:
     """Row A19's ranked recorded figures (labels as ``kept`` names them), each as printed with its rounds'
-    spread (None where its lesson's ledger record keeps no rounds, as lesson 03's ``ddp_speedup`` does)."""
+    spread (None where its lesson's ledger record keeps no rounds, as lesson 03's ``ddp_speedup`` did before it
+    kept its ``rounds``)."""
     names = {"data parallel": "ddp", **{f"{label} (two stages per device)": name
                                         for name, label in TWO_STAGES.items()}}
     found = {}

@@ -63,3 +63,13 @@ def round_ratios(dense: list[float], zeroed: list[float], runs: int) -> list[flo
     moments apart, so a busy moment slows both."""
     best = lambda s, i: min(s[i * runs:(i + 1) * runs])  # noqa: E731
     return [best(zeroed, i) / best(dense, i) for i in range(len(dense) // runs)]
+
+
+def rounds_line(prune: dict) -> str:
+    """The "How this was measured" line of row B12: each round's zeroed over dense time, as printed (the
+    rounds ``paired`` works the median and spread from), or that the run kept none."""
+    found = paired(prune)
+    if found is None:
+        return "Half the weights zeroed over the dense layer (row B12): no paired rounds kept"
+    return ("Half the weights zeroed over the dense layer, each round (row B12 quotes their median): "
+            + ", ".join(f"{r:.2f}x" for r in found[2]))
