@@ -6,7 +6,7 @@ from utils.lessons.articles_checked.sources import Part
 
 SUMMED = Part("rows B5, B6; in this run one cure showed no gain: B12's layer (within noise of the dense layer)",
               "from the rows", "")
-FOLLOWS = Part("its check follows row B5 (inconclusive: noise-bound)", "from the rows", "")
+FOLLOWS = Part("its check follows row B5 (inconclusive: noise-bound)", "from the rows", "", follows="B5")
 
 
 def test_a_noise_bound_or_disagreeing_summary_shows_the_row_it_follows():

@@ -43,20 +43,17 @@ def top_clauses(text: str) -> list[str]:
 
 def deciding_part(parts: tuple[Part, ...], check: str | None) -> Part:
     """The part a row's check turns on: above a bound, the first that names "a finding to explain"; where a
-    summary row's check follows another row's (``verdicts``: "its check follows row B5") and is not "agrees",
-    that part, so a cell beside "noise-bound" shows which row is noise-bound, not a summed-up row's own "within
-    noise"; otherwise the first this run could contradict (measured, recorded, error messages), else the first."""
+    summary row's check follows another row's (the part whose ``follows`` names that row, set by ``verdicts``)
+    and is not "agrees", that part, so a cell beside "noise-bound" shows which row is noise-bound, not a
+    summed-up row's own "within noise"; otherwise the first this run could contradict (measured, recorded, error messages), else the first."""
     if check == ABOVE:
         found = [p for p in parts if "a finding to explain" in p.text]
         if found:
             return found[0]
-    follows = next((p for p in parts if p.text.startswith(FOLLOWS)), None)
+    follows = next((p for p in parts if p.follows), None)
     if follows is not None and check in (NOISY, DISAGREES):
         return follows
     return next((p for p in parts if p.kind in CHECKABLE), parts[0])
-
-
-FOLLOWS = "its check follows row"   # verdicts' words for a summary row whose check is another row's
 
 
 def deciding_clause(clauses: list[str], check: str | None) -> int:

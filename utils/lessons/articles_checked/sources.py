@@ -43,6 +43,9 @@ class Part:
     text: str  # the figure and what it shows, with its arithmetic where there is any
     kind: str  # one of KINDS
     detail: str = ""  # where it ran, or its source
+    # a summary row's part that says its check is another row's: those rows ("B10", "B5, B6"), set where the
+    # part is built (``verdicts.summed_rows_named``), so the short cell finds it by field, not by its wording
+    follows: str | None = None
 
     def render(self) -> str:
         return f"{self.text} [{self.kind}{': ' + self.detail if self.detail else ''}]"

@@ -84,7 +84,7 @@ def a23(m):
 
 def a24(m):
     def say(r):
-        return (f"two workers, {m['setups']['03']}: {r['value']:.2f}x the throughput against a bound of "
+        return (f"two workers, {m['setups']['03']}: {median_text(r)} the throughput against a bound of "
                 f"{r['bound']:.2f}x ({speedup_words(m, 'ddp')}); {per_worker_words(r['value'])}")
     return [quote(m, "ddp", say),
             quote(m, "capstone", lambda r: f"{m['setups']['08']}: {capstone_two_devices(r):.2f}x the throughput "
@@ -111,7 +111,7 @@ def a3(m):
                 + (f", after the steps it kept before it ({kept})" if kept else "")
                 + ": another model, batch and recipe than lesson 03's, so the gap between the two figures has "
                 "more than one cause")
-    ddp = quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}: {r['value']:.2f}x against a bound of "
+    ddp = quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}: {median_text(r)} against a bound of "
                                     f"{r['bound']:.2f}x ({speedup_words(m, 'ddp')})")
     return [ddp, quote(m, "capstone", lesson_08)]
 
@@ -399,7 +399,7 @@ def b4(m):
 
 def b5(m):
     return a10(m) + [quote(m, "ddp", lambda r: f"data parallel, as the case study's code is, measured on "
-                                               f"{m['setups']['03']}: {r['value']:.2f}x against a bound of "
+                                               f"{m['setups']['03']}: {median_text(r)} against a bound of "
                                                f"{r['bound']:.2f}x ({speedup_words(m, 'ddp')})")]
 
 
@@ -501,12 +501,12 @@ def b15(m):
 
 
 def b16(m):
-    return [quote(m, "ddp", lambda r: f"two DDP workers: {r['value']:.2f}x against a bound of {r['bound']:.2f}x "
+    return [quote(m, "ddp", lambda r: f"two DDP workers: {median_text(r)} against a bound of {r['bound']:.2f}x "
                                       f"({speedup_words(m, 'ddp')})")]
 
 
 def b21(m):
-    return [quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}: {r['value']:.2f}x the throughput "
+    return [quote(m, "ddp", lambda r: f"two DDP workers, {m['setups']['03']}: {median_text(r)} the throughput "
                                       f"against a bound of {r['bound']:.2f}x ({speedup_words(m, 'ddp')}); "
                                       f"{per_worker_words(r['value'])}")]
 
@@ -567,7 +567,7 @@ def summed_rows_named(claim_id: str, check: str | None, earlier: dict[str, Row])
     if check in (None, AGREES) or not found:
         return ()
     return (Part(f"its check follows row{'s' if len(found) > 1 else ''} " + ", ".join(
-        f"{i} ({earlier[i].check})" for i in found), ROWS),)
+        f"{i} ({earlier[i].check})" for i in found), ROWS, follows=", ".join(found)),)
 
 
 def judge(claim: claims.Claim, m: dict, earlier: dict[str, Row]) -> Row:
