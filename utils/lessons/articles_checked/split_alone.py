@@ -5,7 +5,8 @@ the ledger kept the reference's own rounds, the split is read round by round by 
 the medians, read by the rule lesson 02 used before it paired them. Lesson 02 runs the same step in several
 launches (§3's hand-written split, §5's ScheduleGPipe with m=1, §8's layers placement); where the ledger keeps
 every launch (``launches``, ``launch_spreads``), the launches are read together, as lesson 02 reads them: no
-launch's verdict alone decides (``launches_words``)."""
+launch's verdict alone decides (``launches_words``), and each launch's single rounds are read by lesson 02's rule
+where the ledger keeps them (``launch_rounds``; else the page says it reads none)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from utils.lessons.articles_checked.figures import (median_text, recorded_verdic
                                                     split_reference, spread_of)
 from utils.lessons.model_split import noise as lesson_02_noise
 from utils.lessons.model_split import reference as lesson_02
+from utils.lessons.model_split.bounds import round_as_printed  # one round, with the digits lesson 02 prints
 from utils.lessons.model_split.noise import reference_reading, round_text
 
 
@@ -70,13 +72,50 @@ def launches_words(record: dict) -> str:
         return ""
     if not above:
         each = "; ".join(f"{v:.2f}x ± {s:.2f}, {said}" for (v, s), said in zip(found, verdicts))
-        return f"none of its {len(found)} launches above the 1x bound ({each})"
+        return f"none of its {len(found)} launches above the 1x bound ({each}); {launch_rounds_words(record)}"
     others = [f"{v:.2f}x ± {s:.2f}, {said.split(':')[0]}" for (v, s), said in zip(found, verdicts)
               if not past_bound(said)]
     return (f"{LAUNCHES_DISAGREE}: {len(above)} of {len(found)} above the 1x bound beyond its spread "
             f"({', '.join(above)}), {len(others)} not ({'; '.join(others)}); one launch's ± understates how far "
             "the figure moves between launches and codes, so no launch's verdict alone decides (lesson 02's note "
-            "on its launches)")
+            f"on its launches); {launch_rounds_words(record)}")
+
+
+def launch_rounds(record: dict) -> list[list[float]] | None:
+    """Each launch's paired rounds (``launch_rounds``: one list of ratios per launch, in the launches' order),
+    or None where the ledger keeps none (an older entry) or not one list for each launch."""
+    kept = record.get("launch_rounds")
+    if not kept or len(kept) != len(launches(record)) or not all(kept):
+        return None
+    return [[float(x) for x in r] for r in kept]
+
+
+def launch_rounds_words(record: dict) -> str:
+    """Each launch's single rounds by lesson 02's rule: a round above the 1x bound and beyond its own launch's
+    median + spread (``claims.rounds_past_spread``, as lesson 02 prints rounds) is a finding to explain, the
+    rounds lesson 02's claims table lists; in the launch whose rounds lesson 02 §3 also pairs with its own
+    round's per-process reference (the record's ``rounds``), a round within that reference is not counted, as
+    §3 reads it. Where the ledger keeps no rounds per launch, said so: no launch's rounds are read here."""
+    kept = launch_rounds(record)
+    if kept is None:
+        return ("the ledger keeps no rounds for each launch, so no launch's single rounds are read here (lesson "
+                "02's claims table lists those past their launch's spread, as findings to explain)")
+    paired, named = split_row(record), []
+    for i, ((value, spread), rounds) in enumerate(zip(launches(record), kept), 1):
+        past = words.rounds_past_spread(rounds, value, spread, 1.0, shown=round_as_printed)
+        if paired is not None and rounds == paired.speedups:  # §3's launch: each round against its own reference
+            beyond = {paired.speedups[j - 1] for j in lesson_02_noise.rounds_past_reference(paired,
+                                                                                          paired.process_bounds)}
+            past = [x for x in past if x in beyond]
+        if past:
+            named.append(f"launch {i} ({value:.2f}x ± {spread:.2f}) "
+                         + " and ".join(f"{round_text(x)}x" for x in past))
+    count = sum(len(r) for r in kept)
+    if not named:
+        return (f"none of the launches' {count} rounds lies above the 1x bound beyond its launch's median + "
+                "spread (lesson 02's rule)")
+    return (f"rounds above the 1x bound beyond their launch's median + spread (lesson 02's rule), findings to "
+            f"explain that no launch's median shows: {'; '.join(named)} (launches in lesson 02's order)")
 
 
 def split_alone_words(record: dict) -> str:
@@ -177,5 +216,8 @@ def within_own_words(record: dict, paired) -> str:
         each.append(f"the {round_text(x)}x round lies {side} its own round's reference ({round_text(x)}x / "
                     f"{round_text(paired.process_bounds[i])}x = {round_text(ratios[i])}x)")
     counted = len(above) - len(inside)
+    if len(above) == 1:  # "of its 1 rounds" reads badly (reader t27_09, other problems)
+        return (f"its one round above the 1x bound beyond the rounds' spread: {each[0]}: lesson 02 §3 does not "
+                "count it past the reference")
     return (f"of its {len(above)} rounds above the 1x bound beyond the rounds' spread, {'; '.join(each)}: lesson "
             f"02 §3 counts {counted} of them past the reference, not {len(above)}")
