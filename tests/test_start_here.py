@@ -240,6 +240,8 @@ def test_the_course_map_rounds_a_run_time_half_up_as_a_reader_does(tmp_path):
     times = {"notebooks/01_a.ipynb": {"seconds": 22.5}, "labs/01_b.ipynb": {"seconds": 8.5}}
     (tmp_path / "results" / "run-times.json").write_text(json.dumps({"notebooks": times}))
     assert course.course_map(tmp_path).rows[0][3] == "25 s + 9 s"
+    # the page that prints the map points to its own header, and never "+" beside an unseen figure (t27_0001)
+    assert course.course_map(tmp_path, "notebooks/01_a.ipynb").rows[0][3] == "this page: see its header; its lab 9 s"
 
 
 def test_the_smallest_copys_fixed_cost_and_the_weights_time_are_measured_figures():

@@ -56,7 +56,7 @@ def course_map(root: Path = ROOT, printed_in: str | None = None) -> Table:
     for e in entries("notebooks", root):
         lab = labs.get(e.number)
         rows.append((e.number, e.title, lab.title if lab else "none",
-                     " + ".join(_seconds(x, printed_in) for x in (e, lab) if x)))
+                     _times(e, lab, printed_in)))
     if not rows:
         raise FileNotFoundError(f"no lessons found under {root / 'notebooks'}: is the course checked out whole?")
     return Table(["#", "lesson", "its lab", "run time (2-core CPU)"], rows, title="The course, as it is on disk",
@@ -72,8 +72,16 @@ def stated(seconds: float) -> int:
     return 5 * int(claims.half_up(seconds / 5, 0))
 
 
+def _times(lesson: Entry, lab: Entry | None, printed_in: str | None) -> str:
+    """``30 s + 8 s`` (lesson + lab); on the page that prints the map, whose own time is not recorded yet:
+    ``this page: see its header; its lab 8 s`` (a "+" after "header" would read as adding to an unseen figure)."""
+    if lesson.path == printed_in:
+        return "this page: see its header" + (f"; its lab {_seconds(lab)}" if lab else "")
+    return " + ".join(_seconds(x, printed_in) for x in (lesson, lab) if x)
+
+
 def _seconds(e: Entry, printed_in: str | None = None) -> str:
     """Rounded as every lesson's header states it (``stated``), so that the map and the header agree."""
     if e.path == printed_in:
-        return "this page: in its header"
+        return "this page: see its header"
     return f"{stated(e.seconds)} s" if e.seconds is not None else "not timed yet"
