@@ -82,3 +82,19 @@ def test_slower_than_one_device_under_the_reference_is_never_explained():
     assert head == "slower than one device: no speed-up"
     assert "explained" not in block + closing + claim
     assert "it reaches none of its gain (0.96x is at or below 1x)" in block
+
+
+# --- t27_02 other problems: a ± printed 0.00 is said to be under 0.005, not "no spread" ----------------------
+
+
+def test_a_spread_printed_as_zero_says_what_it_means_and_another_is_printed_as_is():
+    from utils.lessons.model_split import best
+    assert best._spread_text(0.0) == "0.00 (under 0.005, from the middle rounds only)"
+    assert best._spread_text(0.03) == "0.03"
+
+
+def test_cell_15_says_what_a_zero_spread_and_a_third_decimal_mean():
+    cells = json.loads((ROOT / "notebooks/02_model_split.ipynb").read_text())["cells"]
+    text = " ".join("".join(cells[15]["source"]).split())
+    assert 'A ± printed 0.00 is under 0.005, from those middle rounds only: not "no spread"' in text
+    assert "three where two would put it on 1× (or 2×) though it lies on one side of it." in text

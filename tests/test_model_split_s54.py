@@ -88,7 +88,7 @@ def test_rounds_under_their_own_rounds_reference_are_counted_as_printed():
 
 def test_the_profile_and_the_work_are_told_apart_by_claims_noise_rule():
     within = balance.profile_against_work([2], 1.50, 1.45, 1.40, 0.05)  # |1.50 - 1.45| = 0.05: ± 0.05 covers it
-    assert "(|1.50 - 1.45| = 0.05, within the rounds' spread, ± 0.05): these rounds do not tell" in within
+    assert "reference; |1.50 - 1.45| = 0.05, within the rounds' spread, ± 0.05): these rounds do not tell" in within
     apart = balance.profile_against_work([2], 1.50, 1.45, 1.40, 0.04)
     assert "more than the rounds' spread, ± 0.04): the profile missed work" in apart
 

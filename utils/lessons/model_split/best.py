@@ -33,6 +33,12 @@ def paired_lead(best: Row, other: Row) -> tuple[list[float], float, float]:
     return ratios, half_up(statistics.median(ratios), 2), ratios_spread(ratios)
 
 
+def _spread_text(spread: float) -> str:
+    """A ± as printed, two decimals; where it prints 0.00, what that means, so that it is not read as "no
+    spread": "0.00 (under 0.005, from the middle rounds only)" (the ratios listed beside it show every round)."""
+    return f"{spread:.2f}" if spread else "0.00 (under 0.005, from the middle rounds only)"
+
+
 def _lead_words(median: float, spread: float) -> str:
     """What the paired ratio says: ahead, not separated, or behind (then the best leads by its median only)."""
     if within_noise(median, spread, 1.0):
@@ -57,5 +63,5 @@ def best_tie(run: PipelineRun) -> str:
         tie = f"ties {mine} as printed" if value == printed(best)[0] else f"is within noise of {mine}"
         said.append(f"batch {r.batch} {config_name(r)} ({value:.2f}x ± {spread:.2f}) {tie}; paired round by round, "
                     f"{config_name(best)} over it in rounds 1-{len(ratios)}: {', '.join(f'{x:.2f}' for x in ratios)}, "
-                    f"median {median:.2f} ± {lead:.2f}, {_lead_words(median, lead)}")
+                    f"median {median:.2f} ± {_spread_text(lead)}, {_lead_words(median, lead)}")
     return "".join(f"; {s}" for s in said)
