@@ -161,3 +161,16 @@ def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float
                 "script saved.")
     return (said + f": more than {within:.0%} over it, so your script waits for something the slow script's "
             "profile did not show: profile your own script's steps.")
+
+
+def prediction_short(predict: Callable, diagnosis: Diagnosis, measured: float, within: float = 0.1) -> str:
+    """``prediction_sentence``'s outcome in one sentence, for the take-aways a learner keeps (twenty-seventh
+    reading: the take-aways ran to thirty lines); the working stays in ``prediction_sentence``, collapsed."""
+    predicted, measured = _printed_pair(predict, diagnosis, measured)
+    said = f"Your prediction from the profile, {predicted:.0f} ms a step, against your script's {measured:.0f} ms"
+    if measured < (1 - within) * predicted:
+        return said + (f": {predicted - measured:.0f} ms under it, saved inside the regions it kept as profiled "
+                       "(and the profiler's own overhead).")
+    if measured <= (1 + within) * predicted:
+        return said + f": within {within:.0%}, so what your script saved is the work the prediction leaves out."
+    return said + f": more than {within:.0%} over it, so your script waits for something the profile did not show."

@@ -9,10 +9,11 @@ import statistics
 import textwrap
 
 from utils import checks, claims
+from utils.details import how_measured
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.checks import (ALL_REDUCES, SPEEDS, Diagnosis, launched, share_text,
                                             tokens_per_s, tokens_per_step)
-from utils.labs.make_it_fast.prediction import prediction_miss, prediction_sentence
+from utils.labs.make_it_fast.prediction import prediction_miss, prediction_sentence, prediction_short
 from utils.labs.make_it_fast.threads_cost import threads_sentence, threads_verdict
 
 
@@ -106,12 +107,10 @@ def rows_text(reading: dict, *regions: str) -> str:
     return text
 
 
-def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None, predict=None) -> str:
-    """The lab's take-aways, from this run, ordered by what each cost the slow script (its share of a profiled
-    step, the check's reading): the slow script's profile and what the checks measured of ``train_fn``;
-    ``flops`` and ``peak`` (a ``machine`` ceiling): forward and backward's FLOP/s against one core's peak;
-    ``predict``: the learner's ``predicted_step_ms``, set first beside the step their script measured. Shown
-    once every check of exercise B passed."""
+def _bullets(diagnosis: Diagnosis, train_fn, flops: float | None, peak, predict) -> list[tuple[str, str]] | str:
+    """The take-aways as (the working, the one sentence a learner keeps) pairs, in the page's order (what each
+    cost the slow script, largest first; the prediction first, as it was made first); a message instead where a
+    check of exercise B has not passed."""
     names = [v for k, v in checks.HISTORY.items() if k != "your reading of the profile"]
     if not names or not all(v.passed for v in names):
         return "Take-aways appear once every check passes (each states what this run measured)."
@@ -123,37 +122,79 @@ def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=
     compute = printed_share(ref, "forward and backward", "optimizer")  # each share from cell 11's printed ms
     load = printed_share(ref, "load")
     fast_ms, source = measured_step(train_fn, runs)  # one step time for every bullet: the speed check's median
-    rate = rates_sentence(flops, peak, ref["forward and backward"], fast_ms, source) if flops and peak else ""
+    slow_ms = ref["forward and backward"]
+    rate = rates_sentence(flops, peak, slow_ms, fast_ms, source) if flops and peak else ""
+    rates = (f"; forward and backward ran at {share_text(share_of_peak(flops, slow_ms, peak))} of the "
+             f"{getattr(peak, 'name', 'peak')}, yours at {share_text(share_of_peak(flops, fast_ms, peak))} or more "
+             "(its whole step timed)" if flops and peak else "")
     miss = prediction_miss(predict, diagnosis, fast_ms) if predict is not None else None  # ms, as printed
-    timed = threads_sentence(diagnosis.threads, ref["forward and backward"], miss, ref)  # alone, after it
-    verdict = threads_verdict(diagnosis.threads, ref["forward and backward"], miss, ref)
+    timed = threads_sentence(diagnosis.threads, slow_ms, miss, ref)  # alone, after it
+    verdict = threads_verdict(diagnosis.threads, slow_ms, miss, ref)
+    asked = (f"The slow script's workers asked for {os.cpu_count()} threads each (os.cpu_count() on this "
+             f"machine), yours computed with {threads} each, on {runs[0]['cores']} cores.")
     # Each bullet states what this run measured, not why it cost what it did: the quiz asks the why.
     gradients = statistics.median(run["watch"]["allreduce_bytes"] / max(run["watch"]["optimizer_steps"], 1)
                                   / run["watch"]["gradient_bytes"] for run in runs)
-    costed = [  # (the slow script's share of a step it cost, the take-away)
-        (compute, f"Compute and the all-reduces DDP runs during backward (forward and backward, the "
-                  f"optimizer) took {share_text(compute)} of the slow script's step "
-                  f"({rows_text(ref, 'forward and backward', 'optimizer')}){rate}.\n"
-                  f"The slow script's workers asked for {os.cpu_count()} threads each (os.cpu_count() on this "
-                  f"machine), yours computed with {threads} each, on {runs[0]['cores']} cores.\n"
-                  f"The thread count, in one line: {verdict}.\n"  # the conclusion first, how it was timed after
-                  + short_sentences(f"{timed[:1].upper()}{timed[1:]}.")),
+    # twenty-seventh reading: the optimizer has no all-reduce, so the rows are named as the table names them
+    took = f"Forward and backward (its all-reduces included) and the optimizer took {share_text(compute)}"
+    costed = [  # (the slow script's share of a step it cost, the take-away, its one sentence)
+        (compute, f"{took} of the slow script's step ({rows_text(ref, 'forward and backward', 'optimizer')}){rate}.\n"
+                  f"{asked}\nThe thread count, in one line: {verdict}.\n"  # the conclusion first, then how
+                  + short_sentences(f"{timed[:1].upper()}{timed[1:]}."),
+         f"{took} of the slow script's step{rates}.\n{asked} The thread count: "
+         f"{verdict.removesuffix(' (worked below)')}."),
         (sum(waits.values()), f"Evaluating and saving took {share_text(sum(waits.values()))} of the slow "
                               f"script's step ({rows_text(ref, 'evaluate', 'checkpoint')}; the largest, "
                               f"{largest!r}, {share_text(waits[largest])}), a region's time including "
-                              "everything it calls."),
+                              "everything it calls.",
+         f"Evaluating and saving took {share_text(sum(waits.values()))} of the slow script's step "
+         f"({largest!r} {share_text(waits[largest])})."),
         (load, f"Loading took {share_text(load)} of the slow step ({rows_text(ref, 'load')}). The slow "
                f"script's profile counted {calls:.3g} all-reduce calls a step, inside forward and backward; "
-               f"yours all-reduced {gradients:.2g}x one gradient's bytes a step, as the check counted them."),
+               f"yours all-reduced {gradients:.2g}x one gradient's bytes a step, as the check counted them.",
+         f"Loading took {share_text(load)} of the slow step. The slow script all-reduced {calls:.3g} times a "
+         f"step, yours {gradients:.2g}x one gradient's bytes."),
         (0.0, "The slow script reads the loss with .item() every micro-batch: on a CPU that waits for nothing; on "
               "a GPU (not measured in this run) each call copies the value to the host and so waits for the "
               "device's queue to drain (torch's documentation on synchronizing operations), so read it once a "
-              "step there."),
+              "step there.",
+         "On a GPU, read the loss once a step: each .item() waits for the device's queue to drain (not measured "
+         "in this run; on a CPU it waits for nothing)."),
     ]
-    bullets = [text for _, text in sorted(costed, key=lambda c: -c[0])]
+    bullets = [(full, short) for _, full, short in sorted(costed, key=lambda c: -c[0])]
     if predict is not None:  # the prediction first: it was made before the measurement
-        bullets.insert(0, prediction_sentence(predict, diagnosis, fast_ms, source))
+        bullets.insert(0, (prediction_sentence(predict, diagnosis, fast_ms, source),
+                           prediction_short(predict, diagnosis, fast_ms)))
+    return bullets
+
+
+def _text(bullets: list[str]) -> str:
     return "\n".join(_wrapped(line) for b in bullets for line in b.split("\n"))
+
+
+def take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None, predict=None) -> str:
+    """The lab's take-aways with their working, from this run, ordered by what each cost the slow script (its
+    share of a profiled step, the check's reading): the slow script's profile and what the checks measured of
+    ``train_fn``; ``flops`` and ``peak`` (a ``machine`` ceiling): forward and backward's FLOP/s against one
+    core's peak; ``predict``: the learner's ``predicted_step_ms``, set first beside the step their script
+    measured. Shown once every check of exercise B passed; ``show_take_aways`` shows them collapsed."""
+    bullets = _bullets(diagnosis, train_fn, flops, peak, predict)
+    return bullets if isinstance(bullets, str) else _text([full for full, _ in bullets])
+
+
+def key_take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None, predict=None) -> str:
+    """``take_aways``' bullets, one sentence or two each: what a learner keeps (twenty-seventh reading: about
+    thirty lines, the threads' point twice)."""
+    bullets = _bullets(diagnosis, train_fn, flops, peak, predict)
+    return bullets if isinstance(bullets, str) else _text([short for _, short in bullets])
+
+
+def show_take_aways(diagnosis: Diagnosis, train_fn, flops: float | None = None, peak=None, predict=None) -> None:
+    """Cell 33: the take-aways a learner keeps, then their working (``take_aways``) in a collapsed block."""
+    print(key_take_aways(diagnosis, train_fn, flops, peak, predict))
+    worked = take_aways(diagnosis, train_fn, flops, peak, predict)
+    if worked.startswith("- "):  # every check passed: there is working to show
+        how_measured("the take-aways, worked from this run's figures", worked)
 
 
 def short_sentences(text: str) -> str:

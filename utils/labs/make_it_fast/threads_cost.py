@@ -421,6 +421,20 @@ def _apart_text(near: list, apart: list) -> str:
             f"range ({ranges})")
 
 
+def _edge_text(value: float, whole: float, high: bool) -> str:
+    """Where all the rounds' median ± spread reaches on the side away from the far group (``high``: the far
+    group above the median), worked: "past the largest round (2.40 + 0.98 = 3.38x)", "below the smallest round
+    (3.10 - 1.00 = 2.10x)", or, where the ± is wider than the median, "below zero, where no speed ratio lies
+    (3.71 - 9.00 < 0)": the difference is no ratio, so it is not printed as one (twenty-seventh reading:
+    "-5.29x")."""
+    if not high:
+        return f"past the largest round ({value:.2f} + {whole:.2f} = {claims.half_up(value + whole, 2):.2f}x)"
+    edge = claims.half_up(value - whole, 2)
+    if edge < 0:
+        return f"below zero, where no speed ratio lies ({value:.2f} - {whole:.2f} < 0)"
+    return f"below the smallest round ({value:.2f} - {whole:.2f} = {edge:.2f}x)"
+
+
 def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
     """The take-away where the rounds fall in two groups (``gathered`` false): the range, the groups, how far apart
     they are and why all the rounds' median ± describes neither (its working), the slow count's ms a micro-batch as a range beside
@@ -435,7 +449,6 @@ def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
              "below": "every round below 1.00x: its own count ran faster"}.get(side, "rounds on both sides of 1.00x")
     plural = "s" if timed["launcher"] > 1 else ""
     high = apart[0] > value  # the far group above the median: all the rounds' ± reaches below the smallest
-    edge = claims.half_up(value - whole if high else value + whole, 2)
     other = claims.half_up(value + whole if high else value - whole, 2)  # the edge short of the far group
     said = (f"timed alone, without the profiler, the slow script's forward and backward ran between {shown[0]:.2f}x "
             f"and {shown[-1]:.2f}x as fast with the launcher's {timed['launcher']} thread{plural} a worker "
@@ -445,9 +458,8 @@ def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
             + ", ".join(f"{x:.2f}x" for x in shown)
             + f": {' and '.join(_group(g) for g in sorted((kept, apart), key=min))}, {_apart_text(kept, apart)}. "
             f"All {len(ratios)} rounds' median ± spread, {value:.2f}x ± {whole:.2f}, reaches "
-            f"{'below the smallest' if high else 'past the largest'} round ({value:.2f} {'-' if high else '+'} "
-            f"{whole:.2f} = {edge:.2f}x) and stops short of the other group ({value:.2f} {'+' if high else '-'} "
-            f"{whole:.2f} = {other:.2f}x): one ± cannot describe two groups")
+            f"{_edge_text(value, whole, high)} and stops short of the other group ({value:.2f} "
+            f"{'+' if high else '-'} {whole:.2f} = {other:.2f}x): one ± cannot describe two groups")
     if timed["slow_ms"]:
         ms = [claims.as_printed(x, 1) for x in timed["slow_ms"]]
         fb = claims.as_printed(fb_ms, 1)
