@@ -92,13 +92,12 @@ def predicted_cell(row, ceilings) -> str:
     return f"{claims.sig_text(predicted)} ms" + ("" if predicted == roof else f" (roof {claims.sig_text(roof)} ms)")
 
 
-def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int | None = None,
-                   cpu: bool = True) -> list[str]:
+def miss_sentences(rows, ceilings, first_ridge: float | None = None, cpu: bool = True) -> list[str]:
     """One sentence per kind of op, from the measured shares of the roof (every branch written); the lookup's
     against its own ceiling (``lookup``: write-allocate's, on a CPU: ``cpu``, the ops timed on its threads).
     ``first_ridge``: the ridge of the ceilings measured before the exercises, on which the turning length was
-    computed (the table's limits use the ceilings timed with the ops). ``target``: the work a call
-    (batch x length²) the attentions at and beyond the turning length aim at (None: not said)."""
+    computed (the table's limits use the ceilings timed with the ops). How the attentions at and beyond the
+    turning length were sized goes in the collapsed block (``batch_sizing_words``)."""
     embedding, conv, causal, full, *turning = rows
 
     def share(row):
@@ -123,18 +122,29 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None, target: int
     if len(turning) == 2:
         at, beyond = turning
         length, far = at.op.dims["length"], beyond.op.dims["length"]
-        work = [r.op.dims["batch"] * r.op.dims["length"] ** 2 for r in turning]
-        out.append(f"The attentions at your turning length, {length}, and at {far} run at a batch sized so "
-                   f"that a call does about the same work, batch x length² near"
-                   f"{aim_words(target, causal)}; each batch is the whole number nearest that over length², "
-                   f"at least one, here {at.op.dims['batch']} sequences at length {length} ({work[0]:,}) and "
-                   f"{beyond.op.dims['batch']} at {far} ({work[1]:,}), {max(work) / min(work):.2f}x apart, so "
-                   "that a short sequence's call is long enough to time. Each share in the table above is against the roof "
-                   "of its own work, so the shares compare across that difference; the times do not.")
         out.append(turning_limit_sentence(at, length, ceilings, first_ridge))
         out.append(f"At {length} it reached {pct(share(at))} of its roof; at {far}, {pct(share(beyond))}. "
                    + no_overlap_sentence(at, ceilings, share(at)))
     return out
+
+
+def batch_sizing_words(rows, target: int | None = None) -> str:
+    """How the attentions at and beyond the turning length were sized (for the collapsed block: how it was
+    measured, not what it shows): a batch that gives each call about the same work, ``target`` (batch x
+    length²), so that a short sequence's call is long enough to time. Empty where the lab timed no such pair."""
+    _, _, causal, _, *turning = rows  # the lookup, the convolution, the two attentions, then the pair
+    if len(turning) != 2:
+        return ""
+    at, beyond = turning
+    length, far = at.op.dims["length"], beyond.op.dims["length"]
+    work = [r.op.dims["batch"] * r.op.dims["length"] ** 2 for r in (at, beyond)]
+    return (f"The attentions at your turning length, {length}, and at {far} run at a batch sized so that a call "
+            f"does about the same work, batch x length² near{aim_words(target, causal)}; each batch is the whole "
+            f"number nearest that over length², at least one, here {at.op.dims['batch']} sequences at length "
+            f"{length} ({work[0]:,}) and {beyond.op.dims['batch']} at {far} ({work[1]:,}), "
+            f"{max(work) / min(work):.2f}x apart, so that a short sequence's call is long enough to time. Each "
+            "share in the table is against the roof of its own work, so the shares compare across that "
+            "difference; the times do not.")
 
 
 def aim_words(target: int | None, causal) -> str:
@@ -304,10 +314,10 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
         added = rows[target[1]:] if len(target) > 1 else []  # the attentions at the turning length
         print(_fill(predicted_again_sentence(before, roof.ceilings, added)))
     first_ridge = before.ridge if before is not None else None
-    for sentence in miss_sentences(rows, roof.ceilings, first_ridge, target[0] if target else None,
-                                   cpu=roof.threads is not None):
+    for sentence in miss_sentences(rows, roof.ceilings, first_ridge, cpu=roof.threads is not None):
         print(_fill(sentence))
     done = ["FLOPs done", "bytes moved"] if answers else []
+    sizing = batch_sizing_words(rows, target[0] if target else None)  # how it was measured, not a finding
     how_measured("the ops and the ceilings, round by round", textwrap.fill(
         f"The machine profile's probes timed again in the same rounds as the ops (this run's figures, not the "
         f"profile's kept ones: lesson 00): {roof.peak.name} {roof.ceilings.flops / 1e9:.1f} GFLOP/s, "
@@ -318,6 +328,7 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
         "the op's counted intensity, its counts taken from what it does" + (
             "." if answers else ": those counts, check 1's answers, join this table once check 1 passes."),
         WIDTH - 4),
+        *([textwrap.fill(sizing, WIDTH - 4)] if sizing else []),
         Table(["op", "measured ms", "spread"] + done,
               [(r.op.name, claims.sig_text(r.point.seconds, 3, 1e-3), claims.percent(r.point.spread))
                + ((count_text(r.point.op.flops), count_text(r.point.op.bytes)) if answers else ()) for r in rows],
