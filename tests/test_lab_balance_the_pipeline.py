@@ -20,6 +20,12 @@ from utils.lessons.model_split.balance import balanced_split, stage_costs
 from utils.lessons.model_split.bounds import pipeline_bound, predicted_speedup
 
 
+def _whole(p):
+    """The take-away and the collapsed block below it (each m's reading, your model's parts), as one text:
+    what the take-away's cell prints, visible or collapsed."""
+    return lab.take_away(p) + "\n" + lab.take_away_detail(p)
+
+
 # --- the solution, as the lab's source holds it ---------------------------------------------------------------
 
 
@@ -408,7 +414,7 @@ def test_with_a_cap_only_the_fitting_counts_are_timed_and_the_take_away_names_th
     assert verdict.status == checks.PASSED, verdict.message
     timed = {r.m for r in p.rows}
     assert all(ref.fits(PROFILE, r.split_points, r.m, cap) for r in p.rows) and timed < set(lab.TIMED_M)
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "had no split that fits (not timed)" in said and "MB at their peaks (measured; the cap" in said
     assert all(c.schedule == "1f1b" for c in lab.reference_configs(PROFILE, 64, cap))
 
@@ -420,7 +426,7 @@ def test_a_winner_inside_the_rounds_spread_is_a_tie_and_a_miss_at_every_m_is_sys
     assert [r.m for r in lab.tied_with(rows, rows[2].key)] == [4, 8]  # m=4 within the paired spread of m=8
     p = lab.Pipelined(rows[2], rows, rows[2], 1.0, lab.MIN_MARGIN,
                       {r.key: r.speedup * 1.08 for r in rows}, False, "")
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "m=4 and m=8 apart: they tie for the fastest" in said and "yours is one of them" in said
     assert "within the rounds' noise" not in said and "every round below the prediction; rounds 1.17-1.48" in said
     assert "Your model over-predicted at every m timed (m=2: 1.30x predicted, 1.20x measured ± " in said
@@ -446,11 +452,11 @@ def test_the_take_away_names_a_model_that_under_predicts_the_larger_m_and_noise_
             row(16, [1.24, 1.50, 1.52, 1.53, 1.54]), row(32, [1.00, 1.15, 1.19, 1.22, 1.32])]
     predicted = {rows[0].key: 1.33, rows[1].key: 1.48, rows[2].key: 1.25, rows[3].key: 1.01}
     p = lab.Pipelined(rows[1], rows, rows[2], 1.0, lab.MIN_MARGIN, predicted, False, "")
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "under-predicted at m=16, 32 (the largest counts timed)" in said and "over-predicted" not in said
     assert "for your choice: within the rounds' noise" in said
     p = lab.Pipelined(rows[1], rows, rows[2], 1.0, lab.MIN_MARGIN, {r.key: r.speedup for r in rows}, False, "")
-    assert "no systematic miss shown" in " ".join(lab.take_away(p).split())
+    assert "no systematic miss shown" in " ".join(_whole(p).split())
 
 
 def test_misses_with_a_match_between_them_are_not_the_largest_counts_and_the_one_worker_is_cleared():
@@ -461,16 +467,14 @@ def test_misses_with_a_match_between_them_are_not_the_largest_counts_and_the_one
             row(32, [1.04, 1.10, 1.14, 1.16, 1.18, 1.25, 1.35]), row(64, [0.77, 0.79, 0.80, 0.80, 0.81, 0.83, 0.99])]
     predicted = dict(zip((r.key for r in rows), (1.17, 1.28, 1.10, 0.74)))
     p = lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, predicted, False, "")
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "under-predicted at m=16, 64 (" in said and "largest count" not in said
     assert "can be the cause" not in said and "yet at m=8 and m=32 your model met the measurement" in said
     top = {**predicted, rows[2].key: 1.0}  # now m=32 misses too: the two largest counts, consecutive
-    said = " ".join(lab.take_away(lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, top, False,
-                                                "")).split())
+    said = " ".join(_whole(lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, top, False, "")).split())
     assert "under-predicted at m=16, 32, 64 (the largest counts timed)" in said
     low = {key: value * 0.8 for key, value in predicted.items()}  # no m matched: the one worker may be the cause
-    said = " ".join(lab.take_away(lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, low, False,
-                                                "")).split())
+    said = " ".join(_whole(lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, low, False, "")).split())
     assert "under-predicted at every m timed" in said and "one-worker step, the same for every m, can be the" in said
 
 
@@ -514,9 +518,9 @@ def test_a_tie_on_the_profile_is_said_and_the_margin_printed():
 
 def test_the_take_away_says_whether_the_split_changed_with_m():
     p = _run_read()
-    assert "same best split on this profile, [10]" in " ".join(lab.take_away(p).split())
+    assert "same best split on this profile, [10]" in " ".join(_whole(p).split())
     p.rows[0].split_points = (9,)
-    assert "changed with m: m=2 [9], m=4 [10]" in " ".join(lab.take_away(p).split())
+    assert "changed with m: m=2 [9], m=4 [10]" in " ".join(_whole(p).split())
 
 
 def test_shares_that_round_alike_get_one_decimal():
@@ -732,12 +736,12 @@ def test_a_gap_equal_to_the_printed_noise_is_within_noise_unless_every_round_lie
     printed_at = _row_at([1.141, 1.145, 1.15, 1.16, 1.17, 1.185, 1.19])  # two rounds print 1.14: on neither side
     assert reading._miss(printed_at, 1.14) is None
     p = lab.Pipelined(one_side, [one_side], one_side, 1.0, lab.MIN_MARGIN, {one_side.key: 1.14}, False, "")
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "within the rounds' noise (± 0.02) as printed, but a miss, not noise: every round above" in said
     assert "every round above the prediction (1.14x; rounds 1.15-1.19)" in said
     assert "1.16x measured ± 0.02, every round above it" in said and "farther than" not in said
     p.predicted[one_side.key] = 1.10
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "farther than the rounds' noise (± 0.02): a miss, not noise (every round above" in said
     assert "every round above it)" not in said
 
@@ -755,10 +759,10 @@ def test_a_miss_away_from_the_choice_is_said_to_have_no_measured_cause():
     at = lambda mine: lab.Pipelined(mine, rows, mine, 1.0, lab.MIN_MARGIN, predicted, False, "",  # noqa: E731
                                     profiled=profiled)
     said = " ".join(reading._misses_by_m(at(rows[1])).split())
-    assert "under-predicted at m=8, 32" in said and "the block below measures both" not in said
+    assert "under-predicted at m=8, 32" in said and "the next paragraph measures both" not in said
     assert "Only your choice, m=16, had its stages' work measured in the timed run, and there your model met the " \
            "measurement: the cause at m=8, 32 is not measured" in said and "is profiled" not in said
-    assert "the block below measures both for your choice." in reading._misses_by_m(at(rows[0]))  # the choice missed
+    assert "the next paragraph measures both for your choice." in reading._misses_by_m(at(rows[0]))  # the choice missed
     unprofiled = lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, predicted, False, "")
     assert reading._misses_by_m(unprofiled).endswith("(an error in one worker's step can add to it).")
 
@@ -891,7 +895,7 @@ def test_the_timed_table_prints_each_m_s_noise_that_the_take_away_judges_by():
     table = lab.timed_table_rows(p)
     assert lab.TIMED_COLUMNS[3] == "measured ± noise (range)"
     assert [r[3] for r in table] == ["1.22x ± 0.04 (1.15-1.33)", "1.43x ± 0.07 (1.34-1.74)"], table
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     # 1.43 - 0.07 = 1.36 <= 1.37: within the noise the table prints, so a reader can redo the verdict
     assert "At every m timed (8, 32) the measurement was within the rounds' noise (the table's ±)" in said, \
         said
@@ -899,7 +903,7 @@ def test_the_timed_table_prints_each_m_s_noise_that_the_take_away_judges_by():
     p = lab.Pipelined(narrow[0], narrow, narrow[0], 1.0, lab.MIN_MARGIN,
                       {narrow[0].key: 1.21, narrow[1].key: 1.37}, False, "")
     assert lab.timed_table_rows(p)[1][3] == "1.43x ± 0.01 (1.40-1.74)"
-    said = " ".join(lab.take_away(p).split())  # 1.43 - 0.01 > 1.37: a miss, said with the same ±
+    said = " ".join(_whole(p).split())  # 1.43 - 0.01 > 1.37: a miss, said with the same ±
     assert "under-predicted at m=32" in said and "1.37x predicted, 1.43x measured ± 0.01" in said, said
 
 

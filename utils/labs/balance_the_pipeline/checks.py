@@ -543,16 +543,23 @@ def take_away(p: Pipelined | None) -> str:
     else:
         lines[-1] += largest_among_fastest(top, smaller)
     lines[-1] += _profile_not_bubble(p, top)
-    lines.append(splits_by_m(p))
-    if p.cap is not None:
-        lines.append(_cap_line(p))
-    lines += prediction_lines(p)
+    lines += prediction_lines(p)[:1]  # your choice; every m is read in the block (``take_away_detail``)
     return "\n".join(textwrap.fill(line, 110) for line in lines)
 
 
+def take_away_detail(p: Pipelined | None) -> str:
+    """What the take-away leaves to the collapsed block below it, so that the visible answer stays short: each
+    m's best split, what the cap ruled out, your model at every m timed, and its parts as the run measured them
+    (``model_parts``); "" before check 3 has run."""
+    if p is None:
+        return ""
+    lines = [splits_by_m(p)] + ([_cap_line(p)] if p.cap is not None else []) + prediction_lines(p)[1:]
+    return "\n".join(textwrap.fill(line, 106, break_on_hyphens=False) for line in lines + [model_parts(p)] if line)
+
+
 def model_parts(p: Pipelined | None) -> str:
-    """The take-away's detail, shown collapsed below it: the learner's model's parts (work, waiting) as the
-    run measured them at the learner's choice (``miss_cause``); "" where nothing was measured."""
+    """The learner's model's parts (work, waiting) as the run measured them at the learner's choice
+    (``miss_cause``), the last paragraph of ``take_away_detail``; "" where nothing was measured."""
     return textwrap.fill(miss_cause(p), 106, break_on_hyphens=False) if p is not None else ""
 
 

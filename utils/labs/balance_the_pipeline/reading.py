@@ -286,17 +286,17 @@ def _misses_by_m(p: Pipelined) -> str:
 
 
 def _measured_where(p: Pipelined, found: list[Row], where: str) -> str:
-    """What the block below the take-away (``model_parts``) measures of a miss of one sign (every branch
+    """What the next paragraph (``model_parts``, in the same block) measures of a miss of one sign (every branch
     written): the profile covers every m, but only the learner's choice had its stages' work measured in the
     timed run, so a miss at other m's has no measured cause."""
     if not p.profiled or p.mine.key not in p.predicted:
         return "."
     if any(row.key == p.mine.key for row in found):
-        return ": the block below measures both for your choice."
+        return ": the next paragraph measures both for your choice."
     met = "met the measurement" if _miss(p.mine, p.predicted[p.mine.key]) is None else "missed the other way"
     return (f". Only your choice, m={p.mine.m}, had its stages' work measured in the timed run, and there your "
-            f"model {met}: the cause at {where} is not measured (the block below reads the work at your "
-            "choice only).")
+            f"model {met}: the cause at {where} is not measured (the next paragraph reads the work at "
+            "your choice only).")
 
 
 def _largest_words(found: list[Row]) -> str:
