@@ -180,18 +180,46 @@ def pairs_rule(rounds: dict[str, list[float]], pairs: list[tuple[str, str]], flo
             + ". ".join(said) + ".")
 
 
+def fastest_rule(rounds: dict[str, list[float]], name: str, reference: str, what: str,
+                 floor: float = 0.02) -> str:
+    """How a ratio of the fastest of each (``name`` x ``reference``, from the ms as printed) and its ± come
+    from ``rounds_table``'s rounds, where the page reads that pair's fastest runs as its ms parts do (section
+    2's policy cost): "{what} divides the fastest of each, 24.6 / 20.4 = 1.21x, as the ms parts do; its ± is
+    these rounds' own ratios': their median 1.19x; its ± is half the middle half's range, ... ± 0.03"."""
+    slow, fast = (claims.as_printed(min(rounds[k]) * 1e3, 1) for k in (name, reference))
+    return (f"{what} divides the fastest of each, {slow:.1f} / {fast:.1f} = {claims.half_up(slow / fast, 2):.2f}x, "
+            f"as the ms parts do; its ± is these rounds' own ratios': their median "
+            + _median_working(rounds, name, reference, floor))
+
+
 def _fastest_apart(rounds: dict[str, list[float]], name: str, reference: str, median: float) -> str:
     """``rounds_rule``'s last clause: the fastest step of each, divided as printed (the peaks table's ms), where
-    it prints otherwise than the rounds' median; the rounds they came from named. "" where it prints alike."""
+    it prints otherwise than the rounds' median; the rounds they came from named, every round that prints the
+    fastest ms where two tie ("rounds 2 and 3, alike as printed"), as a reader finds them in the table. ""
+    where it prints alike."""
     slow, fast = min(rounds[name]), min(rounds[reference])
     fastest = claims.printed_ratio(slow, fast, 1, 1e-3)
     if f"{fastest:.2f}" == f"{median:.2f}":
         return ""
-    mine, ref = rounds[name].index(slow) + 1, rounds[reference].index(fast) + 1
-    source = (f"both from round {mine}, that round's own ratio" if mine == ref else
-              f"from different rounds, {name}: round {mine}; {reference}: round {ref}")
+    mine, ref = _fastest_rounds(rounds[name]), _fastest_rounds(rounds[reference])
+    both = sorted(set(mine) & set(ref))   # one round fastest for both, as printed: that round's own ratio
+    source = (f"both from round {both[0]}, that round's own ratio" if both else
+              f"from different rounds, {name}: {_rounds_words(mine)}; {reference}: {_rounds_words(ref)}")
     return (f". The peaks table's step times, the fastest of each, divide to {slow * 1e3:.1f} / {fast * 1e3:.1f}"
             f" = {fastest:.2f}x ({source}): the verdict reads the rounds pair by pair")
+
+
+def _fastest_rounds(times: list[float]) -> list[int]:
+    """The rounds (from 1) whose time prints as the fastest one (ms, 0.1 ms): two rounds may print alike."""
+    shown = [claims.as_printed(t * 1e3, 1) for t in times]
+    return [k for k, t in enumerate(shown, 1) if t == min(shown)]
+
+
+def _rounds_words(numbers: list[int]) -> str:
+    """"round 3", or "rounds 2 and 3, alike as printed" where the fastest ms print the same in both."""
+    if len(numbers) == 1:
+        return f"round {numbers[0]}"
+    return f"rounds {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}, alike as printed"
 
 
 def same_step_apart(name: str, here: float, there: float, there_name: str, beside: str,
