@@ -80,3 +80,21 @@ def adamw_rate(numel: int = 2**22, threads: int | None = 1, repeats: int = 5) ->
     with bench.threads(threads):
         m = bench.measure(optimizer.step, warmup=1, repeats=repeats, device="cpu")
     return numel / m.min
+
+
+def reference_doubt(paired: list[float], rates: dict[int, float], cores: int) -> str:
+    """A sentence for the offload table's CPU rate where it comes from ``cores`` threads and the threads
+    reading finds that count past its bound (equal work on N threads gives at most Nx one thread's rate): a
+    round's own ratio (``paired``, as printed) past it, or the fastest of each (``rates``: threads -> the
+    fastest rate, parameters/s, as printed in M/s) past it. Then the reference the table is worked from is the
+    rate in doubt, and the page says so; "" where the table reads one thread's rate or nothing passed the bound.
+    Lesson 06, section 8."""
+    best = max(rates, key=rates.get)
+    if best == 1 or cores not in rates or 1 not in rates:
+        return ""
+    fastest = claims.printed_ratio(rates[cores], rates[1], 0, 1e6)
+    if not (claims.round_above(fastest, cores) or any(claims.round_above(r, cores) for r in paired)):
+        return ""
+    return (f" That column's rate is the {cores}-thread one that the threads reading above finds past the {cores}x "
+            f"bound, a finding to explain: as a reference it may be too fast, and the CPU step then longer than "
+            f"the column says.")
