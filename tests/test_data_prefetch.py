@@ -757,7 +757,7 @@ def test_a_no_gain_claim_calls_1x_the_model_and_names_the_real_ceiling():
     ("within noise: no effect shown", 1.0, ""),
     ("slower than 1 a rank beyond noise: no gain, as the bound allows, but a loss the model (1x) does not "
      "predict", 1.0, "only take turns (theory"),
-    ("faster, under the bound: 34% of its gain; the model expected 1x", 1.0, "closed part of the cores divided"),
+    ("faster, under the bound: 34% of its gain; the model expected 1x", 1.0, "closed part of the one-worker-a-core epoch's gap"),
     ("faster, under the bound: 34% of its gain; the model expected 1x", 1.5, "one process read 1.5x slower"),
     ("above the bound: a finding to explain; the model expected 1x", 1.0, "re-run to see whether it repeats"),
 ])

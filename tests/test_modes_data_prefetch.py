@@ -126,7 +126,7 @@ def test_each_ddp_rank_gets_its_share_of_the_cores_and_the_comparison_oversubscr
     divided = max(1, cores // s.ranks)
     per_rank_batches = BATCHES_PER_EPOCH // s.ranks
     assert s.rank_worker_counts[0] == 0  # each rank reading itself
-    assert min(divided, per_rank_batches) in s.rank_worker_counts  # the cores divided between the ranks
+    assert min(divided, per_rank_batches) in s.rank_worker_counts  # one worker a core (cores // ranks a rank)
     assert max(s.rank_worker_counts) <= per_rank_batches  # never more workers than a rank has batches
     assert list(s.rank_worker_counts) == sorted(set(s.rank_worker_counts))
     if 2 * divided <= per_rank_batches:

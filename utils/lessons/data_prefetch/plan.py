@@ -51,7 +51,7 @@ class Settings:
     uneven_every: int  # for prefetch_factor: every uneven_every-th batch reads uneven_factor times slower ...
     uneven_factor: float  # ... and the others faster: the same L, uneven reads (dataset.uneven_weights)
     ranks: int  # DDP ranks of section 6, each with its own loader (the plan's world size)
-    rank_worker_counts: tuple[int, ...]  # workers per rank there: 0, the cores divided between ranks, more
+    rank_worker_counts: tuple[int, ...]  # workers per rank there: 0, one worker a core, more
     model_scale: float  # the CNN's widths x this (ArticleCNN(scale=...)): 1 in cpu mode, sized on a GPU
     pin_memory: bool  # page-locked batches: only where a GPU copies them (without one torch warns)
     transfer_images: int  # images of 3 x transfer_side x transfer_side for the transfer measurements
@@ -83,8 +83,9 @@ class Settings:
 
 
 def rank_workers(plan: devices.Plan, hw: devices.Hardware | None) -> tuple[int, ...]:
-    """Loader workers per DDP rank that section 6 compares: none, the host's cores divided between the ranks,
-    and every core for each rank (oversubscribed), never more than a rank's batches."""
+    """Loader workers per DDP rank that section 6 compares: none, one worker a core (``cores // ranks`` a rank,
+    the ranks' workers one on each core), and every core for each rank (oversubscribed), never more than a
+    rank's batches."""
     cores = hw.cpu_cores if hw is not None else devices.cpu_cores()
     per_rank_batches = BATCHES_PER_EPOCH // plan.world_size
     divided = max(1, cores // plan.world_size)

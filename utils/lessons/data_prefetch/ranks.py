@@ -1,4 +1,5 @@
-"""Lesson 05, section 6: one loader per DDP rank, the host's cores divided between the ranks' workers.
+"""Lesson 05, section 6: one loader per DDP rank, and as many loader workers in all as the host has cores
+(*one worker a core*: ``cores // world`` a rank), against none and more.
 
 With DDP every rank is its own process with its own ``DataLoader``: a ``DistributedSampler`` gives each rank
 ``1 / world`` of the epoch, and each rank's loader starts its own workers. They all share one host, so the
@@ -99,18 +100,19 @@ def bound_reading(per_rank: dict[int, tuple[float, float]], noise: float) -> str
 
 
 def past_cores_why(verdict: str, crowding: float) -> str:
-    """What may lie behind section 6's verdict (``no_gain_claim``'s) on more loader workers a rank than the
-    cores divided give. ``crowding``: one process's reads, wall time over their CPU work (above 1.1: other
+    """What may lie behind section 6's verdict (``no_gain_claim``'s) on more loader workers a rank than one
+    worker a core gives (``cores // ranks`` a rank: the ranks' workers together, one on each core).
+    ``crowding``: one process's reads, wall time over their CPU work (above 1.1: other
     programs shared the cores). Slower: the workers take turns at the cores (theory). Faster: a gain the model
-    (the same bound for both: 1x) does not predict, which under the ceiling closed part of the cores divided's
-    gap to the shared bound; one candidate where the cores were crowded. Within noise: nothing to add.
+    (the same bound for both: 1x) does not predict, which under the ceiling closed part of the one-worker-a-core
+    epoch's gap to the shared bound; one candidate where the cores were crowded. Within noise: nothing to add.
     Lesson 05, section 6."""
     if verdict.startswith("within noise"):
         return ""
     if verdict.startswith("slower"):
         return "; past the cores, the extra loader workers only take turns (theory: not timed apart here)"
-    closed = ("; they closed part of the cores divided's gap to the shared bound" if "under the bound" in verdict
-              else "")
+    closed = ("; they closed part of the one-worker-a-core epoch's gap to the shared bound"
+              if "under the bound" in verdict else "")
     if crowding > 1.1:
         return closed + ("; one candidate, not tested here: with other programs on the cores, more processes of "
                          f"ours got a larger share of them (one process read {crowding:.1f}x slower than its CPU "
