@@ -193,3 +193,13 @@ def test_one_round_within_its_own_reference_is_said_in_the_singular():
     said = split_alone.within_own_words(record, paired)
     assert said.startswith("its one round above the 1x bound beyond the rounds' spread: the 1.10x round lies ") \
         and said.endswith(": lesson 02 §3 does not count it past the reference"), said
+
+
+def test_launch_rounds_read_as_lesson_02_writes_them():
+    """Lesson 02's ``naive.launch_fields`` writes one {"where", "rounds"} per launch: lesson 09 reads that shape."""
+    from utils.lessons.model_split import naive, runs
+
+    rows = [runs.Row(32, 1, "gpipe", 0.149, 0.141, [0.07, 0.07], speedups=s) for s in ([1.0, 1.1, 1.2], [0.96] * 3)]
+    written = naive.launch_fields([("section 3", "a", rows[0]), ("section 5", "b", rows[1])])["launch_rounds"]
+    record = _split([1.05, 0.96], [0.01, 0.02], launch_rounds=written)
+    assert split_alone.launch_rounds(record) == [[1.0, 1.1, 1.2], [0.96] * 3]

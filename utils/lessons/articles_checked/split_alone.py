@@ -85,7 +85,12 @@ def launch_rounds(record: dict) -> list[list[float]] | None:
     """Each launch's paired rounds (``launch_rounds``: one list of ratios per launch, in the launches' order),
     or None where the ledger keeps none (an older entry) or not one list for each launch."""
     kept = record.get("launch_rounds")
-    if not kept or len(kept) != len(launches(record)) or not all(kept):
+    if not kept or len(kept) != len(launches(record)):
+        return None
+    # lesson 02 writes {"where": "section 3", "rounds": [...]} per launch (``naive.launch_fields``); a bare list
+    # of ratios per launch is read too
+    kept = [k.get("rounds") if isinstance(k, dict) else k for k in kept]
+    if not all(kept):
         return None
     return [[float(x) for x in r] for r in kept]
 
