@@ -224,8 +224,10 @@ def _how_far(ratio: float, noise: float, reference: float) -> str:
     shown, ref = claims.as_printed(ratio, 2), claims.as_printed(reference, 2)
     figures = f"{ratio:.2f}x against {reference:.2f}x"
     side = beside_reference(ratio, noise, reference)
-    if side != "below":
-        return figures + (" (at it, within noise)" if side == "at" else " (above it, beyond noise)")
+    if side == "at":  # its ± as printed beside it: the reader sees that it covers the reference (t27_0304)
+        return f"{ratio:.2f}x ± {printed_ratio_spread(ratio, noise):.2f} against {reference:.2f}x (at it, within noise)"
+    if side == "above":
+        return figures + " (above it, beyond noise)"
     if against_one(ratio, noise) == "within noise":
         return figures + " (no gain beyond noise)"
     if shown < 1 or ref <= 1:
