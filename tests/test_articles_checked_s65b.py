@@ -203,3 +203,14 @@ def test_launch_rounds_read_as_lesson_02_writes_them():
     written = naive.launch_fields([("section 3", "a", rows[0]), ("section 5", "b", rows[1])])["launch_rounds"]
     record = _split([1.05, 0.96], [0.01, 0.02], launch_rounds=written)
     assert split_alone.launch_rounds(record) == [[1.0, 1.1, 1.2], [0.96] * 3]
+
+
+def test_a_per_process_reference_measured_at_1x_is_still_a_reference():
+    """The twenty-eighth run: lesson 02's per-process reference came out 1.00x, read as "no reference" (an older
+    entry's bound of 1.0), and the split's rounds reading crashed on it."""
+    record = {"value": 0.95, "bound": 1.0, "reference": 1.0, "rounds": [1.05, 1.02, 0.95, 0.91, 0.93],
+              "reference_rounds": [1.07, 1.06, 0.95, 1.0, 0.97], "launches": [0.95], "launch_spreads": [0.05]}
+    assert figures.split_reference(record) == 1.0
+    assert split_alone.split_rounds_reading(record).startswith("Lesson 02 §3 printed the split alone's per-process "
+                                                               "reference, 1.00x")
+    assert figures.split_reference({"value": 1.0, "bound": 1.0}) is None  # an older entry: 1.0 is the bound

@@ -526,8 +526,10 @@ def split_reference(record: dict) -> float | None:
     """Lesson 02's per-process reference for its split alone: each stage alone in its process measured less
     than its share of one device's work, so the split may beat 1x by that factor. The ledger keeps it in
     ``reference`` (make bench in ``process_bound``, an older entry in ``bound``); the split's bound is 1x."""
-    reference = next((record[k] for k in ("reference", "process_bound", "bound") if k in record), None)
-    return reference if reference and reference != 1.0 else None
+    if record.get("reference") is not None:  # lesson 02's own: a measured 1.00x is a reference too
+        return record["reference"]
+    reference = next((record[k] for k in ("process_bound", "bound") if k in record), None)
+    return reference if reference and reference != 1.0 else None  # an older entry's 1.0 is the split's bound
 
 
 def read_by_rounds(name: str, record: dict) -> dict:

@@ -157,7 +157,7 @@ def split_row(record: dict):
     """The ledger's split as lesson 02's Row reads it (its rounds and its reference's, one per round), or None
     where an older entry kept no reference rounds: then the medians are all there is."""
     rounds, references = record.get("rounds"), record.get("reference_rounds")
-    if not rounds or not references or len(rounds) != len(references):
+    if not rounds or not references or len(rounds) != len(references) or split_reference(record) is None:
         return None
     return SimpleNamespace(speedups=list(rounds), process_bounds=list(references),
                            process_bound=split_reference(record))
