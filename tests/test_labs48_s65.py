@@ -15,10 +15,10 @@ def _flat(text: str) -> str:
 
 
 @pytest.mark.parametrize("before, after, images, expected", [
-    (612, 609, 630, "3/630 = 0.48"),        # the reader's run: the percentages subtract to 0.47
-    (609, 612, 630, "-3/630 = -0.48"),      # a gain: a negative drop, as the paired drop prints it
-    (1000, 1000, 2000, "0/2,000 = 0.00"),   # the two models agree on every image
-    (1999, 1990, 2000, "9/2,000 = 0.45"),
+    (612, 609, 630, "3 of 630 images: 0.48"),        # the reader's run: the percentages subtract to 0.47
+    (609, 612, 630, "-3 of 630 images: -0.48"),      # a gain: a negative drop, as the paired drop prints it
+    (1000, 1000, 2000, "0 of 2,000 images: 0.00"),   # the two models agree on every image
+    (1999, 1990, 2000, "9 of 2,000 images: 0.45"),
 ])
 def test_lab04_the_drop_is_worked_from_the_images_right(before, after, images, expected):
     from utils.labs.compress_under_budget.checks import drop_worked
@@ -41,7 +41,7 @@ def test_lab04_the_accuracy_verdict_works_the_drop_from_its_counts(monkeypatch):
     monkeypatch.setattr(lab04, "_splits", lambda seed: (None, None, [0] * 630))
     monkeypatch.setattr(lab04, "paired_drop", lambda *a: (612 / 630, 609 / 630, 3 / 630, 0.00354))
     said = _flat(lab04.check_accuracy(None, object(), 0.015, show=False).message)
-    assert ("97.14% -> 96.67% (612 -> 609 of 630 images right): a drop of 3/630 = 0.48 ± 0.35 points (paired "
+    assert ("97.14% -> 96.67% (612 -> 609 of 630 images right): a drop of 3 of 630 images: 0.48 ± 0.35 points (paired "
             "standard error); at most 1.18 points at two standard errors") in said, said
 
 

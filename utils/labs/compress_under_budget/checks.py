@@ -409,12 +409,12 @@ def accuracy_counts(before: float, after: float, images: int) -> str:
 
 
 def drop_worked(before: float, after: float, images: int) -> str:
-    """"3/630 = 0.48": the drop in points worked from the images each model got right (``accuracy_counts``'
+    """"3 of 630 images: 0.48": the drop in points worked from the images each model got right (``accuracy_counts``'
     counts), so that it reads from the counts printed before it (twenty-seventh reading: "97.14% -> 96.67% ...:
-    a drop of 0.48", where the percentages subtract to 0.47). A gain prints as a negative drop: "-2/630 =
-    -0.32"."""
+    a drop of 0.48", where the percentages subtract to 0.47). A gain prints as a negative drop: "-2 of 630
+    images: -0.32" (not "3/630 = 0.48": 3/630 is 0.0048, the points are that times 100)."""
     lost = round(before * images) - round(after * images)
-    return f"{lost:,}/{images:,} = {claims.half_up(100 * lost / images, 2):.2f}"
+    return f"{lost:,} of {images:,} images: {claims.half_up(100 * lost / images, 2):.2f}"
 
 
 def drop_as_printed(drop: float, error: float) -> tuple[float, float, float]:
