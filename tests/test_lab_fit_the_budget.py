@@ -489,7 +489,7 @@ def test_the_blocks_timing_compares_the_model_as_printed_and_flags_a_saving_beyo
     assert "within the 0.03 + 0.02 = 0.05 allowed" in _model_gap(0.91, 0.96, 0.03)  # 0.05 is not over 0.05
     assert "more than the 0.03 + 0.02 = 0.05 allowed" in _model_gap(0.90, 0.96, 0.03)
     assert _under_no_recompute(0.95, 0.92, 0.03) == ""
-    assert "within the rounds' noise of it" in _under_no_recompute(0.91, 0.92, 0.03)
+    assert "by 0.01, within the same 0.05 allowed" in _under_no_recompute(0.91, 0.92, 0.03)
     assert "a finding to explain" in _under_no_recompute(0.85, 0.92, 0.03)
 
 
