@@ -561,7 +561,7 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
     shown = f"{claims.sig_text(step, 3, 60, least=-12)} min" if step >= 60 else f"{_sig3(step):.3g} s"
     step = claims.as_printed_sig(step, 3, 60, least=-12) * 60 if step >= 60 else _sig3(step)   # as printed
     run_h = step * run_steps / 3600
-    hours = f"{run_h:,.0f}" if run_h >= 100 else f"{run_h:.1f}"
+    hours = f"{claims.half_up(run_h, 0):,.0f}" if run_h >= 100 else f"{claims.half_up(run_h, 1):.1f}"  # 392.5: 393
     slow = step > 60 or run_h > 24  # a minute a step, or a day a run: no way to try, measure and iterate
     verdict = (f"impractical on this machine ({run_steps:,} steps: at least {hours} h); rent GPUs" if slow
                else f"{run_steps:,} steps: at least {hours} h")
