@@ -6,8 +6,7 @@ from types import SimpleNamespace
 
 from utils.lessons.putting_it_together import guide
 from utils.lessons.putting_it_together import report as capstone_report
-from utils.lessons.tensor_parallel import cost, model_claims
-from utils.lessons.tensor_parallel import report as tp_report
+from utils.lessons.tensor_parallel import cost, model_claims, pass_step
 
 
 def test_int8_loss_is_compared_as_the_table_prints_it():
@@ -61,10 +60,10 @@ def test_section_1_and_section_4_share_one_base_for_compute_a_call():
     assert round(cost.half_per_call(0.6e-3, 1, 4) * 1e3, 6) == 0.1    # 0.075 -> 0.1, half up
     blocks = SimpleNamespace(depth=2, width=512)
     row = {"width": 512, "speedup": 1.30, "spread": 0.05, "one": 22.78e-3}
-    text = tp_report.pass_beside_step(1.06, 0.12, cost.half_per_call(25.3e-3, 1, 4), blocks, row)
-    assert "about 3.2 ms of a rank's compute in section 1 and about 5.7 ms here" in text
-    assert "half one device's fastest time over a rank's all-reduces, 4 and 2" in text and "a candidate" in text
-    assert "not less in" in tp_report.pass_beside_step(1.06, 0.12, 8e-3, blocks, row)
+    text = pass_step.pass_beside_step(1.06, 0.12, cost.half_per_call(25.3e-3, 1, 4), blocks, row)
+    assert "about 3.2 ms of compute in section 1 and about 5.7 ms here" in text
+    assert "half one device's fastest time over a rank's all-reduces (4 and 2)" in text and "a candidate" in text
+    assert "not less in" in pass_step.pass_beside_step(1.06, 0.12, 8e-3, blocks, row)
 
 
 def test_the_guides_estimate_names_the_timed_step_as_section_2_prints_it():

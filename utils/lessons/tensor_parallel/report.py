@@ -13,7 +13,7 @@ from utils import plots
 from utils.claims import (Claim, against_speedup, as_printed, gain_share_range, half_up, printed_ratio,
                           printed_spread)
 from utils.lessons.tensor_parallel import inference, verdicts
-from utils.lessons.tensor_parallel.cost import crossover_width, half_per_call, miss_as_printed, printed_median
+from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed, printed_median
 from utils.lessons.tensor_parallel.miss_parts import COMPUTE_PART, LATE_PART, WAIT_PART
 from utils.lessons.tensor_parallel.miss_parts import miss_parts as _miss_parts
 from utils.lessons.tensor_parallel.other_threads import gap_candidate, threads_candidate
@@ -572,29 +572,3 @@ def timed_split_details(alone_rounds: list[float], split_rounds: list[float],
             f"{min(alone_rounds) * 1e3:.1f} ms on one device and {min(split_rounds) * 1e3:.1f} ms split, give "
             f"{best:.2f}x: a fastest-of ratio, two best cases from different rounds, not a paired figure, so no "
             "verdict rests on it.")
-
-
-def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blocks, row: dict,
-                     label: str = "") -> str:
-    """Section 1's timed pass (``pass_x`` ± ``pass_spread``; ``pass_compute``: half one device's fastest pass
-    over a rank's 2 x depth all-reduces, ``cost.half_per_call``) beside section 4's MLP step at one width
-    (``row``), read as printed: whether the two agree within their noise, and what differs. Lesson 07."""
-    step_x, step_spread = row["speedup"], row["spread"]
-    step_compute = half_per_call(row["one"], 2, 2)   # the same base: half the step over f's and g's
-    out = (f"Section 1 timed other work: a forward pass of {blocks.depth} whole blocks of width {blocks.width} "
-           f"(attention and MLP, an all-reduce after each), {pass_x:.2f}x ± {pass_spread:.2f}; this section one "
-           f"MLP block's forward and backward step at width {row['width']}, {step_x:.2f}x ± {step_spread:.2f}")
-    gap = abs(as_printed(pass_x, 2) - as_printed(step_x, 2))   # the figures as printed above
-    if gap <= as_printed(pass_spread, 2) + as_printed(step_spread, 2):
-        return out + f": the two agree within their noise{label}."
-    lower = "section 1's pass" if pass_x < step_x else "this section's step"
-    lower_compute, higher_compute = ((pass_compute, step_compute) if pass_x < step_x else
-                                     (step_compute, pass_compute))
-    return (out + f": they differ beyond their noise, {lower} the lower. Each all-reduce followed about "
-            f"{pass_compute * 1e3:.1f} ms of a rank's compute in section 1 and about {step_compute * 1e3:.1f} ms "
-            f"here (half one device's fastest time over a rank's all-reduces, {2 * blocks.depth} and 2): " + (
-                f"less compute for each all-reduce to pay for in {lower}, a candidate this run does not time "
-                "apart from the other differences (attention, the backward pass, one pass against one step)"
-                if lower_compute < higher_compute else
-                f"not less in {lower}, so the compute per all-reduce does not explain it; this run does not "
-                "time apart what does (attention, the backward pass, one pass against one step)") + f"{label}.")

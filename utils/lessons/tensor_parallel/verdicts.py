@@ -266,13 +266,13 @@ def inside_allreduces(comm: dict[str, float], window: tuple[float, float], calls
     """Section 1's chart's comm labels said in ms: each rank's time inside the all-reduces (``comm``: its
     share of the chart's ``window``) and the window, both as printed (2 decimals), each share worked from
     those; and the mean call in seconds, the ranks' printed time inside over their ``calls``, as a reader
-    redoes it."""
+    redoes it: half up, as a reader rounds (21.08 / 8 = 2.635 prints 2.64, not the float's 2.63)."""
     span = claims.as_printed(window[1] - window[0], 2, 1e-3)   # ms
     inside = inside_ms(comm, window)
     said = (f"time inside all-reduces, share of the chart's window ({span:.2f} ms, the pass drawn's first "
             "span to its last on either rank; the chart's comm labels): "
-            + ", ".join(f"{k} {t:.2f} ms ({t / max(span, 0.01):.0%})" for k, t in inside.items()))
-    return said, sum(inside.values()) * 1e-3 / max(calls, 1)
+            + ", ".join(f"{k} {t:.2f} ms ({claims.percent(t / max(span, 0.01))})" for k, t in inside.items()))
+    return said, claims.half_up(sum(inside.values()) / max(calls, 1), 2) * 1e-3
 
 
 def inside_ms(comm: dict[str, float], window: tuple[float, float]) -> dict[str, float]:

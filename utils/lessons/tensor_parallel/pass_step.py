@@ -1,0 +1,60 @@
+"""Lesson 07, section 4: section 1's timed pass set beside section 4's MLP step, and the compute each
+all-reduce follows in both, counted on one base.
+
+    say(pass_step.pass_beside_step(pass_x, spread, cost.half_per_call(one, 1, 2 * depth), S.blocks, row,
+                                   LABEL, drawn_compute=compute_per_call))
+
+Why one base: section 1's pass has 2 x depth all-reduces a rank, section 4's step 2, so "compute a call" is
+half one device's fastest time over a rank's calls in both (``cost.half_per_call``). Section 1 also printed a
+rank's own compute before each call in the pass it drew; that is another figure (a rank's half is not always
+half one device's time), so it is named and set beside the base, never left for the reader to reconcile.
+"""
+
+from __future__ import annotations
+
+from utils.claims import as_printed, half_up
+from utils.lessons.tensor_parallel.cost import half_per_call
+
+
+def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blocks, row: dict,
+                     label: str = "", drawn_compute: float | None = None) -> str:
+    """Section 1's timed pass (``pass_x`` ± ``pass_spread``; ``pass_compute``: half one device's fastest pass
+    over a rank's 2 x depth all-reduces, ``cost.half_per_call``) beside section 4's MLP step at one width
+    (``row``), read as printed: whether the two agree within their noise, and what differs. ``drawn_compute``
+    (seconds): a rank's own compute before each all-reduce in section 1's drawn pass, as section 1 printed it
+    (ms, 2 decimals), set beside the base where the base is quoted."""
+    step_x, step_spread = row["speedup"], row["spread"]
+    step_compute = half_per_call(row["one"], 2, 2)   # the same base: half the step over f's and g's
+    out = (f"Section 1 timed other work: a forward pass of {blocks.depth} whole blocks of width {blocks.width} "
+           f"(attention and MLP, an all-reduce after each), {pass_x:.2f}x ± {pass_spread:.2f}; this section one "
+           f"MLP block's forward and backward step at width {row['width']}, {step_x:.2f}x ± {step_spread:.2f}")
+    gap = abs(as_printed(pass_x, 2) - as_printed(step_x, 2))   # the figures as printed above
+    if gap <= as_printed(pass_spread, 2) + as_printed(step_spread, 2):
+        return out + f": the two agree within their noise{label}."
+    lower = "section 1's pass" if pass_x < step_x else "this section's step"
+    lower_compute, higher_compute = ((pass_compute, step_compute) if pass_x < step_x else
+                                     (step_compute, pass_compute))
+    return (out + f": they differ beyond their noise, {lower} the lower. Each all-reduce followed about "
+            f"{pass_compute * 1e3:.1f} ms of compute in section 1 and about {step_compute * 1e3:.1f} ms here, "
+            f"on one base: half one device's fastest time over a rank's all-reduces ({2 * blocks.depth} and 2), "
+            "not a rank's own compute" + drawn_beside(drawn_compute, pass_compute) + ": " + (
+                f"less compute for each all-reduce to pay for in {lower}, a candidate this run does not time "
+                "apart from the other differences (attention, the backward pass, one pass against one step)"
+                if lower_compute < higher_compute else
+                f"not less in {lower}, so the compute per all-reduce does not explain it; this run does not "
+                "time apart what does (attention, the backward pass, one pass against one step)") + f"{label}.")
+
+
+def drawn_beside(drawn: float | None, base: float) -> str:
+    """Section 1's drawn pass's own compute a call (seconds; printed in ms to 2 decimals there) beside the
+    base (seconds; printed to 0.1 ms), compared to the base's 0.1 ms, half up (3.14 is 3.1, the same; 3.48 is
+    3.5, more): more, less, or the same. "" without it."""
+    if drawn is None:
+        return ""
+    shown, half = as_printed(drawn, 2, 1e-3), as_printed(base, 1, 1e-3)
+    said = f" (the pass drawn in section 1 measured {shown:.2f} ms of a rank's own compute before each, "
+    if half_up(shown, 1) > half:
+        return said + "more than that half: a rank's half ran slower than half one device's)"
+    if half_up(shown, 1) < half:
+        return said + "less than that half: a rank's half ran faster than half one device's)"
+    return said + "that half to 0.1 ms)"
