@@ -87,18 +87,20 @@ def verdict_against(ratio: float, figure: float | None, noise: float = 0.0, kind
     if rough:
         return "faster; the reference is rough: no share of its gain scored"
     figure = claims.as_printed(figure, 2)
-    if round(abs(ratio - figure), 9) <= spread:   # either side of it: the noise covers the gap (9 decimals: floats)
+    if claims.within_noise(ratio, spread, figure):  # either side of it: the noise covers the gap
         return "at the reference (within noise)"
     if ratio > figure:
         return "above the reference, beyond noise (a reference may be passed)"
-    return f"faster: {(ratio - 1) / (figure - 1):.0%} of the reference's gain"
+    return f"faster: {claims.percent((ratio - 1) / (figure - 1))} of the reference's gain"  # half up, as a reader
 
 
 def _beside_reference(ratio: float, figure: float, spread: float) -> str:
     """What a speed-up within noise of 1x says of its reference (both as printed): within the same noise of
     it too (this run cannot tell the two apart), or the reference beyond the noise (a gain that size did not
     show): a reference's claim is tested only against the reference, not against 1x alone."""
-    if abs(ratio - figure) <= spread:
+    # the course's noise rule, on the figures as printed: 1.04 ± 0.04 reaches 1.08 (abs(1.04 - 1.08) is
+    # 0.040000000000000036 in floats, which an unrounded test would call beyond the noise)
+    if claims.within_noise(ratio, spread, figure):
         return f"; within noise of the reference {figure:.2f}x too: this run cannot tell the two apart"
     return f"; the reference {figure:.2f}x lies beyond the noise: a gain that size did not show"
 
