@@ -84,18 +84,18 @@ def test_small_messages_mostly_fixed_is_worked_from_the_printed_medians():
     said = allreduce.small_messages(rows)
     assert said.startswith("Small messages: from 4 KiB to 64 KiB (16x the bytes) the median went from 0.256 ms "
                            "to 0.414 ms (1.6x).")
-    fixed = (16 * 0.256 - 0.414) / (15 * 0.256)  # 95.9 %: the reader's own sum on the printed figures
-    assert f"fixed part at {fixed:.0%} of the 4 KiB message's time ((16 x 0.256 - 0.414) / (15 x 0.256))" in said
+    # (16 x 0.256 - 0.414) / 15 = 0.2454 -> 0.245 ms; 0.245 / 0.256 = 95.7 %: the reader's sums on the page
+    assert "fixed part at (16 x 0.256 - 0.414) / 15 = 0.245 ms, 96% of the 4 KiB message's 0.256 ms" in said
     assert "mostly a fixed cost per message" in said
     assert said.endswith("rough: 4 KiB and 64 KiB medians, repeats spread over more than half the median")
 
 
 def test_small_messages_partly_fixed_or_not_at_all():
     part = allreduce.small_messages([_row(4096, 0.100), _row(2**16, 0.900)])  # (1.6 - 0.9) / 1.5 = 47 %
-    assert "fixed part at 47%" in part and "part of it a fixed cost per message" in part and "mostly" not in part
+    assert "= 0.0467 ms, 47%" in part and "part of it a fixed cost per message" in part and "mostly" not in part
     assert "rough" not in part
     half = allreduce.small_messages([_row(4096, 0.100), _row(2**16, 0.850)])  # 0.75 / 1.5 = 50 %: mostly
-    assert "fixed part at 50%" in half and "mostly a fixed cost" in half
+    assert "= 0.0500 ms, 50%" in half and "mostly a fixed cost" in half
     none = allreduce.small_messages([_row(4096, 0.100), _row(2**16, 1.70)])  # 17x for 16x the bytes
     assert none.endswith("(17.0x): as much as the bytes or more, so no fixed cost per message shows at these sizes")
     assert allreduce.small_messages([_row(4096, 0.1), _row(2**20, 1.0)]) == ""  # one size that small only
@@ -122,7 +122,7 @@ def test_the_notebooks_pass_what_the_new_readings_need():
     ddp = nbformat.read("notebooks/03_ddp.ipynb", as_version=4).cells
     assert 'knobs.bookkeeping_reading(knob["times"], apart, hideable)' in ddp[49].source
     assert 'knobs.knob_conclusion(apart, most, spread, base_range, hideable, knob["times"])' in ddp[49].source
-    assert "allreduce.small_messages(ar_rows)" in ddp[59].source
+    assert "allreduce.small_messages(ar_rows, link=LINK)" in ddp[59].source
     assert "fixed time whatever their size" not in ddp[60].source
     quant = nbformat.read("notebooks/04_compression.ipynb", as_version=4).cells[49].source
     assert "runs[lo].times[COMPILED_FP32].median if COMPILED_FP32 in runs[lo].times" in quant
