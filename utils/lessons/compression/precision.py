@@ -15,7 +15,7 @@ import copy
 import torch
 from torch import nn
 
-__all__ = ["HalfWeights", "Autocast", "speed_reason"]
+__all__ = ["HalfWeights", "Autocast", "speed_reason", "tensor_bytes", "autocast_bytes_note"]
 
 
 class HalfWeights(nn.Module):
@@ -46,6 +46,34 @@ class Autocast(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         with torch.autocast(x.device.type, dtype=self.dtype):
             return self.model(x).float()
+
+
+def tensor_bytes(model: nn.Module) -> int:
+    """The bytes of the tensors ``model.state_dict()`` holds (elements x element size), without the saved
+    file's key names and framing that ``measure.model_bytes`` counts too. Lesson 04."""
+    return sum(t.numel() * t.element_size() for t in model.state_dict().values() if torch.is_tensor(t))
+
+
+def autocast_bytes_note(name: str, half_name: str, stored: tuple[int, int], tensors: tuple[int, int]) -> str:
+    """Why the autocast wrapper has no single bytes reference, with its stored bytes read against fp32's:
+    ``stored`` (fp32's, the wrapper's: the saved state dict, as the table prints them) and ``tensors`` (the
+    same two as ``tensor_bytes``). The same tensors with a different file size: the difference is not weights
+    (the wrapper's key names are longer, "model." before each), so the page does not call two printed figures
+    that differ "the same". Lesson 04."""
+    (fp32_stored, wrapped_stored), (fp32_tensors, wrapped_tensors) = stored, tensors
+    if fp32_tensors != wrapped_tensors:
+        kept = (f"{name} holds {wrapped_tensors:,} bytes of tensors against fp32's {fp32_tensors:,}: not the "
+                "fp32 weights alone")
+    elif fp32_stored == wrapped_stored:
+        kept = f"{name} keeps the fp32 weights (the same stored bytes)"
+    else:
+        more = wrapped_stored - fp32_stored
+        kept = (f"{name} keeps the fp32 weights (the same {fp32_tensors:,} bytes of tensors; its saved file "
+                f"holds {abs(more):,} bytes {'more' if more > 0 else 'fewer'}, which are not weights: its state "
+                "dict's key names differ, \"model.\" before each)")
+    return (f"{kept}; it casts each to {half_name} at every call: it reads 4 bytes a weight, writes 2 and reads "
+            "those 2 again, more weight traffic than fp32; only the activations halve, so bytes give it no single "
+            "reference.")
 
 
 def speed_reason(ratio: float, verdict: str, device: str, cpu_bf16: bool, device_note: str) -> str:

@@ -209,6 +209,14 @@ def _whole_percent(share: float) -> int:
     return int(claims.percent(share)[:-1])
 
 
+def compiled_overhead(ops: list[tuple[str, float]]) -> float:
+    """The share of a compiled pass in the compiled graph's own code and dynamo's guards (the profile's
+    operators named "Compiled" or "Dynamo"), summed as the profile prints each share (whole per cent, half
+    up), so that a reader who adds the printed 11% + 7% + 6% finds the 24% the sentence prints, not the 25%
+    of the unrounded shares. A fraction: 0.24."""
+    return sum(_whole_percent(s) for op, s in ops if "Compiled" in op or "Dynamo" in op) / 100
+
+
 def outside_words(share: float, rest: list[tuple[str, float]]) -> str:
     """"3% of its pass outside its matmul operators (aten::clamp_min 1%, aten::copy_ 1%, other operators
     1%)": ``share`` (as printed) and its largest parts (``outside_matmuls``'s ``rest``), the operators not
@@ -273,7 +281,7 @@ def compiled_slower(outside: float, compiled_ops: list[tuple[str, float]], ratio
         return ("Here compile cost more than it fused; with no profile of the compiled pass, this run does not "
                 "show why.")
     # the three figures in whole per cent as printed, half up (``claims.percent``)
-    fixed = _whole_percent(sum(s for op, s in compiled_ops if "Compiled" in op or "Dynamo" in op))
+    fixed = _whole_percent(compiled_overhead(compiled_ops))  # the printed shares, added
     loss, most = _whole_percent(1 - claims.as_printed(ratio, 2)), _whole_percent(outside)
     line = (f"Here compile cost more than it fused: at {ratio:.2f}x, {loss}% of the compiled pass is time eager "
             f"fp32 did not spend; the compiled graph's call and dynamo's guards take {fixed}% of it (the profile "
@@ -294,7 +302,8 @@ def why_legacy_leads(batch: int, legacy: tuple[str, float, float], compiled: tup
                      overhead: float, fp32_overhead: float, fp32_seconds: float | None = None) -> str:
     """Why torch.ao's eager int8 beats torchao's compiled int8 at ``batch``, read from both profiles.
     ``legacy``/``compiled``: (kernel operator, its share of the pass, the pass's median seconds);
-    ``overhead``: the compiled int8 pass's share in the compiled graph's code and dynamo's guards,
+    ``overhead``: the compiled int8 pass's share in the compiled graph's code and dynamo's guards
+    (``compiled_overhead``: the profile's shares as printed, added),
     ``fp32_overhead``: the same share for compiled fp32, whose pass's median is ``fp32_seconds``. Kernel time
     ~ share x the pass's median, worked from both as printed (``_kernel_us``); given ``fp32_seconds``, the two
     compiled overheads are set side by side in µs the same way (``_overhead_reading``). Lesson 04."""
