@@ -108,7 +108,7 @@ def test_stream_is_set_beside_this_runs_own_copy_where_that_copy_passed_the_read
     assert low[0].grade == "low"
     said = summary.stream_against_dram(stream(18.7), points, READ, CACHES, low)
     # 18.7 / 11.9 = 1.571: 57% above the read, past 54%; the copy: 2 x 6.61 = 13.2; 18.7 / 13.2 = 1.417: 42%
-    assert "(18.7 GB/s) against this run's DRAM read (11.9 GB/s, a buffer no cache holds): 57% above it" in said
+    assert "(18.7 GB/s) against this run's DRAM read (11.90 GB/s, a buffer no cache holds): 57% above it" in said
     assert ("But this run's own 256 MiB copy out of DRAM, cold, passed that read beyond noise (111% of half that "
             "read): it moved its 2n at 2 x 6.61 = 13.2 GB/s") in said
     assert said.endswith("STREAM is 42% above that copy, within its own 54% spread: this run does not show that a "

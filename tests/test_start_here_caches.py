@@ -81,7 +81,7 @@ def test_streams_figure_above_this_runs_dram_read_names_both_causes_and_picks_ne
     name = "fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays"
     points = the_run()  # DRAM copies' reference 10.70 GB/s: a read of 21.4 GB/s over 128 MiB
     above = summary.stream_against_dram(NS(name=name, best=30.2e9, spread=0.11), points, 128 * MIB, CACHES)
-    assert "(30.2 GB/s) against this run's DRAM read (21.4 GB/s" in above
+    assert "(30.2 GB/s) against this run's DRAM read (21.40 GB/s" in above
     assert "41% above it, more than STREAM's own 11% spread" in above
     # two causes, one of which leaves it DRAM's: the sentence names both and concludes neither
     assert "either part of STREAM's bytes came from the L3 (not DRAM's alone), or this run's read met" in above

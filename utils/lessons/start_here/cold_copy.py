@@ -18,11 +18,25 @@ from utils.plots import size_label
 # (line_check.EDGE), a chosen threshold
 NOISE = EDGE
 NOISE_SAID = "one noisy median may miss by (a threshold the course chooses: no spread is kept)"
+NOISE_POINTS = round(NOISE * 100)  # the same noise in whole percentage points, as shares are printed: 10
+
+
+def past_noise(shown: float) -> bool:
+    """Whether a share as printed (whole percent: 1.1 for "110%") passes its reference by more than ``NOISE``,
+    judged in whole percents as a reader reads them: in floats 1.10 - 1 is 0.10000000000000009, which would call
+    "110%" more than 10% above (reader t28_0001 #1)."""
+    return round(shown * 100) > 100 + NOISE_POINTS
+
+
+def near_reference(shown: float) -> bool:
+    """Whether a share as printed lies within ``NOISE`` of its reference on either side (90% to 110%): at it."""
+    return abs(round(shown * 100) - 100) <= NOISE_POINTS
 
 
 @dataclass(frozen=True)
 class Passed:
-    """A copy above DRAM's reference, and the same copy measured cold (its caches flushed first)."""
+    """A copy out of DRAM printed above 100% of DRAM's reference (past the noise or within it), and the same copy
+    measured cold (its caches flushed first)."""
 
     size: int
     warm_rate: float
@@ -36,9 +50,9 @@ class Passed:
         "low" (cold above the reference by more than NOISE: the reference is low for this copy), "cache" (cold
         at or under it, and slower than warm by more than NOISE: a cache served part of the warm copy), "not
         shown" (warm and cold within NOISE of each other: this run shows no cache at work)."""
-        if self.cold_shown - 1 > NOISE:
+        if past_noise(self.cold_shown):
             return "low"
-        return "cache" if self.drop_points > round(NOISE * 100) else "not shown"
+        return "cache" if self.drop_points > NOISE_POINTS else "not shown"
 
     @property
     def warm_shown(self) -> float:
@@ -63,6 +77,13 @@ class Passed:
         return (f"warm {claims.percent(self.warm_shown)} → cold {claims.percent(self.cold_shown)}: "
                 f"{points(self.drop_points / 100)}")
 
+    def _move_said(self) -> str:
+        """Cold against warm from the two printed percents, as a reader says it: "warm and cold differ by 9
+        points", or "cold ran 3 points faster than warm" (t28_0001: "differ by -3 points" read oddly)."""
+        if self.drop_points < 0:
+            return f"cold ran {points(-self.drop_points / 100)} faster than warm"
+        return f"warm and cold differ by {points(self.drop_points / 100)}"
+
     def _cache_said(self, where: str, than: str) -> str:
         """A drop past the noise once the caches were flushed: the warm copy was partly served by ``where``."""
         return (f"Cold it ran slower ({self._drop_said()}), more than {than}: its {size_label(2 * self.size)} "
@@ -79,39 +100,48 @@ class Passed:
         if self.grade == "cache":
             return head + self._cache_said(where, noise)
         if self.grade == "not shown":  # warm > 100% and a drop within NOISE: cold is within NOISE of 100%
-            return head + (f"Warm and cold differ by {points(self.drop_points / 100)}, within {noise}: this run "
+            return head + (f"{_capital(self._move_said())}, within {noise}: this run "
                            "does not show a cache serving the warm copy, and cold is within that "
                            f"{NOISE:.0%} of the reference, so nothing shows that the reference is low either.")
-        low = (f"Cold it passes the reference too, by more than {noise}: this copy streams faster than the read "
+        too = " too," if past_noise(self.warm_shown) else ""  # warm may be at it, within the noise
+        low = (f"Cold it passes the reference{too} by more than {noise}: this copy streams faster than the read "
                "loop this reference halves, so the reference is low for this copy. That is why a measured rate is "
                "a reference, never a bound (the block below says what follows for the caches' references).")
-        if self.drop_points > round(NOISE * 100):
+        if self.drop_points > NOISE_POINTS:
             return head + low + " " + self._cache_said(where, f"that {NOISE:.0%} too")
-        return head + low + (f" Warm and cold differ by {points(self.drop_points / 100)}, within that "
-                             f"{NOISE:.0%}: no cache is needed to explain the warm copy.")
+        if self.drop_points < -NOISE_POINTS:  # cold faster past the noise: no cache, and no reason measured
+            return head + low + (f" {_capital(self._move_said())}, more than that {NOISE:.0%}: no cache is "
+                                 "needed to explain the warm copy, and this run does not measure why cold ran faster.")
+        return head + low + (f" {_capital(self._move_said())}, within that {NOISE:.0%}: no cache is needed to "
+                             "explain the warm copy.")
 
     @property
     def verdict(self) -> str:
         drop = f"({self._drop_said()}, more than the {NOISE:.0%} one noisy median may miss by)"
-        within = (f"warm and cold differ by {points(self.drop_points / 100)}, within the {NOISE:.0%} one noisy "
-                  "median may miss by")
+        past = "more than" if abs(self.drop_points) > NOISE_POINTS else "within"
+        within = f"{self._move_said()}, {past} the {NOISE:.0%} one noisy median may miss by"
         if self.grade == "cache":
             return f"yes: a cache held part of it {drop}"
         if self.grade == "not shown":
             return f"not shown: {within}"
         low = "the reference is low (the read loop it halves streams slower than this copy)"
-        if self.drop_points > round(NOISE * 100):
+        if self.drop_points > NOISE_POINTS:
             return f"partly: {low}, and a cache held part of the warm copy {drop}"
         return f"no: {low}; {within}"
 
     def note(self) -> str:
         """For the measurement block: what the cold copy's verdict rests on, and what it says of the other
         references, which are the same read loop, halved."""
-        return (f"{size_label(self.size)} above DRAM's reference: warm and cold are each the median of "
+        return (f"{size_label(self.size)} at {claims.percent(self.warm_shown)} of DRAM's reference, copied again "
+                f"cold: warm and cold are each the median of "
                 f"{self.repeats} copies (no spread is kept); a busy moment while the read loop ran would make the "
                 "reference low too, since a busy machine only slows a loop. The L2 and L3 references are the same "
                 "loop, halved, so they may be low alike: a copy's share of them compares it with that loop, not "
                 "with what the memory can do.")
+
+
+def _capital(said: str) -> str:
+    return said[:1].upper() + said[1:]
 
 
 def copies_above_dram(points, repeats: int = 5) -> list[Passed]:

@@ -7,19 +7,18 @@ figures (the machine profile, the copies, the messages and their fit), never wri
 from __future__ import annotations
 
 import datetime
-import statistics
-from dataclasses import replace
 
 from utils import claims
 from utils.lessons.start_here import regimes
 from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's cache readings, named here too)
     FIXED_DOMINATES, SMALLER_CACHE, above_cache_sentence, below_next_level, fixed_cost_bound, fixed_cost_words,
-    fixed_share, inverted_references, inverted_sentence, memcpy_references, out_of_cache_sentence, straddling,
-    time_share)
+    fixed_cost_noted, fixed_share, in_cache_claim, inverted_references, inverted_sentence, memcpy_references,
+    out_of_cache_sentence, straddling, time_share)
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, cost_answer, kept_line_sentence, message_times_sentence, miss_text, misses,
     pattern_sentence, rate_change, rate_trend, shape_note)
-from utils.lessons.start_here.cold_copy import NOISE, NOISE_SAID, Passed, copies_above_dram  # noqa: F401
+from utils.lessons.start_here.cold_copy import (  # noqa: F401
+    NOISE, NOISE_SAID, Passed, copies_above_dram, near_reference, past_noise)
 from utils.lessons.start_here.printed import mean_of_two, micros, percent_shown, points, printed_accuracy
 from utils.plots import size_label
 
@@ -230,8 +229,10 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
         ref = dram_reference_name(dram_read_bytes, caches)
         rows.append(claims.against_reference(f"a {size_label(big.size)} copy out of DRAM against {ref}",
                                              big.rate, big.bound, "GB/s", 1e9, digits=2))
-    for p in passed:
-        said = f"a {size_label(p.size)} copy above the reference beyond the caches: do caches explain it?"
+    for p in passed:  # above as section 2 grades it: past the noise, else at or just above (t28_0001 #2)
+        where = "above" if past_noise(p.warm_shown) else "at or just above"
+        said = (f"a {size_label(p.size)} copy out of DRAM {where} its reference ({claims.percent(p.warm_shown)}), "
+                "copied again cold: do caches explain it?")
         rows.append(claims.Claim(said,
                                  f"warm {p.warm_rate / 1e9:.2f} GB/s = {claims.percent(p.warm_shown)}, cold "
                                  f"{p.cold_rate / 1e9:.2f} GB/s = {claims.percent(p.cold_shown)}",
@@ -241,8 +242,8 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     slow = {id(p) for p, _, _ in below_next_level(points)}  # ran as if out of its cache: counted apart
     if [p for p in cached if id(p) not in slow]:
         row = in_cache_claim([p for p in cached if id(p) not in slow], caches, [p for p in cached if id(p) in slow],
-                             low={a for a, *_ in inverted_references(points)})
-        rows.append(_fixed_cost_noted(row, fixed_cost_bound(points)))
+                             low={a for a, *_ in inverted_references(points)}, fixed=fixed_cost_bound(points))
+        rows.append(fixed_cost_noted(row, fixed_cost_bound(points)))
     if link is not None:
         rows.append(claims.Claim(f"one alpha and one beta describe {link.name}",
                                  f"±{claims.percent(printed_accuracy(link))} worst residual ({fit_source(link)})",
@@ -259,56 +260,9 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     return rows
 
 
-def in_cache_claim(cached, caches: dict[str, int] | None, left_out=(), low=()) -> claims.Claim:
-    """Every in-cache copy against its cache's reference: the range and the median over all of them (no one
-    size chosen), and which sizes passed the reference because the cache below also held them. ``left_out``:
-    copies counted in a cache that ran below the next level's reference (``below_next_level``), named apart;
-    ``low``: the caches whose reference is measured below the next level's (``inverted_references``)."""
-    shares = sorted(p.fraction_of_bound for p in cached)
-    median = statistics.median(claims.as_printed(s, 2) for s in shares)  # of the shares as printed: 93% and 96%
-    regimes = " and ".join(dict.fromkeys(p.regime for p in sorted(cached, key=lambda p: p.size)))
-    between = set(map(id, straddling(cached, caches)))
-    # as printed, and past the NOISE one median may miss by, as section 2's sentence reads them
-    # (``above_cache_sentence``); 101% to 110% is at the reference (reader t25_0001: 103% and 101% were "above")
-    ordered = sorted(cached, key=lambda p: p.size)
-    above = [p for p in ordered if round(p.fraction_of_bound, 2) > 1 + NOISE]
-    near = [p for p in ordered if 1 < round(p.fraction_of_bound, 2) <= 1 + NOISE]
-    # to the whole percent the shares print at (half up: 95% and 100% give 98%): "97.5%" would claim a tenth of
-    # a percent the shares do not carry (reader t23_0001 #7: their GB/s give 97.9%)
-    verdict = f"median {claims.percent(median)} of the reference"
-    if above:
-        verdict += "; above it: " + ", ".join(
-            f"{size_label(p.size)} ({p.fraction_of_bound:.0%}"
-            + (", partly in the cache below)" if id(p) in between else
-               f", {p.regime}'s reference measured below the next level's)" if p.regime in low else ")")
-            for p in above)
-    else:
-        verdict += "; none above it" + (f" by more than {NOISE:.0%}" if near else "")
-    if near:  # the 10% one noisy median may miss by (``NOISE_SAID``), said where section 2 reads them
-        verdict += f"; at it (within {NOISE:.0%}, one median's noise): " + ", ".join(
-            f"{size_label(p.size)} ({p.fraction_of_bound:.0%})" for p in near)
-    if left_out:
-        verdict += "; left out, ran as out of its cache: " + ", ".join(
-            f"{size_label(p.size)} ({p.fraction_of_bound:.0%})" for p in left_out)
-    sizes = f"{len(cached)} size{'s' * (len(cached) != 1)}"
-    return claims.Claim(f"in-cache copies against their cache's reference ({sizes}, {regimes})",
-                        f"{shares[0]:.0%} - {shares[-1]:.0%} of the reference", "reference: half the cache's read rate",
-                        verdict)
-
-
 def percent(share: float) -> str:
     """A share to the percent, or to a tenth where it is the mean of two printed percents: 94.5%, not 94%."""
     return f"{share:.1%}" if round(share * 1000) % 10 else f"{share:.0%}"
-
-
-def _fixed_cost_noted(row: claims.Claim, fixed) -> claims.Claim:
-    """The in-cache row, naming the copies under their reference whose time is mostly the call's fixed cost
-    (``fixed_cost_bound``): the same reading section 2 prints, so the table gives their shortfall that cause."""
-    if not fixed:
-        return row
-    said = ", ".join(f"{size_label(p.size)} ({p.fraction_of_bound:.0%}; fixed cost {fixed_share(p):.0%} of its time)"
-                     for p in fixed)
-    return replace(row, verdict=row.verdict + f"; below it by the call's fixed cost, not a cache: {said}")
 
 
 def copies_sentence(points, fixed_seconds: float | None = None, fixed_size: int = 64) -> str:
@@ -342,11 +296,11 @@ def _against_reference(shown: float) -> str:
     """Where the copy out of DRAM sits, from its share as printed (whole percent): above its figure only past the
     10% one noisy median may miss by (t27_0001: 108% was "above it"); a copy above 100% at all is copied again
     cold (``copies_above_dram``), so the sentence points there."""
-    if shown > 1 + NOISE:
+    if past_noise(shown):  # in whole percents: 1.10 - 1 > 0.1 in floats (t28_0001 #1)
         return "above it: copied again cold below"
-    if shown > 1:
+    if round(shown * 100) > 100:
         return f"at it (within the {NOISE:.0%} one noisy median may miss by): copied again cold below, to check"
-    return "under it" if shown < 1 else "at it"
+    return "under it" if round(shown * 100) < 100 else "at it"
 
 
 def cache_note(caches: dict[str, int], cores: int) -> str:
@@ -389,17 +343,19 @@ def stream_against_dram(stream, points, read_bytes: int | None, caches: dict[str
     last = next((name for name in ("L3", "L2") if name in caches), None)
     if stream is None or dram is None or last is None or not read_bytes or read_bytes <= caches[last]:
         return ""
-    ours, read = claims.as_printed(stream.best, 1, 1e9), claims.as_printed(2 * dram.bound, 1, 1e9)
-    head = (f"Section 1's {stream.name} ({ours:.1f} GB/s) against this run's DRAM read ({read:.1f} GB/s, a "
+    # the read to 2 decimals, as ``dram_reference_sentence`` prints it: a reader divides by the figure shown
+    ours, read = claims.as_printed(stream.best, 1, 1e9), claims.as_printed(2 * dram.bound, 2, 1e9)
+    head = (f"Section 1's {stream.name} ({ours:.1f} GB/s) against this run's DRAM read ({read:.2f} GB/s, a "
             f"buffer no cache holds): ")
     if ours <= read:
         return head + "at or below it, as a kernel that reads and writes DRAM should be: DRAM's rate."
     spread = claims.as_printed(stream.spread, 2)
-    above = ours / read - 1  # worked from the figures as printed
-    if claims.as_printed(above, 2) <= spread:
-        return (head + f"{above:.0%} above it, within STREAM's own {spread:.0%} spread: this run does not show "
-                "whether a cache served part of it.")
-    head += f"{above:.0%} above it, more than STREAM's own {spread:.0%} spread. "
+    above = claims.half_up(ours / read - 1, 2)  # worked from the figures as printed, to the percent shown
+    if above <= spread:  # at the edge where the two print alike (t28_0001: 54% "within" a 54% spread)
+        where = "at the edge of" if above == spread else "within"
+        return (head + f"{claims.percent(above)} above it, {where} STREAM's own {spread:.0%} spread: this run does "
+                "not show whether a cache served part of it.")
+    head += f"{claims.percent(above)} above it, more than STREAM's own {spread:.0%} spread. "
     faster = max((p for p in passed if p.grade == "low"), key=lambda p: p.cold_rate, default=None)
     either = (f"either part of STREAM's bytes came from the {last} (not DRAM's alone), or this run's {{what}} met "
               "a busier moment than the profile's rounds (timed at different moments; then it may be DRAM's): "
