@@ -8,6 +8,7 @@ from __future__ import annotations
 from utils import claims
 from utils.lessons.memory.calculator import Budget
 from utils.lessons.memory.measure import Measured, round_ratios, step_ratio
+from utils.lessons.memory.threads_rounds import outlying_clause
 from utils.tables import Table
 
 MB = 1e6
@@ -182,14 +183,17 @@ def pairs_rule(rounds: dict[str, list[float]], pairs: list[tuple[str, str]], flo
 
 def fastest_rule(rounds: dict[str, list[float]], name: str, reference: str, what: str,
                  floor: float = 0.02) -> str:
-    """How a ratio of the fastest of each (``name`` x ``reference``, from the ms as printed) and its ± come
-    from ``rounds_table``'s rounds, where the page reads that pair's fastest runs as its ms parts do (section
-    2's policy cost): "{what} divides the fastest of each, 24.6 / 20.4 = 1.21x, as the ms parts do; its ± is
-    these rounds' own ratios': their median 1.19x; its ± is half the middle half's range, ... ± 0.03"."""
+    """How a ratio of the fastest of each (``name`` x ``reference``, from the ms as printed) sits beside its
+    rounds' own figure, where the page reads that pair's fastest runs as its ms parts do (section 2's policy
+    cost): "{what} is the fastest of each, 24.6 / 20.4 = 1.21x, as the ms parts use; the rounds' own ratios
+    give a median of 1.19x; its ± is half the middle half's range, ... ± 0.03", then any round lying far
+    outside the rest (``outlying_clause``), so that a reader meeting it in the table finds it named (t28_0506)."""
     slow, fast = (claims.as_printed(min(rounds[k]) * 1e3, 1) for k in (name, reference))
-    return (f"{what} divides the fastest of each, {slow:.1f} / {fast:.1f} = {claims.half_up(slow / fast, 2):.2f}x, "
-            f"as the ms parts do; its ± is these rounds' own ratios': their median "
-            + _median_working(rounds, name, reference, floor))
+    median, spread, each = step_ratio(rounds, name, reference, floor)
+    return (f"{what} is the fastest of each, {slow:.1f} / {fast:.1f} = {claims.half_up(slow / fast, 2):.2f}x, "
+            f"as the ms parts use; the rounds' own ratios give a median of "
+            + _median_working(rounds, name, reference, floor)
+            + outlying_clause(list(enumerate(each, 1)), median, spread))
 
 
 def _fastest_apart(rounds: dict[str, list[float]], name: str, reference: str, median: float) -> str:

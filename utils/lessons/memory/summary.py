@@ -14,6 +14,8 @@ import textwrap
 
 from utils import claims
 from utils.lessons.memory.forward_bound import blocks_forward_range, predicted_speed, ratio_in_forwards
+# part_over_whole is re-exported: the tests import it from here, beside the other verdicts
+from utils.lessons.memory.policy_cost import ms_range, part_over_whole  # noqa: F401
 from utils.lessons.memory.report import relative_error
 from utils.lessons.memory.sharding import wire_bytes
 # time_verdict is re-exported: the notebook and the tests import it from here, beside the other verdicts
@@ -174,8 +176,8 @@ def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance
     forward, rest = _parts(plain, variant)
     out = (f"{what}'s extra step time{basis}, {(forward + rest) * 1e3:+.1f} ms, in two parts measured in the same rounds "
            f"(they add up to it): its forward {forward * 1e3:+.1f} ms against the plain forward (the prediction "
-           f"puts {predicted['forward'] * 1e3:+.1f} there{forward_basis}), its backward and AdamW "
-           f"{rest * 1e3:+.1f} ms (predicted {predicted['rest'] * 1e3:+.1f})")
+           f"puts {ms_range(*_ends(predicted['forward']), signed=True)} there{forward_basis}), its backward and "
+           f"AdamW {rest * 1e3:+.1f} ms (predicted {ms_range(*_ends(predicted['rest']), signed=True)})")
     beyond = parts_off(plain, variant, predicted, tolerance)
     if not beyond:
         return out + (f": each part within {tolerance * 1e3:.1f} ms of its prediction ({noise}), so "
@@ -216,9 +218,20 @@ def parts_off(plain: dict, variant: dict, predicted: dict, tolerance: float) -> 
     """``step_parts``' parts whose extra time is off its prediction by more than ``tolerance`` seconds (the
     rounds' noise): part -> seconds off. Empty: the parts cannot say where a step left its prediction."""
     forward, rest = _parts(plain, variant)
-    off = {"forward": forward - _printed_ms(predicted["forward"]) * 1e-3,
-           "backward and AdamW": rest - _printed_ms(predicted["rest"]) * 1e-3}
+    off = {"forward": _off(forward, predicted["forward"]), "backward and AdamW": _off(rest, predicted["rest"])}
     return {k: v for k, v in off.items() if not _within_ms(v, tolerance)}
+
+
+def _ends(predicted) -> tuple[float, float]:
+    """A prediction (seconds) as (low, high): a figure is both ends; a range (selective's) is itself."""
+    return (predicted, predicted) if isinstance(predicted, (int, float)) else tuple(predicted)
+
+
+def _off(measured: float, predicted) -> float:
+    """Seconds ``measured`` lies off a prediction (a figure or a (low, high) range), both in ms as printed:
+    from the nearer end, 0 inside the range."""
+    low, high = (_printed_ms(v) * 1e-3 for v in _ends(predicted))
+    return measured - low if measured < low else measured - high if measured > high else 0.0
 
 
 def _within_ms(off: float, tolerance: float) -> bool:
@@ -230,7 +243,7 @@ def _within_ms(off: float, tolerance: float) -> bool:
 def prediction_within(measured: float, predicted: float, tolerance: float) -> bool:
     """Whether a step's time (seconds) is within ``tolerance`` seconds of its prediction, both in ms as
     printed (``_within_ms``): the rule ``prediction_miss`` words and ``step_parts``' ``step_off`` reads."""
-    return _within_ms((_printed_ms(measured) - _printed_ms(predicted)) * 1e-3, tolerance)
+    return _within_ms(_off(_printed_ms(measured) * 1e-3, predicted), tolerance)
 
 
 def prediction_miss(measured: float, predicted: float, plain: float, tolerance: float, noise: str,
@@ -239,8 +252,12 @@ def prediction_miss(measured: float, predicted: float, plain: float, tolerance: 
     seconds (the rounds' noise, a share of the plain step, named by ``noise``), so that the whole step and
     ``step_parts`` (the same rule, the same basis) cannot disagree: "+2.2 ms (+2.6% of the plain step), above
     it beyond the rounds' noise (± 1.7 ms)". ``located``: whether ``parts_off`` found a part off. Lesson 06."""
-    miss = (_printed_ms(measured) - _printed_ms(predicted)) * 1e-3
-    said = f"{miss * 1e3:+.1f} ms ({miss / plain:+.1%} of the plain step)"
+    miss = _off(_printed_ms(measured) * 1e-3, predicted)
+    low, high = _ends(predicted)
+    if low != high and miss == 0:   # a range (selective's prediction): inside it is no miss at all
+        return "inside that range"
+    end = "" if low == high else f" from its {'low' if miss < 0 else 'high'} end"
+    said = f"{miss * 1e3:+.1f} ms{end} ({miss / plain:+.1%} of the plain step)"
     pm = f"± {_printed_ms(tolerance):.1f} ms"
     if prediction_within(measured, predicted, tolerance):
         return f"{said}: within {noise} ({pm}) of that prediction"
@@ -436,29 +453,6 @@ def fsdp_step_claim(runs: dict) -> claims.Claim | None:
                         f"{ratio:.2f}x ({f:.1f} / {d:.1f} ms)",
                         f"reference 1x (DDP); the ring's bytes: {claims.printed_ratio(sent[1], sent[0], 2, MB):.2f}x",
                         verdict)
-
-
-def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread: float | None = None,
-                    then: str = "no figure here is built on their difference") -> str:
-    """A note where a timed part took longer than the timed whole that contains it (e.g. the blocks' forward
-    and the whole loss's forward, timed apart): a part cannot take longer than its whole, so the gap comes
-    from timing them apart, and ``then`` says what is built on it. ``spread``: the pair's paired rounds' ±
-    (x the whole's time), printed so that "within" or "beyond" their noise is the reader's to check. "" where
-    the part is shorter. Lesson 06."""
-    # as printed, in ms: 26.4 - 25.4 is 1.0
-    part_ms, whole_ms = claims.as_printed(part_s, 1, 1e-3), claims.as_printed(whole_s, 1, 1e-3)
-    if part_ms <= whole_ms:
-        return ""
-    gap = f"the {part_ms - whole_ms:.1f} ms gap comes from timing them apart"
-    if spread is not None:
-        ratio, pm = claims.half_up(part_ms / whole_ms, 2), claims.as_printed(spread, 2)
-        within = claims.within_noise(ratio, pm)
-        gap += (f" ({ratio:.2f}x ± {pm:.2f} the whole's time in their paired rounds: "
-                + ("within" if within else "beyond") + " their noise"
-                + ("" if within else ", a cause not timed apart here")
-                + ")")
-    return (f"The {part} ({part_ms:.1f} ms) took longer than the {whole} that contains it "
-            f"({whole_ms:.1f} ms): {gap}, and {then}.")
 
 
 def threads_reading(paired: list[float], cores: int, load: float,

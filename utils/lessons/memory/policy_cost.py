@@ -1,0 +1,121 @@
+"""Selective checkpointing's prediction (lesson 06, section 2): its step is the plain step, plus the share of
+the blocks' forward it recomputes, plus the policy's own cost, paid in the first forward and again in the
+recompute. That cost is timed by two pairs of forwards: the whole loss's forward with and without the policy
+(the pair the step's forward part is, so the first forward's cost is that pair by construction) and the blocks'
+forward alone with and without it (what the recompute runs again). The head and the loss run outside the
+policy, so the two pairs time the same overhead; timed apart they can disagree, so the recompute's cost is read
+at both ends and the prediction is a range (t28_0506 #1).
+
+    whole, blocks = policy_costs(CKPT_TIMES)                       # seconds, as the table prints them
+    low, high = predicted_range(step, recomputed, CKPT_TIMES)      # seconds
+    prediction_words(step, recomputed, CKPT_TIMES, "1.12x ± 0.04")  # "83.7-86.2 ms: the step (68.8) + ..."
+    part_over_whole(..., share=(plain_blocks, plain_whole))         # a pair's share against the plain pair's
+"""
+
+from __future__ import annotations
+
+from utils import claims
+
+PAIRS = {"whole": ("selective forward", "forward"), "blocks": ("selective blocks' forward", "blocks' forward")}
+
+
+def _ms(seconds: float) -> float:
+    """``seconds`` in ms as the step-times table prints them (0.1 ms)."""
+    return claims.as_printed(seconds, 1, 1e-3)
+
+
+def policy_costs(times: dict) -> tuple[float, float]:
+    """The policy's own cost (seconds), from each pair as the step-times table prints it: (the whole forward's
+    pair, the blocks' forward's pair): 28.6 - 25.7 = +2.9 ms and 28.7 - 23.3 = +5.4 ms."""
+    return tuple(claims.half_up(_ms(times[a]) - _ms(times[b]), 1) * 1e-3 for a, b in PAIRS.values())
+
+
+def recompute_costs(times: dict) -> tuple[float, float]:
+    """The recompute's share of the policy's cost (seconds) at both ends, low first: the whole forward's pair
+    and the blocks' forward's pair (the blocks are what the recompute runs again; the whole pair times the same
+    overhead, as the head and loss run outside the policy)."""
+    return tuple(sorted(policy_costs(times)))
+
+
+def predicted_range(step: float, recomputed: float, times: dict) -> tuple[float, float]:
+    """Selective's predicted step (seconds) at both ends: ``step`` + ``recomputed`` + the first forward's cost
+    (the whole forward's pair) + the recompute's (``recompute_costs``), each as printed, so that 68.8 + 9.1 +
+    2.9 + 2.9 = 83.7 and 68.8 + 9.1 + 2.9 + 5.4 = 86.2 are a reader's own sums."""
+    first = policy_costs(times)[0]
+    base = _ms(step) + claims.half_up(recomputed * 1e3, 1) + first * 1e3
+    return tuple(claims.half_up(base + cost * 1e3, 1) * 1e-3 for cost in recompute_costs(times))
+
+
+def ms_range(low: float, high: float, signed: bool = False) -> str:
+    """Seconds at both ends in ms as printed: "83.7 ms" where they print alike, else "83.7-86.2 ms"; ``signed``:
+    "+2.9" or "+2.9 to +5.4" (a range of extra times)."""
+    lo, hi = claims.as_printed(low * 1e3, 1), claims.as_printed(high * 1e3, 1)
+    if signed:
+        return f"{lo:+.1f}" if lo == hi else f"{lo:+.1f} to {hi:+.1f}"
+    return f"{hi:.1f} ms" if lo == hi else f"{lo:.1f}-{hi:.1f} ms"
+
+
+def prediction_words(step: float, recomputed: float, times: dict, policy_rounds: str) -> str:
+    """The prediction and how it adds up, to follow "selective should take ": the policy's cost beside the
+    pair each end comes from, its ratio (the fastest of each) beside its rounds' (``policy_rounds``, e.g.
+    "1.12x ± 0.04"), so that the 1.11x a reader meets is never read as the rounds' median."""
+    whole, blocks = policy_costs(times)
+    low, high = predicted_range(step, recomputed, times)
+    (sel, plain), (sel_b, plain_b) = ((_ms(times[a]), _ms(times[b])) for a, b in PAIRS.values())
+    policy = claims.half_up(sel / plain, 2)
+    first = f"its whole forward alone, {sel:.1f} - {plain:.1f} ms, {policy:.2f}x the plain one; rounds: {policy_rounds}"
+    said = (f"{ms_range(low, high)}: the step ({_ms(step):.1f}) + the recomputed share of the blocks' forward "
+            f"({claims.half_up(recomputed * 1e3, 1):.1f}) + the policy's own cost")
+    if claims.as_printed(whole * 1e3, 1) == claims.as_printed(blocks * 1e3, 1):   # both pairs agree as printed
+        return said + f" twice ({whole * 1e3:+.1f} each: {first}; the blocks' forward's pair, the same)"
+    return (said + f" in the first forward ({whole * 1e3:+.1f}: {first}) and in the recompute, which reruns the "
+            f"blocks' forward under it ({ms_range(*recompute_costs(times), signed=True)}: that pair, or the blocks' "
+            f"forwards', {sel_b:.1f} - {plain_b:.1f} ms; both time the same overhead, so both ends are read)")
+
+
+def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread: float | None = None,
+                    then: str = "no figure here is built on their difference",
+                    share: tuple[float, float] | None = None) -> str:
+    """A note where a timed part took longer than the timed whole that contains it (e.g. the blocks' forward
+    and the whole loss's forward, timed apart): a part cannot take longer than its whole, so the gap comes
+    from timing them apart, and ``then`` says what is built on it. ``spread``: the pair's paired rounds' ±
+    (x the whole's time), printed so that "within" or "beyond" their noise is the reader's to check. "" where
+    the part is shorter. ``share``: the plain pair's (part, whole) seconds, for a pair that differs from it
+    only inside the part (the policy): its part/whole is then judged against the plain pair's share, not 1x
+    (the head and loss take their time in both), and the note is given wherever it is beyond (t28_0506 #1).
+    Lesson 06."""
+    # as printed, in ms: 26.4 - 25.4 is 1.0
+    part_ms, whole_ms = _ms(part_s), _ms(whole_s)
+    if share is not None:
+        return _against_share(part, part_ms, whole, whole_ms, max(spread or 0.0, 0.02), then, share)
+    if part_ms <= whole_ms:
+        return ""
+    gap = f"the {part_ms - whole_ms:.1f} ms gap comes from timing them apart"
+    if spread is not None:
+        ratio, pm = claims.half_up(part_ms / whole_ms, 2), claims.as_printed(spread, 2)
+        within = claims.within_noise(ratio, pm)
+        gap += (f" ({ratio:.2f}x ± {pm:.2f} the whole's time in their paired rounds: "
+                + ("within" if within else "beyond") + " their noise"
+                + ("" if within else ", a cause not timed apart here")
+                + ")")
+    return (f"The {part} ({part_ms:.1f} ms) took longer than the {whole} that contains it "
+            f"({whole_ms:.1f} ms): {gap}, and {then}.")
+
+
+def _against_share(part: str, part_ms: float, whole: str, whole_ms: float, spread: float, then: str,
+                   share: tuple[float, float]) -> str:
+    """``part_over_whole`` against the plain pair's share: "" where the part's share is within its ± of it
+    and the part is no longer than its whole; else both shares, with the verdict."""
+    ratio, pm = claims.half_up(part_ms / whole_ms, 2), claims.as_printed(spread, 2)
+    plain_part, plain_whole = (_ms(s) for s in share)
+    base = claims.half_up(plain_part / plain_whole, 2)
+    within = claims.within_noise(ratio, pm, base)
+    if within and part_ms <= whole_ms:
+        return ""
+    head = (f"took longer than the {whole} that contains it ({whole_ms:.1f} ms)" if part_ms > whole_ms else
+            f"took {ratio:.2f}x the {whole} that contains it ({whole_ms:.1f} ms)")
+    return (f"The {part} ({part_ms:.1f} ms) {head}: {ratio:.2f}x ± {pm:.2f} the whole's time in their paired "
+            f"rounds, against {base:.2f}x in the plain pair ({plain_part:.1f} / {plain_whole:.1f} ms; the head and "
+            f"loss run outside the policy, so the shares should match): "
+            + ("within their noise" if within else "beyond their noise, a cause not timed apart here")
+            + f"; {then}.")
