@@ -93,7 +93,8 @@ def test_launches_that_all_read_an_effect_in_different_directions_are_named_by_d
     assert claim.verdict == ("the launches disagree on the direction: section 3, section 8 above 1x; section 5 "
                              "below; above the 1x bound in section 3 and section 8, beyond their noise: theory's "
                              "\"no faster\" does not hold there (those sections read the excess against their own "
-                             "reference)")
+                             "reference); launch against launch (the noise rule): section 3 and section 8 agree; "
+                             "section 3 and section 5, section 5 and section 8 apart")
     assert "none" not in claim.verdict and "worth having" not in claim.verdict
 
 

@@ -27,9 +27,9 @@ def test_launches_within_noise_say_which_band_covers_the_other():
     assert report.printed(wide) == (0.97, 0.10) and report.printed(narrow) == (0.99, 0.01)
     said = report.same_step_note([("section 3", "hand-written", wide), ("section 5", "GPipe m=1", narrow)], (3,))
     assert "Each lies within the others' noise" not in said
-    assert ("Within noise of each other by the lesson's rule (one median ± its spread covers the other's): "
-            "section 3's 0.97x ± 0.10 covers 0.99x; section 5's ± 0.01 does not reach 0.97x; the verdicts agree"
-            in said), said
+    assert ("Launch against launch, by the lesson's noise rule (either median ± its spread covers the other's): "
+            "section 3 and section 5 agree (section 3's 0.97x ± 0.10 covers 0.99x; section 5's ± 0.01 does not "
+            "reach 0.97x). Against 1x the verdicts agree" in said), said
     # listed the other way round, the same reading
     said = report.same_step_note([("section 5", "GPipe m=1", narrow), ("section 3", "hand-written", wide)], (3,))
     assert "section 3's 0.97x ± 0.10 covers 0.99x; section 5's ± 0.01 does not reach 0.97x" in said
@@ -40,7 +40,7 @@ def test_launches_within_noise_say_which_band_covers_the_other():
     # and where neither covers the other, the launches are apart (unchanged)
     low, high = _m1([0.85, 0.89, 0.95, 1.01, 1.05]), _m1([0.97, 0.99, 1.03, 1.07, 1.10])  # 0.95 ± 0.06, 1.03 ± 0.04
     said = report.same_step_note([("section 5", "GPipe m=1", low), ("section 8", "looped", high)], (3,))
-    assert "Outside each other's noise: section 5 and section 8" in said and "covers" not in said
+    assert "section 5 and section 8 lie outside each other's noise" in said and " agree (" not in said
 
 
 # --- item 2: the work's rise within the extra time's spread is no waiting shown ---------------------------

@@ -340,10 +340,11 @@ def same_step_note(entries: list[tuple[str, str, Row]], split=None) -> str:
     """One step (one batch, one split, one micro-batch) run by different code in different launches, e.g.
     section 3's hand-written naive split, section 5's ``ScheduleGPipe`` with m=1 and section 8's layers
     placement: each ``(where, code, row)`` is paired with its own launch's one-device rounds and read by its
-    own verdict (``headline_verdict``). Their figures, spreads and verdicts side by side, then whether the
-    launches agree: on whether there is an effect (a verdict other than within noise of 1x), and by the one
-    noise rule (either median ± its paired spread covers the other's). ``split``: the split points where the
-    rows ran the run's default split (their ``split_points`` None)."""
+    own verdict (``headline_verdict``). Their figures, spreads and verdicts side by side; then each pair of
+    launches by the one noise rule first (``claims.runs_agree``: either median ± its paired spread covers the
+    other's), so that the launches are grouped as their figures say, not by their verdicts' words; then the
+    verdicts against 1x, and where a pair's verdicts and figures part, why. ``split``: the split points where
+    the rows ran the run's default split (their ``split_points`` None)."""
     first = entries[0][2]
     points = first.split_points or split
     split = f", split {list(points)}" if points else ""
@@ -351,30 +352,83 @@ def same_step_note(entries: list[tuple[str, str, Row]], split=None) -> str:
                      for where, code, r in entries)
     said = (f"The same step (batch {first.batch}{split}, one micro-batch, bound 1x) ran in {len(entries)} "
             f"launches, each with its own code and its own one-device rounds. {each[0].upper()}{each[1:]}.")
-    apart = [f"{a} and {b}" for i, (a, _, ra) in enumerate(entries) for b, _, rb in entries[i + 1:]
-             if not runs_agree(*printed(ra), *printed(rb))]
+    pairs = [(a, ra, b, rb) for i, (a, _, ra) in enumerate(entries) for b, _, rb in entries[i + 1:]]
+    if pairs:
+        said += (" Launch against launch, by the lesson's noise rule (either median ± its spread covers the "
+                 f"other's): {'; '.join(_pair_words(*p) for p in pairs)}.")
     shown = [where for where, _, r in entries if _effect(r)]
     values = [printed(r)[0] for _, _, r in entries]
     together = f"together they range from {min(values):.2f}x to {max(values):.2f}x against the same 1x bound"
     if 0 < len(shown) < len(entries):
-        said += (f" The launches disagree on whether there is an effect: {_effect_sides(entries, shown)}, "
+        said += (f" Against 1x the verdicts disagree on whether there is an effect: {_effect_sides(entries, shown)}, "
                  f"{_the_rest(entries, shown)} none; {together}.")
-    elif apart:
-        said += f" Outside each other's noise: {'; '.join(apart)}; {together}."
-    else:
-        covers = "; ".join(_covers(a, ra, b, rb) for i, (a, _, ra) in enumerate(entries)
-                           for b, _, rb in entries[i + 1:])
-        return said + (" Within noise of each other by the lesson's rule (one median ± its spread covers the "
-                       f"other's): {covers}; the verdicts agree on whether there is an effect; {together}.")
-    return said + (" One launch's ± understates how far the figure moves between launches and codes, so no "
-                   "launch's verdict alone decides; read them together.")
+    elif len(entries) > 1:
+        said += f" Against 1x the verdicts agree on whether there is an effect; {together}."
+    if not any(_apart(ra, rb) for _, ra, _, rb in pairs):
+        return said
+    return said + (" Where two launches lie outside each other's noise, the figure moved between launches and codes "
+                   "by more than one launch's ± shows, so no launch's verdict alone decides; read them together.")
+
+
+def _apart(ra: Row, rb: Row) -> bool:
+    """Two launches outside each other's noise: neither median ± its spread covers the other's."""
+    return not runs_agree(*printed(ra), *printed(rb))
+
+
+def _reads(r: Row) -> str:
+    """A launch's verdict against 1x in two words, as ``_effect_sides`` names it: "no effect", "below 1x"."""
+    if not _effect(r):
+        return "no effect"
+    v = printed(r)[0]
+    return "above 1x" if v > 1 else "below 1x" if v < 1 else "at 1x"
+
+
+def _pair_words(a: str, ra: Row, b: str, rb: Row) -> str:
+    """One pair of launches by the noise rule, and where their verdicts part from it: "section 3 and section 5
+    agree (section 3's 0.95x ± 0.05 covers 0.96x; ...), yet their verdicts differ: ..."; "section 3 and section 8
+    lie outside each other's noise (0.95x ± 0.05, 1.02x ± 0.02), though both read no effect"."""
+    (va, sa), (vb, sb) = printed(ra), printed(rb)
+    if _apart(ra, rb):
+        said = f"{a} and {b} lie outside each other's noise ({va:.2f}x ± {sa:.2f}, {vb:.2f}x ± {sb:.2f})"
+        return said + (f", though both read {_reads(ra)}" if _reads(ra) == _reads(rb) else "")
+    said = f"{a} and {b} agree ({_covers(a, ra, b, rb)})"
+    if _reads(ra) == _reads(rb):
+        return said
+    return f"{said}, yet their verdicts differ: {_verdicts_part(a, ra, b, rb)}"
+
+
+def _verdicts_part(a: str, ra: Row, b: str, rb: Row) -> str:
+    """Why two launches within each other's noise read differently against 1x: one's median ± its spread reaches
+    1x, the other's does not ("only through their spreads" where the launch that reads an effect lies no
+    farther from 1x: the figure did not move, the spreads differ); or every round of one lies on one side of
+    1x (``noise_of_one``: not noise, whatever the ±)."""
+    if _effect(ra) == _effect(rb):  # both an effect, on opposite sides: their own words
+        return f"{a} reads {_reads(ra)}, {b} {_reads(rb)}"
+    (none, rn), (eff, re) = ((a, ra), (b, rb)) if _effect(rb) else ((b, rb), (a, ra))
+    (vn, sn), (ve, se) = printed(rn), printed(re)
+    if within_noise(ve, se, 1.0):  # its ± reaches 1x too: the rounds, all on one side, decide
+        return f"every round of {eff} lies {_reads(re)}: not noise around 1x, by the lesson's rule"
+    only = (f"only through their spreads (medians {half_up(abs(vn - ve), 2):.2f} apart), "
+            if abs(ve - 1) <= abs(vn - 1) else "")
+    return f"{only}{none}'s {vn:.2f}x ± {sn:.2f} reaches 1x, {eff}'s {ve:.2f}x ± {se:.2f} does not"
+
+
+def _pairs_claim(entries: list[tuple[str, str, Row]]) -> str:
+    """The claims row's short form of ``same_step_note``'s pairs: "; launch against launch (the noise rule):
+    section 3 and section 5 agree; section 3 and section 8, section 5 and section 8 apart"; "" for one launch."""
+    pairs = [(a, ra, b, rb) for i, (a, _, ra) in enumerate(entries) for b, _, rb in entries[i + 1:]]
+    agree = ", ".join(f"{a} and {b}" for a, ra, b, rb in pairs if not _apart(ra, rb))
+    apart = ", ".join(f"{a} and {b}" for a, ra, b, rb in pairs if _apart(ra, rb))
+    said = "; ".join(w for w in (agree and f"{agree} agree", apart and f"{apart} apart") if w)
+    return f"; launch against launch (the noise rule): {said}" if said else ""
 
 
 def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
     """The claims-table row of one step measured in several launches (``same_step_note``), read together:
     the launches' medians, and each launch's verdict against 1x by the lesson's one noise rule (``noise_of_one``,
     cell 15), no other yardstick: where some launches read above 1x beyond their noise, theory's "no faster
-    than one device" does not hold there, and the row names them."""
+    than one device" does not hold there, and the row names them; then which pairs of launches agree and which
+    lie apart (``_pairs_claim``), so that the row does not group the launches by their verdicts' words alone."""
     values = [printed(r)[0] for _, _, r in entries]
     far = max(abs(v - 1) for v in values)
     shown = [where for where, _, r in entries if _effect(r)]
@@ -391,7 +445,7 @@ def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
         verdict = (f"by the noise rule, launch by launch: {_effect_sides(entries, shown)}, "
                    f"{_the_rest(entries, shown)} no effect" + _faster_where(entries))
     return Claim(claim, f"{min(values):.2f}x to {max(values):.2f}x ({len(entries)} launches)", "bound 1.00x",
-                 verdict + _launches_past(entries))
+                 verdict + _pairs_claim(entries) + _launches_past(entries))
 
 
 def _faster_where(entries: list[tuple[str, str, Row]]) -> str:
