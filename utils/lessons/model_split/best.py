@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import statistics
 
-from utils.claims import half_up, runs_agree, within_noise
-from utils.lessons.model_split.noise import paired_ratios, printed, ratios_spread
+from utils.claims import as_printed, half_up, printed_spread, runs_agree, within_noise
+from utils.lessons.model_split.noise import paired_ratios, printed
 from utils.lessons.model_split.runs import PipelineRun, Row
 
 
@@ -28,14 +28,17 @@ def rivals(run: PipelineRun) -> list[Row]:
 
 def paired_lead(best: Row, other: Row) -> tuple[list[float], float, float]:
     """The best's speedup over ``other``'s in each round (both divided as the rounds print them; the same
-    one-device round cancels), their median and ± (``ratios_spread``), the median rounded half up."""
-    ratios = paired_ratios(best, other.speedups)   # ``other`` as the reference of each round
-    return ratios, half_up(statistics.median(ratios), 2), ratios_spread(ratios)
+    one-device round cancels), each rounded half up to the two decimals ``best_tie`` prints, then their median
+    and ± worked from those printed ratios (``claims.printed_spread``, as the rest of the course works a ±):
+    1.09, 1.02, 1.05, 0.99, 1.04 give (1.05 - 1.02) / 2 = 0.015, printed 0.02, as a reader works it."""
+    ratios = [as_printed(x, 2) for x in paired_ratios(best, other.speedups)]  # ``other`` as each round's reference
+    return ratios, half_up(statistics.median(ratios), 2), printed_spread(ratios)
 
 
 def _spread_text(spread: float) -> str:
     """A ± as printed, two decimals; where it prints 0.00, what that means, so that it is not read as "no
-    spread": "0.00 (under 0.005, from the middle rounds only)" (the ratios listed beside it show every round)."""
+    spread": "0.00 (under 0.005, from the middle rounds only)" (the ratios listed beside it show every round;
+    worked from them as printed, 0.00 means their middle rounds print alike)."""
     return f"{spread:.2f}" if spread else "0.00 (under 0.005, from the middle rounds only)"
 
 
