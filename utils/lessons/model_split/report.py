@@ -20,16 +20,14 @@ from utils.lessons.model_split.figures import plot_ideal, plot_schedule, plot_sp
 from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, link_reading,  # noqa: F401
                                            planning_verdict, link_sources, link_table, link_time, lost_time,  # re-exported
                                            largest_share, price_table, probe_line, probe_price, probe_reading,
-                                           reread_at_probe,
-                                           step_share)
+                                           reread_at_probe, step_share)
 from utils.lessons.model_split.bounds import round_above, round_as_printed, round_digits, rounds_spread  # noqa: F401
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
                                             beside_line, percent_as_printed,
                                             at_bound_in_noise, near_reference, noise_of_one, noise_of_reference,
                                             printed, reference_claim, reference_in_noise_of_one, reference_gain,
-                                            under_work_reference,
-                                            round_text, rounds_text, split_gain, medians_note, steps_note,
-                                            row_label, speedups_apart)
+                                            under_work_reference, round_text, rounds_text, split_gain, medians_note,
+                                            steps_note, row_label, speedups_apart)
 from utils.lessons.model_split.reference import (EXPLAINED, naive_verdict,  # noqa: F401 (re-exported)
                                                 process_reference_explains, process_reference_noise,
                                                 process_reference_spread, within_process_reference)
@@ -397,9 +395,11 @@ def speedup_claim(claim: str, r: Row) -> Claim:
 
 def reading(r: Row, link: tuple[float, float] | None = None, profile: float | None = None) -> str:
     """The headline's verdict, then what this row's numbers say about it (``row_verdict``): one row, one verdict;
-    last, where the median passed what the measured work predicts, that too (``past_prediction``)."""
-    passed, verdict_head = past_prediction(r), headline_verdict(r)
-    said = _not_repeated(verdict_head, row_verdict(r, link, profile))
+    last, where the median passed what the measured work predicts, that too (``past_prediction``). Past its
+    work-scaled reference, a finding: no ``WITHIN_SPREAD`` ("no cause to read") of the same excess beside it."""
+    passed, verdict_head, said = past_prediction(r), headline_verdict(r), row_verdict(r, link, profile)
+    found = r.process_bound is None and past_work_reference(r).endswith("a finding to explain")  # in the head
+    said = "" if found and said == WITHIN_SPREAD else _not_repeated(verdict_head, said)
     head = verdict_head if not said else f"{verdict_head}; {said}"  # said once
     return head + (f"; {passed}" if passed else "")
 
@@ -418,8 +418,7 @@ def _not_repeated(head: str, said: str) -> str:
     return said
 
 
-def verdict(r: Row) -> str:
-    """The last part of ``explain_row``: above the bound (and why), at it, or what opened the gap."""
+def verdict(r: Row) -> str:  # explain_row's last part: above the bound (and why), at it, or what opened the gap
     return row_verdict(r)
 
 
@@ -437,7 +436,8 @@ def verdict_table(cpu_times: bool = True) -> Table:
                                           "reference plus d reads 'within the work-scaled reference'; one not "
                                           "above the bound, faster than 1x, under it by more than d: the share of "
                                           "its gain); then one of the readings below"),
-        (WITHIN_SPREAD, "median above the bound, but the headline's verdict is within noise or at the bound"),
+        (WITHIN_SPREAD, "median above the bound, the headline's verdict within noise or at the bound, not past "
+                        "its work-scaled reference"),
         (WITHIN_SPREAD_PAST, "the same, with a round above the number of devices (2x on two)"),
         (PAST_DEVICES, "median above the bound and above the number of devices (2x on two), as printed"),
         (PER_PROCESS, "naive split: median above 1x; each round's speedup over its own round's one device / "
