@@ -453,9 +453,10 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
         return said + (f"Every pair agrees within the ±{EDGE:.0%} one noisy median may miss by: the link held "
                        "still between the two lessons' runs.")
     span = f"{low:.2f}x" if low == high else f"{low:.2f}x to {high:.2f}x"
+    # the range named again at the end (t28_0001: "only to about that factor" named no figure)
     return said + (f"The same size took {span} lesson 00's time, past the ±{EDGE:.0%} one noisy median may "
                    f"miss by: {_against_line(low, high, link, record, kept)}, so a time measured or fitted in "
-                   "one run holds for another only to about that factor.")
+                   f"one run holds for another only to within that range ({span} of it).")
 
 
 def runs_apart(a: float) -> float:

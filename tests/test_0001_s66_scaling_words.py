@@ -1,0 +1,37 @@
+"""Twenty-eighth reading (t28_0001, other problems), lesson 01 section 4: a failing axis's d is left out with
+both of the claims row's reasons, and the tolerance names whose shortest step it is."""
+
+from tests.test_why_slow_s55 import OFF, axis, reader_run
+from utils.lessons.why_slow import report, scaling
+
+
+def test_a_failing_axis_whose_d_is_below_zero_says_so_beside_its_miss():
+    series = reader_run()
+    series["depth"] = axis("depth", -2.9e-3, OFF)
+    assert report.scaling_holds(series, scaling.fit)["depth"] == "off"
+    assert scaling.fixed_cost_is_negative(series["depth"])
+    said = report.fixed_cost_sentence(series, scaling.fit)
+    assert "depth's -2.9 ms comes from a fit that misses by " in said
+    assert " and lies below zero beyond its ± (d = -2.9 ± " in said
+    # the same reasons as the claims row
+    assert "its fixed cost is below zero beyond its ± (d = -2.9 ± " in report.scaling_verdict(series, scaling.fit)
+    plain = report.fixed_cost_sentence(reader_run(), scaling.fit)  # d +0.2 ms: only the miss
+    assert "below zero" not in plain and "depth's +0.2 ms comes from a fit that misses by" in plain
+
+
+def test_the_tolerance_is_of_the_shortest_step_of_the_axes_that_fit_where_one_fails():
+    said = report.fixed_cost_sentence(reader_run(), scaling.fit)
+    assert "within ±10% of the shortest step of the axes that fit (" in said
+    every = report.fixed_cost_sentence({"width": axis("width", 7.1e-3), "context": axis("context", 6.4e-3)},
+                                       scaling.fit)
+    assert "within ±10% of the shortest step (16.2 ms) of each other" in every
+
+
+def test_the_between_runs_sentence_names_the_range_it_holds_to():
+    """Other (t28_0001): "only to about that factor" named no figure; the range is named again."""
+    from tests.test_0001_s64_between_runs import _kept, _link, _record
+    from utils.lessons.why_slow import link_report
+
+    said = link_report.between_runs_sentence(_link(), _record(), _kept())
+    assert said.endswith("holds for another only to within that range (0.68x to 1.61x of it).")
+    assert "that factor" not in said
