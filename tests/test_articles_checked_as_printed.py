@@ -109,7 +109,7 @@ def _compressed(packed_us: float, packing_us: float) -> dict:
 
 def test_b18_names_a_cure_that_did_not_pay_in_this_run_both_branches():
     unpaid = verdicts.EVIDENCE["B18"](_figures() | {"compressed": _compressed(3725, 2751)} | ZEROING_PAID)[0].render()
-    assert "in this run one cure did not pay: B8's compression (slower than sending fp32: no speed-up; its " \
+    assert "in this run one cure did not pay: (1) B8's compression (slower than sending fp32: no speed-up; its " \
         "condition failed, which its verdict allows; row B8's check: agrees)" in unpaid
     paid = verdicts.EVIDENCE["B18"](_figures() | {"compressed": _compressed(1900, 200)} | ZEROING_PAID)[0].render()
     assert "did not pay" not in paid and paid.startswith("rows B5, B6")

@@ -23,8 +23,8 @@ def test_b18_names_the_split_alone_within_noise_and_leaves_it_out_past_its_bound
                  | paid)
     # its rounds as row B5 reads them (lesson 02 §3's per-round rule): 1.03x beyond 0.98 + 0.03, a finding
     # (session 57: the rounds in a clause of their own, so that a short cell keeps the clause its check turns on)
-    assert "in this run one cure showed no gain: B5's split alone (lesson 02), 0.98x (within noise: no effect " \
-        "shown); B5's split alone (lesson 02): 2 of 5 rounds above the bound (up to 1.03x): 1 of them beyond the " \
+    assert "in this run one cure showed no gain: (1) B5's split alone (lesson 02), 0.98x (within noise: no effect " \
+        "shown); its single rounds: 2 of 5 rounds above the bound (up to 1.03x): 1 of them beyond the " \
         "rounds' spread of the median (± 0.03): a finding to explain; 1 within it, which explains it; row B5's " \
         "check: above its bound" in noisy, noisy
     # the other outcome: the split past its 1x bound is no "no gain" (its own row reads it as a finding)

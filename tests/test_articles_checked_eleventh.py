@@ -35,7 +35,7 @@ def test_zeroed_weights_within_the_floor_on_both_sides_are_noise_not_slower():
     m = _figures() | _zeroed(5.36)
     words, said = summary_rows.zeroed_unpaid(m)
     assert said.startswith("within noise of the dense layer"), said
-    assert "1.01x the dense time (within noise of the dense layer" in words, words
+    assert "1.01x the dense time (two fastest times, no paired rounds) (within noise of the dense layer" in words, words
     assert "slower" not in words
     assert "5.36 ms, 1.01x the dense time (no faster: within the 2% noise floor for two fastest times" in _b12(m)
     # 1.02x ties the floor as printed: still noise; 1.00x too
@@ -65,11 +65,11 @@ def test_zeroed_weights_within_the_floor_on_both_sides_are_noise_not_slower():
 def test_b18_counts_noise_as_no_gain_and_slower_as_did_not_pay():
     paid = {"compressed": _compressed(1900, 200)}  # compression paid: only the zeroed weights named
     noise = verdicts.EVIDENCE["B18"](_figures() | paid | _zeroed(5.36))[0].render()
-    assert ("in this run one cure showed no gain: B12's zeroed connections, 1.01x the dense time (within noise "
-            "of the dense layer") in noise, noise
+    assert ("in this run one cure showed no gain: (1) B12's zeroed connections, 1.01x the dense time (two fastest "
+            "times, no paired rounds) (within noise of the dense layer") in noise, noise
     slower = verdicts.EVIDENCE["B18"](_figures() | paid | _paired(5.60))[0].render()
-    assert ("in this run one cure did not pay: B12's zeroed connections, 1.05x the dense time (slower than the "
-            "dense layer, beyond the noise") in slower, slower
+    assert ("in this run one cure did not pay: (1) B12's zeroed connections, 1.05x ± 0.01 the dense time in paired "
+            "rounds (the fastest times' ratio 1.05x) (slower than the dense layer, beyond the noise") in slower, slower
 
 
 PASSES = {"bound": 2.0, "article split rounds": [0.88, 0.91, 0.93], "tensor parallel rounds": [1.03, 0.95, 1.10]}

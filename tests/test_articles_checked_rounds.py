@@ -96,12 +96,12 @@ def test_a19_gives_lesson_02_section_9s_rounds_and_its_check_names_a_finding():
 
 def test_b18_names_row_b8s_own_check_and_words_for_each_outcome():
     slower = verdicts.EVIDENCE["B18"](_figures() | {"compressed": _compressed(3725, 2751)} | ZEROING_PAID)[0].render()
-    assert ("in this run one cure did not pay: B8's compression (slower than sending fp32: no speed-up; its "
+    assert ("in this run one cure did not pay: (1) B8's compression (slower than sending fp32: no speed-up; its "
             "condition failed, which its verdict allows; row B8's check: agrees)") in slower
     noisy = _compressed(2222, 2751) | {"packed": [k * 1e-6 for k in (1900, 2500, 2222, 2000, 2450, 2222, 2100,
                                                                       2350, 2222)]}
     said = verdicts.EVIDENCE["B18"](_figures() | {"compressed": noisy} | ZEROING_PAID)[0].render()
-    assert ("in this run one cure showed no gain: B8's compression (within noise: no effect shown; its condition "
+    assert ("in this run one cure showed no gain: (1) B8's compression (within noise: no effect shown; its condition "
             "failed, which its verdict allows; row B8's check: inconclusive: noise-bound)") in said
     assert "did not pay" not in said and "so its row agrees" not in said
 

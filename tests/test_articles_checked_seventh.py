@@ -25,16 +25,16 @@ def _b18(m: dict) -> str:
 
 def test_b18_counts_every_cure_that_did_not_pay_from_the_rows_that_time_it():
     said = _b18(_slow() | {"compressed": _compressed(3725, 2751)})
-    assert "in this run three cures did not pay or showed no gain: B5's split alone (lesson 02), 0.99x (within " \
-        "noise: no effect shown; row B5's check: disagrees); B5, B16's data parallel, 0.96x (slower than one " \
+    assert "in this run three cures did not pay or showed no gain: (1) B5's split alone (lesson 02), 0.99x (within " \
+        "noise: no effect shown; row B5's check: disagrees); (2) B5, B16's data parallel, 0.96x (slower than one " \
         "device: no " \
-        "speed-up; row B5's check: disagrees, row B16's check: disagrees); B8's compression (slower than " \
+        "speed-up; row B5's check: disagrees, row B16's check: disagrees); (3) B8's compression (slower than " \
         "sending fp32: no speed-up; its condition failed, which its verdict allows; row B8's check: agrees)" \
         in said, said
     assert "one cure" not in said and "two cures" not in said
     # the split and data parallel (compression paid): two cures, named with their rows' checks
     two = _b18(_slow() | {"compressed": _compressed(1900, 200)})
-    assert "in this run two cures did not pay or showed no gain: B5's split alone (lesson 02), 0.99x" in two
+    assert "in this run two cures did not pay or showed no gain: (1) B5's split alone (lesson 02), 0.99x" in two
     assert "B5, B16's data parallel, 0.96x" in two and "B8's" not in two
     # the other outcome: every cure faster (data parallel 1.60x, compression paid): no cure named
     paid = _b18(_figures(ddp=_recorded(1.6), pipeline=_recorded(1.6, 16 / 9))
@@ -46,8 +46,8 @@ def test_b18_words_mixed_outcomes_for_both():
     noisy = _compressed(2222, 2751) | {"packed": [k * 1e-6 for k in (1900, 2500, 2222, 2000, 2450, 2222, 2100,
                                                                       2350, 2222)]}
     said = _b18(_slow() | {"compressed": noisy})
-    assert "in this run three cures did not pay or showed no gain: B5's split alone" in said, said
-    assert "; B5, B16's data parallel" in said
+    assert "in this run three cures did not pay or showed no gain: (1) B5's split alone" in said, said
+    assert "; (2) B5, B16's data parallel" in said
     assert "B8's compression (within noise: no effect shown;" in said
 
 
@@ -133,8 +133,8 @@ def test_a_ddp_figure_lesson_03_marked_disturbed_is_inconclusive_never_disagrees
     assert "data parallel's 48% of each GPU's rate was measured on a loaded machine" in a19
     assert "none of the article's" not in a19
     b18 = _b18(m | {"compressed": _compressed(3725, 2751)})
-    assert "two cures did not pay or showed no gain: B5's split alone (lesson 02), 0.99x" in b18
-    assert "; B8's compression" in b18 and "data parallel" not in b18
+    assert "two cures did not pay or showed no gain: (1) B5's split alone (lesson 02), 0.99x" in b18
+    assert "; (2) B8's compression" in b18 and "data parallel" not in b18
     # the same figure unmarked: the checks read it (the branch the tests above pin)
     assert verdicts.judge(claims.BY_ID["B16"], _slow(), {}).check == verdicts.DISAGREES
 

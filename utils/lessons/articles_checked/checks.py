@@ -172,10 +172,11 @@ def split_takes_turns(m) -> bool:
     """Lesson 02's split without micro-batches within its 1x bound (one stage at a time): True; past it, or
     with a single round lesson 02 reads as a finding, ``AboveBound``, a finding to explain as lesson 02 reads
     it (its timeline shows the stages taking turns); ``Noisy`` where lesson 02's launches, read together,
-    disagree on the bound (``launches_words``)."""
+    read differently (``launches_words``: one past the bound and another not, or one slower than one device
+    beyond its noise and another within it)."""
     record = recorded(m, "naive_split").record
     text = recorded_verdict(record, 1.0)
-    # lesson 02's launches read together: one past the bound and another not is no verdict either way
+    # lesson 02's launches read together: launches that read differently are no verdict either way
     if no_spread(text) or launches_words(record).startswith(LAUNCHES_DISAGREE):
         raise Noisy("naive_split")
     # a single round lesson 02 §3 reads as a finding (beyond the rounds' spread) is one, whatever the median

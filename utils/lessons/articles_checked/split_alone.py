@@ -58,27 +58,48 @@ def launches_text(record: dict) -> str:
 LAUNCHES_DISAGREE = "inconclusive: the launches disagree"  # not "above the bound": split_takes_turns reads Noisy
 
 
+def reading(verdict: str) -> str:
+    """A launch's reading, its verdict's head: "within noise", "slower than one device", "above the bound"."""
+    return verdict.split(":")[0]
+
+
+def launch_names(record: dict) -> list[str]:
+    """Each launch's name, lesson 02's where the ledger keeps it ("section 3"), else its place ("launch 2")."""
+    kept = record.get("launch_rounds") or []
+    names = [k.get("where") if isinstance(k, dict) else None for k in kept]
+    return [(names[i] if i < len(names) and names[i] else f"launch {i + 1}") for i in range(len(launches(record)))]
+
+
 def launches_words(record: dict) -> str:
     """Lesson 02's launches of the split read together against the 1x bound: "" where every launch is past
-    it (the median's own reading follows) or the ledger keeps one launch; "within the bound in every launch
-    (...)" where none is past it; where some are and some are not, the launches disagree and no launch alone
-    decides: inconclusive, never "above the bound" on one launch's figure."""
+    it (the median's own reading follows) or the ledger keeps one launch; "none of its 3 launches above the 1x
+    bound (...)" where every launch reads the same (each within noise, say); where they read differently (one
+    slower than one device beyond its noise, the others within noise; or one past the bound, another not), the
+    launches disagree, as lesson 02 reads them (its note on its launches: no launch's verdict alone decides):
+    inconclusive, each verdict beside its own launch, never one launch's verdict given to all."""
     found = launches(record)
     if not found:
         return ""
     verdicts = [launch_verdict(v, s) for v, s in found]
-    above = [f"{v:.2f}x ± {s:.2f}" for (v, s), said in zip(found, verdicts) if past_bound(said)]
-    if len(above) == len(found):
+    if all(past_bound(said) for said in verdicts):
         return ""
-    if not above:
-        each = "; ".join(f"{v:.2f}x ± {s:.2f}, {said}" for (v, s), said in zip(found, verdicts))
-        return f"none of its {len(found)} launches above the 1x bound ({each}); {launch_rounds_words(record)}"
-    others = [f"{v:.2f}x ± {s:.2f}, {said.split(':')[0]}" for (v, s), said in zip(found, verdicts)
-              if not past_bound(said)]
-    return (f"{LAUNCHES_DISAGREE}: {len(above)} of {len(found)} above the 1x bound beyond its spread "
-            f"({', '.join(above)}), {len(others)} not ({'; '.join(others)}); one launch's ± understates how far "
-            "the figure moves between launches and codes, so no launch's verdict alone decides (lesson 02's note "
-            f"on its launches); {launch_rounds_words(record)}")
+    each = [f"{name}'s {v:.2f}x ± {s:.2f}, {said}" for name, (v, s), said in zip(launch_names(record), found, verdicts)]
+    if len({reading(said) for said in verdicts}) == 1:
+        return (f"none of its {len(found)} launches above the 1x bound ({'; '.join(each)}); "
+                f"{launch_rounds_words(record)}")
+    return (f"{LAUNCHES_DISAGREE}: {'; '.join(each)}; one launch's ± understates how far the figure moves between "
+            "launches and codes, so no launch's verdict alone decides (lesson 02's note on its launches); "
+            f"{launch_rounds_words(record)}")
+
+
+def launch_readings(record: dict) -> str | None:
+    """Each launch's reading in a few words, "section 3 within noise, section 5 slower than one device" (row
+    B18's list), or None where the ledger keeps one launch or a launch is past the 1x bound."""
+    found = launches(record)
+    verdicts = [launch_verdict(v, s) for v, s in found]
+    if not found or any(past_bound(said) for said in verdicts):
+        return None
+    return ", ".join(f"{name} {reading(said)}" for name, said in zip(launch_names(record), verdicts))
 
 
 def launch_rounds(record: dict) -> list[list[float]] | None:
@@ -106,14 +127,14 @@ def launch_rounds_words(record: dict) -> str:
         return ("the ledger keeps no rounds for each launch, so no launch's single rounds are read here (lesson "
                 "02's claims table lists those past their launch's spread, as findings to explain)")
     paired, named = split_row(record), []
-    for i, ((value, spread), rounds) in enumerate(zip(launches(record), kept), 1):
+    for name, (value, spread), rounds in zip(launch_names(record), launches(record), kept):
         past = words.rounds_past_spread(rounds, value, spread, 1.0, shown=round_as_printed)
         if paired is not None and rounds == paired.speedups:  # §3's launch: each round against its own reference
             beyond = {paired.speedups[j - 1] for j in lesson_02_noise.rounds_past_reference(paired,
                                                                                           paired.process_bounds)}
             past = [x for x in past if x in beyond]
         if past:
-            named.append(f"launch {i} ({value:.2f}x ± {spread:.2f}) "
+            named.append(f"{name} ({value:.2f}x ± {spread:.2f}) "
                          + " and ".join(f"{round_text(x)}x" for x in past))
     count = sum(len(r) for r in kept)
     if not named:

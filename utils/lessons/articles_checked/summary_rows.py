@@ -12,6 +12,8 @@ from utils.lessons.articles_checked.figures import (LEDGER_NOISE, LOADED, READ_A
                                                     disturbed, fused_verdict, quote, rounds_above_words,
                                                     rounds_finding, zeroed_no_faster, zeroed_ratio, zeroed_side)
 from utils.lessons.articles_checked.shares import share_of_rate, share_text
+from utils.lessons.articles_checked.split_alone import LAUNCHES_DISAGREE, launch_readings, launches_text
+from utils.lessons.articles_checked.zeroed import paired as zeroed_paired
 from utils.lessons.articles_checked.sources import ARITHMETIC, ROWS, Part
 
 # The cures rows B5 to B16 time against one device (or the plain way), each with the rows that quote it: B5's
@@ -69,16 +71,20 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
     for label, ids, name in TIMED_CURES:
         if m["results"].get(name) is None or disturbed(m, name):  # a loaded machine's figure: no evidence
             continue
-        if (said := speedup_words(m, name)).startswith(NO_GAIN):
-            checks = ", ".join(f"row {i}'s check: {run_check(i, m, {})}" for i in ids)
-            record = read_by_rounds(name, m["results"][name].record)
+        said = speedup_words(m, name)
+        checks = ", ".join(f"row {i}'s check: {run_check(i, m, {})}" for i in ids)
+        record = read_by_rounds(name, m["results"][name].record)
+        named = f"{', '.join(ids)}'s {label}"
+        if said.startswith(LAUNCHES_DISAGREE) and (split := split_no_gain(named, record, checks)):
+            found.append(split)
+            continue
+        if said.startswith(NO_GAIN):
             value = as_printed(record["value"], 2)
-            named = f"{', '.join(ids)}'s {label}"
             if name in READ_AS_LESSON_02 and rounds_finding(record):
                 # no gain in the median, but single rounds lesson 02 reads as a finding: named as its row names
                 # them, in a clause of their own with the row's check, so that a short cell keeps it whole
                 # (short_evidence); the median's verdict to its first clause (the row holds the rest)
-                found.append((f"{named}, {value:.2f}x ({said.split('; ', 1)[0]}); {named}: "
+                found.append((f"{named}, {value:.2f}x ({said.split('; ', 1)[0]}); its single rounds: "
                               f"{rounds_above_words(record)}; {checks}", said))
                 continue
             found.append((f"{named}, {value:.2f}x ({said}; {checks})", said))
@@ -94,6 +100,20 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
     return found
 
 
+def split_no_gain(named: str, record: dict, checks: str) -> tuple[str, str] | None:
+    """Lesson 02's split alone where its launches disagree (``split_alone.launches_words``) and none is past the
+    1x bound: no launch gained, so it is named among the cures that showed no gain, with every launch and its
+    own reading (never one launch's verdict for all), its single rounds (a finding to explain where lesson 02
+    reads one) and its row's check, in one item; None where a launch is past the bound (no "no gain" then)."""
+    readings = launch_readings(record)
+    if readings is None:
+        return None
+    rounds = f"; its single rounds: {rounds_above_words(record)}" if rounds_finding(record) else ""
+    return (f"{named}, {launches_text(record)}: no launch faster than one device beyond its noise, and the "
+            f"launches read differently ({readings}), so no launch's verdict alone decides{rounds}; {checks}",
+            "within noise")
+
+
 def zeroed_unpaid(m) -> tuple[str, str] | None:
     """Row B12's zeroed connections (half the weights zeroed, "remove unimportant connections") where they
     gave no speed-up by the line row B12's check reads (``zeroed_no_faster``: the paired rounds within noise of
@@ -102,13 +122,16 @@ def zeroed_unpaid(m) -> tuple[str, str] | None:
     kernels cost as much, as the verdict says: naming them is the run's outcome, not a contradiction."""
     if "prune" not in m or too_busy(m, "prune", 1) or not zeroed_no_faster(m["prune"]):
         return None
-    ratio = zeroed_ratio(m["prune"])  # as rows B11 and B12 print it
-    if zeroed_side(m["prune"]) == "within":
-        said = "within noise of the dense layer (row B12 gives the paired figure): no speed-up"
-    else:  # slower beyond the noise (faster, or undecided, returned None above)
-        said = "slower than the dense layer, beyond the noise (row B12 gives the paired figure): no speed-up"
-    return (f"B12's zeroed connections, {ratio:.2f}x the dense time ({said}, which its verdict allows; row B12's "
-            f"check: {run_check('B12', m, {})})", said)
+    said = ("within noise of the dense layer: no speed-up" if zeroed_side(m["prune"]) == "within" else
+            "slower than the dense layer, beyond the noise: no speed-up")  # faster, or undecided: None above
+    found = zeroed_paired(m["prune"])
+    if found is None:  # no rounds kept: the fastest-of ratio, within the noise floor (zeroed.side)
+        figure = f"{zeroed_ratio(m['prune']):.2f}x the dense time (two fastest times, no paired rounds)"
+    else:  # only the paired figure reads against noise; the fastest times' ratio, as rows B11 and B12 print it
+        figure = (f"{found[0]:.2f}x ± {found[1]:.2f} the dense time in paired rounds (the fastest times' ratio "
+                  f"{zeroed_ratio(m['prune']):.2f}x)")
+    return (f"B12's zeroed connections, {figure} ({said}, which its verdict allows; row B12's check: "
+            f"{run_check('B12', m, {})})", said)
 
 
 def zeroed_faster_part(m) -> Part | None:
@@ -134,4 +157,5 @@ def b18(m):
         "did not pay or showed no gain"
     n = len(unpaid)
     return [Part(f"{rows}; in this run {COUNT_WORDS.get(n, str(n))} cure{'s' if n > 1 else ''} {outcome}: "
-                 + "; ".join(words for words, _ in unpaid), ROWS)] + faster
+                 # numbered: an item's own clauses are joined by "; " too, so that a short cell keeps them
+                 + "; ".join(f"({k}) {words}" for k, (words, _) in enumerate(unpaid, 1)), ROWS)] + faster

@@ -1,0 +1,75 @@
+"""Lesson 09, the twenty-eighth reading (t28_09): lesson 02's launches of the split alone that read differently
+(one slower than one device beyond its noise, the others within noise) disagree, as lesson 02 reads them, and
+each verdict stays beside its own launch (#1); row B18 names that split once, with every launch, and quotes B12's
+paired figure, never the fastest times' ratio, as within noise (#7). Every branch on fabricated figures."""
+
+from __future__ import annotations
+
+from test_articles_checked import _figures, _recorded
+
+from utils.lessons.articles_checked import claims, split_alone, summary_rows, verdicts
+
+WHERE = [{"where": f"section {k}", "rounds": [0.9] * 5} for k in (3, 5, 8)]
+
+
+def _split(launches, spreads, **extra):
+    return {"value": launches[0], "bound": 1.0, "launches": launches, "launch_spreads": spreads,
+            "rounds": [launches[0]] * 5, **extra}
+
+
+def test_a_slower_launch_beside_launches_within_noise_disagrees_each_verdict_beside_its_launch():
+    said = split_alone.launches_words(_split([0.95, 0.96, 1.02], [0.05, 0.01, 0.02], launch_rounds=WHERE))
+    assert said.startswith("inconclusive: the launches disagree: section 3's 0.95x ± 0.05, within noise: no "
+                           "effect shown; section 5's 0.96x ± 0.01, slower than one device: no speed-up; section "
+                           "8's 1.02x ± 0.02, within noise: no effect shown; one launch's ± understates"), said
+    assert split_alone.launch_readings(_split([0.95, 0.96, 1.02], [0.05, 0.01, 0.02], launch_rounds=WHERE)) == \
+        "section 3 within noise, section 5 slower than one device, section 8 within noise"
+
+
+def test_launches_that_read_alike_agree_and_all_past_the_bound_say_nothing_more():
+    alike = split_alone.launches_words(_split([0.99, 0.98, 1.01], [0.03, 0.02, 0.04]))
+    assert alike.startswith("none of its 3 launches above the 1x bound (launch 1's 0.99x ± 0.03, within noise"), alike
+    slower = split_alone.launches_words(_split([0.90, 0.92], [0.01, 0.01]))
+    assert slower.startswith("none of its 2 launches above the 1x bound (launch 1's 0.90x ± 0.01, slower"), slower
+    assert split_alone.launches_words(_split([1.10, 1.08], [0.01, 0.02])) == ""
+    assert split_alone.launch_readings(_split([1.10, 0.98], [0.01, 0.02])) is None  # one past the bound
+    assert split_alone.launch_readings({"value": 0.9}) is None  # an older entry: one launch
+
+
+def _m(launches, spreads):
+    split = _recorded(launches[0], 1.0, reference=0.99, lesson="02", launches=launches, launch_spreads=spreads,
+                      rounds=[launches[0] * k for k in (0.99, 1.0, 1.0, 1.0, 1.01)])
+    return _figures(naive_split=split, pipeline=_recorded(1.57, 1.78), ddp=_recorded(1.81))
+
+
+def test_rows_a10_and_b5_are_noise_bound_where_the_launches_read_differently():
+    m = _m([0.95, 0.96, 1.02], [0.05, 0.01, 0.02])
+    for claim_id in ("A10", "B5"):
+        row = verdicts.judge(claims.BY_ID[claim_id], m, {})
+        assert row.check == verdicts.NOISY, (claim_id, row.check)
+        assert "against a 1x bound, inconclusive: the launches disagree: launch 1's 0.95x" in row.evidence
+
+
+def test_b18_names_the_disagreeing_split_once_with_every_launch():
+    m = _m([0.95, 0.96, 1.02], [0.05, 0.01, 0.02])
+    cures = summary_rows.split_no_gain("B5's split alone (lesson 02)", m["results"]["naive_split"].record,
+                                       "row B5's check: inconclusive: noise-bound")
+    words, said = cures
+    assert words.startswith("B5's split alone (lesson 02), 0.95x ± 0.05, 0.96x ± 0.01 and 1.02x ± 0.02 in 3 launches "
+                            "(0.95x to 1.02x): no launch faster than one device beyond its noise, and the launches "
+                            "read differently (launch 1 within noise, launch 2 slower than one device, launch 3 "
+                            "within noise), so no launch's verdict alone decides"), words
+    assert words.count("B5") == 2 and said == "within noise"  # the split, and its row's check
+    past = _m([1.10, 0.96], [0.01, 0.01])["results"]["naive_split"].record
+    assert summary_rows.split_no_gain("B5's split", past, "") is None
+
+
+def test_b18_quotes_b12s_paired_figure_and_labels_the_fastest_times_ratio():
+    paired = {"prune": {"dense": 1.00e-3, "zeroed": 1.03e-3, "removed": 5e-4,
+                        "zeroed_rounds": [0.97, 0.99, 0.99, 0.98, 1.01]}}
+    words, said = summary_rows.zeroed_unpaid(_figures() | paired)
+    assert words.startswith("B12's zeroed connections, 0.99x ± 0.01 the dense time in paired rounds (the fastest "
+                            "times' ratio 1.03x) (within noise of the dense layer: no speed-up"), words
+    bare = {"prune": {"dense": 1.00e-3, "zeroed": 1.01e-3, "removed": 5e-4}}
+    words, _ = summary_rows.zeroed_unpaid(_figures() | bare)
+    assert words.startswith("B12's zeroed connections, 1.01x the dense time (two fastest times, no paired rounds)")
