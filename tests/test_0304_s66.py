@@ -82,3 +82,28 @@ def test_the_autocast_note_reads_the_two_stored_sizes_it_sits_beside():  # t28_0
 def test_tensor_bytes_counts_the_wrapped_models_weights_alone():
     model = nn.Linear(4, 3)  # 12 + 3 fp32 numbers
     assert tensor_bytes(model) == 15 * 4 == tensor_bytes(Autocast(model, torch.bfloat16))
+
+
+def _bus(size, gbs, low_gbs=None, high_gbs=None):  # a row whose busbw prints ``gbs`` (2 ranks: bus = bytes)
+    seconds = size / (gbs * 1e9)
+    return {"bytes": size, "seconds": seconds, "busbw": gbs * 1e9,
+            "low": size / ((high_gbs or gbs) * 1e9), "high": size / ((low_gbs or gbs) * 1e9)}
+
+
+def test_a_lower_busbw_within_the_repeats_is_not_stated_as_a_fall():  # t28_0304 other, cell 59
+    noisy = allreduce.trend([_bus(2**22, 1.29, 1.0, 1.4), _bus(2**24, 1.05, 0.9, 1.3)])
+    assert noisy.startswith("busbw reads lower after its peak: it peaks at 1.29 GB/s at 4 MiB")
+    assert "so the fall may be noise" in noisy and "instead of levelling off" not in noisy
+    apart = allreduce.trend([_bus(2**22, 1.29), _bus(2**24, 0.80)])
+    assert apart.startswith("busbw falls after its peak instead of levelling off") and "not a plateau" in apart
+
+
+def test_a_size_exactly_ten_percent_under_the_peak_as_printed_levels_off():
+    # 0.9 x 1.20 is 1.0800000000000001 in floats: as printed, 1.08 is 10% under 1.20, within 10%
+    assert allreduce.trend([_bus(2**22, 1.20), _bus(2**24, 1.08)]).startswith("The curve levels off from 4 MiB")
+
+
+def test_the_step_factors_rounding_clause_closes_the_rough_parenthesis():  # t28_0304 other, cell 38
+    from utils.lessons.ddp.overlap import step_ratios
+    r = step_ratios(121.6e-3, 112.0e-3, 73.4e-3)  # 1.09 x 1.53 = 1.67 against 121.6 / 73.4 = 1.66
+    assert r["rounding"].startswith("; the two factors as printed multiply to") and "(" not in r["rounding"]

@@ -155,8 +155,8 @@ def _at(row: dict) -> str:
 def trend(rows: list[dict], flat: float = 0.10) -> str:
     """The shape of the busbw curve, read from its figures: where the largest size peaks, still rising or
     levelling off (``_rising_or_level``: against the best earlier size and the repeats); after a peak,
-    levelling off (every larger size within ``flat`` of the peak), a dip (a fall, then the largest size back within ``flat`` of
-    the peak), or a peak then a fall. A fall is set against the repeats:
+    levelling off (every larger size within ``flat`` of the peak, as printed), a dip (a fall, then the largest size back
+    within ``flat`` of the peak), or a peak then a fall ("reads lower" where the repeats' ranges cover it). A fall is set against the repeats:
     within noise where a later size's fastest repeat beats the peak's slowest. Every share is worked from the
     GB/s as printed (``printed_gbs``), so that 0.94 against 1.18 reads 20% under the peak. Lesson 03."""
     gbs = lambda row: printed_gbs(row["busbw"]) or 0.01  # a rate printed as 0.00 counts as its rounding step
@@ -166,7 +166,8 @@ def trend(rows: list[dict], flat: float = 0.10) -> str:
     if not after:  # the peak is the largest size
         return _rising_or_level(ordered, flat, gbs)
     later = ", ".join(_at(r) for r in after)
-    if min(gbs(r) for r in after) >= (1 - flat) * gbs(top):
+    near = lambda row: round(gbs(row) / gbs(top), 9) >= 1 - flat  # as printed: 1.08 of 1.20 is 10% under, within
+    if all(near(r) for r in after):
         return (f"The curve levels off from {_label(top['bytes'])}: busbw peaks at {_at(top)}, and every larger "
                 f"size stays within {flat:.0%} of it ({later})")
     low = min(after, key=lambda r: r["busbw"])
@@ -174,13 +175,15 @@ def trend(rows: list[dict], flat: float = 0.10) -> str:
     noise = ("within the repeats' ranges, so the fall may be noise" if best_of_low >= worst_of_peak else
              "beyond the repeats' ranges")
     drop = f"the lowest of these is {1 - gbs(low) / gbs(top):.0%} under the peak"
-    if gbs(after[-1]) >= (1 - flat) * gbs(top):  # the largest size is back near the peak: a dip
+    if near(after[-1]):  # the largest size is back near the peak: a dip
         return (f"busbw dips after its peak and recovers: it peaks at {_at(top)}, then reads {later}; {drop}, "
                 f"{noise.replace('fall', 'dip')}, and the largest size is back within {flat:.0%} of the peak. "
                 "The peak is the best rate measured")
-    drop = f"{drop}, {noise}"
+    if best_of_low >= worst_of_peak:  # the fall lies within the repeats: not stated as a fall
+        return (f"busbw reads lower after its peak: it peaks at {_at(top)}, then reads {later}; {drop}, {noise}. "
+                "The peak is the best rate measured")
     return (f"busbw falls after its peak instead of levelling off: it peaks at {_at(top)}, then reads {later}; "
-            f"{drop}. The peak is the best rate measured, not a plateau")
+            f"{drop}, {noise}. The peak is the best rate measured, not a plateau")
 
 
 def _repeat_gbs(row: dict, seconds: float) -> float:
@@ -198,12 +201,12 @@ def _rising_or_level(ordered: list[dict], flat: float, gbs) -> str:
     than ``flat`` under that best is named as a dip, with its repeats. One rough median is no trend."""
     *earlier, last = ordered
     best = max(earlier, key=lambda r: r["busbw"])
-    gain = gbs(last) / gbs(best) - 1
+    gain = round(gbs(last) / gbs(best) - 1, 9)  # as printed: 1.32 over 1.20 is a 10% gain, not 9.99...
     figures = f"busbw {_at(best)}, {_at(last)} ({signed_percent(gain)})"
     fast_best, slow_last = _repeat_gbs(best, best["low"]), _repeat_gbs(last, last["high"])  # as printed
     ranges = (f"{_label(best['bytes'])}'s fastest repeat {fast_best:.2f} GB/s, "
               f"{_label(last['bytes'])}'s slowest {slow_last:.2f} GB/s")
-    dips = [r for r in ordered[ordered.index(best) + 1:-1] if gbs(r) < (1 - flat) * gbs(best)]
+    dips = [r for r in ordered[ordered.index(best) + 1:-1] if round(gbs(r) / gbs(best), 9) < 1 - flat]
     dip = "".join(f", with a dip at {_label(r['bytes'])} ({gbs(r):.2f} GB/s), "
                   + ("within its repeats" if _repeat_gbs(r, r["low"]) >= _repeat_gbs(best, best["high"])
                      else "beyond its repeats") for r in dips)

@@ -587,11 +587,13 @@ def step_ratios(hand: float, large: float, small: float) -> dict:
     divides the printed figures gets the printed ratios: ``total`` (by hand over small buckets), ``fewer``
     (by hand over 25 MiB buckets) and ``overlapped`` (25 MiB over small buckets). ``product`` is the two
     printed factors multiplied; ``rounding`` is a clause saying so when it differs from ``total`` at 2 decimals
-    (each ratio is rounded on its own), else ``""``."""
+    (each ratio is rounded on its own), to end a parenthesis the caller opens ("; the two factors ..."), else
+    ``""``."""
     ratio = lambda over, under: printed_ratio(over, under, 1, 1e-3)  # step times as the table prints them (ms)
     total, fewer, overlapped = ratio(hand, small), ratio(hand, large), ratio(large, small)
-    # the two factors as printed (half up, as a reader rounds: 1.365 -> 1.37x), multiplied and rounded by hand
+    # the two factors as printed (half up, as a reader rounds), multiplied and rounded by hand
     product = half_up(half_up(fewer, 2) * half_up(overlapped, 2), 2)
-    rounding = (f" (the two factors as printed multiply to {product:.2f}x: each ratio is rounded on its own)"
+    # a clause to close the caller's parenthesis with ("(rough ratios...; the factors as printed ...)")
+    rounding = (f"; the two factors as printed multiply to {product:.2f}x, each rounded on its own"
                 if product != half_up(total, 2) else "")
     return {"total": total, "fewer": fewer, "overlapped": overlapped, "product": product, "rounding": rounding}
