@@ -179,8 +179,8 @@ def test_row_a19_ranks_data_parallel_by_its_spread_where_kept_and_says_it_cannot
         row = verdicts.judge(claims.BY_ID["A19"], m, {})
         return next(p.text for p in row.parts if "the order is by medians" in p.text)
     kept = order(_ddp([1.87, 1.68, 1.77]))
-    assert "data parallel (1.77x ± 0.10) and lesson 02 §5's pipeline (1.70x ± 0.02) overlap within their spreads: " \
-           "their order is within noise" in kept, kept
+    assert "data parallel (1.77x ± 0.10) lies within noise of lesson 02 §5's pipeline (1.70x ± 0.02) by the " \
+           "course's rule (one median ± its spread covers the other's): their order is within noise" in kept, kept
     assert "kept no rounds" not in kept
     assert "data parallel kept no rounds in the ledger (no spread), so its place is not read" in order(_ddp(None))
 

@@ -73,3 +73,16 @@ def test_b18_quotes_b12s_paired_figure_and_labels_the_fastest_times_ratio():
     bare = {"prune": {"dense": 1.00e-3, "zeroed": 1.01e-3, "removed": 5e-4}}
     words, _ = summary_rows.zeroed_unpaid(_figures() | bare)
     assert words.startswith("B12's zeroed connections, 1.01x the dense time (two fastest times, no paired rounds)")
+
+
+# --- #3: row A19's order by the course's one noise rule between two runs -----------------------------------------
+
+def test_a19_ranks_by_one_median_covering_the_other_not_by_overlapping_intervals():
+    from utils.lessons.articles_checked import wording
+    # 1.76 ± 0.04 and 1.70 ± 0.05 overlap as intervals (1.72 <= 1.75), yet neither median ± spread covers the other
+    said = wording.ranking_words({"pipeline": (1.76, 0.04), "ZBV": (1.70, 0.05), "interleaved 1F1B": (1.75, 0.02)})
+    assert ("pipeline (1.76x ± 0.04) lies within noise of interleaved 1F1B (1.75x ± 0.02) by the course's rule") \
+        in said, said
+    assert "; ZBV (1.70x ± 0.05) lies below pipeline beyond noise (neither median ± its spread covers" in said
+    both = wording.ranking_words({"a": (1.90, 0.01), "b": (1.70, 0.05), "c": (1.60, 0.02)})
+    assert "; b (1.70x ± 0.05) and c (1.60x ± 0.02) lie below a beyond noise" in both, both

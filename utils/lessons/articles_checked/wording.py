@@ -252,20 +252,28 @@ def ranked_figures(m, kept: dict[str, float]) -> dict[str, tuple[float, float | 
 
 def ranking_words(figures: dict[str, tuple[float, float | None]]) -> str:
     """Whether row A19's order among the recorded figures is read: the top median against each other one, both
-    with their rounds' spreads (medians whose median ± spread overlap: their order is within noise); a figure
-    kept with no rounds has no spread, so its place is not read; each figure's rank holds for its own lesson's
-    run ("" where fewer than two are recorded)."""
+    with their rounds' spreads, by the course's one noise rule between two runs (``claims.runs_agree``: either
+    median ± its spread covers the other's, figures as printed): within noise, their order is not read; beyond
+    it, the other lies below the top figure; a figure kept with no rounds has no spread, so its place is not
+    read; each figure's rank holds for its own lesson's run ("" where fewer than two are recorded)."""
     if len(figures) < 2:
         return ""
-    best = max(figures, key=lambda label: figures[label][0])
-    x, s = figures[best]
-    spread = {label: t for label, (_, t) in figures.items() if label != best and t is not None}
-    near = [label for label, t in spread.items() if s is not None and x - s <= figures[label][0] + t]
-    bare = [label for label, (_, t) in figures.items() if t is None]
+    shown = {label: (claims.as_printed(x, 2), None if t is None else claims.as_printed(t, 2))
+             for label, (x, t) in figures.items()}
+    best = max(shown, key=lambda label: shown[label][0])
+    x, s = shown[best]
+    spread = {label: t for label, (_, t) in shown.items() if label != best and t is not None}
+    near = [label for label, t in spread.items() if s is not None and claims.runs_agree(x, s, shown[label][0], t)]
+    apart = [label for label in spread if s is not None and label not in near]
+    bare = [label for label, (_, t) in shown.items() if t is None]
+    each = lambda names: _listed([f"{n} ({shown[n][0]:.2f}x ± {spread[n]:.2f})" for n in names])  # noqa: E731
     said = "the order is by medians, each from its own lesson's run"
     if near:
-        others = _listed([f"{n} ({figures[n][0]:.2f}x ± {spread[n]:.2f})" for n in near])
-        said += f"; {best} ({x:.2f}x ± {s:.2f}) and {others} overlap within their spreads: their order is within noise"
+        said += (f"; {best} ({x:.2f}x ± {s:.2f}) lies within noise of {each(near)} by the course's rule (one "
+                 "median ± its spread covers the other's): their order is within noise")
+    if apart:
+        said += (f"; {each(apart)} {'lies' if len(apart) == 1 else 'lie'} below {best} beyond noise (neither "
+                 "median ± its spread covers the other's)")
     if bare:
         said += (f"; {_listed(bare)} kept no rounds in the ledger (no spread), so "
                  f"{'their places are' if len(bare) > 1 else 'its place is'} not read")
