@@ -67,7 +67,9 @@ def test_the_take_away_judges_the_split_against_the_band_where_the_rounds_show_n
     largest miss while cell 26 read 1.37x inside the band as no miss of the model."""
     from utils.labs.fix_the_article import checks as lab
 
-    run = _run(SPLIT_8MB, PP_8MB)
+    # the reader's rounds with the fastest ping-pong 170 µs, not 135 (same median, 230 µs): with 135, rounds 2 and 8
+    # (275 and 279 µs) jumped too and, below 1, are set aside (t28_labs03 #2), leaving 6 of 6 above 1: "longer"
+    run = _run(SPLIT_8MB, [230, 275, 305, 1981, 175, 170, 198, 279, 211])
     said = " ".join(lab._miss_owner(run, 222e-6, (0.87, 1.22)).split())
     assert said.startswith("by the report's rule its rounds were not shown to differ from the ping-pong")
     assert said.endswith("against the prediction the split took 1.48x, above the fit's band 0.87-1.22x, and the "

@@ -11,11 +11,11 @@ from utils import claims
 from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans and helpers
     CASES, MB, PLANS, Plan, SplitRun, UNSEEN_PLANS,
     WIDTH, _median, _try, _us, fits, judging_links,
-    band_source, band_words, fit_band, jumped_rounds, model_seconds, plan_cuts, sign_test_least,
+    band_source, band_words, fit_band, jumped_rounds, model_seconds, plan_cuts,
     us_ratio, verdict_of,
 )
 from utils.labs.fix_the_article.rounds import (
-    JUMP, band_left_out, cancelled_words, full_band, median_jumped, printed_fit,
+    JUMP, band_left_out, cancelled_words, full_band, median_jumped, printed_fit, rule_words,
 )
 
 
@@ -58,7 +58,7 @@ def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float]) -> s
         return ("by the report's rule its rounds ran shorter than the ping-pong of the same bytes; "
                 f"{_medians_in_band(run, predicted, band)}.")
     return ("by the report's rule its rounds were not shown to differ from the ping-pong of the same bytes "
-            f"(that needs at least {sign_test_least(len(ratios))} of {len(ratios)} rounds on one side of 1); "
+            f"(that needs {rule_words(ratios, jumped_rounds(run.ping_pong_seconds()))}); "
             f"{_medians_in_band(run, predicted, band)}.")
 
 

@@ -12,6 +12,9 @@ from utils import claims
 from utils.labs.fix_the_article import split  # the two ping-pongs' protocols, where they differ
 from utils.labs.fix_the_article.twins import same_messages, span_us, twin_words  # noqa: F401 (same_messages: checks)
 from utils.lessons.start_here.line_check import printed_time  # lesson 00's: alpha + n / beta from the printed two
+from utils.labs.fix_the_article.verdict import (  # noqa: F401 (the rule for one plan's rounds, re-exported)
+    JUMP, SIGN_LEVEL, gap_of, jumped_rounds, known_rounds, ping_pong_jumps, rounds_words, rule_words, set_aside,
+    side_of, sign_test_least, verdict_of)
 
 
 def us_ratio(over: float, under: float) -> float:
@@ -129,8 +132,8 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
     measured / fitted (``fit_band``). ``rounds``: for each case, every round's split over that same round's
     ping-pong; a case shows a gap when enough of its rounds fall on one side of 1 (``gap_of``: a sign test,
     one rule for every case). ``pp_rounds``: each case's ping-pong seconds, round by round; a round where the
-    ping-pong itself jumped (``jumped_rounds``) lowers that round's ratio, so a "shorter" verdict that needs
-    such rounds is set aside, and the rule says so where it applies. ``tables``: each case's ping-pong median
+    ping-pong itself jumped (``jumped_rounds``) has its ratio lowered by the jump: below 1, its side is unknown
+    and it is set aside whichever verdict it would lead to (``verdict.known_rounds``), said where one is. ``tables``: each case's ping-pong median
     beside the link table's own measured and fitted times for the same messages (``table_pairs``), for the
     link's line. ``source``: what the band is measured on (``band_source``). ``medians``: each case's split and
     ping-pong median, seconds, as the table prints them (the excess of a longer split, ``excess_words``).
@@ -148,11 +151,13 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
         f"when at least {sign_test_least(n)} of {n} rounds fall on one side of 1 as printed (a sign test: a coin "
         f"does that less than 1 time in {round(1 / SIGN_LEVEL)}). ",
     ]
-    if "jumped" in cases.values():  # said only where a verdict needed it
-        lines[-1] += (f"A round in which the ping-pong itself took over {JUMP:.0f}x its fastest round has a ratio "
-                      "lowered by that jump, so a verdict of 'shorter' that needs such rounds is set aside. ")
+    if _any_set_aside(rounds, jumped):  # said only where a plan has such a round
+        lines[-1] += (f"A round in which the ping-pong itself took over {JUMP:.0f}x its fastest round has its ratio "
+                      "lowered by that jump: above 1, it is counted (it would be above 1 without the jump too); "
+                      "below 1, its side is unknown, so it is set aside, whichever verdict it would lead to, and "
+                      "the plan is judged on its other rounds. ")
     lines[-1] += "For each plan, its rounds above 1, and the median and range of its rounds' ratios (table below):"
-    lines += ["- " + _rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds]
+    lines += ["- " + rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds]
     return "\n".join(lines + _verdict_lines(ratios, pp_ratios, band, rounds, cases, tables, medians))
 
 
@@ -196,14 +201,20 @@ def _verdicts(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] 
     return max(len(r) for r in rounds.values()), jumped, cases
 
 
+def _any_set_aside(rounds: dict[str, list[float]], jumped: dict[str, set[int]]) -> bool:
+    """Whether any plan has a round the rule sets aside (``verdict.set_aside``): the rule says why only then."""
+    return any(set_aside(r, jumped.get(name, set())) for name, r in rounds.items())
+
+
 def miss_answer(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None = None,
                 medians: dict[str, tuple[float, float]] | None = None) -> str:
     """The report's answer in one line, before its detail (``miss_sentence``, collapsed): in which cases the
     rounds showed the split's messages longer than the ping-pong of the same bytes, by the rule's verdicts.
     Where they showed none, it says what was shown (no difference), not that the messages were not longer, and
     (``medians``: each case's split and ping-pong median, seconds) how often the table's medians differ anyway."""
-    n, _, cases = _verdicts(rounds, pp_rounds)
-    rule = f"at least {sign_test_least(n)} of {n} rounds on one side of 1"
+    n, jumped, cases = _verdicts(rounds, pp_rounds)
+    rule = f"at least {sign_test_least(n)} of {n} rounds on one side of 1" + (
+        ", fewer where rounds lowered by a ping-pong jump are set aside" if _any_set_aside(rounds, jumped) else "")
     longer = [name for name, gap in cases.items() if gap == "longer"]
     shorter = [name for name, gap in cases.items() if gap == "shorter"]
     if not longer:
@@ -232,11 +243,6 @@ def _medians_anyway(medians: dict[str, tuple[float, float]] | None) -> str:
         return ""
     return (f", though the table prints the split's median the longer in {more} of {len(medians)}: a median "
             "alone is not the rule's verdict")
-
-
-def _is_are(count: int) -> str:
-    """ "is a round" for one, "are rounds" for more: the grammar follows the count."""
-    return "is a round" if count == 1 else "are rounds"
 
 
 def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: float,
@@ -490,69 +496,3 @@ def _unlifted_words(pp_ratio: float, jumps: int, lo: float, n_rounds: int) -> st
         return f"{jumped}, but a jump only lengthens a round, so it cannot take the median below the band"
     half = "only half" if 2 * jumps == n_rounds else "under half"
     return f"{jumped}, {half}, so its median is not a jumped round"
-
-
-JUMP = 2.0  # a ping-pong round over this many times its fastest round: the ping-pong itself jumped
-
-
-def jumped_rounds(seconds: list[float]) -> set[int]:
-    """The rounds (indices) of a case's ping-pong that took over JUMP x its fastest round."""
-    return {i for i, s in enumerate(seconds) if s > JUMP * min(seconds)} if seconds else set()
-
-
-def ping_pong_jumps(seconds: list[float]) -> int:
-    """How many rounds of a case's ping-pong took over JUMP x its fastest round."""
-    return len(jumped_rounds(seconds))
-
-
-def verdict_of(ratios: list[float], jumped: set[int]) -> str:
-    """``gap_of``'s verdict, or "jumped" where a "shorter" verdict needs rounds in which the ping-pong itself
-    jumped (a jump lowers a round's ratio: it can make the split's messages look shorter, never longer)."""
-    gap = gap_of(ratios)
-    steady_below = sum(side_of(r) == "below" for i, r in enumerate(ratios) if i not in jumped)
-    return "jumped" if gap == "shorter" and steady_below < sign_test_least(len(ratios)) else gap
-
-
-SIGN_LEVEL = 0.05  # a sign test's level: rounds on one side of 1 that a fair coin gives less often than this
-
-
-def sign_test_least(n: int) -> int:
-    """The fewest of ``n`` rounds on one side of 1 (either side) that a fair coin gives with probability <=
-    ``SIGN_LEVEL``; ``n + 1`` where even ``n`` of ``n`` is not that rare (too few rounds to show anything)."""
-    either_side = lambda k: 2 * sum(math.comb(n, j) for j in range(k, n + 1)) / 2**n  # noqa: E731
-    return next((k for k in range(n // 2 + 1, n + 1) if either_side(k) <= SIGN_LEVEL), n + 1)
-
-
-def gap_of(ratios: list[float]) -> str:
-    """"longer", "shorter" or "none": the split's messages over the ping-pong's, round by round, by the sign
-    test (``sign_test_least``)."""
-    least = sign_test_least(len(ratios))
-    if sum(side_of(x) == "above" for x in ratios) >= least:
-        return "longer"
-    return "shorter" if sum(side_of(x) == "below" for x in ratios) >= least else "none"
-
-
-def side_of(ratio: float) -> str:
-    """"above", "below" or "at": a round's side of 1 as the page prints it (two decimals), so that a round
-    printed 1.00 is counted on neither side, as a learner reading the table would count it (the course's one
-    rule for counting rounds past a mark, ``claims.round_above``)."""
-    if claims.round_above(ratio, 1.0):
-        return "above"
-    return "below" if claims.round_above(ratio, 1.0, below=True) else "at"
-
-
-def _rounds_words(name: str, ratios: list[float], gap: str, jumped: set[int] = frozenset()) -> str:
-    """One case's rounds in words: how many rounds were above 1 as printed (and how many printed 1.00), its
-    median ratio and range, and the rule's verdict ("jumped": a "shorter" verdict set aside, as it needs
-    rounds in which the ping-pong jumped)."""
-    above = sum(side_of(x) == "above" for x in ratios)
-    at_one = sum(side_of(x) == "at" for x in ratios)
-    low_jumps = sum(side_of(ratios[i]) == "below" for i in jumped)
-    said = {"longer": "the split's messages longer", "shorter": "the split's messages shorter",
-            "none": "no difference shown",
-            "jumped": f"no difference shown: {low_jumps} of the rounds below 1 {_is_are(low_jumps)} in which the "
-                      f"ping-pong itself took over {JUMP:.0f}x its fastest, and without them too few fall below "
-                      "1"}[gap]
-    level = f" and {at_one} at 1.00" if at_one else ""  # printed 1.00: on neither side of 1
-    return (f"{name}: {above} of {len(ratios)} above 1{level}, median {statistics.median(ratios):.2f}x, "
-            f"range {min(ratios):.2f}-{max(ratios):.2f}x: {said}")
