@@ -75,3 +75,62 @@ def test_lesson_07_names_the_late_return_in_the_price_and_passes_the_drawn_compu
     assert "ms of its rank's own \"\n    f\"compute in this pass" in "\n".join(cells)
     assert "drawn_compute=compute_per_call" in "\n".join(cells)
     assert "report.pass_beside_step" not in "\n".join(cells)
+
+
+def test_the_shard_s_ratios_are_worked_from_the_printed_ms_half_up():
+    """A cheap sweep of the same rule (#1's grep): 3.15 / 2.00 ms is 1.58x, as a reader divides them."""
+    from utils.lessons.tensor_parallel import report
+
+    assert report._times(3.15e-3, 2.00e-3) == 1.58
+    assert report._times(3.1549e-3, 2.0049e-3) == 1.58   # the ms as printed, not the unrounded seconds
+    assert report._times(0.25e-3, 0.20e-3, 1) == 1.3     # 1.25, half up to one decimal
+
+
+def test_the_batch_trend_prints_the_ranges_it_judges_by():
+    """Other (cell 34): "the steps ... lie within that spread" stood beside bare speed-ups; each now has its
+    ±, the speed-up as printed times its rounds' spread (``printed_noise``)."""
+    from utils.lessons.tensor_parallel import inference
+
+    rows = [{"batch": b, "one device": 1.0, "tensor parallel": 1.0 / x, "pipeline": 1.0 / x,
+             "spread": {"one device": n, "tensor parallel": n, "pipeline": n}}
+            for b, x, n in ((1, 0.35, 0.37), (4, 0.61, 0.36), (16, 0.88, 0.06))]
+    said = inference.batch_trend(rows, 1, ("tensor parallel",))
+    assert "0.35x ± 0.13 at batch 1, 0.61x ± 0.22 at batch 4, 0.88x ± 0.05 at batch 16" in said
+
+
+def test_the_profiled_step_names_the_timed_compute_it_is_set_against():
+    """Other (08 cell 10): 190 ms against "the timed median (197 ms)", the compute, beside "the timed step"
+    of 196.8 ms; the sentence now names the compute."""
+    from utils.lessons.putting_it_together import profile_words
+
+    said = profile_words.profiled_against_timed(0.190, 0.1966)
+    assert "took 190 ms, -4% against the timed compute's median (197 ms)" in said   # 190 / 197 - 1
+
+
+def test_the_claims_table_writes_a_tolerance_as_one_and_int8_s_reference_as_the_serving_table():
+    """Other (08 cell 43): "baseline 2.9701 ± 0.03" wrote a tolerance as ±; "fp32 compiled, 54.1 ms" beside the
+    serving table's 54.11."""
+    from test_putting_it_together import _rows
+
+    from utils.lessons.putting_it_together import report
+
+    times = {"fp32": [1.0] * 4, "fp32 compiled": [1.0] * 4, "int8": [1.0] * 4}
+    serving = {"latency_s": {"fp32": 0.0601, "fp32 compiled": 0.05411, "int8": 0.0533}, "times": times,
+               "loss": {"fp32": 2.9, "int8": 2.9}, "bytes": {"fp32": 4, "int8": 1}}
+    rows = report.claim_rows(_rows(), serving)
+    int8 = next(c for c in rows if "x fp32 compiled's speed" in c.claim)
+    assert int8.against == "1.00x (fp32 compiled, 54.11 ms)"
+    losses = [c for c in rows if "held-out loss at step N" in c.claim]
+    assert losses and all(c.against.startswith("baseline ") and ", tolerance " in c.against
+                          and "±" not in c.against for c in losses)
+
+
+def test_compile_s_break_even_names_its_eager_figure_as_the_kept_step_s_in_these_rounds():
+    """Other (08): 98.4 ms was the guide's two-devices estimate and compile's eager median; the second is now
+    named in place."""
+    from test_putting_it_together_printed import _compared
+
+    from utils.lessons.putting_it_together import ladder
+
+    said = ladder.compile_break_even(_compared("compile", 0.13210, [1.0507] * 3, first_step_s=16.8))
+    assert "ms: the kept step's eager median in these rounds, the steps kept so far timed again" in said

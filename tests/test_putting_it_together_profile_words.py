@@ -12,14 +12,14 @@ def test_the_parts_add_up_on_the_page_and_each_share_divides_out():
 
 
 def test_the_profiled_step_never_prints_a_signed_zero():
-    """Reader: "255 ms, -0% against the timed median"."""
+    """Reader: "255 ms, -0% against the timed compute's median"."""
     same = profile_words.profiled_against_timed(0.2551, 0.2558)
-    assert "took 255 ms, within 1% of the timed median (256 ms)" in same and "-0%" not in same
+    assert "took 255 ms, within 1% of the timed compute's median (256 ms)" in same and "-0%" not in same
     assert "did not show" in same
     slower = profile_words.profiled_against_timed(0.2690, 0.2558)   # 269 / 256 = +5%
-    assert "took 269 ms, +5% against the timed median (256 ms): a profiled step also records" in slower
+    assert "took 269 ms, +5% against the timed compute's median (256 ms): a profiled step also records" in slower
     faster = profile_words.profiled_against_timed(0.2430, 0.2558)   # 243 / 256 = -5%
-    assert "-5% against the timed median" in faster and "did not show" in faster
+    assert "-5% against the timed compute's median" in faster and "did not show" in faster
 
 
 def test_the_matmul_rate_and_its_ratios_come_from_the_printed_gflops():

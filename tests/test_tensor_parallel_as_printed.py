@@ -28,7 +28,7 @@ def test_speedups_and_tokens_a_second_follow_the_ms_a_step_as_printed():
     assert table.rows[0][2] == "60 (0.34x)" and table.rows[0][4:6] == ("5.72", "16.59")
     assert table.rows[1][1] == "362"
     trend = inference.batch_trend([row, four, _row(16, 20.0, 23.0)], N, ("tensor parallel",))
-    assert "0.34x at batch 1" in trend
+    assert "0.34x ± " in trend and " at batch 1" in trend
 
 
 def test_the_noise_of_a_speedup_is_its_printed_figure_times_its_printed_spread():

@@ -432,8 +432,8 @@ def compile_break_even(c: Compared, run_steps: int | None = None) -> str:
                 f"one over the paired gain) was not faster than eager ({eager * 1e3:.1f} ms, the steps kept so "
                 f"far, timed again in this step's own rounds, their median): compile never pays back" + planned)
     return (f"its compile took {compile_s:.1f} s; break-even {compile_s:.1f} s / ({eager * 1e3:.1f} - "
-            f"{compiled * 1e3:.1f} ms: the steps kept so far, eager, timed again in this step's own rounds "
-            f"(their median), and that over the paired gain): after {steps:,.0f} steps" + planned)
+            f"{compiled * 1e3:.1f} ms: the kept step's eager median in these rounds, the steps kept so far timed "
+            f"again in this step's own rounds, and that over the paired gain): after {steps:,.0f} steps" + planned)
 
 
 def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, simulated: bool,

@@ -40,17 +40,18 @@ def printed_share(shares: dict[str, float], part: str) -> float:
 
 
 def profiled_against_timed(profiled_s: float, compute_s: float) -> str:
-    """The profiled step against the timed one, both in whole ms as printed: "+5% against the timed median"
-    with its cause, or "within 1%" where the difference prints as 0% (never a signed "-0%")."""
+    """The profiled step against the timed compute (the timed step less its loading), both in whole ms as
+    printed: "+5% against the timed compute's median" with its cause, or "within 1%" where the difference
+    prints as 0% (never a signed "-0%")."""
     profiled, timed = claims.as_printed(profiled_s, 0, 1e-3), claims.as_printed(compute_s, 0, 1e-3)
-    change = claims.as_printed(profiled / (timed or 1) - 1, 2)   # whole %, from the two printed ms
+    change = claims.half_up(profiled / (timed or 1) - 1, 2)   # whole %, half up, from the two printed ms
     said = f"the one step run under the profiler took {profiled:.0f} ms"
     if change > 0:
-        return (f"{said}, {claims.signed_percent(change)} against the timed median ({timed:.0f} ms): a profiled step also "
-                "records every op, and it ran at another moment of the machine")
+        return (f"{said}, {claims.signed_percent(change)} against the timed compute's median ({timed:.0f} ms): "
+                "a profiled step also records every op, and it ran at another moment of the machine")
     against = "within 1% of" if change == 0 else f"{claims.signed_percent(change)} against"
-    return (f"{said}, {against} the timed median ({timed:.0f} ms): the profiler's own recording did not "
-            "show; the two ran at different moments of the machine")
+    return (f"{said}, {against} the timed compute's median ({timed:.0f} ms): the profiler's own recording "
+            "did not show; the two ran at different moments of the machine")
 
 
 def printed_ms_share(part_s: float, whole_s: float, part_digits: int = 1, whole_digits: int = 0) -> float:
@@ -79,7 +80,7 @@ def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float],
                  f"this lesson takes their rate, {fp32:,.1f} GFLOP/s, as the fp32 peak (the MFU and the bounds "
                  "below read it)")
     else:
-        said += f"{rate / fp32:.0%} of that fp32 peak ({fp32:,.1f} GFLOP/s)"
+        said += f"{claims.percent(rate / fp32)} of that fp32 peak ({fp32:,.1f} GFLOP/s)"   # half up
     return said + (f", so at the bf16 peak ({bf16:,.1f} GFLOP/s) they would take {faster:.2f}x less time: the "
                    "guide's precision bound prices them so, their FLOPs at the bf16 peak (its FLOPs/peak term), "
                    "not at the peaks' ratio.")   # guide.Profile.matmul_speedup

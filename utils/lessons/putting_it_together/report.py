@@ -353,7 +353,7 @@ def precision_shortfall(profile: guide.Profile | None, gain: float, peaks: dict[
     if gap <= 0:
         return head + ": no shortfall to place."
     rate = guide.matmul_gflops(profile.matmul_flops, profile.parts["matmul"])
-    share = float(f"{rate / claims.as_printed(peaks['fp32'], 1, 1e9):.0%}".rstrip("%")) / 100   # as printed
+    share = claims.printed_percent(rate / claims.as_printed(peaks["fp32"], 1, 1e9)) / 100   # as printed, half up
     said = head + f", {gap:.1f} ms short. The bound prices the matmuls at the full {low} peak"
     if share >= 1:
         return said + (f"; in fp32 they reached their peak, so their rate accounts for none of it. The "
@@ -392,8 +392,8 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
             out.append(claims.Claim(row.claim, row.measured, row.against, step_verdict(row.verdict, r)))
         if r["same_maths"]:
             out.append(claims.Claim(f"{r['step']}: held-out loss at step N", f"{r['loss']:.4f}",
-                                    f"baseline {claims.as_printed(r['loss'], 4) - r['dloss']:.4f} "
-                                    f"± {r['tol']:g}",
+                                    f"baseline {claims.as_printed(r['loss'], 4) - r['dloss']:.4f}"
+                                    f", tolerance {r['tol']:g}",   # a tolerance, not a rounds' spread
                                     "within its tolerance" if r["loss_ok"] else "outside its tolerance"))
     total = claims.against_speedup("kept steps: x baseline", final(rows)["x_base"], total_bound(rows),
                                    slower="slower than the baseline")
@@ -407,7 +407,7 @@ def claim_rows(rows: list[dict], serving: dict) -> list[claims.Claim]:
              f"outputs {error:.1%} off (tolerance {tolerance:.0%}): no speed-up counted")
     against = serving_reference(serving)
     out.append(claims.Claim(f"int8 serving: x {against}'s speed (paired median)", f"{gain:.2f}x ± {noise:.2f}",
-                            f"1.00x ({against}, {serving['latency_s'][against] * 1e3:.1f} ms)", speed))
+                            f"1.00x ({against}, {serving['latency_s'][against] * 1e3:.2f} ms)", speed))   # as the serving table
     out.append(claims.Claim("int8 serving: held-out loss, output error", f"{loss['int8']:.4f}, {error:.2%}",
                             f"fp32 {loss['fp32']:.4f}; output tolerance {tolerance:.0%}",
                             "within the tolerance" if error <= tolerance else

@@ -177,7 +177,8 @@ def batch_trend(rows: list[dict], new_tokens: int,
         xs = [(r["batch"], over_one_device(r, method, new_tokens),
                claims.as_printed(max(r["spread"]["one device"], r["spread"][method]), 2)) for r in rows]
         steps = list(zip(xs, xs[1:]))   # each batch beside the next larger one
-        figures = ", ".join(f"{x:.2f}x at batch {b}" for b, x, _ in xs)
+        # each with the ± its verdict reads (``rose_apart``), so a reader can check the ranges touch or not
+        figures = ", ".join(f"{x:.2f}x ± {printed_noise(x, n):.2f} at batch {b}" for b, x, n in xs)
         if all(rose_apart(x1, n1, x2, n2) for (_, x1, n1), (_, x2, n2) in steps):
             verdict = ("rose with every larger batch, beyond the rounds' spread: it lost less as the batch "
                        "grew")

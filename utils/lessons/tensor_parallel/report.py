@@ -10,8 +10,8 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter
 
 from utils import plots
-from utils.claims import (Claim, against_speedup, as_printed, gain_share_range, half_up, printed_ratio,
-                          printed_spread)
+from utils.claims import (Claim, against_speedup, as_printed, gain_share_range, half_up, percent,
+                          printed_ratio, printed_spread)
 from utils.lessons.tensor_parallel import inference, verdicts
 from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed, printed_median
 from utils.lessons.tensor_parallel.miss_parts import COMPUTE_PART, LATE_PART, WAIT_PART
@@ -336,7 +336,7 @@ def _thread_cpu(m: dict, slow: dict) -> str:
     if _held_core(slow):
         said = "at most 5 % of the compute, within the tolerance this lesson allows for timing noise"
     elif _off_core_known(slow):
-        said = f"at least {low / slow['compute']:.0%} of the compute, so it lost its core"
+        said = f"at least {percent(printed_ratio(low, slow['compute'], 2, 1e-3))} of the compute, so it lost its core"
     else:
         tolerance = verdicts.off_core_printed(slow)[2]   # 5 % of the compute, in ms as printed
         said = (f"the least is within 5 % of the compute ({tolerance:.2f} ms), the most "
@@ -345,12 +345,18 @@ def _thread_cpu(m: dict, slow: dict) -> str:
     return got + said + f"; over these rounds {others}."
 
 
+def _times(over: float, under: float, digits: int = 2) -> float:
+    """``over / under`` (seconds, printed in ms to 2 decimals) from the two as printed, half up to ``digits``:
+    3.15 / 2.00 ms is 1.58x, as a reader divides them (the float 1.5749... prints 1.57)."""
+    return half_up(printed_ratio(over, under, 2, 1e-3), digits)
+
+
 def _shard_apart(m: dict, corun: dict) -> str:
     """A rank's shard of work timed apart from the step (``corun``), with the other rank idle and with both
     computing at once, against the model's t1/2: what computing side by side costs, and whether even the
     faster of the two takes more than half a block's time."""
     alone, together = corun["alone"], corun["together"]
-    half_x, corun_x = alone / m["model_compute"], together / alone
+    half_x, corun_x = _times(alone, m["model_compute"]), _times(together, alone)
     held = corun.get("together_core", 1.0)
     if corun_x < 0.95:
         why = "faster side by side than alone, beyond 5 %: a finding to explain, not explained by this run"
@@ -362,11 +368,11 @@ def _shard_apart(m: dict, corun: dict) -> str:
     else:
         why = ("each rank's thread held its core, so computing at the same moment costs what the two "
                "cores share (memory bandwidth, last-level cache, the clock)")
-    best_x = min(alone, together) / m["model_compute"]   # the faster shard against half the block's time
+    best_x = _times(min(alone, together), m["model_compute"])   # the faster shard against half the block's time
     return (f"Measured apart, a rank's shard of work without its all-reduces took (the fastest of each's "
             f"rounds) {alone * 1e3:.2f} ms with the other rank idle ({half_x:.2f}x the model's t1/2) and "
             f"{together * 1e3:.2f} ms with both computing at once ({corun_x:.2f}x the first, "
-            f"{together / m['model_compute']:.2f}x t1/2): {why}. "
+            f"{_times(together, m['model_compute']):.2f}x t1/2): {why}. "
             + (f"Even the faster of the two took {best_x:.2f}x t1/2: half a block takes more than half "
                "a block's time here." if best_x > 1.05 else
                f"The faster of the two took {best_x:.2f}x t1/2: within 5 % of half the block's time, "
@@ -380,11 +386,12 @@ def _terms(m: dict, slow: dict) -> str:
     inside the all-reduces, cut (where both ranks timed each call) into the wait for the other rank, when no
     byte moves and which alpha + n/beta does not price, and the time after both arrived, which it prices
     (with, where the rank stayed inside after the other had returned, time no exchange explains)."""
-    compute = (f"its compute {slow['compute'] * 1e3:.2f} ms, {slow['compute'] / m['model_compute']:.2f}x the "
+    compute = (f"its compute {slow['compute'] * 1e3:.2f} ms, {_times(slow['compute'], m['model_compute']):.2f}x the "
                f"model's t1/2 ({(slow['compute'] - m['model_compute']) * 1e3:+.2f} ms); ")
     comm, inside = m["model_comm"] or 1e-5, slow["allreduce"]   # alpha-beta printed 0.00 ms divides as 0.01
     if not m.get("paired"):
-        return compute + (f"its all-reduces {inside * 1e3:.2f} ms, {inside / comm:.1f}x alpha + n/beta "
+        return compute + (f"its all-reduces {inside * 1e3:.2f} ms, "
+                          f"{_times(inside, comm, 1):.1f}x alpha + n/beta "
                           f"({(inside - comm) * 1e3:+.2f} ms), the wait for the other rank included: this "
                           "run did not time the two ranks' calls side by side, so it cannot cut the wait "
                           "out.")
