@@ -42,7 +42,7 @@ def beside_send_recv(link: AlphaBeta, plan, kept: machine.LinkFit | None = None)
         return ""
     ratio = claims.printed_ratio(link.beta, kept.fit.beta, 2, 1e9)
     return (f"Lesson 00's one-way send/recv on {kept.name}: alpha {kept.fit.alpha * 1e6:.0f} us, beta "
-            f"{kept.fit.beta / 1e9:.2f} GB/s; this all-reduce's beta is {ratio:.0%} of it. Each is fitted to n, "
+            f"{kept.fit.beta / 1e9:.2f} GB/s; this all-reduce's beta is {claims.percent(ratio)} of it. Each is fitted to n, "
             "the bytes of one message: a copy sends them once, while an all-reduce of n bytes on two ranks "
             "sends about n/2 a rank in each of its two phases (halves reduced, then gathered), waits for the "
             "other rank at each, and sums what it receives on the workers' own cores; this run does not time "
