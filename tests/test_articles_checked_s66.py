@@ -86,3 +86,32 @@ def test_a19_ranks_by_one_median_covering_the_other_not_by_overlapping_intervals
     assert "; ZBV (1.70x ± 0.05) lies below pipeline beyond noise (neither median ± its spread covers" in said
     both = wording.ranking_words({"a": (1.90, 0.01), "b": (1.70, 0.05), "c": (1.60, 0.02)})
     assert "; b (1.70x ± 0.05) and c (1.60x ± 0.02) lie below a beyond noise" in both, both
+
+
+# --- #4: the gap between runs, for every row that meets it ------------------------------------------------------
+
+def _lesson_07(value, rounds):
+    from utils.lessons.articles_checked import sources
+    from utils.lessons.articles_checked.sources import Recorded
+    return Recorded({"value": value, "bound": 2.0, "rounds": rounds, "lesson": "07", "what": ""}, sources.LEDGER,
+                    "lesson 07, a date; simulated on CPU, this machine")
+
+
+def test_a21_names_a_gap_between_runs_where_neither_median_covers_the_other():
+    from utils.lessons.articles_checked import report, timed_rows
+    m = _figures(tensor_parallel=_lesson_07(0.99, [0.85, 0.89, 0.99, 1.09, 1.12]))
+    apart = timed_rows.lesson_07_note(m, [0.90, 1.10, 1.20, 1.30, 1.40, 1.58], "faster, under the bound")
+    assert "this page's 1.25x ± 0.15 and lesson 07's 0.99x ± 0.10 lie outside each other's noise (neither median " \
+           "± its spread covers the other's): a gap between runs to explain" in apart, apart
+    near = timed_rows.lesson_07_note(m, [0.90, 0.95, 1.0, 1.0, 1.05, 1.1], "within noise: no effect shown")
+    assert near.endswith("the two read alike (within noise); within noise of each other (one median ± its spread "
+                         "covers the other's)"), near
+    m["passes"] = m["passes"] | {"tensor parallel rounds": [0.90, 1.10, 1.20, 1.30, 1.40, 1.58]}
+    row = verdicts.judge(claims.BY_ID["A21"], m, {})
+    assert report.gaps_between_runs([row]) == ["A21"]
+    assert "a gap between runs to explain (this page's and a lesson's, neither ± its spread covering the " \
+           "other's): A21" in report.group_sentence(["A21"], [row])
+    m["passes"] = m["passes"] | {"tensor parallel rounds": [0.90, 0.95, 1.0, 1.0, 1.05, 1.1]}
+    quiet = verdicts.judge(claims.BY_ID["A21"], m, {})
+    assert report.gaps_between_runs([quiet]) == [] and report.gaps_words([quiet]) == ""
+    assert "gap between runs" not in report.group_sentence(["A21"], [quiet])

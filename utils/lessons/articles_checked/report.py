@@ -146,8 +146,16 @@ def quoting_past_bound(own: list[Row]) -> list[str]:
 
 def gaps_between_runs(own: list[Row]) -> list[str]:
     """Rows whose evidence sets this page's run of a step beside a lesson's, outside each other's spread
-    (``GAP_BETWEEN_RUNS``): a gap to explain that no bound names, listed on its own, whatever the row's check."""
-    return [r.id for r in own if GAP_BETWEEN_RUNS in r.evidence]
+    (``GAP_BETWEEN_RUNS``), in its evidence or in its verdict's note on this run (row A21's): a gap to explain
+    that no bound names, listed on its own, whatever the row's check."""
+    return [r.id for r in own if GAP_BETWEEN_RUNS in r.evidence or GAP_BETWEEN_RUNS in r.why]
+
+
+def gaps_words(rows: list[Row]) -> str:
+    """"a gap between runs to explain (...): A21, B4", whatever those rows' checks (an agreeing row too), or ""."""
+    gaps = gaps_between_runs(rows)
+    return (f"{GAP_BETWEEN_RUNS.split(',')[0]} (this page's and a lesson's, neither ± its spread covering the "
+            f"other's): {', '.join(gaps)}" if gaps else "")
 
 
 def checks_sentence(rows: list[Row]) -> str:
@@ -163,9 +171,8 @@ def checks_sentence(rows: list[Row]) -> str:
     if quoting := quoting_past_bound(own):  # beside the rows above their bound: no finding hides in a count
         others.insert(2, "a figure past its bound quoted by a row whose check answers otherwise first: "
                       + ", ".join(quoting))
-    if gaps := gaps_between_runs(own):  # two runs of one step apart: not a bound passed, and not hidden either
-        others.insert(2, f"{GAP_BETWEEN_RUNS.split(',')[0]} (this page's and a lesson's, neither ± its spread "
-                      f"covering the other's): {', '.join(gaps)}")
+    if gaps := gaps_words(own):  # two runs of one step apart: not a bound passed, and not hidden either
+        others.insert(2, gaps)
     return (f"checked and agreeing: {len(c[AGREES])} of {checkable} rows with their own measurement; "
             f"{summaries_words(rows)}; " + "; ".join(others)
             + f"; not checkable ({len(c['unchecked'])}): {', '.join(c['unchecked'])}")
@@ -465,6 +472,7 @@ def group_sentence(ids: list[str], rows: list[Row]) -> str:
               (NOISY, "inconclusive (noise-bound: see the row's evidence)")]
     said = [f"{verb}: {', '.join(hit)}" for state, verb in states
             if (hit := [i for i in ids if by_id[i].check == state and i not in SUMMED])]
+    said += [gaps] if (gaps := gaps_words([by_id[i] for i in ids if i not in SUMMED])) else []
     said += [f"the summary row {i} follows the rows it sums up, each against its own verdict ({by_id[i].check})"
              for i in ids
              if i in SUMMED and by_id[i].check]

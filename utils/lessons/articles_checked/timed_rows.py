@@ -17,6 +17,7 @@ from utils.lessons.articles_checked.figures import (DEVICES, PACKED_BOUND, _send
                                                     compression_rounds, fixed_cost, quote, recorded_verdict,
                                                     rounds_above_words, rounds_finding, rounds_record, spread_of)
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
+from utils.lessons.articles_checked.lesson_01_pairs import GAP_BETWEEN_RUNS  # one wording for a gap between runs
 from utils.lessons.articles_checked.wording import _lesson_05_differs
 from utils.lessons.start_here.line_check import EDGE  # lesson 00's rule: what one noisy median may miss by
 # the decode on two workers (rows A21, B2); re-exported: the tests read them here
@@ -579,11 +580,19 @@ def lesson_07_note(m, ratios: list[float], said: str) -> str:
         return (f"; this page's own {whose}: {sections.cite(LESSON_07_PASSES)} times the same blocks in its own "
                 "run, and the ledger holds no figure of it yet (run lesson 07 to record it)")
     theirs = recorded_verdict(found.record, found.record["bound"])
+    launches = ("different launches, each its own worker processes at its own moment on the machine, so their "
+                "rounds met the cores differently; neither run measures why")
     alike = (f"the two read alike ({reading(said)})" if reading(said) == reading(theirs) else
-             f"the two read differently ({reading(said)} here, {reading(theirs)} there): different launches, "
-             "each its own worker processes at its own moment on the machine, so their rounds met the cores "
-             "differently; neither run measures why")
-    return f"; this page's own {whose} beside {lesson_07_words(m, found.record)}: {alike}"
+             f"the two read differently ({reading(said)} here, {reading(theirs)} there): {launches}")
+    mine, theirs = paired(ratios), (claims.as_printed(found.record["value"], 2), spread_of(found.record))
+    # the course's one noise rule between two runs' medians (as lesson_07_split and lesson_01_pairs read theirs)
+    if claims.runs_agree(*mine, *theirs):
+        gap = "; within noise of each other (one median ± its spread covers the other's)"
+    else:
+        gap = (f"; this page's {mine[0]:.2f}x ± {mine[1]:.2f} and lesson 07's {theirs[0]:.2f}x ± {theirs[1]:.2f} lie "
+               f"outside each other's noise (neither median ± its spread covers the other's): {GAP_BETWEEN_RUNS}"
+               + ("" if launches in alike else f" ({launches})"))
+    return f"; this page's own {whose} beside {lesson_07_words(m, found.record)}: {alike}{gap}"
 
 
 RUN_NOTES = {"B8": b8_in_this_run, "A21": a21_in_this_run}  # rows whose verdict says how this run bore it out
