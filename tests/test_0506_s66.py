@@ -103,3 +103,14 @@ def test_cell_16_reads_the_prediction_from_both_pairs():
     assert "predicted = predicted_range(plain_step, recomputed, CKPT_TIMES)" in cell
     assert "2 * policy_cost" not in cell and "share=(CKPT_TIMES[\"blocks' forward\"], CKPT_TIMES[\"forward\"])" in cell
     assert "prediction_words(plain_step, recomputed, CKPT_TIMES, policy_rounds)" in cell
+
+
+def test_the_measured_lines_cell_0_promises_are_labelled_and_05_words_its_rule_once():
+    cells = ["".join(c["source"]) for c in json.loads((NOTEBOOKS / "06_memory.ipynb").read_text())["cells"]]
+    assert "MB of activations{S.label}" in cells[13]
+    assert "lr){S.label}. Adam" in cells[18]
+    assert 'print(fill(said.removesuffix(".") + f"{S.label}."))' in cells[21]
+    lesson = ["".join(c["source"]) for c in json.loads((NOTEBOOKS / "05_data_prefetch.ipynb").read_text())["cells"]]
+    rule = "half their middle half's range, at least 2 % of their median"
+    assert rule in " ".join(lesson[37].split()) and rule in " ".join(lesson[38].split())
+    assert "their own spread, at least 2 %" not in lesson[38]
