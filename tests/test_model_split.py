@@ -818,7 +818,7 @@ def test_messages_priced_above_the_whole_difference_are_not_said_to_overlap():
     got["layers"]["row"], got["attn/ffn"]["row"] = worked(0.139, [0.071, 0.072]), worked(_placed_step(got["extra_rounds"]), [0.080, 0.079])
     said = placement.placement_reading(got, "gloo")
     # t21_02: short of the highest round, it covers the median only, not "alone covers the extra step time"
-    assert "work rose by +16 ms" in said and "that covers the median extra time (" in said
+    assert "work rose by +16 ms" in said and "that accounts for the median extra time (" in said
     got["attn/ffn"]["row"] = worked(_placed_step(got["extra_rounds"]), [0.072, 0.073])
     assert "the other 12.8 ms is waiting" in placement.placement_reading(got, "gloo")
     note = placement.extra_note(got)
@@ -837,8 +837,8 @@ def test_the_rest_the_messages_leave_is_read_by_one_computation_in_every_sentenc
     got["layers"]["row"], got["attn/ffn"]["row"] = worked(0.139, [0.071, 0.072]), worked(_placed_step(got["extra_rounds"]), [0.076, 0.077])
     note, said = placement.extra_note(got), placement.placement_reading(got, "gloo")
     assert "not explained" not in note and "lie in the stages' measured work (+10 ms" in note
-    assert "did not measure" not in said and "measured work, +10 ms, covers the median extra time (+9.5 ms)" in said
-    assert "that covers the median extra time (+9.5 ms)" in placement.placement_answer(got)  # t21_02
+    assert "did not measure" not in said and "measured work, +10 ms, accounts for the median extra time (+9.5 ms)" in said
+    assert "that accounts for the median extra time (+9.5 ms)" in placement.placement_answer(got)  # t21_02
 
 
 def test_a_paired_difference_the_median_steps_disagree_with_is_not_split_into_causes():
@@ -987,7 +987,7 @@ def test_section_8_answers_in_two_sentences_for_every_outcome():
     assert said.startswith("No, slower than the layers split by the paired rounds (the two speedups, 1.00x and 1.00x, do not show it). The attention/feed-forward placement took +12.9 ± 2.0 ms per step")
     # (79 + 79) - (71 + 71) = +16, from the per-stage ms as printed
     # t21_02: short of the highest round, it covers the median only, not "alone covers the extra step time"
-    assert "work rose by +16 ms" in said and "that covers the median extra time (" in said
+    assert "work rose by +16 ms" in said and "that accounts for the median extra time (" in said
     got["extra_rounds"] = [-0.01, 0.02, 0.0, 0.005, -0.004]
     assert "within noise of 0: this run does not resolve it" in placement.placement_answer(got)
 

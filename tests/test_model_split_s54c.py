@@ -67,19 +67,19 @@ def test_a_work_rise_the_extra_times_spread_covers_names_no_waiting():
     line = placement.placement_answer(got)
     assert "+28.5 ± 1.9 ms per step" in line and "is waiting" not in line
     assert ("rose by +28 ms against the layers split's (their CPU time on CPU workers, sends and receives "
-            "included, summed from the table's ms per stage): that covers the median extra time within its spread "
+            "included, summed from the table's ms per stage): that accounts for the median extra time within its spread "
             "(+28.5 ± 1.9 ms covers +28) and 28 ms (the table's median steps' difference), not 30.4 ms") in line
     note = placement.extra_note(got)
     assert "not explained" not in note
     assert note.endswith("its extra messages explain 19.2 ms, the other 9.3 ms lie in the stages' measured work "
-                         "(+28 ms, which covers the median extra time within its spread (+28.5 ± 1.9 ms covers +28) "
+                         "(+28 ms, which accounts for the median extra time within its spread (+28.5 ± 1.9 ms covers +28) "
                          "and 28 ms (the table's median steps' difference), not 30.4 ms (the paired median plus its "
                          "spread) or 33.0 ms (the highest of 5 rounds); that work includes the messages' own CPU time (sends and "
                          "receives), so the two overlap: they are "
                          "not added)"), note  # t20_02 other 2: the messages' ms lie inside the work's
-    assert ("the stages' measured work, +28 ms, covers the median extra time within its spread (+28.5 ± 1.9 ms "
+    assert ("the stages' measured work, +28 ms, accounts for the median extra time within its spread (+28.5 ± 1.9 ms "
             "covers +28) and 28 ms") in placement.placement_reading(got, "gloo")
-    assert placement._work_split(got).startswith("; the stages' measured work, +28 ms, covers the median extra "
+    assert placement._work_split(got).startswith("; the stages' measured work, +28 ms, accounts for the median extra "
                                                  "time within its spread (+28.5 ± 1.9 ms covers +28)")
 
 
@@ -96,8 +96,8 @@ def test_a_work_rise_short_by_more_than_the_spread_is_waiting_in_every_sentence(
     assert placement._work_split(got).endswith("rose by +24 ms and the other 4.5 ms is waiting")
     # and a rise at or above the extra time covers it without the spread (unchanged words)
     got = _placements([0.100, 0.100])  # +42, past every reading (t21_02: the highest round is 33.0 ms)
-    assert "that alone covers the extra step time at every reading of it" in placement.placement_answer(got)
-    assert placement.extra_note(got).endswith("(+42 ms, which covers every reading of the extra time, up to 33.0 ms "
+    assert "that alone accounts for the extra step time at every reading of it" in placement.placement_answer(got)
+    assert placement.extra_note(got).endswith("(+42 ms, which accounts for every reading of the extra time, up to 33.0 ms "
                                               "(the highest of 5 rounds); that work includes the "
                                               "messages' own CPU time (sends and receives), so the two overlap: "
                                               "they are not added)")

@@ -166,7 +166,7 @@ def test_the_messages_and_the_work_are_said_to_overlap_on_cpu_workers():
     overlap = ("that work includes the messages' own CPU time (sends and receives), so the two overlap: they are "
                "not added")
     assert placement.extra_note(got).endswith(  # t21_02: set against every reading of the extra time
-        "(+32 ms, which covers every reading of the extra time, up to 33.0 ms (the highest of 5 rounds, within the "
+        "(+32 ms, which accounts for every reading of the extra time, up to 33.0 ms (the highest of 5 rounds, within the "
         f"same spread); {overlap})")  # t23_02 #2: 33.0 - 1.9 = 31.1, under +32: the median's ± for every reading
     assert f"(where it went inside the work, untimed here; {overlap})" in placement.placement_reading(got, "gloo")
     on_gpus = _placements([0.095, 0.095], cpu_workers=False)  # device time: not said to hold the messages

@@ -30,12 +30,12 @@ def test_a_work_rise_short_of_the_larger_readings_covers_only_the_ones_it_reache
     line = placement.placement_answer(got)
     assert "that alone covers" not in line
     assert ("rose by +17 ms against the layers split's (their CPU time on CPU workers, sends and receives included, "
-            "summed from the table's ms per stage): that covers the median extra time (+9.5 ms) and 14 ms (the "
+            "summed from the table's ms per stage): that accounts for the median extra time (+9.5 ms) and 14 ms (the "
             "table's median steps' difference), not 17.4 ms (the paired median plus its spread) or 26.7 ms (the "
             "highest of 5 rounds)") in line
     assert "not explained by this run" in line
     note = placement.extra_note(got)  # the claims row: the same readings, the same words
-    assert note.endswith("the stages' measured work, +17 ms, covers the median extra time (+9.5 ms) and 14 ms "
+    assert note.endswith("the stages' measured work, +17 ms, accounts for the median extra time (+9.5 ms) and 14 ms "
                          "(the table's median steps' difference), not 17.4 ms (the paired median plus its spread) or "
                          "26.7 ms (the highest of 5 rounds)"), note
     # the messages are read against the same readings (the largest: 26.7 ms)
@@ -44,15 +44,15 @@ def test_a_work_rise_short_of_the_larger_readings_covers_only_the_ones_it_reache
 
 def test_a_work_rise_past_every_reading_covers_the_extra_time():
     got = _placements([0.077, 0.120])  # +32, past 26.7
-    assert ("that alone covers the extra step time at every reading of it, up to 26.7 ms (the highest of 5 "
+    assert ("that alone accounts for the extra step time at every reading of it, up to 26.7 ms (the highest of 5 "
             "rounds)") in placement.placement_answer(got)
-    assert placement.extra_note(got).endswith("+32 ms, covers every reading of the extra time, up to 26.7 ms (the "
+    assert placement.extra_note(got).endswith("+32 ms, accounts for every reading of the extra time, up to 26.7 ms (the "
                                               "highest of 5 rounds)")
 
 
 def test_a_work_rise_within_the_medians_spread_only_and_one_beyond_it():
     got = _placements([0.077, 0.094])  # +6: 9.5 - 7.9 = 1.6 is under it
-    assert ("that covers the median extra time within its spread (+9.5 ± 7.9 ms covers +6), not 14 ms"
+    assert ("that accounts for the median extra time within its spread (+9.5 ± 7.9 ms covers +6), not 14 ms"
             in placement.placement_answer(got))
     got = _placements([0.077, 0.080])  # -8: short by more than the spread
     assert "the other 17.5 ms is waiting" in placement.placement_answer(got)

@@ -116,7 +116,7 @@ def test_every_reading_of_the_extra_time_is_read_with_the_medians_spread():
 
     got = _placements(ROUNDS_MS)
     said = " ".join(placement.placement_answer(got).split())
-    assert ("that covers the median extra time within its spread (+16.7 ± 9.2 ms covers +14), 18 ms (the table's "
+    assert ("that accounts for the median extra time within its spread (+16.7 ± 9.2 ms covers +14), 18 ms (the table's "
             "median steps' difference, within the same spread) and 18.8 ms (the highest of 5 rounds, within the "
             "same spread), not 25.9 ms (the paired median plus its spread)") in said
     # a work rise that reaches a reading needs no spread; one short of it by more than the spread misses it
@@ -124,7 +124,7 @@ def test_every_reading_of_the_extra_time_is_read_with_the_medians_spread():
     assert "+19 ms" in reached and "18 ms (the table's median steps' difference) and 18.8 ms (the highest" in reached
     short = _placements([20.7, 16.7, 21.0, -20.5, 12.7], placed_cpu=(0.077, 0.101))  # +13 ms against 16.7 ± 4.0
     missed = " ".join(placement.placement_answer(short).split())
-    assert ("covers the median extra time within its spread (+16.7 ± 4.0 ms covers +13), not 18 ms (the table's "
+    assert ("accounts for the median extra time within its spread (+16.7 ± 4.0 ms covers +13), not 18 ms (the table's "
             "median steps' difference), 20.7 ms (the paired median plus its spread) or 21.0 ms (the highest of 5 "
             "rounds)") in missed
     # the reading that already holds the spread: reached, it is covered; within a second spread of it, not

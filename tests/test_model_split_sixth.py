@@ -148,11 +148,11 @@ def test_the_refuted_probes_tail_keeps_the_work_and_waiting_split_section_8_prin
     assert "not split into causes" not in tail and tail in placement.extra_note(got)
     # the other outcome: the work covers the extra time, and the tail says so as the line does
     got = _with_work(0.0240)  # +24 ms, past every reading (t21_02: +16 covers the median and 14 ms only)
-    assert "that alone covers the extra step time at every reading of it" in placement.placement_answer(got)
-    assert placement.probe_refuted(got).endswith("the stages' measured work, +24 ms, covers every reading of the "
+    assert "that alone accounts for the extra step time at every reading of it" in placement.placement_answer(got)
+    assert placement.probe_refuted(got).endswith("the stages' measured work, +24 ms, accounts for every reading of the "
                                                  "extra time, up to 22.6 ms (the highest of 5 rounds)")
     got = _with_work(0.0150)
-    assert placement.probe_refuted(got).endswith("+16 ms, covers the median extra time (+14.3 ms) and 14 ms (the "
+    assert placement.probe_refuted(got).endswith("+16 ms, accounts for the median extra time (+14.3 ms) and 14 ms (the "
                                                  "table's median steps' difference), not 16.3 ms (the paired median "
                                                  "plus its spread) or 22.6 ms (the highest of 5 rounds)")
 

@@ -246,7 +246,7 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
                  "explain")
         covered = work_rise(got, extra, as_printed(noise, d))
         short = work_beside_rest(got, rest, d)  # the work measured, short of the extra time
-        text += (f": the stages' measured work, {covered:+.0f} ms, covers "
+        text += (f": the stages' measured work, {covered:+.0f} ms, accounts for "
                  f"{covers_words(*work_reach(got, covered, extra, as_printed(noise, d), d))} (where it went inside "
                  f"the work, untimed here{overlap(got)})" if covered is not None else
                  f": {short} (for a message, or for the other stage)" if short else
@@ -346,15 +346,16 @@ def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> s
                        f"{ms(extra_ms - more)} ms is waiting, which the work leaves out (for a "
                        "message, or for the other stage).")
     if not missed:
-        return said + (f"that alone covers the extra step time at every reading of it, up to {reached[-1]}, "
+        return said + (f"that alone accounts for the extra step time at every reading of it, up to {reached[-1]}, "
                        "since with one micro-batch the stages take turns.")
-    return said + (f"that covers {covers_words(reached, missed)}: with one micro-batch the "
-                   "stages take turns, so the work explains the extra time at the readings it covers; what the "
+    return said + (f"that accounts for {covers_words(reached, missed)}: with one micro-batch the "
+                   "stages take turns, so the work explains the extra time at the readings it accounts for; what the "
                    "larger ones hold beyond it is not explained by this run.")
 
 
 def covers_words(reached: list, missed: list) -> str:
-    """What a work rise covers, from ``work_reach``'s two lists, after "covers": every reading, or which."""
+    """What a work rise accounts for, from ``work_reach``'s two lists, after "accounts for" (at least as large,
+    or within the median's spread: "covers" is kept for a figure ± its spread): every reading, or which."""
     if not missed:
         return f"every reading of the extra time, up to {reached[-1]}"
     return f"{_listed(reached, 'and')}, not {_listed(missed, 'or')}"
@@ -422,8 +423,8 @@ def extra_note(got: dict) -> str:
     rest, covered = ms_text(as_printed(extra - cost, d), digits=d), work_rise(got, extra, as_printed(noise, d))
     covers = covered is not None and covers_words(*work_reach(got, covered, extra, as_printed(noise, d), d))
     return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
-            (f"the other {rest} ms lie in the stages' measured work ({covered:+.0f} ms, which covers "
-             f"{covers}{overlap(got)})" if covered is not None else
+            (f"the other {rest} ms lie in the stages' measured work ({covered:+.0f} ms, which accounts "
+             f"for {covers}{overlap(got)})" if covered is not None else
              work_beside_rest(got, as_printed(extra - cost, d), d, "other ") or f"{rest} ms are not explained by this run"))
 
 
@@ -485,7 +486,7 @@ def _work_split(got: dict) -> str:
     if not reached:
         return (f"; of the extra time, the stages' measured work rose by {more:+.0f} ms and the other "
                 f"{ms_text(shown - more, digits=d)} ms is waiting")  # at the line's digits, as work_note
-    return f"; the stages' measured work, {more:+.0f} ms, covers {covers_words(reached, missed)}"
+    return f"; the stages' measured work, {more:+.0f} ms, accounts for {covers_words(reached, missed)}"
 
 
 def price_support(got: dict) -> str:
