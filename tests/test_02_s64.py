@@ -106,7 +106,8 @@ def test_a_median_under_its_work_scaled_reference_by_more_than_d_prints_the_shar
 
 def test_under_the_reference_within_d_or_within_noise_of_1x_prints_no_share():
     near = _row(8, [1.66, 1.72, 1.78, 1.84, 1.90], [378, 411])  # 1.78x ± 0.06 covers 1.84x
-    assert "work-scaled reference" not in report.headline_verdict(near)
+    assert report.headline_verdict(near).endswith("; within noise of its work-scaled reference (1.84x)")  # t28_02
+    assert "% of its gain" not in report.headline_verdict(near)
     flat = _row(2, [0.95, 0.99, 1.01, 1.03, 1.05], [300, 300], one_ms=814)  # within noise of 1x: no gain to share
     assert noise.under_work_reference(flat, flat.work_bound) == ""
     assert noise.under_work_reference(_row(8, [0.90] * 5, [378, 411]), 1.84) == ""  # below 1x: no gain

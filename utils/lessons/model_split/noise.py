@@ -162,12 +162,16 @@ def reference_claim(claim: str, r: Row, reference: float, name: str, per_round=N
 def under_work_reference(r: Row, wb: float) -> str:
     """A median under its work-scaled reference by more than the rounds' spread, read as cell 15 says and as the
     claims row prints it (``reference_claim``), so that each table prints it with its row
-    (``report.past_work_reference``): "under its work-scaled reference (1.84x): 92% of its gain". "" where the
-    median ± its spread reaches the reference, is within noise of 1x, or is not above 1x (no gain to share)."""
+    (``report.past_work_reference``): "under its work-scaled reference (1.84x): 92% of its gain"; where the
+    median ± its spread reaches the reference from under it, that is said, so that a silent row is not read as
+    one: "within noise of its work-scaled reference (1.20x)". "" where the median is above the reference, within
+    noise of 1x, or not above 1x (no gain to share)."""
     value, spread = printed(r)
     ref = as_printed(wb, 2)
-    if value >= ref or near_reference(r, ref) or value <= 1 or within_noise(value, spread, 1.0):
+    if value > ref or value <= 1 or within_noise(value, spread, 1.0):
         return ""
+    if near_reference(r, ref):
+        return f"within noise of its work-scaled reference ({ref:.2f}x)"
     return f"under its work-scaled reference ({ref:.2f}x): {percent(reference_gain(r, ref))} of its gain"
 
 
