@@ -98,8 +98,8 @@ def test_section_9s_markdown_holds_whether_or_not_the_probes_price_stands():
     # cell 62: "section 8's probe's too, as the summary reads it" while the run refuted the probe's price
     text = " ".join(_markdown().split())
     assert "as the summary reads it" not in text
-    assert ("and section 8's (its probe's price for one message, or the most section 8's placements allow a "
-            "message where they refute the probe; the summary says which)") in text  # t26_02, t27_02 other
+    assert ("and section 8's (its probe of one message, unless section 8's placements refute the probe; the "
+            "summary names the price used)") in text  # t26_02, t27_02, t28_02 other
     # the summary prints each outcome: the probe's price where it stands, the placements' ceiling where not
     assert "at the probe's" in link.planning_verdict(0.043, 2.3)
     assert "at the most this launch's placements allow (1.80x; the probe's 2.30x refuted)" in \
