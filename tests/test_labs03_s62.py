@@ -51,7 +51,7 @@ def test_lab_01s_prose_counts_the_unseen_ops_its_check_holds():
     # cell 8 still said "six more the check keeps to itself", so every markdown cell is read, not two by index
     from utils.labs.predict_the_roofline import checks as roofline_checks
 
-    unseen = re.compile(r"(\w+) (?:more |ops )?(?:you have not seen|the check keeps to itself|unseen\b)")
+    unseen = re.compile(r"(\w+) (?:more |ops )?(?:you have not seen|the check keeps to itself)|(\w+) unseen ops?\b")
     cells = nbformat.read(ROOT / "labs" / "01_predict_the_roofline.ipynb", as_version=4).cells
     said = [" ".join(cell.source.split()) for cell in cells if cell.cell_type == "markdown"]
     counts = [found.group(0) for text in said for found in unseen.finditer(text)]

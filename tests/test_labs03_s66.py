@@ -86,3 +86,31 @@ def test_lab_00s_measurement_cell_says_what_the_rule_counts_without_side_in_two_
     assert "side of" not in said and "both sides" not in said and "slow both the split's messages and the ping-pong" in said
     assert "whose ratio, split over ping-pong, is above 1 and those below 1" in said
     assert "whose ping-pong jumped (past a bound on its fastest round that the block states) is set aside" in said
+
+
+def test_lab_01s_check_3_gives_the_allowance_one_purpose_and_leaves_write_allocate_to_the_run():
+    """t28_labs03 #3: cell 16 said the 25 % was for noise "and for the write-allocate traffic an op that writes its
+    result gets back", while the take-away printed that the lab's memory-bound ops get no such room; and a reader
+    could not tell what was got back, or from where (other problem)."""
+    from pathlib import Path
+
+    import nbformat
+
+    cells = nbformat.read(Path(__file__).resolve().parents[1] / "labs/01_predict_the_roofline.ipynb", as_version=4).cells
+    said = " ".join(cells[16].source.split())
+    assert "That allowance is a margin for the ceilings' noise" in said and "gets back" not in said
+    assert "It may also have to hold write-allocate (lesson 01): on a CPU the memory reads a cache line before " \
+           "writing it" in said
+    assert "The take-aways print, from this run, how far that lets these ops pass their memory roof, and whether " \
+           "the 25 % holds it." in said
+
+
+def test_lab_01s_turning_rows_both_name_their_batch():
+    """t28_labs03 (other problem): cell 21's rows read "causal attention, length 90, batch 65" beside "causal
+    attention, length 720", with no "batch 1"."""
+    from utils.labs.predict_the_roofline import checks as roof_checks
+
+    attention = roof_checks._attention("causal attention, length 1024, 8 heads of 64, batch 1", 1, 8, 1024, 64, True)
+    assert attention.with_length(720, batch=1).name == "causal attention, length 720, batch 1"
+    assert attention.with_length(90, batch=65).name == "causal attention, length 90, batch 65"
+    assert attention.with_length(90).name == "causal attention, length 90"  # no batch given: the reference's search

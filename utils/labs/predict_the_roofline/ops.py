@@ -44,10 +44,11 @@ class LabOp:
     ids: torch.Tensor | None = None  # the embedding's token ids (int64)
 
     def with_length(self, length: int, batch: int | None = None) -> "LabOp":
-        """The same attention at another sequence length (and batch)."""
+        """The same attention at another sequence length (and batch: named wherever one is given, batch 1 too, so
+        that two rows sized for the same work read alike in a table of times)."""
         dims = dict(self.dims, length=int(length), batch=int(batch or self.dims["batch"]))
         named = f"{self.name.split(',')[0]}, length {length}"
-        if dims["batch"] != self.dims["batch"]:  # said in the name: a table of times shows it
+        if batch is not None or dims["batch"] != self.dims["batch"]:  # said in the name: a table of times shows it
             named += f", batch {dims['batch']}"
         return replace(self, name=named, dims=dims)
 
