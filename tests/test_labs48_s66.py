@@ -24,3 +24,28 @@ def test_under_no_recompute_every_branch():
     assert "a finding to explain" in beyond
     # without the cost table's noise the course's 0.02 floor stands in, as in _model_gap
     assert "more than the same 0.04 allowed" in _under_no_recompute(0.91, 0.96, 0.02)
+
+
+# --- lab 08: the all-reduces in one unit (t28_labs48 #2) -------------------------------------------------------
+
+def test_lab08_the_all_reduces_are_said_in_gradients_bytes_both_sides(monkeypatch):
+    from test_labs48_s65 import _diagnosis, _flat, _takeaways
+
+    takeaways = _takeaways(monkeypatch)
+    diagnosis = _diagnosis(6.0, 6.1, 6.12, 6.2, 6.3)
+    short = _flat(takeaways.key_take_aways(diagnosis, object()))
+    assert "The slow script all-reduced 4x one gradient's bytes a step (every micro-batch), yours 1x." in short
+    assert "7.67" not in short  # calls are never set beside bytes in the kept sentence
+    full = _flat(takeaways.take_aways(diagnosis, object()))
+    assert ("The slow script all-reduced 4x one gradient's bytes a step (each of its 4 micro-batches' backward, "
+            "no no_sync; its profile counted 7.67 all-reduce calls a step, the gradient's buckets, inside forward "
+            "and backward); yours all-reduced 1x one gradient's bytes a step, as the check counted them.") in full
+
+
+def test_lab08_the_slow_scripts_bytes_follow_its_micro_batches():
+    from utils.labs.make_it_fast import script, takeaways
+
+    assert f"{script.ACCUMULATE}x one gradient's bytes" in takeaways._synced_short(1.0)
+    assert takeaways._synced_short(1.0).endswith("yours 1x.")
+    assert takeaways._synced_short(2.0).endswith("yours 2x.")  # a script that synchronised twice says so
+    assert "counted 23 all-reduce calls a step" in takeaways._synced_text(23.0, 1.0)
