@@ -10,17 +10,24 @@ from utils import claims
 from utils.lessons.why_slow.algorithms import SAME_RESULT, printed_ms
 from utils.tables import Table
 
-COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up ± spread", "bytes ceiling", "verdict",
+COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up: rounds' median ± spread", "bytes ceiling", "verdict",
                       f"differ by; ≤ {SAME_RESULT:.0e}?"]
 
 
 def comparison_rows(comparisons) -> list[tuple]:
-    """The headline: what, slow -> fast (by name), speed-up, its bytes ceiling, the verdict, and how closely
-    the results agree."""
-    return [(c.what, f"{c.slow} → {c.fast}", f"{c.speedup:.2f}x" + (f" ± {c.spread:.2f}" if c.spread else ""),
+    """The headline: what, slow -> fast (by name), the speed-up (``speedup_text``), its bytes ceiling, the
+    verdict, and how closely the results agree."""
+    return [(c.what, f"{c.slow} → {c.fast}", speedup_text(c),
              f"{c.ceiling:.2f}x" if c.ceiling else "none", verdict_word(c),
              f"{c.max_difference:.0e}: {'yes' if c.same_result else 'no'}")
             for c in comparisons]
+
+
+def speedup_text(c) -> str:
+    """A pair's speed-up as every line of section 5 prints it: the median of its rounds' own ratios ± their
+    spread ("3.43x ± 0.81"), the ± beside the figure it was measured around; no ± where no spread was measured.
+    The fastest times' ratio is printed only in the details, labelled as such (``comparison_table``)."""
+    return f"{c.median:.2f}x" + (f" ± {c.spread:.2f}" if c.spread else "")
 
 
 def comparison_summary(comparisons) -> Table:
@@ -65,11 +72,21 @@ def ceiling_said(c) -> str:
 
 
 def comparison_table(comparisons) -> Table:
-    return Table(["what", "slow", "fast", "slow time", "fast time", "speed-up", "max difference"],
+    """Each pair's two fastest times and their ratio, labelled as such: the two need not share a round, so no ±
+    goes beside it (the headline's median ± spread is worked from each round's own ratio, ``rounds_sentence``)."""
+    return Table(["what", "slow", "fast", "slow time", "fast time", "fastest times' ratio", "max difference"],
                  [(c.what, c.slow, c.fast, f"{claims.sig_text(c.slow_seconds, 3, 1e-3)} ms",
-                   f"{claims.sig_text(c.fast_seconds, 3, 1e-3)} ms", f"{c.speedup:.2f}x", f"{c.max_difference:.1e}")
-                  for c in comparisons],
+                   f"{claims.sig_text(c.fast_seconds, 3, 1e-3)} ms", f"{c.fastest_ratio:.2f}x",
+                   f"{c.max_difference:.1e}") for c in comparisons],
                  title="Every comparison: fastest of the interleaved rounds")
+
+
+def rounds_sentence(comparisons) -> str:
+    """Each pair's rounds' own ratios (slow over fast within one round), as printed: the figures the headline's
+    median ± spread is worked from (``Comparison.median``, ``Comparison.spread``), so a reader can redo both."""
+    listed = "; ".join(f"{c.what}, {c.fast}: " + (", ".join(f"{r:.2f}x" for r in c.round_ratios) or "none kept")
+                       + (f" (median {speedup_text(c)})" if c.round_ratios else "") for c in comparisons)
+    return f"Each round's own ratio, slow over fast in that round (the speed-up is their median ± spread): {listed}."
 
 
 def algorithms_sentence(comparisons) -> str:
@@ -79,16 +96,15 @@ def algorithms_sentence(comparisons) -> str:
     is not a slowdown either) or not faster, every branch written."""
     parts = []
     for c in comparisons:  # the verdict weighs the rounds' spread (the course's noise rule)
-        noise = f" ± {c.spread:.2f}" if c.spread else ""
         ceiling = ceiling_said(c)
-        got = (f"{c.speedup:.2f}x{noise} {ceiling}: {ceiling_verdict(c)}" if c.ceiling else
-               f"{c.speedup:.2f}x{noise}: {ceiling_verdict(c)}" + (f" ({ceiling})" if ceiling else ""))
+        got = (f"{speedup_text(c)} {ceiling}: {ceiling_verdict(c)}" if c.ceiling else
+               f"{speedup_text(c)}: {ceiling_verdict(c)}" + (f" ({ceiling})" if ceiling else ""))
         parts.append(f"{c.what}, {c.fast} ({c.note}): {got}, results {same_result_said(c)}")
     # "21% of its gain" is not 3.09 / 11.00 (28%): say once what it divides, where it is first printed
     gain = ("; 'of its gain': how far the speed-up went from 1x to its ceiling, (speed-up - 1) / (ceiling - 1)"
             if any("of its gain" in c.verdict for c in comparisons) else "")
-    return (f"What each rewritten version removes, and what it bought in this run (fastest round against "
-            f"fastest round; ± the spread of the rounds' ratios{gain}): {'; '.join(parts)}. In short, "
+    return (f"What each rewritten version removes, and what it bought in this run (the median of the rounds' "
+            f"own ratios, slow over fast within one round, ± their spread{gain}): {'; '.join(parts)}. In short, "
             f"{algorithms_count(comparisons)}.")
 
 
@@ -142,7 +158,7 @@ def fused_bandwidth_sentence(c, n_bytes: int, roof_rate: float, transfers: int =
             f"{rate / 1e9:.1f} GB/s, {share:.0%} of the memory roof ({roof_rate / 1e9:.1f} GB/s). "
             + chain_rate_sentence(c, n_bytes // fused_transfers, roof_rate, transfers) +
             f" Were every byte moved at the roof, cutting {transfers} whole-tensor reads and writes to "
-            f"{fused_transfers} would give up to {ceiling:.2f}x, a ceiling; it gave {c.speedup:.2f}x: "
+            f"{fused_transfers} would give up to {ceiling:.2f}x, a ceiling; it gave {speedup_text(c)}: "
             f"{ceiling_verdict(c)}.")
     if rate < near * roof_rate:
         return text + (" Far under the roof: memory-bound by the roofline's count (its intensity is below the "
@@ -170,7 +186,7 @@ def chain_rate_sentence(c, tensor_bytes: int, roof_rate: float, transfers: int) 
     shown, noise = claims.half_up(share, 2), chain_noise(c)
     if shown <= 1:  # at or under it as printed
         return said + "."
-    pair = f"{c.speedup:.2f}x ± {getattr(c, 'spread', 0.0):.2f}"  # as section 5's sentence prints it
+    pair = f"{c.median:.2f}x ± {c.spread:.2f}"  # as section 5's sentence prints it
     spread = f"the {claims.percent(noise)} its rounds spread ({pair}, its pair)"
     if shown <= 1 + noise:
         return said + (f": above it by no more than {spread}, so at the roof within its noise, no excess shown: "
@@ -183,10 +199,9 @@ def chain_rate_sentence(c, tensor_bytes: int, roof_rate: float, transfers: int) 
 
 def chain_noise(c) -> float:
     """The noise the chain's rate is read to: its pair's spread (``c.spread``, the rounds' slow / fast ratios)
-    over its speed-up, both as printed (2.53x ± 1.12 is 44%), the one spread measured on the chain's rounds
-    (the chain's own times are kept as their fastest only); 0 where fewer than 4 rounds give no spread."""
-    speedup, spread = round(c.speedup, 2), round(getattr(c, "spread", 0.0), 2)  # a pair with no rounds: none
-    return claims.half_up(spread / speedup, 2) if speedup else 0.0
+    over the median it spreads around, both as printed (2.53x ± 1.12 is 44%), the one spread measured on the
+    chain's rounds (the chain's own times are kept as their fastest only); 0 where no rounds give a spread."""
+    return claims.half_up(c.spread / c.median, 2) if c.median else 0.0
 
 
 def payback(compile_seconds: float, gain) -> tuple[float, float, float | None]:
@@ -211,5 +226,5 @@ def payback_sentence(compile_seconds: float, gain) -> str:
         return said + f"at {saved:.1f} ms saved per call it pays back after {calls:,.0f} calls."
     if gain.faster:   # faster, but by less than the 0.1 ms printed
         return said + "it saves under 0.1 ms per call, too little to count its payback from these figures."
-    return said + (f"per call the compiled GELU ran {gain.speedup:.2f}x ± {gain.spread:.2f} ({gain.verdict}), "
+    return said + (f"per call the compiled GELU ran {gain.median:.2f}x ± {gain.spread:.2f} ({gain.verdict}), "
                    "so no payback is shown.")

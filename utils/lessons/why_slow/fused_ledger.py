@@ -3,9 +3,11 @@
 and B14 time the same pairs again on this page's sizes; with lesson 01's own figures kept, they can set the two
 runs side by side and say whether they agree.
 
-Each record holds the speed-up, its rounds' spread and both times as lesson 01 prints them (so a reader finds
-each figure on lesson 01's page), every round's ratio, and the sizes and device the pair was timed on (lesson
-09 compares its own run with a record only where both match).
+Each record holds the speed-up as lesson 01 prints it, the median of the rounds' own ratios (``value``) ± their
+spread (``spread``); the two fastest times and their ratio (``slow_ms``, ``fast_ms``, ``fastest``), which
+lesson 01's details print labelled as the fastest times' ratio, with no ± (so a reader finds each figure on
+lesson 01's page); every round's ratio; and the sizes and device the pair was timed on (lesson 09 compares its
+own run with a record only where both match).
 """
 
 from __future__ import annotations
@@ -32,10 +34,11 @@ def record_fused_pairs(comparisons, attention: dict, gelu_x) -> None:
 
 
 def record_pair(name: str, c, what: str, sizes: list[int], device: str) -> None:
-    """One ``algorithms.Comparison`` as lesson 01's table prints it: the speed-up and its spread with two
-    decimals (``f"{c.speedup:.2f}x ± {c.spread:.2f}"``), the times in ms to three figures (``printed_ms``); the
-    pair's bytes ceiling, where it has one, as its bound."""
-    ledger.record(name, float(f"{c.speedup:.2f}"), "x", bound=c.ceiling, lesson="01", what=what,
-                  rounds=list(c.round_ratios), spread=float(f"{c.spread:.2f}"),
+    """One ``algorithms.Comparison`` as lesson 01 prints it: the speed-up, its rounds' median, and their spread
+    with two decimals (``Comparison.median``, ``Comparison.spread``: the ± beside the figure it was measured
+    around, reader t28_09 #5); the fastest times' ratio apart, as ``fastest``; the times in ms to three figures
+    (``printed_ms``); the pair's bytes ceiling, where it has one, as its bound."""
+    ledger.record(name, c.median, "x", bound=c.ceiling, lesson="01", what=what,
+                  rounds=list(c.round_ratios), spread=c.spread, fastest=float(f"{c.fastest_ratio:.2f}"),
                   slow_ms=printed_ms(c.slow_seconds), fast_ms=printed_ms(c.fast_seconds), sizes=sizes,
                   device=device)

@@ -371,7 +371,7 @@ from utils.lessons.why_slow.scaling_report import (  # noqa: E402, F401
 from utils.lessons.why_slow.algorithms_report import (  # noqa: E402, F401
     COMPARISON_COLUMNS, comparison_rows, comparison_summary, same_result_said, verdict_word, ceiling_said,
     comparison_table, algorithms_sentence, algorithms_answer, algorithms_count, fused_bandwidth_sentence, payback,
-    payback_sentence,
+    payback_sentence, rounds_sentence, speedup_text,
 )
 
 
@@ -387,7 +387,8 @@ def payback_claim(compile_seconds: float, gain) -> "Claim":
 
 def plus_minus_note(U, step) -> str:
     """What each ± of the closing table means (each is defined where it first appears; this gathers them)."""
-    return (f"In the table, ± after a speed-up is the spread of its rounds' ratios; after the matmul share, half "
+    return (f"In the table, a speed-up is the median of its rounds' own ratios and ± their spread; after the "
+            f"matmul share, ± is half "
             f"the middle half's range over the {len(step.matmul_shares)} profiled steps. The MFU is the median of "
             f"{len(U.mfus)} rounds, which ran from {min(U.mfus):.0%} to {max(U.mfus):.0%}.")
 
