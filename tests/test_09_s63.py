@@ -87,7 +87,7 @@ def test_b2_says_when_most_of_the_loss_is_elsewhere():
 
 def test_b2_on_an_older_ledger_asks_for_lesson_07_to_be_re_run():
     said = _b2_decode()
-    assert "this page's ledger has no such figure yet: re-run lesson 07 to record it" in said
+    assert "the ledger has no such figure yet: re-run lesson 07 to record it" in said
     assert "% of its decode loss" not in said
 
 

@@ -84,7 +84,7 @@ def test_b8_says_half_a_round_trip_as_its_timers_measure():
     m = _figures() | {"link": machine.link_fit("gloo", sizes, [2e-5 + n / 5e9 for n in sizes])}
     plain, sent = timed_rows._sends(m)[2**22] * 1e6, timed_rows._sends(m)[2**20] * 1e6
     said = timed_rows.other_timing_words(m, plain * 1.5, sent * 1.5)
-    assert f"the median of {evidence.LINK_REPEATS} one-way times (half a round trip each) in a row" in said, said
+    assert f"the median of {evidence.LINK_REPEATS} one-way times (half a round trip each), in a row" in said, said
     assert "here each is half of one round trip in a round" in said
     assert ": 1.50x and 1.50x those" in said
     assert "one round trip" not in said.replace("half of one round trip", "")

@@ -23,7 +23,7 @@ ZBV = dict(value=1.75, bound=1.92, reference=2.021, rounds=[2.26, 1.71, 1.75, 2.
 def test_b10_reads_no_few_byte_time_from_times_out_of_order_as_b2_and_b8_say():
     m = _link_m(READER_LINK)
     b10 = verdicts.judge(claims.BY_ID["B10"], m, {}).evidence
-    assert ("one message each, this run: 4 bytes 174 µs, 4 KiB 116 µs, 1 MiB 263 µs, 4 MiB 1317 µs; no few-byte "
+    assert ("each time the median of 5 one-way times (half a round trip each), this run: 4 bytes 174 µs, 4 KiB 116 µs, 1 MiB 263 µs, 4 MiB 1317 µs; no few-byte "
             "time read from them (out of order, below; the machine profile's alpha: not recorded yet") in b10, b10
     assert "read as the smaller" not in b10 and "116 µs (" not in b10
     b2 = verdicts.judge(claims.BY_ID["B2"], m, {}).evidence

@@ -28,10 +28,12 @@ def test_b2_prices_the_all_reduces_as_floors_and_points_to_lesson_07s_in_loop_ti
     m["results"] |= {"link_alpha": _recorded(106.3e-6), "link_beta": _recorded(3.98e9)}
     said = timed_rows.decode_priced(m, m["results"]["decode"].record).text
     assert "a token lost 6.84 - 1.13 = 5.71 ms on two workers" in said, said
-    assert ("at this machine's profile, alpha 106 µs and beta 4.0 GB/s (lesson 00): 0.85 ms, 15% of it; "
-            "at make bench's own fit of the link in that run (alpha 208 µs, beta 2.1 GB/s): 1.67 ms, "
+    # no all-reduce fit kept (lesson 07): the profile's one-message line prices it, said so (t28_09 #6)
+    assert ("at this machine's profile, lesson 00's line for one message (alpha 106 µs, beta 4.0 GB/s), each "
+            "all-reduce priced as one message: 0.85 ms, 15% of it; "
+            "at make bench's own fit of the all-reduces in that run (alpha 208 µs, beta 2.1 GB/s): 1.67 ms, "
             "29%: prices as if the calls ran back to back") in said, said
-    assert ("what the loss is, lesson 07 §5 times inside its own decode loop; this page's ledger has no such "
+    assert ("what the loss is, lesson 07 §5 times inside its own decode loop; the ledger has no such "
             "figure yet: re-run lesson 07 to record it") in said, said  # t25_09 #4: an older ledger
     assert "no lesson times" not in said and "the share depends" not in said
     # the other outcomes: no profile recorded (make bench's fit alone), and no loss to price

@@ -29,7 +29,7 @@ A19 = ("the article's split (attention, FFN), lesson 07's blocks, width 512, dep
        "tokens: 0.91x one device (the median of 6 paired rounds), 46% of one device's rate each, against its bound "
        "of 1x (halves that take turns): within noise: no effect shown; 2 of 6 rounds above the bound (up to "
        "1.14x): beyond the rounds' spread of the median (± 0.09): a finding to explain")
-B10 = ("gloo loopback, 2 processes, one message each, this run: 4 bytes 156 µs, 4 KiB 177 µs, 1 MiB 402 µs, 4 MiB "
+B10 = ("gloo loopback, 2 processes, each time the median of 5 one-way times (half a round trip each), this run: 4 bytes 156 µs, 4 KiB 177 µs, 1 MiB 402 µs, 4 MiB "
        "2302 µs; no few-byte time read from them (out of order, below; the machine profile's alpha (lesson 00): "
        "106 µs; this run's alpha-beta fit, 152.1 µs and 3.20 GB/s, misses some size by up to 36%); INCONCLUSIVE: "
        "this run's message times are out of order, which no bytes explain: the 4 KiB message (177 µs) took longer "

@@ -196,7 +196,7 @@ CLAIMS = [
     Claim("B2", "data-transfer delay between nodes slows distributed training and inference (数据传输延迟)",
           CONDITIONS, "when transfers are not hidden behind compute; each message pays a fixed cost alpha; "
           "lesson 03 times the part of a DDP step's all-reduce left exposed after the backward, the direct "
-          "measure of this delay in training (this page's ledger does not keep it)",
+          "measure of this delay in training (the ledger does not keep it)",
           (("00", "What does a message"), ("01", "Data-transfer delay"), ("03", "Data parallelism by hand"))),
     Claim("B3", "model complexity, many parameters and operations, adds time (模型复杂度)", TRUE,
           "time grows with the FLOPs: width squared, depth", (("01", "Model complexity"),)),

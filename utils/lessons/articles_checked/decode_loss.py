@@ -1,6 +1,6 @@
 """Lesson 09's reading of make bench's decode on two workers (rows A21, B2): its times a token and their verdict,
-what its all-reduces would cost at the machine profile's link, and the share of the loss lesson 07 §5 timed inside
-them (its ledger record ``tensor_parallel_decode_allreduce_share``), which decides what the loss is. Prices are
+what its all-reduces would cost at lesson 07's fit of a whole all-reduce, and the share of the loss lesson 07 §5
+timed inside them (its ledger record ``tensor_parallel_decode_allreduce_share``), which decides what the loss is. Prices are
 floors (the calls back to back, nothing between); the timed share is the measurement. Used by ``timed_rows``.
 """
 
@@ -18,6 +18,44 @@ def profile_link(m) -> tuple[float, float] | None:
     if alpha is None or beta is None:
         return None
     return alpha.record["value"], beta.record["value"]
+
+
+def allreduce_fit(m) -> tuple[float, float] | None:
+    """Lesson 07's fit of a whole all-reduce on this machine (ledger ``allreduce_fit_beta``): alpha (s) and
+    beta (B/s), the operation row B2 prices (it also sums and waits for the other rank); None where not kept."""
+    found = m["results"].get("allreduce_fit")
+    if found is None or "alpha_s" not in found.record:
+        return None
+    return found.record["alpha_s"], found.record["value"] * 1e9
+
+
+def profile_rejected(m) -> str:
+    """Lesson 00's own test of the profile's line against its recorded run (``line_check.LineCheck``, the test
+    lesson 00 prints, on ledger ``link_this_run_00`` with the profile's worst residual as its own error): where
+    that run rejected the line, ", the line lesson 00's own run rejected (...)"; "" where the run lay on it or
+    nothing is recorded."""
+    from types import SimpleNamespace
+
+    from utils.lessons.start_here.line_check import LineCheck, miss_text, misses
+
+    link, run, own = profile_link(m), m["results"].get("link_00"), m["results"].get("link_residual")
+    if link is None or run is None or own is None or not run.record.get("sizes"):
+        return ""
+    fit = SimpleNamespace(alpha=link[0], beta=link[1])
+    check = LineCheck(misses(fit, run.record["sizes"], run.record["seconds"]), own.record["value"])
+    worst = miss_text(check.worst[3])
+    if check.grade == "one side":
+        return (f", the line lesson 00's own run rejected (its messages {check.side} than the line at every size "
+                f"past one median's noise, up to {worst})")
+    if check.grade == "beyond":
+        return f", the line lesson 00's own run rejected (its messages missed it by up to {worst})"
+    return ""
+
+
+def one_way_words(repeats: int) -> str:
+    """How rows B2, B8 and B10 name the link's message times, one wording for all three: each the median of
+    ``repeats`` one-way times, each one way half a round trip (the timer sends there and back)."""
+    return f"each time the median of {repeats} one-way times (half a round trip each)"
 
 
 def decode_times(record: dict) -> tuple[float, float, float]:
@@ -46,8 +84,10 @@ def _share_of(ms: float, lost: float) -> str:
 
 def decode_priced(m, record: dict) -> Part | None:
     """What the decode's all-reduces would cost a token (two a block, ``width`` fp32 values each, as lesson 07
-    §5 prices them) at the machine profile's alpha and beta, beside the time a token lost; the share at make
-    bench's own fit in that run named as such. Each price assumes the calls back to back, nothing between, and
+    §5 prices them) at lesson 07's fit of a whole all-reduce where the ledger keeps it (the machine profile's
+    one-message line named beside it, with lesson 00's verdict on it; priced at that line only where no
+    all-reduce fit is kept), beside the time a token lost; the share at make bench's own fit in that run
+    named as such. Each price assumes the calls back to back, nothing between, and
     is only as good as its fit (lesson 07 §5 sets its price beside the fit's worst residual). What the loss is
     follows from lesson 07 §5's timing inside its decode loop (``timed_share_words``), not from the prices.
     Arithmetic."""
@@ -61,24 +101,43 @@ def decode_priced(m, record: dict) -> Part | None:
         return 2 * depth * (alpha + 4 * width / beta) * 1e3
 
     said, prices = [], []
-    link = profile_link(m)
-    if link is not None:
+    fit, link = allreduce_fit(m), profile_link(m)
+    if fit is not None:  # a whole all-reduce, the operation priced
+        ms = cost(*fit)
+        prices.append(ms)
+        said.append(f"at lesson 07's fit of a whole all-reduce on this link (alpha {fit[0] * 1e6:.0f} µs, beta "
+                    f"{fit[1] / 1e9:.2f} GB/s; it also sums and waits for the other rank): {ms:.2f} ms, "
+                    f"{_share_of(ms, lost)} of it")
+    elif link is not None:  # no all-reduce fit kept: one message's line, each all-reduce priced as one message
         ms = cost(*link)
         prices.append(ms)
-        said.append(f"at this machine's profile, alpha {link[0] * 1e6:.0f} µs and beta {link[1] / 1e9:.1f} GB/s "
-                    f"(lesson 00): {ms:.2f} ms, {_share_of(ms, lost)} of it")
+        said.append(f"at this machine's profile, lesson 00's line for one message (alpha {link[0] * 1e6:.0f} µs, "
+                    f"beta {link[1] / 1e9:.1f} GB/s){profile_rejected(m)}, each all-reduce priced as one message: "
+                    f"{ms:.2f} ms, {_share_of(ms, lost)} of it")
     if "alpha_s" in record:
         ms = cost(record["alpha_s"], record["beta_bytes_per_s"])
         prices.append(ms)
-        said.append(f"at make bench's own fit of the link in that run (alpha {record['alpha_s'] * 1e6:.0f} µs, "
-                    f"beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s): {ms:.2f} ms, {_share_of(ms, lost)}")
+        said.append(f"at make bench's own fit of the all-reduces in that run (alpha {record['alpha_s'] * 1e6:.0f} "
+                    f"µs, beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s): {ms:.2f} ms, {_share_of(ms, lost)}")
     if not said:
         return None
     where = sections.cite(("07", "Decoding with"))
     return Part(f"a token lost {tp:.2f} - {one:.2f} = {lost:.2f} ms on two workers; its {2 * depth} all-reduces a "
                 f"token (lesson 07's decode model, depth {depth}, width {width}, batch 1) priced "
                 f"{'; '.join(said)}: prices as if the calls ran back to back with nothing between, each only as good "
-                f"as its fit of the link; {timed_share_words(m, where, max(prices))}", ARITHMETIC)
+                f"as its fit of the link{profile_set_aside(m) if fit is not None else ''}; "
+                f"{timed_share_words(m, where, max(prices))}", ARITHMETIC)
+
+
+def profile_set_aside(m) -> str:
+    """Where lesson 07's all-reduce fit prices the calls, the machine profile's line named and why it is not
+    used: one message's line, not a whole all-reduce's, and, where so, the line lesson 00's own run rejected
+    ("" where lesson 00 kept no profile)."""
+    link = profile_link(m)
+    if link is None:
+        return ""
+    return (f"; not at this machine's profile, lesson 00's line for one message, not a whole all-reduce (alpha "
+            f"{link[0] * 1e6:.0f} µs, beta {link[1] / 1e9:.1f} GB/s){profile_rejected(m)}")
 
 
 # At least this share of the decode's loss timed inside the all-reduces: the loss is mostly spent inside them
@@ -99,7 +158,7 @@ def timed_share_words(m, where: str, priced_ms: float) -> str:
     record: lesson 07 must be re-run for it."""
     found = m["results"].get("decode_allreduce")
     if found is None:
-        return (f"what the loss is, {where} times inside its own decode loop; this page's ledger has no such "
+        return (f"what the loss is, {where} times inside its own decode loop; the ledger has no such "
                 "figure yet: re-run lesson 07 to record it")
     r = found.record
     inside, lost = claims.as_printed(r["allreduce_ms"], 2), claims.as_printed(r["loss_ms"], 2)

@@ -115,6 +115,10 @@ def read_results() -> dict:
             "link_beta": from_ledger("link_beta", gpu_figure=True),
             # lesson 00's own message times (row B2 sets a 4-byte message slower than a 4 KiB one beside them)
             "link_00": from_ledger("link_this_run_00", gpu_figure=True),
+            "link_residual": from_ledger("link_fit_worst_residual", gpu_figure=True),  # the profile's own ±
+            "allreduce_fit": from_ledger("allreduce_fit_beta", gpu_figure=True),  # lesson 07's (row B2 prices)
+            # make bench's DDP and capstone runs, set beside lessons 03 and 08 (the note under §1's counts)
+            "ddp_bench": from_bench("ddp", True), "capstone_bench": from_bench("capstone", True),
             # lesson 07 §1's tensor-parallel pass (row A21 sets it beside this page's own rounds)
             "tensor_parallel": from_ledger("tensor_parallel_speedup", gpu_figure=True),
             # lesson 07 §5's decode: the share of its loss timed inside the all-reduces (row B2)

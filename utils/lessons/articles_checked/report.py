@@ -33,6 +33,7 @@ from utils.lessons.articles_checked.two_stages import (capitalised, explained_wo
 from utils.lessons.articles_checked.verdicts import (PIPELINE_SECTION, SPLIT_SECTION, TWO_STAGES_SECTION, Row,
                                                     pipeline_label, pipeline_setup, two_stages_read_words)
 from utils.lessons.articles_checked.wording import _listed
+from utils.lessons.articles_checked.bench_lessons import bench_beside_lessons
 from utils.lessons.articles_checked.bench_pipeline import (  # noqa: F401  (split from here; tests read them here)
     bench_medians, bench_past_reading, bench_rounds_counted, bench_rounds_past_two, bench_text, bench_words,
     past_in_noise, past_no_spread, pipeline_bound, unspread_words)
@@ -230,8 +231,8 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
     explained = pipeline_explained(m)
     if not above:
         counted = not explained  # the medians sentence counts lesson 02 §9's medians among the rest
-        return [explained or medians_sentence(m) + pipeline_rounds(m), configs_tail(m, counted).strip(),
-                NOISE_RULE.strip()]
+        return [part for part in (explained or medians_sentence(m) + pipeline_rounds(m), bench_beside_lessons(m),
+                                  configs_tail(m, counted).strip(), NOISE_RULE.strip()) if part]
     labels = recorded_speedups()
     found = [name for name in labels if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
@@ -260,7 +261,9 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
     note += "".join(f" {rounds_reading(read_by_rounds(name, m['results'][name].record), name)}"
                     for name in rounds_found(m, found))
     named = [name for name in TWO_STAGES if name in found or name in rounds_found(m, found)]
-    return [part for part in (note, explained, bench_words(m), configs_tail(m, False, named).strip(),
+    # make bench's runs: lesson 02's pipeline, then lesson 03's DDP and lesson 08's two-device step beside theirs
+    bench = " ".join(part for part in (bench_words(m), bench_beside_lessons(m)) if part)
+    return [part for part in (note, explained, bench, configs_tail(m, False, named).strip(),
                               NOISE_RULE.strip()) if part]
 
 

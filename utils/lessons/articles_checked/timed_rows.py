@@ -22,7 +22,7 @@ from utils.lessons.articles_checked.wording import _lesson_05_differs
 from utils.lessons.start_here.line_check import EDGE  # lesson 00's rule: what one noisy median may miss by
 # the decode on two workers (rows A21, B2); re-exported: the tests read them here
 from utils.lessons.articles_checked.decode_loss import (decode_priced, decode_times,  # noqa: F401
-                                                        decode_words, profile_link)
+                                                        decode_words, one_way_words, profile_link)
 
 
 def _us(seconds: float) -> int:
@@ -173,8 +173,8 @@ def b2(m):
     else:
         order = (f"the 4 bytes' time only {share:.0f}% of the 4 KiB one's: more than the fixed cost in the 4 KiB "
                  "one (its bytes, or noise")
-    parts = [Part(f"{link.name}, one message each, this run: 4 bytes {sec[4] * 1e6:.0f} µs, 4 KiB "
-                  f"{sec[2**12] * 1e6:.0f} µs, {order}; {profile_alpha_words(m)}); "
+    parts = [Part(f"{link.name}, {one_way_words(LINK_REPEATS)}, this run: 4 bytes {sec[4] * 1e6:.0f} µs, "
+                  f"4 KiB {sec[2**12] * 1e6:.0f} µs, {order}; {profile_alpha_words(m)}); "
                   f"1 MiB {sec[2**20] * 1e3:.2f} ms and 4 MiB {sec[2**22] * 1e3:.2f} ms, against "
                   f"{small_gpt_words(128)}: its {t['step_s'] * 1e3:.0f} ms step on one core (its gradients: "
                   f"{t['gradient_bytes'] / 2**20:.1f} MiB){out_of_order_words(m)}{busy_note(m, 'link', 2)}",
@@ -340,8 +340,8 @@ def other_timing_words(m, plain_us: float, sent_us: float) -> str:
     noisy = {n for pair in sizes_out_of_order(m) for n in pair}
     kept = [(size, here) for size, here in ((2**22, plain_us), (2**20, sent_us)) if size not in noisy]
     # both timers return half a round trip (one way): the words say so, as cell 22's rounds do
-    said = (f"; rows B2 and B10 time the same link otherwise, the median of {LINK_REPEATS} one-way times (half a "
-            "round trip each) in a row at one size")
+    said = (f"; rows B2 and B10 time the same link otherwise, {one_way_words(LINK_REPEATS)}, in a row at one "
+            "size")
     if noisy & {2**22, 2**20}:
         dropped = " and ".join(size_words(n) for n in (2**22, 2**20) if n in noisy)
         said += f"; their {dropped} time{'s are' if ' and ' in dropped else ' is'} out of order (row B10)"
@@ -399,7 +399,7 @@ def b10(m):
     link, sec = m["link"], _sends(m)
     small, big = fixed_cost(m), sec[2**22]
     times, aside = few_bytes_read(m)
-    return [Part(f"{link.name}, one message each, this run: {times} ({aside}{profile_alpha_words(m)}; "
+    return [Part(f"{link.name}, {one_way_words(LINK_REPEATS)}, this run: {times} ({aside}{profile_alpha_words(m)}; "
                  f"this run's alpha-beta "
                  f"fit, {link.fit.alpha * 1e6:,.1f} µs and {link.fit.beta / 1e9:.2f} GB/s, misses some size by up "
                  f"to {link.accuracy:.0%}: {tolerance_words(link)}){out_of_order_words(m)}"
