@@ -153,3 +153,21 @@ def test_b2_b8_and_b10_name_the_link_times_in_one_wording():
     assert decode_loss.one_way_words(5) == "each time the median of 5 one-way times (half a round trip each)"
     b2 = claims.BY_ID["B2"]
     assert "the ledger does not keep it" in b2.why and "this page's ledger" not in b2.why
+
+
+# --- lesson 01's ledger records its rounds' median as value and the fastest times' ratio apart (f33ef47) -------
+
+def test_lesson_01s_fastest_times_ratio_is_read_from_fastest_where_the_record_keeps_it_apart():
+    from utils.lessons.articles_checked.lesson_01_pairs import lesson_01_figures
+
+    rounds = [2.24, 2.90, 3.43, 4.10, 5.03]  # median 3.43x; the fastest times' ratio 2.90x, kept apart
+    new = {"value": 3.43, "spread": 0.60, "fastest": 2.90, "slow_ms": 8.70, "fast_ms": 3.00, "rounds": rounds}
+    said, theirs = lesson_01_figures(new, ("GELU op by op", "fused"))
+    assert said.startswith("GELU op by op 8.70 ms, fused 3.00 ms: 8.70 / 3.00 = 2.90x, its fastest times' ratio; "
+                           "its 5 rounds' own ratios: median 3.43x ± 0.60"), said
+    assert theirs == (3.43, 0.60)
+    # an older record kept the fastest times' ratio as its value, and no ``fastest``
+    old = {k: v for k, v in new.items() if k != "fastest"} | {"value": 2.90}
+    said, theirs = lesson_01_figures(old, ("GELU op by op", "fused"))
+    assert "8.70 / 3.00 = 2.90x, its fastest times' ratio; its 5 rounds' own ratios: median 3.43x" in said, said
+    assert theirs[0] == 3.43
