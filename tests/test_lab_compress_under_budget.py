@@ -69,7 +69,7 @@ def test_the_solution_meets_the_three_budgets(lab):
     assert "at two standard errors, within the limit" in verdicts[2].message  # its upper bound, not the estimate
     said = plan_sentence(model, solution, verdicts, SIZE, whole=whole)
     assert "meets every budget" in said and "neither alone reaches 20x" in said, said  # measured, both factors
-    assert "Speed: int8 alone ran" in said and "your narrower widths made the difference" in " ".join(
+    assert "Speed: whole-model int8 ran" in said and "your narrower widths made the difference" in " ".join(
         said.split()), said  # goal 2, from the speed check's figures
     line = " ".join(said.split()).split("Speed: ")[1].split("Accuracy: ")[0]
     assert "Were time in proportion to the work" in line and line.count(" ± ") == 1, line
@@ -354,15 +354,15 @@ def test_the_plans_speed_line_reads_the_speed_checks_figures_in_every_branch(mon
     assert "not timed for this plan" in lab04._speed_line("yours", "trained", "whole")
     lab04.MEASURED_SPEED[:] = [([276] * 4, "int8_dynamic", lab04.PairedSpeed(11.31, 3.47, 0.27, 3.26, 21))]
     said = lab04._speed_line("yours", "trained", "whole")
-    assert said == ("Speed: int8 alone ran 3.26x the trained model's speed, yours 11.31x it. With int8 in both, "
-                    "your narrower widths made the difference: 3.47x ± 0.27 int8 alone's speed."), said
+    assert said == ("Speed: whole-model int8 ran 3.26x the trained model's speed, yours 11.31x it. With int8 in both, "
+                    "your narrower widths made the difference: 3.47x ± 0.27 whole-model int8's speed."), said
     kinds["yours"] = "float"  # another model than the one timed: its figures are not read
     assert "not timed for this plan" in lab04._speed_line("yours", "trained", "whole")
     lab04.MEASURED_SPEED[:] = [([276] * 4, "float", lab04.PairedSpeed(2.10, 2.10, 0.10, 0.95, 21))]
     said = lab04._speed_line("yours", "trained", "whole")  # int8 alone slower: the trained model set the bar
-    assert "Int8 alone bought no speed here, so the trained model set the bar: yours ran 2.10x ± 0.10 the " \
+    assert "Whole-model int8 bought no speed here, so the trained model set the bar: yours ran 2.10x ± 0.10 the " \
            "trained model's speed, float in both: your narrower widths made the difference." in said, said
     lab04.MEASURED_SPEED[:] = [([276] * 4, "float", lab04.PairedSpeed(2.10, 0.64, 0.05, 3.26, 21))]
     said = lab04._speed_line("yours", "trained", "whole")  # another type than int8 alone's: not split
-    assert "Against int8 alone, yours ran 0.64x ± 0.05 int8 alone's speed; your weights' type and your " \
+    assert "Against whole-model int8, yours ran 0.64x ± 0.05 whole-model int8's speed; your weights' type and your " \
            "widths both differ from it, and this run does not time the two apart." in said, said

@@ -49,3 +49,70 @@ def test_lab08_the_slow_scripts_bytes_follow_its_micro_batches():
     assert takeaways._synced_short(1.0).endswith("yours 1x.")
     assert takeaways._synced_short(2.0).endswith("yours 2x.")  # a script that synchronised twice says so
     assert "counted 23 all-reduce calls a step" in takeaways._synced_text(23.0, 1.0)
+
+
+# --- lab 04: one name for the bar's int8, and the bound's sum shown (t28_labs48 other problems) ------------------
+
+def test_lab04_names_the_whole_models_int8_one_way():
+    import nbformat
+
+    from utils.labs.compress_under_budget import checks as lab04
+
+    assert "int8 alone" not in open(lab04.__file__).read().lower()
+    nb = nbformat.read("labs/04_compress_under_budget.ipynb", 4)
+    assert not [i for i, c in enumerate(nb.cells) if c.cell_type == "markdown" and "int8 alone" in c.source.lower()]
+
+
+def test_lab04_the_accuracy_bound_shows_its_sum(monkeypatch):
+    from utils.labs.compress_under_budget import checks as lab04
+
+    monkeypatch.setattr(lab04, "_build", lambda candidate: candidate)
+    monkeypatch.setattr(lab04, "_splits", lambda seed: (None, None, [0] * 630))
+    # 3 of 630 with an error of 0.354 points: 0.476 + 2 x 0.354 is 1.185, but the page adds the printed parts
+    monkeypatch.setattr(lab04, "paired_drop", lambda *a: (612 / 630, 609 / 630, 3 / 630, 0.00354))
+    said = " ".join(lab04.check_accuracy(None, object(), 0.015, show=False).message.split())
+    assert "at most 0.48 + 2 x 0.35 = 1.18 points at two standard errors, within the limit of 1.5 points" in said
+    monkeypatch.setattr(lab04, "paired_drop", lambda *a: (612 / 630, 612 / 630, 0.0, 0.0))
+    said = " ".join(lab04.check_accuracy(None, object(), 0.015, show=False).message.split())
+    assert "the two models agree on every image" in said and "2 x" not in said
+
+
+# --- lab 08: the target's reference moves with the check's rounds; the miss names the profiler's part -----------
+
+def test_lab08_the_target_says_its_reference_moves_with_the_checks_median(monkeypatch, capsys):
+    from types import SimpleNamespace
+
+    from utils.labs.make_it_fast import checks as lab
+
+    monkeypatch.setattr(lab, "reference_runs", lambda steps: [None])
+    monkeypatch.setattr(lab, "tokens_per_s", lambda run: 23092.0)
+    lab.show_target(SimpleNamespace(slow_tokens_per_s=2370.0))
+    out = capsys.readouterr().out
+    said = " ".join(out.split())
+    assert "about 18,474 tokens/s" in said
+    assert ("it judges the median of the paired rounds' ratios, so its reference figure moves with them)"
+            in said), said
+    assert all(len(line) <= 110 for line in out.splitlines()), out
+
+
+def _timed(slow_ms):
+    return {"slow": 2, "launcher": 1, "ratios": [2.0, 2.1, 2.2], "slow_ms": slow_ms, "launcher_ms": []}
+
+
+def test_lab08_the_prediction_short_names_the_profilers_part_where_timed(monkeypatch):
+    from utils.labs.make_it_fast import checks as lab
+    from utils.labs.make_it_fast import prediction
+
+    reading = {"step": 1728.0, "load": 87.5, "forward and backward": 1180.52, "optimizer": 181.8,
+               "evaluate": 242.0, "checkpoint": 34.8, lab.ALL_REDUCES: 7.67}
+    predict = prediction.needed_step_ms
+    with_ms = lab.Diagnosis(3, reading, [], _timed([91.5, 91.4, 91.6]))
+    said = prediction.prediction_short(predict, with_ms, 185.0)
+    assert said == ("Your prediction from the profile, 1410 ms a step, against your script's 185 ms: 1225 ms under "
+                    "it, saved inside the regions it kept as profiled (and the profiler's own overhead: under it, "
+                    "forward and backward took 815 ms a step more than timed alone)."), said
+    for timed in (None, _timed([])):  # no rounds' ms kept: nothing to name
+        bare = prediction.prediction_short(predict, lab.Diagnosis(3, reading, [], timed), 185.0)
+        assert bare.endswith("(and the profiler's own overhead)."), bare
+    slower_alone = lab.Diagnosis(3, reading, [], _timed([400.0]))  # 4 x 400 = 1600 > 1181: no overhead shown
+    assert prediction.prediction_short(predict, slower_alone, 185.0).endswith("(and the profiler's own overhead).")

@@ -55,7 +55,7 @@ def test_int8_alone_at_1_004x_prints_1_00x_and_is_not_the_bar_anywhere(lab04):
     """1.004x prints "1.00x": no faster, so the trained model set the bar, in the plan line, in the check's
     words (``reference_words``), in ``medians_note`` and in the reference ``paired_speed`` divides by."""
     said = _line(lab04, "yours", "int8_dynamic", lab04.PairedSpeed(2.0, 2.0, 0.1, 1.004, 21))
-    assert "int8 alone ran 1.00x the trained model's speed" in said and "Int8 alone bought no speed here" in said
+    assert "whole-model int8 ran 1.00x the trained model's speed" in said and "Whole-model int8 bought no speed here" in said
     assert "no faster, so the trained model set the bar" in lab04.reference_words(1.004)
     assert "so it set the bar" in lab04.reference_words(1.006)   # prints 1.01x: int8 set it
     assert not lab04.int8_set_the_bar(1.004) and lab04.int8_set_the_bar(1.006)

@@ -3,7 +3,7 @@ be made smaller by a given factor, faster by a given factor than the faster of t
 torchao's int8 of the whole model, both measured in the same run, and lose at most a given share of accuracy
 on held-out images the learner's code never sees (the drop's upper bound, two standard errors above it).
 
-The speed budget is relative to what this CPU runs fastest without the learner's plan (int8 alone buys much
+The speed budget is relative to what this CPU runs fastest without the learner's plan (whole-model int8 buys much
 on VNNI and AMX, little or nothing on AVX2's 7-bit path); and a speed-up counts only where the compiled
 model's outputs stay within lesson 04's ``TOLERANCE`` of the same weights multiplied in float (correct before
 fast).
@@ -270,7 +270,7 @@ def paired_speed(samples: dict[str, list[float]]) -> PairedSpeed:
 
 def int8_set_the_bar(gain: float) -> bool:
     """Whether int8 of the whole model is the faster of the two, judged on its speed-up over the trained model
-    as printed (two decimals): int8 alone at 1.004x prints "1.00x", no faster, so the trained model is the bar,
+    as printed (two decimals): whole-model int8 at 1.004x prints "1.00x", no faster, so the trained model is the bar,
     and every sentence that names the bar says so from the same printed figure."""
     return claims.as_printed(gain, 2) > 1
 
@@ -392,8 +392,8 @@ def check_accuracy(baseline: nn.Module, candidate, max_drop: float, seed: int = 
                                      f"{max_drop * 100:g} points, but by less than two standard errors (up to "
                                      f"{upper:.2f} points), so the check cannot tell it within the budget; "
                                      f"leave a margin{_why_less_accurate(model, baseline)}")
-        bound = (f"at most {upper:.2f} points at two standard errors, within the limit of "
-                 f"{max_drop * 100:g} points" if error > 0 else "the two models agree on every image")
+        bound = (f"at most {drop:.2f} + 2 x {error:.2f} = {upper:.2f} points at two standard errors, within the "
+                 f"limit of {max_drop * 100:g} points" if error > 0 else "the two models agree on every image")
         return f"held-out accuracy {accuracy_counts(before, after, len(held_out))}: a drop of {worked}; {bound}"
 
     return checks.run_check(f"accuracy drop at most {max_drop * 100:g} points ({max_drop:g})", body, show=show,
@@ -443,10 +443,9 @@ def budget_sentence(baseline: nn.Module, whole: nn.Module, x: torch.Tensor, size
     lines = [f"This CPU's int8: {int8_path(x.device)}.",
              f"torchao's int8 of the whole model stores {smaller:.2f}x fewer bytes than the trained model.",
              f"Your budgets: at least {size_target:g}x fewer bytes; at least {factor:g}x the speed of {BAR} "
-             f"(batch of {len(x)}), both compiled. The speed "
-             "check times the three in the same interleaved runs and prints there what int8 alone bought; to "
-             "see it while you plan, time it yourself with compare_latency.",
-             ]
+             f"(batch of {len(x)}), both compiled. The speed check times the three in the same interleaved runs "
+             "and prints there what whole-model int8 bought; to see it while you plan, time it yourself with "
+             "compare_latency."]
     return "\n".join(textwrap.fill(line, 110) for line in lines)
 
 
@@ -525,7 +524,7 @@ def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
 
 
 def _speed_line(model: nn.Module, baseline: nn.Module, whole: nn.Module | None) -> str:
-    """The speed check's reading (goal 2: which saving buys speed, against int8 alone), from the figures that
+    """The speed check's reading (goal 2: which saving buys speed, against whole-model int8), from the figures that
     check printed for this same model; where it did not time this model, said so."""
     kind, widths = quantization_of(model), hidden_widths(model)
     if not MEASURED_SPEED or MEASURED_SPEED[0][:2] != (widths, kind):
@@ -533,17 +532,18 @@ def _speed_line(model: nn.Module, baseline: nn.Module, whole: nn.Module | None) 
     speed = MEASURED_SPEED[0][2]
     narrower = widths != hidden_widths(baseline)
     whole_kind = quantization_of(getattr(whole, "_orig_mod", whole)) if whole is not None else "int8_dynamic"
-    said = (f"Speed: int8 alone ran {speed.gain:.2f}x the trained model's speed, yours {speed.ratio:.2f}x it. "
+    said = (f"Speed: whole-model int8 ran {speed.gain:.2f}x the trained model's speed, yours {speed.ratio:.2f}x it. "
             + _in_proportion(speed, kind, kind == whole_kind))
     if int8_set_the_bar(speed.gain):  # the same printed figure as the check's own words
-        against = f"{speed.over:.2f}x ± {speed.spread:.2f} int8 alone's speed{medians_note(speed)}"
+        against = f"{speed.over:.2f}x ± {speed.spread:.2f} whole-model int8's speed{medians_note(speed)}"
         if kind == whole_kind:
             return said + (f"With int8 in both, {what_it_did('your narrower widths', speed)}: {against}."
-                           if narrower else f"With int8 in both and the same widths, yours is int8 alone: {against}.")
-        return said + (f"Against int8 alone, yours ran {against}; your weights' type and your widths both differ "
-                       "from it, and this run does not time the two apart.")
+                           if narrower else
+                           f"With int8 in both and the same widths, yours is whole-model int8: {against}.")
+        return said + (f"Against whole-model int8, yours ran {against}; your weights' type and your widths both "
+                       "differ from it, and this run does not time the two apart.")
     bar = f"{speed.over:.2f}x ± {speed.spread:.2f} the trained model's speed"
-    said += f"Int8 alone bought no speed here, so the trained model set the bar: yours ran {bar}"
+    said += f"Whole-model int8 bought no speed here, so the trained model set the bar: yours ran {bar}"
     if kind == "float":
         return said + (f", float in both: {what_it_did('your narrower widths', speed)}." if narrower else
                        ", float in both and the same widths: the same model.")
@@ -579,7 +579,7 @@ def what_it_did(change: str, speed: PairedSpeed) -> str:
 def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict], size_target: float = 12.0,
                   seed: int = 0, whole: nn.Module | None = None) -> str:
     """Lab 04's take-away, from the run: what the learner's plan is, which budgets it met, which factor of the
-    bytes each saving changed, what the speed check measured against int8 alone, and whether the accuracy
+    bytes each saving changed, what the speed check measured against whole-model int8, and whether the accuracy
     judged on validation held on the held-out images."""
     try:
         model = _build(candidate)
