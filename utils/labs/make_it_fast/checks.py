@@ -225,7 +225,8 @@ def show_target(diagnosis: Diagnosis, steps: int = script.STEPS) -> None:
     print(f"the slow script: {slow:,.0f} tokens/s (timed under the profiler, which slows it);\n"
           f"the reference plan, run now: {reference:,.0f} tokens/s, {times:.1f}x that (less against the "
           f"slow script\nrun without the profiler); your target: at least {SPEED_SHARE:.0%} of the reference plan's, "
-          f"about {target:,.0f} tokens/s\n(the speed check counts this run as its first round and times more);\n"
+          f"about {target:,.0f} tokens/s\n(the speed check counts this run as its first round and times more; it "
+          "judges the median\nof the paired rounds' ratios, so its reference figure moves with them);\n"
           f"measured on {devices.plan(WORLD).label}")
 
 

@@ -146,6 +146,16 @@ def _beside_the_profile(timed: dict, fb_ms: float) -> str:
             f"{claims.half_up(fb / script.ACCUMULATE, 1):.1f} ms a micro-batch), {apart} at the same count")
 
 
+def profiler_gap_ms(timed: dict | None, fb_ms: float) -> float | None:
+    """How many ms a step more forward and backward took under the profiler than timed alone at the slow
+    script's thread count, as ``_beside_the_profile`` prints it (1181 - 366 = 815); None where this run kept no
+    rounds' ms, or where it was not more."""
+    if not timed or not timed["slow_ms"]:
+        return None
+    alone, profiled = _bases(timed, fb_ms)
+    return profiled - alone if profiled > alone else None
+
+
 def _saving_text(bases: list[float], value: float) -> str:
     """What the speed-up saves on each basis (``_bases``), worked from the printed figures. Scaling the
     profiled ms assumes the profiler's overhead shrank in the speed-up's ratio: not measured, so said."""
