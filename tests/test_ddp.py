@@ -897,7 +897,8 @@ def test_the_headline_keeps_its_paired_rounds_for_lesson_09(monkeypatch, tmp_pat
     from utils import ledger
 
     monkeypatch.setenv(ledger.ENV, str(tmp_path))  # never the committed ledger
-    scaling.record_headline({"ratio": 1.75, "bound": 2.0, "ratios": [1.71, 1.75, 1.80]})
+    scaling.record_headline({"ratio": 1.75, "bound": 2.0, "ratios": [1.71, 1.75, 1.80], "work_bound": 1.85})
     assert ledger.figure("ddp_speedup")["rounds"] == [1.71, 1.75, 1.80]
+    assert ledger.figure("ddp_speedup")["reference"] == 1.85  # the work-scaled reference, for lesson 09
     scaling.record_headline({"ratio": 1.75, "bound": 2.0})  # a record without rounds stays valid
     assert "rounds" not in ledger.figure("ddp_speedup")

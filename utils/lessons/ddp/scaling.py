@@ -266,8 +266,10 @@ def record_headline(r: dict, disturbed: str = "") -> None:
 
     what = "2 workers against 1, median of paired rounds" + (f"; {disturbed}" if disturbed else "")
     # the paired rounds' ratios go with it: lesson 09 gives data parallel the spread this lesson printed
+    # and its work-scaled reference (the bound over the work each worker measured): lesson 09 reads make
+    # bench's run against it by the share of it each reached
     ledger.record("ddp_speedup", r["ratio"], "x", bound=r["bound"], lesson="03", what=what,
-                  rounds=r.get("ratios") or None)
+                  rounds=r.get("ratios") or None, reference=r.get("work_bound"))
     if not disturbed:
         return
     file = ledger.path()
