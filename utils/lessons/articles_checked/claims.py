@@ -253,15 +253,13 @@ CLAIMS = [
           "compressed sparse rows, storing only the nonzero weights and their column indices) or 2:4 sparsity "
           "(two zeros in every four weights, a pattern tensor cores of Ampere and later skip) use them",
           (("04", "Do zeros make"), ("04", "Does removing channels"))),
-    Claim("B13", "(计算量 read as the cost of the computation, the reading most favourable to the claim, "
-          "as rows "
-          "B11 and A19 read theirs) quantization turns float parameters into integers, cutting compute "
-          "(量化: 减少计算量)", CONDITIONS,
-          "integer units and a kernel that uses them (VNNI, AMX, tensor cores), on a compute-bound pass (a "
-          "large batch): each operation is cheaper there; on a memory-bound pass (a small batch) what can pay "
-          "is fewer bytes, not cheaper operations (row B11); "
-          "the operations stay as many (read as their number, the claim is false); weight-only int8 saves "
-          "bytes",
+    # the article's words only in "says"; the course's reading of 计算量 opens the "why" (t28_09, other)
+    Claim("B13", "quantization turns float parameters into integers, cutting compute (量化: 减少计算量)", CONDITIONS,
+          "计算量 read as the cost of the computation, the reading most favourable to the claim, as rows B11 and "
+          "A19 read theirs: integer units and a kernel that uses them (VNNI, AMX, tensor cores), on a "
+          "compute-bound pass (a large batch): each operation is cheaper there; on a memory-bound pass (a small "
+          "batch) what can pay is fewer bytes, not cheaper operations (row B11); the operations stay as many "
+          "(read as their number, the claim is false); weight-only int8 saves bytes",
           (("04", "Quantization"),)),
     # Article 2, cures: algorithm efficiency
     Claim("B14", "optimize algorithms for large models", TRUE, "fusion removes memory traffic",
