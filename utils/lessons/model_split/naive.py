@@ -362,6 +362,8 @@ def same_step_note(entries: list[tuple[str, str, Row]], split=None) -> str:
     if 0 < len(shown) < len(entries):
         said += (f" Against 1x the verdicts disagree on whether there is an effect: {_effect_sides(entries, shown)}, "
                  f"{_the_rest(entries, shown)} none; {together}.")
+    elif len(entries) > 1 and shown:  # every launch reads an effect: on one side of 1x, or on both
+        said += f" Against 1x {_effect_directions(entries, values)}; {together}."
     elif len(entries) > 1:
         said += f" Against 1x the verdicts agree on whether there is an effect; {together}."
     if not any(_apart(ra, rb) for _, ra, _, rb in pairs):
@@ -495,6 +497,16 @@ def _effect_sides(entries: list, shown: list[str]) -> str:
             side = "above 1x" if v > 1 else "below 1x" if v < 1 else "at 1x"
             sides.append(f"{where} reads {side}")
     return ", ".join(sides)
+
+
+def _effect_directions(entries: list, values: list[float]) -> str:
+    """Where every launch reads an effect, whether they agree on its side of 1x: launches on both sides do not
+    agree, whatever their verdicts share ("every launch reads an effect, but the launches disagree on the
+    direction: section 3 above 1x; section 5 below"); "the verdicts agree: every launch reads above 1x"."""
+    for side, same in (("above", all(v > 1 for v in values)), ("below", all(v < 1 for v in values))):
+        if same:
+            return f"the verdicts agree: every launch reads {side} 1x"
+    return "every launch reads an effect, but " + _directions(entries, values)
 
 
 def _directions(entries: list, values: list[float]) -> str:
