@@ -19,3 +19,14 @@ def test_compile_alone_reads_the_fusion_ceiling_with_the_courses_noise_rule():
     # the spread is a share of the ratio, not of the ceiling: 1.15 x 5% = 0.0575 prints 0.06, 1.09-1.21,
     # clear of 1.08x
     assert "more than fusing" in compile_alone(256, 1.15, "beyond noise", 0.05, 1.0, EAGER)
+
+
+def test_small_messages_defines_alpha_as_lesson_00_does_one_way():
+    # t29_0304 #2: lesson 00's α is a round trip halved, one message one way; never "a round trip"
+    from utils.lessons.ddp import allreduce
+
+    rows = [{"bytes": size, "seconds": ms * 1e-3, "low": ms * 1e-3, "high": ms * 1e-3}
+            for size, ms in ((4096, 0.256), (2**16, 0.414))]
+    said = allreduce.small_messages(rows)
+    assert "like lesson 00's α (the cost of sending one message one way, through the socket or the driver)" in said
+    assert "round trip" not in said

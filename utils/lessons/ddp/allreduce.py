@@ -333,8 +333,8 @@ def small_messages(rows: list[dict], small: int = SMALL_BYTES, link: "machine.Li
         said += (f". Taken as a fixed part plus a part per byte, these two medians put the fixed part at "
                  f"({k:g} x {ms_text(first['seconds'])} - {ms_text(last['seconds'])}) / {k - 1:g} = {fixed_text} ms, "
                  f"{percent(share)} of the {_label(first['bytes'])} message's {ms_text(first['seconds'])} ms: "
-                 + ("mostly a fixed cost per message, whatever its size, like lesson 00's α (a round trip through "
-                    "the socket or the driver), which is why small messages reach so little of the link's rate"
+                 + ("mostly a fixed cost per message, whatever its size, like lesson 00's α (the cost of sending "
+                    "one message one way, through the socket or the driver), which is why small messages reach so little of the link's rate"
                     if half_up(share * 100, 0) >= 50 else  # as the percent prints
                     "part of it a fixed cost per message, like lesson 00's α, the rest growing with the bytes")
                  + (_beside_two_alpha(float(fixed_text), link) if link else ""))
