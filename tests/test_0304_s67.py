@@ -30,3 +30,22 @@ def test_small_messages_defines_alpha_as_lesson_00_does_one_way():
     said = allreduce.small_messages(rows)
     assert "like lesson 00's α (the cost of sending one message one way, through the socket or the driver)" in said
     assert "round trip" not in said
+
+
+def test_section_2s_step_inside_the_defaults_rounds_is_not_told_apart_from_their_median():
+    # t29_0304 other: 76.3 ms against a median printed 76 (73-77 ms rounds): the 0.3 ms is not on the page
+    from utils.lessons.ddp.knobs import step_beside_table
+
+    inside = step_beside_table(76.3, 76, 0.0, (73, 77))
+    assert inside == (", within this table's default rounds (73-77 ms): about its 76 ms median, which is printed "
+                      "to whole ms")
+    # outside the rounds, each way the step can sit beside the median and the wait for the other rank
+    assert "1.5 ms longer although it has no optimizer step: no wait for the other rank explains it" in \
+        step_beside_table(78.5, 77, 0.0, (75, 78))
+    assert "more than the 0.4 ms by which" in step_beside_table(78.5, 77, 0.4, (75, 78))
+    assert "no more than the 2.0 ms by which" in step_beside_table(78.5, 77, 2.0, (75, 78))
+    assert step_beside_table(72.4, 76, 0.0, (73, 77)) == ", 3.6 ms shorter than this table's median"
+    assert step_beside_table(76.0, 76, 0.0, (76, 76)) == ", within this table's default rounds (76-76 ms): " \
+        "about its 76 ms median, which is printed to whole ms"
+    # just past the top round, by less than the 0.1 ms the step is printed to
+    assert step_beside_table(76.04, 76, 0.0, (75, 76)) == ", as long as this table's median"

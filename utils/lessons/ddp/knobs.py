@@ -336,3 +336,26 @@ def identical_rows_note(rows: list[tuple[str, str, str]], buckets: dict[str, int
                      "the table rounds to whole ms, and their medians, fastest and slowest rounds differ by less "
                      f"than that in this run{acted}")
     return ". ".join(notes) + ("." if notes else "")
+
+
+def step_beside_table(step_ms: float, base_ms: float, lag_ms: float, base_range: tuple[float, float]) -> str:
+    """How section 2's default-bucket step (``step_ms``, printed to 0.1 ms; no optimizer step) sits beside this
+    table's default median (``base_ms``, whole ms) and its rounds (``base_range``, whole ms); ``lag_ms``: how
+    much later the other rank's last gradient came there. All figures as printed. A step inside the defaults'
+    own rounds is not told apart from their median: the median is printed to whole ms, so a gap under 1 ms
+    is not on the page, and the rounds show how far one run's step moves. Lesson 03."""
+    gap = half_up(step_ms - base_ms, 1)  # ms, worked from the two printed figures
+    low, high = base_range
+    if low <= step_ms <= high:
+        return (f", within this table's default rounds ({low:.0f}-{high:.0f} ms): about its {base_ms:.0f} ms "
+                "median, which is printed to whole ms")
+    if gap > lag_ms:  # beyond what the wait for the other rank explains
+        waited = (f"more than the {lag_ms:.1f} ms by which the other rank's last gradient came later can explain"
+                  if lag_ms > 0 else "no wait for the other rank explains it (its last gradient came no later)")
+        return (f", {gap:.1f} ms longer although it has no optimizer step: {waited}; the two figures come from "
+                "different runs at different moments, and the machine's load moves between them")
+    if gap > 0:
+        return (f", {gap:.1f} ms longer although it has no optimizer step: no more than the {lag_ms:.1f} ms by "
+                "which the other rank's last gradient came later")
+    # no longer: the optimizer step this table's steps include is absent there
+    return f", {f'{-gap:.1f} ms shorter than' if gap < 0 else 'as long as'} this table's median"
