@@ -205,12 +205,15 @@ def test_the_ledger_multiplies_kept_gains_and_flags_a_step_above_its_bound():
     rows = {r["step"]: r for r in _rows()}
     assert rows["precision"]["kept"] is False and rows["two devices"]["kept"] is True
     assert rows["two devices"]["x_base"] == pytest.approx(1.01 * 1.85)  # precision, not kept, left out
-    assert rows["feeding"]["within"] is False  # 1.01x against a bound of 1.001x: a finding, never a pass
+    # 1.01x ± 0.01 against a bound of 1.001x (1.00x as printed): above it, but within its rounds' spread, as
+    # the claims table reads it (at the bound within noise), never a pass
+    assert rows["feeding"]["within"] is True
+    assert report.at_bound_words(_rows())[0].startswith("feeding: its median 1.01x lies above its bound 1.00x")
     assert "skipped" in rows["compile"] and "memory" in rows and "skipped" in rows["memory"]
     assert len(report.headline_table(_rows()).columns) <= 6
     assert rows["precision"]["loss"] == 2.91 and rows["baseline"]["loss"] == 2.9  # held-out, not a batch's
     table = str(report.headline_table(_rows()))
-    assert "(25.0%)" in table and "(≤ 2.00x)" in table  # MFU beside tokens/s, the bound beside the gain
+    assert "(25.0%)" in table and "(bound 2.00x)" in table  # MFU beside tokens/s, the bound beside the gain
     detail = {row[0]: row[-1] for row in report.detail_table(_rows()).rows}
     assert "not kept: the steps before it, 18 ms" in detail["precision"]  # its measured reason
 

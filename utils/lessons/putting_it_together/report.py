@@ -14,6 +14,8 @@ import matplotlib.pyplot as plt
 
 from utils import claims, ledger
 from utils.lessons.putting_it_together import guide, peaks
+from utils.lessons.putting_it_together.at_bound import (at_bound_steps, at_bound_words,  # noqa: F401
+                                                           bound_summary, past_bound)
 from utils.lessons.putting_it_together.ladder import ORDER, _median, paid
 from utils.palette import KIND_COLORS
 from utils.tables import Table
@@ -52,7 +54,9 @@ def step_rows(base_runs: list[dict], compared: dict, kept: dict, peaks: dict, to
                      "dloss": dloss, "tol": tol, "loss_ok": abs(dloss) <= tol,
                      "same_maths": c.rung.same_maths, "bound": bound, "bound_what": bound_words(c),
                      "share": share_of_bound(c.gain, bound, paid(c.ratios)), "paid": paid(c.ratios),
-                     "within": bound is None or c.gain <= bound, "kept": kept[name],
+                     # the claims table's rule: past its bound only beyond its rounds' spread
+                     "within": not past_bound(c.gain, bound, claims.printed_spread(c.ratios)),
+                     "kept": kept[name],
                      "workers": c.rung.workers, "precision": c.rung.settings.precision,
                      "noise": claims.printed_spread(c.ratios),
                      "ratios": c.ratios, "wall_s": [r["wall_s"] for r in c.before + c.after]})
@@ -105,7 +109,7 @@ def headline_table(rows: list[dict], label: str = "") -> Table:
             continue
         name = r["step"] + ("" if r["kept"] else " (not kept)")
         mfu = f" ({mfu_text(r['mfu'])})" if not math.isnan(r["mfu"]) else ""
-        bound = f" (≤ {r['bound']:.2f}x)" if r["bound"] else ""
+        bound = f" (bound {r['bound']:.2f}x)" if r["bound"] else ""   # a ceiling, which a median may pass
         base = f"{r['x_base']:.2f}x" if r["kept"] else ""  # a step not kept adds nothing to the climb
         out.append((name, f"{r['tokens_per_s']:,.0f}{mfu}", f"{r['x_prev']:.2f}x{bound}",
                     base, f"{r['peak'] / 2**20:.1f} MiB", _loss_cell(r)))
@@ -301,13 +305,13 @@ def slow_rounds(rows: list[dict]) -> list[str]:
 
 
 def rounds_above_bound(rows: list[dict]) -> list[tuple[str, str]]:
-    """The steps whose median is within its bound but a paired round, as printed (2 decimals), is above it:
-    (step, "k of n rounds above its bound (highest 1.24x against 1.13x)"). A round past a ceiling is a finding
-    too, not only a median past it."""
+    """The steps whose median, as printed, is at or under its bound but a paired round, as printed (2
+    decimals), is above it: (step, "k of n rounds above its bound (highest 1.24x against 1.13x)"). A round
+    past a ceiling is a finding too, not only a median past it."""
     out = []
     for r in ran(rows)[1:]:
-        if not r["bound"] or not r["within"]:
-            continue  # no ceiling, or the median itself passed it (``above_bound`` explains those)
+        if not r["bound"] or not r["within"] or r in at_bound_steps(rows):
+            continue  # no ceiling, or the median passed it (``above_bound``, ``at_bound_words`` say those)
         bound, shown = claims.as_printed(r["bound"], 2), [claims.as_printed(x, 2) for x in r["ratios"]]
         above = [x for x in shown if x > bound]
         if above:

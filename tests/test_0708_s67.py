@@ -1,0 +1,59 @@
+"""Lesson 08 (t29_0708 #2): a step's median above its bound is past it only beyond its rounds' spread, the
+claims table's rule, so the ledger's lines and the claims table give one verdict for one figure."""
+
+import pytest
+
+from utils import claims
+from utils.lessons.putting_it_together import at_bound, report
+
+
+def _row(step, gain, bound, ratios, kept=True):
+    noise = claims.printed_spread(ratios)
+    return {"step": step, "x_prev": gain, "bound": bound, "ratios": ratios, "noise": noise, "kept": kept,
+            "within": not at_bound.past_bound(gain, bound, noise)}
+
+
+def _verdict(r):
+    return claims.against_speedup("", r["x_prev"], r["bound"], r["noise"]).verdict
+
+
+@pytest.mark.parametrize("gain, ratios, past", [
+    (1.16, [1.13, 1.16, 1.18], False),   # 1.16 - 0.03 = 1.13: reaches the bound, within noise of it
+    (1.25, [1.22, 1.25, 1.28], True),    # 1.25 - 0.03 = 1.22: above it beyond the spread
+    (1.10, [1.05, 1.10, 1.16], False),   # under the bound
+])
+def test_past_bound_is_the_claims_tables_verdict(gain, ratios, past):
+    r = _row("optimizer", gain, 1.13, ratios)
+    assert at_bound.past_bound(gain, 1.13, r["noise"]) is past
+    assert _verdict(r).startswith("above the bound") is past
+    assert at_bound.past_bound(gain, None, r["noise"]) is False
+
+
+def test_each_branch_of_the_ledgers_bound_clause():
+    base = {"step": "baseline", "x_prev": 1.0, "bound": None, "ratios": [], "within": True, "kept": True}
+    at = _row("optimizer", 1.16, 1.13, [1.13, 1.16, 1.18])
+    past = _row("optimizer", 1.25, 1.13, [1.22, 1.25, 1.28])
+    under = _row("optimizer", 1.10, 1.13, [1.05, 1.10, 1.16])
+    skipped = {"step": "memory", "skipped": "not run"}
+    assert at_bound.bound_summary([base, past, skipped]).startswith(
+        "Above its bound beyond its rounds' spread: optimizer")
+    assert at_bound.bound_summary([base, at, skipped]).startswith(
+        "No step passed its bound beyond its rounds' spread; the median of optimizer lies above it")
+    assert at_bound.bound_summary([base, under, skipped]) == "No step's median passed its bound. "
+    words = at_bound.at_bound_words([base, at, past, under, skipped])
+    assert len(words) == 1 and words[0].startswith(
+        "optimizer: its median 1.16x lies above its bound 1.13x, within its rounds' spread (1.16 - 0.03 = 1.13)")
+    assert "2 of 3 paired rounds lie above it (highest 1.18x)" in words[0]
+    one_round = _row("optimizer", 1.16, 1.13, [1.16])   # no spread: 1.16 ± 0 is past 1.13 beyond it
+    assert one_round["within"] is False and at_bound.at_bound_words([one_round]) == []
+    only_median = _row("optimizer", 1.14, 1.13, [1.11, 1.13, 1.14, 1.15, 1.13])
+    assert "paired rounds lie above" in at_bound.at_bound_words([only_median])[0]
+
+
+def test_a_step_at_its_bound_is_not_listed_again_as_rounds_above_it():
+    at = _row("optimizer", 1.16, 1.13, [1.13, 1.16, 1.18])
+    under = _row("two devices", 1.30, 2.0, [1.3, 1.42, 2.1])
+    base = {"step": "baseline", "bound": None, "within": True, "ratios": []}
+    assert report.rounds_above_bound([base, at, under]) == [
+        ("two devices", "1 of 3 rounds above its bound (highest 2.10x against 2.00x)")]
+
