@@ -57,3 +57,16 @@ def test_a_step_at_its_bound_is_not_listed_again_as_rounds_above_it():
     assert report.rounds_above_bound([base, at, under]) == [
         ("two devices", "1 of 3 rounds above its bound (highest 2.10x against 2.00x)")]
 
+
+
+def test_the_time_inside_prints_the_charts_own_comm_share():
+    """t29_0708 #1: 7.48 ms of a 27.20 ms window printed 28% (half up of the printed ms) beside the chart's
+    'comm 27%' (``:.0%`` of the unrounded share, 0.27496). The text now prints the chart's figure, with the
+    division of the printed ms beside it only where that division rounds to another percent."""
+    from utils.lessons.tensor_parallel import verdicts
+
+    assert verdicts.chart_share(7.48, 27.20, 0.27496) == (
+        "27% on the chart, from the unrounded times; 7.48 / 27.20 = 27.5% as printed")
+    assert verdicts.chart_share(10.76, 27.20, 10.76 / 27.20) == "40%"   # the two agree: the chart's alone
+    said, _ = verdicts.inside_allreduces({"rank 0": 0.27496, "rank 1": 10.76 / 27.20}, (0.0, 0.0272), 8)
+    assert "rank 0 7.48 ms (27% on the chart" in said and "rank 1 10.76 ms (40%)" in said

@@ -271,8 +271,21 @@ def inside_allreduces(comm: dict[str, float], window: tuple[float, float], calls
     inside = inside_ms(comm, window)
     said = (f"time inside all-reduces, share of the chart's window ({span:.2f} ms, the pass drawn's first "
             "span to its last on either rank; the chart's comm labels): "
-            + ", ".join(f"{k} {t:.2f} ms ({claims.percent(t / max(span, 0.01))})" for k, t in inside.items()))
+            + ", ".join(f"{k} {t:.2f} ms ({chart_share(t, span, comm[k])})" for k, t in inside.items()))
     return said, claims.half_up(sum(inside.values()) / max(calls, 1), 2) * 1e-3
+
+
+def chart_share(ms: float, span: float, share: float) -> str:
+    """A rank's share of the chart's window, the figure its comm label prints (``timeline._busy_text``:
+    ``:.0%`` of the unrounded ``share``), so text and chart give one figure. Where the printed ms divide to
+    another whole percent (7.48 / 27.20 = 27.5%, 28% half up, while the unrounded share is 27.4...%), the
+    division is shown beside it, so the reader sees why."""
+    label = f"{share:.0%}"
+    worked = ms / max(span, 0.01)
+    if claims.percent(worked) == label:
+        return label
+    return (f"{label} on the chart, from the unrounded times; {ms:.2f} / {span:.2f} = "
+            f"{claims.half_up(worked * 100, 1):.1f}% as printed")
 
 
 def inside_ms(comm: dict[str, float], window: tuple[float, float]) -> dict[str, float]:
