@@ -25,7 +25,8 @@ def test_launches_that_disagree_on_the_bound_are_inconclusive_not_above_it():
                 "1.04x) against a 1x bound, inconclusive: the launches disagree: launch 1's 1.04x ± 0.03, above "
                 "the bound: a finding to explain; launch 2's 0.95x ± 0.02, slower than one device: no speed-up; "
                 "launch 3's 1.01x ± 0.04, within noise: no effect shown") in row.evidence, row.evidence
-        assert "the launch whose rounds the ledger keeps, 1.04x ±" in row.evidence
+        assert ("section 3 (the launch lesson 02 §3 pairs with its per-process reference), 1.04x ±"
+                in row.evidence), row.evidence
     rows = [verdicts.judge(claims.BY_ID[i], m, {}) for i in ("A10", "B5")]
     note = report.above_bound_note(m, rows)  # not counted past its bound; its launches named
     assert "none passed it" in note and "lesson 02's split alone (its launches disagree on it: 1.04x ± 0.03" in note

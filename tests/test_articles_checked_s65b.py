@@ -143,7 +143,9 @@ def test_with_rounds_per_launch_those_past_their_launchs_spread_are_named():
     # past 1.05 + 0.01 = 1.06
     assert said.endswith("rounds above the 1x bound beyond their launch's median + spread (lesson 02's rule), "
                          "findings to explain that no launch's median shows: launch 2 (0.96x ± 0.02) 1.06x; launch 3 "
-                         "(1.00x ± 0.03) 1.05x (launches in lesson 02's order)"), said
+                         "(1.00x ± 0.03) 1.05x (launches in lesson 02's order); launches above the bound "
+                         "themselves, their rounds read with the median (lesson 02's rule for a median past its "
+                         "bound): launch 1 (1.05x ± 0.01) 5 of 5 rounds above the bound"), said
     quiet = _split([0.99, 0.96, 1.00], [0.01, 0.02, 0.03], launch_rounds=[[0.99] * 3, [0.96] * 3, [1.0] * 3])
     assert split_alone.launches_words(quiet).endswith(
         "none of the launches' 9 rounds lies above the 1x bound beyond its launch's median + spread (lesson 02's "

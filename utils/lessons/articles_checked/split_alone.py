@@ -17,7 +17,7 @@ from utils.lessons.articles_checked.figures import (median_text, recorded_verdic
                                                     split_reference, spread_of)
 from utils.lessons.model_split import noise as lesson_02_noise
 from utils.lessons.model_split import reference as lesson_02
-from utils.lessons.model_split.bounds import round_as_printed  # one round, with the digits lesson 02 prints
+from utils.lessons.model_split.bounds import round_above, round_as_printed  # one round, as lesson 02 prints it
 from utils.lessons.model_split.noise import reference_reading, round_text
 
 
@@ -121,13 +121,20 @@ def launch_rounds_words(record: dict) -> str:
     median + spread (``claims.rounds_past_spread``, as lesson 02 prints rounds) is a finding to explain, the
     rounds lesson 02's claims table lists; in the launch whose rounds lesson 02 §3 also pairs with its own
     round's per-process reference (the record's ``rounds``), a round within that reference is not counted, as
-    §3 reads it. Where the ledger keeps no rounds per launch, said so: no launch's rounds are read here."""
+    §3 reads it. A launch whose median is itself past the bound beyond its spread is a finding by its own
+    verdict: its rounds above the bound are counted and read with the median, as lesson 02 reads them
+    (``with_median_words``), never listed as findings no median shows. Where the ledger keeps no rounds per
+    launch, said so: no launch's rounds are read here."""
     kept = launch_rounds(record)
     if kept is None:
         return ("the ledger keeps no rounds for each launch, so no launch's single rounds are read here (lesson "
                 "02's claims table lists those past their launch's spread, as findings to explain)")
-    paired, named = split_row(record), []
+    paired, named, with_median, count = split_row(record), [], [], 0
     for name, (value, spread), rounds in zip(launch_names(record), launches(record), kept):
+        if past_bound(launch_verdict(value, spread)):  # its rounds are read with its median (lesson 02's rule)
+            with_median.append(with_median_words(name, value, spread, rounds))
+            continue
+        count += len(rounds)
         past = words.rounds_past_spread(rounds, value, spread, 1.0, shown=round_as_printed)
         if paired is not None and rounds == paired.speedups:  # §3's launch: each round against its own reference
             beyond = {paired.speedups[j - 1] for j in lesson_02_noise.rounds_past_reference(paired,
@@ -136,12 +143,34 @@ def launch_rounds_words(record: dict) -> str:
         if past:
             named.append(f"{name} ({value:.2f}x ± {spread:.2f}) "
                          + " and ".join(f"{round_text(x)}x" for x in past))
-    count = sum(len(r) for r in kept)
+    others = "other " if with_median else ""
     if not named:
-        return (f"none of the launches' {count} rounds lies above the 1x bound beyond its launch's median + "
-                "spread (lesson 02's rule)")
-    return (f"rounds above the 1x bound beyond their launch's median + spread (lesson 02's rule), findings to "
-            f"explain that no launch's median shows: {'; '.join(named)} (launches in lesson 02's order)")
+        said = (f"none of the {others}launches' {count} rounds lies above the 1x bound beyond its launch's "
+                "median + spread (lesson 02's rule)")
+    else:
+        said = (f"rounds above the 1x bound beyond their launch's median + spread (lesson 02's rule), findings to "
+                f"explain that no launch's median shows: {'; '.join(named)} (launches in lesson 02's order)")
+    if not with_median:
+        return said
+    return (f"{said}; launches above the bound themselves, their rounds read with the median (lesson 02's rule "
+            f"for a median past its bound): {'; '.join(with_median)}")
+
+
+def with_median_words(name: str, value: float, spread: float, rounds: list[float]) -> str:
+    """A launch past the 1x bound beyond its spread, its rounds above the bound counted as lesson 02 prints them
+    (``model_split.report.headline_verdict``): "section 8 (1.02x ± 0.01) 4 of 5 rounds above the bound"."""
+    above = sum(round_above(x, 1.0) for x in rounds)
+    return f"{name} ({value:.2f}x ± {spread:.2f}) {above} of {len(rounds)} rounds above the bound"
+
+
+def paired_launch_name(record: dict) -> str:
+    """The launch whose rounds the record's ``rounds`` are (those lesson 02 §3 pairs with its per-process
+    reference), by its name ("section 3"); lesson 02 §3's where no kept launch matches them."""
+    kept, rounds = launch_rounds(record), record.get("rounds")
+    for name, launch in zip(launch_names(record), kept or []):
+        if rounds and launch == [float(x) for x in rounds]:
+            return name
+    return "section 3"
 
 
 def split_alone_words(record: dict) -> str:

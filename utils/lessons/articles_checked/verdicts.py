@@ -33,7 +33,7 @@ from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP
                                                      small_gpt_words)
 from utils.lessons.articles_checked.capstone import two_devices_text
 from utils.lessons.articles_checked.lesson_07_split import lesson_07_split_words
-from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS  # lesson 02 §3's words for it
+from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS, paired_launch_name  # lesson 02 §3's words
 from utils.lessons.articles_checked.prefetch_row import b9
 from utils.lessons.articles_checked.quantize_reading import b11_reference_why, b13_ratio_note, small_batch_part
 from utils.lessons.articles_checked.shares import printed_share
@@ -194,7 +194,8 @@ def _split_alone(m) -> Part:
         # its single rounds read by lesson 02 §3's per-round rule, as the pipeline's are beside it
         rounds = rounds_above_words(read_by_rounds("naive_split", r), sections.cite(SPLIT_SECTION))
         if launches(r):  # every launch lesson 02 ran, read together; the rounds kept are one launch's
-            rounds = f"the launch whose rounds the ledger keeps, {median_text(r)}: {rounds}"
+            rounds = (f"{paired_launch_name(r)} (the launch lesson 02 §3 pairs with its per-process reference), "
+                      f"{median_text(r)}: {rounds}")
         return (f"lesson 02's split alone: {launches_text(r)} against a 1x bound, "
                 f"{speedup_words(m, 'naive_split')}; {rounds}"
                 + (f"; per-process reference {reference:.2f}x ({PER_PROCESS_IS})" if reference else ""))
