@@ -38,3 +38,40 @@ def test_no_effect_anywhere_and_mixed_keep_their_words():
     assert "Against 1x the verdicts agree on whether there is an effect; together" in none
     mixed = naive.same_step_note([("section 3", "a", ABOVE), ("section 5", "b", NOISY)])
     assert "disagree on whether there is an effect: section 3 reads above 1x, section 5 none" in mixed
+
+
+# --- #2: a round past the rounds' spread that the work-scaled reference reaches is no finding ------------------
+
+def _pipeline(speedups, cpu=(0.046, 0.046), one=0.100, m=8):
+    return runs.Row(128, m, "1f1b", 0.15, 0.15, [0.07, 0.07], cpu=list(cpu), baseline_cpu=one,
+                    speedups=list(speedups))
+
+
+def test_the_fabricated_pipeline_reads_as_named():
+    row = _pipeline([1.72, 1.78, 1.78, 1.91, 1.95])
+    assert noise.printed(row) == (1.78, 0.07) and f"{row.work_inflation:.2f}" == "0.92"
+    assert f"{row.bound:.2f}" == "1.78" and f"{row.work_bound:.2f}" == "1.93"
+
+
+def test_rounds_within_the_work_scaled_reference_are_no_finding():
+    said = report.headline_verdict(_pipeline([1.72, 1.78, 1.78, 1.91, 1.95]))
+    assert ("2 of 5 rounds above the bound (up to 1.95x): 1.91x, 1.95x past the rounds' spread, but within the "
+            "work-scaled reference (1.93x + 0.07 = 2.00): no finding") in said
+    assert "a finding to explain" not in said
+
+
+def test_a_round_past_the_work_scaled_reference_stays_a_finding():
+    said = report.headline_verdict(_pipeline([1.72, 1.78, 1.78, 1.91, 2.01 - 0.02]))  # 1.99 within; then past
+    assert "no finding" in said and "a finding to explain" not in said
+    past = report.headline_verdict(_pipeline([1.72, 1.78, 1.78, 1.91, 2.04]))  # 2.04 past 2.00 and past 2x
+    assert "1.91x past the rounds' spread, but within the work-scaled reference" in past
+    assert ("2 of 5 rounds above the bound (up to 2.04x, 1 of them past 2 devices' 2x): 1.91x past the rounds' "
+            "spread, but within the work-scaled reference (1.93x + 0.07 = 2.00): no finding; the other round: beyond "
+            "the rounds' spread of the median (± 0.07): a finding to explain") in past
+
+
+def test_no_work_scaled_reference_above_the_bound_leaves_the_spread_rule():
+    more_work = _pipeline([1.72, 1.78, 1.78, 1.91, 1.95], cpu=(0.052, 0.052))  # w 1.04: reference under the bound
+    said = report.headline_verdict(more_work)
+    assert "beyond the rounds' spread of the median (± 0.07): a finding to explain" in said
+    assert "no finding" not in said

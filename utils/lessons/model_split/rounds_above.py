@@ -7,13 +7,15 @@ lesson 02's tables and lines, and lab 02's checks, read them here; ``report`` re
 
 Every round is kept and counted in the median. A round above the bound is explained by the rounds' spread only
 where it lies within it (at most the median + the spread, as printed); one above the bound AND above the median
-+ the spread is a finding to explain, whatever the median. A round above the number of devices (2x on two),
++ the spread is a finding to explain, whatever the median, unless a reference measured here reaches it (section 3's
+own round's per-process reference; the work-scaled reference + the spread where the stages' work is below one
+device's). A round above the number of devices (2x on two),
 which equal work overlapped on two devices cannot give, is a finding wherever it lies: no spread explains it.
 """
 
 from __future__ import annotations
 
-from utils.claims import rounds_past_spread
+from utils.claims import as_printed, rounds_past_spread
 from utils.lessons.model_split.bounds import round_above, round_as_printed, rounds_spread
 from utils.lessons.model_split.noise import above_as_printed, round_text
 from utils.lessons.model_split.reference import own_reference_explains
@@ -70,10 +72,40 @@ def spread_words(r: Row, above: list[float]) -> str:
     own = [r.speedups[i - 1] for i in own_reference_explains(r)]  # section 3: reached by their own round's reference
     above = [s for s in above if s not in own]
     beyond = rounds_past_spread(above, r.speedup, spread, r.bound, shown=round_as_printed)
+    work = work_reference_reaches(r, beyond, spread)  # sections 5-9: within the work-scaled reference + spread
+    above, beyond = [s for s in above if s not in work], [s for s in beyond if s not in work]
     past = [s for s in above if s not in beyond and round_above(s, r.devices)]
     finding = f"a round past {r.devices}x is a finding to explain ({PAST_DEVICES_CAUSE}), which no spread explains"
     said = band_clauses(above, beyond, past, spread, r.devices, finding) if above else ""
-    return "; ".join(filter(None, [said, _own_reference_clause(own)]))
+    reached = "; ".join(filter(None, [_own_reference_clause(own), _work_reference_clause(r, work, spread)]))
+    if reached and said:  # the count above covers the reached rounds too: the band reads the others
+        said = ("the other round: " if len(above) == 1 else f"the other {len(above)}: ") + said
+    return "; ".join(filter(None, [reached, said]))
+
+
+def work_reference_reaches(r: Row, beyond: list[float], spread: float) -> list[float]:
+    """The rounds past the rounds' spread (``beyond``) that the work-scaled reference reaches: at most that
+    reference + the spread, as printed, the rule a median above the bound is read by (cell 33: "with w below 1,
+    a round above 2m/(m+1) can be right"). Only where the stages' work is below one device's (the reference
+    above the bound) and the row prints that reference (not section 3's naive split); never a round past the
+    devices' count, which no reference explains."""
+    wb = r.work_bound
+    if r.process_bound is not None or wb is None or wb <= r.bound:
+        return []
+    top = as_printed(wb, 2) + spread
+    return [s for s in beyond if not round_above(s, top) and not round_above(s, r.devices)]
+
+
+def _work_reference_clause(r: Row, work: list[float], spread: float) -> str:
+    """The rounds past the rounds' spread that the work-scaled reference reaches (``work_reference_reaches``), as
+    printed: "1.91x, 1.95x past the rounds' spread, but within the work-scaled reference (1.93x + 0.07 =
+    2.00): no finding"; "" where none."""
+    if not work:
+        return ""
+    wb = as_printed(r.work_bound, 2)
+    shown = ", ".join(f"{round_text(s)}x" for s in work)
+    return (f"{shown} past the rounds' spread, but within the work-scaled reference ({wb:.2f}x + {spread:.2f} = "
+            f"{as_printed(wb + spread, 2):.2f}): no finding")
 
 
 def _own_reference_clause(own: list[float]) -> str:
