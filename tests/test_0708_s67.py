@@ -70,3 +70,31 @@ def test_the_time_inside_prints_the_charts_own_comm_share():
     assert verdicts.chart_share(10.76, 27.20, 10.76 / 27.20) == "40%"   # the two agree: the chart's alone
     said, _ = verdicts.inside_allreduces({"rank 0": 0.27496, "rank 1": 10.76 / 27.20}, (0.0, 0.0272), 8)
     assert "rank 0 7.48 ms (27% on the chart" in said and "rank 1 10.76 ms (40%)" in said
+
+
+def test_the_longer_step_rank_is_said_as_a_tie_where_both_steps_print_the_same():
+    """t29_0708 #3: 'On rank 0, the rank whose split step took longer ... 16.87 ms' beside a table printing
+    rank 1's step as 16.87 ms too. A tie as printed is now said as one, the rank read chosen before rounding."""
+    from utils.lessons.tensor_parallel.miss_parts import longer_step
+
+    tie = [{"step": 0.016871}, {"step": 0.016873}]   # both print 16.87
+    index, said = longer_step(tie, tie)
+    assert index == 1 and said.startswith("Both ranks' split steps took 16.87 ms as printed")
+    assert "rank 1's, longer before rounding, is read" in said
+    apart = [{"step": 0.01690}, {"step": 0.01687}]
+    index, said = longer_step(apart, apart)
+    assert index == 0 and said.startswith("On rank 0, the rank whose split step took longer")
+
+
+def test_the_miss_story_opens_with_the_tie():
+    from utils.lessons.tensor_parallel import report
+
+    rank = lambda compute, inside, waited: {  # noqa: E731
+        "step": compute + inside, "allreduce": inside, "compute": compute, "thread_cpu": compute + inside,
+        "other_threads_cpu": 0.0, "waited": waited, "after_both": inside - waited, "after_other": 0.0}
+    m = {"model_compute": 0.01213, "model_comm": 0.00092, "model_step": 0.01305, "one": 0.02426, "others": 0.0,
+         "steal": 0.0, "paired": True, "residual": 0.34, "waiting_core": 0.01,
+         "corun": {"alone": 0.01175, "together": 0.01168, "together_core": 1.0},
+         "ranks": [rank(0.0140, 0.00287, 0.00096), rank(0.01498, 0.00189, 0.0)]}
+    story = report.miss_story(m, "")
+    assert story[0].startswith("Both ranks' split steps took 16.87 ms as printed")

@@ -32,3 +32,16 @@ def miss_parts(m: dict, slow: dict) -> dict:
         parts[AFTER_PART] = ms("after_both") - late - ms("model_comm", m) * (1 + as_printed(m["residual"], 2))
         parts[LATE_PART] = late
     return {k: max(half_up(v, 2), 0.0) * 1e-3 for k, v in parts.items()}
+
+
+def longer_step(raw: list[dict], shown: list[dict]) -> tuple[int, str]:
+    """The rank the miss is read on, and how the page names it: the rank whose step, as printed (``shown``),
+    took longer; where both print the same (a step ends when both ranks have finished, so they often do), the
+    longer before rounding (``raw``), said as a tie so no reader looks for a difference the table lacks."""
+    steps = [as_printed(r["step"], 2, 1e-3) for r in shown]
+    if steps[0] != steps[1]:
+        i = int(steps[1] > steps[0])
+        return i, f"On rank {i}, the rank whose split step took longer (the longer-step rank below), the step took"
+    i = int(raw[1]["step"] > raw[0]["step"])
+    return i, (f"Both ranks' split steps took {steps[0]:.2f} ms as printed (a step ends when both have finished); "
+               f"rank {i}'s, longer before rounding, is read (the longer-step rank below): it took")

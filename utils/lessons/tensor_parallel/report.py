@@ -14,7 +14,7 @@ from utils.claims import (Claim, against_speedup, as_printed, gain_share_range, 
                           printed_ratio, printed_spread)
 from utils.lessons.tensor_parallel import inference, verdicts
 from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed, printed_median
-from utils.lessons.tensor_parallel.miss_parts import COMPUTE_PART, LATE_PART, WAIT_PART
+from utils.lessons.tensor_parallel.miss_parts import COMPUTE_PART, LATE_PART, WAIT_PART, longer_step
 from utils.lessons.tensor_parallel.miss_parts import miss_parts as _miss_parts
 from utils.lessons.tensor_parallel.other_threads import gap_candidate, threads_candidate
 from utils.tables import Table
@@ -281,16 +281,16 @@ def miss_story(m: dict, label: str) -> list[str]:
     """The cost model's miss at the largest width, said from the measurement (``cost.miss``): which term
     missed, what the CPU figures, the co-running halves and the two ranks' arrivals at each all-reduce show
     about why, what that rules out, and what would show the model's speed-up. Lesson 07."""
-    m = miss_as_printed(m)   # every figure worked from the others as the table prints them
+    raw, m = m, miss_as_printed(m)   # every figure worked from the others as the table prints them
     ranks = m["ranks"]
     if not ranks or ranks[0]["allreduce"] is None:
         return ["On GPUs NCCL returns from an all-reduce once it is queued, so its host time is not its "
                 "time: this split of the step into its terms runs on gloo only (on GPUs the profiler's NCCL "
                 f"kernel time is the measure){label}."]
-    slow = max(ranks, key=lambda r: r["step"])
+    index, named = longer_step(raw["ranks"], ranks) if len(ranks) > 1 else (0, "On rank 0 the step took")
+    slow = ranks[index]
     missed = slow["step"] > m["model_step"]
-    out = [f"On rank {ranks.index(slow)}, the rank whose split step took longer (the longer-step rank below), "
-           f"the step took {slow['step'] * 1e3:.2f} ms against the model's "   # the table's 2 decimals
+    out = [f"{named} {slow['step'] * 1e3:.2f} ms against the model's "   # the table's 2 decimals
            f"{m['model_step'] * 1e3:.2f}: " + _terms(m, slow) + (
                " The miss is taken apart, part by part, below" if missed else
                f" No slower than the model: the one-device step t1 it is built from "
