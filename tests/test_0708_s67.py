@@ -98,3 +98,21 @@ def test_the_miss_story_opens_with_the_tie():
          "ranks": [rank(0.0140, 0.00287, 0.00096), rank(0.01498, 0.00189, 0.0)]}
     story = report.miss_story(m, "")
     assert story[0].startswith("Both ranks' split steps took 16.87 ms as printed")
+
+
+def test_the_compute_s_candidates_leave_out_the_late_return():
+    """t29_0708 #5: time a thread lost inside the all-reduces (the late return) is not in the compute, so it is
+    no candidate for the compute's miss; the core's loss during the compute still is."""
+    from utils.lessons.tensor_parallel import report
+    from utils.lessons.tensor_parallel.miss_parts import COMPUTE_PART, LATE_PART
+
+    slow = {"compute": 0.0140, "allreduce": 0.00287, "thread_cpu": 0.0146, "after_other": 0.00001,
+            "waited": 0.00096, "after_both": 0.00191, "step": 0.01687}
+    m = {"model_compute": 0.01213, "others": 0.0, "steal": 0.0,
+         "corun": {"alone": 0.01175, "together": 0.01168}}
+    said = report._compute_cause(m, slow, {COMPUTE_PART: 0.00126, LATE_PART: 0.00001})
+    assert "losing its core inside the all-reduces" not in said
+    assert "losing its core during the compute" in said and "5 candidates fit" in said
+    # the late return's own candidate is still offered where the late return is read (``_ruled_and_open``)
+    _, open_ = report._ruled_and_open(m, slow, {COMPUTE_PART: 0.00126, LATE_PART: 0.00001})
+    assert any("inside the all-reduces (late return 0.01 ms" in o for o in open_)
