@@ -116,3 +116,15 @@ def test_the_compute_s_candidates_leave_out_the_late_return():
     # the late return's own candidate is still offered where the late return is read (``_ruled_and_open``)
     _, open_ = report._ruled_and_open(m, slow, {COMPUTE_PART: 0.00126, LATE_PART: 0.00001})
     assert any("inside the all-reduces (late return 0.01 ms" in o for o in open_)
+
+
+def test_section_1_s_compute_a_call_points_to_no_figure_section_4_may_not_print():
+    """t29_0708 #4: '(section 4 counts half one device's time a call instead)' sent the reader to a base that
+    ``pass_step.pass_beside_step`` prints only where the two runs differ beyond their noise."""
+    import json
+    from pathlib import Path
+
+    nb = json.loads(Path(__file__).parents[1].joinpath("notebooks/07_tensor_parallel.ipynb").read_text())
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "section 4 counts half one device's time" not in code
+    assert "not half one device's time a call" in code
