@@ -14,14 +14,14 @@ def test_the_excess_is_the_ratio_of_the_printed_medians_and_the_rounds_figure_is
     assert said.startswith("the split's excess over the ping-pong of the same bytes, from the table's medians: "
                            "164 µs against 133 µs, 1.23x, more than its 1.18x over the prediction, as that "
                            "ping-pong ran under the prediction (round by round, the median of the 9 rounds' "
-                           "ratios is 1.62x: not one median over the other); against the prediction it took "
+                           "ratios, not a ratio of the two medians, is 1.62x); against the prediction it took "
                            "1.18x"), said
     assert "own part" not in said and said.endswith("the miss is the split's own")
 
 
 def test_an_excess_not_above_the_miss_says_nothing_more():
     said = rounds.owner_words(1.74, 1.01, BAND, 1.51, None, (483e-6, 280e-6), 9)
-    assert "483 µs against 280 µs, 1.73x (round by round, the median of the 9 rounds' ratios is 1.51x" in said
+    assert "483 µs against 280 µs, 1.73x (round by round, the median of the 9 rounds' ratios, not a ratio of the two medians, is 1.51x" in said
     assert "more than" not in said
     # above the miss by rounding alone, with the ping-pong printed 1.00x: no "ran under the prediction"
     assert "more than" not in rounds.excess_words(1.30, 1.00, 1.4, (131e-6, 100e-6), 9)

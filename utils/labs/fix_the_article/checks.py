@@ -33,8 +33,8 @@ from utils.labs.fix_the_article import reference as _reference  # kept out of th
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
     JUMP, SIGN_LEVEL, band_left_out, band_source, band_words, drift_sentence, fit_band, gap_of, jumped_rounds,
-    miss_answer, miss_sentence, owner_words, ping_pong_jumps, printed_fit, same_messages, side_of, sign_test_least,
-    size_row, table_pairs, us_ratio, verdict_of, worst_residual)
+    miss_answer, miss_sentence, owner_words, ping_pong_jumps, plan_band, printed_fit, same_messages, side_of,
+    sign_test_least, size_row, table_pairs, us_ratio, verdict_of, worst_residual)
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
 from utils.tables import Table
@@ -408,10 +408,38 @@ def link_sentence(link_fit) -> str:
         others = ", at the other sizes"
     trust = (f"so a time it predicts is good to about that band{others}" if worst <= 0.5 else
              "outside the ±50% tolerance within which lesson 00 predicts with a fit: the exercises still use "
-             f"it, as the model you practise, but a time it predicts is good to about that band only{others}")
+             f"it, as the model you practise, but a time it predicts is good to about "
+             f"{band_words(fit_band(fit))} of it only{others}")
     return (f"{link_fit.name}: alpha {fit.alpha * 1e6:,.1f} µs, beta {fit.beta / 1e9:.2f} GB/s; {sizes} "
             f"measured {band_words(fit_band(fit))} of what one alpha and one beta predict for it{far} "
             f"(residuals up to ±{worst:.0%} of the measured time), {trust}.")
+
+
+def lesson_link_note(link_fit) -> str:
+    """``lesson_link_words`` against the profile's fit, wrapped for the link's block (lab 00, cell 11)."""
+    return textwrap.fill(lesson_link_words(link_fit, split.kept_link(link_fit)), WIDTH - 4)
+
+
+def lesson_link_words(link_fit, kept) -> str:
+    """This lab's fit of the link beside lesson 00's of the same path (``split.kept_link``; every branch
+    written): the two differ by the sizes fitted, the repeats and the moment, and the lab's predictions use
+    this lab's (t29_labs03 #2: two alphas 48% apart, with no word between them)."""
+    span = lambda fit: f"{_size_words(min(fit.sizes))}-{_size_words(max(fit.sizes))}"  # noqa: E731
+    this = (f"this lab's, alpha {link_fit.fit.alpha * 1e6:,.1f} µs, beta {link_fit.fit.beta / 1e9:.2f} GB/s, "
+            f"is fitted on {span(link_fit.fit)} (the sizes its splits send), {split.LINK_REPEATS} round trips "
+            "a size, now")
+    if kept is None:
+        return (f"Lesson 00's machine profile keeps no fit of {link_fit.name} to set beside this one: {this}; "
+                "every prediction of the lab uses it.")
+    return (f"Lesson 00's fit of the same path, kept in the machine profile {kept.measured.split(' (')[0]}: alpha "
+            f"{kept.fit.alpha * 1e6:,.1f} µs, beta {kept.fit.beta / 1e9:.2f} GB/s, fitted on {span(kept.fit)}; "
+            f"{this}. A fit moves with the sizes it is made on and the moment it is measured: every prediction "
+            "of the lab uses this lab's, made on the sizes the splits send.")
+
+
+def _size_words(n: int) -> str:
+    """A message size as lesson 00 prints it: "4 B" under a KiB, else "64 KiB", "4 MiB"."""
+    return f"{n} B" if n < 2**10 else f"{n // 2**20} MiB" if n >= 2**20 else f"{n // 2**10} KiB"
 
 
 def link_table(link_fit) -> Table:
@@ -525,13 +553,20 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
     how_measured("the rounds against the model, and every round",
                  _wrapped(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds,
                                         table_pairs(link_fit, timed.values()), band_source(link), medians,
-                                        same_messages(list(timed.values())))),
+                                        same_messages(list(timed.values())),
+                                        _own_bands(link, timed))),
                  rounds_table(timed), textwrap.fill(
         "A round: one training step of the split, every message timed from its start on the sender's clock to "
         "its arrival on the receiver's (one monotonic clock for the whole machine), then lesson 00's ping-pong "
         "(half a round trip, median of 3 after 1 untimed) at each message's size. The table above gives each "
         "column's median round, as alpha and beta were fitted on medians.", WIDTH - 4))
     return timed
+
+
+def _own_bands(link, timed: dict[str, SplitRun]) -> dict[str, tuple[tuple[float, float], int | None]]:
+    """Each timed plan's band, one that holds the sizes its messages have (``plan_band``): the take-aways judge
+    a cut on the same band (``report._swap_band``)."""
+    return {name: plan_band(link, [m.nbytes for m in run.messages]) for name, run in timed.items()}
 
 
 def _wrapped(lines: str) -> str:

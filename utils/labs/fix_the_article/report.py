@@ -11,11 +11,11 @@ from utils import claims
 from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans and helpers
     CASES, MB, PLANS, Plan, SplitRun, UNSEEN_PLANS,
     WIDTH, _median, _try, _us, fits, judging_links,
-    band_source, band_words, fit_band, jumped_rounds, model_seconds, plan_cuts,
+    band_source, band_words, jumped_rounds, model_seconds, plan_cuts,
     us_ratio, verdict_of,
 )
 from utils.labs.fix_the_article.rounds import (
-    JUMP, band_left_out, cancelled_words, full_band, median_jumped, printed_fit, rule_words,
+    JUMP, band_named, cancelled_words, median_jumped, plan_band, printed_fit, rule_words,
 )
 
 
@@ -40,10 +40,15 @@ def prediction_misses(plan_split, link, timed: dict[str, SplitRun]) -> str:
     return (f"- Your predictions against the split's median rounds, as in the report above: {named}. The "
             f"largest gap of the medians from their predictions, {worst[0]}, is "
             f"{miss(worst[1], worst[2]):.2f}x {side} the prediction; "
-            f"{_miss_owner(timed[worst[0]], worst[1], fit_band(link))}")
+            f"{_miss_owner(timed[worst[0]], worst[1], *_run_band(link, timed[worst[0]]))}")
 
 
-def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float]) -> str:
+def _run_band(link, run: SplitRun) -> tuple[tuple[float, float], int | None]:
+    """The band a timed cut is judged on, one that holds the sizes it sends (``plan_band``), as in the report."""
+    return plan_band(link, [m.nbytes for m in run.messages])
+
+
+def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float], included: int | None = None) -> str:
     """Whether a case's miss is the split's own, by the report's rule (every branch written): its rounds
     against the ping-pong of the same bytes in the same rounds (``verdict_of``, a sign test), then both
     medians against ``predicted`` and the fit's ``band``, in every branch (``owner_words`` where the rounds
@@ -56,27 +61,29 @@ def _miss_owner(run: SplitRun, predicted: float, band: tuple[float, float]) -> s
                 "is, from both figures, is this plan's line in the report's block above.")
     if verdict == "shorter":
         return ("by the report's rule its rounds ran shorter than the ping-pong of the same bytes; "
-                f"{_medians_in_band(run, predicted, band)}.")
+                f"{_medians_in_band(run, predicted, band, included)}.")
     return ("by the report's rule its rounds were not shown to differ from the ping-pong of the same bytes "
             f"(that needs {rule_words(ratios, jumped_rounds(run.ping_pong_seconds()))}); "
-            f"{_medians_in_band(run, predicted, band)}.")
+            f"{_medians_in_band(run, predicted, band, included)}.")
 
 
-def _medians_in_band(run: SplitRun, predicted: float, band: tuple[float, float]) -> str:
+def _medians_in_band(run: SplitRun, predicted: float, band: tuple[float, float], included: int | None = None
+                     ) -> str:
     """Where the rounds did not show the split longer than the ping-pong of the same bytes: both medians
     against the prediction and the fit's band, named (every branch written). Inside the band the fit
     predicts no better than that for its own sizes: no miss of the model; outside it, a miss that this run
     does not show to be the split's own (the ping-pong's too where it left the band on that side). Where the
     ping-pong left the band, why is the report block's line on the link (``drift_sentence``, which reads every
-    case out of the band): pointed to, not printed twice (t26_labs03)."""
+    case out of the band): pointed to, not printed twice (t26_labs03). ``included``: the size ``fit_band``
+    leaves out, where this cut sends it and ``band`` holds it (``plan_band``)."""
     split_x = us_ratio(_median(run.link_seconds()), predicted)
     pp_x = us_ratio(_median(run.ping_pong_seconds()), predicted)
     lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)
     split, pp = claims.as_printed(split_x, 2), claims.as_printed(pp_x, 2)
     side_of_band = lambda x: "above" if x > hi else "under" if x < lo else "inside"  # noqa: E731 - as printed
     where = side_of_band(split)
-    said = (f"against the prediction the split took {split_x:.2f}x, {where} the fit's band "
-            f"{band_words(band)}, and the ping-pong of the same bytes {pp_x:.2f}x, "
+    said = (f"against the prediction the split took {split_x:.2f}x, {where} {band_named(band, included)}, "
+            f"and the ping-pong of the same bytes {pp_x:.2f}x, "
             f"{_ping_pong_pointed(side_of_band(pp))}")
     if where == "inside":
         return said + ": no miss of the model" + cancelled_words(side_of_band(pp))
@@ -147,12 +154,10 @@ def _swap_band(link, compared: list[SplitRun]) -> tuple[float, float, str]:
     """The band that may swap the compared cuts, and its words: the fit's band (``fit_band``, its farthest size
     left out), but where a compared cut sends that very size, every size, that one included: the band must
     hold the sizes the cuts send (cut 1's 262,144 bytes, at 0.87x, makes 0.92-1.10x into 0.87-1.10x)."""
-    left_out = band_left_out(link)
-    sent = {m.nbytes for run in compared for m in run.messages}
-    if left_out is None or left_out[0] not in sent:
-        return (*fit_band(link), band_source(link))
-    lo, hi = full_band(link)
-    return lo, hi, f"its own sizes, {left_out[0]:,} bytes included (a compared cut sends it)"
+    (lo, hi), included = plan_band(link, [m.nbytes for run in compared for m in run.messages])
+    if included is None:
+        return lo, hi, band_source(link)
+    return lo, hi, f"its own sizes, {included:,} bytes included (a compared cut sends it)"
 
 
 def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None) -> str:

@@ -87,6 +87,25 @@ def band_left_out(fit) -> tuple[int, float] | None:
     return max(ratios, key=lambda pair: max(pair[1], 1 / pair[1]))
 
 
+def plan_band(fit, sent) -> tuple[tuple[float, float], int | None]:
+    """The band messages of the sizes ``sent`` are judged on, and the size it holds that ``fit_band`` leaves
+    out (None where it holds none): ``fit_band``, but where they send the very size it leaves out, every size,
+    that one included (``full_band``): a band that leaves out the size a plan sends cannot judge that plan
+    (16,384 bytes at 2.13x makes 0.76-1.45x into 0.76-2.13x; t29_labs03 #1)."""
+    left_out = band_left_out(fit)
+    if left_out is None or left_out[0] not in set(sent):
+        return fit_band(fit), None
+    return full_band(fit), left_out[0]
+
+
+def band_named(band: tuple[float, float], included: int | None = None, why: str = "this plan sends it") -> str:
+    """"the fit's band 0.76-1.45x", or, where it holds the size ``fit_band`` leaves out (``plan_band``), "the
+    fit's band at its own sizes, 16,384 bytes included (this plan sends it), 0.76-2.13x"."""
+    if included is None:
+        return f"the fit's band {band_words(band)}"
+    return f"the fit's band at its own sizes, {included:,} bytes included ({why}), {band_words(band)}"
+
+
 def band_source(fit) -> str:
     """What the band is measured on, in words, after the band itself ("0.74-1.54x, measured / predicted at
     ..."): "its own sizes except 4 bytes, the farthest at 9.09x" (``band_left_out``), or "its own sizes"."""
@@ -124,7 +143,8 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
                   pp_rounds: dict[str, list[float]] | None = None,
                   tables: list[tuple[float, float, float] | None] | None = None,
                   source: str = "its own sizes", medians: dict[str, tuple[float, float]] | None = None,
-                  twins: list[int | None] | None = None) -> str:
+                  twins: list[int | None] | None = None,
+                  bands: dict[str, tuple[tuple[float, float], int | None]] | None = None) -> str:
     """What the measurement says about lesson 00's model (every branch written), one short paragraph a line
     (the model, the link, the rule, one line a plan, the verdict): the caller wraps each line. ``ratios`` and
     ``pp_ratios``: for each case, the median round of the split's messages and of the ping-pong of the same
@@ -137,7 +157,8 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
     beside the link table's own measured and fitted times for the same messages (``table_pairs``), for the
     link's line. ``source``: what the band is measured on (``band_source``). ``medians``: each case's split and
     ping-pong median, seconds, as the table prints them (the excess of a longer split, ``excess_words``).
-    ``twins``: for each case, the other case that timed the same messages (``same_messages``), if any."""
+    ``twins``: for each case, the other case that timed the same messages (``same_messages``), if any.
+    ``bands``: for each case, the band its own messages are judged on (``plan_band``; ``band`` where absent)."""
     n, jumped, cases = _verdicts(rounds, pp_rounds)
     spans = [span_us((pp_rounds or {}).get(name, [])) for name in rounds]
     lines = [
@@ -158,16 +179,18 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
                       "the plan is judged on its other rounds. ")
     lines[-1] += "For each plan, its rounds above 1, and the median and range of its rounds' ratios (table below):"
     lines += ["- " + rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds]
-    return "\n".join(lines + _verdict_lines(ratios, pp_ratios, band, rounds, cases, tables, medians))
+    return "\n".join(lines + _verdict_lines(ratios, pp_ratios, band, rounds, cases, tables, medians, bands))
 
 
 def _verdict_lines(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str, list[float]],
                    cases: dict[str, str], tables: list | None = None,
-                   medians: dict[str, tuple[float, float]] | None = None) -> list[str]:
+                   medians: dict[str, tuple[float, float]] | None = None,
+                   bands: dict[str, tuple[tuple[float, float], int | None]] | None = None) -> list[str]:
     """The report's verdict (every branch written): what the rule showed, never more. Where it showed no
     difference, that is said as a failure to show one, not as a finding that the two cost the same.
     ``tables``: each case's ping-pong beside the link table's time for its messages (``table_pairs``);
-    ``medians``: each case's split and ping-pong median, seconds (``owner_words``)."""
+    ``medians``: each case's split and ping-pong median, seconds (``owner_words``); ``bands``: each case's own
+    band (``plan_band``), ``band`` where absent: a plan is judged on a band that holds the sizes it sends."""
     shorter = [name for name, gap in cases.items() if gap == "shorter"]
     if all(gap != "longer" for gap in cases.values()):
         if shorter:
@@ -176,9 +199,10 @@ def _verdict_lines(ratios, pp_ratios, band: tuple[float, float], rounds: dict[st
         return ["By that rule the rounds showed the split's messages longer in no plan: this run shows no "
                 "difference between a split's messages and a ping-pong's of the same bytes (which is not the "
                 "same as showing that they cost the same: the ranges above say how widely the rounds scattered)."]
-    medians = medians or {}
+    medians, bands = medians or {}, bands or {}
     owners = [f"- {name}: "
-              + owner_words(x, pp, band, statistics.median(rounds[name]), pair, medians.get(name), len(rounds[name]))
+              + owner_words(x, pp, bands.get(name, (band, None))[0], statistics.median(rounds[name]), pair,
+                            medians.get(name), len(rounds[name]), bands.get(name, (band, None))[1])
               for name, x, pp, pair in zip(rounds, ratios, pp_ratios, tables or [None] * len(rounds))
               if cases[name] == "longer"]
     return (["Whose miss it is where the split's messages are longer, from both figures:"] + owners
@@ -247,13 +271,14 @@ def _medians_anyway(medians: dict[str, tuple[float, float]] | None) -> str:
 
 def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: float,
                 pair: tuple[float, float, float] | None = None, medians: tuple[float, float] | None = None,
-                n_rounds: int = 0) -> str:
+                n_rounds: int = 0, included: int | None = None) -> str:
     """Whose miss a case's is, where its split ran longer than the ping-pong of the same bytes (every branch
     written, judged on the figures as printed). ``split_x`` and ``pp_x``: the split's and the ping-pong's
     medians over the prediction; ``band``: the fit's own sizes, measured / fitted (``fit_band``); ``excess``:
     the median of the ``n_rounds`` rounds' ratios, split over ping-pong; ``pair``: the ping-pong's median
     beside the link table's measured and fitted times for the same messages (``table_pairs``; None where it
-    lacks a size); ``medians``: the split's and the ping-pong's median, seconds (``excess_words``).
+    lacks a size); ``medians``: the split's and the ping-pong's median, seconds (``excess_words``);
+    ``included``: the size ``fit_band`` leaves out where this plan sends it and ``band`` holds it (``plan_band``).
     The split is judged on the band first, in every branch: a "miss" is a ratio outside the band (inside it,
     the fit predicts no better than that for any size). A ping-pong outside the band has its gap split in two
     by the link table (``_ping_pong_side``); a split's miss on the ping-pong's side is not the split's alone."""
@@ -261,8 +286,8 @@ def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: 
     split, pp = claims.as_printed(split_x, 2), claims.as_printed(pp_x, 2)
     own = excess_words(split_x, pp_x, excess, medians, n_rounds)
     where = "above" if split > hi else "under" if split < lo else "inside"
-    said = (f"{own}; against the prediction it took {split_x:.2f}x, {where} the fit's band "
-            f"{band_words(band)}, and the ping-pong of the same bytes {pp_x:.2f}x, "
+    said = (f"{own}; against the prediction it took {split_x:.2f}x, {where} {band_named(band, included)}, "
+            f"and the ping-pong of the same bytes {pp_x:.2f}x, "
             f"{_ping_pong_side(pp, lo, hi, pair)}")
     pp_where = "above" if pp > hi else "under" if pp < lo else "inside"
     if where == "inside":
@@ -285,13 +310,14 @@ def excess_words(split_x: float, pp_x: float, excess: float, medians: tuple[floa
     by_rounds = f"the median of {rounds} ratios is {excess:.2f}x"
     if medians is None:
         return f"the split's excess over the ping-pong of the same bytes, round by round: {by_rounds}"
+    # said plainly: the median of the ratios, not a ratio of the medians (t29_labs03, other problems)
+    by_rounds = f"the median of {rounds} ratios, not a ratio of the two medians, is {excess:.2f}x"
     ratio = us_ratio(*medians)
     split_us, pp_us = (claims.as_printed(seconds, 0, 1e-6) for seconds in medians)
     more = (f", more than its {split_x:.2f}x over the prediction, as that ping-pong ran under the prediction"
             if ratio > claims.as_printed(split_x, 2) and claims.as_printed(pp_x, 2) < 1 else "")
     return (f"the split's excess over the ping-pong of the same bytes, from the table's medians: {split_us:,.0f} µs "
-            f"against {pp_us:,.0f} µs, {ratio:.2f}x{more} (round by round, {by_rounds}: not one median over "
-            "the other)")
+            f"against {pp_us:,.0f} µs, {ratio:.2f}x{more} (round by round, {by_rounds})")
 
 
 def cancelled_words(pp_where: str) -> str:
