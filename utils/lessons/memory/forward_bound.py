@@ -119,13 +119,45 @@ def _in_forwards(extra_ms: float, low: float, high: float, noise: float, working
     """The extra time (ms) over the blocks' forward at both ends of its range, with the verdict: the body of
     ``forwards_cost`` and ``ratio_in_forwards``; ``working``: how the extra ms were found, said after the
     share of the prediction."""
-    lo_ms, hi_ms = claims.as_printed(low * 1e3, 1), claims.as_printed(high * 1e3, 1)
-    fewest, most = extra_ms / hi_ms, extra_ms / lo_ms
-    tolerance = max(0.1, noise * 1e3 / lo_ms)
-    verdict = ("less than the predicted forward" if most < 1 - tolerance else
-               "more than the predicted forward" if fewest > 1 + tolerance else "about one forward, as predicted")
+    fewest, most, verdict = _forwards_verdict(extra_ms, low, high, noise)
     a, b = claims.half_up(fewest, 2), claims.half_up(most, 2)
     if a == b:
         return f"{a:.2f} of a forward ({claims.percent(a)} of the predicted extra time{working}): {verdict}"
     return (f"{a:.2f}-{b:.2f} of a forward ({claims.percent(a)}-{claims.percent(b)} of the predicted extra "
             f"time{working}): {verdict}")
+
+
+def _forwards_verdict(extra_ms: float, low: float, high: float, noise: float) -> tuple[float, float, str]:
+    """The extra time (ms) in forwards at both ends of the range (fewest, most) and the one verdict on it: the
+    prediction holds where either end reaches 1 within the noise (at least 10 %), as a share of the forward."""
+    lo_ms, hi_ms = claims.as_printed(low * 1e3, 1), claims.as_printed(high * 1e3, 1)
+    fewest, most = extra_ms / hi_ms, extra_ms / lo_ms
+    tolerance = max(0.1, noise * 1e3 / lo_ms)
+    verdict = ("less than the predicted forward" if most < 1 - tolerance else
+               "more than the predicted forward" if fewest > 1 + tolerance else "about one forward, as predicted")
+    return fewest, most, verdict
+
+
+def ratio_meets_forward(ratio: float, step: float, low: float, high: float, noise: float = 0.0) -> bool:
+    """Whether ``ratio_in_forwards`` (same arguments) says "about one forward, as predicted": the one verdict
+    the page's details follow, so that they never call a miss what the headline calls a match (t29_0506 #1)."""
+    return _forwards_verdict(extra_from_ratio(ratio, step), low, high, noise)[2].endswith("as predicted")
+
+
+def medians_against_pairs(full_step: float, sel_step: float, gain: float, noise: float) -> str:
+    """Where the page prints full checkpointing's and selective's steps as medians (``step_from_ratio``,
+    seconds as printed) and, a paragraph away, the two read pair by pair (``gain``: full's step / selective's,
+    ± ``noise``, as printed): a sentence where the two point opposite ways, since medians of different pairs
+    need not agree; "" where they point the same way or either is flat (t29_0506 #2)."""
+    full_ms, sel_ms = (claims.as_printed(s * 1e3, 1) for s in (full_step, sel_step))
+    medians = claims.half_up(full_ms / sel_ms, 2)
+    gain, noise = claims.as_printed(gain, 2), claims.as_printed(noise, 2)
+    if (medians - 1) * (gain - 1) >= 0:
+        return ""
+    # judged on the printed digits (0.94 lies 0.06 from 1x, not 0.0600000001 as floats hold it)
+    both_within = all(claims.half_up(abs(r - 1), 2) <= noise for r in (medians, gain))
+    return (f"Full's median / selective's, {full_ms:.1f} / {sel_ms:.1f} = {medians:.2f}x, points the other way "
+            f"from the rounds paired directly (full's step / selective's: {gain:.2f}x ± {noise:.2f}): medians of "
+            f"different pairs need not agree; "
+            + ("both lie within that ± of 1x, so neither step is shown the faster." if both_within else
+               "the paired rounds, the figure the verdict reads, are the one to go by."))
