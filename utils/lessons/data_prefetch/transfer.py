@@ -264,17 +264,27 @@ def fit_prediction(predicted: float, sweep: dict[int, float], loose: float = LOO
     return f"It predicts {predicted:.2f}x for the link alone"
 
 
-def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE_FIT) -> str:
+def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE_FIT,
+                link_verdict: str = "") -> str:
     """How well alpha + n/beta fits the link's own sweep (``sweep``: size -> ``residual``, as printed), and
-    so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05)."""
+    so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05).
+    ``link_verdict``: ``link_ratio_verdict`` on the link alone's rounds, printed above this line; a close fit
+    speaks for the model on its own sizes only, so the ceiling "stands" only where those rounds kept to it
+    too, never where they read above it, within noise or beyond (t29_0506 #3)."""
     low, high = min(sweep.values()), max(sweep.values())
     head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {signed_percent(low)} to "
             f"{signed_percent(high)} of their measured times (the details above)")
     if is_loose(sweep, loose):
         return (f"{head}: more than {loose:.0%}, so this link follows that model only loosely, and the bytes' "
                 f"ratio, {byte_ratio:.0f}x, is the model's ceiling, not one this link was shown to keep")
-    return (f"{head}: within {loose:.0%}, so this link follows that model, and the bytes' ratio, "
-            f"{byte_ratio:.0f}x, stands as its ceiling")
+    close = f"{head}: within {loose:.0%}, so the fit supports that model on its own sizes"
+    if link_verdict.startswith("above the bound, within noise"):
+        return (f"{close}; the link alone's rounds (above) neither confirm nor break its ceiling, the bytes' "
+                f"ratio, {byte_ratio:.0f}x")
+    if "a finding" in link_verdict:
+        return (f"{close}, but the link alone's rounds (above) read past its ceiling, the bytes' ratio, "
+                f"{byte_ratio:.0f}x: not one this link was shown to keep")
+    return f"{close}, and the bytes' ratio, {byte_ratio:.0f}x, stands as its ceiling"
 
 
 def repeat_head(name: str, sweep_seconds: float, round_seconds: list[float]) -> tuple[str, float]:
