@@ -224,31 +224,33 @@ def _range(low: float, high: float) -> str:
     return f"{low:.0f}%" if low == high else f"{low:.0f}% to {high:.0f}%"
 
 
-def _across(ends: tuple, centre: tuple, notes: str) -> str:
+def _across(ends: tuple, centre: tuple, notes: str, over: str = "its ±") -> str:
     """The shares across the speed-up's ± beside the central ones, naming only an end that prints differently
     (twenty-fifth reading: "22%-76% (22%-78% across its ±)" repeated the low end): " (up to 78% across its ±)",
-    " (down to 71% across its ±)", " (71% to 104% across its ±)", or "" where both ends print alike."""
+    " (down to 71% across its ±)", " (71% to 104% across its ±)", or "" where both ends print alike. ``over``:
+    what the ends span, the ± or, where it leaves out most rounds, the rounds ("the rounds, 1.83x to 2.69x")."""
     low, high = ends
     if (low, high) == centre:
         return ""
     if low == centre[0]:
-        return f" (up to {high:.0f}% across its ±{notes})"
+        return f" (up to {high:.0f}% across {over}{notes})"
     if high == centre[1]:
-        return f" (down to {low:.0f}% across its ±{notes})"
-    return f" ({_range(low, high)} across its ±{notes})"
+        return f" (down to {low:.0f}% across {over}{notes})"
+    return f" ({_range(low, high)} across {over}{notes})"
 
 
-def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: str) -> tuple[str, float, float]:
+def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: str,
+                over: str = "its ±") -> tuple[str, float, float]:
     """The saving's share of the part of the miss forward and backward can hold, like with like: the whole miss
     where the prediction keeps nothing else (``kept`` none), else from the miss less the most the kept regions
     could save (all their ms) up to the whole miss. ``saved``: the least and most ms saved across the bases;
-    ``ends``: the same at the speed-up's low and high ends (``_ends``; ``notes``: its clipped ends). Returns the
-    words and the shares' ends, as printed."""
+    ``ends``: the same at the speed-up's low and high ends (``_ends``; ``notes``: its clipped ends; ``over``:
+    what they span, ``_across``). Returns the words and the shares' ends, as printed."""
     kept_most, worked = kept
     part = miss_ms - kept_most  # the least of the miss forward and backward can hold
     low, high = _percent(ends[0], miss_ms), _percent(ends[1], part)
     centre = (_percent(saved[0], miss_ms), _percent(saved[1], part))
-    across = _across((low, high), centre, notes)
+    across = _across((low, high), centre, notes, over)
     either = " on either scaling" if saved[0] != saved[1] else ""
     if not kept_most:
         return f". That is{either} {_range(*centre)}{across} of the prediction's {miss_ms:.0f} ms miss", low, high
@@ -256,7 +258,7 @@ def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: s
             f"optimizer, and the evaluations and checkpoints it keeps ({worked} ms as profiled, at the slow "
             f"script's count too, not timed apart), at most those {kept_most:.0f} ms")
     if part <= 0:  # they could hold it all: forward and backward's part has no floor, the share no ceiling
-        across = f" ({low:.0f}% or more across its ±{notes})" if low != centre[0] else ""
+        across = f" ({low:.0f}% or more across {over}{notes})" if low != centre[0] else ""
         said += f". So the saving{either} is {centre[0]:.0f}% or more{across} of forward and backward's part"
         return said, low, high
     saves = "On either scaling, the launcher's thread count saves" if either else "The launcher's thread count saves"
@@ -270,13 +272,18 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
     """What the saving on forward and backward (scaled to each of ``bases``) is of its part of the prediction's
     miss (``miss_ms``; ``kept``: ``kept_ms``'s, the other regions the prediction keeps), and the branch, judged
     on the shares as printed (whole percent, half up) across both scalings and the speed-up's ± (kept within
-    the rounds): more than the whole miss even at the low end, part of even the least part forward and
+    the rounds; the rounds' whole range where the ± leaves out most of them, ``_mostly_outside``): more than the whole miss even at the low end, part of even the least part forward and
     backward can hold at the high end, the whole miss across the ±, or not told apart (the ± reaching both)."""
     savings = [_saved_ms(ms, value) for ms in bases]
     low_x, high_x, notes = _ends(value, spread, ratios)
+    over, reaches = "its ±", "its ± reaches"
+    if _mostly_outside(ratios):  # the ± leaves out most rounds: the shares' ends come from the rounds' range
+        shown = [claims.as_printed(r, 2) for r in ratios]
+        low_x, high_x, notes = min(shown), max(shown), ""
+        over, reaches = f"the rounds, {low_x:.2f}x to {high_x:.2f}x", "the rounds reach"
     saved = (min(savings), max(savings))
     ends = (min(_saved_ms(ms, low_x) for ms in bases), max(_saved_ms(ms, high_x) for ms in bases))
-    said, low, high = _share_text(saved, ends, miss_ms, kept, notes)
+    said, low, high = _share_text(saved, ends, miss_ms, kept, notes, over)
     rest = _candidates(_rest_text(miss_ms - saved[1], miss_ms - saved[0]), kept[0], _gap_text(bases, value))
     if low > 100:
         return said + ": more than the whole miss, a finding to explain"
@@ -291,7 +298,7 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
     if saved[0] >= miss_ms:  # every scaling's median covers the miss; only its ± leaves some of it
         rest = _candidates(_rest_text(0.0, miss_ms - ends[0]), kept[0], _gap_text(bases, value))
         medians = "every scaling's median covers" if len(bases) > 1 else "the median covers"
-        return (said + f": {medians} the whole miss, but its ± reaches {low:.0f}%, so whether the threads "
+        return (said + f": {medians} the whole miss, but {reaches} {low:.0f}%, so whether the threads "
                 "explain all of it is not told apart here" + rest)
     return said + ": whether the threads explain all of it is not told apart here" + rest
 
@@ -378,10 +385,26 @@ def gathered(ratios: list) -> bool:
     return not spread_apart(ratios)[2]
 
 
+def _left_out(ratios: list) -> list:
+    """The rounds outside the median ± the spread the page prints, as printed, on either side."""
+    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
+    below, above = _outside(ratios, value, spread)
+    return below + above
+
+
+def _mostly_outside(ratios: list) -> bool:
+    """Whether the ± leaves out half the rounds or more. It is half the middle half's range, so about half of
+    any set of rounds lies outside it by its make-up: such rounds are not outliers, and the ± does not give
+    the rounds' reach (twenty-ninth reading: 3 of 5 rounds, one of them an edge of the middle half itself,
+    were called "outlying moments")."""
+    return 2 * len(_left_out(ratios)) >= len(ratios)
+
+
 def _past_spread_text(ratios: list) -> str:
-    """The rounds outside the median ± the spread the page prints, as printed, on either side: the ± (half the
-    middle half's range) leaves them out, so they are named as outliers; "" where none is. Rounds that
-    ``gathered`` reads as two groups take ``_groups_text`` instead."""
+    """The rounds outside the median ± the spread the page prints, as printed, on either side; "" where none
+    is. A few are named as outlying moments; where they are half the rounds or more (``_mostly_outside``),
+    the ± is said to leave them out, with the rounds' whole range. Rounds that ``gathered`` reads as two
+    groups take ``_groups_text`` instead."""
     value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
     top, bottom = claims.half_up(value + spread, 2), claims.half_up(value - spread, 2)
     below, above = _outside(ratios, value, spread)
@@ -394,6 +417,11 @@ def _past_spread_text(ratios: list) -> str:
                                f"{value:.2f} + {spread:.2f} = {top:.2f}x"))
     if not clauses:
         return ""
+    if _mostly_outside(ratios):
+        shown = [claims.as_printed(r, 2) for r in ratios]
+        return (f"; {'; '.join(clauses)}: the ± (half the middle half's range) leaves out {len(below + above)} "
+                f"of the {len(ratios)} rounds, as it can by its make-up; the rounds run {min(shown):.2f}x to "
+                f"{max(shown):.2f}x")
     # from 4 rounds the ± is half the middle half's range, so a round outside it is expected now and then:
     # it is named as an outlying moment, not as a finding (no bound is passed here)
     if len(clauses) == 1:
