@@ -33,12 +33,13 @@ def test_the_count_follows_each_outcome():
     said = report._compute_cause(m, slow, {COMPUTE_PART: 0.00200})
     count, listed = _candidates(said)
     assert count == len(listed) == 4 and "losing its core as the whole of the compute's miss" in said
-    # a late return left open beside the compute's core loss: two candidates, counted apart
+    # a late return is time inside the all-reduces, not in the compute: no candidate for the compute's miss
+    # (t29_0708 #5), so the count is the core loss during the compute and the rest, as without it
     late = _rank(0.02018, 0.00126, 0.02043, 0.0, after_other=0.00040)
     said = report._compute_cause(m, late, {COMPUTE_PART: 0.00083, LATE_PART: 0.00040})
     count, listed = _candidates(said)
-    assert count == len(listed) == 6
-    assert listed[4].startswith("a thread of the longer-step rank losing its core inside the all-reduces")
+    assert count == len(listed) == 5
+    assert not any("losing its core inside the all-reduces" in c for c in listed)
     # the shard never measured apart with both ranks computing
     said = report._compute_cause({**m, "corun": {}}, slow, {COMPUTE_PART: 0.00083})
     count, listed = _candidates(said)
