@@ -59,7 +59,7 @@ def test_the_headline_and_sentences_put_the_spread_beside_the_median_only():
     assert row[2] == "3.43x ± 0.60" and "rounds' median" in algorithms_report.COMPARISON_COLUMNS[2]
     said = algorithms_report.algorithms_sentence([c])
     assert "3.43x ± 0.60 beside a bytes ceiling of 11.00x" in said and "2.90x" not in said
-    assert "the median of the rounds' own ratios, slow over fast within one round, ± their spread" in said
+    assert "the median of the rounds' own ratios, slow over fast within one round, ± half the middle half's range" in said
     assert "fastest round against fastest round" not in said
     fused = algorithms_report.fused_bandwidth_sentence(c, 16 * 2**20, 18.7e9)
     assert "it gave 3.43x ± 0.60: faster, under the bytes ceiling" in fused and "2.90x ±" not in fused
@@ -70,7 +70,7 @@ def test_the_details_label_the_fastest_times_ratio_and_list_every_round():
     assert "fastest times' ratio" in table.columns and "±" not in table.to_text()
     assert [dict(zip(table.columns, row))["fastest times' ratio"] for row in table.rows] == ["2.90x", "2.90x"]
     said = report.rounds_sentence([gelu(), gelu(rounds=(), fast="compiled GELU")])
-    assert said == ("Each round's own ratio, slow over fast in that round (the speed-up is their median ± spread): "
+    assert said == ("Each round's own ratio, slow over fast in that round (the speed-up is their median ± half the middle half's range): "
                     "GELU, gelu_fused: 2.24x, 2.90x, 3.43x, 4.10x, 5.03x (median 3.43x ± 0.60); "
                     "GELU, compiled GELU: none kept.")
 
@@ -90,7 +90,7 @@ def test_the_closing_table_note_says_a_speed_up_is_the_rounds_median():
     from types import SimpleNamespace as NS
 
     note = report.plus_minus_note(NS(mfus=[0.45, 0.46, 0.47]), NS(matmul_shares=[0.5] * 5))
-    assert note.startswith("In the table, a speed-up is the median of its rounds' own ratios and ± their spread")
+    assert note.startswith("In the table, a speed-up is the median of its rounds' own ratios ± half their middle half's range")
 
 
 def test_the_ledger_keeps_the_median_as_its_value_and_the_fastest_times_ratio_apart(monkeypatch, tmp_path):

@@ -236,7 +236,7 @@ def test_section_3_answers_the_latency_question_by_the_closing_rows_rule():
     link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in us])
     costs = transfers.batch_costs(link, 16, 64, 128)
     said = report.link_sentence(link, costs, False)
-    assert "takes 1,657.0 µs: between 9% and 100% of it latency by the small messages' spread" in said  # capped
+    assert "takes 1,657.0 µs: between 9% and 100% of it latency by the small messages' range" in said  # capped
     assert "this run does not say whether it is mostly latency" in said and "9% of it latency" not in said
     # the eleventh reading: the fit is rejected, so its β does not time the bytes; the fastest measured rate
     # does (16 MiB in 6,000.0 µs: 2.80 GB/s; 8,192 bytes at 2.80 GB/s take 2.9 µs)
@@ -254,7 +254,7 @@ def test_section_3_answers_the_latency_question_by_the_closing_rows_rule():
     slow = _link({8192: 200.04e-6, 512: 90.0e-6})  # 43% to 45%: clear of half, below it
     ids = transfers.batch_costs(slow, 16, 64, 128)[0]
     said = link_report._ids_sentence(ids, slow)
-    assert ": not mostly latency across the small messages' whole spread (43% to 45%, all below 50%)" in said
+    assert ": not mostly latency across the small messages' whole range (43% to 45%, all below 50%)" in said
 
 
 def test_a_latency_share_past_100_percent_is_said_to_be_the_fixed_costs_own_spread():
@@ -269,7 +269,7 @@ def test_a_latency_share_past_100_percent_is_said_to_be_the_fixed_costs_own_spre
     link = machine.link_fit("gloo loopback, 2 processes", sizes, [u * 1e-6 for u in us])
     ids = transfers.batch_costs(link, 16, 64, 128)[0]
     said = link_report._ids_sentence(ids, link)
-    assert ("across the small messages' whole spread (98% to 100%, all above 50%, capped: the slowest small "
+    assert ("across the small messages' whole range (98% to 100%, all above 50%, capped: the slowest small "
             "message, 171.5 µs, took longer than this batch, so counting it would give a share over 100%, shown as 100%; the fixed cost itself ran from 103.1 to "
             "171.5 µs on this run)") in said  # t19_0001: one band, the table's (capped at 100%)
     slow = _link({8192: 200.04e-6, 512: 90.0e-6})  # 43% to 45%: no share past 100%

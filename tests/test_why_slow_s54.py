@@ -107,7 +107,7 @@ def test_a_share_on_the_half_is_printed_and_judged_half_up():
     link = _link([50.5, 55.0, 60.0, 100.0, 3500.0, 7000.0], accuracy=0.9)
     ids = _ids(link)
     assert "takes 100.0 µs, 51% of it latency" in link_report._ids_sentence(ids, link)
-    assert ("): mostly latency across the small messages' whole spread (51% to 60%, all above 50%)"
+    assert ("): mostly latency across the small messages' whole range (51% to 60%, all above 50%)"
             in link_report._ids_sentence(ids, link))
     assert link_report.mostly_latency_verdict(link, ids) == "holds: latency 51% of its time"
 

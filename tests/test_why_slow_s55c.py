@@ -24,7 +24,7 @@ def test_the_token_ids_band_is_the_same_in_the_table_and_the_sentence_with_its_c
     cell = link_report.cost_rows(costs, link, False)[0][-1]
     assert cell == "72% – 100% (capped)"  # 113.8 / 157.6 = 72.2%; 174.7 / 157.6 = 110.8%, past the whole
     said = link_report._ids_sentence(ids, link)
-    assert ("across the small messages' whole spread (72% to 100%, all above 50%, capped: the slowest small "
+    assert ("across the small messages' whole range (72% to 100%, all above 50%, capped: the slowest small "
             "message, 174.7 µs, took longer than this batch, so counting it would give a share over 100%, shown as 100%; the fixed cost itself ran from 113.8 to "
             "174.7 µs on this run)") in said
     assert "111%" not in said and "111%" not in cell

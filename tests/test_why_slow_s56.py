@@ -46,11 +46,11 @@ def test_a_band_clear_of_half_is_said_to_lie_all_on_one_side_of_it_never_beyond_
 
     link = _link([50.5, 55.0, 60.0, 100.0, 3500.0, 7000.0], accuracy=0.9)  # the ids: 51% to 60% latency
     said = link_report._ids_sentence(_ids(link), link)
-    assert "mostly latency across the small messages' whole spread (51% to 60%, all above 50%)" in said
+    assert "mostly latency across the small messages' whole range (51% to 60%, all above 50%)" in said
     assert "beyond" not in said
     slow = _link([40.0, 42.0, 45.0, 100.0, 3500.0, 7000.0], accuracy=0.9)  # the ids' 100.0 µs: 40% to 45%
     said = link_report._ids_sentence(_ids(slow), slow)
-    assert "not mostly latency across the small messages' whole spread (40% to 45%, all below 50%)" in said
+    assert "not mostly latency across the small messages' whole range (40% to 45%, all below 50%)" in said
 
 
 def test_axes_fitted_alone_with_differing_fixed_costs_say_per_axis_once_and_d_differs_once():

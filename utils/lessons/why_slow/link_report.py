@@ -103,13 +103,13 @@ def _ids_sentence(ids, link, most: float = 0.5) -> str:
     # the upper end capped at 100 %, as the table prints it (``share_range_cell``): one band in both places
     low, high = claims.percent(lo), claims.percent(min(hi, 1.0))
     if side is None:
-        return (f"{took}: between {low} and {high} of it latency by the small messages' spread (counting the "
+        return (f"{took}: between {low} and {high} of it latency by the small messages' range (counting the "
                 f"fastest or the slowest of them as latency{_past_whole(link, hi)}), so this run does not say whether "
                 "it is mostly "
                 f"latency. {moving}: the rest of its time is not its bytes.")
     mostly = "mostly latency" if side == "above" else "not mostly latency"
     # every end of the band on one side of ``most`` (reader t20_0001: "beyond ... (77% to 84%)" read as past 77%)
-    spread = ("" if low == high else f" across the small messages' whole spread ({low} to {high}, all {side} "
+    spread = ("" if low == high else f" across the small messages' whole range ({low} to {high}, all {side} "
               f"{claims.percent(most)}{_past_whole(link, hi)})")
     return f"{took}, {share} of it latency (counted as {counted}): {mostly}{spread}. {moving}."
 
@@ -336,7 +336,7 @@ def mostly_latency_verdict(link, cost, most: float = 0.5) -> str:
     if side is None:
         capped = " (capped)" if _past_100(hi) else ""  # one band, as the table and section 3 print it
         return (f"within noise: no effect shown (latency {claims.percent(lo)} to {claims.percent(min(hi, 1.0))}"
-                f"{capped} of its time, by the small messages' spread)")
+                f"{capped} of its time, by the small messages' range)")
     share = f"latency {claims.percent(cost.latency_share)} of its time"
     return f"holds: {share}" if side == "above" else f"does not hold: {share}"
 

@@ -387,9 +387,10 @@ def payback_claim(compile_seconds: float, gain) -> "Claim":
 
 def plus_minus_note(U, step) -> str:
     """What each ± of the closing table means (each is defined where it first appears; this gathers them)."""
-    return (f"In the table, a speed-up is the median of its rounds' own ratios and ± their spread; after the "
-            f"matmul share, ± is half "
-            f"the middle half's range over the {len(step.matmul_shares)} profiled steps. The MFU is the median of "
+    # one measure, one name: "spread" is (slowest - fastest) / median (section 1), not these ±
+    return (f"In the table, a speed-up is the median of its rounds' own ratios ± half their middle half's range; "
+            f"after the matmul share, ± is the same measure over the {len(step.matmul_shares)} profiled steps. "
+            f"The MFU is the median of "
             f"{len(U.mfus)} rounds, which ran from {min(U.mfus):.0%} to {max(U.mfus):.0%}.")
 
 
