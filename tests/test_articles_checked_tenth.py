@@ -63,7 +63,8 @@ def test_b18_and_b12s_check_read_the_zeroed_weights_by_one_line():
             "(5 rounds): within noise of 1x, no faster") in b12.evidence, b12.evidence
     # 0.98x is within the floor as printed (a tie); 0.97x is faster beyond it: B18 leaves it out and B12's check,
     # by the same line, disagrees with "zeroed connections cost as much"
-    assert summary_rows.zeroed_unpaid(_figures() | _zeroed(5.32)) is None  # 0.98x ± 0.01: faster beyond its spread
+    # 0.98x ± 0.01: its ± under the 2% floor is read at the floor (t29_09 #2), so within noise, as a tie is
+    assert summary_rows.zeroed_unpaid(_figures() | _zeroed(5.32))[1].startswith("within noise")
     faster = _figures() | _zeroed(5.27)  # 0.97x
     assert summary_rows.zeroed_unpaid(faster) is None
     assert run_check("B12", faster, {}) == verdicts.DISAGREES

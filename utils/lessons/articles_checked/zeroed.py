@@ -30,15 +30,23 @@ def paired(prune: dict) -> tuple[float, float, list[float]] | None:
 
 def side(prune: dict, floor: float) -> str:
     """``WITHIN`` (no gain shown), ``FASTER`` or ``SLOWER`` (beyond the noise) by the paired rounds: their
-    median ± spread covering 1x is noise, unless every round lies on one side (``claims.one_side``). Without
-    rounds, the fastest-of ratio: within ``floor`` of 1x, ``WITHIN``; beyond it, ``UNPAIRED`` (no verdict)."""
+    median ± spread covering 1x is noise, unless every round lies on one side (``claims.one_side``). The spread
+    is read at no less than ``floor`` (``read_spread``). Without rounds, the fastest-of ratio: within ``floor``
+    of 1x, ``WITHIN``; beyond it, ``UNPAIRED`` (no verdict)."""
     found = paired(prune)
     if found is None:
         return WITHIN if words.within_noise(fastest_ratio(prune), floor) else UNPAIRED
     median, spread, rounds = found
-    if words.within_noise(median, spread) and words.one_side(rounds) is None:
+    if words.within_noise(median, read_spread(spread, floor)) and words.one_side(rounds) is None:
         return WITHIN
     return FASTER if median < 1 else SLOWER
+
+
+def read_spread(spread: float, floor: float) -> float:
+    """The paired rounds' spread, never under the noise floor: a ± of 0.00 comes from a middle half that ties
+    (1.04, 1.02, 0.94, 1.02, 1.02 gives 1.02x ± 0.00, with one round 6% faster), not from a quiet machine, so
+    the course's floor is the least noise it allows (as ``bench_lessons`` reads a tied ± beside the range)."""
+    return max(spread, floor)
 
 
 def reading(prune: dict, floor: float) -> str:
@@ -52,9 +60,16 @@ def reading(prune: dict, floor: float) -> str:
                 "decides nothing either way; inconclusive)")
     median, spread, rounds = found
     figure = f"paired rounds {median:.2f}x ± {spread:.2f} ({len(rounds)} rounds)"
-    return {WITHIN: f" (two fastest times; {figure}: within noise of 1x, no faster)",
-            FASTER: f" (two fastest times; {figure}: faster, beyond the rounds' spread)",
-            SLOWER: f" (two fastest times; {figure}: slower, beyond the rounds' spread)"}[said]
+    beyond, note = "beyond the rounds' spread", ""
+    if spread < floor:  # its ± is read at the floor (``read_spread``): say so, with the rounds' whole range
+        beyond = f"beyond the {floor:.0%} noise floor"
+        note = (f"; its ± read at the {floor:.0%} noise floor, as a ± under it is (the rounds range "
+                f"{min(rounds):.2f}x to {max(rounds):.2f}x)")
+    if words.within_noise(median, read_spread(spread, floor)):  # decided by every round on one side of 1x
+        beyond = "every round on that side of 1x"
+    return {WITHIN: f" (two fastest times; {figure}: within noise of 1x, no faster{note})",
+            FASTER: f" (two fastest times; {figure}: faster, {beyond}{note})",
+            SLOWER: f" (two fastest times; {figure}: slower, {beyond}{note})"}[said]
 
 
 def round_ratios(dense: list[float], zeroed: list[float], runs: int) -> list[float]:
