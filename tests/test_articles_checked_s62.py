@@ -95,10 +95,10 @@ def test_a_gap_between_runs_is_listed_on_its_own_not_as_a_figure_past_a_bound():
     said = report.checks_sentence(own)
     assert ("a gap between runs to explain (this page's and a lesson's, neither ± its spread covering the other's): "
             "B4") in said, said
-    assert "otherwise first: A19" in said and "otherwise first: B4" not in said
+    assert "answers otherwise: A19" in said and "answers otherwise: B4" not in said
     # none of either: neither clause
     plain = report.checks_sentence([quiet])
-    assert "gap between runs" not in plain and "otherwise first" not in plain
+    assert "gap between runs" not in plain and "answers otherwise" not in plain
 
 
 # --- t24_09 #3: a stored fp32 peak's gap, on the test's base and with the stored spread ----------------------------

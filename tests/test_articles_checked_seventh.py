@@ -103,7 +103,8 @@ def test_the_note_credits_each_row_only_with_the_figures_it_quotes():
     head = note.split(" Row A19 also quotes")[0]
     assert head.startswith("Row A10 is above a bound through lesson 02's split alone, 1.50x") and "ZBV" not in head
     assert ("Row A19 also quotes lesson 02 §9's ZBV, 2.03x ± 0.03 against a bound of 1.92x, past its bound (row A19's "
-            "check: disagrees, which a row says before a figure past its bound).") in note, note
+            "check: disagrees; a check reads all of a row's figures, so it answers before any one figure past "
+            "its bound).") in note, note
     # the other outcome: A19 above its bound too: ZBV is credited to it in the opening list
     both = report.above_bound_note(m, [_row("A10", verdicts.ABOVE), _row("A19", verdicts.ABOVE)])
     # (eighth reading: each row named with its own figures, A19 with ZBV, A10 with the split alone)
@@ -146,11 +147,11 @@ def test_the_counts_name_a_row_that_quotes_a_figure_past_its_bound_behind_anothe
     a19 = verdicts.judge(claims.BY_ID["A19"], m, {})
     assert a19.check == verdicts.DISAGREES and "a finding to explain" in a19.evidence
     counted = report.checks_sentence([a19, _row("A10", verdicts.ABOVE)])
-    assert ("a figure the rows read above its bound (a finding to explain): A10; a figure past its bound quoted "
-            "by a row whose check answers otherwise first: A19; waiting") in counted, counted
+    assert ("a figure the rows read above its bound (a finding to explain): A10; rows that quote a figure past "
+            "its bound, whose own check, reading all their figures, answers otherwise: A19; waiting") in counted, counted
     # the other outcome: no figure past its bound: nothing added
     quiet = verdicts.judge(claims.BY_ID["A19"], _slow(), {})
-    assert "answers otherwise first" not in report.checks_sentence([quiet])
+    assert "answers otherwise" not in report.checks_sentence([quiet])
 
 
 def test_a_row_on_a_loaded_machines_figure_says_inconclusive_in_its_verdict_and_its_group():

@@ -170,7 +170,8 @@ def checks_sentence(rows: list[Row]) -> str:
              (NOISY, NOISY_WORDS))
     others = [f"{name}: {', '.join(c[state]) or 'none'}" for state, name in named]
     if quoting := quoting_past_bound(own):  # beside the rows above their bound: no finding hides in a count
-        others.insert(2, "a figure past its bound quoted by a row whose check answers otherwise first: "
+        others.insert(2, "rows that quote a figure past its bound, whose own check, reading all their figures, "
+                      "answers otherwise: "
                       + ", ".join(quoting))
     if gaps := gaps_words(own):  # two runs of one step apart: not a bound passed, and not hidden either
         others.insert(2, gaps)
@@ -313,7 +314,8 @@ def quoted_elsewhere_words(elsewhere: dict[tuple, list[str]], rows: list[Row]) -
         said = "; ".join(f"row {i}'s check: {checks[i]}" for i in ids if i in checks)
         out += (f" {'Rows' if len(ids) > 1 else 'Row'} {', '.join(ids)} also quote{'' if len(ids) > 1 else 's'} "
                 f"{'; '.join(texts)}, past {'their bounds' if len(texts) > 1 else 'its bound'}"
-                + (f" ({said}, which a row says before a figure past its bound)" if said else "") + ".")
+                + (f" ({said}; a check reads all of a row's figures, so it answers before any one figure past "
+                   "its bound)" if said else "") + ".")
     return out
 
 
