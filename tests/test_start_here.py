@@ -317,7 +317,7 @@ def test_drams_reference_is_a_read_beyond_the_last_cache_named_by_where_it_sat()
     assert said.startswith("Beyond the caches, a copy is set beside half the rate a read loop ran at over a "
                            "960 MiB buffer, on one thread in this run: 12.00 GB/s / 2 = 6.00 GB/s")
     assert "2.0x the 480 MiB L3 this machine reports, so no cache holds it: this is DRAM's rate" in said
-    assert "not used here" in said and "fit within half of the L3, so it is not DRAM's rate here" in said
+    assert "not used here" in said and "fit within half of the L3, so by section 2's rule it may not be DRAM's rate alone." in said
     # STREAM copy counts reads and writes (2n); the table counts n copied: both figures named by their count
     assert "(18.7 GB/s of reads + writes, 2n; 9.35 GB/s of n copied) is not used here" in said
     add = NS(name="fp32 memory bandwidth, 1 thread, STREAM add, 32 MiB arrays", best=20e9)

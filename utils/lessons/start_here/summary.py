@@ -327,7 +327,8 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
     return (f"{sizes}: within half of this machine's {last} ({size_label(caches[last])}). Counting the bytes a "
             f"loop touches as held by a cache while they fit in half of it (the rule section 2 applies to copies), "
             f"they may be served by {last}: the "
-            "memory bandwidth above is a rate beyond the smaller caches, not DRAM's alone (the profile keeps its "
+            # "may": the half-cache rule is a count, not a measurement (a VM may report its host's whole L3)
+            "memory bandwidth above may be a rate beyond the smaller caches, not DRAM's alone (the profile keeps its "
             "arrays this size so that it is measured in seconds). Section 2 reads a buffer larger than the "
             f"{last} for DRAM's own rate.")
 
@@ -426,7 +427,9 @@ def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, str
              "every regime's reference is the same read loop, halved, so that L2, L3 and DRAM are set beside "
              "figures measured alike")
     if last is not None and 2 * stream_bytes <= caches[last] // 2:
-        return text + f"; and its arrays fit within half of the {last}, so it is not DRAM's rate here."
+        # section 2's rule counts, it does not measure: say "may" (t29_0001 #3), as section 2's copies can show
+        return text + (f"; and its arrays fit within half of the {last}, so by section 2's rule it may not be "
+                       "DRAM's rate alone.")
     return text + "."
 
 
