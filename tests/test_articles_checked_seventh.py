@@ -148,7 +148,8 @@ def test_the_counts_name_a_row_that_quotes_a_figure_past_its_bound_behind_anothe
     assert a19.check == verdicts.DISAGREES and "a finding to explain" in a19.evidence
     counted = report.checks_sentence([a19, _row("A10", verdicts.ABOVE)])
     assert ("a figure the rows read above its bound (a finding to explain): A10; rows that quote a figure past "
-            "its bound, whose own check, reading all their figures, answers otherwise: A19; waiting") in counted, counted
+            "its bound, whose own check, reading all their figures, answers otherwise: A19; waiting") in counted, \
+        counted
     # the other outcome: no figure past its bound: nothing added
     quiet = verdicts.judge(claims.BY_ID["A19"], _slow(), {})
     assert "answers otherwise" not in report.checks_sentence([quiet])
