@@ -271,7 +271,7 @@ def test_the_block_take_away_follows_the_learners_blocks(case):
     table = {"plain": [1.0, 1.1, 1.0, 1.05, 1.08], "selective": [1.15] * 5, "every block": [1.16] * 5,
              "chunked loss": [1.03] * 5, "micro-batch": [1.0] * 5}   # the cost table's rounds: ± 0.04
     said = " ".join(blocks_take_away(fewest_for(), case, COSTS, rounds=2, cost_rounds=table).split())
-    assert "+ 0.04 = " in said and "plus the cost table's ± 0.04, printed under it" in said, said
+    assert "+ 0.04 = " in said and "plus the cost table's ± 0.04, printed with the costs" in said, said
 
 
 def test_the_blocks_model_gap_allows_the_cost_tables_printed_noise_both_ways():
@@ -283,13 +283,13 @@ def test_the_blocks_model_gap_allows_the_cost_tables_printed_noise_both_ways():
               "chunked loss": [1.03] * 5, "micro-batch": [1.0] * 5}
     noise = cost_noise(rounds)
     assert noise == 0.04
-    named = "the cost table's ± {:.2f}, printed under it"
+    named = "the cost table's ± {:.2f}, printed with the costs"
     said = " ".join(_model_gap(0.91, 0.93, 0.02, noise, named).split())   # off by 0.02 <= 0.02 + 0.04
     assert "off by 0.02, within the 0.02 + 0.04 = 0.06 allowed" in said and "the cost table's ± 0.04" in said
     said = " ".join(_model_gap(0.88, 0.93, 0.02, 0.03, named).split())   # 0.05 between 0.04 and 0.05: the table's
     assert "off by 0.05, more than the 0.02 + 0.03 = 0.05" not in said and "within the 0.02 + 0.03 = 0.05" in said
     said = " ".join(_model_gap(0.87, 0.93, 0.02, 0.03, named).split())
-    assert "off by 0.06, more than the 0.02 + 0.03 = 0.05 allowed" in said and "printed under it" in said
+    assert "off by 0.06, more than the 0.02 + 0.03 = 0.05 allowed" in said and "printed with the costs" in said
     assert "0.02 for the cost table's own timing" not in said
 
 
@@ -498,10 +498,10 @@ def test_the_cheapest_and_the_next_plan_are_read_against_the_cost_tables_noise()
     quiet = {name: [1.0, 1.0, 1.01, 1.0, 1.0] for name in ("plain", "selective", "every block", "chunked loss", "micro-batch")}
     costs = {"selective": 0.13, "every block": 0.09, "chunked loss": 0.10, "micro-batch": 0.0}
     plans = ((True, 4, 1), ("selective", 4, 1))
-    assert "its rounds separate the two" in _runner_up(*plans, costs, quiet)
+    assert "the cost table's rounds separate the two" in _runner_up(*plans, costs, quiet)
     # 0.01 apart is inside the table's 2 % floor, however closely its rounds agree
     close = dict(costs, selective=0.10)
-    assert "(± 0.02, printed under it)" in _runner_up(*plans, close, quiet)
+    assert "(± 0.02, printed with the costs)" in _runner_up(*plans, close, quiet)
     assert "rounds do not tell them apart" in _runner_up(*plans, close, quiet)
     noisy = dict(quiet, selective=[1.0, 1.2, 0.9, 1.1, 0.95])
     assert "rounds do not tell them apart" in _runner_up(*plans, costs, noisy)
@@ -622,7 +622,7 @@ def test_two_plans_differing_in_two_techniques_are_read_against_twice_the_tables
     assert "0.03 apart, within the cost table's noise (± 0.04: its ± 0.02" in two, two
     assert "for each of the 2 techniques they differ in" in two
     one = _runner_up(("selective", 4, 1), (True, 4, 1), dict(costs, **{"every block": 0.08}), rounds)
-    assert "0.03 apart, more than the cost table's noise (± 0.02, printed under it)" in one, one
+    assert "0.03 apart, more than the cost table's noise (± 0.02, printed with the costs)" in one, one
 
 
 def test_whether_the_choice_matters_reads_the_cost_tables_noise_as_the_next_line_does():
@@ -635,7 +635,8 @@ def test_whether_the_choice_matters_reads_the_cost_tables_noise_as_the_next_line
     fitting = [(False, 4, 4), ("selective", 4, 1), (True, 4, 1)]   # 1.02x, 1.05x, 1.20x
     apart = _choice_matters(fitting, costs, rounds)   # 1.20 - 1.02: 2 techniques apart, ± 0.04
     assert "the dearest lies 1.20 - 1.02 = 0.18 above the cheapest, more than the cost table's noise (± 0.04: " \
-           "its ± 0.02, printed under it, for each of the 2 techniques they differ in): the choice matters" in apart
+           "its ± 0.02, printed with the costs, for each of the 2 techniques they differ in): the choice " \
+           "matters" in apart
     close = _choice_matters(fitting[:2], costs, rounds)   # 1.05 - 1.02 = 0.03, within 0.04
     assert "1.05 - 1.02 = 0.03 above the cheapest, within the cost table's noise (± 0.04" in close, close
     assert "the rounds do not separate them" in close and "the choice matters" not in close

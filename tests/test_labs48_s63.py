@@ -50,7 +50,7 @@ def test_a_plan_tied_with_the_next_is_named_beside_it():
             "checkpointing, 4 micro-batches, plain cross-entropy (1 more plan costs the same: checkpointing every "
             "block, 4 micro-batches, plain cross-entropy), cost 1.05x and 1.17x by the cost model: 0.12 apart, "
             "more than the cost table's noise") in said, said
-    assert said.endswith("its rounds separate the two."), said   # both tied plans differ in 2 techniques
+    assert said.endswith("the cost table's rounds separate the two."), said   # both tied plans: 2 techniques
     two = _runner_up(best, nearest, costs, QUIET, [best, nearest, tied, ("selective", 2, 1)])
     assert "(2 more plans cost the same: checkpointing every block, 4 micro-batches, plain cross-entropy; " \
            "selective checkpointing, 2 micro-batches, plain cross-entropy)" in two, two
@@ -65,14 +65,14 @@ def test_a_tied_plan_the_noise_reads_otherwise_is_said_apart():
     costs = {"selective": 0.05, "every block": 0.03, "chunked loss": 0.02, "micro-batch": 0.0}
     best, nearest, tied = (False, 4, 4), ("selective", 4, 1), (True, 4, 4)
     said = _runner_up(best, nearest, costs, QUIET, [best, nearest, tied])
-    assert "0.03 apart, within the cost table's noise (± 0.04: its ± 0.02, printed under it, for each of the 2 " \
-           "techniques they differ in): the cost model ranks them, the cost table's rounds do not tell them " \
+    assert "0.03 apart, within the cost table's noise (± 0.04: its ± 0.02, printed with the costs, for each of " \
+           "the 2 techniques they differ in): the cost model ranks them, the cost table's rounds do not tell them " \
            "apart. Against checkpointing every block, 4 micro-batches, chunked cross-entropy (4), the same gap " \
-           "is more than the cost table's noise (± 0.02, printed under it)." in said, said
+           "is more than the cost table's noise (± 0.02, printed with the costs)." in said, said
     back = _runner_up(best, tied, costs, QUIET, [best, tied, nearest])   # the other way round: within, said so
     assert back.endswith("Against selective checkpointing, 4 micro-batches, plain cross-entropy, the same gap is "
-                         "within the cost table's noise (± 0.04: its ± 0.02, printed under it, for each of the 2 "
-                         "techniques they differ in)."), back
+                         "within the cost table's noise (± 0.04: its ± 0.02, printed with the costs, for each "
+                         "of the 2 techniques they differ in)."), back
 
 
 def test_the_lab_04_speed_verdict_has_its_noun():

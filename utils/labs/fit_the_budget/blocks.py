@@ -230,7 +230,8 @@ def blocks_take_away(fewest: Callable, case: BlocksCase, costs: dict, rounds: in
             "still holds its activations." if late > usable else
             "under the budget too: where they sit did not decide the peak here (the cross-entropy's "
             "temporaries at the start of backward did)."))
-    table = (claims.as_printed(cost_noise(cost_rounds), 2), "the cost table's ± {:.2f}, printed under it") \
+    named = "the cost table's ± {:.2f}, printed with the costs"   # in the cost table's lines, with each cost
+    table = (claims.as_printed(cost_noise(cost_rounds), 2), named) \
         if cost_rounds else (NOISE_FLOOR, "the course's {:.2f} timing floor, the cost table's noise not given")
     lines.append(_timing(blocks, case, costs["every block"], rounds, costs.get("chunked loss", 0.0), table))
     return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)

@@ -91,9 +91,9 @@ def _beyond_noise(best: tuple, other: tuple, costs: dict, rounds: dict[str, list
     noise = cost_noise(rounds)   # the one printed under the cost table
     differ = max(1, sum(x != y for x, y in zip(best, other)))   # checkpointing, micro-batches, loss chunks
     allowed = claims.as_printed(differ * noise, 2)
-    where = (f"± {noise:.2f}, printed under it" if differ == 1 else
-             f"± {allowed:.2f}: its ± {noise:.2f}, printed under it, for each of the {differ} techniques they "
-             "differ in")
+    where = (f"± {noise:.2f}, printed with the costs" if differ == 1 else
+             f"± {allowed:.2f}: its ± {noise:.2f}, printed with the costs, for each of the {differ} techniques "
+             "they differ in")
     gap = claims.as_printed(printed_cost(other, costs) - printed_cost(best, costs), 2)
     return gap, where, not claims.within_noise(gap, allowed, 0.0)
 
@@ -105,8 +105,8 @@ def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[
     plans at the next one's printed cost are named, since none of them is "the next" alone (``_tied``)."""
     a, b = printed_cost(best, costs), printed_cost(nearest, costs)   # each from the costs as printed
     gap, where, beyond = _beyond_noise(best, nearest, costs, rounds)
-    said = (f"{gap:.2f} apart, more than the cost table's noise ({where}): its rounds separate the two."
-            if beyond else
+    said = (f"{gap:.2f} apart, more than the cost table's noise ({where}): the cost table's rounds separate "
+            "the two." if beyond else
             f"{gap:.2f} apart, within the cost table's noise ({where}): the cost model ranks them, the cost "
             "table's rounds do not tell them apart.")
     tied, against = _tied(best, nearest, costs, rounds, fitting, beyond)
