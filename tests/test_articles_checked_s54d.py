@@ -74,7 +74,7 @@ def test_make_bench_prints_its_spread_and_counts_its_rounds_above_the_bound():
     said = report.bench_words(m)
     assert ("a second run of the chosen configuration alone reported 1.87x ± 0.06 (12 of 15 rounds above the "
             "bound, up to 2.02x) against 1.78x (its work-scaled reference 1.94x)") in said, said
-    assert "Past their own 2m/(m+1) beyond their rounds' spread: 1 of the 1 with rounds kept" in said
+    assert "configurations past their own 2m/(m+1) beyond their rounds' spread: 1 of the 1 with rounds kept" in said
     # the other outcomes: no round above the bound; no rounds kept (no ± printed, none counted)
     low = BENCH | {"value": 1.70, "rounds": [1.70, 1.72, 1.69, 1.71, 1.68]}
     assert report.bench_rounds_counted(low) == " ± 0.01 (none of its 5 rounds above the bound)"
