@@ -452,12 +452,13 @@ def prune_accuracy_words(record: dict) -> str:
             "moves the accuracy by a fraction of a point")
 
 
-def zeroed_reading(prune: dict) -> str:
+def zeroed_reading(prune: dict, results: dict) -> str:
     """The zeroed time read by the line of row B12's check and row B18 (``zeroed.reading``: the paired rounds'
     median ± spread where the run kept them; a ratio of two fastest times alone decides nothing beyond the 2%
-    floor), and where lesson 04 times the same question in paired rounds (the ledger keeps none of its figures)."""
-    return zeroed.reading(prune, LEDGER_NOISE)[:-1] + f"; {sections.cite(('04', 'Do zeros make'))} times " \
-        "zeros in a dense kernel in paired rounds too)"
+    floor), and lesson 04 §3's paired figure of the same question where the ledger keeps it (else: run it)."""
+    lesson_04 = results.get(zeroed.LESSON_04)  # the ledger's record of lesson 04 §3, or None
+    return zeroed.reading(prune, LEDGER_NOISE)[:-1] + "; " + zeroed.lesson_04_words(
+        lesson_04 and lesson_04.record, sections.cite(("04", "Do zeros make"))) + ")"
 
 
 def b12(m):
@@ -465,9 +466,9 @@ def b12(m):
     dense, zeroed, removed = (as_printed(p[k], 2, 1e-3) for k in ("dense", "zeroed", "removed"))  # ms
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (of the dense ms printed)
     return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed:.2f} ms, "
-                 f"{times('zeroed'):.2f}x the dense time{zeroed_reading(p)}; half the neurons removed (0.5 of the "
-                 f"FLOPs) {removed:.2f} ms, {times('removed'):.2f}x{removed_reading(times('removed'))}; CSR at 95% "
-                 f"zeros: {m['csr']:.2f}x"
+                 f"{times('zeroed'):.2f}x the dense time{zeroed_reading(p, m['results'])}; half the neurons "
+                 f"removed (0.5 of the FLOPs) {removed:.2f} ms, {times('removed'):.2f}x"
+                 f"{removed_reading(times('removed'))}; CSR at 95% zeros: {m['csr']:.2f}x"
                  f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU)]
 
 
