@@ -16,6 +16,10 @@ from __future__ import annotations
 
 from utils import claims
 
+# which figure is which where a part is set against its whole: the ratio divides the two fastest runs, the
+# ones the table prints; only its ± comes from the rounds, paired, where each round gives a ratio of its own
+_WHICH = "the fastest run of each; its ± {pm:.2f} from their paired rounds' own ratios"
+
 PAIRS = {"whole": ("selective forward", "forward"), "blocks": ("selective blocks' forward", "blocks' forward")}
 
 
@@ -94,7 +98,7 @@ def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread
     if spread is not None:
         ratio, pm = claims.half_up(part_ms / whole_ms, 2), claims.as_printed(spread, 2)
         within = claims.within_noise(ratio, pm)
-        gap += (f" ({ratio:.2f}x ± {pm:.2f} the whole's time in their paired rounds: "
+        gap += (f" ({ratio:.2f}x the whole's time, {_WHICH.format(pm=pm)}: "
                 + ("within" if within else "beyond") + " their noise"
                 + ("" if within else ", a cause not timed apart here")
                 + ")")
@@ -114,8 +118,9 @@ def _against_share(part: str, part_ms: float, whole: str, whole_ms: float, sprea
         return ""
     head = (f"took longer than the {whole} that contains it ({whole_ms:.1f} ms)" if part_ms > whole_ms else
             f"took {ratio:.2f}x the {whole} that contains it ({whole_ms:.1f} ms)")
-    return (f"The {part} ({part_ms:.1f} ms) {head}: {ratio:.2f}x ± {pm:.2f} the whole's time in their paired "
-            f"rounds, against {base:.2f}x in the plain pair ({plain_part:.1f} / {plain_whole:.1f} ms; the head and "
-            f"loss run outside the policy, so the shares should match): "
+    return (f"The {part} ({part_ms:.1f} ms) {head}: {ratio:.2f}x the whole's time ({_WHICH.format(pm=pm)}), "
+            f"against {base:.2f}x in the plain pair ({plain_part:.1f} / {plain_whole:.1f} ms, also the fastest of "
+            f"each; the head and loss run outside the policy, so the shares should match): "
             + ("within their noise" if within else "beyond their noise, a cause not timed apart here")
             + f"; {then}.")
+
