@@ -66,7 +66,9 @@ def quantize_benchmark() -> bench.Result:
     extra = {"output_error": errors, "tolerance": {n: run.tolerance[n] for n in variants}, "wrong": wrong,
              "int8_path": int8_path(device),
              "noise": run.noise[BEST], "eager_speedup": run.speedup[EAGER], "reference_kind": reference.label,
-             "reference_why": reference.why, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+             "reference_why": reference.why, "reference_rough": reference.rough,
+             "threads": torch.get_num_threads(),  # lesson 04 times on one thread: lesson 09 names the difference
+             "cpu_capability": torch.backends.cpu.get_cpu_capability(),
              "cpu_isa": devices.cpu_isa(), "compile_seconds": run.compile_seconds.get(BEST),
              "size_ratio": model_bytes(model) / model_bytes(int8),
              "accuracy_drop": models.accuracy(model, test_set) - models.accuracy(int8, test_set)}
