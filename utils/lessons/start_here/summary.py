@@ -13,7 +13,7 @@ from utils.lessons.start_here import regimes
 from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's cache readings, named here too)
     FIXED_DOMINATES, SMALLER_CACHE, above_cache_sentence, below_next_level, fixed_cost_bound, fixed_cost_words,
     fixed_cost_noted, fixed_share, in_cache_claim, inverted_references, inverted_sentence, memcpy_references,
-    out_of_cache_sentence, straddling, time_share)
+    out_of_cache_sentence, set_apart_note, straddling, time_share)
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, cost_answer, kept_line_sentence, message_times_sentence, miss_text, misses,
     pattern_sentence, rate_change, rate_trend, shape_note)
@@ -66,6 +66,12 @@ def threads_ratio(one, many) -> tuple[float, float, float]:
 CORE_BOUND = {"fp32 matmul peak": True, "memory bandwidth": False}
 # A ceiling whose runs spread more than this is rough (``noise_sentence``): its ratio gets no verdict.
 ROUGH = 0.5
+
+
+def is_rough(spread: float) -> bool:
+    """A spread over ROUGH as printed (``claims.percent``, whole percent half up): 50.3% prints "50%", which is
+    not over 50%, so it is not rough (t29_0001: the spread is printed beside "over 50%", and the two must agree)."""
+    return claims.printed_percent(spread) > round(ROUGH * 100)
 # The ± after a ratio in a claims table is not an uncertainty but the distance to the medians' ratio: said in
 # words where the ratio is first printed (``threads_reading``)
 PM_RATIO = "the ratio of the two medians lies {spread:.2f} from it (a distance, shown as ± in tables)"
@@ -75,10 +81,10 @@ def threads_verdict(what: str, one, many) -> str:
     """The verdict of ``many`` threads against ``one``: none where either ceiling is rough; against the core
     count as a bound (matmul) with ``claims.speedup_verdict``, or as a reference (bandwidth), with its share."""
     ratio, spread, cores = threads_ratio(one, many)
-    rough = [c for c in (one, many) if c.spread > ROUGH]
+    rough = [c for c in (one, many) if is_rough(c.spread)]
     if rough:
-        spreads = " and ".join(f"{c.threads} thread{'' if c.threads == 1 else 's'} spread {c.spread:.0%}"
-                               for c in rough)
+        spreads = " and ".join(f"{c.threads} thread{'' if c.threads == 1 else 's'} spread "
+                               f"{claims.percent(c.spread)}" for c in rough)
         return f"no verdict: {spreads}, over {ROUGH:.0%}, so the ratio is rough"
     if CORE_BOUND.get(what, True):
         return claims.speedup_verdict(round(ratio, 2), round(cores, 2), round(spread, 2),
