@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from utils import claims
-from utils.lessons.start_here.summary import ROUGH  # lesson 00's rule: a spread over it makes a figure rough
+from utils.lessons.start_here.summary import is_rough  # lesson 00's rule: a spread over ROUGH is rough
 from utils.lessons.why_slow.algorithms import SAME_RESULT, printed_ms
 from utils.tables import Table
 
@@ -93,8 +93,9 @@ def rounds_sentence(comparisons) -> str:
 
 
 def algorithms_sentence(comparisons) -> str:
-    """Section 5's one conclusion: what each rewritten version removes (its ``note``) and what that bought in
-    this run, beside its bytes ceiling. Each row and the count use one rule, ``Comparison.verdict``
+    """For the block under section 5's answer: what each rewritten version removes (its ``note``) and what that
+    bought in this run, beside its bytes ceiling, and a result past the tolerance (the table's "no"). Each pair
+    and the answer's count (``algorithms_answer``) use one rule, ``Comparison.verdict``
     (``claims.speedup_verdict``): faster (under, at or above its ceiling), within noise (no effect shown, which
     is not a slowdown either) or not faster, every branch written."""
     parts = []
@@ -102,13 +103,15 @@ def algorithms_sentence(comparisons) -> str:
         ceiling = ceiling_said(c)
         got = (f"{speedup_text(c)} {ceiling}: {ceiling_verdict(c)}" if c.ceiling else
                f"{speedup_text(c)}: {ceiling_verdict(c)}" + (f" ({ceiling})" if ceiling else ""))
-        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}, results {same_result_said(c)}")
+        # results within the tolerance are the table's "yes"; a pair past it is said here too (t29_0001: the
+        # block repeated the table row by row, and the answer above already gives the count)
+        apart = "" if c.same_result else f", results {same_result_said(c)}"
+        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}{apart}")
     # "21% of its gain" is not 3.09 / 11.00 (28%): say once what it divides, where it is first printed
     gain = ("; 'of its gain': how far the speed-up went from 1x to its ceiling, (speed-up - 1) / (ceiling - 1)"
             if any("of its gain" in c.verdict for c in comparisons) else "")
     return (f"What each rewritten version removes, and what it bought in this run (the median of the rounds' "
-            f"own ratios, slow over fast within one round, ± {PLUS_MINUS}{gain}): {'; '.join(parts)}. In short, "
-            f"{algorithms_count(comparisons)}.")
+            f"own ratios, slow over fast within one round, ± {PLUS_MINUS}{gain}): {'; '.join(parts)}.")
 
 
 def algorithms_answer(comparisons) -> str:
@@ -213,7 +216,7 @@ def chain_yardstick(c, roof_spread: float = 0.0) -> tuple[float, str]:
     (section 2: every share of a rough roof is good to its spread only, ``report.rough_roof_sentence``).
     (0.0, "") where neither applies."""
     pair = chain_noise(c)
-    roof = claims.half_up(roof_spread, 2) if roof_spread > ROUGH else 0.0
+    roof = claims.half_up(roof_spread, 2) if is_rough(roof_spread) else 0.0
     if roof > pair:
         return roof, (f"the roof's own {claims.percent(roof)} spread (section 2: a share of that roof is good to "
                       "its spread, not to its digits)")

@@ -12,7 +12,8 @@ import textwrap
 
 from utils import claims, devices
 from utils.lessons.why_slow import flops
-from utils.lessons.start_here.summary import ROUGH, threads_reading  # lesson 00's rough rule and threads reading
+# lesson 00's rough rule and threads reading
+from utils.lessons.start_here.summary import ROUGH, is_rough, threads_reading
 from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re-exported for the notebook
     COST_COLUMNS,
     LESSON00_RUN,
@@ -265,8 +266,8 @@ def rough_roof_sentence(roof) -> str:
 def rough_spreads(named) -> str:
     """For a verdict that uses measured ceilings (``named``: (label, ceiling) pairs): "" where every spread is
     within lesson 00's ROUGH, else the rough ones with their spreads ("bandwidth spread 69%"): over ROUGH, a
-    figure is good to its range, not to its digits."""
-    return " and ".join(f"{label} spread {c.spread:.0%}" for label, c in named if c.spread > ROUGH)
+    figure is good to its range, not to its digits. Each spread half up (``claims.percent``), judged as printed."""
+    return " and ".join(f"{label} spread {claims.percent(c.spread)}" for label, c in named if is_rough(c.spread))
 
 
 def largest_matmul_reading(largest, peak, from_profile: bool = False, retimed=None) -> str:
@@ -502,9 +503,10 @@ def roof_claim(claim: str, point, roof=None):
     moment = roof is not None and point.bound == "compute" and point.above_roof
     if moment and compute_above_grade(point, roof) == "moment":
         why = "no faster than the probe re-timed beside it: this moment against the profile's, not a finding"
-    verdict = (share if point.fraction <= 1 else f"{share}, above its {point.spread:.0%} spread: {why}"
-               if point.above_roof else f"{share}, within its {point.spread:.0%} spread")
-    verdict += f"; rough: its spread {point.spread:.0%}, over {ROUGH:.0%}" if point.spread > ROUGH else ""
+    spread = claims.percent(point.spread)  # half up, as every share in the course
+    verdict = (share if point.fraction <= 1 else f"{share}, above its {spread} spread: {why}"
+               if point.above_roof else f"{share}, within its {spread} spread")
+    verdict += f"; rough: its spread {spread}, over {ROUGH:.0%}" if is_rough(point.spread) else ""
     return Claim(claim, f"{point.achieved / 1e9:.1f} GFLOP/s", f"roof {point.ceiling / 1e9:.1f} GFLOP/s", verdict)
 
 
