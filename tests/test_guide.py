@@ -230,7 +230,7 @@ def test_the_small_gpt_gets_ddp_with_the_links_bytes_against_compute():
 
 def test_fsdp_moves_two_all_gathers_and_a_reduce_scatter():
     why = answers("2 of 8 H100", "7B")["two devices"].why
-    assert "all-gather x2 + reduce-scatter 3(n-1)/n x 2 B" in why and "(DDP with the same: " in why
+    assert "two all-gathers + a reduce-scatter, 3 x (n-1)/n x 2 B" in why and "(DDP with the same: " in why
 
 
 def test_fused_adamw_on_gpus_with_the_foreach_temporary_it_saves():
@@ -246,7 +246,7 @@ def test_two_t4s_without_peer_access_choose_qlora_with_ddp_by_the_links_bytes():
     with DDP keeps a 4-bit base on each T4 and all-reduces the adapters only. The earlier guide took LoRA."""
     memory = answers("2xT4 PCIe", "7B")["memory"]
     assert memory.choice == "does not fit: QLoRA r=16 (4-bit weights), DDP over 2", memory.why
-    assert "all-gather x2 2(n-1)/n x 2 B x 6.86 bn = 13.7 GB = 2.48 s" in memory.why
+    assert "two all-gathers, 2 x (n-1)/n x 2 B x 6.86 bn = 13.7 GB = 2.48 s" in memory.why
     assert "all-reduce 2(n-1)/n x 4 B x 33.6 M = 0.134 GB" in memory.why and "s of compute" in memory.why
 
 
@@ -435,7 +435,7 @@ def test_section_2_s_rate_divides_out_of_the_guide_s_flops_and_the_table_s_secon
 def test_the_links_milliseconds_are_the_printed_gb_over_the_printed_rate():
     """Reader: 0.0509 GB / 5.52 GB/s printed 9.23 ms, 13.7 GB / 5.52 GB/s 2.49 s (unrounded operands)."""
     two = answers("2xT4 PCIe", "small")["two devices"].why
-    assert "= 0.102 GB a step over 5.52 GB/s" in two and f"= {0.102 / 5.52 * 1e3:.3g} ms against" in two
+    assert "= 0.102 GB a step over 5.52 GB/s" in two and f"= {0.102 / 5.52 * 1e3:.3g} ms on the link against" in two
     assert f"= 0.0509 GB = {0.0509 / 5.52 * 1e3:.3g} ms on the link" in two
     assert f"13.7 GB = {13.7 / 5.52:.3g} s" in answers("2xT4 PCIe", "7B")["memory"].why
 
