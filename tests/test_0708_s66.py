@@ -40,9 +40,12 @@ def test_the_mean_all_reduce_is_the_printed_time_inside_over_the_calls_half_up()
     said, mean = verdicts.inside_allreduces(comm, window, 8)
     assert "rank 0 10.70 ms (44%), rank 1 10.38 ms (42%)" in said
     assert f"{mean * 1e3:.2f}" == "2.64"
-    # the share is the chart's comm label (``:.0%`` of the unrounded share: 38%); where the printed ms divide
-    # to another whole percent half up (7.70 / 20.00 = 38.5%), that division is shown beside it (t29_0708 #1)
+    # the share is the chart's comm label (``claims.percent`` of the unrounded share, half up: 0.385 is 39%, as
+    # 7.70 / 20.00 is); where the printed ms divide to another whole percent half up (7.698 ms, 38.49% on the
+    # chart, prints 7.70: 38.5%), that division is shown beside it (t29_0708 #1)
     said, _ = verdicts.inside_allreduces({"rank 0": 0.0077 / 0.02}, (0.0, 0.02), 4)
+    assert "rank 0 7.70 ms (39%)" in said
+    said, _ = verdicts.inside_allreduces({"rank 0": 0.007698 / 0.02}, (0.0, 0.02), 4)
     assert "rank 0 7.70 ms (38% on the chart, from the unrounded times; 7.70 / 20.00 = 38.5% as printed)" in said
 
 

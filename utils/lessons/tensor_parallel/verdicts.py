@@ -277,10 +277,10 @@ def inside_allreduces(comm: dict[str, float], window: tuple[float, float], calls
 
 def chart_share(ms: float, span: float, share: float) -> str:
     """A rank's share of the chart's window, the figure its comm label prints (``timeline._busy_text``:
-    ``:.0%`` of the unrounded ``share``), so text and chart give one figure. Where the printed ms divide to
-    another whole percent (7.48 / 27.20 = 27.5%, 28% half up, while the unrounded share is 27.4...%), the
-    division is shown beside it, so the reader sees why."""
-    label = f"{share:.0%}"
+    ``claims.percent``, half up, of the unrounded ``share``), so text and chart give one figure. Where the
+    printed ms divide to another whole percent (7.48 / 27.20 = 27.5%, 28% half up, while the unrounded share
+    is 27.4...%), the division is shown beside it, so the reader sees why."""
+    label = claims.percent(share)   # half up, as the chart's label: 0.385 is 39%, where :.0% gives 38%
     worked = ms / max(span, 0.01)
     if claims.percent(worked) == label:
         return label
