@@ -29,7 +29,7 @@ from utils.labs.balance_the_pipeline.reading import (  # noqa: F401 - the run's 
     TIMED_COLUMNS, Pipelined, miss_cause, noise, percent_range, prediction_lines, splits_by_m, tied_with,
     busy_share, cores_held, largest_among_fastest, paired_words, ratio_to, timed_table_rows,
     uncapped_splits, winners)
-from utils.labs.balance_the_pipeline.fewer import fewer_words
+from utils.labs.balance_the_pipeline.fewer import fewer_detail, fewer_words
 from utils.labs.balance_the_pipeline.same_outputs import not_counted, outputs_line, wrong_loss_message
 from utils.labs.balance_the_pipeline.workload import (CANDIDATE_M, LAB_IN, LAB_OUT, LabSettings, Profile,
                                                       current_settings, lab_task)
@@ -553,7 +553,7 @@ def take_away_detail(p: Pipelined | None) -> str:
     (``model_parts``); "" before check 3 has run."""
     if p is None:
         return ""
-    lines = [splits_by_m(p)] + ([_cap_line(p)] if p.cap is not None else []) + prediction_lines(p)[1:]
+    lines = [splits_by_m(p), fewer_detail(p)] + ([_cap_line(p)] if p.cap is not None else []) + prediction_lines(p)[1:]
     return "\n".join(textwrap.fill(line, 106, break_on_hyphens=False) for line in lines + [model_parts(p)] if line)
 
 
