@@ -18,6 +18,7 @@ from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_ve
                                              process_reference_explains, process_reference_noise,
                                              process_reference_spread, reading,
                                              row_verdict, within_process_reference)
+from utils.lessons.model_split.rounds_above import rounds_past_reach
 from utils.lessons.model_split.runs import PipelineRun, Row, tenth_ms
 from utils.tables import Table
 
@@ -70,6 +71,9 @@ def naive_reading(r: Row, spans) -> str:
                     f"(± {process_reference_spread(r):.2f}): each stage alone in its own process cost less than its "
                     "share of one device's step, consistent with each process's caches holding only half the model "
                     "(not measured here)")
+        elif within_process_reference(r):  # the verdict's "it explains nothing": the pairing, a sentence apart
+            why += (f". The split is {reference_reading(r, r.process_bounds)}, but a reference within noise of 1x "
+                    "explains no excess over 1x")
     else:
         side = reference_side(r, r.process_bounds)  # paired round by round, the one reading
         rest = f"the rest is {_rest(r)}" if side == "under" else ""
@@ -475,16 +479,25 @@ def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list]:
 
 
 def _launches_past(entries: list[tuple[str, str, Row]]) -> str:
-    """The rounds past median + spread in each launch (``past_indices``) whose verdict reads them round by round
-    (not "above the bound", ``read_with_median``), kept in the claims row as each section prints them:
+    """The rounds each launch's verdict names as findings (``_named_past``: past median + spread, and reached by no
+    reference measured here), kept in the claims row as each section prints them:
     "; rounds past the spread: section 3 1.11x, section 5 1.15x (findings to explain)"; "" where none. A round
     not past its own round's per-process reference is left out, as section 3 says (``findings_past``)."""
-    named = [(where, past) for where, _, r in entries if not read_with_median(r) and (past := findings_past(r))]
+    named = [(where, past) for where, _, r in entries if (past := _named_past(r))]
     if not named:
         return ""
     said = ", ".join(f"{where} {' and '.join(f'{round_text(s)}x' for s in past)}" for where, past in named)
     many = sum(len(past) for _, past in named) > 1
     return f"; rounds past the spread: {said} ({'findings' if many else 'a finding'} to explain)"
+
+
+def _named_past(r: Row) -> list[float]:
+    """The rounds a launch's verdict names as findings: past the spread and their own round's reference
+    (``findings_past``) where it reads rounds one by one; under a median the work-scaled reference explains,
+    those past that reference + d too (``rounds_past_reach``), as the verdict prints them."""
+    if not read_with_median(r):
+        return findings_past(r)
+    return rounds_past_reach(r) if "within the work-scaled reference" in headline_verdict(r) else []
 
 
 def _effect_sides(entries: list, shown: list[str]) -> str:

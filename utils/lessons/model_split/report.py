@@ -31,8 +31,8 @@ from utils.lessons.model_split.noise import (above_as_printed, against_predictio
 from utils.lessons.model_split.reference import (EXPLAINED, naive_verdict,  # noqa: F401 (re-exported)
                                                 process_reference_explains, process_reference_noise,
                                                 process_reference_spread, within_process_reference)
-from utils.lessons.model_split.rounds_above import (rounds_above_bound, rounds_in_noise,  # noqa: F401 (re-exported)
-                                                    rounds_past_devices)
+from utils.lessons.model_split.rounds_above import (past_reach_words, rounds_above_bound,  # noqa: F401
+                                                    rounds_in_noise, rounds_past_devices)  # re-exported
 from utils.lessons.model_split.host import WHO_WAITED, load_note  # noqa: F401 (load_note re-exported)
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.tables import Table
@@ -253,13 +253,17 @@ def within_work_reference(r: Row) -> bool:
 
 def headline_verdict(r: Row) -> str:
     """``median_verdict``, with the rounds above the bound counted whatever the median (section 3's rule):
-    where the median is above the bound too, its verdict reads them with it, as the count says."""
+    where the median is above the bound too, its verdict reads them with it, as the count says, except, under a
+    median the work-scaled reference explains, a round past that reference + d too (``past_reach_words``)."""
     said = median_verdict(r)
     above = sum(round_above(s, r.bound) for s in r.speedups)
     counted = "rounds above the bound" in said or "(every round above" in said  # claims' verdict said them
     # "read with the median" only under an "above the bound" verdict; every other one reads them round by round
     if above and said.startswith("above the bound") and not counted:
         said += f"; {above} of {len(r.speedups)} rounds above the bound, read with the median"
+        # but not a round past what explains the median: the work-scaled reference + d (cell 15's round rule)
+        past = past_reach_words(r) if "within the work-scaled reference" in said else ""
+        said += f", except {past}" if past else ""
     passed = past_work_reference(r) if r.process_bound is None else ""  # section 3 prints no work reference
     return f"{said}; {passed}" if passed else said
 
