@@ -19,7 +19,7 @@ from utils.lessons.compression.measure import model_bytes, time_by_op, timed_bat
 from utils.lessons.compression.plan import Settings, lesson_settings
 from utils.lessons.compression.quantize import compile_quantized, int8_path, torchao_status
 from utils.lessons.compression.quantruns import quant_variants, reference_of, time_variants
-from utils.lessons.compression.roofline import linear_shapes, measure_rates
+from utils.lessons.compression.roofline import figure_text, linear_shapes, measure_rates
 from utils.lessons.compression.train import linear_heavy_mlp, train
 
 EPOCHS = 6
@@ -86,6 +86,7 @@ def quantize_benchmark() -> bench.Result:
     if wrong:
         checked += "; beyond tolerance: " + ", ".join(f"{n} {run.error[n]:.1%}" for n in wrong)
     return bench.Result("quantize", measured=run.speedup[BEST] if correct else 0.0, bound=reference.value,
-                        unit="x", note=note(settings, f"{reference.value:.2f}x, {reference.label}: {reference.why}",
+                        unit="x", note=note(settings, f"{figure_text(reference.value, reference.rough)}, {reference.label}: "
+                                                      f"{reference.why}",  # "~8.1x (rough)" as lesson 04 prints it
                                             lost + checked + f"; path: {int8_path(device)}"),
                         extra=extra)
