@@ -372,7 +372,7 @@ from utils.lessons.why_slow.scaling_report import (  # noqa: E402, F401
 from utils.lessons.why_slow.algorithms_report import (  # noqa: E402, F401
     COMPARISON_COLUMNS, comparison_rows, comparison_summary, same_result_said, verdict_word, ceiling_said,
     comparison_table, algorithms_sentence, algorithms_answer, algorithms_count, fused_bandwidth_sentence, payback,
-    payback_sentence, rounds_sentence, speedup_text,
+    payback_range, payback_sentence, rounds_sentence, speedup_text,
 )
 
 
@@ -380,8 +380,15 @@ def payback_claim(compile_seconds: float, gain) -> "Claim":
     """The closing table's row for torch.compile's payback, from the figures section 5 printed (``payback``)."""
     from utils.claims import Claim
     first, saved, calls = payback(compile_seconds, gain)
-    return Claim("torch.compile pays back its compile", f"{first:.1f} s to compile", f"{saved:.1f} ms saved a call",
-                 verdict(calls is not None, f"after {calls or 0:,.0f} calls",
+    span = payback_range(compile_seconds, gain) if calls is not None else None
+    saved_said, calls_said = f"{saved:.1f} ms saved a call", f"after {calls or 0:,} calls"
+    if span:  # the range across the speed-up's ±, as section 5's sentence prints it
+        least, most, fewest, longest = span
+        across = "across the speed-up's ±"
+        saved_said += f" ({least:.1f} to {most:.1f} {across})"
+        calls_said += f" ({fewest:,} to {longest:,} {across})" if longest else f" ({fewest:,} or more {across})"
+    return Claim("torch.compile pays back its compile", f"{first:.1f} s to compile", saved_said,
+                 verdict(calls is not None, calls_said,
                          f"its saving a call is {gain.verdict}" if not gain.faster else
                          "its saving a call prints as 0.0 ms"))
 
