@@ -33,8 +33,8 @@ def test_the_between_runs_sentence_names_the_range_it_holds_to():
     from utils.lessons.why_slow import link_report
 
     said = link_report.between_runs_sentence(_link(), _record(), _kept())
-    # t29_0001: two runs' move is a floor on how far another run may move, not a range a time holds to
-    assert said.endswith(". So a time measured or fitted in one run may miss another run's by at least as much "
-                         "as these two differed (0.68x to 1.61x).")
+    # t29_0001, t30_0001 #2: two runs' move says what a time from one is worth, neither ceiling nor floor
+    assert said.endswith(". These two runs differed by 0.68x to 1.61x at the same size: a time measured or "
+                         "fitted in one run is no better a guide to another than that.")
     assert "within that range" not in said
     assert "that factor" not in said

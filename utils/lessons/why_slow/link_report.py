@@ -453,12 +453,13 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
         return said + (f"Every pair agrees within the ±{EDGE:.0%} one noisy median may miss by: the link held "
                        "still between the two lessons' runs.")
     span = f"{low:.2f}x" if low == high else f"{low:.2f}x to {high:.2f}x"
-    # the range named again at the end (t28_0001: "only to about that factor" named no figure). t29_0001: "holds
-    # for another only to within that range" read as a guarantee; two runs' move is a floor on how far a third
-    # may move, and the line's allowance (``_apart_sentence``), where there is one, is the ceiling
+    # the range named again at the end (t28_0001: "only to about that factor" named no figure). Two runs show
+    # how far these two differed, and bound no third run either way (t29_0001: "holds to within that range" read
+    # as a ceiling; t30_0001 #2: "at least as much" as a floor): it says what a time from one run is worth
     return said + (f"The same size took {span} lesson 00's time, past the ±{EDGE:.0%} one noisy median may "
-                   f"miss by: {_against_line(low, high, link, record, kept)}. So a time measured or fitted in "
-                   f"one run may miss another run's by at least as much as these two differed ({span}).")
+                   f"miss by: {_against_line(low, high, link, record, kept)}. These two runs differed by {span} "
+                   "at the same size: a time measured or fitted in one run is no better a guide to another "
+                   "than that.")
 
 
 def runs_apart(a: float) -> float:
