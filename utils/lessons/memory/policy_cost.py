@@ -79,7 +79,7 @@ def prediction_words(step: float, recomputed: float, times: dict, policy_rounds:
 
 def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread: float | None = None,
                     then: str = "no figure here is built on their difference",
-                    share: tuple[float, float] | None = None) -> str:
+                    share: tuple[float, float] | None = None, share_spread: float | None = None) -> str:
     """A note where a timed part took longer than the timed whole that contains it (e.g. the blocks' forward
     and the whole loss's forward, timed apart): a part cannot take longer than its whole, so the gap comes
     from timing them apart, and ``then`` says what is built on it. ``spread``: the pair's paired rounds' ±
@@ -87,11 +87,13 @@ def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread
     the part is shorter. ``share``: the plain pair's (part, whole) seconds, for a pair that differs from it
     only inside the part (the policy): its part/whole is then judged against the plain pair's share, not 1x
     (the head and loss take their time in both), and the note is given wherever it is beyond (t28_0506 #1).
-    Lesson 06."""
+    ``share_spread``: the plain pair's own rounds' ±, printed beside its share and read by the noise rule
+    between two figures (``claims.runs_agree``): each share is the fastest run of each, and each has its ±
+    (t30_0506). Lesson 06."""
     # as printed, in ms: 26.4 - 25.4 is 1.0
     part_ms, whole_ms = _ms(part_s), _ms(whole_s)
     if share is not None:
-        return _against_share(part, part_ms, whole, whole_ms, max(spread or 0.0, 0.02), then, share)
+        return _against_share(part, part_ms, whole, whole_ms, max(spread or 0.0, 0.02), then, share, share_spread)
     if part_ms <= whole_ms:
         return ""
     gap = f"the {part_ms - whole_ms:.1f} ms gap comes from timing them apart"
@@ -107,20 +109,27 @@ def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread
 
 
 def _against_share(part: str, part_ms: float, whole: str, whole_ms: float, spread: float, then: str,
-                   share: tuple[float, float]) -> str:
-    """``part_over_whole`` against the plain pair's share: "" where the part's share is within its ± of it
-    and the part is no longer than its whole; else both shares, with the verdict."""
+                   share: tuple[float, float], share_spread: float | None = None) -> str:
+    """``part_over_whole`` against the plain pair's share: "" where the two shares agree within their noise
+    and the part is no longer than its whole; else both shares, with the verdict. With the plain pair's own ±
+    (``share_spread``, at least 2 % as the pair's own) the two agree where either ± covers the other share
+    (``claims.runs_agree``); without it, where the part's ± covers the plain share."""
     ratio, pm = claims.half_up(part_ms / whole_ms, 2), claims.as_printed(spread, 2)
     plain_part, plain_whole = (_ms(s) for s in share)
     base = claims.half_up(plain_part / plain_whole, 2)
-    within = claims.within_noise(ratio, pm, base)
+    if share_spread is None:
+        within, base_pm = claims.within_noise(ratio, pm, base), ""
+    else:
+        plain_pm = claims.as_printed(max(share_spread, 0.02), 2)
+        within, base_pm = claims.runs_agree(ratio, pm, base, plain_pm), f" ± {plain_pm:.2f}"
     if within and part_ms <= whole_ms:
         return ""
     head = (f"took longer than the {whole} that contains it ({whole_ms:.1f} ms)" if part_ms > whole_ms else
             f"took {ratio:.2f}x the {whole} that contains it ({whole_ms:.1f} ms)")
     return (f"The {part} ({part_ms:.1f} ms) {head}: {ratio:.2f}x the whole's time ({_WHICH.format(pm=pm)}), "
-            f"against {base:.2f}x in the plain pair ({plain_part:.1f} / {plain_whole:.1f} ms, also the fastest of "
-            f"each; the head and loss run outside the policy, so the shares should match): "
+            f"against {base:.2f}x{base_pm} in the plain pair ({plain_part:.1f} / {plain_whole:.1f} ms, also the "
+            f"fastest of each{'; its ± from its own paired rounds' if base_pm else ''}; the head and loss run "
+            f"outside the policy, so the shares should match): "
             + ("within their noise" if within else "beyond their noise, a cause not timed apart here")
             + f"; {then}.")
 
