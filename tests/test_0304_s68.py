@@ -52,3 +52,10 @@ def test_lesson_04_records_the_zeros_figure_under_the_name_lesson_09_reads():
     assert 'ledger.record("pruned_zeros_speedup", zeros50["value"], "x"' in cell
     assert 'rounds=zeros50["rounds"]' in cell and 'noise=zeros50["noise"]' in cell
 
+
+def test_lesson_03_reads_the_kept_link_through_the_public_reader():
+    # t29_0304 (lead): machine.saved_link, not machine._read / machine._kept_link
+    from pathlib import Path
+
+    source = Path("utils/lessons/ddp/allreduce.py").read_text()
+    assert "machine.saved_link(" in source and "machine._" not in source

@@ -29,8 +29,7 @@ def profile_link(plan, device: str = "cpu", path=None) -> "machine.LinkFit | Non
     is the path ``plan``'s workers use (``machine.link_route``: gloo between two processes on a CPU): the one
     figure of that link the course quotes (lessons 00, 02 and 08). None where the profile keeps none, or
     another path. Read only: nothing is measured or written here. Lesson 03."""
-    entry = machine._read(path or machine.PROFILE_PATH).get(machine.machine_key(device), {})
-    kept = machine._kept_link(entry)
+    kept = machine.saved_link(device, path or machine.PROFILE_PATH)  # the one public reader of lesson 00's fit
     return kept if kept and kept.name == machine.link_route(plan)[0] else None
 
 
