@@ -53,6 +53,41 @@ def test_lesson_04_records_the_zeros_figure_under_the_name_lesson_09_reads():
     assert 'rounds=zeros50["rounds"]' in cell and 'noise=zeros50["noise"]' in cell
 
 
+def test_the_small_messages_reading_comes_in_two_short_paragraphs():
+    # t29_0304 other (c59): one 90-word sentence with the rough note after two colons; now the medians' reading,
+    # the rough note beside the figures it qualifies, then 2α beside the fixed part, each printed on its own
+    from types import SimpleNamespace
+
+    from utils.lessons.ddp import allreduce
+
+    rows = [{"bytes": 4096, "seconds": 0.304e-3, "low": 0.208e-3, "high": 0.409e-3},  # rough: range > half
+            {"bytes": 2**16, "seconds": 0.333e-3, "low": 0.289e-3, "high": 0.477e-3}]
+    link = SimpleNamespace(fit=SimpleNamespace(alpha=75.8e-6, beta=3.48e9))
+    medians, alpha = allreduce.small_messages(rows, link=link).split("\n")
+    assert "(1.1x; rough: 4 KiB and 64 KiB medians, repeats spread over more than half the median)" in medians
+    assert "(16 x 0.304 - 0.333) / 15 = 0.302 ms, 99%" in medians
+    assert medians.endswith("That is why small messages reach so little of the link's rate")
+    assert alpha == ("Lesson 00's α, 75.8 µs, prices one one-way message; an all-reduce pays at least two, "
+                     "2α = 0.152 ms, plus gloo's copies and sums. This fixed part is 2.0x 2α: the rest of it is "
+                     "work α does not price, which this run does not time apart")
+    sentences = [s for p in (medians, alpha) for s in p.replace("; ", ". ").split(". ")]
+    assert max(len(s.split()) for s in sentences) <= 45  # no sentence near the 90 words the reader counted
+    assert "\n" not in allreduce.small_messages(rows)  # no link: the one paragraph
+
+
+def test_each_charts_collapsed_sentence_says_only_why_the_later_rank_was_late():
+    # t29_0304 other (c38): two paragraphs repeated each chart's title and the line under it
+    from utils.lessons.ddp import overlap
+
+    ranks = [{"rank": r, "step": 0.1146, "exposed": 0.04,
+              "steps": [{"start": 0.0, "ready": ready, "step": 0.1146, "calls": {}}]}
+             for r, ready in ((0, 0.0669), (1, 0.0711))]
+    said = overlap.drawn_text("by hand", ranks, 0, " (simulated on CPU)")
+    assert said == ("By hand's chart, step 1: rank 1's last gradient came 4.2 ms after rank 0's because its "
+                    "forward+backward took 4.2 ms longer, not because of the start (simulated on CPU).")
+    assert "the chart draws" not in said and "median step" not in said  # the title's words, not repeated
+
+
 def test_lesson_03_reads_the_kept_link_through_the_public_reader():
     # t29_0304 (lead): machine.saved_link, not machine._read / machine._kept_link
     from pathlib import Path

@@ -312,7 +312,9 @@ def small_messages(rows: list[dict], small: int = SMALL_BYTES, link: "machine.Li
     smallest size against the largest up to ``small`` bytes. If a message's time is a fixed part plus a part
     per byte (like lesson 00's α and β), two medians t1 and t2, k times the bytes apart, put the fixed part at
     (k x t1 - t2) / (k - 1) ms, a share of t1: mostly fixed (half or more), partly, or none shown (t2 at least
-    k x t1). Given the ``link`` lesson 00 fitted, that fixed part is set beside 2α (``_beside_two_alpha``).
+    k x t1). Given the ``link`` lesson 00 fitted, that fixed part is set beside 2α (``_beside_two_alpha``) in a
+    second paragraph, after a newline: the lesson prints each paragraph on its own (a line of 90 words was too
+    long to read, the twenty-ninth reading). A rough median is said beside the figures, not after them.
     "" where fewer than two sizes are that small. Lesson 03, section 6."""
     few = sorted((r for r in rows if r["bytes"] <= small), key=lambda r: r["bytes"])
     if len(few) < 2:
@@ -320,28 +322,26 @@ def small_messages(rows: list[dict], small: int = SMALL_BYTES, link: "machine.Li
     first, last = few[0], few[-1]
     t1, t2 = (as_printed(r["seconds"], ms_decimals(r["seconds"]), 1e-3) for r in (first, last))
     k = last["bytes"] / first["bytes"]
+    rough = [_label(r["bytes"]) for r in (first, last) if is_rough(r)]
+    rough_text = (f"; rough: {' and '.join(rough)} {'medians' if len(rough) > 1 else 'median'}, repeats spread "
+                  "over more than half the median" if rough else "")
     said = (f"Small messages: from {_label(first['bytes'])} to {_label(last['bytes'])} ({k:g}x the bytes) the "
             f"median went from {ms_text(first['seconds'])} ms to {ms_text(last['seconds'])} ms "
-            f"({times_text(t2 / t1 if t1 else 0.0)})")
+            f"({times_text(t2 / t1 if t1 else 0.0)}{rough_text})")
     fixed_ms = (k * t1 - t2) / (k - 1)
     if fixed_ms <= 0 or not t1:
-        said += ": as much as the bytes or more, so no fixed cost per message shows at these sizes"
-    else:
-        fixed_text = _ms_figure(fixed_ms)
-        share = float(fixed_text) / t1  # the share worked from the two ms figures as printed
-        said += (f". Taken as a fixed part plus a part per byte, these two medians put the fixed part at "
-                 f"({k:g} x {ms_text(first['seconds'])} - {ms_text(last['seconds'])}) / {k - 1:g} = {fixed_text} ms, "
-                 f"{percent(share)} of the {_label(first['bytes'])} message's {ms_text(first['seconds'])} ms: "
-                 + ("mostly a fixed cost per message, whatever its size, like lesson 00's α (the cost of sending "
-                    "one message one way, through the socket or the driver), which is why small messages reach so little of the link's rate"
-                    if half_up(share * 100, 0) >= 50 else  # as the percent prints
-                    "part of it a fixed cost per message, like lesson 00's α, the rest growing with the bytes")
-                 + (_beside_two_alpha(float(fixed_text), link) if link else ""))
-    rough = [_label(r["bytes"]) for r in (first, last) if is_rough(r)]
-    if rough:
-        said += (f"; rough: {' and '.join(rough)} {'medians' if len(rough) > 1 else 'median'}, repeats spread over "
-                 "more than half the median")
-    return said
+        return said + ": as much as the bytes or more, so no fixed cost per message shows at these sizes"
+    fixed_text = _ms_figure(fixed_ms)
+    share = float(fixed_text) / t1  # the share worked from the two ms figures as printed
+    said += (f". Taken as a fixed part plus a part per byte, these two medians put the fixed part at "
+             f"({k:g} x {ms_text(first['seconds'])} - {ms_text(last['seconds'])}) / {k - 1:g} = {fixed_text} ms, "
+             f"{percent(share)} of the {_label(first['bytes'])} message's {ms_text(first['seconds'])} ms. "
+             + ("It is mostly a fixed cost per message, whatever its size, like lesson 00's α (the cost of "
+                "sending one message one way, through the socket or the driver). That is why small messages "
+                "reach so little of the link's rate"
+                if half_up(share * 100, 0) >= 50 else  # as the percent prints
+                "It is partly a fixed cost per message, like lesson 00's α, the rest growing with the bytes"))
+    return said + ("\n" + _beside_two_alpha(float(fixed_text), link) if link else "")
 
 
 def _ms_figure(ms: float) -> str:
@@ -358,14 +358,14 @@ def _beside_two_alpha(fixed_ms: float, link: "machine.LinkFit") -> str:
     alpha_us = as_printed(link.fit.alpha, 1, 1e-6)
     two_alpha = _ms_figure(2 * alpha_us / 1e3)
     ratio = half_up(fixed_ms / (float(two_alpha) or 0.01), 1)  # a 2α printed 0.00 counts as its last digit
-    said = (f". Lesson 00's α, {alpha_us:,.1f} µs, prices one one-way message; an all-reduce pays at least two, "
+    said = (f"Lesson 00's α, {alpha_us:,.1f} µs, prices one one-way message; an all-reduce pays at least two, "
             f"2α = {two_alpha} ms")
     if ratio > 1:
-        return said + (f", plus gloo's copies and sums: this fixed part is {ratio:.1f}x 2α, the rest of it work "
-                       "α does not price, which this run does not time apart")
+        return said + (f", plus gloo's copies and sums. This fixed part is {ratio:.1f}x 2α: the rest of it is "
+                       "work α does not price, which this run does not time apart")
     if ratio == 1:
-        return said + ": this fixed part is about 2α (1.0x), as the link model prices it"
-    return said + (f": this fixed part is under it ({ratio:.1f}x 2α), less than the link model prices, so these "
+        return said + f". This fixed part is about 2α ({ratio:.1f}x), as the link model prices it"
+    return said + (f". This fixed part is under it ({ratio:.1f}x 2α), less than the link model prices, so these "
                    "two medians do not bear the model out at these sizes")
 
 
