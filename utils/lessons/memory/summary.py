@@ -23,7 +23,7 @@ from utils.lessons.memory.report import relative_error
 from utils.lessons.memory.sharding import wire_bytes
 # time_verdict is re-exported: the notebook and the tests import it from here, beside the other verdicts
 from utils.lessons.memory.step_verdicts import as_shown, chunked_cost, rounds_named, time_verdict  # noqa: F401
-from utils.lessons.memory.threads_rounds import across_verdict, outlying_clause
+from utils.lessons.memory.threads_rounds import across_verdict, every_round_past, outlying_clause
 from utils.tables import Table
 
 MB = 1e6
@@ -400,9 +400,9 @@ def threads_reading(paired: list[float], cores: int, load: float,
             f"on {cores} threads): {verdict}")
     if past:   # every round passed the ceiling: one disturbed round cannot explain them all, and each pair met
         # the same load (timed back to back), so no suspect is named
-        return opening + said + (f" ({cores}x is the most {cores} threads can give the same work, and every round "
-                                 f"passed it, though each pair was timed back to back: the cause is not timed "
-                                 f"apart here)")
+        return opening + said + (f" ({cores}x is the most {cores} threads can give the same work, and "
+                                 f"{every_round_past(paired, cores)}, though each pair was timed back to back: the "
+                                 "cause is not timed apart here)")
     return opening + said + _verdict_ending(verdict, cores, load)
 
 
