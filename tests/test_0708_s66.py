@@ -19,7 +19,7 @@ def _cells():
 def test_a_run_s_hours_round_half_up_from_the_printed_minutes():
     """#1: 4.71 min x 5,000 / 60 = 392.5 h printed 392 (``:,.0f`` rounds half to even); now 393."""
     shape = NS(parameters=lambda: 6.86e9, context=2048)
-    memory = guide.Step("memory", "QLoRA", "fits")
+    memory = guide.Step("memory", "full training", "fits")   # 6 FLOPs a weight
     said = guide._with_step_time(memory, shape, 8, 1, NS(low_peak=2385.8e9), 5000).why
     assert "= 4.71 min" in said and "(5,000 steps: at least 393 h); rent GPUs" in said
 

@@ -35,3 +35,22 @@ def test_each_side_of_the_fit_s_call_against_the_estimate():
     # the one-way rate as the guide prints it (3 figures): 12.34 GB/s reads 12.3, the ratio from 12.3
     big = allreduce_fit.beside_estimate(12.30e9, 1.0, 1.05, 12.34e9)
     assert "100% of lesson 00's one-way 12.3 GB/s" in big
+
+
+def test_a_7b_step_s_floor_is_the_chosen_plan_s_and_the_reason_after_it_starts_a_sentence():
+    """#2: "at least 318 h" was full training's floor under a QLoRA plan the same sentence said costs about a
+    third less. Now a LoRA plan is priced at its own 4 FLOPs a weight, full training at 6."""
+    from types import SimpleNamespace as NS
+
+    from utils.lessons.putting_it_together import guide
+
+    shape, peak = NS(parameters=lambda: 6.86e9, context=2048), NS(low_peak=1473.6e9)
+    lora = guide._with_step_time(guide.Step("memory", "QLoRA r=16, DDP over 2", "full training's state: no"),
+                                 shape, 8, 2, peak, 5000).why
+    # 4 x 6.86 x 16,384 / (2 x 1,473.6) = 152.5 s = 2.54 min; 2.54 x 5,000 / 60 = 211.7 h
+    assert "at least 4 x 6.86 bn x 16,384 tokens / (2 x 1,473.6 GFLOP/s, the measured peak) = 2.54 min" in lora
+    assert "LoRA's FLOPs" in lora and "(5,000 steps: at least 212 h); rent GPUs. Full training's state" in lora
+    assert "about a third less" not in lora
+    full = guide._with_step_time(guide.Step("memory", "full, DDP over 2", "fits"), shape, 8, 2, peak, 5000).why
+    # 6 x ... = 228.8 s = 3.81 min; 3.81 x 5,000 / 60 = 317.5 h, half up 318
+    assert "at least 6 x 6.86 bn" in full and "= 3.81 min (full training's FLOPs" in full and "318 h" in full

@@ -440,14 +440,16 @@ def _by_link(shape: Shape, fitting: list, n: int, prec: str, hw, plan, measured_
 
 
 def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Profile, run_steps: int) -> Step:
-    """A shape this CPU did not profile: the least time a step can take here, 6·P·tokens at the measured
-    low-precision peak on each of ``n`` workers (100 % MFU), and whether a run is practical."""
+    """A shape this CPU did not profile: the least time a step of the row's own plan can take here, its FLOPs
+    a token (6·P full training, 4·P LoRA: ``_flops_a_weight``) at the measured low-precision peak on each of
+    ``n`` workers (100 % MFU), and whether a run is practical."""
     peak = profiled.low_peak
     if not peak:
         return memory
     # every figure from the ones printed before it: the weights to 3 figures, the peak as every cell prints it
     bn, gflops = _sig3(shape.parameters() / 1e9), claims.as_printed(peak, 1, 1e9)   # "219.5 GFLOP/s"
-    step = 6 * bn * batch * shape.context / (n * gflops)   # seconds
+    flops, whose = _flops_a_weight(memory.choice)
+    step = flops * bn * batch * shape.context / (n * gflops)   # seconds
     # minutes to 3 figures too (4.13, not 4.1): the run's hours then come out alike from the minutes or seconds
     shown = f"{claims.sig_text(step, 3, 60, least=-12)} min" if step >= 60 else f"{_sig3(step):.3g} s"
     step = claims.as_printed_sig(step, 3, 60, least=-12) * 60 if step >= 60 else _sig3(step)   # as printed
@@ -457,11 +459,21 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
     verdict = (f"impractical on this machine ({run_steps:,} steps: at least {hours} h); rent GPUs" if slow
                else f"{run_steps:,} steps: at least {hours} h")
     said = (f"not profiled here (the profile above is the small model's); a step takes at least "
-            f"6 x {bn:.3g} bn x {batch * shape.context:,} tokens / ({n} x {gflops:,.1f} GFLOP/s, the measured "
-            f"peak) = {shown} (full training's FLOPs at 100 % MFU; LoRA skips the frozen weights' gradients, "
-            f"about a third less): {verdict}")
+            f"{flops} x {bn:.3g} bn x {batch * shape.context:,} tokens / ({n} x {gflops:,.1f} GFLOP/s, the "
+            f"measured peak) = {shown} ({whose} at 100 % MFU): {verdict}")
     choice = memory.choice + (" (impractical here)" if slow else "")
-    return Step(memory.step, choice, f"{said}. {memory.why}")
+    return Step(memory.step, choice, f"{said}. {memory.why[:1].upper()}{memory.why[1:]}")
+
+
+def _flops_a_weight(choice: str) -> tuple[int, str]:
+    """FLOPs a weight a token of the row's chosen plan, and what they count: LoRA (QLoRA too) runs the
+    forward (2) and the activations' gradients (2) but no gradients for its frozen weights, full training's
+    other 2 (the adapters' own FLOPs are a fraction of a percent); anything else trains every weight (6).
+    The floor is the plan's own, never full training's beside a LoRA plan (t30_0708 #2)."""
+    if "LoRA" in choice:
+        return 4, ("LoRA's FLOPs: forward and the activations' gradients, 4 a weight a token; its frozen "
+                   "weights get none of full training's other 2, their gradients")
+    return 6, "full training's FLOPs, 6 a weight a token"
 
 
 def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | None,
