@@ -58,7 +58,8 @@ def test_section_1_s_drawn_compute_is_named_beside_the_base_every_way():
     text = pass_step.pass_beside_step(0.99, 0.10, base, blocks, row, drawn_compute=3.48e-3)
     assert "about 3.1 ms of compute in section 1 and about 5.6 ms here, on one base: half one device's" in text
     assert "not a rank's own compute (the pass drawn in section 1 measured 3.48 ms of a rank's own compute " \
-           "before each, more than that half: a rank's half ran slower than half one device's)" in text
+           "before each, more than that half: a rank's half ran slower than half one device's fastest " \
+           "pass)" in text
     assert "less than that half: a rank's half ran faster" in pass_step.drawn_beside(2.96e-3, base)
     assert pass_step.drawn_beside(3.14e-3, base).endswith("3.14 ms of a rank's own compute before each, that "
                                                           "half to 0.1 ms)")   # 3.14 is 3.1 to 0.1 ms

@@ -1,8 +1,13 @@
 """Thirtieth reading, lessons 07 and 08 (t30_0708). Every figure here is fabricated, not one run's output."""
 
 import dataclasses
+import json
+from pathlib import Path
+from types import SimpleNamespace as NS
 
 from utils.lessons.putting_it_together import allreduce_fit, ladder
+
+NB_07 = Path(__file__).parents[1] / "notebooks/07_tensor_parallel.ipynb"
 
 
 def _two_devices(gain):
@@ -40,8 +45,6 @@ def test_each_side_of_the_fit_s_call_against_the_estimate():
 def test_a_7b_step_s_floor_is_the_chosen_plan_s_and_the_reason_after_it_starts_a_sentence():
     """#2: "at least 318 h" was full training's floor under a QLoRA plan the same sentence said costs about a
     third less. Now a LoRA plan is priced at its own 4 FLOPs a weight, full training at 6."""
-    from types import SimpleNamespace as NS
-
     from utils.lessons.putting_it_together import guide
 
     shape, peak = NS(parameters=lambda: 6.86e9, context=2048), NS(low_peak=1473.6e9)
@@ -54,3 +57,28 @@ def test_a_7b_step_s_floor_is_the_chosen_plan_s_and_the_reason_after_it_starts_a
     full = guide._with_step_time(guide.Step("memory", "full, DDP over 2", "fits"), shape, 8, 2, peak, 5000).why
     # 6 x ... = 228.8 s = 3.81 min; 3.81 x 5,000 / 60 = 317.5 h, half up 318
     assert "at least 6 x 6.86 bn" in full and "= 3.81 min (full training's FLOPs" in full and "318 h" in full
+
+
+def test_the_drawn_pass_s_compute_names_a_busier_moment_where_the_caption_does():
+    """#3: "a rank's half ran slower than half one device's" read the drawn pass against one device's fastest,
+    leaving out the busier moment cell 10 names. Where the drawn pass was slower than every timed split pass
+    (as the caption prints them, one decimal), both candidates are named."""
+    from utils.lessons.tensor_parallel import cost, pass_step
+
+    base = cost.half_per_call(22.4e-3, 1, 4)   # 2.8 ms
+    assert pass_step.drawn_moment(1.17, 30.6e-3, [24.1e-3, 25.3e-3]) == (1.17, True)
+    assert pass_step.drawn_moment(0.1, 25.34e-3, [24.1e-3, 25.3e-3]) == (0.1, False)   # 25.3 as printed
+    busier = pass_step.drawn_beside(4.61e-3, base, (1.17, True))
+    assert "4.61 ms of a rank's own compute before each, more than that half, which comes from one " \
+           "device's fastest timed pass" in busier
+    assert "a busier moment (other programs used 1.17 of a core), or a rank's half ran slower" in busier
+    assert "does not tell the two apart" in busier
+    calm = pass_step.drawn_beside(4.61e-3, base, (0.1, False))
+    assert "busier" not in calm and "ran slower than half one device's fastest pass)" in calm
+    assert "busier" not in pass_step.drawn_beside(2.0e-3, base, (1.17, True))   # less: load does not explain
+    blocks, row = NS(depth=2, width=512), {"width": 512, "speedup": 1.30, "spread": 0.19, "one": 22.48e-3}
+    text = pass_step.pass_beside_step(0.92, 0.02, base, blocks, row, drawn_compute=4.61e-3,
+                                      moment=(1.17, True))
+    assert "a busier moment" in text
+    cells = ["".join(c["source"]) for c in json.loads(NB_07.read_text())["cells"]]
+    assert "moment=pass_step.drawn_moment(" in "\n".join(cells)
