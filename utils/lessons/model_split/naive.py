@@ -10,7 +10,7 @@ from utils.lessons.model_split.bounds import round_as_printed
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, explained_then,
                                             ms_as_printed, noise_of_one, printed, reference_gain,
                                             reference_reading, reference_side,
-                                            past_reference_words, reference_then, rounds_past_reference,
+                                            reference_then,
                                             paired_reference, weak_reference_words,
                                             round_text, rounds_text)
 from utils.lessons.model_split.reference import findings_past, own_reference_explains, past_indices
@@ -191,21 +191,14 @@ def naive_closing(r: Row) -> str:
     said = f"In short, this run's naive split: {value:.2f}x ± {spread:.2f} against its 1x bound; "
     past = rounds_past_words(r)
     if noise_of_one(r):  # "nothing left" only where the block above names no finding either
-        found = "; ".join(w for w in (past, _past_own_reference_only(r)) if w)
-        return said + ("within noise of it, as theory says: nothing left to explain." if not found else
-                       f"within noise of it, as theory says; but {found}.")
+        if not past:
+            return said + "within noise of it, as theory says: nothing left to explain."
+        if not findings_past(r):  # every round past the spread reached by its own round's reference
+            return said + f"within noise of it, as theory says, and nothing left to explain: {past}."
+        return said + f"within noise of it, as theory says; but {past}."
     # round by round only where the verdict is not "above the bound" (those rounds are read with the median)
     also = f" Round by round, {past}." if past and not read_with_median(r) else ""
     return said + _closing_verdict(r, value, pb) + also
-
-
-def _past_own_reference_only(r: Row) -> str:
-    """The rounds past their own round's per-process reference (``noise.past_reference_words``, which section
-    3's block prints as findings) that ``rounds_past_words`` does not already name (those past the median + the
-    spread): "round 2 lies past its own round's reference, beyond the ratios' spread (...): a finding to
-    explain"; "" where there is none, so that the closing names every finding the block names."""
-    own = set(rounds_past_reference(r, r.process_bounds)) - set(past_indices(r))
-    return past_reference_words(r, r.process_bounds).removeprefix("; ") if own else ""
 
 
 def read_with_median(r: Row) -> bool:
@@ -471,11 +464,15 @@ def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list]:
     median speedup and its ± as printed, in the launches' order, so that a reader of the ledger (lesson 09)
     sees every launch, not the one whose figure is recorded as ``value``; and each launch's paired rounds
     (``launch_rounds``: one device's step over the split's, round by round, as ``Row.speedups`` holds them),
-    named by the section that ran it, so that lesson 09 can read each launch's rounds, not only section 3's:
+    named by the section that ran it, so that lesson 09 can read each launch's rounds, not only section 3's;
+    and each launch's verdict as this lesson prints it (``headline_verdict``: its rounds read against every
+    reference measured here, the work-scaled one included, which the rounds alone do not carry), so that lesson
+    09 quotes this lesson's reading instead of working a second one:
     ``ledger.record("naive_split_speedup", ..., **launch_fields(launches))``."""
     figures = [printed(r) for _, _, r in entries]
     return {"launches": [v for v, _ in figures], "launch_spreads": [s for _, s in figures],
-            "launch_rounds": [{"where": where, "rounds": [float(x) for x in r.speedups]} for where, _, r in entries]}
+            "launch_rounds": [{"where": where, "rounds": [float(x) for x in r.speedups],
+                               "verdict": headline_verdict(r)} for where, _, r in entries]}
 
 
 def _launches_past(entries: list[tuple[str, str, Row]]) -> str:

@@ -1,0 +1,55 @@
+"""Lesson 02, the thirtieth reading (t30_02): section 3 sets a round beside its own round's per-process
+reference only where the rounds' spread does not already explain it (#1); the summary's first row names no
+round a work-scaled reference reaches (#2); section 8's work rise is held to every reading alike (#3); the ±
+of the paired differences rounds half up to the digit printed (#4); the medians' ratio is worked from the
+figures the rounds table prints (#5). Fabricated figures, CPU only; each branch."""
+
+import statistics
+
+from utils.lessons.model_split import report  # noqa: I001 (report loads first: naive reads it)
+from utils.lessons.model_split import naive, noise, runs
+from utils.lessons.model_split.reference import findings_past, past_indices
+
+
+def _naive(speedups, references, alone=(0.0534, 0.0584), one=0.1135):
+    return runs.Row(32, 1, "naive", 0.112, one, [0.055, 0.058], naive=True, speedups=list(speedups),
+                    process_bounds=list(references), cpu=[0.05, 0.05], baseline_cpu=0.11, alone=list(alone))
+
+
+# --- #1: a round within the rounds' spread needs no reference -----------------------------------------------
+
+# within noise of 1x (1.02x ± 0.04); rounds 1-2 (1.09x, 1.08x) past 1.02 + 0.04 = 1.06 and reached by their own
+# references; round 3 (1.02x) lies past its own low reference (1.02 / 0.93 = 1.10) but within the spread
+LOW_OWN = _naive([1.09, 1.08, 1.02, 0.98, 0.9999], [1.05, 1.07, 0.93, 1.02, 1.03])
+
+
+def test_a_round_within_the_spread_is_not_set_beside_its_own_reference():
+    assert noise.printed(LOW_OWN) == (1.02, 0.04) and past_indices(LOW_OWN) == [1, 2]
+    assert noise.rounds_past_reference(LOW_OWN, LOW_OWN.process_bounds) == []
+    assert noise.past_reference_words(LOW_OWN, LOW_OWN.process_bounds) == ""
+    block, closing = report.naive_process_reading(LOW_OWN), report.naive_closing(LOW_OWN)
+    for said in (block, closing):
+        assert "round 3" not in said and "a finding to explain" not in said, said
+    assert block.endswith("2 of 5 rounds under it): no cause to read."), block
+    assert closing.startswith("In short, this run's naive split: 1.02x ± 0.04 against its 1x bound; within noise "
+                              "of it, as theory says, and nothing left to explain: 2 of 5 rounds (1.09x, 1.08x)")
+    assert closing.endswith("no finding left."), closing
+
+
+def test_a_round_past_the_spread_and_past_its_own_reference_is_still_named():
+    # the other branch: round 1 (1.14x) past 1.02 + 0.04 and past its own reference (1.14 / 1.02 = 1.12)
+    row = _naive([1.14, 1.08, 1.02, 0.98, 0.9999], [1.02, 1.07, 0.93, 1.02, 1.03])
+    assert noise.rounds_past_reference(row, row.process_bounds) == [1]
+    assert findings_past(row) == [1.14]
+    closing = report.naive_closing(row)
+    assert "within noise of it, as theory says; but 2 of 5 rounds (1.14x, 1.08x)" in closing, closing
+    assert closing.endswith("round 1: a finding to explain."), closing
+    assert "round 1 lies past its own round's reference" in report.naive_process_reading(row)
+
+
+def test_cell_15_says_the_per_process_rule_reads_only_rounds_past_the_spread():
+    import nbformat
+    from pathlib import Path
+    nb = nbformat.read(Path(__file__).resolve().parents[1] / "notebooks/02_model_split.ipynb", 4)
+    text = " ".join(nb.cells[15].source.split())
+    assert "Only a round the rounds' spread does not already explain" in text
