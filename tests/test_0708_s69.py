@@ -82,3 +82,18 @@ def test_the_drawn_pass_s_compute_names_a_busier_moment_where_the_caption_does()
     assert "a busier moment" in text
     cells = ["".join(c["source"]) for c in json.loads(NB_07.read_text())["cells"]]
     assert "moment=pass_step.drawn_moment(" in "\n".join(cells)
+
+
+def test_a_call_one_printed_digit_beyond_the_residual_is_at_its_edge_and_quoted_as_no_excess():
+    """Other problems: "so 0.01 ms lies beyond the residual: inside a pass the exchange itself cost more" rested
+    on the last printed digit (0.47 - 0.46), and section 5 quoted it as an excess. Now one step of the printed
+    ms is the residual's edge, on both sides, and section 5 quotes no excess from it."""
+    from utils.lessons.tensor_parallel import decode_loss, verdicts
+
+    edge = verdicts.call_against_model(0.34e-3, 0.47e-3, 0.34, parts=True)   # 0.34 x 1.34 = 0.46 allowed
+    assert "at the edge of the residual, 0.01 ms beyond it, the last digit printed" in edge
+    assert "cost more" not in edge and decode_loss.section_1_excess(0.34e-3, 0.47e-3, 0.34, True) is None
+    past = verdicts.call_against_model(0.34e-3, 0.48e-3, 0.34, parts=True)
+    assert "so 0.02 ms lies beyond the residual: inside a pass" in past
+    assert decode_loss.section_1_excess(0.34e-3, 0.48e-3, 0.34, True) is not None
+    assert [verdicts.beyond_edge(x) for x in (0.02e-3, 0.01e-3, 0.0, -0.01e-3)] == [1, 0, -1, -1]

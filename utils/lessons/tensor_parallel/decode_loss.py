@@ -56,10 +56,11 @@ def less(a: float, b: float) -> float:
 def section_1_excess(model: float, call: float, residual: float, parts: bool) -> tuple[float, float] | None:
     """Section 1's in-pass all-reduce against the alpha-beta model, as section 4 prints it
     (``verdicts.call_against_model``): (ms a call above the model, ms beyond the fit's residual), in seconds,
-    where section 4 printed that call, timed with both ranks inside (``parts``), beyond the residual; else
+    where section 4 printed that call, timed with both ranks inside (``parts``), beyond the residual by more
+    than the last printed digit (``verdicts.beyond_edge``); else
     None (no such figures on the page to set the decode's exchange beside)."""
     above, _, _, beyond = verdicts.residual_allowance(model, call, residual)
-    if not parts or claims.half_up(beyond * 1e3, 2) <= 0:
+    if not parts or verdicts.beyond_edge(beyond) < 1:   # at the residual's edge: no excess to quote
         return None
     return above, beyond
 
