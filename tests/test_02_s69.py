@@ -53,3 +53,35 @@ def test_cell_15_says_the_per_process_rule_reads_only_rounds_past_the_spread():
     nb = nbformat.read(Path(__file__).resolve().parents[1] / "notebooks/02_model_split.ipynb", 4)
     text = " ".join(nb.cells[15].source.split())
     assert "Only a round the rounds' spread does not already explain" in text
+
+
+# --- #2: the summary's first row names no round the work-scaled reference reaches ------------------------------
+
+def _gpipe(speedups, cpu=(0.048, 0.050), one=0.100):
+    return runs.Row(32, 1, "gpipe", 0.1, 0.1, [0.05, 0.05], speedups=list(speedups), cpu=list(cpu),
+                    baseline_cpu=one)
+
+
+def _launches(section_5):
+    plain = _naive([1.0, 1.01, 0.99, 1.0, 1.0], [1.03, 1.03, 1.03, 1.03, 1.03])
+    return [("section 3", "hand-written", plain), ("section 5", "ScheduleGPipe, m=1", section_5)]
+
+
+def test_a_round_within_the_work_scaled_reference_is_no_finding_in_the_summary():
+    # 0.98x ± 0.01; w = 98 / 100 = 0.98, so the reference 1.00 / 0.98 = 1.02x; 1.03x past 0.98 + 0.01 but at
+    # most 1.02 + 0.01 = 1.03: section 5's table says "no finding", and so does the summary's row
+    reached = _gpipe([0.98, 1.03, 0.97, 0.98, 0.99])
+    assert noise.printed(reached) == (0.98, 0.01) and round(reached.work_bound, 2) == 1.02
+    assert "within the work-scaled reference (1.02x + 0.01 = 1.03): no finding" in report.rounds_above_bound(reached)
+    verdict = report.launches_claim("naive split vs one device", _launches(reached)).verdict
+    assert "rounds past the spread" not in verdict and "to explain" not in verdict, verdict
+
+
+def test_a_round_past_the_work_scaled_reference_is_still_named_in_the_summary():
+    # the other branch: 1.05x lies past 1.02 + 0.01 = 1.03 as well: a finding, named in the row
+    past = _gpipe([0.98, 1.05, 0.97, 0.98, 0.99])
+    verdict = report.launches_claim("naive split vs one device", _launches(past)).verdict
+    assert verdict.endswith("; rounds past the spread: section 5 1.05x (a finding to explain)"), verdict
+    # no work measured: no reference, and the round past the spread stays a finding
+    bare = _gpipe([0.98, 1.03, 0.97, 0.98, 0.99], cpu=(), one=0.0)
+    assert report.launches_claim("x", _launches(bare)).verdict.endswith("section 5 1.03x (a finding to explain)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from utils import timeline
 from utils.claims import Claim, as_printed, half_up, percent, runs_agree, within_noise
-from utils.lessons.model_split.bounds import round_as_printed
+from utils.lessons.model_split.bounds import round_as_printed, rounds_spread
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, explained_then,
                                             ms_as_printed, noise_of_one, printed, reference_gain,
                                             reference_reading, reference_side,
@@ -18,7 +18,7 @@ from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_ve
                                              process_reference_explains, process_reference_noise,
                                              process_reference_spread, reading,
                                              row_verdict, within_process_reference)
-from utils.lessons.model_split.rounds_above import rounds_past_reach
+from utils.lessons.model_split.rounds_above import rounds_past_reach, work_reference_reaches
 from utils.lessons.model_split.runs import PipelineRun, Row, tenth_ms
 from utils.tables import Table
 
@@ -489,11 +489,15 @@ def _launches_past(entries: list[tuple[str, str, Row]]) -> str:
 
 
 def _named_past(r: Row) -> list[float]:
-    """The rounds a launch's verdict names as findings: past the spread and their own round's reference
-    (``findings_past``) where it reads rounds one by one; under a median the work-scaled reference explains,
-    those past that reference + d too (``rounds_past_reach``), as the verdict prints them."""
+    """The rounds a launch's verdict names as findings: where it reads rounds one by one, past the spread and
+    reached by no reference measured here: not their own round's per-process reference (``findings_past``), nor
+    the work-scaled reference + d (``work_reference_reaches``: section 5's table says "within the work-scaled
+    reference ...: no finding" of those); under a median the work-scaled reference explains, those past that
+    reference + d too (``rounds_past_reach``), as the verdict prints them."""
     if not read_with_median(r):
-        return findings_past(r)
+        past = findings_past(r)
+        reached = work_reference_reaches(r, past, rounds_spread(r.speedups))
+        return [s for s in past if s not in reached]
     return rounds_past_reach(r) if "within the work-scaled reference" in headline_verdict(r) else []
 
 
