@@ -85,3 +85,51 @@ def test_a_round_past_the_work_scaled_reference_is_still_named_in_the_summary():
     # no work measured: no reference, and the round past the spread stays a finding
     bare = _gpipe([0.98, 1.03, 0.97, 0.98, 0.99], cpu=(), one=0.0)
     assert report.launches_claim("x", _launches(bare)).verdict.endswith("section 5 1.03x (a finding to explain)")
+
+
+# --- #3 and #4: section 8's extra time, its ± half up, and one test for every reading ------------------------
+
+def _placed(seconds, cpu):
+    return runs.Row(32, 1, "x", seconds, 0.110, [0.05, 0.05], naive=True, speedups=[1.0], cpu=list(cpu),
+                    baseline_cpu=0.110)
+
+
+def _placements(extra_ms, placed_cpu):
+    """Rounds printed +16.1, +16.8, +13.1, +18.8, +14.5 ms: median 16.1, middle three 14.5-16.8, so ± 1.15,
+    1.2 half up; the table's medians 146 and 128 ms (18 ms apart); the layers' work 60 + 62 ms."""
+    return {"layers": {"row": _placed(0.128, [0.060, 0.062]), "crossings": 1},
+            "attn/ffn": {"row": _placed(0.146, list(placed_cpu)), "crossings": 7},
+            "extra_rounds": [x / 1e3 for x in extra_ms],
+            "message": {"tiny": 0.05e-3, "activation": 0.5e-3, "activation_bytes": 2**20}}
+
+
+ROUNDS_MS = [16.1, 16.8, 13.1, 18.8, 14.5]
+
+
+def test_the_extra_times_spread_rounds_half_up_to_the_digit_printed():
+    from utils.lessons.model_split import placement
+
+    got = _placements(ROUNDS_MS, (0.070, 0.069))
+    assert placement.extra_time(got)[:2] == (16.1, 1.2)  # (16.8 - 14.5) / 2 = 1.15 -> 1.2, not 1.1
+    assert placement.median_plus_spread(got) == 16.1 + 1.2
+    assert placement.extra_readings(got)[0][0] == 17.3
+
+
+def test_a_work_rise_accounts_for_the_readings_in_order():
+    from utils.lessons.model_split import placement
+
+    got = _placements(ROUNDS_MS, (0.070, 0.069))
+    # +17 ms: the median (16.1) reached; 17.3, 18 and 18.8 not, though 18 lies within 17 + 1.2 (no ± on top)
+    reached, missed = placement.work_reach(got, 17.0, 16.1, 1.2, 1)
+    assert reached == ["the median extra time (+16.1 ms)"]
+    assert missed == ["17.3 ms (the paired median plus its spread)", "18 ms (the table's median steps' difference)",
+                      "18.8 ms (the highest of 5 rounds)"]
+    # +18 ms reaches 17.3 and 18, not 18.8; +19 ms every reading; +15 ms the median within its spread only
+    reached, missed = placement.work_reach(got, 18.0, 16.1, 1.2, 1)
+    assert len(reached) == 3 and missed == ["18.8 ms (the highest of 5 rounds)"]
+    assert placement.work_reach(got, 19.0, 16.1, 1.2, 1)[1] == []
+    reached, missed = placement.work_reach(got, 15.0, 16.1, 1.2, 1)
+    assert reached == ["the median extra time within its spread (+16.1 ± 1.2 ms covers +15)"] and len(missed) == 3
+    # short of the median by more than its spread: nothing accounted for
+    assert placement.work_reach(got, 14.0, 16.1, 1.2, 1) == ([], ["the median extra time within its spread "
+                                                                  "(+16.1 ± 1.2 ms covers +14)"])
