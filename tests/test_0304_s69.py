@@ -41,3 +41,53 @@ def test_the_trade_off_table_and_figure_are_named_for_the_variants_they_hold():
         assert name in left_out, name
     table = next(c.source for c in nb.cells if c.cell_type == "code" and "pareto_front(points" in c.source)
     assert "Every variant" not in table and "The trade-off's variants" in table
+
+
+def _row(size: int, gbs: float, slowest: float, fastest: float) -> dict:
+    """An all-reduce row of two workers (busbw = algbw) from its busbw median and repeats, in GB/s."""
+    seconds = lambda rate: size / (rate * 1e9)
+    return dict(bytes=size, seconds=seconds(gbs), low=seconds(fastest), high=seconds(slowest),
+                algbw=gbs * 1e9, busbw=gbs * 1e9)
+
+
+KIB, MIB = 2**10, 2**20
+
+
+def test_a_fall_in_busbw_before_the_peak_is_read_beside_its_repeats():
+    # t30_0304 #3: 256 KiB 0.55 GB/s, 1 MiB 0.29 GB/s, repeats 0.29-0.66 and 0.16-1.16: no line read it
+    from utils.lessons.ddp import allreduce
+
+    rows = [_row(64 * KIB, 0.20, 0.15, 0.25), _row(256 * KIB, 0.55, 0.29, 0.66), _row(MIB, 0.29, 0.16, 1.16),
+            _row(4 * MIB, 1.00, 0.90, 2.51), _row(16 * MIB, 1.36, 1.14, 1.50)]
+    [line] = allreduce.rate_drops(rows)
+    assert line == ("busbw fell from 0.55 GB/s at 256 KiB to 0.29 GB/s at 1 MiB before the curve's highest "
+                    "point: their repeats' ranges overlap (256 KiB 0.29-0.66 GB/s, 1 MiB 0.16-1.16 GB/s), so "
+                    "the two rates are the same within noise")
+    assert not allreduce.inversions(rows)  # each size took longer: the times alone show no fall
+    # the repeats apart: the fall is beyond them
+    rows[1:3] = [_row(256 * KIB, 0.55, 0.45, 0.66), _row(MIB, 0.29, 0.25, 0.33)]
+    [line] = allreduce.rate_drops(rows)
+    assert "beyond both ranges of repeats (256 KiB 0.45-0.66 GB/s, 1 MiB 0.25-0.33 GB/s)" in line
+    assert line.endswith("this lesson does not measure why this one did not")
+
+
+def test_rate_drops_leave_the_peak_and_after_it_to_the_trend_line():
+    from utils.lessons.ddp import allreduce
+
+    # peak at 1 MiB, then a fall: trend reads it ("after its peak"); rate_drops says nothing more
+    rows = [_row(256 * KIB, 0.50, 0.40, 0.60), _row(MIB, 1.20, 1.00, 1.40), _row(4 * MIB, 0.80, 0.70, 0.90)]
+    assert allreduce.rate_drops(rows) == [] and "after its peak" in allreduce.trend(rows)
+    # the largest size highest: from the best earlier size on, trend's dips read it
+    rows = [_row(256 * KIB, 0.50, 0.40, 0.60), _row(MIB, 1.20, 1.00, 1.40), _row(4 * MIB, 0.80, 0.70, 0.90),
+            _row(16 * MIB, 1.50, 1.40, 1.60)]
+    assert allreduce.rate_drops(rows) == [] and "a dip at 4 MiB" in allreduce.trend(rows)
+    # equal as printed is no fall; a rising curve has none
+    rows = [_row(256 * KIB, 0.50, 0.40, 0.60), _row(MIB, 0.504, 0.40, 0.60), _row(4 * MIB, 1.0, 0.9, 1.1)]
+    assert allreduce.rate_drops(rows) == []
+
+
+def test_lesson_03_calls_the_rate_of_larger_messages_a_tendency_and_prints_its_falls():
+    nb = nbformat.read(ROOT / "notebooks/03_ddp.ipynb", as_version=4)
+    text = " ".join(_sources("03_ddp.ipynb").split())
+    assert "larger messages run nearer" not in text and "larger messages tend to run nearer" in text
+    assert any("allreduce.rate_drops(ar_rows)" in c.source for c in nb.cells if c.cell_type == "code")

@@ -249,6 +249,38 @@ def inversions(rows: list[dict]) -> list[str]:
     return out
 
 
+def _rate_range(row: dict) -> str:
+    """A size's busbw over its repeats, slowest to fastest, in GB/s as printed: "0.29-0.66 GB/s"."""
+    return f"{_repeat_gbs(row, row['high']):.2f}-{_repeat_gbs(row, row['low']):.2f} GB/s"
+
+
+def rate_drops(rows: list[dict]) -> list[str]:
+    """Where busbw, as printed, falls from one size to the next before the curve's highest point, a fall
+    ``trend`` does not read (it reads from the highest size on, or the best earlier size where the largest
+    is highest); a larger size that took no longer is ``inversions``'s, and always gains. Each drop is set
+    against the repeats: the same within noise where the larger size's fastest repeat reaches the smaller's
+    slowest, as printed (``_repeat_gbs``). Lesson 03: that larger messages run nearer the link's rate is a
+    tendency, and a run's curve can fall on the way."""
+    ordered = sorted(rows, key=lambda r: r["bytes"])
+    top = peak(ordered)
+    if top is ordered[-1]:  # the largest size is highest: ``_rising_or_level`` reads from the best earlier
+        top = max(ordered[:-1], key=lambda r: r["busbw"]) if len(ordered) > 1 else top
+    upto = ordered[:ordered.index(top) + 1]
+    out = []
+    for small, large in zip(upto, upto[1:]):
+        if printed_gbs(large["busbw"]) >= printed_gbs(small["busbw"]):
+            continue
+        noise = _repeat_gbs(large, large["low"]) >= _repeat_gbs(small, small["high"])
+        out.append(f"busbw fell from {_at(small)} to {_at(large)} before the curve's highest point: "
+                   + (f"their repeats' ranges overlap ({_label(small['bytes'])} {_rate_range(small)}, "
+                      f"{_label(large['bytes'])} {_rate_range(large)}), so the two rates are the same within "
+                      "noise" if noise else
+                      f"beyond both ranges of repeats ({_label(small['bytes'])} {_rate_range(small)}, "
+                      f"{_label(large['bytes'])} {_rate_range(large)}): a larger message need not run nearer "
+                      "the link's rate, and this lesson does not measure why this one did not"))
+    return out
+
+
 RANGE_LABEL = "bars: slowest to fastest repeat"
 
 
