@@ -133,3 +133,20 @@ def test_a_work_rise_accounts_for_the_readings_in_order():
     # short of the median by more than its spread: nothing accounted for
     assert placement.work_reach(got, 14.0, 16.1, 1.2, 1) == ([], ["the median extra time within its spread "
                                                                   "(+16.1 ± 1.2 ms covers +14)"])
+
+
+# --- #5: the medians' ratio from the figures the rounds table prints (0.1 ms) --------------------------------
+
+def test_the_medians_ratio_is_worked_from_the_tables_tenth_ms():
+    # one device 113.5 ms, stages 53.4 + 58.4 = 111.8 ms: 1.0152 -> 1.02x, not 114 / (53 + 58) = 1.03x
+    row = _naive([1.02, 1.01, 1.03, 1.02, 1.0], [1.05, 1.03, 1.02, 1.03, 1.04], alone=(0.0534, 0.0584),
+                 one=0.11354)
+    assert row.process_bound == 1.03
+    said = report.naive_process_reading(row)
+    assert "Each stage alone in its own process: 53.4 + 58.4 ms (medians), against one device's 113.5 ms" in said
+    assert "the medians' own ratio, 113.5 / 111.8 = 1.02x, pairs figures from different rounds" in said, said
+    # the other branch: the same figures divide to the reference printed beside them
+    same = _naive([1.02, 1.01, 1.03, 1.02, 1.0], [1.05, 1.02, 1.02, 1.02, 1.04], alone=(0.0534, 0.0584),
+                  one=0.11354)
+    assert same.process_bound == 1.02
+    assert "the same as the medians' ratio, 113.5 / 111.8)" in report.naive_process_reading(same)

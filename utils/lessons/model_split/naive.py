@@ -102,14 +102,16 @@ def naive_process_reading(r: Row) -> str:
     if process_reference_noise(r) and as_printed(r.process_bound, 2) > 1:  # the rule a gain over 1x needs
         reading += (f"; its ± {process_reference_spread(r):.2f} covers 1x, so the reference is itself within noise "
                     "of 1x and explains no excess over 1x")
-    one = ms_as_printed(r.baseline, *r.alone)
-    parts = [ms_as_printed(a, r.baseline, *r.alone) for a in r.alone]
-    stages, total = " + ".join(f"{p:g}" for p in parts), as_printed(sum(parts), 1)
+    # to 0.1 ms, as the rounds table above prints every step: the medians' ratio is worked from those figures
+    # (113.5 / (53.4 + 58.4) = 1.02), not from whole ms rounded before the sum (114 / (53 + 58) = 1.03)
+    one = as_printed(r.baseline, 1, 1e-3)
+    parts = [as_printed(a, 1, 1e-3) for a in r.alone]
+    stages, total = " + ".join(f"{p:.1f}" for p in parts), as_printed(sum(parts), 1)
     divided = half_up(one / total, 2)  # a worked figure, rounded as a reader rounds it
-    medians = (f"the medians' own ratio, {one:g} / {total:g} = {divided:.2f}x, pairs figures from "
+    medians = (f"the medians' own ratio, {one:.1f} / {total:.1f} = {divided:.2f}x, pairs figures from "
                f"different rounds" if divided != r.process_bound else
-               f"the same as the medians' ratio, {one:g} / {total:g}")
-    return (f"Each stage alone in its own process: {stages} ms (medians), against one device's {one:g} ms for "
+               f"the same as the medians' ratio, {one:.1f} / {total:.1f}")
+    return (f"Each stage alone in its own process: {stages} ms (medians), against one device's {one:.1f} ms for "
             f"the whole step. Round by round, one device's step over the sum of that round's two stages (the "
             f"table's last column) gives the per-process reference: {r.process_bound:.2f}x ± "
             f"{process_reference_spread(r):.2f}, the median of those ratios ± their spread (rounds "
