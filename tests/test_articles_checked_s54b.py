@@ -42,10 +42,14 @@ def _section_9(**records):
 
 
 def test_a_round_past_the_median_plus_spread_is_a_finding_though_the_band_reaches_the_bound():
-    said = checks.rounds_above_words(INTERLEAVED)
+    said = checks.rounds_above_words(INTERLEAVED | {"reference": 1.76})  # under the bound: reaches no round
     assert said == ("1 of 5 rounds above the bound (up to 1.86x): beyond the rounds' spread of the median "
                     "(± 0.08): a finding to explain"), said  # 1.70 + 0.08 = 1.78 < 1.86
-    assert "which explains them" not in said and checks.rounds_finding(INTERLEAVED)
+    assert "which explains them" not in said
+    # t30_09 #2, lesson 02's rule: a work-scaled reference + the spread that reaches the round explains it
+    reached = checks.rounds_above_words(INTERLEAVED | {"reference": 1.84})
+    assert reached == ("1 of 5 rounds above the bound (up to 1.86x): 1.86x past the rounds' spread, but within the "
+                       "work-scaled reference (1.84x + 0.08 = 1.92): no finding"), reached
     # the other outcome: the same rounds beside a median whose band reaches 1.88: the spread explains them
     higher = INTERLEAVED | {"value": 1.80}
     assert checks.rounds_above_words(higher) == ("1 of 5 rounds above the bound (up to 1.86x): within the rounds' "
@@ -58,8 +62,9 @@ def test_a19_counts_interleaved_1f1b_by_its_round_and_the_note_names_it():
     row = verdicts.judge(claims.BY_ID["A19"], m, {})
     assert row.check == verdicts.ABOVE
     assert ("1.70x one, 85% each (speed-up / 2; the median of 5 paired rounds, ± 0.08), against its bound of "
-            "1.78x: at the bound (within noise); 1 of 5 rounds above the bound (up to 1.86x): beyond the rounds' "
-            "spread of the median (± 0.08): a finding to explain") in row.evidence, row.evidence
+            "1.78x: at the bound (within noise); 1 of 5 rounds above the bound (up to 1.86x): 1.86x past the rounds' "
+            "spread, but within the work-scaled reference (1.84x + 0.08 = 1.92): no finding") in row.evidence, \
+        row.evidence  # t30_09 #2: lesson 02 §9's reading
     note = report.above_bound_note(m, [row])
     assert "lesson 02 §9's interleaved 1F1B, 1.70x ± 0.08 against a bound of 1.78x, by its single rounds" in note, note
     assert "lesson 02 §9's ZBV, 1.75x ± 0.23 against a bound of 1.92x, by its single rounds" in note

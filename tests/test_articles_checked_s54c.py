@@ -69,14 +69,19 @@ def test_cell_0_rule_matches_how_a_median_above_its_bound_reads_its_rounds():
     # t23_09 #9: the rule as a numbered list, one reading a line
     assert "1. a round past two devices' 2x is a finding to explain, whatever the median;" in cell
     assert ("2. a round above the bound and beyond the rounds' spread of the median is a finding to explain, where "
-            "the\n   median is under its bound or within its spread of it;") in cell
+            "the\n   median is under its bound or within its spread of it, unless a reference measured here reaches "
+            "it") in cell  # t30_09 #1: lesson 02's words
     assert "3. a median above its bound beyond its spread is a finding by its own verdict, and its rounds are counted" in cell
     # §5's pipeline, 1.88x ± 0.07 above 1.78x: its rounds are counted, as cell 0 now says
     assert checks.rounds_above_words(PIPELINE) == "5 of 5 rounds above the bound (up to 1.99x)"
     # the other outcome: a median above its bound within its spread reads each round (1.80 ± 0.07 reaches 1.73)
     near = PIPELINE | {"value": 1.80, "rounds": [1.99, 1.80, 1.66, 1.73, 1.87]}  # ± (1.87 - 1.73) / 2
-    assert checks.rounds_above_words(near).endswith("1 of them beyond the rounds' spread of the median (± 0.07): "
-                                                    "a finding to explain; 2 within it, which explains them")
+    assert checks.rounds_above_words(near | {"reference": None}).endswith(
+        "1 of them beyond the rounds' spread of the median (± 0.07): a finding to explain; 2 within it, which "
+        "explains them")
+    # t30_09 #2: the work-scaled reference + the spread (1.93 + 0.07 = 2.00) reaches 1.99x, as lesson 02 reads it
+    assert checks.rounds_above_words(near).startswith("3 of 5 rounds above the bound (up to 1.99x): 1.99x past the "
+                                                      "rounds' spread, but within the work-scaled reference")
 
 
 def test_b10_prints_the_fits_alpha_as_cell_22_does():

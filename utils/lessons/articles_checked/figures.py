@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from types import SimpleNamespace
 
 import psutil
 
@@ -17,6 +18,8 @@ from utils.lessons.model_split.bounds import round_above, round_as_printed  # on
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
 from utils.lessons.model_split.rounds_above import band_clauses  # lesson 02's words for rounds above a bound
+from utils.lessons.model_split.rounds_above import _work_reference_clause as work_reference_clause
+from utils.lessons.model_split.rounds_above import work_reference_reaches
 from utils.lessons.articles_checked.sources import LEDGER, Part, isa
 # the recorded figures by short name and where each is recorded: a module of their own, re-exported here
 from utils.lessons.articles_checked.recorded_names import TWO_STAGES, WHERE_TO_RECORD, read_results  # noqa: F401
@@ -442,7 +445,29 @@ def per_round_words(record: dict, above: list[float]) -> str:
     devices = record.get("devices", DEVICES)  # None: a bound that counts no devices (row B8's bytes)
     past = [x for x in above if x not in beyond and devices is not None and round_above(x, devices)]
     finding = f"a round past {DEVICES}x is a finding to explain, which no spread explains"
-    return band_clauses(above, beyond, past, spread_of(record), DEVICES, finding)
+    # lesson 02's rule (t30_09 #2): a round the work-scaled reference + the spread reaches is no finding
+    work = work_reached(record, beyond) if devices is not None else []
+    above, beyond = [x for x in above if x not in work], [x for x in beyond if x not in work]
+    said = band_clauses(above, beyond, past, spread_of(record), DEVICES, finding) if above else ""
+    reached = work_reference_clause(work_row(record), work, spread_of(record)) if work else ""
+    if reached and said:  # the count covers the reached rounds too: the band reads the others, as lesson 02 says
+        said = ("the other round: " if len(above) == 1 else f"the other {len(above)}: ") + said
+    return "; ".join(filter(None, [reached, said]))
+
+
+def work_row(record: dict):
+    """A pipeline's record as lesson 02's round rule reads it: its ``reference`` is the work-scaled reference
+    (the bound over the stages' measured work); the split alone's per-process reference is not (``read_by_rounds``
+    marks it ``per_process``, and its own rounds' references are kept in ``reference_rounds``)."""
+    per_process = record.get("per_process") or record.get("reference_rounds") is not None
+    return SimpleNamespace(bound=record["bound"], devices=record.get("devices") or DEVICES, process_bound=None,
+                           work_bound=None if per_process else record.get("reference"))
+
+
+def work_reached(record: dict, beyond: list[float]) -> list[float]:
+    """The rounds past the rounds' spread that the work-scaled reference + the spread reaches, by lesson 02's
+    own function (``rounds_above.work_reference_reaches``); [] where the record keeps no such reference."""
+    return work_reference_reaches(work_row(record), beyond, spread_of(record))
 
 
 def rounds_past_spread(record: dict) -> list[float]:
@@ -487,7 +512,7 @@ def read_by_rounds(name: str, record: dict) -> dict:
     pipelines' records as kept."""
     if name != "naive_split":
         return record
-    return record | {"bound": 1.0, "reference": split_reference(record)}
+    return record | {"bound": 1.0, "reference": split_reference(record), "per_process": True}
 
 
 # lesson 02's split alone (§3) and pipelines (§5, §9): their single rounds read by its per-round rule

@@ -33,7 +33,8 @@ from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP
                                                      small_gpt_words)
 from utils.lessons.articles_checked.capstone import two_devices_text
 from utils.lessons.articles_checked.lesson_07_split import lesson_07_split_words
-from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS, paired_launch_name  # lesson 02 §3's words
+from utils.lessons.articles_checked.split_alone import (PER_PROCESS_IS, paired_launch_name,  # lesson 02 §3's words
+                                                       split_rounds_words)
 from utils.lessons.articles_checked.prefetch_row import b9
 from utils.lessons.articles_checked.quantize_reading import b11_reference_why, b13_ratio_note, small_batch_part
 from utils.lessons.articles_checked.shares import printed_share
@@ -191,8 +192,10 @@ SPLIT_SECTION = ("02", "Does a naive split")  # lesson 02 §3: the split alone, 
 def _split_alone(m) -> Part:
     def say(r):
         reference = split_reference(r)
-        # its single rounds read by lesson 02 §3's per-round rule, as the pipeline's are beside it
-        rounds = rounds_above_words(read_by_rounds("naive_split", r), sections.cite(SPLIT_SECTION))
+        # its single rounds read by lesson 02's own functions (t30_09 #1): a round its own round's per-process
+        # reference reaches is no finding, as §3 prints it; an older entry without rounds says where they are read
+        rounds = (split_rounds_words(r) or rounds_above_words(read_by_rounds("naive_split", r),
+                                                              sections.cite(SPLIT_SECTION)))
         if launches(r):  # every launch lesson 02 ran, read together; the rounds kept are one launch's
             rounds = (f"{paired_launch_name(r)} (the launch lesson 02 §3 pairs with its per-process reference), "
                       f"{median_text(r)}: {rounds}")
