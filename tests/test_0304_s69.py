@@ -91,3 +91,12 @@ def test_lesson_03_calls_the_rate_of_larger_messages_a_tendency_and_prints_its_f
     text = " ".join(_sources("03_ddp.ipynb").split())
     assert "larger messages run nearer" not in text and "larger messages tend to run nearer" in text
     assert any("allreduce.rate_drops(ar_rows)" in c.source for c in nb.cells if c.cell_type == "code")
+
+
+def test_lesson_04_calls_the_convolutions_compute_bound_an_expectation_as_its_inference_line_does():
+    # t30_0304 #4: the markdown said "mostly computes" where cell 60 prints "assumes ... does not measure"
+    text = " ".join(_sources("04_compression.ipynb").split())
+    assert "A batch through convolutions mostly computes" not in text
+    assert "A batch through convolutions is expected to be compute-bound (not measured here" in text
+    code = _sources("04_compression.ipynb", "code")
+    assert "this lesson does not measure the CNN's arithmetic intensity" in code
