@@ -66,3 +66,24 @@ def test_a_cheaper_plan_at_the_same_printed_cost_says_why_it_is_still_cheaper():
     assert said.startswith(" (it prints at the same cost, being cheaper by less than 0.01x"), said
     assert _less_unrounded((True, 4, 4), [PLAN], CROSSING) == ""
     assert _less_unrounded(PLAN, [], CROSSING) == ""
+
+
+# --- lab 06 cell 7 (t30_labs48 other problems): the reason beyond the noise is marked as a reading ------------
+
+
+def _rounds(selective: float, every: float) -> dict:
+    plain = [1.0] * 5   # the table's noise: its floor, 0.02
+    return {"plain": plain, "selective": [selective] * 5, "every block": [every] * 5, "chunked loss": plain,
+            "micro-batch": plain}
+
+
+@pytest.mark.parametrize("selective, every, reason", [
+    (1.15, 1.07, "it saves recomputing the matmuls, which pays only where they dominate a block's time, and its "
+                 "policy runs at every operation (lesson 06 §2): the likely reasons, not timed apart here"),
+    (1.07, 1.15, "keeping its matmuls' outputs saves recomputing them (lesson 06 §2): the likely reason, not "
+                 "timed apart here"),
+])
+def test_selective_beyond_the_noise_gives_lesson_06_s_reason_as_not_timed_apart(selective, every, reason):
+    from utils.labs.fit_the_budget.checks import selective_against_every_block
+    said = selective_against_every_block(_rounds(selective, every))
+    assert "beyond the cost table's noise" in said and said.endswith(f"share above): {reason}"), said

@@ -255,10 +255,14 @@ def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
                f"({figures}). " + _selective_within_noise(selective, every)
     if selective > every:
         return (f"selective checkpointing cost more than every block here, beyond the cost table's noise ({figures}): "
-                "it saves recomputing the matmuls, which pays only where they dominate a block's time (lesson 06 "
-                "§2); its policy runs at every operation")
+                "it saves recomputing the matmuls, which pays only where they dominate a block's time, and its "
+                f"policy runs at every operation (lesson 06 §2){_NOT_TIMED.format('s')}")
     return (f"selective checkpointing cost less than every block here, beyond the cost table's noise ({figures}): "
-            "keeping its matmuls' outputs saves recomputing them")
+            f"keeping its matmuls' outputs saves recomputing them (lesson 06 §2){_NOT_TIMED.format('')}")
+
+
+# the reasons above are lesson 06's, read onto this run's costs: the lab times whole steps, not their parts
+_NOT_TIMED = ": the likely reason{}, not timed apart here"
 
 
 # why selective need not be the cheaper checkpointing (lesson 06 section 2), for a gap within the noise
