@@ -100,3 +100,10 @@ def test_lesson_04_calls_the_convolutions_compute_bound_an_expectation_as_its_in
     assert "A batch through convolutions is expected to be compute-bound (not measured here" in text
     code = _sources("04_compression.ipynb", "code")
     assert "this lesson does not measure the CNN's arithmetic intensity" in code
+
+
+def test_lesson_04_keeps_its_headline_rounds_noise_in_the_ledger():
+    # the lead's item: lesson 09 quoted quantize_speedup with a 2% floor; the record now keeps its rounds' ±
+    code = _sources("04_compression.ipynb", "code")
+    record = code.split('ledger.record("quantize_speedup"')[1].split("ledger.record(")[0]
+    assert "noise=runs[hi].noise[best]" in record
