@@ -107,3 +107,50 @@ def test_lesson_04_keeps_its_headline_rounds_noise_in_the_ledger():
     code = _sources("04_compression.ipynb", "code")
     record = code.split('ledger.record("quantize_speedup"')[1].split("ledger.record(")[0]
     assert "noise=runs[hi].noise[best]" in record
+
+
+def _notebook_functions(name: str, wanted: set[str], namespace: dict) -> dict:
+    """The functions ``wanted`` as lesson ``name``'s code cells define them, run in ``namespace``."""
+    import ast
+
+    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        tree = ast.parse(cell.source)
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name in wanted:
+                exec(compile(ast.Module([node], []), name, "exec"), namespace)
+    assert wanted <= set(namespace), wanted - set(namespace)
+    return namespace
+
+
+def test_the_weight_only_line_names_the_rounds_of_each_figure():
+    # t30_0304 other (d): "1.13x the speed (... = 1.17x) ... batch 256: 1.17x against compiled fp32's 1.13x"
+    from types import SimpleNamespace
+
+    from utils.lessons.compression.report import ties
+
+    run = SimpleNamespace(speedup={"wo": 1.17, "c32": 1.13}, noise={"wo": 0.06, "c32": 0.06})
+    ns = _notebook_functions("04_compression.ipynb", {"ties_compile", "compile_reading", "compile_credit"},
+                             dict(runs={256: run}, hi=256, ties=ties, WEIGHT_ONLY="wo", COMPILED_FP32="c32",
+                                  same_rounds=True))
+    line = ns["compile_credit"]("wo", "faster than the baseline")
+    assert line == ("; section 4's rounds (this batch, this device) timed this variant at 1.17x and compiled "
+                    "fp32 at 1.13x: the same within noise: it does what compile alone does; the gain is "
+                    "compile's, not int8's")
+    assert ns["compile_credit"]("wo", "within noise").endswith("; int8 adds nothing over compile")
+    run.speedup["wo"], run.noise = 1.60, {"wo": 0.02, "c32": 0.02}  # beyond compile alone: no closing clause
+    assert ns["compile_credit"]("wo", "faster").endswith("at 1.13x: beyond compile alone: the int8 weights' "
+                                                         "fewer bytes")
+    run.speedup["wo"] = 0.80
+    assert ns["compile_credit"]("wo", "slower").endswith("dequantizing costs more than the bytes save")
+    assert ns["compile_credit"]("other", "faster") == ""
+    ns["same_rounds"] = False
+    assert "compile alone was not timed on this batch and device" in ns["compile_credit"]("wo", "faster")
+
+
+def test_lesson_04_names_the_roofline_rule_one_way():
+    # t30_0304 other (c): "the roofline's rule (the simple rule below)", then "the simple rule is not tested"
+    code = _sources("04_compression.ipynb", "code")
+    assert "simple rule" not in code and "the roofline's rule is not tested here" in code
