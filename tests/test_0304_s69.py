@@ -154,3 +154,23 @@ def test_lesson_04_names_the_roofline_rule_one_way():
     # t30_0304 other (c): "the roofline's rule (the simple rule below)", then "the simple rule is not tested"
     code = _sources("04_compression.ipynb", "code")
     assert "simple rule" not in code and "the roofline's rule is not tested here" in code
+
+
+def test_section_2s_step_beside_the_knob_table_is_read_to_the_whole_ms_its_median_is_printed_to():
+    # t30_0304 other (e): "69.0 ms, 6.0 ms shorter than this table's median" (75, printed to whole ms)
+    from utils.lessons.ddp.knobs import step_beside_table
+
+    shorter = step_beside_table(69.0, 75, 0.0, (73, 80))
+    assert shorter == (", about 6 ms shorter than this table's median (printed to whole ms), whose steps include "
+                       "an optimizer step that section 2's do not")
+    assert step_beside_table(74.6, 75, 0.0, (75, 78)).startswith(", under 1 ms shorter than")
+    # longer by a gap whose low end (1.3 - 0.5) does not pass the 1.0 ms lag: not shown to be more
+    assert step_beside_table(76.3, 75, 1.0, (73, 76)) == (", about 1 ms longer although it has no optimizer "
+                                                          "step: not shown to be more than the 1.0 ms by which "
+                                                          "the other rank's last gradient came later")
+    assert step_beside_table(75.3, 75, 0.0, (73, 75)) == (", under 1 ms longer although it has no optimizer step: "
+                                                          "within the half ms either way that the whole-ms "
+                                                          "median leaves open")
+    assert "about 3 ms longer although it has no optimizer step: more than the 1.0 ms" in \
+        step_beside_table(78.0, 75, 1.0, (73, 76))
+    assert step_beside_table(75.0, 75, 0.0, (76, 78)) == ", as long as this table's median"
