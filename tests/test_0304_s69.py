@@ -174,3 +174,25 @@ def test_section_2s_step_beside_the_knob_table_is_read_to_the_whole_ms_its_media
     assert "about 3 ms longer although it has no optimizer step: more than the 1.0 ms" in \
         step_beside_table(78.0, 75, 1.0, (73, 76))
     assert step_beside_table(75.0, 75, 0.0, (76, 78)) == ", as long as this table's median"
+
+
+def test_lesson_04_counts_fc1s_weights_apart_from_its_biases():
+    # t30_0304 other (f): fc1 has 500 x 800 = 400,000 weights and 500 biases; the CNN 431,080 parameters
+    from utils import models
+
+    cnn = models.ArticleCNN()
+    assert cnn.fc1.weight.numel() == 400_000 and sum(p.numel() for p in cnn.parameters()) == 431_080
+    text = " ".join(_sources("04_compression.ipynb").split())
+    assert "fc1, with 400,000 weights of the CNN's 431,080 parameters" in text
+
+
+def test_lesson_03_prints_the_all_reduce_spans_exposed_time_in_three_paragraphs():
+    # t30_0304 other (g): one say of about 150 words; the spans, the wait and transfer, the exposed part
+    nb = nbformat.read(ROOT / "notebooks/03_ddp.ipynb", as_version=4)
+    cell = next(c.source for c in nb.cells if c.cell_type == "code" and "spans_times = " in c.source)
+    says = cell.split("\nsay(")[1:]
+    starts = [s.split('"')[1][:40] for s in says[:3]]
+    assert starts == ["Inside the step the all-reduce calls' sp", "A span runs from a bucket's launch to it",
+                      "{ms(ddp['exposed'])} stayed exposed, {ms"]
+    exposed = says[2].split("\nif LINK")[0]
+    assert "{rough_iso}" in says[1] and "{rough_iso}" not in exposed  # the note beside the ratios it qualifies
