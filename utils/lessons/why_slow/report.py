@@ -259,7 +259,9 @@ def roofline_sentence(roof) -> str:
 def rough_roof_sentence(roof) -> str:
     """Where the memory roof's bandwidth spread over ROUGH in the profile, that every share of it is rough."""
     rough = rough_spreads([("its", roof.bandwidth)])
-    return (f" The roof's bandwidth is rough ({rough} in the profile, over lesson 00's {ROUGH:.0%}): every share "
+    # the threshold named by what it means (t30_0001: "over lesson 00's 50%" left a newcomer to guess)
+    return (f" The roof's bandwidth is rough ({rough} in the profile, over the {ROUGH:.0%} past which lesson 00 "
+            "calls a figure rough): every share "
             "of it here is good to that range, not to its digits." if rough else "")
 
 
