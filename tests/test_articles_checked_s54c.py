@@ -47,9 +47,9 @@ def test_b2_prices_the_all_reduces_as_floors_and_points_to_lesson_07s_in_loop_ti
 def test_zbvs_rounds_past_its_reference_are_read_by_the_spread_rule_in_the_note():
     said = report.lesson_02_rounds_reading(ZBV, "ZBV")
     # 1.92 + 0.08 = 2.00: the 2.01x round lies beyond it, the 1.99x round within it (both past 1.96x)
-    assert ("1 of its 5 rounds past it too (2.01x), beyond the rounds' spread of the median (± 0.08): a finding to "
-            "explain, which no reference explains; 1 past it too (1.99x), within the rounds' spread, which "
-            "explains it; the 2.01x round is past 2 devices' 2x too: lesson 02 §9 names") in said, said
+    # t30_09 #2: 2.01x lies within the reference + the spread (1.96 + 0.08 = 2.04) but past 2x: still a finding
+    assert ("1 of its 5 rounds past it too (2.01x), past 2 devices' 2x: neither spread nor reference explains it; "
+            "1 past it too (1.99x), within the rounds' spread, which explains it; lesson 02 §9 names") in said, said
     assert "2 of its 5 rounds past it too" not in said
     # as row A19 reads the same rounds: one beyond the spread, one within it
     assert checks.rounds_above_words(ZBV).endswith("1 of them beyond the rounds' spread of the median (± 0.08): "

@@ -563,7 +563,15 @@ def rounds_above(record: dict) -> tuple[list[float], list[float], bool]:
 
 def rounds_finding(record: dict) -> bool:
     """Rounds that lesson 02 reads as a finding to explain: one past 2x, or one above the bound and above the
-    median + the rounds' spread (``rounds_past_spread``), or any above a bound outside the spread (a row quoting
-    them says so, and its check reads ``AboveBound``)."""
+    median + the rounds' spread (``rounds_past_spread``) that the work-scaled reference + the spread does not
+    reach (``work_reached``), or any above a bound outside the spread (a row quoting them says so, and its check
+    reads ``AboveBound``)."""
     above, past, near = rounds_above(record)
-    return bool(past) or bool(above) and (not near or bool(rounds_past_spread(record)))
+    if past or not above:
+        return bool(past)
+    if not near:
+        return True
+    # lesson 02's rule (t30_09 #2): a round the work-scaled reference + the spread reaches is no finding, as
+    # ``per_round_words`` says beside it, so the row's check and its evidence read the round alike
+    beyond = rounds_past_spread(record)
+    return bool([x for x in beyond if x not in work_reached(record, beyond)])
