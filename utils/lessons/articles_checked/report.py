@@ -329,8 +329,8 @@ def quoted_elsewhere_words(elsewhere: dict[tuple, list[str]], rows: list[Row]) -
         said = "; ".join(f"row {i}'s check: {checks[i]}" for i in ids if i in checks)
         out += (f" {'Rows' if len(ids) > 1 else 'Row'} {', '.join(ids)} also quote{'' if len(ids) > 1 else 's'} "
                 f"{'; '.join(texts)}, past {'their bounds' if len(texts) > 1 else 'its bound'}"
-                + (f" ({said}; a check reads all of a row's figures, so it answers before any one figure past "
-                   "its bound)" if said else "") + ".")
+                + (f" ({said}; each row's check weighs all its figures together, so one "
+                   "figure past its bound does not decide it)" if said else "") + ".")
     return out
 
 
