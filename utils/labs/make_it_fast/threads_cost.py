@@ -490,8 +490,7 @@ def _edge_text(value: float, whole: float, high: bool) -> str:
 
 def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
     """The take-away where the rounds fall in two groups (``gathered`` false): the range, the groups, how far apart
-    they are and why all the rounds' median ± describes neither (its working), the slow count's ms a micro-batch as a range beside
-    the profile's, and no saving scaled from one figure: what share of the miss the threads hold is not
+    they are and why all the rounds' median ± describes neither (its working), and no saving scaled from one figure: what share of the miss the threads hold is not
     measured (twenty-fourth reading: 287 ms scaled from 3.10x, beside rounds of 1.76x, which give 183 ms)."""
     slow, ratios = timed["slow"], timed["ratios"]
     value, kept, apart, whole = spread_apart(ratios)
@@ -513,12 +512,8 @@ def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
             f"All {len(ratios)} rounds' median ± spread, {value:.2f}x ± {whole:.2f}, reaches "
             f"{_edge_text(value, whole, high)} and stops short of the other group ({value:.2f} "
             f"{'+' if high else '-'} {whole:.2f} = {other:.2f}x): one ± cannot describe two groups")
-    if timed["slow_ms"]:
-        ms = [claims.as_printed(x, 1) for x in timed["slow_ms"]]
-        fb = claims.as_printed(fb_ms, 1)
-        said += (f". At its own {slow} threads a micro-batch took {min(ms):.1f} to {max(ms):.1f} ms timed alone "
-                 f"across the rounds; under the profiler, {fb:.1f} / {script.ACCUMULATE} = "
-                 f"{claims.half_up(fb / script.ACCUMULATE, 1):.1f} ms")
+    # no ms a micro-batch beside the profile's here (thirtieth reading: the block was long): rounds in two
+    # groups give no one figure to set against it, so the range added length and no conclusion
     if miss_ms and miss_ms > 0:
         return said + (f". So how much of the prediction's {miss_ms:.0f} ms miss the threads explain is not "
                        "measured here: a saving scaled from one figure would claim a precision these rounds do "
