@@ -88,8 +88,7 @@ def a24(m):
         return (f"two workers, {m['setups']['03']}: {median_text(r)} the throughput against a bound of "
                 f"{r['bound']:.2f}x ({speedup_words(m, 'ddp')}); {per_worker_words(r['value'])}")
     return [quote(m, "ddp", say),
-            quote(m, "capstone", lambda r: f"{m['setups']['08']}: {capstone_two_devices(r):.2f}x the throughput "
-                                           "(bound 2x), "
+            quote(m, "capstone", lambda r: f"{m['setups']['08']}: {two_devices_text(r)} (as row A3 reads it); "
                                            f"{per_worker_words(capstone_two_devices(r))}")]
 
 
