@@ -53,7 +53,7 @@ def test_a_round_past_the_median_plus_spread_is_a_finding_though_the_band_reache
     # the other outcome: the same rounds beside a median whose band reaches 1.88: the spread explains them
     higher = INTERLEAVED | {"value": 1.80}
     assert checks.rounds_above_words(higher) == ("1 of 5 rounds above the bound (up to 1.86x): within the rounds' "
-                                                 "spread of the median (± 0.08), which explains them")
+                                                 "spread of the median (± 0.08), which explains it")
     assert not checks.rounds_finding(higher)
 
 

@@ -161,7 +161,7 @@ def band_clauses(above: list[float], beyond: list[float], past: list[float], spr
     if inside:
         within = f"within {band}" if not beyond else f"{len(inside)} within it"
         if not past:
-            within += ", which explains " + ("it" if beyond and len(inside) == 1 else "them")
+            within += ", which explains " + ("it" if len(inside) == 1 else "them")  # one round: "it"
         elif len(past) == len(inside):
             within += f", but {finding}"
         else:
